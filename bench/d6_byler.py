@@ -1,0 +1,263 @@
+"""Score the d6 reader against YOLO-labelled photos (default: shared/datasets/byler_d6_dice/train).
+
+Usage::
+
+    python bench/d6_byler.py                          # shipped model on all byler photos
+    python bench/d6_byler.py --folds /tmp/d6_folds    # cross-validated: each fold model on its held-out photos
+    python bench/d6_byler.py --dataset ../shared/datasets/penlington_d6_webcam_valid --csv /tmp/pen.csv
+
+Matching (per image, greedy, one-to-one): a reported die and a labelled die are a pair when their
+boxes overlap with IoU >= 0.5 OR the label's centre lies inside the reported box (this second rule
+lets labels that box only the pip pattern, as in penlington, count). Pairs are taken by decreasing
+IoU, then by increasing centre distance.
+
+Printed figures:
+    dice found      matched labels / labels (recall)
+    false dice      reported dice matching no label / reported dice
+    value accuracy  found dice whose reported value equals the label / found dice
+                    (an unreadable die, value None, counts as not right; shown separately too)
+    fully correct   images where every label is found with the right value and no false die is reported
+    latency         median ms of ``D6Reader.read`` per image, and its ratio to the median ms of
+                    ``cv2.imread`` + ``cv2.cvtColor(BGR2RGB)`` of the same image
+
+Exit codes: 0 done, 2 dataset folder absent (skipped).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision import D6Config, D6Reader, DiceRead, annotate  # noqa: E402
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+STAGES = ("validate", "prepare", "detect", "decode", "crop", "classify", "assemble")
+
+
+def shared_dir() -> Path:
+    """``shared/`` beside the repository (``../shared``), or ``$TABLETOP_SHARED``."""
+    return Path(os.environ.get("TABLETOP_SHARED", ROOT.parent / "shared"))
+
+
+def default_dataset() -> Path:
+    return shared_dir() / "datasets" / "byler_d6_dice" / "train"
+
+
+def yolo_pairs(folder: Path) -> list[tuple[Path, Path]]:
+    """(image, label) paths of a YOLO folder (``images/`` + ``labels/``, or side by side), by name."""
+    img_dir = folder / "images" if (folder / "images").is_dir() else folder
+    lab_dir = folder / "labels" if (folder / "labels").is_dir() else folder
+    return [(p, lab_dir / (p.stem + ".txt")) for p in sorted(img_dir.iterdir()) if p.suffix.lower() in IMAGE_SUFFIXES]
+
+
+def read_labels(path: Path, width: int, height: int) -> list[tuple[int, tuple[float, float, float, float]]]:
+    """YOLO ``class cx cy w h`` lines -> [(value 1..6, (x, y, w, h) px)]."""
+    out = []
+    if path.is_file():
+        for line in path.read_text().splitlines():
+            p = line.split()
+            if len(p) >= 5:
+                c, cx, cy, w, h = int(float(p[0])), *(float(v) for v in p[1:5])
+                out.append((c + 1, ((cx - w / 2) * width, (cy - h / 2) * height, w * width, h * height)))
+    return out
+
+
+def iou(a, b) -> float:
+    ax0, ay0, aw, ah = a
+    bx0, by0, bw, bh = b
+    ix = max(0.0, min(ax0 + aw, bx0 + bw) - max(ax0, bx0))
+    iy = max(0.0, min(ay0 + ah, by0 + bh) - max(ay0, by0))
+    inter = ix * iy
+    union = aw * ah + bw * bh - inter
+    return inter / union if union > 0 else 0.0
+
+
+def match(pred_boxes, label_boxes, min_iou: float = 0.5) -> list[tuple[int, int]]:
+    """One-to-one (pred index, label index) pairs: IoU >= min_iou or label centre inside the predicted box."""
+    cands = []
+    for i, p in enumerate(pred_boxes):
+        px, py, pw, ph = p
+        for j, lb in enumerate(label_boxes):
+            lx, ly = lb[0] + lb[2] / 2, lb[1] + lb[3] / 2
+            o = iou(p, lb)
+            inside = px <= lx <= px + pw and py <= ly <= py + ph
+            if o >= min_iou or inside:
+                d = ((px + pw / 2 - lx) ** 2 + (py + ph / 2 - ly) ** 2) ** 0.5
+                cands.append((-o, d, i, j))
+    cands.sort()
+    used_p, used_l, pairs = set(), set(), []
+    for _, _, i, j in cands:
+        if i not in used_p and j not in used_l:
+            used_p.add(i)
+            used_l.add(j)
+            pairs.append((i, j))
+    return pairs
+
+
+@dataclass
+class Tally:
+    labels: int = 0
+    reported: int = 0
+    found: int = 0
+    false: int = 0
+    right: int = 0
+    unreadable: int = 0
+    images: int = 0
+    fully_correct: int = 0
+    read_ms: list = field(default_factory=list)
+    load_ms: list = field(default_factory=list)
+
+    def add_image(self, read: DiceRead, labels, read_ms: float, load_ms: float) -> dict:
+        preds = list(read.dice)
+        pairs = match([d.box for d in preds], [b for _, b in labels])
+        right = sum(1 for i, j in pairs if preds[i].value == labels[j][0])
+        unread = sum(1 for i, _ in pairs if preds[i].value is None)
+        false = len(preds) - len(pairs)
+        ok = right == len(labels) and false == 0
+        self.labels += len(labels)
+        self.reported += len(preds)
+        self.found += len(pairs)
+        self.false += false
+        self.right += right
+        self.unreadable += unread
+        self.images += 1
+        self.fully_correct += int(ok)
+        self.read_ms.append(read_ms)
+        self.load_ms.append(load_ms)
+        return {"labels": len(labels), "reported": len(preds), "found": len(pairs), "false": false,
+                "right": right, "unreadable": unread, "fully_correct": int(ok)}
+
+    def report(self, title: str) -> str:
+        def pct(a: int, b: int) -> str:
+            return f"{100.0 * a / b:6.2f}%  ({a}/{b})" if b else "   n/a"
+        med_read = statistics.median(self.read_ms) if self.read_ms else float("nan")
+        med_load = statistics.median(self.load_ms) if self.load_ms else float("nan")
+        lines = [
+            f"== {title}",
+            f"images            {self.images}, labelled dice {self.labels}, reported dice {self.reported}",
+            f"dice found        {pct(self.found, self.labels)}   target >= 98%",
+            f"false dice        {pct(self.false, self.reported)}   target <= 1%",
+            f"value accuracy    {pct(self.right, self.found)}   target >= 97% (of found dice)",
+            f"  unreadable      {pct(self.unreadable, self.found)}",
+            f"  wrong value     {pct(self.found - self.right - self.unreadable, self.found)}",
+            f"fully correct     {pct(self.fully_correct, self.images)} images",
+            f"latency           median {med_read:.1f} ms/image = {med_read / med_load:.1f}x imread+cvtColor "
+            f"({med_load:.2f} ms)",
+        ]
+        return "\n".join(lines)
+
+
+def load_timed(path: Path) -> tuple[np.ndarray, float]:
+    """Read an image with ``cv2.imread`` and time it together with a ``cvtColor`` (the reference cost)."""
+    t = time.perf_counter()
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+    return img, (time.perf_counter() - t) * 1000.0
+
+
+def run(reader: D6Reader, pairs, tally: Tally, rows: list, annotated: Path | None, tag: str = "") -> None:
+    for img_path, lab_path in pairs:
+        img, load_ms = load_timed(img_path)
+        if img is None:
+            print(f"skip unreadable image {img_path}", file=sys.stderr)
+            continue
+        labels = read_labels(lab_path, img.shape[1], img.shape[0])
+        t = time.perf_counter()
+        read = reader.read(img)
+        read_ms = (time.perf_counter() - t) * 1000.0
+        row = {"image": img_path.name, "models": tag, **tally.add_image(read, labels, read_ms, load_ms),
+               "read_ms": round(read_ms, 2), "imread_cvtcolor_ms": round(load_ms, 2)}
+        row.update({f"{s}_ms": round(read.timings_ms.get(s, 0.0), 3) for s in STAGES})
+        rows.append(row)
+        if annotated is not None:
+            annotated.mkdir(parents=True, exist_ok=True)
+            out = annotate(img, read)
+            for value, (x, y, w, h) in labels:
+                cv2.putText(out, str(value), (int(x + w), int(y + h)), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 0, 255), 1)
+            cv2.imwrite(str(annotated / (img_path.stem + ".png")), out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dataset", type=Path, default=None, help="YOLO folder (default: byler_d6_dice/train in shared/)")
+    ap.add_argument("--models", type=Path, default=None, help="folder with the ONNX models (default: vision/models)")
+    ap.add_argument("--folds", type=Path, default=None,
+                    help="folder of fold model folders (each with d6_models.json listing its held-out photos): "
+                         "print cross-validated figures")
+    ap.add_argument("--csv", type=Path, default=None, help="write one row per image with per-stage timings")
+    ap.add_argument("--annotated", type=Path, default=None, help="write annotated images into this folder")
+    ap.add_argument("--limit", type=int, default=0, help="score only the first N images")
+    ap.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                    help="override a D6Config field for this run, e.g. --set value_threshold=0.7")
+    args = ap.parse_args(argv)
+    overrides = parse_overrides(args.set)
+
+    dataset = args.dataset or default_dataset()
+    if not dataset.is_dir():
+        print(f"SKIP: dataset folder {dataset} is absent (set --dataset or TABLETOP_SHARED)")
+        return 2
+    pairs = yolo_pairs(dataset)
+    if args.limit:
+        pairs = pairs[: args.limit]
+    rows: list[dict] = []
+    if args.folds:
+        tally = Tally()
+        for fold_dir in sorted(p for p in args.folds.iterdir() if (p / "d6_models.json").is_file()):
+            held = set(json.loads((fold_dir / "d6_models.json").read_text()).get("held_out") or [])
+            fold_pairs = [pr for pr in pairs if pr[0].name in held]
+            fold_tally = Tally()
+            reader = D6Reader(D6Config(models_dir=fold_dir, **overrides))
+            run(reader, fold_pairs, fold_tally, rows, args.annotated, fold_dir.name)
+            print(fold_tally.report(f"{fold_dir.name}: {len(fold_pairs)} held-out photos"))
+            run_into(tally, fold_tally)
+        print(tally.report(f"cross-validated over {args.folds} on {dataset}"))
+    else:
+        config = D6Config(models_dir=args.models, **overrides) if args.models else D6Config(**overrides)
+        reader = D6Reader(config)
+        tally = Tally()
+        run(reader, pairs, tally, rows, args.annotated, str(config.models_dir))
+        print(tally.report(f"{dataset} with models in {config.models_dir}"))
+    if args.csv:
+        with args.csv.open("w", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(rows[0].keys()) if rows else ["image"])
+            writer.writeheader()
+            writer.writerows(rows)
+        print(f"wrote {len(rows)} rows to {args.csv}")
+    return 0
+
+
+def parse_overrides(items: list[str]) -> dict:
+    """``["field=value", ...]`` -> D6Config keyword arguments, converted to the field's default type."""
+    defaults = D6Config()
+    out = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        if not hasattr(defaults, name):
+            raise SystemExit(f"unknown D6Config field {name!r}")
+        out[name] = type(getattr(defaults, name))(value)
+    return out
+
+
+def run_into(total: Tally, part: Tally) -> None:
+    """Add the counts of ``part`` into ``total``."""
+    for name in ("labels", "reported", "found", "false", "right", "unreadable", "images", "fully_correct"):
+        setattr(total, name, getattr(total, name) + getattr(part, name))
+    total.read_ms.extend(part.read_ms)
+    total.load_ms.extend(part.load_ms)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

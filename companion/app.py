@@ -1,0 +1,316 @@
+"""The main job: camera frames -> dice read when the scene is still -> session log -> views.
+
+One loop owns the game state (:class:`MainLoop`). The touchscreen, the phone view and
+the GPIO button only post actions to the :class:`~companion.hub.StateHub`; the loop
+takes them between frames. Observations become rule inputs here (``vision`` and
+``rules`` never meet anywhere else): a :class:`vision.DiceRead` becomes a
+``dice_read`` event whose payload keeps everything the camera saw.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+import cv2
+import numpy as np
+
+from companion.hub import Snapshot, StateHub
+from companion.screen import ScreenSnapshot
+from companion.session import Session
+from device import CameraDisconnected, CameraSource, DeviceError, EndOfStream, Frame
+from rules.d6 import DICE_READ
+from vision import DiceRead, annotate
+from vision.motion import MotionState, StillnessDetector
+
+__all__ = ["MainLoop", "LoopStats", "dice_read_payload", "CAMERA_OK", "CAMERA_LOST", "CAMERA_ENDED"]
+
+log = logging.getLogger(__name__)
+
+CAMERA_OK, CAMERA_LOST, CAMERA_ENDED = "ok", "lost", "ended"
+READER_WATCHING, READER_STILL, READER_READ = "watching", "still", "read"
+JPEG_QUALITY = 80  # phone view frame, 0-100
+
+
+class DiceReader(Protocol):
+    """What the loop needs of a reader (``vision.D6Reader``)."""
+
+    def read(self, frame: np.ndarray) -> DiceRead: ...
+
+
+class Screen(Protocol):
+    """What the loop needs of the touchscreen (``companion.screen.TouchScreen``)."""
+
+    def render(self, snapshot: Any) -> Any: ...
+
+
+@dataclass
+class LoopStats:
+    """Counters of one run: frames seen, reads recorded, actions handled, camera losses, read latency (ms)."""
+
+    frames: int = 0
+    reads: int = 0
+    actions: int = 0
+    camera_losses: int = 0
+    read_ms: list[float] = field(default_factory=list)
+
+
+def dice_read_payload(read: DiceRead, frame: Frame) -> dict[str, Any]:
+    """The ``dice_read`` event payload for a read: what the rules need plus what the camera saw.
+
+    ``{"values": [1-6 | None, ...], "dice": [DieObservation.to_json(), ...], "image": frame.source,
+    "frame": frame.index, "width": W, "height": H}``. Dice are in reading order (top to bottom,
+    left to right) so the values list matches what players see.
+    """
+    dice = sorted(read.dice, key=lambda d: (d.box[1] + d.box[3] / 2, d.box[0] + d.box[2] / 2))
+    return {
+        "values": [d.value for d in dice],
+        "dice": [d.to_json() for d in dice],
+        "image": frame.source,
+        "frame": frame.index,
+        "width": read.width,
+        "height": read.height,
+    }
+
+
+class MainLoop:
+    """The box's one loop: it alone reads the camera, appends events and publishes views.
+
+    Args:
+        source: an opened or unopened camera source (``device.open_source``).
+        reader: the dice reader (``vision.D6Reader``).
+        session: the session the reads are recorded in (``companion.session.Session``).
+        hub: where views are published and actions are taken from.
+        stillness: tells when the scene has settled (``vision.motion.StillnessDetector``).
+        screen: the touchscreen, or None to run headless.
+        pump_screen: called once per loop to turn touchscreen input into hub actions.
+        phone_url: shown on both views (QR code on the touchscreen).
+        stop_at_end: stop when a replay ends (``companion demo --once``) instead of idling.
+        reconnect_s: seconds between attempts to reopen a lost camera.
+        live_publish_s: seconds between live-frame updates of the phone view while dice move.
+        live_render_s: seconds between live-frame redraws of the touchscreen.
+        on_read: called after each recorded read with (event seq, read), e.g. to flash the LED.
+    """
+
+    def __init__(
+        self,
+        *,
+        source: CameraSource,
+        reader: DiceReader,
+        session: Session,
+        hub: StateHub,
+        stillness: StillnessDetector,
+        screen: Screen | None = None,
+        pump_screen: Callable[[], None] | None = None,
+        phone_url: str = "",
+        stop_at_end: bool = False,
+        reconnect_s: float = 2.0,
+        live_publish_s: float = 1.0,
+        live_render_s: float = 0.1,
+        on_read: Callable[[int, DiceRead], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.source = source
+        self.reader = reader
+        self.session = session
+        self.hub = hub
+        self.stillness = stillness
+        self.screen = screen
+        self.pump_screen = pump_screen
+        self.phone_url = phone_url
+        self.stop_at_end = stop_at_end
+        self.reconnect_s = reconnect_s
+        self.live_publish_s = live_publish_s
+        self.live_render_s = live_render_s
+        self.on_read = on_read
+        self.clock = clock
+        self.sleep = sleep
+        self.stats = LoopStats()
+        self.camera = CAMERA_OK
+        self.reader_state = READER_WATCHING
+        self.message = f"watching {source.name}"
+        self.last_dice: list[dict[str, Any]] = []
+        self.last_frame: Frame | None = None
+        self.display: np.ndarray | None = None
+        self._read_requested = False
+        self._stop = False
+        self._opened = False
+        self._lost_at: float | None = None
+        self._published_at = float("-inf")
+        self._rendered_at = float("-inf")
+
+    # -- the loop -----------------------------------------------------------------------------
+    def run(self, max_frames: int | None = None) -> LoopStats:
+        """Run until a ``quit`` action, the end of a replay with ``stop_at_end``, or ``max_frames`` frames.
+
+        Never raises for camera trouble: a lost camera is shown on both views and reopened
+        every ``reconnect_s`` seconds; everything recorded stays in the session log.
+        """
+        self.publish()
+        try:
+            while not self._stop:
+                if max_frames is not None and self.stats.frames >= max_frames:
+                    break
+                self.step()
+        finally:
+            self.source.close()
+        return self.stats
+
+    def stop(self) -> None:
+        """Ask the loop to stop after the current step (safe from a signal handler)."""
+        self._stop = True
+
+    def step(self) -> None:
+        """One pass: take actions, read one frame, read the dice if the scene just became still, publish."""
+        if self.pump_screen is not None:
+            self.pump_screen()
+        changed = self._take_actions()
+        if self._stop:
+            return
+        frame = self._next_frame()
+        if frame is None:
+            if changed:
+                self.publish()
+            return
+        self.stats.frames += 1
+        self.last_frame = frame
+        self.stillness.update(frame.image, frame.timestamp)
+        if self.stillness.became_still or self._read_requested:
+            self._read_requested = False
+            self.record_read(frame)
+            return
+        moving = self.stillness.state is MotionState.MOVING
+        if moving and self.reader_state != READER_WATCHING:
+            self.reader_state = READER_WATCHING
+            changed = True
+        if self.reader_state == READER_WATCHING:
+            self.display = frame.image  # live picture until the next read is annotated
+        now = self.clock()
+        if changed or now - self._published_at >= self.live_publish_s:
+            self.publish()
+        elif self.screen is not None and now - self._rendered_at >= self.live_render_s:
+            self._render(self.hub.snapshot())
+
+    # -- reading ------------------------------------------------------------------------------
+    def record_read(self, frame: Frame) -> int:
+        """Read the dice in ``frame``, append a ``dice_read`` event and publish. Returns the event's seq."""
+        started = time.perf_counter()
+        read = self.reader.read(frame.image)
+        self.stats.read_ms.append((time.perf_counter() - started) * 1000.0)
+        event = self.session.append(DICE_READ, dice_read_payload(read, frame), origin="camera", at=time.time())
+        self.stats.reads += 1
+        self.last_dice = [d.to_json() for d in read.dice]
+        self.reader_state = READER_READ
+        values = [d.value for d in read.dice]
+        self.message = f"read {len(values)} dice: " + " ".join("?" if v is None else str(v) for v in values)
+        log.info("event %d: %s", event.seq, self.message)
+        self.display = annotate(frame.image, read)
+        self.publish()
+        if self.on_read is not None:
+            self.on_read(event.seq, read)
+        return event.seq
+
+    # -- camera -------------------------------------------------------------------------------
+    def _next_frame(self) -> Frame | None:
+        if self.camera == CAMERA_ENDED:
+            if self.stop_at_end:
+                self._stop = True
+            else:
+                self.sleep(0.05)
+            return None
+        if self.camera == CAMERA_LOST:
+            now = self.clock()
+            if self._lost_at is not None and now - self._lost_at < self.reconnect_s:
+                self.sleep(min(0.05, self.reconnect_s))
+                return None
+            self._lost_at = now
+            try:
+                self.source.close()
+                self.source.open()
+            except DeviceError as exc:
+                self.message = str(exc)
+                return None
+            self._opened = True
+            self.camera = CAMERA_OK
+            self.message = f"camera {self.source.name} is back"
+            log.info(self.message)
+            self.publish()
+        try:
+            if not self._opened:
+                self.source.open()
+                self._opened = True
+            return self.source.read()
+        except EndOfStream:
+            self.camera = CAMERA_ENDED
+            self.message = f"replay {self.source.name} finished"
+            log.info(self.message)
+            self.publish()
+            return None
+        except (CameraDisconnected, DeviceError) as exc:
+            self.camera = CAMERA_LOST
+            self.stats.camera_losses += 1
+            self._lost_at = self.clock()
+            self.message = str(exc)
+            log.warning("camera lost: %s", exc)
+            self.publish()
+            return None
+
+    # -- actions ------------------------------------------------------------------------------
+    def _take_actions(self) -> bool:
+        changed = False
+        for action in self.hub.take_actions():
+            self.stats.actions += 1
+            name, origin = action["action"], action.get("origin", "cli")
+            if name == "quit":
+                self._stop = True
+            elif name == "read_now":
+                self._read_requested = True
+            elif name == "undo":
+                undone = self.session.undo(origin=origin)
+                self.message = "nothing to undo" if undone is None else f"undid event {undone.payload['seq']}"
+                changed = True
+        return changed
+
+    # -- views --------------------------------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        """The published view dict (shape in ``docs/contracts.md``)."""
+        replayed = self.session.replay()
+        frame = self.last_frame
+        return {
+            "session": {
+                "id": self.session.id,
+                "game": self.session.game.name,
+                "started_at": getattr(self.session, "started_at", None),
+                "source": self.source.name,
+                "events": self.session.last_seq,
+            },
+            "status": {"camera": self.camera, "reader": self.reader_state, "message": self.message},
+            "game": self.session.game.view(replayed.state),
+            "dice": self.last_dice,
+            "frame": None if frame is None else {"width": frame.width, "height": frame.height, "index": frame.index},
+            "findings": [f.to_json() for f in replayed.findings[-5:]],
+            "phone_url": self.phone_url,
+        }
+
+    def publish(self) -> None:
+        """Publish the current view and picture (JPEG for the phone) and redraw the touchscreen.
+
+        The picture is the annotated frame of the latest read while the dice lie still, the
+        live frame while they move.
+        """
+        jpeg = None
+        if self.display is not None:
+            ok, buf = cv2.imencode(".jpg", self.display, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+            jpeg = buf.tobytes() if ok else None
+        snapshot = self.hub.publish(self.view(), jpeg)
+        self._published_at = self.clock()
+        self._render(snapshot)
+
+    def _render(self, snapshot: Snapshot) -> None:
+        if self.screen is None:
+            return
+        self.screen.render(ScreenSnapshot(view=snapshot.view, frame=self.display, version=snapshot.version))
+        self._rendered_at = self.clock()

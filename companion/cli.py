@@ -1,0 +1,246 @@
+"""The ``companion`` command line.
+
+    companion run  [--source auto] [options]      the main job: the camera (Pi camera, else a USB webcam)
+    companion demo [FOLDER] [--once] [options]    the same on a replay of real photos (bundled ones by default)
+    companion read IMAGE... --dice d6 [--json]    read the dice in photos and print what was seen
+
+``read --json`` prints one JSON object per image and per line:
+``{"image": PATH, "width": W, "height": H, "dice": [{"kind": "d6", "value": 1-6 or null,
+"box": [x, y, w, h], "confidence": 0-1}]}``. Other tools depend on this shape.
+
+Exit codes: 0 success; 1 some input could not be processed (each named on stderr, the
+others still processed); 2 bad command line; 3 no camera or another device problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Sequence
+
+EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_DEVICE = 0, 1, 2, 3
+DEFAULT_PORT = 8080
+DICE_KINDS = ("d6",)
+
+log = logging.getLogger("companion")
+
+
+def demo_photos() -> Path:
+    """The folder of real dice photos bundled with the package (BSD-3, see its README)."""
+    return Path(str(resources.files("companion") / "demo" / "photos"))
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="Tabletop companion: reads the dice on the table and keeps the game's record.",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug details")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def box_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--db", type=Path, help="session database (default: sessions.sqlite3 in the user's data directory)")
+        p.add_argument("--new-session", action="store_true", help="start a new session instead of resuming the last one")
+        p.add_argument("--host", default="0.0.0.0", help="address the phone view listens on (default: all, for phones on the Wi-Fi)")
+        p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"phone view port (default {DEFAULT_PORT})")
+        p.add_argument("--no-web", action="store_true", help="do not start the phone view")
+        p.add_argument("--no-screen", action="store_true", help="do not draw the touchscreen")
+        p.add_argument("--windowed", action="store_true", help="draw the touchscreen in a window, not full screen")
+        p.add_argument("--screenshot", type=Path, help="after each read, save the touchscreen as this PNG")
+        p.add_argument("--no-gpio", action="store_true", help="do not use the GPIO button and LED")
+        p.add_argument("--max-frames", type=int, help="stop after this many frames (testing)")
+
+    run = sub.add_parser("run", help="the main job: read the dice from the camera")
+    run.add_argument("--source", default="auto", help="auto | picamera2[:N] | opencv:N | opencv:VIDEO | FOLDER | VIDEO (default auto)")
+    box_options(run)
+
+    demo = sub.add_parser("demo", help="the main job on a replay of real photos; no camera needed")
+    demo.add_argument("folder", nargs="?", type=Path, help="folder of photos or a video (default: the bundled photos)")
+    demo.add_argument("--hold", type=float, default=4.0, help="seconds each photo stays on the table (default 4)")
+    demo.add_argument("--once", action="store_true", help="stop after one pass instead of looping")
+    demo.add_argument("--fast", action="store_true", help="do not pace the replay in real time")
+    box_options(demo)
+
+    read = sub.add_parser("read", help="read the dice in photos and print what was seen")
+    read.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    read.add_argument("--dice", choices=DICE_KINDS, default="d6", help="kind of dice (default d6)")
+    read.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``companion`` console script; returns the exit code."""
+    args = _parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    if args.command == "read":
+        return cmd_read(args.images, args.dice, args.json)
+    return cmd_box(args)
+
+
+def cmd_read(images: Sequence[Path], dice: str, as_json: bool) -> int:
+    """``companion read``: print each image's dice; bad images are named on stderr and give exit 1."""
+    from device import BadImage
+    from device.replay import decode_image
+    from vision import D6Reader, VisionError
+
+    try:
+        reader = D6Reader()
+    except VisionError as exc:
+        print(f"companion read: cannot load the dice reader: {exc}", file=sys.stderr)
+        return EXIT_DEVICE
+    status = EXIT_OK
+    for path in images:
+        try:
+            frame = decode_image(Path(path))
+            read = reader.read(frame)
+        except (BadImage, VisionError) as exc:
+            print(f"companion read: {exc}", file=sys.stderr)
+            status = EXIT_INPUT
+            continue
+        record = {"image": str(path), **read.to_json()}
+        if as_json:
+            print(json.dumps(record), flush=True)
+        else:
+            values = [d.value for d in read.dice]
+            known = [v for v in values if v is not None]
+            shown = " ".join("?" if v is None else str(v) for v in values) or "no dice"
+            print(f"{path}: {len(values)} {dice}: {shown}  (sum {sum(known)})", flush=True)
+    return status
+
+
+def cmd_box(args: argparse.Namespace) -> int:
+    """``companion run`` / ``companion demo``: the main loop with the views around it."""
+    from companion.app import MainLoop
+    from companion.hub import StateHub
+    from companion.paths import default_db_path
+    from companion.session import SessionStore
+    from device import DeviceError, open_source
+    from rules.d6 import D6_GAME
+    from vision import D6Reader, VisionError
+    from vision.motion import StillnessDetector
+
+    try:
+        reader = D6Reader()
+    except VisionError as exc:
+        print(f"companion: cannot load the dice reader: {exc}; reinstall the package (./setup.sh run)", file=sys.stderr)
+        return EXIT_DEVICE
+    if args.command == "demo":
+        folder = args.folder or demo_photos()
+        fps = 10.0
+        source = open_source(
+            str(folder), fps=fps, hold_frames=max(1, round(args.hold * fps)), loop=not args.once,
+            noise=1.5, realtime=not args.fast,
+        )
+    else:
+        try:
+            source = open_source(args.source)
+        except DeviceError as exc:
+            print(f"companion run: {exc}", file=sys.stderr)
+            return EXIT_DEVICE
+
+    hub = StateHub()
+    store = SessionStore.open_or_recover(args.db or default_db_path())
+    session = None if args.new_session else store.resume_latest(D6_GAME.name)
+    if session is None:
+        session = store.start(D6_GAME.name, {"source": source.name})
+        log.info("started session %s in %s", session.id, store.path)
+    else:
+        log.info("resumed session %s (%d events) in %s", session.id, session.last_seq, store.path)
+
+    phone_url = ""
+    server = None
+    if not args.no_web:
+        from companion.netinfo import phone_url as make_phone_url
+        from companion.web import create_app, serve
+
+        try:
+            server = serve(create_app(hub), host=args.host, port=args.port)
+        except OSError as exc:
+            print(f"companion: cannot start the phone view on {args.host}:{args.port} ({exc}); "
+                  f"try --port with another number, or --no-web", file=sys.stderr)
+            store.close()
+            return EXIT_DEVICE
+        phone_url = make_phone_url(server.port, None if args.host in ("0.0.0.0", "::") else args.host)
+        log.info("phone view at %s", phone_url)
+
+    screen, pump = _open_screen(args, hub, phone_url)
+    controls = None if args.no_gpio else _open_controls(hub)
+
+    def on_read(seq: int, read: object) -> None:
+        if args.screenshot is not None and screen is not None:
+            screen.save_png(args.screenshot)
+        if controls is not None:
+            controls.read_ok()
+
+    loop = MainLoop(
+        source=source, reader=reader, session=session, hub=hub, stillness=StillnessDetector(),
+        screen=screen, pump_screen=pump, phone_url=phone_url, stop_at_end=args.command == "demo" and args.once,
+        on_read=on_read,
+    )
+    signal.signal(signal.SIGTERM, lambda *_: loop.stop())
+    if controls is not None:
+        controls.watching()
+    try:
+        stats = loop.run(max_frames=args.max_frames)
+    except KeyboardInterrupt:
+        stats = loop.stats
+    except DeviceError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return EXIT_DEVICE
+    finally:
+        if server is not None:
+            server.shutdown()
+        if controls is not None:
+            controls.close()
+        store.close()
+    median = sorted(stats.read_ms)[len(stats.read_ms) // 2] if stats.read_ms else 0.0
+    log.info("stopped: %d frames, %d reads (median %.0f ms), session %s", stats.frames, stats.reads, median, session.id)
+    return EXIT_OK
+
+
+def _open_screen(args: argparse.Namespace, hub: object, phone_url: str):
+    """The touchscreen and a function that pumps its input into the hub, or (None, None)."""
+    if args.no_screen:
+        return None, None
+    import os
+
+    import pygame
+
+    from companion.screen import TouchScreen
+
+    try:
+        screen = TouchScreen.for_display(fullscreen=not args.windowed and args.command == "run", phone_url=phone_url)
+        drawn_to_display = os.environ.get("SDL_VIDEODRIVER") != "dummy"
+    except pygame.error as exc:
+        log.info("no display for the touchscreen (%s); drawing off-screen (use --screenshot to see it)", exc)
+        screen = TouchScreen(phone_url=phone_url)
+        drawn_to_display = False
+
+    def pump() -> None:
+        if pygame.display.get_init():
+            for event in pygame.event.get():
+                screen.handle_event(event, hub)
+            if drawn_to_display:
+                pygame.display.flip()
+
+    return screen, pump
+
+
+def _open_controls(hub):
+    """The GPIO button (read now) and status LED, or None where no GPIO is available."""
+    from device import Controls
+
+    return Controls.create_optional(on_press=lambda: hub.post_action("read_now", origin="button"))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""Exceptions of the companion room.
+
+Every error raised by :mod:`companion` derives from :class:`CompanionError`; each
+subclass also inherits the matching builtin (``BadEntry`` is a ``ValueError``,
+``SessionError`` a ``RuntimeError``) so generic handlers keep working.
+Errors from the rules (``rules.BadEvent``, ``rules.UnknownEvent``, ``rules.UnknownGame``)
+pass through :mod:`companion.session` unchanged.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["CompanionError", "SessionError", "UnknownSession", "CorruptSession", "BadEntry"]
+
+
+class CompanionError(Exception):
+    """Base of every error raised by the companion room."""
+
+
+class SessionError(CompanionError, RuntimeError):
+    """The session log cannot do what was asked (store closed, session ended, database locked, ...).
+
+    The message names the database file or the session and what to try next.
+    """
+
+
+class UnknownSession(SessionError, LookupError):
+    """No session with the given id in the store; the message names the id and the file."""
+
+
+class CorruptSession(SessionError):
+    """The session database file is not a SQLite database, is damaged, or belongs to something else.
+
+    The file is never changed by the error. ``SessionStore.open_or_recover`` keeps it,
+    renamed to ``<name>.corrupt-<UTC time>``, and starts a new database in its place.
+
+    Attributes:
+        path: the damaged file.
+        reason: what SQLite (or the schema check) said about it.
+    """
+
+    def __init__(self, path: Path | str, reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        super().__init__(
+            f"session database {self.path} is damaged or not a session log ({reason}). "
+            f"The file was left as it is; SessionStore.open_or_recover() keeps it as "
+            f"'{self.path.name}.corrupt-<time>' beside it and starts a new, empty log."
+        )
+
+    def __reduce__(self):  # keep pickling (multiprocessing, logging handlers) working
+        return (type(self), (self.path, self.reason))
+
+
+class BadEntry(CompanionError, ValueError):
+    """An impossible entry from a player (touchscreen, phone, CLI), e.g. a d6 value of 7.
+
+    Raised before anything is recorded; the message says what was wrong and what is allowed.
+    """

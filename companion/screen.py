@@ -1,0 +1,651 @@
+"""The touchscreen view: the official 7" Raspberry Pi display (800 x 480 px), drawn with pygame.
+
+The screen only *shows* published snapshots and *posts* actions: a tap on a button calls
+:meth:`companion.hub.StateHub.post_action` and returns; the main loop owns the game state.
+
+What is on it is a small state machine in the style of pibooth's ``states.py``: each
+:class:`Screen` (an Enum) has a handler with ``enter`` / ``do`` / ``validate`` / ``exit``.
+On every :meth:`TouchScreen.render` the current handler's ``validate(view)`` names the screen
+the snapshot calls for; on a change the old handler's ``exit`` and the new one's ``enter`` run;
+then the (new) current handler's ``do`` draws.
+
+Typical main-loop use::
+
+    screen = TouchScreen.for_display(fullscreen=True)
+    while running:
+        for event in pygame.event.get():
+            screen.handle_event(event, hub)
+        screen.render(hub.snapshot())
+        pygame.display.flip()
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pygame
+
+from companion.qr import qr_surface
+
+__all__ = ["Screen", "Button", "ScreenSnapshot", "TouchScreen", "frame_to_surface", "BUTTON_MIN_PX"]
+
+BUTTON_MIN_PX = 48
+"""Smallest side of a touch target in pixels (about 7.5 mm on the 7" display)."""
+
+BASE_SIZE = (800, 480)
+"""The size the layout is designed for (px); other sizes scale it."""
+
+# Colours (RGB).
+BG = (18, 21, 26)
+PANEL = (30, 35, 43)
+TEXT = (236, 239, 243)
+DIM = (150, 158, 170)
+GOOD = (86, 196, 120)
+WARN = (240, 180, 60)
+BAD = (232, 84, 72)
+ACCENT = (90, 160, 240)
+BUTTON = (54, 92, 150)
+BUTTON_PRESSED = (90, 140, 210)
+BUTTON_DISABLED = (48, 52, 60)
+DIE_FACE = (246, 246, 240)
+DIE_PIP = (20, 20, 20)
+
+SEVERITY_COLOURS = {"error": BAD, "warning": WARN, "info": ACCENT}
+CAMERA_TEXT = {"ok": ("Camera OK", GOOD), "lost": ("Camera lost", BAD), "ended": ("Replay finished", DIM)}
+READER_TEXT = {
+    "watching": ("watching the table", ACCENT),
+    "still": ("dice still, reading...", WARN),
+    "read": ("read", GOOD),
+}
+
+
+class Screen(enum.Enum):
+    """The screens the touchscreen can show."""
+
+    WAITING = "waiting"
+    """Nothing published yet: the box is starting; shows the phone QR code."""
+    WATCHING = "watching"
+    """Normal play (camera ``ok`` or replay ``ended``): frame, tally, history, buttons."""
+    CAMERA_LOST = "camera_lost"
+    """Camera ``lost``: the message and what to do; the game so far is kept."""
+
+
+@dataclass(frozen=True)
+class Button:
+    """A touch target: tapping it posts ``action``. ``rect`` is in screen pixels."""
+
+    action: str
+    label: str
+    rect: pygame.Rect
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
+class ScreenSnapshot:
+    """Input for :meth:`TouchScreen.render` when the frame is an array rather than JPEG bytes.
+
+    Attributes:
+        view: the published view dict (see ``docs/contracts.md``).
+        frame: the latest annotated frame, ``uint8[H, W, 3]`` BGR, or JPEG bytes, or None.
+        version: the hub version it came from (informational).
+    """
+
+    view: dict[str, Any]
+    frame: np.ndarray | bytes | None = None
+    version: int = 0
+
+
+def frame_to_surface(image: np.ndarray, fit: tuple[int, int]) -> pygame.Surface:
+    """Scale a BGR frame to fit inside ``fit`` (px, aspect kept) and convert it to an RGB surface.
+
+    Args:
+        image: ``uint8[H, W, 3]`` BGR (``uint8[H, W]`` grey and ``uint8[H, W, 4]`` BGRA also accepted).
+        fit: ``(width, height)`` in pixels of the box to fit in.
+
+    Returns:
+        A surface at most ``fit`` large with the frame's aspect ratio.
+
+    Raises:
+        ValueError: ``image`` is empty or not one of the shapes above.
+    """
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.ndim == 3 and image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.ndim != 3 or image.shape[2] != 3 or image.shape[0] == 0 or image.shape[1] == 0:
+        raise ValueError(f"expected a uint8[H, W, 3] BGR frame, got shape {image.shape}")
+    if image.dtype != np.uint8:
+        raise ValueError(f"expected a uint8 frame, got dtype {image.dtype}")
+    height, width = image.shape[:2]
+    scale = min(fit[0] / width, fit[1] / height)
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    if size != (width, height):
+        interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        image = cv2.resize(image, size, interpolation=interpolation)
+    rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
+    return pygame.image.frombuffer(rgb.tobytes(), size, "RGB").copy()
+
+
+def _decode_jpeg(data: bytes) -> np.ndarray | None:
+    """JPEG bytes -> ``uint8[H, W, 3]`` BGR, or None when they do not decode."""
+    array = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    return array if array is not None and array.size else None
+
+
+def _screen_for(view: dict[str, Any]) -> Screen:
+    """The screen a view calls for."""
+    if not view:
+        return Screen.WAITING
+    if (view.get("status") or {}).get("camera") == "lost":
+        return Screen.CAMERA_LOST
+    return Screen.WATCHING
+
+
+class _ScreenState:
+    """Base of a screen handler (pibooth-style): ``enter`` / ``do`` / ``validate`` / ``exit``."""
+
+    screen: Screen
+
+    def enter(self, ts: TouchScreen) -> None:
+        """Called once when this screen becomes current."""
+
+    def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
+        """Draw the screen for ``view`` on ``ts.surface``."""
+        raise NotImplementedError
+
+    def validate(self, view: dict[str, Any]) -> Screen:
+        """The screen ``view`` calls for (this one to stay)."""
+        return _screen_for(view)
+
+    def exit(self, ts: TouchScreen) -> None:
+        """Called once when another screen takes over."""
+
+    def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
+        """The touch targets of this screen for ``view``."""
+        return ts._debug_buttons()
+
+
+class _Waiting(_ScreenState):
+    screen = Screen.WAITING
+
+    def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
+        surface = ts.surface
+        surface.fill(BG)
+        w, h = surface.get_size()
+        ts._text("Tabletop companion", (w // 2, ts._y(70)), 64, TEXT, anchor="center")
+        ts._text("Starting - waiting for the camera...", (w // 2, ts._y(130)), 36, DIM, anchor="center")
+        url = ts._url(view)
+        if url:
+            side = ts._s(190)
+            rect = pygame.Rect(0, 0, side, side)
+            rect.center = (w // 2, ts._y(285))
+            ts._draw_qr(url, rect)
+            ts._text_fit(f"Phones: {url}", (w // 2, rect.bottom + ts._s(14)), w - 40, 32, TEXT, anchor="midtop")
+        ts._draw_buttons(self.buttons(ts, view))
+
+
+class _Watching(_ScreenState):
+    screen = Screen.WATCHING
+
+    def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
+        camera_ok = (view.get("status") or {}).get("camera", "ok") == "ok"
+        actions = [("read_now", "Read now", camera_ok), ("undo", "Undo", _can_undo(view))]
+        if ts.debug:
+            actions.append(("quit", "Quit", True))
+        area = ts._rect(6, 404, 448, 70)
+        gap = ts._s(10)
+        width = (area.width - gap * (len(actions) - 1)) // len(actions)
+        return [
+            Button(action, label, pygame.Rect(area.x + i * (width + gap), area.y, width, area.height), enabled)
+            for i, (action, label, enabled) in enumerate(actions)
+        ]
+
+    def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
+        surface = ts.surface
+        surface.fill(BG)
+        ts._draw_frame(frame, ts._rect(6, 6, 448, 336))
+        ts._draw_status(view, ts._rect(6, 346, 448, 26))
+        ts._draw_findings(view.get("findings") or [], ts._rect(6, 374, 448, 26))
+        ts._draw_buttons(self.buttons(ts, view))
+        game = view.get("game") or {}
+        latest = game.get("latest") or None
+        ts._draw_counts(latest, ts._rect(466, 6, 328, 216))
+        ts._draw_total(latest, game, ts._rect(466, 226, 328, 62))
+        ts._draw_history(game.get("history") or [], ts._rect(466, 292, 328, 76))
+        url = ts._url(view)
+        if url:
+            qr_rect = ts._rect(686, 372, 108, 108)
+            qr_rect.width = qr_rect.height = min(qr_rect.width, qr_rect.height)
+            ts._draw_qr(url, qr_rect)
+            ts._text("Follow on your phone:", (ts._x(466), ts._y(392)), 24, DIM)
+            ts._text_fit(url, (ts._x(466), ts._y(418)), qr_rect.x - ts._x(466) - ts._s(8), 30, TEXT, min_size=16)
+
+
+class _CameraLost(_ScreenState):
+    screen = Screen.CAMERA_LOST
+
+    def enter(self, ts: TouchScreen) -> None:
+        self.since = time.monotonic()
+
+    def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
+        buttons = [Button("undo", "Undo", ts._rect(6, 404, 220, 70), _can_undo(view))]
+        if ts.debug:
+            buttons.append(Button("quit", "Quit", ts._rect(236, 404, 220, 70)))
+        return buttons
+
+    def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
+        surface = ts.surface
+        surface.fill((44, 18, 20))
+        x = ts._x(24)
+        ts._text("Camera lost", (x, ts._y(20)), 84, BAD)
+        lost_for = int(time.monotonic() - getattr(self, "since", time.monotonic()))
+        ts._text(f"for {lost_for} s", (x + ts._s(400), ts._y(44)), 36, DIM)
+        message = (view.get("status") or {}).get("message") or "The camera stopped sending pictures."
+        y = ts._wrap(message, (x, ts._y(92)), ts._s(600), 32, TEXT)
+        y += ts._s(12)
+        ts._text("What to do:", (x, y), 34, WARN)
+        y += ts._s(34)
+        for step in (
+            "1. Check that the camera cable is pushed in at both ends.",
+            "2. A USB camera: unplug it and plug it back in.",
+            "3. Nothing is lost: the game goes on when the camera is back.",
+        ):
+            y = ts._wrap(step, (x + ts._s(12), y), ts._s(600), 30, TEXT) + ts._s(4)
+        latest = ((view.get("game") or {}).get("latest")) or None
+        if latest:
+            ts._text(f"Last roll: sum {latest.get('total', 0)}", (ts._x(480), ts._y(420)), 36, TEXT)
+        url = ts._url(view)
+        if url:
+            ts._draw_qr(url, ts._rect(662, 10, 128, 128))
+        ts._draw_buttons(self.buttons(ts, view))
+
+
+def _can_undo(view: dict[str, Any]) -> bool:
+    """Whether there is anything to undo (unknown counts as yes)."""
+    session = view.get("session") or {}
+    if "events" in session:
+        return bool(session.get("events"))
+    return ((view.get("game") or {}).get("latest")) is not None
+
+
+class TouchScreen:
+    """Draws snapshots for the touchscreen and turns taps into posted actions.
+
+    Args:
+        size: ``(width, height)`` in pixels; the layout is made for 800 x 480 and scales.
+        surface: where to draw (the display surface from ``pygame.display.set_mode``);
+            None draws on an off-screen surface (tests, screenshots).
+        debug: also show a "Quit" button.
+        phone_url: the URL for the QR code when the view has no ``phone_url`` yet.
+
+    Raises:
+        ValueError: ``surface`` is not ``size`` large.
+    """
+
+    def __init__(
+        self,
+        size: tuple[int, int] = BASE_SIZE,
+        surface: pygame.Surface | None = None,
+        debug: bool = False,
+        phone_url: str | None = None,
+    ) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.size = (int(size[0]), int(size[1]))
+        if surface is not None and surface.get_size() != self.size:
+            raise ValueError(f"surface is {surface.get_size()} px but size is {self.size} px")
+        self.surface = surface if surface is not None else pygame.Surface(self.size)
+        self.surface.fill(BG)
+        self.debug = debug
+        self.phone_url = phone_url
+        self._sx = self.size[0] / BASE_SIZE[0]
+        self._sy = self.size[1] / BASE_SIZE[1]
+        self._handlers: dict[Screen, _ScreenState] = {h.screen: h for h in (_Waiting(), _Watching(), _CameraLost())}
+        self.state = Screen.WAITING
+        self._handlers[self.state].enter(self)
+        self._view: dict[str, Any] = {}
+        self._fonts: dict[int, pygame.font.Font] = {}
+        self._text_cache: dict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = {}
+        self._qr_cache: tuple[str, int, pygame.Surface] | None = None
+        self._frame_source: object = None
+        self._frame_array: np.ndarray | None = None
+        self._frame_cache: tuple[object, tuple[int, int], pygame.Surface] | None = None
+        self._pressed: str | None = None
+        self.frame_rect: pygame.Rect | None = None
+        """Where the frame was drawn on the last render (px), or None when there was no frame."""
+
+    @classmethod
+    def for_display(cls, size: tuple[int, int] = BASE_SIZE, fullscreen: bool = True, **kw: Any) -> TouchScreen:
+        """Open the pygame display (full screen on the Pi, mouse cursor hidden) and draw on it.
+
+        Raises:
+            pygame.error: no video device (set ``SDL_VIDEODRIVER``, e.g. ``kmsdrm`` or ``dummy``).
+        """
+        pygame.display.init()
+        flags = pygame.FULLSCREEN if fullscreen else 0
+        surface = pygame.display.set_mode(size, flags)
+        pygame.display.set_caption("Tabletop companion")
+        if fullscreen:
+            pygame.mouse.set_visible(False)
+        return cls(size=size, surface=surface, **kw)
+
+    # ------------------------------------------------------------------ public API
+
+    def render(self, snapshot: Any) -> pygame.Surface:
+        """Draw ``snapshot`` and return the surface (``size`` px).
+
+        Args:
+            snapshot: a :class:`companion.hub.Snapshot` (``view`` + ``jpeg`` bytes), a
+                :class:`ScreenSnapshot` (``view`` + ``frame`` as ``uint8[H, W, 3]`` BGR or JPEG
+                bytes), or a bare view dict (no frame). Frames are treated as immutable: the
+                scaled picture is reused while the same array or bytes object comes back.
+
+        Raises:
+            ValueError: the frame array has a wrong shape or dtype (JPEG bytes that do not
+                decode are shown as "no picture" instead).
+        """
+        view, frame = self._unpack(snapshot)
+        self._view = view
+        current = self._handlers[self.state]
+        wanted = current.validate(view)
+        if wanted is not self.state:
+            current.exit(self)
+            self._pressed = None
+            self.state = wanted
+            self._handlers[wanted].enter(self)
+        self.frame_rect = None
+        self._handlers[self.state].do(self, view, frame)
+        return self.surface
+
+    @property
+    def buttons(self) -> dict[str, Button]:
+        """The current screen's buttons by action name (as of the last render)."""
+        return {b.action: b for b in self._handlers[self.state].buttons(self, self._view)}
+
+    def action_at(self, pos: tuple[int, int]) -> str | None:
+        """The action of the enabled button under ``pos`` (px), or None."""
+        for button in self.buttons.values():
+            if button.enabled and button.rect.collidepoint(pos):
+                return button.action
+        return None
+
+    def handle_event(self, event: pygame.event.Event, hub: Any) -> str | None:
+        """Turn a pygame event into an action posted to ``hub`` (``origin="touchscreen"``).
+
+        A tap is a left-button press and release on the same enabled button. SDL turns
+        touches into mouse events (``event.touch`` is True), so finger events are not
+        handled separately (that would post twice). Keys: Space = read now, U or
+        Backspace = undo, Escape = quit (debug only). ``pygame.QUIT`` (window closed, or
+        SIGTERM/SIGINT, which SDL turns into QUIT) posts ``quit``.
+
+        Args:
+            event: any pygame event; ones that are not taps or the keys above are ignored.
+            hub: a :class:`companion.hub.StateHub` (anything with ``post_action``).
+
+        Returns:
+            The action name posted, or None. Never changes game state itself.
+        """
+        action: str | None = None
+        if event.type == pygame.QUIT:
+            action = "quit"
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self._pressed = self.action_at(event.pos)
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            pressed, self._pressed = self._pressed, None
+            released = self.action_at(event.pos)
+            if released is not None and released == pressed:
+                action = released
+        elif event.type == pygame.KEYDOWN:
+            keys = {pygame.K_SPACE: "read_now", pygame.K_u: "undo", pygame.K_BACKSPACE: "undo"}
+            if self.debug:
+                keys[pygame.K_ESCAPE] = "quit"
+            candidate = keys.get(event.key)
+            enabled = {b.action for b in self.buttons.values() if b.enabled}
+            if candidate == "quit" or candidate in enabled:
+                action = candidate
+        if action is not None:
+            hub.post_action(action, origin="touchscreen")
+        return action
+
+    def save_png(self, path: str | Path) -> Path:
+        """Save what was last rendered as a PNG (creating parent folders); returns the path.
+
+        Raises:
+            pygame.error: the file cannot be written.
+        """
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.surface, str(path))
+        return path
+
+    # ------------------------------------------------------------------ input
+
+    def _unpack(self, snapshot: Any) -> tuple[dict[str, Any], np.ndarray | None]:
+        if isinstance(snapshot, dict):
+            view, source = snapshot, None
+        else:
+            view = getattr(snapshot, "view", None) or {}
+            source = getattr(snapshot, "frame", None)
+            if source is None:
+                source = getattr(snapshot, "jpeg", None)
+        if source is None:
+            return view, None
+        if source is self._frame_source:
+            return view, self._frame_array
+        if isinstance(source, np.ndarray):
+            array: np.ndarray | None = source
+        elif isinstance(source, (bytes, bytearray, memoryview)):
+            array = _decode_jpeg(bytes(source))
+        else:
+            raise ValueError(f"frame must be a BGR ndarray or JPEG bytes, got {type(source).__name__}")
+        self._frame_source, self._frame_array = source, array
+        self._frame_cache = None
+        return view, array
+
+    # ------------------------------------------------------------------ layout helpers
+
+    def _s(self, v: float) -> int:
+        return max(1, round(v * min(self._sx, self._sy)))
+
+    def _x(self, v: float) -> int:
+        return round(v * self._sx)
+
+    def _y(self, v: float) -> int:
+        return round(v * self._sy)
+
+    def _rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
+        return pygame.Rect(self._x(x), self._y(y), self._x(w), self._y(h))
+
+    def _url(self, view: dict[str, Any]) -> str | None:
+        return view.get("phone_url") or self.phone_url
+
+    def _debug_buttons(self) -> list[Button]:
+        if not self.debug:
+            return []
+        return [Button("quit", "Quit", self._rect(680, 404, 114, 70))]
+
+    # ------------------------------------------------------------------ drawing helpers
+
+    def _font(self, size: int) -> pygame.font.Font:
+        size = self._s(size)
+        font = self._fonts.get(size)
+        if font is None:
+            font = self._fonts[size] = pygame.font.Font(None, size)
+        return font
+
+    def _render_text(self, text: str, size: int, colour: tuple[int, int, int]) -> pygame.Surface:
+        """Rendered text, cached (the same labels are drawn every frame; text is slow on a Pi)."""
+        key = (text, size, colour)
+        image = self._text_cache.get(key)
+        if image is None:
+            if len(self._text_cache) >= 512:
+                self._text_cache.clear()
+            image = self._text_cache[key] = self._font(size).render(text, True, colour)
+        return image
+
+    def _text(
+        self, text: str, pos: tuple[int, int], size: int, colour: tuple[int, int, int], anchor: str = "topleft"
+    ) -> pygame.Rect:
+        image = self._render_text(text, size, colour)
+        rect = image.get_rect(**{anchor: pos})
+        self.surface.blit(image, rect)
+        return rect
+
+    def _text_fit(
+        self,
+        text: str,
+        pos: tuple[int, int],
+        width: int,
+        size: int,
+        colour: tuple[int, int, int],
+        anchor: str = "topleft",
+        min_size: int = 22,
+    ) -> pygame.Rect:
+        """Text at the largest size in ``min_size``..``size`` that fits ``width``, else cut with "..."."""
+        while size > min_size and self._font(size).size(text)[0] > width:
+            size -= 2
+        font = self._font(size)
+        if font.size(text)[0] > width:
+            while text and font.size(text + "...")[0] > width:
+                text = text[:-1]
+            text += "..."
+        return self._text(text, pos, size, colour, anchor)
+
+    def _wrap(self, text: str, pos: tuple[int, int], width: int, size: int, colour: tuple[int, int, int]) -> int:
+        """Word-wrapped text from ``pos``; returns the y below the last line."""
+        font = self._font(size)
+        x, y = pos
+        line = ""
+        for word in text.split():
+            trial = f"{line} {word}".strip()
+            if line and font.size(trial)[0] > width:
+                self.surface.blit(self._render_text(line, size, colour), (x, y))
+                y += font.get_linesize()
+                line = word
+            else:
+                line = trial
+        if line:
+            self.surface.blit(self._render_text(line, size, colour), (x, y))
+            y += font.get_linesize()
+        return y
+
+    def _draw_qr(self, url: str, rect: pygame.Rect) -> None:
+        side = min(rect.width, rect.height)
+        if self._qr_cache is None or self._qr_cache[:2] != (url, side):
+            try:
+                self._qr_cache = (url, side, qr_surface(url, side))
+            except ValueError:
+                return
+        self.surface.blit(self._qr_cache[2], rect.topleft)
+
+    def _draw_buttons(self, buttons: list[Button]) -> None:
+        for button in buttons:
+            if not button.enabled:
+                fill, colour = BUTTON_DISABLED, DIM
+            elif button.action == self._pressed:
+                fill, colour = BUTTON_PRESSED, TEXT
+            else:
+                fill, colour = (BAD if button.action == "quit" else BUTTON), TEXT
+            pygame.draw.rect(self.surface, fill, button.rect, border_radius=self._s(10))
+            self._text_fit(button.label, button.rect.center, button.rect.width - 12, 44, colour, anchor="center")
+
+    def _draw_frame(self, frame: np.ndarray | None, area: pygame.Rect) -> None:
+        pygame.draw.rect(self.surface, (0, 0, 0), area)
+        if frame is None:
+            self._text("No picture yet", area.center, 40, DIM, anchor="center")
+            return
+        key = (self._frame_source, area.size)
+        if self._frame_cache is None or self._frame_cache[:2] != key:
+            self._frame_cache = (self._frame_source, area.size, frame_to_surface(frame, area.size))
+        image = self._frame_cache[2]
+        rect = image.get_rect(center=area.center)
+        self.surface.blit(image, rect)
+        self.frame_rect = rect
+
+    def _draw_status(self, view: dict[str, Any], area: pygame.Rect) -> None:
+        status = view.get("status") or {}
+        camera, camera_colour = CAMERA_TEXT.get(status.get("camera"), (f"Camera {status.get('camera', '?')}", DIM))
+        reader, reader_colour = READER_TEXT.get(status.get("reader"), (str(status.get("reader") or ""), DIM))
+        radius = self._s(7)
+        pygame.draw.circle(self.surface, camera_colour, (area.x + radius, area.centery), radius)
+        x = area.x + 2 * radius + self._s(6)
+        rect = self._text(camera, (x, area.centery), 28, camera_colour, anchor="midleft")
+        x = rect.right + self._s(10)
+        if reader and status.get("camera") == "ok":
+            rect = self._text(reader, (x, area.centery), 28, reader_colour, anchor="midleft")
+            x = rect.right + self._s(10)
+        message = status.get("message") or ""
+        if message and area.right - x > 40:
+            self._text_fit(message, (x, area.centery), area.right - x, 24, DIM, anchor="midleft")
+
+    def _draw_findings(self, findings: list[dict[str, Any]], area: pygame.Rect) -> None:
+        if not findings:
+            return
+        first = findings[0]
+        colour = SEVERITY_COLOURS.get(first.get("severity"), WARN)
+        pygame.draw.rect(self.surface, colour, (area.x, area.y, self._s(6), area.height))
+        more = f"  (+{len(findings) - 1} more)" if len(findings) > 1 else ""
+        where = f" - {first['where']}" if first.get("where") else ""
+        text = f"{first.get('what', '?')}{where}"
+        more_width = self._font(24).size(more)[0] if more else 0
+        x = area.x + self._s(12)
+        rect = self._text_fit(text, (x, area.centery), area.right - x - more_width, 26, colour, anchor="midleft")
+        if more:
+            self._text(more, (rect.right, area.centery), 24, DIM, anchor="midleft")
+
+    def _draw_counts(self, latest: dict[str, Any] | None, area: pygame.Rect) -> None:
+        counts = (latest or {}).get("counts") or {}
+        values = {face: int(counts.get(str(face), counts.get(face, 0)) or 0) for face in range(1, 7)}
+        most = max(values.values()) or 1
+        row_h = area.height // 6
+        face_side = row_h - self._s(4)
+        bar_x = area.x + face_side + self._s(12)
+        bar_w_max = area.right - bar_x - self._s(56)
+        for i, face in enumerate(range(1, 7)):
+            top = area.y + i * row_h
+            face_rect = pygame.Rect(area.x, top + self._s(2), face_side, face_side)
+            pygame.draw.rect(self.surface, DIE_FACE, face_rect, border_radius=self._s(6))
+            self._text(str(face), face_rect.center, 46, DIE_PIP, anchor="center")
+            n = values[face]
+            bar_h = row_h - self._s(12)
+            bar_rect = pygame.Rect(bar_x, top + (row_h - bar_h) // 2, bar_w_max, bar_h)
+            pygame.draw.rect(self.surface, PANEL, bar_rect, border_radius=self._s(4))
+            if n:
+                filled = bar_rect.copy()
+                filled.width = max(self._s(6), math.floor(bar_w_max * n / most))
+                pygame.draw.rect(self.surface, ACCENT, filled, border_radius=self._s(4))
+            self._text(f"x{n}", (area.right, top + row_h // 2), 44, TEXT if n else DIM, anchor="midright")
+
+    def _draw_total(self, latest: dict[str, Any] | None, game: dict[str, Any], area: pygame.Rect) -> None:
+        pygame.draw.rect(self.surface, PANEL, area, border_radius=self._s(8))
+        self._text("Sum", (area.x + self._s(10), area.centery), 34, DIM, anchor="midleft")
+        total = "-" if latest is None else str(latest.get("total", 0))
+        rect = self._text(total, (area.x + self._s(74), area.centery + self._s(2)), 84, TEXT, anchor="midleft")
+        x = max(rect.right + self._s(14), area.x + self._s(190))
+        rolls = game.get("rolls")
+        if rolls is not None:
+            self._text(f"roll {rolls}", (x, area.y + self._s(8)), 26, DIM)
+        unreadable = int((latest or {}).get("unreadable") or 0)
+        self._text(
+            f"{unreadable} unreadable", (x, area.bottom - self._s(8)), 26, WARN if unreadable else DIM, anchor="bottomleft"
+        )
+
+    def _draw_history(self, history: list[dict[str, Any]], area: pygame.Rect) -> None:
+        self._text("Recent rolls (newest first)", (area.x, area.y), 22, DIM)
+        line_h = self._s(18)
+        y = area.y + self._s(18)
+        if not history:
+            self._text("none yet", (area.x, y), 24, DIM)
+            return
+        for roll in history[: max(1, (area.bottom - y) // line_h)]:
+            values = " ".join("?" if v is None else str(v) for v in roll.get("values") or [])
+            line = f"#{roll.get('seq', '?')}: {values} = {roll.get('total', 0)}"
+            self._text_fit(line, (area.x, y), area.width, 24, TEXT)
+            y += line_h

@@ -1,0 +1,699 @@
+"""The session log: every event of every game session, kept in one SQLite file.
+
+A session is one game at the table: its game name, its settings (players, options) and
+an append-only list of :class:`rules.Event`. Nothing is ever updated or deleted in the
+event table; undo is an ``"undo"`` event and the game's state is always *derived* by
+replaying the log (:func:`rules.replay`). So a log that survived a power cut or a kill
+replays to exactly the state the table had when the last event was recorded.
+
+Durability: the database runs in WAL mode with ``synchronous=FULL`` and every
+:meth:`Session.append` commits before it returns (see :func:`_configure`).
+
+Typical use::
+
+    with SessionStore(default_db_path()) as store:
+        session = store.resume_latest("d6") or store.start("d6", {})
+        session.append("dice_read", {"values": [3, 5], "image": None}, origin="camera")
+        view = session.game.view(session.replay().state)
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import sqlite3
+import threading
+import time
+import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+import rules
+from rules import UNDO, BadEvent, Event, Game, Replay, UnknownEvent
+
+from companion.errors import BadEntry, CorruptSession, SessionError, UnknownSession
+
+__all__ = ["SCHEMA_VERSION", "SessionStore", "Session", "SessionInfo", "migrate"]
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+"""Schema version written to ``PRAGMA user_version``; :func:`migrate` brings older files up to it."""
+
+# (version, statements) in order; a migration runs when the file's user_version is lower.
+# JSON columns are declared TEXT on purpose: a declared type "JSON" gets NUMERIC affinity
+# in SQLite, which would turn a JSON text such as "5" into the integer 5.
+_MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
+    (
+        1,
+        (
+            """CREATE TABLE sessions (
+                id TEXT PRIMARY KEY,
+                game TEXT NOT NULL,
+                settings TEXT NOT NULL,          -- JSON object
+                started_at REAL NOT NULL,        -- Unix seconds
+                ended_at REAL                    -- Unix seconds; NULL while the session is open
+            )""",
+            "CREATE INDEX sessions_by_start ON sessions (started_at)",
+            """CREATE TABLE events (
+                session_id TEXT NOT NULL REFERENCES sessions (id),
+                seq INTEGER NOT NULL CHECK (seq >= 1),
+                kind TEXT NOT NULL,
+                payload TEXT NOT NULL,           -- JSON object
+                at REAL NOT NULL,                -- Unix seconds
+                player TEXT,
+                origin TEXT NOT NULL,
+                PRIMARY KEY (session_id, seq)
+            ) WITHOUT ROWID""",
+        ),
+    ),
+)
+_OUR_TABLES = frozenset({"sessions", "events"})
+
+# Primary SQLite result codes that mean "this file is damaged / not a database".
+_SQLITE_CORRUPT = 11
+_SQLITE_NOTADB = 26
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """One line of :meth:`SessionStore.list_sessions`.
+
+    Attributes:
+        id: the session id.
+        game: the game's name (``"d6"``).
+        started_at: Unix seconds.
+        ended_at: Unix seconds, or None while the session is open.
+        events: number of events recorded (undo events included).
+    """
+
+    id: str
+    game: str
+    started_at: float
+    ended_at: float | None
+    events: int
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"id", "game", "started_at", "ended_at", "events"}``."""
+        return {
+            "id": self.id,
+            "game": self.game,
+            "started_at": self.started_at,
+            "ended_at": self.ended_at,
+            "events": self.events,
+        }
+
+
+def migrate(conn: sqlite3.Connection, path: Path | str = "<database>") -> int:
+    """Bring the schema of ``conn`` up to :data:`SCHEMA_VERSION` in one transaction.
+
+    Args:
+        conn: a connection opened with ``isolation_level=None`` and no open transaction.
+        path: the file, for error messages.
+
+    Returns:
+        The schema version the file had before (0 for a new file).
+
+    Raises:
+        SessionError: the file was written by a newer version of the program.
+        CorruptSession: a SQLite database that holds other tables and no session log.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        found = conn.execute("PRAGMA user_version").fetchone()[0]
+        if found > SCHEMA_VERSION:
+            raise SessionError(
+                f"session database {path} has schema version {found}, newer than this program's "
+                f"{SCHEMA_VERSION}; update tabletop-companion or use another file"
+            )
+        if found == 0:
+            tables = {
+                row[0]
+                for row in conn.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+                )
+            }
+            if tables - _OUR_TABLES:
+                raise CorruptSession(path, f"a SQLite database of something else (tables: {', '.join(sorted(tables))})")
+        for version, statements in _MIGRATIONS:
+            if version > found:
+                for statement in statements:
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {int(version)}")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    if found < SCHEMA_VERSION:
+        log.info("session database %s: schema %d -> %d", path, found, SCHEMA_VERSION)
+    return found
+
+
+def _translate(exc: sqlite3.Error, path: Path, doing: str) -> SessionError:
+    """The companion error for a sqlite3 error: CorruptSession for a damaged file, else SessionError."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+        return CorruptSession(path, str(exc))
+    if code is None and isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+        # Very old SQLite builds give no code; "file is not a database" / "malformed" land here.
+        if "not a database" in str(exc) or "malformed" in str(exc):
+            return CorruptSession(path, str(exc))
+    return SessionError(f"session database {path}: {doing} failed: {exc}")
+
+
+def _configure(conn: sqlite3.Connection, path: Path) -> None:
+    """WAL journal, durable commits, foreign keys; fail when WAL cannot be switched on."""
+    mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+    if str(mode).lower() != "wal":
+        raise SessionError(
+            f"session database {path}: SQLite refused WAL mode (got {mode!r}); "
+            "put the data directory on a local file system (set TABLETOP_DATA_DIR)"
+        )
+    # FULL, not NORMAL. In WAL mode NORMAL syncs only at checkpoints: a commit survives a
+    # killed process (it is in the OS page cache) but a power cut can roll back the last
+    # commits. FULL fsyncs the WAL on every commit, so once append() returns the event is
+    # on the storage and a power cut loses nothing recorded. The cost is one fsync per
+    # event, a few ms on an SD card, at the pace of a table (a few events a minute).
+    # synchronous is per connection, so the rarely written sessions table gets it too.
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    """Open, configure, check and migrate the database at ``path``."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SessionError(f"cannot create the folder for session database {path}: {exc}") from exc
+    try:
+        # isolation_level=None: no implicit transactions; every write is an explicit
+        # BEGIN IMMEDIATE ... COMMIT so we know exactly when an event is on disk.
+        conn = sqlite3.connect(str(path), timeout=5.0, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise _translate(exc, path, "opening") from exc
+    try:
+        _configure(conn, path)
+        # quick_check reads every page once (O(file size), well under a second for years of
+        # play) and finds damage now rather than in the middle of a game.
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            raise CorruptSession(path, "; ".join(problems[:3]))
+        migrate(conn, path)
+    except sqlite3.Error as exc:
+        conn.close()
+        raise _translate(exc, path, "opening") from exc
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _json_object(value: Any, what: str, error: type[Exception]) -> tuple[str, dict[str, Any]]:
+    """``value`` as JSON text plus its normalized copy (what reading the text back gives).
+
+    Raises:
+        error: ``value`` is not a mapping or not JSON-compatible (NaN, numpy scalars, sets, ...).
+    """
+    if not isinstance(value, Mapping):
+        raise error(f"{what} must be a JSON object (a dict), got {type(value).__name__}")
+    try:
+        text = json.dumps(value, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise error(f"{what} is not JSON-compatible ({exc}); use plain dict/list/str/int/float/bool/None") from None
+    return text, json.loads(text)
+
+
+def _new_session_id(now: float) -> str:
+    """``YYYYMMDD-HHMMSS-xxxxxx`` (UTC start time + 6 random hex digits): sortable and easy to type."""
+    stamp = datetime.fromtimestamp(now, timezone.utc).strftime("%Y%m%d-%H%M%S")
+    return f"{stamp}-{uuid.uuid4().hex[:6]}"
+
+
+def _set_aside(path: Path) -> Path:
+    """Rename ``path`` (and its -wal/-shm/-journal files) to ``<name>.corrupt-<UTC time>``; return the new path."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+        n += 1
+    path.rename(target)
+    # Side files move along under SQLite's own naming, so opening the kept copy later
+    # (for forensics) sees its WAL, and the new database never picks up a stale one.
+    for suffix in ("-wal", "-shm", "-journal"):
+        side = Path(f"{path}{suffix}")
+        if side.exists():
+            side.rename(Path(f"{target}{suffix}"))
+    return target
+
+
+class SessionStore:
+    """The SQLite file holding every session's log.
+
+    One connection per store, guarded by a lock and opened with ``check_same_thread=False``,
+    so calls from any thread are serialized and safe. By design only the main loop writes
+    (starts, appends, undoes, ends); the views and GPIO callbacks post actions to the
+    :class:`companion.hub.StateHub` and never touch the store.
+
+    Args:
+        path: the database file; missing parent folders are created, a missing file is a new log.
+
+    Attributes:
+        path: the database file.
+        recovered_from: set by :meth:`open_or_recover` to where a damaged file was kept, else None.
+
+    Raises:
+        CorruptSession: the file is not a SQLite database, is damaged, or holds something else.
+        SessionError: it cannot be opened (permissions, locked by another program, newer schema).
+    """
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.recovered_from: Path | None = None
+        self._lock = threading.RLock()
+        self._conn: sqlite3.Connection | None = _connect(self.path)
+
+    @classmethod
+    def open_or_recover(cls, path: Path | str) -> SessionStore:
+        """Open ``path``; if it is damaged, keep it renamed aside and start a new, empty log.
+
+        Nothing is deleted: the bad file (with its -wal/-shm files) becomes
+        ``<name>.corrupt-<UTC time>`` in the same folder, the event is logged at WARNING,
+        and the returned store's :attr:`recovered_from` names the kept file so the
+        touchscreen can tell the players.
+
+        Raises:
+            SessionError: the file cannot be opened for another reason (not damage), or
+                the new database cannot be created either.
+        """
+        path = Path(path)
+        try:
+            return cls(path)
+        except CorruptSession as exc:
+            kept = _set_aside(path)
+            log.warning("session database %s was unreadable (%s); kept it as %s and started a new log",
+                        path, exc.reason, kept)
+            store = cls(path)
+            store.recovered_from = kept
+            return store
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the database (idempotent). Later calls on the store or its sessions raise SessionError."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    @property
+    def closed(self) -> bool:
+        """True after :meth:`close`."""
+        return self._conn is None
+
+    def __enter__(self) -> SessionStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"SessionStore({str(self.path)!r}{', closed' if self.closed else ''})"
+
+    @contextmanager
+    def _transaction(self, write: bool, doing: str) -> Iterator[sqlite3.Connection]:
+        """Hold the lock and run the block in one transaction (``BEGIN IMMEDIATE`` when writing).
+
+        Commits when the block ends; rolls back on any exception. sqlite3 errors become
+        :class:`SessionError` / :class:`CorruptSession` naming the file.
+        """
+        with self._lock:
+            if self._conn is None:
+                raise SessionError(f"session database {self.path} is closed; open a new SessionStore")
+            conn = self._conn
+            try:
+                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                yield conn
+                conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._rollback(conn)
+                raise _translate(exc, self.path, doing) from exc
+            except BaseException:
+                self._rollback(conn)
+                raise
+
+    @staticmethod
+    def _rollback(conn: sqlite3.Connection) -> None:
+        if conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:  # the original error is the one worth reporting
+                log.exception("rollback failed")
+
+    # -- sessions ----------------------------------------------------------------------
+
+    def start(self, game: str, settings: Mapping[str, Any] | None = None) -> Session:
+        """Start a new session of ``game`` and record it (committed before returning).
+
+        Args:
+            game: a name from :data:`rules.GAMES` (``"d6"``).
+            settings: JSON-compatible players and options, passed to the game's ``initial_state``.
+
+        Raises:
+            rules.UnknownGame: ``game`` is not known (the message lists the known games).
+            BadEntry: ``settings`` is not a JSON object.
+            rules.BadEvent: the game rejects the settings.
+        """
+        game_obj = rules.get_game(game)
+        text, normalized = _json_object({} if settings is None else settings, "session settings", BadEntry)
+        rules.replay(game_obj, normalized, [])  # let the game reject impossible settings now
+        now = time.time()
+        session_id = _new_session_id(now)
+        with self._transaction(write=True, doing="starting a session") as conn:
+            conn.execute(
+                "INSERT INTO sessions (id, game, settings, started_at, ended_at) VALUES (?, ?, ?, ?, NULL)",
+                (session_id, game_obj.name, text, now),
+            )
+        log.info("session %s started (%s)", session_id, game_obj.name)
+        return Session(self, session_id, game_obj, normalized, now, None)
+
+    def get(self, session_id: str) -> Session:
+        """The session with this id, ended or not.
+
+        Raises:
+            UnknownSession: no such session in this file.
+            rules.UnknownGame: the session's game is no longer known to this program.
+        """
+        with self._transaction(write=False, doing="reading a session") as conn:
+            row = conn.execute(
+                "SELECT id, game, settings, started_at, ended_at FROM sessions WHERE id = ?", (session_id,)
+            ).fetchone()
+        if row is None:
+            raise UnknownSession(f"no session {session_id!r} in {self.path}; list_sessions() shows the ids")
+        return self._session(row)
+
+    def resume_latest(self, game: str | None = None) -> Session | None:
+        """The most recently started session that has not ended (of ``game`` when given), or None.
+
+        Raises:
+            rules.UnknownGame: that session's game is no longer known to this program.
+        """
+        sql = "SELECT id, game, settings, started_at, ended_at FROM sessions WHERE ended_at IS NULL"
+        params: tuple[Any, ...] = ()
+        if game is not None:
+            sql += " AND game = ?"
+            params = (game,)
+        sql += " ORDER BY started_at DESC, rowid DESC LIMIT 1"
+        with self._transaction(write=False, doing="finding the latest session") as conn:
+            row = conn.execute(sql, params).fetchone()
+        return None if row is None else self._session(row)
+
+    def list_sessions(self) -> list[SessionInfo]:
+        """Every session in the file, newest first, with its event count."""
+        with self._transaction(write=False, doing="listing sessions") as conn:
+            rows = conn.execute(
+                "SELECT s.id, s.game, s.started_at, s.ended_at,"
+                " (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id)"
+                " FROM sessions s ORDER BY s.started_at DESC, s.rowid DESC"
+            ).fetchall()
+        return [SessionInfo(id=r[0], game=r[1], started_at=r[2], ended_at=r[3], events=r[4]) for r in rows]
+
+    def _session(self, row: tuple[Any, ...]) -> Session:
+        session_id, game, settings, started_at, ended_at = row
+        return Session(self, session_id, rules.get_game(game), json.loads(settings), started_at, ended_at)
+
+
+class Session:
+    """One game session: its log and the state derived from it. Get one from a :class:`SessionStore`.
+
+    The session keeps the events it has read and their replay, keyed by the last seq in
+    the file: :meth:`replay` and :meth:`events` cost one indexed query when nothing changed,
+    and pick up events another connection appended.
+
+    Attributes:
+        id: the session id (``YYYYMMDD-HHMMSS-xxxxxx``).
+        game: the :class:`rules.Game` being played.
+        store: the store it lives in.
+        started_at: Unix seconds.
+    """
+
+    def __init__(
+        self,
+        store: SessionStore,
+        session_id: str,
+        game: Game,
+        settings: dict[str, Any],
+        started_at: float,
+        ended_at: float | None,
+    ) -> None:
+        self.store = store
+        self.id = session_id
+        self.game = game
+        self.started_at = started_at
+        self._settings = settings
+        self._ended_at = ended_at
+        self._events: list[Event] | None = None  # None: not loaded (or invalidated)
+        self._replay: Replay | None = None
+
+    def __repr__(self) -> str:
+        return f"Session({self.id!r}, game={self.game.name!r})"
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """A copy of the session's settings (JSON-compatible)."""
+        return json.loads(json.dumps(self._settings))
+
+    @property
+    def ended_at(self) -> float | None:
+        """Unix seconds when :meth:`end` was called (as last seen by this object), else None."""
+        return self._ended_at
+
+    @property
+    def last_seq(self) -> int:
+        """The seq of the newest event in the file (0 when there is none)."""
+        with self.store._transaction(write=False, doing="reading events") as conn:
+            self._sync(conn)
+            return self._last_seq()
+
+    # -- reading -----------------------------------------------------------------------
+
+    def events(self) -> list[Event]:
+        """Every event of the session, undo events included, in seq order (1, 2, 3, ...)."""
+        with self.store._transaction(write=False, doing="reading events") as conn:
+            self._sync(conn)
+            assert self._events is not None
+            return list(self._events)
+
+    def replay(self) -> Replay:
+        """The derived state: :func:`rules.replay` of the game over this session's log.
+
+        Cached by the last seq in the file, so calling it every frame is cheap.
+
+        Raises:
+            SessionError: the stored log no longer replays with this program's rules.
+        """
+        with self.store._transaction(write=False, doing="reading events") as conn:
+            self._sync(conn)
+            assert self._replay is not None
+            return self._replay
+
+    # -- writing -----------------------------------------------------------------------
+
+    def append(
+        self,
+        kind: str,
+        payload: Mapping[str, Any] | None = None,
+        *,
+        player: str | None = None,
+        origin: str = "cli",
+        at: float | None = None,
+    ) -> Event:
+        """Record one event; it is committed (fsynced) before this returns.
+
+        The event gets the next seq inside the write transaction, then the whole log plus
+        this event is replayed through the game; only if that succeeds is it stored.
+
+        Args:
+            kind: one of ``game.event_kinds`` or ``"undo"`` (payload ``{"seq": n}``).
+            payload: JSON-compatible dict; stored and returned in its JSON form (tuples
+                become lists, keys become strings).
+            player: the seat/name the event concerns, None for the whole table.
+            origin: ``"camera"``, ``"touchscreen"``, ``"phone"``, ``"button"`` or ``"cli"``.
+            at: Unix seconds; now when None.
+
+        Returns:
+            The stored :class:`rules.Event`.
+
+        Raises:
+            rules.UnknownEvent: the game has no such kind; nothing stored.
+            rules.BadEvent: the game cannot apply the payload, the payload is not JSON, or
+                an undo names no earlier event; nothing stored.
+            SessionError: the session has ended, the store is closed, or the disk failed.
+        """
+        with self._write() as conn:
+            return self._insert(conn, kind, payload, player=player, origin=origin, at=at)
+
+    def undo(self, origin: str = "cli", *, player: str | None = None, at: float | None = None) -> Event | None:
+        """Withdraw the newest event still in force by appending ``undo {"seq": n}``.
+
+        Undo events themselves are never the target, so repeated undos walk back through
+        the game; :meth:`redo` (or ``append("undo", {"seq": <undo's seq>})``) restores.
+
+        Returns:
+            The undo event, or None when no event is in force.
+
+        Raises:
+            SessionError: as for :meth:`append`.
+        """
+        with self._write() as conn:
+            assert self._replay is not None
+            if not self._replay.applied:
+                return None
+            target = self._replay.applied[-1]
+            return self._insert(conn, UNDO, {"seq": target}, player=player, origin=origin, at=at)
+
+    def redo(self, origin: str = "cli", *, player: str | None = None, at: float | None = None) -> Event | None:
+        """Restore the event withdrawn by the newest undo still in force (an undo of that undo).
+
+        Returns:
+            The new undo event, or None when there is nothing to redo.
+
+        Raises:
+            SessionError: as for :meth:`append`.
+        """
+        with self._write() as conn:
+            assert self._events is not None
+            by_seq = {event.seq: event for event in self._events}
+            withdrawn: set[int] = set()  # same walk as rules.effective_events, newest first
+            for event in reversed(self._events):
+                if event.kind != UNDO or event.seq in withdrawn:
+                    continue
+                target = by_seq[event.payload["seq"]]
+                if target.kind != UNDO:  # the newest undo in force of a game event
+                    return self._insert(conn, UNDO, {"seq": event.seq}, player=player, origin=origin, at=at)
+                withdrawn.add(target.seq)
+            return None
+
+    def end(self) -> None:
+        """Mark the session ended (idempotent); it stays readable, appending then raises SessionError."""
+        with self.store._transaction(write=True, doing="ending the session") as conn:
+            conn.execute("UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL", (time.time(), self.id))
+            self._ended_at = conn.execute("SELECT ended_at FROM sessions WHERE id = ?", (self.id,)).fetchone()[0]
+        log.info("session %s ended", self.id)
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _last_seq(self) -> int:
+        return self._events[-1].seq if self._events else 0
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """Write transaction with the cache in step with the file; drops the cache if the commit fails."""
+        with self.store._lock:
+            seq_before = None
+            try:
+                with self.store._transaction(write=True, doing="recording an event") as conn:
+                    row = conn.execute("SELECT ended_at FROM sessions WHERE id = ?", (self.id,)).fetchone()
+                    if row is None:
+                        raise UnknownSession(f"session {self.id!r} is not in {self.store.path}")
+                    if row[0] is not None:
+                        self._ended_at = row[0]
+                        raise SessionError(f"session {self.id} has ended; start a new session to record more")
+                    self._sync(conn)
+                    seq_before = self._last_seq()
+                    yield conn
+            except BaseException:
+                if seq_before is not None and self._last_seq() != seq_before:
+                    self._events = self._replay = None  # not committed: reload from the file next time
+                raise
+
+    def _insert(
+        self,
+        conn: sqlite3.Connection,
+        kind: str,
+        payload: Mapping[str, Any] | None,
+        *,
+        player: str | None,
+        origin: str,
+        at: float | None,
+    ) -> Event:
+        """Validate the event by replaying the log with it, then INSERT it and extend the cache."""
+        assert self._events is not None
+        text, normalized = _json_object({} if payload is None else payload, f"payload of {kind!r} event", BadEvent)
+        when = time.time() if at is None else at
+        if not isinstance(when, (int, float)) or isinstance(when, bool) or not math.isfinite(when):
+            raise BadEvent(f"event time 'at' must be finite Unix seconds, got {at!r}")
+        if not isinstance(origin, str) or not origin:
+            raise BadEvent(f"event origin must be a non-empty string, got {origin!r}")
+        if player is not None and not isinstance(player, str):
+            raise BadEvent(f"event player must be a string or None, got {player!r}")
+        event = Event(
+            seq=self._last_seq() + 1, kind=kind, payload=normalized, at=float(when), player=player, origin=origin
+        )
+        try:
+            replayed = self._replay_with(event)
+        except (BadEvent, UnknownEvent) as exc:
+            raise type(exc)(f"{exc} (not recorded in session {self.id})") from exc
+        conn.execute(
+            "INSERT INTO events (session_id, seq, kind, payload, at, player, origin) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (self.id, event.seq, event.kind, text, event.at, event.player, event.origin),
+        )
+        self._events.append(event)
+        self._replay = replayed
+        return event
+
+    def _replay_with(self, event: Event) -> Replay:
+        """The replay of the cached log plus ``event`` (the newest seq).
+
+        A game event at the end of the log changes nothing that came before it, so its
+        replay is the cached one with one more ``game.apply``: exactly what
+        :func:`rules.replay` gives, without replaying the whole game on every camera read.
+        An undo can change anything, so it replays the whole log.
+
+        Raises:
+            rules.BadEvent, rules.UnknownEvent: from the game or the undo resolution.
+        """
+        assert self._events is not None and self._replay is not None
+        if event.kind == UNDO:
+            return rules.replay(self.game, self._settings, [*self._events, event])
+        if event.kind not in self.game.event_kinds:
+            raise UnknownEvent(f"event {event.seq}: game {self.game.name!r} has no event kind {event.kind!r}")
+        state, raised = self.game.apply(self._replay.state, event)
+        previous = self._replay
+        return Replay(
+            state=state,
+            findings=(*previous.findings, *raised),
+            applied=(*previous.applied, event.seq),
+            undone=previous.undone,
+        )
+
+    def _sync(self, conn: sqlite3.Connection) -> None:
+        """Bring the cached events and replay up to the file's last seq (inside a transaction)."""
+        last = conn.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?", (self.id,)
+        ).fetchone()[0]
+        if self._events is not None and last == self._last_seq():
+            return
+        if self._events is None or last < self._last_seq():
+            self._events = []
+        rows = conn.execute(
+            "SELECT seq, kind, payload, at, player, origin FROM events"
+            " WHERE session_id = ? AND seq > ? ORDER BY seq",
+            (self.id, self._last_seq()),
+        ).fetchall()
+        self._events.extend(
+            Event(seq=r[0], kind=r[1], payload=json.loads(r[2]), at=r[3], player=r[4], origin=r[5]) for r in rows
+        )
+        try:
+            self._replay = rules.replay(self.game, self._settings, self._events)
+        except rules.RulesError as exc:
+            self._events = self._replay = None
+            raise SessionError(
+                f"session {self.id} in {self.store.path} no longer replays with this program's "
+                f"{self.game.name!r} rules: {exc}"
+            ) from exc

@@ -1,0 +1,190 @@
+// Phone view: live state over Server-Sent Events (/api/events), actions via POST /api/action.
+// Vanilla JS, no build step. Text is always set with textContent (state strings are not HTML).
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const CAMERA = { ok: "Camera OK", lost: "Camera lost", ended: "Replay finished" };
+  const READER = { watching: "watching", still: "dice still", read: "read" };
+  const ACTION_LABEL = { read_now: "Read now", undo: "Undo" };
+
+  let shownVersion = -1;
+  let frameKey = null;      // what the <img> shows (frame index, else the version)
+  let frameLoading = false; // one image request at a time
+  let frameQueued = null;   // newest URL asked for while one was loading
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function valuesText(values) {
+    return (values || []).map((v) => (v === null || v === undefined ? "?" : String(v))).join(" ");
+  }
+
+  function renderStatus(status) {
+    const camera = status.camera || "";
+    const cam = $("camera");
+    cam.textContent = CAMERA[camera] || (camera ? "Camera " + camera : "Camera ?");
+    cam.className = "pill " + camera;
+    const reader = camera === "ok" ? status.reader || "" : "";
+    const rd = $("reader");
+    rd.textContent = READER[reader] || reader;
+    rd.className = "pill " + reader;
+    $("message").textContent = status.message || "";
+    $("read-now").disabled = camera !== "ok";
+  }
+
+  function renderFindings(findings) {
+    const list = $("findings");
+    list.replaceChildren();
+    for (const f of findings) {
+      const li = el("li", f.severity || "warning", f.what || "?");
+      if (f.where) li.append(" \u2014 " + f.where);
+      if (f.rule) li.append(el("span", "rule", f.rule));
+      list.append(li);
+    }
+    $("findings-section").hidden = findings.length === 0;
+  }
+
+  function renderGame(game) {
+    const latest = game.latest || null;
+    $("total").textContent = latest ? String(latest.total) : "\u2013";
+    const rolls = game.rolls || 0;
+    $("rolls").textContent = rolls ? "roll " + rolls : "no rolls yet";
+    const unreadable = latest ? latest.unreadable || 0 : 0;
+    const un = $("unreadable");
+    un.textContent = unreadable ? unreadable + " unreadable" : "";
+    un.className = unreadable ? "warn" : "";
+
+    const counts = (latest && latest.counts) || {};
+    for (let face = 1; face <= 6; face++) {
+      const n = counts[String(face)] || 0;
+      $("count-" + face).textContent = String(n);
+      $("count-" + face).parentElement.classList.toggle("zero", n === 0);
+    }
+
+    const dice = $("latest-values");
+    dice.replaceChildren();
+    if (!latest || !(latest.values || []).length) {
+      dice.append(el("span", "none", latest ? "no dice seen" : "none yet"));
+    } else {
+      for (const v of latest.values) {
+        const known = v !== null && v !== undefined;
+        dice.append(el("span", known ? "die" : "die unknown", known ? String(v) : "?"));
+      }
+    }
+
+    const history = $("history");
+    history.replaceChildren();
+    for (const roll of game.history || []) {
+      const li = el("li", "", "#" + roll.seq + ": " + valuesText(roll.values) + " = " + roll.total);
+      if (roll.origin && roll.origin !== "camera") li.append(" ", el("span", "origin", "(" + roll.origin + ")"));
+      history.append(li);
+    }
+    if (!history.children.length) history.append(el("li", "none", "none yet"));
+  }
+
+  function loadFrame(url) {
+    if (frameLoading) {
+      frameQueued = url;
+      return;
+    }
+    frameLoading = true;
+    const img = $("frame");
+    img.src = url;
+  }
+
+  function frameDone(ok) {
+    frameLoading = false;
+    $("frame").hidden = !ok;
+    $("no-frame").hidden = ok;
+    if (frameQueued) {
+      const next = frameQueued;
+      frameQueued = null;
+      loadFrame(next);
+    }
+  }
+
+  function renderFrame(state) {
+    const key = state.frame && state.frame.index !== undefined ? "i" + state.frame.index : "v" + state.version;
+    if (key === frameKey) return;
+    frameKey = key;
+    loadFrame("/frame.jpg?v=" + encodeURIComponent(state.version));
+  }
+
+  function render(state) {
+    if (typeof state.version !== "number" || state.version === shownVersion) return;
+    shownVersion = state.version;
+    document.body.dataset.version = String(state.version);
+    renderStatus(state.status || {});
+    renderFindings(state.findings || []);
+    renderGame(state.game || {});
+    renderFrame(state);
+  }
+
+  function setConnection(kind, text) {
+    const c = $("connection");
+    c.className = "conn " + kind;
+    c.textContent = text;
+  }
+
+  function connect() {
+    if (!window.EventSource) {
+      setConnection("connecting", "polling");
+      const poll = () =>
+        fetch("/api/state", { cache: "no-store" })
+          .then((r) => r.json())
+          .then(render)
+          .catch(() => setConnection("reconnecting", "offline"));
+      poll();
+      setInterval(poll, 2000);
+      return;
+    }
+    const source = new EventSource("/api/events");
+    source.addEventListener("open", () => setConnection("live", "live"));
+    source.addEventListener("error", () => setConnection("reconnecting", "reconnecting\u2026"));
+    source.addEventListener("state", (event) => {
+      setConnection("live", "live");
+      render(JSON.parse(event.data));
+    });
+  }
+
+  async function postAction(button) {
+    const action = button.dataset.action;
+    const result = $("action-result");
+    button.disabled = true;
+    try {
+      const response = await fetch("/api/action", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ action: action }),
+      });
+      const body = await response.json().catch(() => ({}));
+      if (response.status === 202) {
+        result.className = "action-result";
+        result.textContent = (ACTION_LABEL[action] || action) + " sent";
+      } else {
+        result.className = "action-result error";
+        result.textContent = body.error || "The box refused: HTTP " + response.status;
+      }
+    } catch (err) {
+      result.className = "action-result error";
+      result.textContent = "Could not reach the box; check the Wi-Fi.";
+    } finally {
+      button.disabled = action === "read_now" && !$("camera").classList.contains("ok");
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const img = $("frame");
+    img.addEventListener("load", () => frameDone(true));
+    img.addEventListener("error", () => frameDone(false));
+    for (const button of document.querySelectorAll("button[data-action]")) {
+      button.addEventListener("click", () => postAction(button));
+    }
+    connect();
+  });
+})();

@@ -1,0 +1,193 @@
+"""The phone view: a small Flask app that players open on the same Wi-Fi.
+
+It only reads the hub's published snapshots and posts actions; it never changes game state.
+
+Routes:
+    ``GET /``             the phone page (``templates/phone.html`` + ``static/phone.js``/``.css``).
+    ``GET /api/state``    the latest view as JSON, plus ``"version"`` (int, 0 before the first publish).
+    ``GET /api/events``   Server-Sent Events: the current state at once, then every new version
+                          as ``event: state`` (``id:`` = version, ``data:`` = the /api/state JSON);
+                          a ``: heartbeat`` comment when nothing changed for ~15 s.
+    ``GET /frame.jpg``    the latest annotated frame (``image/jpeg``, ``Cache-Control: no-store``);
+                          404 with a JSON ``error`` before the first frame.
+    ``POST /api/action``  JSON ``{"action": "undo" | "read_now"}`` -> 202; 400 naming the problem.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.serving import BaseWSGIServer, make_server
+
+from companion.hub import Snapshot, StateHub
+
+__all__ = ["create_app", "serve", "PhoneServer", "sse_stream", "state_json", "PHONE_ACTIONS", "HEARTBEAT_S"]
+
+PHONE_ACTIONS = ("read_now", "undo")
+"""Actions a phone may post (a phone cannot stop the box)."""
+
+HEARTBEAT_S = 15.0
+"""Seconds between SSE heartbeat comments when nothing changes (keeps proxies and phones from closing)."""
+
+
+def state_json(snapshot: Snapshot) -> dict[str, Any]:
+    """The /api/state body: the snapshot's view dict with ``"version"`` added."""
+    return {**snapshot.view, "version": snapshot.version}
+
+
+def _sse_state(snapshot: Snapshot) -> str:
+    data = json.dumps(state_json(snapshot), separators=(",", ":"))
+    return f"id: {snapshot.version}\nevent: state\ndata: {data}\n\n"
+
+
+def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.Event | None = None) -> Iterator[str]:
+    """Server-Sent Events text for one client, as an endless generator of complete messages.
+
+    Yields first a ``retry:`` hint and the current snapshot as ``event: state``, then each
+    newer version as it is published (versions published while the client was being
+    written to are coalesced into the latest), and a ``: heartbeat`` comment after each
+    ``heartbeat_s`` seconds without a change. Ends when ``stop`` is set (checked at least
+    every ``heartbeat_s``) or when the client goes away (the server stops iterating).
+
+    Args:
+        hub: where snapshots are published; only :meth:`~StateHub.snapshot` and
+            :meth:`~StateHub.wait_for_change` are used.
+        heartbeat_s: seconds between heartbeats (> 0).
+        stop: optional event that ends the stream.
+    """
+    snapshot = hub.snapshot()
+    yield "retry: 2000\n\n"
+    yield _sse_state(snapshot)
+    version = snapshot.version
+    while stop is None or not stop.is_set():
+        snapshot = hub.wait_for_change(version, timeout=heartbeat_s)
+        if snapshot.version != version:
+            version = snapshot.version
+            yield _sse_state(snapshot)
+        else:
+            yield ": heartbeat\n\n"
+
+
+def _error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
+    return jsonify({"error": message, **extra}), status
+
+
+def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S) -> Flask:
+    """The phone-view Flask app reading from and posting to ``hub``.
+
+    Args:
+        hub: the running box's :class:`~companion.hub.StateHub`.
+        heartbeat_s: seconds between SSE heartbeats on ``/api/events``.
+
+    Returns:
+        A Flask app; ``app.extensions["companion"]`` holds ``{"hub", "stop"}`` where
+        ``stop`` (a :class:`threading.Event`) ends open event streams (set by
+        :meth:`PhoneServer.shutdown`).
+    """
+    app = Flask(__name__)
+    stop = threading.Event()
+    app.extensions["companion"] = {"hub": hub, "stop": stop}
+
+    @app.get("/")
+    def phone_page() -> str:
+        return render_template("phone.html")
+
+    @app.get("/api/state")
+    def api_state() -> Response:
+        response = jsonify(state_json(hub.snapshot()))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.get("/api/events")
+    def api_events() -> Response:
+        return Response(
+            sse_stream(hub, heartbeat_s=heartbeat_s, stop=stop),
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    @app.get("/frame.jpg")
+    def frame_jpg() -> Response | tuple[Response, int]:
+        snapshot = hub.snapshot()
+        if snapshot.jpeg is None:
+            response, status = _error(
+                404, "no frame yet: the camera has not delivered a picture since the box started"
+            )
+            response.headers["Cache-Control"] = "no-store"
+            return response, status
+        response = Response(snapshot.jpeg, mimetype="image/jpeg")
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["X-Snapshot-Version"] = str(snapshot.version)
+        return response
+
+    @app.post("/api/action")
+    def api_action() -> tuple[Response, int]:
+        if not request.is_json:
+            return _error(400, 'send JSON with "Content-Type: application/json", e.g. {"action": "undo"}')
+        body = request.get_json(silent=True)
+        if body is None:
+            return _error(400, 'the body is not valid JSON; send e.g. {"action": "undo"}')
+        if not isinstance(body, dict) or "action" not in body:
+            return _error(400, 'the body must be a JSON object with an "action" key, e.g. {"action": "undo"}')
+        action = body["action"]
+        if action not in PHONE_ACTIONS:
+            return _error(
+                400, f"unknown action {action!r}; a phone may post: {', '.join(PHONE_ACTIONS)}", allowed=list(PHONE_ACTIONS)
+            )
+        hub.post_action(action, origin="phone")
+        return jsonify({"accepted": action}), 202
+
+    return app
+
+
+class PhoneServer:
+    """A werkzeug server running an app in a daemon thread (see :func:`serve`).
+
+    Attributes:
+        host: the address it is bound to.
+        port: the TCP port it listens on (the real one when 0 was asked for).
+        url: ``http://host:port/``.
+    """
+
+    def __init__(self, server: BaseWSGIServer, app: Flask) -> None:
+        self._server = server
+        self._app = app
+        self.host = server.host
+        self.port = server.server_port
+        self.url = f"http://{self.host}:{self.port}/"
+        self._thread = threading.Thread(target=server.serve_forever, name=f"phone-view:{self.port}", daemon=True)
+        self._thread.start()
+
+    def shutdown(self, timeout: float = 5.0) -> None:
+        """Stop accepting requests, end open event streams, close the socket; waits up to ``timeout`` s."""
+        stop = self._app.extensions.get("companion", {}).get("stop")
+        if stop is not None:
+            stop.set()
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout)
+
+    def __enter__(self) -> PhoneServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
+
+def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080) -> PhoneServer:
+    """Serve ``app`` with werkzeug's threaded server in a daemon thread; returns at once.
+
+    Args:
+        app: from :func:`create_app`.
+        host: address to bind; ``"0.0.0.0"`` for phones on the LAN, ``"127.0.0.1"`` in tests.
+        port: TCP port; 0 picks a free one (read it from ``PhoneServer.port``).
+
+    Raises:
+        OSError: the address is in use or cannot be bound.
+    """
+    server = make_server(host, port, app, threaded=True)
+    return PhoneServer(server, app)

@@ -1,0 +1,243 @@
+"""A recording fake camera with fault injection, for tests of everything above the device room.
+
+Like OctoPrint's virtual printer injects firmware faults, :class:`FakeCamera` replays the
+arrays it is given and injects camera faults at chosen frame numbers::
+
+    cam = FakeCamera([img_a, img_b, img_c, img_d],
+                     faults=[Fault.glare(1), Fault.drop(2), Fault.disconnect(3)])
+    with cam:
+        cam.read().index   # 0
+        cam.read()         # frame 1 with a saturated glare patch
+        cam.read().index   # 3 -- frame 2 was dropped, the index shows the gap
+        ...
+    cam.calls              # [("open",), ("read", 0), ("glare", 1), ("read", 1), ("drop", 2), ...]
+
+Faults can also be written as strings, ``"drop@2"``, ``"glare@1"``, ``"wb_flip@4"``,
+``"disconnect@3"``, ``"busy@0"`` (the first ``open()`` fails). Every random choice is seeded.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from device.camera import CameraSource, Frame, as_bgr
+from device.errors import CameraBusy, CameraDisconnected, EndOfStream
+
+__all__ = ["FakeCamera", "Fault", "FaultKind"]
+
+
+class FaultKind(enum.Enum):
+    """What can go wrong with a camera."""
+
+    DROP = "drop"
+    """The frame never arrives; the next read returns the following frame (its index shows the gap)."""
+    GLARE = "glare"
+    """A saturated white blob (a lamp's reflection on a die) covers part of the frame."""
+    WB_FLIP = "wb_flip"
+    """Red and blue swap, as after an auto-white-balance jump or an RGB/BGR mix-up."""
+    DISCONNECT = "disconnect"
+    """The camera vanishes: this and every later read raise CameraDisconnected until reopened."""
+    BUSY = "busy"
+    """``open()`` number ``at`` (0-based) raises CameraBusy, as if another program held the camera."""
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One injected fault: ``kind`` at frame number ``at`` (0-based; for BUSY, the open() attempt number).
+
+    ``box`` is the glare patch (x, y, w, h) in pixels; None picks a seeded random one covering
+    about a sixth of the frame's width.
+    """
+
+    kind: FaultKind
+    at: int
+    box: tuple[int, int, int, int] | None = None
+
+    @classmethod
+    def drop(cls, at: int) -> Fault:
+        """Frame ``at`` is dropped."""
+        return cls(FaultKind.DROP, at)
+
+    @classmethod
+    def glare(cls, at: int, box: tuple[int, int, int, int] | None = None) -> Fault:
+        """Frame ``at`` has a glare patch (``box`` = x, y, w, h in pixels, or seeded random)."""
+        return cls(FaultKind.GLARE, at, box)
+
+    @classmethod
+    def wb_flip(cls, at: int) -> Fault:
+        """Frame ``at`` has red and blue swapped."""
+        return cls(FaultKind.WB_FLIP, at)
+
+    @classmethod
+    def disconnect(cls, at: int) -> Fault:
+        """Reading frame ``at`` raises CameraDisconnected, and so does every read until the next open()."""
+        return cls(FaultKind.DISCONNECT, at)
+
+    @classmethod
+    def busy(cls, at: int = 0) -> Fault:
+        """open() attempt ``at`` (0-based) raises CameraBusy."""
+        return cls(FaultKind.BUSY, at)
+
+    @classmethod
+    def parse(cls, text: str) -> Fault:
+        """Parse ``"kind@n"``, e.g. ``"drop@3"``, ``"busy@0"``.
+
+        Raises:
+            ValueError: unknown kind or a malformed number (the message lists the kinds).
+        """
+        kind_text, sep, at_text = text.partition("@")
+        kinds = ", ".join(k.value for k in FaultKind)
+        try:
+            kind = FaultKind(kind_text.strip().lower())
+            at = int(at_text) if sep else 0
+        except ValueError:
+            raise ValueError(f"bad fault {text!r}: expected KIND@N with KIND one of {kinds}") from None
+        return cls(kind, at)
+
+
+class FakeCamera(CameraSource):
+    """Replays the given arrays as frames and injects :class:`Fault` s; records every call in :attr:`calls`.
+
+    Args:
+        frames: the pictures, each ``uint8[H, W, 3]`` BGR (grey ``uint8[H, W]`` is expanded).
+            Frame ``i`` of the fake is ``frames[i % len(frames)]`` when looping.
+        faults: :class:`Fault` objects or ``"kind@n"`` strings.
+        seed: seed of the random glare patches.
+        loop: keep cycling through ``frames`` instead of raising EndOfStream after the last.
+        fps: the synthetic timestamps are ``index / fps`` seconds (unless ``clock`` is given).
+        clock: optional seconds clock for timestamps, to behave like a live camera.
+        name: the source name (default ``"fake"``).
+
+    :attr:`calls` holds tuples in order: ``("open",)``, ``("busy",)``, ``("read", i)`` for a
+    delivered frame, ``("drop", i)``, ``("glare", i)``, ``("wb_flip", i)``,
+    ``("disconnect", i)``, ``("end",)``, ``("close",)``.
+    """
+
+    def __init__(
+        self,
+        frames: Sequence[np.ndarray],
+        faults: Iterable[Fault | str] = (),
+        *,
+        seed: int = 0,
+        loop: bool = False,
+        fps: float = 10.0,
+        clock: Callable[[], float] | None = None,
+        name: str = "fake",
+    ) -> None:
+        if len(frames) == 0:
+            raise ValueError("FakeCamera needs at least one frame")
+        self._frames = [as_bgr(np.asarray(f)) for f in frames]
+        self.faults = tuple(f if isinstance(f, Fault) else Fault.parse(f) for f in faults)
+        self.seed = seed
+        self.loop = loop
+        self.fps = fps
+        self.name = name
+        self._clock = clock
+        self._rng = np.random.default_rng(seed)
+        self.calls: list[tuple[str] | tuple[str, int]] = []
+        """Every call and injected fault, in order (see the class docstring)."""
+        self.open_attempts = 0
+        """How many times open() was called while closed (BUSY faults count these, from 0)."""
+        self._open = False
+        self._next = 0
+        self._disconnected = False
+
+    @property
+    def is_open(self) -> bool:
+        """True between a successful :meth:`open` and :meth:`close`."""
+        return self._open
+
+    def _faults_at(self, kind: FaultKind, at: int) -> list[Fault]:
+        return [f for f in self.faults if f.kind is kind and f.at == at]
+
+    def open(self) -> None:
+        """Open the fake; a pending disconnect is cleared (the camera was plugged back in).
+
+        Raises:
+            CameraBusy: a ``Fault.busy(n)`` matches this attempt number.
+        """
+        if self._open:
+            return
+        attempt = self.open_attempts
+        self.open_attempts += 1
+        if self._faults_at(FaultKind.BUSY, attempt):
+            self.calls.append(("busy",))
+            raise CameraBusy(f"{self.name} is in use by another program (injected fault busy@{attempt}): try again")
+        self.calls.append(("open",))
+        self._open = True
+        self._disconnected = False
+
+    def read(self) -> Frame:
+        """Return the next frame (a copy), with its faults applied.
+
+        Raises:
+            CameraDisconnected: at a DISCONNECT fault, and on every read after it until reopened.
+            EndOfStream: after the last frame when not looping.
+            RuntimeError: not open.
+        """
+        if not self._open:
+            raise RuntimeError(f"{self.name} is not open: call open() or use it in a with-block")
+        while True:
+            index = self._next
+            if self._disconnected:
+                self.calls.append(("disconnect", index))
+                raise CameraDisconnected(f"{self.name} is disconnected (injected fault): reopen it")
+            if self._faults_at(FaultKind.DISCONNECT, index):
+                self._disconnected = True
+                self._next += 1  # the frame that was being captured is lost
+                self.calls.append(("disconnect", index))
+                raise CameraDisconnected(
+                    f"{self.name} stopped delivering frames at {index} (injected fault disconnect@{index}): reopen it"
+                )
+            if index >= len(self._frames) and not self.loop:
+                self.calls.append(("end",))
+                raise EndOfStream(f"{self.name} ended after {len(self._frames)} frames")
+            self._next += 1
+            if self._faults_at(FaultKind.DROP, index):
+                self.calls.append(("drop", index))
+                continue
+            image = self._frames[index % len(self._frames)].copy()
+            for fault in self._faults_at(FaultKind.GLARE, index):
+                self.calls.append(("glare", index))
+                _add_glare(image, fault.box or _random_box(image.shape, self._rng))
+            if self._faults_at(FaultKind.WB_FLIP, index):
+                self.calls.append(("wb_flip", index))
+                image = np.ascontiguousarray(image[:, :, ::-1])
+            self.calls.append(("read", index))
+            timestamp = self._clock() if self._clock is not None else index / self.fps
+            return Frame(image=image, timestamp=timestamp, index=index, source=self.name)
+
+    def close(self) -> None:
+        """Close the fake (recorded only when it was open)."""
+        if self._open:
+            self.calls.append(("close",))
+        self._open = False
+
+
+def _random_box(shape: tuple[int, ...], rng: np.random.Generator) -> tuple[int, int, int, int]:
+    """A seeded (x, y, w, h) box about a sixth of the frame's width, fully inside the frame."""
+    height, width = int(shape[0]), int(shape[1])
+    w = max(1, width // 6)
+    h = max(1, min(height, w))
+    x = int(rng.integers(0, width - w + 1))
+    y = int(rng.integers(0, height - h + 1))
+    return x, y, w, h
+
+
+def _add_glare(image: np.ndarray, box: tuple[int, int, int, int]) -> None:
+    """Saturate an ellipse inscribed in ``box`` (x, y, w, h) to white, in place, with a soft rim."""
+    x, y, w, h = box
+    height, width = image.shape[:2]
+    yy, xx = np.ogrid[:height, :width]
+    cx, cy = x + w / 2.0, y + h / 2.0
+    rx, ry = max(w / 2.0, 0.5), max(h / 2.0, 0.5)
+    r = ((xx + 0.5 - cx) / rx) ** 2 + ((yy + 0.5 - cy) / ry) ** 2
+    core = r <= 1.0
+    rim = (r > 1.0) & (r <= 1.6)
+    image[core] = 255
+    blend = image[rim].astype(np.float32) * 0.5 + 127.5
+    image[rim] = blend.astype(np.uint8)

@@ -1,0 +1,208 @@
+"""The box's push button ("read now / next") and status LED, through gpiozero.
+
+The pin factory is always passed in (``gpiozero.pins.mock.MockFactory()`` in tests); this
+module never sets gpiozero's global ``Device.pin_factory``. When none is given,
+:func:`find_pin_factory` builds one the way gpiozero would, without storing it globally.
+
+The button callback only calls the ``on_press`` function it was given, which should post an
+action (``hub.post_action("read_now", "button")``) and return: it runs on gpiozero's thread,
+so it must not touch game state.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any
+
+from device.errors import GPIOUnavailable
+
+__all__ = ["Controls", "LedState", "LedTimings", "find_pin_factory", "FACTORY_ORDER"]
+
+log = logging.getLogger(__name__)
+
+FACTORY_ORDER = ("lgpio", "rpigpio", "pigpio", "native")
+"""Pin factories tried when none is given, in gpiozero's own order (lgpio is the Pi 5's)."""
+
+
+def find_pin_factory(name: str | None = None) -> Any:
+    """Build a gpiozero pin factory without installing it as gpiozero's global default.
+
+    Args:
+        name: a factory name (``"lgpio"``, ``"rpigpio"``, ``"pigpio"``, ``"native"``, ``"mock"``);
+            default ``$GPIOZERO_PIN_FACTORY``, else the first of :data:`FACTORY_ORDER` that works.
+
+    Raises:
+        GPIOUnavailable: gpiozero is missing, the name is unknown, or no factory works here
+            (the message gives each factory's reason).
+    """
+    try:
+        import gpiozero  # noqa: F401  # a pip dependency, but the app must run without it
+    except ImportError as exc:
+        raise GPIOUnavailable(f"gpiozero is not installed ({exc}): the box runs without button and LED") from exc
+    factories = {ep.name: ep for ep in entry_points(group="gpiozero_pin_factories")}
+    name = name or os.environ.get("GPIOZERO_PIN_FACTORY") or None
+    names = [name.lower()] if name else [n for n in FACTORY_ORDER if n in factories]
+    reasons = []
+    for candidate in names:
+        entry = factories.get(candidate)
+        if entry is None:
+            reasons.append(f"{candidate}: unknown pin factory (known: {', '.join(sorted(factories))})")
+            continue
+        try:
+            return entry.load()()
+        except Exception as exc:  # ImportError (no lgpio module), PinUnknownPi (not a Pi), ...
+            reasons.append(f"{candidate}: {type(exc).__name__}: {exc}")
+    raise GPIOUnavailable(
+        "no GPIO pin factory works here ("
+        + "; ".join(reasons)
+        + "): on a Raspberry Pi run `sudo apt install python3-lgpio` and create the venv with "
+        "--system-site-packages; the box runs without button and LED"
+    )
+
+
+class LedState(enum.Enum):
+    """What the status LED is showing."""
+
+    OFF = "off"
+    """idle(): nothing happening."""
+    WATCHING = "watching"
+    """watching(): slow blink, the camera is watching the table."""
+    READ_OK = "read_ok"
+    """read_ok(): one short flash, a roll was read (then the LED stays off)."""
+    ERROR = "error"
+    """error(): fast blink, something needs attention (camera lost, ...)."""
+
+
+@dataclass(frozen=True)
+class LedTimings:
+    """LED blink timings in seconds (tests pass short ones)."""
+
+    slow: float = 1.0
+    """watching(): on and off time of each half period."""
+    fast: float = 0.1
+    """error(): on and off time of each half period."""
+    flash: float = 0.25
+    """read_ok(): how long the single flash stays on."""
+
+
+class Controls:
+    """A push button and a status LED on the Pi's GPIO header, built on gpiozero ``Button`` and ``LED``.
+
+    Args:
+        button_pin: BCM number of the button (to ground; the internal pull-up is used). Default 17.
+        led_pin: BCM number of the LED (through a resistor to ground). Default 27.
+        pin_factory: the gpiozero pin factory; None builds one with :func:`find_pin_factory`
+            (and closes it in :meth:`close`). A factory passed in is left open for its owner.
+        on_press: called with no arguments, on gpiozero's thread, each time the button is pressed;
+            it should only post an action to a queue.
+        bounce_time: seconds of contact bounce to ignore (None: no debouncing).
+        timings: LED blink timings.
+
+    Raises:
+        GPIOUnavailable: ``pin_factory`` is None and no factory works here.
+        gpiozero.GPIOZeroError: the pins are invalid or already in use.
+    """
+
+    def __init__(
+        self,
+        button_pin: int = 17,
+        led_pin: int = 27,
+        *,
+        pin_factory: Any = None,
+        on_press: Callable[[], None] | None = None,
+        bounce_time: float | None = 0.05,
+        timings: LedTimings = LedTimings(),
+    ) -> None:
+        from gpiozero import LED, Button
+
+        self._owns_factory = pin_factory is None
+        self.pin_factory = pin_factory if pin_factory is not None else find_pin_factory()
+        self.timings = timings
+        self._on_press = on_press
+        self.state = LedState.OFF
+        """The last LED state asked for (:class:`LedState`)."""
+        self.button: Any = None
+        self.led: Any = None
+        try:
+            self.button = Button(button_pin, pull_up=True, bounce_time=bounce_time, pin_factory=self.pin_factory)
+            self.led = LED(led_pin, initial_value=False, pin_factory=self.pin_factory)
+        except Exception:
+            self.close()
+            raise
+        self.button.when_pressed = self._pressed
+
+    @classmethod
+    def create_optional(cls, *args: Any, **kwargs: Any) -> Controls | None:
+        """Like ``Controls(...)``, but return None (and log the reason) when GPIO is not usable here.
+
+        Lets the app run on a dev PC or a Pi without the button wired to a working pin library.
+        """
+        try:
+            return cls(*args, **kwargs)
+        except GPIOUnavailable as exc:
+            log.warning("running without button and LED: %s", exc)
+        except Exception as exc:  # gpiozero errors: pin in use, invalid pin, no access to /dev/gpiochip*
+            log.warning("running without button and LED: %s: %s", type(exc).__name__, exc)
+        return None
+
+    def _pressed(self) -> None:
+        """gpiozero's when_pressed handler: only hands over to ``on_press``."""
+        if self._on_press is None:
+            return
+        try:
+            self._on_press()
+        except Exception:  # never kill gpiozero's event thread
+            log.exception("button callback failed")
+
+    # -- LED ------------------------------------------------------------------------------------
+
+    def idle(self) -> None:
+        """LED off."""
+        self.state = LedState.OFF
+        if self.led is not None:  # closed: the state is still recorded
+            self.led.off()
+
+    def watching(self) -> None:
+        """LED blinks slowly (``timings.slow`` seconds on, the same off), in the background."""
+        self.state = LedState.WATCHING
+        if self.led is not None:  # closed: the state is still recorded
+            self.led.blink(on_time=self.timings.slow, off_time=self.timings.slow, background=True)
+
+    def read_ok(self) -> None:
+        """LED flashes once for ``timings.flash`` seconds, then stays off."""
+        self.state = LedState.READ_OK
+        if self.led is not None:  # closed: the state is still recorded
+            self.led.blink(on_time=self.timings.flash, off_time=0, n=1, background=True)
+
+    def error(self) -> None:
+        """LED blinks fast (``timings.fast`` seconds on, the same off), in the background."""
+        self.state = LedState.ERROR
+        if self.led is not None:  # closed: the state is still recorded
+            self.led.blink(on_time=self.timings.fast, off_time=self.timings.fast, background=True)
+
+    def close(self) -> None:
+        """Turn the LED off and release both pins (and the pin factory if this object built it). Safe twice."""
+        for device in (self.led, self.button):
+            if device is not None:
+                try:
+                    device.close()
+                except Exception:
+                    log.warning("closing %r failed", device, exc_info=True)
+        self.led = self.button = None
+        if self._owns_factory and self.pin_factory is not None:
+            try:
+                self.pin_factory.close()
+            except Exception:
+                log.warning("closing the pin factory failed", exc_info=True)
+            self.pin_factory = None
+
+    def __enter__(self) -> Controls:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

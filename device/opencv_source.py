@@ -1,0 +1,155 @@
+"""A USB webcam (V4L2 device index) or a video file through ``cv2.VideoCapture``."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from device.camera import CameraSource, Frame, _now, as_bgr
+from device.errors import DEMO_HINT, BadImage, CameraBusy, CameraDisconnected, CameraNotFound, EndOfStream
+
+__all__ = ["OpenCVSource"]
+
+log = logging.getLogger(__name__)
+
+
+class OpenCVSource(CameraSource):
+    """Frames from ``cv2.VideoCapture``: a webcam by index (``0`` is ``/dev/video0``) or a video file.
+
+    Args:
+        index_or_path: an ``int`` (or a string of digits) for a webcam, else a video file path.
+        size: optional (width, height) in pixels to ask a webcam for; the driver may pick another.
+        capture_factory: builds the capture from an index or path string; ``cv2.VideoCapture`` by
+            default (tests pass a fake with ``isOpened()``, ``read()``, ``get()``, ``set()``, ``release()``).
+        clock: seconds for webcam timestamps; defaults to ``time.monotonic``. Video files use
+            the frame's time within the file (``CAP_PROP_POS_MSEC / 1000``).
+
+    Frames are ``uint8[H, W, 3]`` BGR. :attr:`name` is ``"opencv:0"`` or ``"opencv:/path/video.mp4"``.
+    """
+
+    def __init__(
+        self,
+        index_or_path: int | str | os.PathLike[str] = 0,
+        *,
+        size: tuple[int, int] | None = None,
+        clock: Callable[[], float] = _now,
+        capture_factory: Callable[[int | str], Any] = cv2.VideoCapture,
+    ) -> None:
+        if isinstance(index_or_path, int) or (isinstance(index_or_path, str) and index_or_path.isdigit()):
+            self.index: int | None = int(index_or_path)
+            self.path: Path | None = None
+            self.name = f"opencv:{self.index}"
+        else:
+            self.index = None
+            self.path = Path(index_or_path)
+            self.name = f"opencv:{self.path}"
+        self.size = size
+        self._clock = clock
+        self._capture_factory = capture_factory
+        self._cap: Any = None
+        self._delivered = 0
+
+    @property
+    def is_webcam(self) -> bool:
+        """True for a device index, False for a video file."""
+        return self.index is not None
+
+    @property
+    def is_open(self) -> bool:
+        """True between a successful :meth:`open` and :meth:`close`."""
+        return self._cap is not None
+
+    def open(self) -> None:
+        """Open the webcam or video file.
+
+        Raises:
+            CameraNotFound: no such device / file, no permission, or OpenCV cannot read the file.
+            CameraBusy: the webcam device exists and is accessible but will not open (another
+                program is streaming from it, or it is not a capture node).
+        """
+        if self._cap is not None:
+            return
+        if self.index is not None:
+            cap = self._capture_factory(self.index)
+        else:
+            assert self.path is not None
+            if not self.path.is_file():
+                raise CameraNotFound(f"no video file at {self.path} ({self.name}): check the path, {DEMO_HINT}")
+            cap = self._capture_factory(str(self.path))
+        if not cap.isOpened():
+            cap.release()
+            raise self._open_error()
+        if self.index is not None and self.size is not None:
+            cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        self._cap = cap
+        self._delivered = 0
+        log.info("opened %s", self.name)
+
+    def _open_error(self) -> Exception:
+        if self.index is None:
+            return CameraNotFound(
+                f"OpenCV cannot read the video file {self.path} ({self.name}): convert it to .mp4 (H.264) "
+                f"or .avi (MJPG), or replay a folder of photos instead"
+            )
+        device = f"/dev/video{self.index}"
+        if not os.path.exists(device):
+            return CameraNotFound(
+                f"no camera at {device} ({self.name}): check the USB cable (`ls /dev/video*`), try another "
+                f"index such as opencv:1, {DEMO_HINT}"
+            )
+        if not os.access(device, os.R_OK | os.W_OK):
+            return CameraNotFound(
+                f"no permission to open {device} ({self.name}): add the user to the video group "
+                f"(`sudo usermod -aG video $USER`, then log in again), {DEMO_HINT}"
+            )
+        return CameraBusy(
+            f"{device} ({self.name}) exists but will not open: another program may be using it (close it), "
+            f"or it is not a capture node (try opencv:{self.index + 1}), {DEMO_HINT}"
+        )
+
+    def read(self) -> Frame:
+        """Return the next frame, ``uint8[H, W, 3]`` BGR.
+
+        Raises:
+            CameraDisconnected: the webcam stopped delivering frames (unplugged, power dip).
+            EndOfStream: the video file has no more frames.
+            BadImage: the video file delivered no frame at all (undecodable).
+            RuntimeError: the source is not open.
+        """
+        if self._cap is None:
+            raise RuntimeError(f"{self.name} is not open: call open() or use it in a with-block")
+        ok, image = self._cap.read()
+        if not ok or image is None:
+            raise self._read_error()
+        if self.index is not None:
+            timestamp = self._clock()
+        else:
+            timestamp = self._cap.get(cv2.CAP_PROP_POS_MSEC) / 1000.0
+        frame = Frame(image=as_bgr(image), timestamp=timestamp, index=self._delivered, source=self.name)
+        self._delivered += 1
+        return frame
+
+    def _read_error(self) -> Exception:
+        if self.index is not None:
+            return CameraDisconnected(
+                f"{self.name} stopped delivering frames after {self._delivered}: check the USB cable and "
+                f"power, then restart `companion run`, {DEMO_HINT}"
+            )
+        if self._delivered == 0:
+            return BadImage(
+                f"no frame could be decoded from {self.path} ({self.name}): the file is empty or corrupt",
+                path=str(self.path),
+            )
+        return EndOfStream(f"{self.name} ended after {self._delivered} frames")
+
+    def close(self) -> None:
+        """Release the device or file. Safe to call twice."""
+        cap, self._cap = self._cap, None
+        if cap is not None:
+            cap.release()

@@ -1,0 +1,345 @@
+"""Replay a folder of photos or a video file as if it were a camera (the demo, tests, benchmarks).
+
+For the demo each photo is presented as a still scene for a while: ``hold_frames=N`` delivers
+every picture N times (optionally with a little seeded sensor noise so it looks like a live
+camera to the stillness detector), and ``loop=True`` starts over after the last one.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from device.camera import CameraSource, Frame, as_bgr
+from device.errors import BadImage, CameraNotFound, EndOfStream
+
+__all__ = [
+    "ReplaySource",
+    "IMAGE_EXTENSIONS",
+    "VIDEO_EXTENSIONS",
+    "DEFAULT_FPS",
+    "natural_key",
+    "list_images",
+    "decode_image",
+]
+
+log = logging.getLogger(__name__)
+
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+"""File extensions (lower case) replayed from a folder; matched case-insensitively."""
+
+VIDEO_EXTENSIONS = (".mp4", ".avi", ".mkv", ".mov", ".m4v", ".webm", ".mjpg", ".mjpeg", ".h264")
+"""File extensions (lower case) treated as video files."""
+
+DEFAULT_FPS = 10.0
+"""Frames per second of the synthetic timestamps of a photo folder when ``fps`` is not given."""
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key putting ``img2`` before ``img10`` (digit runs compare as numbers, the rest case-folded)."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part.casefold()) for part in _DIGITS.split(name) if part)
+
+
+def list_images(folder: Path) -> list[Path]:
+    """The image files directly in ``folder`` (no recursion, no hidden files), in natural name order."""
+    files = [
+        p
+        for p in folder.iterdir()
+        if p.suffix.lower() in IMAGE_EXTENSIONS and not p.name.startswith(".") and p.is_file()
+    ]
+    return sorted(files, key=lambda p: natural_key(p.name))
+
+
+def _jpeg_is_truncated(data: bytes) -> bool:
+    """True when a JPEG has no end-of-image marker after its last scan.
+
+    Older OpenCV (4.x, libjpeg) decodes a truncated JPEG with only a warning, filling the missing
+    rows with grey; a half-written photo must not be read as a dice roll. Inside entropy-coded
+    data 0xFF is always stuffed (0xFF00), so 0xFFD9 after the last start-of-scan (0xFFDA) is the
+    real end-of-image marker.
+    """
+    last_scan = data.rfind(b"\xff\xda")
+    return last_scan < 0 or data.rfind(b"\xff\xd9") < last_scan
+
+
+def decode_image(path: Path) -> np.ndarray:
+    """Read an image file as ``uint8[H, W, 3]`` BGR (EXIF orientation applied).
+
+    Raises:
+        BadImage: the file cannot be read, is a truncated JPEG, or OpenCV cannot decode it; the
+            message and ``.path`` name the file.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise BadImage(f"cannot read image {path}: {exc.strerror or exc}", path=str(path)) from exc
+    if not data:
+        raise BadImage(f"image {path} is empty (0 bytes): copy it again or delete it", path=str(path))
+    if data[:2] == b"\xff\xd8" and _jpeg_is_truncated(data):
+        raise BadImage(
+            f"image {path} is a truncated JPEG (no end marker): copy it again or delete it", path=str(path)
+        )
+    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise BadImage(
+            f"image {path} cannot be decoded (corrupt, or not a {'/'.join(IMAGE_EXTENSIONS)} file): "
+            f"copy it again or delete it",
+            path=str(path),
+        )
+    return as_bgr(image)
+
+
+class ReplaySource(CameraSource):
+    """Replays a folder of photos (natural name order: ``img2`` before ``img10``) or a video file.
+
+    Args:
+        path: a folder of images (:data:`IMAGE_EXTENSIONS`), a single image, or a video file
+            (:data:`VIDEO_EXTENSIONS`).
+        fps: frames per second of the synthetic timestamps (``timestamp = index / fps`` seconds)
+            and of the pacing when ``realtime``. Default: the video's own rate, or
+            :data:`DEFAULT_FPS` for photos.
+        hold_frames: deliver each picture this many times in a row (>= 1), so a photo is a still
+            scene for ``hold_frames / fps`` seconds.
+        loop: start again after the last picture instead of raising :class:`EndOfStream`.
+        noise: standard deviation, in grey levels, of Gaussian noise added to every delivered
+            frame (0 = exact copies); makes held photos look like a live sensor.
+        seed: seed of the noise; the same seed gives the same frames after every :meth:`open`.
+        skip_bad: log and skip undecodable images instead of raising :class:`BadImage`.
+        realtime: make :meth:`read` wait until each frame is due (``timestamp`` after open),
+            like a camera; otherwise frames come as fast as they are read.
+        clock, sleep: seconds clock and sleep function used when ``realtime`` (tests pass fakes).
+
+    Frames are ``uint8[H, W, 3]`` BGR; :attr:`name` is ``"replay:<absolute path>"``;
+    :attr:`current_file` is the photo behind the last frame (None for a video).
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        fps: float | None = None,
+        *,
+        hold_frames: int = 1,
+        loop: bool = False,
+        noise: float = 0.0,
+        seed: int = 0,
+        skip_bad: bool = False,
+        realtime: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        if hold_frames < 1:
+            raise ValueError(f"hold_frames must be >= 1, got {hold_frames}")
+        if fps is not None and fps <= 0:
+            raise ValueError(f"fps must be > 0, got {fps}")
+        if noise < 0:
+            raise ValueError(f"noise must be >= 0 grey levels, got {noise}")
+        self.path = Path(path).expanduser().absolute()
+        self.name = f"replay:{self.path}"
+        self.fps = fps
+        self.hold_frames = int(hold_frames)
+        self.loop = loop
+        self.noise = float(noise)
+        self.seed = seed
+        self.skip_bad = skip_bad
+        self.realtime = realtime
+        self._clock = clock
+        self._sleep = sleep
+        self._open = False
+        self._pos = 0  # next photo to decode
+        self._cap: cv2.VideoCapture | None = None  # video replays only
+        self._pass_delivered = 0  # video frames delivered since the file was (re)opened
+        self._ended = False
+        self._files: list[Path] = []
+        self._is_video = False
+        self._video_fps: float | None = None
+        self._current: np.ndarray | None = None
+        self._current_file: Path | None = None
+        self._held = 0
+        self._index = 0
+        self._started_at = 0.0
+        self._rng = np.random.default_rng(seed)
+
+    # -- public state -------------------------------------------------------------------------
+
+    @property
+    def is_open(self) -> bool:
+        """True between a successful :meth:`open` and :meth:`close`."""
+        return self._open
+
+    @property
+    def files(self) -> list[Path]:
+        """The photos being replayed, in order (empty for a video or before :meth:`open`)."""
+        return list(self._files)
+
+    @property
+    def current_file(self) -> Path | None:
+        """The photo shown by the last frame read (None for a video or before the first read)."""
+        return self._current_file
+
+    @property
+    def effective_fps(self) -> float:
+        """The frame rate of the timestamps: ``fps``, else the video's rate, else :data:`DEFAULT_FPS`."""
+        return self.fps or self._video_fps or DEFAULT_FPS
+
+    # -- CameraSource ---------------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Check the path and start at the first picture.
+
+        Raises:
+            CameraNotFound: the path does not exist, the folder has no images (the message lists the
+                extensions looked for), or the file type is not an image or video.
+        """
+        if self._open:
+            return
+        path = self.path
+        if not path.exists():
+            raise CameraNotFound(
+                f"nothing to replay at {path} ({self.name}): give a folder of photos "
+                f"({', '.join(IMAGE_EXTENSIONS)}) or a video file ({', '.join(VIDEO_EXTENSIONS)})"
+            )
+        suffix = path.suffix.lower()
+        if path.is_dir():
+            self._files = list_images(path)
+            if not self._files:
+                raise CameraNotFound(
+                    f"no images in the folder {path} ({self.name}); looked for {', '.join(IMAGE_EXTENSIONS)} "
+                    f"(any case): copy photos of the table there, or pass a video file"
+                )
+            self._is_video = False
+        elif suffix in IMAGE_EXTENSIONS:
+            self._files = [path]
+            self._is_video = False
+        elif suffix in VIDEO_EXTENSIONS:
+            self._files = []
+            self._is_video = True
+            self._video_fps = self._probe_video_fps(path)
+        else:
+            raise CameraNotFound(
+                f"cannot replay {path} ({self.name}): not a folder, an image ({', '.join(IMAGE_EXTENSIONS)}) "
+                f"or a video ({', '.join(VIDEO_EXTENSIONS)})"
+            )
+        self._open = True
+        self._pos = 0
+        self._cap = None
+        self._pass_delivered = 0
+        self._ended = False
+        self._current = None
+        self._current_file = None
+        self._held = 0
+        self._index = 0
+        self._rng = np.random.default_rng(self.seed)
+        self._started_at = self._clock()
+        log.info("replaying %s (%s)", path, "video" if self._is_video else f"{len(self._files)} photos")
+
+    def read(self) -> Frame:
+        """Return the next frame: ``uint8[H, W, 3]`` BGR, ``timestamp = index / effective_fps`` seconds.
+
+        Raises:
+            EndOfStream: the last picture has been held its ``hold_frames`` times (and not ``loop``).
+            BadImage: a photo cannot be decoded (not with ``skip_bad``); the replay has already
+                moved past it, so calling :meth:`read` again continues with the next photo.
+            RuntimeError: the source is not open.
+        """
+        if not self._open:
+            raise RuntimeError(f"{self.name} is not open: call open() or use it in a with-block")
+        if self._current is None or self._held >= self.hold_frames:
+            self._current, self._current_file = self._next_picture()
+            self._held = 0
+        self._held += 1
+        timestamp = self._index / self.effective_fps
+        if self.realtime:
+            delay = self._started_at + timestamp - self._clock()
+            if delay > 0:
+                self._sleep(delay)
+        image = self._current.copy() if self.noise == 0 else self._noisy(self._current)
+        frame = Frame(image=image, timestamp=timestamp, index=self._index, source=self.name)
+        self._index += 1
+        return frame
+
+    def close(self) -> None:
+        """Stop the replay (a later :meth:`open` starts over). Safe to call twice."""
+        self._open = False
+        cap, self._cap = self._cap, None
+        if cap is not None:
+            cap.release()
+        self._current = None
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _next_picture(self) -> tuple[np.ndarray, Path | None]:
+        return self._next_video_frame() if self._is_video else self._next_photo()
+
+    def _noisy(self, image: np.ndarray) -> np.ndarray:
+        noise = self._rng.normal(0.0, self.noise, size=image.shape)
+        return np.clip(image.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+
+    def _next_photo(self) -> tuple[np.ndarray, Path | None]:
+        """Decode the photo at the current position and move past it (also when it is bad)."""
+        bad_in_a_row = 0
+        while True:
+            if self._pos >= len(self._files):
+                if not self.loop:
+                    raise EndOfStream(f"{self.name} ended after {len(self._files)} photos")
+                self._pos = 0
+            file = self._files[self._pos]
+            self._pos += 1
+            try:
+                return decode_image(file), file
+            except BadImage:
+                if not self.skip_bad:
+                    raise
+                log.warning("skipping unreadable image %s", file, exc_info=True)
+                bad_in_a_row += 1
+                if bad_in_a_row >= len(self._files):
+                    raise BadImage(
+                        f"none of the {len(self._files)} images in {self.path} can be decoded: "
+                        f"copy the photos again"
+                    ) from None
+
+    def _next_video_frame(self) -> tuple[np.ndarray, Path | None]:
+        """Read the next video frame, reopening the file at the end when looping."""
+        if self._ended:
+            raise EndOfStream(f"{self.name} has ended")
+        for _attempt in range(2):
+            if self._cap is None:
+                cap = cv2.VideoCapture(str(self.path))
+                if not cap.isOpened():
+                    cap.release()
+                    raise BadImage(
+                        f"OpenCV cannot open the video {self.path}: convert it to .mp4 (H.264) or .avi (MJPG)",
+                        path=str(self.path),
+                    )
+                self._cap = cap
+                self._pass_delivered = 0
+            ok, image = self._cap.read()
+            if ok and image is not None:
+                self._pass_delivered += 1
+                return as_bgr(image), None
+            self._cap.release()
+            self._cap = None
+            if self._pass_delivered == 0:
+                self._ended = True
+                raise BadImage(f"no frame could be decoded from the video {self.path}", path=str(self.path))
+            if not self.loop:
+                self._ended = True
+                raise EndOfStream(f"{self.name} ended after {self._pass_delivered} video frames")
+        raise AssertionError("unreachable: a looping video delivered a frame in its previous pass")
+
+    @staticmethod
+    def _probe_video_fps(path: Path) -> float | None:
+        cap = cv2.VideoCapture(str(path))
+        try:
+            fps = cap.get(cv2.CAP_PROP_FPS) if cap.isOpened() else 0.0
+        finally:
+            cap.release()
+        return fps if fps and 0 < fps < 1000 else None

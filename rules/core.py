@@ -1,0 +1,261 @@
+"""The shared core every game module builds on: events, findings, score breakdowns, replay.
+
+Nothing here does I/O. A game session is an append-only list of :class:`Event`; the
+current state of a game is always *derived* by replaying those events through the
+game's :meth:`Game.apply`. Undo is itself an event (kind ``"undo"``), never a deletion,
+so a log that survived a power cut replays to exactly the state the table had.
+
+Glossary (one term per idea across the codebase):
+
+- *event*: one thing that happened at the table, observed by the camera or reported by
+  a player (``kind`` + ``payload``), numbered by ``seq`` in the order it was recorded.
+- *finding*: a misplay or an illegal state the rules spotted (what, where, severity, and
+  the rulebook rule it breaks). Findings never stop the game; players decide.
+- *score breakdown*: one player's VP by category, with its total.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Generic, Iterable, Mapping, Protocol, TypeVar
+
+__all__ = [
+    "RulesError",
+    "UnknownEvent",
+    "BadEvent",
+    "Severity",
+    "Event",
+    "Finding",
+    "ScoreLine",
+    "ScoreBreakdown",
+    "Game",
+    "Replay",
+    "effective_events",
+    "replay",
+    "UNDO",
+]
+
+UNDO = "undo"
+"""Event kind that withdraws an earlier event: ``payload = {"seq": <seq of the event>}``.
+Undoing an undo restores the event it withdrew (redo)."""
+
+
+class RulesError(Exception):
+    """Base class of every error raised by the ``rules`` room."""
+
+
+class UnknownEvent(RulesError, ValueError):
+    """An event kind the game does not know. The message names the kind and the game."""
+
+
+class BadEvent(RulesError, ValueError):
+    """An event whose payload cannot be applied at all (missing key, wrong type).
+
+    Plausible-but-wrong reports (an impossible die face, too many credits) are *not*
+    errors: games answer them with a :class:`Finding` so nothing recorded is lost.
+    """
+
+
+class Severity(enum.Enum):
+    """How much a finding matters at the table."""
+
+    INFO = "info"  # worth knowing, nothing wrong
+    WARNING = "warning"  # probably a misread or a slip; ask the players
+    ERROR = "error"  # breaks a rule; the rulebook says what to do
+
+
+@dataclass(frozen=True)
+class Event:
+    """One recorded happening at the table.
+
+    Attributes:
+        seq: position in the session's log, 1-based, strictly increasing.
+        kind: what happened, e.g. ``"dice_read"``, ``"undo"``; each game lists its kinds.
+        payload: JSON-compatible details of the event (plain dicts, lists, str, int, float, None).
+        at: wall-clock time it was recorded, Unix seconds.
+        player: the seat/name it concerns, or None for the whole table.
+        origin: who reported it: ``"camera"``, ``"touchscreen"``, ``"phone"``, ``"button"``, ``"cli"``.
+    """
+
+    seq: int
+    kind: str
+    payload: Mapping[str, Any] = field(default_factory=dict)
+    at: float = 0.0
+    player: str | None = None
+    origin: str = "cli"
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-compatible dict of this event (same keys as the attributes)."""
+        return {
+            "seq": self.seq,
+            "kind": self.kind,
+            "payload": dict(self.payload),
+            "at": self.at,
+            "player": self.player,
+            "origin": self.origin,
+        }
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A misplay or illegal state the rules spotted.
+
+    Attributes:
+        what: one sentence a player understands, naming the problem.
+        where: the place it concerns (player, tile, cell, hex, event seq), free text.
+        severity: see :class:`Severity`.
+        rule: the rulebook rule it breaks, as ``"<game>, <section>"``.
+        seq: the event that raised it, when there is one.
+    """
+
+    what: str
+    where: str
+    severity: Severity
+    rule: str
+    seq: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-compatible dict: ``{"what", "where", "severity", "rule", "seq"}``."""
+        return {
+            "what": self.what,
+            "where": self.where,
+            "severity": self.severity.value,
+            "rule": self.rule,
+            "seq": self.seq,
+        }
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One category of a player's score: ``category`` (e.g. ``"VP chips"``), ``vp`` (VP), ``detail``."""
+
+    category: str
+    vp: int
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class ScoreBreakdown:
+    """One player's final score, category by category (VP).
+
+    ``total`` is always the sum of the lines, so a breakdown can never disagree with itself.
+    ``tiebreak`` holds the game's tie-break values in rulebook order (compared left to right).
+    """
+
+    player: str
+    lines: tuple[ScoreLine, ...]
+    tiebreak: tuple[int, ...] = ()
+
+    @property
+    def total(self) -> int:
+        """Sum of all lines, VP."""
+        return sum(line.vp for line in self.lines)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"player", "total", "categories": [{"category", "vp", "detail"}], "tiebreak"}``."""
+        return {
+            "player": self.player,
+            "total": self.total,
+            "categories": [
+                {"category": line.category, "vp": line.vp, "detail": line.detail} for line in self.lines
+            ],
+            "tiebreak": list(self.tiebreak),
+        }
+
+
+S = TypeVar("S")
+
+
+class Game(Protocol[S]):
+    """What every game module declares: its facts once, plus a pure state transition.
+
+    Attributes:
+        name: short id used on the command line and in the session log (``"d6"``, ``"roll"``).
+        title: the game's name for players.
+        event_kinds: every event kind :meth:`apply` accepts (besides ``"undo"``).
+    """
+
+    name: str
+    title: str
+    event_kinds: frozenset[str]
+
+    def initial_state(self, settings: Mapping[str, Any]) -> S:
+        """The state before any event, from the session's settings (players, options)."""
+        ...
+
+    def apply(self, state: S, event: Event) -> tuple[S, list[Finding]]:
+        """The state after ``event`` and the findings it raised. Must not mutate ``state``.
+
+        Raises:
+            UnknownEvent: ``event.kind`` is not in :attr:`event_kinds`.
+            BadEvent: the payload cannot be applied at all.
+        """
+        ...
+
+    def view(self, state: S) -> dict[str, Any]:
+        """JSON-compatible summary of ``state`` for the touchscreen and the phone view."""
+        ...
+
+
+@dataclass(frozen=True)
+class Replay(Generic[S]):
+    """Result of :func:`replay`: the derived state, every finding, and which events counted."""
+
+    state: S
+    findings: tuple[Finding, ...]
+    applied: tuple[int, ...]  # seqs of the events that were applied, in order
+    undone: tuple[int, ...]  # seqs withdrawn by undo events
+
+
+def effective_events(events: Iterable[Event]) -> tuple[list[Event], set[int]]:
+    """Resolve undo events: the events still in force, and the seqs that were withdrawn.
+
+    An ``"undo"`` event withdraws the event named by ``payload["seq"]``; undoing an undo
+    restores what it withdrew. Undo events themselves are never in the returned list.
+
+    Raises:
+        BadEvent: an undo names no integer seq, a seq not earlier in the log, or itself.
+    """
+    ordered = sorted(events, key=lambda e: e.seq)
+    by_seq = {e.seq: e for e in ordered}
+    withdrawn: set[int] = set()
+    # Walk undos from the newest back: an undo that is itself withdrawn has no effect.
+    for event in reversed(ordered):
+        if event.kind != UNDO:
+            continue
+        if event.seq in withdrawn:
+            continue
+        target = event.payload.get("seq")
+        if not isinstance(target, int) or isinstance(target, bool):
+            raise BadEvent(f"undo event {event.seq} names no integer 'seq' (got {target!r})")
+        if target >= event.seq or target not in by_seq:
+            raise BadEvent(f"undo event {event.seq} names seq {target}, which is not an earlier event")
+        withdrawn.add(target)
+    kept = [e for e in ordered if e.kind != UNDO and e.seq not in withdrawn]
+    undone = {s for s in withdrawn if by_seq[s].kind != UNDO}
+    return kept, undone
+
+
+def replay(game: Game[S], settings: Mapping[str, Any], events: Iterable[Event]) -> Replay[S]:
+    """Derive a game's state from its settings and its event log.
+
+    Args:
+        game: the game module's :class:`Game`.
+        settings: the session's settings (players, options), passed to ``initial_state``.
+        events: the log, in any order (sorted by ``seq`` here); may contain undo events.
+
+    Raises:
+        UnknownEvent, BadEvent: from the game, naming the event's seq.
+    """
+    kept, undone = effective_events(events)
+    state = game.initial_state(settings)
+    findings: list[Finding] = []
+    applied: list[int] = []
+    for event in kept:
+        if event.kind not in game.event_kinds:
+            raise UnknownEvent(f"event {event.seq}: game {game.name!r} has no event kind {event.kind!r}")
+        state, raised = game.apply(state, event)
+        findings.extend(raised)
+        applied.append(event.seq)
+    return Replay(state=state, findings=tuple(findings), applied=tuple(applied), undone=tuple(sorted(undone)))

@@ -1,0 +1,149 @@
+"""Free d6 rolling: the tally the box keeps of standard six-sided dice it reads.
+
+Not a boxed game but the first "game" behind the core: every camera read (or a
+player's correction) is an event; the state is the latest roll, its counts per value
+and sum, and a short history of rolls. Games that roll d6 (Eclipse's combat dice are
+d6 with symbols, many others use plain d6) can reuse the tally.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from rules.core import BadEvent, Event, Finding, Severity, UnknownEvent
+
+__all__ = ["Roll", "D6State", "D6Game", "D6_GAME", "DICE_READ", "DICE_CORRECTED"]
+
+DICE_READ = "dice_read"
+"""A read of the dice in view. payload: ``{"values": [1-6 or null, ...], "image": str | None}``;
+null is a die the camera saw but could not read."""
+
+DICE_CORRECTED = "dice_corrected"
+"""A player's correction of the latest roll. payload: ``{"values": [1-6, ...]}`` (all known)."""
+
+HISTORY = 10  # rolls kept in the state's history
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One roll as the table saw it: ``values`` (1-6, None = unreadable die), the event ``seq``, ``at`` (Unix s)."""
+
+    seq: int
+    values: tuple[int | None, ...]
+    at: float
+    origin: str
+
+    @property
+    def read(self) -> tuple[int, ...]:
+        """The values that were read (unreadable dice left out)."""
+        return tuple(v for v in self.values if v is not None)
+
+    @property
+    def unreadable(self) -> int:
+        """How many dice were seen but not read."""
+        return sum(1 for v in self.values if v is None)
+
+    @property
+    def counts(self) -> dict[int, int]:
+        """Dice showing each value 1-6 (all six keys present)."""
+        return {face: self.read.count(face) for face in range(1, 7)}
+
+    @property
+    def total(self) -> int:
+        """Sum of the read values (pips)."""
+        return sum(self.read)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"seq", "values", "counts": {"1": n, ...}, "total", "unreadable", "at", "origin"}``."""
+        return {
+            "seq": self.seq,
+            "values": list(self.values),
+            "counts": {str(k): v for k, v in self.counts.items()},
+            "total": self.total,
+            "unreadable": self.unreadable,
+            "at": self.at,
+            "origin": self.origin,
+        }
+
+
+@dataclass(frozen=True)
+class D6State:
+    """The tally: ``latest`` roll (or None before the first), ``history`` newest first, ``rolls`` ever recorded."""
+
+    latest: Roll | None = None
+    history: tuple[Roll, ...] = ()
+    rolls: int = 0
+
+
+def _values(event: Event, allow_unreadable: bool) -> tuple[int | None, ...]:
+    raw = event.payload.get("values")
+    if not isinstance(raw, (list, tuple)):
+        raise BadEvent(f"event {event.seq} ({event.kind}): 'values' must be a list, got {raw!r}")
+    values: list[int | None] = []
+    for v in raw:
+        if v is None and allow_unreadable:
+            values.append(None)
+        elif isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6:
+            values.append(v)
+        else:
+            raise BadEvent(f"event {event.seq} ({event.kind}): {v!r} is not a d6 value 1-6")
+    return tuple(values)
+
+
+class D6Game:
+    """The d6 tally as a :class:`rules.core.Game`."""
+
+    name = "d6"
+    title = "Free roll (d6)"
+    event_kinds = frozenset({DICE_READ, DICE_CORRECTED})
+
+    def initial_state(self, settings: Mapping[str, Any]) -> D6State:
+        """An empty tally; settings are not used."""
+        return D6State()
+
+    def apply(self, state: D6State, event: Event) -> tuple[D6State, list[Finding]]:
+        """Record a read or a correction.
+
+        A read with unreadable dice raises a WARNING finding asking players to check those
+        dice. A correction replaces the latest roll's values (it is a new roll in the history).
+
+        Raises:
+            UnknownEvent: not a d6 event kind.
+            BadEvent: values missing or outside 1-6.
+        """
+        if event.kind not in self.event_kinds:
+            raise UnknownEvent(f"event {event.seq}: game 'd6' has no event kind {event.kind!r}")
+        findings: list[Finding] = []
+        if event.kind == DICE_READ:
+            values = _values(event, allow_unreadable=True)
+            roll = Roll(seq=event.seq, values=values, at=event.at, origin=event.origin)
+            if roll.unreadable:
+                findings.append(
+                    Finding(
+                        what=f"{roll.unreadable} die/dice could not be read; check them or correct the roll",
+                        where=f"roll {event.seq}",
+                        severity=Severity.WARNING,
+                        rule="d6: each die shows one face 1-6",
+                        seq=event.seq,
+                    )
+                )
+            history = (roll, *state.history)[:HISTORY]
+            return replace(state, latest=roll, history=history, rolls=state.rolls + 1), findings
+        values = _values(event, allow_unreadable=False)
+        roll = Roll(seq=event.seq, values=values, at=event.at, origin=event.origin)
+        previous = state.history[1:] if state.history else ()
+        history = (roll, *previous)[:HISTORY]
+        return replace(state, latest=roll, history=history, rolls=max(state.rolls, 1)), findings
+
+    def view(self, state: D6State) -> dict[str, Any]:
+        """``{"game": "d6", "rolls", "latest": Roll.to_json() | None, "history": [Roll.to_json(), ...]}``."""
+        return {
+            "game": self.name,
+            "rolls": state.rolls,
+            "latest": state.latest.to_json() if state.latest else None,
+            "history": [roll.to_json() for roll in state.history],
+        }
+
+
+D6_GAME = D6Game()

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian / Raspberry Pi OS machine.
+#   ./setup.sh run  [companion options]   install, then run the main job:
+#                                         the camera on a Raspberry Pi, the demo replay elsewhere
+#   ./setup.sh test [pytest options]      install with test extras, then run the test suite
+# Installs system packages with apt (when root or sudo is available), makes a virtual
+# environment in .venv (with system site packages, so Raspberry Pi OS's python3-picamera2 is
+# visible) and installs the project into it from pyproject.toml.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+mode="${1:-}"
+case "$mode" in
+  run|test) shift ;;
+  *) echo "usage: ./setup.sh run [companion options] | ./setup.sh test [pytest options]" >&2; exit 2 ;;
+esac
+
+apt_packages=(python3-venv python3-pip)
+[ "$mode" = test ] && apt_packages+=(chromium fonts-dejavu-core)
+if [ -r /proc/device-tree/model ] && grep -qi "raspberry pi" /proc/device-tree/model 2>/dev/null; then
+  apt_packages+=(python3-picamera2)
+fi
+
+missing=()
+if command -v dpkg-query >/dev/null 2>&1; then
+  for p in "${apt_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo="sudo"
+  if [ "$(id -u)" -eq 0 ] || [ -n "$sudo" ]; then
+    echo "setup: installing system packages: ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  else
+    echo "setup: please install these system packages first: ${missing[*]}" >&2
+  fi
+fi
+
+python="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  "$python" -m venv --system-site-packages .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+if [ "$mode" = test ]; then
+  .venv/bin/python -m pip install -q -e ".[test]"
+  export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy GPIOZERO_PIN_FACTORY=mock
+  exec .venv/bin/python -m pytest "$@"
+fi
+
+.venv/bin/python -m pip install -q -e .
+if [ $# -eq 0 ]; then
+  if .venv/bin/python -c "import picamera2" >/dev/null 2>&1; then
+    set -- run
+  else
+    set -- demo
+  fi
+fi
+exec .venv/bin/companion "$@"

@@ -1,0 +1,623 @@
+"""Camera sources: replay, OpenCV, Picamera2 (with a fake picamera2 module), FakeCamera, open_source."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import logging
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import device
+from device import (
+    BadImage,
+    CameraBusy,
+    CameraDisconnected,
+    CameraNotFound,
+    DeviceError,
+    EndOfStream,
+    FakeCamera,
+    Fault,
+    FaultKind,
+    Frame,
+    OpenCVSource,
+    Picamera2Source,
+    ReplaySource,
+    UnknownSourceSpec,
+    open_source,
+)
+from device.replay import decode_image, natural_key
+
+DEVICE_DIR = Path(device.__file__).parent
+H, W = 24, 32
+
+
+def solid(value: int, h: int = H, w: int = W) -> np.ndarray:
+    """A uint8[h, w, 3] BGR image whose three channels are value, value+1, value+2 (order is visible)."""
+    img = np.empty((h, w, 3), np.uint8)
+    img[:, :, 0], img[:, :, 1], img[:, :, 2] = value, value + 1, value + 2
+    return img
+
+
+def write_photos(folder: Path, names_values: dict[str, int]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, value in names_values.items():
+        assert cv2.imwrite(str(folder / name), solid(value)), name
+
+
+def values(frames: list[Frame]) -> list[int]:
+    return [int(f.image[0, 0, 0]) for f in frames]
+
+
+def read_all(src, limit: int = 100) -> list[Frame]:
+    out = []
+    for frame in src:
+        out.append(frame)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def write_video(path: Path, intensities: list[int], fps: float = 10.0) -> None:
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (W * 2, H * 2))
+    assert writer.isOpened(), "this OpenCV build cannot write MJPG .avi"
+    for v in intensities:
+        writer.write(np.full((H * 2, W * 2, 3), v, np.uint8))
+    writer.release()
+
+
+# -- contract ------------------------------------------------------------------------------------
+
+
+def test_frame_is_frozen_with_contract_fields() -> None:
+    frame = Frame(image=solid(1), timestamp=0.5, index=3, source="fake")
+    assert [f.name for f in dataclasses.fields(Frame)] == ["image", "timestamp", "index", "source"]
+    assert (frame.width, frame.height) == (W, H)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        frame.index = 4  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("error", "builtin"),
+    [
+        (device.CameraNotFound, FileNotFoundError),
+        (device.CameraBusy, RuntimeError),
+        (device.CameraDisconnected, ConnectionError),
+        (device.EndOfStream, EOFError),
+        (device.BadImage, ValueError),
+        (device.UnknownSourceSpec, ValueError),
+        (device.GPIOUnavailable, RuntimeError),
+    ],
+)
+def test_errors_inherit_device_error_and_builtin(error: type, builtin: type) -> None:
+    exc = error("message")
+    assert isinstance(exc, DeviceError) and isinstance(exc, builtin)
+    assert str(exc) == "message"
+
+
+def test_no_module_level_picamera2_or_libcamera_import() -> None:
+    for path in DEVICE_DIR.glob("*.py"):
+        tree = ast.parse(path.read_text(), str(path))
+        for node in tree.body:  # module level only: imports inside functions are the lazy ones
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            assert not any(n.split(".")[0] in ("picamera2", "libcamera") for n in names), f"{path}: {names}"
+    code = (
+        "import sys, device, device.camera, device.picam, device.sources, device.gpio;"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('picamera2', 'libcamera')];"
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+# -- ReplaySource ----------------------------------------------------------------------------------
+
+
+def test_natural_key_orders_numbers_numerically() -> None:
+    names = ["img10.jpg", "img2.jpg", "IMG1.jpg", "img2b.jpg", "a.png"]
+    assert sorted(names, key=natural_key) == ["a.png", "IMG1.jpg", "img2.jpg", "img2b.jpg", "img10.jpg"]
+
+
+def test_replay_folder_in_natural_order_then_end_of_stream(tmp_path: Path) -> None:
+    write_photos(tmp_path, {"img10.png": 100, "img2.png": 20, "img1.png": 10, "IMG3.PNG": 30})
+    (tmp_path / "notes.txt").write_text("not a photo")
+    src = ReplaySource(tmp_path, fps=5)
+    with src:
+        assert [p.name for p in src.files] == ["img1.png", "img2.png", "IMG3.PNG", "img10.png"]
+        frames = [src.read() for _ in range(4)]
+        assert src.current_file is not None and src.current_file.name == "img10.png"
+        with pytest.raises(EndOfStream):
+            src.read()
+        with pytest.raises(EndOfStream):  # stays ended
+            src.read()
+    assert values(frames) == [10, 20, 30, 100]
+    assert [f.index for f in frames] == [0, 1, 2, 3]
+    assert [f.timestamp for f in frames] == pytest.approx([0.0, 0.2, 0.4, 0.6])
+    assert all(f.source == f"replay:{tmp_path}" for f in frames)
+    assert all(f.image.dtype == np.uint8 and f.image.shape == (H, W, 3) for f in frames)
+    assert frames[0].image[0, 0].tolist() == [10, 11, 12]  # BGR order kept
+    assert not src.is_open
+
+
+def test_replay_hold_and_loop(tmp_path: Path) -> None:
+    write_photos(tmp_path, {"a1.png": 10, "a2.png": 20})
+    src = ReplaySource(tmp_path, hold_frames=3, loop=True)
+    with src:
+        frames = [src.read() for _ in range(9)]
+    assert values(frames) == [10, 10, 10, 20, 20, 20, 10, 10, 10]
+    assert [f.index for f in frames] == list(range(9))
+    assert frames[8].timestamp == pytest.approx(8 / 10.0)  # DEFAULT_FPS
+    frames[0].image[:] = 0  # each frame is a copy
+    assert values(frames[1:3]) == [10, 10]
+
+
+def test_replay_reopen_starts_over_and_noise_is_seeded(tmp_path: Path) -> None:
+    write_photos(tmp_path, {"a.png": 100})
+    src = ReplaySource(tmp_path, hold_frames=3, noise=3.0, seed=7)
+    with src:
+        first = [src.read().image for _ in range(3)]
+    with src:
+        again = [src.read().image for _ in range(3)]
+    for a, b in zip(first, again):
+        np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(first[0], first[1])  # held frames jitter like a sensor
+    assert abs(float(first[0].astype(float).mean()) - 101.0) < 1.0
+    other = ReplaySource(tmp_path, noise=3.0, seed=8)
+    with other:
+        assert not np.array_equal(other.read().image, first[0])
+
+
+def test_replay_realtime_paces_with_injected_clock(tmp_path: Path) -> None:
+    write_photos(tmp_path, {"a.png": 1, "b.png": 2, "c.png": 3})
+    now = [100.0]
+    sleeps: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        now[0] += seconds
+
+    src = ReplaySource(tmp_path, fps=4, realtime=True, clock=lambda: now[0], sleep=sleep)
+    with src:
+        for _ in range(3):
+            src.read()
+    assert sleeps == pytest.approx([0.25, 0.25])
+    assert now[0] == pytest.approx(100.5)
+
+
+def test_replay_truncated_jpeg_is_bad_image_naming_the_file(tmp_path: Path) -> None:
+    write_photos(tmp_path, {"p1.jpg": 10, "p3.jpg": 30})
+    ok, buf = cv2.imencode(".jpg", solid(20, 120, 160))
+    assert ok
+    data = buf.tobytes()
+    bad = tmp_path / "p2.jpg"
+    bad.write_bytes(data[: len(data) * 2 // 3])
+    src = ReplaySource(tmp_path)
+    with src:
+        assert values([src.read()]) == pytest.approx([10], abs=3)  # JPEG is lossy
+        with pytest.raises(BadImage) as info:
+            src.read()
+        assert str(bad) in str(info.value) and info.value.path == str(bad)
+        assert isinstance(info.value, ValueError)
+        assert values([src.read()]) == pytest.approx([30], abs=3)  # the caller may skip it and go on
+
+
+def test_jpeg_missing_only_its_end_marker_is_rejected(tmp_path: Path) -> None:
+    ok, buf = cv2.imencode(".jpg", solid(50, 64, 64))
+    assert ok
+    path = tmp_path / "cut.jpg"
+    path.write_bytes(buf.tobytes()[:-2])  # older OpenCV would decode this without complaint
+    with pytest.raises(BadImage, match="truncated"):
+        decode_image(path)
+    path.write_bytes(buf.tobytes())
+    assert decode_image(path).shape == (64, 64, 3)
+
+
+def test_replay_skip_bad_logs_and_continues(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    write_photos(tmp_path, {"1.png": 10, "3.png": 30})
+    (tmp_path / "2.jpg").write_bytes(b"\xff\xd8 this is not a jpeg")
+    with caplog.at_level(logging.WARNING, logger="device.replay"):
+        with ReplaySource(tmp_path, skip_bad=True) as src:
+            assert values(read_all(src)) == [10, 30]
+    assert any("2.jpg" in r.getMessage() for r in caplog.records)
+
+
+def test_replay_all_bad_with_skip_bad_raises(tmp_path: Path) -> None:
+    (tmp_path / "a.png").write_bytes(b"garbage")
+    (tmp_path / "b.png").write_bytes(b"")
+    with ReplaySource(tmp_path, skip_bad=True, loop=True) as src:
+        with pytest.raises(BadImage, match="none of the 2 images"):
+            src.read()
+
+
+def test_replay_empty_folder_names_folder_and_extensions(tmp_path: Path) -> None:
+    (tmp_path / "readme.txt").write_text("no photos here")
+    src = ReplaySource(tmp_path)
+    with pytest.raises(CameraNotFound) as info:
+        src.open()
+    message = str(info.value)
+    assert str(tmp_path) in message and ".jpg" in message and ".png" in message
+    assert isinstance(info.value, FileNotFoundError)
+    assert not src.is_open
+
+
+def test_replay_missing_path(tmp_path: Path) -> None:
+    with pytest.raises(CameraNotFound, match="nothing to replay"):
+        ReplaySource(tmp_path / "nope").open()
+
+
+def test_replay_rejects_bad_arguments(tmp_path: Path) -> None:
+    with pytest.raises(ValueError):
+        ReplaySource(tmp_path, hold_frames=0)
+    with pytest.raises(ValueError):
+        ReplaySource(tmp_path, fps=0)
+    with pytest.raises(RuntimeError, match="not open"):
+        ReplaySource(tmp_path).read()
+
+
+def test_replay_video_file(tmp_path: Path) -> None:
+    video = tmp_path / "roll.avi"
+    write_video(video, [0, 60, 120, 180, 240], fps=10.0)
+    with ReplaySource(video) as src:
+        frames = read_all(src)
+    assert len(frames) == 5
+    assert [round(v / 60) for v in values(frames)] == [0, 1, 2, 3, 4]  # MJPG is lossy
+    assert frames[0].image.shape == (H * 2, W * 2, 3) and frames[0].image.dtype == np.uint8
+    assert [f.timestamp for f in frames] == pytest.approx([0.0, 0.1, 0.2, 0.3, 0.4])
+    assert src.effective_fps == pytest.approx(10.0)
+
+    with ReplaySource(video, hold_frames=2, loop=True) as src:
+        frames = [src.read() for _ in range(12)]
+    assert [round(v / 60) for v in values(frames)] == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 0]
+
+
+def test_replay_corrupt_video_is_bad_image(tmp_path: Path) -> None:
+    video = tmp_path / "broken.avi"
+    video.write_bytes(b"RIFF\x00\x00\x00\x00AVI garbage")
+    with ReplaySource(video) as src:
+        with pytest.raises(BadImage) as info:
+            src.read()
+    assert "broken.avi" in str(info.value)
+
+
+# -- OpenCVSource ----------------------------------------------------------------------------------
+
+
+class FakeCapture:
+    """Stands in for cv2.VideoCapture: delivers ``frames`` then fails like an unplugged webcam."""
+
+    def __init__(self, target, frames=(), opened=True) -> None:
+        self.target = target
+        self.frames = list(frames)
+        self.opened = opened
+        self.released = False
+        self.props: dict[int, float] = {}
+
+    def isOpened(self) -> bool:  # noqa: N802 - cv2's name
+        return self.opened
+
+    def read(self):
+        if self.frames:
+            return True, self.frames.pop(0)
+        return False, None
+
+    def get(self, prop: int) -> float:
+        return self.props.get(prop, 0.0)
+
+    def set(self, prop: int, value: float) -> bool:
+        self.props[prop] = value
+        return True
+
+    def release(self) -> None:
+        self.released = True
+
+
+def test_opencv_missing_device_index_is_camera_not_found_with_hint() -> None:
+    src = OpenCVSource(99)
+    assert src.name == "opencv:99"
+    with pytest.raises(CameraNotFound) as info:
+        src.open()
+    message = str(info.value)
+    assert "/dev/video99" in message and "opencv:99" in message and "companion demo" in message
+
+
+def test_opencv_webcam_disconnect_after_frames() -> None:
+    captures: list[FakeCapture] = []
+
+    def factory(target):
+        captures.append(FakeCapture(target, [solid(5), solid(6)]))
+        return captures[-1]
+
+    ticks = iter([1.0, 2.0])
+    src = OpenCVSource("0", size=(640, 480), capture_factory=factory, clock=lambda: next(ticks))
+    with src:
+        a, b = src.read(), src.read()
+        with pytest.raises(CameraDisconnected, match="after 2"):
+            src.read()
+    assert captures[0].target == 0 and captures[0].released
+    assert captures[0].props[cv2.CAP_PROP_FRAME_WIDTH] == 640
+    assert (a.index, b.index, a.timestamp, b.timestamp) == (0, 1, 1.0, 2.0)
+    assert a.source == "opencv:0" and values([a, b]) == [5, 6]
+
+
+def test_opencv_video_file_ends_with_end_of_stream(tmp_path: Path) -> None:
+    video = tmp_path / "clip.avi"
+    write_video(video, [30, 90, 150])
+    with OpenCVSource(str(video)) as src:
+        frames = [src.read() for _ in range(3)]
+        with pytest.raises(EndOfStream):
+            src.read()
+    assert src.name == f"opencv:{video}"
+    assert [f.timestamp for f in frames] == pytest.approx([0.0, 0.1, 0.2])
+    with pytest.raises(CameraNotFound, match="no video file"):
+        OpenCVSource(str(tmp_path / "missing.mp4")).open()
+
+
+# -- Picamera2Source (fake picamera2 module) -------------------------------------------------------
+
+
+class FakePicamera2:
+    """Records what Picamera2Source asks of picamera2.Picamera2; no hardware."""
+
+    cameras: list[dict] = [{"Model": "imx708", "Num": 0, "Id": "/base/soc/i2c0mux/i2c@1/imx708@1a"}]
+    instances: list[FakePicamera2] = []
+    fail_init: Exception | None = None
+    channels = 3
+
+    def __init__(self, camera_num: int = 0) -> None:
+        if FakePicamera2.fail_init is not None:
+            raise FakePicamera2.fail_init
+        self.camera_num = camera_num
+        self.calls: list[tuple] = []
+        self.config: dict | None = None
+        self.fail_capture = False
+        FakePicamera2.instances.append(self)
+
+    @staticmethod
+    def global_camera_info() -> list[dict]:
+        return list(FakePicamera2.cameras)
+
+    def create_preview_configuration(self, main=None, **kwargs) -> dict:
+        self.calls.append(("create_preview_configuration", main))
+        return {"main": dict(main or {}), **kwargs}
+
+    def configure(self, config: dict) -> None:
+        self.calls.append(("configure",))
+        self.config = config
+
+    def start(self) -> None:
+        self.calls.append(("start",))
+
+    def capture_array(self, name: str = "main", wait=None) -> np.ndarray:
+        self.calls.append(("capture_array", name, wait))
+        if self.fail_capture:
+            raise TimeoutError("no frame")
+        width, height = self.config["main"]["size"]
+        return np.full((height, width, self.channels), 7, np.uint8)
+
+    def stop(self) -> None:
+        self.calls.append(("stop",))
+
+    def close(self) -> None:
+        self.calls.append(("close",))
+
+
+@pytest.fixture
+def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> type[FakePicamera2]:
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = FakePicamera2  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    monkeypatch.setattr(FakePicamera2, "instances", [])
+    monkeypatch.setattr(FakePicamera2, "fail_init", None)
+    monkeypatch.setattr(FakePicamera2, "channels", 3)
+    return FakePicamera2
+
+
+def test_picamera2_frames_are_bgr_uint8_from_rgb888(fake_picamera2: type[FakePicamera2]) -> None:
+    ticks = iter([10.0, 10.5])
+    src = Picamera2Source(size=(64, 48), clock=lambda: next(ticks))
+    with src:
+        frames = [src.read(), src.read()]
+    cam = fake_picamera2.instances[0]
+    assert cam.camera_num == 0
+    assert cam.calls[0] == ("create_preview_configuration", {"size": (64, 48), "format": "RGB888"})
+    assert cam.calls[-2:] == [("stop",), ("close",)]
+    assert ("capture_array", "main", 5.0) in cam.calls
+    assert frames[0].image.shape == (48, 64, 3) and frames[0].image.dtype == np.uint8
+    assert [(f.index, f.timestamp, f.source) for f in frames] == [(0, 10.0, "picamera2:0"), (1, 10.5, "picamera2:0")]
+    assert not src.is_open
+
+
+def test_picamera2_four_channel_arrays_lose_alpha(fake_picamera2: type[FakePicamera2]) -> None:
+    fake_picamera2.channels = 4
+    with Picamera2Source(size=(16, 8)) as src:
+        assert src.read().image.shape == (8, 16, 3)
+
+
+def test_picamera2_missing_module_is_camera_not_found_with_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # makes `import picamera2` raise ImportError
+    with pytest.raises(CameraNotFound) as info:
+        Picamera2Source().open()
+    message = str(info.value)
+    assert "sudo apt install python3-picamera2" in message and "opencv:0" in message
+    assert "picamera2:0" in message
+
+
+def test_picamera2_no_camera(fake_picamera2: type[FakePicamera2], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fake_picamera2, "cameras", [])
+    with pytest.raises(CameraNotFound, match="no camera at picamera2:0"):
+        Picamera2Source().open()
+    assert fake_picamera2.instances == []
+
+
+def test_picamera2_busy(fake_picamera2: type[FakePicamera2]) -> None:
+    try:
+        try:
+            raise RuntimeError("Failed to acquire camera: Device or resource busy")
+        except RuntimeError as inner:
+            raise RuntimeError("Camera __init__ sequence did not complete.") from inner
+    except RuntimeError as outer:
+        fake_picamera2.fail_init = outer
+    with pytest.raises(CameraBusy, match="in use by another program"):
+        Picamera2Source().open()
+
+
+def test_picamera2_capture_failure_is_disconnect(fake_picamera2: type[FakePicamera2]) -> None:
+    with Picamera2Source(size=(8, 8)) as src:
+        src.read()
+        fake_picamera2.instances[0].fail_capture = True
+        with pytest.raises(CameraDisconnected, match="after 1"):
+            src.read()
+
+
+# -- FakeCamera ----------------------------------------------------------------------------------
+
+
+def frames_0_to(n: int) -> list[np.ndarray]:
+    return [solid(10 * i) for i in range(n)]
+
+
+def test_fake_camera_replays_and_records() -> None:
+    cam = FakeCamera(frames_0_to(3))
+    frames = list(cam)  # iterating opens it and stops at EndOfStream
+    cam.close()
+    assert values(frames) == [0, 10, 20] and [f.index for f in frames] == [0, 1, 2]
+    assert [f.timestamp for f in frames] == pytest.approx([0.0, 0.1, 0.2])
+    assert cam.calls == [("open",), ("read", 0), ("read", 1), ("read", 2), ("end",), ("close",)]
+
+
+def test_fake_camera_drop_glare_and_white_balance_faults() -> None:
+    cam = FakeCamera(frames_0_to(5), faults=[Fault.drop(1), Fault.glare(2, box=(4, 4, 12, 12)), "wb_flip@3"])
+    with cam:
+        frames = list(cam)
+    assert [f.index for f in frames] == [0, 2, 3, 4]  # the dropped frame leaves a gap
+    glare = frames[1].image
+    assert glare[10, 10].tolist() == [255, 255, 255] and glare[0, 0].tolist() == [20, 21, 22]
+    assert int((glare == 255).all(axis=2).sum()) > 50
+    assert frames[2].image[0, 0].tolist() == [32, 31, 30]  # red and blue swapped
+    assert frames[3].image[0, 0].tolist() == [40, 41, 42]
+    assert ("drop", 1) in cam.calls and ("glare", 2) in cam.calls and ("wb_flip", 3) in cam.calls
+
+
+def test_fake_camera_random_glare_is_seeded() -> None:
+    def glare_mask(seed: int) -> np.ndarray:
+        with FakeCamera([solid(0, 60, 80)], faults=[Fault.glare(0)], seed=seed) as cam:
+            return (cam.read().image == 255).all(axis=2)
+
+    assert glare_mask(3).any()
+    np.testing.assert_array_equal(glare_mask(3), glare_mask(3))
+    assert not np.array_equal(glare_mask(3), glare_mask(4))
+
+
+def test_fake_camera_disconnect_until_reopened() -> None:
+    cam = FakeCamera(frames_0_to(6), faults=[Fault.disconnect(2)])
+    cam.open()
+    assert values([cam.read(), cam.read()]) == [0, 10]
+    with pytest.raises(CameraDisconnected) as info:
+        cam.read()
+    assert isinstance(info.value, ConnectionError)
+    with pytest.raises(CameraDisconnected):
+        cam.read()
+    cam.close()
+    cam.open()  # plugged back in: the frame being captured at the loss is gone
+    assert cam.read().index == 3
+    assert cam.calls.count(("disconnect", 2)) == 1 and ("disconnect", 3) in cam.calls
+
+
+def test_fake_camera_busy_on_open() -> None:
+    cam = FakeCamera(frames_0_to(1), faults=[Fault.busy(0)])
+    with pytest.raises(CameraBusy, match="busy@0"):
+        cam.open()
+    assert not cam.is_open
+    with cam:  # the second attempt succeeds
+        assert cam.read().index == 0
+    assert cam.calls[:2] == [("busy",), ("open",)] and cam.open_attempts == 2
+
+
+def test_fake_camera_loop_and_fault_parsing() -> None:
+    with FakeCamera(frames_0_to(2), loop=True, clock=lambda: 42.0) as cam:
+        frames = [cam.read() for _ in range(5)]
+    assert values(frames) == [0, 10, 0, 10, 0] and frames[4].index == 4 and frames[4].timestamp == 42.0
+    assert Fault.parse("DROP@7") == Fault(FaultKind.DROP, 7)
+    assert Fault.parse("busy") == Fault(FaultKind.BUSY, 0)
+    with pytest.raises(ValueError, match="wb_flip"):
+        Fault.parse("smoke@1")
+    with pytest.raises(ValueError):
+        FakeCamera([])
+
+
+# -- open_source -------------------------------------------------------------------------------------
+
+
+def test_open_source_spec_forms(tmp_path: Path) -> None:
+    cam = open_source("opencv:2")
+    assert isinstance(cam, OpenCVSource) and cam.index == 2 and cam.name == "opencv:2" and not cam.is_open
+    cam = open_source("opencv:/videos/game.mp4")
+    assert isinstance(cam, OpenCVSource) and cam.path == Path("/videos/game.mp4")
+    cam = open_source("picamera2")
+    assert isinstance(cam, Picamera2Source) and cam.camera_num == 0
+    cam = open_source("picamera2:1", size=(640, 480))
+    assert isinstance(cam, Picamera2Source) and cam.name == "picamera2:1" and cam.size == (640, 480)
+    cam = open_source(str(tmp_path), hold_frames=30, loop=True, size=(640, 480))  # size: not a replay option
+    assert isinstance(cam, ReplaySource) and cam.hold_frames == 30 and cam.loop and cam.path == tmp_path
+    cam = open_source(f"replay:{tmp_path}")
+    assert isinstance(cam, ReplaySource) and cam.name == f"replay:{tmp_path}"
+    cam = open_source("game.MP4")
+    assert isinstance(cam, ReplaySource) and cam.path.name == "game.MP4"
+
+
+@pytest.mark.parametrize("spec", ["webcam", "picamera2:x", "opencv:", "", "usb0"])
+def test_open_source_unknown_spec(spec: str) -> None:
+    with pytest.raises(UnknownSourceSpec) as info:
+        open_source(spec)
+    assert isinstance(info.value, ValueError)
+    assert repr(spec) in str(info.value) and "opencv:N" in str(info.value)
+
+
+def test_open_source_rejects_options_no_source_takes(tmp_path: Path) -> None:
+    with pytest.raises(TypeError, match="hold_frame"):
+        open_source(str(tmp_path), hold_frame=3)
+
+
+def test_open_source_auto_prefers_picamera2(fake_picamera2: type[FakePicamera2]) -> None:
+    cam = open_source("auto")
+    assert isinstance(cam, Picamera2Source) and not cam.is_open
+
+
+def test_open_source_auto_falls_back_to_opencv(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "picamera2", None)
+    made: list[FakeCapture] = []
+
+    def factory(target):
+        made.append(FakeCapture(target, [solid(1)]))
+        return made[-1]
+
+    cam = open_source("auto", capture_factory=factory, hold_frames=5)
+    assert isinstance(cam, OpenCVSource) and cam.name == "opencv:0"
+    assert not cam.is_open and made[0].released  # probed, then closed again
+    with cam:
+        assert cam.read().index == 0
+
+
+def test_open_source_auto_without_camera_suggests_demo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "picamera2", None)
+    with pytest.raises(CameraNotFound) as info:
+        open_source("auto", capture_factory=lambda target: FakeCapture(target, opened=False))
+    message = str(info.value)
+    assert "companion demo" in message and "python3-picamera2" in message and "opencv:0" in message
+
+
+def test_camera_module_reexports_implementations() -> None:
+    from device import camera
+
+    assert camera.ReplaySource is ReplaySource and camera.open_source is open_source
+    with pytest.raises(AttributeError):
+        camera.NoSuchThing  # noqa: B018

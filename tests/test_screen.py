@@ -1,0 +1,194 @@
+"""The touchscreen view renders snapshots headless (SDL dummy driver, see conftest) and posts taps."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pygame
+import pytest
+
+from companion.hub import StateHub
+from companion.qr import qr_matrix, qr_surface
+from companion.screen import BUTTON_MIN_PX, Screen, ScreenSnapshot, TouchScreen, frame_to_surface
+
+RED_BGR = (0, 0, 255)  # pure red in OpenCV's BGR order
+GREEN_BGR = (0, 200, 0)
+BLUE_BGR = (255, 0, 0)
+
+
+@pytest.fixture
+def frame() -> np.ndarray:
+    """uint8[480, 640, 3] BGR: grey table, a red block top-left, a blue block bottom-right, a boxed 'die'."""
+    image = np.full((480, 640, 3), 90, dtype=np.uint8)
+    image[40:200, 40:240] = RED_BGR
+    image[300:460, 420:620] = BLUE_BGR
+    cv2.rectangle(image, (280, 180), (360, 260), GREEN_BGR, 4)
+    cv2.putText(image, "4", (300, 240), cv2.FONT_HERSHEY_SIMPLEX, 2, GREEN_BGR, 4)
+    return image
+
+
+def _tap(screen: TouchScreen, hub: StateHub, pos: tuple[int, int]) -> str | None:
+    screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1), hub)
+    return screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1), hub)
+
+
+def _frame_pixel(screen: TouchScreen, frame: np.ndarray, x: int, y: int) -> tuple[int, int, int]:
+    """The screen's RGB at the place where frame pixel (x, y) was drawn."""
+    rect = screen.frame_rect
+    sx = rect.width / frame.shape[1]
+    sy = rect.height / frame.shape[0]
+    return tuple(screen.surface.get_at((rect.x + int(x * sx), rect.y + int(y * sy))))[:3]
+
+
+def test_watching_screen_shows_frame_tally_and_buttons(tmp_path, output_dir, make_view, frame):
+    view = make_view(
+        [6, 6, 4, 2, None],
+        seq=3,
+        history=[[1, 1, 5], [3, 6]],
+        findings=[{"what": "A die is cocked", "where": "roll 3", "severity": "warning", "rule": "d6, 2", "seq": 3}],
+    )
+    screen = TouchScreen()
+    surface = screen.render(ScreenSnapshot(view=view, frame=frame, version=7))
+
+    assert surface.get_size() == (800, 480)
+    assert screen.state is Screen.WATCHING
+    # The frame is on the left, scaled to fit with its aspect ratio (4:3), BGR shown as RGB.
+    rect = screen.frame_rect
+    assert rect is not None and rect.right <= 460 and rect.x < 20 and rect.y < 20
+    assert rect.width / rect.height == pytest.approx(640 / 480, rel=0.01)
+    assert _frame_pixel(screen, frame, 140, 120) == (255, 0, 0)  # red block stays red (not blue)
+    assert _frame_pixel(screen, frame, 520, 380) == (0, 0, 255)  # blue block stays blue
+    assert _frame_pixel(screen, frame, 10, 10) == (90, 90, 90)
+    # Buttons are touch-sized.
+    buttons = screen.buttons
+    assert set(buttons) == {"read_now", "undo"}
+    for button in buttons.values():
+        assert button.rect.width >= BUTTON_MIN_PX and button.rect.height >= BUTTON_MIN_PX
+        assert surface.get_rect().contains(button.rect)
+        assert not button.rect.colliderect(rect)
+
+    screen.save_png(tmp_path / "screen.png")
+    screen.save_png(output_dir / "screen.png")
+    assert (tmp_path / "screen.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    # The QR code on the saved screenshot scans back to the phone URL.
+    shot = cv2.imread(str(tmp_path / "screen.png"))
+    assert shot.shape == (480, 800, 3)
+    decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(shot[:, 460:])
+    assert decoded == "http://192.168.1.20:8080/"
+
+
+def test_jpeg_snapshot_from_the_hub_renders(make_view, frame, hub):
+    ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert ok
+    snapshot = hub.publish(make_view([3, 3]), jpeg.tobytes())
+    screen = TouchScreen()
+    screen.render(snapshot)
+    r, g, b = _frame_pixel(screen, frame, 140, 120)
+    assert r > 200 and g < 60 and b < 60  # red after JPEG round trip
+
+
+def test_tap_on_undo_posts_undo_and_never_touches_state(make_view, frame, hub):
+    view = make_view([5, 5, 1])
+    hub.publish(view)
+    screen = TouchScreen()
+    screen.render(ScreenSnapshot(view=view, frame=frame))
+
+    undo = screen.buttons["undo"].rect
+    assert _tap(screen, hub, undo.center) == "undo"
+    assert hub.take_actions() == [{"action": "undo", "origin": "touchscreen"}]
+    assert hub.snapshot().view is view  # the view only posts; the state is untouched
+
+    assert _tap(screen, hub, screen.buttons["read_now"].rect.center) == "read_now"
+    assert [a["action"] for a in hub.take_actions()] == ["read_now"]
+
+    # A tap outside any button, or a press on one button released on another, posts nothing.
+    assert _tap(screen, hub, screen.frame_rect.center) is None
+    screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=undo.center, button=1), hub)
+    released = screen.buttons["read_now"].rect.center
+    assert screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=released, button=1), hub) is None
+    assert hub.take_actions() == []
+
+
+def test_undo_is_disabled_with_nothing_to_undo(make_view, hub):
+    view = make_view([2])
+    view["session"]["events"] = 0
+    screen = TouchScreen()
+    screen.render(view)
+    assert not screen.buttons["undo"].enabled
+    assert _tap(screen, hub, screen.buttons["undo"].rect.center) is None
+    assert hub.take_actions() == []
+
+
+def test_quit_button_only_in_debug_mode(make_view, hub):
+    view = make_view([1, 2, 3])
+    normal = TouchScreen()
+    normal.render(view)
+    assert "quit" not in normal.buttons
+
+    debug = TouchScreen(debug=True)
+    debug.render(view)
+    quit_rect = debug.buttons["quit"].rect
+    assert min(quit_rect.size) >= BUTTON_MIN_PX
+    assert _tap(debug, hub, quit_rect.center) == "quit"
+    assert hub.take_actions() == [{"action": "quit", "origin": "touchscreen"}]
+
+
+def test_camera_lost_shows_error_screen(output_dir, make_view, frame, hub):
+    screen = TouchScreen()
+    screen.render(ScreenSnapshot(view=make_view([4, 4]), frame=frame))
+    assert screen.state is Screen.WATCHING
+
+    lost = make_view([4, 4])
+    lost["status"] = {"camera": "lost", "reader": "watching", "message": "Camera opencv:0 stopped sending frames."}
+    surface = screen.render(ScreenSnapshot(view=lost, frame=frame))
+    screen.save_png(output_dir / "screen_camera_lost.png")
+
+    assert screen.state is Screen.CAMERA_LOST
+    assert screen.frame_rect is None  # no stale picture on the error screen
+    assert "read_now" not in screen.buttons
+    assert min(screen.buttons["undo"].rect.size) >= BUTTON_MIN_PX
+    # The error screen has its own dark-red background.
+    assert tuple(surface.get_at((400, 300)))[:3] == (44, 18, 20)
+    assert _tap(screen, hub, screen.buttons["undo"].rect.center) == "undo"
+
+    # Back to watching when the camera returns.
+    screen.render(ScreenSnapshot(view=make_view([4, 4]), frame=frame))
+    assert screen.state is Screen.WATCHING
+
+
+def test_waiting_screen_before_first_publish(output_dir, hub):
+    screen = TouchScreen(phone_url="http://192.168.1.20:8080/")
+    screen.render(hub.snapshot())  # version 0, empty view
+    screen.save_png(output_dir / "screen_waiting.png")
+    assert screen.state is Screen.WAITING
+    assert screen.buttons == {}
+
+
+def test_frame_to_surface_rejects_wrong_shapes():
+    with pytest.raises(ValueError, match=r"uint8\[H, W, 3\]"):
+        frame_to_surface(np.zeros((10, 10, 2), np.uint8), (100, 100))
+    with pytest.raises(ValueError, match="uint8"):
+        frame_to_surface(np.zeros((10, 10, 3), np.float32), (100, 100))
+    assert frame_to_surface(np.zeros((100, 50, 3), np.uint8), (200, 200)).get_size() == (100, 200)
+
+
+def test_surface_of_wrong_size_is_refused():
+    with pytest.raises(ValueError, match="surface"):
+        TouchScreen(size=(800, 480), surface=pygame.Surface((640, 480)))
+
+
+def test_qr_code_scans_back_and_keeps_whole_pixel_modules():
+    url = "http://192.168.1.20:8080/"
+    matrix = qr_matrix(url)
+    assert len(matrix) == len(matrix[0]) and (len(matrix) - 21) % 4 == 0
+    surface = qr_surface(url, 120)
+    assert surface.get_size() == (120, 120)
+    rgb = np.ascontiguousarray(pygame.surfarray.array3d(surface).swapaxes(0, 1))
+    assert set(np.unique(rgb)) <= {0, 255}  # crisp modules, no blur from scaling
+    decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+    assert decoded == url
+    with pytest.raises(ValueError, match="too small"):
+        qr_surface(url, 20)
+    with pytest.raises(ValueError, match="empty"):
+        qr_matrix("")

@@ -1,0 +1,122 @@
+"""Tests of the standard d6 reader (vision.D6Reader) on real labelled photos and on bad input."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+cv2 = pytest.importorskip("cv2")
+
+from bench.d6_byler import match, read_labels  # noqa: E402
+from vision import BadFrame, D6Config, D6Reader, DiceRead, DieObservation, VisionError, annotate  # noqa: E402
+
+SHARED = Path(os.environ.get("TABLETOP_SHARED", Path(__file__).resolve().parents[1].parent / "shared"))
+BYLER = SHARED / "datasets" / "byler_d6_dice" / "train"
+PENLINGTON = SHARED / "datasets" / "penlington_d6_webcam_valid"
+# Spread over the shooting sessions: few and many dice, touching, translucent, marbled, logo "1" faces.
+BYLER_PHOTOS = (
+    "IMG_20191208_111228", "IMG_20191208_111947", "IMG_20191208_112434",
+    "IMG_20191208_113019", "IMG_20191209_095910", "IMG_20191209_100514",
+)
+
+
+@pytest.fixture(scope="module")
+def reader() -> D6Reader:
+    return D6Reader()
+
+
+def _labelled(folder: Path, stem: str):
+    img_path = next((folder / "images").glob(stem + ".*"))
+    img = cv2.imread(str(img_path))
+    return img, read_labels(folder / "labels" / (stem + ".txt"), img.shape[1], img.shape[0])
+
+
+@pytest.mark.parametrize(
+    "frame, words",
+    [
+        (None, "None"),
+        (np.zeros((48, 64, 3), np.float32), "uint8"),
+        (np.zeros((48, 64), np.uint8), "shape"),
+        (np.zeros((48, 64, 4), np.uint8), "shape"),
+        (np.zeros((0, 64, 3), np.uint8), "empty"),
+        ([[1, 2, 3]], "numpy array"),
+    ],
+)
+def test_bad_frames_raise_badframe_naming_the_problem(reader, frame, words):
+    with pytest.raises(BadFrame, match=words) as info:
+        reader.read(frame)
+    assert isinstance(info.value, ValueError) and isinstance(info.value, VisionError)
+
+
+def test_missing_model_raises_vision_error_naming_the_file(tmp_path):
+    with pytest.raises(VisionError, match="d6_detector.onnx"):
+        D6Reader(D6Config(models_dir=tmp_path))
+
+
+@pytest.mark.parametrize("shape", [(480, 640, 3), (640, 640, 3), (123, 457, 3)])
+def test_blank_and_plain_frames_give_no_dice(reader, shape):
+    rng = np.random.default_rng(0)
+    grey = np.full(shape, 128, np.uint8)
+    ramp = np.linspace(40, 220, shape[1], dtype=np.float32)[None, :, None]
+    gradient = np.broadcast_to(ramp, shape).astype(np.uint8)
+    noise = np.clip(rng.normal(120, 6, shape), 0, 255).astype(np.uint8)
+    for frame in (grey, gradient, noise, np.zeros(shape, np.uint8)):
+        read = reader.read(frame)
+        assert read.dice == ()
+        assert (read.width, read.height) == (shape[1], shape[0])
+
+
+def test_read_json_shape_and_stage_timings(reader):
+    read = reader.read(np.full((64, 80, 3), 90, np.uint8))
+    assert read.to_json() == {"width": 80, "height": 64, "dice": []}
+    assert set(read.timings_ms) >= {"validate", "prepare", "detect", "decode", "crop", "classify", "assemble"}
+    die = DieObservation("d6", None, (1, 2, 3, 4), 0.12345)
+    assert die.to_json() == {"kind": "d6", "value": None, "box": [1, 2, 3, 4], "confidence": 0.123}
+    assert DiceRead(1, 1, (die,), {}).to_json()["dice"][0]["value"] is None
+
+
+@pytest.mark.skipif(not BYLER.is_dir(), reason=f"byler photos not found at {BYLER} (set TABLETOP_SHARED)")
+def test_real_byler_photos_dice_found_and_values_right(reader):
+    labels_total = found_total = right_total = false_total = 0
+    for stem in BYLER_PHOTOS:
+        img, labels = _labelled(BYLER, stem)
+        read = reader.read(img)
+        pairs = match([d.box for d in read.dice], [b for _, b in labels])
+        right = sum(read.dice[i].value == labels[j][0] for i, j in pairs)
+        assert abs(len(read.dice) - len(labels)) <= 1, f"{stem}: {len(read.dice)} dice reported, {len(labels)} labelled"
+        labels_total += len(labels)
+        found_total += len(pairs)
+        right_total += right
+        false_total += len(read.dice) - len(pairs)
+        for die in read.dice:
+            x, y, w, h = die.box
+            assert 0 <= x and 0 <= y and x + w <= img.shape[1] + 1 and y + h <= img.shape[0] + 1
+            assert 0.0 <= die.confidence <= 1.0 and die.kind == "d6"
+    assert found_total >= 0.95 * labels_total, f"found {found_total}/{labels_total}"
+    assert right_total >= 0.95 * found_total, f"values right {right_total}/{found_total}"
+    assert false_total <= 2
+
+
+@pytest.mark.skipif(not PENLINGTON.is_dir(), reason=f"penlington photos not found at {PENLINGTON}")
+def test_real_webcam_photo_white_dice_on_wood(reader):
+    img, labels = _labelled(PENLINGTON, "valid_1")
+    read = reader.read(img)
+    assert [d.value for d in read.dice] == [v for v, _ in labels]
+
+
+@pytest.mark.skipif(not BYLER.is_dir(), reason=f"byler photos not found at {BYLER}")
+def test_annotate_draws_on_a_copy(reader):
+    img, _ = _labelled(BYLER, BYLER_PHOTOS[0])
+    before = img.copy()
+    read = reader.read(img)
+    out = annotate(img, read)
+    assert out.shape == img.shape and out.dtype == np.uint8
+    assert np.array_equal(img, before)
+    assert not np.array_equal(out, img)

@@ -1,0 +1,207 @@
+"""The phone view's HTTP API (Flask test client), its SSE generator, and the server helper."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.request
+
+import cv2
+import numpy as np
+import pytest
+
+from companion import netinfo
+from companion.web import create_app, serve, sse_stream
+
+
+@pytest.fixture
+def client(hub):
+    app = create_app(hub)
+    app.testing = True
+    return app.test_client()
+
+
+def _jpeg() -> bytes:
+    image = np.zeros((48, 64, 3), np.uint8)
+    image[:, :32] = (0, 0, 255)
+    ok, data = cv2.imencode(".jpg", image)
+    assert ok
+    return data.tobytes()
+
+
+def _parse_sse(message: str) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for line in message.strip("\n").split("\n"):
+        key, _, value = line.partition(": ")
+        fields[key] = value
+    return fields
+
+
+def test_phone_page_is_self_contained(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert 'name="viewport"' in html and "width=device-width" in html
+    assert "/static/phone.js" in html and "/static/phone.css" in html
+    assert "http://" not in html and "https://" not in html  # no CDN, nothing off the box
+    for face in range(1, 7):
+        assert f'id="count-{face}"' in html
+    js = client.get("/static/phone.js")
+    assert js.status_code == 200 and b"EventSource" in js.data and b"/api/action" in js.data
+    assert client.get("/static/phone.css").status_code == 200
+
+
+def test_api_state_is_latest_view_with_version(client, hub, make_view):
+    empty = client.get("/api/state")
+    assert empty.status_code == 200 and empty.get_json() == {"version": 0}
+
+    view = make_view([6, 6, 1])
+    hub.publish(make_view([2]))
+    hub.publish(view)
+    body = client.get("/api/state").get_json()
+    assert body["version"] == 2
+    assert body["game"]["latest"]["total"] == 13
+    assert body["game"]["latest"]["counts"]["6"] == 2
+    assert body["phone_url"] == view["phone_url"]
+    assert "version" not in view  # the published dict is not modified
+
+
+def test_frame_jpg_404_before_first_frame_then_jpeg(client, hub, make_view):
+    missing = client.get("/frame.jpg")
+    assert missing.status_code == 404
+    assert missing.is_json and "no frame yet" in missing.get_json()["error"]
+    assert missing.headers["Cache-Control"] == "no-store"
+
+    hub.publish(make_view([3]), _jpeg())
+    found = client.get("/frame.jpg?v=1")
+    assert found.status_code == 200
+    assert found.mimetype == "image/jpeg"
+    assert found.data[:3] == b"\xff\xd8\xff"
+    assert found.headers["Cache-Control"] == "no-store"
+
+    hub.publish(make_view([4]))  # no new JPEG: the last one stays
+    assert client.get("/frame.jpg").data == found.data
+
+
+def test_post_action_accepts_undo_and_read_now(client, hub):
+    for action in ("undo", "read_now"):
+        response = client.post("/api/action", json={"action": action})
+        assert response.status_code == 202
+        assert response.get_json() == {"accepted": action}
+    assert hub.take_actions() == [
+        {"action": "undo", "origin": "phone"},
+        {"action": "read_now", "origin": "phone"},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "problem"),
+    [
+        ({"data": "{not json", "content_type": "application/json"}, "not valid JSON"),
+        ({"data": '{"action": "undo"}', "content_type": "text/plain"}, "Content-Type: application/json"),
+        ({"json": ["undo"]}, '"action" key'),
+        ({"json": {"what": "undo"}}, '"action" key'),
+        ({"json": {"action": "quit"}}, "unknown action 'quit'"),
+        ({"json": {"action": "explode"}}, "unknown action 'explode'"),
+    ],
+)
+def test_post_action_rejects_bad_requests(client, hub, kwargs, problem):
+    response = client.post("/api/action", **kwargs)
+    assert response.status_code == 400
+    assert problem in response.get_json()["error"]
+    assert hub.take_actions() == []
+
+
+def test_sse_stream_sends_current_snapshot_first_then_changes(hub, make_view):
+    hub.publish(make_view([1, 2]))
+    stream = sse_stream(hub, heartbeat_s=0.05)
+    assert next(stream).startswith("retry:")
+    first = _parse_sse(next(stream))
+    assert first["event"] == "state" and first["id"] == "1"
+    assert json.loads(first["data"])["game"]["latest"]["total"] == 3
+
+    assert next(stream) == ": heartbeat\n\n"  # nothing new within heartbeat_s
+
+    hub.publish(make_view([6, 6, 6]))
+    update = _parse_sse(next(stream))
+    assert update["id"] == "2"
+    data = json.loads(update["data"])
+    assert data["version"] == 2 and data["game"]["latest"]["counts"]["6"] == 3
+    stream.close()
+
+
+def test_sse_stream_ends_when_stopped(hub):
+    stop = threading.Event()
+    stream = sse_stream(hub, heartbeat_s=0.01, stop=stop)
+    next(stream), next(stream)
+    stop.set()
+    assert list(stream) in ([], [": heartbeat\n\n"])
+
+
+def test_events_route_streams_state(client, hub, make_view):
+    hub.publish(make_view([5]))
+    response = client.get("/api/events", buffered=False)
+    assert response.status_code == 200
+    assert response.mimetype == "text/event-stream"
+    chunks = response.response  # the generator; read just the first two messages
+    assert next(chunks).decode().startswith("retry:")
+    assert '"total":5' in next(chunks).decode()
+    response.close()
+
+
+def test_serve_runs_on_loopback_and_shuts_down(hub, make_view):
+    hub.publish(make_view([2, 2]))
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    try:
+        assert server.port > 0 and server.url == f"http://127.0.0.1:{server.port}/"
+        with urllib.request.urlopen(server.url + "api/state", timeout=5) as response:
+            assert json.load(response)["game"]["latest"]["total"] == 4
+    finally:
+        server.shutdown()
+    with pytest.raises(OSError):
+        urllib.request.urlopen(server.url + "api/state", timeout=2)
+
+
+def test_phone_url_uses_given_host_and_checks_port():
+    assert netinfo.phone_url(8080, host="192.168.1.20") == "http://192.168.1.20:8080/"
+    with pytest.raises(ValueError, match="port"):
+        netinfo.phone_url(0, host="192.168.1.20")
+    address = netinfo.lan_address()
+    assert address.count(".") == 3 and all(0 <= int(part) <= 255 for part in address.split("."))
+
+
+class _FakeSocket:
+    """Stands in for a UDP socket: records connect(); has no send methods, so sending would fail."""
+
+    def __init__(self, address: str | None):
+        self.address = address
+        self.connected_to = None
+        self.closed = False
+
+    def connect(self, target):
+        self.connected_to = target
+        if self.address is None:
+            raise OSError(101, "Network is unreachable")
+
+    def getsockname(self):
+        return (self.address, 50000)
+
+    def close(self):
+        self.closed = True
+
+
+@pytest.mark.parametrize(("address", "expected"), [("192.168.1.20", "192.168.1.20"), (None, "127.0.0.1"), ("0.0.0.0", "127.0.0.1")])
+def test_lan_address_only_connects_a_udp_socket(monkeypatch, address, expected):
+    made = []
+
+    def fake_socket(family, kind):
+        assert (family, kind) == (netinfo.socket.AF_INET, netinfo.socket.SOCK_DGRAM)
+        made.append(_FakeSocket(address))
+        return made[-1]
+
+    monkeypatch.setattr(netinfo.socket, "socket", fake_socket)
+    assert netinfo.lan_address() == expected
+    assert len(made) == 1 and made[0].closed
+    host = made[0].connected_to[0]
+    assert host.startswith("10.")  # a private address: only its route is looked up
+    assert netinfo.phone_url(8080) == f"http://{expected}:8080/"

@@ -1,0 +1,62 @@
+"""Every threshold of the d6 reader, declared once with its default and meaning."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Folder holding the shipped models (package data).
+MODELS_DIR = Path(__file__).resolve().parent / "models"
+
+
+@dataclass(frozen=True)
+class D6Config:
+    """Settings of :class:`vision.D6Reader`.
+
+    Geometry is in pixels of the detector input unless said otherwise.
+
+    Attributes:
+        models_dir: folder holding the two ONNX files below (default: ``vision/models``).
+        detector_model: file name of the die detector (CenterNet-style heatmap, stride 4).
+        classifier_model: file name of the top-face classifier (values 1..6 + "no die").
+        input_long_side: the frame is resized so its longer side is this many pixels before
+            detection (keeps dice of a top-down tray photo at ~15-90 px, the trained range).
+        input_multiple: detector input height and width are padded up to a multiple of this.
+        detection_threshold: minimum heatmap peak score (0..1) for a die candidate.
+        nms_iou: candidates overlapping a stronger one by more than this IoU are dropped (NMS).
+        max_dice: at most this many candidates are kept per frame (strongest first).
+        patch_size: side in pixels of the square patch the classifier reads.
+        patch_context: patch side = this times the longer side of the die box (some context
+            around the top face; same value at training time).
+        patch_rotations: classifier test-time augmentation: probabilities averaged over this many
+            quarter turns of each patch (1 = off, up to 4).
+        no_die_threshold: a candidate whose classifier "no die" probability is above this is dropped.
+        value_threshold: the value is reported only when the classifier gives it at least this
+            probability; otherwise the die is reported unreadable (``value=None``).
+        min_confidence: dice whose final confidence is below this are not reported.
+    """
+
+    models_dir: Path = MODELS_DIR
+    detector_model: str = "d6_detector.onnx"
+    classifier_model: str = "d6_classifier.onnx"
+    input_long_side: int = 512
+    input_multiple: int = 32
+    detection_threshold: float = 0.30
+    nms_iou: float = 0.35
+    max_dice: int = 64
+    patch_size: int = 48
+    patch_context: float = 1.35
+    patch_rotations: int = 2
+    no_die_threshold: float = 0.5
+    value_threshold: float = 0.60
+    min_confidence: float = 0.15
+
+    @property
+    def detector_path(self) -> Path:
+        """Full path of the detector ONNX file."""
+        return Path(self.models_dir) / self.detector_model
+
+    @property
+    def classifier_path(self) -> Path:
+        """Full path of the classifier ONNX file."""
+        return Path(self.models_dir) / self.classifier_model

@@ -1,0 +1,271 @@
+"""The standard d6 reader: finds every six-sided pip die in a BGR frame and reads its top face.
+
+Pipeline (each stage a named function of its inputs and the :class:`D6Config`):
+
+1. ``validate_frame``       -- reject anything that is not ``uint8[H, W, 3]`` (:class:`BadFrame`).
+2. ``prepare_detector_input`` -- resize so the longer side is ``input_long_side``, pad to a multiple
+   of ``input_multiple``, scale to float ``[0, 1]`` NCHW blob.
+3. ``run_net`` (detector)   -- a small CenterNet-style CNN: per stride-4 cell a die-centre heatmap
+   (sigmoid), log box width/height in input pixels and the sub-cell centre offset.
+4. ``decode_detections``    -- heatmap peaks (3x3 max) above ``detection_threshold``, boxes back in
+   frame pixels, NMS.
+5. ``extract_patches``      -- a square patch around each box (``patch_context`` x the box side)
+   resampled to ``patch_size``; the same function cuts the training patches.
+6. ``run_net`` (classifier) -- a small CNN giving softmax probabilities over
+   ``[one, two, three, four, five, six, no die]`` for each patch.
+7. ``assemble_observations`` -- drop "no die" candidates, report the value or ``None`` (unreadable)
+   with a confidence.
+
+Models are ONNX files run through ``cv2.dnn`` (OpenCV + numpy only at run time).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .config import D6Config
+from .errors import BadFrame, VisionError
+from .observations import DiceRead, DieObservation
+from .timing import timed_stage
+
+#: Output stride of the detector heatmap (input pixels per heatmap cell).
+DETECTOR_STRIDE = 4
+#: Classifier outputs, in order: the six values then "no die".
+CLASS_VALUES: tuple[int | None, ...] = (1, 2, 3, 4, 5, 6, None)
+NO_DIE = 6
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Die candidates after NMS.
+
+    Attributes:
+        boxes: float32[N, 4] of ``x, y, w, h`` in frame pixels.
+        scores: float32[N] detector heatmap peak scores, 0..1, descending.
+    """
+
+    boxes: np.ndarray
+    scores: np.ndarray
+
+
+def validate_frame(frame: object) -> np.ndarray:
+    """Check that ``frame`` is a non-empty ``uint8[H, W, 3]`` BGR image and return it C-contiguous.
+
+    Raises:
+        BadFrame: frame is None, not a numpy array, not uint8, not 3-D with 3 channels, or empty.
+    """
+    if frame is None:
+        raise BadFrame("frame is None (camera gave no image?)")
+    if not isinstance(frame, np.ndarray):
+        raise BadFrame(f"frame must be a numpy array, got {type(frame).__name__}")
+    if frame.dtype != np.uint8:
+        raise BadFrame(f"frame dtype must be uint8, got {frame.dtype}")
+    if frame.ndim != 3 or frame.shape[2] != 3:
+        raise BadFrame(f"frame must have shape [H, W, 3] (BGR), got shape {tuple(frame.shape)}")
+    if frame.shape[0] == 0 or frame.shape[1] == 0:
+        raise BadFrame(f"frame is empty, shape {tuple(frame.shape)}")
+    return np.ascontiguousarray(frame)
+
+
+def to_blob(images: np.ndarray) -> np.ndarray:
+    """Convert ``uint8[N, H, W, 3]`` BGR images to the networks' ``float32[N, 3, H, W]`` input in ``[0, 1]``."""
+    return np.ascontiguousarray(images.transpose(0, 3, 1, 2), dtype=np.float32) * np.float32(1.0 / 255.0)
+
+
+def detector_scale(height: int, width: int, config: D6Config) -> float:
+    """Factor from frame pixels to detector-input pixels (longer side becomes ``input_long_side``)."""
+    return config.input_long_side / float(max(height, width))
+
+
+def resize_for_detector(frame: np.ndarray, config: D6Config) -> tuple[np.ndarray, float]:
+    """Resize a ``uint8[H, W, 3]`` frame for the detector and pad it (edge replicate) to ``input_multiple``.
+
+    Returns:
+        ``(image, scale)``: ``uint8[H', W', 3]`` with H', W' multiples of ``input_multiple``, and the
+        factor from frame pixels to ``image`` pixels.
+    """
+    h, w = frame.shape[:2]
+    scale = detector_scale(h, w, config)
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    interp = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
+    resized = cv2.resize(frame, (nw, nh), interpolation=interp)
+    m = config.input_multiple
+    ph, pw = (-nh) % m, (-nw) % m
+    if ph or pw:
+        resized = cv2.copyMakeBorder(resized, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+    return resized, scale
+
+
+def prepare_detector_input(frame: np.ndarray, config: D6Config) -> tuple[np.ndarray, float]:
+    """Frame ``uint8[H, W, 3]`` -> (detector blob ``float32[1, 3, H', W']``, frame-to-input scale)."""
+    image, scale = resize_for_detector(frame, config)
+    return to_blob(image[None]), scale
+
+
+def run_net(net: "cv2.dnn.Net", blob: np.ndarray) -> np.ndarray:
+    """Run an OpenCV DNN network on ``blob`` and return its (single) output as a numpy array."""
+    net.setInput(blob)
+    return np.asarray(net.forward())
+
+
+def decode_detections(output: np.ndarray, scale: float, frame_shape: tuple[int, ...], config: D6Config) -> Candidates:
+    """Turn the detector output into die boxes in frame pixels.
+
+    Args:
+        output: ``float32[1, 5, H/4, W/4]``: heatmap (0..1), log w, log h (input pixels), offset x, y (cells).
+        scale: frame-to-input factor from :func:`prepare_detector_input`.
+        frame_shape: shape of the frame, to clip boxes.
+        config: thresholds (``detection_threshold``, ``nms_iou``, ``max_dice``).
+    """
+    heat = np.ascontiguousarray(output[0, 0], dtype=np.float32)
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= config.detection_threshold)
+    ys, xs = np.nonzero(peaks)
+    if len(ys) == 0:
+        return Candidates(np.zeros((0, 4), np.float32), np.zeros((0,), np.float32))
+    scores = heat[ys, xs]
+    order = np.argsort(-scores)[: config.max_dice * 4]
+    ys, xs, scores = ys[order], xs[order], scores[order]
+    cx = (xs + output[0, 3, ys, xs]) * DETECTOR_STRIDE / scale
+    cy = (ys + output[0, 4, ys, xs]) * DETECTOR_STRIDE / scale
+    bw = np.exp(np.clip(output[0, 1, ys, xs], -2.0, 7.0)) / scale
+    bh = np.exp(np.clip(output[0, 2, ys, xs], -2.0, 7.0)) / scale
+    fh, fw = frame_shape[:2]
+    x0 = np.clip(cx - bw / 2, 0, fw)
+    y0 = np.clip(cy - bh / 2, 0, fh)
+    x1 = np.clip(cx + bw / 2, 0, fw)
+    y1 = np.clip(cy + bh / 2, 0, fh)
+    boxes = np.stack([x0, y0, x1 - x0, y1 - y0], axis=1).astype(np.float32)
+    keep = cv2.dnn.NMSBoxes(boxes.tolist(), scores.astype(float).tolist(), config.detection_threshold, config.nms_iou)
+    keep = np.asarray(keep, dtype=np.int64).reshape(-1)[: config.max_dice]
+    return Candidates(boxes[keep], scores[keep].astype(np.float32))
+
+
+def extract_patch(frame: np.ndarray, cx: float, cy: float, side: float, size: int, angle: float = 0.0) -> np.ndarray:
+    """Cut a square ``uint8[size, size, 3]`` patch of ``side`` frame pixels centred on ``(cx, cy)``.
+
+    ``angle`` (degrees, counter-clockwise) rotates the patch content; the reader uses 0, training
+    uses random angles. Pixels outside the frame repeat the border.
+    """
+    s = size / max(float(side), 1.0)
+    m = cv2.getRotationMatrix2D((float(cx), float(cy)), float(angle), s)
+    m[0, 2] += size / 2.0 - cx
+    m[1, 2] += size / 2.0 - cy
+    if s < 0.5:  # anti-alias a strong reduction
+        k = int(1.0 / s) | 1
+        frame = cv2.GaussianBlur(frame, (k, k), 0)
+    return cv2.warpAffine(frame, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def patch_side(w: float, h: float, config: D6Config) -> float:
+    """Side in frame pixels of the classifier patch for a die box of ``w`` x ``h``."""
+    return max(w, h) * config.patch_context
+
+
+def extract_patches(frame: np.ndarray, boxes: np.ndarray, config: D6Config) -> np.ndarray:
+    """Patches ``uint8[N, patch_size, patch_size, 3]`` around ``boxes`` (``float[N, 4]`` x, y, w, h)."""
+    p = config.patch_size
+    out = np.zeros((len(boxes), p, p, 3), np.uint8)
+    for i, (x, y, w, h) in enumerate(boxes):
+        out[i] = extract_patch(frame, x + w / 2, y + h / 2, patch_side(w, h, config), p)
+    return out
+
+
+def classify_patches(net: "cv2.dnn.Net", patches: np.ndarray, config: D6Config) -> np.ndarray:
+    """Classifier probabilities ``float32[N, 7]`` (values 1..6, no die) for ``uint8[N, P, P, 3]`` patches.
+
+    With ``config.patch_rotations`` = k > 1 the probabilities are averaged over the patch turned by
+    0, 90, ... degrees (k of the four quarter turns): test-time augmentation.
+    """
+    n = len(patches)
+    if n == 0:
+        return np.zeros((0, len(CLASS_VALUES)), np.float32)
+    turns = max(1, min(4, int(config.patch_rotations)))
+    batch = np.concatenate([np.rot90(patches, t, axes=(1, 2)) for t in range(turns)])
+    probs = run_net(net, to_blob(batch)).reshape(turns, n, len(CLASS_VALUES))
+    return probs.mean(axis=0).astype(np.float32)
+
+
+def assemble_observations(candidates: Candidates, probs: np.ndarray, config: D6Config) -> tuple[DieObservation, ...]:
+    """Combine detector scores and classifier probabilities into observations, highest confidence first.
+
+    A candidate is dropped when its "no die" probability exceeds ``no_die_threshold`` or its confidence
+    is below ``min_confidence``. The value is ``None`` when its probability is below ``value_threshold``.
+    """
+    dice = []
+    for box, score, p in zip(candidates.boxes, candidates.scores, probs):
+        if p[NO_DIE] > config.no_die_threshold:
+            continue
+        best = int(np.argmax(p[:NO_DIE]))
+        if p[best] >= config.value_threshold:
+            value, conf = CLASS_VALUES[best], float(score) * float(p[best])
+        else:
+            value, conf = None, float(score) * float(1.0 - p[NO_DIE])
+        if conf < config.min_confidence:
+            continue
+        x, y, w, h = (int(round(float(v))) for v in box)
+        dice.append(DieObservation("d6", value, (x, y, max(w, 1), max(h, 1)), min(max(conf, 0.0), 1.0)))
+    dice.sort(key=lambda d: -d.confidence)
+    return tuple(dice)
+
+
+def load_net(path) -> "cv2.dnn.Net":
+    """Load an ONNX model with ``cv2.dnn``.
+
+    Raises:
+        VisionError: the file is missing or OpenCV cannot read it (the message names the file).
+    """
+    if not path.is_file():
+        raise VisionError(f"d6 model file missing: {path}")
+    try:
+        net = cv2.dnn.readNetFromONNX(str(path))
+    except cv2.error as exc:
+        raise VisionError(f"cannot load d6 model {path}: {exc}") from exc
+    return net
+
+
+class D6Reader:
+    """Finds d6 dice in BGR frames and reads their top face.
+
+    The two models are loaded once in the constructor. An instance is not thread-safe
+    (``cv2.dnn`` nets keep state); use one reader per thread.
+
+    Args:
+        config: thresholds and model location; ``D6Config()`` when None.
+
+    Raises:
+        VisionError: a model file is missing or unreadable (the message names it).
+    """
+
+    def __init__(self, config: D6Config | None = None):
+        self.config = config if config is not None else D6Config()
+        self._detector = load_net(self.config.detector_path)
+        self._classifier = load_net(self.config.classifier_path)
+
+    def read(self, frame: np.ndarray) -> DiceRead:
+        """Read every d6 in ``frame``.
+
+        Args:
+            frame: ``uint8[H, W, 3]`` BGR image of any size.
+
+        Returns:
+            :class:`DiceRead` with boxes in frame pixels and per-stage timings
+            (validate, prepare, detect, decode, crop, classify, assemble) in milliseconds.
+
+        Raises:
+            BadFrame: ``frame`` is not a non-empty ``uint8[H, W, 3]`` array.
+        """
+        cfg = self.config
+        timings: dict[str, float] = {}
+        stage = functools.partial(timed_stage, timings)
+        frame = stage("validate", validate_frame, frame)
+        blob, scale = stage("prepare", prepare_detector_input, frame, cfg)
+        output = stage("detect", run_net, self._detector, blob)
+        candidates = stage("decode", decode_detections, output, scale, frame.shape, cfg)
+        patches = stage("crop", extract_patches, frame, candidates.boxes, cfg)
+        probs = stage("classify", classify_patches, self._classifier, patches, cfg)
+        dice = stage("assemble", assemble_observations, candidates, probs, cfg)
+        return DiceRead(width=frame.shape[1], height=frame.shape[0], dice=dice, timings_ms=timings)
