@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, Sequence
 
 import cv2
 import numpy as np
@@ -21,11 +21,12 @@ from companion.hub import Snapshot, StateHub
 from companion.screen import ScreenSnapshot
 from companion.session import Session
 from device import CameraDisconnected, CameraSource, DeviceError, EndOfStream, Frame
+from rules import RulesError
 from rules.d6 import DICE_READ
-from vision import DiceRead, annotate
+from vision import DiceRead, DieObservation, annotate
 from vision.motion import MotionState, StillnessDetector
 
-__all__ = ["MainLoop", "LoopStats", "dice_read_payload", "CAMERA_OK", "CAMERA_LOST", "CAMERA_ENDED"]
+__all__ = ["MainLoop", "LoopStats", "dice_read_payload", "reading_order", "CAMERA_OK", "CAMERA_LOST", "CAMERA_ENDED"]
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,24 @@ class LoopStats:
     read_ms: list[float] = field(default_factory=list)
 
 
+def reading_order(dice: Sequence[DieObservation]) -> list[DieObservation]:
+    """Dice in the order players read them: rows top to bottom, each row left to right.
+
+    A die joins the current row when its centre is within half a die height (px) of the
+    row's first die, so dice lying roughly side by side read left to right.
+    """
+    rows: list[list[DieObservation]] = []
+    for die in sorted(dice, key=lambda d: d.box[1] + d.box[3] / 2):
+        centre = die.box[1] + die.box[3] / 2
+        if rows:
+            first = rows[-1][0]
+            if abs(centre - (first.box[1] + first.box[3] / 2)) <= max(first.box[3], die.box[3]) / 2:
+                rows[-1].append(die)
+                continue
+        rows.append([die])
+    return [die for row in rows for die in sorted(row, key=lambda d: d.box[0])]
+
+
 def dice_read_payload(read: DiceRead, frame: Frame) -> dict[str, Any]:
     """The ``dice_read`` event payload for a read: what the rules need plus what the camera saw.
 
@@ -64,7 +83,7 @@ def dice_read_payload(read: DiceRead, frame: Frame) -> dict[str, Any]:
     "frame": frame.index, "width": W, "height": H}``. Dice are in reading order (top to bottom,
     left to right) so the values list matches what players see.
     """
-    dice = sorted(read.dice, key=lambda d: (d.box[1] + d.box[3] / 2, d.box[0] + d.box[2] / 2))
+    dice = reading_order(read.dice)
     return {
         "values": [d.value for d in dice],
         "dice": [d.to_json() for d in dice],
@@ -157,6 +176,7 @@ class MainLoop:
                 self.step()
         finally:
             self.source.close()
+            self._opened = False
         return self.stats
 
     def stop(self) -> None:
@@ -196,11 +216,20 @@ class MainLoop:
 
     # -- reading ------------------------------------------------------------------------------
     def record_read(self, frame: Frame) -> int:
-        """Read the dice in ``frame``, append a ``dice_read`` event and publish. Returns the event's seq."""
+        """Read the dice in ``frame``, append a ``dice_read`` event and publish.
+
+        Returns the event's seq, or 0 when the rules refused the read (shown as the status message).
+        """
         started = time.perf_counter()
         read = self.reader.read(frame.image)
         self.stats.read_ms.append((time.perf_counter() - started) * 1000.0)
-        event = self.session.append(DICE_READ, dice_read_payload(read, frame), origin="camera", at=time.time())
+        try:
+            event = self.session.append(DICE_READ, dice_read_payload(read, frame), origin="camera", at=time.time())
+        except RulesError as exc:  # a reader bug must not stop the table; nothing recorded is lost
+            self.message = f"read not recorded: {exc}"
+            log.error(self.message)
+            self.publish()
+            return 0
         self.stats.reads += 1
         self.last_dice = [d.to_json() for d in read.dice]
         self.reader_state = READER_READ

@@ -81,6 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    logging.getLogger("werkzeug").setLevel(logging.DEBUG if args.verbose else logging.WARNING)  # no line per phone request
     if args.command == "read":
         return cmd_read(args.images, args.dice, args.json)
     return cmd_box(args)
@@ -133,19 +134,19 @@ def cmd_box(args: argparse.Namespace) -> int:
     except VisionError as exc:
         print(f"companion: cannot load the dice reader: {exc}; reinstall the package (./setup.sh run)", file=sys.stderr)
         return EXIT_DEVICE
-    if args.command == "demo":
-        folder = args.folder or demo_photos()
-        fps = 10.0
-        source = open_source(
-            str(folder), fps=fps, hold_frames=max(1, round(args.hold * fps)), loop=not args.once,
-            noise=1.5, realtime=not args.fast,
-        )
-    else:
-        try:
+    try:
+        if args.command == "demo":
+            fps = 10.0
+            source = open_source(
+                str(args.folder or demo_photos()), fps=fps, hold_frames=max(1, round(args.hold * fps)),
+                loop=not args.once, noise=1.5, realtime=not args.fast, skip_bad=True,
+            )
+        else:
             source = open_source(args.source)
-        except DeviceError as exc:
-            print(f"companion run: {exc}", file=sys.stderr)
-            return EXIT_DEVICE
+        source.open()
+    except (DeviceError, ValueError) as exc:
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        return EXIT_DEVICE
 
     hub = StateHub()
     store = SessionStore.open_or_recover(args.db or default_db_path())

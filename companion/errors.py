@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["CompanionError", "SessionError", "UnknownSession", "CorruptSession", "BadEntry"]
+__all__ = ["BadEntry", "CompanionError", "CorruptSession", "SessionError", "UnknownSession"]
 
 
 class CompanionError(Exception):

@@ -26,18 +26,18 @@ import sqlite3
 import threading
 import time
 import uuid
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Self
 
 import rules
+from companion.errors import BadEntry, CorruptSession, SessionError, UnknownSession
 from rules import UNDO, BadEvent, Event, Game, Replay, UnknownEvent
 
-from companion.errors import BadEntry, CorruptSession, SessionError, UnknownSession
-
-__all__ = ["SCHEMA_VERSION", "SessionStore", "Session", "SessionInfo", "migrate"]
+__all__ = ["SCHEMA_VERSION", "Session", "SessionInfo", "SessionStore", "migrate"]
 
 log = logging.getLogger(__name__)
 
@@ -156,13 +156,9 @@ def migrate(conn: sqlite3.Connection, path: Path | str = "<database>") -> int:
 
 def _translate(exc: sqlite3.Error, path: Path, doing: str) -> SessionError:
     """The companion error for a sqlite3 error: CorruptSession for a damaged file, else SessionError."""
-    code = getattr(exc, "sqlite_errorcode", None)
+    code = getattr(exc, "sqlite_errorcode", None)  # set by Python >= 3.11; may be an extended code
     if code is not None and code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
         return CorruptSession(path, str(exc))
-    if code is None and isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
-        # Very old SQLite builds give no code; "file is not a database" / "malformed" land here.
-        if "not a database" in str(exc) or "malformed" in str(exc):
-            return CorruptSession(path, str(exc))
     return SessionError(f"session database {path}: {doing} failed: {exc}")
 
 
@@ -230,13 +226,13 @@ def _json_object(value: Any, what: str, error: type[Exception]) -> tuple[str, di
 
 def _new_session_id(now: float) -> str:
     """``YYYYMMDD-HHMMSS-xxxxxx`` (UTC start time + 6 random hex digits): sortable and easy to type."""
-    stamp = datetime.fromtimestamp(now, timezone.utc).strftime("%Y%m%d-%H%M%S")
+    stamp = datetime.fromtimestamp(now, UTC).strftime("%Y%m%d-%H%M%S")
     return f"{stamp}-{uuid.uuid4().hex[:6]}"
 
 
 def _set_aside(path: Path) -> Path:
     """Rename ``path`` (and its -wal/-shm/-journal files) to ``<name>.corrupt-<UTC time>``; return the new path."""
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     target = path.with_name(f"{path.name}.corrupt-{stamp}")
     n = 1
     while target.exists():
@@ -295,9 +291,16 @@ class SessionStore:
         try:
             return cls(path)
         except CorruptSession as exc:
-            kept = _set_aside(path)
-            log.warning("session database %s was unreadable (%s); kept it as %s and started a new log",
-                        path, exc.reason, kept)
+            try:
+                kept = _set_aside(path)
+            except OSError as move_error:
+                raise SessionError(
+                    f"session database {path} is damaged and could not be moved aside ({move_error}); "
+                    "move it away by hand or point TABLETOP_DATA_DIR elsewhere"
+                ) from exc
+            log.warning(
+                "session database %s was unreadable (%s); kept it as %s and started a new log", path, exc.reason, kept
+            )
             store = cls(path)
             store.recovered_from = kept
             return store
@@ -316,7 +319,7 @@ class SessionStore:
         """True after :meth:`close`."""
         return self._conn is None
 
-    def __enter__(self) -> SessionStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -674,16 +677,13 @@ class Session:
 
     def _sync(self, conn: sqlite3.Connection) -> None:
         """Bring the cached events and replay up to the file's last seq (inside a transaction)."""
-        last = conn.execute(
-            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?", (self.id,)
-        ).fetchone()[0]
+        last = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?", (self.id,)).fetchone()[0]
         if self._events is not None and last == self._last_seq():
             return
         if self._events is None or last < self._last_seq():
             self._events = []
         rows = conn.execute(
-            "SELECT seq, kind, payload, at, player, origin FROM events"
-            " WHERE session_id = ? AND seq > ? ORDER BY seq",
+            "SELECT seq, kind, payload, at, player, origin FROM events WHERE session_id = ? AND seq > ? ORDER BY seq",
             (self.id, self._last_seq()),
         ).fetchall()
         self._events.extend(

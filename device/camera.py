@@ -19,11 +19,18 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from device.errors import EndOfStream
+
+if TYPE_CHECKING:  # the implementations import this module; at run time __getattr__ resolves them
+    from device.fake import FakeCamera, Fault, FaultKind
+    from device.opencv_source import OpenCVSource
+    from device.picam import Picamera2Source
+    from device.replay import ReplaySource
+    from device.sources import open_source
 
 __all__ = [
     "Frame",

@@ -38,7 +38,7 @@ class OpenCVSource(CameraSource):
         *,
         size: tuple[int, int] | None = None,
         clock: Callable[[], float] = _now,
-        capture_factory: Callable[[int | str], Any] = cv2.VideoCapture,
+        capture_factory: Callable[..., Any] = cv2.VideoCapture,
     ) -> None:
         if isinstance(index_or_path, int) or (isinstance(index_or_path, str) and index_or_path.isdigit()):
             self.index: int | None = int(index_or_path)

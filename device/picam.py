@@ -23,6 +23,12 @@ DEFAULT_SIZE = (2304, 1296)
 """(width, height) in pixels: Camera Module 3's full-field 2x2-binned mode; other sensors get
 the nearest mode, scaled by the ISP."""
 
+NUMPY_HINT = (
+    "picamera2 is installed but failed to import ({exc}); usually numpy 2 from pip in the venv "
+    "shadows Debian's numpy 1.x that apt's picamera2/simplejpeg are built against (picamera2 issues "
+    "#1088, #1211): run `pip install 'numpy<2'` in the venv, or re-run systemd/install.sh"
+)
+
 INSTALL_HINT = (
     "on Raspberry Pi OS run `sudo apt install python3-picamera2` (and create the venv with "
     "--system-site-packages), or use --source opencv:0 for a USB webcam or a folder of photos to replay"
@@ -58,6 +64,8 @@ def picamera2_status() -> tuple[int, str]:
         from picamera2 import Picamera2  # lazy: apt package, only on Raspberry Pi OS
     except ImportError:
         return 0, "picamera2 is not installed (`sudo apt install python3-picamera2`)"
+    except Exception as exc:  # e.g. ValueError "numpy.dtype size changed" from simplejpeg
+        return 0, NUMPY_HINT.format(exc=exc)
     try:
         count = len(Picamera2.global_camera_info())
     except Exception as exc:  # libcamera may not start at all off a Pi
@@ -112,6 +120,8 @@ class Picamera2Source(CameraSource):
             from picamera2 import Picamera2  # lazy: apt package, only on Raspberry Pi OS
         except ImportError as exc:
             raise CameraNotFound(f"picamera2 is not available for {self.name}: {INSTALL_HINT}") from exc
+        except Exception as exc:  # e.g. ValueError "numpy.dtype size changed" from simplejpeg
+            raise CameraNotFound(f"{self.name}: {NUMPY_HINT.format(exc=exc)}") from exc
 
         try:
             cameras = Picamera2.global_camera_info()

@@ -41,6 +41,9 @@ VIDEO_EXTENSIONS = (".mp4", ".avi", ".mkv", ".mov", ".m4v", ".webm", ".mjpg", ".
 DEFAULT_FPS = 10.0
 """Frames per second of the synthetic timestamps of a photo folder when ``fps`` is not given."""
 
+_NOISE_PATTERNS = 4
+"""How many noise patterns :class:`ReplaySource` draws per image size (see ``_noisy``)."""
+
 _DIGITS = re.compile(r"(\d+)")
 
 
@@ -167,6 +170,8 @@ class ReplaySource(CameraSource):
         self._index = 0
         self._started_at = 0.0
         self._rng = np.random.default_rng(seed)
+        self._noise_bank: list[np.ndarray] | None = None
+        self._noise_pick = 0
 
     # -- public state -------------------------------------------------------------------------
 
@@ -238,6 +243,8 @@ class ReplaySource(CameraSource):
         self._held = 0
         self._index = 0
         self._rng = np.random.default_rng(self.seed)
+        self._noise_bank = None
+        self._noise_pick = 0
         self._started_at = self._clock()
         log.info("replaying %s (%s)", path, "video" if self._is_video else f"{len(self._files)} photos")
 
@@ -280,8 +287,20 @@ class ReplaySource(CameraSource):
         return self._next_video_frame() if self._is_video else self._next_photo()
 
     def _noisy(self, image: np.ndarray) -> np.ndarray:
-        noise = self._rng.normal(0.0, self.noise, size=image.shape)
-        return np.clip(image.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+        """``image`` plus seeded sensor-like noise, cheap enough for full-size frames on a Pi.
+
+        Draws :data:`_NOISE_PATTERNS` Gaussian patterns per image size once, then adds a different
+        one than last time to each frame (consecutive frames always differ, like a live sensor).
+        """
+        if self._noise_bank is None or self._noise_bank[0].shape != image.shape:
+            self._noise_bank = [
+                np.rint(self._rng.standard_normal(image.shape, dtype=np.float32) * self.noise).astype(np.int16)
+                for _ in range(_NOISE_PATTERNS)
+            ]
+        self._noise_pick = (self._noise_pick + int(self._rng.integers(1, _NOISE_PATTERNS))) % _NOISE_PATTERNS
+        noisy: np.ndarray = image.astype(np.int16) + self._noise_bank[self._noise_pick]
+        out: np.ndarray = np.clip(noisy, 0, 255).astype(np.uint8)
+        return out
 
     def _next_photo(self) -> tuple[np.ndarray, Path | None]:
         """Decode the photo at the current position and move past it (also when it is bad)."""

@@ -22,6 +22,7 @@ APT_PACKAGES=(python3-picamera2 python3-venv python3-lgpio)
 UNIT_NAME=companion.service
 UNIT_SOURCE="$SCRIPT_DIR/$UNIT_NAME"
 UNIT_DIR=/etc/systemd/system
+SYSTEM_PYTHON=/usr/bin/python3
 DRY_RUN=0
 START=1
 
@@ -33,6 +34,8 @@ Usage: $0 [--dry-run] [--prefix DIR] [--source DIR] [--user NAME] [--no-start]
   --prefix DIR   install the venv under DIR/venv (default $DEFAULT_PREFIX)
   --source DIR   the project to pip install (default: this checkout, $SOURCE_DIR)
   --user NAME    the service user to create (default $SERVICE_USER)
+  --python PATH  the system Python the venv is made from (default $SYSTEM_PYTHON; apt's
+                 picamera2 and lgpio live in its site-packages)
   --no-start     install and enable, but do not start or restart the service
 USAGE
 }
@@ -46,6 +49,8 @@ while [[ $# -gt 0 ]]; do
         --source=*) SOURCE_DIR="${1#--source=}" ;;
         --user) SERVICE_USER="${2:?--user needs a name}"; shift ;;
         --user=*) SERVICE_USER="${1#--user=}" ;;
+        --python) SYSTEM_PYTHON="${2:?--python needs a path}"; shift ;;
+        --python=*) SYSTEM_PYTHON="${1#--python=}" ;;
         --no-start) START=0 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "install.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -127,17 +132,31 @@ if [[ -x "$VENV/bin/python" ]]; then
 else
     say "creating venv $VENV"
     run mkdir -p "$PREFIX"
-    run python3 -m venv --system-site-packages "$VENV"
+    run "$SYSTEM_PYTHON" -m venv --system-site-packages "$VENV"
 fi
 
-# 4. the project (re-installed every time: that is the upgrade path).
+# 4. the project (re-installed every time: that is the upgrade path). apt's picamera2 and its
+# simplejpeg are built against Debian's numpy; numpy 2 from pip in the venv would shadow it and break
+# `import picamera2` ("numpy.dtype size changed", picamera2 issues #1088 and #1211), so keep the
+# system's numpy major version (pip then picks an opencv-python-headless that accepts it).
+tmpfiles=()
+trap 'rm -f "${tmpfiles[@]}"' EXIT
+pip_constraints=()
+system_numpy="$("$SYSTEM_PYTHON" -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)"
+if [[ "$system_numpy" == 1.* ]]; then
+    constraints="$(mktemp)"
+    tmpfiles+=("$constraints")
+    echo "numpy<2" >"$constraints"
+    pip_constraints=(--constraint "$constraints")
+    say "keeping numpy<2 in the venv (the system's numpy is $system_numpy, which apt's picamera2 needs)"
+fi
 say "installing the project from $SOURCE_DIR into $VENV"
-run "$VENV/bin/pip" install --upgrade --upgrade-strategy only-if-needed "$SOURCE_DIR"
+run "$VENV/bin/pip" install --upgrade --upgrade-strategy only-if-needed "${pip_constraints[@]}" "$SOURCE_DIR"
 
 # 5. the unit, with the prefix substituted; only rewritten when it changed.
 UNIT_TARGET="$UNIT_DIR/$UNIT_NAME"
 rendered="$(mktemp)"
-trap 'rm -f "$rendered"' EXIT
+tmpfiles+=("$rendered")
 sed "s#$DEFAULT_PREFIX#$PREFIX#g; s#^User=companion\$#User=$SERVICE_USER#; s#^Group=companion\$#Group=$SERVICE_USER#" \
     "$UNIT_SOURCE" >"$rendered"
 if [[ -f "$UNIT_TARGET" ]] && cmp -s "$rendered" "$UNIT_TARGET"; then

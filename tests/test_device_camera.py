@@ -167,7 +167,7 @@ def test_replay_reopen_starts_over_and_noise_is_seeded(tmp_path: Path) -> None:
         first = [src.read().image for _ in range(3)]
     with src:
         again = [src.read().image for _ in range(3)]
-    for a, b in zip(first, again):
+    for a, b in zip(first, again, strict=True):
         np.testing.assert_array_equal(a, b)
     assert not np.array_equal(first[0], first[1])  # held frames jitter like a sensor
     assert abs(float(first[0].astype(float).mean()) - 101.0) < 1.0
@@ -449,6 +449,18 @@ def test_picamera2_missing_module_is_camera_not_found_with_hint(monkeypatch: pyt
     message = str(info.value)
     assert "sudo apt install python3-picamera2" in message and "opencv:0" in message
     assert "picamera2:0" in message
+
+
+def test_picamera2_broken_import_is_camera_not_found_with_numpy_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Broken(types.ModuleType):
+        def __getattr__(self, name: str):
+            raise ValueError("numpy.dtype size changed, may indicate binary incompatibility")
+
+    monkeypatch.setitem(sys.modules, "picamera2", Broken("picamera2"))
+    with pytest.raises(CameraNotFound, match="numpy<2"):
+        Picamera2Source().open()
+    with pytest.raises(CameraNotFound, match="numpy<2"):  # auto explains it as well
+        open_source("auto", capture_factory=lambda target: FakeCapture(target, opened=False))
 
 
 def test_picamera2_no_camera(fake_picamera2: type[FakePicamera2], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -237,16 +237,28 @@ def test_bad_frame_raises_badframe(frame, words):
     assert isinstance(info.value, ValueError) and isinstance(info.value, VisionError)
 
 
-@pytest.mark.parametrize("timestamp", [float("nan"), float("inf"), "1.0", None])
-def test_bad_timestamp_raises_valueerror(timestamp):
+@pytest.mark.parametrize("timestamp", [float("nan"), float("inf")])
+def test_non_finite_timestamp_raises_valueerror(timestamp):
     with pytest.raises(ValueError, match="timestamp"):
+        StillnessDetector().update(np.zeros((8, 8, 3), np.uint8), timestamp)
+
+
+@pytest.mark.parametrize("timestamp", ["1.0", None, True])
+def test_non_number_timestamp_raises_typeerror(timestamp):
+    with pytest.raises(TypeError, match="timestamp"):
         StillnessDetector().update(np.zeros((8, 8, 3), np.uint8), timestamp)
 
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"blur_kernel": 4}, {"blur_kernel": 0}, {"work_width": 2}, {"max_changed_fraction": 1.5},
-     {"still_seconds": -1.0}, {"pixel_threshold": 300}],
+    [
+        {"blur_kernel": 4},
+        {"blur_kernel": 0},
+        {"work_width": 2},
+        {"max_changed_fraction": 1.5},
+        {"still_seconds": -1.0},
+        {"pixel_threshold": 300},
+    ],
 )
 def test_config_rejects_impossible_values(kwargs):
     with pytest.raises(ValueError):

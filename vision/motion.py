@@ -25,7 +25,7 @@ import numpy as np
 
 from vision.errors import BadFrame
 
-__all__ = ["MotionState", "MotionConfig", "StillnessDetector"]
+__all__ = ["MotionConfig", "MotionState", "StillnessDetector"]
 
 
 class MotionState(enum.Enum):
@@ -135,11 +135,12 @@ class StillnessDetector:
 
         Raises:
             vision.BadFrame: ``frame`` is not a non-empty ``uint8[H, W, 3]`` array.
-            ValueError: ``timestamp`` is not a finite number.
+            TypeError: ``timestamp`` is not a number.
+            ValueError: ``timestamp`` is NaN or infinite.
         """
         _check_frame(frame)
         if isinstance(timestamp, bool) or not isinstance(timestamp, (int, float, np.floating, np.integer)):
-            raise ValueError(f"timestamp must be a number of seconds, got {timestamp!r}")
+            raise TypeError(f"timestamp must be a number of seconds, got {timestamp!r}")
         timestamp = float(timestamp)
         if not math.isfinite(timestamp):
             raise ValueError(f"timestamp must be finite seconds, got {timestamp}")

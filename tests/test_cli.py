@@ -1,0 +1,100 @@
+"""The ``companion`` command line: the read JSON contract, bad input, and the demo end to end."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.cli import demo_photos, main
+from companion.session import SessionStore
+
+PHOTOS = sorted(demo_photos().glob("*.jpg"))
+
+
+def run_cli(*args: str, env_extra: dict | None = None, timeout: float = 240) -> subprocess.CompletedProcess:
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", **(env_extra or {})}
+    return subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+def test_demo_photos_are_bundled_with_their_licence():
+    assert len(PHOTOS) >= 5
+    assert (demo_photos() / "LICENSE").read_text().startswith("BSD 3-Clause") or "Redistribution" in (demo_photos() / "LICENSE").read_text()
+
+
+def test_read_json_shape_per_image(capsys):
+    code = main(["read", str(PHOTOS[0]), str(PHOTOS[1]), "--dice", "d6", "--json"])
+    assert code == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    for line, photo in zip(lines, PHOTOS[:2]):
+        record = json.loads(line)
+        assert set(record) == {"image", "width", "height", "dice"}
+        assert record["image"] == str(photo) and (record["width"], record["height"]) == (640, 640)
+        assert record["dice"], "the demo photos all show dice"
+        for die in record["dice"]:
+            assert set(die) == {"kind", "value", "box", "confidence"}
+            assert die["kind"] == "d6"
+            assert die["value"] is None or die["value"] in range(1, 7)
+            x, y, w, h = die["box"]
+            assert all(isinstance(v, int) for v in die["box"]) and w > 0 and h > 0
+            assert 0 <= x and x + w <= 640 and 0 <= y and y + h <= 640
+            assert 0.0 <= die["confidence"] <= 1.0
+
+
+def test_bad_images_are_named_and_the_rest_still_read(tmp_path, capsys):
+    truncated = tmp_path / "truncated.jpg"
+    truncated.write_bytes(PHOTOS[0].read_bytes()[:5000])
+    garbage = tmp_path / "garbage.jpg"
+    garbage.write_bytes(b"this is not a jpeg at all")
+    missing = tmp_path / "missing.jpg"
+    code = main(["read", str(truncated), str(PHOTOS[2]), str(garbage), str(missing), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert [json.loads(l)["image"] for l in out.strip().splitlines()] == [str(PHOTOS[2])]
+    for bad in (truncated, garbage, missing):
+        assert str(bad) in err
+    assert "truncated" in err
+
+
+def test_unknown_option_and_dice_kind_are_usage_errors():
+    result = run_cli("read", str(PHOTOS[0]), "--frobnicate")
+    assert result.returncode == 2 and "unrecognized arguments: --frobnicate" in result.stderr
+    result = run_cli("read", str(PHOTOS[0]), "--dice", "d20")
+    assert result.returncode == 2 and "invalid choice: 'd20'" in result.stderr
+
+
+def test_demo_reads_every_photo_and_records_it(tmp_path):
+    db = tmp_path / "sessions.sqlite3"
+    shot = tmp_path / "screen.png"
+    result = run_cli("demo", "--once", "--fast", "--db", str(db), "--no-gpio", "--host", "127.0.0.1", "--port", "0",
+                     "--screenshot", str(shot), "--hold", "1.5")
+    assert result.returncode == 0, result.stderr
+    assert shot.stat().st_size > 5000
+    with SessionStore(db) as store:
+        (info,) = store.list_sessions()
+        session = store.get(info.id)
+        reads = [e for e in session.events() if e.kind == "dice_read"]
+    assert len(reads) == len(PHOTOS)
+    assert [Path(e.payload["image"].split(":", 1)[1]) for e in reads][0] == demo_photos()
+    assert all(len(e.payload["values"]) >= 1 for e in reads)
+
+    # Running again resumes the same session and appends to it.
+    result = run_cli("demo", "--once", "--fast", "--db", str(db), "--no-gpio", "--no-web", "--hold", "1.5", str(PHOTOS[0].parent))
+    assert result.returncode == 0, result.stderr
+    with SessionStore(db) as store:
+        assert len(store.list_sessions()) == 1
+        assert len([e for e in store.get(info.id).events() if e.kind == "dice_read"]) == 2 * len(PHOTOS)
+
+
+def test_demo_on_an_empty_folder_says_so(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run_cli("demo", str(empty), "--once", "--fast", "--db", str(tmp_path / "s.sqlite3"), "--no-web", "--no-gpio")
+    assert result.returncode != 0
+    assert str(empty) in result.stderr and "Traceback" not in result.stderr

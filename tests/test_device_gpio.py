@@ -1,0 +1,193 @@
+"""Controls: button and status LED on gpiozero's MockFactory, passed in (never gpiozero's global)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+gpiozero = pytest.importorskip("gpiozero")
+from gpiozero import Device  # noqa: E402
+from gpiozero.pins.mock import MockFactory  # noqa: E402
+
+from device import Controls, GPIOUnavailable, LedState, LedTimings, find_pin_factory  # noqa: E402
+
+FAST = LedTimings(slow=0.05, fast=0.01, flash=0.02)
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 5.0, what: str = "condition") -> None:
+    """Poll ``condition`` until true; fail after ``timeout`` seconds (no fixed sleeps in tests)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(0.002)
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    global_before = Device.__dict__.get("pin_factory")
+    pins = MockFactory()
+    try:
+        yield pins
+    finally:
+        pins.reset()
+        pins.close()
+        assert Device.__dict__.get("pin_factory") is global_before, "a test set gpiozero's global pin factory"
+
+
+@pytest.fixture
+def controls(factory: MockFactory) -> Iterator[tuple[Controls, list[str]]]:
+    pressed: list[str] = []
+    ctl = Controls(button_pin=17, led_pin=27, pin_factory=factory, on_press=lambda: pressed.append("read_now"),
+                   bounce_time=None, timings=FAST)
+    try:
+        yield ctl, pressed
+    finally:
+        ctl.close()
+
+
+def led_states(factory: MockFactory) -> list[bool]:
+    return [bool(s.state) for s in factory.pin(27).states]
+
+
+def test_button_press_calls_the_callback(controls, factory: MockFactory) -> None:
+    ctl, pressed = controls
+    button = factory.pin(17)
+    assert button.state  # pulled up: released
+    button.drive_low()
+    wait_for(lambda: pressed == ["read_now"], what="the first press")
+    button.drive_high()
+    button.drive_low()
+    wait_for(lambda: len(pressed) == 2, what="the second press")
+    button.drive_high()
+    assert pressed == ["read_now", "read_now"]
+
+
+def test_button_callback_that_posts_to_a_queue_from_another_thread(factory: MockFactory) -> None:
+    got = threading.Event()
+    actions: list[tuple[str, str]] = []
+
+    def post() -> None:
+        actions.append(("read_now", "button"))
+        got.set()
+
+    with Controls(pin_factory=factory, on_press=post, bounce_time=None, timings=FAST):
+        presser = threading.Thread(target=factory.pin(17).drive_low)
+        presser.start()
+        assert got.wait(5.0)
+        presser.join(5.0)
+        factory.pin(17).drive_high()
+    assert actions == [("read_now", "button")]
+
+
+def test_failing_callback_is_logged_not_raised(factory: MockFactory, caplog: pytest.LogCaptureFixture) -> None:
+    def boom() -> None:
+        raise RuntimeError("queue full")
+
+    with caplog.at_level(logging.ERROR, logger="device.gpio"):
+        with Controls(pin_factory=factory, on_press=boom, bounce_time=None, timings=FAST):
+            factory.pin(17).drive_low()
+            wait_for(lambda: any("button callback failed" in r.getMessage() for r in caplog.records))
+
+
+def test_led_idle_and_read_ok_flash(controls, factory: MockFactory) -> None:
+    ctl, _ = controls
+    led = factory.pin(27)
+    assert led_states(factory) == [False] and ctl.state is LedState.OFF
+    led.clear_states()
+    ctl.read_ok()
+    assert ctl.state is LedState.READ_OK
+    wait_for(lambda: led_states(factory) == [False, True, False], what="one flash")
+    flash = led.states[2].timestamp  # seconds the LED was on
+    assert flash >= FAST.flash * 0.5
+    ctl.idle()
+    assert not led.state and ctl.state is LedState.OFF
+
+
+def test_led_watching_blinks_slowly_and_error_fast(factory: MockFactory) -> None:
+    timings = LedTimings(slow=0.15, fast=0.01, flash=0.02)  # far apart, so scheduler jitter cannot blur them
+    with Controls(pin_factory=factory, bounce_time=None, timings=timings) as ctl:
+        led = factory.pin(27)
+        ctl.watching()
+        assert ctl.state is LedState.WATCHING
+        wait_for(lambda: len(led.states) >= 4, what="a slow blink")
+        slow = [s.timestamp for s in led.states[2:4]]  # [0] initial, [1] first switch-on
+        assert [s.state for s in led.states[:4]] == [False, True, False, True]
+        ctl.error()
+        assert ctl.state is LedState.ERROR
+        led.clear_states()
+        wait_for(lambda: len(led.states) >= 6, what="fast blinks")
+        fast = [s.timestamp for s in led.states[2:6]]
+        assert min(slow) >= timings.slow * 0.9
+        assert max(fast) < timings.slow * 0.9  # fast half-periods are much shorter than slow ones
+        ctl.idle()
+        wait_for(lambda: not led.state, what="LED off")
+
+
+def test_close_releases_pins_and_leaves_a_passed_factory_open(factory: MockFactory) -> None:
+    ctl = Controls(pin_factory=factory, timings=FAST)
+    ctl.watching()
+    ctl.close()
+    ctl.close()  # twice is fine
+    ctl.error()  # after close: recorded, no hardware touched
+    assert ctl.state is LedState.ERROR and ctl.pin_factory is factory
+    again = Controls(pin_factory=factory, timings=FAST)  # the pins are free again
+    again.close()
+
+
+def test_custom_pins(factory: MockFactory) -> None:
+    pressed = []
+    with Controls(button_pin=5, led_pin=6, pin_factory=factory, on_press=lambda: pressed.append(1),
+                  bounce_time=None) as ctl:
+        ctl.idle()
+        factory.pin(5).drive_low()
+        wait_for(lambda: pressed == [1])
+
+
+def test_find_pin_factory_by_name_and_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    pins = find_pin_factory("mock")
+    try:
+        assert isinstance(pins, MockFactory)
+    finally:
+        pins.close()
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    pins = find_pin_factory()
+    pins.close()
+    with pytest.raises(GPIOUnavailable, match="unknown pin factory"):
+        find_pin_factory("nonsense")
+
+
+def test_create_optional_returns_none_without_gpio(monkeypatch: pytest.MonkeyPatch,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    def no_factory(name=None):
+        raise GPIOUnavailable("no GPIO pin factory works here (lgpio: ModuleNotFoundError)")
+
+    monkeypatch.setattr("device.gpio.find_pin_factory", no_factory)
+    with caplog.at_level(logging.WARNING, logger="device.gpio"):
+        assert Controls.create_optional(on_press=lambda: None) is None
+    assert any("without button and LED" in r.getMessage() for r in caplog.records)
+
+
+def test_create_optional_with_a_factory_and_a_pin_conflict(factory: MockFactory) -> None:
+    ctl = Controls.create_optional(pin_factory=factory, timings=FAST)
+    assert isinstance(ctl, Controls)
+    try:
+        assert Controls.create_optional(pin_factory=factory) is None  # pins 17/27 already in use
+    finally:
+        ctl.close()
+
+
+def test_create_optional_on_a_machine_without_pin_library(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    try:
+        pins = find_pin_factory()
+    except GPIOUnavailable as exc:
+        assert "python3-lgpio" in str(exc)
+    else:
+        pins.close()
+        pytest.skip("a real pin library works here; not claiming real pins in a test")
+    assert Controls.create_optional() is None

@@ -1,0 +1,105 @@
+"""The systemd unit and its installer (run with --dry-run only: no changes to this machine)."""
+
+from __future__ import annotations
+
+import configparser
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+SYSTEMD_DIR = Path(__file__).resolve().parent.parent / "systemd"
+UNIT = SYSTEMD_DIR / "companion.service"
+INSTALLER = SYSTEMD_DIR / "install.sh"
+DEFAULT_PREFIX = "/opt/tabletop-companion"
+
+
+def parse_unit(text: str) -> configparser.ConfigParser:
+    # systemd allows repeated keys (Environment=); strict=False keeps the last, so read those by hand.
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]  # keys are case-sensitive
+    parser.read_string(text)
+    return parser
+
+
+def unit_values(text: str, key: str) -> list[str]:
+    return [line.split("=", 1)[1].strip() for line in text.splitlines() if line.startswith(f"{key}=")]
+
+
+def test_unit_runs_companion_as_unprivileged_user() -> None:
+    text = UNIT.read_text()
+    unit = parse_unit(text)
+    assert set(unit.sections()) == {"Unit", "Service", "Install"}
+    service = unit["Service"]
+    assert service["User"] == "companion" and service["User"] != "root"
+    assert set(service["SupplementaryGroups"].split()) >= {"video", "gpio", "render", "input"}
+    assert service["ExecStart"].split()[0] == f"{DEFAULT_PREFIX}/venv/bin/companion"
+    assert service["ExecStart"].split()[1:] == ["run"]
+    assert service["Restart"] == "on-failure"
+    assert service["StandardOutput"] == "journal"
+    assert service["StateDirectory"] == "tabletop-companion"
+    assert service["WorkingDirectory"] == "%S/tabletop-companion"
+    assert "SDL_VIDEODRIVER=kmsdrm" in unit_values(text, "Environment")
+    assert unit["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed here (apt install systemd)")
+    # verify insists that ExecStart exists; point it at a stub instead of the installed venv.
+    stub = tmp_path / "companion"
+    stub.write_text("#!/bin/sh\nexit 0\n")
+    stub.chmod(0o755)
+    unit = tmp_path / "companion.service"
+    unit.write_text(UNIT.read_text().replace(f"{DEFAULT_PREFIX}/venv/bin/companion", str(stub)))
+    result = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True, timeout=120)
+    # verify exits 0 even for ignored lines ("Failed to parse ..., ignoring"), so read its complaints.
+    complaints = [line for line in result.stderr.splitlines() if "companion.service" in line]
+    assert result.returncode == 0, result.stderr
+    assert complaints == [], result.stderr
+
+
+def run_installer(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GPIOZERO")}
+    return subprocess.run(["bash", str(INSTALLER), *args], capture_output=True, text=True, timeout=120, env=env)
+
+
+def test_installer_is_valid_bash() -> None:
+    subprocess.run(["bash", "-n", str(INSTALLER)], check=True, timeout=60)
+
+
+def test_installer_dry_run_changes_nothing_and_mentions_the_unit() -> None:
+    target = Path("/etc/systemd/system/companion.service")
+    before = target.exists()
+    result = run_installer("--dry-run", "--prefix", "/srv/tabletop-test/")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "companion.service" in out
+    assert "ExecStart=/srv/tabletop-test/venv/bin/companion run" in out  # the prefix reaches the unit
+    assert "-m venv --system-site-packages /srv/tabletop-test/venv" in out
+    assert "/srv/tabletop-test/venv/bin/pip install" in out
+    assert "systemctl enable --now companion.service" in out or "systemctl restart companion.service" in out
+    assert target.exists() == before
+    assert not Path("/srv/tabletop-test").exists()
+
+
+def test_installer_keeps_numpy_1_when_the_system_has_it(tmp_path: Path) -> None:
+    fake_python = tmp_path / "python3"
+    fake_python.write_text('#!/bin/sh\necho 1.24.2\n')  # answers the installer's numpy version probe
+    fake_python.chmod(0o755)
+    result = run_installer("--dry-run", "--python", str(fake_python))
+    assert result.returncode == 0, result.stderr
+    assert "keeping numpy<2" in result.stdout and "--constraint" in result.stdout
+    assert f"{fake_python} -m venv --system-site-packages" in result.stdout
+
+
+def test_installer_rejects_unknown_options_and_relative_prefix() -> None:
+    bad = run_installer("--dry-run", "--frobnicate")
+    assert bad.returncode == 2 and "unknown option --frobnicate" in bad.stderr
+    relative = run_installer("--dry-run", "--prefix", "opt/x")
+    assert relative.returncode == 2 and "absolute" in relative.stderr
+    helped = run_installer("--help")
+    assert helped.returncode == 0 and "--dry-run" in helped.stdout
