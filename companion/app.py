@@ -76,18 +76,18 @@ def reading_order(dice: Sequence[DieObservation]) -> list[DieObservation]:
     return [die for row in rows for die in sorted(row, key=lambda d: d.box[0])]
 
 
-def dice_read_payload(read: DiceRead, frame: Frame) -> dict[str, Any]:
+def dice_read_payload(read: DiceRead, frame: Frame, image: str | None = None) -> dict[str, Any]:
     """The ``dice_read`` event payload for a read: what the rules need plus what the camera saw.
 
-    ``{"values": [1-6 | None, ...], "dice": [DieObservation.to_json(), ...], "image": frame.source,
-    "frame": frame.index, "width": W, "height": H}``. Dice are in reading order (top to bottom,
+    ``{"values": [1-6 | None, ...], "dice": [DieObservation.to_json(), ...], "image": the photo's
+    path for a replay (``image``) or else ``frame.source``, "frame": frame.index, "width": W, "height": H}``. Dice are in reading order (top to bottom,
     left to right) so the values list matches what players see.
     """
     dice = reading_order(read.dice)
     return {
         "values": [d.value for d in dice],
         "dice": [d.to_json() for d in dice],
-        "image": frame.source,
+        "image": image or frame.source,
         "frame": frame.index,
         "width": read.width,
         "height": read.height,
@@ -224,7 +224,7 @@ class MainLoop:
         read = self.reader.read(frame.image)
         self.stats.read_ms.append((time.perf_counter() - started) * 1000.0)
         try:
-            event = self.session.append(DICE_READ, dice_read_payload(read, frame), origin="camera", at=time.time())
+            event = self.session.append(DICE_READ, dice_read_payload(read, frame, self._photo()), origin="camera", at=time.time())
         except RulesError as exc:  # a reader bug must not stop the table; nothing recorded is lost
             self.message = f"read not recorded: {exc}"
             log.error(self.message)
@@ -241,6 +241,11 @@ class MainLoop:
         if self.on_read is not None:
             self.on_read(event.seq, read)
         return event.seq
+
+    def _photo(self) -> str | None:
+        """The replayed photo behind the last frame (``ReplaySource.current_file``), if any."""
+        current = getattr(self.source, "current_file", None)
+        return None if current is None else str(current)
 
     # -- camera -------------------------------------------------------------------------------
     def _next_frame(self) -> Frame | None:

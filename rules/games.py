@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from rules.among_the_stars import AMONG_GAME
 from rules.core import Game, RulesError
 from rules.d6 import D6_GAME
+from rules.race import RACE_GAME
+from rules.roll import ROLL_GAME
 
-GAMES: dict[str, Game] = {game.name: game for game in (D6_GAME,)}
+GAMES: dict[str, Game] = {game.name: game for game in (D6_GAME, RACE_GAME, ROLL_GAME, AMONG_GAME)}
 
 
 class UnknownGame(RulesError, KeyError):

@@ -90,17 +90,17 @@ def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0
     if rng.random() < 0.1:  # grey
         g = out.mean(axis=2, keepdims=True)
         out = np.repeat(g, 3, axis=2)
-    out *= rng.uniform(0.8, 1.2, size=3).astype(np.float32) ** strength  # white balance
-    out = out * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40) * strength  # contrast, brightness
-    out = np.clip(out, 0, 255)
+    gain = rng.uniform(0.8, 1.2, size=3).astype(np.float32) ** strength  # white balance
+    out = out * (gain * np.float32(rng.uniform(0.6, 1.4))) + np.float32(rng.uniform(-40, 40) * strength)
+    np.clip(out, 0, 255, out=out)
     if rng.random() < 0.3:  # gamma
-        out = 255.0 * (out / 255.0) ** rng.uniform(0.6, 1.6)
+        out = np.float32(255.0) * (out * np.float32(1 / 255.0)) ** np.float32(rng.uniform(0.6, 1.6))
     if rng.random() < 0.3:  # illumination gradient (lamp at one side)
         h, w = out.shape[:2]
         gx, gy = rng.uniform(-1, 1, 2)
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        ramp = 1.0 + 0.35 * (gx * (xx / w - 0.5) + gy * (yy / h - 0.5))
-        out = out * ramp[..., None]
+        xs = (np.arange(w, dtype=np.float32) / w - 0.5) * np.float32(0.35 * gx)
+        ys = (np.arange(h, dtype=np.float32) / h - 0.5) * np.float32(0.35 * gy)
+        out = out * (1.0 + ys[:, None] + xs[None, :])[..., None]
     out = np.clip(out, 0, 255).astype(np.uint8)
     r = rng.random()
     if r < 0.25:
@@ -113,7 +113,7 @@ def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0
         kern /= max(kern.sum(), 1e-6)
         out = cv2.filter2D(out, -1, kern)
     if rng.random() < 0.4:
-        noise = rng.normal(0, rng.uniform(2, 12), out.shape).astype(np.float32)
+        noise = rng.standard_normal(out.shape, dtype=np.float32) * np.float32(rng.uniform(2, 12))
         out = np.clip(out.astype(np.float32) + noise, 0, 255).astype(np.uint8)
     if rng.random() < 0.5:
         ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 96))])
@@ -126,30 +126,39 @@ def synthetic_background(h: int, w: int, rng: np.random.Generator) -> np.ndarray
     base = rng.uniform(0, 255, 3).astype(np.float32)
     kind = rng.integers(0, 3)
     if kind == 0:  # smooth blotches
-        small = rng.normal(0, 1, (max(2, h // 32), max(2, w // 32), 3)).astype(np.float32)
+        small = rng.standard_normal((max(2, h // 32), max(2, w // 32), 3), dtype=np.float32)
         tex = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC) * rng.uniform(5, 40)
     elif kind == 1:  # wood grain: stretched noise along a random direction
-        small = rng.normal(0, 1, (max(2, h // 4), max(2, w // 64))).astype(np.float32)
+        small = rng.standard_normal((max(2, h // 4), max(2, w // 64)), dtype=np.float32)
         tex = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
         if rng.random() < 0.5:
             tex = tex.T.copy() if h == w else cv2.resize(tex.T.copy(), (w, h))
         tex = (tex * rng.uniform(8, 30))[..., None] * rng.uniform(0.5, 1.0, 3).astype(np.float32)
     else:  # cloth: fine noise
-        tex = rng.normal(0, rng.uniform(3, 15), (h, w, 3)).astype(np.float32)
+        tex = rng.standard_normal((h, w, 3), dtype=np.float32) * np.float32(rng.uniform(3, 15))
         tex = cv2.GaussianBlur(tex, (0, 0), 0.8)
-    return np.clip(base + tex, 0, 255).astype(np.uint8)
+    return np.clip(tex + base, 0, 255).astype(np.uint8)
+
+
+def paste_boxes(image: np.ndarray, boxes: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """Copy the dice of ``image`` (boxes float[N, 4] cx, cy, w, h, plus a thin soft-edged margin)
+    onto ``background`` of the same size."""
+    h, w = image.shape[:2]
+    mask = np.zeros((h, w), np.float32)
+    for cx, cy, bw, bh in boxes:
+        r = 0.62 * max(bw, bh)
+        cv2.rectangle(mask, (int(cx - r), int(cy - r)), (int(cx + r), int(cy + r)), 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), 2.0)[..., None]
+    bgf = background.astype(np.float32)
+    return (bgf + (image.astype(np.float32) - bgf) * mask).astype(np.uint8)
 
 
 def paste_on_background(item: LabelledImage, rng: np.random.Generator) -> np.ndarray:
-    """Copy the photo's dice (their box plus a thin margin, soft-edged) onto a synthetic table."""
+    """The photo's dice copied onto a synthetic table of the photo's size."""
     h, w = item.image.shape[:2]
-    bg = synthetic_background(h, w, rng)
-    mask = np.zeros((h, w), np.float32)
-    for x0, y0, x1, y1 in item.boxes:
-        m = 0.12 * (x1 - x0)
-        cv2.rectangle(mask, (int(x0 - m), int(y0 - m)), (int(x1 + m), int(y1 + m)), 1.0, -1)
-    mask = cv2.GaussianBlur(mask, (0, 0), 2.0)[..., None]
-    return (item.image * mask + bg * (1 - mask)).astype(np.uint8)
+    centres = (item.boxes[:, :2] + item.boxes[:, 2:]) / 2
+    boxes = np.concatenate([centres, item.boxes[:, 2:] - item.boxes[:, :2]], axis=1)
+    return paste_boxes(item.image, boxes, synthetic_background(h, w, rng))
 
 
 # ---------------------------------------------------------------- detector samples
@@ -161,7 +170,7 @@ def detector_sample(item: LabelledImage, rng: np.random.Generator, crop: int) ->
     Scale (dice 12..96 px), 90-degree turns + small rotation, flips, translation, synthetic table
     background (25 %), then photometric changes.
     """
-    src = paste_on_background(item, rng) if (rng.random() < 0.25 and len(item.boxes)) else item.image
+    src = item.image
     h, w = src.shape[:2]
     sides = np.maximum(item.boxes[:, 2] - item.boxes[:, 0], item.boxes[:, 3] - item.boxes[:, 1]) if len(item.boxes) else np.array([40.0])
     target = math.exp(rng.uniform(math.log(12), math.log(96)))
@@ -191,6 +200,8 @@ def detector_sample(item: LabelledImage, rng: np.random.Generator, crop: int) ->
         boxes = np.stack([cc[:, 0], cc[:, 1], bw, bh], 1).astype(np.float32)
     else:
         boxes = np.zeros((0, 4), np.float32)
+    if len(boxes) and rng.random() < 0.25:  # the dice on a synthetic table
+        view = paste_boxes(view, boxes, synthetic_background(crop, crop, rng))
     return photometric(view, rng), boxes
 
 
@@ -227,9 +238,12 @@ def degrade_resolution(patch: np.ndarray, rng: np.random.Generator) -> np.ndarra
 
 
 def classifier_samples(item: LabelledImage, rng: np.random.Generator, cfg: D6Config,
-                       negatives_per_die: float = 0.6) -> list[tuple[np.ndarray, int]]:
+                       negatives_per_die: float = 0.6,
+                       hard_negatives: np.ndarray | None = None, max_hard: int = 4) -> list[tuple[np.ndarray, int]]:
     """Patches of one photo: each die (jittered centre, side, any angle, flips) labelled 0..5 (value - 1),
-    plus "no die" patches (class 6) of empty table and of off-centre views between dice."""
+    plus "no die" patches (class 6): empty table, off-centre views between dice, single pips / pip
+    groups inside a die, and up to ``max_hard`` of ``hard_negatives`` (float[K, 3] cx, cy, side: the
+    detector's false candidates on this photo)."""
     out: list[tuple[np.ndarray, int]] = []
     src = paste_on_background(item, rng) if (rng.random() < 0.2 and len(item.boxes)) else item.image
     h, w = src.shape[:2]
@@ -268,6 +282,19 @@ def classifier_samples(item: LabelledImage, rng: np.random.Generator, cfg: D6Con
                 continue
         patch = extract_patch(src, cx, cy, side * cfg.patch_context, p, rng.uniform(0, 360))
         out.append((finish(patch), NO_DIE))
+    for j in range(len(centres)):  # a pip or pip group seen as a small die
+        if rng.random() < 0.25:
+            side = sides[j] * rng.uniform(0.15, 0.45)
+            cx, cy = centres[j] + rng.uniform(-0.35, 0.35, 2) * sides[j]
+            patch = extract_patch(src, cx, cy, side * cfg.patch_context, p, rng.uniform(0, 360))
+            out.append((finish(patch), NO_DIE))
+    if hard_negatives is not None and len(hard_negatives):
+        pick = rng.permutation(len(hard_negatives))[:max_hard]
+        for cx, cy, side in hard_negatives[pick]:
+            j = rng.uniform(-0.1, 0.1, 2) * side
+            k = math.exp(rng.uniform(-0.15, 0.15))
+            patch = extract_patch(src, cx + j[0], cy + j[1], side * k * cfg.patch_context, p, rng.uniform(0, 360))
+            out.append((finish(patch), NO_DIE))
     return out
 
 

@@ -25,6 +25,7 @@ import json
 import math
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -46,7 +47,7 @@ from tools.d6_augment import (  # noqa: E402
     synthetic_samples,
 )
 from vision.config import D6Config  # noqa: E402
-from vision.d6 import CLASS_VALUES, to_blob  # noqa: E402
+from vision.d6 import CLASS_VALUES, decode_detections, load_net, prepare_detector_input, run_net, to_blob  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "datasets" / "byler_d6_dice" / "train"
 
@@ -166,11 +167,40 @@ def train_detector(items: list[LabelledImage], args: argparse.Namespace, log) ->
     return model
 
 
-def train_classifier(items: list[LabelledImage], args: argparse.Namespace, log) -> FaceClassifier:
+def mine_hard_negatives(items: list[LabelledImage], detector_path: Path, log) -> list[np.ndarray]:
+    """Run the exported detector through the reader's own stages on each training photo (as is and
+    half/double size, low threshold) and return per photo float32[K, 3] (cx, cy, side) of candidates
+    that are no labelled die (centre farther than 0.45 of a die side from every labelled centre)."""
+    cfg = D6Config(models_dir=detector_path.parent, detection_threshold=0.15)
+    net = load_net(detector_path)
+    out = []
+    total = 0
+    for item in items:
+        found = []
+        centres = (item.boxes[:, :2] + item.boxes[:, 2:]) / 2
+        sides = np.maximum(item.boxes[:, 2] - item.boxes[:, 0], item.boxes[:, 3] - item.boxes[:, 1])
+        for f in (0.5, 1.0, 2.0):
+            img = item.image if f == 1.0 else cv2.resize(item.image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+            c2 = replace(cfg, input_long_side=int(round(cfg.input_long_side * f / 32)) * 32)
+            blob, scale = prepare_detector_input(img, c2)
+            cand = decode_detections(run_net(net, blob), scale, img.shape, c2)
+            for x, y, w, h in cand.boxes / f:
+                cx, cy = x + w / 2, y + h / 2
+                if len(centres) and (np.hypot(centres[:, 0] - cx, centres[:, 1] - cy) / sides).min() < 0.45:
+                    continue
+                found.append((cx, cy, max(w, h)))
+        total += len(found)
+        out.append(np.asarray(found, np.float32).reshape(-1, 3))
+    log(f"mined {total} hard negatives on {len(items)} photos")
+    return out
+
+
+def train_classifier(items: list[LabelledImage], args: argparse.Namespace, log,
+                     hard: list[np.ndarray] | None = None) -> FaceClassifier:
     rng = np.random.default_rng(args.seed + 2)
     cfg = D6Config()
     model = FaceClassifier()
-    per_epoch = sum(len(it.boxes) for it in items) * 1.6 + args.synthetic
+    per_epoch = sum(len(it.boxes) for it in items) * 1.85 + args.synthetic + sum(min(len(h), 4) for h in hard or [])
     steps_per_epoch = int(math.ceil(per_epoch / args.cls_batch))
     steps = args.cls_epochs * steps_per_epoch
     opt = torch.optim.AdamW(model.parameters(), lr=args.cls_lr, weight_decay=5e-4)
@@ -181,7 +211,7 @@ def train_classifier(items: list[LabelledImage], args: argparse.Namespace, log) 
         model.train()
         samples = []
         for idx in rng.permutation(len(items)):
-            samples.extend(classifier_samples(items[idx], rng, cfg))
+            samples.extend(classifier_samples(items[idx], rng, cfg, hard_negatives=hard[idx] if hard else None))
         samples.extend(synthetic_samples(args.synthetic, rng, cfg))
         order = rng.permutation(len(samples))
         correct = total = 0
@@ -238,6 +268,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cls-batch", type=int, default=128)
     ap.add_argument("--cls-lr", type=float, default=3e-3)
     ap.add_argument("--synthetic", type=int, default=300, help="rendered dice patches per classifier epoch")
+    ap.add_argument("--no-mine", dest="mine", action="store_false",
+                    help="do not add the detector's false candidates on the training photos as 'no die' patches")
     ap.add_argument("--skip-detector", action="store_true",
                     help="train only the classifier (keeps the detector already in --out)")
     args = ap.parse_args(argv)
@@ -265,7 +297,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_detector:
         det = train_detector(items, args, log)
         export(det, torch.rand(1, 3, 256, 320), args.out / "d6_detector.onnx", {0: "n", 2: "h", 3: "w"})
-    cls = train_classifier(items, args, log)
+    hard = mine_hard_negatives(items, args.out / "d6_detector.onnx", log) if args.mine else None
+    cls = train_classifier(items, args, log, hard)
     export(cls, torch.rand(4, 3, 48, 48), args.out / "d6_classifier.onnx", {0: "n"})
 
     meta = {

@@ -24,6 +24,8 @@ class D6Config:
         input_multiple: detector input height and width are padded up to a multiple of this.
         detection_threshold: minimum heatmap peak score (0..1) for a die candidate.
         nms_iou: candidates overlapping a stronger one by more than this IoU are dropped (NMS).
+        nested_area_ratio: a candidate centred inside a stronger one's box and smaller than this
+            fraction of its area is dropped (a pip or pip group, not a die).
         max_dice: at most this many candidates are kept per frame (strongest first).
         patch_size: side in pixels of the square patch the classifier reads.
         patch_context: patch side = this times the longer side of the die box (some context
@@ -43,6 +45,7 @@ class D6Config:
     input_multiple: int = 32
     detection_threshold: float = 0.30
     nms_iou: float = 0.35
+    nested_area_ratio: float = 0.5
     max_dice: int = 64
     patch_size: int = 48
     patch_context: float = 1.35

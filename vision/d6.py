@@ -140,8 +140,27 @@ def decode_detections(output: np.ndarray, scale: float, frame_shape: tuple[int, 
     y1 = np.clip(cy + bh / 2, 0, fh)
     boxes = np.stack([x0, y0, x1 - x0, y1 - y0], axis=1).astype(np.float32)
     keep = cv2.dnn.NMSBoxes(boxes.tolist(), scores.astype(float).tolist(), config.detection_threshold, config.nms_iou)
-    keep = np.asarray(keep, dtype=np.int64).reshape(-1)[: config.max_dice]
+    keep = suppress_nested(boxes, scores, np.asarray(keep, dtype=np.int64).reshape(-1), config)[: config.max_dice]
     return Candidates(boxes[keep], scores[keep].astype(np.float32))
+
+
+def suppress_nested(boxes: np.ndarray, scores: np.ndarray, order: np.ndarray, config: D6Config) -> np.ndarray:
+    """Drop candidates whose centre lies inside a stronger candidate's box while being much smaller
+    (area below ``nested_area_ratio`` of it): seen from above, a die cannot sit inside another die's
+    face, and such small boxes are pips or pip groups. ``order`` = indices by decreasing score."""
+    kept: list[int] = []
+    for i in order:
+        x, y, w, h = boxes[i]
+        cx, cy = x + w / 2, y + h / 2
+        nested = False
+        for j in kept:
+            bx, by, bw, bh = boxes[j]
+            if bx <= cx <= bx + bw and by <= cy <= by + bh and w * h < config.nested_area_ratio * bw * bh:
+                nested = True
+                break
+        if not nested:
+            kept.append(int(i))
+    return np.asarray(kept, dtype=np.int64)
 
 
 def extract_patch(frame: np.ndarray, cx: float, cy: float, side: float, size: int, angle: float = 0.0) -> np.ndarray:

@@ -1,0 +1,160 @@
+"""``companion score GAME FILE [--json]``: score an end-of-game position from a file.
+
+    companion score roll final.json --json
+
+prints one JSON object (other tools depend on this shape; keep it exactly)::
+
+    {"players": [{"name": NAME, "total": VP, "breakdown": {CATEGORY: VP, ...}}, ...],
+     "winners": [NAME, ...]}
+
+Without ``--json`` it prints a table, one column per player. The games that can score
+are those in :data:`rules.games.GAMES` whose game object has ``final_scores(data)``;
+each names its file format in ``score_input_format`` (:data:`rules.scoring.INPUT_FORMATS`:
+``"json"`` one JSON document, the default; ``"jsonl"`` one JSON object per line, passed on as
+one list; ``"jsonl-games"`` one game per document, each scored and printed on its own line
+with ``--json``). Input errors
+(:class:`rules.scoring.ScoreInputError`) name the field and the problem.
+
+Exit codes: 0 scored; 1 the file is missing, not JSON, or not a valid input (message on
+stderr); 2 bad command line (argparse) or a game that cannot score.
+
+Wired into ``companion/cli.py`` by :func:`add_score_parser` and :func:`cmd_score`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+from rules.core import RulesError, ScoreBreakdown
+from rules.games import GAMES
+from rules.scoring import ScoreInputError, json_documents, scores_json
+
+__all__ = ["add_score_parser", "cmd_score", "format_table", "load_score_input", "scoring_games"]
+
+EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
+
+
+def scoring_games(games: Mapping[str, Any] | None = None) -> dict[str, Callable[[Any], list[ScoreBreakdown]]]:
+    """Name -> ``final_scores`` of every game that can score a final position."""
+    games = GAMES if games is None else games
+    return {
+        name: game.final_scores for name, game in sorted(games.items()) if callable(getattr(game, "final_scores", None))
+    }
+
+
+def add_score_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``score`` subcommand (GAME, FILE, ``--json``) to ``companion``'s subparsers."""
+    names = sorted(scoring_games())
+    p = subparsers.add_parser(
+        "score",
+        help="score an end-of-game position from a file",
+        description="Score an end-of-game position. The file format of each game is documented in "
+        "schemas/<game>-score-input.schema.json.",
+    )
+    p.add_argument("game", metavar="GAME", choices=names, help=f"the game ({', '.join(names)})")
+    p.add_argument("file", metavar="FILE", type=Path, help="the end-of-game position (JSON)")
+    p.add_argument("--json", action="store_true", help='print {"players": [...], "winners": [...]} as JSON')
+    p.set_defaults(func=cmd_score)
+    return p
+
+
+def load_score_input(path: Path, fmt: str = "json") -> list[Any]:
+    """The inputs to score in a file, one per game: ``json`` -> ``[document]``; ``jsonl`` ->
+    ``[[object per line]]``; ``jsonl-games`` -> one document per game (see
+    :data:`rules.scoring.INPUT_FORMATS`).
+
+    Raises:
+        ScoreInputError: the file cannot be read or is not valid JSON (line and column named).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScoreInputError("", f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScoreInputError("", f"{path}: cannot be read ({exc})") from None
+    if fmt == "jsonl":
+        rows = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise ScoreInputError(
+                    f"{path} line {number}", f"is not JSON ({exc.msg} at column {exc.colno})"
+                ) from None
+        return [rows]
+    if fmt == "jsonl-games":
+        return json_documents(text, str(path))
+    try:
+        return [json.loads(text)]
+    except json.JSONDecodeError as exc:
+        raise ScoreInputError(str(path), f"is not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+
+
+def format_table(breakdowns: list[ScoreBreakdown], winners: list[str]) -> str:
+    """A readable table: one row per category, one column per player, totals and winners last."""
+    categories: list[str] = []
+    for b in breakdowns:
+        for line in b.lines:
+            if line.category not in categories:
+                categories.append(line.category)
+    header = ["", *(b.player for b in breakdowns)]
+    rows = [header]
+    for category in categories:
+        row = [category]
+        for b in breakdowns:
+            vp = {line.category: line.vp for line in b.lines}.get(category)
+            row.append("" if vp is None else str(vp))
+        rows.append(row)
+    rows.append(["total", *(str(b.total) for b in breakdowns)])
+    rows.append(["tie-break", *(" ".join(str(t) for t in b.tiebreak) for b in breakdowns)])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    lines = []
+    for n, row in enumerate(rows):
+        cells = [row[0].ljust(widths[0]), *(cell.rjust(w) for cell, w in zip(row[1:], widths[1:]))]
+        lines.append("  ".join(cells).rstrip())
+        if n == 0 or n == len(rows) - 3:
+            lines.append("  ".join("-" * w for w in widths))
+    label = "winner" if len(winners) == 1 else "winners (shared)"
+    lines.append(f"{label}: {', '.join(winners)}")
+    return "\n".join(lines)
+
+
+def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run ``companion score``: 0 scored, 1 invalid input (message on stderr), 2 a game that cannot score."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    scorers = scoring_games()
+    if args.game not in scorers:
+        print(f"companion score: game {args.game!r} cannot score; choose from {', '.join(scorers) or 'none'}", file=err)
+        return EXIT_USAGE
+    fmt = getattr(GAMES[args.game], "score_input_format", "json")
+    results = []
+    try:
+        inputs = load_score_input(args.file, fmt)
+        for n, data in enumerate(inputs, start=1):
+            try:
+                results.append(scorers[args.game](data))
+            except ScoreInputError as exc:
+                if len(inputs) > 1:
+                    raise ScoreInputError(f"game {n}", str(exc)) from None
+                raise
+    except (ScoreInputError, RulesError) as exc:  # any rules error about the input is the input's fault
+        where = "" if str(exc).startswith(str(args.file)) else f"{args.file}: "
+        print(f"companion score: {where}{exc}", file=err)
+        return EXIT_INPUT
+    for n, breakdowns in enumerate(results):
+        result = scores_json(breakdowns)
+        if getattr(args, "json", False):
+            print(json.dumps(result, ensure_ascii=False), file=out)
+        else:
+            if n:
+                print(file=out)
+            print(format_table(breakdowns, result["winners"]), file=out)
+    return EXIT_OK

@@ -1,0 +1,310 @@
+"""Among the Stars end-of-game scoring and whole-station checks from one JSON document.
+
+Rulebook 6 'Game end' (digest §7), in this order, added to the VP already on the track:
+
+1. objectives: each goes only to the single best player; a tie for best gives it to nobody;
+2. the yellow-box (end-game) abilities of every location;
+3. +1 VP per reactor (the Main Reactor included) with no cubes left;
+4. +1 VP per 3 credits left (rounded down).
+
+Worked example (rulebook 6): 63 on the track + 7 (yellow cards 4 + 1 + 2) + 3 (three built
+reactors and the Main Reactor, one still holding cubes) + 1 (5 credits) + 5 (most red
+locations, 6 against 5, 4 and fewer) + 0 (most credits tied at 5) = 79.
+
+Tie-break (rulebook 6): more locations not counting reactors, then more credits; still
+tied, a shared win.
+
+Input (``schemas/among-score-input.schema.json``)::
+
+    {"objectives": ["First Line of Defense", ...], "aggressive": false,
+     "players": [{"name": "György", "race": "Humareen", "credits": 5, "vp": 63,
+                  "station": [{"card": "Main Reactor", "cell": [0, 0], "cubes": 0},
+                              {"card": "Turret", "cell": [1, 0], "year": 1}, ...]}]}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.among_the_stars.abilities import end_game_vp
+from rules.among_the_stars.data import (
+    COLOURS,
+    Catalogue,
+    Objective,
+    UnknownCard,
+    catalogue,
+)
+from rules.among_the_stars.legality import check_station, rule_citation
+from rules.among_the_stars.station import ORIGIN, Placed, Station
+from rules.core import ScoreBreakdown, ScoreLine, Severity
+from rules.scoring import Fields, ScoreInputError, field_path
+
+__all__ = [
+    "ABILITIES",
+    "CREDITS",
+    "OBJECTIVES",
+    "RACE",
+    "REACTORS",
+    "TRACK",
+    "PlayerPosition",
+    "Position",
+    "check_stations",
+    "final_scores",
+    "objective_awards",
+    "parse_position",
+    "parse_station",
+    "score_position",
+]
+
+TRACK, OBJECTIVES, ABILITIES, RACE, REACTORS, CREDITS = (
+    "VP track", "objectives", "end-game abilities", "race", "empty reactors", "credits",
+)
+"""Score categories, in the rulebook's order (6 'Game end')."""
+
+
+class PlayerPosition:
+    """One player at the end of the game: name, race id (or None), credits, VP on the track, station."""
+
+    def __init__(self, name: str, race: str | None, credits: int, vp: int, station: Station,
+                 secret_objective: Objective | None = None) -> None:
+        self.name, self.race, self.credits, self.vp, self.station = name, race, credits, vp, station
+        self.secret_objective = secret_objective
+
+
+class Position:
+    """The whole table: players, objectives in play, aggressive mode."""
+
+    def __init__(self, players: Sequence[PlayerPosition], objectives: Sequence[Objective], aggressive: bool = False) -> None:
+        self.players, self.objectives, self.aggressive = tuple(players), tuple(objectives), aggressive
+
+
+# -- input ---------------------------------------------------------------------------------
+
+
+def _lookup(fn, name: str, where: str, what: str):
+    try:
+        return fn(name)
+    except UnknownCard as exc:
+        raise ScoreInputError(where, f"unknown {what} {name!r}", exc.suggestions) from None
+
+
+def parse_station(items: Any, where: str, cat: Catalogue | None = None) -> Station:
+    """A station from its JSON list, or :class:`ScoreInputError` naming the field and the problem.
+
+    Checked here: each card known (close matches suggested), ``cell`` two whole numbers,
+    one card per cell, exactly one Main Reactor and it at [0, 0], ``cubes`` on reactors
+    only (required on them), ``year`` 1-4 on every other card.
+    """
+    cat = cat or catalogue()
+    if not isinstance(items, list):
+        raise ScoreInputError(where, "must be a JSON array of cards")
+    cards: list[Placed] = []
+    taken: dict[tuple[int, int], int] = {}
+    years = cat.rules["years"]
+    for k, raw in enumerate(items):
+        here = field_path(where, k)
+        f = Fields(raw, here)
+        card = _lookup(cat.card, f.str("card"), f.path("card"), "card")
+        cell_raw = f.get("cell")
+        if (not isinstance(cell_raw, list) or len(cell_raw) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell_raw)):
+            raise ScoreInputError(f.path("cell"), f"must be [i, j], two whole numbers, got {cell_raw!r}")
+        cell = (cell_raw[0], cell_raw[1])
+        if cell in taken:
+            other = items[taken[cell]].get("card")
+            raise ScoreInputError(f.path("cell"), f"cell {list(cell)} already holds {other!r} ({field_path(where, taken[cell])}); one card per cell")
+        taken[cell] = k
+        face_down = f.obj.get("face_down", False)
+        if not isinstance(face_down, bool):
+            raise ScoreInputError(f.path("face_down"), "must be true or false")
+        if face_down and not card.is_reactor:
+            raise ScoreInputError(f.path("face_down"), f"only a Power Reactor is laid face down to fill a split, not {card.name!r}")
+        if card.is_reactor and not face_down:
+            cubes = f.int("cubes", low=0, high=20)
+        else:
+            cubes = f.int("cubes", low=0, high=0, default=0) if f.has("cubes") else 0
+        if card.is_main_reactor:
+            year = f.int("year", low=0, high=0) if f.has("year") else 0
+            if cell != ORIGIN:
+                raise ScoreInputError(f.path("cell"), f"the {card.name} must be at [0, 0], got {list(cell)}")
+        else:
+            year = f.int("year", low=1, high=years)
+        cards.append(Placed(card, cell, cubes=cubes, year=year, order=k, face_down=face_down))
+    mains = [p for p in cards if p.card.is_main_reactor]
+    if not mains:
+        raise ScoreInputError(where, "has no Main Reactor at [0, 0]")
+    if len(mains) > 1:
+        raise ScoreInputError(where, f"has {len(mains)} Main Reactors; a station has one")
+    return Station(tuple(cards))
+
+
+def parse_position(data: Any, cat: Catalogue | None = None) -> Position:
+    """The table from the score/check input (see the module docstring), or :class:`ScoreInputError`."""
+    cat = cat or catalogue()
+    top = Fields(data, "")
+    if top.has("game") and top.obj["game"] != "among":
+        raise ScoreInputError("game", f"this input is for {top.obj['game']!r}, not 'among'")
+    aggressive = top.obj.get("aggressive", False)
+    if not isinstance(aggressive, bool):
+        raise ScoreInputError("aggressive", "must be true or false")
+    objectives: list[Objective] = []
+    raw_obj = top.obj.get("objectives", [])
+    if not isinstance(raw_obj, list):
+        raise ScoreInputError("objectives", "must be a JSON array of objective names")
+    for k, name in enumerate(raw_obj):
+        where = field_path("objectives", k)
+        if not isinstance(name, str):
+            raise ScoreInputError(where, "must be an objective's name")
+        obj = _lookup(cat.objective, name, where, "objective")
+        if obj in objectives:
+            raise ScoreInputError(where, f"{obj.name!r} is listed twice")
+        objectives.append(obj)
+    players_raw = top.list("players")
+    if not players_raw:
+        raise ScoreInputError("players", "must list at least one player")
+    players: list[PlayerPosition] = []
+    for k, raw in enumerate(players_raw):
+        f = Fields(raw, field_path("players", k))
+        name = f.str("name")
+        if any(p.name == name for p in players):
+            raise ScoreInputError(f.path("name"), f"two players are called {name!r}")
+        race = None
+        if f.obj.get("race") is not None:
+            race = _lookup(cat.race, f.str("race"), f.path("race"), "race")
+        secret = None
+        if f.obj.get("secret_objective") is not None:
+            if race != "qualeen":
+                raise ScoreInputError(f.path("secret_objective"), "only a Qualeen player keeps a secret objective")
+            secret = _lookup(cat.objective, f.str("secret_objective"), f.path("secret_objective"), "objective")
+        players.append(PlayerPosition(
+            name=name, race=race, credits=f.int("credits", low=0), vp=f.int("vp", low=0),
+            station=parse_station(f.get("station"), f.path("station"), cat), secret_objective=secret,
+        ))
+    return Position(players, objectives, aggressive)
+
+
+# -- scoring --------------------------------------------------------------------------------
+
+
+def _objective_value(obj: Objective, p: PlayerPosition) -> int:
+    if obj.kind == "colour_majority":
+        return p.station.count_colour(obj.colour or "")
+    if obj.kind == "marvels":
+        return p.station.non_reactor_locations()
+    if obj.kind == "on_budget":
+        return p.credits
+    return 0
+
+
+def objective_awards(obj: Objective, players: Sequence[PlayerPosition], *, secret_holder: str | None = None) -> dict[str, int]:
+    """VP each player gets from one objective: only a single best player scores (rulebook 6).
+
+    Marvels in Space gives 2 per location of lead over the next best. Accelerated
+    Construction is scored during play (already on the track): 0 here. ``secret_holder``
+    (a Qualeen's secret objective) scores it even when tied for best.
+    """
+    awards = {p.name: 0 for p in players}
+    if obj.kind == "accelerated" or not players:
+        return awards
+    values = {p.name: _objective_value(obj, p) for p in players}
+    best = max(values.values())
+    leaders = [n for n, v in values.items() if v == best]
+    rest = sorted((v for n, v in values.items() if n not in leaders), reverse=True)
+    second = rest[0] if rest else 0
+    vp = obj.vp * (best - second) if obj.kind == "marvels" else obj.vp
+    if secret_holder is not None:
+        if secret_holder in leaders:
+            if obj.kind == "marvels":  # tied for best: the lead is over the best other player
+                others = [v for n, v in values.items() if n != secret_holder]
+                vp = obj.vp * max(0, best - max(others, default=0))
+            awards[secret_holder] = vp
+        return awards
+    if len(leaders) == 1:
+        awards[leaders[0]] = vp
+    return awards
+
+
+def score_position(position: Position, cat: Catalogue | None = None) -> list[ScoreBreakdown]:
+    """Every player's final score, category by category, with the tie-break (locations, credits)."""
+    cat = cat or catalogue()
+    players = position.players
+    objective_vp = {p.name: 0 for p in players}
+    details: dict[str, list[str]] = {p.name: [] for p in players}
+    for obj in position.objectives:
+        for name, vp in objective_awards(obj, players).items():
+            objective_vp[name] += vp
+            if vp:
+                details[name].append(f"{obj.name} +{vp}")
+    for p in players:
+        if p.secret_objective is not None:
+            vp = objective_awards(p.secret_objective, players, secret_holder=p.name)[p.name]
+            objective_vp[p.name] += vp
+            if vp:
+                details[p.name].append(f"{p.secret_objective.name} (secret) +{vp}")
+    out = []
+    for p in players:
+        others = [q.station for q in players if q is not p]
+        abilities = [(q, end_game_vp(p.station, q, others)) for q in p.station]
+        ability_vp = sum(v for _, v in abilities)
+        empty = sum(1 for r in p.station.reactors() if r.cubes == 0)
+        per_vp = cat.race_param(p.race, "credits_per_vp", cat.rules["credits_per_vp"])
+        credit_vp = p.credits // per_vp
+        cap = cat.race_param(p.race, "credits_vp_cap", None)
+        if cap is not None:
+            credit_vp = min(cap, credit_vp)
+        race_vp, race_detail = _race_vp(p, cat)
+        lines = (
+            ScoreLine(TRACK, p.vp, "VP on the score board before end-game scoring"),
+            ScoreLine(OBJECTIVES, objective_vp[p.name], ", ".join(details[p.name])),
+            ScoreLine(ABILITIES, ability_vp, ", ".join(f"{q.name} +{v}" for q, v in abilities if v)),
+            ScoreLine(RACE, race_vp, race_detail),
+            ScoreLine(REACTORS, empty * cat.rules["empty_reactor_vp"], f"{empty} reactor(s) with no cubes"),
+            ScoreLine(CREDITS, credit_vp, f"{p.credits} credits, 1 VP per {per_vp}" + (f" (max {cap})" if cap is not None else "")),
+        )
+        out.append(ScoreBreakdown(p.name, lines, tiebreak=(p.station.non_reactor_locations(), p.credits)))
+    return out
+
+
+def _race_vp(p: PlayerPosition, cat: Catalogue) -> tuple[int, str]:
+    if p.race == "humareen":
+        counts = [p.station.count_colour(c) for c in COLOURS]
+        built = [n for n in counts if n > 0]
+        if not built:
+            return 0, "Humareen: no typed locations"
+        bonus = cat.race_param("humareen", "bonus", 1)
+        cap = cat.race_param("humareen", "cap", 5)
+        return min(cap, min(built) + bonus), f"Humareen: least-built type has {min(built)}"
+    return 0, ""
+
+
+def final_scores(data: Any) -> list[ScoreBreakdown]:
+    """``companion score among FILE``: each player's breakdown (input errors raise :class:`ScoreInputError`)."""
+    return score_position(parse_position(data))
+
+
+def check_stations(data: Any) -> dict[str, list[dict]]:
+    """``companion check among FILE``: ``{"findings": [...], "warnings": [...]}``.
+
+    ``findings`` holds the rules surely broken (empty when every station is legal), each
+    ``{"player", "card", "cell": [i, j], "rule", "message", "source"}`` (``rule`` a short id
+    from :data:`rules.among_the_stars.legality.RULES`, ``source`` its rulebook section); ``warnings`` (same shape)
+    holds what may be wrong: order inside a year the camera cannot know, cube counts
+    that look misread.
+    """
+    cat = catalogue()
+    position = parse_position(data, cat)
+    findings: list[dict] = []
+    warnings: list[dict] = []
+    for p in position.players:
+        issues = check_station(p.station, race=p.race, credits=p.credits, aggressive=position.aggressive,
+                               others=max(1, len(position.players) - 1), cat=cat)
+        mr = p.station.main_reactor
+        if mr is not None and (p.race == "vak") != mr.card.all_types:
+            warnings.append({"player": p.name, "card": mr.name, "cell": [0, 0], "rule": "race",
+                             "message": "the Vak Main Reactor belongs to a Vak player, and a Vak player uses it"})
+        for issue in issues:
+            (findings if issue.severity is Severity.ERROR else warnings).append(issue.to_json(p.name))
+    for row in [*findings, *warnings]:
+        row["source"] = rule_citation(row["rule"])
+    return {"findings": findings, "warnings": warnings}

@@ -1,0 +1,516 @@
+"""Among the Stars as a :class:`rules.core.Game`: years, rounds, the three actions, scoring.
+
+Facts (rulebook 4 'Round overview', numbers in the data file's ``game_rules``): 4 years
+of 6 rounds (7 in years 2-4 of aggressive mode); each year every player takes 10
+credits (Zehuti: exactly 13) and hands pass left or right by year; each round every
+player does exactly one action with the card they revealed: build it, build a Power
+Reactor (1 credit, 2 cubes), or discard it for 3 credits (Sheptas 4, Zehuti 0). Effects
+on other players wait until everyone's action is done (rulebook 'Player order'), so they
+are resolved by ``round_ended``. After the last round of a year the stations are
+corrected (rulebook 5 'Round end'); after year 4 the game is scored (rulebook 6).
+
+The box cannot see hands, so drafting is not modelled: events report what was revealed
+and done. With 2 players two virtual seats sit between them (rulebook 8); they only
+shape the passing, shown in :meth:`AmongTheStarsGame.view`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rules.among_the_stars.abilities import Interaction, immediate
+from rules.among_the_stars.data import (
+    MAIN_REACTOR,
+    POWER_REACTOR,
+    VAK_MAIN_REACTOR,
+    Catalogue,
+    UnknownCard,
+    catalogue,
+)
+from rules.among_the_stars.endgame import (
+    PlayerPosition,
+    Position,
+    check_stations,
+    final_scores,
+    parse_station,
+    score_position,
+)
+from rules.among_the_stars.legality import (
+    Issue,
+    auto_payment,
+    check_placement,
+    check_station,
+    correct_station,
+    rule_citation,
+)
+from rules.among_the_stars.station import ORIGIN, Cell, Placed, Station
+from rules.core import BadEvent, Event, Finding, ScoreBreakdown, Severity, UnknownEvent
+from rules.scoring import ScoreInputError
+
+__all__ = [
+    "AMONG_GAME",
+    "CARD_DISCARDED",
+    "CONFLICT_PLAYED",
+    "CREDITS_ADJUSTED",
+    "LOCATION_BUILT",
+    "REACTOR_BUILT",
+    "ROUND_ENDED",
+    "STATION_READ",
+    "VP_ADJUSTED",
+    "AmongPlayer",
+    "AmongState",
+    "AmongTheStarsGame",
+]
+
+LOCATION_BUILT = "location_built"
+"""payload ``{"card": name, "cell": [i, j], "energy": [{"cell": [i, j], "cubes": n}, ...],
+"choices": {...}}``; ``event.player`` builds. Choices of interactive cards: ``gift_to``
+(Embassy Offices), ``take`` {player: credits} (Market Place), ``bids`` {player: 0-3}
+(Galactic Research Facility), ``paid`` {player: bool} (School of Alien Cultures),
+``escrow`` n (Business Offices), ``reactor`` [i, j] (Solar Panels)."""
+REACTOR_BUILT = "reactor_built"
+"""payload ``{"cell": [i, j], "card": discarded name (optional)}``."""
+CARD_DISCARDED = "card_discarded"
+"""payload ``{"card": name (optional)}``: the discard-for-credits action."""
+CONFLICT_PLAYED = "conflict_played"
+"""payload ``{"target": player, "counts": colour or "power_reactors"}`` (Dispute, aggressive mode)."""
+ROUND_ENDED = "round_ended"
+"""payload ``{}``: every player has acted; resolve interactions, then the next round (or year)."""
+VP_ADJUSTED = "vp_adjusted"
+"""payload ``{"delta": n, "reason": str}``: a player's correction of the VP track (never below 0)."""
+CREDITS_ADJUSTED = "credits_adjusted"
+"""payload ``{"delta": n, "reason": str}``: a correction of a player's credits."""
+STATION_READ = "station_read"
+"""payload ``{"station": [...]}`` in the score-input shape: a camera read of ``event.player``'s
+station, checked as a whole (findings only; the state keeps the engine's station)."""
+
+VIRTUAL = ("virtual player 1", "virtual player 2")
+RACE_REMINDERS = {
+    "qualeen": "Qualeen: a secret objective scores even when tied; reveal Accelerated Construction when met",
+    "minireen": "Minireen: once this year you may build from the discard pile instead of your drafted card",
+    "sisssaurians": "Sisssaurians: once this year draw 5 unused specials, then remove 5 specials from your hand",
+    "garrn_athak_nok": "Garrn Athak Nok: once this year look at a hand and swap one card",
+    "zehuti": "Zehuti: exactly 13 credits each year, no carry-over; discarding gives nothing",
+    "sheptas": "Sheptas: discarding gives 4 credits; at the end 1 VP per 2 credits (max 5)",
+}
+
+
+@dataclass(frozen=True)
+class AmongPlayer:
+    """One real player: credits, VP on the track, station, credits parked on Business Offices, last round acted."""
+
+    name: str
+    race: str | None
+    credits: int
+    vp: int
+    station: Station
+    escrow: int = 0
+    acted: tuple[int, int] = (0, 0)  # (year, round) of the last action
+
+
+@dataclass(frozen=True)
+class AmongState:
+    """The table: players in seat order, year and round, objectives, pending interactions, final scores."""
+
+    players: tuple[AmongPlayer, ...]
+    objectives: tuple[str, ...] = ()
+    aggressive: bool = False
+    year: int = 1
+    round: int = 1
+    reactors_left: int = 16
+    pending: tuple[Interaction, ...] = ()
+    accelerated_done: bool = False
+    finished: bool = False
+    scores: tuple[ScoreBreakdown, ...] = ()
+
+    def player(self, name: str) -> AmongPlayer:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def with_player(self, p: AmongPlayer) -> AmongState:
+        return replace(self, players=tuple(p if q.name == p.name else q for q in self.players))
+
+
+def _cell(value: Any, where: str) -> Cell:
+    if (not isinstance(value, (list, tuple)) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        raise BadEvent(f"{where}: a cell is [i, j], two whole numbers; got {value!r}")
+    return (value[0], value[1])
+
+
+class AmongTheStarsGame:
+    """Among the Stars (Artipia Games, 2012), base game, 2-4 players, as a :class:`rules.core.Game`."""
+
+    name = "among"
+    title = "Among the Stars"
+    event_kinds = frozenset({LOCATION_BUILT, REACTOR_BUILT, CARD_DISCARDED, CONFLICT_PLAYED, ROUND_ENDED,
+                             VP_ADJUSTED, CREDITS_ADJUSTED, STATION_READ})
+    score_input_format = "json"
+
+    def __init__(self, cat: Catalogue | None = None) -> None:
+        self._cat = cat
+
+    @property
+    def cat(self) -> Catalogue:
+        return self._cat or catalogue()
+
+    # -- score / check commands -----------------------------------------------------------
+    @staticmethod
+    def final_scores(data: Any) -> list[ScoreBreakdown]:
+        """``companion score among FILE``; see :func:`rules.among_the_stars.endgame.final_scores`."""
+        return final_scores(data)
+
+    @staticmethod
+    def check_stations(data: Any) -> dict[str, list[dict]]:
+        """``companion check among FILE``; see :func:`rules.among_the_stars.endgame.check_stations`."""
+        return check_stations(data)
+
+    # -- facts ------------------------------------------------------------------------------
+    def rounds_in_year(self, state: AmongState, year: int | None = None) -> int:
+        year = state.year if year is None else year
+        r = self.cat.rules
+        return r["aggressive_rounds_per_year"] if state.aggressive and year >= 2 else r["rounds_per_year"]
+
+    def pass_direction(self, year: int) -> str:
+        """``"left"`` or ``"right"`` (data ``game_rules.pass_direction``; single source)."""
+        return self.cat.rules["pass_direction"][str(year)]
+
+    def seats(self, state: AmongState) -> list[str]:
+        """Seats around the table; with 2 players a virtual player sits on each side (rulebook 8)."""
+        names = [p.name for p in state.players]
+        if len(names) == 2:
+            return [names[0], VIRTUAL[0], names[1], VIRTUAL[1]]
+        return names
+
+    def _income(self, p: AmongPlayer) -> AmongPlayer:
+        r = self.cat.rules
+        base = self.cat.race_param(p.race, "year_credits", r["credits_per_year"])
+        carry = self.cat.race_param(p.race, "carry_over", True)
+        banks = sum(1 for q in p.station if not q.face_down and q.card.params.get("kind") == "yearly_income")
+        return replace(p, credits=(p.credits if carry else 0) + base + banks)
+
+    # -- state --------------------------------------------------------------------------------
+    def initial_state(self, settings: Mapping[str, Any]) -> AmongState:
+        """Year 1, round 1, each player with a Main Reactor (2 cubes) and the first year's credits.
+
+        settings: ``{"players": [name or {"name", "race"}], "objectives": [names], "aggressive": bool}``.
+
+        Raises:
+            BadEvent: fewer than 2 or more than 4 players, an unknown race or objective.
+        """
+        cat = self.cat
+        raw = list(settings.get("players", ()))
+        if not 2 <= len(raw) <= 4:
+            raise BadEvent(f"Among the Stars is for 2-4 players, got {len(raw)}")
+        players = []
+        for entry in raw:
+            name, race = (entry, None) if isinstance(entry, str) else (entry["name"], entry.get("race"))
+            try:
+                race = cat.race(race) if race else None
+            except UnknownCard as exc:
+                raise BadEvent(f"player {name!r}: unknown race {race!r}; did you mean {', '.join(exc.suggestions) or '?'}") from None
+            main = cat.cards[VAK_MAIN_REACTOR if race == "vak" else MAIN_REACTOR]
+            station = Station((Placed(main, ORIGIN, cubes=main.start_cubes, year=0, order=0),))
+            players.append(self._income(AmongPlayer(name, race, 0, 0, station)))
+        objectives = []
+        for name in settings.get("objectives", ()):
+            try:
+                objectives.append(cat.objective(name).id)
+            except UnknownCard as exc:
+                raise BadEvent(f"unknown objective {name!r}; did you mean {', '.join(exc.suggestions) or '?'}") from None
+        return AmongState(players=tuple(players), objectives=tuple(objectives), aggressive=bool(settings.get("aggressive", False)),
+                          reactors_left=cat.cards[POWER_REACTOR].copies)
+
+    def apply(self, state: AmongState, event: Event) -> tuple[AmongState, list[Finding]]:
+        """The state after ``event`` and its findings (never mutates ``state``).
+
+        Raises:
+            UnknownEvent: not an Among the Stars event kind.
+            BadEvent: no such player, a malformed cell, an unknown card.
+        """
+        if event.kind not in self.event_kinds:
+            raise UnknownEvent(f"event {event.seq}: game 'among' has no event kind {event.kind!r}")
+        if state.finished and event.kind != STATION_READ:
+            return state, [Finding("the game is over; this event changes nothing", f"event {event.seq}", Severity.WARNING,
+                                   "among, rulebook 6 'Game end'", event.seq)]
+        if event.kind == ROUND_ENDED:
+            return self._round_ended(state, event)
+        player = self._player(state, event)
+        handler = {
+            LOCATION_BUILT: self._build_location,
+            REACTOR_BUILT: self._build_reactor,
+            CARD_DISCARDED: self._discard,
+            CONFLICT_PLAYED: self._conflict,
+            VP_ADJUSTED: self._adjust,
+            CREDITS_ADJUSTED: self._adjust,
+            STATION_READ: self._station_read,
+        }[event.kind]
+        return handler(state, player, event)
+
+    def _player(self, state: AmongState, event: Event) -> AmongPlayer:
+        name = event.player or event.payload.get("player")
+        try:
+            return state.player(name)
+        except KeyError:
+            raise BadEvent(f"event {event.seq} ({event.kind}): no player {name!r}; players: "
+                           f"{', '.join(p.name for p in state.players)}") from None
+
+    def _finding(self, issue: Issue, player: str, seq: int) -> Finding:
+        return Finding(issue.message, f"{player}: {issue.card} at [{issue.cell[0]}, {issue.cell[1]}]", issue.severity,
+                       rule_citation(issue.rule), seq)
+
+    def _acted(self, state: AmongState, p: AmongPlayer, event: Event) -> tuple[AmongPlayer, list[Finding]]:
+        now = (state.year, state.round)
+        findings = []
+        if p.acted == now:
+            findings.append(Finding(f"{p.name} already took an action in year {state.year}, round {state.round}",
+                                    p.name, Severity.WARNING, "among, rulebook 4 'Round overview': exactly one action a round", event.seq))
+        return replace(p, acted=now), findings
+
+    # -- actions --------------------------------------------------------------------------------
+    def _build_location(self, state: AmongState, p: AmongPlayer, event: Event) -> tuple[AmongState, list[Finding]]:
+        cat = self.cat
+        name = event.payload.get("card")
+        if not isinstance(name, str):
+            raise BadEvent(f"event {event.seq}: 'card' must be a card name")
+        try:
+            card = cat.card(name)
+        except UnknownCard as exc:
+            raise BadEvent(f"event {event.seq}: unknown card {name!r}; did you mean {' or '.join(exc.suggestions) or '?'}") from None
+        if card.is_reactor:
+            raise BadEvent(f"event {event.seq}: {card.name} is not built with {LOCATION_BUILT}; use {REACTOR_BUILT}")
+        cell = _cell(event.payload.get("cell"), f"event {event.seq} cell")
+        payment: dict[Cell, int] | None = None
+        if event.payload.get("energy") is not None:
+            payment = {}
+            for k, row in enumerate(event.payload["energy"]):
+                src = _cell(row.get("cell") if isinstance(row, Mapping) else None, f"event {event.seq} energy[{k}].cell")
+                n = row.get("cubes", 1)
+                if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                    raise BadEvent(f"event {event.seq} energy[{k}].cubes: a whole number of cubes, got {n!r}")
+                payment[src] = payment.get(src, 0) + n
+        p, findings = self._acted(state, p, event)
+        issues = check_placement(p.station, card, cell, credits=p.credits, payment=payment, cat=cat)
+        findings += [self._finding(i, p.name, event.seq) for i in issues]
+        if any(i.rule == "cell_taken" for i in issues):
+            return state.with_player(p), findings
+        station = p.station
+        if payment is None and card.cost_energy:
+            placed_now = station.with_card(Placed(card, cell, order=len(station)))
+            payment = auto_payment(placed_now, cell, card.cost_energy, cat.rules["energy_range"])
+        paid = 0
+        for src, n in (payment or {}).items():
+            r = station.at(src)
+            if r is not None and r.is_reactor:
+                took = min(n, r.cubes)
+                paid += took
+                station = station.with_cubes(src, r.cubes - took)
+        credits = max(0, p.credits - card.cost_credits)
+        flags = tuple(sorted({i.rule for i in issues if i.severity is Severity.ERROR}))
+        placed = Placed(card, cell, year=state.year, order=len(station), cubes_spent=paid, flags=flags)
+        station = station.with_card(placed)
+        imm = immediate(station, placed, year=state.year, years=cat.rules["years"], paid=paid, credits=credits,
+                        choices=event.payload.get("choices"), builder=p.name)
+        for c, n in imm.cubes.items():
+            station = station.with_cubes(c, station.at(c).cubes + n)
+        station = station.replaced(replace(placed, vp_earned=imm.vp))
+        p = replace(p, station=station, credits=credits + imm.credits, vp=p.vp + imm.vp, escrow=p.escrow + imm.escrow)
+        if imm.note:
+            findings.append(Finding(f"{card.name}: {imm.note}", p.name, Severity.INFO, f"among, card text ({card.name})", event.seq))
+        return replace(state.with_player(p), pending=state.pending + imm.interactions), findings
+
+    def _build_reactor(self, state: AmongState, p: AmongPlayer, event: Event) -> tuple[AmongState, list[Finding]]:
+        cat = self.cat
+        card = cat.cards[POWER_REACTOR]
+        cell = _cell(event.payload.get("cell"), f"event {event.seq} cell")
+        p, findings = self._acted(state, p, event)
+        issues = check_placement(p.station, card, cell, credits=p.credits, cat=cat)
+        if state.reactors_left <= 0:
+            issues.append(Issue("energy_source", card.name, cell, "the Power Reactor deck is empty; this action is not available"))
+        findings += [self._finding(i, p.name, event.seq) for i in issues]
+        if any(i.rule == "cell_taken" for i in issues):
+            return state.with_player(p), findings
+        flags = tuple(sorted({i.rule for i in issues if i.severity is Severity.ERROR}))
+        placed = Placed(card, cell, cubes=card.start_cubes, year=state.year, order=len(p.station), vp_earned=0, flags=flags)
+        p = replace(p, station=p.station.with_card(placed), credits=max(0, p.credits - card.cost_credits))
+        return replace(state.with_player(p), reactors_left=max(0, state.reactors_left - 1)), findings
+
+    def _discard(self, state: AmongState, p: AmongPlayer, event: Event) -> tuple[AmongState, list[Finding]]:
+        p, findings = self._acted(state, p, event)
+        gain = self.cat.race_param(p.race, "discard_credits", self.cat.rules["discard_credits"])
+        return state.with_player(replace(p, credits=p.credits + gain)), findings
+
+    def _conflict(self, state: AmongState, p: AmongPlayer, event: Event) -> tuple[AmongState, list[Finding]]:
+        """Dispute: compare counts of one kind with a target; the lead (max 3) moves VP, after the round's actions."""
+        cat = self.cat
+        p, findings = self._acted(state, p, event)
+        rule = "among, rulebook 7 'Aggressive mode'"
+        if not state.aggressive or state.year < 2:
+            findings.append(Finding("Conflict cards are only in the deck in years 2-4 of aggressive mode", p.name,
+                                    Severity.WARNING, rule, event.seq))
+        cost = cat.conflict["cost_credits"]
+        if p.credits < cost:
+            findings.append(Finding(f"{p.name} cannot pay the {cost} credit for the Conflict card", p.name, Severity.ERROR, rule, event.seq))
+        target_name = event.payload.get("target")
+        counts = event.payload.get("counts")
+        try:
+            target = state.player(target_name)
+        except KeyError:
+            raise BadEvent(f"event {event.seq}: Dispute target {target_name!r} is not a player") from None
+        if counts not in (*cat.conflict["variants_known"],):
+            raise BadEvent(f"event {event.seq}: 'counts' must be one of {', '.join(cat.conflict['variants_known'])}, got {counts!r}")
+
+        def count(s: Station) -> int:
+            return len(s.reactors()) if counts == "power_reactors" else s.count_colour(counts)
+
+        lead = min(3, count(p.station) - count(target.station))
+        pending = state.pending
+        if lead > 0 and target.name != p.name:
+            pending += (Interaction(p.name, "vp", lead, "Dispute", source=p.name),
+                        Interaction(target.name, "vp", -lead, "Dispute", source=p.name))
+        p = replace(p, credits=max(0, p.credits - cost))
+        return replace(state.with_player(p), pending=pending), findings
+
+    def _adjust(self, state: AmongState, p: AmongPlayer, event: Event) -> tuple[AmongState, list[Finding]]:
+        delta = event.payload.get("delta")
+        if not isinstance(delta, int) or isinstance(delta, bool):
+            raise BadEvent(f"event {event.seq}: 'delta' must be a whole number")
+        if event.kind == VP_ADJUSTED:
+            return state.with_player(replace(p, vp=max(0, p.vp + delta))), []
+        return state.with_player(replace(p, credits=max(0, p.credits + delta))), []
+
+    def _station_read(self, state: AmongState, p: AmongPlayer, event: Event) -> tuple[AmongState, list[Finding]]:
+        try:
+            station = parse_station(event.payload.get("station"), f"event {event.seq} station", self.cat)
+        except ScoreInputError as exc:
+            raise BadEvent(str(exc)) from None
+        issues = check_station(station, race=p.race, credits=p.credits, aggressive=state.aggressive,
+                               others=len(state.players) - 1, cat=self.cat)
+        return state, [self._finding(i, p.name, event.seq) for i in issues]
+
+    # -- round and year -------------------------------------------------------------------------
+    def _resolve(self, state: AmongState) -> AmongState:
+        """Pending effects on other players, highest VP first, then most credits, then seat order (rulebook 'Player order')."""
+        if not state.pending:
+            return state
+        rank = {p.name: (-p.vp, -p.credits, k) for k, p in enumerate(state.players)}
+        order = sorted(range(len(state.pending)), key=lambda k: (rank.get(state.pending[k].source, (0, 0, len(rank))), k))
+        for k in order:
+            it = state.pending[k]
+            try:
+                who = state.player(it.target)
+            except KeyError:
+                continue  # a virtual player or a name not at the table: nothing to do
+            if it.what == "vp":
+                state = state.with_player(replace(who, vp=max(0, who.vp + it.delta)))
+            elif it.transfer_to:
+                moved = min(who.credits, -it.delta)
+                state = state.with_player(replace(who, credits=who.credits - moved))
+                to = state.player(it.transfer_to)
+                state = state.with_player(replace(to, credits=to.credits + moved))
+            else:
+                state = state.with_player(replace(who, credits=max(0, who.credits + it.delta)))
+        return replace(state, pending=())
+
+    def _round_ended(self, state: AmongState, event: Event) -> tuple[AmongState, list[Finding]]:
+        findings: list[Finding] = []
+        for p in state.players:
+            if p.acted != (state.year, state.round):
+                findings.append(Finding(f"{p.name} took no action in year {state.year}, round {state.round}", p.name,
+                                        Severity.WARNING, "among, rulebook 4 'Round overview': every player does one action", event.seq))
+        state = self._resolve(state)
+        state, more = self._accelerated(state, event)
+        findings += more
+        if state.round < self.rounds_in_year(state):
+            return replace(state, round=state.round + 1), findings
+        return self._year_ended(state, event, findings)
+
+    def _accelerated(self, state: AmongState, event: Event) -> tuple[AmongState, list[Finding]]:
+        cat = self.cat
+        if state.accelerated_done or "accelerated_construction" not in state.objectives:
+            return state, []
+        threshold = cat.rules["accelerated_construction_threshold"]
+        over = [p for p in state.players if p.vp >= threshold]
+        if not over:
+            return state, []
+        best = max(p.vp for p in over)
+        top = [p for p in over if p.vp == best]
+        obj = cat.objectives["accelerated_construction"]
+        if len(top) > 1:
+            return replace(state, accelerated_done=True), [Finding(
+                f"{obj.name}: {', '.join(p.name for p in top)} reached {best} VP together; nobody scores it", "objectives",
+                Severity.INFO, "among, objective card (Accelerated Construction)", event.seq)]
+        winner = replace(top[0], vp=top[0].vp + obj.vp)
+        return replace(state.with_player(winner), accelerated_done=True), [Finding(
+            f"{obj.name}: {winner.name} is first to {threshold} VP, +{obj.vp} VP", winner.name, Severity.INFO,
+            "among, objective card (Accelerated Construction)", event.seq)]
+
+    def _year_ended(self, state: AmongState, event: Event, findings: list[Finding]) -> tuple[AmongState, list[Finding]]:
+        cat = self.cat
+        for p in state.players:
+            fix = correct_station(p.station, p.vp, state.year, exact_order=True, check_credits=False,
+                                  race=p.race, aggressive=state.aggressive, cat=cat)
+            for placed, cost in fix.removed:
+                why = next((i for i in fix.issues if i.cell == placed.cell), None)
+                findings.append(Finding(
+                    f"end of year {state.year}: {placed.name} removed from [{placed.cell[0]}, {placed.cell[1]}], -{cost} VP"
+                    + (" (a face-down Power Reactor fills the gap)" if placed.cell in fix.fillers else ""),
+                    p.name, Severity.ERROR, rule_citation(why.rule) if why else "among, rulebook 5 'Round end'", event.seq))
+            p = replace(p, station=fix.station, vp=fix.vp_after, credits=p.credits + p.escrow, escrow=0)
+            state = state.with_player(p)
+        if state.year >= cat.rules["years"]:
+            final = replace(state, finished=True)
+            return replace(final, scores=tuple(self.score(final))), findings
+        state = replace(state, year=state.year + 1, round=1)
+        return replace(state, players=tuple(self._income(p) for p in state.players)), findings
+
+    def score(self, state: AmongState) -> list[ScoreBreakdown]:
+        """Final scores of the table as it stands (rulebook 6)."""
+        cat = self.cat
+        position = Position(
+            [PlayerPosition(p.name, p.race, p.credits, p.vp, p.station) for p in state.players],
+            [cat.objectives[o] for o in state.objectives], state.aggressive,
+        )
+        return score_position(position, cat)
+
+    def view(self, state: AmongState) -> dict[str, Any]:
+        """``{"game", "year", "round", "rounds", "pass_direction", "seats", "players": [...], "objectives",
+        "aggressive", "pending", "reminders", "finished", "scores"}``."""
+        cat = self.cat
+        two = len(state.players) == 2
+        reminders = [RACE_REMINDERS[p.race] for p in state.players if p.race in RACE_REMINDERS]
+        wanted = cat.rules["two_player_objectives"] if two else len(state.players)
+        if state.objectives and len(state.objectives) != wanted:
+            reminders.append(f"setup: {wanted} objectives are dealt for {len(state.players)} players; "
+                             f"{len(state.objectives)} are in play")
+        if two:
+            reminders.append(f"2 players: leave your hand beside the virtual player on the {self.pass_direction(state.year)}, "
+                             f"take its hand, shuffle, put {cat.rules['virtual_discard_per_round']} card face up on the "
+                             "virtual discard pile, pass the rest to your opponent")
+        return {
+            "game": self.name,
+            "year": state.year,
+            "round": state.round,
+            "rounds": self.rounds_in_year(state),
+            "pass_direction": self.pass_direction(state.year),
+            "seats": self.seats(state),
+            "players": [
+                {"name": p.name, "race": p.race, "credits": p.credits, "vp": p.vp, "escrow": p.escrow,
+                 "station": p.station.to_json(), "locations": p.station.non_reactor_locations()}
+                for p in state.players
+            ],
+            "objectives": [cat.objectives[o].name for o in state.objectives],
+            "aggressive": state.aggressive,
+            "reactors_left": state.reactors_left,
+            "pending": [{"target": i.target, "what": i.what, "delta": i.delta, "reason": i.reason} for i in state.pending],
+            "reminders": reminders,
+            "finished": state.finished,
+            "scores": [b.to_json() for b in state.scores],
+        }
+
+
+AMONG_GAME = AmongTheStarsGame()

@@ -1,0 +1,193 @@
+"""A space station: cards on a square grid around the Main Reactor, with edge adjacency and
+path distance.
+
+Rulebook 4 'Build a location': two locations are adjacent when they touch along an
+edge; diagonal is *not* adjacent. Distance is counted through built locations that
+touch along their edges, one location = one unit; the FAQ's A/B picture gives 4, not 2,
+because there is no direct link (digest §5.2). So distances here are BFS steps through
+placed cards; empty cells are never crossed. A face-down Power Reactor put into a split
+at the end of a year (rulebook 5 'Round end') is a path cell but not a location.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+
+from rules.among_the_stars.data import COLOURS, CardDef
+
+__all__ = ["ORIGIN", "Cell", "Placed", "Station", "neighbour_cells"]
+
+Cell = tuple[int, int]
+ORIGIN: Cell = (0, 0)
+
+
+def neighbour_cells(cell: Cell) -> tuple[Cell, ...]:
+    """The four edge-adjacent cells (diagonals are not adjacent)."""
+    i, j = cell
+    return ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1))
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One card in a station.
+
+    Attributes:
+        card: the printed card.
+        cell: its grid cell; the Main Reactor is at (0, 0).
+        cubes: energy cubes on it now (reactors only).
+        year: the year it was built (1-4; 0 for the Main Reactor).
+        order: build order in the station (ties within a year are unknown from a camera read:
+            ``order`` is then the list order, which checks treat as unknown within a year).
+        face_down: a face-down Power Reactor filling a split (not a location, no cubes).
+        vp_earned: VP scored when it was built, if known (engine); None from a camera read.
+        cubes_spent: cubes paid for it, if known.
+    """
+
+    card: CardDef
+    cell: Cell
+    cubes: int = 0
+    year: int = 0
+    order: int = 0
+    face_down: bool = False
+    vp_earned: int | None = None
+    cubes_spent: int | None = None
+    flags: tuple[str, ...] = ()  # rule ids it broke when built (engine), removed at the year's end
+
+    @property
+    def name(self) -> str:
+        return "face-down Power Reactor" if self.face_down else self.card.name
+
+    @property
+    def is_location(self) -> bool:
+        """Locations include the reactors (rulebook 4: 'Az Erőművek helyszínnek számítanak'), not face-down fillers."""
+        return not self.face_down
+
+    @property
+    def is_reactor(self) -> bool:
+        """A power source: a Power Reactor or the Main Reactor ('Counts as a Power Reactor'); never a face-down filler."""
+        return self.card.is_reactor and not self.face_down
+
+    def has_colour(self, colour: str) -> bool:
+        """Whether it counts as a location of ``colour`` (the Vak Main Reactor counts as every type)."""
+        return not self.face_down and (self.card.colour == colour or self.card.all_types)
+
+    def colours(self) -> tuple[str, ...]:
+        if self.face_down:
+            return ()
+        if self.card.all_types:
+            return COLOURS
+        return (self.card.colour,) if self.card.colour else ()
+
+
+@dataclass(frozen=True)
+class Station:
+    """The cards of one player's station, in build order."""
+
+    cards: tuple[Placed, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_cell", {p.cell: p for p in self.cards})
+
+    # -- look-ups ---------------------------------------------------------------------
+    def __iter__(self) -> Iterator[Placed]:
+        return iter(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def at(self, cell: Cell) -> Placed | None:
+        return self._by_cell.get(cell)  # type: ignore[attr-defined]
+
+    @property
+    def cells(self) -> frozenset[Cell]:
+        return frozenset(self._by_cell)  # type: ignore[attr-defined]
+
+    @property
+    def main_reactor(self) -> Placed | None:
+        return next((p for p in self.cards if p.card.is_main_reactor and not p.face_down), None)
+
+    def neighbours(self, cell: Cell) -> list[Placed]:
+        """Cards edge-adjacent to ``cell``."""
+        return [p for c in neighbour_cells(cell) if (p := self.at(c)) is not None]
+
+    def locations(self) -> list[Placed]:
+        return [p for p in self.cards if p.is_location]
+
+    def reactors(self) -> list[Placed]:
+        return [p for p in self.cards if p.is_reactor]
+
+    def count_colour(self, colour: str) -> int:
+        return sum(1 for p in self.cards if p.has_colour(colour))
+
+    def count_kind(self, kind: str) -> int:
+        return sum(1 for p in self.cards if not p.face_down and p.card.kind == kind)
+
+    def types_present(self) -> set[str]:
+        return {c for p in self.cards for c in p.colours()}
+
+    def non_reactor_locations(self) -> int:
+        """Locations not counting Power Reactors or the Main Reactor (tie-break, Marvels in Space)."""
+        return sum(1 for p in self.cards if p.is_location and not p.card.is_reactor)
+
+    # -- paths ------------------------------------------------------------------------
+    def distances(self, start: Cell, cells: Iterable[Cell] | None = None) -> dict[Cell, int]:
+        """BFS steps from ``start`` to every card reachable through edge-adjacent cards.
+
+        ``cells`` limits the walk to those cells (a station as it was earlier); ``start``
+        itself is always walkable, so a cell about to be built can be measured from.
+        """
+        allowed = set(self.cells if cells is None else cells) | {start}
+        dist = {start: 0}
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for nxt in neighbour_cells(here):
+                if nxt in allowed and nxt not in dist:
+                    dist[nxt] = dist[here] + 1
+                    queue.append(nxt)
+        return dist
+
+    def distance(self, a: Cell, b: Cell) -> int | None:
+        """Path distance between two cards (None when no path joins them)."""
+        return self.distances(a).get(b)
+
+    def within(self, cell: Cell, limit: int, cells: Iterable[Cell] | None = None) -> list[Placed]:
+        """Other cards at path distance 1..``limit`` of ``cell``."""
+        d = self.distances(cell, cells)
+        return [p for p in self.cards if p.cell != cell and 0 < d.get(p.cell, limit + 1) <= limit]
+
+    def connected_to_main(self, cells: Iterable[Cell] | None = None) -> set[Cell]:
+        """Cells joined to the Main Reactor through edge-adjacent cards (empty if there is none)."""
+        mr = self.main_reactor
+        if mr is None:
+            return set()
+        return set(self.distances(mr.cell, cells))
+
+    # -- changes (new stations; never mutates) ----------------------------------------
+    def with_card(self, placed: Placed) -> Station:
+        return Station((*self.cards, placed))
+
+    def without(self, cell: Cell) -> Station:
+        return Station(tuple(p for p in self.cards if p.cell != cell))
+
+    def replaced(self, placed: Placed) -> Station:
+        return Station(tuple(placed if p.cell == placed.cell else p for p in self.cards))
+
+    def with_cubes(self, cell: Cell, cubes: int) -> Station:
+        p = self.at(cell)
+        assert p is not None
+        return self.replaced(replace(p, cubes=cubes))
+
+    def to_json(self) -> list[dict]:
+        """The station in the score/check input shape."""
+        out = []
+        for p in self.cards:
+            row: dict = {"card": p.card.name, "cell": list(p.cell), "year": p.year}
+            if p.card.is_reactor:
+                row["cubes"] = p.cubes
+            if p.face_down:
+                row["face_down"] = True
+            out.append(row)
+        return out

@@ -1,0 +1,217 @@
+"""Race for the Galaxy final scoring: VP chips + printed VP + cost-6 development bonuses.
+
+Digest §7: score = VP chips + printed VP of every tableau card + the bonus of each cost-6
+("?") development. A cost-6 development's ``vp_bonus`` rules are tried *in order* for
+every card of its owner's tableau (itself included); a card scores the first rule it
+matches and no other. Global rules count once: ``three_vp_chips`` (1 per 3 chips,
+rounded down) and ``military_strength`` (the owner's plain Military, may be negative).
+Tie-break: cards in hand + goods on worlds; still tied, all tied players win.
+
+The input is one game record, the shape of one line of ``keldon_oracle_games.jsonl``
+(schema: ``schemas/race-score-input.schema.json``)::
+
+    {"players": [{"name": "Ann", "chips": 12, "hand": 3,
+                  "tableau": [{"card": "Old Earth", "goods": 0}, "Gem World", ...]}, ...]}
+
+Other keys (the oracle's own ``vp``, ``bonus``, ``total``, ``winner``...) are ignored.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.core import RulesError, ScoreBreakdown, ScoreLine
+from rules.race.cards import Card, CardSet, VpRule, cards, facts
+from rules.scoring import Fields, ScoreInputError, field_path, winners
+
+__all__ = [
+    "BONUS",
+    "CHIPS",
+    "DEVELOPMENTS",
+    "WORLDS",
+    "PlayerRecord",
+    "final_scores",
+    "military_strength",
+    "read_game",
+    "score_player",
+    "six_cost_bonus",
+    "winners",
+]
+
+CHIPS, DEVELOPMENTS, WORLDS = "VP chips", "developments", "worlds"
+"""Score categories, as Roll for the Galaxy names them; each cost-6 development adds ``"<name> bonus"``."""
+BONUS = "{name} bonus"
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """One player's end-of-game position as the scorer needs it."""
+
+    name: str
+    chips: int
+    tableau: tuple[Card, ...]
+    goods: int  # goods lying on worlds (tie-break)
+    hand: int  # cards in hand (tie-break)
+
+
+def military_strength(tableau: Sequence[Card]) -> int:
+    """Total non-specialised Military: the sum of plain phase-III ``EXTRA_MILITARY`` powers.
+
+    Powers qualified against Alien, Rare or Rebel worlds and New Military Tactics'
+    one-off discard do not count (cards.json ``_meta.schema.per_values.military_strength``).
+    """
+    return sum(p.value for card in tableau for p in card.powers_in(3) if p.code == ("EXTRA_MILITARY",))
+
+
+def _matches(rule: VpRule, card: Card) -> bool:
+    per = rule.per
+    if per == "production_world":
+        return card.is_world and card.is_production and rule.goods in (None, card.goods)
+    if per == "windfall_world":
+        return card.is_world and card.is_windfall and rule.goods in (None, card.goods)
+    if per == "development_with_power":
+        return card.is_development and bool(card.powers_in(rule.phase or 0))
+    if per == "world_with_power":
+        return card.is_world and bool(card.powers_in(rule.phase or 0))
+    if per == "development_with_trade_power":
+        return card.is_development and any(p.is_trade for p in card.powers)
+    if per == "world_with_trade_power":
+        return card.is_world and any(p.is_trade for p in card.powers)
+    if per == "development_with_consume_power":
+        return card.is_development and any(p.is_consume for p in card.powers)
+    if per == "world_with_consume_power":
+        return card.is_world and any(p.is_consume for p in card.powers)
+    if per == "six_cost_development":
+        return card.is_six_cost
+    if per == "development":
+        return card.is_development
+    if per == "world":
+        return card.is_world
+    if per == "alien_card":
+        return card.is_alien
+    if per == "military_world":
+        return card.is_world and card.military
+    if per == "rebel_military_world":
+        return card.is_world and card.military and card.is_rebel
+    if per == "card_named":
+        return card.name == rule.name
+    raise RulesError(f"cards.json: unknown vp_bonus rule per={per!r}")
+
+
+def six_cost_bonus(development: Card, tableau: Sequence[Card], chips: int) -> tuple[int, str]:
+    """The bonus VP of one cost-6 ``development`` in ``tableau``, and how it was counted.
+
+    Returns:
+        (VP, detail), detail like ``"3 production world (genes) x2 + 1 military world x1"``.
+    """
+    total = 0
+    parts: list[str] = []
+    for rule in development.vp_bonus:
+        if not rule.is_global:
+            continue
+        if rule.per == "three_vp_chips":
+            count = chips // 3
+            what = f"{chips} VP chips / 3"
+        elif rule.per == "military_strength":
+            count = military_strength(tableau)
+            what = "Military"
+        else:
+            raise RulesError(f"cards.json: unknown global vp_bonus rule {rule.per!r}")
+        total += rule.points * count
+        parts.append(f"{count} ({what}) x{rule.points}")
+    matched: Counter[VpRule] = Counter()
+    for card in tableau:
+        for rule in development.vp_bonus:
+            if not rule.is_global and _matches(rule, card):
+                matched[rule] += 1
+                break
+    for rule in development.vp_bonus:
+        if matched[rule]:
+            total += rule.points * matched[rule]
+            parts.append(f"{matched[rule]} {rule.describe()} x{rule.points}")
+    return total, " + ".join(parts) if parts else "nothing counted"
+
+
+def score_player(player: PlayerRecord) -> ScoreBreakdown:
+    """One player's breakdown (digest §7): lines ``VP chips``, ``developments`` and ``worlds``
+    (printed VP), then ``<development> bonus`` for each cost-6 development in tableau order.
+    The tie-break is cards in hand + goods on worlds."""
+    worlds = [c for c in player.tableau if c.is_world]
+    developments = [c for c in player.tableau if c.is_development]
+    lines = [
+        ScoreLine(CHIPS, player.chips, f"{player.chips} VP in chips"),
+        ScoreLine(DEVELOPMENTS, sum(c.vp for c in developments), " + ".join(f"{c.name} {c.vp}" for c in developments)),
+        ScoreLine(WORLDS, sum(c.vp for c in worlds), " + ".join(f"{c.name} {c.vp}" for c in worlds)),
+    ]
+    for development in developments:
+        if development.is_six_cost:
+            vp, detail = six_cost_bonus(development, player.tableau, player.chips)
+            lines.append(ScoreLine(BONUS.format(name=development.name), vp, detail))
+    return ScoreBreakdown(player=player.name, lines=tuple(lines), tiebreak=(player.hand + player.goods,))
+
+
+def read_game(game: Any, deck: CardSet | None = None) -> tuple[PlayerRecord, ...]:
+    """Check a game record and turn it into :class:`PlayerRecord` s.
+
+    Raises:
+        ScoreInputError: naming the field (``players[0].tableau[2].card``) and, for an
+            unknown card name, suggesting close matches.
+    """
+    deck = deck or cards()
+    top = Fields(game, "")
+    raw_players = top.list("players")
+    limits = facts()["players"]
+    if not limits["min"] <= len(raw_players) <= limits["max"]:
+        raise ScoreInputError("players", f"Race for the Galaxy has {limits['min']}-{limits['max']} players, got {len(raw_players)}")
+    goods_max = facts()["goods_per_world"]["value"]
+    players: list[PlayerRecord] = []
+    copies: Counter[str] = Counter()
+    for i, raw in enumerate(raw_players):
+        f = Fields(raw, field_path("players", i))
+        name = f.str("name")
+        if any(p.name == name for p in players):
+            raise ScoreInputError(f.path("name"), f"two players are called {name!r}")
+        chips = f.int("chips", low=0)
+        hand = f.int("hand", low=0, default=0)
+        raw_tableau = f.list("tableau")
+        if not raw_tableau:
+            raise ScoreInputError(f.path("tableau"), "is empty (every tableau holds at least its start world)")
+        tableau: list[Card] = []
+        goods = 0
+        for j, entry in enumerate(raw_tableau):
+            at = field_path(f.path("tableau"), j)
+            if isinstance(entry, str):
+                card_field, card, good = at, deck.lookup(entry, at), 0
+            else:
+                e = Fields(entry, at)
+                card_field = e.path("card")
+                card = deck.lookup(e.get("card"), card_field)
+                good = e.int("goods", low=0, high=goods_max, default=0)
+                if good and not (card.is_world and card.goods):
+                    raise ScoreInputError(e.path("goods"), f"{card.name} holds no goods (only worlds with a goods kind do)")
+            if card.is_development and card in tableau:
+                raise ScoreInputError(
+                    card_field,
+                    f"second copy of the development {card.name!r} (a tableau holds one copy of each development, rulebook Develop phase)",
+                )
+            copies[card.name] += 1
+            if copies[card.name] > card.count:
+                raise ScoreInputError(card_field, f"{card.name!r} is in play {copies[card.name]} times but the deck has {card.count}")
+            tableau.append(card)
+            goods += good
+        players.append(PlayerRecord(name=name, chips=chips, tableau=tuple(tableau), goods=goods, hand=hand))
+    return tuple(players)
+
+
+def final_scores(game: Any) -> list[ScoreBreakdown]:
+    """Every player's final score breakdown, in the order of ``game["players"]``.
+
+    ``winners(final_scores(game))`` names the winner(s) with the tie-break applied.
+
+    Raises:
+        ScoreInputError: the record cannot be scored; the message names the field.
+    """
+    return [score_player(p) for p in read_game(game)]

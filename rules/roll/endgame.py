@@ -1,0 +1,358 @@
+"""Roll for the Galaxy final scoring: VP chips + tableau costs + cost-6 bonuses, and the tie-break.
+
+Roll for the Galaxy, rulebook p.8 "Victory" (digest section 7): a player's score is
+the VP chips, plus the printed cost of every tile in the tableau (both numbers of the
+faction tile; nothing in the construction zone), plus the end-game bonus of each cost-6
+development, fractions rounded up. Ties go to the most dice in the cup plus credits;
+players still tied share the win.
+
+The same :func:`score_position` serves the engine (:meth:`RollGame.score`) and the
+``companion score roll FILE`` command (:func:`final_scores` on the file's JSON).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.core import ScoreBreakdown, ScoreLine
+from rules.roll.data import COLOURS, Catalogue, catalogue
+from rules.roll.dice import Dice
+from rules.scoring import Fields, ScoreInputError, ceil_div, check_int, closest_names
+
+__all__ = [
+    "COST6_BONUSES",
+    "MAX_CREDITS",
+    "EndPosition",
+    "final_scores",
+    "good_capacity",
+    "parse_score_input",
+    "score_position",
+    "score_positions",
+]
+
+MAX_CREDITS = 10
+"""Credits run $0-$10 (Roll for the Galaxy, p.4 Phases: 'nobody can pass $10')."""
+
+
+@dataclass(frozen=True)
+class EndPosition:
+    """One player's position at the end of the game, as needed for scoring.
+
+    ``developments`` and ``worlds`` are the tableau's side names (the faction tile's and
+    the home world's included); ``goods`` maps a world to the die colours on it;
+    ``cup``/``citizenry``/``construction_zone`` are dice counts.
+    """
+
+    name: str
+    vp_chips: int
+    credits: int
+    developments: tuple[str, ...]
+    worlds: tuple[str, ...]
+    goods: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    cup: Dice = field(default_factory=Dice)
+    citizenry: Dice = field(default_factory=Dice)
+    construction_zone: Dice = field(default_factory=Dice)
+    faction: int | None = None  # the faction tile's number, if the tableau has one
+
+    @property
+    def goods_dice(self) -> Dice:
+        return Dice.from_list(c for _, colours in self.goods for c in colours)
+
+    @property
+    def owned_dice(self) -> Dice:
+        """Cup + Citizenry + construction zone + goods (Roll for the Galaxy, digest section 7
+        'Owned dice', from BGA finalScoring(); the phase strip is empty at scoring)."""
+        return self.cup + self.citizenry + self.construction_zone + self.goods_dice
+
+
+def _devs(p: EndPosition, cat: Catalogue):
+    return [cat.developments[n] for n in p.developments]
+
+
+def _worlds(p: EndPosition, cat: Catalogue):
+    return [cat.worlds[n] for n in p.worlds]
+
+
+# --- Cost-6 development bonuses (Roll for the Galaxy, p.8 Victory; digest section 7 table) ---
+# Each returns (VP, detail). "Rounded up" per rulebook p.11 FAQ ("treat any part as a whole").
+
+
+def _free_trade_association(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
+    cost = sum(w.cost for w in _worlds(p, cat) if w.colour == "blue")
+    return ceil_div(cost, 2), f"ceil({cost} cost of blue worlds / 2)"
+
+
+def _galactic_bankers(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
+    n = len(p.developments)
+    return n, f"{n} developments"
+
+
+def _galactic_exchange(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
+    # A purple die counts only as purple here (rulebook p.11 FAQ: purple matches other
+    # colours only when Consuming, never in end-game powers).
+    colours = p.owned_dice.colours
+    return len(colours), f"{len(colours)} die colours owned ({', '.join(colours) or 'none'})"
+
+
+def _galactic_federation(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
+    cost = sum(d.cost for d in _devs(p, cat))
+    return ceil_div(cost, 3), f"ceil({cost} cost of developments / 3)"
+
+
+def _galactic_renaissance(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
+    n = 0
+    while (n + 1) * (n + 2) // 2 <= p.vp_chips:  # 1, 3, 6, 10, 15... VP in chips
+        n += 1
+    return n, f"{p.vp_chips} VP in chips reaches step {n} of 1/3/6/10/15..."
+
+
+def _galactic_reserves(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
+    n = p.goods_dice.total
+    return n, f"{n} goods on worlds"
+
+
+def _mining_league(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
+    n = sum(1 for w in _worlds(p, cat) if w.colour == "brown")
+    return 2 * n, f"2 x {n} brown worlds"
+
+
+def _new_economy(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
+    n = sum(1 for d in _devs(p, cat) if not d.is_reassign)
+    return n, f"{n} developments without a Reassign power"
+
+
+def _new_galactic_order(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
+    # A purple die is not a red die here either (rulebook p.11 FAQ).
+    red = p.owned_dice["red"]
+    return 2 * ceil_div(red, 3), f"2 x ceil({red} red dice owned / 3)"
+
+
+def _system_diversification(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
+    cost = sum(d.cost for d in _devs(p, cat) if d.is_reassign)
+    return ceil_div(cost, 2), f"ceil({cost} cost of Reassign developments / 2)"
+
+
+COST6_BONUSES: Mapping[str, Callable[[EndPosition, Catalogue], tuple[int, str]]] = {
+    "Free Trade Association": _free_trade_association,
+    "Galactic Bankers": _galactic_bankers,
+    "Galactic Exchange": _galactic_exchange,
+    "Galactic Federation": _galactic_federation,
+    "Galactic Renaissance": _galactic_renaissance,
+    "Galactic Reserves": _galactic_reserves,
+    "Mining League": _mining_league,
+    "New Economy": _new_economy,
+    "New Galactic Order": _new_galactic_order,
+    "System Diversification": _system_diversification,
+}
+"""End-game bonus of every cost-6 development, by name."""
+
+
+def score_position(p: EndPosition, cat: Catalogue | None = None) -> ScoreBreakdown:
+    """One player's final score (Roll for the Galaxy, p.8 Victory).
+
+    Lines: ``VP chips``, ``developments`` (printed costs), ``worlds`` (printed costs), then
+    ``<development> bonus`` for each cost-6 development in the tableau. The tie-break is
+    dice in the cup + credits (goods and construction-zone dice are not in the cup).
+    """
+    cat = cat or catalogue()
+    devs, worlds = _devs(p, cat), _worlds(p, cat)
+    lines = [
+        ScoreLine("VP chips", p.vp_chips, f"{p.vp_chips} VP in chips"),
+        ScoreLine("developments", sum(d.cost for d in devs), " + ".join(f"{d.name} {d.cost}" for d in devs)),
+        ScoreLine("worlds", sum(w.cost for w in worlds), " + ".join(f"{w.name} {w.cost}" for w in worlds)),
+    ]
+    for d in devs:
+        if d.name in COST6_BONUSES:
+            vp, detail = COST6_BONUSES[d.name](p, cat)
+            lines.append(ScoreLine(f"{d.name} bonus", vp, detail))
+    return ScoreBreakdown(player=p.name, lines=tuple(lines), tiebreak=(p.cup.total + p.credits,))
+
+
+def score_positions(positions: Sequence[EndPosition], cat: Catalogue | None = None) -> list[ScoreBreakdown]:
+    """:func:`score_position` for each player, in order."""
+    return [score_position(p, cat) for p in positions]
+
+
+def good_capacity(developments: Sequence[str]) -> int:
+    """Goods a non-gray world holds: 1, or 2 with Galactic Reserves (Roll for the Galaxy, p.7 Produce)."""
+    return 2 if "Galactic Reserves" in developments else 1
+
+
+# --- The score command's input ---------------------------------------------------------
+
+DICE_PLACES = ("cup", "citizenry", "construction_zone")
+
+
+def parse_score_input(data: Any, cat: Catalogue | None = None) -> list[EndPosition]:
+    """Check a score input (see ``schemas/roll-score-input.schema.json``) and read its players.
+
+    Accepts ``{"players": [...]}`` (or the bare list of players).
+
+    Raises:
+        ScoreInputError: naming the field and the problem (closest names for an unknown tile).
+    """
+    cat = cat or catalogue()
+    if isinstance(data, list):
+        players, where = data, "players"
+    else:
+        players = Fields(data, "").list("players")
+        where = "players"
+    if not 1 <= len(players) <= 5:
+        raise ScoreInputError(where, f"must list 1 to 5 players (Roll for the Galaxy is for 2-5), got {len(players)}")
+    positions = [_parse_player(obj, f"{where}[{i}]", cat) for i, obj in enumerate(players)]
+    seen: dict[str, int] = {}
+    for i, p in enumerate(positions):
+        if p.name in seen:
+            raise ScoreInputError(f"{where}[{i}].name", f"{p.name!r} is also the name of players[{seen[p.name]}]")
+        seen[p.name] = i
+    _check_shared_components(positions, where, cat)
+    return positions
+
+
+def _parse_player(obj: Any, where: str, cat: Catalogue) -> EndPosition:
+    f = Fields(obj, where)
+    name = f.str("name")
+    vp_chips = f.int("vp_chips", low=0)
+    credits = f.int("credits", low=0, high=MAX_CREDITS)
+    names = f.list("tableau")
+    developments: list[str] = []
+    worlds: list[str] = []
+    faction: int | None = None
+    home: str | None = None
+    tiles_seen: dict[int, str] = {}
+    listed: dict[str, int] = {}
+    for i, raw in enumerate(names):
+        path = f"{f.path('tableau')}[{i}]"
+        if not isinstance(raw, str):
+            raise ScoreInputError(path, "must be a tile name (a string)")
+        tile = cat.lookup(raw)
+        if tile is None:
+            raise ScoreInputError(path, f"unknown tile {raw!r}", closest_names(raw, cat.names))
+        if tile in listed:
+            raise ScoreInputError(path, f"{tile!r} is listed twice (also tableau[{listed[tile]}])")
+        listed[tile] = i
+        if tile in cat.faction_of:
+            number = cat.faction_of[tile]
+            if faction is not None and faction != number:
+                other = cat.faction(faction).names
+                raise ScoreInputError(
+                    path, f"{tile!r} is on another faction tile than {other[0]!r}; a player has one faction tile"
+                )
+            faction = number
+            continue  # the whole faction tile is added below, both numbers (Roll for the Galaxy, p.8 Victory)
+        if tile in cat.tile_of:
+            tid = cat.tile_of[tile]
+            if tid in tiles_seen:
+                raise ScoreInputError(
+                    path,
+                    f"{tile!r} and {tiles_seen[tid]!r} are the two sides of one tile; a tile is either a world or a development",
+                )
+            tiles_seen[tid] = tile
+        elif cat.worlds[tile].home:
+            if home is not None:
+                raise ScoreInputError(path, f"{tile!r} is a second home world (also {home!r}); a player has one")
+            home = tile
+        (developments if tile in cat.developments else worlds).append(tile)
+    if faction is not None:
+        ft = cat.faction(faction)
+        developments[:0] = [ft.development.name] if ft.development else []
+        worlds[:0] = [w.name for w in ft.worlds]
+    goods = _parse_goods(f, worlds, developments, cat)
+    dice = f.object("dice")
+    places = {}
+    for place in DICE_PLACES:
+        places[place] = _parse_dice(dice.object(place, default={}))
+    return EndPosition(
+        name=name,
+        vp_chips=vp_chips,
+        credits=credits,
+        developments=tuple(developments),
+        worlds=tuple(worlds),
+        goods=goods,
+        cup=places["cup"],
+        citizenry=places["citizenry"],
+        construction_zone=places["construction_zone"],
+        faction=faction,
+    )
+
+
+def _parse_dice(f: Fields) -> Dice:
+    counts = {}
+    for colour, n in f.obj.items():
+        if colour not in COLOURS:
+            raise ScoreInputError(
+                f.path(colour),
+                f"unknown die colour {colour!r} (colours: {', '.join(COLOURS)})",
+                closest_names(colour, COLOURS),
+            )
+        counts[colour] = check_int(n, f.path(colour), low=0)
+    return Dice.of(counts)
+
+
+def _parse_goods(f: Fields, worlds: list[str], developments: list[str], cat: Catalogue) -> tuple:
+    goods = f.object("goods", default={})
+    capacity = good_capacity(developments)
+    out = []
+    for raw_world, colours in goods.obj.items():
+        path = goods.path(raw_world)
+        world = cat.lookup(raw_world)
+        if world is None:
+            raise ScoreInputError(path, f"unknown world {raw_world!r}", closest_names(raw_world, cat.worlds))
+        if world not in cat.worlds:
+            raise ScoreInputError(path, f"{world!r} is a development; goods sit on worlds")
+        if world not in worlds:
+            raise ScoreInputError(path, f"{world!r} is not a world in this player's tableau")
+        if not isinstance(colours, list):
+            raise ScoreInputError(path, 'must be a list of die colours, e.g. ["blue"]')
+        for i, c in enumerate(colours):
+            if c not in COLOURS:
+                raise ScoreInputError(
+                    f"{path}[{i}]",
+                    f"unknown die colour {c!r} (colours: {', '.join(COLOURS)})",
+                    closest_names(str(c), COLOURS),
+                )
+        if colours and not cat.worlds[world].holds_goods:
+            # Roll for the Galaxy, p.7 Produce: goods go on non-gray worlds only.
+            raise ScoreInputError(path, f"{world!r} is a gray world, which holds no goods")
+        if len(colours) > capacity:
+            # Roll for the Galaxy, p.7 Produce: 1 good per world, 2 with Galactic Reserves.
+            why = "with Galactic Reserves" if capacity == 2 else "without Galactic Reserves"
+            raise ScoreInputError(path, f"{len(colours)} goods on {world!r}; a world holds at most {capacity} {why}")
+        if colours:
+            out.append((world, tuple(colours)))
+    return tuple(out)
+
+
+def _check_shared_components(positions: Sequence[EndPosition], where: str, cat: Catalogue) -> None:
+    """Each tile exists once and each colour has a fixed number of dice (Roll for the Galaxy, p.1 Components)."""
+    owner: dict[str, int] = {}
+    for i, p in enumerate(positions):
+        for name in (*p.developments, *p.worlds):
+            key = f"tile {cat.tile_of[name]}" if name in cat.tile_of else name
+            if key in owner and owner[key] != i:
+                raise ScoreInputError(
+                    f"{where}[{i}].tableau",
+                    f"{name!r} is also in {positions[owner[key]].name!r}'s tableau; each tile exists once",
+                )
+            owner[key] = i
+    total = Dice()
+    for p in positions:
+        total = total + p.owned_dice
+    for colour in COLOURS:
+        if total[colour] > cat.dice[colour].count:
+            raise ScoreInputError(
+                where,
+                f"the players own {total[colour]} {colour} dice in all, but the game has only {cat.dice[colour].count}",
+            )
+
+
+def final_scores(data: Any, cat: Catalogue | None = None) -> list[ScoreBreakdown]:
+    """Score an end-of-game input (the ``companion score roll`` file's JSON).
+
+    Raises:
+        ScoreInputError: the input is invalid (field path and problem in the message).
+    """
+    cat = cat or catalogue()
+    return score_positions(parse_score_input(data, cat), cat)

@@ -1,0 +1,234 @@
+"""Shared parts of end-of-game scoring, for every game that scores a final position.
+
+A game that can score implements ``final_scores(data) -> list[ScoreBreakdown]`` on its
+:class:`rules.core.Game` object and names its input format in ``score_input_format``
+(``"json"``: one JSON document; ``"jsonl"``: one JSON object per line, given to the game
+as a list). What is the same for every game lives here, so Roll for the Galaxy and Race
+for the Galaxy do not copy it:
+
+- :class:`ScoreInputError`: a bad score input, naming the field (``players[1].credits``)
+  and the problem, with the closest known names for a misspelt name;
+- :class:`Fields`: small typed readers for a JSON object that raise that error;
+- :func:`winners`: most VP, then the game's tie-break tuple, then shared;
+- :func:`scores_json`: the ``companion score --json`` output shape
+  ``{"players": [{"name", "total", "breakdown": {category: VP}}], "winners": [names]}``;
+- :func:`ceil_div`: "fractions are rounded up" as exact integer arithmetic.
+
+Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import builtins
+import difflib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rules.core import RulesError, ScoreBreakdown
+
+__all__ = [
+    "INPUT_FORMATS",
+    "Fields",
+    "ScoreInputError",
+    "ceil_div",
+    "closest_names",
+    "field_path",
+    "json_documents",
+    "scores_json",
+    "winners",
+]
+
+INPUT_FORMATS = ("json", "jsonl", "jsonl-games")
+"""How a game reads its score file (``score_input_format``): ``json`` one document;
+``jsonl`` one object per line, all given to the game as one list; ``jsonl-games`` one
+game per document (a file with one JSON value, or one game per line), each scored on its own."""
+
+
+class ScoreInputError(RulesError, ValueError):
+    """A score input that cannot be scored.
+
+    Attributes:
+        field: where the problem is, as a path (``players[0].tableau[3]``); "" for the whole input.
+        problem: what is wrong, in one sentence a player understands.
+        suggestions: the closest known names, for a misspelt name (may be empty).
+    """
+
+    def __init__(self, field: str, problem: str, suggestions: Sequence[str] = ()) -> None:
+        self.field = field
+        self.problem = problem
+        self.suggestions = tuple(suggestions)
+        message = f"{field}: {problem}" if field else problem
+        if self.suggestions:
+            message += "; did you mean " + " or ".join(repr(s) for s in self.suggestions) + "?"
+        super().__init__(message)
+
+    def __reduce__(self):  # keep pickling working with the keyword-free signature
+        return (type(self), (self.field, self.problem, self.suggestions))
+
+
+def field_path(parent: str, key: str | int) -> str:
+    """``players`` + ``0`` -> ``players[0]``; ``players[0]`` + ``credits`` -> ``players[0].credits``.
+
+    Keys that are not identifiers (tile names with spaces) are quoted: ``goods["Old Earth"]``.
+    """
+    if isinstance(key, int):
+        return f"{parent}[{key}]"
+    if key.isidentifier():
+        return f"{parent}.{key}" if parent else key
+    quoted = '"' + key.replace('"', '\\"') + '"'
+    return f"{parent}[{quoted}]"
+
+
+def closest_names(name: str, known: Iterable[str], n: int = 3) -> list[str]:
+    """The known names closest to a misspelt ``name`` (case-insensitive), best first."""
+    known = list(known)
+    by_lower: dict[str, str] = {}
+    for k in known:
+        by_lower.setdefault(k.lower(), k)
+    hits = difflib.get_close_matches(name.lower(), list(by_lower), n=n, cutoff=0.6)
+    if not hits:  # a part of a long name ("Federation") still deserves a hint
+        hits = [k for k in by_lower if name.lower() in k][:n]
+    return [by_lower[h] for h in hits]
+
+
+def ceil_div(numerator: int, denominator: int) -> int:
+    """``numerator / denominator`` rounded up, exactly, for non-negative integers."""
+    return -(-numerator // denominator)
+
+
+class Fields:
+    """Typed reads from one JSON object of a score input, raising :class:`ScoreInputError`.
+
+    ``Fields(obj, "players[0]").int("credits", low=0, high=10)`` reads ``obj["credits"]``
+    and names ``players[0].credits`` in any error.
+    """
+
+    def __init__(self, obj: Any, where: str) -> None:
+        if not isinstance(obj, Mapping):
+            raise ScoreInputError(where, f"must be a JSON object, got {_json_type(obj)}")
+        self.obj = obj
+        self.where = where
+
+    def path(self, key: str | int) -> str:
+        """The field path of ``key`` inside this object."""
+        return field_path(self.where, key)
+
+    def has(self, key: str) -> bool:
+        """Whether the object has ``key``."""
+        return key in self.obj
+
+    def get(self, key: str) -> Any:
+        """The raw value of a required key."""
+        if key not in self.obj:
+            raise ScoreInputError(self.path(key), "is missing (required)")
+        return self.obj[key]
+
+    def int(self, key: str, *, low: int | None = None, high: int | None = None, default: int | None = None) -> int:
+        """A required (or defaulted) integer within ``low``..``high``."""
+        if key not in self.obj and default is not None:
+            return default
+        return check_int(self.get(key), self.path(key), low=low, high=high)
+
+    def str(self, key: builtins.str) -> builtins.str:
+        """A required non-empty string."""
+        value = self.get(key)
+        if not isinstance(value, str) or not value.strip():
+            raise ScoreInputError(self.path(key), f"must be a non-empty string, got {_json_type(value)}")
+        return value
+
+    def list(self, key: builtins.str) -> builtins.list[Any]:
+        """A required JSON array."""
+        value = self.get(key)
+        if not isinstance(value, list):
+            raise ScoreInputError(self.path(key), f"must be a JSON array, got {_json_type(value)}")
+        return value
+
+    def object(self, key: builtins.str, *, default: Mapping[builtins.str, Any] | None = None) -> Fields:
+        """A required (or defaulted) JSON object, as :class:`Fields`."""
+        if key not in self.obj and default is not None:
+            return Fields(default, self.path(key))
+        return Fields(self.get(key), self.path(key))
+
+
+def check_int(value: Any, where: str, *, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as an int within ``low``..``high`` or :class:`ScoreInputError` naming ``where``."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ScoreInputError(where, f"must be a whole number, got {_json_type(value)}")
+    if low is not None and value < low:
+        rng = f"between {low} and {high}" if high is not None else f"at least {low}"
+        raise ScoreInputError(where, f"must be {rng}, got {value}")
+    if high is not None and value > high:
+        rng = f"between {low} and {high}" if low is not None else f"at most {high}"
+        raise ScoreInputError(where, f"must be {rng}, got {value}")
+    return value
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, Mapping):
+        return "an object"
+    return type(value).__name__
+
+
+def winners(breakdowns: Sequence[ScoreBreakdown]) -> list[str]:
+    """Names of the winners: most VP; among those tied, the highest ``tiebreak`` tuple
+    (compared left to right); players still tied share the win. Order as given."""
+    if not breakdowns:
+        return []
+    best = max(b.total for b in breakdowns)
+    tied = [b for b in breakdowns if b.total == best]
+    top = max(b.tiebreak for b in tied)
+    return [b.player for b in tied if b.tiebreak == top]
+
+
+def breakdown_json(breakdown: ScoreBreakdown) -> dict[str, Any]:
+    """``{"name", "total", "breakdown": {category: VP}}`` of one player (categories in order)."""
+    return {
+        "name": breakdown.player,
+        "total": breakdown.total,
+        "breakdown": {line.category: line.vp for line in breakdown.lines},
+    }
+
+
+def scores_json(breakdowns: Sequence[ScoreBreakdown]) -> dict[str, Any]:
+    """The score command's output: ``{"players": [...], "winners": [names]}`` (players in input order)."""
+    return {"players": [breakdown_json(b) for b in breakdowns], "winners": winners(breakdowns)}
+
+
+def json_documents(text: str, source: str = "input") -> list[Any]:
+    """The JSON documents in ``text``: one JSON value, or JSON Lines (one value per non-blank line).
+
+    A text that parses as one JSON value gives a one-item list (a top-level array is one
+    document). Otherwise every non-blank line must be a JSON value; blank lines are skipped.
+    Pure: the caller reads the file. (Same behaviour as ``rules.race.generic.json_documents``.)
+
+    Raises:
+        ScoreInputError: naming ``source`` (and the line) that is not JSON.
+    """
+    try:
+        return [json.loads(text)]
+    except json.JSONDecodeError as whole:
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+        if len(lines) <= 1:
+            raise ScoreInputError(
+                source, f"is not JSON ({whole.msg} at line {whole.lineno} column {whole.colno})"
+            ) from None
+        documents = []
+        for number, line in lines:
+            try:
+                documents.append(json.loads(line))
+            except json.JSONDecodeError as error:
+                raise ScoreInputError(
+                    f"{source} line {number}", f"is not JSON ({error.msg} at column {error.colno})"
+                ) from None
+        return documents
