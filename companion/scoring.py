@@ -10,8 +10,7 @@ prints one JSON object (other tools depend on this shape; keep it exactly)::
 Without ``--json`` it prints a table, one column per player. The games that can score
 are those in :data:`rules.games.GAMES` whose game object has ``final_scores(data)``;
 each names its file format in ``score_input_format`` (:data:`rules.scoring.INPUT_FORMATS`:
-``"json"`` one JSON document, the default; ``"jsonl"`` one JSON object per line, passed on as
-one list; ``"jsonl-games"`` one game per document, each scored and printed on its own line
+``"json"`` one JSON document, the default; ``"jsonl-games"`` one game per document, each scored and printed on its own line
 with ``--json``). Input errors
 (:class:`rules.scoring.ScoreInputError`) name the field and the problem.
 
@@ -32,9 +31,9 @@ from typing import Any, TextIO
 
 from rules.core import RulesError, ScoreBreakdown
 from rules.games import GAMES
-from rules.scoring import ScoreInputError, json_documents, scores_json
+from rules.scoring import ScoreInputError, json_documents, score_each, scores_json
 
-__all__ = ["add_score_parser", "cmd_score", "format_table", "load_score_input", "scoring_games"]
+__all__ = ["add_score_parser", "cmd_score", "format_table", "read_score_file", "scoring_games"]
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -63,38 +62,18 @@ def add_score_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     return p
 
 
-def load_score_input(path: Path, fmt: str = "json") -> list[Any]:
-    """The inputs to score in a file, one per game: ``json`` -> ``[document]``; ``jsonl`` ->
-    ``[[object per line]]``; ``jsonl-games`` -> one document per game (see
-    :data:`rules.scoring.INPUT_FORMATS`).
+def read_score_file(path: Path) -> str:
+    """The text of a score file.
 
     Raises:
-        ScoreInputError: the file cannot be read or is not valid JSON (line and column named).
+        ScoreInputError: the file is missing or cannot be read as UTF-8 text (the path named).
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ScoreInputError("", f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ScoreInputError("", f"{path}: cannot be read ({exc})") from None
-    if fmt == "jsonl":
-        rows = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise ScoreInputError(
-                    f"{path} line {number}", f"is not JSON ({exc.msg} at column {exc.colno})"
-                ) from None
-        return [rows]
-    if fmt == "jsonl-games":
-        return json_documents(text, str(path))
-    try:
-        return [json.loads(text)]
-    except json.JSONDecodeError as exc:
-        raise ScoreInputError(str(path), f"is not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
 
 
 def format_table(breakdowns: list[ScoreBreakdown], winners: list[str]) -> str:
@@ -135,16 +114,17 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         print(f"companion score: game {args.game!r} cannot score; choose from {', '.join(scorers) or 'none'}", file=err)
         return EXIT_USAGE
     fmt = getattr(GAMES[args.game], "score_input_format", "json")
-    results = []
     try:
-        inputs = load_score_input(args.file, fmt)
-        for n, data in enumerate(inputs, start=1):
-            try:
-                results.append(scorers[args.game](data))
-            except ScoreInputError as exc:
-                if len(inputs) > 1:
-                    raise ScoreInputError(f"game {n}", str(exc)) from None
-                raise
+        text = read_score_file(args.file)
+        if fmt == "jsonl-games":
+            results = score_each(scorers[args.game], text, str(args.file))
+        else:
+            documents = json_documents(text, str(args.file))
+            if len(documents) != 1:
+                raise ScoreInputError(
+                    str(args.file), f"holds {len(documents)} JSON documents; a {args.game} score file holds one game"
+                )
+            results = [scorers[args.game](documents[0][1])]
     except (ScoreInputError, RulesError) as exc:  # any rules error about the input is the input's fault
         where = "" if str(exc).startswith(str(args.file)) else f"{args.file}: "
         print(f"companion score: {where}{exc}", file=err)

@@ -2,8 +2,8 @@
 
 A game that can score implements ``final_scores(data) -> list[ScoreBreakdown]`` on its
 :class:`rules.core.Game` object and names its input format in ``score_input_format``
-(``"json"``: one JSON document; ``"jsonl"``: one JSON object per line, given to the game
-as a list). What is the same for every game lives here, so Roll for the Galaxy and Race
+(``"json"``: one JSON document; ``"jsonl-games"``: one game per JSON document or line,
+each scored on its own, see :func:`score_each`). What is the same for every game lives here, so Roll for the Galaxy and Race
 for the Galaxy do not copy it:
 
 - :class:`ScoreInputError`: a bad score input, naming the field (``players[1].credits``)
@@ -22,7 +22,7 @@ from __future__ import annotations
 import builtins
 import difflib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from rules.core import RulesError, ScoreBreakdown
@@ -35,14 +35,15 @@ __all__ = [
     "closest_names",
     "field_path",
     "json_documents",
+    "score_each",
     "scores_json",
     "winners",
 ]
 
-INPUT_FORMATS = ("json", "jsonl", "jsonl-games")
+INPUT_FORMATS = ("json", "jsonl-games")
 """How a game reads its score file (``score_input_format``): ``json`` one document;
-``jsonl`` one object per line, all given to the game as one list; ``jsonl-games`` one
-game per document (a file with one JSON value, or one game per line), each scored on its own."""
+``jsonl-games`` one game per document (a file with one JSON value, or one game per line),
+each scored on its own."""
 
 
 class ScoreInputError(RulesError, ValueError):
@@ -205,30 +206,51 @@ def scores_json(breakdowns: Sequence[ScoreBreakdown]) -> dict[str, Any]:
     return {"players": [breakdown_json(b) for b in breakdowns], "winners": winners(breakdowns)}
 
 
-def json_documents(text: str, source: str = "input") -> list[Any]:
-    """The JSON documents in ``text``: one JSON value, or JSON Lines (one value per non-blank line).
+def json_documents(text: str, source: str = "input") -> list[tuple[int | None, Any]]:
+    """The JSON documents in ``text`` with their line numbers: one JSON value, or JSON Lines.
 
-    A text that parses as one JSON value gives a one-item list (a top-level array is one
-    document). Otherwise every non-blank line must be a JSON value; blank lines are skipped.
-    Pure: the caller reads the file. (Same behaviour as ``rules.race.generic.json_documents``.)
+    A text that parses as one JSON value gives ``[(None, value)]`` (a top-level array is one
+    document). Otherwise every non-blank line must be a JSON value: ``[(line, value), ...]``,
+    lines counted from 1, blank lines skipped. Pure: the caller reads the file.
 
     Raises:
         ScoreInputError: naming ``source`` (and the line) that is not JSON.
     """
     try:
-        return [json.loads(text)]
+        return [(None, json.loads(text))]
     except json.JSONDecodeError as whole:
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
         if len(lines) <= 1:
             raise ScoreInputError(
                 source, f"is not JSON ({whole.msg} at line {whole.lineno} column {whole.colno})"
             ) from None
-        documents = []
+        documents: list[tuple[int | None, Any]] = []
         for number, line in lines:
             try:
-                documents.append(json.loads(line))
+                documents.append((number, json.loads(line)))
             except json.JSONDecodeError as error:
                 raise ScoreInputError(
                     f"{source} line {number}", f"is not JSON ({error.msg} at column {error.colno})"
                 ) from None
         return documents
+
+
+def score_each(
+    final_scores: Callable[[Any], list[ScoreBreakdown]], text: str, source: str = "input"
+) -> list[list[ScoreBreakdown]]:
+    """Score every game in ``text`` (one JSON document, or JSON Lines with one game per line).
+
+    Raises:
+        ScoreInputError: the first document that is not JSON or cannot be scored; for JSON
+            Lines its field starts with the line (``line 3: players[0].tableau[2]``).
+    """
+    results = []
+    for line, document in json_documents(text, source):
+        try:
+            results.append(final_scores(document))
+        except ScoreInputError as error:
+            if line is None:
+                raise
+            field = f"line {line}: {error.field}" if error.field else f"line {line}"
+            raise ScoreInputError(field, error.problem, error.suggestions) from None
+    return results

@@ -297,3 +297,43 @@ def test_energy_is_paid_from_the_nearest_reactor_when_not_stated():
     a = pl(r.state, "A")
     assert a.station.at((0, 0)).cubes == 1 and a.station.at((1, 0)).card.name == "Turret"
     assert [f for f in r.findings if f.severity is Severity.ERROR] == []
+
+
+def test_shield_generator_galactic_bank_and_business_offices():
+    # Card data: Shield Generator +2 VP per extra cube (max +4); Galactic Bank +1 credit each later year;
+    # Business Offices parks credits (+1 VP per 2), returned at the end of the year.
+    log = Log()
+    log.add(REACTOR_BUILT, "A", cell=[0, 1]); log.discard("B"); log.end_round()           # 10 - 1 = 9
+    # 3 cubes for a 1-energy card: MR 2 + Power Reactor (0,1) 1, at distance 2 -> 4 printed + 2 x 2 = 8 VP
+    log.build("A", "Shield Generator", (1, 0), [((0, 0), 2), ((0, 1), 1)]); log.discard("B"); log.end_round()  # 6
+    log.build("A", "Galactic Bank", (0, 2), [((0, 1), 1)]); log.discard("B"); log.end_round()  # 3; 4 VP
+    log.build("A", "Business Offices", (-1, 0), escrow=2); log.discard("B"); log.end_round()   # 3 - 1 - 2 = 0; 1 + 1 VP
+    for _ in range(2):
+        log.discard("A", "B")
+        log.end_round()
+    r = run(log, players=("A", "B"))
+    a = pl(r.state, "A")
+    assert a.station.at((1, 0)).vp_earned == 8
+    assert a.vp == 8 + 4 + 2
+    assert a.credits == 0 + 2 * 3 + 2 + 10 + 1  # discards, escrow back, year 2 income, bank
+    assert [f for f in r.findings if f.severity is Severity.ERROR] == []
+
+
+def test_backup_reactor_and_solar_panels_add_cubes():
+    from rules.among_the_stars.endgame import parse_station
+    from rules.among_the_stars.legality import check_station
+
+    # Backup Reactor: +1 cube on the Main Reactor (2 + 1 = 3 possible); Solar Panels: +1 on a reactor beside it.
+    def station(mr_cubes, pr_cubes):
+        return parse_station([{"card": "Main Reactor", "cell": [0, 0], "cubes": mr_cubes},
+                              {"card": "Backup Reactor", "cell": [1, 0], "year": 1},
+                              {"card": "Power Reactor", "cell": [0, 1], "year": 1, "cubes": pr_cubes},
+                              {"card": "Solar Panels", "cell": [0, 2], "year": 2}], "station")
+    assert check_station(station(3, 3)) == []
+    got = [(i.rule, i.card, i.severity) for i in check_station(station(4, 3))]
+    assert got == [("reactor_cubes", "Main Reactor", Severity.WARNING)]
+    # the engine: Backup Reactor built beside the Main Reactor -> MR 2 + 1 = 3 cubes, 2 + 1 = 3 VP
+    log = Log()
+    log.build("A", "Backup Reactor", (1, 0))
+    r = run(log, players=("A", "B"))
+    assert pl(r.state, "A").station.at((0, 0)).cubes == 3 and pl(r.state, "A").vp == 3

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from rules.core import ScoreBreakdown
-from rules.race import final_scores, json_documents, score_each, winners
+from rules.race import final_scores, winners
+from rules.scoring import json_documents, score_each
 from rules.race.cards import cards
 from rules.scoring import ScoreInputError, scores_json
 

@@ -179,15 +179,15 @@ def test_schema_lists_every_tile_name():
 
 def test_input_formats_for_other_games(tmp_path):
     # Race for the Galaxy reads JSON Lines; the reader is shared (rules.scoring.INPUT_FORMATS).
-    from companion.scoring import load_score_input
-    from rules.scoring import ScoreInputError
+    from companion.scoring import read_score_file
+    from rules.scoring import ScoreInputError, json_documents
 
-    lines = write(tmp_path, '{"a": 1}\n\n{"b": 2}\n', "games.jsonl")
-    assert load_score_input(Path(lines), "jsonl") == [[{"a": 1}, {"b": 2}]]
-    assert load_score_input(Path(lines), "jsonl-games") == [{"a": 1}, {"b": 2}]
-    one = write(tmp_path, '{"a": 1}', "one.json")
-    assert load_score_input(Path(one), "jsonl-games") == [{"a": 1}]
-    assert load_score_input(Path(one), "json") == [{"a": 1}]
-    broken = write(tmp_path, '{"a": 1}\n{"b": \n', "broken.jsonl")
+    lines = read_score_file(Path(write(tmp_path, '{"a": 1}\n\n{"b": 2}\n', "games.jsonl")))
+    assert json_documents(lines) == [(1, {"a": 1}), (3, {"b": 2})]
+    one = read_score_file(Path(write(tmp_path, '{"a": 1}', "one.json")))
+    assert json_documents(one) == [(None, {"a": 1})]
+    broken = read_score_file(Path(write(tmp_path, '{"a": 1}\n{"b": \n', "broken.jsonl")))
     with pytest.raises(ScoreInputError, match="line 2"):
-        load_score_input(Path(broken), "jsonl-games")
+        json_documents(broken)
+    with pytest.raises(ScoreInputError, match="no such file"):
+        read_score_file(tmp_path / "missing.json")

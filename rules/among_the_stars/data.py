@@ -143,7 +143,7 @@ class Catalogue:
         for o in raw["objectives_base"]:
             kind = "colour_majority" if o["id"] in _OBJECTIVE_COLOUR else {
                 "marvels_in_space": "marvels", "on_budget": "on_budget", "accelerated_construction": "accelerated"}[o["id"]]
-            vp = o["vp"] if isinstance(o["vp"], int) else 2  # Marvels: 2 per location of lead
+            vp = o["vp"] if isinstance(o["vp"], int) else o["vp_per_lead"]  # Marvels: VP per location of lead
             self.objectives[o["id"]] = Objective(o["id"], o["name"], kind, vp, _OBJECTIVE_COLOUR.get(o["id"]), o["status"])
         self._objective_names = {}
         for o in raw["objectives_base"]:

@@ -161,8 +161,8 @@ def parse_position(data: Any, cat: Catalogue | None = None) -> Position:
             raise ScoreInputError(where, f"{obj.name!r} is listed twice")
         objectives.append(obj)
     players_raw = top.list("players")
-    if not players_raw:
-        raise ScoreInputError("players", "must list at least one player")
+    if not 1 <= len(players_raw) <= 4:
+        raise ScoreInputError("players", f"must list 1 to 4 players (Among the Stars is for 2-4), got {len(players_raw)}")
     players: list[PlayerPosition] = []
     for k, raw in enumerate(players_raw):
         f = Fields(raw, field_path("players", k))

@@ -300,7 +300,7 @@ class AmongTheStarsGame:
             return state.with_player(p), findings
         station = p.station
         if payment is None and card.cost_energy:
-            placed_now = station.with_card(Placed(card, cell, order=len(station)))
+            placed_now = station.with_card(Placed(card, cell, order=station.next_order))
             payment = auto_payment(placed_now, cell, card.cost_energy, cat.rules["energy_range"])
         paid = 0
         for src, n in (payment or {}).items():
@@ -311,7 +311,7 @@ class AmongTheStarsGame:
                 station = station.with_cubes(src, r.cubes - took)
         credits = max(0, p.credits - card.cost_credits)
         flags = tuple(sorted({i.rule for i in issues if i.severity is Severity.ERROR}))
-        placed = Placed(card, cell, year=state.year, order=len(station), cubes_spent=paid, flags=flags)
+        placed = Placed(card, cell, year=state.year, order=station.next_order, cubes_spent=paid, flags=flags)
         station = station.with_card(placed)
         imm = immediate(station, placed, year=state.year, years=cat.rules["years"], paid=paid, credits=credits,
                         choices=event.payload.get("choices"), builder=p.name)
@@ -330,12 +330,12 @@ class AmongTheStarsGame:
         p, findings = self._acted(state, p, event)
         issues = check_placement(p.station, card, cell, credits=p.credits, cat=cat)
         if state.reactors_left <= 0:
-            issues.append(Issue("energy_source", card.name, cell, "the Power Reactor deck is empty; this action is not available"))
+            issues.append(Issue("reactor_deck", card.name, cell, "the Power Reactor deck is empty; this action is not available"))
         findings += [self._finding(i, p.name, event.seq) for i in issues]
         if any(i.rule == "cell_taken" for i in issues):
             return state.with_player(p), findings
         flags = tuple(sorted({i.rule for i in issues if i.severity is Severity.ERROR}))
-        placed = Placed(card, cell, cubes=card.start_cubes, year=state.year, order=len(p.station), vp_earned=0, flags=flags)
+        placed = Placed(card, cell, cubes=card.start_cubes, year=state.year, order=p.station.next_order, vp_earned=0, flags=flags)
         p = replace(p, station=p.station.with_card(placed), credits=max(0, p.credits - card.cost_credits))
         return replace(state.with_player(p), reactors_left=max(0, state.reactors_left - 1)), findings
 
@@ -367,7 +367,7 @@ class AmongTheStarsGame:
         def count(s: Station) -> int:
             return len(s.reactors()) if counts == "power_reactors" else s.count_colour(counts)
 
-        lead = min(3, count(p.station) - count(target.station))
+        lead = min(cat.conflict["max_vp"], count(p.station) - count(target.station))
         pending = state.pending
         if lead > 0 and target.name != p.name:
             pending += (Interaction(p.name, "vp", lead, "Dispute", source=p.name),

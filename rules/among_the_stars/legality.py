@@ -49,6 +49,7 @@ RULES: dict[str, str] = {
     "credits": "among, rulebook 4 'Build a location': a card whose cost cannot be paid may not be built",
     "rounds": "among, rulebook 4 'Round overview': one card per round, 6 rounds a year (7 in aggressive years 2-4)",
     "box_copies": "among, rulebook 1 'Components': no more copies than the box holds",
+    "reactor_deck": "among, rulebook 4 'Build a Power Reactor': not available when the Power Reactor deck is empty",
     "race": "among, race tile (Vak): the Vak player uses the Vak Main Reactor",
 }
 
@@ -112,7 +113,7 @@ def check_placement(
     for n in neighbours:
         if n.card.placement_rule and n.card.placement_rule.get("kind") == "blocks_adjacent_builds" and not n.face_down:
             add("observation_dome", f"{name} at {_cell_text(cell)} is next to the {n.name} at {_cell_text(n.cell)}, which allows no card beside it")
-    after = station.with_card(Placed(card, cell, year=0, order=len(station)))
+    after = station.with_card(Placed(card, cell, year=0, order=station.next_order))
     issues.extend(_own_placement_rule(after, after.at(cell), after.cells))
     if card.max_per_station is not None and station.count_kind(card.kind) + 1 > card.max_per_station:
         add("max_per_station", f"{name}: a station may hold at most {card.max_per_station}, this would be number {station.count_kind(card.kind) + 1}")
@@ -299,15 +300,15 @@ def _energy_issues(station: Station, built: list[Placed], maybe, cat: Catalogue)
     mr = station.main_reactor
     # cubes each reactor could have held: start + Backup Reactor (Main Reactor) + Solar Panels (an adjacent reactor)
     capacity = {r.cell: r.card.start_cubes for r in reactors}
-    backups = sum(1 for p in built if not p.face_down and p.card.params.get("kind") == "add_cube_main_reactor")
-    capacity[mr.cell] += backups * 1
+    capacity[mr.cell] += sum(p.card.params["cubes"] for p in built
+                             if not p.face_down and p.card.params.get("kind") == "add_cube_main_reactor")
     for s in built:
         if s.face_down or s.card.params.get("kind") != "add_cube_adjacent_reactor":
             continue
         near = [n for n in station.neighbours(s.cell) if n.is_reactor]
         if near:  # give the cube to the neighbour that most needs it to explain its cubes
             best = max(near, key=lambda n: n.cubes - capacity[n.cell])
-            capacity[best.cell] += 1
+            capacity[best.cell] += s.card.params["cubes"]
     supply: dict[Cell, int] = {}
     for r in reactors:
         if r.cubes > capacity[r.cell]:

@@ -108,6 +108,11 @@ class Station:
     def main_reactor(self) -> Placed | None:
         return next((p for p in self.cards if p.card.is_main_reactor and not p.face_down), None)
 
+    @property
+    def next_order(self) -> int:
+        """The build order for the next card (one past the highest, even after removals)."""
+        return max((p.order for p in self.cards), default=-1) + 1
+
     def neighbours(self, cell: Cell) -> list[Placed]:
         """Cards edge-adjacent to ``cell``."""
         return [p for c in neighbour_cells(cell) if (p := self.at(c)) is not None]

@@ -18,7 +18,6 @@ from rules.race.game import (
     military_against,
     plan_phases,
 )
-from rules.race.generic import json_documents, score_each
 from rules.race.scoring import (
     final_scores,
     read_game,
@@ -41,11 +40,9 @@ __all__ = [
     "cards",
     "facts",
     "final_scores",
-    "json_documents",
     "military_against",
     "plan_phases",
     "read_game",
-    "score_each",
     "score_player",
     "six_cost_bonus",
     "winners",
