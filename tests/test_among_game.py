@@ -337,3 +337,25 @@ def test_backup_reactor_and_solar_panels_add_cubes():
     log.build("A", "Backup Reactor", (1, 0))
     r = run(log, players=("A", "B"))
     assert pl(r.state, "A").station.at((0, 0)).cubes == 3 and pl(r.state, "A").vp == 3
+
+
+def test_build_order_stays_exact_after_a_removal():
+    # Year 1: Council Room, a second (illegal) Council Room, Crew Quarters at (-1, 0). The second copy is
+    # removed at the year's end (no split). In year 2 a Crew Quarters at (-2, 0) touches only the year-1
+    # Crew Quarters: legal, and must not be mistaken for a card built before its neighbour.
+    log = Log()
+    log.build("A", "Council Room", (1, 0)); log.discard("B"); log.end_round()
+    log.build("A", "Council Room", (0, 1)); log.discard("B"); log.end_round()
+    log.build("A", "Crew Quarters", (-1, 0)); log.discard("B"); log.end_round()
+    for _ in range(3):
+        log.discard("A", "B")
+        log.end_round()
+    seq = log.build("A", "Crew Quarters", (-2, 0))
+    log.discard("B")
+    for _ in range(6):
+        log.end_round()
+        log.discard("A", "B")
+    r = run(log, players=("A", "B"))
+    errors = [f for f in r.findings if f.severity is Severity.ERROR]
+    assert len(errors) == 2 and all("Council Room" in f.where or "Council Room" in f.what for f in errors)
+    assert pl(r.state, "A").station.at((-2, 0)) is not None and not [f for f in r.findings if f.seq == seq]

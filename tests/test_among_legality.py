@@ -271,3 +271,15 @@ def test_correction_removes_until_legal():
     fix = correct_station(s, vp=10, year=1)
     assert sorted(p.cell for p, _ in fix.removed) == [(5, 5), (5, 6)]
     assert fix.vp_after == 2 and fix.fillers == ()
+
+
+def test_face_down_filler_joins_the_station_for_earlier_cards():
+    # Rulebook 5: a face-down Power Reactor fills a split at the end of a year. Laid at the end of year 3 in
+    # the cell of a card built in year 1, it keeps joining the year-2 card beyond it: no adjacency finding.
+    s = parse_station([
+        {"card": "Main Reactor", "cell": [0, 0], "cubes": 2},
+        {"card": "Crew Quarters", "cell": [1, 0], "year": 1},
+        {"card": "Power Reactor", "cell": [2, 0], "year": 3, "face_down": True},
+        {"card": "Crew Quarters", "cell": [3, 0], "year": 2},
+    ], "station")
+    assert check_station(s) == []

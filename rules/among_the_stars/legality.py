@@ -240,18 +240,21 @@ def check_station(
         return [Issue("main_reactor", "Main Reactor", (0, 0), "the station has no Main Reactor")]
     built = [p for p in station if p is not mr]
 
+    # A face-down filler stands where a removed card once was: a path cell from the start.
     def before(p: Placed) -> set[Cell]:
         if exact_order:
-            return {q.cell for q in station if q.order < p.order or q is mr}
-        return {q.cell for q in station if q.year < p.year or q is mr}
+            return {q.cell for q in station if q.order < p.order or q is mr or q.face_down}
+        return {q.cell for q in station if q.year < p.year or q is mr or q.face_down}
 
     def maybe(p: Placed) -> set[Cell]:
         if exact_order:
             return before(p)
-        return {q.cell for q in station if (q.year <= p.year or q is mr) and q is not p}
+        return {q.cell for q in station if (q.year <= p.year or q is mr or q.face_down) and q is not p}
 
     # adjacency: the station at every moment is connected to the Main Reactor
     for p in built:
+        if p.face_down:
+            continue
         reach = station.connected_to_main(maybe(p) | {p.cell})
         if p.cell not in reach:
             when = "when it was built" if exact_order else f"at the end of year {p.year}"
