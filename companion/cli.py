@@ -3,7 +3,8 @@
     companion run  [--source auto] [options]      the main job: the camera (Pi camera, else a USB webcam)
     companion demo [FOLDER] [--once] [options]    the same on a replay of real photos (bundled ones by default)
     companion read IMAGE... --dice d6 [--json]    read the dice in photos and print what was seen
-    companion score GAME FILE [--json]            score an end-of-game position (roll, race, ...)
+    companion score GAME FILE [--json]            score an end-of-game position (roll, race, among)
+    companion check GAME FILE [--json]            check a position for misplays (among)
 
 ``read --json`` prints one JSON object per image and per line:
 ``{"image": PATH, "width": W, "height": H, "dice": [{"kind": "d6", "value": 1-6 or null,
@@ -72,9 +73,10 @@ def _parser() -> argparse.ArgumentParser:
     read.add_argument("--dice", choices=DICE_KINDS, default="d6", help="kind of dice (default d6)")
     read.add_argument("--json", action="store_true", help="one JSON object per image and line")
 
-    from companion.scoring import add_score_parser
+    from companion.scoring import add_check_parser, add_score_parser
 
     add_score_parser(sub)
+    add_check_parser(sub)
     return parser
 
 
@@ -99,10 +101,10 @@ def _main(argv: Sequence[str] | None) -> int:
     logging.getLogger("werkzeug").setLevel(logging.DEBUG if args.verbose else logging.WARNING)  # no line per phone request
     if args.command == "read":
         return cmd_read(args.images, args.dice, args.json)
-    if args.command == "score":
-        from companion.scoring import cmd_score
+    if args.command in ("score", "check"):
+        from companion.scoring import cmd_check, cmd_score
 
-        return cmd_score(args)
+        return (cmd_score if args.command == "score" else cmd_check)(args)
     return cmd_box(args)
 
 

@@ -33,7 +33,7 @@ from rules.core import RulesError, ScoreBreakdown
 from rules.games import GAMES
 from rules.scoring import ScoreInputError, json_documents, score_each, scores_json
 
-__all__ = ["add_score_parser", "cmd_score", "format_table", "read_score_file", "scoring_games"]
+__all__ = ["add_check_parser", "add_score_parser", "checking_games", "cmd_check", "cmd_score", "format_table", "read_score_file", "scoring_games"]
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -105,6 +105,23 @@ def format_table(breakdowns: list[ScoreBreakdown], winners: list[str]) -> str:
     return "\n".join(lines)
 
 
+def one_document(text: str, path: Path, game: str) -> Any:
+    """The single JSON document of a one-game file.
+
+    Raises:
+        ScoreInputError: the text is not JSON, or holds several documents (JSON Lines).
+    """
+    documents = json_documents(text, str(path))
+    if len(documents) != 1:
+        raise ScoreInputError(str(path), f"holds {len(documents)} JSON documents; a {game} file holds one game")
+    return documents[0][1]
+
+
+def _input_error(command: str, path: Path, exc: Exception, err: TextIO) -> None:
+    where = "" if str(exc).startswith(str(path)) else f"{path}: "
+    print(f"companion {command}: {where}{exc}", file=err)
+
+
 def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run ``companion score``: 0 scored, 1 invalid input (message on stderr), 2 a game that cannot score."""
     out = out or sys.stdout
@@ -119,15 +136,9 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         if fmt == "jsonl-games":
             results = score_each(scorers[args.game], text, str(args.file))
         else:
-            documents = json_documents(text, str(args.file))
-            if len(documents) != 1:
-                raise ScoreInputError(
-                    str(args.file), f"holds {len(documents)} JSON documents; a {args.game} score file holds one game"
-                )
-            results = [scorers[args.game](documents[0][1])]
+            results = [scorers[args.game](one_document(text, args.file, args.game))]
     except (ScoreInputError, RulesError) as exc:  # any rules error about the input is the input's fault
-        where = "" if str(exc).startswith(str(args.file)) else f"{args.file}: "
-        print(f"companion score: {where}{exc}", file=err)
+        _input_error("score", args.file, exc, err)
         return EXIT_INPUT
     for n, breakdowns in enumerate(results):
         result = scores_json(breakdowns)
@@ -138,3 +149,72 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
                 print(file=out)
             print(format_table(breakdowns, result["winners"]), file=out)
     return EXIT_OK
+
+
+CHECK_ROW_KEYS = ("player", "card", "cell", "rule", "message")
+"""Keys of one ``companion check --json`` finding, in this order (other tools read this shape)."""
+
+
+def checking_games(games: Mapping[str, Any] | None = None) -> dict[str, Callable[[Any], dict[str, list[dict]]]]:
+    """Name -> ``check_stations`` of every game that can check a position for misplays."""
+    games = GAMES if games is None else games
+    return {
+        name: game.check_stations
+        for name, game in sorted(games.items())
+        if callable(getattr(game, "check_stations", None))
+    }
+
+
+def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``check`` subcommand (GAME, FILE, ``--json``) to ``companion``'s subparsers."""
+    names = sorted(checking_games())
+    p = subparsers.add_parser(
+        "check",
+        help="check a position for misplaced cards",
+        description="Check every player's position for misplays. The file format of each game is documented in "
+        "schemas/<game>-score-input.schema.json.",
+    )
+    p.add_argument("game", metavar="GAME", choices=names, help=f"the game ({', '.join(names)})")
+    p.add_argument("file", metavar="FILE", type=Path, help="the position (JSON)")
+    p.add_argument("--json", action="store_true", help='print {"findings": [{"player", "card", "cell", "rule", "message"}]}')
+    return p
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run ``companion check``: 0 checked (whatever it found), 1 invalid input, 2 a game that cannot check.
+
+    With ``--json`` prints exactly ``{"findings": [{"player", "card", "cell": [i, j], "rule", "message"}]}``
+    (rules surely broken; empty when every position is legal). What may be wrong but depends on
+    what the camera cannot know (warnings) goes to stderr, one line each, so the JSON stays exact.
+    """
+    out = out or sys.stdout
+    err = err or sys.stderr
+    checkers = checking_games()
+    if args.game not in checkers:
+        print(f"companion check: game {args.game!r} cannot check; choose from {', '.join(checkers) or 'none'}", file=err)
+        return EXIT_USAGE
+    try:
+        result = checkers[args.game](one_document(read_score_file(args.file), args.file, args.game))
+    except (ScoreInputError, RulesError) as exc:
+        _input_error("check", args.file, exc, err)
+        return EXIT_INPUT
+    findings = [{key: row[key] for key in CHECK_ROW_KEYS} for row in result.get("findings", [])]
+    warnings = result.get("warnings", [])
+    if getattr(args, "json", False):
+        print(json.dumps({"findings": findings}, ensure_ascii=False), file=out)
+        for row in warnings:
+            print(f"companion check: warning: {_describe(row)}", file=err)
+        return EXIT_OK
+    for label, rows in (("misplay", result.get("findings", [])), ("warning", warnings)):
+        for row in rows:
+            print(f"{label}: {_describe(row)}", file=out)
+    if not findings and not warnings:
+        print("every position is legal", file=out)
+    return EXIT_OK
+
+
+def _describe(row: Mapping[str, Any]) -> str:
+    cell = row.get("cell")
+    at = f" at {tuple(cell)}" if cell is not None else ""
+    source = f" [{row['source']}]" if row.get("source") else ""
+    return f"{row.get('player')}: {row.get('card')}{at}: {row.get('message')} ({row.get('rule')}){source}"

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Cross-validate the d6 reader recipe on the byler photos: train 5 fold models (photos in time order,
-# contiguous blocks; fold K held out), two at a time with one thread each, then score each fold model
-# on its held-out photos.
-#   usage: bash tools/d6_folds.sh [OUT_DIR=/tmp/d6_folds] [extra train_d6.py options...]
+# Train the shipped d6 models and cross-validate the same recipe on the byler photos.
+# Fold K: photos in time order split into FOLDS contiguous blocks, block K held out.
+# Two training streams with one thread each (the machine has 2 cores); logs in OUT/*.log.
+#   usage: FOLDS=4 bash tools/d6_folds.sh [OUT_DIR=/tmp/d6_cv]
+# Results: OUT/all (model trained on all photos; copy its ONNX files into vision/models),
+# OUT/folds/foldK, OUT/cv.txt (cross-validated figures from bench/d6_byler.py --folds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out="${1:-/tmp/d6_folds}"; shift || true
-mkdir -p "$out"
-train() { python tools/train_d6.py --folds 5 --fold "$1" --threads 1 --out "$out/fold$1" "${@:2}" > "$out/fold$1.log" 2>&1; }
-(train 0 "$@"; train 2 "$@"; train 4 "$@") &
-(train 1 "$@"; train 3 "$@") &
+out="${1:-/tmp/d6_cv}"
+folds="${FOLDS:-4}"
+mkdir -p "$out/folds"
+fold() { python tools/train_d6.py --folds "$folds" --fold "$1" --threads 1 --out "$out/folds/fold$1" > "$out/fold$1.log" 2>&1; }
+all() { python tools/train_d6.py --threads 1 --out "$out/all" > "$out/all.log" 2>&1; }
+( all; for k in $(seq 1 2 $((folds - 1))); do fold "$k"; done ) &
+( for k in $(seq 0 2 $((folds - 1))); do fold "$k"; done ) &
 wait
-python bench/d6_byler.py --folds "$out" --csv "$out/cv.csv" | tee "$out/cv.txt"
+python bench/d6_byler.py --folds "$out/folds" --csv "$out/cv.csv" | tee "$out/cv.txt"

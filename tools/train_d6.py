@@ -169,7 +169,7 @@ def train_detector(items: list[LabelledImage], args: argparse.Namespace, log) ->
 
 def mine_hard_negatives(items: list[LabelledImage], detector_path: Path, log) -> list[np.ndarray]:
     """Run the exported detector through the reader's own stages on each training photo (as is and
-    half/double size, low threshold) and return per photo float32[K, 3] (cx, cy, side) of candidates
+    0.6 and 1.6 times the size, low threshold) and return per photo float32[K, 3] (cx, cy, side) of candidates
     that are no labelled die (centre farther than 0.45 of a die side from every labelled centre)."""
     cfg = D6Config(models_dir=detector_path.parent, detection_threshold=0.15)
     net = load_net(detector_path)
@@ -179,7 +179,7 @@ def mine_hard_negatives(items: list[LabelledImage], detector_path: Path, log) ->
         found = []
         centres = (item.boxes[:, :2] + item.boxes[:, 2:]) / 2
         sides = np.maximum(item.boxes[:, 2] - item.boxes[:, 0], item.boxes[:, 3] - item.boxes[:, 1])
-        for f in (0.5, 1.0, 2.0):
+        for f in (0.6, 1.0, 1.6):
             img = item.image if f == 1.0 else cv2.resize(item.image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
             c2 = replace(cfg, input_long_side=int(round(cfg.input_long_side * f / 32)) * 32)
             blob, scale = prepare_detector_input(img, c2)
