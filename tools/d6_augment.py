@@ -18,6 +18,8 @@ from vision.config import D6Config
 from vision.d6 import DETECTOR_STRIDE, NO_DIE, extract_patch, patch_side
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+#: Strength of the photometric changes on classifier patches (pips must stay countable).
+CLASSIFIER_PHOTOMETRIC = 0.6
 
 
 @dataclass
@@ -78,7 +80,9 @@ def fold_of(index: int, count: int, folds: int) -> int:
 
 
 def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
-    """Random colour / white balance / exposure / blur / noise / JPEG changes of a uint8 BGR image."""
+    """Random colour / white balance / exposure / blur / noise / JPEG changes of a uint8 BGR image.
+
+    ``strength`` (0..1) scales the destructive parts (white balance, brightness, blur, noise, JPEG)."""
     out = img.astype(np.float32)
     if rng.random() < 0.5:  # hue rotation and saturation change
         hsv = cv2.cvtColor(np.clip(out, 0, 255).astype(np.uint8), cv2.COLOR_BGR2HSV).astype(np.float32)
@@ -104,7 +108,7 @@ def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0
     out = np.clip(out, 0, 255).astype(np.uint8)
     r = rng.random()
     if r < 0.25:
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.6))
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 0.4 + 1.2 * strength))
     elif r < 0.35:  # motion blur
         k = int(rng.integers(3, 8))
         kern = np.zeros((k, k), np.float32)
@@ -113,10 +117,10 @@ def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0
         kern /= max(kern.sum(), 1e-6)
         out = cv2.filter2D(out, -1, kern)
     if rng.random() < 0.4:
-        noise = rng.standard_normal(out.shape, dtype=np.float32) * np.float32(rng.uniform(2, 12))
+        noise = rng.standard_normal(out.shape, dtype=np.float32) * np.float32(rng.uniform(2, 2 + 10 * strength))
         out = np.clip(out.astype(np.float32) + noise, 0, 255).astype(np.uint8)
     if rng.random() < 0.5:
-        ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 96))])
+        ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(int(95 - 65 * strength), 96))])
         out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
     return out
 
@@ -232,7 +236,7 @@ def detector_targets(boxes: np.ndarray, crop: int) -> tuple[np.ndarray, np.ndarr
 def degrade_resolution(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Simulate a small die in the frame: shrink the patch and enlarge it back."""
     p = patch.shape[0]
-    r = int(round(p * rng.uniform(0.35, 0.9)))
+    r = int(round(p * rng.uniform(0.5, 0.9)))
     small = cv2.resize(patch, (r, r), interpolation=cv2.INTER_AREA)
     return cv2.resize(small, (p, p), interpolation=cv2.INTER_LINEAR)
 
@@ -254,9 +258,9 @@ def classifier_samples(item: LabelledImage, rng: np.random.Generator, cfg: D6Con
     def finish(patch: np.ndarray) -> np.ndarray:
         if rng.random() < 0.5:
             patch = patch[:, ::-1]
-        if rng.random() < 0.35:
+        if rng.random() < 0.25:
             patch = degrade_resolution(patch, rng)
-        return photometric(np.ascontiguousarray(patch), rng)
+        return photometric(np.ascontiguousarray(patch), rng, CLASSIFIER_PHOTOMETRIC)
 
     for (x0, y0, x1, y1), v in zip(item.boxes, item.values):
         bw, bh = x1 - x0, y1 - y0
@@ -370,7 +374,7 @@ def synthetic_samples(count: int, rng: np.random.Generator, cfg: D6Config) -> li
         c = img.shape[0] / 2 + rng.uniform(-0.1, 0.1, 2) * side
         patch = extract_patch(img, c[0], c[1], side * cfg.patch_context * math.exp(rng.uniform(-0.1, 0.15)),
                               cfg.patch_size, rng.uniform(0, 360))
-        if rng.random() < 0.4:
+        if rng.random() < 0.25:
             patch = degrade_resolution(patch, rng)
-        out.append((photometric(patch, rng), value - 1))
+        out.append((photometric(patch, rng, CLASSIFIER_PHOTOMETRIC), value - 1))
     return out

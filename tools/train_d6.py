@@ -104,11 +104,11 @@ class FaceClassifier(nn.Module):
     def __init__(self, classes: int = len(CLASS_VALUES)) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            cbr(3, 16), cbr(16, 32, 2), cbr(32, 32), cbr(32, 48, 2), cbr(48, 48), cbr(48, 64, 2), cbr(64, 64),
+            cbr(3, 24), cbr(24, 32, 2), cbr(32, 32), cbr(32, 64, 2), cbr(64, 64), cbr(64, 96, 2), cbr(96, 96),
             nn.AvgPool2d(2),
         )
         self.drop = nn.Dropout(0.2)
-        self.fc = nn.Linear(64 * 9, classes)
+        self.fc = nn.Linear(96 * 9, classes)
 
     def logits(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc(self.drop(torch.flatten(self.features(x), 1)))
@@ -264,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--det-steps", type=int, default=25, help="detector steps per epoch")
     ap.add_argument("--det-batch", type=int, default=16)
     ap.add_argument("--det-lr", type=float, default=4e-3)
-    ap.add_argument("--cls-epochs", type=int, default=30)
+    ap.add_argument("--cls-epochs", type=int, default=35)
     ap.add_argument("--cls-batch", type=int, default=128)
     ap.add_argument("--cls-lr", type=float, default=3e-3)
     ap.add_argument("--synthetic", type=int, default=300, help="rendered dice patches per classifier epoch")
