@@ -41,7 +41,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision import D6Config, D6Reader, DiceRead, annotate  # noqa: E402
+from vision import D6Config, D6Reader, DiceRead, annotate
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 STAGES = ("validate", "prepare", "detect", "decode", "crop", "classify", "assemble")
@@ -60,10 +60,16 @@ def yolo_pairs(folder: Path) -> list[tuple[Path, Path]]:
     """(image, label) paths of a YOLO folder (``images/`` + ``labels/``, or side by side), by name."""
     img_dir = folder / "images" if (folder / "images").is_dir() else folder
     lab_dir = folder / "labels" if (folder / "labels").is_dir() else folder
-    return [(p, lab_dir / (p.stem + ".txt")) for p in sorted(img_dir.iterdir()) if p.suffix.lower() in IMAGE_SUFFIXES]
+    return [
+        (p, lab_dir / (p.stem + ".txt"))
+        for p in sorted(img_dir.iterdir())
+        if p.suffix.lower() in IMAGE_SUFFIXES
+    ]
 
 
-def read_labels(path: Path, width: int, height: int) -> list[tuple[int, tuple[float, float, float, float]]]:
+def read_labels(
+    path: Path, width: int, height: int
+) -> list[tuple[int, tuple[float, float, float, float]]]:
     """YOLO ``class cx cy w h`` lines -> [(value 1..6, (x, y, w, h) px)]."""
     out = []
     if path.is_file():
@@ -71,7 +77,17 @@ def read_labels(path: Path, width: int, height: int) -> list[tuple[int, tuple[fl
             p = line.split()
             if len(p) >= 5:
                 c, cx, cy, w, h = int(float(p[0])), *(float(v) for v in p[1:5])
-                out.append((c + 1, ((cx - w / 2) * width, (cy - h / 2) * height, w * width, h * height)))
+                out.append(
+                    (
+                        c + 1,
+                        (
+                            (cx - w / 2) * width,
+                            (cy - h / 2) * height,
+                            w * width,
+                            h * height,
+                        ),
+                    )
+                )
     return out
 
 
@@ -137,12 +153,20 @@ class Tally:
         self.fully_correct += int(ok)
         self.read_ms.append(read_ms)
         self.load_ms.append(load_ms)
-        return {"labels": len(labels), "reported": len(preds), "found": len(pairs), "false": false,
-                "right": right, "unreadable": unread, "fully_correct": int(ok)}
+        return {
+            "labels": len(labels),
+            "reported": len(preds),
+            "found": len(pairs),
+            "false": false,
+            "right": right,
+            "unreadable": unread,
+            "fully_correct": int(ok),
+        }
 
     def report(self, title: str) -> str:
         def pct(a: int, b: int) -> str:
             return f"{100.0 * a / b:6.2f}%  ({a}/{b})" if b else "   n/a"
+
         med_read = statistics.median(self.read_ms) if self.read_ms else float("nan")
         med_load = statistics.median(self.load_ms) if self.load_ms else float("nan")
         lines = [
@@ -154,8 +178,10 @@ class Tally:
             f"  unreadable      {pct(self.unreadable, self.found)}",
             f"  wrong value     {pct(self.found - self.right - self.unreadable, self.found)}",
             f"fully correct     {pct(self.fully_correct, self.images)} images",
-            f"latency           median {med_read:.1f} ms/image = {med_read / med_load:.1f}x imread+cvtColor "
-            f"({med_load:.2f} ms)",
+            (
+                f"latency           median {med_read:.1f} ms/image = {med_read / med_load:.1f}x imread+cvtColor "
+                f"({med_load:.2f} ms)"
+            ),
         ]
         return "\n".join(lines)
 
@@ -168,7 +194,14 @@ def load_timed(path: Path) -> tuple[np.ndarray, float]:
     return img, (time.perf_counter() - t) * 1000.0
 
 
-def run(reader: D6Reader, pairs, tally: Tally, rows: list, annotated: Path | None, tag: str = "") -> None:
+def run(
+    reader: D6Reader,
+    pairs,
+    tally: Tally,
+    rows: list,
+    annotated: Path | None,
+    tag: str = "",
+) -> None:
     for img_path, lab_path in pairs:
         img, load_ms = load_timed(img_path)
         if img is None:
@@ -178,36 +211,84 @@ def run(reader: D6Reader, pairs, tally: Tally, rows: list, annotated: Path | Non
         t = time.perf_counter()
         read = reader.read(img)
         read_ms = (time.perf_counter() - t) * 1000.0
-        row = {"image": img_path.name, "models": tag, **tally.add_image(read, labels, read_ms, load_ms),
-               "read_ms": round(read_ms, 2), "imread_cvtcolor_ms": round(load_ms, 2)}
+        row = {
+            "image": img_path.name,
+            "models": tag,
+            **tally.add_image(read, labels, read_ms, load_ms),
+            "read_ms": round(read_ms, 2),
+            "imread_cvtcolor_ms": round(load_ms, 2),
+        }
         row.update({f"{s}_ms": round(read.timings_ms.get(s, 0.0), 3) for s in STAGES})
         rows.append(row)
         if annotated is not None:
             annotated.mkdir(parents=True, exist_ok=True)
             out = annotate(img, read)
             for value, (x, y, w, h) in labels:
-                cv2.putText(out, str(value), (int(x + w), int(y + h)), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 0, 255), 1)
+                cv2.putText(
+                    out,
+                    str(value),
+                    (int(x + w), int(y + h)),
+                    cv2.FONT_HERSHEY_SIMPLEX,
+                    0.4,
+                    (255, 0, 255),
+                    1,
+                )
             cv2.imwrite(str(annotated / (img_path.stem + ".png")), out)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dataset", type=Path, default=None, help="YOLO folder (default: byler_d6_dice/train in shared/)")
-    ap.add_argument("--models", type=Path, default=None, help="folder with the ONNX models (default: vision/models)")
-    ap.add_argument("--folds", type=Path, default=None,
-                    help="folder of fold model folders (each with d6_models.json listing its held-out photos): "
-                         "print cross-validated figures")
-    ap.add_argument("--csv", type=Path, default=None, help="write one row per image with per-stage timings")
-    ap.add_argument("--annotated", type=Path, default=None, help="write annotated images into this folder")
-    ap.add_argument("--limit", type=int, default=0, help="score only the first N images")
-    ap.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
-                    help="override a D6Config field for this run, e.g. --set value_threshold=0.7")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--dataset",
+        type=Path,
+        default=None,
+        help="YOLO folder (default: byler_d6_dice/train in shared/)",
+    )
+    ap.add_argument(
+        "--models",
+        type=Path,
+        default=None,
+        help="folder with the ONNX models (default: vision/models)",
+    )
+    ap.add_argument(
+        "--folds",
+        type=Path,
+        default=None,
+        help="folder of fold model folders (each with d6_models.json listing its held-out photos): "
+        "print cross-validated figures",
+    )
+    ap.add_argument(
+        "--csv",
+        type=Path,
+        default=None,
+        help="write one row per image with per-stage timings",
+    )
+    ap.add_argument(
+        "--annotated",
+        type=Path,
+        default=None,
+        help="write annotated images into this folder",
+    )
+    ap.add_argument(
+        "--limit", type=int, default=0, help="score only the first N images"
+    )
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="override a D6Config field for this run, e.g. --set value_threshold=0.7",
+    )
     args = ap.parse_args(argv)
     overrides = parse_overrides(args.set)
 
     dataset = args.dataset or default_dataset()
     if not dataset.is_dir():
-        print(f"SKIP: dataset folder {dataset} is absent (set --dataset or TABLETOP_SHARED)")
+        print(
+            f"SKIP: dataset folder {dataset} is absent (set --dataset or TABLETOP_SHARED)"
+        )
         return 2
     pairs = yolo_pairs(dataset)
     if args.limit:
@@ -215,24 +296,37 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict] = []
     if args.folds:
         tally = Tally()
-        for fold_dir in sorted(p for p in args.folds.iterdir() if (p / "d6_models.json").is_file()):
-            held = set(json.loads((fold_dir / "d6_models.json").read_text()).get("held_out") or [])
+        for fold_dir in sorted(
+            p for p in args.folds.iterdir() if (p / "d6_models.json").is_file()
+        ):
+            held = set(
+                json.loads((fold_dir / "d6_models.json").read_text()).get("held_out")
+                or []
+            )
             fold_pairs = [pr for pr in pairs if pr[0].name in held]
             fold_tally = Tally()
             reader = D6Reader(D6Config(models_dir=fold_dir, **overrides))
             run(reader, fold_pairs, fold_tally, rows, args.annotated, fold_dir.name)
-            print(fold_tally.report(f"{fold_dir.name}: {len(fold_pairs)} held-out photos"))
+            print(
+                fold_tally.report(f"{fold_dir.name}: {len(fold_pairs)} held-out photos")
+            )
             run_into(tally, fold_tally)
         print(tally.report(f"cross-validated over {args.folds} on {dataset}"))
     else:
-        config = D6Config(models_dir=args.models, **overrides) if args.models else D6Config(**overrides)
+        config = (
+            D6Config(models_dir=args.models, **overrides)
+            if args.models
+            else D6Config(**overrides)
+        )
         reader = D6Reader(config)
         tally = Tally()
         run(reader, pairs, tally, rows, args.annotated, str(config.models_dir))
         print(tally.report(f"{dataset} with models in {config.models_dir}"))
     if args.csv:
         with args.csv.open("w", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=list(rows[0].keys()) if rows else ["image"])
+            writer = csv.DictWriter(
+                fh, fieldnames=list(rows[0].keys()) if rows else ["image"]
+            )
             writer.writeheader()
             writer.writerows(rows)
         print(f"wrote {len(rows)} rows to {args.csv}")
@@ -253,7 +347,16 @@ def parse_overrides(items: list[str]) -> dict:
 
 def run_into(total: Tally, part: Tally) -> None:
     """Add the counts of ``part`` into ``total``."""
-    for name in ("labels", "reported", "found", "false", "right", "unreadable", "images", "fully_correct"):
+    for name in (
+        "labels",
+        "reported",
+        "found",
+        "false",
+        "right",
+        "unreadable",
+        "images",
+        "fully_correct",
+    ):
         setattr(total, name, getattr(total, name) + getattr(part, name))
     total.read_ms.extend(part.read_ms)
     total.load_ms.extend(part.load_ms)

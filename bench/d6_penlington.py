@@ -22,18 +22,27 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.d6_byler import main as byler_main, read_labels, shared_dir, yolo_pairs  # noqa: E402
-from vision import D6Config, D6Reader  # noqa: E402
+from bench.d6_byler import main as byler_main
+from bench.d6_byler import read_labels, shared_dir, yolo_pairs
+from vision import D6Config, D6Reader
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dataset", type=Path, default=shared_dir() / "datasets" / "penlington_d6_webcam_valid")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--dataset",
+        type=Path,
+        default=shared_dir() / "datasets" / "penlington_d6_webcam_valid",
+    )
     ap.add_argument("--models", type=Path, default=None)
     ap.add_argument("--csv", type=Path, default=None)
     args = ap.parse_args(argv)
     if not args.dataset.is_dir():
-        print(f"SKIP: dataset folder {args.dataset} is absent (set --dataset or TABLETOP_SHARED)")
+        print(
+            f"SKIP: dataset folder {args.dataset} is absent (set --dataset or TABLETOP_SHARED)"
+        )
         return 2
     passthrough = ["--dataset", str(args.dataset)]
     if args.models:
@@ -49,9 +58,13 @@ def main(argv: list[str] | None = None) -> int:
         read = reader.read(img)
         n += 1
         count_ok += len(read.dice) == len(labels)
-        multiset_ok += Counter(d.value for d in read.dice) == Counter(v for v, _ in labels)
+        multiset_ok += Counter(d.value for d in read.dice) == Counter(
+            v for v, _ in labels
+        )
     print(f"right dice count  {100.0 * count_ok / n:6.2f}%  ({count_ok}/{n}) images")
-    print(f"right value set   {100.0 * multiset_ok / n:6.2f}%  ({multiset_ok}/{n}) images (multiset of values)")
+    print(
+        f"right value set   {100.0 * multiset_ok / n:6.2f}%  ({multiset_ok}/{n}) images (multiset of values)"
+    )
     return 0
 
 

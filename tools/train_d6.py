@@ -31,13 +31,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
+from torch import nn
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tools.d6_augment import (  # noqa: E402
+from tools.d6_augment import (
     LabelledImage,
     classifier_samples,
     detector_sample,
@@ -46,8 +46,15 @@ from tools.d6_augment import (  # noqa: E402
     load_folder,
     synthetic_samples,
 )
-from vision.config import D6Config  # noqa: E402
-from vision.d6 import CLASS_VALUES, decode_detections, load_net, prepare_detector_input, run_net, to_blob  # noqa: E402
+from vision.config import D6Config
+from vision.d6 import (
+    CLASS_VALUES,
+    decode_detections,
+    load_net,
+    prepare_detector_input,
+    run_net,
+    to_blob,
+)
 
 DEFAULT_DATA = ROOT.parent / "shared" / "datasets" / "byler_d6_dice" / "train"
 
@@ -55,7 +62,9 @@ DEFAULT_DATA = ROOT.parent / "shared" / "datasets" / "byler_d6_dice" / "train"
 def cbr(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
     """3x3 convolution + batch norm + ReLU."""
     return nn.Sequential(
-        nn.Conv2d(cin, cout, 3, stride, padding=dilation, dilation=dilation, bias=False),
+        nn.Conv2d(
+            cin, cout, 3, stride, padding=dilation, dilation=dilation, bias=False
+        ),
         nn.BatchNorm2d(cout),
         nn.ReLU(inplace=True),
     )
@@ -90,7 +99,9 @@ class DieDetector(nn.Module):
         x3 = self.s3(x2)
         x4 = self.s4(x3)
         x5 = self.s5(x4)
-        y = self.up4(F.interpolate(x5, scale_factor=2.0, mode="nearest") + self.lat4(x4))
+        y = self.up4(
+            F.interpolate(x5, scale_factor=2.0, mode="nearest") + self.lat4(x4)
+        )
         y = self.up3(F.interpolate(y, scale_factor=2.0, mode="nearest") + self.lat3(x3))
         y = self.up2(F.interpolate(y, scale_factor=2.0, mode="nearest") + self.lat2(x2))
         h = self.head(y)
@@ -104,7 +115,13 @@ class FaceClassifier(nn.Module):
     def __init__(self, classes: int = len(CLASS_VALUES)) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            cbr(3, 24), cbr(24, 32, 2), cbr(32, 32), cbr(32, 64, 2), cbr(64, 64), cbr(64, 96, 2), cbr(96, 96),
+            cbr(3, 24),
+            cbr(24, 32, 2),
+            cbr(32, 32),
+            cbr(32, 64, 2),
+            cbr(64, 64),
+            cbr(64, 96, 2),
+            cbr(96, 96),
             nn.AvgPool2d(2),
         )
         self.drop = nn.Dropout(0.2)
@@ -123,17 +140,21 @@ def focal_loss(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
     pos = gt.eq(1).float()
     neg = 1 - pos
     pos_loss = torch.log(pred) * (1 - pred) ** 2 * pos
-    neg_loss = torch.log(1 - pred) * pred ** 2 * (1 - gt) ** 4 * neg
+    neg_loss = torch.log(1 - pred) * pred**2 * (1 - gt) ** 4 * neg
     n = pos.sum().clamp(min=1)
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
-def train_detector(items: list[LabelledImage], args: argparse.Namespace, log) -> DieDetector:
+def train_detector(
+    items: list[LabelledImage], args: argparse.Namespace, log
+) -> DieDetector:
     rng = np.random.default_rng(args.seed + 1)
     model = DieDetector()
     steps = args.det_epochs * args.det_steps
     opt = torch.optim.AdamW(model.parameters(), lr=args.det_lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.det_lr, total_steps=steps, pct_start=0.1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=args.det_lr, total_steps=steps, pct_start=0.1
+    )
     model.train()
     t0 = time.time()
     for step in range(steps):
@@ -153,21 +174,29 @@ def train_detector(items: list[LabelledImage], args: argparse.Namespace, log) ->
         out = model(x)
         l_heat = focal_loss(out[:, :1], heat_t)
         n = mask_t.sum().clamp(min=1)
-        l_size = (F.l1_loss(out[:, 1:3], reg_t[:, :2], reduction="none") * mask_t).sum() / n
-        l_off = (F.l1_loss(out[:, 3:5], reg_t[:, 2:], reduction="none") * mask_t).sum() / n
+        l_size = (
+            F.l1_loss(out[:, 1:3], reg_t[:, :2], reduction="none") * mask_t
+        ).sum() / n
+        l_off = (
+            F.l1_loss(out[:, 3:5], reg_t[:, 2:], reduction="none") * mask_t
+        ).sum() / n
         loss = l_heat + l_size + l_off
         opt.zero_grad()
         loss.backward()
         opt.step()
         sched.step()
         if step % args.det_steps == 0 or step == steps - 1:
-            log(f"det step {step}/{steps} loss {loss.item():.3f} (heat {l_heat.item():.3f} size {l_size.item():.3f} "
-                f"off {l_off.item():.3f}) {time.time() - t0:.0f}s")
+            log(
+                f"det step {step}/{steps} loss {loss.item():.3f} (heat {l_heat.item():.3f} size {l_size.item():.3f} "
+                f"off {l_off.item():.3f}) {time.time() - t0:.0f}s"
+            )
     model.eval()
     return model
 
 
-def mine_hard_negatives(items: list[LabelledImage], detector_path: Path, log) -> list[np.ndarray]:
+def mine_hard_negatives(
+    items: list[LabelledImage], detector_path: Path, log
+) -> list[np.ndarray]:
     """Run the exported detector through the reader's own stages on each training photo (as is and
     0.6 and 1.6 times the size, low threshold) and return per photo float32[K, 3] (cx, cy, side) of candidates
     that are no labelled die (centre farther than 0.45 of a die side from every labelled centre)."""
@@ -178,15 +207,27 @@ def mine_hard_negatives(items: list[LabelledImage], detector_path: Path, log) ->
     for item in items:
         found = []
         centres = (item.boxes[:, :2] + item.boxes[:, 2:]) / 2
-        sides = np.maximum(item.boxes[:, 2] - item.boxes[:, 0], item.boxes[:, 3] - item.boxes[:, 1])
+        sides = np.maximum(
+            item.boxes[:, 2] - item.boxes[:, 0], item.boxes[:, 3] - item.boxes[:, 1]
+        )
         for f in (0.6, 1.0, 1.6):
-            img = item.image if f == 1.0 else cv2.resize(item.image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-            c2 = replace(cfg, input_long_side=int(round(cfg.input_long_side * f / 32)) * 32)
+            img = (
+                item.image
+                if f == 1.0
+                else cv2.resize(
+                    item.image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA
+                )
+            )
+            c2 = replace(cfg, input_long_side=round(cfg.input_long_side * f / 32) * 32)
             blob, scale = prepare_detector_input(img, c2)
             cand = decode_detections(run_net(net, blob), scale, img.shape, c2)
             for x, y, w, h in cand.boxes / f:
                 cx, cy = x + w / 2, y + h / 2
-                if len(centres) and (np.hypot(centres[:, 0] - cx, centres[:, 1] - cy) / sides).min() < 0.45:
+                if (
+                    len(centres)
+                    and (np.hypot(centres[:, 0] - cx, centres[:, 1] - cy) / sides).min()
+                    < 0.45
+                ):
                     continue
                 found.append((cx, cy, max(w, h)))
         total += len(found)
@@ -195,28 +236,42 @@ def mine_hard_negatives(items: list[LabelledImage], detector_path: Path, log) ->
     return out
 
 
-def train_classifier(items: list[LabelledImage], args: argparse.Namespace, log,
-                     hard: list[np.ndarray] | None = None) -> FaceClassifier:
+def train_classifier(
+    items: list[LabelledImage],
+    args: argparse.Namespace,
+    log,
+    hard: list[np.ndarray] | None = None,
+) -> FaceClassifier:
     rng = np.random.default_rng(args.seed + 2)
-    cfg = D6Config()
+    cfg = D6Config(patch_context=args.patch_context)
     model = FaceClassifier()
-    per_epoch = sum(len(it.boxes) for it in items) * 1.85 + args.synthetic + sum(min(len(h), 4) for h in hard or [])
-    steps_per_epoch = int(math.ceil(per_epoch / args.cls_batch))
+    per_epoch = (
+        sum(len(it.boxes) for it in items) * 1.85
+        + args.synthetic
+        + sum(min(len(h), 4) for h in hard or [])
+    )
+    steps_per_epoch = math.ceil(per_epoch / args.cls_batch)
     steps = args.cls_epochs * steps_per_epoch
     opt = torch.optim.AdamW(model.parameters(), lr=args.cls_lr, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.cls_lr, total_steps=steps, pct_start=0.1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=args.cls_lr, total_steps=steps, pct_start=0.1
+    )
     t0 = time.time()
     step = 0
     for epoch in range(args.cls_epochs):
         model.train()
         samples = []
         for idx in rng.permutation(len(items)):
-            samples.extend(classifier_samples(items[idx], rng, cfg, hard_negatives=hard[idx] if hard else None))
+            samples.extend(
+                classifier_samples(
+                    items[idx], rng, cfg, hard_negatives=hard[idx] if hard else None
+                )
+            )
         samples.extend(synthetic_samples(args.synthetic, rng, cfg))
         order = rng.permutation(len(samples))
         correct = total = 0
         for b in range(steps_per_epoch):
-            sel = order[b * args.cls_batch:(b + 1) * args.cls_batch]
+            sel = order[b * args.cls_batch : (b + 1) * args.cls_batch]
             if len(sel) == 0:
                 sel = order[: args.cls_batch]
             x = torch.from_numpy(to_blob(np.stack([samples[i][0] for i in sel])))
@@ -231,16 +286,26 @@ def train_classifier(items: list[LabelledImage], args: argparse.Namespace, log,
             step += 1
             correct += int((logits.argmax(1) == y).sum())
             total += len(sel)
-        log(f"cls epoch {epoch}/{args.cls_epochs} loss {loss.item():.3f} train acc {correct / total:.3f} "
-            f"({len(samples)} patches) {time.time() - t0:.0f}s")
+        log(
+            f"cls epoch {epoch}/{args.cls_epochs} loss {loss.item():.3f} train acc {correct / total:.3f} "
+            f"({len(samples)} patches) {time.time() - t0:.0f}s"
+        )
     model.eval()
     return model
 
 
 def export(model: nn.Module, example: torch.Tensor, path: Path, dynamic: dict) -> None:
     """Export to ONNX (legacy TorchScript exporter, opset 13) and check OpenCV reads it."""
-    torch.onnx.export(model, example, str(path), input_names=["input"], output_names=["output"],
-                      dynamic_axes={"input": dynamic, "output": {0: "n"}}, opset_version=13, dynamo=False)
+    torch.onnx.export(
+        model,
+        example,
+        str(path),
+        input_names=["input"],
+        output_names=["output"],
+        dynamic_axes={"input": dynamic, "output": {0: "n"}},
+        opset_version=13,
+        dynamo=False,
+    )
     net = cv2.dnn.readNetFromONNX(str(path))
     net.setInput(example.numpy())
     got = net.forward()
@@ -252,26 +317,64 @@ def export(model: nn.Module, example: torch.Tensor, path: Path, dynamic: dict) -
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=DEFAULT_DATA, help="YOLO folder (images/ + labels/)")
-    ap.add_argument("--out", type=Path, required=True, help="output folder for the ONNX files")
-    ap.add_argument("--folds", type=int, default=0, help="number of cross-validation folds (0 = train on all)")
-    ap.add_argument("--fold", type=int, default=0, help="held-out fold index when --folds > 0")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--data",
+        type=Path,
+        default=DEFAULT_DATA,
+        help="YOLO folder (images/ + labels/)",
+    )
+    ap.add_argument(
+        "--out", type=Path, required=True, help="output folder for the ONNX files"
+    )
+    ap.add_argument(
+        "--folds",
+        type=int,
+        default=0,
+        help="number of cross-validation folds (0 = train on all)",
+    )
+    ap.add_argument(
+        "--fold", type=int, default=0, help="held-out fold index when --folds > 0"
+    )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--crop", type=int, default=256, help="detector training view size (px)")
+    ap.add_argument(
+        "--crop", type=int, default=256, help="detector training view size (px)"
+    )
     ap.add_argument("--det-epochs", type=int, default=30)
-    ap.add_argument("--det-steps", type=int, default=25, help="detector steps per epoch")
+    ap.add_argument(
+        "--det-steps", type=int, default=25, help="detector steps per epoch"
+    )
     ap.add_argument("--det-batch", type=int, default=16)
     ap.add_argument("--det-lr", type=float, default=4e-3)
     ap.add_argument("--cls-epochs", type=int, default=35)
     ap.add_argument("--cls-batch", type=int, default=128)
     ap.add_argument("--cls-lr", type=float, default=3e-3)
-    ap.add_argument("--synthetic", type=int, default=300, help="rendered dice patches per classifier epoch")
-    ap.add_argument("--no-mine", dest="mine", action="store_false",
-                    help="do not add the detector's false candidates on the training photos as 'no die' patches")
-    ap.add_argument("--skip-detector", action="store_true",
-                    help="train only the classifier (keeps the detector already in --out)")
+    ap.add_argument(
+        "--patch-context",
+        type=float,
+        default=D6Config().patch_context,
+        help="classifier patch side / die box side (the reader must use the same value)",
+    )
+    ap.add_argument(
+        "--synthetic",
+        type=int,
+        default=300,
+        help="rendered dice patches per classifier epoch",
+    )
+    ap.add_argument(
+        "--no-mine",
+        dest="mine",
+        action="store_false",
+        help="do not add the detector's false candidates on the training photos as 'no die' patches",
+    )
+    ap.add_argument(
+        "--skip-detector",
+        action="store_true",
+        help="train only the classifier (keeps the detector already in --out)",
+    )
     args = ap.parse_args(argv)
 
     torch.manual_seed(args.seed)
@@ -282,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     log_path = args.out / "train.log"
 
     def log(msg: str) -> None:
-        line = f"{dt.datetime.now(dt.timezone.utc):%H:%M:%S} {msg}"
+        line = f"{dt.datetime.now(dt.UTC):%H:%M:%S} {msg}"
         print(line, flush=True)
         with log_path.open("a") as fh:
             fh.write(line + "\n")
@@ -290,24 +393,44 @@ def main(argv: list[str] | None = None) -> int:
     items = load_folder(args.data)
     held_out: list[str] = []
     if args.folds:
-        held_out = [it.name for i, it in enumerate(items) if fold_of(i, len(items), args.folds) == args.fold]
-        items = [it for i, it in enumerate(items) if fold_of(i, len(items), args.folds) != args.fold]
-    log(f"training on {len(items)} photos, {sum(len(it.boxes) for it in items)} dice; held out {len(held_out)}")
+        held_out = [
+            it.name
+            for i, it in enumerate(items)
+            if fold_of(i, len(items), args.folds) == args.fold
+        ]
+        items = [
+            it
+            for i, it in enumerate(items)
+            if fold_of(i, len(items), args.folds) != args.fold
+        ]
+    log(
+        f"training on {len(items)} photos, {sum(len(it.boxes) for it in items)} dice; held out {len(held_out)}"
+    )
 
     if not args.skip_detector:
         det = train_detector(items, args, log)
-        export(det, torch.rand(1, 3, 256, 320), args.out / "d6_detector.onnx", {0: "n", 2: "h", 3: "w"})
-    hard = mine_hard_negatives(items, args.out / "d6_detector.onnx", log) if args.mine else None
+        export(
+            det,
+            torch.rand(1, 3, 256, 320),
+            args.out / "d6_detector.onnx",
+            {0: "n", 2: "h", 3: "w"},
+        )
+    hard = (
+        mine_hard_negatives(items, args.out / "d6_detector.onnx", log)
+        if args.mine
+        else None
+    )
     cls = train_classifier(items, args, log, hard)
     export(cls, torch.rand(4, 3, 48, 48), args.out / "d6_classifier.onnx", {0: "n"})
 
     meta = {
         "models": ["d6_detector.onnx", "d6_classifier.onnx"],
         "data": f"byler_d6_dice/train ({len(items)} photos used; github.com/nell-byler/dice_detection "
-                "commit aa69c12b, BSD-3-Clause, Copyright (c) 2019 Nell Byler)",
+        "commit aa69c12b, BSD-3-Clause, Copyright (c) 2019 Nell Byler)",
         "licence_of_data": "BSD-3-Clause",
-        "command": "python tools/train_d6.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d"),
+        "command": "python tools/train_d6.py "
+        + " ".join(argv if argv is not None else sys.argv[1:]),
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d"),
         "seed": args.seed,
         "torch": torch.__version__,
         "folds": args.folds,

@@ -24,8 +24,10 @@ class D6Config:
         input_multiple: detector input height and width are padded up to a multiple of this.
         detection_threshold: minimum heatmap peak score (0..1) for a die candidate.
         nms_iou: candidates overlapping a stronger one by more than this IoU are dropped (NMS).
-        nested_area_ratio: a candidate centred inside a stronger one's box and smaller than this
-            fraction of its area is dropped (a pip or pip group, not a die).
+        nested_area_ratio: a candidate centred inside a larger accepted one's box and smaller than
+            this fraction of its area is dropped (a pip or pip group, not a die).
+        min_relative_side: with two or more read dice in the frame, an unreadable candidate smaller
+            than this times their median side is dropped (dice of a roll have about one size).
         max_dice: at most this many candidates are kept per frame (strongest first).
         patch_size: side in pixels of the square patch the classifier reads.
         patch_context: patch side = this times the longer side of the die box (some context
@@ -46,6 +48,7 @@ class D6Config:
     detection_threshold: float = 0.30
     nms_iou: float = 0.35
     nested_area_ratio: float = 0.5
+    min_relative_side: float = 0.6
     max_dice: int = 64
     patch_size: int = 48
     patch_context: float = 1.35

@@ -13,8 +13,8 @@ Pipeline (each stage a named function of its inputs and the :class:`D6Config`):
    resampled to ``patch_size``; the same function cuts the training patches.
 6. ``run_net`` (classifier) -- a small CNN giving softmax probabilities over
    ``[one, two, three, four, five, six, no die]`` for each patch.
-7. ``assemble_observations`` -- drop "no die" candidates, report the value or ``None`` (unreadable)
-   with a confidence.
+7. ``assemble_observations`` -- drop "no die" candidates, pips seen as small dice (nested boxes,
+   size consistency), report the value or ``None`` (unreadable) with a confidence.
 
 Models are ONNX files run through ``cv2.dnn`` (OpenCV + numpy only at run time).
 """
@@ -65,7 +65,9 @@ def validate_frame(frame: object) -> np.ndarray:
     if frame.dtype != np.uint8:
         raise BadFrame(f"frame dtype must be uint8, got {frame.dtype}")
     if frame.ndim != 3 or frame.shape[2] != 3:
-        raise BadFrame(f"frame must have shape [H, W, 3] (BGR), got shape {tuple(frame.shape)}")
+        raise BadFrame(
+            f"frame must have shape [H, W, 3] (BGR), got shape {tuple(frame.shape)}"
+        )
     if frame.shape[0] == 0 or frame.shape[1] == 0:
         raise BadFrame(f"frame is empty, shape {tuple(frame.shape)}")
     return np.ascontiguousarray(frame)
@@ -73,7 +75,9 @@ def validate_frame(frame: object) -> np.ndarray:
 
 def to_blob(images: np.ndarray) -> np.ndarray:
     """Convert ``uint8[N, H, W, 3]`` BGR images to the networks' ``float32[N, 3, H, W]`` input in ``[0, 1]``."""
-    return np.ascontiguousarray(images.transpose(0, 3, 1, 2), dtype=np.float32) * np.float32(1.0 / 255.0)
+    return np.ascontiguousarray(
+        images.transpose(0, 3, 1, 2), dtype=np.float32
+    ) * np.float32(1.0 / 255.0)
 
 
 def detector_scale(height: int, width: int, config: D6Config) -> float:
@@ -81,7 +85,9 @@ def detector_scale(height: int, width: int, config: D6Config) -> float:
     return config.input_long_side / float(max(height, width))
 
 
-def resize_for_detector(frame: np.ndarray, config: D6Config) -> tuple[np.ndarray, float]:
+def resize_for_detector(
+    frame: np.ndarray, config: D6Config
+) -> tuple[np.ndarray, float]:
     """Resize a ``uint8[H, W, 3]`` frame for the detector and pad it (edge replicate) to ``input_multiple``.
 
     Returns:
@@ -100,19 +106,23 @@ def resize_for_detector(frame: np.ndarray, config: D6Config) -> tuple[np.ndarray
     return resized, scale
 
 
-def prepare_detector_input(frame: np.ndarray, config: D6Config) -> tuple[np.ndarray, float]:
+def prepare_detector_input(
+    frame: np.ndarray, config: D6Config
+) -> tuple[np.ndarray, float]:
     """Frame ``uint8[H, W, 3]`` -> (detector blob ``float32[1, 3, H', W']``, frame-to-input scale)."""
     image, scale = resize_for_detector(frame, config)
     return to_blob(image[None]), scale
 
 
-def run_net(net: "cv2.dnn.Net", blob: np.ndarray) -> np.ndarray:
+def run_net(net: cv2.dnn.Net, blob: np.ndarray) -> np.ndarray:
     """Run an OpenCV DNN network on ``blob`` and return its (single) output as a numpy array."""
     net.setInput(blob)
     return np.asarray(net.forward())
 
 
-def decode_detections(output: np.ndarray, scale: float, frame_shape: tuple[int, ...], config: D6Config) -> Candidates:
+def decode_detections(
+    output: np.ndarray, scale: float, frame_shape: tuple[int, ...], config: D6Config
+) -> Candidates:
     """Turn the detector output into die boxes in frame pixels.
 
     Args:
@@ -122,7 +132,9 @@ def decode_detections(output: np.ndarray, scale: float, frame_shape: tuple[int, 
         config: thresholds (``detection_threshold``, ``nms_iou``, ``max_dice``).
     """
     heat = np.ascontiguousarray(output[0, 0], dtype=np.float32)
-    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= config.detection_threshold)
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (
+        heat >= config.detection_threshold
+    )
     ys, xs = np.nonzero(peaks)
     if len(ys) == 0:
         return Candidates(np.zeros((0, 4), np.float32), np.zeros((0,), np.float32))
@@ -134,36 +146,36 @@ def decode_detections(output: np.ndarray, scale: float, frame_shape: tuple[int, 
     bw = np.exp(np.clip(output[0, 1, ys, xs], -2.0, 7.0)) / scale
     bh = np.exp(np.clip(output[0, 2, ys, xs], -2.0, 7.0)) / scale
     fh, fw = frame_shape[:2]
+    inside = (
+        (cx >= 0) & (cx < fw) & (cy >= 0) & (cy < fh)
+    )  # peaks on the padding are no dice
+    cx, cy, bw, bh, scores = (
+        cx[inside],
+        cy[inside],
+        bw[inside],
+        bh[inside],
+        scores[inside],
+    )
+    if len(cx) == 0:
+        return Candidates(np.zeros((0, 4), np.float32), np.zeros((0,), np.float32))
     x0 = np.clip(cx - bw / 2, 0, fw)
     y0 = np.clip(cy - bh / 2, 0, fh)
     x1 = np.clip(cx + bw / 2, 0, fw)
     y1 = np.clip(cy + bh / 2, 0, fh)
     boxes = np.stack([x0, y0, x1 - x0, y1 - y0], axis=1).astype(np.float32)
-    keep = cv2.dnn.NMSBoxes(boxes.tolist(), scores.astype(float).tolist(), config.detection_threshold, config.nms_iou)
-    keep = suppress_nested(boxes, scores, np.asarray(keep, dtype=np.int64).reshape(-1), config)[: config.max_dice]
+    keep = cv2.dnn.NMSBoxes(
+        boxes.tolist(),
+        scores.astype(float).tolist(),
+        config.detection_threshold,
+        config.nms_iou,
+    )
+    keep = np.asarray(keep, dtype=np.int64).reshape(-1)[: config.max_dice]
     return Candidates(boxes[keep], scores[keep].astype(np.float32))
 
 
-def suppress_nested(boxes: np.ndarray, scores: np.ndarray, order: np.ndarray, config: D6Config) -> np.ndarray:
-    """Drop candidates whose centre lies inside a stronger candidate's box while being much smaller
-    (area below ``nested_area_ratio`` of it): seen from above, a die cannot sit inside another die's
-    face, and such small boxes are pips or pip groups. ``order`` = indices by decreasing score."""
-    kept: list[int] = []
-    for i in order:
-        x, y, w, h = boxes[i]
-        cx, cy = x + w / 2, y + h / 2
-        nested = False
-        for j in kept:
-            bx, by, bw, bh = boxes[j]
-            if bx <= cx <= bx + bw and by <= cy <= by + bh and w * h < config.nested_area_ratio * bw * bh:
-                nested = True
-                break
-        if not nested:
-            kept.append(int(i))
-    return np.asarray(kept, dtype=np.int64)
-
-
-def extract_patch(frame: np.ndarray, cx: float, cy: float, side: float, size: int, angle: float = 0.0) -> np.ndarray:
+def extract_patch(
+    frame: np.ndarray, cx: float, cy: float, side: float, size: int, angle: float = 0.0
+) -> np.ndarray:
     """Cut a square ``uint8[size, size, 3]`` patch of ``side`` frame pixels centred on ``(cx, cy)``.
 
     ``angle`` (degrees, counter-clockwise) rotates the patch content; the reader uses 0, training
@@ -176,7 +188,9 @@ def extract_patch(frame: np.ndarray, cx: float, cy: float, side: float, size: in
     if s < 0.5:  # anti-alias a strong reduction
         k = int(1.0 / s) | 1
         frame = cv2.GaussianBlur(frame, (k, k), 0)
-    return cv2.warpAffine(frame, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(
+        frame, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
 def patch_side(w: float, h: float, config: D6Config) -> float:
@@ -184,7 +198,9 @@ def patch_side(w: float, h: float, config: D6Config) -> float:
     return max(w, h) * config.patch_context
 
 
-def extract_patches(frame: np.ndarray, boxes: np.ndarray, config: D6Config) -> np.ndarray:
+def extract_patches(
+    frame: np.ndarray, boxes: np.ndarray, config: D6Config
+) -> np.ndarray:
     """Patches ``uint8[N, patch_size, patch_size, 3]`` around ``boxes`` (``float[N, 4]`` x, y, w, h)."""
     p = config.patch_size
     out = np.zeros((len(boxes), p, p, 3), np.uint8)
@@ -193,7 +209,9 @@ def extract_patches(frame: np.ndarray, boxes: np.ndarray, config: D6Config) -> n
     return out
 
 
-def classify_patches(net: "cv2.dnn.Net", patches: np.ndarray, config: D6Config) -> np.ndarray:
+def classify_patches(
+    net: cv2.dnn.Net, patches: np.ndarray, config: D6Config
+) -> np.ndarray:
     """Classifier probabilities ``float32[N, 7]`` (values 1..6, no die) for ``uint8[N, P, P, 3]`` patches.
 
     With ``config.patch_rotations`` = k > 1 the probabilities are averaged over the patch turned by
@@ -208,13 +226,21 @@ def classify_patches(net: "cv2.dnn.Net", patches: np.ndarray, config: D6Config) 
     return probs.mean(axis=0).astype(np.float32)
 
 
-def assemble_observations(candidates: Candidates, probs: np.ndarray, config: D6Config) -> tuple[DieObservation, ...]:
+def assemble_observations(
+    candidates: Candidates, probs: np.ndarray, config: D6Config
+) -> tuple[DieObservation, ...]:
     """Combine detector scores and classifier probabilities into observations, highest confidence first.
 
-    A candidate is dropped when its "no die" probability exceeds ``no_die_threshold`` or its confidence
-    is below ``min_confidence``. The value is ``None`` when its probability is below ``value_threshold``.
+    1. A candidate is dropped when its "no die" probability exceeds ``no_die_threshold``; its value is
+       ``None`` when the best value's probability is below ``value_threshold``.
+    2. Nested boxes: a candidate centred inside a larger accepted one and smaller than
+       ``nested_area_ratio`` of its area is dropped (seen from above a die cannot lie on another die's
+       face; such boxes are pips or pip groups), whatever their scores.
+    3. Size consistency: with at least two read dice, an unreadable candidate whose side is below
+       ``min_relative_side`` x the median side of the read dice is dropped (a pip, not a die).
+    4. Candidates with confidence below ``min_confidence`` are dropped.
     """
-    dice = []
+    kept = []
     for box, score, p in zip(candidates.boxes, candidates.scores, probs):
         if p[NO_DIE] > config.no_die_threshold:
             continue
@@ -223,15 +249,42 @@ def assemble_observations(candidates: Candidates, probs: np.ndarray, config: D6C
             value, conf = CLASS_VALUES[best], float(score) * float(p[best])
         else:
             value, conf = None, float(score) * float(1.0 - p[NO_DIE])
-        if conf < config.min_confidence:
+        kept.append((box, value, conf))
+    kept.sort(key=lambda k: -float(k[0][2] * k[0][3]))  # largest box first
+    outer: list = []
+    for box, value, conf in kept:
+        x, y, w, h = box
+        cx, cy = x + w / 2, y + h / 2
+        if not any(
+            bx <= cx <= bx + bw
+            and by <= cy <= by + bh
+            and w * h < config.nested_area_ratio * bw * bh
+            for (bx, by, bw, bh), _, _ in outer
+        ):
+            outer.append((box, value, conf))
+    read_sides = [max(b[2], b[3]) for b, v, _ in outer if v is not None]
+    min_side = (
+        config.min_relative_side * float(np.median(read_sides))
+        if len(read_sides) >= 2
+        else 0.0
+    )
+    dice = []
+    for box, value, conf in outer:
+        if conf < config.min_confidence or (
+            value is None and max(box[2], box[3]) < min_side
+        ):
             continue
-        x, y, w, h = (int(round(float(v))) for v in box)
-        dice.append(DieObservation("d6", value, (x, y, max(w, 1), max(h, 1)), min(max(conf, 0.0), 1.0)))
+        x, y, w, h = (round(float(v)) for v in box)
+        dice.append(
+            DieObservation(
+                "d6", value, (x, y, max(w, 1), max(h, 1)), min(max(conf, 0.0), 1.0)
+            )
+        )
     dice.sort(key=lambda d: -d.confidence)
     return tuple(dice)
 
 
-def load_net(path) -> "cv2.dnn.Net":
+def load_net(path) -> cv2.dnn.Net:
     """Load an ONNX model with ``cv2.dnn``.
 
     Raises:
@@ -287,4 +340,6 @@ class D6Reader:
         patches = stage("crop", extract_patches, frame, candidates.boxes, cfg)
         probs = stage("classify", classify_patches, self._classifier, patches, cfg)
         dice = stage("assemble", assemble_observations, candidates, probs, cfg)
-        return DiceRead(width=frame.shape[1], height=frame.shape[0], dice=dice, timings_ms=timings)
+        return DiceRead(
+            width=frame.shape[1], height=frame.shape[0], dice=dice, timings_ms=timings
+        )
