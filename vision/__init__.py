@@ -11,4 +11,12 @@ from .d6 import D6Reader
 from .errors import BadFrame, VisionError
 from .observations import DiceRead, DieObservation
 
-__all__ = ["BadFrame", "D6Config", "D6Reader", "DiceRead", "DieObservation", "VisionError", "annotate"]
+__all__ = [
+    "BadFrame",
+    "D6Config",
+    "D6Reader",
+    "DiceRead",
+    "DieObservation",
+    "VisionError",
+    "annotate",
+]

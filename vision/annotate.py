@@ -25,9 +25,18 @@ def annotate(frame: np.ndarray, read: DiceRead) -> np.ndarray:
         colour = READ_COLOUR if die.value is not None else UNREADABLE_COLOUR
         cv2.rectangle(out, (x, y), (x + w, y + h), colour, thick)
         text = str(die.value) if die.value is not None else "?"
-        fs = max(0.4, min(2.0, h / 40.0))
+        fs = max(0.4, min(1.2, h / 60.0))
         (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, fs, thick)
         ty = y - 3 if y - th - 3 >= 0 else y + h + th + 3
         cv2.rectangle(out, (x, ty - th - 2), (x + tw + 2, ty + base - 1), colour, -1)
-        cv2.putText(out, text, (x + 1, ty), cv2.FONT_HERSHEY_SIMPLEX, fs, (255, 255, 255), thick, cv2.LINE_AA)
+        cv2.putText(
+            out,
+            text,
+            (x + 1, ty),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            fs,
+            (255, 255, 255),
+            thick,
+            cv2.LINE_AA,
+        )
     return out

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
-def timed_stage(timings: dict[str, float], name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+def timed_stage(
+    timings: dict[str, float],
+    name: str,
+    fn: Callable[..., Any],
+    *args: Any,
+    **kwargs: Any,
+) -> Any:
     """Call ``fn(*args, **kwargs)``, store its wall time in ``timings[name]`` (milliseconds), return its result.
 
     A stage run twice under the same name accumulates.
