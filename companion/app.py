@@ -313,6 +313,12 @@ class MainLoop:
         """The published view dict (shape in ``docs/contracts.md``)."""
         replayed = self.session.replay()
         frame = self.last_frame
+        game_view = self.session.game.view(replayed.state)
+        latest = game_view.get("latest")
+        if isinstance(latest, dict) and "seq" in latest:  # a roll's findings concern that roll only
+            findings = [f for f in replayed.findings if f.seq == latest["seq"]]
+        else:
+            findings = list(replayed.findings[-5:])
         return {
             "session": {
                 "id": self.session.id,
@@ -322,10 +328,10 @@ class MainLoop:
                 "events": self.session.last_seq,
             },
             "status": {"camera": self.camera, "reader": self.reader_state, "message": self.message},
-            "game": self.session.game.view(replayed.state),
+            "game": game_view,
             "dice": self.last_dice,
             "frame": None if frame is None else {"width": frame.width, "height": frame.height, "index": frame.index},
-            "findings": [f.to_json() for f in replayed.findings[-5:]],
+            "findings": [f.to_json() for f in findings],
             "phone_url": self.phone_url,
         }
 

@@ -3,6 +3,8 @@
     companion run  [--source auto] [options]      the main job: the camera (Pi camera, else a USB webcam)
     companion demo [FOLDER] [--once] [options]    the same on a replay of real photos (bundled ones by default)
     companion read IMAGE... --dice d6 [--json]    read the dice in photos and print what was seen
+    companion read IMAGE... --dice roll --profile P [--json]   Roll for the Galaxy dice (colour and face)
+    companion enroll roll-dice DIR [--name N]     learn the owner's Roll for the Galaxy dice from photos
     companion score GAME FILE [--json]            score an end-of-game position (roll, race, among)
     companion check GAME FILE [--json]            check a position for misplays (among)
 
@@ -27,7 +29,7 @@ from typing import Sequence
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_DEVICE = 0, 1, 2, 3
 DEFAULT_PORT = 8080
-DICE_KINDS = ("d6",)
+DICE_KINDS = ("d6", "roll")
 
 log = logging.getLogger("companion")
 
@@ -71,7 +73,17 @@ def _parser() -> argparse.ArgumentParser:
     read = sub.add_parser("read", help="read the dice in photos and print what was seen")
     read.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     read.add_argument("--dice", choices=DICE_KINDS, default="d6", help="kind of dice (default d6)")
+    read.add_argument("--profile", help="dice profile from `companion enroll` (a name or a .json path); needed for --dice roll")
     read.add_argument("--json", action="store_true", help="one JSON object per image and line")
+
+    enroll = sub.add_parser("enroll", help="learn the owner's own dice from photos")
+    enroll_sub = enroll.add_subparsers(dest="what", required=True, metavar="WHAT")
+    roll_dice = enroll_sub.add_parser(
+        "roll-dice", help="Roll for the Galaxy dice: DIR/<colour>-<face>/ folders of photos (e.g. white-explore/)"
+    )
+    roll_dice.add_argument("folder", type=Path, metavar="DIR")
+    roll_dice.add_argument("--name", default="roll", help="profile name (default roll), saved in the user's data directory")
+    roll_dice.add_argument("--out", type=Path, help="save the profile here instead (a .json path)")
 
     from companion.scoring import add_check_parser, add_score_parser
 
@@ -100,7 +112,9 @@ def _main(argv: Sequence[str] | None) -> int:
     )
     logging.getLogger("werkzeug").setLevel(logging.DEBUG if args.verbose else logging.WARNING)  # no line per phone request
     if args.command == "read":
-        return cmd_read(args.images, args.dice, args.json)
+        return cmd_read(args.images, args.dice, args.json, args.profile)
+    if args.command == "enroll":
+        return cmd_enroll_roll_dice(args.folder, args.out or profile_path(args.name))
     if args.command in ("score", "check"):
         from companion.scoring import cmd_check, cmd_score
 
@@ -108,14 +122,55 @@ def _main(argv: Sequence[str] | None) -> int:
     return cmd_box(args)
 
 
-def cmd_read(images: Sequence[Path], dice: str, as_json: bool) -> int:
+def profile_path(name_or_path: str) -> Path:
+    """A dice profile's JSON file: a path as given (``.json``), or ``<data dir>/profiles/<name>.json``."""
+    from companion.paths import data_dir
+
+    if name_or_path.endswith(".json") or "/" in name_or_path:
+        return Path(name_or_path).expanduser()
+    return data_dir() / "profiles" / f"{name_or_path}.json"
+
+
+def roll_dice_pairs() -> tuple[tuple[str, str], ...]:
+    """Every (colour, face) pair Roll for the Galaxy's dice have (Roll for the Galaxy, components: the dice).
+
+    Rule data for the vision room's game-knowledge check: the reader never reports a pair
+    outside these as certain (white has no Wild, yellow no Explore).
+    """
+    from rules.roll.data import catalogue
+
+    return tuple(sorted({(c.colour, face) for c in catalogue().dice.values() for face in c.faces}))
+
+
+def _dice_reader(dice: str, profile: str | None):
+    """The reader for ``--dice`` (d6, or Roll for the Galaxy with an enrolled profile)."""
+    if dice == "d6":
+        from vision import D6Reader
+
+        return D6Reader()
+    if profile is None:
+        raise _UsageError("--dice roll needs --profile (run `companion enroll roll-dice DIR` first)")
+    from vision.profiles import DiceProfile
+    from vision.roll_dice import RollDiceReader
+
+    return RollDiceReader(DiceProfile.load(profile_path(profile)), allowed=roll_dice_pairs())
+
+
+class _UsageError(Exception):
+    pass
+
+
+def cmd_read(images: Sequence[Path], dice: str, as_json: bool, profile: str | None = None) -> int:
     """``companion read``: print each image's dice; bad images are named on stderr and give exit 1."""
     from device import BadImage
     from device.replay import decode_image
-    from vision import D6Reader, VisionError
+    from vision import VisionError
 
     try:
-        reader = D6Reader()
+        reader = _dice_reader(dice, profile)
+    except _UsageError as exc:
+        print(f"companion read: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except VisionError as exc:
         print(f"companion read: cannot load the dice reader: {exc}", file=sys.stderr)
         return EXIT_DEVICE
@@ -132,11 +187,32 @@ def cmd_read(images: Sequence[Path], dice: str, as_json: bool) -> int:
         if as_json:
             print(json.dumps(record), flush=True)
         else:
-            values = [d.value for d in read.dice]
-            known = [v for v in values if v is not None]
-            shown = " ".join("?" if v is None else str(v) for v in values) or "no dice"
-            print(f"{path}: {len(values)} {dice}: {shown}  (sum {sum(known)})", flush=True)
+            print(f"{path}: {_describe_dice(record['dice'], dice)}", flush=True)
     return status
+
+
+def _describe_dice(dice: list[dict], kind: str) -> str:
+    if not dice:
+        return "no dice"
+    if kind == "d6":
+        values = [d["value"] for d in dice]
+        known = [v for v in values if v is not None]
+        return f"{len(values)} d6: " + " ".join("?" if v is None else str(v) for v in values) + f"  (sum {sum(known)})"
+    return f"{len(dice)} dice: " + ", ".join(f"{d['colour']} {d['face'] or '?'}" for d in dice)
+
+
+def cmd_enroll_roll_dice(folder: Path, out: Path) -> int:
+    """``companion enroll roll-dice DIR``: build and save a dice profile; 0 saved, 1 bad folder."""
+    from vision import VisionError
+    from vision.roll_dice import enroll_roll_dice
+
+    try:
+        saved = enroll_roll_dice(folder, out, allowed=roll_dice_pairs())
+    except (VisionError, OSError) as exc:
+        print(f"companion enroll: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    print(f"saved dice profile {saved}; use it with: companion read IMAGE --dice roll --profile {saved}")
+    return EXIT_OK
 
 
 def cmd_box(args: argparse.Namespace) -> int:

@@ -111,3 +111,22 @@ def test_payload_keeps_what_the_camera_saw_in_reading_order():
     assert payload["values"] == [None, 6, 3]
     assert payload["frame"] == 7 and payload["image"] == "replay:/x"
     assert payload["dice"][0]["box"] == [10, 10, 20, 20]
+
+
+def test_findings_shown_are_those_of_the_latest_roll(store):
+    # Scene 7 reads as value None (grey level 280 // 40 -> clipped 255 // 40 = 6? no: 7 * 40 = 280 wraps), so use
+    # an explicit reader: first roll has an unreadable die, the second is clean.
+    class TwoRolls(ScriptedReader):
+        def read(self, frame):
+            read = super().read(frame)
+            if self.calls == 1:
+                die = DieObservation("d6", None, (50, 50, 30, 30), 0.3)
+                return DiceRead(read.width, read.height, read.dice + (die,), {})
+            return read
+
+    loop, session, hub = make_loop(store, FakeCamera(scenes(2, 4)), reader=TwoRolls())
+    loop.run(max_frames=12)
+    assert [f["what"][:1] for f in hub.snapshot().view["findings"]] == ["1"]  # "1 die/dice could not be read"
+    loop.run(max_frames=24)
+    assert hub.snapshot().view["findings"] == []
+    assert len(session.replay().findings) == 1  # still in the record

@@ -1,0 +1,268 @@
+"""Benchmark of the table reader (issue 5, cards and square tiles).
+
+1. Real photos: enroll a SET deck from ``set_cards_tableau/card_crops_labelled_sample`` (the 2 crops per card)
+   and read the 6 board photos: cards found, row/column right (webcam boards: row-major labels; phone
+   boards: the label order is not the pixel order, so only the 5x3 / 3x3 grid shape is checked and ids
+   are compared as a multiset), identified, and wrong ids with confidence >= 0.9.
+2. Synthetic tables (:mod:`vision.synth_table`): Race and Roll tableaus of 3-14 cards and Among the Stars
+   stations of 6-25 locations, decks enrolled from stand-in 'scans'; found / identified / rows+cols /
+   cells.
+3. Median time per 1280x720 frame (single thread) and its ratio to ``cv2.imread`` + ``cv2.cvtColor``.
+
+One row per image (with per-stage timings) goes to ``--csv`` when given.
+
+    python bench/table_reader.py                 # full run (~2-4 min on 1 core)
+    python bench/table_reader.py --synth 30      # fewer synthetic scenes
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: no BLAS thread oversubscription on the Pi
+
+import argparse
+import csv
+import json
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.cards import CardsConfig, read_cards
+from vision.deck import build_deck, build_deck_from_images
+from vision.synth_table import GAME_SHAPES, make_scene, reference_images
+from vision.table import calibrate
+
+SHARED = Path(os.environ.get("TABLETOP_SHARED", ROOT.parent / "shared"))
+SET_DIR = SHARED / "datasets" / "set_cards_tableau"
+
+
+# ----------------------------------------------------------------------------------------------- SET
+
+
+def set_label_to_id(line: str) -> str:
+    """'2 green striped squiggles' / '1 red open oval' -> the crop folder name '2-green-striped-squiggles'."""
+    n, colour, shading, shape = line.split()[:4]
+    shading = {"hatched": "striped", "open": "empty", "filled": "solid"}.get(shading, shading)
+    shape = shape.rstrip("s")
+    return f"{n}-{colour}-{shading}-{shape}{'s' if int(n) > 1 else ''}"
+
+
+def eval_set(rows_out: list[dict], mirror: str = "auto", closed: bool = False) -> dict:
+    """``closed``: the deck never answers 'not in the deck' (every board card is in it)."""
+    deck = build_deck(SET_DIR / "card_crops_labelled_sample", name="set")
+    if closed:
+        deck.config = replace(deck.config, unknown_distance=1e9, unknown_distance_max=1e9)
+    cfg = CardsConfig(mirror=mirror)
+    tot = found = ok = wrong_hi = rc_ok = null = 0
+    for img_path in sorted((SET_DIR / "boards").iterdir()):
+        if img_path.suffix.lower() not in (".png", ".jpg"):
+            continue
+        labels = [set_label_to_id(l) for l in img_path.with_suffix(".txt").read_text().splitlines() if l.strip()]
+        frame = cv2.imread(str(img_path))
+        r = read_cards(frame, deck, config=cfg)
+        tot += len(labels)
+        found += min(len(r.cards), len(labels))
+        n_ok = n_wrong_hi = n_rc = 0
+        if img_path.name.startswith("webcam"):
+            ncols = 4
+            for k, (c, lab) in enumerate(zip(r.cards, labels)):
+                good = c.id == lab
+                n_ok += good
+                n_wrong_hi += (not good) and c.id is not None and c.confidence >= 0.9
+                n_rc += (c.row, c.col) == divmod(k, ncols)
+        else:
+            ncols = 3
+            left = Counter(labels)
+            for k, c in enumerate(r.cards):
+                if c.id is not None and left[c.id] > 0:
+                    left[c.id] -= 1
+                    n_ok += 1
+                else:
+                    n_wrong_hi += c.id is not None and c.confidence >= 0.9
+                n_rc += (c.row, c.col) == divmod(k, ncols)
+        ok += n_ok
+        null += sum(c.id is None for c in r.cards)
+        wrong_hi += n_wrong_hi
+        rc_ok += n_rc
+        rows_out.append({"set": "set_boards_closed" if closed else "set_boards", "image": img_path.name, "labels": len(labels), "found": len(r.cards),
+                         "identified": n_ok, "wrong_conf_ge_0.9": n_wrong_hi, "rowcol_ok": n_rc,
+                         **{f"ms_{k}": round(v, 2) for k, v in r.timings_ms.items()}})
+    return {"cards": tot, "found": found, "identified": ok, "wrong_conf_ge_0.9": wrong_hi, "rowcol_ok": rc_ok,
+            "null": null}
+
+
+# ----------------------------------------------------------------------------------------------- synthetic
+
+
+def game_ids() -> dict[str, list[str]]:
+    """Card ids from the games' data files in the project (read as data; vision never imports rules)."""
+    data = ROOT / "rules" / "data"
+    slug = lambda s: re.sub(r"[^a-z0-9]+", "_", s.lower()).strip("_")
+    race = sorted({slug(c["name"]) for c in json.loads((data / "race" / "cards.json").read_text())["cards"]})
+    roll = [f"tile_{t['id']}" for t in json.loads((data / "roll" / "tiles.json").read_text())["game_tiles"]]
+    ats = json.loads((data / "among_the_stars" / "cards.json").read_text())
+    among = ["main_reactor"] + [l["id"] for l in ats["locations"]]
+    return {"race": race, "roll": roll, "among": among}
+
+
+def match_labels(labels, cards) -> list[tuple[object, object | None]]:
+    """Greedy one-to-one: each label gets the unmatched card whose pixel centre is nearest and inside it."""
+    used: set[int] = set()
+    out = []
+    for lab in labels:
+        poly = lab.corners_px.astype(np.float32).reshape(-1, 1, 2)
+        best, bd = None, 1e18
+        for k, c in enumerate(cards):
+            if k in used:
+                continue
+            p = (float(c.center_px[0]), float(c.center_px[1]))
+            if cv2.pointPolygonTest(poly, p, False) < 0:
+                continue
+            d = float(np.linalg.norm(np.array(p) - lab.corners_px.mean(axis=0)))
+            if d < bd:
+                best, bd = k, d
+        if best is not None:
+            used.add(best)
+        out.append((lab, cards[best] if best is not None else None))
+    return out
+
+
+def eval_synth(n_scenes: int, rows_out: list[dict], seed0: int = 1000, textures: str = "own") -> dict:
+    ids = game_ids()
+    decks = {g: build_deck_from_images(reference_images(ids[g], GAME_SHAPES[g], seed=7), name=g, kind="scan",
+                                       card_mm=GAME_SHAPES[g]) for g in ids}
+    totals = Counter()
+    per_game = {g: Counter() for g in ids}
+    games = ["race", "roll", "among"]
+    for k in range(n_scenes):
+        g = games[k % 3]
+        sc = make_scene(g, ids[g], seed=seed0 + k, textures=textures)
+        try:
+            cal = calibrate(sc.image, sc.layout)
+        except Exception:  # noqa: BLE001 - counted as a failed calibration
+            cal = None
+        cfg = CardsConfig(anchor_id="main_reactor" if g == "among" else None)
+        r = read_cards(sc.image, decks[g], calibration=cal, config=cfg)
+        pairs = match_labels(sc.cards, list(r.cards))
+        n = len(pairs)
+        fnd = sum(c is not None for _, c in pairs)
+        idok = sum(c is not None and c.id == l.id for l, c in pairs)
+        wrong_hi = sum(c is not None and c.id not in (None, l.id) and c.confidence >= 0.9 for l, c in pairs)
+        if g == "among":
+            layout_ok = sum(c is not None and c.cell is not None and tuple(c.cell) == tuple(l.cell) for l, c in pairs)
+        else:
+            layout_ok = sum(c is not None and (c.row, c.col) == (l.row, l.col) for l, c in pairs)
+        extra = len(r.cards) - fnd
+        row = {"set": f"synth_{g}", "image": f"seed{seed0 + k}", "labels": n, "found": fnd, "identified": idok,
+               "wrong_conf_ge_0.9": wrong_hi, "layout_ok": layout_ok, "extra": extra, "calibrated": cal is not None,
+               **{f"ms_{kk}": round(v, 2) for kk, v in r.timings_ms.items()}}
+        rows_out.append(row)
+        for key in ("labels", "found", "identified", "wrong_conf_ge_0.9", "layout_ok", "extra"):
+            totals[key] += row[key]
+            per_game[g][key] += row[key]
+        totals["scenes"] += 1
+        totals["calibrated"] += cal is not None
+        per_game[g]["scenes"] += 1
+    return {"all": dict(totals), **{g: dict(v) for g, v in per_game.items()}}
+
+
+# ----------------------------------------------------------------------------------------------- timing
+
+
+def eval_timing(n: int = 9) -> dict:
+    ids = game_ids()
+    deck = build_deck_from_images(reference_images(ids["race"], GAME_SHAPES["race"], seed=7), name="race",
+                                  card_mm=GAME_SHAPES["race"])
+    tmp = Path(tempfile.mkdtemp(prefix="table_bench_"))
+    t_read, t_base = [], []
+    try:
+        for k in range(n):
+            sc = make_scene("race", ids["race"], seed=5000 + k, n_cards=10, image_size=(1280, 720))
+            p = tmp / f"f{k}.png"
+            cv2.imwrite(str(p), sc.image)
+            t0 = time.perf_counter()
+            im = cv2.imread(str(p))
+            cv2.cvtColor(im, cv2.COLOR_BGR2GRAY)
+            t1 = time.perf_counter()
+            cal = calibrate(im, sc.layout)
+            read_cards(im, deck, calibration=cal)
+            t2 = time.perf_counter()
+            t_base.append(t1 - t0)
+            t_read.append(t2 - t1)
+    finally:
+        for p in tmp.iterdir():
+            p.unlink()
+        tmp.rmdir()
+    med, base = statistics.median(t_read), statistics.median(t_base)
+    return {"median_ms": med * 1000, "imread_cvtcolor_ms": base * 1000, "ratio": med / base}
+
+
+def pct(a: float, b: float) -> str:
+    return f"{100.0 * a / b:.1f}%" if b else "n/a"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--synth", type=int, default=90, help="synthetic scenes (split over race/roll/among)")
+    ap.add_argument("--no-set", action="store_true", help="skip the SET photos")
+    ap.add_argument("--no-timing", action="store_true", help="skip the timing run")
+    ap.add_argument("--csv", type=Path, default=None, help="write one row per image here")
+    ap.add_argument("--textures", default="own", choices=["own", "shared"],
+                    help="synthetic table textures: this generator's cloth/wood, or vision.synth's wood/cloth/mat")
+    ap.add_argument("--mirror", default="auto", choices=["off", "on", "auto"], help="mirror setting for the SET boards")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    rows: list[dict] = []
+    if SET_DIR.is_dir() and not args.no_set:
+        for closed in (False, True):
+            t = time.perf_counter()
+            s = eval_set(rows, args.mirror, closed)
+            what = "closed set, 'not in deck' off" if closed else "default 'not in deck' thresholds"
+            print(f"SET boards (real photos, mirror={args.mirror}, {what}): {s['cards']} cards; "
+                  f"found {pct(s['found'], s['cards'])}; row/col right {pct(s['rowcol_ok'], s['cards'])}; "
+                  f"identified {pct(s['identified'], s['cards'])} ({s['identified']}/{s['cards']}, null {s['null']}); "
+                  f"wrong with confidence >= 0.9: {s['wrong_conf_ge_0.9']}  [{time.perf_counter() - t:.1f} s]")
+    elif not args.no_set:
+        print(f"SET boards: skipped ({SET_DIR} not found; set TABLETOP_SHARED)")
+    if args.synth > 0:
+        t = time.perf_counter()
+        r = eval_synth(args.synth, rows, textures=args.textures)
+        print(f"synthetic tables: textures={args.textures}")
+        for g in ("all", "race", "roll", "among"):
+            v = r[g]
+            what = "cells" if g == "among" else ("rows/cols" if g != "all" else "rows/cols or cells")
+            print(f"synthetic {g:5s}: {v['scenes']} scenes, {v['labels']} cards; found {pct(v['found'], v['labels'])}; "
+                  f"identified {pct(v['identified'], v['labels'])}; {what} right {pct(v['layout_ok'], v['labels'])}; "
+                  f"wrong with conf >= 0.9: {v['wrong_conf_ge_0.9']}; extra detections: {v['extra']}"
+                  + (f"; calibrated {v['calibrated']}/{v['scenes']}" if g == "all" else ""))
+        print(f"  [{time.perf_counter() - t:.1f} s]")
+    if args.no_timing:
+        return 0
+    tm = eval_timing()
+    print(f"time per 1280x720 frame (calibrate + read 10 cards, 1 thread): median {tm['median_ms']:.1f} ms; "
+          f"imread+cvtColor {tm['imread_cvtcolor_ms']:.2f} ms; ratio {tm['ratio']:.0f}x")
+    if args.csv:
+        keys = sorted({k for r in rows for k in r}, key=lambda k: (k.startswith("ms_"), k))
+        with open(args.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, keys)
+            w.writeheader()
+            w.writerows(rows)
+        print(f"rows: {args.csv}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,123 @@
+"""Table geometry (issue 5): calibration sheet, homography round trip, moved markers, zones, bad frames."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.errors import BadFrame
+from vision.mat import render_mat, write_mat
+from vision.table import (
+    CalibrationFailed,
+    MarkersMoved,
+    TableCalibration,
+    Zones,
+    calibrate,
+    check_markers,
+    detect_markers,
+    mat_layout,
+)
+
+DPI = 100
+PX_PER_MM = DPI / 25.4
+
+
+def sheet_frame(H_sheetpx_to_frame: np.ndarray, size=(1280, 960)) -> np.ndarray:
+    """The A4 sheet (rendered at DPI) warped into a grey-cloth frame by a known homography."""
+    sheet = cv2.cvtColor(render_mat(DPI), cv2.COLOR_GRAY2BGR)
+    frame = np.full((size[1], size[0], 3), (60, 90, 50), np.uint8)
+    warped = cv2.warpPerspective(sheet, H_sheetpx_to_frame, size)
+    mask = cv2.warpPerspective(np.full(sheet.shape[:2], 255, np.uint8), H_sheetpx_to_frame, size)
+    frame[mask > 0] = warped[mask > 0]
+    return frame
+
+
+def known_h(tilt: float = 0.0, shift=(0.0, 0.0)) -> np.ndarray:
+    """Sheet px -> frame px: the sheet at ~0.8 of its DPI size with a perspective tilt."""
+    sheet_h, sheet_w = render_mat(DPI).shape
+    src = np.float32([[0, 0], [sheet_w, 0], [sheet_w, sheet_h], [0, sheet_h]])
+    dst = np.float32([[300 + tilt, 80], [960 - tilt, 100], [1000, 880], [260, 860]]) + np.float32(shift)
+    return cv2.getPerspectiveTransform(src, dst).astype(np.float64)
+
+
+def test_calibration_round_trip_recovers_the_homography():
+    Hs = known_h(tilt=60.0)
+    frame = sheet_frame(Hs)
+    cal = calibrate(frame, mat_layout())
+    # ground truth: table mm -> sheet px (scale) -> frame px
+    H_true = Hs @ np.diag([PX_PER_MM, PX_PER_MM, 1.0])
+    pts_mm = np.array([[0, 0], [210, 0], [210, 297], [0, 297], [105, 150], [30, 250]], np.float64)
+    got = cal.to_px(pts_mm)
+    want = cv2.perspectiveTransform(pts_mm.reshape(-1, 1, 2), H_true).reshape(-1, 2)
+    assert np.abs(got - want).max() < 2.0, np.abs(got - want).max()
+    back = cal.to_mm(got)
+    assert np.abs(back - pts_mm).max() < 1e-6
+    assert cal.reprojection_px < 1.0
+    # mm per pixel at the sheet centre: ~ 297 mm over ~ 780 px
+    centre_px = tuple(cal.to_px(np.array([[105.0, 148.5]]))[0])
+    assert 0.3 < cal.mm_per_px(centre_px) < 0.5
+    # JSON round trip
+    again = TableCalibration.from_json(cal.to_json())
+    assert np.allclose(again.H, cal.H)
+
+
+def test_markers_moved_is_reported():
+    frame = sheet_frame(known_h())
+    cal = calibrate(frame, mat_layout())
+    assert check_markers(frame, cal).ok
+    moved = sheet_frame(known_h(shift=(12.0, 5.0)))
+    check = check_markers(moved, cal)
+    assert set(check.moved) == {0, 1, 2, 3}
+    with pytest.raises(MarkersMoved, match="moved"):
+        check_markers(moved, cal, raise_on_move=True)
+    # a hand over one marker is 'missing', not 'moved'
+    hidden = frame.copy()
+    q = cal.markers_px[0]
+    x0, y0 = q.min(axis=0).astype(int) - 5
+    x1, y1 = q.max(axis=0).astype(int) + 5
+    hidden[y0:y1, x0:x1] = (120, 150, 200)
+    c2 = check_markers(hidden, cal)
+    assert c2.ok and 0 in c2.missing
+
+
+def test_calibration_needs_markers():
+    with pytest.raises(CalibrationFailed, match="need at least"):
+        calibrate(np.full((480, 640, 3), 90, np.uint8))
+
+
+def test_write_mat_png_and_pdf(tmp_path):
+    png = write_mat(tmp_path / "mat.png", dpi=100)
+    img = cv2.imread(str(png))
+    assert img is not None and img.shape[:2] == (1169, 827)
+    assert set(detect_markers(img)) == {0, 1, 2, 3}
+    pdf = write_mat(tmp_path / "mat.pdf", dpi=100)
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF-1.4") and data.rstrip().endswith(b"%%EOF")
+    assert b"/MediaBox [0 0 595.276 841.890]" in data
+
+
+def test_even_zones_and_polygons():
+    z2 = Zones.even(["south", "north"], 1000.0, 600.0)
+    assert z2.zone_of((500, 550)) == "south"
+    assert z2.zone_of((500, 50)) == "north"
+    z4 = Zones.even(4, 1000.0, 1000.0)
+    assert z4.zone_of((500, 950)) == "player1"      # bottom
+    assert z4.zone_of((50, 500)) == "player2"       # left (clockwise on screen from the bottom)
+    assert z4.zone_of((500, 50)) == "player3"
+    assert z4.zone_of((950, 500)) == "player4"
+    assert z4.zone_of((5000, 5000)) is None
+    given = Zones({"me": np.array([[0, 0], [10, 0], [10, 10], [0, 10]], float)})
+    assert given.zone_of((5, 5)) == "me" and given.zone_of((15, 5)) is None
+    assert Zones.from_json(z4.to_json()).zone_of((500, 950)) == "player1"
+
+
+@pytest.mark.parametrize("bad", [None, "frame", np.zeros((0, 0, 3), np.uint8), np.zeros((50, 50), np.uint8),
+                                 np.zeros((50, 50, 3), np.float32)])
+def test_bad_frames(bad):
+    from vision.cards import read_cards
+
+    with pytest.raises(BadFrame):
+        calibrate(bad)
+    with pytest.raises(BadFrame):
+        read_cards(bad)

@@ -1,0 +1,509 @@
+"""Enrolled deck profiles: build from ``DIR/<card-id>/`` photos or scans, save/load (versioned), identify.
+
+Identification compares a rectified crop with every enrolled reference:
+
+* *structure*: the white-balanced lightness map of the card face (``struct_size``), blurred, compared by
+  normalised cross-correlation over small shifts (``cv2.matchTemplate``) -- layout, counts, shapes,
+  shading and artwork;
+* *colour*: a hue histogram of the inked (saturated) pixels after white balance against the card's own
+  paper, compared by the Hellinger distance -- what the lightness map cannot see (red vs green vs purple).
+
+distance = (1 - ncc) + colour_weight * hellinger; each card's score is its best reference's distance. A crop
+is 'not in the deck' when the best distance exceeds ``unknown_distance``; confidence grows with the margin
+to the best *other* card and shrinks as the best distance nears the unknown threshold. Each crop is tried
+at 0/180 degrees (and 90/270 for square tiles); the winning turn fixes the card's orientation.
+
+Optional ArUco stickers: an enrollment image holding an ArUco marker (id >= ``sticker_ids_from``) maps that
+marker id to its card; at run time a sticker on a card decides its id (see :func:`vision.cards.read_cards`).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .cards import (
+    CardsConfig,
+    crop_size,
+    find_quads,
+    foreground_mask,
+    quad_size,
+    rectify,
+    resize_for_work,
+)
+from .errors import VisionError
+from .table import TableConfig, detect_markers
+
+__all__ = ["DECK_VERSION", "DeckError", "DeckProfile", "Identification", "build_deck", "build_deck_from_images",
+           "card_features", "enrollment_crop"]
+
+DECK_VERSION = 1
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
+
+
+class DeckError(VisionError):
+    """A deck folder or profile file cannot be used (the message says why)."""
+
+
+@dataclass(frozen=True)
+class IdConfig:
+    """Thresholds of the identification step.
+
+    Attributes:
+        struct_size: (width, height) of the lightness map compared by NCC.
+        struct_shift: shifts up to this many pixels are tried when correlating.
+        blur_sigma: Gaussian blur of the lightness map (pixels of the map).
+        margin_frac: this fraction of the crop is trimmed on every side before features (edge bleed).
+        paper_percentile: per-channel percentile taken as the paper's colour for white balance.
+        ink_chroma: Lab chroma above which a white-balanced pixel counts as ink.
+        hue_bins: bins of the ink hue histogram.
+        hue_smooth: circular Gaussian smoothing of that histogram (sigma in bins).
+        colour_weight: weight of the colour distance against (1 - ncc).
+        shortlist: references compared at every shift (the closest at the centred shift; the rest keep
+            their centred distance).
+        occlusion_drop: the structure correlation is also computed without the this many worst of the
+            map's 2 x 3 blocks (a hand or a glare over part of the card) ...
+        occlusion_weight: ... and blended in with this weight (0 = off).
+        ref_mean_weight: a card's distance = (1 - w) * its best reference's + w * the mean of its references'.
+        unknown_distance: a best distance above this may mean 'not in the deck' (id None) ...
+        unknown_relative: ... when it also exceeds the median of the frame's other cards by this ...
+        unknown_distance_max: ... and always above this.
+        conf_margin_scale: confidence = 1 - exp(-margin / this) (margin = second-best - best distance) ...
+        conf_dist_soft: ... times a soft factor falling from 1 to 0 as the best distance goes from
+            ``conf_dist_soft * unknown_distance`` to ``unknown_distance``.
+    """
+
+    struct_size: tuple[int, int] = (48, 72)
+    struct_shift: int = 3
+    blur_sigma: float = 1.5
+    margin_frac: float = 0.04
+    paper_percentile: float = 85.0
+    ink_chroma: float = 14.0
+    hue_bins: int = 24
+    hue_smooth: float = 2.0
+    channel_weights: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0)
+    colour_weight: float = 0.5
+    shortlist: int = 16
+    occlusion_drop: int = 2
+    occlusion_weight: float = 0.5
+    ref_mean_weight: float = 0.5
+    unknown_distance: float = 0.35
+    unknown_relative: float = 0.30
+    unknown_distance_max: float = 1.0
+    conf_margin_scale: float = 0.08
+    conf_dist_soft: float = 0.6
+
+
+@dataclass(frozen=True)
+class Identification:
+    """Result of identifying one crop.
+
+    Attributes:
+        card_id: best card, or None when not in the deck.
+        confidence: 0..1.
+        distance: best distance; second: distance of the best other card.
+        turns: quarter turns (clockwise, of the quad's corner order) that made the crop match.
+    """
+
+    card_id: str | None
+    confidence: float
+    distance: float
+    second: float
+    turns: int
+    best_guess: str | None = None
+
+
+# ----------------------------------------------------------------------------------------------- features
+
+
+def white_balance(crop: np.ndarray, cfg: IdConfig) -> np.ndarray:
+    """float32 BGR crop divided by the paper colour (its ``paper_percentile`` per channel), 1.0 = paper."""
+    f = crop.astype(np.float32)
+    paper = np.percentile(f.reshape(-1, 3), cfg.paper_percentile, axis=0)
+    return f / np.maximum(paper, 8.0)
+
+
+def card_features(crop: np.ndarray, cfg: IdConfig | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(structure maps float32[C, H+2s, W+2s], colour histogram float32[bins]) of one rectified portrait crop.
+
+    Channels: ink darkness (1 - L of the white-balanced crop), ink chroma, and the doubled-angle gradient
+    orientation field (cos 2t, sin 2t weighted by magnitude: outlines and hatching). The maps carry a
+    ``struct_shift`` border so a query can be compared with references at small shifts.
+    """
+    cfg = cfg or IdConfig()
+    h, w = crop.shape[:2]
+    m = int(round(cfg.margin_frac * min(h, w)))
+    core = crop[m:h - m, m:w - m] if m > 0 else crop
+    wb = np.clip(white_balance(core, cfg), 0.0, 1.2)
+    wb8 = np.clip(wb * (255.0 / 1.2), 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(wb8, cv2.COLOR_BGR2LAB).astype(np.float32)
+    L = lab[..., 0]
+    a, b = lab[..., 1] - 128.0, lab[..., 2] - 128.0
+    chroma = np.sqrt(a * a + b * b)
+    sw, sh = cfg.struct_size
+    s = cfg.struct_shift
+    size = (sw + 2 * s, sh + 2 * s)
+    gx = cv2.Sobel(L, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(L, cv2.CV_32F, 0, 1, ksize=3)
+    mag2 = gx * gx + gy * gy + 1e-6
+    c2 = (gx * gx - gy * gy) / np.sqrt(mag2)
+    s2 = (2 * gx * gy) / np.sqrt(mag2)
+    chans = []
+    for ch in (255.0 - L, chroma, c2, s2):
+        small = cv2.resize(ch, size, interpolation=cv2.INTER_AREA)
+        if cfg.blur_sigma > 0:
+            small = cv2.GaussianBlur(small, (0, 0), cfg.blur_sigma)
+        chans.append(small)
+    big = np.stack(chans).astype(np.float32)
+    ink = chroma > cfg.ink_chroma
+    hist = np.zeros(cfg.hue_bins, np.float32)
+    if ink.any():
+        hue = (np.arctan2(b[ink], a[ink]) + math.pi) / (2 * math.pi) * cfg.hue_bins
+        wts = chroma[ink]
+        lo = np.floor(hue).astype(int) % cfg.hue_bins
+        frac = hue - np.floor(hue)
+        np.add.at(hist, lo, wts * (1 - frac))
+        np.add.at(hist, (lo + 1) % cfg.hue_bins, wts * frac)
+    if cfg.hue_smooth > 0:  # circular Gaussian smoothing: a small hue shift (lighting) stays close
+        k = np.arange(-3 * int(math.ceil(cfg.hue_smooth)), 3 * int(math.ceil(cfg.hue_smooth)) + 1)
+        ker = np.exp(-0.5 * (k / cfg.hue_smooth) ** 2)
+        hist = np.array([np.sum(ker * hist[(i - k) % cfg.hue_bins]) for i in range(cfg.hue_bins)], np.float32)
+    total = hist.sum()
+    hist = hist / total if total > 0 else np.full(cfg.hue_bins, 1.0 / cfg.hue_bins, np.float32)
+    return big, hist.astype(np.float32)
+
+
+def _normalise(maps: np.ndarray) -> np.ndarray:
+    """Zero-mean unit-norm per channel over the last two axes, flattened: float32[..., C, H*W]."""
+    v = maps.reshape(*maps.shape[:-2], -1).astype(np.float32)
+    v = v - v.mean(axis=-1, keepdims=True)
+    return v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-6)
+
+
+def _inner(big: np.ndarray, s: int) -> np.ndarray:
+    return big[..., s:big.shape[-2] - s, s:big.shape[-1] - s] if s > 0 else big
+
+
+def _shifted(big: np.ndarray, s: int) -> np.ndarray:
+    """float32[S, C, H*W]: the query's normalised inner maps at every shift within +-s."""
+    H, W = big.shape[-2] - 2 * s, big.shape[-1] - 2 * s
+    outs = [big[:, dy:dy + H, dx:dx + W] for dy in range(2 * s + 1) for dx in range(2 * s + 1)]
+    return _normalise(np.stack(outs))
+
+
+def _turn(crop: np.ndarray, turns: int) -> np.ndarray:
+    """Rotate a crop by ``turns`` quarter turns clockwise."""
+    turns %= 4
+    if turns == 0:
+        return crop
+    return cv2.rotate(crop, [None, cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE][turns])
+
+
+# ----------------------------------------------------------------------------------------------- the profile
+
+
+@dataclass
+class DeckProfile:
+    """Enrolled references of one deck.
+
+    Attributes:
+        name: deck name.
+        aspect: long/short side ratio of the cards (1.0 = square tiles).
+        card_mm: (short, long) side in mm, used to estimate mm without a table calibration.
+        ref_ids: card id of each reference (N).
+        struct: float32[N, C, H*W] reference structure maps (no shift border), normalised per channel.
+        colour: float32[N, bins] reference hue histograms.
+        markers: ArUco sticker id -> card id.
+        config: identification thresholds.
+        sources: reference image file names (informational).
+    """
+
+    name: str
+    aspect: float
+    card_mm: tuple[float, float]
+    ref_ids: list[str]
+    struct: np.ndarray
+    colour: np.ndarray
+    markers: dict[int, str] = field(default_factory=dict)
+    config: IdConfig = field(default_factory=IdConfig)
+    sources: list[str] = field(default_factory=list)
+
+    @property
+    def card_ids(self) -> list[str]:
+        return sorted(set(self.ref_ids))
+
+    # -- identification --------------------------------------------------------------------------
+
+    def turns_to_try(self) -> tuple[int, ...]:
+        return (0, 1, 2, 3) if self.aspect < 1.15 else (0, 2)
+
+    def distances(self, crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(distance float[N_refs, T], turns tried) of one crop against every reference."""
+        cfg = self.config
+        turns = self.turns_to_try()
+        D = np.empty((len(self.ref_ids), len(turns)), np.float32)
+        w = np.asarray(cfg.channel_weights, np.float32)
+        w = w / w.sum()
+        flat = self._flat_struct()
+        sc = cfg.struct_shift
+        for t_i, t in enumerate(turns):
+            big, hist = card_features(_turn(crop, t), cfg)
+            hel = np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(hist[None, :] * self.colour).sum(axis=1)))
+            q = _shifted(big, sc)                                        # [S, C, K]
+            qw = (q * w[None, :, None]).reshape(q.shape[0], -1)          # channel weights folded in
+            # coarse: every reference at the centred shift; fine: the closest few at every shift
+            centre = (2 * sc + 1) * sc + sc
+            d0 = (1.0 - np.einsum("k,nk->n", qw[centre], flat)) + cfg.colour_weight * hel
+            top = np.argsort(d0)[: cfg.shortlist]
+            ncc = np.einsum("sk,nk->sn", qw, flat[top])                   # [S, M]
+            best = ncc.max(axis=0)
+            if cfg.occlusion_drop > 0 and cfg.occlusion_weight > 0:
+                trim = self._trimmed_ncc(q[ncc.argmax(axis=0)], w, top)
+                best = (1 - cfg.occlusion_weight) * best + cfg.occlusion_weight * np.maximum(best, trim)
+            d = d0.copy()
+            d[top] = (1.0 - best) + cfg.colour_weight * hel[top]
+            D[:, t_i] = d
+        return D, np.array(turns)
+
+    def _flat_struct(self) -> np.ndarray:
+        """float32[N, C*K] view of the references (cached)."""
+        flat = getattr(self, "_flat_cache", None)
+        if flat is None or flat.shape[0] != len(self.ref_ids):
+            flat = np.ascontiguousarray(self.struct.reshape(len(self.ref_ids), -1), np.float32)
+            self._flat_cache = flat
+        return flat
+
+    def _trimmed_ncc(self, qn: np.ndarray, w: np.ndarray, refs: np.ndarray) -> np.ndarray:
+        """Correlation of each reference with the query (at its best shift, ``qn`` float[N, C, K]) over
+        the map's 2 x 3 blocks minus the ``occlusion_drop`` worst-matching ones (a hand over a card)."""
+        cfg = self.config
+        sw, sh = cfg.struct_size
+        N, C, _ = qn.shape
+        def blocks(a: np.ndarray) -> np.ndarray:   # [N, C, K] -> [N, C, 6] block sums
+            return a.reshape(N, C, 3, sh // 3, 2, sw // 2).sum(axis=(3, 5)).reshape(N, C, 6)
+        r = self.struct[refs]
+        dot, qq, rr = blocks(qn * r), blocks(qn * qn), blocks(r * r)
+        corr = (dot / np.sqrt(np.maximum(qq * rr, 1e-12)) * w[None, :, None]).sum(axis=1)   # [N, 6]
+        keep = np.argsort(corr, axis=1)[:, cfg.occlusion_drop:]                              # best blocks
+        sel = lambda a: np.take_along_axis(a, keep[:, None, :], axis=2).sum(axis=2)
+        per_c = sel(dot) / np.sqrt(np.maximum(sel(qq) * sel(rr), 1e-12))                      # [N, C]
+        return per_c @ w
+
+    def score(self, crop: np.ndarray) -> tuple[str, float, float, int]:
+        """(best card id, its distance, the best other card's distance, quarter turns) for one crop."""
+        cfg = self.config
+        D, turns = self.distances(crop)
+        ids = np.array(self.ref_ids)
+        uniq, inv = np.unique(ids, return_inverse=True)
+        # per card and turn: the best reference, blended with the mean of its references (several
+        # photos of one card agreeing count more than one lucky match)
+        per_min = np.full((len(uniq), D.shape[1]), np.inf, np.float32)
+        per_sum = np.zeros((len(uniq), D.shape[1]), np.float32)
+        np.minimum.at(per_min, inv, D)
+        np.add.at(per_sum, inv, D)
+        per = (1 - cfg.ref_mean_weight) * per_min + cfg.ref_mean_weight * per_sum / np.bincount(inv)[:, None]
+        best_c, best_t = np.unravel_index(int(np.argmin(per)), per.shape)
+        d1 = float(per[best_c, best_t])
+        other = np.delete(per.min(axis=1), best_c)
+        d2 = float(other.min()) if other.size else max(1.0, 2 * d1)
+        return str(uniq[best_c]), d1, d2, int(turns[best_t])
+
+    def decide(self, scored: tuple[str, float, float, int], unknown_at: float | None = None) -> Identification:
+        """Turn a :meth:`score` into an identification: 'not in the deck' above ``unknown_at``
+        (default ``config.unknown_distance``); confidence from the margin and the distance."""
+        cfg = self.config
+        cid, d1, d2, t = scored
+        thr = cfg.unknown_distance if unknown_at is None else unknown_at
+        if d1 > thr:
+            conf_unknown = min(1.0, 0.5 + (d1 - thr) / max(0.5 * thr, 1e-6))
+            return Identification(None, conf_unknown, d1, d2, t, cid)
+        margin = max(0.0, d2 - d1)
+        conf_margin = 1.0 - math.exp(-margin / cfg.conf_margin_scale)
+        lo = cfg.conf_dist_soft * thr
+        soft = 1.0 if d1 <= lo else max(0.0, (thr - d1) / (thr - lo))
+        # a crop turned by t quarter turns clockwise matches: the card's top is corner t of the quad
+        return Identification(cid, conf_margin * soft, d1, d2, t, cid)
+
+    def identify_one(self, crop: np.ndarray, unknown_at: float | None = None) -> Identification:
+        """Identify one rectified portrait crop on its own (absolute 'not in the deck' threshold)."""
+        return self.decide(self.score(crop), unknown_at)
+
+    def identify(self, crops: list[np.ndarray], mirrored: bool = False) -> list[Identification]:
+        """Identify the rectified portrait crops of one frame.
+
+        'Not in the deck' is judged against the frame: a card is unknown when its distance exceeds
+        ``unknown_distance`` and also the median distance of the frame's other cards by
+        ``unknown_relative`` (a dim or blurry frame raises every distance alike), and always above
+        ``unknown_distance_max``. ``mirrored``: the camera image is a mirror image (selfie webcams), so
+        each crop is flipped left-right before matching.
+        """
+        cfg = self.config
+        if mirrored:
+            crops = [cv2.flip(c, 1) for c in crops]
+        scores = [self.score(c) for c in crops]
+        d = np.array([sc[1] for sc in scores])
+        out = []
+        for k, sc in enumerate(scores):
+            others = np.delete(d, k)
+            thr = cfg.unknown_distance
+            if others.size:
+                thr = max(thr, float(np.median(others)) + cfg.unknown_relative)
+            out.append(self.decide(sc, min(thr, cfg.unknown_distance_max)))
+        return out
+
+    # -- persistence -------------------------------------------------------------------------------
+
+    def save(self, path: str | Path) -> Path:
+        """Write the profile as a compressed ``.npz`` (arrays + a versioned JSON header)."""
+        path = Path(path)
+        meta = {
+            "version": DECK_VERSION, "name": self.name, "aspect": self.aspect, "card_mm": list(self.card_mm),
+            "ref_ids": self.ref_ids, "markers": {str(k): v for k, v in self.markers.items()},
+            "config": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.config.__dict__.items()},
+            "sources": self.sources,
+        }
+        buf = io.BytesIO()
+        np.savez_compressed(buf, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8),
+                            struct=self.struct.astype(np.float32), colour=self.colour.astype(np.float32))
+        path.write_bytes(buf.getvalue())
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> DeckProfile:
+        """Read a profile written by :meth:`save` (older versions are migrated; newer ones refused)."""
+        path = Path(path)
+        try:
+            z = np.load(path, allow_pickle=False)
+            meta = json.loads(bytes(z["meta"]).decode())
+            struct, colour = z["struct"], z["colour"]
+        except (OSError, KeyError, ValueError) as e:
+            raise DeckError(f"{path}: not a deck profile ({e})") from e
+        meta = _migrate(meta, path)
+        known = set(IdConfig.__dataclass_fields__)
+        cfg = IdConfig(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in meta["config"].items() if k in known})
+        return cls(meta["name"], float(meta["aspect"]), tuple(meta["card_mm"]), list(meta["ref_ids"]), struct, colour,
+                   {int(k): v for k, v in meta.get("markers", {}).items()}, cfg, list(meta.get("sources", [])))
+
+
+def _migrate(meta: dict, path: Path) -> dict:
+    """Bring an older profile header up to :data:`DECK_VERSION` (version 1 is the first)."""
+    v = int(meta.get("version", 0))
+    if v > DECK_VERSION:
+        raise DeckError(f"{path}: deck profile version {v} is newer than this program's {DECK_VERSION}; update")
+    if v < 1:
+        raise DeckError(f"{path}: deck profile version {v} is too old; enroll the deck again")
+    return meta
+
+
+# ----------------------------------------------------------------------------------------------- enrollment
+
+
+def enrollment_crop(image: np.ndarray, aspect: float | None, cards_config: CardsConfig | None = None,
+                    kind: str = "auto") -> tuple[np.ndarray, float]:
+    """The rectified portrait crop of the one card in an enrollment photo or scan, and its aspect.
+
+    ``kind="photo"``: a card lying on a table; it is found and warped with the run-time warp.
+    ``kind="scan"``: a scan or tight crop; the whole image is the card.
+    ``kind="auto"``: a photo when the largest card found covers 15-80 % of the image, has a card's
+    aspect (at most ``max_card_aspect``, and the deck's when known) and what lies outside it looks like
+    table (under 10 % foreground), else a scan (a card's own inner frame in a scan
+    would otherwise pass for the card).
+    """
+    cc = cards_config or CardsConfig()
+    h, w = image.shape[:2]
+    quad = None
+    quads: list[np.ndarray] = []
+    if kind != "scan":
+        try:
+            quads = find_quads(image, cc, aspect)
+        except VisionError:
+            quads = []
+    if quads:
+        q = max(quads, key=lambda q: cv2.contourArea(q.astype(np.float32)))
+        frac = cv2.contourArea(q.astype(np.float32)) / float(h * w)
+        qs_, ql_ = quad_size(q)
+        card_like = (ql_ / max(qs_, 1e-6)) <= cc.max_card_aspect and (
+            aspect is None or abs((ql_ / max(qs_, 1e-6)) / aspect - 1.0) <= cc.aspect_tol)
+        if kind == "photo" or (card_like and 0.15 <= frac <= 0.80 and _outside_is_table(image, q, cc)):
+            quad = q
+    if quad is None:
+        quad = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
+        if w > h:  # landscape scan: its top-left is the bottom-left after a clockwise quarter turn
+            quad = np.array([[0, h - 1], [0, 0], [w - 1, 0], [w - 1, h - 1]], np.float64)
+    s, l = quad_size(quad)
+    asp = l / max(s, 1e-6)
+    cw, ch = crop_size(cc, aspect or asp)
+    return rectify(image, quad, cw, ch), asp
+
+
+def _outside_is_table(image: np.ndarray, quad: np.ndarray, cc: CardsConfig) -> bool:
+    img, s = resize_for_work(image, cc)
+    fg = foreground_mask(img, cc)
+    inside = np.zeros(fg.shape, np.uint8)
+    cv2.fillPoly(inside, [(quad * s).astype(np.int32)], 255)
+    inside = cv2.dilate(inside, np.ones((9, 9), np.uint8))
+    out = inside == 0
+    return bool(out.any()) and float(np.count_nonzero(fg[out])) / float(np.count_nonzero(out)) < 0.10
+
+
+def build_deck_from_images(images: dict[str, list[np.ndarray]], name: str = "deck", card_mm: tuple[float, float] | None = None,
+                           aspect: float | None = None, config: IdConfig | None = None,
+                           cards_config: CardsConfig | None = None, table_config: TableConfig | None = None,
+                           sources: list[str] | None = None, kind: str = "auto") -> DeckProfile:
+    """Enroll ``card id -> [BGR images]`` (photos or scans, one card each; ``kind`` as in :func:`enrollment_crop`)."""
+    cfg = config or IdConfig()
+    cc = cards_config or CardsConfig()
+    tc = table_config or TableConfig()
+    if not images:
+        raise DeckError("no card images to enroll")
+    # first pass: the deck's aspect (median of the references) unless given
+    if aspect is None:
+        asps = [enrollment_crop(im, None, cc, kind)[1] for ims in images.values() for im in ims]
+        aspect = float(np.median(asps))
+    ref_ids, structs, colours, markers = [], [], [], {}
+    s = cfg.struct_shift
+    for cid, ims in images.items():
+        for im in ims:
+            crop, _ = enrollment_crop(im, aspect, cc, kind)
+            big, hist = card_features(crop, cfg)
+            ref_ids.append(cid)
+            structs.append(_normalise(_inner(big, s)))
+            colours.append(hist)
+            for mid in detect_markers(im, tc):
+                if mid >= cc.sticker_ids_from:
+                    markers[mid] = cid
+    if card_mm is None:
+        card_mm = (63.0, 63.0 * aspect) if aspect >= 1.15 else (63.0, 63.0)
+    return DeckProfile(name, float(aspect), tuple(card_mm), ref_ids, np.stack(structs), np.stack(colours), markers, cfg,
+                       sources or [])
+
+
+def build_deck(folder: str | Path, name: str | None = None, card_mm: tuple[float, float] | None = None,
+               config: IdConfig | None = None, cards_config: CardsConfig | None = None, kind: str = "auto") -> DeckProfile:
+    """Enroll a deck from ``folder/<card-id>/*.{jpg,png,...}`` (one or more photos or scans per card).
+
+    Raises:
+        DeckError: the folder is missing, has no card subfolders, or an image cannot be read.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise DeckError(f"{folder}: not a folder (expected DIR/<card-id>/ subfolders with card images)")
+    images: dict[str, list[np.ndarray]] = {}
+    sources: list[str] = []
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+        files = sorted(p for p in sub.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        for f in files:
+            im = cv2.imread(str(f), cv2.IMREAD_COLOR)
+            if im is None:
+                raise DeckError(f"{f}: cannot read image")
+            images.setdefault(sub.name, []).append(im)
+            sources.append(f"{sub.name}/{f.name}")
+    if not images:
+        raise DeckError(f"{folder}: no <card-id>/ subfolders holding images")
+    return build_deck_from_images(images, name or folder.name, card_mm, None, config, cards_config, sources=sources, kind=kind)

@@ -1,0 +1,378 @@
+"""Table geometry: ArUco markers, the table-plane homography, mm per pixel, moved-marker check, player zones.
+
+Glossary: *table frame* = millimetres on the table plane, x to the right and y towards the camera's
+bottom edge as seen on the printed sheet (origin = top-left of the marker layout); *layout* = where
+each ArUco marker's four corners lie in the table frame; *calibration* = the homography
+table-mm -> frame pixels found from the markers seen in one frame.
+
+Every step is a pure function of ``(config, frame or data)``; thresholds live in :class:`TableConfig`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .errors import BadFrame, VisionError
+
+__all__ = [
+    "A4_MM",
+    "CalibrationFailed",
+    "MarkerCheck",
+    "MarkerLayout",
+    "MarkersMoved",
+    "TableCalibration",
+    "TableConfig",
+    "Zones",
+    "calibrate",
+    "check_markers",
+    "corner_layout",
+    "detect_markers",
+    "mat_layout",
+    "validate_frame",
+]
+
+A4_MM = (210.0, 297.0)
+
+
+class CalibrationFailed(VisionError):
+    """Not enough calibration markers were seen to compute the table homography (the message says which)."""
+
+
+class MarkersMoved(VisionError):
+    """The calibration markers moved since calibration (the camera or the sheet was bumped); recalibrate."""
+
+    def __init__(self, message: str, check: MarkerCheck):
+        super().__init__(message)
+        self.check = check
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """Thresholds of the table geometry stages.
+
+    Attributes:
+        aruco_dictionary: OpenCV predefined ArUco dictionary used for table markers (and card stickers).
+        mat_marker_ids: ids of the four markers on the printed A4 sheet, clockwise from top-left.
+        mat_marker_mm: printed side of each sheet marker in millimetres.
+        mat_margin_mm: distance from the sheet edge to each marker's outer edge.
+        min_markers: at least this many layout markers must be seen to calibrate (1 marker = 4 points
+            is enough for a homography but is fragile; 2 is the default).
+        max_reprojection_px: calibration is refused if the mean corner reprojection error exceeds this.
+        moved_tolerance_px: a marker whose corners moved by more than this (mean, pixels) counts as moved.
+        moved_tolerance_frac: ... or by more than this fraction of its side, whichever is larger.
+    """
+
+    aruco_dictionary: int = cv2.aruco.DICT_4X4_50
+    mat_marker_ids: tuple[int, int, int, int] = (0, 1, 2, 3)
+    mat_marker_mm: float = 40.0
+    mat_margin_mm: float = 12.0
+    min_markers: int = 2
+    max_reprojection_px: float = 4.0
+    moved_tolerance_px: float = 3.0
+    moved_tolerance_frac: float = 0.06
+
+
+def validate_frame(frame: object) -> np.ndarray:
+    """Check that ``frame`` is a non-empty ``uint8[H, W, 3]`` BGR image and return it C-contiguous.
+
+    Raises:
+        BadFrame: frame is None, not a numpy array, not uint8, not 3-D with 3 channels, or empty.
+    """
+    if frame is None:
+        raise BadFrame("frame is None (camera gave no image?)")
+    if not isinstance(frame, np.ndarray):
+        raise BadFrame(f"frame must be a numpy array, got {type(frame).__name__}")
+    if frame.dtype != np.uint8:
+        raise BadFrame(f"frame dtype must be uint8, got {frame.dtype}")
+    if frame.ndim != 3 or frame.shape[2] != 3:
+        raise BadFrame(f"frame must have shape [H, W, 3] (BGR), got shape {tuple(frame.shape)}")
+    if frame.shape[0] < 16 or frame.shape[1] < 16:
+        raise BadFrame(f"frame is empty or too small, shape {tuple(frame.shape)}")
+    return np.ascontiguousarray(frame)
+
+
+# ----------------------------------------------------------------------------------------------- layout
+
+
+@dataclass(frozen=True)
+class MarkerLayout:
+    """Where each marker lies on the table plane.
+
+    Attributes:
+        corners_mm: marker id -> float[4, 2] corners in table mm, in ArUco order
+            (top-left, top-right, bottom-right, bottom-left of the printed marker).
+        width_mm, height_mm: extent of the play area this layout describes (for zones and drawing).
+    """
+
+    corners_mm: dict[int, np.ndarray]
+    width_mm: float
+    height_mm: float
+
+
+def _square(x: float, y: float, side: float) -> np.ndarray:
+    return np.array([[x, y], [x + side, y], [x + side, y + side], [x, y + side]], np.float64)
+
+
+def mat_layout(config: TableConfig | None = None) -> MarkerLayout:
+    """The marker layout of the printed A4 calibration sheet (portrait, origin at the sheet's top-left)."""
+    c = config or TableConfig()
+    w, h = A4_MM
+    s, m = c.mat_marker_mm, c.mat_margin_mm
+    pos = [(m, m), (w - m - s, m), (w - m - s, h - m - s), (m, h - m - s)]
+    return MarkerLayout({i: _square(x, y, s) for i, (x, y) in zip(c.mat_marker_ids, pos)}, w, h)
+
+
+def corner_layout(width_mm: float, height_mm: float, marker_mm: float = 50.0,
+                  ids: tuple[int, int, int, int] = (0, 1, 2, 3)) -> MarkerLayout:
+    """Four separate markers laid at the corners of a ``width_mm`` x ``height_mm`` play area
+    (each marker's outer corner on the area's corner), clockwise from top-left."""
+    s = marker_mm
+    pos = [(0, 0), (width_mm - s, 0), (width_mm - s, height_mm - s), (0, height_mm - s)]
+    return MarkerLayout({i: _square(x, y, s) for i, (x, y) in zip(ids, pos)}, width_mm, height_mm)
+
+
+# ----------------------------------------------------------------------------------------------- markers
+
+
+def aruco_detector(config: TableConfig) -> cv2.aruco.ArucoDetector:
+    """An ArUco detector for ``config.aruco_dictionary`` with sub-pixel corner refinement."""
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(config.aruco_dictionary), params)
+
+
+def detect_markers(frame: np.ndarray, config: TableConfig | None = None) -> dict[int, np.ndarray]:
+    """All ArUco markers of the configured dictionary in ``frame``: id -> float[4, 2] pixel corners.
+
+    When an id is seen twice the larger marker wins.
+    """
+    c = config or TableConfig()
+    frame = validate_frame(frame)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    corners, ids, _ = aruco_detector(c).detectMarkers(gray)
+    out: dict[int, np.ndarray] = {}
+    if ids is None:
+        return out
+    for q, i in zip(corners, ids.ravel()):
+        q = q.reshape(4, 2).astype(np.float64)
+        if int(i) in out and cv2.contourArea(out[int(i)].astype(np.float32)) >= cv2.contourArea(q.astype(np.float32)):
+            continue
+        out[int(i)] = q
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- calibration
+
+
+@dataclass(frozen=True)
+class TableCalibration:
+    """Table plane <-> frame pixels from one frame's markers.
+
+    Attributes:
+        H: float[3, 3] homography, table mm -> frame pixels.
+        markers_px: id -> float[4, 2] pixel corners seen when calibrating (for the moved check).
+        layout: the marker layout used.
+        reprojection_px: mean corner reprojection error in pixels.
+        frame_size: (width, height) of the calibration frame.
+    """
+
+    H: np.ndarray
+    markers_px: dict[int, np.ndarray]
+    layout: MarkerLayout
+    reprojection_px: float
+    frame_size: tuple[int, int]
+
+    @property
+    def H_inv(self) -> np.ndarray:
+        """float[3, 3] frame pixels -> table mm."""
+        return np.linalg.inv(self.H)
+
+    def to_px(self, pts_mm: np.ndarray) -> np.ndarray:
+        """float[N, 2] table mm -> float[N, 2] pixels."""
+        return _apply_h(self.H, pts_mm)
+
+    def to_mm(self, pts_px: np.ndarray) -> np.ndarray:
+        """float[N, 2] pixels -> float[N, 2] table mm."""
+        return _apply_h(self.H_inv, pts_px)
+
+    def mm_per_px(self, at_px: tuple[float, float] | None = None) -> float:
+        """Millimetres per pixel at ``at_px`` (default: the frame centre): sqrt of the local area scale."""
+        if at_px is None:
+            at_px = (self.frame_size[0] / 2.0, self.frame_size[1] / 2.0)
+        x, y = at_px
+        d = 1.0
+        p = self.to_mm(np.array([[x, y], [x + d, y], [x, y + d]], np.float64))
+        jx, jy = p[1] - p[0], p[2] - p[0]
+        return float(math.sqrt(abs(jx[0] * jy[1] - jx[1] * jy[0])))
+
+    def to_json(self) -> dict:
+        return {
+            "H": np.asarray(self.H).tolist(),
+            "markers_px": {str(k): v.tolist() for k, v in self.markers_px.items()},
+            "layout": {"corners_mm": {str(k): v.tolist() for k, v in self.layout.corners_mm.items()},
+                       "width_mm": self.layout.width_mm, "height_mm": self.layout.height_mm},
+            "reprojection_px": self.reprojection_px,
+            "frame_size": list(self.frame_size),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict) -> TableCalibration:
+        lay = d["layout"]
+        layout = MarkerLayout({int(k): np.array(v, np.float64) for k, v in lay["corners_mm"].items()},
+                              float(lay["width_mm"]), float(lay["height_mm"]))
+        return cls(np.array(d["H"], np.float64), {int(k): np.array(v, np.float64) for k, v in d["markers_px"].items()},
+                   layout, float(d["reprojection_px"]), tuple(d["frame_size"]))
+
+
+def _apply_h(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    pts = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, np.asarray(H, np.float64)).reshape(-1, 2)
+
+
+def homography_from_markers(seen: dict[int, np.ndarray], layout: MarkerLayout, config: TableConfig) -> tuple[np.ndarray, float, list[int]]:
+    """Fit table-mm -> pixel homography to the corners of the layout markers in ``seen``.
+
+    Returns (H, mean reprojection error px, ids used). Raises CalibrationFailed.
+    """
+    ids = sorted(i for i in seen if i in layout.corners_mm)
+    if len(ids) < max(1, config.min_markers):
+        raise CalibrationFailed(
+            f"saw calibration markers {ids} but need at least {config.min_markers} of {sorted(layout.corners_mm)} "
+            "(is the sheet in view, flat and well lit?)")
+    src = np.concatenate([layout.corners_mm[i] for i in ids])
+    dst = np.concatenate([seen[i] for i in ids])
+    H, _ = cv2.findHomography(src, dst, 0)
+    if H is None:
+        raise CalibrationFailed("homography fit failed (markers degenerate?)")
+    err = float(np.mean(np.linalg.norm(_apply_h(H, src) - dst, axis=1)))
+    if err > config.max_reprojection_px:
+        raise CalibrationFailed(f"markers do not fit the layout: reprojection error {err:.1f} px > "
+                                f"{config.max_reprojection_px} px (a marker from another sheet?)")
+    return H, err, ids
+
+
+def calibrate(frame: np.ndarray, layout: MarkerLayout | None = None, config: TableConfig | None = None) -> TableCalibration:
+    """Find the layout's markers in ``frame`` and return the table calibration.
+
+    Raises:
+        BadFrame: the frame is not a BGR image.
+        CalibrationFailed: too few markers, or they do not fit the layout.
+    """
+    c = config or TableConfig()
+    layout = layout or mat_layout(c)
+    frame = validate_frame(frame)
+    seen = detect_markers(frame, c)
+    H, err, ids = homography_from_markers(seen, layout, c)
+    return TableCalibration(H, {i: seen[i] for i in ids}, layout, err, (frame.shape[1], frame.shape[0]))
+
+
+@dataclass(frozen=True)
+class MarkerCheck:
+    """Result of re-checking the calibration markers in a later frame.
+
+    Attributes:
+        moved: ids whose corners moved beyond tolerance.
+        missing: ids not seen in this frame (hidden by a hand or a card; not counted as moved).
+        shift_px: id -> mean corner displacement in pixels, for every id seen.
+    """
+
+    moved: tuple[int, ...]
+    missing: tuple[int, ...]
+    shift_px: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.moved
+
+
+def check_markers(frame: np.ndarray, calibration: TableCalibration, config: TableConfig | None = None,
+                  raise_on_move: bool = False) -> MarkerCheck:
+    """Compare the markers in ``frame`` with the ones seen at calibration.
+
+    Raises:
+        MarkersMoved: when ``raise_on_move`` and at least one marker moved (the message names them).
+    """
+    c = config or TableConfig()
+    seen = detect_markers(frame, c)
+    moved, missing, shift = [], [], {}
+    for i, ref in calibration.markers_px.items():
+        if i not in seen:
+            missing.append(i)
+            continue
+        d = float(np.mean(np.linalg.norm(seen[i] - ref, axis=1)))
+        shift[i] = d
+        side = float(np.mean(np.linalg.norm(ref - np.roll(ref, 1, axis=0), axis=1)))
+        if d > max(c.moved_tolerance_px, c.moved_tolerance_frac * side):
+            moved.append(i)
+    check = MarkerCheck(tuple(moved), tuple(missing), shift)
+    if raise_on_move and moved:
+        detail = ", ".join(f"#{i} by {shift[i]:.1f} px" for i in moved)
+        raise MarkersMoved(f"calibration markers moved since calibration ({detail}): recalibrate", check)
+    return check
+
+
+# ----------------------------------------------------------------------------------------------- zones
+
+
+@dataclass(frozen=True)
+class Zones:
+    """Player zones as named polygons in table mm (or pixels when there is no calibration).
+
+    Attributes:
+        polygons: zone name -> float[N, 2] polygon.
+        units: ``"mm"`` or ``"px"``: the frame the polygons are in.
+    """
+
+    polygons: dict[str, np.ndarray]
+    units: str = "mm"
+
+    @classmethod
+    def even(cls, names: list[str] | int, width: float, height: float, units: str = "mm") -> Zones:
+        """Split a ``width`` x ``height`` table evenly among players seated around it.
+
+        Zones are angular sectors around the table centre, the first centred on the bottom edge
+        (the side nearest the box's screen) and the rest following clockwise as seen from above.
+        Two players get the bottom and top halves.
+        """
+        if isinstance(names, int):
+            names = [f"player{i + 1}" for i in range(names)]
+        n = len(names)
+        if n < 1:
+            raise ValueError("need at least one zone name")
+        cx, cy = width / 2.0, height / 2.0
+        R = 2.0 * (width + height)
+        rect = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+        polys: dict[str, np.ndarray] = {}
+        for k, name in enumerate(names):
+            if n == 1:
+                polys[name] = rect.astype(np.float64)
+                continue
+            # angles in image coordinates (y down): bottom = +90 deg; clockwise on screen = increasing angle
+            a0 = math.radians(90.0 + (k - 0.5) * 360.0 / n)
+            a1 = math.radians(90.0 + (k + 0.5) * 360.0 / n)
+            steps = max(2, int(math.ceil((a1 - a0) / math.radians(10))))
+            arc = [(cx + R * math.cos(a0 + (a1 - a0) * t / steps), cy + R * math.sin(a0 + (a1 - a0) * t / steps))
+                   for t in range(steps + 1)]
+            sector = np.array([(cx, cy)] + arc, np.float32)
+            _, inter = cv2.intersectConvexConvex(rect, sector)
+            polys[name] = (inter.reshape(-1, 2).astype(np.float64) if inter is not None else np.zeros((0, 2)))
+        return cls(polys, units)
+
+    def zone_of(self, point: tuple[float, float] | np.ndarray) -> str | None:
+        """Name of the zone containing ``point`` (same units as the zones), or None."""
+        p = (float(point[0]), float(point[1]))
+        for name, poly in self.polygons.items():
+            if len(poly) >= 3 and cv2.pointPolygonTest(poly.astype(np.float32).reshape(-1, 1, 2), p, False) >= 0:
+                return name
+        return None
+
+    def to_json(self) -> dict:
+        return {"units": self.units, "polygons": {k: np.asarray(v).tolist() for k, v in self.polygons.items()}}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Zones:
+        return cls({k: np.array(v, np.float64) for k, v in d["polygons"].items()}, d.get("units", "mm"))
