@@ -5,6 +5,9 @@
     companion read IMAGE... --dice d6 [--json]    read the dice in photos and print what was seen
     companion read IMAGE... --dice roll --profile P [--json]   Roll for the Galaxy dice (colour and face)
     companion enroll roll-dice DIR [--name N]     learn the owner's Roll for the Galaxy dice from photos
+    companion enroll cards DECK DIR               learn a deck of cards or tiles (DIR/<card-id>/ photos)
+    companion read IMAGE... --cards DECK [--json] every card or tile: id, corners, mm, row/col, cell, zone
+    companion print-mat PATH                      the A4 calibration sheet (PNG or PDF)
     companion score GAME FILE [--json]            score an end-of-game position (roll, race, among)
     companion check GAME FILE [--json]            check a position for misplays (among)
 
@@ -72,6 +75,9 @@ def _parser() -> argparse.ArgumentParser:
 
     read = sub.add_parser("read", help="read the dice in photos and print what was seen")
     read.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    read.add_argument("--cards", metavar="DECK", help="read cards and tiles with this enrolled deck (a name or a .npz path) instead of dice")
+    read.add_argument("--mirror", choices=("off", "on", "auto"), default="off",
+                      help="with --cards: the camera gives mirror images (selfie webcams): on, off, or auto per frame")
     read.add_argument("--dice", choices=DICE_KINDS, default="d6", help="kind of dice (default d6)")
     read.add_argument("--profile", help="dice profile from `companion enroll` (a name or a .json path); needed for --dice roll")
     read.add_argument("--json", action="store_true", help="one JSON object per image and line")
@@ -84,6 +90,12 @@ def _parser() -> argparse.ArgumentParser:
     roll_dice.add_argument("folder", type=Path, metavar="DIR")
     roll_dice.add_argument("--name", default="roll", help="profile name (default roll), saved in the user's data directory")
     roll_dice.add_argument("--out", type=Path, help="save the profile here instead (a .json path)")
+    cards = enroll_sub.add_parser("cards", help="a deck of cards or tiles: DIR/<card-id>/ folders of photos or scans")
+    cards.add_argument("deck", metavar="DECK", help="deck name (saved in the user's data directory) or a .npz path")
+    cards.add_argument("folder", type=Path, metavar="DIR")
+
+    mat = sub.add_parser("print-mat", help="write the A4 calibration sheet with its ArUco markers (PNG or PDF)")
+    mat.add_argument("path", type=Path, metavar="PATH", help="output file, .png or .pdf")
 
     from companion.scoring import add_check_parser, add_score_parser
 
@@ -111,10 +123,16 @@ def _main(argv: Sequence[str] | None) -> int:
         stream=sys.stderr,
     )
     logging.getLogger("werkzeug").setLevel(logging.DEBUG if args.verbose else logging.WARNING)  # no line per phone request
+    if args.command == "read" and args.cards is not None:
+        return cmd_read_cards(args.images, args.cards, args.json, args.mirror)
     if args.command == "read":
         return cmd_read(args.images, args.dice, args.json, args.profile)
+    if args.command == "enroll" and args.what == "cards":
+        return cmd_enroll_cards(args.folder, deck_path(args.deck))
     if args.command == "enroll":
         return cmd_enroll_roll_dice(args.folder, args.out or profile_path(args.name))
+    if args.command == "print-mat":
+        return cmd_print_mat(args.path)
     if args.command in ("score", "check"):
         from companion.scoring import cmd_check, cmd_score
 
@@ -212,6 +230,83 @@ def cmd_enroll_roll_dice(folder: Path, out: Path) -> int:
         print(f"companion enroll: {exc}", file=sys.stderr)
         return EXIT_INPUT
     print(f"saved dice profile {saved}; use it with: companion read IMAGE --dice roll --profile {saved}")
+    return EXIT_OK
+
+
+def deck_path(name_or_path: str) -> Path:
+    """An enrolled deck's file: a path as given (``.npz``), or ``<data dir>/decks/<name>.npz``."""
+    from companion.paths import data_dir
+
+    if name_or_path.endswith(".npz") or "/" in name_or_path:
+        return Path(name_or_path).expanduser()
+    return data_dir() / "decks" / f"{name_or_path}.npz"
+
+
+def cmd_enroll_cards(folder: Path, out: Path) -> int:
+    """``companion enroll cards DECK DIR``: build and save a deck profile; 0 saved, 1 bad folder."""
+    from vision import VisionError
+    from vision.deck import build_deck
+
+    try:
+        deck = build_deck(folder, name=out.stem)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        saved = deck.save(out)
+    except (VisionError, OSError) as exc:
+        print(f"companion enroll: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    print(f"saved deck {saved} ({len(set(deck.ref_ids))} cards); use it with: companion read IMAGE --cards {saved}")
+    return EXIT_OK
+
+
+def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror: str = "off") -> int:
+    """``companion read IMAGE... --cards DECK``: every card or tile on each image; bad images give exit 1.
+
+    Calibrates from the ArUco sheet or corner markers when they are in view (positions in table
+    mm); without them, ``center_mm`` is estimated from the deck's card size.
+    """
+    from device import BadImage
+    from device.replay import decode_image
+    from vision import VisionError
+    from vision.cards import CardsConfig, read_cards
+    from vision.deck import DeckProfile
+    from vision.table import CalibrationFailed, calibrate
+
+    try:
+        deck = DeckProfile.load(deck_path(deck_name))
+    except VisionError as exc:
+        print(f"companion read: cannot load deck {deck_name}: {exc}", file=sys.stderr)
+        return EXIT_DEVICE
+    status = EXIT_OK
+    for path in images:
+        try:
+            frame = decode_image(Path(path))
+            try:
+                calibration = calibrate(frame)
+            except CalibrationFailed:
+                calibration = None
+            record = read_cards(frame, deck, calibration=calibration, config=CardsConfig(mirror=mirror)).to_json(str(path))
+        except (BadImage, VisionError) as exc:
+            print(f"companion read: {exc}", file=sys.stderr)
+            status = EXIT_INPUT
+            continue
+        if as_json:
+            print(json.dumps(record), flush=True)
+        else:
+            ids = [c["id"] or "?" for c in record["cards"]]
+            print(f"{path}: {len(ids)} cards: {', '.join(ids) or 'none'}", flush=True)
+    return status
+
+
+def cmd_print_mat(path: Path) -> int:
+    """``companion print-mat PATH``: write the calibration sheet; 0 written, 1 cannot write."""
+    from vision.mat import write_mat
+
+    try:
+        written = write_mat(path)
+    except OSError as exc:
+        print(f"companion print-mat: cannot write {path}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    print(f"wrote {written}: print it at 100% (no scaling) and check the 100 mm bar")
     return EXIT_OK
 
 
