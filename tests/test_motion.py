@@ -224,8 +224,8 @@ def test_frame_smaller_than_work_width_is_used_as_is(rng):
     "frame, words",
     [
         (np.zeros((48, 64, 3), np.float32), "uint8"),
-        (np.zeros((48, 64), np.uint8), "H x W x 3"),
-        (np.zeros((48, 64, 4), np.uint8), "H x W x 3"),
+        (np.zeros((48, 64), np.uint8), r"\[H, W, 3\]"),
+        (np.zeros((48, 64, 4), np.uint8), r"\[H, W, 3\]"),
         (np.zeros((0, 64, 3), np.uint8), "empty"),
         ([[0, 0, 0]], "numpy array"),
     ],

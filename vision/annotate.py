@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .d6 import validate_frame
+from .frames import validate_frame
 from .observations import DiceRead
 
 #: BGR colours: read dice green, unreadable dice orange.

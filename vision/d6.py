@@ -28,7 +28,8 @@ import cv2
 import numpy as np
 
 from .config import D6Config
-from .errors import BadFrame, VisionError
+from .frames import validate_frame
+from .errors import VisionError
 from .observations import DiceRead, DieObservation
 from .timing import timed_stage
 
@@ -50,27 +51,6 @@ class Candidates:
 
     boxes: np.ndarray
     scores: np.ndarray
-
-
-def validate_frame(frame: object) -> np.ndarray:
-    """Check that ``frame`` is a non-empty ``uint8[H, W, 3]`` BGR image and return it C-contiguous.
-
-    Raises:
-        BadFrame: frame is None, not a numpy array, not uint8, not 3-D with 3 channels, or empty.
-    """
-    if frame is None:
-        raise BadFrame("frame is None (camera gave no image?)")
-    if not isinstance(frame, np.ndarray):
-        raise BadFrame(f"frame must be a numpy array, got {type(frame).__name__}")
-    if frame.dtype != np.uint8:
-        raise BadFrame(f"frame dtype must be uint8, got {frame.dtype}")
-    if frame.ndim != 3 or frame.shape[2] != 3:
-        raise BadFrame(
-            f"frame must have shape [H, W, 3] (BGR), got shape {tuple(frame.shape)}"
-        )
-    if frame.shape[0] == 0 or frame.shape[1] == 0:
-        raise BadFrame(f"frame is empty, shape {tuple(frame.shape)}")
-    return np.ascontiguousarray(frame)
 
 
 def to_blob(images: np.ndarray) -> np.ndarray:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.errors import BadFrame
+from vision.frames import validate_frame
 
 __all__ = ["MotionConfig", "MotionState", "StillnessDetector"]
 
@@ -138,7 +138,7 @@ class StillnessDetector:
             TypeError: ``timestamp`` is not a number.
             ValueError: ``timestamp`` is NaN or infinite.
         """
-        _check_frame(frame)
+        validate_frame(frame)
         if isinstance(timestamp, bool) or not isinstance(timestamp, (int, float, np.floating, np.integer)):
             raise TypeError(f"timestamp must be a number of seconds, got {timestamp!r}")
         timestamp = float(timestamp)
@@ -197,13 +197,3 @@ class StillnessDetector:
         return float(np.count_nonzero(diff > self.config.pixel_threshold)) / diff.size
 
 
-def _check_frame(frame: object) -> None:
-    """Raise :class:`vision.BadFrame` naming what is wrong unless ``frame`` is ``uint8[H, W, 3]``, H, W > 0."""
-    if not isinstance(frame, np.ndarray):
-        raise BadFrame(f"frame must be a numpy array, got {type(frame).__name__}")
-    if frame.dtype != np.uint8:
-        raise BadFrame(f"frame must be uint8, got {frame.dtype}")
-    if frame.ndim != 3 or frame.shape[2] != 3:
-        raise BadFrame(f"frame must be H x W x 3 (BGR), got shape {frame.shape}")
-    if frame.shape[0] == 0 or frame.shape[1] == 0:
-        raise BadFrame(f"frame is empty (shape {frame.shape})")

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .d6 import validate_frame
+from .frames import validate_frame
 from .errors import BadFrame, VisionError
 from .roll_dice import (
     RollDiceConfig,

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from .d6 import validate_frame
+from .frames import validate_frame
 from .errors import BadFrame, VisionError
 from .timing import timed_stage
 

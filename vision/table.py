@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .errors import BadFrame, VisionError
+from .frames import validate_frame as _validate_frame
+from .errors import VisionError
 
 __all__ = [
     "A4_MM",
@@ -77,22 +78,12 @@ class TableConfig:
 
 
 def validate_frame(frame: object) -> np.ndarray:
-    """Check that ``frame`` is a non-empty ``uint8[H, W, 3]`` BGR image and return it C-contiguous.
+    """:func:`vision.frames.validate_frame` with the table reader's minimum of 16 px a side.
 
     Raises:
-        BadFrame: frame is None, not a numpy array, not uint8, not 3-D with 3 channels, or empty.
+        BadFrame: see :func:`vision.frames.validate_frame`.
     """
-    if frame is None:
-        raise BadFrame("frame is None (camera gave no image?)")
-    if not isinstance(frame, np.ndarray):
-        raise BadFrame(f"frame must be a numpy array, got {type(frame).__name__}")
-    if frame.dtype != np.uint8:
-        raise BadFrame(f"frame dtype must be uint8, got {frame.dtype}")
-    if frame.ndim != 3 or frame.shape[2] != 3:
-        raise BadFrame(f"frame must have shape [H, W, 3] (BGR), got shape {tuple(frame.shape)}")
-    if frame.shape[0] < 16 or frame.shape[1] < 16:
-        raise BadFrame(f"frame is empty or too small, shape {tuple(frame.shape)}")
-    return np.ascontiguousarray(frame)
+    return _validate_frame(frame, min_side=16)
 
 
 # ----------------------------------------------------------------------------------------------- layout
