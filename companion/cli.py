@@ -28,7 +28,7 @@ import signal
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_DEVICE = 0, 1, 2, 3
 DEFAULT_PORT = 8080
@@ -180,8 +180,6 @@ class _UsageError(Exception):
 
 def cmd_read(images: Sequence[Path], dice: str, as_json: bool, profile: str | None = None) -> int:
     """``companion read``: print each image's dice; bad images are named on stderr and give exit 1."""
-    from device import BadImage
-    from device.replay import decode_image
     from vision import VisionError
 
     try:
@@ -192,20 +190,32 @@ def cmd_read(images: Sequence[Path], dice: str, as_json: bool, profile: str | No
     except VisionError as exc:
         print(f"companion read: cannot load the dice reader: {exc}", file=sys.stderr)
         return EXIT_DEVICE
+    return _read_each(
+        images, lambda frame, path: {"image": str(path), **reader.read(frame).to_json()}, as_json,
+        lambda record: _describe_dice(record["dice"], dice),
+    )
+
+
+def _read_each(
+    images: Sequence[Path], read: Callable[[Any, Path], dict], as_json: bool, describe: Callable[[dict], str]
+) -> int:
+    """Decode each image and print ``read(frame, path)`` (JSON line or ``describe``d); 1 if any image failed.
+
+    A missing, truncated or corrupt image is named on stderr and the others are still read.
+    """
+    from device import BadImage
+    from device.replay import decode_image
+    from vision import VisionError
+
     status = EXIT_OK
     for path in images:
         try:
-            frame = decode_image(Path(path))
-            read = reader.read(frame)
+            record = read(decode_image(Path(path)), path)
         except (BadImage, VisionError) as exc:
             print(f"companion read: {exc}", file=sys.stderr)
             status = EXIT_INPUT
             continue
-        record = {"image": str(path), **read.to_json()}
-        if as_json:
-            print(json.dumps(record), flush=True)
-        else:
-            print(f"{path}: {_describe_dice(record['dice'], dice)}", flush=True)
+        print(json.dumps(record) if as_json else f"{path}: {describe(record)}", flush=True)
     return status
 
 
@@ -264,8 +274,6 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
     Calibrates from the ArUco sheet or corner markers when they are in view (positions in table
     mm); without them, ``center_mm`` is estimated from the deck's card size.
     """
-    from device import BadImage
-    from device.replay import decode_image
     from vision import VisionError
     from vision.cards import CardsConfig, read_cards
     from vision.deck import DeckProfile
@@ -276,25 +284,20 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
     except VisionError as exc:
         print(f"companion read: cannot load deck {deck_name}: {exc}", file=sys.stderr)
         return EXIT_DEVICE
-    status = EXIT_OK
-    for path in images:
+    config = CardsConfig(mirror=mirror)
+
+    def read(frame: Any, path: Path) -> dict:
         try:
-            frame = decode_image(Path(path))
-            try:
-                calibration = calibrate(frame)
-            except CalibrationFailed:
-                calibration = None
-            record = read_cards(frame, deck, calibration=calibration, config=CardsConfig(mirror=mirror)).to_json(str(path))
-        except (BadImage, VisionError) as exc:
-            print(f"companion read: {exc}", file=sys.stderr)
-            status = EXIT_INPUT
-            continue
-        if as_json:
-            print(json.dumps(record), flush=True)
-        else:
-            ids = [c["id"] or "?" for c in record["cards"]]
-            print(f"{path}: {len(ids)} cards: {', '.join(ids) or 'none'}", flush=True)
-    return status
+            calibration = calibrate(frame)
+        except CalibrationFailed:
+            calibration = None
+        return read_cards(frame, deck, calibration=calibration, config=config).to_json(str(path))
+
+    def describe(record: dict) -> str:
+        ids = [c["id"] or "?" for c in record["cards"]]
+        return f"{len(ids)} cards: {', '.join(ids) or 'none'}"
+
+    return _read_each(images, read, as_json, describe)
 
 
 def cmd_print_mat(path: Path) -> int:

@@ -46,20 +46,29 @@ def scoring_games(games: Mapping[str, Any] | None = None) -> dict[str, Callable[
     }
 
 
-def add_score_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Add the ``score`` subcommand (GAME, FILE, ``--json``) to ``companion``'s subparsers."""
-    names = sorted(scoring_games())
+def _add_game_file_parser(
+    subparsers: argparse._SubParsersAction, command: str, games: Mapping[str, Any], help: str, what: str, json_shape: str
+) -> argparse.ArgumentParser:
+    """A ``companion COMMAND GAME FILE [--json]`` subcommand over ``games`` (name -> function)."""
+    names = sorted(games)
     p = subparsers.add_parser(
-        "score",
-        help="score an end-of-game position from a file",
-        description="Score an end-of-game position. The file format of each game is documented in "
+        command,
+        help=help,
+        description=f"{help[0].upper()}{help[1:]}. The file format of each game is documented in "
         "schemas/<game>-score-input.schema.json.",
     )
     p.add_argument("game", metavar="GAME", choices=names, help=f"the game ({', '.join(names)})")
-    p.add_argument("file", metavar="FILE", type=Path, help="the end-of-game position (JSON)")
-    p.add_argument("--json", action="store_true", help='print {"players": [...], "winners": [...]} as JSON')
-    p.set_defaults(func=cmd_score)
+    p.add_argument("file", metavar="FILE", type=Path, help=f"the {what} (JSON)")
+    p.add_argument("--json", action="store_true", help=f"print {json_shape} as JSON")
     return p
+
+
+def add_score_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``score`` subcommand (GAME, FILE, ``--json``) to ``companion``'s subparsers."""
+    return _add_game_file_parser(
+        subparsers, "score", scoring_games(), "score an end-of-game position from a file", "end-of-game position",
+        '{"players": [...], "winners": [...]}',
+    )
 
 
 def read_score_file(path: Path) -> str:
@@ -167,17 +176,10 @@ def checking_games(games: Mapping[str, Any] | None = None) -> dict[str, Callable
 
 def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add the ``check`` subcommand (GAME, FILE, ``--json``) to ``companion``'s subparsers."""
-    names = sorted(checking_games())
-    p = subparsers.add_parser(
-        "check",
-        help="check a position for misplaced cards",
-        description="Check every player's position for misplays. The file format of each game is documented in "
-        "schemas/<game>-score-input.schema.json.",
+    return _add_game_file_parser(
+        subparsers, "check", checking_games(), "check every player's position for misplays", "position",
+        '{"findings": [{"player", "card", "cell", "rule", "message"}]}',
     )
-    p.add_argument("game", metavar="GAME", choices=names, help=f"the game ({', '.join(names)})")
-    p.add_argument("file", metavar="FILE", type=Path, help="the position (JSON)")
-    p.add_argument("--json", action="store_true", help='print {"findings": [{"player", "card", "cell", "rule", "message"}]}')
-    return p
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
