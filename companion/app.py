@@ -20,7 +20,7 @@ import numpy as np
 from companion.hub import Snapshot, StateHub
 from companion.screen import ScreenSnapshot
 from companion.session import Session
-from device import CameraDisconnected, CameraSource, DeviceError, EndOfStream, Frame
+from device import BadImage, CameraSource, DeviceError, EndOfStream, Frame
 from rules import RulesError
 from rules.d6 import DICE_READ
 from vision import DiceRead, DieObservation, annotate
@@ -165,8 +165,11 @@ class MainLoop:
     def run(self, max_frames: int | None = None) -> LoopStats:
         """Run until a ``quit`` action, the end of a replay with ``stop_at_end``, or ``max_frames`` frames.
 
-        Never raises for camera trouble: a lost camera is shown on both views and reopened
-        every ``reconnect_s`` seconds; everything recorded stays in the session log.
+        A lost camera is shown on both views and reopened every ``reconnect_s`` seconds;
+        everything recorded stays in the session log.
+
+        Raises:
+            device.BadImage: a replay has no picture that can be decoded (reopening cannot help).
         """
         self.publish()
         try:
@@ -283,7 +286,13 @@ class MainLoop:
             log.info(self.message)
             self.publish()
             return None
-        except (CameraDisconnected, DeviceError) as exc:
+        except BadImage as exc:  # a replay whose pictures can never be decoded: reopening cannot help
+            self.camera = CAMERA_ENDED
+            self.message = str(exc)
+            log.error("replay stopped: %s", exc)
+            self.publish()
+            raise
+        except DeviceError as exc:  # disconnected, busy or gone: keep the game, try to reopen
             self.camera = CAMERA_LOST
             self.stats.camera_losses += 1
             self._lost_at = self.clock()

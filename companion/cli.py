@@ -42,6 +42,28 @@ def demo_photos() -> Path:
     return Path(str(resources.files("companion") / "demo" / "photos"))
 
 
+def _port(text: str) -> int:
+    """argparse type: a TCP port 1-65535 (0 = pick a free one)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is outside 0-65535")
+    return port
+
+
+def _seconds(text: str) -> float:
+    """argparse type: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} s: give a positive number of seconds")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -51,10 +73,10 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def box_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--db", type=Path, help="session database (default: sessions.sqlite3 in the user's data directory)")
+        p.add_argument("--db", type=Path, help="session database (default: sessions.sqlite3 in the user's data directory; demo.sqlite3 for the demo)")
         p.add_argument("--new-session", action="store_true", help="start a new session instead of resuming the last one")
         p.add_argument("--host", default="0.0.0.0", help="address the phone view listens on (default: all, for phones on the Wi-Fi)")
-        p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"phone view port (default {DEFAULT_PORT})")
+        p.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"phone view port (default {DEFAULT_PORT})")
         p.add_argument("--no-web", action="store_true", help="do not start the phone view")
         p.add_argument("--no-screen", action="store_true", help="do not draw the touchscreen")
         p.add_argument("--windowed", action="store_true", help="draw the touchscreen in a window, not full screen")
@@ -64,11 +86,12 @@ def _parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="the main job: read the dice from the camera")
     run.add_argument("--source", default="auto", help="auto | picamera2[:N] | opencv:N | opencv:VIDEO | FOLDER | VIDEO (default auto)")
+    run.add_argument("--hold", type=_seconds, default=4.0, help="with a FOLDER source: seconds each photo stays on the table (default 4)")
     box_options(run)
 
     demo = sub.add_parser("demo", help="the main job on a replay of real photos; no camera needed")
     demo.add_argument("folder", nargs="?", type=Path, help="folder of photos or a video (default: the bundled photos)")
-    demo.add_argument("--hold", type=float, default=4.0, help="seconds each photo stays on the table (default 4)")
+    demo.add_argument("--hold", type=_seconds, default=4.0, help="seconds each photo stays on the table (default 4)")
     demo.add_argument("--once", action="store_true", help="stop after one pass instead of looping")
     demo.add_argument("--fast", action="store_true", help="do not pace the replay in real time")
     box_options(demo)
@@ -304,6 +327,9 @@ def cmd_print_mat(path: Path) -> int:
     """``companion print-mat PATH``: write the calibration sheet; 0 written, 1 cannot write."""
     from vision.mat import write_mat
 
+    if path.suffix.lower() not in (".png", ".pdf"):
+        print(f"companion print-mat: {path}: name a .png or .pdf file", file=sys.stderr)
+        return EXIT_USAGE
     try:
         written = write_mat(path)
     except OSError as exc:
@@ -318,6 +344,7 @@ def cmd_box(args: argparse.Namespace) -> int:
     from companion.app import MainLoop
     from companion.hub import StateHub
     from companion.paths import default_db_path
+    from companion.errors import SessionError
     from companion.session import SessionStore
     from device import DeviceError, open_source
     from rules.d6 import D6_GAME
@@ -329,28 +356,32 @@ def cmd_box(args: argparse.Namespace) -> int:
     except VisionError as exc:
         print(f"companion: cannot load the dice reader: {exc}; reinstall the package (./setup.sh run)", file=sys.stderr)
         return EXIT_DEVICE
+    demo = args.command == "demo"
+    spec = str(args.folder or demo_photos()) if demo else args.source
+    fps = 10.0  # replays only: each photo is held as a still scene for --hold seconds
+    replay = {"fps": fps, "hold_frames": max(1, round(args.hold * fps)), "skip_bad": True, "noise": 1.5,
+              "loop": demo and not args.once, "realtime": not (demo and args.fast)}
     try:
-        if args.command == "demo":
-            fps = 10.0
-            source = open_source(
-                str(args.folder or demo_photos()), fps=fps, hold_frames=max(1, round(args.hold * fps)),
-                loop=not args.once, noise=1.5, realtime=not args.fast, skip_bad=True,
-            )
-        else:
-            source = open_source(args.source)
+        source = open_source(spec, **replay)  # options a camera does not take are ignored
         source.open()
     except (DeviceError, ValueError) as exc:
         print(f"companion {args.command}: {exc}", file=sys.stderr)
         return EXIT_DEVICE
 
     hub = StateHub()
-    store = SessionStore.open_or_recover(args.db or default_db_path())
-    session = None if args.new_session else store.resume_latest(D6_GAME.name)
-    if session is None:
-        session = store.start(D6_GAME.name, {"source": source.name})
-        log.info("started session %s in %s", session.id, store.path)
-    else:
-        log.info("resumed session %s (%d events) in %s", session.id, session.last_seq, store.path)
+    db = args.db or (default_db_path().with_name("demo.sqlite3") if demo else default_db_path())
+    try:
+        store = SessionStore.open_or_recover(db)
+        session = None if args.new_session else store.resume_latest(D6_GAME.name)
+        if session is None:
+            session = store.start(D6_GAME.name, {"source": source.name})
+            log.info("started session %s in %s", session.id, store.path)
+        else:
+            log.info("resumed session %s (%d events) in %s", session.id, session.last_seq, store.path)
+    except SessionError as exc:
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        source.close()
+        return EXIT_DEVICE
 
     phone_url = ""
     server = None
@@ -360,10 +391,11 @@ def cmd_box(args: argparse.Namespace) -> int:
 
         try:
             server = serve(create_app(hub), host=args.host, port=args.port)
-        except OSError as exc:
-            print(f"companion: cannot start the phone view on {args.host}:{args.port} ({exc}); "
-                  f"try --port with another number, or --no-web", file=sys.stderr)
+        except (OSError, SystemExit) as exc:  # werkzeug exits when the port is taken
+            print(f"companion {args.command}: cannot start the phone view on --host {args.host} --port {args.port} "
+                  f"({exc}); try another --port, or --no-web", file=sys.stderr)
             store.close()
+            source.close()
             return EXIT_DEVICE
         phone_url = make_phone_url(server.port, None if args.host in ("0.0.0.0", "::") else args.host)
         log.info("phone view at %s", phone_url)
@@ -379,7 +411,7 @@ def cmd_box(args: argparse.Namespace) -> int:
 
     loop = MainLoop(
         source=source, reader=reader, session=session, hub=hub, stillness=StillnessDetector(),
-        screen=screen, pump_screen=pump, phone_url=phone_url, stop_at_end=args.command == "demo" and args.once,
+        screen=screen, pump_screen=pump, phone_url=phone_url, stop_at_end=True,  # a replay that ends (demo --once, run FOLDER) stops the job
         on_read=on_read,
     )
     signal.signal(signal.SIGTERM, lambda *_: loop.stop())
@@ -390,7 +422,7 @@ def cmd_box(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         stats = loop.stats
     except DeviceError as exc:
-        print(f"companion: {exc}", file=sys.stderr)
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
         return EXIT_DEVICE
     finally:
         if server is not None:

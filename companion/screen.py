@@ -334,7 +334,8 @@ class TouchScreen:
         pygame.display.set_caption("Tabletop companion")
         if fullscreen:
             pygame.mouse.set_visible(False)
-        return cls(size=size, surface=surface, **kw)
+        # Full screen gives the display's own size (an HDMI monitor, not the 7" panel): lay out for it.
+        return cls(size=surface.get_size(), surface=surface, **kw)
 
     # ------------------------------------------------------------------ public API
 

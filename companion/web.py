@@ -89,6 +89,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S) -> Flask:
         :meth:`PhoneServer.shutdown`).
     """
     app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = 16 * 1024  # actions are tiny; refuse megabyte bodies from the LAN (413)
     stop = threading.Event()
     app.extensions["companion"] = {"hub": hub, "stop": stop}
 
@@ -128,15 +129,19 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S) -> Flask:
     def api_action() -> tuple[Response, int]:
         if not request.is_json:
             return _error(400, 'send JSON with "Content-Type: application/json", e.g. {"action": "undo"}')
-        body = request.get_json(silent=True)
+        try:
+            body = request.get_json(silent=True)
+        except RecursionError:  # absurdly nested JSON: not an action
+            body = None
         if body is None:
             return _error(400, 'the body is not valid JSON; send e.g. {"action": "undo"}')
         if not isinstance(body, dict) or "action" not in body:
             return _error(400, 'the body must be a JSON object with an "action" key, e.g. {"action": "undo"}')
         action = body["action"]
-        if action not in PHONE_ACTIONS:
+        if not isinstance(action, str) or action not in PHONE_ACTIONS:
+            shown = repr(action) if len(repr(action)) <= 40 else repr(action)[:37] + "..."
             return _error(
-                400, f"unknown action {action!r}; a phone may post: {', '.join(PHONE_ACTIONS)}", allowed=list(PHONE_ACTIONS)
+                400, f"unknown action {shown}; a phone may post: {', '.join(PHONE_ACTIONS)}", allowed=list(PHONE_ACTIONS)
             )
         hub.post_action(action, origin="phone")
         return jsonify({"accepted": action}), 202

@@ -314,10 +314,10 @@ class ReplaySource(CameraSource):
             self._pos += 1
             try:
                 return decode_image(file), file
-            except BadImage:
+            except BadImage as exc:
                 if not self.skip_bad:
                     raise
-                log.warning("skipping unreadable image %s", file, exc_info=True)
+                log.warning("skipping: %s", exc)
                 bad_in_a_row += 1
                 if bad_in_a_row >= len(self._files):
                     raise BadImage(

@@ -98,3 +98,51 @@ def test_demo_on_an_empty_folder_says_so(tmp_path):
     result = run_cli("demo", str(empty), "--once", "--fast", "--db", str(tmp_path / "s.sqlite3"), "--no-web", "--no-gpio")
     assert result.returncode != 0
     assert str(empty) in result.stderr and "Traceback" not in result.stderr
+
+
+def test_demo_on_a_folder_of_only_corrupt_photos_stops_with_the_reason(tmp_path):
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "a.jpg").write_text("not a photo")
+    (bad / "b.jpg").write_bytes(PHOTOS[0].read_bytes()[:3000])
+    result = run_cli("demo", str(bad), "--once", "--fast", "--db", str(tmp_path / "s.sqlite3"), "--no-web", "--no-gpio",
+                     timeout=60)
+    assert result.returncode == 3
+    assert "none of the 2 images" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_run_on_a_folder_reads_each_photo_then_stops(tmp_path):
+    db = tmp_path / "run.sqlite3"
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for photo in PHOTOS[:3]:
+        (folder / photo.name).write_bytes(photo.read_bytes())
+    result = run_cli("run", "--source", str(folder), "--hold", "1.0", "--db", str(db), "--no-web", "--no-gpio",
+                     "--no-screen", timeout=120)
+    assert result.returncode == 0, result.stderr
+    with SessionStore(db) as store:
+        (info,) = store.list_sessions()
+        assert len([e for e in store.get(info.id).events() if e.kind == "dice_read"]) == 3
+
+
+@pytest.mark.parametrize("args, problem", [
+    (["demo", "--port", "70000"], "port 70000 is outside 0-65535"),
+    (["demo", "--hold", "0"], "positive number of seconds"),
+    (["print-mat", "mat.txt"], "name a .png or .pdf file"),
+])
+def test_bad_options_are_usage_errors(args, problem):
+    result = run_cli(*args, timeout=60)
+    assert result.returncode == 2 and problem in result.stderr
+
+
+def test_demo_uses_its_own_database_by_default(tmp_path):
+    data = tmp_path / "data"
+    result = run_cli("demo", "--once", "--fast", "--hold", "1.0", "--no-web", "--no-gpio", "--no-screen",
+                     str(PHOTOS[0].parent), env_extra={"TABLETOP_DATA_DIR": str(data)})
+    assert result.returncode == 0, result.stderr
+    assert (data / "demo.sqlite3").exists() and not (data / "sessions.sqlite3").exists()
+
+
+def test_a_database_path_that_cannot_be_opened_is_one_line(tmp_path):
+    result = run_cli("demo", "--db", str(tmp_path), "--once", "--fast", "--no-web", "--no-gpio", timeout=60)
+    assert result.returncode == 3 and str(tmp_path) in result.stderr and "Traceback" not in result.stderr

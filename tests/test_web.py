@@ -205,3 +205,14 @@ def test_lan_address_only_connects_a_udp_socket(monkeypatch, address, expected):
     host = made[0].connected_to[0]
     assert host.startswith("10.")  # a private address: only its route is looked up
     assert netinfo.phone_url(8080) == f"http://{expected}:8080/"
+
+
+def test_post_action_survives_hostile_bodies(client, hub):
+    nested = "[" * 100_000 + "]" * 100_000
+    r = client.post("/api/action", data=nested[:15_000], content_type="application/json")
+    assert r.status_code == 400
+    r = client.post("/api/action", data=json.dumps({"action": "x" * 20_000}), content_type="application/json")
+    assert r.status_code == 413  # bodies over 16 KiB are refused, not echoed back
+    r = client.post("/api/action", json={"action": "y" * 1_000})
+    assert r.status_code == 400 and len(r.get_data()) < 1_000
+    assert hub.take_actions() == []
