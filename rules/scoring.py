@@ -115,6 +115,19 @@ class Fields:
         """The field path of ``key`` inside this object."""
         return field_path(self.where, key)
 
+    def only(self, *keys: builtins.str) -> Fields:
+        """Refuse keys other than ``keys``: a misspelt field must not be read as absent.
+
+        Raises:
+            ScoreInputError: naming the first unknown key, with the closest known keys.
+        """
+        for key in self.obj:
+            if key not in keys:
+                raise ScoreInputError(
+                    self.path(key), f"is not a known field (known: {', '.join(keys)})", closest_names(str(key), keys)
+                )
+        return self
+
     def has(self, key: str) -> bool:
         """Whether the object has ``key``."""
         return key in self.obj

@@ -104,7 +104,7 @@ def parse_station(items: Any, where: str, cat: Catalogue | None = None) -> Stati
     years = cat.rules["years"]
     for k, raw in enumerate(items):
         here = field_path(where, k)
-        f = Fields(raw, here)
+        f = Fields(raw, here).only("card", "cell", "cubes", "year", "face_down")
         card = _lookup(cat.card, f.str("card"), f.path("card"), "card")
         cell_raw = f.get("cell")
         if (not isinstance(cell_raw, list) or len(cell_raw) != 2
@@ -142,7 +142,7 @@ def parse_station(items: Any, where: str, cat: Catalogue | None = None) -> Stati
 def parse_position(data: Any, cat: Catalogue | None = None) -> Position:
     """The table from the score/check input (see the module docstring), or :class:`ScoreInputError`."""
     cat = cat or catalogue()
-    top = Fields(data, "")
+    top = Fields(data, "").only("game", "objectives", "aggressive", "players")
     if top.has("game") and top.obj["game"] != "among":
         raise ScoreInputError("game", f"this input is for {top.obj['game']!r}, not 'among'")
     aggressive = top.obj.get("aggressive", False)
@@ -165,7 +165,7 @@ def parse_position(data: Any, cat: Catalogue | None = None) -> Position:
         raise ScoreInputError("players", f"must list 1 to 4 players (Among the Stars is for 2-4), got {len(players_raw)}")
     players: list[PlayerPosition] = []
     for k, raw in enumerate(players_raw):
-        f = Fields(raw, field_path("players", k))
+        f = Fields(raw, field_path("players", k)).only("name", "race", "secret_objective", "credits", "vp", "station")
         name = f.str("name")
         if any(p.name == name for p in players):
             raise ScoreInputError(f.path("name"), f"two players are called {name!r}")

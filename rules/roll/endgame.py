@@ -197,7 +197,7 @@ def parse_score_input(data: Any, cat: Catalogue | None = None) -> list[EndPositi
     if isinstance(data, list):
         players, where = data, "players"
     else:
-        players = Fields(data, "").list("players")
+        players = Fields(data, "").only("game", "players").list("players")
         where = "players"
     if not 1 <= len(players) <= 5:
         raise ScoreInputError(where, f"must list 1 to 5 players (Roll for the Galaxy is for 2-5), got {len(players)}")
@@ -212,7 +212,7 @@ def parse_score_input(data: Any, cat: Catalogue | None = None) -> list[EndPositi
 
 
 def _parse_player(obj: Any, where: str, cat: Catalogue) -> EndPosition:
-    f = Fields(obj, where)
+    f = Fields(obj, where).only("name", "vp_chips", "credits", "tableau", "goods", "dice")
     name = f.str("name")
     vp_chips = f.int("vp_chips", low=0)
     credits = f.int("credits", low=0, high=MAX_CREDITS)
@@ -260,7 +260,7 @@ def _parse_player(obj: Any, where: str, cat: Catalogue) -> EndPosition:
         developments[:0] = [ft.development.name] if ft.development else []
         worlds[:0] = [w.name for w in ft.worlds]
     goods = _parse_goods(f, worlds, developments, cat)
-    dice = f.object("dice")
+    dice = f.object("dice").only(*DICE_PLACES)
     places = {}
     for place in DICE_PLACES:
         places[place] = _parse_dice(dice.object(place, default={}))
