@@ -226,8 +226,9 @@ class MainLoop:
         started = time.perf_counter()
         read = self.reader.read(frame.image)
         self.stats.read_ms.append((time.perf_counter() - started) * 1000.0)
+        payload = dice_read_payload(read, frame, self._photo())
         try:
-            event = self.session.append(DICE_READ, dice_read_payload(read, frame, self._photo()), origin="camera", at=time.time())
+            event = self.session.append(DICE_READ, payload, origin="camera", at=time.time())
         except RulesError as exc:  # a reader bug must not stop the table; nothing recorded is lost
             self.message = f"read not recorded: {exc}"
             log.error(self.message)
@@ -236,7 +237,7 @@ class MainLoop:
         self.stats.reads += 1
         self.last_dice = [d.to_json() for d in read.dice]
         self.reader_state = READER_READ
-        values = [d.value for d in read.dice]
+        values = payload["values"]  # reading order, as recorded
         self.message = f"read {len(values)} dice: " + " ".join("?" if v is None else str(v) for v in values)
         log.info("event %d: %s", event.seq, self.message)
         self.display = annotate(frame.image, read)

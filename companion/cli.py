@@ -302,6 +302,10 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
     from vision.deck import DeckProfile
     from vision.table import CalibrationFailed, calibrate
 
+    if not deck_path(deck_name).is_file():
+        print(f"companion read: no deck at {deck_path(deck_name)}: build one with `companion enroll cards DECK DIR`",
+              file=sys.stderr)
+        return EXIT_DEVICE
     try:
         deck = DeckProfile.load(deck_path(deck_name))
     except VisionError as exc:
