@@ -146,6 +146,16 @@ def _main(argv: Sequence[str] | None) -> int:
         stream=sys.stderr,
     )
     logging.getLogger("werkzeug").setLevel(logging.DEBUG if args.verbose else logging.WARNING)  # no line per phone request
+    if args.command == "read":
+        ignored = [opt for opt, given, used in (
+            ("--profile", args.profile is not None, args.cards is None and args.dice == "roll"),
+            ("--mirror", args.mirror != "off", args.cards is not None),
+            ("--dice", args.dice != "d6", args.cards is None),
+        ) if given and not used]
+        if ignored:
+            print(f"companion read: {', '.join(ignored)} does not apply here "
+                  f"(--profile goes with --dice roll, --mirror with --cards, and --cards reads no dice)", file=sys.stderr)
+            return EXIT_USAGE
     if args.command == "read" and args.cards is not None:
         return cmd_read_cards(args.images, args.cards, args.json, args.mirror)
     if args.command == "read":

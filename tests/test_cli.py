@@ -146,3 +146,13 @@ def test_demo_uses_its_own_database_by_default(tmp_path):
 def test_a_database_path_that_cannot_be_opened_is_one_line(tmp_path):
     result = run_cli("demo", "--db", str(tmp_path), "--once", "--fast", "--no-web", "--no-gpio", timeout=60)
     assert result.returncode == 3 and str(tmp_path) in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("extra, named", [
+    (["--profile", "roll"], "--profile"),
+    (["--mirror", "auto"], "--mirror"),
+    (["--cards", "deck", "--dice", "roll"], "--dice"),
+])
+def test_options_that_do_not_apply_are_refused(extra, named, capsys):
+    assert main(["read", str(PHOTOS[0]), *extra]) == 2
+    assert named in capsys.readouterr().err
