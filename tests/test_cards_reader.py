@@ -176,3 +176,25 @@ def test_real_set_board():
     right = sum(c.id == lab for c, lab in zip(r.cards, labels))
     assert right >= 10, Counter((c.id, lab) for c, lab in zip(r.cards, labels) if c.id != lab)
     assert not [c for c, lab in zip(r.cards, labels) if c.id not in (None, lab) and c.confidence >= 0.9]
+
+
+def test_each_zone_has_its_own_station_grid(among_deck):
+    # Two players' stations side by side (two synthetic stations joined into one frame, no calibration,
+    # zones in pixels): each card's cell is counted from the Main Reactor in its own zone, not from
+    # whichever Main Reactor the frame happens to identify best.
+    left = make_scene("among", AMONG_IDS, seed=11, n_cards=8)
+    right = make_scene("among", AMONG_IDS, seed=12, n_cards=8)
+    frame = np.hstack([left.image, right.image])
+    w, h = left.image.shape[1], left.image.shape[0]
+    zones = Zones({"Ann": np.array([[0, 0], [w, 0], [w, h], [0, h]], float),
+                   "Bo": np.array([[w, 0], [2 * w, 0], [2 * w, h], [w, h]], float)}, units="px")
+    r = read_cards(frame, among_deck, zones=zones, config=CardsConfig(anchor_id="main_reactor"))
+    for scene, zone, dx in ((left, "Ann", 0), (right, "Bo", w)):
+        # the frame has no calibration, so the printed markers are found too (as cards not in the deck)
+        mine = [c for c in r.cards if c.zone == zone and c.id is not None]
+        assert len(mine) == len(scene.cards)
+        for lab in scene.cards:
+            centre = lab.corners_px.mean(axis=0) + (dx, 0)
+            c = min(mine, key=lambda c: np.linalg.norm(np.array(c.center_px) - centre))
+            assert c.id == lab.id
+            assert tuple(c.cell) == lab.cell, (zone, lab.id, lab.cell, c.cell)

@@ -112,20 +112,21 @@ class FaceClassifier(nn.Module):
     """Top-face classifier: input float[N, 3, 48, 48] in [0, 1], output softmax float[N, 7]
     over (one .. six, no die)."""
 
-    def __init__(self, classes: int = len(CLASS_VALUES)) -> None:
+    def __init__(self, classes: int = len(CLASS_VALUES), width: float = 1.0) -> None:
         super().__init__()
+        a, b, c, d = (max(8, round(n * width)) for n in (24, 32, 64, 96))
         self.features = nn.Sequential(
-            cbr(3, 24),
-            cbr(24, 32, 2),
-            cbr(32, 32),
-            cbr(32, 64, 2),
-            cbr(64, 64),
-            cbr(64, 96, 2),
-            cbr(96, 96),
+            cbr(3, a),
+            cbr(a, b, 2),
+            cbr(b, b),
+            cbr(b, c, 2),
+            cbr(c, c),
+            cbr(c, d, 2),
+            cbr(d, d),
             nn.AvgPool2d(2),
         )
         self.drop = nn.Dropout(0.2)
-        self.fc = nn.Linear(96 * 9, classes)
+        self.fc = nn.Linear(d * 9, classes)
 
     def logits(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc(self.drop(torch.flatten(self.features(x), 1)))
@@ -244,7 +245,7 @@ def train_classifier(
 ) -> FaceClassifier:
     rng = np.random.default_rng(args.seed + 2)
     cfg = D6Config(patch_context=args.patch_context)
-    model = FaceClassifier()
+    model = FaceClassifier(width=args.cls_width)
     per_epoch = (
         sum(len(it.boxes) for it in items) * 1.85
         + args.synthetic
@@ -352,6 +353,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cls-epochs", type=int, default=35)
     ap.add_argument("--cls-batch", type=int, default=128)
     ap.add_argument("--cls-lr", type=float, default=3e-3)
+    ap.add_argument(
+        "--cls-width",
+        type=float,
+        default=1.0,
+        help="classifier channel-width multiplier (1 = 24/32/64/96 channels)",
+    )
     ap.add_argument(
         "--patch-context",
         type=float,

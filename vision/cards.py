@@ -491,6 +491,8 @@ def find_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: flo
 def rectify_table(frame: np.ndarray, calibration: TableCalibration, config: CardsConfig) -> tuple[np.ndarray, np.ndarray, float]:
     """Top-down image of the table plane seen in ``frame``: (image, M frame px -> image px, px per mm).
 
+    With a lens calibration, M maps *undistorted* frame pixels (see :meth:`TableCalibration.to_px`).
+
     The scale keeps about the frame's resolution at its centre; the extent is the frame's footprint on
     the table, clipped to 2 m around the marker layout.
     """
@@ -506,6 +508,8 @@ def rectify_table(frame: np.ndarray, calibration: TableCalibration, config: Card
         size = (hi - lo) * s
     S = np.array([[s, 0, -lo[0] * s], [0, s, -lo[1] * s], [0, 0, 1]], np.float64)
     M = S @ calibration.H_inv
+    if calibration.lens is not None:  # straighten the lens first; M then maps undistorted pixels
+        frame = calibration.lens.undistort(frame)
     img = cv2.warpPerspective(frame, M, (int(size[0]) + 1, int(size[1]) + 1), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE)
     return img, M, s
@@ -704,6 +708,8 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         quads_top = find_quads(top, c, aspect, t, card_px)
         Minv = np.linalg.inv(M)
         quads = [order_quad(cv2.perspectiveTransform(q.reshape(-1, 1, 2), Minv).reshape(4, 2)) for q in quads_top]
+        if calibration.lens is not None:  # back to the camera's own (distorted) pixels
+            quads = [order_quad(calibration.lens.distort_points(q)) for q in quads]
     else:
         quads = find_quads(frame, c, aspect, t)
     if calibration is not None:
@@ -782,18 +788,27 @@ def _layout(frame, quads, ids, confs, sources, crops, deck, calibration, zones, 
     # row/col along the table axes: axis-aligned extents of each card
     ext = np.array([[q[:, 0].max() - q[:, 0].min(), q[:, 1].max() - q[:, 1].min()] for q in qf])
     rows, cols = assign_rows_cols(centres, ext, c)
-    anchor = None
-    if c.anchor_id is not None:
-        cand = [k for k in range(n) if ids[k] == c.anchor_id]
-        if cand:
-            anchor = max(cand, key=lambda k: confs[k])
-    cells = assign_cells(centres, ups, sizes, anchor, c)
+    zone_of: list[str | None] = [None] * n
+    if zones is not None:
+        for k in range(n):
+            zone_of[k] = zones.zone_of(centres[k] if (zones.units == "mm" and not estimated) else quads[k].mean(axis=0))
+    # one edge-adjacency grid per player zone, each anchored on that zone's own anchor card
+    # (every Among the Stars player has a Main Reactor); without zones, one grid for the frame
+    cells: list[tuple[int, int] | None] = [None] * n
+    for z in dict.fromkeys(zone_of):
+        members = [k for k in range(n) if zone_of[k] == z]
+        anchor = None
+        if c.anchor_id is not None:
+            cand = [j for j, k in enumerate(members) if ids[k] == c.anchor_id]
+            if cand:
+                anchor = max(cand, key=lambda j: confs[members[j]])
+        sub = assign_cells(centres[members], ups[members], sizes[members], anchor, c)
+        for j, k in enumerate(members):
+            cells[k] = sub[j]
     obs = []
     for k in range(n):
         cpx = quads[k].mean(axis=0)
-        zone = None
-        if zones is not None:
-            zone = zones.zone_of(centres[k] if (zones.units == "mm" and not estimated) else cpx)
+        zone = zone_of[k]
         obs.append(CardObservation(ids[k], quads[k], (float(cpx[0]), float(cpx[1])),
                                    (float(centres[k][0]), float(centres[k][1])), _rotation_deg(ups[k]),
                                    rows[k], cols[k], cells[k], zone, confs[k], sources[k], estimated,

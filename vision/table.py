@@ -18,6 +18,7 @@ import numpy as np
 
 from .frames import validate_frame as _validate_frame
 from .errors import VisionError
+from .lens import LensCalibration
 
 __all__ = [
     "A4_MM",
@@ -169,6 +170,9 @@ class TableCalibration:
         layout: the marker layout used.
         reprojection_px: mean corner reprojection error in pixels.
         frame_size: (width, height) of the calibration frame.
+        lens: the camera's lens distortion (:func:`vision.lens.calibrate_lens`), or None for an ideal
+            lens. With it, ``H`` maps table mm to *undistorted* pixels and :meth:`to_px` / :meth:`to_mm`
+            distort / undistort, so both still speak the camera's own frame pixels.
     """
 
     H: np.ndarray
@@ -176,6 +180,7 @@ class TableCalibration:
     layout: MarkerLayout
     reprojection_px: float
     frame_size: tuple[int, int]
+    lens: LensCalibration | None = None
 
     @property
     def H_inv(self) -> np.ndarray:
@@ -183,11 +188,14 @@ class TableCalibration:
         return np.linalg.inv(self.H)
 
     def to_px(self, pts_mm: np.ndarray) -> np.ndarray:
-        """float[N, 2] table mm -> float[N, 2] pixels."""
-        return _apply_h(self.H, pts_mm)
+        """float[N, 2] table mm -> float[N, 2] frame pixels."""
+        px = _apply_h(self.H, pts_mm)
+        return px if self.lens is None else self.lens.distort_points(px)
 
     def to_mm(self, pts_px: np.ndarray) -> np.ndarray:
-        """float[N, 2] pixels -> float[N, 2] table mm."""
+        """float[N, 2] frame pixels -> float[N, 2] table mm."""
+        if self.lens is not None:
+            pts_px = self.lens.undistort_points(pts_px)
         return _apply_h(self.H_inv, pts_px)
 
     def mm_per_px(self, at_px: tuple[float, float] | None = None) -> float:
@@ -208,6 +216,7 @@ class TableCalibration:
                        "width_mm": self.layout.width_mm, "height_mm": self.layout.height_mm},
             "reprojection_px": self.reprojection_px,
             "frame_size": list(self.frame_size),
+            "lens": None if self.lens is None else self.lens.to_json(),
         }
 
     @classmethod
@@ -216,7 +225,8 @@ class TableCalibration:
         layout = MarkerLayout({int(k): np.array(v, np.float64) for k, v in lay["corners_mm"].items()},
                               float(lay["width_mm"]), float(lay["height_mm"]))
         return cls(np.array(d["H"], np.float64), {int(k): np.array(v, np.float64) for k, v in d["markers_px"].items()},
-                   layout, float(d["reprojection_px"]), tuple(d["frame_size"]))
+                   layout, float(d["reprojection_px"]), tuple(d["frame_size"]),
+                   LensCalibration.from_json(d["lens"]) if d.get("lens") else None)
 
 
 def _apply_h(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -246,19 +256,29 @@ def homography_from_markers(seen: dict[int, np.ndarray], layout: MarkerLayout, c
     return H, err, ids
 
 
-def calibrate(frame: np.ndarray, layout: MarkerLayout | None = None, config: TableConfig | None = None) -> TableCalibration:
+def calibrate(frame: np.ndarray, layout: MarkerLayout | None = None, config: TableConfig | None = None,
+              lens: LensCalibration | None = None) -> TableCalibration:
     """Find the layout's markers in ``frame`` and return the table calibration.
+
+    ``lens``: the camera's lens distortion (:func:`vision.lens.calibrate_lens`); the homography is then
+    fitted to the undistorted marker corners.
 
     Raises:
         BadFrame: the frame is not a BGR image.
-        CalibrationFailed: too few markers, or they do not fit the layout.
+        CalibrationFailed: too few markers, they do not fit the layout, or ``lens`` was fitted on frames
+            of another size.
     """
     c = config or TableConfig()
     layout = layout or mat_layout(c)
     frame = validate_frame(frame)
+    size = (frame.shape[1], frame.shape[0])
+    if lens is not None and tuple(lens.image_size) != size:
+        raise CalibrationFailed(f"the lens calibration is for {lens.image_size[0]}x{lens.image_size[1]} frames, "
+                                f"this frame is {size[0]}x{size[1]}: calibrate the lens in this camera mode")
     seen = detect_markers(frame, c)
-    H, err, ids = homography_from_markers(seen, layout, c)
-    return TableCalibration(H, {i: seen[i] for i in ids}, layout, err, (frame.shape[1], frame.shape[0]))
+    fit = seen if lens is None else {i: lens.undistort_points(q) for i, q in seen.items()}
+    H, err, ids = homography_from_markers(fit, layout, c)
+    return TableCalibration(H, {i: seen[i] for i in ids}, layout, err, size, lens)
 
 
 @dataclass(frozen=True)

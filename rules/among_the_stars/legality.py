@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from rules.among_the_stars.data import POWER_REACTOR, CardDef, Catalogue, catalogue
-from rules.among_the_stars.station import Cell, Placed, Station
+from rules.among_the_stars.station import Cell, Placed, Station, neighbour_cells
 from rules.core import Severity
 
 __all__ = [
@@ -31,6 +31,8 @@ __all__ = [
     "check_placement",
     "check_station",
     "correct_station",
+    "fix_for",
+    "legal_cells",
     "rule_citation",
 ]
 
@@ -521,3 +523,57 @@ def correct_station(
             fillers.append(worst.cell)
         station = smaller
     return Correction(station, tuple(removed), tuple(fillers), vp, now, tuple(seen))
+
+
+# -- how to fix a misplay ------------------------------------------------------------------
+
+
+def legal_cells(station: Station, card: CardDef, *, credits: int | None = None, cat: Catalogue | None = None) -> list[Cell]:
+    """Empty cells where ``card`` could be built in ``station`` now with no ERROR issue.
+
+    Candidates are the empty cells edge-adjacent to the station (among, rulebook 4 'Build a
+    location'); each is checked with :func:`check_placement` (energy in range, the card's own
+    placement rule, Observation Dome, MAX). ``credits`` None skips the cost check. Sorted by
+    distance from the Main Reactor cell (0, 0), then row, then column. Empty when the card
+    cannot be built anywhere (the MAX reached, too few credits, no energy in range of any
+    free cell).
+    """
+    cat = cat or catalogue()
+    free = {c for p in station for c in neighbour_cells(p.cell) if station.at(c) is None}
+    ok = [c for c in free
+          if not any(i.severity is Severity.ERROR for i in check_placement(station, card, c, credits=credits, cat=cat))]
+    return sorted(ok, key=lambda c: (abs(c[0]) + abs(c[1]), c[0], c[1]))
+
+
+_TAKE_BACK = {
+    "max_per_station": "take it back: this station already holds the most copies allowed; discard it for credits instead",
+    "box_copies": "check the card: the box does not hold that many copies (a misread?)",
+    "credits": "take it back: it costs more credits than you have; discard it for credits instead",
+    "rounds": "take it back: only one card is built each round",
+}
+
+
+def fix_for(issues: Iterable[Issue], station: Station, card: CardDef, cell: Cell, *,
+            credits: int | None = None, near: int = 3, cat: Catalogue | None = None) -> str:
+    """One sentence telling the player how to undo the misplay of ``card`` at ``cell``.
+
+    ``station`` is the station *before* the card was placed; ``issues`` the problems
+    :func:`check_placement` found. When moving the card would help (adjacency, Observation
+    Dome, Fighter Launch Bay distance, Solar Panels beside a reactor, energy range), the
+    ``near`` legal cells closest to ``cell`` are named (from :func:`legal_cells`); when no cell
+    would do, or the problem is not where it lies (MAX, credits), the card goes back to the
+    hand (among, rulebook 4 'Discard a card for credits' is the action left). Empty string
+    when ``issues`` holds no ERROR.
+    """
+    errors = [i for i in issues if i.severity is Severity.ERROR]
+    if not errors:
+        return ""
+    for i in errors:
+        if i.rule in _TAKE_BACK:
+            return _TAKE_BACK[i.rule]
+    cells = legal_cells(station, card, credits=credits, cat=cat)
+    if not cells:
+        return "take it back: no free cell of this station allows it now; discard it for credits or build a Power Reactor instead"
+    cells.sort(key=lambda c: (abs(c[0] - cell[0]) + abs(c[1] - cell[1]), c[0], c[1]))
+    named = ", ".join(_cell_text(c) for c in cells[:near])
+    return f"move it to {'one of ' if len(cells[:near]) > 1 else ''}{named}"
