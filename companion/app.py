@@ -17,6 +17,7 @@ from typing import Any, Callable, Protocol, Sequence
 import cv2
 import numpy as np
 
+from companion.flow import GameFlow, Outcome, handle_action
 from companion.hub import Snapshot, StateHub
 from companion.screen import ScreenSnapshot
 from companion.session import Session
@@ -111,13 +112,18 @@ class MainLoop:
         live_publish_s: seconds between live-frame updates of the phone view while dice move.
         live_render_s: seconds between live-frame redraws of the touchscreen.
         on_read: called after each recorded read with (event seq, read), e.g. to flash the LED.
+        flow: the at-table flow of a Roll, Race or Among the Stars session (``companion.flow``);
+            then ``reader`` may be None (no dice are read: the camera picture is shown live) and
+            the view's ``"game"`` is the flow's view.
+        on_announce: called with ``"last_round"`` when an end condition is first met and with
+            ``"game_over"`` when the game ends (e.g. to sound the buzzer); loop thread.
     """
 
     def __init__(
         self,
         *,
         source: CameraSource,
-        reader: DiceReader,
+        reader: DiceReader | None,
         session: Session,
         hub: StateHub,
         stillness: StillnessDetector,
@@ -129,6 +135,8 @@ class MainLoop:
         live_publish_s: float = 1.0,
         live_render_s: float = 0.1,
         on_read: Callable[[int, DiceRead], None] | None = None,
+        flow: GameFlow | None = None,
+        on_announce: Callable[[str], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -145,6 +153,11 @@ class MainLoop:
         self.live_publish_s = live_publish_s
         self.live_render_s = live_render_s
         self.on_read = on_read
+        self.flow = flow
+        self.on_announce = on_announce
+        self._announced: set[str] = set()
+        if flow is None and reader is None:
+            raise ValueError("MainLoop needs a dice reader unless it runs a game flow")
         self.clock = clock
         self.sleep = sleep
         self.stats = LoopStats()
@@ -201,7 +214,7 @@ class MainLoop:
         self.stats.frames += 1
         self.last_frame = frame
         self.stillness.update(frame.image, frame.timestamp)
-        if self.stillness.became_still or self._read_requested:
+        if self.reader is not None and (self.stillness.became_still or self._read_requested):
             self._read_requested = False
             self.record_read(frame)
             return
@@ -224,6 +237,7 @@ class MainLoop:
         Returns the event's seq, or 0 when the rules refused the read (shown as the status message).
         """
         started = time.perf_counter()
+        assert self.reader is not None
         read = self.reader.read(frame.image)
         self.stats.read_ms.append((time.perf_counter() - started) * 1000.0)
         payload = dice_read_payload(read, frame, self._photo())
@@ -308,6 +322,17 @@ class MainLoop:
         for action in self.hub.take_actions():
             self.stats.actions += 1
             name, origin = action["action"], action.get("origin", "cli")
+            outcome = handle_action(self.flow, action) if self.flow is not None else None
+            if outcome is None and name in ("next_phase", "report", "undo_report"):
+                outcome = Outcome([], "", f"{name} needs a game flow (companion run --game roll|race|among)")
+            if outcome is not None:
+                self.message = outcome.error or outcome.message
+                (log.info if outcome.error is None else log.warning)("%s (%s): %s", name, origin, self.message)
+                reply = action.get("reply")
+                if reply is not None and not reply.done():
+                    reply.set_result(outcome.to_json())
+                changed = True
+                continue
             if name == "quit":
                 self._stop = True
             elif name == "read_now":
@@ -323,12 +348,17 @@ class MainLoop:
         """The published view dict (shape in ``docs/contracts.md``)."""
         replayed = self.session.replay()
         frame = self.last_frame
-        game_view = self.session.game.view(replayed.state)
-        latest = game_view.get("latest")
-        if isinstance(latest, dict) and "seq" in latest:  # a roll's findings concern that roll only
-            findings = [f for f in replayed.findings if f.seq == latest["seq"]]
+        if self.flow is not None:
+            game_view = self.flow.view()
+            findings_json = game_view["findings"]  # newest first, with what to do
         else:
-            findings = list(replayed.findings[-5:])
+            game_view = self.session.game.view(replayed.state)
+            latest = game_view.get("latest")
+            if isinstance(latest, dict) and "seq" in latest:  # a roll's findings concern that roll only
+                findings = [f for f in replayed.findings if f.seq == latest["seq"]]
+            else:
+                findings = list(replayed.findings[-5:])
+            findings_json = [f.to_json() for f in findings]
         return {
             "session": {
                 "id": self.session.id,
@@ -341,7 +371,7 @@ class MainLoop:
             "game": game_view,
             "dice": self.last_dice,
             "frame": None if frame is None else {"width": frame.width, "height": frame.height, "index": frame.index},
-            "findings": [f.to_json() for f in findings],
+            "findings": findings_json,
             "phone_url": self.phone_url,
         }
 
@@ -358,6 +388,18 @@ class MainLoop:
         snapshot = self.hub.publish(self.view(), jpeg)
         self._published_at = self.clock()
         self._render(snapshot)
+        self._announce(snapshot.view.get("game") or {})
+
+    def _announce(self, game: dict[str, Any]) -> None:
+        """Call ``on_announce`` once per game for the last round and once for the game's end."""
+        if self.flow is None:
+            return
+        for key, flag in (("last_round", game.get("last_round")), ("game_over", game.get("over"))):
+            if flag and key not in self._announced:
+                self._announced.add(key)
+                log.info("announce: %s", key)
+                if self.on_announce is not None:
+                    self.on_announce(key)
 
     def _render(self, snapshot: Snapshot) -> None:
         if self.screen is None:

@@ -1,7 +1,9 @@
 """The ``companion`` command line.
 
     companion run  [--source auto] [options]      the main job: the camera (Pi camera, else a USB webcam)
+    companion run --game roll|race|among --players "Ann,Bob"   the at-table flow of a game (phones report)
     companion demo [FOLDER] [--once] [options]    the same on a replay of real photos (bundled ones by default)
+    companion export [--db DB] [--session ID] (--json FILE | --bgstats FILE)   a finished game
     companion read IMAGE... --dice d6 [--json]    read the dice in photos and print what was seen
     companion read IMAGE... --dice roll --profile P [--json]   Roll for the Galaxy dice (colour and face)
     companion enroll roll-dice DIR [--name N]     learn the owner's Roll for the Galaxy dice from photos
@@ -33,6 +35,7 @@ from typing import Any, Callable, Sequence
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_DEVICE = 0, 1, 2, 3
 DEFAULT_PORT = 8080
 DICE_KINDS = ("d6", "roll")
+BOX_GAMES = ("d6", "roll", "race", "among")
 
 log = logging.getLogger("companion")
 
@@ -82,6 +85,12 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--windowed", action="store_true", help="draw the touchscreen in a window, not full screen")
         p.add_argument("--screenshot", type=Path, help="after each read, save the touchscreen as this PNG")
         p.add_argument("--no-gpio", action="store_true", help="do not use the GPIO button and LED")
+        p.add_argument("--game", choices=BOX_GAMES, default="d6",
+                       help="d6 (default: read the dice), or the at-table flow of roll, race or among")
+        p.add_argument("--players", help='with --game roll|race|among: players in seat order, "Ann,Bob" or "Ann:red,Bob:blue"; starts a new game')
+        p.add_argument("--races", help='with --game among: one race per player in seat order, "Sheptas,Zehuti" (empty: none)')
+        p.add_argument("--objectives", help='with --game among: the objectives in play, "Name,Name"')
+        p.add_argument("--buzzer-pin", type=int, metavar="BCM", help="BCM pin of an active buzzer (announces the last round; default: none)")
         p.add_argument("--max-frames", type=int, help="stop after this many frames (testing)")
 
     run = sub.add_parser("run", help="the main job: read the dice from the camera")
@@ -119,6 +128,13 @@ def _parser() -> argparse.ArgumentParser:
 
     mat = sub.add_parser("print-mat", help="write the A4 calibration sheet with its ArUco markers (PNG or PDF)")
     mat.add_argument("path", type=Path, metavar="PATH", help="output file, .png or .pdf")
+
+    export = sub.add_parser("export", help="write a finished Roll, Race or Among the Stars game (JSON, BG Stats play)")
+    export.add_argument("--db", type=Path, help="session database (default: sessions.sqlite3 in the user's data directory)")
+    export.add_argument("--session", help="session id (default: the newest Roll, Race or Among the Stars session)")
+    export.add_argument("--json", type=Path, metavar="FILE", help="write the game as JSON (players, breakdowns, winners, events)")
+    export.add_argument("--bgstats", type=Path, metavar="FILE", help="write the BG Stats play record (JSON) and print its bgstats:// link")
+    export.add_argument("--unfinished", action="store_true", help="export a game that has not ended (scores as they stand)")
 
     from companion.scoring import add_check_parser, add_score_parser
 
@@ -166,6 +182,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return cmd_enroll_roll_dice(args.folder, args.out or profile_path(args.name))
     if args.command == "print-mat":
         return cmd_print_mat(args.path)
+    if args.command == "export":
+        return cmd_export(args)
     if args.command in ("score", "check"):
         from companion.scoring import cmd_check, cmd_score
 
@@ -353,20 +371,105 @@ def cmd_print_mat(path: Path) -> int:
     return EXIT_OK
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    """``companion export``: 0 written; 1 unfinished game or cannot write; 2 nothing to write; 3 no session."""
+    from companion.errors import SessionError
+    from companion.flow import GameFlow, bgstats_url
+    from companion.flows import FLOWS
+    from companion.paths import default_db_path
+    from companion.session import SessionStore
+
+    if args.json is None and args.bgstats is None:
+        print("companion export: say what to write: --json FILE and/or --bgstats FILE", file=sys.stderr)
+        return EXIT_USAGE
+    db = args.db or default_db_path()
+    if not Path(db).is_file():
+        print(f"companion export: no session database at {db} (give --db)", file=sys.stderr)
+        return EXIT_DEVICE
+    try:
+        with SessionStore(db) as store:
+            if args.session:
+                session = store.get(args.session)
+            else:
+                info = next((i for i in store.list_sessions() if i.game in FLOWS), None)
+                if info is None:
+                    print(f"companion export: no Roll, Race or Among the Stars session in {db}", file=sys.stderr)
+                    return EXIT_DEVICE
+                session = store.get(info.id)
+            if session.game.name not in FLOWS:
+                print(f"companion export: session {session.id} is a {session.game.name!r} session; "
+                      f"export takes {', '.join(FLOWS)}", file=sys.stderr)
+                return EXIT_USAGE
+            flow = GameFlow(session, FLOWS[session.game.name])
+            if not flow.over() and not args.unfinished:
+                print(f"companion export: session {session.id} has not ended ({flow.table().round_label}); "
+                      "finish it at the table, or pass --unfinished", file=sys.stderr)
+                return EXIT_INPUT
+            game, play = flow.export_json(), flow.bgstats_play()
+    except SessionError as exc:
+        print(f"companion export: {exc}", file=sys.stderr)
+        return EXIT_DEVICE
+    try:
+        if args.json is not None:
+            args.json.write_text(json.dumps(game, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            print(f"wrote {args.json}")
+        if args.bgstats is not None:
+            args.bgstats.write_text(json.dumps(play, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            print(f"wrote {args.bgstats}; open this link on a phone with BG Stats to add the play:")
+            print(bgstats_url(play))
+    except OSError as exc:
+        print(f"companion export: cannot write: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    return EXIT_OK
+
+
+def _flow_session(args: argparse.Namespace, store: Any) -> Any:
+    """The session of ``--game`` to play: a new one with ``--players``, else the latest open one.
+
+    Raises:
+        _UsageError: options that do not go with the game, or no players for a new game.
+        companion.errors.BadEntry: a bad player list, race or objective.
+    """
+    from companion.flow import parse_players
+    from companion.flows import FLOWS
+
+    spec = FLOWS[args.game]
+    options: dict[str, Any] = {}
+    if args.races is not None:
+        options["races"] = [r.strip() for r in args.races.split(",")]
+    if args.objectives is not None:
+        options["objectives"] = [o.strip() for o in args.objectives.split(",") if o.strip()]
+    if args.players is None:
+        if options:
+            raise _UsageError("--races and --objectives go with --players (a new game)")
+        session = None if args.new_session else store.resume_latest(args.game)
+        if session is None:
+            raise _UsageError(f'--game {args.game}: no game to resume; start one with --players "Ann,Bob"')
+        return session
+    return store.start(args.game, spec.settings(parse_players(args.players), options))
+
+
 def cmd_box(args: argparse.Namespace) -> int:
     """``companion run`` / ``companion demo``: the main loop with the views around it."""
     from companion.app import MainLoop
     from companion.hub import StateHub
     from companion.paths import default_db_path
-    from companion.errors import SessionError
+    from companion.errors import BadEntry, SessionError
     from companion.session import SessionStore
     from device import DeviceError, open_source
+    from rules import RulesError
     from rules.d6 import D6_GAME
     from vision import D6Reader, VisionError
     from vision.motion import StillnessDetector
 
+    flow_game = args.game != "d6"
+    misplaced = [opt for opt, given in (("--players", args.players), ("--races", args.races), ("--objectives", args.objectives))
+                 if given is not None and (not flow_game or (opt != "--players" and args.game != "among"))]
+    if misplaced:
+        print(f"companion {args.command}: {', '.join(misplaced)} does not go with --game {args.game}", file=sys.stderr)
+        return EXIT_USAGE
     try:
-        reader = D6Reader()
+        reader = None if flow_game else D6Reader()
     except VisionError as exc:
         print(f"companion: cannot load the dice reader: {exc}; reinstall the package (./setup.sh run)", file=sys.stderr)
         return EXIT_DEVICE
@@ -386,16 +489,31 @@ def cmd_box(args: argparse.Namespace) -> int:
     db = args.db or (default_db_path().with_name("demo.sqlite3") if demo else default_db_path())
     try:
         store = SessionStore.open_or_recover(db)
-        session = None if args.new_session else store.resume_latest(D6_GAME.name)
-        if session is None:
-            session = store.start(D6_GAME.name, {"source": source.name})
-            log.info("started session %s in %s", session.id, store.path)
+        if flow_game:
+            session = _flow_session(args, store)
+            log.info("%s session %s (%d events) in %s", args.game, session.id, session.last_seq, store.path)
         else:
-            log.info("resumed session %s (%d events) in %s", session.id, session.last_seq, store.path)
+            session = None if args.new_session else store.resume_latest(D6_GAME.name)
+            if session is None:
+                session = store.start(D6_GAME.name, {"source": source.name})
+                log.info("started session %s in %s", session.id, store.path)
+            else:
+                log.info("resumed session %s (%d events) in %s", session.id, session.last_seq, store.path)
     except SessionError as exc:
         print(f"companion {args.command}: {exc}", file=sys.stderr)
         source.close()
         return EXIT_DEVICE
+    except (_UsageError, BadEntry, RulesError) as exc:
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        source.close()
+        store.close()
+        return EXIT_USAGE
+    flow = None
+    if flow_game:
+        from companion.flow import GameFlow
+        from companion.flows import FLOWS
+
+        flow = GameFlow(session, FLOWS[args.game])
 
     phone_url = ""
     server = None
@@ -415,7 +533,7 @@ def cmd_box(args: argparse.Namespace) -> int:
         log.info("phone view at %s", phone_url)
 
     screen, pump = _open_screen(args, hub, phone_url)
-    controls = None if args.no_gpio else _open_controls(hub)
+    controls = None if args.no_gpio else _open_controls(hub, "next_phase" if flow_game else "read_now", args.buzzer_pin)
 
     def on_read(seq: int, read: object) -> None:
         if args.screenshot is not None and screen is not None:
@@ -426,7 +544,8 @@ def cmd_box(args: argparse.Namespace) -> int:
     loop = MainLoop(
         source=source, reader=reader, session=session, hub=hub, stillness=StillnessDetector(),
         screen=screen, pump_screen=pump, phone_url=phone_url, stop_at_end=True,  # a replay that ends (demo --once, run FOLDER) stops the job
-        on_read=on_read,
+        on_read=on_read, flow=flow,
+        on_announce=lambda what: controls.beep(3 if what == "last_round" else 1) if controls is not None else None,
     )
     signal.signal(signal.SIGTERM, lambda *_: loop.stop())
     if controls is not None:
@@ -477,11 +596,12 @@ def _open_screen(args: argparse.Namespace, hub: object, phone_url: str):
     return screen, pump
 
 
-def _open_controls(hub):
-    """The GPIO button (read now) and status LED, or None where no GPIO is available."""
+def _open_controls(hub, action: str = "read_now", buzzer_pin: int | None = None):
+    """The GPIO button (posts ``action``: read now, or the next phase of a game flow), the status
+    LED and the optional buzzer, or None where no GPIO is available."""
     from device import Controls
 
-    return Controls.create_optional(on_press=lambda: hub.post_action("read_now", origin="button"))
+    return Controls.create_optional(on_press=lambda: hub.post_action(action, origin="button"), buzzer_pin=buzzer_pin)
 
 
 if __name__ == "__main__":  # pragma: no cover

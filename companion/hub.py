@@ -14,14 +14,19 @@ from __future__ import annotations
 
 import queue
 import threading
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["Snapshot", "StateHub", "ACTIONS"]
 
-ACTIONS = frozenset({"read_now", "undo", "quit"})
+ACTIONS = frozenset({"read_now", "undo", "quit", "next_phase", "report", "undo_report"})
 """Action names views may post: ``read_now`` (read the dice now), ``undo`` (withdraw the
-latest event), ``quit`` (stop the main loop). Payload keys depend on the action."""
+latest event), ``quit`` (stop the main loop); in a game flow (``companion.flow``) also
+``next_phase`` (the Next button), ``report`` (``player``, ``form``, ``values``: a player's
+report) and ``undo_report`` (``player``: withdraw that player's newest report). Payload keys
+depend on the action; ``reply`` (a :class:`concurrent.futures.Future`) gets the loop's answer."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,23 @@ class StateHub:
         if name not in ACTIONS:
             raise ValueError(f"unknown action {name!r}; known actions: {', '.join(sorted(ACTIONS))}")
         self._actions.put({"action": name, "origin": origin, **payload})
+
+    def request(self, name: str, origin: str, timeout: float, **payload: Any) -> dict[str, Any] | None:
+        """Post an action and wait up to ``timeout`` s for the main loop's answer.
+
+        Returns:
+            The loop's answer (``companion.flow.Outcome.to_json()``: ``{"recorded", "message",
+            "error"}``), or None when the loop did not answer in time (the action stays queued).
+
+        Raises:
+            ValueError: ``name`` is not a known action.
+        """
+        reply: Future[dict[str, Any]] = Future()
+        self.post_action(name, origin, reply=reply, **payload)
+        try:
+            return reply.result(timeout=timeout)
+        except FutureTimeout:
+            return None
 
     def take_actions(self) -> list[dict[str, Any]]:
         """Every queued action, oldest first (non-blocking)."""

@@ -75,6 +75,10 @@ class Screen(enum.Enum):
     """Normal play (camera ``ok`` or replay ``ended``): frame, tally, history, buttons."""
     CAMERA_LOST = "camera_lost"
     """Camera ``lost``: the message and what to do; the game so far is kept."""
+    TABLE = "table"
+    """A game flow (Roll, Race, Among the Stars): phase strip, VP pool, players, LAST ROUND, findings, Next."""
+    SCORES = "scores"
+    """A game flow that has ended: each player's breakdown and the winner."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +147,9 @@ def _screen_for(view: dict[str, Any]) -> Screen:
     """The screen a view calls for."""
     if not view:
         return Screen.WAITING
+    game = view.get("game") or {}
+    if game.get("flow"):  # the flow is played without the camera: a lost camera is a status line
+        return Screen.SCORES if game.get("over") else Screen.TABLE
     if (view.get("status") or {}).get("camera") == "lost":
         return Screen.CAMERA_LOST
     return Screen.WATCHING
@@ -267,6 +274,145 @@ class _CameraLost(_ScreenState):
         ts._draw_buttons(self.buttons(ts, view))
 
 
+PHASE_COLOURS = {"current": ACCENT, "done": (40, 46, 56), "next": PANEL}
+
+
+class _Table(_ScreenState):
+    """The game-tracking screen of a flow (see ``companion.flow`` for the view's ``game`` shape)."""
+
+    screen = Screen.TABLE
+
+    def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
+        nxt = (view.get("game") or {}).get("next") or {}
+        buttons = [
+            Button("next_phase", f"Next: {nxt.get('label', '')}", ts._rect(6, 404, 330, 70), bool(nxt.get("enabled"))),
+            Button("undo", "Undo", ts._rect(344, 404, 150, 70), _can_undo(view)),
+        ]
+        if ts.debug:
+            buttons.append(Button("quit", "Quit", ts._rect(502, 404, 100, 70)))
+        return buttons
+
+    def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
+        surface = ts.surface
+        surface.fill(BG)
+        game = view.get("game") or {}
+        w = surface.get_width()
+        ts._text_fit(game.get("title", ""), (ts._x(10), ts._y(8)), ts._x(330), 34, DIM)
+        ts._text_fit(game.get("round_label", ""), (ts._x(10), ts._y(36)), ts._x(470), 40, TEXT)
+        if game.get("pool") is not None:
+            ts._text(f"{game.get('pool_label', 'VP pool')}: {game['pool']}", (w - ts._x(10), ts._y(14)), 48, WARN, anchor="topright")
+        y = 76
+        if game.get("last_round"):
+            banner = ts._rect(6, y, 788, 40)
+            pygame.draw.rect(surface, BAD, banner, border_radius=ts._s(8))
+            why = "; ".join(game.get("ending") or [])
+            ts._text_fit(f"LAST ROUND  {why}", banner.center, banner.width - 16, 38, TEXT, anchor="center")
+            y += 44
+        phases = game.get("phases") or []
+        strip = ts._rect(6, y, 788, 70)
+        if phases:
+            gap = ts._s(6)
+            width = (strip.width - gap * (len(phases) - 1)) // len(phases)
+            for k, ph in enumerate(phases):
+                box = pygame.Rect(strip.x + k * (width + gap), strip.y, width, strip.height)
+                state = ph.get("state", "next")
+                pygame.draw.rect(surface, PHASE_COLOURS.get(state, PANEL), box, border_radius=ts._s(8))
+                colour = (16, 20, 24) if state == "current" else (DIM if state == "done" else TEXT)
+                ts._text_fit(ph.get("label", ""), (box.centerx, box.y + ts._s(6)), box.width - 8, 32, colour, anchor="midtop", min_size=16)
+                by = ", ".join(ph.get("by") or [])
+                if by:
+                    ts._text_fit(by, (box.centerx, box.bottom - ts._s(6)), box.width - 8, 22, colour, anchor="midbottom", min_size=14)
+        else:
+            pygame.draw.rect(surface, PANEL, strip, border_radius=ts._s(8))
+        y += 74
+        ts._text_fit(game.get("note", ""), (ts._x(10), ts._y(y)), ts._x(780), 26, DIM, min_size=16)
+        y += 26
+        self._players(ts, game, ts._rect(6, y, 600, 340 - y))
+        ts._draw_findings_with_rule(view.get("findings") or [], ts._rect(6, 372, 788, 28))
+        ts._draw_buttons(self.buttons(ts, view))
+        url = ts._url(view)
+        if url:
+            ts._draw_qr(url, ts._rect(700, 250, 94, 94))
+        message = (view.get("status") or {}).get("message") or ""
+        if not nxt_enabled(game) and (game.get("next") or {}).get("why"):
+            message = game["next"]["why"]
+        ts._text_fit(message, (ts._x(610), ts._y(420)), ts._x(184), 22, DIM, min_size=14)
+
+    @staticmethod
+    def _players(ts: TouchScreen, game: dict[str, Any], area: pygame.Rect) -> None:
+        players = game.get("players") or []
+        columns = [("Player", 0), ("Tableau", 260), ("Credits", 380), ("VP", 500)]
+        for label, dx in columns:
+            ts._text(label, (area.x + ts._x(dx), area.y), 22, DIM)
+        row_h = max(ts._s(22), min(ts._s(40), (area.height - ts._s(20)) // max(1, len(players))))
+        y = area.y + ts._s(20)
+        for p in players:
+            colour = SEAT_COLOURS.get(p.get("colour"), TEXT)
+            pygame.draw.circle(ts.surface, colour, (area.x + ts._s(8), y + row_h // 2), ts._s(7))
+            name = p.get("name", "?") + ("  (waiting)" if p.get("waiting") else "")
+            ts._text_fit(name, (area.x + ts._s(22), y + row_h // 2), ts._x(235), 32, WARN if p.get("waiting") else TEXT, anchor="midleft", min_size=16)
+            for key, dx in (("tableau", 260), ("credits", 380), ("vp", 500)):
+                value = p.get(key)
+                ts._text("-" if value is None else str(value), (area.x + ts._x(dx), y + row_h // 2), 36, TEXT, anchor="midleft")
+            y += row_h
+
+
+def nxt_enabled(game: dict[str, Any]) -> bool:
+    """Whether the flow's Next button can be pressed now."""
+    return bool((game.get("next") or {}).get("enabled"))
+
+
+SEAT_COLOURS = {"red": (220, 70, 60), "blue": (70, 130, 230), "green": (80, 190, 110), "yellow": (235, 200, 60),
+                "purple": (160, 100, 210), "white": (230, 230, 230)}
+
+
+class _Scores(_ScreenState):
+    """End of a flow game: the breakdown by category, each player's total, the winner."""
+
+    screen = Screen.SCORES
+
+    def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
+        buttons = [Button("undo", "Undo", ts._rect(6, 404, 200, 70), _can_undo(view))]
+        if ts.debug:
+            buttons.append(Button("quit", "Quit", ts._rect(214, 404, 120, 70)))
+        return buttons
+
+    def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
+        surface = ts.surface
+        surface.fill(BG)
+        game = view.get("game") or {}
+        result = game.get("result") or {"players": [], "winners": []}
+        won = result.get("winners") or []
+        ts._text_fit(f"{game.get('title', '')}: game over", (ts._x(10), ts._y(8)), ts._x(780), 34, DIM)
+        headline = ("Winner: " if len(won) == 1 else "Shared win: ") + ", ".join(won)
+        ts._text_fit(headline, (ts._x(10), ts._y(40)), ts._x(780), 56, GOOD)
+        players = result.get("players") or []
+        categories = [c["category"] for c in players[0]["categories"]] if players else []
+        table = ts._rect(6, 100, 788, 296)
+        label_w = ts._x(230)
+        col_w = (table.width - label_w) // max(1, len(players))
+        rows = len(categories) + 2
+        row_h = min(ts._s(34), table.height // max(1, rows))
+        for k, p in enumerate(players):
+            x = table.x + label_w + k * col_w
+            colour = GOOD if p.get("winner") else TEXT
+            ts._text_fit(p["name"], (x + col_w // 2, table.y), col_w - 6, 30, colour, anchor="midtop", min_size=14)
+        y = table.y + row_h
+        for cat in categories:
+            ts._text_fit(cat, (table.x, y), label_w - 6, 26, DIM, min_size=14)
+            for k, p in enumerate(players):
+                x = table.x + label_w + k * col_w
+                ts._text(str(p["breakdown"].get(cat, 0)), (x + col_w // 2, y), 28, TEXT, anchor="midtop")
+            y += row_h
+        pygame.draw.line(surface, DIM, (table.x, y), (table.right, y), 1)
+        ts._text("Total", (table.x, y + ts._s(4)), 34, TEXT)
+        for k, p in enumerate(players):
+            x = table.x + label_w + k * col_w
+            ts._text(str(p["total"]), (x + col_w // 2, y + ts._s(2)), 40, GOOD if p.get("winner") else TEXT, anchor="midtop")
+        ts._draw_buttons(self.buttons(ts, view))
+        ts._text_fit("Export: companion export --json FILE / --bgstats FILE", (ts._x(350), ts._y(430)), ts._x(440), 22, DIM, min_size=14)
+
+
 def _can_undo(view: dict[str, Any]) -> bool:
     """Whether there is anything to undo (unknown counts as yes)."""
     session = view.get("session") or {}
@@ -307,7 +453,9 @@ class TouchScreen:
         self.phone_url = phone_url
         self._sx = self.size[0] / BASE_SIZE[0]
         self._sy = self.size[1] / BASE_SIZE[1]
-        self._handlers: dict[Screen, _ScreenState] = {h.screen: h for h in (_Waiting(), _Watching(), _CameraLost())}
+        self._handlers: dict[Screen, _ScreenState] = {
+            h.screen: h for h in (_Waiting(), _Watching(), _CameraLost(), _Table(), _Scores())
+        }
         self.state = Screen.WAITING
         self._handlers[self.state].enter(self)
         self._view: dict[str, Any] = {}
@@ -382,7 +530,7 @@ class TouchScreen:
 
         A tap is a left-button press and release on the same enabled button. SDL turns
         touches into mouse events (``event.touch`` is True), so finger events are not
-        handled separately (that would post twice). Keys: Space = read now, U or
+        handled separately (that would post twice). Keys: Space = read now, N = next phase, U or
         Backspace = undo, Escape = quit (debug only). ``pygame.QUIT`` (window closed, or
         SIGTERM/SIGINT, which SDL turns into QUIT) posts ``quit``.
 
@@ -404,7 +552,7 @@ class TouchScreen:
             if released is not None and released == pressed:
                 action = released
         elif event.type == pygame.KEYDOWN:
-            keys = {pygame.K_SPACE: "read_now", pygame.K_u: "undo", pygame.K_BACKSPACE: "undo"}
+            keys = {pygame.K_SPACE: "read_now", pygame.K_u: "undo", pygame.K_BACKSPACE: "undo", pygame.K_n: "next_phase"}
             if self.debug:
                 keys[pygame.K_ESCAPE] = "quit"
             candidate = keys.get(event.key)
@@ -600,6 +748,20 @@ class TouchScreen:
         rect = self._text_fit(text, (x, area.centery), area.right - x - more_width, 26, colour, anchor="midleft")
         if more:
             self._text(more, (rect.right, area.centery), 24, DIM, anchor="midleft")
+
+    def _draw_findings_with_rule(self, findings: list[dict[str, Any]], area: pygame.Rect) -> None:
+        """The newest finding: what, where and the rule it breaks, and what to do (game flows)."""
+        if not findings:
+            return
+        first = findings[0]
+        colour = SEVERITY_COLOURS.get(first.get("severity"), WARN)
+        pygame.draw.rect(self.surface, colour, (area.x, area.y - self._s(30), self._s(6), area.height + self._s(30)))
+        where = f" ({first['where']})" if first.get("where") else ""
+        x = area.x + self._s(12)
+        self._text_fit(f"{first.get('what', '?')}{where}", (x, area.y - self._s(28)), area.right - x - self._s(110), 26, colour, min_size=14)
+        rule = first.get("rule") or ""
+        todo = first.get("todo") or ""
+        self._text_fit(" - ".join(t for t in (rule, todo) if t), (x, area.y + self._s(2)), area.right - x, 22, DIM, min_size=16)
 
     def _draw_counts(self, latest: dict[str, Any] | None, area: pygame.Rect) -> None:
         counts = (latest or {}).get("counts") or {}

@@ -11,6 +11,15 @@ Routes:
     ``GET /frame.jpg``    the latest annotated frame (``image/jpeg``, ``Cache-Control: no-store``);
                           404 with a JSON ``error`` before the first frame.
     ``POST /api/action``  JSON ``{"action": "undo" | "read_now"}`` -> 202; 400 naming the problem.
+    ``POST /api/report``  game flows (Roll, Race, Among the Stars): a player's report, JSON
+                          ``{"player": name, "form": form id, "values": {field: value}}`` ->
+                          200 ``{"recorded": [seq], "message", "error": null}`` once the main loop
+                          recorded it; 400 ``{"error"}`` naming the problem (nothing recorded);
+                          202 ``{"queued": true}`` when the loop did not answer within ``reply_s``.
+    ``POST /api/report/undo``  ``{"player": name}``: withdraw that player's newest report; same answers.
+
+``GET /`` serves ``flow.html`` (seat picker, report forms, score screen) when the published view
+is a game flow (``view["game"]["flow"]``), else the d6 page ``phone.html``.
 """
 
 from __future__ import annotations
@@ -25,10 +34,13 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 from companion.hub import Snapshot, StateHub
 
-__all__ = ["create_app", "serve", "PhoneServer", "sse_stream", "state_json", "PHONE_ACTIONS", "HEARTBEAT_S"]
+__all__ = ["create_app", "serve", "PhoneServer", "sse_stream", "state_json", "PHONE_ACTIONS", "HEARTBEAT_S", "REPLY_S"]
 
 PHONE_ACTIONS = ("read_now", "undo")
 """Actions a phone may post (a phone cannot stop the box)."""
+
+REPLY_S = 5.0
+"""Seconds a report waits for the main loop's answer before the phone is told it is queued."""
 
 HEARTBEAT_S = 15.0
 """Seconds between SSE heartbeat comments when nothing changes (keeps proxies and phones from closing)."""
@@ -76,12 +88,28 @@ def _error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
     return jsonify({"error": message, **extra}), status
 
 
-def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S) -> Flask:
+def _json_body(example: str) -> tuple[dict[str, Any] | None, tuple[Response, int] | None]:
+    """The request's JSON object, or the 400 answer naming what is wrong with it."""
+    if not request.is_json:
+        return None, _error(400, f'send JSON with "Content-Type: application/json", e.g. {example}')
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # absurdly nested JSON
+        body = None
+    if body is None:
+        return None, _error(400, f"the body is not valid JSON; send e.g. {example}")
+    if not isinstance(body, dict):
+        return None, _error(400, f"the body must be a JSON object, e.g. {example}")
+    return body, None
+
+
+def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float = REPLY_S) -> Flask:
     """The phone-view Flask app reading from and posting to ``hub``.
 
     Args:
         hub: the running box's :class:`~companion.hub.StateHub`.
         heartbeat_s: seconds between SSE heartbeats on ``/api/events``.
+        reply_s: seconds a report waits for the main loop's answer (then 202, queued).
 
     Returns:
         A Flask app; ``app.extensions["companion"]`` holds ``{"hub", "stop"}`` where
@@ -95,7 +123,8 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S) -> Flask:
 
     @app.get("/")
     def phone_page() -> str:
-        return render_template("phone.html")
+        game = hub.snapshot().view.get("game") or {}
+        return render_template("flow.html" if game.get("flow") else "phone.html")
 
     @app.get("/api/state")
     def api_state() -> Response:
@@ -145,6 +174,34 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S) -> Flask:
             )
         hub.post_action(action, origin="phone")
         return jsonify({"accepted": action}), 202
+
+    def _answer(answer: dict[str, Any] | None) -> tuple[Response, int]:
+        if answer is None:
+            return jsonify({"queued": True, "message": "the box is busy: your report is queued and shows when recorded"}), 202
+        if answer.get("error"):
+            return _error(400, answer["error"])
+        return jsonify(answer), 200
+
+    @app.post("/api/report")
+    def api_report() -> tuple[Response, int]:
+        example = '{"player": "Ann", "form": "vp", "values": {"vp": 2}}'
+        body, bad = _json_body(example)
+        if bad is not None:
+            return bad
+        for key, kind in (("player", str), ("form", str), ("values", dict)):
+            if not isinstance(body.get(key), kind):
+                what = "an object of field: value" if kind is dict else "a string"
+                return _error(400, f"{key!r} must be {what}, e.g. {example}")
+        return _answer(hub.request("report", "phone", reply_s, player=body["player"], form=body["form"], values=body["values"]))
+
+    @app.post("/api/report/undo")
+    def api_report_undo() -> tuple[Response, int]:
+        body, bad = _json_body('{"player": "Ann"}')
+        if bad is not None:
+            return bad
+        if not isinstance(body.get("player"), str):
+            return _error(400, """'player' must be a string, e.g. {"player": "Ann"}""")
+        return _answer(hub.request("undo_report", "phone", reply_s, player=body["player"]))
 
     return app
 

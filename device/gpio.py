@@ -1,4 +1,4 @@
-"""The box's push button ("read now / next") and status LED, through gpiozero.
+"""The box's push button ("read now / next"), status LED and optional buzzer, through gpiozero.
 
 The pin factory is always passed in (``gpiozero.pins.mock.MockFactory()`` in tests); this
 module never sets gpiozero's global ``Device.pin_factory``. When none is given,
@@ -88,14 +88,18 @@ class LedTimings:
     """error(): on and off time of each half period."""
     flash: float = 0.25
     """read_ok(): how long the single flash stays on."""
+    beep: float = 0.15
+    """beep(): how long each beep sounds, and the pause between beeps."""
 
 
 class Controls:
-    """A push button and a status LED on the Pi's GPIO header, built on gpiozero ``Button`` and ``LED``.
+    """A push button, a status LED and an optional buzzer on the Pi's GPIO header (gpiozero
+    ``Button``, ``LED`` and ``Buzzer``).
 
     Args:
         button_pin: BCM number of the button (to ground; the internal pull-up is used). Default 17.
         led_pin: BCM number of the LED (through a resistor to ground). Default 27.
+        buzzer_pin: BCM number of an active buzzer (on = sound), or None (default) for none.
         pin_factory: the gpiozero pin factory; None builds one with :func:`find_pin_factory`
             (and closes it in :meth:`close`). A factory passed in is left open for its owner.
         on_press: called with no arguments, on gpiozero's thread, each time the button is pressed;
@@ -113,12 +117,13 @@ class Controls:
         button_pin: int = 17,
         led_pin: int = 27,
         *,
+        buzzer_pin: int | None = None,
         pin_factory: Any = None,
         on_press: Callable[[], None] | None = None,
         bounce_time: float | None = 0.05,
         timings: LedTimings = LedTimings(),
     ) -> None:
-        from gpiozero import LED, Button
+        from gpiozero import LED, Button, Buzzer
 
         self._owns_factory = pin_factory is None
         self.pin_factory = pin_factory if pin_factory is not None else find_pin_factory()
@@ -128,9 +133,14 @@ class Controls:
         """The last LED state asked for (:class:`LedState`)."""
         self.button: Any = None
         self.led: Any = None
+        self.buzzer: Any = None
+        self.beeps = 0
+        """How many beeps were asked for since creation (also counted without a buzzer)."""
         try:
             self.button = Button(button_pin, pull_up=True, bounce_time=bounce_time, pin_factory=self.pin_factory)
             self.led = LED(led_pin, initial_value=False, pin_factory=self.pin_factory)
+            if buzzer_pin is not None:
+                self.buzzer = Buzzer(buzzer_pin, initial_value=False, pin_factory=self.pin_factory)
         except Exception:
             self.close()
             raise
@@ -185,15 +195,26 @@ class Controls:
         if self.led is not None:  # closed: the state is still recorded
             self.led.blink(on_time=self.timings.fast, off_time=self.timings.fast, background=True)
 
+    # -- buzzer ---------------------------------------------------------------------------------
+
+    def beep(self, times: int = 1) -> None:
+        """Sound the buzzer ``times`` times (``timings.beep`` s on, the same off), in the background.
+
+        Without a buzzer only :attr:`beeps` counts; the announcement is on the screens anyway.
+        """
+        self.beeps += times
+        if self.buzzer is not None and times > 0:
+            self.buzzer.beep(on_time=self.timings.beep, off_time=self.timings.beep, n=times, background=True)
+
     def close(self) -> None:
-        """Turn the LED off and release both pins (and the pin factory if this object built it). Safe twice."""
-        for device in (self.led, self.button):
+        """Turn the LED off and release the pins (and the pin factory if this object built it). Safe twice."""
+        for device in (self.buzzer, self.led, self.button):
             if device is not None:
                 try:
                     device.close()
                 except Exception:
                     log.warning("closing %r failed", device, exc_info=True)
-        self.led = self.button = None
+        self.led = self.button = self.buzzer = None
         if self._owns_factory and self.pin_factory is not None:
             try:
                 self.pin_factory.close()

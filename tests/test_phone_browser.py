@@ -137,3 +137,61 @@ def test_camera_lost_shows_on_the_phone_and_disables_read_now(phone, hub, make_v
     expect(page.locator("#read-now")).to_be_disabled()
     expect(page.locator("#undo")).to_be_enabled()
     assert errors == []
+
+
+def test_a_player_reports_from_the_phone_and_sees_it(phone, hub, tmp_path, output_dir):
+    """Roll for the Galaxy flow: pick a seat, report credits, see them; a bad value is named; Undo."""
+    import threading
+
+    from playwright.sync_api import expect
+
+    from companion.flow import GameFlow, handle_action, parse_players
+    from companion.flows import FLOWS
+    from companion.session import SessionStore
+
+    page, server, errors = phone
+    with SessionStore(tmp_path / "flow.sqlite3") as store:
+        session = store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {}))
+        flow = GameFlow(session, FLOWS["roll"])
+        stop = threading.Event()
+
+        def main_loop() -> None:  # the main loop's part: take actions, publish the flow's view
+            while not stop.is_set():
+                changed = False
+                for action in hub.take_actions():
+                    outcome = handle_action(flow, action)
+                    action["reply"].set_result(outcome.to_json())
+                    changed = True
+                if changed:
+                    hub.publish({"game": flow.view(), "status": {"message": "ok"}})
+                stop.wait(0.01)
+
+        hub.publish({"game": flow.view(), "status": {"message": "ok"}})
+        loop = threading.Thread(target=main_loop, daemon=True)
+        loop.start()
+        try:
+            page.goto(server.url)
+            expect(page.locator("#connection")).to_have_text("live")
+            expect(page.locator("#title")).to_have_text("Roll for the Galaxy")
+            page.locator("#seats button", has_text="Ann").click()
+            expect(page.locator("#me")).to_have_text("Ann")
+            page.locator("#form-pick").select_option("credits")
+            page.locator("#fields input").fill("7")
+            page.locator("#send").click()
+            expect(page.locator("#report-result")).to_contain_text("credits changed recorded")
+            expect(page.locator("#players tbody tr").first).to_contain_text("7")
+
+            page.locator("#fields input").fill("11")
+            page.locator("#send").click()
+            expect(page.locator("#report-result")).to_have_text("Credits now: Credits must be 0-10, got 11")
+            expect(page.locator("#report-result")).to_have_class("action-result error")
+            page.screenshot(path=str(output_dir / "phone_flow.png"), full_page=True)
+
+            page.locator("#undo-report").click()
+            expect(page.locator("#report-result")).to_contain_text("report #1 undone")
+            expect(page.locator("#players tbody tr").first.locator("td").nth(2)).to_have_text("1")
+        finally:
+            stop.set()
+            loop.join(5)
+        assert [e.kind for e in session.events()] == ["credits_changed", "undo"]
+    assert errors == []

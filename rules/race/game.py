@@ -20,6 +20,9 @@ Event kinds (``payload`` keys; ``player`` is a player name):
 - ``actions_selected`` ``{choices: {player: action id or [ids]}}``: the revealed action
   cards; ids are those of game.json (``explore_5``, ``explore_1_1``, ``develop``,
   ``develop_2``, ``settle``, ``settle_2``, ``consume_trade``, ``consume_x2``, ``produce``).
+- ``action_chosen`` ``{player, actions: action id or [ids]}``: one player's choice, reported
+  on their own (phone); kept hidden until every player has chosen, then revealed together
+  exactly as ``actions_selected`` (a player who chooses again before that replaces their choice).
 - ``card_placed`` ``{player, card, good?, paid?, method?}``: a development (Develop) or a
   world (Settle) joins the tableau. ``good``: the windfall good placed with it (default:
   yes for windfall worlds). ``paid``: cards discarded to pay, when known. ``method`` for a
@@ -61,6 +64,7 @@ __all__ = [
 START_WORLD = "start_world"
 HAND_COUNTED = "hand_counted"
 ACTIONS_SELECTED = "actions_selected"
+ACTION_CHOSEN = "action_chosen"
 CARD_PLACED = "card_placed"
 CARD_DISCARDED = "card_discarded"
 GOOD_PLACED = "good_placed"
@@ -69,7 +73,7 @@ VP_CHIPS = "vp_chips"
 PHASE_DONE = "phase_done"
 ROUND_END = "round_end"
 EVENT_KINDS = frozenset(
-    {START_WORLD, HAND_COUNTED, ACTIONS_SELECTED, CARD_PLACED, CARD_DISCARDED, GOOD_PLACED, GOOD_REMOVED, VP_CHIPS, PHASE_DONE, ROUND_END}
+    {START_WORLD, HAND_COUNTED, ACTIONS_SELECTED, ACTION_CHOSEN, CARD_PLACED, CARD_DISCARDED, GOOD_PLACED, GOOD_REMOVED, VP_CHIPS, PHASE_DONE, ROUND_END}
 )
 
 RULE = "Race for the Galaxy, {}"
@@ -157,6 +161,7 @@ class RaceState:
     step: int = 0  # index into steps while stage is PHASES
     phase_count: int = 0  # phases played since the start (what Placed.placed_at counts)
     ending: tuple[str, ...] = ()  # why this round is the last one (empty: it is not)
+    chosen: tuple[tuple[str, tuple[str, ...]], ...] = ()  # action_chosen reports not yet revealed (player, ids)
 
     def player(self, name: str) -> PlayerState:
         """The player called ``name`` (KeyError if none)."""
@@ -429,6 +434,27 @@ class RaceGame:
         )
         self._reset_phase(a)
 
+    def _action_chosen(self, a: _Apply) -> None:
+        """One player's action card(s), hidden until all have chosen; then revealed as ``actions_selected``
+        (simultaneous selection, digest §3)."""
+        player = a.player()
+        raw = a.payload("actions")
+        ids = [raw] if isinstance(raw, str) else raw
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            raise a.bad(f"'actions' must be an action id or a list of ids, got {raw!r}")
+        actions = _actions()
+        for i in ids:
+            if i not in actions:
+                raise a.bad(f"unknown action {i!r}; actions: {', '.join(actions)}")
+        chosen = dict(a.state.chosen)
+        chosen[player.name] = tuple(ids)
+        if any(p.name not in chosen for p in a.state.players):
+            a.state = replace(a.state, chosen=tuple(chosen.items()))
+            return
+        a.state = replace(a.state, chosen=())
+        a.event = replace(a.event, payload={"choices": {name: list(ids) for name, ids in chosen.items()}})
+        self._actions_selected(a)
+
     def _reset_phase(self, a: _Apply) -> None:
         a.state = replace(
             a.state,
@@ -657,6 +683,12 @@ class RaceGame:
             "round": state.round,
             "advanced": state.advanced,
             "phases": [s.label for s in state.steps],
+            "steps": [
+                {"phase": s.phase, "label": s.label, "second": s.second, "bonus": {p: list(ids) for p, ids in s.bonus}}
+                for s in state.steps
+            ],
+            "step": state.step if state.stage is Stage.PHASES else None,
+            "chosen": [name for name, _ in state.chosen],
             "current_phase": state.current.label if state.current else None,
             "vp_pool": state.pool,
             "last_round": bool(state.ending),

@@ -34,7 +34,9 @@ __all__ = [
     "GOODS_PLACED",
     "GOODS_SHIPPED",
     "PHASE",
+    "PHASE_SELECTED",
     "PLAYER_SETUP",
+    "TRACKING",
     "RECALL",
     "RECRUIT",
     "REVEAL",
@@ -61,6 +63,12 @@ ASSIGN = "assign"
 """A player's layout after Assign (Roll for the Galaxy, p.3 Assign). payload ``{"dice": [{"colour", "face", "column",
 "selected": bool}]}``; ``column`` is a phase or ``"dictate"``; the one die with ``selected``
 true is the phase-selection die and sits in the phase it selects."""
+
+PHASE_SELECTED = "phase_selected"
+"""A player's phase selection as reported without the dice (Roll for the Galaxy, p.3 Assign: each player
+selects exactly one phase). ``player``; payload ``{"phase": phase, "extra_white": face (optional; 2-player
+game: the extra white die, p.4 Reveal, reported by either player)}``. Starts a round after setup or Manage
+Empire, like ``assign``; the dice stay where they were (use ``assign`` when the dice are read)."""
 
 REVEAL = "reveal"
 """Screens off (Roll for the Galaxy, p.4 Reveal). payload ``{"extra_white": face or null}``: the extra white die of a
@@ -109,6 +117,7 @@ EVENT_KINDS = frozenset(
         ASSIGN,
         REVEAL,
         PHASE,
+        PHASE_SELECTED,
         EXPLORED,
         TILE_BUILT,
         GOODS_PLACED,
@@ -124,6 +133,11 @@ EVENT_KINDS = frozenset(
 VP_PER_PLAYER = 12  # Roll for the Galaxy, p.2 Setup: 12 VP per player in the pool
 END_TILES = 12  # Roll for the Galaxy, p.8 End check: 12 or more tiles in a tableau
 STACKS = ("development", "world")
+TRACKING = ("full", "tableau")
+"""``settings["tracking"]``: ``"full"`` (default) follows every die and the construction zone;
+``"tableau"`` follows only what players report at the table without the dice (tiles built, goods,
+VP chips, credits): worker, cup and construction-zone checks are skipped, and a built tile that
+is not in the player's construction zone is taken from the bag."""
 DICE_FROM = ("cup", "citizenry", "development", "world", "goods", *PHASES)
 
 
@@ -168,7 +182,11 @@ class RollGame:
             raise BadEvent(f"roll settings: player names must differ, got {list(names)!r}")
         if not self.min_players <= len(names) <= self.max_players:
             raise BadEvent(f"Roll for the Galaxy is for 2-5 players, got {len(names)}")
+        tracking = settings.get("tracking", "full")
+        if tracking not in TRACKING:
+            raise BadEvent(f"roll settings: 'tracking' must be one of {', '.join(TRACKING)}, got {tracking!r}")
         return RollState(
+            tracking=tracking,
             players=tuple(PlayerState(name=n) for n in names),
             vp_pool=VP_PER_PLAYER * len(names),
             bag=tuple(t.id for t in self.cat.game_tiles),
@@ -184,7 +202,7 @@ class RollGame:
         if event.kind not in self.event_kinds:
             raise UnknownEvent(f"event {event.seq}: game 'roll' has no event kind {event.kind!r}")
         handler = getattr(self, "_on_" + event.kind)
-        ctx = _Ctx(self.cat, event)
+        ctx = _Ctx(self.cat, event, tableau_only=state.tracking == "tableau")
         new = handler(state, event, ctx)
         new = self._check_end(new, ctx)
         return new, ctx.findings
@@ -199,6 +217,7 @@ class RollGame:
             "selected": list(state.selected),
             "extra_white": state.extra_white,
             "vp_pool": state.vp_pool,
+            "tracking": state.tracking,
             "vp_reserve": state.vp_reserve,
             "bag": len(state.bag),
             "end_triggered": list(state.end_triggered),
@@ -421,6 +440,30 @@ class RollGame:
         )
         return replace(state.with_player(p), step=Step.ASSIGN)
 
+    def _on_phase_selected(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+        """Roll for the Galaxy, p.3 Assign: each player selects exactly one phase (here reported without the
+        dice); a second selection by the same player in a round replaces the first. 2 players: the extra
+        white die (p.4 Reveal) may come with it."""
+        if state.step in (Step.SETUP, Step.MANAGE, Step.OVER):
+            state = self._start_round(state, ctx)
+        p = ctx.player(state)
+        if state.step not in (Step.ROLL, Step.ASSIGN):
+            ctx.finding(f"a phase selection reported during {state.step.value}", p.name, Severity.WARNING, "p.3 Rounds")
+        phase = ctx.require("phase")
+        if phase not in PHASES:
+            raise BadEvent(ctx.bad(f"'phase' must be one of {', '.join(PHASES)}, got {phase!r}"))
+        extra = ctx.payload.get("extra_white")
+        if extra is not None:
+            if extra not in FACES:
+                raise BadEvent(ctx.bad(f"'extra_white' must be a face ({', '.join(FACES)}) or null, got {extra!r}"))
+            state = replace(state, extra_white=extra)
+        if p.selected is not None and p.assigned:
+            ctx.finding(
+                f"{p.name} changed their phase selection from {p.selected} to {phase}", p.name, Severity.INFO, "p.3 Assign"
+            )
+        p = replace(p, selected=phase, assigned=True)
+        return replace(state.with_player(p), step=Step.ASSIGN)
+
     def _on_reveal(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
         """Roll for the Galaxy, p.4 Reveal: the selected phases happen; in a 2-player game an extra white die adds
         its phase (it never shows Wild). Dictated dice and workers of phases that do not
@@ -433,7 +476,7 @@ class RollGame:
                 ctx.finding(f"no assignment reported for {p.name}", p.name, Severity.WARNING, "p.4 Reveal")
             if p.selected:
                 selected.add(p.selected)
-        extra = ctx.payload.get("extra_white")
+        extra = ctx.payload["extra_white"] if "extra_white" in ctx.payload else state.extra_white
         if extra is not None and extra not in FACES:
             raise BadEvent(ctx.bad(f"'extra_white' must be a face ({', '.join(FACES)}) or null, got {extra!r}"))
         if len(state.players) == 2:
@@ -661,6 +704,16 @@ class RollGame:
         tile: Development | World = cat.developments[name] if is_dev else cat.worlds[name]
         phase, stack_name = ("develop", "development") if is_dev else ("settle", "world")
         _check_step(ctx, state, Step(phase), p.name, f"{name} built", "p.6")
+        if ctx.tableau_only:
+            state, p = self._tile_from_zone_or_bag(state, p, name, is_dev, ctx)
+            if name in p.tableau:
+                ctx.finding(f"{name} is already in {p.name}'s tableau", p.name, Severity.ERROR, "p.6")
+                return state
+            if is_dev:
+                p = replace(p, developments=p.developments + (name,))
+            else:
+                p = replace(p, worlds=p.worlds + (name,))
+            return self._completed(state, replace(p, built=p.built + (name,)), tile, name, is_dev, ctx)
         stack = p.dev_stack if is_dev else p.world_stack
         if name not in stack:
             ctx.finding(f"{name} is not in {p.name}'s {stack_name} stack", p.name, Severity.ERROR, "p.6")
@@ -709,6 +762,35 @@ class RollGame:
         if stack == () and rest_on_tile.total:
             p = replace(p, cup=p.cup + rest_on_tile)
         p = replace(p, built=p.built + (name,), citizenry=p.citizenry + (used - to_cup), cup=p.cup + to_cup)
+        return self._completed(state, p, tile, name, is_dev, ctx)
+
+    def _tile_from_zone_or_bag(
+        self, state: RollState, p: PlayerState, name: str, is_dev: bool, ctx: _Ctx
+    ) -> tuple[RollState, PlayerState]:
+        """Tableau tracking: a built tile leaves the player's construction zone, else the bag
+        (Roll for the Galaxy, p.1 Components: each tile exists once)."""
+        stack = p.dev_stack if is_dev else p.world_stack
+        if name in stack:
+            rest = tuple(s for s in stack if s != name)
+            return state, replace(p, **({"dev_stack": rest} if is_dev else {"world_stack": rest}))
+        tid = self.cat.tile_of[name]
+        if tid in state.bag:
+            bag = list(state.bag)
+            bag.remove(tid)
+            return replace(state, bag=tuple(bag)), p
+        if name not in p.tableau:
+            ctx.finding(
+                f"{name}'s tile is neither in {p.name}'s construction zone nor in the bag (another player has it)",
+                p.name,
+                Severity.ERROR,
+                "p.1 Components",
+            )
+        return state, p
+
+    def _completed(
+        self, state: RollState, p: PlayerState, tile: Development | World, name: str, is_dev: bool, ctx: _Ctx
+    ) -> RollState:
+        """A tile joined ``p``'s tableau: its immediate effect and the triggered powers of tiles already owned."""
         # Immediate effects (Roll for the Galaxy, p.6 'Completing a world'; p.11 FAQ 'Immediate effects').
         if isinstance(tile, World):
             p = _gain_dice(p, tile)
@@ -788,6 +870,8 @@ class RollGame:
                 "p.7 Produce",
             )
             fits = False
+        if ctx.tableau_only:  # no dice followed: the good is as reported, if it fits
+            return state.with_player(p.with_goods(world, now + (colour,)) if fits else p)
         before = p.owned_dice
         p = _use_worker(ctx, p, "produce", colour, None, to_citizenry=False)
         if p.owned_dice != before:  # the producer's die left the strip (or the cup)
@@ -1016,8 +1100,9 @@ ROLL_GAME = RollGame()
 class _Ctx:
     """Per-event helpers: payload reads that raise BadEvent, and the findings list."""
 
-    def __init__(self, cat: Catalogue, event: Event) -> None:
+    def __init__(self, cat: Catalogue, event: Event, tableau_only: bool = False) -> None:
         self.cat = cat
+        self.tableau_only = tableau_only  # settings "tracking": "tableau": no die or worker checks
         self.event = event
         self.payload = event.payload
         self.findings: list[Finding] = []
@@ -1200,7 +1285,10 @@ def _use_worker(
 ) -> PlayerState:
     """A worker of ``colour`` from the phase's column acts; it goes to the Citizenry (Roll for the Galaxy, p.4).
 
-    An extra worker granted by a power (``power``: e.g. Space Docks) uses no die."""
+    An extra worker granted by a power (``power``: e.g. Space Docks) uses no die. With
+    ``"tracking": "tableau"`` no die is followed, so nothing moves."""
+    if ctx.tableau_only:
+        return p
     if power:
         if power not in p.developments:
             ctx.finding(f"{p.name} has no {power} for an extra worker", p.name, Severity.ERROR, "p.6")

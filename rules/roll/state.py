@@ -147,6 +147,7 @@ class RollState:
     bag: tuple[int, ...] = ()
     returned: tuple[int, ...] = ()
     end_triggered: tuple[str, ...] = ()
+    tracking: str = "full"  # settings "tracking" (rules.roll.game.TRACKING)
 
     def player(self, name: str) -> PlayerState:
         for p in self.players:

@@ -1,0 +1,555 @@
+"""The at-table game flow shared by Roll for the Galaxy, Race for the Galaxy and Among the Stars.
+
+One :class:`GameFlow` drives every game; a small per-game :class:`GameSpec` (``companion/flows/``)
+only says what differs: the setup and report forms, how the game's ``view`` reads as a round
+(phases in order, who selected each, the current one, the VP pool, the LAST ROUND condition),
+which events the Next button records, and each player's role for the play record.
+
+Everything the flow does is an event in the session (``companion.session``), so undo, a power cut
+and the export all work from the log. The flow is driven by the main loop only
+(:func:`handle_action`); views post actions through the :class:`~companion.hub.StateHub`.
+
+The flow's view (``view["game"]`` of the published view for these games)::
+
+    {"flow": "roll", "game": "roll", "title": "Roll for the Galaxy", "round": 3,
+     "round_label": "Round 3", "stage": "develop", "note": "...",
+     "phases": [{"label": "Develop", "by": ["Ann"], "state": "done" | "current" | "next"}],
+     "pool": 14 | null, "pool_label": "VP pool",
+     "players": [{"name", "seat", "colour", "role", "tableau", "credits", "vp", "waiting": bool}],
+     "last_round": false, "ending": ["..."], "over": false,
+     "next": {"label": "Settle", "enabled": true, "why": ""},
+     "forms": [Form.to_json()...], "open_forms": {"Ann": ["tile", ...]},
+     "findings": [{"what", "where", "severity", "rule", "seq", "todo"}],
+     "result": null | {"players": [...], "winners": [...]},
+     "export": null | {"bgstats_url": "bgstats://..."}}
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Mapping, Protocol, Sequence
+
+from companion.errors import BadEntry
+from rules import BadEvent, Event, Finding, ScoreBreakdown, UnknownEvent
+from rules.scoring import closest_names, winners
+
+__all__ = [
+    "BGSTATS_URL",
+    "COLOURS",
+    "Field",
+    "Form",
+    "GameFlow",
+    "GameSpec",
+    "TableRound",
+    "bgstats_url",
+    "handle_action",
+    "parse_form",
+    "parse_players",
+]
+
+COLOURS = ("red", "blue", "green", "yellow", "purple")
+"""Seat colours in seat order, when the players do not name their own."""
+
+BGSTATS_URL = "bgstats://app.bgstatsapp.com/addPlay.html?data="
+"""BG Stats' "push plays" URL: the play record, JSON, URL-encoded after ``data=``."""
+
+TODO = {
+    "error": "put it right at the table, or Undo the report",
+    "warning": "check with the players; Undo if it was a slip",
+    "info": "",
+}
+"""What to do about a finding, by severity (shown under it on both views)."""
+
+MAX_NAME = 40  # characters of a player's name
+
+
+@dataclass(frozen=True)
+class Field:
+    """One input of a report form.
+
+    Attributes:
+        name: the key in the posted ``values``.
+        label: what the phone shows.
+        kind: ``"choice"`` (one of ``choices``), ``"int"`` (whole number ``minimum``..``maximum``)
+            or ``"cell"`` (``[i, j]``, two whole numbers ``minimum``..``maximum``).
+        optional: may be left out (then it is None).
+    """
+
+    name: str
+    label: str
+    kind: str = "choice"
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    optional: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"name", "label", "kind", "choices", "min", "max", "optional"}``."""
+        return {"name": self.name, "label": self.label, "kind": self.kind, "choices": list(self.choices),
+                "min": self.minimum, "max": self.maximum, "optional": self.optional}
+
+
+@dataclass(frozen=True)
+class Form:
+    """A report a player makes about their own empire (``id`` is what the phone posts)."""
+
+    id: str
+    label: str
+    fields: tuple[Field, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"id", "label", "fields": [Field.to_json()]}``."""
+        return {"id": self.id, "label": self.label, "fields": [f.to_json() for f in self.fields]}
+
+
+def _whole(value: Any, what: str) -> int:
+    if isinstance(value, bool):
+        raise BadEntry(f"{what} must be a whole number, got {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        return int(value.strip())
+    raise BadEntry(f"{what} must be a whole number, got {value!r}")
+
+
+def parse_form(form: Form, values: Any) -> dict[str, Any]:
+    """The checked values of a posted report: choices in the catalogue's spelling, ints in range.
+
+    Args:
+        form: the form reported.
+        values: the posted ``{field name: value}``.
+
+    Returns:
+        ``{field name: value}`` for every field (None for an optional field left out).
+
+    Raises:
+        BadEntry: not an object, an unknown field, a missing field, a choice not in the list (with
+            the closest names), a number that is not whole or out of range. Nothing is recorded.
+    """
+    if not isinstance(values, Mapping):
+        raise BadEntry(f"{form.label}: 'values' must be an object of field: value, got {type(values).__name__}")
+    known = {f.name for f in form.fields}
+    extra = sorted(str(k) for k in values if k not in known)
+    if extra:
+        raise BadEntry(f"{form.label}: unknown field {extra[0]!r}; fields: {', '.join(sorted(known)) or 'none'}")
+    out: dict[str, Any] = {}
+    for f in form.fields:
+        value = values.get(f.name)
+        if value is None or value == "":
+            if not f.optional:
+                raise BadEntry(f"{form.label}: {f.label} is missing")
+            out[f.name] = None
+            continue
+        what = f"{form.label}: {f.label}"
+        if f.kind == "choice":
+            if not isinstance(value, str):
+                raise BadEntry(f"{what} must be one of the listed names, got {value!r}")
+            match = next((c for c in f.choices if c == value), None)
+            match = match or next((c for c in f.choices if c.casefold() == value.strip().casefold()), None)
+            if match is None:
+                hint = closest_names(value, f.choices)
+                shown = value if len(value) <= 40 else value[:37] + "..."
+                raise BadEntry(f"{what}: unknown {f.label.lower()} {shown!r}"
+                               + (f"; did you mean {' or '.join(hint)}?" if hint else ""))
+            out[f.name] = match
+        elif f.kind == "int":
+            n = _whole(value, what)
+            if (f.minimum is not None and n < f.minimum) or (f.maximum is not None and n > f.maximum):
+                raise BadEntry(f"{what} must be {f.minimum}-{f.maximum}, got {n}")
+            out[f.name] = n
+        elif f.kind == "cell":
+            if not isinstance(value, (list, tuple)) or len(value) != 2:
+                raise BadEntry(f"{what} must be a cell [i, j], got {value!r}")
+            cell = [_whole(v, what) for v in value]
+            if any((f.minimum is not None and v < f.minimum) or (f.maximum is not None and v > f.maximum) for v in cell):
+                raise BadEntry(f"{what}: each coordinate must be {f.minimum}-{f.maximum}, got {cell}")
+            out[f.name] = cell
+        else:  # pragma: no cover - a spec bug
+            raise ValueError(f"unknown field kind {f.kind!r}")
+    return out
+
+
+def parse_players(text: str, colours: Sequence[str] = COLOURS) -> list[dict[str, str]]:
+    """``"Ann,Bob:green"`` -> ``[{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "green"}]``.
+
+    Seats follow the order given (seat 1 starts). A player without ``:colour`` gets the first
+    seat colour of :data:`COLOURS` nobody named.
+
+    Raises:
+        BadEntry: an empty or too long name, a name given twice.
+    """
+    seats: list[dict[str, str]] = []
+    for part in text.split(","):
+        name, _, colour = part.strip().partition(":")
+        name, colour = name.strip(), colour.strip().lower()
+        if not name:
+            raise BadEntry(f"--players {text!r}: a player name is empty (give names separated by commas)")
+        if len(name) > MAX_NAME:
+            raise BadEntry(f"--players: {name[:20]!r}... is longer than {MAX_NAME} characters")
+        if any(s["name"] == name for s in seats):
+            raise BadEntry(f"--players: {name!r} is given twice; names must differ")
+        seats.append({"name": name, "colour": colour})
+    taken = {s["colour"] for s in seats}
+    free = [c for c in colours if c not in taken]
+    for s in seats:
+        if not s["colour"]:
+            s["colour"] = free.pop(0) if free else "white"
+    return seats
+
+
+@dataclass
+class TableRound:
+    """How a game's view reads as a round at the table (what :meth:`GameSpec.table` returns).
+
+    Attributes:
+        round: the round number (Among the Stars: the round in the year).
+        round_label: e.g. ``"Round 3"``, ``"Year 2, round 4 of 6"``.
+        stage: the engine's step or stage (``"develop"``, ``"select"``...).
+        phases: ``[{"label", "by": [players], "state": "done" | "current" | "next"}]`` in order.
+        note: one line for the table (what happens now; pass direction).
+        pool: VP chips left in the pool, or None for a game without one.
+        players: per player ``{"tableau": n | None, "credits": n | None, "vp": n, "waiting": bool}``.
+        last_round: an end condition is met: this round is the last one.
+        ending: why (sentences).
+        over: the game has ended; scores are final.
+        next_label: what the Next button does now (``"Reveal"``, ``"Settle"``, ``"End round"``).
+        next_why: why Next cannot be pressed now ("" when it can).
+    """
+
+    round: int
+    round_label: str
+    stage: str
+    phases: list[dict[str, Any]]
+    note: str
+    pool: int | None
+    players: dict[str, dict[str, Any]]
+    last_round: bool
+    ending: list[str]
+    over: bool
+    next_label: str
+    next_why: str = ""
+    pool_label: str = "VP pool"
+
+
+class GameSpec(Protocol):
+    """What a game's flow module declares; :class:`GameFlow` does the rest.
+
+    Attributes:
+        name: the game's short id (``rules.GAMES``).
+        title: the game's name for players.
+        bgg_id: BoardGameGeek id, for the BG Stats play record.
+        game: the rules engine (:class:`rules.Game`).
+    """
+
+    name: str
+    title: str
+    bgg_id: int
+
+    @property
+    def game(self) -> Any: ...
+
+    def settings(self, seats: list[dict[str, str]], options: Mapping[str, Any]) -> dict[str, Any]:
+        """The session settings for these seats (``parse_players``) and options. Raises BadEntry."""
+        ...
+
+    def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
+        """Every report form of the game (choices from the game's data)."""
+        ...
+
+    def open_forms(self, view: Mapping[str, Any], player: str) -> list[str]:
+        """The ids of the forms ``player`` may fill in now."""
+        ...
+
+    def table(self, view: Mapping[str, Any]) -> TableRound:
+        """The engine's ``view(state)`` read as a round at the table."""
+        ...
+
+    def next_events(self, view: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """The events the Next button records now, as ``(kind, payload)``; [] when it cannot move."""
+        ...
+
+    def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The ``(kind, payload)`` a checked report becomes. Raises BadEntry."""
+        ...
+
+    def scores(self, state: Any) -> list[ScoreBreakdown]:
+        """Each player's score breakdown (final once the game is over)."""
+        ...
+
+    def role(self, view: Mapping[str, Any], player: str) -> str | None:
+        """The player's faction / start world / race, for the score screen and BG Stats."""
+        ...
+
+
+@dataclass
+class Outcome:
+    """What one handled action did: events recorded, a message for the views, or the error."""
+
+    events: list[Event] = field(default_factory=list)
+    message: str = ""
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"recorded": [seqs], "message", "error"}``."""
+        return {"recorded": [e.seq for e in self.events], "message": self.message, "error": self.error}
+
+
+class GameFlow:
+    """The shared at-table flow over one session: setup, advancing, reports, undo, end, scores, export.
+
+    Args:
+        session: a :class:`companion.session.Session` of ``spec.name``.
+        spec: the game's flow module (``companion.flows.FLOWS[name]``).
+
+    Raises:
+        ValueError: the session is of another game.
+    """
+
+    def __init__(self, session: Any, spec: GameSpec) -> None:
+        if session.game.name != spec.name:
+            raise ValueError(f"session {session.id} is a {session.game.name!r} game, not {spec.name!r}")
+        self.session = session
+        self.spec = spec
+        self.seats: list[dict[str, str]] = list(session.settings.get("seats") or [])
+        if not self.seats:
+            names = [p if isinstance(p, str) else p["name"] for p in session.settings.get("players", [])]
+            self.seats = parse_players(",".join(names)) if names else []
+
+    # -- reading -----------------------------------------------------------------------
+    @property
+    def names(self) -> list[str]:
+        """Player names in seat order."""
+        return [s["name"] for s in self.seats]
+
+    def engine_view(self) -> dict[str, Any]:
+        """The rules engine's ``view(state)`` of the session as it stands."""
+        return self.session.game.view(self.session.replay().state)
+
+    def table(self) -> TableRound:
+        """The round as the touchscreen shows it (see :class:`TableRound`)."""
+        return self.spec.table(self.engine_view())
+
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.table().over
+
+    def findings(self, limit: int = 6) -> list[dict[str, Any]]:
+        """The newest findings first (at most ``limit``), each with ``todo``: what to do about it."""
+        found: Sequence[Finding] = self.session.replay().findings
+        return [{**f.to_json(), "todo": TODO.get(f.severity.value, "")} for f in list(found)[::-1][:limit]]
+
+    def result(self) -> dict[str, Any]:
+        """Scores as they stand: ``{"players": [{"name", "seat", "colour", "role", "total",
+        "breakdown": {category: VP}, "categories": [{"category", "vp", "detail"}], "tiebreak",
+        "winner"}], "winners": [names]}`` (players in seat order)."""
+        view = self.engine_view()
+        breakdowns = self.spec.scores(self.session.replay().state)
+        won = winners(breakdowns)
+        seat = {s["name"]: (k + 1, s["colour"]) for k, s in enumerate(self.seats)}
+        players = []
+        for b in breakdowns:
+            players.append({
+                "name": b.player,
+                "seat": seat.get(b.player, (0, ""))[0],
+                "colour": seat.get(b.player, (0, ""))[1],
+                "role": self.spec.role(view, b.player),
+                "total": b.total,
+                "breakdown": {line.category: line.vp for line in b.lines},
+                "categories": [{"category": line.category, "vp": line.vp, "detail": line.detail} for line in b.lines],
+                "tiebreak": list(b.tiebreak),
+                "winner": b.player in won,
+            })
+        return {"players": players, "winners": won}
+
+    def view(self) -> dict[str, Any]:
+        """The flow's view dict (shape in the module doc)."""
+        ev = self.engine_view()
+        t = self.spec.table(ev)
+        players = []
+        for k, s in enumerate(self.seats):
+            row = t.players.get(s["name"], {})
+            players.append({"name": s["name"], "seat": k + 1, "colour": s["colour"], "role": self.spec.role(ev, s["name"]),
+                            "tableau": row.get("tableau"), "credits": row.get("credits"), "vp": row.get("vp", 0),
+                            "waiting": bool(row.get("waiting"))})
+        can_next = bool(self.spec.next_events(ev)) if not t.over else False
+        return {
+            "flow": self.spec.name,
+            "game": self.spec.name,
+            "title": self.spec.title,
+            "round": t.round,
+            "round_label": t.round_label,
+            "stage": t.stage,
+            "note": t.note,
+            "phases": t.phases,
+            "pool": t.pool,
+            "pool_label": t.pool_label,
+            "players": players,
+            "last_round": t.last_round and not t.over,
+            "ending": t.ending,
+            "over": t.over,
+            "next": {"label": t.next_label, "enabled": can_next, "why": "" if can_next else t.next_why},
+            "forms": [f.to_json() for f in self.spec.forms(ev)],
+            "open_forms": {name: self.spec.open_forms(ev, name) for name in self.names},
+            "findings": self.findings(),
+            "result": self.result() if t.over else None,
+            "export": {"bgstats_url": bgstats_url(self.bgstats_play())} if t.over else None,
+        }
+
+    # -- acting ------------------------------------------------------------------------
+    def next_phase(self, origin: str = "touchscreen") -> list[Event]:
+        """Record what the Next button means now (reveal, the next phase, end of round, end of game).
+
+        Returns:
+            The events recorded.
+
+        Raises:
+            BadEntry: nothing can move now (the message says what the table is waiting for).
+        """
+        ev = self.engine_view()
+        t = self.spec.table(ev)
+        planned = [] if t.over else self.spec.next_events(ev)
+        if not planned:
+            raise BadEntry("the game is over" if t.over else (t.next_why or "nothing to advance now"))
+        return [self.session.append(kind, payload, origin=origin) for kind, payload in planned]
+
+    def report(self, player: Any, form_id: Any, values: Any, origin: str = "phone") -> Event:
+        """Record a player's report about their own empire.
+
+        Args:
+            player: the reporting player's name (their seat).
+            form_id: one of the game's form ids.
+            values: ``{field: value}``, checked by :func:`parse_form`.
+            origin: ``"phone"``, ``"touchscreen"``, ``"cli"``.
+
+        Returns:
+            The recorded event (findings about it are in the next :meth:`view`).
+
+        Raises:
+            BadEntry: unknown player or form, a form not open now, a bad value, or the rules cannot
+                apply it; the message names the problem and nothing is recorded.
+        """
+        if not isinstance(player, str) or player not in self.names:
+            raise BadEntry(f"unknown player {str(player)[:40]!r}; players: {', '.join(self.names)}")
+        ev = self.engine_view()
+        forms = {f.id: f for f in self.spec.forms(ev)}
+        if not isinstance(form_id, str) or form_id not in forms:
+            raise BadEntry(f"unknown report {str(form_id)[:40]!r}; reports: {', '.join(forms)}")
+        if self.spec.table(ev).over:
+            raise BadEntry("the game is over: reports are closed (Undo first to reopen the last round)")
+        if form_id not in self.spec.open_forms(ev, player):
+            raise BadEntry(f"{forms[form_id].label} cannot be reported now ({self.spec.table(ev).round_label}, "
+                           f"{self.spec.table(ev).stage})")
+        checked = parse_form(forms[form_id], values)
+        kind, payload = self.spec.report_event(form_id, checked, player, ev)
+        try:
+            return self.session.append(kind, payload, player=player, origin=origin)
+        except (BadEvent, UnknownEvent) as exc:
+            raise BadEntry(f"{forms[form_id].label}: {exc}") from exc
+
+    def undo_report(self, player: Any, origin: str = "phone") -> Event | None:
+        """Withdraw ``player``'s newest report still in force (an ``undo`` event; nothing is deleted).
+
+        Returns:
+            The undo event, or None when the player has no report in force.
+
+        Raises:
+            BadEntry: unknown player.
+        """
+        if not isinstance(player, str) or player not in self.names:
+            raise BadEntry(f"unknown player {str(player)[:40]!r}; players: {', '.join(self.names)}")
+        applied = set(self.session.replay().applied)
+        mine = [e for e in self.session.events() if e.seq in applied and e.player == player]
+        if not mine:
+            return None
+        return self.session.append("undo", {"seq": mine[-1].seq}, player=player, origin=origin)
+
+    # -- export ------------------------------------------------------------------------
+    def export_json(self) -> dict[str, Any]:
+        """The finished game: ``{"format": "tabletop-companion/game", "version": 1, "game", "title",
+        "bgg_id", "session", "started_at", "ended_at" (Unix s), "finished", "rounds", "players":
+        [result players], "winners", "findings": [...], "events": [Event.to_json()]}``."""
+        events = self.session.events()
+        t = self.table()
+        return {
+            "format": "tabletop-companion/game",
+            "version": 1,
+            "game": self.spec.name,
+            "title": self.spec.title,
+            "bgg_id": self.spec.bgg_id,
+            "session": self.session.id,
+            "started_at": self.session.started_at,
+            "ended_at": events[-1].at if events else self.session.started_at,
+            "finished": t.over,
+            "rounds": t.round,
+            **self.result(),
+            "findings": [f.to_json() for f in self.session.replay().findings],
+            "events": [e.to_json() for e in events],
+        }
+
+    def bgstats_play(self, tz: Any = None) -> dict[str, Any]:
+        """The play record for BG Stats' "push plays" import.
+
+        Shape: ``{"sourceName", "sourcePlayId", "playDate": "YYYY-MM-DD HH:MM:SS" (local time of
+        the first event), "durationMin", "game": {"name", "bggId", "sourceGameId", "highestWins":
+        true, "noPoints": false, "cooperative": false}, "players": [{"name", "score", "winner",
+        "seatOrder" (1-based), "startPlayer", "role", "color"}], "comments"}``.
+
+        Field names follow BG Stats' public "push plays" description as we remember it; only
+        ``highestWins``/``noPoints``/``cooperative`` could be checked against a BG Stats export
+        found with the search tool. ``sourcePlayId`` and ``color`` are our additions that BG Stats
+        is expected to ignore if unknown; ``playDate`` is local time (BG Stats takes no zone).
+        """
+        started = self.session.started_at
+        events = self.session.events()
+        ended = events[-1].at if events else started
+        result = self.result()
+        return {
+            "sourceName": "tabletop-companion",
+            "sourcePlayId": self.session.id,
+            "playDate": datetime.fromtimestamp(started, tz).strftime("%Y-%m-%d %H:%M:%S"),
+            "durationMin": max(1, round((ended - started) / 60)),
+            "game": {"name": self.spec.title, "bggId": self.spec.bgg_id, "sourceGameId": f"tabletop-companion:{self.spec.name}",
+                     "highestWins": True, "noPoints": False, "cooperative": False},
+            "players": [
+                {"name": p["name"], "score": p["total"], "winner": p["winner"], "seatOrder": p["seat"],
+                 "startPlayer": p["seat"] == 1, "role": p["role"] or "", "color": p["colour"]}
+                for p in result["players"]
+            ],
+            "comments": f"Recorded at the table by tabletop-companion (session {self.session.id}).",
+        }
+
+
+def bgstats_url(play: Mapping[str, Any]) -> str:
+    """The ``bgstats://`` link that opens BG Stats with ``play`` (:meth:`GameFlow.bgstats_play`)."""
+    return BGSTATS_URL + urllib.parse.quote(json.dumps(play, separators=(",", ":"), ensure_ascii=False), safe="")
+
+
+def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
+    """Carry out one hub action for the flow (called by the main loop, the one owner of the state).
+
+    Actions: ``next_phase``; ``report`` with ``player``, ``form``, ``values``; ``undo_report`` with
+    ``player``. Other actions return None (the loop handles them).
+
+    Returns:
+        What was done; ``error`` holds the message of a refused action (nothing recorded).
+    """
+    name, origin = action.get("action"), str(action.get("origin") or "cli")
+    try:
+        if name == "next_phase":
+            events = flow.next_phase(origin)
+            return Outcome(events, f"{flow.table().round_label}: {flow.table().stage}")
+        if name == "report":
+            event = flow.report(action.get("player"), action.get("form"), action.get("values"), origin)
+            return Outcome([event], f"{event.player}: {event.kind.replace('_', ' ')} recorded (#{event.seq})")
+        if name == "undo_report":
+            undo = flow.undo_report(action.get("player"), origin)
+            if undo is None:
+                return Outcome([], f"{action.get('player')} has no report to undo")
+            return Outcome([undo], f"{action.get('player')}: report #{undo.payload['seq']} undone")
+    except BadEntry as exc:
+        return Outcome([], "", str(exc))
+    return None
+

@@ -1,0 +1,135 @@
+"""Among the Stars at the table (issue 7): what differs from the shared flow.
+
+Four years of rounds (rulebook 4 'Round overview'): each round every player reports the one
+action they took (a location built at a cell, a Power Reactor built, a card discarded for
+credits) and corrections of credits or the VP track; Next ends the round (``round_ended``:
+effects on other players resolve, then the next round or year, with its pass direction). The
+last round of year 4 is the last round; after it the game is scored (rulebook 6).
+Findings (a location placed against its rule) show at once with the rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from companion.errors import BadEntry
+from companion.flow import Field, Form, TableRound
+from rules import ScoreBreakdown
+from rules.among_the_stars import AMONG_GAME
+from rules.among_the_stars.data import catalogue
+
+__all__ = ["AMONG_FLOW", "AmongFlow"]
+
+CELL_RANGE = 12  # a station never reaches further than this from the Main Reactor (cells)
+
+
+class AmongFlow:
+    """Among the Stars' part of the flow (see the module doc)."""
+
+    name = "among"
+    title = "Among the Stars"
+    bgg_id = 121408
+
+    @property
+    def game(self) -> Any:
+        return AMONG_GAME
+
+    def settings(self, seats: list[dict[str, str]], options: Mapping[str, Any]) -> dict[str, Any]:
+        """``{"players": [{"name", "race"}], "seats", "objectives", "aggressive"}``.
+
+        Options: ``races`` (one per seat, in seat order; "" for none), ``objectives`` (names).
+
+        Raises:
+            BadEntry: a race list of another length, an unknown race or objective, another option.
+        """
+        cat = catalogue()
+        unknown = sorted(set(options) - {"races", "objectives"})
+        if unknown:
+            raise BadEntry(f"Among the Stars takes no {', '.join(unknown)}")
+        races = list(options.get("races") or [""] * len(seats))
+        if len(races) != len(seats):
+            raise BadEntry(f"--races gives {len(races)} races for {len(seats)} players (one per player, in seat order)")
+        players = []
+        for seat, race in zip(seats, races):
+            entry: dict[str, Any] = {"name": seat["name"]}
+            if race:
+                try:
+                    entry["race"] = cat.race(race)
+                except LookupError:
+                    names = ", ".join(r["name"] for r in cat.races.values())
+                    raise BadEntry(f"unknown race {race!r}; races: {names}") from None
+            players.append(entry)
+        objectives = []
+        for name in options.get("objectives") or []:
+            try:
+                objectives.append(cat.objective(name).id)
+            except LookupError:
+                names = ", ".join(o.name for o in cat.objectives.values())
+                raise BadEntry(f"unknown objective {name!r}; objectives: {names}") from None
+        return {"players": players, "seats": seats, "objectives": objectives}
+
+    def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
+        """Location built (card and cell), Power Reactor built (cell), card discarded, credits and VP corrections."""
+        cat = catalogue()
+        locations = tuple(sorted({c.name for c in cat.cards.values() if not c.is_reactor}))
+        cell = dict(kind="cell", minimum=-CELL_RANGE, maximum=CELL_RANGE)
+        return (
+            Form("location", "Location built", (Field("card", "Location", choices=locations), Field("cell", "Cell [i, j]", **cell))),
+            Form("reactor", "Power Reactor built", (Field("cell", "Cell [i, j]", **cell),)),
+            Form("discard", "Card discarded for credits", ()),
+            Form("credits", "Credits correction", (Field("delta", "Credits +/-", kind="int", minimum=-30, maximum=30),)),
+            Form("vp", "VP track correction", (Field("delta", "VP +/-", kind="int", minimum=-50, maximum=50),)),
+        )
+
+    def open_forms(self, view: Mapping[str, Any], player: str) -> list[str]:
+        """Every form while the game runs; none once it is scored."""
+        return [] if view["finished"] else ["location", "reactor", "discard", "credits", "vp"]
+
+    def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """Form -> event (``rules.among_the_stars.game`` kinds)."""
+        if form == "location":
+            return "location_built", {"card": values["card"], "cell": values["cell"]}
+        if form == "reactor":
+            return "reactor_built", {"cell": values["cell"]}
+        if form == "discard":
+            return "card_discarded", {}
+        if form == "credits":
+            return "credits_adjusted", {"delta": values["delta"], "reason": "reported on the phone"}
+        if form == "vp":
+            return "vp_adjusted", {"delta": values["delta"], "reason": "reported on the phone"}
+        raise BadEntry(f"unknown report {form!r}")
+
+    def table(self, view: Mapping[str, Any]) -> TableRound:
+        """The year's rounds (current highlighted), pass direction, credits, VP track, locations."""
+        years = catalogue().rules["years"]
+        over = view["finished"]
+        year, rnd, rounds = view["year"], view["round"], view["rounds"]
+        phases = [{"label": f"Round {k}", "by": [], "state": "done" if over or k < rnd else ("current" if k == rnd else "next")}
+                  for k in range(1, rounds + 1)]
+        rows = {p["name"]: {"tableau": p["locations"], "credits": p["credits"], "vp": p["vp"]} for p in view["players"]}
+        last = not over and year == years and rnd == rounds
+        note = f"Hands pass {view['pass_direction']} this year" + (f" - {view['reminders'][0]}" if view["reminders"] else "")
+        return TableRound(
+            round=rnd, round_label=f"Year {year} of {years}, round {rnd} of {rounds}", stage=f"year {year}",
+            phases=phases, note=note, pool=None, players=rows, last_round=last,
+            ending=[f"round {rounds} of year {years} is the last round"] if last else [], over=over,
+            next_label="Game over" if over else ("End year" if rnd == rounds else "End round"),
+            next_why="the game is over" if over else "",
+        )
+
+    def next_events(self, view: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """``round_ended`` while the game runs."""
+        return [] if view["finished"] else [("round_ended", {})]
+
+    def scores(self, state: Any) -> list[ScoreBreakdown]:
+        """Rulebook 6: the final scores once finished, else as the table stands."""
+        return list(state.scores) if state.finished else AMONG_GAME.score(state)
+
+    def role(self, view: Mapping[str, Any], player: str) -> str | None:
+        """The player's race, by name."""
+        p = next((q for q in view["players"] if q["name"] == player), None)
+        race = (p or {}).get("race")
+        return catalogue().races[race]["name"] if race else None
+
+
+AMONG_FLOW = AmongFlow()

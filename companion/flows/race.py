@@ -1,0 +1,156 @@
+"""Race for the Galaxy at the table (issue 4): what differs from the shared flow.
+
+Round (digest §3): each player chooses an action card on their phone (``action_chosen``, kept
+hidden until everyone has chosen); the selected phases then run in order I-V, each with the
+players who get its bonus; Next closes the current phase (``phase_done``), then the round
+(``round_end``). End of game (digest §6): the VP pool empties or a tableau reaches 12 cards; the
+round is played to its end.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from companion.errors import BadEntry
+from companion.flow import Field, Form, TableRound
+from rules import ScoreBreakdown
+from rules.race import RACE_GAME
+from rules.race.cards import cards, facts
+
+__all__ = ["RACE_FLOW", "RaceFlow"]
+
+
+def _actions() -> dict[str, Mapping[str, Any]]:
+    return {a["card"]: a for a in facts()["actions"]}
+
+
+class RaceFlow:
+    """Race for the Galaxy's part of the flow (see the module doc)."""
+
+    name = "race"
+    title = "Race for the Galaxy"
+    bgg_id = 28143
+
+    @property
+    def game(self) -> Any:
+        return RACE_GAME
+
+    def settings(self, seats: list[dict[str, str]], options: Mapping[str, Any]) -> dict[str, Any]:
+        """``{"players": names, "seats": seats}`` (base game, 2-4 players).
+
+        Raises:
+            BadEntry: options this game does not take.
+        """
+        if options:
+            raise BadEntry(f"Race for the Galaxy takes no {', '.join(sorted(options))}")
+        return {"players": [s["name"] for s in seats], "seats": seats}
+
+    def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
+        """Start world, action card(s), card placed, good placed/removed, VP chips, hand count."""
+        deck = cards()
+        names = tuple(sorted(deck))
+        worlds = tuple(sorted(n for n, c in deck.items() if c.is_world))
+        actions = tuple(a for a, raw in _actions().items() if view.get("advanced") or not raw["advanced_only"])
+        choose = [Field("action", "Action card", choices=actions)]
+        if view.get("advanced"):
+            choose.append(Field("second", "Second action card", choices=actions))
+        return (
+            Form("start", "Start world", (Field("card", "Start world", choices=tuple(c.name for c in deck.start_worlds)),)),
+            Form("select", "Action chosen", tuple(choose)),
+            Form("card", "Card placed", (Field("card", "Card", choices=names),)),
+            Form("good", "Good placed", (Field("world", "World", choices=worlds),)),
+            Form("consumed", "Good consumed or sold", (Field("world", "World", choices=worlds),)),
+            Form("vp", "VP chips taken", (Field("vp", "VP", kind="int", minimum=1, maximum=30),)),
+            Form("hand", "Cards in hand", (Field("cards", "Cards", kind="int", minimum=0, maximum=40),)),
+        )
+
+    def open_forms(self, view: Mapping[str, Any], player: str) -> list[str]:
+        """Start world in setup; action cards between rounds; the rest during the phases."""
+        stage = view["stage"]
+        if stage == "over":
+            return []
+        play = ["card", "good", "consumed", "vp", "hand"]
+        if stage == "setup":
+            return ["start", "select", "hand"]
+        if stage in ("select", "round_end"):
+            return ["select", *play]
+        return play
+
+    def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """Form -> event (``rules.race.game`` kinds)."""
+        if form == "start":
+            return "start_world", {"player": player, "card": values["card"]}
+        if form == "select":
+            ids = [_actions()[values["action"]]["id"]]
+            if values.get("second"):
+                ids.append(_actions()[values["second"]]["id"])
+            return "action_chosen", {"player": player, "actions": ids}
+        if form == "card":
+            return "card_placed", {"player": player, "card": values["card"]}
+        if form == "good":
+            return "good_placed", {"player": player, "world": values["world"]}
+        if form == "consumed":
+            return "good_removed", {"player": player, "world": values["world"]}
+        if form == "vp":
+            return "vp_chips", {"player": player, "vp": values["vp"]}
+        if form == "hand":
+            return "hand_counted", {"player": player, "cards": values["cards"]}
+        raise BadEntry(f"unknown report {form!r}")
+
+    def table(self, view: Mapping[str, Any]) -> TableRound:
+        """Phases of the round in order with who gets each bonus; VP pool; tableau sizes."""
+        stage = view["stage"]
+        cards_of = {a["id"]: a["card"] for a in facts()["actions"]}
+        phases = []
+        for k, s in enumerate(view["steps"]):
+            by = [f"{p} ({', '.join(cards_of[i] for i in ids)})" for p, ids in s["bonus"].items()]
+            if view["step"] is None:
+                state = "done" if stage in ("round_end", "over") else "next"
+            else:
+                state = "current" if k == view["step"] else ("done" if k < view["step"] else "next")
+            phases.append({"label": s["label"], "by": by, "state": state})
+        chosen = set(view["chosen"])
+        choosing = stage in ("setup", "select")
+        waiting = [p["name"] for p in view["players"] if p["name"] not in chosen] if choosing else []
+        rows = {p["name"]: {"tableau": p["tableau_size"], "credits": None, "vp": p["chips"], "waiting": p["name"] in waiting}
+                for p in view["players"]}
+        over = stage == "over"
+        why = ""
+        if choosing:
+            note = "Each player chooses an action card on their phone; they are revealed together"
+            label, why = "Reveal", f"waiting for the action cards of {', '.join(waiting)}"
+            phases = [] if stage == "setup" else phases
+        elif stage == "phases":
+            current = view["steps"][view["step"]]["label"]
+            note = f"{current}: report what you place, produce and consume"
+            label = f"{current} done"
+        elif stage == "round_end":
+            note, label = "End of round: discard down to 10 cards", "End round"
+        else:
+            note, label, why = "Game over", "Game over", "the game is over"
+        return TableRound(
+            round=view["round"], round_label=f"Round {view['round']}" if view["round"] else "Setup", stage=stage,
+            phases=phases, note=note, pool=view["vp_pool"], players=rows, last_round=view["last_round"],
+            ending=list(view["ending"]), over=over, next_label=label, next_why=why,
+        )
+
+    def next_events(self, view: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """``phase_done`` during the phases, ``round_end`` after the last one; nothing while choosing."""
+        if view["stage"] == "phases":
+            return [("phase_done", {"phase": view["steps"][view["step"]]["phase"]})]
+        if view["stage"] == "round_end":
+            return [("round_end", {})]
+        return []
+
+    def scores(self, state: Any) -> list[ScoreBreakdown]:
+        """Digest §6: chips, card VP, 6-cost developments."""
+        return RACE_GAME.scores(state)
+
+    def role(self, view: Mapping[str, Any], player: str) -> str | None:
+        """The player's start world."""
+        starts = {c.name for c in cards().start_worlds}
+        p = next((q for q in view["players"] if q["name"] == player), None)
+        return next((c["card"] for c in (p or {}).get("tableau", []) if c["card"] in starts), None)
+
+
+RACE_FLOW = RaceFlow()

@@ -1,0 +1,193 @@
+"""Roll for the Galaxy at the table (issue 3): what differs from the shared flow.
+
+Without the dice reader in the main loop, players report on their phones what they did
+(``settings["tracking"] = "tableau"``: the engine follows tableaus, goods, VP chips and
+credits, not the dice). Round (Roll for the Galaxy, p.3 Rounds): each player reports the phase
+they selected; Next reveals, then runs the selected phases in order I-V (p.4), then Manage
+Empire (p.8); when an end condition is met (p.8 End check: VP pool empty or a tableau of 12
+tiles) the round is the last one and Next after Manage Empire ends the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from companion.errors import BadEntry
+from companion.flow import Field, Form, TableRound
+from rules import ScoreBreakdown
+from rules.roll import ROLL_GAME
+from rules.roll.data import COLOURS, FACES, PHASES, catalogue
+
+__all__ = ["ROLL_FLOW", "RollFlow"]
+
+PHASE_NAMES = {"explore": "Explore", "develop": "Develop", "settle": "Settle", "produce": "Produce", "ship": "Ship",
+               "manage": "Manage Empire"}
+ROMAN = {"explore": "I", "develop": "II", "settle": "III", "produce": "IV", "ship": "V"}
+MAX_VP_REPORT = 30
+
+
+def _faction_label(f: Any) -> str:
+    return " / ".join(f.names)
+
+
+class RollFlow:
+    """Roll for the Galaxy's part of the flow (see the module doc)."""
+
+    name = "roll"
+    title = "Roll for the Galaxy"
+    bgg_id = 132531
+
+    @property
+    def game(self) -> Any:
+        return ROLL_GAME
+
+    def settings(self, seats: list[dict[str, str]], options: Mapping[str, Any]) -> dict[str, Any]:
+        """``{"players": names, "seats": seats, "tracking": "tableau"}`` (Roll for the Galaxy, p.2: 2-5 players).
+
+        Raises:
+            BadEntry: options this game does not take.
+        """
+        if options:
+            raise BadEntry(f"Roll for the Galaxy takes no {', '.join(sorted(options))}")
+        return {"players": [s["name"] for s in seats], "seats": seats, "tracking": "tableau"}
+
+    def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
+        """Setup (faction, home world, the two starting tiles), phase selection, tile built, good
+        produced, good shipped, VP chips, credits; choices from ``rules/data/roll/tiles.json``."""
+        cat = catalogue()
+        tiles = tuple(sorted({t.development.name for t in cat.game_tiles} | {t.world.name for t in cat.game_tiles}))
+        worlds = tuple(sorted(w.name for w in cat.worlds.values() if w.holds_goods))
+        colours = tuple(COLOURS)
+        select = [Field("phase", "Phase", choices=PHASES)]
+        if len(view.get("players", [])) == 2:
+            select.append(Field("extra_white", "Extra white die (2 players)", choices=tuple(f for f in FACES if f != "wild"), optional=True))
+        return (
+            Form("setup", "Setup", (
+                Field("faction", "Faction", choices=tuple(_faction_label(f) for f in cat.factions)),
+                Field("home_world", "Home world", choices=tuple(w.name for w in cat.home_worlds)),
+                Field("development", "Starting development", choices=tuple(sorted(t.development.name for t in cat.game_tiles))),
+                Field("world", "Starting world", choices=tuple(sorted(t.world.name for t in cat.game_tiles))),
+            )),
+            Form("select", "Phase selected", tuple(select)),
+            Form("tile", "Tile built", (Field("tile", "Tile", choices=tiles),)),
+            Form("good", "Good placed", (Field("world", "World", choices=worlds), Field("colour", "Die colour", choices=colours))),
+            Form("ship", "Good shipped", (
+                Field("world", "World", choices=worlds),
+                Field("mode", "Trade or consume", choices=("trade", "consume")),
+                Field("good", "Good's colour", choices=colours),
+                Field("shipper", "Shipper's colour", choices=colours),
+            )),
+            Form("vp", "VP chips taken", (Field("vp", "VP", kind="int", minimum=1, maximum=MAX_VP_REPORT),)),
+            Form("credits", "Credits now", (Field("credits", "Credits", kind="int", minimum=0, maximum=10),)),
+        )
+
+    def open_forms(self, view: Mapping[str, Any], player: str) -> list[str]:
+        """Setup before the first round; the phase selection until Reveal; the rest from Reveal on."""
+        step = view["step"]
+        if step == "over":
+            return []
+        if step == "setup":
+            return ["setup", "select", "credits"]
+        if step in ("roll", "assign", "manage"):
+            return ["select", "tile", "good", "ship", "vp", "credits"]
+        return ["tile", "good", "ship", "vp", "credits"]
+
+    def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """Form -> event (``rules.roll.game`` kinds)."""
+        if form == "setup":
+            faction = next(f.number for f in catalogue().factions if _faction_label(f) == values["faction"])
+            return "player_setup", {"faction": faction, "home_world": values["home_world"],
+                                    "development": values["development"], "world": values["world"]}
+        if form == "select":
+            payload = {"phase": values["phase"]}
+            if values.get("extra_white"):
+                payload["extra_white"] = values["extra_white"]
+            return "phase_selected", payload
+        if form == "tile":
+            return "tile_built", {"tile": values["tile"]}
+        if form == "good":
+            return "goods_placed", {"world": values["world"], "colour": values["colour"]}
+        if form == "ship":
+            return "goods_shipped", dict(values)
+        if form == "vp":
+            return "vp_taken", {"vp": values["vp"], "reason": "reported on the phone"}
+        if form == "credits":
+            return "credits_changed", {"credits": values["credits"], "reason": "reported on the phone"}
+        raise BadEntry(f"unknown report {form!r}")
+
+    def table(self, view: Mapping[str, Any]) -> TableRound:
+        """Phases of this round in order I-V plus Manage Empire, who selected each; pool; tiles."""
+        step = view["step"]
+        players = view["players"]
+        selected = list(view["selected"])
+        revealed = step not in ("setup", "roll", "assign")
+        phases = []
+        if revealed:
+            order = [*selected, "manage"]
+            here = order.index(step) if step in order else (-1 if step == "reveal" else len(order))
+            for k, ph in enumerate(order):
+                by = [p["name"] for p in players if p["selected"] == ph]
+                if ph == view.get("extra_white"):
+                    by.append("extra white die")
+                label = f"{ROMAN[ph]} {PHASE_NAMES[ph]}" if ph in ROMAN else PHASE_NAMES[ph]
+                phases.append({"label": label, "by": by, "state": "current" if k == here else ("done" if k < here else "next")})
+        waiting = [p["name"] for p in players if not p["selected"]] if step in ("roll", "assign") else []
+        if step == "setup":
+            waiting = [p["name"] for p in players if p["faction"] is None]
+        rows = {p["name"]: {"tableau": p["tiles"], "credits": p["credits"], "vp": p["vp_chips"],
+                            "waiting": p["name"] in waiting} for p in players}
+        ending = list(view["end_triggered"])
+        over = step == "over"
+        label, why = "Next", ""
+        if step == "setup":
+            note = "Setup: each player reports faction, home world and starting tiles, then selects a phase"
+            label, why = "Reveal", "waiting for every player's phase selection"
+        elif step in ("roll", "assign"):
+            note = "Roll, assign behind your screens, then report your selected phase on your phone"
+            label = "Reveal"
+            why = f"waiting for the phase selection of {', '.join(waiting)}" if waiting else ""
+        elif step == "manage":
+            note = "Manage Empire: recruit, then the end check"
+            if ending:
+                label = "End game"
+            else:
+                label, why = "Next round", "next round: each player selects a phase on their phone"
+        elif over:
+            note, label, why = "Game over", "Game over", "the game is over"
+        else:
+            note = f"{PHASE_NAMES.get(step, step)}: report what you built, produced, shipped"
+            rest = [ph for ph in selected if step == "reveal" or (step in selected and selected.index(ph) > selected.index(step))]
+            label = PHASE_NAMES[rest[0]] if rest else "Manage Empire"
+        return TableRound(
+            round=view["round"], round_label=f"Round {view['round']}" if view["round"] else "Setup", stage=step,
+            phases=phases, note=note, pool=view["vp_pool"], players=rows, last_round=bool(ending), ending=ending,
+            over=over, next_label=label, next_why=why,
+        )
+
+    def next_events(self, view: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """Reveal once every player selected; then each selected phase; then Manage Empire; then end game."""
+        step = view["step"]
+        selected = list(view["selected"])
+        if step in ("roll", "assign"):
+            return [("reveal", {})] if all(p["selected"] for p in view["players"]) else []
+        if step == "reveal" or step in selected:
+            rest = selected if step == "reveal" else selected[selected.index(step) + 1 :]
+            return [("phase", {"phase": rest[0] if rest else "manage"})]
+        if step == "manage" and view["end_triggered"]:
+            return [("game_end", {})]
+        return []
+
+    def scores(self, state: Any) -> list[ScoreBreakdown]:
+        """Roll for the Galaxy, p.8 Victory."""
+        return ROLL_GAME.score(state)
+
+    def role(self, view: Mapping[str, Any], player: str) -> str | None:
+        """The player's faction tile (its side names) and home world."""
+        p = next((q for q in view["players"] if q["name"] == player), None)
+        if p is None or p["faction"] is None:
+            return None
+        faction = catalogue().faction(p["faction"])
+        return f"{_faction_label(faction)}; {p['home_world']}"
+
+
+ROLL_FLOW = RollFlow()

@@ -1,0 +1,281 @@
+"""The shared at-table flow (companion/flow.py) with Roll for the Galaxy, Race for the Galaxy and
+Among the Stars: setup, rounds, reports, undo, bad reports, end of game, scores, export, screens.
+
+Scores are worked by hand in comments from the printed tile/card values (rules/data/...).
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+from datetime import datetime, timezone
+
+import pytest
+
+from companion.errors import BadEntry
+from companion.flow import BGSTATS_URL, GameFlow, bgstats_url, handle_action, parse_form, parse_players
+from companion.flows import FLOWS
+from companion.screen import Screen, TouchScreen
+from companion.session import SessionStore
+from rules.roll.data import catalogue as roll_catalogue
+
+
+@pytest.fixture
+def store(tmp_path):
+    with SessionStore(tmp_path / "flow.sqlite3") as s:
+        yield s
+
+
+def start(store, game: str, players: str = "Ann,Bob", **options) -> GameFlow:
+    spec = FLOWS[game]
+    session = store.start(game, spec.settings(parse_players(players), options))
+    return GameFlow(session, spec)
+
+
+def faction_label(number: int) -> str:
+    return " / ".join(roll_catalogue().faction(number).names)
+
+
+def shoot(flow: GameFlow, path, message: str = "") -> TouchScreen:
+    """Render the flow's view on an 800x480 touchscreen and save it for a person to look at."""
+    screen = TouchScreen(phone_url="http://192.168.1.20:8080/")
+    view = {"session": {"id": flow.session.id, "game": flow.spec.name, "events": flow.session.last_seq},
+            "status": {"camera": "ok", "reader": "watching", "message": message},
+            "game": flow.view(), "findings": flow.view()["findings"], "phone_url": "http://192.168.1.20:8080/"}
+    screen.render(view)
+    screen.save_png(path)
+    return screen
+
+
+# -- pure helpers ----------------------------------------------------------------------------
+
+
+def test_players_take_seats_in_order_with_free_colours():
+    assert parse_players("Ann, Bob:green ,Cy") == [
+        {"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "green"}, {"name": "Cy", "colour": "blue"}]
+    with pytest.raises(BadEntry, match="given twice"):
+        parse_players("Ann,Ann")
+    with pytest.raises(BadEntry, match="empty"):
+        parse_players("Ann,,Bob")
+
+
+def test_form_values_are_checked_and_named():
+    form = next(f for f in FLOWS["roll"].forms({"players": [1, 2]}) if f.id == "tile")
+    assert parse_form(form, {"tile": "advanced logistics"}) == {"tile": "Advanced Logistics"}
+    with pytest.raises(BadEntry, match=r"unknown tile 'Advanced Logistic'; did you mean Advanced Logistics"):
+        parse_form(form, {"tile": "Advanced Logistic"})
+    with pytest.raises(BadEntry, match="Tile is missing"):
+        parse_form(form, {})
+    with pytest.raises(BadEntry, match="unknown field 'colour'"):
+        parse_form(form, {"tile": "Advanced Logistics", "colour": "red"})
+    credits = next(f for f in FLOWS["roll"].forms({"players": [1, 2]}) if f.id == "credits")
+    with pytest.raises(BadEntry, match="Credits must be 0-10, got 11"):
+        parse_form(credits, {"credits": 11})
+    with pytest.raises(BadEntry, match="whole number"):
+        parse_form(credits, {"credits": 2.5})
+
+
+# -- Roll for the Galaxy, end to end ---------------------------------------------------------
+
+
+def test_roll_game_through_the_flow_end_to_end(store, output_dir):
+    flow = start(store, "roll", "Ann,Bob")
+    # Setup (Roll for the Galaxy, p.2): faction, home world, one development and one world from the bag.
+    flow.report("Ann", "setup", {"faction": faction_label(1), "home_world": "Old Earth",
+                                 "development": "Advanced Logistics", "world": "Spice World"})
+    flow.report("Bob", "setup", {"faction": faction_label(2), "home_world": "Alpha Centauri",
+                                 "development": "Alien Research Team", "world": "Information Hub"})
+    view = flow.view()
+    assert view["round_label"] == "Setup" and not view["next"]["enabled"]
+    assert view["pool"] == 24  # 12 VP per player (p.2 Setup)
+
+    # Round 1: Ann selects Develop, Bob Settle; the 2-player extra white die shows Ship (p.4 Reveal).
+    flow.report("Ann", "select", {"phase": "develop", "extra_white": "ship"})
+    assert flow.view()["players"][1]["waiting"] and "Bob" in flow.view()["next"]["why"]
+    flow.report("Bob", "select", {"phase": "settle"})
+    assert flow.view()["next"] == {"label": "Reveal", "enabled": True, "why": ""}
+    flow.next_phase()  # Reveal: the phases of the round, in order, with who selected each
+    view = flow.view()
+    assert [(p["label"], p["by"], p["state"]) for p in view["phases"]] == [
+        ("II Develop", ["Ann"], "next"), ("III Settle", ["Bob"], "next"),
+        ("V Ship", ["extra white die"], "next"), ("Manage Empire", [], "next")]
+    flow.next_phase()  # II Develop
+    assert [p["state"] for p in flow.view()["phases"]] == ["current", "next", "next", "next"]
+    flow.report("Ann", "tile", {"tile": "Advanced Logistics"})  # from her construction zone
+    flow.next_phase()  # III Settle
+    flow.report("Bob", "tile", {"tile": "Information Hub"})
+    shoot(flow, output_dir / "flow_roll_settle.png")
+    flow.next_phase()  # V Ship
+    flow.report("Bob", "vp", {"vp": 20})
+    flow.report("Ann", "vp", {"vp": 4})  # 24 taken: the pool is empty
+    view = flow.view()
+    assert view["pool"] == 0 and view["last_round"] and view["ending"] == ["VP pool exhausted"]
+    assert view["findings"][0]["rule"] == "Roll for the Galaxy, p.8 End check"
+    shoot(flow, output_dir / "flow_roll_last_round.png")
+    flow.next_phase()  # Manage Empire
+    assert flow.view()["next"]["label"] == "End game"
+    flow.report("Ann", "credits", {"credits": 3})
+    flow.next_phase()  # end of game
+    view = flow.view()
+    assert view["over"] and not view["last_round"] and not view["next"]["enabled"]
+    with pytest.raises(BadEntry, match="game is over"):
+        flow.next_phase()
+
+    # Scores by hand (p.8 Victory: chips + printed costs of the tableau, faction tile both numbers):
+    # Ann: faction 1 (Space Piracy 0 + Hidden Fortress 2) + Old Earth 3 + Advanced Logistics 1 = 6, +4 chips = 10.
+    # Bob: faction 2 (Alien Archaeology + Alien Rosetta Stone World) + Alpha Centauri + Information Hub (3) + 20 chips.
+    result = view["result"]
+    ann, bob = result["players"]
+    assert ann["total"] == 10 and ann["breakdown"]["VP chips"] == 4
+    cat = roll_catalogue()
+    bob_tiles = cat.faction(2).cost + cat.worlds["Alpha Centauri"].cost + cat.worlds["Information Hub"].cost
+    assert bob["total"] == 20 + bob_tiles and result["winners"] == ["Bob"] and bob["winner"]
+    assert ann["role"] == f"{faction_label(1)}; Old Earth"
+    screen = shoot(flow, output_dir / "flow_roll_scores.png")
+    assert screen.state is Screen.SCORES
+
+    exported = flow.export_json()
+    assert exported["format"] == "tabletop-companion/game" and exported["finished"]
+    assert [p["total"] for p in exported["players"]] == [ann["total"], bob["total"]]
+    assert exported["winners"] == ["Bob"] and exported["bgg_id"] == 132531
+    assert [e["kind"] for e in exported["events"]].count("phase") == 4  # develop, settle, ship, manage
+    json.dumps(exported)  # JSON-compatible throughout
+
+    play = flow.bgstats_play(tz=timezone.utc)
+    assert play["game"] == {"name": "Roll for the Galaxy", "bggId": 132531, "sourceGameId": "tabletop-companion:roll",
+                            "highestWins": True, "noPoints": False, "cooperative": False}
+    assert datetime.strptime(play["playDate"], "%Y-%m-%d %H:%M:%S")
+    assert play["sourceName"] == "tabletop-companion" and play["durationMin"] >= 1
+    assert [(p["name"], p["score"], p["winner"], p["seatOrder"], p["startPlayer"]) for p in play["players"]] == [
+        ("Ann", 10, False, 1, True), ("Bob", bob["total"], True, 2, False)]
+    url = bgstats_url(play)
+    assert url.startswith(BGSTATS_URL)
+    assert json.loads(urllib.parse.unquote(url[len(BGSTATS_URL):])) == play
+    assert view["export"]["bgstats_url"].startswith(BGSTATS_URL)
+
+
+def test_tile_not_in_zone_comes_from_the_bag_and_a_taken_tile_is_a_finding(store):
+    flow = start(store, "roll")
+    flow.report("Ann", "setup", {"faction": faction_label(1), "home_world": "Old Earth",
+                                 "development": "Advanced Logistics", "world": "Spice World"})
+    flow.report("Bob", "setup", {"faction": faction_label(2), "home_world": "Alpha Centauri",
+                                 "development": "Alien Research Team", "world": "Information Hub"})
+    flow.report("Ann", "select", {"phase": "settle"})
+    flow.report("Bob", "select", {"phase": "settle"})
+    flow.next_phase()
+    flow.next_phase()
+    # Bob builds Spice World, whose tile sits in Ann's construction zone (p.1 Components: each tile once).
+    flow.report("Bob", "tile", {"tile": "Spice World"})
+    first = flow.view()["findings"][0]
+    assert first["severity"] == "error" and "neither in Bob's construction zone nor in the bag" in first["what"]
+    assert first["rule"] == "Roll for the Galaxy, p.1 Components" and first["todo"]
+
+
+def test_undo_of_a_phone_report_withdraws_only_that_players_report(store):
+    flow = start(store, "roll")
+    flow.report("Ann", "credits", {"credits": 5})
+    flow.report("Bob", "credits", {"credits": 7})
+    undo = flow.undo_report("Ann")
+    assert undo is not None and undo.player == "Ann" and undo.payload == {"seq": 1}
+    credits = {p["name"]: p["credits"] for p in flow.view()["players"]}
+    assert credits == {"Ann": 1, "Bob": 7}  # Ann back to the $1 a player starts with (p.2 Setup), Bob kept
+    assert flow.undo_report("Ann") is None  # nothing more of Ann's in force
+    assert len(flow.session.events()) == 3  # nothing deleted: two reports and one undo
+
+
+def test_bad_reports_are_refused_with_the_problem_and_nothing_recorded(store):
+    flow = start(store, "roll")
+    before = flow.session.last_seq
+    with pytest.raises(BadEntry, match="unknown player 'Zed'; players: Ann, Bob"):
+        flow.report("Zed", "credits", {"credits": 1})
+    with pytest.raises(BadEntry, match="unknown report 'teleport'"):
+        flow.report("Ann", "teleport", {})
+    with pytest.raises(BadEntry, match="Tile built cannot be reported now"):
+        flow.report("Ann", "tile", {"tile": "Advanced Logistics"})  # before setup is done
+    with pytest.raises(BadEntry, match="Credits must be 0-10, got 12"):
+        flow.report("Ann", "credits", {"credits": 12})
+    outcome = handle_action(flow, {"action": "report", "origin": "phone", "player": "Ann", "form": "setup",
+                                   "values": {"faction": "Nope", "home_world": "Old Earth",
+                                              "development": "Advanced Logistics", "world": "Spice World"}})
+    assert outcome is not None and not outcome.events and "unknown faction 'Nope'" in outcome.error
+    assert flow.session.last_seq == before
+
+
+# -- Race for the Galaxy through the same flow ----------------------------------------------
+
+
+def test_race_game_through_the_same_flow(store, output_dir):
+    flow = start(store, "race", "Ann,Bob")
+    flow.report("Ann", "start", {"card": "Old Earth"})
+    flow.report("Bob", "start", {"card": "Epsilon Eridani"})
+    flow.report("Ann", "select", {"action": "Develop"})
+    view = flow.view()
+    assert view["players"][1]["waiting"] and not view["next"]["enabled"]
+    assert view["phases"] == []  # Ann's choice stays hidden until Bob has chosen
+    flow.report("Bob", "select", {"action": "Settle"})
+    view = flow.view()
+    # Both revealed: II Develop (Ann's bonus), III Settle (Bob's bonus), in order (digest §3).
+    assert [(p["label"], p["by"], p["state"]) for p in view["phases"]] == [
+        ("II Develop", ["Ann (Develop)"], "current"), ("III Settle", ["Bob (Settle)"], "next")]
+    assert view["next"] == {"label": "II Develop done", "enabled": True, "why": ""}
+    flow.report("Ann", "card", {"card": "Investment Credits"})
+    flow.next_phase()
+    flow.report("Bob", "vp", {"vp": 24})  # the pool (12 per player) is empty: last round (digest §6)
+    view = flow.view()
+    assert view["last_round"] and view["pool"] == 0
+    shoot(flow, output_dir / "flow_race_last_round.png")
+    flow.next_phase()  # Settle done
+    assert flow.view()["next"]["label"] == "End round"
+    flow.next_phase()  # end of round: game over
+    view = flow.view()
+    assert view["over"]
+    result = view["result"]
+    # Printed VP: Ann: Old Earth 2 + Investment Credits 1 = 3; Bob: Epsilon Eridani 1 + 24 chips = 25.
+    assert [(p["name"], p["total"]) for p in result["players"]] == [("Ann", 3), ("Bob", 25)]
+    assert result["winners"] == ["Bob"] and result["players"][0]["role"] == "Old Earth"
+    play = flow.bgstats_play()
+    assert play["game"]["bggId"] == 28143 and play["players"][1]["role"] == "Epsilon Eridani"
+    shoot(flow, output_dir / "flow_race_scores.png")
+
+
+# -- Among the Stars through the same flow ---------------------------------------------------
+
+
+def test_among_findings_show_at_once_and_the_game_ends_after_year_4(store, output_dir):
+    flow = start(store, "among", "Ann,Bob", races=["Sheptas", ""])
+    view = flow.view()
+    assert view["round_label"] == "Year 1 of 4, round 1 of 6" and "pass left" in view["note"]
+    assert [p["state"] for p in view["phases"]][:2] == ["current", "next"]
+    assert view["players"][0]["role"] == "Sheptas" and view["players"][0]["credits"] == 10
+    # A location far from the Main Reactor at (0, 0): not edge-adjacent to the station (rulebook 4).
+    flow.report("Ann", "location", {"card": "Customs", "cell": [5, 5]})
+    first = flow.view()["findings"][0]
+    assert first["severity"] == "error" and first["where"] == "Ann: Customs at [5, 5]"
+    assert first["rule"].startswith("among, rulebook 4 'Build a location'") and first["todo"]
+    shoot(flow, output_dir / "flow_among_finding.png")
+    flow.report("Bob", "discard", {})
+    flow.next_phase()
+    assert flow.view()["round_label"] == "Year 1 of 4, round 2 of 6"
+    rounds = 0
+    while not flow.view()["last_round"]:
+        flow.next_phase()
+        rounds += 1
+    assert flow.view()["round_label"] == "Year 4 of 4, round 6 of 6"
+    assert rounds == 5 + 6 + 6 + 5  # rest of year 1, years 2-3, year 4 up to its last round
+    flow.next_phase()
+    view = flow.view()
+    assert view["over"] and view["result"]["winners"]
+    shoot(flow, output_dir / "flow_among_scores.png")
+
+
+def test_touchscreen_next_button_posts_next_phase(store, output_dir, hub):
+    import pygame
+
+    flow = start(store, "among", "Ann,Bob,Cy")
+    screen = shoot(flow, output_dir / "flow_among_start.png")
+    assert screen.state is Screen.TABLE
+    button = screen.buttons["next_phase"]
+    assert button.enabled and button.label == "Next: End round"
+    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        screen.handle_event(pygame.event.Event(kind, button=1, pos=button.rect.center), hub)
+    assert hub.take_actions() == [{"action": "next_phase", "origin": "touchscreen"}]

@@ -1,0 +1,204 @@
+"""The game flows inside the box: the main loop, the GPIO button and buzzer, the phone API, export."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import numpy as np
+import pytest
+
+from companion.app import MainLoop
+from companion.cli import main
+from companion.flow import GameFlow, handle_action, parse_players
+from companion.flows import FLOWS
+from companion.hub import StateHub
+from companion.session import SessionStore
+from companion.web import create_app
+from device import FakeCamera
+from rules.roll.data import catalogue
+from vision.motion import StillnessDetector
+
+
+def roll_flow(store, players="Ann,Bob") -> GameFlow:
+    session = store.start("roll", FLOWS["roll"].settings(parse_players(players), {}))
+    return GameFlow(session, FLOWS["roll"])
+
+
+def setup_roll(flow: GameFlow) -> None:
+    label = lambda n: " / ".join(catalogue().faction(n).names)  # noqa: E731
+    flow.report("Ann", "setup", {"faction": label(1), "home_world": "Old Earth",
+                                 "development": "Advanced Logistics", "world": "Spice World"})
+    flow.report("Bob", "setup", {"faction": label(2), "home_world": "Alpha Centauri",
+                                 "development": "Alien Research Team", "world": "Information Hub"})
+
+
+@pytest.fixture
+def store(tmp_path):
+    with SessionStore(tmp_path / "box.sqlite3") as s:
+        yield s
+
+
+def make_loop(flow: GameFlow, hub: StateHub, **kw) -> MainLoop:
+    frames = [np.full((60, 80, 3), 90, np.uint8)] * 50
+    return MainLoop(source=FakeCamera(frames), reader=None, session=flow.session, hub=hub, stillness=StillnessDetector(),
+                    flow=flow, stop_at_end=True, sleep=lambda s: None, **kw)
+
+
+# -- the main loop and the GPIO button ----------------------------------------------------------
+
+
+def test_gpio_button_advances_the_phase_and_the_buzzer_announces_the_last_round(store, monkeypatch):
+    gpiozero = pytest.importorskip("gpiozero")
+    from gpiozero.pins.mock import MockFactory
+
+    from device import Controls, LedTimings
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    global_before = gpiozero.Device.__dict__.get("pin_factory")
+    factory = MockFactory()
+    flow = roll_flow(store)
+    hub = StateHub()
+    controls = Controls(button_pin=17, led_pin=27, buzzer_pin=22, pin_factory=factory, bounce_time=None,
+                        on_press=lambda: hub.post_action("next_phase", origin="button"),
+                        timings=LedTimings(slow=0.05, fast=0.01, flash=0.02, beep=0.01))
+    announced: list[str] = []
+
+    def announce(what: str) -> None:
+        announced.append(what)
+        controls.beep(3 if what == "last_round" else 1)
+
+    loop = make_loop(flow, hub, on_announce=announce)
+    try:
+        setup_roll(flow)
+        flow.report("Ann", "select", {"phase": "develop", "extra_white": "ship"})
+        flow.report("Bob", "select", {"phase": "develop"})
+        for expected in ("reveal", "develop", "ship"):
+            factory.pin(17).drive_low()  # press: gpiozero's thread only posts the action
+            factory.pin(17).drive_high()
+            loop.step()  # the loop takes it and records the event
+            assert flow.engine_view()["step"] == expected
+        events = flow.session.events()
+        assert [e.origin for e in events[-3:]] == ["button"] * 3
+        assert hub.snapshot().view["game"]["stage"] == "ship"
+        hub.post_action("report", "phone", player="Bob", form="vp", values={"vp": 24})  # as the phone does
+        loop.step()
+        assert announced == ["last_round"] and controls.beeps == 3
+        assert hub.snapshot().view["game"]["last_round"]
+        buzzer_states = [s.state for s in factory.pin(22).states]
+        assert buzzer_states[0] is False and True in buzzer_states  # it sounded
+        loop.step()
+        assert announced == ["last_round"]  # once per game
+    finally:
+        controls.close()
+        factory.reset()
+        factory.close()
+    assert gpiozero.Device.__dict__.get("pin_factory") is global_before
+
+
+def test_next_phase_without_a_flow_is_refused_with_a_message(store):
+    session = store.start("d6", {})
+    hub = StateHub()
+    loop = MainLoop(source=FakeCamera([np.zeros((20, 20, 3), np.uint8)] * 3), reader=object(), session=session,
+                    hub=hub, stillness=StillnessDetector(), sleep=lambda s: None)
+    hub.post_action("next_phase", origin="touchscreen")
+    loop._take_actions()
+    assert "needs a game flow" in loop.message and session.last_seq == 0
+
+
+# -- the phone API ---------------------------------------------------------------------------
+
+
+class LoopThread:
+    """Plays the main loop's part for the phone API: takes actions and publishes the flow's view."""
+
+    def __init__(self, flow: GameFlow, hub: StateHub) -> None:
+        self.flow, self.hub = flow, hub
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            for action in self.hub.take_actions():
+                outcome = handle_action(self.flow, action)
+                action["reply"].set_result(outcome.to_json())
+            self.hub.publish({"game": self.flow.view()})
+            self.stop.wait(0.01)
+
+    def __enter__(self) -> LoopThread:
+        self.hub.publish({"game": self.flow.view()})
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join(5)
+
+
+def test_phone_reports_are_recorded_and_bad_ones_answered_with_the_problem(store):
+    flow = roll_flow(store)
+    hub = StateHub()
+    app = create_app(hub, reply_s=5.0)
+    app.testing = True
+    client = app.test_client()
+    with LoopThread(flow, hub):
+        assert b"flow.js" in client.get("/").data  # a game flow gets the report page
+        ok = client.post("/api/report", json={"player": "Ann", "form": "credits", "values": {"credits": 4}})
+        assert ok.status_code == 200 and ok.get_json()["recorded"] == [1]
+        bad = client.post("/api/report", json={"player": "Ann", "form": "credits", "values": {"credits": 11}})
+        assert bad.status_code == 400 and bad.get_json()["error"] == "Credits now: Credits must be 0-10, got 11"
+        unknown = client.post("/api/report", json={"player": "Ann", "form": "setup", "values": {
+            "faction": "Space Pirates", "home_world": "Old Earth", "development": "Advanced Logistics", "world": "Spice World"}})
+        assert unknown.status_code == 400 and "unknown faction 'Space Pirates'" in unknown.get_json()["error"]
+        shape = client.post("/api/report", json={"player": "Ann", "form": "credits", "values": [4]})
+        assert shape.status_code == 400 and "'values' must be an object" in shape.get_json()["error"]
+        not_json = client.post("/api/report", data="credits=4")
+        assert not_json.status_code == 400
+        huge = client.post("/api/report", data="x" * 20000, content_type="application/json")
+        assert huge.status_code == 413
+        undo = client.post("/api/report/undo", json={"player": "Ann"})
+        assert undo.status_code == 200 and "report #1 undone" in undo.get_json()["message"]
+        nothing = client.post("/api/report/undo", json={"player": "Ann"})
+        assert nothing.status_code == 200 and nothing.get_json()["recorded"] == []
+    kinds = [e.kind for e in flow.session.events()]
+    assert kinds == ["credits_changed", "undo"]  # the refused reports left no trace
+
+
+def test_a_report_the_loop_does_not_answer_in_time_is_queued(store):
+    hub = StateHub()
+    app = create_app(hub, reply_s=0.01)
+    app.testing = True
+    answer = app.test_client().post("/api/report", json={"player": "Ann", "form": "vp", "values": {"vp": 1}})
+    assert answer.status_code == 202 and answer.get_json()["queued"] is True
+    assert [a["action"] for a in hub.take_actions()] == ["report"]  # still there for the loop
+
+
+# -- export -----------------------------------------------------------------------------------
+
+
+def test_export_writes_the_finished_game_and_the_bgstats_play(tmp_path, capsys):
+    db = tmp_path / "export.sqlite3"
+    with SessionStore(db) as store:
+        flow = roll_flow(store)
+        setup_roll(flow)
+        flow.report("Ann", "select", {"phase": "ship", "extra_white": "ship"})
+        flow.report("Bob", "select", {"phase": "ship"})
+        assert main(["export", "--db", str(db), "--json", str(tmp_path / "g.json")]) == 1  # not over yet
+        flow.next_phase()
+        flow.next_phase()
+        flow.report("Ann", "vp", {"vp": 24})
+        flow.next_phase()
+        flow.next_phase()
+        assert flow.over()
+    capsys.readouterr()
+    assert main(["export", "--db", str(db), "--json", str(tmp_path / "g.json"), "--bgstats", str(tmp_path / "p.json")]) == 0
+    out = capsys.readouterr().out
+    assert "bgstats://app.bgstatsapp.com/addPlay.html?data=" in out
+    game = json.loads((tmp_path / "g.json").read_text())
+    assert game["game"] == "roll" and game["finished"] and game["winners"] == ["Ann"]
+    assert game["players"][0]["breakdown"]["VP chips"] == 24
+    play = json.loads((tmp_path / "p.json").read_text())
+    assert play["players"][0] == {"name": "Ann", "score": game["players"][0]["total"], "winner": True, "seatOrder": 1,
+                                  "startPlayer": True, "role": game["players"][0]["role"], "color": "red"}
+    assert main(["export", "--db", str(db)]) == 2  # nothing asked for
+    assert main(["export", "--db", str(tmp_path / "none.sqlite3"), "--json", str(tmp_path / "x.json")]) == 3

@@ -1,0 +1,65 @@
+"""Rules additions the at-table flow needs: Roll's phase_selected and "tableau" tracking, Race's
+action_chosen and the round's steps in its view. Rulebook pages as in the engines' modules."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import BadEvent, Event, Severity, replay
+from rules.race import RACE_GAME
+from rules.roll import ROLL_GAME
+
+
+def events(*specs):
+    return [Event(seq=k + 1, kind=kind, player=player, payload=payload) for k, (kind, player, payload) in enumerate(specs)]
+
+
+def test_roll_phase_selection_without_dice_reveals_the_selected_phases():
+    # Roll for the Galaxy, p.3-4: each player selects one phase; 2 players add the extra white die's phase.
+    log = events(("phase_selected", "Ann", {"phase": "settle", "extra_white": "explore"}),
+                 ("phase_selected", "Bob", {"phase": "ship"}),
+                 ("reveal", None, {}))
+    result = replay(ROLL_GAME, {"players": ["Ann", "Bob"], "tracking": "tableau"}, log)
+    view = ROLL_GAME.view(result.state)
+    assert view["selected"] == ["explore", "settle", "ship"] and view["round"] == 1
+    assert not [f for f in result.findings if f.severity is not Severity.INFO and "setup" not in f.what]
+    with pytest.raises(BadEvent, match="'phase' must be one of"):
+        replay(ROLL_GAME, {"players": ["Ann", "Bob"]}, events(("phase_selected", "Ann", {"phase": "dance"})))
+
+
+def test_roll_tracking_must_be_known():
+    with pytest.raises(BadEvent, match="'tracking' must be one of full, tableau"):
+        ROLL_GAME.initial_state({"players": ["Ann", "Bob"], "tracking": "dice"})
+
+
+def test_roll_tableau_tracking_builds_from_the_bag_without_worker_checks():
+    log = events(("phase_selected", "Ann", {"phase": "develop", "extra_white": "produce"}),
+                 ("phase_selected", "Bob", {"phase": "develop"}),
+                 ("reveal", None, {}), ("phase", None, {"phase": "develop"}),
+                 ("tile_built", "Ann", {"tile": "Advanced Logistics"}),  # printed cost 1, no worker reported
+                 ("phase", None, {"phase": "produce"}),
+                 ("goods_placed", "Ann", {"world": "Spice World", "colour": "green"}))  # not in her tableau
+    result = replay(ROLL_GAME, {"players": ["Ann", "Bob"], "tracking": "tableau"}, log)
+    ann = result.state.player("Ann")
+    assert "Advanced Logistics" in ann.developments and ann.goods == ()
+    problems = [f.what for f in result.findings if f.severity is Severity.ERROR]
+    assert problems == ["Spice World is not in Ann's tableau"]  # no worker/cup complaints
+    full = replay(ROLL_GAME, {"players": ["Ann", "Bob"]}, log)
+    assert any("needs 1 developers" in f.what for f in full.findings)  # the full tracking still checks workers
+
+
+def test_race_choices_stay_hidden_until_everyone_has_chosen():
+    players = {"players": ["Ann", "Bob"]}
+    one = replay(RACE_GAME, players, events(("action_chosen", None, {"player": "Ann", "actions": "develop"})))
+    view = RACE_GAME.view(one.state)
+    assert view["chosen"] == ["Ann"] and view["steps"] == [] and view["stage"] == "setup"
+    both = replay(RACE_GAME, players, events(("action_chosen", None, {"player": "Ann", "actions": "settle"}),
+                                             ("action_chosen", None, {"player": "Ann", "actions": "develop"}),
+                                             ("action_chosen", None, {"player": "Bob", "actions": ["develop"]})))
+    view = RACE_GAME.view(both.state)
+    # Ann changed her mind before Bob chose: one Develop phase, both get its bonus (digest §3).
+    assert view["stage"] == "phases" and view["chosen"] == [] and view["step"] == 0
+    assert view["steps"] == [{"phase": "develop", "label": "II Develop", "second": False,
+                              "bonus": {"Ann": ["develop"], "Bob": ["develop"]}}]
+    with pytest.raises(BadEvent, match="unknown action 'warp'"):
+        replay(RACE_GAME, players, events(("action_chosen", None, {"player": "Ann", "actions": "warp"})))
