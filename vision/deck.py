@@ -41,7 +41,7 @@ from .errors import VisionError
 from .table import TableConfig, detect_markers
 
 __all__ = ["DECK_VERSION", "DeckError", "DeckProfile", "Identification", "build_deck", "build_deck_from_images",
-           "card_features", "enrollment_crop"]
+           "card_features", "deck_from_crops", "enrollment_crop", "shape_mask"]
 
 DECK_VERSION = 1
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
@@ -129,8 +129,27 @@ def white_balance(crop: np.ndarray, cfg: IdConfig) -> np.ndarray:
     return f / np.maximum(paper, 8.0)
 
 
-def card_features(crop: np.ndarray, cfg: IdConfig | None = None) -> tuple[np.ndarray, np.ndarray]:
+def shape_mask(shape: str, width: int, height: int, shrink: float = 0.9) -> np.ndarray | None:
+    """float32[height, width] 1 inside the face of a ``shape`` crop, 0 outside; None for cards (the whole
+    crop is the face). ``"hex"``: the flat-top hexagon whose corners touch the crop's left and right
+    sides (:func:`vision.hexes.hex_crop`), shrunk by ``shrink`` about its centre (the die-cut rim and
+    the seams between neighbours stay out)."""
+    if shape != "hex":
+        return None
+    cx, cy = (width - 1) / 2.0, (height - 1) / 2.0
+    R = shrink * (width - 1) / 2.0
+    a = np.radians([240.0, 300.0, 0.0, 60.0, 120.0, 180.0])
+    pts = np.stack([cx + R * np.cos(a), cy + R * np.sin(a)], axis=1)
+    m = np.zeros((height, width), np.uint8)
+    cv2.fillPoly(m, [np.round(pts * 16).astype(np.int32)], 255, cv2.LINE_8, shift=4)
+    return (m > 0).astype(np.float32)
+
+
+def card_features(crop: np.ndarray, cfg: IdConfig | None = None, shape: str = "card") -> tuple[np.ndarray, np.ndarray]:
     """(structure maps float32[C, H+2s, W+2s], colour histogram float32[bins]) of one rectified portrait crop.
+
+    ``shape="hex"``: only the hexagon of a hex crop counts (:func:`shape_mask`): each map is centred on
+    its mean inside the hexagon and zeroed outside, and the colour histogram counts inside pixels only.
 
     Channels: ink darkness (1 - L of the white-balanced crop), ink chroma, and the doubled-angle gradient
     orientation field (cos 2t, sin 2t weighted by magnitude: outlines and hatching). The maps carry a
@@ -140,6 +159,9 @@ def card_features(crop: np.ndarray, cfg: IdConfig | None = None) -> tuple[np.nda
     h, w = crop.shape[:2]
     m = int(round(cfg.margin_frac * min(h, w)))
     core = crop[m:h - m, m:w - m] if m > 0 else crop
+    face = shape_mask(shape, w, h)
+    if face is not None and m > 0:
+        face = face[m:h - m, m:w - m]
     wb = np.clip(white_balance(core, cfg), 0.0, 1.2)
     wb8 = np.clip(wb * (255.0 / 1.2), 0, 255).astype(np.uint8)
     lab = cv2.cvtColor(wb8, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -161,7 +183,13 @@ def card_features(crop: np.ndarray, cfg: IdConfig | None = None) -> tuple[np.nda
             small = cv2.GaussianBlur(small, (0, 0), cfg.blur_sigma)
         chans.append(small)
     big = np.stack(chans).astype(np.float32)
+    if face is not None:
+        fm = (cv2.resize(face, size, interpolation=cv2.INTER_AREA) > 0.999).astype(np.float32)
+        mean = (big * fm).sum(axis=(1, 2)) / max(float(fm.sum()), 1.0)
+        big = (big - mean[:, None, None]) * fm
     ink = chroma > cfg.ink_chroma
+    if face is not None:
+        ink &= face > 0
     hist = np.zeros(cfg.hue_bins, np.float32)
     if ink.any():
         hue = (np.arctan2(b[ink], a[ink]) + math.pi) / (2 * math.pi) * cfg.hue_bins
@@ -222,6 +250,9 @@ class DeckProfile:
         markers: ArUco sticker id -> card id.
         config: identification thresholds.
         sources: reference image file names (informational).
+        shape: ``"card"`` (cards and square tiles: crops are tried at quarter turns) or ``"hex"`` (sector
+            hexes, :mod:`vision.hexes`: the caller rectifies one crop per 60-degree turn, so
+            :meth:`distances` tries each crop as given).
     """
 
     name: str
@@ -233,6 +264,7 @@ class DeckProfile:
     markers: dict[int, str] = field(default_factory=dict)
     config: IdConfig = field(default_factory=IdConfig)
     sources: list[str] = field(default_factory=list)
+    shape: str = "card"
 
     @property
     def card_ids(self) -> list[str]:
@@ -241,6 +273,8 @@ class DeckProfile:
     # -- identification --------------------------------------------------------------------------
 
     def turns_to_try(self) -> tuple[int, ...]:
+        if self.shape == "hex":
+            return (0,)
         return (0, 1, 2, 3) if self.aspect < 1.15 else (0, 2)
 
     def distances(self, crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -253,7 +287,7 @@ class DeckProfile:
         flat = self._flat_struct()
         sc = cfg.struct_shift
         for t_i, t in enumerate(turns):
-            big, hist = card_features(_turn(crop, t), cfg)
+            big, hist = card_features(_turn(crop, t), cfg, self.shape)
             hel = np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(hist[None, :] * self.colour).sum(axis=1)))
             q = _shifted(big, sc)                                        # [S, C, K]
             qw = (q * w[None, :, None]).reshape(q.shape[0], -1)          # channel weights folded in
@@ -270,6 +304,17 @@ class DeckProfile:
             d[top] = (1.0 - best) + cfg.colour_weight * hel[top]
             D[:, t_i] = d
         return D, np.array(turns)
+
+    def coarse_distances(self, crop: np.ndarray) -> np.ndarray:
+        """float[N_refs]: the distance of one crop, as given (no turns, no shifts, no occlusion trimming), to
+        every reference -- the cheap first pass of :meth:`distances`, for callers that try many crops."""
+        cfg = self.config
+        w = np.asarray(cfg.channel_weights, np.float32)
+        w = w / w.sum()
+        big, hist = card_features(crop, cfg, self.shape)
+        hel = np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(hist[None, :] * self.colour).sum(axis=1)))
+        q = _normalise(_inner(big, cfg.struct_shift))                      # [C, K]
+        return (1.0 - self._flat_struct() @ (q * w[:, None]).reshape(-1)) + cfg.colour_weight * hel
 
     def _flat_struct(self) -> np.ndarray:
         """float32[N, C*K] view of the references (cached)."""
@@ -368,6 +413,8 @@ class DeckProfile:
             "config": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.config.__dict__.items()},
             "sources": self.sources,
         }
+        if self.shape != "card":  # additive field: older programs ignore it, cards' files are unchanged
+            meta["shape"] = self.shape
         buf = io.BytesIO()
         np.savez_compressed(buf, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8),
                             struct=self.struct.astype(np.float32), colour=self.colour.astype(np.float32))
@@ -388,7 +435,8 @@ class DeckProfile:
         known = set(IdConfig.__dataclass_fields__)
         cfg = IdConfig(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in meta["config"].items() if k in known})
         return cls(meta["name"], float(meta["aspect"]), tuple(meta["card_mm"]), list(meta["ref_ids"]), struct, colour,
-                   {int(k): v for k, v in meta.get("markers", {}).items()}, cfg, list(meta.get("sources", [])))
+                   {int(k): v for k, v in meta.get("markers", {}).items()}, cfg, list(meta.get("sources", [])),
+                   str(meta.get("shape", "card")))
 
 
 def _migrate(meta: dict, path: Path) -> dict:
@@ -482,6 +530,30 @@ def build_deck_from_images(images: dict[str, list[np.ndarray]], name: str = "dec
         card_mm = (63.0, 63.0 * aspect) if aspect >= 1.15 else (63.0, 63.0)
     return DeckProfile(name, float(aspect), tuple(card_mm), ref_ids, np.stack(structs), np.stack(colours), markers, cfg,
                        sources or [])
+
+
+def deck_from_crops(crops: dict[str, list[np.ndarray]], name: str, aspect: float, card_mm: tuple[float, float],
+                    config: IdConfig | None = None, sources: list[str] | None = None,
+                    shape: str = "card") -> DeckProfile:
+    """A profile from already rectified crops (``card id -> [uint8[H, W, 3] BGR crops]``), the same features
+    as :func:`build_deck_from_images` (used by :mod:`vision.hexes`, whose crops are hexagons).
+
+    Raises:
+        DeckError: no crops.
+    """
+    cfg = config or IdConfig()
+    s = cfg.struct_shift
+    ref_ids, structs, colours = [], [], []
+    for cid, cs in crops.items():
+        for crop in cs:
+            big, hist = card_features(crop, cfg, shape)
+            ref_ids.append(cid)
+            structs.append(_normalise(_inner(big, s)))
+            colours.append(hist)
+    if not ref_ids:
+        raise DeckError("no crops to enroll")
+    return DeckProfile(name, float(aspect), tuple(card_mm), ref_ids, np.stack(structs), np.stack(colours), {}, cfg,
+                       sources or [], shape)
 
 
 def build_deck(folder: str | Path, name: str | None = None, card_mm: tuple[float, float] | None = None,

@@ -22,7 +22,8 @@ import numpy as np
 from .mat import render_marker
 from .table import MarkerLayout, TableConfig, corner_layout
 
-__all__ = ["GAME_SHAPES", "CardLabel", "Scene", "make_scene", "reference_images", "stand_in_card"]
+__all__ = ["GAME_SHAPES", "HEX_MM", "CardLabel", "HexLabel", "Scene", "hex_reference_images", "make_hex_scene",
+           "make_scene", "reference_images", "stand_in_card", "stand_in_hex"]
 
 #: card size (short, long) in mm per game layout.
 GAME_SHAPES = {"race": (63.0, 88.0), "roll": (50.0, 50.0), "among": (63.0, 88.0)}
@@ -49,6 +50,7 @@ class Scene:
     game: str
     seed: int
     meta: dict = field(default_factory=dict)
+    hexes: list = field(default_factory=list)   # HexLabel per sector hex (Eclipse scenes), else empty
 
 
 # ----------------------------------------------------------------------------------------------- artwork
@@ -266,7 +268,7 @@ def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = 
         if effects:
             _shadow(img, corners_mm + np.array([1.2, 1.5]), H, 0.75)
         _paste(img, art, H @ A)
-        cpx = cv2.perspectiveTransform(corners_mm.reshape(-1, 1, 2), H).reshape(4, 2)
+        cpx = cv2.perspectiveTransform(corners_mm.reshape(-1, 1, 2), H).reshape(-1, 2)
         labels.append(CardLabel(cid, cpx, (float(centre[0]), float(centre[1])), r_, c_, cell))
     meta = {}
     if effects:
@@ -295,7 +297,7 @@ def _paste(img: np.ndarray, art: np.ndarray, M: np.ndarray) -> None:
 
 
 def _shadow(img: np.ndarray, corners_mm: np.ndarray, H: np.ndarray, depth: float) -> None:
-    px = cv2.perspectiveTransform(corners_mm.reshape(-1, 1, 2), H).reshape(4, 2)
+    px = cv2.perspectiveTransform(corners_mm.reshape(-1, 1, 2), H).reshape(-1, 2)
     m = np.zeros(img.shape[:2], np.float32)
     cv2.fillPoly(m, [px.astype(np.int32)], 1.0)
     m = cv2.GaussianBlur(m, (0, 0), 2.5)
@@ -369,3 +371,217 @@ def _effects(img: np.ndarray, labels: list[CardLabel], rng: np.random.Generator)
     sig = rng.uniform(0.3, 1.0)
     out = cv2.GaussianBlur(out, (0, 0), sig)
     return out, meta
+
+
+# ----------------------------------------------------------------------------------------------- Eclipse hex maps
+
+#: flat-to-flat width of a stand-in sector hex in mm (a physical Eclipse sector is about this size).
+HEX_MM = 110.0
+
+# flat-top hexagon corners, clockwise on screen (y down) from the top-left: angles in degrees from +x
+_HEX_CORNER_DEG = (240.0, 300.0, 0.0, 60.0, 120.0, 180.0)
+# axial (q, r) neighbour across edge j (edge j from corner j to j + 1: 12, 2, 4, 6, 8, 10 o'clock)
+_HEX_NEIGHBOURS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+
+
+@dataclass(frozen=True)
+class HexLabel:
+    id: str
+    corners_px: np.ndarray          # float[6, 2] clockwise from the tile's printed top-left corner
+    center_mm: tuple[float, float]
+    axial: tuple[int, int]          # [q, r] from the Galactic Center (flat-top, see vision.hexes)
+    rotation: int                   # 0-5: the printed top edge lies at clock 2 * rotation of the map
+    occluded: float = 0.0
+
+
+def _hex_corners(flat: float) -> np.ndarray:
+    """float[6, 2] corners of a flat-top hexagon of flat-to-flat width ``flat`` around (0, 0)."""
+    R = flat / math.sqrt(3.0)
+    a = np.radians(_HEX_CORNER_DEG)
+    return np.stack([R * np.cos(a), R * np.sin(a)], axis=1)
+
+
+def stand_in_hex(hex_id: str, flat_mm: float = HEX_MM, px_per_mm: float = 3.0) -> tuple[np.ndarray, np.ndarray]:
+    """Deterministic stand-in artwork of sector ``hex_id`` in printed orientation (flat top edge up):
+    (BGR uint8[F, 2R, 3], alpha uint8[F, 2R]) with F = flat-to-flat and R = corner radius, in pixels.
+
+    Space background, stars, planets, wormhole half-circles on some edges, a dark die-cut rim and the
+    sector number printed under the top edge (which makes every tile's six turns look different)."""
+    r = _id_rng("hex:" + hex_id)
+    F = flat_mm * px_per_mm
+    R = F / math.sqrt(3.0)
+    w, h = int(round(2 * R)), int(round(F))
+    c = np.array([w / 2.0, h / 2.0])
+    poly = (_hex_corners(F) + c).astype(np.float32)
+    bg = np.array(r.integers(25, 200, 3), np.float64)
+    img = np.empty((h, w, 3), np.uint8)
+    yy = np.linspace(0, 1, h)[:, None, None]
+    img[:] = np.clip(bg * (0.8 + 0.4 * yy), 0, 255).astype(np.uint8)
+    for _ in range(int(r.integers(20, 60))):   # stars
+        p = (int(r.integers(0, w)), int(r.integers(0, h)))
+        cv2.circle(img, p, int(r.integers(1, 3)), tuple(int(v) for v in r.integers(170, 256, 3)), -1, cv2.LINE_AA)
+    for _ in range(int(r.integers(1, 4))):     # planets, kept inside the hexagon
+        rad = int(r.integers(int(0.08 * F), int(0.17 * F)))
+        ang, dist = r.uniform(0, 2 * math.pi), r.uniform(0, 0.45 * F - rad)
+        p = (int(c[0] + dist * math.cos(ang)), int(c[1] + dist * math.sin(ang)))
+        col = tuple(int(v) for v in r.integers(0, 256, 3))
+        cv2.circle(img, p, rad, col, -1, cv2.LINE_AA)
+        cv2.circle(img, p, rad, tuple(int(v * 0.5) for v in col), max(1, int(0.01 * F)), cv2.LINE_AA)
+    for j in range(6):                         # wormhole half-circles on some edges
+        if r.random() < 0.5:
+            m = (poly[j] + poly[(j + 1) % 6]) / 2
+            cv2.circle(img, (int(m[0]), int(m[1])), int(0.11 * F), (30, 30, 30), -1, cv2.LINE_AA)
+            cv2.circle(img, (int(m[0]), int(m[1])), int(0.075 * F), (235, 235, 235), -1, cv2.LINE_AA)
+    # the sector number under the top edge, on a light plate
+    text = str(hex_id)[:4]
+    scale = F / 160.0
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, max(1, int(F / 45)))
+    x0, y0 = int(c[0] - tw / 2), int(0.06 * F + th + 0.04 * F)
+    cv2.rectangle(img, (x0 - 4, y0 - th - 6), (x0 + tw + 4, y0 + 6), (225, 235, 240), -1)
+    cv2.putText(img, text, (x0, y0), cv2.FONT_HERSHEY_SIMPLEX, scale, (20, 20, 20), max(1, int(F / 45)), cv2.LINE_AA)
+    alpha = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(alpha, [np.round(poly * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    cv2.polylines(img, [np.round(poly * 16).astype(np.int32)], True, (20, 20, 20), max(1, int(0.6 * px_per_mm)),
+                  cv2.LINE_AA, shift=4)
+    return img, alpha
+
+
+def hex_reference_images(hex_ids: list[str], flat_mm: float = HEX_MM, seed: int = 0) -> dict[str, list[np.ndarray]]:
+    """Enrollment 'scans' of stand-in hexes, printed top edge up on white paper: per id a clean render and
+    a slightly blurred, colour-shifted copy (each image is the hexagon's bounding box)."""
+    rng = np.random.default_rng(seed)
+    out: dict[str, list[np.ndarray]] = {}
+    for hid in hex_ids:
+        art, alpha = stand_in_hex(hid, flat_mm, 3.0)
+        a = (alpha.astype(np.float32) / 255.0)[..., None]
+        clean = (art.astype(np.float32) * a + 255.0 * (1 - a)).astype(np.uint8)
+        gain = rng.uniform(0.9, 1.1, 3)
+        shifted = np.clip(cv2.GaussianBlur(clean, (0, 0), 1.0).astype(np.float32) * gain, 0, 255).astype(np.uint8)
+        out[hid] = [clean, shifted]
+    return out
+
+
+def _hex_map_cells(n: int, rng: np.random.Generator, max_ring: int = 3) -> list[tuple[int, int]]:
+    """``n`` axial cells grown from (0, 0) (each new one next to a placed one), within ``max_ring``."""
+    cells = [(0, 0)]
+    seen = {(0, 0)}
+    n = min(n, 1 + 3 * max_ring * (max_ring + 1))
+    while len(cells) < n:
+        q, r_ = cells[int(rng.integers(0, len(cells)))]
+        dq, dr = _HEX_NEIGHBOURS[int(rng.integers(0, 6))]
+        c = (q + dq, r_ + dr)
+        if c not in seen and (abs(c[0]) + abs(c[1]) + abs(c[0] + c[1])) // 2 <= max_ring:
+            seen.add(c)
+            cells.append(c)
+    return cells
+
+
+def _paste_alpha(img: np.ndarray, art: np.ndarray, alpha: np.ndarray, M: np.ndarray) -> None:
+    """Composite ``art`` with its ``alpha`` into ``img`` through the homography ``M`` (art px -> img px)."""
+    h, w = img.shape[:2]
+    ah, aw = art.shape[:2]
+    box = cv2.perspectiveTransform(np.array([[[0, 0]], [[aw, 0]], [[aw, ah]], [[0, ah]]], np.float64), M).reshape(4, 2)
+    x0, y0 = np.floor(box.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 2
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ M
+    warped = cv2.warpPerspective(art, T, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(alpha, T, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+    a = (mask.astype(np.float32) / 255.0)[..., None]
+    roi = img[y0:y1, x0:x1]
+    roi[:] = (roi.astype(np.float32) * (1 - a) + warped.astype(np.float32) * a).astype(np.uint8)
+
+
+def make_hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, image_size: tuple[int, int] = (1280, 720),
+                   effects: bool = True, config: TableConfig | None = None, textures: str = "own",
+                   hex_mm: float = HEX_MM, anchor: str = "001", max_angle: float = 20.0) -> Scene:
+    """One synthetic Eclipse map: ``n_hexes`` (default 20-30) sector hexes edge to edge around the Galactic
+    Center (``anchor``, axial (0, 0)) within ring III, with gaps; every hex turned by a random multiple of
+    60 degrees, the whole map turned by up to ``max_angle`` degrees on the table, 0-1.5 mm seams and
+    sub-degree jitter between tiles; cloth or wood table, corner ArUco markers, perspective and (with
+    ``effects``) light gradient, shadows, glare, a hand over one hex, noise and blur.
+
+    Ids: when an id's first character is a ring digit (Eclipse numbering: 1xx ring I, 2xx ring II, 3xx
+    ring III) a hex at ring k draws from ring k's ids when any are left, else from every id; no id repeats
+    while there are enough. Labels: :class:`HexLabel` per hex in ``Scene.hexes`` (``Scene.cards`` is empty).
+    """
+    rng = np.random.default_rng(seed)
+    tc = config or TableConfig()
+    n = n_hexes or int(rng.integers(20, 31))
+    cells = _hex_map_cells(n, rng)
+    pool = [h for h in hex_ids if h != anchor]
+    ids = [anchor]
+    for q, r_ in cells[1:]:
+        ring = (abs(q) + abs(r_) + abs(q + r_)) // 2
+        left = [h for h in pool if h not in ids] or pool
+        by_ring = [h for h in left if h[:1] == str(ring)]
+        ids.append(str(rng.choice(by_ring or left)))
+    rots = [int(rng.integers(0, 6)) for _ in cells]
+    map_angle = float(rng.uniform(-max_angle, max_angle))
+    F = hex_mm
+    R = F / math.sqrt(3.0)
+    gap = float(rng.uniform(0.0, 1.5))
+    Fp = F + gap                       # lattice pitch across flats
+    Rp = Fp / math.sqrt(3.0)
+    Rm = _rot(map_angle)
+    P = np.array([Rm @ np.array([1.5 * Rp * q, Fp * (r_ + q / 2.0)]) for q, r_ in cells])
+    P += rng.uniform(-0.5, 0.5, P.shape)
+    lo, hi = P.min(axis=0) - R, P.max(axis=0) + R
+    margin = 75.0
+    W_mm = float(hi[0] - lo[0] + 2 * margin)
+    H_mm = float(hi[1] - lo[1] + 2 * margin)
+    iw, ih = image_size
+    if W_mm / H_mm < iw / ih:
+        W_mm = H_mm * iw / ih
+    else:
+        H_mm = W_mm * ih / iw
+    off = np.array([W_mm, H_mm]) / 2 - (lo + hi) / 2
+    layout = corner_layout(W_mm, H_mm, 40.0, tc.mat_marker_ids)
+    s = 0.86 * min(iw / W_mm, ih / H_mm)
+    src = np.array([[0, 0], [W_mm, 0], [W_mm, H_mm], [0, H_mm]], np.float32)
+    c0 = np.array([iw, ih]) / 2 - np.array([W_mm, H_mm]) * s / 2
+    dst = (src * s + c0).astype(np.float32)
+    if effects:
+        dst += rng.uniform(-0.035, 0.035, (4, 2)).astype(np.float32) * np.array([iw, ih], np.float32)
+    H = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
+    k = 2.0
+    kind = str(rng.choice(["cloth", "wood", "mat"] if textures == "shared" else ["cloth", "wood"]))
+    tex = table_texture(kind, int(W_mm * k), int(H_mm * k), rng, textures == "shared")
+    img = cv2.warpPerspective(tex, H @ np.diag([1 / k, 1 / k, 1.0]), (iw, ih), borderMode=cv2.BORDER_REFLECT)
+    for mid, q in layout.corners_mm.items():
+        side_px = 120
+        mk = cv2.cvtColor(render_marker(mid, side_px, tc), cv2.COLOR_GRAY2BGR)
+        pad = 16
+        mk = cv2.copyMakeBorder(mk, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+        sc = float(np.linalg.norm(q[1] - q[0])) / side_px
+        _paste(img, mk, H @ np.array([[sc, 0, q[0][0] - pad * sc], [0, sc, q[0][1] - pad * sc], [0, 0, 1]]))
+    # shadows first (under every tile), then the tiles
+    ppm = max(3.0, 1.5 * s)  # art px per mm: finer than the image
+    placed = []
+    for (q, r_), hid, rot, p in zip(cells, ids, rots, P):
+        ang = map_angle + 60.0 * rot + float(rng.uniform(-0.7, 0.7))
+        centre = p + off
+        corners_mm = (_rot(ang) @ _hex_corners(F).T).T + centre
+        placed.append((hid, rot, (q, r_), centre, ang, corners_mm))
+        if effects:
+            _shadow(img, corners_mm + np.array([1.2, 1.5]), H, 0.75)
+    labels = []
+    for hid, rot, ax, centre, ang, corners_mm in placed:
+        art, alpha = stand_in_hex(hid, F, ppm)
+        ah, aw = art.shape[:2]
+        Rr = _rot(ang) / ppm
+        t = centre - Rr @ np.array([aw / 2, ah / 2])
+        A = np.array([[Rr[0, 0], Rr[0, 1], t[0]], [Rr[1, 0], Rr[1, 1], t[1]], [0, 0, 1]])
+        _paste_alpha(img, art, alpha, H @ A)
+        cpx = cv2.perspectiveTransform(corners_mm.reshape(-1, 1, 2), H).reshape(6, 2)
+        labels.append(HexLabel(hid, cpx, (float(centre[0]), float(centre[1])), ax, rot))
+    meta: dict = {"map_angle": map_angle, "hex_mm": F, "seam_mm": gap}
+    if effects:
+        img, m2 = _effects(img, labels, rng)
+        meta.update(m2)
+        occ = m2.get("occluded", {})
+        labels = [HexLabel(l.id, l.corners_px, l.center_mm, l.axial, l.rotation, occ.get(j, 0.0))
+                  for j, l in enumerate(labels)]
+    return Scene(img, [], layout, H, "eclipse", seed, meta, labels)

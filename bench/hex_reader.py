@@ -1,0 +1,167 @@
+"""Benchmark of the Eclipse hex reader (issue 5, sector hexes).
+
+Synthetic Eclipse maps (:func:`vision.synth_table.make_hex_scene`: 20-30 hexes edge to edge around the
+Galactic Center with gaps, random turns, perspective, shadows, glare, a hand, cloth/wood), read with a hex
+deck enrolled from stand-in 'scans' of every sector in ``shared/data/eclipse/hexes.json`` (71 faces; a
+numbered stand-in list when the shared folder is absent). Prints hexes found, identified, rotation right,
+axial right (per hex and whole maps all right), extra detections, and the median time per frame (single
+thread: calibrate + read) at 1280x720 and at the HQ camera's 4056x3040, with its ratio to ``cv2.imread`` +
+``cv2.cvtColor`` of the same frame (PNG).
+
+    python bench/hex_reader.py                 # 30 maps + timing (~3-6 min on a busy 2-core machine)
+    python bench/hex_reader.py --maps 8 --timing 3
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy
+
+import argparse
+import csv
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.hexes import build_hex_deck_from_images, read_hexes
+from vision.synth_table import hex_reference_images, make_hex_scene
+from vision.table import calibrate
+
+SHARED = Path(os.environ.get("TABLETOP_SHARED", ROOT.parent / "shared"))
+HEX_DATA = SHARED / "data" / "eclipse" / "hexes.json"
+
+
+def sector_ids() -> list[str]:
+    """Sector ids of the Eclipse data (read as data), or a stand-in list of the same numbering."""
+    if HEX_DATA.is_file():
+        return [h["id"] for h in json.loads(HEX_DATA.read_text())["hexes"]]
+    return ["001"] + [f"{ring}{k:02d}" for ring in (1, 2, 3) for k in range(1, 19)]
+
+
+def match(labels, hexes) -> list[tuple[object, object | None]]:
+    """Each label gets the nearest unmatched observation whose pixel centre lies inside the label's hexagon."""
+    used: set[int] = set()
+    out = []
+    for lab in labels:
+        poly = lab.corners_px.astype(np.float32).reshape(-1, 1, 2)
+        best, bd = None, 1e18
+        for k, h in enumerate(hexes):
+            if k in used or cv2.pointPolygonTest(poly, (float(h.center_px[0]), float(h.center_px[1])), False) < 0:
+                continue
+            d = float(np.linalg.norm(np.array(h.center_px) - lab.corners_px.mean(axis=0)))
+            if d < bd:
+                best, bd = k, d
+        if best is not None:
+            used.add(best)
+        out.append((lab, hexes[best] if best is not None else None))
+    return out
+
+
+def eval_maps(n: int, deck, ids: list[str], rows: list[dict], seed0: int = 3000, textures: str = "own") -> Counter:
+    tot = Counter()
+    for k in range(n):
+        sc = make_hex_scene(ids, seed=seed0 + k, textures=textures)
+        try:
+            cal = calibrate(sc.image, sc.layout)
+        except Exception:  # noqa: BLE001 - counted
+            cal = None
+        r = read_hexes(sc.image, deck, calibration=cal)
+        pairs = match(sc.hexes, list(r.hexes))
+        row = {"image": f"seed{seed0 + k}", "labels": len(pairs),
+               "found": sum(h is not None for _, h in pairs),
+               "identified": sum(h is not None and h.id == l.id for l, h in pairs),
+               "wrong_conf_ge_0.9": sum(h is not None and h.id not in (None, l.id) and h.confidence >= 0.9 for l, h in pairs),
+               "rotation_ok": sum(h is not None and h.rotation == l.rotation for l, h in pairs),
+               "axial_ok": sum(h is not None and h.axial is not None and tuple(h.axial) == tuple(l.axial) for l, h in pairs),
+               "extra": len(r.hexes) - sum(h is not None for _, h in pairs),
+               "calibrated": cal is not None,
+               **{f"ms_{kk}": round(v, 1) for kk, v in r.timings_ms.items()}}
+        row["map_all_right"] = int(row["axial_ok"] == row["labels"] and row["extra"] == 0)
+        rows.append(row)
+        for key in ("labels", "found", "identified", "wrong_conf_ge_0.9", "rotation_ok", "axial_ok", "extra",
+                    "map_all_right", "calibrated"):
+            tot[key] += int(row[key])
+        tot["maps"] += 1
+    return tot
+
+
+def eval_timing(deck, ids: list[str], size: tuple[int, int], n: int) -> dict:
+    tmp = Path(tempfile.mkdtemp(prefix="hex_bench_"))
+    t_read, t_base = [], []
+    try:
+        for k in range(n):
+            sc = make_hex_scene(ids, seed=7000 + k, n_hexes=24, image_size=size)
+            p = tmp / f"f{k}.png"
+            cv2.imwrite(str(p), sc.image)
+            t0 = time.perf_counter()
+            im = cv2.imread(str(p))
+            cv2.cvtColor(im, cv2.COLOR_BGR2GRAY)
+            t1 = time.perf_counter()
+            cal = calibrate(im, sc.layout)
+            read_hexes(im, deck, calibration=cal)
+            t2 = time.perf_counter()
+            t_base.append(t1 - t0)
+            t_read.append(t2 - t1)
+    finally:
+        for p in tmp.iterdir():
+            p.unlink()
+        tmp.rmdir()
+    med, base = statistics.median(t_read), statistics.median(t_base)
+    return {"median_ms": med * 1000, "base_ms": base * 1000, "ratio": med / base}
+
+
+def pct(a: float, b: float) -> str:
+    return f"{100.0 * a / b:.1f}%" if b else "n/a"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--maps", type=int, default=30, help="synthetic Eclipse maps")
+    ap.add_argument("--timing", type=int, default=5, help="frames per resolution for the timing (0: skip)")
+    ap.add_argument("--textures", default="own", choices=["own", "shared"])
+    ap.add_argument("--csv", type=Path, default=None, help="write one row per map here")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    ids = sector_ids()
+    t = time.perf_counter()
+    deck = build_hex_deck_from_images(hex_reference_images(ids, seed=7), name="eclipse", kind="scan")
+    print(f"deck: {len(deck.card_ids)} sectors from {'the Eclipse data' if HEX_DATA.is_file() else 'stand-in ids'} "
+          f"[{time.perf_counter() - t:.1f} s]")
+    rows: list[dict] = []
+    if args.maps > 0:
+        t = time.perf_counter()
+        v = eval_maps(args.maps, deck, ids, rows, textures=args.textures)
+        print(f"synthetic Eclipse maps: {v['maps']} maps, {v['labels']} hexes (calibrated {v['calibrated']}/{v['maps']}); "
+              f"found {pct(v['found'], v['labels'])}; identified {pct(v['identified'], v['labels'])}; "
+              f"rotation right {pct(v['rotation_ok'], v['labels'])}; axial right {pct(v['axial_ok'], v['labels'])}; "
+              f"maps with every axial right and no extra {v['map_all_right']}/{v['maps']}; "
+              f"wrong with conf >= 0.9: {v['wrong_conf_ge_0.9']}; extra detections: {v['extra']}  "
+              f"[{time.perf_counter() - t:.1f} s]")
+    if args.timing > 0:
+        for size in ((1280, 720), (4056, 3040)):
+            tm = eval_timing(deck, ids, size, args.timing)
+            print(f"time per {size[0]}x{size[1]} frame (calibrate + read 24 hexes, 1 thread): median "
+                  f"{tm['median_ms']:.0f} ms; imread+cvtColor {tm['base_ms']:.1f} ms; ratio {tm['ratio']:.0f}x")
+    if args.csv and rows:
+        keys = sorted({k for r in rows for k in r}, key=lambda k: (k.startswith("ms_"), k))
+        with open(args.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, keys)
+            w.writeheader()
+            w.writerows(rows)
+        print(f"rows: {args.csv}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

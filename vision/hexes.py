@@ -1,0 +1,858 @@
+"""Eclipse sector hexes lying flat on the table: detection (touching ones included), axial map coordinates,
+rotation and identity by enrolled references.
+
+Conventions (see also docs/glossary.md, "hex"):
+
+* Sector hexes are **flat-topped** (the Eclipse data's printed orientation: a flat top edge = 12 o'clock).
+* *map frame*: the hex lattice's own axes. Its "up" is the lattice direction (one of six, 60 degrees apart)
+  closest to the table's up (the image's up without a calibration); a map turned exactly 30 degrees on
+  the table is ambiguous.
+* *corners*: float[6, 2] pixel corners of a hex, clockwise on screen, starting at the top-left corner of
+  the tile's **printed** top edge (lattice order when the rotation is unknown).
+* *edge j* of the map frame: the edge at clock ``2j`` (j = 0: 12 o'clock, 1: 2 o'clock, ... 5: 10 o'clock).
+* *rotation* (0-5): the tile's printed top edge lies at map edge ``rotation`` (turned ``60 * rotation``
+  degrees clockwise); a wormhole printed at clock ``h`` is at clock ``(h + 2 * rotation) mod 12`` on the
+  map. *rotation_deg*: clockwise angle of the tile's printed up direction from the table's up, [0, 360).
+* *axial* ``[q, r]`` (Red Blob Games' flat-top axial coordinates in the map frame, y down), counted from
+  the Galactic Center (the anchor, id ``"001"`` by default): the neighbour across edge j is
+  ``(q, r) + [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)][j]``; the ring is
+  ``(|q| + |r| + |q + r|) / 2``.
+
+Stages (pure functions of ``(config, data)``, timed by :func:`vision.timing.timed_stage`):
+
+1. ``work_image``: the table seen top-down (with a calibration) or the frame, resized so a hex is
+   ``work_flat_px`` across its flats (the hex size comes from the calibration and ``hex_mm``, or is estimated
+   from the image without one);
+2. ``foreground``: the cards' table-colour model (:func:`vision.cards.foreground_mask`), small holes filled;
+3. ``lattice``: per connected blob, the lattice angle (gradient orientations mod 60 degrees), then the
+   lattice offset (a hex-outline response folded modulo the lattice); every lattice cell whose hexagon is
+   foreground with enough crisp sides is a hex, nudged to the strongest outline nearby;
+4. ``identify``: each hex rectified six times (one per 60-degree turn) into a hexagon-masked square crop,
+   matched against a hex deck (:func:`build_hex_deck`); the best (sector, turn) gives id and rotation;
+5. ``layout``: centres in table mm, axial coordinates from the anchor, zones.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from .cards import CardsConfig, foreground_mask
+from .errors import VisionError
+from .table import MarkerCheck, TableCalibration, TableConfig, Zones, check_markers, validate_frame
+from .timing import timed_stage
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .deck import DeckProfile, IdConfig
+
+__all__ = [
+    "HexObservation",
+    "HexesConfig",
+    "HexesRead",
+    "axial_round",
+    "build_hex_deck",
+    "build_hex_deck_from_images",
+    "find_hexes",
+    "hex_crop",
+    "hex_enrollment_crop",
+    "read_hexes",
+]
+
+SQRT3 = math.sqrt(3.0)
+#: corner angles (degrees from +x, y down) of a flat-top hexagon, clockwise from the top-left corner.
+CORNER_DEG = (240.0, 300.0, 0.0, 60.0, 120.0, 180.0)
+#: outward normals (degrees) of edges 0-5 (edge j runs from corner j to corner j + 1).
+EDGE_NORMAL_DEG = (270.0, 330.0, 30.0, 90.0, 150.0, 210.0)
+#: axial step across edge j.
+NEIGHBOURS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+
+
+class NotAHexDeck(VisionError, ValueError):
+    """The deck given to :func:`read_hexes` was enrolled as cards, not with :func:`build_hex_deck`."""
+
+
+@dataclass(frozen=True)
+class HexesConfig:
+    """Every threshold of the hex reader.
+
+    Attributes:
+        hex_mm: flat-to-flat width of a sector hex on the table, mm (None: the deck's, else
+            ``fallback_hex_mm`` with a calibration, else estimated from the image).
+        work_flat_px: detection runs on an image where a hex is this many pixels across its flats.
+        estimate_long_side: without calibration and size, the hex size is estimated on the frame resized
+            to this long side.
+        hex_px: flat-to-flat width of a hex in frame pixels when known (skips the estimate without
+            calibration).
+        min_hole_frac: holes of the foreground smaller than this fraction of a hex are filled (planets
+            that look like the table); larger holes (gaps in the map) are kept.
+        close_frac: the foreground is closed with a disc this fraction of a hex's flat width (bites of
+            artwork that looks like the table at a tile's edge).
+        min_occupancy_crisp: a cell whose hexagon is less foreground than ``min_occupancy`` (a dark tile on
+            a dark table) is still a hex down to this occupancy when ...
+        crisp_for_low_occupancy: ... at least this many of its sides show an outline.
+        min_occupancy: a lattice cell is a hex when at least this fraction of its hexagon is foreground ...
+        min_crisp_sides: ... and at least this many of its six sides show an outline ...
+        min_edge: ... of at least this mean oriented gradient (grey levels per pixel, work image).
+        refine_frac: each hex may move by up to this fraction of its flat width to the strongest outline ...
+        refine_gain: ... once the lattice is fitted, only when that outline is this much stronger than at
+            the lattice position.
+        line_frac: length of the edge filter along a side, fraction of the side.
+        crop_size: side of the square hexagon crop in pixels (the hexagon's corners touch its left/right).
+        axial_tolerance: an axial position further than this (in hex pitches) from a lattice cell is null.
+        anchor_id: the id of the hex at axial (0, 0) (the Galactic Center is "001" in the Eclipse data).
+        id_config: identification thresholds of hex decks (None: :func:`default_id_config`).
+        fg: the foreground model's thresholds (shared with the card reader).
+        fallback_hex_mm: hex size (mm) assumed when neither ``hex_mm`` nor the deck gives one.
+    """
+
+    hex_mm: float | None = None
+    work_flat_px: float = 56.0
+    estimate_long_side: int = 960
+    hex_px: float | None = None
+    min_hole_frac: float = 0.5
+    close_frac: float = 0.12
+    min_occupancy_crisp: float = 0.45
+    crisp_for_low_occupancy: int = 4
+    min_occupancy: float = 0.78
+    min_crisp_sides: int = 2
+    min_edge: float = 6.0
+    refine_frac: float = 0.06
+    refine_gain: float = 1.15
+    line_frac: float = 0.7
+    crop_size: int = 96
+    axial_tolerance: float = 0.3
+    anchor_id: str | None = "001"
+    id_config: IdConfig | None = None
+    fg: CardsConfig = field(default_factory=CardsConfig)
+    fallback_hex_mm: float = 110.0
+
+
+def default_id_config() -> IdConfig:
+    """Identification thresholds for hex decks: square structure maps (the crop is a masked hexagon)."""
+    from .deck import IdConfig
+
+    return IdConfig(struct_size=(48, 48), struct_shift=4)
+
+
+# ----------------------------------------------------------------------------------------------- geometry
+
+
+def hexagon(flat: float, centre: tuple[float, float] = (0.0, 0.0), angle_deg: float = 0.0) -> np.ndarray:
+    """float[6, 2] corners of a flat-top hexagon (``flat`` = flat-to-flat width) turned ``angle_deg``
+    clockwise on screen, clockwise from the top-left corner."""
+    R = flat / SQRT3
+    a = np.radians(np.array(CORNER_DEG) + angle_deg)
+    return np.stack([R * np.cos(a), R * np.sin(a)], axis=1) + np.asarray(centre, np.float64)
+
+
+def axial_round(q: float, r: float) -> tuple[int, int, float]:
+    """Nearest axial cell of fractional (q, r) (cube rounding) and the distance to it in hex pitches."""
+    x, z = q, r
+    y = -x - z
+    rx, ry, rz = round(x), round(y), round(z)
+    dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - z)
+    if dx > dy and dx > dz:
+        rx = -ry - rz
+    elif dy > dz:
+        ry = -rx - rz
+    else:
+        rz = -rx - ry
+    # distance in pitches (centre-to-centre = 1): through the flat-top embedding
+    ex, ey = 1.5 / SQRT3 * (q - rx), (r - rz) + (q - rx) / 2.0
+    return int(rx), int(rz), float(math.hypot(ex, ey))
+
+
+def hex_crop(image: np.ndarray, corners: np.ndarray, size: int = 96) -> np.ndarray:
+    """Square crop ``uint8[size, size, 3]`` of the hexagon with pixel ``corners`` (float[6, 2], clockwise from
+    the top-left corner of the edge that should be on top), flat top up; outside the hexagon is filled
+    with the hexagon's median colour. The same warp serves enrollment and run time."""
+    corners = np.asarray(corners, np.float64)
+    span = float(np.linalg.norm(corners[0] - corners[3]))   # corner to corner
+    if span > 1.5 * size:   # reduce the hex's neighbourhood first (area averaging: no aliasing)
+        x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 2, 0)
+        x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 3
+        roi = image[y0:y1, x0:x1]
+        g = 1.5 * size / span
+        if roi.size:
+            small = cv2.resize(roi, (max(1, int(round(roi.shape[1] * g))), max(1, int(round(roi.shape[0] * g)))),
+                               interpolation=cv2.INTER_AREA)
+            gx, gy = small.shape[1] / roi.shape[1], small.shape[0] / roi.shape[0]
+            image, corners = small, (corners - [x0, y0]) * [gx, gy]
+    c = (size - 1) / 2.0
+    canon = hexagon(SQRT3 * c, (c, c))
+    Hm, _ = cv2.findHomography(canon, np.asarray(corners, np.float64), 0)
+    if Hm is None:
+        Hm = cv2.getPerspectiveTransform(canon[[0, 1, 3, 4]].astype(np.float32), np.asarray(corners, np.float32)[[0, 1, 3, 4]])
+    crop = cv2.warpPerspective(image, Hm, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+    mask = np.zeros((size, size), np.uint8)
+    cv2.fillPoly(mask, [np.round(hexagon(SQRT3 * c - 2.0, (c, c)) * 16).astype(np.int32)], 255, cv2.LINE_8, shift=4)
+    inside = mask > 0
+    med = np.median(crop[inside], axis=0) if inside.any() else np.array([128, 128, 128])
+    crop[~inside] = med.astype(np.uint8)
+    return crop
+
+
+# ----------------------------------------------------------------------------------------------- detection
+
+
+def _shift(a: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    """``out[y, x] = a[y + dy, x + dx]`` with zeros outside."""
+    out = np.zeros_like(a)
+    h, w = a.shape
+    if abs(dx) >= w or abs(dy) >= h:
+        return out
+    ys, yd = (slice(dy, h), slice(0, h - dy)) if dy >= 0 else (slice(0, h + dy), slice(-dy, h))
+    xs, xd = (slice(dx, w), slice(0, w - dx)) if dx >= 0 else (slice(0, w + dx), slice(-dx, w))
+    out[yd, xd] = a[ys, xs]
+    return out
+
+
+def _line_kernel(length: float, angle_deg: float) -> np.ndarray:
+    """Normalised anti-aliased line of ``length`` px along ``angle_deg`` (from +x, y down)."""
+    n = int(math.ceil(length)) | 1
+    k = np.zeros((n, n), np.float32)
+    c = (n - 1) / 2.0
+    d = np.array([math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))]) * length / 2.0
+    p0, p1 = np.array([c, c]) - d, np.array([c, c]) + d
+    cv2.line(k, tuple(np.round(p0 * 16).astype(int)), tuple(np.round(p1 * 16).astype(int)), 1.0, 1, cv2.LINE_AA, shift=4)
+    return k / max(float(k.sum()), 1e-6)
+
+
+def side_maps(gray: np.ndarray, flat: float, config: HexesConfig) -> list[np.ndarray]:
+    """For each edge j, float32 map: the outline strength of edge j of an upright flat-top hexagon of flat
+    width ``flat`` centred at each pixel (oriented gradient across that edge, averaged along it)."""
+    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 4.0
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 4.0
+    side = flat / SQRT3
+    out: list[np.ndarray] = [None] * 6  # type: ignore[list-item]
+    for j in range(3):  # edges j and j + 3 are parallel: one oriented map serves both
+        nd = math.radians(EDGE_NORMAL_DEG[j])
+        nx, ny = math.cos(nd), math.sin(nd)
+        across = np.abs(gx * nx + gy * ny)
+        along = np.abs(gx * -ny + gy * nx)
+        e = np.maximum(across - 0.5 * along, 0.0)
+        e = cv2.filter2D(e, -1, _line_kernel(config.line_frac * side, EDGE_NORMAL_DEG[j] + 90.0),
+                         borderType=cv2.BORDER_CONSTANT)
+        for jj in (j, j + 3):
+            ndd = math.radians(EDGE_NORMAL_DEG[jj])
+            dx, dy = int(round(flat / 2.0 * math.cos(ndd))), int(round(flat / 2.0 * math.sin(ndd)))
+            out[jj] = _shift(e, dx, dy)
+    return out
+
+
+def centre_response(sides: list[np.ndarray]) -> np.ndarray:
+    """Hex-outline response at each pixel: the six side strengths sorted, the weaker ones counting more."""
+    s = np.sort(np.stack(sides), axis=0)
+    w = np.array([1.0, 1.0, 1.0, 0.75, 0.5, 0.5], np.float32)[:, None, None]
+    return (s * w).sum(axis=0)
+
+
+def lattice_angle(gray: np.ndarray, mask: np.ndarray) -> float:
+    """Lattice angle in degrees, [-30, 30): how far the hexes' edges are turned clockwise (screen, y down)
+    from a flat-top hexagon's, from the magnitude-weighted histogram of gradient angles mod 60."""
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.sqrt(gx * gx + gy * gy)
+    sel = (mask > 0) & (mag > 0)
+    ang = (np.degrees(np.arctan2(gy[sel], gx[sel])) - 30.0) % 60.0   # flat-top normals (30, 90, 150) -> 0
+    hist, _ = np.histogram(ang, bins=120, range=(0, 60), weights=mag[sel])
+    k = np.exp(-0.5 * (np.arange(-6, 7) / 2.0) ** 2)
+    ext = np.concatenate([hist[-6:], hist, hist[:6]])
+    sm = np.convolve(ext, k, mode="same")[6:-6]
+    i = int(np.argmax(sm))
+    a, b, c = sm[(i - 1) % 120], sm[i], sm[(i + 1) % 120]
+    den = a - 2 * b + c
+    off = 0.5 * (a - c) / den if abs(den) > 1e-9 else 0.0
+    theta = (i + 0.5 + off) * 0.5
+    return float((theta + 30.0) % 60.0 - 30.0)
+
+
+@dataclass
+class HexCandidate:
+    """One detected hex in work-image pixels: corners in lattice order (map frame top-left first)."""
+
+    corners: np.ndarray
+    centre: np.ndarray
+    angle: float
+    occupancy: float
+    crisp: int
+    score: float
+
+
+def fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
+    """``mask`` with holes smaller than ``max_area`` pixels filled (gaps in a map are larger)."""
+    cnts, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    out = mask.copy()
+    if hier is None:
+        return out
+    for c, h in zip(cnts, hier[0]):
+        if h[3] >= 0 and cv2.contourArea(c) < max_area:
+            cv2.drawContours(out, [c], -1, 255, cv2.FILLED)
+    return out
+
+
+def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float, config: HexesConfig) -> list[HexCandidate]:
+    """Hexes in one connected foreground blob (``comp`` uint8 mask, same size as ``img``): lattice angle,
+    lattice offset, then every lattice cell that is a hex."""
+    H, W = gray.shape
+    x, y, bw, bh = cv2.boundingRect(comp)
+    pad = int(0.6 * flat) + 4
+    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + bw + pad), min(H, y + bh + pad)
+    g = gray[y0:y1, x0:x1]
+    m = comp[y0:y1, x0:x1]
+    theta = lattice_angle(g, cv2.dilate(m, np.ones((5, 5), np.uint8)))
+    h, w = g.shape
+    # turn the ROI so the lattice is upright (counter-clockwise by theta on screen)
+    Rm = cv2.getRotationMatrix2D((w / 2, h / 2), theta, 1.0)
+    cos, sin = abs(Rm[0, 0]), abs(Rm[0, 1])
+    nw, nh = int(w * cos + h * sin) + 2, int(w * sin + h * cos) + 2
+    Rm[0, 2] += nw / 2 - w / 2
+    Rm[1, 2] += nh / 2 - h / 2
+    gr = cv2.warpAffine(g, Rm, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    mr = (cv2.warpAffine(m, Rm, (nw, nh), flags=cv2.INTER_NEAREST) > 0).astype(np.float32)
+    sides = side_maps(gr, flat, config)
+    resp = centre_response(sides)
+    # occupancy: the fraction of an upright hexagon at each pixel that is foreground
+    n = int(math.ceil(2 * flat / SQRT3)) | 1
+    kern = np.zeros((n, n), np.float32)
+    cv2.fillPoly(kern, [np.round(hexagon(flat, ((n - 1) / 2, (n - 1) / 2)) * 16).astype(np.int32)], 1.0, cv2.LINE_8, shift=4)
+    kern /= kern.sum()
+    occ = cv2.filter2D(mr, -1, kern, borderType=cv2.BORDER_CONSTANT)
+    # lattice basis (upright frame): q -> (1.5 R, F / 2), r -> (0, F)
+    R = flat / SQRT3
+    B = np.array([[1.5 * R, 0.0], [flat / 2.0, flat]])   # columns: a, b
+    Binv = np.linalg.inv(B)
+    ys, xs = np.nonzero(occ > 0.4)
+    if len(xs) == 0:
+        return []
+    wts = resp[ys, xs]
+    uv = Binv @ np.stack([xs, ys]).astype(np.float64)
+    nb = 24
+    iu = np.floor((uv[0] % 1.0) * nb).astype(int) % nb
+    iv = np.floor((uv[1] % 1.0) * nb).astype(int) % nb
+    fold = np.bincount(iu * nb + iv, weights=wts, minlength=nb * nb).reshape(nb, nb)
+    fold = np.pad(fold, 3, mode="wrap")
+    fold = cv2.GaussianBlur(fold.astype(np.float32), (0, 0), 1.0)[3:-3, 3:-3]
+    bu, bv = np.unravel_index(int(np.argmax(fold)), fold.shape)
+    u0, v0 = (bu + 0.5) / nb, (bv + 0.5) / nb
+    # every lattice cell inside the ROI, then the lattice refitted (affine, least squares) to the hexes'
+    # refined centres -- twice: a small error of the first angle or pitch grows across a map
+    A = np.vstack([B.T, (B @ np.array([u0, v0]))[None, :]])        # [q, r, 1] @ A -> upright (x, y)
+    corners_xy = np.array([[0, 0], [nw, 0], [0, nh], [nw, nh]], np.float64).T
+    uvc = Binv @ corners_xy
+    qs = range(int(math.floor(uvc[0].min())) - 2, int(math.ceil(uvc[0].max())) + 3)
+    rs = range(int(math.floor(uvc[1].min())) - 2, int(math.ceil(uvc[1].max())) + 3)
+    win = max(1, int(round(config.refine_frac * flat)))
+    found: list[tuple[int, int, float, float, float, int, float]] = []
+    for it in range(3):
+        found = []
+        for qi in qs:
+            for ri in rs:
+                c = np.array([qi, ri, 1.0]) @ A
+                cx, cy = int(round(c[0])), int(round(c[1]))
+                if not (0 <= cx < nw and 0 <= cy < nh) or occ[cy, cx] < config.min_occupancy_crisp - 0.1:
+                    continue
+                a0, a1, b0, b1 = max(0, cx - win), min(nw, cx + win + 1), max(0, cy - win), min(nh, cy + win + 1)
+                wr = resp[b0:b1, a0:a1]
+                dy, dx = np.unravel_index(int(np.argmax(wr)), wr.shape)
+                cx2, cy2 = a0 + dx, b0 + dy
+                if it > 0 and float(wr[dy, dx]) < config.refine_gain * float(resp[cy, cx]):
+                    cx2, cy2 = cx, cy   # the fitted lattice is as good: a hex's own nudge needs a clearly better outline
+                o = float(occ[cy2, cx2])
+                crisp = sum(float(sd[cy2, cx2]) >= config.min_edge for sd in sides)
+                if crisp < config.min_crisp_sides or o < config.min_occupancy_crisp:
+                    continue
+                if o < config.min_occupancy and crisp < config.crisp_for_low_occupancy:
+                    continue
+                found.append((qi, ri, float(cx2), float(cy2), o, crisp, float(resp[cy2, cx2])))
+        if it == 2 or len(found) < 3:
+            break
+        X = np.array([[f[0], f[1], 1.0] for f in found])
+        Y = np.array([[f[2], f[3]] for f in found])
+        if np.linalg.matrix_rank(X) < 3:
+            break
+        w_ = np.ones(len(found))
+        for _ in range(2):   # drop outliers (a hex nudged onto a neighbour's outline)
+            A_new = np.linalg.lstsq(X * w_[:, None], Y * w_[:, None], rcond=None)[0]
+            res = np.linalg.norm(X @ A_new - Y, axis=1)
+            w_ = (res < max(2.0, 0.08 * flat)).astype(np.float64)
+            if w_.sum() < 3:
+                break
+        else:
+            A = A_new
+        win = max(1, int(round(0.5 * config.refine_frac * flat)))
+    # the lattice's own turn from the fitted basis: the hexagons' angle in the upright frame
+    Mrot = A[:2].T @ Binv
+    phi = math.degrees(math.atan2(Mrot[1, 0] - Mrot[0, 1], Mrot[0, 0] + Mrot[1, 1]))
+    out: list[HexCandidate] = []
+    Rinv = cv2.invertAffineTransform(Rm)
+    for qi, ri, cx2, cy2, o, crisp, sc in found:
+        cr = hexagon(flat, (cx2, cy2), phi)
+        back = (Rinv[:, :2] @ cr.T).T + Rinv[:, 2] + np.array([x0, y0])
+        cb = (Rinv[:, :2] @ np.array([cx2, cy2], np.float64)) + Rinv[:, 2] + np.array([x0, y0])
+        out.append(HexCandidate(back, cb, theta - phi, o, crisp, sc))
+    return out
+
+
+def estimate_flat_px(img: np.ndarray, config: HexesConfig) -> float | None:
+    """Flat-to-flat width of a hex in pixels of ``img`` (no calibration), or None when nothing is found.
+
+    Edges of a map of touching flat-top hexes lie on lines every half flat width along each of the three
+    edge normals; a lone hex's every flat width. The period P of the edge projections (autocorrelation)
+    gives the width P or 2P: the one whose lattice fit finds hexes with more crisp sides covering more
+    of the foreground."""
+    mask = foreground_mask(img, config.fg)
+    H, W = mask.shape
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.002 * H * W]
+    if not big:
+        return None
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    sel = np.isin(lab, big).astype(np.uint8) * 255
+    theta = lattice_angle(gray, cv2.dilate(sel, np.ones((5, 5), np.uint8)))
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    ys, xs = np.nonzero(cv2.dilate(sel, np.ones((5, 5), np.uint8)))
+    acs = []
+    L = int(math.hypot(H, W)) + 2
+    for nd in (90.0, 30.0, 150.0):
+        a = math.radians(nd + theta)
+        nx, ny = math.cos(a), math.sin(a)
+        e = np.abs(gx[ys, xs] * nx + gy[ys, xs] * ny) - 0.5 * np.abs(-gx[ys, xs] * ny + gy[ys, xs] * nx)
+        proj = (xs * nx + ys * ny)
+        prof = np.bincount((proj - proj.min()).astype(int), weights=np.maximum(e, 0), minlength=L)[:L]
+        prof = prof - cv2.GaussianBlur(prof.reshape(1, -1).astype(np.float32), (0, 0), 8.0).ravel()
+        f = np.fft.rfft(prof, 2 * L)
+        ac = np.fft.irfft(f * np.conj(f))[:L]
+        acs.append(ac / max(ac[0], 1e-9))
+    ac = np.mean(acs, axis=0)
+    lo = 12
+    hi = min(L - 2, int(0.6 * max(H, W)))
+    if hi <= lo + 2:
+        return None
+    seg = ac[lo:hi]
+    peaks = [i for i in range(1, len(seg) - 1) if seg[i] >= seg[i - 1] and seg[i] >= seg[i + 1] and seg[i] > 0.05]
+    if not peaks:
+        return None
+    P = float(lo + max(peaks[:3], key=lambda i: seg[i]))
+    fg_area = float(sum(stats[i, cv2.CC_STAT_AREA] for i in big))
+    best, best_score = None, -1.0
+    for F in (P, 2.0 * P):   # which one: the lattice whose hexes show more crisp sides and cover the blobs
+        if F > 0.8 * min(H, W) or F < 8:
+            continue
+        k = min(1.0, config.work_flat_px / F)
+        im = cv2.resize(img, (max(1, int(W * k)), max(1, int(H * k))), interpolation=cv2.INTER_AREA) if k < 1 else img
+        found = find_hexes(im, F * k, config)
+        if not found:
+            continue
+        cover = min(1.0, len(found) * SQRT3 / 2.0 * F * F / fg_area)
+        score = float(np.mean([h.crisp for h in found])) / 6.0 * cover
+        if score > best_score:
+            best, best_score = F, score
+    return best
+
+
+def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[str, float] | None = None) -> list[HexCandidate]:
+    """Every hex lying flat in the work image ``img`` where a hex is ``flat`` px across its flats."""
+    t = timings if timings is not None else {}
+    mask = timed_stage(t, "foreground", foreground_mask, img, config.fg)
+    hex_area = SQRT3 / 2.0 * flat * flat
+    k = max(3, int(round(config.close_frac * flat)) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = fill_small_holes(mask, config.min_hole_frac * hex_area)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out: list[HexCandidate] = []
+    with_time = {}
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] < config.min_occupancy * hex_area:
+            continue
+        comp = (lab == i).astype(np.uint8) * 255
+        out.extend(timed_stage(with_time, "lattice", blob_hexes, img, gray, comp, flat, config))
+    t["lattice"] = t.get("lattice", 0.0) + with_time.get("lattice", 0.0)
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class HexObservation:
+    """One sector hex on the table.
+
+    Attributes:
+        id: sector id from the deck, or None ('not in the deck', unreadable, or no deck).
+        corners: float[6, 2] pixel corners, clockwise from the top-left corner of the tile's printed top
+            edge (lattice order, map top-left first, when the rotation is unknown).
+        center_px: pixel centre.
+        center_mm: table-mm centre (with calibration), else pixels / (px per mm of ``hex_mm``) with the image
+            origin (``mm_estimated`` True).
+        rotation: 0-5 (see the module docstring), None when the id is unknown.
+        rotation_deg: clockwise angle of the tile's printed up (of the map's up when the rotation is
+            unknown) from the table's up, degrees in [0, 360).
+        axial: (q, r) from the anchor hex, or None (no anchor seen, or off the lattice).
+        zone: player zone name or None.
+        confidence: 0..1 that ``id`` is right (for id None: that the hex is not in the deck; 0 without deck).
+    """
+
+    id: str | None
+    corners: np.ndarray
+    center_px: tuple[float, float]
+    center_mm: tuple[float, float]
+    rotation: int | None
+    rotation_deg: float
+    axial: tuple[int, int] | None
+    zone: str | None
+    confidence: float
+    mm_estimated: bool = False
+    crop: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+            "center_mm": [round(float(self.center_mm[0]), 1), round(float(self.center_mm[1]), 1)],
+            "rotation": None if self.rotation is None else int(self.rotation),
+            "rotation_deg": round(float(self.rotation_deg), 1),
+            "axial": None if self.axial is None else [int(self.axial[0]), int(self.axial[1])],
+            "zone": self.zone,
+            "confidence": round(float(self.confidence), 3),
+        }
+
+
+@dataclass(frozen=True)
+class HexesRead:
+    """Everything read about sector hexes in one frame.
+
+    Attributes:
+        width, height: frame size (px).
+        hexes: observations sorted by axial (r, q) when known, then by pixel position.
+        flat_px: median flat-to-flat width of a hex in frame pixels.
+        markers: MarkerCheck against the calibration, or None without calibration.
+        timings_ms: per-stage wall times.
+    """
+
+    width: int
+    height: int
+    hexes: tuple[HexObservation, ...]
+    flat_px: float | None = None
+    markers: MarkerCheck | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict, compare=False)
+
+    def to_json(self, image: str | None = None) -> dict:
+        """``{"image": image, "hexes": [...]}``; the CLI merges ``"hexes"`` into the cards JSON."""
+        return {"image": image, "hexes": [h.to_json() for h in self.hexes]}
+
+
+# ----------------------------------------------------------------------------------------------- the read
+
+
+def _hex_mm(deck: DeckProfile | None, config: HexesConfig) -> float | None:
+    if config.hex_mm is not None:
+        return float(config.hex_mm)
+    if deck is not None and getattr(deck, "shape", "card") == "hex" and deck.card_mm:
+        return float(deck.card_mm[0])
+    return None
+
+
+def work_image(frame: np.ndarray, calibration: TableCalibration | None, hex_mm: float | None,
+               config: HexesConfig) -> tuple[np.ndarray, np.ndarray, float]:
+    """(work image, M frame px -> work px (3x3), hex flat width in work px).
+
+    With a calibration the work image is the table seen top-down (its extent: the frame's footprint,
+    clipped to 2 m around the markers); without, the frame itself. Either way it is scaled so that a hex
+    is about ``work_flat_px`` across (the frame is first reduced with area averaging, no aliasing)."""
+    h, w = frame.shape[:2]
+    F = config.work_flat_px
+    if calibration is not None:
+        hm = hex_mm or config.fallback_hex_mm
+        s = F / hm
+        mm_px = calibration.mm_per_px()
+        g = min(1.0, 2.0 * s * mm_px)   # pre-reduce the frame to about twice the work resolution
+        small = cv2.resize(frame, (max(1, int(round(w * g))), max(1, int(round(h * g)))), interpolation=cv2.INTER_AREA) if g < 1.0 else frame
+        corners = calibration.to_mm(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+        lay = calibration.layout
+        lo = np.maximum(corners.min(axis=0), [-2000.0, -2000.0])
+        hi = np.minimum(corners.max(axis=0), [lay.width_mm + 2000.0, lay.height_mm + 2000.0])
+        size = (hi - lo) * s
+        S = np.array([[s, 0, -lo[0] * s], [0, s, -lo[1] * s], [0, 0, 1]], np.float64)
+        M = S @ calibration.H_inv
+        Mg = M @ np.diag([1.0 / g, 1.0 / g, 1.0])
+        img = cv2.warpPerspective(small, Mg, (int(size[0]) + 1, int(size[1]) + 1), flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE)
+        return img, M, s * hm
+    if config.hex_px is not None:
+        flat_frame = float(config.hex_px)
+    else:
+        g = min(1.0, config.estimate_long_side / float(max(h, w)))
+        small = cv2.resize(frame, (int(round(w * g)), int(round(h * g))), interpolation=cv2.INTER_AREA) if g < 1 else frame
+        est = estimate_flat_px(small, config)
+        flat_frame = (est / g) if est is not None else 0.12 * min(h, w)
+    k = min(4.0, F / max(flat_frame, 1.0))
+    img = cv2.resize(frame, (max(1, int(round(w * k))), max(1, int(round(h * k)))),
+                     interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+    return img, np.diag([k, k, 1.0]), F
+
+
+def _apply(M: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), M).reshape(-1, 2)
+
+
+def _covers_marker(corners: np.ndarray, cal: TableCalibration) -> bool:
+    poly = corners.astype(np.float32).reshape(-1, 1, 2)
+    centres = [m.mean(axis=0) for m in cal.markers_px.values()]
+    centres += [cal.to_px(m.mean(axis=0, keepdims=True))[0] for m in cal.layout.corners_mm.values()]
+    return any(cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0 for c in centres)
+
+
+def identify_hexes(deck: DeckProfile, crops6: list[list[np.ndarray]], fine_turns: int = 2,
+                   fine_margin: float = 0.15) -> list[tuple[str | None, float, int | None, str | None]]:
+    """(id or None, confidence, rotation or None, best guess) per hex from its six turned crops.
+
+    Per hex and turn the deck's distance to every reference (a coarse pass over the six turns, then the
+    full distance for the ``fine_turns`` best turns, or the best one alone when it leads by
+    ``fine_margin``); per sector and turn the deck's blend of
+    its best and mean reference; the best (sector, turn) wins, the margin is to the best *other* sector
+    at any turn. 'Not in the deck' as :meth:`vision.deck.DeckProfile.identify` judges it (against the
+    frame's other hexes)."""
+    cfg = deck.config
+    ids = np.array(deck.ref_ids)
+    uniq, inv = np.unique(ids, return_inverse=True)
+    counts = np.bincount(inv)[:, None]
+    scored = []
+    for crops in crops6:
+        # coarse pass over the six turns, full distances (shifts, occlusion) for the best few turns only
+        d0 = np.stack([deck.coarse_distances(c) for c in crops], axis=1)   # [N_refs, 6]
+        order = np.argsort(d0.min(axis=0))
+        keep = order[:1] if d0.min(axis=0)[order[1]] - d0.min(axis=0)[order[0]] > fine_margin else order[:fine_turns]
+        D = np.full_like(d0, 9.0)
+        D[:, keep] = np.concatenate([deck.distances(crops[k])[0] for k in keep], axis=1)
+        per_min = np.full((len(uniq), D.shape[1]), np.inf, np.float32)
+        per_sum = np.zeros((len(uniq), D.shape[1]), np.float32)
+        np.minimum.at(per_min, inv, D)
+        np.add.at(per_sum, inv, D)
+        per = (1 - cfg.ref_mean_weight) * per_min + cfg.ref_mean_weight * per_sum / counts
+        bc, bt = np.unravel_index(int(np.argmin(per)), per.shape)
+        d1 = float(per[bc, bt])
+        other = np.delete(per.min(axis=1), bc)
+        d2 = float(other.min()) if other.size else max(1.0, 2 * d1)
+        scored.append((str(uniq[bc]), d1, d2, int(bt)))
+    d = np.array([s[1] for s in scored])
+    out = []
+    for k, sc in enumerate(scored):
+        others = np.delete(d, k)
+        thr = cfg.unknown_distance
+        if others.size:
+            thr = max(thr, float(np.median(others)) + cfg.unknown_relative)
+        r = deck.decide(sc, min(thr, cfg.unknown_distance_max))
+        out.append((r.card_id, r.confidence, sc[3] if r.card_id is not None else None, r.best_guess))
+    return out
+
+
+def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
+               zones: Zones | None = None, config: HexesConfig | None = None, table_config: TableConfig | None = None,
+               check_moved: bool = True, keep_crops: bool = False) -> HexesRead:
+    """Find, identify and place on the axial map every sector hex lying flat in ``frame``.
+
+    Args:
+        frame: uint8[H, W, 3] BGR.
+        deck: a hex deck from :func:`build_hex_deck` (None: hexes are found and laid out, ids, rotations
+            and axial coordinates are null).
+        calibration: table calibration (None: positions in pixels, mm estimated from ``hex_mm``; the
+            hex size is estimated from the image unless ``config.hex_px`` is given).
+        zones: player zones in mm (or px without calibration); None -> every zone is null.
+        config: thresholds (:class:`HexesConfig`); ``anchor_id`` names the hex at axial (0, 0).
+        check_moved: with a calibration, compare this frame's markers with it (result in ``.markers``).
+        keep_crops: keep each hex's rectified crop (printed top up when known) in ``.crop``.
+
+    Raises:
+        BadFrame: the frame is not a non-empty uint8 BGR image.
+        NotAHexDeck: ``deck`` was enrolled as cards (use :func:`build_hex_deck`).
+    """
+    c = config or HexesConfig()
+    tc = table_config or TableConfig()
+    t: dict[str, float] = {}
+    frame = validate_frame(frame)
+    if deck is not None and getattr(deck, "shape", "card") != "hex":
+        raise NotAHexDeck(f"deck {deck.name!r} holds cards, not sector hexes: enroll it with vision.hexes.build_hex_deck")
+    hex_mm = _hex_mm(deck, c)
+    img, M, flat = timed_stage(t, "work_image", work_image, frame, calibration, hex_mm, c)
+    cands = find_hexes(img, flat, c, t)
+    Minv = np.linalg.inv(M)
+    corners = [_apply(Minv, h.corners) for h in cands]
+    if calibration is not None:
+        keep = [k for k, q in enumerate(corners) if not _covers_marker(q, calibration)]
+        cands, corners = [cands[k] for k in keep], [corners[k] for k in keep]
+    markers = timed_stage(t, "markers", check_markers, frame, calibration, tc) if (calibration is not None and check_moved) else None
+    n = len(cands)
+    flats = [float(np.linalg.norm(q[0] - q[4])) for q in corners]   # corner 0 -> 4 spans the flats
+    flat_px = float(np.median(flats)) if flats else None
+    ids: list[str | None] = [None] * n
+    confs = [0.0] * n
+    rots: list[int | None] = [None] * n
+    guesses: list[str | None] = [None] * n
+    crops: list[np.ndarray | None] = [None] * n
+    if n and (deck is not None or keep_crops):
+        # crops from a copy of the frame reduced so a hex is ~1.5 crop widths across (no aliasing)
+        g = min(1.0, 1.5 * c.crop_size / max(flat_px or 1.0, 1.0))
+        src = frame if g >= 1.0 else cv2.resize(frame, (max(1, int(round(frame.shape[1] * g))), max(1, int(round(frame.shape[0] * g)))),
+                                                interpolation=cv2.INTER_AREA)
+        six = timed_stage(t, "rectify", lambda: [[hex_crop(src, np.roll(q, -k, axis=0) * g, c.crop_size) for k in range(6)]
+                                                 for q in corners])
+        if deck is not None:
+            res = timed_stage(t, "identify", identify_hexes, deck, six)
+            for k, (hid, conf, rot, guess) in enumerate(res):
+                ids[k], confs[k], rots[k], guesses[k] = hid, conf, rot, guess
+        crops = [six[k][rots[k] or 0] for k in range(n)]
+    obs = timed_stage(t, "layout", _layout, cands, corners, ids, confs, rots, crops if keep_crops else None,
+                      calibration, zones, hex_mm, flat_px, c, guesses)
+    return HexesRead(frame.shape[1], frame.shape[0], tuple(obs), flat_px, markers, t)
+
+
+def _layout(cands, corners, ids, confs, rots, crops, calibration, zones, hex_mm, flat_px, c: HexesConfig,
+            guesses=None, guess_rots=None) -> list[HexObservation]:
+    n = len(cands)
+    if n == 0:
+        return []
+    guesses = guesses or [None] * n
+    guess_rots = guess_rots or [None] * n
+    estimated = calibration is None
+    if calibration is not None:
+        cf = [calibration.to_mm(q) for q in corners]
+    else:
+        mm_per_px = (hex_mm or c.fallback_hex_mm) / max(flat_px or 1.0, 1e-6)
+        cf = [q * mm_per_px for q in corners]
+    centres = np.array([q.mean(axis=0) for q in cf])
+    # the map frame: lattice 'up' (upright edge 0 normal) of each hex in the table frame
+    ups = np.array([(q[0] + q[1]) / 2 - q.mean(axis=0) for q in cf])
+    pitches = np.array([float(np.linalg.norm(q[0] - q[4])) for q in cf])
+    anchor = None
+    if c.anchor_id is not None:
+        cand = [k for k in range(n) if ids[k] == c.anchor_id]
+        if cand:
+            anchor = max(cand, key=lambda k: confs[k])
+        else:   # the anchor seen but not sure enough (glare, a hand): the hex whose best guess it is
+            cand = [k for k in range(n) if guesses[k] == c.anchor_id]
+            if len(cand) == 1:
+                anchor = cand[0]
+    axial: list[tuple[int, int] | None] = [None] * n
+    if anchor is not None:
+        up = ups[anchor] / max(np.linalg.norm(ups[anchor]), 1e-9)
+        down = -up
+        right = np.array([down[1], -down[0]])   # the map's right (y down)
+        Fp = float(np.median(pitches))
+        for k in range(n):
+            d = centres[k] - centres[anchor]
+            x, y = float(d @ right), float(d @ down)
+            q = x / (1.5 * Fp / SQRT3)
+            r = y / Fp - q / 2.0
+            qi, ri, err = axial_round(q, r)
+            axial[k] = (qi, ri) if err <= c.axial_tolerance else None
+    zone_of: list[str | None] = [None] * n
+    if zones is not None:
+        for k in range(n):
+            zone_of[k] = zones.zone_of(centres[k] if (zones.units == "mm" and not estimated) else corners[k].mean(axis=0))
+    obs = []
+    for k in range(n):
+        rot = rots[k]
+        q_px = np.roll(corners[k], -(rot or 0), axis=0)
+        q_tf = np.roll(cf[k], -(rot or 0), axis=0)
+        u = (q_tf[0] + q_tf[1]) / 2 - q_tf.mean(axis=0)
+        deg = math.degrees(math.atan2(u[0], -u[1])) % 360.0
+        cpx = corners[k].mean(axis=0)
+        obs.append(HexObservation(ids[k], q_px, (float(cpx[0]), float(cpx[1])), (float(centres[k][0]), float(centres[k][1])),
+                                  rot, deg, axial[k], zone_of[k], confs[k], estimated,
+                                  crops[k] if crops is not None else None))
+    obs.sort(key=lambda o: ((0, o.axial[1], o.axial[0]) if o.axial is not None else (1, 0, 0), o.center_px[1], o.center_px[0]))
+    return obs
+
+
+# ----------------------------------------------------------------------------------------------- enrollment
+
+
+def hex_enrollment_crop(image: np.ndarray, config: HexesConfig | None = None, kind: str = "auto") -> np.ndarray:
+    """The hexagon crop of the one sector hex in an enrollment photo or scan.
+
+    ``kind="scan"``: the image is the hexagon's bounding box, flat top edge up, printed top edge on top
+    (outside the hexagon may be anything). ``kind="photo"``: the hex lies on a table, printed top edge
+    roughly towards the image's top (within 30 degrees); it is found with the run-time detector.
+    ``kind="auto"``: a photo when one hex covering 5-60 % of the image is found, else a scan.
+
+    Raises:
+        DeckError: ``kind="photo"`` and no hex was found.
+    """
+    from .deck import DeckError
+
+    c = config or HexesConfig()
+    h, w = image.shape[:2]
+    if kind != "scan":
+        try:
+            r = read_hexes(image, config=replace(c, anchor_id=None), check_moved=False)
+        except VisionError:
+            r = None
+        best = max(r.hexes, key=lambda o: cv2.contourArea(o.corners.astype(np.float32))) if (r and r.hexes) else None
+        if best is not None:
+            frac = cv2.contourArea(best.corners.astype(np.float32)) / float(h * w)
+            if kind == "photo" or 0.05 <= frac <= 0.60:
+                return hex_crop(image, best.corners, c.crop_size)
+        if kind == "photo":
+            raise DeckError("no sector hex found in the enrollment photo")
+    # scan: the flat-top hexagon inscribed in the image
+    x1, y1 = w - 1.0, h - 1.0
+    q = np.array([[0.25 * x1, 0], [0.75 * x1, 0], [x1, y1 / 2], [0.75 * x1, y1], [0.25 * x1, y1], [0, y1 / 2]], np.float64)
+    return hex_crop(image, q, c.crop_size)
+
+
+def build_hex_deck_from_images(images: dict[str, list[np.ndarray]], name: str = "hexes", hex_mm: float | None = None,
+                               config: HexesConfig | None = None, id_config: IdConfig | None = None,
+                               sources: list[str] | None = None, kind: str = "auto") -> DeckProfile:
+    """Enroll ``sector id -> [BGR images]`` (photos or scans of one hex each; ``kind`` as in
+    :func:`hex_enrollment_crop`) into a hex deck (``DeckProfile.shape == "hex"``, ``card_mm`` = (flat-to-flat,
+    corner-to-corner) in mm).
+
+    Raises:
+        DeckError: no images, or a photo without a hex (``kind="photo"``).
+    """
+    from .deck import DeckError, deck_from_crops
+
+    c = config or HexesConfig()
+    if not images:
+        raise DeckError("no hex images to enroll")
+    crops = {hid: [hex_enrollment_crop(im, c, kind) for im in ims] for hid, ims in images.items()}
+    F = float(hex_mm or c.hex_mm or c.fallback_hex_mm)
+    return deck_from_crops(crops, name, 1.0, (F, 2 * F / SQRT3), id_config or c.id_config or default_id_config(),
+                           sources, shape="hex")
+
+
+def build_hex_deck(folder: str | Path, name: str | None = None, hex_mm: float | None = None,
+                   config: HexesConfig | None = None, kind: str = "auto") -> DeckProfile:
+    """Enroll a hex deck from ``folder/<sector-id>/*.{jpg,png,...}`` (the layout of ``companion enroll
+    cards``), one or more photos or scans per sector.
+
+    Raises:
+        DeckError: the folder is missing, has no sector subfolders, or an image cannot be read.
+    """
+    from .deck import IMAGE_SUFFIXES, DeckError
+
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise DeckError(f"{folder}: not a folder (expected DIR/<sector-id>/ subfolders with hex images)")
+    images: dict[str, list[np.ndarray]] = {}
+    sources: list[str] = []
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+        for f in sorted(p for p in sub.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
+            im = cv2.imread(str(f), cv2.IMREAD_COLOR)
+            if im is None:
+                raise DeckError(f"{f}: cannot read image")
+            images.setdefault(sub.name, []).append(im)
+            sources.append(f"{sub.name}/{f.name}")
+    if not images:
+        raise DeckError(f"{folder}: no <sector-id>/ subfolders holding images")
+    return build_hex_deck_from_images(images, name or folder.name, hex_mm, config, sources=sources, kind=kind)
