@@ -117,6 +117,15 @@ class MainLoop:
             the view's ``"game"`` is the flow's view.
         on_announce: called with ``"last_round"`` when an end condition is first met and with
             ``"game_over"`` when the game ends (e.g. to sound the buzzer); loop thread.
+        camera_flow: the camera part of the flow (:class:`companion.camera_flow.CameraFlow`): when the
+            scene becomes still (or a view posts ``read_now``) it reads the cards/dice and asks the
+            players one-tap questions (``camera_confirm`` / ``camera_dismiss``); the view gets
+            ``"camera"``. None: the flow is played from the phones only.
+        setup: the setup step (:class:`companion.setup_flow.TableSetup`) of a game that has no
+            session yet: ``session`` and ``flow`` are None until its Start (``setup_start``, or Next)
+            records the session; the view's ``"game"`` is the setup view meanwhile.
+        make_camera: called with the new flow when the setup starts the game; returns its camera
+            part (or None).
     """
 
     def __init__(
@@ -124,7 +133,7 @@ class MainLoop:
         *,
         source: CameraSource,
         reader: DiceReader | None,
-        session: Session,
+        session: Session | None,
         hub: StateHub,
         stillness: StillnessDetector,
         screen: Screen | None = None,
@@ -137,6 +146,9 @@ class MainLoop:
         on_read: Callable[[int, DiceRead], None] | None = None,
         flow: GameFlow | None = None,
         on_announce: Callable[[str], None] | None = None,
+        camera_flow: Any = None,
+        setup: Any = None,
+        make_camera: Callable[[GameFlow], Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -155,9 +167,14 @@ class MainLoop:
         self.on_read = on_read
         self.flow = flow
         self.on_announce = on_announce
+        self.camera_flow = camera_flow
+        self.setup = setup
+        self.make_camera = make_camera
         self._announced: set[str] = set()
-        if flow is None and reader is None:
+        if flow is None and reader is None and setup is None:
             raise ValueError("MainLoop needs a dice reader unless it runs a game flow")
+        if session is None and setup is None:
+            raise ValueError("MainLoop needs a session unless it starts with a game's setup")
         self.clock = clock
         self.sleep = sleep
         self.stats = LoopStats()
@@ -214,6 +231,8 @@ class MainLoop:
         self.stats.frames += 1
         self.last_frame = frame
         self.stillness.update(frame.image, frame.timestamp)
+        if self.camera_flow is not None and self._camera_step(frame):
+            return
         if self.reader is not None and (self.stillness.became_still or self._read_requested):
             self._read_requested = False
             self.record_read(frame)
@@ -259,6 +278,27 @@ class MainLoop:
         if self.on_read is not None:
             self.on_read(event.seq, read)
         return event.seq
+
+    def _camera_step(self, frame: Frame) -> bool:
+        """Schedule and take the flow's camera reads; True when a read was taken (and published)."""
+        now = self.clock()
+        if self.stillness.became_still or self._read_requested:
+            self._read_requested = False
+            self.camera_flow.schedule(now)
+        elif self.stillness.state is MotionState.MOVING:
+            self.camera_flow.cancel()
+        if not self.camera_flow.due(now):
+            return False
+        started = time.perf_counter()
+        recorded = self.camera_flow.read(frame, now, self._photo())
+        self.stats.read_ms.append((time.perf_counter() - started) * 1000.0)
+        self.stats.reads += 1
+        self.message = self.camera_flow.message
+        if recorded:
+            log.info("camera recorded %s", ", ".join(f"#{e.seq} {e.kind}" for e in recorded))
+        self.display = frame.image
+        self.publish()
+        return True
 
     def _photo(self) -> str | None:
         """The replayed photo behind the last frame (``ReplaySource.current_file``), if any."""
@@ -322,7 +362,15 @@ class MainLoop:
         for action in self.hub.take_actions():
             self.stats.actions += 1
             name, origin = action["action"], action.get("origin", "cli")
+            if self.flow is None and self.setup is not None and name != "quit":
+                self._setup_action(action)
+                changed = True
+                continue
             outcome = handle_action(self.flow, action) if self.flow is not None else None
+            if outcome is None and self.camera_flow is not None:
+                outcome = self.camera_flow.handle(action)
+            if outcome is None and name in ("camera_confirm", "camera_dismiss"):
+                outcome = Outcome([], "", "no camera questions: the camera reads cards with --deck in a game flow")
             if outcome is None and name in ("next_phase", "report", "undo_report"):
                 outcome = Outcome([], "", f"{name} needs a game flow (companion run --game roll|race|among)")
             if outcome is not None:
@@ -343,11 +391,45 @@ class MainLoop:
                 changed = True
         return changed
 
+    def _setup_action(self, action: dict[str, Any]) -> None:
+        """A setup action (Next = Start); on Start the game's session and flow take over."""
+        from companion.setup_flow import SETUP_ACTIONS
+
+        if action["action"] == "next_phase":
+            action = {**action, "action": "setup_start"}
+        if action["action"] in SETUP_ACTIONS:
+            frame = self.last_frame
+            outcome = self.setup.handle(action, None if frame is None else (frame.width, frame.height))
+        else:
+            outcome = Outcome([], "", "set up the game first: add players, then Start")
+        self.message = outcome.error or outcome.message
+        (log.info if outcome.error is None else log.warning)("%s (%s): %s", action["action"], action.get("origin"), self.message)
+        reply = action.get("reply")
+        if reply is not None and not reply.done():
+            reply.set_result(outcome.to_json())
+        if self.setup.flow is not None:
+            self.flow = self.setup.flow
+            self.session = self.flow.session
+            self.setup = None
+            if self.make_camera is not None:
+                self.camera_flow = self.make_camera(self.flow)
+
     # -- views --------------------------------------------------------------------------------
     def view(self) -> dict[str, Any]:
         """The published view dict (shape in ``docs/contracts.md``)."""
-        replayed = self.session.replay()
         frame = self.last_frame
+        if self.session is None:  # setting up a game: no session yet
+            return {
+                "session": {"id": None, "game": self.setup.spec.name, "started_at": None, "source": self.source.name,
+                            "events": 0},
+                "status": {"camera": self.camera, "reader": self.reader_state, "message": self.message},
+                "game": self.setup.view(),
+                "dice": [],
+                "frame": None if frame is None else {"width": frame.width, "height": frame.height, "index": frame.index},
+                "findings": [],
+                "phone_url": self.phone_url,
+            }
+        replayed = self.session.replay()
         if self.flow is not None:
             game_view = self.flow.view()
             findings_json = game_view["findings"]  # newest first, with what to do
@@ -359,7 +441,7 @@ class MainLoop:
             else:
                 findings = list(replayed.findings[-5:])
             findings_json = [f.to_json() for f in findings]
-        return {
+        view = {
             "session": {
                 "id": self.session.id,
                 "game": self.session.game.name,
@@ -374,6 +456,9 @@ class MainLoop:
             "findings": findings_json,
             "phone_url": self.phone_url,
         }
+        if self.camera_flow is not None:
+            view["camera"] = self.camera_flow.view()
+        return view
 
     def publish(self) -> None:
         """Publish the current view and picture (JPEG for the phone) and redraw the touchscreen.

@@ -10,6 +10,7 @@
     companion enroll cards DECK DIR               learn a deck of cards or tiles (DIR/<card-id>/ photos)
     companion read IMAGE... --cards DECK [--json] every card or tile: id, corners, mm, row/col, cell, zone
     companion print-mat PATH                      the A4 calibration sheet (PNG or PDF)
+    companion calibrate [--source S] [--lens IMAGE...] [--out FILE]   the table (and lens) calibration
     companion score GAME FILE [--json]            score an end-of-game position (roll, race, among)
     companion check GAME FILE [--json]            check a position for misplays (among)
 
@@ -67,6 +68,19 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _corners(text: str) -> tuple[float, float, float]:
+    """argparse type: ``"WxH"`` or ``"WxH:M"`` in mm -> (width, height, marker side)."""
+    size, _, marker = text.lower().partition(":")
+    try:
+        w, h = (float(v) for v in size.split("x"))
+        m = float(marker) if marker else 50.0
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give the play area as WIDTHxHEIGHT in mm, e.g. 900x600 or 900x600:40") from None
+    if not (w > 0 and h > 0 and 0 < m < min(w, h) / 2):
+        raise argparse.ArgumentTypeError(f"{text!r}: sizes must be positive and the markers smaller than half the area")
+    return w, h, m
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -91,6 +105,12 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--races", help='with --game among: one race per player in seat order, "Sheptas,Zehuti" (empty: none)')
         p.add_argument("--objectives", help='with --game among: the objectives in play, "Name,Name"')
         p.add_argument("--buzzer-pin", type=int, metavar="BCM", help="BCM pin of an active buzzer (announces the last round; default: none)")
+        p.add_argument("--calibration", type=Path, metavar="FILE",
+                       help="table calibration from `companion calibrate` (default: the saved one, if any; else pixels)")
+        p.add_argument("--deck", metavar="NAME|PATH",
+                       help="with --game roll|race|among: the enrolled deck (`companion enroll cards`): read the cards when the table is still")
+        p.add_argument("--dice-profile", metavar="NAME|PATH",
+                       help="with --game roll: the dice profile (`companion enroll roll-dice`): propose the phases from the dice")
         p.add_argument("--max-frames", type=int, help="stop after this many frames (testing)")
 
     run = sub.add_parser("run", help="the main job: read the dice from the camera")
@@ -125,6 +145,16 @@ def _parser() -> argparse.ArgumentParser:
     cards = enroll_sub.add_parser("cards", help="a deck of cards or tiles: DIR/<card-id>/ folders of photos or scans")
     cards.add_argument("deck", metavar="DECK", help="deck name (saved in the user's data directory) or a .npz path")
     cards.add_argument("folder", type=Path, metavar="DIR")
+
+    cal = sub.add_parser("calibrate", help="compute the table calibration from the printed sheet or corner markers in view")
+    cal.add_argument("--source", default="auto",
+                     help="where the frame comes from: auto | picamera2[:N] | opencv:N | a photo | FOLDER | VIDEO (default auto)")
+    cal.add_argument("--lens", nargs="+", type=Path, metavar="IMAGE",
+                     help="3 or more photos of the sheet at different tilts: also fit the lens distortion")
+    cal.add_argument("--corners", type=_corners, metavar="WxH[:M]",
+                     help="four separate corner markers (ids 0-3 clockwise from top-left) around a W x H mm play area, "
+                          "each M mm (default 50), instead of the A4 sheet")
+    cal.add_argument("--out", type=Path, metavar="FILE", help="where to save it (default: calibration.json in the user's data directory)")
 
     mat = sub.add_parser("print-mat", help="write the A4 calibration sheet with its ArUco markers (PNG or PDF)")
     mat.add_argument("path", type=Path, metavar="PATH", help="output file, .png or .pdf")
@@ -182,6 +212,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return cmd_enroll_roll_dice(args.folder, args.out or profile_path(args.name))
     if args.command == "print-mat":
         return cmd_print_mat(args.path)
+    if args.command == "calibrate":
+        return cmd_calibrate(args.source, args.lens or [], args.out, args.corners)
     if args.command == "export":
         return cmd_export(args)
     if args.command in ("score", "check"):
@@ -371,6 +403,78 @@ def cmd_print_mat(path: Path) -> int:
     return EXIT_OK
 
 
+def _calibration_frame(spec: str, warmup: int = 5) -> Any:
+    """One frame of ``spec`` for calibrating: a replay's first picture, a live camera's ``warmup``-th
+    (its exposure settles first). Raises device.DeviceError / ValueError (unknown spec)."""
+    from device import EndOfStream, open_source
+
+    source = open_source(spec, loop=False, hold_frames=1, realtime=False)
+    with source:
+        frame = source.read()
+        if getattr(source, "current_file", None) is None and not str(source.name).startswith("replay"):
+            for _ in range(max(0, warmup - 1)):
+                try:
+                    frame = source.read()
+                except EndOfStream:
+                    break
+    return frame.image, source.name
+
+
+def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
+                  corners: tuple[float, float, float] | None = None) -> int:
+    """``companion calibrate``: the table homography (and lens) from the sheet in view; saved as JSON.
+
+    Exit codes: 0 saved; 1 the markers or the lens could not be fitted, or a photo is unreadable;
+    3 no camera (or the frame source cannot be opened).
+    """
+    from companion.calibration import default_calibration_path, save_calibration
+    from device import BadImage, DeviceError
+    from device.replay import decode_image
+    from vision import VisionError
+    from vision.lens import LensCalibrationFailed, calibrate_lens
+    from vision.table import CalibrationFailed, calibrate, corner_layout
+
+    layout = None if corners is None else corner_layout(*corners)
+    lens = None
+    if lens_images:
+        try:
+            frames = [decode_image(Path(p)) for p in lens_images]
+            lens = calibrate_lens(frames)
+        except BadImage as exc:
+            print(f"companion calibrate: {exc}", file=sys.stderr)
+            return EXIT_INPUT
+        except LensCalibrationFailed as exc:
+            print(f"companion calibrate: lens: {exc}", file=sys.stderr)
+            return EXIT_INPUT
+        except VisionError as exc:
+            print(f"companion calibrate: lens: {exc}", file=sys.stderr)
+            return EXIT_INPUT
+    try:
+        image, name = _calibration_frame(spec)
+    except (DeviceError, ValueError) as exc:
+        print(f"companion calibrate: no frame from {spec}: {exc}", file=sys.stderr)
+        return EXIT_INPUT if isinstance(exc, BadImage) else EXIT_DEVICE
+    try:
+        calibration = calibrate(image, layout, lens=lens)
+    except CalibrationFailed as exc:
+        print(f"companion calibrate: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except VisionError as exc:
+        print(f"companion calibrate: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    path = out or default_calibration_path()
+    try:
+        save_calibration(calibration, path, source=str(name))
+    except OSError as exc:
+        print(f"companion calibrate: cannot write {path}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    w, h = calibration.frame_size
+    lens_text = f", lens from {lens.views} views (RMS {lens.rms_px:.2f} px)" if lens is not None else ""
+    print(f"saved {path}: {len(calibration.markers_px)} markers, reprojection {calibration.reprojection_px:.2f} px, "
+          f"{calibration.mm_per_px():.2f} mm per pixel at the centre of {w}x{h} frames{lens_text}")
+    return EXIT_OK
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     """``companion export``: 0 written; 1 unfinished game or cannot write; 2 nothing to write; 3 no session."""
     from companion.errors import SessionError
@@ -424,7 +528,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def _flow_session(args: argparse.Namespace, store: Any) -> Any:
-    """The session of ``--game`` to play: a new one with ``--players``, else the latest open one.
+    """The session of ``--game`` to play: a new one with ``--players``, else the latest open one,
+    else None (the setup step on the touchscreen and phones starts one).
 
     Raises:
         _UsageError: options that do not go with the game, or no players for a new game.
@@ -440,11 +545,10 @@ def _flow_session(args: argparse.Namespace, store: Any) -> Any:
     if args.objectives is not None:
         options["objectives"] = [o.strip() for o in args.objectives.split(",") if o.strip()]
     if args.players is None:
-        if options:
-            raise _UsageError("--races and --objectives go with --players (a new game)")
+        # None: no open game, so the box shows the setup step (players, seats, Start)
         session = None if args.new_session else store.resume_latest(args.game)
-        if session is None:
-            raise _UsageError(f'--game {args.game}: no game to resume; start one with --players "Ann,Bob"')
+        if session is not None and options:
+            raise _UsageError("--races and --objectives go with a new game (--players, or the setup step with --new-session)")
         return session
     return store.start(args.game, spec.settings(parse_players(args.players), options))
 
@@ -463,8 +567,11 @@ def cmd_box(args: argparse.Namespace) -> int:
     from vision.motion import StillnessDetector
 
     flow_game = args.game != "d6"
-    misplaced = [opt for opt, given in (("--players", args.players), ("--races", args.races), ("--objectives", args.objectives))
-                 if given is not None and (not flow_game or (opt != "--players" and args.game != "among"))]
+    misplaced = [opt for opt, given in (("--players", args.players), ("--races", args.races), ("--objectives", args.objectives),
+                                        ("--deck", args.deck))
+                 if given is not None and (not flow_game or (opt in ("--races", "--objectives") and args.game != "among"))]
+    if args.dice_profile is not None and args.game != "roll":
+        misplaced.append("--dice-profile")
     if misplaced:
         print(f"companion {args.command}: {', '.join(misplaced)} does not go with --game {args.game}", file=sys.stderr)
         return EXIT_USAGE
@@ -491,7 +598,10 @@ def cmd_box(args: argparse.Namespace) -> int:
         store = SessionStore.open_or_recover(db)
         if flow_game:
             session = _flow_session(args, store)
-            log.info("%s session %s (%d events) in %s", args.game, session.id, session.last_seq, store.path)
+            if session is None:
+                log.info("%s: no open game in %s: set it up on the touchscreen or a phone", args.game, store.path)
+            else:
+                log.info("%s session %s (%d events) in %s", args.game, session.id, session.last_seq, store.path)
         else:
             session = None if args.new_session else store.resume_latest(D6_GAME.name)
             if session is None:
@@ -508,12 +618,30 @@ def cmd_box(args: argparse.Namespace) -> int:
         source.close()
         store.close()
         return EXIT_USAGE
-    flow = None
+    flow = setup = make_camera = None
     if flow_game:
         from companion.flow import GameFlow
         from companion.flows import FLOWS
 
-        flow = GameFlow(session, FLOWS[args.game])
+        try:
+            make_camera, calibration = _camera_parts(args)
+        except _InputError as exc:
+            print(f"companion {args.command}: {exc}", file=sys.stderr)
+            source.close()
+            store.close()
+            return exc.code
+        if session is not None:
+            flow = GameFlow(session, FLOWS[args.game])
+        else:
+            from companion.setup_flow import TableSetup
+
+            options: dict[str, Any] = {}
+            if args.races is not None:
+                options["races"] = [r.strip() for r in args.races.split(",")]
+            if args.objectives is not None:
+                options["objectives"] = [o.strip() for o in args.objectives.split(",") if o.strip()]
+            setup = TableSetup(store, FLOWS[args.game], options, calibration)
+    camera_flow = make_camera(flow) if (flow is not None and make_camera is not None) else None
 
     phone_url = ""
     server = None
@@ -544,7 +672,7 @@ def cmd_box(args: argparse.Namespace) -> int:
     loop = MainLoop(
         source=source, reader=reader, session=session, hub=hub, stillness=StillnessDetector(),
         screen=screen, pump_screen=pump, phone_url=phone_url, stop_at_end=True,  # a replay that ends (demo --once, run FOLDER) stops the job
-        on_read=on_read, flow=flow,
+        on_read=on_read, flow=flow, camera_flow=camera_flow, setup=setup, make_camera=make_camera,
         on_announce=lambda what: controls.beep(3 if what == "last_round" else 1) if controls is not None else None,
     )
     signal.signal(signal.SIGTERM, lambda *_: loop.stop())
@@ -564,8 +692,84 @@ def cmd_box(args: argparse.Namespace) -> int:
             controls.close()
         store.close()
     median = sorted(stats.read_ms)[len(stats.read_ms) // 2] if stats.read_ms else 0.0
-    log.info("stopped: %d frames, %d reads (median %.0f ms), session %s", stats.frames, stats.reads, median, session.id)
+    ended = loop.session.id if loop.session is not None else "none (not set up)"
+    log.info("stopped: %d frames, %d reads (median %.0f ms), session %s", stats.frames, stats.reads, median, ended)
     return EXIT_OK
+
+
+class _InputError(Exception):
+    """A file the command needs is missing or unreadable; ``code`` is the exit code."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _load_box_calibration(path: Path | None) -> Any:
+    """The table calibration for run/demo: ``--calibration FILE`` (must load), else the saved one when
+    present (a damaged one is logged and skipped), else None (the reader works in pixels).
+
+    Raises:
+        _InputError: ``--calibration`` names a missing or malformed file (exit 1).
+    """
+    from companion.calibration import BadCalibrationFile, default_calibration_path, load_calibration
+
+    if path is not None:
+        try:
+            return load_calibration(path)
+        except BadCalibrationFile as exc:
+            raise _InputError(str(exc), EXIT_INPUT) from None
+    default = default_calibration_path()
+    if not default.is_file():
+        log.info("no table calibration (%s): positions in pixels; run `companion calibrate` for table mm", default)
+        return None
+    try:
+        calibration = load_calibration(default)
+    except BadCalibrationFile as exc:
+        log.warning("%s; reading in pixels", exc)
+        return None
+    log.info("table calibration from %s", default)
+    return calibration
+
+
+def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None, Any]:
+    """(make_camera, calibration) for a flow game: ``make_camera(flow)`` builds the flow's camera part
+    from ``--deck`` / ``--dice-profile`` (None when neither is given: the game is played from the
+    phones); the calibration is ``--calibration`` or the saved one (None: pixels).
+
+    Raises:
+        _InputError: no such deck or profile, or it does not load (exit 3); a bad ``--calibration`` (exit 1).
+    """
+    from companion.camera_flow import CameraFlow
+    from companion.paths import data_dir
+    from vision import VisionError
+
+    calibration = _load_box_calibration(args.calibration)
+    if args.deck is None and args.dice_profile is None:
+        return None, calibration
+    deck = None
+    if args.deck is not None:
+        from vision.deck import DeckProfile
+
+        path = deck_path(args.deck)
+        if not path.is_file():
+            raise _InputError(f"no deck at {path}: build one with `companion enroll cards DECK DIR`", EXIT_DEVICE)
+        try:
+            deck = DeckProfile.load(path)
+        except VisionError as exc:
+            raise _InputError(f"cannot load deck {args.deck}: {exc}", EXIT_DEVICE) from None
+    dice_reader = None
+    if args.dice_profile is not None:
+        path = profile_path(args.dice_profile)
+        if not path.is_file():
+            raise _InputError(f"no dice profile at {path}: build one with `companion enroll roll-dice DIR`", EXIT_DEVICE)
+        try:
+            dice_reader = _dice_reader("roll", args.dice_profile)
+        except VisionError as exc:
+            raise _InputError(f"cannot load dice profile {args.dice_profile}: {exc}", EXIT_DEVICE) from None
+    image_dir = data_dir() / "reads"
+    return (lambda flow: CameraFlow(flow, deck=deck, calibration=calibration, dice_reader=dice_reader,
+                                    image_dir=image_dir)), calibration
 
 
 def _open_screen(args: argparse.Namespace, hub: object, phone_url: str):

@@ -79,16 +79,26 @@ class Screen(enum.Enum):
     """A game flow (Roll, Race, Among the Stars): phase strip, VP pool, players, LAST ROUND, findings, Next."""
     SCORES = "scores"
     """A game flow that has ended: each player's breakdown and the winner."""
+    SETUP = "setup"
+    """A game being set up (``companion.setup_flow``): players, their seats tapped on the table picture, Start."""
 
 
 @dataclass(frozen=True)
 class Button:
-    """A touch target: tapping it posts ``action``. ``rect`` is in screen pixels."""
+    """A touch target: tapping it posts ``action`` with ``payload`` (e.g. ``{"id": 3}`` for a camera
+    question). ``rect`` is in screen pixels; ``key`` tells apart buttons of one action (default: the action)."""
 
     action: str
     label: str
     rect: pygame.Rect
     enabled: bool = True
+    payload: tuple[tuple[str, Any], ...] = ()
+    key: str = ""
+
+    @property
+    def name(self) -> str:
+        """What :attr:`TouchScreen.buttons` files it under: ``key`` or else ``action``."""
+        return self.key or self.action
 
 
 @dataclass(frozen=True)
@@ -148,6 +158,8 @@ def _screen_for(view: dict[str, Any]) -> Screen:
     if not view:
         return Screen.WAITING
     game = view.get("game") or {}
+    if game.get("setup"):
+        return Screen.SETUP
     if game.get("flow"):  # the flow is played without the camera: a lost camera is a status line
         return Screen.SCORES if game.get("over") else Screen.TABLE
     if (view.get("status") or {}).get("camera") == "lost":
@@ -277,10 +289,21 @@ class _CameraLost(_ScreenState):
 PHASE_COLOURS = {"current": ACCENT, "done": (40, 46, 56), "next": PANEL}
 
 
+def _camera_attention(view: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(misplays, questions) of the view's camera block (``companion.camera_flow``)."""
+    camera = view.get("camera") or {}
+    return list(camera.get("misplays") or []), list(camera.get("questions") or [])
+
+
 class _Table(_ScreenState):
-    """The game-tracking screen of a flow (see ``companion.flow`` for the view's ``game`` shape)."""
+    """The game-tracking screen of a flow (see ``companion.flow`` for the view's ``game`` shape).
+
+    With the camera (``view["camera"]``): a misplay it saw is shown at once over the players' table
+    with the rule and the fix; the oldest waiting question ("Ann built Customs at [0, 1]?") gets
+    Confirm / Dismiss buttons (and one button per other answer for questions with choices)."""
 
     screen = Screen.TABLE
+    PANEL_TOP = 196  # y of the camera panel (px, 800 x 480 layout); it ends above the bottom buttons
 
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         nxt = (view.get("game") or {}).get("next") or {}
@@ -290,7 +313,55 @@ class _Table(_ScreenState):
         ]
         if ts.debug:
             buttons.append(Button("quit", "Quit", ts._rect(502, 404, 100, 70)))
+        _, questions = _camera_attention(view)
+        if questions:
+            q = questions[0]
+            proposed = q.get("proposed")
+            label = f"Yes: {proposed.capitalize()}" if proposed else "Confirm"
+            answers = [("camera_confirm", label, (("id", q["id"]),), "camera_confirm")]
+            for choice in q.get("choices") or []:
+                if choice != q.get("proposed"):
+                    answers.append(("camera_confirm", choice.capitalize(), (("id", q["id"]), ("choice", choice)),
+                                    f"camera_confirm:{choice}"))
+            answers.append(("camera_dismiss", "Dismiss", (("id", q["id"]),), "camera_dismiss"))
+            area = ts._rect(12, 338, 676, 56)
+            gap = ts._s(8)
+            width = (area.width - gap * (len(answers) - 1)) // len(answers)
+            for k, (action, label, payload, key) in enumerate(answers):
+                buttons.append(Button(action, label, pygame.Rect(area.x + k * (width + gap), area.y, width, area.height),
+                                      True, payload, key))
         return buttons
+
+    def _camera_panel(self, ts: TouchScreen, view: dict[str, Any], top: int) -> bool:
+        """Draw the camera's misplays and oldest question over the players' table; False when there is none."""
+        misplays, questions = _camera_attention(view)
+        if not misplays and not questions:
+            return False
+        if not misplays:  # a question only: the players' table stays in view above it
+            self._players(ts, view.get("game") or {}, ts._rect(6, top, 600, 292 - top))
+            top = 296
+        area = ts._rect(6, top, 688, 398 - top)
+        pygame.draw.rect(ts.surface, PANEL, area, border_radius=ts._s(8))
+        x, y, width = area.x + ts._s(12), area.y + ts._s(6), area.width - ts._s(20)
+        bottom = ts._y(334) if questions else area.bottom
+        for m in misplays:
+            if y + ts._s(84) > bottom:
+                break
+            colour = SEVERITY_COLOURS.get(m.get("severity"), BAD)
+            pygame.draw.rect(ts.surface, colour, (area.x, y, ts._s(6), ts._s(82)))
+            head = "MISPLAY" if m.get("severity", "error") == "error" else "CHECK"
+            ts._text_fit(f"{head} - {m.get('player', '?')}: {m.get('message', '')}", (x, y), width, 28, colour, min_size=17)
+            ts._text_fit(f"Rule: {m.get('source') or m.get('rule', '')}", (x, y + ts._s(26)), width, 24, DIM, min_size=15)
+            if m.get("fix"):
+                ts._text_fit(f"Fix: {m['fix']}", (x, y + ts._s(52)), width, 26, GOOD, min_size=15)
+            y += ts._s(88)
+        if questions:
+            q = questions[0]
+            more = f"  (+{len(questions) - 1} more)" if len(questions) > 1 else ""
+            ts._text_fit(f"Camera: {q.get('text', '?')}{more}", (x, ts._y(306)), width, 30, TEXT, min_size=16)
+            if q.get("error"):
+                ts._text_fit(q["error"], (x, ts._y(302) - ts._s(18)), width, 20, BAD, min_size=14)
+        return True
 
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
         surface = ts.surface
@@ -327,8 +398,9 @@ class _Table(_ScreenState):
         y += 74
         ts._text_fit(game.get("note", ""), (ts._x(10), ts._y(y)), ts._x(780), 26, DIM, min_size=16)
         y += 26
-        self._players(ts, game, ts._rect(6, y, 600, 340 - y))
-        ts._draw_findings_with_rule(view.get("findings") or [], ts._rect(6, 372, 788, 28))
+        if not self._camera_panel(ts, view, y):
+            self._players(ts, game, ts._rect(6, y, 600, 340 - y))
+            ts._draw_findings_with_rule(view.get("findings") or [], ts._rect(6, 372, 788, 28))
         ts._draw_buttons(self.buttons(ts, view))
         url = ts._url(view)
         if url:
@@ -336,6 +408,10 @@ class _Table(_ScreenState):
         message = (view.get("status") or {}).get("message") or ""
         if not nxt_enabled(game) and (game.get("next") or {}).get("why"):
             message = game["next"]["why"]
+        markers = (view.get("camera") or {}).get("markers")
+        if markers:
+            message = markers.get("message") or "calibration markers moved"
+            ts._text_fit("Markers moved: recalibrate", (ts._x(700), ts._y(232)), ts._x(94), 20, WARN, min_size=12)
         ts._text_fit(message, (ts._x(610), ts._y(420)), ts._x(184), 22, DIM, min_size=14)
 
     @staticmethod
@@ -413,6 +489,78 @@ class _Scores(_ScreenState):
         ts._text_fit("Export: companion export --json FILE / --bgstats FILE", (ts._x(350), ts._y(430)), ts._x(440), 22, DIM, min_size=14)
 
 
+class _Setup(_ScreenState):
+    """Setting up a game: the table picture (tap a player, then their seat on it), the players with
+    their colours, Add player, Split evenly, Start (``companion.setup_flow``)."""
+
+    screen = Screen.SETUP
+
+    def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
+        game = view.get("game") or {}
+        players = game.get("players") or []
+        buttons = []
+        for k, p in enumerate(players[:5]):
+            buttons.append(Button("setup_pick", p["name"], ts._rect(466, 70 + k * 56, 328, 50), True,
+                                  (("player", p["name"]),), f"setup_pick:{p['name']}"))
+        full = len(players) >= int(game.get("max_players") or 5)
+        buttons += [
+            Button("setup_player", "Add player", ts._rect(6, 404, 190, 70), not full,
+                   (("player", _next_player_name(players)),)),
+            Button("setup_even", "Split evenly", ts._rect(204, 404, 220, 70), bool(players)),
+            Button("setup_start", "Start", ts._rect(432, 404, 220, 70), bool(game.get("can_start"))),
+        ]
+        if ts.debug:
+            buttons.append(Button("quit", "Quit", ts._rect(680, 404, 114, 70)))
+        return buttons
+
+    def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
+        surface = ts.surface
+        surface.fill(BG)
+        game = view.get("game") or {}
+        ts._draw_frame(frame, ts._rect(6, 6, 448, 336))
+        seats = (game.get("seat_points") or {})
+        size = view.get("frame") or {}
+        if ts.frame_rect is not None and size.get("width"):
+            for p in game.get("players") or []:
+                point = seats.get(p["name"])
+                if point:
+                    x = ts.frame_rect.x + point[0] * ts.frame_rect.width / size["width"]
+                    y = ts.frame_rect.y + point[1] * ts.frame_rect.height / size["height"]
+                    pygame.draw.circle(surface, SEAT_COLOURS.get(p["colour"], TEXT), (round(x), round(y)), ts._s(12))
+                    lx = min(max(round(x), ts.frame_rect.x + ts._s(40)), ts.frame_rect.right - ts._s(40))
+                    ts._text(p["name"], (lx, round(y) - ts._s(14)), 24, TEXT, anchor="midbottom")
+        ts._text_fit(f"{game.get('title', '')}: setup", (ts._x(466), ts._y(8)), ts._x(328), 34, TEXT)
+        hint = (f"Tap the table where {ts.seating} sits" if ts.seating
+                else "Tap a player, then their seat on the picture")
+        ts._text_fit(hint, (ts._x(466), ts._y(40)), ts._x(328), 24, ACCENT if ts.seating else DIM, min_size=14)
+        for b in self.buttons(ts, view):
+            if b.action != "setup_pick":
+                continue
+            p = next(q for q in game.get("players") or [] if q["name"] == b.label)
+            chosen = ts.seating == p["name"]
+            pygame.draw.rect(surface, BUTTON_PRESSED if chosen else PANEL, b.rect, border_radius=ts._s(8))
+            pygame.draw.circle(surface, SEAT_COLOURS.get(p["colour"], TEXT), (b.rect.x + ts._s(20), b.rect.centery), ts._s(10))
+            ts._text_fit(p["name"], (b.rect.x + ts._s(40), b.rect.centery), b.rect.width - ts._s(130), 32, TEXT,
+                         anchor="midleft", min_size=16)
+            state = "seat set" if p.get("seated") else ("even split" if game.get("zones") == "even" else "no seat")
+            ts._text(state, (b.rect.right - ts._s(8), b.rect.centery), 22, GOOD if p.get("seated") else DIM, anchor="midright")
+        if not game.get("players"):
+            ts._text_fit("No players yet: add them on a phone (scan the code) or here", (ts._x(466), ts._y(80)),
+                         ts._x(328), 24, DIM, min_size=14)
+        ts._draw_buttons([b for b in self.buttons(ts, view) if b.action != "setup_pick"])
+        message = game.get("why") or (view.get("status") or {}).get("message") or ""
+        ts._text_fit(message, (ts._x(6), ts._y(350)), ts._x(448), 24, WARN if game.get("why") else DIM, min_size=14)
+        url = ts._url(view)
+        if url:
+            ts._draw_qr(url, ts._rect(700, 300, 94, 94))
+
+
+def _next_player_name(players: list[dict[str, Any]]) -> str:
+    """``"Player N"`` for the first N not taken (players added on the touchscreen have no keyboard)."""
+    names = {p.get("name") for p in players}
+    return next(f"Player {k}" for k in range(1, 10) if f"Player {k}" not in names)
+
+
 def _can_undo(view: dict[str, Any]) -> bool:
     """Whether there is anything to undo (unknown counts as yes)."""
     session = view.get("session") or {}
@@ -454,8 +602,10 @@ class TouchScreen:
         self._sx = self.size[0] / BASE_SIZE[0]
         self._sy = self.size[1] / BASE_SIZE[1]
         self._handlers: dict[Screen, _ScreenState] = {
-            h.screen: h for h in (_Waiting(), _Watching(), _CameraLost(), _Table(), _Scores())
+            h.screen: h for h in (_Waiting(), _Watching(), _CameraLost(), _Table(), _Scores(), _Setup())
         }
+        self.seating: str | None = None
+        """The player whose seat the next tap on the table picture sets (setup screen), or None."""
         self.state = Screen.WAITING
         self._handlers[self.state].enter(self)
         self._view: dict[str, Any] = {}
@@ -516,14 +666,19 @@ class TouchScreen:
     @property
     def buttons(self) -> dict[str, Button]:
         """The current screen's buttons by action name (as of the last render)."""
-        return {b.action: b for b in self._handlers[self.state].buttons(self, self._view)}
+        return {b.name: b for b in self._handlers[self.state].buttons(self, self._view)}
+
+    def button_at(self, pos: tuple[int, int]) -> Button | None:
+        """The enabled button under ``pos`` (px), or None."""
+        for button in self.buttons.values():
+            if button.enabled and button.rect.collidepoint(pos):
+                return button
+        return None
 
     def action_at(self, pos: tuple[int, int]) -> str | None:
         """The action of the enabled button under ``pos`` (px), or None."""
-        for button in self.buttons.values():
-            if button.enabled and button.rect.collidepoint(pos):
-                return button.action
-        return None
+        button = self.button_at(pos)
+        return None if button is None else button.action
 
     def handle_event(self, event: pygame.event.Event, hub: Any) -> str | None:
         """Turn a pygame event into an action posted to ``hub`` (``origin="touchscreen"``).
@@ -542,15 +697,25 @@ class TouchScreen:
             The action name posted, or None. Never changes game state itself.
         """
         action: str | None = None
+        payload: dict[str, Any] = {}
         if event.type == pygame.QUIT:
             action = "quit"
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self._pressed = self.action_at(event.pos)
+            down = self.button_at(event.pos)
+            self._pressed = None if down is None else down.name
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
             pressed, self._pressed = self._pressed, None
-            released = self.action_at(event.pos)
-            if released is not None and released == pressed:
-                action = released
+            released = self.button_at(event.pos)
+            if released is not None and released.name == pressed:
+                action, payload = released.action, dict(released.payload)
+                if action == "setup_pick":  # whose seat the next tap sets: the screen's own business
+                    self.seating = payload.get("player")
+                    return None
+            elif released is None and self.state is Screen.SETUP and self.seating:
+                point = self._frame_point(event.pos)
+                if point is not None:
+                    action, payload = "setup_seat", {"player": self.seating, "point": point}
+                    self.seating = None
         elif event.type == pygame.KEYDOWN:
             keys = {pygame.K_SPACE: "read_now", pygame.K_u: "undo", pygame.K_BACKSPACE: "undo", pygame.K_n: "next_phase"}
             if self.debug:
@@ -560,8 +725,17 @@ class TouchScreen:
             if candidate == "quit" or candidate in enabled:
                 action = candidate
         if action is not None:
-            hub.post_action(action, origin="touchscreen")
+            hub.post_action(action, origin="touchscreen", **payload)
         return action
+
+    def _frame_point(self, pos: tuple[int, int]) -> list[float] | None:
+        """The frame pixel ``[x, y]`` under the screen point ``pos``, or None off the picture."""
+        size = self._view.get("frame") or {}
+        rect = self.frame_rect
+        if rect is None or not rect.collidepoint(pos) or not size.get("width"):
+            return None
+        return [round((pos[0] - rect.x) * size["width"] / rect.width, 1),
+                round((pos[1] - rect.y) * size["height"] / rect.height, 1)]
 
     def save_png(self, path: str | Path) -> Path:
         """Save what was last rendered as a PNG (creating parent folders); returns the path.
@@ -698,7 +872,7 @@ class TouchScreen:
         for button in buttons:
             if not button.enabled:
                 fill, colour = BUTTON_DISABLED, DIM
-            elif button.action == self._pressed:
+            elif button.name == self._pressed:
                 fill, colour = BUTTON_PRESSED, TEXT
             else:
                 fill, colour = (BAD if button.action == "quit" else BUTTON), TEXT

@@ -17,6 +17,12 @@ Routes:
                           recorded it; 400 ``{"error"}`` naming the problem (nothing recorded);
                           202 ``{"queued": true}`` when the loop did not answer within ``reply_s``.
     ``POST /api/report/undo``  ``{"player": name}``: withdraw that player's newest report; same answers.
+    ``POST /api/setup``   while a game is set up (``view["game"]["setup"]``): ``{"action": "player",
+                          "name", "colour"}`` | ``{"action": "remove", "name"}`` | ``{"action": "even"}``
+                          | ``{"action": "start"}`` -> same answers as ``/api/report``.
+    ``POST /api/camera``  answer a camera question (``view["camera"]["questions"]``): ``{"id": n,
+                          "answer": "confirm" | "dismiss", "choice": optional answer from the
+                          question's ``choices``}`` -> same answers as ``/api/report``.
 
 ``GET /`` serves ``flow.html`` (seat picker, report forms, score screen) when the published view
 is a game flow (``view["game"]["flow"]``), else the d6 page ``phone.html``.
@@ -202,6 +208,40 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         if not isinstance(body.get("player"), str):
             return _error(400, """'player' must be a string, e.g. {"player": "Ann"}""")
         return _answer(hub.request("undo_report", "phone", reply_s, player=body["player"]))
+
+    @app.post("/api/setup")
+    def api_setup() -> tuple[Response, int]:
+        example = '{"action": "player", "name": "Ann", "colour": "red"}'
+        body, bad = _json_body(example)
+        if bad is not None:
+            return bad
+        what = body.get("action")
+        if what not in ("player", "remove", "even", "start"):
+            return _error(400, f"'action' must be player, remove, even or start, e.g. {example}")
+        extra = {}
+        for key in ("name", "colour"):
+            if key in body:
+                if not isinstance(body[key], str):
+                    return _error(400, f"{key!r} must be a string, e.g. {example}")
+                extra["player" if key == "name" else key] = body[key]
+        return _answer(hub.request(f"setup_{what}", "phone", reply_s, **extra))
+
+    @app.post("/api/camera")
+    def api_camera() -> tuple[Response, int]:
+        example = '{"id": 3, "answer": "confirm"}'
+        body, bad = _json_body(example)
+        if bad is not None:
+            return bad
+        qid, answer = body.get("id"), body.get("answer")
+        if isinstance(qid, bool) or not isinstance(qid, int):
+            return _error(400, f"'id' must be the question's number, e.g. {example}")
+        if answer not in ("confirm", "dismiss"):
+            return _error(400, f"'answer' must be \"confirm\" or \"dismiss\", e.g. {example}")
+        choice = body.get("choice")
+        if choice is not None and not isinstance(choice, str):
+            return _error(400, "'choice' must be one of the question's choices (a string)")
+        extra = {"choice": choice} if answer == "confirm" and choice else {}
+        return _answer(hub.request(f"camera_{answer}", "phone", reply_s, id=qid, **extra))
 
     return app
 

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from companion.camera_flow import Observed, Proposal
 from companion.errors import BadEntry
 from companion.flow import Field, Form, TableRound
+from companion.station_watch import StationWatcher
 from rules import ScoreBreakdown
 from rules.among_the_stars import AMONG_GAME
-from rules.among_the_stars.data import catalogue
+from rules.among_the_stars.data import MAIN_REACTOR, VAK_MAIN_REACTOR, catalogue
 
-__all__ = ["AMONG_FLOW", "AmongFlow"]
+__all__ = ["AMONG_CAMERA", "AMONG_FLOW", "AmongCamera", "AmongFlow"]
 
 CELL_RANGE = 12  # a station never reaches further than this from the Main Reactor (cells)
 
@@ -132,4 +134,91 @@ class AmongFlow:
         return catalogue().races[race]["name"] if race else None
 
 
+def _cell_text(cell: Any) -> str:
+    return f"[{cell[0]}, {cell[1]}]"
+
+
+class AmongCamera:
+    """Among the Stars' part of the camera flow (issue 7 'At the table'): a
+    :class:`~companion.station_watch.StationWatcher` per player, anchored on that player's Main
+    Reactor (the Vak have their own, rulebook 'Races'); a new card's placement is checked at once
+    (misplays with the rule and the fix); an added card is asked about as ``location_built`` (or
+    ``reactor_built`` for a Power Reactor, rulebook 4 'Build a Power Reactor'); every accepted read is
+    logged as ``station_read`` (the engine checks the whole station, findings only)."""
+
+    covers = ("location", "reactor")
+
+    @staticmethod
+    def _player(view: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+        return next((p for p in view["players"] if p["name"] == name), {})
+
+    def anchor(self, player: str, view: Mapping[str, Any]) -> str | None:
+        """``vak_main_reactor`` for a Vak player, else ``main_reactor``."""
+        return VAK_MAIN_REACTOR if self._player(view, player).get("race") == "vak" else MAIN_REACTOR
+
+    def watcher(self, player: str, view: Mapping[str, Any], confirm_reads: int, min_confidence: float) -> StationWatcher:
+        """A watcher whose accepted layout starts as the engine's station (a resumed game asks nothing again)."""
+        cat = catalogue()
+        w = StationWatcher(player, confirm_reads=confirm_reads, min_confidence=min_confidence,
+                           main_reactor=self.anchor(player, view))
+        for row in self._player(view, player).get("station", []):
+            w.layout[(int(row["cell"][0]), int(row["cell"][1]))] = cat.card(row["card"]).id
+        return w
+
+    def observe(self, watcher: StationWatcher, player: str, seen: Any, view: Mapping[str, Any], state: Any) -> Observed | None:
+        """One read of ``player``'s station -> misplays at once, questions for added cards, ``station_read``."""
+        cat = catalogue()
+        me = self._player(view, player)
+        built = {(int(r["cell"][0]), int(r["cell"][1])): r for r in me.get("station", [])}
+        engine_station = state.player(player).station
+        in_engine = all(built.get(c, {}).get("card") == cat.card(n).name for c, n in watcher.layout.items())
+        change = watcher.observe(seen, credits=me.get("credits"), station=engine_station if in_engine else None)
+        notes = list(watcher.unsure)
+        if change is None:
+            return Observed(notes=notes) if notes else None
+        out = Observed(misplays=[m.to_json() for m in change.misplays], notes=notes)
+        for name, cell in change.missing:
+            out.notes.append(f"{name} at {_cell_text(cell)} is not seen (kept in the station)")
+        for name, a, b in change.moved:
+            out.withdraw.append(self._proposal(player, name, a).key)
+            if built.get(a, {}).get("card") == name:
+                out.notes.append(f"{name} was built at {_cell_text(a)} and is now seen at {_cell_text(b)}: "
+                                 "put it back, or Undo the build and confirm the new cell")
+            else:
+                out.proposals.append(self._proposal(player, name, b))
+        for name, cell in change.added:
+            if built.get(cell, {}).get("card") != name:
+                out.proposals.append(self._proposal(player, name, cell))
+        year = view.get("year", 1)
+        station = []
+        for row in change.station:
+            cell = (int(row["cell"][0]), int(row["cell"][1]))
+            card = cat.card(row["card"])
+            here = built.get(cell) if built.get(cell, {}).get("card") == card.name else None
+            item: dict[str, Any] = {"card": card.name, "cell": list(cell)}
+            if card.is_reactor:
+                item["cubes"] = here.get("cubes", card.start_cubes) if here else card.start_cubes
+            if not card.is_main_reactor:
+                item["year"] = here.get("year", year) if here else year
+            station.append(item)
+        out.log.append(("station_read", {"station": station}))
+        return out
+
+    @staticmethod
+    def _proposal(player: str, name: str, cell: Any) -> Proposal:
+        where = _cell_text(cell)
+        if catalogue().card(name).is_reactor:
+            return Proposal(player, f"{player} built a Power Reactor at {where}?", "reactor_built", {"cell": list(cell)})
+        return Proposal(player, f"{player} built {name} at {where}?", "location_built", {"card": name, "cell": list(cell)})
+
+    def wants_dice(self, view: Mapping[str, Any]) -> bool:
+        """Among the Stars has no dice."""
+        return False
+
+    def dice_proposals(self, dice: Any, view: Mapping[str, Any], image: str | None) -> list[Proposal]:
+        return []
+
+
+AMONG_CAMERA = AmongCamera()
+AmongFlow.camera = AMONG_CAMERA  # declared after the class: the camera part uses this module's helpers
 AMONG_FLOW = AmongFlow()

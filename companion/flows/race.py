@@ -11,13 +11,47 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from companion.camera_flow import Proposal, TableauCamera
 from companion.errors import BadEntry
 from companion.flow import Field, Form, TableRound
 from rules import ScoreBreakdown
 from rules.race import RACE_GAME
 from rules.race.cards import cards, facts
+from rules.scoring import ScoreInputError
 
-__all__ = ["RACE_FLOW", "RaceFlow"]
+__all__ = ["RACE_CAMERA", "RACE_FLOW", "RaceCamera", "RaceFlow"]
+
+
+class RaceCamera(TableauCamera):
+    """Race for the Galaxy's part of the camera flow (issue 4: the camera fills the tableau; players
+    are asked only for what it cannot see, hand size and VP chips). A card seen in a player's zone
+    but not in their tableau becomes "Ann placed Gambling World?" (``card_placed``, digest §4 Develop
+    and Settle); before the first round a start world becomes ``start_world`` (digest §2 Setup)."""
+
+    covers = ("card", "start")
+
+    def resolve(self, card_id: str) -> str | None:
+        """A card id or name as enrolled (``gambling_world``, ``Gambling World``) -> the card's name."""
+        for text in (card_id, card_id.replace("_", " ")):
+            try:
+                return cards().lookup(text, "card").name
+            except ScoreInputError:
+                continue
+        return None
+
+    def tableau(self, view: Mapping[str, Any], player: str) -> list[str]:
+        p = next((q for q in view["players"] if q["name"] == player), {})
+        return [c["card"] for c in p.get("tableau", [])]
+
+    def asking(self, view: Mapping[str, Any]) -> bool:
+        """Until the game is over."""
+        return view["stage"] != "over"
+
+    def proposal(self, player: str, name: str, view: Mapping[str, Any]) -> Proposal | None:
+        starts = {c.name for c in cards().start_worlds}
+        if view["stage"] == "setup" and name in starts and not self.tableau(view, player):
+            return Proposal(player, f"{player}'s start world is {name}?", "start_world", {"player": player, "card": name})
+        return Proposal(player, f"{player} placed {name}?", "card_placed", {"player": player, "card": name})
 
 
 def _actions() -> dict[str, Mapping[str, Any]]:
@@ -30,6 +64,7 @@ class RaceFlow:
     name = "race"
     title = "Race for the Galaxy"
     bgg_id = 28143
+    camera = RaceCamera()
 
     @property
     def game(self) -> Any:
@@ -154,3 +189,4 @@ class RaceFlow:
 
 
 RACE_FLOW = RaceFlow()
+RACE_CAMERA = RACE_FLOW.camera

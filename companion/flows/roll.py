@@ -12,13 +12,98 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from companion.camera_flow import Proposal, TableauCamera
 from companion.errors import BadEntry
 from companion.flow import Field, Form, TableRound
 from rules import ScoreBreakdown
 from rules.roll import ROLL_GAME
 from rules.roll.data import COLOURS, FACES, PHASES, catalogue
 
-__all__ = ["ROLL_FLOW", "RollFlow"]
+__all__ = ["ROLL_CAMERA", "ROLL_FLOW", "RollCamera", "RollFlow"]
+
+
+class RollCamera(TableauCamera):
+    """Roll for the Galaxy's part of the camera flow (tableau tracking: issue 3, 5): a tile seen in a
+    player's zone but not in their tableau becomes "Ann built Space Piracy?" (``tile_built``,
+    p.6 Develop / Settle: a completed tile joins the tableau). The starting tiles are reported with
+    the Setup form (faction and home world are picked from lists), so nothing is asked during setup."""
+
+    covers = ("tile",)
+
+    @staticmethod
+    def _faction_of(name: str) -> str | None:
+        """The faction tile's label (both side names) when ``name`` is one of its sides (p.2: a faction
+        tile shows one side but counts both in the tableau)."""
+        for f in catalogue().factions:
+            if name in f.names:
+                return _faction_label(f)
+        return None
+
+    def resolve(self, card_id: str) -> str | None:
+        """A tile id or name as enrolled (``space_piracy``, ``Space Piracy``) -> the side's name
+        (a faction tile's side -> the faction's label, one tile)."""
+        cat = catalogue()
+        name = cat.lookup(card_id) or cat.lookup(card_id.replace("_", " "))
+        return (self._faction_of(name) or name) if name else None
+
+    def tableau(self, view: Mapping[str, Any], player: str) -> list[str]:
+        """Developments and worlds (home world included), the faction tile's two sides as one tile."""
+        p = next((q for q in view["players"] if q["name"] == player), {})
+        names = [*p.get("developments", []), *p.get("worlds", [])]
+        if p.get("home_world") and p["home_world"] not in names:
+            names.append(p["home_world"])
+        out: list[str] = []
+        for n in names:
+            label = self._faction_of(n) or n
+            if label not in out or label == n:
+                out.append(label)
+        return out
+
+    def asking(self, view: Mapping[str, Any]) -> bool:
+        """From the first round on (setup tiles come from the Setup form) until the game is over."""
+        return view["step"] not in ("setup", "over")
+
+    def proposal(self, player: str, name: str, view: Mapping[str, Any]) -> Proposal | None:
+        return Proposal(player, f"{player} built {name}?", "tile_built", {"tile": name})
+
+    # -- the dice on the phase strips (issue 6 'Wired into the game') --------------------------------
+    def wants_dice(self, view: Mapping[str, Any]) -> bool:
+        """While the table waits for phase selections (p.3 Assign, before Reveal): the screens are
+        lifted and the phase strips are in view; after setup, or in Manage Empire for the next round."""
+        step = view["step"]
+        if step == "setup":
+            return all(p["faction"] is not None for p in view["players"])
+        return step in ("roll", "assign", "manage")
+
+    def dice_proposals(self, dice: Mapping[str, list[dict[str, Any]]], view: Mapping[str, Any],
+                       image: str | None) -> list[Proposal]:
+        """Per player whose selection is not reported yet: "Ann selected Develop?" with the other
+        phases as one-tap corrections (``phase_selected`` with the read and the picture kept in
+        ``payload["read"]``, so a corrected read can be enrolled later).
+
+        The camera does not know where each player's phase strip columns are, so the proposed phase is
+        the phase most of that player's workers show (p.3 Assign: workers go to the phase their face
+        shows; Wild dice and unreadable faces are not counted; ties go to the earlier phase, I-V).
+        It is a proposal: the players confirm it or tap the right phase.
+        """
+        step = view["step"]
+        out = []
+        for p in view["players"]:
+            if step in ("roll", "assign") and p["selected"]:
+                continue
+            seen = dice.get(p["name"]) or []
+            counts = {ph: sum(1 for d in seen if d.get("face") == ph) for ph in PHASES}
+            if not any(counts.values()):
+                continue
+            phase = max(PHASES, key=lambda ph: (counts[ph], -PHASES.index(ph)))
+            workers = ", ".join(f"{PHASE_NAMES[ph]} {n}" for ph, n in counts.items() if n)
+            wild = sum(1 for d in seen if d.get("face") == "wild")
+            unread = sum(1 for d in seen if d.get("face") is None)
+            extra = "".join([f", Wild {wild}" if wild else "", f", {unread} unreadable" if unread else ""])
+            read = {"image": image, "dice": seen, "workers": counts, "proposed": phase, "corrected": False}
+            out.append(Proposal(p["name"], f"{p['name']} selected {PHASE_NAMES[phase]}? (dice: {workers}{extra})",
+                                "phase_selected", {"phase": phase, "read": read}, tuple(PHASES), "phase", phase))
+        return out
 
 PHASE_NAMES = {"explore": "Explore", "develop": "Develop", "settle": "Settle", "produce": "Produce", "ship": "Ship",
                "manage": "Manage Empire"}
@@ -36,6 +121,7 @@ class RollFlow:
     name = "roll"
     title = "Roll for the Galaxy"
     bgg_id = 132531
+    camera = RollCamera()
 
     @property
     def game(self) -> Any:
@@ -191,3 +277,4 @@ class RollFlow:
 
 
 ROLL_FLOW = RollFlow()
+ROLL_CAMERA = ROLL_FLOW.camera

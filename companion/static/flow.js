@@ -42,7 +42,7 @@
 
   function renderSeats(game) {
     const mine = seat();
-    $("seat-section").hidden = !!mine || !!game.over;
+    $("seat-section").hidden = !!mine || !!game.over || !!game.setup;
     const seats = $("seats");
     seats.replaceChildren();
     for (const p of game.players || []) {
@@ -69,6 +69,95 @@
       list.append(li);
     }
     $("findings-section").hidden = findings.length === 0;
+  }
+
+  const DOT = { red: "#dc463c", blue: "#4682e6", green: "#50be6e", yellow: "#ebc83c", purple: "#a064d2", white: "#e6e6e6" };
+
+  function renderSetup(game) {
+    const setup = !!game.setup;
+    $("setup-section").hidden = !setup;
+    if (!setup) return;
+    const list = $("setup-players");
+    list.replaceChildren();
+    for (const p of game.players || []) {
+      const li = el("li");
+      const dot = el("span", "dot");
+      dot.style.background = DOT[p.colour] || "#ccc";
+      li.append(dot, el("span", "name", p.name), el("span", "seat-state", p.seated ? "seat set" : (game.zones === "even" ? "even split" : "no seat")));
+      const rm = el("button", "remove", "Remove");
+      rm.type = "button";
+      rm.addEventListener("click", () => post("/api/setup", { action: "remove", name: p.name }, "setup-result"));
+      li.append(rm);
+      list.append(li);
+    }
+    const taken = (game.players || []).map((p) => p.colour);
+    const pick = $("setup-colour");
+    const free = (game.colours || []).filter((c) => !taken.includes(c));
+    if (pick.dataset.free !== free.join(",")) {
+      pick.replaceChildren();
+      for (const c of free) {
+        const o = el("option", "", c);
+        o.value = c;
+        pick.append(o);
+      }
+      pick.dataset.free = free.join(",");
+    }
+    $("setup-start").disabled = !game.can_start;
+    $("setup-why").textContent = game.why || "Players can also tap their seat on the touchscreen picture of the table.";
+  }
+
+  function renderCamera(camera) {
+    const section = $("camera-section");
+    if (!camera) {
+      section.hidden = true;
+      return;
+    }
+    const markers = $("markers");
+    markers.hidden = !camera.markers;
+    markers.textContent = camera.markers ? camera.markers.message : "";
+    const misplays = $("misplays");
+    misplays.replaceChildren();
+    for (const m of camera.misplays || []) {
+      const li = el("li", m.severity || "error");
+      li.append(el("span", "what", m.player + ": " + m.card + " at [" + m.cell.join(", ") + "] \u2014 " + m.message));
+      if (m.source) li.append(el("span", "rule", "Rule: " + m.source));
+      if (m.fix) li.append(el("span", "fix", "Fix: " + m.fix));
+      misplays.append(li);
+    }
+    const questions = $("questions");
+    questions.replaceChildren();
+    for (const q of camera.questions || []) {
+      const li = el("li", "question");
+      li.dataset.id = String(q.id);
+      li.append(el("span", "q", "Camera: " + q.text));
+      if (q.error) li.append(el("span", "error", q.error));
+      const answers = el("div", "answers");
+      let pick = null;
+      if ((q.choices || []).length) {
+        pick = el("select", "choice");
+        for (const c of q.choices) {
+          const o = el("option", "", c);
+          o.value = c;
+          pick.append(o);
+        }
+        pick.value = q.proposed || q.choices[0];
+        answers.append(pick);
+      }
+      const yes = el("button", "confirm", "Confirm");
+      yes.type = "button";
+      yes.addEventListener("click", () => {
+        const body = { id: q.id, answer: "confirm" };
+        if (pick) body.choice = pick.value;
+        post("/api/camera", body, "camera-result");
+      });
+      const no = el("button", "dismiss", "Dismiss");
+      no.type = "button";
+      no.addEventListener("click", () => post("/api/camera", { id: q.id, answer: "dismiss" }, "camera-result"));
+      answers.append(yes, no);
+      li.append(answers);
+      questions.append(li);
+    }
+    section.hidden = !camera.markers && !(camera.misplays || []).length && !(camera.questions || []).length;
   }
 
   function renderPlayers(game) {
@@ -125,7 +214,10 @@
     if (!me) return;
     $("me").textContent = me;
     const pick = $("form-pick");
-    const forms = (game.forms || []).filter((f) => open.includes(f.id));
+    const covers = ((state && state.camera) || {}).covers || [];
+    const forms = (game.forms || []).filter((f) => open.includes(f.id) && !covers.includes(f.id))
+      .concat((game.forms || []).filter((f) => open.includes(f.id) && covers.includes(f.id))
+        .map((f) => Object.assign({}, f, { label: f.label + " (the camera reads it)" })));
     const ids = forms.map((f) => f.id).join(",");
     if (pick.dataset.ids !== ids) {
       const keep = pick.value;
@@ -178,7 +270,9 @@
     if (!state) return;
     const game = state.game || {};
     renderRound(game);
+    renderSetup(game);
     renderSeats(game);
+    renderCamera(state.camera || null);
     renderFindings(game.findings || state.findings || []);
     renderForms(game);
     renderPlayers(game);
@@ -210,8 +304,8 @@
     return out;
   }
 
-  async function post(url, body) {
-    const result = $("report-result");
+  async function post(url, body, resultId) {
+    const result = $(resultId || "report-result");
     try {
       const response = await fetch(url, {
         method: "POST",
@@ -255,6 +349,13 @@
       post("/api/report", { player: seat(), form: $("form-pick").value, values: values() });
     });
     $("undo-report").addEventListener("click", () => post("/api/report/undo", { player: seat() }));
+    $("setup-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      post("/api/setup", { action: "player", name: $("setup-name").value.trim(), colour: $("setup-colour").value }, "setup-result");
+      $("setup-name").value = "";
+    });
+    $("setup-even").addEventListener("click", () => post("/api/setup", { action: "even" }, "setup-result"));
+    $("setup-start").addEventListener("click", () => post("/api/setup", { action: "start" }, "setup-result"));
     $("change-seat").addEventListener("click", () => {
       localStorage.removeItem(SEAT_KEY);
       renderAll();

@@ -1,0 +1,84 @@
+"""The box's saved table calibration: what ``companion calibrate`` writes and ``run``/``demo`` load.
+
+File shape (JSON, ``<data dir>/calibration.json`` unless ``--out``/``--calibration`` names another)::
+
+    {"format": "tabletop-companion/calibration", "version": 1,
+     "created_at": Unix seconds, "source": "opencv:0" | a photo path,
+     "table": vision.table.TableCalibration.to_json()
+              ({"H": [[3x3]] table mm -> px, "markers_px": {id: [[x, y] x4]},
+                "layout": {"corners_mm": {id: [[x, y] x4]}, "width_mm", "height_mm"},
+                "reprojection_px", "frame_size": [w, h],
+                "lens": null | {"camera_matrix", "dist_coeffs", "rms_px", "image_size", "views"}})}
+
+Without a calibration the card reader works in pixels (positions in mm are estimated from the
+deck's card size).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError
+
+__all__ = ["CALIBRATION_FORMAT", "BadCalibrationFile", "default_calibration_path", "load_calibration", "save_calibration"]
+
+CALIBRATION_FORMAT = "tabletop-companion/calibration"
+CALIBRATION_VERSION = 1
+
+
+class BadCalibrationFile(CompanionError, ValueError):
+    """A calibration file that is missing, not JSON, or not in the shape above (the message names the file)."""
+
+
+def default_calibration_path() -> Path:
+    """``<data dir>/calibration.json`` (``$TABLETOP_DATA_DIR`` overrides the data directory)."""
+    from companion.paths import data_dir
+
+    return data_dir() / "calibration.json"
+
+
+def save_calibration(calibration: Any, path: Path, source: str = "") -> Path:
+    """Write ``calibration`` (a :class:`vision.table.TableCalibration`) to ``path`` in the shape above.
+
+    Raises:
+        OSError: the file cannot be written.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc = {"format": CALIBRATION_FORMAT, "version": CALIBRATION_VERSION, "created_at": time.time(),
+           "source": source, "table": calibration.to_json()}
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def load_calibration(path: Path) -> Any:
+    """The :class:`vision.table.TableCalibration` saved at ``path``.
+
+    Raises:
+        BadCalibrationFile: no such file, not JSON, another format, or a field missing or malformed.
+    """
+    from vision.table import TableCalibration
+
+    path = Path(path)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BadCalibrationFile(f"no calibration at {path}: make one with `companion calibrate`") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BadCalibrationFile(f"calibration {path} cannot be read ({exc}); run `companion calibrate` again") from None
+    if not isinstance(doc, dict) or doc.get("format") != CALIBRATION_FORMAT or not isinstance(doc.get("table"), dict):
+        raise BadCalibrationFile(f"{path} is not a calibration written by `companion calibrate` "
+                                 f"(expected \"format\": \"{CALIBRATION_FORMAT}\" and a \"table\" object)")
+    if doc.get("version") != CALIBRATION_VERSION:
+        raise BadCalibrationFile(f"{path}: calibration version {doc.get('version')!r} is not {CALIBRATION_VERSION}; "
+                                 "run `companion calibrate` again")
+    try:
+        return TableCalibration.from_json(doc["table"])
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise BadCalibrationFile(f"{path}: the table calibration is malformed ({type(exc).__name__}: {exc}); "
+                                 "run `companion calibrate` again") from None

@@ -1,0 +1,625 @@
+"""The camera inside a game flow: still table -> card (and dice) reads -> one-tap questions.
+
+Shared by Roll for the Galaxy, Race for the Galaxy and Among the Stars (issues 4, 5, 6, 7). What
+differs per game (which watcher follows a player's zone, what a change becomes as an event) is in
+each game's :class:`CameraSpec` (``companion/flows/*.py``, ``spec.camera``); this module does the
+rest:
+
+- **scheduling** (:meth:`CameraFlow.schedule` / :meth:`CameraFlow.due`): when the main loop's
+  stillness detector says the scene became still (or a view asks ``read_now``), ``confirm_reads``
+  reads are taken, ``reread_s`` seconds apart, while the scene stays still (the watchers only
+  accept a layout that ``confirm_reads`` consecutive reads agree on);
+- **the read** (:meth:`CameraFlow.read`): :func:`vision.cards.read_cards` with the deck, the table
+  calibration and the player zones; each player's zone goes to that player's watcher; with a
+  calibration the markers are re-checked (moved -> said on both views);
+- **questions**: every change the camera sees is a :class:`Question` ("Ann built Customs at
+  [0, 1]?"); nothing changes the game until a player answers it with one tap: ``camera_confirm``
+  records the question's event with ``origin="camera"``, ``camera_dismiss`` drops it. Misplays
+  (Among the Stars) are shown at once with the rule and the fix, before anyone answers.
+
+A read that raises (a bad frame, a reader bug) is reported on the views and changes nothing:
+everything recorded stays in the session log.
+
+The camera block of the published view (``view["camera"]``)::
+
+    {"cards": true, "dice": false, "calibrated": true, "reads": 4,
+     "state": "idle" | "reading", "message": "read 7 cards",
+     "markers": null | {"moved": [ids], "message": "..."},
+     "questions": [{"id": 3, "player": "Ann", "text": "Ann built Customs at [0, 1]?", "kind": "location_built",
+                    "payload": {...}, "choices": [...], "choice": null | "develop", "error": null | "..."}],
+     "misplays": [{"player", "card", "cell", "rule", "source", "message", "fix", "severity"}],
+     "notes": {"Ann": ["Contact Specialist is recorded but not seen", ...]},
+     "covers": ["card", "start"]}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+import cv2
+import numpy as np
+
+from companion.watch import seen_cards
+from rules import BadEvent, Event, UnknownEvent
+
+__all__ = ["CameraFlow", "CameraSpec", "Observed", "Proposal", "Question", "TableauCamera", "even_zones",
+           "zones_from_seats"]
+
+log = logging.getLogger(__name__)
+
+CONFIRM_READS = 2
+"""Identical consecutive reads a watcher needs before it reports a change."""
+REREAD_S = 0.5
+"""Seconds between the reads taken while the table stays still."""
+MAX_QUESTIONS = 20
+"""Questions kept waiting at most (the oldest are dropped past this; the watcher asks again)."""
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A change the camera saw, as the event it records when a player confirms it.
+
+    Attributes:
+        player: whose empire it concerns (the event's ``player``).
+        text: the one-tap question, e.g. ``"Ann built Customs at [0, 1]?"``.
+        kind: the event kind recorded on confirm (``location_built``, ``card_placed``...).
+        payload: the event's payload.
+        choices: other answers a player may pick instead (Roll: the phases); the picked one replaces
+            ``payload[choice_key]``.
+        choice_key: the payload key a choice replaces.
+        proposed: the camera's own answer among ``choices`` (None without choices).
+    """
+
+    player: str
+    text: str
+    kind: str
+    payload: Mapping[str, Any]
+    choices: tuple[str, ...] = ()
+    choice_key: str | None = None
+    proposed: str | None = None
+
+    @property
+    def key(self) -> str:
+        """Identity of the change: the same change is asked about once while it waits."""
+        return json.dumps([self.player, self.kind, self.payload], sort_keys=True, default=str)
+
+
+@dataclass
+class Observed:
+    """What one accepted read of one player's zone gives.
+
+    Attributes:
+        proposals: questions to ask.
+        misplays: rules the new cards break, shown at once (``Misplay.to_json()`` dicts); replace
+            the player's previous misplays.
+        log: events recorded at once (``(kind, payload)``, e.g. Among the Stars' ``station_read``).
+        notes: sentences for the players (a card recorded but not seen, one to straighten).
+        withdraw: waiting questions (by :attr:`Proposal.key`) this read makes stale (a card moved).
+    """
+
+    proposals: list[Proposal] = field(default_factory=list)
+    misplays: list[dict[str, Any]] | None = None
+    log: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    withdraw: list[str] = field(default_factory=list)
+
+
+class CameraSpec(Protocol):
+    """A game's part of the camera flow (``spec.camera`` of a flow in ``companion/flows/``).
+
+    Attributes:
+        covers: ids of the report forms the camera fills in (the phone shows them as a fallback).
+    """
+
+    covers: tuple[str, ...]
+
+    def anchor(self, player: str, engine_view: Mapping[str, Any]) -> str | None:
+        """The card id each player's cell grid is counted from (``CardsConfig.anchor_id``), or None."""
+        ...
+
+    def watcher(self, player: str, engine_view: Mapping[str, Any], confirm_reads: int, min_confidence: float) -> Any:
+        """A new watcher for ``player``'s zone, seeded with what the rules already hold."""
+        ...
+
+    def observe(self, watcher: Any, player: str, seen: Sequence[Any], engine_view: Mapping[str, Any],
+                state: Any) -> Observed | None:
+        """Feed one read of ``player``'s zone (:class:`companion.watch.SeenCard` list); what to ask."""
+        ...
+
+    def wants_dice(self, engine_view: Mapping[str, Any]) -> bool:
+        """Whether the dice are worth reading now (Roll: the phase strips before Reveal)."""
+        ...
+
+    def dice_proposals(self, dice: Mapping[str, list[dict[str, Any]]], engine_view: Mapping[str, Any],
+                       image: str | None) -> list[Proposal]:
+        """Questions from the dice seen in each player's zone (``RollDieObservation.to_json()`` dicts)."""
+        ...
+
+
+class TableauCamera:
+    """The camera part shared by the tableau games (Race for the Galaxy cards, Roll for the Galaxy
+    tiles): a :class:`companion.watch.TableauWatcher` per player; each card seen but not in the rules'
+    tableau becomes a question (:meth:`proposal`); one recorded but not seen becomes a note (never
+    removed). Subclasses say how a reader id resolves to a name, what the rules' tableau is, and
+    what a new card becomes."""
+
+    covers: tuple[str, ...] = ()
+
+    def resolve(self, card_id: str) -> str | None:
+        """Reader id -> the card's name in the game's data (None / LookupError: not a card of this game)."""
+        raise NotImplementedError
+
+    def tableau(self, view: Mapping[str, Any], player: str) -> list[str]:
+        """The rules' tableau of ``player`` (names)."""
+        raise NotImplementedError
+
+    def proposal(self, player: str, name: str, view: Mapping[str, Any]) -> Proposal | None:
+        """The question a new card in ``player``'s tableau becomes (None: not asked now)."""
+        raise NotImplementedError
+
+    def asking(self, view: Mapping[str, Any]) -> bool:
+        """Whether new cards are asked about now (reads are not even fed to the watchers otherwise, so
+        a card seen then is asked about once asking starts)."""
+        return True
+
+    def anchor(self, player: str, view: Mapping[str, Any]) -> str | None:
+        """Tableaus have no anchor card (rows and columns only)."""
+        return None
+
+    def watcher(self, player: str, view: Mapping[str, Any], confirm_reads: int, min_confidence: float) -> Any:
+        from companion.watch import TableauWatcher
+
+        return TableauWatcher(player, self.resolve, confirm_reads=confirm_reads, min_confidence=min_confidence)
+
+    def observe(self, watcher: Any, player: str, seen: Sequence[Any], view: Mapping[str, Any], state: Any) -> Observed | None:
+        """Questions for the cards added, notes for the cards missing and the unsure ones."""
+        if not self.asking(view):
+            return None
+        change = watcher.observe(seen, self.tableau(view, player))
+        notes = list(watcher.unsure)
+        if change is None:
+            return Observed(notes=notes) if notes else None
+        out = Observed(notes=notes)
+        for name in change.added:
+            p = self.proposal(player, name, view)
+            if p is not None:
+                out.proposals.append(p)
+        out.notes += [f"{name} is recorded for {player} but not seen" for name in change.missing]
+        return out
+
+    def wants_dice(self, view: Mapping[str, Any]) -> bool:
+        return False
+
+    def dice_proposals(self, dice: Mapping[str, list[dict[str, Any]]], view: Mapping[str, Any],
+                       image: str | None) -> list[Proposal]:
+        return []
+
+
+@dataclass
+class Question:
+    """A waiting :class:`Proposal` with its id (what ``camera_confirm`` / ``camera_dismiss`` name)."""
+
+    id: int
+    proposal: Proposal
+    asked_at: float
+    choice: str | None = None
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"id", "player", "text", "kind", "payload", "choices", "proposed", "choice", "error"}``."""
+        p = self.proposal
+        return {"id": self.id, "player": p.player, "text": p.text, "kind": p.kind, "payload": dict(p.payload),
+                "choices": list(p.choices), "proposed": p.proposed, "choice": self.choice, "error": self.error}
+
+
+# -- zones -----------------------------------------------------------------------------------------
+
+
+def _frame_area(frame_size: tuple[int, int], calibration: Any) -> tuple[np.ndarray, str]:
+    """The frame's extent as a rectangle ``float[4, 2]`` in the zones' units (mm with a calibration)."""
+    w, h = frame_size
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    if calibration is None:
+        return corners, "px"
+    mm = calibration.to_mm(corners)
+    lo, hi = mm.min(axis=0), mm.max(axis=0)
+    return np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]], np.float64), "mm"
+
+
+def even_zones(names: Sequence[str], frame_size: tuple[int, int], calibration: Any = None) -> Any:
+    """:meth:`vision.table.Zones.even` over the whole frame: the first player at the bottom edge,
+    the others clockwise. In table mm with a calibration (the frame's extent on the table), else px."""
+    from vision.table import Zones
+
+    rect, units = _frame_area(frame_size, calibration)
+    lo = rect[0]
+    size = rect[2] - rect[0]
+    zones = Zones.even(list(names), float(size[0]), float(size[1]), units=units)
+    return Zones({k: np.asarray(v, np.float64) + lo for k, v in zones.polygons.items()}, units)
+
+
+def _clip(poly: np.ndarray, a: np.ndarray, b: float) -> np.ndarray:
+    """Sutherland-Hodgman: the part of convex ``poly`` where ``a . x <= b``."""
+    out = []
+    n = len(poly)
+    for k in range(n):
+        p, q = poly[k], poly[(k + 1) % n]
+        fp, fq = float(a @ p) - b, float(a @ q) - b
+        if fp <= 0:
+            out.append(p)
+        if fp * fq < 0:
+            out.append(p + (q - p) * (fp / (fp - fq)))
+    return np.array(out, np.float64).reshape(-1, 2)
+
+
+def zones_from_seats(seats: Mapping[str, Sequence[float]], frame_size: tuple[int, int], calibration: Any = None) -> Any:
+    """Player zones from the seat each player tapped: every point of the table belongs to the nearest seat.
+
+    Args:
+        seats: player -> ``[x, y]`` where they sit, in the zones' units (table mm with a calibration,
+            else frame px).
+        frame_size: ``(width, height)`` px of the camera frame (the zones cover its extent).
+        calibration: the table calibration or None.
+
+    Returns:
+        A :class:`vision.table.Zones` of convex polygons (one per player) covering the frame.
+
+    Raises:
+        ValueError: no seats, or two players on the same point.
+    """
+    from vision.table import Zones
+
+    if not seats:
+        raise ValueError("no seats to make zones from")
+    rect, units = _frame_area(frame_size, calibration)
+    pts = {k: np.asarray(v, np.float64).reshape(2) for k, v in seats.items()}
+    polys = {}
+    for name, p in pts.items():
+        poly = rect.copy()
+        for other, q in pts.items():
+            if other == name:
+                continue
+            if np.allclose(p, q):
+                raise ValueError(f"{name} and {other} tapped the same seat")
+            a = q - p  # closer to p than to q: a . x <= a . (p + q) / 2
+            poly = _clip(poly, a, float(a @ (p + q) / 2))
+            if len(poly) == 0:
+                break
+        polys[name] = poly
+    return Zones(polys, units)
+
+
+# -- the flow ----------------------------------------------------------------------------------------
+
+
+def _default_read_cards(*args: Any, **kw: Any) -> Any:
+    from vision.cards import read_cards
+
+    return read_cards(*args, **kw)
+
+
+class CameraFlow:
+    """The camera's part of one game flow: reads on a still table, watchers per player, questions.
+
+    Args:
+        flow: the :class:`companion.flow.GameFlow` (its spec must have a ``camera``).
+        deck: the enrolled :class:`vision.deck.DeckProfile` (None: cards are not read).
+        calibration: the :class:`vision.table.TableCalibration` (None: positions in pixels).
+        zones: the player zones (:class:`vision.table.Zones`, named by player); None: from the
+            session's settings (``"zones"``), else the table split evenly on the first frame.
+        dice_reader: a Roll for the Galaxy dice reader (``vision.roll_dice.RollDiceReader``) or None.
+        confirm_reads: identical consecutive reads needed before a change is asked about (>= 1).
+        reread_s: seconds between the reads taken while the table stays still.
+        min_confidence: identifications below this (0..1) are never built on.
+        image_dir: where the frame behind a dice proposal is saved (JPEG) so a corrected read can
+            be enrolled later; None: not saved (the replayed photo's path is kept when there is one).
+        read_cards: the card reader (:func:`vision.cards.read_cards`; injectable for tests).
+
+    Raises:
+        ValueError: the game has no camera part, or ``confirm_reads`` < 1.
+    """
+
+    def __init__(self, flow: Any, *, deck: Any = None, calibration: Any = None, zones: Any = None,
+                 dice_reader: Any = None, confirm_reads: int = CONFIRM_READS, reread_s: float = REREAD_S,
+                 min_confidence: float = 0.6, image_dir: Path | None = None,
+                 read_cards: Callable[..., Any] = _default_read_cards) -> None:
+        spec = getattr(flow.spec, "camera", None)
+        if spec is None:
+            raise ValueError(f"{flow.spec.title} has no camera part")
+        if confirm_reads < 1:
+            raise ValueError(f"confirm_reads must be at least 1, got {confirm_reads}")
+        self.flow = flow
+        self.spec: CameraSpec = spec
+        self.deck = deck
+        self.calibration = calibration
+        self.dice_reader = dice_reader
+        self.confirm_reads = confirm_reads
+        self.reread_s = reread_s
+        self.min_confidence = min_confidence
+        self.image_dir = image_dir
+        self._read_cards = read_cards
+        self.zones = zones if zones is not None else self._settings_zones()
+        self.watchers: dict[str, Any] = {}
+        self.questions: list[Question] = []
+        self.misplays: dict[str, list[dict[str, Any]]] = {}
+        self.notes: dict[str, list[str]] = {}
+        self.markers: dict[str, Any] | None = None
+        self.message = ""
+        self.reads = 0
+        self._next_id = 1
+        self._left = 0
+        self._next_at = 0.0
+        self._dice_done = False
+
+    @property
+    def enabled(self) -> bool:
+        """Whether there is anything to read with (a deck or a dice reader)."""
+        return self.deck is not None or self.dice_reader is not None
+
+    def _settings_zones(self) -> Any:
+        raw = self.flow.session.settings.get("zones")
+        if not raw:
+            return None
+        from vision.table import Zones
+
+        zones = Zones.from_json(raw)
+        if zones.units == "mm" and self.calibration is None:
+            log.warning("the saved zones are in table mm but there is no calibration: splitting the table evenly")
+            return None
+        return zones
+
+    # -- scheduling --------------------------------------------------------------------------
+    def schedule(self, now: float) -> None:
+        """The table became still (or a view asked to read now): take ``confirm_reads`` reads from ``now``."""
+        if self.enabled:
+            self._left, self._next_at = self.confirm_reads, now
+            self._dice_done = False
+
+    def cancel(self) -> None:
+        """The table moves: drop the reads still to take."""
+        self._left = 0
+
+    def due(self, now: float) -> bool:
+        """Whether a read should be taken at ``now`` (seconds, the loop's clock)."""
+        return self._left > 0 and now >= self._next_at
+
+    # -- reading -----------------------------------------------------------------------------
+    def read(self, frame: Any, now: float, photo: str | None = None) -> list[Event]:
+        """Read ``frame`` (a :class:`device.Frame`), feed every player's watcher, ask about changes.
+
+        Args:
+            frame: the still frame.
+            now: the loop's clock (s), for the next read.
+            photo: the replayed photo behind the frame, if any (kept with a dice read).
+
+        Returns:
+            The events recorded at once (Among the Stars' ``station_read``); questions are only asked.
+            A read that raises is reported in :attr:`message` and returns [] (nothing recorded is lost).
+        """
+        self._left = max(0, self._left - 1)
+        self._next_at = now + self.reread_s
+        try:
+            return self._read(frame, photo)
+        except Exception as exc:  # a bad frame or a reader bug must not stop the table
+            self.message = f"camera read failed: {type(exc).__name__}: {exc}"
+            log.exception("camera read failed")
+            return []
+
+    def _read(self, frame: Any, photo: str | None) -> list[Event]:
+        image = frame.image
+        names = self.flow.names
+        if self.zones is None:
+            self.zones = even_zones(names, (image.shape[1], image.shape[0]), self.calibration)
+        if self.calibration is not None and tuple(self.calibration.frame_size) != (image.shape[1], image.shape[0]):
+            cw, ch = self.calibration.frame_size
+            self.markers = {"moved": [], "message": f"the calibration is for {cw}x{ch} frames, the camera gives "
+                                                    f"{image.shape[1]}x{image.shape[0]}: run companion calibrate again"}
+            raise ValueError(self.markers["message"])
+        ev = self.flow.engine_view()
+        state = self.flow.session.replay().state
+        recorded: list[Event] = []
+        self.reads += 1
+        counted = 0
+        if self.deck is not None:
+            by_zone = self._cards_by_zone(image, names, ev)
+            counted = sum(len(v) for v in by_zone.values())
+            for name in names:
+                watcher = self.watchers.get(name)
+                if watcher is None:
+                    watcher = self.watchers[name] = self.spec.watcher(name, ev, self.confirm_reads, self.min_confidence)
+                seen = seen_cards(by_zone.get(name, []))
+                observed = self.spec.observe(watcher, name, seen, ev, state)
+                if observed is None:
+                    continue
+                recorded += self._take(name, observed)
+                ev = self.flow.engine_view()
+                state = self.flow.session.replay().state
+        dice_text = ""
+        if self.dice_reader is not None and not self._dice_done and self.spec.wants_dice(ev):
+            self._dice_done = True
+            dice = self._dice_by_zone(image, names)
+            dice_text = f", {sum(len(v) for v in dice.values())} dice"
+            path = self._save_image(image, "dice") or photo
+            for p in self.spec.dice_proposals(dice, ev, path):
+                self._ask(p)
+        self.message = f"camera read {self.reads}: {counted} cards{dice_text}"
+        return recorded
+
+    def _cards_by_zone(self, image: np.ndarray, names: list[str], ev: Mapping[str, Any]) -> dict[str, list[Any]]:
+        from vision.cards import CardsConfig
+
+        anchors: dict[str | None, list[str]] = {}
+        for name in names:
+            anchors.setdefault(self.spec.anchor(name, ev), []).append(name)
+        out: dict[str, list[Any]] = {}
+        self.markers = None
+        for anchor, players in anchors.items():
+            config = dataclasses.replace(CardsConfig(), anchor_id=anchor)
+            read = self._read_cards(image, self.deck, calibration=self.calibration, zones=self.zones, config=config)
+            check = getattr(read, "markers", None)
+            if check is not None and check.moved:
+                ids = ", ".join(f"#{i}" for i in check.moved)
+                self.markers = {"moved": list(check.moved),
+                                "message": f"calibration markers {ids} moved since calibration: positions may be off; "
+                                           "put the sheet back or run companion calibrate again"}
+            for card in read.cards:
+                if card.zone in players:
+                    out.setdefault(card.zone, []).append(card)
+        return out
+
+    def _dice_by_zone(self, image: np.ndarray, names: list[str]) -> dict[str, list[dict[str, Any]]]:
+        read = self.dice_reader.read(image)
+        out: dict[str, list[dict[str, Any]]] = {}
+        for die in read.dice:
+            x, y, w, h = die.box
+            point = np.array([[x + w / 2.0, y + h / 2.0]], np.float64)
+            if self.zones.units == "mm" and self.calibration is not None:
+                point = self.calibration.to_mm(point)
+            zone = self.zones.zone_of(point[0])
+            if zone in names:
+                out.setdefault(zone, []).append(die.to_json())
+        return out
+
+    def _save_image(self, image: np.ndarray, what: str) -> str | None:
+        if self.image_dir is None:
+            return None
+        try:
+            folder = Path(self.image_dir) / self.flow.session.id
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"{what}-{self.reads:04d}-{int(time.time())}.jpg"
+            if not cv2.imwrite(str(path), image):
+                return None
+            return str(path)
+        except OSError as exc:
+            log.warning("cannot keep the read's picture: %s", exc)
+            return None
+
+    def _take(self, player: str, observed: Observed) -> list[Event]:
+        recorded = []
+        for kind, payload in observed.log:
+            try:
+                recorded.append(self.flow.session.append(kind, payload, player=player, origin="camera"))
+            except (BadEvent, UnknownEvent) as exc:
+                log.warning("camera %s for %s not recorded: %s", kind, player, exc)
+        if observed.misplays is not None:
+            self.misplays[player] = list(observed.misplays)
+        self.notes[player] = list(observed.notes)
+        if observed.withdraw:
+            gone = set(observed.withdraw)
+            self.questions = [q for q in self.questions if q.proposal.key not in gone]
+        for p in observed.proposals:
+            self._ask(p)
+        return recorded
+
+    def _ask(self, proposal: Proposal) -> Question | None:
+        if any(q.proposal.key == proposal.key for q in self.questions):
+            return None
+        q = Question(self._next_id, proposal, time.time())
+        self._next_id += 1
+        self.questions.append(q)
+        del self.questions[:-MAX_QUESTIONS]
+        return q
+
+    # -- answers -----------------------------------------------------------------------------
+    def _question(self, qid: Any) -> Question:
+        from companion.errors import BadEntry
+
+        try:
+            wanted = int(qid)
+        except (TypeError, ValueError):
+            raise BadEntry(f"camera question id must be a number, got {str(qid)[:20]!r}") from None
+        q = next((q for q in self.questions if q.id == wanted), None)
+        if q is None:
+            raise BadEntry(f"camera question {wanted} is no longer waiting (answered on another view?)")
+        return q
+
+    def confirm(self, qid: Any, choice: Any = None, origin: str = "touchscreen") -> Event:
+        """Record the question's event (``origin="camera"``) and drop the question.
+
+        Args:
+            qid: the question's id.
+            choice: one of the question's ``choices`` instead of the camera's answer (a correction).
+            origin: the view that answered (logged).
+
+        Raises:
+            companion.errors.BadEntry: no such question, a choice not offered, or the rules refuse the
+                event (the question stays, with the error).
+        """
+        from companion.errors import BadEntry
+
+        q = self._question(qid)
+        p = q.proposal
+        payload = json.loads(json.dumps(dict(p.payload)))
+        if choice not in (None, ""):
+            if choice not in p.choices or p.choice_key is None:
+                raise BadEntry(f"{str(choice)[:30]!r} is not an answer to {p.text!r}; answers: {', '.join(p.choices)}")
+            payload[p.choice_key] = choice
+            if isinstance(payload.get("read"), dict):
+                payload["read"]["corrected"] = choice != p.proposed
+        try:
+            event = self.flow.session.append(p.kind, payload, player=p.player, origin="camera")
+        except (BadEvent, UnknownEvent) as exc:
+            q.error = str(exc)
+            raise BadEntry(f"{p.text} {exc}") from exc
+        self.questions.remove(q)
+        self._answered(q)
+        log.info("camera question %d confirmed on the %s: %s (#%d)", q.id, origin, p.text, event.seq)
+        return event
+
+    def dismiss(self, qid: Any, origin: str = "touchscreen") -> Question:
+        """Drop the question; nothing is recorded. Raises BadEntry for no such question."""
+        q = self._question(qid)
+        self.questions.remove(q)
+        self._answered(q)
+        log.info("camera question %d dismissed on the %s: %s", q.id, origin, q.proposal.text)
+        return q
+
+    def _answered(self, q: Question) -> None:
+        """The players answered about a card: its misplays leave the camera panel (the rules' findings keep them)."""
+        p = q.proposal
+        cell = list(p.payload.get("cell") or [])
+        card = p.payload.get("card")
+        kept = [m for m in self.misplays.get(p.player, [])
+                if not (m.get("cell") == cell and (card is None or m.get("card") == card))]
+        self.misplays[p.player] = kept
+
+    def handle(self, action: Mapping[str, Any]) -> Any:
+        """``camera_confirm`` (``id``, optional ``choice``) / ``camera_dismiss`` (``id``) ->
+        :class:`companion.flow.Outcome`; other actions -> None."""
+        from companion.errors import BadEntry
+        from companion.flow import Outcome
+
+        name, origin = action.get("action"), str(action.get("origin") or "cli")
+        try:
+            if name == "camera_confirm":
+                event = self.confirm(action.get("id"), action.get("choice"), origin)
+                return Outcome([event], f"{event.player}: {event.kind.replace('_', ' ')} recorded from the camera (#{event.seq})")
+            if name == "camera_dismiss":
+                q = self.dismiss(action.get("id"), origin)
+                return Outcome([], f"dismissed: {q.proposal.text}")
+        except BadEntry as exc:
+            return Outcome([], "", str(exc))
+        return None
+
+    # -- view --------------------------------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        """The camera block of the published view (shape in the module doc)."""
+        return {
+            "cards": self.deck is not None,
+            "dice": self.dice_reader is not None,
+            "calibrated": self.calibration is not None,
+            "reads": self.reads,
+            "state": "reading" if self._left > 0 else "idle",
+            "message": self.message,
+            "markers": self.markers,
+            "questions": [q.to_json() for q in self.questions],
+            "misplays": [m for name in self.flow.names for m in self.misplays.get(name, [])],
+            "notes": {k: v for k, v in self.notes.items() if v},
+            "covers": list(self.spec.covers) if self.deck is not None else [],
+        }

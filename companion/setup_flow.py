@@ -1,0 +1,212 @@
+"""Setting up a game at the table: players, their colours and seats (player zones), then Start.
+
+Issue 3 'Setup on the touchscreen or phone: players, their seats/colours' and issue 5 'Player
+zones: at setup each player taps their seat on the touchscreen picture of the table (or the box
+splits the table evenly)'. ``companion run/demo --game G`` without ``--players`` and without an open
+game shows this step instead of the game:
+
+- players are added on a phone (name, colour picked from a list) or on the touchscreen ("Add
+  player": "Player 3" with the next free colour; a phone can rename by removing and adding);
+- each player's seat is tapped on the touchscreen picture of the table (``setup_seat`` with the
+  point in frame pixels; with a calibration it is kept in table mm), or "Split evenly"
+  (:meth:`vision.table.Zones.even`) gives every player an equal sector, the first at the bottom edge;
+- Start (``setup_start``) records the session with the game's settings plus ``"zones"``
+  (:meth:`vision.table.Zones.to_json`) and ``"seat_points"``, so a resumed game keeps them.
+  Factions, home worlds, start worlds and races are then picked from lists on the phone, as in the
+  game flow.
+
+Actions (hub, all answered with :class:`companion.flow.Outcome`): ``setup_player`` (``player``: the
+name, ``colour``), ``setup_remove`` (``player``), ``setup_seat`` (``player``, ``point``: ``[x, y]`` frame px),
+``setup_even``, ``setup_start``.
+
+The setup view (``view["game"]`` while setting up)::
+
+    {"flow": "race", "game": "race", "title": "Race for the Galaxy", "setup": true,
+     "players": [{"name", "seat", "colour", "seated": bool}], "colours": [...],
+     "zones": "even" | "seats", "seat_points": {name: [x, y] frame px}, "min_players": 2, "max_players": 4,
+     "can_start": bool, "why": "...", "note": "...", "round_label": "Setup", "phases": [], "forms": [],
+     "open_forms": {}, "findings": [], "over": false, "next": {"label": "Start", "enabled": bool, "why"}}
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+from companion.camera_flow import even_zones, zones_from_seats
+from companion.errors import BadEntry
+from companion.flow import COLOURS, MAX_NAME, GameFlow, Outcome
+
+__all__ = ["PLAYER_LIMITS", "SETUP_ACTIONS", "TableSetup"]
+
+SETUP_ACTIONS = ("setup_player", "setup_remove", "setup_seat", "setup_even", "setup_start")
+PLAYER_LIMITS = {"roll": (2, 5), "race": (2, 4), "among": (2, 4)}
+"""Players per game: Roll for the Galaxy p.2 (2-5), Race for the Galaxy base game (2-4), Among the
+Stars rulebook 2 (2-4)."""
+
+
+class TableSetup:
+    """The setup step of one game before its session exists.
+
+    Args:
+        store: the :class:`companion.session.SessionStore` the game is started in.
+        spec: the game's flow spec (``companion.flows.FLOWS[game]``).
+        options: game options from the command line (Among the Stars: ``races``, ``objectives``).
+        calibration: the table calibration (seats and zones in table mm) or None (frame px).
+        on_start: called with the new :class:`~companion.flow.GameFlow` once Start records it.
+    """
+
+    def __init__(self, store: Any, spec: Any, options: Mapping[str, Any] | None = None, calibration: Any = None,
+                 on_start: Callable[[GameFlow], None] | None = None) -> None:
+        self.store = store
+        self.spec = spec
+        self.options = dict(options or {})
+        self.calibration = calibration
+        self.on_start = on_start
+        self.players: list[dict[str, str]] = []
+        self.seats: dict[str, list[float]] = {}  # name -> [x, y] frame px as tapped
+        self.split = "even"
+        self.flow: GameFlow | None = None
+
+    @property
+    def limits(self) -> tuple[int, int]:
+        return PLAYER_LIMITS.get(self.spec.name, (2, 5))
+
+    # -- actions -------------------------------------------------------------------------------
+    def add_player(self, name: Any, colour: Any = None) -> str:
+        """Add a player (or change a player's colour). Raises BadEntry: bad name, colour taken or unknown, too many."""
+        if not isinstance(name, str) or not name.strip():
+            raise BadEntry("give the player's name")
+        name = name.strip()
+        if len(name) > MAX_NAME or "," in name or ":" in name:
+            raise BadEntry(f"a name is at most {MAX_NAME} characters, without ',' or ':'")
+        taken = {p["colour"] for p in self.players if p["name"] != name}
+        if colour in (None, ""):
+            colour = next((c for c in COLOURS if c not in taken), "white")
+        if not isinstance(colour, str) or colour.lower() not in COLOURS:
+            raise BadEntry(f"colour {str(colour)[:20]!r} is not one of {', '.join(COLOURS)}")
+        colour = colour.lower()
+        if colour in taken:
+            raise BadEntry(f"{colour} is taken; free colours: {', '.join(c for c in COLOURS if c not in taken) or 'none'}")
+        for p in self.players:
+            if p["name"] == name:
+                p["colour"] = colour
+                return f"{name} is {colour}"
+        if len(self.players) >= self.limits[1]:
+            raise BadEntry(f"{self.spec.title} is for at most {self.limits[1]} players")
+        self.players.append({"name": name, "colour": colour})
+        return f"{name} joined ({colour}, seat {len(self.players)})"
+
+    def remove_player(self, name: Any) -> str:
+        """Remove a player. Raises BadEntry for an unknown name."""
+        before = len(self.players)
+        self.players = [p for p in self.players if p["name"] != name]
+        if len(self.players) == before:
+            raise BadEntry(f"no player {str(name)[:40]!r}")
+        self.seats.pop(name, None)
+        return f"{name} left"
+
+    def seat(self, name: Any, point: Any) -> str:
+        """``name`` sits at ``point`` (``[x, y]`` frame px, where they tapped the table picture)."""
+        if name not in self.names:
+            raise BadEntry(f"no player {str(name)[:40]!r}; add them first")
+        if (not isinstance(point, (list, tuple)) or len(point) != 2
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in point)):
+            raise BadEntry(f"a seat is a point [x, y] in the picture, got {point!r}")
+        self.seats[name] = [float(point[0]), float(point[1])]
+        self.split = "seats"
+        return f"{name}'s seat is set"
+
+    def even(self) -> str:
+        """Split the table evenly (forget the tapped seats)."""
+        self.seats.clear()
+        self.split = "even"
+        return "the table is split evenly among the players"
+
+    @property
+    def names(self) -> list[str]:
+        return [p["name"] for p in self.players]
+
+    def why_not(self) -> str:
+        """Why Start cannot be pressed now ("" when it can)."""
+        low, high = self.limits
+        if len(self.players) < low:
+            return f"add players: {self.spec.title} needs {low}-{high}"
+        if self.split == "seats":
+            unseated = [n for n in self.names if n not in self.seats]
+            if unseated:
+                return f"tap the seat of {', '.join(unseated)} on the picture, or Split evenly"
+        return ""
+
+    def zones(self, frame_size: tuple[int, int]) -> Any:
+        """The player zones for frames of ``frame_size`` (px): tapped seats, or an even split."""
+        if self.split == "seats" and self.seats:
+            seats: dict[str, Sequence[float]] = dict(self.seats)
+            if self.calibration is not None:
+                import numpy as np
+
+                seats = {k: self.calibration.to_mm(np.array([v], float))[0].tolist() for k, v in self.seats.items()}
+            return zones_from_seats(seats, frame_size, self.calibration)
+        return even_zones(self.names, frame_size, self.calibration)
+
+    def start(self, frame_size: tuple[int, int] | None) -> GameFlow:
+        """Record the session (settings + zones) and return its flow.
+
+        Args:
+            frame_size: ``(width, height)`` of the camera frames (px); None before the first frame
+                (the zones are then made on the first read).
+
+        Raises:
+            BadEntry: too few players, a player without a seat, or the game's settings refuse them.
+        """
+        why = self.why_not()
+        if why:
+            raise BadEntry(why)
+        seats = [{"name": p["name"], "colour": p["colour"]} for p in self.players]
+        settings = dict(self.spec.settings(seats, self.options))
+        if frame_size is not None:
+            settings["zones"] = self.zones(frame_size).to_json()
+        if self.seats:
+            settings["seat_points"] = dict(self.seats)
+        session = self.store.start(self.spec.name, settings)
+        self.flow = GameFlow(session, self.spec)
+        if self.on_start is not None:
+            self.on_start(self.flow)
+        return self.flow
+
+    def handle(self, action: Mapping[str, Any], frame_size: tuple[int, int] | None = None) -> Outcome | None:
+        """Carry out a setup action (see the module doc); None for other actions."""
+        name = action.get("action")
+        try:
+            if name == "setup_player":
+                return Outcome([], self.add_player(action.get("player"), action.get("colour")))
+            if name == "setup_remove":
+                return Outcome([], self.remove_player(action.get("player")))
+            if name == "setup_seat":
+                return Outcome([], self.seat(action.get("player"), action.get("point")))
+            if name == "setup_even":
+                return Outcome([], self.even())
+            if name == "setup_start":
+                flow = self.start(frame_size)
+                return Outcome([], f"{self.spec.title} started: {', '.join(flow.names)} (session {flow.session.id})")
+        except BadEntry as exc:
+            return Outcome([], "", str(exc))
+        return None
+
+    # -- view ------------------------------------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        """The setup view (shape in the module doc)."""
+        why = self.why_not()
+        low, high = self.limits
+        return {
+            "flow": self.spec.name, "game": self.spec.name, "title": self.spec.title, "setup": True,
+            "players": [{"name": p["name"], "seat": k + 1, "colour": p["colour"], "seated": p["name"] in self.seats,
+                         "role": None, "tableau": None, "credits": None, "vp": 0, "waiting": False}
+                        for k, p in enumerate(self.players)],
+            "colours": list(COLOURS), "zones": self.split, "seat_points": {k: list(v) for k, v in self.seats.items()}, "min_players": low, "max_players": high,
+            "can_start": not why, "why": why,
+            "note": "Add players on your phone; tap each player's seat on the picture, or Split evenly; then Start",
+            "round": 0, "round_label": "Setup", "stage": "setup", "phases": [], "pool": None, "pool_label": "",
+            "last_round": False, "ending": [], "over": False,
+            "next": {"label": "Start", "enabled": not why, "why": why},
+            "forms": [], "open_forms": {}, "findings": [], "result": None, "export": None,
+        }

@@ -1,0 +1,113 @@
+"""``companion calibrate``: the table calibration (and lens) from the markers in view, saved as JSON;
+``run``/``demo`` load it (``--calibration FILE``). Exit codes as the README defines them."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.calibration import BadCalibrationFile, load_calibration
+from companion.cli import main
+from vision.synth_table import make_scene
+
+
+@pytest.fixture(scope="module")
+def scene():
+    return make_scene("among", ["main_reactor", "customs"], seed=0, n_cards=2, effects=False)
+
+
+@pytest.fixture
+def photo(tmp_path, scene):
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), scene.image)
+    return path
+
+
+def corners_arg(scene) -> str:
+    return f"{scene.layout.width_mm:.3f}x{scene.layout.height_mm:.3f}:40"
+
+
+def test_calibrate_from_corner_markers_saves_json_in_the_data_dir(tmp_path, monkeypatch, scene, photo, capsys):
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    assert main(["calibrate", "--source", str(photo), "--corners", corners_arg(scene)]) == 0
+    out = capsys.readouterr().out
+    saved = tmp_path / "data" / "calibration.json"
+    assert f"saved {saved}: 4 markers" in out
+    doc = json.loads(saved.read_text())
+    assert (doc["format"], doc["version"], doc["table"]["lens"]) == ("tabletop-companion/calibration", 1, None)
+    assert doc["table"]["frame_size"] == [1280, 720]
+    cal = load_calibration(saved)
+    # every card's centre (exact scene labels) maps back to its table mm within 1 mm
+    for card in scene.cards:
+        mm = cal.to_mm(card.corners_px.mean(axis=0, keepdims=True))[0]
+        assert np.linalg.norm(mm - np.array(card.center_mm)) < 1.0
+
+
+def test_no_markers_in_view_is_a_one_line_error_exit_1(tmp_path, capsys):
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((240, 320, 3), 120, np.uint8))
+    assert main(["calibrate", "--source", str(blank), "--out", str(tmp_path / "c.json")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("companion calibrate: saw calibration markers [] but need at least 2")
+    assert "\n" not in err and not (tmp_path / "c.json").exists()
+
+
+def test_no_frame_source_is_exit_3(tmp_path, capsys):
+    assert main(["calibrate", "--source", str(tmp_path / "missing.png"), "--out", str(tmp_path / "c.json")]) == 3
+    assert capsys.readouterr().err.startswith("companion calibrate: no frame from ")
+
+
+def test_bad_corners_option_is_exit_2(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["calibrate", "--corners", "wide"])
+    assert exc.value.code == 2
+    assert "WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+def test_lens_from_the_sheet_at_several_tilts(tmp_path, capsys):
+    from tests.test_lens import POSES, _view
+
+    rng = np.random.default_rng(5)
+    paths = []
+    for k, (R, t) in enumerate(POSES):
+        path = tmp_path / f"tilt{k}.png"
+        cv2.imwrite(str(path), _view(R, t, rng))
+        paths.append(str(path))
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", "--source", paths[0], "--lens", *paths, "--out", str(out)]) == 0
+    assert f"lens from {len(POSES)} views" in capsys.readouterr().out
+    cal = load_calibration(out)
+    assert cal.lens is not None and cal.lens.views == len(POSES) and cal.lens.rms_px < 1.0
+    # two views cannot fit a lens: one line, exit 1, nothing written
+    assert main(["calibrate", "--source", paths[0], "--lens", *paths[:2], "--out", str(tmp_path / "c2.json")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("companion calibrate: lens: 2 usable view(s)") and not (tmp_path / "c2.json").exists()
+
+
+def test_load_refuses_other_files(tmp_path):
+    other = tmp_path / "x.json"
+    other.write_text('{"format": "something else"}')
+    with pytest.raises(BadCalibrationFile, match="not a calibration written by"):
+        load_calibration(other)
+    with pytest.raises(BadCalibrationFile, match="no calibration at"):
+        load_calibration(tmp_path / "none.json")
+    other.write_text("{not json")
+    with pytest.raises(BadCalibrationFile, match="cannot be read"):
+        load_calibration(other)
+
+
+def test_run_with_a_missing_calibration_file_is_exit_1(tmp_path, photo, capsys):
+    code = main(["demo", str(photo.parent), "--game", "among", "--players", "Ann,Bob", "--calibration",
+                 str(tmp_path / "none.json"), "--db", str(tmp_path / "d.sqlite3"), "--no-web", "--no-screen",
+                 "--no-gpio", "--once", "--fast", "--max-frames", "2"])
+    assert code == 1
+    assert "no calibration at" in capsys.readouterr().err
+
+
+def test_deck_without_a_flow_game_is_exit_2(tmp_path, capsys):
+    code = main(["demo", "--deck", "mine", "--db", str(tmp_path / "d.sqlite3"), "--no-web", "--no-screen", "--no-gpio"])
+    assert code == 2
+    assert "--deck does not go with --game d6" in capsys.readouterr().err

@@ -1,0 +1,129 @@
+"""A phone answers a camera question in a real browser (Debian's chromium via Playwright), and sets up
+a game. Skips with the reason when chromium or Playwright is missing (see test_phone_browser.py)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from companion.app import MainLoop
+from companion.camera_flow import CameraFlow
+from companion.flows import FLOWS
+from companion.session import SessionStore
+from companion.setup_flow import TableSetup
+from companion.web import create_app, serve
+from device import FakeCamera
+from tests.test_camera_flow import FakeDiceReader, flow_of, halves, setup_roll
+from tests.test_phone_browser import TIMEOUT_MS, browser  # noqa: F401  (the fixture)
+from vision.motion import StillnessDetector
+
+pytestmark = pytest.mark.browser
+
+
+class LoopThread:
+    """Runs the main loop's action handling in a thread, as the box does (publishing after each)."""
+
+    def __init__(self, loop: MainLoop) -> None:
+        self.loop = loop
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            if self.loop._take_actions():
+                self.loop.publish()
+            time.sleep(0.02)
+
+    def __enter__(self) -> LoopThread:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join(5)
+
+
+@pytest.fixture
+def store(tmp_path):
+    with SessionStore(tmp_path / "box.sqlite3") as s:
+        yield s
+
+
+def page_for(browser, url):  # noqa: F811
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    return context, page, errors
+
+
+def test_phone_confirms_a_camera_question_with_a_correction(browser, hub, store, output_dir):  # noqa: F811
+    from playwright.sync_api import expect
+
+    reader = FakeDiceReader([("white", "explore", (340, 100, 30, 30)), ("white", "explore", (380, 100, 30, 30)),
+                             ("green", "settle", (420, 100, 30, 30))])
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    cam = CameraFlow(flow, dice_reader=reader, zones=halves(), reread_s=0.0)
+    image = np.full((240, 640, 3), 70, np.uint8)
+    loop = MainLoop(source=FakeCamera([image]), reader=None, session=flow.session, hub=hub,
+                    stillness=StillnessDetector(), flow=flow, camera_flow=cam, sleep=lambda s: None)
+    cam.schedule(0.0)
+    from tests.test_camera_flow import frame_of
+
+    cam.read(frame_of(image), 0.0)
+    loop.publish()
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    context, page, errors = page_for(browser, server.url)
+    try:
+        with LoopThread(loop):
+            question = page.locator("#questions li")
+            expect(question).to_have_count(1)
+            expect(question.locator(".q")).to_have_text("Camera: Bob selected Explore? (dice: Explore 2, Settle 1)")
+            expect(question.locator("select.choice")).to_have_value("explore")
+            page.screenshot(path=str(output_dir / "phone_camera_question.png"), full_page=True)
+            question.locator("select.choice").select_option("settle")
+            question.locator("button.confirm").click()
+            expect(page.locator("#camera-result")).to_contain_text("phase selected recorded from the camera")
+            expect(page.locator("#questions li")).to_have_count(0)
+        last = flow.session.events()[-1]
+        assert (last.kind, last.player, last.origin, last.payload["phase"]) == ("phase_selected", "Bob", "camera", "settle")
+        assert last.payload["read"]["corrected"] is True
+        assert errors == []
+    finally:
+        context.close()
+        server.shutdown()
+
+
+def test_phone_adds_players_and_starts_the_game(browser, hub, store, output_dir):  # noqa: F811
+    from playwright.sync_api import expect
+
+    image = np.full((240, 320, 3), 70, np.uint8)
+    setup = TableSetup(store, FLOWS["race"])
+    loop = MainLoop(source=FakeCamera([image]), reader=None, session=None, hub=hub, stillness=StillnessDetector(),
+                    setup=setup, sleep=lambda s: None)
+    loop.publish()
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    context, page, errors = page_for(browser, server.url)
+    try:
+        with LoopThread(loop):
+            expect(page.locator("#setup-section")).to_be_visible()
+            for name, colour in (("Ann", "green"), ("Bob", "red")):
+                page.locator("#setup-name").fill(name)
+                page.locator("#setup-colour").select_option(colour)
+                page.locator("#setup-add").click()
+                expect(page.locator("#setup-players li .name").last).to_have_text(name)
+            page.screenshot(path=str(output_dir / "phone_setup.png"), full_page=True)
+            page.locator("#setup-start").click()
+            expect(page.locator("#setup-section")).to_be_hidden()
+            expect(page.locator("#seats button")).to_have_count(2)
+        assert loop.flow is not None and loop.flow.seats == [{"name": "Ann", "colour": "green"}, {"name": "Bob", "colour": "red"}]
+        assert errors == []
+    finally:
+        context.close()
+        server.shutdown()

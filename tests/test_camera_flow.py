@@ -1,0 +1,451 @@
+"""The camera inside the game flows (issues 4, 5, 6, 7): a still table -> card reads -> one-tap questions.
+
+Frames come from the project's synthetic table generator (``vision.synth_table.make_scene``) with
+exact labels, read with a deck enrolled from the generator's reference images. Expectations are
+worked by hand from the scene labels and the rulebooks (cited per test).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from companion.app import MainLoop
+from companion.camera_flow import CameraFlow, even_zones, zones_from_seats
+from companion.flow import GameFlow, parse_players
+from companion.flows import FLOWS
+from companion.hub import StateHub
+from companion.session import SessionStore
+from device import FakeCamera, Frame
+from vision.deck import build_deck_from_images
+from vision.motion import MotionConfig, StillnessDetector
+from vision.synth_table import GAME_SHAPES, make_scene, reference_images
+from vision.table import Zones, calibrate
+
+AMONG_IDS = ["main_reactor", "shield_generator", "fighter_launch_bay", "customs", "power_reactor",
+             "embassy_offices", "observation_dome"]
+
+
+@pytest.fixture(scope="module")
+def among_deck():
+    return build_deck_from_images(reference_images(AMONG_IDS, GAME_SHAPES["among"]), "among",
+                                  card_mm=GAME_SHAPES["among"], kind="scan")
+
+
+@pytest.fixture
+def store(tmp_path):
+    with SessionStore(tmp_path / "box.sqlite3") as s:
+        yield s
+
+
+def among_flow(store, players="Ann,Bob") -> GameFlow:
+    session = store.start("among", FLOWS["among"].settings(parse_players(players), {}))
+    return GameFlow(session, FLOWS["among"])
+
+
+def frame_of(image: np.ndarray, index: int = 0) -> Frame:
+    return Frame(image=image, timestamp=index / 10.0, index=index, source="synthetic")
+
+
+def whole_frame_for(name: str, image: np.ndarray, other: str) -> Zones:
+    """``name`` owns the whole frame (px); ``other``'s zone lies outside it."""
+    h, w = image.shape[:2]
+    return Zones({name: np.array([[0, 0], [w, 0], [w, h], [0, h]], float),
+                  other: np.array([[-10, -10], [-5, -10], [-5, -5], [-10, -5]], float)}, units="px")
+
+
+def read_twice(cam: CameraFlow, image: np.ndarray) -> list:
+    cam.schedule(0.0)
+    recorded = []
+    for k in range(cam.confirm_reads):
+        assert cam.due(float(k))
+        recorded += cam.read(frame_of(image, k), float(k))
+    assert not cam.due(99.0)
+    return recorded
+
+
+# -- Among the Stars ---------------------------------------------------------------------------
+
+
+def test_an_added_location_becomes_a_question_and_confirm_records_it_from_the_camera(store, among_deck):
+    # Scene: Ann's Main Reactor and Customs. make_scene grows the station from (0, 0), so Customs lies
+    # on a neighbour of the Main Reactor: legal (Customs has no placement rule, rulebook 4 'Build a
+    # location': edge-adjacent to the station).
+    scene = make_scene("among", ["main_reactor", "customs"], seed=0, n_cards=2, effects=False)
+    customs = next(c for c in scene.cards if c.id == "customs")
+    flow = among_flow(store)
+    cam = CameraFlow(flow, deck=among_deck, calibration=calibrate(scene.image, scene.layout),
+                     zones=whole_frame_for("Ann", scene.image, "Bob"), confirm_reads=2)
+    logged = read_twice(cam, scene.image)
+    # the accepted read is kept as a station_read event (findings only)
+    assert [e.kind for e in logged] == ["station_read"]
+    assert logged[0].player == "Ann" and logged[0].origin == "camera"
+    assert {"card": "Customs", "cell": list(customs.cell), "year": 1} in logged[0].payload["station"]
+    view = cam.view()
+    cell = f"[{customs.cell[0]}, {customs.cell[1]}]"
+    assert [q["text"] for q in view["questions"]] == [f"Ann built Customs at {cell}?"]
+    assert view["misplays"] == []
+    # nothing is built until a player confirms
+    assert flow.engine_view()["players"][0]["locations"] == 0
+    qid = view["questions"][0]["id"]
+    event = cam.confirm(qid, origin="phone")
+    assert (event.kind, event.player, event.origin) == ("location_built", "Ann", "camera")
+    assert event.payload == {"card": "Customs", "cell": list(customs.cell)}
+    assert flow.engine_view()["players"][0]["locations"] == 1
+    assert cam.view()["questions"] == []
+    # the same table read again asks nothing more
+    read_twice(cam, scene.image)
+    assert cam.view()["questions"] == []
+
+
+def test_a_misplay_shows_at_once_with_the_rule_and_the_fix(store, among_deck):
+    # Fighter Launch Bay must not be within distance 3 of the Main Reactor (its card text); with only
+    # the Main Reactor built every free cell is 1 step away, so the fix is to take it back.
+    scene = make_scene("among", ["main_reactor", "fighter_launch_bay"], seed=1, n_cards=2, effects=False)
+    flow = among_flow(store, "Bob,Ann")
+    cam = CameraFlow(flow, deck=among_deck, calibration=calibrate(scene.image, scene.layout),
+                     zones=whole_frame_for("Bob", scene.image, "Ann"))
+    cam.schedule(0.0)
+    cam.read(frame_of(scene.image), 0.0)
+    assert cam.view()["misplays"] == []  # one read is not enough (a hand may be sliding it in)
+    cam.read(frame_of(scene.image, 1), 1.0)
+    view = cam.view()
+    flb = next(m for m in view["misplays"] if m["rule"] == "fighter_launch_bay")
+    assert flb["player"] == "Bob" and flb["card"] == "Fighter Launch Bay" and flb["severity"] == "error"
+    assert flb["fix"].startswith("take it back")
+    assert flb["source"] == "among, card text (Fighter Launch Bay): may not be built within distance 3 of the Main Reactor"
+    # before anyone answers, the question waits and the engine's findings already name the rule
+    assert view["questions"][0]["text"].startswith("Bob built Fighter Launch Bay at ")
+    assert any("Fighter Launch Bay" in f["what"] for f in flow.findings())
+    # dismissing records nothing
+    before = flow.session.last_seq
+    cam.dismiss(view["questions"][0]["id"])
+    assert flow.session.last_seq == before and cam.view()["questions"] == []
+
+
+def test_a_power_reactor_is_asked_as_reactor_built(store, among_deck):
+    scene = make_scene("among", ["main_reactor", "power_reactor"], seed=2, n_cards=2, effects=False)
+    reactor = next(c for c in scene.cards if c.id == "power_reactor")
+    flow = among_flow(store)
+    cam = CameraFlow(flow, deck=among_deck, calibration=calibrate(scene.image, scene.layout),
+                     zones=whole_frame_for("Ann", scene.image, "Bob"))
+    read_twice(cam, scene.image)
+    q = cam.view()["questions"][0]
+    assert q["text"] == f"Ann built a Power Reactor at [{reactor.cell[0]}, {reactor.cell[1]}]?"
+    assert (q["kind"], q["payload"]) == ("reactor_built", {"cell": list(reactor.cell)})
+    cam.confirm(q["id"])
+    # rulebook 4 'Build a Power Reactor': it costs 1 credit (10 credits in year 1 -> 9)
+    assert flow.engine_view()["players"][0]["credits"] == 9
+
+
+def test_a_resumed_game_does_not_ask_again_about_what_is_built(store, among_deck):
+    scene = make_scene("among", ["main_reactor", "customs"], seed=0, n_cards=2, effects=False)
+    customs = next(c for c in scene.cards if c.id == "customs")
+    flow = among_flow(store)
+    flow.report("Ann", "location", {"card": "Customs", "cell": list(customs.cell)})
+    cam = CameraFlow(flow, deck=among_deck, calibration=calibrate(scene.image, scene.layout),
+                     zones=whole_frame_for("Ann", scene.image, "Bob"))
+    read_twice(cam, scene.image)
+    assert cam.view()["questions"] == []
+
+
+def test_a_read_that_throws_loses_nothing(store, among_deck):
+    flow = among_flow(store)
+    flow.report("Ann", "credits", {"delta": 2})
+
+    def broken(*args, **kw):
+        raise RuntimeError("reader bug")
+
+    cam = CameraFlow(flow, deck=among_deck, read_cards=broken)
+    cam.schedule(0.0)
+    assert cam.read(frame_of(np.full((120, 160, 3), 90, np.uint8)), 0.0) == []
+    assert "camera read failed" in cam.view()["message"] and "reader bug" in cam.view()["message"]
+    assert flow.session.last_seq == 1 and flow.engine_view()["players"][0]["credits"] == 12
+    # a frame that is not a picture at all
+    cam2 = CameraFlow(flow, deck=among_deck)
+    cam2.schedule(0.0)
+    assert cam2.read(frame_of(np.zeros((0, 0, 3), np.uint8)), 0.0) == []
+    assert "camera read failed" in cam2.message
+
+
+def test_markers_moved_since_calibration_are_said(store, among_deck):
+    scene = make_scene("among", ["main_reactor", "customs"], seed=0, n_cards=2, effects=False)
+    cal = calibrate(scene.image, scene.layout)
+    # the calibration remembers the markers 25 px to the right of where the frame shows them
+    moved = dataclasses.replace(cal, markers_px={i: q + (25.0, 0.0) for i, q in cal.markers_px.items()})
+    flow = among_flow(store)
+    cam = CameraFlow(flow, deck=among_deck, calibration=moved)
+    cam.schedule(0.0)
+    cam.read(frame_of(scene.image), 0.0)
+    markers = cam.view()["markers"]
+    assert sorted(markers["moved"]) == sorted(cal.markers_px)
+    assert "moved since calibration" in markers["message"] and "companion calibrate" in markers["message"]
+
+
+def test_zones_even_and_from_tapped_seats():
+    # 2 players, no calibration, a 200 x 100 px frame: Zones.even gives the bottom and top halves.
+    z = even_zones(["Ann", "Bob"], (200, 100))
+    assert (z.units, z.zone_of((100, 90)), z.zone_of((100, 10))) == ("px", "Ann", "Bob")
+    # Seats tapped at the left and right edges: the nearest seat owns each point, split at x = 100.
+    z = zones_from_seats({"Ann": (0, 50), "Bob": (200, 50)}, (200, 100))
+    assert (z.zone_of((40, 10)), z.zone_of((160, 90)), z.zone_of((99, 50)), z.zone_of((101, 50))) == ("Ann", "Bob", "Ann", "Bob")
+    with pytest.raises(ValueError, match="same seat"):
+        zones_from_seats({"Ann": (0, 50), "Bob": (0, 50)}, (200, 100))
+
+
+def test_main_loop_reads_when_the_table_is_still_and_a_phone_confirms(store, among_deck):
+    scene = make_scene("among", ["main_reactor", "customs"], seed=0, n_cards=2, effects=False)
+    flow = among_flow(store)
+    hub = StateHub()
+    cam = CameraFlow(flow, deck=among_deck, calibration=calibrate(scene.image, scene.layout),
+                     zones=whole_frame_for("Ann", scene.image, "Bob"), reread_s=0.0)
+    ticks = iter(range(10_000))
+    loop = MainLoop(source=FakeCamera([scene.image] * 12), reader=None, session=flow.session, hub=hub,
+                    stillness=StillnessDetector(MotionConfig(still_seconds=0.2)), flow=flow, camera_flow=cam,
+                    stop_at_end=True, sleep=lambda s: None, clock=lambda: float(next(ticks)))
+    loop.run()
+    view = hub.snapshot().view
+    assert view["camera"]["reads"] == 2  # became still once: two agreeing reads, then nothing until it moves
+    [q] = view["camera"]["questions"]
+    hub.post_action("camera_confirm", origin="phone", id=q["id"])
+    loop._take_actions()
+    assert [e.kind for e in flow.session.events()][-1] == "location_built"
+    assert flow.session.events()[-1].origin == "camera"
+    # a stale answer is refused with a message, nothing recorded
+    hub.post_action("camera_dismiss", origin="phone", id=q["id"])
+    loop._take_actions()
+    assert "no longer waiting" in loop.message
+
+
+def run_loop(flow, image, cam, hub, screen=None):
+    ticks = iter(range(10_000))
+    loop = MainLoop(source=FakeCamera([image] * 12), reader=None, session=flow.session, hub=hub,
+                    stillness=StillnessDetector(MotionConfig(still_seconds=0.2)), flow=flow, camera_flow=cam,
+                    stop_at_end=True, sleep=lambda s: None, clock=lambda: float(next(ticks)), screen=screen)
+    loop.run()
+    return loop
+
+
+def test_touchscreen_shows_the_misplay_at_once_and_confirms_with_one_tap(store, among_deck, output_dir):
+    import pygame
+
+    from companion.screen import TouchScreen
+
+    scene = make_scene("among", ["main_reactor", "fighter_launch_bay"], seed=1, n_cards=2, effects=False)
+    flow = among_flow(store, "Bob,Ann")
+    hub = StateHub()
+    cam = CameraFlow(flow, deck=among_deck, calibration=calibrate(scene.image, scene.layout),
+                     zones=whole_frame_for("Bob", scene.image, "Ann"), reread_s=0.0)
+    screen = TouchScreen(phone_url="http://192.168.1.20:8080/")
+    loop = run_loop(flow, scene.image, cam, hub, screen)
+    screen.save_png(output_dir / "camera_misplay_question.png")
+    view = hub.snapshot().view
+    [q] = view["camera"]["questions"]
+    buttons = screen.buttons
+    assert {"camera_confirm", "camera_dismiss", "next_phase", "undo"} <= set(buttons)
+    assert min(buttons["camera_confirm"].rect.size) >= 48
+    tap = buttons["camera_confirm"].rect.center
+    screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=tap), hub)
+    assert screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=tap), hub) == "camera_confirm"
+    [action] = hub.take_actions()
+    assert (action["action"], action["origin"], action["id"]) == ("camera_confirm", "touchscreen", q["id"])
+    hub.post_action("camera_confirm", origin="touchscreen", id=q["id"])
+    loop._take_actions()
+    loop.publish()
+    last = flow.session.events()[-1]
+    assert (last.kind, last.player, last.origin, last.payload["card"]) == ("location_built", "Bob", "camera", "Fighter Launch Bay")
+    screen.save_png(output_dir / "camera_misplay_confirmed.png")
+    # answered: the misplay leaves the camera panel; the rules' finding keeps it in the findings
+    assert hub.snapshot().view["camera"]["misplays"] == []
+    assert any("Fighter Launch Bay" in f["what"] for f in hub.snapshot().view["findings"])
+
+
+# -- Race for the Galaxy and Roll for the Galaxy tableaus -----------------------------------------------
+
+
+def flow_of(store, game: str, players: str = "Ann,Bob") -> GameFlow:
+    session = store.start(game, FLOWS[game].settings(parse_players(players), {}))
+    return GameFlow(session, FLOWS[game])
+
+
+def deck_for(game: str, ids: list[str]):
+    return build_deck_from_images(reference_images(ids, GAME_SHAPES[game]), game, card_mm=GAME_SHAPES[game], kind="scan")
+
+
+def test_race_card_seen_is_asked_and_only_hand_and_chips_stay_on_the_phone(store):
+    ids = ["old_earth", "gambling_world", "contact_specialist", "space_marines"]
+    deck = deck_for("race", ids)
+    scene = make_scene("race", ["old_earth", "gambling_world"], seed=3, n_cards=2, effects=False)
+    assert sorted(c.id for c in scene.cards) == ["gambling_world", "old_earth"]
+    flow = flow_of(store, "race")
+    flow.report("Ann", "start", {"card": "Old Earth"})
+    flow.report("Bob", "start", {"card": "Alpha Centauri"})
+    flow.report("Ann", "select", {"action": "Settle"})
+    flow.report("Bob", "select", {"action": "Settle"})  # both chose: digest §3, Settle runs
+    cam = CameraFlow(flow, deck=deck, calibration=calibrate(scene.image, scene.layout),
+                     zones=whole_frame_for("Ann", scene.image, "Bob"))
+    read_twice(cam, scene.image)
+    view = cam.view()
+    # Old Earth is already in Ann's tableau: only Gambling World is asked about
+    assert [q["text"] for q in view["questions"]] == ["Ann placed Gambling World?"]
+    assert view["covers"] == ["card", "start"]
+    event = cam.confirm(view["questions"][0]["id"])
+    assert (event.kind, event.player, event.origin, event.payload) == (
+        "card_placed", "Ann", "camera", {"player": "Ann", "card": "Gambling World"})
+    assert flow.view()["players"][0]["tableau"] == 2
+
+
+def test_race_start_world_seen_in_setup_is_asked_as_start_world(store):
+    deck = deck_for("race", ["old_earth", "gambling_world", "contact_specialist"])
+    scene = make_scene("race", ["old_earth"], seed=4, n_cards=1, effects=False)
+    flow = flow_of(store, "race")
+    cam = CameraFlow(flow, deck=deck, calibration=calibrate(scene.image, scene.layout),
+                     zones=whole_frame_for("Bob", scene.image, "Ann"))
+    read_twice(cam, scene.image)
+    [q] = cam.view()["questions"]
+    assert (q["text"], q["kind"], q["payload"]) == ("Bob's start world is Old Earth?", "start_world",
+                                                   {"player": "Bob", "card": "Old Earth"})
+
+
+def setup_roll(flow: GameFlow) -> None:
+    from rules.roll.data import catalogue
+
+    label = lambda n: " / ".join(catalogue().faction(n).names)  # noqa: E731
+    flow.report("Ann", "setup", {"faction": label(1), "home_world": "Old Earth",
+                                 "development": "Advanced Logistics", "world": "Spice World"})
+    flow.report("Bob", "setup", {"faction": label(2), "home_world": "Alpha Centauri",
+                                 "development": "Alien Research Team", "world": "Information Hub"})
+
+
+def test_roll_tile_seen_is_asked_as_tile_built(store):
+    # Ann's tableau after setup (p.2): faction tile 1 (Space Piracy / Hidden Fortress, one tile showing
+    # one side) and Old Earth; Spice World waits in her construction zone. The camera sees the faction
+    # tile's Space Piracy side, Old Earth and Spice World: only Spice World is new.
+    deck = deck_for("roll", ["old_earth", "space_piracy", "spice_world", "advanced_logistics"])
+    scene = make_scene("roll", ["old_earth", "space_piracy", "spice_world"], seed=5, n_cards=3, effects=False)
+    assert sorted(c.id for c in scene.cards) == ["old_earth", "space_piracy", "spice_world"]
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    cam = CameraFlow(flow, deck=deck, calibration=calibrate(scene.image, scene.layout),
+                     zones=whole_frame_for("Ann", scene.image, "Bob"))
+    read_twice(cam, scene.image)
+    assert cam.view()["questions"] == []  # setup: the starting tiles come from the Setup form
+    flow.report("Ann", "select", {"phase": "settle"})
+    flow.report("Bob", "select", {"phase": "settle"})
+    flow.next_phase()  # reveal
+    flow.next_phase()  # III Settle
+    read_twice(cam, scene.image)
+    [q] = cam.view()["questions"]
+    assert (q["text"], q["kind"], q["payload"]) == ("Ann built Spice World?", "tile_built", {"tile": "Spice World"})
+    notes = cam.view()["notes"]
+    assert "Ann" not in notes  # the faction tile's hidden side is not "missing"
+    # Bob's zone lies outside the frame: his tiles are recorded but not seen (said, never removed)
+    assert "Alpha Centauri is recorded for Bob but not seen" in notes["Bob"]
+    tiles = flow.engine_view()["players"][0]["tiles"]
+    cam.confirm(q["id"])
+    assert flow.engine_view()["players"][0]["tiles"] == tiles + 1
+
+
+# -- Roll for the Galaxy: the dice on the phase strips ------------------------------------------------
+
+
+class FakeDiceReader:
+    """Stands in for ``vision.roll_dice.RollDiceReader``: the given dice at the given boxes (px)."""
+
+    def __init__(self, dice):
+        from vision.roll_dice import RollDiceRead, RollDieObservation
+
+        self.result = RollDiceRead(640, 240, tuple(RollDieObservation(c, f, box, 0.95) for c, f, box in dice), {})
+        self.calls = 0
+
+    def read(self, image):
+        self.calls += 1
+        return self.result
+
+
+def halves(w=640, h=240) -> Zones:
+    return Zones({"Ann": np.array([[0, 0], [w / 2, 0], [w / 2, h], [0, h]], float),
+                  "Bob": np.array([[w / 2, 0], [w, 0], [w, h], [w / 2, h]], float)}, units="px")
+
+
+def test_roll_dice_propose_the_phases_and_a_correction_is_kept_with_the_picture(store, tmp_path):
+    # Ann's strip (left half): Develop x3, Ship, Wild -> most workers on Develop -> "Ann selected Develop?".
+    # Bob's strip (right half): Explore x2, Settle x2 -> a tie goes to the earlier phase (I Explore);
+    # the players correct it to Settle with one tap.
+    box = lambda x: (x, 100, 30, 30)  # noqa: E731
+    reader = FakeDiceReader([("white", "develop", box(20)), ("white", "develop", box(60)), ("red", "develop", box(100)),
+                             ("blue", "ship", box(140)), ("white", "wild", box(180)),
+                             ("white", "explore", box(340)), ("white", "explore", box(380)),
+                             ("green", "settle", box(420)), ("green", "settle", box(460))])
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    cam = CameraFlow(flow, dice_reader=reader, zones=halves(), image_dir=tmp_path / "reads")
+    image = np.full((240, 640, 3), 70, np.uint8)
+    read_twice(cam, image)
+    assert reader.calls == 1  # one dice read per still table
+    q_ann, q_bob = cam.view()["questions"]
+    assert q_ann["text"] == "Ann selected Develop? (dice: Develop 3, Ship 1, Wild 1)"
+    assert q_bob["text"] == "Bob selected Explore? (dice: Explore 2, Settle 2)"
+    assert q_bob["choices"] == ["explore", "develop", "settle", "produce", "ship"] and q_bob["proposed"] == "explore"
+    ann = cam.confirm(q_ann["id"])
+    assert (ann.kind, ann.player, ann.origin, ann.payload["phase"]) == ("phase_selected", "Ann", "camera", "develop")
+    assert ann.payload["read"]["corrected"] is False
+    bob = cam.confirm(q_bob["id"], choice="settle")
+    assert bob.payload["phase"] == "settle"
+    read = bob.payload["read"]
+    assert (read["proposed"], read["corrected"]) == ("explore", True)
+    assert read["workers"] == {"explore": 2, "develop": 0, "settle": 2, "produce": 0, "ship": 0}
+    from pathlib import Path
+
+    assert Path(read["image"]).is_file() and Path(read["image"]).parent.parent == tmp_path / "reads"
+    assert len(read["dice"]) == 4 and read["dice"][0]["face"] == "explore"
+    # never silently: the engine holds the selections only after the answers, and Reveal may now run
+    assert [p["selected"] for p in flow.engine_view()["players"]] == ["develop", "settle"]
+    assert flow.view()["next"]["enabled"] is True
+    # an answered question cannot be answered twice
+    with pytest.raises(ValueError, match="no longer waiting"):
+        cam.confirm(q_bob["id"], choice="settle")
+
+
+def test_roll_dice_are_not_read_once_the_phases_are_revealed(store):
+    reader = FakeDiceReader([("white", "develop", (20, 100, 30, 30))])
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    flow.report("Ann", "select", {"phase": "develop"})
+    flow.report("Bob", "select", {"phase": "develop"})
+    flow.next_phase()  # Reveal (p.4): the phases are known
+    cam = CameraFlow(flow, dice_reader=reader, zones=halves())
+    read_twice(cam, np.full((240, 640, 3), 70, np.uint8))
+    assert reader.calls == 0 and cam.view()["questions"] == []
+
+
+def test_touchscreen_offers_the_other_phases_as_one_tap_corrections(store, output_dir):
+    import pygame
+
+    from companion.screen import TouchScreen
+
+    reader = FakeDiceReader([("white", "explore", (340, 100, 30, 30)), ("green", "settle", (420, 100, 30, 30)),
+                             ("white", "explore", (380, 100, 30, 30))])
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    hub = StateHub()
+    cam = CameraFlow(flow, dice_reader=reader, zones=halves(), reread_s=0.0)
+    screen = TouchScreen(phone_url="http://192.168.1.20:8080/")
+    loop = run_loop(flow, np.full((240, 640, 3), 70, np.uint8), cam, hub, screen)
+    screen.save_png(output_dir / "camera_roll_phase_question.png")
+    [q] = hub.snapshot().view["camera"]["questions"]
+    assert q["text"] == "Bob selected Explore? (dice: Explore 2, Settle 1)"
+    # Confirm (Explore), one button per other phase, Dismiss
+    assert {"camera_confirm", "camera_confirm:develop", "camera_confirm:settle", "camera_confirm:produce",
+            "camera_confirm:ship", "camera_dismiss"} <= set(screen.buttons)
+    assert "camera_confirm:explore" not in screen.buttons
+    assert all(min(b.rect.size) >= 48 for b in screen.buttons.values())
+    tap = screen.buttons["camera_confirm:settle"].rect.center
+    screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=tap), hub)
+    screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=tap), hub)
+    loop._take_actions()
+    last = flow.session.events()[-1]
+    assert (last.kind, last.player, last.payload["phase"], last.payload["read"]["corrected"]) == (
+        "phase_selected", "Bob", "settle", True)

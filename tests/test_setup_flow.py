@@ -1,0 +1,149 @@
+"""Setting up a game at the table (issue 3 'Setup on the touchscreen or phone', issue 5 'Player zones'):
+players and colours from a phone or the touchscreen, seats tapped on the table picture or an even
+split, Start records the session with its zones, and a resumed game keeps them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pygame
+import pytest
+
+from companion.app import MainLoop
+from companion.camera_flow import CameraFlow
+from companion.cli import main
+from companion.flows import FLOWS
+from companion.hub import StateHub
+from companion.screen import Screen, TouchScreen
+from companion.session import SessionStore
+from companion.setup_flow import TableSetup
+from device import FakeCamera
+from vision.motion import StillnessDetector
+from vision.table import Zones
+
+W, H = 320, 240
+
+
+@pytest.fixture
+def store(tmp_path):
+    with SessionStore(tmp_path / "box.sqlite3") as s:
+        yield s
+
+
+def test_players_colours_and_limits(store):
+    setup = TableSetup(store, FLOWS["race"])
+    assert setup.why_not() == "add players: Race for the Galaxy needs 2-4"
+    assert setup.add_player("Ann") == "Ann joined (red, seat 1)"  # first free colour in seat order
+    assert setup.add_player("Bob", "green") == "Bob joined (green, seat 2)"
+    with pytest.raises(ValueError, match="green is taken"):
+        setup.add_player("Cy", "green")
+    with pytest.raises(ValueError, match="not one of"):
+        setup.add_player("Cy", "teal")
+    setup.add_player("Cy")
+    setup.add_player("Di")
+    with pytest.raises(ValueError, match="at most 4 players"):  # Race for the Galaxy base game: 2-4
+        setup.add_player("Ed")
+    assert setup.remove_player("Di") == "Di left"
+    assert [p["colour"] for p in setup.view()["players"]] == ["red", "green", "blue"]
+    assert setup.view()["can_start"] is True and setup.view()["zones"] == "even"
+
+
+def test_seats_tapped_make_the_zones_and_a_resumed_game_keeps_them(store):
+    setup = TableSetup(store, FLOWS["among"], {"races": ["", ""]})
+    setup.add_player("Ann")
+    setup.add_player("Bob")
+    setup.seat("Ann", [10, 120])  # left edge of a 320 x 240 frame
+    assert setup.why_not() == "tap the seat of Bob on the picture, or Split evenly"
+    setup.seat("Bob", [310, 120])  # right edge
+    flow = setup.start((W, H))
+    settings = flow.session.settings
+    zones = Zones.from_json(settings["zones"])
+    # nearest seat: the split is the vertical line halfway, x = 160
+    assert (zones.units, zones.zone_of((100, 20)), zones.zone_of((220, 200))) == ("px", "Ann", "Bob")
+    assert settings["seat_points"] == {"Ann": [10.0, 120.0], "Bob": [310.0, 120.0]}
+    assert [s["name"] for s in settings["seats"]] == ["Ann", "Bob"]
+    # resumed: the camera reads with the saved zones
+    resumed = store.resume_latest("among")
+    from companion.flow import GameFlow
+
+    cam = CameraFlow(GameFlow(resumed, FLOWS["among"]), deck=object())
+    assert cam.zones.zone_of((100, 20)) == "Ann" and cam.zones.zone_of((220, 20)) == "Bob"
+
+
+def test_even_split_is_zones_even(store):
+    setup = TableSetup(store, FLOWS["roll"])
+    for name in ("Ann", "Bob"):
+        setup.add_player(name)
+    setup.seat("Ann", [5, 5])
+    setup.even()  # forget the tapped seat
+    zones = Zones.from_json(setup.start((W, H)).session.settings["zones"])
+    # Zones.even with 2 players: the first at the bottom half, the second at the top half
+    assert zones.zone_of((160, 200)) == "Ann" and zones.zone_of((160, 40)) == "Bob"
+
+
+def test_touchscreen_and_phone_set_up_a_game_in_the_main_loop(store, output_dir):
+    frame = np.full((H, W, 3), (60, 90, 40), np.uint8)
+    hub = StateHub()
+    started = []
+    setup = TableSetup(store, FLOWS["race"])
+    loop = MainLoop(source=FakeCamera([frame] * 30), reader=None, session=None, hub=hub, stillness=StillnessDetector(),
+                    setup=setup, make_camera=lambda flow: started.append(flow) or None, stop_at_end=True,
+                    sleep=lambda s: None)
+    screen = TouchScreen(phone_url="http://192.168.1.20:8080/")
+    loop.screen = screen
+    loop.step()
+    assert screen.state is Screen.SETUP
+    # a phone adds Ann (blue); the touchscreen adds "Player 1" with the next free colour
+    hub.post_action("setup_player", origin="phone", player="Ann", colour="blue")
+    tap = lambda pos: [screen.handle_event(pygame.event.Event(t, button=1, pos=pos), hub)  # noqa: E731
+                       for t in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)][-1]
+    loop.step()
+    assert tap(screen.buttons["setup_player"].rect.center) == "setup_player"
+    loop.step()
+    assert [p["name"] for p in hub.snapshot().view["game"]["players"]] == ["Ann", "Player 1"]
+    assert [p["colour"] for p in hub.snapshot().view["game"]["players"]] == ["blue", "red"]
+    # Ann taps her name, then her seat at the picture's left edge (middle height)
+    assert tap(screen.buttons["setup_pick:Ann"].rect.center) is None
+    assert screen.seating == "Ann"
+    rect = screen.frame_rect
+    assert tap((rect.x + 2, rect.centery)) == "setup_seat"
+    loop.step()
+    seat = hub.snapshot().view["game"]["seat_points"]["Ann"]
+    assert seat[0] < 0.05 * W and abs(seat[1] - H / 2) < 0.05 * H
+    tap(screen.buttons["setup_pick:Player 1"].rect.center)
+    tap((rect.right - 2, rect.centery))
+    loop.step()
+    screen.save_png(output_dir / "setup_seats.png")
+    assert hub.snapshot().view["game"]["can_start"] is True
+    # Start: the Next button (GPIO) or the Start button
+    assert tap(screen.buttons["setup_start"].rect.center) == "setup_start"
+    loop.step()
+    assert loop.session is not None and loop.flow is not None and started == [loop.flow]
+    view = hub.snapshot().view
+    assert view["game"]["flow"] == "race" and not view["game"].get("setup")
+    assert [p["name"] for p in view["game"]["players"]] == ["Ann", "Player 1"]
+    zones = Zones.from_json(loop.session.settings["zones"])
+    assert zones.zone_of((20, 20)) == "Ann" and zones.zone_of((300, 20)) == "Player 1"
+    screen.render(hub.snapshot())
+    assert screen.state is Screen.TABLE
+
+
+def test_phone_api_setup_is_answered(store):
+    from companion.web import create_app
+
+    hub = StateHub()
+    app = create_app(hub, reply_s=0.01).test_client()
+    assert app.post("/api/setup", json={"action": "dance"}).status_code == 400
+    assert app.post("/api/setup", json={"action": "player", "name": 3}).status_code == 400
+    # nobody answers within reply_s: queued for the main loop
+    response = app.post("/api/setup", json={"action": "player", "name": "Ann", "colour": "red"})
+    assert response.status_code == 202
+    [action] = hub.take_actions()
+    assert (action["action"], action["player"], action["colour"], action["origin"]) == ("setup_player", "Ann", "red", "phone")
+
+
+def test_run_without_players_and_no_open_game_shows_the_setup(tmp_path, capsys):
+    code = main(["demo", "--game", "race", "--db", str(tmp_path / "d.sqlite3"), "--no-web", "--no-screen",
+                 "--no-gpio", "--once", "--fast", "--max-frames", "3"])
+    assert code == 0
+    with SessionStore(tmp_path / "d.sqlite3") as s:
+        assert s.list_sessions() == []  # nothing is started until Start
