@@ -4,7 +4,7 @@ Usage::
 
     python bench/roll_dice.py                       # 60 scenes, symbol set A, seed 1000
     python bench/roll_dice.py --n 80 --seed 5000 --symbols B --csv /tmp/roll.csv
-    python bench/roll_dice.py --byler               # also: share of byler real d6 the detector finds
+    python bench/roll_dice.py --no-byler            # skip the byler real d6 photos (scored by default)
 
 Protocol: an enrollment folder is drawn with seeds from ``--enroll-seed`` (disjoint from the scene
 seeds ``--seed .. --seed+n-1``), a profile is built from it, then every scene is read.
@@ -18,7 +18,11 @@ Printed figures:
     colour right      matched dice with the right colour / matched dice
     face right        matched dice with the right face / matched dice (face None counts as wrong)
     confident wrong   matched dice with confidence >= 0.9 and a wrong colour or face (+ false dice >= 0.9)
-    confusion         colour confusion matrix (rows = truth, columns = read)
+    confusion         colour confusion matrix (rows = truth, columns = read), and the most frequent
+                      (truth colour/face -> read colour/face) errors
+    byler real d6     share of the labelled dice of ``shared/datasets/byler_d6_dice/train`` the reader's
+                      die detector (``RollDiceReader.detect``: classical + CNN candidates) finds; skipped
+                      with the reason when the folder is absent
     latency           median ms of ``RollDiceReader.read`` per frame and its ratio to the median ms of
                       ``cv2.imread`` + ``cv2.cvtColor(BGR2RGB)`` of the same frame (PNG on disk), and the
                       median per stage
@@ -35,6 +39,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -45,9 +50,9 @@ sys.path.insert(0, str(ROOT))
 
 from vision import synth
 from vision.profiles import build_profile, load_dice_faces
-from vision.roll_dice import RollDiceConfig, RollDiceReader, detect_tops, rect_box
+from vision.roll_dice import RollDiceConfig, RollDiceReader, rect_box
 
-STAGES = ("validate", "foreground", "candidates", "tops", "dedupe", "colours", "faces", "assemble")
+STAGES = ("validate", "foreground", "candidates", "cnn", "tops", "dedupe", "colours", "faces", "assemble")
 
 
 def shared_dir() -> Path:
@@ -88,8 +93,9 @@ def time_imread(path: Path, reps: int = 3) -> float:
     return min(ts)
 
 
-def byler_recall(folder: Path, config: RollDiceConfig) -> tuple[int, int, int]:
-    """(labels found, labels, detections) of the die detector alone on YOLO-labelled photos."""
+def byler_recall(folder: Path, reader: RollDiceReader) -> tuple[int, int, int]:
+    """(labels found, labels, detections) of the reader's die detector alone (``reader.detect``:
+    classical + CNN candidates, top faces, duplicates dropped) on YOLO-labelled photos."""
     img_dir = folder / "images"
     lab_dir = folder / "labels"
     found = total = dets = 0
@@ -106,7 +112,7 @@ def byler_recall(folder: Path, config: RollDiceConfig) -> tuple[int, int, int]:
                 if len(v) >= 5:
                     cx, cy, bw, bh = (float(x) for x in v[1:5])
                     labs.append(((cx * w, cy * h), ((cx - bw / 2) * w, (cy - bh / 2) * h, bw * w, bh * h)))
-        tops = detect_tops(img, config)
+        tops = reader.detect(img)
         boxes = [rect_box(r) for r in tops.rects]
         dets += len(boxes)
         total += len(labs)
@@ -129,7 +135,8 @@ def main(argv=None) -> int:
     ap.add_argument("--symbols", default="A", choices=synth.SYMBOL_SETS, help="stand-in symbol set")
     ap.add_argument("--dice-json", default=str(shared_dir() / "data" / "roll" / "dice.json"))
     ap.add_argument("--csv", help="write one row per scene here")
-    ap.add_argument("--byler", action="store_true", help="also score the detector on byler real d6 photos")
+    ap.add_argument("--no-byler", dest="byler", action="store_false",
+                    help="skip scoring the detector on the byler real d6 photos")
     ap.add_argument("--keep", action="store_true", help="keep the temporary enrollment folder and scenes")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
@@ -146,6 +153,7 @@ def main(argv=None) -> int:
     colours = list(synth.COLOURS)
     conf_m = np.zeros((len(colours), len(colours) + 1), np.int64)  # last column: not found
     n_lab = n_found = n_false = n_col = n_face = n_cw = n_none = 0
+    errors: Counter = Counter()
     read_ms, base_ms, stage_ms = [], [], {s: [] for s in STAGES}
     rows = []
     scene_cfg = synth.SceneConfig(symbol_set=args.symbols)
@@ -172,6 +180,8 @@ def main(argv=None) -> int:
             col_ok += cok
             face_ok += fok
             n_none += d.face is None
+            if not (cok and fok):
+                errors[(f"{lab.colour}/{lab.face}", f"{d.colour}/{d.face}")] += 1
             if d.confidence >= 0.9 and not (cok and fok):
                 n_cw += 1
                 print(f"  confident wrong: scene {seed} truth {lab.colour}/{lab.face} read {d.colour}/{d.face} "
@@ -200,6 +210,9 @@ def main(argv=None) -> int:
     print("          " + " ".join(f"{c[:6]:>6}" for c in colours) + "      -")
     for a, c in enumerate(colours):
         print(f"  {c:>7} " + " ".join(f"{v:6d}" for v in conf_m[a]))
+    if errors:
+        print("most frequent errors (truth -> read): " + ", ".join(
+            f"{t} -> {r} x{k}" for (t, r), k in errors.most_common(8)))
     med, base = statistics.median(read_ms), statistics.median(base_ms)
     print(f"latency         median {med:.1f} ms/frame (1280x720), imread+cvtColor {base:.1f} ms, ratio {med / base:.1f}x")
     print("  stages (median ms): " + ", ".join(f"{s} {statistics.median(v):.1f}" for s, v in stage_ms.items()))
@@ -216,7 +229,7 @@ def main(argv=None) -> int:
     if args.byler:
         folder = shared_dir() / "datasets" / "byler_d6_dice" / "train"
         if folder.is_dir():
-            found, total, dets = byler_recall(folder, cfg)
+            found, total, dets = byler_recall(folder, reader)
             print(f"byler real d6   found {found}/{total} = {100 * found / max(total, 1):.2f}%  (detections {dets})")
         else:
             print(f"byler real d6   skipped: {folder} absent")

@@ -153,6 +153,24 @@ def decode_detections(
     return Candidates(boxes[keep], scores[keep].astype(np.float32))
 
 
+def detect_dice(net: cv2.dnn.Net, frame: np.ndarray, config: D6Config) -> Candidates:
+    """Die candidates of the d6 CNN detector alone (stages 2-4, no classifier): a shared entry point
+    for other readers that want the detector's boxes as a candidate source.
+
+    Args:
+        net: the detector loaded with :func:`load_net` (``config.detector_path``).
+        frame: ``uint8[H, W, 3]`` BGR, already validated.
+        config: detector input size and thresholds (``input_long_side``, ``detection_threshold``,
+            ``nms_iou``, ``max_dice``).
+
+    Returns:
+        :class:`Candidates`: boxes ``float32[N, 4]`` (x, y, w, h, frame pixels) and heatmap peak
+        scores ``float32[N]`` (0..1), descending.
+    """
+    blob, scale = prepare_detector_input(frame, config)
+    return decode_detections(run_net(net, blob), scale, frame.shape, config)
+
+
 def extract_patch(
     frame: np.ndarray, cx: float, cy: float, side: float, size: int, angle: float = 0.0
 ) -> np.ndarray:

@@ -28,6 +28,7 @@ from .roll_dice import (
     RollDiceConfig,
     _normalise_rows,
     detect_tops,
+    load_cnn,
     read_image_file,
     template_of,
     windows_of,
@@ -223,11 +224,12 @@ def build_profile(folder: str | Path, allowed: Iterable[tuple[str, str]] | None 
     faces: list[str] = []
     body_by_colour: dict[str, list[np.ndarray]] = {}
     tpl_pairs, tpls, seen = [], [], {}
+    net = load_cnn(cfg)
     for colour, face, photos in pairs:
         inks, vecs = [], []
         for photo in photos:
             frame = validate_frame(read_image_file(photo))
-            tops = detect_tops(frame, cfg)
+            tops = detect_tops(frame, cfg, net=net)
             if len(tops.rects) == 0:
                 continue
             med = np.median(tops.body, axis=0)

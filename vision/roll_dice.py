@@ -10,10 +10,14 @@ Pipeline (each stage a named function of its inputs and the :class:`RollDiceConf
 2. ``foreground``         -- a blurred work-size copy, a table model (large median of a tiny copy)
    and a per-pixel "not table" mask: chroma change, brightening, or darkening beyond a soft
    shadow, all measured in log-RGB so they do not depend on the light level.
-3. ``find_candidates``    -- the mask cleaned (small holes = symbols filled, thin lines opened
+3. ``find_candidates``    -- (classical) the mask cleaned (small holes = symbols filled, thin lines opened
    away), cut at colour edges (Canny on a log-scaled copy) into flat "face cores", so touching
    dice come apart at their shared edge; fragments of one face (cut by its own symbol) merged
    back; a core of k dice areas split by k-means; a typical die size measured per frame.
+3b. ``add_cnn_candidates`` -- a second candidate source: the d6 CNN detector
+   (``vision/models/d6_detector.onnx`` through :func:`vision.d6.detect_dice`, trained on real
+   photos); a CNN box whose centre is not near a classical candidate is added (a die the
+   classical stage missed: low contrast to the table, touching a die of its own colour).
 4. ``extract_tops``       -- per candidate, the top face: the pixels near its body colour inside
    the candidate (without the darker side band and the shadow), its rotated rectangle; odd sizes
    take the frame's typical side; a canonical upright patch (the same function cuts the
@@ -26,7 +30,10 @@ Pipeline (each stage a named function of its inputs and the :class:`RollDiceConf
    warm or cool lamp moves every die together), then each die's colour posterior, with a "none
    of these" option.
 7. ``match_faces``        -- normalised cross-correlation of each ink map with each enrolled
-   (colour, face) template, over the four quarter turns and small shifts.
+   (colour, face) template, over the four quarter turns and small shifts; the brightness of the
+   wrong sign for the die's colour taken out first (``keep_ink_polarity``: a glare spot on a die
+   with dark symbols is not ink); a die matching poorly looked at again over wider shifts and a
+   few scales (``relocate_faces``: a top face found a little off its die).
 8. ``assemble``           -- joint colour x face decision with an "unreadable" option; a pair the
    profile does not allow is never reported as certain (face ``None``, confidence capped); one
    die per place (the more confident of two overlapping reads).
@@ -43,8 +50,10 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from .frames import validate_frame
+from . import d6 as _d6
+from .config import D6Config
 from .errors import BadFrame, VisionError
+from .frames import validate_frame
 from .timing import timed_stage
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -111,6 +120,13 @@ class RollDiceConfig:
             dice least like it (enrollment setting).
         template_centering: fraction of the mean template taken off every template at read time.
         shift_step: step in patch pixels of the shift search of the face match (2 = 4x faster).
+        glare_log: on a die with dark symbols, brightness above the body is glare, not ink: it is
+            zeroed and its chroma faded out by this many log units (the same for darkness on a die
+            with light symbols); 0 = off.
+        relocate_below, relocate_margin, relocate_step, relocate_scales, relocate_gain: a die
+            whose best template NCC is below ``relocate_below`` is matched again over shifts of up
+            to ``relocate_margin`` x its side (step ``relocate_step`` patch px) and at these side
+            scales; the new place is kept when it beats the first NCC by ``relocate_gain``.
         ink_blur: Gaussian sigma (patch pixels) on the ink map (tolerance to small misalignment).
         template: side of the central template region compared with the enrolled templates.
         brightness_sigma, chroma_sigma: colour metric (log units) for the colour posterior.
@@ -128,6 +144,16 @@ class RollDiceConfig:
             probability; otherwise the die is reported with ``face=None``.
         overlap_dist: of two dice whose centres are closer than this x their side, only the more
             confident is reported.
+        cnn_candidates: also take candidates from the d6 CNN detector (``vision/models``).
+        cnn_threshold: minimum CNN heatmap peak (0..1) of such a candidate.
+        cnn_input_long_side: the frame's longer side at the CNN's input (pixels).
+        cnn_full_score: a CNN-only candidate's die-ness score is ``min(1, peak / cnn_full_score)``.
+        cnn_merge_dist: a CNN box whose centre is closer than this x its side to a classical
+            candidate is that candidate (not added).
+        cnn_replace_aspect: a classical candidate longer than this x its width that holds CNN box
+            centres is replaced by those boxes.
+        cnn_side_range: a CNN box is a die candidate only when its side is within these factors
+            of the frame's typical die side.
     """
 
     work_long_side: int = 640
@@ -170,6 +196,12 @@ class RollDiceConfig:
     patch_margin: int = 3
     template: int = 22
     ink_blur: float = 0.0
+    glare_log: float = 0.3
+    relocate_below: float = 0.6
+    relocate_margin: float = 0.3
+    relocate_step: int = 2
+    relocate_scales: tuple[float, ...] = (1.0, 0.85, 1.15)
+    relocate_gain: float = 0.05
     shift_step: int = 1
     template_centering: float = 0.0
     templates_per_pair: int = 1
@@ -187,6 +219,17 @@ class RollDiceConfig:
     min_confidence: float = 0.15
     face_threshold: float = 0.4
     overlap_dist: float = 0.7
+    cnn_candidates: bool = True
+    cnn_threshold: float = 0.30
+    cnn_input_long_side: int = 512
+    cnn_full_score: float = 0.5
+    cnn_merge_dist: float = 0.6
+    cnn_replace_aspect: float = 1.3
+    cnn_side_range: tuple[float, float] = (0.5, 3.0)
+
+    def cnn_config(self) -> D6Config:
+        """The :class:`D6Config` the CNN candidate source runs with (shipped model, these thresholds)."""
+        return D6Config(detection_threshold=self.cnn_threshold, input_long_side=self.cnn_input_long_side)
 
 
 @dataclass(frozen=True)
@@ -477,6 +520,60 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
     return Candidates(r, np.asarray(scores, np.float64), scale)
 
 
+def add_cnn_candidates(frame: np.ndarray, cands: Candidates, net: cv2.dnn.Net | None,
+                       config: RollDiceConfig) -> Candidates:
+    """Candidates plus the CNN detector's boxes that are not near a classical candidate.
+
+    A CNN box near a square classical candidate is that die (skipped). A classical candidate that
+    is not square (long side > ``cnn_replace_aspect`` x short: often two touching dice of one
+    colour, or a die and a piece of its neighbour) and holds CNN box centres is replaced by them.
+    A CNN box whose side is off the frame's die side (the median classical candidate's, or
+    ``default_side_frac`` of the frame's longer side when there are fewer than two) by more than
+    the factors ``cnn_side_range`` is not a die (a printed box on a mat, a pip).
+
+    Args:
+        frame: ``uint8[H, W, 3]`` BGR (validated).
+        cands: the classical candidates (frame pixels).
+        net: the d6 detector (:func:`vision.d6.load_net`), or None to return ``cands`` unchanged.
+        config: ``cnn_threshold``, ``cnn_input_long_side``, ``cnn_merge_dist``, ``cnn_full_score``.
+
+    Returns:
+        :class:`Candidates` with the added boxes as axis-aligned rects (angle 0; the top-face stage
+        finds the turn) and die-ness ``min(1, peak / cnn_full_score)``.
+    """
+    if net is None:
+        return cands
+    found = _d6.detect_dice(net, frame, config.cnn_config())
+    have = cands.rects
+    aspect = np.maximum(have[:, 2], have[:, 3]) / np.maximum(np.minimum(have[:, 2], have[:, 3]), 1e-6)
+    square = aspect <= config.cnn_replace_aspect
+    sides = np.sqrt(have[:, 2] * have[:, 3])
+    typical = float(np.median(sides)) if len(sides) >= 2 else config.default_side_frac * max(frame.shape[:2])
+    lo, hi = config.cnn_side_range
+    replaced = np.zeros(len(have), bool)
+    added, added_scores = [], []
+    for (x, y, w, h), peak in zip(found.boxes.astype(np.float64), found.scores.astype(np.float64)):
+        c = np.array([x + w / 2, y + h / 2])
+        side = float(np.sqrt(max(w * h, 1.0)))
+        if not lo * typical <= side <= hi * typical:
+            continue
+        near = config.cnn_merge_dist * side
+        dist = np.hypot(have[:, 0] - c[0], have[:, 1] - c[1])
+        if (square & (dist < near)).any() or any(np.hypot(*(a[:2] - c)) < near for a in added):
+            continue
+        for i in np.nonzero(~square)[0]:
+            box = ((float(have[i, 0]), float(have[i, 1])), (float(have[i, 2]), float(have[i, 3])), float(have[i, 4]))
+            if cv2.pointPolygonTest(cv2.boxPoints(box), (float(c[0]), float(c[1])), False) >= 0:
+                replaced[i] = True
+        added.append(np.array([c[0], c[1], w, h, 0.0]))
+        added_scores.append(min(1.0, peak / config.cnn_full_score))
+    if not added:
+        return cands
+    keep = ~replaced
+    rects = np.concatenate([have[keep], np.stack(added)])
+    return Candidates(rects, np.concatenate([cands.scores[keep], added_scores]), cands.work_scale)
+
+
 # --------------------------------------------------------------------------------------------
 # Stages 4-5: top faces and canonical patches
 # --------------------------------------------------------------------------------------------
@@ -573,14 +670,15 @@ def refine_top(frame: np.ndarray, rect: np.ndarray, config: RollDiceConfig) -> t
     return np.array([fx, fy, pw, ph, ang + pang], np.float64), body
 
 
-def ink_map(patch: np.ndarray, config: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
-    """(ink ``float32[2, h, w]``, body log-RGB) of an upright top-face patch.
+def ink_map(patch: np.ndarray, config: RollDiceConfig, margin: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(ink ``float32[2, h, w]``, body log-RGB) of an upright top-face patch whose face spans the
+    central ``config.patch`` px (``margin`` px each side, default ``config.patch_margin``).
 
     Channel 0: signed brightness difference to the face's body colour (a dark symbol is negative,
     a light one or a glare spot positive, so glare does not look like a dark symbol); channel 1:
     chroma distance to the body colour. Both in log-RGB, so the same under any light level."""
     logp = to_log(patch, config)
-    m = config.patch_margin
+    m = config.patch_margin if margin is None else int(margin)
     p = config.patch
     body = body_colour(logp[m:m + p, m:m + p])
     diff = logp - body
@@ -786,17 +884,27 @@ def rotated_templates(templates: np.ndarray, config: RollDiceConfig) -> np.ndarr
 def match_faces(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig) -> np.ndarray:
     """Best NCC ``[N, K]`` of each ink patch ``[N, C, q, q]`` against each template, over the four
     quarter turns (``rot_templates`` from :func:`rotated_templates`) and every shift of the
-    template inside the patch (step ``shift_step``). NCC per channel, averaged over channels.
+    template inside the patch (step ``shift_step``). NCC per channel, averaged over channels."""
+    n, k4 = len(inks), len(rot_templates)
+    if n == 0 or k4 == 0:
+        return np.zeros((n, k4 // 4), np.float32)
+    score, _ = window_scores(inks, rot_templates, config, config.shift_step)
+    return score.reshape(n, score.shape[1], k4 // 4, 4).max(axis=(1, 3))
+
+
+def window_scores(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
+                  step: int = 1) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """NCC ``float32[N, S, 4K]`` of every ``template``-sized window (top-left corners ``(dy, dx)``,
+    every ``step`` px, returned as the second item) of each ink patch ``[N, C, q, q]`` with every
+    turned template ``[4K, C*T*T]``.
 
     The templates are zero-mean and unit-norm per channel, so each window only needs its own norm
     (from sums over the window), not a normalised copy."""
     n = len(inks)
     k4 = len(rot_templates)
-    if n == 0 or k4 == 0:
-        return np.zeros((n, k4 // 4), np.float32)
     c, q = inks.shape[1], inks.shape[2]
     t = config.template
-    st = max(1, int(config.shift_step))
+    st = max(1, int(step))
     offs = list(range(0, q - t + 1, st))
     shifts = [(dy, dx) for dy in offs for dx in offs]
     d = t * t
@@ -814,8 +922,95 @@ def match_faces(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceCon
             continue
         num = win[:, :, ch].reshape(-1, d) @ tpl[:, ch].T  # [N*S, 4K]
         score += num * np.float32(weights[ch]) / den[:, :, ch].reshape(-1, 1)
-    score = score.reshape(n, len(shifts), k4 // 4, 4).max(axis=(1, 3)) * np.sqrt(c) / sum(weights)
-    return score.astype(np.float32)
+    score = score.reshape(n, len(shifts), k4) * np.float32(np.sqrt(c) / sum(weights))
+    return score.astype(np.float32), shifts
+
+
+def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity: np.ndarray,
+                   rot_templates: np.ndarray, config: RollDiceConfig,
+                   todo: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Second look at the dice whose best NCC is below ``relocate_below`` (a top face found a little
+    off: cut with a strip of a neighbour, or too large): a wider shift search (``relocate_margin``
+    x the face side each way, step ``relocate_step``) at the side scales ``relocate_scales``, in
+    order, stopping at the first scale whose best NCC reaches ``relocate_below``.
+
+    Args:
+        frame: ``uint8[H, W, 3]`` BGR.
+        tops: the top faces; ``ncc``: their ``[N, K]`` scores; ``polarity``: ``[N]`` ink polarity.
+        rot_templates: ``[4K, C*T*T]`` from :func:`rotated_templates`.
+        config: ``relocate_*``, ``patch``, ``template``, ``glare_log``.
+        todo: optional ``bool[N]``: only these dice may be looked at again (e.g. the ones that
+            will be reported).
+
+    Returns:
+        (ncc ``[N, K]``, rects ``float[N, 5]``): a die's row and rect are replaced when the wider
+        search beats its best NCC by ``relocate_gain``; the rect then moves to where the best
+        template matched, with the side of the best scale.
+    """
+    ncc, rects = ncc.copy(), tops.rects.copy()
+    if len(ncc) == 0 or config.relocate_below <= 0:
+        return ncc, rects
+    p, t = config.patch, config.template
+    m = round(config.relocate_margin * p)
+    k4 = len(rot_templates)
+    low = ncc.max(1) < config.relocate_below
+    if todo is not None:
+        low &= todo
+    for i in np.nonzero(low)[0]:
+        cx, cy, w, h, ang = tops.rects[i]
+        side0 = float(np.sqrt(w * h))
+        best, row, rect = float(ncc[i].max()) + config.relocate_gain, None, None
+        for sc in config.relocate_scales:
+            side = side0 * sc
+            patch = upright_patch(frame, cx, cy, side, ang, p, m)
+            ink, _ = ink_map(patch, config, m)
+            ink = keep_ink_polarity(ink[None], polarity[i:i + 1], config)
+            score, shifts = window_scores(ink, rot_templates, config, config.relocate_step)
+            score = score[0]  # [S, 4K]
+            top = float(score.max())
+            if top <= best:
+                continue
+            j = int(score.max(1).argmax())
+            best, row = top, score.reshape(len(shifts), k4 // 4, 4).max(axis=(0, 2))
+            dy, dx = shifts[j]
+            # window offset from the centred window, patch px -> frame px, turned back by the angle
+            f = side / p
+            ox, oy = (dx - (p + 2 * m - t) / 2.0) * f, (dy - (p + 2 * m - t) / 2.0) * f
+            a = np.deg2rad(ang)
+            rect = np.array([cx + ox * np.cos(a) - oy * np.sin(a), cy + ox * np.sin(a) + oy * np.cos(a),
+                             side, side, ang])
+            if best >= config.relocate_below:
+                break
+        if row is not None:
+            ncc[i], rects[i] = row, rect
+    return ncc, rects
+
+
+def template_polarity(templates: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """Ink polarity ``float[K]`` of ``[K, C*T*T]`` templates: -1 when the symbol is darker than the
+    body (the brightness channel has a long negative tail: negative skew), +1 when lighter."""
+    t = config.template
+    b = np.asarray(templates, np.float64).reshape(len(templates), INK_CHANNELS, t * t)[:, 0]
+    b = b - b.mean(1, keepdims=True)
+    skew = (b ** 3).mean(1) / np.maximum((b ** 2).mean(1), 1e-12) ** 1.5
+    return np.where(skew < 0, -1.0, 1.0)
+
+
+def keep_ink_polarity(inks: np.ndarray, polarity: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """Ink maps ``[N, C, q, q]`` with the brightness of the wrong sign taken out.
+
+    On a die whose symbols are darker than its body (``polarity`` -1), anything brighter than the
+    body is a glare spot, not ink: its brightness is set to 0 and its chroma faded (fully at
+    ``glare_log`` log units brighter); on a die with light symbols (+1), anything darker is a
+    shadow or a strip of a neighbouring die's side, treated the same way."""
+    if config.glare_log <= 0 or len(inks) == 0:
+        return inks
+    out = inks.copy()
+    pol = np.asarray(polarity, np.float32).reshape(-1, 1, 1)
+    wrong = np.maximum(-pol * out[:, 0], 0.0)  # brightness of the wrong sign, >= 0
+    out[:, 0] += pol * wrong
+    out[:, 1] *= 1.0 - np.minimum(wrong / np.float32(config.glare_log), 1.0)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -898,12 +1093,24 @@ def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: Dic
 # Reader
 # --------------------------------------------------------------------------------------------
 
-def detect_tops(frame: np.ndarray, config: RollDiceConfig, timings: dict | None = None) -> TopFaces:
-    """Stages 2-5 on a validated frame (shared by reading and enrollment)."""
+def load_cnn(config: RollDiceConfig) -> cv2.dnn.Net | None:
+    """The d6 CNN detector when ``config.cnn_candidates``, else None.
+
+    Raises:
+        VisionError: the model file is missing or unreadable (the message names it).
+    """
+    return _d6.load_net(config.cnn_config().detector_path) if config.cnn_candidates else None
+
+
+def detect_tops(frame: np.ndarray, config: RollDiceConfig, timings: dict | None = None,
+                net: cv2.dnn.Net | None = None) -> TopFaces:
+    """Stages 2-5 on a validated ``uint8[H, W, 3]`` BGR frame (shared by reading and enrollment);
+    ``net`` is the optional CNN candidate source (:func:`load_cnn`)."""
     timings = {} if timings is None else timings
     stage = functools.partial(timed_stage, timings)
     work, mask, scale = stage("foreground", foreground, frame, config)
     cands = stage("candidates", find_candidates, work, mask, scale, config)
+    cands = stage("cnn", add_cnn_candidates, frame, cands, net, config)
     tops = stage("tops", extract_tops, frame, cands, config)
     return stage("dedupe", drop_duplicates, tops, config)
 
@@ -930,20 +1137,57 @@ class RollDiceReader:
         self._protos = np.asarray(profile.colour_means, np.float64)
         tpl = np.asarray(profile.templates, np.float32).reshape(len(profile.template_pairs), -1)
         self._templates = rotated_templates(distinctive_templates(tpl, self.config), self.config)
+        self._cnn = load_cnn(self.config)
+        # ink polarity of each colour (majority of its templates): dark or light symbols
+        pol = template_polarity(tpl, self.config)
+        colours = list(profile.colours)
+        self._colour_polarity = np.array([
+            1.0 if sum(p for (c, _), p in zip(profile.template_pairs, pol) if c == name) >= 0 else -1.0
+            for name in colours])
+
+    @property
+    def prototypes(self) -> np.ndarray:
+        """Enrolled body colours ``float[C, 3]`` (log-RGB), in ``profile.colours`` order."""
+        return self._protos
+
+    @property
+    def turned_templates(self) -> np.ndarray:
+        """The templates at their four quarter turns, ``float32[4K, C*T*T]`` (:func:`rotated_templates`)."""
+        return self._templates
+
+    @property
+    def colour_polarity(self) -> np.ndarray:
+        """Ink polarity per colour ``float[C]``: -1 dark symbols, +1 light (from the templates)."""
+        return self._colour_polarity
+
+    def detect(self, frame: np.ndarray, timings: dict | None = None) -> TopFaces:
+        """Stages 2-5 only (the die detector): top faces of every die candidate in ``frame``
+        (``uint8[H, W, 3]`` BGR). Raises :class:`BadFrame` for a bad frame."""
+        return detect_tops(validate_frame(frame), self.config, timings, self._cnn)
+
+    def _match(self, frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray) -> tuple[np.ndarray, TopFaces]:
+        """(NCC ``[N, K]``, top faces): each die's ink, with the wrong-polarity brightness of its
+        likeliest colour taken out (:func:`keep_ink_polarity`), against every template; the
+        poorly matching dice looked at again a little around (:func:`relocate_faces`)."""
+        pol = self._colour_polarity[colour_p.argmax(1)] if len(colour_p) else np.zeros(0)
+        ncc = match_faces(keep_ink_polarity(tops.ink, pol, self.config), self._templates, self.config)
+        todo = tops.scores * colour_p.sum(1) >= self.config.min_confidence  # dice that may be reported
+        ncc, rects = relocate_faces(frame, tops, ncc, pol, self._templates, self.config, todo)
+        return ncc, TopFaces(rects, tops.scores, tops.ink, tops.body)
 
     def read(self, frame: np.ndarray) -> RollDiceRead:
         """Read every die in ``frame`` (``uint8[H, W, 3]`` BGR).
 
         Returns a :class:`RollDiceRead` with per-stage timings (validate, foreground, candidates,
-        tops, colours, faces, assemble) in ms. Raises :class:`BadFrame` for a bad frame.
+        cnn, tops, dedupe, colours, faces, assemble) in ms. Raises :class:`BadFrame` for a bad frame.
         """
         cfg = self.config
         timings: dict[str, float] = {}
         stage = functools.partial(timed_stage, timings)
         frame = stage("validate", validate_frame, frame)
-        tops = detect_tops(frame, cfg, timings)
+        tops = detect_tops(frame, cfg, timings, self._cnn)
         _, colour_p = stage("colours", calibrate_colours, tops.body, self._protos, cfg)
-        ncc = stage("faces", match_faces, tops.ink, self._templates, cfg)
+        ncc, tops = stage("faces", self._match, frame, tops, colour_p)
         dice = stage("assemble", assemble, tops, colour_p, ncc, self.profile, cfg)
         return RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings)
 
