@@ -10,6 +10,7 @@ thread: calibrate + read) at 1280x720 and at the HQ camera's 4056x3040, with its
 
     python bench/hex_reader.py                 # 30 maps + timing (~3-6 min on a busy 2-core machine)
     python bench/hex_reader.py --maps 8 --timing 3
+    python bench/hex_reader.py --maps 20 --seed 2000 --timing 0   # another range of map seeds
 """
 
 from __future__ import annotations
@@ -129,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--maps", type=int, default=30, help="synthetic Eclipse maps")
     ap.add_argument("--timing", type=int, default=5, help="frames per resolution for the timing (0: skip)")
+    ap.add_argument("--seed", type=int, default=3000, help="first map seed (maps use seed, seed + 1, ...)")
     ap.add_argument("--textures", default="own", choices=["own", "shared"])
     ap.add_argument("--csv", type=Path, default=None, help="write one row per map here")
     args = ap.parse_args(argv)
@@ -141,8 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict] = []
     if args.maps > 0:
         t = time.perf_counter()
-        v = eval_maps(args.maps, deck, ids, rows, textures=args.textures)
-        print(f"synthetic Eclipse maps: {v['maps']} maps, {v['labels']} hexes (calibrated {v['calibrated']}/{v['maps']}); "
+        v = eval_maps(args.maps, deck, ids, rows, seed0=args.seed, textures=args.textures)
+        print(f"synthetic Eclipse maps (seeds {args.seed}-{args.seed + args.maps - 1}): {v['maps']} maps, {v['labels']} hexes (calibrated {v['calibrated']}/{v['maps']}); "
               f"found {pct(v['found'], v['labels'])}; identified {pct(v['identified'], v['labels'])}; "
               f"rotation right {pct(v['rotation_ok'], v['labels'])}; axial right {pct(v['axial_ok'], v['labels'])}; "
               f"maps with every axial right and no extra {v['map_all_right']}/{v['maps']}; "

@@ -59,42 +59,99 @@ def test_axial_round_is_cube_rounding():
     assert axial_round(0.5, 0.0)[2] > 0.3   # halfway between two cells: far from both
 
 
-def test_map_read_back_axial_and_rotation(hex_deck):
-    sc = make_hex_scene(SECTORS, seed=1, n_hexes=22, effects=False)
+# Accuracy over fixed seed ranges (never chosen by looking at results), against the issue's targets:
+# 99.5 % of hexes found, 99 % identified, hex coordinates all right, no wrong id with confidence >= 0.9.
+CLEAN_SEEDS = range(4000, 4004)
+EFFECT_SEEDS = range(4100, 4110)
+
+
+def read_maps(deck, seeds, effects: bool) -> dict:
+    """Totals over synthetic maps read with calibration: labels, found, identified, rotation and axial right,
+    wrong ids with confidence >= 0.9, extra detections, and corner errors (px) of found hexes."""
+    tot = {"labels": 0, "found": 0, "identified": 0, "rotation": 0, "axial": 0, "wrong_confident": 0, "extra": 0,
+           "corner_err": []}
+    for seed in seeds:
+        sc = make_hex_scene(SECTORS, seed=seed, effects=effects)
+        r = read_hexes(sc.image, deck, calibration=calibrate(sc.image, sc.layout))
+        m = matched(sc.hexes, r.hexes)
+        tot["labels"] += len(sc.hexes)
+        tot["found"] += len(m)
+        tot["extra"] += len(r.hexes) - len({id(h) for h in m.values()})
+        for k, h in m.items():
+            lab = sc.hexes[k]
+            tot["identified"] += h.id == lab.id
+            tot["rotation"] += h.rotation == lab.rotation
+            tot["axial"] += h.axial == tuple(lab.axial)
+            tot["wrong_confident"] += h.id not in (None, lab.id) and h.confidence >= 0.9
+            if h.id == lab.id:
+                tot["corner_err"].append(float(np.abs(h.corners - lab.corners_px).max()))
+    return tot
+
+
+@pytest.fixture(scope="module")
+def clean_maps(hex_deck) -> dict:
+    return read_maps(hex_deck, CLEAN_SEEDS, effects=False)
+
+
+@pytest.fixture(scope="module")
+def effect_maps(hex_deck) -> dict:
+    # perspective, light gradient, colour cast, shadows, glare, a hand, noise and blur, cloth and wood
+    return read_maps(hex_deck, EFFECT_SEEDS, effects=True)
+
+
+@pytest.mark.parametrize("which", ["clean_maps", "effect_maps"])
+def test_maps_found_identified_and_placed(which, request):
+    t = request.getfixturevalue(which)
+    n = t["labels"]
+    assert n >= 20 * 4
+    assert t["found"] >= 0.995 * n, t
+    assert t["identified"] >= 0.99 * n, t
+    assert t["rotation"] >= 0.99 * n, t
+    assert t["axial"] >= 0.995 * n, t
+    assert t["wrong_confident"] == 0 and t["extra"] == 0, t
+
+
+def test_clean_maps_are_all_right_and_outlines_tight(clean_maps):
+    t = clean_maps
+    assert t["found"] == t["identified"] == t["rotation"] == t["axial"] == t["labels"], t
+    # corners start at the tile's printed top-left, within a few pixels of the generator's (a hex is ~75 px)
+    assert float(np.percentile(t["corner_err"], 95)) < 3.0 and max(t["corner_err"]) < 6.0
+
+
+def test_dark_hex_on_a_dark_table_is_found(hex_deck):
+    # a sector painted in the table's own colour (its print and outline still show) inside a map
+    sc = make_hex_scene(SECTORS, seed=4200, n_hexes=19, effects=False)
     cal = calibrate(sc.image, sc.layout)
-    r = read_hexes(sc.image, hex_deck, calibration=cal)
-    m = matched(sc.hexes, r.hexes)
-    assert len(r.hexes) == len(sc.hexes) == len(m) == 22
-    for k, lab in enumerate(sc.hexes):
-        h = m[k]
-        assert h.id == lab.id, (lab.id, h.id, h.confidence)
-        assert h.axial == tuple(lab.axial), (lab.id, lab.axial, h.axial)
-        assert h.rotation == lab.rotation, (lab.id, lab.rotation, h.rotation)
-        # corners start at the tile's printed top-left: within a few pixels of the generator's
-        assert np.abs(h.corners - lab.corners_px).max() < 6.0
-        assert np.linalg.norm(np.array(h.center_mm) - np.array(lab.center_mm)) < 8.0   # a hex is 110 mm
-    gc = [h for h in r.hexes if h.id == "001"]
-    assert len(gc) == 1 and gc[0].axial == (0, 0)
+    img = sc.image.copy()
+    k = next(i for i, lab in enumerate(sc.hexes) if lab.axial not in ((0, 0),))
+    lab = sc.hexes[k]
+    table = np.median(img[5:40, 200:-200].reshape(-1, 3), axis=0)
+    m = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(m, [np.round(hexagon_shrunk(lab.corners_px, 0.8)).astype(np.int32)], 255)
+    dark = (img.astype(np.float32) * 0.15 + table * 0.85).astype(np.uint8)   # artwork faded into the table colour
+    img[m > 0] = dark[m > 0]
+    r = read_hexes(img, hex_deck, calibration=cal)
+    mm = matched(sc.hexes, r.hexes)
+    assert k in mm and len(mm) == len(sc.hexes) and len(r.hexes) == len(sc.hexes)
 
 
-def test_map_with_effects_finds_every_hex(hex_deck):
-    # perspective, light, shadows, glare, a hand, noise and blur: every hex found and placed
-    sc = make_hex_scene(SECTORS, seed=11, n_hexes=21)
-    r = read_hexes(sc.image, hex_deck, calibration=calibrate(sc.image, sc.layout))
-    m = matched(sc.hexes, r.hexes)
-    assert len(m) == len(sc.hexes)
-    assert not [h for k, h in m.items() if h.id not in (None, sc.hexes[k].id) and h.confidence >= 0.9]
+def hexagon_shrunk(corners: np.ndarray, f: float) -> np.ndarray:
+    c = corners.mean(axis=0)
+    return c + (corners - c) * f
 
 
-@pytest.mark.xfail(strict=False, reason="known weak: under glare/light the Galactic Center or other hexes may be "
-                   "unidentified (ids null), and without the anchor every axial is null; see bench/hex_reader.py")
-def test_map_with_effects_identified_and_placed(hex_deck):
-    sc = make_hex_scene(SECTORS, seed=11, n_hexes=21)
-    r = read_hexes(sc.image, hex_deck, calibration=calibrate(sc.image, sc.layout))
-    m = matched(sc.hexes, r.hexes)
-    ok = sum(k in m and m[k].axial == tuple(lab.axial) for k, lab in enumerate(sc.hexes))
-    ids = sum(k in m and m[k].id == lab.id for k, lab in enumerate(sc.hexes))
-    assert ok >= len(sc.hexes) - 1 and ids >= len(sc.hexes) - 2
+def test_axial_from_the_most_center_like_hex_when_the_center_is_unsure(hex_deck):
+    # the Galactic Center half covered: it may be unidentified, yet axial coordinates count from it
+    sc = make_hex_scene(SECTORS, seed=4300, n_hexes=20, effects=False)
+    img = sc.image.copy()
+    gc = next(lab for lab in sc.hexes if lab.id == "001")
+    m = np.zeros(img.shape[:2], np.uint8)
+    c = gc.corners_px.mean(axis=0)
+    cv2.circle(m, (int(c[0]), int(c[1] + 8)), int(0.3 * np.ptp(gc.corners_px[:, 0])), 255, -1)
+    img[m > 0] = (60, 110, 170)   # a skin-coloured blot
+    r = read_hexes(img, hex_deck, calibration=calibrate(sc.image, sc.layout))
+    mm = matched(sc.hexes, r.hexes)
+    assert sum(h.axial == tuple(sc.hexes[k].axial) for k, h in mm.items()) >= len(sc.hexes) - 1
 
 
 def test_hex_not_in_the_deck_has_null_id(hex_deck):

@@ -156,6 +156,13 @@ def card_features(crop: np.ndarray, cfg: IdConfig | None = None, shape: str = "c
     ``struct_shift`` border so a query can be compared with references at small shifts.
     """
     cfg = cfg or IdConfig()
+    big, hist = feature_maps(crop, cfg, shape)
+    return mask_face(big, cfg, shape, crop.shape[:2]), hist
+
+
+def feature_maps(crop: np.ndarray, cfg: IdConfig, shape: str = "card") -> tuple[np.ndarray, np.ndarray]:
+    """The unmasked structure maps float32[C, H+2s, W+2s] of :func:`card_features` (for ``shape="hex"``
+    the caller may turn them before :func:`mask_face`) and the colour histogram (inside the face only)."""
     h, w = crop.shape[:2]
     m = int(round(cfg.margin_frac * min(h, w)))
     core = crop[m:h - m, m:w - m] if m > 0 else crop
@@ -173,9 +180,9 @@ def card_features(crop: np.ndarray, cfg: IdConfig | None = None, shape: str = "c
     size = (sw + 2 * s, sh + 2 * s)
     gx = cv2.Sobel(L, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(L, cv2.CV_32F, 0, 1, ksize=3)
-    mag2 = gx * gx + gy * gy + 1e-6
-    c2 = (gx * gx - gy * gy) / np.sqrt(mag2)
-    s2 = (2 * gx * gy) / np.sqrt(mag2)
+    mag = np.sqrt(gx * gx + gy * gy + 1e-6)
+    c2 = (gx * gx - gy * gy) / mag
+    s2 = (2 * gx * gy) / mag
     chans = []
     for ch in (255.0 - L, chroma, c2, s2):
         small = cv2.resize(ch, size, interpolation=cv2.INTER_AREA)
@@ -183,28 +190,57 @@ def card_features(crop: np.ndarray, cfg: IdConfig | None = None, shape: str = "c
             small = cv2.GaussianBlur(small, (0, 0), cfg.blur_sigma)
         chans.append(small)
     big = np.stack(chans).astype(np.float32)
-    if face is not None:
-        fm = (cv2.resize(face, size, interpolation=cv2.INTER_AREA) > 0.999).astype(np.float32)
-        mean = (big * fm).sum(axis=(1, 2)) / max(float(fm.sum()), 1.0)
-        big = (big - mean[:, None, None]) * fm
     ink = chroma > cfg.ink_chroma
     if face is not None:
         ink &= face > 0
-    hist = np.zeros(cfg.hue_bins, np.float32)
+    nb = cfg.hue_bins
+    hist = np.zeros(nb, np.float64)
     if ink.any():
-        hue = (np.arctan2(b[ink], a[ink]) + math.pi) / (2 * math.pi) * cfg.hue_bins
-        wts = chroma[ink]
-        lo = np.floor(hue).astype(int) % cfg.hue_bins
+        hue = (np.arctan2(b[ink], a[ink]) + math.pi) / (2 * math.pi) * nb
+        wts = chroma[ink].astype(np.float64)
+        lo = np.floor(hue).astype(int) % nb
         frac = hue - np.floor(hue)
-        np.add.at(hist, lo, wts * (1 - frac))
-        np.add.at(hist, (lo + 1) % cfg.hue_bins, wts * frac)
+        hist = (np.bincount(lo, wts * (1 - frac), minlength=nb)
+                + np.bincount((lo + 1) % nb, wts * frac, minlength=nb))[:nb]
     if cfg.hue_smooth > 0:  # circular Gaussian smoothing: a small hue shift (lighting) stays close
-        k = np.arange(-3 * int(math.ceil(cfg.hue_smooth)), 3 * int(math.ceil(cfg.hue_smooth)) + 1)
+        r = 3 * int(math.ceil(cfg.hue_smooth))
+        k = np.arange(-r, r + 1)
         ker = np.exp(-0.5 * (k / cfg.hue_smooth) ** 2)
-        hist = np.array([np.sum(ker * hist[(i - k) % cfg.hue_bins]) for i in range(cfg.hue_bins)], np.float32)
+        idx = (np.arange(nb)[:, None] - k[None, :]) % nb
+        hist = (hist[idx] * ker[None, :]).sum(axis=1)
     total = hist.sum()
-    hist = hist / total if total > 0 else np.full(cfg.hue_bins, 1.0 / cfg.hue_bins, np.float32)
+    hist = hist / total if total > 0 else np.full(nb, 1.0 / nb)
     return big, hist.astype(np.float32)
+
+
+def mask_face(big: np.ndarray, cfg: IdConfig, shape: str = "card", crop_hw: tuple[int, int] = (96, 96)) -> np.ndarray:
+    """Maps float32[..., C, H, W] of :func:`feature_maps` restricted to the face of a ``shape`` crop of
+    ``crop_hw`` (height, width) pixels (hexes: centred on their mean inside the hexagon, zero outside;
+    cards: unchanged)."""
+    if shape != "hex":
+        return big
+    fm = _face_map(shape, big.shape[-1], big.shape[-2], crop_hw, cfg.margin_frac)
+    mean = (big * fm).sum(axis=(-2, -1)) / max(float(fm.sum()), 1.0)
+    return ((big - mean[..., None, None]) * fm).astype(np.float32)
+
+
+_FACE_CACHE: dict[tuple, np.ndarray] = {}
+
+
+def _face_map(shape: str, w: int, h: int, crop_hw: tuple[int, int], margin_frac: float) -> np.ndarray:
+    """float32[h, w] face mask of a ``shape`` crop of ``crop_hw`` pixels at the size of its structure maps
+    (the margin-trimmed face reduced to the maps' size; cached)."""
+    key = (shape, w, h, int(crop_hw[0]), int(crop_hw[1]), float(margin_frac))
+    fm = _FACE_CACHE.get(key)
+    if fm is None:
+        ch, cw = int(crop_hw[0]), int(crop_hw[1])
+        face = shape_mask(shape, cw, ch)
+        m = int(round(margin_frac * min(ch, cw)))
+        if m > 0:
+            face = face[m:ch - m, m:cw - m]
+        fm = (cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA) > 0.999).astype(np.float32)
+        _FACE_CACHE[key] = fm
+    return fm
 
 
 def _normalise(maps: np.ndarray) -> np.ndarray:

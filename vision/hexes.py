@@ -24,12 +24,19 @@ Stages (pure functions of ``(config, data)``, timed by :func:`vision.timing.time
    ``work_flat_px`` across its flats (the hex size comes from the calibration and ``hex_mm``, or is estimated
    from the image without one);
 2. ``foreground``: the cards' table-colour model (:func:`vision.cards.foreground_mask`), small holes filled;
-3. ``lattice``: per connected blob, the lattice angle (gradient orientations mod 60 degrees), then the
-   lattice offset (a hex-outline response folded modulo the lattice); every lattice cell whose hexagon is
-   foreground with enough crisp sides is a hex, nudged to the strongest outline nearby;
-4. ``identify``: each hex rectified six times (one per 60-degree turn) into a hexagon-masked square crop,
-   matched against a hex deck (:func:`build_hex_deck`); the best (sector, turn) gives id and rotation;
-5. ``layout``: centres in table mm, axial coordinates from the anchor, zones.
+3. ``lattice``: per connected blob, the lattice angle (structure-tensor orientations mod 60 degrees), then
+   the lattice offset (a hex-outline response folded modulo the lattice); every lattice cell whose hexagon
+   is foreground with enough crisp sides is a hex, nudged to the strongest outline nearby;
+4. ``refine``: each hex's outline fitted to the image at sub-pixel steps (:func:`refine_hexes`: how much
+   of the structure under its six edges runs along them, away from the edges' middles where wormholes are);
+5. ``grow``: lattice neighbours of found hexes that are only partly foreground (dark sectors on a dark
+   cloth) are hexes when their fitted outline is strong (:func:`grow_hexes`);
+6. ``identify``: each hex rectified once into a hexagon-masked square crop; its structure maps turned by
+   the six 60-degree steps (:func:`turned_maps`) are compared coarsely with every reference of the hex deck
+   (:func:`build_hex_deck`), then at small shifts for a shortlist (:func:`score_hex`); the best
+   (sector, turn) gives id and rotation. With no hex identified as the anchor, the hex clearly most like
+   it anchors the axial coordinates;
+7. ``layout``: centres in table mm, axial coordinates from the anchor, zones.
 """
 
 from __future__ import annotations
@@ -101,11 +108,26 @@ class HexesConfig:
         refine_frac: each hex may move by up to this fraction of its flat width to the strongest outline ...
         refine_gain: ... once the lattice is fitted, only when that outline is this much stronger than at
             the lattice position.
+        refine_window: after the lattice, each hex's outline is fitted to the image (:func:`refine_hexes`)
+            within this fraction of its flat width ...
+        refine_scale: ... and, without a calibration, its size within this relative change ...
+        refine_points: ... sampling this many points along each edge (away from the edge's middle) ...
+        refine_noise: ... where the edge score is gradient across / (gradient + this, grey levels per px) ...
+        refine_prior: ... less this times (shift / window) squared (the lattice's position is the prior).
+        grow_min_score: a lattice neighbour of a found hex that is only partly foreground is a hex when
+            its fitted outline scores at least this (of 4.75: every edge's structure runs along it) ...
+        grow_min_occupancy: ... and at least this fraction of it is foreground (:func:`grow_hexes`) ...
+        grow_rounds: ... searched from the hexes found in the previous round, this many times at most.
         line_frac: length of the edge filter along a side, fraction of the side.
         crop_size: side of the square hexagon crop in pixels (the hexagon's corners touch its left/right).
         axial_tolerance: an axial position further than this (in hex pitches) from a lattice cell is null.
         anchor_id: the id of the hex at axial (0, 0) (the Galactic Center is "001" in the Eclipse data).
         id_config: identification thresholds of hex decks (None: :func:`default_id_config`).
+        shortlist: sectors compared at every shift and turn after the coarse pass (:func:`score_hex`) ...
+        fine_shift: ... at shifts of up to this many structure-map pixels (None: the deck's).
+        colour_weight: weight of the hue histogram for hexes (None: the deck's ``colour_weight``).
+        anchor_margin: with no hex identified as the anchor, the hex most like it is taken as the anchor
+            when its distance is this much below every other hex's (axial coordinates then count from it).
         fg: the foreground model's thresholds (shared with the card reader).
         fallback_hex_mm: hex size (mm) assumed when neither ``hex_mm`` nor the deck gives one.
     """
@@ -123,20 +145,35 @@ class HexesConfig:
     min_edge: float = 6.0
     refine_frac: float = 0.06
     refine_gain: float = 1.15
+    refine_window: float = 0.12
+    refine_scale: float = 0.05
+    refine_points: int = 10
+    refine_noise: float = 2.0
+    grow_min_score: float = 3.2
+    grow_min_occupancy: float = 0.12
+    grow_rounds: int = 3
+    refine_prior: float = 0.5
     line_frac: float = 0.7
     crop_size: int = 96
     axial_tolerance: float = 0.3
     anchor_id: str | None = "001"
     id_config: IdConfig | None = None
+    shortlist: int = 4
+    colour_weight: float | None = None
+    fine_shift: int | None = 2
+    anchor_margin: float = 0.1
     fg: CardsConfig = field(default_factory=CardsConfig)
     fallback_hex_mm: float = 110.0
 
 
 def default_id_config() -> IdConfig:
-    """Identification thresholds for hex decks: square structure maps (the crop is a masked hexagon)."""
+    """Identification thresholds for hex decks: square structure maps (the crop is a masked hexagon), and
+    white balance against the brightest print (the 99.5th percentile: stars, numbers), not a paper colour --
+    a sector has no paper, and balancing against its own dark background turns noise into colour.
+    (Decks saved with the earlier ``paper_percentile`` keep theirs: references and queries stay alike.)"""
     from .deck import IdConfig
 
-    return IdConfig(struct_size=(48, 48), struct_shift=4)
+    return IdConfig(struct_size=(48, 48), struct_shift=4, paper_percentile=99.5)
 
 
 # ----------------------------------------------------------------------------------------------- geometry
@@ -256,13 +293,24 @@ def centre_response(sides: list[np.ndarray]) -> np.ndarray:
 
 def lattice_angle(gray: np.ndarray, mask: np.ndarray) -> float:
     """Lattice angle in degrees, [-30, 30): how far the hexes' edges are turned clockwise (screen, y down)
-    from a flat-top hexagon's, from the magnitude-weighted histogram of gradient angles mod 60."""
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-    mag = np.sqrt(gx * gx + gy * gy)
-    sel = (mask > 0) & (mag > 0)
-    ang = (np.degrees(np.arctan2(gy[sel], gx[sel])) - 30.0) % 60.0   # flat-top normals (30, 90, 150) -> 0
-    hist, _ = np.histogram(ang, bins=120, range=(0, 60), weights=mag[sel])
+    from a flat-top hexagon's.
+
+    From the structure tensor (gradients averaged over a few pixels): its dominant orientation mod 60,
+    weighted by its anisotropy times coherence, so long straight outlines count and isotropic texture
+    (stars, print, wood grain's pixel-grid aliasing) hardly does."""
+    g = gray.astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    j11 = cv2.GaussianBlur(gx * gx, (0, 0), 2.0)
+    j22 = cv2.GaussianBlur(gy * gy, (0, 0), 2.0)
+    j12 = cv2.GaussianBlur(gx * gy, (0, 0), 2.0)
+    an = np.sqrt((j11 - j22) ** 2 + 4.0 * j12 * j12)
+    wt = an * an / (j11 + j22 + 1e-3)          # anisotropy x coherence
+    sel = (mask > 0) & (wt > 0)
+    if not sel.any():
+        return 0.0
+    ang = (0.5 * np.degrees(np.arctan2(2.0 * j12[sel], (j11 - j22)[sel])) - 30.0) % 60.0   # normals (30, 90, 150) -> 0
+    hist, _ = np.histogram(ang, bins=120, range=(0, 60), weights=wt[sel])
     k = np.exp(-0.5 * (np.arange(-6, 7) / 2.0) ** 2)
     ext = np.concatenate([hist[-6:], hist, hist[:6]])
     sm = np.convolve(ext, k, mode="same")[6:-6]
@@ -401,6 +449,184 @@ def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
     return out
 
 
+def _outline_points(n_per_edge: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sample points along the six edges of the unit flat-top hexagon (flat width 1, centred at 0):
+    (points float[6 * n, 2], outward normals float[6 * n, 2]). The points avoid the middle of each edge,
+    where Eclipse sectors print their wormholes (half circles across the edge)."""
+    cu = hexagon(1.0)
+    half = (n_per_edge + 1) // 2
+    u = (np.arange(half) + 0.5) / half * 0.26 + 0.05
+    t = np.concatenate([u, 1.0 - u])[:n_per_edge]
+    pts, nrm = [], []
+    for j in range(6):
+        p0, p1 = cu[j], cu[(j + 1) % 6]
+        pts.append(p0 + (p1 - p0) * t[:, None])
+        a = math.radians(EDGE_NORMAL_DEG[j])
+        nrm.append(np.repeat([[math.cos(a), math.sin(a)]], n_per_edge, axis=0))
+    return np.concatenate(pts), np.concatenate(nrm)
+
+
+def outline_maps(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The derivative maps :func:`refine_hexes` samples: (float32[H, W, 4] d/dx, d/dy, d2/dx2, d2/dxdy;
+    float32[H, W] d2/dy2; the smoothing sigma), from grey levels smoothed by a Gaussian of 1 px."""
+    sig = 1.0
+    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), sig)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8.0
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+    gxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3) / 4.0
+    gyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3) / 4.0
+    gxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3) / 4.0
+    return cv2.merge([gx, gy, gxx, gxy]), gyy, sig
+
+
+def refine_hexes(gray: np.ndarray, cands: list[HexCandidate], flat: float, config: HexesConfig,
+                 scale_free: bool = False, maps: tuple | None = None) -> list[HexCandidate]:
+    """Each hex's outline fitted to the image: centre, turn (and size with ``scale_free``) moved to the pose
+    whose six edges show the strongest gradient across them (bilinear samples, sub-pixel steps).
+
+    Args:
+        gray: the work image's grey levels (uint8 or float32[H, W]).
+        cands: hexes from the lattice (corners float[6, 2] in work pixels).
+        flat: expected flat width in work pixels.
+        scale_free: also search the size within +-``refine_scale`` (no calibration: the size is estimated).
+
+    Returns the candidates with new corners and centres (same order) and ``score`` = the outline score
+    (0-4.75); a hex whose outline is nowhere better keeps its pose. ``maps``: :func:`outline_maps` of
+    ``gray`` when already computed."""
+    if not cands:
+        return cands
+    maps, gyy, sig = maps if maps is not None else outline_maps(gray)
+    npe = config.refine_points
+    pts, nrm = _outline_points(npe)
+    wsort = np.array([1.0, 1.0, 1.0, 0.75, 0.5, 0.5], np.float32)
+    c2 = (1.5 * sig) ** 2
+
+    def scores(cx, cy, ang, sc):   # arrays [P] -> float[P]
+        # per edge: the local energy across it (a step: first derivative; a seam or printed rim, a
+        # line: second derivative), less half the gradient along it (texture that crosses it)
+        a = np.radians(ang)[:, None]
+        ca, sa = np.cos(a), np.sin(a)
+        F = (flat * sc)[:, None]
+        px = cx[:, None] + F * (pts[None, :, 0] * ca - pts[None, :, 1] * sa)
+        py = cy[:, None] + F * (pts[None, :, 0] * sa + pts[None, :, 1] * ca)
+        nx = nrm[None, :, 0] * ca - nrm[None, :, 1] * sa
+        ny = nrm[None, :, 0] * sa + nrm[None, :, 1] * ca
+        mx, my = px.astype(np.float32), py.astype(np.float32)
+        v = cv2.remap(maps, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        vyy = cv2.remap(gyy, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        vx, vy, vxx, vxy = v[..., 0], v[..., 1], v[..., 2], v[..., 3]
+        d1 = vx * nx + vy * ny
+        d2 = vxx * nx * nx + 2.0 * vxy * nx * ny + vyy * ny * ny
+        across = np.sqrt(d1 * d1 + c2 * d2 * d2)
+        along = np.abs(vy * nx - vx * ny)
+        # contrast-free: how much of the local structure runs along the edge (1) rather than across it;
+        # a faint seam between two dark sectors counts as much as a bright print
+        e = (across / (np.sqrt(across * across + along * along) + config.refine_noise)).reshape(len(cx), 6, npe).mean(axis=2)
+        return (np.sort(e, axis=1) * wsort).sum(axis=1)
+
+    def grid(c0, steps_xy, steps_a, steps_s):
+        dx, dy, da, ds = np.meshgrid(steps_xy, steps_xy, steps_a, steps_s, indexing="ij")
+        return c0[0] + dx.ravel(), c0[1] + dy.ravel(), c0[2] + da.ravel(), c0[3] * (1.0 + ds.ravel())
+
+    win = config.refine_window * flat
+    n1 = max(2, int(math.ceil(win)))
+    out = []
+    for h in cands:
+        c = h.corners.mean(axis=0)
+        e01 = h.corners[1] - h.corners[0]
+        ang = math.degrees(math.atan2(e01[1], e01[0]))
+        scale = float(np.linalg.norm(h.corners[0] - h.corners[4])) / flat
+        p0 = np.array([c[0], c[1], ang, scale])
+        base = float(scores(*[np.array([v]) for v in p0])[0])
+        prior = config.refine_prior / (win * win)
+        s_steps = np.linspace(-config.refine_scale, config.refine_scale, 5) if scale_free else np.array([0.0])
+        cand = grid(p0, np.linspace(-win, win, 2 * n1 + 1), np.array([-1.2, 0.0, 1.2]), s_steps)
+        sc_ = scores(*cand) - prior * ((cand[0] - p0[0]) ** 2 + (cand[1] - p0[1]) ** 2)
+        k = int(np.argmax(sc_))
+        p1 = np.array([v[k] for v in cand])
+        s_fine = np.array([-0.01, 0.0, 0.01]) if scale_free else np.array([0.0])
+        cand = grid(p1, np.linspace(-0.75, 0.75, 7), np.array([-0.6, -0.3, 0.0, 0.3, 0.6]), s_fine)
+        sc2 = scores(*cand) - prior * ((cand[0] - p0[0]) ** 2 + (cand[1] - p0[1]) ** 2)
+        k = int(np.argmax(sc2))
+        if float(sc2[k]) <= base:
+            out.append(replace(h, score=base))
+            continue
+        cx, cy, a, sc = (float(v[k]) for v in cand)
+        # keep the corner order: corner 0 stays the one nearest the old corner 0
+        cr = hexagon(flat * sc, (cx, cy), a)
+        out.append(replace(h, corners=cr, centre=np.array([cx, cy]), score=float(scores(*[np.array([v]) for v in (cx, cy, a, sc)])[0])))
+    return out
+
+
+def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], flat: float, config: HexesConfig,
+               scale_free: bool = False, maps: tuple | None = None) -> list[HexCandidate]:
+    """``cands`` plus hexes found next to them on the lattice by their outline alone: a tile whose artwork
+    looks like the table (a dark sector on a dark cloth) is only partly foreground, but its six edges
+    still line up with its neighbours'. Each free neighbour cell of a hex is fitted
+    (:func:`refine_hexes`) and kept when its outline score is at least ``grow_min_score`` and at least
+    ``grow_min_occupancy`` of it is foreground (an empty gap in the map is all table); repeated while
+    hexes are added (at most ``grow_rounds`` times)."""
+    if not cands:
+        return cands
+    out = list(cands)
+    H, W = mask.shape
+    cen = np.array([h.centre for h in out])
+    if len(cen) > 1:
+        d = np.linalg.norm(cen[:, None] - cen[None], axis=2)
+        np.fill_diagonal(d, np.inf)
+        nn = d.min(axis=1)
+        close = nn[nn < 1.2 * flat]
+        pitch = float(np.median(close)) if close.size else flat
+    else:
+        pitch = flat
+    tried: set[tuple[int, int]] = set()
+    frontier = list(out)
+    maps = maps if maps is not None else outline_maps(gray)
+    for _ in range(config.grow_rounds):
+        new: list[HexCandidate] = []
+        for h in frontier:
+            e01 = h.corners[1] - h.corners[0]
+            ang = math.degrees(math.atan2(e01[1], e01[0]))
+            size = float(np.linalg.norm(h.corners[0] - h.corners[4]))
+            for j in range(6):
+                a = math.radians(EDGE_NORMAL_DEG[j] + ang)
+                c = h.centre + pitch * size / flat * np.array([math.cos(a), math.sin(a)])
+                key = (int(round(c[0] / (0.25 * flat))), int(round(c[1] / (0.25 * flat))))
+                if key in tried:
+                    continue
+                tried.add(key)
+                allc = np.array([o.centre for o in out + new])
+                if np.min(np.linalg.norm(allc - c, axis=1)) < 0.5 * flat:
+                    continue
+                cr = hexagon(size, c, ang)
+                if cr[:, 0].min() < 0 or cr[:, 1].min() < 0 or cr[:, 0].max() >= W or cr[:, 1].max() >= H:
+                    continue
+                quick = refine_hexes(gray, [HexCandidate(cr, c, 0.0, 0.0, 0, 0.0)], flat,
+                                     replace(config, refine_window=2.0 / flat), False, maps)[0]
+                if quick.score < config.grow_min_score - 0.8:   # nothing like an outline near: skip the full fit
+                    continue
+                cand = refine_hexes(gray, [quick], flat, config, scale_free, maps)[0]
+                if cand.score < config.grow_min_score:
+                    continue
+                poly = hexagon(0.85 * size, cand.centre, ang)
+                x0, y0 = np.maximum(np.floor(poly.min(axis=0)).astype(int), 0)
+                x1, y1 = np.minimum(np.ceil(poly.max(axis=0)).astype(int) + 1, [W, H])
+                m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+                cv2.fillPoly(m, [np.round((poly - [x0, y0]) * 16).astype(np.int32)], 255, cv2.LINE_8, shift=4)
+                inside = m > 0
+                occ = float(np.count_nonzero(mask[y0:y1, x0:x1][inside])) / max(1, int(np.count_nonzero(inside)))
+                if occ < config.grow_min_occupancy:
+                    continue
+                if np.min(np.linalg.norm(np.array([o.centre for o in out + new]) - cand.centre, axis=1)) < 0.5 * flat:
+                    continue
+                new.append(replace(cand, occupancy=occ, crisp=6))
+        if not new:
+            break
+        out.extend(new)
+        frontier = new
+    return out
+
+
 def estimate_flat_px(img: np.ndarray, config: HexesConfig) -> float | None:
     """Flat-to-flat width of a hex in pixels of ``img`` (no calibration), or None when nothing is found.
 
@@ -449,7 +675,7 @@ def estimate_flat_px(img: np.ndarray, config: HexesConfig) -> float | None:
             continue
         k = min(1.0, config.work_flat_px / F)
         im = cv2.resize(img, (max(1, int(W * k)), max(1, int(H * k))), interpolation=cv2.INTER_AREA) if k < 1 else img
-        found = find_hexes(im, F * k, config)
+        found = find_hexes(im, F * k, config, refine=False)
         if not found:
             continue
         cover = min(1.0, len(found) * SQRT3 / 2.0 * F * F / fg_area)
@@ -459,8 +685,11 @@ def estimate_flat_px(img: np.ndarray, config: HexesConfig) -> float | None:
     return best
 
 
-def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[str, float] | None = None) -> list[HexCandidate]:
-    """Every hex lying flat in the work image ``img`` where a hex is ``flat`` px across its flats."""
+def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[str, float] | None = None,
+               refine: bool = True, scale_free: bool = False) -> list[HexCandidate]:
+    """Every hex lying flat in the work image ``img`` (uint8[H, W, 3] BGR) where a hex is ``flat`` px across
+    its flats; with ``refine`` each outline is then fitted to the image (:func:`refine_hexes`, its size too
+    with ``scale_free``)."""
     t = timings if timings is not None else {}
     mask = timed_stage(t, "foreground", foreground_mask, img, config.fg)
     hex_area = SQRT3 / 2.0 * flat * flat
@@ -477,6 +706,10 @@ def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[
         comp = (lab == i).astype(np.uint8) * 255
         out.extend(timed_stage(with_time, "lattice", blob_hexes, img, gray, comp, flat, config))
     t["lattice"] = t.get("lattice", 0.0) + with_time.get("lattice", 0.0)
+    if refine and out:
+        maps = outline_maps(gray)
+        out = timed_stage(t, "refine", refine_hexes, gray, out, flat, config, scale_free, maps)
+        out = timed_stage(t, "grow", grow_hexes, gray, mask, out, flat, config, scale_free, maps)
     return out
 
 
@@ -612,48 +845,192 @@ def _covers_marker(corners: np.ndarray, cal: TableCalibration) -> bool:
     return any(cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0 for c in centres)
 
 
-def identify_hexes(deck: DeckProfile, crops6: list[list[np.ndarray]], fine_turns: int = 2,
-                   fine_margin: float = 0.15) -> list[tuple[str | None, float, int | None, str | None]]:
-    """(id or None, confidence, rotation or None, best guess) per hex from its six turned crops.
+def turned_maps(crop: np.ndarray, cfg: IdConfig) -> tuple[np.ndarray, np.ndarray]:
+    """(maps float32[6, C, H+2s, W+2s], colour histogram float32[bins]) of one upright hexagon crop
+    (:func:`hex_crop`) turned by each of the six 60-degree steps: ``maps[k]`` are the masked structure maps
+    (:func:`vision.deck.card_features`) of the crop whose top is the hexagon's edge k (what
+    ``hex_crop(image, np.roll(corners, -k, axis=0))`` gives), computed once and turned (the orientation
+    channels' doubled angles turned with them) instead of warping and featuring six crops."""
+    from .deck import feature_maps, mask_face
 
-    Per hex and turn the deck's distance to every reference (a coarse pass over the six turns, then the
-    full distance for the ``fine_turns`` best turns, or the best one alone when it leads by
-    ``fine_margin``); per sector and turn the deck's blend of
-    its best and mean reference; the best (sector, turn) wins, the margin is to the best *other* sector
-    at any turn. 'Not in the deck' as :meth:`vision.deck.DeckProfile.identify` judges it (against the
-    frame's other hexes)."""
+    big, hist = feature_maps(crop, cfg, "hex")
+    C, h, w = big.shape
+    ctr = ((w - 1) / 2.0, (h - 1) / 2.0)
+    out = np.empty((6, C, h, w), np.float32)
+    out[0] = big
+    for k in range(1, 6):
+        Rm = cv2.getRotationMatrix2D(ctr, 60.0 * k, 1.0)          # counter-clockwise on screen: edge k to the top
+        t = np.stack([cv2.warpAffine(big[c], Rm, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+                      for c in range(C)])
+        if C >= 4:   # channels 2, 3: (cos 2t, sin 2t) of the gradient angle t, which turns by -60k degrees
+            a = math.radians(-120.0 * k)
+            c2, s2 = t[2].copy(), t[3].copy()
+            t[2] = c2 * math.cos(a) - s2 * math.sin(a)
+            t[3] = c2 * math.sin(a) + s2 * math.cos(a)
+        out[k] = t
+    return mask_face(out, cfg, "hex", crop.shape[:2]), hist
+
+
+@dataclass(frozen=True)
+class HexScore:
+    """The deck's answer for one hex before the frame-level 'not in the deck' decision.
+
+    Attributes:
+        best: best sector id; d1: its distance; d2: the best other sector's; turn: its rotation (0-5).
+        anchor_d: distance of the anchor sector (at its best turn) and anchor_turn that turn (None: no
+            anchor id or not in the deck).
+    """
+
+    best: str
+    d1: float
+    d2: float
+    turn: int
+    anchor_d: float | None = None
+    anchor_turn: int | None = None
+
+
+def score_hex(deck: DeckProfile, crop: np.ndarray, anchor_id: str | None = None, shortlist: int = 4,
+              turn_margin: float = 0.12, colour_weight: float | None = None, fine_shift: int | None = None) -> HexScore:
+    """Score one upright hexagon crop (uint8[S, S, 3], :func:`hex_crop`) against a hex deck.
+
+    Coarse: every reference at each of the six turns, centred (one matrix product). Fine (shifts of up to
+    ``struct_shift`` map pixels and occlusion trimming, as :meth:`vision.deck.DeckProfile.distances`): only
+    the ``shortlist`` best sectors, at their best turn (and their second-best turn when within
+    ``turn_margin``), and the anchor sector. Per sector and turn the deck's blend of its best and mean
+    reference; other sectors keep their coarse distance (an upper bound of the fine one).
+    ``colour_weight`` (None: the deck's) weighs the hue histogram; ``fine_shift`` (None: the deck's
+    ``struct_shift``) bounds the shifts tried, in map pixels."""
+    from .deck import _inner, _normalise
+
     cfg = deck.config
+    if colour_weight is not None:
+        cfg = replace(cfg, colour_weight=colour_weight)
     ids = np.array(deck.ref_ids)
-    uniq, inv = np.unique(ids, return_inverse=True)
-    counts = np.bincount(inv)[:, None]
-    scored = []
-    for crops in crops6:
-        # coarse pass over the six turns, full distances (shifts, occlusion) for the best few turns only
-        d0 = np.stack([deck.coarse_distances(c) for c in crops], axis=1)   # [N_refs, 6]
-        order = np.argsort(d0.min(axis=0))
-        keep = order[:1] if d0.min(axis=0)[order[1]] - d0.min(axis=0)[order[0]] > fine_margin else order[:fine_turns]
-        D = np.full_like(d0, 9.0)
-        D[:, keep] = np.concatenate([deck.distances(crops[k])[0] for k in keep], axis=1)
-        per_min = np.full((len(uniq), D.shape[1]), np.inf, np.float32)
-        per_sum = np.zeros((len(uniq), D.shape[1]), np.float32)
-        np.minimum.at(per_min, inv, D)
-        np.add.at(per_sum, inv, D)
-        per = (1 - cfg.ref_mean_weight) * per_min + cfg.ref_mean_weight * per_sum / counts
-        bc, bt = np.unravel_index(int(np.argmin(per)), per.shape)
-        d1 = float(per[bc, bt])
-        other = np.delete(per.min(axis=1), bc)
-        d2 = float(other.min()) if other.size else max(1.0, 2 * d1)
-        scored.append((str(uniq[bc]), d1, d2, int(bt)))
-    d = np.array([s[1] for s in scored])
+    uniq, inv = _sector_index(deck)
+    counts = np.bincount(inv, minlength=len(uniq)).astype(np.float32)
+    w = np.asarray(cfg.channel_weights, np.float32)
+    w = w / w.sum()
+    flat = deck._flat_struct()
+    s = cfg.struct_shift
+    maps, hist = turned_maps(crop, cfg)
+    hel = np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(hist[None, :] * deck.colour).sum(axis=1)))        # [N]
+    # coarse: half-resolution maps (a quarter of the products), centred
+    inner = _inner(maps, s)
+    q = (_normalise(_half(inner)) * w[None, :, None]).reshape(6, -1)                              # [6, C*K/4]
+    D = (1.0 - _coarse_refs(deck) @ q.T) + cfg.colour_weight * hel[:, None]                      # [N, 6]
+
+    def blend(Dm: np.ndarray) -> np.ndarray:   # [N, 6] -> [sectors, 6]
+        mn = np.full((len(uniq), 6), np.inf, np.float32)
+        np.minimum.at(mn, inv, Dm)
+        sm = np.zeros((len(uniq), 6), np.float32)
+        np.add.at(sm, inv, Dm)
+        return (1 - cfg.ref_mean_weight) * mn + cfg.ref_mean_weight * sm / counts[:, None]
+
+    per = blend(D)
+    best_turn = per.argmin(axis=1)
+    order = np.argsort(per.min(axis=1))
+    pick = {int(c) for c in order[:shortlist]}
+    a_idx = None
+    if anchor_id is not None:
+        hit = np.nonzero(uniq == anchor_id)[0]
+        if hit.size:
+            a_idx = int(hit[0])
+            pick.add(a_idx)
+    pairs: dict[int, set[int]] = {}
+    for c in pick:
+        srt = np.argsort(per[c])
+        pairs.setdefault(int(srt[0]), set()).add(c)
+        if per[c, srt[1]] - per[c, srt[0]] < turn_margin:
+            pairs.setdefault(int(srt[1]), set()).add(c)
+    Df = D.copy()
+    fine = np.zeros_like(D, bool)
+    for t, cs in pairs.items():
+        refs = np.nonzero(np.isin(inv, list(cs)))[0]
+        qs = _shifted_within(maps[t], s, s if fine_shift is None else min(s, fine_shift))   # [S, C, K]
+        qw = (qs * w[None, :, None]).reshape(qs.shape[0], -1)
+        ncc = qw @ flat[refs].T                                                            # [S, M]
+        best = ncc.max(axis=0)
+        if cfg.occlusion_drop > 0 and cfg.occlusion_weight > 0:
+            trim = deck._trimmed_ncc(qs[ncc.argmax(axis=0)], w, refs)
+            best = (1 - cfg.occlusion_weight) * best + cfg.occlusion_weight * np.maximum(best, trim)
+        Df[refs, t] = (1.0 - best) + cfg.colour_weight * hel[refs]
+        fine[refs, t] = True
+    per = blend(Df)
+    bc, bt = np.unravel_index(int(np.argmin(per)), per.shape)
+    d1 = float(per[bc, bt])
+    other = np.delete(per.min(axis=1), bc)
+    d2 = float(other.min()) if other.size else max(1.0, 2 * d1)
+    ad = at = None
+    if a_idx is not None:
+        at = int(np.argmin(per[a_idx]))
+        ad = float(per[a_idx, at])
+    return HexScore(str(uniq[bc]), d1, d2, int(bt), ad, at)
+
+
+def _half(maps: np.ndarray) -> np.ndarray:
+    """float32[..., H/2, W/2]: 2 x 2 block means of maps float32[..., H, W] (odd edges dropped)."""
+    h, w = maps.shape[-2] // 2 * 2, maps.shape[-1] // 2 * 2
+    m = maps[..., :h, :w]
+    return 0.25 * (m[..., 0::2, 0::2] + m[..., 1::2, 0::2] + m[..., 0::2, 1::2] + m[..., 1::2, 1::2])
+
+
+def _coarse_refs(deck: DeckProfile) -> np.ndarray:
+    """float32[N, C*K/4]: the deck's references at half resolution, normalised per channel (cached on the
+    deck)."""
+    from .deck import _normalise
+
+    cache = getattr(deck, "_coarse_cache", None)
+    if cache is None or cache.shape[0] != len(deck.ref_ids):
+        sw, sh = deck.config.struct_size
+        st = deck.struct.reshape(len(deck.ref_ids), deck.struct.shape[1], sh, sw)
+        cache = np.ascontiguousarray(_normalise(_half(st)).reshape(len(deck.ref_ids), -1), np.float32)
+        deck._coarse_cache = cache
+    return cache
+
+
+def _shifted_within(big: np.ndarray, s: int, r: int) -> np.ndarray:
+    """float32[S, C, K]: the normalised inner maps (``big`` has an ``s``-pixel border) at every shift within
+    +-``r`` (r <= s)."""
+    from .deck import _normalise
+
+    C, h, w = big.shape
+    H, W = h - 2 * s, w - 2 * s
+    outs = [big[:, dy:dy + H, dx:dx + W] for dy in range(s - r, s + r + 1) for dx in range(s - r, s + r + 1)]
+    return _normalise(np.stack(outs))
+
+
+def _sector_index(deck: DeckProfile) -> tuple[np.ndarray, np.ndarray]:
+    """(sector ids sorted, index of each reference's sector) of a deck (cached on the deck)."""
+    key = getattr(deck, "_sector_cache", None)
+    if key is None or len(key[1]) != len(deck.ref_ids):
+        uniq, inv = np.unique(np.array(deck.ref_ids), return_inverse=True)
+        key = (uniq, inv.ravel())
+        deck._sector_cache = key
+    return key
+
+
+def decide_hexes(deck: DeckProfile, scores: list[HexScore]) -> list[tuple[str | None, float, int | None, str | None]]:
+    """(id or None, confidence, rotation or None, best guess) per hex: 'not in the deck' as
+    :meth:`vision.deck.DeckProfile.identify` judges it (against the frame's other hexes)."""
+    cfg = deck.config
+    d = np.array([sc.d1 for sc in scores])
     out = []
-    for k, sc in enumerate(scored):
+    for k, sc in enumerate(scores):
         others = np.delete(d, k)
         thr = cfg.unknown_distance
         if others.size:
             thr = max(thr, float(np.median(others)) + cfg.unknown_relative)
-        r = deck.decide(sc, min(thr, cfg.unknown_distance_max))
-        out.append((r.card_id, r.confidence, sc[3] if r.card_id is not None else None, r.best_guess))
+        r = deck.decide((sc.best, sc.d1, sc.d2, sc.turn), min(thr, cfg.unknown_distance_max))
+        out.append((r.card_id, r.confidence, sc.turn if r.card_id is not None else None, r.best_guess))
     return out
+
+
+def identify_hexes(deck: DeckProfile, crops6: list[list[np.ndarray]], fine_turns: int = 2,
+                   fine_margin: float = 0.15) -> list[tuple[str | None, float, int | None, str | None]]:
+    """(id or None, confidence, rotation or None, best guess) per hex from its turned crops (only each
+    hex's first, upright crop is used: :func:`score_hex` turns it itself; ``fine_turns`` and
+    ``fine_margin`` are kept for compatibility)."""
+    return decide_hexes(deck, [score_hex(deck, crops[0]) for crops in crops6])
 
 
 def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
@@ -684,7 +1061,7 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         raise NotAHexDeck(f"deck {deck.name!r} holds cards, not sector hexes: enroll it with vision.hexes.build_hex_deck")
     hex_mm = _hex_mm(deck, c)
     img, M, flat = timed_stage(t, "work_image", work_image, frame, calibration, hex_mm, c)
-    cands = find_hexes(img, flat, c, t)
+    cands = find_hexes(img, flat, c, t, scale_free=calibration is None and c.hex_px is None)
     Minv = np.linalg.inv(M)
     corners = [_apply(Minv, h.corners) for h in cands]
     if calibration is not None:
@@ -699,25 +1076,45 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     rots: list[int | None] = [None] * n
     guesses: list[str | None] = [None] * n
     crops: list[np.ndarray | None] = [None] * n
+    anchor_hint: tuple[int, int] | None = None
     if n and (deck is not None or keep_crops):
         # crops from a copy of the frame reduced so a hex is ~1.5 crop widths across (no aliasing)
         g = min(1.0, 1.5 * c.crop_size / max(flat_px or 1.0, 1.0))
         src = frame if g >= 1.0 else cv2.resize(frame, (max(1, int(round(frame.shape[1] * g))), max(1, int(round(frame.shape[0] * g)))),
                                                 interpolation=cv2.INTER_AREA)
-        six = timed_stage(t, "rectify", lambda: [[hex_crop(src, np.roll(q, -k, axis=0) * g, c.crop_size) for k in range(6)]
-                                                 for q in corners])
+        up = timed_stage(t, "rectify", lambda: [hex_crop(src, q * g, c.crop_size) for q in corners])
         if deck is not None:
-            res = timed_stage(t, "identify", identify_hexes, deck, six)
+            sc = timed_stage(t, "identify", lambda: [score_hex(deck, cr, c.anchor_id, c.shortlist, colour_weight=c.colour_weight,
+                                                               fine_shift=c.fine_shift) for cr in up])
+            res = decide_hexes(deck, sc)
             for k, (hid, conf, rot, guess) in enumerate(res):
                 ids[k], confs[k], rots[k], guesses[k] = hid, conf, rot, guess
-        crops = [six[k][rots[k] or 0] for k in range(n)]
+            anchor_hint = _anchor_hint(sc, ids, deck.config, c)
+        crops = [up[k] if not rots[k] else hex_crop(src, np.roll(corners[k], -rots[k], axis=0) * g, c.crop_size)
+                 for k in range(n)] if keep_crops else [None] * n
     obs = timed_stage(t, "layout", _layout, cands, corners, ids, confs, rots, crops if keep_crops else None,
-                      calibration, zones, hex_mm, flat_px, c, guesses)
+                      calibration, zones, hex_mm, flat_px, c, guesses, anchor_hint=anchor_hint)
     return HexesRead(frame.shape[1], frame.shape[0], tuple(obs), flat_px, markers, t)
 
 
+def _anchor_hint(scores: list[HexScore], ids: list[str | None], cfg: IdConfig, c: HexesConfig) -> tuple[int, int] | None:
+    """(hex index, turn) of the hex most like the anchor when no hex was identified as it: the one whose
+    anchor distance is lowest, below ``unknown_distance_max`` and ``anchor_margin`` below every other
+    hex's (a map has one Galactic Center); None otherwise."""
+    if c.anchor_id is None or c.anchor_id in ids:
+        return None
+    ad = [(sc.anchor_d, k) for k, sc in enumerate(scores) if sc.anchor_d is not None]
+    if not ad:
+        return None
+    ad.sort()
+    d, k = ad[0]
+    if d > cfg.unknown_distance_max or (len(ad) > 1 and ad[1][0] - d < c.anchor_margin):
+        return None
+    return k, int(scores[k].anchor_turn)
+
+
 def _layout(cands, corners, ids, confs, rots, crops, calibration, zones, hex_mm, flat_px, c: HexesConfig,
-            guesses=None, guess_rots=None) -> list[HexObservation]:
+            guesses=None, guess_rots=None, anchor_hint=None) -> list[HexObservation]:
     n = len(cands)
     if n == 0:
         return []
@@ -742,6 +1139,8 @@ def _layout(cands, corners, ids, confs, rots, crops, calibration, zones, hex_mm,
             cand = [k for k in range(n) if guesses[k] == c.anchor_id]
             if len(cand) == 1:
                 anchor = cand[0]
+            elif anchor_hint is not None:   # the hex most like the anchor, clearly
+                anchor = anchor_hint[0]
     axial: list[tuple[int, int] | None] = [None] * n
     if anchor is not None:
         up = ups[anchor] / max(np.linalg.norm(ups[anchor]), 1e-9)
