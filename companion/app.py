@@ -9,6 +9,7 @@ takes them between frames. Observations become rule inputs here (``vision`` and
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from dataclasses import dataclass, field
@@ -34,6 +35,14 @@ log = logging.getLogger(__name__)
 CAMERA_OK, CAMERA_LOST, CAMERA_ENDED = "ok", "lost", "ended"
 READER_WATCHING, READER_STILL, READER_READ = "watching", "still", "read"
 JPEG_QUALITY = 80  # phone view frame, 0-100
+
+
+def _shown_as_misplay(finding: dict[str, Any], misplays: Sequence[dict[str, Any]]) -> bool:
+    """Whether a rules finding says what a camera misplay already shows: about the same player (its
+    ``where`` names them), naming the card."""
+    what, where = str(finding.get("what") or ""), str(finding.get("where") or "")
+    return any(m.get("player") and str(m["player"]) in where and m.get("card") and str(m["card"]) in what
+               for m in misplays)
 
 
 class DiceReader(Protocol):
@@ -126,6 +135,9 @@ class MainLoop:
             records the session; the view's ``"game"`` is the setup view meanwhile.
         make_camera: called with the new flow when the setup starts the game; returns its camera
             part (or None).
+        on_change: called after a publish whose game view, camera block or event count differ from
+            the previous publish (a flow action, a report, an answered question, a setup step; not
+            the live picture), once the touchscreen is drawn: e.g. to save ``--screenshot``.
     """
 
     def __init__(
@@ -149,6 +161,7 @@ class MainLoop:
         camera_flow: Any = None,
         setup: Any = None,
         make_camera: Callable[[GameFlow], Any] | None = None,
+        on_change: Callable[[], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -170,6 +183,8 @@ class MainLoop:
         self.camera_flow = camera_flow
         self.setup = setup
         self.make_camera = make_camera
+        self.on_change = on_change
+        self._changed_key: str | None = None
         self._announced: set[str] = set()
         if flow is None and reader is None and setup is None:
             raise ValueError("MainLoop needs a dice reader unless it runs a game flow")
@@ -385,6 +400,8 @@ class MainLoop:
                 self._stop = True
             elif name == "read_now":
                 self._read_requested = True
+                if self.camera_flow is not None:
+                    self.camera_flow.count_again()  # "Count dice" after the game: count over again when done
             elif name == "undo":
                 undone = self.session.undo(origin=origin)
                 self.message = "nothing to undo" if undone is None else f"undid event {undone.payload['seq']}"
@@ -458,6 +475,11 @@ class MainLoop:
         }
         if self.camera_flow is not None:
             view["camera"] = self.camera_flow.view()
+            shown = view["camera"].get("misplays") or []
+            if shown and self.flow is not None:  # a misplay on the camera panel is not listed again below it
+                findings_json = [f for f in findings_json if not _shown_as_misplay(f, shown)]
+                view["findings"] = findings_json
+                view["game"] = {**game_view, "findings": findings_json}
         return view
 
     def publish(self) -> None:
@@ -474,6 +496,13 @@ class MainLoop:
         self._published_at = self.clock()
         self._render(snapshot)
         self._announce(snapshot.view.get("game") or {})
+        if self.on_change is not None:
+            v = snapshot.view
+            key = json.dumps([v.get("game"), v.get("camera"), (v.get("session") or {}).get("events")],
+                             sort_keys=True, default=str)
+            if key != self._changed_key:
+                self._changed_key = key
+                self.on_change()
 
     def _announce(self, game: dict[str, Any]) -> None:
         """Call ``on_announce`` once per game for the last round and once for the game's end."""

@@ -142,6 +142,38 @@ class CameraSpec(Protocol):
         ...
 
 
+class DiceCounting(Protocol):
+    """Optional part of a :class:`CameraSpec` (Roll for the Galaxy): the end-of-game dice count.
+
+    Attributes:
+        count_places: the count passes in order (Roll: ``("citizenry", "cup")``).
+    """
+
+    count_places: tuple[str, ...]
+
+    def wants_count(self, engine_view: Mapping[str, Any]) -> bool:
+        """Whether the dice are counted now (the game is over)."""
+        ...
+
+    def count_proposals(self, dice: Mapping[str, list[dict[str, Any]]], engine_view: Mapping[str, Any], place: str,
+                        before: Mapping[str, Mapping[str, int]], image: str | None) -> list[Proposal]:
+        """One question per player for this pass; ``before``: each player's dice seen in the previous pass."""
+        ...
+
+    def count_prompt(self, place: str | None) -> str:
+        """What the players do before the pass ``place`` (None: counting done)."""
+        ...
+
+
+def colour_counts(dice: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """``{colour: n}`` of ``RollDieObservation.to_json()`` dicts (a die of unknown colour, null, is left out)."""
+    out: dict[str, int] = {}
+    for d in dice:
+        if d.get("colour"):
+            out[d["colour"]] = out.get(d["colour"], 0) + 1
+    return out
+
+
 class TableauCamera:
     """The camera part shared by the tableau games (Race for the Galaxy cards, Roll for the Galaxy
     tiles): a :class:`companion.watch.TableauWatcher` per player; each card seen but not in the rules'
@@ -356,6 +388,11 @@ class CameraFlow:
         self._left = 0
         self._next_at = 0.0
         self._dice_done = False
+        places = tuple(getattr(self.spec, "count_places", ()))
+        self.count_place: str | None = places[0] if places else None
+        """The next end-of-game dice count pass (:class:`DiceCounting`), None when done or not counted."""
+        self.count_seen: dict[str, dict[str, int]] = {}
+        """Each player's dice ``{colour: n}`` seen in the last count pass (the next pass counts the difference)."""
 
     @property
     def enabled(self) -> bool:
@@ -380,6 +417,12 @@ class CameraFlow:
         if self.enabled:
             self._left, self._next_at = self.confirm_reads, now
             self._dice_done = False
+
+    def count_again(self) -> None:
+        """A view asked to read now (the "Count dice" button): when the count is done, start it over."""
+        places = tuple(getattr(self.spec, "count_places", ()))
+        if places and self.count_place is None and self.dice_reader is not None:
+            self.count_place, self.count_seen = places[0], {}
 
     def cancel(self) -> None:
         """The table moves: drop the reads still to take."""
@@ -441,6 +484,13 @@ class CameraFlow:
                 ev = self.flow.engine_view()
                 state = self.flow.session.replay().state
         dice_text = ""
+        counting = (self.dice_reader is not None and self.count_place is not None
+                    and hasattr(self.spec, "wants_count") and self.spec.wants_count(ev))
+        if counting:  # one pass per still table; the other reads keep its message (what to do next)
+            if not self._dice_done:
+                self._dice_done = True
+                self._count(image, names, ev, photo, counted)
+            return recorded
         if self.dice_reader is not None and not self._dice_done and self.spec.wants_dice(ev):
             self._dice_done = True
             dice = self._dice_by_zone(image, names)
@@ -450,6 +500,23 @@ class CameraFlow:
                 self._ask(p)
         self.message = f"camera read {self.reads}: {counted} cards{dice_text}"
         return recorded
+
+    def _count(self, image: np.ndarray, names: list[str], ev: Mapping[str, Any], photo: str | None,
+               cards: int) -> None:
+        """One end-of-game dice count pass (Roll for the Galaxy, p.8 Victory): read every zone, ask each
+        player "Ann: 3 white, 1 red in the cup?", then move on to the next pass."""
+        spec: Any = self.spec
+        place = self.count_place
+        dice = self._dice_by_zone(image, names)
+        path = self._save_image(image, f"count-{place}") or photo
+        for p in spec.count_proposals(dice, ev, place, self.count_seen, path):
+            self._ask(p)
+        self.count_seen = {name: colour_counts(dice.get(name, [])) for name in names}
+        places = tuple(spec.count_places)
+        k = places.index(place)
+        self.count_place = places[k + 1] if k + 1 < len(places) else None
+        self.message = (f"camera read {self.reads}: {cards} cards, {sum(len(v) for v in dice.values())} dice counted "
+                        f"({place}); {spec.count_prompt(self.count_place)}")
 
     def _cards_by_zone(self, image: np.ndarray, names: list[str], ev: Mapping[str, Any]) -> dict[str, list[Any]]:
         from vision.cards import CardsConfig
@@ -622,4 +689,12 @@ class CameraFlow:
             "misplays": [m for name in self.flow.names for m in self.misplays.get(name, [])],
             "notes": {k: v for k, v in self.notes.items() if v},
             "covers": list(self.spec.covers) if self.deck is not None else [],
+            "count": self._count_view(),
         }
+
+    def _count_view(self) -> dict[str, Any] | None:
+        """``{"next": place | null, "prompt"}`` while the end-of-game dice count applies, else None."""
+        spec: Any = self.spec
+        if self.dice_reader is None or not hasattr(spec, "wants_count") or not spec.wants_count(self.flow.engine_view()):
+            return None
+        return {"next": self.count_place, "prompt": spec.count_prompt(self.count_place)}

@@ -8,7 +8,9 @@
     companion read IMAGE... --dice roll --profile P [--json]   Roll for the Galaxy dice (colour and face)
     companion enroll roll-dice DIR [--name N]     learn the owner's Roll for the Galaxy dice from photos
     companion enroll cards DECK DIR               learn a deck of cards or tiles (DIR/<card-id>/ photos)
+    companion enroll cards DECK DIR --hexes       learn Eclipse sector hexes (DIR/<sector-id>/ photos or scans)
     companion read IMAGE... --cards DECK [--json] every card or tile: id, corners, mm, row/col, cell, zone
+                                                  (a hex deck: every sector hex under "hexes", "cards" empty)
     companion print-mat PATH                      the A4 calibration sheet (PNG or PDF)
     companion calibrate [--source S] [--lens IMAGE...] [--out FILE]   the table (and lens) calibration
     companion score GAME FILE [--json]            score an end-of-game position (roll, race, among)
@@ -97,7 +99,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--no-web", action="store_true", help="do not start the phone view")
         p.add_argument("--no-screen", action="store_true", help="do not draw the touchscreen")
         p.add_argument("--windowed", action="store_true", help="draw the touchscreen in a window, not full screen")
-        p.add_argument("--screenshot", type=Path, help="after each read, save the touchscreen as this PNG")
+        p.add_argument("--screenshot", type=Path, help="save the touchscreen as this PNG after each read (and, in a game flow, after each change)")
         p.add_argument("--no-gpio", action="store_true", help="do not use the GPIO button and LED")
         p.add_argument("--game", choices=BOX_GAMES, default="d6",
                        help="d6 (default: read the dice), or the at-table flow of roll, race or among")
@@ -130,6 +132,8 @@ def _parser() -> argparse.ArgumentParser:
     read.add_argument("--cards", metavar="DECK", help="read cards and tiles with this enrolled deck (a name or a .npz path) instead of dice")
     read.add_argument("--mirror", choices=("off", "on", "auto"), default="off",
                       help="with --cards: the camera gives mirror images (selfie webcams): on, off, or auto per frame")
+    read.add_argument("--calibration", type=Path, metavar="FILE",
+                      help="with --cards: the table calibration from `companion calibrate` (default: the A4 sheet in view, else pixels)")
     read.add_argument("--dice", choices=DICE_KINDS, default="d6", help="kind of dice (default d6)")
     read.add_argument("--profile", help="dice profile from `companion enroll` (a name or a .json path); needed for --dice roll")
     read.add_argument("--json", action="store_true", help="one JSON object per image and line")
@@ -145,6 +149,8 @@ def _parser() -> argparse.ArgumentParser:
     cards = enroll_sub.add_parser("cards", help="a deck of cards or tiles: DIR/<card-id>/ folders of photos or scans")
     cards.add_argument("deck", metavar="DECK", help="deck name (saved in the user's data directory) or a .npz path")
     cards.add_argument("folder", type=Path, metavar="DIR")
+    cards.add_argument("--hexes", action="store_true",
+                       help="the folders hold Eclipse sector hexes (DIR/<sector-id>/), not cards: build a hex deck")
 
     cal = sub.add_parser("calibrate", help="compute the table calibration from the printed sheet or corner markers in view")
     cal.add_argument("--source", default="auto",
@@ -196,18 +202,19 @@ def _main(argv: Sequence[str] | None) -> int:
         ignored = [opt for opt, given, used in (
             ("--profile", args.profile is not None, args.cards is None and args.dice == "roll"),
             ("--mirror", args.mirror != "off", args.cards is not None),
+            ("--calibration", args.calibration is not None, args.cards is not None),
             ("--dice", args.dice != "d6", args.cards is None),
         ) if given and not used]
         if ignored:
             print(f"companion read: {', '.join(ignored)} does not apply here "
-                  f"(--profile goes with --dice roll, --mirror with --cards, and --cards reads no dice)", file=sys.stderr)
+                  f"(--profile goes with --dice roll, --mirror and --calibration with --cards, and --cards reads no dice)", file=sys.stderr)
             return EXIT_USAGE
     if args.command == "read" and args.cards is not None:
-        return cmd_read_cards(args.images, args.cards, args.json, args.mirror)
+        return cmd_read_cards(args.images, args.cards, args.json, args.mirror, args.calibration)
     if args.command == "read":
         return cmd_read(args.images, args.dice, args.json, args.profile)
     if args.command == "enroll" and args.what == "cards":
-        return cmd_enroll_cards(args.folder, deck_path(args.deck))
+        return cmd_enroll_cards(args.folder, deck_path(args.deck), hexes=args.hexes)
     if args.command == "enroll":
         return cmd_enroll_roll_dice(args.folder, args.out or profile_path(args.name))
     if args.command == "print-mat":
@@ -335,52 +342,130 @@ def deck_path(name_or_path: str) -> Path:
     return data_dir() / "decks" / f"{name_or_path}.npz"
 
 
-def cmd_enroll_cards(folder: Path, out: Path) -> int:
-    """``companion enroll cards DECK DIR``: build and save a deck profile; 0 saved, 1 bad folder."""
+def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
+    """``companion enroll cards DECK DIR [--hexes]``: build and save a deck profile; 0 saved, 1 bad folder.
+
+    With ``hexes`` the folders hold Eclipse sector hexes (``DIR/<sector-id>/`` photos or scans) and the
+    deck is built with :func:`vision.hexes.build_hex_deck` (``DeckProfile.shape == "hex"``); ``companion
+    read --cards`` then reads sector hexes with it.
+    """
     from vision import VisionError
     from vision.deck import build_deck
+    from vision.hexes import build_hex_deck
 
     try:
-        deck = build_deck(folder, name=out.stem)
+        deck = build_hex_deck(folder, name=out.stem) if hexes else build_deck(folder, name=out.stem)
         out.parent.mkdir(parents=True, exist_ok=True)
         saved = deck.save(out)
     except (VisionError, OSError) as exc:
         print(f"companion enroll: {exc}", file=sys.stderr)
         return EXIT_INPUT
-    print(f"saved deck {saved} ({len(set(deck.ref_ids))} cards); use it with: companion read IMAGE --cards {saved}")
+    what = "sector hexes" if hexes else "cards"
+    print(f"saved deck {saved} ({len(set(deck.ref_ids))} {what}); use it with: companion read IMAGE --cards {saved}")
     return EXIT_OK
 
 
-def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror: str = "off") -> int:
-    """``companion read IMAGE... --cards DECK``: every card or tile on each image; bad images give exit 1.
+DECK_KINDS = {"card": "cards or square tiles", "hex": "Eclipse sector hexes"}
+"""``DeckProfile.shape`` -> what the deck holds, for messages."""
 
-    Calibrates from the ArUco sheet or corner markers when they are in view (positions in table
-    mm); without them, ``center_mm`` is estimated from the deck's card size.
+
+def deck_kind(deck: Any) -> str:
+    """``"card"`` or ``"hex"``: what a loaded :class:`vision.deck.DeckProfile` was enrolled as."""
+    return "hex" if getattr(deck, "shape", "card") == "hex" else "card"
+
+
+def load_deck(name_or_path: str, want: str | None = None) -> Any:
+    """The enrolled deck ``name_or_path`` (:func:`deck_path`), checked to be of kind ``want``.
+
+    Args:
+        name_or_path: a deck name (``<data dir>/decks/<name>.npz``) or a ``.npz`` path.
+        want: ``"card"`` (cards and square tiles), ``"hex"`` (Eclipse sector hexes) or None (either).
+
+    Returns:
+        The :class:`vision.deck.DeckProfile`.
+
+    Raises:
+        _InputError: no such file, it does not load, or it holds the other kind (one line naming the
+            deck, what it holds and the enroll command to run; exit 3, "no deck to read with").
     """
     from vision import VisionError
-    from vision.cards import CardsConfig, read_cards
     from vision.deck import DeckProfile
+
+    path = deck_path(name_or_path)
+    if not path.is_file():
+        raise _InputError(f"no deck at {path}: build one with `companion enroll cards DECK DIR`", EXIT_DEVICE)
+    try:
+        deck = DeckProfile.load(path)
+    except VisionError as exc:
+        raise _InputError(f"cannot load deck {name_or_path}: {exc}", EXIT_DEVICE) from None
+    kind = deck_kind(deck)
+    if want is not None and kind != want:
+        hint = "companion enroll cards DECK DIR --hexes" if want == "hex" else "companion enroll cards DECK DIR"
+        raise _InputError(f"deck {name_or_path} holds {DECK_KINDS[kind]}, not {DECK_KINDS[want]}: "
+                          f"enroll one with `{hint}`", EXIT_DEVICE)
+    return deck
+
+
+def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror: str = "off",
+                   calibration_file: Path | None = None) -> int:
+    """``companion read IMAGE... --cards DECK``: every card or tile on each image; bad images give exit 1.
+
+    Positions are in table mm with ``--calibration FILE`` (from ``companion calibrate``, e.g. with
+    ``--corners`` for four corner markers around the play area), else calibrated per image from the
+    A4 sheet when it is in view; without either, ``center_mm`` is estimated from the deck's card size.
+    A missing or malformed calibration file gives exit 1.
+
+    A hex deck (``companion enroll cards DECK DIR --hexes``) reads Eclipse sector hexes with
+    :func:`vision.hexes.read_hexes` instead: per image ``{"image", "cards": [], "hexes":
+    [HexObservation.to_json()]}`` (``id``, ``corners`` (6, px), ``center_mm``, ``rotation`` 0-5,
+    ``rotation_deg``, ``axial`` ``[q, r]`` from the Galactic Center, ``zone``, ``confidence``).
+    ``--mirror`` is a card-reader option and is refused with a hex deck (exit 2).
+    """
+    from vision.cards import CardsConfig, read_cards
     from vision.table import CalibrationFailed, calibrate
 
-    if not deck_path(deck_name).is_file():
-        print(f"companion read: no deck at {deck_path(deck_name)}: build one with `companion enroll cards DECK DIR`",
-              file=sys.stderr)
-        return EXIT_DEVICE
     try:
-        deck = DeckProfile.load(deck_path(deck_name))
-    except VisionError as exc:
-        print(f"companion read: cannot load deck {deck_name}: {exc}", file=sys.stderr)
-        return EXIT_DEVICE
+        deck = load_deck(deck_name)
+    except _InputError as exc:
+        print(f"companion read: {exc}", file=sys.stderr)
+        return exc.code
+    hexes = deck_kind(deck) == "hex"
+    if hexes and mirror != "off":
+        print(f"companion read: --mirror does not apply to deck {deck_name}, which holds Eclipse sector hexes",
+              file=sys.stderr)
+        return EXIT_USAGE
     config = CardsConfig(mirror=mirror)
+    fixed = None
+    if calibration_file is not None:
+        from companion.calibration import BadCalibrationFile, load_calibration
+
+        try:
+            fixed = load_calibration(calibration_file)
+        except BadCalibrationFile as exc:
+            print(f"companion read: {exc}", file=sys.stderr)
+            return EXIT_INPUT
+
+    def table(frame: Any) -> Any:
+        if fixed is not None:
+            return fixed
+        try:
+            return calibrate(frame)
+        except CalibrationFailed:
+            return None
 
     def read(frame: Any, path: Path) -> dict:
-        try:
-            calibration = calibrate(frame)
-        except CalibrationFailed:
-            calibration = None
-        return read_cards(frame, deck, calibration=calibration, config=config).to_json(str(path))
+        if hexes:
+            from vision.hexes import read_hexes
+
+            found = read_hexes(frame, deck, calibration=table(frame))
+            return {"image": str(path), "cards": [], "hexes": found.to_json(str(path))["hexes"]}
+        return read_cards(frame, deck, calibration=table(frame), config=config).to_json(str(path))
 
     def describe(record: dict) -> str:
+        if hexes:
+            found = [f"{h['id'] or '?'}" + (f" at [{h['axial'][0]}, {h['axial'][1]}]" if h["axial"] is not None else "")
+                     + (f" turned {h['rotation']}" if h["rotation"] else "") for h in record["hexes"]]
+            return f"{len(found)} hexes: {', '.join(found) or 'none'}"
         ids = [c["id"] or "?" for c in record["cards"]]
         return f"{len(ids)} cards: {', '.join(ids) or 'none'}"
 
@@ -663,9 +748,12 @@ def cmd_box(args: argparse.Namespace) -> int:
     screen, pump = _open_screen(args, hub, phone_url)
     controls = None if args.no_gpio else _open_controls(hub, "next_phase" if flow_game else "read_now", args.buzzer_pin)
 
-    def on_read(seq: int, read: object) -> None:
+    def save_screenshot() -> None:
         if args.screenshot is not None and screen is not None:
             screen.save_png(args.screenshot)
+
+    def on_read(seq: int, read: object) -> None:
+        save_screenshot()
         if controls is not None:
             controls.read_ok()
 
@@ -673,6 +761,7 @@ def cmd_box(args: argparse.Namespace) -> int:
         source=source, reader=reader, session=session, hub=hub, stillness=StillnessDetector(),
         screen=screen, pump_screen=pump, phone_url=phone_url, stop_at_end=True,  # a replay that ends (demo --once, run FOLDER) stops the job
         on_read=on_read, flow=flow, camera_flow=camera_flow, setup=setup, make_camera=make_camera,
+        on_change=save_screenshot if flow_game else None,  # d6: after each read (on_read); flows: after each change
         on_announce=lambda what: controls.beep(3 if what == "last_round" else 1) if controls is not None else None,
     )
     signal.signal(signal.SIGTERM, lambda *_: loop.stop())
@@ -747,17 +836,8 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
     calibration = _load_box_calibration(args.calibration)
     if args.deck is None and args.dice_profile is None:
         return None, calibration
-    deck = None
-    if args.deck is not None:
-        from vision.deck import DeckProfile
-
-        path = deck_path(args.deck)
-        if not path.is_file():
-            raise _InputError(f"no deck at {path}: build one with `companion enroll cards DECK DIR`", EXIT_DEVICE)
-        try:
-            deck = DeckProfile.load(path)
-        except VisionError as exc:
-            raise _InputError(f"cannot load deck {args.deck}: {exc}", EXIT_DEVICE) from None
+    # Roll, Race and Among the Stars lay out cards and square tiles: a hex deck is refused (exit 3)
+    deck = load_deck(args.deck, want="card") if args.deck is not None else None
     dice_reader = None
     if args.dice_profile is not None:
         path = profile_path(args.dice_profile)

@@ -337,9 +337,21 @@ class GameFlow:
         return self.table().over
 
     def findings(self, limit: int = 6) -> list[dict[str, Any]]:
-        """The newest findings first (at most ``limit``), each with ``todo``: what to do about it."""
+        """The newest findings first (at most ``limit``), each with ``todo``: what to do about it. A finding
+        raised again (same what, where and rule: Among the Stars' ``station_read`` re-checks the whole
+        station on every camera read) is listed once, at its newest."""
         found: Sequence[Finding] = self.session.replay().findings
-        return [{**f.to_json(), "todo": TODO.get(f.severity.value, "")} for f in list(found)[::-1][:limit]]
+        out: list[dict[str, Any]] = []
+        seen: set[tuple[str, str, str]] = set()
+        for f in list(found)[::-1]:  # each finding once: every camera read of a station re-checks it
+            key = (f.what, f.where, f.rule)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append({**f.to_json(), "todo": TODO.get(f.severity.value, "")})
+            if len(out) >= limit:
+                break
+        return out
 
     def result(self) -> dict[str, Any]:
         """Scores as they stand: ``{"players": [{"name", "seat", "colour", "role", "total",

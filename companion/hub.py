@@ -22,14 +22,14 @@ from typing import Any
 __all__ = ["Snapshot", "StateHub", "ACTIONS"]
 
 ACTIONS = frozenset({"read_now", "undo", "quit", "next_phase", "report", "undo_report", "camera_confirm",
-                     "camera_dismiss", "setup_player", "setup_remove", "setup_seat", "setup_even", "setup_start"})
+                     "camera_dismiss", "setup_player", "setup_remove", "setup_rename", "setup_seat", "setup_even", "setup_start"})
 """Action names views may post: ``read_now`` (read the dice now), ``undo`` (withdraw the
 latest event), ``quit`` (stop the main loop); in a game flow (``companion.flow``) also
 ``next_phase`` (the Next button), ``report`` (``player``, ``form``, ``values``: a player's
 report) and ``undo_report`` (``player``: withdraw that player's newest report); with the camera
 (``companion.camera_flow``) ``camera_confirm`` (``id``, optional ``choice``: record what the camera
 saw) and ``camera_dismiss`` (``id``: drop the question); while a game is set up
-(``companion.setup_flow``) ``setup_player`` (``player``, ``colour``), ``setup_remove`` (``player``),
+(``companion.setup_flow``) ``setup_player`` (``player``, ``colour``), ``setup_remove`` (``player``), ``setup_rename`` (``player``, ``name``),
 ``setup_seat`` (``player``, ``point``), ``setup_even`` and ``setup_start``. Payload keys
 depend on the action; ``reply`` (a :class:`concurrent.futures.Future`) gets the loop's answer."""
 

@@ -161,7 +161,9 @@ def _screen_for(view: dict[str, Any]) -> Screen:
     if game.get("setup"):
         return Screen.SETUP
     if game.get("flow"):  # the flow is played without the camera: a lost camera is a status line
-        return Screen.SCORES if game.get("over") else Screen.TABLE
+        if game.get("over") and not (view.get("camera") or {}).get("questions"):
+            return Screen.SCORES
+        return Screen.TABLE  # over with camera questions waiting (the dice count): answer them first
     if (view.get("status") or {}).get("camera") == "lost":
         return Screen.CAMERA_LOST
     return Screen.WATCHING
@@ -449,8 +451,10 @@ class _Scores(_ScreenState):
 
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         buttons = [Button("undo", "Undo", ts._rect(6, 404, 200, 70), _can_undo(view))]
+        if (view.get("camera") or {}).get("count") is not None:  # Roll with --dice-profile: the dice count
+            buttons.append(Button("read_now", "Count dice", ts._rect(214, 404, 200, 70), True, (), "count_dice"))
         if ts.debug:
-            buttons.append(Button("quit", "Quit", ts._rect(214, 404, 120, 70)))
+            buttons.append(Button("quit", "Quit", ts._rect(422, 404, 110, 70)))
         return buttons
 
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
@@ -464,7 +468,7 @@ class _Scores(_ScreenState):
         ts._text_fit(headline, (ts._x(10), ts._y(40)), ts._x(780), 56, GOOD)
         players = result.get("players") or []
         categories = [c["category"] for c in players[0]["categories"]] if players else []
-        table = ts._rect(6, 100, 788, 296)
+        table = ts._rect(6, 100, 788, 266 if (view.get("camera") or {}).get("count") is not None else 296)
         label_w = ts._x(230)
         col_w = (table.width - label_w) // max(1, len(players))
         rows = len(categories) + 2
@@ -486,7 +490,12 @@ class _Scores(_ScreenState):
             x = table.x + label_w + k * col_w
             ts._text(str(p["total"]), (x + col_w // 2, y + ts._s(2)), 40, GOOD if p.get("winner") else TEXT, anchor="midtop")
         ts._draw_buttons(self.buttons(ts, view))
-        ts._text_fit("Export: companion export --json FILE / --bgstats FILE", (ts._x(350), ts._y(430)), ts._x(440), 22, DIM, min_size=14)
+        count = (view.get("camera") or {}).get("count")
+        if count is not None:
+            ts._text_fit(count.get("prompt") or "", (ts._x(10), ts._y(372)), ts._x(780), 24, WARN, min_size=14)
+            ts._text_fit("Export: companion export --json FILE / --bgstats FILE", (ts._x(424), ts._y(420)), ts._x(370), 22, DIM, min_size=12)
+        else:
+            ts._text_fit("Export: companion export --json FILE / --bgstats FILE", (ts._x(350), ts._y(430)), ts._x(440), 22, DIM, min_size=14)
 
 
 class _Setup(_ScreenState):

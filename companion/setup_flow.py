@@ -16,7 +16,8 @@ game shows this step instead of the game:
   game flow.
 
 Actions (hub, all answered with :class:`companion.flow.Outcome`): ``setup_player`` (``player``: the
-name, ``colour``), ``setup_remove`` (``player``), ``setup_seat`` (``player``, ``point``: ``[x, y]`` frame px),
+name, ``colour``), ``setup_remove`` (``player``), ``setup_rename`` (``player``, ``name``: the new name; a phone renames
+a "Player N" added on the touchscreen, which has no keyboard), ``setup_seat`` (``player``, ``point``: ``[x, y]`` frame px),
 ``setup_even``, ``setup_start``.
 
 The setup view (``view["game"]`` while setting up)::
@@ -38,7 +39,7 @@ from companion.flow import COLOURS, MAX_NAME, GameFlow, Outcome
 
 __all__ = ["PLAYER_LIMITS", "SETUP_ACTIONS", "TableSetup"]
 
-SETUP_ACTIONS = ("setup_player", "setup_remove", "setup_seat", "setup_even", "setup_start")
+SETUP_ACTIONS = ("setup_player", "setup_remove", "setup_rename", "setup_seat", "setup_even", "setup_start")
 PLAYER_LIMITS = {"roll": (2, 5), "race": (2, 4), "among": (2, 4)}
 """Players per game: Roll for the Galaxy p.2 (2-5), Race for the Galaxy base game (2-4), Among the
 Stars rulebook 2 (2-4)."""
@@ -104,6 +105,29 @@ class TableSetup:
             raise BadEntry(f"no player {str(name)[:40]!r}")
         self.seats.pop(name, None)
         return f"{name} left"
+
+    def rename_player(self, name: Any, new: Any) -> str:
+        """Rename a player, keeping colour, seat order and tapped seat. The touchscreen has no keyboard, so a
+        player added there is "Player N" and renames themselves on a phone (``setup_rename``).
+
+        Raises:
+            BadEntry: unknown player, a bad new name (as :meth:`add_player`), or a name already taken.
+        """
+        if name not in self.names:
+            raise BadEntry(f"no player {str(name)[:40]!r}")
+        if not isinstance(new, str) or not new.strip():
+            raise BadEntry("give the player's new name")
+        new = new.strip()
+        if len(new) > MAX_NAME or "," in new or ":" in new:
+            raise BadEntry(f"a name is at most {MAX_NAME} characters, without ',' or ':'")
+        if new != name and new in self.names:
+            raise BadEntry(f"{new!r} is already playing; names must differ")
+        for p in self.players:
+            if p["name"] == name:
+                p["name"] = new
+        if name in self.seats:
+            self.seats[new] = self.seats.pop(name)
+        return f"{name} is now {new}"
 
     def seat(self, name: Any, point: Any) -> str:
         """``name`` sits at ``point`` (``[x, y]`` frame px, where they tapped the table picture)."""
@@ -181,6 +205,8 @@ class TableSetup:
                 return Outcome([], self.add_player(action.get("player"), action.get("colour")))
             if name == "setup_remove":
                 return Outcome([], self.remove_player(action.get("player")))
+            if name == "setup_rename":
+                return Outcome([], self.rename_player(action.get("player"), action.get("name")))
             if name == "setup_seat":
                 return Outcome([], self.seat(action.get("player"), action.get("point")))
             if name == "setup_even":

@@ -18,7 +18,8 @@ Routes:
                           202 ``{"queued": true}`` when the loop did not answer within ``reply_s``.
     ``POST /api/report/undo``  ``{"player": name}``: withdraw that player's newest report; same answers.
     ``POST /api/setup``   while a game is set up (``view["game"]["setup"]``): ``{"action": "player",
-                          "name", "colour"}`` | ``{"action": "remove", "name"}`` | ``{"action": "even"}``
+                          "name", "colour"}`` | ``{"action": "remove", "name"}`` |
+                          ``{"action": "rename", "name", "new_name"}`` | ``{"action": "even"}``
                           | ``{"action": "start"}`` -> same answers as ``/api/report``.
     ``POST /api/camera``  answer a camera question (``view["camera"]["questions"]``): ``{"id": n,
                           "answer": "confirm" | "dismiss", "choice": optional answer from the
@@ -216,14 +217,14 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         if bad is not None:
             return bad
         what = body.get("action")
-        if what not in ("player", "remove", "even", "start"):
-            return _error(400, f"'action' must be player, remove, even or start, e.g. {example}")
+        if what not in ("player", "remove", "rename", "even", "start"):
+            return _error(400, f"'action' must be player, remove, rename, even or start, e.g. {example}")
         extra = {}
-        for key in ("name", "colour"):
+        for key in ("name", "colour", "new_name"):
             if key in body:
                 if not isinstance(body[key], str):
                     return _error(400, f"{key!r} must be a string, e.g. {example}")
-                extra["player" if key == "name" else key] = body[key]
+                extra[{"name": "player", "new_name": "name"}.get(key, key)] = body[key]
         return _answer(hub.request(f"setup_{what}", "phone", reply_s, **extra))
 
     @app.post("/api/camera")

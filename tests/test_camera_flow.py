@@ -449,3 +449,131 @@ def test_touchscreen_offers_the_other_phases_as_one_tap_corrections(store, outpu
     last = flow.session.events()[-1]
     assert (last.kind, last.player, last.payload["phase"], last.payload["read"]["corrected"]) == (
         "phase_selected", "Bob", "settle", True)
+
+
+# -- Roll for the Galaxy: the dice count at the end (issue 6 'Wired into the game', p.8 Victory) -----------
+
+
+def roll_to_the_end(flow: GameFlow) -> None:
+    """Setup, one round in which Ann builds Galactic Exchange and takes the whole VP pool (24 VP for two
+    players, p.2 Setup), Manage Empire, then the end (p.8 End check: the pool is empty)."""
+    setup_roll(flow)
+    flow.report("Ann", "select", {"phase": "develop"})
+    flow.report("Bob", "select", {"phase": "develop"})
+    flow.next_phase()  # Reveal
+    flow.next_phase()  # II Develop
+    flow.report("Ann", "tile", {"tile": "Galactic Exchange"})
+    flow.report("Ann", "vp", {"vp": 24})
+    flow.next_phase()  # Manage Empire
+    flow.next_phase()  # end of game
+    assert flow.over()
+
+
+class SwitchingDiceReader(FakeDiceReader):
+    """The dice of each pass in turn (the table changes between the passes)."""
+
+    def __init__(self, *passes):
+        self.passes = [FakeDiceReader(dice).result for dice in passes]
+        self.calls = 0
+
+    def read(self, image):
+        self.calls += 1
+        return self.passes[min(self.calls, len(self.passes)) - 1]
+
+
+def test_roll_dice_are_counted_by_colour_at_the_end_for_the_bonuses_and_the_tiebreak(store, tmp_path):
+    # Pass 1, cups closed: Ann's zone (left) shows her citizenry and construction-zone dice: white x2, red,
+    # purple, blue; Bob's: white x2. Pass 2, cups emptied: Ann's zone adds white x3, red, purple; Bob's
+    # adds white x3 and a die of unknown colour.
+    box = lambda x, y=40: (x, y, 30, 30)  # noqa: E731
+    first = [("white", "explore", box(20)), ("white", "ship", box(60)), ("red", "develop", box(100)),
+             ("purple", "ship", box(140)), ("blue", "produce", box(180)),
+             ("white", "explore", box(340)), ("white", "settle", box(380))]
+    cups = [("white", "explore", box(20, 140)), ("white", "develop", box(60, 140)), ("white", "ship", box(100, 140)),
+            ("red", "settle", box(140, 140)), ("purple", "ship", box(180, 140)),
+            ("white", "explore", box(340, 140)), ("white", "explore", box(380, 140)), ("white", "explore", box(420, 140)),
+            (None, None, box(460, 140))]
+    reader = SwitchingDiceReader(first, first + cups)
+    flow = flow_of(store, "roll")
+    roll_to_the_end(flow)
+    before = {p["name"]: p for p in flow.result()["players"]}
+    # p.2 Setup: Ann owns white, red (Hidden Fortress) and purple (Old Earth) dice: 3 colours
+    assert before["Ann"]["breakdown"]["Galactic Exchange bonus"] == 3
+    cam = CameraFlow(flow, dice_reader=reader, zones=halves(), image_dir=tmp_path / "reads")
+    assert cam.view()["count"] == {"next": "citizenry", "prompt": FLOWS["roll"].camera.count_prompt("citizenry")}
+    image = np.full((240, 640, 3), 70, np.uint8)
+    read_twice(cam, image)
+    assert reader.calls == 1  # one count per still table
+    q_ann, q_bob = cam.view()["questions"]
+    assert q_ann["text"] == "Ann: 2 white, 1 red, 1 purple, 1 blue in citizenry and construction zone?"
+    # Bob's Alpha Centauri holds a brown good from setup (p.2): a good is not counted here
+    assert q_bob["text"] == "Bob: 2 white in citizenry and construction zone (goods 1 brown not counted)?"
+    assert cam.view()["count"]["next"] == "cup" and "empty your cup" in cam.message
+    ann = cam.confirm(q_ann["id"])
+    assert (ann.kind, ann.player, ann.origin) == ("dice_counted", "Ann", "camera")
+    assert ann.payload["citizenry"] == {"white": 2, "red": 1, "purple": 1, "blue": 1}
+    assert ann.payload["read"]["place"] == "citizenry" and len(ann.payload["read"]["dice"]) == 5
+    cam.confirm(q_bob["id"])
+    # the players empty their cups: the table moves, then is still again
+    read_twice(cam, image)
+    q_ann, q_bob = cam.view()["questions"]
+    assert q_ann["text"] == "Ann: 3 white, 1 red, 1 purple in the cup?"
+    assert q_bob["text"] == "Bob: 3 white in the cup?; 1 die of unknown colour left out"
+    assert cam.view()["count"]["next"] is None
+    assert cam.confirm(q_ann["id"]).payload["cup"] == {"white": 3, "red": 1, "purple": 1}
+    cam.confirm(q_bob["id"])
+    after = {p["name"]: p for p in flow.result()["players"]}
+    # Ann owns white, red, purple, blue: 4 colours (p.8; a purple die is only purple)
+    assert after["Ann"]["breakdown"]["Galactic Exchange bonus"] == 4
+    credits = {p["name"]: p["credits"] for p in flow.engine_view()["players"]}
+    # tie-break: dice in the cup + credits (the citizenry is not the cup)
+    assert after["Ann"]["tiebreak"] == [5 + credits["Ann"]]
+    assert after["Bob"]["tiebreak"] == [3 + credits["Bob"]]
+    # "Count dice" again once done starts over with the first pass
+    cam.count_again()
+    assert cam.view()["count"]["next"] == "citizenry"
+
+
+def test_the_dice_count_waits_for_the_end_and_takes_goods_off(store):
+    reader = FakeDiceReader([("white", "explore", (20, 40, 30, 30)), ("green", "settle", (60, 40, 30, 30))])
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    cam = CameraFlow(flow, dice_reader=reader, zones=halves())
+    assert cam.view()["count"] is None  # not over: the dice are phase-strip proposals, not a count
+    from companion.flows.roll import ROLL_CAMERA
+
+    view = flow.engine_view()
+    view["step"] = "over"
+    view["players"][0]["goods"] = {"Old Earth": ["green"]}
+    seen = {"Ann": [d.to_json() for d in reader.result.dice]}
+    [q] = ROLL_CAMERA.count_proposals(seen, view, "citizenry", {}, None)
+    assert q.text == "Ann: 1 white in citizenry and construction zone (goods 1 green not counted)?"
+    assert q.payload["citizenry"] == {"white": 1}
+
+
+def test_touchscreen_asks_the_dice_count_then_shows_the_scores_with_count_dice(store, output_dir):
+    import pygame
+
+    from companion.screen import TouchScreen
+
+    reader = FakeDiceReader([("white", "explore", (20, 40, 30, 30)), ("red", "develop", (60, 40, 30, 30)),
+                             ("purple", "ship", (100, 40, 30, 30))])
+    flow = flow_of(store, "roll")
+    roll_to_the_end(flow)
+    hub = StateHub()
+    cam = CameraFlow(flow, dice_reader=reader, zones=halves(), reread_s=0.0)
+    screen = TouchScreen(phone_url="http://192.168.1.20:8080/")
+    loop = run_loop(flow, np.full((240, 640, 3), 70, np.uint8), cam, hub, screen)
+    screen.save_png(output_dir / "camera_roll_count_question.png")
+    [q] = hub.snapshot().view["camera"]["questions"]
+    assert q["text"] == "Ann: 1 white, 1 red, 1 purple in citizenry and construction zone?"
+    assert {"camera_confirm", "camera_dismiss"} <= set(screen.buttons)
+    tap = screen.buttons["camera_confirm"].rect.center
+    screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=tap), hub)
+    screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=tap), hub)
+    loop._take_actions()
+    loop.publish()
+    assert flow.session.events()[-1].kind == "dice_counted"
+    # no question waits: the scores, with "Count dice" for the next pass (the cups)
+    assert "count_dice" in screen.buttons and screen.buttons["count_dice"].action == "read_now"
+    screen.save_png(output_dir / "camera_roll_count_scores.png")

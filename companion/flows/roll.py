@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from companion.camera_flow import Proposal, TableauCamera
+from companion.camera_flow import Proposal, TableauCamera, colour_counts
 from companion.errors import BadEntry
 from companion.flow import Field, Form, TableRound
 from rules import ScoreBreakdown
 from rules.roll import ROLL_GAME
 from rules.roll.data import COLOURS, FACES, PHASES, catalogue
+from rules.roll.dice import Dice
 
 __all__ = ["ROLL_CAMERA", "ROLL_FLOW", "RollCamera", "RollFlow"]
 
@@ -104,6 +105,56 @@ class RollCamera(TableauCamera):
             out.append(Proposal(p["name"], f"{p['name']} selected {PHASE_NAMES[phase]}? (dice: {workers}{extra})",
                                 "phase_selected", {"phase": phase, "read": read}, tuple(PHASES), "phase", phase))
         return out
+
+    # -- the dice count at the end (issue 6 'Wired into the game'; Roll for the Galaxy, p.8 Victory) ----
+    count_places = ("citizenry", "cup")
+    """Two passes: first every die a player has outside the cup (cups closed), then the cups emptied into
+    the zones: the cup is the difference (p.8 Victory: the tie-break counts only the cup)."""
+
+    def wants_count(self, view: Mapping[str, Any]) -> bool:
+        """Once the game is over (p.8 End check): the final scoring counts dice by colour."""
+        return view["step"] == "over"
+
+    def count_prompt(self, place: str | None) -> str:
+        """What the table does before each pass."""
+        if place == "citizenry":
+            return "Count dice: leave the cups closed, lay your citizenry and construction-zone dice in your zone, tap Count dice"
+        if place == "cup":
+            return "Count dice: now empty your cup into your zone and tap Count dice"
+        return "dice counted; Count dice counts again"
+
+    def count_proposals(self, dice: Mapping[str, list[dict[str, Any]]], view: Mapping[str, Any], place: str,
+                        before: Mapping[str, Mapping[str, int]], image: str | None) -> list[Proposal]:
+        """Per player: "Ann: 2 white, 1 red in citizenry and construction zone?" (``place="citizenry"``; the
+        goods recorded on her worlds are taken off what the camera sees: goods are ``goods_placed`` reports,
+        p.7 Produce) or "Ann: 3 white, 1 purple in the cup?" (``place="cup"``: what is seen now less what
+        the previous pass saw). Confirm records ``dice_counted`` ``{place: {colour: n}, "read": {"image",
+        "dice", "place"}}``. A purple die is counted as purple (p.8: end-game powers never treat it as another
+        colour); a die whose colour the reader could not tell is left out and said in the question.
+        """
+        out = []
+        for p in view["players"]:
+            name = p["name"]
+            seen = dice.get(name) or []
+            have = Dice.of(colour_counts(seen))
+            unread = sum(1 for d in seen if not d.get("colour"))
+            if place == "cup" and name in before:
+                counted = have - Dice.of(dict(before[name]))
+                where = "in the cup"
+            else:
+                goods = Dice.from_list(c for cs in (p.get("goods") or {}).values() for c in cs)
+                counted = have - goods
+                where = "in the cup" if place == "cup" else "in citizenry and construction zone"
+                if goods.total:
+                    where += f" (goods {goods.describe()} not counted)"
+            if not seen:
+                continue
+            extra = f"; {unread} die of unknown colour left out" if unread else ""
+            read = {"image": image, "dice": list(seen), "place": place}
+            out.append(Proposal(name, f"{name}: {counted.describe()} {where}?{extra}", "dice_counted",
+                                {place: counted.to_json(), "read": read}))
+        return out
+
 
 PHASE_NAMES = {"explore": "Explore", "develop": "Develop", "settle": "Settle", "produce": "Produce", "ship": "Ship",
                "manage": "Manage Empire"}

@@ -87,7 +87,16 @@
       const rm = el("button", "remove", "Remove");
       rm.type = "button";
       rm.addEventListener("click", () => post("/api/setup", { action: "remove", name: p.name }, "setup-result"));
-      li.append(rm);
+      // the touchscreen has no keyboard: a "Player N" added there is renamed here
+      const rn = el("button", "rename", "Rename");
+      rn.type = "button";
+      rn.addEventListener("click", () => {
+        const name = window.prompt(`New name for ${p.name}`, p.name);
+        if (name && name.trim() && name.trim() !== p.name) {
+          post("/api/setup", { action: "rename", name: p.name, new_name: name.trim() }, "setup-result");
+        }
+      });
+      li.append(rn, rm);
       list.append(li);
     }
     const taken = (game.players || []).map((p) => p.colour);

@@ -28,6 +28,7 @@ from rules.scoring import ceil_div
 __all__ = [
     "ASSIGN",
     "CREDITS_CHANGED",
+    "DICE_COUNTED",
     "EVENT_KINDS",
     "EXPLORED",
     "GAME_END",
@@ -110,6 +111,18 @@ RECALL = "recall"
 GAME_END = "game_end"
 """The table declares the game over (Roll for the Galaxy, p.8 End check). payload ``{}``."""
 
+DICE_COUNTED = "dice_counted"
+"""A player's dice counted by colour for final scoring (Roll for the Galaxy, p.8 Victory: the cost-6
+bonuses that count dice, and the tie-break 'dice in cup + credits'). ``player``; payload
+``{"cup": {colour: n}, "citizenry": {colour: n}, "construction_zone": {colour: n}, "read": {...}}``, each place
+optional (at least one; ``"read"``: what the camera saw, kept as it is): a place given replaces what the engine holds there (the camera's count wins over what was
+followed, in either tracking mode); a place left out is kept. ``"citizenry"`` may hold every die
+outside the cup and the goods when the construction zone is not counted apart (both are owned dice
+outside the cup, so they score the same). Counting the cup or the citizenry also clears the phase
+strip and the Dictate area, which are empty when the game is scored (digest section 7 'Owned dice').
+Goods are not counted here: they are the ``goods_placed`` reports, and are never cup dice for the
+tie-break. A purple die is counted as purple (p.8: purple matches other colours only when consuming)."""
+
 EVENT_KINDS = frozenset(
     {
         PLAYER_SETUP,
@@ -127,6 +140,7 @@ EVENT_KINDS = frozenset(
         RECRUIT,
         RECALL,
         GAME_END,
+        DICE_COUNTED,
     }
 )
 
@@ -139,6 +153,8 @@ TRACKING = ("full", "tableau")
 VP chips, credits): worker, cup and construction-zone checks are skipped, and a built tile that
 is not in the player's construction zone is taken from the bag."""
 DICE_FROM = ("cup", "citizenry", "development", "world", "goods", *PHASES)
+DICE_COUNT_PLACES = ("cup", "citizenry", "construction_zone")
+"""The places a ``dice_counted`` event may count (goods are the ``goods_placed`` reports)."""
 
 
 def _rule(section: str) -> str:
@@ -1069,6 +1085,47 @@ class RollGame:
                 "p.3 Rounds: finish the current round",
             )
         return replace(state, step=Step.OVER)
+
+    def _on_dice_counted(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+        """Roll for the Galaxy, p.8 Victory: the dice the final scoring counts (see :data:`DICE_COUNTED`).
+
+        A count taken before the end is triggered is kept but said (INFO): the dice still move until
+        the last Manage Empire. In full tracking, a count that differs from the dice followed is said
+        (WARNING, with both counts) and the count is kept.
+
+        Raises:
+            BadEvent: no place given, a place that is not ``{colour: count >= 0}``, an unknown colour.
+        """
+        p = ctx.player(state)
+        places = [k for k in DICE_COUNT_PLACES if k in ctx.payload]
+        unknown = sorted(str(k) for k in ctx.payload if k not in (*DICE_COUNT_PLACES, "read"))
+        if unknown or not places:
+            raise BadEvent(ctx.bad(f"'dice_counted' takes {', '.join(DICE_COUNT_PLACES)} ({{colour: n}} each)"
+                                   + (f", not {', '.join(unknown)}" if unknown else "")))
+        counted = {k: ctx.dice_counts(k) for k in places}
+        if not state.end_triggered and state.step != Step.OVER:
+            ctx.finding(f"{p.name}'s dice were counted before the end of the game; count again after the last "
+                        "Manage Empire", p.name, Severity.INFO, "p.8 Victory")
+        held = {"cup": p.cup + p.workers, "citizenry": p.citizenry, "construction_zone": p.dev_workers + p.world_workers}
+        if not ctx.tableau_only:
+            if "construction_zone" not in counted and "citizenry" in counted:
+                held["citizenry"] = held["citizenry"] + held["construction_zone"]  # counted together
+            for k, dice in counted.items():
+                if dice != held[k]:
+                    ctx.finding(f"{p.name}'s {k.replace('_', ' ')} counted {dice.describe()}; the reports gave "
+                                f"{held[k].describe()}: the count is kept", p.name, Severity.WARNING, "p.8 Victory")
+        new = p
+        if "cup" in counted:
+            new = replace(new, cup=counted["cup"])
+        if "citizenry" in counted:
+            new = replace(new, citizenry=counted["citizenry"])
+            if "construction_zone" not in counted:  # counted with the citizenry
+                new = replace(new, dev_workers=Dice(), world_workers=Dice())
+        if "construction_zone" in counted:
+            new = replace(new, dev_workers=counted["construction_zone"], world_workers=Dice())
+        if "cup" in counted or "citizenry" in counted:
+            new = replace(new, columns=(Dice(),) * len(PHASES), dictate=Dice())
+        return state.with_player(new)
 
     def _check_end(self, state: RollState, ctx: _Ctx) -> RollState:
         """Roll for the Galaxy, p.8 End check: VP pool exhausted, or 12+ tiles in a tableau (faction tile counts 2)."""
