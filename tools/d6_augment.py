@@ -407,6 +407,36 @@ PIP_LAYOUTS = {
 }
 
 
+def draw_side_pips(img: np.ndarray, square: np.ndarray, shift: np.ndarray, value: int, side: float,
+                   rng: np.random.Generator, poly, colour: np.ndarray) -> None:
+    """Pips on each visible side face of a die whose top ``square`` (float[4, 2], before ``poly``'s
+    rotation) is extruded by ``shift``: each face is the parallelogram between one top edge and the same
+    edge moved by ``shift``, visible when ``shift`` points out of that edge. A side face shows a value
+    adjacent to the top ``value`` (never the same or the opposite, 7 - value)."""
+    centre = square.mean(axis=0)
+    choices = [v for v in range(1, 7) if v not in (value, 7 - value)]
+    spacing = rng.uniform(0.24, 0.3)
+    radius = rng.uniform(0.07, 0.115)
+    for a in range(4):
+        pa, pb = square[a], square[(a + 1) % 4]
+        mid = (pa + pb) / 2
+        out = mid - centre
+        depth = float(np.dot(shift, out / np.linalg.norm(out)))  # visible depth of that face, px
+        if depth < 0.08 * side:
+            continue
+        shown = int(rng.choice(choices))
+        along = (pb - pa) / side  # unit vector along the edge
+        for gx, gy in PIP_LAYOUTS[shown]:
+            u = 0.5 + gx * spacing
+            v = 0.5 + gy * spacing
+            ctr = pa + along * (u * side) + shift * v
+            # a circle on the face, squashed along the extrusion: an ellipse of 16 points
+            t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+            pts = (ctr + np.outer(np.cos(t), along) * radius * side
+                   + np.outer(np.sin(t), shift) * radius * side / max(np.linalg.norm(shift), 1e-6) * (depth / side))
+            cv2.fillConvexPoly(img, poly(pts), tuple(float(c) for c in colour), cv2.LINE_AA)
+
+
 def render_die(
     value: int, rng: np.random.Generator, canvas: int = 112
 ) -> tuple[np.ndarray, float]:
@@ -444,13 +474,17 @@ def render_die(
             [c - half, c + half],
         ]
     )
-    # side face: the body of the die extruded toward a random direction (camera not straight above)
-    shift = rng.uniform(-0.25, 0.25, 2) * side
+    # side faces: the body of the die extruded toward a random direction (camera not straight above);
+    # real side faces show their own pips, foreshortened, which must not change the value read
+    shift = rng.uniform(-0.32, 0.32, 2) * side
     body = np.vstack([square, square + shift])
     hull = cv2.convexHull(poly(body).astype(np.float32)).astype(np.int32)
+    side_shade = rng.uniform(0.45, 0.8)
     cv2.fillConvexPoly(
-        img, hull, tuple(float(v) for v in face * rng.uniform(0.45, 0.8)), cv2.LINE_AA
+        img, hull, tuple(float(v) for v in face * side_shade), cv2.LINE_AA
     )
+    if rng.random() < 0.7:
+        draw_side_pips(img, square, shift, value, side, rng, poly, pip * side_shade + face * (1 - side_shade) * 0.3)
     cv2.fillConvexPoly(img, poly(square), tuple(float(v) for v in face), cv2.LINE_AA)
     if rng.random() < 0.3:  # marbling inside the face
         tex = synthetic_background(big, big, rng).astype(np.float32) - 128
