@@ -7,6 +7,7 @@
     companion read IMAGE... --dice d6 [--json]    read the dice in photos and print what was seen
     companion read IMAGE... --dice roll --profile P [--json]   Roll for the Galaxy dice (colour and face)
     companion enroll roll-dice DIR [--name N]     learn the owner's Roll for the Galaxy dice from photos
+    companion enroll roll-dice --guided [--source S] [--name N] [--keep DIR]   the same, photos taken by the box, pair by pair
     companion enroll cards DECK DIR               learn a deck of cards or tiles (DIR/<card-id>/ photos)
     companion enroll cards DECK DIR --hexes       learn Eclipse sector hexes (DIR/<sector-id>/ photos or scans)
     companion read IMAGE... --cards DECK [--json] every card or tile: id, corners, mm, row/col, cell, zone
@@ -143,9 +144,20 @@ def _parser() -> argparse.ArgumentParser:
     roll_dice = enroll_sub.add_parser(
         "roll-dice", help="Roll for the Galaxy dice: DIR/<colour>-<face>/ folders of photos (e.g. white-explore/)"
     )
-    roll_dice.add_argument("folder", type=Path, metavar="DIR")
+    roll_dice.add_argument("folder", type=Path, metavar="DIR", nargs="?",
+                           help="the folder of DIR/<colour>-<face>/ photos (not with --guided)")
     roll_dice.add_argument("--name", default="roll", help="profile name (default roll), saved in the user's data directory")
     roll_dice.add_argument("--out", type=Path, help="save the profile here instead (a .json path)")
+    roll_dice.add_argument("--guided", action="store_true",
+                           help="take the photos with the box's camera, pair by pair, guided on the touchscreen (or the terminal)")
+    roll_dice.add_argument("--source", help="with --guided: auto | picamera2[:N] | opencv:N | FOLDER | VIDEO (default auto)")
+    roll_dice.add_argument("--keep", type=Path, metavar="DIR",
+                           help="with --guided: keep the photos in DIR (default: a new folder under the user's data directory); "
+                                "pairs DIR already has photos of are skipped, so this resumes a stopped enrollment")
+    roll_dice.add_argument("--no-screen", action="store_true", help="with --guided: no touchscreen; answer on the terminal (Enter = OK)")
+    roll_dice.add_argument("--windowed", action="store_true", help="with --guided: draw the touchscreen in a window, not full screen")
+    roll_dice.add_argument("--no-gpio", action="store_true", help="with --guided: do not use the GPIO button (OK)")
+    roll_dice.add_argument("--screenshot", type=Path, metavar="PNG", help="with --guided: save the touchscreen as this PNG at each step")
     cards = enroll_sub.add_parser("cards", help="a deck of cards or tiles: DIR/<card-id>/ folders of photos or scans")
     cards.add_argument("deck", metavar="DECK", help="deck name (saved in the user's data directory) or a .npz path")
     cards.add_argument("folder", type=Path, metavar="DIR")
@@ -215,7 +227,20 @@ def _main(argv: Sequence[str] | None) -> int:
         return cmd_read(args.images, args.dice, args.json, args.profile)
     if args.command == "enroll" and args.what == "cards":
         return cmd_enroll_cards(args.folder, deck_path(args.deck), hexes=args.hexes)
+    if args.command == "enroll" and args.guided:
+        if args.folder is not None:
+            print("companion enroll roll-dice: --guided takes no DIR: give the photo folder with --keep DIR", file=sys.stderr)
+            return EXIT_USAGE
+        return cmd_enroll_guided(args)
     if args.command == "enroll":
+        guided_only = [opt for opt, given in (("--source", args.source is not None), ("--keep", args.keep is not None),
+                                              ("--no-screen", args.no_screen), ("--windowed", args.windowed),
+                                              ("--no-gpio", args.no_gpio), ("--screenshot", args.screenshot is not None))
+                       if given]
+        if args.folder is None or guided_only:
+            print("companion enroll roll-dice: give DIR (a folder of <colour>-<face>/ photos), or --guided"
+                  + (f"; {', '.join(guided_only)} goes with --guided" if guided_only else ""), file=sys.stderr)
+            return EXIT_USAGE
         return cmd_enroll_roll_dice(args.folder, args.out or profile_path(args.name))
     if args.command == "print-mat":
         return cmd_print_mat(args.path)
@@ -331,6 +356,176 @@ def cmd_enroll_roll_dice(folder: Path, out: Path) -> int:
         return EXIT_INPUT
     print(f"saved dice profile {saved}; use it with: companion read IMAGE --dice roll --profile {saved}")
     return EXIT_OK
+
+
+def _resume_hint(args: argparse.Namespace, folder: Path) -> str:
+    """How to go on after a stopped guided enrollment: the same command with ``--keep``, or the folder command."""
+    extra = "".join(f" {opt} {value}" for opt, value in (("--source", args.source), ("--name", None if args.name == "roll" else args.name),
+                                                          ("--out", args.out)) if value is not None)
+    return (f"to go on: companion enroll roll-dice --guided --keep {folder}{extra}  (pairs with photos are skipped); "
+            f"or build from the photos so far: companion enroll roll-dice {folder}"
+            + (f" --out {args.out}" if args.out else (f" --name {args.name}" if args.name != "roll" else "")))
+
+
+def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls: Any = None) -> int:
+    """``companion enroll roll-dice --guided``: photograph every colour/face pair with the box's camera,
+    guided on the touchscreen (or the terminal with ``--no-screen``), then build and save the profile
+    with :func:`cmd_enroll_roll_dice` (same code, same summary).
+
+    Photos go to ``--keep DIR`` (pairs it already has photos of are skipped: resuming), else to a new
+    ``<data dir>/enrollment/<name>-<YYYYmmdd-HHMMSS>/``; they are never deleted, also when the walk stops.
+
+    Args:
+        args: the parsed command line (``--source``, ``--keep``, ``--name``/``--out``, ``--no-screen``,
+            ``--windowed``, ``--no-gpio``, ``--screenshot``).
+        source: a camera source to use instead of ``--source`` (tests).
+        controls: GPIO controls to use instead of opening them (tests); their button must post to the
+            inbox the caller made, so tests mostly leave this None and pass ``--no-gpio``.
+
+    Returns:
+        0 profile saved; 1 stopped (Quit, Ctrl-C, end of terminal input), no photos at all, or the
+        profile could not be built; 3 no camera, the camera lost mid-way, or the detector missing.
+        Whenever photos were taken, the message names their folder and how to go on.
+    """
+    import time
+
+    from companion.enroll_guided import (
+        EnrollInbox,
+        GuidedEnrollment,
+        Step,
+        TerminalInput,
+        describe_pairs,
+        guided_pairs,
+        roll_dice_detector,
+        run_guided,
+    )
+    from companion.paths import data_dir
+    from device import DeviceError, open_source
+    from vision import VisionError
+
+    out = args.out or profile_path(args.name)
+    try:
+        folder = (args.keep.expanduser() if args.keep is not None
+                  else data_dir() / "enrollment" / f"{out.stem}-{time.strftime('%Y%m%d-%H%M%S')}")
+        detect = roll_dice_detector()
+        enrollment = GuidedEnrollment(folder, guided_pairs(), detect)
+    except VisionError as exc:
+        print(f"companion enroll: cannot load the dice detector: {exc}; reinstall the package (./setup.sh run)", file=sys.stderr)
+        return EXIT_DEVICE
+    except OSError as exc:
+        print(f"companion enroll: cannot use the photo folder: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    if enrollment.already:
+        log.info("%s already has photos of %d pairs (%s): skipping them", folder, len(enrollment.already),
+                 describe_pairs(enrollment.already))
+    log.info("photos go to %s; %d pairs to photograph", folder, len(enrollment.walk))
+    if source is None:
+        # a FOLDER or VIDEO source is a replay: paced like a camera, looping, each photo held 2 s
+        replay = {"fps": 10.0, "hold_frames": 20, "loop": True, "realtime": True, "skip_bad": True, "noise": 1.5}
+        try:
+            source = open_source(args.source or "auto", **replay)
+            source.open()
+        except (DeviceError, ValueError) as exc:
+            print(f"companion enroll: {exc}", file=sys.stderr)
+            return EXIT_DEVICE
+
+    inbox = EnrollInbox()
+    screen = pump = None
+    on_display = False
+    if not args.no_screen:
+        screen, pump, on_display = _enroll_screen(args, inbox)
+    terminal = None if on_display else TerminalInput(inbox).start()  # no display to tap on: the terminal answers
+    if controls is None and not args.no_gpio:
+        from device import Controls
+
+        controls = Controls.create_optional(on_press=lambda: inbox.post_action("enroll_ok", origin="button"))
+    previous_term = signal.signal(signal.SIGTERM, lambda *_: inbox.post_action("quit", origin="signal", why="SIGTERM"))
+
+    def on_change(view: dict) -> None:
+        if terminal is not None:
+            terminal.show(view)
+        if args.screenshot is not None and screen is not None:
+            screen.save_png(args.screenshot)
+
+    def redraw() -> None:
+        if screen is not None:
+            screen.render(enrollment.view())
+            if pump is not None:
+                pump()
+            if args.screenshot is not None:
+                screen.save_png(args.screenshot)
+
+    try:
+        outcome = run_guided(source, enrollment, inbox, screen=screen, pump=pump, on_change=on_change)
+    except DeviceError as exc:
+        print(f"companion enroll: {exc}", file=sys.stderr)
+        return EXIT_DEVICE
+    except OSError as exc:
+        print(f"companion enroll: cannot save a photo: {exc}; the photos so far are in {folder}", file=sys.stderr)
+        return EXIT_INPUT
+    finally:
+        signal.signal(signal.SIGTERM, previous_term)
+        source.close()
+        if controls is not None:
+            controls.close()
+
+    taken = (f"{outcome.photos} photo{'' if outcome.photos == 1 else 's'} of {outcome.pairs_done} of "
+             f"{len(enrollment.pairs)} pairs {'is' if outcome.photos == 1 else 'are'} in {folder}")
+    if outcome.step is Step.CAMERA_LOST:
+        print(f"companion enroll: {outcome.message}; {taken}. Check the camera, then {_resume_hint(args, folder)}",
+              file=sys.stderr)
+        return EXIT_DEVICE
+    if outcome.step is Step.STOPPED:
+        print(f"companion enroll: {outcome.message}: {taken}; {_resume_hint(args, folder)}", file=sys.stderr)
+        return EXIT_INPUT
+    if outcome.photos == 0:
+        print(f"companion enroll: no photos taken (every pair skipped), so no profile; {_resume_hint(args, folder)}",
+              file=sys.stderr)
+        return EXIT_INPUT
+    if outcome.missing:
+        log.warning("no photos of %d pairs (%s): the profile will not know them; add them later with "
+                    "--guided --keep %s", len(outcome.missing), describe_pairs(outcome.missing), folder)
+    enrollment.set_result(Step.BUILDING, f"from {outcome.photos} photos")
+    redraw()
+    code = cmd_enroll_roll_dice(folder, out)
+    if code == EXIT_OK:
+        enrollment.set_result(Step.SAVED, f"saved {out}; use it with --profile {out}")
+        print(f"the photos are kept in {folder}")
+    else:
+        enrollment.set_result(Step.FAILED, f"see the message on the terminal; {taken}")
+        print(f"companion enroll: {taken}; retake the pair named above (delete its folder), then "
+              f"{_resume_hint(args, folder)}", file=sys.stderr)
+    redraw()
+    return code
+
+
+def _enroll_screen(args: argparse.Namespace, inbox: Any) -> tuple[Any, Any]:
+    """(screen, pump, on_display): the touchscreen for the guided enrollment (full screen on a display
+    unless ``--windowed``; off-screen when there is none), a pump that turns its input into inbox
+    actions, and whether it is drawn to a display (else the terminal answers)."""
+    import os
+
+    import pygame
+
+    from companion.screen import TouchScreen
+
+    try:
+        screen = TouchScreen.for_display(fullscreen=not args.windowed)
+        drawn_to_display = os.environ.get("SDL_VIDEODRIVER") != "dummy"
+    except pygame.error as exc:
+        log.info("no display for the touchscreen (%s); drawing off-screen (use --screenshot to see it, "
+                 "or --no-screen to answer on the terminal)", exc)
+        screen = TouchScreen()
+        drawn_to_display = False
+
+    def pump() -> None:
+        if pygame.display.get_init():
+            for event in pygame.event.get():
+                screen.handle_event(event, inbox)
+            if drawn_to_display:
+                pygame.display.flip()
+
+    return screen, pump, drawn_to_display
 
 
 def deck_path(name_or_path: str) -> Path:

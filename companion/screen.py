@@ -81,6 +81,10 @@ class Screen(enum.Enum):
     """A game flow that has ended: each player's breakdown and the winner."""
     SETUP = "setup"
     """A game being set up (``companion.setup_flow``): players, their seats tapped on the table picture, Start."""
+    ENROLL = "enroll"
+    """The guided dice enrollment (``companion.enroll_guided``): "put the white dice showing Explore in
+    the tray, tap OK" over the live picture, then the photo with the dice seen; OK, Another, Retake,
+    Back, Skip, Quit."""
 
 
 @dataclass(frozen=True)
@@ -157,6 +161,8 @@ def _screen_for(view: dict[str, Any]) -> Screen:
     """The screen a view calls for."""
     if not view:
         return Screen.WAITING
+    if view.get("enroll") is not None:
+        return Screen.ENROLL
     game = view.get("game") or {}
     if game.get("setup"):
         return Screen.SETUP
@@ -564,6 +570,143 @@ class _Setup(_ScreenState):
             ts._draw_qr(url, ts._rect(700, 300, 94, 94))
 
 
+DIE_COLOURS = {"white": (236, 236, 230), "red": (200, 52, 46), "purple": (132, 72, 172), "blue": (52, 102, 212),
+               "brown": (128, 84, 50), "green": (60, 160, 82), "yellow": (236, 202, 52)}
+"""RGB of the Roll for the Galaxy die colours on the enrollment screen's swatch."""
+
+ENROLL_KEYS = {pygame.K_RETURN: "enroll_ok", pygame.K_KP_ENTER: "enroll_ok", pygame.K_SPACE: "enroll_ok",
+               pygame.K_a: "enroll_another", pygame.K_r: "enroll_retake", pygame.K_b: "enroll_back",
+               pygame.K_BACKSPACE: "enroll_back", pygame.K_s: "enroll_skip", pygame.K_ESCAPE: "quit", pygame.K_q: "quit"}
+"""Keys of the enrollment screen: Enter/Space OK, A another photo, R retake, B/Backspace back, S skip, Esc/Q quit."""
+
+ENROLL_BUTTONS = (("enroll_ok", "OK"), ("enroll_another", "Another"), ("enroll_retake", "Retake"),
+                  ("enroll_back", "Back"), ("enroll_skip", "Skip"), ("quit", "Quit"))
+
+
+def _photos(n: int) -> str:
+    """``"1 photo"`` / ``"3 photos"``."""
+    return f"{n} photo" if n == 1 else f"{n} photos"
+
+
+class _Enroll(_ScreenState):
+    """The guided dice enrollment (``companion.enroll_guided``; the view's ``"enroll"`` block): the
+    prompt on top, the live picture (or the captured photo with a box per die seen) on the left, the
+    pair's colour and face, the check ("3 dice seen") and the progress on the right, and OK / Another /
+    Retake / Back / Skip / Quit along the bottom. After the walk: what happened and where the photos are."""
+
+    screen = Screen.ENROLL
+    WALKING = ("prompt", "check")
+
+    def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
+        e = view.get("enroll") or {}
+        if e.get("step") not in self.WALKING:
+            return []
+        enabled = e.get("buttons") or {}
+        area = ts._rect(6, 404, 788, 70)
+        gap = ts._s(8)
+        width = (area.width - gap * (len(ENROLL_BUTTONS) - 1)) // len(ENROLL_BUTTONS)
+        buttons = []
+        for k, (action, label) in enumerate(ENROLL_BUTTONS):
+            if action == "enroll_ok" and e.get("step") == "check":
+                label = "OK: next"
+            buttons.append(Button(action, label, pygame.Rect(area.x + k * (width + gap), area.y, width, area.height),
+                                  bool(enabled.get(action))))
+        return buttons
+
+    def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
+        surface = ts.surface
+        e = view.get("enroll") or {}
+        step = e.get("step")
+        if step not in self.WALKING:
+            self._ended(ts, e, frame)
+            return
+        surface.fill(BG)
+        pair = e.get("pair") or {}
+        seen = e.get("seen")
+        if step == "check":
+            head, colour = ((f"{seen} {'die' if seen == 1 else 'dice'} seen", GOOD) if seen
+                            else ("No dice seen", BAD))
+            ts._text_fit(f"{pair.get('colour', '').capitalize()} {pair.get('face', '').capitalize()}: {head}",
+                         (ts._x(10), ts._y(10)), ts._x(780), 48, colour, min_size=26)
+            hint = "Is every die boxed? OK: next pair. Another: one more photo." if seen else \
+                "Check the light and that the dice are in view, then Retake."
+            ts._text_fit(hint, (ts._x(10), ts._y(52)), ts._x(780), 28, DIM, min_size=16)
+        else:
+            ts._wrap(e.get("prompt", ""), (ts._x(10), ts._y(8)), ts._x(780), 40, TEXT)
+        ts._draw_frame(frame, ts._rect(6, 84, 552, 310))
+        x, y, width = ts._x(568), ts._y(84), ts._x(226)
+        swatch = pygame.Rect(x, y, ts._s(96), ts._s(96))
+        fill = DIE_COLOURS.get(pair.get("colour", ""), PANEL)
+        pygame.draw.rect(surface, fill, swatch, border_radius=ts._s(14))
+        pygame.draw.rect(surface, DIM, swatch, width=2, border_radius=ts._s(14))
+        ink = (20, 20, 20) if sum(fill) > 500 else TEXT
+        ts._text_fit(pair.get("face", "").upper(), swatch.center, swatch.width - 8, 28, ink, anchor="center", min_size=14)
+        ts._text_fit(pair.get("colour", "").capitalize(), (swatch.right + ts._s(10), swatch.y + ts._s(8)),
+                     x + width - swatch.right - ts._s(10), 34, TEXT, min_size=16)
+        ts._text_fit(pair.get("face", "").capitalize(), (swatch.right + ts._s(10), swatch.y + ts._s(44)),
+                     x + width - swatch.right - ts._s(10), 34, TEXT, min_size=16)
+        y = swatch.bottom + ts._s(10)
+        ts._text_fit(f"Pair {int(e.get('index', 0)) + 1} of {e.get('total', 0)}", (x, y), width, 30, ACCENT, min_size=16)
+        y += ts._s(32)
+        if step == "prompt":
+            status, colour = (("Hold still...", WARN) if e.get("waiting_still") else ("Tap OK when ready", DIM))
+        else:
+            status, colour = (f"{seen} {'die' if seen == 1 else 'dice'} seen", GOOD) if seen else ("No dice seen", BAD)
+        ts._text_fit(status, (x, y), width, 36, colour, min_size=18)
+        y += ts._s(38)
+        ts._text_fit(f"This pair: {_photos(e.get('pair_photos', 0))}", (x, y), width, 24, DIM, min_size=14)
+        y += ts._s(24)
+        ts._text_fit(f"All: {_photos(e.get('photos', 0))}, {e.get('pairs_done', 0)}/{e.get('pairs_total', 0)} pairs",
+                     (x, y), width, 24, DIM, min_size=14)
+        y += ts._s(28)
+        message = e.get("message") or ""
+        if message and step == "prompt" and not e.get("waiting_still"):
+            self._small_wrap(ts, message, (x, y), width, ts._y(398))
+        ts._draw_buttons(self.buttons(ts, view))
+
+    @staticmethod
+    def _small_wrap(ts: TouchScreen, text: str, pos: tuple[int, int], width: int, bottom: int) -> None:
+        """Word-wrapped small dim text that stops above ``bottom`` (px)."""
+        font = ts._font(20)
+        x, y = pos
+        line = ""
+        for word in text.split():
+            trial = f"{line} {word}".strip()
+            if line and font.size(trial)[0] > width:
+                if y + font.get_linesize() > bottom:
+                    return
+                ts.surface.blit(ts._render_text(line, 20, DIM), (x, y))
+                y += font.get_linesize()
+                line = word
+            else:
+                line = trial
+        if line and y + font.get_linesize() <= bottom:
+            ts.surface.blit(ts._render_text(line, 20, DIM), (x, y))
+
+    @staticmethod
+    def _ended(ts: TouchScreen, e: dict[str, Any], frame: np.ndarray | None) -> None:
+        """After the walk: building / saved / failed / stopped / camera lost, and where the photos are."""
+        step = e.get("step")
+        titles = {"finished": ("Every pair done", GOOD), "building": ("Building the dice profile...", ACCENT),
+                  "saved": ("Dice profile saved", GOOD), "failed": ("Profile not built", BAD),
+                  "stopped": ("Enrollment stopped", WARN), "camera_lost": ("Camera lost", BAD)}
+        title, colour = titles.get(step, (str(step), TEXT))
+        ts.surface.fill((44, 18, 20) if step == "camera_lost" else BG)
+        x, width = ts._x(24), ts._x(752)
+        ts._text_fit(title, (x, ts._y(24)), width, 72, colour)
+        y = ts._wrap(e.get("message") or "", (x, ts._y(110)), width, 32, TEXT) + ts._s(16)
+        ts._text_fit(f"Kept: {_photos(e.get('photos', 0))} ({e.get('pairs_done', 0)} of {e.get('pairs_total', 0)} pairs), in:",
+                     (x, y), width, 30, DIM, min_size=16)
+        y += ts._s(32)
+        ts._text_fit(e.get("folder") or "", (x, y), width, 28, TEXT, min_size=12)
+        y += ts._s(44)
+        if step in ("stopped", "camera_lost", "failed"):
+            for line in ("Nothing is lost. To go on later:", "companion enroll roll-dice --guided --keep FOLDER",
+                         "or build from the photos so far: companion enroll roll-dice FOLDER"):
+                ts._text_fit(line, (x, y), width, 28, WARN if line.startswith("Nothing") else TEXT, min_size=14)
+                y += ts._s(30)
+
+
 def _next_player_name(players: list[dict[str, Any]]) -> str:
     """``"Player N"`` for the first N not taken (players added on the touchscreen have no keyboard)."""
     names = {p.get("name") for p in players}
@@ -611,7 +754,7 @@ class TouchScreen:
         self._sx = self.size[0] / BASE_SIZE[0]
         self._sy = self.size[1] / BASE_SIZE[1]
         self._handlers: dict[Screen, _ScreenState] = {
-            h.screen: h for h in (_Waiting(), _Watching(), _CameraLost(), _Table(), _Scores(), _Setup())
+            h.screen: h for h in (_Waiting(), _Watching(), _CameraLost(), _Table(), _Scores(), _Setup(), _Enroll())
         }
         self.seating: str | None = None
         """The player whose seat the next tap on the table picture sets (setup screen), or None."""
@@ -695,8 +838,10 @@ class TouchScreen:
         A tap is a left-button press and release on the same enabled button. SDL turns
         touches into mouse events (``event.touch`` is True), so finger events are not
         handled separately (that would post twice). Keys: Space = read now, N = next phase, U or
-        Backspace = undo, Escape = quit (debug only). ``pygame.QUIT`` (window closed, or
-        SIGTERM/SIGINT, which SDL turns into QUIT) posts ``quit``.
+        Backspace = undo, Escape = quit (debug only); on the enrollment screen :data:`ENROLL_KEYS`
+        (Enter/Space OK, A another, R retake, B/Backspace back, S skip, Escape/Q quit), each only
+        while its button is enabled. ``pygame.QUIT`` (window closed, or SIGTERM/SIGINT, which SDL
+        turns into QUIT) posts ``quit``.
 
         Args:
             event: any pygame event; ones that are not taps or the keys above are ignored.
@@ -725,6 +870,11 @@ class TouchScreen:
                 if point is not None:
                     action, payload = "setup_seat", {"player": self.seating, "point": point}
                     self.seating = None
+        elif event.type == pygame.KEYDOWN and self.state is Screen.ENROLL:
+            candidate = ENROLL_KEYS.get(event.key)
+            enabled = {b.action for b in self.buttons.values() if b.enabled}
+            if candidate in enabled:
+                action = candidate
         elif event.type == pygame.KEYDOWN:
             keys = {pygame.K_SPACE: "read_now", pygame.K_u: "undo", pygame.K_BACKSPACE: "undo", pygame.K_n: "next_phase"}
             if self.debug:
