@@ -107,6 +107,8 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--players", help='with --game roll|race|among: players in seat order, "Ann,Bob" or "Ann:red,Bob:blue"; starts a new game')
         p.add_argument("--races", help='with --game among: one race per player in seat order, "Sheptas,Zehuti" (empty: none)')
         p.add_argument("--objectives", help='with --game among: the objectives in play, "Name,Name"')
+        p.add_argument("--aggressive", action="store_true", help="with --game among: the aggressive mode (7 rounds in years 2-4)")
+        p.add_argument("--advanced", action="store_true", help="with --game race and 2 players: the advanced 2-player game")
         p.add_argument("--buzzer-pin", type=int, metavar="BCM", help="BCM pin of an active buzzer (announces the last round; default: none)")
         p.add_argument("--calibration", type=Path, metavar="FILE",
                        help="table calibration from `companion calibrate` (default: the saved one, if any; else pixels)")
@@ -824,11 +826,16 @@ def _flow_session(args: argparse.Namespace, store: Any) -> Any:
         options["races"] = [r.strip() for r in args.races.split(",")]
     if args.objectives is not None:
         options["objectives"] = [o.strip() for o in args.objectives.split(",") if o.strip()]
+    if getattr(args, "aggressive", False):
+        options["aggressive"] = True
+    if getattr(args, "advanced", False):
+        options["advanced"] = True
     if args.players is None:
         # None: no open game, so the box shows the setup step (players, seats, Start)
         session = None if args.new_session else store.resume_latest(args.game)
         if session is not None and options:
-            raise _UsageError("--races and --objectives go with a new game (--players, or the setup step with --new-session)")
+            raise _UsageError("--races, --objectives, --aggressive and --advanced go with a new game "
+                              "(--players, or the setup step with --new-session)")
         return session
     return store.start(args.game, spec.settings(parse_players(args.players), options))
 
@@ -852,6 +859,10 @@ def cmd_box(args: argparse.Namespace) -> int:
                  if given is not None and (not flow_game or (opt in ("--races", "--objectives") and args.game != "among"))]
     if args.dice_profile is not None and args.game != "roll":
         misplaced.append("--dice-profile")
+    if args.aggressive and args.game != "among":
+        misplaced.append("--aggressive")
+    if args.advanced and args.game != "race":
+        misplaced.append("--advanced")
     if misplaced:
         print(f"companion {args.command}: {', '.join(misplaced)} does not go with --game {args.game}", file=sys.stderr)
         return EXIT_USAGE

@@ -39,13 +39,14 @@ class AmongFlow:
     def settings(self, seats: list[dict[str, str]], options: Mapping[str, Any]) -> dict[str, Any]:
         """``{"players": [{"name", "race"}], "seats", "objectives", "aggressive"}``.
 
-        Options: ``races`` (one per seat, in seat order; "" for none), ``objectives`` (names).
+        Options: ``races`` (one per seat, in seat order; "" for none), ``objectives`` (names),
+        ``aggressive`` (bool: the aggressive mode, Among the Stars rulebook 7, 7 rounds in years 2-4).
 
         Raises:
             BadEntry: a race list of another length, an unknown race or objective, another option.
         """
         cat = catalogue()
-        unknown = sorted(set(options) - {"races", "objectives"})
+        unknown = sorted(set(options) - {"races", "objectives", "aggressive"})
         if unknown:
             raise BadEntry(f"Among the Stars takes no {', '.join(unknown)}")
         races = list(options.get("races") or [""] * len(seats))
@@ -68,7 +69,8 @@ class AmongFlow:
             except LookupError:
                 names = ", ".join(o.name for o in cat.objectives.values())
                 raise BadEntry(f"unknown objective {name!r}; objectives: {names}") from None
-        return {"players": players, "seats": seats, "objectives": objectives}
+        return {"players": players, "seats": seats, "objectives": objectives,
+                "aggressive": bool(options.get("aggressive", False))}
 
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
         """Location built (card and cell), Power Reactor built (cell), card discarded, credits and VP corrections."""

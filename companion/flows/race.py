@@ -71,14 +71,21 @@ class RaceFlow:
         return RACE_GAME
 
     def settings(self, seats: list[dict[str, str]], options: Mapping[str, Any]) -> dict[str, Any]:
-        """``{"players": names, "seats": seats}`` (base game, 2-4 players).
+        """``{"players": names, "seats": seats, "advanced": bool}`` (base game, 2-4 players).
+
+        Options: ``advanced`` (bool: the advanced 2-player game, Race for the Galaxy rulebook
+        "Advanced 2-player game": two action cards each, Explore and Develop/Settle variants).
 
         Raises:
-            BadEntry: options this game does not take.
+            BadEntry: options this game does not take; the advanced game with other than 2 players.
         """
-        if options:
-            raise BadEntry(f"Race for the Galaxy takes no {', '.join(sorted(options))}")
-        return {"players": [s["name"] for s in seats], "seats": seats}
+        unknown = sorted(set(options) - {"advanced"})
+        if unknown:
+            raise BadEntry(f"Race for the Galaxy takes no {', '.join(unknown)}")
+        advanced = bool(options.get("advanced", False))
+        if advanced and len(seats) != 2:
+            raise BadEntry(f"the advanced game is for 2 players, not {len(seats)}")
+        return {"players": [s["name"] for s in seats], "seats": seats, "advanced": advanced}
 
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
         """Start world, action card(s), card placed, good placed/removed, VP chips, hand count."""

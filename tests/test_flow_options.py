@@ -1,0 +1,56 @@
+"""Game options chosen at the start: Race's advanced 2-player game and Among the Stars' aggressive mode."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.cli import main
+from companion.errors import BadEntry
+from companion.flow import GameFlow, parse_players
+from companion.flows import FLOWS
+from companion.session import SessionStore
+
+
+def test_race_advanced_game_offers_the_variant_action_cards(tmp_path) -> None:
+    spec = FLOWS["race"]
+    settings = spec.settings(parse_players("Ann,Bob"), {"advanced": True})
+    assert settings["advanced"] is True
+    with SessionStore(tmp_path / "s.sqlite3") as store:
+        flow = GameFlow(store.start("race", settings), spec)
+        assert flow.engine_view()["advanced"] is True
+        base = GameFlow(store.start("race", spec.settings(parse_players("Ann,Bob"), {})), spec)
+        assert base.engine_view()["advanced"] is False
+        # the advanced game: a second action card, and the variant Explore and Develop/Settle cards
+        def select_form(f: GameFlow) -> dict:
+            return next(form for form in f.view()["forms"] if form["id"] == "select")
+        adv, plain = select_form(flow), select_form(base)
+        assert [fld["name"] for fld in adv["fields"]] == ["action", "second"]
+        assert [fld["name"] for fld in plain["fields"]] == ["action"]
+        assert set(adv["fields"][0]["choices"]) > set(plain["fields"][0]["choices"])
+
+
+def test_race_advanced_needs_two_players() -> None:
+    with pytest.raises(BadEntry, match="advanced game is for 2 players, not 3"):
+        FLOWS["race"].settings(parse_players("Ann,Bob,Cy"), {"advanced": True})
+
+
+def test_among_aggressive_mode_has_seven_rounds_from_year_two(tmp_path) -> None:
+    spec = FLOWS["among"]
+    settings = spec.settings(parse_players("Ann,Bob"), {"aggressive": True})
+    assert settings["aggressive"] is True
+    with SessionStore(tmp_path / "s.sqlite3") as store:
+        session = store.start("among", settings)
+        game, state = session.game, session.replay().state
+        assert state.aggressive is True
+        assert game.rounds_in_year(state, 1) == 6
+        assert game.rounds_in_year(state, 2) == 7  # rulebook 7 'Aggressive mode'
+
+
+def test_options_for_another_game_are_refused(tmp_path, capsys) -> None:
+    code = main(["demo", "--game", "roll", "--players", "Ann,Bob", "--advanced", "--db", str(tmp_path / "x.sqlite3"),
+                 "--no-screen", "--no-web", "--no-gpio", "--once", "--fast"])
+    assert code == 2
+    assert "--advanced does not go with --game roll" in capsys.readouterr().err
+    code = main(["demo", "--game", "race", "--players", "Ann,Bob", "--aggressive", "--db", str(tmp_path / "x.sqlite3"),
+                 "--no-screen", "--no-web", "--no-gpio", "--once", "--fast"])
+    assert code == 2
