@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards import CardsConfig, CardsRead, read_cards, rectify, refine_quads
+from vision.cards import CardsConfig, CardsRead, read_cards
 from vision.deck import (
     DECK_VERSION,
     DeckError,
@@ -198,44 +198,3 @@ def test_each_zone_has_its_own_station_grid(among_deck):
             c = min(mine, key=lambda c: np.linalg.norm(np.array(c.center_px) - centre))
             assert c.id == lab.id
             assert tuple(c.cell) == lab.cell, (zone, lab.id, lab.cell, c.cell)
-
-
-def _rounded_card(angle_deg: float, size=(640, 480)) -> tuple[np.ndarray, np.ndarray]:
-    """A light card with rounded corners on a dark cloth, turned by ``angle_deg``: (image, true corners)."""
-    w, h = size
-    big = np.full((h * 4, w * 4, 3), 25, np.uint8)
-    cw, ch, r = 120 * 4, 186 * 4, 10 * 4
-    x0, y0 = (w * 4 - cw) // 2, (h * 4 - ch) // 2
-    cv2.rectangle(big, (x0 + r, y0), (x0 + cw - r, y0 + ch), (225, 232, 238), -1)
-    cv2.rectangle(big, (x0, y0 + r), (x0 + cw, y0 + ch - r), (225, 232, 238), -1)
-    for cx, cy in ((x0 + r, y0 + r), (x0 + cw - r, y0 + r), (x0 + cw - r, y0 + ch - r), (x0 + r, y0 + ch - r)):
-        cv2.circle(big, (cx, cy), r, (225, 232, 238), -1)
-    M = cv2.getRotationMatrix2D((w * 2.0, h * 2.0), -angle_deg, 1.0)
-    big = cv2.warpAffine(big, M, (w * 4, h * 4), flags=cv2.INTER_LINEAR)
-    img = cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
-    corners = np.array([[x0, y0], [x0 + cw, y0], [x0 + cw, y0 + ch], [x0, y0 + ch]], np.float64)
-    corners = (np.hstack([corners, np.ones((4, 1))]) @ M.T) / 4.0 - 0.375   # pixel centres of the 4x image
-    return img, corners
-
-
-def test_refine_quads_moves_sides_onto_the_card_edges():
-    # a quad a few pixels off a turned card with rounded corners (what a hull fit gives): after the edge
-    # fit every corner lies within a pixel of the true one, and the crop carries no band of table
-    img, truth = _rounded_card(7.0)
-    rng = np.random.default_rng(3)
-    off = truth + rng.uniform(-6.0, 6.0, size=(4, 2))
-    cfg = CardsConfig()
-    refined = refine_quads(img, refine_quads(img, [off], cfg)[0:1], cfg, 0.5)[0]
-    assert np.abs(off - truth).max() > 3.0
-    assert np.abs(refined - truth).max() < 1.0, np.round(refined - truth, 2)
-    crop = rectify(img, refined, 96, 149)
-    border = np.concatenate([crop[2, 10:-10], crop[-3, 10:-10], crop[10:-10, 2], crop[10:-10, -3]])
-    assert border.min() > 150   # no table pixels along the sides
-
-
-def test_refine_quads_keeps_a_quad_with_no_edge_nearby():
-    # nothing but cloth under the quad: no side has support, so the quad stays exactly where it was
-    img = np.full((300, 300, 3), 40, np.uint8)
-    q = np.array([[100, 80], [180, 80], [180, 200], [100, 200]], np.float64)
-    out = refine_quads(img, [q], CardsConfig())[0]
-    assert np.array_equal(out, q)

@@ -86,14 +86,6 @@ class CardsConfig:
             glare spots and soft shadows have blurred outlines).
         split_refine: each card of the fitted lattice may move by up to this fraction of its size to the
             strongest outline nearby (uneven gaps).
-        edge_refine: each side of every quad is then fitted to the card's own edge (:func:`refine_quads`),
-            searched within this fraction of the card's short side either way (0 = off) ...
-        edge_points: ... at this many points along the side's middle three quarters (clear of the rounded
-            corners) ...
-        edge_min_grad: ... where the edge is the strongest step across the side (grey levels per pixel, at
-            least this) ...
-        edge_min_support: ... and a side is moved only when at least this fraction of its points agree on
-            one straight line (else the side stays where it was).
         crop_width: width in pixels of the rectified crop (height = crop_width * aspect).
         row_gap: a new row starts when the next centre is lower by more than this many card heights.
         col_gap: likewise for columns with card widths.
@@ -121,10 +113,6 @@ class CardsConfig:
     split_min_occupancy: float = 0.6
     min_edge: float = 25.0
     split_refine: float = 0.025
-    edge_refine: float = 0.12
-    edge_points: int = 24
-    edge_min_grad: float = 6.0
-    edge_min_support: float = 0.5
     crop_width: int = 96
     row_gap: float = 0.5
     col_gap: float = 0.5
@@ -164,17 +152,11 @@ def quad_size(q: np.ndarray) -> tuple[float, float]:
 def rectify(frame: np.ndarray, quad: np.ndarray, width: int, height: int) -> np.ndarray:
     """Top-down crop ``uint8[height, width, 3]`` of the card whose ordered corners are ``quad`` (pixels).
 
-    The single warp used both at enrollment and at run time. A card much larger in the frame than the
-    crop (a phone photo, a scan) is warped at an integer multiple of the crop size (up to 4x) and then
-    area-averaged down, so fine print and hatching are averaged, not aliased into moire.
+    The single warp used both at enrollment and at run time.
     """
-    q = np.asarray(quad, np.float32).reshape(4, 2)
-    side = float(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1).max())
-    k = int(min(4, max(1, side / max(width, height, 1))))
-    dst = np.array([[0, 0], [k * width - 1, 0], [k * width - 1, k * height - 1], [0, k * height - 1]], np.float32)
-    M = cv2.getPerspectiveTransform(q, dst)
-    out = cv2.warpPerspective(frame, M, (k * width, k * height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return cv2.resize(out, (width, height), interpolation=cv2.INTER_AREA) if k > 1 else out
+    dst = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], np.float32)
+    M = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+    return cv2.warpPerspective(frame, M, (width, height), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
 def crop_size(config: CardsConfig, aspect: float) -> tuple[int, int]:
@@ -449,12 +431,8 @@ def card_size_estimate(blobs: list[Blob], aspect: float | None, config: CardsCon
 
 
 def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_px: tuple[float, float] | None,
-                 config: CardsConfig, single_out: list[int] | None = None) -> list[np.ndarray]:
-    """One quad per single-card blob; blobs of several touching cards are split on the card grid.
-
-    ``single_out``: when given, the indices (into the returned list) of the quads fitted to a blob of one
-    card are appended to it (the quads worth an edge refinement: a split cell's sides lie between
-    touching cards, where a neighbour's printed frame is as strong as the seam)."""
+                 config: CardsConfig) -> list[np.ndarray]:
+    """One quad per single-card blob; blobs of several touching cards are split on the card grid."""
     if not blobs:
         return []
     known = card_px is not None  # known size (top-down table image): no perspective, no estimate
@@ -484,131 +462,11 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
         if b.area < config.min_rel_area * local:
             continue
         if is_single(b, aspect, local, config):
-            if single_out is not None:
-                single_out.append(len(out))
             out.append(b.quad)
         else:
             scale = math.sqrt(local / base_area)
             parts = split_blob(img, b, (card_px[0] * scale, card_px[1] * scale), config)
             out.extend(q for q in parts if outline_strength(gmag, q) >= config.min_edge)
-    return out
-
-
-def _line_through(points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Robust straight line through float[P, 2] points: (point on it, unit direction, inlier mask), or None.
-
-    Least squares, then again without the points further than max(0.75 px, 3 x the median residual)."""
-    keep = np.ones(len(points), bool)
-    for _ in range(3):
-        if keep.sum() < 3:
-            return None
-        p = points[keep]
-        c = p.mean(axis=0)
-        _, _, vt = np.linalg.svd(p - c, full_matrices=False)
-        u = vt[0]
-        res = np.abs((points - c) @ np.array([-u[1], u[0]]))
-        new = res <= max(0.75, 3.0 * float(np.median(res[keep])))
-        if np.array_equal(new, keep):
-            break
-        keep = new
-    return c, u, keep
-
-
-def _intersect(c1: np.ndarray, u1: np.ndarray, c2: np.ndarray, u2: np.ndarray) -> np.ndarray | None:
-    """Intersection of two lines given as (point, direction); None when they are nearly parallel."""
-    A = np.array([[u1[0], -u2[0]], [u1[1], -u2[1]]])
-    if abs(np.linalg.det(A)) < 1e-3:
-        return None
-    s_ = np.linalg.solve(A, c2 - c1)
-    return c1 + s_[0] * u1
-
-
-def refine_quads(img: np.ndarray, quads: list[np.ndarray], config: CardsConfig, reach: float = 1.0) -> list[np.ndarray]:
-    """Each quad's sides moved onto the card's own edges (sub-pixel), its corners re-intersected.
-
-    A blob's fitted quad sits a little off a card with rounded corners (the hull's corner points lie on
-    the arcs) and a lattice cell of touching cards only on the nearest whole pixel; a rectified crop then
-    carries a band of table along one side. For each side, ``edge_points`` points along its middle
-    three quarters are searched along the side's normal within ``edge_refine`` x the card's short side for
-    the strongest step in the lightly smoothed grey image (bilinear samples, parabolic sub-pixel peak,
-    a mild preference for the current position); the points whose step is at least ``edge_min_grad``
-    grey levels per pixel and whose polarity is the side's majority get a robust line fit; the new
-    corners are the intersections of neighbouring lines.
-
-    Args:
-        img: uint8[H, W, 3] BGR image the quads are in (pixels).
-        quads: float[4, 2] ordered quads.
-        reach: the search range is ``reach`` x ``edge_refine`` x the short side (a second pass from the
-            moved sides searches closer).
-
-    Returns:
-        The quads (same order), each moved where at least ``edge_min_support`` of a side's points agree;
-        a side without enough support keeps its place, and a quad whose corners would move further than
-        1.5 x the search range (a printed frame mistaken for the edge) is kept as it was.
-    """
-    gray = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3) / 8.0
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3) / 8.0
-    n = max(4, int(config.edge_points))
-    t = np.linspace(0.125, 0.875, n)
-    out = []
-    for q in quads:
-        q = np.asarray(q, np.float64)
-        short = quad_size(q)[0]
-        r = reach * config.edge_refine * short
-        if r < 1.0:
-            out.append(q)
-            continue
-        offs = np.arange(-r, r + 1e-6, 0.5)
-        prior = 1.0 - 0.35 * (offs / r) ** 2
-        lines = []
-        for k in range(4):
-            a, b = q[k], q[(k + 1) % 4]
-            d = b - a
-            L = float(np.linalg.norm(d))
-            u = d / max(L, 1e-9)
-            nrm = np.array([-u[1], u[0]])
-            base = a[None, :] + t[:, None] * d[None, :]                          # [n, 2]
-            P = base[:, None, :] + offs[None, :, None] * nrm[None, None, :]     # [n, O, 2]
-            mx, my = P[..., 0].astype(np.float32), P[..., 1].astype(np.float32)
-            vx = cv2.remap(gx, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            vy = cv2.remap(gy, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            gn = vx * nrm[0] + vy * nrm[1]                                        # signed step across
-            sc = np.abs(gn) * prior[None, :]
-            j = np.argmax(sc, axis=1)
-            rows = np.arange(n)
-            peak = np.abs(gn[rows, j])
-            sign = np.sign(gn[rows, j])
-            jm, jp = np.clip(j - 1, 0, len(offs) - 1), np.clip(j + 1, 0, len(offs) - 1)
-            y0, y1, y2 = sc[rows, jm], sc[rows, j], sc[rows, jp]
-            den = y0 - 2 * y1 + y2
-            frac = np.where((j > 0) & (j < len(offs) - 1) & (den < -1e-6), 0.5 * (y0 - y2) / np.where(den < -1e-6, den, -1.0), 0.0)
-            off = offs[j] + 0.5 * np.clip(frac, -1, 1)
-            ok = peak >= config.edge_min_grad
-            if ok.sum() >= 3:
-                major = 1.0 if (sign[ok] > 0).sum() >= (sign[ok] < 0).sum() else -1.0
-                ok &= sign == major
-            line = None
-            if ok.sum() >= max(3, config.edge_min_support * n):
-                pts = base[ok] + off[ok, None] * nrm[None, :]
-                fit = _line_through(pts)
-                if fit is not None and fit[2].sum() >= config.edge_min_support * n:
-                    c0, u1, _ = fit
-                    if abs(float(u1 @ u)) >= math.cos(math.radians(12.0)):
-                        line = (c0, u1 if float(u1 @ u) > 0 else -u1)
-            lines.append(line if line is not None else (a, u))
-        new = []
-        for k in range(4):
-            p_ = _intersect(*lines[(k - 1) % 4], *lines[k])
-            new.append(p_)
-        if any(p_ is None for p_ in new):
-            out.append(q)
-            continue
-        new = np.array(new)
-        if float(np.max(np.linalg.norm(new - q, axis=1))) > 1.5 * r:
-            out.append(q)
-            continue
-        out.append(new)
     return out
 
 
@@ -626,15 +484,7 @@ def find_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: flo
     filled = timed_stage(t, "fill", fill_holes, mask)
     blobs = timed_stage(t, "blobs", blobs_of, filled, c)
     cp = (card_px[0] * s, card_px[1] * s) if card_px is not None else None
-    singles: list[int] = []
-    quads = timed_stage(t, "select", select_cards, img, blobs, aspect, cp, c, singles)
-    if c.edge_refine > 0 and singles:
-        # single-card blobs only: their hull-fitted quads sit off rounded corners; split cells keep the lattice
-        picked = [quads[k] for k in singles]
-        picked = timed_stage(t, "edges", refine_quads, img, picked, c)
-        picked = timed_stage(t, "edges", refine_quads, img, picked, c, 0.5)   # from the moved sides, closer
-        for k, q in zip(singles, picked):
-            quads[k] = q
+    quads = timed_stage(t, "select", select_cards, img, blobs, aspect, cp, c)
     return [order_quad(q) / s for q in quads]
 
 
