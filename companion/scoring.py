@@ -14,8 +14,12 @@ each names its file format in ``score_input_format`` (:data:`rules.scoring.INPUT
 with ``--json``). Input errors
 (:class:`rules.scoring.ScoreInputError`) name the field and the problem.
 
-Exit codes: 0 scored; 1 the file is missing, not JSON, or not a valid input (message on
-stderr); 2 bad command line (argparse) or a game that cannot score.
+JSON Lines (``jsonl-games``): one output line per non-blank input line, in order. A line
+that is not JSON or cannot be scored prints ``{"line": N, "error": MESSAGE}`` in its place
+(the same message on stderr) and the other lines are still scored; the exit code is then 1.
+
+Exit codes: 0 scored; 1 the file is missing, not JSON, or not a valid input, or any JSON
+Lines line failed (message on stderr); 2 bad command line (argparse) or a game that cannot score.
 
 Wired into ``companion/cli.py`` by :func:`add_score_parser` and :func:`cmd_score`.
 """
@@ -31,7 +35,7 @@ from typing import Any, TextIO
 
 from rules.core import RulesError, ScoreBreakdown
 from rules.games import GAMES
-from rules.scoring import ScoreInputError, json_documents, score_each, scores_json
+from rules.scoring import ScoreInputError, json_documents, score_lines, scores_json
 
 __all__ = ["add_check_parser", "add_score_parser", "checking_games", "cmd_check", "cmd_score", "format_table", "read_score_file", "scoring_games"]
 
@@ -72,13 +76,13 @@ def add_score_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
 
 
 def read_score_file(path: Path) -> str:
-    """The text of a score file.
+    """The text of a score (or check) file, UTF-8 with or without a byte-order mark.
 
     Raises:
         ScoreInputError: the file is missing or cannot be read as UTF-8 text (the path named).
     """
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")  # a leading byte-order mark is not part of the JSON
     except FileNotFoundError:
         raise ScoreInputError("", f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -114,6 +118,12 @@ def format_table(breakdowns: list[ScoreBreakdown], winners: list[str]) -> str:
     return "\n".join(lines)
 
 
+def game_file(game: str) -> str:
+    """``"an Among the Stars file"``, ``"a Roll for the Galaxy file"``: the game's title with its article."""
+    title = getattr(GAMES.get(game), "title", None) or game
+    return f"{'an' if title[:1].lower() in 'aeiou' else 'a'} {title} file"
+
+
 def one_document(text: str, path: Path, game: str) -> Any:
     """The single JSON document of a one-game file.
 
@@ -122,7 +132,7 @@ def one_document(text: str, path: Path, game: str) -> Any:
     """
     documents = json_documents(text, str(path))
     if len(documents) != 1:
-        raise ScoreInputError(str(path), f"holds {len(documents)} JSON documents; a {game} file holds one game")
+        raise ScoreInputError(str(path), f"holds {len(documents)} JSON documents; {game_file(game)} holds one game")
     return documents[0][1]
 
 
@@ -143,21 +153,32 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
     try:
         text = read_score_file(args.file)
         if fmt == "jsonl-games":
-            results = score_each(scorers[args.game], text, str(args.file))
+            results = score_lines(scorers[args.game], text, str(args.file))
         else:
-            results = [scorers[args.game](one_document(text, args.file, args.game))]
+            results = [(None, scorers[args.game](one_document(text, args.file, args.game)))]
     except (ScoreInputError, RulesError) as exc:  # any rules error about the input is the input's fault
         _input_error("score", args.file, exc, err)
         return EXIT_INPUT
-    for n, breakdowns in enumerate(results):
-        result = scores_json(breakdowns)
-        if getattr(args, "json", False):
+    as_json = getattr(args, "json", False)
+    failed = False
+    for n, (line, outcome) in enumerate(results):
+        if not as_json and n:
+            print(file=out)
+        if isinstance(outcome, ScoreInputError):  # one bad JSON Lines line: report it, keep going
+            failed = True
+            message = str(outcome).removeprefix(f"line {line}: ")
+            _input_error("score", args.file, outcome, err)
+            if as_json:
+                print(json.dumps({"line": line, "error": message}, ensure_ascii=False), file=out)
+            else:
+                print(f"line {line}: error: {message}", file=out)
+            continue
+        result = scores_json(outcome)
+        if as_json:
             print(json.dumps(result, ensure_ascii=False), file=out)
         else:
-            if n:
-                print(file=out)
-            print(format_table(breakdowns, result["winners"]), file=out)
-    return EXIT_OK
+            print(format_table(outcome, result["winners"]), file=out)
+    return EXIT_INPUT if failed else EXIT_OK
 
 
 CHECK_ROW_KEYS = ("player", "card", "cell", "rule", "message")

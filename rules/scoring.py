@@ -36,6 +36,7 @@ __all__ = [
     "field_path",
     "json_documents",
     "score_each",
+    "score_lines",
     "scores_json",
     "winners",
 ]
@@ -266,4 +267,46 @@ def score_each(
                 raise
             field = f"line {line}: {error.field}" if error.field else f"line {line}"
             raise ScoreInputError(field, error.problem, error.suggestions) from None
+    return results
+
+
+def score_lines(
+    final_scores: Callable[[Any], list[ScoreBreakdown]], text: str, source: str = "input"
+) -> list[tuple[int | None, list[ScoreBreakdown] | ScoreInputError]]:
+    """Score every game in ``text``, keeping going past a bad line: one entry per game.
+
+    A text that parses as one JSON value is one game: ``[(None, result)]``, and its error
+    is raised as by :func:`score_each`. Otherwise every non-blank line is one game, in
+    order: ``(line, breakdowns)`` for a line that scores, ``(line, ScoreInputError)`` for
+    a line that is not JSON or cannot be scored (its field starts with ``line N``), so
+    one bad line does not hide the results (or the problems) of the others. Blank lines
+    are skipped.
+
+    Raises:
+        ScoreInputError: the text is one JSON value that cannot be scored, or is empty.
+    """
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError as error:
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+        if len(lines) <= 1:  # one bad document: the whole file is not JSON
+            raise ScoreInputError(
+                source, f"is not JSON ({error.msg} at line {error.lineno} column {error.colno})"
+            ) from None
+    else:
+        return [(None, final_scores(whole))]
+    results: list[tuple[int | None, list[ScoreBreakdown] | ScoreInputError]] = []
+    for number, line in lines:
+        try:
+            document = json.loads(line)
+        except json.JSONDecodeError as error:
+            results.append((number, ScoreInputError(f"line {number}", f"is not JSON ({error.msg} at column {error.colno})")))
+            continue
+        try:
+            results.append((number, final_scores(document)))
+        except ScoreInputError as error:
+            field = f"line {number}: {error.field}" if error.field else f"line {number}"
+            results.append((number, ScoreInputError(field, error.problem, error.suggestions)))
+        except RulesError as error:  # any rules error about the input is the input's fault
+            results.append((number, ScoreInputError(f"line {number}", str(error))))
     return results

@@ -343,12 +343,12 @@ def test_twelve_card_tableau_ends_the_game_after_the_round():
 
 def test_empty_vp_pool_ends_the_game_after_the_round():
     # 2 players: pool 24. 20 + 4 VP taken in the Consume phase -> empty; the round is finished,
-    # later chips still paid (pool goes negative: the set-aside chips).
+    # later chips still paid from the set-aside chips (the pool stays at 0, digest §6).
     log = setup().round(Ann="consume_x2", Bob="produce")("vp_chips", player="Ann", vp=20)
     assert run(log).state.ending == ()
     log("vp_chips", player="Bob", vp=4)("vp_chips", player="Ann", vp=2)
     r = run(log)
-    assert r.state.pool == -2 and r.state.player("Ann").chips == 22
+    assert (r.state.pool, r.state.set_aside_paid) == (0, 2) and r.state.player("Ann").chips == 22
     assert r.state.ending and r.state.stage is Stage.PHASES
     r = run(log.done(2)("round_end"))
     assert r.state.stage is Stage.OVER

@@ -43,6 +43,8 @@ from rules.scoring import Fields, ScoreInputError, field_path
 __all__ = [
     "ABILITIES",
     "CREDITS",
+    "MAX_CREDITS",
+    "MAX_VP",
     "OBJECTIVES",
     "RACE",
     "REACTORS",
@@ -56,6 +58,16 @@ __all__ = [
     "parse_station",
     "score_position",
 ]
+
+MAX_CREDITS = 32 * 1 + 16 * 5
+"""112 credits: every credit token in the box (digest §1: 32 x 1-credit, 16 x 5-credit); a
+player cannot hold more than the supply."""
+
+MAX_VP = 500
+"""A generous bound on VP before end-game scoring: at most 27 locations are built in a game
+(4 years of 6 rounds, 7 in years 2-4 of Aggressive mode, digest §3), and no location scores
+more than 7 printed + 8 ability VP at once (digest §13), about 400 VP; anything above 500 is
+a typing slip, not a score."""
 
 TRACK, OBJECTIVES, ABILITIES, RACE, REACTORS, CREDITS = (
     "VP track", "objectives", "end-game abilities", "race", "empty reactors", "credits",
@@ -178,7 +190,7 @@ def parse_position(data: Any, cat: Catalogue | None = None) -> Position:
                 raise ScoreInputError(f.path("secret_objective"), "only a Qualeen player keeps a secret objective")
             secret = _lookup(cat.objective, f.str("secret_objective"), f.path("secret_objective"), "objective")
         players.append(PlayerPosition(
-            name=name, race=race, credits=f.int("credits", low=0), vp=f.int("vp", low=0),
+            name=name, race=race, credits=f.int("credits", low=0, high=MAX_CREDITS), vp=f.int("vp", low=0, high=MAX_VP),
             station=parse_station(f.get("station"), f.path("station"), cat), secret_objective=secret,
         ))
     return Position(players, objectives, aggressive)

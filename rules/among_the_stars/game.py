@@ -380,8 +380,20 @@ class AmongTheStarsGame:
         if not isinstance(delta, int) or isinstance(delta, bool):
             raise BadEvent(f"event {event.seq}: 'delta' must be a whole number")
         if event.kind == VP_ADJUSTED:
-            return state.with_player(replace(p, vp=max(0, p.vp + delta))), []
-        return state.with_player(replace(p, credits=max(0, p.credits + delta))), []
+            findings = []
+            if p.vp + delta < 0:  # legal, but visible: the loss stops at 0
+                findings.append(Finding(
+                    f"{p.name} loses {-delta} VP with only {p.vp}; the score stops at 0 ({-delta - p.vp} VP of the loss are not taken)",
+                    p.name, Severity.INFO, "among, rulebook 5 'Round end': score floor, no score drops below 0 (digest §5.6)", event.seq))
+            return state.with_player(replace(p, vp=max(0, p.vp + delta))), findings
+        findings = []
+        if p.credits + delta < 0:
+            findings.append(Finding(
+                f"{p.name} has {p.credits} credits and cannot lose {-delta}: credits never go below 0 "
+                f"(recorded as 0; {-delta - p.credits} credits that do not exist; misread amount?)",
+                p.name, Severity.WARNING,
+                "among, rulebook 4 'The three actions': a player pays only with credits they have (digest §4)", event.seq))
+        return state.with_player(replace(p, credits=max(0, p.credits + delta))), findings
 
     def _station_read(self, state: AmongState, p: AmongPlayer, event: Event) -> tuple[AmongState, list[Finding]]:
         try:

@@ -31,7 +31,8 @@ Event kinds (``payload`` keys; ``player`` is a player name):
   for +3 Military, Colony Ship for a free world).
 - ``good_placed`` ``{player, world}`` / ``good_removed`` ``{player, world}``: a good put
   on a world (windfall, Produce) / consumed or sold.
-- ``vp_chips`` ``{player, vp}``: VP chips taken from the pool.
+- ``vp_chips`` ``{player, vp}``: VP chips taken, in the Consume phase, from the pool
+  (never below 0) and then from the chips set aside.
 - ``phase_done`` ``{phase?}``: the current phase is over.
 - ``round_end`` ``{hands?: {player: cards}}``: the round is over; hands after discarding.
 """
@@ -45,7 +46,7 @@ from typing import Any
 
 from rules.core import BadEvent, Event, Finding, ScoreBreakdown, Severity, UnknownEvent
 from rules.race.cards import GOODS_QUALIFIER, Card, cards, facts
-from rules.race.scoring import PlayerRecord, final_scores, score_player
+from rules.race.scoring import PlayerRecord, final_scores, score_player, vp_chips_in_box
 from rules.scoring import ScoreInputError
 
 __all__ = [
@@ -150,10 +151,12 @@ class PlayerState:
 
 @dataclass(frozen=True)
 class RaceState:
-    """The whole table. ``pool``: VP left of the 12-per-player pool (negative: paid from the set-aside chips)."""
+    """The whole table. ``pool``: VP left of the 12-per-player pool (never below 0);
+    ``set_aside_paid``: VP paid from the set-aside 10s and leftover chips once it ran dry (digest §6)."""
 
     players: tuple[PlayerState, ...]
     pool: int
+    set_aside_paid: int = 0
     advanced: bool = False
     stage: Stage = Stage.SETUP
     round: int = 0
@@ -342,6 +345,13 @@ class RaceGame:
             pool=facts()["vp_pool_per_player"]["value"] * len(names),
             advanced=advanced,
         )
+        dealt = dict(settings.get("start_worlds") or {})
+        twice = [card for card in set(dealt.values()) if list(dealt.values()).count(card) > 1]
+        if twice:
+            raise BadEvent(
+                f"race settings: start world {twice[0]!r} dealt to several players; each start world exists once "
+                "(Race for the Galaxy setup 3, start worlds dealt one each)"
+            )
         for seq, (player, card) in enumerate(dict(settings.get("start_worlds") or {}).items(), start=1):
             state, _ = self.apply(state, Event(seq=-seq, kind=START_WORLD, payload={"player": player, "card": card}))
         return state
@@ -370,6 +380,14 @@ class RaceGame:
             a.find(f"{card.name} is not a start world", player.name, Severity.ERROR, "setup 3 (seed)")
         if any(cards()[p.card].start_world is not None for p in player.tableau):
             a.find(f"{player.name} already has a start world", player.name, Severity.ERROR, "setup 3 (seed)")
+        holders = [p.name for p in a.state.players if p.name != player.name and p.find(card.name) is not None]
+        if card.start_world is not None and holders:
+            a.find(
+                f"{card.name} is already {holders[0]}'s start world; there is one of each, dealt to one player: misread?",
+                player.name,
+                Severity.ERROR,
+                "setup 3: start worlds dealt one each (seed; digest §2)",
+            )
         good = bool(a.event.payload.get("good", card.is_windfall))
         a.put(replace(player, tableau=(*player.tableau, Placed(card.name, good=good, placed_at=0, windfall_received=good))))
 
@@ -378,10 +396,44 @@ class RaceGame:
         a.put(replace(player, hand=a.count("cards", a.payload("cards"))))
 
     def _vp_chips(self, a: _Apply) -> None:
+        """VP chips taken: from the pool while it lasts, then from the chips set aside (digest §6).
+
+        VP chips are gained in the Consume phase (digest §4 IV): a take in any other phase is
+        a WARNING (misreport or a late report). The pool never goes below 0; what it cannot
+        pay comes from the set-aside chips (INFO), and more than the box holds is a WARNING.
+        """
         player = a.player()
         vp = a.count("vp", a.payload("vp"))
+        where = f"{player.name}: VP chips"
+        step = a.state.current
+        if vp and (step is None or step.phase != "consume"):
+            now = step.label if step else a.state.stage.value
+            a.find(
+                f"{player.name} takes {vp} VP in chips outside the Consume phase (now: {now}); VP chips are gained by consuming",
+                where,
+                Severity.WARNING,
+                "Consume phase: VP chips (digest §4 IV)",
+            )
         a.put(replace(player, chips=player.chips + vp))
-        a.state = replace(a.state, pool=a.state.pool - vp)
+        from_pool = min(vp, a.state.pool)
+        extra = vp - from_pool
+        a.state = replace(a.state, pool=a.state.pool - from_pool, set_aside_paid=a.state.set_aside_paid + extra)
+        if extra:
+            a.find(
+                f"the VP pool had only {from_pool} VP left; {extra} VP of {player.name}'s {vp} come from the chips set aside",
+                where,
+                Severity.INFO,
+                "end of game: the VP pool runs out (digest §2, §6)",
+            )
+            set_aside = vp_chips_in_box() - facts()["vp_pool_per_player"]["value"] * len(a.state.players)
+            if a.state.set_aside_paid > set_aside:
+                a.find(
+                    f"{a.state.set_aside_paid} VP paid from the chips set aside, but only {set_aside} VP are set aside "
+                    f"(the box holds {vp_chips_in_box()} VP of chips): misread amount?",
+                    where,
+                    Severity.WARNING,
+                    "components: 28 VP chips (seed; digest §1)",
+                )
         if a.state.pool <= 0:
             a.last_round("the VP pool is empty (set-aside chips pay out until the round ends)")
 
@@ -447,6 +499,13 @@ class RaceGame:
             if i not in actions:
                 raise a.bad(f"unknown action {i!r}; actions: {', '.join(actions)}")
         chosen = dict(a.state.chosen)
+        if player.name in chosen:  # a corrected mis-tap: the card is still face down, so the new pick counts
+            a.find(
+                f"{player.name} chose again before the reveal; the new choice replaces the earlier one",
+                player.name,
+                Severity.INFO,
+                "the round: select, secretly and face down until all reveal (seed; digest §3)",
+            )
         chosen[player.name] = tuple(ids)
         if any(p.name not in chosen for p in a.state.players):
             a.state = replace(a.state, chosen=tuple(chosen.items()))
@@ -691,6 +750,7 @@ class RaceGame:
             "chosen": [name for name, _ in state.chosen],
             "current_phase": state.current.label if state.current else None,
             "vp_pool": state.pool,
+            "vp_set_aside_paid": state.set_aside_paid,
             "last_round": bool(state.ending),
             "ending": list(state.ending),
             "players": [

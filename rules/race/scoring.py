@@ -167,6 +167,7 @@ def read_game(game: Any, deck: CardSet | None = None) -> tuple[PlayerRecord, ...
     if not limits["min"] <= len(raw_players) <= limits["max"]:
         raise ScoreInputError("players", f"Race for the Galaxy has {limits['min']}-{limits['max']} players, got {len(raw_players)}")
     goods_max = facts()["goods_per_world"]["value"]
+    chips_max = vp_chips_in_box()
     players: list[PlayerRecord] = []
     copies: Counter[str] = Counter()
     for i, raw in enumerate(raw_players):
@@ -174,7 +175,7 @@ def read_game(game: Any, deck: CardSet | None = None) -> tuple[PlayerRecord, ...
         name = f.str("name")
         if any(p.name == name for p in players):
             raise ScoreInputError(f.path("name"), f"two players are called {name!r}")
-        chips = f.int("chips", low=0)
+        chips = f.int("chips", low=0, high=chips_max)
         hand = f.int("hand", low=0, default=0)
         raw_tableau = f.list("tableau")
         if not raw_tableau:
@@ -203,7 +204,32 @@ def read_game(game: Any, deck: CardSet | None = None) -> tuple[PlayerRecord, ...
             tableau.append(card)
             goods += good
         players.append(PlayerRecord(name=name, chips=chips, tableau=tuple(tableau), goods=goods, hand=hand))
+    held = sum(p.chips for p in players)
+    if held > chips_max:
+        raise ScoreInputError(
+            "players",
+            f"the players hold {held} VP in chips together, but the box has only {chips_max} VP of chips "
+            f"({_chips_note(len(players))})",
+        )
     return tuple(players)
+
+
+def vp_chips_in_box() -> int:
+    """VP of all the chips in the box (digest §1: 18 x 1, 6 x 5, 4 x 10 = 88 VP).
+
+    The pool is 12 VP per player (digest §2); once it is empty the 10s and the leftover
+    chips set aside still pay out (digest §6), so no player, and no table, can hold more.
+    """
+    chips = facts()["vp_chips"]
+    return sum(int(value) * chips[value] for value in ("1", "5", "10"))
+
+
+def _chips_note(players: int) -> str:
+    per = facts()["vp_pool_per_player"]["value"]
+    return (
+        f"a pool of {per} VP per player = {per * players} VP, then the 10s and leftover chips set aside; "
+        "Race for the Galaxy setup, VP chips"
+    )
 
 
 def final_scores(game: Any) -> list[ScoreBreakdown]:

@@ -24,6 +24,7 @@ from rules.scoring import Fields, ScoreInputError, ceil_div, check_int, closest_
 __all__ = [
     "COST6_BONUSES",
     "MAX_CREDITS",
+    "MAX_VP_CHIPS",
     "EndPosition",
     "final_scores",
     "good_capacity",
@@ -34,6 +35,11 @@ __all__ = [
 
 MAX_CREDITS = 10
 """Credits run $0-$10 (Roll for the Galaxy, p.4 Phases: 'nobody can pass $10')."""
+
+MAX_VP_CHIPS = 20 * 1 + 8 * 5 + 5 * 10
+"""110 VP: every VP chip in the box (digest Components: 20 x 1, 8 x 5, 5 x 10). The pool is
+12 VP per player plus 10 set aside for the final round; no player (nor the table) can hold
+more than the box has."""
 
 
 @dataclass(frozen=True)
@@ -207,6 +213,13 @@ def parse_score_input(data: Any, cat: Catalogue | None = None) -> list[EndPositi
         if p.name in seen:
             raise ScoreInputError(f"{where}[{i}].name", f"{p.name!r} is also the name of players[{seen[p.name]}]")
         seen[p.name] = i
+    held = sum(p.vp_chips for p in positions)
+    if held > MAX_VP_CHIPS:
+        raise ScoreInputError(
+            where,
+            f"the players hold {held} VP in chips together, but the box has only {MAX_VP_CHIPS} VP of chips "
+            f"(pool {12 * len(positions)} VP + 10 set aside for the final round)",
+        )
     _check_shared_components(positions, where, cat)
     return positions
 
@@ -214,7 +227,7 @@ def parse_score_input(data: Any, cat: Catalogue | None = None) -> list[EndPositi
 def _parse_player(obj: Any, where: str, cat: Catalogue) -> EndPosition:
     f = Fields(obj, where).only("name", "vp_chips", "credits", "tableau", "goods", "dice")
     name = f.str("name")
-    vp_chips = f.int("vp_chips", low=0)
+    vp_chips = f.int("vp_chips", low=0, high=MAX_VP_CHIPS)
     credits = f.int("credits", low=0, high=MAX_CREDITS)
     names = f.list("tableau")
     developments: list[str] = []
