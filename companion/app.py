@@ -403,8 +403,18 @@ class MainLoop:
                 if self.camera_flow is not None:
                     self.camera_flow.count_again()  # "Count dice" after the game: count over again when done
             elif name == "undo":
-                undone = self.session.undo(origin=origin)
-                self.message = "nothing to undo" if undone is None else f"undid event {undone.payload['seq']}"
+                if origin == "phone" and self.flow is not None:
+                    # a game flow: a phone withdraws only its own seat's report (undo_report)
+                    self.message = "a phone undoes only its own report (Undo my last report); the table's Undo is on the touchscreen"
+                    log.warning("undo (%s) refused: %s", origin, self.message)
+                elif self.session is None:
+                    self.message = "nothing to undo"
+                    log.info("undo (%s): %s", origin, self.message)
+                else:
+                    undone = self.session.undo(origin=origin)
+                    self.message = "nothing to undo" if undone is None else f"undid event {undone.payload['seq']}"
+                    log.info("undo (%s): %s", origin, self.message if undone is None
+                             else f"event {undone.seq} withdraws event {undone.payload['seq']}")
                 changed = True
         return changed
 

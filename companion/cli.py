@@ -3,7 +3,8 @@
     companion run  [--source auto] [options]      the main job: the camera (Pi camera, else a USB webcam)
     companion run --game roll|race|among --players "Ann,Bob"   the at-table flow of a game (phones report)
     companion demo [FOLDER] [--once] [options]    the same on a replay of real photos (bundled ones by default)
-    companion export [--db DB] [--session ID] (--json FILE | --bgstats FILE)   a finished game
+    companion export [--db DB | --demo] [--session ID] (--json FILE | --bgstats FILE)   a finished game
+    companion sessions [--db DB | --demo] [--json]   the sessions in a database (ids for --session)
     companion read IMAGE... --dice d6 [--json]    read the dice in photos and print what was seen
     companion read IMAGE... --dice roll --profile P [--json]   Roll for the Galaxy dice (colour and face)
     companion enroll roll-dice DIR [--name N]     learn the owner's Roll for the Galaxy dice from photos
@@ -66,8 +67,31 @@ def _seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0 or value == float("inf"):
+    if not value > 0 or value == float("inf"):  # also NaN
         raise argparse.ArgumentTypeError(f"{text} s: give a positive number of seconds")
+    return value
+
+
+MAX_HOLD_S = 3600.0
+"""Longest ``--hold``: an hour per photo is already far more than any demo needs."""
+
+
+def _hold(text: str) -> float:
+    """argparse type: ``--hold`` seconds, finite, > 0 and at most :data:`MAX_HOLD_S`."""
+    value = _seconds(text)
+    if value > MAX_HOLD_S:
+        raise argparse.ArgumentTypeError(f"{text} s: give at most {MAX_HOLD_S:.0f} seconds")
+    return value
+
+
+def _frames(text: str) -> int:
+    """argparse type: a frame count >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of frames") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: give at least 1 frame")
     return value
 
 
@@ -116,16 +140,16 @@ def _parser() -> argparse.ArgumentParser:
                        help="with --game roll|race|among: the enrolled deck (`companion enroll cards`): read the cards when the table is still")
         p.add_argument("--dice-profile", metavar="NAME|PATH",
                        help="with --game roll: the dice profile (`companion enroll roll-dice`): propose the phases from the dice")
-        p.add_argument("--max-frames", type=int, help="stop after this many frames (testing)")
+        p.add_argument("--max-frames", type=_frames, help="stop after this many frames (testing; at least 1)")
 
     run = sub.add_parser("run", help="the main job: read the dice from the camera")
     run.add_argument("--source", default="auto", help="auto | picamera2[:N] | opencv:N | opencv:VIDEO | FOLDER | VIDEO (default auto)")
-    run.add_argument("--hold", type=_seconds, default=4.0, help="with a FOLDER source: seconds each photo stays on the table (default 4)")
+    run.add_argument("--hold", type=_hold, default=4.0, help="with a FOLDER source: seconds each photo stays on the table (default 4, at most 3600)")
     box_options(run)
 
     demo = sub.add_parser("demo", help="the main job on a replay of real photos; no camera needed")
     demo.add_argument("folder", nargs="?", type=Path, help="folder of photos or a video (default: the bundled photos)")
-    demo.add_argument("--hold", type=_seconds, default=4.0, help="seconds each photo stays on the table (default 4)")
+    demo.add_argument("--hold", type=_hold, default=4.0, help="seconds each photo stays on the table (default 4, at most 3600)")
     demo.add_argument("--once", action="store_true", help="stop after one pass instead of looping")
     demo.add_argument("--fast", action="store_true", help="do not pace the replay in real time")
     box_options(demo)
@@ -181,10 +205,16 @@ def _parser() -> argparse.ArgumentParser:
 
     export = sub.add_parser("export", help="write a finished Roll, Race or Among the Stars game (JSON, BG Stats play)")
     export.add_argument("--db", type=Path, help="session database (default: sessions.sqlite3 in the user's data directory)")
+    export.add_argument("--demo", action="store_true", help="the demo's database (demo.sqlite3, where `companion demo` records games)")
     export.add_argument("--session", help="session id (default: the newest Roll, Race or Among the Stars session)")
     export.add_argument("--json", type=Path, metavar="FILE", help="write the game as JSON (players, breakdowns, winners, events)")
     export.add_argument("--bgstats", type=Path, metavar="FILE", help="write the BG Stats play record (JSON) and print its bgstats:// link")
     export.add_argument("--unfinished", action="store_true", help="export a game that has not ended (scores as they stand)")
+
+    sessions = sub.add_parser("sessions", help="list the sessions in a database: id, game, players, started, finished")
+    sessions.add_argument("--db", type=Path, help="session database (default: sessions.sqlite3 in the user's data directory)")
+    sessions.add_argument("--demo", action="store_true", help="the demo's database (demo.sqlite3)")
+    sessions.add_argument("--json", action="store_true", help="one JSON object per session and line")
 
     from companion.scoring import add_check_parser, add_score_parser
 
@@ -250,6 +280,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return cmd_calibrate(args.source, args.lens or [], args.out, args.corners)
     if args.command == "export":
         return cmd_export(args)
+    if args.command == "sessions":
+        return cmd_sessions(args)
     if args.command in ("score", "check"):
         from companion.scoring import cmd_check, cmd_score
 
@@ -346,11 +378,75 @@ def _describe_dice(dice: list[dict], kind: str) -> str:
     return f"{len(dice)} dice: " + ", ".join(f"{d['colour']} {d['face'] or '?'}" for d in dice)
 
 
-def cmd_enroll_roll_dice(folder: Path, out: Path) -> int:
-    """``companion enroll roll-dice DIR``: build and save a dice profile; 0 saved, 1 bad folder."""
+class _BadFolder(Exception):
+    """An enrollment subfolder whose name is not a pair the Roll for the Galaxy dice have."""
+
+
+def check_enroll_folders(folder: Path) -> list[str]:
+    """Check ``folder``'s subfolders against the Roll for the Galaxy dice before building a profile.
+
+    Every (not hidden) subfolder must be ``<colour>-<face>`` with a colour and a face the dice have,
+    and a face that colour's die has (``rules.roll.data.catalogue()``: white has no Wild, yellow no
+    Explore); names are read in any case, as the profile builder does.
+
+    Returns:
+        The pairs with no photos (``"yellow-wild"``, ...), in the walk's order, for a warning.
+
+    Raises:
+        _BadFolder: one line naming the first bad folder and what is wrong with it.
+    """
+    from rules.roll.data import COLOURS, FACES, catalogue
+    from vision.profiles import IMAGE_SUFFIXES
+
+    if not folder.is_dir():
+        return []  # the builder says "enrollment folder not found"
+    faces_of: dict[str, set[str]] = {}
+    for die in catalogue().dice.values():
+        faces_of.setdefault(die.colour, set()).update(die.faces)
+    have: set[str] = set()
+    for sub in sorted(folder.iterdir()):
+        if not sub.is_dir() or sub.name.startswith("."):
+            continue
+        colour, dash, face = sub.name.lower().partition("-")
+        where = f"folder {sub.name}/ in {folder}"
+        if not dash or not colour or not face:
+            raise _BadFolder(f"{where}: name it <colour>-<face>, e.g. white-explore")
+        if colour not in faces_of:
+            raise _BadFolder(f"{where}: unknown colour {colour!r}; the dice are {', '.join(c for c in COLOURS if c in faces_of)}")
+        if face not in FACES:
+            raise _BadFolder(f"{where}: unknown face {face!r}; the faces are {', '.join(FACES)}")
+        if face not in faces_of[colour]:
+            shown = ", ".join(f for f in FACES if f in faces_of[colour])
+            raise _BadFolder(f"{where}: {colour} dice have no {face} face ({colour}: {shown})")
+        if any(p.suffix.lower() in IMAGE_SUFFIXES for p in sub.iterdir()):
+            have.add(f"{colour}-{face}")
+    return [f"{c}-{f}" for c in COLOURS if c in faces_of for f in FACES
+            if f in faces_of[c] and f"{c}-{f}" not in have]
+
+
+def cmd_enroll_roll_dice(folder: Path, out: Path, warn_missing: bool = True) -> int:
+    """``companion enroll roll-dice DIR``: build and save a dice profile; 0 saved, 1 bad folder.
+
+    The subfolder names are checked first (:func:`check_enroll_folders`): an unknown colour or face,
+    or a pair the dice do not have, is refused in one line naming the folder (exit 1, bad input);
+    pairs with no photos are named in a warning (with ``warn_missing``) and the profile is built from
+    the others.
+    """
     from vision import VisionError
     from vision.roll_dice import enroll_roll_dice
 
+    try:
+        missing = check_enroll_folders(folder)
+    except _BadFolder as exc:
+        print(f"companion enroll: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except OSError as exc:
+        print(f"companion enroll: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    if missing and warn_missing:
+        shown = ", ".join(missing[:10]) + (f" (+{len(missing) - 10} more)" if len(missing) > 10 else "")
+        print(f"companion enroll: warning: no photos of {len(missing)} pair{'s' if len(missing) != 1 else ''} "
+              f"({shown}): the profile will not know them", file=sys.stderr)
     try:
         saved = enroll_roll_dice(folder, out, allowed=roll_dice_pairs())
     except (VisionError, OSError) as exc:
@@ -489,7 +585,7 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
                     "--guided --keep %s", len(outcome.missing), describe_pairs(outcome.missing), folder)
     enrollment.set_result(Step.BUILDING, f"from {outcome.photos} photos")
     redraw()
-    code = cmd_enroll_roll_dice(folder, out)
+    code = cmd_enroll_roll_dice(folder, out, warn_missing=False)  # the missing pairs were logged above
     if code == EXIT_OK:
         enrollment.set_result(Step.SAVED, f"saved {out}; use it with --profile {out}")
         print(f"the photos are kept in {folder}")
@@ -762,17 +858,21 @@ def cmd_export(args: argparse.Namespace) -> int:
     from companion.errors import SessionError
     from companion.flow import GameFlow, bgstats_url
     from companion.flows import FLOWS
-    from companion.paths import default_db_path
     from companion.session import SessionStore
 
     if args.json is None and args.bgstats is None:
         print("companion export: say what to write: --json FILE and/or --bgstats FILE", file=sys.stderr)
         return EXIT_USAGE
-    db = args.db or default_db_path()
+    db = _chosen_db(args, "export")
+    if db is None:
+        return EXIT_USAGE
     if not Path(db).is_file():
-        print(f"companion export: no session database at {db} (give --db)", file=sys.stderr)
+        print(f"companion export: {_no_db(db, args)}", file=sys.stderr)
         return EXIT_DEVICE
     try:
+        from companion.session import _check_is_sqlite
+
+        _check_is_sqlite(Path(db))
         with SessionStore(db) as store:
             if args.session:
                 session = store.get(args.session)
@@ -806,6 +906,88 @@ def cmd_export(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"companion export: cannot write: {exc}", file=sys.stderr)
         return EXIT_INPUT
+    return EXIT_OK
+
+
+def _chosen_db(args: argparse.Namespace, command: str) -> Path | None:
+    """The database of ``export``/``sessions``: ``--db``, ``--demo`` (demo.sqlite3) or the box's;
+    None (after printing why) when both ``--db`` and ``--demo`` are given."""
+    from companion.paths import default_db_path
+
+    if args.db is not None and args.demo:
+        print(f"companion {command}: give --db DB or --demo, not both", file=sys.stderr)
+        return None
+    if args.demo:
+        return default_db_path().with_name("demo.sqlite3")
+    return args.db or default_db_path()
+
+
+def _no_db(db: Path, args: argparse.Namespace) -> str:
+    """The one line for a missing database, naming the box's and the demo's."""
+    from companion.paths import default_db_path
+
+    if args.db is not None:
+        return f"no session database at {db}"
+    box, demo = default_db_path(), default_db_path().with_name("demo.sqlite3")
+    if args.demo:
+        return f"no demo database at {demo} (`companion demo` makes it; the box's games are in {box})"
+    return (f"no session database at {box}; games played with `companion demo` are in {demo} "
+            f"(give --demo, or --db DB)")
+
+
+def cmd_sessions(args: argparse.Namespace) -> int:
+    """``companion sessions``: every session, newest first: id, game, players, started, finished.
+
+    Exit codes: 0 listed (also when there are none); 2 --db and --demo; 3 no such database, or not one.
+    """
+    import time
+
+    from companion.errors import SessionError
+    from companion.flow import GameFlow
+    from companion.flows import FLOWS
+    from companion.session import SessionStore
+
+    db = _chosen_db(args, "sessions")
+    if db is None:
+        return EXIT_USAGE
+    if not Path(db).is_file():
+        print(f"companion sessions: {_no_db(db, args)}", file=sys.stderr)
+        return EXIT_DEVICE
+    rows: list[dict[str, Any]] = []
+    try:
+        from companion.session import _check_is_sqlite
+
+        _check_is_sqlite(Path(db))
+        with SessionStore(db) as store:
+            for info in store.list_sessions():
+                players: list[str] = []
+                finished: bool | None = None
+                if info.game in FLOWS:
+                    try:
+                        session = store.get(info.id)
+                        players = [str(p.get("name") if isinstance(p, dict) else p)
+                                   for p in session.settings.get("seats") or session.settings.get("players") or []]
+                        finished = GameFlow(session, FLOWS[info.game]).over()
+                    except Exception as exc:  # noqa: BLE001 -- a session this version cannot replay is still listed
+                        log.debug("session %s: %s", info.id, exc)
+                rows.append({"id": info.id, "game": info.game, "players": players, "started_at": info.started_at,
+                             "finished": finished, "events": info.events})
+    except SessionError as exc:
+        print(f"companion sessions: {exc}", file=sys.stderr)
+        return EXIT_DEVICE
+    if args.json:
+        for row in rows:
+            print(json.dumps(row, ensure_ascii=False))
+        return EXIT_OK
+    if not rows:
+        print(f"no sessions in {db}")
+        return EXIT_OK
+    print(f"{len(rows)} session{'s' if len(rows) != 1 else ''} in {db}, newest first:")
+    for row in rows:
+        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(row["started_at"]))
+        finished = {True: "finished", False: "not finished", None: "-"}[row["finished"]]
+        print(f"{row['id']}  {row['game']:<5}  {', '.join(row['players']) or '-'}  started {started}  {finished}  "
+              f"{row['events']} events")
     return EXIT_OK
 
 
@@ -863,9 +1045,23 @@ def cmd_box(args: argparse.Namespace) -> int:
         misplaced.append("--aggressive")
     if args.advanced and args.game != "race":
         misplaced.append("--advanced")
+    if args.calibration is not None and not flow_game:
+        misplaced.append("--calibration")  # the d6 reader works in pixels: a table calibration would be ignored
     if misplaced:
         print(f"companion {args.command}: {', '.join(misplaced)} does not go with --game {args.game}", file=sys.stderr)
         return EXIT_USAGE
+    if args.screenshot is not None:
+        problem = _unwritable_folder(args.screenshot)
+        if problem:
+            print(f"companion {args.command}: --screenshot {args.screenshot}: {problem}", file=sys.stderr)
+            return EXIT_USAGE
+    make_camera = calibration = None
+    if flow_game:
+        try:  # every input file is checked before the camera is opened and a session is recorded
+            make_camera, calibration = _camera_parts(args)
+        except _InputError as exc:
+            print(f"companion {args.command}: {exc}", file=sys.stderr)
+            return exc.code
     try:
         reader = None if flow_game else D6Reader()
     except VisionError as exc:
@@ -880,7 +1076,7 @@ def cmd_box(args: argparse.Namespace) -> int:
         source = open_source(spec, **replay)  # options a camera does not take are ignored
         source.open()
     except (DeviceError, ValueError) as exc:
-        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        print(f"companion {args.command}: {_one_demo_hint(str(exc))}", file=sys.stderr)
         return EXIT_DEVICE
 
     hub = StateHub()
@@ -909,18 +1105,11 @@ def cmd_box(args: argparse.Namespace) -> int:
         source.close()
         store.close()
         return EXIT_USAGE
-    flow = setup = make_camera = None
+    flow = setup = None
     if flow_game:
         from companion.flow import GameFlow
         from companion.flows import FLOWS
 
-        try:
-            make_camera, calibration = _camera_parts(args)
-        except _InputError as exc:
-            print(f"companion {args.command}: {exc}", file=sys.stderr)
-            source.close()
-            store.close()
-            return exc.code
         if session is not None:
             flow = GameFlow(session, FLOWS[args.game])
         else:
@@ -954,9 +1143,16 @@ def cmd_box(args: argparse.Namespace) -> int:
     screen, pump = _open_screen(args, hub, phone_url)
     controls = None if args.no_gpio else _open_controls(hub, "next_phase" if flow_game else "read_now", args.buzzer_pin)
 
+    screenshot_failed: list[str] = []
+
     def save_screenshot() -> None:
         if args.screenshot is not None and screen is not None:
-            screen.save_png(args.screenshot)
+            try:
+                screen.save_png(args.screenshot)
+            except (pygame_error(), OSError) as exc:
+                if str(exc) not in screenshot_failed:  # one line per distinct problem, not one per read
+                    screenshot_failed.append(str(exc))
+                    log.error("cannot save --screenshot %s: %s; going on without it", args.screenshot, exc)
 
     def on_read(seq: int, read: object) -> None:
         save_screenshot()
@@ -992,6 +1188,45 @@ def cmd_box(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+DEMO_HINT_TEXT = "run `companion demo` to replay photos"
+
+
+def _one_demo_hint(message: str) -> str:
+    """``message`` with "run `companion demo` ..." said once (the camera's errors for ``--source auto``
+    each end with it; only the last one is kept)."""
+    import re
+
+    count = message.count(DEMO_HINT_TEXT)
+    if count <= 1:
+        return message
+    pattern = re.compile(r",?\s*(or )?" + re.escape(DEMO_HINT_TEXT))
+    return pattern.sub("", message, count=count - 1)
+
+
+def pygame_error() -> type[BaseException]:
+    """``pygame.error`` (imported only when a screen is drawn)."""
+    import pygame
+
+    return pygame.error
+
+
+def _unwritable_folder(path: Path) -> str:
+    """Why a file cannot be written at ``path`` ("" when it can): its folder is made if missing and
+    a probe file is created and removed there (``os.access`` says yes to root even in /proc)."""
+    import tempfile
+
+    folder = path.expanduser().parent
+    if path.is_dir():
+        return "is a folder; give a .png file name"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".companion-probe-", suffix=".png"):
+            pass
+    except OSError as exc:
+        return f"cannot write in {folder} ({exc.strerror or exc}); choose a writable folder"
+    return ""
+
+
 class _InputError(Exception):
     """A file the command needs is missing or unreadable; ``code`` is the exit code."""
 
@@ -1005,11 +1240,14 @@ def _load_box_calibration(path: Path | None) -> Any:
     present (a damaged one is logged and skipped), else None (the reader works in pixels).
 
     Raises:
-        _InputError: ``--calibration`` names a missing or malformed file (exit 1).
+        _InputError: ``--calibration`` names a missing file (exit 3, as a missing deck or profile) or
+            one that cannot be read or is malformed (exit 1).
     """
     from companion.calibration import BadCalibrationFile, default_calibration_path, load_calibration
 
     if path is not None:
+        if not path.expanduser().is_file():
+            raise _InputError(f"no calibration at {path}: make one with `companion calibrate`", EXIT_DEVICE)
         try:
             return load_calibration(path)
         except BadCalibrationFile as exc:
@@ -1033,7 +1271,8 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
     phones); the calibration is ``--calibration`` or the saved one (None: pixels).
 
     Raises:
-        _InputError: no such deck or profile, or it does not load (exit 3); a bad ``--calibration`` (exit 1).
+        _InputError: no such deck, profile or ``--calibration`` file, or a deck or profile that does not
+            load (exit 3); a ``--calibration`` file that cannot be read (exit 1).
     """
     from companion.camera_flow import CameraFlow
     from companion.paths import data_dir

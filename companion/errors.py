@@ -45,12 +45,28 @@ class CorruptSession(SessionError):
         self.reason = reason
         super().__init__(
             f"session database {self.path} is damaged or not a session log ({reason}). "
-            f"The file was left as it is; SessionStore.open_or_recover() keeps it as "
-            f"'{self.path.name}.corrupt-<time>' beside it and starts a new, empty log."
+            f"The file was left as it is; `companion run` and `companion demo` keep it as "
+            f"'{self.path.name}.corrupt-<time>' beside it and start a new, empty log."
         )
 
     def __reduce__(self):  # keep pickling (multiprocessing, logging handlers) working
         return (type(self), (self.path, self.reason))
+
+
+class NotASessionDatabase(CorruptSession):
+    """The file is not a session database at all: not SQLite (its header is not ``SQLite format 3\\0``),
+    or a SQLite database of another program. It is never renamed or changed, also not by
+    ``SessionStore.open_or_recover``: the user pointed ``--db`` at the wrong file.
+    """
+
+    def __init__(self, path: Path | str, reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        SessionError.__init__(
+            self,
+            f"{self.path} is not a session database ({reason}); it was left untouched: "
+            f"give --db a session database or a new file name (see `companion sessions`)",
+        )
 
 
 class BadEntry(CompanionError, ValueError):

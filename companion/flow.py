@@ -172,31 +172,71 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
     return out
 
 
+def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
+    """The one rule for a player's name (the CLI's ``--players`` and the setup step alike): not
+    empty, at most :data:`MAX_NAME` characters, no ``,`` or ``:``, and not the name of one of
+    ``others`` ignoring case ("Ann" and "ann" are the same player). Returns the stripped name.
+
+    Raises:
+        BadEntry: one line naming the problem.
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise BadEntry("a player name is empty: give the player's name")
+    name = name.strip()
+    if len(name) > MAX_NAME or "," in name or ":" in name:
+        raise BadEntry(f"{name[:20]!r}: a name is at most {MAX_NAME} characters, without ',' or ':'")
+    same = next((o for o in others if o.casefold() == name.casefold()), None)
+    if same is not None:
+        shown = repr(name) if same == name else f"{name!r} (as {same!r})"
+        raise BadEntry(f"{shown} is already playing; names must differ (ignoring case)")
+    return name
+
+
+def check_player_colour(colour: Any, taken: Sequence[str] = ()) -> str:
+    """The one rule for a seat colour: one of :data:`COLOURS` (any case) that nobody in ``taken``
+    has; None or "" picks the first free one. Returns the colour in lower case.
+
+    Raises:
+        BadEntry: an unknown colour, a colour taken, or no colour left.
+    """
+    free = [c for c in COLOURS if c not in taken]
+    if colour in (None, ""):
+        if not free:
+            raise BadEntry(f"no colour left: there are {len(COLOURS)} ({', '.join(COLOURS)})")
+        return free[0]
+    if not isinstance(colour, str) or colour.strip().lower() not in COLOURS:
+        raise BadEntry(f"colour {str(colour)[:20]!r} is not one of {', '.join(COLOURS)}")
+    colour = colour.strip().lower()
+    if colour in taken:
+        raise BadEntry(f"{colour} is taken; free colours: {', '.join(free) or 'none'}")
+    return colour
+
+
 def parse_players(text: str, colours: Sequence[str] = COLOURS) -> list[dict[str, str]]:
     """``"Ann,Bob:green"`` -> ``[{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "green"}]``.
 
     Seats follow the order given (seat 1 starts). A player without ``:colour`` gets the first
-    seat colour of :data:`COLOURS` nobody named.
+    seat colour of :data:`COLOURS` nobody named. Names and colours follow the same rule as the
+    setup step on the phone (:func:`check_player_name`, :func:`check_player_colour`).
 
     Raises:
-        BadEntry: an empty or too long name, a name given twice.
+        BadEntry: ``--players: `` and the problem: an empty, too long or repeated name (ignoring
+            case), an unknown or repeated colour, more players than colours.
     """
+    del colours  # the seat colours are always COLOURS (one list for the CLI and the phones)
     seats: list[dict[str, str]] = []
-    for part in text.split(","):
-        name, _, colour = part.strip().partition(":")
-        name, colour = name.strip(), colour.strip().lower()
-        if not name:
-            raise BadEntry(f"--players {text!r}: a player name is empty (give names separated by commas)")
-        if len(name) > MAX_NAME:
-            raise BadEntry(f"--players: {name[:20]!r}... is longer than {MAX_NAME} characters")
-        if any(s["name"] == name for s in seats):
-            raise BadEntry(f"--players: {name!r} is given twice; names must differ")
-        seats.append({"name": name, "colour": colour})
-    taken = {s["colour"] for s in seats}
-    free = [c for c in colours if c not in taken]
-    for s in seats:
-        if not s["colour"]:
-            s["colour"] = free.pop(0) if free else "white"
+    try:
+        for part in text.split(","):
+            name, _, colour = part.strip().partition(":")
+            name = check_player_name(name, [s["name"] for s in seats])
+            if colour.strip():
+                colour = check_player_colour(colour, [s["colour"] for s in seats])
+            seats.append({"name": name, "colour": colour.strip()})
+        for s in seats:
+            if not s["colour"]:
+                s["colour"] = check_player_colour(None, [t["colour"] for t in seats])
+    except BadEntry as exc:
+        raise BadEntry(f"--players {text[:60]!r}: {exc}") from None
     return seats
 
 

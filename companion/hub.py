@@ -73,11 +73,12 @@ class StateHub:
             self._cond.wait_for(lambda: self._snapshot.version != version, timeout=timeout)
             return self._snapshot
 
-    def post_action(self, name: str, origin: str, **payload: Any) -> None:
+    def post_action(self, name: str, /, origin: str, **payload: Any) -> None:
         """Queue an action for the main loop; returns at once.
 
         Args:
-            name: one of :data:`ACTIONS`.
+            name: one of :data:`ACTIONS` (positional only, so a payload may carry a ``name`` key,
+                e.g. ``setup_rename``'s new name).
             origin: ``"touchscreen"``, ``"phone"``, ``"button"`` or ``"cli"``.
 
         Raises:
@@ -87,8 +88,10 @@ class StateHub:
             raise ValueError(f"unknown action {name!r}; known actions: {', '.join(sorted(ACTIONS))}")
         self._actions.put({"action": name, "origin": origin, **payload})
 
-    def request(self, name: str, origin: str, timeout: float, **payload: Any) -> dict[str, Any] | None:
+    def request(self, name: str, /, origin: str, timeout: float, **payload: Any) -> dict[str, Any] | None:
         """Post an action and wait up to ``timeout`` s for the main loop's answer.
+
+        ``name`` is positional only: the payload may have a ``name`` key (``setup_rename``).
 
         Returns:
             The loop's answer (``companion.flow.Outcome.to_json()``: ``{"recorded", "message",

@@ -34,7 +34,13 @@ from pathlib import Path
 from typing import Any, Self
 
 import rules
-from companion.errors import BadEntry, CorruptSession, SessionError, UnknownSession
+from companion.errors import (
+    BadEntry,
+    CorruptSession,
+    NotASessionDatabase,
+    SessionError,
+    UnknownSession,
+)
 from rules import UNDO, BadEvent, Event, Game, Replay, UnknownEvent
 
 __all__ = ["SCHEMA_VERSION", "Session", "SessionInfo", "SessionStore", "migrate"]
@@ -138,7 +144,7 @@ def migrate(conn: sqlite3.Connection, path: Path | str = "<database>") -> int:
                 )
             }
             if tables - _OUR_TABLES:
-                raise CorruptSession(path, f"a SQLite database of something else (tables: {', '.join(sorted(tables))})")
+                raise NotASessionDatabase(path, f"a SQLite database of something else (tables: {', '.join(sorted(tables))})")
         for version, statements in _MIGRATIONS:
             if version > found:
                 for statement in statements:
@@ -230,6 +236,42 @@ def _new_session_id(now: float) -> str:
     return f"{stamp}-{uuid.uuid4().hex[:6]}"
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite 3 database file."""
+
+
+def _check_is_sqlite(path: Path) -> None:
+    """Raise NotASessionDatabase when ``path`` is a file that is not SQLite at all (nothing is changed).
+
+    A missing or empty file is fine (a new log is made there); so is a file whose header is all zero
+    bytes, which is what a power cut leaves of a database (recovered as damaged).
+    """
+    try:
+        if not path.is_file():
+            return
+        with path.open("rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except OSError:
+        return  # opening it will say what is wrong
+    if head and head != SQLITE_HEADER and head != b"\x00" * len(head):
+        raise NotASessionDatabase(path, "not a SQLite database")
+    if head != SQLITE_HEADER:
+        return
+    # another program's SQLite database: found read-only, before anything (WAL mode) changes the file
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = {row[0] for row in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return  # damaged: opening it says so, and open_or_recover keeps it aside
+    if version == 0 and tables - _OUR_TABLES:
+        raise NotASessionDatabase(path, f"a SQLite database of something else (tables: {', '.join(sorted(tables))})")
+
+
 def _set_aside(path: Path) -> Path:
     """Rename ``path`` (and its -wal/-shm/-journal files) to ``<name>.corrupt-<UTC time>``; return the new path."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -283,13 +325,20 @@ class SessionStore:
         and the returned store's :attr:`recovered_from` names the kept file so the
         touchscreen can tell the players.
 
+        A file that is not a session database at all (not SQLite: its header is not ``SQLite
+        format 3\\0``; or another program's SQLite database) is refused and left untouched.
+
         Raises:
+            NotASessionDatabase: the file is not SQLite, or another program's database.
             SessionError: the file cannot be opened for another reason (not damage), or
                 the new database cannot be created either.
         """
         path = Path(path)
+        _check_is_sqlite(path)
         try:
             return cls(path)
+        except NotASessionDatabase:
+            raise
         except CorruptSession as exc:
             try:
                 kept = _set_aside(path)
@@ -397,7 +446,7 @@ class SessionStore:
                 "SELECT id, game, settings, started_at, ended_at FROM sessions WHERE id = ?", (session_id,)
             ).fetchone()
         if row is None:
-            raise UnknownSession(f"no session {session_id!r} in {self.path}; list_sessions() shows the ids")
+            raise UnknownSession(f"no session {session_id!r} in {self.path}; `companion sessions` lists the ids")
         return self._session(row)
 
     def resume_latest(self, game: str | None = None) -> Session | None:

@@ -35,7 +35,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from companion.camera_flow import even_zones, zones_from_seats
 from companion.errors import BadEntry
-from companion.flow import COLOURS, MAX_NAME, GameFlow, Outcome
+from companion.flow import COLOURS, GameFlow, Outcome, check_player_colour, check_player_name
 
 __all__ = ["PLAYER_LIMITS", "SETUP_ACTIONS", "TableSetup"]
 
@@ -74,26 +74,19 @@ class TableSetup:
 
     # -- actions -------------------------------------------------------------------------------
     def add_player(self, name: Any, colour: Any = None) -> str:
-        """Add a player (or change a player's colour). Raises BadEntry: bad name, colour taken or unknown, too many."""
-        if not isinstance(name, str) or not name.strip():
-            raise BadEntry("give the player's name")
-        name = name.strip()
-        if len(name) > MAX_NAME or "," in name or ":" in name:
-            raise BadEntry(f"a name is at most {MAX_NAME} characters, without ',' or ':'")
-        taken = {p["colour"] for p in self.players if p["name"] != name}
-        if colour in (None, ""):
-            colour = next((c for c in COLOURS if c not in taken), "white")
-        if not isinstance(colour, str) or colour.lower() not in COLOURS:
-            raise BadEntry(f"colour {str(colour)[:20]!r} is not one of {', '.join(COLOURS)}")
-        colour = colour.lower()
-        if colour in taken:
-            raise BadEntry(f"{colour} is taken; free colours: {', '.join(c for c in COLOURS if c not in taken) or 'none'}")
+        """Add a player (or change a player's colour). Raises BadEntry: bad name (or one already playing,
+        ignoring case), colour taken or unknown, too many. Same rule as ``--players``."""
+        if isinstance(name, str) and name.strip() in self.names:
+            name = name.strip()  # the same player again: a new colour
+        else:
+            name = check_player_name(name, self.names)
+            if len(self.players) >= self.limits[1]:
+                raise BadEntry(f"{self.spec.title} is for at most {self.limits[1]} players")
+        colour = check_player_colour(colour, [p["colour"] for p in self.players if p["name"] != name])
         for p in self.players:
             if p["name"] == name:
                 p["colour"] = colour
                 return f"{name} is {colour}"
-        if len(self.players) >= self.limits[1]:
-            raise BadEntry(f"{self.spec.title} is for at most {self.limits[1]} players")
         self.players.append({"name": name, "colour": colour})
         return f"{name} joined ({colour}, seat {len(self.players)})"
 
@@ -115,13 +108,7 @@ class TableSetup:
         """
         if name not in self.names:
             raise BadEntry(f"no player {str(name)[:40]!r}")
-        if not isinstance(new, str) or not new.strip():
-            raise BadEntry("give the player's new name")
-        new = new.strip()
-        if len(new) > MAX_NAME or "," in new or ":" in new:
-            raise BadEntry(f"a name is at most {MAX_NAME} characters, without ',' or ':'")
-        if new != name and new in self.names:
-            raise BadEntry(f"{new!r} is already playing; names must differ")
+        new = check_player_name(new, [n for n in self.names if n != name])
         for p in self.players:
             if p["name"] == name:
                 p["name"] = new

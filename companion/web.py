@@ -11,6 +11,11 @@ Routes:
     ``GET /frame.jpg``    the latest annotated frame (``image/jpeg``, ``Cache-Control: no-store``);
                           404 with a JSON ``error`` before the first frame.
     ``POST /api/action``  JSON ``{"action": "undo" | "read_now"}`` -> 202; 400 naming the problem.
+                          In a game flow a phone may not post ``undo`` (403: it withdraws only its own
+                          seat's report with ``/api/report/undo``; the global Undo is the touchscreen's),
+                          and may post ``{"action": "next_phase", "label": "Settle"}`` (the phone's
+                          "Next: Settle" button; ``label`` optional: when given and Next now means
+                          something else, 409 and nothing moves) -> the same answers as ``/api/report``.
     ``POST /api/report``  game flows (Roll, Race, Among the Stars): a player's report, JSON
                           ``{"player": name, "form": form id, "values": {field: value}}`` ->
                           200 ``{"recorded": [seq], "message", "error": null}`` once the main loop
@@ -43,8 +48,9 @@ from companion.hub import Snapshot, StateHub
 
 __all__ = ["create_app", "serve", "PhoneServer", "sse_stream", "state_json", "PHONE_ACTIONS", "HEARTBEAT_S", "REPLY_S"]
 
-PHONE_ACTIONS = ("read_now", "undo")
-"""Actions a phone may post (a phone cannot stop the box)."""
+PHONE_ACTIONS = ("read_now", "undo", "next_phase")
+"""Actions a phone may post (a phone cannot stop the box); ``undo`` only in d6 mode, ``next_phase``
+only in a game flow."""
 
 REPLY_S = 5.0
 """Seconds a report waits for the main loop's answer before the phone is told it is queued."""
@@ -128,6 +134,11 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     stop = threading.Event()
     app.extensions["companion"] = {"hub": hub, "stop": stop}
 
+    @app.errorhandler(413)
+    def too_large(_exc: Exception) -> tuple[Response, int]:
+        return _error(413, f"the body is larger than {app.config['MAX_CONTENT_LENGTH'] // 1024} KiB; "
+                           "actions and reports are small JSON objects")
+
     @app.get("/")
     def phone_page() -> str:
         game = hub.snapshot().view.get("game") or {}
@@ -179,6 +190,23 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
             return _error(
                 400, f"unknown action {shown}; a phone may post: {', '.join(PHONE_ACTIONS)}", allowed=list(PHONE_ACTIONS)
             )
+        game = hub.snapshot().view.get("game") or {}
+        in_flow = bool(game.get("flow"))
+        if action == "undo" and in_flow:
+            return _error(403, "in a game a phone withdraws only its own report: pick your seat and tap "
+                               "\"Undo my last report\" (POST /api/report/undo {\"player\": name}); "
+                               "the Undo of the whole table is on the touchscreen")
+        if action == "next_phase":
+            if not in_flow:
+                return _error(400, "next_phase is for a game flow (companion run --game roll|race|among)")
+            label = body.get("label")
+            if label is not None and not isinstance(label, str):
+                return _error(400, "'label' must be the Next button's label, e.g. \"Settle\"")
+            now = str((game.get("next") or {}).get("label") or "")
+            if label is not None and label != now:
+                return _error(409, f"Next now means {now or 'nothing'!r}, not {label[:40]!r}: nothing moved; "
+                                   "look at the table and tap again")
+            return _answer(hub.request("next_phase", "phone", reply_s))
         hub.post_action(action, origin="phone")
         return jsonify({"accepted": action}), 202
 

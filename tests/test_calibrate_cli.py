@@ -99,12 +99,14 @@ def test_load_refuses_other_files(tmp_path):
         load_calibration(other)
 
 
-def test_run_with_a_missing_calibration_file_is_exit_1(tmp_path, photo, capsys):
+def test_run_with_a_missing_calibration_file_is_exit_3_before_a_session(tmp_path, photo, capsys):
+    # README: 3 = nothing to read with (a missing input file); checked before a session is recorded
     code = main(["demo", str(photo.parent), "--game", "among", "--players", "Ann,Bob", "--calibration",
                  str(tmp_path / "none.json"), "--db", str(tmp_path / "d.sqlite3"), "--no-web", "--no-screen",
                  "--no-gpio", "--once", "--fast", "--max-frames", "2"])
-    assert code == 1
+    assert code == 3
     assert "no calibration at" in capsys.readouterr().err
+    assert not (tmp_path / "d.sqlite3").exists()
 
 
 def test_deck_without_a_flow_game_is_exit_2(tmp_path, capsys):

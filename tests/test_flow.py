@@ -53,7 +53,7 @@ def shoot(flow: GameFlow, path, message: str = "") -> TouchScreen:
 def test_players_take_seats_in_order_with_free_colours():
     assert parse_players("Ann, Bob:green ,Cy") == [
         {"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "green"}, {"name": "Cy", "colour": "blue"}]
-    with pytest.raises(BadEntry, match="given twice"):
+    with pytest.raises(BadEntry, match="already playing"):
         parse_players("Ann,Ann")
     with pytest.raises(BadEntry, match="empty"):
         parse_players("Ann,,Bob")

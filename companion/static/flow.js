@@ -1,4 +1,5 @@
 // Game-flow phone page: pick a seat, report changes to your own empire, Undo your last report,
+// press "Next: <label>" (the table's Next, for a table without the box's screen),
 // see the round and the final scores. Live state over SSE (/api/events); vanilla JS, no build step.
 // Text is always set with textContent (state strings are not HTML).
 "use strict";
@@ -35,6 +36,15 @@
     }
     $("note").textContent = game.note || "";
     $("pool").textContent = game.pool === null || game.pool === undefined ? "" : (game.pool_label || "VP pool") + ": " + game.pool;
+    // Next from a phone (a table without the box's screen): the label says what the tap does
+    const next = game.next || null;
+    const nextShown = !!next && !!next.label && !game.setup && !game.over;
+    $("next-actions").hidden = !nextShown;
+    const nextButton = $("phone-next");
+    nextButton.textContent = nextShown ? "Next: " + next.label : "Next";
+    nextButton.dataset.label = nextShown ? next.label : "";
+    nextButton.disabled = !nextShown || next.enabled === false;
+    $("next-why").textContent = nextShown && next.enabled === false ? next.why || "" : "";
     const banner = $("last-round");
     banner.hidden = !game.last_round;
     banner.textContent = "LAST ROUND" + ((game.ending || []).length ? ": " + game.ending.join("; ") : "");
@@ -358,6 +368,10 @@
       post("/api/report", { player: seat(), form: $("form-pick").value, values: values() });
     });
     $("undo-report").addEventListener("click", () => post("/api/report/undo", { player: seat() }));
+    $("phone-next").addEventListener("click", () => {
+      const label = $("phone-next").dataset.label;
+      if (label) post("/api/action", { action: "next_phase", label: label }, "next-result");
+    });
     $("setup-form").addEventListener("submit", (event) => {
       event.preventDefault();
       post("/api/setup", { action: "player", name: $("setup-name").value.trim(), colour: $("setup-colour").value }, "setup-result");
