@@ -22,9 +22,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy
 import argparse
 import csv
 import json
-import statistics
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -35,6 +33,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.frame_timing import time_against_imread
 from vision.hexes import build_hex_deck_from_images, read_hexes
 from vision.synth_table import hex_reference_images, make_hex_scene
 from vision.table import calibrate
@@ -98,28 +97,11 @@ def eval_maps(n: int, deck, ids: list[str], rows: list[dict], seed0: int = 3000,
 
 
 def eval_timing(deck, ids: list[str], size: tuple[int, int], n: int) -> dict:
-    tmp = Path(tempfile.mkdtemp(prefix="hex_bench_"))
-    t_read, t_base = [], []
-    try:
-        for k in range(n):
-            sc = make_hex_scene(ids, seed=7000 + k, n_hexes=24, image_size=size)
-            p = tmp / f"f{k}.png"
-            cv2.imwrite(str(p), sc.image)
-            t0 = time.perf_counter()
-            im = cv2.imread(str(p))
-            cv2.cvtColor(im, cv2.COLOR_BGR2GRAY)
-            t1 = time.perf_counter()
-            cal = calibrate(im, sc.layout)
-            read_hexes(im, deck, calibration=cal)
-            t2 = time.perf_counter()
-            t_base.append(t1 - t0)
-            t_read.append(t2 - t1)
-    finally:
-        for p in tmp.iterdir():
-            p.unlink()
-        tmp.rmdir()
-    med, base = statistics.median(t_read), statistics.median(t_base)
-    return {"median_ms": med * 1000, "base_ms": base * 1000, "ratio": med / base}
+    """Calibrate + read a 24-hex map, ``n`` frames of ``size``; see :func:`bench.frame_timing.time_against_imread`."""
+    scenes = [make_hex_scene(ids, seed=7000 + k, n_hexes=24, image_size=size) for k in range(n)]
+    layouts = iter([sc.layout for sc in scenes])
+    return time_against_imread((sc.image for sc in scenes),
+                               lambda im: read_hexes(im, deck, calibration=calibrate(im, next(layouts))))
 
 
 def pct(a: float, b: float) -> str:
