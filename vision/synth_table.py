@@ -192,6 +192,30 @@ def _rot(deg: float) -> np.ndarray:
     return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
 
 
+def _table_view(lo: np.ndarray, hi: np.ndarray, image_size: tuple[int, int], effects: bool,
+                rng: np.random.Generator, tc: TableConfig) -> tuple[float, float, np.ndarray, MarkerLayout, np.ndarray, float]:
+    """The table around components spanning ``lo``..``hi`` (mm) with a 75 mm margin, stretched to the image's
+    aspect: (width mm, height mm, offset mm of the components, corner-marker layout, homography table mm ->
+    image px, its scale in px per mm before the keystone). The camera sees the table filling ~86% of the image, with a random keystone when ``effects``."""
+    margin = 75.0
+    W_mm = float(hi[0] - lo[0] + 2 * margin)
+    H_mm = float(hi[1] - lo[1] + 2 * margin)
+    iw, ih = image_size
+    if W_mm / H_mm < iw / ih:
+        W_mm = H_mm * iw / ih
+    else:
+        H_mm = W_mm * ih / iw
+    off = np.array([W_mm, H_mm]) / 2 - (lo + hi) / 2
+    layout = corner_layout(W_mm, H_mm, 40.0, tc.mat_marker_ids)
+    s = 0.86 * min(iw / W_mm, ih / H_mm)
+    src = np.array([[0, 0], [W_mm, 0], [W_mm, H_mm], [0, H_mm]], np.float32)
+    c0 = np.array([iw, ih]) / 2 - np.array([W_mm, H_mm]) * s / 2
+    dst = (src * s + c0).astype(np.float32)
+    if effects:
+        dst += rng.uniform(-0.035, 0.035, (4, 2)).astype(np.float32) * np.array([iw, ih], np.float32)
+    return W_mm, H_mm, off, layout, cv2.getPerspectiveTransform(src, dst).astype(np.float64), s
+
+
 def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = None, image_size: tuple[int, int] = (1280, 720),
                effects: bool = True, config: TableConfig | None = None, textures: str = "own") -> Scene:
     """One synthetic table photo of ``game`` ("race", "roll" or "among") drawing ids from ``card_ids``.
@@ -217,24 +241,8 @@ def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = 
     P = np.array([R_all @ np.array([p[0], p[1]]) for p in places])
     half = np.abs(R_all) @ (np.array(size) / 2)
     lo, hi = P.min(axis=0) - half, P.max(axis=0) + half
-    margin = 75.0
-    W_mm = float(hi[0] - lo[0] + 2 * margin)
-    H_mm = float(hi[1] - lo[1] + 2 * margin)
+    W_mm, H_mm, off, layout, H, s = _table_view(lo, hi, image_size, effects, rng, tc)
     iw, ih = image_size
-    if W_mm / H_mm < iw / ih:
-        W_mm = H_mm * iw / ih
-    else:
-        H_mm = W_mm * ih / iw
-    off = np.array([W_mm, H_mm]) / 2 - (lo + hi) / 2
-    layout = corner_layout(W_mm, H_mm, 40.0, tc.mat_marker_ids)
-    # camera: the table fills ~90% of the image with a random keystone
-    s = 0.86 * min(iw / W_mm, ih / H_mm)
-    src = np.array([[0, 0], [W_mm, 0], [W_mm, H_mm], [0, H_mm]], np.float32)
-    c0 = np.array([iw, ih]) / 2 - np.array([W_mm, H_mm]) * s / 2
-    dst = (src * s + c0).astype(np.float32)
-    if effects:
-        dst += rng.uniform(-0.035, 0.035, (4, 2)).astype(np.float32) * np.array([iw, ih], np.float32)
-    H = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
     # table texture drawn at 2 px/mm then warped
     k = 2.0
     if textures == "shared":
@@ -529,23 +537,8 @@ def make_hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, im
     P = np.array([Rm @ np.array([1.5 * Rp * q, Fp * (r_ + q / 2.0)]) for q, r_ in cells])
     P += rng.uniform(-0.5, 0.5, P.shape)
     lo, hi = P.min(axis=0) - R, P.max(axis=0) + R
-    margin = 75.0
-    W_mm = float(hi[0] - lo[0] + 2 * margin)
-    H_mm = float(hi[1] - lo[1] + 2 * margin)
+    W_mm, H_mm, off, layout, H, s = _table_view(lo, hi, image_size, effects, rng, tc)
     iw, ih = image_size
-    if W_mm / H_mm < iw / ih:
-        W_mm = H_mm * iw / ih
-    else:
-        H_mm = W_mm * ih / iw
-    off = np.array([W_mm, H_mm]) / 2 - (lo + hi) / 2
-    layout = corner_layout(W_mm, H_mm, 40.0, tc.mat_marker_ids)
-    s = 0.86 * min(iw / W_mm, ih / H_mm)
-    src = np.array([[0, 0], [W_mm, 0], [W_mm, H_mm], [0, H_mm]], np.float32)
-    c0 = np.array([iw, ih]) / 2 - np.array([W_mm, H_mm]) * s / 2
-    dst = (src * s + c0).astype(np.float32)
-    if effects:
-        dst += rng.uniform(-0.035, 0.035, (4, 2)).astype(np.float32) * np.array([iw, ih], np.float32)
-    H = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
     k = 2.0
     kind = str(rng.choice(["cloth", "wood", "mat"] if textures == "shared" else ["cloth", "wood"]))
     tex = table_texture(kind, int(W_mm * k), int(H_mm * k), rng, textures == "shared")
