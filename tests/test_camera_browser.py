@@ -4,7 +4,6 @@ a game. Skips with the reason when chromium or Playwright is missing (see test_p
 from __future__ import annotations
 
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -35,7 +34,7 @@ class LoopThread:
         while not self.stop.is_set():
             if self.loop._take_actions():
                 self.loop.publish()
-            time.sleep(0.02)
+            self.stop.wait(0.02)  # the loop's pace; returns at once when the test stops it
 
     def __enter__(self) -> LoopThread:
         self.thread.start()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import shutil
 import sys
-import time
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -267,15 +267,17 @@ def test_the_gpio_button_is_ok(tmp_path):
 
     factory = MockFactory()
     inbox = EnrollInbox()
-    controls = Controls(pin_factory=factory, bounce_time=None,
-                        on_press=lambda: inbox.post_action("enroll_ok", origin="button"))
+    posted = threading.Event()
+
+    def on_press() -> None:  # gpiozero calls back on its own thread
+        inbox.post_action("enroll_ok", origin="button")
+        posted.set()
+
+    controls = Controls(pin_factory=factory, bounce_time=None, on_press=on_press)
     try:
         factory.pin(17).drive_low()
-        got: list[dict] = []
-        deadline = time.monotonic() + 5
-        while not got and time.monotonic() < deadline:  # gpiozero calls back on its own thread
-            got = inbox.take_actions()
-            time.sleep(0.005)
+        assert posted.wait(5), "the button press never reached the enrollment"
+        got = inbox.take_actions()
         assert [(x["action"], x["origin"]) for x in got] == [("enroll_ok", "button")]
     finally:
         controls.close()
