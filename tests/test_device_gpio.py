@@ -11,26 +11,67 @@ import pytest
 
 gpiozero = pytest.importorskip("gpiozero")
 from gpiozero import Device  # noqa: E402
-from gpiozero.pins.mock import MockFactory  # noqa: E402
+from gpiozero.pins.mock import MockFactory, MockPin  # noqa: E402
 
 from device import Controls, GPIOUnavailable, LedState, LedTimings, find_pin_factory  # noqa: E402
 
 FAST = LedTimings(slow=0.05, fast=0.01, flash=0.02)
 
 
+CHANGED = threading.Condition()  # notified whenever a mock pin changes or a test callback runs
+
+
+def changed() -> None:
+    """Wake :func:`wait_for` (called from gpiozero's threads)."""
+    with CHANGED:
+        CHANGED.notify_all()
+
+
+class NotifyingPin(MockPin):
+    """A mock pin that notifies :data:`CHANGED` after each state change, so tests wait on the change itself."""
+
+    def _change_state(self, value):
+        did = super()._change_state(value)
+        if did:
+            changed()
+        return did
+
+
 def wait_for(condition: Callable[[], bool], timeout: float = 5.0, what: str = "condition") -> None:
-    """Poll ``condition`` until true; fail after ``timeout`` seconds (no fixed sleeps in tests)."""
+    """Wait on :data:`CHANGED` until ``condition`` holds; fail after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(0.002)
+    with CHANGED:
+        while not condition():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                pytest.fail(f"timed out after {timeout}s waiting for {what}")
+            CHANGED.wait(left)
+
+
+def noting(fn: Callable[[], None]) -> Callable[[], None]:
+    """``fn`` then :func:`changed`: a button callback the test can wait on."""
+    def call() -> None:
+        fn()
+        changed()
+    return call
+
+
+class NotifyingHandler(logging.Handler):
+    """Keeps the log records it sees and wakes :func:`wait_for`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+        changed()
 
 
 @pytest.fixture
 def factory() -> Iterator[MockFactory]:
     global_before = Device.__dict__.get("pin_factory")
-    pins = MockFactory()
+    pins = MockFactory(pin_class=NotifyingPin)
     try:
         yield pins
     finally:
@@ -42,7 +83,7 @@ def factory() -> Iterator[MockFactory]:
 @pytest.fixture
 def controls(factory: MockFactory) -> Iterator[tuple[Controls, list[str]]]:
     pressed: list[str] = []
-    ctl = Controls(button_pin=17, led_pin=27, pin_factory=factory, on_press=lambda: pressed.append("read_now"),
+    ctl = Controls(button_pin=17, led_pin=27, pin_factory=factory, on_press=noting(lambda: pressed.append("read_now")),
                    bounce_time=None, timings=FAST)
     try:
         yield ctl, pressed
@@ -84,14 +125,19 @@ def test_button_callback_that_posts_to_a_queue_from_another_thread(factory: Mock
     assert actions == [("read_now", "button")]
 
 
-def test_failing_callback_is_logged_not_raised(factory: MockFactory, caplog: pytest.LogCaptureFixture) -> None:
+def test_failing_callback_is_logged_not_raised(factory: MockFactory) -> None:
     def boom() -> None:
         raise RuntimeError("queue full")
 
-    with caplog.at_level(logging.ERROR, logger="device.gpio"):
+    seen = NotifyingHandler()
+    log = logging.getLogger("device.gpio")
+    log.addHandler(seen)
+    try:
         with Controls(pin_factory=factory, on_press=boom, bounce_time=None, timings=FAST):
             factory.pin(17).drive_low()
-            wait_for(lambda: any("button callback failed" in r.getMessage() for r in caplog.records))
+            wait_for(lambda: any("button callback failed" in r.getMessage() for r in seen.records))
+    finally:
+        log.removeHandler(seen)
 
 
 def test_led_idle_and_read_ok_flash(controls, factory: MockFactory) -> None:
@@ -141,7 +187,7 @@ def test_close_releases_pins_and_leaves_a_passed_factory_open(factory: MockFacto
 
 def test_custom_pins(factory: MockFactory) -> None:
     pressed = []
-    with Controls(button_pin=5, led_pin=6, pin_factory=factory, on_press=lambda: pressed.append(1),
+    with Controls(button_pin=5, led_pin=6, pin_factory=factory, on_press=noting(lambda: pressed.append(1)),
                   bounce_time=None) as ctl:
         ctl.idle()
         factory.pin(5).drive_low()
