@@ -592,6 +592,31 @@ def deck_from_crops(crops: dict[str, list[np.ndarray]], name: str, aspect: float
                        sources or [], shape)
 
 
+def read_enrollment_folder(folder: Path, what: str) -> tuple[dict[str, list[np.ndarray]], list[str]]:
+    """The images of ``folder/<id>/*.{jpg,png,...}``: (id -> BGR images, ``"<id>/<file>"`` per image, in order).
+
+    ``what`` names the ids in messages (``"card"``, ``"sector"``).
+
+    Raises:
+        DeckError: the folder is missing, has no subfolders holding images, or an image cannot be read.
+    """
+    kind = "hex" if what == "sector" else what
+    if not folder.is_dir():
+        raise DeckError(f"{folder}: not a folder (expected DIR/<{what}-id>/ subfolders with {kind} images)")
+    images: dict[str, list[np.ndarray]] = {}
+    sources: list[str] = []
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+        for f in sorted(p for p in sub.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
+            im = cv2.imread(str(f), cv2.IMREAD_COLOR)
+            if im is None:
+                raise DeckError(f"{f}: cannot read image")
+            images.setdefault(sub.name, []).append(im)
+            sources.append(f"{sub.name}/{f.name}")
+    if not images:
+        raise DeckError(f"{folder}: no <{what}-id>/ subfolders holding images")
+    return images, sources
+
+
 def build_deck(folder: str | Path, name: str | None = None, card_mm: tuple[float, float] | None = None,
                config: IdConfig | None = None, cards_config: CardsConfig | None = None, kind: str = "auto") -> DeckProfile:
     """Enroll a deck from ``folder/<card-id>/*.{jpg,png,...}`` (one or more photos or scans per card).
@@ -600,18 +625,5 @@ def build_deck(folder: str | Path, name: str | None = None, card_mm: tuple[float
         DeckError: the folder is missing, has no card subfolders, or an image cannot be read.
     """
     folder = Path(folder)
-    if not folder.is_dir():
-        raise DeckError(f"{folder}: not a folder (expected DIR/<card-id>/ subfolders with card images)")
-    images: dict[str, list[np.ndarray]] = {}
-    sources: list[str] = []
-    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
-        files = sorted(p for p in sub.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-        for f in files:
-            im = cv2.imread(str(f), cv2.IMREAD_COLOR)
-            if im is None:
-                raise DeckError(f"{f}: cannot read image")
-            images.setdefault(sub.name, []).append(im)
-            sources.append(f"{sub.name}/{f.name}")
-    if not images:
-        raise DeckError(f"{folder}: no <card-id>/ subfolders holding images")
+    images, sources = read_enrollment_folder(folder, "card")
     return build_deck_from_images(images, name or folder.name, card_mm, None, config, cards_config, sources=sources, kind=kind)

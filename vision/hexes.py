@@ -905,7 +905,6 @@ def score_hex(deck: DeckProfile, crop: np.ndarray, anchor_id: str | None = None,
     cfg = deck.config
     if colour_weight is not None:
         cfg = replace(cfg, colour_weight=colour_weight)
-    ids = np.array(deck.ref_ids)
     uniq, inv = _sector_index(deck)
     counts = np.bincount(inv, minlength=len(uniq)).astype(np.float32)
     w = np.asarray(cfg.channel_weights, np.float32)
@@ -927,7 +926,6 @@ def score_hex(deck: DeckProfile, crop: np.ndarray, anchor_id: str | None = None,
         return (1 - cfg.ref_mean_weight) * mn + cfg.ref_mean_weight * sm / counts[:, None]
 
     per = blend(D)
-    best_turn = per.argmin(axis=1)
     order = np.argsort(per.min(axis=1))
     pick = {int(c) for c in order[:shortlist]}
     a_idx = None
@@ -1238,20 +1236,8 @@ def build_hex_deck(folder: str | Path, name: str | None = None, hex_mm: float | 
     Raises:
         DeckError: the folder is missing, has no sector subfolders, or an image cannot be read.
     """
-    from .deck import IMAGE_SUFFIXES, DeckError
+    from .deck import read_enrollment_folder
 
     folder = Path(folder)
-    if not folder.is_dir():
-        raise DeckError(f"{folder}: not a folder (expected DIR/<sector-id>/ subfolders with hex images)")
-    images: dict[str, list[np.ndarray]] = {}
-    sources: list[str] = []
-    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
-        for f in sorted(p for p in sub.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
-            im = cv2.imread(str(f), cv2.IMREAD_COLOR)
-            if im is None:
-                raise DeckError(f"{f}: cannot read image")
-            images.setdefault(sub.name, []).append(im)
-            sources.append(f"{sub.name}/{f.name}")
-    if not images:
-        raise DeckError(f"{folder}: no <sector-id>/ subfolders holding images")
+    images, sources = read_enrollment_folder(folder, "sector")
     return build_hex_deck_from_images(images, name or folder.name, hex_mm, config, sources=sources, kind=kind)

@@ -286,8 +286,9 @@ def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = 
     return Scene(img, labels, layout, H, game, seed, meta)
 
 
-def _paste(img: np.ndarray, art: np.ndarray, M: np.ndarray) -> None:
-    """Composite ``art`` into ``img`` through the homography ``M`` (art px -> img px), within its bounding box."""
+def _paste(img: np.ndarray, art: np.ndarray, M: np.ndarray, alpha: np.ndarray | None = None) -> None:
+    """Composite ``art`` into ``img`` through the homography ``M`` (art px -> img px), within its bounding box;
+    ``alpha`` (uint8[h, w], 255 = opaque) shapes it, default the whole rectangle."""
     h, w = img.shape[:2]
     ah, aw = art.shape[:2]
     box = cv2.perspectiveTransform(np.array([[[0, 0]], [[aw, 0]], [[aw, ah]], [[0, ah]]], np.float64), M).reshape(4, 2)
@@ -298,7 +299,9 @@ def _paste(img: np.ndarray, art: np.ndarray, M: np.ndarray) -> None:
         return
     T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ M
     warped = cv2.warpPerspective(art, T, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
-    mask = cv2.warpPerspective(np.full(art.shape[:2], 255, np.uint8), T, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+    if alpha is None:
+        alpha = np.full(art.shape[:2], 255, np.uint8)
+    mask = cv2.warpPerspective(alpha, T, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
     a = (mask.astype(np.float32) / 255.0)[..., None]
     roi = img[y0:y1, x0:x1]
     roi[:] = (roi.astype(np.float32) * (1 - a) + warped.astype(np.float32) * a).astype(np.uint8)
@@ -484,24 +487,6 @@ def _hex_map_cells(n: int, rng: np.random.Generator, max_ring: int = 3) -> list[
     return cells
 
 
-def _paste_alpha(img: np.ndarray, art: np.ndarray, alpha: np.ndarray, M: np.ndarray) -> None:
-    """Composite ``art`` with its ``alpha`` into ``img`` through the homography ``M`` (art px -> img px)."""
-    h, w = img.shape[:2]
-    ah, aw = art.shape[:2]
-    box = cv2.perspectiveTransform(np.array([[[0, 0]], [[aw, 0]], [[aw, ah]], [[0, ah]]], np.float64), M).reshape(4, 2)
-    x0, y0 = np.floor(box.min(axis=0)).astype(int) - 2
-    x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 2
-    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
-    if x1 <= x0 or y1 <= y0:
-        return
-    T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ M
-    warped = cv2.warpPerspective(art, T, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
-    mask = cv2.warpPerspective(alpha, T, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
-    a = (mask.astype(np.float32) / 255.0)[..., None]
-    roi = img[y0:y1, x0:x1]
-    roi[:] = (roi.astype(np.float32) * (1 - a) + warped.astype(np.float32) * a).astype(np.uint8)
-
-
 def make_hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, image_size: tuple[int, int] = (1280, 720),
                    effects: bool = True, config: TableConfig | None = None, textures: str = "own",
                    hex_mm: float = HEX_MM, anchor: str = "001", max_angle: float = 20.0) -> Scene:
@@ -567,7 +552,7 @@ def make_hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, im
         Rr = _rot(ang) / ppm
         t = centre - Rr @ np.array([aw / 2, ah / 2])
         A = np.array([[Rr[0, 0], Rr[0, 1], t[0]], [Rr[1, 0], Rr[1, 1], t[1]], [0, 0, 1]])
-        _paste_alpha(img, art, alpha, H @ A)
+        _paste(img, art, H @ A, alpha)
         cpx = cv2.perspectiveTransform(corners_mm.reshape(-1, 1, 2), H).reshape(6, 2)
         labels.append(HexLabel(hid, cpx, (float(centre[0]), float(centre[1])), ax, rot))
     meta: dict = {"map_angle": map_angle, "hex_mm": F, "seam_mm": gap}
