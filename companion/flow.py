@@ -27,6 +27,7 @@ The flow's view (``view["game"]`` of the published view for these games)::
 from __future__ import annotations
 
 import json
+import unicodedata
 import urllib.parse
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -174,7 +175,8 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
 
 def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
     """The one rule for a player's name (the CLI's ``--players`` and the setup step alike): not
-    empty, at most :data:`MAX_NAME` characters, no ``,`` or ``:``, and not the name of one of
+    empty, at most :data:`MAX_NAME` characters, no ``,`` or ``:``, no control or format characters
+    (Unicode category C: NUL, right-to-left overrides, ...), and not the name of one of
     ``others`` ignoring case ("Ann" and "ann" are the same player). Returns the stripped name.
 
     Raises:
@@ -185,6 +187,8 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
     name = name.strip()
     if len(name) > MAX_NAME or "," in name or ":" in name:
         raise BadEntry(f"{name[:20]!r}: a name is at most {MAX_NAME} characters, without ',' or ':'")
+    if any(unicodedata.category(ch)[0] == "C" for ch in name):
+        raise BadEntry(f"{name[:20]!r}: a name may not hold control or invisible formatting characters")
     same = next((o for o in others if o.casefold() == name.casefold()), None)
     if same is not None:
         shown = repr(name) if same == name else f"{name!r} (as {same!r})"
@@ -552,12 +556,14 @@ class GameFlow:
         Field names follow BG Stats' public "push plays" description as we remember it; only
         ``highestWins``/``noPoints``/``cooperative`` could be checked against a BG Stats export
         found with the search tool. ``sourcePlayId`` and ``color`` are our additions that BG Stats
-        is expected to ignore if unknown; ``playDate`` is local time (BG Stats takes no zone).
+        is expected to ignore if unknown; ``playDate`` is local time (BG Stats takes no zone). A game
+        not finished (``export --unfinished``) has no winner.
         """
         started = self.session.started_at
         events = self.session.events()
         ended = events[-1].at if events else started
         result = self.result()
+        over = self.over()
         return {
             "sourceName": "tabletop-companion",
             "sourcePlayId": self.session.id,
@@ -566,7 +572,7 @@ class GameFlow:
             "game": {"name": self.spec.title, "bggId": self.spec.bgg_id, "sourceGameId": f"tabletop-companion:{self.spec.name}",
                      "highestWins": True, "noPoints": False, "cooperative": False},
             "players": [
-                {"name": p["name"], "score": p["total"], "winner": p["winner"], "seatOrder": p["seat"],
+                {"name": p["name"], "score": p["total"], "winner": over and p["winner"], "seatOrder": p["seat"],
                  "startPlayer": p["seat"] == 1, "role": p["role"] or "", "color": p["colour"]}
                 for p in result["players"]
             ],

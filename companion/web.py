@@ -247,6 +247,9 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         what = body.get("action")
         if what not in ("player", "remove", "rename", "even", "start"):
             return _error(400, f"'action' must be player, remove, rename, even or start, e.g. {example}")
+        if not (hub.snapshot().view.get("game") or {}).get("setup"):
+            return _error(409, "no game is being set up now (the game has started, or this box reads d6 dice): "
+                               "players are set up before Start")
         extra = {}
         for key in ("name", "colour", "new_name"):
             if key in body:

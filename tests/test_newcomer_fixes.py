@@ -464,3 +464,31 @@ def test_readme_says_what_the_box_does_now_and_how_tests_find_shared_data():
     assert setup.count("```sh") == 2
     assert "```sh\n./setup.sh run\n```" in setup and "```sh\n./setup.sh test\n```" in setup
     assert "companion sessions" in text and "--demo" in text
+
+
+# -- second newcomer pass ---------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["\u0000Ann", "Ann\u202e", "\u0001", "Bo\u200bb"])
+def test_names_with_control_or_invisible_characters_are_refused(store, name):
+    from companion.errors import BadEntry
+    from companion.flow import check_player_name
+
+    with pytest.raises(BadEntry, match="control or invisible formatting"):
+        check_player_name(name)
+    with pytest.raises(BadEntry, match="control or invisible formatting"):
+        TableSetup(store, FLOWS["race"]).add_player(name, "red")
+
+
+def test_setup_after_the_game_started_is_refused_at_once(store):
+    hub, flow = StateHub(), _race(store)
+    loop = _loop(hub, session=flow.session, flow=flow)
+    loop.publish()
+    response = create_app(hub).test_client().post("/api/setup", json={"action": "start"})
+    assert response.status_code == 409 and "no game is being set up" in response.get_json()["error"]
+    assert hub.take_actions() == []
+
+
+def test_unfinished_game_exported_to_bgstats_has_no_winner(store):
+    flow = _race(store)
+    play = flow.bgstats_play()
+    assert not flow.over()
+    assert [p["winner"] for p in play["players"]] == [False, False]

@@ -131,6 +131,7 @@ def test_phone_api_setup_is_answered(store):
     from companion.web import create_app
 
     hub = StateHub()
+    hub.publish({"game": {"flow": "race", "setup": True}})  # the box shows the setup step
     app = create_app(hub, reply_s=0.01).test_client()
     assert app.post("/api/setup", json={"action": "dance"}).status_code == 400
     assert app.post("/api/setup", json={"action": "player", "name": 3}).status_code == 400
