@@ -334,14 +334,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def parse_overrides(items: list[str]) -> dict:
-    """``["field=value", ...]`` -> D6Config keyword arguments, converted to the field's default type."""
+    """``["field=value", ...]`` -> D6Config keyword arguments, converted to the field's default type
+    (a tuple field takes comma-separated numbers, e.g. ``patch_angles=0,45``)."""
     defaults = D6Config()
     out = {}
     for item in items:
         name, _, value = item.partition("=")
         if not hasattr(defaults, name):
             raise SystemExit(f"unknown D6Config field {name!r}")
-        out[name] = type(getattr(defaults, name))(value)
+        default = getattr(defaults, name)
+        if isinstance(default, tuple):
+            out[name] = tuple(float(v) for v in value.split(",") if v.strip())
+        else:
+            out[name] = type(default)(value)
     return out
 
 

@@ -176,3 +176,27 @@ def test_annotate_draws_on_a_copy(reader):
     assert out.shape == img.shape and out.dtype == np.uint8
     assert np.array_equal(img, before)
     assert not np.array_equal(out, img)
+
+
+def test_patch_views_make_the_reading_independent_of_a_quarter_turn(reader):
+    # Test-time augmentation averages the classifier over every quarter turn of each view, so a
+    # die photographed turned by 90 degrees gets the same probabilities (up to float rounding).
+    from vision.d6 import classify_patches, extract_patches
+
+    img, labels = _labelled(BYLER, BYLER_PHOTOS[0]) if BYLER.is_dir() else (None, None)
+    if img is None:
+        pytest.skip(f"byler photos absent: {BYLER}")
+    boxes = np.array([b for _, b in labels], np.float32)
+    cfg = reader.config
+    patches = extract_patches(img, boxes, cfg)
+    assert patches.shape == (len(cfg.patch_angles), len(boxes), cfg.patch_size, cfg.patch_size, 3)
+    turned = np.rot90(patches, 1, axes=(2, 3)).copy()
+    p0 = classify_patches(reader._classifier, patches, cfg)
+    p1 = classify_patches(reader._classifier, turned, cfg)
+    assert p0.shape == (len(boxes), 7)
+    np.testing.assert_allclose(p0.sum(axis=1), 1.0, atol=1e-4)
+    np.testing.assert_allclose(p0, p1, atol=1e-5)
+    # one view given as uint8[N, P, P, 3] is the same as a single-angle stack
+    single = classify_patches(reader._classifier, patches[0], cfg)
+    stacked = classify_patches(reader._classifier, patches[:1], cfg)
+    np.testing.assert_allclose(single, stacked, atol=1e-6)

@@ -9,10 +9,12 @@ Pipeline (each stage a named function of its inputs and the :class:`D6Config`):
    (sigmoid), log box width/height in input pixels and the sub-cell centre offset.
 4. ``decode_detections``    -- heatmap peaks (3x3 max) above ``detection_threshold``, boxes back in
    frame pixels, NMS.
-5. ``extract_patches``      -- a square patch around each box (``patch_context`` x the box side)
-   resampled to ``patch_size``; the same function cuts the training patches.
-6. ``run_net`` (classifier) -- a small CNN giving softmax probabilities over
-   ``[one, two, three, four, five, six, no die]`` for each patch.
+5. ``extract_patches``      -- square patches around each box (``patch_context`` x the box side)
+   resampled to ``patch_size``, one per angle of ``patch_angles``; ``extract_patch`` also cuts the
+   training patches.
+6. ``classify_patches``     -- a small CNN (``run_net``) giving softmax probabilities over
+   ``[one, two, three, four, five, six, no die]``, averaged over the patch views and their quarter
+   turns.
 7. ``assemble_observations`` -- drop "no die" candidates, pips seen as small dice (nested boxes,
    size consistency), report the value or ``None`` (unreadable) with a confidence.
 
@@ -199,28 +201,42 @@ def patch_side(w: float, h: float, config: D6Config) -> float:
 def extract_patches(
     frame: np.ndarray, boxes: np.ndarray, config: D6Config
 ) -> np.ndarray:
-    """Patches ``uint8[N, patch_size, patch_size, 3]`` around ``boxes`` (``float[N, 4]`` x, y, w, h)."""
+    """Patches ``uint8[A, N, patch_size, patch_size, 3]`` around ``boxes`` (``float[N, 4]`` x, y, w, h).
+
+    One set of N patches per in-plane angle of ``config.patch_angles`` (degrees, counter-clockwise),
+    in that order.
+    """
     p = config.patch_size
-    out = np.zeros((len(boxes), p, p, 3), np.uint8)
-    for i, (x, y, w, h) in enumerate(boxes):
-        out[i] = extract_patch(frame, x + w / 2, y + h / 2, patch_side(w, h, config), p)
+    angles = tuple(config.patch_angles) or (0.0,)
+    out = np.zeros((len(angles), len(boxes), p, p, 3), np.uint8)
+    for a, angle in enumerate(angles):
+        for i, (x, y, w, h) in enumerate(boxes):
+            out[a, i] = extract_patch(
+                frame, x + w / 2, y + h / 2, patch_side(w, h, config), p, angle
+            )
     return out
 
 
 def classify_patches(
     net: cv2.dnn.Net, patches: np.ndarray, config: D6Config
 ) -> np.ndarray:
-    """Classifier probabilities ``float32[N, 7]`` (values 1..6, no die) for ``uint8[N, P, P, 3]`` patches.
+    """Classifier probabilities ``float32[N, 7]`` (values 1..6, no die) for ``uint8[A, N, P, P, 3]``
+    patches (A views of the same N dice, from :func:`extract_patches`; ``uint8[N, P, P, 3]`` is one view).
 
-    With ``config.patch_rotations`` = k > 1 the probabilities are averaged over the patch turned by
-    0, 90, ... degrees (k of the four quarter turns): test-time augmentation.
+    Test-time augmentation: each view is also turned by ``config.patch_rotations`` = k of the four
+    quarter turns (0, 90, 180, 270 degrees), and the probabilities are averaged over all A x k views.
+    A die's top face reads the same value at any in-plane angle, and the classifier was trained on
+    patches at random angles, so the views agree on clear faces and average out on tilted dice whose
+    side faces show pips too.
     """
-    n = len(patches)
+    if patches.ndim == 4:
+        patches = patches[None]
+    n = patches.shape[1]
     if n == 0:
         return np.zeros((0, len(CLASS_VALUES)), np.float32)
     turns = max(1, min(4, int(config.patch_rotations)))
-    batch = np.concatenate([np.rot90(patches, t, axes=(1, 2)) for t in range(turns)])
-    probs = run_net(net, to_blob(batch)).reshape(turns, n, len(CLASS_VALUES))
+    views = [np.rot90(view, t, axes=(1, 2)) for view in patches for t in range(turns)]
+    probs = run_net(net, to_blob(np.concatenate(views))).reshape(len(views), n, len(CLASS_VALUES))
     return probs.mean(axis=0).astype(np.float32)
 
 
