@@ -991,18 +991,9 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _flow_session(args: argparse.Namespace, store: Any) -> Any:
-    """The session of ``--game`` to play: a new one with ``--players``, else the latest open one,
-    else None (the setup step on the touchscreen and phones starts one).
-
-    Raises:
-        _UsageError: options that do not go with the game, or no players for a new game.
-        companion.errors.BadEntry: a bad player list, race or objective.
-    """
-    from companion.flow import parse_players
-    from companion.flows import FLOWS
-
-    spec = FLOWS[args.game]
+def _game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game options given on the command line (``--races``, ``--objectives``, ``--aggressive``,
+    ``--advanced``) as the flows' ``settings(seats, options)`` take them."""
     options: dict[str, Any] = {}
     if args.races is not None:
         options["races"] = [r.strip() for r in args.races.split(",")]
@@ -1012,14 +1003,39 @@ def _flow_session(args: argparse.Namespace, store: Any) -> Any:
         options["aggressive"] = True
     if getattr(args, "advanced", False):
         options["advanced"] = True
+    return options
+
+
+def _new_game_settings(args: argparse.Namespace, options: dict[str, Any]) -> dict[str, Any] | None:
+    """The settings of a new ``--game`` from ``--players`` and ``options``, checked before any
+    database file is opened or created; None without ``--players`` (resume, or the setup step).
+
+    Raises:
+        companion.errors.BadEntry: a bad player list, race or objective.
+    """
+    from companion.flow import parse_players
+    from companion.flows import FLOWS
+
     if args.players is None:
-        # None: no open game, so the box shows the setup step (players, seats, Start)
-        session = None if args.new_session else store.resume_latest(args.game)
-        if session is not None and options:
-            raise _UsageError("--races, --objectives, --aggressive and --advanced go with a new game "
-                              "(--players, or the setup step with --new-session)")
-        return session
-    return store.start(args.game, spec.settings(parse_players(args.players), options))
+        return None
+    return FLOWS[args.game].settings(parse_players(args.players), options)
+
+
+def _flow_session(args: argparse.Namespace, store: Any, settings: dict[str, Any] | None,
+                  options: dict[str, Any]) -> Any:
+    """The session of ``--game`` to play: a new one with ``settings`` (from :func:`_new_game_settings`),
+    else the latest open one, else None (the setup step on the touchscreen and phones starts one).
+
+    Raises:
+        _UsageError: game options given while an open game is resumed (they go with a new game).
+    """
+    if settings is not None:
+        return store.start(args.game, settings)
+    session = None if args.new_session else store.resume_latest(args.game)
+    if session is not None and options:
+        raise _UsageError("--races, --objectives, --aggressive and --advanced go with a new game "
+                          "(--players, or the setup step with --new-session)")
+    return session
 
 
 def cmd_box(args: argparse.Namespace) -> int:
@@ -1055,13 +1071,18 @@ def cmd_box(args: argparse.Namespace) -> int:
         if problem:
             print(f"companion {args.command}: --screenshot {args.screenshot}: {problem}", file=sys.stderr)
             return EXIT_USAGE
-    make_camera = calibration = None
+    make_camera = calibration = settings = None
+    options = _game_options(args)
     if flow_game:
-        try:  # every input file is checked before the camera is opened and a session is recorded
+        try:  # every input is checked before the camera is opened and a database file is created
+            settings = _new_game_settings(args, options)
             make_camera, calibration = _camera_parts(args)
         except _InputError as exc:
             print(f"companion {args.command}: {exc}", file=sys.stderr)
             return exc.code
+        except (_UsageError, BadEntry, RulesError) as exc:
+            print(f"companion {args.command}: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     try:
         reader = None if flow_game else D6Reader()
     except VisionError as exc:
@@ -1084,7 +1105,7 @@ def cmd_box(args: argparse.Namespace) -> int:
     try:
         store = SessionStore.open_or_recover(db)
         if flow_game:
-            session = _flow_session(args, store)
+            session = _flow_session(args, store, settings, options)
             if session is None:
                 log.info("%s: no open game in %s: set it up on the touchscreen or a phone", args.game, store.path)
             else:
@@ -1115,11 +1136,6 @@ def cmd_box(args: argparse.Namespace) -> int:
         else:
             from companion.setup_flow import TableSetup
 
-            options: dict[str, Any] = {}
-            if args.races is not None:
-                options["races"] = [r.strip() for r in args.races.split(",")]
-            if args.objectives is not None:
-                options["objectives"] = [o.strip() for o in args.objectives.split(",") if o.strip()]
             setup = TableSetup(store, FLOWS[args.game], options, calibration)
     camera_flow = make_camera(flow) if (flow is not None and make_camera is not None) else None
 

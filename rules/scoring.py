@@ -28,6 +28,7 @@ from typing import Any
 from rules.core import RulesError, ScoreBreakdown
 
 __all__ = [
+    "check_distinct_names",
     "INPUT_FORMATS",
     "Fields",
     "ScoreInputError",
@@ -164,6 +165,28 @@ class Fields:
         if key not in self.obj and default is not None:
             return Fields(default, self.path(key))
         return Fields(self.get(key), self.path(key))
+
+
+def check_distinct_names(names: Sequence[str], where: str = "players") -> None:
+    """Refuse a position where two players share a name, ignoring case ("Ann" and "ann" are the
+    same person at the table, as in ``companion.flow.check_player_name``).
+
+    Args:
+        names: the players' names in file order.
+        where: the field path of the players list (``"players"``).
+
+    Raises:
+        ScoreInputError: at ``where[K].name``, naming the earlier player with the same name.
+    """
+    seen: dict[str, int] = {}
+    for k, name in enumerate(names):
+        first = seen.setdefault(name.casefold(), k)
+        if first != k:
+            raise ScoreInputError(
+                f"{field_path(where, k)}.name",
+                f"{name!r} is also the name of {field_path(where, first)} ({names[first]!r}); "
+                "names must differ, ignoring case",
+            )
 
 
 def check_int(value: Any, where: str, *, low: int | None = None, high: int | None = None) -> int:

@@ -282,8 +282,26 @@ def test_cli_players_follow_the_phone_rule(tmp_path, capsys, players, problem):
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and problem in err[0], err
-    with SessionStore(tmp_path / "d.sqlite3") as s:
-        assert s.list_sessions() == []
+    # refused before any database is opened: no empty file is left behind
+    assert not (tmp_path / "d.sqlite3").exists()
+
+
+def test_game_options_reach_the_setup_step(tmp_path, monkeypatch):
+    # without --players the setup step starts the game; --aggressive must not be lost on the way
+    import companion.setup_flow as setup_flow
+
+    seen = {}
+    real = setup_flow.TableSetup.__init__
+
+    def spy(self, store, spec, options=None, *a, **kw):
+        seen.update(options or {})
+        real(self, store, spec, options, *a, **kw)
+
+    monkeypatch.setattr(setup_flow.TableSetup, "__init__", spy)
+    code = main(["demo", "--game", "among", "--aggressive", "--races", "Sheptas,", "--db",
+                 str(tmp_path / "d.sqlite3"), *BOX, "--max-frames", "2"])
+    assert code == 0
+    assert seen == {"aggressive": True, "races": ["Sheptas", ""]}
 
 
 def test_cli_players_colours_any_case_and_free_ones_filled_in():

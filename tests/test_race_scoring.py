@@ -281,7 +281,7 @@ def test_output_shape_through_the_shared_scores_json():
         (game([], FILLER), "players[0].tableau", "empty"),
         ({"players": [{"name": "A", "tableau": ["Old Earth"]}, {"name": "B", "chips": 0, "tableau": FILLER}]}, "players[0].chips", "missing"),
         ({"players": [{"name": "A", "chips": -1, "tableau": ["Old Earth"]}, {"name": "B", "chips": 0, "tableau": FILLER}]}, "players[0].chips", "between 0 and 88"),
-        ({"players": [{"name": "A", "chips": 0, "tableau": ["Old Earth"]}, {"name": "A", "chips": 0, "tableau": FILLER}]}, "players[1].name", "two players"),
+        ({"players": [{"name": "A", "chips": 0, "tableau": ["Old Earth"]}, {"name": "A", "chips": 0, "tableau": FILLER}]}, "players[1].name", "also the name of players"),
         ({"players": [{"name": "A", "chips": 0, "tableau": ["Old Earth"]}]}, "players", "2-4 players"),
         ({"player": []}, "players", "missing"),
     ],

@@ -26,3 +26,29 @@ def test_among_objectives_misspelt():
     data["objective"] = data.pop("objectives")
     with pytest.raises(ScoreInputError, match="objective.*did you mean 'objectives'"):
         among_scores(data)
+
+
+def _renamed(data: dict, second: str) -> dict:
+    data["players"][1]["name"] = second
+    return data
+
+
+def test_same_player_name_in_another_case_is_refused_in_every_game():
+    # "Ann" and "ann" are one person at the table (companion.flow.check_player_name says so too)
+    from rules.race import final_scores as race_scores
+    from tests.test_race_scoring import FILLER, game
+
+    among = rulebook_example()
+    first = among["players"][0]["name"]
+    with pytest.raises(ScoreInputError, match=r"players\[1\]\.name.*also the name of players\[0\]"):
+        among_scores(_renamed(among, first.upper()))
+
+    race = game(["Old Earth"], FILLER)
+    race["players"][0]["name"] = "Ann"
+    with pytest.raises(ScoreInputError, match=r"players\[1\]\.name.*'ann'.*players\[0\] \('Ann'\)"):
+        race_scores(_renamed(race, "ann"))
+
+    from tests.test_roll_scoring import player
+
+    with pytest.raises(ScoreInputError, match=r"players\[1\]\.name.*'ANN'.*players\[0\] \('Ann'\)"):
+        roll_scores({"players": [player("Ann", tableau=["Doomed World"]), player("ANN", tableau=["Alpha Centauri"])]})

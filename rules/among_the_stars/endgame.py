@@ -38,7 +38,7 @@ from rules.among_the_stars.data import (
 from rules.among_the_stars.legality import check_station, rule_citation
 from rules.among_the_stars.station import ORIGIN, Placed, Station
 from rules.core import ScoreBreakdown, ScoreLine, Severity
-from rules.scoring import Fields, ScoreInputError, field_path
+from rules.scoring import Fields, ScoreInputError, check_distinct_names, field_path
 
 __all__ = [
     "ABILITIES",
@@ -179,8 +179,7 @@ def parse_position(data: Any, cat: Catalogue | None = None) -> Position:
     for k, raw in enumerate(players_raw):
         f = Fields(raw, field_path("players", k)).only("name", "race", "secret_objective", "credits", "vp", "station")
         name = f.str("name")
-        if any(p.name == name for p in players):
-            raise ScoreInputError(f.path("name"), f"two players are called {name!r}")
+        check_distinct_names([p.name for p in players] + [name])
         race = None
         if f.obj.get("race") is not None:
             race = _lookup(cat.race, f.str("race"), f.path("race"), "race")

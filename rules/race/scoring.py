@@ -25,7 +25,7 @@ from typing import Any
 
 from rules.core import RulesError, ScoreBreakdown, ScoreLine
 from rules.race.cards import Card, CardSet, VpRule, cards, facts
-from rules.scoring import Fields, ScoreInputError, field_path, winners
+from rules.scoring import Fields, ScoreInputError, check_distinct_names, field_path, winners
 
 __all__ = [
     "BONUS",
@@ -173,8 +173,7 @@ def read_game(game: Any, deck: CardSet | None = None) -> tuple[PlayerRecord, ...
     for i, raw in enumerate(raw_players):
         f = Fields(raw, field_path("players", i))
         name = f.str("name")
-        if any(p.name == name for p in players):
-            raise ScoreInputError(f.path("name"), f"two players are called {name!r}")
+        check_distinct_names([p.name for p in players] + [name])
         chips = f.int("chips", low=0, high=chips_max)
         hand = f.int("hand", low=0, default=0)
         raw_tableau = f.list("tableau")

@@ -19,7 +19,7 @@ from typing import Any
 from rules.core import ScoreBreakdown, ScoreLine
 from rules.roll.data import COLOURS, Catalogue, catalogue
 from rules.roll.dice import Dice
-from rules.scoring import Fields, ScoreInputError, ceil_div, check_int, closest_names
+from rules.scoring import Fields, ScoreInputError, ceil_div, check_distinct_names, check_int, closest_names
 
 __all__ = [
     "COST6_BONUSES",
@@ -208,11 +208,7 @@ def parse_score_input(data: Any, cat: Catalogue | None = None) -> list[EndPositi
     if not 1 <= len(players) <= 5:
         raise ScoreInputError(where, f"must list 1 to 5 players (Roll for the Galaxy is for 2-5), got {len(players)}")
     positions = [_parse_player(obj, f"{where}[{i}]", cat) for i, obj in enumerate(players)]
-    seen: dict[str, int] = {}
-    for i, p in enumerate(positions):
-        if p.name in seen:
-            raise ScoreInputError(f"{where}[{i}].name", f"{p.name!r} is also the name of players[{seen[p.name]}]")
-        seen[p.name] = i
+    check_distinct_names([p.name for p in positions], where)
     held = sum(p.vp_chips for p in positions)
     if held > MAX_VP_CHIPS:
         raise ScoreInputError(
