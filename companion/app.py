@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
@@ -138,6 +139,10 @@ class MainLoop:
         on_change: called after a publish whose game view, camera block or event count differ from
             the previous publish (a flow action, a report, an answered question, a setup step; not
             the live picture), once the touchscreen is drawn: e.g. to save ``--screenshot``.
+        read_executor: where the OpenCV part of ``camera_flow``'s reads runs (e.g. a one-thread
+            ``ThreadPoolExecutor``) so the touchscreen and phones stay live during a read (a card read
+            takes about 1 s on a 1280x720 frame here, several on a Pi); None: reads run on this loop's
+            thread (replays at full speed, tests). A read in flight when the loop stops is applied.
     """
 
     def __init__(
@@ -162,6 +167,7 @@ class MainLoop:
         setup: Any = None,
         make_camera: Callable[[GameFlow], Any] | None = None,
         on_change: Callable[[], None] | None = None,
+        read_executor: Executor | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -184,6 +190,8 @@ class MainLoop:
         self.setup = setup
         self.make_camera = make_camera
         self.on_change = on_change
+        self.read_executor = read_executor
+        self._read_started = 0.0
         self._changed_key: str | None = None
         self._announced: set[str] = set()
         if flow is None and reader is None and setup is None:
@@ -222,6 +230,9 @@ class MainLoop:
                 if max_frames is not None and self.stats.frames >= max_frames:
                     break
                 self.step()
+            if self.camera_flow is not None and self.camera_flow.pending:
+                # a read in flight when the replay ends or the loop stops is still applied
+                self._camera_read_done(self.camera_flow.collect(wait=True) or [], None)
         finally:
             self.source.close()
             self._opened = False
@@ -295,25 +306,47 @@ class MainLoop:
         return event.seq
 
     def _camera_step(self, frame: Frame) -> bool:
-        """Schedule and take the flow's camera reads; True when a read was taken (and published)."""
+        """Schedule and take the flow's camera reads; True when a read was applied (and published).
+
+        With ``read_executor`` the OpenCV part of a read runs on that worker while this loop keeps
+        taking taps and phone actions and showing the live picture; the read is applied on a later
+        step, once it is done.
+        """
+        cam = self.camera_flow
         now = self.clock()
         if self.stillness.became_still or self._read_requested:
             self._read_requested = False
-            self.camera_flow.schedule(now)
+            cam.schedule(now)
         elif self.stillness.state is MotionState.MOVING:
-            self.camera_flow.cancel()
-        if not self.camera_flow.due(now):
+            cam.cancel()
+        if cam.pending:
+            recorded = cam.collect()
+            if recorded is None:
+                return False  # still reading: the live picture goes on
+            self._camera_read_done(recorded, None)
+            return True
+        if not cam.due(now):
             return False
-        started = time.perf_counter()
-        recorded = self.camera_flow.read(frame, now, self._photo())
-        self.stats.read_ms.append((time.perf_counter() - started) * 1000.0)
+        if self.read_executor is not None:
+            self._read_started = time.perf_counter()
+            cam.begin(frame, now, self._photo(), self.read_executor)
+            if not cam.pending:  # the plan failed at once (reported in its message)
+                self._camera_read_done([], frame)
+                return True
+            return False
+        self._read_started = time.perf_counter()
+        self._camera_read_done(cam.read(frame, now, self._photo()), frame)
+        return True
+
+    def _camera_read_done(self, recorded: list, frame: Frame | None) -> None:
+        self.stats.read_ms.append((time.perf_counter() - self._read_started) * 1000.0)
         self.stats.reads += 1
         self.message = self.camera_flow.message
         if recorded:
             log.info("camera recorded %s", ", ".join(f"#{e.seq} {e.kind}" for e in recorded))
-        self.display = frame.image
+        if frame is not None:
+            self.display = frame.image
         self.publish()
-        return True
 
     def _photo(self) -> str | None:
         """The replayed photo behind the last frame (``ReplaySource.current_file``), if any."""

@@ -38,6 +38,7 @@ import dataclasses
 import json
 import logging
 import time
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence
@@ -48,8 +49,8 @@ import numpy as np
 from companion.watch import seen_cards
 from rules import BadEvent, Event, UnknownEvent
 
-__all__ = ["CameraFlow", "CameraSpec", "Observed", "Proposal", "Question", "TableauCamera", "even_zones",
-           "zones_from_seats"]
+__all__ = ["CameraFlow", "CameraSpec", "Observed", "Proposal", "Question", "ReadPlan", "Sight", "TableauCamera",
+           "even_zones", "zones_from_seats"]
 
 log = logging.getLogger(__name__)
 
@@ -336,6 +337,41 @@ def _default_read_cards(*args: Any, **kw: Any) -> Any:
     return read_cards(*args, **kw)
 
 
+@dataclass(frozen=True)
+class ReadPlan:
+    """What one camera read looks at, decided from the game state on the loop's thread.
+
+    ``image``: ``uint8[H, W, 3]`` BGR still frame; ``photo``: the replayed file behind it or None;
+    ``names``: the players; ``anchors``: anchor card id (or None) -> the players whose station grid
+    is anchored on it; ``dice``: the dice pass, ``"count"``, ``"phase"`` or None; ``count_place``:
+    the count pass's place (``"cup"`` ...) when ``dice == "count"``; ``counting``: the end-of-game
+    count applies (reads without a dice pass keep its message).
+    """
+
+    image: np.ndarray
+    photo: str | None
+    names: tuple[str, ...]
+    anchors: Mapping[str | None, tuple[str, ...]]
+    dice: str | None = None
+    count_place: str | None = None
+    counting: bool = False
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What the camera saw for a :class:`ReadPlan` (:meth:`CameraFlow.see`).
+
+    ``cards``: player -> the :class:`vision.cards.Card` in that player's zone; ``dice``: player ->
+    die JSON objects, None when the plan had no dice pass; ``markers``: ``{"moved": [ids],
+    "message"}`` when the calibration markers moved, else None.
+    """
+
+    plan: ReadPlan
+    cards: Mapping[str, list[Any]]
+    dice: Mapping[str, list[dict[str, Any]]] | None
+    markers: dict[str, Any] | None
+
+
 class CameraFlow:
     """The camera's part of one game flow: reads on a still table, watchers per player, questions.
 
@@ -385,6 +421,7 @@ class CameraFlow:
         self.message = ""
         self.reads = 0
         self._next_id = 1
+        self._pending: Future | None = None
         self._left = 0
         self._next_at = 0.0
         self._dice_done = False
@@ -433,8 +470,13 @@ class CameraFlow:
         return self._left > 0 and now >= self._next_at
 
     # -- reading -----------------------------------------------------------------------------
+    @property
+    def pending(self) -> bool:
+        """Whether a read started with :meth:`begin` has not been collected yet."""
+        return self._pending is not None
+
     def read(self, frame: Any, now: float, photo: str | None = None) -> list[Event]:
-        """Read ``frame`` (a :class:`device.Frame`), feed every player's watcher, ask about changes.
+        """Read ``frame`` (a :class:`device.Frame`) on this thread: :meth:`plan`, :meth:`see`, :meth:`apply`.
 
         Args:
             frame: the still frame.
@@ -445,18 +487,68 @@ class CameraFlow:
             The events recorded at once (Among the Stars' ``station_read``); questions are only asked.
             A read that raises is reported in :attr:`message` and returns [] (nothing recorded is lost).
         """
+        try:
+            plan = self.plan(frame, now, photo)
+            return self.apply(self.see(plan))
+        except Exception as exc:  # a bad frame or a reader bug must not stop the table
+            return self._failed(exc)
+
+    def begin(self, frame: Any, now: float, photo: str | None, executor: Executor) -> None:
+        """Start a read of ``frame`` on ``executor`` (a worker thread) so the loop keeps serving the
+        touchscreen and phones; :meth:`collect` applies it. The plan (what to read, from the game
+        state) is made here, on the loop's thread; only :meth:`see` (OpenCV work) runs on the worker.
+
+        Raises:
+            RuntimeError: a read is already pending.
+        """
+        if self._pending is not None:
+            raise RuntimeError("a camera read is already pending: collect it first")
+        try:
+            plan = self.plan(frame, now, photo)
+        except Exception as exc:
+            self._failed(exc)
+            return
+        # the worker gets its own copy: the loop goes on drawing and publishing the frame it holds
+        self._pending = executor.submit(self.see, dataclasses.replace(plan, image=plan.image.copy()))
+
+    def collect(self, wait: bool = False) -> list[Event] | None:
+        """Apply the read started by :meth:`begin` once it is done (on the loop's thread).
+
+        Args:
+            wait: block until it is done (used when the loop stops).
+
+        Returns:
+            None while it is still running (or nothing is pending); else the events recorded (as
+            :meth:`read`; a read that raised is reported in :attr:`message` and gives []).
+        """
+        future = self._pending
+        if future is None or (not wait and not future.done()):
+            return None
+        self._pending = None
+        try:
+            return self.apply(future.result())
+        except Exception as exc:
+            return self._failed(exc)
+
+    def _failed(self, exc: BaseException) -> list[Event]:
+        self.message = f"camera read failed: {type(exc).__name__}: {exc}"
+        log.error("camera read failed", exc_info=exc)
+        return []
+
+    def plan(self, frame: Any, now: float, photo: str | None = None) -> ReadPlan:
+        """Decide what one read looks at, from the game state (on the loop's thread).
+
+        Counts the read against :meth:`schedule`'s ``confirm_reads``, splits the table into even zones
+        on the first frame when there are none, and picks the dice pass: ``"count"`` (end-of-game
+        count, Roll for the Galaxy), ``"phase"`` (phase proposal) or None.
+
+        Raises:
+            ValueError: the calibration was made for another frame size (run ``companion calibrate``).
+        """
         self._left = max(0, self._left - 1)
         self._next_at = now + self.reread_s
-        try:
-            return self._read(frame, photo)
-        except Exception as exc:  # a bad frame or a reader bug must not stop the table
-            self.message = f"camera read failed: {type(exc).__name__}: {exc}"
-            log.exception("camera read failed")
-            return []
-
-    def _read(self, frame: Any, photo: str | None) -> list[Event]:
         image = frame.image
-        names = self.flow.names
+        names = tuple(self.flow.names)
         if self.zones is None:
             self.zones = even_zones(names, (image.shape[1], image.shape[0]), self.calibration)
         if self.calibration is not None and tuple(self.calibration.frame_size) != (image.shape[1], image.shape[0]):
@@ -465,49 +557,105 @@ class CameraFlow:
                                                     f"{image.shape[1]}x{image.shape[0]}: run companion calibrate again"}
             raise ValueError(self.markers["message"])
         ev = self.flow.engine_view()
+        anchors: dict[str | None, list[str]] = {}
+        if self.deck is not None:
+            for name in names:
+                anchors.setdefault(self.spec.anchor(name, ev), []).append(name)
+        counting = (self.dice_reader is not None and self.count_place is not None
+                    and hasattr(self.spec, "wants_count") and self.spec.wants_count(ev))
+        dice = None
+        if self.dice_reader is not None and not self._dice_done:
+            if counting:
+                dice = "count"
+            elif self.spec.wants_dice(ev):
+                dice = "phase"
+            if dice is not None:
+                self._dice_done = True  # one dice pass per still table
+        return ReadPlan(image=image, photo=photo, names=names,
+                        anchors={k: tuple(v) for k, v in anchors.items()}, dice=dice,
+                        count_place=self.count_place if dice == "count" else None, counting=counting)
+
+    def see(self, plan: ReadPlan) -> Sight:
+        """The OpenCV part of a read: cards per player zone (one card read per anchor) and dice per zone.
+
+        Touches no session or game state, so it may run on a worker thread (:meth:`begin`).
+
+        Args:
+            plan: from :meth:`plan`.
+
+        Returns:
+            :class:`Sight`: ``cards`` {player: [vision.cards.Card]}, ``dice`` {player: [die JSON]} or
+            None when no dice pass was planned, ``markers`` (the moved-marker message or None).
+        """
+        cards: dict[str, list[Any]] = {}
+        markers = None
+        if self.deck is not None:
+            from vision.cards import CardsConfig
+
+            for anchor, players in plan.anchors.items():
+                config = dataclasses.replace(CardsConfig(), anchor_id=anchor)
+                read = self._read_cards(plan.image, self.deck, calibration=self.calibration, zones=self.zones,
+                                        config=config)
+                check = getattr(read, "markers", None)
+                if check is not None and check.moved:
+                    ids = ", ".join(f"#{i}" for i in check.moved)
+                    markers = {"moved": list(check.moved),
+                               "message": f"calibration markers {ids} moved since calibration: positions may be "
+                                          "off; put the sheet back or run companion calibrate again"}
+                for card in read.cards:
+                    if card.zone in players:
+                        cards.setdefault(card.zone, []).append(card)
+        dice = self._dice_by_zone(plan.image, list(plan.names)) if plan.dice is not None else None
+        return Sight(plan=plan, cards=cards, dice=dice, markers=markers)
+
+    def apply(self, sight: Sight) -> list[Event]:
+        """Feed a :class:`Sight` to every player's watcher and ask about what changed (loop's thread).
+
+        Returns:
+            The events recorded at once (Among the Stars' ``station_read``).
+        """
+        plan = sight.plan
+        names = [n for n in plan.names if n in self.flow.names]
+        ev = self.flow.engine_view()
         state = self.flow.session.replay().state
         recorded: list[Event] = []
         self.reads += 1
         counted = 0
         if self.deck is not None:
-            by_zone = self._cards_by_zone(image, names, ev)
-            counted = sum(len(v) for v in by_zone.values())
+            self.markers = sight.markers
+            counted = sum(len(v) for v in sight.cards.values())
             for name in names:
                 watcher = self.watchers.get(name)
                 if watcher is None:
                     watcher = self.watchers[name] = self.spec.watcher(name, ev, self.confirm_reads, self.min_confidence)
-                seen = seen_cards(by_zone.get(name, []))
+                seen = seen_cards(sight.cards.get(name, []))
                 observed = self.spec.observe(watcher, name, seen, ev, state)
                 if observed is None:
                     continue
                 recorded += self._take(name, observed)
                 ev = self.flow.engine_view()
                 state = self.flow.session.replay().state
-        dice_text = ""
-        counting = (self.dice_reader is not None and self.count_place is not None
-                    and hasattr(self.spec, "wants_count") and self.spec.wants_count(ev))
-        if counting:  # one pass per still table; the other reads keep its message (what to do next)
-            if not self._dice_done:
-                self._dice_done = True
-                self._count(image, names, ev, photo, counted)
+        if plan.dice == "count" and sight.dice is not None:
+            self._count(plan.image, names, ev, plan.photo, counted, sight.dice, plan.count_place)
             return recorded
-        if self.dice_reader is not None and not self._dice_done and self.spec.wants_dice(ev):
-            self._dice_done = True
-            dice = self._dice_by_zone(image, names)
-            dice_text = f", {sum(len(v) for v in dice.values())} dice"
-            path = self._save_image(image, "dice") or photo
-            for p in self.spec.dice_proposals(dice, ev, path):
+        if plan.counting:  # the other reads of a still table keep the count's message (what to do next)
+            return recorded
+        dice_text = ""
+        if plan.dice == "phase" and sight.dice is not None:
+            dice_text = f", {sum(len(v) for v in sight.dice.values())} dice"
+            path = self._save_image(plan.image, "dice") or plan.photo
+            for p in self.spec.dice_proposals(sight.dice, ev, path):
                 self._ask(p)
         self.message = f"camera read {self.reads}: {counted} cards{dice_text}"
         return recorded
 
     def _count(self, image: np.ndarray, names: list[str], ev: Mapping[str, Any], photo: str | None,
-               cards: int) -> None:
-        """One end-of-game dice count pass (Roll for the Galaxy, p.8 Victory): read every zone, ask each
-        player "Ann: 3 white, 1 red in the cup?", then move on to the next pass."""
+               cards: int, dice: dict[str, list[dict[str, Any]]], place: str | None) -> None:
+        """One end-of-game dice count pass (Roll for the Galaxy, p.8 Victory): ask each player
+        "Ann: 3 white, 1 red in the cup?" from ``dice`` read in every zone, then move on to the next pass."""
         spec: Any = self.spec
-        place = self.count_place
-        dice = self._dice_by_zone(image, names)
+        if place is None or place != self.count_place:
+            return  # a count answered or restarted while this read ran: the next read counts again
         path = self._save_image(image, f"count-{place}") or photo
         for p in spec.count_proposals(dice, ev, place, self.count_seen, path):
             self._ask(p)
@@ -517,28 +665,6 @@ class CameraFlow:
         self.count_place = places[k + 1] if k + 1 < len(places) else None
         self.message = (f"camera read {self.reads}: {cards} cards, {sum(len(v) for v in dice.values())} dice counted "
                         f"({place}); {spec.count_prompt(self.count_place)}")
-
-    def _cards_by_zone(self, image: np.ndarray, names: list[str], ev: Mapping[str, Any]) -> dict[str, list[Any]]:
-        from vision.cards import CardsConfig
-
-        anchors: dict[str | None, list[str]] = {}
-        for name in names:
-            anchors.setdefault(self.spec.anchor(name, ev), []).append(name)
-        out: dict[str, list[Any]] = {}
-        self.markers = None
-        for anchor, players in anchors.items():
-            config = dataclasses.replace(CardsConfig(), anchor_id=anchor)
-            read = self._read_cards(image, self.deck, calibration=self.calibration, zones=self.zones, config=config)
-            check = getattr(read, "markers", None)
-            if check is not None and check.moved:
-                ids = ", ".join(f"#{i}" for i in check.moved)
-                self.markers = {"moved": list(check.moved),
-                                "message": f"calibration markers {ids} moved since calibration: positions may be off; "
-                                           "put the sheet back or run companion calibrate again"}
-            for card in read.cards:
-                if card.zone in players:
-                    out.setdefault(card.zone, []).append(card)
-        return out
 
     def _dice_by_zone(self, image: np.ndarray, names: list[str]) -> dict[str, list[dict[str, Any]]]:
         read = self.dice_reader.read(image)
@@ -682,7 +808,7 @@ class CameraFlow:
             "dice": self.dice_reader is not None,
             "calibrated": self.calibration is not None,
             "reads": self.reads,
-            "state": "reading" if self._left > 0 else "idle",
+            "state": "reading" if self._left > 0 or self._pending is not None else "idle",
             "message": self.message,
             "markers": self.markers,
             "questions": [q.to_json() for q in self.questions],

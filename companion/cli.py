@@ -33,6 +33,7 @@ import json
 import logging
 import signal
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -1175,12 +1176,17 @@ def cmd_box(args: argparse.Namespace) -> int:
         if controls is not None:
             controls.read_ok()
 
+    read_executor = (ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-read")
+                     if flow_game and replay["realtime"] else None)
     loop = MainLoop(
         source=source, reader=reader, session=session, hub=hub, stillness=StillnessDetector(),
         screen=screen, pump_screen=pump, phone_url=phone_url, stop_at_end=True,  # a replay that ends (demo --once, run FOLDER) stops the job
         on_read=on_read, flow=flow, camera_flow=camera_flow, setup=setup, make_camera=make_camera,
         on_change=save_screenshot if flow_game else None,  # d6: after each read (on_read); flows: after each change
         on_announce=lambda what: controls.beep(3 if what == "last_round" else 1) if controls is not None else None,
+        # a live camera (or a replay in real time): card reads on a worker so the screens stay live;
+        # a replay at full speed (--fast) reads each frame before the next, as a test would
+        read_executor=read_executor,
     )
     signal.signal(signal.SIGTERM, lambda *_: loop.stop())
     if controls is not None:
@@ -1193,6 +1199,8 @@ def cmd_box(args: argparse.Namespace) -> int:
         print(f"companion {args.command}: {exc}", file=sys.stderr)
         return EXIT_DEVICE
     finally:
+        if read_executor is not None:
+            read_executor.shutdown(wait=True, cancel_futures=True)
         if server is not None:
             server.shutdown()
         if controls is not None:

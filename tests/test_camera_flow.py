@@ -219,6 +219,59 @@ def test_main_loop_reads_when_the_table_is_still_and_a_phone_confirms(store, amo
     assert "no longer waiting" in loop.message
 
 
+def test_a_read_on_a_worker_leaves_the_loop_live_and_is_applied_when_done(store, among_deck):
+    # The card read is held on the worker until the loop has stepped on and taken a phone report:
+    # the loop must not wait for it, and the held read must still become a question afterwards.
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from vision.cards import read_cards
+
+    scene = make_scene("among", ["main_reactor", "customs"], seed=0, n_cards=2, effects=False)
+    flow = among_flow(store)
+    hub = StateHub()
+    release = threading.Event()
+    started = threading.Event()
+
+    def slow_read(*args, **kw):
+        started.set()
+        assert release.wait(30), "the test never released the read"
+        return read_cards(*args, **kw)
+
+    cam = CameraFlow(flow, deck=among_deck, calibration=calibrate(scene.image, scene.layout),
+                     zones=whole_frame_for("Ann", scene.image, "Bob"), reread_s=0.0, read_cards=slow_read)
+    ticks = iter(range(10_000))
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        loop = MainLoop(source=FakeCamera([scene.image], loop=True), reader=None, session=flow.session, hub=hub,
+                        stillness=StillnessDetector(MotionConfig(still_seconds=0.2)), flow=flow, camera_flow=cam,
+                        stop_at_end=True, sleep=lambda s: None, clock=lambda: float(next(ticks)),
+                        read_executor=pool)
+        loop.publish()
+        for _ in range(6):
+            loop.step()
+        assert started.wait(30) and cam.pending
+        assert hub.snapshot().view["camera"]["state"] == "reading"
+        frames = loop.stats.frames
+        hub.post_action("report", origin="phone", player="Ann", form="credits", values={"delta": 2})
+        for _ in range(5):
+            loop.step()  # the loop goes on: frames, and the phone's report, while the read is held
+        assert loop.stats.frames == frames + 5 and cam.reads == 0
+        assert flow.engine_view()["players"][0]["credits"] == 12
+        release.set()
+        deadline = time.monotonic() + 60
+        while (cam.reads < 2 or cam.pending) and time.monotonic() < deadline:
+            loop.step()  # the held read is applied, then the second (agreeing) read runs and is applied
+            time.sleep(0.005)
+        for _ in range(10):
+            loop.step()
+        assert not cam.pending and cam.reads == 2  # two reads per still table, then none until it moves
+    view = hub.snapshot().view
+    assert view["camera"]["reads"] == 2 and view["camera"]["state"] == "idle"
+    [q] = view["camera"]["questions"]
+    assert q["player"] == "Ann" and q["kind"] == "location_built" and q["payload"]["card"] == "Customs"
+
+
 def run_loop(flow, image, cam, hub, screen=None):
     ticks = iter(range(10_000))
     loop = MainLoop(source=FakeCamera([image] * 12), reader=None, session=flow.session, hub=hub,
