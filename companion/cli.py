@@ -394,7 +394,8 @@ def check_enroll_folders(folder: Path) -> list[str]:
         The pairs with no photos (``"yellow-wild"``, ...), in the walk's order, for a warning.
 
     Raises:
-        _BadFolder: one line naming the first bad folder and what is wrong with it.
+        _BadFolder: one line per bad folder, naming it and what is wrong with it (all of them, so
+            one run shows every folder to rename).
     """
     from rules.roll.data import COLOURS, FACES, catalogue
     from vision.profiles import IMAGE_SUFFIXES
@@ -405,22 +406,25 @@ def check_enroll_folders(folder: Path) -> list[str]:
     for die in catalogue().dice.values():
         faces_of.setdefault(die.colour, set()).update(die.faces)
     have: set[str] = set()
+    problems: list[str] = []
     for sub in sorted(folder.iterdir()):
         if not sub.is_dir() or sub.name.startswith("."):
             continue
         colour, dash, face = sub.name.lower().partition("-")
         where = f"folder {sub.name}/ in {folder}"
         if not dash or not colour or not face:
-            raise _BadFolder(f"{where}: name it <colour>-<face>, e.g. white-explore")
-        if colour not in faces_of:
-            raise _BadFolder(f"{where}: unknown colour {colour!r}; the dice are {', '.join(c for c in COLOURS if c in faces_of)}")
-        if face not in FACES:
-            raise _BadFolder(f"{where}: unknown face {face!r}; the faces are {', '.join(FACES)}")
-        if face not in faces_of[colour]:
+            problems.append(f"{where}: name it <colour>-<face>, e.g. white-explore")
+        elif colour not in faces_of:
+            problems.append(f"{where}: unknown colour {colour!r}; the dice are {', '.join(c for c in COLOURS if c in faces_of)}")
+        elif face not in FACES:
+            problems.append(f"{where}: unknown face {face!r}; the faces are {', '.join(FACES)}")
+        elif face not in faces_of[colour]:
             shown = ", ".join(f for f in FACES if f in faces_of[colour])
-            raise _BadFolder(f"{where}: {colour} dice have no {face} face ({colour}: {shown})")
-        if any(p.suffix.lower() in IMAGE_SUFFIXES for p in sub.iterdir()):
+            problems.append(f"{where}: {colour} dice have no {face} face ({colour}: {shown})")
+        elif any(p.suffix.lower() in IMAGE_SUFFIXES for p in sub.iterdir()):
             have.add(f"{colour}-{face}")
+    if problems:
+        raise _BadFolder("\ncompanion enroll: ".join(problems))
     return [f"{c}-{f}" for c in COLOURS if c in faces_of for f in FACES
             if f in faces_of[c] and f"{c}-{f}" not in have]
 

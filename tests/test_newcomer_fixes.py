@@ -408,6 +408,15 @@ def test_enroll_refuses_folders_the_dice_do_not_have(tmp_path, capsys, names, pr
     assert not (tmp_path / "p.json").exists()
 
 
+def test_enroll_names_every_bad_folder_in_one_run(tmp_path, capsys):
+    root = _enroll_dir(tmp_path, "white-explore", "pink-zap", "white-wild", "notes")
+    assert main(["enroll", "roll-dice", str(root), "--out", str(tmp_path / "p.json")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert [line.split(":")[1].strip() for line in err] == ["folder notes/ in " + str(root), "folder pink-zap/ in " + str(root),
+                                                             "folder white-wild/ in " + str(root)]
+    assert all(line.startswith("companion enroll: ") for line in err)
+
+
 def test_enroll_warns_about_missing_pairs_and_still_builds(tmp_path, capsys):
     root = _enroll_dir(tmp_path, "White-Explore")  # any case, as the builder reads it
     main(["enroll", "roll-dice", str(root), "--out", str(tmp_path / "p.json")])
