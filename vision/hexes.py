@@ -22,15 +22,17 @@ Stages (pure functions of ``(config, data)``, timed by :func:`vision.timing.time
 
 1. ``work_image``: the table seen top-down (with a calibration) or the frame, resized so a hex is
    ``work_flat_px`` across its flats (the hex size comes from the calibration and ``hex_mm``, or is estimated
-   from the image without one);
+   from the image without one: :func:`estimate_flat_px`, the foreground outline's side length, then the hex
+   lattice that explains the image best, then its cells' fitted outlines);
 2. ``foreground``: the cards' table-colour model (:func:`vision.cards.foreground_mask`), small holes filled;
 3. ``lattice``: per connected blob, the lattice angle (structure-tensor orientations mod 60 degrees), then
    the lattice offset (a hex-outline response folded modulo the lattice); every lattice cell whose hexagon
    is foreground with enough crisp sides is a hex, nudged to the strongest outline nearby;
 4. ``refine``: each hex's outline fitted to the image at sub-pixel steps (:func:`refine_hexes`: how much
-   of the structure under its six edges runs along them, away from the edges' middles where wormholes are);
+   of the structure under its six edges runs along them, away from the edges' middles where wormholes are;
+   colour edges count as much as grey ones, :func:`outline_maps`);
 5. ``grow``: lattice neighbours of found hexes that are only partly foreground (dark sectors on a dark
-   cloth) are hexes when their fitted outline is strong (:func:`grow_hexes`);
+   cloth) are hexes when their fitted outline is strong on all six sides (:func:`grow_hexes`);
 6. ``identify``: each hex rectified once into a hexagon-masked square crop; its structure maps turned by
    the six 60-degree steps (:func:`turned_maps`) are compared coarsely with every reference of the hex deck
    (:func:`build_hex_deck`), then at small shifts for a shortlist (:func:`score_hex`); the best
@@ -43,6 +45,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -117,7 +120,9 @@ class HexesConfig:
         grow_min_score: a lattice neighbour of a found hex that is only partly foreground is a hex when
             its fitted outline scores at least this (of 4.75: every edge's structure runs along it) ...
         grow_min_occupancy: ... and at least this fraction of it is foreground (:func:`grow_hexes`) ...
-        grow_rounds: ... searched from the hexes found in the previous round, this many times at most.
+        grow_rounds: ... searched from the hexes found in the previous round, this many times at most;
+        grow_min_edge: ... and each of its six sides scores at least this (0-1, :func:`edge_scores`): a gap
+            between hexes, outlined by its neighbours on some sides, has a side without an outline.
         line_frac: length of the edge filter along a side, fraction of the side.
         crop_size: side of the square hexagon crop in pixels (the hexagon's corners touch its left/right).
         axial_tolerance: an axial position further than this (in hex pitches) from a lattice cell is null.
@@ -152,6 +157,7 @@ class HexesConfig:
     grow_min_score: float = 3.2
     grow_min_occupancy: float = 0.12
     grow_rounds: int = 3
+    grow_min_edge: float = 0.5
     refine_prior: float = 0.5
     line_frac: float = 0.7
     crop_size: int = 96
@@ -449,6 +455,16 @@ def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
     return out
 
 
+def _pose(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(cx, cy, turn in degrees, flat width in px) of hexagon ``corners`` float[6, 2], each as a float[1] array
+    (the pose arguments of :func:`edge_scores` with ``flat`` = 1)."""
+    c = corners.mean(axis=0)
+    e01 = corners[1] - corners[0]
+    return (np.array([c[0]]), np.array([c[1]]), np.array([math.degrees(math.atan2(e01[1], e01[0]))]),
+            np.array([float(np.linalg.norm(corners[0] - corners[4]))]))
+
+
+@lru_cache(maxsize=8)
 def _outline_points(n_per_edge: int) -> tuple[np.ndarray, np.ndarray]:
     """Sample points along the six edges of the unit flat-top hexagon (flat width 1, centred at 0):
     (points float[6 * n, 2], outward normals float[6 * n, 2]). The points avoid the middle of each edge,
@@ -466,17 +482,79 @@ def _outline_points(n_per_edge: int) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(pts), np.concatenate(nrm)
 
 
-def outline_maps(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-    """The derivative maps :func:`refine_hexes` samples: (float32[H, W, 4] d/dx, d/dy, d2/dx2, d2/dxdy;
-    float32[H, W] d2/dy2; the smoothing sigma), from grey levels smoothed by a Gaussian of 1 px."""
+def outline_maps(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The derivative products :func:`refine_hexes` samples, summed over the colour channels (a colour
+    structure tensor, Di Zenzo 1986, "A note on the gradient of a multi-image", CVGIP 33): an outline between
+    two tiles, or a tile and the table, of the same grey but another hue (a dark purple sector on a dark red
+    cloth) counts as much as a grey step.
+
+    Args:
+        image: uint8 or float32 [H, W] grey levels or [H, W, C] colour (BGR) of the work image; each of the C
+            channels is weighed by 1 / sqrt(C), so a neutral grey step of d levels counts as d.
+
+    Returns:
+        (float32[H, W, 8] maps, the smoothing sigma in px): with g_c the channel c smoothed by a Gaussian of
+        ``sigma`` and its derivatives in grey levels per px (per px^2), the maps are sum_c of gx^2, gx gy,
+        gy^2, gxx^2, gxx gxy, 4 gxy^2 + 2 gxx gyy, gxy gyy, gyy^2 -- enough to give, for any unit normal n,
+        sum_c (n . grad g_c)^2, sum_c (t . grad g_c)^2 (t the tangent) and sum_c (n^T Hessian_c n)^2.
+    """
     sig = 1.0
-    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), sig)
-    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8.0
-    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8.0
-    gxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3) / 4.0
-    gyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3) / 4.0
-    gxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3) / 4.0
-    return cv2.merge([gx, gy, gxx, gxy]), gyy, sig
+    im = np.asarray(image, np.float32)
+    chans = [im] if im.ndim == 2 else [im[..., k] for k in range(im.shape[2])]
+    wc = 1.0 / math.sqrt(len(chans))
+    out = np.zeros(im.shape[:2] + (8,), np.float32)
+    for ch in chans:
+        g = cv2.GaussianBlur(ch, (0, 0), sig) * wc
+        gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8.0
+        gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+        gxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3) / 4.0
+        gyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3) / 4.0
+        gxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3) / 4.0
+        out += cv2.merge([gx * gx, gx * gy, gy * gy, gxx * gxx, gxx * gxy, 4.0 * gxy * gxy + 2.0 * gxx * gyy,
+                          gxy * gyy, gyy * gyy])
+    return out, sig
+
+
+#: weights of the six edge scores sorted ascending (the weaker edges count more): the outline score is at most 4.75.
+_EDGE_SORT_WEIGHTS = np.array([1.0, 1.0, 1.0, 0.75, 0.5, 0.5], np.float32)
+
+
+def edge_scores(maps: tuple[np.ndarray, float], flat: float, config: HexesConfig, cx: np.ndarray, cy: np.ndarray,
+                ang: np.ndarray, sc: np.ndarray) -> np.ndarray:
+    """float[P, 6]: for P poses of a flat-top hexagon (centres ``cx``, ``cy`` in work px, turns ``ang`` in
+    degrees clockwise, sizes ``sc`` times ``flat`` px; arrays [P]), how much of the local structure under
+    each edge runs along it, 0-1, averaged over ``config.refine_points`` samples away from the edge's middle.
+
+    Per sample: across = sqrt(sum_c (n . grad)^2 + (1.5 sigma)^2 sum_c (n^T Hessian n)^2) (a step, or a seam
+    or printed rim: a line), along = sqrt(sum_c (t . grad)^2) (texture crossing the edge), and the score
+    across / (sqrt(across^2 + along^2) + ``refine_noise``): contrast-free, so a faint seam between two dark
+    sectors counts as much as a bright print. ``maps``: :func:`outline_maps` of the work image."""
+    m, sig = maps
+    npe = config.refine_points
+    pts, nrm = _outline_points(npe)
+    c2 = (1.5 * sig) ** 2
+    a = np.radians(ang)[:, None]
+    ca, sa = np.cos(a), np.sin(a)
+    F = (flat * sc)[:, None]
+    px = cx[:, None] + F * (pts[None, :, 0] * ca - pts[None, :, 1] * sa)
+    py = cy[:, None] + F * (pts[None, :, 0] * sa + pts[None, :, 1] * ca)
+    nx = nrm[None, :, 0] * ca - nrm[None, :, 1] * sa
+    ny = nrm[None, :, 0] * sa + nrm[None, :, 1] * ca
+    v = cv2.remap(m, px.astype(np.float32), py.astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    xx, xy, yy = nx * nx, nx * ny, ny * ny
+    d1sq = v[..., 0] * xx + 2.0 * v[..., 1] * xy + v[..., 2] * yy
+    d2sq = v[..., 3] * xx * xx + 4.0 * v[..., 4] * xx * xy + v[..., 5] * xx * yy + 4.0 * v[..., 6] * xy * yy + v[..., 7] * yy * yy
+    alsq = v[..., 0] * yy - 2.0 * v[..., 1] * xy + v[..., 2] * xx
+    across = np.sqrt(np.maximum(d1sq + c2 * d2sq, 0.0))
+    along = np.sqrt(np.maximum(alsq, 0.0))
+    e = across / (np.sqrt(across * across + along * along) + config.refine_noise)
+    return e.reshape(len(cx), 6, npe).mean(axis=2)
+
+
+def outline_score(e: np.ndarray) -> np.ndarray:
+    """float[P]: the outline score (0-4.75) of edge scores float[P, 6] (:func:`edge_scores`): sorted ascending
+    and weighted 1, 1, 1, 0.75, 0.5, 0.5, so an outline needs most of its six edges."""
+    return (np.sort(e, axis=1) * _EDGE_SORT_WEIGHTS).sum(axis=1)
 
 
 def refine_hexes(gray: np.ndarray, cands: list[HexCandidate], flat: float, config: HexesConfig,
@@ -485,7 +563,8 @@ def refine_hexes(gray: np.ndarray, cands: list[HexCandidate], flat: float, confi
     whose six edges show the strongest gradient across them (bilinear samples, sub-pixel steps).
 
     Args:
-        gray: the work image's grey levels (uint8 or float32[H, W]).
+        gray: the work image (uint8 or float32 [H, W] grey levels, or [H, W, 3] BGR: colour outlines count,
+            :func:`outline_maps`).
         cands: hexes from the lattice (corners float[6, 2] in work pixels).
         flat: expected flat width in work pixels.
         scale_free: also search the size within +-``refine_scale`` (no calibration: the size is estimated).
@@ -495,34 +574,10 @@ def refine_hexes(gray: np.ndarray, cands: list[HexCandidate], flat: float, confi
     ``gray`` when already computed."""
     if not cands:
         return cands
-    maps, gyy, sig = maps if maps is not None else outline_maps(gray)
-    npe = config.refine_points
-    pts, nrm = _outline_points(npe)
-    wsort = np.array([1.0, 1.0, 1.0, 0.75, 0.5, 0.5], np.float32)
-    c2 = (1.5 * sig) ** 2
+    maps = maps if maps is not None else outline_maps(gray)
 
     def scores(cx, cy, ang, sc):   # arrays [P] -> float[P]
-        # per edge: the local energy across it (a step: first derivative; a seam or printed rim, a
-        # line: second derivative), less half the gradient along it (texture that crosses it)
-        a = np.radians(ang)[:, None]
-        ca, sa = np.cos(a), np.sin(a)
-        F = (flat * sc)[:, None]
-        px = cx[:, None] + F * (pts[None, :, 0] * ca - pts[None, :, 1] * sa)
-        py = cy[:, None] + F * (pts[None, :, 0] * sa + pts[None, :, 1] * ca)
-        nx = nrm[None, :, 0] * ca - nrm[None, :, 1] * sa
-        ny = nrm[None, :, 0] * sa + nrm[None, :, 1] * ca
-        mx, my = px.astype(np.float32), py.astype(np.float32)
-        v = cv2.remap(maps, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-        vyy = cv2.remap(gyy, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-        vx, vy, vxx, vxy = v[..., 0], v[..., 1], v[..., 2], v[..., 3]
-        d1 = vx * nx + vy * ny
-        d2 = vxx * nx * nx + 2.0 * vxy * nx * ny + vyy * ny * ny
-        across = np.sqrt(d1 * d1 + c2 * d2 * d2)
-        along = np.abs(vy * nx - vx * ny)
-        # contrast-free: how much of the local structure runs along the edge (1) rather than across it;
-        # a faint seam between two dark sectors counts as much as a bright print
-        e = (across / (np.sqrt(across * across + along * along) + config.refine_noise)).reshape(len(cx), 6, npe).mean(axis=2)
-        return (np.sort(e, axis=1) * wsort).sum(axis=1)
+        return outline_score(edge_scores(maps, flat, config, cx, cy, ang, sc))
 
     def grid(c0, steps_xy, steps_a, steps_s):
         dx, dy, da, ds = np.meshgrid(steps_xy, steps_xy, steps_a, steps_s, indexing="ij")
@@ -564,8 +619,10 @@ def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], fl
     looks like the table (a dark sector on a dark cloth) is only partly foreground, but its six edges
     still line up with its neighbours'. Each free neighbour cell of a hex is fitted
     (:func:`refine_hexes`) and kept when its outline score is at least ``grow_min_score`` and at least
-    ``grow_min_occupancy`` of it is foreground (an empty gap in the map is all table); repeated while
-    hexes are added (at most ``grow_rounds`` times)."""
+    ``grow_min_occupancy`` of it is foreground (an empty gap in the map is all table) and each of its six
+    sides shows an outline (``grow_min_edge``: a gap outlined by hexes on some sides, under glare, has
+    foreground too); repeated while hexes are added (at most ``grow_rounds`` times). ``gray``: the work
+    image as in :func:`refine_hexes`."""
     if not cands:
         return cands
     out = list(cands)
@@ -581,7 +638,16 @@ def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], fl
         pitch = flat
     tried: set[tuple[int, int]] = set()
     frontier = list(out)
-    maps = maps if maps is not None else outline_maps(gray)
+
+    def fg_count(centre: np.ndarray, fl: float, ang: float) -> tuple[int, int]:   # foreground px, px of a hexagon
+        poly = hexagon(fl, centre, ang)
+        x0, y0 = np.maximum(np.floor(poly.min(axis=0)).astype(int), 0)
+        x1, y1 = np.maximum(np.minimum(np.ceil(poly.max(axis=0)).astype(int) + 1, [W, H]), [x0 + 1, y0 + 1])
+        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(m, [np.round((poly - [x0, y0]) * 16).astype(np.int32)], 255, cv2.LINE_8, shift=4)
+        inside = m > 0
+        return int(np.count_nonzero(mask[y0:y1, x0:x1][inside])), max(1, int(np.count_nonzero(inside)))
+
     for _ in range(config.grow_rounds):
         new: list[HexCandidate] = []
         for h in frontier:
@@ -601,6 +667,13 @@ def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], fl
                 cr = hexagon(size, c, ang)
                 if cr[:, 0].min() < 0 or cr[:, 1].min() < 0 or cr[:, 0].max() >= W or cr[:, 1].max() >= H:
                     continue
+                # the two fits below move a cell by at most refine_window of a flat + 4 px (quick window, fine
+                # steps, turn) and scale it by refine_scale + 1 %: when the hexagon grown by that much holds too
+                # little foreground for grow_min_occupancy of the fitted cell, no fit is needed
+                ds = (config.refine_scale + 0.01) if scale_free else 0.0
+                reach = fg_count(c, 0.85 * size * (1 + ds) + 2.0 * (config.refine_window * flat + 4.0), ang)[0]
+                if reach < config.grow_min_occupancy * (SQRT3 / 2.0) * (0.85 * size * (1 - ds)) ** 2:
+                    continue
                 quick = refine_hexes(gray, [HexCandidate(cr, c, 0.0, 0.0, 0, 0.0)], flat,
                                      replace(config, refine_window=2.0 / flat), False, maps)[0]
                 if quick.score < config.grow_min_score - 0.8:   # nothing like an outline near: skip the full fit
@@ -608,14 +681,12 @@ def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], fl
                 cand = refine_hexes(gray, [quick], flat, config, scale_free, maps)[0]
                 if cand.score < config.grow_min_score:
                     continue
-                poly = hexagon(0.85 * size, cand.centre, ang)
-                x0, y0 = np.maximum(np.floor(poly.min(axis=0)).astype(int), 0)
-                x1, y1 = np.minimum(np.ceil(poly.max(axis=0)).astype(int) + 1, [W, H])
-                m = np.zeros((y1 - y0, x1 - x0), np.uint8)
-                cv2.fillPoly(m, [np.round((poly - [x0, y0]) * 16).astype(np.int32)], 255, cv2.LINE_8, shift=4)
-                inside = m > 0
-                occ = float(np.count_nonzero(mask[y0:y1, x0:x1][inside])) / max(1, int(np.count_nonzero(inside)))
+                fg, area = fg_count(cand.centre, 0.85 * size, ang)
+                occ = fg / area
                 if occ < config.grow_min_occupancy:
+                    continue
+                e6 = edge_scores(maps, 1.0, config, *_pose(cand.corners))[0]
+                if float(e6.min()) < config.grow_min_edge:   # a side without an outline: a gap between hexes
                     continue
                 if np.min(np.linalg.norm(np.array([o.centre for o in out + new]) - cand.centre, axis=1)) < 0.5 * flat:
                     continue
@@ -627,13 +698,77 @@ def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], fl
     return out
 
 
-def estimate_flat_px(img: np.ndarray, config: HexesConfig) -> float | None:
-    """Flat-to-flat width of a hex in pixels of ``img`` (no calibration), or None when nothing is found.
+def boundary_side_px(mask: np.ndarray, theta: float) -> float | None:
+    """Typical side length (px) of the hexagons whose union is the foreground ``mask`` (uint8[H, W]), from
+    its outlines: the boundary of hexes edge to edge on a hex lattice never runs straight across two sides
+    (neighbours are offset by half a flat), so its straight runs along the lattice's three edge directions
+    (``theta``: :func:`lattice_angle`) are each one side long. Returns the mode of the run lengths (weighted
+    by length, log-spaced bins; corners rounded by the mask make it a little short), or None with fewer than
+    six runs."""
+    cnts, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    lens: list[float] = []
+    for cn in cnts:
+        p = cn[:, 0, :].astype(np.float64)
+        if len(p) < 30:
+            continue
+        d = np.roll(p, -3, axis=0) - np.roll(p, 3, axis=0)
+        ang = (np.degrees(np.arctan2(d[:, 1], d[:, 0])) - theta) % 180.0   # a flat-top hex's sides: 0, 60, 120
+        cls = np.full(len(p), -1)
+        for j, a0 in enumerate((0.0, 60.0, 120.0)):
+            cls[np.abs((ang - a0 + 90.0) % 180.0 - 90.0) < 12.0] = j
+        if np.all(cls == cls[0]):
+            continue
+        start = int(np.argmax(cls != np.roll(cls, 1)))
+        cl, pp = np.roll(cls, -start), np.roll(p, -start, axis=0)
+        cut = np.flatnonzero(np.diff(cl) != 0) + 1
+        for i0, i1 in zip(np.r_[0, cut], np.r_[cut, len(cl)] - 1):
+            if cl[i0] >= 0 and i1 > i0:
+                lens.append(float(np.linalg.norm(pp[i1] - pp[i0])))
+    ln = np.array([v for v in lens if v > 6.0])
+    if len(ln) < 6:
+        return None
+    lo, hi = math.log(6.0), math.log(max(12.0, float(ln.max())) * 1.05)
+    hist, edges = np.histogram(np.log(ln), bins=60, range=(lo, hi), weights=ln)
+    sm = np.convolve(hist, [0.25, 0.5, 1.0, 0.5, 0.25], mode="same")
+    i = int(np.argmax(sm))
+    return float(math.exp(0.5 * (edges[i] + edges[i + 1])))
 
-    Edges of a map of touching flat-top hexes lie on lines every half flat width along each of the three
-    edge normals; a lone hex's every flat width. The period P of the edge projections (autocorrelation)
-    gives the width P or 2P: the one whose lattice fit finds hexes with more crisp sides covering more
-    of the foreground."""
+
+def _lattice_fit(img: np.ndarray, F: float, config: HexesConfig, fg_area: float, fit: bool = False,
+                 target: float = 32.0) -> tuple[float, float | None]:
+    """How well a lattice of hexes ``F`` px across explains ``img`` (uint8[H, W, 3]), reduced so a hex is
+    ``target`` px: (score, fitted width px of ``img`` or None). The lattice cells (:func:`find_hexes` without
+    refinement) give the score: their mean outline score (0-4.75, :func:`edge_scores`) times the fraction of
+    the foreground (``fg_area`` px of ``img``) they cover (at most 1). The fitted width (only with ``fit``):
+    the median size of the 12 most foreground cells' outlines fitted within +-10 % (:func:`refine_hexes`)."""
+    H, W = img.shape[:2]
+    k = target / F
+    im = cv2.resize(img, (max(1, int(round(W * k))), max(1, int(round(H * k)))),
+                    interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+    found = find_hexes(im, target, config, refine=False)
+    if not found:
+        return 0.0, None
+    maps = outline_maps(im)
+    poses = [_pose(h.corners) for h in found]
+    e = edge_scores(maps, 1.0, config, *(np.concatenate([p[i] for p in poses]) for i in range(4)))
+    cover = min(1.0, len(found) * SQRT3 / 2.0 * F * F / max(fg_area, 1.0))
+    if not fit:
+        return float(np.mean(outline_score(e))) * cover, None
+    best = sorted(found, key=lambda h: -h.occupancy)[:12]
+    fit = refine_hexes(im, best, target, replace(config, refine_scale=0.1), scale_free=True, maps=maps)
+    size = float(np.median([float(_pose(h.corners)[3][0]) for h in fit])) / k
+    return float(np.mean(outline_score(e))) * cover, size
+
+
+def estimate_flat_px(img: np.ndarray, config: HexesConfig) -> float | None:
+    """Flat-to-flat width of a hex in pixels of ``img`` (uint8[H, W, 3] BGR; no calibration), or None when
+    nothing is found.
+
+    A first guess F0 = sqrt(3) x the side length of the foreground's outline (:func:`boundary_side_px`),
+    then the width in F0 x [0.87, 1.40] (7 % steps) whose hex lattice explains the image best
+    (:func:`_lattice_fit`: the cells' six sides on outlines, the foreground covered), made exact by fitting
+    those cells' outlines (their median size); the read then fits each hex's size within a few percent
+    (:func:`refine_hexes`). Without outline runs: the period of the edge projections (below)."""
     mask = foreground_mask(img, config.fg)
     H, W = mask.shape
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -643,6 +778,23 @@ def estimate_flat_px(img: np.ndarray, config: HexesConfig) -> float | None:
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
     sel = np.isin(lab, big).astype(np.uint8) * 255
     theta = lattice_angle(gray, cv2.dilate(sel, np.ones((5, 5), np.uint8)))
+    side = boundary_side_px(sel, theta)
+    if side is not None:
+        fg_area = float(sum(stats[i, cv2.CC_STAT_AREA] for i in big))
+        F0 = SQRT3 * side
+        Fs = [F for F in F0 * 1.07 ** np.arange(-2, 6) if 8.0 <= F <= 0.8 * min(H, W)]
+        sc = [_lattice_fit(img, F, config, fg_area)[0] for F in Fs]
+        if sc and max(sc) > 0:
+            return _lattice_fit(img, Fs[int(np.argmax(sc))], config, fg_area, fit=True)[1]
+    return _estimate_flat_px_periodic(img, config, mask, lab, stats, big, gray, sel, theta)
+
+
+def _estimate_flat_px_periodic(img, config, mask, lab, stats, big, gray, sel, theta) -> float | None:
+    """The fallback of :func:`estimate_flat_px`: edges of a map of touching flat-top hexes lie on lines every
+    half flat width along each of the three edge normals; a lone hex's every flat width. The period P of the
+    edge projections (autocorrelation) gives the width P or 2P: the one whose lattice fit finds hexes with
+    more crisp sides covering more of the foreground."""
+    H, W = mask.shape
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
     ys, xs = np.nonzero(cv2.dilate(sel, np.ones((5, 5), np.uint8)))
@@ -707,9 +859,9 @@ def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[
         out.extend(timed_stage(with_time, "lattice", blob_hexes, img, gray, comp, flat, config))
     t["lattice"] = t.get("lattice", 0.0) + with_time.get("lattice", 0.0)
     if refine and out:
-        maps = outline_maps(gray)
-        out = timed_stage(t, "refine", refine_hexes, gray, out, flat, config, scale_free, maps)
-        out = timed_stage(t, "grow", grow_hexes, gray, mask, out, flat, config, scale_free, maps)
+        maps = outline_maps(img)
+        out = timed_stage(t, "refine", refine_hexes, img, out, flat, config, scale_free, maps)
+        out = timed_stage(t, "grow", grow_hexes, img, mask, out, flat, config, scale_free, maps)
     return out
 
 
@@ -1174,12 +1326,56 @@ def _layout(cands, corners, ids, confs, rots, crops, calibration, zones, hex_mm,
 # ----------------------------------------------------------------------------------------------- enrollment
 
 
+def lone_hex(image: np.ndarray, config: HexesConfig | None = None, min_frac: float = 0.01) -> np.ndarray | None:
+    """Corners float[6, 2] (px of ``image``, uint8[H, W, 3] BGR; clockwise from the top-left corner of the
+    edge nearest the image's top) of the largest foreground blob that is one hexagon, or None when there is
+    none. A blob is one hexagon when its convex hull simplifies (Douglas-Peucker, 2 % of its perimeter) to six
+    corners, it fills at least 90 % of that hull and covers at least ``min_frac`` of the image. The regular
+    hexagon of the hull's area (flat width sqrt(2 area / sqrt(3))), centroid and mean side direction (mod 60
+    degrees) is then fitted to the image's outlines (:func:`refine_hexes`, size within +-``refine_scale``) at
+    the work scale (``work_flat_px``)."""
+    c = config or HexesConfig()
+    h, w = image.shape[:2]
+    g = min(1.0, c.estimate_long_side / float(max(h, w)))
+    small = cv2.resize(image, (max(1, int(round(w * g))), max(1, int(round(h * g)))), interpolation=cv2.INTER_AREA) if g < 1 else image
+    mask = fill_small_holes(foreground_mask(small, c.fg), 0.05 * small.shape[0] * small.shape[1])
+    cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    best = None
+    for cn in cnts:
+        area = cv2.contourArea(cn)
+        if area < min_frac * mask.size:
+            continue
+        hull = cv2.convexHull(cn)
+        ha = cv2.contourArea(hull)
+        poly = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float64)
+        if len(poly) == 6 and area >= 0.9 * ha and (best is None or ha > best[0]):
+            best = (ha, poly, hull)
+    if best is None:
+        return None
+    ha, poly, hull = best
+    m = cv2.moments(hull)
+    centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]]) / g
+    d = np.roll(poly, -1, axis=0) - poly
+    a6 = np.radians(6.0 * np.degrees(np.arctan2(d[:, 1], d[:, 0])))   # side directions mod 60, as angles x 6
+    L = np.linalg.norm(d, axis=1)
+    ang = math.degrees(math.atan2(float((L * np.sin(a6)).sum()), float((L * np.cos(a6)).sum()))) / 6.0
+    F = math.sqrt(2.0 * ha / SQRT3) / g
+    k = c.work_flat_px / F
+    work = cv2.resize(image, (max(1, int(round(w * k))), max(1, int(round(h * k)))),
+                      interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+    cand = HexCandidate(hexagon(c.work_flat_px, centre * k, ang), centre * k, 0.0, 1.0, 6, 0.0)
+    fit = refine_hexes(work, [cand], c.work_flat_px, c, scale_free=True)[0]
+    return fit.corners / k
+
+
 def hex_enrollment_crop(image: np.ndarray, config: HexesConfig | None = None, kind: str = "auto") -> np.ndarray:
     """The hexagon crop of the one sector hex in an enrollment photo or scan.
 
     ``kind="scan"``: the image is the hexagon's bounding box, flat top edge up, printed top edge on top
     (outside the hexagon may be anything). ``kind="photo"``: the hex lies on a table, printed top edge
-    roughly towards the image's top (within 30 degrees); it is found with the run-time detector.
+    roughly towards the image's top (within 30 degrees); it is the largest hexagon-shaped foreground blob,
+    its outline fitted (:func:`lone_hex`: a photo shows one hex, so no lattice of touching hexes is needed
+    to tell its size), else the largest hex the run-time detector finds.
     ``kind="auto"``: a photo when one hex covering 5-60 % of the image is found, else a scan.
 
     Raises:
@@ -1190,6 +1386,14 @@ def hex_enrollment_crop(image: np.ndarray, config: HexesConfig | None = None, ki
     c = config or HexesConfig()
     h, w = image.shape[:2]
     if kind != "scan":
+        try:
+            one = lone_hex(validate_frame(image), c)
+        except VisionError:
+            one = None
+        if one is not None:
+            frac = cv2.contourArea(one.astype(np.float32)) / float(h * w)
+            if kind == "photo" or 0.05 <= frac <= 0.60:
+                return hex_crop(image, one, c.crop_size)
         try:
             r = read_hexes(image, config=replace(c, anchor_id=None), check_moved=False)
         except VisionError:
