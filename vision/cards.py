@@ -10,7 +10,10 @@ Stages (each a pure function of ``(config, data)``, timed by :func:`vision.timin
    where a card's size in pixels is known from the deck's card size in mm.
 2. ``rectify``: the same perspective warp serves enrollment (:mod:`vision.deck`) and run time; crops are
    portrait, ``crop_width`` x ``crop_width * aspect``.
-3. identification by the enrolled :class:`vision.deck.DeckProfile` (``deck.identify(crops)``).
+3. identification by the enrolled :class:`vision.deck.DeckProfile` (``deck.identify(crops)``); a card
+   identified weakly (not in the deck, or low confidence) gets a second look with other outlines from the
+   image's straight edges (:mod:`vision.card_match`; with a calibration searched on the top-down table image,
+   where the card's size is known), kept only when the deck matches the new crop better.
 4. ``assign_rows_cols`` and ``assign_cells`` (edge-adjacency grid relative to an anchor card).
 
 Glossary: *quad* = float[4, 2] pixel corners of a card, clockwise from the card's top-left as it reads;
@@ -707,14 +710,21 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         card_px = (card_mm[0] * s_mm, card_mm[1] * s_mm) if card_mm else None
         quads_top = find_quads(top, c, aspect, t, card_px)
         Minv = np.linalg.inv(M)
-        quads = [order_quad(cv2.perspectiveTransform(q.reshape(-1, 1, 2), Minv).reshape(4, 2)) for q in quads_top]
-        if calibration.lens is not None:  # back to the camera's own (distorted) pixels
-            quads = [order_quad(calibration.lens.distort_points(q)) for q in quads]
+
+        def to_frame(q: np.ndarray) -> np.ndarray:
+            p = cv2.perspectiveTransform(np.asarray(q, np.float64).reshape(-1, 1, 2), Minv).reshape(4, 2)
+            if calibration.lens is not None:  # back to the camera's own (distorted) pixels
+                p = calibration.lens.distort_points(order_quad(p))
+            return order_quad(p)
+
+        quads = [to_frame(q) for q in quads_top]
+        # drop quads that are the calibration markers themselves (or the white sheet around them)
+        keep = [k for k, q in enumerate(quads) if not _covers_marker(q, calibration)]
+        quads, quads_top = [quads[k] for k in keep], [quads_top[k] for k in keep]
+        view = (top, quads_top, to_frame, card_px)
     else:
         quads = find_quads(frame, c, aspect, t)
-    if calibration is not None:
-        # drop quads that are the calibration markers themselves (or the white sheet around them)
-        quads = [q for q in quads if not _covers_marker(q, calibration)]
+        view = None
     markers = timed_stage(t, "markers", check_markers, frame, calibration, tc) if (calibration is not None and check_moved) else None
 
     # identification (may flip a quad by 180/90 degrees)
@@ -727,14 +737,17 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         cw, ch = crop_size(c, asp)
         crops = timed_stage(t, "rectify", lambda: [rectify(frame, q, cw, ch) for q in quads])
         if deck is not None:
-            results = timed_stage(t, "identify", identify_frame, deck, crops, c.mirror)
+            results, quads, crops = timed_stage(t, "identify", identify_and_refine, deck, frame, quads, crops, c.mirror,
+                                                view)
             for k, (r, mirrored) in enumerate(results):
                 ids[k], confs[k] = r.card_id, r.confidence
                 if mirrored:  # the card reads mirrored: its left and right corners swap
                     quads[k] = quads[k][[1, 0, 3, 2]]
                 if r.turns:  # the crop matched after r.turns clockwise quarter turns
                     quads[k] = np.roll(quads[k], r.turns, axis=0)
-                    crops[k] = rectify(frame, quads[k], *crops[k].shape[1::-1]) if r.turns % 2 == 0 else crops[k]
+                h_, w_ = crops[k].shape[:2]
+                if (mirrored or r.turns) and (r.turns % 2 == 0 or h_ == w_):  # the kept crop reads as the card
+                    crops[k] = rectify(frame, quads[k], w_, h_)
             stick = timed_stage(t, "stickers", sticker_ids, frame, quads, deck, c, tc)
             for k, cid in stick.items():
                 ids[k], confs[k], sources[k] = cid, 0.99, "sticker"
@@ -748,15 +761,44 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
 def identify_frame(deck: Any, crops: list[np.ndarray], mirror: str) -> list[tuple[Any, bool]]:
     """(Identification, mirrored) per crop; with ``mirror="auto"`` the whole frame takes the reading
     (plain or mirrored) with the lower total distance."""
+    scores, mirrored = _frame_scores(deck, crops, mirror)
+    return [(r, mirrored) for r in deck.decide_frame(scores)]
+
+
+def _frame_scores(deck: Any, crops: list[np.ndarray], mirror: str) -> tuple[list[tuple[str, float, float, int]], bool]:
+    """(:meth:`DeckProfile.score` per crop, mirrored): ``mirror="auto"`` takes the reading (plain or
+    flipped left-right) with the lower total distance."""
     if mirror == "on":
-        return [(r, True) for r in deck.identify(crops, mirrored=True)]
-    plain = deck.identify(crops)
+        return [deck.score(cv2.flip(c, 1)) for c in crops], True
+    plain = [deck.score(c) for c in crops]
     if mirror != "auto":
-        return [(r, False) for r in plain]
-    flipped = deck.identify(crops, mirrored=True)
-    if sum(r.distance for r in flipped) < sum(r.distance for r in plain):
-        return [(r, True) for r in flipped]
-    return [(r, False) for r in plain]
+        return plain, False
+    flipped = [deck.score(cv2.flip(c, 1)) for c in crops]
+    if sum(s[1] for s in flipped) < sum(s[1] for s in plain):
+        return flipped, True
+    return plain, False
+
+
+def identify_and_refine(deck: Any, frame: np.ndarray, quads: list[np.ndarray], crops: list[np.ndarray],
+                        mirror: str, top_view: tuple | None = None) -> tuple[list[tuple[Any, bool]], list[np.ndarray], list[np.ndarray]]:
+    """:func:`identify_frame`, then a second look at the weakly identified cards with other outlines
+    (:func:`vision.card_match.refine_identifications`, kept only when the deck matches them better).
+
+    ``top_view``: (top-down table image BGR, each card's quad in it, quad -> frame pixels map, card size in
+    its pixels or None) when calibrated: the outlines are searched there, where a card's size is known.
+
+    Returns ((Identification, mirrored) per card, quads, crops): the quads and crops of the cards whose
+    outline changed are replaced (new lists; float[4, 2] pixel quads, uint8 crops of the same size)."""
+    from .card_match import SearchView, refine_identifications
+
+    scores, mirrored = _frame_scores(deck, crops, mirror)
+    if hasattr(deck, "coarse_distances"):
+        view = None
+        if top_view is not None:
+            img, qs, to_frame, card_px = top_view
+            view = SearchView(img, qs, to_frame, card_px)   # turned grey only if a card needs it
+        scores, quads, crops = refine_identifications(deck, frame, quads, crops, scores, mirrored, view=view)
+    return [(r, mirrored) for r in deck.decide_frame(scores)], quads, crops
 
 
 def _covers_marker(q: np.ndarray, cal: TableCalibration) -> bool:

@@ -6,10 +6,15 @@ Identification compares a rectified crop with every enrolled reference:
   normalised cross-correlation over small shifts (``cv2.matchTemplate``) -- layout, counts, shapes,
   shading and artwork;
 * *colour*: a hue histogram of the inked (saturated) pixels after white balance against the card's own
-  paper, compared by the Hellinger distance -- what the lightness map cannot see (red vs green vs purple).
+  paper, compared by the Hellinger distance -- what the lightness map cannot see (red vs green vs purple);
+* *ink amplitude* (cards): the mean ink darkness and chroma of the card's centre, compared as a log ratio --
+  the contrast the correlation normalises away (a solid shape against a hatched one of the same outline).
 
-distance = (1 - ncc) + colour_weight * hellinger; each card's score is its best reference's distance. A crop
-is 'not in the deck' when the best distance exceeds ``unknown_distance``; confidence grows with the margin
+For cards the crop is first divided by a planar light field fitted to its paper (a light falling off across
+the card, a coloured lamp on one side) before the white balance.
+
+distance = (1 - ncc) + colour_weight * hellinger + amp_weight * amplitude; each card's score is its best
+reference's distance (blended with the mean of its references). A crop is 'not in the deck' when the best distance exceeds ``unknown_distance``; confidence grows with the margin
 to the best *other* card and shrinks as the best distance nears the unknown threshold. Each crop is tried
 at 0/180 degrees (and 90/270 for square tiles); the winning turn fixes the card's orientation.
 
@@ -77,6 +82,16 @@ class IdConfig:
         conf_margin_scale: confidence = 1 - exp(-margin / this) (margin = second-best - best distance) ...
         conf_dist_soft: ... times a soft factor falling from 1 to 0 as the best distance goes from
             ``conf_dist_soft * unknown_distance`` to ``unknown_distance``.
+        flatten_light: cards only: before white balance, divide the crop by a per-channel plane fitted to its
+            brightest (paper) parts in ``light_cells`` (columns, rows) cells -- a light fall-off or a coloured
+            light from one side of the card (hex decks never flatten).
+        light_cells: see flatten_light.
+        amp_weight: cards only: weight of the ink amplitude term, the mean absolute log ratio of the crop's
+            mean ink darkness and chroma to the reference's (:func:`ink_amplitude`; what the contrast-free
+            correlation cannot see: a solid shape against a hatched one of the same outline) ...
+        amp_floor: ... each amplitude floored at this (white-balanced units) before the ratio ...
+        amp_margin_frac: ... and measured without this fraction of the crop on every side (rounded
+            corners and the table or a neighbour at the edge stay out).
     """
 
     struct_size: tuple[int, int] = (48, 72)
@@ -98,6 +113,16 @@ class IdConfig:
     unknown_distance_max: float = 1.0
     conf_margin_scale: float = 0.08
     conf_dist_soft: float = 0.6
+    flatten_light: bool = True
+    light_cells: tuple[int, int] = (4, 6)
+    amp_weight: float = 0.1
+    amp_floor: float = 0.01
+    amp_margin_frac: float = 0.1
+
+
+#: IdConfig fields added after the first profiles were saved, with the value that reproduces those
+#: profiles' features (a profile saved without the field is read with it).
+_LEGACY_CONFIG = {"flatten_light": False, "amp_weight": 0.0}
 
 
 @dataclass(frozen=True)
@@ -127,6 +152,69 @@ def white_balance(crop: np.ndarray, cfg: IdConfig) -> np.ndarray:
     f = crop.astype(np.float32)
     paper = np.percentile(f.reshape(-1, 3), cfg.paper_percentile, axis=0)
     return f / np.maximum(paper, 8.0)
+
+
+def flatten_light(crop: np.ndarray, cells: tuple[int, int] = (4, 6), percentile: float = 85.0) -> np.ndarray:
+    """float32 BGR ``crop`` divided by a smooth light field with mean 1: per channel, a plane fitted (least
+    squares, in log) to the ``percentile`` of each of ``cells`` (columns, rows) cells, refitted without the
+    cells darker than the plane by more than twice the residual spread (artwork, not paper).
+
+    Only the fall-off across the card is removed; the overall level and colour stay for :func:`white_balance`.
+    """
+    f = crop.astype(np.float32)
+    h, w = f.shape[:2]
+    nx, ny = max(1, int(cells[0])), max(1, int(cells[1]))
+    if nx * ny < 4 or h < 2 * ny or w < 2 * nx:
+        return f
+    c = 8  # each cell sampled at c x c pixels (area-averaged), one percentile call for all cells
+    small = cv2.resize(f, (nx * c, ny * c), interpolation=cv2.INTER_AREA)
+    cellpix = small.reshape(ny, c, nx, c, 3).transpose(0, 2, 1, 3, 4).reshape(ny, nx, c * c, 3)
+    kth = int(round(percentile / 100.0 * (c * c - 1)))
+    vals = np.partition(cellpix, kth, axis=2)[:, :, kth].astype(np.float64)      # [ny, nx, 3]
+    cy = (np.arange(ny) + 0.5) / ny - 0.5
+    cx = (np.arange(nx) + 0.5) / nx - 0.5
+    gy, gx = np.meshgrid(cy, cx, indexing="ij")
+    A = np.stack([np.ones(gx.size), gx.ravel(), gy.ravel()], axis=1)
+    logv = np.log(np.maximum(vals.reshape(-1, 3), 4.0))
+    keep = np.ones(len(A), bool)
+    coef = np.zeros((3, 3))
+    for _ in range(3):
+        coef = np.linalg.lstsq(A[keep], logv[keep], rcond=None)[0]          # [3 params, 3 channels]
+        res = (logv - A @ coef).mean(axis=1)
+        spread = max(float(np.std(res[keep])), 0.02)
+        new_keep = res > -2.0 * spread
+        if new_keep.sum() < 4 or np.array_equal(new_keep, keep):
+            break
+        keep = new_keep
+    yy = (np.arange(h, dtype=np.float32) + 0.5) / h - 0.5
+    xx = (np.arange(w, dtype=np.float32) + 0.5) / w - 0.5
+    inv_x = np.exp(-xx[:, None] * coef[1][None, :].astype(np.float32))      # separable: exp(-bx) * exp(-cy)
+    inv_y = np.exp(-yy[:, None] * coef[2][None, :].astype(np.float32))
+    return f * (inv_y[:, None, :] * inv_x[None, :, :])
+
+
+def _balanced_core(core: np.ndarray, cfg: IdConfig, shape: str) -> np.ndarray:
+    """The white-balanced crop core, float32 BGR clipped to [0, 1.2] (flattened first for cards when
+    ``cfg.flatten_light``)."""
+    if shape == "card" and cfg.flatten_light:
+        core = flatten_light(core, cfg.light_cells, cfg.paper_percentile)
+    return np.clip(white_balance(core, cfg), 0.0, 1.2)
+
+
+def ink_amplitude(crop: np.ndarray, cfg: IdConfig | None = None) -> np.ndarray:
+    """float32[2]: (mean ink darkness, mean ink chroma / 100) of a rectified card crop after the same
+    trimming, light flattening and white balance as :func:`card_features` (0 for blank paper; darkness in
+    white-balanced lightness units 0..1)."""
+    return _features(crop, cfg or IdConfig(), "card")[2]
+
+
+def _amplitude(L: np.ndarray, chroma: np.ndarray, extra: int) -> np.ndarray:
+    """float32[2] (mean darkness, mean chroma / 100) of the white-balanced Lab planes (uint8 scale) without
+    ``extra`` pixels on every side."""
+    if extra > 0:
+        L, chroma = L[extra:-extra, extra:-extra], chroma[extra:-extra, extra:-extra]
+    dark = np.maximum(0.0, 1.0 - L * (1.2 / 255.0))
+    return np.array([float(dark.mean()), float(chroma.mean()) / 100.0], np.float32)
 
 
 def shape_mask(shape: str, width: int, height: int, shrink: float = 0.9) -> np.ndarray | None:
@@ -163,13 +251,19 @@ def card_features(crop: np.ndarray, cfg: IdConfig | None = None, shape: str = "c
 def feature_maps(crop: np.ndarray, cfg: IdConfig, shape: str = "card") -> tuple[np.ndarray, np.ndarray]:
     """The unmasked structure maps float32[C, H+2s, W+2s] of :func:`card_features` (for ``shape="hex"``
     the caller may turn them before :func:`mask_face`) and the colour histogram (inside the face only)."""
+    big, hist, _ = _features(crop, cfg, shape)
+    return big, hist
+
+
+def _features(crop: np.ndarray, cfg: IdConfig, shape: str = "card") -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """:func:`feature_maps` and, for cards, :func:`ink_amplitude` (None for other shapes) in one pass."""
     h, w = crop.shape[:2]
     m = int(round(cfg.margin_frac * min(h, w)))
     core = crop[m:h - m, m:w - m] if m > 0 else crop
     face = shape_mask(shape, w, h)
     if face is not None and m > 0:
         face = face[m:h - m, m:w - m]
-    wb = np.clip(white_balance(core, cfg), 0.0, 1.2)
+    wb = _balanced_core(core, cfg, shape)
     wb8 = np.clip(wb * (255.0 / 1.2), 0, 255).astype(np.uint8)
     lab = cv2.cvtColor(wb8, cv2.COLOR_BGR2LAB).astype(np.float32)
     L = lab[..., 0]
@@ -210,7 +304,10 @@ def feature_maps(crop: np.ndarray, cfg: IdConfig, shape: str = "card") -> tuple[
         hist = (hist[idx] * ker[None, :]).sum(axis=1)
     total = hist.sum()
     hist = hist / total if total > 0 else np.full(nb, 1.0 / nb)
-    return big, hist.astype(np.float32)
+    amp = None
+    if shape == "card":
+        amp = _amplitude(L, chroma, int(round(cfg.amp_margin_frac * min(h, w))) - m)
+    return big, hist.astype(np.float32), amp
 
 
 def mask_face(big: np.ndarray, cfg: IdConfig, shape: str = "card", crop_hw: tuple[int, int] = (96, 96)) -> np.ndarray:
@@ -289,6 +386,8 @@ class DeckProfile:
         shape: ``"card"`` (cards and square tiles: crops are tried at quarter turns) or ``"hex"`` (sector
             hexes, :mod:`vision.hexes`: the caller rectifies one crop per 60-degree turn, so
             :meth:`distances` tries each crop as given).
+        amp: float32[N, 2] reference ink amplitudes (:func:`ink_amplitude`), or None (profiles saved
+            before it; hex decks): no amplitude term.
     """
 
     name: str
@@ -301,6 +400,7 @@ class DeckProfile:
     config: IdConfig = field(default_factory=IdConfig)
     sources: list[str] = field(default_factory=list)
     shape: str = "card"
+    amp: np.ndarray | None = None
 
     @property
     def card_ids(self) -> list[str]:
@@ -322,8 +422,12 @@ class DeckProfile:
         w = w / w.sum()
         flat = self._flat_struct()
         sc = cfg.struct_shift
+        amp: np.ndarray | float = 0.0
         for t_i, t in enumerate(turns):
-            big, hist = card_features(_turn(crop, t), cfg, self.shape)
+            big, hist, a = _features(_turn(crop, t), cfg, self.shape)
+            big = mask_face(big, cfg, self.shape, crop.shape[:2])
+            if t_i == 0:
+                amp = self._amp_term(a)
             hel = np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(hist[None, :] * self.colour).sum(axis=1)))
             q = _shifted(big, sc)                                        # [S, C, K]
             qw = (q * w[None, :, None]).reshape(q.shape[0], -1)          # channel weights folded in
@@ -338,8 +442,18 @@ class DeckProfile:
                 best = (1 - cfg.occlusion_weight) * best + cfg.occlusion_weight * np.maximum(best, trim)
             d = d0.copy()
             d[top] = (1.0 - best) + cfg.colour_weight * hel[top]
-            D[:, t_i] = d
+            D[:, t_i] = d + amp
         return D, np.array(turns)
+
+    def _amp_term(self, amp: np.ndarray | None) -> np.ndarray | float:
+        """float[N]: ``amp_weight`` x the mean absolute log ratio of a crop's ink amplitude ``amp``
+        (:func:`ink_amplitude`) to each reference's (0.0 without amplitudes or weight)."""
+        cfg = self.config
+        if amp is None or self.amp is None or self.shape != "card" or cfg.amp_weight <= 0:
+            return 0.0
+        q = np.maximum(amp, cfg.amp_floor)
+        r = np.maximum(self.amp, cfg.amp_floor)
+        return cfg.amp_weight * np.abs(np.log(q[None, :] / r)).mean(axis=1)
 
     def coarse_distances(self, crop: np.ndarray) -> np.ndarray:
         """float[N_refs]: the distance of one crop, as given (no turns, no shifts, no occlusion trimming), to
@@ -347,10 +461,11 @@ class DeckProfile:
         cfg = self.config
         w = np.asarray(cfg.channel_weights, np.float32)
         w = w / w.sum()
-        big, hist = card_features(crop, cfg, self.shape)
+        big, hist, a = _features(crop, cfg, self.shape)
+        big = mask_face(big, cfg, self.shape, crop.shape[:2])
         hel = np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(hist[None, :] * self.colour).sum(axis=1)))
         q = _normalise(_inner(big, cfg.struct_shift))                      # [C, K]
-        return (1.0 - self._flat_struct() @ (q * w[:, None]).reshape(-1)) + cfg.colour_weight * hel
+        return (1.0 - self._flat_struct() @ (q * w[:, None]).reshape(-1)) + cfg.colour_weight * hel + self._amp_term(a)
 
     def _flat_struct(self) -> np.ndarray:
         """float32[N, C*K] view of the references (cached)."""
@@ -424,10 +539,14 @@ class DeckProfile:
         ``unknown_distance_max``. ``mirrored``: the camera image is a mirror image (selfie webcams), so
         each crop is flipped left-right before matching.
         """
-        cfg = self.config
         if mirrored:
             crops = [cv2.flip(c, 1) for c in crops]
-        scores = [self.score(c) for c in crops]
+        return self.decide_frame([self.score(c) for c in crops])
+
+    def decide_frame(self, scores: list[tuple[str, float, float, int]]) -> list[Identification]:
+        """:meth:`decide` for every :meth:`score` of one frame, with the frame-relative 'not in the deck'
+        threshold of :meth:`identify` (one Identification per score, in order)."""
+        cfg = self.config
         d = np.array([sc[1] for sc in scores])
         out = []
         for k, sc in enumerate(scores):
@@ -452,8 +571,9 @@ class DeckProfile:
         if self.shape != "card":  # additive field: older programs ignore it, cards' files are unchanged
             meta["shape"] = self.shape
         buf = io.BytesIO()
+        extra = {} if self.amp is None else {"amp": self.amp.astype(np.float32)}   # additive: older programs ignore it
         np.savez_compressed(buf, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8),
-                            struct=self.struct.astype(np.float32), colour=self.colour.astype(np.float32))
+                            struct=self.struct.astype(np.float32), colour=self.colour.astype(np.float32), **extra)
         path.write_bytes(buf.getvalue())
         return path
 
@@ -465,14 +585,16 @@ class DeckProfile:
             z = np.load(path, allow_pickle=False)
             meta = json.loads(bytes(z["meta"]).decode())
             struct, colour = z["struct"], z["colour"]
+            amp = z["amp"] if "amp" in z.files else None
         except (OSError, KeyError, ValueError) as e:
             raise DeckError(f"{path}: not a deck profile ({e})") from e
         meta = _migrate(meta, path)
         known = set(IdConfig.__dataclass_fields__)
-        cfg = IdConfig(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in meta["config"].items() if k in known})
+        saved = {**_LEGACY_CONFIG, **meta["config"]}   # fields the profile predates keep their old behaviour
+        cfg = IdConfig(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in saved.items() if k in known})
         return cls(meta["name"], float(meta["aspect"]), tuple(meta["card_mm"]), list(meta["ref_ids"]), struct, colour,
                    {int(k): v for k, v in meta.get("markers", {}).items()}, cfg, list(meta.get("sources", [])),
-                   str(meta.get("shape", "card")))
+                   str(meta.get("shape", "card")), amp)
 
 
 def _migrate(meta: dict, path: Path) -> dict:
@@ -550,7 +672,7 @@ def build_deck_from_images(images: dict[str, list[np.ndarray]], name: str = "dec
     if aspect is None:
         asps = [enrollment_crop(im, None, cc, kind)[1] for ims in images.values() for im in ims]
         aspect = float(np.median(asps))
-    ref_ids, structs, colours, markers = [], [], [], {}
+    ref_ids, structs, colours, amps, markers = [], [], [], [], {}
     s = cfg.struct_shift
     for cid, ims in images.items():
         for im in ims:
@@ -559,13 +681,14 @@ def build_deck_from_images(images: dict[str, list[np.ndarray]], name: str = "dec
             ref_ids.append(cid)
             structs.append(_normalise(_inner(big, s)))
             colours.append(hist)
+            amps.append(ink_amplitude(crop, cfg))
             for mid in detect_markers(im, tc):
                 if mid >= cc.sticker_ids_from:
                     markers[mid] = cid
     if card_mm is None:
         card_mm = (63.0, 63.0 * aspect) if aspect >= 1.15 else (63.0, 63.0)
     return DeckProfile(name, float(aspect), tuple(card_mm), ref_ids, np.stack(structs), np.stack(colours), markers, cfg,
-                       sources or [])
+                       sources or [], "card", np.stack(amps))
 
 
 def deck_from_crops(crops: dict[str, list[np.ndarray]], name: str, aspect: float, card_mm: tuple[float, float],
@@ -579,17 +702,19 @@ def deck_from_crops(crops: dict[str, list[np.ndarray]], name: str, aspect: float
     """
     cfg = config or IdConfig()
     s = cfg.struct_shift
-    ref_ids, structs, colours = [], [], []
+    ref_ids, structs, colours, amps = [], [], [], []
     for cid, cs in crops.items():
         for crop in cs:
             big, hist = card_features(crop, cfg, shape)
             ref_ids.append(cid)
             structs.append(_normalise(_inner(big, s)))
             colours.append(hist)
+            if shape == "card":
+                amps.append(ink_amplitude(crop, cfg))
     if not ref_ids:
         raise DeckError("no crops to enroll")
     return DeckProfile(name, float(aspect), tuple(card_mm), ref_ids, np.stack(structs), np.stack(colours), {}, cfg,
-                       sources or [], shape)
+                       sources or [], shape, np.stack(amps) if amps else None)
 
 
 def read_enrollment_folder(folder: Path, what: str) -> tuple[dict[str, list[np.ndarray]], list[str]]:

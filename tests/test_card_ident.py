@@ -1,0 +1,162 @@
+"""Card identification (issue 5): the second look at weak cards (outlines from the image's edges, kept only
+when the deck matches them better), light flattening, the ink amplitude term, and old profiles."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.card_match import RefineConfig, candidate_quads, edge_profiles, refine_identifications
+from vision.cards import CardsConfig, order_quad, read_cards, rectify
+from vision.deck import DeckProfile, IdConfig, deck_from_crops, flatten_light, ink_amplitude
+
+
+def card_on_table(corners: np.ndarray, size=(400, 300)) -> np.ndarray:
+    """A light grey card (``corners``, float[4, 2]) on a dark table, lightly blurred."""
+    img = np.full((size[1], size[0], 3), 30, np.uint8)
+    cv2.fillPoly(img, [np.round(corners * 16).astype(np.int32)], (220, 220, 220), cv2.LINE_AA, shift=4)
+    return cv2.GaussianBlur(img, (0, 0), 0.8)
+
+
+def test_edge_profile_peaks_on_the_card_side():
+    # an upright 100 x 150 card at x 100..200, y 50..200; the quad's right side drawn 6 px too far out
+    true = np.array([[100, 50], [200, 50], [200, 200], [100, 200]], float)
+    img = card_on_table(true)
+    quad = true + np.array([[0, 0], [6, 0], [6, 0], [0, 0]], float)
+    offs, angles, P = edge_profiles(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), quad)
+    a0 = int(np.argmin(np.abs(angles)))
+    # pixels 100..200 are card: the edges lie at x = 99.5 and 200.5, so (offsets are outward) side 1
+    # (right, drawn at 206) peaks 5.5 px inwards and side 3 (left, drawn at 100) 0.5 px outwards
+    assert offs[int(np.argmax(P[1, a0]))] == pytest.approx(-5.5, abs=0.7)
+    assert offs[int(np.argmax(P[3, a0]))] == pytest.approx(0.5, abs=0.7)
+
+
+def test_candidate_outline_recovers_a_skewed_card():
+    # a card seen at an angle is a parallelogram; the minimum-area rectangle around it is too big and the
+    # crop shows the table in two corners. One candidate has the card's own corners within a pixel.
+    true = order_quad(cv2.boxPoints(((178.0, 145.0), (100.0, 155.0), 5.0))) + np.array([[0, 0], [0, 0], [6, 0], [0, 0]])
+    img = card_on_table(true)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    rect = order_quad(cv2.boxPoints(cv2.minAreaRect(true.astype(np.float32))))
+    assert np.abs(rect - true).max() > 4.0
+    cands = candidate_quads(gray, rect)
+    assert cands
+    err = min(float(np.abs(order_quad(c) - true).max()) for c in cands)
+    assert err < 1.5, err
+
+
+def test_candidates_with_a_known_size_skip_the_inner_panel():
+    # a card with a frame the table's colour: the blob is the inner panel (60 x 90 inside the 80 x 110
+    # card, 10 px frame); the dark die-cut rim is the outline. With the card size known (80 x 110 px), a
+    # candidate is the whole card.
+    img = np.full((300, 300, 3), (40, 70, 110), np.uint8)
+    card = np.array([[100, 80], [180, 80], [180, 190], [100, 190]], float)
+    cv2.rectangle(img, (100, 80), (179, 189), (20, 20, 20), -1)            # rim
+    cv2.rectangle(img, (102, 82), (177, 187), (40, 70, 110), -1)           # frame: the table's colour
+    cv2.rectangle(img, (110, 90), (169, 179), (230, 230, 230), -1)         # inner panel
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    inner = np.array([[110, 90], [170, 90], [170, 180], [110, 180]], float)
+    cands = candidate_quads(gray, inner, card_px=(80.0, 110.0), cfg=RefineConfig(search_frac=0.25, max_outlines=16))
+    assert cands
+    err = min(float(np.abs(c - card).max()) for c in cands)
+    assert err < 2.0, err
+
+
+def test_flatten_light_removes_a_gradient_and_keeps_the_level():
+    # paper of colour (200, 180, 160) lit 30 % brighter on the right and 20 % on the bottom (log-planar)
+    h, w = 150, 96
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    light = np.exp(np.log(1.3) * ((xx + 0.5) / w - 0.5) + np.log(1.2) * ((yy + 0.5) / h - 0.5))
+    crop = np.clip(np.array([200, 180, 160], np.float32)[None, None, :] * light[..., None], 0, 255).astype(np.uint8)
+    cv2.putText(crop, "7", (30, 100), cv2.FONT_HERSHEY_SIMPLEX, 2.0, (20, 20, 20), 5)   # artwork is ignored
+    flat = flatten_light(crop)
+    paper = np.ones((h, w), bool)
+    paper[40:110, 25:75] = False
+    for c, level in enumerate((200, 180, 160)):
+        v = flat[..., c][paper]
+        assert v.std() / v.mean() < 0.02
+        assert v.mean() == pytest.approx(level, rel=0.03)
+
+
+def test_ink_amplitude_tells_solid_from_hatched():
+    # the same outline, filled solid or hatched: the correlation of blurred maps cannot tell them apart
+    # well, the ink amplitude can (mean chroma of the solid fill is well above the hatched one)
+    def card(fill: str) -> np.ndarray:
+        im = np.full((150, 96, 3), 235, np.uint8)
+        pts = np.array([[48, 40], [80, 75], [48, 110], [16, 75]], np.int32)
+        if fill == "solid":
+            cv2.fillPoly(im, [pts], (40, 140, 30))
+        else:
+            m = np.zeros(im.shape[:2], np.uint8)
+            cv2.fillPoly(m, [pts], 255)
+            im[(m > 0) & (np.arange(96)[None, :] % 4 == 0)] = (40, 140, 30)
+        cv2.polylines(im, [pts], True, (40, 140, 30), 2)
+        return im
+    blank = np.full((150, 96, 3), 235, np.uint8)
+    a0, a_solid, a_hatch = ink_amplitude(blank), ink_amplitude(card("solid")), ink_amplitude(card("hatched"))
+    assert a0[0] < 0.01 and a0[1] < 0.01
+    assert a_solid[1] > 2.0 * a_hatch[1] and a_solid[0] > 2.0 * a_hatch[0]
+    deck = deck_from_crops({"solid": [card("solid")], "hatched": [card("hatched")]}, "t", 150 / 96, (63.0, 98.0))
+    # seen under a light falling off to the right, each is still itself
+    fall = np.linspace(1.0, 0.75, 96, dtype=np.float32)[None, :, None]
+    for name in ("solid", "hatched"):
+        seen = np.clip(card(name).astype(np.float32) * fall, 0, 255).astype(np.uint8)
+        assert deck.identify_one(seen).card_id == name
+
+
+def test_profiles_saved_before_the_new_features_read_as_before(tmp_path):
+    crops = {f"c{k}": [np.random.default_rng(k).integers(0, 255, (150, 96, 3), dtype=np.uint8)] for k in range(3)}
+    old_cfg = IdConfig(flatten_light=False, amp_weight=0.0)
+    deck = deck_from_crops(crops, "old", 150 / 96, (63.0, 98.0), old_cfg)
+    path = deck.save(tmp_path / "old.npz")
+    # strip what an older program would not have written
+    z = dict(np.load(path))
+    meta = json.loads(bytes(z["meta"]).decode())
+    for k in ("flatten_light", "light_cells", "amp_weight", "amp_floor", "amp_margin_frac"):
+        meta["config"].pop(k)
+    z["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    z.pop("amp")
+    legacy = tmp_path / "legacy.npz"
+    with open(legacy, "wb") as f:
+        np.savez(f, **z)
+    again = DeckProfile.load(legacy)
+    assert again.config.flatten_light is False and again.config.amp_weight == 0.0 and again.amp is None
+    q = crops["c1"][0]
+    assert again.identify_one(q).distance == pytest.approx(deck.identify_one(q).distance, abs=1e-5)
+    # a profile saved now keeps its amplitudes
+    new = deck_from_crops(crops, "new", 150 / 96, (63.0, 98.0))
+    back = DeckProfile.load(new.save(tmp_path / "new.npz"))
+    assert back.amp is not None and np.allclose(back.amp, new.amp) and back.config == new.config
+
+
+def test_a_badly_fitted_card_is_read_after_the_second_look():
+    # two cards with different artwork, enrolled as tight scans; the frame shows card "b" but its quad is
+    # the minimum-area rectangle around the parallelogram it looks like (table in two corners)
+    rng = np.random.default_rng(3)
+    arts = {}
+    for name in ("a", "b"):
+        im = np.full((150, 96, 3), 230, np.uint8)
+        for _ in range(6):
+            col = tuple(int(v) for v in rng.integers(0, 200, 3))
+            cv2.circle(im, (int(rng.integers(10, 86)), int(rng.integers(10, 140))), int(rng.integers(6, 20)), col, -1)
+        arts[name] = im
+    deck = deck_from_crops({k: [v] for k, v in arts.items()}, "t", 150 / 96, (63.0, 98.0))
+    frame = np.full((300, 400, 3), 30, np.uint8)
+    # a card turned 5 degrees, its right side 5 px further away at the bottom (a little perspective)
+    true = order_quad(cv2.boxPoints(((178.0, 145.0), (100.0, 155.0), 5.0))) + np.array([[0, 0], [0, 0], [5, 0], [0, 0]])
+    M = cv2.getPerspectiveTransform(np.array([[0, 0], [95, 0], [95, 149], [0, 149]], np.float32), true.astype(np.float32))
+    cv2.warpPerspective(arts["b"], M, (400, 300), dst=frame, borderMode=cv2.BORDER_TRANSPARENT)
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
+    rect = order_quad(cv2.boxPoints(cv2.minAreaRect(true.astype(np.float32))))
+    crop = rectify(frame, rect, 96, 150)
+    first = deck.score(crop)
+    scores, quads, crops = refine_identifications(deck, frame, [rect], [crop], [first], False,
+                                                  RefineConfig(weak_conf=1.01, weak_distance=0.0))
+    assert scores[0][0] == "b" and scores[0][1] < first[1] - RefineConfig().min_gain
+    assert np.abs(order_quad(quads[0]) - true).max() < 2.0
+    # the full read finds and identifies it as well
+    r = read_cards(frame, deck, config=CardsConfig(anchor_id=None))
+    assert [c.id for c in r.cards] == ["b"]

@@ -1,0 +1,396 @@
+"""Second look at cards whose first identification is weak: candidate outlines, kept by match quality.
+
+A card's quad from :func:`vision.cards.find_quads` can be off: a card frame of the table's colour makes the
+foreground blob the card's inner panel only; a card seen at an angle makes the fitted quad the minimum-area
+rectangle around a parallelogram; a lattice cell of touching cards can sit a few percent off. The crop then
+shows part of the table or of a neighbour and the deck no longer recognises the card.
+
+:func:`candidate_quads` proposes other outlines of the same card from the image's own straight edges
+(:func:`edge_profiles`: each side moved along its normal and turned a few degrees): every combination of
+each side's strongest edges nearby, or, when the card's size in pixels is known (a top-down table image),
+of the pairs of opposite edges one card size apart. :func:`refine_identifications` rectifies and scores
+those candidates for the cards whose first reading is weak and keeps a candidate only when the deck matches
+it better (lower distance) than the original crop -- an outline the deck cannot confirm never replaces the
+original; the kept outline is then centred on the card by the shift at which its reference matched
+(:func:`matched_shift`, geometric verification against the enrolled image).
+
+Units: pixels of the image the quads are given in; quads are float[4, 2], clockwise from the card's
+top-left (:func:`vision.cards.order_quad`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import cv2
+import numpy as np
+
+__all__ = ["RefineConfig", "SearchView", "candidate_quads", "edge_profiles", "matched_shift", "refine_identifications"]
+
+
+@dataclass(frozen=True)
+class RefineConfig:
+    """Thresholds of the second look.
+
+    Attributes:
+        search_frac: each side is searched this fraction of the card's short side inwards and outwards.
+        step_frac: profile step along the side's normal, fraction of the short side.
+        side_trim: this fraction of each side at either end is left out (rounded corners, neighbours).
+        samples: points sampled along each side.
+        peak_rel: an edge is a candidate for a side at this fraction of the side's strongest edge ...
+        peaks_per_side: ... and each side tries at most this many edges.
+        max_outlines: at most this many candidate outlines per card.
+        known_search_frac: search_frac when the card's size is known (its edges are paired by size, so a
+            wider search stays specific: a lattice cell of touching cards off by a fifth of a card).
+        known_placements: with a known size, each pair of opposite sides tries this many placements (the
+            pairs of edges one card apart with the most edge, each at least 3 profile steps from the others).
+        size_tol: with a known card size, opposite edges are paired when their distance is within this
+            relative tolerance of the size.
+        weak_conf: a first reading 'not in the deck', or with confidence below this and a distance above
+            ``weak_distance`` x the deck's ``unknown_distance`` (a poor match, not merely a look-alike card),
+            gets a second look.
+        weak_distance: see weak_conf.
+        min_gain: a candidate replaces the original crop only when its distance is lower by this much ...
+        min_gain_other: ... or by this much when its best card is another than the original's (the best
+            of many outlines is a little closer to some card by chance; a real misfit gains far more).
+        max_candidates: at most this many candidates (after the coarse pass) are scored in full.
+        angles_deg: each side is also tried turned by these angles about its midpoint.
+        iterations: each candidate is searched this many times (each time around the last answer, every
+            side on its strongest edge).
+    """
+
+    search_frac: float = 0.14
+    step_frac: float = 0.006
+    side_trim: float = 0.15
+    samples: int = 24
+    peak_rel: float = 0.4
+    peaks_per_side: int = 2
+    max_outlines: int = 6
+    known_search_frac: float = 0.3
+    known_placements: int = 4
+    size_tol: float = 0.05
+    weak_conf: float = 0.5
+    weak_distance: float = 0.6
+    min_gain: float = 0.01
+    min_gain_other: float = 0.05
+    max_candidates: int = 2
+    angles_deg: tuple[float, ...] = (-6.0, -4.0, -2.0, 0.0, 2.0, 4.0, 6.0)
+    iterations: int = 2
+
+
+def _line_intersection(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray) -> np.ndarray | None:
+    A = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float64)
+    if abs(np.linalg.det(A)) < 1e-9:
+        return None
+    s = np.linalg.solve(A, p2 - p1)
+    return p1 + s[0] * d1
+
+
+def _side_frame(q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """(midpoint, unit direction from corner k to k + 1, unit outward normal, length) of side k."""
+    a, b = q[k], q[(k + 1) % 4]
+    L = float(np.linalg.norm(b - a))
+    d = (b - a) / max(L, 1e-9)
+    n = np.array([d[1], -d[0]])
+    if np.dot((a + b) / 2 - q.mean(axis=0), n) < 0:
+        n = -n
+    return (a + b) / 2, d, n, L
+
+
+def _gradients(gray: np.ndarray, quad: np.ndarray, cfg: RefineConfig) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """(d/dx, d/dy float32 of the lightly blurred ``gray`` around ``quad`` with room for the search, x0, y0
+    of that region in ``gray``)."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    short = float(min(sides))
+    pad = int(np.ceil(cfg.search_frac * short + 0.1 * max(sides) + 4))
+    x0, y0 = np.floor(q.min(axis=0)).astype(int) - pad
+    x1, y1 = np.ceil(q.max(axis=0)).astype(int) + pad
+    H, W = gray.shape[:2]
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
+    roi = gray[y0:y1, x0:x1].astype(np.float32)
+    roi = cv2.GaussianBlur(roi, (0, 0), max(0.7, 0.004 * short))
+    gx = cv2.Sobel(roi, cv2.CV_32F, 1, 0, ksize=3) / 8.0
+    gy = cv2.Sobel(roi, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+    return gx, gy, int(x0), int(y0)
+
+
+def edge_profiles(gray: np.ndarray, quad: np.ndarray, cfg: RefineConfig | None = None,
+                  grads: tuple[np.ndarray, np.ndarray, int, int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Edge strength across each side of ``quad``, for the side moved along its normal and slightly turned.
+
+    Args:
+        gray: float32[H, W] grey image (any scale of grey levels).
+        quad: float[4, 2] ordered pixel corners; side k runs from corner k to corner k + 1.
+        grads: the gradients around the quad from an earlier call (``_gradients``), else computed here.
+
+    Returns:
+        (offsets float[O] in pixels along each side's outward normal, angles float[A] in degrees,
+        strength float[4, A, O]: the median over points of the side of the absolute grey-level derivative
+        across the side's line turned by the angle about its midpoint and moved by the offset).
+    """
+    cfg = cfg or RefineConfig()
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    short = float(min(sides))
+    r = cfg.search_frac * short
+    step = max(0.5, cfg.step_frac * short)
+    offs = np.arange(-r, r + 1e-9, step)
+    angles = np.asarray(cfg.angles_deg, np.float64)
+    gx, gy, x0, y0 = grads if grads is not None else _gradients(gray, q, cfg)   # region of interest only
+    t = cfg.side_trim + (1 - 2 * cfg.side_trim) * (np.arange(cfg.samples) + 0.5) / cfg.samples - 0.5
+    out = np.zeros((4, len(angles), len(offs)), np.float32)
+    for k in range(4):
+        m, d, n, L = _side_frame(q, k)
+        for a_i, a in enumerate(np.radians(angles)):
+            ca, sa = np.cos(a), np.sin(a)
+            da = np.array([ca * d[0] - sa * d[1], sa * d[0] + ca * d[1]])
+            na = np.array([ca * n[0] - sa * n[1], sa * n[0] + ca * n[1]])
+            pts = m[None, :] + (L * t)[:, None] * da[None, :]                      # [S, 2]
+            P = pts[:, None, :] + offs[None, :, None] * na[None, None, :]          # [S, O, 2]
+            mx = (P[..., 0] - x0).astype(np.float32)
+            my = (P[..., 1] - y0).astype(np.float32)
+            sx = cv2.remap(gx, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+            sy = cv2.remap(gy, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+            out[k, a_i] = np.median(np.abs(sx * na[0] + sy * na[1]), axis=0)
+    return offs, angles, out
+
+
+def _line(q: np.ndarray, k: int, offset: float, angle_deg: float) -> tuple[np.ndarray, np.ndarray]:
+    """(point, direction) of side k turned by ``angle_deg`` about its midpoint and moved ``offset`` outwards."""
+    m, d, n, _ = _side_frame(q, k)
+    a = np.radians(angle_deg)
+    ca, sa = np.cos(a), np.sin(a)
+    da = np.array([ca * d[0] - sa * d[1], sa * d[0] + ca * d[1]])
+    na = np.array([ca * n[0] - sa * n[1], sa * n[0] + ca * n[1]])
+    return m + offset * na, da
+
+
+def _quad_from_lines(lines: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray | None:
+    """Corner k = intersection of side k - 1 and side k."""
+    pts = []
+    for k in range(4):
+        p = _line_intersection(lines[k - 1][0], lines[k - 1][1], lines[k][0], lines[k][1])
+        if p is None:
+            return None
+        pts.append(p)
+    return np.array(pts, np.float64)
+
+
+def _peaks(p: np.ndarray, rel: float, most: int) -> list[int]:
+    """Indices of the local maxima of ``p`` at least ``rel`` of its maximum, strongest first (at most ``most``)."""
+    if p.max() <= 0:
+        return []
+    left = np.concatenate([[-1.0], p[:-1]])
+    right = np.concatenate([p[1:], [-1.0]])
+    idx = np.nonzero((p >= left) & (p > right) & (p >= rel * p.max()))[0]
+    return [int(i) for i in idx[np.argsort(-p[idx])][:most]]
+
+
+def _combos(q: np.ndarray, offs: np.ndarray, S: np.ndarray, card_px: tuple[float, float] | None,
+            cfg: RefineConfig, per_side: int, placements: int) -> list[tuple[int, int, int, int]]:
+    """Offset indices (one per side) to try: without ``card_px`` every combination of each side's
+    ``per_side`` strongest edges; with it, every combination of each pair of opposite sides' ``placements``
+    strongest pairs of edges a card size apart (``size_tol``)."""
+    zero = int(np.argmin(np.abs(offs)))
+    if card_px is None:
+        opts = [_peaks(S[k], cfg.peak_rel, per_side) or [zero] for k in range(4)]
+        return [(c0, c1, c2, c3) for c0 in opts[0] for c1 in opts[1] for c2 in opts[2] for c3 in opts[3]]
+    pairs = []
+    for k0, size in ((0, card_px[1]), (1, card_px[0])):   # sides 0 and 2 are a card's length apart
+        cur = float(np.linalg.norm(_side_frame(q, k0)[0] - _side_frame(q, k0 + 2)[0]))
+        sep = cur + offs[:, None] + offs[None, :]            # outward offsets add to the distance
+        score = np.where(np.abs(sep / size - 1.0) <= cfg.size_tol, S[k0][:, None] + S[k0 + 2][None, :], -1.0)
+        best: list[tuple[int, int]] = []
+        for flat in np.argsort(-score, axis=None):
+            i, j = np.unravel_index(int(flat), score.shape)
+            if score[i, j] <= 0 or len(best) >= placements:
+                break
+            if all(abs(int(i) - a) > 2 or abs(int(j) - b) > 2 for a, b in best):   # distinct placements
+                best.append((int(i), int(j)))
+        pairs.append(best or [(zero, zero)])
+    return [(a[0], b[0], a[1], b[1]) for a in pairs[0] for b in pairs[1]]
+
+
+def candidate_quads(gray: np.ndarray, quad: np.ndarray, card_px: tuple[float, float] | None = None,
+                    cfg: RefineConfig | None = None) -> list[np.ndarray]:
+    """Other outlines of the card whose quad is ``quad``, from the straight edges of ``gray`` near its sides.
+
+    Every side may move to any of its strongest straight edges nearby (local maxima of
+    :func:`edge_profiles` at least ``peak_rel`` of the side's strongest, at most ``peaks_per_side``, turned
+    by up to ``angles_deg``); each combination of the four sides is one candidate, searched once more
+    around itself (``iterations``). With ``card_px`` only combinations whose opposite sides are a card size
+    apart (``size_tol``) are kept.
+
+    Args:
+        gray: float32[H, W] grey image in the quad's pixels.
+        quad: float[4, 2] ordered corners (side 0 = top short side).
+        card_px: (short, long) size of a card in these pixels when known (a top-down table image).
+
+    Returns:
+        Distinct float[4, 2] quads in the same corner order, none equal to ``quad``, strongest edges first
+        (at most ``max_outlines``).
+    """
+    cfg = cfg or RefineConfig()
+    q0 = np.asarray(quad, np.float64).reshape(4, 2)
+    grads = _gradients(gray, q0, cfg)
+    offs, angles, P = edge_profiles(gray, q0, cfg, grads)
+    best_a = P.argmax(axis=1)                           # [4, O] best angle per side and offset
+    S = P.max(axis=1)                                   # [4, O] strength at that angle
+    combos = _combos(q0, offs, S, card_px, cfg, cfg.peaks_per_side, cfg.known_placements)
+    combos.sort(key=lambda c: -sum(float(S[k, c[k]]) for k in range(4)))
+    a0 = cv2.contourArea(q0.astype(np.float32))
+    fine = RefineConfig(**{**cfg.__dict__, "search_frac": min(cfg.search_frac, 0.14) / 3})
+    out: list[np.ndarray] = []
+    for c in combos:
+        nq = _quad_from_lines([_line(q0, k, offs[c[k]], angles[best_a[k, c[k]]]) for k in range(4)])
+        for _ in range(cfg.iterations - 1):   # once more around the answer (its sides now aligned)
+            if nq is None or not np.isfinite(nq).all():
+                break
+            o2, a2, P2 = edge_profiles(gray, nq, fine, grads)
+            S2, b2 = P2.max(axis=1), P2.argmax(axis=1)
+            pk = [int(np.argmax(S2[k])) for k in range(4)]
+            nq = _quad_from_lines([_line(nq, k, o2[pk[k]], a2[b2[k, pk[k]]]) for k in range(4)])
+        if nq is None or not np.isfinite(nq).all():
+            continue
+        if not (0.5 * a0 <= cv2.contourArea(nq.astype(np.float32)) <= 2.0 * a0):
+            continue
+        if np.abs(nq - q0).max() < 0.5 or any(np.abs(nq - o).max() < 0.5 for o in out):
+            continue
+        out.append(nq)
+        if len(out) >= cfg.max_outlines:
+            break
+    return out
+
+
+@dataclass
+class SearchView:
+    """Where the candidate outlines are searched: ``gray`` float32[H, W] (or a uint8 BGR image, turned grey
+    on first use), each card's quad in it
+    (``quads``), the map of a quad in it to frame pixels (``to_frame``: float[4, 2] -> float[4, 2]) and the
+    card's (short, long) size in its pixels when known (``card_px``; a top-down table image)."""
+
+    gray: np.ndarray
+    quads: list[np.ndarray]
+    to_frame: Callable[[np.ndarray], np.ndarray]
+    card_px: tuple[float, float] | None = None
+
+
+def _coarse_best(deck: Any, crop: np.ndarray, turns: tuple[int, ...] | None = None) -> float:
+    """Lowest coarse distance (:meth:`vision.deck.DeckProfile.coarse_distances`) of ``crop`` to any
+    reference at the given quarter turns (None: every turn the deck tries)."""
+    from .deck import _turn
+
+    turns = deck.turns_to_try() if turns is None else turns
+    return float(min(deck.coarse_distances(_turn(crop, t)).min() for t in turns))
+
+
+def matched_shift(deck: Any, crop: np.ndarray, card_id: str, turn: int) -> np.ndarray:
+    """float[2] (dx, dy) in pixels of ``crop``: where the card's content sits against its quad, from the
+    structure-map shift (within the deck's ``struct_shift``) at which ``card_id``'s best reference
+    correlates best with the crop turned ``turn`` quarter turns (move the quad by it to centre the card)."""
+    from .deck import _features, _shifted, _turn
+
+    cfg = deck.config
+    s = cfg.struct_shift
+    turned = _turn(crop, turn)
+    big, _, _ = _features(turned, cfg, "card")
+    q = _shifted(big, s)                                                     # [S, C, K]
+    w = np.asarray(cfg.channel_weights, np.float32)
+    qw = (q * (w / w.sum())[None, :, None]).reshape(q.shape[0], -1)
+    refs = [i for i, r in enumerate(deck.ref_ids) if r == card_id]
+    if not refs or s <= 0:
+        return np.zeros(2)
+    ncc = qw @ deck._flat_struct()[refs].T                                   # [S, R]
+    si = int(np.unravel_index(int(np.argmax(ncc)), ncc.shape)[0])
+    dy, dx = divmod(si, 2 * s + 1)
+    h, w_ = turned.shape[:2]
+    m = int(round(cfg.margin_frac * min(h, w_)))
+    sw, sh = cfg.struct_size
+    vx = (dx - s) * (w_ - 2 * m) / float(sw + 2 * s)
+    vy = (dy - s) * (h - 2 * m) / float(sh + 2 * s)
+    # back to the crop as given (turned = crop turned ``turn`` quarter turns clockwise)
+    return np.array([(vx, vy), (vy, -vx), (-vx, -vy), (-vy, vx)][turn % 4], np.float64)
+
+
+def _shift_quad(quad: np.ndarray, v: np.ndarray, cw: int, ch: int) -> np.ndarray:
+    """``quad`` moved so that its crop (``cw`` x ``ch``) moves by ``v`` crop pixels."""
+    dst = np.array([[0, 0], [cw - 1, 0], [cw - 1, ch - 1], [0, ch - 1]], np.float64)
+    M = cv2.getPerspectiveTransform(dst.astype(np.float32), np.asarray(quad, np.float32))
+    return cv2.perspectiveTransform((dst + v).reshape(-1, 1, 2), M).reshape(4, 2)
+
+
+def refine_identifications(deck: Any, frame: np.ndarray, quads: list[np.ndarray], crops: list[np.ndarray],
+                           scores: list[tuple[str, float, float, int]], mirrored: bool,
+                           cfg: RefineConfig | None = None,
+                           view: SearchView | None = None) -> tuple[list, list[np.ndarray], list[np.ndarray]]:
+    """Give the weakly identified cards of one frame a second look with other outlines.
+
+    A card is weak when the frame's decision (:meth:`vision.deck.DeckProfile.decide_frame`) on its score
+    is 'not in the deck', or has confidence below ``weak_conf`` and a distance above ``weak_distance`` x
+    the deck's ``unknown_distance``. Its :func:`candidate_quads` are rectified
+    like the original crop, ranked by their coarse distance, and the best ``max_candidates`` scored in
+    full; the candidate with the lowest distance replaces the original quad, crop and score when it is
+    lower by at least ``min_gain`` (``min_gain_other`` when it names another card). Then the outline is
+    moved by :func:`matched_shift` (the offset at which the best card's reference matched) and that crop
+    kept when it matches the same card at least as well (the original outline: by ``min_gain`` better).
+
+    Args:
+        deck: the :class:`vision.deck.DeckProfile` (cards: ``shape == "card"``; other decks are returned as
+            given).
+        frame: uint8[H, W, 3] BGR image the quads are in (pixels).
+        quads: float[4, 2] ordered quads, one per card.
+        crops: uint8[h, w, 3] rectified crops of those quads (all the same size), as read (not flipped).
+        scores: :meth:`vision.deck.DeckProfile.score` of each crop (flipped first when ``mirrored``).
+        mirrored: the frame is a mirror image: crops are flipped left-right before scoring.
+        view: where to search the outlines (None: in the frame itself, card size unknown). With a known card
+            size the search reaches ``known_search_frac`` of the short side.
+
+    Returns:
+        (scores, quads, crops): new lists, equal to the inputs except for the cards whose outline changed.
+    """
+    from .cards import rectify
+
+    cfg = cfg or RefineConfig()
+    scores, quads, crops = list(scores), list(quads), list(crops)
+    if getattr(deck, "shape", "card") != "card" or not crops:
+        return scores, quads, crops
+    first = deck.decide_frame(scores)
+    ch, cw = crops[0].shape[:2]
+    far = cfg.weak_distance * deck.config.unknown_distance
+    for k, r in enumerate(first):
+        if r.card_id is not None and (r.confidence >= cfg.weak_conf or r.distance <= far):
+            continue
+        if view is None:
+            view = SearchView(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32), quads, lambda q: q)
+        if view.gray.ndim == 3:
+            view.gray = cv2.cvtColor(view.gray, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        c2 = cfg if view.card_px is None else RefineConfig(**{**cfg.__dict__, "search_frac": cfg.known_search_frac})
+        cands = [view.to_frame(q) for q in candidate_quads(view.gray, view.quads[k], view.card_px, c2)]
+        if not cands:
+            continue
+        ccrops = [rectify(frame, q, cw, ch) for q in cands]
+        looks = [cv2.flip(c, 1) if mirrored else c for c in ccrops]
+        # ranked by the coarse distance at every turn the deck tries
+        order = np.argsort([_coarse_best(deck, c, None) for c in looks])[: cfg.max_candidates]
+        best = scores[k]
+        for j in order:
+            s = deck.score(looks[j])
+            gain = cfg.min_gain if s[0] == scores[k][0] else cfg.min_gain_other
+            if s[1] < best[1] - gain:
+                best, quads[k], crops[k] = s, cands[j], ccrops[j]
+        # centre the outline (new or original) on the card as its best reference sees it
+        moved = best is not scores[k]
+        look = cv2.flip(crops[k], 1) if mirrored else crops[k]
+        v = matched_shift(deck, look, best[0], best[3])
+        if mirrored:
+            v = v * np.array([-1.0, 1.0])
+        if np.abs(v).max() >= 1.0:
+            nq = _shift_quad(quads[k], v, cw, ch)
+            nc = rectify(frame, nq, cw, ch)
+            s = deck.score(cv2.flip(nc, 1) if mirrored else nc)
+            if s[0] == best[0] and s[1] <= best[1] - (0.0 if moved else cfg.min_gain):
+                best, quads[k], crops[k] = s, nq, nc
+        scores[k] = best
+    return scores, quads, crops
