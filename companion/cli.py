@@ -259,7 +259,12 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "read":
         return cmd_read(args.images, args.dice, args.json, args.profile)
     if args.command == "enroll" and args.what == "cards":
-        return cmd_enroll_cards(args.folder, deck_path(args.deck), hexes=args.hexes)
+        try:
+            out = deck_path(args.deck)
+        except _InputError as exc:
+            print(f"companion enroll: {exc}", file=sys.stderr)
+            return exc.code
+        return cmd_enroll_cards(args.folder, out, hexes=args.hexes)
     if args.command == "enroll" and args.guided:
         if args.folder is not None:
             print("companion enroll roll-dice: --guided takes no DIR: give the photo folder with --keep DIR", file=sys.stderr)
@@ -632,11 +637,19 @@ def _enroll_screen(args: argparse.Namespace, inbox: Any) -> tuple[Any, Any]:
 
 
 def deck_path(name_or_path: str) -> Path:
-    """An enrolled deck's file: a path as given (``.npz``), or ``<data dir>/decks/<name>.npz``."""
+    """An enrolled deck's file: a path ending in ``.npz`` as given, or ``<data dir>/decks/<name>.npz``.
+
+    Raises:
+        _InputError: (exit 2) a path that does not end in ``.npz``, or a name with a path separator or
+            ``..`` (a deck file is never written or read anywhere else).
+    """
     from companion.paths import data_dir
 
-    if name_or_path.endswith(".npz") or "/" in name_or_path:
+    if name_or_path.endswith(".npz"):
         return Path(name_or_path).expanduser()
+    if "/" in name_or_path or "\\" in name_or_path or ".." in name_or_path or not name_or_path.strip():
+        raise _InputError(f"deck {name_or_path!r}: give a deck name (saved in {data_dir() / 'decks'}) "
+                          "or a path ending in .npz", EXIT_USAGE)
     return data_dir() / "decks" / f"{name_or_path}.npz"
 
 
@@ -648,9 +661,16 @@ def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
     read --cards`` then reads sector hexes with it.
     """
     from vision import VisionError
-    from vision.deck import build_deck
+    from vision.deck import DeckProfile, build_deck
     from vision.hexes import build_hex_deck
 
+    if out.exists():  # re-enrolling a deck replaces it; any other file is left alone
+        try:
+            DeckProfile.load(out)
+        except (VisionError, OSError):
+            print(f"companion enroll: {out} exists and is not a deck: not overwritten; choose another DECK",
+                  file=sys.stderr)
+            return EXIT_INPUT
     try:
         deck = build_hex_deck(folder, name=out.stem) if hexes else build_deck(folder, name=out.stem)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -1028,13 +1048,24 @@ def _new_game_settings(args: argparse.Namespace, options: dict[str, Any]) -> dic
 
 def _flow_session(args: argparse.Namespace, store: Any, settings: dict[str, Any] | None,
                   options: dict[str, Any]) -> Any:
-    """The session of ``--game`` to play: a new one with ``settings`` (from :func:`_new_game_settings`),
-    else the latest open one, else None (the setup step on the touchscreen and phones starts one).
+    """The session of ``--game`` to play: with ``settings`` (from :func:`_new_game_settings`) the latest
+    open game when it has exactly those settings (the same command run again after a restart or a
+    power cut goes on with the same game; ``--new-session`` starts another), else a new one; without
+    them the latest open one, else None (the setup step on the touchscreen and phones starts one).
 
     Raises:
         _UsageError: game options given while an open game is resumed (they go with a new game).
     """
     if settings is not None:
+        latest = None if args.new_session else store.resume_latest(args.game)
+        if latest is not None and latest.settings == json.loads(json.dumps(settings)):
+            # the same command line again (a restart, a power cut): the open game goes on
+            log.info("resuming the open %s game with the same players and options (--new-session starts "
+                     "another)", args.game)
+            return latest
+        if latest is not None:
+            log.warning("the open %s game %s stays in %s (see `companion sessions`); its players or options "
+                        "differ, so a new game starts", args.game, latest.id, store.path)
         return store.start(args.game, settings)
     session = None if args.new_session else store.resume_latest(args.game)
     if session is not None and options:
@@ -1108,7 +1139,8 @@ def cmd_box(args: argparse.Namespace) -> int:
     hub = StateHub()
     db = args.db or (default_db_path().with_name("demo.sqlite3") if demo else default_db_path())
     try:
-        store = SessionStore.open_or_recover(db)
+        store = None
+        store = SessionStore.open_or_recover(db, exclusive=True)  # one box per database
         if flow_game:
             session = _flow_session(args, store, settings, options)
             if session is None:
@@ -1125,6 +1157,8 @@ def cmd_box(args: argparse.Namespace) -> int:
     except SessionError as exc:
         print(f"companion {args.command}: {exc}", file=sys.stderr)
         source.close()
+        if store is not None:
+            store.close()
         return EXIT_DEVICE
     except (_UsageError, BadEntry, RulesError) as exc:
         print(f"companion {args.command}: {exc}", file=sys.stderr)

@@ -290,6 +290,38 @@ def _set_aside(path: Path) -> Path:
     return target
 
 
+def _hold_box_lock(db: Path) -> Any:
+    """Take the exclusive lock of ``db`` (``fcntl.flock`` on ``<db>.lock``, which holds the owner's pid).
+
+    Returns the open lock file (closing it releases the lock; the OS releases it if the process dies).
+
+    Raises:
+        SessionError: another process holds it (named by its pid), or the lock file cannot be made.
+    """
+    import fcntl
+    import os
+
+    lock_path = db.with_name(db.name + ".lock")
+    try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(lock_path, "a+", encoding="utf-8")
+    except OSError as exc:
+        raise SessionError(f"cannot lock session database {db} ({exc.strerror or exc})") from exc
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        owner = handle.read().strip() or "?"
+        handle.close()
+        raise SessionError(f"session database {db} is in use by another companion (pid {owner}): stop it first, "
+                           "or give this one another --db") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle
+
+
 class SessionStore:
     """The SQLite file holding every session's log.
 
@@ -300,6 +332,9 @@ class SessionStore:
 
     Args:
         path: the database file; missing parent folders are created, a missing file is a new log.
+        exclusive: hold an exclusive lock (``fcntl.flock`` on ``<path>.lock``) until :meth:`close`: one
+            box per database, so two main jobs never interleave their events in one game (readers such
+            as ``companion export`` do not take it).
 
     Attributes:
         path: the database file.
@@ -307,17 +342,28 @@ class SessionStore:
 
     Raises:
         CorruptSession: the file is not a SQLite database, is damaged, or holds something else.
-        SessionError: it cannot be opened (permissions, locked by another program, newer schema).
+        SessionError: it cannot be opened (permissions, locked by another program, newer schema), or
+            (``exclusive``) another companion holds it (the message gives its process id).
     """
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, exclusive: bool = False) -> None:
         self.path = Path(path)
         self.recovered_from: Path | None = None
         self._lock = threading.RLock()
-        self._conn: sqlite3.Connection | None = _connect(self.path)
+        self._box_lock = _hold_box_lock(self.path) if exclusive else None
+        try:
+            self._conn: sqlite3.Connection | None = _connect(self.path)
+        except BaseException:
+            self._release_box_lock()
+            raise
+
+    def _release_box_lock(self) -> None:
+        if self._box_lock is not None:
+            self._box_lock.close()  # closing the file releases the flock
+            self._box_lock = None
 
     @classmethod
-    def open_or_recover(cls, path: Path | str) -> SessionStore:
+    def open_or_recover(cls, path: Path | str, exclusive: bool = False) -> SessionStore:
         """Open ``path``; if it is damaged, keep it renamed aside and start a new, empty log.
 
         Nothing is deleted: the bad file (with its -wal/-shm files) becomes
@@ -336,7 +382,7 @@ class SessionStore:
         path = Path(path)
         _check_is_sqlite(path)
         try:
-            return cls(path)
+            return cls(path, exclusive)
         except NotASessionDatabase:
             raise
         except CorruptSession as exc:
@@ -350,7 +396,7 @@ class SessionStore:
             log.warning(
                 "session database %s was unreadable (%s); kept it as %s and started a new log", path, exc.reason, kept
             )
-            store = cls(path)
+            store = cls(path, exclusive)
             store.recovered_from = kept
             return store
 
@@ -362,6 +408,7 @@ class SessionStore:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+            self._release_box_lock()
 
     @property
     def closed(self) -> bool:

@@ -243,6 +243,14 @@ def scores_json(breakdowns: Sequence[ScoreBreakdown]) -> dict[str, Any]:
     return {"players": [breakdown_json(b) for b in breakdowns], "winners": winners(breakdowns)}
 
 
+def _json_value(text: str) -> Any:
+    """``json.loads``, with a value nested too deeply for Python's parser reported as bad JSON."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deeply", text, 0) from None
+
+
 def json_documents(text: str, source: str = "input") -> list[tuple[int | None, Any]]:
     """The JSON documents in ``text`` with their line numbers: one JSON value, or JSON Lines.
 
@@ -254,7 +262,7 @@ def json_documents(text: str, source: str = "input") -> list[tuple[int | None, A
         ScoreInputError: naming ``source`` (and the line) that is not JSON.
     """
     try:
-        return [(None, json.loads(text))]
+        return [(None, _json_value(text))]
     except json.JSONDecodeError as whole:
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
         if len(lines) <= 1:
@@ -264,7 +272,7 @@ def json_documents(text: str, source: str = "input") -> list[tuple[int | None, A
         documents: list[tuple[int | None, Any]] = []
         for number, line in lines:
             try:
-                documents.append((number, json.loads(line)))
+                documents.append((number, _json_value(line)))
             except json.JSONDecodeError as error:
                 raise ScoreInputError(
                     f"{source} line {number}", f"is not JSON ({error.msg} at column {error.colno})"

@@ -519,3 +519,101 @@ def test_unfinished_game_exported_to_bgstats_has_no_winner(store):
     play = flow.bgstats_play()
     assert not flow.over()
     assert [p["winner"] for p in play["players"]] == [False, False]
+
+
+# -- third newcomer pass ------------------------------------------------------------------------------
+def test_the_same_command_again_resumes_the_open_game(tmp_path):
+    db = str(tmp_path / "k.sqlite3")
+    run = ["demo", "--game", "race", "--db", db, *BOX, "--max-frames", "2"]
+    assert main([*run, "--players", "Ann,Bob"]) == 0
+    with SessionStore(db) as s:
+        [first] = s.list_sessions()
+    assert main([*run, "--players", "Ann,Bob"]) == 0  # a restart with the same command: same game
+    with SessionStore(db) as s:
+        assert [x.id for x in s.list_sessions()] == [first.id]
+    assert main([*run, "--players", "Ann,Cy"]) == 0  # other players: another game, the first one kept
+    assert main([*run, "--players", "Ann,Bob", "--new-session"]) == 0
+    with SessionStore(db) as s:
+        assert len(s.list_sessions()) == 3
+
+
+def test_a_second_box_on_the_same_database_is_refused(tmp_path, capsys):
+    db = tmp_path / "cc.sqlite3"
+    with SessionStore(db, exclusive=True):
+        code = main(["demo", "--db", str(db), *BOX, "--max-frames", "2"])
+        assert code == 3
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "is in use by another companion (pid " in err[0] and "--db" in err[0]
+    assert main(["demo", "--db", str(db), *BOX, "--max-frames", "2"]) == 0  # released on close
+
+
+def test_a_dice_profile_that_is_a_picture_is_one_line(tmp_path, capsys):
+    bad = tmp_path / "rand.jpg"
+    bad.write_bytes(bytes(range(256)) * 8)
+    img = tmp_path / "blank.png"
+    import cv2
+
+    cv2.imwrite(str(img), np.full((60, 80, 3), 120, np.uint8))
+    code = main(["read", str(img), "--dice", "roll", "--profile", str(bad)])
+    assert code != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is not a UTF-8 JSON file" in err[0]
+
+
+def test_deeply_nested_score_file_is_not_json(tmp_path, capsys):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    assert main(["score", "roll", str(deep)]) == 1
+    assert "is not JSON (nested too deeply" in capsys.readouterr().err
+
+
+def test_enroll_cards_never_writes_outside_a_deck(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    refs = tmp_path / "refs"
+    (refs / "a").mkdir(parents=True)
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"\xff\xd8 my holiday photo")
+    # a path that is not .npz, and a name climbing out of the decks folder: refused (usage, exit 2)
+    assert main(["enroll", "cards", str(photo), str(refs)]) == 2
+    assert main(["enroll", "cards", "../../evil", str(refs)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("give a deck name") == 2
+    assert photo.read_bytes() == b"\xff\xd8 my holiday photo"
+    # an existing .npz that is not a deck is not overwritten
+    other = tmp_path / "other.npz"
+    other.write_bytes(b"not a deck")
+    assert main(["enroll", "cards", str(other), str(refs)]) == 1
+    assert "exists and is not a deck: not overwritten" in capsys.readouterr().err
+    assert other.read_bytes() == b"not a deck"
+
+
+def test_reading_with_a_file_that_is_not_a_deck_says_so_without_numpy_advice(tmp_path, capsys):
+    other = tmp_path / "roll.npz"
+    other.write_text('{"format": "roll-dice"}')
+    img = tmp_path / "blank.png"
+    import cv2
+
+    cv2.imwrite(str(img), np.full((60, 80, 3), 120, np.uint8))
+    assert main(["read", str(img), "--cards", str(other)]) == 3
+    err = capsys.readouterr().err
+    assert "not a deck profile saved by `companion enroll cards`" in err and "allow_pickle" not in err
+
+
+def test_two_players_cannot_play_the_same_race(tmp_path, capsys):
+    # Among the Stars: 8 race tiles, one per race (rulebook, Components; Setup 7)
+    from rules import BadEvent
+    from rules.among_the_stars import final_scores as among_scores
+    from rules.scoring import ScoreInputError
+    from tests.test_among_scoring import rulebook_example
+
+    code = main(["demo", "--game", "among", "--players", "Ann,Bob", "--races", "Sheptas,sheptas",
+                 "--db", str(tmp_path / "d.sqlite3"), *BOX, "--max-frames", "2"])
+    assert code == 2
+    assert "two players play the race Sheptas" in capsys.readouterr().err
+    assert not (tmp_path / "d.sqlite3").exists()
+    data = rulebook_example()
+    data["players"][0]["race"] = data["players"][1]["race"] = "Sheptas"
+    with pytest.raises(ScoreInputError, match=r"players\[1\]\.race.*another player plays Sheptas"):
+        among_scores(data)
+    with SessionStore(tmp_path / "e.sqlite3") as s, pytest.raises(BadEvent, match="two players play the race Sheptas"):
+        s.start("among", {"players": [{"name": "Ann", "race": "sheptas"}, {"name": "Bob", "race": "sheptas"}]})

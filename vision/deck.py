@@ -586,8 +586,10 @@ class DeckProfile:
             meta = json.loads(bytes(z["meta"]).decode())
             struct, colour = z["struct"], z["colour"]
             amp = z["amp"] if "amp" in z.files else None
-        except (OSError, KeyError, ValueError) as e:
-            raise DeckError(f"{path}: not a deck profile ({e})") from e
+        except (OSError, KeyError, ValueError, EOFError) as e:
+            # numpy's own text for a pickle or another program's file suggests unsafe loading: not repeated
+            raise DeckError(f"{path}: not a deck profile saved by `companion enroll cards` "
+                            f"({type(e).__name__})") from e
         meta = _migrate(meta, path)
         known = set(IdConfig.__dataclass_fields__)
         saved = {**_LEGACY_CONFIG, **meta["config"]}   # fields the profile predates keep their old behaviour

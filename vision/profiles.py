@@ -119,7 +119,12 @@ class DiceProfile:
         if not p.is_file():
             raise ProfileError(f"dice profile not found: {p} (build one with `companion enroll roll-dice DIR`)")
         try:
-            meta = json.loads(p.read_text())
+            meta = json.loads(p.read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            raise ProfileError(f"dice profile {p} is not a UTF-8 JSON file (a picture or another file?); "
+                               "build one with `companion enroll roll-dice DIR`") from None
+        except RecursionError:
+            raise ProfileError(f"dice profile {p} is not a roll-dice profile (JSON nested too deeply)") from None
         except (OSError, json.JSONDecodeError) as exc:
             raise ProfileError(f"dice profile {p} is not valid JSON: {exc}") from exc
         if not isinstance(meta, dict) or meta.get("format") != PROFILE_FORMAT:

@@ -18,7 +18,7 @@ from companion.flow import Field, Form, TableRound
 from companion.station_watch import StationWatcher
 from rules import ScoreBreakdown
 from rules.among_the_stars import AMONG_GAME
-from rules.among_the_stars.data import MAIN_REACTOR, VAK_MAIN_REACTOR, catalogue
+from rules.among_the_stars.data import MAIN_REACTOR, VAK_MAIN_REACTOR, catalogue, shared_race
 
 __all__ = ["AMONG_CAMERA", "AMONG_FLOW", "AmongCamera", "AmongFlow"]
 
@@ -51,7 +51,8 @@ class AmongFlow:
             raise BadEntry(f"Among the Stars takes no {', '.join(unknown)}")
         races = list(options.get("races") or [""] * len(seats))
         if len(races) != len(seats):
-            raise BadEntry(f"--races gives {len(races)} races for {len(seats)} players (one per player, in seat order)")
+            raise BadEntry(f"--races gives {len(races)} race{'s' if len(races) != 1 else ''} for {len(seats)} players "
+                           "(one per player, in seat order)")
         players = []
         for seat, race in zip(seats, races):
             entry: dict[str, Any] = {"name": seat["name"]}
@@ -62,6 +63,9 @@ class AmongFlow:
                     names = ", ".join(r["name"] for r in cat.races.values())
                     raise BadEntry(f"unknown race {race!r}; races: {names}") from None
             players.append(entry)
+        twice = shared_race([p.get("race") for p in players])
+        if twice is not None:
+            raise BadEntry(f"two players play the race {cat.races[twice]['name']}: the box has one tile per race")
         objectives = []
         for name in options.get("objectives") or []:
             try:

@@ -9,7 +9,7 @@ This module only turns the records into frozen dataclasses and name look-ups.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -18,6 +18,7 @@ from typing import Any
 from rules.scoring import closest_names
 
 __all__ = [
+    "shared_race",
     "COLOURS",
     "MAIN_REACTOR",
     "POWER_REACTOR",
@@ -186,6 +187,23 @@ class Catalogue:
     def race_param(self, race: str | None, key: str, default: Any) -> Any:
         """A race's rule number (``race_params`` in the data), or ``default`` for other races."""
         return self.rules["race_params"].get(race or "", {}).get(key, default)
+
+
+def shared_race(races: Sequence[str | None]) -> str | None:
+    """The first race id held by two players, or None. The box has one tile per race (Among the Stars
+    rulebook, Components: 8 race tiles; Setup 7: each player takes a race tile), so no two players
+    can play the same race.
+
+    Args:
+        races: each player's race id (None: no race).
+    """
+    seen: set[str] = set()
+    for race in races:
+        if race is not None and race in seen:
+            return race
+        if race is not None:
+            seen.add(race)
+    return None
 
 
 def _norm(name: str) -> str:

@@ -34,6 +34,7 @@ from rules.among_the_stars.data import (
     Objective,
     UnknownCard,
     catalogue,
+    shared_race,
 )
 from rules.among_the_stars.legality import check_station, rule_citation
 from rules.among_the_stars.station import ORIGIN, Placed, Station
@@ -183,6 +184,9 @@ def parse_position(data: Any, cat: Catalogue | None = None) -> Position:
         race = None
         if f.obj.get("race") is not None:
             race = _lookup(cat.race, f.str("race"), f.path("race"), "race")
+            if shared_race([p.race for p in players] + [race]) is not None:
+                raise ScoreInputError(f.path("race"), f"another player plays {cat.races[race]['name']}: the box has one "
+                                                      "tile per race (Among the Stars rulebook, Setup 7)")
         secret = None
         if f.obj.get("secret_objective") is not None:
             if race != "qualeen":

@@ -28,6 +28,7 @@ from rules.among_the_stars.data import (
     Catalogue,
     UnknownCard,
     catalogue,
+    shared_race,
 )
 from rules.among_the_stars.endgame import (
     PlayerPosition,
@@ -216,6 +217,10 @@ class AmongTheStarsGame:
             main = cat.cards[VAK_MAIN_REACTOR if race == "vak" else MAIN_REACTOR]
             station = Station((Placed(main, ORIGIN, cubes=main.start_cubes, year=0, order=0),))
             players.append(self._income(AmongPlayer(name, race, 0, 0, station)))
+        twice = shared_race([p.race for p in players])
+        if twice is not None:
+            raise BadEvent(f"two players play the race {cat.races[twice]['name']}: the box has one tile per race "
+                           "(Among the Stars rulebook, Setup 7)")
         objectives = []
         for name in settings.get("objectives", ()):
             try:

@@ -214,7 +214,7 @@ def parse_score_input(data: Any, cat: Catalogue | None = None) -> list[EndPositi
         raise ScoreInputError(
             where,
             f"the players hold {held} VP in chips together, but the box has only {MAX_VP_CHIPS} VP of chips "
-            f"(pool {12 * len(positions)} VP + 10 set aside for the final round)",
+            "(20 x 1, 8 x 5 and 5 x 10 VP chips)",
         )
     _check_shared_components(positions, where, cat)
     return positions
