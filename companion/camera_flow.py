@@ -751,6 +751,8 @@ class CameraFlow:
         payload = json.loads(json.dumps(dict(p.payload)))
         if choice not in (None, ""):
             if choice not in p.choices or p.choice_key is None:
+                if not p.choices or p.choice_key is None:
+                    raise BadEntry(f"{p.text!r} takes no other answer than Confirm or Dismiss")
                 raise BadEntry(f"{str(choice)[:30]!r} is not an answer to {p.text!r}; answers: {', '.join(p.choices)}")
             payload[p.choice_key] = choice
             if isinstance(payload.get("read"), dict):

@@ -286,6 +286,8 @@ class GameSpec(Protocol):
         title: the game's name for players.
         bgg_id: BoardGameGeek id, for the BG Stats play record.
         game: the rules engine (:class:`rules.Game`).
+        setup_kinds: (optional) event kinds of the setup reports, which a phone may withdraw only
+            while the table is still in setup (:meth:`GameFlow.undo_report`).
     """
 
     name: str
@@ -512,7 +514,8 @@ class GameFlow:
             The undo event, or None when the player has no report in force.
 
         Raises:
-            BadEntry: unknown player.
+            BadEntry: unknown player, or the report is the player's setup (``spec.setup_kinds``) and the
+                first round has started (the setup form is closed then).
         """
         if not isinstance(player, str) or player not in self.names:
             raise BadEntry(f"unknown player {str(player)[:40]!r}; players: {', '.join(self.names)}")
@@ -520,6 +523,10 @@ class GameFlow:
         mine = [e for e in self.session.events() if e.seq in applied and e.player == player]
         if not mine:
             return None
+        if mine[-1].kind in getattr(self.spec, "setup_kinds", ()) and self.table().stage != "setup":
+            # it could not be reported again now: the player would be left without a setup
+            raise BadEntry(f"{player}'s setup cannot be withdrawn once the first round has started "
+                           "(it could not be reported again); the touchscreen's Undo takes back the newest event")
         return self.session.append("undo", {"seq": mine[-1].seq}, player=player, origin=origin)
 
     # -- export ------------------------------------------------------------------------

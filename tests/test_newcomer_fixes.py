@@ -617,3 +617,29 @@ def test_two_players_cannot_play_the_same_race(tmp_path, capsys):
         among_scores(data)
     with SessionStore(tmp_path / "e.sqlite3") as s, pytest.raises(BadEvent, match="two players play the race Sheptas"):
         s.start("among", {"players": [{"name": "Ann", "race": "sheptas"}, {"name": "Bob", "race": "sheptas"}]})
+
+
+def test_a_setup_cannot_be_withdrawn_from_a_phone_once_the_round_started(store):
+    # Roll for the Galaxy p.2 Setup happens before the first round; the setup form closes then, so
+    # withdrawing a setup later would leave the player with no way to report it again.
+    from companion.errors import BadEntry
+    from tests.test_flow import faction_label
+
+    session = store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {}))
+    flow = GameFlow(session, FLOWS["roll"])
+    flow.report("Ann", "setup", {"faction": faction_label(1), "home_world": "Old Earth",
+                                 "development": "Advanced Logistics", "world": "Spice World"})
+    flow.report("Bob", "setup", {"faction": faction_label(2), "home_world": "Alpha Centauri",
+                                 "development": "Alien Research Team", "world": "Information Hub"})
+    assert flow.table().stage == "setup"
+    undo = flow.undo_report("Bob")  # during setup: withdrawn, and Bob can report it again
+    assert undo is not None and undo.kind == "undo"
+    flow.report("Bob", "setup", {"faction": faction_label(2), "home_world": "Alpha Centauri",
+                                 "development": "Alien Research Team", "world": "Information Hub"})
+    flow.report("Ann", "select", {"phase": "develop", "extra_white": "ship"})
+    assert flow.table().stage != "setup"
+    last = flow.session.last_seq
+    with pytest.raises(BadEntry, match="Bob's setup cannot be withdrawn once the first round has started"):
+        flow.undo_report("Bob")
+    assert flow.session.last_seq == last  # nothing recorded
+    assert flow.undo_report("Ann").kind == "undo"  # Ann's phase selection can still be withdrawn

@@ -63,6 +63,8 @@ class RaceFlow:
 
     name = "race"
     title = "Race for the Galaxy"
+    setup_kinds = ("start_world",)
+    """Reports a phone may withdraw only during setup (the start-world form closes with the first round)."""
     bgg_id = 28143
     camera = RaceCamera()
 

@@ -171,6 +171,8 @@ class RollFlow:
 
     name = "roll"
     title = "Roll for the Galaxy"
+    setup_kinds = ("player_setup",)
+    """Reports a phone may withdraw only during setup (the setup form closes with the first round)."""
     bgg_id = 132531
     camera = RollCamera()
 

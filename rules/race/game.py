@@ -386,7 +386,7 @@ class RaceGame:
                 f"{card.name} is already {holders[0]}'s start world; there is one of each, dealt to one player: misread?",
                 player.name,
                 Severity.ERROR,
-                "setup 3: start worlds dealt one each (seed; digest §2)",
+                "setup 3: start worlds dealt one each (rulebook; digest §2)",
             )
         good = bool(a.event.payload.get("good", card.is_windfall))
         a.put(replace(player, tableau=(*player.tableau, Placed(card.name, good=good, placed_at=0, windfall_received=good))))
@@ -432,7 +432,7 @@ class RaceGame:
                     f"(the box holds {vp_chips_in_box()} VP of chips): misread amount?",
                     where,
                     Severity.WARNING,
-                    "components: 28 VP chips (seed; digest §1)",
+                    "components: 28 VP chips (rulebook; digest §1)",
                 )
         if a.state.pool <= 0:
             a.last_round("the VP pool is empty (set-aside chips pay out until the round ends)")
@@ -467,8 +467,9 @@ class RaceGame:
             unique = tuple(dict.fromkeys(ids))
             if len(unique) != len(ids):
                 a.find(f"{player.name} chose the same action card twice", player.name, Severity.ERROR, "advanced 2-player game (digest §3)")
-            if len(unique) != picks:
-                a.find(f"{player.name} chose {len(unique)} action cards; each round every player chooses {picks}", player.name, Severity.ERROR, "the round: select (seed; digest §3)")
+            if len(unique) != picks and len(unique) == len(ids):
+                a.find(f"{player.name} chose {len(unique)} action card{'s' if len(unique) != 1 else ''}; "
+                       f"each round every player chooses {picks}", player.name, Severity.ERROR, "the round: select (rulebook; digest §3)")
             for i in unique:
                 if actions[i]["advanced_only"] and not a.state.advanced:
                     a.find(f"{player.name} chose {actions[i]['card']}, which is only in the advanced 2-player game", player.name, Severity.ERROR, "advanced 2-player game (digest §3)")
@@ -504,7 +505,7 @@ class RaceGame:
                 f"{player.name} chose again before the reveal; the new choice replaces the earlier one",
                 player.name,
                 Severity.INFO,
-                "the round: select, secretly and face down until all reveal (seed; digest §3)",
+                "the round: select, secretly and face down until all reveal (rulebook; digest §3)",
             )
         chosen[player.name] = tuple(ids)
         if any(p.name not in chosen for p in a.state.players):
@@ -565,7 +566,7 @@ class RaceGame:
                     f"{player.name} ends round {a.state.round} with {player.hand} cards in hand; discard down to {limit}",
                     player.name,
                     Severity.ERROR,
-                    "end of round: hand limit (seed; digest §3)",
+                    "end of round: hand limit (rulebook; digest §3)",
                 )
         over = bool(a.state.ending)
         if over:
@@ -581,7 +582,7 @@ class RaceGame:
         player, card = a.player(), a.card("card")
         step = a.state.current
         phase = "develop" if card.is_development else "settle"
-        rule = f"{_phase(phase)['name']} phase (seed; digest §4 {ROMAN[_phase(phase)['number']]})"
+        rule = f"{_phase(phase)['name']} phase (rulebook; digest §4 {ROMAN[_phase(phase)['number']]})"
         where = f"{player.name}: {card.name}"
         if step is None or step.phase != phase:
             now = step.label if step else a.state.stage.value
@@ -607,14 +608,14 @@ class RaceGame:
                     f"{player.name} conquers {card.name} (defense {card.defense}) with only {military} Military",
                     where,
                     Severity.ERROR,
-                    "Settle phase: military worlds (seed; digest §4 III)",
+                    "Settle phase: military worlds (rulebook; digest §4 III)",
                 )
         elif card.military:
             contact = any(p.has("PAY_MILITARY") for c in _active(player, a.state.phase_count) for p in c.powers_in(3))
             if not contact:
-                a.find(f"{player.name} pays for the military world {card.name} without Contact Specialist", where, Severity.ERROR, "Settle phase: military worlds (seed; digest §4 III)")
+                a.find(f"{player.name} pays for the military world {card.name} without Contact Specialist", where, Severity.ERROR, "Settle phase: military worlds (rulebook; digest §4 III)")
             elif card.is_alien:
-                a.find(f"Contact Specialist cannot pay for the Alien military world {card.name}", where, Severity.ERROR, "Settle phase: Contact Specialist (seed; digest §4 III)")
+                a.find(f"Contact Specialist cannot pay for the Alien military world {card.name}", where, Severity.ERROR, "Settle phase: Contact Specialist (rulebook; digest §4 III)")
             due = 0 if player.free_world else max(0, (card.defense or 0) - 1 - _reduction(player, card, a.state.phase_count))
             self._check_paid(a, where, card, paid, due, rule)
         else:
@@ -624,7 +625,7 @@ class RaceGame:
             self._check_paid(a, where, card, paid, due, rule)
         good = a.event.payload.get("good", card.is_windfall)
         if good and not card.is_windfall:
-            a.find(f"{card.name} gets no good when placed (only windfall worlds do)", where, Severity.ERROR, "Settle phase: windfall worlds (seed; digest §4 III)")
+            a.find(f"{card.name} gets no good when placed (only windfall worlds do)", where, Severity.ERROR, "Settle phase: windfall worlds (rulebook; digest §4 III)")
         placed = Placed(card.name, good=bool(good), placed_at=a.state.phase_count, windfall_received=bool(good))
         player = replace(
             player,
@@ -644,7 +645,7 @@ class RaceGame:
         where = f"{player.name}: {card.name}"
         index = player.find(card.name)
         if index is None:
-            a.find(f"{card.name} is not in {player.name}'s tableau", where, Severity.ERROR, "card powers (seed; digest §5)")
+            a.find(f"{card.name} is not in {player.name}'s tableau", where, Severity.ERROR, "card powers (rulebook; digest §5)")
             return
         placed = player.tableau[index]
         step = a.state.current
@@ -652,9 +653,9 @@ class RaceGame:
         gain_military = sum(p.value for p in card.powers_in(3) if p.has("DISCARD", "EXTRA_MILITARY"))
         free = any(p.has("DISCARD", "REDUCE_ZERO") for p in card.powers_in(3))
         if (gain_military or free) and not settle:
-            a.find(f"{card.name} is discarded for its Settle power outside a Settle phase", where, Severity.WARNING, "card powers (seed; digest §5)")
+            a.find(f"{card.name} is discarded for its Settle power outside a Settle phase", where, Severity.WARNING, "card powers (rulebook; digest §5)")
         if placed.placed_at >= a.state.phase_count and a.state.phase_count:
-            a.find(f"{card.name} is used in the phase it was placed; its power works from the next phase", where, Severity.ERROR, "card powers: timing (seed; digest §5)")
+            a.find(f"{card.name} is used in the phase it was placed; its power works from the next phase", where, Severity.ERROR, "card powers: timing (rulebook; digest §5)")
         tableau = player.tableau[:index] + player.tableau[index + 1 :]
         a.put(
             replace(
@@ -673,7 +674,7 @@ class RaceGame:
     def _good_placed(self, a: _Apply) -> None:
         player, card, index = self._world(a)
         where = f"{player.name}: {card.name}"
-        windfall_rule = "Settle phase: windfall worlds (seed; digest §4 III)"
+        windfall_rule = "Settle phase: windfall worlds (rulebook; digest §4 III)"
         if index is None:
             a.find(f"{card.name} is not in {player.name}'s tableau", where, Severity.ERROR, "three uses of a card (seed)")
             return
@@ -682,7 +683,7 @@ class RaceGame:
         producing = step is not None and step.phase == "produce"
         used = player.produce_used
         if not (card.is_world and card.goods):
-            a.find(f"{card.name} does not produce or hold goods", where, Severity.ERROR, "three uses of a card (seed; digest §4 V)")
+            a.find(f"{card.name} does not produce or hold goods", where, Severity.ERROR, "three uses of a card (rulebook; digest §4 V)")
         elif placed.good:
             a.find(f"{card.name} already holds a good; a world holds at most one", where, Severity.ERROR, "Produce phase (digest §4 V)")
         elif card.is_production:
