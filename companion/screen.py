@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import enum
 import math
+import os
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -775,9 +777,15 @@ class TouchScreen:
     def for_display(cls, size: tuple[int, int] = BASE_SIZE, fullscreen: bool = True, **kw: Any) -> TouchScreen:
         """Open the pygame display (full screen on the Pi, mouse cursor hidden) and draw on it.
 
+        Without ``XDG_RUNTIME_DIR`` (a console login, a container) SDL prints "XDG_RUNTIME_DIR is invalid
+        or not set" while probing Wayland; a private runtime folder is set first so a box without a
+        desktop does not print an error that is not one.
+
         Raises:
             pygame.error: no video device (set ``SDL_VIDEODRIVER``, e.g. ``kmsdrm`` or ``dummy``).
         """
+        if not os.environ.get("XDG_RUNTIME_DIR"):
+            os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="companion-runtime-")  # mode 0700
         pygame.display.init()
         flags = pygame.FULLSCREEN if fullscreen else 0
         surface = pygame.display.set_mode(size, flags)
