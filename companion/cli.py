@@ -77,11 +77,19 @@ MAX_HOLD_S = 3600.0
 """Longest ``--hold``: an hour per photo is already far more than any demo needs."""
 
 
+MIN_HOLD_S = 1.0
+"""Shortest ``--hold``: a replayed photo must stay longer than the stillness wait (``MotionConfig.still_seconds``,
+0.6 s) plus the motion of the change, or it is never read."""
+
+
 def _hold(text: str) -> float:
-    """argparse type: ``--hold`` seconds, finite, > 0 and at most :data:`MAX_HOLD_S`."""
+    """argparse type: ``--hold`` seconds, finite, at least :data:`MIN_HOLD_S` and at most :data:`MAX_HOLD_S`."""
     value = _seconds(text)
     if value > MAX_HOLD_S:
         raise argparse.ArgumentTypeError(f"{text} s: give at most {MAX_HOLD_S:.0f} seconds")
+    if value < MIN_HOLD_S:
+        raise argparse.ArgumentTypeError(f"{text} s: give at least {MIN_HOLD_S:g} s (the box reads once the table has "
+                                         "been still for a moment; a shorter photo is never read)")
     return value
 
 

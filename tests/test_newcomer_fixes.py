@@ -256,6 +256,7 @@ def test_screenshot_that_fails_mid_run_is_one_log_line_and_the_box_goes_on(tmp_p
 @pytest.mark.parametrize("args, problem", [
     (["--hold", "1e308"], "at most 3600 seconds"),
     (["--hold", "3601"], "at most 3600 seconds"),
+    (["--hold", "0.2"], "give at least 1 s"),
     (["--hold", "nan"], "positive number of seconds"),
     (["--hold", "inf"], "positive number of seconds"),
     (["--max-frames", "-1"], "give at least 1 frame"),
