@@ -243,10 +243,24 @@ def scores_json(breakdowns: Sequence[ScoreBreakdown]) -> dict[str, Any]:
     return {"players": [breakdown_json(b) for b in breakdowns], "winners": winners(breakdowns)}
 
 
+class _DuplicateKey(ValueError):
+    """An object names one key twice (JSON allows it; a score file that does is a mistake)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
 def _json_value(text: str) -> Any:
-    """``json.loads``, with a value nested too deeply for Python's parser reported as bad JSON."""
+    """``json.loads``, with a value nested too deeply for Python's parser reported as bad JSON, and an
+    object with a key given twice (``{"name": "Ann", "name": "Bob"}``: which one was meant?) refused."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
     except RecursionError:
         raise json.JSONDecodeError("nested too deeply", text, 0) from None
 
@@ -263,6 +277,8 @@ def json_documents(text: str, source: str = "input") -> list[tuple[int | None, A
     """
     try:
         return [(None, _json_value(text))]
+    except _DuplicateKey as exc:
+        raise ScoreInputError(source, f"gives the key {exc.args[0]!r} twice in one object (which one is meant?)") from None
     except json.JSONDecodeError as whole:
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
         if len(lines) <= 1:
@@ -273,6 +289,10 @@ def json_documents(text: str, source: str = "input") -> list[tuple[int | None, A
         for number, line in lines:
             try:
                 documents.append((number, _json_value(line)))
+            except _DuplicateKey as exc:
+                raise ScoreInputError(
+                    f"{source} line {number}", f"gives the key {exc.args[0]!r} twice in one object (which one is meant?)"
+                ) from None
             except json.JSONDecodeError as error:
                 raise ScoreInputError(
                     f"{source} line {number}", f"is not JSON ({error.msg} at column {error.colno})"

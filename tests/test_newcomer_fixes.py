@@ -644,3 +644,10 @@ def test_a_setup_cannot_be_withdrawn_from_a_phone_once_the_round_started(store):
         flow.undo_report("Bob")
     assert flow.session.last_seq == last  # nothing recorded
     assert flow.undo_report("Ann").kind == "undo"  # Ann's phase selection can still be withdrawn
+
+
+def test_a_key_given_twice_in_a_score_file_is_refused(tmp_path, capsys):
+    dup = tmp_path / "dup.json"
+    dup.write_text('{"players": [{"name": "Ann", "name": "Bob", "vp_chips": 1, "credits": 1, "tableau": []}]}')
+    assert main(["score", "roll", str(dup)]) == 1
+    assert "gives the key 'name' twice in one object" in capsys.readouterr().err
