@@ -1194,9 +1194,10 @@ def cmd_box(args: argparse.Namespace) -> int:
 
         try:
             server = serve(create_app(hub), host=args.host, port=args.port)
-        except (OSError, SystemExit) as exc:  # werkzeug exits when the port is taken
-            print(f"companion {args.command}: cannot start the phone view on --host {args.host} --port {args.port} "
-                  f"({exc}); try another --port, or --no-web", file=sys.stderr)
+        except (OSError, SystemExit) as exc:  # serve() checks the bind first (werkzeug would exit)
+            detail = str(exc) if isinstance(exc, OSError) else f"--host {args.host} --port {args.port}"
+            print(f"companion {args.command}: cannot start the phone view: {detail}; try another --host or --port, "
+                  "or --no-web", file=sys.stderr)
             store.close()
             source.close()
             return EXIT_DEVICE

@@ -321,7 +321,20 @@ def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080) -> PhoneServer:
         port: TCP port; 0 picks a free one (read it from ``PhoneServer.port``).
 
     Raises:
-        OSError: the address is in use or cannot be bound.
+        OSError: ``host`` is not an address of this machine, or ``host:port`` is in use or cannot be
+            bound (checked here first: werkzeug itself prints and exits on a failed bind).
     """
+    import socket
+
+    try:
+        family, _, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise OSError(f"--host {host} is not a network address ({getattr(exc, 'strerror', None) or exc})") from None
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise OSError(f"cannot listen on {host} port {port} ({exc.strerror or exc})") from None
     server = make_server(host, port, app, threaded=True)
     return PhoneServer(server, app)

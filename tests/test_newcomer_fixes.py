@@ -651,3 +651,20 @@ def test_a_key_given_twice_in_a_score_file_is_refused(tmp_path, capsys):
     dup.write_text('{"players": [{"name": "Ann", "name": "Bob", "vp_chips": 1, "credits": 1, "tableau": []}]}')
     assert main(["score", "roll", str(dup)]) == 1
     assert "gives the key 'name' twice in one object" in capsys.readouterr().err
+
+
+def test_phone_view_address_problems_are_one_line_naming_them(tmp_path, capsys):
+    import socket
+
+    box = ["--no-screen", "--no-gpio", "--once", "--fast", "--max-frames", "2", "--db", str(tmp_path / "d.sqlite3")]
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["demo", "--host", "127.0.0.1", "--port", str(port), *box]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"companion demo: cannot start the phone view: cannot listen on 127.0.0.1 port {port} "
+                   "(Address already in use); try another --host or --port, or --no-web"]
+    assert main(["demo", "--host", "999.1.1.1", *box]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--host 999.1.1.1 is not a network address" in err[0]
