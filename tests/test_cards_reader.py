@@ -162,36 +162,33 @@ def set_label_to_id(line: str) -> str:
     return f"{n}-{colour}-{shading}-{shape.rstrip('s')}{'s' if int(n) > 1 else ''}"
 
 
-@pytest.mark.shared
-@pytest.mark.skipif(not SET_DIR.is_dir(), reason=f"SET photos not found at {SET_DIR} (set TABLETOP_SHARED)")
-def test_real_set_board():
-    """Enroll the 81 SET cards from the labelled crops and read one webcam board (row-major labels)."""
+@pytest.fixture(scope="module")
+def set_deck():
+    if not SET_DIR.is_dir():
+        pytest.skip(f"SET photos not found at {SET_DIR} (set TABLETOP_SHARED)")
     deck = build_deck(SET_DIR / "card_crops_labelled_sample")
-    assert len(deck.card_ids) == 81
-    board = SET_DIR / "boards" / "webcam_20170604_134234.png"
-    labels = [set_label_to_id(l) for l in board.with_suffix(".txt").read_text().splitlines() if l.strip()]
-    r = read_cards(cv2.imread(str(board)), deck, config=CardsConfig(mirror="auto"))
-    assert len(r.cards) == len(labels) == 12
-    assert [(c.row, c.col) for c in r.cards] == [divmod(k, 4) for k in range(12)]
-    right = sum(c.id == lab for c, lab in zip(r.cards, labels))
-    assert right >= 10, Counter((c.id, lab) for c, lab in zip(r.cards, labels) if c.id != lab)
-    assert not [c for c, lab in zip(r.cards, labels) if c.id not in (None, lab) and c.confidence >= 0.9]
+    assert len(deck.card_ids) == 81  # the 81 SET cards, enrolled from the labelled crops
+    return deck
 
 
 @pytest.mark.shared
-@pytest.mark.skipif(not SET_DIR.is_dir(), reason=f"SET photos not found at {SET_DIR} (set TABLETOP_SHARED)")
-def test_real_set_board_under_a_coloured_side_light():
-    """The webcam board whose right-hand column lies in a bluish light, the cards seen at an angle (their
-    first quads are the rectangles around parallelograms): the second look and the light flattening read
-    all but at most one, and nothing wrong with high confidence."""
-    deck = build_deck(SET_DIR / "card_crops_labelled_sample")
-    board = SET_DIR / "boards" / "webcam_20170529_203823.png"
-    labels = [set_label_to_id(l) for l in board.with_suffix(".txt").read_text().splitlines() if l.strip()]
-    r = read_cards(cv2.imread(str(board)), deck, config=CardsConfig(mirror="auto"))
+@pytest.mark.parametrize("board, at_least", [
+    # a plain webcam board (row-major labels)
+    ("webcam_20170604_134234", 10),
+    # the right-hand column lies in a bluish light and the cards are seen at an angle (their first quads
+    # are the rectangles around parallelograms): the second look and the light flattening read all but one
+    ("webcam_20170529_203823", 11),
+])
+def test_real_set_board(set_deck, board, at_least):
+    """Read a real webcam board: 12 cards in row-major order, at least ``at_least`` identified, and no
+    card identified wrongly with confidence >= 0.9 (issue 5 targets)."""
+    path = SET_DIR / "boards" / f"{board}.png"
+    labels = [set_label_to_id(l) for l in path.with_suffix(".txt").read_text().splitlines() if l.strip()]
+    r = read_cards(cv2.imread(str(path)), set_deck, config=CardsConfig(mirror="auto"))
     assert len(r.cards) == len(labels) == 12
     assert [(c.row, c.col) for c in r.cards] == [divmod(k, 4) for k in range(12)]
     right = sum(c.id == lab for c, lab in zip(r.cards, labels))
-    assert right >= 11, Counter((c.id, lab) for c, lab in zip(r.cards, labels) if c.id != lab)
+    assert right >= at_least, Counter((c.id, lab) for c, lab in zip(r.cards, labels) if c.id != lab)
     assert not [c for c, lab in zip(r.cards, labels) if c.id not in (None, lab) and c.confidence >= 0.9]
 
 
