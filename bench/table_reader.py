@@ -7,7 +7,8 @@
 2. Synthetic tables (:mod:`vision.synth_table`): Race and Roll tableaus of 3-14 cards and Among the Stars
    stations of 6-25 locations, decks enrolled from stand-in 'scans'; found / identified / rows+cols /
    cells.
-3. Median time per 1280x720 frame (single thread) and its ratio to ``cv2.imread`` + ``cv2.cvtColor``.
+3. Median time per 1280x720 frame and per 4056x3040 frame (the HQ camera's full resolution; single
+   thread) and its ratio to ``cv2.imread`` + ``cv2.cvtColor``.
 
 One row per image (with per-stage timings) goes to ``--csv`` when given.
 
@@ -181,12 +182,13 @@ def eval_synth(n_scenes: int, rows_out: list[dict], seed0: int = 1000, textures:
 # ----------------------------------------------------------------------------------------------- timing
 
 
-def eval_timing(n: int = 9) -> dict:
-    """Calibrate + read 10 Race cards, ``n`` 1280x720 frames; see :func:`bench.frame_timing.time_against_imread`."""
+def eval_timing(n: int = 9, size: tuple[int, int] = (1280, 720)) -> dict:
+    """Calibrate + read 10 Race cards, ``n`` frames of ``size`` (W, H) px; see
+    :func:`bench.frame_timing.time_against_imread`."""
     ids = game_ids()
     deck = build_deck_from_images(reference_images(ids["race"], GAME_SHAPES["race"], seed=7), name="race",
                                   card_mm=GAME_SHAPES["race"])
-    scenes = [make_scene("race", ids["race"], seed=5000 + k, n_cards=10, image_size=(1280, 720)) for k in range(n)]
+    scenes = [make_scene("race", ids["race"], seed=5000 + k, n_cards=10, image_size=size) for k in range(n)]
     layouts = iter([sc.layout for sc in scenes])
     return time_against_imread((sc.image for sc in scenes),
                                lambda im: read_cards(im, deck, calibration=calibrate(im, next(layouts))))
@@ -233,9 +235,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  [{time.perf_counter() - t:.1f} s]")
     if args.no_timing:
         return 0
-    tm = eval_timing()
-    print(f"time per 1280x720 frame (calibrate + read 10 cards, 1 thread): median {tm['median_ms']:.1f} ms; "
-          f"imread+cvtColor {tm['base_ms']:.2f} ms; ratio {tm['ratio']:.0f}x")
+    for size, n in (((1280, 720), 9), ((4056, 3040), 3)):  # the HQ camera's full resolution too
+        tm = eval_timing(n, size)
+        print(f"time per {size[0]}x{size[1]} frame (calibrate + read 10 cards, 1 thread): median "
+              f"{tm['median_ms']:.1f} ms; imread+cvtColor {tm['base_ms']:.2f} ms; ratio {tm['ratio']:.0f}x")
     if args.csv:
         keys = sorted({k for r in rows for k in r}, key=lambda k: (k.startswith("ms_"), k))
         with open(args.csv, "w", newline="") as f:
