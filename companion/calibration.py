@@ -51,8 +51,12 @@ def save_calibration(calibration: Any, path: Path, source: str = "") -> Path:
     doc = {"format": CALIBRATION_FORMAT, "version": CALIBRATION_VERSION, "created_at": time.time(),
            "source": source, "table": calibration.to_json()}
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    try:
+        tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        tmp.unlink(missing_ok=True)  # no half-written file left behind
+        raise
     return path
 
 
@@ -69,8 +73,13 @@ def load_calibration(path: Path) -> Any:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise BadCalibrationFile(f"no calibration at {path}: make one with `companion calibrate`") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BadCalibrationFile(f"calibration {path} cannot be read ({exc}); run `companion calibrate` again") from None
+    except IsADirectoryError:
+        raise BadCalibrationFile(f"calibration {path} is a folder: give the calibration file") from None
+    except RecursionError:
+        raise BadCalibrationFile(f"{path} is not a calibration (JSON nested too deeply); run `companion calibrate` again") from None
+    except (OSError, ValueError) as exc:  # ValueError: bad UTF-8, bad JSON, a number of more than 4300 digits
+        raise BadCalibrationFile(f"calibration {path} cannot be read ({str(exc)[:120]}); run `companion calibrate` "
+                                 "again") from None
     if not isinstance(doc, dict) or doc.get("format") != CALIBRATION_FORMAT or not isinstance(doc.get("table"), dict):
         raise BadCalibrationFile(f"{path} is not a calibration written by `companion calibrate` "
                                  f"(expected \"format\": \"{CALIBRATION_FORMAT}\" and a \"table\" object)")

@@ -36,7 +36,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_DEVICE = 0, 1, 2, 3
 DEFAULT_PORT = 8080
@@ -241,6 +241,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except KeyboardInterrupt:  # Ctrl-C in a command other than run/demo (those stop cleanly themselves)
+        print("companion: interrupted; what the command had not saved yet is not saved", file=sys.stderr)
+        return 130
+    except OSError as exc:  # a file problem no command expected (a name too long, a device gone): one line
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"companion: {exc.strerror or exc}{where}", file=sys.stderr)
+        return EXIT_INPUT
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -831,6 +838,23 @@ def _calibration_frame(spec: str, warmup: int = 5) -> Any:
     return frame.image, source.name
 
 
+def _not_ours(path: Path, keys: Mapping[str, Any]) -> str | None:
+    """Why ``path`` must not be overwritten, or None: it is missing, or a JSON object this program wrote
+    (every ``keys`` item present with that value, ``...`` meaning any value). A folder, a session
+    database, a picture or another program's file is never replaced by an output."""
+    if not path.exists():
+        return None
+    if path.is_dir():
+        return f"{path} is a folder: give a file name"
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        doc = None
+    if isinstance(doc, dict) and all(k in doc and (v is ... or doc[k] == v) for k, v in keys.items()):
+        return None
+    return f"{path} exists and was not written by this command (a database, a picture, another file?): not overwritten"
+
+
 def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
                   corners: tuple[float, float, float] | None = None) -> int:
     """``companion calibrate``: the table homography (and lens) from the sheet in view; saved as JSON.
@@ -838,7 +862,7 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
     Exit codes: 0 saved; 1 the markers or the lens could not be fitted, or a photo is unreadable;
     3 no camera (or the frame source cannot be opened).
     """
-    from companion.calibration import default_calibration_path, save_calibration
+    from companion.calibration import CALIBRATION_FORMAT, default_calibration_path, save_calibration
     from device import BadImage, DeviceError
     from device.replay import decode_image
     from vision import VisionError
@@ -874,6 +898,10 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
         print(f"companion calibrate: {exc}", file=sys.stderr)
         return EXIT_INPUT
     path = out or default_calibration_path()
+    problem = _not_ours(path, {"format": CALIBRATION_FORMAT})
+    if problem:
+        print(f"companion calibrate: {problem}", file=sys.stderr)
+        return EXIT_INPUT
     try:
         save_calibration(calibration, path, source=str(name))
     except OSError as exc:
@@ -928,6 +956,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     except SessionError as exc:
         print(f"companion export: {exc}", file=sys.stderr)
         return EXIT_DEVICE
+    if args.json is not None and args.bgstats is not None and args.json.resolve() == args.bgstats.resolve():
+        print("companion export: --json and --bgstats name the same file; give two files", file=sys.stderr)
+        return EXIT_USAGE
+    for out, keys in ((args.json, {"format": "tabletop-companion/game"}), (args.bgstats, {"sourceName": ...})):
+        problem = None if out is None else _not_ours(out, keys)
+        if problem:
+            print(f"companion export: {problem}", file=sys.stderr)
+            return EXIT_INPUT
     try:
         if args.json is not None:
             args.json.write_text(json.dumps(game, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -1065,15 +1101,18 @@ def _flow_session(args: argparse.Namespace, store: Any, settings: dict[str, Any]
         _UsageError: game options given while an open game is resumed (they go with a new game).
     """
     if settings is not None:
-        latest = None if args.new_session else store.resume_latest(args.game)
-        if latest is not None and latest.settings == json.loads(json.dumps(settings)):
-            # the same command line again (a restart, a power cut): the open game goes on
-            log.info("resuming the open %s game with the same players and options (--new-session starts "
-                     "another)", args.game)
-            return latest
-        if latest is not None:
-            log.warning("the open %s game %s stays in %s (see `companion sessions`); its players or options "
-                        "differ, so a new game starts", args.game, latest.id, store.path)
+        wanted = json.loads(json.dumps(settings))
+        open_games = [] if args.new_session else [
+            store.get(info.id) for info in store.list_sessions() if info.game == args.game and info.ended_at is None]
+        same = next((s for s in open_games if s.settings == wanted), None)  # newest first
+        if same is not None:
+            # the same command line again (a restart, a power cut): that open game goes on
+            log.info("resuming the open %s game %s with the same players and options (--new-session starts "
+                     "another)", args.game, same.id)
+            return same
+        if open_games:
+            log.warning("%d open %s game(s) stay in %s (see `companion sessions`); their players or options "
+                        "differ, so a new game starts", len(open_games), args.game, store.path)
         return store.start(args.game, settings)
     session = None if args.new_session else store.resume_latest(args.game)
     if session is not None and options:

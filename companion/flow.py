@@ -184,12 +184,12 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
     """
     if not isinstance(name, str) or not name.strip():
         raise BadEntry("a player name is empty: give the player's name")
-    name = name.strip()
+    name = unicodedata.normalize("NFC", name.strip())  # "Zoe" + combining diaeresis is "Zoë"
     if len(name) > MAX_NAME or "," in name or ":" in name:
         raise BadEntry(f"{name[:20]!r}: a name is at most {MAX_NAME} characters, without ',' or ':'")
     if any(unicodedata.category(ch)[0] == "C" for ch in name):
         raise BadEntry(f"{name[:20]!r}: a name may not hold control or invisible formatting characters")
-    same = next((o for o in others if o.casefold() == name.casefold()), None)
+    same = next((o for o in others if unicodedata.normalize("NFC", o).casefold() == name.casefold()), None)
     if same is not None:
         shown = repr(name) if same == name else f"{name!r} (as {same!r})"
         raise BadEntry(f"{shown} is already playing; names must differ (ignoring case)")
@@ -286,8 +286,9 @@ class GameSpec(Protocol):
         title: the game's name for players.
         bgg_id: BoardGameGeek id, for the BG Stats play record.
         game: the rules engine (:class:`rules.Game`).
-        setup_kinds: (optional) event kinds of the setup reports, which a phone may withdraw only
-            while the table is still in setup (:meth:`GameFlow.undo_report`).
+        report_forms: (optional) event kind -> the form that reports it, for the reports a phone may
+            withdraw only while that form is open (:meth:`GameFlow.undo_report`): a setup once the first
+            round started, a phase or action choice once revealed.
     """
 
     name: str
@@ -514,8 +515,8 @@ class GameFlow:
             The undo event, or None when the player has no report in force.
 
         Raises:
-            BadEntry: unknown player, or the report is the player's setup (``spec.setup_kinds``) and the
-                first round has started (the setup form is closed then).
+            BadEntry: unknown player, or the report's form (``spec.report_forms``) is closed now (a setup
+                after the first round started, a choice already revealed).
         """
         if not isinstance(player, str) or player not in self.names:
             raise BadEntry(f"unknown player {str(player)[:40]!r}; players: {', '.join(self.names)}")
@@ -523,10 +524,15 @@ class GameFlow:
         mine = [e for e in self.session.events() if e.seq in applied and e.player == player]
         if not mine:
             return None
-        if mine[-1].kind in getattr(self.spec, "setup_kinds", ()) and self.table().stage != "setup":
-            # it could not be reported again now: the player would be left without a setup
-            raise BadEntry(f"{player}'s setup cannot be withdrawn once the first round has started "
-                           "(it could not be reported again); the touchscreen's Undo takes back the newest event")
+        form = getattr(self.spec, "report_forms", {}).get(mine[-1].kind)
+        ev = self.engine_view()
+        if form is not None and form not in self.spec.open_forms(ev, player):
+            # its form is closed now: withdrawn, it could not be reported again (a setup once the first
+            # round started, a phase or action choice once revealed)
+            t = self.spec.table(ev)
+            label = {f.id: f.label for f in self.spec.forms(ev)}.get(form, form)
+            raise BadEntry(f"{player}'s {label.lower()} report can no longer be withdrawn ({t.round_label}, {t.stage}): "
+                           "it could not be reported again now; the touchscreen's Undo takes back the newest event")
         return self.session.append("undo", {"seq": mine[-1].seq}, player=player, origin=origin)
 
     # -- export ------------------------------------------------------------------------

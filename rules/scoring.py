@@ -22,6 +22,7 @@ from __future__ import annotations
 import builtins
 import difflib
 import json
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -180,7 +181,7 @@ def check_distinct_names(names: Sequence[str], where: str = "players") -> None:
     """
     seen: dict[str, int] = {}
     for k, name in enumerate(names):
-        first = seen.setdefault(name.casefold(), k)
+        first = seen.setdefault(unicodedata.normalize("NFC", name).casefold(), k)
         if first != k:
             raise ScoreInputError(
                 f"{field_path(where, k)}.name",
@@ -263,6 +264,12 @@ def _json_value(text: str) -> Any:
         return json.loads(text, object_pairs_hook=_unique_keys)
     except RecursionError:
         raise json.JSONDecodeError("nested too deeply", text, 0) from None
+    except _DuplicateKey:
+        raise
+    except json.JSONDecodeError:
+        raise
+    except ValueError as exc:  # Python refuses integers of more than 4300 digits
+        raise json.JSONDecodeError("a number with more than 4300 digits", text, 0) from None
 
 
 def json_documents(text: str, source: str = "input") -> list[tuple[int | None, Any]]:
@@ -337,7 +344,9 @@ def score_lines(
         ScoreInputError: the text is one JSON value that cannot be scored, or is empty.
     """
     try:
-        whole = json.loads(text)
+        whole = _json_value(text)
+    except _DuplicateKey as exc:
+        raise ScoreInputError(source, f"gives the key {exc.args[0]!r} twice in one object (which one is meant?)") from None
     except json.JSONDecodeError as error:
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
         if len(lines) <= 1:  # one bad document: the whole file is not JSON
@@ -349,7 +358,10 @@ def score_lines(
     results: list[tuple[int | None, list[ScoreBreakdown] | ScoreInputError]] = []
     for number, line in lines:
         try:
-            document = json.loads(line)
+            document = _json_value(line)
+        except _DuplicateKey as exc:
+            results.append((number, ScoreInputError(f"line {number}", f"gives the key {exc.args[0]!r} twice in one object")))
+            continue
         except json.JSONDecodeError as error:
             results.append((number, ScoreInputError(f"line {number}", f"is not JSON ({error.msg} at column {error.colno})")))
             continue

@@ -113,3 +113,32 @@ def test_deck_without_a_flow_game_is_exit_2(tmp_path, capsys):
     code = main(["demo", "--deck", "mine", "--db", str(tmp_path / "d.sqlite3"), "--no-web", "--no-screen", "--no-gpio"])
     assert code == 2
     assert "--deck does not go with --game d6" in capsys.readouterr().err
+
+
+def test_calibrate_never_overwrites_another_file_but_replaces_its_own(tmp_path, scene, photo, capsys):
+    from companion.session import SessionStore
+
+    db = tmp_path / "box.sqlite3"
+    with SessionStore(db) as s:
+        s.start("d6", {})
+    before = db.read_bytes()
+    assert main(["calibrate", "--source", str(photo), "--corners", corners_arg(scene), "--out", str(db)]) == 1
+    assert "not written by this command" in capsys.readouterr().err
+    assert db.read_bytes() == before
+    out = tmp_path / "cal.json"
+    for _ in range(2):  # its own calibration is replaced (calibrating again)
+        assert main(["calibrate", "--source", str(photo), "--corners", corners_arg(scene), "--out", str(out)]) == 0
+    assert main(["calibrate", "--source", str(photo), "--corners", corners_arg(scene), "--out", str(tmp_path)]) == 1
+    assert "is a folder" in capsys.readouterr().err
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[" * 100_000, "nested too deeply"),
+    ('{"format": "tabletop-companion/calibration", "version": 1' + "0" * 5000 + "}", "cannot be read"),
+])
+def test_a_hostile_calibration_file_is_one_line(tmp_path, text, words):
+    bad = tmp_path / "cal.json"
+    bad.write_text(text)
+    with pytest.raises(BadCalibrationFile, match=words):
+        load_calibration(bad)

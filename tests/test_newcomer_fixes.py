@@ -533,6 +533,9 @@ def test_the_same_command_again_resumes_the_open_game(tmp_path):
     with SessionStore(db) as s:
         assert [x.id for x in s.list_sessions()] == [first.id]
     assert main([*run, "--players", "Ann,Cy"]) == 0  # other players: another game, the first one kept
+    assert main([*run, "--players", "Ann,Bob"]) == 0  # Ann and Bob's open game is found again, though older
+    with SessionStore(db) as s:
+        assert len(s.list_sessions()) == 2
     assert main([*run, "--players", "Ann,Bob", "--new-session"]) == 0
     with SessionStore(db) as s:
         assert len(s.list_sessions()) == 3
@@ -640,10 +643,17 @@ def test_a_setup_cannot_be_withdrawn_from_a_phone_once_the_round_started(store):
     flow.report("Ann", "select", {"phase": "develop", "extra_white": "ship"})
     assert flow.table().stage != "setup"
     last = flow.session.last_seq
-    with pytest.raises(BadEntry, match="Bob's setup cannot be withdrawn once the first round has started"):
+    with pytest.raises(BadEntry, match="Bob's setup report can no longer be withdrawn"):
         flow.undo_report("Bob")
     assert flow.session.last_seq == last  # nothing recorded
-    assert flow.undo_report("Ann").kind == "undo"  # Ann's phase selection can still be withdrawn
+    assert flow.undo_report("Ann").kind == "undo"  # Ann's phase selection can still be withdrawn before Reveal
+    flow.report("Ann", "select", {"phase": "develop", "extra_white": "ship"})
+    flow.report("Bob", "select", {"phase": "settle"})
+    flow.next_phase()  # Reveal (p.4): the selections are public now and run this round
+    last = flow.session.last_seq
+    with pytest.raises(BadEntry, match="Ann's .* report can no longer be withdrawn"):
+        flow.undo_report("Ann")
+    assert flow.session.last_seq == last
 
 
 def test_a_key_given_twice_in_a_score_file_is_refused(tmp_path, capsys):
@@ -668,3 +678,62 @@ def test_phone_view_address_problems_are_one_line_naming_them(tmp_path, capsys):
     assert main(["demo", "--host", "999.1.1.1", *box]) == 3
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--host 999.1.1.1 is not a network address" in err[0]
+
+
+def test_names_that_look_the_same_are_the_same_player():
+    # "Zoe" + U+0308 COMBINING DIAERESIS displays as "Zoë": one person, in the CLI/phone rule and score files
+    from companion.errors import BadEntry
+    from companion.flow import check_player_name
+    from rules.scoring import ScoreInputError, check_distinct_names
+
+    assert check_player_name("Zoe\u0308") == "Zo\u00eb"
+    with pytest.raises(BadEntry, match="already playing"):
+        check_player_name("Zoe\u0308", ["Zo\u00eb"])
+    with pytest.raises(ScoreInputError, match=r"players\[1\]\.name"):
+        check_distinct_names(["Zo\u00eb", "ZOE\u0308"])
+
+
+def test_export_never_overwrites_the_database_or_another_file(tmp_path, capsys):
+    db = tmp_path / "box.sqlite3"
+    _finished_race(db)
+    before = db.read_bytes()
+    assert main(["export", "--db", str(db), "--unfinished", "--json", str(db)]) == 1
+    assert "not written by this command" in capsys.readouterr().err
+    assert db.read_bytes() == before
+    same = tmp_path / "g.json"
+    assert main(["export", "--db", str(db), "--unfinished", "--json", str(same), "--bgstats", str(same)]) == 2
+    assert "name the same file" in capsys.readouterr().err
+    for _ in range(2):  # its own earlier export is replaced
+        assert main(["export", "--db", str(db), "--unfinished", "--json", str(same),
+                     "--bgstats", str(tmp_path / "b.json")]) == 0
+
+
+def test_race_score_files_get_the_same_json_checks(tmp_path, capsys):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    assert main(["score", "race", str(deep)]) == 1
+    assert "nested too deeply" in capsys.readouterr().err
+    dup = tmp_path / "dup.json"
+    dup.write_text('{"players": [{"name": "Ann", "name": "Zed", "chips": 0, "tableau": ["Old Earth"]},'
+                   ' {"name": "B", "chips": 0, "tableau": ["Epsilon Eridani"]}]}')
+    assert main(["score", "race", str(dup)]) == 1
+    assert "gives the key 'name' twice" in capsys.readouterr().err
+    big = tmp_path / "big.json"
+    big.write_text('{"players": [{"name": "A", "chips": 1' + "0" * 5000 + ', "tableau": ["Old Earth"]}]}')
+    assert main(["score", "roll", str(big)]) == 1
+    assert "a number with more than 4300 digits" in capsys.readouterr().err
+
+
+def test_unexpected_file_errors_and_ctrl_c_are_one_line(tmp_path, capsys, monkeypatch):
+    long_name = "x" * 300
+    assert main(["sessions", "--db", str(tmp_path / f"{long_name}.db")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "File name too long" in err[0]
+    import companion.cli as cli
+
+    def interrupted(*a, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "cmd_enroll_cards", interrupted)
+    assert main(["enroll", "cards", "deck", str(tmp_path)]) == 130
+    assert capsys.readouterr().err.strip() == "companion: interrupted; what the command had not saved yet is not saved"

@@ -125,8 +125,8 @@ class DiceProfile:
                                "build one with `companion enroll roll-dice DIR`") from None
         except RecursionError:
             raise ProfileError(f"dice profile {p} is not a roll-dice profile (JSON nested too deeply)") from None
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ProfileError(f"dice profile {p} is not valid JSON: {exc}") from exc
+        except (OSError, ValueError) as exc:  # ValueError: bad JSON, a number of more than 4300 digits
+            raise ProfileError(f"dice profile {p} is not valid JSON: {str(exc)[:120]}") from exc
         if not isinstance(meta, dict) or meta.get("format") != PROFILE_FORMAT:
             raise ProfileError(f"{p} is not a roll-dice profile")
         meta = migrate(meta, p)

@@ -63,8 +63,8 @@ class RaceFlow:
 
     name = "race"
     title = "Race for the Galaxy"
-    setup_kinds = ("start_world",)
-    """Reports a phone may withdraw only during setup (the start-world form closes with the first round)."""
+    report_forms = {"start_world": "start", "action_chosen": "select"}
+    """Reports a phone may withdraw only while their form is open (start world in setup, action cards until Reveal)."""
     bgg_id = 28143
     camera = RaceCamera()
 

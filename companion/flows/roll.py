@@ -171,8 +171,8 @@ class RollFlow:
 
     name = "roll"
     title = "Roll for the Galaxy"
-    setup_kinds = ("player_setup",)
-    """Reports a phone may withdraw only during setup (the setup form closes with the first round)."""
+    report_forms = {"player_setup": "setup", "phase_selected": "select"}
+    """Reports a phone may withdraw only while their form is open (setup before round 1, a phase until Reveal)."""
     bgg_id = 132531
     camera = RollCamera()
 
