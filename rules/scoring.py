@@ -268,7 +268,7 @@ def _json_value(text: str) -> Any:
         raise
     except json.JSONDecodeError:
         raise
-    except ValueError as exc:  # Python refuses integers of more than 4300 digits
+    except ValueError:  # Python refuses integers of more than 4300 digits
         raise json.JSONDecodeError("a number with more than 4300 digits", text, 0) from None
 
 
