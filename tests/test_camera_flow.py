@@ -224,6 +224,7 @@ def test_a_read_on_a_worker_leaves_the_loop_live_and_is_applied_when_done(store,
     # the loop must not wait for it, and the held read must still become a question afterwards.
     import threading
     import time
+    from concurrent import futures
     from concurrent.futures import ThreadPoolExecutor
 
     from vision.cards import read_cards
@@ -261,8 +262,9 @@ def test_a_read_on_a_worker_leaves_the_loop_live_and_is_applied_when_done(store,
         release.set()
         deadline = time.monotonic() + 60
         while (cam.reads < 2 or cam.pending) and time.monotonic() < deadline:
+            if cam.pending:
+                futures.wait([cam._pending], timeout=30)  # the worker's read itself, not a fixed sleep
             loop.step()  # the held read is applied, then the second (agreeing) read runs and is applied
-            time.sleep(0.005)
         for _ in range(10):
             loop.step()
         assert not cam.pending and cam.reads == 2  # two reads per still table, then none until it moves
