@@ -216,8 +216,8 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--db", type=Path, help="session database (default: sessions.sqlite3 in the user's data directory)")
     export.add_argument("--demo", action="store_true", help="the demo's database (demo.sqlite3, where `companion demo` records games)")
     export.add_argument("--session", help="session id (default: the newest Roll, Race or Among the Stars session)")
-    export.add_argument("--json", type=Path, metavar="FILE", help="write the game as JSON (players, breakdowns, winners, events)")
-    export.add_argument("--bgstats", type=Path, metavar="FILE", help="write the BG Stats play record (JSON) and print its bgstats:// link")
+    export.add_argument("--json", type=Path, metavar="FILE", help="write the game as JSON (players, breakdowns, winners, events); - for standard output")
+    export.add_argument("--bgstats", type=Path, metavar="FILE", help="write the BG Stats play record (JSON) and print its bgstats:// link; - for standard output")
     export.add_argument("--unfinished", action="store_true", help="export a game that has not ended (scores as they stand)")
 
     sessions = sub.add_parser("sessions", help="list the sessions in a database: id, game, players, started, finished")
@@ -959,19 +959,28 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.json is not None and args.bgstats is not None and args.json.resolve() == args.bgstats.resolve():
         print("companion export: --json and --bgstats name the same file; give two files", file=sys.stderr)
         return EXIT_USAGE
+    piped = any(str(out) == "-" for out in (args.json, args.bgstats))  # JSON on stdout; the rest on stderr
+    status = sys.stderr if piped else sys.stdout
     for out, keys in ((args.json, {"format": "tabletop-companion/game"}), (args.bgstats, {"sourceName": ...})):
-        problem = None if out is None else _not_ours(out, keys)
+        problem = None if out is None or str(out) == "-" else _not_ours(out, keys)
         if problem:
             print(f"companion export: {problem}", file=sys.stderr)
             return EXIT_INPUT
     try:
-        if args.json is not None:
-            args.json.write_text(json.dumps(game, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-            print(f"wrote {args.json}")
+        for out, doc in ((args.json, game), (args.bgstats, play)):
+            if out is None:
+                continue
+            text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+            if str(out) == "-":
+                sys.stdout.write(text)
+                continue
+            out.write_text(text, encoding="utf-8")
+            print(f"wrote {out}" + ("; open this link on a phone with BG Stats to add the play:" if doc is play else ""),
+                  file=status)
         if args.bgstats is not None:
-            args.bgstats.write_text(json.dumps(play, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-            print(f"wrote {args.bgstats}; open this link on a phone with BG Stats to add the play:")
-            print(bgstats_url(play))
+            if str(args.bgstats) == "-":
+                print("open this link on a phone with BG Stats to add the play:", file=status)
+            print(bgstats_url(play), file=status)
     except OSError as exc:
         print(f"companion export: cannot write: {exc}", file=sys.stderr)
         return EXIT_INPUT
@@ -1081,13 +1090,19 @@ def _new_game_settings(args: argparse.Namespace, options: dict[str, Any]) -> dic
 
     Raises:
         companion.errors.BadEntry: a bad player list, race or objective.
+        rules.RulesError: settings the game refuses (e.g. one player for a 2-4 player game).
     """
     from companion.flow import parse_players
     from companion.flows import FLOWS
 
     if args.players is None:
         return None
-    return FLOWS[args.game].settings(parse_players(args.players), options)
+    import rules
+
+    settings = FLOWS[args.game].settings(parse_players(args.players), options)
+    # the game refuses impossible settings (a player count it is not for) before any file is made
+    rules.replay(rules.get_game(args.game), json.loads(json.dumps(settings)), [])
+    return settings
 
 
 def _flow_session(args: argparse.Namespace, store: Any, settings: dict[str, Any] | None,

@@ -737,3 +737,24 @@ def test_unexpected_file_errors_and_ctrl_c_are_one_line(tmp_path, capsys, monkey
     monkeypatch.setattr(cli, "cmd_enroll_cards", interrupted)
     assert main(["enroll", "cards", "deck", str(tmp_path)]) == 130
     assert capsys.readouterr().err.strip() == "companion: interrupted; what the command had not saved yet is not saved"
+
+
+def test_too_few_players_are_refused_before_a_database_file_is_made(tmp_path, capsys):
+    # Among the Stars is for 2-4 players (rulebook, Components): the rules engine says so at once
+    code = main(["demo", "--game", "among", "--players", "Ann", "--db", str(tmp_path / "d.sqlite3"), *BOX,
+                 "--max-frames", "2"])
+    assert code == 2
+    assert "2-4 players" in capsys.readouterr().err
+    assert not (tmp_path / "d.sqlite3").exists()
+
+
+def test_export_to_standard_output(tmp_path, capsys):
+    import json as _json
+
+    db = tmp_path / "box.sqlite3"
+    sid = _finished_race(db)
+    assert main(["export", "--db", str(db), "--unfinished", "--json", "-", "--bgstats", str(tmp_path / "b.json")]) == 0
+    out, err = capsys.readouterr()
+    assert _json.loads(out)["session"] == sid  # stdout holds only the game, for a pipe
+    assert f"wrote {tmp_path / 'b.json'}" in err and "bgstats://" in err
+    assert not (tmp_path / "-").exists()
