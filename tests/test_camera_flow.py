@@ -283,27 +283,37 @@ def run_loop(flow, image, cam, hub, screen=None):
     return loop
 
 
-def test_touchscreen_shows_the_misplay_at_once_and_confirms_with_one_tap(store, among_deck, output_dir):
-    import pygame
-
+def run_on_touchscreen(flow, image, cam):
+    """(loop, hub, screen): the main loop run over a still ``image`` with ``cam``, drawn on a TouchScreen."""
     from companion.screen import TouchScreen
 
+    hub = StateHub()
+    screen = TouchScreen(phone_url="http://192.168.1.20:8080/")
+    return run_loop(flow, image, cam, hub, screen), hub, screen
+
+
+def tap(screen, hub, button: str):
+    """Press and release ``button`` on the touchscreen; returns what the release did."""
+    import pygame
+
+    pos = screen.buttons[button].rect.center
+    screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos), hub)
+    return screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos), hub)
+
+
+def test_touchscreen_shows_the_misplay_at_once_and_confirms_with_one_tap(store, among_deck, output_dir):
     scene = make_scene("among", ["main_reactor", "fighter_launch_bay"], seed=1, n_cards=2, effects=False)
     flow = among_flow(store, "Bob,Ann")
-    hub = StateHub()
     cam = CameraFlow(flow, deck=among_deck, calibration=calibrate(scene.image, scene.layout),
                      zones=whole_frame_for("Bob", scene.image, "Ann"), reread_s=0.0)
-    screen = TouchScreen(phone_url="http://192.168.1.20:8080/")
-    loop = run_loop(flow, scene.image, cam, hub, screen)
+    loop, hub, screen = run_on_touchscreen(flow, scene.image, cam)
     screen.save_png(output_dir / "camera_misplay_question.png")
     view = hub.snapshot().view
     [q] = view["camera"]["questions"]
     buttons = screen.buttons
     assert {"camera_confirm", "camera_dismiss", "next_phase", "undo"} <= set(buttons)
     assert min(buttons["camera_confirm"].rect.size) >= 48
-    tap = buttons["camera_confirm"].rect.center
-    screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=tap), hub)
-    assert screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=tap), hub) == "camera_confirm"
+    assert tap(screen, hub, "camera_confirm") == "camera_confirm"
     [action] = hub.take_actions()
     assert (action["action"], action["origin"], action["id"]) == ("camera_confirm", "touchscreen", q["id"])
     hub.post_action("camera_confirm", origin="touchscreen", id=q["id"])
@@ -477,18 +487,12 @@ def test_roll_dice_are_not_read_once_the_phases_are_revealed(store):
 
 
 def test_touchscreen_offers_the_other_phases_as_one_tap_corrections(store, output_dir):
-    import pygame
-
-    from companion.screen import TouchScreen
-
     reader = FakeDiceReader([("white", "explore", (340, 100, 30, 30)), ("green", "settle", (420, 100, 30, 30)),
                              ("white", "explore", (380, 100, 30, 30))])
     flow = flow_of(store, "roll")
     setup_roll(flow)
-    hub = StateHub()
     cam = CameraFlow(flow, dice_reader=reader, zones=halves(), reread_s=0.0)
-    screen = TouchScreen(phone_url="http://192.168.1.20:8080/")
-    loop = run_loop(flow, np.full((240, 640, 3), 70, np.uint8), cam, hub, screen)
+    loop, hub, screen = run_on_touchscreen(flow, np.full((240, 640, 3), 70, np.uint8), cam)
     screen.save_png(output_dir / "camera_roll_phase_question.png")
     [q] = hub.snapshot().view["camera"]["questions"]
     assert q["text"] == "Bob selected Explore? (dice: Explore 2, Settle 1)"
@@ -497,9 +501,7 @@ def test_touchscreen_offers_the_other_phases_as_one_tap_corrections(store, outpu
             "camera_confirm:ship", "camera_dismiss"} <= set(screen.buttons)
     assert "camera_confirm:explore" not in screen.buttons
     assert all(min(b.rect.size) >= 48 for b in screen.buttons.values())
-    tap = screen.buttons["camera_confirm:settle"].rect.center
-    screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=tap), hub)
-    screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=tap), hub)
+    tap(screen, hub, "camera_confirm:settle")
     loop._take_actions()
     last = flow.session.events()[-1]
     assert (last.kind, last.player, last.payload["phase"], last.payload["read"]["corrected"]) == (
@@ -607,25 +609,17 @@ def test_the_dice_count_waits_for_the_end_and_takes_goods_off(store):
 
 
 def test_touchscreen_asks_the_dice_count_then_shows_the_scores_with_count_dice(store, output_dir):
-    import pygame
-
-    from companion.screen import TouchScreen
-
     reader = FakeDiceReader([("white", "explore", (20, 40, 30, 30)), ("red", "develop", (60, 40, 30, 30)),
                              ("purple", "ship", (100, 40, 30, 30))])
     flow = flow_of(store, "roll")
     roll_to_the_end(flow)
-    hub = StateHub()
     cam = CameraFlow(flow, dice_reader=reader, zones=halves(), reread_s=0.0)
-    screen = TouchScreen(phone_url="http://192.168.1.20:8080/")
-    loop = run_loop(flow, np.full((240, 640, 3), 70, np.uint8), cam, hub, screen)
+    loop, hub, screen = run_on_touchscreen(flow, np.full((240, 640, 3), 70, np.uint8), cam)
     screen.save_png(output_dir / "camera_roll_count_question.png")
     [q] = hub.snapshot().view["camera"]["questions"]
     assert q["text"] == "Ann: 1 white, 1 red, 1 purple in citizenry and construction zone?"
     assert {"camera_confirm", "camera_dismiss"} <= set(screen.buttons)
-    tap = screen.buttons["camera_confirm"].rect.center
-    screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=tap), hub)
-    screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=tap), hub)
+    tap(screen, hub, "camera_confirm")
     loop._take_actions()
     loop.publish()
     assert flow.session.events()[-1].kind == "dice_counted"
