@@ -7,9 +7,14 @@ No I/O, no OpenCV, no hardware. Observations from the camera become rule inputs 
 from rules.core import (
     UNDO,
     BadEvent,
+    BadSettings,
+    CheckingGame,
     Event,
     Finding,
     Game,
+    GameInfo,
+    Option,
+    Progress,
     Replay,
     RulesError,
     ScoreBreakdown,
@@ -22,6 +27,7 @@ from rules.core import (
 from rules.games import GAMES, UnknownGame, get_game
 
 __all__ = [
-    "UNDO", "BadEvent", "Event", "Finding", "Game", "Replay", "RulesError", "ScoreBreakdown",
+    "UNDO", "BadEvent", "BadSettings", "CheckingGame", "Event", "Finding", "Game", "GameInfo", "Option",
+    "Progress", "Replay", "RulesError", "ScoreBreakdown",
     "ScoreLine", "Severity", "UnknownEvent", "effective_events", "replay", "GAMES", "UnknownGame", "get_game",
 ]

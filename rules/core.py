@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Generic, Iterable, Mapping, Protocol, TypeVar
+from typing import Any, Generic, Iterable, Mapping, Protocol, TypeVar, runtime_checkable
 
 __all__ = [
     "RulesError",
@@ -30,6 +30,11 @@ __all__ = [
     "ScoreLine",
     "ScoreBreakdown",
     "Game",
+    "GameInfo",
+    "Option",
+    "Progress",
+    "CheckingGame",
+    "BadSettings",
     "Replay",
     "effective_events",
     "replay",
@@ -54,6 +59,14 @@ class BadEvent(RulesError, ValueError):
 
     Plausible-but-wrong reports (an impossible die face, too many credits) are *not*
     errors: games answer them with a :class:`Finding` so nothing recorded is lost.
+    """
+
+
+class BadSettings(RulesError, ValueError):
+    """Settings a game cannot start from (a player count it is not for, an unknown option value).
+
+    The message names the setting and what is allowed, e.g. ``"Race for the Galaxy is for 2-4
+    players, got 5"``.
     """
 
 
@@ -164,24 +177,138 @@ class ScoreBreakdown:
         }
 
 
+OPTION_KINDS = ("bool", "int", "choice", "choices")
+"""What an :class:`Option` holds: a flag, a whole number, one name from ``choices``, or a list of names."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option, declared once: the CLI flag, the setup step and the settings check derive from it.
+
+    Attributes:
+        name: the settings key and the CLI flag (``"races"`` -> ``--races``; ``_`` becomes ``-``).
+        kind: one of :data:`OPTION_KINDS`.
+        default: the value when the option is not given (``False``, ``0``, ``None`` or ``()``).
+        choices: the allowed names for ``"choice"`` / ``"choices"`` (the game data's spelling).
+        help: one line for ``--help`` and the setup step, citing the rulebook where the option comes from.
+        per_player: a ``"choices"`` option with one entry per player in seat order (Among the Stars'
+            races); ``""`` leaves a seat to choose later.
+        minimum, maximum: bounds of an ``"int"``, or of the number of entries of a ``"choices"``.
+        players: the player counts the option is allowed with (Race's advanced game: ``(2, 2)``), or None.
+    """
+
+    name: str
+    kind: str
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    help: str = ""
+    per_player: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    players: tuple[int, int] | None = None
+
+    @property
+    def flag(self) -> str:
+        """The command-line flag, ``--`` + the name with ``-`` for ``_``."""
+        return "--" + self.name.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's facts, declared once on its engine (``game.info``); nothing else lists them.
+
+    Player limits, the seat colours offered, the CLI options and their checks, the help texts, the
+    setup step and the export (BoardGameGeek id) all read this.
+
+    Attributes:
+        name: short id used on the command line and in the session log (``"roll"``).
+        title: the game's name for players (``"Roll for the Galaxy"``).
+        bgg_id: BoardGameGeek id (the BG Stats play record), or None (d6).
+        players: ``(min, max)`` players, from the rulebook's box (``(0, 0)``: no players, d6).
+        colours: the seat colours the game offers, in seat order.
+        options: the game's options (see :class:`Option`).
+        score_input: the format ``companion score GAME FILE`` reads: ``"json"``, ``"jsonl-games"``
+            (JSON, or JSON Lines of one game each), or None (no end-of-game input).
+        rulebook: the rulebook's title, as cited by findings and breakdowns ("<title>, <section>").
+    """
+
+    name: str
+    title: str
+    bgg_id: int | None
+    players: tuple[int, int]
+    colours: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple")
+    options: tuple[Option, ...] = ()
+    score_input: str | None = None
+    rulebook: str = ""
+
+    def option(self, name: str) -> Option:
+        """The option called ``name``. Raises KeyError (naming the game's options) when there is none."""
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        raise KeyError(f"{self.title} has no option {name!r}; options: {', '.join(o.name for o in self.options) or 'none'}")
+
+    def cite(self, section: str) -> str:
+        """A rule citation in the one format findings use: ``"<rulebook>, <section>"``."""
+        return f"{self.rulebook or self.title}, {section}"
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a game stands, typed (flows read this, never the view dict's keys).
+
+    Attributes:
+        round: the round (Roll, Race), the round of the year (Among the Stars) or the game round (Eclipse), 1-based; 0 before the first.
+        round_label: what players read, e.g. ``"Round 3"``, ``"Year 2, round 4"``.
+        stage: the position in the round in the game's own terms (``"setup"``, ``"develop"``,
+            ``"action"``, ``"over"``); one word per position.
+        turn: whose turn it is, when the game has turns (Eclipse's action phase), else None.
+        last_round: an end condition is met and this is the last round.
+        ending: what ends the game, in players' words (``["VP pool exhausted"]``), empty before.
+        over: the game has ended (scores are final).
+    """
+
+    round: int
+    round_label: str
+    stage: str
+    turn: str | None = None
+    last_round: bool = False
+    ending: tuple[str, ...] = ()
+    over: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"round", "round_label", "stage", "turn", "last_round", "ending": [...], "over"}``."""
+        return {"round": self.round, "round_label": self.round_label, "stage": self.stage, "turn": self.turn,
+                "last_round": self.last_round, "ending": list(self.ending), "over": self.over}
+
+
 S = TypeVar("S")
 
 
 class Game(Protocol[S]):
-    """What every game module declares: its facts once, plus a pure state transition.
+    """What every game module declares: its facts once (:attr:`info`), plus a small pure state API.
+
+    As OpenSpiel's games are: a declaration and a state with a fixed handful of methods. The app reads a
+    game only through this protocol (and :class:`CheckingGame` where a game checks positions).
 
     Attributes:
-        name: short id used on the command line and in the session log (``"d6"``, ``"roll"``).
-        title: the game's name for players.
+        info: the game's facts (:class:`GameInfo`).
+        name: ``info.name`` (the session log stores it).
+        title: ``info.title``.
         event_kinds: every event kind :meth:`apply` accepts (besides ``"undo"``).
     """
 
+    info: GameInfo
     name: str
     title: str
     event_kinds: frozenset[str]
 
     def initial_state(self, settings: Mapping[str, Any]) -> S:
-        """The state before any event, from the session's settings (players, options)."""
+        """The state before any event, from the session's settings (players, options).
+
+        Raises:
+            BadSettings: settings the game cannot start from (player count, option values).
+        """
         ...
 
     def apply(self, state: S, event: Event) -> tuple[S, list[Finding]]:
@@ -195,6 +322,36 @@ class Game(Protocol[S]):
 
     def view(self, state: S) -> dict[str, Any]:
         """JSON-compatible summary of ``state`` for the touchscreen and the phone view."""
+        ...
+
+    def progress(self, state: S) -> Progress:
+        """Where the game stands (round, stage, whose turn, last round, over)."""
+        ...
+
+    def scores(self, state: S) -> list[ScoreBreakdown]:
+        """Each player's score as the game stands (final once ``progress(state).over``), in seat order."""
+        ...
+
+    def final_scores(self, data: Any) -> list[ScoreBreakdown]:
+        """Score an end-of-game position given as parsed JSON (``companion score GAME FILE``).
+
+        Raises:
+            RulesError: a ``ScoreInputError`` naming the field and the problem.
+        """
+        ...
+
+
+@runtime_checkable
+class CheckingGame(Protocol):
+    """A game that checks a position for misplays (``companion check GAME FILE``): recognised by this
+    protocol (``isinstance(game, CheckingGame)``), never by ``getattr``."""
+
+    def check(self, data: Any) -> list[Finding]:
+        """The findings of a position given as parsed JSON (empty: legal).
+
+        Raises:
+            RulesError: a ``ScoreInputError`` naming the field and the problem.
+        """
         ...
 
 
