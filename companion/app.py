@@ -408,6 +408,8 @@ class MainLoop:
     def _take_actions(self) -> bool:
         changed = False
         for action in self.hub.take_actions():
+            if not self.hub.begin(action):
+                continue  # its requester gave up waiting (answered "not recorded"): drop it
             self.stats.actions += 1
             name, origin = action["action"], action.get("origin", "cli")
             if self.flow is None and self.setup is not None and name != "quit":

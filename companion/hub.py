@@ -16,10 +16,10 @@ import queue
 import threading
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Mapping
 
-__all__ = ["Snapshot", "StateHub", "ACTIONS"]
+__all__ = ["Snapshot", "StateHub", "ACTIONS", "Pairing", "ANSWER_KEYS"]
 
 ACTIONS = frozenset({"read_now", "undo", "quit", "next_phase", "report", "undo_report", "camera_confirm",
                      "camera_dismiss", "setup_player", "setup_remove", "setup_rename", "setup_seat", "setup_even", "setup_start"})
@@ -32,6 +32,31 @@ saw) and ``camera_dismiss`` (``id``: drop the question); while a game is set up
 (``companion.setup_flow``) ``setup_player`` (``player``, ``colour``), ``setup_remove`` (``player``), ``setup_rename`` (``player``, ``name``),
 ``setup_seat`` (``player``, ``point``), ``setup_even`` and ``setup_start``. Payload keys
 depend on the action; ``reply`` (a :class:`concurrent.futures.Future`) gets the loop's answer."""
+
+
+ANSWER_KEYS = ("recorded", "message", "error", "status", "version")
+"""Keys of the main loop's answer to a requested action (:meth:`StateHub.request`):
+``recorded`` (seqs of the events written, durable when answered), ``message`` (for the views),
+``error`` (None, or what was refused and why; nothing was recorded), ``status`` (the HTTP status
+the phone view answers with: 200 written, 400 bad input, 403 not this phone's seat / not paired,
+409 made against an old state version, 500 an unexpected fault in the box, 503 storage failing),
+``version`` (the event log's last seq after the action: what the phone sends as ``version`` next)."""
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Who may change the game: the current game's join secret and its seat claims (owned by the loop).
+
+    Attributes:
+        game: the session (or setup) the secret belongs to.
+        secret: the join secret the QR code's link carries (``/join/<secret>``); a phone holding a
+            session cookie made from it may act; any other phone is read-only.
+        claims: player name -> the client id of the phone that claimed that seat.
+    """
+
+    game: str
+    secret: str
+    claims: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -50,6 +75,17 @@ class StateHub:
         self._cond = threading.Condition()
         self._snapshot = Snapshot(version=0, view={}, jpeg=None)
         self._actions: queue.Queue[dict[str, Any]] = queue.Queue()
+        self._pairing: Pairing | None = None
+
+    def set_pairing(self, pairing: Pairing | None) -> None:
+        """Publish the current game's join secret and seat claims (main loop only)."""
+        with self._cond:
+            self._pairing = pairing
+
+    def pairing(self) -> Pairing | None:
+        """The current :class:`Pairing`, or None before a game (or setup) has one. Never shown to phones."""
+        with self._cond:
+            return self._pairing
 
     def publish(self, view: dict[str, Any], jpeg: bytes | None = None) -> Snapshot:
         """Replace the snapshot (keeping the old JPEG when ``jpeg`` is None) and wake every waiter."""
@@ -93,9 +129,12 @@ class StateHub:
 
         ``name`` is positional only: the payload may have a ``name`` key (``setup_rename``).
 
+        Exactly once: when the loop has not started the action by ``timeout`` it is cancelled here and
+        the loop drops it (:meth:`begin`), so None always means "not done, nothing recorded"; once the
+        loop has started it, this waits for its answer (the loop answers within one step).
+
         Returns:
-            The loop's answer (``companion.flow.Outcome.to_json()``: ``{"recorded", "message",
-            "error"}``), or None when the loop did not answer in time (the action stays queued).
+            The loop's answer (keys :data:`ANSWER_KEYS`), or None when the action was cancelled unanswered.
 
         Raises:
             ValueError: ``name`` is not a known action.
@@ -105,7 +144,16 @@ class StateHub:
         try:
             return reply.result(timeout=timeout)
         except FutureTimeout:
-            return None
+            if reply.cancel():
+                return None
+            return reply.result()  # the loop took it just now: its answer follows
+
+    @staticmethod
+    def begin(action: dict[str, Any]) -> bool:
+        """Called by the loop before it carries out ``action``: False when its requester gave up
+        (the request was cancelled: drop the action, record nothing), True otherwise."""
+        reply = action.get("reply")
+        return reply is None or reply.set_running_or_notify_cancel()
 
     def take_actions(self) -> list[dict[str, Any]]:
         """Every queued action, oldest first (non-blocking)."""

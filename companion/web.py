@@ -20,7 +20,8 @@ Routes:
                           ``{"player": name, "form": form id, "values": {field: value}}`` ->
                           200 ``{"recorded": [seq], "message", "error": null}`` once the main loop
                           recorded it; 400 ``{"error"}`` naming the problem (nothing recorded);
-                          202 ``{"queued": true}`` when the loop did not answer within ``reply_s``.
+                          503 ``{"error"}`` when the loop did not take it within ``reply_s`` (then nothing
+                          is recorded: the request is cancelled, never done later).
     ``POST /api/report/undo``  ``{"player": name}``: withdraw that player's newest report; same answers.
     ``POST /api/setup``   while a game is set up (``view["game"]["setup"]``): ``{"action": "player",
                           "name", "colour"}`` | ``{"action": "remove", "name"}`` |
@@ -53,7 +54,7 @@ PHONE_ACTIONS = ("read_now", "undo", "next_phase")
 only in a game flow."""
 
 REPLY_S = 5.0
-"""Seconds a report waits for the main loop's answer before the phone is told it is queued."""
+"""Seconds a report waits for the main loop to take it; then it is cancelled and answered 503 (nothing recorded)."""
 
 HEARTBEAT_S = 15.0
 """Seconds between SSE heartbeat comments when nothing changes (keeps proxies and phones from closing)."""
@@ -122,7 +123,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     Args:
         hub: the running box's :class:`~companion.hub.StateHub`.
         heartbeat_s: seconds between SSE heartbeats on ``/api/events``.
-        reply_s: seconds a report waits for the main loop's answer (then 202, queued).
+        reply_s: seconds a report waits for the main loop to take it (then 503, cancelled: nothing recorded).
 
     Returns:
         A Flask app; ``app.extensions["companion"]`` holds ``{"hub", "stop"}`` where
@@ -212,7 +213,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
 
     def _answer(answer: dict[str, Any] | None) -> tuple[Response, int]:
         if answer is None:
-            return jsonify({"queued": True, "message": "the box is busy: your report is queued and shows when recorded"}), 202
+            return _error(503, "the box is busy and did not take this in time: nothing was recorded; try again")
         if answer.get("error"):
             return _error(400, answer["error"])
         return jsonify(answer), 200

@@ -164,13 +164,14 @@ def test_phone_reports_are_recorded_and_bad_ones_answered_with_the_problem(store
     assert kinds == ["credits_changed", "undo"]  # the refused reports left no trace
 
 
-def test_a_report_the_loop_does_not_answer_in_time_is_queued(store):
+def test_a_report_the_loop_does_not_take_in_time_is_cancelled_not_queued(store):
     hub = StateHub()
     app = create_app(hub, reply_s=0.01)
     app.testing = True
     answer = app.test_client().post("/api/report", json={"player": "Ann", "form": "vp", "values": {"vp": 1}})
-    assert answer.status_code == 202 and answer.get_json()["queued"] is True
-    assert [a["action"] for a in hub.take_actions()] == ["report"]  # still there for the loop
+    assert answer.status_code == 503 and "nothing was recorded" in answer.get_json()["error"]
+    [action] = hub.take_actions()
+    assert action["action"] == "report" and hub.begin(action) is False  # the loop drops it: never recorded later
 
 
 # -- export -----------------------------------------------------------------------------------

@@ -135,11 +135,12 @@ def test_phone_api_setup_is_answered(store):
     app = create_app(hub, reply_s=0.01).test_client()
     assert app.post("/api/setup", json={"action": "dance"}).status_code == 400
     assert app.post("/api/setup", json={"action": "player", "name": 3}).status_code == 400
-    # nobody answers within reply_s: queued for the main loop
+    # nobody takes it within reply_s: cancelled, answered 503, and the loop drops it
     response = app.post("/api/setup", json={"action": "player", "name": "Ann", "colour": "red"})
-    assert response.status_code == 202
+    assert response.status_code == 503 and "nothing was recorded" in response.get_json()["error"]
     [action] = hub.take_actions()
     assert (action["action"], action["player"], action["colour"], action["origin"]) == ("setup_player", "Ann", "red", "phone")
+    assert hub.begin(action) is False
 
 
 def test_run_without_players_and_no_open_game_shows_the_setup(tmp_path, capsys):
