@@ -45,6 +45,18 @@ def test_unit_runs_companion_as_unprivileged_user() -> None:
     assert unit["Install"]["WantedBy"] == "multi-user.target"
 
 
+def test_unit_is_notify_with_a_watchdog_fed_by_companion() -> None:
+    """companion/notify.py says READY=1 and pings WATCHDOG=1 from the main process: the unit must expect both."""
+    service = parse_unit(UNIT.read_text())["Service"]
+    assert service["Type"] == "notify"
+    assert service["NotifyAccess"] == "main"  # the loop runs in companion's main process
+    watchdog_s = int(service["WatchdogSec"])
+    assert 10 <= watchdog_s <= 120  # longer than an honest slow turn, short enough to bring a frozen box back
+    assert int(service["TimeoutStartSec"]) > watchdog_s  # start-up on a Pi is slower than one turn
+    # the clean stop goes through cli's SIGTERM handler (the loop ends after its turn)
+    assert service.get("KillSignal", "SIGTERM") == "SIGTERM"
+
+
 def test_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
