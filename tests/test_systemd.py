@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import configparser
+import fnmatch
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -57,17 +59,77 @@ def test_unit_is_notify_with_a_watchdog_fed_by_companion() -> None:
     assert service.get("KillSignal", "SIGTERM") == "SIGTERM"
 
 
-def test_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
-    analyze = shutil.which("systemd-analyze")
-    if analyze is None:
+def test_unit_sandbox_keeps_camera_gpio_display_and_touch_reachable() -> None:
+    text = UNIT.read_text()
+    service = parse_unit(text)["Service"]
+    assert service["DevicePolicy"] == "closed"
+    assert service.get("PrivateDevices", "no") == "no"  # it would hide the device nodes themselves
+    allowed = {value.split()[0]: value.split()[1] for value in unit_values(text, "DeviceAllow")}
+    # /proc/devices group names as the kernel registers them (the camera stack: V4L2 nodes, the media
+    # controller, the dma heaps libcamera allocates frames from; GPIO; DRM; input)
+    needed = ["video4linux", "media", "dma_heap", "gpiochip", "bcm2835-gpiomem", "rpi-gpiomem", "drm", "input"]
+    for group in needed:
+        matching = [pattern for pattern in allowed if fnmatch.fnmatchcase(f"char-{group}", pattern)]
+        assert matching, f"nothing in DeviceAllow= lets the box open char-{group} devices"
+        assert all("r" in allowed[p] for p in matching)
+    for group in ("video4linux", "media", "dma_heap", "gpiochip", "drm"):  # written to, not only read
+        assert any("w" in allowed[p] for p in allowed if fnmatch.fnmatchcase(f"char-{group}", p))
+    assert not any(p.startswith("block-") or p in ("char-*", "char-mem", "char-misc") for p in allowed)
+    assert set(service["RestrictAddressFamilies"].split()) == {"AF_INET", "AF_INET6", "AF_UNIX", "AF_NETLINK"}
+    # MemoryDenyWriteExecute breaks Mesa's llvmpipe, which the touchscreen can be drawn through
+    assert service.get("MemoryDenyWriteExecute", "no") == "no"
+
+
+def test_unit_writes_only_where_systemd_made_it_writable() -> None:
+    """ProtectSystem=strict: every directory companion writes to (its data, cache, home, working
+    directory, lgpio's pipes) must lie in the state, cache or runtime directory systemd creates."""
+    text = UNIT.read_text()
+    service = parse_unit(text)["Service"]
+    assert service["ProtectSystem"] == "strict" and service["ProtectHome"] == "yes"
+    assert service["CapabilityBoundingSet"] == "" and service["NoNewPrivileges"] == "yes"
+    writable = [f"%S/{service['StateDirectory']}", f"%C/{service['CacheDirectory']}",
+                f"%t/{service['RuntimeDirectory']}", "/tmp"]  # /tmp: PrivateTmp=yes
+    assert service["PrivateTmp"] == "yes"
+    env = dict(value.split("=", 1) for value in unit_values(text, "Environment"))
+    written = [service["WorkingDirectory"]] + [env[k] for k in ("HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "LG_WD")]
+    for path in written:
+        assert any(path == root or path.startswith(root + "/") for root in writable), path
+    for key in ("ReadWritePaths", "ReadOnlyPaths", "InaccessiblePaths", "BindPaths"):
+        assert key not in service  # nothing else is opened up (or hidden) by hand
+
+
+def analyze() -> str:
+    found = shutil.which("systemd-analyze")
+    if found is None:
         pytest.skip("systemd-analyze is not installed here (apt install systemd)")
+    return found
+
+
+def exposure(unit: Path) -> tuple[float, str, int]:
+    """systemd-analyze's overall exposure of ``unit`` (0.0 safest .. 10.0), its word, and the exit code
+    of the same run with --threshold=40 (non-zero when over 4.0)."""
+    result = subprocess.run([analyze(), "security", "--offline=yes", "--threshold=40", str(unit)],
+                            capture_output=True, text=True, timeout=120)
+    match = re.search(r"Overall exposure level for \S+: (\d+\.\d) (\w+)", result.stdout)
+    assert match, result.stdout + result.stderr
+    return float(match.group(1)), match.group(2), result.returncode
+
+
+def test_unit_is_rated_ok_by_systemd_analyze_security() -> None:
+    score, word, code = exposure(UNIT)
+    assert score <= 4.0 and word in ("SAFE", "OK"), (score, word)
+    assert code == 0
+
+
+def test_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
+    tool = analyze()
     # verify insists that ExecStart exists; point it at a stub instead of the installed venv.
     stub = tmp_path / "companion"
     stub.write_text("#!/bin/sh\nexit 0\n")
     stub.chmod(0o755)
     unit = tmp_path / "companion.service"
     unit.write_text(UNIT.read_text().replace(f"{DEFAULT_PREFIX}/venv/bin/companion", str(stub)))
-    result = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run([tool, "verify", str(unit)], capture_output=True, text=True, timeout=120)
     # verify exits 0 even for ignored lines ("Failed to parse ..., ignoring"), so read its complaints.
     complaints = [line for line in result.stderr.splitlines() if "companion.service" in line]
     assert result.returncode == 0, result.stderr
