@@ -39,12 +39,21 @@ def test_unit_runs_companion_as_unprivileged_user() -> None:
     assert set(service["SupplementaryGroups"].split()) >= {"video", "gpio", "render", "input"}
     assert service["ExecStart"].split()[0] == f"{DEFAULT_PREFIX}/venv/bin/companion"
     assert service["ExecStart"].split()[1:] == ["run"]
-    assert service["Restart"] == "on-failure"
     assert service["StandardOutput"] == "journal"
     assert service["StateDirectory"] == "tabletop-companion"
     assert service["WorkingDirectory"] == "%S/tabletop-companion"
     assert "SDL_VIDEODRIVER=kmsdrm" in unit_values(text, "Environment")
     assert unit["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_unit_never_leaves_the_box_stopped() -> None:
+    """A fault that repeats (the same bad request, a missing camera) restarts the box every time, slowly
+    enough not to flicker the screen: no start limit, every kind of exit restarted."""
+    unit = parse_unit(UNIT.read_text())
+    assert unit["Service"]["Restart"] == "always"
+    assert unit["Unit"]["StartLimitIntervalSec"] == "0"  # 0: no rate limit, never "start-limit-hit"
+    assert "StartLimitBurst" not in unit["Unit"] and "RestartPreventExitStatus" not in unit["Service"]
+    assert 5 <= int(unit["Service"]["RestartSec"]) <= 30
 
 
 def test_unit_is_notify_with_a_watchdog_fed_by_companion() -> None:
