@@ -15,7 +15,7 @@ from companion.app import MainLoop
 from companion.hub import StateHub
 from companion.notify import PINGS_PER_INTERVAL, ServiceNotifier, running_status, watchdog_interval_s
 from companion.session import SessionStore
-from device import FakeCamera, Frame
+from device import FakeCamera
 from vision import DiceRead
 from vision.motion import StillnessDetector
 
@@ -160,22 +160,21 @@ def test_running_status_leaves_the_join_secret_out() -> None:
     assert running_status("fake", "") == "running: camera fake, no phone view"
 
 
-class HangingCamera(FakeCamera):
-    """A fake camera whose read of frame ``hang_at`` blocks until :attr:`release` is set (a stuck driver)."""
+class HangingPump:
+    """A touchscreen pump (``MainLoop(pump_screen=...)``, called on the loop's thread every turn) whose
+    ``hang_at``-th call blocks until :attr:`release` is set, like a display driver call that never returns."""
 
-    def __init__(self, *args, hang_at: int, **kw) -> None:
-        super().__init__(*args, **kw)
+    def __init__(self, hang_at: int) -> None:
         self.hang_at = hang_at
-        self.reads = 0
+        self.calls = 0
         self.hanging = threading.Event()
         self.release = threading.Event()
 
-    def read(self) -> Frame:
-        if self.reads == self.hang_at:
+    def __call__(self) -> None:
+        self.calls += 1
+        if self.calls == self.hang_at:
             self.hanging.set()
-            assert self.release.wait(60), "the test never released the camera"
-        self.reads += 1
-        return super().read()
+            assert self.release.wait(60), "the test never released the pump"
 
 
 class NoDice:
@@ -184,8 +183,8 @@ class NoDice:
 
 
 def test_the_watchdog_is_fed_by_the_loop_only_while_it_turns(tmp_path) -> None:
-    """A main loop stuck in a blocking camera read stops the pings (systemd then restarts the service);
-    once the read returns the loop turns and pings again."""
+    """A main loop stuck in a blocking call stops the pings (systemd then restarts the service); once
+    the call returns the loop turns and pings again. The pings come from the loop's own thread."""
     turns: list[str] = []
     turned = threading.Condition()
 
@@ -194,26 +193,26 @@ def test_the_watchdog_is_fed_by_the_loop_only_while_it_turns(tmp_path) -> None:
             turns.append(threading.current_thread().name)
             turned.notify_all()
 
-    camera = HangingCamera([np.full((60, 80, 3), 90, np.uint8)], loop=True, hang_at=5)
+    pump = HangingPump(hang_at=6)
+    camera = FakeCamera([np.full((60, 80, 3), 90, np.uint8)], loop=True)
     with SessionStore(tmp_path / "s.sqlite3") as store:
         loop = MainLoop(source=camera, reader=NoDice(), session=store.start("d6", {}), hub=StateHub(),
-                        stillness=StillnessDetector(), sleep=lambda s: None, watchdog=watchdog)
+                        stillness=StillnessDetector(), pump_screen=pump, sleep=lambda s: None, watchdog=watchdog)
         worker = threading.Thread(target=loop.run, kwargs={"max_frames": 20}, name="main-loop")
         worker.start()
         try:
-            assert camera.hanging.wait(60)
+            assert pump.hanging.wait(60)
             with turned:
                 stuck_at = len(turns)
-            assert stuck_at == 6  # one call per step: steps 1-5 read frames 0-4, step 6 is stuck in read 5
-            # the loop is blocked inside step 6: no call can come (the loop thread alone makes them)
-            assert worker.is_alive() and len(turns) == stuck_at
+            # one call at the top of each turn: turns 1-5 went round, turn 6 is stuck in its pump
+            assert stuck_at == 6 and worker.is_alive()
         finally:
-            camera.release.set()
+            pump.release.set()
         with turned:
-            assert turned.wait_for(lambda: len(turns) > stuck_at, timeout=60)
+            assert turned.wait_for(lambda: len(turns) > stuck_at, timeout=60)  # turning again: pinging again
         worker.join(60)
     assert not worker.is_alive()
-    assert set(turns) == {"main-loop"} and len(turns) == 20
+    assert set(turns) == {"main-loop"} and len(turns) == pump.calls >= 20
 
 
 def test_companion_demo_tells_systemd_it_is_up_alive_and_stopping(tmp_path) -> None:
