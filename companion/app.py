@@ -143,6 +143,9 @@ class MainLoop:
             ``ThreadPoolExecutor``) so the touchscreen and phones stay live during a read (a card read
             takes about 1 s on a 1280x720 frame here, several on a Pi); None: reads run on this loop's
             thread (replays at full speed, tests). A read in flight when the loop stops is applied.
+        watchdog: called at the top of every ``step()``, on this loop's thread: a loop that stops
+            turning (e.g. stuck in a blocking call) stops calling it. ``cli`` passes
+            :meth:`companion.notify.ServiceNotifier.loop_turned`, which feeds systemd's watchdog.
     """
 
     def __init__(
@@ -168,6 +171,7 @@ class MainLoop:
         make_camera: Callable[[GameFlow], Any] | None = None,
         on_change: Callable[[], None] | None = None,
         read_executor: Executor | None = None,
+        watchdog: Callable[[], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -191,6 +195,7 @@ class MainLoop:
         self.make_camera = make_camera
         self.on_change = on_change
         self.read_executor = read_executor
+        self.watchdog = watchdog
         self._read_started = 0.0
         self._changed_key: str | None = None
         self._announced: set[str] = set()
@@ -244,6 +249,8 @@ class MainLoop:
 
     def step(self) -> None:
         """One pass: take actions, read one frame, read the dice if the scene just became still, publish."""
+        if self.watchdog is not None:
+            self.watchdog()
         if self.pump_screen is not None:
             self.pump_screen()
         changed = self._take_actions()

@@ -1142,6 +1142,7 @@ def cmd_box(args: argparse.Namespace) -> int:
     from companion.hub import StateHub
     from companion.paths import default_db_path
     from companion.errors import BadEntry, SessionError
+    from companion.notify import ServiceNotifier, running_status
     from companion.session import SessionStore
     from device import DeviceError, open_source
     from rules import RulesError
@@ -1188,6 +1189,8 @@ def cmd_box(args: argparse.Namespace) -> int:
         return EXIT_DEVICE
     demo = args.command == "demo"
     spec = str(args.folder or demo_photos()) if demo else args.source
+    notifier = ServiceNotifier()  # systemd's READY=1 / STATUS= / WATCHDOG=1 / STOPPING=1; a no-op elsewhere
+    notifier.status(f"starting: opening the camera ({spec})")
     fps = 10.0  # replays only: each photo is held as a still scene for --hold seconds
     replay = {"fps": fps, "hold_frames": max(1, round(args.hold * fps)), "skip_bad": True, "noise": 1.5,
               "loop": demo and not args.once, "realtime": not (demo and args.fast)}
@@ -1288,7 +1291,9 @@ def cmd_box(args: argparse.Namespace) -> int:
         # a live camera (or a replay in real time): card reads on a worker so the screens stay live;
         # a replay at full speed (--fast) reads each frame before the next, as a test would
         read_executor=read_executor,
+        watchdog=notifier.loop_turned,  # READY=1 on the first turn, then the watchdog pings
     )
+    notifier.status(running_status(source.name, phone_url))
     signal.signal(signal.SIGTERM, lambda *_: loop.stop())
     if controls is not None:
         controls.watching()
@@ -1300,6 +1305,7 @@ def cmd_box(args: argparse.Namespace) -> int:
         print(f"companion {args.command}: {exc}", file=sys.stderr)
         return EXIT_DEVICE
     finally:
+        notifier.stopping()
         if read_executor is not None:
             read_executor.shutdown(wait=True, cancel_futures=True)
         if server is not None:
