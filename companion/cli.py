@@ -257,7 +257,7 @@ def _main(argv: Sequence[str] | None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-    logging.getLogger("werkzeug").setLevel(logging.DEBUG if args.verbose else logging.WARNING)  # no line per phone request
+    logging.getLogger("waitress").setLevel(logging.DEBUG if args.verbose else logging.WARNING)  # no line per phone request
     if args.command == "read":
         ignored = [opt for opt, given, used in (
             ("--profile", args.profile is not None, args.cards is None and args.dice == "roll"),
@@ -1248,9 +1248,8 @@ def cmd_box(args: argparse.Namespace) -> int:
 
         try:
             server = serve(create_app(hub), host=args.host, port=args.port)
-        except (OSError, SystemExit) as exc:  # serve() checks the bind first (werkzeug would exit)
-            detail = str(exc) if isinstance(exc, OSError) else f"--host {args.host} --port {args.port}"
-            print(f"companion {args.command}: cannot start the phone view: {detail}; try another --host or --port, "
+        except OSError as exc:  # serve() binds first and names the problem in one line
+            print(f"companion {args.command}: cannot start the phone view: {exc}; try another --host or --port, "
                   "or --no-web", file=sys.stderr)
             store.close()
             source.close()

@@ -39,15 +39,16 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
-from werkzeug.serving import BaseWSGIServer, make_server
 
 from companion.hub import Snapshot, StateHub
+from companion.webserver import BODY_LIMIT_BYTES, PhoneServer, ServerLimits, serve
 
-__all__ = ["create_app", "serve", "PhoneServer", "sse_stream", "state_json", "PHONE_ACTIONS", "HEARTBEAT_S", "REPLY_S"]
+__all__ = ["create_app", "serve", "PhoneServer", "ServerLimits", "sse_stream", "state_json", "PHONE_ACTIONS", "HEARTBEAT_S", "REPLY_S"]
 
 PHONE_ACTIONS = ("read_now", "undo", "next_phase")
 """Actions a phone may post (a phone cannot stop the box); ``undo`` only in d6 mode, ``next_phase``
@@ -55,6 +56,9 @@ only in a game flow."""
 
 REPLY_S = 5.0
 """Seconds a report waits for the main loop to take it; then it is cancelled and answered 503 (nothing recorded)."""
+
+STOP_CHECK_S = 0.5
+"""Seconds an event stream waits at most before it looks whether the server is shutting down."""
 
 HEARTBEAT_S = 15.0
 """Seconds between SSE heartbeat comments when nothing changes (keeps proxies and phones from closing)."""
@@ -89,12 +93,16 @@ def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.
     yield "retry: 2000\n\n"
     yield _sse_state(snapshot)
     version = snapshot.version
+    quiet_since = time.monotonic()
     while stop is None or not stop.is_set():
-        snapshot = hub.wait_for_change(version, timeout=heartbeat_s)
+        # short waits, so a shutdown ends the stream (and frees its worker thread) within STOP_CHECK_S
+        snapshot = hub.wait_for_change(version, timeout=min(heartbeat_s, STOP_CHECK_S))
         if snapshot.version != version:
             version = snapshot.version
+            quiet_since = time.monotonic()
             yield _sse_state(snapshot)
-        else:
+        elif time.monotonic() - quiet_since >= heartbeat_s:
+            quiet_since = time.monotonic()
             yield ": heartbeat\n\n"
 
 
@@ -131,7 +139,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         :meth:`PhoneServer.shutdown`).
     """
     app = Flask(__name__)
-    app.config["MAX_CONTENT_LENGTH"] = 16 * 1024  # actions are tiny; refuse megabyte bodies from the LAN (413)
+    app.config["MAX_CONTENT_LENGTH"] = BODY_LIMIT_BYTES  # actions are tiny; refuse megabyte bodies from the LAN (413)
     stop = threading.Event()
     app.extensions["companion"] = {"hub": hub, "stop": stop}
 
@@ -277,65 +285,3 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         return _answer(hub.request(f"camera_{answer}", "phone", reply_s, id=qid, **extra))
 
     return app
-
-
-class PhoneServer:
-    """A werkzeug server running an app in a daemon thread (see :func:`serve`).
-
-    Attributes:
-        host: the address it is bound to.
-        port: the TCP port it listens on (the real one when 0 was asked for).
-        url: ``http://host:port/``.
-    """
-
-    def __init__(self, server: BaseWSGIServer, app: Flask) -> None:
-        self._server = server
-        self._app = app
-        self.host = server.host
-        self.port = server.server_port
-        self.url = f"http://{self.host}:{self.port}/"
-        self._thread = threading.Thread(target=server.serve_forever, name=f"phone-view:{self.port}", daemon=True)
-        self._thread.start()
-
-    def shutdown(self, timeout: float = 5.0) -> None:
-        """Stop accepting requests, end open event streams, close the socket; waits up to ``timeout`` s."""
-        stop = self._app.extensions.get("companion", {}).get("stop")
-        if stop is not None:
-            stop.set()
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout)
-
-    def __enter__(self) -> PhoneServer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.shutdown()
-
-
-def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080) -> PhoneServer:
-    """Serve ``app`` with werkzeug's threaded server in a daemon thread; returns at once.
-
-    Args:
-        app: from :func:`create_app`.
-        host: address to bind; ``"0.0.0.0"`` for phones on the LAN, ``"127.0.0.1"`` in tests.
-        port: TCP port; 0 picks a free one (read it from ``PhoneServer.port``).
-
-    Raises:
-        OSError: ``host`` is not an address of this machine, or ``host:port`` is in use or cannot be
-            bound (checked here first: werkzeug itself prints and exits on a failed bind).
-    """
-    import socket
-
-    try:
-        family, _, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    except (socket.gaierror, UnicodeError) as exc:
-        raise OSError(f"--host {host} is not a network address ({getattr(exc, 'strerror', None) or exc})") from None
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(address)
-        except OSError as exc:
-            raise OSError(f"cannot listen on {host} port {port} ({exc.strerror or exc})") from None
-    server = make_server(host, port, app, threaded=True)
-    return PhoneServer(server, app)
