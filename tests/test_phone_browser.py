@@ -1,4 +1,4 @@
-"""The phone page in a real browser (Debian's chromium via Playwright): live updates and Undo.
+"""The phone page in a real browser (Debian's chromium via Playwright): live updates, Undo, reports.
 
 Never downloads a browser: uses /usr/bin/chromium, and skips with the reason when it or
 Playwright is missing.
@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 from companion.web import create_app, serve
+from tests.phones import SeatClaims, know_pairing_actions
+from tests.test_web import Answering, written
 
 pytestmark = pytest.mark.browser
 
@@ -53,6 +55,18 @@ def browser():
             browser.close()
 
 
+@pytest.fixture(autouse=True)
+def pairing_actions(monkeypatch):
+    know_pairing_actions(monkeypatch)
+
+
+def join_url(server, hub) -> str:
+    """The link the touchscreen's QR code carries (a pairing is made when the test has none)."""
+    if hub.pairing() is None:
+        SeatClaims(hub)
+    return f"{server.url}join/{hub.pairing().secret}"
+
+
 @pytest.fixture
 def phone(browser, hub):
     """A phone-sized page connected to a real server on 127.0.0.1 (free port)."""
@@ -74,7 +88,7 @@ def test_page_updates_live_and_undo_reaches_the_hub(phone, hub, make_view, outpu
 
     page, server, errors = phone
     hub.publish(make_view([1, 2], seq=1), _jpeg((255, 0, 0)))
-    page.goto(server.url)
+    page.goto(join_url(server, hub))
     expect(page.locator("#connection")).to_have_text("live")
     expect(page.locator("#total")).to_have_text("3")
     expect(page.locator("#frame")).to_be_visible()
@@ -109,12 +123,15 @@ def test_page_updates_live_and_undo_reaches_the_hub(phone, hub, make_view, outpu
     )
     assert page.evaluate("window.__notReloaded") is True  # same document: no reload happened
 
-    # Undo posts to the hub as the phone.
-    with page.expect_response(lambda r: r.url.endswith("/api/action")) as answer:
-        page.locator("#undo").click()
-    assert answer.value.status == 202
-    assert hub.take_actions() == [{"action": "undo", "origin": "phone"}]
-    expect(page.locator("#action-result")).to_have_text("Undo sent")
+    # Undo posts to the hub as the phone, with the version on screen and a fresh key; answered once written.
+    with Answering(hub, lambda a: {**written(a, 3), "message": "undid event 2"}) as loop:
+        with page.expect_response(lambda r: r.url.endswith("/api/action")) as answer:
+            page.locator("#undo").click()
+        assert answer.value.status == 200
+        expect(page.locator("#action-result")).to_have_text("undid event 2")
+    (taken,) = loop.taken
+    assert (taken["action"], taken["origin"], taken["version"]) == ("undo", "phone", 2)
+    assert re.fullmatch(r"[0-9a-f]{32}", taken["key"]) and taken["client"]
 
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
     page.screenshot(path=str(output_dir / "phone.png"), full_page=True)
@@ -126,7 +143,7 @@ def test_camera_lost_shows_on_the_phone_and_disables_read_now(phone, hub, make_v
     from playwright.sync_api import expect
 
     page, server, errors = phone
-    page.goto(server.url)
+    page.goto(join_url(server, hub))
     expect(page.locator("#no-frame")).to_be_visible()  # nothing published: 404 frame, placeholder shown
 
     lost = make_view([3, 3])
@@ -154,23 +171,27 @@ def test_a_player_reports_from_the_phone_and_sees_it(phone, hub, tmp_path, outpu
         session = store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {}))
         flow = GameFlow(session, FLOWS["roll"])
         stop = threading.Event()
+        seats = SeatClaims(hub)
 
-        def main_loop() -> None:  # the main loop's part: take actions, publish the flow's view
+        def view():
+            return {"game": seats.view(flow.view()), "status": {"message": "ok"},
+                    "session": {"events": session.last_seq}}
+
+        def main_loop() -> None:  # the main loop's part: take actions, publish the flow's view, then answer
             while not stop.is_set():
-                changed = False
                 for action in hub.take_actions():
-                    outcome = handle_action(flow, action)
-                    action["reply"].set_result(outcome.to_json())
-                    changed = True
-                if changed:
-                    hub.publish({"game": flow.view(), "status": {"message": "ok"}})
+                    answer = seats.answer(action)
+                    if answer is None:
+                        answer = handle_action(flow, action).to_json()
+                    hub.publish(view())
+                    action["reply"].set_result(answer)
                 stop.wait(0.01)
 
-        hub.publish({"game": flow.view(), "status": {"message": "ok"}})
+        hub.publish(view())
         loop = threading.Thread(target=main_loop, daemon=True)
         loop.start()
         try:
-            page.goto(server.url)
+            page.goto(join_url(server, hub))
             expect(page.locator("#connection")).to_have_text("live")
             expect(page.locator("#title")).to_have_text("Roll for the Galaxy")
             page.locator("#seats button", has_text="Ann").click()

@@ -128,11 +128,11 @@ def test_touchscreen_and_phone_set_up_a_game_in_the_main_loop(store, output_dir)
 
 
 def test_phone_api_setup_is_answered(store):
-    from companion.web import create_app
+    from tests.phones import joined_phone
 
     hub = StateHub()
     hub.publish({"game": {"flow": "race", "setup": True}})  # the box shows the setup step
-    app = create_app(hub, reply_s=0.01).test_client()
+    app = joined_phone(hub, reply_s=0.01)
     assert app.post("/api/setup", json={"action": "dance"}).status_code == 400
     assert app.post("/api/setup", json={"action": "player", "name": 3}).status_code == 400
     # nobody takes it within reply_s: cancelled, answered 503, and the loop drops it

@@ -187,3 +187,19 @@ def test_a_taken_port_and_a_bad_host_are_one_line():
             serve(_app, host="127.0.0.1", port=port)
     with pytest.raises(OSError, match="^--host 999.1.1.1 is not a network address"):
         serve(_app, host="999.1.1.1", port=0)
+
+
+@pytest.mark.parametrize("host", [b"localhost:99999", b"[::1", b"\xff\xfe", b"a" * 300, b"localhost:-1", b""])
+def test_hostile_host_headers_are_refused_not_crashes(hub, make_view, host):
+    from companion.web import create_app
+
+    hub.publish(make_view([1]))
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+            s.sendall(b"GET /api/state HTTP/1.1\r\nHost: " + host + b"\r\nConnection: close\r\n\r\n")
+            head, _, body = _read_answer(s)
+        assert head.split()[1] in (b"400", b"403"), head
+        assert json.loads(body)["error"]
+    finally:
+        server.shutdown()
