@@ -1244,10 +1244,18 @@ def cmd_box(args: argparse.Namespace) -> int:
     server = None
     if not args.no_web:
         from companion.netinfo import phone_url as make_phone_url
+        from companion.paths import web_secret_key
         from companion.web import create_app, serve
 
         try:
-            server = serve(create_app(hub), host=args.host, port=args.port)
+            cookie_key = web_secret_key()
+        except OSError as exc:  # a read-only or full data folder: phones join again after a restart
+            cookie_key = None
+            log.warning("cannot keep the phone view's key in the data folder (%s); phones scan the QR code "
+                        "again after a restart", exc.strerror or exc)
+        named = [] if args.host in ("0.0.0.0", "::") else [args.host]  # --host NAME: the box answers to it too
+        try:
+            server = serve(create_app(hub, secret_key=cookie_key, hosts=named), host=args.host, port=args.port)
         except OSError as exc:  # serve() binds first and names the problem in one line
             print(f"companion {args.command}: cannot start the phone view: {exc}; try another --host or --port, "
                   "or --no-web", file=sys.stderr)
@@ -1255,7 +1263,6 @@ def cmd_box(args: argparse.Namespace) -> int:
             source.close()
             return EXIT_DEVICE
         phone_url = make_phone_url(server.port, None if args.host in ("0.0.0.0", "::") else args.host)
-        log.info("phone view at %s", phone_url)
 
     screen, pump = _open_screen(args, hub, phone_url)
     controls = None if args.no_gpio else _open_controls(hub, "next_phase" if flow_game else "read_now", args.buzzer_pin)
@@ -1288,6 +1295,11 @@ def cmd_box(args: argparse.Namespace) -> int:
         # a replay at full speed (--fast) reads each frame before the next, as a test would
         read_executor=read_executor,
     )
+    if server is not None:  # the loop has made or loaded the join secret: the QR code's link, on one line
+        from companion.netinfo import join_url
+
+        pairing = hub.pairing()
+        print(f"phone view at {join_url(phone_url, pairing.secret if pairing is not None else None)}", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: loop.stop())
     if controls is not None:
         controls.watching()
@@ -1432,11 +1444,12 @@ def _open_screen(args: argparse.Namespace, hub: object, phone_url: str):
     from companion.screen import TouchScreen
 
     try:
-        screen = TouchScreen.for_display(fullscreen=not args.windowed and args.command == "run", phone_url=phone_url)
+        screen = TouchScreen.for_display(fullscreen=not args.windowed and args.command == "run", phone_url=phone_url,
+                                         pairing=hub.pairing)
         drawn_to_display = os.environ.get("SDL_VIDEODRIVER") != "dummy"
     except pygame.error as exc:
         log.info("no display for the touchscreen (%s); drawing off-screen (use --screenshot to see it)", exc)
-        screen = TouchScreen(phone_url=phone_url)
+        screen = TouchScreen(phone_url=phone_url, pairing=hub.pairing)
         drawn_to_display = False
 
     def pump() -> None:
