@@ -290,7 +290,10 @@ class SessionStore:
                 conn.execute("COMMIT")
             except sqlite3.Error as exc:
                 self._rollback(conn)
-                raise translate(exc, self.path, doing) from exc
+                error = translate(exc, self.path, doing)
+                if isinstance(error, StorageError) and error.kind == "read-only":
+                    self.read_only = error  # SQLite keeps the file read-only now: retry_writing reopens it
+                raise error from exc
             except BaseException:
                 self._rollback(conn)
                 raise

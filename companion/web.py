@@ -214,8 +214,8 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     def _answer(answer: dict[str, Any] | None) -> tuple[Response, int]:
         if answer is None:
             return _error(503, "the box is busy and did not take this in time: nothing was recorded; try again")
-        if answer.get("error"):
-            return _error(400, answer["error"])
+        if answer.get("error"):  # the loop's status: 400, 403, 409, 500 or 503 (companion.desk)
+            return _error(int(answer.get("status") or 400), answer["error"], version=answer.get("version"))
         return jsonify(answer), 200
 
     @app.post("/api/report")
