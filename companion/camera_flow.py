@@ -46,6 +46,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 import cv2
 import numpy as np
 
+from companion.errors import shown
 from companion.watch import seen_cards
 from rules import BadEvent, Event, UnknownEvent
 
@@ -430,6 +431,9 @@ class CameraFlow:
         """The next end-of-game dice count pass (:class:`DiceCounting`), None when done or not counted."""
         self.count_seen: dict[str, dict[str, int]] = {}
         """Each player's dice ``{colour: n}`` seen in the last count pass (the next pass counts the difference)."""
+        self.unsaved: Exception | None = None
+        """The :class:`companion.errors.StorageError` that kept a read's events from being written (the loop
+        shows it and clears this); the read's questions are still asked."""
 
     @property
     def enabled(self) -> bool:
@@ -694,12 +698,17 @@ class CameraFlow:
             return None
 
     def _take(self, player: str, observed: Observed) -> list[Event]:
+        from companion.errors import StorageError
+
         recorded = []
         for kind, payload in observed.log:
             try:
                 recorded.append(self.flow.session.append(kind, payload, player=player, origin="camera"))
             except (BadEvent, UnknownEvent) as exc:
                 log.warning("camera %s for %s not recorded: %s", kind, player, exc)
+            except StorageError as exc:  # dropped: the storage banner says why; the read goes on
+                self.unsaved = exc
+                log.error("camera %s for %s not saved: %s", kind, player, exc)
         if observed.misplays is not None:
             self.misplays[player] = list(observed.misplays)
         self.notes[player] = list(observed.notes)
@@ -722,14 +731,12 @@ class CameraFlow:
     # -- answers -----------------------------------------------------------------------------
     def _question(self, qid: Any) -> Question:
         from companion.errors import BadEntry
+        from companion.flow import whole_number
 
-        try:
-            wanted = int(qid)
-        except (TypeError, ValueError):
-            raise BadEntry(f"camera question id must be a number, got {str(qid)[:20]!r}") from None
+        wanted = whole_number(qid, "camera question id")
         q = next((q for q in self.questions if q.id == wanted), None)
         if q is None:
-            raise BadEntry(f"camera question {wanted} is no longer waiting (answered on another view?)")
+            raise BadEntry(f"camera question {shown(wanted)} is no longer waiting (answered on another view?)")
         return q
 
     def confirm(self, qid: Any, choice: Any = None, origin: str = "touchscreen") -> Event:
@@ -753,7 +760,7 @@ class CameraFlow:
             if choice not in p.choices or p.choice_key is None:
                 if not p.choices or p.choice_key is None:
                     raise BadEntry(f"{p.text!r} takes no other answer than Confirm or Dismiss")
-                raise BadEntry(f"{str(choice)[:30]!r} is not an answer to {p.text!r}; answers: {', '.join(p.choices)}")
+                raise BadEntry(f"{shown(choice, 32)} is not an answer to {p.text!r}; answers: {', '.join(p.choices)}")
             payload[p.choice_key] = choice
             if isinstance(payload.get("read"), dict):
                 payload["read"]["corrected"] = choice != p.proposed
@@ -783,6 +790,24 @@ class CameraFlow:
         kept = [m for m in self.misplays.get(p.player, [])
                 if not (m.get("cell") == cell and (card is None or m.get("card") == card))]
         self.misplays[p.player] = kept
+
+    def player_of(self, qid: Any) -> str | None:
+        """The player waiting question ``qid`` is about (None: no such question, or a bad id)."""
+        if isinstance(qid, bool) or not isinstance(qid, (int, str)):
+            return None
+        try:
+            return self._question(qid).proposal.player
+        except ValueError:
+            return None
+
+    def memo(self) -> tuple[Any, ...]:
+        """The questions and misplays (:meth:`restore` puts them back when an answer's write is rolled back)."""
+        return list(self.questions), {k: list(v) for k, v in self.misplays.items()}
+
+    def restore(self, memo: tuple[Any, ...]) -> None:
+        """Back to :meth:`memo`'s questions and misplays."""
+        questions, misplays = memo
+        self.questions, self.misplays = list(questions), {k: list(v) for k, v in misplays.items()}
 
     def handle(self, action: Mapping[str, Any]) -> Any:
         """``camera_confirm`` (``id``, optional ``choice``) / ``camera_dismiss`` (``id``) ->
