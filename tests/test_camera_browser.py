@@ -16,7 +16,7 @@ from companion.setup_flow import TableSetup
 from companion.web import create_app, serve
 from device import FakeCamera
 from tests.test_camera_flow import FakeDiceReader, flow_of, halves, setup_roll
-from tests.test_phone_browser import TIMEOUT_MS, browser, join_url, pairing_actions  # noqa: F401  (fixtures)
+from tests.test_phone_browser import TIMEOUT_MS, browser, join_url  # noqa: F401  (the fixture)
 from vision.motion import StillnessDetector
 
 pytestmark = pytest.mark.browser

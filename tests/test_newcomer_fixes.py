@@ -125,7 +125,6 @@ def test_touchscreen_undo_still_withdraws_the_newest_event_and_is_logged(store, 
                for r in caplog.records)
 
 
-@pytest.mark.xfail(run=False, reason="until i12-loop is merged: the loop answers a phone's d6 undo (CONTRACT-12)")
 def test_d6_phone_undo_still_accepted_and_logged(store, caplog):
     # a phone's d6 undo is answered once written (200), no longer queued (202)
     from rules.d6 import D6_GAME

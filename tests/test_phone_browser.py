@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from companion.web import create_app, serve
-from tests.phones import SeatClaims, know_pairing_actions
+from companion.hub import Pairing
 from tests.test_web import Answering, written
 
 pytestmark = pytest.mark.browser
@@ -27,6 +27,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--no-first-run",
+    "--host-resolver-rules=MAP evil.test 127.0.0.1",  # a name the box is not: the DNS-rebinding test
 ]
 TIMEOUT_MS = 10_000
 
@@ -55,15 +56,11 @@ def browser():
             browser.close()
 
 
-@pytest.fixture(autouse=True)
-def pairing_actions(monkeypatch):
-    know_pairing_actions(monkeypatch)
-
-
 def join_url(server, hub) -> str:
-    """The link the touchscreen's QR code carries (a pairing is made when the test has none)."""
+    """The link the touchscreen's QR code carries (the main loop makes the pairing; a test without one
+    gets a pairing of its own)."""
     if hub.pairing() is None:
-        SeatClaims(hub)
+        hub.set_pairing(Pairing("tests", "browser-join-secret-00", {}))
     return f"{server.url}join/{hub.pairing().secret}"
 
 
@@ -153,43 +150,37 @@ def test_camera_lost_shows_on_the_phone_and_disables_read_now(phone, hub, make_v
     expect(page.locator("#message")).to_have_text("Camera opencv:0 stopped sending frames.")
     expect(page.locator("#read-now")).to_be_disabled()
     expect(page.locator("#undo")).to_be_enabled()
+    expect(page.locator("#storage-banner")).to_be_hidden()
+
+    full = make_view([3, 3], storage={"ok": False, "low": False, "message": "storage full: nothing since 21:04 is saved",
+                                      "since": 0, "free_mb": 0})
+    hub.publish(full)
+    expect(page.locator("#storage-banner")).to_have_text("storage full: nothing since 21:04 is saved")
+    expect(page.locator("#storage-banner")).to_have_class("storage-banner failing")
     assert errors == []
 
 
 def test_a_player_reports_from_the_phone_and_sees_it(phone, hub, tmp_path, output_dir):
     """Roll for the Galaxy flow: pick a seat, report credits, see them; a bad value is named; Undo."""
-    import threading
-
     from playwright.sync_api import expect
 
-    from companion.flow import GameFlow, handle_action, parse_players
+    from companion.app import MainLoop
+    from companion.flow import GameFlow, parse_players
     from companion.flows import FLOWS
     from companion.session import SessionStore
+    from device import FakeCamera
+    from tests.test_camera_browser import LoopThread
+    from vision.motion import StillnessDetector
 
     page, server, errors = phone
     with SessionStore(tmp_path / "flow.sqlite3") as store:
         session = store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {}))
         flow = GameFlow(session, FLOWS["roll"])
-        stop = threading.Event()
-        seats = SeatClaims(hub)
-
-        def view():
-            return {"game": seats.view(flow.view()), "status": {"message": "ok"},
-                    "session": {"events": session.last_seq}}
-
-        def main_loop() -> None:  # the main loop's part: take actions, publish the flow's view, then answer
-            while not stop.is_set():
-                for action in hub.take_actions():
-                    answer = seats.answer(action)
-                    if answer is None:
-                        answer = handle_action(flow, action).to_json()
-                    hub.publish(view())
-                    action["reply"].set_result(answer)
-                stop.wait(0.01)
-
-        hub.publish(view())
-        loop = threading.Thread(target=main_loop, daemon=True)
-        loop.start()
+        main = MainLoop(source=FakeCamera([np.full((240, 320, 3), 70, np.uint8)]), reader=None, session=session,
+                        hub=hub, stillness=StillnessDetector(), flow=flow, sleep=lambda s: None)
+        main.publish()
+        loop = LoopThread(main)
+        loop.__enter__()
         try:
             page.goto(join_url(server, hub))
             expect(page.locator("#connection")).to_have_text("live")
@@ -212,7 +203,6 @@ def test_a_player_reports_from_the_phone_and_sees_it(phone, hub, tmp_path, outpu
             expect(page.locator("#report-result")).to_contain_text("report #1 undone")
             expect(page.locator("#players tbody tr").first.locator("td").nth(2)).to_have_text("1")
         finally:
-            stop.set()
-            loop.join(5)
+            loop.__exit__()
         assert [e.kind for e in session.events()] == ["credits_changed", "undo"]
     assert errors == []

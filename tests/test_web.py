@@ -268,3 +268,23 @@ def test_post_action_survives_hostile_bodies(joined, hub):
     r = client.post("/api/action", json={"action": "y" * 1_000})
     assert r.status_code == 400 and len(r.get_data()) < 1_000
     assert hub.take_actions() == []
+
+
+def test_run_prints_the_join_link_on_one_line(tmp_path, monkeypatch, capsys):
+    import re
+    import stat
+
+    from companion.cli import main
+
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    box = ["--no-screen", "--no-gpio", "--once", "--fast", "--max-frames", "2", "--host", "127.0.0.1", "--port", "0",
+           "--db", str(tmp_path / "d.sqlite3")]
+    assert main(["demo", *box]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("phone view at ")]
+    assert len(lines) == 1
+    assert re.fullmatch(r"phone view at http://127\.0\.0\.1:\d+/join/[A-Za-z0-9_-]{16,}", lines[0]), lines
+    key = tmp_path / "data" / "phone-view.key"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600  # the cookie key, private to the box's user
+    assert main(["demo", *box]) == 0  # the same game again: the same secret (phones stay joined)
+    again = [line for line in capsys.readouterr().out.splitlines() if line.startswith("phone view at ")]
+    assert again[0].rsplit("/", 1)[1] == lines[0].rsplit("/", 1)[1]

@@ -11,7 +11,6 @@ import pytest
 
 from companion.hub import Pairing
 from companion.web import BUSY, create_app
-from tests.phones import know_pairing_actions
 from tests.test_web import Answering, written
 
 SECRET = "answers-secret-000000"
@@ -39,11 +38,6 @@ SETUP_REQUESTS = [
     ({"action": "even"}, "setup_even", {}),
     ({"action": "start"}, "setup_start", {}),
 ]
-
-
-@pytest.fixture(autouse=True)
-def pairing_actions(monkeypatch):
-    know_pairing_actions(monkeypatch)
 
 
 @pytest.fixture

@@ -113,5 +113,15 @@ window.Box = (function () {
     connect();
   }
 
-  return { send: send, newKey: newKey, problem: problem, live: live };
+  // The storage banner (view.storage): shown whenever its message is not empty, red while writes fail.
+  function storage(health) {
+    const banner = document.getElementById("storage-banner");
+    if (!banner) return;
+    const message = (health && health.message) || "";
+    banner.hidden = !message;
+    banner.textContent = message;
+    banner.className = "storage-banner" + (health && health.ok === false ? " failing" : "");
+  }
+
+  return { send: send, newKey: newKey, problem: problem, live: live, storage: storage };
 })();

@@ -107,7 +107,8 @@
     } else {
       if (status === 409 && answer.state) render(answer.state);
       result.className = "action-result error";
-      result.textContent = Box.problem(status, answer);
+      result.textContent = Box.problem(status, answer) +
+        (status === 403 && me.joined ? " (on the box's screen: tap the QR code, then Free seat)" : "");
     }
   }
 
@@ -341,6 +342,7 @@
     renderPlayers(game);
     renderScores(game);
     $("message").textContent = (state.status || {}).message || "";
+    Box.storage(state.storage);
   }
 
   function render(next) {

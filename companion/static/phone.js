@@ -136,6 +136,7 @@
     renderFindings(next.findings || []);
     renderGame(next.game || {});
     renderFrame(next);
+    Box.storage(next.storage);
   }
 
   function setMe(next) {
