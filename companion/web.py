@@ -429,14 +429,19 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
                                     "look at the table and tap again"})
         return ask("next_phase", who, body, example)
 
-    @app.post("/api/seat")
-    @limiter.limit(limits.act)
-    def api_seat() -> tuple[Response, int]:
-        who = refuse_unjoined()
-        example = '{"player": "Ann", "version": 12, "key": "k1"}'
-        body = json_body(example)
-        player = text(body, "player", example, what="a player's name")
-        return ask("claim_seat", who, body, example, player=player)
+    def seat_route(action: str) -> Callable[[], tuple[Response, int]]:
+        """A POST whose only field is ``player`` (a seat): claiming it, withdrawing its newest report."""
+        def route() -> tuple[Response, int]:
+            who = refuse_unjoined()
+            example = '{"player": "Ann", "version": 12, "key": "k1"}'
+            body = json_body(example)
+            return ask(action, who, body, example, player=text(body, "player", example, what="a player's name"))
+
+        route.__name__ = f"api_{action}"  # each its own rate-limit bucket and endpoint
+        return limiter.limit(limits.act)(route)
+
+    app.add_url_rule("/api/seat", view_func=seat_route("claim_seat"), methods=["POST"])
+    app.add_url_rule("/api/report/undo", view_func=seat_route("undo_report"), methods=["POST"])
 
     @app.post("/api/report")
     @limiter.limit(limits.act)
@@ -448,15 +453,6 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         form = text(body, "form", example, what="a form's id")
         values = form_values(body, example)
         return ask("report", who, body, example, player=player, form=form, values=values)
-
-    @app.post("/api/report/undo")
-    @limiter.limit(limits.act)
-    def api_report_undo() -> tuple[Response, int]:
-        who = refuse_unjoined()
-        example = '{"player": "Ann", "version": 12, "key": "k1"}'
-        body = json_body(example)
-        player = text(body, "player", example, what="a player's name")
-        return ask("undo_report", who, body, example, player=player)
 
     @app.post("/api/setup")
     @limiter.limit(limits.act)

@@ -166,7 +166,7 @@ class PhoneServer:
         self.shutdown()
 
 
-def _listening_socket(host: str, port: int, backlog: int) -> socket.socket:
+def _listening_socket(host: str, port: int) -> socket.socket:
     """A socket bound to ``host:port`` (not yet listening), or OSError with one line naming the problem."""
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
@@ -199,7 +199,7 @@ def serve(app: Any, host: str = "0.0.0.0", port: int = 8080, limits: ServerLimit
             bound; the message is one line naming it (checked here, before any thread starts).
     """
     limits = limits or ServerLimits()
-    sock = _listening_socket(host, port, limits.backlog)
+    sock = _listening_socket(host, port)
     adj = Adjustments(
         sockets=[sock],
         threads=limits.threads,
