@@ -514,8 +514,6 @@ class MainLoop:
             log.info("%s (%s): %s", name, origin, said)
         else:
             log.warning("%s (%s) refused (%d): %s", name, origin, outcome.status, said)
-        if self.flow is None and self.setup is not None and self.setup.flow is not None:
-            self._game_started()
         self.hub.set_pairing(self.pairing.pairing())
         return outcome
 
@@ -564,17 +562,18 @@ class MainLoop:
 
     def memo(self) -> tuple[Any, ...]:
         """The in-memory state an action may change before its write commits (put back by :meth:`restore`)."""
-        return (self.pairing.memo(), None if self.setup is None else self.setup.memo(),
+        return ((self.session, self.flow, self.setup, self.camera_flow), self.pairing.memo(),
+                None if self.setup is None else self.setup.memo(),
                 None if self.camera_flow is None else self.camera_flow.memo())
 
     def restore(self, memo: tuple[Any, ...]) -> None:
-        """Put back :meth:`memo` after an action's writes were rolled back."""
-        pairing, setup, camera = memo
+        """Put back :meth:`memo` after an action's writes were rolled back (a Start not written: the setup again)."""
+        (self.session, self.flow, self.setup, self.camera_flow), pairing, setup, camera = memo
         self.pairing.restore(pairing)
-        if setup is not None and self.setup is not None:
+        if setup is not None:
             self.setup.restore(setup)
             self.setup.flow = None
-        if camera is not None and self.camera_flow is not None:
+        if camera is not None:
             self.camera_flow.restore(camera)
 
     def _names(self) -> list[str]:
@@ -650,6 +649,8 @@ class MainLoop:
                 self.pairing.renamed(old, new)
         elif outcome.error is None and action["action"] == "setup_remove":
             self.pairing.removed(action.get("player"))
+        if self.setup.flow is not None:
+            self._game_started()
         return outcome
 
     def _game_started(self) -> None:
