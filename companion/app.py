@@ -2,9 +2,14 @@
 
 One loop owns the game state (:class:`MainLoop`). The touchscreen, the phone view and
 the GPIO button only post actions to the :class:`~companion.hub.StateHub`; the loop
-takes them between frames. Observations become rule inputs here (``vision`` and
-``rules`` never meet anywhere else): a :class:`vision.DiceRead` becomes a
+takes them between frames and carries each out through its :class:`companion.desk.Desk`
+(checked, allowed, written once, published, then answered). Observations become rule inputs
+here (``vision`` and ``rules`` never meet anywhere else): a :class:`vision.DiceRead` becomes a
 ``dice_read`` event whose payload keeps everything the camera saw.
+
+Nothing a view, a frame or the disk does stops the loop: an unexpected exception in an action
+or a frame's processing is logged with its traceback and shown as the status message; a write
+the storage refuses is said on both views (``view["storage"]``, :mod:`companion.storage`).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import numpy as np
 
 from companion.desk import SEAT_ACTIONS, Changes, Desk
 from companion.errors import StorageError, shown
-from companion.flow import STORAGE, GameFlow, Outcome, handle_action
+from companion.flow import FAULT, STORAGE, GameFlow, Outcome, handle_action
 from companion.hub import Snapshot, StateHub
 from companion.pairing import PairingBook
 from companion.screen import ScreenSnapshot
@@ -48,6 +53,14 @@ def _shown_as_misplay(finding: dict[str, Any], misplays: Sequence[dict[str, Any]
     what, where = str(finding.get("what") or ""), str(finding.get("where") or "")
     return any(m.get("player") and str(m["player"]) in where and m.get("card") and str(m["card"]) in what
                for m in misplays)
+
+
+def _camera_gave_up(exc: BaseException) -> bool:
+    """Whether ``exc`` is the camera source's own "cannot go on" (a ``device.DeviceError``, e.g. a replay with
+    no picture that can be decoded): it ends :meth:`MainLoop.run`; every other exception is contained."""
+    from device import DeviceError
+
+    return isinstance(exc, DeviceError)
 
 
 class DiceReader(Protocol):
@@ -111,6 +124,10 @@ def dice_read_payload(read: DiceRead, frame: Frame, image: str | None = None) ->
 
 class MainLoop:
     """The box's one loop: it alone reads the camera, appends events and publishes views.
+
+    It is the desk's :class:`companion.desk.Table`: it keeps the game's :class:`companion.pairing.PairingBook`
+    (published with :meth:`companion.hub.StateHub.set_pairing` at start and after every action) and the
+    :class:`companion.storage.StorageHealth` of its session database.
 
     Args:
         source: an opened or unopened camera source (``device.open_source``).
@@ -249,9 +266,9 @@ class MainLoop:
                     break
                 try:
                     self.step()
-                except DeviceError:
-                    raise
                 except Exception as exc:  # a pass that failed: said, and the next pass goes on
+                    if _camera_gave_up(exc):
+                        raise
                     self._fault("one pass of the main loop", exc)
             if self.camera_flow is not None and self.camera_flow.pending:
                 # a read in flight when the replay ends or the loop stops is still applied
@@ -321,9 +338,9 @@ class MainLoop:
         and None is returned. ``device.DeviceError`` passes (the camera source's own handling)."""
         try:
             return work(*args)
-        except DeviceError:
-            raise
         except Exception as exc:
+            if _camera_gave_up(exc):
+                raise
             self._fault(doing, exc)
             return None
 
@@ -486,17 +503,24 @@ class MainLoop:
         right after an answer shows what it did. Returns whether something changed that is not yet
         published (always False: what was taken is published here)."""
         answered: list[tuple[dict[str, Any], Outcome]] = []
-        for action in self.hub.take_actions():
-            if not self.hub.begin(action):
-                continue  # its requester gave up waiting (answered "not recorded"): drop it
-            answered.append((action, self.dispatch(action)))
-        if not answered:
-            return False
-        self._safely("publishing the view", self.publish)
-        for action, outcome in answered:
-            reply = action.get("reply")
-            if reply is not None and not reply.done():
-                reply.set_result(outcome.to_json())
+        try:
+            for action in self.hub.take_actions():
+                if not self.hub.begin(action):
+                    continue  # its requester gave up waiting (answered "not recorded"): drop it
+                try:
+                    outcome = self.dispatch(action)
+                except Exception as exc:  # every action taken is answered, whatever happens
+                    self._fault(f"{action.get('action')} ({action.get('origin')})", exc)
+                    outcome = Outcome.refused(FAULT, f"the box could not do {action.get('action')}: unexpected "
+                                                     f"{type(exc).__name__}; nothing was recorded")
+                answered.append((action, outcome))
+            if answered:
+                self._safely("publishing the view", self.publish)
+        finally:
+            for action, outcome in answered:
+                reply = action.get("reply")
+                if reply is not None and not reply.done():
+                    reply.set_result(outcome.to_json())
         return False
 
     def dispatch(self, action: dict[str, Any]) -> Outcome:
@@ -514,8 +538,6 @@ class MainLoop:
             log.info("%s (%s): %s", name, origin, said)
         else:
             log.warning("%s (%s) refused (%d): %s", name, origin, outcome.status, said)
-        if self.flow is None and self.setup is not None and self.setup.flow is not None:
-            self._game_started()
         self.hub.set_pairing(self.pairing.pairing())
         return outcome
 
@@ -564,17 +586,18 @@ class MainLoop:
 
     def memo(self) -> tuple[Any, ...]:
         """The in-memory state an action may change before its write commits (put back by :meth:`restore`)."""
-        return (self.pairing.memo(), None if self.setup is None else self.setup.memo(),
+        return ((self.session, self.flow, self.setup, self.camera_flow), self.pairing.memo(),
+                None if self.setup is None else self.setup.memo(),
                 None if self.camera_flow is None else self.camera_flow.memo())
 
     def restore(self, memo: tuple[Any, ...]) -> None:
-        """Put back :meth:`memo` after an action's writes were rolled back."""
-        pairing, setup, camera = memo
+        """Put back :meth:`memo` after an action's writes were rolled back (a Start not written: the setup again)."""
+        (self.session, self.flow, self.setup, self.camera_flow), pairing, setup, camera = memo
         self.pairing.restore(pairing)
-        if setup is not None and self.setup is not None:
+        if setup is not None:
             self.setup.restore(setup)
             self.setup.flow = None
-        if camera is not None and self.camera_flow is not None:
+        if camera is not None:
             self.camera_flow.restore(camera)
 
     def _names(self) -> list[str]:
@@ -650,6 +673,8 @@ class MainLoop:
                 self.pairing.renamed(old, new)
         elif outcome.error is None and action["action"] == "setup_remove":
             self.pairing.removed(action.get("player"))
+        if self.setup.flow is not None:
+            self._game_started()
         return outcome
 
     def _game_started(self) -> None:

@@ -23,7 +23,7 @@ everything recorded stays in the session log.
 The camera block of the published view (``view["camera"]``)::
 
     {"cards": true, "dice": false, "calibrated": true, "reads": 4,
-     "state": "idle" | "reading", "message": "read 7 cards",
+     "state": "idle" | "reading", "stuck": false, "message": "read 7 cards",
      "markers": null | {"moved": [ids], "message": "..."},
      "questions": [{"id": 3, "player": "Ann", "text": "Ann built Customs at [0, 1]?", "kind": "location_built",
                     "payload": {...}, "choices": [...], "choice": null | "develop", "error": null | "..."}],
@@ -39,6 +39,7 @@ import json
 import logging
 import time
 from concurrent.futures import Executor, Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence
@@ -61,6 +62,9 @@ REREAD_S = 0.5
 """Seconds between the reads taken while the table stays still."""
 MAX_QUESTIONS = 20
 """Questions kept waiting at most (the oldest are dropped past this; the watcher asks again)."""
+READ_TIMEOUT_S = 30.0
+"""Seconds a read on the worker may take before it is abandoned (a card read takes about 1 s on a 1280x720
+frame here and several on a Pi; a read past this is stuck: a camera or OpenCV call that blocks)."""
 
 
 @dataclass(frozen=True)
@@ -389,6 +393,9 @@ class CameraFlow:
         image_dir: where the frame behind a dice proposal is saved (JPEG) so a corrected read can
             be enrolled later; None: not saved (the replayed photo's path is kept when there is one).
         read_cards: the card reader (:func:`vision.cards.read_cards`; injectable for tests).
+        read_timeout_s: seconds a read started with :meth:`begin` may take; then it is abandoned and said on
+            both views, no new read starts until the stuck one ends, and its late result is ignored.
+        clock: seconds, monotonic, for ``read_timeout_s`` (real time: a read's duration is the worker's).
 
     Raises:
         ValueError: the game has no camera part, or ``confirm_reads`` < 1.
@@ -397,7 +404,8 @@ class CameraFlow:
     def __init__(self, flow: Any, *, deck: Any = None, calibration: Any = None, zones: Any = None,
                  dice_reader: Any = None, confirm_reads: int = CONFIRM_READS, reread_s: float = REREAD_S,
                  min_confidence: float = 0.6, image_dir: Path | None = None,
-                 read_cards: Callable[..., Any] = _default_read_cards) -> None:
+                 read_cards: Callable[..., Any] = _default_read_cards, read_timeout_s: float = READ_TIMEOUT_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         spec = getattr(flow.spec, "camera", None)
         if spec is None:
             raise ValueError(f"{flow.spec.title} has no camera part")
@@ -423,6 +431,10 @@ class CameraFlow:
         self.reads = 0
         self._next_id = 1
         self._pending: Future | None = None
+        self._began_at = 0.0  # the loop's clock when the pending read began
+        self._stuck: Future | None = None  # an abandoned read still running on the worker
+        self.read_timeout_s = read_timeout_s
+        self._clock = clock
         self._left = 0
         self._next_at = 0.0
         self._dice_done = False
@@ -470,8 +482,21 @@ class CameraFlow:
         self._left = 0
 
     def due(self, now: float) -> bool:
-        """Whether a read should be taken at ``now`` (seconds, the loop's clock)."""
+        """Whether a read should be taken at ``now`` (seconds, the loop's clock); never while an abandoned read
+        still runs on the worker (it would queue behind it)."""
+        if self._stuck is not None:
+            if not self._stuck.done():
+                return False
+            self._stuck = None  # it ended at last: its result is ignored; the table is read afresh
+            self._left, self._next_at, self._dice_done = self.confirm_reads, now, False
+            self.message = "the camera reads again (the stuck read ended; what it saw was left out)"
+            log.info(self.message)
         return self._left > 0 and now >= self._next_at
+
+    @property
+    def stuck(self) -> bool:
+        """Whether an abandoned read still runs on the worker."""
+        return self._stuck is not None and not self._stuck.done()
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -514,25 +539,46 @@ class CameraFlow:
             return
         # the worker gets its own copy: the loop goes on drawing and publishing the frame it holds
         self._pending = executor.submit(self.see, dataclasses.replace(plan, image=plan.image.copy()))
+        self._began_at = self._clock()
 
     def collect(self, wait: bool = False) -> list[Event] | None:
         """Apply the read started by :meth:`begin` once it is done (on the loop's thread).
 
+        A read still running ``read_timeout_s`` after it began is abandoned: it gives [] with :attr:`message`
+        saying so, its late result is ignored, and :meth:`due` starts no read until it ends.
+
         Args:
-            wait: block until it is done (used when the loop stops).
+            wait: block until it is done, at most ``read_timeout_s`` (used when the loop stops).
 
         Returns:
             None while it is still running (or nothing is pending); else the events recorded (as
-            :meth:`read`; a read that raised is reported in :attr:`message` and gives []).
+            :meth:`read`; a read that raised or was abandoned is reported in :attr:`message` and gives []).
         """
         future = self._pending
-        if future is None or (not wait and not future.done()):
+        if future is None:
+            return None
+        if wait and not future.done():
+            try:
+                future.exception(timeout=self.read_timeout_s)
+            except FutureTimeout:
+                pass
+        if not future.done():
+            if wait or self._clock() - self._began_at >= self.read_timeout_s:
+                return self._abandon(future)
             return None
         self._pending = None
         try:
             return self.apply(future.result())
         except Exception as exc:
             return self._failed(exc)
+
+    def _abandon(self, future: Future) -> list[Event]:
+        self._pending, self._stuck = None, future
+        self._left = 0
+        self.message = (f"camera read took longer than {self.read_timeout_s:g} s and was abandoned: the game goes "
+                        "on without it (check the camera; reads start again once it answers)")
+        log.error(self.message)
+        return []
 
     def _failed(self, exc: BaseException) -> list[Event]:
         self.message = f"camera read failed: {type(exc).__name__}: {exc}"
@@ -836,6 +882,7 @@ class CameraFlow:
             "calibrated": self.calibration is not None,
             "reads": self.reads,
             "state": "reading" if self._left > 0 or self._pending is not None else "idle",
+            "stuck": self.stuck,
             "message": self.message,
             "markers": self.markers,
             "questions": [q.to_json() for q in self.questions],

@@ -1237,7 +1237,7 @@ def cmd_box(args: argparse.Namespace) -> int:
         else:
             from companion.setup_flow import TableSetup
 
-            setup = TableSetup(store, FLOWS[args.game], options, calibration)
+            setup = TableSetup(store, FLOWS[args.game], options, calibration, resume=not args.new_session)
     camera_flow = make_camera(flow) if (flow is not None and make_camera is not None) else None
 
     phone_url = ""

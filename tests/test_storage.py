@@ -6,15 +6,10 @@ and the views keep working, nothing already written is touched, and writing resu
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
-import socket
 import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import numpy as np
@@ -233,63 +228,32 @@ def test_low_free_space_is_shown_from_the_start(tmp_path, monkeypatch):
 # -- a whole box process whose writes the kernel refuses ---------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _post(url: str, body: dict) -> tuple[int, dict]:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
-
-
 def test_a_box_whose_file_writes_the_kernel_refuses_answers_503_and_stays_up(tmp_path):
     pytest.importorskip("resource")
+    from tests._box_process import BoxProcess
+
     db = tmp_path / "box.sqlite3"
-    port = _free_port()
     limit = 256 * 1024  # bytes any file of the box process may grow to (RLIMIT_FSIZE): the WAL reaches it
-    code = ("import resource, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
-            f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit})); "
-            "from companion.cli import main; sys.exit(main(sys.argv[1:]))")
-    box_process = subprocess.Popen(
-        [sys.executable, "-c", code, "demo", "--game", "race", "--players", "Ann,Bob", "--db", str(db), "--no-screen",
-         "--no-gpio", "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "TABLETOP_DATA_DIR": str(tmp_path)})
-    base = f"http://127.0.0.1:{port}"
+    box_process = BoxProcess(["demo", "--game", "race", "--players", "Ann,Bob", "--db", str(db), "--no-screen",
+                              "--no-gpio"], tmp_path,
+                             preamble="import resource, signal; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+                                      f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))")
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert box_process.poll() is None, box_process.communicate()
-            try:
-                with urllib.request.urlopen(base + "/api/state", timeout=5) as r:
-                    if json.loads(r.read()).get("session", {}).get("id"):
-                        break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "the box did not start"
-            time.sleep(0.1)
+        box_process.wait_until(lambda s: s.get("session", {}).get("id"))
         acknowledged = 0
         for n in range(2000):
-            status, answer = _post(base + "/api/report", {"player": "Ann", "form": "hand", "values": {"cards": n % 40}})
+            status, answer = box_process.post("/api/report", {"player": "Ann", "form": "hand", "values": {"cards": n % 40}})
             if status != 200:
                 break
             acknowledged += 1
         assert status == 503 and answer["error"].startswith("storage failing (disk I/O error): nothing since"), answer
-        assert box_process.poll() is None  # the box stays up
-        with urllib.request.urlopen(base + "/api/state", timeout=5) as r:
-            state = json.loads(r.read())
+        assert box_process.alive()  # the box stays up
+        state = box_process.get("/api/state")
         assert state["storage"]["ok"] is False and state["session"]["events"] == acknowledged
-        assert _post(base + "/api/report", {"player": "Bob", "form": "hand", "values": {"cards": 1}})[0] == 503
+        assert box_process.post("/api/report", {"player": "Bob", "form": "hand", "values": {"cards": 1}})[0] == 503
     finally:
-        box_process.terminate()
-        out, err = box_process.communicate(timeout=60)
-    assert box_process.returncode == 0, err[-2000:]
+        code, err = box_process.stop()
+    assert code == 0, err[-2000:]
     assert "Traceback" not in err
     with SessionStore(db) as store:  # nothing acknowledged is lost
         [info] = store.list_sessions()
