@@ -2,9 +2,14 @@
 
 One loop owns the game state (:class:`MainLoop`). The touchscreen, the phone view and
 the GPIO button only post actions to the :class:`~companion.hub.StateHub`; the loop
-takes them between frames. Observations become rule inputs here (``vision`` and
-``rules`` never meet anywhere else): a :class:`vision.DiceRead` becomes a
+takes them between frames and carries each out through its :class:`companion.desk.Desk`
+(checked, allowed, written once, published, then answered). Observations become rule inputs
+here (``vision`` and ``rules`` never meet anywhere else): a :class:`vision.DiceRead` becomes a
 ``dice_read`` event whose payload keeps everything the camera saw.
+
+Nothing a view, a frame or the disk does stops the loop: an unexpected exception in an action
+or a frame's processing is logged with its traceback and shown as the status message; a write
+the storage refuses is said on both views (``view["storage"]``, :mod:`companion.storage`).
 """
 
 from __future__ import annotations
@@ -14,15 +19,19 @@ import logging
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import cv2
 import numpy as np
 
-from companion.flow import GameFlow, Outcome, handle_action
+from companion.desk import SEAT_ACTIONS, Changes, Desk
+from companion.errors import StorageError, shown
+from companion.flow import FAULT, STORAGE, GameFlow, Outcome, handle_action
 from companion.hub import Snapshot, StateHub
+from companion.pairing import PairingBook
 from companion.screen import ScreenSnapshot
 from companion.session import Session
+from companion.storage import StorageHealth
 from device import BadImage, CameraSource, DeviceError, EndOfStream, Frame
 from rules import RulesError
 from rules.d6 import DICE_READ
@@ -44,6 +53,14 @@ def _shown_as_misplay(finding: dict[str, Any], misplays: Sequence[dict[str, Any]
     what, where = str(finding.get("what") or ""), str(finding.get("where") or "")
     return any(m.get("player") and str(m["player"]) in where and m.get("card") and str(m["card"]) in what
                for m in misplays)
+
+
+def _camera_gave_up(exc: BaseException) -> bool:
+    """Whether ``exc`` is the camera source's own "cannot go on" (a ``device.DeviceError``, e.g. a replay with
+    no picture that can be decoded): it ends :meth:`MainLoop.run`; every other exception is contained."""
+    from device import DeviceError
+
+    return isinstance(exc, DeviceError)
 
 
 class DiceReader(Protocol):
@@ -107,6 +124,10 @@ def dice_read_payload(read: DiceRead, frame: Frame, image: str | None = None) ->
 
 class MainLoop:
     """The box's one loop: it alone reads the camera, appends events and publishes views.
+
+    It is the desk's :class:`companion.desk.Table`: it keeps the game's :class:`companion.pairing.PairingBook`
+    (published with :meth:`companion.hub.StateHub.set_pairing` at start and after every action) and the
+    :class:`companion.storage.StorageHealth` of its session database.
 
     Args:
         source: an opened or unopened camera source (``device.open_source``).
@@ -218,26 +239,46 @@ class MainLoop:
         self._lost_at: float | None = None
         self._published_at = float("-inf")
         self._rendered_at = float("-inf")
+        self._faults = 0  # unexpected exceptions in a row (a loop pass that keeps failing slows down)
+        self.storage = StorageHealth(self.store, clock=clock)
+        self.storage.start()
+        if self.storage.ok and self.store is not None:
+            self.storage.probe()  # a full or failing card is said at start, not on the first tap
+        self.pairing = PairingBook(self.store, self.game_id)
+        if self.pairing.problem is not None:
+            self.storage.failed(self.pairing.problem)
+        self.hub.set_pairing(self.pairing.pairing())
+        self.desk = Desk(self, self.storage)
+        if not self.storage.ok or self.storage.low:
+            self.message = self.storage.message
 
     # -- the loop -----------------------------------------------------------------------------
     def run(self, max_frames: int | None = None) -> LoopStats:
         """Run until a ``quit`` action, the end of a replay with ``stop_at_end``, or ``max_frames`` frames.
 
         A lost camera is shown on both views and reopened every ``reconnect_s`` seconds;
-        everything recorded stays in the session log.
+        everything recorded stays in the session log. An unexpected exception in one pass (an action, a
+        frame's processing, a view) is logged with its traceback and shown as the status message; the
+        loop turns on (only Ctrl-C, :meth:`stop` / SIGTERM, ``quit`` or the end of a replay stop it).
 
         Raises:
-            device.BadImage: a replay has no picture that can be decoded (reopening cannot help).
+            device.DeviceError: from the camera source (e.g. a replay with no picture that can be decoded).
         """
-        self.publish()
+        self._safely("publishing the view", self.publish)
         try:
             while not self._stop:
                 if max_frames is not None and self.stats.frames >= max_frames:
                     break
-                self.step()
+                try:
+                    self.step()
+                except Exception as exc:  # a pass that failed: said, and the next pass goes on
+                    if _camera_gave_up(exc):
+                        raise
+                    self._fault("one pass of the main loop", exc)
             if self.camera_flow is not None and self.camera_flow.pending:
                 # a read in flight when the replay ends or the loop stops is still applied
-                self._camera_read_done(self.camera_flow.collect(wait=True) or [], None)
+                self._safely("the last camera read",
+                             lambda: self._camera_read_done(self.camera_flow.collect(wait=True) or [], None))
         finally:
             self.source.close()
             self._opened = False
@@ -252,24 +293,31 @@ class MainLoop:
         if self.watchdog is not None:
             self.watchdog()
         if self.pump_screen is not None:
-            self.pump_screen()
+            self._safely("the touchscreen", self.pump_screen)
         changed = self._take_actions()
+        if self._safely("checking the storage", self._storage_tick):
+            changed = True
         if self._stop:
             return
         frame = self._next_frame()
         if frame is None:
             if changed:
-                self.publish()
+                self._safely("publishing the view", self.publish)
             return
         self.stats.frames += 1
         self.last_frame = frame
+        if self._safely("reading the picture", self._process, frame, changed) is not None:
+            self._faults = 0
+
+    def _process(self, frame: Frame, changed: bool) -> bool:
+        """A new frame: stillness, the camera flow's reads or the d6 read, the live picture; publish."""
         self.stillness.update(frame.image, frame.timestamp)
         if self.camera_flow is not None and self._camera_step(frame):
-            return
+            return True
         if self.reader is not None and (self.stillness.became_still or self._read_requested):
             self._read_requested = False
             self.record_read(frame)
-            return
+            return True
         moving = self.stillness.state is MotionState.MOVING
         if moving and self.reader_state != READER_WATCHING:
             self.reader_state = READER_WATCHING
@@ -281,6 +329,40 @@ class MainLoop:
             self.publish()
         elif self.screen is not None and now - self._rendered_at >= self.live_render_s:
             self._render(self.hub.snapshot())
+        return True
+
+    def _storage_tick(self) -> bool:
+        """The storage probe and free-space check; a secret made while writing failed is written once it works."""
+        changed = self.storage.tick()
+        if self.storage.ok and self.pairing.unsaved and self.pairing.save():
+            self.hub.set_pairing(self.pairing.pairing())
+        if changed and self.storage.ok:
+            self.message = self.storage.message or "storage works again: everything from now on is saved"
+        return changed
+
+    def _safely(self, doing: str, work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)``; an unexpected exception is logged with its traceback and shown (:meth:`_fault`),
+        and None is returned. ``device.DeviceError`` passes (the camera source's own handling)."""
+        try:
+            return work(*args)
+        except Exception as exc:
+            if _camera_gave_up(exc):
+                raise
+            self._fault(doing, exc)
+            return None
+
+    def _fault(self, doing: str, exc: BaseException) -> None:
+        """An unexpected exception: logged with its traceback, shown as the status message, nothing recorded
+        from it; the loop goes on (a pass that keeps failing is slowed down, not stopped)."""
+        self._faults += 1
+        log.error("%s failed", doing, exc_info=exc)
+        self.message = f"{doing} failed ({type(exc).__name__}): nothing was recorded from it; the box goes on"
+        try:
+            self.hub.publish(self.view())
+        except Exception:
+            log.exception("publishing the fault failed too")
+        if self._faults > 3:
+            self.sleep(min(1.0, 0.05 * self._faults))
 
     # -- reading ------------------------------------------------------------------------------
     def record_read(self, frame: Frame) -> int:
@@ -300,6 +382,12 @@ class MainLoop:
             log.error(self.message)
             self.publish()
             return 0
+        except StorageError as exc:  # the read is dropped; both views say why until writing works again
+            self.message = f"read not saved: {self.storage.failed(exc)}"
+            log.error("dice read not saved: %s", exc)
+            self.publish()
+            return 0
+        self.storage.succeeded()
         self.stats.reads += 1
         self.last_dice = [d.to_json() for d in read.dice]
         self.reader_state = READER_READ
@@ -349,6 +437,11 @@ class MainLoop:
         self.stats.read_ms.append((time.perf_counter() - self._read_started) * 1000.0)
         self.stats.reads += 1
         self.message = self.camera_flow.message
+        unsaved, self.camera_flow.unsaved = self.camera_flow.unsaved, None
+        if unsaved is not None:  # what it would have recorded is dropped; the banner says why
+            self.message = f"{self.message}; not saved: {self.storage.failed(unsaved)}"
+        elif recorded:
+            self.storage.succeeded()
         if recorded:
             log.info("camera recorded %s", ", ".join(f"#{e.seq} {e.kind}" for e in recorded))
         if frame is not None:
@@ -413,75 +506,195 @@ class MainLoop:
 
     # -- actions ------------------------------------------------------------------------------
     def _take_actions(self) -> bool:
-        changed = False
-        for action in self.hub.take_actions():
-            if not self.hub.begin(action):
-                continue  # its requester gave up waiting (answered "not recorded"): drop it
-            self.stats.actions += 1
-            name, origin = action["action"], action.get("origin", "cli")
-            if self.flow is None and self.setup is not None and name != "quit":
-                self._setup_action(action)
-                changed = True
-                continue
-            outcome = handle_action(self.flow, action) if self.flow is not None else None
-            if outcome is None and self.camera_flow is not None:
-                outcome = self.camera_flow.handle(action)
-            if outcome is None and name in ("camera_confirm", "camera_dismiss"):
-                outcome = Outcome([], "", "no camera questions: the camera reads cards with --deck in a game flow")
-            if outcome is None and name in ("next_phase", "report", "undo_report"):
-                outcome = Outcome([], "", f"{name} needs a game flow (companion run --game roll|race|among)")
-            if outcome is not None:
-                self.message = outcome.error or outcome.message
-                (log.info if outcome.error is None else log.warning)("%s (%s): %s", name, origin, self.message)
+        """Carry out every queued action (:meth:`dispatch`), publish once, then answer each: a state read
+        right after an answer shows what it did. Returns whether something changed that is not yet
+        published (always False: what was taken is published here)."""
+        answered: list[tuple[dict[str, Any], Outcome]] = []
+        try:
+            for action in self.hub.take_actions():
+                if not self.hub.begin(action):
+                    continue  # its requester gave up waiting (answered "not recorded"): drop it
+                try:
+                    outcome = self.dispatch(action)
+                except Exception as exc:  # every action taken is answered, whatever happens
+                    self._fault(f"{action.get('action')} ({action.get('origin')})", exc)
+                    outcome = Outcome.refused(FAULT, f"the box could not do {action.get('action')}: unexpected "
+                                                     f"{type(exc).__name__}; nothing was recorded")
+                answered.append((action, outcome))
+            if answered:
+                self._safely("publishing the view", self.publish)
+        finally:
+            for action, outcome in answered:
                 reply = action.get("reply")
                 if reply is not None and not reply.done():
                     reply.set_result(outcome.to_json())
-                changed = True
-                continue
-            if name == "quit":
-                self._stop = True
-            elif name == "read_now":
-                self._read_requested = True
-                if self.camera_flow is not None:
-                    self.camera_flow.count_again()  # "Count dice" after the game: count over again when done
-            elif name == "undo":
-                if origin == "phone" and self.flow is not None:
-                    # a game flow: a phone withdraws only its own seat's report (undo_report)
-                    self.message = "a phone undoes only its own report (Undo my last report); the table's Undo is on the touchscreen"
-                    log.warning("undo (%s) refused: %s", origin, self.message)
-                elif self.session is None:
-                    self.message = "nothing to undo"
-                    log.info("undo (%s): %s", origin, self.message)
-                else:
-                    undone = self.session.undo(origin=origin)
-                    self.message = "nothing to undo" if undone is None else f"undid event {undone.payload['seq']}"
-                    log.info("undo (%s): %s", origin, self.message if undone is None
-                             else f"event {undone.seq} withdraws event {undone.payload['seq']}")
-                changed = True
-        return changed
+        return False
 
-    def _setup_action(self, action: dict[str, Any]) -> None:
-        """A setup action (Next = Start); on Start the game's session and flow take over."""
+    def dispatch(self, action: dict[str, Any]) -> Outcome:
+        """Carry out one action (a dict as :meth:`companion.hub.StateHub.post_action` queues it) through the
+        :class:`companion.desk.Desk`: checked, allowed, applied once, written; never raises ``Exception``.
+        Sets the status message; does not publish (:meth:`_take_actions` does, before answering)."""
+        self.stats.actions += 1
+        name, origin = action.get("action"), action.get("origin", "cli")
+        outcome = self.desk.handle(action)
+        self.message = outcome.error or outcome.message or self.message
+        if outcome.status == STORAGE:
+            self.message = self.storage.message or self.message
+        said = outcome.detail or self.message
+        if outcome.error is None:
+            log.info("%s (%s): %s", name, origin, said)
+        else:
+            log.warning("%s (%s) refused (%d): %s", name, origin, outcome.status, said)
+        self.hub.set_pairing(self.pairing.pairing())
+        return outcome
+
+    # -- the desk's view of the table (companion.desk.Table) -----------------------------------------
+    @property
+    def store(self) -> Any:
+        """The session database (the setup's before its game starts)."""
+        return self.session.store if self.session is not None else getattr(self.setup, "store", None)
+
+    @property
+    def game_id(self) -> str:
+        """The session's id (the setup's while a game is set up: the session takes it)."""
+        return self.session.id if self.session is not None else self.setup.id
+
+    def version(self) -> int:
+        """The log's last seq (the setup's while a game is set up)."""
+        return self.session.last_seq if self.session is not None else self.setup.version
+
+    def changes_since(self, version: int) -> Changes:
+        """What was recorded after ``version``: events, their players, whether the round or stage moved."""
+        if self.session is None:
+            return Changes(self.setup.version - version, frozenset(), False)
+        after = [e for e in self.session.events() if e.seq > version]
+        players = frozenset(e.player for e in after if e.player)
+        progressed = self.flow is not None and bool(after) and self.flow.stage_at(version) != self.flow.stage_at(None)
+        return Changes(len(after), players, progressed)
+
+    def seat_of(self, action: Mapping[str, Any]) -> str | None:
+        """The player whose seat ``action`` acts for: a report's (or claim's) player, a camera question's
+        player, the player a setup action changes; None for table-wide actions."""
+        name, player = action.get("action"), action.get("player")
+        if name in SEAT_ACTIONS or name in ("setup_remove", "setup_rename", "setup_seat", "setup_player"):
+            names = self.setup.names if self.flow is None and self.setup is not None else self._names()
+            return player if isinstance(player, str) and player in names else None
+        if name in ("camera_confirm", "camera_dismiss") and self.camera_flow is not None:
+            return self.camera_flow.player_of(action.get("id"))
+        return None
+
+    def claims(self) -> Mapping[str, str]:
+        """Claimed seats: player -> client id."""
+        return self.pairing.claims
+
+    def in_flow(self) -> bool:
+        """Whether a game flow (or its setup) runs, not the d6 reader."""
+        return self.flow is not None or self.setup is not None
+
+    def memo(self) -> tuple[Any, ...]:
+        """The in-memory state an action may change before its write commits (put back by :meth:`restore`)."""
+        return ((self.session, self.flow, self.setup, self.camera_flow), self.pairing.memo(),
+                None if self.setup is None else self.setup.memo(),
+                None if self.camera_flow is None else self.camera_flow.memo())
+
+    def restore(self, memo: tuple[Any, ...]) -> None:
+        """Put back :meth:`memo` after an action's writes were rolled back (a Start not written: the setup again)."""
+        (self.session, self.flow, self.setup, self.camera_flow), pairing, setup, camera = memo
+        self.pairing.restore(pairing)
+        if setup is not None:
+            self.setup.restore(setup)
+            self.setup.flow = None
+        if camera is not None:
+            self.camera_flow.restore(camera)
+
+    def _names(self) -> list[str]:
+        if self.flow is not None:
+            return self.flow.names
+        if self.setup is not None:
+            return self.setup.names
+        return []
+
+    def apply(self, action: Mapping[str, Any]) -> Outcome:
+        """Carry out one action in the current mode (setup, game flow, d6); inside the desk's transaction."""
+        name, origin = action.get("action"), str(action.get("origin") or "cli")
+        if name in ("claim_seat", "release_seat", "revoke_phones"):
+            return self._pairing_action(name, action)
+        if name == "quit":
+            self._stop = True
+            return Outcome([], "stopping")
+        if name == "read_now":
+            self._read_requested = True
+            if self.camera_flow is not None:
+                self.camera_flow.count_again()  # "Count dice" after the game: count over again when done
+            return Outcome([], "reading now")
+        if self.flow is None and self.setup is not None:
+            return self._setup_action(action)
+        outcome = handle_action(self.flow, action) if self.flow is not None else None
+        if outcome is None and self.camera_flow is not None:
+            outcome = self.camera_flow.handle(action)
+        if outcome is not None:
+            return outcome
+        if name in ("camera_confirm", "camera_dismiss"):
+            return Outcome([], "", "no camera questions: the camera reads cards with --deck in a game flow")
+        if name in ("next_phase", "report", "undo_report"):
+            return Outcome([], "", f"{name} needs a game flow (companion run --game roll|race|among)")
+        if name == "undo":
+            return self._undo(origin)
+        return Outcome([], "", f"unknown action {shown(name)}")
+
+    def _undo(self, origin: str) -> Outcome:
+        """The table's Undo: withdraw the newest event in force."""
+        if self.session is None:
+            return Outcome([], "nothing to undo")
+        undone = self.session.undo(origin=origin)
+        if undone is None:
+            return Outcome([], "nothing to undo")
+        return Outcome([undone], f"undid event {undone.payload['seq']}",
+                       detail=f"event {undone.seq} withdraws event {undone.payload['seq']}")
+
+    def _pairing_action(self, name: str, action: Mapping[str, Any]) -> Outcome:
+        names = self._names()
+        if name == "claim_seat":
+            message = self.pairing.claim(action.get("player"), action.get("client"), names)
+        elif name == "release_seat":
+            message = self.pairing.release(action.get("player"), names)
+        else:
+            message = self.pairing.revoke()
+        return Outcome([], message, changed=True)
+
+    def _setup_action(self, action: Mapping[str, Any]) -> Outcome:
+        """A setup action (Next = Start); a rename or removal carries the seat's claim along."""
         from companion.setup_flow import SETUP_ACTIONS
 
         if action["action"] == "next_phase":
             action = {**action, "action": "setup_start"}
-        if action["action"] in SETUP_ACTIONS:
-            frame = self.last_frame
-            outcome = self.setup.handle(action, None if frame is None else (frame.width, frame.height))
-        else:
-            outcome = Outcome([], "", "set up the game first: add players, then Start")
-        self.message = outcome.error or outcome.message
-        (log.info if outcome.error is None else log.warning)("%s (%s): %s", action["action"], action.get("origin"), self.message)
-        reply = action.get("reply")
-        if reply is not None and not reply.done():
-            reply.set_result(outcome.to_json())
+        if action["action"] not in SETUP_ACTIONS:
+            return Outcome([], "", "set up the game first: add players, then Start")
+        frame = self.last_frame
+        before = list(self.setup.names)
+        outcome = self.setup.handle(action, None if frame is None else (frame.width, frame.height))
+        if outcome.error is None and action["action"] == "setup_rename":
+            old = action.get("player")
+            new = next((n for o, n in zip(before, self.setup.names) if o == old), None)
+            if new is not None and new != old:
+                self.pairing.renamed(old, new)
+        elif outcome.error is None and action["action"] == "setup_remove":
+            self.pairing.removed(action.get("player"))
         if self.setup.flow is not None:
-            self.flow = self.setup.flow
-            self.session = self.flow.session
-            self.setup = None
-            if self.make_camera is not None:
+            self._game_started()
+        return outcome
+
+    def _game_started(self) -> None:
+        """The setup's Start recorded the session: the game's flow (and camera part) take over."""
+        self.flow = self.setup.flow
+        self.session = self.flow.session
+        self.setup = None
+        if self.make_camera is not None:
+            try:
                 self.camera_flow = self.make_camera(self.flow)
+            except Exception:  # the game goes on from the phones
+                log.exception("the camera part of %s could not start", self.flow.spec.title)
+                self.message = "the game started, but the camera cannot read it (the box's log says why)"
 
     # -- views --------------------------------------------------------------------------------
     def view(self) -> dict[str, Any]:
@@ -490,13 +703,14 @@ class MainLoop:
         if self.session is None:  # setting up a game: no session yet
             return {
                 "session": {"id": None, "game": self.setup.spec.name, "started_at": None, "source": self.source.name,
-                            "events": 0},
+                            "events": self.setup.version},
                 "status": {"camera": self.camera, "reader": self.reader_state, "message": self.message},
-                "game": self.setup.view(),
+                "game": self._with_claims(self.setup.view()),
                 "dice": [],
                 "frame": None if frame is None else {"width": frame.width, "height": frame.height, "index": frame.index},
                 "findings": [],
                 "phone_url": self.phone_url,
+                "storage": self.storage.view(),
             }
         replayed = self.session.replay()
         if self.flow is not None:
@@ -524,7 +738,10 @@ class MainLoop:
             "frame": None if frame is None else {"width": frame.width, "height": frame.height, "index": frame.index},
             "findings": findings_json,
             "phone_url": self.phone_url,
+            "storage": self.storage.view(),
         }
+        if self.flow is not None:
+            view["game"] = game_view = self._with_claims(game_view)
         if self.camera_flow is not None:
             view["camera"] = self.camera_flow.view()
             shown = view["camera"].get("misplays") or []
@@ -533,6 +750,12 @@ class MainLoop:
                 view["findings"] = findings_json
                 view["game"] = {**game_view, "findings": findings_json}
         return view
+
+    def _with_claims(self, game: dict[str, Any]) -> dict[str, Any]:
+        """The game view with ``"claimed": bool`` on each player (never the phone's id or the secret)."""
+        claims = self.pairing.claims
+        players = [{**p, "claimed": p.get("name") in claims} for p in game.get("players") or []]
+        return {**game, "players": players}
 
     def publish(self) -> None:
         """Publish the current view and picture (JPEG for the phone) and redraw the touchscreen.

@@ -23,7 +23,7 @@ everything recorded stays in the session log.
 The camera block of the published view (``view["camera"]``)::
 
     {"cards": true, "dice": false, "calibrated": true, "reads": 4,
-     "state": "idle" | "reading", "message": "read 7 cards",
+     "state": "idle" | "reading", "stuck": false, "message": "read 7 cards",
      "markers": null | {"moved": [ids], "message": "..."},
      "questions": [{"id": 3, "player": "Ann", "text": "Ann built Customs at [0, 1]?", "kind": "location_built",
                     "payload": {...}, "choices": [...], "choice": null | "develop", "error": null | "..."}],
@@ -39,6 +39,7 @@ import json
 import logging
 import time
 from concurrent.futures import Executor, Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence
@@ -46,6 +47,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 import cv2
 import numpy as np
 
+from companion.errors import shown
 from companion.watch import seen_cards
 from rules import BadEvent, Event, UnknownEvent
 
@@ -60,6 +62,9 @@ REREAD_S = 0.5
 """Seconds between the reads taken while the table stays still."""
 MAX_QUESTIONS = 20
 """Questions kept waiting at most (the oldest are dropped past this; the watcher asks again)."""
+READ_TIMEOUT_S = 30.0
+"""Seconds a read on the worker may take before it is abandoned (a card read takes about 1 s on a 1280x720
+frame here and several on a Pi; a read past this is stuck: a camera or OpenCV call that blocks)."""
 
 
 @dataclass(frozen=True)
@@ -388,6 +393,9 @@ class CameraFlow:
         image_dir: where the frame behind a dice proposal is saved (JPEG) so a corrected read can
             be enrolled later; None: not saved (the replayed photo's path is kept when there is one).
         read_cards: the card reader (:func:`vision.cards.read_cards`; injectable for tests).
+        read_timeout_s: seconds a read started with :meth:`begin` may take; then it is abandoned and said on
+            both views, no new read starts until the stuck one ends, and its late result is ignored.
+        clock: seconds, monotonic, for ``read_timeout_s`` (real time: a read's duration is the worker's).
 
     Raises:
         ValueError: the game has no camera part, or ``confirm_reads`` < 1.
@@ -396,7 +404,8 @@ class CameraFlow:
     def __init__(self, flow: Any, *, deck: Any = None, calibration: Any = None, zones: Any = None,
                  dice_reader: Any = None, confirm_reads: int = CONFIRM_READS, reread_s: float = REREAD_S,
                  min_confidence: float = 0.6, image_dir: Path | None = None,
-                 read_cards: Callable[..., Any] = _default_read_cards) -> None:
+                 read_cards: Callable[..., Any] = _default_read_cards, read_timeout_s: float = READ_TIMEOUT_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         spec = getattr(flow.spec, "camera", None)
         if spec is None:
             raise ValueError(f"{flow.spec.title} has no camera part")
@@ -422,6 +431,10 @@ class CameraFlow:
         self.reads = 0
         self._next_id = 1
         self._pending: Future | None = None
+        self._began_at = 0.0  # the loop's clock when the pending read began
+        self._stuck: Future | None = None  # an abandoned read still running on the worker
+        self.read_timeout_s = read_timeout_s
+        self._clock = clock
         self._left = 0
         self._next_at = 0.0
         self._dice_done = False
@@ -430,6 +443,9 @@ class CameraFlow:
         """The next end-of-game dice count pass (:class:`DiceCounting`), None when done or not counted."""
         self.count_seen: dict[str, dict[str, int]] = {}
         """Each player's dice ``{colour: n}`` seen in the last count pass (the next pass counts the difference)."""
+        self.unsaved: Exception | None = None
+        """The :class:`companion.errors.StorageError` that kept a read's events from being written (the loop
+        shows it and clears this); the read's questions are still asked."""
 
     @property
     def enabled(self) -> bool:
@@ -466,8 +482,21 @@ class CameraFlow:
         self._left = 0
 
     def due(self, now: float) -> bool:
-        """Whether a read should be taken at ``now`` (seconds, the loop's clock)."""
+        """Whether a read should be taken at ``now`` (seconds, the loop's clock); never while an abandoned read
+        still runs on the worker (it would queue behind it)."""
+        if self._stuck is not None:
+            if not self._stuck.done():
+                return False
+            self._stuck = None  # it ended at last: its result is ignored; the table is read afresh
+            self._left, self._next_at, self._dice_done = self.confirm_reads, now, False
+            self.message = "the camera reads again (the stuck read ended; what it saw was left out)"
+            log.info(self.message)
         return self._left > 0 and now >= self._next_at
+
+    @property
+    def stuck(self) -> bool:
+        """Whether an abandoned read still runs on the worker."""
+        return self._stuck is not None and not self._stuck.done()
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -510,25 +539,46 @@ class CameraFlow:
             return
         # the worker gets its own copy: the loop goes on drawing and publishing the frame it holds
         self._pending = executor.submit(self.see, dataclasses.replace(plan, image=plan.image.copy()))
+        self._began_at = self._clock()
 
     def collect(self, wait: bool = False) -> list[Event] | None:
         """Apply the read started by :meth:`begin` once it is done (on the loop's thread).
 
+        A read still running ``read_timeout_s`` after it began is abandoned: it gives [] with :attr:`message`
+        saying so, its late result is ignored, and :meth:`due` starts no read until it ends.
+
         Args:
-            wait: block until it is done (used when the loop stops).
+            wait: block until it is done, at most ``read_timeout_s`` (used when the loop stops).
 
         Returns:
             None while it is still running (or nothing is pending); else the events recorded (as
-            :meth:`read`; a read that raised is reported in :attr:`message` and gives []).
+            :meth:`read`; a read that raised or was abandoned is reported in :attr:`message` and gives []).
         """
         future = self._pending
-        if future is None or (not wait and not future.done()):
+        if future is None:
+            return None
+        if wait and not future.done():
+            try:
+                future.exception(timeout=self.read_timeout_s)
+            except FutureTimeout:
+                pass
+        if not future.done():
+            if wait or self._clock() - self._began_at >= self.read_timeout_s:
+                return self._abandon(future)
             return None
         self._pending = None
         try:
             return self.apply(future.result())
         except Exception as exc:
             return self._failed(exc)
+
+    def _abandon(self, future: Future) -> list[Event]:
+        self._pending, self._stuck = None, future
+        self._left = 0
+        self.message = (f"camera read took longer than {self.read_timeout_s:g} s and was abandoned: the game goes "
+                        "on without it (check the camera; reads start again once it answers)")
+        log.error(self.message)
+        return []
 
     def _failed(self, exc: BaseException) -> list[Event]:
         self.message = f"camera read failed: {type(exc).__name__}: {exc}"
@@ -694,12 +744,17 @@ class CameraFlow:
             return None
 
     def _take(self, player: str, observed: Observed) -> list[Event]:
+        from companion.errors import StorageError
+
         recorded = []
         for kind, payload in observed.log:
             try:
                 recorded.append(self.flow.session.append(kind, payload, player=player, origin="camera"))
             except (BadEvent, UnknownEvent) as exc:
                 log.warning("camera %s for %s not recorded: %s", kind, player, exc)
+            except StorageError as exc:  # dropped: the storage banner says why; the read goes on
+                self.unsaved = exc
+                log.error("camera %s for %s not saved: %s", kind, player, exc)
         if observed.misplays is not None:
             self.misplays[player] = list(observed.misplays)
         self.notes[player] = list(observed.notes)
@@ -722,14 +777,12 @@ class CameraFlow:
     # -- answers -----------------------------------------------------------------------------
     def _question(self, qid: Any) -> Question:
         from companion.errors import BadEntry
+        from companion.flow import whole_number
 
-        try:
-            wanted = int(qid)
-        except (TypeError, ValueError):
-            raise BadEntry(f"camera question id must be a number, got {str(qid)[:20]!r}") from None
+        wanted = whole_number(qid, "camera question id")
         q = next((q for q in self.questions if q.id == wanted), None)
         if q is None:
-            raise BadEntry(f"camera question {wanted} is no longer waiting (answered on another view?)")
+            raise BadEntry(f"camera question {shown(wanted)} is no longer waiting (answered on another view?)")
         return q
 
     def confirm(self, qid: Any, choice: Any = None, origin: str = "touchscreen") -> Event:
@@ -753,7 +806,7 @@ class CameraFlow:
             if choice not in p.choices or p.choice_key is None:
                 if not p.choices or p.choice_key is None:
                     raise BadEntry(f"{p.text!r} takes no other answer than Confirm or Dismiss")
-                raise BadEntry(f"{str(choice)[:30]!r} is not an answer to {p.text!r}; answers: {', '.join(p.choices)}")
+                raise BadEntry(f"{shown(choice, 32)} is not an answer to {p.text!r}; answers: {', '.join(p.choices)}")
             payload[p.choice_key] = choice
             if isinstance(payload.get("read"), dict):
                 payload["read"]["corrected"] = choice != p.proposed
@@ -784,6 +837,24 @@ class CameraFlow:
                 if not (m.get("cell") == cell and (card is None or m.get("card") == card))]
         self.misplays[p.player] = kept
 
+    def player_of(self, qid: Any) -> str | None:
+        """The player waiting question ``qid`` is about (None: no such question, or a bad id)."""
+        if isinstance(qid, bool) or not isinstance(qid, (int, str)):
+            return None
+        try:
+            return self._question(qid).proposal.player
+        except ValueError:
+            return None
+
+    def memo(self) -> tuple[Any, ...]:
+        """The questions and misplays (:meth:`restore` puts them back when an answer's write is rolled back)."""
+        return list(self.questions), {k: list(v) for k, v in self.misplays.items()}
+
+    def restore(self, memo: tuple[Any, ...]) -> None:
+        """Back to :meth:`memo`'s questions and misplays."""
+        questions, misplays = memo
+        self.questions, self.misplays = list(questions), {k: list(v) for k, v in misplays.items()}
+
     def handle(self, action: Mapping[str, Any]) -> Any:
         """``camera_confirm`` (``id``, optional ``choice``) / ``camera_dismiss`` (``id``) ->
         :class:`companion.flow.Outcome`; other actions -> None."""
@@ -811,6 +882,7 @@ class CameraFlow:
             "calibrated": self.calibration is not None,
             "reads": self.reads,
             "state": "reading" if self._left > 0 or self._pending is not None else "idle",
+            "stuck": self.stuck,
             "message": self.message,
             "markers": self.markers,
             "questions": [q.to_json() for q in self.questions],

@@ -257,7 +257,7 @@ def _main(argv: Sequence[str] | None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-    logging.getLogger("werkzeug").setLevel(logging.DEBUG if args.verbose else logging.WARNING)  # no line per phone request
+    logging.getLogger("waitress").setLevel(logging.DEBUG if args.verbose else logging.WARNING)  # no line per phone request
     if args.command == "read":
         ignored = [opt for opt, given, used in (
             ("--profile", args.profile is not None, args.cards is None and args.dice == "roll"),
@@ -1240,26 +1240,32 @@ def cmd_box(args: argparse.Namespace) -> int:
         else:
             from companion.setup_flow import TableSetup
 
-            setup = TableSetup(store, FLOWS[args.game], options, calibration)
+            setup = TableSetup(store, FLOWS[args.game], options, calibration, resume=not args.new_session)
     camera_flow = make_camera(flow) if (flow is not None and make_camera is not None) else None
 
     phone_url = ""
     server = None
     if not args.no_web:
         from companion.netinfo import phone_url as make_phone_url
+        from companion.paths import web_secret_key
         from companion.web import create_app, serve
 
         try:
-            server = serve(create_app(hub), host=args.host, port=args.port)
-        except (OSError, SystemExit) as exc:  # serve() checks the bind first (werkzeug would exit)
-            detail = str(exc) if isinstance(exc, OSError) else f"--host {args.host} --port {args.port}"
-            print(f"companion {args.command}: cannot start the phone view: {detail}; try another --host or --port, "
+            cookie_key = web_secret_key()
+        except OSError as exc:  # a read-only or full data folder: phones join again after a restart
+            cookie_key = None
+            log.warning("cannot keep the phone view's key in the data folder (%s); phones scan the QR code "
+                        "again after a restart", exc.strerror or exc)
+        named = [] if args.host in ("0.0.0.0", "::") else [args.host]  # --host NAME: the box answers to it too
+        try:
+            server = serve(create_app(hub, secret_key=cookie_key, hosts=named), host=args.host, port=args.port)
+        except OSError as exc:  # serve() binds first and names the problem in one line
+            print(f"companion {args.command}: cannot start the phone view: {exc}; try another --host or --port, "
                   "or --no-web", file=sys.stderr)
             store.close()
             source.close()
             return EXIT_DEVICE
         phone_url = make_phone_url(server.port, None if args.host in ("0.0.0.0", "::") else args.host)
-        log.info("phone view at %s", phone_url)
 
     screen, pump = _open_screen(args, hub, phone_url)
     controls = None if args.no_gpio else _open_controls(hub, "next_phase" if flow_game else "read_now", args.buzzer_pin)
@@ -1293,6 +1299,11 @@ def cmd_box(args: argparse.Namespace) -> int:
         read_executor=read_executor,
         watchdog=notifier.loop_turned,  # READY=1 on the first turn, then the watchdog pings
     )
+    if server is not None:  # the loop has made or loaded the join secret: the QR code's link, on one line
+        from companion.netinfo import join_url
+
+        pairing = hub.pairing()
+        print(f"phone view at {join_url(phone_url, pairing.secret if pairing is not None else None)}", flush=True)
     notifier.status(running_status(source.name, phone_url))
     signal.signal(signal.SIGTERM, lambda *_: loop.stop())
     if controls is not None:
@@ -1439,11 +1450,12 @@ def _open_screen(args: argparse.Namespace, hub: object, phone_url: str):
     from companion.screen import TouchScreen
 
     try:
-        screen = TouchScreen.for_display(fullscreen=not args.windowed and args.command == "run", phone_url=phone_url)
+        screen = TouchScreen.for_display(fullscreen=not args.windowed and args.command == "run", phone_url=phone_url,
+                                         pairing=hub.pairing)
         drawn_to_display = os.environ.get("SDL_VIDEODRIVER") != "dummy"
     except pygame.error as exc:
         log.info("no display for the touchscreen (%s); drawing off-screen (use --screenshot to see it)", exc)
-        screen = TouchScreen(phone_url=phone_url)
+        screen = TouchScreen(phone_url=phone_url, pairing=hub.pairing)
         drawn_to_display = False
 
     def pump() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["BadEntry", "CompanionError", "CorruptSession", "SessionError", "UnknownSession"]
+__all__ = ["BadEntry", "CompanionError", "CorruptSession", "SessionError", "StorageError", "UnknownSession", "shown"]
 
 
 class CompanionError(Exception):
@@ -23,6 +23,27 @@ class SessionError(CompanionError, RuntimeError):
 
     The message names the database file or the session and what to try next.
     """
+
+
+class StorageError(SessionError):
+    """The storage under the session database refused a write or a read: full, read-only, an I/O error,
+    or locked by another program. Nothing of the failed write is kept; everything written before stays.
+
+    Attributes:
+        kind: ``"full"``, ``"read-only"``, ``"busy"`` or ``"failing"`` (an I/O error, anything else).
+        reason: what SQLite or the OS said.
+    """
+
+    def __init__(self, message: str, kind: str = "failing", reason: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.reason = reason or message
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+    def __reduce__(self):  # keep pickling (multiprocessing, logging handlers) working
+        return (type(self), (str(self), self.kind, self.reason))
 
 
 class UnknownSession(SessionError, LookupError):
@@ -74,3 +95,20 @@ class BadEntry(CompanionError, ValueError):
 
     Raised before anything is recorded; the message says what was wrong and what is allowed.
     """
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """``value`` as an error message quotes it: its ``repr`` cut to ``limit`` characters (``...`` marks the
+    cut), safe for anything a phone may send (a 5,000-digit number, a lone surrogate, a huge list)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 18:
+        return "a number of more than 18 digits"
+    if isinstance(value, str):
+        text = repr(value[: limit + 1])
+    elif isinstance(value, (list, tuple, dict, set)) and len(value) > limit:
+        text = f"a {type(value).__name__} of {len(value)} items"
+    else:
+        try:
+            text = repr(value)
+        except (ValueError, RecursionError):  # a nested huge number, a deeply nested list
+            text = f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -27,13 +27,15 @@ The flow's view (``view["game"]`` of the published view for these games)::
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 import urllib.parse
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Mapping, Protocol, Sequence
 
-from companion.errors import BadEntry
+import rules
+from companion.errors import BadEntry, shown
 from rules import BadEvent, Event, Finding, ScoreBreakdown, UnknownEvent
 from rules.scoring import closest_names, winners
 
@@ -49,6 +51,7 @@ __all__ = [
     "handle_action",
     "parse_form",
     "parse_players",
+    "whole_number",
 ]
 
 COLOURS = ("red", "blue", "green", "yellow", "purple")
@@ -106,14 +109,27 @@ class Form:
         return {"id": self.id, "label": self.label, "fields": [f.to_json() for f in self.fields]}
 
 
-def _whole(value: Any, what: str) -> int:
-    if isinstance(value, bool):
-        raise BadEntry(f"{what} must be a whole number, got {value!r}")
-    if isinstance(value, int):
+WHOLE_DIGITS = 9
+"""Digits a whole number typed on a phone may have (every count in these games is far smaller)."""
+_WHOLE = re.compile(r"[+-]?[0-9]{1,%d}" % WHOLE_DIGITS)  # ASCII digits only: not "²", "①", "٣"
+
+
+def whole_number(value: Any, what: str) -> int:
+    """``value`` as a whole number: an ``int`` (not a bool) or a string of at most :data:`WHOLE_DIGITS`
+    ASCII digits with an optional sign (``"+3"``, ``" -2 "``).
+
+    Raises:
+        BadEntry: ``"{what} must be a whole number ..."``, naming what was given (cut short).
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+    if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
         return int(value.strip())
-    raise BadEntry(f"{what} must be a whole number, got {value!r}")
+    raise BadEntry(f"{what} must be a whole number (digits 0-9, at most {WHOLE_DIGITS}), got {shown(value)}")
+
+
+def _in_range(n: int, f: "Field") -> bool:
+    return (f.minimum is None or n >= f.minimum) and (f.maximum is None or n <= f.maximum)
 
 
 def parse_form(form: Form, values: Any) -> dict[str, Any]:
@@ -135,7 +151,7 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
     known = {f.name for f in form.fields}
     extra = sorted(str(k) for k in values if k not in known)
     if extra:
-        raise BadEntry(f"{form.label}: unknown field {extra[0]!r}; fields: {', '.join(sorted(known)) or 'none'}")
+        raise BadEntry(f"{form.label}: unknown field {shown(extra[0])}; fields: {', '.join(sorted(known)) or 'none'}")
     out: dict[str, Any] = {}
     for f in form.fields:
         value = values.get(f.name)
@@ -147,26 +163,25 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
         what = f"{form.label}: {f.label}"
         if f.kind == "choice":
             if not isinstance(value, str):
-                raise BadEntry(f"{what} must be one of the listed names, got {value!r}")
+                raise BadEntry(f"{what} must be one of the listed names, got {shown(value)}")
             match = next((c for c in f.choices if c == value), None)
             match = match or next((c for c in f.choices if c.casefold() == value.strip().casefold()), None)
             if match is None:
-                hint = closest_names(value, f.choices)
-                shown = value if len(value) <= 40 else value[:37] + "..."
-                raise BadEntry(f"{what}: unknown {f.label.lower()} {shown!r}"
+                hint = closest_names(value[:80], f.choices)  # a 16 KiB string is not compared letter by letter
+                raise BadEntry(f"{what}: unknown {f.label.lower()} {shown(value, 43)}"
                                + (f"; did you mean {' or '.join(hint)}?" if hint else ""))
             out[f.name] = match
         elif f.kind == "int":
-            n = _whole(value, what)
-            if (f.minimum is not None and n < f.minimum) or (f.maximum is not None and n > f.maximum):
-                raise BadEntry(f"{what} must be {f.minimum}-{f.maximum}, got {n}")
+            n = whole_number(value, what)
+            if not _in_range(n, f):
+                raise BadEntry(f"{what} must be {f.minimum}-{f.maximum}, got {shown(n)}")
             out[f.name] = n
         elif f.kind == "cell":
             if not isinstance(value, (list, tuple)) or len(value) != 2:
-                raise BadEntry(f"{what} must be a cell [i, j], got {value!r}")
-            cell = [_whole(v, what) for v in value]
-            if any((f.minimum is not None and v < f.minimum) or (f.maximum is not None and v > f.maximum) for v in cell):
-                raise BadEntry(f"{what}: each coordinate must be {f.minimum}-{f.maximum}, got {cell}")
+                raise BadEntry(f"{what} must be a cell [i, j], got {shown(value)}")
+            cell = [whole_number(v, what) for v in value]
+            if not all(_in_range(v, f) for v in cell):
+                raise BadEntry(f"{what}: each coordinate must be {f.minimum}-{f.maximum}, got {shown(cell)}")
             out[f.name] = cell
         else:  # pragma: no cover - a spec bug
             raise ValueError(f"unknown field kind {f.kind!r}")
@@ -191,8 +206,8 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
         raise BadEntry(f"{name[:20]!r}: a name may not hold control or invisible formatting characters")
     same = next((o for o in others if unicodedata.normalize("NFC", o).casefold() == name.casefold()), None)
     if same is not None:
-        shown = repr(name) if same == name else f"{name!r} (as {same!r})"
-        raise BadEntry(f"{shown} is already playing; names must differ (ignoring case)")
+        said = repr(name) if same == name else f"{name!r} (as {same!r})"
+        raise BadEntry(f"{said} is already playing; names must differ (ignoring case)")
     return name
 
 
@@ -209,7 +224,7 @@ def check_player_colour(colour: Any, taken: Sequence[str] = ()) -> str:
             raise BadEntry(f"no colour left: there are {len(COLOURS)} ({', '.join(COLOURS)})")
         return free[0]
     if not isinstance(colour, str) or colour.strip().lower() not in COLOURS:
-        raise BadEntry(f"colour {str(colour)[:20]!r} is not one of {', '.join(COLOURS)}")
+        raise BadEntry(f"colour {shown(colour, 22)} is not one of {', '.join(COLOURS)}")
     colour = colour.strip().lower()
     if colour in taken:
         raise BadEntry(f"{colour} is taken; free colours: {', '.join(free) or 'none'}")
@@ -331,17 +346,56 @@ class GameSpec(Protocol):
         ...
 
 
+OK, BAD_INPUT, NOT_ALLOWED, STALE, FAULT, STORAGE = 200, 400, 403, 409, 500, 503
+"""The statuses of an answer (``Outcome.status``; the phone view answers with them): 200 written (or nothing
+to do), 400 bad input, 403 not allowed (not this phone's seat, touchscreen only), 409 made against an old
+state version, 500 an unexpected fault in the box, 503 the storage is failing. Only 200 records anything."""
+
+
 @dataclass
 class Outcome:
-    """What one handled action did: events recorded, a message for the views, or the error."""
+    """What one handled action did: events recorded, a message for the views, or the error.
+
+    Attributes:
+        events: the events recorded (durable once the loop answers).
+        message: for the views (the status line).
+        error: None, or what was refused and why (nothing was recorded).
+        status: :data:`OK` ... :data:`STORAGE`; None is worked out: 200 without ``error``, else 400.
+        version: the log's last seq after the action (set by the loop when it answers).
+        changed: something was written besides ``events`` (a seat claim, a new join secret).
+        recorded: the seqs answered when they are not ``events`` (a key's first answer given again).
+        detail: what the box's log says instead of ``message`` (None: the message).
+    """
 
     events: list[Event] = field(default_factory=list)
     message: str = ""
     error: str | None = None
+    status: int | None = None
+    version: int | None = None
+    changed: bool = False
+    recorded: list[int] | None = None
+    detail: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.status is None:
+            self.status = OK if self.error is None else BAD_INPUT
+
+    @classmethod
+    def refused(cls, status: int, error: str, version: int | None = None) -> Outcome:
+        """A refusal: nothing recorded, ``error`` says why."""
+        return cls([], "", error, status, version)
+
+    @property
+    def wrote(self) -> bool:
+        """Whether the action wrote anything (events, a claim, a secret)."""
+        return bool(self.events) or self.changed
 
     def to_json(self) -> dict[str, Any]:
-        """``{"recorded": [seqs], "message", "error"}``."""
-        return {"recorded": [e.seq for e in self.events], "message": self.message, "error": self.error}
+        """The answer (keys :data:`companion.hub.ANSWER_KEYS`): ``{"recorded": [seqs], "message", "error",
+        "status", "version"}``."""
+        seqs = self.recorded if self.recorded is not None else [e.seq for e in self.events]
+        return {"recorded": list(seqs), "message": self.message, "error": self.error,
+                "status": self.status, "version": self.version}
 
 
 class GameFlow:
@@ -382,6 +436,17 @@ class GameFlow:
     def over(self) -> bool:
         """Whether the game has ended."""
         return self.table().over
+
+    def stage_at(self, seq: int | None) -> tuple[int, str, str | None]:
+        """``(round, stage, the current phase's label or None)`` as the log stood after event ``seq`` (None:
+        now): where the table was, as the version rule compares it."""
+        if seq is None:
+            t = self.table()
+        else:
+            events = [e for e in self.session.events() if e.seq <= seq]
+            state = rules.replay(self.session.game, self.session.settings, events).state
+            t = self.spec.table(self.session.game.view(state))
+        return t.round, t.stage, next((p.get("label") for p in t.phases if p.get("state") == "current"), None)
 
     def findings(self, limit: int = 6) -> list[dict[str, Any]]:
         """The newest findings first (at most ``limit``), each with ``todo``: what to do about it. A finding
@@ -472,7 +537,8 @@ class GameFlow:
         planned = [] if t.over else self.spec.next_events(ev)
         if not planned:
             raise BadEntry("the game is over" if t.over else (t.next_why or "nothing to advance now"))
-        return [self.session.append(kind, payload, origin=origin) for kind, payload in planned]
+        with self.session.store.transaction(write=True, doing="recording Next"):  # all of Next, or none of it
+            return [self.session.append(kind, payload, origin=origin) for kind, payload in planned]
 
     def report(self, player: Any, form_id: Any, values: Any, origin: str = "phone") -> Event:
         """Record a player's report about their own empire.
@@ -491,11 +557,11 @@ class GameFlow:
                 apply it; the message names the problem and nothing is recorded.
         """
         if not isinstance(player, str) or player not in self.names:
-            raise BadEntry(f"unknown player {str(player)[:40]!r}; players: {', '.join(self.names)}")
+            raise BadEntry(f"unknown player {shown(player)}; players: {', '.join(self.names)}")
         ev = self.engine_view()
         forms = {f.id: f for f in self.spec.forms(ev)}
         if not isinstance(form_id, str) or form_id not in forms:
-            raise BadEntry(f"unknown report {str(form_id)[:40]!r}; reports: {', '.join(forms)}")
+            raise BadEntry(f"unknown report {shown(form_id)}; reports: {', '.join(forms)}")
         if self.spec.table(ev).over:
             raise BadEntry("the game is over: reports are closed (Undo first to reopen the last round)")
         if form_id not in self.spec.open_forms(ev, player):
@@ -519,7 +585,7 @@ class GameFlow:
                 after the first round started, a choice already revealed).
         """
         if not isinstance(player, str) or player not in self.names:
-            raise BadEntry(f"unknown player {str(player)[:40]!r}; players: {', '.join(self.names)}")
+            raise BadEntry(f"unknown player {shown(player)}; players: {', '.join(self.names)}")
         applied = set(self.session.replay().applied)
         mine = [e for e in self.session.events() if e.seq in applied and e.player == player]
         if not mine:

@@ -22,7 +22,8 @@ from typing import Any, Mapping
 __all__ = ["Snapshot", "StateHub", "ACTIONS", "Pairing", "ANSWER_KEYS"]
 
 ACTIONS = frozenset({"read_now", "undo", "quit", "next_phase", "report", "undo_report", "camera_confirm",
-                     "camera_dismiss", "setup_player", "setup_remove", "setup_rename", "setup_seat", "setup_even", "setup_start"})
+                     "camera_dismiss", "setup_player", "setup_remove", "setup_rename", "setup_seat", "setup_even", "setup_start",
+                     "claim_seat", "release_seat", "revoke_phones"})
 """Action names views may post: ``read_now`` (read the dice now), ``undo`` (withdraw the
 latest event), ``quit`` (stop the main loop); in a game flow (``companion.flow``) also
 ``next_phase`` (the Next button), ``report`` (``player``, ``form``, ``values``: a player's
@@ -30,8 +31,11 @@ report) and ``undo_report`` (``player``: withdraw that player's newest report); 
 (``companion.camera_flow``) ``camera_confirm`` (``id``, optional ``choice``: record what the camera
 saw) and ``camera_dismiss`` (``id``: drop the question); while a game is set up
 (``companion.setup_flow``) ``setup_player`` (``player``, ``colour``), ``setup_remove`` (``player``), ``setup_rename`` (``player``, ``name``),
-``setup_seat`` (``player``, ``point``), ``setup_even`` and ``setup_start``. Payload keys
-depend on the action; ``reply`` (a :class:`concurrent.futures.Future`) gets the loop's answer."""
+``setup_seat`` (``player``, ``point``), ``setup_even`` and ``setup_start``; the phone pairing's
+``claim_seat`` (``player``, ``client``: a phone takes a seat), ``release_seat`` (``player``: the touchscreen
+frees it) and ``revoke_phones`` (the touchscreen: a new join secret, every claim dropped). Payload keys
+depend on the action; every action may also carry ``version``, ``key`` and ``client`` (see
+:mod:`companion.desk`); ``reply`` (a :class:`concurrent.futures.Future`) gets the loop's answer."""
 
 
 ANSWER_KEYS = ("recorded", "message", "error", "status", "version")

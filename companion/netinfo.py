@@ -10,7 +10,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 
-__all__ = ["lan_address", "phone_url", "LOOPBACK"]
+__all__ = ["lan_address", "phone_url", "join_url", "LOOPBACK"]
 
 LOOPBACK = "127.0.0.1"
 
@@ -62,3 +62,17 @@ def phone_url(port: int, host: str | None = None) -> str:
     if not isinstance(port, int) or not 1 <= port <= 65535:
         raise ValueError(f"port must be an integer in 1-65535, got {port!r}")
     return f"http://{host or lan_address()}:{port}/"
+
+
+def join_url(phone_view: str, secret: str | None) -> str:
+    """The link of the touchscreen's QR code: ``phone_view`` + ``join/<secret>``, e.g.
+    ``"http://192.168.1.20:8080/join/Zq3u..."`` (opening it lets a phone act); ``phone_view`` alone
+    when there is no secret yet (that link only lets a phone watch).
+
+    Args:
+        phone_view: from :func:`phone_url` (ends with ``/``).
+        secret: the current join secret (:class:`companion.hub.Pairing`), or None.
+    """
+    if not secret:
+        return phone_view
+    return f"{phone_view if phone_view.endswith('/') else phone_view + '/'}join/{secret}"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import platformdirs
 
-__all__ = ["APP_NAME", "DATA_DIR_ENV", "data_dir", "default_db_path"]
+__all__ = ["APP_NAME", "DATA_DIR_ENV", "WEB_KEY_NAME", "data_dir", "default_db_path", "web_secret_key"]
 
 APP_NAME = "tabletop-companion"
 DATA_DIR_ENV = "TABLETOP_DATA_DIR"
@@ -32,3 +32,55 @@ def data_dir() -> Path:
 def default_db_path() -> Path:
     """``data_dir() / "sessions.sqlite3"``: the session log the box uses unless told otherwise."""
     return data_dir() / "sessions.sqlite3"
+
+
+WEB_KEY_NAME = "phone-view.key"
+"""File in :func:`data_dir` holding the key that signs the phones' session cookies (hex, mode 0600)."""
+
+_KEY_BYTES = 32
+
+
+def web_secret_key(path: Path | None = None) -> bytes:
+    """The box's own key for signing the phone view's session cookies, made once and kept.
+
+    The key is 32 random bytes (:func:`secrets.token_bytes`) stored as hex in ``path`` (default
+    ``data_dir() / "phone-view.key"``) with mode 0600, so phones stay joined across restarts and no other
+    user on the box can read it. A file that others may read is narrowed to 0600; a damaged one (wrong
+    length, not hex) is replaced by a new key (phones then scan the QR code again).
+
+    Raises:
+        OSError: the key can neither be read nor written (read-only or full disk, permissions).
+    """
+    import secrets
+    import stat
+
+    path = Path(path) if path is not None else data_dir() / WEB_KEY_NAME
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            path.chmod(0o600)
+        try:
+            key = bytes.fromhex(path.read_text(encoding="ascii").strip())
+        except (ValueError, UnicodeDecodeError):
+            key = b""
+        if len(key) == _KEY_BYTES:
+            return key
+        key = secrets.token_bytes(_KEY_BYTES)  # damaged: replace it whole (write a new file, then rename)
+        spare = path.with_name(path.name + ".new")
+        spare.unlink(missing_ok=True)
+        fd = os.open(spare, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        _write_key(fd, key)
+        os.replace(spare, path)
+        return key
+    key = secrets.token_bytes(_KEY_BYTES)
+    _write_key(fd, key)
+    return key
+
+
+def _write_key(fd: int, key: bytes) -> None:
+    with os.fdopen(fd, "w", encoding="ascii") as file:
+        file.write(key.hex() + "\n")
+        file.flush()
+        os.fsync(file.fileno())

@@ -28,7 +28,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -37,6 +37,9 @@ import pygame
 from companion.qr import qr_surface
 
 __all__ = ["Screen", "Button", "ScreenSnapshot", "TouchScreen", "frame_to_surface", "BUTTON_MIN_PX"]
+
+PANEL_ACTIONS = ("phones_panel", "phones_close", "revoke_arm")
+"""Taps the touchscreen keeps to itself (the phones panel opening, closing, "New QR code" armed)."""
 
 BUTTON_MIN_PX = 48
 """Smallest side of a touch target in pixels (about 7.5 mm on the 7" display)."""
@@ -87,6 +90,9 @@ class Screen(enum.Enum):
     """The guided dice enrollment (``companion.enroll_guided``): "put the white dice showing Explore in
     the tray, tap OK" over the live picture, then the photo with the dice seen; OK, Another, Retake,
     Back, Skip, Quit."""
+    PHONES = "phones"
+    """The phones panel, opened by tapping the QR code (``companion.screen_phones``): the join code, which
+    seats a phone holds, Free seat, New QR code (every phone must scan again), Back."""
 
 
 @dataclass(frozen=True)
@@ -200,9 +206,22 @@ class _ScreenState:
         """The touch targets of this screen for ``view``."""
         return ts._debug_buttons()
 
+    qr_tappable = True
+    """Whether a tap on this screen's QR code opens the phones panel."""
+
+    def qr_rect(self, ts: TouchScreen) -> pygame.Rect | None:
+        """Where this screen draws the join QR code (tapping it opens the phones panel), or None."""
+        return None
+
 
 class _Waiting(_ScreenState):
     screen = Screen.WAITING
+    qr_tappable = False  # the box is starting: no game to manage yet
+
+    def qr_rect(self, ts: TouchScreen) -> pygame.Rect:
+        rect = pygame.Rect(0, 0, ts._s(190), ts._s(190))
+        rect.center = (ts.surface.get_width() // 2, ts._y(285))
+        return rect
 
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
         surface = ts.surface
@@ -212,16 +231,20 @@ class _Waiting(_ScreenState):
         ts._text("Starting - waiting for the camera...", (w // 2, ts._y(130)), 36, DIM, anchor="center")
         url = ts._url(view)
         if url:
-            side = ts._s(190)
-            rect = pygame.Rect(0, 0, side, side)
-            rect.center = (w // 2, ts._y(285))
-            ts._draw_qr(url, rect)
-            ts._text_fit(f"Phones: {url}", (w // 2, rect.bottom + ts._s(14)), w - 40, 32, TEXT, anchor="midtop")
+            rect = self.qr_rect(ts)
+            ts._draw_qr(ts._qr_url(view), rect)
+            ts._text_fit(f"Phones: scan the code ({url})", (w // 2, rect.bottom + ts._s(14)), w - 40, 32, TEXT,
+                         anchor="midtop")
         ts._draw_buttons(self.buttons(ts, view))
 
 
 class _Watching(_ScreenState):
     screen = Screen.WATCHING
+
+    def qr_rect(self, ts: TouchScreen) -> pygame.Rect:
+        rect = ts._rect(686, 372, 108, 108)
+        rect.width = rect.height = min(rect.width, rect.height)
+        return rect
 
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         camera_ok = (view.get("status") or {}).get("camera", "ok") == "ok"
@@ -250,15 +273,17 @@ class _Watching(_ScreenState):
         ts._draw_history(game.get("history") or [], ts._rect(466, 292, 328, 76))
         url = ts._url(view)
         if url:
-            qr_rect = ts._rect(686, 372, 108, 108)
-            qr_rect.width = qr_rect.height = min(qr_rect.width, qr_rect.height)
-            ts._draw_qr(url, qr_rect)
-            ts._text("Follow on your phone:", (ts._x(466), ts._y(392)), 24, DIM)
+            qr_rect = self.qr_rect(ts)
+            ts._draw_qr(ts._qr_url(view), qr_rect)
+            ts._text("Scan to join (tap it: phones)", (ts._x(466), ts._y(392)), 24, DIM)
             ts._text_fit(url, (ts._x(466), ts._y(418)), qr_rect.x - ts._x(466) - ts._s(8), 30, TEXT, min_size=16)
 
 
 class _CameraLost(_ScreenState):
     screen = Screen.CAMERA_LOST
+
+    def qr_rect(self, ts: TouchScreen) -> pygame.Rect:
+        return ts._rect(662, 10, 128, 128)
 
     def enter(self, ts: TouchScreen) -> None:
         self.since = time.monotonic()
@@ -290,9 +315,8 @@ class _CameraLost(_ScreenState):
         latest = ((view.get("game") or {}).get("latest")) or None
         if latest:
             ts._text(f"Last roll: sum {latest.get('total', 0)}", (ts._x(480), ts._y(420)), 36, TEXT)
-        url = ts._url(view)
-        if url:
-            ts._draw_qr(url, ts._rect(662, 10, 128, 128))
+        if ts._url(view):
+            ts._draw_qr(ts._qr_url(view), self.qr_rect(ts))
         ts._draw_buttons(self.buttons(ts, view))
 
 
@@ -314,6 +338,9 @@ class _Table(_ScreenState):
 
     screen = Screen.TABLE
     PANEL_TOP = 196  # y of the camera panel (px, 800 x 480 layout); it ends above the bottom buttons
+
+    def qr_rect(self, ts: TouchScreen) -> pygame.Rect:
+        return ts._rect(700, 250, 94, 94)
 
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         nxt = (view.get("game") or {}).get("next") or {}
@@ -412,9 +439,8 @@ class _Table(_ScreenState):
             self._players(ts, game, ts._rect(6, y, 600, 340 - y))
             ts._draw_findings_with_rule(view.get("findings") or [], ts._rect(6, 372, 788, 28))
         ts._draw_buttons(self.buttons(ts, view))
-        url = ts._url(view)
-        if url:
-            ts._draw_qr(url, ts._rect(700, 250, 94, 94))
+        if ts._url(view):
+            ts._draw_qr(ts._qr_url(view), self.qr_rect(ts))
         message = (view.get("status") or {}).get("message") or ""
         if not nxt_enabled(game) and (game.get("next") or {}).get("why"):
             message = game["next"]["why"]
@@ -422,6 +448,8 @@ class _Table(_ScreenState):
         if markers:
             message = markers.get("message") or "calibration markers moved"
             ts._text_fit("Markers moved: recalibrate", (ts._x(700), ts._y(232)), ts._x(94), 20, WARN, min_size=12)
+        elif ts._url(view):
+            ts._text_fit("Phones: tap", (ts._x(747), ts._y(234)), ts._x(94), 20, DIM, anchor="midtop", min_size=12)
         ts._text_fit(message, (ts._x(610), ts._y(420)), ts._x(184), 22, DIM, min_size=14)
 
     @staticmethod
@@ -512,6 +540,9 @@ class _Setup(_ScreenState):
 
     screen = Screen.SETUP
 
+    def qr_rect(self, ts: TouchScreen) -> pygame.Rect:
+        return ts._rect(700, 300, 94, 94)
+
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         game = view.get("game") or {}
         players = game.get("players") or []
@@ -567,9 +598,8 @@ class _Setup(_ScreenState):
         ts._draw_buttons([b for b in self.buttons(ts, view) if b.action != "setup_pick"])
         message = game.get("why") or (view.get("status") or {}).get("message") or ""
         ts._text_fit(message, (ts._x(6), ts._y(350)), ts._x(448), 24, WARN if game.get("why") else DIM, min_size=14)
-        url = ts._url(view)
-        if url:
-            ts._draw_qr(url, ts._rect(700, 300, 94, 94))
+        if ts._url(view):
+            ts._draw_qr(ts._qr_url(view), self.qr_rect(ts))
 
 
 DIE_COLOURS = {"white": (236, 236, 230), "red": (200, 52, 46), "purple": (132, 72, 172), "blue": (52, 102, 212),
@@ -732,6 +762,8 @@ class TouchScreen:
             None draws on an off-screen surface (tests, screenshots).
         debug: also show a "Quit" button.
         phone_url: the URL for the QR code when the view has no ``phone_url`` yet.
+        pairing: returns the current :class:`companion.hub.Pairing` (``hub.pairing``): the QR code
+            carries its join link (``phone_url`` + ``join/<secret>``); None: the bare ``phone_url``.
 
     Raises:
         ValueError: ``surface`` is not ``size`` large.
@@ -743,6 +775,7 @@ class TouchScreen:
         surface: pygame.Surface | None = None,
         debug: bool = False,
         phone_url: str | None = None,
+        pairing: Callable[[], Any] | None = None,
     ) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
@@ -753,10 +786,18 @@ class TouchScreen:
         self.surface.fill(BG)
         self.debug = debug
         self.phone_url = phone_url
+        self.pairing = pairing
+        self.phones_open = False
+        """The phones panel is shown (a tap on the QR code opens it, Back closes it)."""
+        self.revoke_armed = False
+        """"New QR code" was tapped once; the second tap unjoins every phone."""
         self._sx = self.size[0] / BASE_SIZE[0]
         self._sy = self.size[1] / BASE_SIZE[1]
+        from companion.screen_phones import PhonesPanel
+
         self._handlers: dict[Screen, _ScreenState] = {
-            h.screen: h for h in (_Waiting(), _Watching(), _CameraLost(), _Table(), _Scores(), _Setup(), _Enroll())
+            h.screen: h for h in (_Waiting(), _Watching(), _CameraLost(), _Table(), _Scores(), _Setup(), _Enroll(),
+                                  PhonesPanel())
         }
         self.seating: str | None = None
         """The player whose seat the next tap on the table picture sets (setup screen), or None."""
@@ -814,6 +855,10 @@ class TouchScreen:
         self._view = view
         current = self._handlers[self.state]
         wanted = current.validate(view)
+        if self.phones_open and wanted not in (Screen.ENROLL, Screen.SCORES):
+            wanted = Screen.PHONES
+        elif wanted in (Screen.ENROLL, Screen.SCORES):
+            self.phones_open = False
         if wanted is not self.state:
             current.exit(self)
             self._pressed = None
@@ -828,10 +873,19 @@ class TouchScreen:
         """The current screen's buttons by action name (as of the last render)."""
         return {b.name: b for b in self._handlers[self.state].buttons(self, self._view)}
 
+    @property
+    def qr_target(self) -> Button | None:
+        """The QR code as a touch target (``phones_panel``: a tap opens the phones panel), or None."""
+        handler = self._handlers[self.state]
+        qr = handler.qr_rect(self) if handler.qr_tappable else None
+        if qr is None or not self._url(self._view):
+            return None
+        return Button("phones_panel", "Phones", qr)
+
     def button_at(self, pos: tuple[int, int]) -> Button | None:
-        """The enabled button under ``pos`` (px), or None."""
-        for button in self.buttons.values():
-            if button.enabled and button.rect.collidepoint(pos):
+        """The enabled button (or the QR code, :attr:`qr_target`) under ``pos`` (px), or None."""
+        for button in [*self.buttons.values(), self.qr_target]:
+            if button is not None and button.enabled and button.rect.collidepoint(pos):
                 return button
         return None
 
@@ -873,6 +927,11 @@ class TouchScreen:
                 if action == "setup_pick":  # whose seat the next tap sets: the screen's own business
                     self.seating = payload.get("player")
                     return None
+                if action in PANEL_ACTIONS:  # opening, closing, arming: the screen's own business too
+                    self._panel(action)
+                    return None
+                if action == "revoke_phones":
+                    self.revoke_armed = False
             elif released is None and self.state is Screen.SETUP and self.seating:
                 point = self._frame_point(event.pos)
                 if point is not None:
@@ -883,6 +942,9 @@ class TouchScreen:
             enabled = {b.action for b in self.buttons.values() if b.enabled}
             if candidate in enabled:
                 action = candidate
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_p and self.state is not Screen.ENROLL:
+            self._panel("phones_close" if self.phones_open else "phones_panel")
+            return None
         elif event.type == pygame.KEYDOWN:
             keys = {pygame.K_SPACE: "read_now", pygame.K_u: "undo", pygame.K_BACKSPACE: "undo", pygame.K_n: "next_phase"}
             if self.debug:
@@ -894,6 +956,11 @@ class TouchScreen:
         if action is not None:
             hub.post_action(action, origin="touchscreen", **payload)
         return action
+
+    def _panel(self, action: str) -> None:
+        """The phones panel's own taps: open it, close it, arm "New QR code" (nothing is posted)."""
+        self.revoke_armed = action == "revoke_arm"
+        self.phones_open = action != "phones_close"
 
     def _frame_point(self, pos: tuple[int, int]) -> list[float] | None:
         """The frame pixel ``[x, y]`` under the screen point ``pos``, or None off the picture."""
@@ -955,6 +1022,14 @@ class TouchScreen:
 
     def _url(self, view: dict[str, Any]) -> str | None:
         return view.get("phone_url") or self.phone_url
+
+    def _qr_url(self, view: dict[str, Any]) -> str | None:
+        """The QR code's link: the join link of the current pairing, else the bare phone-view URL."""
+        from companion.netinfo import join_url
+
+        base = self._url(view)
+        pairing = self.pairing() if self.pairing is not None else None
+        return join_url(base, getattr(pairing, "secret", None)) if base else None
 
     def _debug_buttons(self) -> list[Button]:
         if not self.debug:

@@ -34,56 +34,20 @@ from pathlib import Path
 from typing import Any, Self
 
 import rules
+from companion.database import SCHEMA_VERSION, check_is_sqlite, connect, hold_box_lock, migrate, set_aside, translate
 from companion.errors import (
     BadEntry,
     CorruptSession,
     NotASessionDatabase,
     SessionError,
+    StorageError,
     UnknownSession,
 )
 from rules import UNDO, BadEvent, Event, Game, Replay, UnknownEvent
 
-__all__ = ["SCHEMA_VERSION", "Session", "SessionInfo", "SessionStore", "migrate"]
+__all__ = ["SCHEMA_VERSION", "Session", "SessionInfo", "SessionStore", "migrate", "new_id"]
 
 log = logging.getLogger(__name__)
-
-SCHEMA_VERSION = 1
-"""Schema version written to ``PRAGMA user_version``; :func:`migrate` brings older files up to it."""
-
-# (version, statements) in order; a migration runs when the file's user_version is lower.
-# JSON columns are declared TEXT on purpose: a declared type "JSON" gets NUMERIC affinity
-# in SQLite, which would turn a JSON text such as "5" into the integer 5.
-_MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
-    (
-        1,
-        (
-            """CREATE TABLE sessions (
-                id TEXT PRIMARY KEY,
-                game TEXT NOT NULL,
-                settings TEXT NOT NULL,          -- JSON object
-                started_at REAL NOT NULL,        -- Unix seconds
-                ended_at REAL                    -- Unix seconds; NULL while the session is open
-            )""",
-            "CREATE INDEX sessions_by_start ON sessions (started_at)",
-            """CREATE TABLE events (
-                session_id TEXT NOT NULL REFERENCES sessions (id),
-                seq INTEGER NOT NULL CHECK (seq >= 1),
-                kind TEXT NOT NULL,
-                payload TEXT NOT NULL,           -- JSON object
-                at REAL NOT NULL,                -- Unix seconds
-                player TEXT,
-                origin TEXT NOT NULL,
-                PRIMARY KEY (session_id, seq)
-            ) WITHOUT ROWID""",
-        ),
-    ),
-)
-_OUR_TABLES = frozenset({"sessions", "events"})
-
-# Primary SQLite result codes that mean "this file is damaged / not a database".
-_SQLITE_CORRUPT = 11
-_SQLITE_NOTADB = 26
-
 
 @dataclass(frozen=True)
 class SessionInfo:
@@ -114,107 +78,6 @@ class SessionInfo:
         }
 
 
-def migrate(conn: sqlite3.Connection, path: Path | str = "<database>") -> int:
-    """Bring the schema of ``conn`` up to :data:`SCHEMA_VERSION` in one transaction.
-
-    Args:
-        conn: a connection opened with ``isolation_level=None`` and no open transaction.
-        path: the file, for error messages.
-
-    Returns:
-        The schema version the file had before (0 for a new file).
-
-    Raises:
-        SessionError: the file was written by a newer version of the program.
-        CorruptSession: a SQLite database that holds other tables and no session log.
-    """
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        found = conn.execute("PRAGMA user_version").fetchone()[0]
-        if found > SCHEMA_VERSION:
-            raise SessionError(
-                f"session database {path} has schema version {found}, newer than this program's "
-                f"{SCHEMA_VERSION}; update tabletop-companion or use another file"
-            )
-        if found == 0:
-            tables = {
-                row[0]
-                for row in conn.execute(
-                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-                )
-            }
-            if tables - _OUR_TABLES:
-                raise NotASessionDatabase(path, f"a SQLite database of something else (tables: {', '.join(sorted(tables))})")
-        for version, statements in _MIGRATIONS:
-            if version > found:
-                for statement in statements:
-                    conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {int(version)}")
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    if found < SCHEMA_VERSION:
-        log.info("session database %s: schema %d -> %d", path, found, SCHEMA_VERSION)
-    return found
-
-
-def _translate(exc: sqlite3.Error, path: Path, doing: str) -> SessionError:
-    """The companion error for a sqlite3 error: CorruptSession for a damaged file, else SessionError."""
-    code = getattr(exc, "sqlite_errorcode", None)  # set by Python >= 3.11; may be an extended code
-    if code is not None and code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
-        return CorruptSession(path, str(exc))
-    return SessionError(f"session database {path}: {doing} failed: {exc}")
-
-
-def _configure(conn: sqlite3.Connection, path: Path) -> None:
-    """WAL journal, durable commits, foreign keys; fail when WAL cannot be switched on."""
-    mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-    if str(mode).lower() != "wal":
-        raise SessionError(
-            f"session database {path}: SQLite refused WAL mode (got {mode!r}); "
-            "put the data directory on a local file system (set TABLETOP_DATA_DIR)"
-        )
-    # FULL, not NORMAL. In WAL mode NORMAL syncs only at checkpoints: a commit survives a
-    # killed process (it is in the OS page cache) but a power cut can roll back the last
-    # commits. FULL fsyncs the WAL on every commit, so once append() returns the event is
-    # on the storage and a power cut loses nothing recorded. The cost is one fsync per
-    # event, a few ms on an SD card, at the pace of a table (a few events a minute).
-    # synchronous is per connection, so the rarely written sessions table gets it too.
-    conn.execute("PRAGMA synchronous=FULL")
-    conn.execute("PRAGMA foreign_keys=ON")
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    """Open, configure, check and migrate the database at ``path``."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise SessionError(f"cannot create the folder for session database {path}: {exc}") from exc
-    try:
-        # isolation_level=None: no implicit transactions; every write is an explicit
-        # BEGIN IMMEDIATE ... COMMIT so we know exactly when an event is on disk.
-        conn = sqlite3.connect(str(path), timeout=5.0, isolation_level=None, check_same_thread=False)
-    except sqlite3.Error as exc:
-        raise _translate(exc, path, "opening") from exc
-    try:
-        _configure(conn, path)
-        # quick_check reads every page once (O(file size), well under a second for years of
-        # play) and finds damage now rather than in the middle of a game.
-        problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
-        if problems != ["ok"]:
-            raise CorruptSession(path, "; ".join(problems[:3]))
-        migrate(conn, path)
-    except sqlite3.Error as exc:
-        conn.close()
-        raise _translate(exc, path, "opening") from exc
-    except BaseException:
-        conn.close()
-        raise
-    return conn
-
-
 def _json_object(value: Any, what: str, error: type[Exception]) -> tuple[str, dict[str, Any]]:
     """``value`` as JSON text plus its normalized copy (what reading the text back gives).
 
@@ -225,101 +88,19 @@ def _json_object(value: Any, what: str, error: type[Exception]) -> tuple[str, di
         raise error(f"{what} must be a JSON object (a dict), got {type(value).__name__}")
     try:
         text = json.dumps(value, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         raise error(f"{what} is not JSON-compatible ({exc}); use plain dict/list/str/int/float/bool/None") from None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800") is no text SQLite can store
+        raise error(f"{what} holds text that is not valid Unicode (a lone surrogate)") from None
     return text, json.loads(text)
 
 
-def _new_session_id(now: float) -> str:
+def new_id(now: float) -> str:
     """``YYYYMMDD-HHMMSS-xxxxxx`` (UTC start time + 6 random hex digits): sortable and easy to type."""
     stamp = datetime.fromtimestamp(now, UTC).strftime("%Y%m%d-%H%M%S")
     return f"{stamp}-{uuid.uuid4().hex[:6]}"
-
-
-SQLITE_HEADER = b"SQLite format 3\x00"
-"""The first 16 bytes of every SQLite 3 database file."""
-
-
-def _check_is_sqlite(path: Path) -> None:
-    """Raise NotASessionDatabase when ``path`` is a file that is not SQLite at all (nothing is changed).
-
-    A missing or empty file is fine (a new log is made there); so is a file whose header is all zero
-    bytes, which is what a power cut leaves of a database (recovered as damaged).
-    """
-    try:
-        if not path.is_file():
-            return
-        with path.open("rb") as f:
-            head = f.read(len(SQLITE_HEADER))
-    except OSError:
-        return  # opening it will say what is wrong
-    if head and head != SQLITE_HEADER and head != b"\x00" * len(head):
-        raise NotASessionDatabase(path, "not a SQLite database")
-    if head != SQLITE_HEADER:
-        return
-    # another program's SQLite database: found read-only, before anything (WAL mode) changes the file
-    try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = {row[0] for row in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return  # damaged: opening it says so, and open_or_recover keeps it aside
-    if version == 0 and tables - _OUR_TABLES:
-        raise NotASessionDatabase(path, f"a SQLite database of something else (tables: {', '.join(sorted(tables))})")
-
-
-def _set_aside(path: Path) -> Path:
-    """Rename ``path`` (and its -wal/-shm/-journal files) to ``<name>.corrupt-<UTC time>``; return the new path."""
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    target = path.with_name(f"{path.name}.corrupt-{stamp}")
-    n = 1
-    while target.exists():
-        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
-        n += 1
-    path.rename(target)
-    # Side files move along under SQLite's own naming, so opening the kept copy later
-    # (for forensics) sees its WAL, and the new database never picks up a stale one.
-    for suffix in ("-wal", "-shm", "-journal"):
-        side = Path(f"{path}{suffix}")
-        if side.exists():
-            side.rename(Path(f"{target}{suffix}"))
-    return target
-
-
-def _hold_box_lock(db: Path) -> Any:
-    """Take the exclusive lock of ``db`` (``fcntl.flock`` on ``<db>.lock``, which holds the owner's pid).
-
-    Returns the open lock file (closing it releases the lock; the OS releases it if the process dies).
-
-    Raises:
-        SessionError: another process holds it (named by its pid), or the lock file cannot be made.
-    """
-    import fcntl
-    import os
-
-    lock_path = db.with_name(db.name + ".lock")
-    try:
-        lock_path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(lock_path, "a+", encoding="utf-8")
-    except OSError as exc:
-        raise SessionError(f"cannot lock session database {db} ({exc.strerror or exc})") from exc
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.seek(0)
-        owner = handle.read().strip() or "?"
-        handle.close()
-        raise SessionError(f"session database {db} is in use by another companion (pid {owner}): stop it first, "
-                           "or give this one another --db") from None
-    handle.seek(0)
-    handle.truncate()
-    handle.write(f"{os.getpid()}\n")
-    handle.flush()
-    return handle
 
 
 class SessionStore:
@@ -339,6 +120,10 @@ class SessionStore:
     Attributes:
         path: the database file.
         recovered_from: set by :meth:`open_or_recover` to where a damaged file was kept, else None.
+        read_only: None, or the :class:`StorageError` that refused writing when the store was opened (an
+            existing file on a read-only file, folder or file system): the store was opened read-only, what
+            was recorded reads as usual, and every write raises that StorageError (kind ``"read-only"``).
+        schema: the file's schema version (:data:`SCHEMA_VERSION`, or older for a read-only file).
 
     Raises:
         CorruptSession: the file is not a SQLite database, is damaged, or holds something else.
@@ -350,12 +135,53 @@ class SessionStore:
         self.path = Path(path)
         self.recovered_from: Path | None = None
         self._lock = threading.RLock()
-        self._box_lock = _hold_box_lock(self.path) if exclusive else None
+        self._depth = 0  # transactions open (nested ones join the outermost)
+        self._writing = False
+        self._touched: set[Session] = set()  # sessions whose cache holds writes of the open transaction
+        self._exclusive = exclusive
+        self._box_lock, lock_error = hold_box_lock(self.path) if exclusive else (None, None)
         try:
-            self._conn: sqlite3.Connection | None = _connect(self.path)
+            conn, self.schema, refused = connect(self.path)
         except BaseException:
             self._release_box_lock()
             raise
+        self._conn: sqlite3.Connection | None = conn
+        self.read_only: StorageError | None = None
+        if refused is not None:
+            self.read_only = StorageError(
+                f"session database {self.path} is read-only ({refused.reason}): nothing new can be saved",
+                "read-only", refused.reason)
+        elif lock_error is not None:
+            self.close()
+            raise SessionError(f"cannot lock session database {self.path} ({lock_error.strerror or lock_error})")
+
+    def retry_writing(self) -> bool:
+        """A store opened read-only (:attr:`read_only`): try to open the file for writing again (the card was
+        remounted, the file made writable); True when the store writes from now on (also when it already did)."""
+        with self._lock:
+            if self.read_only is None:
+                return True
+            if self._conn is None or self._depth:
+                return False
+            try:
+                conn, schema, refused = connect(self.path)
+            except SessionError:
+                return False
+            if refused is not None:
+                conn.close()
+                return False
+            if self._exclusive and self._box_lock is None:
+                try:
+                    self._box_lock, lock_error = hold_box_lock(self.path)
+                except SessionError:
+                    lock_error = True
+                if lock_error is not None:
+                    conn.close()
+                    return False
+            self._conn.close()
+            self._conn, self.schema, self.read_only = conn, schema, None
+            log.info("session database %s is writable again", self.path)
+            return True
 
     def _release_box_lock(self) -> None:
         if self._box_lock is not None:
@@ -380,14 +206,14 @@ class SessionStore:
                 the new database cannot be created either.
         """
         path = Path(path)
-        _check_is_sqlite(path)
+        check_is_sqlite(path)
         try:
             return cls(path, exclusive)
         except NotASessionDatabase:
             raise
         except CorruptSession as exc:
             try:
-                kept = _set_aside(path)
+                kept = set_aside(path)
             except OSError as move_error:
                 raise SessionError(
                     f"session database {path} is damaged and could not be moved aside ({move_error}); "
@@ -425,29 +251,62 @@ class SessionStore:
         return f"SessionStore({str(self.path)!r}{', closed' if self.closed else ''})"
 
     @contextmanager
-    def _transaction(self, write: bool, doing: str) -> Iterator[sqlite3.Connection]:
+    def transaction(self, write: bool, doing: str) -> Iterator[sqlite3.Connection]:
         """Hold the lock and run the block in one transaction (``BEGIN IMMEDIATE`` when writing).
 
-        Commits when the block ends; rolls back on any exception. sqlite3 errors become
-        :class:`SessionError` / :class:`CorruptSession` naming the file.
+        Commits when the block ends; rolls back on any exception, and then every session's cache of
+        what the block appended is dropped (reloaded from the file). A transaction opened inside another
+        of this store joins it: all of it is committed, or none (the main loop wraps each action in one, so
+        Next's several events and the action's answer are written together).
+
+        Raises:
+            StorageError: the storage refused (full, read-only, I/O error, locked); nothing was written.
+            CorruptSession: the file is damaged.
+            SessionError: the store is closed, or another SQLite error (naming the file and ``doing``).
+            RuntimeError: a write transaction opened inside a read transaction (a program error).
         """
         with self._lock:
             if self._conn is None:
                 raise SessionError(f"session database {self.path} is closed; open a new SessionStore")
             conn = self._conn
+            if self._depth:
+                if write and not self._writing:
+                    raise RuntimeError("a write transaction cannot join a read transaction")
+                self._depth += 1
+                try:
+                    yield conn
+                except sqlite3.Error as exc:  # said in our terms here; the outermost block rolls back
+                    raise translate(exc, self.path, doing) from exc
+                finally:
+                    self._depth -= 1
+                return
+            if write and self.read_only is not None:
+                raise StorageError(f"session database {self.path}: {doing} failed: it is read-only "
+                                   f"({self.read_only.reason})", "read-only", self.read_only.reason)
             try:
                 conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                self._depth, self._writing = 1, write
                 yield conn
                 conn.execute("COMMIT")
             except sqlite3.Error as exc:
                 self._rollback(conn)
-                raise _translate(exc, self.path, doing) from exc
+                error = translate(exc, self.path, doing)
+                if isinstance(error, StorageError) and error.kind == "read-only":
+                    self.read_only = error  # SQLite keeps the file read-only now: retry_writing reopens it
+                raise error from exc
             except BaseException:
                 self._rollback(conn)
                 raise
+            finally:
+                self._depth, self._writing = 0, False
+                self._touched.clear()
 
-    @staticmethod
-    def _rollback(conn: sqlite3.Connection) -> None:
+    _transaction = transaction
+
+    def _rollback(self, conn: sqlite3.Connection) -> None:
+        for session in self._touched:  # their caches hold events that are not in the file
+            session._events = session._replay = None
+        self._touched.clear()
         if conn.in_transaction:
             try:
                 conn.execute("ROLLBACK")
@@ -456,12 +315,14 @@ class SessionStore:
 
     # -- sessions ----------------------------------------------------------------------
 
-    def start(self, game: str, settings: Mapping[str, Any] | None = None) -> Session:
+    def start(self, game: str, settings: Mapping[str, Any] | None = None, session_id: str | None = None) -> Session:
         """Start a new session of ``game`` and record it (committed before returning).
 
         Args:
             game: a name from :data:`rules.GAMES` (``"d6"``).
             settings: JSON-compatible players and options, passed to the game's ``initial_state``.
+            session_id: the id to give it (a game set up on the box takes its setup's id, so the phones
+                paired during the setup stay paired); None: a new one (:func:`new_id`).
 
         Raises:
             rules.UnknownGame: ``game`` is not known (the message lists the known games).
@@ -472,7 +333,7 @@ class SessionStore:
         text, normalized = _json_object({} if settings is None else settings, "session settings", BadEntry)
         rules.replay(game_obj, normalized, [])  # let the game reject impossible settings now
         now = time.time()
-        session_id = _new_session_id(now)
+        session_id = session_id or new_id(now)
         with self._transaction(write=True, doing="starting a session") as conn:
             conn.execute(
                 "INSERT INTO sessions (id, game, settings, started_at, ended_at) VALUES (?, ?, ?, ?, NULL)",
@@ -744,6 +605,7 @@ class Session:
         )
         self._events.append(event)
         self._replay = replayed
+        self.store._touched.add(self)
         return event
 
     def _replay_with(self, event: Event) -> Replay:
@@ -793,3 +655,6 @@ class Session:
                 f"session {self.id} in {self.store.path} no longer replays with this program's "
                 f"{self.game.name!r} rules: {exc}"
             ) from exc
+
+
+_check_is_sqlite = check_is_sqlite  # the name companion.cli imports

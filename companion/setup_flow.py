@@ -31,11 +31,19 @@ The setup view (``view["game"]`` while setting up)::
 
 from __future__ import annotations
 
+import logging
+import math
+import time
 from typing import Any, Callable, Mapping, Sequence
 
+from companion import records
 from companion.camera_flow import even_zones, zones_from_seats
-from companion.errors import BadEntry
+from companion.errors import BadEntry, shown
 from companion.flow import COLOURS, GameFlow, Outcome, check_player_colour, check_player_name
+from companion.session import new_id
+from rules import Event
+
+log = logging.getLogger(__name__)
 
 __all__ = ["PLAYER_LIMITS", "SETUP_ACTIONS", "TableSetup"]
 
@@ -46,7 +54,13 @@ Stars rulebook 2 (2-4)."""
 
 
 class TableSetup:
-    """The setup step of one game before its session exists.
+    """The setup step of one game before its session exists; durable: every change is a setup event.
+
+    Each change (a player added, a colour, a rename, a seat tapped, the even split) is written to the
+    session database (:mod:`companion.records`, ``setup_events``) before it shows, so a kill or a power
+    cut during the setup loses nothing: the same command again resumes the open setup of the game with
+    the same options, with its players, colours and seats. Start records the game's session with the
+    setup's id, so the phones paired during the setup stay paired.
 
     Args:
         store: the :class:`companion.session.SessionStore` the game is started in.
@@ -54,10 +68,18 @@ class TableSetup:
         options: game options from the command line (Among the Stars: ``races``, ``objectives``).
         calibration: the table calibration (seats and zones in table mm) or None (frame px).
         on_start: called with the new :class:`~companion.flow.GameFlow` once Start records it.
+        resume: go on with the newest open setup of this game with the same options (False: a new one).
+
+    Attributes:
+        id: the setup's id (the session Start records takes it).
+        version: the seq of the newest setup event (0 before the first).
+
+    Raises:
+        companion.errors.StorageError: the open setups cannot be read.
     """
 
     def __init__(self, store: Any, spec: Any, options: Mapping[str, Any] | None = None, calibration: Any = None,
-                 on_start: Callable[[GameFlow], None] | None = None) -> None:
+                 on_start: Callable[[GameFlow], None] | None = None, resume: bool = True) -> None:
         self.store = store
         self.spec = spec
         self.options = dict(options or {})
@@ -67,39 +89,101 @@ class TableSetup:
         self.seats: dict[str, list[float]] = {}  # name -> [x, y] frame px as tapped
         self.split = "even"
         self.flow: GameFlow | None = None
+        self.recorded: list[Event] = []  # the setup events of the action being handled
+        self.version = 0
+        self._kept = False  # its row is in the database
+        now = time.time()
+        found = records.open_setup(store, spec.name, self.options) if resume and store is not None else None
+        self.id = found.id if found is not None else new_id(now)
+        self.started_at = found.started_at if found is not None else now
+        if found is not None:
+            self._kept = True
+            for event in records.setup_events(store, found.id):
+                self._apply(event.kind, event.payload)
+                self.version = event.seq
+            log.info("setup %s of %s resumed: %s", self.id, spec.name, ", ".join(self.names) or "no players yet")
 
     @property
     def limits(self) -> tuple[int, int]:
         return PLAYER_LIMITS.get(self.spec.name, (2, 5))
 
+    # -- events ----------------------------------------------------------------------------------------
+    def _record(self, kind: str, payload: dict[str, Any], origin: str) -> None:
+        """Write one setup event (with the setup's row the first time), then apply it."""
+        if self.store is not None:
+            with self.store.transaction(write=True, doing="recording the setup"):
+                if not self._kept:
+                    records.start_setup(self.store, records.SetupRecord(self.id, self.spec.name, self.options,
+                                                                        self.started_at))
+                event = records.append_setup_event(self.store, self.id, self.version + 1, kind, payload, origin)
+            self._kept = True
+        else:
+            event = Event(seq=self.version + 1, kind=kind, payload=dict(payload), at=time.time(), origin=origin)
+        self._apply(kind, event.payload)
+        self.version = event.seq
+        self.recorded.append(event)
+
+    def _apply(self, kind: str, payload: Mapping[str, Any]) -> None:
+        """One setup event's effect (checked when it was recorded; replayed as it is)."""
+        name = payload.get("player")
+        if kind == "player_added":
+            self.players.append({"name": name, "colour": payload["colour"]})
+        elif kind == "colour_changed":
+            for p in self.players:
+                if p["name"] == name:
+                    p["colour"] = payload["colour"]
+        elif kind == "player_removed":
+            self.players = [p for p in self.players if p["name"] != name]
+            self.seats.pop(name, None)
+        elif kind == "player_renamed":
+            for p in self.players:
+                if p["name"] == name:
+                    p["name"] = payload["name"]
+            if name in self.seats:
+                self.seats[payload["name"]] = self.seats.pop(name)
+        elif kind == "seat_set":
+            self.seats[name] = [float(v) for v in payload["point"]]
+            self.split = "seats"
+        elif kind == "split_even":
+            self.seats.clear()
+            self.split = "even"
+        else:
+            log.warning("setup %s: unknown setup event %r left out", self.id, kind)
+
+    def memo(self) -> tuple[Any, ...]:
+        """The in-memory setup (:meth:`restore` puts it back after a rolled-back write)."""
+        return ([dict(p) for p in self.players], {k: list(v) for k, v in self.seats.items()}, self.split,
+                self.version, self._kept)
+
+    def restore(self, memo: tuple[Any, ...]) -> None:
+        """Back to :meth:`memo`'s state (the write that followed it was rolled back)."""
+        players, seats, self.split, self.version, self._kept = memo
+        self.players, self.seats = [dict(p) for p in players], {k: list(v) for k, v in seats.items()}
+
     # -- actions -------------------------------------------------------------------------------
-    def add_player(self, name: Any, colour: Any = None) -> str:
+    def add_player(self, name: Any, colour: Any = None, origin: str = "cli") -> str:
         """Add a player (or change a player's colour). Raises BadEntry: bad name (or one already playing,
         ignoring case), colour taken or unknown, too many. Same rule as ``--players``."""
         if isinstance(name, str) and name.strip() in self.names:
             name = name.strip()  # the same player again: a new colour
-        else:
-            name = check_player_name(name, self.names)
-            if len(self.players) >= self.limits[1]:
-                raise BadEntry(f"{self.spec.title} is for at most {self.limits[1]} players")
-        colour = check_player_colour(colour, [p["colour"] for p in self.players if p["name"] != name])
-        for p in self.players:
-            if p["name"] == name:
-                p["colour"] = colour
-                return f"{name} is {colour}"
-        self.players.append({"name": name, "colour": colour})
+            colour = check_player_colour(colour, [p["colour"] for p in self.players if p["name"] != name])
+            self._record("colour_changed", {"player": name, "colour": colour}, origin)
+            return f"{name} is {colour}"
+        name = check_player_name(name, self.names)
+        if len(self.players) >= self.limits[1]:
+            raise BadEntry(f"{self.spec.title} is for at most {self.limits[1]} players")
+        colour = check_player_colour(colour, [p["colour"] for p in self.players])
+        self._record("player_added", {"player": name, "colour": colour}, origin)
         return f"{name} joined ({colour}, seat {len(self.players)})"
 
-    def remove_player(self, name: Any) -> str:
+    def remove_player(self, name: Any, origin: str = "cli") -> str:
         """Remove a player. Raises BadEntry for an unknown name."""
-        before = len(self.players)
-        self.players = [p for p in self.players if p["name"] != name]
-        if len(self.players) == before:
-            raise BadEntry(f"no player {str(name)[:40]!r}")
-        self.seats.pop(name, None)
+        if name not in self.names:
+            raise BadEntry(f"no player {shown(name)}")
+        self._record("player_removed", {"player": name}, origin)
         return f"{name} left"
 
-    def rename_player(self, name: Any, new: Any) -> str:
+    def rename_player(self, name: Any, new: Any, origin: str = "cli") -> str:
         """Rename a player, keeping colour, seat order and tapped seat. The touchscreen has no keyboard, so a
         player added there is "Player N" and renames themselves on a phone (``setup_rename``).
 
@@ -107,30 +191,25 @@ class TableSetup:
             BadEntry: unknown player, a bad new name (as :meth:`add_player`), or a name already taken.
         """
         if name not in self.names:
-            raise BadEntry(f"no player {str(name)[:40]!r}")
+            raise BadEntry(f"no player {shown(name)}")
         new = check_player_name(new, [n for n in self.names if n != name])
-        for p in self.players:
-            if p["name"] == name:
-                p["name"] = new
-        if name in self.seats:
-            self.seats[new] = self.seats.pop(name)
+        self._record("player_renamed", {"player": name, "name": new}, origin)
         return f"{name} is now {new}"
 
-    def seat(self, name: Any, point: Any) -> str:
+    def seat(self, name: Any, point: Any, origin: str = "cli") -> str:
         """``name`` sits at ``point`` (``[x, y]`` frame px, where they tapped the table picture)."""
         if name not in self.names:
-            raise BadEntry(f"no player {str(name)[:40]!r}; add them first")
+            raise BadEntry(f"no player {shown(name)}; add them first")
         if (not isinstance(point, (list, tuple)) or len(point) != 2
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in point)):
-            raise BadEntry(f"a seat is a point [x, y] in the picture, got {point!r}")
-        self.seats[name] = [float(point[0]), float(point[1])]
-        self.split = "seats"
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e6 and math.isfinite(v)
+                           for v in point)):
+            raise BadEntry(f"a seat is a point [x, y] in the picture (px), got {shown(point)}")
+        self._record("seat_set", {"player": name, "point": [float(point[0]), float(point[1])]}, origin)
         return f"{name}'s seat is set"
 
-    def even(self) -> str:
+    def even(self, origin: str = "cli") -> str:
         """Split the table evenly (forget the tapped seats)."""
-        self.seats.clear()
-        self.split = "even"
+        self._record("split_even", {}, origin)
         return "the table is split evenly among the players"
 
     @property
@@ -178,32 +257,41 @@ class TableSetup:
             settings["zones"] = self.zones(frame_size).to_json()
         if self.seats:
             settings["seat_points"] = dict(self.seats)
-        session = self.store.start(self.spec.name, settings)
+        with self.store.transaction(write=True, doing="starting the game"):
+            session = self.store.start(self.spec.name, settings, session_id=self.id)
+            if self._kept:
+                records.end_setup(self.store, self.id)
         self.flow = GameFlow(session, self.spec)
         if self.on_start is not None:
             self.on_start(self.flow)
         return self.flow
 
     def handle(self, action: Mapping[str, Any], frame_size: tuple[int, int] | None = None) -> Outcome | None:
-        """Carry out a setup action (see the module doc); None for other actions."""
+        """Carry out a setup action (see the module doc); None for other actions. The outcome's ``events``
+        are the setup events recorded (Start records none: its session is new)."""
         name = action.get("action")
+        origin = str(action.get("origin") or "cli")
+        self.recorded = []
         try:
             if name == "setup_player":
-                return Outcome([], self.add_player(action.get("player"), action.get("colour")))
-            if name == "setup_remove":
-                return Outcome([], self.remove_player(action.get("player")))
-            if name == "setup_rename":
-                return Outcome([], self.rename_player(action.get("player"), action.get("name")))
-            if name == "setup_seat":
-                return Outcome([], self.seat(action.get("player"), action.get("point")))
-            if name == "setup_even":
-                return Outcome([], self.even())
-            if name == "setup_start":
+                message = self.add_player(action.get("player"), action.get("colour"), origin)
+            elif name == "setup_remove":
+                message = self.remove_player(action.get("player"), origin)
+            elif name == "setup_rename":
+                message = self.rename_player(action.get("player"), action.get("name"), origin)
+            elif name == "setup_seat":
+                message = self.seat(action.get("player"), action.get("point"), origin)
+            elif name == "setup_even":
+                message = self.even(origin)
+            elif name == "setup_start":
                 flow = self.start(frame_size)
-                return Outcome([], f"{self.spec.title} started: {', '.join(flow.names)} (session {flow.session.id})")
+                return Outcome([], f"{self.spec.title} started: {', '.join(flow.names)} (session {flow.session.id})",
+                               changed=True)
+            else:
+                return None
         except BadEntry as exc:
             return Outcome([], "", str(exc))
-        return None
+        return Outcome(list(self.recorded), message)
 
     # -- view ------------------------------------------------------------------------------------
     def view(self) -> dict[str, Any]:

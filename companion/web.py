@@ -1,63 +1,110 @@
 """The phone view: a small Flask app that players open on the same Wi-Fi.
 
-It only reads the hub's published snapshots and posts actions; it never changes game state.
+It only reads the hub's published snapshots and posts actions; it never changes game state. Served by
+waitress (:mod:`companion.webserver`); who may act is :mod:`companion.webauth`'s business.
+
+Anyone on the Wi-Fi may watch (``GET /``, ``/api/state``, ``/api/events``, ``/api/me``). To act, and to
+see the camera picture, a phone *joins*: it opens the link in the touchscreen's QR code,
+``GET /join/<secret>``, which stores a signed session cookie. Without it every POST and ``/frame.jpg``
+answer 403 ``{"error": "scan the QR code on the box to join"}``. A script joins the same way: GET the
+``phone view at http://ADDRESS:PORT/join/SECRET`` link that ``companion run|demo`` prints, and keep the
+cookie it sets (e.g. ``requests.Session``), then send the ``Host`` the link names.
+
+Every request: a ``Host`` that is not one of the box's addresses or names, or an ``Origin`` that is not
+the page's own, is refused 403 (another site's page cannot drive the box); more than the per-client
+rate limits (:class:`companion.webauth.RateLimits`) is 429 with ``Retry-After``.
 
 Routes:
-    ``GET /``             the phone page (``templates/phone.html`` + ``static/phone.js``/``.css``).
-    ``GET /api/state``    the latest view as JSON, plus ``"version"`` (int, 0 before the first publish).
-    ``GET /api/events``   Server-Sent Events: the current state at once, then every new version
-                          as ``event: state`` (``id:`` = version, ``data:`` = the /api/state JSON);
-                          a ``: heartbeat`` comment when nothing changed for ~15 s.
-    ``GET /frame.jpg``    the latest annotated frame (``image/jpeg``, ``Cache-Control: no-store``);
+    ``GET /``             the phone page: ``flow.html`` (seat picker, report forms, score screen) when the
+                          published view is a game flow (``view["game"]["flow"]``), else the d6 page ``phone.html``.
+    ``GET /join/<secret>``  the QR code's link: with the current join secret, sets the session cookie
+                          (HttpOnly, SameSite=Strict, 30 days) and redirects (303) to ``/``; an old or wrong
+                          secret is 403 (a page saying to scan the code on the box again).
+    ``GET /api/state``    the latest view as JSON, plus ``"version"`` (the hub's publish count, int, 0
+                          before the first publish; not the event log's ``session.events``).
+    ``GET /api/me``       this phone: ``{"joined": bool, "seats": [names it claimed], "message": why it
+                          cannot act, or null}``.
+    ``GET /api/events``   Server-Sent Events: the current state at once, then every new version as
+                          ``event: state`` (``id:`` = version, ``data:`` = the /api/state JSON), and
+                          ``event: me`` (the /api/me JSON) at once and whenever it changes; a ``: heartbeat``
+                          comment when nothing changed for ~15 s. At most ``max_streams`` streams in all
+                          and ``streams_per_client`` per client: beyond, 503 with ``Retry-After``.
+    ``GET /frame.jpg``    joined phones: the latest annotated frame (``image/jpeg``, ``no-store``);
                           404 with a JSON ``error`` before the first frame.
-    ``POST /api/action``  JSON ``{"action": "undo" | "read_now"}`` -> 202; 400 naming the problem.
-                          In a game flow a phone may not post ``undo`` (403: it withdraws only its own
-                          seat's report with ``/api/report/undo``; the global Undo is the touchscreen's),
-                          and may post ``{"action": "next_phase", "label": "Settle"}`` (the phone's
-                          "Next: Settle" button; ``label`` optional: when given and Next now means
-                          something else, 409 and nothing moves) -> the same answers as ``/api/report``.
-    ``POST /api/report``  game flows (Roll, Race, Among the Stars): a player's report, JSON
-                          ``{"player": name, "form": form id, "values": {field: value}}`` ->
-                          200 ``{"recorded": [seq], "message", "error": null}`` once the main loop
-                          recorded it; 400 ``{"error"}`` naming the problem (nothing recorded);
-                          503 ``{"error"}`` when the loop did not take it within ``reply_s`` (then nothing
-                          is recorded: the request is cancelled, never done later).
-    ``POST /api/report/undo``  ``{"player": name}``: withdraw that player's newest report; same answers.
-    ``POST /api/setup``   while a game is set up (``view["game"]["setup"]``): ``{"action": "player",
-                          "name", "colour"}`` | ``{"action": "remove", "name"}`` |
-                          ``{"action": "rename", "name", "new_name"}`` | ``{"action": "even"}``
-                          | ``{"action": "start"}`` -> same answers as ``/api/report``.
-    ``POST /api/camera``  answer a camera question (``view["camera"]["questions"]``): ``{"id": n,
-                          "answer": "confirm" | "dismiss", "choice": optional answer from the
-                          question's ``choices``}`` -> same answers as ``/api/report``.
 
-``GET /`` serves ``flow.html`` (seat picker, report forms, score screen) when the published view
-is a game flow (``view["game"]["flow"]``), else the d6 page ``phone.html``.
+State-changing POSTs (joined phones only). Each JSON body carries, besides its own fields,
+``"version"``: the event log's last seq the phone showed (``session.events`` of the state on its
+screen when the player tapped) and ``"key"``: a fresh idempotency key per tap (1-64 of
+``[A-Za-z0-9_-]``; a retry after a lost answer sends the same key and gets the first answer).
+Missing or malformed: 400 naming the field. The main loop's answer ``{"recorded": [seq], "message",
+"error", "status", "version"}`` is returned with ``status`` as the HTTP status: 200 written (in the
+database), 400 bad input (nothing recorded), 403 not allowed (another phone's seat; the touchscreen's
+own actions), 409 made against an old version (nothing recorded; the body adds ``"state"``: the current
+/api/state JSON), 500 an unexpected fault in the box (logged; the box goes on), 503 storage failing or
+the loop did not take it within ``reply_s`` (nothing recorded; never done later).
+
+    ``POST /api/seat``    ``{"player": name}``: claim that seat for this phone (then only this phone may
+                          report for or withdraw that seat's entries).
+    ``POST /api/report``  game flows: ``{"player": name, "form": form id, "values": {field: value}}``.
+    ``POST /api/report/undo``  ``{"player": name}``: withdraw that player's newest report.
+    ``POST /api/action``  ``{"action": "next_phase", "label": "Settle"}`` in a game flow (the phone's
+                          "Next: Settle" button; when ``label`` is given and Next now means something
+                          else: 409); ``{"action": "undo"}`` in d6 mode (in a game flow 403: a phone
+                          withdraws only its own seat's report; the table's Undo is the touchscreen's);
+                          ``{"action": "read_now"}`` asks for a read and is 202 ``{"accepted"}`` (it records
+                          nothing itself; ``version``/``key`` are optional for it).
+    ``POST /api/setup``   while a game is set up (``view["game"]["setup"]``; else 409): ``{"action":
+                          "player", "name", "colour"}`` | ``{"action": "remove", "name"}`` | ``{"action":
+                          "rename", "name", "new_name"}`` | ``{"action": "even"}`` | ``{"action": "start"}``.
+    ``POST /api/camera``  answer a camera question (``view["camera"]["questions"]``): ``{"id": n,
+                          "answer": "confirm" | "dismiss", "choice": optional, one of its ``choices``}``.
+
+Any other failure is JSON too: 404/405 naming the route, 413 for a body over 16 KiB, 500 with a
+short message for an unexpected exception (its traceback goes to the log only).
 """
 
 from __future__ import annotations
 
+import hmac
 import json
+import logging
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
+from datetime import timedelta
 from typing import Any
 
-from flask import Flask, Response, jsonify, render_template, request
-from werkzeug.serving import BaseWSGIServer, make_server
+from flask import Flask, Response, jsonify, redirect, render_template, request, session
+from flask_limiter import Limiter
+from werkzeug.exceptions import HTTPException
 
-from companion.hub import Snapshot, StateHub
+from companion.hub import ANSWER_KEYS, Pairing, Snapshot, StateHub
+from companion.webauth import JOIN_TO_ACT, HostGuard, Phone, RateLimits, join_cookie, phone_of
+from companion.webinput import BadInput, choice, form_values, json_body, text, version_and_key, whole
+from companion.webserver import BODY_LIMIT_BYTES, PhoneServer, ServerLimits, serve
 
-__all__ = ["create_app", "serve", "PhoneServer", "sse_stream", "state_json", "PHONE_ACTIONS", "HEARTBEAT_S", "REPLY_S"]
+__all__ = ["create_app", "serve", "PhoneServer", "ServerLimits", "RateLimits", "sse_stream", "state_json",
+           "PHONE_ACTIONS", "HEARTBEAT_S", "REPLY_S", "ANSWER_STATUSES"]
+
+log = logging.getLogger(__name__)
 
 PHONE_ACTIONS = ("read_now", "undo", "next_phase")
-"""Actions a phone may post (a phone cannot stop the box); ``undo`` only in d6 mode, ``next_phase``
-only in a game flow."""
+"""Actions a phone may post to ``/api/action`` (a phone cannot stop the box); ``undo`` only in d6 mode,
+``next_phase`` only in a game flow."""
+
+ANSWER_STATUSES = (200, 400, 403, 409, 500, 503)
+"""The main loop's answer statuses, each answered as that HTTP status."""
 
 REPLY_S = 5.0
-"""Seconds a report waits for the main loop to take it; then it is cancelled and answered 503 (nothing recorded)."""
+"""Seconds a request waits for the main loop to take it; then it is cancelled and answered 503 (nothing recorded)."""
+
+STOP_CHECK_S = 0.5
+"""Seconds an event stream waits at most before it looks whether the server is shutting down."""
 
 HEARTBEAT_S = 15.0
 """Seconds between SSE heartbeat comments when nothing changes (keeps proxies and phones from closing)."""
+
+BUSY = "the box is busy and did not take this in time: nothing was recorded; try again"
 
 
 def state_json(snapshot: Snapshot) -> dict[str, Any]:
@@ -70,97 +117,271 @@ def _sse_state(snapshot: Snapshot) -> str:
     return f"id: {snapshot.version}\nevent: state\ndata: {data}\n\n"
 
 
-def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.Event | None = None) -> Iterator[str]:
+def _sse_me(me: dict[str, Any]) -> str:
+    return f"event: me\ndata: {json.dumps(me, separators=(',', ':'))}\n\n"
+
+
+def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.Event | None = None,
+               me: Callable[[], dict[str, Any]] | None = None) -> Iterator[str]:
     """Server-Sent Events text for one client, as an endless generator of complete messages.
 
     Yields first a ``retry:`` hint and the current snapshot as ``event: state``, then each
     newer version as it is published (versions published while the client was being
     written to are coalesced into the latest), and a ``: heartbeat`` comment after each
-    ``heartbeat_s`` seconds without a change. Ends when ``stop`` is set (checked at least
-    every ``heartbeat_s``) or when the client goes away (the server stops iterating).
+    ``heartbeat_s`` seconds without a change. With ``me``, also ``event: me`` (its dict) after the
+    first state and whenever it changes. Ends when ``stop`` is set (checked at least every
+    :data:`STOP_CHECK_S`) or when the client goes away (the server stops iterating).
 
     Args:
         hub: where snapshots are published; only :meth:`~StateHub.snapshot` and
             :meth:`~StateHub.wait_for_change` are used.
         heartbeat_s: seconds between heartbeats (> 0).
         stop: optional event that ends the stream.
+        me: optional, what this client may do now (``/api/me``'s body), looked at after each wait.
     """
     snapshot = hub.snapshot()
     yield "retry: 2000\n\n"
     yield _sse_state(snapshot)
+    shown_me = me() if me is not None else None
+    if shown_me is not None:
+        yield _sse_me(shown_me)
     version = snapshot.version
+    quiet_since = time.monotonic()
     while stop is None or not stop.is_set():
-        snapshot = hub.wait_for_change(version, timeout=heartbeat_s)
+        # short waits, so a shutdown ends the stream (and frees its worker thread) within STOP_CHECK_S
+        snapshot = hub.wait_for_change(version, timeout=min(heartbeat_s, STOP_CHECK_S))
         if snapshot.version != version:
             version = snapshot.version
+            quiet_since = time.monotonic()
             yield _sse_state(snapshot)
-        else:
+        now_me = me() if me is not None else None
+        if now_me != shown_me:
+            shown_me = now_me
+            quiet_since = time.monotonic()
+            yield _sse_me(now_me)
+        elif time.monotonic() - quiet_since >= heartbeat_s:
+            quiet_since = time.monotonic()
             yield ": heartbeat\n\n"
+
+
+class _StreamSlots:
+    """Counts open event streams, in all and per client, so they cannot take every worker thread."""
+
+    def __init__(self, total: int, per_client: int) -> None:
+        self.total, self.per_client = total, per_client
+        self._open: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, client: str) -> str | None:
+        """None when a slot was taken for ``client``, else why not."""
+        with self._lock:
+            if sum(self._open.values()) >= self.total:
+                return f"the box has {self.total} live views open, its most"
+            if self._open.get(client, 0) >= self.per_client:
+                return f"this phone has {self.per_client} live views open already"
+            self._open[client] = self._open.get(client, 0) + 1
+            return None
+
+    def give_back(self, client: str) -> None:
+        with self._lock:
+            left = self._open.get(client, 0) - 1
+            if left > 0:
+                self._open[client] = left
+            else:
+                self._open.pop(client, None)
 
 
 def _error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
     return jsonify({"error": message, **extra}), status
 
 
-def _json_body(example: str) -> tuple[dict[str, Any] | None, tuple[Response, int] | None]:
-    """The request's JSON object, or the 400 answer naming what is wrong with it."""
-    if not request.is_json:
-        return None, _error(400, f'send JSON with "Content-Type: application/json", e.g. {example}')
-    try:
-        body = request.get_json(silent=True)
-    except RecursionError:  # absurdly nested JSON
-        body = None
-    if body is None:
-        return None, _error(400, f"the body is not valid JSON; send e.g. {example}")
-    if not isinstance(body, dict):
-        return None, _error(400, f"the body must be a JSON object, e.g. {example}")
-    return body, None
-
-
-def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float = REPLY_S) -> Flask:
+def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float = REPLY_S, *,
+               secret_key: bytes | None = None, hosts: Iterable[str] = (), rate_limits: RateLimits | None = None,
+               max_streams: int = ServerLimits().threads - 8, streams_per_client: int = 4) -> Flask:
     """The phone-view Flask app reading from and posting to ``hub``.
 
     Args:
-        hub: the running box's :class:`~companion.hub.StateHub`.
+        hub: the running box's :class:`~companion.hub.StateHub` (its :meth:`~StateHub.pairing` says who joined).
         heartbeat_s: seconds between SSE heartbeats on ``/api/events``.
-        reply_s: seconds a report waits for the main loop to take it (then 503, cancelled: nothing recorded).
+        reply_s: seconds a request waits for the main loop to take it (then 503, cancelled: nothing recorded).
+        secret_key: the key that signs the session cookies (the box's own, from
+            :func:`companion.paths.web_secret_key`); None makes a random one for this app only.
+        hosts: more names or addresses the box answers to besides its own (e.g. ``--host``).
+        rate_limits: per-client limits (default :class:`~companion.webauth.RateLimits`).
+        max_streams: open ``/api/events`` streams in all (each holds a server thread; keep it below
+            :attr:`ServerLimits.threads` so taps always find one).
+        streams_per_client: open streams per client (a joined phone, else an address).
 
     Returns:
         A Flask app; ``app.extensions["companion"]`` holds ``{"hub", "stop"}`` where
         ``stop`` (a :class:`threading.Event`) ends open event streams (set by
         :meth:`PhoneServer.shutdown`).
     """
+    import secrets
+
     app = Flask(__name__)
-    app.config["MAX_CONTENT_LENGTH"] = 16 * 1024  # actions are tiny; refuse megabyte bodies from the LAN (413)
+    app.config.update(
+        MAX_CONTENT_LENGTH=BODY_LIMIT_BYTES,  # actions are tiny; refuse larger bodies from the LAN (413)
+        SECRET_KEY=secret_key or secrets.token_bytes(32),
+        SESSION_COOKIE_NAME="companion",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_SECURE=False,  # the box speaks plain HTTP on the LAN
+        SESSION_REFRESH_EACH_REQUEST=False,
+        PERMANENT_SESSION_LIFETIME=timedelta(days=30),
+    )
     stop = threading.Event()
     app.extensions["companion"] = {"hub": hub, "stop": stop}
+    guard = HostGuard(hosts)
+    limits = rate_limits or RateLimits()
+    streams = _StreamSlots(max_streams, streams_per_client)
 
-    @app.errorhandler(413)
-    def too_large(_exc: Exception) -> tuple[Response, int]:
-        return _error(413, f"the body is larger than {app.config['MAX_CONTENT_LENGTH'] // 1024} KiB; "
-                           "actions and reports are small JSON objects")
+    def phone() -> Phone:
+        return phone_of(session, hub.pairing())
 
+    def client_key() -> str:
+        client = phone().client
+        return f"phone:{client}" if client else f"ip:{request.remote_addr}"
+
+    @app.before_request
+    def only_the_box_and_its_own_pages() -> tuple[Response, int] | None:
+        host = request.headers.get("Host")
+        if not guard.host_allowed(host):
+            shown = (host or "")[:60]
+            return _error(403, f"this box does not answer to the name {shown!r}: open it by its own address "
+                               "(scan the QR code on the box)")
+        if not guard.origin_allowed(request.headers.get("Origin"), host, request.scheme):
+            return _error(403, "refused: this request comes from another site's page, not from the box's own "
+                               "phone page")
+        return None
+
+    limiter = Limiter(client_key, app=app, storage_uri="memory://", headers_enabled=True,
+                      key_prefix=f"companion-{id(app)}")
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Response:
+        code = exc.code or 500
+        messages = {
+            404: f"no such page on the box: {request.path[:60]}",
+            405: f"{request.method} is not how {request.path[:60]} is used",
+            413: f"the body is larger than {BODY_LIMIT_BYTES // 1024} KiB; actions and reports are small JSON objects",
+            429: f"too many requests from this phone ({exc.description}): wait a moment and tap again",
+        }
+        response = jsonify({"error": messages.get(code, exc.description or exc.name)})
+        response.status_code = code
+        for header in ("Allow", "Retry-After"):
+            if header in exc.get_response().headers:
+                response.headers[header] = exc.get_response().headers[header]
+        return response
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception) -> tuple[Response, int]:
+        log.error("phone view: %s %s failed", request.method, request.path, exc_info=exc)
+        return _error(500, f"the box hit an unexpected problem ({type(exc).__name__}) and logged it; the game "
+                           "goes on: check the table before you tap again")
+
+    @app.errorhandler(BadInput)
+    def bad_input(exc: BadInput) -> tuple[Response, int]:
+        return _error(400, str(exc), **({"field": exc.field} if exc.field else {}))
+
+    def refuse_unjoined() -> Phone:
+        """The joined phone making this request; a phone that has not joined gets 403 (raised)."""
+        who = phone()
+        if not who.joined:
+            raise _Refused(_error(403, JOIN_TO_ACT))
+        return who
+
+    @app.errorhandler(_Refused)
+    def refused(exc: _Refused) -> tuple[Response, int]:
+        return exc.answer
+
+    def answer(reply: dict[str, Any] | None) -> tuple[Response, int]:
+        if reply is None:
+            return _error(503, BUSY)
+        status = reply.get("status")
+        if status not in ANSWER_STATUSES:  # an answer without a status: an error is bad input, else written
+            status = 400 if reply.get("error") else 200
+        body = {k: reply[k] for k in ANSWER_KEYS if k in reply}
+        body["status"] = status
+        if status != 200 and not body.get("error"):
+            body["error"] = {409: "the game changed since your screen showed it: nothing was recorded; look and tap again",
+                             503: BUSY}.get(status, "refused")
+        if status == 409:
+            body["state"] = state_json(hub.snapshot())
+        return jsonify(body), status
+
+    def ask(action: str, who: Phone, body: dict[str, Any], example: str, **payload: Any) -> tuple[Response, int]:
+        version, key = version_and_key(body, example)
+        return answer(hub.request(action, "phone", reply_s, client=who.client, version=version, key=key, **payload))
+
+    def me_of(cookie: dict[str, Any], pairing: Pairing | None) -> dict[str, Any]:
+        who = phone_of(cookie, pairing)
+        return {"joined": who.joined, "seats": who.seats(pairing), "message": None if who.joined else JOIN_TO_ACT}
+
+    # -- pages and reads ---------------------------------------------------------------------------
     @app.get("/")
     def phone_page() -> str:
         game = hub.snapshot().view.get("game") or {}
-        return render_template("flow.html" if game.get("flow") else "phone.html")
+        joined = phone().joined  # drawn so from the start; the page follows /api/events' "me" after
+        return render_template("flow.html" if game.get("flow") else "phone.html", joined=joined)
+
+    @app.get("/join/<secret>")
+    @limiter.limit(limits.join)
+    def join(secret: str) -> Response | tuple[str, int]:
+        pairing = hub.pairing()
+        if pairing is None:
+            return render_template("join.html", problem="The box is still starting: try the QR code again in a moment."), 503
+        if not hmac.compare_digest(secret.encode("utf-8", "replace"), pairing.secret.encode("utf-8")):
+            return render_template("join.html", problem="This join link is not the box's current one: the table "
+                                   "may have made a new QR code. Scan the QR code on the box's screen again."), 403
+        contents = join_cookie(session, pairing)
+        session.clear()
+        session.update(contents)
+        session.permanent = True
+        response = redirect("/", code=303)
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["Referrer-Policy"] = "no-referrer"  # the secret is in this URL
+        return response
 
     @app.get("/api/state")
+    @limiter.limit(limits.read)
     def api_state() -> Response:
         response = jsonify(state_json(hub.snapshot()))
         response.headers["Cache-Control"] = "no-store"
         return response
 
+    @app.get("/api/me")
+    @limiter.limit(limits.read)
+    def api_me() -> Response:
+        response = jsonify(me_of(dict(session), hub.pairing()))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
     @app.get("/api/events")
-    def api_events() -> Response:
-        return Response(
-            sse_stream(hub, heartbeat_s=heartbeat_s, stop=stop),
-            mimetype="text/event-stream",
-            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-        )
+    @limiter.limit(limits.events)
+    def api_events() -> Response | tuple[Response, int]:
+        cookie = dict(session)  # read now: the stream runs outside this request
+        slot = client_key()
+        full = streams.take(slot)
+        if full is not None:
+            response, status = _error(503, f"{full}: this page shows the state every few seconds instead; "
+                                           "close other tabs of the box")
+            response.headers["Retry-After"] = "10"
+            return response, status
+
+        def events() -> Iterator[str]:
+            try:
+                yield from sse_stream(hub, heartbeat_s=heartbeat_s, stop=stop, me=lambda: me_of(cookie, hub.pairing()))
+            finally:
+                streams.give_back(slot)
+
+        return Response(events(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     @app.get("/frame.jpg")
+    @limiter.limit(limits.read)
     def frame_jpg() -> Response | tuple[Response, int]:
+        refuse_unjoined()
         snapshot = hub.snapshot()
         if snapshot.jpeg is None:
             response, status = _error(
@@ -173,169 +394,103 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         response.headers["X-Snapshot-Version"] = str(snapshot.version)
         return response
 
+    # -- actions -----------------------------------------------------------------------------------
     @app.post("/api/action")
+    @limiter.limit(limits.act)
     def api_action() -> tuple[Response, int]:
-        if not request.is_json:
-            return _error(400, 'send JSON with "Content-Type: application/json", e.g. {"action": "undo"}')
-        try:
-            body = request.get_json(silent=True)
-        except RecursionError:  # absurdly nested JSON: not an action
-            body = None
-        if body is None:
-            return _error(400, 'the body is not valid JSON; send e.g. {"action": "undo"}')
-        if not isinstance(body, dict) or "action" not in body:
-            return _error(400, 'the body must be a JSON object with an "action" key, e.g. {"action": "undo"}')
+        who = refuse_unjoined()
+        example = '{"action": "next_phase", "label": "Settle", "version": 12, "key": "k1"}'
+        body = json_body(example, 'a JSON object with an "action" key')
+        if "action" not in body:
+            raise BadInput(f'the body must be a JSON object with an "action" key, e.g. {example}', "action")
         action = body["action"]
         if not isinstance(action, str) or action not in PHONE_ACTIONS:
             shown = repr(action) if len(repr(action)) <= 40 else repr(action)[:37] + "..."
-            return _error(
-                400, f"unknown action {shown}; a phone may post: {', '.join(PHONE_ACTIONS)}", allowed=list(PHONE_ACTIONS)
-            )
+            return _error(400, f"unknown action {shown}; a phone may post: {', '.join(PHONE_ACTIONS)}",
+                          allowed=list(PHONE_ACTIONS), field="action")
         game = hub.snapshot().view.get("game") or {}
         in_flow = bool(game.get("flow"))
-        if action == "undo" and in_flow:
-            return _error(403, "in a game a phone withdraws only its own report: pick your seat and tap "
-                               "\"Undo my last report\" (POST /api/report/undo {\"player\": name}); "
-                               "the Undo of the whole table is on the touchscreen")
-        if action == "next_phase":
-            if not in_flow:
-                return _error(400, "next_phase is for a game flow (companion run --game roll|race|among)")
-            label = body.get("label")
-            if label is not None and not isinstance(label, str):
-                return _error(400, "'label' must be the Next button's label, e.g. \"Settle\"")
-            now = str((game.get("next") or {}).get("label") or "")
-            if label is not None and label != now:
-                return _error(409, f"Next now means {now or 'nothing'!r}, not {label[:40]!r}: nothing moved; "
-                                   "look at the table and tap again")
-            return _answer(hub.request("next_phase", "phone", reply_s))
-        hub.post_action(action, origin="phone")
-        return jsonify({"accepted": action}), 202
+        if action == "read_now":  # asks for a read; the read itself is recorded by the loop
+            hub.post_action("read_now", origin="phone", client=who.client)
+            return jsonify({"accepted": action}), 202
+        if action == "undo":
+            if in_flow:
+                return _error(403, "in a game a phone withdraws only its own report: pick your seat and tap "
+                                   "\"Undo my last report\" (POST /api/report/undo {\"player\": name}); "
+                                   "the Undo of the whole table is on the touchscreen")
+            return ask("undo", who, body, '{"action": "undo", "version": 12, "key": "k1"}')
+        if not in_flow:
+            return _error(400, "next_phase is for a game flow (companion run --game roll|race|among)", field="action")
+        label = text(body, "label", example, required=False, what="the Next button's label")
+        now = str((game.get("next") or {}).get("label") or "")
+        if label is not None and label != now:
+            return answer({"recorded": [], "message": "", "status": 409, "version": None,
+                           "error": f"Next now means {now or 'nothing'!r}, not {label[:40]!r}: nothing moved; "
+                                    "look at the table and tap again"})
+        return ask("next_phase", who, body, example)
 
-    def _answer(answer: dict[str, Any] | None) -> tuple[Response, int]:
-        if answer is None:
-            return _error(503, "the box is busy and did not take this in time: nothing was recorded; try again")
-        if answer.get("error"):
-            return _error(400, answer["error"])
-        return jsonify(answer), 200
+    def seat_route(action: str) -> Callable[[], tuple[Response, int]]:
+        """A POST whose only field is ``player`` (a seat): claiming it, withdrawing its newest report."""
+        def route() -> tuple[Response, int]:
+            who = refuse_unjoined()
+            example = '{"player": "Ann", "version": 12, "key": "k1"}'
+            body = json_body(example)
+            return ask(action, who, body, example, player=text(body, "player", example, what="a player's name"))
+
+        route.__name__ = f"api_{action}"  # each its own rate-limit bucket and endpoint
+        return limiter.limit(limits.act)(route)
+
+    app.add_url_rule("/api/seat", view_func=seat_route("claim_seat"), methods=["POST"])
+    app.add_url_rule("/api/report/undo", view_func=seat_route("undo_report"), methods=["POST"])
 
     @app.post("/api/report")
+    @limiter.limit(limits.act)
     def api_report() -> tuple[Response, int]:
-        example = '{"player": "Ann", "form": "vp", "values": {"vp": 2}}'
-        body, bad = _json_body(example)
-        if bad is not None:
-            return bad
-        for key, kind in (("player", str), ("form", str), ("values", dict)):
-            if not isinstance(body.get(key), kind):
-                what = "an object of field: value" if kind is dict else "a string"
-                return _error(400, f"{key!r} must be {what}, e.g. {example}")
-        return _answer(hub.request("report", "phone", reply_s, player=body["player"], form=body["form"], values=body["values"]))
-
-    @app.post("/api/report/undo")
-    def api_report_undo() -> tuple[Response, int]:
-        body, bad = _json_body('{"player": "Ann"}')
-        if bad is not None:
-            return bad
-        if not isinstance(body.get("player"), str):
-            return _error(400, """'player' must be a string, e.g. {"player": "Ann"}""")
-        return _answer(hub.request("undo_report", "phone", reply_s, player=body["player"]))
+        who = refuse_unjoined()
+        example = '{"player": "Ann", "form": "vp", "values": {"vp": 2}, "version": 12, "key": "k1"}'
+        body = json_body(example)
+        player = text(body, "player", example, what="a player's name")
+        form = text(body, "form", example, what="a form's id")
+        values = form_values(body, example)
+        return ask("report", who, body, example, player=player, form=form, values=values)
 
     @app.post("/api/setup")
+    @limiter.limit(limits.act)
     def api_setup() -> tuple[Response, int]:
-        example = '{"action": "player", "name": "Ann", "colour": "red"}'
-        body, bad = _json_body(example)
-        if bad is not None:
-            return bad
-        what = body.get("action")
-        if what not in ("player", "remove", "rename", "even", "start"):
-            return _error(400, f"'action' must be player, remove, rename, even or start, e.g. {example}")
+        who = refuse_unjoined()
+        example = '{"action": "player", "name": "Ann", "colour": "red", "version": 0, "key": "k1"}'
+        body = json_body(example)
+        what = choice(body, "action", ("player", "remove", "rename", "even", "start"), example)
         if not (hub.snapshot().view.get("game") or {}).get("setup"):
-            return _error(409, "no game is being set up now (the game has started, or this box reads d6 dice): "
-                               "players are set up before Start")
+            return answer({"recorded": [], "message": "", "status": 409, "version": None,
+                           "error": "no game is being set up now (the game has started, or this box reads d6 "
+                                    "dice): players are set up before Start"})
         extra = {}
-        for key in ("name", "colour", "new_name"):
-            if key in body:
-                if not isinstance(body[key], str):
-                    return _error(400, f"{key!r} must be a string, e.g. {example}")
-                extra[{"name": "player", "new_name": "name"}.get(key, key)] = body[key]
-        return _answer(hub.request(f"setup_{what}", "phone", reply_s, **extra))
+        for key, payload_key in (("name", "player"), ("colour", "colour"), ("new_name", "name")):
+            value = text(body, key, example, required=(key == "name" and what in ("player", "remove", "rename"))
+                         or (key == "new_name" and what == "rename"), what="a name" if key != "colour" else "a colour")
+            if value is not None:
+                extra[payload_key] = value
+        return ask(f"setup_{what}", who, body, example, **extra)
 
     @app.post("/api/camera")
+    @limiter.limit(limits.act)
     def api_camera() -> tuple[Response, int]:
-        example = '{"id": 3, "answer": "confirm"}'
-        body, bad = _json_body(example)
-        if bad is not None:
-            return bad
-        qid, answer = body.get("id"), body.get("answer")
-        if isinstance(qid, bool) or not isinstance(qid, int):
-            return _error(400, f"'id' must be the question's number, e.g. {example}")
-        if answer not in ("confirm", "dismiss"):
-            return _error(400, f"'answer' must be \"confirm\" or \"dismiss\", e.g. {example}")
-        choice = body.get("choice")
-        if choice is not None and not isinstance(choice, str):
-            return _error(400, "'choice' must be one of the question's choices (a string)")
-        extra = {"choice": choice} if answer == "confirm" and choice else {}
-        return _answer(hub.request(f"camera_{answer}", "phone", reply_s, id=qid, **extra))
+        who = refuse_unjoined()
+        example = '{"id": 3, "answer": "confirm", "version": 12, "key": "k1"}'
+        body = json_body(example)
+        qid = whole(body, "id", example, what="the question's number")
+        reply = choice(body, "answer", ("confirm", "dismiss"), example)
+        picked = text(body, "choice", example, required=False, what="one of the question's choices")
+        extra = {"choice": picked} if reply == "confirm" and picked else {}
+        return ask(f"camera_{reply}", who, body, example, id=qid, **extra)
 
     return app
 
 
-class PhoneServer:
-    """A werkzeug server running an app in a daemon thread (see :func:`serve`).
+class _Refused(Exception):
+    """Carries a ready answer (a 403) out of a route's checks."""
 
-    Attributes:
-        host: the address it is bound to.
-        port: the TCP port it listens on (the real one when 0 was asked for).
-        url: ``http://host:port/``.
-    """
-
-    def __init__(self, server: BaseWSGIServer, app: Flask) -> None:
-        self._server = server
-        self._app = app
-        self.host = server.host
-        self.port = server.server_port
-        self.url = f"http://{self.host}:{self.port}/"
-        self._thread = threading.Thread(target=server.serve_forever, name=f"phone-view:{self.port}", daemon=True)
-        self._thread.start()
-
-    def shutdown(self, timeout: float = 5.0) -> None:
-        """Stop accepting requests, end open event streams, close the socket; waits up to ``timeout`` s."""
-        stop = self._app.extensions.get("companion", {}).get("stop")
-        if stop is not None:
-            stop.set()
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout)
-
-    def __enter__(self) -> PhoneServer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.shutdown()
-
-
-def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080) -> PhoneServer:
-    """Serve ``app`` with werkzeug's threaded server in a daemon thread; returns at once.
-
-    Args:
-        app: from :func:`create_app`.
-        host: address to bind; ``"0.0.0.0"`` for phones on the LAN, ``"127.0.0.1"`` in tests.
-        port: TCP port; 0 picks a free one (read it from ``PhoneServer.port``).
-
-    Raises:
-        OSError: ``host`` is not an address of this machine, or ``host:port`` is in use or cannot be
-            bound (checked here first: werkzeug itself prints and exits on a failed bind).
-    """
-    import socket
-
-    try:
-        family, _, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    except (socket.gaierror, UnicodeError) as exc:
-        raise OSError(f"--host {host} is not a network address ({getattr(exc, 'strerror', None) or exc})") from None
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(address)
-        except OSError as exc:
-            raise OSError(f"cannot listen on {host} port {port} ({exc.strerror or exc})") from None
-    server = make_server(host, port, app, threaded=True)
-    return PhoneServer(server, app)
+    def __init__(self, answer: tuple[Response, int]) -> None:
+        super().__init__("refused")
+        self.answer = answer

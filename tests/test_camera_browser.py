@@ -16,7 +16,7 @@ from companion.setup_flow import TableSetup
 from companion.web import create_app, serve
 from device import FakeCamera
 from tests.test_camera_flow import FakeDiceReader, flow_of, halves, setup_roll
-from tests.test_phone_browser import TIMEOUT_MS, browser  # noqa: F401  (the fixture)
+from tests.test_phone_browser import TIMEOUT_MS, browser, join_url  # noqa: F401  (the fixture)
 from vision.motion import StillnessDetector
 
 pytestmark = pytest.mark.browser
@@ -78,7 +78,7 @@ def test_phone_confirms_a_camera_question_with_a_correction(browser, hub, store,
     cam.read(frame_of(image), 0.0)
     loop.publish()
     server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context, page, errors = page_for(browser, server.url)
+    context, page, errors = page_for(browser, join_url(server, hub))
     try:
         with LoopThread(loop):
             question = page.locator("#questions li")
@@ -108,7 +108,7 @@ def test_phone_adds_players_and_starts_the_game(browser, hub, store, output_dir)
                     setup=setup, sleep=lambda s: None)
     loop.publish()
     server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context, page, errors = page_for(browser, server.url)
+    context, page, errors = page_for(browser, join_url(server, hub))
     try:
         with LoopThread(loop):
             expect(page.locator("#setup-section")).to_be_visible()

@@ -8,6 +8,8 @@ worked by hand from the scene labels and the rulebooks (cited per test).
 from __future__ import annotations
 
 import dataclasses
+import time
+from concurrent import futures
 
 import numpy as np
 import pytest
@@ -272,6 +274,69 @@ def test_a_read_on_a_worker_leaves_the_loop_live_and_is_applied_when_done(store,
     assert view["camera"]["reads"] == 2 and view["camera"]["state"] == "idle"
     [q] = view["camera"]["questions"]
     assert q["player"] == "Ann" and q["kind"] == "location_built" and q["payload"]["card"] == "Customs"
+
+
+def test_a_read_that_takes_too_long_is_abandoned_said_and_its_late_result_ignored(store, among_deck):
+    # A card read that blocks (a camera or OpenCV call that never returns) must not freeze the game: past
+    # read_timeout_s it is abandoned and both views say so; the phones go on; no new read queues behind
+    # it; once it returns at last, what it saw is left out and reads start again.
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from vision.cards import read_cards
+
+    scene = make_scene("among", ["main_reactor", "customs"], seed=0, n_cards=2, effects=False)
+    flow = among_flow(store)
+    hub = StateHub()
+    release, started = threading.Event(), threading.Event()
+    calls = []
+
+    def stuck_then_fine(*args, **kw):
+        calls.append(1)
+        if len(calls) == 1:
+            started.set()
+            assert release.wait(60), "the test never released the read"
+        return read_cards(*args, **kw)
+
+    cam = CameraFlow(flow, deck=among_deck, calibration=calibrate(scene.image, scene.layout),
+                     zones=whole_frame_for("Ann", scene.image, "Bob"), reread_s=0.0, read_cards=stuck_then_fine,
+                     read_timeout_s=0.5)
+    ticks = iter(range(100_000))
+    tick = lambda: float(next(ticks))  # noqa: E731  (the loop's clock; the read's timeout is real time)
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        loop = MainLoop(source=FakeCamera([scene.image], loop=True), reader=None, session=flow.session, hub=hub,
+                        stillness=StillnessDetector(MotionConfig(still_seconds=0.2)), flow=flow, camera_flow=cam,
+                        stop_at_end=True, sleep=lambda s: None, clock=tick, read_executor=pool)
+        loop.publish()
+        while not cam.pending:
+            loop.step()
+        assert started.wait(30)
+        deadline = time.monotonic() + 30
+        while cam.pending and time.monotonic() < deadline:  # until the read's 0.5 s have passed
+            loop.step()
+        view = hub.snapshot().view
+        assert not cam.pending and cam.stuck and view["camera"]["stuck"] is True
+        assert "took longer than 0.5 s and was abandoned" in view["camera"]["message"]
+        assert "abandoned" in view["status"]["message"]
+        # the game goes on: a phone's report is answered while the read is stuck
+        hub.post_action("report", origin="phone", player="Ann", form="credits", values={"delta": 2})
+        for _ in range(5):
+            loop.step()
+        assert flow.engine_view()["players"][0]["credits"] == 12
+        assert len(calls) == 1  # nothing queued behind the stuck read
+        release.set()
+        deadline = time.monotonic() + 60
+        while (cam.stuck or cam.reads < 2) and time.monotonic() < deadline:
+            loop.step()
+            if cam.pending:
+                futures.wait([cam._pending], timeout=30)
+        for _ in range(5):
+            loop.step()
+    assert cam.reads >= 2 and not cam.stuck
+    assert len(calls) >= 2  # reads started again after the stuck one ended
+    # what the abandoned read saw was never applied: the only reads applied are the later ones
+    assert all(q["payload"]["card"] == "Customs" for q in hub.snapshot().view["camera"]["questions"])
 
 
 def run_loop(flow, image, cam, hub, screen=None):

@@ -14,7 +14,7 @@ from companion.flow import GameFlow, handle_action, parse_players
 from companion.flows import FLOWS
 from companion.hub import StateHub
 from companion.session import SessionStore
-from companion.web import create_app
+from tests.phones import joined_phone
 from device import FakeCamera
 from rules.roll.data import catalogue
 from vision.motion import StillnessDetector
@@ -138,9 +138,7 @@ class LoopThread:
 def test_phone_reports_are_recorded_and_bad_ones_answered_with_the_problem(store):
     flow = roll_flow(store)
     hub = StateHub()
-    app = create_app(hub, reply_s=5.0)
-    app.testing = True
-    client = app.test_client()
+    client = joined_phone(hub, reply_s=5.0)
     with LoopThread(flow, hub):
         assert b"flow.js" in client.get("/").data  # a game flow gets the report page
         ok = client.post("/api/report", json={"player": "Ann", "form": "credits", "values": {"credits": 4}})
@@ -166,9 +164,7 @@ def test_phone_reports_are_recorded_and_bad_ones_answered_with_the_problem(store
 
 def test_a_report_the_loop_does_not_take_in_time_is_cancelled_not_queued(store):
     hub = StateHub()
-    app = create_app(hub, reply_s=0.01)
-    app.testing = True
-    answer = app.test_client().post("/api/report", json={"player": "Ann", "form": "vp", "values": {"vp": 1}})
+    answer = joined_phone(hub, reply_s=0.01).post("/api/report", json={"player": "Ann", "form": "vp", "values": {"vp": 1}})
     assert answer.status_code == 503 and "nothing was recorded" in answer.get_json()["error"]
     [action] = hub.take_actions()
     assert action["action"] == "report" and hub.begin(action) is False  # the loop drops it: never recorded later

@@ -16,7 +16,7 @@ from companion.flows import FLOWS
 from companion.hub import StateHub
 from companion.session import SessionStore
 from companion.setup_flow import TableSetup
-from companion.web import create_app
+from tests.phones import joined_phone
 from device import FakeCamera
 from vision.motion import StillnessDetector
 
@@ -59,7 +59,7 @@ def test_phone_rename_renames_player_1(store):
     loop = _loop(hub, session=None, setup=setup)
     setup.add_player("Player 1")  # what the touchscreen's "Add player" adds
     loop.publish()
-    client = create_app(hub, reply_s=30).test_client()
+    client = joined_phone(hub, reply_s=30)
     response = _post(client, loop, "/api/setup", {"action": "rename", "name": "Player 1", "new_name": "Ann"})
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["message"] == "Player 1 is now Ann"
@@ -87,7 +87,7 @@ def test_phone_global_undo_is_refused_in_a_game_and_undo_report_withdraws_only_m
     flow = _race(store)
     hub = StateHub()
     loop = _loop(hub, session=flow.session, flow=flow)
-    client = create_app(hub, reply_s=30).test_client()
+    client = joined_phone(hub, reply_s=30)
     e_bob = flow.report("Bob", "hand", {"cards": 4})
     e_ann = flow.report("Ann", "hand", {"cards": 5})
     loop.publish()
@@ -126,6 +126,7 @@ def test_touchscreen_undo_still_withdraws_the_newest_event_and_is_logged(store, 
 
 
 def test_d6_phone_undo_still_accepted_and_logged(store, caplog):
+    # a phone's d6 undo is answered once written (200), no longer queued (202)
     from rules.d6 import D6_GAME
 
     session = store.start(D6_GAME.name, {"source": "fake"})
@@ -134,10 +135,9 @@ def test_d6_phone_undo_still_accepted_and_logged(store, caplog):
     loop = MainLoop(source=FakeCamera([np.zeros((H, W, 3), np.uint8)]), reader=object(), session=session, hub=hub,
                     stillness=StillnessDetector(), sleep=lambda s: None)
     loop.publish()
-    client = create_app(hub).test_client()
-    assert client.post("/api/action", json={"action": "undo"}).status_code == 202
+    client = joined_phone(hub, reply_s=30)
     with caplog.at_level(logging.INFO, logger="companion"):
-        loop._take_actions()
+        assert _post(client, loop, "/api/action", {"action": "undo"}).status_code == 200
     assert read.seq not in set(session.replay().applied)
     assert any(r.getMessage() == f"undo (phone): event {read.seq + 1} withdraws event {read.seq}" for r in caplog.records)
 
@@ -147,7 +147,7 @@ def test_phone_next_moves_the_round_with_origin_phone(store, caplog):
     flow = _race(store)
     hub = StateHub()
     loop = _loop(hub, session=flow.session, flow=flow)
-    client = create_app(hub, reply_s=30).test_client()
+    client = joined_phone(hub, reply_s=30)
     flow.report("Ann", "select", {"action": "Explore +5"})
     flow.report("Bob", "select", {"action": "Settle"})
     loop.publish()
@@ -168,7 +168,7 @@ def test_phone_next_moves_the_round_with_origin_phone(store, caplog):
 
 def test_phone_next_is_for_game_flows_only(hub, make_view):
     hub.publish(make_view([1, 2]))
-    response = create_app(hub).test_client().post("/api/action", json={"action": "next_phase"})
+    response = joined_phone(hub).post("/api/action", json={"action": "next_phase"})
     assert response.status_code == 400 and "game flow" in response.get_json()["error"]
     assert hub.take_actions() == []
 
@@ -431,7 +431,7 @@ def test_enroll_warns_about_missing_pairs_and_still_builds(tmp_path, capsys):
 
 # -- 9. small ones ------------------------------------------------------------------------------------
 def test_too_large_body_is_a_json_413(hub):
-    client = create_app(hub).test_client()
+    client = joined_phone(hub)
     response = client.post("/api/action", data='{"action": "undo", "pad": "' + "x" * 20000 + '"}',
                            content_type="application/json")
     assert response.status_code == 413
@@ -510,7 +510,7 @@ def test_setup_after_the_game_started_is_refused_at_once(store):
     hub, flow = StateHub(), _race(store)
     loop = _loop(hub, session=flow.session, flow=flow)
     loop.publish()
-    response = create_app(hub).test_client().post("/api/setup", json={"action": "start"})
+    response = joined_phone(hub).post("/api/setup", json={"action": "start"})
     assert response.status_code == 409 and "no game is being set up" in response.get_json()["error"]
     assert hub.take_actions() == []
 

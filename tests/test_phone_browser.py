@@ -1,4 +1,4 @@
-"""The phone page in a real browser (Debian's chromium via Playwright): live updates and Undo.
+"""The phone page in a real browser (Debian's chromium via Playwright): live updates, Undo, reports.
 
 Never downloads a browser: uses /usr/bin/chromium, and skips with the reason when it or
 Playwright is missing.
@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 from companion.web import create_app, serve
+from companion.hub import Pairing
+from tests.test_web import Answering, written
 
 pytestmark = pytest.mark.browser
 
@@ -25,6 +27,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--no-first-run",
+    "--host-resolver-rules=MAP evil.test 127.0.0.1",  # a name the box is not: the DNS-rebinding test
 ]
 TIMEOUT_MS = 10_000
 
@@ -53,6 +56,14 @@ def browser():
             browser.close()
 
 
+def join_url(server, hub) -> str:
+    """The link the touchscreen's QR code carries (the main loop makes the pairing; a test without one
+    gets a pairing of its own)."""
+    if hub.pairing() is None:
+        hub.set_pairing(Pairing("tests", "browser-join-secret-00", {}))
+    return f"{server.url}join/{hub.pairing().secret}"
+
+
 @pytest.fixture
 def phone(browser, hub):
     """A phone-sized page connected to a real server on 127.0.0.1 (free port)."""
@@ -74,7 +85,7 @@ def test_page_updates_live_and_undo_reaches_the_hub(phone, hub, make_view, outpu
 
     page, server, errors = phone
     hub.publish(make_view([1, 2], seq=1), _jpeg((255, 0, 0)))
-    page.goto(server.url)
+    page.goto(join_url(server, hub))
     expect(page.locator("#connection")).to_have_text("live")
     expect(page.locator("#total")).to_have_text("3")
     expect(page.locator("#frame")).to_be_visible()
@@ -109,12 +120,15 @@ def test_page_updates_live_and_undo_reaches_the_hub(phone, hub, make_view, outpu
     )
     assert page.evaluate("window.__notReloaded") is True  # same document: no reload happened
 
-    # Undo posts to the hub as the phone.
-    with page.expect_response(lambda r: r.url.endswith("/api/action")) as answer:
-        page.locator("#undo").click()
-    assert answer.value.status == 202
-    assert hub.take_actions() == [{"action": "undo", "origin": "phone"}]
-    expect(page.locator("#action-result")).to_have_text("Undo sent")
+    # Undo posts to the hub as the phone, with the version on screen and a fresh key; answered once written.
+    with Answering(hub, lambda a: {**written(a, 3), "message": "undid event 2"}) as loop:
+        with page.expect_response(lambda r: r.url.endswith("/api/action")) as answer:
+            page.locator("#undo").click()
+        assert answer.value.status == 200
+        expect(page.locator("#action-result")).to_have_text("undid event 2")
+    (taken,) = loop.taken
+    assert (taken["action"], taken["origin"], taken["version"]) == ("undo", "phone", 2)
+    assert re.fullmatch(r"[0-9a-f]{32}", taken["key"]) and taken["client"]
 
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
     page.screenshot(path=str(output_dir / "phone.png"), full_page=True)
@@ -126,7 +140,7 @@ def test_camera_lost_shows_on_the_phone_and_disables_read_now(phone, hub, make_v
     from playwright.sync_api import expect
 
     page, server, errors = phone
-    page.goto(server.url)
+    page.goto(join_url(server, hub))
     expect(page.locator("#no-frame")).to_be_visible()  # nothing published: 404 frame, placeholder shown
 
     lost = make_view([3, 3])
@@ -136,41 +150,39 @@ def test_camera_lost_shows_on_the_phone_and_disables_read_now(phone, hub, make_v
     expect(page.locator("#message")).to_have_text("Camera opencv:0 stopped sending frames.")
     expect(page.locator("#read-now")).to_be_disabled()
     expect(page.locator("#undo")).to_be_enabled()
+    expect(page.locator("#storage-banner")).to_be_hidden()
+
+    full = make_view([3, 3], storage={"ok": False, "low": False, "message": "storage full: nothing since 21:04 is saved",
+                                      "since": 0, "free_mb": 0})
+    hub.publish(full)
+    expect(page.locator("#storage-banner")).to_have_text("storage full: nothing since 21:04 is saved")
+    expect(page.locator("#storage-banner")).to_have_class("storage-banner failing")
     assert errors == []
 
 
 def test_a_player_reports_from_the_phone_and_sees_it(phone, hub, tmp_path, output_dir):
     """Roll for the Galaxy flow: pick a seat, report credits, see them; a bad value is named; Undo."""
-    import threading
-
     from playwright.sync_api import expect
 
-    from companion.flow import GameFlow, handle_action, parse_players
+    from companion.app import MainLoop
+    from companion.flow import GameFlow, parse_players
     from companion.flows import FLOWS
     from companion.session import SessionStore
+    from device import FakeCamera
+    from tests.test_camera_browser import LoopThread
+    from vision.motion import StillnessDetector
 
     page, server, errors = phone
     with SessionStore(tmp_path / "flow.sqlite3") as store:
         session = store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {}))
         flow = GameFlow(session, FLOWS["roll"])
-        stop = threading.Event()
-
-        def main_loop() -> None:  # the main loop's part: take actions, publish the flow's view
-            while not stop.is_set():
-                changed = False
-                for action in hub.take_actions():
-                    outcome = handle_action(flow, action)
-                    action["reply"].set_result(outcome.to_json())
-                    changed = True
-                if changed:
-                    hub.publish({"game": flow.view(), "status": {"message": "ok"}})
-                stop.wait(0.01)
-
-        hub.publish({"game": flow.view(), "status": {"message": "ok"}})
-        loop = threading.Thread(target=main_loop, daemon=True)
-        loop.start()
+        main = MainLoop(source=FakeCamera([np.full((240, 320, 3), 70, np.uint8)]), reader=None, session=session,
+                        hub=hub, stillness=StillnessDetector(), flow=flow, sleep=lambda s: None)
+        main.publish()
+        loop = LoopThread(main)
+        loop.__enter__()
         try:
-            page.goto(server.url)
+            page.goto(join_url(server, hub))
             expect(page.locator("#connection")).to_have_text("live")
             expect(page.locator("#title")).to_have_text("Roll for the Galaxy")
             page.locator("#seats button", has_text="Ann").click()
@@ -191,7 +203,6 @@ def test_a_player_reports_from_the_phone_and_sees_it(phone, hub, tmp_path, outpu
             expect(page.locator("#report-result")).to_contain_text("report #1 undone")
             expect(page.locator("#players tbody tr").first.locator("td").nth(2)).to_have_text("1")
         finally:
-            stop.set()
-            loop.join(5)
+            loop.__exit__()
         assert [e.kind for e in session.events()] == ["credits_changed", "undo"]
     assert errors == []

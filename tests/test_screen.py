@@ -192,3 +192,85 @@ def test_qr_code_scans_back_and_keeps_whole_pixel_modules():
         qr_surface(url, 20)
     with pytest.raises(ValueError, match="empty"):
         qr_matrix("")
+
+
+# -- the join code and the phones panel -----------------------------------------------------------
+class _Posted:
+    """Anything with post_action (what the screen needs of the hub): records what was posted."""
+
+    def __init__(self):
+        self.posted: list[tuple[str, str, dict]] = []
+
+    def post_action(self, name, origin, **payload):
+        self.posted.append((name, origin, payload))
+
+
+def _decoded_qr(screen: TouchScreen, rect: pygame.Rect) -> str:
+    rgb = np.ascontiguousarray(pygame.surfarray.array3d(screen.surface.subsurface(rect)).swapaxes(0, 1))
+    decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+    return decoded
+
+
+def _table_view(claimed=("Ann",)):
+    players = [{"name": n, "colour": c, "claimed": n in claimed, "vp": 0} for n, c in (("Ann", "red"), ("Bob", "blue"))]
+    return {"game": {"flow": "roll", "title": "Roll for the Galaxy", "players": players, "next": {"label": "Settle"}},
+            "status": {"message": "ok"}, "session": {"events": 3}, "phone_url": "http://192.168.1.20:8080/"}
+
+
+def test_the_qr_code_carries_the_join_link_and_follows_a_new_secret(make_view, frame):
+    from companion.hub import Pairing
+
+    pairing = [Pairing("g1", "Zq3uV7-first-secret", {})]
+    screen = TouchScreen(pairing=lambda: pairing[0])
+    screen.render(ScreenSnapshot(view=make_view([2, 3]), frame=frame))
+    qr = screen._handlers[Screen.WATCHING].qr_rect(screen)
+    assert _decoded_qr(screen, qr) == "http://192.168.1.20:8080/join/Zq3uV7-first-secret"
+    pairing[0] = Pairing("g1", "after-revoke-secret", {})  # the touchscreen made a new code
+    screen.render(ScreenSnapshot(view=make_view([2, 3]), frame=frame))
+    assert _decoded_qr(screen, qr) == "http://192.168.1.20:8080/join/after-revoke-secret"
+    assert TouchScreen()._qr_url(make_view([1])) == "http://192.168.1.20:8080/"  # no pairing: the watching link
+
+
+def test_the_phones_panel_frees_a_seat_and_makes_a_new_code_after_a_second_tap(output_dir):
+    from companion.hub import Pairing
+
+    hub = _Posted()
+    screen = TouchScreen(pairing=lambda: Pairing("g1", "panel-secret-0001", {"Ann": "phone-a"}))
+    screen.render(_table_view())
+    assert screen.state is Screen.TABLE
+    assert _tap(screen, hub, screen.qr_target.rect.center) is None  # the screen's own business
+    screen.render(_table_view())
+    assert screen.state is Screen.PHONES
+    screen.save_png(output_dir / "screen_phones.png")
+    assert _decoded_qr(screen, screen._handlers[Screen.PHONES].qr_rect(screen)) == \
+        "http://192.168.1.20:8080/join/panel-secret-0001"
+    buttons = screen.buttons
+    assert buttons["release_seat:Ann"].enabled and not buttons["release_seat:Bob"].enabled  # Bob has no phone
+    assert _tap(screen, hub, buttons["release_seat:Ann"].rect.center) == "release_seat"
+    assert hub.posted == [("release_seat", "touchscreen", {"player": "Ann"})]
+
+    assert _tap(screen, hub, screen.buttons["revoke_arm"].rect.center) is None  # first tap only arms it
+    screen.render(_table_view(claimed=()))
+    screen.save_png(output_dir / "screen_phones_armed.png")
+    assert screen.buttons["revoke_phones"].label == "Tap again: unjoin every phone"
+    assert _tap(screen, hub, screen.buttons["revoke_phones"].rect.center) == "revoke_phones"
+    assert hub.posted[-1] == ("revoke_phones", "touchscreen", {})
+    screen.render(_table_view(claimed=()))
+    assert "revoke_arm" in screen.buttons  # disarmed again
+
+    assert _tap(screen, hub, screen.buttons["phones_close"].rect.center) is None
+    screen.render(_table_view())
+    assert screen.state is Screen.TABLE and len(hub.posted) == 2
+
+
+def test_the_phones_panel_in_dice_mode_and_the_p_key(make_view, frame):
+    hub = _Posted()
+    screen = TouchScreen()
+    screen.render(ScreenSnapshot(view=make_view([1]), frame=frame))
+    screen.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_p), hub)
+    screen.render(ScreenSnapshot(view=make_view([1]), frame=frame))
+    assert screen.state is Screen.PHONES
+    assert [b for b in screen.buttons if b.startswith("release_seat")] == []  # dice mode: no seats
+    screen.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_p), hub)
+    screen.render(ScreenSnapshot(view=make_view([1]), frame=frame))
+    assert screen.state is Screen.WATCHING and hub.posted == []

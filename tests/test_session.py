@@ -231,6 +231,54 @@ def test_version_zero_file_is_migrated(tmp_path):
     assert raw(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
+V1_SCHEMA = (  # the schema version 1 files were written with (tabletop-companion before issue 12)
+    "CREATE TABLE sessions (id TEXT PRIMARY KEY, game TEXT NOT NULL, settings TEXT NOT NULL, started_at REAL NOT NULL,"
+    " ended_at REAL)",
+    "CREATE INDEX sessions_by_start ON sessions (started_at)",
+    "CREATE TABLE events (session_id TEXT NOT NULL REFERENCES sessions (id), seq INTEGER NOT NULL CHECK (seq >= 1),"
+    " kind TEXT NOT NULL, payload TEXT NOT NULL, at REAL NOT NULL, player TEXT, origin TEXT NOT NULL,"
+    " PRIMARY KEY (session_id, seq)) WITHOUT ROWID",
+    "PRAGMA user_version = 1",
+)
+
+
+def test_a_version_1_log_is_migrated_and_replays_to_the_same_state(tmp_path):
+    from companion.flow import GameFlow, parse_players
+    from companion.flows import FLOWS
+
+    path = tmp_path / "v1.sqlite3"
+    conn = raw(path)
+    conn.execute("PRAGMA journal_mode=WAL")
+    for statement in V1_SCHEMA:
+        conn.execute(statement)
+    settings = FLOWS["race"].settings(parse_players("Ann,Bob"), {})
+    events = [("start_world", {"player": "Ann", "card": "Old Earth"}, "Ann"),
+              ("start_world", {"player": "Bob", "card": "Epsilon Eridani"}, "Bob"),
+              ("hand_counted", {"player": "Ann", "cards": 5}, "Ann"), ("undo", {"seq": 3}, "Ann"),
+              ("hand_counted", {"player": "Ann", "cards": 4}, "Ann")]
+    conn.execute("INSERT INTO sessions VALUES ('20250101-120000-abcdef', 'race', ?, 1.0, NULL)", (json.dumps(settings),))
+    for seq, (kind, payload, player) in enumerate(events, 1):
+        conn.execute("INSERT INTO events VALUES ('20250101-120000-abcdef', ?, ?, ?, ?, ?, 'phone')",
+                     (seq, kind, json.dumps(payload), 1.0 + seq, player))
+    conn.commit()
+    conn.close()
+    expected = rules.replay(rules.get_game("race"), settings,
+                            [rules.Event(seq, kind, payload, 1.0 + seq, player, "phone")
+                             for seq, (kind, payload, player) in enumerate(events, 1)])
+    with SessionStore(path) as s:
+        session = s.resume_latest("race")
+        assert session.id == "20250101-120000-abcdef"
+        assert session.replay().state == expected.state and session.replay().undone == (3,)
+        view = GameFlow(session, FLOWS["race"]).view()
+        assert [p["name"] for p in view["players"]] == ["Ann", "Bob"]
+        session.append("hand_counted", {"player": "Bob", "cards": 2}, player="Bob")
+    conn = raw(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"answers", "pairings", "claims", "setups", "setup_events", "probe"} <= tables
+    assert [r[0] for r in conn.execute("SELECT seq FROM events ORDER BY seq")] == [1, 2, 3, 4, 5, 6]
+
+
 def test_newer_schema_is_refused_untouched(tmp_path):
     path = tmp_path / "future.sqlite3"
     conn = raw(path)

@@ -128,11 +128,11 @@ def test_touchscreen_and_phone_set_up_a_game_in_the_main_loop(store, output_dir)
 
 
 def test_phone_api_setup_is_answered(store):
-    from companion.web import create_app
+    from tests.phones import joined_phone
 
     hub = StateHub()
     hub.publish({"game": {"flow": "race", "setup": True}})  # the box shows the setup step
-    app = create_app(hub, reply_s=0.01).test_client()
+    app = joined_phone(hub, reply_s=0.01)
     assert app.post("/api/setup", json={"action": "dance"}).status_code == 400
     assert app.post("/api/setup", json={"action": "player", "name": 3}).status_code == 400
     # nobody takes it within reply_s: cancelled, answered 503, and the loop drops it
@@ -149,3 +149,72 @@ def test_run_without_players_and_no_open_game_shows_the_setup(tmp_path, capsys):
     assert code == 0
     with SessionStore(tmp_path / "d.sqlite3") as s:
         assert s.list_sessions() == []  # nothing is started until Start
+
+
+# -- the setup step is durable: setup-step players are events --------------------------------------
+
+
+def test_a_setup_resumes_with_its_players_colours_and_seats(store):
+    setup = TableSetup(store, FLOWS["race"])
+    setup.add_player("Ann", "blue")
+    setup.add_player("Player 2")
+    setup.rename_player("Player 2", "Bob")
+    setup.add_player("Cy")
+    setup.remove_player("Cy")
+    setup.seat("Ann", [10, 120])
+    assert setup.version == 6
+    again = TableSetup(store, FLOWS["race"])  # the same command after a kill: the open setup goes on
+    assert again.id == setup.id and again.version == 6
+    assert again.players == [{"name": "Ann", "colour": "blue"}, {"name": "Bob", "colour": "red"}]
+    assert again.seats == {"Ann": [10.0, 120.0]} and again.split == "seats"
+    assert TableSetup(store, FLOWS["race"], resume=False).players == []  # --new-session: a new setup
+    assert TableSetup(store, FLOWS["among"]).players == []  # another game
+    assert TableSetup(store, FLOWS["race"], {"advanced": True}).players == []  # other options
+
+
+def test_start_records_the_session_under_the_setups_id_and_closes_the_setup(store):
+    setup = TableSetup(store, FLOWS["roll"])
+    setup.add_player("Ann")
+    setup.add_player("Bob")
+    flow = setup.start((W, H))
+    assert flow.session.id == setup.id
+    assert store.resume_latest("roll").id == setup.id
+    assert TableSetup(store, FLOWS["roll"]).players == []  # started: no longer an open setup
+
+
+def test_a_game_started_from_a_setup_keeps_its_join_secret_and_claims(store):
+    hub = StateHub()
+    setup = TableSetup(store, FLOWS["race"])
+    loop = MainLoop(source=FakeCamera([np.zeros((H, W, 3), np.uint8)] * 5), reader=None, session=None, hub=hub,
+                    stillness=StillnessDetector(), setup=setup, sleep=lambda s: None)
+    secret = hub.pairing().secret
+    for name in ("Ann", "Bob"):
+        loop.dispatch({"action": "setup_player", "origin": "phone", "player": name})
+    loop.dispatch({"action": "claim_seat", "origin": "phone", "player": "Ann", "client": "ann-phone"})
+    started = loop.dispatch({"action": "setup_start", "origin": "touchscreen"})
+    assert started.status == 200 and loop.flow is not None
+    assert started.version == 0  # the new game's log
+    assert hub.pairing() == type(hub.pairing())(setup.id, secret, {"Ann": "ann-phone"})
+    assert [p["claimed"] for p in loop.view()["game"]["players"]] == [True, False]
+    # after a restart the game keeps them
+    from companion.flow import GameFlow
+
+    again = MainLoop(source=FakeCamera([np.zeros((H, W, 3), np.uint8)] * 5), reader=None, hub=StateHub(),
+                     session=store.get(setup.id), flow=GameFlow(store.get(setup.id), FLOWS["race"]),
+                     stillness=StillnessDetector(), sleep=lambda s: None)
+    assert again.hub.pairing().secret == secret and again.hub.pairing().claims == {"Ann": "ann-phone"}
+
+
+def test_a_setup_is_paired_before_anything_is_recorded(store):
+    hub = StateHub()
+    setup = TableSetup(store, FLOWS["race"])
+    loop = MainLoop(source=FakeCamera([np.zeros((H, W, 3), np.uint8)] * 5), reader=None, session=None, hub=hub,
+                    stillness=StillnessDetector(), setup=setup, sleep=lambda s: None)
+    assert hub.pairing().game == setup.id and len(hub.pairing().secret) >= 22
+    view = loop.view()
+    assert view["session"]["events"] == 0 and view["storage"]["ok"] is True
+    answer = loop.dispatch({"action": "setup_player", "origin": "phone", "player": "Ann", "version": 0, "key": "k1"})
+    assert (answer.status, answer.version, [e.seq for e in answer.events]) == (200, 1, [1])
+    assert loop.view()["session"]["events"] == 1
+    stale = loop.dispatch({"action": "setup_player", "origin": "phone", "player": "Bob", "version": 0})
+    assert stale.status == 409 and setup.names == ["Ann"]

@@ -11,14 +11,59 @@ import numpy as np
 import pytest
 
 from companion import netinfo
+from companion.hub import Pairing
 from companion.web import create_app, serve, sse_stream
+
+
+SECRET = "join-secret-0123456789"
 
 
 @pytest.fixture
 def client(hub):
+    """A phone that has not joined (no cookie): it may watch only."""
     app = create_app(hub)
     app.testing = True
     return app.test_client()
+
+
+@pytest.fixture
+def joined(hub, client):
+    """A phone that opened the QR code's link of game g1."""
+    hub.set_pairing(Pairing("g1", SECRET, {}))
+    assert client.get(f"/join/{SECRET}").status_code == 303
+    return client
+
+
+class Answering:
+    """Stands in for the main loop: takes each action from the hub and answers it with ``answer(action)``
+    (a dict with hub.ANSWER_KEYS); records what it took in ``taken`` (without the reply future)."""
+
+    def __init__(self, hub, answer):
+        self.hub, self.answer = hub, answer
+        self.taken: list[dict] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        while not self.stop.is_set():
+            for action in self.hub.take_actions():
+                reply = action.pop("reply", None)
+                self.taken.append(action)
+                if reply is not None and self.hub.begin({"reply": reply}):
+                    reply.set_result(self.answer(action))
+            self.stop.wait(0.005)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join(5)
+
+
+def written(action, seq=7):
+    return {"recorded": [seq], "message": f"{action['action']} recorded", "error": None, "status": 200, "version": seq}
 
 
 def _jpeg() -> bytes:
@@ -47,7 +92,9 @@ def test_phone_page_is_self_contained(client):
     for face in range(1, 7):
         assert f'id="count-{face}"' in html
     js = client.get("/static/phone.js")
-    assert js.status_code == 200 and b"EventSource" in js.data and b"/api/action" in js.data
+    assert js.status_code == 200 and b"/api/action" in js.data
+    assert "/static/box.js" in html  # the live stream and the exactly-once sending, shared with the flow page
+    assert b"EventSource" in client.get("/static/box.js").data
     assert client.get("/static/phone.css").status_code == 200
 
 
@@ -66,7 +113,8 @@ def test_api_state_is_latest_view_with_version(client, hub, make_view):
     assert "version" not in view  # the published dict is not modified
 
 
-def test_frame_jpg_404_before_first_frame_then_jpeg(client, hub, make_view):
+def test_frame_jpg_404_before_first_frame_then_jpeg(joined, hub, make_view):
+    client = joined
     missing = client.get("/frame.jpg")
     assert missing.status_code == 404
     assert missing.is_json and "no frame yet" in missing.get_json()["error"]
@@ -83,15 +131,18 @@ def test_frame_jpg_404_before_first_frame_then_jpeg(client, hub, make_view):
     assert client.get("/frame.jpg").data == found.data
 
 
-def test_post_action_accepts_undo_and_read_now(client, hub):
-    for action in ("undo", "read_now"):
-        response = client.post("/api/action", json={"action": action})
-        assert response.status_code == 202
-        assert response.get_json() == {"accepted": action}
-    assert hub.take_actions() == [
-        {"action": "undo", "origin": "phone"},
-        {"action": "read_now", "origin": "phone"},
-    ]
+def test_post_action_read_now_is_accepted_and_undo_is_answered_by_the_loop(joined, hub):
+    # read_now only asks for a read (202); undo changes the game: answered once written (200), never "queued"
+    response = joined.post("/api/action", json={"action": "read_now"})
+    assert response.status_code == 202 and response.get_json() == {"accepted": "read_now"}
+    (taken,) = hub.take_actions()
+    assert taken["action"] == "read_now" and taken["origin"] == "phone" and taken["client"]
+    with Answering(hub, written) as loop:
+        response = joined.post("/api/action", json={"action": "undo", "version": 3, "key": "tap-1"})
+    assert response.status_code == 200
+    assert response.get_json() == {"recorded": [7], "message": "undo recorded", "error": None, "status": 200, "version": 7}
+    assert [(a["action"], a["origin"], a["version"], a["key"], a["client"]) for a in loop.taken] == [
+        ("undo", "phone", 3, "tap-1", taken["client"])]
 
 
 @pytest.mark.parametrize(
@@ -105,8 +156,8 @@ def test_post_action_accepts_undo_and_read_now(client, hub):
         ({"json": {"action": "explode"}}, "unknown action 'explode'"),
     ],
 )
-def test_post_action_rejects_bad_requests(client, hub, kwargs, problem):
-    response = client.post("/api/action", **kwargs)
+def test_post_action_rejects_bad_requests(joined, hub, kwargs, problem):
+    response = joined.post("/api/action", **kwargs)
     assert response.status_code == 400
     assert problem in response.get_json()["error"]
     assert hub.take_actions() == []
@@ -207,7 +258,8 @@ def test_lan_address_only_connects_a_udp_socket(monkeypatch, address, expected):
     assert netinfo.phone_url(8080) == f"http://{expected}:8080/"
 
 
-def test_post_action_survives_hostile_bodies(client, hub):
+def test_post_action_survives_hostile_bodies(joined, hub):
+    client = joined
     nested = "[" * 100_000 + "]" * 100_000
     r = client.post("/api/action", data=nested[:15_000], content_type="application/json")
     assert r.status_code == 400
@@ -216,3 +268,23 @@ def test_post_action_survives_hostile_bodies(client, hub):
     r = client.post("/api/action", json={"action": "y" * 1_000})
     assert r.status_code == 400 and len(r.get_data()) < 1_000
     assert hub.take_actions() == []
+
+
+def test_run_prints_the_join_link_on_one_line(tmp_path, monkeypatch, capsys):
+    import re
+    import stat
+
+    from companion.cli import main
+
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    box = ["--no-screen", "--no-gpio", "--once", "--fast", "--max-frames", "2", "--host", "127.0.0.1", "--port", "0",
+           "--db", str(tmp_path / "d.sqlite3")]
+    assert main(["demo", *box]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("phone view at ")]
+    assert len(lines) == 1
+    assert re.fullmatch(r"phone view at http://127\.0\.0\.1:\d+/join/[A-Za-z0-9_-]{16,}", lines[0]), lines
+    key = tmp_path / "data" / "phone-view.key"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600  # the cookie key, private to the box's user
+    assert main(["demo", *box]) == 0  # the same game again: the same secret (phones stay joined)
+    again = [line for line in capsys.readouterr().out.splitlines() if line.startswith("phone view at ")]
+    assert again[0].rsplit("/", 1)[1] == lines[0].rsplit("/", 1)[1]

@@ -1,6 +1,8 @@
-// Game-flow phone page: pick a seat, report changes to your own empire, Undo your last report,
+// Game-flow phone page: claim your seat, report changes to your own empire, Undo your last report,
 // press "Next: <label>" (the table's Next, for a table without the box's screen),
-// see the round and the final scores. Live state over SSE (/api/events); vanilla JS, no build step.
+// see the round and the final scores. Live state over SSE (box.js); vanilla JS, no build step.
+// A phone that has not opened the QR code's link only watches: what needs joining is hidden and a
+// banner says to scan the code. Every tap goes through Box.send (a fresh key, the version shown).
 // Text is always set with textContent (state strings are not HTML).
 "use strict";
 
@@ -10,6 +12,8 @@
   let state = null;
   let shownVersion = -1;
   let formShown = null;
+  let me = { joined: document.body.dataset.joined === "1", seats: [], message: null }; // until /api/events says
+  let picking = false; // the seat picker is open although this phone has a seat (to claim another)
 
   function el(tag, className, text) {
     const node = document.createElement(tag);
@@ -18,10 +22,20 @@
     return node;
   }
 
+  // The seat this phone reports for: one it claimed (the last picked, when it claimed several).
   function seat() {
+    const seats = me.seats || [];
     const name = localStorage.getItem(SEAT_KEY);
-    const game = (state && state.game) || {};
-    return (game.players || []).some((p) => p.name === name) ? name : null;
+    return seats.includes(name) ? name : seats.length ? seats[0] : null;
+  }
+
+  function version() {
+    return state && state.session && typeof state.session.events === "number" ? state.session.events : undefined;
+  }
+
+  function renderJoin() {
+    document.body.classList.toggle("watching-only", !me.joined);
+    $("join-banner").hidden = !!me.joined;
   }
 
   function renderRound(game) {
@@ -52,19 +66,49 @@
 
   function renderSeats(game) {
     const mine = seat();
-    $("seat-section").hidden = !!mine || !!game.over || !!game.setup;
+    $("seat-section").hidden = (!!mine && !picking) || !!game.over || !!game.setup;
+    $("seat-hint").textContent = !me.joined ? "Scan the QR code on the box to claim your seat."
+      : mine ? "Your phone keeps " + me.seats.join(", ") + "; tap another seat to report for it too."
+        : "Tap your name: this phone then reports for that seat, and no other phone can.";
     const seats = $("seats");
     seats.replaceChildren();
     for (const p of game.players || []) {
-      const b = el("button", "seat", p.name);
+      const own = (me.seats || []).includes(p.name);
+      const held = own ? "your seat" : p.claimed ? "taken" : "free";
+      const b = el("button", "seat " + held.replace(" ", "-"));
       b.type = "button";
       b.dataset.player = p.name;
-      b.addEventListener("click", () => {
-        localStorage.setItem(SEAT_KEY, p.name);
-        formShown = null;
-        renderAll();
-      });
+      b.disabled = !me.joined;
+      b.append(el("span", "seat-name", p.name), el("span", "seat-state", held));
+      b.addEventListener("click", () => claim(p.name, own));
       seats.append(b);
+    }
+  }
+
+  async function claim(name, own) {
+    const result = $("seat-result");
+    if (own) { // already this phone's: just report for it
+      localStorage.setItem(SEAT_KEY, name);
+      picking = false;
+      formShown = null;
+      renderAll();
+      return;
+    }
+    result.className = "action-result";
+    result.textContent = "Claiming " + name + "\u2019s seat\u2026";
+    const { status, answer } = await Box.send("/api/seat", { player: name }, version());
+    if (status === 200) {
+      localStorage.setItem(SEAT_KEY, name);
+      picking = false;
+      formShown = null;
+      result.textContent = answer.message || name + "\u2019s seat is this phone\u2019s";
+      me = Object.assign({}, me, { seats: (me.seats || []).concat((me.seats || []).includes(name) ? [] : [name]) });
+      renderAll();
+    } else {
+      if (status === 409 && answer.state) render(answer.state);
+      result.className = "action-result error";
+      result.textContent = Box.problem(status, answer) +
+        (status === 403 && me.joined ? " (on the box's screen: tap the QR code, then Free seat)" : "");
     }
   }
 
@@ -94,11 +138,11 @@
       const dot = el("span", "dot");
       dot.style.background = DOT[p.colour] || "#ccc";
       li.append(dot, el("span", "name", p.name), el("span", "seat-state", p.seated ? "seat set" : (game.zones === "even" ? "even split" : "no seat")));
-      const rm = el("button", "remove", "Remove");
+      const rm = el("button", "remove needs-join", "Remove");
       rm.type = "button";
       rm.addEventListener("click", () => post("/api/setup", { action: "remove", name: p.name }, "setup-result"));
       // the touchscreen has no keyboard: a "Player N" added there is renamed here
-      const rn = el("button", "rename", "Rename");
+      const rn = el("button", "rename needs-join", "Rename");
       rn.type = "button";
       rn.addEventListener("click", () => {
         const name = window.prompt(`New name for ${p.name}`, p.name);
@@ -150,7 +194,7 @@
       li.dataset.id = String(q.id);
       li.append(el("span", "q", "Camera: " + q.text));
       if (q.error) li.append(el("span", "error", q.error));
-      const answers = el("div", "answers");
+      const answers = el("div", "answers needs-join");
       let pick = null;
       if ((q.choices || []).length) {
         pick = el("select", "choice");
@@ -286,6 +330,7 @@
   }
 
   function renderAll() {
+    renderJoin();
     if (!state) return;
     const game = state.game || {};
     renderRound(game);
@@ -297,6 +342,7 @@
     renderPlayers(game);
     renderScores(game);
     $("message").textContent = (state.status || {}).message || "";
+    Box.storage(state.storage);
   }
 
   function render(next) {
@@ -323,25 +369,26 @@
     return out;
   }
 
-  async function post(url, body, resultId) {
+  // One tap: sent once (Box.send) against the version on screen; the answer is shown in resultId.
+  // While it is on its way the button that sent it stays disabled (no double tap).
+  async function post(url, body, resultId, button) {
     const result = $(resultId || "report-result");
+    if (button) button.disabled = true;
+    result.className = "action-result";
+    result.textContent = "sending\u2026";
     try {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      const answer = await response.json().catch(() => ({}));
-      if (response.ok) {
+      const { status, answer } = await Box.send(url, body, version());
+      if (status >= 200 && status < 300) {
         result.className = "action-result ok";
         result.textContent = answer.message || "recorded";
       } else {
+        if (status === 409 && answer.state) render(answer.state);
         result.className = "action-result error";
-        result.textContent = answer.error || "The box refused: HTTP " + response.status;
+        result.textContent = Box.problem(status, answer);
       }
-    } catch (err) {
-      result.className = "action-result error";
-      result.textContent = "Could not reach the box; check the Wi-Fi.";
+    } finally {
+      if (button) button.disabled = false;
+      renderAll(); // buttons take the state's enabled/disabled again
     }
   }
 
@@ -351,38 +398,35 @@
     c.textContent = text;
   }
 
-  function connect() {
-    const source = new EventSource("/api/events");
-    source.addEventListener("open", () => setConnection("live", "live"));
-    source.addEventListener("error", () => setConnection("reconnecting", "reconnecting\u2026"));
-    source.addEventListener("state", (event) => {
-      setConnection("live", "live");
-      render(JSON.parse(event.data));
-    });
+  function setMe(next) {
+    me = next;
+    formShown = null;
+    renderAll();
   }
 
   document.addEventListener("DOMContentLoaded", () => {
     $("form-pick").addEventListener("change", () => renderAll());
     $("report-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      post("/api/report", { player: seat(), form: $("form-pick").value, values: values() });
+      post("/api/report", { player: seat(), form: $("form-pick").value, values: values() }, "report-result", $("send"));
     });
-    $("undo-report").addEventListener("click", () => post("/api/report/undo", { player: seat() }));
+    $("undo-report").addEventListener("click", () => post("/api/report/undo", { player: seat() }, "report-result", $("undo-report")));
     $("phone-next").addEventListener("click", () => {
       const label = $("phone-next").dataset.label;
-      if (label) post("/api/action", { action: "next_phase", label: label }, "next-result");
+      if (label) post("/api/action", { action: "next_phase", label: label }, "next-result", $("phone-next"));
     });
     $("setup-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      post("/api/setup", { action: "player", name: $("setup-name").value.trim(), colour: $("setup-colour").value }, "setup-result");
+      post("/api/setup", { action: "player", name: $("setup-name").value.trim(), colour: $("setup-colour").value }, "setup-result", $("setup-add"));
       $("setup-name").value = "";
     });
-    $("setup-even").addEventListener("click", () => post("/api/setup", { action: "even" }, "setup-result"));
-    $("setup-start").addEventListener("click", () => post("/api/setup", { action: "start" }, "setup-result"));
+    $("setup-even").addEventListener("click", () => post("/api/setup", { action: "even" }, "setup-result", $("setup-even")));
+    $("setup-start").addEventListener("click", () => post("/api/setup", { action: "start" }, "setup-result", $("setup-start")));
     $("change-seat").addEventListener("click", () => {
-      localStorage.removeItem(SEAT_KEY);
+      picking = true;
       renderAll();
     });
-    connect();
+    renderJoin();
+    Box.live(render, setMe, setConnection);
   });
 })();

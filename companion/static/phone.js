@@ -1,4 +1,6 @@
-// Phone view: live state over Server-Sent Events (/api/events), actions via POST /api/action.
+// Phone view (d6 dice): live state over Server-Sent Events (box.js), actions via POST /api/action.
+// A phone that has not opened the QR code's link watches the numbers only: no camera picture, no
+// buttons, and a banner saying to scan the code. Undo is sent once (Box.send: a fresh key, the version shown).
 // Vanilla JS, no build step. Text is always set with textContent (state strings are not HTML).
 "use strict";
 
@@ -9,6 +11,8 @@
   const ACTION_LABEL = { read_now: "Read now", undo: "Undo" };
 
   let shownVersion = -1;
+  let state = null;
+  let me = { joined: document.body.dataset.joined === "1", seats: [], message: null }; // until /api/events says
   let frameKey = null;      // what the <img> shows (frame index, else the version)
   let frameLoading = false; // one image request at a time
   let frameQueued = null;   // newest URL asked for while one was loading
@@ -109,20 +113,38 @@
   }
 
   function renderFrame(state) {
+    if (!me.joined) { // the picture is for joined phones only
+      frameKey = null;
+      $("frame").hidden = true;
+      $("no-frame").hidden = false;
+      $("no-frame").textContent = "Scan the QR code on the box to see the camera picture.";
+      return;
+    }
+    $("no-frame").textContent = "No picture yet";
     const key = state.frame && state.frame.index !== undefined ? "i" + state.frame.index : "v" + state.version;
     if (key === frameKey) return;
     frameKey = key;
     loadFrame("/frame.jpg?v=" + encodeURIComponent(state.version));
   }
 
-  function render(state) {
-    if (typeof state.version !== "number" || state.version === shownVersion) return;
-    shownVersion = state.version;
-    document.body.dataset.version = String(state.version);
-    renderStatus(state.status || {});
-    renderFindings(state.findings || []);
-    renderGame(state.game || {});
-    renderFrame(state);
+  function render(next) {
+    if (typeof next.version !== "number" || next.version === shownVersion) return;
+    shownVersion = next.version;
+    state = next;
+    document.body.dataset.version = String(next.version);
+    renderStatus(next.status || {});
+    renderFindings(next.findings || []);
+    renderGame(next.game || {});
+    renderFrame(next);
+    Box.storage(next.storage);
+  }
+
+  function setMe(next) {
+    const was = me.joined;
+    me = next;
+    document.body.classList.toggle("watching-only", !me.joined);
+    $("join-banner").hidden = !!me.joined;
+    if (state && was !== me.joined) renderFrame(state);
   }
 
   function setConnection(kind, text) {
@@ -131,48 +153,25 @@
     c.textContent = text;
   }
 
-  function connect() {
-    if (!window.EventSource) {
-      setConnection("connecting", "polling");
-      const poll = () =>
-        fetch("/api/state", { cache: "no-store" })
-          .then((r) => r.json())
-          .then(render)
-          .catch(() => setConnection("reconnecting", "offline"));
-      poll();
-      setInterval(poll, 2000);
-      return;
-    }
-    const source = new EventSource("/api/events");
-    source.addEventListener("open", () => setConnection("live", "live"));
-    source.addEventListener("error", () => setConnection("reconnecting", "reconnecting\u2026"));
-    source.addEventListener("state", (event) => {
-      setConnection("live", "live");
-      render(JSON.parse(event.data));
-    });
-  }
-
   async function postAction(button) {
     const action = button.dataset.action;
     const result = $("action-result");
     button.disabled = true;
     try {
-      const response = await fetch("/api/action", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ action: action }),
-      });
-      const body = await response.json().catch(() => ({}));
-      if (response.status === 202) {
+      // read_now only asks for a read (202); undo is answered once it is written (200)
+      const events = state && state.session ? state.session.events : undefined;
+      const { status, answer } = await Box.send("/api/action", { action: action }, events);
+      if (status === 202) {
         result.className = "action-result";
         result.textContent = (ACTION_LABEL[action] || action) + " sent";
+      } else if (status === 200) {
+        result.className = "action-result ok";
+        result.textContent = answer.message || (ACTION_LABEL[action] || action) + " done";
       } else {
+        if (status === 409 && answer.state) render(answer.state);
         result.className = "action-result error";
-        result.textContent = body.error || "The box refused: HTTP " + response.status;
+        result.textContent = Box.problem(status, answer);
       }
-    } catch (err) {
-      result.className = "action-result error";
-      result.textContent = "Could not reach the box; check the Wi-Fi.";
     } finally {
       button.disabled = action === "read_now" && !$("camera").classList.contains("ok");
     }
@@ -185,6 +184,6 @@
     for (const button of document.querySelectorAll("button[data-action]")) {
       button.addEventListener("click", () => postAction(button));
     }
-    connect();
+    Box.live(render, setMe, setConnection);
   });
 })();

@@ -1,0 +1,270 @@
+"""Every action a view posts, carried out on the main loop: checked, allowed, applied once, answered.
+
+Whatever the source (a phone, the touchscreen, the GPIO button, the camera's questions), one action goes
+through :meth:`Desk.handle`, in this order:
+
+1. its common fields are checked (``key``, ``version``, ``client``): a bad one is 400 naming the field;
+2. a ``key`` already answered gets that first answer again (kept in the session database, so also after
+   a restart), and nothing is done twice;
+3. authority: a phone reports for, withdraws, or answers camera questions about only the seat it claimed
+   (an unclaimed seat is open to every joined phone: a player without a phone); ``release_seat``,
+   ``revoke_phones`` and ``quit`` are the touchscreen's; the touchscreen and the button may do anything
+   (403 otherwise);
+4. the version rule (when a ``version`` is given): a seat's action (``report``, ``undo_report``,
+   ``claim_seat``) is refused 409 when an event recorded after ``version`` was made by that player or moved
+   the round or stage; any other action that changes the game when any event was recorded after it;
+5. the action is applied in one write transaction with its answer (when it carries a ``key``): all of it is
+   written (fsync'd) or none of it. Bad input is 400 and a refusal 403/409 with nothing written; a
+   storage failure is 503 (the :class:`~companion.storage.StorageHealth` banner says why); anything
+   unexpected is logged with its traceback and answered 500: the box goes on.
+
+The statuses are :data:`companion.flow.OK` ... :data:`companion.flow.STORAGE`; the answer's keys are
+:data:`companion.hub.ANSWER_KEYS`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping, Protocol
+
+from companion import records
+from companion.errors import BadEntry, SessionError, StorageError, shown
+from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, OK, STALE, STORAGE, Outcome
+
+__all__ = ["AT_THE_TABLE", "Changes", "Desk", "KEY_PATTERN", "MAX_CLIENT", "SEAT_ACTIONS", "TOUCHSCREEN_ONLY",
+           "Table", "UNRECORDED"]
+
+log = logging.getLogger(__name__)
+
+KEY_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""An idempotency key: 1-64 characters of ``[A-Za-z0-9_-]`` (the phone page makes a random one per tap)."""
+MAX_CLIENT = 128
+"""Characters of a client id at most (the web's cookie makes them)."""
+AT_THE_TABLE = frozenset({"touchscreen", "button", "cli"})
+"""Origins that are physically at the box: they may do anything."""
+TOUCHSCREEN_ONLY = frozenset({"release_seat", "revoke_phones", "quit"})
+"""Actions no phone may post."""
+SEAT_ACTIONS = frozenset({"report", "undo_report", "claim_seat"})
+"""Actions for one player's seat (the version rule looks at that player's events and the round)."""
+UNRECORDED = frozenset({"read_now", "quit", "release_seat", "revoke_phones"})
+"""Actions that record no event: no version check."""
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What was recorded after a version: how many events, by which players, and whether the round or
+    stage moved."""
+
+    count: int
+    players: frozenset[str]
+    progressed: bool
+
+
+class Table(Protocol):
+    """What the desk needs of the main loop (:class:`companion.app.MainLoop`)."""
+
+    @property
+    def store(self) -> Any:
+        """The :class:`companion.session.SessionStore`, or None."""
+        ...
+
+    @property
+    def game_id(self) -> str | None:
+        """The session (or setup) answers and claims belong to."""
+        ...
+
+    def version(self) -> int:
+        """The log's last seq (the setup's while a game is set up)."""
+        ...
+
+    def changes_since(self, version: int) -> Changes:
+        """What was recorded after ``version`` (< :meth:`version`)."""
+        ...
+
+    def seat_of(self, action: Mapping[str, Any]) -> str | None:
+        """The player whose seat ``action`` acts for (a report's player, a camera question's player), or None."""
+        ...
+
+    def claims(self) -> Mapping[str, str]:
+        """Claimed seats: player -> client id."""
+        ...
+
+    def in_flow(self) -> bool:
+        """Whether a game flow (Roll, Race, Among the Stars; also its setup) runs, not the d6 reader."""
+        ...
+
+    def memo(self) -> Any:
+        """What :meth:`restore` puts back when an action's writes are rolled back (in-memory state)."""
+        ...
+
+    def restore(self, memo: Any) -> None:
+        """Put back the in-memory state from before a rolled-back action."""
+        ...
+
+    def apply(self, action: Mapping[str, Any]) -> Outcome:
+        """Carry out the action (inside the desk's transaction). Raises BadEntry for bad input."""
+        ...
+
+
+class _Refused(Exception):
+    """Rolls back the transaction of an action that was refused after it began."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(outcome.error)
+        self.outcome = outcome
+
+
+class Desk:
+    """Carries out actions for one :class:`Table` (see the module doc).
+
+    Args:
+        table: the main loop.
+        health: the box's :class:`companion.storage.StorageHealth` (told of every write's result).
+    """
+
+    def __init__(self, table: Table, health: Any) -> None:
+        self.table = table
+        self.health = health
+
+    def handle(self, action: Mapping[str, Any]) -> Outcome:
+        """Carry out ``action`` and return its answer (``version`` set). Never raises ``Exception``."""
+        name = str(action.get("action"))
+        origin = str(action.get("origin") or "cli")
+        try:
+            outcome = self._handle(name, origin, action)
+        except Exception as exc:  # a bug in one action must not stop the box: logged, answered, the box goes on
+            log.exception("%s (%s) failed", name, origin)
+            outcome = Outcome.refused(FAULT, f"the box could not do {name}: unexpected {type(exc).__name__}; "
+                                             "nothing was recorded (the box's log has the details)")
+        if outcome.version is None:
+            try:
+                outcome.version = self.table.version()
+            except Exception:  # the answer goes out all the same
+                log.exception("reading the version failed")
+        return outcome
+
+    def _handle(self, name: str, origin: str, action: Mapping[str, Any]) -> Outcome:
+        problem = _common_problem(action)
+        if problem:
+            return Outcome.refused(BAD_INPUT, problem)
+        key = action.get("key")
+        store = self.table.store
+        if key is not None and store is not None:
+            try:
+                first = records.answer(store, key)
+            except StorageError as exc:
+                return Outcome.refused(STORAGE, self.health.failed(exc))
+            if first is not None:
+                log.info("%s (%s): key %s answered before; the first answer again", name, origin, key)
+                return _replayed(first)
+        why = self._not_allowed(name, origin, action)
+        if why:
+            return Outcome.refused(NOT_ALLOWED, why)
+        stale = self._stale(name, action)
+        if stale:
+            return Outcome.refused(STALE, stale)
+        return self._apply(name, action, key, store)
+
+    def _apply(self, name: str, action: Mapping[str, Any], key: str | None, store: Any) -> Outcome:
+        memo = self.table.memo()
+        atomic = store is not None and store.read_only is None and name not in ("read_now", "quit")
+        try:
+            with store.transaction(write=True, doing=name) if atomic else contextlib.nullcontext():
+                outcome = self.table.apply(action)
+                if outcome.status != OK:
+                    raise _Refused(outcome)  # nothing it may have begun to write is kept
+                outcome.version = self.table.version()
+                if key is not None and outcome.wrote and store is not None:
+                    records.save_answer(store, key, self.table.game_id, outcome.to_json())
+        except _Refused as refused:  # refused by the action itself: what it shows (an error on a question) stays
+            return refused.outcome
+        except BadEntry as exc:
+            self.table.restore(memo)
+            return Outcome.refused(BAD_INPUT, str(exc))
+        except StorageError as exc:
+            self.table.restore(memo)
+            return Outcome.refused(STORAGE, self.health.failed(exc))
+        except SessionError as exc:  # the session ended, the log no longer replays, a SQLite error: nothing recorded
+            self.table.restore(memo)
+            log.exception("%s: the session log refused it", name)
+            return Outcome.refused(FAULT, f"{shown(str(exc), 200)[1:-1]}; nothing was recorded")
+        except BaseException:
+            self.table.restore(memo)
+            raise
+        if outcome.wrote:
+            self.health.succeeded()
+        return outcome
+
+    # -- authority ----------------------------------------------------------------------------------
+    def _not_allowed(self, name: str, origin: str, action: Mapping[str, Any]) -> str:
+        """Why a phone may not do this ("" when it may)."""
+        if origin in AT_THE_TABLE or origin == "camera":
+            return ""
+        if name in TOUCHSCREEN_ONLY:
+            return {"quit": "only the box itself can be stopped (its touchscreen, or the service)",
+                    "release_seat": "only the touchscreen can free a seat for another phone",
+                    "revoke_phones": "only the touchscreen can make a new join code"}[name]
+        if name == "undo" and self.table.in_flow():
+            return ("a phone undoes only its own report (Undo my last report); the table's Undo is on the "
+                    "touchscreen")
+        player = self.table.seat_of(action)
+        if player is None:
+            return ""
+        holder = self.table.claims().get(player)
+        if holder is not None and holder != action.get("client"):
+            return f"{player}'s seat is claimed by another phone; the touchscreen can reassign it"
+        return ""
+
+    # -- versions -----------------------------------------------------------------------------------
+    def _stale(self, name: str, action: Mapping[str, Any]) -> str:
+        """Why the action was made against an old state ("" when it was not, or carries no version)."""
+        version = action.get("version")
+        if version is None or name in UNRECORDED:
+            return ""
+        current = self.table.version()
+        if version == current:
+            return ""
+        if version > current:
+            return (f"this was made against state {version}, but the box is at state {current} (another game?): "
+                    "nothing was recorded; look at the screen and tap again")
+        changes = self.table.changes_since(version)
+        player = action.get("player") if name in SEAT_ACTIONS else None
+        if player is not None and not isinstance(player, str):
+            return ""  # the action itself says what is wrong with it
+        if player is not None:
+            if changes.progressed:
+                return "the round moved on since this was tapped: nothing was recorded; look and tap again"
+            if player in changes.players:
+                return (f"{player}'s entries changed since this was tapped (another tap?): nothing was recorded; "
+                        "look and tap again")
+            return ""
+        if changes.count:
+            n = changes.count
+            return (f"{n} event{'s' if n != 1 else ''} {'were' if n != 1 else 'was'} recorded since this was tapped: "
+                    "nothing was recorded; look at the screen and tap again")
+        return ""
+
+
+def _common_problem(action: Mapping[str, Any]) -> str:
+    """What is wrong with the fields every action may carry ("" when nothing)."""
+    key = action.get("key")
+    if key is not None and (not isinstance(key, str) or not KEY_PATTERN.fullmatch(key)):
+        return f"'key' must be 1-64 characters of A-Z, a-z, 0-9, _ and -, got {shown(key)}"
+    version = action.get("version")
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
+        return f"'version' must be the state version the phone showed (a whole number >= 0), got {shown(version)}"
+    client = action.get("client")
+    if client is not None and (not isinstance(client, str) or not client or len(client) > MAX_CLIENT):
+        return f"'client' must be the phone's client id (1-{MAX_CLIENT} characters), got {shown(client)}"
+    return ""
+
+
+def _replayed(first: Mapping[str, Any]) -> Outcome:
+    """The stored first answer as an :class:`Outcome` (its seqs kept as they were)."""
+    out = Outcome([], str(first.get("message") or ""), first.get("error"), int(first.get("status") or OK),
+                  first.get("version"))
+    out.recorded = [int(s) for s in first.get("recorded") or []]
+    return out

@@ -1,0 +1,163 @@
+"""Which phones may change the game: the current game's join secret and its seat claims (the loop's side).
+
+The touchscreen's QR code carries the join secret (``/join/<secret>``); the phone view (``companion.web``)
+turns it into a signed session cookie with a client id, and passes that id with every action. The main
+loop keeps the secret and the claims here, durably in the session database (:mod:`companion.records`), and
+publishes them with :meth:`companion.hub.StateHub.set_pairing` after every change and at start. A game
+started from the setup step keeps the setup's id, so its secret and claims carry over.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Mapping, Sequence
+
+from companion import records
+from companion.errors import BadEntry, StorageError, shown
+from companion.hub import Pairing
+
+__all__ = ["PairingBook"]
+
+log = logging.getLogger(__name__)
+
+
+class PairingBook:
+    """The join secret and seat claims of one game (a session, or the setup that becomes one).
+
+    Args:
+        store: the :class:`companion.session.SessionStore` (None: kept in memory only).
+        game: the session's (or setup's) id.
+
+    Attributes:
+        game, secret: as :class:`companion.hub.Pairing`.
+        claims: player -> the client id of the phone holding that seat.
+        unsaved: the secret could not be written yet (the storage was failing at start); :meth:`save` retries.
+        problem: the StorageError that kept it from being read or written at start, else None.
+    """
+
+    def __init__(self, store: Any, game: str) -> None:
+        self.store = store
+        self.game = game
+        self.claims: dict[str, str] = {}
+        self.unsaved = False
+        self.problem: StorageError | None = None
+        found = None
+        if store is not None:
+            try:
+                found = records.load_pairing(store, game)
+            except StorageError as exc:
+                self.problem = exc
+        if found is not None:
+            self.secret, claims = found
+            self.claims = dict(claims)
+        else:
+            self.secret = records.make_secret()
+            self.unsaved = True
+            if self.problem is None:  # never over a secret that could not be read
+                self.save()
+
+    def pairing(self) -> Pairing:
+        """What the phone view checks cookies against (never shown to phones)."""
+        return Pairing(self.game, self.secret, dict(self.claims))
+
+    def save(self) -> bool:
+        """Write a secret made while the storage was failing; True when it is (now) in the database."""
+        if not self.unsaved or self.store is None:
+            return not self.unsaved
+        try:
+            with self.store.transaction(write=True, doing="keeping the join secret"):
+                found = records.load_pairing(self.store, self.game)
+                if found is not None:  # kept before the storage failed: that secret holds
+                    self.secret, claims = found
+                    self.claims = dict(claims)
+                else:
+                    records.save_pairing(self.store, self.game, self.secret)
+                    for player, client in self.claims.items():
+                        records.save_claim(self.store, self.game, player, client)
+        except StorageError as exc:
+            self.problem = exc
+            log.warning("the join secret of %s is not saved yet: %s", self.game, exc)
+            return False
+        self.unsaved, self.problem = False, None
+        return True
+
+    # -- changes (each inside the loop's transaction around the action) ----------------------------
+    def claim(self, player: Any, client: Any, players: Sequence[str]) -> str:
+        """``client``'s phone takes ``player``'s seat.
+
+        Raises:
+            BadEntry: not a player of this game, or no client id (the phone must join first).
+        """
+        if not isinstance(player, str) or player not in players:
+            raise BadEntry(f"unknown player {shown(player)}; players: {', '.join(players) or 'none yet'}")
+        if not isinstance(client, str) or not client:
+            raise BadEntry("claiming a seat needs the phone's client id: scan the QR code on the box to join")
+        holder = self.claims.get(player)
+        if holder == client:
+            return f"{player}'s seat is already this phone's"
+        if holder is not None:  # the desk refuses a phone this; the touchscreen frees seats with release_seat
+            raise BadEntry(f"{player}'s seat is claimed by another phone; the touchscreen can reassign it")
+        self._write(lambda: records.save_claim(self.store, self.game, player, client))
+        self.claims[player] = client
+        return f"{player}'s seat is claimed by this phone"
+
+    def release(self, player: Any, players: Sequence[str]) -> str:
+        """``player``'s seat is free for another phone (the touchscreen's "reassign").
+
+        Raises:
+            BadEntry: not a player of this game.
+        """
+        if not isinstance(player, str) or player not in players:
+            raise BadEntry(f"unknown player {shown(player)}; players: {', '.join(players) or 'none yet'}")
+        if player not in self.claims:
+            return f"{player}'s seat is not claimed by any phone"
+        self._write(lambda: records.drop_claim(self.store, self.game, player))
+        del self.claims[player]
+        return f"{player}'s seat is free: {player}'s phone taps {player} to claim it"
+
+    def revoke(self) -> str:
+        """A new join secret; every claim is dropped (every phone scans the new QR code)."""
+        secret = records.make_secret()
+
+        def write() -> None:
+            records.save_pairing(self.store, self.game, secret)
+            records.drop_claims(self.store, self.game)
+
+        self._write(write)
+        self.secret, self.claims = secret, {}
+        return "every phone is unpaired: scan the new QR code on the box to join again"
+
+    def renamed(self, old: str, new: str) -> None:
+        """A player was renamed in the setup step: the seat's claim follows the name."""
+        if old in self.claims:
+            client = self.claims[old]
+
+            def write() -> None:
+                records.drop_claim(self.store, self.game, old)
+                records.save_claim(self.store, self.game, new, client)
+
+            self._write(write)
+            self.claims[new] = self.claims.pop(old)
+
+    def removed(self, player: str) -> None:
+        """A player left in the setup step: their seat's claim goes."""
+        if player in self.claims:
+            self._write(lambda: records.drop_claim(self.store, self.game, player))
+            del self.claims[player]
+
+    def _write(self, write: Any) -> None:
+        if self.store is not None:
+            if self.unsaved:
+                records.save_pairing(self.store, self.game, self.secret)
+            write()
+            self.unsaved = False
+
+    # -- roll back -----------------------------------------------------------------------------------
+    def memo(self) -> tuple[str, Mapping[str, str], bool]:
+        """The in-memory secret and claims (:meth:`restore` puts them back after a rolled-back write)."""
+        return self.secret, dict(self.claims), self.unsaved
+
+    def restore(self, memo: tuple[str, Mapping[str, str], bool]) -> None:
+        """Back to :meth:`memo`'s state."""
+        self.secret, claims, self.unsaved = memo
+        self.claims = dict(claims)

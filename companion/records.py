@@ -1,0 +1,189 @@
+"""What the box keeps in the session database besides the games' event logs: the first answer to each
+idempotency key, each game's join secret and seat claims, the setup step's events, and the storage probe.
+
+Every function takes the :class:`companion.session.SessionStore` and runs in one of its transactions, so
+inside the main loop's transaction around an action (``store.transaction(write=True, ...)``) the key's
+answer, the claim and the events are written together or not at all. A store opened read-only from a file
+of an older schema has none of these tables: the readers then find nothing, the writers raise
+:class:`companion.errors.StorageError`.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from companion.database import SCHEMA_VERSION
+from companion.errors import StorageError
+from rules import Event
+
+__all__ = ["SetupRecord", "answer", "claims", "drop_claims", "load_pairing", "make_secret", "probe", "save_answer",
+           "save_claim", "save_pairing", "drop_claim", "open_setup", "setup_events", "append_setup_event", "end_setup",
+           "start_setup"]
+
+
+def _has_tables(store: Any) -> bool:
+    return store.schema >= SCHEMA_VERSION
+
+
+def _writable(store: Any, doing: str) -> None:
+    if not _has_tables(store):
+        reason = store.read_only.reason if store.read_only is not None else f"schema {store.schema}"
+        raise StorageError(f"session database {store.path}: {doing} failed: it is read-only ({reason})", "read-only",
+                           reason)
+
+
+# -- exactly-once answers ---------------------------------------------------------------------------------
+
+
+def answer(store: Any, key: str) -> dict[str, Any] | None:
+    """The first answer given to the action carrying idempotency ``key``, or None (never answered so)."""
+    if not _has_tables(store):
+        return None
+    with store.transaction(write=False, doing="reading an answer") as conn:
+        row = conn.execute("SELECT answer FROM answers WHERE key = ?", (key,)).fetchone()
+    return None if row is None else json.loads(row[0])
+
+
+def save_answer(store: Any, key: str, game: str | None, given: Mapping[str, Any]) -> None:
+    """Keep ``given`` as the answer to ``key`` (in the caller's transaction: with the action's writes)."""
+    _writable(store, "keeping an answer")
+    with store.transaction(write=True, doing="keeping an answer") as conn:
+        conn.execute("INSERT OR REPLACE INTO answers (key, game, answer, at) VALUES (?, ?, ?, ?)",
+                     (key, game, json.dumps(dict(given), separators=(",", ":")), time.time()))
+
+
+# -- pairing: join secret and seat claims ---------------------------------------------------------------------
+
+
+def make_secret() -> str:
+    """A new join secret (``secrets.token_urlsafe(16)``: 22 URL-safe characters)."""
+    return secrets.token_urlsafe(16)
+
+
+def load_pairing(store: Any, game: str) -> tuple[str, dict[str, str]] | None:
+    """``(secret, {player: client id})`` kept for ``game``, or None when it has no secret yet."""
+    if not _has_tables(store):
+        return None
+    with store.transaction(write=False, doing="reading the pairing") as conn:
+        row = conn.execute("SELECT secret FROM pairings WHERE game = ?", (game,)).fetchone()
+        if row is None:
+            return None
+        found = conn.execute("SELECT player, client FROM claims WHERE game = ? ORDER BY at", (game,)).fetchall()
+    return row[0], {player: client for player, client in found}
+
+
+def claims(store: Any, game: str) -> dict[str, str]:
+    """``{player: client id}`` of ``game``'s claimed seats."""
+    found = load_pairing(store, game)
+    return {} if found is None else found[1]
+
+
+def save_pairing(store: Any, game: str, secret: str) -> None:
+    """Keep ``secret`` as ``game``'s join secret (replacing the old one)."""
+    _writable(store, "keeping the join secret")
+    with store.transaction(write=True, doing="keeping the join secret") as conn:
+        conn.execute("INSERT OR REPLACE INTO pairings (game, secret, made_at) VALUES (?, ?, ?)",
+                     (game, secret, time.time()))
+
+
+def save_claim(store: Any, game: str, player: str, client: str) -> None:
+    """``client``'s phone holds ``player``'s seat."""
+    _writable(store, "keeping a seat claim")
+    with store.transaction(write=True, doing="keeping a seat claim") as conn:
+        conn.execute("INSERT OR REPLACE INTO claims (game, player, client, at) VALUES (?, ?, ?, ?)",
+                     (game, player, client, time.time()))
+
+
+def drop_claim(store: Any, game: str, player: str) -> None:
+    """``player``'s seat is free again."""
+    _writable(store, "freeing a seat")
+    with store.transaction(write=True, doing="freeing a seat") as conn:
+        conn.execute("DELETE FROM claims WHERE game = ? AND player = ?", (game, player))
+
+
+def drop_claims(store: Any, game: str) -> None:
+    """Every seat of ``game`` is free again."""
+    _writable(store, "freeing the seats")
+    with store.transaction(write=True, doing="freeing the seats") as conn:
+        conn.execute("DELETE FROM claims WHERE game = ?", (game,))
+
+
+# -- the setup step --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetupRecord:
+    """An open setup step in the database: its id (the session it starts takes it), game, options, start."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    started_at: float
+
+
+def open_setup(store: Any, game: str, options: Mapping[str, Any]) -> SetupRecord | None:
+    """The newest setup of ``game`` not yet started whose options are ``options``, or None."""
+    if not _has_tables(store):
+        return None
+    wanted = json.loads(json.dumps(dict(options)))
+    with store.transaction(write=False, doing="finding an open setup") as conn:
+        rows = conn.execute("SELECT id, options, started_at FROM setups WHERE game = ? AND ended_at IS NULL "
+                            "ORDER BY started_at DESC, rowid DESC", (game,)).fetchall()
+    for setup_id, text, started_at in rows:
+        if json.loads(text) == wanted:
+            return SetupRecord(setup_id, game, wanted, started_at)
+    return None
+
+
+def start_setup(store: Any, record: SetupRecord) -> None:
+    """Write the setup's row (with its first event, in the caller's transaction)."""
+    _writable(store, "recording the setup")
+    with store.transaction(write=True, doing="recording the setup") as conn:
+        conn.execute("INSERT OR IGNORE INTO setups (id, game, options, started_at, ended_at) VALUES (?, ?, ?, ?, NULL)",
+                     (record.id, record.game, json.dumps(record.options, separators=(",", ":")), record.started_at))
+
+
+def setup_events(store: Any, setup_id: str) -> list[Event]:
+    """The setup's events in seq order."""
+    if not _has_tables(store):
+        return []
+    with store.transaction(write=False, doing="reading the setup") as conn:
+        rows = conn.execute("SELECT seq, kind, payload, at, origin FROM setup_events WHERE setup_id = ? ORDER BY seq",
+                            (setup_id,)).fetchall()
+    return [Event(seq=r[0], kind=r[1], payload=json.loads(r[2]), at=r[3], player=None, origin=r[4]) for r in rows]
+
+
+def append_setup_event(store: Any, setup_id: str, seq: int, kind: str, payload: Mapping[str, Any], origin: str) -> Event:
+    """Record one setup event (committed with the caller's transaction)."""
+    _writable(store, "recording the setup")
+    text = json.dumps(dict(payload), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    event = Event(seq=seq, kind=kind, payload=json.loads(text), at=time.time(), player=None, origin=origin)
+    with store.transaction(write=True, doing="recording the setup") as conn:
+        conn.execute("INSERT INTO setup_events (setup_id, seq, kind, payload, at, origin) VALUES (?, ?, ?, ?, ?, ?)",
+                     (setup_id, seq, kind, text, event.at, origin))
+    return event
+
+
+def end_setup(store: Any, setup_id: str) -> None:
+    """The setup was started: it is no longer open (in the transaction that starts its session)."""
+    _writable(store, "recording the start")
+    with store.transaction(write=True, doing="recording the start") as conn:
+        conn.execute("UPDATE setups SET ended_at = ? WHERE id = ?", (time.time(), setup_id))
+
+
+# -- the storage probe -----------------------------------------------------------------------------------------
+
+
+def probe(store: Any) -> None:
+    """One tiny durable write (a row rewritten, committed with fsync): does writing work now?
+
+    Raises:
+        StorageError: it does not (full, read-only, I/O error).
+    """
+    _writable(store, "checking the storage")
+    with store.transaction(write=True, doing="checking the storage") as conn:
+        conn.execute("INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)", (time.time(),))

@@ -1,0 +1,144 @@
+"""Is the session database's storage writable, and how full is it: what both views show as ``"storage"``.
+
+The main loop owns one :class:`StorageHealth` per box. A write that fails (disk full, read-only, I/O
+error) marks it failing with the time of the first failed write; every view then says so ("storage full:
+nothing since 21:04 is saved") until a write works again: the next action's write, or the cheap probe
+(:func:`companion.records.probe`) the loop runs every :data:`PROBE_S` seconds while failing. Free space
+is checked at start and every :data:`SPACE_S` seconds; below :data:`LOW_MB` the views warn.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import time
+from typing import Any, Callable
+
+from companion import records
+from companion.errors import StorageError
+
+__all__ = ["LOW_MB", "PROBE_S", "SPACE_S", "StorageHealth"]
+
+log = logging.getLogger(__name__)
+
+LOW_MB = 100
+"""Free space (MiB) below which both views warn: a game's log is tiny, but the card also holds the photos
+kept with dice reads and the system's own logs."""
+PROBE_S = 5.0
+"""Seconds between probe writes while the storage is failing."""
+SPACE_S = 60.0
+"""Seconds between free-space checks."""
+
+_SAID = {"full": "storage full", "read-only": "storage read-only", "busy": "storage busy (another program holds "
+         "the database)", "failing": "storage failing"}
+
+
+class StorageHealth:
+    """The storage state of one box's session database.
+
+    Args:
+        store: the :class:`companion.session.SessionStore` (None: nothing to check; always ok).
+        clock: seconds, monotonic (probe and space timing).
+        wall: Unix seconds (the "since" shown).
+    """
+
+    def __init__(self, store: Any, clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+        self.wall = wall
+        self.failure: StorageError | None = None
+        self.since: float | None = None  # Unix s of the first failed write (or of the start, read-only)
+        self.free_mb: int | None = None
+        self._probed_at = float("-inf")
+        self._spaced_at = float("-inf")
+
+    @property
+    def ok(self) -> bool:
+        """Whether writing works (as far as the last write or probe showed)."""
+        return self.failure is None
+
+    def start(self) -> None:
+        """At start: a store opened read-only is failing from now; free space is read."""
+        self.free_space()
+        if self.store is not None and self.store.read_only is not None:
+            self.failed(self.store.read_only)
+
+    def failed(self, exc: StorageError) -> str:
+        """A write failed: remember why (and since when, the first time); returns :attr:`message`."""
+        if self.failure is None:
+            self.since = self.wall()
+            log.error("storage failing: %s", exc)
+        self.failure = exc
+        self._probed_at = self.clock()
+        self.free_space()
+        return self.message
+
+    def succeeded(self) -> None:
+        """A write worked: the banner goes."""
+        if self.failure is not None:
+            log.warning("storage works again (%s since %s)", self.failure.kind, self._hhmm(self.since))
+        self.failure = None
+        self.since = None
+
+    def tick(self) -> bool:
+        """Called every loop pass: probe while failing (every :data:`PROBE_S` s), read free space (every
+        :data:`SPACE_S` s). Returns True when what the views show changed."""
+        if self.store is None:
+            return False
+        before = self.view()
+        now = self.clock()
+        if now - self._spaced_at >= SPACE_S:
+            self.free_space()
+        if self.failure is not None and now - self._probed_at >= PROBE_S:
+            self._probed_at = now
+            self.probe()
+        return self.view() != before
+
+    def probe(self) -> bool:
+        """Try one tiny durable write now (reopening a store that was opened read-only); True when it worked."""
+        try:
+            if self.store.read_only is not None and not self.store.retry_writing():
+                raise self.store.read_only
+            records.probe(self.store)
+        except StorageError as exc:
+            self.failure = exc
+            return False
+        self.succeeded()
+        return True
+
+    def free_space(self) -> int | None:
+        """Free MiB on the database's file system (None when it cannot be read)."""
+        self._spaced_at = self.clock()
+        if self.store is None:
+            return None
+        try:
+            self.free_mb = int(shutil.disk_usage(self.store.path.parent).free // 2 ** 20)
+        except OSError:
+            self.free_mb = None
+        return self.free_mb
+
+    @staticmethod
+    def _hhmm(unix_s: float | None) -> str:
+        return "?" if unix_s is None else time.strftime("%H:%M", time.localtime(unix_s))
+
+    @property
+    def low(self) -> bool:
+        """Free space is below :data:`LOW_MB`."""
+        return self.free_mb is not None and self.free_mb < LOW_MB
+
+    @property
+    def message(self) -> str:
+        """What the views say ("" when all is well)."""
+        if self.failure is not None:
+            said = _SAID.get(self.failure.kind, "storage failing")
+            if self.failure.kind == "failing":
+                said += f" ({self.failure.reason})"
+            return f"{said}: nothing since {self._hhmm(self.since)} is saved"
+        if self.low:
+            return f"storage low: {self.free_mb} MB free; make room on the card before it fills"
+        return ""
+
+    def view(self) -> dict[str, Any]:
+        """``{"ok": bool, "low": bool, "message": str, "since": Unix s | None, "free_mb": int | None}``."""
+        return {"ok": self.ok, "low": self.low, "message": self.message, "since": self.since, "free_mb": self.free_mb}

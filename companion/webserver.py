@@ -1,0 +1,229 @@
+"""Serving the phone view: waitress (a production WSGI server) with bounds a box on a shared Wi-Fi needs.
+
+Why waitress: one asyncore thread reads every connection and only a complete request reaches a worker
+thread, so a half-open connection (a phone that never finishes its request, a port scanner, a
+"slowloris" guest) costs a file descriptor, never a thread; the workers are a fixed pool, large enough
+for the phones' Server-Sent Events streams (each holds a worker while it is open) plus their taps.
+Output is flushed to the socket at once (waitress 3 sends as soon as it has bytes), so an SSE event
+reaches the phones when it is published.
+
+The bounds (all per box; see :class:`ServerLimits`):
+
+- at most ``connections`` open connections in all and ``per_client`` from one address (more from one
+  address are closed as soon as they are accepted, so one guest cannot fill the box);
+- a connection with no complete request for ``idle_s`` seconds is closed;
+- request headers at most ``header_bytes`` (431), bodies at most ``body_bytes`` (413), refused before
+  the body is read; every answer the server itself makes (400, 413, 431, 500) is JSON ``{"error"}``,
+  like the app's.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from waitress import wasyncore
+from waitress.adjustments import Adjustments
+from waitress.channel import HTTPChannel
+from waitress.server import TcpWSGIServer
+from waitress.task import ErrorTask, ThreadedTaskDispatcher
+
+__all__ = ["ServerLimits", "PhoneServer", "serve", "BODY_LIMIT_BYTES"]
+
+log = logging.getLogger(__name__)
+
+BODY_LIMIT_BYTES = 16 * 1024
+"""Largest request body (bytes): actions and reports are small JSON objects; larger is 413."""
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """How much of the box the phone view may use.
+
+    Attributes:
+        threads: worker threads (each open SSE stream holds one while it lasts; the app keeps
+            some free for taps, see ``companion.web.create_app``'s ``max_streams``).
+        connections: open connections in all (beyond it the box stops accepting until some close).
+        per_client: open connections from one IP address (a phone needs a handful: its event stream,
+            the picture and its taps); more are closed at once.
+        idle_s: seconds a connection may stay without a complete request (half-open, or idle between
+            requests) before it is closed (checked every ``idle_s / 4`` s).
+        header_bytes: largest request header block (431 above it).
+        body_bytes: largest request body (413 above it).
+        backlog: the listening socket's queue of connections not yet accepted.
+    """
+
+    threads: int = 40
+    connections: int = 256
+    per_client: int = 32
+    idle_s: int = 20
+    header_bytes: int = 8 * 1024
+    body_bytes: int = BODY_LIMIT_BYTES
+    backlog: int = 1024
+
+
+class _JsonErrorTask(ErrorTask):
+    """waitress's own error answers (malformed request, headers or body too large) as JSON ``{"error"}``."""
+
+    def execute(self) -> None:
+        error = self.request.error
+        body = json.dumps({"error": f"{error.reason}: {error.body}"}).encode()
+        self.status = f"{error.code} {error.reason}"
+        self.response_headers.append(("Content-Type", "application/json"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+class _Channel(HTTPChannel):
+    error_task_class = _JsonErrorTask
+
+
+class _Server(TcpWSGIServer):
+    """waitress's TCP server with a cap on open connections per client address."""
+
+    channel_class = _Channel
+    per_client = 32
+    refused = 0  # connections closed at once because their address had too many open (for tests and logs)
+
+    def accept(self):  # wasyncore.dispatcher.accept: (conn, addr) or None
+        accepted = super().accept()
+        if accepted is None:
+            return None
+        conn, addr = accepted
+        peer = addr[0] if isinstance(addr, tuple) else addr
+        open_from_peer = sum(1 for channel in list(self.active_channels.values())
+                             if isinstance(channel.addr, tuple) and channel.addr[0] == peer)
+        if open_from_peer >= self.per_client:
+            self.refused += 1
+            if self.refused == 1 or self.refused % 1000 == 0:
+                log.warning("phone view: %s has %d connections open; closing new ones (%d so far)",
+                            peer, open_from_peer, self.refused)
+            try:
+                conn.close()
+            except OSError:
+                pass
+            return None
+        return conn, addr
+
+
+class PhoneServer:
+    """The phone view served by waitress in a daemon thread (see :func:`serve`).
+
+    Attributes:
+        host: the address it is bound to.
+        port: the TCP port it listens on (the real one when 0 was asked for).
+        url: ``http://host:port/``.
+        limits: the :class:`ServerLimits` in force.
+    """
+
+    def __init__(self, server: _Server, on_shutdown: Callable[[], None] | None, limits: ServerLimits) -> None:
+        self._server = server
+        self._on_shutdown = on_shutdown
+        self.limits = limits
+        self.host = server.effective_host
+        self.port = int(server.effective_port)
+        shown = f"[{self.host}]" if ":" in self.host else self.host
+        self.url = f"http://{shown}:{self.port}/"
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"phone-view:{self.port}", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._server.run()
+        finally:
+            self._stopped.set()
+
+    @property
+    def refused_connections(self) -> int:
+        """Connections closed at once because their address already had ``per_client`` open."""
+        return self._server.refused
+
+    def open_connections(self) -> int:
+        """Connections open now (accepted, not yet closed)."""
+        return len(self._server.active_channels)
+
+    def shutdown(self, timeout: float = 5.0) -> None:
+        """Stop accepting, end open event streams, close every socket; waits up to ``timeout`` s."""
+        if self._on_shutdown is not None:
+            self._on_shutdown()
+        server = self._server
+        if not self._stopped.is_set():
+            # close the sockets inside the server's own thread (the trigger runs the thunk there)
+            server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+            self._thread.join(timeout)
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=timeout)
+
+    def __enter__(self) -> PhoneServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
+
+def _listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` (not yet listening), or OSError with one line naming the problem."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise OSError(f"--host {host} is not a network address ({getattr(exc, 'strerror', None) or exc})") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise OSError(f"cannot listen on {host} port {port} ({exc.strerror or exc})") from None
+    return sock
+
+
+def serve(app: Any, host: str = "0.0.0.0", port: int = 8080, limits: ServerLimits | None = None) -> PhoneServer:
+    """Serve the WSGI ``app`` with waitress in a daemon thread; returns at once.
+
+    Args:
+        app: from :func:`companion.web.create_app` (its ``extensions["companion"]["stop"]`` event, when
+            present, is set on shutdown to end open event streams).
+        host: address to bind; ``"0.0.0.0"`` for phones on the LAN, ``"127.0.0.1"`` in tests.
+        port: TCP port; 0 picks a free one (read it from ``PhoneServer.port``).
+        limits: the bounds (default :class:`ServerLimits`).
+
+    Raises:
+        OSError: ``host`` is not an address of this machine, or ``host:port`` is in use or cannot be
+            bound; the message is one line naming it (checked here, before any thread starts).
+    """
+    limits = limits or ServerLimits()
+    sock = _listening_socket(host, port)
+    adj = Adjustments(
+        sockets=[sock],
+        threads=limits.threads,
+        connection_limit=limits.connections,
+        channel_timeout=limits.idle_s,
+        cleanup_interval=max(1, limits.idle_s // 4),
+        max_request_header_size=limits.header_bytes,
+        max_request_body_size=limits.body_bytes,
+        backlog=limits.backlog,
+        asyncore_use_poll=True,  # select() cannot watch descriptors above 1024
+        outbuf_high_watermark=256 * 1024,  # a phone that stops reading its stream holds at most this much
+        expose_tracebacks=False,
+        ident="tabletop-companion",
+        log_socket_errors=False,  # a phone that walks away mid-answer is not an error
+    )
+    dispatcher = ThreadedTaskDispatcher()
+    dispatcher.set_thread_count(limits.threads)
+    sockinfo = (sock.family, sock.type, sock.proto, sock.getsockname())
+    try:
+        server = _Server(app, map={}, _sock=sock, dispatcher=dispatcher, adj=adj, sockinfo=sockinfo, bind_socket=False)
+    except OSError as exc:
+        sock.close()
+        dispatcher.shutdown(timeout=1)
+        raise OSError(f"cannot listen on {host} port {port} ({exc.strerror or exc})") from None
+    server.per_client = limits.per_client
+    stop = getattr(app, "extensions", {}).get("companion", {}).get("stop")
+    return PhoneServer(server, stop.set if stop is not None else None, limits)

@@ -1,0 +1,53 @@
+"""A joined phone for tests that drive the phone view's HTTP API (Flask test client).
+
+It does what the phone page (``static/box.js``) does: opens the QR code's join link first, and sends each
+state-changing tap with the version its screen shows (``session.events`` of the latest state) and a fresh
+idempotency key, unless the test gives them itself.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from companion.hub import Pairing, StateHub
+from companion.web import create_app
+
+TAPS = ("/api/seat", "/api/report", "/api/report/undo", "/api/setup", "/api/camera", "/api/action")
+TEST_SECRET = "tests-join-secret-0000"
+
+
+class PhoneClient:
+    """A Flask test client that has joined; ``post`` fills in ``version`` and ``key`` (see module doc)."""
+
+    def __init__(self, client: Any, hub: StateHub) -> None:
+        self.client, self.hub = client, hub
+
+    def post(self, url: str, *args: Any, json: Any = None, **kwargs: Any) -> Any:
+        if isinstance(json, dict) and url in TAPS:
+            session = self.hub.snapshot().view.get("session") or {}
+            json = {"version": session.get("events") or 0, "key": secrets.token_hex(8), **json}
+        if json is not None:
+            kwargs["json"] = json
+        return self.client.post(url, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.client, name)
+
+
+def joined_phone(hub: StateHub, **create: Any) -> PhoneClient:
+    """A phone that opened the join link of ``hub``'s pairing (one is set when the hub has none yet).
+
+    Args:
+        hub: the box's hub (a main loop sets its pairing when it starts).
+        create: keyword arguments of :func:`companion.web.create_app` (e.g. ``reply_s``).
+    """
+    if hub.pairing() is None:
+        hub.set_pairing(Pairing("tests", TEST_SECRET, {}))
+    app = create_app(hub, **create)
+    app.testing = True
+    client = app.test_client()
+    answer = client.get(f"/join/{hub.pairing().secret}")
+    assert answer.status_code == 303, answer.get_data(as_text=True)
+    return PhoneClient(client, hub)
+

@@ -1,0 +1,486 @@
+"""companion.desk through the main loop: every action is checked, allowed, applied once and answered;
+nothing a phone sends stops the box (bad input is 400 naming the field, a bug is 500 and the box goes on),
+a phone acts only for its own seat, stale taps are 409, a repeated key gets its first answer."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import numpy as np
+import pytest
+
+from companion.app import MainLoop
+from companion.errors import shown
+from companion.flow import GameFlow, parse_players
+from companion.flows import FLOWS
+from companion.hub import ANSWER_KEYS, StateHub
+from companion.session import SessionStore
+from device import FakeCamera
+from vision.motion import StillnessDetector
+
+ANN_PHONE, BOB_PHONE = "client-ann-1", "client-bob-2"
+
+
+@pytest.fixture
+def store(tmp_path):
+    with SessionStore(tmp_path / "box.sqlite3") as s:
+        yield s
+
+
+def race(store, players="Ann,Bob") -> GameFlow:
+    session = store.start("race", FLOWS["race"].settings(parse_players(players), {}))
+    return GameFlow(session, FLOWS["race"])
+
+
+def box(flow: GameFlow, hub: StateHub | None = None, **kw) -> MainLoop:
+    frames = [np.full((60, 80, 3), 90, np.uint8)] * 40
+    return MainLoop(source=FakeCamera(frames), reader=None, session=flow.session, hub=hub or StateHub(),
+                    stillness=StillnessDetector(), flow=flow, stop_at_end=True, sleep=lambda s: None, **kw)
+
+
+def act(loop: MainLoop, name: str, origin: str = "phone", /, **payload) -> dict:
+    """Post ``name`` as a view does (hub.request from another thread) while this thread plays the loop."""
+    answer: list = []
+    seen: list = []
+
+    def phone() -> None:
+        answer.append(loop.hub.request(name, origin, 30.0, **payload))
+        seen.append(loop.hub.snapshot().view)  # what a GET /api/state right after the answer shows
+
+    thread = threading.Thread(target=phone)
+    thread.start()
+    while thread.is_alive():
+        loop._take_actions()
+        thread.join(0.002)
+    assert answer[0] is not None and set(answer[0]) == set(ANSWER_KEYS)
+    answer[0]["_view"] = seen[0]
+    return answer[0]
+
+
+# -- bad input: 400 naming the field, never a crash ------------------------------------------------------
+
+
+@pytest.mark.parametrize("given", ["+-3", "\u00b2", "\u2460", "\u0663", "1" * 5000, 10 ** 5000, "3.0", True, [4], None],
+                         ids=shown)
+def test_a_bad_whole_number_is_400_naming_the_field(store, given):
+    loop = box(race(store))
+    answer = act(loop, "report", player="Ann", form="hand", values={"cards": given})
+    assert answer["status"] == 400 and answer["recorded"] == []
+    assert answer["error"].startswith("Cards in hand: Cards")
+    assert len(answer["error"]) < 200  # a 5,000-digit number is not echoed back
+    assert loop.session.last_seq == 0
+    # the box goes on: the next good report is recorded
+    assert act(loop, "report", player="Ann", form="hand", values={"cards": " +4 "})["status"] == 200
+
+
+def test_whole_numbers_in_the_spelling_a_phone_sends_are_read():
+    from companion.flow import whole_number
+
+    assert [whole_number(v, "n") for v in (3, "3", " -2 ", "+4", "007")] == [3, 3, -2, 4, 7]
+
+
+@pytest.mark.parametrize("values", [
+    {"cards": 4, "extra": 1},                      # an unknown field
+    {"cards": "\ud800"},                          # a lone surrogate
+    {"\ud800": 1},
+    {"cards": list(range(5000))},                  # a huge list
+    {"cards": {"nested": [[[[]]]]}},
+], ids=shown)
+def test_other_bad_report_values_are_400(store, values):
+    loop = box(race(store))
+    answer = act(loop, "report", player="Ann", form="hand", values=values)
+    assert answer["status"] == 400 and "Cards in hand" in answer["error"] and len(answer["error"]) < 200
+
+
+@pytest.mark.parametrize("payload, says", [
+    ({"player": "\ud800", "form": "hand", "values": {"cards": 1}}, "unknown player"),
+    ({"player": 10 ** 5000, "form": "hand", "values": {"cards": 1}}, "unknown player"),
+    ({"player": "Ann", "form": ["hand"] * 1000, "values": {}}, "unknown report"),
+    ({"player": "Ann", "form": "start", "values": {"card": "\ud800" * 3000}}, "unknown start world"),
+    ({"player": "Ann", "form": "start", "values": {"card": ["x"] * 9999}}, "must be one of the listed names"),
+    ({"player": "Ann", "form": "hand", "values": "4"}, "'values' must be an object"),
+], ids=shown)
+def test_names_choices_and_shapes_a_phone_cannot_send(store, payload, says):
+    answer = act(box(race(store)), "report", **payload)
+    assert answer["status"] == 400 and says in answer["error"] and len(answer["error"]) < 300
+
+
+def test_cells_and_camera_question_ids_are_checked_too(store):
+    session = store.start("among", FLOWS["among"].settings(parse_players("Ann,Bob"), {}))
+    loop = box(GameFlow(session, FLOWS["among"]))
+    for cell in (["a", 1], [10 ** 5000, 0], [1, 2, 3], "0,1", [1.5, 0]):
+        answer = act(loop, "report", player="Ann", form="reactor", values={"cell": cell})
+        assert answer["status"] == 400 and "Cell" in answer["error"], (cell, answer)
+    for qid in ("1" * 5000, 1.5, None, [1], "\u2460"):
+        answer = act(loop, "camera_confirm", id=qid)
+        assert answer["status"] == 400, (qid, answer)
+
+
+@pytest.mark.parametrize("field, value", [("key", "no spaces allowed"), ("key", "k" * 65), ("key", 7),
+                                          ("version", -1), ("version", "3"), ("version", True), ("client", ""),
+                                          ("client", "c" * 200)])
+def test_the_common_fields_are_checked_before_anything(store, field, value):
+    loop = box(race(store))
+    answer = act(loop, "report", player="Ann", form="hand", values={"cards": 1}, **{field: value})
+    assert answer["status"] == 400 and f"'{field}'" in answer["error"] and loop.session.last_seq == 0
+
+
+# -- containment: an unexpected exception is 500, logged with its traceback; the box goes on ---------------
+
+
+class BrokenRace:
+    """Race for the Galaxy whose "Cards in hand" report has a bug (a KeyError in the flow spec)."""
+
+    def __init__(self) -> None:
+        self._race = FLOWS["race"]
+
+    def __getattr__(self, name):
+        return getattr(self._race, name)
+
+    def report_event(self, form, values, player, view):
+        if form == "hand":
+            return {}["no such key"]
+        return self._race.report_event(form, values, player, view)
+
+
+def test_a_bug_in_one_action_is_500_logged_with_its_traceback_and_the_box_goes_on(store, caplog):
+    session = store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {}))
+    loop = box(GameFlow(session, BrokenRace()))
+    with caplog.at_level(logging.ERROR, logger="companion"):
+        answer = act(loop, "report", player="Ann", form="hand", values={"cards": 3})
+    assert answer["status"] == 500 and answer["recorded"] == [] and "KeyError" in answer["error"]
+    assert "nothing was recorded" in answer["error"]
+    [record] = [r for r in caplog.records if r.exc_info]
+    assert record.exc_info[0] is KeyError and "report (phone) failed" in record.getMessage()
+    assert "KeyError" in loop.message  # the status line says it too
+    ok = act(loop, "report", player="Ann", form="start", values={"card": "Old Earth"})
+    assert ok["status"] == 200 and ok["recorded"] == [1]
+
+
+def test_a_frame_whose_processing_raises_is_said_nothing_is_recorded_and_the_loop_turns_on(store, caplog):
+    from companion.app import MainLoop as Loop
+    from tests.test_app import ScriptedReader, scenes
+
+    class FailsOnce(ScriptedReader):
+        def read(self, frame):
+            if self.calls == 0:
+                self.calls += 1
+                raise MemoryError("a frame too large for OpenCV")  # not a DeviceError, not ours
+            return super().read(frame)
+
+    session = store.start("d6", {})
+    hub = StateHub()
+    loop = Loop(source=FakeCamera(scenes(2, 5)), reader=FailsOnce(), session=session, hub=hub,
+                stillness=StillnessDetector(), stop_at_end=True, sleep=lambda s: None)
+    messages = []
+    original = hub.publish
+    hub.publish = lambda view, jpeg=None: messages.append(view["status"]["message"]) or original(view, jpeg)
+    with caplog.at_level(logging.ERROR, logger="companion"):
+        stats = loop.run()
+    assert stats.frames == 24  # every frame was taken: the loop never stopped
+    assert [e.payload["values"] for e in session.events()] == [[5]]  # nothing from the failed read
+    assert any("reading the picture failed (MemoryError)" in m for m in messages)
+    assert any(r.exc_info and r.exc_info[0] is MemoryError for r in caplog.records)
+
+
+def test_a_failing_touchscreen_pump_or_callback_does_not_stop_the_loop(store):
+    flow = race(store)
+    calls = []
+
+    def pump():
+        calls.append(1)
+        raise RuntimeError("pygame event queue broke")
+
+    loop = box(flow, pump_screen=pump)
+    loop.run(max_frames=5)
+    assert len(calls) >= 5 and "the touchscreen failed (RuntimeError)" in loop.message
+
+
+def test_every_origin_goes_through_the_same_desk(store):
+    loop = box(race(store))
+    loop.hub.post_action("report", "button", player="Ann", form="hand", values={"cards": "+-3"})  # GPIO: no reply
+    loop.hub.post_action("report", "touchscreen", player="Ann", form="hand", values={"cards": 2})
+    loop._take_actions()
+    assert [e.origin for e in loop.session.events()] == ["touchscreen"]
+    assert "Cards in hand: Cards" in act(loop, "report", "touchscreen", player="Ann", form="hand",
+                                         values={"cards": "\u00b2"})["error"]
+
+
+# -- answers: written before 2xx, published before the answer ----------------------------------------------
+
+
+def test_a_2xx_is_written_and_published_before_it_is_answered(store, tmp_path):
+    flow = race(store)
+    loop = box(flow)
+    answer = act(loop, "report", player="Ann", form="hand", values={"cards": 5}, client=ANN_PHONE, version=0,
+                 key="tap-1")
+    assert (answer["status"], answer["recorded"], answer["version"]) == (200, [1], 1)
+    assert answer["_view"]["session"]["events"] == 1  # a state read right after the answer shows it
+    with SessionStore(tmp_path / "box.sqlite3") as other:  # another connection sees it: it is committed
+        assert [e.kind for e in other.get(flow.session.id).events()] == ["hand_counted"]
+        [key] = other._conn.execute("SELECT key FROM answers").fetchall()
+        assert key == ("tap-1",)
+
+
+def test_the_answer_and_the_events_are_written_together_or_not_at_all(store, tmp_path):
+    flow = race(store)
+    loop = box(flow)
+    # a fault injected at the connection: keeping the answer fails after the event was inserted
+    store._conn.execute("CREATE TEMP TRIGGER no_answers BEFORE INSERT ON answers BEGIN "
+                        "SELECT RAISE(ABORT, 'injected fault'); END")
+    answer = act(loop, "report", player="Ann", form="hand", values={"cards": 5}, key="tap-1")
+    assert answer["status"] == 500 and "injected fault" in answer["error"] and answer["recorded"] == []
+    assert flow.session.last_seq == 0 and flow.session.events() == []  # the cache was rolled back too
+    with SessionStore(tmp_path / "box.sqlite3") as other:
+        assert other.get(flow.session.id).last_seq == 0
+    store._conn.execute("DROP TRIGGER no_answers")
+    assert act(loop, "report", player="Ann", form="hand", values={"cards": 5}, key="tap-1")["recorded"] == [1]
+
+
+def test_several_events_in_one_transaction_are_all_written_or_none(store):
+    flow = race(store)
+    session = flow.session
+    store._conn.execute("CREATE TEMP TRIGGER no_second BEFORE INSERT ON events WHEN NEW.seq = 2 BEGIN "
+                        "SELECT RAISE(ABORT, 'injected fault'); END")
+    with pytest.raises(Exception, match="injected fault"):
+        with store.transaction(write=True, doing="Next"):
+            session.append("hand_counted", {"player": "Ann", "cards": 3})
+            session.append("hand_counted", {"player": "Bob", "cards": 4})
+    assert session.events() == [] and session.last_seq == 0
+
+
+# -- authority -----------------------------------------------------------------------------------------
+
+
+def test_a_phone_claims_a_seat_and_then_only_that_phone_reports_for_it(store):
+    loop = box(race(store))
+    assert loop.hub.pairing().secret and loop.hub.pairing().claims == {}
+    claimed = act(loop, "claim_seat", player="Bob", client=BOB_PHONE)
+    assert claimed["status"] == 200 and claimed["recorded"] == []
+    assert loop.hub.pairing().claims == {"Bob": BOB_PHONE}
+    players = {p["name"]: p["claimed"] for p in claimed["_view"]["game"]["players"]}
+    assert players == {"Ann": False, "Bob": True}
+    assert BOB_PHONE not in str(claimed["_view"]) and loop.hub.pairing().secret not in str(claimed["_view"])
+    # another phone may not report for, withdraw or claim Bob's seat
+    for name, payload in (("report", {"form": "hand", "values": {"cards": 2}}), ("undo_report", {}),
+                          ("claim_seat", {})):
+        refused = act(loop, name, player="Bob", client=ANN_PHONE, **payload)
+        assert refused["status"] == 403, name
+        assert refused["error"] == "Bob's seat is claimed by another phone; the touchscreen can reassign it"
+    assert act(loop, "report", player="Bob", form="hand", values={"cards": 2})["status"] == 403  # no client at all
+    assert act(loop, "report", player="Bob", form="hand", values={"cards": 2}, client=BOB_PHONE)["status"] == 200
+    # an unclaimed seat is open to any joined phone (a player without a phone)
+    assert act(loop, "report", player="Ann", form="hand", values={"cards": 3}, client=BOB_PHONE)["status"] == 200
+    # the touchscreen may do anything, and frees Bob's seat for another phone
+    assert act(loop, "report", "touchscreen", player="Bob", form="hand", values={"cards": 1})["status"] == 200
+    assert act(loop, "release_seat", player="Bob", client=BOB_PHONE)["status"] == 403  # not from a phone
+    assert act(loop, "release_seat", "touchscreen", player="Bob")["status"] == 200
+    assert act(loop, "claim_seat", player="Bob", client=ANN_PHONE)["status"] == 200
+    assert loop.hub.pairing().claims == {"Bob": ANN_PHONE}
+
+
+def test_revoke_makes_a_new_secret_and_drops_every_claim_durably(store, tmp_path):
+    flow = race(store)
+    loop = box(flow)
+    first = loop.hub.pairing().secret
+    act(loop, "claim_seat", player="Ann", client=ANN_PHONE)
+    assert act(loop, "revoke_phones", client=ANN_PHONE)["status"] == 403
+    assert act(loop, "revoke_phones", "touchscreen")["status"] == 200
+    pairing = loop.hub.pairing()
+    assert pairing.secret != first and pairing.claims == {}
+    # a restart (a new loop on the same database) keeps the new secret and no claims
+    again = box(GameFlow(store.get(flow.session.id), FLOWS["race"]))
+    assert again.hub.pairing().secret == pairing.secret and again.hub.pairing().claims == {}
+
+
+def test_claims_survive_a_restart(store):
+    flow = race(store)
+    loop = box(flow)
+    act(loop, "claim_seat", player="Ann", client=ANN_PHONE)
+    again = box(GameFlow(store.get(flow.session.id), FLOWS["race"]))
+    assert again.hub.pairing().claims == {"Ann": ANN_PHONE}
+    assert again.hub.pairing().secret == loop.hub.pairing().secret
+
+
+def test_camera_questions_about_a_claimed_player_are_answered_by_that_phone_or_the_touchscreen(store):
+    from companion.camera_flow import CameraFlow, Proposal
+
+    flow = race(store)
+    cam = CameraFlow(flow, deck=object())
+    loop = box(flow, camera_flow=cam)
+    act(loop, "claim_seat", player="Ann", client=ANN_PHONE)
+    q = cam._ask(Proposal("Ann", "Ann placed Old Earth?", "start_world", {"player": "Ann", "card": "Old Earth"}))
+    refused = act(loop, "camera_confirm", id=q.id, client=BOB_PHONE)
+    assert refused["status"] == 403 and "Ann's seat is claimed" in refused["error"] and cam.questions == [q]
+    assert act(loop, "camera_confirm", id=q.id, client=ANN_PHONE)["status"] == 200
+
+
+def test_touchscreen_only_actions_and_the_table_undo_are_refused_to_phones(store):
+    flow = race(store)
+    loop = box(flow)
+    act(loop, "report", "touchscreen", player="Ann", form="hand", values={"cards": 3})
+    for name in ("quit", "release_seat", "revoke_phones", "undo"):
+        assert act(loop, name, player="Ann", client=ANN_PHONE)["status"] == 403, name
+    assert not loop._stop and flow.session.last_seq == 1
+
+
+def test_a_setup_rename_carries_the_claim_and_a_removal_drops_it(store):
+    from companion.setup_flow import TableSetup
+
+    hub = StateHub()
+    setup = TableSetup(store, FLOWS["race"])
+    loop = MainLoop(source=FakeCamera([np.zeros((60, 80, 3), np.uint8)] * 5), reader=None, session=None, hub=hub,
+                    stillness=StillnessDetector(), setup=setup, sleep=lambda s: None)
+    act(loop, "setup_player", "touchscreen", player="Player 1")
+    act(loop, "setup_player", player="Bob", client=BOB_PHONE)
+    assert act(loop, "claim_seat", player="Player 1", client=ANN_PHONE)["status"] == 200
+    # Bob's phone may not rename the seat Ann's phone holds; Ann's phone may
+    assert act(loop, "setup_rename", player="Player 1", name="Bo", client=BOB_PHONE)["status"] == 403
+    renamed = act(loop, "setup_rename", player="Player 1", name="Ann", client=ANN_PHONE)
+    assert renamed["status"] == 200 and hub.pairing().claims == {"Ann": ANN_PHONE}
+    assert [p["claimed"] for p in renamed["_view"]["game"]["players"]] == [True, False]
+    act(loop, "claim_seat", player="Bob", client=BOB_PHONE)
+    act(loop, "setup_remove", player="Bob", client=BOB_PHONE)
+    assert hub.pairing().claims == {"Ann": ANN_PHONE}
+
+
+# -- versions: two taps, one move ----------------------------------------------------------------------
+
+
+def _started_race(store):
+    flow = race(store)
+    loop = box(flow)
+    for player, world in (("Ann", "Old Earth"), ("Bob", "Epsilon Eridani")):
+        act(loop, "report", "touchscreen", player=player, form="start", values={"card": world})
+    for player, action in (("Ann", "Explore +5"), ("Bob", "Develop")):
+        act(loop, "report", "touchscreen", player=player, form="select", values={"action": action})
+    return flow, loop
+
+
+def test_next_tapped_on_two_phones_at_once_moves_the_game_one_step(store):
+    flow, loop = _started_race(store)
+    seen = flow.session.last_seq
+    answers = []
+
+    def phone(key):
+        answers.append(loop.hub.request("next_phase", "phone", 30.0, version=seen, key=key, client=key))
+
+    threads = [threading.Thread(target=phone, args=(f"phone-{k}",)) for k in range(2)]
+    for t in threads:
+        t.start()
+    while any(t.is_alive() for t in threads):
+        loop._take_actions()
+        for t in threads:
+            t.join(0.002)
+    statuses = sorted(a["status"] for a in answers)
+    assert statuses == [200, 409]
+    stale = next(a for a in answers if a["status"] == 409)
+    assert stale["recorded"] == [] and stale["version"] == flow.session.last_seq
+    moved = next(a for a in answers if a["status"] == 200)
+    assert flow.session.last_seq == moved["version"] == seen + len(moved["recorded"])
+
+
+def test_a_double_tap_on_undo_my_last_report_withdraws_one_report(store):
+    flow = race(store)
+    loop = box(flow)
+    act(loop, "report", player="Ann", form="hand", values={"cards": 3}, client=ANN_PHONE)
+    act(loop, "report", player="Ann", form="hand", values={"cards": 4}, client=ANN_PHONE)
+    seen = flow.session.last_seq
+    first = act(loop, "undo_report", player="Ann", client=ANN_PHONE, version=seen, key="undo-a")
+    second = act(loop, "undo_report", player="Ann", client=ANN_PHONE, version=seen, key="undo-b")
+    assert first["status"] == 200 and second["status"] == 409
+    assert "Ann's entries changed" in second["error"]
+    assert len(flow.session.replay().applied) == 1  # one of the two reports still stands
+
+
+def test_another_players_tap_does_not_make_mine_stale_but_the_round_moving_does(store):
+    flow, loop = _started_race(store)
+    seen = flow.session.last_seq
+    assert act(loop, "report", player="Bob", form="hand", values={"cards": 6}, version=seen)["status"] == 200
+    assert act(loop, "report", player="Ann", form="hand", values={"cards": 5}, version=seen)["status"] == 200
+    seen = flow.session.last_seq
+    assert act(loop, "next_phase", "touchscreen")["status"] == 200
+    stale = act(loop, "report", player="Ann", form="hand", values={"cards": 4}, version=seen)
+    assert stale["status"] == 409 and "round moved on" in stale["error"]
+    assert act(loop, "next_phase", version=seen)["status"] == 409  # table-wide: any event since
+    assert act(loop, "report", player="Ann", form="hand", values={"cards": 4}, version=10 ** 6)["status"] == 409
+
+
+# -- exactly once: a repeated key gets the first answer, also after a restart ----------------------------
+
+
+def test_a_repeated_key_returns_the_first_answer_and_records_nothing_twice(store):
+    flow = race(store)
+    loop = box(flow)
+    first = act(loop, "report", player="Ann", form="hand", values={"cards": 3}, key="tap-42", version=0)
+    again = act(loop, "report", player="Ann", form="hand", values={"cards": 3}, key="tap-42", version=0)
+    assert {k: again[k] for k in ANSWER_KEYS} == {k: first[k] for k in ANSWER_KEYS}
+    assert flow.session.last_seq == 1
+    # after a restart too (the key is kept with the event, in the same transaction)
+    restarted = box(GameFlow(store.get(flow.session.id), FLOWS["race"]))
+    later = act(restarted, "report", player="Ann", form="hand", values={"cards": 3}, key="tap-42", version=0)
+    assert later["recorded"] == [1] and later["status"] == 200 and flow.session.last_seq == 1
+
+
+def test_a_refused_answer_is_not_kept_so_a_retry_is_worked_out_again(store):
+    loop = box(race(store))
+    bad = act(loop, "report", player="Ann", form="hand", values={"cards": 99}, key="tap-7")
+    assert bad["status"] == 400
+    good = act(loop, "report", player="Ann", form="hand", values={"cards": 9}, key="tap-7")
+    assert good["status"] == 200 and good["recorded"] == [1]
+
+
+# -- fuzz: nothing a phone sends is a 500 or stops the box ---------------------------------------------
+
+def _json_values():
+    from hypothesis import strategies as st
+
+    leaf = (st.none() | st.booleans() | st.integers() | st.integers(min_value=10 ** 30, max_value=10 ** 5000)
+            | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30)
+            | st.sampled_from(["+-3", "\u00b2", "\u2460", "\ud800", "1" * 5000, "", " 4 ", "Old Earth", "red"]))
+    return st.recursive(leaf, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                        max_size=4), max_leaves=8)
+
+
+@pytest.mark.parametrize("game", ["roll", "race", "among", "setup"])
+def test_fuzzed_actions_are_answered_200_400_403_or_409_and_never_stop_the_box(tmp_path, game):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from companion.hub import ACTIONS
+    from companion.setup_flow import TableSetup
+
+    values = _json_values()
+    names = st.sampled_from(["Ann", "Bob", "Cy", "ann"]) | values
+    fields = st.sampled_from(["cards", "vp", "card", "world", "credits", "cell", "phase", "faction", "home_world",
+                              "development", "action", "second", "extra_white", "tile", "good", "race"])
+    payloads = st.fixed_dictionaries({}, optional={
+        "player": names, "form": st.sampled_from(["hand", "vp", "start", "select", "credits", "setup", "card", "good",
+                                                   "location", "reactor", "tile"]) | values,
+        "values": st.dictionaries(fields, values | st.integers(0, 12), max_size=4) | values, "id": values, "choice": values,
+        "point": values, "colour": st.sampled_from(["red", "blue", "mauve"]) | values, "name": names,
+        "version": st.integers(min_value=0, max_value=12), "key": st.from_regex(r"[a-z]{1,8}", fullmatch=True),
+        "client": st.sampled_from([ANN_PHONE, BOB_PHONE])})
+    actions = st.lists(st.tuples(st.sampled_from(sorted(ACTIONS - {"quit"})), st.sampled_from(["phone", "touchscreen"]),
+                                 payloads), min_size=1, max_size=6)
+    made = iter(range(10 ** 6))
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(actions)
+    def run(script):
+        with SessionStore(tmp_path / f"fuzz-{next(made)}.sqlite3") as fuzz_store:
+            if game == "setup":
+                loop = MainLoop(source=FakeCamera([np.zeros((60, 80, 3), np.uint8)] * 3), reader=None, session=None,
+                                hub=StateHub(), stillness=StillnessDetector(), sleep=lambda s: None,
+                                setup=TableSetup(fuzz_store, FLOWS["race"]))
+            else:
+                session = fuzz_store.start(game, FLOWS[game].settings(parse_players("Ann,Bob"), {}))
+                loop = box(GameFlow(session, FLOWS[game]))
+            for name, origin, payload in script:
+                outcome = loop.dispatch({"action": name, "origin": origin, **payload})
+                assert outcome.status in (200, 400, 403, 409), (name, payload, outcome)
+                assert set(outcome.to_json()) == set(ANSWER_KEYS)
+            loop.publish()  # the views still render
+
+    run()

@@ -1,0 +1,205 @@
+"""The phone view's server (waitress) on loopback: bounded threads and connections, size limits as JSON,
+events flushed at once, a clean shutdown. Every loop is bounded; waits are on conditions with timeouts."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import resource
+import socket
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from companion.webserver import ServerLimits, serve
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _app(environ, start_response):
+    """A tiny WSGI app: ``/`` answers ``ok``; the server's own limits are what is tested here."""
+    body = b'{"ok": true}'
+    start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+    return [body]
+
+
+@pytest.fixture(autouse=True)
+def enough_descriptors():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = min(hard, 8192)
+    if wanted < 4000:
+        pytest.skip(f"needs about 4000 open files (RLIMIT_NOFILE hard limit is {hard})")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))
+    yield
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def _half_open(port: int, n: int, source: str) -> list[socket.socket]:
+    """``n`` connections from ``source`` that each send an unfinished request (no blank line) and wait."""
+    socks = []
+    for _ in range(n):
+        s = socket.socket()
+        s.settimeout(5)
+        s.bind((source, 0))
+        try:
+            s.connect(("127.0.0.1", port))
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        except OSError:  # the box closed it at once (too many from this address): that is the point
+            pass
+        socks.append(s)
+    return socks
+
+
+def _get(port: int, source: str, timeout: float = 5.0) -> tuple[int, bytes]:
+    """One complete ``GET /`` from ``source``: (status, body)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(source, 0)) as s:
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def _wait_for(predicate, timeout: float) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+def test_1500_half_open_connections_hold_no_threads_and_the_box_still_answers():
+    # before: werkzeug's threaded server started a thread per connection (1,500 connections, 1,505 threads)
+    server = serve(_app, host="127.0.0.1", port=0)
+    socks: list[socket.socket] = []
+    try:
+        threads_before = threading.active_count()
+        socks = _half_open(server.port, 1500, "127.0.0.1")
+        # the box accepted every one (none is left waiting) and kept at most per_client of them open
+        assert _wait_for(lambda: server.refused_connections >= 1500 - server.limits.per_client, 30)
+        assert server.open_connections() <= server.limits.per_client
+        assert threading.active_count() <= threads_before + 2  # a fixed pool: no thread per connection
+        status, body = _get(server.port, "127.0.0.2")  # another phone is answered at once
+        assert (status, json.loads(body)) == (200, {"ok": True})
+    finally:
+        for s in socks:
+            s.close()
+        server.shutdown()
+
+
+def test_the_whole_connection_limit_full_of_half_open_ones_frees_itself():
+    limits = ServerLimits(threads=4, connections=40, per_client=16, idle_s=1)
+    server = serve(_app, host="127.0.0.1", port=0, limits=limits)
+    socks: list[socket.socket] = []
+    try:
+        threads_before = threading.active_count()
+        for k in range(4):  # 4 addresses x 15: more than the box keeps open at once
+            socks += _half_open(server.port, 15, f"127.0.0.{10 + k}")
+        assert _wait_for(lambda: server.open_connections() >= limits.connections - 2, 10)
+        assert server.open_connections() <= limits.connections
+        assert threading.active_count() <= threads_before + 2
+        started = time.monotonic()
+        status, _ = _get(server.port, "127.0.0.30", timeout=15)  # waits until idle ones are dropped
+        assert status == 200
+        assert time.monotonic() - started < 12  # idle_s plus the sweeps, not minutes
+    finally:
+        for s in socks:
+            s.close()
+        server.shutdown()
+
+
+def test_header_and_body_limits_are_json_answers_without_reading_the_body():
+    server = serve(_app, host="127.0.0.1", port=0)
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n")
+            head, _, body = _read_answer(s)
+        assert head.split()[1] == b"431"
+        assert b"application/json" in head and "Header" in json.loads(body)["error"]
+
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+            s.sendall(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: 1000000000\r\n\r\n{")  # a gigabyte announced: refused from the headers
+            head, _, body = _read_answer(s)
+        assert head.split()[1] == b"413"
+        assert "16384" in json.loads(body)["error"]
+
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+            s.sendall(b"GARBAGE\r\n\r\n")
+            head, _, body = _read_answer(s)
+        assert head.split()[1] == b"400" and json.loads(body)["error"]
+    finally:
+        server.shutdown()
+
+
+def _read_answer(s: socket.socket) -> tuple[bytes, bytes, bytes]:
+    data = b""
+    with contextlib.suppress(ConnectionResetError):
+        while chunk := s.recv(65536):
+            data += chunk
+    return data.partition(b"\r\n\r\n")
+
+
+def test_an_event_reaches_the_phone_as_soon_as_it_is_published(hub, make_view):
+    from companion.web import create_app
+
+    hub.publish(make_view([1]))
+    server = serve(create_app(hub, heartbeat_s=60), host="127.0.0.1", port=0)
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+            s.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            seen = b""
+            while b'"total":1' not in seen:
+                seen += s.recv(65536)
+            hub.publish(make_view([6, 6]))
+            s.settimeout(3)  # far below the 60 s heartbeat: only an at-once flush gets it here
+            while b'"total":12' not in seen:
+                seen += s.recv(65536)
+    finally:
+        server.shutdown()
+
+
+def test_shutdown_ends_open_event_streams_and_closes_the_port(hub, make_view):
+    from companion.web import create_app
+
+    hub.publish(make_view([2]))
+    server = serve(create_app(hub, heartbeat_s=60), host="127.0.0.1", port=0)
+    stream = urllib.request.urlopen(server.url + "api/events", timeout=5)
+    assert stream.readline().startswith(b"retry:")
+    started = time.monotonic()
+    server.shutdown()
+    assert time.monotonic() - started < 5
+    with pytest.raises(OSError):
+        urllib.request.urlopen(server.url, timeout=2)
+    stream.close()
+
+
+def test_a_taken_port_and_a_bad_host_are_one_line():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(OSError, match=rf"^cannot listen on 127\.0\.0\.1 port {port} \(Address already in use\)$"):
+            serve(_app, host="127.0.0.1", port=port)
+    with pytest.raises(OSError, match="^--host 999.1.1.1 is not a network address"):
+        serve(_app, host="999.1.1.1", port=0)
+
+
+@pytest.mark.parametrize("host", [b"localhost:99999", b"[::1", b"\xff\xfe", b"a" * 300, b"localhost:-1", b""])
+def test_hostile_host_headers_are_refused_not_crashes(hub, make_view, host):
+    from companion.web import create_app
+
+    hub.publish(make_view([1]))
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+            s.sendall(b"GET /api/state HTTP/1.1\r\nHost: " + host + b"\r\nConnection: close\r\n\r\n")
+            head, _, body = _read_answer(s)
+        assert head.split()[1] in (b"400", b"403"), head
+        assert json.loads(body)["error"]
+    finally:
+        server.shutdown()
