@@ -8,8 +8,8 @@ prints one JSON object (other tools depend on this shape; keep it exactly)::
      "winners": [NAME, ...]}
 
 Without ``--json`` it prints a table, one column per player. The games that can score
-are those in :data:`rules.games.GAMES` whose game object has ``final_scores(data)``;
-each names its file format in ``score_input_format`` (:data:`rules.scoring.INPUT_FORMATS`:
+are those in :data:`rules.games.GAMES` that declare an end-of-game input;
+each names its file format in ``info.score_input`` (:data:`rules.core.SCORE_INPUTS`:
 ``"json"`` one JSON document, the default; ``"jsonl-games"`` one game per document, each scored and printed on its own line
 with ``--json``). Input errors
 (:class:`rules.scoring.ScoreInputError`) name the field and the problem.
@@ -43,11 +43,9 @@ EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
 
 def scoring_games(games: Mapping[str, Any] | None = None) -> dict[str, Callable[[Any], list[ScoreBreakdown]]]:
-    """Name -> ``final_scores`` of every game that can score a final position."""
+    """Name -> ``final_scores`` of every game that can score a final position (``info.score_input`` set)."""
     games = GAMES if games is None else games
-    return {
-        name: game.final_scores for name, game in sorted(games.items()) if callable(getattr(game, "final_scores", None))
-    }
+    return {name: game.final_scores for name, game in sorted(games.items()) if game.info.score_input is not None}
 
 
 def _add_game_file_parser(
@@ -149,7 +147,7 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
     if args.game not in scorers:
         print(f"companion score: game {args.game!r} cannot score; choose from {', '.join(scorers) or 'none'}", file=err)
         return EXIT_USAGE
-    fmt = getattr(GAMES[args.game], "score_input_format", "json")
+    fmt = GAMES[args.game].info.score_input
     try:
         text = read_score_file(args.file)
         if fmt == "jsonl-games":

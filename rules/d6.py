@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from rules.core import BadEvent, Event, Finding, Severity, UnknownEvent
+from rules.core import BadEvent, Event, Finding, GameInfo, Severity, UnknownEvent
+from rules.engine import GameBase
+from rules.settings import check_settings
 
 __all__ = ["Roll", "D6State", "D6Game", "D6_GAME", "DICE_READ", "DICE_CORRECTED"]
 
@@ -91,15 +93,20 @@ def _values(event: Event, allow_unreadable: bool) -> tuple[int | None, ...]:
     return tuple(values)
 
 
-class D6Game:
+class D6Game(GameBase):
     """The d6 tally as a :class:`rules.core.Game`."""
 
-    name = "d6"
-    title = "Free roll (d6)"
+    info = GameInfo(name="d6", title="Free roll (d6)", bgg_id=None, players=(0, 0))
+    """Not a boxed game: it keeps no players (a session may name them), no options, no end-of-game input."""
     event_kinds = frozenset({DICE_READ, DICE_CORRECTED})
 
     def initial_state(self, settings: Mapping[str, Any]) -> D6State:
-        """An empty tally; settings are not used."""
+        """An empty tally. Settings hold no players (other keys, e.g. ``"source"``, are not used).
+
+        Raises:
+            BadSettings: a player list that is not empty.
+        """
+        check_settings(self.info, settings)
         return D6State()
 
     def apply(self, state: D6State, event: Event) -> tuple[D6State, list[Finding]]:

@@ -215,7 +215,7 @@ def test_check_stations_output_shape():
 
 def test_game_is_listed_and_scores_through_the_shared_command_shape():
     assert GAMES["among"] is AMONG_GAME
-    assert AMONG_GAME.score_input_format == "json"
+    assert AMONG_GAME.info.score_input == "json"
     res = scores_json(AMONG_GAME.final_scores(rulebook_example()))
     assert res["players"][0] == {"name": "György", "total": 79, "breakdown": {
         "VP track": 63, "objectives": 5, "end-game abilities": 7, "race": 0, "empty reactors": 3, "credits": 1}}

@@ -28,7 +28,6 @@ from rules.among_the_stars.data import (
     Catalogue,
     UnknownCard,
     catalogue,
-    shared_race,
 )
 from rules.among_the_stars.endgame import (
     PlayerPosition,
@@ -47,7 +46,9 @@ from rules.among_the_stars.legality import (
     rule_citation,
 )
 from rules.among_the_stars.station import ORIGIN, Cell, Placed, Station
-from rules.core import BadEvent, Event, Finding, ScoreBreakdown, Severity, UnknownEvent
+from rules.core import BadEvent, Event, Finding, GameInfo, Option, ScoreBreakdown, Severity, UnknownEvent
+from rules.engine import GameBase
+from rules.settings import check_settings
 from rules.scoring import ScoreInputError
 
 __all__ = [
@@ -143,14 +144,43 @@ def _cell(value: Any, where: str) -> Cell:
     return (value[0], value[1])
 
 
-class AmongTheStarsGame:
+INFO = GameInfo(
+    name="among",
+    title="Among the Stars",
+    bgg_id=121408,
+    players=(2, 4),  # Among the Stars rulebook, 1 Components: 4 Main Reactors, a game for 2-4 players
+    options=(
+        Option(
+            "races", "choices", default=(), per_player=True, player_key="race", label="each player's race",
+            choices=tuple(r["name"] for r in catalogue().races.values()),
+            distinct="two players play the race {value}: the box has one tile per race (Among the Stars rulebook, Setup 7)",
+            help="one race per player, in seat order; none for a first game (Among the Stars rulebook, 3 Setup: "
+                 "each player takes a race tile)",
+        ),
+        Option(
+            "objectives", "choices", default=(), label="the objectives",
+            choices=tuple(o.name for o in catalogue().objectives.values()),
+            help="the objectives in play: as many as players, 2 with 2 players (Among the Stars rulebook, 3 Setup "
+                 "and 8 2-player rules)",
+        ),
+        Option(
+            "aggressive", "bool", default=False, label="the aggressive mode",
+            help="the aggressive mode: Conflict cards from year 2, 7 rounds in years 2-4 (Among the Stars "
+                 "rulebook, 7 Aggressive mode)",
+        ),
+    ),
+    score_input="json",
+    rulebook="Among the Stars rulebook, Hungarian edition",
+)
+"""Among the Stars' declaration (:class:`rules.core.GameInfo`)."""
+
+
+class AmongTheStarsGame(GameBase):
     """Among the Stars (Artipia Games, 2012), base game, 2-4 players, as a :class:`rules.core.Game`."""
 
-    name = "among"
-    title = "Among the Stars"
+    info = INFO
     event_kinds = frozenset({LOCATION_BUILT, REACTOR_BUILT, CARD_DISCARDED, CONFLICT_PLAYED, ROUND_ENDED,
                              VP_ADJUSTED, CREDITS_ADJUSTED, STATION_READ})
-    score_input_format = "json"
 
     def __init__(self, cat: Catalogue | None = None) -> None:
         self._cat = cat
@@ -198,36 +228,22 @@ class AmongTheStarsGame:
     def initial_state(self, settings: Mapping[str, Any]) -> AmongState:
         """Year 1, round 1, each player with a Main Reactor (2 cubes) and the first year's credits.
 
-        settings: ``{"players": [name or {"name", "race"}], "objectives": [names], "aggressive": bool}``.
+        settings: ``{"players": [name or {"name", "race"}], "objectives": [names], "aggressive": bool}``
+        (races may also come as ``"races"``: one per player in seat order).
 
         Raises:
-            BadEvent: fewer than 2 or more than 4 players, an unknown race or objective.
+            BadSettings: fewer than 2 or more than 4 players, an unknown race or objective, a race twice.
         """
         cat = self.cat
-        raw = list(settings.get("players", ()))
-        if not 2 <= len(raw) <= 4:
-            raise BadEvent(f"Among the Stars is for 2-4 players, got {len(raw)}")
+        checked = check_settings(self.info, settings)
         players = []
-        for entry in raw:
-            name, race = (entry, None) if isinstance(entry, str) else (entry["name"], entry.get("race"))
-            try:
-                race = cat.race(race) if race else None
-            except UnknownCard as exc:
-                raise BadEvent(f"player {name!r}: unknown race {race!r}; did you mean {', '.join(exc.suggestions) or '?'}") from None
+        for name, race_name in zip(checked.players, checked["races"]):
+            race = cat.race(race_name) if race_name else None
             main = cat.cards[VAK_MAIN_REACTOR if race == "vak" else MAIN_REACTOR]
             station = Station((Placed(main, ORIGIN, cubes=main.start_cubes, year=0, order=0),))
             players.append(self._income(AmongPlayer(name, race, 0, 0, station)))
-        twice = shared_race([p.race for p in players])
-        if twice is not None:
-            raise BadEvent(f"two players play the race {cat.races[twice]['name']}: the box has one tile per race "
-                           "(Among the Stars rulebook, Setup 7)")
-        objectives = []
-        for name in settings.get("objectives", ()):
-            try:
-                objectives.append(cat.objective(name).id)
-            except UnknownCard as exc:
-                raise BadEvent(f"unknown objective {name!r}; did you mean {', '.join(exc.suggestions) or '?'}") from None
-        return AmongState(players=tuple(players), objectives=tuple(objectives), aggressive=bool(settings.get("aggressive", False)),
+        objectives = tuple(cat.objective(name).id for name in checked["objectives"])
+        return AmongState(players=tuple(players), objectives=objectives, aggressive=checked["aggressive"],
                           reactors_left=cat.cards[POWER_REACTOR].copies)
 
     def apply(self, state: AmongState, event: Event) -> tuple[AmongState, list[Finding]]:

@@ -44,7 +44,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rules.core import BadEvent, Event, Finding, ScoreBreakdown, Severity, UnknownEvent
+from rules.core import BadEvent, Event, Finding, GameInfo, Option, ScoreBreakdown, Severity, UnknownEvent
+from rules.engine import GameBase
+from rules.settings import check_settings
 from rules.race.cards import GOODS_QUALIFIER, Card, cards, facts
 from rules.race.scoring import PlayerRecord, final_scores, score_player, vp_chips_in_box
 from rules.scoring import ScoreInputError
@@ -313,46 +315,56 @@ class _Apply:
             self.last_round(f"{player.name} has {len(player.tableau)} cards in their tableau")
 
 
-class RaceGame:
+INFO = GameInfo(
+    name="race",
+    title="Race for the Galaxy",
+    bgg_id=28143,
+    players=(facts()["players"]["min"], facts()["players"]["max"]),  # the box: 2-4 players (rules/data/race/game.json)
+    options=(
+        Option(
+            "advanced", "bool", default=False, players=(2, 2), label="the advanced game",
+            help="the advanced 2-player game: each player chooses two action cards a round from nine "
+                 "(Race for the Galaxy rulebook, Advanced 2-player game)",
+        ),
+        Option(
+            "start_worlds", "choices", default=(), per_player=True, offered=False, label="the start worlds",
+            choices=tuple(c.name for c in cards().start_worlds),
+            distinct="start world {value!r} dealt to several players; each start world exists once "
+                     "(Race for the Galaxy, setup 3: start worlds dealt one each)",
+            help="the start world dealt to each player, when known at the start (Race for the Galaxy, setup 3)",
+        ),
+    ),
+    score_input="jsonl-games",  # one game per JSON document: one game object, or JSON Lines with one game per line
+    rulebook="Race for the Galaxy rulebook, Polish edition",
+)
+"""Race for the Galaxy's declaration (:class:`rules.core.GameInfo`)."""
+
+
+class RaceGame(GameBase):
     """Race for the Galaxy (base game, 2-4 players) as a :class:`rules.core.Game`."""
 
-    name = "race"
-    title = "Race for the Galaxy"
+    info = INFO
     event_kinds = EVENT_KINDS
-    score_input_format = "jsonl-games"
-    """One game per JSON document: a file holding one game object, or JSON Lines with one game per line."""
 
     def initial_state(self, settings: Mapping[str, Any]) -> RaceState:
         """The table before any event.
 
         Settings: ``players`` (2-4 names, in seat order), ``advanced`` (the advanced 2-player
-        game, default false), ``start_worlds`` (optional ``{player: card}``, as if dealt).
+        game, default false), ``start_worlds`` (optional ``{player: card}`` or a list in seat order, as if dealt).
 
         Raises:
-            BadEvent: bad player list, advanced with other than 2 players, unknown start world.
+            BadSettings: bad player list, advanced with other than 2 players, an unknown start world,
+                one start world dealt twice.
         """
-        names = settings.get("players")
-        limits = facts()["players"]
-        if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) and n for n in names) or len(set(names)) != len(names):
-            raise BadEvent(f"race settings: 'players' must be a list of distinct names, got {names!r}")
-        if not limits["min"] <= len(names) <= limits["max"]:
-            raise BadEvent(f"race settings: {limits['min']}-{limits['max']} players, got {len(names)}")
-        advanced = bool(settings.get("advanced", False))
-        if advanced and len(names) != 2:
-            raise BadEvent("race settings: the advanced game is for 2 players")
+        checked = check_settings(self.info, settings)
+        names = checked.players
         state = RaceState(
             players=tuple(PlayerState(name=n) for n in names),
             pool=facts()["vp_pool_per_player"]["value"] * len(names),
-            advanced=advanced,
+            advanced=checked["advanced"],
         )
-        dealt = dict(settings.get("start_worlds") or {})
-        twice = [card for card in set(dealt.values()) if list(dealt.values()).count(card) > 1]
-        if twice:
-            raise BadEvent(
-                f"race settings: start world {twice[0]!r} dealt to several players; each start world exists once "
-                "(Race for the Galaxy setup 3, start worlds dealt one each)"
-            )
-        for seq, (player, card) in enumerate(dict(settings.get("start_worlds") or {}).items(), start=1):
+        dealt = [(n, card) for n, card in zip(names, checked["start_worlds"]) if card]
+        for seq, (player, card) in enumerate(dealt, start=1):
             state, _ = self.apply(state, Event(seq=-seq, kind=START_WORLD, payload={"player": player, "card": card}))
         return state
 

@@ -17,7 +17,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules.core import BadEvent, Event, Finding, ScoreBreakdown, Severity, UnknownEvent
+from rules.core import BadEvent, Event, Finding, GameInfo, Option, ScoreBreakdown, Severity, UnknownEvent
+from rules.engine import GameBase
+from rules.settings import check_settings
 from rules.roll.data import COLOURS, FACES, PHASES, Catalogue, Development, World, catalogue
 from rules.roll.dice import Dice
 from rules.roll.endgame import MAX_CREDITS, final_scores, good_capacity, score_positions
@@ -165,14 +167,29 @@ def _rule(section: str) -> str:
 # --- The game ----------------------------------------------------------------------------
 
 
-class RollGame:
+INFO = GameInfo(
+    name="roll",
+    title="Roll for the Galaxy",
+    bgg_id=132531,
+    players=(2, 5),  # Roll for the Galaxy, p.1: a game for 2-5 players
+    options=(
+        Option(
+            "tracking", "choice", default="full", choices=TRACKING, offered=False,
+            help="what the box follows: full (every die, the construction zone and the workers; Roll for the "
+                 "Galaxy, p.3-8) or tableau (tiles built, goods, VP chips and credits as players report them)",
+        ),
+    ),
+    score_input="json",
+    rulebook="Roll for the Galaxy rulebook, Greek edition (Red Meeple translation v.3)",
+)
+"""Roll for the Galaxy's declaration (:class:`rules.core.GameInfo`)."""
+
+
+class RollGame(GameBase):
     """Roll for the Galaxy: declaration plus a pure state transition (``apply``), ``score`` and ``view``."""
 
-    name = "roll"
-    title = "Roll for the Galaxy"
+    info = INFO
     event_kinds = EVENT_KINDS
-    score_input_format = "json"
-    min_players, max_players = 2, 5
 
     def __init__(self, cat: Catalogue | None = None) -> None:
         self._cat = cat
@@ -184,27 +201,19 @@ class RollGame:
     # -- protocol --
 
     def initial_state(self, settings: Mapping[str, Any]) -> RollState:
-        """The table before setup: ``settings["players"]`` lists 2-5 player names (Roll for the Galaxy, p.2 Setup).
+        """The table before setup: ``settings["players"]`` lists 2-5 player names (Roll for the Galaxy, p.2 Setup);
+        ``settings["tracking"]`` is ``"full"`` (default) or ``"tableau"`` (:data:`TRACKING`).
 
         The VP pool holds 12 VP per player, and 10 more are set aside (Roll for the Galaxy, p.2 Setup).
 
         Raises:
-            BadEvent: no players list, duplicate names, or not 2-5 players.
+            BadSettings: no players list, duplicate names, not 2-5 players, an unknown tracking.
         """
-        names = settings.get("players")
-        if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) and n for n in names):
-            raise BadEvent(f"roll settings need 'players': a list of 2-5 names, got {names!r}")
-        if len(set(names)) != len(names):
-            raise BadEvent(f"roll settings: player names must differ, got {list(names)!r}")
-        if not self.min_players <= len(names) <= self.max_players:
-            raise BadEvent(f"Roll for the Galaxy is for 2-5 players, got {len(names)}")
-        tracking = settings.get("tracking", "full")
-        if tracking not in TRACKING:
-            raise BadEvent(f"roll settings: 'tracking' must be one of {', '.join(TRACKING)}, got {tracking!r}")
+        checked = check_settings(self.info, settings)
         return RollState(
-            tracking=tracking,
-            players=tuple(PlayerState(name=n) for n in names),
-            vp_pool=VP_PER_PLAYER * len(names),
+            tracking=checked["tracking"],
+            players=tuple(PlayerState(name=n) for n in checked.players),
+            vp_pool=VP_PER_PLAYER * len(checked.players),
             bag=tuple(t.id for t in self.cat.game_tiles),
         )
 
