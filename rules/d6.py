@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from rules.core import BadEvent, Event, Finding, GameInfo, Severity, UnknownEvent
+from rules.core import BadEvent, Event, Finding, GameInfo, Progress, RulesError, ScoreBreakdown, Severity, UnknownEvent
 from rules.engine import GameBase
 from rules.settings import check_settings
 
@@ -151,6 +151,23 @@ class D6Game(GameBase):
             "latest": state.latest.to_json() if state.latest else None,
             "history": [roll.to_json() for roll in state.history],
         }
+
+    def progress(self, state: D6State) -> Progress:
+        """No rounds: the free roll goes on (``round`` counts the rolls read); it never ends by itself."""
+        return Progress(round=state.rolls, round_label=f"{state.rolls} roll{'s' if state.rolls != 1 else ''}",
+                        stage="rolling")
+
+    def scores(self, state: D6State) -> list[ScoreBreakdown]:
+        """Nobody scores a free roll: ``[]``."""
+        return []
+
+    def final_scores(self, data: Any) -> list[ScoreBreakdown]:
+        """A free roll has no end-of-game input (``info.score_input`` is None).
+
+        Raises:
+            RulesError: always.
+        """
+        raise RulesError(f"{self.title} has no end-of-game scoring")
 
 
 D6_GAME = D6Game()

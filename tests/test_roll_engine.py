@@ -339,7 +339,7 @@ def test_unfinished_developers_stay_on_the_tile():
     bob = t.run().state.player("Bob")
     assert bob.dev_workers == Dice.of(white=1)  # Mining League (6) has 1 of 6 developers
     # The construction zone does not score (p.8): Bob = Alien Archaeology 1 + Rosetta 1 + Alpha Centauri 1.
-    assert [b.total for b in ROLL_GAME.score(t.run().state)][1] == 3
+    assert [b.total for b in ROLL_GAME.scores(t.run().state)][1] == 3
 
 
 # --- credits and Manage Empire ------------------------------------------------------------
@@ -448,7 +448,7 @@ def test_engine_score_matches_the_score_command():
     # Same position through both paths: Ann (faction 1, New Sparta) with 5 VP chips.
     t = two_players().add("roll", "Ann", dice=[]).add("vp_taken", "Ann", vp=5)
     state = t.run().state
-    engine = ROLL_GAME.score(state)[0]
+    engine = ROLL_GAME.scores(state)[0]
     ann = state.player("Ann")
     data = {
         "players": [
@@ -556,7 +556,7 @@ def test_one_round_transcript_worked_by_hand():
     assert (s.vp_pool, s.step) == (24 - 2, Step.MANAGE)
     # Score now (p.8): Ann 0 + developments 1 + worlds 1 + 1 + 2 = 5; Bob 2 + 0 + 2 + 2 = 6.
     # Tie-break values: Ann cup 3 + $1 = 4; Bob cup 4 + $1 = 5.
-    scores = ROLL_GAME.score(s)
+    scores = ROLL_GAME.scores(s)
     assert [(b.total, b.tiebreak) for b in scores] == [(5, (4,)), (6, (5,))]
 
 

@@ -131,7 +131,7 @@ class AmongFlow:
 
     def scores(self, state: Any) -> list[ScoreBreakdown]:
         """Rulebook 6: the final scores once finished, else as the table stands."""
-        return list(state.scores) if state.finished else AMONG_GAME.score(state)
+        return AMONG_GAME.scores(state)
 
     def role(self, view: Mapping[str, Any], player: str) -> str | None:
         """The player's race, by name."""

@@ -318,7 +318,7 @@ class RollFlow:
 
     def scores(self, state: Any) -> list[ScoreBreakdown]:
         """Roll for the Galaxy, p.8 Victory."""
-        return ROLL_GAME.score(state)
+        return ROLL_GAME.scores(state)
 
     def role(self, view: Mapping[str, Any], player: str) -> str | None:
         """The player's faction tile (its side names) and home world."""

@@ -32,7 +32,7 @@ from rules.among_the_stars.data import (
 from rules.among_the_stars.endgame import (
     PlayerPosition,
     Position,
-    check_stations,
+    check_position,
     final_scores,
     parse_station,
     score_position,
@@ -43,10 +43,11 @@ from rules.among_the_stars.legality import (
     check_placement,
     check_station,
     correct_station,
+    issue_finding,
     rule_citation,
 )
 from rules.among_the_stars.station import ORIGIN, Cell, Placed, Station
-from rules.core import BadEvent, Event, Finding, GameInfo, Option, ScoreBreakdown, Severity, UnknownEvent
+from rules.core import BadEvent, CheckFormat, Event, Finding, GameInfo, Option, Progress, ScoreBreakdown, Severity, UnknownEvent
 from rules.engine import GameBase
 from rules.settings import check_settings
 from rules.scoring import ScoreInputError
@@ -171,6 +172,10 @@ INFO = GameInfo(
     ),
     score_input="json",
     rulebook="Among the Stars rulebook, Hungarian edition",
+    check_format=CheckFormat(
+        row=(("player", "player"), ("card", "card"), ("cell", "cell"), ("rule", "rule_kind"), ("message", "what")),
+        legal=False, listed=(Severity.ERROR,),
+    ),
 )
 """Among the Stars' declaration (:class:`rules.core.GameInfo`)."""
 
@@ -196,9 +201,10 @@ class AmongTheStarsGame(GameBase):
         return final_scores(data)
 
     @staticmethod
-    def check_stations(data: Any) -> dict[str, list[dict]]:
-        """``companion check among FILE``; see :func:`rules.among_the_stars.endgame.check_stations`."""
-        return check_stations(data)
+    def check(data: Any) -> list[Finding]:
+        """``companion check among FILE``: errors first, then warnings; see
+        :func:`rules.among_the_stars.endgame.check_position`."""
+        return check_position(data)
 
     # -- facts ------------------------------------------------------------------------------
     def rounds_in_year(self, state: AmongState, year: int | None = None) -> int:
@@ -281,8 +287,7 @@ class AmongTheStarsGame(GameBase):
                            f"{', '.join(p.name for p in state.players)}") from None
 
     def _finding(self, issue: Issue, player: str, seq: int) -> Finding:
-        return Finding(issue.message, f"{player}: {issue.card} at [{issue.cell[0]}, {issue.cell[1]}]", issue.severity,
-                       rule_citation(issue.rule), seq)
+        return issue_finding(issue, player, seq)
 
     def _acted(self, state: AmongState, p: AmongPlayer, event: Event) -> tuple[AmongPlayer, list[Finding]]:
         now = (state.year, state.round)
@@ -497,12 +502,34 @@ class AmongTheStarsGame(GameBase):
             state = state.with_player(p)
         if state.year >= cat.rules["years"]:
             final = replace(state, finished=True)
-            return replace(final, scores=tuple(self.score(final))), findings
+            return replace(final, scores=tuple(self._score_now(final))), findings
         state = replace(state, year=state.year + 1, round=1)
         return replace(state, players=tuple(self._income(p) for p in state.players)), findings
 
-    def score(self, state: AmongState) -> list[ScoreBreakdown]:
-        """Final scores of the table as it stands (rulebook 6)."""
+    def scores(self, state: AmongState) -> list[ScoreBreakdown]:
+        """Each player's score (rulebook 6 'Game end'): the final scores once the game is over, else
+        the table as it stands scored as if it ended now."""
+        if state.finished:
+            return list(state.scores)
+        return self._score_now(state)
+
+    def progress(self, state: AmongState) -> Progress:
+        """Year and round (rulebook 4 'Round overview': 4 years of 6 rounds, 7 in years 2-4 of the
+        aggressive mode); the stage is ``"actions"`` (every player does one action, then the round
+        ends) or ``"over"``; the players who have not acted this round are waited for."""
+        years = self.cat.rules["years"]
+        rounds = self.rounds_in_year(state)
+        last = not state.finished and state.year == years and state.round == rounds
+        return Progress(
+            round=state.round, round_label=f"Year {state.year} of {years}, round {state.round} of {rounds}",
+            stage="over" if state.finished else "actions", last_round=last,
+            ending=(f"round {rounds} of year {years} is the last round",) if last else (), over=state.finished,
+            rounds=rounds,
+            waiting=() if state.finished else tuple(p.name for p in state.players if p.acted != (state.year, state.round)),
+        )
+
+    def _score_now(self, state: AmongState) -> list[ScoreBreakdown]:
+        """The table scored as it stands (rulebook 6)."""
         cat = self.cat
         position = Position(
             [PlayerPosition(p.name, p.race, p.credits, p.vp, p.station) for p in state.players],

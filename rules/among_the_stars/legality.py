@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from rules.among_the_stars.data import POWER_REACTOR, CardDef, Catalogue, catalogue
 from rules.among_the_stars.station import Cell, Placed, Station, neighbour_cells
-from rules.core import Severity
+from rules.core import Finding, Severity
 
 __all__ = [
     "RULES",
@@ -32,6 +32,7 @@ __all__ = [
     "check_station",
     "correct_station",
     "fix_for",
+    "issue_finding",
     "legal_cells",
     "rule_citation",
 ]
@@ -74,6 +75,14 @@ class Issue:
     def to_json(self, player: str | None = None) -> dict:
         """``{"player", "card", "cell": [i, j], "rule", "message"}`` (the check command's row)."""
         return {"player": player, "card": self.card, "cell": list(self.cell), "rule": self.rule, "message": self.message}
+
+
+def issue_finding(issue: Issue, player: str, seq: int | None = None) -> Finding:
+    """``issue`` in ``player``'s station as a :class:`rules.core.Finding` (``rule_kind`` the rule id,
+    ``rule`` its citation, ``where`` "player: card at [i, j]")."""
+    return Finding(issue.message, f"{player}: {issue.card} at {_cell_text(issue.cell)}", issue.severity,
+                   rule_citation(issue.rule), seq, player=player, card=issue.card, cell=tuple(issue.cell),
+                   rule_kind=issue.rule)
 
 
 def _cell_text(cell: Cell) -> str:

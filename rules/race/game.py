@@ -44,7 +44,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rules.core import BadEvent, Event, Finding, GameInfo, Option, ScoreBreakdown, Severity, UnknownEvent
+from rules.core import BadEvent, Event, Finding, GameInfo, Option, Progress, ScoreBreakdown, Severity, UnknownEvent
 from rules.engine import GameBase
 from rules.settings import check_settings
 from rules.race.cards import GOODS_QUALIFIER, Card, cards, facts
@@ -779,6 +779,18 @@ class RaceGame(GameBase):
                 for p in state.players
             ],
         }
+
+    def progress(self, state: RaceState) -> Progress:
+        """Round and stage (the round: select, then the selected phases in order I-V, then the end of
+        round); the last round once the VP pool is empty or a tableau has 12 cards (end of game).
+        Waiting: while action cards are chosen, the players who have not chosen yet."""
+        chosen = {name for name, _ in state.chosen}
+        choosing = state.stage in (Stage.SETUP, Stage.SELECT)
+        return Progress(
+            round=state.round, round_label=f"Round {state.round}" if state.round else "Setup", stage=state.stage.value,
+            last_round=bool(state.ending), ending=state.ending, over=state.stage is Stage.OVER,
+            waiting=tuple(p.name for p in state.players if p.name not in chosen) if choosing else (),
+        )
 
     def scores(self, state: RaceState) -> list[ScoreBreakdown]:
         """Each player's score as the table stands (the final score once the game is over)."""

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules.core import BadEvent, Event, Finding, GameInfo, Option, ScoreBreakdown, Severity, UnknownEvent
+from rules.core import BadEvent, Event, Finding, GameInfo, Option, Progress, ScoreBreakdown, Severity, UnknownEvent
 from rules.engine import GameBase
 from rules.settings import check_settings
 from rules.roll.data import COLOURS, FACES, PHASES, Catalogue, Development, World, catalogue
@@ -186,7 +186,7 @@ INFO = GameInfo(
 
 
 class RollGame(GameBase):
-    """Roll for the Galaxy: declaration plus a pure state transition (``apply``), ``score`` and ``view``."""
+    """Roll for the Galaxy: declaration plus a pure state transition (``apply``), ``view``, ``progress``, ``scores``."""
 
     info = INFO
     event_kinds = EVENT_KINDS
@@ -251,9 +251,27 @@ class RollGame(GameBase):
             "reminders": [r.to_json() for r in self.reminders(state, "assign" if step in ("roll", "assign") else step)],
         }
 
-    def score(self, state: RollState) -> list[ScoreBreakdown]:
-        """Final scores of the players in ``state`` (Roll for the Galaxy, p.8 Victory), in seat order."""
+    def scores(self, state: RollState) -> list[ScoreBreakdown]:
+        """Each player's score as the table stands (Roll for the Galaxy, p.8 Victory), in seat order; final
+        once the game is over and the dice are counted."""
         return score_positions([p.end_position() for p in state.players], self.cat)
+
+    def progress(self, state: RollState) -> Progress:
+        """Round and stage (Roll for the Galaxy, p.3 Rounds: roll, assign, reveal, the selected phases I-V,
+        Manage Empire); the last round once an end condition is met (p.8 End check). Waiting: before the
+        first round, the players whose setup is not reported; while assigning, those with no phase selected."""
+        stage = state.step
+        if stage is Step.SETUP:
+            waiting = tuple(p.name for p in state.players if p.faction is None)
+        elif stage in (Step.ROLL, Step.ASSIGN):
+            waiting = tuple(p.name for p in state.players if not p.selected)
+        else:
+            waiting = ()
+        return Progress(
+            round=state.round, round_label=f"Round {state.round}" if state.round else "Setup", stage=stage.value,
+            last_round=bool(state.end_triggered), ending=state.end_triggered, over=stage is Step.OVER,
+            waiting=waiting,
+        )
 
     def final_scores(self, data: Any) -> list[ScoreBreakdown]:
         """Score an end-of-game input (``companion score roll FILE``); see :func:`rules.roll.endgame.final_scores`."""
