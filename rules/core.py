@@ -43,6 +43,7 @@ __all__ = [
     "OPTION_KINDS",
     "BadSettings",
     "Replay",
+    "citation",
     "effective_events",
     "replay",
     "UNDO",
@@ -370,6 +371,12 @@ SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple")
 """The seat colours offered when a game declares none of its own."""
 
 
+def citation(title: str, section: str) -> str:
+    """A rule citation in the one format every finding uses: ``"<game title>, <rulebook section>"``
+    (``"Roll for the Galaxy, p.8 End check"``); a section already cited that way is kept as it is."""
+    return section if section.startswith(f"{title}, ") else f"{title}, {section}"
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """A game's facts, declared once on its engine (``game.info``); nothing else lists them.
@@ -432,9 +439,8 @@ class GameInfo:
         return str(low) if low == high else f"{low}-{high}"
 
     def cite(self, section: str) -> str:
-        """A rule citation in the one format findings use: ``"<title>, <rulebook section>"``
-        (a section already cited that way is kept as it is)."""
-        return section if section.startswith(f"{self.title}, ") else f"{self.title}, {section}"
+        """A rule citation in the one format findings use: ``"<title>, <rulebook section>"`` (:func:`citation`)."""
+        return citation(self.title, section)
 
 
 @dataclass(frozen=True)

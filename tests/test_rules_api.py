@@ -106,3 +106,35 @@ def test_scores_json_prints_roles_and_team_scores_for_a_game_that_declares_them(
     plain = scores_json(breakdowns, ROLL_GAME)
     assert list(plain) == ["players", "winners"] and plain["winners"] == ["B"] and list(plain["players"][0]) == ["name", "total", "breakdown"]
     json.dumps(out)
+
+
+# -- the one event helper ------------------------------------------------------------------------------
+
+def test_event_context_reads_the_payload_checks_the_player_and_cites_in_one_format():
+    import pytest
+
+    from rules import BadEvent
+    from rules.engine import EventContext
+
+    ctx = EventContext(ROLL_GAME.info, Event(seq=7, kind="tile_built", payload={"tile": "Space Piracy", "n": True, "vp": 2},
+                                             player="Ann"), players=("Ann", "Bob"))
+    assert ctx.require("tile", str) == "Space Piracy" and ctx.player() == "Ann" and ctx.count("vp", minimum=1) == 2
+    assert ctx.get("missing", 5) == 5
+    with pytest.raises(BadEvent, match=r"event 7 \(tile_built\): payload needs 'dice'"):
+        ctx.require("dice")
+    with pytest.raises(BadEvent, match="'n' must be a whole number, got True"):  # JSON true is not 1
+        ctx.require("n", int)
+    with pytest.raises(BadEvent, match="'vp' must be a whole number 3 or more"):
+        ctx.count("vp", minimum=3)
+    other = EventContext(ROLL_GAME.info, Event(seq=8, kind="vp_taken", payload={"player": "Zed"}), players=("Ann", "Bob"))
+    with pytest.raises(BadEvent, match="no player 'Zed'; players: Ann, Bob"):
+        other.player()
+    found = ctx.finding("too many", "Ann", Severity.ERROR, "p.6", card="Space Piracy", fix="take one back")
+    assert found.rule == "Roll for the Galaxy, p.6" and found.seq == 7 and ctx.findings == [found]
+    assert ROLL_GAME.info.cite("Roll for the Galaxy, p.8 End check") == "Roll for the Galaxy, p.8 End check"
+
+
+def test_every_engine_dispatches_through_its_handler_table():
+    for name, game in GAMES.items():
+        assert game.event_kinds == frozenset(game.handlers), name
+        assert all(callable(h) for h in game.handlers.values()), name

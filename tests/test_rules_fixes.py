@@ -256,7 +256,7 @@ def test_credits_adjusted_below_zero_is_a_warning_naming_the_amount():
     r = among_run(log, players=("A", "B"))
     assert r.state.player("A").credits == 0
     hits = [f for f in r.findings if f.severity is Severity.WARNING and "30" in f.what]
-    assert hits and hits[0].where == "A" and "10 credits" in hits[0].what and "digest §4" in hits[0].rule
+    assert hits and hits[0].where == "A" and "10 credits" in hits[0].what and "rulebook 4 'The three actions'" in hits[0].rule
     ok = AmongLog()
     ok.add(CREDITS_ADJUSTED, "A", delta=-10, reason="test")
     assert not among_run(ok, players=("A", "B")).findings
@@ -270,4 +270,4 @@ def test_vp_adjusted_below_zero_is_shown_and_stops_at_zero():
     r = among_run(log, players=("A", "B"))
     assert r.state.player("A").vp == 0
     hits = [f for f in r.findings if "30" in f.what and "stops at 0" in f.what]
-    assert hits and "26" in hits[0].what and "§5.6" in hits[0].rule
+    assert hits and "26" in hits[0].what and "rulebook 5 'Round end'" in hits[0].rule

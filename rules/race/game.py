@@ -44,8 +44,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rules.core import BadEvent, Event, Finding, GameInfo, Option, Progress, ScoreBreakdown, Severity, UnknownEvent
-from rules.engine import GameBase
+from rules.core import Event, GameInfo, Option, Progress, ScoreBreakdown, Severity
+from rules.engine import EventContext, GameBase
 from rules.settings import check_settings
 from rules.race.cards import GOODS_QUALIFIER, Card, cards, facts
 from rules.race.scoring import PlayerRecord, final_scores, score_player, vp_chips_in_box
@@ -75,11 +75,7 @@ GOOD_REMOVED = "good_removed"
 VP_CHIPS = "vp_chips"
 PHASE_DONE = "phase_done"
 ROUND_END = "round_end"
-EVENT_KINDS = frozenset(
-    {START_WORLD, HAND_COUNTED, ACTIONS_SELECTED, ACTION_CHOSEN, CARD_PLACED, CARD_DISCARDED, GOOD_PLACED, GOOD_REMOVED, VP_CHIPS, PHASE_DONE, ROUND_END}
-)
 
-RULE = "Race for the Galaxy, {}"
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
 
 
@@ -263,56 +259,147 @@ def _reduction(player: PlayerState, card: Card, phase_count: int) -> int:
     return total
 
 
-class _Apply:
-    """One event's application: the event, the state being built, and the findings raised."""
+def _put(state: RaceState, player: PlayerState) -> RaceState:
+    """``state`` with ``player`` replacing the player of the same name."""
+    return replace(state, players=tuple(player if p.name == player.name else p for p in state.players))
 
-    def __init__(self, state: RaceState, event: Event) -> None:
-        self.state = state
-        self.event = event
-        self.findings: list[Finding] = []
 
-    def find(self, what: str, where: str, severity: Severity, rule: str) -> None:
-        self.findings.append(Finding(what=what, where=where, severity=severity, rule=RULE.format(rule), seq=self.event.seq))
+def _player(state: RaceState, ctx: EventContext, key: str = "player") -> PlayerState:
+    """The event's player (``event.player``, else ``payload[key]``). Raises BadEvent for a name not at the table."""
+    return state.player(ctx.player(key))
 
-    def bad(self, problem: str) -> BadEvent:
-        return BadEvent(f"event {self.event.seq} ({self.event.kind}): {problem}")
 
-    def payload(self, key: str) -> Any:
-        if key not in self.event.payload:
-            raise self.bad(f"payload has no {key!r}")
-        return self.event.payload[key]
+def _card(ctx: EventContext, key: str) -> Card:
+    """The card named by ``payload[key]``. Raises BadEvent with the closest card names."""
+    try:
+        return cards().lookup(ctx.require(key), key)
+    except ScoreInputError as error:
+        raise ctx.bad(str(error)) from None
 
-    def player(self, key: str = "player") -> PlayerState:
-        name = self.event.payload.get(key, self.event.player)
+
+def _last_round(state: RaceState, ctx: EventContext, reason: str) -> RaceState:
+    """An end condition is met: this round is the last one (end of game: it is played to its end)."""
+    if reason in state.ending:
+        return state
+    if not state.ending:
+        ctx.finding(f"{reason}: this is the last round; it is played to its end", "table", Severity.INFO, "end of game")
+    return replace(state, ending=(*state.ending, reason))
+
+
+def _check_tableau_end(state: RaceState, ctx: EventContext, player: PlayerState) -> RaceState:
+    """End of game: a tableau of 12 cards (rules/data/race/game.json ``tableau_end``) makes this the last round."""
+    if len(player.tableau) >= facts()["tableau_end"]["value"]:
+        return _last_round(state, ctx, f"{player.name} has {len(player.tableau)} cards in their tableau")
+    return state
+
+
+def _reset_phase(state: RaceState) -> RaceState:
+    """A new phase: nobody has placed a card in it, and this phase's one-off powers are unused."""
+    return replace(
+        state,
+        players=tuple(replace(p, placed_in_phase=0, extra_military=0, free_world=False, produce_used=()) for p in state.players),
+    )
+
+
+def _close_round(state: RaceState, ctx: EventContext, hands: Mapping[str, Any]) -> RaceState:
+    """End of round: hands after discarding (hand limit 10), then the next selection or the end of the game."""
+    limit = facts()["hand_limit"]["value"]
+    for name, count in hands.items():
         try:
-            return self.state.player(name)
+            player = state.player(name)
         except KeyError:
-            raise self.bad(f"no player {name!r}; players: {', '.join(p.name for p in self.state.players)}") from None
+            raise ctx.bad(f"'hands' names no player {name!r}") from None
+        state = _put(state, replace(player, hand=ctx.count(f"hands.{name}", count)))
+    for player in state.players:
+        if player.hand is not None and player.hand > limit:
+            ctx.finding(
+                f"{player.name} ends round {state.round} with {player.hand} cards in hand; discard down to {limit}",
+                player.name,
+                Severity.ERROR,
+                "end of round: hand limit",
+            )
+    over = bool(state.ending)
+    if over:
+        ctx.finding(f"game over after round {state.round}: {'; '.join(state.ending)}", "table", Severity.INFO, "end of game")
+    return replace(
+        state,
+        stage=Stage.OVER if over else Stage.SELECT,
+        players=tuple(replace(p, actions=()) for p in state.players),
+    )
 
-    def card(self, key: str) -> Card:
-        try:
-            return cards().lookup(self.payload(key), key)
-        except ScoreInputError as error:
-            raise self.bad(str(error)) from None
 
-    def count(self, key: str, value: Any) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise self.bad(f"{key!r} must be a whole number 0 or more, got {value!r}")
-        return value
+def _select(state: RaceState, ctx: EventContext, raw: Any) -> RaceState:
+    """The revealed action cards (``{player: id or [ids]}``) start a round: the phases it plays (the round: select)."""
+    before = state
+    if state.stage is Stage.PHASES:
+        left = ", ".join(s.label for s in state.steps[state.step :])
+        ctx.finding(f"round {state.round} still had phases to play ({left}); they are skipped", "table", Severity.WARNING, "the round")
+        state = _close_round(state, ctx, hands={})
+    elif state.stage is Stage.ROUND_END:
+        state = _close_round(state, ctx, hands={})
+    if state.stage is Stage.OVER and before.stage is not Stage.OVER:
+        ctx.finding("the game is over; this selection starts a round after the last one", "table", Severity.WARNING, "end of game")
+    if not isinstance(raw, Mapping):
+        raise ctx.bad(f"'choices' must map players to action ids, got {raw!r}")
+    actions = _actions()
+    picks = facts()["picks_per_round"]["advanced_2p" if state.advanced else "standard"]
+    choices: dict[str, tuple[str, ...]] = {}
+    for player in state.players:
+        if player.name not in raw:
+            raise ctx.bad(f"no action chosen by {player.name!r}")
+        ids = raw[player.name]
+        ids = [ids] if isinstance(ids, str) else ids
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            raise ctx.bad(f"{player.name!r}: action ids must be a string or a list of strings, got {ids!r}")
+        for i in ids:
+            if i not in actions:
+                raise ctx.bad(f"{player.name!r}: unknown action {i!r}; actions: {', '.join(actions)}")
+        unique = tuple(dict.fromkeys(ids))
+        if len(unique) != len(ids):
+            ctx.finding(f"{player.name} chose the same action card twice", player.name, Severity.ERROR, "advanced 2-player game")
+        if len(unique) != picks and len(unique) == len(ids):
+            ctx.finding(f"{player.name} chose {len(unique)} action card{'s' if len(unique) != 1 else ''}; "
+                        f"each round every player chooses {picks}", player.name, Severity.ERROR, "the round: select")
+        for i in unique:
+            if actions[i]["advanced_only"] and not state.advanced:
+                ctx.finding(f"{player.name} chose {actions[i]['card']}, which is only in the advanced 2-player game",
+                            player.name, Severity.ERROR, "advanced 2-player game")
+        order = list(actions)
+        choices[player.name] = tuple(sorted(unique, key=order.index))
+    steps = plan_phases(choices, state.advanced)
+    state = replace(
+        state,
+        players=tuple(replace(p, actions=choices[p.name]) for p in state.players),
+        stage=Stage.PHASES if steps else Stage.ROUND_END,
+        round=state.round + 1,
+        steps=steps,
+        step=0,
+        phase_count=state.phase_count + (1 if steps else 0),
+    )
+    return _reset_phase(state)
 
-    def put(self, player: PlayerState) -> None:
-        self.state = replace(self.state, players=tuple(player if p.name == player.name else p for p in self.state.players))
 
-    def last_round(self, reason: str) -> None:
-        if reason in self.state.ending:
-            return
-        if not self.state.ending:
-            self.find(f"{reason}: this is the last round; it is played to its end", "table", Severity.INFO, "end of game (digest §6)")
-        self.state = replace(self.state, ending=(*self.state.ending, reason))
+def _check_paid(ctx: EventContext, where: str, card: Card, paid: int | None, due: int, rule: str) -> None:
+    if paid is not None and paid < due:
+        ctx.finding(f"{card.name} costs {due} card(s) here but {paid} were paid", where, Severity.ERROR, rule)
 
-    def check_tableau_end(self, player: PlayerState) -> None:
-        if len(player.tableau) >= facts()["tableau_end"]["value"]:
-            self.last_round(f"{player.name} has {len(player.tableau)} cards in their tableau")
+
+def _windfall_source(state: RaceState, player: PlayerState, world: Card, step: PhaseStep) -> str | None:
+    """An unused way to produce on windfall ``world`` now: a matching windfall power, else the Produce bonus."""
+    wanted = {f"WINDFALL_{GOODS_QUALIFIER[world.goods]}", "WINDFALL_ANY"} if world.goods else set()
+    for card in _active(player, state.phase_count):
+        for power in card.powers_in(5):
+            if wanted.intersection(power.code) and card.name not in player.produce_used:
+                return card.name
+    bonuses = sum(_actions()[i].get("windfall_produce", 0) for i in step.bonus_for(player.name))
+    if player.produce_used.count("bonus") < bonuses:
+        return "bonus"
+    return None
+
+
+def _world(state: RaceState, ctx: EventContext) -> tuple[PlayerState, Card, int | None]:
+    player, card = _player(state, ctx), _card(ctx, "world")
+    return player, card, player.find(card.name)
 
 
 INFO = GameInfo(
@@ -344,7 +431,6 @@ class RaceGame(GameBase):
     """Race for the Galaxy (base game, 2-4 players) as a :class:`rules.core.Game`."""
 
     info = INFO
-    event_kinds = EVENT_KINDS
 
     def initial_state(self, settings: Mapping[str, Any]) -> RaceState:
         """The table before any event.
@@ -368,382 +454,302 @@ class RaceGame(GameBase):
             state, _ = self.apply(state, Event(seq=-seq, kind=START_WORLD, payload={"player": player, "card": card}))
         return state
 
-    def apply(self, state: RaceState, event: Event) -> tuple[RaceState, list[Finding]]:
-        """The state after ``event`` and the misplays it shows (see the module doc for kinds).
-
-        Raises:
-            UnknownEvent: not a Race event kind.
-            BadEvent: unknown player, unknown card (with close names), malformed payload.
-        """
-        if event.kind not in EVENT_KINDS:
-            raise UnknownEvent(f"event {event.seq}: game 'race' has no event kind {event.kind!r}")
-        a = _Apply(state, event)
+    def before(self, state: RaceState, ctx: EventContext) -> bool:
+        """Once the game is over, an event is still applied but said (WARNING): it belongs to no round."""
         if state.stage is Stage.OVER:
-            a.find("the game is over; this event is recorded but belongs to no round", f"event {event.seq}", Severity.WARNING, "end of game (digest §6)")
-        getattr(self, "_" + event.kind)(a)
-        return a.state, a.findings
+            ctx.finding("the game is over; this event is recorded but belongs to no round", f"event {ctx.event.seq}",
+                        Severity.WARNING, "end of game")
+        return True
 
     # -- setup and bookkeeping ----------------------------------------------------------------
-    def _start_world(self, a: _Apply) -> None:
-        player, card = a.player(), a.card("card")
-        if a.state.stage is not Stage.SETUP:
-            a.find(f"start world {card.name} dealt after setup", player.name, Severity.WARNING, "setup 3 (seed)")
+    def _start_world(self, state: RaceState, ctx: EventContext) -> RaceState:
+        """Setup 3: each player is dealt one start world face up, the first card of their tableau (Alpha
+        Centauri comes with its windfall good unless ``"good": false``)."""
+        player, card = _player(state, ctx), _card(ctx, "card")
+        if state.stage is not Stage.SETUP:
+            ctx.finding(f"start world {card.name} dealt after setup", player.name, Severity.WARNING, "setup 3")
         if card.start_world is None:
-            a.find(f"{card.name} is not a start world", player.name, Severity.ERROR, "setup 3 (seed)")
+            ctx.finding(f"{card.name} is not a start world", player.name, Severity.ERROR, "setup 3")
         if any(cards()[p.card].start_world is not None for p in player.tableau):
-            a.find(f"{player.name} already has a start world", player.name, Severity.ERROR, "setup 3 (seed)")
-        holders = [p.name for p in a.state.players if p.name != player.name and p.find(card.name) is not None]
+            ctx.finding(f"{player.name} already has a start world", player.name, Severity.ERROR, "setup 3")
+        holders = [p.name for p in state.players if p.name != player.name and p.find(card.name) is not None]
         if card.start_world is not None and holders:
-            a.find(
+            ctx.finding(
                 f"{card.name} is already {holders[0]}'s start world; there is one of each, dealt to one player: misread?",
                 player.name,
                 Severity.ERROR,
-                "setup 3: start worlds dealt one each (rulebook; digest §2)",
+                "setup 3: start worlds dealt one each",
             )
-        good = bool(a.event.payload.get("good", card.is_windfall))
-        a.put(replace(player, tableau=(*player.tableau, Placed(card.name, good=good, placed_at=0, windfall_received=good))))
+        good = bool(ctx.payload.get("good", card.is_windfall))
+        return _put(state, replace(player, tableau=(*player.tableau, Placed(card.name, good=good, placed_at=0, windfall_received=good))))
 
-    def _hand_counted(self, a: _Apply) -> None:
-        player = a.player()
-        a.put(replace(player, hand=a.count("cards", a.payload("cards"))))
+    def _hand_counted(self, state: RaceState, ctx: EventContext) -> RaceState:
+        """Cards in a player's hand, as counted at the table."""
+        player = _player(state, ctx)
+        return _put(state, replace(player, hand=ctx.count("cards")))
 
-    def _vp_chips(self, a: _Apply) -> None:
-        """VP chips taken: from the pool while it lasts, then from the chips set aside (digest §6).
+    def _vp_chips(self, state: RaceState, ctx: EventContext) -> RaceState:
+        """VP chips taken: from the pool while it lasts, then from the chips set aside (end of game).
 
-        VP chips are gained in the Consume phase (digest §4 IV): a take in any other phase is
-        a WARNING (misreport or a late report). The pool never goes below 0; what it cannot
-        pay comes from the set-aside chips (INFO), and more than the box holds is a WARNING.
+        VP chips are gained in the Consume phase: a take in any other phase is a WARNING (misreport
+        or a late report). The pool never goes below 0; what it cannot pay comes from the set-aside
+        chips (INFO), and more than the box holds is a WARNING.
         """
-        player = a.player()
-        vp = a.count("vp", a.payload("vp"))
+        player = _player(state, ctx)
+        vp = ctx.count("vp")
         where = f"{player.name}: VP chips"
-        step = a.state.current
+        step = state.current
         if vp and (step is None or step.phase != "consume"):
-            now = step.label if step else a.state.stage.value
-            a.find(
+            now = step.label if step else state.stage.value
+            ctx.finding(
                 f"{player.name} takes {vp} VP in chips outside the Consume phase (now: {now}); VP chips are gained by consuming",
                 where,
                 Severity.WARNING,
-                "Consume phase: VP chips (digest §4 IV)",
+                "Consume phase: VP chips",
             )
-        a.put(replace(player, chips=player.chips + vp))
-        from_pool = min(vp, a.state.pool)
+        state = _put(state, replace(player, chips=player.chips + vp))
+        from_pool = min(vp, state.pool)
         extra = vp - from_pool
-        a.state = replace(a.state, pool=a.state.pool - from_pool, set_aside_paid=a.state.set_aside_paid + extra)
+        state = replace(state, pool=state.pool - from_pool, set_aside_paid=state.set_aside_paid + extra)
         if extra:
-            a.find(
+            ctx.finding(
                 f"the VP pool had only {from_pool} VP left; {extra} VP of {player.name}'s {vp} come from the chips set aside",
                 where,
                 Severity.INFO,
-                "end of game: the VP pool runs out (digest §2, §6)",
+                "end of game: the VP pool runs out",
             )
-            set_aside = vp_chips_in_box() - facts()["vp_pool_per_player"]["value"] * len(a.state.players)
-            if a.state.set_aside_paid > set_aside:
-                a.find(
-                    f"{a.state.set_aside_paid} VP paid from the chips set aside, but only {set_aside} VP are set aside "
+            set_aside = vp_chips_in_box() - facts()["vp_pool_per_player"]["value"] * len(state.players)
+            if state.set_aside_paid > set_aside:
+                ctx.finding(
+                    f"{state.set_aside_paid} VP paid from the chips set aside, but only {set_aside} VP are set aside "
                     f"(the box holds {vp_chips_in_box()} VP of chips): misread amount?",
                     where,
                     Severity.WARNING,
-                    "components: 28 VP chips (rulebook; digest §1)",
+                    "components: 28 VP chips",
                 )
-        if a.state.pool <= 0:
-            a.last_round("the VP pool is empty (set-aside chips pay out until the round ends)")
+        if state.pool <= 0:
+            state = _last_round(state, ctx, "the VP pool is empty (set-aside chips pay out until the round ends)")
+        return state
 
     # -- the round ----------------------------------------------------------------------------
-    def _actions_selected(self, a: _Apply) -> None:
-        state = a.state
-        if state.stage is Stage.PHASES:
-            left = ", ".join(s.label for s in state.steps[state.step :])
-            a.find(f"round {state.round} still had phases to play ({left}); they are skipped", "table", Severity.WARNING, "the round (digest §3)")
-            self._close_round(a, hands={})
-        elif state.stage is Stage.ROUND_END:
-            self._close_round(a, hands={})
-        if a.state.stage is Stage.OVER and state.stage is not Stage.OVER:
-            a.find("the game is over; this selection starts a round after the last one", "table", Severity.WARNING, "end of game (digest §6)")
-        raw = a.payload("choices")
-        if not isinstance(raw, Mapping):
-            raise a.bad(f"'choices' must map players to action ids, got {raw!r}")
-        actions = _actions()
-        picks = facts()["picks_per_round"]["advanced_2p" if a.state.advanced else "standard"]
-        choices: dict[str, tuple[str, ...]] = {}
-        for player in a.state.players:
-            if player.name not in raw:
-                raise a.bad(f"no action chosen by {player.name!r}")
-            ids = raw[player.name]
-            ids = [ids] if isinstance(ids, str) else ids
-            if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-                raise a.bad(f"{player.name!r}: action ids must be a string or a list of strings, got {ids!r}")
-            for i in ids:
-                if i not in actions:
-                    raise a.bad(f"{player.name!r}: unknown action {i!r}; actions: {', '.join(actions)}")
-            unique = tuple(dict.fromkeys(ids))
-            if len(unique) != len(ids):
-                a.find(f"{player.name} chose the same action card twice", player.name, Severity.ERROR, "advanced 2-player game (digest §3)")
-            if len(unique) != picks and len(unique) == len(ids):
-                a.find(f"{player.name} chose {len(unique)} action card{'s' if len(unique) != 1 else ''}; "
-                       f"each round every player chooses {picks}", player.name, Severity.ERROR, "the round: select (rulebook; digest §3)")
-            for i in unique:
-                if actions[i]["advanced_only"] and not a.state.advanced:
-                    a.find(f"{player.name} chose {actions[i]['card']}, which is only in the advanced 2-player game", player.name, Severity.ERROR, "advanced 2-player game (digest §3)")
-            order = list(actions)
-            choices[player.name] = tuple(sorted(unique, key=order.index))
-        steps = plan_phases(choices, a.state.advanced)
-        a.state = replace(
-            a.state,
-            players=tuple(replace(p, actions=choices[p.name]) for p in a.state.players),
-            stage=Stage.PHASES if steps else Stage.ROUND_END,
-            round=a.state.round + 1,
-            steps=steps,
-            step=0,
-            phase_count=a.state.phase_count + (1 if steps else 0),
-        )
-        self._reset_phase(a)
+    def _actions_selected(self, state: RaceState, ctx: EventContext) -> RaceState:
+        """The round, select: the revealed action cards of every player (``{choices: {player: id or [ids]}}``)."""
+        return _select(state, ctx, ctx.require("choices"))
 
-    def _action_chosen(self, a: _Apply) -> None:
+    def _action_chosen(self, state: RaceState, ctx: EventContext) -> RaceState:
         """One player's action card(s), hidden until all have chosen; then revealed as ``actions_selected``
-        (simultaneous selection, digest §3)."""
-        player = a.player()
-        raw = a.payload("actions")
+        (the round: select, secretly and face down until all reveal)."""
+        player = _player(state, ctx)
+        raw = ctx.require("actions")
         ids = [raw] if isinstance(raw, str) else raw
         if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-            raise a.bad(f"'actions' must be an action id or a list of ids, got {raw!r}")
+            raise ctx.bad(f"'actions' must be an action id or a list of ids, got {raw!r}")
         actions = _actions()
         for i in ids:
             if i not in actions:
-                raise a.bad(f"unknown action {i!r}; actions: {', '.join(actions)}")
-        chosen = dict(a.state.chosen)
+                raise ctx.bad(f"unknown action {i!r}; actions: {', '.join(actions)}")
+        chosen = dict(state.chosen)
         if player.name in chosen:  # a corrected mis-tap: the card is still face down, so the new pick counts
-            a.find(
+            ctx.finding(
                 f"{player.name} chose again before the reveal; the new choice replaces the earlier one",
                 player.name,
                 Severity.INFO,
-                "the round: select, secretly and face down until all reveal (rulebook; digest §3)",
+                "the round: select, secretly and face down until all reveal",
             )
         chosen[player.name] = tuple(ids)
-        if any(p.name not in chosen for p in a.state.players):
-            a.state = replace(a.state, chosen=tuple(chosen.items()))
-            return
-        a.state = replace(a.state, chosen=())
-        a.event = replace(a.event, payload={"choices": {name: list(ids) for name, ids in chosen.items()}})
-        self._actions_selected(a)
+        if any(p.name not in chosen for p in state.players):
+            return replace(state, chosen=tuple(chosen.items()))
+        state = replace(state, chosen=())
+        return _select(state, ctx, {name: list(ids) for name, ids in chosen.items()})
 
-    def _reset_phase(self, a: _Apply) -> None:
-        a.state = replace(
-            a.state,
-            players=tuple(replace(p, placed_in_phase=0, extra_military=0, free_world=False, produce_used=()) for p in a.state.players),
-        )
-
-    def _phase_done(self, a: _Apply) -> None:
-        state = a.state
+    def _phase_done(self, state: RaceState, ctx: EventContext) -> RaceState:
+        """The phase being played is over (``{phase?}``: the phase the table thinks it closes)."""
         step = state.current
         if step is None:
-            a.find("no phase is being played", "table", Severity.WARNING, "the round (digest §3)")
-            return
-        named = a.event.payload.get("phase")
+            ctx.finding("no phase is being played", "table", Severity.WARNING, "the round")
+            return state
+        named = ctx.payload.get("phase")
         if named is not None and named != step.phase:
-            a.find(f"phase {named!r} reported done, but the phase being played is {step.label}", "table", Severity.WARNING, "the round (digest §3)")
+            ctx.finding(f"phase {named!r} reported done, but the phase being played is {step.label}", "table",
+                        Severity.WARNING, "the round")
         more = state.step + 1 < len(state.steps)
-        a.state = replace(
+        state = replace(
             state,
             step=state.step + 1,
             stage=Stage.PHASES if more else Stage.ROUND_END,
             phase_count=state.phase_count + (1 if more else 0),
         )
-        self._reset_phase(a)
+        return _reset_phase(state)
 
-    def _round_end(self, a: _Apply) -> None:
-        state = a.state
+    def _round_end(self, state: RaceState, ctx: EventContext) -> RaceState:
+        """End of round (``{hands?: {player: cards}}``: hands after discarding)."""
         if state.stage is Stage.PHASES:
             left = ", ".join(s.label for s in state.steps[state.step :])
-            a.find(f"round {state.round} ended before these phases were played: {left}", "table", Severity.WARNING, "the round (digest §3)")
+            ctx.finding(f"round {state.round} ended before these phases were played: {left}", "table", Severity.WARNING, "the round")
         elif state.stage is not Stage.ROUND_END:
-            a.find("no round is being played", "table", Severity.WARNING, "the round (digest §3)")
-            return
-        hands = a.event.payload.get("hands") or {}
+            ctx.finding("no round is being played", "table", Severity.WARNING, "the round")
+            return state
+        hands = ctx.payload.get("hands") or {}
         if not isinstance(hands, Mapping):
-            raise a.bad(f"'hands' must map players to card counts, got {hands!r}")
-        self._close_round(a, hands)
-
-    def _close_round(self, a: _Apply, hands: Mapping[str, Any]) -> None:
-        limit = facts()["hand_limit"]["value"]
-        for name, count in hands.items():
-            try:
-                player = a.state.player(name)
-            except KeyError:
-                raise a.bad(f"'hands' names no player {name!r}") from None
-            a.put(replace(player, hand=a.count(f"hands.{name}", count)))
-        for player in a.state.players:
-            if player.hand is not None and player.hand > limit:
-                a.find(
-                    f"{player.name} ends round {a.state.round} with {player.hand} cards in hand; discard down to {limit}",
-                    player.name,
-                    Severity.ERROR,
-                    "end of round: hand limit (rulebook; digest §3)",
-                )
-        over = bool(a.state.ending)
-        if over:
-            a.find(f"game over after round {a.state.round}: {'; '.join(a.state.ending)}", "table", Severity.INFO, "end of game (digest §6)")
-        a.state = replace(
-            a.state,
-            stage=Stage.OVER if over else Stage.SELECT,
-            players=tuple(replace(p, actions=()) for p in a.state.players),
-        )
+            raise ctx.bad(f"'hands' must map players to card counts, got {hands!r}")
+        return _close_round(state, ctx, hands)
 
     # -- placing and discarding cards ---------------------------------------------------------
-    def _card_placed(self, a: _Apply) -> None:
-        player, card = a.player(), a.card("card")
-        step = a.state.current
+    def _card_placed(self, state: RaceState, ctx: EventContext) -> RaceState:
+        """II Develop / III Settle: a development or a world joins the tableau (``{player, card, good?, paid?, method?}``)."""
+        player, card = _player(state, ctx), _card(ctx, "card")
+        step = state.current
         phase = "develop" if card.is_development else "settle"
-        rule = f"{_phase(phase)['name']} phase (rulebook; digest §4 {ROMAN[_phase(phase)['number']]})"
+        rule = f"{_phase(phase)['name']} phase"
         where = f"{player.name}: {card.name}"
         if step is None or step.phase != phase:
-            now = step.label if step else a.state.stage.value
-            a.find(f"{card.name} placed outside the {_phase(phase)['name']} phase (now: {now})", where, Severity.WARNING, rule)
+            now = step.label if step else state.stage.value
+            ctx.finding(f"{card.name} placed outside the {_phase(phase)['name']} phase (now: {now})", where, Severity.WARNING, rule)
         elif player.placed_in_phase:
-            a.find(f"{player.name} places a second card in one {step.label} phase (one per phase)", where, Severity.ERROR, rule)
-        in_play = sum(1 for p in a.state.players for c in p.tableau if c.card == card.name)
+            ctx.finding(f"{player.name} places a second card in one {step.label} phase (one per phase)", where, Severity.ERROR, rule)
+        in_play = sum(1 for p in state.players for c in p.tableau if c.card == card.name)
         if card.is_development and player.find(card.name) is not None:
-            a.find(f"{player.name} already has {card.name}: a tableau holds one copy of each development", where, Severity.ERROR, rule)
+            ctx.finding(f"{player.name} already has {card.name}: a tableau holds one copy of each development", where, Severity.ERROR, rule)
         elif in_play >= card.count:
-            a.find(f"{card.name} is already in play {in_play} time(s) and the deck has {card.count}: misread?", where, Severity.WARNING, "components (seed)")
+            ctx.finding(f"{card.name} is already in play {in_play} time(s) and the deck has {card.count}: misread?", where,
+                        Severity.WARNING, "components")
         bonus = step.bonus_for(player.name) if step else ()
-        paid = a.event.payload.get("paid")
+        paid = ctx.payload.get("paid")
         if paid is not None:
-            paid = a.count("paid", paid)
-        method = a.event.payload.get("method", "conquer" if card.military else "pay")
+            paid = ctx.count("paid", paid)
+        method = ctx.payload.get("method", "conquer" if card.military else "pay")
         if method not in ("conquer", "pay"):
-            raise a.bad(f"'method' must be 'conquer' or 'pay', got {method!r}")
+            raise ctx.bad(f"'method' must be 'conquer' or 'pay', got {method!r}")
         if card.military and method == "conquer":
-            military = military_against(player, card, a.state.phase_count)
+            military = military_against(player, card, state.phase_count)
             if military < (card.defense or 0):
-                a.find(
+                ctx.finding(
                     f"{player.name} conquers {card.name} (defense {card.defense}) with only {military} Military",
                     where,
                     Severity.ERROR,
-                    "Settle phase: military worlds (rulebook; digest §4 III)",
+                    "Settle phase: military worlds",
                 )
         elif card.military:
-            contact = any(p.has("PAY_MILITARY") for c in _active(player, a.state.phase_count) for p in c.powers_in(3))
+            contact = any(p.has("PAY_MILITARY") for c in _active(player, state.phase_count) for p in c.powers_in(3))
             if not contact:
-                a.find(f"{player.name} pays for the military world {card.name} without Contact Specialist", where, Severity.ERROR, "Settle phase: military worlds (rulebook; digest §4 III)")
+                ctx.finding(f"{player.name} pays for the military world {card.name} without Contact Specialist", where,
+                            Severity.ERROR, "Settle phase: military worlds")
             elif card.is_alien:
-                a.find(f"Contact Specialist cannot pay for the Alien military world {card.name}", where, Severity.ERROR, "Settle phase: Contact Specialist (rulebook; digest §4 III)")
-            due = 0 if player.free_world else max(0, (card.defense or 0) - 1 - _reduction(player, card, a.state.phase_count))
-            self._check_paid(a, where, card, paid, due, rule)
+                ctx.finding(f"Contact Specialist cannot pay for the Alien military world {card.name}", where,
+                            Severity.ERROR, "Settle phase: Contact Specialist")
+            due = 0 if player.free_world else max(0, (card.defense or 0) - 1 - _reduction(player, card, state.phase_count))
+            _check_paid(ctx, where, card, paid, due, rule)
         else:
             discount = sum(_actions()[i].get("discount", 0) for i in bonus)
             free = player.free_world and card.is_world and card.goods != "alien"  # Colony Ship's text
-            due = 0 if free else max(0, card.cost - _reduction(player, card, a.state.phase_count) - discount)
-            self._check_paid(a, where, card, paid, due, rule)
-        good = a.event.payload.get("good", card.is_windfall)
+            due = 0 if free else max(0, card.cost - _reduction(player, card, state.phase_count) - discount)
+            _check_paid(ctx, where, card, paid, due, rule)
+        good = ctx.payload.get("good", card.is_windfall)
         if good and not card.is_windfall:
-            a.find(f"{card.name} gets no good when placed (only windfall worlds do)", where, Severity.ERROR, "Settle phase: windfall worlds (rulebook; digest §4 III)")
-        placed = Placed(card.name, good=bool(good), placed_at=a.state.phase_count, windfall_received=bool(good))
+            ctx.finding(f"{card.name} gets no good when placed (only windfall worlds do)", where, Severity.ERROR,
+                        "Settle phase: windfall worlds")
+        placed = Placed(card.name, good=bool(good), placed_at=state.phase_count, windfall_received=bool(good))
         player = replace(
             player,
             tableau=(*player.tableau, placed),
             placed_in_phase=player.placed_in_phase + 1,
             free_world=player.free_world and not card.is_world,
         )
-        a.put(player)
-        a.check_tableau_end(player)
+        return _check_tableau_end(_put(state, player), ctx, player)
 
-    def _check_paid(self, a: _Apply, where: str, card: Card, paid: int | None, due: int, rule: str) -> None:
-        if paid is not None and paid < due:
-            a.find(f"{card.name} costs {due} card(s) here but {paid} were paid", where, Severity.ERROR, rule)
-
-    def _card_discarded(self, a: _Apply) -> None:
-        player, card = a.player(), a.card("card")
+    def _card_discarded(self, state: RaceState, ctx: EventContext) -> RaceState:
+        """A card leaves the tableau for its power (New Military Tactics: +3 Military; Colony Ship: a free world)."""
+        player, card = _player(state, ctx), _card(ctx, "card")
         where = f"{player.name}: {card.name}"
         index = player.find(card.name)
         if index is None:
-            a.find(f"{card.name} is not in {player.name}'s tableau", where, Severity.ERROR, "card powers (rulebook; digest §5)")
-            return
+            ctx.finding(f"{card.name} is not in {player.name}'s tableau", where, Severity.ERROR, "card powers")
+            return state
         placed = player.tableau[index]
-        step = a.state.current
+        step = state.current
         settle = step is not None and step.phase == "settle"
         gain_military = sum(p.value for p in card.powers_in(3) if p.has("DISCARD", "EXTRA_MILITARY"))
         free = any(p.has("DISCARD", "REDUCE_ZERO") for p in card.powers_in(3))
         if (gain_military or free) and not settle:
-            a.find(f"{card.name} is discarded for its Settle power outside a Settle phase", where, Severity.WARNING, "card powers (rulebook; digest §5)")
-        if placed.placed_at >= a.state.phase_count and a.state.phase_count:
-            a.find(f"{card.name} is used in the phase it was placed; its power works from the next phase", where, Severity.ERROR, "card powers: timing (rulebook; digest §5)")
+            ctx.finding(f"{card.name} is discarded for its Settle power outside a Settle phase", where, Severity.WARNING, "card powers")
+        if placed.placed_at >= state.phase_count and state.phase_count:
+            ctx.finding(f"{card.name} is used in the phase it was placed; its power works from the next phase", where,
+                        Severity.ERROR, "card powers: timing")
         tableau = player.tableau[:index] + player.tableau[index + 1 :]
-        a.put(
-            replace(
-                player,
-                tableau=tableau,
-                extra_military=player.extra_military + (gain_military if settle else 0),
-                free_world=player.free_world or (free and settle),
-            )
-        )
+        return _put(state, replace(
+            player,
+            tableau=tableau,
+            extra_military=player.extra_military + (gain_military if settle else 0),
+            free_world=player.free_world or (free and settle),
+        ))
 
     # -- goods --------------------------------------------------------------------------------
-    def _world(self, a: _Apply) -> tuple[PlayerState, Card, int | None]:
-        player, card = a.player(), a.card("world")
-        return player, card, player.find(card.name)
-
-    def _good_placed(self, a: _Apply) -> None:
-        player, card, index = self._world(a)
+    def _good_placed(self, state: RaceState, ctx: EventContext) -> RaceState:
+        """A good put on a world: a windfall world's when placed, a production world's in Produce (V Produce)."""
+        player, card, index = _world(state, ctx)
         where = f"{player.name}: {card.name}"
-        windfall_rule = "Settle phase: windfall worlds (rulebook; digest §4 III)"
+        windfall_rule = "Settle phase: windfall worlds"
         if index is None:
-            a.find(f"{card.name} is not in {player.name}'s tableau", where, Severity.ERROR, "three uses of a card (seed)")
-            return
+            ctx.finding(f"{card.name} is not in {player.name}'s tableau", where, Severity.ERROR, "three uses of a card")
+            return state
         placed = player.tableau[index]
-        step = a.state.current
+        step = state.current
         producing = step is not None and step.phase == "produce"
         used = player.produce_used
         if not (card.is_world and card.goods):
-            a.find(f"{card.name} does not produce or hold goods", where, Severity.ERROR, "three uses of a card (rulebook; digest §4 V)")
+            ctx.finding(f"{card.name} does not produce or hold goods", where, Severity.ERROR, "three uses of a card")
         elif placed.good:
-            a.find(f"{card.name} already holds a good; a world holds at most one", where, Severity.ERROR, "Produce phase (digest §4 V)")
+            ctx.finding(f"{card.name} already holds a good; a world holds at most one", where, Severity.ERROR, "Produce phase")
         elif card.is_production:
             if not producing:
-                a.find(f"{card.name} is a production world: it gets goods only in the Produce phase", where, Severity.ERROR, "Produce phase (digest §4 V)")
+                ctx.finding(f"{card.name} is a production world: it gets goods only in the Produce phase", where,
+                            Severity.ERROR, "Produce phase")
         elif card.is_windfall:
-            first = not placed.windfall_received and placed.placed_at == a.state.phase_count and a.state.stage in (Stage.PHASES, Stage.SETUP)
+            first = not placed.windfall_received and placed.placed_at == state.phase_count and state.stage in (Stage.PHASES, Stage.SETUP)
             if first:
                 placed = replace(placed, windfall_received=True)
             elif not producing or step is None:
-                a.find(f"a windfall good added to {card.name} outside its first placement", where, Severity.ERROR, windfall_rule)
+                ctx.finding(f"a windfall good added to {card.name} outside its first placement", where, Severity.ERROR, windfall_rule)
             else:
-                source = self._windfall_source(a, player, card, step)
+                source = _windfall_source(state, player, card, step)
                 if source is None:
-                    a.find(
+                    ctx.finding(
                         f"{card.name} is a windfall world: it produces only with the Produce bonus or a windfall power, and {player.name} has none left",
                         where,
                         Severity.ERROR,
-                        "Produce phase: windfall worlds (digest §4 V)",
+                        "Produce phase: windfall worlds",
                     )
                 else:
                     used = (*used, source)
         tableau = player.tableau[:index] + (replace(placed, good=True),) + player.tableau[index + 1 :]
-        a.put(replace(player, tableau=tableau, produce_used=used))
+        return _put(state, replace(player, tableau=tableau, produce_used=used))
 
-    def _windfall_source(self, a: _Apply, player: PlayerState, world: Card, step: PhaseStep) -> str | None:
-        """An unused way to produce on windfall ``world`` now: a matching windfall power, else the Produce bonus."""
-        wanted = {f"WINDFALL_{GOODS_QUALIFIER[world.goods]}", "WINDFALL_ANY"} if world.goods else set()
-        for card in _active(player, a.state.phase_count):
-            for power in card.powers_in(5):
-                if wanted.intersection(power.code) and card.name not in player.produce_used:
-                    return card.name
-        bonuses = sum(_actions()[i].get("windfall_produce", 0) for i in step.bonus_for(player.name))
-        if player.produce_used.count("bonus") < bonuses:
-            return "bonus"
-        return None
-
-    def _good_removed(self, a: _Apply) -> None:
-        player, card, index = self._world(a)
+    def _good_removed(self, state: RaceState, ctx: EventContext) -> RaceState:
+        """A good consumed or sold (IV Consume)."""
+        player, card, index = _world(state, ctx)
         where = f"{player.name}: {card.name}"
         if index is None or not player.tableau[index].good:
-            a.find(f"no good lies on {card.name} in {player.name}'s tableau", where, Severity.ERROR, "Consume phase (digest §4 IV)")
-            return
-        step = a.state.current
+            ctx.finding(f"no good lies on {card.name} in {player.name}'s tableau", where, Severity.ERROR, "Consume phase")
+            return state
+        step = state.current
         if step is None or step.phase != "consume":
-            a.find(f"a good on {card.name} is consumed or sold outside the Consume phase", where, Severity.WARNING, "Consume phase (digest §4 IV)")
+            ctx.finding(f"a good on {card.name} is consumed or sold outside the Consume phase", where, Severity.WARNING, "Consume phase")
         tableau = player.tableau[:index] + (replace(player.tableau[index], good=False),) + player.tableau[index + 1 :]
-        a.put(replace(player, tableau=tableau))
+        return _put(state, replace(player, tableau=tableau))
+
+    handlers = {
+        START_WORLD: _start_world,
+        HAND_COUNTED: _hand_counted,
+        ACTIONS_SELECTED: _actions_selected,
+        ACTION_CHOSEN: _action_chosen,
+        CARD_PLACED: _card_placed,
+        CARD_DISCARDED: _card_discarded,
+        GOOD_PLACED: _good_placed,
+        GOOD_REMOVED: _good_removed,
+        VP_CHIPS: _vp_chips,
+        PHASE_DONE: _phase_done,
+        ROUND_END: _round_end,
+    }
 
     # -- views and scores ---------------------------------------------------------------------
     def view(self, state: RaceState) -> dict[str, Any]:
@@ -806,3 +812,5 @@ class RaceGame(GameBase):
 
 
 RACE_GAME = RaceGame()
+EVENT_KINDS = RACE_GAME.event_kinds
+"""Every Race for the Galaxy event kind (the keys of :attr:`RaceGame.handlers`)."""

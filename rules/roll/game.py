@@ -17,15 +17,15 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules.core import BadEvent, Event, Finding, GameInfo, Option, Progress, ScoreBreakdown, Severity, UnknownEvent
-from rules.engine import GameBase
+from rules.core import GameInfo, Option, Progress, ScoreBreakdown, Severity
+from rules.engine import EventContext, GameBase
 from rules.settings import check_settings
 from rules.roll.data import COLOURS, FACES, PHASES, Catalogue, Development, World, catalogue
 from rules.roll.dice import Dice
 from rules.roll.endgame import MAX_CREDITS, final_scores, good_capacity, score_positions
 from rules.roll.powers import Reminder, adjusted_cost, reassign_budget, reminders_for
 from rules.roll.state import ORDER, PlayerState, RollState, Step
-from rules.scoring import ceil_div
+from rules.scoring import ceil_div, closest_names
 
 __all__ = [
     "ASSIGN",
@@ -125,26 +125,6 @@ strip and the Dictate area, which are empty when the game is scored (digest sect
 Goods are not counted here: they are the ``goods_placed`` reports, and are never cup dice for the
 tie-break. A purple die is counted as purple (p.8: purple matches other colours only when consuming)."""
 
-EVENT_KINDS = frozenset(
-    {
-        PLAYER_SETUP,
-        ROLL,
-        ASSIGN,
-        REVEAL,
-        PHASE,
-        PHASE_SELECTED,
-        EXPLORED,
-        TILE_BUILT,
-        GOODS_PLACED,
-        GOODS_SHIPPED,
-        VP_TAKEN,
-        CREDITS_CHANGED,
-        RECRUIT,
-        RECALL,
-        GAME_END,
-        DICE_COUNTED,
-    }
-)
 
 VP_PER_PLAYER = 12  # Roll for the Galaxy, p.2 Setup: 12 VP per player in the pool
 END_TILES = 12  # Roll for the Galaxy, p.8 End check: 12 or more tiles in a tableau
@@ -157,11 +137,6 @@ is not in the player's construction zone is taken from the bag."""
 DICE_FROM = ("cup", "citizenry", "development", "world", "goods", *PHASES)
 DICE_COUNT_PLACES = ("cup", "citizenry", "construction_zone")
 """The places a ``dice_counted`` event may count (goods are the ``goods_placed`` reports)."""
-
-
-def _rule(section: str) -> str:
-    """A finding's rule: ``"Roll for the Galaxy, <rulebook page and section>"``."""
-    return section if section.startswith("Roll for the Galaxy") else f"Roll for the Galaxy, {section}"
 
 
 # --- The game ----------------------------------------------------------------------------
@@ -189,7 +164,6 @@ class RollGame(GameBase):
     """Roll for the Galaxy: declaration plus a pure state transition (``apply``), ``view``, ``progress``, ``scores``."""
 
     info = INFO
-    event_kinds = EVENT_KINDS
 
     def __init__(self, cat: Catalogue | None = None) -> None:
         self._cat = cat
@@ -216,21 +190,6 @@ class RollGame(GameBase):
             vp_pool=VP_PER_PLAYER * len(checked.players),
             bag=tuple(t.id for t in self.cat.game_tiles),
         )
-
-    def apply(self, state: RollState, event: Event) -> tuple[RollState, list[Finding]]:
-        """The state after ``event`` and the findings it raised (``state`` is not changed).
-
-        Raises:
-            UnknownEvent: not a Roll for the Galaxy event kind.
-            BadEvent: the payload cannot be read (missing key, unknown colour or tile, unknown player).
-        """
-        if event.kind not in self.event_kinds:
-            raise UnknownEvent(f"event {event.seq}: game 'roll' has no event kind {event.kind!r}")
-        handler = getattr(self, "_on_" + event.kind)
-        ctx = _Ctx(self.cat, event, tableau_only=state.tracking == "tableau")
-        new = handler(state, event, ctx)
-        new = self._check_end(new, ctx)
-        return new, ctx.findings
 
     def view(self, state: RollState) -> dict[str, Any]:
         """JSON summary for the touchscreen and the phone: step, round, pool, bag, players, reminders."""
@@ -286,11 +245,11 @@ class RollGame(GameBase):
 
     # -- setup --
 
-    def _on_player_setup(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+    def _on_player_setup(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.2 Setup: faction tile and home world face up; 3 white dice in the cup, 2 in the
         Citizenry, plus the dice shown on the faction and home worlds; $1 ($8 with Doomed World);
         one development and one world from the bag in the construction zone."""
-        p = ctx.player(state)
+        p = _player(state, ctx)
         if state.step != Step.SETUP:
             ctx.finding(f"{p.name}'s setup reported after the game started", p.name, Severity.ERROR, "p.2 Setup")
         if p.faction is not None:
@@ -302,16 +261,16 @@ class RollGame(GameBase):
         try:
             faction = cat.faction(raw_faction)
         except KeyError:
-            raise BadEvent(ctx.bad(f"unknown faction {raw_faction!r}")) from None
-        home = cat.worlds.get(ctx.tile_name(ctx.require("home_world")))
+            raise ctx.bad(f"unknown faction {raw_faction!r}") from None
+        home = cat.worlds.get(_tile_name(ctx, self.cat, ctx.require("home_world")))
         if home is None or not home.home:
-            raise BadEvent(ctx.bad(f"{ctx.payload['home_world']!r} is not a home world"))
-        dev = cat.developments.get(ctx.tile_name(ctx.require("development")))
-        world = cat.worlds.get(ctx.tile_name(ctx.require("world")))
+            raise ctx.bad(f"{ctx.payload['home_world']!r} is not a home world")
+        dev = cat.developments.get(_tile_name(ctx, self.cat, ctx.require("development")))
+        world = cat.worlds.get(_tile_name(ctx, self.cat, ctx.require("world")))
         if dev is None or dev.name not in cat.tile_of:
-            raise BadEvent(ctx.bad(f"{ctx.payload['development']!r} is not the development side of a game tile"))
+            raise ctx.bad(f"{ctx.payload['development']!r} is not the development side of a game tile")
         if world is None or world.name not in cat.tile_of:
-            raise BadEvent(ctx.bad(f"{ctx.payload['world']!r} is not the world side of a game tile"))
+            raise ctx.bad(f"{ctx.payload['world']!r} is not the world side of a game tile")
         for q in state.players:
             if q.name == p.name:
                 continue
@@ -356,21 +315,21 @@ class RollGame(GameBase):
 
     # -- roll, assign, reveal --
 
-    def _on_roll(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+    def _on_roll(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.3 Roll: each player rolls the dice in their cup. Starts a round after setup or Manage Empire."""
         if state.step in (Step.SETUP, Step.MANAGE, Step.OVER):
             state = self._start_round(state, ctx)
-        p = ctx.player(state)
+        p = _player(state, ctx)
         if state.step not in (Step.ROLL, Step.ASSIGN):
             ctx.finding(f"a roll reported during {state.step.value}", p.name, Severity.WARNING, "p.3 Rounds")
-        dice = ctx.dice_list("dice", with_column=False)
+        dice = _dice_list(ctx, "dice", with_column=False)
         rolled = Dice.from_list(d["colour"] for d in dice)
         for d in dice:
-            _check_face(ctx, p.name, d["colour"], d["face"])
+            _check_face(ctx, self.cat, p.name, d["colour"], d["face"])
         _check_owned(ctx, p, rolled, p.cup + p.workers, "in the cup", "p.3 Roll")
         return state
 
-    def _start_round(self, state: RollState, ctx: _Ctx) -> RollState:
+    def _start_round(self, state: RollState, ctx: EventContext) -> RollState:
         if state.step == Step.OVER or (state.step == Step.MANAGE and state.end_triggered):
             ctx.finding(
                 f"the game ended after round {state.round} ({'; '.join(state.end_triggered)})",
@@ -404,22 +363,22 @@ class RollGame(GameBase):
             state, players=tuple(players), step=Step.ROLL, round=state.round + 1, selected=(), extra_white=None
         )
 
-    def _on_assign(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+    def _on_assign(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.3 Assign: every die in a column; exactly one phase-selection die; Dictate and
         Reassign powers move other workers (each power once; digest section 9 checks)."""
         if state.step == Step.SETUP or state.step == Step.MANAGE:
             state = self._start_round(state, ctx)
-        p = ctx.player(state)
+        p = _player(state, ctx)
         if state.step not in (Step.ROLL, Step.ASSIGN):
             ctx.finding(f"an assignment reported during {state.step.value}", p.name, Severity.WARNING, "p.3 Rounds")
-        dice = ctx.dice_list("dice", with_column=True)
+        dice = _dice_list(ctx, "dice", with_column=True)
         columns = {ph: Dice() for ph in PHASES}
         dictate = Dice()
         selections = []
         moves = 0
         for d in dice:
             colour, face, column = d["colour"], d["face"], d["column"]
-            _check_face(ctx, p.name, colour, face)
+            _check_face(ctx, self.cat, p.name, colour, face)
             if d.get("selected"):
                 selections.append(d)
                 if column == "dictate":
@@ -483,22 +442,22 @@ class RollGame(GameBase):
         )
         return replace(state.with_player(p), step=Step.ASSIGN)
 
-    def _on_phase_selected(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+    def _on_phase_selected(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.3 Assign: each player selects exactly one phase (here reported without the
         dice); a second selection by the same player in a round replaces the first. 2 players: the extra
         white die (p.4 Reveal) may come with it."""
         if state.step in (Step.SETUP, Step.MANAGE, Step.OVER):
             state = self._start_round(state, ctx)
-        p = ctx.player(state)
+        p = _player(state, ctx)
         if state.step not in (Step.ROLL, Step.ASSIGN):
             ctx.finding(f"a phase selection reported during {state.step.value}", p.name, Severity.WARNING, "p.3 Rounds")
         phase = ctx.require("phase")
         if phase not in PHASES:
-            raise BadEvent(ctx.bad(f"'phase' must be one of {', '.join(PHASES)}, got {phase!r}"))
+            raise ctx.bad(f"'phase' must be one of {', '.join(PHASES)}, got {phase!r}")
         extra = ctx.payload.get("extra_white")
         if extra is not None:
             if extra not in FACES:
-                raise BadEvent(ctx.bad(f"'extra_white' must be a face ({', '.join(FACES)}) or null, got {extra!r}"))
+                raise ctx.bad(f"'extra_white' must be a face ({', '.join(FACES)}) or null, got {extra!r}")
             state = replace(state, extra_white=extra)
         if p.selected is not None and p.assigned:
             ctx.finding(
@@ -507,7 +466,7 @@ class RollGame(GameBase):
         p = replace(p, selected=phase, assigned=True)
         return replace(state.with_player(p), step=Step.ASSIGN)
 
-    def _on_reveal(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+    def _on_reveal(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.4 Reveal: the selected phases happen; in a 2-player game an extra white die adds
         its phase (it never shows Wild). Dictated dice and workers of phases that do not
         happen return to the cup."""
@@ -521,7 +480,7 @@ class RollGame(GameBase):
                 selected.add(p.selected)
         extra = ctx.payload["extra_white"] if "extra_white" in ctx.payload else state.extra_white
         if extra is not None and extra not in FACES:
-            raise BadEvent(ctx.bad(f"'extra_white' must be a face ({', '.join(FACES)}) or null, got {extra!r}"))
+            raise ctx.bad(f"'extra_white' must be a face ({', '.join(FACES)}) or null, got {extra!r}")
         if len(state.players) == 2:
             if extra is None:
                 ctx.finding("2 players: the extra white die was not reported", "table", Severity.WARNING, "p.4 Reveal")
@@ -556,7 +515,7 @@ class RollGame(GameBase):
 
     # -- phases --
 
-    def _on_phase(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+    def _on_phase(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.4 Phases: only the selected phases run, in order I-V, then Manage Empire (Roll for the Galaxy, p.8).
 
         Ending a phase pays its end-of-phase powers and sends unused workers back (Roll for the Galaxy, p.4):
@@ -564,7 +523,7 @@ class RollGame(GameBase):
         """
         target = ctx.require("phase")
         if target not in (*PHASES, "manage"):
-            raise BadEvent(ctx.bad(f"'phase' must be one of {', '.join((*PHASES, 'manage'))}, got {target!r}"))
+            raise ctx.bad(f"'phase' must be one of {', '.join((*PHASES, 'manage'))}, got {target!r}")
         current = state.step
         if current.value in PHASES:
             state = self._end_phase(state, current.value, ctx)
@@ -589,7 +548,7 @@ class RollGame(GameBase):
             ctx.finding(f"selected phase(s) {', '.join(skipped)} skipped", "table", Severity.WARNING, "p.4 Phases")
         return replace(state, step=Step(target))
 
-    def _end_phase(self, state: RollState, phase: str, ctx: _Ctx) -> RollState:
+    def _end_phase(self, state: RollState, phase: str, ctx: EventContext) -> RollState:
         cat = self.cat
         players = []
         for p in state.players:
@@ -610,7 +569,7 @@ class RollGame(GameBase):
         return state
 
     def _end_of_phase_powers(
-        self, state: RollState, p: PlayerState, phase: str, ctx: _Ctx, cat: Catalogue
+        self, state: RollState, p: PlayerState, phase: str, ctx: EventContext, cat: Catalogue
     ) -> RollState:
         """End-of-phase powers that pay credits or VP (tile texts in rules/data/roll/tiles.json;
         p.11 FAQ 'round up' for Space Piracy: 3 red dice pay $2)."""
@@ -657,22 +616,22 @@ class RollGame(GameBase):
             state = _take_vp(state, p.name, vp, "Galactic Salon", ctx)
         return state
 
-    def _on_explored(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+    def _on_explored(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.5 Explore: Stock +$2 (+$4 with Alien Archaeology and a yellow explorer), or Scout:
         return any construction-zone tiles, draw one more than returned, place each at the
         bottom of the stack of the chosen side (on top only with Improved Reconnaissance)."""
-        p = ctx.player(state)
+        p = _player(state, ctx)
         _check_step(ctx, state, Step.EXPLORE, p.name, "an explorer's action", "p.5 Explore")
         action = ctx.require("action")
-        colour = ctx.colour(ctx.require("colour"))
-        p = _use_worker(ctx, p, "explore", colour, ctx.payload.get("power"))
+        colour = _colour(ctx, ctx.require("colour"))
+        p = _use_worker(ctx, p, "explore", colour, ctx.payload.get("power"), tableau_only=_tableau_only(state))
         if action == "stock":
             amount = 4 if colour == "yellow" and "Alien Archaeology" in p.developments else 2
             return state.with_player(_credit(ctx, p, amount, "Stock"))
         if action != "scout":
-            raise BadEvent(ctx.bad(f"'action' must be 'stock' or 'scout', got {action!r}"))
+            raise ctx.bad(f"'action' must be 'stock' or 'scout', got {action!r}")
         cat = self.cat
-        returned = [ctx.tile_name(n) for n in ctx.payload.get("returned", [])]
+        returned = [_tile_name(ctx, self.cat, n) for n in ctx.payload.get("returned", [])]
         dev_stack, world_stack = list(p.dev_stack), list(p.world_stack)
         back = list(state.returned)
         for name in returned:
@@ -686,7 +645,7 @@ class RollGame(GameBase):
             back.append(cat.tile_of[name])
         tiles = ctx.payload.get("tiles", [])
         if not isinstance(tiles, list):
-            raise BadEvent(ctx.bad("'tiles' must be a list of {tile, stack}"))
+            raise ctx.bad("'tiles' must be a list of {tile, stack}")
         if len(tiles) != len(returned) + 1:
             ctx.finding(
                 f"{p.name} scouted {len(tiles)} tiles after returning {len(returned)}; a Scout draws one more than returned",
@@ -697,11 +656,11 @@ class RollGame(GameBase):
         bag = list(state.bag)
         for t in tiles:
             if not isinstance(t, Mapping):
-                raise BadEvent(ctx.bad("each of 'tiles' must be {tile, stack}"))
-            name = ctx.tile_name(t.get("tile"))
+                raise ctx.bad("each of 'tiles' must be {tile, stack}")
+            name = _tile_name(ctx, self.cat, t.get("tile"))
             stack = t.get("stack") or ("development" if name in cat.developments else "world")
             if name not in cat.tile_of:
-                raise BadEvent(ctx.bad(f"{name!r} is not a side of a game tile"))
+                raise ctx.bad(f"{name!r} is not a side of a game tile")
             side_is_dev = name in cat.developments
             if (stack == "development") != side_is_dev:
                 ctx.finding(
@@ -732,22 +691,20 @@ class RollGame(GameBase):
         p = replace(p, dev_stack=tuple(dev_stack), world_stack=tuple(world_stack))
         return replace(state.with_player(p), bag=tuple(bag), returned=tuple(back))
 
-    def _on_tile_built(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+    def _on_tile_built(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.6 Develop / Settle: the top tile completes when its workers equal its cost after
         discounts; it joins the tableau and its workers go to the Citizenry. A world's
         immediate effect applies once (dice, credits, remove a die). Triggered powers pay."""
         cat = self.cat
-        p = ctx.player(state)
-        name = ctx.tile_name(ctx.require("tile"))
+        p = _player(state, ctx)
+        name = _tile_name(ctx, self.cat, ctx.require("tile"))
         is_dev = name in cat.developments
         if name not in cat.tile_of:
-            raise BadEvent(
-                ctx.bad(f"{name!r} is not a side of a game tile (faction and home tiles start in the tableau)")
-            )
+            raise ctx.bad(f"{name!r} is not a side of a game tile (faction and home tiles start in the tableau)")
         tile: Development | World = cat.developments[name] if is_dev else cat.worlds[name]
         phase, stack_name = ("develop", "development") if is_dev else ("settle", "world")
         _check_step(ctx, state, Step(phase), p.name, f"{name} built", "p.6")
-        if ctx.tableau_only:
+        if _tableau_only(state):
             state, p = self._tile_from_zone_or_bag(state, p, name, is_dev, ctx)
             if name in p.tableau:
                 ctx.finding(f"{name} is already in {p.name}'s tableau", p.name, Severity.ERROR, "p.6")
@@ -773,7 +730,7 @@ class RollGame(GameBase):
         need = adjusted_cost(tile, p.developments, cat)
         on_tile = p.dev_workers if is_dev else p.world_workers
         column = p.column(phase)
-        used = ctx.dice_counts("dice") if "dice" in ctx.payload else None
+        used = _dice_counts(ctx, "dice") if "dice" in ctx.payload else None
         if used is None:
             used = _take_any(on_tile + column, need)
         if used.total != need:
@@ -789,7 +746,7 @@ class RollGame(GameBase):
         _check_owned(ctx, p, from_column, column, f"left in the {phase} column or on the tile", "p.6")
         column = column - from_column
         rest_on_tile = on_tile - from_tile
-        to_cup = ctx.dice_counts("to_cup") if "to_cup" in ctx.payload else Dice()
+        to_cup = _dice_counts(ctx, "to_cup") if "to_cup" in ctx.payload else Dice()
         self._check_to_cup(ctx, p, tile, used, to_cup)
         to_cup = _take_from(used, to_cup)
         stack = tuple(s for s in stack if s != name)
@@ -808,7 +765,7 @@ class RollGame(GameBase):
         return self._completed(state, p, tile, name, is_dev, ctx)
 
     def _tile_from_zone_or_bag(
-        self, state: RollState, p: PlayerState, name: str, is_dev: bool, ctx: _Ctx
+        self, state: RollState, p: PlayerState, name: str, is_dev: bool, ctx: EventContext
     ) -> tuple[RollState, PlayerState]:
         """Tableau tracking: a built tile leaves the player's construction zone, else the bag
         (Roll for the Galaxy, p.1 Components: each tile exists once)."""
@@ -831,7 +788,7 @@ class RollGame(GameBase):
         return state, p
 
     def _completed(
-        self, state: RollState, p: PlayerState, tile: Development | World, name: str, is_dev: bool, ctx: _Ctx
+        self, state: RollState, p: PlayerState, tile: Development | World, name: str, is_dev: bool, ctx: EventContext
     ) -> RollState:
         """A tile joined ``p``'s tableau: its immediate effect and the triggered powers of tiles already owned."""
         # Immediate effects (Roll for the Galaxy, p.6 'Completing a world'; p.11 FAQ 'Immediate effects').
@@ -859,7 +816,7 @@ class RollGame(GameBase):
             p = _credit(ctx, p, 2 if isinstance(tile, World) and tile.colour == "brown" else 1, "Terraforming Robots")
         return state.with_player(p)
 
-    def _check_to_cup(self, ctx: _Ctx, p: PlayerState, tile: Development | World, used: Dice, to_cup: Dice) -> None:
+    def _check_to_cup(self, ctx: EventContext, p: PlayerState, tile: Development | World, used: Dice, to_cup: Dice) -> None:
         """Galactic Federation (1-2 developers of a later development), Galactic Exchange (1-2
         settlers) and New Galactic Order (red settlers) send completing dice to the cup
         (digest section 4, 'Where dice go')."""
@@ -883,15 +840,15 @@ class RollGame(GameBase):
                 "p.4 Phases: workers that finish go to the Citizenry",
             )
 
-    def _on_goods_placed(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+    def _on_goods_placed(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.7 Produce: a producer becomes a good on a non-gray world of the player's with room:
         1 good per world, 2 with Galactic Reserves."""
-        p = ctx.player(state)
+        p = _player(state, ctx)
         _check_step(ctx, state, Step.PRODUCE, p.name, "a good produced", "p.7 Produce")
-        world = ctx.tile_name(ctx.require("world"))
-        colour = ctx.colour(ctx.require("colour"))
+        world = _tile_name(ctx, self.cat, ctx.require("world"))
+        colour = _colour(ctx, ctx.require("colour"))
         if world not in self.cat.worlds:
-            raise BadEvent(ctx.bad(f"{world!r} is not a world"))
+            raise ctx.bad(f"{world!r} is not a world")
         where = f"{p.name}: {world}"
         fits = True
         if world not in p.worlds:
@@ -913,35 +870,35 @@ class RollGame(GameBase):
                 "p.7 Produce",
             )
             fits = False
-        if ctx.tableau_only:  # no dice followed: the good is as reported, if it fits
+        if _tableau_only(state):  # no dice followed: the good is as reported, if it fits
             return state.with_player(p.with_goods(world, now + (colour,)) if fits else p)
         before = p.owned_dice
-        p = _use_worker(ctx, p, "produce", colour, None, to_citizenry=False)
+        p = _use_worker(ctx, p, "produce", colour, None, to_citizenry=False, tableau_only=_tableau_only(state))
         if p.owned_dice != before:  # the producer's die left the strip (or the cup)
             # Roll for the Galaxy, p.7: a producer with nowhere to go returns to the cup; the state never holds an
             # impossible good (the finding tells the table).
             p = p.with_goods(world, now + (colour,)) if fits else replace(p, cup=p.cup.add(colour))
         return state.with_player(p)
 
-    def _on_goods_shipped(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+    def _on_goods_shipped(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.7 Ship: Trade pays by the world's colour (blue $3, brown $4, green $5, yellow $6);
         Consume gives 1 VP, +1 if the good's colour matches the world, +1 if the shipper's does
         (purple matches every world; Wild faces count for nothing). Both dice go to the Citizenry."""
         cat = self.cat
-        p = ctx.player(state)
+        p = _player(state, ctx)
         _check_step(ctx, state, Step.SHIP, p.name, "a good shipped", "p.7 Ship")
-        world_name = ctx.tile_name(ctx.require("world"))
+        world_name = _tile_name(ctx, self.cat, ctx.require("world"))
         world = cat.worlds.get(world_name)
         if world is None:
-            raise BadEvent(ctx.bad(f"{world_name!r} is not a world"))
+            raise ctx.bad(f"{world_name!r} is not a world")
         mode = ctx.require("mode")
         if mode not in ("trade", "consume"):
-            raise BadEvent(ctx.bad(f"'mode' must be 'trade' or 'consume', got {mode!r}"))
+            raise ctx.bad(f"'mode' must be 'trade' or 'consume', got {mode!r}")
         now = list(p.goods_on(world.name))
         good = ctx.payload.get("good") or (now[0] if len(now) == 1 else None)
         if good is None:
-            raise BadEvent(ctx.bad(f"say which good ('good': colour) is shipped from {world.name}"))
-        good = ctx.colour(good)
+            raise ctx.bad(f"say which good ('good': colour) is shipped from {world.name}")
+        good = _colour(ctx, good)
         if good in now:
             now.remove(good)
             p = p.with_goods(world.name, tuple(now))
@@ -949,8 +906,8 @@ class RollGame(GameBase):
         else:
             ctx.finding(f"{p.name} has no {good} good on {world.name}", p.name, Severity.ERROR, "p.7 Ship")
         power = ctx.payload.get("power")
-        shipper = ctx.colour(ctx.require("shipper"))
-        p = _use_worker(ctx, p, "ship", shipper, power)
+        shipper = _colour(ctx, ctx.require("shipper"))
+        p = _use_worker(ctx, p, "ship", shipper, power, tableau_only=_tableau_only(state))
         owned = set(p.developments)
         if mode == "trade":
             price = world.trade_price or 0
@@ -996,22 +953,22 @@ class RollGame(GameBase):
                 p = _credit(ctx, p, n, source)
         return _take_vp(state.with_player(p), p.name, vp, "Consume", ctx)
 
-    def _on_vp_taken(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+    def _on_vp_taken(self, state: RollState, ctx: EventContext) -> RollState:
         """VP chips from the pool; when the original pool runs out the 10 set-aside VP are added
         and the game ends after this round (Roll for the Galaxy, p.7 Ship)."""
-        p = ctx.player(state)
+        p = _player(state, ctx)
         vp = ctx.require("vp")
         if not isinstance(vp, int) or isinstance(vp, bool) or vp < 1:
-            raise BadEvent(ctx.bad(f"'vp' must be a positive whole number, got {vp!r}"))
+            raise ctx.bad(f"'vp' must be a positive whole number, got {vp!r}")
         return _take_vp(state, p.name, vp, str(ctx.payload.get("reason", "reported")), ctx)
 
-    def _on_credits_changed(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+    def _on_credits_changed(self, state: RollState, ctx: EventContext) -> RollState:
         """Credits run $0-$10; anything over $10 is lost (Roll for the Galaxy, p.4 Phases)."""
-        p = ctx.player(state)
+        p = _player(state, ctx)
         if "credits" in ctx.payload:
             value = ctx.payload["credits"]
             if not isinstance(value, int) or isinstance(value, bool):
-                raise BadEvent(ctx.bad(f"'credits' must be a whole number, got {value!r}"))
+                raise ctx.bad(f"'credits' must be a whole number, got {value!r}")
             if value > MAX_CREDITS:
                 ctx.finding(
                     f"{p.name}'s credits reported as ${value}; credits never pass $10 (set to $10)",
@@ -1029,18 +986,18 @@ class RollGame(GameBase):
             return state.with_player(replace(p, credits=min(MAX_CREDITS, max(0, value))))
         delta = ctx.require("delta")
         if not isinstance(delta, int) or isinstance(delta, bool):
-            raise BadEvent(ctx.bad(f"'delta' must be a whole number, got {delta!r}"))
+            raise ctx.bad(f"'delta' must be a whole number, got {delta!r}")
         if p.credits + delta < 0:
             ctx.finding(f"{p.name} cannot pay ${-delta} with ${p.credits}", p.name, Severity.ERROR, "p.8 Manage Empire")
             return state.with_player(replace(p, credits=0))
         return state.with_player(_credit(ctx, p, delta, str(ctx.payload.get("reason", "reported"))))
 
-    def _on_recruit(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+    def _on_recruit(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.8 Recruit: Citizenry -> cup at $1 a die, mandatory until the Citizenry is empty or
         credits run out; afterwards $0 becomes $1."""
-        p = ctx.player(state)
+        p = _player(state, ctx)
         _check_step(ctx, state, Step.MANAGE, p.name, "recruiting", "p.8 Manage Empire")
-        dice = ctx.dice_counts("dice")
+        dice = _dice_counts(ctx, "dice")
         _check_owned(ctx, p, dice, p.citizenry, "in the Citizenry", "p.8 Recruit")
         moved = _take_from(p.citizenry, dice)
         if dice.total > p.credits:
@@ -1065,27 +1022,27 @@ class RollGame(GameBase):
         p = replace(p, citizenry=p.citizenry - moved, cup=p.cup + moved, credits=credits)
         return state.with_player(p)
 
-    def _on_recall(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+    def _on_recall(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.8 Recall (free, optional, only in Manage Empire): construction-zone dice and goods to the cup."""
-        p = ctx.player(state)
+        p = _player(state, ctx)
         _check_step(
             ctx, state, Step.MANAGE, p.name, "a recall", "p.8 Manage Empire; p.10 FAQ (recall only in Manage Empire)"
         )
         for stack, attr in (("development", "dev_workers"), ("world", "world_workers")):
             if stack in ctx.payload:
-                dice = ctx.dice_counts(stack)
+                dice = _dice_counts(ctx, stack)
                 have = getattr(p, attr)
                 _check_owned(ctx, p, dice, have, f"on the {stack} stack", "p.8 Recall")
                 moved = _take_from(have, dice)
                 p = replace(p, **{attr: have - moved}, cup=p.cup + moved)
         goods = ctx.payload.get("goods", [])
         if not isinstance(goods, list):
-            raise BadEvent(ctx.bad("'goods' must be a list of {world, colour}"))
+            raise ctx.bad("'goods' must be a list of {world, colour}")
         for g in goods:
             if not isinstance(g, Mapping):
-                raise BadEvent(ctx.bad("each of 'goods' must be {world, colour}"))
-            world = ctx.tile_name(g.get("world"))
-            colour = ctx.colour(g.get("colour"))
+                raise ctx.bad("each of 'goods' must be {world, colour}")
+            world = _tile_name(ctx, self.cat, g.get("world"))
+            colour = _colour(ctx, g.get("colour"))
             now = list(p.goods_on(world))
             if colour not in now:
                 ctx.finding(f"{p.name} has no {colour} good on {world}", p.name, Severity.ERROR, "p.8 Recall")
@@ -1094,7 +1051,7 @@ class RollGame(GameBase):
             p = replace(p.with_goods(world, tuple(now)), cup=p.cup.add(colour))
         return state.with_player(p)
 
-    def _on_game_end(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+    def _on_game_end(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.8 End check: the game ends after the round in which the VP pool empties or a
         tableau reaches 12 tiles; the round in progress finishes first."""
         if not state.end_triggered:
@@ -1113,7 +1070,7 @@ class RollGame(GameBase):
             )
         return replace(state, step=Step.OVER)
 
-    def _on_dice_counted(self, state: RollState, event: Event, ctx: _Ctx) -> RollState:
+    def _on_dice_counted(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.8 Victory: the dice the final scoring counts (see :data:`DICE_COUNTED`).
 
         A count taken before the end is triggered is kept but said (INFO): the dice still move until
@@ -1123,18 +1080,18 @@ class RollGame(GameBase):
         Raises:
             BadEvent: no place given, a place that is not ``{colour: count >= 0}``, an unknown colour.
         """
-        p = ctx.player(state)
+        p = _player(state, ctx)
         places = [k for k in DICE_COUNT_PLACES if k in ctx.payload]
         unknown = sorted(str(k) for k in ctx.payload if k not in (*DICE_COUNT_PLACES, "read"))
         if unknown or not places:
-            raise BadEvent(ctx.bad(f"'dice_counted' takes {', '.join(DICE_COUNT_PLACES)} ({{colour: n}} each)"
-                                   + (f", not {', '.join(unknown)}" if unknown else "")))
-        counted = {k: ctx.dice_counts(k) for k in places}
+            raise ctx.bad(f"'dice_counted' takes {', '.join(DICE_COUNT_PLACES)} ({{colour: n}} each)"
+                          + (f", not {', '.join(unknown)}" if unknown else ""))
+        counted = {k: _dice_counts(ctx, k) for k in places}
         if not state.end_triggered and state.step != Step.OVER:
             ctx.finding(f"{p.name}'s dice were counted before the end of the game; count again after the last "
                         "Manage Empire", p.name, Severity.INFO, "p.8 Victory")
         held = {"cup": p.cup + p.workers, "citizenry": p.citizenry, "construction_zone": p.dev_workers + p.world_workers}
-        if not ctx.tableau_only:
+        if not _tableau_only(state):
             if "construction_zone" not in counted and "citizenry" in counted:
                 held["citizenry"] = held["citizenry"] + held["construction_zone"]  # counted together
             for k, dice in counted.items():
@@ -1154,7 +1111,11 @@ class RollGame(GameBase):
             new = replace(new, columns=(Dice(),) * len(PHASES), dictate=Dice())
         return state.with_player(new)
 
-    def _check_end(self, state: RollState, ctx: _Ctx) -> RollState:
+    def after(self, state: RollState, ctx: EventContext) -> RollState:
+        """After every event: the end check (:meth:`_check_end`)."""
+        return self._check_end(state, ctx)
+
+    def _check_end(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.8 End check: VP pool exhausted, or 12+ tiles in a tableau (faction tile counts 2)."""
         reasons = list(state.end_triggered)
         if state.vp_pool <= 0 and state.step != Step.SETUP and "VP pool exhausted" not in reasons:
@@ -1174,90 +1135,93 @@ class RollGame(GameBase):
             state = replace(state, end_triggered=tuple(reasons))
         return state
 
+    handlers = {
+        PLAYER_SETUP: _on_player_setup,
+        ROLL: _on_roll,
+        ASSIGN: _on_assign,
+        PHASE_SELECTED: _on_phase_selected,
+        REVEAL: _on_reveal,
+        PHASE: _on_phase,
+        EXPLORED: _on_explored,
+        TILE_BUILT: _on_tile_built,
+        GOODS_PLACED: _on_goods_placed,
+        GOODS_SHIPPED: _on_goods_shipped,
+        VP_TAKEN: _on_vp_taken,
+        CREDITS_CHANGED: _on_credits_changed,
+        RECRUIT: _on_recruit,
+        RECALL: _on_recall,
+        GAME_END: _on_game_end,
+        DICE_COUNTED: _on_dice_counted,
+    }
+
 
 ROLL_GAME = RollGame()
+EVENT_KINDS = ROLL_GAME.event_kinds
+"""Every Roll for the Galaxy event kind (the keys of :attr:`RollGame.handlers`)."""
 
 
 # --- helpers -----------------------------------------------------------------------------
 
 
-class _Ctx:
-    """Per-event helpers: payload reads that raise BadEvent, and the findings list."""
-
-    def __init__(self, cat: Catalogue, event: Event, tableau_only: bool = False) -> None:
-        self.cat = cat
-        self.tableau_only = tableau_only  # settings "tracking": "tableau": no die or worker checks
-        self.event = event
-        self.payload = event.payload
-        self.findings: list[Finding] = []
-
-    def bad(self, message: str) -> str:
-        return f"event {self.event.seq} ({self.event.kind}): {message}"
-
-    def finding(self, what: str, where: str, severity: Severity, section: str) -> None:
-        self.findings.append(
-            Finding(what=what, where=where, severity=severity, rule=_rule(section), seq=self.event.seq)
-        )
-
-    def require(self, key: str) -> Any:
-        if key not in self.payload:
-            raise BadEvent(self.bad(f"payload needs {key!r}"))
-        return self.payload[key]
-
-    def player(self, state: RollState) -> PlayerState:
-        name = self.event.player or self.payload.get("player")
-        try:
-            return state.player(str(name))
-        except KeyError:
-            names = ", ".join(p.name for p in state.players)
-            raise BadEvent(self.bad(f"unknown player {name!r} (players: {names})")) from None
-
-    def colour(self, value: Any) -> str:
-        if value not in COLOURS:
-            raise BadEvent(self.bad(f"{value!r} is not a die colour ({', '.join(COLOURS)})"))
-        return value
-
-    def tile_name(self, value: Any) -> str:
-        name = self.cat.lookup(value) if isinstance(value, str) else None
-        if name is None:
-            from rules.scoring import closest_names
-
-            hint = closest_names(str(value), self.cat.names)
-            raise BadEvent(
-                self.bad(f"unknown tile {value!r}" + (f"; did you mean {' or '.join(hint)}?" if hint else ""))
-            )
-        return name
-
-    def dice_counts(self, key: str) -> Dice:
-        raw = self.require(key)
-        if not isinstance(raw, Mapping):
-            raise BadEvent(self.bad(f"{key!r} must be {{colour: count}}, got {raw!r}"))
-        for colour, n in raw.items():
-            self.colour(colour)
-            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise BadEvent(self.bad(f"{key}.{colour} must be a count >= 0, got {n!r}"))
-        return Dice.of(raw)
-
-    def dice_list(self, key: str, with_column: bool) -> list[Mapping[str, Any]]:
-        raw = self.require(key)
-        if not isinstance(raw, list):
-            raise BadEvent(self.bad(f"{key!r} must be a list of dice"))
-        for d in raw:
-            if not isinstance(d, Mapping):
-                raise BadEvent(self.bad(f"each die must be {{colour, face}}, got {d!r}"))
-            self.colour(d.get("colour"))
-            if d.get("face") not in FACES:
-                raise BadEvent(self.bad(f"{d.get('face')!r} is not a face ({', '.join(FACES)})"))
-            if with_column and d.get("column") not in (*PHASES, "dictate"):
-                raise BadEvent(self.bad(f"'column' must be a phase or 'dictate', got {d.get('column')!r}"))
-        return raw
+def _tableau_only(state: RollState) -> bool:
+    """``settings["tracking"] == "tableau"``: no die or worker is followed (:data:`TRACKING`)."""
+    return state.tracking == "tableau"
 
 
-def _check_face(ctx: _Ctx, player: str, colour: str, face: str) -> None:
+def _player(state: RollState, ctx: EventContext) -> PlayerState:
+    """The event's player (``event.player``, else ``payload["player"]``). Raises BadEvent for a name not at the table."""
+    return state.player(ctx.player())
+
+
+def _colour(ctx: EventContext, value: Any) -> str:
+    """A die colour (Roll for the Galaxy, p.1 Components). Raises BadEvent naming the colours."""
+    if value not in COLOURS:
+        raise ctx.bad(f"{value!r} is not a die colour ({', '.join(COLOURS)})")
+    return value
+
+
+def _tile_name(ctx: EventContext, cat: Catalogue, value: Any) -> str:
+    """A tile side's name as the catalogue spells it. Raises BadEvent with the closest names."""
+    name = cat.lookup(value) if isinstance(value, str) else None
+    if name is None:
+        hint = closest_names(str(value), cat.names)
+        raise ctx.bad(f"unknown tile {value!r}" + (f"; did you mean {' or '.join(hint)}?" if hint else ""))
+    return name
+
+
+def _dice_counts(ctx: EventContext, key: str) -> Dice:
+    """``payload[key]`` as ``{colour: count >= 0}``. Raises BadEvent."""
+    raw = ctx.require(key)
+    if not isinstance(raw, Mapping):
+        raise ctx.bad(f"{key!r} must be {{colour: count}}, got {raw!r}")
+    for colour, n in raw.items():
+        _colour(ctx, colour)
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise ctx.bad(f"{key}.{colour} must be a count >= 0, got {n!r}")
+    return Dice.of(raw)
+
+
+def _dice_list(ctx: EventContext, key: str, with_column: bool) -> list[Mapping[str, Any]]:
+    """``payload[key]`` as a list of ``{colour, face}`` dice (and ``column`` when ``with_column``). Raises BadEvent."""
+    raw = ctx.require(key)
+    if not isinstance(raw, list):
+        raise ctx.bad(f"{key!r} must be a list of dice")
+    for d in raw:
+        if not isinstance(d, Mapping):
+            raise ctx.bad(f"each die must be {{colour, face}}, got {d!r}")
+        _colour(ctx, d.get("colour"))
+        if d.get("face") not in FACES:
+            raise ctx.bad(f"{d.get('face')!r} is not a face ({', '.join(FACES)})")
+        if with_column and d.get("column") not in (*PHASES, "dictate"):
+            raise ctx.bad(f"'column' must be a phase or 'dictate', got {d.get('column')!r}")
+    return raw
+
+
+def _check_face(ctx: EventContext, cat: Catalogue, player: str, colour: str, face: str) -> None:
     """Every die of a colour has the same six faces (Roll for the Galaxy, p.12 'Dice faces and
     distribution'; the faces themselves: digest section 2, in dice.json). One finding per
     impossible colour+face pair in an event, however many dice show it."""
-    if face in ctx.cat.dice[colour].faces:
+    if face in cat.dice[colour].faces:
         return
     what = f"a {colour} die has no {face} face (probably a misread colour)"
     if any(f.what == what and f.where == player for f in ctx.findings):
@@ -1265,7 +1229,7 @@ def _check_face(ctx: _Ctx, player: str, colour: str, face: str) -> None:
     ctx.finding(what, player, Severity.WARNING, "p.12 Dice faces and distribution")
 
 
-def _check_owned(ctx: _Ctx, p: PlayerState, reported: Dice, have: Dice, where: str, section: str) -> None:
+def _check_owned(ctx: EventContext, p: PlayerState, reported: Dice, have: Dice, where: str, section: str) -> None:
     for colour in COLOURS:
         if reported[colour] > have[colour]:
             ctx.finding(
@@ -1277,14 +1241,14 @@ def _check_owned(ctx: _Ctx, p: PlayerState, reported: Dice, have: Dice, where: s
             )
 
 
-def _check_step(ctx: _Ctx, state: RollState, step: Step, player: str, what: str, section: str) -> None:
+def _check_step(ctx: EventContext, state: RollState, step: Step, player: str, what: str, section: str) -> None:
     if state.step != step:
         ctx.finding(f"{what} reported during {state.step.value}, not {step.value}", player, Severity.WARNING, section)
     elif step.value in PHASES and step.value not in state.selected:
         ctx.finding(f"{what}: {step.value} was not selected this round", player, Severity.ERROR, "p.4 Phases")
 
 
-def _credit(ctx: _Ctx, p: PlayerState, amount: int, source: str) -> PlayerState:
+def _credit(ctx: EventContext, p: PlayerState, amount: int, source: str) -> PlayerState:
     """Add credits, capped at $10: anything over is lost (Roll for the Galaxy, p.4 Phases)."""
     total = p.credits + amount
     if total > MAX_CREDITS:
@@ -1297,7 +1261,7 @@ def _credit(ctx: _Ctx, p: PlayerState, amount: int, source: str) -> PlayerState:
     return replace(p, credits=max(0, min(MAX_CREDITS, total)))
 
 
-def _take_vp(state: RollState, name: str, vp: int, source: str, ctx: _Ctx) -> RollState:
+def _take_vp(state: RollState, name: str, vp: int, source: str, ctx: EventContext) -> RollState:
     """VP chips from the pool; then from the 10 set aside (Roll for the Galaxy, p.7 Ship)."""
     from_pool = min(vp, state.vp_pool)
     rest = vp - from_pool
@@ -1329,7 +1293,7 @@ def _gain_dice(p: PlayerState, world: World) -> PlayerState:
     return p
 
 
-def _remove_die(ctx: _Ctx, p: PlayerState, source: str) -> PlayerState:
+def _remove_die(ctx: EventContext, p: PlayerState, source: str) -> PlayerState:
     """'Remove a die': any one of the player's dice, from anywhere, back to the supply (Roll for the Galaxy, p.11 FAQ)."""
     spec = ctx.payload.get("remove")
     if not isinstance(spec, Mapping):
@@ -1340,10 +1304,10 @@ def _remove_die(ctx: _Ctx, p: PlayerState, source: str) -> PlayerState:
             "p.11 FAQ Immediate effects",
         )
         return p
-    colour = ctx.colour(spec.get("colour"))
+    colour = _colour(ctx, spec.get("colour"))
     place = spec.get("from", "citizenry")
     if place not in DICE_FROM:
-        raise BadEvent(ctx.bad(f"'remove.from' must be one of {', '.join(DICE_FROM)}, got {place!r}"))
+        raise ctx.bad(f"'remove.from' must be one of {', '.join(DICE_FROM)}, got {place!r}")
     one = Dice.of({colour: 1})
     if place == "goods":
         for world, cs in p.goods:
@@ -1365,13 +1329,14 @@ def _remove_die(ctx: _Ctx, p: PlayerState, source: str) -> PlayerState:
 
 
 def _use_worker(
-    ctx: _Ctx, p: PlayerState, phase: str, colour: str, power: Any, to_citizenry: bool = True
+    ctx: EventContext, p: PlayerState, phase: str, colour: str, power: Any, to_citizenry: bool = True,
+    tableau_only: bool = False,
 ) -> PlayerState:
     """A worker of ``colour`` from the phase's column acts; it goes to the Citizenry (Roll for the Galaxy, p.4).
 
     An extra worker granted by a power (``power``: e.g. Space Docks) uses no die. With
-    ``"tracking": "tableau"`` no die is followed, so nothing moves."""
-    if ctx.tableau_only:
+    ``"tracking": "tableau"`` (``tableau_only``) no die is followed, so nothing moves."""
+    if tableau_only:
         return p
     if power:
         if power not in p.developments:
