@@ -29,12 +29,12 @@ from rules.core import (
     replay,
 )
 from rules.engine import GameBase
-from rules.games import GAMES, UnknownGame, get_game
+from rules.games import GAMES, UnknownGame, get_game, upgrade_event, upgrade_events
 from rules.settings import Settings, check_settings
 
 __all__ = [
     "UNDO", "BadEvent", "BadSettings", "CheckFormat", "CheckingGame", "Event", "Finding", "Game", "GameBase",
     "GameInfo", "Option", "Progress", "RankingGame", "Rename", "Replay", "RulesError", "ScoreBreakdown",
     "ScoreLine", "Settings", "Severity", "Standings", "UnknownEvent", "check_settings", "effective_events", "replay",
-    "GAMES", "UnknownGame", "get_game",
+    "GAMES", "UnknownGame", "get_game", "upgrade_event", "upgrade_events",
 ]

@@ -600,7 +600,7 @@ def test_the_dice_count_waits_for_the_end_and_takes_goods_off(store):
     from companion.flows.roll import ROLL_CAMERA
 
     view = flow.engine_view()
-    view["step"] = "over"
+    view["stage"] = "over"
     view["players"][0]["goods"] = {"Old Earth": ["green"]}
     seen = {"Ann": [d.to_json() for d in reader.result.dice]}
     [q] = ROLL_CAMERA.count_proposals(seen, view, "citizenry", {}, None)

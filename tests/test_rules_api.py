@@ -126,7 +126,7 @@ def test_event_context_reads_the_payload_checks_the_player_and_cites_in_one_form
         ctx.require("n", int)
     with pytest.raises(BadEvent, match="'vp' must be a whole number 3 or more"):
         ctx.count("vp", minimum=3)
-    other = EventContext(ROLL_GAME.info, Event(seq=8, kind="vp_taken", payload={"player": "Zed"}), players=("Ann", "Bob"))
+    other = EventContext(ROLL_GAME.info, Event(seq=8, kind="vp_changed", payload={"player": "Zed"}), players=("Ann", "Bob"))
     with pytest.raises(BadEvent, match="no player 'Zed'; players: Ann, Bob"):
         other.player()
     found = ctx.finding("too many", "Ann", Severity.ERROR, "p.6", card="Space Piracy", fix="take one back")

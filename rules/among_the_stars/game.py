@@ -48,7 +48,7 @@ from rules.among_the_stars.legality import (
     rule_citation,
 )
 from rules.among_the_stars.station import ORIGIN, Cell, Placed, Station
-from rules.core import BadEvent, CheckFormat, Finding, GameInfo, Option, Progress, ScoreBreakdown, Severity
+from rules.core import BadEvent, CheckFormat, Finding, GameInfo, Option, Progress, Rename, ScoreBreakdown, Severity
 from rules.engine import EventContext, GameBase
 from rules.settings import check_settings
 from rules.scoring import ScoreInputError
@@ -57,12 +57,12 @@ __all__ = [
     "AMONG_GAME",
     "CARD_DISCARDED",
     "CONFLICT_PLAYED",
-    "CREDITS_ADJUSTED",
+    "CREDITS_CHANGED",
     "LOCATION_BUILT",
     "REACTOR_BUILT",
     "ROUND_ENDED",
     "STATION_READ",
-    "VP_ADJUSTED",
+    "VP_CHANGED",
     "AmongPlayer",
     "AmongState",
     "AmongTheStarsGame",
@@ -82,10 +82,11 @@ CONFLICT_PLAYED = "conflict_played"
 """payload ``{"target": player, "counts": colour or "power_reactors"}`` (Dispute, aggressive mode)."""
 ROUND_ENDED = "round_ended"
 """payload ``{}``: every player has acted; resolve interactions, then the next round (or year)."""
-VP_ADJUSTED = "vp_adjusted"
-"""payload ``{"delta": n, "reason": str}``: a player's correction of the VP track (never below 0)."""
-CREDITS_ADJUSTED = "credits_adjusted"
-"""payload ``{"delta": n, "reason": str}``: a correction of a player's credits."""
+VP_CHANGED = "vp_changed"
+"""payload ``{"delta": n, "reason": str}``: a player's correction of the VP track (never below 0);
+``vp_adjusted`` before issue 13."""
+CREDITS_CHANGED = "credits_changed"
+"""payload ``{"delta": n, "reason": str}``: a correction of a player's credits; ``credits_adjusted`` before issue 13."""
 STATION_READ = "station_read"
 """payload ``{"station": [...]}`` in the score-input shape: a camera read of ``event.player``'s
 station, checked as a whole (findings only; the state keeps the engine's station)."""
@@ -126,7 +127,7 @@ class AmongState:
     reactors_left: int = 16
     pending: tuple[Interaction, ...] = ()
     accelerated_done: bool = False
-    finished: bool = False
+    over: bool = False
     scores: tuple[ScoreBreakdown, ...] = ()
 
     def player(self, name: str) -> AmongPlayer:
@@ -173,6 +174,10 @@ INFO = GameInfo(
     ),
     score_input="json",
     rulebook="Among the Stars rulebook, Hungarian edition",
+    renames=(
+        Rename("vp_adjusted", "vp_changed", since="issue 13"),
+        Rename("credits_adjusted", "credits_changed", since="issue 13"),
+    ),
     check_format=CheckFormat(
         row=(("player", "player"), ("card", "card"), ("cell", "cell"), ("rule", "rule_kind"), ("message", "what")),
         legal=False, listed=(Severity.ERROR,),
@@ -253,7 +258,7 @@ class AmongTheStarsGame(GameBase):
 
     def before(self, state: AmongState, ctx: EventContext) -> bool:
         """Once the game is scored, an event changes nothing (a camera read is still checked)."""
-        if state.finished and ctx.event.kind != STATION_READ:
+        if state.over and ctx.event.kind != STATION_READ:
             ctx.finding("the game is over; this event changes nothing", f"event {ctx.event.seq}", Severity.WARNING,
                         "rulebook 6 'Game end'")
             return False
@@ -349,7 +354,6 @@ class AmongTheStarsGame(GameBase):
     def _conflict(self, state: AmongState, ctx: EventContext) -> AmongState:
         """Dispute: compare counts of one kind with a target; the lead (max 3) moves VP, after the round's actions."""
         cat = self.cat
-        event = ctx.event
         p = self._acted(state, state.player(ctx.player()), ctx)
         rule = "rulebook 7 'Aggressive mode'"
         if not state.aggressive or state.year < 2:
@@ -380,7 +384,7 @@ class AmongTheStarsGame(GameBase):
     def _delta(self, ctx: EventContext) -> int:
         return ctx.require("delta", int)
 
-    def _vp_adjusted(self, state: AmongState, ctx: EventContext) -> AmongState:
+    def _vp_changed(self, state: AmongState, ctx: EventContext) -> AmongState:
         """A correction of the VP track; the score stops at 0 (rulebook 5 'Round end': no score drops below 0)."""
         p = state.player(ctx.player())
         delta = self._delta(ctx)
@@ -390,7 +394,7 @@ class AmongTheStarsGame(GameBase):
                 p.name, Severity.INFO, "rulebook 5 'Round end': score floor, no score drops below 0")
         return state.with_player(replace(p, vp=max(0, p.vp + delta)))
 
-    def _credits_adjusted(self, state: AmongState, ctx: EventContext) -> AmongState:
+    def _credits_changed(self, state: AmongState, ctx: EventContext) -> AmongState:
         """A correction of a player's credits, never below 0 (rulebook 4 'The three actions')."""
         p = state.player(ctx.player())
         delta = self._delta(ctx)
@@ -485,7 +489,7 @@ class AmongTheStarsGame(GameBase):
             p = replace(p, station=fix.station, vp=fix.vp_after, credits=p.credits + p.escrow, escrow=0)
             state = state.with_player(p)
         if state.year >= cat.rules["years"]:
-            final = replace(state, finished=True)
+            final = replace(state, over=True)
             return replace(final, scores=tuple(self._score_now(final)))
         state = replace(state, year=state.year + 1, round=1)
         return replace(state, players=tuple(self._income(p) for p in state.players))
@@ -496,15 +500,15 @@ class AmongTheStarsGame(GameBase):
         CARD_DISCARDED: _discard,
         CONFLICT_PLAYED: _conflict,
         ROUND_ENDED: _round_ended,
-        VP_ADJUSTED: _vp_adjusted,
-        CREDITS_ADJUSTED: _credits_adjusted,
+        VP_CHANGED: _vp_changed,
+        CREDITS_CHANGED: _credits_changed,
         STATION_READ: _station_read,
     }
 
     def scores(self, state: AmongState) -> list[ScoreBreakdown]:
         """Each player's score (rulebook 6 'Game end'): the final scores once the game is over, else
         the table as it stands scored as if it ended now."""
-        if state.finished:
+        if state.over:
             return list(state.scores)
         return self._score_now(state)
 
@@ -514,13 +518,13 @@ class AmongTheStarsGame(GameBase):
         ends) or ``"over"``; the players who have not acted this round are waited for."""
         years = self.cat.rules["years"]
         rounds = self.rounds_in_year(state)
-        last = not state.finished and state.year == years and state.round == rounds
+        last = not state.over and state.year == years and state.round == rounds
         return Progress(
             round=state.round, round_label=f"Year {state.year} of {years}, round {state.round} of {rounds}",
-            stage="over" if state.finished else "actions", last_round=last,
-            ending=(f"round {rounds} of year {years} is the last round",) if last else (), over=state.finished,
+            stage="over" if state.over else "actions", last_round=last,
+            ending=(f"round {rounds} of year {years} is the last round",) if last else (), over=state.over,
             rounds=rounds,
-            waiting=() if state.finished else tuple(p.name for p in state.players if p.acted != (state.year, state.round)),
+            waiting=() if state.over else tuple(p.name for p in state.players if p.acted != (state.year, state.round)),
         )
 
     def _score_now(self, state: AmongState) -> list[ScoreBreakdown]:
@@ -534,7 +538,7 @@ class AmongTheStarsGame(GameBase):
 
     def view(self, state: AmongState) -> dict[str, Any]:
         """``{"game", "year", "round", "rounds", "pass_direction", "seats", "players": [...], "objectives",
-        "aggressive", "pending", "reminders", "finished", "scores"}``."""
+        "aggressive", "pending", "reminders", "over", "scores"}``."""
         cat = self.cat
         two = len(state.players) == 2
         reminders = [RACE_REMINDERS[p.race] for p in state.players if p.race in RACE_REMINDERS]
@@ -563,7 +567,7 @@ class AmongTheStarsGame(GameBase):
             "reactors_left": state.reactors_left,
             "pending": [{"target": i.target, "what": i.what, "delta": i.delta, "reason": i.reason} for i in state.pending],
             "reminders": reminders,
-            "finished": state.finished,
+            "over": state.over,
             "scores": [b.to_json() for b in state.scores],
         }
 

@@ -10,7 +10,7 @@ A round (digest §3): ``actions_selected`` (simultaneous selection, revealed tog
 schedules only the selected phases in order I Explore, II Develop, III Settle, IV Consume,
 V Produce; in the advanced 2-player game (``settings["advanced"]``) a player who chose
 both Develop (or both Settle) cards gets a second such phase. ``phase_done`` closes the
-current phase; ``round_end`` closes the round (hand limit 10, end of game check).
+current phase; ``round_ended`` closes the round (hand limit 10, end of game check).
 
 Event kinds (``payload`` keys; ``player`` is a player name):
 
@@ -31,10 +31,11 @@ Event kinds (``payload`` keys; ``player`` is a player name):
   for +3 Military, Colony Ship for a free world).
 - ``good_placed`` ``{player, world}`` / ``good_removed`` ``{player, world}``: a good put
   on a world (windfall, Produce) / consumed or sold.
-- ``vp_chips`` ``{player, vp}``: VP chips taken, in the Consume phase, from the pool
-  (never below 0) and then from the chips set aside.
+- ``vp_changed`` ``{player, delta}``: VP chips taken, in the Consume phase, from the pool
+  (never below 0) and then from the chips set aside (``vp_chips`` ``{player, vp}`` before issue 13).
 - ``phase_done`` ``{phase?}``: the current phase is over.
-- ``round_end`` ``{hands?: {player: cards}}``: the round is over; hands after discarding.
+- ``round_ended`` ``{hands?: {player: cards}}``: the round is over; hands after discarding (``round_end``
+  before issue 13).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rules.core import Event, GameInfo, Option, Progress, ScoreBreakdown, Severity
+from rules.core import Event, GameInfo, Option, Progress, Rename, ScoreBreakdown, Severity
 from rules.engine import EventContext, GameBase
 from rules.settings import check_settings
 from rules.race.cards import GOODS_QUALIFIER, Card, cards, facts
@@ -72,9 +73,9 @@ CARD_PLACED = "card_placed"
 CARD_DISCARDED = "card_discarded"
 GOOD_PLACED = "good_placed"
 GOOD_REMOVED = "good_removed"
-VP_CHIPS = "vp_chips"
+VP_CHANGED = "vp_changed"
 PHASE_DONE = "phase_done"
-ROUND_END = "round_end"
+ROUND_ENDED = "round_ended"
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
 
@@ -129,7 +130,7 @@ class PlayerState:
 
     name: str
     tableau: tuple[Placed, ...] = ()
-    chips: int = 0
+    vp_chips: int = 0
     hand: int | None = None
     actions: tuple[str, ...] = ()
     placed_in_phase: int = 0  # cards placed in the current phase
@@ -423,6 +424,10 @@ INFO = GameInfo(
     ),
     score_input="jsonl-games",  # one game per JSON document: one game object, or JSON Lines with one game per line
     rulebook="Race for the Galaxy rulebook, Polish edition",
+    renames=(
+        Rename("vp_chips", "vp_changed", keys=(("vp", "delta"),), since="issue 13"),
+        Rename("round_end", "round_ended", since="issue 13"),
+    ),
 )
 """Race for the Galaxy's declaration (:class:`rules.core.GameInfo`)."""
 
@@ -488,15 +493,15 @@ class RaceGame(GameBase):
         player = _player(state, ctx)
         return _put(state, replace(player, hand=ctx.count("cards")))
 
-    def _vp_chips(self, state: RaceState, ctx: EventContext) -> RaceState:
-        """VP chips taken: from the pool while it lasts, then from the chips set aside (end of game).
+    def _vp_changed(self, state: RaceState, ctx: EventContext) -> RaceState:
+        """VP chips taken (``delta``): from the pool while it lasts, then from the chips set aside (end of game).
 
         VP chips are gained in the Consume phase: a take in any other phase is a WARNING (misreport
         or a late report). The pool never goes below 0; what it cannot pay comes from the set-aside
         chips (INFO), and more than the box holds is a WARNING.
         """
         player = _player(state, ctx)
-        vp = ctx.count("vp")
+        vp = ctx.count("delta")
         where = f"{player.name}: VP chips"
         step = state.current
         if vp and (step is None or step.phase != "consume"):
@@ -507,7 +512,7 @@ class RaceGame(GameBase):
                 Severity.WARNING,
                 "Consume phase: VP chips",
             )
-        state = _put(state, replace(player, chips=player.chips + vp))
+        state = _put(state, replace(player, vp_chips=player.vp_chips + vp))
         from_pool = min(vp, state.pool)
         extra = vp - from_pool
         state = replace(state, pool=state.pool - from_pool, set_aside_paid=state.set_aside_paid + extra)
@@ -581,7 +586,7 @@ class RaceGame(GameBase):
         )
         return _reset_phase(state)
 
-    def _round_end(self, state: RaceState, ctx: EventContext) -> RaceState:
+    def _round_ended(self, state: RaceState, ctx: EventContext) -> RaceState:
         """End of round (``{hands?: {player: cards}}``: hands after discarding)."""
         if state.stage is Stage.PHASES:
             left = ", ".join(s.label for s in state.steps[state.step :])
@@ -746,9 +751,9 @@ class RaceGame(GameBase):
         CARD_DISCARDED: _card_discarded,
         GOOD_PLACED: _good_placed,
         GOOD_REMOVED: _good_removed,
-        VP_CHIPS: _vp_chips,
+        VP_CHANGED: _vp_changed,
         PHASE_DONE: _phase_done,
-        ROUND_END: _round_end,
+        ROUND_ENDED: _round_ended,
     }
 
     # -- views and scores ---------------------------------------------------------------------
@@ -775,7 +780,7 @@ class RaceGame(GameBase):
             "players": [
                 {
                     "name": p.name,
-                    "chips": p.chips,
+                    "chips": p.vp_chips,  # the score input's name (final_scores reads this view)
                     "hand": p.hand,
                     "actions": list(p.actions),
                     "tableau": [{"card": c.card, "goods": int(c.good)} for c in p.tableau],
@@ -802,7 +807,7 @@ class RaceGame(GameBase):
         """Each player's score as the table stands (the final score once the game is over)."""
         deck = cards()
         return [
-            score_player(PlayerRecord(p.name, p.chips, tuple(deck[c.card] for c in p.tableau), p.goods, p.hand or 0))
+            score_player(PlayerRecord(p.name, p.vp_chips, tuple(deck[c.card] for c in p.tableau), p.goods, p.hand or 0))
             for p in state.players
         ]
 

@@ -2,7 +2,7 @@
 
 - :mod:`rules.roll.data`: dice faces and the 55 game tiles, 9 faction tiles and 9 home
   worlds, loaded from ``rules/data/roll/*.json`` (package data, sources kept per record);
-- :mod:`rules.roll.state`: the frozen table state (:class:`RollState`, :class:`PlayerState`, :class:`Step`);
+- :mod:`rules.roll.state`: the frozen table state (:class:`RollState`, :class:`PlayerState`, :class:`Stage`);
 - :mod:`rules.roll.game`: :class:`RollGame`, the engine (events in, state and findings out);
 - :mod:`rules.roll.powers`: which powers the engine applies, and reminders for the rest;
 - :mod:`rules.roll.endgame`: final scoring and the ``companion score roll`` input.
@@ -13,7 +13,7 @@ from rules.roll.dice import Dice
 from rules.roll.endgame import COST6_BONUSES, EndPosition, final_scores, parse_score_input, score_position
 from rules.roll.game import EVENT_KINDS, ROLL_GAME, RollGame
 from rules.roll.powers import APPLIED, REMINDED, Reminder
-from rules.roll.state import PlayerState, RollState, Step
+from rules.roll.state import PlayerState, RollState, Stage
 
 __all__ = [
     "APPLIED",
@@ -31,7 +31,7 @@ __all__ = [
     "Reminder",
     "RollGame",
     "RollState",
-    "Step",
+    "Stage",
     "catalogue",
     "final_scores",
     "parse_score_input",

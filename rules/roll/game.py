@@ -17,14 +17,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules.core import GameInfo, Option, Progress, ScoreBreakdown, Severity
+from rules.core import GameInfo, Option, Progress, Rename, ScoreBreakdown, Severity
 from rules.engine import EventContext, GameBase
 from rules.settings import check_settings
 from rules.roll.data import COLOURS, FACES, PHASES, Catalogue, Development, World, catalogue
 from rules.roll.dice import Dice
 from rules.roll.endgame import MAX_CREDITS, final_scores, good_capacity, score_positions
 from rules.roll.powers import Reminder, adjusted_cost, reassign_budget, reminders_for
-from rules.roll.state import ORDER, PlayerState, RollState, Step
+from rules.roll.state import ORDER, PlayerState, RollState, Stage
 from rules.scoring import ceil_div, closest_names
 
 __all__ = [
@@ -46,11 +46,11 @@ __all__ = [
     "ROLL",
     "ROLL_GAME",
     "TILE_BUILT",
-    "VP_TAKEN",
+    "VP_CHANGED",
     "PlayerState",
     "RollGame",
     "RollState",
-    "Step",
+    "Stage",
 ]
 
 # --- Event kinds -------------------------------------------------------------------------
@@ -97,8 +97,10 @@ GOODS_SHIPPED = "goods_shipped"
 """A shipper ships a good (Roll for the Galaxy, p.7 Ship). ``player``; payload ``{"world", "good": colour, "shipper": colour,
 "mode": "trade" | "consume", "power": name (extra shipper, no die), "bankers": bool}``."""
 
-VP_TAKEN = "vp_taken"
-"""VP chips taken from the pool for another reason. ``player``; payload ``{"vp": n, "reason": str}``."""
+VP_CHANGED = "vp_changed"
+"""VP chips taken from the pool for another reason (the same kind in every game: a player's VP change).
+``player``; payload ``{"delta": n >= 1, "reason": str}``. Logs before issue 13 wrote ``vp_taken``
+``{"vp": n}`` (:attr:`INFO.renames <rules.core.GameInfo.renames>`)."""
 
 CREDITS_CHANGED = "credits_changed"
 """Credits reported or changed. ``player``; payload ``{"credits": new value}`` or ``{"delta": n}``, ``"reason"``."""
@@ -156,6 +158,7 @@ INFO = GameInfo(
     ),
     score_input="json",
     rulebook="Roll for the Galaxy rulebook, Greek edition (Red Meeple translation v.3)",
+    renames=(Rename("vp_taken", "vp_changed", keys=(("vp", "delta"),), since="issue 13"),),
 )
 """Roll for the Galaxy's declaration (:class:`rules.core.GameInfo`)."""
 
@@ -192,11 +195,11 @@ class RollGame(GameBase):
         )
 
     def view(self, state: RollState) -> dict[str, Any]:
-        """JSON summary for the touchscreen and the phone: step, round, pool, bag, players, reminders."""
-        step = state.step.value
+        """JSON summary for the touchscreen and the phone: stage, round, pool, bag, ending, players, reminders."""
+        stage = state.stage.value
         return {
             "game": self.name,
-            "step": step,
+            "stage": stage,
             "round": state.round,
             "selected": list(state.selected),
             "extra_white": state.extra_white,
@@ -204,10 +207,11 @@ class RollGame(GameBase):
             "tracking": state.tracking,
             "vp_reserve": state.vp_reserve,
             "bag": len(state.bag),
-            "end_triggered": list(state.end_triggered),
+            "last_round": bool(state.ending),
+            "ending": list(state.ending),
             "players": [_player_json(p) for p in state.players],
             # Reassign powers are used right after the roll, so roll and assign show them.
-            "reminders": [r.to_json() for r in self.reminders(state, "assign" if step in ("roll", "assign") else step)],
+            "reminders": [r.to_json() for r in self.reminders(state, "assign" if stage in ("roll", "assign") else stage)],
         }
 
     def scores(self, state: RollState) -> list[ScoreBreakdown]:
@@ -219,16 +223,16 @@ class RollGame(GameBase):
         """Round and stage (Roll for the Galaxy, p.3 Rounds: roll, assign, reveal, the selected phases I-V,
         Manage Empire); the last round once an end condition is met (p.8 End check). Waiting: before the
         first round, the players whose setup is not reported; while assigning, those with no phase selected."""
-        stage = state.step
-        if stage is Step.SETUP:
+        stage = state.stage
+        if stage is Stage.SETUP:
             waiting = tuple(p.name for p in state.players if p.faction is None)
-        elif stage in (Step.ROLL, Step.ASSIGN):
+        elif stage in (Stage.ROLL, Stage.ASSIGN):
             waiting = tuple(p.name for p in state.players if not p.selected)
         else:
             waiting = ()
         return Progress(
             round=state.round, round_label=f"Round {state.round}" if state.round else "Setup", stage=stage.value,
-            last_round=bool(state.end_triggered), ending=state.end_triggered, over=stage is Step.OVER,
+            last_round=bool(state.ending), ending=state.ending, over=stage is Stage.OVER,
             waiting=waiting,
         )
 
@@ -250,7 +254,7 @@ class RollGame(GameBase):
         Citizenry, plus the dice shown on the faction and home worlds; $1 ($8 with Doomed World);
         one development and one world from the bag in the construction zone."""
         p = _player(state, ctx)
-        if state.step != Step.SETUP:
+        if state.stage != Stage.SETUP:
             ctx.finding(f"{p.name}'s setup reported after the game started", p.name, Severity.ERROR, "p.2 Setup")
         if p.faction is not None:
             ctx.finding(
@@ -317,11 +321,11 @@ class RollGame(GameBase):
 
     def _on_roll(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.3 Roll: each player rolls the dice in their cup. Starts a round after setup or Manage Empire."""
-        if state.step in (Step.SETUP, Step.MANAGE, Step.OVER):
+        if state.stage in (Stage.SETUP, Stage.MANAGE, Stage.OVER):
             state = self._start_round(state, ctx)
         p = _player(state, ctx)
-        if state.step not in (Step.ROLL, Step.ASSIGN):
-            ctx.finding(f"a roll reported during {state.step.value}", p.name, Severity.WARNING, "p.3 Rounds")
+        if state.stage not in (Stage.ROLL, Stage.ASSIGN):
+            ctx.finding(f"a roll reported during {state.stage.value}", p.name, Severity.WARNING, "p.3 Rounds")
         dice = _dice_list(ctx, "dice", with_column=False)
         rolled = Dice.from_list(d["colour"] for d in dice)
         for d in dice:
@@ -330,14 +334,14 @@ class RollGame(GameBase):
         return state
 
     def _start_round(self, state: RollState, ctx: EventContext) -> RollState:
-        if state.step == Step.OVER or (state.step == Step.MANAGE and state.end_triggered):
+        if state.stage == Stage.OVER or (state.stage == Stage.MANAGE and state.ending):
             ctx.finding(
-                f"the game ended after round {state.round} ({'; '.join(state.end_triggered)})",
+                f"the game ended after round {state.round} ({'; '.join(state.ending)})",
                 "table",
                 Severity.ERROR,
                 "p.8 End check",
             )
-        if state.step == Step.SETUP:
+        if state.stage == Stage.SETUP:
             for p in state.players:
                 if p.faction is None:
                     ctx.finding(
@@ -356,21 +360,21 @@ class RollGame(GameBase):
                 dictate=Dice(),
                 selected=None,
                 assigned=False,
-                credits=max(p.credits, 1) if state.step == Step.MANAGE else p.credits,
+                credits=max(p.credits, 1) if state.stage == Stage.MANAGE else p.credits,
             )
             players.append(p)
         return replace(
-            state, players=tuple(players), step=Step.ROLL, round=state.round + 1, selected=(), extra_white=None
+            state, players=tuple(players), stage=Stage.ROLL, round=state.round + 1, selected=(), extra_white=None
         )
 
     def _on_assign(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.3 Assign: every die in a column; exactly one phase-selection die; Dictate and
         Reassign powers move other workers (each power once; digest section 9 checks)."""
-        if state.step == Step.SETUP or state.step == Step.MANAGE:
+        if state.stage == Stage.SETUP or state.stage == Stage.MANAGE:
             state = self._start_round(state, ctx)
         p = _player(state, ctx)
-        if state.step not in (Step.ROLL, Step.ASSIGN):
-            ctx.finding(f"an assignment reported during {state.step.value}", p.name, Severity.WARNING, "p.3 Rounds")
+        if state.stage not in (Stage.ROLL, Stage.ASSIGN):
+            ctx.finding(f"an assignment reported during {state.stage.value}", p.name, Severity.WARNING, "p.3 Rounds")
         dice = _dice_list(ctx, "dice", with_column=True)
         columns = {ph: Dice() for ph in PHASES}
         dictate = Dice()
@@ -440,17 +444,17 @@ class RollGame(GameBase):
             selected=selections[0]["column"] if len(selections) == 1 else None,
             assigned=True,
         )
-        return replace(state.with_player(p), step=Step.ASSIGN)
+        return replace(state.with_player(p), stage=Stage.ASSIGN)
 
     def _on_phase_selected(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.3 Assign: each player selects exactly one phase (here reported without the
         dice); a second selection by the same player in a round replaces the first. 2 players: the extra
         white die (p.4 Reveal) may come with it."""
-        if state.step in (Step.SETUP, Step.MANAGE, Step.OVER):
+        if state.stage in (Stage.SETUP, Stage.MANAGE, Stage.OVER):
             state = self._start_round(state, ctx)
         p = _player(state, ctx)
-        if state.step not in (Step.ROLL, Step.ASSIGN):
-            ctx.finding(f"a phase selection reported during {state.step.value}", p.name, Severity.WARNING, "p.3 Rounds")
+        if state.stage not in (Stage.ROLL, Stage.ASSIGN):
+            ctx.finding(f"a phase selection reported during {state.stage.value}", p.name, Severity.WARNING, "p.3 Rounds")
         phase = ctx.require("phase")
         if phase not in PHASES:
             raise ctx.bad(f"'phase' must be one of {', '.join(PHASES)}, got {phase!r}")
@@ -464,14 +468,14 @@ class RollGame(GameBase):
                 f"{p.name} changed their phase selection from {p.selected} to {phase}", p.name, Severity.INFO, "p.3 Assign"
             )
         p = replace(p, selected=phase, assigned=True)
-        return replace(state.with_player(p), step=Step.ASSIGN)
+        return replace(state.with_player(p), stage=Stage.ASSIGN)
 
     def _on_reveal(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.4 Reveal: the selected phases happen; in a 2-player game an extra white die adds
         its phase (it never shows Wild). Dictated dice and workers of phases that do not
         happen return to the cup."""
-        if state.step not in (Step.ROLL, Step.ASSIGN):
-            ctx.finding(f"Reveal reported during {state.step.value}", "table", Severity.WARNING, "p.3 Rounds")
+        if state.stage not in (Stage.ROLL, Stage.ASSIGN):
+            ctx.finding(f"Reveal reported during {state.stage.value}", "table", Severity.WARNING, "p.3 Rounds")
         selected = set()
         for p in state.players:
             if not p.assigned:
@@ -511,7 +515,7 @@ class RollGame(GameBase):
                     p = p.with_column(ph, Dice())
             players.append(replace(p, cup=p.cup + back, dictate=Dice()))
         order = tuple(ph for ph in PHASES if ph in selected)
-        return replace(state, players=tuple(players), step=Step.REVEAL, selected=order, extra_white=extra)
+        return replace(state, players=tuple(players), stage=Stage.REVEAL, selected=order, extra_white=extra)
 
     # -- phases --
 
@@ -524,10 +528,10 @@ class RollGame(GameBase):
         target = ctx.require("phase")
         if target not in (*PHASES, "manage"):
             raise ctx.bad(f"'phase' must be one of {', '.join((*PHASES, 'manage'))}, got {target!r}")
-        current = state.step
+        current = state.stage
         if current.value in PHASES:
             state = self._end_phase(state, current.value, ctx)
-        elif current not in (Step.REVEAL, Step.ASSIGN, Step.ROLL):
+        elif current not in (Stage.REVEAL, Stage.ASSIGN, Stage.ROLL):
             ctx.finding(f"phase {target} reported during {current.value}", "table", Severity.WARNING, "p.3 Rounds")
         if target != "manage" and target not in state.selected:
             ctx.finding(
@@ -546,7 +550,7 @@ class RollGame(GameBase):
         skipped = [ph for ph in state.selected if ORDER.index(current.value) < ORDER.index(ph) < ORDER.index(target)]
         if skipped:
             ctx.finding(f"selected phase(s) {', '.join(skipped)} skipped", "table", Severity.WARNING, "p.4 Phases")
-        return replace(state, step=Step(target))
+        return replace(state, stage=Stage(target))
 
     def _end_phase(self, state: RollState, phase: str, ctx: EventContext) -> RollState:
         cat = self.cat
@@ -621,7 +625,7 @@ class RollGame(GameBase):
         return any construction-zone tiles, draw one more than returned, place each at the
         bottom of the stack of the chosen side (on top only with Improved Reconnaissance)."""
         p = _player(state, ctx)
-        _check_step(ctx, state, Step.EXPLORE, p.name, "an explorer's action", "p.5 Explore")
+        _check_stage(ctx, state, Stage.EXPLORE, p.name, "an explorer's action", "p.5 Explore")
         action = ctx.require("action")
         colour = _colour(ctx, ctx.require("colour"))
         p = _use_worker(ctx, p, "explore", colour, ctx.payload.get("power"), tableau_only=_tableau_only(state))
@@ -703,7 +707,7 @@ class RollGame(GameBase):
             raise ctx.bad(f"{name!r} is not a side of a game tile (faction and home tiles start in the tableau)")
         tile: Development | World = cat.developments[name] if is_dev else cat.worlds[name]
         phase, stack_name = ("develop", "development") if is_dev else ("settle", "world")
-        _check_step(ctx, state, Step(phase), p.name, f"{name} built", "p.6")
+        _check_stage(ctx, state, Stage(phase), p.name, f"{name} built", "p.6")
         if _tableau_only(state):
             state, p = self._tile_from_zone_or_bag(state, p, name, is_dev, ctx)
             if name in p.tableau:
@@ -844,7 +848,7 @@ class RollGame(GameBase):
         """Roll for the Galaxy, p.7 Produce: a producer becomes a good on a non-gray world of the player's with room:
         1 good per world, 2 with Galactic Reserves."""
         p = _player(state, ctx)
-        _check_step(ctx, state, Step.PRODUCE, p.name, "a good produced", "p.7 Produce")
+        _check_stage(ctx, state, Stage.PRODUCE, p.name, "a good produced", "p.7 Produce")
         world = _tile_name(ctx, self.cat, ctx.require("world"))
         colour = _colour(ctx, ctx.require("colour"))
         if world not in self.cat.worlds:
@@ -886,7 +890,7 @@ class RollGame(GameBase):
         (purple matches every world; Wild faces count for nothing). Both dice go to the Citizenry."""
         cat = self.cat
         p = _player(state, ctx)
-        _check_step(ctx, state, Step.SHIP, p.name, "a good shipped", "p.7 Ship")
+        _check_stage(ctx, state, Stage.SHIP, p.name, "a good shipped", "p.7 Ship")
         world_name = _tile_name(ctx, self.cat, ctx.require("world"))
         world = cat.worlds.get(world_name)
         if world is None:
@@ -953,13 +957,11 @@ class RollGame(GameBase):
                 p = _credit(ctx, p, n, source)
         return _take_vp(state.with_player(p), p.name, vp, "Consume", ctx)
 
-    def _on_vp_taken(self, state: RollState, ctx: EventContext) -> RollState:
-        """VP chips from the pool; when the original pool runs out the 10 set-aside VP are added
-        and the game ends after this round (Roll for the Galaxy, p.7 Ship)."""
+    def _on_vp_changed(self, state: RollState, ctx: EventContext) -> RollState:
+        """VP chips from the pool (``delta``: 1 or more); when the original pool runs out the 10 set-aside VP
+        are added and the game ends after this round (Roll for the Galaxy, p.7 Ship)."""
         p = _player(state, ctx)
-        vp = ctx.require("vp")
-        if not isinstance(vp, int) or isinstance(vp, bool) or vp < 1:
-            raise ctx.bad(f"'vp' must be a positive whole number, got {vp!r}")
+        vp = ctx.count("delta", minimum=1)
         return _take_vp(state, p.name, vp, str(ctx.payload.get("reason", "reported")), ctx)
 
     def _on_credits_changed(self, state: RollState, ctx: EventContext) -> RollState:
@@ -996,7 +998,7 @@ class RollGame(GameBase):
         """Roll for the Galaxy, p.8 Recruit: Citizenry -> cup at $1 a die, mandatory until the Citizenry is empty or
         credits run out; afterwards $0 becomes $1."""
         p = _player(state, ctx)
-        _check_step(ctx, state, Step.MANAGE, p.name, "recruiting", "p.8 Manage Empire")
+        _check_stage(ctx, state, Stage.MANAGE, p.name, "recruiting", "p.8 Manage Empire")
         dice = _dice_counts(ctx, "dice")
         _check_owned(ctx, p, dice, p.citizenry, "in the Citizenry", "p.8 Recruit")
         moved = _take_from(p.citizenry, dice)
@@ -1025,8 +1027,8 @@ class RollGame(GameBase):
     def _on_recall(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.8 Recall (free, optional, only in Manage Empire): construction-zone dice and goods to the cup."""
         p = _player(state, ctx)
-        _check_step(
-            ctx, state, Step.MANAGE, p.name, "a recall", "p.8 Manage Empire; p.10 FAQ (recall only in Manage Empire)"
+        _check_stage(
+            ctx, state, Stage.MANAGE, p.name, "a recall", "p.8 Manage Empire; p.10 FAQ (recall only in Manage Empire)"
         )
         for stack, attr in (("development", "dev_workers"), ("world", "world_workers")):
             if stack in ctx.payload:
@@ -1054,21 +1056,21 @@ class RollGame(GameBase):
     def _on_game_end(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.8 End check: the game ends after the round in which the VP pool empties or a
         tableau reaches 12 tiles; the round in progress finishes first."""
-        if not state.end_triggered:
+        if not state.ending:
             ctx.finding(
                 "the game was declared over, but the VP pool is not empty and no tableau has 12 tiles",
                 "table",
                 Severity.ERROR,
                 "p.8 End check",
             )
-        if state.step not in (Step.MANAGE, Step.OVER):
+        if state.stage not in (Stage.MANAGE, Stage.OVER):
             ctx.finding(
-                f"the game was declared over during {state.step.value}; the round in progress finishes first",
+                f"the game was declared over during {state.stage.value}; the round in progress finishes first",
                 "table",
                 Severity.WARNING,
                 "p.3 Rounds: finish the current round",
             )
-        return replace(state, step=Step.OVER)
+        return replace(state, stage=Stage.OVER)
 
     def _on_dice_counted(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.8 Victory: the dice the final scoring counts (see :data:`DICE_COUNTED`).
@@ -1087,7 +1089,7 @@ class RollGame(GameBase):
             raise ctx.bad(f"'dice_counted' takes {', '.join(DICE_COUNT_PLACES)} ({{colour: n}} each)"
                           + (f", not {', '.join(unknown)}" if unknown else ""))
         counted = {k: _dice_counts(ctx, k) for k in places}
-        if not state.end_triggered and state.step != Step.OVER:
+        if not state.ending and state.stage != Stage.OVER:
             ctx.finding(f"{p.name}'s dice were counted before the end of the game; count again after the last "
                         "Manage Empire", p.name, Severity.INFO, "p.8 Victory")
         held = {"cup": p.cup + p.workers, "citizenry": p.citizenry, "construction_zone": p.dev_workers + p.world_workers}
@@ -1117,22 +1119,22 @@ class RollGame(GameBase):
 
     def _check_end(self, state: RollState, ctx: EventContext) -> RollState:
         """Roll for the Galaxy, p.8 End check: VP pool exhausted, or 12+ tiles in a tableau (faction tile counts 2)."""
-        reasons = list(state.end_triggered)
-        if state.vp_pool <= 0 and state.step != Step.SETUP and "VP pool exhausted" not in reasons:
+        reasons = list(state.ending)
+        if state.vp_pool <= 0 and state.stage != Stage.SETUP and "VP pool exhausted" not in reasons:
             reasons.append("VP pool exhausted")
         for p in state.players:
             why = f"{p.name} has {p.tile_count} tiles"
             if p.tile_count >= END_TILES and not any(r.startswith(f"{p.name} has") for r in reasons):
                 reasons.append(why)
-        if len(reasons) != len(state.end_triggered):
-            new = reasons[len(state.end_triggered) :]
+        if len(reasons) != len(state.ending):
+            new = reasons[len(state.ending) :]
             ctx.finding(
                 f"end of game triggered ({'; '.join(new)}): this is the last round",
                 "table",
                 Severity.INFO,
                 "p.8 End check",
             )
-            state = replace(state, end_triggered=tuple(reasons))
+            state = replace(state, ending=tuple(reasons))
         return state
 
     handlers = {
@@ -1146,7 +1148,7 @@ class RollGame(GameBase):
         TILE_BUILT: _on_tile_built,
         GOODS_PLACED: _on_goods_placed,
         GOODS_SHIPPED: _on_goods_shipped,
-        VP_TAKEN: _on_vp_taken,
+        VP_CHANGED: _on_vp_changed,
         CREDITS_CHANGED: _on_credits_changed,
         RECRUIT: _on_recruit,
         RECALL: _on_recall,
@@ -1241,11 +1243,12 @@ def _check_owned(ctx: EventContext, p: PlayerState, reported: Dice, have: Dice, 
             )
 
 
-def _check_step(ctx: EventContext, state: RollState, step: Step, player: str, what: str, section: str) -> None:
-    if state.step != step:
-        ctx.finding(f"{what} reported during {state.step.value}, not {step.value}", player, Severity.WARNING, section)
-    elif step.value in PHASES and step.value not in state.selected:
-        ctx.finding(f"{what}: {step.value} was not selected this round", player, Severity.ERROR, "p.4 Phases")
+def _check_stage(ctx: EventContext, state: RollState, stage: Stage, player: str, what: str, section: str) -> None:
+    """``what`` belongs to ``stage`` (and, for a phase, to a phase selected this round: p.4 Phases)."""
+    if state.stage != stage:
+        ctx.finding(f"{what} reported during {state.stage.value}, not {stage.value}", player, Severity.WARNING, section)
+    elif stage.value in PHASES and stage.value not in state.selected:
+        ctx.finding(f"{what}: {stage.value} was not selected this round", player, Severity.ERROR, "p.4 Phases")
 
 
 def _credit(ctx: EventContext, p: PlayerState, amount: int, source: str) -> PlayerState:
