@@ -3,7 +3,10 @@
 - :mod:`rules.roll.data`: dice faces and the 55 game tiles, 9 faction tiles and 9 home
   worlds, loaded from ``rules/data/roll/*.json`` (package data, sources kept per record);
 - :mod:`rules.roll.state`: the frozen table state (:class:`RollState`, :class:`PlayerState`, :class:`Stage`);
-- :mod:`rules.roll.game`: :class:`RollGame`, the engine (events in, state and findings out);
+- :mod:`rules.roll.game`: :class:`RollGame`, the engine: the declaration (``INFO``), the state API and the
+  handler table; the handlers live one module per part of the round: :mod:`.events` (event kinds,
+  payload readers), :mod:`.setup`, :mod:`.assign`, :mod:`.phases`, :mod:`.explore`, :mod:`.build`,
+  :mod:`.goods`, :mod:`.manage`, and :mod:`.moves` (credits, VP chips, workers, dice every phase shares);
 - :mod:`rules.roll.powers`: which powers the engine applies, and reminders for the rest;
 - :mod:`rules.roll.endgame`: final scoring and the ``companion score roll`` input.
 """

@@ -147,7 +147,7 @@ class RollState:
     bag: tuple[int, ...] = ()
     returned: tuple[int, ...] = ()
     ending: tuple[str, ...] = ()
-    tracking: str = "full"  # settings "tracking" (rules.roll.game.TRACKING)
+    tracking: str = "full"  # settings "tracking" (rules.roll.events.TRACKING)
 
     def player(self, name: str) -> PlayerState:
         for p in self.players:
