@@ -6,6 +6,7 @@ storage refuses writes), the one-box lock, damaged files kept aside, and SQLite 
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sqlite3
@@ -20,7 +21,7 @@ __all__ = ["SCHEMA_VERSION", "SQLITE_HEADER", "check_is_sqlite", "connect", "hol
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Schema version written to ``PRAGMA user_version``; :func:`migrate` brings older files up to it."""
 
 # (version, statements) in order; a migration runs when the file's user_version is lower.
@@ -90,6 +91,10 @@ _MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             "CREATE TABLE probe (id INTEGER PRIMARY KEY CHECK (id = 1), at REAL NOT NULL)",
         ),
     ),
+    (
+        3,  # one term per idea across the games: events stored under an older name get today's (rules.upgrade_event)
+        (),
+    ),
 )
 OUR_TABLES = frozenset({"sessions", "events", "answers", "pairings", "claims", "setups", "setup_events", "probe"})
 
@@ -104,10 +109,37 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 """The first 16 bytes of every SQLite 3 database file."""
 
 
+def _rename_stored_events(conn: sqlite3.Connection) -> int:
+    """Schema 3: rewrite every stored event whose kind or payload keys a game has renamed since
+    (``rules.upgrade_event``: Roll ``vp_taken`` -> ``vp_changed``, Race ``round_end`` -> ``round_ended``,
+    ...), inside the migration's transaction. Seqs, times, players and origins are kept, so the log
+    replays to the same state. Returns how many events were rewritten."""
+    from rules import upgrade_event
+
+    rows = conn.execute(
+        "SELECT e.session_id, e.seq, s.game, e.kind, e.payload FROM events e JOIN sessions s ON s.id = e.session_id"
+    ).fetchall()
+    changed = 0
+    for session_id, seq, game, kind, text in rows:
+        payload = json.loads(text)
+        new_kind, new_payload = upgrade_event(game, kind, payload)
+        if new_kind != kind or new_payload != payload:
+            conn.execute(
+                "UPDATE events SET kind = ?, payload = ? WHERE session_id = ? AND seq = ?",
+                (new_kind, json.dumps(new_payload, allow_nan=False, ensure_ascii=False, separators=(",", ":")),
+                 session_id, seq),
+            )
+            changed += 1
+    if changed:
+        log.info("session database: %d events renamed to today's names", changed)
+    return changed
+
+
 def migrate(conn: sqlite3.Connection, path: Path | str = "<database>") -> int:
     """Bring the schema of ``conn`` up to :data:`SCHEMA_VERSION` in one transaction.
 
-    Migrations only add tables: a log written by an earlier version opens and replays to the same state.
+    Migrations add tables, and rename stored events the games have renamed since (schema 3): a log
+    written by an earlier version opens and replays to the same state.
 
     Args:
         conn: a connection opened with ``isolation_level=None`` and no open transaction.
@@ -127,6 +159,8 @@ def migrate(conn: sqlite3.Connection, path: Path | str = "<database>") -> int:
             if version > found:
                 for statement in statements:
                     conn.execute(statement)
+                if version == 3 and found >= 1:
+                    _rename_stored_events(conn)
                 conn.execute(f"PRAGMA user_version = {int(version)}")
         conn.execute("COMMIT")
     except BaseException:

@@ -8,8 +8,8 @@ prints one JSON object (other tools depend on this shape; keep it exactly)::
      "winners": [NAME, ...]}
 
 Without ``--json`` it prints a table, one column per player. The games that can score
-are those in :data:`rules.games.GAMES` whose game object has ``final_scores(data)``;
-each names its file format in ``score_input_format`` (:data:`rules.scoring.INPUT_FORMATS`:
+are those in :data:`rules.games.GAMES` that declare an end-of-game input;
+each names its file format in ``info.score_input`` (:data:`rules.core.SCORE_INPUTS`:
 ``"json"`` one JSON document, the default; ``"jsonl-games"`` one game per document, each scored and printed on its own line
 with ``--json``). Input errors
 (:class:`rules.scoring.ScoreInputError`) name the field and the problem.
@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from rules.core import RulesError, ScoreBreakdown
+from rules.core import CheckingGame, Finding, RulesError, ScoreBreakdown, Severity
 from rules.games import GAMES
 from rules.scoring import ScoreInputError, json_documents, score_lines, scores_json
 
@@ -43,11 +43,9 @@ EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
 
 def scoring_games(games: Mapping[str, Any] | None = None) -> dict[str, Callable[[Any], list[ScoreBreakdown]]]:
-    """Name -> ``final_scores`` of every game that can score a final position."""
+    """Name -> ``final_scores`` of every game that can score a final position (``info.score_input`` set)."""
     games = GAMES if games is None else games
-    return {
-        name: game.final_scores for name, game in sorted(games.items()) if callable(getattr(game, "final_scores", None))
-    }
+    return {name: game.final_scores for name, game in sorted(games.items()) if game.info.score_input is not None}
 
 
 def _add_game_file_parser(
@@ -149,7 +147,7 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
     if args.game not in scorers:
         print(f"companion score: game {args.game!r} cannot score; choose from {', '.join(scorers) or 'none'}", file=err)
         return EXIT_USAGE
-    fmt = getattr(GAMES[args.game], "score_input_format", "json")
+    fmt = GAMES[args.game].info.score_input
     try:
         text = read_score_file(args.file)
         if fmt == "jsonl-games":
@@ -173,7 +171,7 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
             else:
                 print(f"line {line}: error: {message}", file=out)
             continue
-        result = scores_json(outcome)
+        result = scores_json(outcome, GAMES[args.game])
         if as_json:
             print(json.dumps(result, ensure_ascii=False), file=out)
         else:
@@ -181,18 +179,10 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
     return EXIT_INPUT if failed else EXIT_OK
 
 
-CHECK_ROW_KEYS = ("player", "card", "cell", "rule", "message")
-"""Keys of one ``companion check --json`` finding, in this order (other tools read this shape)."""
-
-
-def checking_games(games: Mapping[str, Any] | None = None) -> dict[str, Callable[[Any], dict[str, list[dict]]]]:
-    """Name -> ``check_stations`` of every game that can check a position for misplays."""
+def checking_games(games: Mapping[str, Any] | None = None) -> dict[str, Callable[[Any], list[Finding]]]:
+    """Name -> ``check`` of every game that can check a position for misplays (a :class:`rules.CheckingGame`)."""
     games = GAMES if games is None else games
-    return {
-        name: game.check_stations
-        for name, game in sorted(games.items())
-        if callable(getattr(game, "check_stations", None))
-    }
+    return {name: game.check for name, game in sorted(games.items()) if isinstance(game, CheckingGame)}
 
 
 def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -203,12 +193,16 @@ def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     )
 
 
+LABELS = {Severity.ERROR: "misplay", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
 def cmd_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run ``companion check``: 0 checked (whatever it found), 1 invalid input, 2 a game that cannot check.
 
-    With ``--json`` prints exactly ``{"findings": [{"player", "card", "cell": [i, j], "rule", "message"}]}``
-    (rules surely broken; empty when every position is legal). What may be wrong but depends on
-    what the camera cannot know (warnings) goes to stderr, one line each, so the JSON stays exact.
+    With ``--json`` prints the game's findings in the shape its ``info.check_format`` declares; Among the
+    Stars: exactly ``{"findings": [{"player", "card", "cell": [i, j], "rule", "message"}]}`` (rules surely
+    broken; empty when every position is legal). What the format leaves out (Among the Stars: warnings, what
+    depends on what the camera cannot know) goes to stderr, one line each, so the JSON stays exact.
     """
     out = out or sys.stdout
     err = err or sys.stderr
@@ -217,27 +211,27 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         print(f"companion check: game {args.game!r} cannot check; choose from {', '.join(checkers) or 'none'}", file=err)
         return EXIT_USAGE
     try:
-        result = checkers[args.game](one_document(read_score_file(args.file), args.file, args.game))
+        findings = checkers[args.game](one_document(read_score_file(args.file), args.file, args.game))
     except (ScoreInputError, RulesError) as exc:
         _input_error("check", args.file, exc, err)
         return EXIT_INPUT
-    findings = [{key: row[key] for key in CHECK_ROW_KEYS} for row in result.get("findings", [])]
-    warnings = result.get("warnings", [])
+    printed, rest = GAMES[args.game].info.check_format.to_json(findings)
     if getattr(args, "json", False):
-        print(json.dumps({"findings": findings}, ensure_ascii=False), file=out)
-        for row in warnings:
-            print(f"companion check: warning: {_describe(row)}", file=err)
+        print(json.dumps(printed, ensure_ascii=False), file=out)
+        for f in rest:
+            print(f"companion check: {LABELS[f.severity]}: {_describe(f)}", file=err)
         return EXIT_OK
-    for label, rows in (("misplay", result.get("findings", [])), ("warning", warnings)):
-        for row in rows:
-            print(f"{label}: {_describe(row)}", file=out)
-    if not findings and not warnings:
+    for f in sorted(findings, key=lambda f: f.severity is not Severity.ERROR):
+        print(f"{LABELS[f.severity]}: {_describe(f)}", file=out)
+    if not any(f.severity in (Severity.ERROR, Severity.WARNING) for f in findings):
         print("every position is legal", file=out)
     return EXIT_OK
 
 
-def _describe(row: Mapping[str, Any]) -> str:
-    cell = row.get("cell")
-    at = f" at {tuple(cell)}" if cell is not None else ""
-    source = f" [{row['source']}]" if row.get("source") else ""
-    return f"{row.get('player')}: {row.get('card')}{at}: {row.get('message')} ({row.get('rule')}){source}"
+def _describe(f: Finding) -> str:
+    """``"Ann: Crew Quarters at (3, 3): <what> (adjacency) [<rulebook citation>]"``; parts a finding lacks are left out."""
+    at = f" at {tuple(f.cell)}" if f.cell is not None else ""
+    head = ": ".join(part for part in (f.player, f"{f.card or ''}{at}".strip()) if part)
+    kind = f" ({f.rule_kind})" if f.rule_kind else ""
+    source = f" [{f.rule}]" if f.rule else ""
+    return f"{head + ': ' if head else ''}{f.what}{kind}{source}"

@@ -644,9 +644,10 @@ class Session:
             "SELECT seq, kind, payload, at, player, origin FROM events WHERE session_id = ? AND seq > ? ORDER BY seq",
             (self.id, self._last_seq()),
         ).fetchall()
-        self._events.extend(
-            Event(seq=r[0], kind=r[1], payload=json.loads(r[2]), at=r[3], player=r[4], origin=r[5]) for r in rows
-        )
+        events = [Event(seq=r[0], kind=r[1], payload=json.loads(r[2]), at=r[3], player=r[4], origin=r[5]) for r in rows]
+        if self.store.schema < 3:  # opened read-only before its migration could run: today's names in memory
+            events = rules.upgrade_events(self.game.name, events)
+        self._events.extend(events)
         try:
             self._replay = rules.replay(self.game, self._settings, self._events)
         except rules.RulesError as exc:

@@ -49,7 +49,7 @@ class Misplay:
         card: the card's printed name.
         cell: where it lies, ``(row, column)`` from the Main Reactor.
         rule: short rule id (see :data:`rules.among_the_stars.legality.RULES`).
-        source: the rulebook section (``"among, rulebook 4 'Build a location': ..."``).
+        source: the rulebook section (``"Among the Stars, rulebook 4 'Build a location': ..."``).
         message: what is wrong, one sentence.
         fix: what to do, one sentence (empty for warnings).
         severity: ERROR when the rule is surely broken, WARNING when it may be (e.g. energy

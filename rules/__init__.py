@@ -8,6 +8,7 @@ from rules.core import (
     UNDO,
     BadEvent,
     BadSettings,
+    CheckFormat,
     CheckingGame,
     Event,
     Finding,
@@ -15,19 +16,25 @@ from rules.core import (
     GameInfo,
     Option,
     Progress,
+    RankingGame,
+    Rename,
     Replay,
     RulesError,
     ScoreBreakdown,
     ScoreLine,
     Severity,
+    Standings,
     UnknownEvent,
     effective_events,
     replay,
 )
-from rules.games import GAMES, UnknownGame, get_game
+from rules.engine import GameBase
+from rules.games import GAMES, UnknownGame, get_game, upgrade_event, upgrade_events
+from rules.settings import Settings, check_settings
 
 __all__ = [
-    "UNDO", "BadEvent", "BadSettings", "CheckingGame", "Event", "Finding", "Game", "GameInfo", "Option",
-    "Progress", "Replay", "RulesError", "ScoreBreakdown",
-    "ScoreLine", "Severity", "UnknownEvent", "effective_events", "replay", "GAMES", "UnknownGame", "get_game",
+    "UNDO", "BadEvent", "BadSettings", "CheckFormat", "CheckingGame", "Event", "Finding", "Game", "GameBase",
+    "GameInfo", "Option", "Progress", "RankingGame", "Rename", "Replay", "RulesError", "ScoreBreakdown",
+    "ScoreLine", "Settings", "Severity", "Standings", "UnknownEvent", "check_settings", "effective_events", "replay",
+    "GAMES", "UnknownGame", "get_game", "upgrade_event", "upgrade_events",
 ]

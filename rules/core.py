@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Generic, Iterable, Mapping, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Iterable, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
 
 __all__ = [
     "RulesError",
@@ -34,8 +34,16 @@ __all__ = [
     "Option",
     "Progress",
     "CheckingGame",
+    "RankingGame",
+    "Standings",
+    "Rename",
+    "CheckFormat",
+    "SCORE_INPUTS",
+    "SEAT_COLOURS",
+    "OPTION_KINDS",
     "BadSettings",
     "Replay",
+    "citation",
     "effective_events",
     "replay",
     "UNDO",
@@ -62,11 +70,12 @@ class BadEvent(RulesError, ValueError):
     """
 
 
-class BadSettings(RulesError, ValueError):
+class BadSettings(BadEvent):
     """Settings a game cannot start from (a player count it is not for, an unknown option value).
 
     The message names the setting and what is allowed, e.g. ``"Race for the Galaxy is for 2-4
-    players, got 5"``.
+    players, got 5"``. A :class:`BadEvent` (and so a ``RulesError`` and a ``ValueError``): code that
+    caught ``BadEvent`` for refused settings before this class existed still does.
     """
 
 
@@ -118,8 +127,15 @@ class Finding:
         what: one sentence a player understands, naming the problem.
         where: the place it concerns (player, tile, cell, hex, event seq), free text.
         severity: see :class:`Severity`.
-        rule: the rulebook rule it breaks, as ``"<game>, <section>"``.
+        rule: the rulebook rule it breaks, in one format for every game:
+            ``"<game title>, <rulebook section>"`` (:meth:`GameInfo.cite`).
         seq: the event that raised it, when there is one.
+        player: the player it concerns, when it concerns one (``companion check``'s ``player``).
+        card: the card, tile or hex it concerns (a name or sector id), when there is one.
+        cell: where that card lies (a station cell ``(i, j)``, a hex ``(q, r)``), when there is one.
+        fix: what the players can do about it, in their words ("rotate it 2 steps clockwise").
+        rule_kind: a short stable id of the rule broken (``"adjacency"``, ``"ring_mismatch"``), for
+            tools that sort findings; "" when the game gives none.
     """
 
     what: str
@@ -127,16 +143,30 @@ class Finding:
     severity: Severity
     rule: str
     seq: int | None = None
+    player: str | None = None
+    card: str | None = None
+    cell: tuple[int, ...] | None = None
+    fix: str | None = None
+    rule_kind: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-compatible dict: ``{"what", "where", "severity", "rule", "seq"}``."""
-        return {
+        """JSON-compatible dict: ``{"what", "where", "severity", "rule", "seq"}``, plus ``"player"``,
+        ``"card"``, ``"cell"`` (a list), ``"fix"`` and ``"rule_kind"`` when they are set."""
+        out: dict[str, Any] = {
             "what": self.what,
             "where": self.where,
             "severity": self.severity.value,
             "rule": self.rule,
             "seq": self.seq,
         }
+        for key in ("player", "card", "fix"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.cell is not None:
+            out["cell"] = list(self.cell)
+        if self.rule_kind:
+            out["rule_kind"] = self.rule_kind
+        return out
 
 
 @dataclass(frozen=True)
@@ -159,6 +189,11 @@ class ScoreBreakdown:
     player: str
     lines: tuple[ScoreLine, ...]
     tiebreak: tuple[int, ...] = ()
+    role: str | None = None
+    """The player's role in the game (faction, start world, race, species), when the score input or the
+    state names one; ``companion score --json`` prints it under :attr:`GameInfo.score_role_key`."""
+    team: str | None = None
+    """The team the player scores with (an Eclipse alliance's face-up members), else None."""
 
     @property
     def total(self) -> int:
@@ -166,8 +201,9 @@ class ScoreBreakdown:
         return sum(line.vp for line in self.lines)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"player", "total", "categories": [{"category", "vp", "detail"}], "tiebreak"}``."""
-        return {
+        """``{"player", "total", "categories": [{"category", "vp", "detail"}], "tiebreak"}``, plus ``"role"``
+        and ``"team"`` when they are set."""
+        out: dict[str, Any] = {
             "player": self.player,
             "total": self.total,
             "categories": [
@@ -175,6 +211,25 @@ class ScoreBreakdown:
             ],
             "tiebreak": list(self.tiebreak),
         }
+        if self.role is not None:
+            out["role"] = self.role
+        if self.team is not None:
+            out["team"] = self.team
+        return out
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Who won, and each team's score where a game scores teams (:class:`RankingGame`).
+
+    Attributes:
+        winners: the winning players' names, in seat order (several: a shared win, or a winning team).
+        teams: team -> VP, in the game's order; None for a game without teams (``companion score --json``
+            then prints no ``"team_scores"``), ``{}`` for a team game where no team formed.
+    """
+
+    winners: tuple[str, ...]
+    teams: Mapping[str, int] | None = None
 
 
 OPTION_KINDS = ("bool", "int", "choice", "choices")
@@ -185,16 +240,29 @@ OPTION_KINDS = ("bool", "int", "choice", "choices")
 class Option:
     """One game option, declared once: the CLI flag, the setup step and the settings check derive from it.
 
+    :func:`rules.settings.check_settings` checks a session's settings against these declarations.
+
     Attributes:
         name: the settings key and the CLI flag (``"races"`` -> ``--races``; ``_`` becomes ``-``).
         kind: one of :data:`OPTION_KINDS`.
         default: the value when the option is not given (``False``, ``0``, ``None`` or ``()``).
-        choices: the allowed names for ``"choice"`` / ``"choices"`` (the game data's spelling).
+        choices: the allowed names for ``"choice"`` / ``"choices"`` (the game data's spelling). A value
+            matches a choice ignoring case, spaces and punctuation (``"garrn_athak_nok"`` is
+            ``"Garrn Athak Nok"``); the checked settings hold the choice as spelt here.
         help: one line for ``--help`` and the setup step, citing the rulebook where the option comes from.
         per_player: a ``"choices"`` option with one entry per player in seat order (Among the Stars'
-            races); ``""`` leaves a seat to choose later.
+            races); ``""`` leaves a seat without one. Given as a list in seat order, a
+            ``{player: value}`` object, or inside each player's entry under :attr:`player_key`.
         minimum, maximum: bounds of an ``"int"``, or of the number of entries of a ``"choices"``.
         players: the player counts the option is allowed with (Race's advanced game: ``(2, 2)``), or None.
+        label: the option in players' words, for messages (``"the advanced game"``); the name if "".
+        offered: the command line and the setup step offer it; False for a setting the game's flow
+            decides (Roll's ``tracking``) or that comes from elsewhere (Race's dealt ``start_worlds``).
+        player_key: for a per-player option, the key in a player's entry of ``settings["players"]``
+            (``{"name": "Ann", "race": "Sheptas"}``: ``"race"``), or None.
+        distinct: for a per-player option whose entries no two players may share (one race tile, one
+            start world each): the refusal, in players' words with its rulebook citation, ``{value}``
+            standing for the entry; "" when players may share entries.
     """
 
     name: str
@@ -206,11 +274,107 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     players: tuple[int, int] | None = None
+    label: str = ""
+    offered: bool = True
+    player_key: str | None = None
+    distinct: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in OPTION_KINDS:
+            raise ValueError(f"option {self.name!r}: kind must be one of {', '.join(OPTION_KINDS)}, got {self.kind!r}")
+        if self.per_player and self.kind != "choices":
+            raise ValueError(f"option {self.name!r}: a per-player option is a 'choices' option")
 
     @property
     def flag(self) -> str:
         """The command-line flag, ``--`` + the name with ``-`` for ``_``."""
         return "--" + self.name.replace("_", "-")
+
+    @property
+    def what(self) -> str:
+        """The option in players' words (:attr:`label`, else the quoted name)."""
+        return self.label or repr(self.name)
+
+
+@dataclass(frozen=True)
+class Rename:
+    """A stored event kind or payload key that changed name, declared on the game (:attr:`GameInfo.renames`).
+
+    :func:`rules.upgrade_event` applies a game's renames to an event written by an older version, so
+    a log recorded with the old names replays to the same state.
+
+    Attributes:
+        kind: the event kind as stored by older versions.
+        to: the kind it is now ("" when only payload keys changed).
+        keys: ``(old key, new key)`` pairs of the payload.
+        since: when it changed, for the reader (``"issue 13"``).
+    """
+
+    kind: str
+    to: str = ""
+    keys: tuple[tuple[str, str], ...] = ()
+    since: str = ""
+
+    def apply(self, kind: str, payload: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """``(kind, payload)`` after this rename (a new dict; unchanged when ``kind`` is not :attr:`kind`).
+        A payload that already has a new key keeps it (the old key is then dropped)."""
+        out = dict(payload)
+        if kind != self.kind:
+            return kind, out
+        for old, new in self.keys:
+            if old in out:
+                value = out.pop(old)
+                out.setdefault(new, value)
+        return self.to or kind, out
+
+
+@dataclass(frozen=True)
+class CheckFormat:
+    """How ``companion check GAME FILE --json`` prints a game's findings (:meth:`CheckingGame.check`).
+
+    Attributes:
+        row: ``(JSON key, Finding attribute)`` pairs, in order: one finding's object. ``cell`` prints as
+            a list; ``severity`` as its value.
+        legal: print ``"legal": bool`` (no ERROR finding) before ``"findings"``.
+        listed: the severities that go into ``"findings"``; the others go to stderr as warnings.
+    """
+
+    row: tuple[tuple[str, str], ...] = (("rule_kind", "rule_kind"), ("rule", "rule"), ("message", "what"), ("fix", "fix"))
+    legal: bool = True
+    listed: tuple[Severity, ...] = (Severity.ERROR, Severity.WARNING, Severity.INFO)
+
+    def to_json(self, findings: Iterable[Finding]) -> tuple[dict[str, Any], list[Finding]]:
+        """The printed object and the findings left for stderr."""
+        findings = list(findings)
+        rows = []
+        for f in findings:
+            if f.severity not in self.listed:
+                continue
+            row: dict[str, Any] = {}
+            for key, attr in self.row:
+                value = getattr(f, attr)
+                row[key] = list(value) if attr == "cell" and value is not None else (
+                    value.value if isinstance(value, Severity) else value)
+            rows.append(row)
+        out: dict[str, Any] = {}
+        if self.legal:
+            out["legal"] = not any(f.severity is Severity.ERROR for f in findings)
+        out["findings"] = rows
+        return out, [f for f in findings if f.severity not in self.listed]
+
+
+SCORE_INPUTS = ("json", "jsonl-games")
+""":attr:`GameInfo.score_input` values: one JSON document, or one game per JSON document (a file holding
+one game, or JSON Lines with one game per line, each scored on its own)."""
+
+SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple")
+"""The seat colours offered when a game declares none of its own."""
+
+
+def citation(title: str, section: str) -> str:
+    """A rule citation in the one format every finding uses: ``"<game title>, <rulebook section>"``
+    (``"Roll for the Galaxy, p.8 End check"``); a section already cited that way is kept as it is."""
+    return section if section.startswith(f"{title}, ") else f"{title}, {section}"
 
 
 @dataclass(frozen=True)
@@ -222,24 +386,44 @@ class GameInfo:
 
     Attributes:
         name: short id used on the command line and in the session log (``"roll"``).
-        title: the game's name for players (``"Roll for the Galaxy"``).
+        title: the game's name for players (``"Roll for the Galaxy"``); findings cite it.
         bgg_id: BoardGameGeek id (the BG Stats play record), or None (d6).
-        players: ``(min, max)`` players, from the rulebook's box (``(0, 0)``: no players, d6).
+        players: ``(min, max)`` players, from the rulebook's box. ``(0, 0)``: the game keeps no players
+            (d6): a session may still name who is at the table; the names are not counted or used.
         colours: the seat colours the game offers, in seat order.
         options: the game's options (see :class:`Option`).
-        score_input: the format ``companion score GAME FILE`` reads: ``"json"``, ``"jsonl-games"``
-            (JSON, or JSON Lines of one game each), or None (no end-of-game input).
-        rulebook: the rulebook's title, as cited by findings and breakdowns ("<title>, <section>").
+        score_input: the format ``companion score GAME FILE`` reads (:data:`SCORE_INPUTS`), or None
+            (no end-of-game input: the game cannot be scored from a file).
+        rulebook: the rulebook the citations refer to (its title and edition).
+        renames: stored event kinds and payload keys that changed name (:class:`Rename`).
+        score_role_key: the key under which ``companion score --json`` prints each player's
+            :attr:`ScoreBreakdown.role` (Eclipse: ``"species"``), or None (not printed).
+        check_format: the ``companion check --json`` shape of a :class:`CheckingGame`.
     """
 
     name: str
     title: str
     bgg_id: int | None
     players: tuple[int, int]
-    colours: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple")
+    colours: tuple[str, ...] = SEAT_COLOURS
     options: tuple[Option, ...] = ()
     score_input: str | None = None
     rulebook: str = ""
+    renames: tuple[Rename, ...] = ()
+    score_role_key: str | None = None
+    check_format: CheckFormat = field(default_factory=CheckFormat)
+
+    def __post_init__(self) -> None:
+        low, high = self.players
+        if not 0 <= low <= high:
+            raise ValueError(f"{self.title}: players must be (min, max) with 0 <= min <= max, got {self.players}")
+        if high > len(self.colours):
+            raise ValueError(f"{self.title}: {high} players need {high} seat colours, {len(self.colours)} declared")
+        if self.score_input is not None and self.score_input not in SCORE_INPUTS:
+            raise ValueError(f"{self.title}: score_input must be one of {', '.join(SCORE_INPUTS)} or None")
+        names = [o.name for o in self.options]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.title}: an option is declared twice ({', '.join(names)})")
 
     def option(self, name: str) -> Option:
         """The option called ``name``. Raises KeyError (naming the game's options) when there is none."""
@@ -248,9 +432,15 @@ class GameInfo:
                 return opt
         raise KeyError(f"{self.title} has no option {name!r}; options: {', '.join(o.name for o in self.options) or 'none'}")
 
+    @property
+    def player_range(self) -> str:
+        """``"2-5"``, or ``"2"`` when the game is for one count only."""
+        low, high = self.players
+        return str(low) if low == high else f"{low}-{high}"
+
     def cite(self, section: str) -> str:
-        """A rule citation in the one format findings use: ``"<rulebook>, <section>"``."""
-        return f"{self.rulebook or self.title}, {section}"
+        """A rule citation in the one format findings use: ``"<title>, <rulebook section>"`` (:func:`citation`)."""
+        return citation(self.title, section)
 
 
 @dataclass(frozen=True)
@@ -259,13 +449,17 @@ class Progress:
 
     Attributes:
         round: the round (Roll, Race), the round of the year (Among the Stars) or the game round (Eclipse), 1-based; 0 before the first.
-        round_label: what players read, e.g. ``"Round 3"``, ``"Year 2, round 4"``.
+        round_label: what players read, e.g. ``"Round 3"``, ``"Year 2 of 4, round 4 of 6"``; ``"Setup"`` before the first.
         stage: the position in the round in the game's own terms (``"setup"``, ``"develop"``,
-            ``"action"``, ``"over"``); one word per position.
+            ``"action"``, ``"over"``); one word per position, ``"over"`` once the game has ended.
         turn: whose turn it is, when the game has turns (Eclipse's action phase), else None.
         last_round: an end condition is met and this is the last round.
         ending: what ends the game, in players' words (``["VP pool exhausted"]``), empty before.
         over: the game has ended (scores are final).
+        rounds: how many rounds this stretch has when that is fixed in advance (Among the Stars: the
+            rounds of this year; Eclipse: 9), else None (an end condition decides).
+        waiting: the players the table waits for before it can move on (a phase selection, an action
+            card, an action this round), in seat order.
     """
 
     round: int
@@ -275,11 +469,14 @@ class Progress:
     last_round: bool = False
     ending: tuple[str, ...] = ()
     over: bool = False
+    rounds: int | None = None
+    waiting: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """``{"round", "round_label", "stage", "turn", "last_round", "ending": [...], "over"}``."""
+        """``{"round", "round_label", "stage", "turn", "last_round", "ending": [...], "over", "rounds", "waiting": [...]}``."""
         return {"round": self.round, "round_label": self.round_label, "stage": self.stage, "turn": self.turn,
-                "last_round": self.last_round, "ending": list(self.ending), "over": self.over}
+                "last_round": self.last_round, "ending": list(self.ending), "over": self.over,
+                "rounds": self.rounds, "waiting": list(self.waiting)}
 
 
 S = TypeVar("S")
@@ -333,7 +530,24 @@ class Game(Protocol[S]):
         ...
 
     def final_scores(self, data: Any) -> list[ScoreBreakdown]:
-        """Score an end-of-game position given as parsed JSON (``companion score GAME FILE``).
+        """Score an end-of-game position given as parsed JSON (``companion score GAME FILE``, in the format
+        :attr:`GameInfo.score_input` names).
+
+        Raises:
+            RulesError: a ``ScoreInputError`` naming the field and the problem; a game whose
+                ``info.score_input`` is None has no end-of-game input and always raises.
+        """
+        ...
+
+
+@runtime_checkable
+class CheckingGame(Protocol):
+    """A game that checks a position for misplays (``companion check GAME FILE``): recognised by this
+    protocol (``isinstance(game, CheckingGame)``), never by ``getattr``. Its findings print in the
+    shape :attr:`GameInfo.check_format` declares."""
+
+    def check(self, data: Any) -> list[Finding]:
+        """The findings of a position given as parsed JSON (no ERROR finding: legal).
 
         Raises:
             RulesError: a ``ScoreInputError`` naming the field and the problem.
@@ -342,16 +556,12 @@ class Game(Protocol[S]):
 
 
 @runtime_checkable
-class CheckingGame(Protocol):
-    """A game that checks a position for misplays (``companion check GAME FILE``): recognised by this
-    protocol (``isinstance(game, CheckingGame)``), never by ``getattr``."""
+class RankingGame(Protocol):
+    """A game whose winners are not simply "most VP, then the tie-break values" (teams, alliances):
+    recognised by this protocol; other games rank with :func:`rules.scoring.winners`."""
 
-    def check(self, data: Any) -> list[Finding]:
-        """The findings of a position given as parsed JSON (empty: legal).
-
-        Raises:
-            RulesError: a ``ScoreInputError`` naming the field and the problem.
-        """
+    def standings(self, breakdowns: Sequence[ScoreBreakdown]) -> Standings:
+        """The winners (and team scores) of these final scores."""
         ...
 
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from rules.core import BadEvent, Event, Finding, Severity, UnknownEvent
+from rules.core import GameInfo, Progress, RulesError, ScoreBreakdown, Severity
+from rules.engine import EventContext, GameBase
+from rules.settings import check_settings
 
 __all__ = ["Roll", "D6State", "D6Game", "D6_GAME", "DICE_READ", "DICE_CORRECTED"]
 
@@ -76,10 +78,11 @@ class D6State:
     rolls: int = 0
 
 
-def _values(event: Event, allow_unreadable: bool) -> tuple[int | None, ...]:
-    raw = event.payload.get("values")
+def _values(ctx: EventContext, allow_unreadable: bool) -> tuple[int | None, ...]:
+    """The payload's ``values`` (1-6; None for an unreadable die when allowed). Raises BadEvent."""
+    raw = ctx.payload.get("values")
     if not isinstance(raw, (list, tuple)):
-        raise BadEvent(f"event {event.seq} ({event.kind}): 'values' must be a list, got {raw!r}")
+        raise ctx.bad(f"'values' must be a list, got {raw!r}")
     values: list[int | None] = []
     for v in raw:
         if v is None and allow_unreadable:
@@ -87,54 +90,49 @@ def _values(event: Event, allow_unreadable: bool) -> tuple[int | None, ...]:
         elif isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6:
             values.append(v)
         else:
-            raise BadEvent(f"event {event.seq} ({event.kind}): {v!r} is not a d6 value 1-6")
+            raise ctx.bad(f"{v!r} is not a d6 value 1-6")
     return tuple(values)
 
 
-class D6Game:
+class D6Game(GameBase):
     """The d6 tally as a :class:`rules.core.Game`."""
 
-    name = "d6"
-    title = "Free roll (d6)"
-    event_kinds = frozenset({DICE_READ, DICE_CORRECTED})
+    info = GameInfo(name="d6", title="Free roll (d6)", bgg_id=None, players=(0, 0))
+    """Not a boxed game: it keeps no players (a session may name them), no options, no end-of-game input."""
 
     def initial_state(self, settings: Mapping[str, Any]) -> D6State:
-        """An empty tally; settings are not used."""
-        return D6State()
-
-    def apply(self, state: D6State, event: Event) -> tuple[D6State, list[Finding]]:
-        """Record a read or a correction.
-
-        A read with unreadable dice raises a WARNING finding asking players to check those
-        dice. A correction replaces the latest roll's values (it is a new roll in the history).
+        """An empty tally. Settings hold no players (other keys, e.g. ``"source"``, are not used).
 
         Raises:
-            UnknownEvent: not a d6 event kind.
-            BadEvent: values missing or outside 1-6.
+            BadSettings: a player list that is not empty.
         """
-        if event.kind not in self.event_kinds:
-            raise UnknownEvent(f"event {event.seq}: game 'd6' has no event kind {event.kind!r}")
-        findings: list[Finding] = []
-        if event.kind == DICE_READ:
-            values = _values(event, allow_unreadable=True)
-            roll = Roll(seq=event.seq, values=values, at=event.at, origin=event.origin)
-            if roll.unreadable:
-                findings.append(
-                    Finding(
-                        what=f"{roll.unreadable} die/dice could not be read; check them or correct the roll",
-                        where=f"roll {event.seq}",
-                        severity=Severity.WARNING,
-                        rule="d6: each die shows one face 1-6",
-                        seq=event.seq,
-                    )
-                )
-            history = (roll, *state.history)[:HISTORY]
-            return replace(state, latest=roll, history=history, rolls=state.rolls + 1), findings
-        values = _values(event, allow_unreadable=False)
-        roll = Roll(seq=event.seq, values=values, at=event.at, origin=event.origin)
+        check_settings(self.info, settings)
+        return D6State()
+
+    def _on_read(self, state: D6State, ctx: EventContext) -> D6State:
+        """A read of the dice in view. One with unreadable dice raises a WARNING finding asking players to
+        check those dice or correct the roll."""
+        event = ctx.event
+        roll = Roll(seq=event.seq, values=_values(ctx, allow_unreadable=True), at=event.at, origin=event.origin)
+        if roll.unreadable:
+            ctx.finding(f"{roll.unreadable} die/dice could not be read; check them or correct the roll",
+                        f"roll {event.seq}", Severity.WARNING, "each die shows one face 1-6")
+        history = (roll, *state.history)[:HISTORY]
+        return replace(state, latest=roll, history=history, rolls=state.rolls + 1)
+
+    def _on_corrected(self, state: D6State, ctx: EventContext) -> D6State:
+        """A correction replaces the latest roll's values (it is a new roll in the history)."""
+        event = ctx.event
+        roll = Roll(seq=event.seq, values=_values(ctx, allow_unreadable=False), at=event.at, origin=event.origin)
         previous = state.history[1:] if state.history else ()
         history = (roll, *previous)[:HISTORY]
-        return replace(state, latest=roll, history=history, rolls=max(state.rolls, 1)), findings
+        return replace(state, latest=roll, history=history, rolls=max(state.rolls, 1))
+
+    handlers = {DICE_READ: _on_read, DICE_CORRECTED: _on_corrected}
+
+    def players(self, state: D6State) -> tuple[str, ...]:
+        """A free roll keeps no players."""
+        return ()
 
     def view(self, state: D6State) -> dict[str, Any]:
         """``{"game": "d6", "rolls", "latest": Roll.to_json() | None, "history": [Roll.to_json(), ...]}``."""
@@ -144,6 +142,23 @@ class D6Game:
             "latest": state.latest.to_json() if state.latest else None,
             "history": [roll.to_json() for roll in state.history],
         }
+
+    def progress(self, state: D6State) -> Progress:
+        """No rounds: the free roll goes on (``round`` counts the rolls read); it never ends by itself."""
+        return Progress(round=state.rolls, round_label=f"{state.rolls} roll{'s' if state.rolls != 1 else ''}",
+                        stage="rolling")
+
+    def scores(self, state: D6State) -> list[ScoreBreakdown]:
+        """Nobody scores a free roll: ``[]``."""
+        return []
+
+    def final_scores(self, data: Any) -> list[ScoreBreakdown]:
+        """A free roll has no end-of-game input (``info.score_input`` is None).
+
+        Raises:
+            RulesError: always.
+        """
+        raise RulesError(f"{self.title} has no end-of-game scoring")
 
 
 D6_GAME = D6Game()

@@ -1,7 +1,7 @@
 """Shared parts of end-of-game scoring, for every game that scores a final position.
 
 A game that can score implements ``final_scores(data) -> list[ScoreBreakdown]`` on its
-:class:`rules.core.Game` object and names its input format in ``score_input_format``
+:class:`rules.core.Game` object and names its input format in ``info.score_input``
 (``"json"``: one JSON document; ``"jsonl-games"``: one game per JSON document or line,
 each scored on its own, see :func:`score_each`). What is the same for every game lives here, so Roll for the Galaxy and Race
 for the Galaxy do not copy it:
@@ -26,7 +26,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from rules.core import RulesError, ScoreBreakdown
+from rules.core import SCORE_INPUTS, RankingGame, RulesError, ScoreBreakdown, Standings
 
 __all__ = [
     "check_distinct_names",
@@ -40,13 +40,12 @@ __all__ = [
     "score_each",
     "score_lines",
     "scores_json",
+    "standings",
     "winners",
 ]
 
-INPUT_FORMATS = ("json", "jsonl-games")
-"""How a game reads its score file (``score_input_format``): ``json`` one document;
-``jsonl-games`` one game per document (a file with one JSON value, or one game per line),
-each scored on its own."""
+INPUT_FORMATS = SCORE_INPUTS
+"""How a game reads its score file (``info.score_input``; :data:`rules.core.SCORE_INPUTS`)."""
 
 
 class ScoreInputError(RulesError, ValueError):
@@ -230,18 +229,39 @@ def winners(breakdowns: Sequence[ScoreBreakdown]) -> list[str]:
     return [b.player for b in tied if b.tiebreak == top]
 
 
-def breakdown_json(breakdown: ScoreBreakdown) -> dict[str, Any]:
-    """``{"name", "total", "breakdown": {category: VP}}`` of one player (categories in order)."""
-    return {
-        "name": breakdown.player,
-        "total": breakdown.total,
-        "breakdown": {line.category: line.vp for line in breakdown.lines},
-    }
+def standings(game: Any, breakdowns: Sequence[ScoreBreakdown]) -> Standings:
+    """Who won these final scores of ``game``: its own ranking when it is a :class:`RankingGame`
+    (teams, alliances), else :func:`winners` and no teams."""
+    if isinstance(game, RankingGame):
+        return game.standings(breakdowns)
+    return Standings(winners=tuple(winners(breakdowns)))
 
 
-def scores_json(breakdowns: Sequence[ScoreBreakdown]) -> dict[str, Any]:
-    """The score command's output: ``{"players": [...], "winners": [names]}`` (players in input order)."""
-    return {"players": [breakdown_json(b) for b in breakdowns], "winners": winners(breakdowns)}
+def breakdown_json(breakdown: ScoreBreakdown, role_key: str | None = None) -> dict[str, Any]:
+    """``{"name", "total", "breakdown": {category: VP}}`` of one player (categories in order); with
+    ``role_key`` (``GameInfo.score_role_key``) the player's role after the name: ``{"name", "species", ...}``."""
+    out: dict[str, Any] = {"name": breakdown.player}
+    if role_key is not None:
+        out[role_key] = breakdown.role
+    out["total"] = breakdown.total
+    out["breakdown"] = {line.category: line.vp for line in breakdown.lines}
+    return out
+
+
+def scores_json(breakdowns: Sequence[ScoreBreakdown], game: Any = None) -> dict[str, Any]:
+    """The score command's output: ``{"players": [...], "winners": [names]}`` (players in input order).
+
+    With ``game`` (a :class:`rules.core.Game`): each player's role under ``game.info.score_role_key``
+    when it declares one, the winners from :func:`standings`, and ``"team_scores": {team: VP}`` before
+    ``"winners"`` when the game scores teams.
+    """
+    role_key = game.info.score_role_key if game is not None else None
+    ranked = standings(game, breakdowns) if game is not None else Standings(winners=tuple(winners(breakdowns)))
+    out: dict[str, Any] = {"players": [breakdown_json(b, role_key) for b in breakdowns]}
+    if ranked.teams is not None:
+        out["team_scores"] = dict(ranked.teams)
+    out["winners"] = list(ranked.winners)
+    return out
 
 
 class _DuplicateKey(ValueError):

@@ -18,7 +18,7 @@ from rules.among_the_stars.game import (
     REACTOR_BUILT,
     ROUND_ENDED,
     STATION_READ,
-    VP_ADJUSTED,
+    VP_CHANGED,
 )
 from rules.core import BadEvent, Event, Severity, UnknownEvent, replay
 
@@ -133,7 +133,7 @@ def test_year_end_correction_vp_never_below_zero():
     log = Log()
     log.build("A", "Council Room", (1, 0)); log.discard("B"); log.end_round()
     log.build("A", "Council Room", (0, 1)); log.discard("B"); log.end_round()
-    log.add(VP_ADJUSTED, "A", delta=-5, reason="test")
+    log.add(VP_CHANGED, "A", delta=-5, reason="test")
     for _ in range(4):
         log.discard("A", "B")
         log.end_round()
@@ -225,12 +225,12 @@ def test_full_game_scores_at_the_end_of_year_four():
     # Both players discard every round: 4 x 10 + 24 x 3 = 112 credits -> 37 VP (112 // 3); the Main Reactor
     # keeps its 2 cubes -> 0. A adds 1 VP by adjustment and wins.
     log = Log()
-    log.add(VP_ADJUSTED, "A", delta=1, reason="test")
+    log.add(VP_CHANGED, "A", delta=1, reason="test")
     for _ in range(24):
         log.discard("A", "B")
         log.end_round()
     r = run(log, players=("A", "B"))
-    assert r.state.finished
+    assert r.state.over
     totals = {b.player: b.total for b in r.state.scores}
     assert totals == {"A": 1 + 37, "B": 37}
     after = AMONG_GAME.apply(r.state, Event(999, CARD_DISCARDED, {}, player="A"))
@@ -239,7 +239,7 @@ def test_full_game_scores_at_the_end_of_year_four():
 
 def test_accelerated_construction_goes_to_the_first_to_fifty():
     log = Log()
-    log.add(VP_ADJUSTED, "A", delta=50, reason="test")
+    log.add(VP_CHANGED, "A", delta=50, reason="test")
     log.discard("A", "B")
     log.end_round()
     r = run(log, players=("A", "B"), objectives=["Accelerated Construction"])

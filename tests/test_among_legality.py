@@ -13,6 +13,7 @@ from rules.among_the_stars.legality import (
     check_placement,
     check_station,
     correct_station,
+    rule_citation,
 )
 from rules.among_the_stars.station import Placed, Station
 from rules.core import Severity
@@ -225,8 +226,9 @@ def test_whole_station_more_cards_than_rounds():
 
 
 def test_every_rule_has_a_rulebook_citation():
-    for rule, text in RULES.items():
-        assert text.startswith("among, "), rule
+    for rule in RULES:
+        assert rule_citation(rule).startswith("Among the Stars, rulebook ") or rule_citation(rule).startswith(
+            ("Among the Stars, card text", "Among the Stars, race tile")), rule
 
 
 # -- end-of-year correction (rulebook 5 'Round end') -----------------------------------------------

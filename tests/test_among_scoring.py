@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from rules.among_the_stars import AMONG_GAME, check_stations, final_scores
+from rules.among_the_stars import AMONG_GAME, final_scores
+from rules.core import CheckingGame, Severity
 from rules.games import GAMES
 from rules.scoring import ScoreInputError, scores_json
 
@@ -82,8 +83,8 @@ def test_rulebook_example_63_to_79():
     assert lines == {"VP track": 63, "objectives": 5, "end-game abilities": 7, "race": 0, "empty reactors": 3, "credits": 1}
     assert g.total == 79
     assert g.tiebreak == (11, 5)  # 6 red + 4 blue + Opera House = 11 locations without reactors; 5 credits
-    checked = check_stations(rulebook_example())
-    assert [f for f in checked["findings"] + checked["warnings"] if f["player"] == "György"] == []
+    checked = AMONG_GAME.check(rulebook_example())
+    assert [f for f in checked if f.player == "György"] == []
 
 
 def test_objective_tied_for_best_scores_for_nobody():
@@ -203,19 +204,20 @@ def test_unknown_objective_and_race_suggest_names():
 # -- check command and schema ---------------------------------------------------------------------
 
 
-def test_check_stations_output_shape():
+def test_check_finds_each_misplay_with_its_player_card_cell_and_rule():
     data = {"players": [player("A", 0, 0, [MR, row("Crew Quarters", (1, 0)), row("Crew Quarters", (2, 2))])]}
-    out = check_stations(data)
-    (f,) = out["findings"]
-    assert {k: f[k] for k in ("player", "card", "cell", "rule")} == {"player": "A", "card": "Crew Quarters", "cell": [2, 2], "rule": "adjacency"}
-    assert "[2, 2]" in f["message"] and f["source"].startswith("among, rulebook 4")
-    json.dumps(out)
-    assert check_stations({"players": [player("A", 0, 0, [MR, row("Crew Quarters", (1, 0))])]})["findings"] == []
+    (f,) = [f for f in AMONG_GAME.check(data) if f.severity is Severity.ERROR]
+    assert (f.player, f.card, f.cell, f.rule_kind) == ("A", "Crew Quarters", (2, 2), "adjacency")
+    assert "[2, 2]" in f.what and f.rule.startswith("Among the Stars, rulebook 4")
+    json.dumps([x.to_json() for x in AMONG_GAME.check(data)])
+    assert isinstance(AMONG_GAME, CheckingGame)
+    assert [f for f in AMONG_GAME.check({"players": [player("A", 0, 0, [MR, row("Crew Quarters", (1, 0))])]})
+            if f.severity is Severity.ERROR] == []
 
 
 def test_game_is_listed_and_scores_through_the_shared_command_shape():
     assert GAMES["among"] is AMONG_GAME
-    assert AMONG_GAME.score_input_format == "json"
+    assert AMONG_GAME.info.score_input == "json"
     res = scores_json(AMONG_GAME.final_scores(rulebook_example()))
     assert res["players"][0] == {"name": "György", "total": 79, "breakdown": {
         "VP track": 63, "objectives": 5, "end-game abilities": 7, "race": 0, "empty reactors": 3, "credits": 1}}

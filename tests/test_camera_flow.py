@@ -117,7 +117,7 @@ def test_a_misplay_shows_at_once_with_the_rule_and_the_fix(store, among_deck):
     flb = next(m for m in view["misplays"] if m["rule"] == "fighter_launch_bay")
     assert flb["player"] == "Bob" and flb["card"] == "Fighter Launch Bay" and flb["severity"] == "error"
     assert flb["fix"].startswith("take it back")
-    assert flb["source"] == "among, card text (Fighter Launch Bay): may not be built within distance 3 of the Main Reactor"
+    assert flb["source"] == "Among the Stars, card text (Fighter Launch Bay): may not be built within distance 3 of the Main Reactor"
     # before anyone answers, the question waits and the engine's findings already name the rule
     assert view["questions"][0]["text"].startswith("Bob built Fighter Launch Bay at ")
     assert any("Fighter Launch Bay" in f["what"] for f in flow.findings())
@@ -665,7 +665,7 @@ def test_the_dice_count_waits_for_the_end_and_takes_goods_off(store):
     from companion.flows.roll import ROLL_CAMERA
 
     view = flow.engine_view()
-    view["step"] = "over"
+    view["stage"] = "over"
     view["players"][0]["goods"] = {"Old Earth": ["green"]}
     seen = {"Ann": [d.to_json() for d in reader.result.dice]}
     [q] = ROLL_CAMERA.count_proposals(seen, view, "citizenry", {}, None)

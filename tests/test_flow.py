@@ -251,7 +251,7 @@ def test_among_findings_show_at_once_and_the_game_ends_after_year_4(store, outpu
     flow.report("Ann", "location", {"card": "Customs", "cell": [5, 5]})
     first = flow.view()["findings"][0]
     assert first["severity"] == "error" and first["where"] == "Ann: Customs at [5, 5]"
-    assert first["rule"].startswith("among, rulebook 4 'Build a location'") and first["todo"]
+    assert first["rule"].startswith("Among the Stars, rulebook 4 'Build a location'") and first["todo"]
     shoot(flow, output_dir / "flow_among_finding.png")
     flow.report("Bob", "discard", {})
     flow.next_phase()

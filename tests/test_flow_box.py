@@ -77,7 +77,7 @@ def test_gpio_button_advances_the_phase_and_the_buzzer_announces_the_last_round(
             factory.pin(17).drive_low()  # press: gpiozero's thread only posts the action
             factory.pin(17).drive_high()
             loop.step()  # the loop takes it and records the event
-            assert flow.engine_view()["step"] == expected
+            assert flow.engine_view()["stage"] == expected
         events = flow.session.events()
         assert [e.origin for e in events[-3:]] == ["button"] * 3
         assert hub.snapshot().view["game"]["stage"] == "ship"

@@ -124,7 +124,7 @@ def test_a_round_runs_through_its_phases():
     assert r.state.current.phase == "develop"
     r = run(log.done())
     assert r.state.current.phase == "settle"
-    r = run(log.done()("round_end"))
+    r = run(log.done()("round_ended"))
     assert r.state.stage is Stage.SELECT and r.findings == ()
 
 
@@ -141,7 +141,7 @@ def test_wrong_number_of_action_cards():
 
 def test_hand_limit_at_round_end():
     # Seed, the round (transcript lines 318-327): after the phases, discard down to 10 cards.
-    r = run(setup().round(Ann="produce", Bob="produce").done()("round_end", hands={"Ann": 11, "Bob": 10}))
+    r = run(setup().round(Ann="produce", Bob="produce").done()("round_ended", hands={"Ann": 11, "Bob": 10}))
     (what,) = errors(r)
     assert "Ann ends round 1 with 11 cards" in what
     assert r.state.player("Ann").hand == 11
@@ -199,7 +199,7 @@ def test_conquest_needs_military_at_least_defense():
 
 def test_negative_military_powers_count():
     # New Sparta +2, Empath World -1 (placed in an earlier round) -> 1 < defense 2.
-    log = settle_round(ann="New Sparta")("card_placed", player="Ann", card="Empath World").done()("round_end")
+    log = settle_round(ann="New Sparta")("card_placed", player="Ann", card="Empath World").done()("round_ended")
     log.round(Ann="settle", Bob="settle")("card_placed", player="Ann", card="Former Penal Colony")
     r = run(log)
     assert any("defense 2) with only 1 Military" in w for w in errors(r))
@@ -251,10 +251,10 @@ def test_advanced_second_settle_uses_powers_placed_in_the_first():
 
 
 def test_contact_specialist_pays_instead_of_conquering_but_not_for_alien_worlds():
-    log = setup().round(Ann="develop", Bob="develop")("card_placed", player="Ann", card="Contact Specialist").done()("round_end")
+    log = setup().round(Ann="develop", Bob="develop")("card_placed", player="Ann", card="Contact Specialist").done()("round_ended")
     log.round(Ann="settle", Bob="settle")("card_placed", player="Ann", card="Pirate World", method="pay", paid=2)
     assert errors(run(log)) == []  # defense 3 - 1 = 2 cards
-    log = setup().round(Ann="develop", Bob="develop")("card_placed", player="Ann", card="Contact Specialist").done()("round_end")
+    log = setup().round(Ann="develop", Bob="develop")("card_placed", player="Ann", card="Contact Specialist").done()("round_ended")
     log.round(Ann="settle", Bob="settle")("card_placed", player="Ann", card="Alien Robot Sentry", method="pay", paid=1)
     assert any("cannot pay for the Alien military world" in w for w in errors(run(log)))
     r = run(settle_round()("card_placed", player="Ann", card="Pirate World", method="pay", paid=2))
@@ -272,7 +272,7 @@ def test_good_on_a_card_that_does_not_hold_goods():
 def test_windfall_good_only_at_first_placement():
     log = settle_round()("card_placed", player="Ann", card="Galactic Resort", good=False)
     assert errors(run(log("good_placed", player="Ann", world="Galactic Resort"))) == []  # still its placement
-    log.done()("round_end").round(Ann="develop", Bob="develop")("good_removed", player="Ann", world="Galactic Resort")
+    log.done()("round_ended").round(Ann="develop", Bob="develop")("good_removed", player="Ann", world="Galactic Resort")
     r = run(log("good_placed", player="Ann", world="Galactic Resort"))
     assert any("windfall good added to Galactic Resort outside its first placement" in w for w in errors(r))
 
@@ -286,7 +286,7 @@ def test_production_world_gets_goods_only_in_produce():
     log = settle_round()("card_placed", player="Ann", card="Gem World")
     r = run(log("good_placed", player="Ann", world="Gem World"))
     assert any("only in the Produce phase" in w for w in errors(r))
-    log = settle_round()("card_placed", player="Ann", card="Gem World").done()("round_end").round(Ann="produce", Bob="produce")
+    log = settle_round()("card_placed", player="Ann", card="Gem World").done()("round_ended").round(Ann="produce", Bob="produce")
     r = run(log("good_placed", player="Ann", world="Gem World"))
     assert errors(r) == [] and r.state.player("Ann").goods == 1
     r = run(log("good_placed", player="Ann", world="Gem World"))
@@ -295,7 +295,7 @@ def test_production_world_gets_goods_only_in_produce():
 
 def test_windfall_world_produces_only_with_bonus_or_power():
     # Produce bonus: one windfall world; Mining Robots: one Rare windfall world.
-    log = settle_round(ann="Alpha Centauri")("card_placed", player="Ann", card="Galactic Resort", good=False).done()("round_end")
+    log = settle_round(ann="Alpha Centauri")("card_placed", player="Ann", card="Galactic Resort", good=False).done()("round_ended")
     log.round(Ann="produce", Bob="develop")
     log.done()  # Develop phase (Bob's), then Produce
     log("good_removed", player="Ann", world="Alpha Centauri")
@@ -304,17 +304,17 @@ def test_windfall_world_produces_only_with_bonus_or_power():
     r = run(log("good_placed", player="Ann", world="Alpha Centauri"))  # no bonus left, no power
     assert any("has none left" in w for w in errors(r))
     # Bob did not choose Produce: no windfall production for him.
-    log2 = settle_round()("card_placed", player="Bob", card="Asteroid Belt", good=False).done()("round_end")
+    log2 = settle_round()("card_placed", player="Bob", card="Asteroid Belt", good=False).done()("round_ended")
     r = run(log2.round(Ann="produce", Bob="produce")("good_placed", player="Bob", world="Asteroid Belt"))
     assert errors(r) == []  # Bob chose Produce this time
-    log3 = settle_round()("card_placed", player="Bob", card="Asteroid Belt", good=False).done()("round_end")
+    log3 = settle_round()("card_placed", player="Bob", card="Asteroid Belt", good=False).done()("round_ended")
     r = run(log3.round(Ann="produce", Bob="develop").done()("good_placed", player="Bob", world="Asteroid Belt"))
     assert any("Asteroid Belt is a windfall world" in w for w in errors(r))
 
 
 def test_windfall_power_produces_on_matching_world():
     # Mining Robots: produce on a Rare windfall world with no good.
-    log = setup(ann="Alpha Centauri").round(Ann="develop", Bob="develop")("card_placed", player="Ann", card="Mining Robots").done()("round_end")
+    log = setup(ann="Alpha Centauri").round(Ann="develop", Bob="develop")("card_placed", player="Ann", card="Mining Robots").done()("round_ended")
     log.round(Ann="consume_trade", Bob="produce")("good_removed", player="Ann", world="Alpha Centauri").done()
     r = run(log("good_placed", player="Ann", world="Alpha Centauri"))
     assert errors(r) == []
@@ -330,12 +330,12 @@ def test_twelve_card_tableau_ends_the_game_after_the_round():
     for w in worlds:
         log.round(Ann="settle", Bob="settle")("card_placed", player="Ann", card=w).done()
         if w != worlds[-1]:
-            log("round_end")
+            log("round_ended")
     r = run(log)
     assert len(r.state.player("Ann").tableau) == 12
     assert r.state.ending and r.state.stage is Stage.ROUND_END
     assert any("12 cards in their tableau" in f.what for f in r.findings if f.severity is Severity.INFO)
-    r = run(log("round_end"))
+    r = run(log("round_ended"))
     assert r.state.stage is Stage.OVER
     r = run(log.round(Ann="settle", Bob="settle"))
     assert any("game is over" in f.what for f in r.findings if f.severity is Severity.WARNING)
@@ -344,13 +344,13 @@ def test_twelve_card_tableau_ends_the_game_after_the_round():
 def test_empty_vp_pool_ends_the_game_after_the_round():
     # 2 players: pool 24. 20 + 4 VP taken in the Consume phase -> empty; the round is finished,
     # later chips still paid from the set-aside chips (the pool stays at 0, digest §6).
-    log = setup().round(Ann="consume_x2", Bob="produce")("vp_chips", player="Ann", vp=20)
+    log = setup().round(Ann="consume_x2", Bob="produce")("vp_changed", player="Ann", delta=20)
     assert run(log).state.ending == ()
-    log("vp_chips", player="Bob", vp=4)("vp_chips", player="Ann", vp=2)
+    log("vp_changed", player="Bob", delta=4)("vp_changed", player="Ann", delta=2)
     r = run(log)
-    assert (r.state.pool, r.state.set_aside_paid) == (0, 2) and r.state.player("Ann").chips == 22
+    assert (r.state.pool, r.state.set_aside_paid) == (0, 2) and r.state.player("Ann").vp_chips == 22
     assert r.state.ending and r.state.stage is Stage.PHASES
-    r = run(log.done(2)("round_end"))
+    r = run(log.done(2)("round_ended"))
     assert r.state.stage is Stage.OVER
     assert [b.total for b in RACE_GAME.scores(r.state)] == [24, 5]  # 22 + Old Earth 2; 4 + Epsilon Eridani 1
 
@@ -379,9 +379,9 @@ def test_a_short_game_end_to_end_and_its_view_is_a_score_input():
     log = setup().round(Ann="develop", Bob="settle")
     log("card_placed", player="Ann", card="Space Marines", paid=1)  # cost 2 - 1 (bonus)
     log.done()("card_placed", player="Ann", card="Galactic Resort", paid=3)
-    log("card_placed", player="Bob", card="Gem World", paid=2).done()("round_end", hands={"Ann": 3, "Bob": 4})
-    log.round(Ann="consume_x2", Bob="produce")("vp_chips", player="Ann", vp=24).done()
-    log("good_placed", player="Bob", world="Gem World").done()("round_end", hands={"Ann": 2, "Bob": 5})
+    log("card_placed", player="Bob", card="Gem World", paid=2).done()("round_ended", hands={"Ann": 3, "Bob": 4})
+    log.round(Ann="consume_x2", Bob="produce")("vp_changed", player="Ann", delta=24).done()
+    log("good_placed", player="Bob", world="Gem World").done()("round_ended", hands={"Ann": 2, "Bob": 5})
     r = run(log)
     assert [f.severity for f in r.findings] == [Severity.INFO, Severity.INFO]  # last round; game over
     assert r.state.stage is Stage.OVER and r.state.round == 2

@@ -34,7 +34,7 @@ def game(*extra: tuple[str, str | None, dict[str, Any]], tracking: str = "tablea
 
 
 def lines(result, player="Ann"):
-    b = next(b for b in ROLL_GAME.score(result.state) if b.player == player)
+    b = next(b for b in ROLL_GAME.scores(result.state) if b.player == player)
     return {line.category: line.vp for line in b.lines}, b.tiebreak
 
 
@@ -76,7 +76,7 @@ def test_goods_are_not_cup_dice_and_count_as_owned_colours():
     with_good = state.with_player(replace(ann, goods=(("Old Earth", ("yellow",)),)))
     pos = with_good.player("Ann").end_position()
     assert pos.cup == Dice.of(white=3, red=2, purple=1, blue=1)
-    b = next(b for b in ROLL_GAME.score(with_good) if b.player == "Ann")
+    b = next(b for b in ROLL_GAME.scores(with_good) if b.player == "Ann")
     assert b.tiebreak == (7 + 4,)  # the good is not a cup die
     assert {line.category: line.vp for line in b.lines}["Galactic Exchange bonus"] == 6  # + yellow
 

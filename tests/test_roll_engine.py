@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from rules.core import BadEvent, Event, Severity, UnknownEvent, replay
-from rules.roll import ROLL_GAME, Dice, Step
+from rules.roll import ROLL_GAME, Dice, Stage
 
 
 class Table:
@@ -167,7 +167,7 @@ def test_reveal_runs_selected_phases_and_the_2_player_white_die():
     t.assign("Bob", ("white", "ship", "ship", "sel"), ("white", "explore", "explore"), ("white", "settle", "settle"))
     t.add("reveal", extra_white="explore")
     s = t.run().state
-    assert s.step == Step.REVEAL and s.selected == ("explore", "develop", "ship")
+    assert s.stage == Stage.REVEAL and s.selected == ("explore", "develop", "ship")
     ann = s.player("Ann")
     # Ann: dictated die and the producer (Produce not selected) -> cup 2; developer stays.
     assert ann.cup == Dice.of(white=2) and ann.column("develop") == Dice.of(white=1)
@@ -339,7 +339,7 @@ def test_unfinished_developers_stay_on_the_tile():
     bob = t.run().state.player("Bob")
     assert bob.dev_workers == Dice.of(white=1)  # Mining League (6) has 1 of 6 developers
     # The construction zone does not score (p.8): Bob = Alien Archaeology 1 + Rosetta 1 + Alpha Centauri 1.
-    assert [b.total for b in ROLL_GAME.score(t.run().state)][1] == 3
+    assert [b.total for b in ROLL_GAME.scores(t.run().state)][1] == 3
 
 
 # --- credits and Manage Empire ------------------------------------------------------------
@@ -390,11 +390,11 @@ def test_vp_pool_exhausted_triggers_the_end_and_uses_the_10_set_aside():
     # p.2: 2 players -> 24 VP in the pool; p.7: when it runs out, add the 10 set aside and keep
     # paying; the game ends after this round.
     t = two_players().add("roll", "Ann", dice=[])
-    t.add("vp_taken", "Ann", vp=20, reason="test").add("vp_taken", "Bob", vp=6, reason="test")
+    t.add("vp_changed", "Ann", delta=20, reason="test").add("vp_changed", "Bob", delta=6, reason="test")
     s = t.run().state
     # 20 + 6 = 26 = 24 from the pool + 2 from the reserve.
     assert (s.vp_pool, s.vp_reserve) == (0, 8)
-    assert s.end_triggered == ("VP pool exhausted",)
+    assert s.ending == ("VP pool exhausted",)
     assert "end of game triggered" in whats(t.last_findings())
 
 
@@ -418,23 +418,23 @@ def test_twelve_tiles_trigger_the_end_faction_counts_two():
     ]
     for name in builds:  # 8 tiles: 3 + 8 = 11, not yet
         t.add("tile_built", "Ann", tile=name, dice={})
-    assert t.run().state.end_triggered == ()
+    assert t.run().state.ending == ()
     assert t.run().state.player("Ann").tile_count == 11
     t.add("tile_built", "Ann", tile="Advanced Logistics", dice={})
     s = t.run().state
-    assert s.player("Ann").tile_count == 12 and s.end_triggered == ("Ann has 12 tiles",)
+    assert s.player("Ann").tile_count == 12 and s.ending == ("Ann has 12 tiles",)
 
 
 def test_the_round_in_progress_finishes():
     # p.3: when an end condition is met, finish the current round, then score.
-    t = two_players().add("roll", "Ann", dice=[]).add("vp_taken", "Ann", vp=24)
+    t = two_players().add("roll", "Ann", dice=[]).add("vp_changed", "Ann", delta=24)
     t.add("game_end")
     assert "the round in progress finishes first" in whats(t.last_findings())
-    t = two_players().add("roll", "Ann", dice=[]).add("vp_taken", "Ann", vp=24).add("phase", phase="manage")
+    t = two_players().add("roll", "Ann", dice=[]).add("vp_changed", "Ann", delta=24).add("phase", phase="manage")
     t.add("game_end")
     assert not [f for f in t.last_findings() if f.severity != Severity.INFO]
-    assert t.run().state.step == Step.OVER
-    t = two_players().add("roll", "Ann", dice=[]).add("vp_taken", "Ann", vp=24).add("phase", phase="manage")
+    assert t.run().state.stage == Stage.OVER
+    t = two_players().add("roll", "Ann", dice=[]).add("vp_changed", "Ann", delta=24).add("phase", phase="manage")
     t.add("roll", "Ann", dice=[])
     assert "the game ended after round 1" in whats(t.last_findings())
 
@@ -446,9 +446,9 @@ def test_game_end_without_an_end_condition():
 
 def test_engine_score_matches_the_score_command():
     # Same position through both paths: Ann (faction 1, New Sparta) with 5 VP chips.
-    t = two_players().add("roll", "Ann", dice=[]).add("vp_taken", "Ann", vp=5)
+    t = two_players().add("roll", "Ann", dice=[]).add("vp_changed", "Ann", delta=5)
     state = t.run().state
-    engine = ROLL_GAME.score(state)[0]
+    engine = ROLL_GAME.scores(state)[0]
     ann = state.player("Ann")
     data = {
         "players": [
@@ -496,7 +496,7 @@ def test_view_is_json_and_lists_reminders_with_phases():
     t.add("reveal", extra_white="explore").add("phase", phase="explore")
     view = ROLL_GAME.view(t.run().state)
     json.dumps(view)
-    assert view["step"] == "explore"
+    assert view["stage"] == "explore"
     assert {"player": "Ann", "tile": "Improved Reconnaissance", "phase": "explore"}.items() <= view["reminders"][
         0
     ].items()
@@ -553,10 +553,10 @@ def test_one_round_transcript_worked_by_hand():
     # Bob: cup = 2 white (explorer, producer) + red + blue; Citizenry = 2 white + white shipper.
     assert bob.cup == Dice.of(white=2, red=1, blue=1) and bob.citizenry == Dice.of(white=3)
     assert (bob.credits, bob.vp_chips, bob.goods) == (1, 2, ())
-    assert (s.vp_pool, s.step) == (24 - 2, Step.MANAGE)
+    assert (s.vp_pool, s.stage) == (24 - 2, Stage.MANAGE)
     # Score now (p.8): Ann 0 + developments 1 + worlds 1 + 1 + 2 = 5; Bob 2 + 0 + 2 + 2 = 6.
     # Tie-break values: Ann cup 3 + $1 = 4; Bob cup 4 + $1 = 5.
-    scores = ROLL_GAME.score(s)
+    scores = ROLL_GAME.scores(s)
     assert [(b.total, b.tiebreak) for b in scores] == [(5, (4,)), (6, (5,))]
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from companion.scoring import cmd_check
 from rules import Severity
-from rules.among_the_stars.game import CREDITS_ADJUSTED, VP_ADJUSTED
+from rules.among_the_stars.game import CREDITS_CHANGED, VP_CHANGED
 from rules.race import RACE_GAME
 from tests.test_among_game import Log as AmongLog
 from tests.test_among_game import run as among_run
@@ -212,7 +212,7 @@ def test_two_players_with_the_same_start_world_is_a_finding():
 def test_vp_chips_outside_consume_are_flagged_and_the_pool_never_goes_negative():
     # 2 players: pool 2 x 12 = 24 (digest §2). 30 VP reported during Explore: 24 from the pool,
     # 6 from the chips set aside (§6); VP chips come from Consume powers (§4 IV).
-    log = race_setup().round(Ann="explore_5", Bob="explore_1_1")("vp_chips", player="Ann", vp=30)
+    log = race_setup().round(Ann="explore_5", Bob="explore_1_1")("vp_changed", player="Ann", delta=30)
     r = race_run(log)
     warnings = [f for f in r.findings if f.severity is Severity.WARNING]
     assert any("outside the Consume phase" in f.what and "30" in f.what for f in warnings)
@@ -220,18 +220,18 @@ def test_vp_chips_outside_consume_are_flagged_and_the_pool_never_goes_negative()
     view = RACE_GAME.view(r.state)
     assert view["vp_pool"] == 0 and view["vp_set_aside_paid"] == 6
     assert any("6 VP" in f.what and "set aside" in f.what for f in r.findings if f.severity is Severity.INFO)
-    assert r.state.player("Ann").chips == 30 and r.state.ending
+    assert r.state.player("Ann").vp_chips == 30 and r.state.ending
     # in Consume: no warning
-    ok = race_run(race_setup().round(Ann="consume_trade", Bob="produce")("vp_chips", player="Ann", vp=3))
+    ok = race_run(race_setup().round(Ann="consume_trade", Bob="produce")("vp_changed", player="Ann", delta=3))
     assert not [f for f in ok.findings if f.severity is not Severity.INFO]
     assert ok.state.pool == 21
 
 
 def test_more_chips_than_the_box_holds_is_a_warning():
     # 2 players: 24 in the pool, 88 - 24 = 64 set aside; 24 + 64 = 88 is fine, 89 is not.
-    log = race_setup().round(Ann="consume_x2", Bob="produce")("vp_chips", player="Ann", vp=88)
+    log = race_setup().round(Ann="consume_x2", Bob="produce")("vp_changed", player="Ann", delta=88)
     assert not [f for f in race_run(log).findings if "box holds" in f.what]
-    log("vp_chips", player="Bob", vp=1)
+    log("vp_changed", player="Bob", delta=1)
     assert [f for f in race_run(log).findings if "box holds" in f.what and f.severity is Severity.WARNING]
 
 
@@ -252,22 +252,22 @@ def test_a_second_pick_before_the_reveal_replaces_the_first_and_is_visible():
 def test_credits_adjusted_below_zero_is_a_warning_naming_the_amount():
     # Among digest §3: 10 credits at the start of year 1; -30 cannot be paid (§4).
     log = AmongLog()
-    log.add(CREDITS_ADJUSTED, "A", delta=-30, reason="test")
+    log.add(CREDITS_CHANGED, "A", delta=-30, reason="test")
     r = among_run(log, players=("A", "B"))
     assert r.state.player("A").credits == 0
     hits = [f for f in r.findings if f.severity is Severity.WARNING and "30" in f.what]
-    assert hits and hits[0].where == "A" and "10 credits" in hits[0].what and "digest §4" in hits[0].rule
+    assert hits and hits[0].where == "A" and "10 credits" in hits[0].what and "rulebook 4 'The three actions'" in hits[0].rule
     ok = AmongLog()
-    ok.add(CREDITS_ADJUSTED, "A", delta=-10, reason="test")
+    ok.add(CREDITS_CHANGED, "A", delta=-10, reason="test")
     assert not among_run(ok, players=("A", "B")).findings
 
 
 def test_vp_adjusted_below_zero_is_shown_and_stops_at_zero():
     # Among digest §5.6: no score drops below 0; a larger loss stops at 0.
     log = AmongLog()
-    log.add(VP_ADJUSTED, "A", delta=4, reason="test")
-    log.add(VP_ADJUSTED, "A", delta=-30, reason="test")
+    log.add(VP_CHANGED, "A", delta=4, reason="test")
+    log.add(VP_CHANGED, "A", delta=-30, reason="test")
     r = among_run(log, players=("A", "B"))
     assert r.state.player("A").vp == 0
     hits = [f for f in r.findings if "30" in f.what and "stops at 0" in f.what]
-    assert hits and "26" in hits[0].what and "§5.6" in hits[0].rule
+    assert hits and "26" in hits[0].what and "rulebook 5 'Round end'" in hits[0].rule

@@ -273,10 +273,62 @@ def test_a_version_1_log_is_migrated_and_replays_to_the_same_state(tmp_path):
         assert [p["name"] for p in view["players"]] == ["Ann", "Bob"]
         session.append("hand_counted", {"player": "Bob", "cards": 2}, player="Bob")
     conn = raw(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"answers", "pairings", "claims", "setups", "setup_events", "probe"} <= tables
     assert [r[0] for r in conn.execute("SELECT seq FROM events ORDER BY seq")] == [1, 2, 3, 4, 5, 6]
+
+
+def _v1_file(path, game, settings, events):
+    conn = raw(path)
+    for statement in V1_SCHEMA:
+        conn.execute(statement)
+    conn.execute("INSERT INTO sessions VALUES ('20250101-120000-abcdef', ?, ?, 1.0, NULL)", (game, json.dumps(settings)))
+    for seq, (kind, payload, player) in enumerate(events, 1):
+        conn.execute("INSERT INTO events VALUES ('20250101-120000-abcdef', ?, ?, ?, ?, ?, 'phone')",
+                     (seq, kind, json.dumps(payload), 1.0 + seq, player))
+    conn.commit()
+    conn.close()
+
+
+def test_events_stored_under_an_older_name_are_renamed_by_the_migration(tmp_path):
+    # Race for the Galaxy: VP chips taken in Consume were `vp_chips {vp}` and the end of a round
+    # `round_end` before one term per idea (rules.upgrade_event); the migration stores today's names
+    # and the log replays to the state the same table had.
+    settings = {"players": ["Ann", "Bob"]}
+    old = [("start_world", {"player": "Ann", "card": "Old Earth"}, "Ann"),
+           ("start_world", {"player": "Bob", "card": "Epsilon Eridani"}, "Bob"),
+           ("vp_chips", {"player": "Ann", "vp": 3}, "Ann"), ("round_end", {}, None)]
+    new = [(k, p, who) for k, p, who in old[:2]] + [("vp_changed", {"player": "Ann", "delta": 3}, "Ann"),
+                                                    ("round_ended", {}, None)]
+    path = tmp_path / "v1-race.sqlite3"
+    _v1_file(path, "race", settings, old)
+    expected = rules.replay(rules.get_game("race"), settings,
+                            [rules.Event(seq, kind, payload, 1.0 + seq, player, "phone")
+                             for seq, (kind, payload, player) in enumerate(new, 1)])
+    with SessionStore(path) as s:
+        session = s.resume_latest("race")
+        assert session.replay().state == expected.state
+        assert [e.kind for e in session.events()] == ["start_world", "start_world", "vp_changed", "round_ended"]
+    conn = raw(path)
+    stored = conn.execute("SELECT kind, payload FROM events ORDER BY seq").fetchall()
+    assert [(k, json.loads(p)) for k, p in stored][2:] == [("vp_changed", {"player": "Ann", "delta": 3}), ("round_ended", {})]
+
+
+def test_a_read_only_older_file_replays_in_today_s_names_without_being_changed(tmp_path):
+    settings = {"players": ["Ann", "Bob"], "tracking": "tableau"}
+    old = [("phase_selected", {"phase": "ship"}, "Ann"), ("vp_taken", {"vp": 2, "reason": "consume"}, "Ann")]
+    from tests.test_storage import read_only
+
+    path = tmp_path / "v1-roll.sqlite3"
+    _v1_file(path, "roll", settings, old)
+    with read_only(path):
+        with SessionStore(path) as s:
+            session = s.resume_latest("roll")
+            # Roll for the Galaxy p.7 Ship: the chips come from the pool (2 players: 24 VP, p.2 Setup)
+            assert (session.replay().state.vp_pool, session.replay().state.player("Ann").vp_chips) == (22, 2)
+    stored = raw(path).execute("SELECT kind FROM events ORDER BY seq").fetchall()
+    assert [k for (k,) in stored] == ["phase_selected", "vp_taken"]  # a read-only file is never written
 
 
 def test_newer_schema_is_refused_untouched(tmp_path):

@@ -48,7 +48,7 @@ def test_diagonal_card_is_a_misplay_with_the_nearest_legal_cells() -> None:
     assert "adjacency" in rules
     adj = next(m for m in change.misplays if m.rule == "adjacency")
     assert adj.fix == "move it to one of [0, 1], [1, 0], [-1, 0]"
-    assert adj.source.startswith("among, rulebook 4 'Build a location'")
+    assert adj.source.startswith("Among the Stars, rulebook 4 'Build a location'")
     assert adj.to_json()["cell"] == [1, 1]
     assert adj.player == "Ann"
 

@@ -91,7 +91,7 @@ class AmongFlow:
 
     def open_forms(self, view: Mapping[str, Any], player: str) -> list[str]:
         """Every form while the game runs; none once it is scored."""
-        return [] if view["finished"] else ["location", "reactor", "discard", "credits", "vp"]
+        return [] if view["over"] else ["location", "reactor", "discard", "credits", "vp"]
 
     def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         """Form -> event (``rules.among_the_stars.game`` kinds)."""
@@ -102,15 +102,15 @@ class AmongFlow:
         if form == "discard":
             return "card_discarded", {}
         if form == "credits":
-            return "credits_adjusted", {"delta": values["delta"], "reason": "reported on the phone"}
+            return "credits_changed", {"delta": values["delta"], "reason": "reported on the phone"}
         if form == "vp":
-            return "vp_adjusted", {"delta": values["delta"], "reason": "reported on the phone"}
+            return "vp_changed", {"delta": values["delta"], "reason": "reported on the phone"}
         raise BadEntry(f"unknown report {form!r}")
 
     def table(self, view: Mapping[str, Any]) -> TableRound:
         """The year's rounds (current highlighted), pass direction, credits, VP track, locations."""
         years = catalogue().rules["years"]
-        over = view["finished"]
+        over = view["over"]
         year, rnd, rounds = view["year"], view["round"], view["rounds"]
         phases = [{"label": f"Round {k}", "by": [], "state": "done" if over or k < rnd else ("current" if k == rnd else "next")}
                   for k in range(1, rounds + 1)]
@@ -127,11 +127,11 @@ class AmongFlow:
 
     def next_events(self, view: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         """``round_ended`` while the game runs."""
-        return [] if view["finished"] else [("round_ended", {})]
+        return [] if view["over"] else [("round_ended", {})]
 
     def scores(self, state: Any) -> list[ScoreBreakdown]:
         """Rulebook 6: the final scores once finished, else as the table stands."""
-        return list(state.scores) if state.finished else AMONG_GAME.score(state)
+        return AMONG_GAME.scores(state)
 
     def role(self, view: Mapping[str, Any], player: str) -> str | None:
         """The player's race, by name."""

@@ -3,7 +3,7 @@
 Round (digest §3): each player chooses an action card on their phone (``action_chosen``, kept
 hidden until everyone has chosen); the selected phases then run in order I-V, each with the
 players who get its bonus; Next closes the current phase (``phase_done``), then the round
-(``round_end``). End of game (digest §6): the VP pool empties or a tableau reaches 12 cards; the
+(``round_ended``). End of game (digest §6): the VP pool empties or a tableau reaches 12 cards; the
 round is played to its end.
 """
 
@@ -136,7 +136,7 @@ class RaceFlow:
         if form == "consumed":
             return "good_removed", {"player": player, "world": values["world"]}
         if form == "vp":
-            return "vp_chips", {"player": player, "vp": values["vp"]}
+            return "vp_changed", {"player": player, "delta": values["vp"]}
         if form == "hand":
             return "hand_counted", {"player": player, "cards": values["cards"]}
         raise BadEntry(f"unknown report {form!r}")
@@ -179,11 +179,11 @@ class RaceFlow:
         )
 
     def next_events(self, view: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-        """``phase_done`` during the phases, ``round_end`` after the last one; nothing while choosing."""
+        """``phase_done`` during the phases, ``round_ended`` after the last one; nothing while choosing."""
         if view["stage"] == "phases":
             return [("phase_done", {"phase": view["steps"][view["step"]]["phase"]})]
         if view["stage"] == "round_end":
-            return [("round_end", {})]
+            return [("round_ended", {})]
         return []
 
     def scores(self, state: Any) -> list[ScoreBreakdown]:

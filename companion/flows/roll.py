@@ -62,7 +62,7 @@ class RollCamera(TableauCamera):
 
     def asking(self, view: Mapping[str, Any]) -> bool:
         """From the first round on (setup tiles come from the Setup form) until the game is over."""
-        return view["step"] not in ("setup", "over")
+        return view["stage"] not in ("setup", "over")
 
     def proposal(self, player: str, name: str, view: Mapping[str, Any]) -> Proposal | None:
         return Proposal(player, f"{player} built {name}?", "tile_built", {"tile": name})
@@ -71,10 +71,10 @@ class RollCamera(TableauCamera):
     def wants_dice(self, view: Mapping[str, Any]) -> bool:
         """While the table waits for phase selections (p.3 Assign, before Reveal): the screens are
         lifted and the phase strips are in view; after setup, or in Manage Empire for the next round."""
-        step = view["step"]
-        if step == "setup":
+        stage = view["stage"]
+        if stage == "setup":
             return all(p["faction"] is not None for p in view["players"])
-        return step in ("roll", "assign", "manage")
+        return stage in ("roll", "assign", "manage")
 
     def dice_proposals(self, dice: Mapping[str, list[dict[str, Any]]], view: Mapping[str, Any],
                        image: str | None) -> list[Proposal]:
@@ -87,10 +87,10 @@ class RollCamera(TableauCamera):
         shows; Wild dice and unreadable faces are not counted; ties go to the earlier phase, I-V).
         It is a proposal: the players confirm it or tap the right phase.
         """
-        step = view["step"]
+        stage = view["stage"]
         out = []
         for p in view["players"]:
-            if step in ("roll", "assign") and p["selected"]:
+            if stage in ("roll", "assign") and p["selected"]:
                 continue
             seen = dice.get(p["name"]) or []
             counts = {ph: sum(1 for d in seen if d.get("face") == ph) for ph in PHASES}
@@ -113,7 +113,7 @@ class RollCamera(TableauCamera):
 
     def wants_count(self, view: Mapping[str, Any]) -> bool:
         """Once the game is over (p.8 End check): the final scoring counts dice by colour."""
-        return view["step"] == "over"
+        return view["stage"] == "over"
 
     def count_prompt(self, place: str | None) -> str:
         """What the table does before each pass."""
@@ -222,12 +222,12 @@ class RollFlow:
 
     def open_forms(self, view: Mapping[str, Any], player: str) -> list[str]:
         """Setup before the first round; the phase selection until Reveal; the rest from Reveal on."""
-        step = view["step"]
-        if step == "over":
+        stage = view["stage"]
+        if stage == "over":
             return []
-        if step == "setup":
+        if stage == "setup":
             return ["setup", "select", "credits"]
-        if step in ("roll", "assign", "manage"):
+        if stage in ("roll", "assign", "manage"):
             return ["select", "tile", "good", "ship", "vp", "credits"]
         return ["tile", "good", "ship", "vp", "credits"]
 
@@ -249,43 +249,43 @@ class RollFlow:
         if form == "ship":
             return "goods_shipped", dict(values)
         if form == "vp":
-            return "vp_taken", {"vp": values["vp"], "reason": "reported on the phone"}
+            return "vp_changed", {"delta": values["vp"], "reason": "reported on the phone"}
         if form == "credits":
             return "credits_changed", {"credits": values["credits"], "reason": "reported on the phone"}
         raise BadEntry(f"unknown report {form!r}")
 
     def table(self, view: Mapping[str, Any]) -> TableRound:
         """Phases of this round in order I-V plus Manage Empire, who selected each; pool; tiles."""
-        step = view["step"]
+        stage = view["stage"]
         players = view["players"]
         selected = list(view["selected"])
-        revealed = step not in ("setup", "roll", "assign")
+        revealed = stage not in ("setup", "roll", "assign")
         phases = []
         if revealed:
             order = [*selected, "manage"]
-            here = order.index(step) if step in order else (-1 if step == "reveal" else len(order))
+            here = order.index(stage) if stage in order else (-1 if stage == "reveal" else len(order))
             for k, ph in enumerate(order):
                 by = [p["name"] for p in players if p["selected"] == ph]
                 if ph == view.get("extra_white"):
                     by.append("extra white die")
                 label = f"{ROMAN[ph]} {PHASE_NAMES[ph]}" if ph in ROMAN else PHASE_NAMES[ph]
                 phases.append({"label": label, "by": by, "state": "current" if k == here else ("done" if k < here else "next")})
-        waiting = [p["name"] for p in players if not p["selected"]] if step in ("roll", "assign") else []
-        if step == "setup":
+        waiting = [p["name"] for p in players if not p["selected"]] if stage in ("roll", "assign") else []
+        if stage == "setup":
             waiting = [p["name"] for p in players if p["faction"] is None]
         rows = {p["name"]: {"tableau": p["tiles"], "credits": p["credits"], "vp": p["vp_chips"],
                             "waiting": p["name"] in waiting} for p in players}
-        ending = list(view["end_triggered"])
-        over = step == "over"
+        ending = list(view["ending"])
+        over = stage == "over"
         label, why = "Next", ""
-        if step == "setup":
+        if stage == "setup":
             note = "Setup: each player reports faction, home world and starting tiles, then selects a phase"
             label, why = "Reveal", "waiting for every player's phase selection"
-        elif step in ("roll", "assign"):
+        elif stage in ("roll", "assign"):
             note = "Roll, assign behind your screens, then report your selected phase on your phone"
             label = "Reveal"
             why = f"waiting for the phase selection of {', '.join(waiting)}" if waiting else ""
-        elif step == "manage":
+        elif stage == "manage":
             note = "Manage Empire: recruit, then the end check"
             if ending:
                 label = "End game"
@@ -294,31 +294,31 @@ class RollFlow:
         elif over:
             note, label, why = "Game over", "Game over", "the game is over"
         else:
-            note = f"{PHASE_NAMES.get(step, step)}: report what you built, produced, shipped"
-            rest = [ph for ph in selected if step == "reveal" or (step in selected and selected.index(ph) > selected.index(step))]
+            note = f"{PHASE_NAMES.get(stage, stage)}: report what you built, produced, shipped"
+            rest = [ph for ph in selected if stage == "reveal" or (stage in selected and selected.index(ph) > selected.index(stage))]
             label = PHASE_NAMES[rest[0]] if rest else "Manage Empire"
         return TableRound(
-            round=view["round"], round_label=f"Round {view['round']}" if view["round"] else "Setup", stage=step,
+            round=view["round"], round_label=f"Round {view['round']}" if view["round"] else "Setup", stage=stage,
             phases=phases, note=note, pool=view["vp_pool"], players=rows, last_round=bool(ending), ending=ending,
             over=over, next_label=label, next_why=why,
         )
 
     def next_events(self, view: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         """Reveal once every player selected; then each selected phase; then Manage Empire; then end game."""
-        step = view["step"]
+        stage = view["stage"]
         selected = list(view["selected"])
-        if step in ("roll", "assign"):
+        if stage in ("roll", "assign"):
             return [("reveal", {})] if all(p["selected"] for p in view["players"]) else []
-        if step == "reveal" or step in selected:
-            rest = selected if step == "reveal" else selected[selected.index(step) + 1 :]
+        if stage == "reveal" or stage in selected:
+            rest = selected if stage == "reveal" else selected[selected.index(stage) + 1 :]
             return [("phase", {"phase": rest[0] if rest else "manage"})]
-        if step == "manage" and view["end_triggered"]:
+        if stage == "manage" and view["ending"]:
             return [("game_end", {})]
         return []
 
     def scores(self, state: Any) -> list[ScoreBreakdown]:
         """Roll for the Galaxy, p.8 Victory."""
-        return ROLL_GAME.score(state)
+        return ROLL_GAME.scores(state)
 
     def role(self, view: Mapping[str, Any], player: str) -> str | None:
         """The player's faction tile (its side names) and home world."""

@@ -9,7 +9,7 @@ corrects stations at the end of each year, and scores the game.
 - :mod:`.station`: the grid, edge adjacency and BFS path distance;
 - :mod:`.legality`: one placement, a whole station, the end-of-year correction;
 - :mod:`.abilities`: white-box (when built) and yellow-box (game end) abilities;
-- :mod:`.endgame`: ``final_scores`` / ``check_stations`` for ``companion score|check among FILE``;
+- :mod:`.endgame`: ``final_scores`` / ``check_position`` for ``companion score|check among FILE``;
 - :mod:`.game`: :data:`AMONG_GAME`, the :class:`rules.core.Game`.
 
 Sources: ``shared/rules/among-the-stars.md`` (digest) and the Hungarian rulebook; section
@@ -17,7 +17,7 @@ names in findings follow the rulebook's (3 Setup, 4 Round overview, 5 Round end,
 7 Aggressive mode, 8 2-player rules, 10 Location cards, FAQ).
 """
 
-from rules.among_the_stars.endgame import check_stations, final_scores
+from rules.among_the_stars.endgame import check_position, final_scores
 from rules.among_the_stars.game import AMONG_GAME, AmongState, AmongTheStarsGame
 
-__all__ = ["AMONG_GAME", "AmongState", "AmongTheStarsGame", "check_stations", "final_scores"]
+__all__ = ["AMONG_GAME", "AmongState", "AmongTheStarsGame", "check_position", "final_scores"]

@@ -22,6 +22,7 @@ __all__ = [
     "COLOURS",
     "MAIN_REACTOR",
     "POWER_REACTOR",
+    "TITLE",
     "TYPE_OF_COLOUR",
     "VAK_MAIN_REACTOR",
     "CardDef",
@@ -43,6 +44,9 @@ TYPE_OF_COLOUR = {
 }
 
 MAIN_REACTOR, VAK_MAIN_REACTOR, POWER_REACTOR = "main_reactor", "vak_main_reactor", "power_reactor"
+
+TITLE = "Among the Stars"
+"""The game's title: every rule citation starts with it (``"Among the Stars, rulebook 4 ..."``)."""
 
 
 class UnknownCard(LookupError):

@@ -36,9 +36,9 @@ from rules.among_the_stars.data import (
     catalogue,
     shared_race,
 )
-from rules.among_the_stars.legality import check_station, rule_citation
+from rules.among_the_stars.legality import Issue, check_station, issue_finding
 from rules.among_the_stars.station import ORIGIN, Placed, Station
-from rules.core import ScoreBreakdown, ScoreLine, Severity
+from rules.core import Finding, ScoreBreakdown, ScoreLine, Severity
 from rules.scoring import Fields, ScoreInputError, check_distinct_names, field_path
 
 __all__ = [
@@ -52,7 +52,7 @@ __all__ = [
     "TRACK",
     "PlayerPosition",
     "Position",
-    "check_stations",
+    "check_position",
     "final_scores",
     "objective_awards",
     "parse_position",
@@ -298,28 +298,27 @@ def final_scores(data: Any) -> list[ScoreBreakdown]:
     return score_position(parse_position(data))
 
 
-def check_stations(data: Any) -> dict[str, list[dict]]:
-    """``companion check among FILE``: ``{"findings": [...], "warnings": [...]}``.
+def check_position(data: Any) -> list[Finding]:
+    """``companion check among FILE``: every station's misplays, as findings.
 
-    ``findings`` holds the rules surely broken (empty when every station is legal), each
-    ``{"player", "card", "cell": [i, j], "rule", "message", "source"}`` (``rule`` a short id
-    from :data:`rules.among_the_stars.legality.RULES`, ``source`` its rulebook section); ``warnings`` (same shape)
-    holds what may be wrong: order inside a year the camera cannot know, cube counts
-    that look misread.
+    ERROR findings are the rules surely broken (none when every station is legal); WARNING ones
+    what may be wrong: order inside a year the camera cannot know, cube counts that look misread.
+    Each names ``player``, ``card``, ``cell`` and ``rule_kind`` (a rule id from
+    :data:`rules.among_the_stars.legality.RULES`); ``rule`` is its rulebook citation.
+
+    Raises:
+        ScoreInputError: naming the field and the problem.
     """
     cat = catalogue()
     position = parse_position(data, cat)
-    findings: list[dict] = []
-    warnings: list[dict] = []
+    findings: list[Finding] = []
     for p in position.players:
         issues = check_station(p.station, race=p.race, credits=p.credits, aggressive=position.aggressive,
                                others=max(1, len(position.players) - 1), cat=cat)
         mr = p.station.main_reactor
         if mr is not None and (p.race == "vak") != mr.card.all_types:
-            warnings.append({"player": p.name, "card": mr.name, "cell": [0, 0], "rule": "race",
-                             "message": "the Vak Main Reactor belongs to a Vak player, and a Vak player uses it"})
-        for issue in issues:
-            (findings if issue.severity is Severity.ERROR else warnings).append(issue.to_json(p.name))
-    for row in [*findings, *warnings]:
-        row["source"] = rule_citation(row["rule"])
-    return {"findings": findings, "warnings": warnings}
+            issues.insert(0, Issue("race", mr.name, ORIGIN, "the Vak Main Reactor belongs to a Vak player, and a Vak player uses it",
+                                   Severity.WARNING))
+        findings.extend(issue_finding(i, p.name) for i in issues)
+    errors = [f for f in findings if f.severity is Severity.ERROR]
+    return errors + [f for f in findings if f.severity is not Severity.ERROR]

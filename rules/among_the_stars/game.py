@@ -24,16 +24,16 @@ from rules.among_the_stars.abilities import Interaction, immediate
 from rules.among_the_stars.data import (
     MAIN_REACTOR,
     POWER_REACTOR,
+    TITLE,
     VAK_MAIN_REACTOR,
     Catalogue,
     UnknownCard,
     catalogue,
-    shared_race,
 )
 from rules.among_the_stars.endgame import (
     PlayerPosition,
     Position,
-    check_stations,
+    check_position,
     final_scores,
     parse_station,
     score_position,
@@ -44,22 +44,25 @@ from rules.among_the_stars.legality import (
     check_placement,
     check_station,
     correct_station,
+    issue_finding,
     rule_citation,
 )
 from rules.among_the_stars.station import ORIGIN, Cell, Placed, Station
-from rules.core import BadEvent, Event, Finding, ScoreBreakdown, Severity, UnknownEvent
+from rules.core import BadEvent, CheckFormat, Finding, GameInfo, Option, Progress, Rename, ScoreBreakdown, Severity
+from rules.engine import EventContext, GameBase
+from rules.settings import check_settings
 from rules.scoring import ScoreInputError
 
 __all__ = [
     "AMONG_GAME",
     "CARD_DISCARDED",
     "CONFLICT_PLAYED",
-    "CREDITS_ADJUSTED",
+    "CREDITS_CHANGED",
     "LOCATION_BUILT",
     "REACTOR_BUILT",
     "ROUND_ENDED",
     "STATION_READ",
-    "VP_ADJUSTED",
+    "VP_CHANGED",
     "AmongPlayer",
     "AmongState",
     "AmongTheStarsGame",
@@ -79,10 +82,11 @@ CONFLICT_PLAYED = "conflict_played"
 """payload ``{"target": player, "counts": colour or "power_reactors"}`` (Dispute, aggressive mode)."""
 ROUND_ENDED = "round_ended"
 """payload ``{}``: every player has acted; resolve interactions, then the next round (or year)."""
-VP_ADJUSTED = "vp_adjusted"
-"""payload ``{"delta": n, "reason": str}``: a player's correction of the VP track (never below 0)."""
-CREDITS_ADJUSTED = "credits_adjusted"
-"""payload ``{"delta": n, "reason": str}``: a correction of a player's credits."""
+VP_CHANGED = "vp_changed"
+"""payload ``{"delta": n, "reason": str}``: a player's correction of the VP track (never below 0);
+``vp_adjusted`` before issue 13."""
+CREDITS_CHANGED = "credits_changed"
+"""payload ``{"delta": n, "reason": str}``: a correction of a player's credits; ``credits_adjusted`` before issue 13."""
 STATION_READ = "station_read"
 """payload ``{"station": [...]}`` in the score-input shape: a camera read of ``event.player``'s
 station, checked as a whole (findings only; the state keeps the engine's station)."""
@@ -123,7 +127,7 @@ class AmongState:
     reactors_left: int = 16
     pending: tuple[Interaction, ...] = ()
     accelerated_done: bool = False
-    finished: bool = False
+    over: bool = False
     scores: tuple[ScoreBreakdown, ...] = ()
 
     def player(self, name: str) -> AmongPlayer:
@@ -143,14 +147,49 @@ def _cell(value: Any, where: str) -> Cell:
     return (value[0], value[1])
 
 
-class AmongTheStarsGame:
+INFO = GameInfo(
+    name="among",
+    title=TITLE,
+    bgg_id=121408,
+    players=(2, 4),  # Among the Stars rulebook, 1 Components: 4 Main Reactors, a game for 2-4 players
+    options=(
+        Option(
+            "races", "choices", default=(), per_player=True, player_key="race", label="each player's race",
+            choices=tuple(r["name"] for r in catalogue().races.values()),
+            distinct="two players play the race {value}: the box has one tile per race (Among the Stars rulebook, Setup 7)",
+            help="one race per player, in seat order; none for a first game (Among the Stars rulebook, 3 Setup: "
+                 "each player takes a race tile)",
+        ),
+        Option(
+            "objectives", "choices", default=(), label="the objectives",
+            choices=tuple(o.name for o in catalogue().objectives.values()),
+            help="the objectives in play: as many as players, 2 with 2 players (Among the Stars rulebook, 3 Setup "
+                 "and 8 2-player rules)",
+        ),
+        Option(
+            "aggressive", "bool", default=False, label="the aggressive mode",
+            help="the aggressive mode: Conflict cards from year 2, 7 rounds in years 2-4 (Among the Stars "
+                 "rulebook, 7 Aggressive mode)",
+        ),
+    ),
+    score_input="json",
+    rulebook="Among the Stars rulebook, Hungarian edition",
+    renames=(
+        Rename("vp_adjusted", "vp_changed", since="issue 13"),
+        Rename("credits_adjusted", "credits_changed", since="issue 13"),
+    ),
+    check_format=CheckFormat(
+        row=(("player", "player"), ("card", "card"), ("cell", "cell"), ("rule", "rule_kind"), ("message", "what")),
+        legal=False, listed=(Severity.ERROR,),
+    ),
+)
+"""Among the Stars' declaration (:class:`rules.core.GameInfo`)."""
+
+
+class AmongTheStarsGame(GameBase):
     """Among the Stars (Artipia Games, 2012), base game, 2-4 players, as a :class:`rules.core.Game`."""
 
-    name = "among"
-    title = "Among the Stars"
-    event_kinds = frozenset({LOCATION_BUILT, REACTOR_BUILT, CARD_DISCARDED, CONFLICT_PLAYED, ROUND_ENDED,
-                             VP_ADJUSTED, CREDITS_ADJUSTED, STATION_READ})
-    score_input_format = "json"
+    info = INFO
 
     def __init__(self, cat: Catalogue | None = None) -> None:
         self._cat = cat
@@ -166,9 +205,10 @@ class AmongTheStarsGame:
         return final_scores(data)
 
     @staticmethod
-    def check_stations(data: Any) -> dict[str, list[dict]]:
-        """``companion check among FILE``; see :func:`rules.among_the_stars.endgame.check_stations`."""
-        return check_stations(data)
+    def check(data: Any) -> list[Finding]:
+        """``companion check among FILE``: errors first, then warnings; see
+        :func:`rules.among_the_stars.endgame.check_position`."""
+        return check_position(data)
 
     # -- facts ------------------------------------------------------------------------------
     def rounds_in_year(self, state: AmongState, year: int | None = None) -> int:
@@ -198,111 +238,70 @@ class AmongTheStarsGame:
     def initial_state(self, settings: Mapping[str, Any]) -> AmongState:
         """Year 1, round 1, each player with a Main Reactor (2 cubes) and the first year's credits.
 
-        settings: ``{"players": [name or {"name", "race"}], "objectives": [names], "aggressive": bool}``.
+        settings: ``{"players": [name or {"name", "race"}], "objectives": [names], "aggressive": bool}``
+        (races may also come as ``"races"``: one per player in seat order).
 
         Raises:
-            BadEvent: fewer than 2 or more than 4 players, an unknown race or objective.
+            BadSettings: fewer than 2 or more than 4 players, an unknown race or objective, a race twice.
         """
         cat = self.cat
-        raw = list(settings.get("players", ()))
-        if not 2 <= len(raw) <= 4:
-            raise BadEvent(f"Among the Stars is for 2-4 players, got {len(raw)}")
+        checked = check_settings(self.info, settings)
         players = []
-        for entry in raw:
-            name, race = (entry, None) if isinstance(entry, str) else (entry["name"], entry.get("race"))
-            try:
-                race = cat.race(race) if race else None
-            except UnknownCard as exc:
-                raise BadEvent(f"player {name!r}: unknown race {race!r}; did you mean {', '.join(exc.suggestions) or '?'}") from None
+        for name, race_name in zip(checked.players, checked["races"]):
+            race = cat.race(race_name) if race_name else None
             main = cat.cards[VAK_MAIN_REACTOR if race == "vak" else MAIN_REACTOR]
             station = Station((Placed(main, ORIGIN, cubes=main.start_cubes, year=0, order=0),))
             players.append(self._income(AmongPlayer(name, race, 0, 0, station)))
-        twice = shared_race([p.race for p in players])
-        if twice is not None:
-            raise BadEvent(f"two players play the race {cat.races[twice]['name']}: the box has one tile per race "
-                           "(Among the Stars rulebook, Setup 7)")
-        objectives = []
-        for name in settings.get("objectives", ()):
-            try:
-                objectives.append(cat.objective(name).id)
-            except UnknownCard as exc:
-                raise BadEvent(f"unknown objective {name!r}; did you mean {', '.join(exc.suggestions) or '?'}") from None
-        return AmongState(players=tuple(players), objectives=tuple(objectives), aggressive=bool(settings.get("aggressive", False)),
+        objectives = tuple(cat.objective(name).id for name in checked["objectives"])
+        return AmongState(players=tuple(players), objectives=objectives, aggressive=checked["aggressive"],
                           reactors_left=cat.cards[POWER_REACTOR].copies)
 
-    def apply(self, state: AmongState, event: Event) -> tuple[AmongState, list[Finding]]:
-        """The state after ``event`` and its findings (never mutates ``state``).
+    def before(self, state: AmongState, ctx: EventContext) -> bool:
+        """Once the game is scored, an event changes nothing (a camera read is still checked)."""
+        if state.over and ctx.event.kind != STATION_READ:
+            ctx.finding("the game is over; this event changes nothing", f"event {ctx.event.seq}", Severity.WARNING,
+                        "rulebook 6 'Game end'")
+            return False
+        return True
 
-        Raises:
-            UnknownEvent: not an Among the Stars event kind.
-            BadEvent: no such player, a malformed cell, an unknown card.
-        """
-        if event.kind not in self.event_kinds:
-            raise UnknownEvent(f"event {event.seq}: game 'among' has no event kind {event.kind!r}")
-        if state.finished and event.kind != STATION_READ:
-            return state, [Finding("the game is over; this event changes nothing", f"event {event.seq}", Severity.WARNING,
-                                   "among, rulebook 6 'Game end'", event.seq)]
-        if event.kind == ROUND_ENDED:
-            return self._round_ended(state, event)
-        player = self._player(state, event)
-        handler = {
-            LOCATION_BUILT: self._build_location,
-            REACTOR_BUILT: self._build_reactor,
-            CARD_DISCARDED: self._discard,
-            CONFLICT_PLAYED: self._conflict,
-            VP_ADJUSTED: self._adjust,
-            CREDITS_ADJUSTED: self._adjust,
-            STATION_READ: self._station_read,
-        }[event.kind]
-        return handler(state, player, event)
-
-    def _player(self, state: AmongState, event: Event) -> AmongPlayer:
-        name = event.player or event.payload.get("player")
-        try:
-            return state.player(name)
-        except KeyError:
-            raise BadEvent(f"event {event.seq} ({event.kind}): no player {name!r}; players: "
-                           f"{', '.join(p.name for p in state.players)}") from None
-
-    def _finding(self, issue: Issue, player: str, seq: int) -> Finding:
-        return Finding(issue.message, f"{player}: {issue.card} at [{issue.cell[0]}, {issue.cell[1]}]", issue.severity,
-                       rule_citation(issue.rule), seq)
-
-    def _acted(self, state: AmongState, p: AmongPlayer, event: Event) -> tuple[AmongPlayer, list[Finding]]:
+    def _acted(self, state: AmongState, p: AmongPlayer, ctx: EventContext) -> AmongPlayer:
+        """``p`` has taken this round's action (rulebook 4 'Round overview': exactly one action a round)."""
         now = (state.year, state.round)
-        findings = []
         if p.acted == now:
-            findings.append(Finding(f"{p.name} already took an action in year {state.year}, round {state.round}",
-                                    p.name, Severity.WARNING, "among, rulebook 4 'Round overview': exactly one action a round", event.seq))
-        return replace(p, acted=now), findings
+            ctx.finding(f"{p.name} already took an action in year {state.year}, round {state.round}", p.name,
+                        Severity.WARNING, "rulebook 4 'Round overview': exactly one action a round")
+        return replace(p, acted=now)
 
     # -- actions --------------------------------------------------------------------------------
-    def _build_location(self, state: AmongState, p: AmongPlayer, event: Event) -> tuple[AmongState, list[Finding]]:
+    def _build_location(self, state: AmongState, ctx: EventContext) -> AmongState:
+        """Rulebook 4 'Build a location': a location card at a cell, paid in credits and energy cubes."""
         cat = self.cat
-        name = event.payload.get("card")
+        p = state.player(ctx.player())
+        event = ctx.event
+        name = ctx.payload.get("card")
         if not isinstance(name, str):
-            raise BadEvent(f"event {event.seq}: 'card' must be a card name")
+            raise ctx.bad("'card' must be a card name")
         try:
             card = cat.card(name)
         except UnknownCard as exc:
-            raise BadEvent(f"event {event.seq}: unknown card {name!r}; did you mean {' or '.join(exc.suggestions) or '?'}") from None
+            raise ctx.bad(f"unknown card {name!r}; did you mean {' or '.join(exc.suggestions) or '?'}") from None
         if card.is_reactor:
-            raise BadEvent(f"event {event.seq}: {card.name} is not built with {LOCATION_BUILT}; use {REACTOR_BUILT}")
-        cell = _cell(event.payload.get("cell"), f"event {event.seq} cell")
+            raise ctx.bad(f"{card.name} is not built with {LOCATION_BUILT}; use {REACTOR_BUILT}")
+        cell = _cell(ctx.payload.get("cell"), f"event {event.seq} cell")
         payment: dict[Cell, int] | None = None
-        if event.payload.get("energy") is not None:
+        if ctx.payload.get("energy") is not None:
             payment = {}
-            for k, row in enumerate(event.payload["energy"]):
+            for k, row in enumerate(ctx.payload["energy"]):
                 src = _cell(row.get("cell") if isinstance(row, Mapping) else None, f"event {event.seq} energy[{k}].cell")
                 n = row.get("cubes", 1)
                 if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                     raise BadEvent(f"event {event.seq} energy[{k}].cubes: a whole number of cubes, got {n!r}")
                 payment[src] = payment.get(src, 0) + n
-        p, findings = self._acted(state, p, event)
+        p = self._acted(state, p, ctx)
         issues = check_placement(p.station, card, cell, credits=p.credits, payment=payment, cat=cat)
-        findings += [self._finding(i, p.name, event.seq) for i in issues]
+        ctx.add(*(issue_finding(i, p.name, event.seq) for i in issues))
         if any(i.rule == "cell_taken" for i in issues):
-            return state.with_player(p), findings
+            return state.with_player(p)
         station = p.station
         if payment is None and card.cost_energy:
             placed_now = station.with_card(Placed(card, cell, order=station.next_order))
@@ -319,55 +318,57 @@ class AmongTheStarsGame:
         placed = Placed(card, cell, year=state.year, order=station.next_order, cubes_spent=paid, flags=flags)
         station = station.with_card(placed)
         imm = immediate(station, placed, year=state.year, years=cat.rules["years"], paid=paid, credits=credits,
-                        choices=event.payload.get("choices"), builder=p.name)
+                        choices=ctx.payload.get("choices"), builder=p.name)
         for c, n in imm.cubes.items():
             station = station.with_cubes(c, station.at(c).cubes + n)
         station = station.replaced(replace(placed, vp_earned=imm.vp))
         p = replace(p, station=station, credits=credits + imm.credits, vp=p.vp + imm.vp, escrow=p.escrow + imm.escrow)
         if imm.note:
-            findings.append(Finding(f"{card.name}: {imm.note}", p.name, Severity.INFO, f"among, card text ({card.name})", event.seq))
-        return replace(state.with_player(p), pending=state.pending + imm.interactions), findings
+            ctx.finding(f"{card.name}: {imm.note}", p.name, Severity.INFO, f"card text ({card.name})", player=p.name, card=card.name)
+        return replace(state.with_player(p), pending=state.pending + imm.interactions)
 
-    def _build_reactor(self, state: AmongState, p: AmongPlayer, event: Event) -> tuple[AmongState, list[Finding]]:
+    def _build_reactor(self, state: AmongState, ctx: EventContext) -> AmongState:
+        """Rulebook 4 'Build a Power Reactor': 1 credit, a reactor with 2 cubes, while the deck lasts."""
         cat = self.cat
+        p = state.player(ctx.player())
         card = cat.cards[POWER_REACTOR]
-        cell = _cell(event.payload.get("cell"), f"event {event.seq} cell")
-        p, findings = self._acted(state, p, event)
+        cell = _cell(ctx.payload.get("cell"), f"event {ctx.event.seq} cell")
+        p = self._acted(state, p, ctx)
         issues = check_placement(p.station, card, cell, credits=p.credits, cat=cat)
         if state.reactors_left <= 0:
             issues.append(Issue("reactor_deck", card.name, cell, "the Power Reactor deck is empty; this action is not available"))
-        findings += [self._finding(i, p.name, event.seq) for i in issues]
+        ctx.add(*(issue_finding(i, p.name, ctx.event.seq) for i in issues))
         if any(i.rule == "cell_taken" for i in issues):
-            return state.with_player(p), findings
+            return state.with_player(p)
         flags = tuple(sorted({i.rule for i in issues if i.severity is Severity.ERROR}))
         placed = Placed(card, cell, cubes=card.start_cubes, year=state.year, order=p.station.next_order, vp_earned=0, flags=flags)
         p = replace(p, station=p.station.with_card(placed), credits=max(0, p.credits - card.cost_credits))
-        return replace(state.with_player(p), reactors_left=max(0, state.reactors_left - 1)), findings
+        return replace(state.with_player(p), reactors_left=max(0, state.reactors_left - 1))
 
-    def _discard(self, state: AmongState, p: AmongPlayer, event: Event) -> tuple[AmongState, list[Finding]]:
-        p, findings = self._acted(state, p, event)
+    def _discard(self, state: AmongState, ctx: EventContext) -> AmongState:
+        """Rulebook 4 'Discard a card for credits': 3 credits (Sheptas 4, Zehuti 0)."""
+        p = self._acted(state, state.player(ctx.player()), ctx)
         gain = self.cat.race_param(p.race, "discard_credits", self.cat.rules["discard_credits"])
-        return state.with_player(replace(p, credits=p.credits + gain)), findings
+        return state.with_player(replace(p, credits=p.credits + gain))
 
-    def _conflict(self, state: AmongState, p: AmongPlayer, event: Event) -> tuple[AmongState, list[Finding]]:
+    def _conflict(self, state: AmongState, ctx: EventContext) -> AmongState:
         """Dispute: compare counts of one kind with a target; the lead (max 3) moves VP, after the round's actions."""
         cat = self.cat
-        p, findings = self._acted(state, p, event)
-        rule = "among, rulebook 7 'Aggressive mode'"
+        p = self._acted(state, state.player(ctx.player()), ctx)
+        rule = "rulebook 7 'Aggressive mode'"
         if not state.aggressive or state.year < 2:
-            findings.append(Finding("Conflict cards are only in the deck in years 2-4 of aggressive mode", p.name,
-                                    Severity.WARNING, rule, event.seq))
+            ctx.finding("Conflict cards are only in the deck in years 2-4 of aggressive mode", p.name, Severity.WARNING, rule)
         cost = cat.conflict["cost_credits"]
         if p.credits < cost:
-            findings.append(Finding(f"{p.name} cannot pay the {cost} credit for the Conflict card", p.name, Severity.ERROR, rule, event.seq))
-        target_name = event.payload.get("target")
-        counts = event.payload.get("counts")
+            ctx.finding(f"{p.name} cannot pay the {cost} credit for the Conflict card", p.name, Severity.ERROR, rule)
+        target_name = ctx.payload.get("target")
+        counts = ctx.payload.get("counts")
         try:
             target = state.player(target_name)
         except KeyError:
-            raise BadEvent(f"event {event.seq}: Dispute target {target_name!r} is not a player") from None
+            raise ctx.bad(f"Dispute target {target_name!r} is not a player") from None
         if counts not in (*cat.conflict["variants_known"],):
-            raise BadEvent(f"event {event.seq}: 'counts' must be one of {', '.join(cat.conflict['variants_known'])}, got {counts!r}")
+            raise ctx.bad(f"'counts' must be one of {', '.join(cat.conflict['variants_known'])}, got {counts!r}")
 
         def count(s: Station) -> int:
             return len(s.reactors()) if counts == "power_reactors" else s.count_colour(counts)
@@ -378,36 +379,43 @@ class AmongTheStarsGame:
             pending += (Interaction(p.name, "vp", lead, "Dispute", source=p.name),
                         Interaction(target.name, "vp", -lead, "Dispute", source=p.name))
         p = replace(p, credits=max(0, p.credits - cost))
-        return replace(state.with_player(p), pending=pending), findings
+        return replace(state.with_player(p), pending=pending)
 
-    def _adjust(self, state: AmongState, p: AmongPlayer, event: Event) -> tuple[AmongState, list[Finding]]:
-        delta = event.payload.get("delta")
-        if not isinstance(delta, int) or isinstance(delta, bool):
-            raise BadEvent(f"event {event.seq}: 'delta' must be a whole number")
-        if event.kind == VP_ADJUSTED:
-            findings = []
-            if p.vp + delta < 0:  # legal, but visible: the loss stops at 0
-                findings.append(Finding(
-                    f"{p.name} loses {-delta} VP with only {p.vp}; the score stops at 0 ({-delta - p.vp} VP of the loss are not taken)",
-                    p.name, Severity.INFO, "among, rulebook 5 'Round end': score floor, no score drops below 0 (digest §5.6)", event.seq))
-            return state.with_player(replace(p, vp=max(0, p.vp + delta))), findings
-        findings = []
+    def _delta(self, ctx: EventContext) -> int:
+        return ctx.require("delta", int)
+
+    def _vp_changed(self, state: AmongState, ctx: EventContext) -> AmongState:
+        """A correction of the VP track; the score stops at 0 (rulebook 5 'Round end': no score drops below 0)."""
+        p = state.player(ctx.player())
+        delta = self._delta(ctx)
+        if p.vp + delta < 0:  # legal, but visible: the loss stops at 0
+            ctx.finding(
+                f"{p.name} loses {-delta} VP with only {p.vp}; the score stops at 0 ({-delta - p.vp} VP of the loss are not taken)",
+                p.name, Severity.INFO, "rulebook 5 'Round end': score floor, no score drops below 0")
+        return state.with_player(replace(p, vp=max(0, p.vp + delta)))
+
+    def _credits_changed(self, state: AmongState, ctx: EventContext) -> AmongState:
+        """A correction of a player's credits, never below 0 (rulebook 4 'The three actions')."""
+        p = state.player(ctx.player())
+        delta = self._delta(ctx)
         if p.credits + delta < 0:
-            findings.append(Finding(
+            ctx.finding(
                 f"{p.name} has {p.credits} credits and cannot lose {-delta}: credits never go below 0 "
                 f"(recorded as 0; {-delta - p.credits} credits that do not exist; misread amount?)",
-                p.name, Severity.WARNING,
-                "among, rulebook 4 'The three actions': a player pays only with credits they have (digest §4)", event.seq))
-        return state.with_player(replace(p, credits=max(0, p.credits + delta))), findings
+                p.name, Severity.WARNING, "rulebook 4 'The three actions': a player pays only with credits they have")
+        return state.with_player(replace(p, credits=max(0, p.credits + delta)))
 
-    def _station_read(self, state: AmongState, p: AmongPlayer, event: Event) -> tuple[AmongState, list[Finding]]:
+    def _station_read(self, state: AmongState, ctx: EventContext) -> AmongState:
+        """A camera read of a player's station, checked as a whole (findings only; the state keeps the engine's station)."""
+        p = state.player(ctx.player())
         try:
-            station = parse_station(event.payload.get("station"), f"event {event.seq} station", self.cat)
+            station = parse_station(ctx.payload.get("station"), f"event {ctx.event.seq} station", self.cat)
         except ScoreInputError as exc:
             raise BadEvent(str(exc)) from None
         issues = check_station(station, race=p.race, credits=p.credits, aggressive=state.aggressive,
                                others=len(state.players) - 1, cat=self.cat)
-        return state, [self._finding(i, p.name, event.seq) for i in issues]
+        ctx.add(*(issue_finding(i, p.name, ctx.event.seq) for i in issues))
+        return state
 
     # -- round and year -------------------------------------------------------------------------
     def _resolve(self, state: AmongState) -> AmongState:
@@ -433,60 +441,94 @@ class AmongTheStarsGame:
                 state = state.with_player(replace(who, credits=max(0, who.credits + it.delta)))
         return replace(state, pending=())
 
-    def _round_ended(self, state: AmongState, event: Event) -> tuple[AmongState, list[Finding]]:
-        findings: list[Finding] = []
+    def _round_ended(self, state: AmongState, ctx: EventContext) -> AmongState:
+        """Every player has acted: effects on others resolve, then the next round, or the end of the year."""
         for p in state.players:
             if p.acted != (state.year, state.round):
-                findings.append(Finding(f"{p.name} took no action in year {state.year}, round {state.round}", p.name,
-                                        Severity.WARNING, "among, rulebook 4 'Round overview': every player does one action", event.seq))
-        state = self._resolve(state)
-        state, more = self._accelerated(state, event)
-        findings += more
+                ctx.finding(f"{p.name} took no action in year {state.year}, round {state.round}", p.name,
+                            Severity.WARNING, "rulebook 4 'Round overview': every player does one action")
+        state = self._accelerated(self._resolve(state), ctx)
         if state.round < self.rounds_in_year(state):
-            return replace(state, round=state.round + 1), findings
-        return self._year_ended(state, event, findings)
+            return replace(state, round=state.round + 1)
+        return self._year_ended(state, ctx)
 
-    def _accelerated(self, state: AmongState, event: Event) -> tuple[AmongState, list[Finding]]:
+    def _accelerated(self, state: AmongState, ctx: EventContext) -> AmongState:
+        """Objective Accelerated Construction: the first player alone to reach its VP scores it at once."""
         cat = self.cat
         if state.accelerated_done or "accelerated_construction" not in state.objectives:
-            return state, []
+            return state
         threshold = cat.rules["accelerated_construction_threshold"]
         over = [p for p in state.players if p.vp >= threshold]
         if not over:
-            return state, []
+            return state
         best = max(p.vp for p in over)
         top = [p for p in over if p.vp == best]
         obj = cat.objectives["accelerated_construction"]
         if len(top) > 1:
-            return replace(state, accelerated_done=True), [Finding(
-                f"{obj.name}: {', '.join(p.name for p in top)} reached {best} VP together; nobody scores it", "objectives",
-                Severity.INFO, "among, objective card (Accelerated Construction)", event.seq)]
+            ctx.finding(f"{obj.name}: {', '.join(p.name for p in top)} reached {best} VP together; nobody scores it",
+                        "objectives", Severity.INFO, "objective card (Accelerated Construction)")
+            return replace(state, accelerated_done=True)
         winner = replace(top[0], vp=top[0].vp + obj.vp)
-        return replace(state.with_player(winner), accelerated_done=True), [Finding(
-            f"{obj.name}: {winner.name} is first to {threshold} VP, +{obj.vp} VP", winner.name, Severity.INFO,
-            "among, objective card (Accelerated Construction)", event.seq)]
+        ctx.finding(f"{obj.name}: {winner.name} is first to {threshold} VP, +{obj.vp} VP", winner.name, Severity.INFO,
+                    "objective card (Accelerated Construction)")
+        return replace(state.with_player(winner), accelerated_done=True)
 
-    def _year_ended(self, state: AmongState, event: Event, findings: list[Finding]) -> tuple[AmongState, list[Finding]]:
+    def _year_ended(self, state: AmongState, ctx: EventContext) -> AmongState:
+        """Rulebook 5 'Round end': each station corrected; then the next year's income, or the game's end (rulebook 6)."""
         cat = self.cat
         for p in state.players:
             fix = correct_station(p.station, p.vp, state.year, exact_order=True, check_credits=False,
                                   race=p.race, aggressive=state.aggressive, cat=cat)
             for placed, cost in fix.removed:
                 why = next((i for i in fix.issues if i.cell == placed.cell), None)
-                findings.append(Finding(
+                ctx.add(Finding(
                     f"end of year {state.year}: {placed.name} removed from [{placed.cell[0]}, {placed.cell[1]}], -{cost} VP"
                     + (" (a face-down Power Reactor fills the gap)" if placed.cell in fix.fillers else ""),
-                    p.name, Severity.ERROR, rule_citation(why.rule) if why else "among, rulebook 5 'Round end'", event.seq))
+                    p.name, Severity.ERROR, rule_citation(why.rule if why else "round_end"), ctx.event.seq,
+                    player=p.name, card=placed.name, cell=tuple(placed.cell), rule_kind=why.rule if why else "round_end"))
             p = replace(p, station=fix.station, vp=fix.vp_after, credits=p.credits + p.escrow, escrow=0)
             state = state.with_player(p)
         if state.year >= cat.rules["years"]:
-            final = replace(state, finished=True)
-            return replace(final, scores=tuple(self.score(final))), findings
+            final = replace(state, over=True)
+            return replace(final, scores=tuple(self._score_now(final)))
         state = replace(state, year=state.year + 1, round=1)
-        return replace(state, players=tuple(self._income(p) for p in state.players)), findings
+        return replace(state, players=tuple(self._income(p) for p in state.players))
 
-    def score(self, state: AmongState) -> list[ScoreBreakdown]:
-        """Final scores of the table as it stands (rulebook 6)."""
+    handlers = {
+        LOCATION_BUILT: _build_location,
+        REACTOR_BUILT: _build_reactor,
+        CARD_DISCARDED: _discard,
+        CONFLICT_PLAYED: _conflict,
+        ROUND_ENDED: _round_ended,
+        VP_CHANGED: _vp_changed,
+        CREDITS_CHANGED: _credits_changed,
+        STATION_READ: _station_read,
+    }
+
+    def scores(self, state: AmongState) -> list[ScoreBreakdown]:
+        """Each player's score (rulebook 6 'Game end'): the final scores once the game is over, else
+        the table as it stands scored as if it ended now."""
+        if state.over:
+            return list(state.scores)
+        return self._score_now(state)
+
+    def progress(self, state: AmongState) -> Progress:
+        """Year and round (rulebook 4 'Round overview': 4 years of 6 rounds, 7 in years 2-4 of the
+        aggressive mode); the stage is ``"actions"`` (every player does one action, then the round
+        ends) or ``"over"``; the players who have not acted this round are waited for."""
+        years = self.cat.rules["years"]
+        rounds = self.rounds_in_year(state)
+        last = not state.over and state.year == years and state.round == rounds
+        return Progress(
+            round=state.round, round_label=f"Year {state.year} of {years}, round {state.round} of {rounds}",
+            stage="over" if state.over else "actions", last_round=last,
+            ending=(f"round {rounds} of year {years} is the last round",) if last else (), over=state.over,
+            rounds=rounds,
+            waiting=() if state.over else tuple(p.name for p in state.players if p.acted != (state.year, state.round)),
+        )
+
+    def _score_now(self, state: AmongState) -> list[ScoreBreakdown]:
+        """The table scored as it stands (rulebook 6)."""
         cat = self.cat
         position = Position(
             [PlayerPosition(p.name, p.race, p.credits, p.vp, p.station) for p in state.players],
@@ -496,7 +538,7 @@ class AmongTheStarsGame:
 
     def view(self, state: AmongState) -> dict[str, Any]:
         """``{"game", "year", "round", "rounds", "pass_direction", "seats", "players": [...], "objectives",
-        "aggressive", "pending", "reminders", "finished", "scores"}``."""
+        "aggressive", "pending", "reminders", "over", "scores"}``."""
         cat = self.cat
         two = len(state.players) == 2
         reminders = [RACE_REMINDERS[p.race] for p in state.players if p.race in RACE_REMINDERS]
@@ -525,7 +567,7 @@ class AmongTheStarsGame:
             "reactors_left": state.reactors_left,
             "pending": [{"target": i.target, "what": i.what, "delta": i.delta, "reason": i.reason} for i in state.pending],
             "reminders": reminders,
-            "finished": state.finished,
+            "over": state.over,
             "scores": [b.to_json() for b in state.scores],
         }
 

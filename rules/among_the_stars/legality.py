@@ -19,9 +19,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from rules.among_the_stars.data import POWER_REACTOR, CardDef, Catalogue, catalogue
+from rules.among_the_stars.data import POWER_REACTOR, TITLE, CardDef, Catalogue, catalogue
 from rules.among_the_stars.station import Cell, Placed, Station, neighbour_cells
-from rules.core import Severity
+from rules.core import Finding, Severity, citation
 
 __all__ = [
     "RULES",
@@ -32,33 +32,36 @@ __all__ = [
     "check_station",
     "correct_station",
     "fix_for",
+    "issue_finding",
     "legal_cells",
     "rule_citation",
 ]
 
 RULES: dict[str, str] = {
-    "main_reactor": "among, rulebook 3 'Setup': every station starts from its Main Reactor",
-    "cell_taken": "among, rulebook 4 'Build a location': a card goes on an empty place next to the station",
-    "adjacency": "among, rulebook 4 'Build a location': built only edge-adjacent to a built location (diagonal is not adjacent)",
-    "energy_range": "among, rulebook 4 'Build a location': energy paid from a reactor within distance 2 of the new location",
-    "energy_cubes": "among, rulebook 4 'Build a location': the energy cost is paid with cubes from reactors in range",
-    "energy_source": "among, rulebook 4 'Build a location': energy comes from the Main Reactor or a Power Reactor",
-    "reactor_cubes": "among, rulebook 4 'Build a Power Reactor': a reactor starts with 2 cubes; only Backup Reactor and Solar Panels add more",
-    "max_per_station": "among, rulebook 10 'Location cards': the MAX box limits copies in one station",
-    "fighter_launch_bay": "among, card text (Fighter Launch Bay): may not be built within distance 3 of the Main Reactor",
-    "solar_panels": "among, card text (Solar Panels): must be built adjacent to a Power Reactor (the Main Reactor counts)",
-    "observation_dome": "among, card text (Observation Dome): no card may be built adjacent to it",
-    "credits": "among, rulebook 4 'Build a location': a card whose cost cannot be paid may not be built",
-    "rounds": "among, rulebook 4 'Round overview': one card per round, 6 rounds a year (7 in aggressive years 2-4)",
-    "box_copies": "among, rulebook 1 'Components': no more copies than the box holds",
-    "reactor_deck": "among, rulebook 4 'Build a Power Reactor': not available when the Power Reactor deck is empty",
-    "race": "among, race tile (Vak): the Vak player uses the Vak Main Reactor",
+    "main_reactor": "rulebook 3 'Setup': every station starts from its Main Reactor",
+    "cell_taken": "rulebook 4 'Build a location': a card goes on an empty place next to the station",
+    "adjacency": "rulebook 4 'Build a location': built only edge-adjacent to a built location (diagonal is not adjacent)",
+    "energy_range": "rulebook 4 'Build a location': energy paid from a reactor within distance 2 of the new location",
+    "energy_cubes": "rulebook 4 'Build a location': the energy cost is paid with cubes from reactors in range",
+    "energy_source": "rulebook 4 'Build a location': energy comes from the Main Reactor or a Power Reactor",
+    "reactor_cubes": "rulebook 4 'Build a Power Reactor': a reactor starts with 2 cubes; only Backup Reactor and Solar Panels add more",
+    "max_per_station": "rulebook 10 'Location cards': the MAX box limits copies in one station",
+    "fighter_launch_bay": "card text (Fighter Launch Bay): may not be built within distance 3 of the Main Reactor",
+    "solar_panels": "card text (Solar Panels): must be built adjacent to a Power Reactor (the Main Reactor counts)",
+    "observation_dome": "card text (Observation Dome): no card may be built adjacent to it",
+    "credits": "rulebook 4 'Build a location': a card whose cost cannot be paid may not be built",
+    "rounds": "rulebook 4 'Round overview': one card per round, 6 rounds a year (7 in aggressive years 2-4)",
+    "box_copies": "rulebook 1 'Components': no more copies than the box holds",
+    "reactor_deck": "rulebook 4 'Build a Power Reactor': not available when the Power Reactor deck is empty",
+    "race": "race tile (Vak): the Vak player uses the Vak Main Reactor",
+    "round_end": "rulebook 5 'Round end': at the end of each year the stations are checked and corrected",
 }
+"""Rule id -> the rulebook section behind it (cited as ``"Among the Stars, <section>"``)."""
 
 
 def rule_citation(rule: str) -> str:
-    """The rulebook section behind a rule id."""
-    return RULES.get(rule, f"among, {rule}")
+    """The rule citation of a rule id: ``"Among the Stars, <rulebook section>"``."""
+    return citation(TITLE, RULES.get(rule, rule))
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,14 @@ class Issue:
     def to_json(self, player: str | None = None) -> dict:
         """``{"player", "card", "cell": [i, j], "rule", "message"}`` (the check command's row)."""
         return {"player": player, "card": self.card, "cell": list(self.cell), "rule": self.rule, "message": self.message}
+
+
+def issue_finding(issue: Issue, player: str, seq: int | None = None) -> Finding:
+    """``issue`` in ``player``'s station as a :class:`rules.core.Finding` (``rule_kind`` the rule id,
+    ``rule`` its citation, ``where`` "player: card at [i, j]")."""
+    return Finding(issue.message, f"{player}: {issue.card} at {_cell_text(issue.cell)}", issue.severity,
+                   rule_citation(issue.rule), seq, player=player, card=issue.card, cell=tuple(issue.cell),
+                   rule_kind=issue.rule)
 
 
 def _cell_text(cell: Cell) -> str:
@@ -531,7 +542,7 @@ def correct_station(
 def legal_cells(station: Station, card: CardDef, *, credits: int | None = None, cat: Catalogue | None = None) -> list[Cell]:
     """Empty cells where ``card`` could be built in ``station`` now with no ERROR issue.
 
-    Candidates are the empty cells edge-adjacent to the station (among, rulebook 4 'Build a
+    Candidates are the empty cells edge-adjacent to the station (Among the Stars rulebook, 4 'Build a
     location'); each is checked with :func:`check_placement` (energy in range, the card's own
     placement rule, Observation Dome, MAX). ``credits`` None skips the cost check. Sorted by
     distance from the Main Reactor cell (0, 0), then row, then column. Empty when the card
@@ -562,7 +573,7 @@ def fix_for(issues: Iterable[Issue], station: Station, card: CardDef, cell: Cell
     Dome, Fighter Launch Bay distance, Solar Panels beside a reactor, energy range), the
     ``near`` legal cells closest to ``cell`` are named (from :func:`legal_cells`); when no cell
     would do, or the problem is not where it lies (MAX, credits), the card goes back to the
-    hand (among, rulebook 4 'Discard a card for credits' is the action left). Empty string
+    hand (Among the Stars rulebook, 4 'Discard a card for credits' is the action left). Empty string
     when ``issues`` holds no ERROR.
     """
     errors = [i for i in issues if i.severity is Severity.ERROR]

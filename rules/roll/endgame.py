@@ -6,7 +6,7 @@ faction tile; nothing in the construction zone), plus the end-game bonus of each
 development, fractions rounded up. Ties go to the most dice in the cup plus credits;
 players still tied share the win.
 
-The same :func:`score_position` serves the engine (:meth:`RollGame.score`) and the
+The same :func:`score_position` serves the engine (:meth:`RollGame.scores`) and the
 ``companion score roll FILE`` command (:func:`final_scores` on the file's JSON).
 """
 

@@ -15,13 +15,13 @@ from rules.roll.data import PHASES
 from rules.roll.dice import Dice
 from rules.roll.endgame import EndPosition
 
-__all__ = ["ORDER", "VP_SET_ASIDE", "PlayerState", "RollState", "Step"]
+__all__ = ["ORDER", "VP_SET_ASIDE", "PlayerState", "RollState", "Stage"]
 
 VP_SET_ASIDE = 10  # Roll for the Galaxy, p.2 Setup: another 10 VP set aside for the last round
 
 
-class Step(str, enum.Enum):
-    """Where the round is: setup, then per round roll -> assign -> reveal -> phases I-V -> manage."""
+class Stage(str, enum.Enum):
+    """Where the round is (the stage): setup, then per round roll -> assign -> reveal -> phases I-V -> manage; over."""
 
     SETUP = "setup"
     ROLL = "roll"
@@ -36,7 +36,7 @@ class Step(str, enum.Enum):
     OVER = "over"
 
 
-ORDER = [s.value for s in Step]
+ORDER = [s.value for s in Stage]
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ class PlayerState:
 
 @dataclass(frozen=True)
 class RollState:
-    """The whole table: players, the round's step and selected phases, the VP pool and the bag.
+    """The whole table: players, the round's stage and selected phases, the VP pool and the bag.
 
     ``vp_pool`` is what is left of the original pool (12 VP per player), ``vp_reserve`` of the
     10 VP set aside (Roll for the Galaxy, p.2 Setup). ``bag`` holds the ids of the game tiles in the bag,
@@ -138,7 +138,7 @@ class RollState:
     """
 
     players: tuple[PlayerState, ...]
-    step: Step = Step.SETUP
+    stage: Stage = Stage.SETUP
     round: int = 0
     selected: tuple[str, ...] = ()
     extra_white: str | None = None
@@ -146,8 +146,8 @@ class RollState:
     vp_reserve: int = VP_SET_ASIDE
     bag: tuple[int, ...] = ()
     returned: tuple[int, ...] = ()
-    end_triggered: tuple[str, ...] = ()
-    tracking: str = "full"  # settings "tracking" (rules.roll.game.TRACKING)
+    ending: tuple[str, ...] = ()
+    tracking: str = "full"  # settings "tracking" (rules.roll.events.TRACKING)
 
     def player(self, name: str) -> PlayerState:
         for p in self.players:

@@ -1,0 +1,201 @@
+"""What every engine shares besides the core's data types: the event helper and the dispatch.
+
+- :class:`EventContext`: one event being applied. It reads the payload (a missing key or a
+  value of the wrong type is a :class:`rules.core.BadEvent` naming the event, the key and what
+  was expected), checks the event's player against the table, and gathers the findings, each
+  citing its rule in the one format ``"<game title>, <rulebook section>"``.
+- :class:`GameBase`: ``name`` and ``title`` from the declaration (``info``), ``event_kinds``
+  from the handler table, and ``apply`` that dispatches through that explicit
+  ``{kind: handler}`` table (never a method name built from the kind).
+
+A handler is ``handler(game, state, ctx) -> state``: a module function, or a method of the
+engine listed in the table (``handlers = {ROLL: _on_roll, ...}`` at the end of the class body).
+It returns the new state (frozen states: never mutated) and adds its findings to ``ctx``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar
+
+from rules.core import BadEvent, Event, Finding, GameInfo, Severity, UnknownEvent
+
+__all__ = ["EventContext", "GameBase", "Handler"]
+
+_TYPE_WORDS: dict[Any, str] = {
+    str: "a string",
+    int: "a whole number",
+    bool: "true or false",
+    list: "a list",
+    Mapping: "an object",
+    dict: "an object",
+}
+
+_MISSING = object()
+
+
+def _is(value: Any, of: type | tuple[type, ...]) -> bool:
+    """``isinstance`` where a bool is not a whole number (JSON ``true`` is not ``1``)."""
+    kinds = of if isinstance(of, tuple) else (of,)
+    if isinstance(value, bool) and bool not in kinds:
+        return False
+    return isinstance(value, kinds)
+
+
+class EventContext:
+    """One event being applied by a game: payload reads that raise :class:`BadEvent`, the player, findings.
+
+    Args:
+        info: the game's declaration (its title starts every citation).
+        event: the event being applied.
+        players: the names of the players at the table, in seat order (what :meth:`player` accepts).
+
+    Attributes:
+        event, payload: the event and its payload.
+        findings: the findings raised so far, in order (``apply`` returns them).
+    """
+
+    def __init__(self, info: GameInfo, event: Event, players: Iterable[str] = ()) -> None:
+        self.info = info
+        self.event = event
+        self.payload: Mapping[str, Any] = event.payload
+        self.players = tuple(players)
+        self.findings: list[Finding] = []
+
+    # -- payload -------------------------------------------------------------------------------
+    def bad(self, problem: str) -> BadEvent:
+        """The error for a payload that cannot be applied: ``"event 7 (tile_built): <problem>"`` (raise it)."""
+        return BadEvent(f"event {self.event.seq} ({self.event.kind}): {problem}")
+
+    def require(self, key: str, of: type | tuple[type, ...] | None = None) -> Any:
+        """``payload[key]``, of type ``of`` when given (a bool is never a whole number).
+
+        Raises:
+            BadEvent: the key is missing, or its value is not of that type.
+        """
+        if key not in self.payload:
+            raise self.bad(f"payload needs {key!r}")
+        return self._typed(key, self.payload[key], of)
+
+    def get(self, key: str, default: Any = None, of: type | tuple[type, ...] | None = None) -> Any:
+        """``payload[key]`` when present and not null (of type ``of`` when given), else ``default``.
+
+        Raises:
+            BadEvent: present, not null, and not of that type.
+        """
+        value = self.payload.get(key)
+        return default if value is None else self._typed(key, value, of)
+
+    def count(self, key: str, value: Any = _MISSING, *, minimum: int = 0) -> int:
+        """A whole number ``>= minimum``: ``payload[key]``, or ``value`` (then ``key`` only names it).
+
+        Raises:
+            BadEvent: missing, not a whole number, or below ``minimum``.
+        """
+        value = self.require(key) if value is _MISSING else value
+        if not _is(value, int) or value < minimum:
+            raise self.bad(f"{key!r} must be a whole number {minimum} or more, got {value!r}")
+        return value
+
+    def _typed(self, key: str, value: Any, of: type | tuple[type, ...] | None) -> Any:
+        if of is None or _is(value, of):
+            return value
+        kinds = of if isinstance(of, tuple) else (of,)
+        words = " or ".join(_TYPE_WORDS.get(k, k.__name__) for k in kinds)
+        raise self.bad(f"{key!r} must be {words}, got {value!r}")
+
+    # -- the player ------------------------------------------------------------------------------
+    def player(self, key: str = "player") -> str:
+        """The player the event concerns: ``event.player``, else ``payload[key]``, checked against the table.
+
+        Raises:
+            BadEvent: no player named, or a name that is not at the table (the players listed).
+        """
+        name = self.event.player or self.payload.get(key)
+        if name not in self.players:
+            raise self.bad(f"no player {name!r}; players: {', '.join(self.players)}")
+        return name
+
+    # -- findings --------------------------------------------------------------------------------
+    def finding(
+        self,
+        what: str,
+        where: str,
+        severity: Severity,
+        section: str,
+        *,
+        player: str | None = None,
+        card: str | None = None,
+        cell: tuple[int, ...] | None = None,
+        fix: str | None = None,
+        rule_kind: str = "",
+    ) -> Finding:
+        """Add (and return) a finding of this event; ``section`` is the rulebook section, cited as
+        ``"<game title>, <section>"`` (:meth:`GameInfo.cite`)."""
+        found = Finding(what, where, severity, self.info.cite(section), self.event.seq, player=player, card=card,
+                        cell=None if cell is None else tuple(cell), fix=fix, rule_kind=rule_kind)
+        self.findings.append(found)
+        return found
+
+    def add(self, *findings: Finding) -> None:
+        """Add findings built elsewhere (a placement check's), already cited."""
+        self.findings.extend(findings)
+
+
+Handler = Callable[[Any, Any, EventContext], Any]
+"""``handler(game, state, ctx) -> state``."""
+
+
+class GameBase:
+    """Base of an engine: ``name``/``title`` from :attr:`info`, ``event_kinds`` and ``apply`` from :attr:`handlers`.
+
+    Subclasses declare ``info`` (:class:`rules.core.GameInfo`) and ``handlers`` (``{kind: handler}``,
+    see :data:`Handler`), and may override :meth:`players` (the names at the table), :meth:`before`
+    (a check before any handler, e.g. the game is over) and :meth:`after` (a check after every
+    event, e.g. an end condition).
+    """
+
+    info: ClassVar[GameInfo]
+    handlers: ClassVar[Mapping[str, Handler]] = {}
+
+    @property
+    def name(self) -> str:
+        """``info.name`` (the session log stores it)."""
+        return self.info.name
+
+    @property
+    def title(self) -> str:
+        """``info.title``."""
+        return self.info.title
+
+    @property
+    def event_kinds(self) -> frozenset[str]:
+        """Every event kind :meth:`apply` handles: the keys of :attr:`handlers`."""
+        return frozenset(self.handlers)
+
+    def players(self, state: Any) -> Iterable[str]:
+        """The names of the players at the table (default: ``state.players[i].name``)."""
+        return tuple(p.name for p in getattr(state, "players", ()))
+
+    def before(self, state: Any, ctx: EventContext) -> bool:
+        """Called before the event's handler; False skips the handler (the state stays). Default: True."""
+        return True
+
+    def after(self, state: Any, ctx: EventContext) -> Any:
+        """Called with the state after every handled event; returns the state. Default: unchanged."""
+        return state
+
+    def apply(self, state: Any, event: Event) -> tuple[Any, list[Finding]]:
+        """The state after ``event`` and the findings it raised (``state`` is not changed).
+
+        Raises:
+            UnknownEvent: no handler for ``event.kind`` (the kind and the game named).
+            BadEvent: from the handler: a payload that cannot be applied.
+        """
+        handler = self.handlers.get(event.kind)
+        if handler is None:
+            raise UnknownEvent(f"event {event.seq}: game {self.name!r} has no event kind {event.kind!r}")
+        ctx = EventContext(self.info, event, self.players(state))
+        if self.before(state, ctx):
+            state = self.after(handler(self, state, ctx), ctx)
+        return state, ctx.findings

@@ -1,0 +1,223 @@
+"""Roll for the Galaxy, p.3-4: Roll, Assign (phase selection, Dictate, Reassign) and Reveal; the start of a round."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rules.core import Severity
+from rules.engine import EventContext
+from rules.roll.data import FACES, PHASES
+from rules.roll.dice import Dice
+from rules.roll.events import read_dice_list, read_player
+from rules.roll.moves import alone_most_blue, check_face, check_owned
+from rules.roll.powers import reassign_budget
+from rules.roll.state import RollState, Stage
+
+if TYPE_CHECKING:
+    from rules.roll.game import RollGame
+
+__all__ = ["on_assign", "on_phase_selected", "on_reveal", "on_roll", "start_round"]
+
+
+def on_roll(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
+    """Roll for the Galaxy, p.3 Roll: each player rolls the dice in their cup. Starts a round after setup or Manage Empire."""
+    if state.stage in (Stage.SETUP, Stage.MANAGE, Stage.OVER):
+        state = start_round(game, state, ctx)
+    p = read_player(state, ctx)
+    if state.stage not in (Stage.ROLL, Stage.ASSIGN):
+        ctx.finding(f"a roll reported during {state.stage.value}", p.name, Severity.WARNING, "p.3 Rounds")
+    dice = read_dice_list(ctx, "dice", with_column=False)
+    rolled = Dice.from_list(d["colour"] for d in dice)
+    for d in dice:
+        check_face(ctx, game.cat, p.name, d["colour"], d["face"])
+    check_owned(ctx, p, rolled, p.cup + p.workers, "in the cup", "p.3 Roll")
+    return state
+
+
+def start_round(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
+    if state.stage == Stage.OVER or (state.stage == Stage.MANAGE and state.ending):
+        ctx.finding(
+            f"the game ended after round {state.round} ({'; '.join(state.ending)})",
+            "table",
+            Severity.ERROR,
+            "p.8 End check",
+        )
+    if state.stage == Stage.SETUP:
+        for p in state.players:
+            if p.faction is None:
+                ctx.finding(
+                    f"{p.name} has no setup reported (faction, home world, construction zone)",
+                    p.name,
+                    Severity.WARNING,
+                    "p.2 Setup",
+                )
+    players = []
+    for p in state.players:
+        # Workers left on the strip go back to the cup; the 0 -> 1 credit bump (Roll for the Galaxy, p.8) if missed.
+        p = replace(
+            p,
+            cup=p.cup + p.workers,
+            columns=(Dice(),) * len(PHASES),
+            dictate=Dice(),
+            selected=None,
+            assigned=False,
+            credits=max(p.credits, 1) if state.stage == Stage.MANAGE else p.credits,
+        )
+        players.append(p)
+    return replace(
+        state, players=tuple(players), stage=Stage.ROLL, round=state.round + 1, selected=(), extra_white=None
+    )
+
+
+def on_assign(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
+    """Roll for the Galaxy, p.3 Assign: every die in a column; exactly one phase-selection die; Dictate and
+    Reassign powers move other workers (each power once; digest section 9 checks)."""
+    if state.stage == Stage.SETUP or state.stage == Stage.MANAGE:
+        state = start_round(game, state, ctx)
+    p = read_player(state, ctx)
+    if state.stage not in (Stage.ROLL, Stage.ASSIGN):
+        ctx.finding(f"an assignment reported during {state.stage.value}", p.name, Severity.WARNING, "p.3 Rounds")
+    dice = read_dice_list(ctx, "dice", with_column=True)
+    columns = {ph: Dice() for ph in PHASES}
+    dictate = Dice()
+    selections = []
+    moves = 0
+    for d in dice:
+        colour, face, column = d["colour"], d["face"], d["column"]
+        check_face(ctx, game.cat, p.name, colour, face)
+        if d.get("selected"):
+            selections.append(d)
+            if column == "dictate":
+                ctx.finding(
+                    f"{p.name}'s phase-selection die is in the Dictate area", p.name, Severity.ERROR, "p.3 Assign"
+                )
+        elif column != "dictate" and face not in (column, "wild"):
+            moves += 1  # an off-face worker must have been Reassigned (Roll for the Galaxy, p.3 Assign)
+        if column == "dictate":
+            dictate = dictate.add(colour)
+        else:
+            columns[column] = columns[column].add(colour)
+    if not selections:
+        ctx.finding(
+            f"{p.name} selected no phase; each player selects exactly one", p.name, Severity.ERROR, "p.3 Assign"
+        )
+    elif len(selections) > 1:
+        phases = ", ".join(s["column"] for s in selections)
+        ctx.finding(
+            f"{p.name} reported {len(selections)} phase selections ({phases}); each player selects exactly one",
+            p.name,
+            Severity.ERROR,
+            "p.3 Assign",
+        )
+    if dictate.total > 1 and "Backup Planning" not in p.developments:
+        ctx.finding(
+            f"{p.name} has {dictate.total} dice in the Dictate area; only one without Backup Planning",
+            p.name,
+            Severity.ERROR,
+            "p.3 Assign",
+        )
+    budget = reassign_budget(p.developments, dictate.total, alone_most_blue(state, p, game.cat), game.cat)
+    if moves > budget:
+        ctx.finding(
+            f"{p.name} has {moves} workers in columns their faces do not show, but Dictate and "
+            f"Reassign powers can move at most {budget}",
+            p.name,
+            Severity.WARNING,
+            "p.3 Assign",
+        )
+    assigned = dictate
+    for col in columns.values():
+        assigned = assigned + col
+    available = p.cup + p.workers
+    check_owned(ctx, p, assigned, available, "in the cup", "p.3 Assign")
+    if assigned.total < available.total and available.covers(assigned):
+        ctx.finding(
+            f"{available.total - assigned.total} of {p.name}'s dice were not reported on the strip; "
+            "every die is placed before Reveal",
+            p.name,
+            Severity.WARNING,
+            "p.3 Assign",
+        )
+    p = replace(
+        p,
+        cup=available - assigned,
+        columns=tuple(columns[ph] for ph in PHASES),
+        dictate=dictate,
+        selected=selections[0]["column"] if len(selections) == 1 else None,
+        assigned=True,
+    )
+    return replace(state.with_player(p), stage=Stage.ASSIGN)
+
+
+def on_phase_selected(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
+    """Roll for the Galaxy, p.3 Assign: each player selects exactly one phase (here reported without the
+    dice); a second selection by the same player in a round replaces the first. 2 players: the extra
+    white die (p.4 Reveal) may come with it."""
+    if state.stage in (Stage.SETUP, Stage.MANAGE, Stage.OVER):
+        state = start_round(game, state, ctx)
+    p = read_player(state, ctx)
+    if state.stage not in (Stage.ROLL, Stage.ASSIGN):
+        ctx.finding(f"a phase selection reported during {state.stage.value}", p.name, Severity.WARNING, "p.3 Rounds")
+    phase = ctx.require("phase")
+    if phase not in PHASES:
+        raise ctx.bad(f"'phase' must be one of {', '.join(PHASES)}, got {phase!r}")
+    extra = ctx.payload.get("extra_white")
+    if extra is not None:
+        if extra not in FACES:
+            raise ctx.bad(f"'extra_white' must be a face ({', '.join(FACES)}) or null, got {extra!r}")
+        state = replace(state, extra_white=extra)
+    if p.selected is not None and p.assigned:
+        ctx.finding(
+            f"{p.name} changed their phase selection from {p.selected} to {phase}", p.name, Severity.INFO, "p.3 Assign"
+        )
+    p = replace(p, selected=phase, assigned=True)
+    return replace(state.with_player(p), stage=Stage.ASSIGN)
+
+
+def on_reveal(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
+    """Roll for the Galaxy, p.4 Reveal: the selected phases happen; in a 2-player game an extra white die adds
+    its phase (it never shows Wild). Dictated dice and workers of phases that do not
+    happen return to the cup."""
+    if state.stage not in (Stage.ROLL, Stage.ASSIGN):
+        ctx.finding(f"Reveal reported during {state.stage.value}", "table", Severity.WARNING, "p.3 Rounds")
+    selected = set()
+    for p in state.players:
+        if not p.assigned:
+            ctx.finding(f"no assignment reported for {p.name}", p.name, Severity.WARNING, "p.4 Reveal")
+        if p.selected:
+            selected.add(p.selected)
+    extra = ctx.payload["extra_white"] if "extra_white" in ctx.payload else state.extra_white
+    if extra is not None and extra not in FACES:
+        raise ctx.bad(f"'extra_white' must be a face ({', '.join(FACES)}) or null, got {extra!r}")
+    if len(state.players) == 2:
+        if extra is None:
+            ctx.finding("2 players: the extra white die was not reported", "table", Severity.WARNING, "p.4 Reveal")
+        elif extra not in game.cat.dice["white"].faces:
+            ctx.finding(
+                f"the extra white die cannot show {extra} (a white die has no {extra} face)",
+                "table",
+                Severity.WARNING,
+                "p.4 Reveal",
+            )
+            extra = None
+        else:
+            selected.add(extra)
+    elif extra is not None:
+        ctx.finding(
+            f"an extra white die is rolled only with 2 players, not {len(state.players)}; ignored",
+            "table",
+            Severity.WARNING,
+            "p.4 Reveal",
+        )
+        extra = None
+    players = []
+    for p in state.players:
+        back = p.dictate
+        for ph in PHASES:
+            if ph not in selected:
+                back = back + p.column(ph)
+                p = p.with_column(ph, Dice())
+        players.append(replace(p, cup=p.cup + back, dictate=Dice()))
+    order = tuple(ph for ph in PHASES if ph in selected)
+    return replace(state, players=tuple(players), stage=Stage.REVEAL, selected=order, extra_white=extra)

@@ -1,0 +1,172 @@
+"""Roll for the Galaxy, p.6 Develop and Settle: a tile completed by its workers joins the tableau; its
+immediate effect and the triggered powers of tiles already owned."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rules.core import Severity
+from rules.engine import EventContext
+from rules.roll.data import Development, World
+from rules.roll.dice import Dice
+from rules.roll.events import read_dice_counts, read_player, read_tile, tableau_only
+from rules.roll.moves import check_owned, check_stage, credit, gain_dice, remove_die, take_any, take_from
+from rules.roll.powers import adjusted_cost
+from rules.roll.state import PlayerState, RollState, Stage
+
+if TYPE_CHECKING:
+    from rules.roll.game import RollGame
+
+__all__ = ["check_to_cup", "completed", "on_tile_built", "tile_from_zone_or_bag"]
+
+
+def on_tile_built(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
+    """Roll for the Galaxy, p.6 Develop / Settle: the top tile completes when its workers equal its cost after
+    discounts; it joins the tableau and its workers go to the Citizenry. A world's
+    immediate effect applies once (dice, credits, remove a die). Triggered powers pay."""
+    cat = game.cat
+    p = read_player(state, ctx)
+    name = read_tile(ctx, game.cat, ctx.require("tile"))
+    is_dev = name in cat.developments
+    if name not in cat.tile_of:
+        raise ctx.bad(f"{name!r} is not a side of a game tile (faction and home tiles start in the tableau)")
+    tile: Development | World = cat.developments[name] if is_dev else cat.worlds[name]
+    phase, stack_name = ("develop", "development") if is_dev else ("settle", "world")
+    check_stage(ctx, state, Stage(phase), p.name, f"{name} built", "p.6")
+    if tableau_only(state):
+        state, p = tile_from_zone_or_bag(game, state, p, name, is_dev, ctx)
+        if name in p.tableau:
+            ctx.finding(f"{name} is already in {p.name}'s tableau", p.name, Severity.ERROR, "p.6")
+            return state
+        if is_dev:
+            p = replace(p, developments=p.developments + (name,))
+        else:
+            p = replace(p, worlds=p.worlds + (name,))
+        return completed(game, state, replace(p, built=p.built + (name,)), tile, name, is_dev, ctx)
+    stack = p.dev_stack if is_dev else p.world_stack
+    if name not in stack:
+        ctx.finding(f"{name} is not in {p.name}'s {stack_name} stack", p.name, Severity.ERROR, "p.6")
+    elif stack[0] != name:
+        ctx.finding(
+            f"{name} is not the top of {p.name}'s {stack_name} stack (top: {stack[0]})",
+            p.name,
+            Severity.ERROR,
+            "p.6: workers go on the top tile",
+        )
+    if name in p.tableau:
+        ctx.finding(f"{name} is already in {p.name}'s tableau", p.name, Severity.ERROR, "p.6")
+        return state
+    need = adjusted_cost(tile, p.developments, cat)
+    on_tile = p.dev_workers if is_dev else p.world_workers
+    column = p.column(phase)
+    used = read_dice_counts(ctx, "dice") if "dice" in ctx.payload else None
+    if used is None:
+        used = take_any(on_tile + column, need)
+    if used.total != need:
+        ctx.finding(
+            f"{name} needs {need} {'developers' if is_dev else 'settlers'} for {p.name} (cost {tile.cost}"
+            f"{' after discounts' if need != tile.cost else ''}), reported {used.total}",
+            p.name,
+            Severity.WARNING,
+            "p.6 and p.10 FAQ (discounts are mandatory)",
+        )
+    from_tile = take_from(on_tile, used)
+    from_column = used - from_tile
+    check_owned(ctx, p, from_column, column, f"left in the {phase} column or on the tile", "p.6")
+    column = column - from_column
+    rest_on_tile = on_tile - from_tile
+    to_cup = read_dice_counts(ctx, "to_cup") if "to_cup" in ctx.payload else Dice()
+    check_to_cup(game, ctx, p, tile, used, to_cup)
+    to_cup = take_from(used, to_cup)
+    stack = tuple(s for s in stack if s != name)
+    p = p.with_column(phase, column)
+    if is_dev:
+        p = replace(
+            p, dev_stack=stack, dev_workers=rest_on_tile if stack else Dice(), developments=p.developments + (name,)
+        )
+    else:
+        p = replace(
+            p, world_stack=stack, world_workers=rest_on_tile if stack else Dice(), worlds=p.worlds + (name,)
+        )
+    if stack == () and rest_on_tile.total:
+        p = replace(p, cup=p.cup + rest_on_tile)
+    p = replace(p, built=p.built + (name,), citizenry=p.citizenry + (used - to_cup), cup=p.cup + to_cup)
+    return completed(game, state, p, tile, name, is_dev, ctx)
+
+
+def tile_from_zone_or_bag(game: RollGame, state: RollState, p: PlayerState, name: str, is_dev: bool, ctx: EventContext
+) -> tuple[RollState, PlayerState]:
+    """Tableau tracking: a built tile leaves the player's construction zone, else the bag
+    (Roll for the Galaxy, p.1 Components: each tile exists once)."""
+    stack = p.dev_stack if is_dev else p.world_stack
+    if name in stack:
+        rest = tuple(s for s in stack if s != name)
+        return state, replace(p, **({"dev_stack": rest} if is_dev else {"world_stack": rest}))
+    tid = game.cat.tile_of[name]
+    if tid in state.bag:
+        bag = list(state.bag)
+        bag.remove(tid)
+        return replace(state, bag=tuple(bag)), p
+    if name not in p.tableau:
+        ctx.finding(
+            f"{name}'s tile is neither in {p.name}'s construction zone nor in the bag (another player has it)",
+            p.name,
+            Severity.ERROR,
+            "p.1 Components",
+        )
+    return state, p
+
+
+def completed(game: RollGame, state: RollState, p: PlayerState, tile: Development | World, name: str, is_dev: bool, ctx: EventContext
+) -> RollState:
+    """A tile joined ``p``'s tableau: its immediate effect and the triggered powers of tiles already owned."""
+    # Immediate effects (Roll for the Galaxy, p.6 'Completing a world'; p.11 FAQ 'Immediate effects').
+    if isinstance(tile, World):
+        p = gain_dice(p, tile)
+        if tile.effect.credits:
+            p = credit(ctx, p, tile.effect.credits, name)
+        if tile.effect.remove_die:
+            p = remove_die(ctx, p, name)
+    else:
+        gains = {"Conscription": ("red", 2, 0), "Information Tech": ("blue", 2, 0), "Space Marines": ("red", 1, 1)}
+        if name in gains:
+            colour, n, money = gains[name]
+            p = remove_die(ctx, p, name)
+            p = replace(p, cup=p.cup.add(colour, n))
+            if money:
+                p = credit(ctx, p, money, name)
+    # Triggered powers of tiles already owned (Roll for the Galaxy, p.11 FAQ: Public Works pays for each later development).
+    owned = set(p.developments) - {name}
+    if is_dev and "Public Works" in owned:
+        p = credit(ctx, p, 1, "Public Works")
+    if "Galactic Recycling" in owned:
+        p = credit(ctx, p, 1, "Galactic Recycling")
+    if not is_dev and "Terraforming Robots" in owned:
+        p = credit(ctx, p, 2 if isinstance(tile, World) and tile.colour == "brown" else 1, "Terraforming Robots")
+    return state.with_player(p)
+
+
+def check_to_cup(game: RollGame, ctx: EventContext, p: PlayerState, tile: Development | World, used: Dice, to_cup: Dice) -> None:
+    """Galactic Federation (1-2 developers of a later development), Galactic Exchange (1-2
+    settlers) and New Galactic Order (red settlers) send completing dice to the cup
+    (digest section 4, 'Where dice go')."""
+    if not to_cup.total:
+        return
+    owned = set(p.developments)
+    if isinstance(tile, Development):
+        allowed = min(2, used.total) if "Galactic Federation" in owned else 0
+    else:
+        allowed = min(2, used.total) if "Galactic Exchange" in owned else 0
+        if "New Galactic Order" in owned:
+            allowed = max(
+                allowed, used["red"] + (min(2, used.total - used["red"]) if "Galactic Exchange" in owned else 0)
+            )
+    if to_cup.total > allowed or not used.covers(to_cup):
+        ctx.finding(
+            f"{p.name} sent {to_cup.describe()} to the cup after building {tile.name}; "
+            f"their powers allow {allowed} (the rest go to the Citizenry)",
+            p.name,
+            Severity.ERROR,
+            "p.4 Phases: workers that finish go to the Citizenry",
+        )

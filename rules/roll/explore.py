@@ -1,0 +1,94 @@
+"""Roll for the Galaxy, p.5 Explore: Stock (credits) or Scout (tiles from the bag to the construction zone)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rules.core import Severity
+from rules.engine import EventContext
+from rules.roll.events import read_colour, read_player, read_tile, tableau_only
+from rules.roll.moves import check_stage, credit, use_worker
+from rules.roll.state import RollState, Stage
+
+if TYPE_CHECKING:
+    from rules.roll.game import RollGame
+
+__all__ = ["on_explored"]
+
+
+def on_explored(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
+    """Roll for the Galaxy, p.5 Explore: Stock +$2 (+$4 with Alien Archaeology and a yellow explorer), or Scout:
+    return any construction-zone tiles, draw one more than returned, place each at the
+    bottom of the stack of the chosen side (on top only with Improved Reconnaissance)."""
+    p = read_player(state, ctx)
+    check_stage(ctx, state, Stage.EXPLORE, p.name, "an explorer's action", "p.5 Explore")
+    action = ctx.require("action")
+    colour = read_colour(ctx, ctx.require("colour"))
+    p = use_worker(ctx, p, "explore", colour, ctx.payload.get("power"), tableau_only=tableau_only(state))
+    if action == "stock":
+        amount = 4 if colour == "yellow" and "Alien Archaeology" in p.developments else 2
+        return state.with_player(credit(ctx, p, amount, "Stock"))
+    if action != "scout":
+        raise ctx.bad(f"'action' must be 'stock' or 'scout', got {action!r}")
+    cat = game.cat
+    returned = [read_tile(ctx, game.cat, n) for n in ctx.payload.get("returned", [])]
+    dev_stack, world_stack = list(p.dev_stack), list(p.world_stack)
+    back = list(state.returned)
+    for name in returned:
+        if name in dev_stack:
+            dev_stack.remove(name)
+        elif name in world_stack:
+            world_stack.remove(name)
+        else:
+            ctx.finding(f"{name} is not in {p.name}'s construction zone", p.name, Severity.ERROR, "p.5 Explore")
+            continue
+        back.append(cat.tile_of[name])
+    tiles = ctx.payload.get("tiles", [])
+    if not isinstance(tiles, list):
+        raise ctx.bad("'tiles' must be a list of {tile, stack}")
+    if len(tiles) != len(returned) + 1:
+        ctx.finding(
+            f"{p.name} scouted {len(tiles)} tiles after returning {len(returned)}; a Scout draws one more than returned",
+            p.name,
+            Severity.WARNING,
+            "p.5 Explore",
+        )
+    bag = list(state.bag)
+    for t in tiles:
+        if not isinstance(t, Mapping):
+            raise ctx.bad("each of 'tiles' must be {tile, stack}")
+        name = read_tile(ctx, game.cat, t.get("tile"))
+        stack = t.get("stack") or ("development" if name in cat.developments else "world")
+        if name not in cat.tile_of:
+            raise ctx.bad(f"{name!r} is not a side of a game tile")
+        side_is_dev = name in cat.developments
+        if (stack == "development") != side_is_dev:
+            ctx.finding(
+                f"{name} is a {'development' if side_is_dev else 'world'}, placed in the {stack} stack",
+                p.name,
+                Severity.ERROR,
+                "p.5 Explore",
+            )
+        tid = cat.tile_of[name]
+        if tid in bag:
+            bag.remove(tid)
+        elif tid in back:
+            back.remove(tid)
+        else:
+            ctx.finding(f"{name}'s tile is not in the bag", p.name, Severity.ERROR, "p.1 Components")
+        target = dev_stack if side_is_dev else world_stack
+        if t.get("top"):
+            if "Improved Reconnaissance" not in p.developments:
+                ctx.finding(
+                    f"{name} placed on top: scouted tiles go at the bottom without Improved Reconnaissance",
+                    p.name,
+                    Severity.WARNING,
+                    "p.5 Explore",
+                )
+            target.insert(0, name)
+        else:
+            target.append(name)
+    p = replace(p, dev_stack=tuple(dev_stack), world_stack=tuple(world_stack))
+    return replace(state.with_player(p), bag=tuple(bag), returned=tuple(back))

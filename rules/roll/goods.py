@@ -1,0 +1,134 @@
+"""Roll for the Galaxy, p.7 Produce and Ship: goods placed on worlds, then shipped for credits (Trade) or VP
+(Consume)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rules.core import Severity
+from rules.engine import EventContext
+from rules.roll.endgame import good_capacity
+from rules.roll.events import read_colour, read_player, read_tile, tableau_only
+from rules.roll.moves import check_stage, credit, take_vp, use_worker
+from rules.roll.state import RollState, Stage
+
+if TYPE_CHECKING:
+    from rules.roll.game import RollGame
+
+__all__ = ["on_goods_placed", "on_goods_shipped"]
+
+
+def on_goods_placed(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
+    """Roll for the Galaxy, p.7 Produce: a producer becomes a good on a non-gray world of the player's with room:
+    1 good per world, 2 with Galactic Reserves."""
+    p = read_player(state, ctx)
+    check_stage(ctx, state, Stage.PRODUCE, p.name, "a good produced", "p.7 Produce")
+    world = read_tile(ctx, game.cat, ctx.require("world"))
+    colour = read_colour(ctx, ctx.require("colour"))
+    if world not in game.cat.worlds:
+        raise ctx.bad(f"{world!r} is not a world")
+    where = f"{p.name}: {world}"
+    fits = True
+    if world not in p.worlds:
+        ctx.finding(f"{world} is not in {p.name}'s tableau", where, Severity.ERROR, "p.7 Produce")
+        fits = False
+    if not game.cat.worlds[world].holds_goods:
+        ctx.finding(
+            f"a good on {world}, a gray world: gray worlds hold no goods", where, Severity.ERROR, "p.7 Produce"
+        )
+        fits = False
+    capacity = good_capacity(p.developments)
+    now = p.goods_on(world)
+    if len(now) + 1 > capacity:
+        why = "with" if capacity == 2 else "without"
+        ctx.finding(
+            f"{len(now) + 1} goods on {world}: a world holds {capacity} {why} Galactic Reserves",
+            where,
+            Severity.ERROR,
+            "p.7 Produce",
+        )
+        fits = False
+    if tableau_only(state):  # no dice followed: the good is as reported, if it fits
+        return state.with_player(p.with_goods(world, now + (colour,)) if fits else p)
+    before = p.owned_dice
+    p = use_worker(ctx, p, "produce", colour, None, to_citizenry=False, tableau_only=tableau_only(state))
+    if p.owned_dice != before:  # the producer's die left the strip (or the cup)
+        # Roll for the Galaxy, p.7: a producer with nowhere to go returns to the cup; the state never holds an
+        # impossible good (the finding tells the table).
+        p = p.with_goods(world, now + (colour,)) if fits else replace(p, cup=p.cup.add(colour))
+    return state.with_player(p)
+
+
+def on_goods_shipped(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
+    """Roll for the Galaxy, p.7 Ship: Trade pays by the world's colour (blue $3, brown $4, green $5, yellow $6);
+    Consume gives 1 VP, +1 if the good's colour matches the world, +1 if the shipper's does
+    (purple matches every world; Wild faces count for nothing). Both dice go to the Citizenry."""
+    cat = game.cat
+    p = read_player(state, ctx)
+    check_stage(ctx, state, Stage.SHIP, p.name, "a good shipped", "p.7 Ship")
+    world_name = read_tile(ctx, game.cat, ctx.require("world"))
+    world = cat.worlds.get(world_name)
+    if world is None:
+        raise ctx.bad(f"{world_name!r} is not a world")
+    mode = ctx.require("mode")
+    if mode not in ("trade", "consume"):
+        raise ctx.bad(f"'mode' must be 'trade' or 'consume', got {mode!r}")
+    now = list(p.goods_on(world.name))
+    good = ctx.payload.get("good") or (now[0] if len(now) == 1 else None)
+    if good is None:
+        raise ctx.bad(f"say which good ('good': colour) is shipped from {world.name}")
+    good = read_colour(ctx, good)
+    if good in now:
+        now.remove(good)
+        p = p.with_goods(world.name, tuple(now))
+        p = replace(p, citizenry=p.citizenry.add(good))
+    else:
+        ctx.finding(f"{p.name} has no {good} good on {world.name}", p.name, Severity.ERROR, "p.7 Ship")
+    power = ctx.payload.get("power")
+    shipper = read_colour(ctx, ctx.require("shipper"))
+    p = use_worker(ctx, p, "ship", shipper, power, tableau_only=tableau_only(state))
+    owned = set(p.developments)
+    if mode == "trade":
+        price = world.trade_price or 0
+        gains = [("Trade", price)]
+        if "Export Duties" in owned:
+            gains.append(("Export Duties", 1))
+        if "Galactic Demand" in owned and world.colour == "blue":
+            gains.append(("Galactic Demand", 2))
+        if "Jumpdrive Research" in owned and world.colour == "brown":
+            gains.append(("Jumpdrive Research", 1))
+        if not price:
+            ctx.finding(f"{world.name} is gray: nothing to Trade", p.name, Severity.ERROR, "p.7 Ship")
+        for source, n in gains:
+            p = credit(ctx, p, n, source)
+        state = state.with_player(p)
+        if ctx.payload.get("bankers"):
+            if "Galactic Bankers" not in owned:
+                ctx.finding(f"{p.name} has no Galactic Bankers", p.name, Severity.ERROR, "Galactic Bankers")
+            elif p.credits < 1:
+                ctx.finding(
+                    f"{p.name} cannot pay $1 for Galactic Bankers", p.name, Severity.ERROR, "Galactic Bankers"
+                )
+            else:
+                state = state.with_player(replace(p, credits=p.credits - 1))
+                state = take_vp(state, p.name, 1, "Galactic Bankers", ctx)
+        return state
+    match = lambda colour: colour == "purple" or colour == world.colour
+    vp = 1 + (1 if match(good) else 0) + (1 if match(shipper) else 0)
+    if "Galactic Renaissance" in owned:
+        vp += 1
+    if "Minor Research Labs" in owned and world.colour in ("green", "yellow"):
+        vp += 1
+    if "Space Refineries" in owned and world.colour == "brown":
+        vp += 1
+    money = [
+        ("New Economy", 2 if "New Economy" in owned else 0),
+        ("Trade Levies", 1 if "Trade Levies" in owned else 0),
+    ]
+    if "Mining Industry" in owned and world.colour == "brown":
+        money.append(("Mining Industry", 1))
+    for source, n in money:
+        if n:
+            p = credit(ctx, p, n, source)
+    return take_vp(state.with_player(p), p.name, vp, "Consume", ctx)

@@ -1,0 +1,239 @@
+"""Roll for the Galaxy: the table moves every phase shares and the checks on them.
+
+Credits (capped at $10, p.4), VP chips from the pool (p.7 Ship), workers leaving a phase column
+(p.4), dice gained or removed (p.2, p.6, p.11 FAQ), and the checks that a reported die is one the
+player has (p.3) with a face its colour has (p.12). The reports ``vp_changed`` and
+``credits_changed`` (any time in the game) are handled here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from rules.core import Severity
+from rules.engine import EventContext
+from rules.roll.data import COLOURS, PHASES, Catalogue, World
+from rules.roll.dice import Dice
+from rules.roll.endgame import MAX_CREDITS
+from rules.roll.events import DICE_FROM, read_colour, read_player
+from rules.roll.state import PlayerState, RollState, Stage
+
+if TYPE_CHECKING:
+    from rules.roll.game import RollGame
+
+__all__ = [
+    "alone_most", "alone_most_blue", "check_face", "check_owned", "check_stage", "credit", "gain_dice", "on_credits_changed",
+    "on_vp_changed", "owns_all_top_worlds", "remove_die", "take_any", "take_from", "take_vp", "use_worker",
+]
+
+
+def check_face(ctx: EventContext, cat: Catalogue, player: str, colour: str, face: str) -> None:
+    """Every die of a colour has the same six faces (Roll for the Galaxy, p.12 'Dice faces and
+    distribution'; the faces themselves: digest section 2, in dice.json). One finding per
+    impossible colour+face pair in an event, however many dice show it."""
+    if face in cat.dice[colour].faces:
+        return
+    what = f"a {colour} die has no {face} face (probably a misread colour)"
+    if any(f.what == what and f.where == player for f in ctx.findings):
+        return
+    ctx.finding(what, player, Severity.WARNING, "p.12 Dice faces and distribution")
+
+
+def check_owned(ctx: EventContext, p: PlayerState, reported: Dice, have: Dice, where: str, section: str) -> None:
+    for colour in COLOURS:
+        if reported[colour] > have[colour]:
+            ctx.finding(
+                f"{reported[colour]} {colour} dice reported for {p.name}, but {p.name} has only "
+                f"{have[colour]} {where} ({p.owned_dice[colour]} {colour} owned in all)",
+                p.name,
+                Severity.ERROR,
+                section,
+            )
+
+
+def check_stage(ctx: EventContext, state: RollState, stage: Stage, player: str, what: str, section: str) -> None:
+    """``what`` belongs to ``stage`` (and, for a phase, to a phase selected this round: p.4 Phases)."""
+    if state.stage != stage:
+        ctx.finding(f"{what} reported during {state.stage.value}, not {stage.value}", player, Severity.WARNING, section)
+    elif stage.value in PHASES and stage.value not in state.selected:
+        ctx.finding(f"{what}: {stage.value} was not selected this round", player, Severity.ERROR, "p.4 Phases")
+
+
+def credit(ctx: EventContext, p: PlayerState, amount: int, source: str) -> PlayerState:
+    """Add credits, capped at $10: anything over is lost (Roll for the Galaxy, p.4 Phases)."""
+    total = p.credits + amount
+    if total > MAX_CREDITS:
+        ctx.finding(
+            f"{p.name} reaches ${total} with {source}; credits stop at $10 and ${total - MAX_CREDITS} is lost",
+            p.name,
+            Severity.INFO,
+            "p.4 Phases: nobody can pass $10",
+        )
+    return replace(p, credits=max(0, min(MAX_CREDITS, total)))
+
+
+def take_vp(state: RollState, name: str, vp: int, source: str, ctx: EventContext) -> RollState:
+    """VP chips from the pool; then from the 10 set aside (Roll for the Galaxy, p.7 Ship)."""
+    from_pool = min(vp, state.vp_pool)
+    rest = vp - from_pool
+    from_reserve = min(rest, state.vp_reserve)
+    if rest > from_reserve:
+        ctx.finding(
+            f"the VP chips ran out: {rest - from_reserve} VP for {name} ({source}) taken from the box",
+            name,
+            Severity.INFO,
+            "p.7 Ship",
+        )
+    p = state.player(name)
+    return replace(
+        state.with_player(replace(p, vp_chips=p.vp_chips + vp)),
+        vp_pool=state.vp_pool - from_pool,
+        vp_reserve=state.vp_reserve - from_reserve,
+    )
+
+
+def gain_dice(p: PlayerState, world: World) -> PlayerState:
+    """A world's dice: to the Citizenry, the cup, or as a good on that world (Roll for the Galaxy, p.2, p.6)."""
+    for colour, to in world.effect.gain_dice:
+        if to == "citizenry":
+            p = replace(p, citizenry=p.citizenry.add(colour))
+        elif to == "cup":
+            p = replace(p, cup=p.cup.add(colour))
+        else:
+            p = p.with_goods(world.name, p.goods_on(world.name) + (colour,))
+    return p
+
+
+def remove_die(ctx: EventContext, p: PlayerState, source: str) -> PlayerState:
+    """'Remove a die': any one of the player's dice, from anywhere, back to the supply (Roll for the Galaxy, p.11 FAQ)."""
+    spec = ctx.payload.get("remove")
+    if not isinstance(spec, Mapping):
+        ctx.finding(
+            f"{source}: {p.name} removes one of their dice; say which ('remove': {{colour, from}})",
+            p.name,
+            Severity.INFO,
+            "p.11 FAQ Immediate effects",
+        )
+        return p
+    colour = read_colour(ctx, spec.get("colour"))
+    place = spec.get("from", "citizenry")
+    if place not in DICE_FROM:
+        raise ctx.bad(f"'remove.from' must be one of {', '.join(DICE_FROM)}, got {place!r}")
+    one = Dice.of({colour: 1})
+    if place == "goods":
+        for world, cs in p.goods:
+            if colour in cs:
+                left = list(cs)
+                left.remove(colour)
+                return p.with_goods(world, tuple(left))
+    elif place in PHASES:
+        if p.column(place)[colour]:
+            return p.with_column(place, p.column(place) - one)
+    else:
+        attr = str({"development": "dev_workers", "world": "world_workers"}.get(place, place))
+        if getattr(p, attr)[colour]:
+            return replace(p, **{attr: getattr(p, attr) - one})
+    ctx.finding(
+        f"{p.name} has no {colour} die in {place} to remove", p.name, Severity.ERROR, "p.11 FAQ Immediate effects"
+    )
+    return p
+
+
+def use_worker(
+    ctx: EventContext, p: PlayerState, phase: str, colour: str, power: Any, to_citizenry: bool = True,
+    tableau_only: bool = False,
+) -> PlayerState:
+    """A worker of ``colour`` from the phase's column acts; it goes to the Citizenry (Roll for the Galaxy, p.4).
+
+    An extra worker granted by a power (``power``: e.g. Space Docks) uses no die. With
+    ``"tracking": "tableau"`` (``tableau_only``) no die is followed, so nothing moves."""
+    if tableau_only:
+        return p
+    if power:
+        if power not in p.developments:
+            ctx.finding(f"{p.name} has no {power} for an extra worker", p.name, Severity.ERROR, "p.6")
+        return p
+    col = p.column(phase)
+    if col[colour]:
+        p = p.with_column(phase, col.add(colour, -1))
+    else:
+        ctx.finding(f"{p.name} has no {colour} worker left in the {phase} column", p.name, Severity.ERROR, "p.4 Phases")
+        if not p.cup[colour]:
+            return p  # nothing to move: the die is not counted twice
+        p = replace(p, cup=p.cup.add(colour, -1))  # most likely a worker the report missed
+    return replace(p, citizenry=p.citizenry.add(colour)) if to_citizenry else p
+
+
+def take_from(have: Dice, want: Dice) -> Dice:
+    """The part of ``want`` that ``have`` holds, colour by colour."""
+    return Dice(tuple(min(a, b) for a, b in zip(have.counts, want.counts)))
+
+
+def take_any(have: Dice, n: int) -> Dice:
+    """``n`` dice from ``have`` (colours in ``COLOURS`` order), when the report names no colours."""
+    out = []
+    for count in have.counts:
+        take = min(count, n)
+        out.append(take)
+        n -= take
+    return Dice(tuple(out))
+
+
+def alone_most(state: RollState, p: PlayerState, measure) -> bool:
+    mine = measure(p)
+    return mine > 0 and all(measure(q) < mine for q in state.players if q.name != p.name)
+
+
+def alone_most_blue(state: RollState, p: PlayerState, cat: Catalogue) -> bool:
+    """Mad Scientists: alone with the most blue worlds (nobody having one is not a tie, p.11 FAQ)."""
+    return alone_most(state, p, lambda q: sum(1 for w in q.worlds if cat.worlds[w].colour == "blue"))
+
+
+def owns_all_top_worlds(state: RollState, p: PlayerState, cat: Catalogue) -> bool:
+    """Space Tourism: the highest printed-cost world(s) across all tableaus are all the player's (Roll for the Galaxy, p.11 FAQ)."""
+    everyone = [(cat.worlds[w].cost, q.name) for q in state.players for w in q.worlds]
+    if not everyone:
+        return False
+    top = max(c for c, _ in everyone)
+    return all(name == p.name for c, name in everyone if c == top)
+
+
+def on_vp_changed(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
+    """VP chips from the pool (``delta``: 1 or more); when the original pool runs out the 10 set-aside VP
+    are added and the game ends after this round (Roll for the Galaxy, p.7 Ship)."""
+    p = read_player(state, ctx)
+    vp = ctx.count("delta", minimum=1)
+    return take_vp(state, p.name, vp, str(ctx.payload.get("reason", "reported")), ctx)
+
+
+def on_credits_changed(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
+    """Credits run $0-$10; anything over $10 is lost (Roll for the Galaxy, p.4 Phases)."""
+    p = read_player(state, ctx)
+    if "credits" in ctx.payload:
+        value = ctx.payload["credits"]
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ctx.bad(f"'credits' must be a whole number, got {value!r}")
+        if value > MAX_CREDITS:
+            ctx.finding(
+                f"{p.name}'s credits reported as ${value}; credits never pass $10 (set to $10)",
+                p.name,
+                Severity.ERROR,
+                "p.4 Phases: nobody can pass $10",
+            )
+        if value < 0:
+            ctx.finding(
+                f"{p.name}'s credits reported as ${value}; credits run $0-$10 (set to $0)",
+                p.name,
+                Severity.ERROR,
+                "p.8 Manage Empire",
+            )
+        return state.with_player(replace(p, credits=min(MAX_CREDITS, max(0, value))))
+    delta = ctx.require("delta")
+    if not isinstance(delta, int) or isinstance(delta, bool):
+        raise ctx.bad(f"'delta' must be a whole number, got {delta!r}")
+    if p.credits + delta < 0:
+        ctx.finding(f"{p.name} cannot pay ${-delta} with ${p.credits}", p.name, Severity.ERROR, "p.8 Manage Empire")
+        return state.with_player(replace(p, credits=0))
+    return state.with_player(credit(ctx, p, delta, str(ctx.payload.get("reason", "reported"))))

@@ -1,0 +1,123 @@
+"""Roll for the Galaxy, p.4 Phases: the selected phases run in order I-V, then Manage Empire; the end of a
+phase sends unused workers back and pays the end-of-phase powers."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rules.core import Severity
+from rules.engine import EventContext
+from rules.roll.data import PHASES, Catalogue
+from rules.roll.dice import Dice
+from rules.roll.moves import alone_most, credit, owns_all_top_worlds, take_vp
+from rules.roll.state import ORDER, PlayerState, RollState, Stage
+from rules.scoring import ceil_div
+
+if TYPE_CHECKING:
+    from rules.roll.game import RollGame
+
+__all__ = ["end_of_phase_powers", "end_phase", "on_phase"]
+
+
+def on_phase(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
+    """Roll for the Galaxy, p.4 Phases: only the selected phases run, in order I-V, then Manage Empire (Roll for the Galaxy, p.8).
+
+    Ending a phase pays its end-of-phase powers and sends unused workers back (Roll for the Galaxy, p.4):
+    developers/settlers stay on the top tile of a non-empty stack, others go to the cup.
+    """
+    target = ctx.require("phase")
+    if target not in (*PHASES, "manage"):
+        raise ctx.bad(f"'phase' must be one of {', '.join((*PHASES, 'manage'))}, got {target!r}")
+    current = state.stage
+    if current.value in PHASES:
+        state = end_phase(game, state, current.value, ctx)
+    elif current not in (Stage.REVEAL, Stage.ASSIGN, Stage.ROLL):
+        ctx.finding(f"phase {target} reported during {current.value}", "table", Severity.WARNING, "p.3 Rounds")
+    if target != "manage" and target not in state.selected:
+        ctx.finding(
+            f"phase {target} was not selected this round (selected: {', '.join(state.selected) or 'none'})",
+            "table",
+            Severity.ERROR,
+            "p.4 Phases: only the selected phases run",
+        )
+    if ORDER.index(target) <= ORDER.index(current.value) and current.value in (*PHASES, "manage"):
+        ctx.finding(
+            f"phase {target} after {current.value}: phases run once each, in order I-V",
+            "table",
+            Severity.ERROR,
+            "p.4 Phases",
+        )
+    skipped = [ph for ph in state.selected if ORDER.index(current.value) < ORDER.index(ph) < ORDER.index(target)]
+    if skipped:
+        ctx.finding(f"selected phase(s) {', '.join(skipped)} skipped", "table", Severity.WARNING, "p.4 Phases")
+    return replace(state, stage=Stage(target))
+
+
+def end_phase(game: RollGame, state: RollState, phase: str, ctx: EventContext) -> RollState:
+    cat = game.cat
+    players = []
+    for p in state.players:
+        left = p.column(phase)
+        p = p.with_column(phase, Dice())
+        if phase == "develop" and p.dev_stack:
+            p = replace(p, dev_workers=p.dev_workers + left)
+        elif phase == "settle" and p.world_stack:
+            p = replace(p, world_workers=p.world_workers + left)
+        else:
+            p = replace(p, cup=p.cup + left)
+        players.append(p)
+    state = replace(state, players=tuple(players))
+    if phase == "explore":  # Roll for the Galaxy, p.5: returned tiles go back in the bag at the end of Explore
+        state = replace(state, bag=state.bag + state.returned, returned=())
+    for p in state.players:
+        state = end_of_phase_powers(game, state, state.player(p.name), phase, ctx, cat)
+    return state
+
+
+def end_of_phase_powers(game: RollGame, state: RollState, p: PlayerState, phase: str, ctx: EventContext, cat: Catalogue
+) -> RollState:
+    """End-of-phase powers that pay credits or VP (tile texts in rules/data/roll/tiles.json;
+    p.11 FAQ 'round up' for Space Piracy: 3 red dice pay $2)."""
+    owned = set(p.developments)
+    gain: list[tuple[str, int]] = []
+    vp = 0
+    if (
+        phase in ("explore", "produce")
+        and "Technology Unions" in owned
+        and alone_most(state, p, lambda q: len(q.developments))
+    ):
+        gain.append(("Technology Unions", 1))
+    if phase == "develop":
+        if "Galactic Investors" in owned:
+            gain.append(("Galactic Investors", 2))
+        if "Galactic Religion" in owned:
+            gain.append(("Galactic Religion", p.citizenry["blue"]))
+    if phase == "settle" and "Robot Surveyors" in owned:
+        gain.append(("Robot Surveyors", 2))
+    if phase == "produce":
+        on = [(cat.worlds[w], cs) for w, cs in p.goods]
+        if "Consumer Markets" in owned:
+            gain.append(("Consumer Markets", sum(len(cs) for w, cs in on if w.colour == "blue")))
+        if "Genetics Lab" in owned:
+            gain.append(("Genetics Lab", 2 * sum(cs.count("green") for _, cs in on)))
+        if "Merchant Guild" in owned:
+            gain.append(("Merchant Guild", 2))
+        if "Mining League" in owned:
+            gain.append(("Mining League", sum(len(cs) for w, cs in on if w.colour == "brown")))
+    if phase == "ship":
+        if "Free Trade Association" in owned:
+            gain.append(("Free Trade Association", 2))
+        if "Space Piracy" in owned:
+            gain.append(("Space Piracy", ceil_div(p.citizenry["red"], 2)))
+        if "Space Tourism" in owned:
+            gain.append(("Space Tourism", 1 + (1 if owns_all_top_worlds(state, p, cat) else 0)))
+        if "Galactic Salon" in owned:
+            vp += 1
+    for source, amount in gain:
+        if amount:
+            p = credit(ctx, p, amount, source)
+    state = state.with_player(p)
+    if vp:
+        state = take_vp(state, p.name, vp, "Galactic Salon", ctx)
+    return state

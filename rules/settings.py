@@ -1,0 +1,196 @@
+"""The one settings check every game uses: a session's settings against the game's declaration.
+
+A game declares its player range and its options once (:class:`rules.core.GameInfo`,
+:class:`rules.core.Option`); :func:`check_settings` reads a session's settings (what
+``companion run|demo`` and the setup step record, what ``SessionStore.start`` passes to
+``initial_state``) and returns them checked and normalised, or raises
+:class:`rules.core.BadSettings` naming the problem. Keys a game does not declare (the
+companion's ``seats``, ``zones``, ``seat_points``, d6's ``source``) are left alone.
+
+Settings shape::
+
+    {"players": ["Ann", "Bob"] | [{"name": "Ann", "race": "Sheptas"}, ...],
+     "<option name>": value, ...}
+
+A per-player option may be given inside each player's entry (under ``Option.player_key``), as a
+list in seat order, or as ``{player: value}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from rules.core import BadSettings, GameInfo, Option
+from rules.scoring import closest_names
+
+__all__ = ["Settings", "check_settings", "match_choice"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Settings after :func:`check_settings`: the player names in seat order and every declared option.
+
+    ``options`` holds each declared option's value (its default when not given): ``bool``, ``int``,
+    a choice as spelt in ``Option.choices`` (or None), or a tuple of choices (per-player options: one
+    entry per seat, ``""`` for none).
+    """
+
+    players: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> Any:
+        """The value of the option called ``name`` (KeyError when the game declares none)."""
+        return self.options[name]
+
+    def for_player(self, name: str, player: str) -> str:
+        """A per-player option's entry for ``player`` (``""``: none)."""
+        return dict(zip(self.players, self.options[name])).get(player, "")
+
+
+def _norm(text: str) -> str:
+    """Case, spaces and punctuation folded: ``"Garrn Athak Nok"`` and ``"garrn_athak_nok"`` match."""
+    return " ".join("".join(ch if ch.isalnum() else " " for ch in text.casefold()).split())
+
+
+def match_choice(option: Option, value: Any, title: str) -> str:
+    """``value`` as one of ``option.choices`` (spelt as declared).
+
+    Raises:
+        BadSettings: not a string, or no choice matches (with the closest choices).
+    """
+    if isinstance(value, str):
+        folded = _norm(value)
+        for choice in option.choices:
+            if _norm(choice) == folded:
+                return choice
+    hint = closest_names(str(value), option.choices) if isinstance(value, str) else []
+    message = f"{title} settings: {option.what} must be one of {', '.join(option.choices)}, got {value!r}"
+    if hint:
+        message += f"; did you mean {' or '.join(repr(h) for h in hint)}?"
+    raise BadSettings(message)
+
+
+def _names(info: GameInfo, raw: Any) -> tuple[tuple[str, ...], list[Mapping[str, Any]]]:
+    """Player names and entries (``{"name", ...}``) from ``settings["players"]``."""
+    low, high = info.players
+    if raw is None and high == 0:
+        return (), []
+    if not isinstance(raw, (list, tuple)):
+        raise BadSettings(f"{info.title} settings need 'players': a list of {info.player_range} names, got {raw!r}")
+    names: list[str] = []
+    entries: list[Mapping[str, Any]] = []
+    for entry in raw:
+        if isinstance(entry, Mapping):
+            name = entry.get("name")
+        else:
+            name, entry = entry, {"name": entry}
+        if not isinstance(name, str) or not name.strip():
+            raise BadSettings(f"{info.title} settings: each player is a name (or {{\"name\": ...}}), got {name!r}")
+        names.append(name)
+        entries.append(entry)
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise BadSettings(f"{info.title} settings: player names must differ, got {', '.join(map(repr, twice))} twice")
+    if high == 0:  # a game that keeps no players (d6): the names are kept for the session, not counted
+        return tuple(names), entries
+    if not low <= len(names) <= high:
+        raise BadSettings(f"{info.title} is for {info.player_range} players, got {len(names)}")
+    return tuple(names), entries
+
+
+def _per_player(info: GameInfo, option: Option, settings: Mapping[str, Any], names: Sequence[str],
+                entries: Sequence[Mapping[str, Any]]) -> tuple[str, ...] | None:
+    """A per-player option's raw entries in seat order (None: not given)."""
+    inside = option.player_key is not None and any(option.player_key in e for e in entries)
+    given = settings.get(option.name)
+    if inside and given is not None:
+        raise BadSettings(f"{info.title} settings: give {option.what} either in the players' entries "
+                          f"('{option.player_key}') or as '{option.name}', not both")
+    if inside:
+        return tuple(e.get(option.player_key) for e in entries)
+    if given is None:
+        return None
+    if isinstance(given, Mapping):
+        unknown = [str(k) for k in given if k not in names]
+        if unknown:
+            raise BadSettings(f"{info.title} settings: {option.what} names no player {unknown[0]!r}; "
+                              f"players: {', '.join(names)}")
+        return tuple(given.get(n) for n in names)
+    if not isinstance(given, (list, tuple)):
+        raise BadSettings(f"{info.title} settings: {option.what} must be a list (one per player, in seat order), "
+                          f"got {given!r}")
+    if len(given) != len(names):
+        raise BadSettings(f"{info.title} settings: {option.what} gives {len(given)} for {len(names)} players "
+                          "(one per player, in seat order)")
+    return tuple(given)
+
+
+def _value(info: GameInfo, option: Option, raw: Any, players: int) -> Any:
+    """One option's value, checked and normalised."""
+    if option.kind == "bool":
+        if not isinstance(raw, bool):
+            raise BadSettings(f"{info.title} settings: {option.what} must be true or false, got {raw!r}")
+        return raw
+    if option.kind == "int":
+        if not isinstance(raw, int) or isinstance(raw, bool):
+            raise BadSettings(f"{info.title} settings: {option.what} must be a whole number, got {raw!r}")
+        if (option.minimum is not None and raw < option.minimum) or (option.maximum is not None and raw > option.maximum):
+            raise BadSettings(f"{info.title} settings: {option.what} must be {option.minimum}-{option.maximum}, got {raw}")
+        return raw
+    if option.kind == "choice":
+        return None if raw is None else match_choice(option, raw, info.title)
+    if isinstance(raw, str) or not isinstance(raw, (list, tuple)):
+        raise BadSettings(f"{info.title} settings: {option.what} must be a list of names, got {raw!r}")
+    values = tuple("" if (option.per_player and v in (None, "")) else match_choice(option, v, info.title) for v in raw)
+    chosen = [v for v in values if v]
+    if not option.per_player and len(set(chosen)) != len(chosen):
+        twice = next(v for v in chosen if chosen.count(v) > 1)
+        raise BadSettings(f"{info.title} settings: {twice!r} is listed twice in {option.what}")
+    count = len(chosen)
+    if (option.minimum is not None and count < option.minimum) or (option.maximum is not None and count > option.maximum):
+        low = option.minimum if option.minimum is not None else 0
+        high = option.maximum if option.maximum is not None else "any"
+        raise BadSettings(f"{info.title} settings: {option.what} takes {low}-{high} entries, got {count}")
+    return values
+
+
+def check_settings(info: GameInfo, settings: Mapping[str, Any]) -> Settings:
+    """``settings`` checked against ``info``: player count, names, every declared option's value.
+
+    Checked: ``players`` is a list of distinct non-empty names (or ``{"name", ...}`` entries), as many as
+    ``info.players`` allows (a game for no players, d6, takes none); each option has its kind and an
+    allowed value (choices matched ignoring case and punctuation, with the closest names when none
+    matches); a per-player option has one entry per player; an option restricted to some player
+    counts is not set with another; a ``distinct`` option gives no two players the same entry.
+
+    Raises:
+        BadSettings: naming the setting and what is allowed, e.g. ``"Roll for the Galaxy is for 2-5
+            players, got 6"``, ``"Roll for the Galaxy settings: 'tracking' must be one of full, tableau,
+            got 'dice'"``, ``"the advanced game is for 2 players, not 3"``.
+    """
+    if not isinstance(settings, Mapping):
+        raise BadSettings(f"{info.title} settings must be a JSON object, got {type(settings).__name__}")
+    names, entries = _names(info, settings.get("players"))
+    options: dict[str, Any] = {}
+    for option in info.options:
+        if option.per_player:
+            raw = _per_player(info, option, settings, names, entries)
+            value = ("",) * len(names) if raw is None else _value(info, option, raw, len(names))
+            if option.distinct:
+                chosen = [v for v in value if v]
+                twice = next((v for v in chosen if chosen.count(v) > 1), None)
+                if twice is not None:
+                    raise BadSettings(option.distinct.format(value=twice))
+        else:
+            raw = settings.get(option.name)
+            value = option.default if raw is None else _value(info, option, raw, len(names))
+        if option.players is not None and value != option.default and value != ("",) * len(names):
+            low, high = option.players
+            if not low <= len(names) <= high:
+                counts = str(low) if low == high else f"{low}-{high}"
+                raise BadSettings(f"{option.what} is for {counts} players, not {len(names)}")
+        options[option.name] = value
+    return Settings(players=names, options=MappingProxyType(options))
