@@ -32,14 +32,17 @@ import cv2
 import numpy as np
 
 from .errors import VisionError
+from .frames import validate_frame
+from .raster import shift
 from .table import (
+    MIN_SIDE_PX,
     MarkerCheck,
     TableCalibration,
     TableConfig,
     Zones,
     check_markers,
     detect_markers,
-    validate_frame,
+    zones_of,
 )
 from .timing import timed_stage
 
@@ -295,23 +298,13 @@ def dominant_angle(gray: np.ndarray, mask: np.ndarray) -> float:
     return float(np.argmax(hist)) + 0.5
 
 
-def _shift(a: np.ndarray, dx: int, dy: int) -> np.ndarray:
-    """``out[y, x] = a[y + dy, x + dx]`` with zeros outside."""
-    out = np.zeros_like(a)
-    h, w = a.shape
-    ys, yd = (slice(dy, h), slice(0, h - dy)) if dy >= 0 else (slice(0, h + dy), slice(-dy, h))
-    xs, xd = (slice(dx, w), slice(0, w - dx)) if dx >= 0 else (slice(0, w + dx), slice(-dx, w))
-    out[yd, xd] = a[ys, xs]
-    return out
-
-
 def rectangle_response(gx: np.ndarray, gy: np.ndarray, w: float, h: float) -> np.ndarray:
     """Mean edge strength along the outline of a ``w`` x ``h`` upright rectangle centred at each pixel."""
     wi, hi = max(3, int(round(w))), max(3, int(round(h)))
     vx = cv2.boxFilter(gx, -1, (1, int(0.8 * hi)), normalize=True, borderType=cv2.BORDER_CONSTANT)
     hy = cv2.boxFilter(gy, -1, (int(0.8 * wi), 1), normalize=True, borderType=cv2.BORDER_CONSTANT)
     # weakest side counts most: a card needs all four edges
-    sides = np.stack([_shift(vx, -wi // 2, 0), _shift(vx, wi // 2, 0), _shift(hy, 0, -hi // 2), _shift(hy, 0, hi // 2)])
+    sides = np.stack([shift(vx, -wi // 2, 0), shift(vx, wi // 2, 0), shift(hy, 0, -hi // 2), shift(hy, 0, hi // 2)])
     sides.sort(axis=0)
     return sides[0] + sides[1] + 0.5 * (sides[2] + sides[3])
 
@@ -481,7 +474,7 @@ def find_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: flo
     """
     c = config or CardsConfig()
     t = timings if timings is not None else {}
-    frame = validate_frame(frame)
+    frame = validate_frame(frame, MIN_SIDE_PX)
     img, s = timed_stage(t, "resize", resize_for_work, frame, c)
     mask = timed_stage(t, "foreground", foreground_mask, img, c)
     filled = timed_stage(t, "fill", fill_holes, mask)
@@ -501,16 +494,12 @@ def rectify_table(frame: np.ndarray, calibration: TableCalibration, config: Card
     """
     h, w = frame.shape[:2]
     s = 1.0 / calibration.mm_per_px()
-    corners = calibration.to_mm(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
-    lay = calibration.layout
-    lo = np.maximum(corners.min(axis=0), [-2000.0, -2000.0])
-    hi = np.minimum(corners.max(axis=0), [lay.width_mm + 2000.0, lay.height_mm + 2000.0])
+    lo, hi = calibration.footprint_mm(w, h)
     size = (hi - lo) * s
     if size.prod() > 1.5 * w * h:  # keep the work bounded
         s *= math.sqrt(1.5 * w * h / size.prod())
         size = (hi - lo) * s
-    S = np.array([[s, 0, -lo[0] * s], [0, s, -lo[1] * s], [0, 0, 1]], np.float64)
-    M = S @ calibration.H_inv
+    M = calibration.top_down(lo, s)
     if calibration.lens is not None:  # straighten the lens first; M then maps undistorted pixels
         frame = calibration.lens.undistort(frame)
     img = cv2.warpPerspective(frame, M, (int(size[0]) + 1, int(size[1]) + 1), flags=cv2.INTER_LINEAR,
@@ -701,7 +690,7 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     c = config or CardsConfig()
     tc = table_config or TableConfig()
     t: dict[str, float] = {}
-    frame = validate_frame(frame)
+    frame = validate_frame(frame, MIN_SIDE_PX)
     aspect = c.aspect if c.aspect is not None else (getattr(deck, "aspect", None) if deck is not None else None)
     if calibration is not None:
         # detect on the top-down table image, where every card has the deck's size in pixels
@@ -719,7 +708,7 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
 
         quads = [to_frame(q) for q in quads_top]
         # drop quads that are the calibration markers themselves (or the white sheet around them)
-        keep = [k for k, q in enumerate(quads) if not _covers_marker(q, calibration)]
+        keep = [k for k, q in enumerate(quads) if not calibration.covers_marker(q)]
         quads, quads_top = [quads[k] for k in keep], [quads_top[k] for k in keep]
         view = (top, quads_top, to_frame, card_px)
     else:
@@ -801,17 +790,6 @@ def identify_and_refine(deck: Any, frame: np.ndarray, quads: list[np.ndarray], c
     return [(r, mirrored) for r in deck.decide_frame(scores)], quads, crops
 
 
-def _covers_marker(q: np.ndarray, cal: TableCalibration) -> bool:
-    """The quad holds a calibration marker (seen, or where the layout puts it when it was not seen)."""
-    poly = q.astype(np.float32).reshape(-1, 1, 2)
-    centres = [m.mean(axis=0) for m in cal.markers_px.values()]
-    centres += [cal.to_px(m.mean(axis=0, keepdims=True))[0] for m in cal.layout.corners_mm.values()]
-    for c in centres:
-        if cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0:
-            return True
-    return False
-
-
 def _layout(frame, quads, ids, confs, sources, crops, deck, calibration, zones, c: CardsConfig) -> list[CardObservation]:
     n = len(quads)
     if n == 0:
@@ -830,10 +808,7 @@ def _layout(frame, quads, ids, confs, sources, crops, deck, calibration, zones, 
     # row/col along the table axes: axis-aligned extents of each card
     ext = np.array([[q[:, 0].max() - q[:, 0].min(), q[:, 1].max() - q[:, 1].min()] for q in qf])
     rows, cols = assign_rows_cols(centres, ext, c)
-    zone_of: list[str | None] = [None] * n
-    if zones is not None:
-        for k in range(n):
-            zone_of[k] = zones.zone_of(centres[k] if (zones.units == "mm" and not estimated) else quads[k].mean(axis=0))
+    zone_of = zones_of(zones, centres, quads, estimated)
     # one edge-adjacency grid per player zone, each anchored on that zone's own anchor card
     # (every Among the Stars player has a Main Reactor); without zones, one grid for the frame
     cells: list[tuple[int, int] | None] = [None] * n

@@ -54,7 +54,9 @@ import numpy as np
 
 from .cards import CardsConfig, foreground_mask
 from .errors import VisionError
-from .table import MarkerCheck, TableCalibration, TableConfig, Zones, check_markers, validate_frame
+from .frames import validate_frame
+from .raster import shift
+from .table import MIN_SIDE_PX, MarkerCheck, TableCalibration, TableConfig, Zones, apply_homography, check_markers, zones_of
 from .timing import timed_stage
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -244,18 +246,6 @@ def hex_crop(image: np.ndarray, corners: np.ndarray, size: int = 96) -> np.ndarr
 # ----------------------------------------------------------------------------------------------- detection
 
 
-def _shift(a: np.ndarray, dx: int, dy: int) -> np.ndarray:
-    """``out[y, x] = a[y + dy, x + dx]`` with zeros outside."""
-    out = np.zeros_like(a)
-    h, w = a.shape
-    if abs(dx) >= w or abs(dy) >= h:
-        return out
-    ys, yd = (slice(dy, h), slice(0, h - dy)) if dy >= 0 else (slice(0, h + dy), slice(-dy, h))
-    xs, xd = (slice(dx, w), slice(0, w - dx)) if dx >= 0 else (slice(0, w + dx), slice(-dx, w))
-    out[yd, xd] = a[ys, xs]
-    return out
-
-
 def _line_kernel(length: float, angle_deg: float) -> np.ndarray:
     """Normalised anti-aliased line of ``length`` px along ``angle_deg`` (from +x, y down)."""
     n = int(math.ceil(length)) | 1
@@ -286,7 +276,7 @@ def side_maps(gray: np.ndarray, flat: float, config: HexesConfig) -> list[np.nda
         for jj in (j, j + 3):
             ndd = math.radians(EDGE_NORMAL_DEG[jj])
             dx, dy = int(round(flat / 2.0 * math.cos(ndd))), int(round(flat / 2.0 * math.sin(ndd)))
-            out[jj] = _shift(e, dx, dy)
+            out[jj] = shift(e, dx, dy)
     return out
 
 
@@ -962,13 +952,9 @@ def work_image(frame: np.ndarray, calibration: TableCalibration | None, hex_mm: 
         mm_px = calibration.mm_per_px()
         g = min(1.0, 2.0 * s * mm_px)   # pre-reduce the frame to about twice the work resolution
         small = cv2.resize(frame, (max(1, int(round(w * g))), max(1, int(round(h * g)))), interpolation=cv2.INTER_AREA) if g < 1.0 else frame
-        corners = calibration.to_mm(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
-        lay = calibration.layout
-        lo = np.maximum(corners.min(axis=0), [-2000.0, -2000.0])
-        hi = np.minimum(corners.max(axis=0), [lay.width_mm + 2000.0, lay.height_mm + 2000.0])
+        lo, hi = calibration.footprint_mm(w, h)
         size = (hi - lo) * s
-        S = np.array([[s, 0, -lo[0] * s], [0, s, -lo[1] * s], [0, 0, 1]], np.float64)
-        M = S @ calibration.H_inv
+        M = calibration.top_down(lo, s)
         Mg = M @ np.diag([1.0 / g, 1.0 / g, 1.0])
         img = cv2.warpPerspective(small, Mg, (int(size[0]) + 1, int(size[1]) + 1), flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
@@ -984,17 +970,6 @@ def work_image(frame: np.ndarray, calibration: TableCalibration | None, hex_mm: 
     img = cv2.resize(frame, (max(1, int(round(w * k))), max(1, int(round(h * k)))),
                      interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
     return img, np.diag([k, k, 1.0]), F
-
-
-def _apply(M: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), M).reshape(-1, 2)
-
-
-def _covers_marker(corners: np.ndarray, cal: TableCalibration) -> bool:
-    poly = corners.astype(np.float32).reshape(-1, 1, 2)
-    centres = [m.mean(axis=0) for m in cal.markers_px.values()]
-    centres += [cal.to_px(m.mean(axis=0, keepdims=True))[0] for m in cal.layout.corners_mm.values()]
-    return any(cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0 for c in centres)
 
 
 def turned_maps(crop: np.ndarray, cfg: IdConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -1162,25 +1137,9 @@ def _sector_index(deck: DeckProfile) -> tuple[np.ndarray, np.ndarray]:
 def decide_hexes(deck: DeckProfile, scores: list[HexScore]) -> list[tuple[str | None, float, int | None, str | None]]:
     """(id or None, confidence, rotation or None, best guess) per hex: 'not in the deck' as
     :meth:`vision.deck.DeckProfile.identify` judges it (against the frame's other hexes)."""
-    cfg = deck.config
-    d = np.array([sc.d1 for sc in scores])
-    out = []
-    for k, sc in enumerate(scores):
-        others = np.delete(d, k)
-        thr = cfg.unknown_distance
-        if others.size:
-            thr = max(thr, float(np.median(others)) + cfg.unknown_relative)
-        r = deck.decide((sc.best, sc.d1, sc.d2, sc.turn), min(thr, cfg.unknown_distance_max))
-        out.append((r.card_id, r.confidence, sc.turn if r.card_id is not None else None, r.best_guess))
-    return out
-
-
-def identify_hexes(deck: DeckProfile, crops6: list[list[np.ndarray]], fine_turns: int = 2,
-                   fine_margin: float = 0.15) -> list[tuple[str | None, float, int | None, str | None]]:
-    """(id or None, confidence, rotation or None, best guess) per hex from its turned crops (only each
-    hex's first, upright crop is used: :func:`score_hex` turns it itself; ``fine_turns`` and
-    ``fine_margin`` are kept for compatibility)."""
-    return decide_hexes(deck, [score_hex(deck, crops[0]) for crops in crops6])
+    found = deck.decide_frame([(sc.best, sc.d1, sc.d2, sc.turn) for sc in scores])
+    return [(r.card_id, r.confidence, sc.turn if r.card_id is not None else None, r.best_guess)
+            for r, sc in zip(found, scores)]
 
 
 def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
@@ -1206,16 +1165,16 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     c = config or HexesConfig()
     tc = table_config or TableConfig()
     t: dict[str, float] = {}
-    frame = validate_frame(frame)
+    frame = validate_frame(frame, MIN_SIDE_PX)
     if deck is not None and getattr(deck, "shape", "card") != "hex":
         raise NotAHexDeck(f"deck {deck.name!r} holds cards, not sector hexes: enroll it with vision.hexes.build_hex_deck")
     hex_mm = _hex_mm(deck, c)
     img, M, flat = timed_stage(t, "work_image", work_image, frame, calibration, hex_mm, c)
     cands = find_hexes(img, flat, c, t, scale_free=calibration is None and c.hex_px is None)
     Minv = np.linalg.inv(M)
-    corners = [_apply(Minv, h.corners) for h in cands]
+    corners = [apply_homography(Minv, h.corners) for h in cands]
     if calibration is not None:
-        keep = [k for k, q in enumerate(corners) if not _covers_marker(q, calibration)]
+        keep = [k for k, q in enumerate(corners) if not calibration.covers_marker(q)]
         cands, corners = [cands[k] for k in keep], [corners[k] for k in keep]
     markers = timed_stage(t, "markers", check_markers, frame, calibration, tc) if (calibration is not None and check_moved) else None
     n = len(cands)
@@ -1304,10 +1263,7 @@ def _layout(cands, corners, ids, confs, rots, crops, calibration, zones, hex_mm,
             r = y / Fp - q / 2.0
             qi, ri, err = axial_round(q, r)
             axial[k] = (qi, ri) if err <= c.axial_tolerance else None
-    zone_of: list[str | None] = [None] * n
-    if zones is not None:
-        for k in range(n):
-            zone_of[k] = zones.zone_of(centres[k] if (zones.units == "mm" and not estimated) else corners[k].mean(axis=0))
+    zone_of = zones_of(zones, centres, corners, estimated)
     obs = []
     for k in range(n):
         rot = rots[k]
@@ -1387,7 +1343,7 @@ def hex_enrollment_crop(image: np.ndarray, config: HexesConfig | None = None, ki
     h, w = image.shape[:2]
     if kind != "scan":
         try:
-            one = lone_hex(validate_frame(image), c)
+            one = lone_hex(validate_frame(image, MIN_SIDE_PX), c)
         except VisionError:
             one = None
         if one is not None:

@@ -359,14 +359,21 @@ def _kernel(size: float) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
 
 
-def clean_mask(mask: np.ndarray, side: float, config: RollDiceConfig) -> np.ndarray:
-    """Close small gaps, fill holes (symbols), open away thin things (lines, grain, shadow rims)."""
-    m = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(side * config.close_frac))
-    contours, hierarchy = cv2.findContours(m, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+def fill_symbol_holes(mask: np.ndarray, side: float, config: RollDiceConfig) -> None:
+    """Fill, in place, the holes of the ``uint8`` 0/255 ``mask`` smaller than ``max_hole_frac`` x a die's
+    area (``side`` work px): the symbols on a die. Larger holes (table seen through a printed outline)
+    stay open. The small holes are drawn together, so an island inside a filled hole keeps its own hole."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is not None:
         small = [c for c, h in zip(contours, hierarchy[0]) if h[3] >= 0
                  and cv2.contourArea(c) < config.max_hole_frac * side * side]
-        cv2.drawContours(m, small, -1, 255, -1)
+        cv2.drawContours(mask, small, -1, 255, -1)
+
+
+def clean_mask(mask: np.ndarray, side: float, config: RollDiceConfig) -> np.ndarray:
+    """Close small gaps, fill holes (symbols), open away thin things (lines, grain, shadow rims)."""
+    m = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(side * config.close_frac))
+    fill_symbol_holes(m, side, config)
     return cv2.morphologyEx(m, cv2.MORPH_OPEN, _kernel(side * config.open_frac))
 
 
@@ -425,11 +432,7 @@ def face_cores(blobs: np.ndarray, edges: np.ndarray, side: float, config: RollDi
     """Flat, edge-free parts of the foreground (one per top face, touching dice cut apart at their
     shared edge); symbol holes filled."""
     core = cv2.bitwise_and(blobs, cv2.bitwise_not(edges))
-    contours, hierarchy = cv2.findContours(core, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is not None:
-        small = [c for c, h in zip(contours, hierarchy[0]) if h[3] >= 0
-                 and cv2.contourArea(c) < config.max_hole_frac * side * side]
-        cv2.drawContours(core, small, -1, 255, -1)
+    fill_symbol_holes(core, side, config)
     return cv2.morphologyEx(core, cv2.MORPH_OPEN, _kernel(max(2.0, side * config.core_open_frac)))
 
 
@@ -745,11 +748,6 @@ def drop_duplicates(tops: TopFaces, config: RollDiceConfig) -> TopFaces:
     keep.sort()
     k = np.asarray(keep, np.int64)
     return TopFaces(tops.rects[k], tops.scores[k], tops.ink[k], tops.body[k])
-
-
-def refine_tops(frame: np.ndarray, candidates: Candidates, config: RollDiceConfig) -> TopFaces:
-    """Alias of :func:`extract_tops` (stages 4 and 5 share one loop)."""
-    return extract_tops(frame, candidates, config)
 
 
 def rect_box(rect: np.ndarray) -> tuple[int, int, int, int]:
