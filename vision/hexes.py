@@ -24,7 +24,7 @@ Stages (pure functions of ``(config, data)``, timed by :func:`vision.timing.time
    ``work_flat_px`` across its flats (the hex size comes from the calibration and ``hex_mm``, or is estimated
    from the image without one: :func:`estimate_flat_px`, the foreground outline's side length, then the hex
    lattice that explains the image best, then its cells' fitted outlines);
-2. ``foreground``: the cards' table-colour model (:func:`vision.cards.foreground_mask`), small holes filled;
+2. ``foreground``: the cards' table-colour model (:func:`vision.card_detect.foreground_mask`), small holes filled;
 3. ``lattice``: per connected blob, the lattice angle (structure-tensor orientations mod 60 degrees), then
    the lattice offset (a hex-outline response folded modulo the lattice); every lattice cell whose hexagon
    is foreground with enough crisp sides is a hex, nudged to the strongest outline nearby;
@@ -47,20 +47,18 @@ import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
-from .cards import CardsConfig, foreground_mask
+from .card_detect import CardsConfig, foreground_mask
+from .card_features import IdConfig, feature_maps, inner_maps, mask_face, normalise_maps
+from .deck import DeckError, DeckProfile, deck_from_crops, read_enrollment_folder
 from .errors import VisionError
 from .frames import validate_frame
 from .raster import shift
 from .table import MIN_SIDE_PX, MarkerCheck, TableCalibration, TableConfig, Zones, apply_homography, check_markers, zones_of
 from .timing import timed_stage
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .deck import DeckProfile, IdConfig
 
 __all__ = [
     "HexObservation",
@@ -179,8 +177,6 @@ def default_id_config() -> IdConfig:
     white balance against the brightest print (the 99.5th percentile: stars, numbers), not a paper colour --
     a sector has no paper, and balancing against its own dark background turns noise into colour.
     (Decks saved with the earlier ``paper_percentile`` keep theirs: references and queries stay alike.)"""
-    from .deck import IdConfig
-
     return IdConfig(struct_size=(48, 48), struct_shift=4, paper_percentile=99.5)
 
 
@@ -975,11 +971,9 @@ def work_image(frame: np.ndarray, calibration: TableCalibration | None, hex_mm: 
 def turned_maps(crop: np.ndarray, cfg: IdConfig) -> tuple[np.ndarray, np.ndarray]:
     """(maps float32[6, C, H+2s, W+2s], colour histogram float32[bins]) of one upright hexagon crop
     (:func:`hex_crop`) turned by each of the six 60-degree steps: ``maps[k]`` are the masked structure maps
-    (:func:`vision.deck.card_features`) of the crop whose top is the hexagon's edge k (what
+    (:func:`vision.card_features.card_features`) of the crop whose top is the hexagon's edge k (what
     ``hex_crop(image, np.roll(corners, -k, axis=0))`` gives), computed once and turned (the orientation
     channels' doubled angles turned with them) instead of warping and featuring six crops."""
-    from .deck import feature_maps, mask_face
-
     big, hist = feature_maps(crop, cfg, "hex")
     C, h, w = big.shape
     ctr = ((w - 1) / 2.0, (h - 1) / 2.0)
@@ -1027,8 +1021,6 @@ def score_hex(deck: DeckProfile, crop: np.ndarray, anchor_id: str | None = None,
     reference; other sectors keep their coarse distance (an upper bound of the fine one).
     ``colour_weight`` (None: the deck's) weighs the hue histogram; ``fine_shift`` (None: the deck's
     ``struct_shift``) bounds the shifts tried, in map pixels."""
-    from .deck import _inner, _normalise
-
     cfg = deck.config
     if colour_weight is not None:
         cfg = replace(cfg, colour_weight=colour_weight)
@@ -1041,8 +1033,8 @@ def score_hex(deck: DeckProfile, crop: np.ndarray, anchor_id: str | None = None,
     maps, hist = turned_maps(crop, cfg)
     hel = np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(hist[None, :] * deck.colour).sum(axis=1)))        # [N]
     # coarse: half-resolution maps (a quarter of the products), centred
-    inner = _inner(maps, s)
-    q = (_normalise(_half(inner)) * w[None, :, None]).reshape(6, -1)                              # [6, C*K/4]
+    inner = inner_maps(maps, s)
+    q = (normalise_maps(_half(inner)) * w[None, :, None]).reshape(6, -1)                              # [6, C*K/4]
     D = (1.0 - _coarse_refs(deck) @ q.T) + cfg.colour_weight * hel[:, None]                      # [N, 6]
 
     def blend(Dm: np.ndarray) -> np.ndarray:   # [N, 6] -> [sectors, 6]
@@ -1102,13 +1094,11 @@ def _half(maps: np.ndarray) -> np.ndarray:
 def _coarse_refs(deck: DeckProfile) -> np.ndarray:
     """float32[N, C*K/4]: the deck's references at half resolution, normalised per channel (cached on the
     deck)."""
-    from .deck import _normalise
-
     cache = getattr(deck, "_coarse_cache", None)
     if cache is None or cache.shape[0] != len(deck.ref_ids):
         sw, sh = deck.config.struct_size
         st = deck.struct.reshape(len(deck.ref_ids), deck.struct.shape[1], sh, sw)
-        cache = np.ascontiguousarray(_normalise(_half(st)).reshape(len(deck.ref_ids), -1), np.float32)
+        cache = np.ascontiguousarray(normalise_maps(_half(st)).reshape(len(deck.ref_ids), -1), np.float32)
         deck._coarse_cache = cache
     return cache
 
@@ -1116,12 +1106,10 @@ def _coarse_refs(deck: DeckProfile) -> np.ndarray:
 def _shifted_within(big: np.ndarray, s: int, r: int) -> np.ndarray:
     """float32[S, C, K]: the normalised inner maps (``big`` has an ``s``-pixel border) at every shift within
     +-``r`` (r <= s)."""
-    from .deck import _normalise
-
     C, h, w = big.shape
     H, W = h - 2 * s, w - 2 * s
     outs = [big[:, dy:dy + H, dx:dx + W] for dy in range(s - r, s + r + 1) for dx in range(s - r, s + r + 1)]
-    return _normalise(np.stack(outs))
+    return normalise_maps(np.stack(outs))
 
 
 def _sector_index(deck: DeckProfile) -> tuple[np.ndarray, np.ndarray]:
@@ -1337,8 +1325,6 @@ def hex_enrollment_crop(image: np.ndarray, config: HexesConfig | None = None, ki
     Raises:
         DeckError: ``kind="photo"`` and no hex was found.
     """
-    from .deck import DeckError
-
     c = config or HexesConfig()
     h, w = image.shape[:2]
     if kind != "scan":
@@ -1377,8 +1363,6 @@ def build_hex_deck_from_images(images: dict[str, list[np.ndarray]], name: str = 
     Raises:
         DeckError: no images, or a photo without a hex (``kind="photo"``).
     """
-    from .deck import DeckError, deck_from_crops
-
     c = config or HexesConfig()
     if not images:
         raise DeckError("no hex images to enroll")
@@ -1396,8 +1380,6 @@ def build_hex_deck(folder: str | Path, name: str | None = None, hex_mm: float | 
     Raises:
         DeckError: the folder is missing, has no sector subfolders, or an image cannot be read.
     """
-    from .deck import read_enrollment_folder
-
     folder = Path(folder)
     images, sources = read_enrollment_folder(folder, "sector")
     return build_hex_deck_from_images(images, name or folder.name, hex_mm, config, sources=sources, kind=kind)
