@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from companion.camera_flow import even_zones, zones_from_seats
+from vision.table import even_zones, zones_from_seats
 from companion.errors import BadEntry
 from companion.flow import COLOURS, GameFlow, Outcome, check_player_colour, check_player_name
 

@@ -17,7 +17,9 @@ from vision.table import (
     calibrate,
     check_markers,
     detect_markers,
+    even_zones,
     mat_layout,
+    zones_from_seats,
     zones_of,
 )
 
@@ -141,6 +143,30 @@ def test_even_zones_and_polygons():
     given = Zones({"me": np.array([[0, 0], [10, 0], [10, 10], [0, 10]], float)})
     assert given.zone_of((5, 5)) == "me" and given.zone_of((15, 5)) is None
     assert Zones.from_json(z4.to_json()).zone_of((500, 950)) == "player1"
+
+
+def test_zones_even_and_from_tapped_seats():
+    # 2 players, no calibration, a 200 x 100 px frame: Zones.even gives the bottom and top halves.
+    z = even_zones(["Ann", "Bob"], (200, 100))
+    assert (z.units, z.zone_of((100, 90)), z.zone_of((100, 10))) == ("px", "Ann", "Bob")
+    # Seats tapped at the left and right edges: the nearest seat owns each point, split at x = 100.
+    z = zones_from_seats({"Ann": (0, 50), "Bob": (200, 50)}, (200, 100))
+    assert (z.zone_of((40, 10)), z.zone_of((160, 90)), z.zone_of((99, 50)), z.zone_of((101, 50))) == ("Ann", "Bob", "Ann", "Bob")
+    with pytest.raises(ValueError, match="same seat"):
+        zones_from_seats({"Ann": (0, 50), "Bob": (0, 50)}, (200, 100))
+
+
+def test_even_zones_in_table_mm_with_a_calibration():
+    cal = calibrate(sheet_frame(known_h(tilt=60.0)), mat_layout())
+    z = even_zones(["Ann", "Bob"], (1280, 960), cal)
+    assert z.units == "mm"
+    # the first player sits at the frame's bottom edge, the second at its top (seen on the table)
+    bottom, top = cal.to_mm(np.array([[640.0, 950.0], [640.0, 10.0]]))
+    assert (z.zone_of(bottom), z.zone_of(top)) == ("Ann", "Bob")
+    # seats tapped in mm: the nearest seat owns each point
+    seats = zones_from_seats({"Ann": (105.0, 0.0), "Bob": (105.0, 297.0)}, (1280, 960), cal)
+    assert seats.units == "mm"
+    assert (seats.zone_of((105.0, 100.0)), seats.zone_of((105.0, 200.0))) == ("Ann", "Bob")
 
 
 @pytest.mark.parametrize("bad", [None, "frame", np.zeros((0, 0, 3), np.uint8), np.zeros((50, 50), np.uint8),

@@ -1,4 +1,5 @@
-"""Table geometry: ArUco markers, the table-plane homography, mm per pixel, moved-marker check, player zones.
+"""Table geometry: ArUco markers, the table-plane homography, mm per pixel, moved-marker check, player zones
+(even sectors, or from the seats players tapped).
 
 Glossary: *table frame* = millimetres on the table plane, x to the right and y towards the camera's
 bottom edge as seen on the printed sheet (origin = top-left of the marker layout); *layout* = where
@@ -11,6 +12,7 @@ Every step is a pure function of ``(config, frame or data)``; thresholds live in
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -35,7 +37,9 @@ __all__ = [
     "check_markers",
     "corner_layout",
     "detect_markers",
+    "even_zones",
     "mat_layout",
+    "zones_from_seats",
     "zones_of",
 ]
 
@@ -427,3 +431,74 @@ def zones_of(zones: Zones | None, centres_mm: np.ndarray, polygons_px: list[np.n
         return [None] * n
     use_mm = zones.units == "mm" and not mm_estimated
     return [zones.zone_of(centres_mm[k] if use_mm else polygons_px[k].mean(axis=0)) for k in range(n)]
+
+
+def _frame_area(frame_size: tuple[int, int], calibration: TableCalibration | None) -> tuple[np.ndarray, str]:
+    """The frame's extent as a rectangle ``float[4, 2]`` in the zones' units (mm with a calibration)."""
+    w, h = frame_size
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    if calibration is None:
+        return corners, "px"
+    lo, hi = calibration.footprint_mm(w, h, reach_mm=math.inf)
+    return np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]], np.float64), "mm"
+
+
+def even_zones(names: Sequence[str], frame_size: tuple[int, int],
+               calibration: TableCalibration | None = None) -> Zones:
+    """:meth:`Zones.even` over the whole frame: the first player at the bottom edge,
+    the others clockwise. In table mm with a calibration (the frame's extent on the table), else px."""
+    rect, units = _frame_area(frame_size, calibration)
+    lo = rect[0]
+    size = rect[2] - rect[0]
+    zones = Zones.even(list(names), float(size[0]), float(size[1]), units=units)
+    return Zones({k: np.asarray(v, np.float64) + lo for k, v in zones.polygons.items()}, units)
+
+
+def _clip(poly: np.ndarray, a: np.ndarray, b: float) -> np.ndarray:
+    """Sutherland-Hodgman: the part of convex ``poly`` where ``a . x <= b``."""
+    out = []
+    n = len(poly)
+    for k in range(n):
+        p, q = poly[k], poly[(k + 1) % n]
+        fp, fq = float(a @ p) - b, float(a @ q) - b
+        if fp <= 0:
+            out.append(p)
+        if fp * fq < 0:
+            out.append(p + (q - p) * (fp / (fp - fq)))
+    return np.array(out, np.float64).reshape(-1, 2)
+
+
+def zones_from_seats(seats: Mapping[str, Sequence[float]], frame_size: tuple[int, int],
+                     calibration: TableCalibration | None = None) -> Zones:
+    """Player zones from the seat each player tapped: every point of the table belongs to the nearest seat.
+
+    Args:
+        seats: player -> ``[x, y]`` where they sit, in the zones' units (table mm with a calibration,
+            else frame px).
+        frame_size: ``(width, height)`` px of the camera frame (the zones cover its extent).
+        calibration: the table calibration or None.
+
+    Returns:
+        A :class:`Zones` of convex polygons (one per player) covering the frame.
+
+    Raises:
+        ValueError: no seats, or two players on the same point.
+    """
+    if not seats:
+        raise ValueError("no seats to make zones from")
+    rect, units = _frame_area(frame_size, calibration)
+    pts = {k: np.asarray(v, np.float64).reshape(2) for k, v in seats.items()}
+    polys = {}
+    for name, p in pts.items():
+        poly = rect.copy()
+        for other, q in pts.items():
+            if other == name:
+                continue
+            if np.allclose(p, q):
+                raise ValueError(f"{name} and {other} tapped the same seat")
+            a = q - p  # closer to p than to q: a . x <= a . (p + q) / 2
+            poly = _clip(poly, a, float(a @ (p + q) / 2))
+            if len(poly) == 0:
+                break
+        polys[name] = poly
+    return Zones(polys, units)
