@@ -20,7 +20,7 @@ import numpy as np
 
 from .frames import validate_frame
 from .quads import fit_quad, order_quad, quad_size
-from .raster import shift
+from .raster import rotation_canvas, shift
 from .table import MIN_SIDE_PX, TableCalibration
 from .timing import timed_stage
 
@@ -231,11 +231,7 @@ def split_blob(img: np.ndarray, blob: Blob, card: tuple[float, float], config: C
     theta = dominant_angle(roi, cv2.dilate(m, np.ones((5, 5), np.uint8)))
     ang = theta if theta <= 45.0 else theta - 90.0
     h, w = roi.shape
-    R = cv2.getRotationMatrix2D((w / 2, h / 2), ang, 1.0)
-    cos, sin = abs(R[0, 0]), abs(R[0, 1])
-    nw, nh = int(w * cos + h * sin) + 2, int(w * sin + h * cos) + 2
-    R[0, 2] += nw / 2 - w / 2
-    R[1, 2] += nh / 2 - h / 2
+    R, nw, nh = rotation_canvas(w, h, ang)
     g = cv2.warpAffine(roi, R, (nw, nh), flags=cv2.INTER_LINEAR).astype(np.float32)
     mm = (cv2.warpAffine(m, R, (nw, nh), flags=cv2.INTER_NEAREST) > 0).astype(np.float32)
     g = cv2.GaussianBlur(g, (0, 0), 1.0)

@@ -36,6 +36,7 @@ from .card_match import SearchView, refine_identifications
 from .deck import DeckProfile
 from .errors import VisionError
 from .frames import validate_frame
+from .observations import point_json
 from .quads import order_quad, quad_size, rectify
 from .table import (
     MIN_SIDE_PX,
@@ -105,8 +106,8 @@ class CardObservation:
     def to_json(self) -> dict:
         return {
             "id": self.id,
-            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
-            "center_mm": [round(float(self.center_mm[0]), 1), round(float(self.center_mm[1]), 1)],
+            "corners": [point_json(p) for p in self.corners],
+            "center_mm": point_json(self.center_mm),
             "rotation_deg": round(float(self.rotation_deg), 1),
             "row": int(self.row),
             "col": int(self.col),

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from ..card_detect import foreground_mask
-from ..raster import shift
+from ..raster import rotation_canvas, shift
 from ..timing import timed_stage
 from .config import HexesConfig
 from .geometry import EDGE_NORMAL_DEG, SQRT3, HexCandidate, hexagon
@@ -116,11 +116,7 @@ def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
     theta = lattice_angle(g, cv2.dilate(m, np.ones((5, 5), np.uint8)))
     h, w = g.shape
     # turn the ROI so the lattice is upright (counter-clockwise by theta on screen)
-    Rm = cv2.getRotationMatrix2D((w / 2, h / 2), theta, 1.0)
-    cos, sin = abs(Rm[0, 0]), abs(Rm[0, 1])
-    nw, nh = int(w * cos + h * sin) + 2, int(w * sin + h * cos) + 2
-    Rm[0, 2] += nw / 2 - w / 2
-    Rm[1, 2] += nh / 2 - h / 2
+    Rm, nw, nh = rotation_canvas(w, h, theta)
     gr = cv2.warpAffine(g, Rm, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     mr = (cv2.warpAffine(m, Rm, (nw, nh), flags=cv2.INTER_NEAREST) > 0).astype(np.float32)
     sides = side_maps(gr, flat, config)

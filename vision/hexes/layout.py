@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..observations import point_json
 from ..table import TableCalibration, Zones, zones_of
 from .config import HexesConfig
 from .geometry import SQRT3, axial_round
@@ -49,8 +50,8 @@ class HexObservation:
     def to_json(self) -> dict:
         return {
             "id": self.id,
-            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
-            "center_mm": [round(float(self.center_mm[0]), 1), round(float(self.center_mm[1]), 1)],
+            "corners": [point_json(p) for p in self.corners],
+            "center_mm": point_json(self.center_mm),
             "rotation": None if self.rotation is None else int(self.rotation),
             "rotation_deg": round(float(self.rotation_deg), 1),
             "axial": None if self.axial is None else [int(self.axial[0]), int(self.axial[1])],
