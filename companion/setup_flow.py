@@ -33,9 +33,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from vision.table import even_zones, zones_from_seats
 from companion.errors import BadEntry
 from companion.flow import COLOURS, GameFlow, Outcome, check_player_colour, check_player_name
+from vision.table import even_zones, zones_from_seats
 
 __all__ = ["PLAYER_LIMITS", "SETUP_ACTIONS", "TableSetup"]
 
