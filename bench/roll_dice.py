@@ -49,8 +49,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision import synth
-from vision.profiles import build_profile, load_dice_faces
-from vision.roll_dice import RollDiceConfig, RollDiceReader, rect_box
+from vision.profiles import load_dice_faces
+from vision.roll_dice import RollDiceConfig, RollDiceReader, build_profile, rect_box
 
 STAGES = ("validate", "foreground", "candidates", "cnn", "tops", "dedupe", "colours", "faces", "assemble")
 

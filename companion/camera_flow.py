@@ -50,9 +50,9 @@ import numpy as np
 from companion.errors import shown
 from companion.watch import seen_cards
 from rules import BadEvent, Event, UnknownEvent
+from vision.table import even_zones
 
-__all__ = ["CameraFlow", "CameraSpec", "Observed", "Proposal", "Question", "ReadPlan", "Sight", "TableauCamera",
-           "even_zones", "zones_from_seats"]
+__all__ = ["CameraFlow", "CameraSpec", "Observed", "Proposal", "Question", "ReadPlan", "Sight", "TableauCamera"]
 
 log = logging.getLogger(__name__)
 
@@ -254,83 +254,6 @@ class Question:
         p = self.proposal
         return {"id": self.id, "player": p.player, "text": p.text, "kind": p.kind, "payload": dict(p.payload),
                 "choices": list(p.choices), "proposed": p.proposed, "choice": self.choice, "error": self.error}
-
-
-# -- zones -----------------------------------------------------------------------------------------
-
-
-def _frame_area(frame_size: tuple[int, int], calibration: Any) -> tuple[np.ndarray, str]:
-    """The frame's extent as a rectangle ``float[4, 2]`` in the zones' units (mm with a calibration)."""
-    w, h = frame_size
-    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
-    if calibration is None:
-        return corners, "px"
-    mm = calibration.to_mm(corners)
-    lo, hi = mm.min(axis=0), mm.max(axis=0)
-    return np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]], np.float64), "mm"
-
-
-def even_zones(names: Sequence[str], frame_size: tuple[int, int], calibration: Any = None) -> Any:
-    """:meth:`vision.table.Zones.even` over the whole frame: the first player at the bottom edge,
-    the others clockwise. In table mm with a calibration (the frame's extent on the table), else px."""
-    from vision.table import Zones
-
-    rect, units = _frame_area(frame_size, calibration)
-    lo = rect[0]
-    size = rect[2] - rect[0]
-    zones = Zones.even(list(names), float(size[0]), float(size[1]), units=units)
-    return Zones({k: np.asarray(v, np.float64) + lo for k, v in zones.polygons.items()}, units)
-
-
-def _clip(poly: np.ndarray, a: np.ndarray, b: float) -> np.ndarray:
-    """Sutherland-Hodgman: the part of convex ``poly`` where ``a . x <= b``."""
-    out = []
-    n = len(poly)
-    for k in range(n):
-        p, q = poly[k], poly[(k + 1) % n]
-        fp, fq = float(a @ p) - b, float(a @ q) - b
-        if fp <= 0:
-            out.append(p)
-        if fp * fq < 0:
-            out.append(p + (q - p) * (fp / (fp - fq)))
-    return np.array(out, np.float64).reshape(-1, 2)
-
-
-def zones_from_seats(seats: Mapping[str, Sequence[float]], frame_size: tuple[int, int], calibration: Any = None) -> Any:
-    """Player zones from the seat each player tapped: every point of the table belongs to the nearest seat.
-
-    Args:
-        seats: player -> ``[x, y]`` where they sit, in the zones' units (table mm with a calibration,
-            else frame px).
-        frame_size: ``(width, height)`` px of the camera frame (the zones cover its extent).
-        calibration: the table calibration or None.
-
-    Returns:
-        A :class:`vision.table.Zones` of convex polygons (one per player) covering the frame.
-
-    Raises:
-        ValueError: no seats, or two players on the same point.
-    """
-    from vision.table import Zones
-
-    if not seats:
-        raise ValueError("no seats to make zones from")
-    rect, units = _frame_area(frame_size, calibration)
-    pts = {k: np.asarray(v, np.float64).reshape(2) for k, v in seats.items()}
-    polys = {}
-    for name, p in pts.items():
-        poly = rect.copy()
-        for other, q in pts.items():
-            if other == name:
-                continue
-            if np.allclose(p, q):
-                raise ValueError(f"{name} and {other} tapped the same seat")
-            a = q - p  # closer to p than to q: a . x <= a . (p + q) / 2
-            poly = _clip(poly, a, float(a @ (p + q) / 2))
-            if len(poly) == 0:
-                break
-        polys[name] = poly
-    return Zones(polys, units)
 
 
 # -- the flow ----------------------------------------------------------------------------------------

@@ -37,11 +37,11 @@ import time
 from typing import Any, Callable, Mapping, Sequence
 
 from companion import records
-from companion.camera_flow import even_zones, zones_from_seats
 from companion.errors import BadEntry, shown
 from companion.flow import COLOURS, GameFlow, Outcome, check_player_colour, check_player_name
 from companion.session import new_id
 from rules import Event
+from vision.table import even_zones, zones_from_seats
 
 log = logging.getLogger(__name__)
 

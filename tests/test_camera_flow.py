@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from companion.app import MainLoop
-from companion.camera_flow import CameraFlow, even_zones, zones_from_seats
+from companion.camera_flow import CameraFlow
 from companion.flow import GameFlow, parse_players
 from companion.flows import FLOWS
 from companion.hub import StateHub
@@ -184,17 +184,6 @@ def test_markers_moved_since_calibration_are_said(store, among_deck):
     markers = cam.view()["markers"]
     assert sorted(markers["moved"]) == sorted(cal.markers_px)
     assert "moved since calibration" in markers["message"] and "companion calibrate" in markers["message"]
-
-
-def test_zones_even_and_from_tapped_seats():
-    # 2 players, no calibration, a 200 x 100 px frame: Zones.even gives the bottom and top halves.
-    z = even_zones(["Ann", "Bob"], (200, 100))
-    assert (z.units, z.zone_of((100, 90)), z.zone_of((100, 10))) == ("px", "Ann", "Bob")
-    # Seats tapped at the left and right edges: the nearest seat owns each point, split at x = 100.
-    z = zones_from_seats({"Ann": (0, 50), "Bob": (200, 50)}, (200, 100))
-    assert (z.zone_of((40, 10)), z.zone_of((160, 90)), z.zone_of((99, 50)), z.zone_of((101, 50))) == ("Ann", "Bob", "Ann", "Bob")
-    with pytest.raises(ValueError, match="same seat"):
-        zones_from_seats({"Ann": (0, 50), "Bob": (0, 50)}, (200, 100))
 
 
 def test_main_loop_reads_when_the_table_is_still_and_a_phone_confirms(store, among_deck):

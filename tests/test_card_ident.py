@@ -9,9 +9,11 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.card_features import IdConfig, flatten_light, ink_amplitude
 from vision.card_match import RefineConfig, candidate_quads, edge_profiles, refine_identifications
-from vision.cards import CardsConfig, order_quad, read_cards, rectify
-from vision.deck import DeckProfile, IdConfig, deck_from_crops, flatten_light, ink_amplitude
+from vision.cards import CardsConfig, read_cards
+from vision.deck import DeckProfile, deck_from_crops
+from vision.quads import order_quad, rectify
 
 
 def card_on_table(corners: np.ndarray, size=(400, 300)) -> np.ndarray:

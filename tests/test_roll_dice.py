@@ -1,4 +1,4 @@
-"""The Roll for the Galaxy dice reader (vision/roll_dice.py) and its enrollment profiles (vision/profiles.py).
+"""The Roll for the Galaxy dice reader (vision/roll_dice/) and its enrollment profiles (vision/profiles.py).
 
 Profiles are enrolled from small synthetic photos (module fixtures, one per stand-in symbol set);
 scenes are 640x360 with seeds disjoint from enrollment.
@@ -15,16 +15,11 @@ import numpy as np
 import pytest
 
 from vision import BadFrame, VisionError, synth
-from vision.profiles import (
-    DiceProfile,
-    ProfileError,
-    allowed_pairs,
-    build_profile,
-    load_dice_faces,
-)
+from vision.profiles import DiceProfile, ProfileError, allowed_pairs, load_dice_faces
 from vision.roll_dice import (
     RollDiceReader,
     RollDieObservation,
+    build_profile,
     enroll_roll_dice,
     read_image_file,
     read_roll_dice,
@@ -253,14 +248,9 @@ BYLER = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "byler_d6_
 def test_cnn_candidates_bring_back_a_missed_die():
     """A die the classical stage missed (here: removed from its candidates) comes back from the
     CNN detector; a die both found stays one candidate."""
-    from vision.roll_dice import (
-        Candidates,
-        RollDiceConfig,
-        add_cnn_candidates,
-        find_candidates,
-        foreground,
-        load_cnn,
-    )
+    from vision.roll_dice import Candidates, RollDiceConfig
+    from vision.roll_dice.candidates import add_cnn_candidates, find_candidates, load_cnn
+    from vision.roll_dice.foreground import foreground
 
     cfg = RollDiceConfig()
     sc = synth.render_scene(211, replace(SCENE, touching=0.0), dice=[(c, FACES_BY_COLOUR[c][1]) for c in synth.COLOURS])
@@ -281,7 +271,8 @@ def test_cnn_candidates_bring_back_a_missed_die():
 
 
 def test_keep_ink_polarity_takes_out_glare_not_ink():
-    from vision.roll_dice import RollDiceConfig, keep_ink_polarity
+    from vision.roll_dice import RollDiceConfig
+    from vision.roll_dice.faces import keep_ink_polarity
 
     cfg = RollDiceConfig()
     ink = np.zeros((2, 2, 8, 8), np.float32)
@@ -316,15 +307,10 @@ def test_relocate_faces_finds_a_face_cut_off_centre(profile_a: DiceProfile):
     """Top faces cut 30% of a side off their centre; the second look (forced for every die here)
     never lowers a die's best NCC, moves a rect it replaces back onto its die, and reads most
     faces right."""
-    from vision.roll_dice import (
-        TopFaces,
-        calibrate_colours,
-        ink_map,
-        keep_ink_polarity,
-        match_faces,
-        relocate_faces,
-        upright_patch,
-    )
+    from vision.roll_dice import TopFaces
+    from vision.roll_dice.colours import calibrate_colours
+    from vision.roll_dice.faces import keep_ink_polarity, match_faces, relocate_faces
+    from vision.roll_dice.tops import ink_map, upright_patch
 
     reader = RollDiceReader(profile_a)
     cfg = replace(reader.config, relocate_below=1.0)

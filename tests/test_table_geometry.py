@@ -13,10 +13,14 @@ from vision.table import (
     MarkersMoved,
     TableCalibration,
     Zones,
+    apply_homography,
     calibrate,
     check_markers,
     detect_markers,
+    even_zones,
     mat_layout,
+    zones_from_seats,
+    zones_of,
 )
 
 DPI = 100
@@ -81,6 +85,35 @@ def test_markers_moved_is_reported():
     assert c2.ok and 0 in c2.missing
 
 
+def test_top_down_view_and_marker_cover():
+    cal = calibrate(sheet_frame(known_h(tilt=60.0)), mat_layout())
+    # the top-down image at 2 px/mm with its origin at table (-10, -20) mm: a table point p lands on 2 (p - origin)
+    M = cal.top_down(np.array([-10.0, -20.0]), 2.0)
+    pts_mm = np.array([[0.0, 0.0], [105.0, 148.5], [210.0, 297.0]])
+    got = apply_homography(M, cal.to_px(pts_mm))
+    assert np.abs(got - 2.0 * (pts_mm - [-10.0, -20.0])).max() < 1e-6
+    # the 1280 x 960 frame sees the whole sheet and more: its footprint holds the sheet, within 2 m of it
+    lo, hi = cal.footprint_mm(1280, 960)
+    assert (lo < 0).all() and (hi > [210.0, 297.0]).all()
+    assert (lo >= -2000.0).all() and (hi <= [2210.0, 2297.0]).all()
+    # a card quad over marker 0 (the sheet's top-left, 12-52 mm) covers it; one in the sheet's middle does not
+    over = cal.to_px(np.array([[5.0, 5.0], [60.0, 5.0], [60.0, 60.0], [5.0, 60.0]]))
+    middle = cal.to_px(np.array([[70.0, 100.0], [140.0, 100.0], [140.0, 200.0], [70.0, 200.0]]))
+    assert cal.covers_marker(over) and not cal.covers_marker(middle)
+
+
+def test_zones_of_pieces_in_mm_and_px():
+    zones_mm = Zones.even(["south", "north"], 1000.0, 600.0)
+    centres_mm = np.array([[500.0, 550.0], [500.0, 50.0]])
+    quads_px = [np.array([[0, 0], [10, 0], [10, 10], [0, 10]], float) + [490, 40],   # pixel centre (495, 45)
+                np.array([[0, 0], [10, 0], [10, 10], [0, 10]], float) + [490, 540]]  # (495, 545)
+    # calibrated: mm zones at the mm centres
+    assert zones_of(zones_mm, centres_mm, quads_px, mm_estimated=False) == ["south", "north"]
+    # mm only estimated: looked up at the pixel centres
+    assert zones_of(zones_mm, centres_mm, quads_px, mm_estimated=True) == ["north", "south"]
+    assert zones_of(None, centres_mm, quads_px, mm_estimated=False) == [None, None]
+
+
 def test_calibration_needs_markers():
     with pytest.raises(CalibrationFailed, match="need at least"):
         calibrate(np.full((480, 640, 3), 90, np.uint8))
@@ -110,6 +143,30 @@ def test_even_zones_and_polygons():
     given = Zones({"me": np.array([[0, 0], [10, 0], [10, 10], [0, 10]], float)})
     assert given.zone_of((5, 5)) == "me" and given.zone_of((15, 5)) is None
     assert Zones.from_json(z4.to_json()).zone_of((500, 950)) == "player1"
+
+
+def test_zones_even_and_from_tapped_seats():
+    # 2 players, no calibration, a 200 x 100 px frame: Zones.even gives the bottom and top halves.
+    z = even_zones(["Ann", "Bob"], (200, 100))
+    assert (z.units, z.zone_of((100, 90)), z.zone_of((100, 10))) == ("px", "Ann", "Bob")
+    # Seats tapped at the left and right edges: the nearest seat owns each point, split at x = 100.
+    z = zones_from_seats({"Ann": (0, 50), "Bob": (200, 50)}, (200, 100))
+    assert (z.zone_of((40, 10)), z.zone_of((160, 90)), z.zone_of((99, 50)), z.zone_of((101, 50))) == ("Ann", "Bob", "Ann", "Bob")
+    with pytest.raises(ValueError, match="same seat"):
+        zones_from_seats({"Ann": (0, 50), "Bob": (0, 50)}, (200, 100))
+
+
+def test_even_zones_in_table_mm_with_a_calibration():
+    cal = calibrate(sheet_frame(known_h(tilt=60.0)), mat_layout())
+    z = even_zones(["Ann", "Bob"], (1280, 960), cal)
+    assert z.units == "mm"
+    # the first player sits at the frame's bottom edge, the second at its top (seen on the table)
+    bottom, top = cal.to_mm(np.array([[640.0, 950.0], [640.0, 10.0]]))
+    assert (z.zone_of(bottom), z.zone_of(top)) == ("Ann", "Bob")
+    # seats tapped in mm: the nearest seat owns each point
+    seats = zones_from_seats({"Ann": (105.0, 0.0), "Bob": (105.0, 297.0)}, (1280, 960), cal)
+    assert seats.units == "mm"
+    assert (seats.zone_of((105.0, 100.0)), seats.zone_of((105.0, 200.0))) == ("Ann", "Bob")
 
 
 @pytest.mark.parametrize("bad", [None, "frame", np.zeros((0, 0, 3), np.uint8), np.zeros((50, 50), np.uint8),

@@ -1,6 +1,6 @@
 """Second look at cards whose first identification is weak: candidate outlines, kept by match quality.
 
-A card's quad from :func:`vision.cards.find_quads` can be off: a card frame of the table's colour makes the
+A card's quad from :func:`vision.card_detect.find_quads` can be off: a card frame of the table's colour makes the
 foreground blob the card's inner panel only; a card seen at an angle makes the fitted quad the minimum-area
 rectangle around a parallelogram; a lattice cell of touching cards can sit a few percent off. The crop then
 shows part of the table or of a neighbour and the deck no longer recognises the card.
@@ -15,16 +15,20 @@ original; the kept outline is then centred on the card by the shift at which its
 (:func:`matched_shift`, geometric verification against the enrolled image).
 
 Units: pixels of the image the quads are given in; quads are float[4, 2], clockwise from the card's
-top-left (:func:`vision.cards.order_quad`).
+top-left (:func:`vision.quads.order_quad`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
 import cv2
 import numpy as np
+
+from .card_features import crop_features, shifted_maps, turn_crop
+from .deck import DeckProfile
+from .quads import rectify
 
 __all__ = ["RefineConfig", "SearchView", "candidate_quads", "edge_profiles", "matched_shift", "refine_identifications"]
 
@@ -277,26 +281,22 @@ class SearchView:
     card_px: tuple[float, float] | None = None
 
 
-def _coarse_best(deck: Any, crop: np.ndarray, turns: tuple[int, ...] | None = None) -> float:
+def _coarse_best(deck: DeckProfile, crop: np.ndarray, turns: tuple[int, ...] | None = None) -> float:
     """Lowest coarse distance (:meth:`vision.deck.DeckProfile.coarse_distances`) of ``crop`` to any
     reference at the given quarter turns (None: every turn the deck tries)."""
-    from .deck import _turn
-
     turns = deck.turns_to_try() if turns is None else turns
-    return float(min(deck.coarse_distances(_turn(crop, t)).min() for t in turns))
+    return float(min(deck.coarse_distances(turn_crop(crop, t)).min() for t in turns))
 
 
-def matched_shift(deck: Any, crop: np.ndarray, card_id: str, turn: int) -> np.ndarray:
+def matched_shift(deck: DeckProfile, crop: np.ndarray, card_id: str, turn: int) -> np.ndarray:
     """float[2] (dx, dy) in pixels of ``crop``: where the card's content sits against its quad, from the
     structure-map shift (within the deck's ``struct_shift``) at which ``card_id``'s best reference
     correlates best with the crop turned ``turn`` quarter turns (move the quad by it to centre the card)."""
-    from .deck import _features, _shifted, _turn
-
     cfg = deck.config
     s = cfg.struct_shift
-    turned = _turn(crop, turn)
-    big, _, _ = _features(turned, cfg, "card")
-    q = _shifted(big, s)                                                     # [S, C, K]
+    turned = turn_crop(crop, turn)
+    big, _, _ = crop_features(turned, cfg, "card")
+    q = shifted_maps(big, s)                                                     # [S, C, K]
     w = np.asarray(cfg.channel_weights, np.float32)
     qw = (q * (w / w.sum())[None, :, None]).reshape(q.shape[0], -1)
     refs = [i for i, r in enumerate(deck.ref_ids) if r == card_id]
@@ -321,7 +321,7 @@ def _shift_quad(quad: np.ndarray, v: np.ndarray, cw: int, ch: int) -> np.ndarray
     return cv2.perspectiveTransform((dst + v).reshape(-1, 1, 2), M).reshape(4, 2)
 
 
-def refine_identifications(deck: Any, frame: np.ndarray, quads: list[np.ndarray], crops: list[np.ndarray],
+def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.ndarray], crops: list[np.ndarray],
                            scores: list[tuple[str, float, float, int]], mirrored: bool,
                            cfg: RefineConfig | None = None,
                            view: SearchView | None = None) -> tuple[list, list[np.ndarray], list[np.ndarray]]:
@@ -350,8 +350,6 @@ def refine_identifications(deck: Any, frame: np.ndarray, quads: list[np.ndarray]
     Returns:
         (scores, quads, crops): new lists, equal to the inputs except for the cards whose outline changed.
     """
-    from .cards import rectify
-
     cfg = cfg or RefineConfig()
     scores, quads, crops = list(scores), list(quads), list(crops)
     if getattr(deck, "shape", "card") != "card" or not crops:

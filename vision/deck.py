@@ -1,17 +1,7 @@
 """Enrolled deck profiles: build from ``DIR/<card-id>/`` photos or scans, save/load (versioned), identify.
 
-Identification compares a rectified crop with every enrolled reference:
-
-* *structure*: the white-balanced lightness map of the card face (``struct_size``), blurred, compared by
-  normalised cross-correlation over small shifts (``cv2.matchTemplate``) -- layout, counts, shapes,
-  shading and artwork;
-* *colour*: a hue histogram of the inked (saturated) pixels after white balance against the card's own
-  paper, compared by the Hellinger distance -- what the lightness map cannot see (red vs green vs purple);
-* *ink amplitude* (cards): the mean ink darkness and chroma of the card's centre, compared as a log ratio --
-  the contrast the correlation normalises away (a solid shape against a hatched one of the same outline).
-
-For cards the crop is first divided by a planar light field fitted to its paper (a light falling off across
-the card, a coloured lamp on one side) before the white balance.
+Identification compares a rectified crop's features (:mod:`vision.card_features`: structure maps, ink hue
+histogram, ink amplitude) with every enrolled reference.
 
 distance = (1 - ncc) + colour_weight * hellinger + amp_weight * amplitude; each card's score is its best
 reference's distance (blended with the mean of its references). A crop is 'not in the deck' when the best distance exceeds ``unknown_distance``; confidence grows with the margin
@@ -33,20 +23,24 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .cards import (
-    CardsConfig,
-    crop_size,
-    find_quads,
-    foreground_mask,
-    quad_size,
-    rectify,
-    resize_for_work,
+from .card_detect import CardsConfig, crop_size, find_quads, foreground_mask, resize_for_work
+from .card_features import (
+    IdConfig,
+    card_features,
+    crop_features,
+    ink_amplitude,
+    inner_maps,
+    mask_face,
+    normalise_maps,
+    shifted_maps,
+    turn_crop,
 )
 from .errors import VisionError
+from .quads import quad_size, rectify
 from .table import TableConfig, detect_markers
 
-__all__ = ["DECK_VERSION", "DeckError", "DeckProfile", "Identification", "build_deck", "build_deck_from_images",
-           "card_features", "deck_from_crops", "enrollment_crop", "shape_mask"]
+__all__ = ["DECK_VERSION", "DeckError", "DeckProfile", "IdConfig", "Identification", "build_deck",
+           "build_deck_from_images", "deck_from_crops", "enrollment_crop", "read_enrollment_folder"]
 
 DECK_VERSION = 1
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
@@ -54,70 +48,6 @@ IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
 class DeckError(VisionError):
     """A deck folder or profile file cannot be used (the message says why)."""
-
-
-@dataclass(frozen=True)
-class IdConfig:
-    """Thresholds of the identification step.
-
-    Attributes:
-        struct_size: (width, height) of the lightness map compared by NCC.
-        struct_shift: shifts up to this many pixels are tried when correlating.
-        blur_sigma: Gaussian blur of the lightness map (pixels of the map).
-        margin_frac: this fraction of the crop is trimmed on every side before features (edge bleed).
-        paper_percentile: per-channel percentile taken as the paper's colour for white balance.
-        ink_chroma: Lab chroma above which a white-balanced pixel counts as ink.
-        hue_bins: bins of the ink hue histogram.
-        hue_smooth: circular Gaussian smoothing of that histogram (sigma in bins).
-        colour_weight: weight of the colour distance against (1 - ncc).
-        shortlist: references compared at every shift (the closest at the centred shift; the rest keep
-            their centred distance).
-        occlusion_drop: the structure correlation is also computed without the this many worst of the
-            map's 2 x 3 blocks (a hand or a glare over part of the card) ...
-        occlusion_weight: ... and blended in with this weight (0 = off).
-        ref_mean_weight: a card's distance = (1 - w) * its best reference's + w * the mean of its references'.
-        unknown_distance: a best distance above this may mean 'not in the deck' (id None) ...
-        unknown_relative: ... when it also exceeds the median of the frame's other cards by this ...
-        unknown_distance_max: ... and always above this.
-        conf_margin_scale: confidence = 1 - exp(-margin / this) (margin = second-best - best distance) ...
-        conf_dist_soft: ... times a soft factor falling from 1 to 0 as the best distance goes from
-            ``conf_dist_soft * unknown_distance`` to ``unknown_distance``.
-        flatten_light: cards only: before white balance, divide the crop by a per-channel plane fitted to its
-            brightest (paper) parts in ``light_cells`` (columns, rows) cells -- a light fall-off or a coloured
-            light from one side of the card (hex decks never flatten).
-        light_cells: see flatten_light.
-        amp_weight: cards only: weight of the ink amplitude term, the mean absolute log ratio of the crop's
-            mean ink darkness and chroma to the reference's (:func:`ink_amplitude`; what the contrast-free
-            correlation cannot see: a solid shape against a hatched one of the same outline) ...
-        amp_floor: ... each amplitude floored at this (white-balanced units) before the ratio ...
-        amp_margin_frac: ... and measured without this fraction of the crop on every side (rounded
-            corners and the table or a neighbour at the edge stay out).
-    """
-
-    struct_size: tuple[int, int] = (48, 72)
-    struct_shift: int = 3
-    blur_sigma: float = 1.5
-    margin_frac: float = 0.04
-    paper_percentile: float = 85.0
-    ink_chroma: float = 14.0
-    hue_bins: int = 24
-    hue_smooth: float = 2.0
-    channel_weights: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0)
-    colour_weight: float = 0.5
-    shortlist: int = 16
-    occlusion_drop: int = 2
-    occlusion_weight: float = 0.5
-    ref_mean_weight: float = 0.5
-    unknown_distance: float = 0.35
-    unknown_relative: float = 0.30
-    unknown_distance_max: float = 1.0
-    conf_margin_scale: float = 0.08
-    conf_dist_soft: float = 0.6
-    flatten_light: bool = True
-    light_cells: tuple[int, int] = (4, 6)
-    amp_weight: float = 0.1
-    amp_floor: float = 0.01
-    amp_margin_frac: float = 0.1
 
 
 #: IdConfig fields added after the first profiles were saved, with the value that reproduces those
@@ -142,228 +72,6 @@ class Identification:
     second: float
     turns: int
     best_guess: str | None = None
-
-
-# ----------------------------------------------------------------------------------------------- features
-
-
-def white_balance(crop: np.ndarray, cfg: IdConfig) -> np.ndarray:
-    """float32 BGR crop divided by the paper colour (its ``paper_percentile`` per channel), 1.0 = paper."""
-    f = crop.astype(np.float32)
-    paper = np.percentile(f.reshape(-1, 3), cfg.paper_percentile, axis=0)
-    return f / np.maximum(paper, 8.0)
-
-
-def flatten_light(crop: np.ndarray, cells: tuple[int, int] = (4, 6), percentile: float = 85.0) -> np.ndarray:
-    """float32 BGR ``crop`` divided by a smooth light field with mean 1: per channel, a plane fitted (least
-    squares, in log) to the ``percentile`` of each of ``cells`` (columns, rows) cells, refitted without the
-    cells darker than the plane by more than twice the residual spread (artwork, not paper).
-
-    Only the fall-off across the card is removed; the overall level and colour stay for :func:`white_balance`.
-    """
-    f = crop.astype(np.float32)
-    h, w = f.shape[:2]
-    nx, ny = max(1, int(cells[0])), max(1, int(cells[1]))
-    if nx * ny < 4 or h < 2 * ny or w < 2 * nx:
-        return f
-    c = 8  # each cell sampled at c x c pixels (area-averaged), one percentile call for all cells
-    small = cv2.resize(f, (nx * c, ny * c), interpolation=cv2.INTER_AREA)
-    cellpix = small.reshape(ny, c, nx, c, 3).transpose(0, 2, 1, 3, 4).reshape(ny, nx, c * c, 3)
-    kth = int(round(percentile / 100.0 * (c * c - 1)))
-    vals = np.partition(cellpix, kth, axis=2)[:, :, kth].astype(np.float64)      # [ny, nx, 3]
-    cy = (np.arange(ny) + 0.5) / ny - 0.5
-    cx = (np.arange(nx) + 0.5) / nx - 0.5
-    gy, gx = np.meshgrid(cy, cx, indexing="ij")
-    A = np.stack([np.ones(gx.size), gx.ravel(), gy.ravel()], axis=1)
-    logv = np.log(np.maximum(vals.reshape(-1, 3), 4.0))
-    keep = np.ones(len(A), bool)
-    coef = np.zeros((3, 3))
-    for _ in range(3):
-        coef = np.linalg.lstsq(A[keep], logv[keep], rcond=None)[0]          # [3 params, 3 channels]
-        res = (logv - A @ coef).mean(axis=1)
-        spread = max(float(np.std(res[keep])), 0.02)
-        new_keep = res > -2.0 * spread
-        if new_keep.sum() < 4 or np.array_equal(new_keep, keep):
-            break
-        keep = new_keep
-    yy = (np.arange(h, dtype=np.float32) + 0.5) / h - 0.5
-    xx = (np.arange(w, dtype=np.float32) + 0.5) / w - 0.5
-    inv_x = np.exp(-xx[:, None] * coef[1][None, :].astype(np.float32))      # separable: exp(-bx) * exp(-cy)
-    inv_y = np.exp(-yy[:, None] * coef[2][None, :].astype(np.float32))
-    return f * (inv_y[:, None, :] * inv_x[None, :, :])
-
-
-def _balanced_core(core: np.ndarray, cfg: IdConfig, shape: str) -> np.ndarray:
-    """The white-balanced crop core, float32 BGR clipped to [0, 1.2] (flattened first for cards when
-    ``cfg.flatten_light``)."""
-    if shape == "card" and cfg.flatten_light:
-        core = flatten_light(core, cfg.light_cells, cfg.paper_percentile)
-    return np.clip(white_balance(core, cfg), 0.0, 1.2)
-
-
-def ink_amplitude(crop: np.ndarray, cfg: IdConfig | None = None) -> np.ndarray:
-    """float32[2]: (mean ink darkness, mean ink chroma / 100) of a rectified card crop after the same
-    trimming, light flattening and white balance as :func:`card_features` (0 for blank paper; darkness in
-    white-balanced lightness units 0..1)."""
-    return _features(crop, cfg or IdConfig(), "card")[2]
-
-
-def _amplitude(L: np.ndarray, chroma: np.ndarray, extra: int) -> np.ndarray:
-    """float32[2] (mean darkness, mean chroma / 100) of the white-balanced Lab planes (uint8 scale) without
-    ``extra`` pixels on every side."""
-    if extra > 0:
-        L, chroma = L[extra:-extra, extra:-extra], chroma[extra:-extra, extra:-extra]
-    dark = np.maximum(0.0, 1.0 - L * (1.2 / 255.0))
-    return np.array([float(dark.mean()), float(chroma.mean()) / 100.0], np.float32)
-
-
-def shape_mask(shape: str, width: int, height: int, shrink: float = 0.9) -> np.ndarray | None:
-    """float32[height, width] 1 inside the face of a ``shape`` crop, 0 outside; None for cards (the whole
-    crop is the face). ``"hex"``: the flat-top hexagon whose corners touch the crop's left and right
-    sides (:func:`vision.hexes.hex_crop`), shrunk by ``shrink`` about its centre (the die-cut rim and
-    the seams between neighbours stay out)."""
-    if shape != "hex":
-        return None
-    cx, cy = (width - 1) / 2.0, (height - 1) / 2.0
-    R = shrink * (width - 1) / 2.0
-    a = np.radians([240.0, 300.0, 0.0, 60.0, 120.0, 180.0])
-    pts = np.stack([cx + R * np.cos(a), cy + R * np.sin(a)], axis=1)
-    m = np.zeros((height, width), np.uint8)
-    cv2.fillPoly(m, [np.round(pts * 16).astype(np.int32)], 255, cv2.LINE_8, shift=4)
-    return (m > 0).astype(np.float32)
-
-
-def card_features(crop: np.ndarray, cfg: IdConfig | None = None, shape: str = "card") -> tuple[np.ndarray, np.ndarray]:
-    """(structure maps float32[C, H+2s, W+2s], colour histogram float32[bins]) of one rectified portrait crop.
-
-    ``shape="hex"``: only the hexagon of a hex crop counts (:func:`shape_mask`): each map is centred on
-    its mean inside the hexagon and zeroed outside, and the colour histogram counts inside pixels only.
-
-    Channels: ink darkness (1 - L of the white-balanced crop), ink chroma, and the doubled-angle gradient
-    orientation field (cos 2t, sin 2t weighted by magnitude: outlines and hatching). The maps carry a
-    ``struct_shift`` border so a query can be compared with references at small shifts.
-    """
-    cfg = cfg or IdConfig()
-    big, hist = feature_maps(crop, cfg, shape)
-    return mask_face(big, cfg, shape, crop.shape[:2]), hist
-
-
-def feature_maps(crop: np.ndarray, cfg: IdConfig, shape: str = "card") -> tuple[np.ndarray, np.ndarray]:
-    """The unmasked structure maps float32[C, H+2s, W+2s] of :func:`card_features` (for ``shape="hex"``
-    the caller may turn them before :func:`mask_face`) and the colour histogram (inside the face only)."""
-    big, hist, _ = _features(crop, cfg, shape)
-    return big, hist
-
-
-def _features(crop: np.ndarray, cfg: IdConfig, shape: str = "card") -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """:func:`feature_maps` and, for cards, :func:`ink_amplitude` (None for other shapes) in one pass."""
-    h, w = crop.shape[:2]
-    m = int(round(cfg.margin_frac * min(h, w)))
-    core = crop[m:h - m, m:w - m] if m > 0 else crop
-    face = shape_mask(shape, w, h)
-    if face is not None and m > 0:
-        face = face[m:h - m, m:w - m]
-    wb = _balanced_core(core, cfg, shape)
-    wb8 = np.clip(wb * (255.0 / 1.2), 0, 255).astype(np.uint8)
-    lab = cv2.cvtColor(wb8, cv2.COLOR_BGR2LAB).astype(np.float32)
-    L = lab[..., 0]
-    a, b = lab[..., 1] - 128.0, lab[..., 2] - 128.0
-    chroma = np.sqrt(a * a + b * b)
-    sw, sh = cfg.struct_size
-    s = cfg.struct_shift
-    size = (sw + 2 * s, sh + 2 * s)
-    gx = cv2.Sobel(L, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(L, cv2.CV_32F, 0, 1, ksize=3)
-    mag = np.sqrt(gx * gx + gy * gy + 1e-6)
-    c2 = (gx * gx - gy * gy) / mag
-    s2 = (2 * gx * gy) / mag
-    chans = []
-    for ch in (255.0 - L, chroma, c2, s2):
-        small = cv2.resize(ch, size, interpolation=cv2.INTER_AREA)
-        if cfg.blur_sigma > 0:
-            small = cv2.GaussianBlur(small, (0, 0), cfg.blur_sigma)
-        chans.append(small)
-    big = np.stack(chans).astype(np.float32)
-    ink = chroma > cfg.ink_chroma
-    if face is not None:
-        ink &= face > 0
-    nb = cfg.hue_bins
-    hist = np.zeros(nb, np.float64)
-    if ink.any():
-        hue = (np.arctan2(b[ink], a[ink]) + math.pi) / (2 * math.pi) * nb
-        wts = chroma[ink].astype(np.float64)
-        lo = np.floor(hue).astype(int) % nb
-        frac = hue - np.floor(hue)
-        hist = (np.bincount(lo, wts * (1 - frac), minlength=nb)
-                + np.bincount((lo + 1) % nb, wts * frac, minlength=nb))[:nb]
-    if cfg.hue_smooth > 0:  # circular Gaussian smoothing: a small hue shift (lighting) stays close
-        r = 3 * int(math.ceil(cfg.hue_smooth))
-        k = np.arange(-r, r + 1)
-        ker = np.exp(-0.5 * (k / cfg.hue_smooth) ** 2)
-        idx = (np.arange(nb)[:, None] - k[None, :]) % nb
-        hist = (hist[idx] * ker[None, :]).sum(axis=1)
-    total = hist.sum()
-    hist = hist / total if total > 0 else np.full(nb, 1.0 / nb)
-    amp = None
-    if shape == "card":
-        amp = _amplitude(L, chroma, int(round(cfg.amp_margin_frac * min(h, w))) - m)
-    return big, hist.astype(np.float32), amp
-
-
-def mask_face(big: np.ndarray, cfg: IdConfig, shape: str = "card", crop_hw: tuple[int, int] = (96, 96)) -> np.ndarray:
-    """Maps float32[..., C, H, W] of :func:`feature_maps` restricted to the face of a ``shape`` crop of
-    ``crop_hw`` (height, width) pixels (hexes: centred on their mean inside the hexagon, zero outside;
-    cards: unchanged)."""
-    if shape != "hex":
-        return big
-    fm = _face_map(shape, big.shape[-1], big.shape[-2], crop_hw, cfg.margin_frac)
-    mean = (big * fm).sum(axis=(-2, -1)) / max(float(fm.sum()), 1.0)
-    return ((big - mean[..., None, None]) * fm).astype(np.float32)
-
-
-_FACE_CACHE: dict[tuple, np.ndarray] = {}
-
-
-def _face_map(shape: str, w: int, h: int, crop_hw: tuple[int, int], margin_frac: float) -> np.ndarray:
-    """float32[h, w] face mask of a ``shape`` crop of ``crop_hw`` pixels at the size of its structure maps
-    (the margin-trimmed face reduced to the maps' size; cached)."""
-    key = (shape, w, h, int(crop_hw[0]), int(crop_hw[1]), float(margin_frac))
-    fm = _FACE_CACHE.get(key)
-    if fm is None:
-        ch, cw = int(crop_hw[0]), int(crop_hw[1])
-        face = shape_mask(shape, cw, ch)
-        m = int(round(margin_frac * min(ch, cw)))
-        if m > 0:
-            face = face[m:ch - m, m:cw - m]
-        fm = (cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA) > 0.999).astype(np.float32)
-        _FACE_CACHE[key] = fm
-    return fm
-
-
-def _normalise(maps: np.ndarray) -> np.ndarray:
-    """Zero-mean unit-norm per channel over the last two axes, flattened: float32[..., C, H*W]."""
-    v = maps.reshape(*maps.shape[:-2], -1).astype(np.float32)
-    v = v - v.mean(axis=-1, keepdims=True)
-    return v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-6)
-
-
-def _inner(big: np.ndarray, s: int) -> np.ndarray:
-    return big[..., s:big.shape[-2] - s, s:big.shape[-1] - s] if s > 0 else big
-
-
-def _shifted(big: np.ndarray, s: int) -> np.ndarray:
-    """float32[S, C, H*W]: the query's normalised inner maps at every shift within +-s."""
-    H, W = big.shape[-2] - 2 * s, big.shape[-1] - 2 * s
-    outs = [big[:, dy:dy + H, dx:dx + W] for dy in range(2 * s + 1) for dx in range(2 * s + 1)]
-    return _normalise(np.stack(outs))
-
-
-def _turn(crop: np.ndarray, turns: int) -> np.ndarray:
-    """Rotate a crop by ``turns`` quarter turns clockwise."""
-    turns %= 4
-    if turns == 0:
-        return crop
-    return cv2.rotate(crop, [None, cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE][turns])
 
 
 # ----------------------------------------------------------------------------------------------- the profile
@@ -424,12 +132,12 @@ class DeckProfile:
         sc = cfg.struct_shift
         amp: np.ndarray | float = 0.0
         for t_i, t in enumerate(turns):
-            big, hist, a = _features(_turn(crop, t), cfg, self.shape)
+            big, hist, a = crop_features(turn_crop(crop, t), cfg, self.shape)
             big = mask_face(big, cfg, self.shape, crop.shape[:2])
             if t_i == 0:
                 amp = self._amp_term(a)
             hel = np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(hist[None, :] * self.colour).sum(axis=1)))
-            q = _shifted(big, sc)                                        # [S, C, K]
+            q = shifted_maps(big, sc)                                        # [S, C, K]
             qw = (q * w[None, :, None]).reshape(q.shape[0], -1)          # channel weights folded in
             # coarse: every reference at the centred shift; fine: the closest few at every shift
             centre = (2 * sc + 1) * sc + sc
@@ -461,10 +169,10 @@ class DeckProfile:
         cfg = self.config
         w = np.asarray(cfg.channel_weights, np.float32)
         w = w / w.sum()
-        big, hist, a = _features(crop, cfg, self.shape)
+        big, hist, a = crop_features(crop, cfg, self.shape)
         big = mask_face(big, cfg, self.shape, crop.shape[:2])
         hel = np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(hist[None, :] * self.colour).sum(axis=1)))
-        q = _normalise(_inner(big, cfg.struct_shift))                      # [C, K]
+        q = normalise_maps(inner_maps(big, cfg.struct_shift))                      # [C, K]
         return (1.0 - self._flat_struct() @ (q * w[:, None]).reshape(-1)) + cfg.colour_weight * hel + self._amp_term(a)
 
     def _flat_struct(self) -> np.ndarray:
@@ -681,7 +389,7 @@ def build_deck_from_images(images: dict[str, list[np.ndarray]], name: str = "dec
             crop, _ = enrollment_crop(im, aspect, cc, kind)
             big, hist = card_features(crop, cfg)
             ref_ids.append(cid)
-            structs.append(_normalise(_inner(big, s)))
+            structs.append(normalise_maps(inner_maps(big, s)))
             colours.append(hist)
             amps.append(ink_amplitude(crop, cfg))
             for mid in detect_markers(im, tc):
@@ -709,7 +417,7 @@ def deck_from_crops(crops: dict[str, list[np.ndarray]], name: str, aspect: float
         for crop in cs:
             big, hist = card_features(crop, cfg, shape)
             ref_ids.append(cid)
-            structs.append(_normalise(_inner(big, s)))
+            structs.append(normalise_maps(inner_maps(big, s)))
             colours.append(hist)
             if shape == "card":
                 amps.append(ink_amplitude(crop, cfg))

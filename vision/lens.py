@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from .errors import VisionError
+from .frames import validate_frame
 
 __all__ = ["LensCalibration", "LensCalibrationFailed", "calibrate_lens"]
 
@@ -111,7 +112,7 @@ def calibrate_lens(frames: Sequence[np.ndarray], layout=None, config=None, min_v
         BadFrame: a frame is not a BGR image.
         LensCalibrationFailed: frames of different sizes, too few usable views, or the fit is poor.
     """
-    from .table import TableConfig, detect_markers, mat_layout, validate_frame
+    from .table import MIN_SIDE_PX, TableConfig, detect_markers, mat_layout  # here: vision.table imports this module
 
     c = config or TableConfig()
     layout = layout or mat_layout(c)
@@ -120,7 +121,7 @@ def calibrate_lens(frames: Sequence[np.ndarray], layout=None, config=None, min_v
     size: tuple[int, int] | None = None
     skipped = []
     for k, frame in enumerate(frames):
-        frame = validate_frame(frame)
+        frame = validate_frame(frame, MIN_SIDE_PX)
         here = (frame.shape[1], frame.shape[0])
         if size is None:
             size = here

@@ -1,8 +1,24 @@
-"""Result types of the dice readers: one :class:`DieObservation` per die, one :class:`DiceRead` per frame."""
+"""Result types of the readers: one :class:`DieObservation` per d6, one :class:`DiceRead` per frame of the d6
+reader; and the plug-in contract of every reader: :class:`Reader` (``name``, ``read(frame) -> Sighting``) and
+:class:`Sighting`, what one reader saw in one frame (the adapters: :mod:`vision.readers`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol, Union, runtime_checkable
+
+if TYPE_CHECKING:  # pragma: no cover - types only: the readers import this module
+    import numpy as np
+
+    from .cards import CardObservation
+    from .hexes import HexObservation
+    from .roll_dice import RollDieObservation
+    from .table import MarkerCheck
+
+
+def point_json(point) -> list[float]:
+    """``[x, y]`` rounded to 0.1 (px or mm): how observations write a point in JSON."""
+    return [round(float(point[0]), 1), round(float(point[1]), 1)]
 
 
 @dataclass(frozen=True)
@@ -56,3 +72,88 @@ class DiceRead:
             "height": int(self.height),
             "dice": [d.to_json() for d in self.dice],
         }
+
+
+#: A die as a reader reports it: a pip die (``kind`` ``"d6"``) or a Roll for the Galaxy die (``"roll"``).
+Die = Union[DieObservation, "RollDieObservation"]
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """What one reader saw in one frame.
+
+    Attributes:
+        reader: the ``name`` of the reader that saw it.
+        width, height: size of the frame read, px.
+        dice: dice found, in the reader's order (:class:`vision.DieObservation` or
+            :class:`vision.roll_dice.RollDieObservation`; boxes in frame px).
+        cards: cards and tiles found (:class:`vision.cards.CardObservation`), by row and column.
+        hexes: sector hexes found (:class:`vision.hexes.HexObservation`), by axial position.
+        markers: the calibration markers re-checked in this frame (:class:`vision.table.MarkerCheck`),
+            or None (no calibration, or not checked).
+        timings_ms: wall time of each of the reader's named stages, ms (not compared by ``==``).
+    """
+
+    reader: str
+    width: int
+    height: int
+    dice: tuple[Die, ...] = ()
+    cards: tuple[CardObservation, ...] = ()
+    hexes: tuple[HexObservation, ...] = ()
+    markers: MarkerCheck | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict, compare=False)
+
+    @property
+    def frame_size(self) -> tuple[int, int]:
+        """``(width, height)`` of the frame read, px."""
+        return int(self.width), int(self.height)
+
+    @property
+    def confidence(self) -> float | None:
+        """How sure the reader is of the whole sighting, 0..1: the confidence of its least sure
+        observation (a die, card or hex reported as unreadable or not in the deck counts with the
+        confidence it was given); None when nothing was seen."""
+        seen = [float(o.confidence) for o in (*self.dice, *self.cards, *self.hexes)]
+        return min(seen) if seen else None
+
+    @property
+    def total_ms(self) -> float:
+        """Sum of the stage timings, ms."""
+        return float(sum(self.timings_ms.values()))
+
+    def to_json(self) -> dict:
+        """``{"reader", "width", "height", "confidence": 0-1 | null, "dice": [...], "cards": [...],
+        "hexes": [...], "markers": null | {"moved": [ids], "missing": [ids]}, "timings_ms": {stage: ms}}``.
+
+        Each observation is its own ``to_json()`` (the shapes ``companion read --json`` prints);
+        confidence is rounded to 3 decimals, timings to 0.01 ms.
+        """
+        conf = self.confidence
+        return {
+            "reader": self.reader,
+            "width": int(self.width),
+            "height": int(self.height),
+            "confidence": None if conf is None else round(conf, 3),
+            "dice": [d.to_json() for d in self.dice],
+            "cards": [c.to_json() for c in self.cards],
+            "hexes": [h.to_json() for h in self.hexes],
+            "markers": None if self.markers is None else {"moved": [int(i) for i in self.markers.moved],
+                                                          "missing": [int(i) for i in self.markers.missing]},
+            "timings_ms": {k: round(float(v), 2) for k, v in self.timings_ms.items()},
+        }
+
+
+@runtime_checkable
+class Reader(Protocol):
+    """A camera reader: a ``name`` (how flows declare it) and ``read(frame) -> Sighting``.
+
+    ``read`` takes a ``uint8[H, W, 3]`` BGR frame and raises :class:`vision.BadFrame` for anything else;
+    it never changes the frame. Any object with these two members is a reader (``isinstance(obj,
+    Reader)`` checks that they exist).
+    """
+
+    name: str
+
+    def read(self, frame: np.ndarray) -> Sighting:
+        """Everything this reader sees in ``frame``."""
+        ...

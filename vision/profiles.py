@@ -1,4 +1,4 @@
-"""Enrollment profiles of the Roll for the Galaxy dice reader: build from photos, save, load.
+"""Enrollment profiles of the Roll for the Galaxy dice reader: what it knows about the owner's dice; save, load.
 
 A profile is what the reader knows about the owner's dice, learned from photos and nothing else:
 
@@ -7,6 +7,8 @@ A profile is what the reader knows about the owner's dice, learned from photos a
 * ``allowed``: the (colour, face) pairs the dice can show. By default the enrolled pairs (one folder
   per pair that exists); the caller may pass the game's pairs, e.g. from ``dice.json`` through
   :func:`load_dice_faces` / :func:`allowed_pairs` (the vision room never imports ``rules``).
+
+Building one from photos is :func:`vision.roll_dice.build_profile` (the reader's own detection).
 
 On disk: ``NAME.json`` (versioned metadata, colours, allowed pairs) and ``NAME.npz`` (arrays),
 side by side; the JSON records the npz's SHA-256.
@@ -22,17 +24,16 @@ from pathlib import Path
 
 import numpy as np
 
-from .frames import validate_frame
-from .errors import BadFrame, VisionError
-from .roll_dice import (
-    RollDiceConfig,
-    _normalise_rows,
-    detect_tops,
-    load_cnn,
-    read_image_file,
-    template_of,
-    windows_of,
-)
+from .errors import VisionError
+
+__all__ = [
+    "IMAGE_SUFFIXES",
+    "PROFILE_VERSION",
+    "DiceProfile",
+    "ProfileError",
+    "allowed_pairs",
+    "load_dice_faces",
+]
 
 PROFILE_FORMAT = "tabletop-companion/roll-dice-profile"
 PROFILE_VERSION = 1
@@ -159,6 +160,7 @@ def migrate(meta: dict, path: Path) -> dict:
     return meta
 
 
+
 # --------------------------------------------------------------------------------------------
 # Game data passed in by the caller
 # --------------------------------------------------------------------------------------------
@@ -175,105 +177,3 @@ def load_dice_faces(path: str | Path) -> dict[str, tuple[str, ...]]:
 def allowed_pairs(faces_by_colour: Mapping[str, Sequence[str]]) -> tuple[tuple[str, str], ...]:
     """Sorted distinct (colour, face) pairs of a faces-by-colour mapping."""
     return tuple(sorted({(c, f) for c, fs in faces_by_colour.items() for f in fs}))
-
-
-# --------------------------------------------------------------------------------------------
-# Building
-# --------------------------------------------------------------------------------------------
-
-def enrollment_pairs(folder: str | Path) -> list[tuple[str, str, list[Path]]]:
-    """``(colour, face, photos)`` for each ``folder/<colour>-<face>/`` holding at least one photo."""
-    root = Path(folder)
-    if not root.is_dir():
-        raise ProfileError(f"enrollment folder not found: {root}")
-    out = []
-    for sub in sorted(root.iterdir()):
-        if not sub.is_dir() or "-" not in sub.name:
-            continue
-        colour, face = sub.name.split("-", 1)
-        photos = sorted(p for p in sub.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-        if photos:
-            out.append((colour.lower(), face.lower(), photos))
-    if not out:
-        raise ProfileError(f"no <colour>-<face>/ subfolders with photos in {root}")
-    return out
-
-
-def mean_template(vectors: list[np.ndarray], inks: list[np.ndarray], config: RollDiceConfig) -> np.ndarray:
-    """Average of a pair's templates after aligning each (quarter turn + shift) to the running mean."""
-    ref = vectors[0]
-    for _ in range(2):
-        win = windows_of(np.stack(inks), config)  # [N, S, D]
-        best = np.einsum("nsd,d->ns", win, ref).argmax(1)
-        aligned = win[np.arange(len(inks)), best]
-        ref = _normalise_rows(aligned.mean(0))
-    return ref
-
-
-def build_profile(folder: str | Path, allowed: Iterable[tuple[str, str]] | None = None,
-                  config: RollDiceConfig | None = None) -> DiceProfile:
-    """Enroll from ``folder/<colour>-<face>/`` photos (every die in a photo shows that pair).
-
-    Args:
-        folder: the enrollment folder.
-        allowed: the pairs the dice can show; default = the enrolled pairs.
-        config: reader thresholds (the same detection and patch cutting as reading).
-
-    Raises:
-        ProfileError: no usable folder, or a folder whose photos show no die.
-        BadFrame: a photo cannot be decoded.
-    """
-    cfg = config if config is not None else RollDiceConfig()
-    pairs = enrollment_pairs(folder)
-    colours: list[str] = []
-    faces: list[str] = []
-    body_by_colour: dict[str, list[np.ndarray]] = {}
-    tpl_pairs, tpls, seen = [], [], {}
-    net = load_cnn(cfg)
-    for colour, face, photos in pairs:
-        inks, vecs = [], []
-        for photo in photos:
-            frame = validate_frame(read_image_file(photo))
-            tops = detect_tops(frame, cfg, net=net)
-            if len(tops.rects) == 0:
-                continue
-            med = np.median(tops.body, axis=0)
-            keep = (np.sqrt(((tops.body - med) ** 2).sum(1)) < 0.25) & (tops.scores >= 0.5)
-            for i in np.nonzero(keep)[0]:
-                inks.append(tops.ink[i])
-                vecs.append(template_of(tops.ink[i], cfg))
-                body_by_colour.setdefault(colour, []).append(tops.body[i])
-        if not inks:
-            raise ProfileError(f"no die found in the photos of {colour}-{face} ({photos[0].parent})")
-        if colour not in colours:
-            colours.append(colour)
-        if face not in faces:
-            faces.append(face)
-        mean = mean_template(vecs, inks, cfg)
-        tpl_pairs.append((colour, face))
-        tpls.append(mean)
-        # plus the enrolled dice most unlike the mean (other looks of the same face), aligned to it
-        if cfg.templates_per_pair > 1 and len(inks) > 1:
-            win = windows_of(np.stack(inks), cfg)
-            sims = np.einsum("nsd,d->ns", win, mean)
-            best = sims.argmax(1)
-            for i in np.argsort(sims.max(1))[: cfg.templates_per_pair - 1]:
-                tpl_pairs.append((colour, face))
-                tpls.append(win[i, best[i]])
-        seen[f"{colour}-{face}"] = len(inks)
-    means = np.stack([np.median(np.stack(body_by_colour[c]), axis=0) for c in colours])
-    allowed_t = tuple(sorted(set(tpl_pairs) if allowed is None else {(str(c), str(f)) for c, f in allowed}))
-    return DiceProfile(tuple(colours), tuple(faces), allowed_t, means, tuple(tpl_pairs), np.stack(tpls),
-                       cfg.template, seen)
-
-
-__all__ = [
-    "PROFILE_VERSION",
-    "BadFrame",
-    "DiceProfile",
-    "ProfileError",
-    "allowed_pairs",
-    "build_profile",
-    "enrollment_pairs",
-    "load_dice_faces",
-]

@@ -1,4 +1,5 @@
-"""Table geometry: ArUco markers, the table-plane homography, mm per pixel, moved-marker check, player zones.
+"""Table geometry: ArUco markers, the table-plane homography, mm per pixel, moved-marker check, player zones
+(even sectors, or from the seats players tapped).
 
 Glossary: *table frame* = millimetres on the table plane, x to the right and y towards the camera's
 bottom edge as seen on the printed sheet (origin = top-left of the marker layout); *layout* = where
@@ -11,17 +12,19 @@ Every step is a pure function of ``(config, frame or data)``; thresholds live in
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from .frames import validate_frame as _validate_frame
 from .errors import VisionError
+from .frames import validate_frame
 from .lens import LensCalibration
 
 __all__ = [
     "A4_MM",
+    "MIN_SIDE_PX",
     "CalibrationFailed",
     "MarkerCheck",
     "MarkerLayout",
@@ -29,15 +32,21 @@ __all__ = [
     "TableCalibration",
     "TableConfig",
     "Zones",
+    "apply_homography",
     "calibrate",
     "check_markers",
     "corner_layout",
     "detect_markers",
+    "even_zones",
     "mat_layout",
-    "validate_frame",
+    "zones_from_seats",
+    "zones_of",
 ]
 
 A4_MM = (210.0, 297.0)
+#: Smallest frame side (px) the table readers (markers, cards, hexes) accept: a smaller image holds
+#: no readable marker or card. Passed to :func:`vision.frames.validate_frame`.
+MIN_SIDE_PX = 16
 
 
 class CalibrationFailed(VisionError):
@@ -76,15 +85,6 @@ class TableConfig:
     max_reprojection_px: float = 4.0
     moved_tolerance_px: float = 3.0
     moved_tolerance_frac: float = 0.06
-
-
-def validate_frame(frame: object) -> np.ndarray:
-    """:func:`vision.frames.validate_frame` with the table reader's minimum of 16 px a side.
-
-    Raises:
-        BadFrame: see :func:`vision.frames.validate_frame`.
-    """
-    return _validate_frame(frame, min_side=16)
 
 
 # ----------------------------------------------------------------------------------------------- layout
@@ -143,7 +143,7 @@ def detect_markers(frame: np.ndarray, config: TableConfig | None = None) -> dict
     When an id is seen twice the larger marker wins.
     """
     c = config or TableConfig()
-    frame = validate_frame(frame)
+    frame = validate_frame(frame, MIN_SIDE_PX)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     corners, ids, _ = aruco_detector(c).detectMarkers(gray)
     out: dict[int, np.ndarray] = {}
@@ -189,14 +189,14 @@ class TableCalibration:
 
     def to_px(self, pts_mm: np.ndarray) -> np.ndarray:
         """float[N, 2] table mm -> float[N, 2] frame pixels."""
-        px = _apply_h(self.H, pts_mm)
+        px = apply_homography(self.H, pts_mm)
         return px if self.lens is None else self.lens.distort_points(px)
 
     def to_mm(self, pts_px: np.ndarray) -> np.ndarray:
         """float[N, 2] frame pixels -> float[N, 2] table mm."""
         if self.lens is not None:
             pts_px = self.lens.undistort_points(pts_px)
-        return _apply_h(self.H_inv, pts_px)
+        return apply_homography(self.H_inv, pts_px)
 
     def mm_per_px(self, at_px: tuple[float, float] | None = None) -> float:
         """Millimetres per pixel at ``at_px`` (default: the frame centre): sqrt of the local area scale."""
@@ -207,6 +207,31 @@ class TableCalibration:
         p = self.to_mm(np.array([[x, y], [x + d, y], [x, y + d]], np.float64))
         jx, jy = p[1] - p[0], p[2] - p[0]
         return float(math.sqrt(abs(jx[0] * jy[1] - jx[1] * jy[0])))
+
+    def covers_marker(self, polygon_px: np.ndarray) -> bool:
+        """Whether the polygon (float[N, 2] frame px, e.g. a card's quad) holds a calibration marker:
+        one seen at calibration, or where the layout puts one (a marker not seen at calibration)."""
+        poly = np.asarray(polygon_px).astype(np.float32).reshape(-1, 1, 2)
+        centres = [m.mean(axis=0) for m in self.markers_px.values()]
+        centres += [self.to_px(m.mean(axis=0, keepdims=True))[0] for m in self.layout.corners_mm.values()]
+        return any(cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0 for c in centres)
+
+    def footprint_mm(self, width: int, height: int, reach_mm: float = 2000.0) -> tuple[np.ndarray, np.ndarray]:
+        """(lo, hi): float[2] corners (table mm) of the axis-aligned box around a ``width`` x ``height`` px
+        frame's footprint on the table, clipped to ``reach_mm`` around the marker layout (a camera
+        looking at the horizon sees no table)."""
+        corners = self.to_mm(np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64))
+        lay = self.layout
+        lo = np.maximum(corners.min(axis=0), [-reach_mm, -reach_mm])
+        hi = np.minimum(corners.max(axis=0), [lay.width_mm + reach_mm, lay.height_mm + reach_mm])
+        return lo, hi
+
+    def top_down(self, origin_mm: np.ndarray, px_per_mm: float) -> np.ndarray:
+        """float[3, 3]: frame px (undistorted, with a lens) -> px of a top-down image of the table whose
+        pixel (0, 0) is at ``origin_mm`` and whose scale is ``px_per_mm``."""
+        s = px_per_mm
+        S = np.array([[s, 0, -origin_mm[0] * s], [0, s, -origin_mm[1] * s], [0, 0, 1]], np.float64)
+        return S @ self.H_inv
 
     def to_json(self) -> dict:
         return {
@@ -229,7 +254,8 @@ class TableCalibration:
                    LensCalibration.from_json(d["lens"]) if d.get("lens") else None)
 
 
-def _apply_h(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+def apply_homography(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """float[N, 2] points mapped by the 3x3 homography ``H`` (``cv2.perspectiveTransform``, float64)."""
     pts = np.asarray(pts, np.float64).reshape(-1, 1, 2)
     return cv2.perspectiveTransform(pts, np.asarray(H, np.float64)).reshape(-1, 2)
 
@@ -249,7 +275,7 @@ def homography_from_markers(seen: dict[int, np.ndarray], layout: MarkerLayout, c
     H, _ = cv2.findHomography(src, dst, 0)
     if H is None:
         raise CalibrationFailed("homography fit failed (markers degenerate?)")
-    err = float(np.mean(np.linalg.norm(_apply_h(H, src) - dst, axis=1)))
+    err = float(np.mean(np.linalg.norm(apply_homography(H, src) - dst, axis=1)))
     if err > config.max_reprojection_px:
         raise CalibrationFailed(f"markers do not fit the layout: reprojection error {err:.1f} px > "
                                 f"{config.max_reprojection_px} px (a marker from another sheet?)")
@@ -270,7 +296,7 @@ def calibrate(frame: np.ndarray, layout: MarkerLayout | None = None, config: Tab
     """
     c = config or TableConfig()
     layout = layout or mat_layout(c)
-    frame = validate_frame(frame)
+    frame = validate_frame(frame, MIN_SIDE_PX)
     size = (frame.shape[1], frame.shape[0])
     if lens is not None and tuple(lens.image_size) != size:
         raise CalibrationFailed(f"the lens calibration is for {lens.image_size[0]}x{lens.image_size[1]} frames, "
@@ -387,3 +413,92 @@ class Zones:
     @classmethod
     def from_json(cls, d: dict) -> Zones:
         return cls({k: np.array(v, np.float64) for k, v in d["polygons"].items()}, d.get("units", "mm"))
+
+
+def zones_of(zones: Zones | None, centres_mm: np.ndarray, polygons_px: list[np.ndarray],
+             mm_estimated: bool) -> list[str | None]:
+    """The zone of each piece found on the table (a card, a hex), or None.
+
+    Args:
+        zones: the player zones, or None (every piece's zone is None).
+        centres_mm: float[N, 2] piece centres in table mm (from the calibration, or estimated).
+        polygons_px: each piece's float[K, 2] corners in frame px.
+        mm_estimated: the mm are an estimate (no calibration): zones in mm are then looked up at the
+            pixel centre, as are zones in px.
+    """
+    n = len(polygons_px)
+    if zones is None:
+        return [None] * n
+    use_mm = zones.units == "mm" and not mm_estimated
+    return [zones.zone_of(centres_mm[k] if use_mm else polygons_px[k].mean(axis=0)) for k in range(n)]
+
+
+def _frame_area(frame_size: tuple[int, int], calibration: TableCalibration | None) -> tuple[np.ndarray, str]:
+    """The frame's extent as a rectangle ``float[4, 2]`` in the zones' units (mm with a calibration)."""
+    w, h = frame_size
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    if calibration is None:
+        return corners, "px"
+    lo, hi = calibration.footprint_mm(w, h, reach_mm=math.inf)
+    return np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]], np.float64), "mm"
+
+
+def even_zones(names: Sequence[str], frame_size: tuple[int, int],
+               calibration: TableCalibration | None = None) -> Zones:
+    """:meth:`Zones.even` over the whole frame: the first player at the bottom edge,
+    the others clockwise. In table mm with a calibration (the frame's extent on the table), else px."""
+    rect, units = _frame_area(frame_size, calibration)
+    lo = rect[0]
+    size = rect[2] - rect[0]
+    zones = Zones.even(list(names), float(size[0]), float(size[1]), units=units)
+    return Zones({k: np.asarray(v, np.float64) + lo for k, v in zones.polygons.items()}, units)
+
+
+def _clip(poly: np.ndarray, a: np.ndarray, b: float) -> np.ndarray:
+    """Sutherland-Hodgman: the part of convex ``poly`` where ``a . x <= b``."""
+    out = []
+    n = len(poly)
+    for k in range(n):
+        p, q = poly[k], poly[(k + 1) % n]
+        fp, fq = float(a @ p) - b, float(a @ q) - b
+        if fp <= 0:
+            out.append(p)
+        if fp * fq < 0:
+            out.append(p + (q - p) * (fp / (fp - fq)))
+    return np.array(out, np.float64).reshape(-1, 2)
+
+
+def zones_from_seats(seats: Mapping[str, Sequence[float]], frame_size: tuple[int, int],
+                     calibration: TableCalibration | None = None) -> Zones:
+    """Player zones from the seat each player tapped: every point of the table belongs to the nearest seat.
+
+    Args:
+        seats: player -> ``[x, y]`` where they sit, in the zones' units (table mm with a calibration,
+            else frame px).
+        frame_size: ``(width, height)`` px of the camera frame (the zones cover its extent).
+        calibration: the table calibration or None.
+
+    Returns:
+        A :class:`Zones` of convex polygons (one per player) covering the frame.
+
+    Raises:
+        ValueError: no seats, or two players on the same point.
+    """
+    if not seats:
+        raise ValueError("no seats to make zones from")
+    rect, units = _frame_area(frame_size, calibration)
+    pts = {k: np.asarray(v, np.float64).reshape(2) for k, v in seats.items()}
+    polys = {}
+    for name, p in pts.items():
+        poly = rect.copy()
+        for other, q in pts.items():
+            if other == name:
+                continue
+            if np.allclose(p, q):
+                raise ValueError(f"{name} and {other} tapped the same seat")
+            a = q - p  # closer to p than to q: a . x <= a . (p + q) / 2
+            poly = _clip(poly, a, float(a @ (p + q) / 2))
+            if len(poly) == 0:
+                break
+        polys[name] = poly
+    return Zones(polys, units)

@@ -1,0 +1,408 @@
+"""Finding cards and square tiles lying flat on the table (the card reader's first stage) and its thresholds.
+
+``find_quads``: foreground mask (Mahalanobis distance from a table colour model fitted on the frame border),
+filled components ("blobs"), one quadrilateral per blob that looks like one card (fill, aspect, size, crisp
+outline); blobs of touching cards (a station, a card under a hand) are split by a card-size lattice fitted
+to the blob (IoU with the blob + card-outline edge response), each cell nudged to the strongest outline
+nearby. With a calibration the reader runs it on the top-down table image (``rectify_table``), where a
+card's size in pixels is known from the deck's card size in mm.
+
+Each step is a pure function of ``(config, data)``, timed by :func:`vision.timing.timed_stage`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .frames import validate_frame
+from .quads import fit_quad, order_quad, quad_size
+from .raster import rotation_canvas, shift
+from .table import MIN_SIDE_PX, TableCalibration
+from .timing import timed_stage
+
+__all__ = ["Blob", "CardsConfig", "crop_size", "find_quads", "foreground_mask", "rectify_table", "resize_for_work",
+           "select_cards", "split_blob"]
+
+
+@dataclass(frozen=True)
+class CardsConfig:
+    """Every threshold of the card reader.
+
+    Attributes:
+        work_long_side: the frame is resized so its longer side is at most this before detection.
+        border_frac: width of the frame border strip (fraction of the short side) sampled for the table colour.
+        fg_min_dist: minimum Mahalanobis distance (Lab) from the table colour model for a pixel to be
+            card; Otsu's threshold is clipped to [fg_min_dist, fg_max_dist].
+        fg_max_dist: see fg_min_dist.
+        fg_euclid: a pixel this far (plain Lab distance) from the table colour is card whatever the model
+            says (a table whose lightness varies a lot, like wood in a light fall-off).
+        fg_cov_floor: added to the diagonal of the table colour covariance (Lab units squared).
+        min_area_frac: components smaller than this fraction of the frame are ignored.
+        min_rel_area: ... and components smaller than this fraction of the median card are ignored.
+        min_fill: a component must fill at least this fraction of its fitted quad.
+        aspect: expected long/short side ratio of a card (overridden by the deck's); 1 = square tiles.
+        aspect_tol: accepted relative deviation of a quad's aspect from ``aspect``.
+        max_card_aspect: no card or tile is longer than this times its width (tarot: 1.71).
+        split_min_occupancy: in a blob of touching cards, a card outline is accepted only where at least
+            this fraction of its inside is foreground.
+        min_edge: a blob's outline must have at least this median edge strength (grey levels per pixel;
+            glare spots and soft shadows have blurred outlines).
+        split_refine: each card of the fitted lattice may move by up to this fraction of its size to the
+            strongest outline nearby (uneven gaps).
+        crop_width: width in pixels of the rectified crop (height = crop_width * aspect).
+        row_gap: a new row starts when the next centre is lower by more than this many card heights.
+        col_gap: likewise for columns with card widths.
+        cell_tolerance: a cell offset further than this from an integer is reported as null.
+        anchor_id: id of the card that defines cell (0, 0).
+        mirror: ``"off"``: the camera shows the table as it is; ``"on"``: the camera image is mirrored
+            (some webcams' selfie mode); ``"auto"``: per frame, whichever fits the deck better (2x the
+            identification time).
+        sticker_ids_from: ArUco ids from this value up are card stickers, below are table markers.
+        fallback_card_mm: (short, long) card size in mm used to estimate mm without calibration.
+    """
+
+    work_long_side: int = 1280
+    border_frac: float = 0.03
+    fg_min_dist: float = 5.0
+    fg_max_dist: float = 12.0
+    fg_cov_floor: float = 4.0
+    fg_euclid: float = 80.0
+    min_area_frac: float = 0.002
+    min_rel_area: float = 0.35
+    min_fill: float = 0.80
+    aspect: float | None = None
+    aspect_tol: float = 0.22
+    max_card_aspect: float = 1.8
+    split_min_occupancy: float = 0.6
+    min_edge: float = 25.0
+    split_refine: float = 0.025
+    crop_width: int = 96
+    row_gap: float = 0.5
+    col_gap: float = 0.5
+    cell_tolerance: float = 0.35
+    anchor_id: str | None = "main_reactor"
+    mirror: str = "off"
+    sticker_ids_from: int = 4
+    fallback_card_mm: tuple[float, float] = (63.0, 88.0)
+
+
+def crop_size(config: CardsConfig, aspect: float) -> tuple[int, int]:
+    w = int(config.crop_width)
+    return w, int(round(w * max(1.0, aspect)))
+
+
+# ----------------------------------------------------------------------------------------------- detection steps
+
+
+def resize_for_work(frame: np.ndarray, config: CardsConfig) -> tuple[np.ndarray, float]:
+    h, w = frame.shape[:2]
+    s = min(1.0, config.work_long_side / float(max(h, w)))
+    if s < 1.0:
+        frame = cv2.resize(frame, (int(round(w * s)), int(round(h * s))), interpolation=cv2.INTER_AREA)
+    return frame, s
+
+
+def foreground_mask(img: np.ndarray, config: CardsConfig) -> np.ndarray:
+    """uint8 mask of pixels unlike the table: Mahalanobis distance (Lab) from the table colour model
+    (median + covariance of a strip along the frame border), thresholded by Otsu within bounds.
+
+    The covariance absorbs the table's own variation (wood grain and light fall-off mostly change
+    lightness), so a dark card frame of another hue still stands out."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    b = max(2, int(config.border_frac * min(h, w)))
+    border = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
+                             lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    # robust model: iteratively drop border pixels far from the current model (cards or markers
+    # touching the frame border), then refit
+    keep = np.ones(len(border), bool)
+    for _ in range(4):
+        bg = np.median(border[keep], axis=0)
+        cov = np.cov((border[keep] - bg).T) + np.eye(3) * config.fg_cov_floor
+        ci = np.linalg.inv(cov).astype(np.float32)
+        d = border - bg
+        md = np.sqrt(np.maximum(np.einsum("ni,ij,nj->n", d, ci, d), 0.0))
+        new_keep = md < 3.0
+        if new_keep.sum() < 0.3 * len(border) or np.array_equal(new_keep, keep):
+            break
+        keep = new_keep
+    x = lab - bg
+    x0, x1, x2 = x[..., 0], x[..., 1], x[..., 2]  # explicit quadratic form (no BLAS threads)
+    q = (ci[0, 0] * x0 * x0 + ci[1, 1] * x1 * x1 + ci[2, 2] * x2 * x2
+         + 2.0 * (ci[0, 1] * x0 * x1 + ci[0, 2] * x0 * x2 + ci[1, 2] * x1 * x2))
+    dist = np.sqrt(np.maximum(q, 0.0))
+    d8 = np.clip(dist * 10.0, 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = float(np.clip(otsu / 10.0, config.fg_min_dist, config.fg_max_dist))
+    euclid = np.sqrt((x * x).sum(axis=2))
+    mask = ((dist > thr) | (euclid > config.fg_euclid)).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return mask
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """Mask with every hole of every outer contour filled."""
+    cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, cnts, -1, 255, cv2.FILLED)
+    return out
+
+
+@dataclass
+class Blob:
+    """One connected foreground region: its outer contour, fitted (ordered) quad, area and fill ratio."""
+
+    contour: np.ndarray
+    quad: np.ndarray
+    area: float
+    fill: float
+
+    @property
+    def centre(self) -> np.ndarray:
+        return self.quad.mean(axis=0)
+
+
+def blobs_of(mask: np.ndarray, config: CardsConfig) -> list[Blob]:
+    """Outer components of ``mask`` (holes filled) above the minimum area, each with a fitted quad."""
+    h, w = mask.shape
+    min_area = config.min_area_frac * h * w
+    cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out = []
+    for c in cnts:
+        area = float(cv2.contourArea(c))
+        if area < min_area:
+            continue
+        q = order_quad(fit_quad(c))
+        qa = float(cv2.contourArea(q.astype(np.float32)))
+        out.append(Blob(c, q, area, area / max(qa, 1.0)))
+    return out
+
+
+def is_single(b: Blob, aspect: float | None, card_area: float | None, config: CardsConfig) -> bool:
+    """A blob that is one card: fills its quad, has the card's aspect, and (when known) the card's area."""
+    if b.fill < config.min_fill:
+        return False
+    sh, lo = quad_size(b.quad)
+    if aspect is not None and abs((lo / max(sh, 1e-6)) / aspect - 1.0) > config.aspect_tol:
+        return False
+    return card_area is None or 0.6 * card_area <= b.area <= 1.6 * card_area
+
+
+def dominant_angle(gray: np.ndarray, mask: np.ndarray) -> float:
+    """Grid orientation in degrees (0..90) from the magnitude-weighted histogram of gradient angles mod 90."""
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.sqrt(gx * gx + gy * gy) * (mask > 0)
+    ang = (np.degrees(np.arctan2(gy, gx)) % 90.0)
+    hist, _ = np.histogram(ang, bins=90, range=(0, 90), weights=mag)
+    hist = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), np.ones(5) / 5, mode="same")[2:-2]
+    return float(np.argmax(hist)) + 0.5
+
+
+def rectangle_response(gx: np.ndarray, gy: np.ndarray, w: float, h: float) -> np.ndarray:
+    """Mean edge strength along the outline of a ``w`` x ``h`` upright rectangle centred at each pixel."""
+    wi, hi = max(3, int(round(w))), max(3, int(round(h)))
+    vx = cv2.boxFilter(gx, -1, (1, int(0.8 * hi)), normalize=True, borderType=cv2.BORDER_CONSTANT)
+    hy = cv2.boxFilter(gy, -1, (int(0.8 * wi), 1), normalize=True, borderType=cv2.BORDER_CONSTANT)
+    # weakest side counts most: a card needs all four edges
+    sides = np.stack([shift(vx, -wi // 2, 0), shift(vx, wi // 2, 0), shift(hy, 0, -hi // 2), shift(hy, 0, hi // 2)])
+    sides.sort(axis=0)
+    return sides[0] + sides[1] + 0.5 * (sides[2] + sides[3])
+
+
+def split_blob(img: np.ndarray, blob: Blob, card: tuple[float, float], config: CardsConfig) -> list[np.ndarray]:
+    """Cards in a blob of touching cards (a station, a row of overlapping-free tiles, a card under a hand).
+
+    The blob is turned upright along its dominant gradient direction; a card-sized rectangle outline is
+    correlated with the edge maps (both portrait and landscape), and the strongest outlines whose inside
+    is foreground are taken greedily, each suppressing its neighbourhood.
+    """
+    H, W = img.shape[:2]
+    x, y, bw, bh = cv2.boundingRect(blob.contour)
+    pad = int(0.3 * max(card))
+    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + bw + pad), min(H, y + bh + pad)
+    roi = cv2.cvtColor(img[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    m = np.zeros_like(roi)
+    cv2.drawContours(m, [blob.contour - np.array([x0, y0])], -1, 255, cv2.FILLED)
+    theta = dominant_angle(roi, cv2.dilate(m, np.ones((5, 5), np.uint8)))
+    ang = theta if theta <= 45.0 else theta - 90.0
+    h, w = roi.shape
+    R, nw, nh = rotation_canvas(w, h, ang)
+    g = cv2.warpAffine(roi, R, (nw, nh), flags=cv2.INTER_LINEAR).astype(np.float32)
+    mm = (cv2.warpAffine(m, R, (nw, nh), flags=cv2.INTER_NEAREST) > 0).astype(np.float32)
+    g = cv2.GaussianBlur(g, (0, 0), 1.0)
+    gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+    # thin ridges of edges: keep a pixel's edge response only where it is a local max across the edge
+    gx = gx * (gx >= cv2.dilate(gx, np.ones((1, 3), np.uint8)))
+    gy = gy * (gy >= cv2.dilate(gy, np.ones((3, 1), np.uint8)))
+    Rinv = cv2.invertAffineTransform(R)
+    ys, xs = np.nonzero(mm)
+    if len(xs) == 0:
+        return []
+    xmin, ymin, xmax, ymax = float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())
+    best = None
+    blob_area = float(mm.sum())
+    for cw, ch in ((card[0], card[1]), (card[1], card[0])):
+        resp = rectangle_response(gx, gy, cw, ch)
+        occ = cv2.boxFilter(mm, -1, (max(3, int(round(cw))), max(3, int(round(ch)))), normalize=True,
+                            borderType=cv2.BORDER_CONSTANT)
+        resp = np.where(occ >= config.split_min_occupancy, resp, 0.0)
+        rnorm = resp / max(float(resp.max()), 1e-6)
+        # a lattice of cards anchored near the blob's top-left, pitch = card + a small gap; score = IoU of
+        # the occupied cells with the blob (outer outline) + a little of the card-outline edge response
+        for gap in np.linspace(0.0, 0.06 * min(cw, ch), 13):
+            px_, py_ = cw + gap, ch + gap
+            nx = int((xmax - xmin) / px_ + 0.7)
+            ny = int((ymax - ymin) / py_ + 0.7)
+            if nx < 1 or ny < 1:
+                continue
+            ox = np.arange(-int(0.12 * cw), int(0.12 * cw) + 1)
+            oy = np.arange(-int(0.12 * ch), int(0.12 * ch) + 1)
+            # anchored at each of the blob's corners (a hand or a shadow may extend one side)
+            for ax in (0, 1):
+                for ay in (0, 1):
+                    x_first = xmin + cw / 2 if ax == 0 else xmax - cw / 2 - (nx - 1) * px_
+                    y_first = ymin + ch / 2 if ay == 0 else ymax - ch / 2 - (ny - 1) * py_
+                    X = np.clip((x_first + ox[:, None] + np.arange(nx)[None, :] * px_).round().astype(int), 0, nw - 1)
+                    Y = np.clip((y_first + oy[:, None] + np.arange(ny)[None, :] * py_).round().astype(int), 0, nh - 1)
+                    o = occ[Y[:, None, :, None], X[None, :, None, :]]               # [OY, OX, ny, nx]
+                    on = o >= config.split_min_occupancy
+                    inter = (o * on).sum(axis=(2, 3)) * cw * ch
+                    union = blob_area + ((1 - o) * on).sum(axis=(2, 3)) * cw * ch
+                    e = (rnorm[Y[:, None, :, None], X[None, :, None, :]] * on).sum(axis=(2, 3)) / np.maximum(on.sum(axis=(2, 3)), 1)
+                    score = inter / union + 0.1 * e
+                    iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
+                    sc = float(score[iy, ix])
+                    if best is None or sc > best[0]:
+                        best = (sc, cw, ch, resp, X[ix], Y[iy], px_, py_)
+    if best is None or best[0] <= 0:
+        return []
+    _, cw, ch, resp, Xs, Ys, px_, py_ = best
+    quads: list[np.ndarray] = []
+    wx, wy = max(1, int(config.split_refine * cw)), max(1, int(config.split_refine * ch))
+    for cy in Ys:
+        for cx in Xs:
+            a0, a1, b0, b1 = max(0, cx - wx), min(nw, cx + wx + 1), max(0, cy - wy), min(nh, cy + wy + 1)
+            win = resp[b0:b1, a0:a1]
+            if win.size == 0 or float(win.max()) <= 0.0:
+                continue
+            dy, dx = np.unravel_index(int(np.argmax(win)), win.shape)
+            ccx, ccy = a0 + dx, b0 + dy
+            pts = np.array([[ccx - cw / 2, ccy - ch / 2], [ccx + cw / 2, ccy - ch / 2], [ccx + cw / 2, ccy + ch / 2],
+                            [ccx - cw / 2, ccy + ch / 2]], np.float64)
+            back = (Rinv[:, :2] @ pts.T).T + Rinv[:, 2] + np.array([x0, y0])
+            quads.append(order_quad(back))
+    return quads
+
+
+def outline_strength(gmag: np.ndarray, quad: np.ndarray, per_side: int = 24) -> float:
+    """Edge strength of a quad's outline: the median gradient magnitude (grey levels per pixel,
+    max-filtered) along each side, second best of the four sides (cards have at least two crisp sides
+    even when a fitted side strays onto the card's shadow; glare spots and soft shadows have none)."""
+    h, w = gmag.shape
+    t = (np.arange(per_side) + 0.5) / per_side
+    sides = []
+    for k in range(4):
+        pts = quad[k] + (quad[(k + 1) % 4] - quad[k]) * t[:, None]
+        xs = np.clip(pts[:, 0].round().astype(int), 0, w - 1)
+        ys = np.clip(pts[:, 1].round().astype(int), 0, h - 1)
+        sides.append(float(np.median(gmag[ys, xs])))
+    return sorted(sides)[-2]
+
+
+def card_size_estimate(blobs: list[Blob], aspect: float | None, config: CardsConfig) -> tuple[float, float] | None:
+    """(short, long) card size in pixels from blobs that look like single cards (median), or None."""
+    singles = [b for b in blobs if is_single(b, aspect, None, config)]
+    if not singles:
+        return None
+    areas = np.array([b.area for b in singles])
+    med = float(np.median(areas))
+    keep = [b for b in singles if 0.5 * med <= b.area <= 1.6 * med] or singles
+    sizes = np.array([quad_size(b.quad) for b in keep])
+    return float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1]))
+
+
+def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_px: tuple[float, float] | None,
+                 config: CardsConfig) -> list[np.ndarray]:
+    """One quad per single-card blob; blobs of several touching cards are split on the card grid."""
+    if not blobs:
+        return []
+    known = card_px is not None  # known size (top-down table image): no perspective, no estimate
+    if card_px is None:
+        card_px = card_size_estimate(blobs, aspect, config)
+    if aspect is None and card_px is not None:
+        aspect = card_px[1] / card_px[0]
+    out: list[np.ndarray] = []
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gmag = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)) / 4.0
+    gmag = cv2.dilate(gmag, np.ones((11, 11), np.uint8))
+    # a blob shaped like one card but with a blurred outline is glare or a soft shadow, not a card
+    blobs = [b for b in blobs if not (is_single(b, aspect, None, config) and outline_strength(gmag, b.quad) < config.min_edge)]
+    if not blobs:
+        return []
+    if card_px is None:  # nothing looks like a card on its own: keep well-filled blobs only
+        return [b.quad for b in blobs if b.fill >= config.min_fill]
+    base_area = card_px[0] * card_px[1]
+    singles = [b for b in blobs if is_single(b, aspect, None, config)]
+    for b in blobs:
+        # perspective (no calibration) makes near cards bigger: compare with the nearest single cards
+        near = sorted(singles, key=lambda s: float(np.linalg.norm(s.centre - b.centre)))
+        near = [s for s in near if s is not b][:4]
+        local = float(np.median([s.area for s in near])) if near else base_area
+        if known or not (0.5 * base_area <= local <= 2.0 * base_area):
+            local = base_area
+        if b.area < config.min_rel_area * local:
+            continue
+        if is_single(b, aspect, local, config):
+            out.append(b.quad)
+        else:
+            scale = math.sqrt(local / base_area)
+            parts = split_blob(img, b, (card_px[0] * scale, card_px[1] * scale), config)
+            out.extend(q for q in parts if outline_strength(gmag, q) >= config.min_edge)
+    return out
+
+
+def find_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: float | None = None,
+               timings: dict[str, float] | None = None, card_px: tuple[float, float] | None = None) -> list[np.ndarray]:
+    """Ordered pixel quads of every card or square tile lying flat in ``frame`` (touching ones included).
+
+    ``card_px``: (short, long) card size in pixels of ``frame`` when known (e.g. a rectified table image).
+    """
+    c = config or CardsConfig()
+    t = timings if timings is not None else {}
+    frame = validate_frame(frame, MIN_SIDE_PX)
+    img, s = timed_stage(t, "resize", resize_for_work, frame, c)
+    mask = timed_stage(t, "foreground", foreground_mask, img, c)
+    filled = timed_stage(t, "fill", fill_holes, mask)
+    blobs = timed_stage(t, "blobs", blobs_of, filled, c)
+    cp = (card_px[0] * s, card_px[1] * s) if card_px is not None else None
+    quads = timed_stage(t, "select", select_cards, img, blobs, aspect, cp, c)
+    return [order_quad(q) / s for q in quads]
+
+
+def rectify_table(frame: np.ndarray, calibration: TableCalibration, config: CardsConfig) -> tuple[np.ndarray, np.ndarray, float]:
+    """Top-down image of the table plane seen in ``frame``: (image, M frame px -> image px, px per mm).
+
+    With a lens calibration, M maps *undistorted* frame pixels (see :meth:`TableCalibration.to_px`).
+
+    The scale keeps about the frame's resolution at its centre; the extent is the frame's footprint on
+    the table, clipped to 2 m around the marker layout.
+    """
+    h, w = frame.shape[:2]
+    s = 1.0 / calibration.mm_per_px()
+    lo, hi = calibration.footprint_mm(w, h)
+    size = (hi - lo) * s
+    if size.prod() > 1.5 * w * h:  # keep the work bounded
+        s *= math.sqrt(1.5 * w * h / size.prod())
+        size = (hi - lo) * s
+    M = calibration.top_down(lo, s)
+    if calibration.lens is not None:  # straighten the lens first; M then maps undistorted pixels
+        frame = calibration.lens.undistort(frame)
+    img = cv2.warpPerspective(frame, M, (int(size[0]) + 1, int(size[1]) + 1), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+    return img, M, s

@@ -1,0 +1,109 @@
+"""Every threshold of the hex reader, declared once, and the identification thresholds of hex decks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..card_detect import CardsConfig
+from ..card_features import IdConfig
+from ..errors import VisionError
+
+__all__ = ["HexesConfig", "NotAHexDeck", "default_id_config"]
+
+
+class NotAHexDeck(VisionError, ValueError):
+    """The deck given to :func:`read_hexes` was enrolled as cards, not with :func:`build_hex_deck`."""
+
+
+@dataclass(frozen=True)
+class HexesConfig:
+    """Every threshold of the hex reader.
+
+    Attributes:
+        hex_mm: flat-to-flat width of a sector hex on the table, mm (None: the deck's, else
+            ``fallback_hex_mm`` with a calibration, else estimated from the image).
+        work_flat_px: detection runs on an image where a hex is this many pixels across its flats.
+        estimate_long_side: without calibration and size, the hex size is estimated on the frame resized
+            to this long side.
+        hex_px: flat-to-flat width of a hex in frame pixels when known (skips the estimate without
+            calibration).
+        min_hole_frac: holes of the foreground smaller than this fraction of a hex are filled (planets
+            that look like the table); larger holes (gaps in the map) are kept.
+        close_frac: the foreground is closed with a disc this fraction of a hex's flat width (bites of
+            artwork that looks like the table at a tile's edge).
+        min_occupancy_crisp: a cell whose hexagon is less foreground than ``min_occupancy`` (a dark tile on
+            a dark table) is still a hex down to this occupancy when ...
+        crisp_for_low_occupancy: ... at least this many of its sides show an outline.
+        min_occupancy: a lattice cell is a hex when at least this fraction of its hexagon is foreground ...
+        min_crisp_sides: ... and at least this many of its six sides show an outline ...
+        min_edge: ... of at least this mean oriented gradient (grey levels per pixel, work image).
+        refine_frac: each hex may move by up to this fraction of its flat width to the strongest outline ...
+        refine_gain: ... once the lattice is fitted, only when that outline is this much stronger than at
+            the lattice position.
+        refine_window: after the lattice, each hex's outline is fitted to the image (:func:`refine_hexes`)
+            within this fraction of its flat width ...
+        refine_scale: ... and, without a calibration, its size within this relative change ...
+        refine_points: ... sampling this many points along each edge (away from the edge's middle) ...
+        refine_noise: ... where the edge score is gradient across / (gradient + this, grey levels per px) ...
+        refine_prior: ... less this times (shift / window) squared (the lattice's position is the prior).
+        grow_min_score: a lattice neighbour of a found hex that is only partly foreground is a hex when
+            its fitted outline scores at least this (of 4.75: every edge's structure runs along it) ...
+        grow_min_occupancy: ... and at least this fraction of it is foreground (:func:`grow_hexes`) ...
+        grow_rounds: ... searched from the hexes found in the previous round, this many times at most;
+        grow_min_edge: ... and each of its six sides scores at least this (0-1, :func:`edge_scores`): a gap
+            between hexes, outlined by its neighbours on some sides, has a side without an outline.
+        line_frac: length of the edge filter along a side, fraction of the side.
+        crop_size: side of the square hexagon crop in pixels (the hexagon's corners touch its left/right).
+        axial_tolerance: an axial position further than this (in hex pitches) from a lattice cell is null.
+        anchor_id: the id of the hex at axial (0, 0) (the Galactic Center is "001" in the Eclipse data).
+        id_config: identification thresholds of hex decks (None: :func:`default_id_config`).
+        shortlist: sectors compared at every shift and turn after the coarse pass (:func:`score_hex`) ...
+        fine_shift: ... at shifts of up to this many structure-map pixels (None: the deck's).
+        colour_weight: weight of the hue histogram for hexes (None: the deck's ``colour_weight``).
+        anchor_margin: with no hex identified as the anchor, the hex most like it is taken as the anchor
+            when its distance is this much below every other hex's (axial coordinates then count from it).
+        fg: the foreground model's thresholds (shared with the card reader).
+        fallback_hex_mm: hex size (mm) assumed when neither ``hex_mm`` nor the deck gives one.
+    """
+
+    hex_mm: float | None = None
+    work_flat_px: float = 56.0
+    estimate_long_side: int = 960
+    hex_px: float | None = None
+    min_hole_frac: float = 0.5
+    close_frac: float = 0.12
+    min_occupancy_crisp: float = 0.45
+    crisp_for_low_occupancy: int = 4
+    min_occupancy: float = 0.78
+    min_crisp_sides: int = 2
+    min_edge: float = 6.0
+    refine_frac: float = 0.06
+    refine_gain: float = 1.15
+    refine_window: float = 0.12
+    refine_scale: float = 0.05
+    refine_points: int = 10
+    refine_noise: float = 2.0
+    grow_min_score: float = 3.2
+    grow_min_occupancy: float = 0.12
+    grow_rounds: int = 3
+    grow_min_edge: float = 0.5
+    refine_prior: float = 0.5
+    line_frac: float = 0.7
+    crop_size: int = 96
+    axial_tolerance: float = 0.3
+    anchor_id: str | None = "001"
+    id_config: IdConfig | None = None
+    shortlist: int = 4
+    colour_weight: float | None = None
+    fine_shift: int | None = 2
+    anchor_margin: float = 0.1
+    fg: CardsConfig = field(default_factory=CardsConfig)
+    fallback_hex_mm: float = 110.0
+
+
+def default_id_config() -> IdConfig:
+    """Identification thresholds for hex decks: square structure maps (the crop is a masked hexagon), and
+    white balance against the brightest print (the 99.5th percentile: stars, numbers), not a paper colour --
+    a sector has no paper, and balancing against its own dark background turns noise into colour.
+    (Decks saved with the earlier ``paper_percentile`` keep theirs: references and queries stay alike.)"""
+    return IdConfig(struct_size=(48, 48), struct_shift=4, paper_percentile=99.5)

@@ -1,0 +1,231 @@
+"""Stages 2-3 of the hex reader: the foreground (the cards' table-colour model, small holes filled), then per
+connected blob the hex lattice: its angle (structure-tensor orientations mod 60 degrees), its offset (a
+hex-outline response folded modulo the lattice), and every lattice cell whose hexagon is foreground with
+enough crisp sides. :func:`find_hexes` runs them, then the outline stages (:mod:`.outline`)."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from ..card_detect import foreground_mask
+from ..raster import rotation_canvas, shift
+from ..timing import timed_stage
+from .config import HexesConfig
+from .geometry import EDGE_NORMAL_DEG, SQRT3, HexCandidate, hexagon
+from .outline import grow_hexes, outline_maps, refine_hexes
+
+__all__ = ["blob_hexes", "centre_response", "fill_small_holes", "find_hexes", "lattice_angle", "side_maps"]
+
+
+def _line_kernel(length: float, angle_deg: float) -> np.ndarray:
+    """Normalised anti-aliased line of ``length`` px along ``angle_deg`` (from +x, y down)."""
+    n = int(math.ceil(length)) | 1
+    k = np.zeros((n, n), np.float32)
+    c = (n - 1) / 2.0
+    d = np.array([math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))]) * length / 2.0
+    p0, p1 = np.array([c, c]) - d, np.array([c, c]) + d
+    cv2.line(k, tuple(np.round(p0 * 16).astype(int)), tuple(np.round(p1 * 16).astype(int)), 1.0, 1, cv2.LINE_AA, shift=4)
+    return k / max(float(k.sum()), 1e-6)
+
+
+def side_maps(gray: np.ndarray, flat: float, config: HexesConfig) -> list[np.ndarray]:
+    """For each edge j, float32 map: the outline strength of edge j of an upright flat-top hexagon of flat
+    width ``flat`` centred at each pixel (oriented gradient across that edge, averaged along it)."""
+    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 4.0
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 4.0
+    side = flat / SQRT3
+    out: list[np.ndarray] = [None] * 6  # type: ignore[list-item]
+    for j in range(3):  # edges j and j + 3 are parallel: one oriented map serves both
+        nd = math.radians(EDGE_NORMAL_DEG[j])
+        nx, ny = math.cos(nd), math.sin(nd)
+        across = np.abs(gx * nx + gy * ny)
+        along = np.abs(gx * -ny + gy * nx)
+        e = np.maximum(across - 0.5 * along, 0.0)
+        e = cv2.filter2D(e, -1, _line_kernel(config.line_frac * side, EDGE_NORMAL_DEG[j] + 90.0),
+                         borderType=cv2.BORDER_CONSTANT)
+        for jj in (j, j + 3):
+            ndd = math.radians(EDGE_NORMAL_DEG[jj])
+            dx, dy = int(round(flat / 2.0 * math.cos(ndd))), int(round(flat / 2.0 * math.sin(ndd)))
+            out[jj] = shift(e, dx, dy)
+    return out
+
+
+def centre_response(sides: list[np.ndarray]) -> np.ndarray:
+    """Hex-outline response at each pixel: the six side strengths sorted, the weaker ones counting more."""
+    s = np.sort(np.stack(sides), axis=0)
+    w = np.array([1.0, 1.0, 1.0, 0.75, 0.5, 0.5], np.float32)[:, None, None]
+    return (s * w).sum(axis=0)
+
+
+def lattice_angle(gray: np.ndarray, mask: np.ndarray) -> float:
+    """Lattice angle in degrees, [-30, 30): how far the hexes' edges are turned clockwise (screen, y down)
+    from a flat-top hexagon's.
+
+    From the structure tensor (gradients averaged over a few pixels): its dominant orientation mod 60,
+    weighted by its anisotropy times coherence, so long straight outlines count and isotropic texture
+    (stars, print, wood grain's pixel-grid aliasing) hardly does."""
+    g = gray.astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    j11 = cv2.GaussianBlur(gx * gx, (0, 0), 2.0)
+    j22 = cv2.GaussianBlur(gy * gy, (0, 0), 2.0)
+    j12 = cv2.GaussianBlur(gx * gy, (0, 0), 2.0)
+    an = np.sqrt((j11 - j22) ** 2 + 4.0 * j12 * j12)
+    wt = an * an / (j11 + j22 + 1e-3)          # anisotropy x coherence
+    sel = (mask > 0) & (wt > 0)
+    if not sel.any():
+        return 0.0
+    ang = (0.5 * np.degrees(np.arctan2(2.0 * j12[sel], (j11 - j22)[sel])) - 30.0) % 60.0   # normals (30, 90, 150) -> 0
+    hist, _ = np.histogram(ang, bins=120, range=(0, 60), weights=wt[sel])
+    k = np.exp(-0.5 * (np.arange(-6, 7) / 2.0) ** 2)
+    ext = np.concatenate([hist[-6:], hist, hist[:6]])
+    sm = np.convolve(ext, k, mode="same")[6:-6]
+    i = int(np.argmax(sm))
+    a, b, c = sm[(i - 1) % 120], sm[i], sm[(i + 1) % 120]
+    den = a - 2 * b + c
+    off = 0.5 * (a - c) / den if abs(den) > 1e-9 else 0.0
+    theta = (i + 0.5 + off) * 0.5
+    return float((theta + 30.0) % 60.0 - 30.0)
+
+
+def fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
+    """``mask`` with holes smaller than ``max_area`` pixels filled (gaps in a map are larger)."""
+    cnts, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    out = mask.copy()
+    if hier is None:
+        return out
+    for c, h in zip(cnts, hier[0]):
+        if h[3] >= 0 and cv2.contourArea(c) < max_area:
+            cv2.drawContours(out, [c], -1, 255, cv2.FILLED)
+    return out
+
+
+def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float, config: HexesConfig) -> list[HexCandidate]:
+    """Hexes in one connected foreground blob (``comp`` uint8 mask, same size as ``img``): lattice angle,
+    lattice offset, then every lattice cell that is a hex."""
+    H, W = gray.shape
+    x, y, bw, bh = cv2.boundingRect(comp)
+    pad = int(0.6 * flat) + 4
+    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + bw + pad), min(H, y + bh + pad)
+    g = gray[y0:y1, x0:x1]
+    m = comp[y0:y1, x0:x1]
+    theta = lattice_angle(g, cv2.dilate(m, np.ones((5, 5), np.uint8)))
+    h, w = g.shape
+    # turn the ROI so the lattice is upright (counter-clockwise by theta on screen)
+    Rm, nw, nh = rotation_canvas(w, h, theta)
+    gr = cv2.warpAffine(g, Rm, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    mr = (cv2.warpAffine(m, Rm, (nw, nh), flags=cv2.INTER_NEAREST) > 0).astype(np.float32)
+    sides = side_maps(gr, flat, config)
+    resp = centre_response(sides)
+    # occupancy: the fraction of an upright hexagon at each pixel that is foreground
+    n = int(math.ceil(2 * flat / SQRT3)) | 1
+    kern = np.zeros((n, n), np.float32)
+    cv2.fillPoly(kern, [np.round(hexagon(flat, ((n - 1) / 2, (n - 1) / 2)) * 16).astype(np.int32)], 1.0, cv2.LINE_8, shift=4)
+    kern /= kern.sum()
+    occ = cv2.filter2D(mr, -1, kern, borderType=cv2.BORDER_CONSTANT)
+    # lattice basis (upright frame): q -> (1.5 R, F / 2), r -> (0, F)
+    R = flat / SQRT3
+    B = np.array([[1.5 * R, 0.0], [flat / 2.0, flat]])   # columns: a, b
+    Binv = np.linalg.inv(B)
+    ys, xs = np.nonzero(occ > 0.4)
+    if len(xs) == 0:
+        return []
+    wts = resp[ys, xs]
+    uv = Binv @ np.stack([xs, ys]).astype(np.float64)
+    nb = 24
+    iu = np.floor((uv[0] % 1.0) * nb).astype(int) % nb
+    iv = np.floor((uv[1] % 1.0) * nb).astype(int) % nb
+    fold = np.bincount(iu * nb + iv, weights=wts, minlength=nb * nb).reshape(nb, nb)
+    fold = np.pad(fold, 3, mode="wrap")
+    fold = cv2.GaussianBlur(fold.astype(np.float32), (0, 0), 1.0)[3:-3, 3:-3]
+    bu, bv = np.unravel_index(int(np.argmax(fold)), fold.shape)
+    u0, v0 = (bu + 0.5) / nb, (bv + 0.5) / nb
+    # every lattice cell inside the ROI, then the lattice refitted (affine, least squares) to the hexes'
+    # refined centres -- twice: a small error of the first angle or pitch grows across a map
+    A = np.vstack([B.T, (B @ np.array([u0, v0]))[None, :]])        # [q, r, 1] @ A -> upright (x, y)
+    corners_xy = np.array([[0, 0], [nw, 0], [0, nh], [nw, nh]], np.float64).T
+    uvc = Binv @ corners_xy
+    qs = range(int(math.floor(uvc[0].min())) - 2, int(math.ceil(uvc[0].max())) + 3)
+    rs = range(int(math.floor(uvc[1].min())) - 2, int(math.ceil(uvc[1].max())) + 3)
+    win = max(1, int(round(config.refine_frac * flat)))
+    found: list[tuple[int, int, float, float, float, int, float]] = []
+    for it in range(3):
+        found = []
+        for qi in qs:
+            for ri in rs:
+                c = np.array([qi, ri, 1.0]) @ A
+                cx, cy = int(round(c[0])), int(round(c[1]))
+                if not (0 <= cx < nw and 0 <= cy < nh) or occ[cy, cx] < config.min_occupancy_crisp - 0.1:
+                    continue
+                a0, a1, b0, b1 = max(0, cx - win), min(nw, cx + win + 1), max(0, cy - win), min(nh, cy + win + 1)
+                wr = resp[b0:b1, a0:a1]
+                dy, dx = np.unravel_index(int(np.argmax(wr)), wr.shape)
+                cx2, cy2 = a0 + dx, b0 + dy
+                if it > 0 and float(wr[dy, dx]) < config.refine_gain * float(resp[cy, cx]):
+                    cx2, cy2 = cx, cy   # the fitted lattice is as good: a hex's own nudge needs a clearly better outline
+                o = float(occ[cy2, cx2])
+                crisp = sum(float(sd[cy2, cx2]) >= config.min_edge for sd in sides)
+                if crisp < config.min_crisp_sides or o < config.min_occupancy_crisp:
+                    continue
+                if o < config.min_occupancy and crisp < config.crisp_for_low_occupancy:
+                    continue
+                found.append((qi, ri, float(cx2), float(cy2), o, crisp, float(resp[cy2, cx2])))
+        if it == 2 or len(found) < 3:
+            break
+        X = np.array([[f[0], f[1], 1.0] for f in found])
+        Y = np.array([[f[2], f[3]] for f in found])
+        if np.linalg.matrix_rank(X) < 3:
+            break
+        w_ = np.ones(len(found))
+        for _ in range(2):   # drop outliers (a hex nudged onto a neighbour's outline)
+            A_new = np.linalg.lstsq(X * w_[:, None], Y * w_[:, None], rcond=None)[0]
+            res = np.linalg.norm(X @ A_new - Y, axis=1)
+            w_ = (res < max(2.0, 0.08 * flat)).astype(np.float64)
+            if w_.sum() < 3:
+                break
+        else:
+            A = A_new
+        win = max(1, int(round(0.5 * config.refine_frac * flat)))
+    # the lattice's own turn from the fitted basis: the hexagons' angle in the upright frame
+    Mrot = A[:2].T @ Binv
+    phi = math.degrees(math.atan2(Mrot[1, 0] - Mrot[0, 1], Mrot[0, 0] + Mrot[1, 1]))
+    out: list[HexCandidate] = []
+    Rinv = cv2.invertAffineTransform(Rm)
+    for qi, ri, cx2, cy2, o, crisp, sc in found:
+        cr = hexagon(flat, (cx2, cy2), phi)
+        back = (Rinv[:, :2] @ cr.T).T + Rinv[:, 2] + np.array([x0, y0])
+        cb = (Rinv[:, :2] @ np.array([cx2, cy2], np.float64)) + Rinv[:, 2] + np.array([x0, y0])
+        out.append(HexCandidate(back, cb, theta - phi, o, crisp, sc))
+    return out
+
+
+def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[str, float] | None = None,
+               refine: bool = True, scale_free: bool = False) -> list[HexCandidate]:
+    """Every hex lying flat in the work image ``img`` (uint8[H, W, 3] BGR) where a hex is ``flat`` px across
+    its flats; with ``refine`` each outline is then fitted to the image (:func:`refine_hexes`, its size too
+    with ``scale_free``)."""
+    t = timings if timings is not None else {}
+    mask = timed_stage(t, "foreground", foreground_mask, img, config.fg)
+    hex_area = SQRT3 / 2.0 * flat * flat
+    k = max(3, int(round(config.close_frac * flat)) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = fill_small_holes(mask, config.min_hole_frac * hex_area)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out: list[HexCandidate] = []
+    with_time = {}
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] < config.min_occupancy * hex_area:
+            continue
+        comp = (lab == i).astype(np.uint8) * 255
+        out.extend(timed_stage(with_time, "lattice", blob_hexes, img, gray, comp, flat, config))
+    t["lattice"] = t.get("lattice", 0.0) + with_time.get("lattice", 0.0)
+    if refine and out:
+        maps = outline_maps(img)
+        out = timed_stage(t, "refine", refine_hexes, img, out, flat, config, scale_free, maps)
+        out = timed_stage(t, "grow", grow_hexes, img, mask, out, flat, config, scale_free, maps)
+    return out

@@ -1,0 +1,117 @@
+"""The hex reader: :func:`read_hexes` runs the stages (see :mod:`vision.hexes`) on one frame."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from ..deck import DeckProfile
+from ..frames import validate_frame
+from ..table import MIN_SIDE_PX, MarkerCheck, TableCalibration, TableConfig, Zones, apply_homography, check_markers
+from ..timing import timed_stage
+from .config import HexesConfig, NotAHexDeck
+from .geometry import hex_crop
+from .identify import decide_hexes, likely_anchor, score_hex
+from .lattice import find_hexes
+from .layout import HexObservation, place_hexes
+from .size import work_image
+
+__all__ = ["HexesRead", "read_hexes"]
+
+
+@dataclass(frozen=True)
+class HexesRead:
+    """Everything read about sector hexes in one frame.
+
+    Attributes:
+        width, height: frame size (px).
+        hexes: observations sorted by axial (r, q) when known, then by pixel position.
+        flat_px: median flat-to-flat width of a hex in frame pixels.
+        markers: MarkerCheck against the calibration, or None without calibration.
+        timings_ms: per-stage wall times.
+    """
+
+    width: int
+    height: int
+    hexes: tuple[HexObservation, ...]
+    flat_px: float | None = None
+    markers: MarkerCheck | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict, compare=False)
+
+    def to_json(self, image: str | None = None) -> dict:
+        """``{"image": image, "hexes": [...]}``; the CLI merges ``"hexes"`` into the cards JSON."""
+        return {"image": image, "hexes": [h.to_json() for h in self.hexes]}
+
+
+def _hex_mm(deck: DeckProfile | None, config: HexesConfig) -> float | None:
+    if config.hex_mm is not None:
+        return float(config.hex_mm)
+    if deck is not None and getattr(deck, "shape", "card") == "hex" and deck.card_mm:
+        return float(deck.card_mm[0])
+    return None
+
+
+def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
+               zones: Zones | None = None, config: HexesConfig | None = None, table_config: TableConfig | None = None,
+               check_moved: bool = True, keep_crops: bool = False) -> HexesRead:
+    """Find, identify and place on the axial map every sector hex lying flat in ``frame``.
+
+    Args:
+        frame: uint8[H, W, 3] BGR.
+        deck: a hex deck from :func:`build_hex_deck` (None: hexes are found and laid out, ids, rotations
+            and axial coordinates are null).
+        calibration: table calibration (None: positions in pixels, mm estimated from ``hex_mm``; the
+            hex size is estimated from the image unless ``config.hex_px`` is given).
+        zones: player zones in mm (or px without calibration); None -> every zone is null.
+        config: thresholds (:class:`HexesConfig`); ``anchor_id`` names the hex at axial (0, 0).
+        check_moved: with a calibration, compare this frame's markers with it (result in ``.markers``).
+        keep_crops: keep each hex's rectified crop (printed top up when known) in ``.crop``.
+
+    Raises:
+        BadFrame: the frame is not a non-empty uint8 BGR image.
+        NotAHexDeck: ``deck`` was enrolled as cards (use :func:`build_hex_deck`).
+    """
+    c = config or HexesConfig()
+    tc = table_config or TableConfig()
+    t: dict[str, float] = {}
+    frame = validate_frame(frame, MIN_SIDE_PX)
+    if deck is not None and getattr(deck, "shape", "card") != "hex":
+        raise NotAHexDeck(f"deck {deck.name!r} holds cards, not sector hexes: enroll it with vision.hexes.build_hex_deck")
+    hex_mm = _hex_mm(deck, c)
+    img, M, flat = timed_stage(t, "work_image", work_image, frame, calibration, hex_mm, c)
+    cands = find_hexes(img, flat, c, t, scale_free=calibration is None and c.hex_px is None)
+    Minv = np.linalg.inv(M)
+    corners = [apply_homography(Minv, h.corners) for h in cands]
+    if calibration is not None:
+        keep = [k for k, q in enumerate(corners) if not calibration.covers_marker(q)]
+        cands, corners = [cands[k] for k in keep], [corners[k] for k in keep]
+    markers = timed_stage(t, "markers", check_markers, frame, calibration, tc) if (calibration is not None and check_moved) else None
+    n = len(cands)
+    flats = [float(np.linalg.norm(q[0] - q[4])) for q in corners]   # corner 0 -> 4 spans the flats
+    flat_px = float(np.median(flats)) if flats else None
+    ids: list[str | None] = [None] * n
+    confs = [0.0] * n
+    rots: list[int | None] = [None] * n
+    guesses: list[str | None] = [None] * n
+    crops: list[np.ndarray | None] = [None] * n
+    anchor_hint: tuple[int, int] | None = None
+    if n and (deck is not None or keep_crops):
+        # crops from a copy of the frame reduced so a hex is ~1.5 crop widths across (no aliasing)
+        g = min(1.0, 1.5 * c.crop_size / max(flat_px or 1.0, 1.0))
+        src = frame if g >= 1.0 else cv2.resize(frame, (max(1, int(round(frame.shape[1] * g))), max(1, int(round(frame.shape[0] * g)))),
+                                                interpolation=cv2.INTER_AREA)
+        up = timed_stage(t, "rectify", lambda: [hex_crop(src, q * g, c.crop_size) for q in corners])
+        if deck is not None:
+            sc = timed_stage(t, "identify", lambda: [score_hex(deck, cr, c.anchor_id, c.shortlist, colour_weight=c.colour_weight,
+                                                               fine_shift=c.fine_shift) for cr in up])
+            res = decide_hexes(deck, sc)
+            for k, (hid, conf, rot, guess) in enumerate(res):
+                ids[k], confs[k], rots[k], guesses[k] = hid, conf, rot, guess
+            anchor_hint = likely_anchor(sc, ids, deck.config, c)
+        crops = [up[k] if not rots[k] else hex_crop(src, np.roll(corners[k], -rots[k], axis=0) * g, c.crop_size)
+                 for k in range(n)] if keep_crops else [None] * n
+    obs = timed_stage(t, "layout", place_hexes, corners, ids, confs, rots, crops if keep_crops else None,
+                      calibration, zones, hex_mm, flat_px, c, guesses, anchor_hint=anchor_hint)
+    return HexesRead(frame.shape[1], frame.shape[0], tuple(obs), flat_px, markers, t)

@@ -1,0 +1,67 @@
+"""Roll for the Galaxy dice reader: colour and face of every die in a BGR frame.
+
+No symbol and no colour threshold is written into this code: colours and faces are learned from
+the owner's own dice (an enrollment profile, :mod:`vision.profiles`), and the colour of each die
+is calibrated against the other dice of the same frame.
+
+Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inputs and the
+:class:`RollDiceConfig`, timed by :func:`vision.timing.timed_stage`), with the module each lives in:
+
+1. ``validate_frame`` (:mod:`vision.frames`) -- reject anything that is not ``uint8[H, W, 3]`` (:class:`BadFrame`).
+2. ``foreground`` (:mod:`.foreground`) -- a blurred work-size copy, a table model (large median of a tiny
+   copy) and a per-pixel "not table" mask: chroma change, brightening, or darkening beyond a soft shadow,
+   all measured in log-RGB so they do not depend on the light level.
+3. ``find_candidates`` (:mod:`.candidates`) -- (classical) the mask cleaned (small holes = symbols filled,
+   thin lines opened away), cut at colour edges (Canny on a log-scaled copy) into flat "face cores", so
+   touching dice come apart at their shared edge; fragments of one face (cut by its own symbol) merged
+   back; a core of k dice areas split by k-means; a typical die size measured per frame.
+3b. ``add_cnn_candidates`` (:mod:`.candidates`) -- a second candidate source: the d6 CNN detector
+    (``vision/models/d6_detector.onnx`` through :func:`vision.d6.detect_dice`, trained on real photos); a
+    CNN box whose centre is not near a classical candidate is added (a die the classical stage missed: low
+    contrast to the table, touching a die of its own colour).
+4. ``extract_tops`` (:mod:`.tops`) -- per candidate, the top face: the pixels near its body colour inside
+   the candidate (without the darker side band and the shadow), its rotated rectangle; odd sizes take the
+   frame's typical side; a canonical upright patch (the same function cuts the enrollment templates)
+   turned into an "ink" map (signed brightness and chroma distance to the body colour) and the die's body
+   colour (mode, log-RGB).
+5. ``drop_duplicates`` (:mod:`.tops`) -- one face per place; a darker, non-square neighbour of the same
+   chroma is a die's visible side face.
+6. ``calibrate_colours`` (:mod:`.colours`) -- the light's colour and level: the log-RGB offset that best
+   maps the frame's dice onto the enrolled colour prototypes (a robust registration with a prior, so a
+   warm or cool lamp moves every die together), then each die's colour posterior, with a "none of these"
+   option.
+7. ``match_faces`` (:mod:`.faces`) -- normalised cross-correlation of each ink map with each enrolled
+   (colour, face) template, over the four quarter turns and small shifts; the brightness of the wrong sign
+   for the die's colour taken out first (``keep_ink_polarity``: a glare spot on a die with dark symbols is
+   not ink); a die matching poorly looked at again over wider shifts and a few scales (``relocate_faces``:
+   a top face found a little off its die).
+8. ``assemble`` (:mod:`.assemble`) -- joint colour x face decision with an "unreadable" option; a pair the
+   profile does not allow is never reported as certain (face ``None``, confidence capped); one die per
+   place (the more confident of two overlapping reads).
+
+Thresholds are in :mod:`.config`, the result types in :mod:`.observations`, the reader in :mod:`.reader`,
+and enrollment (a profile from the owner's photos, :class:`vision.profiles.DiceProfile`) in :mod:`.enroll`.
+"""
+
+from .config import RollDiceConfig
+from .enroll import build_profile, enroll_roll_dice, enrollment_pairs
+from .observations import Candidates, RollDiceRead, RollDieObservation, TopFaces
+from .reader import RollDiceReader, detect_tops, load_cnn, read_image_file, read_roll_dice
+from .tops import rect_box
+
+__all__ = [
+    "Candidates",
+    "RollDiceConfig",
+    "RollDiceRead",
+    "RollDiceReader",
+    "RollDieObservation",
+    "TopFaces",
+    "build_profile",
+    "detect_tops",
+    "enroll_roll_dice",
+    "enrollment_pairs",
+    "load_cnn",
+    "read_image_file",
+    "read_roll_dice",
+    "rect_box",
+]

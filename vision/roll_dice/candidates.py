@@ -1,0 +1,248 @@
+"""Stage 3 of the Roll dice reader: die candidates from the foreground mask (face cores cut at colour edges,
+fragments merged, piles split), and 3b, the d6 CNN detector as a second candidate source."""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy as np
+
+from .. import d6 as _d6
+from .config import RollDiceConfig
+from .observations import Candidates
+
+__all__ = ["add_cnn_candidates", "clean_mask", "edge_map", "face_cores", "fill_symbol_holes",
+           "find_candidates", "load_cnn", "log_lut", "merge_fragments", "split_blob", "typical_side"]
+
+
+def disc_kernel(size: float) -> np.ndarray:
+    k = max(1, int(round(size)))
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+
+
+def fill_symbol_holes(mask: np.ndarray, side: float, config: RollDiceConfig) -> None:
+    """Fill, in place, the holes of the ``uint8`` 0/255 ``mask`` smaller than ``max_hole_frac`` x a die's
+    area (``side`` work px): the symbols on a die. Larger holes (table seen through a printed outline)
+    stay open. The small holes are drawn together, so an island inside a filled hole keeps its own hole."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is not None:
+        small = [c for c, h in zip(contours, hierarchy[0]) if h[3] >= 0
+                 and cv2.contourArea(c) < config.max_hole_frac * side * side]
+        cv2.drawContours(mask, small, -1, 255, -1)
+
+
+def clean_mask(mask: np.ndarray, side: float, config: RollDiceConfig) -> np.ndarray:
+    """Close small gaps, fill holes (symbols), open away thin things (lines, grain, shadow rims)."""
+    m = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, disc_kernel(side * config.close_frac))
+    fill_symbol_holes(m, side, config)
+    return cv2.morphologyEx(m, cv2.MORPH_OPEN, disc_kernel(side * config.open_frac))
+
+
+def typical_side(mask: np.ndarray, config: RollDiceConfig, default: float | None = None) -> float:
+    """Typical die side (work pixels): median side of the square-ish, well-filled blobs."""
+    default = config.default_side_frac * max(mask.shape[:2]) if default is None else default
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    sides = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < (default * 0.4) ** 2:
+            continue
+        (_, _), (w, h), _ = cv2.minAreaRect(c)
+        if min(w, h) <= 0:
+            continue
+        if max(w, h) / min(w, h) < 1.3 and area / (w * h) > 0.75:
+            sides.append(np.sqrt(area))
+    if len(sides) >= 2:
+        return float(np.median(sides))
+    return float(default)
+
+
+def split_blob(points: np.ndarray, k: int, seed: int = 0) -> list[np.ndarray]:
+    """Split ``float32[N, 2]`` blob pixels into ``k`` dice by k-means (deterministic)."""
+    if k <= 1 or len(points) < k * 4:
+        return [points]
+    cv2.setRNGSeed(seed)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.1)
+    _, labels, _ = cv2.kmeans(points, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+    labels = labels.reshape(-1)
+    return [points[labels == i] for i in range(k)]
+
+
+def edge_map(work: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """``uint8`` 0/255 map of one-pixel colour edges (Canny on each colour channel): die outlines,
+    bevels and the gaps between touching dice (and symbol strokes, filled later as holes)."""
+    lo, hi = config.edge_thresholds
+    out = np.zeros(work.shape[:2], np.uint8)
+    for ch in cv2.split(cv2.LUT(work, log_lut(config))):
+        out |= cv2.Canny(ch, lo, hi, L2gradient=True)
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _log_lut(offset: float) -> np.ndarray:
+    v = np.log(np.arange(256, dtype=np.float64) + offset)
+    return np.round((v - v[0]) / (v[-1] - v[0]) * 255).astype(np.uint8)
+
+
+def log_lut(config: RollDiceConfig) -> np.ndarray:
+    """0..255 -> 0..255 lookup table of log(v + ``log_offset``), so edges of dark dice count as much as bright ones."""
+    return _log_lut(float(config.log_offset))
+
+
+def face_cores(blobs: np.ndarray, edges: np.ndarray, side: float, config: RollDiceConfig) -> np.ndarray:
+    """Flat, edge-free parts of the foreground (one per top face, touching dice cut apart at their
+    shared edge); symbol holes filled."""
+    core = cv2.bitwise_and(blobs, cv2.bitwise_not(edges))
+    fill_symbol_holes(core, side, config)
+    return cv2.morphologyEx(core, cv2.MORPH_OPEN, disc_kernel(max(2.0, side * config.core_open_frac)))
+
+
+def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: RollDiceConfig) -> list[np.ndarray]:
+    """Pixel sets ``float32[M, 2]`` of face cores, fragments of one face (cut apart by its own
+    symbol's strokes) merged back: fragments are grouped while the group still fits in a square
+    of ``merge_fit`` x the die side (two dice never do)."""
+    n = len(stats)
+    pts = []
+    for i in range(1, n):
+        x, y, w, h = stats[i, :4]
+        if stats[i, cv2.CC_STAT_AREA] < config.fragment_min_frac * side * side:
+            continue
+        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
+        pts.append(np.stack([xs + x, ys + y], axis=1).astype(np.float32))
+    order = sorted(range(len(pts)), key=lambda i: -len(pts[i]))
+    centres = [p.mean(0) for p in pts]
+    used = [False] * len(pts)
+    groups = []
+    limit = config.merge_fit * side
+    for i in order:
+        if used[i]:
+            continue
+        used[i] = True
+        group = pts[i]
+        if len(group) >= config.merge_max_frac * side * side:
+            groups.append(group)
+            continue
+        for j in order:
+            if used[j] or np.hypot(*(centres[j] - group.mean(0))) > side:
+                continue
+            union = np.vstack([group, pts[j]])
+            (_, _), (rw, rh), _ = cv2.minAreaRect(union)
+            if max(rw, rh) <= limit:
+                group = union
+                used[j] = True
+        groups.append(group)
+    return groups
+
+
+def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: RollDiceConfig) -> Candidates:
+    """Die candidates (rotated rects in frame pixels) from the raw foreground mask.
+
+    Blobs (cleaned foreground) are cut at colour edges into face cores; each core is a die top face
+    (a core of k dice areas, when an edge was too faint, is split by k-means).
+    """
+    side = config.default_side_frac * max(mask.shape[:2])
+    blobs = clean_mask(mask, side, config)
+    side = typical_side(blobs, config)
+    blobs = clean_mask(mask, side, config)
+    cores = face_cores(blobs, edge_map(work, config), side, config)
+    side = typical_side(cores, config, default=side * config.core_shrink)
+    area0 = side * side
+    pad = side * (1.0 / config.core_shrink - 1.0)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=4)
+    rects, scores = [], []
+    for i, pts in enumerate(merge_fragments(labels, stats, side, config)):
+        area = len(pts)
+        if area < area0 * config.min_area_frac:
+            continue
+        k = int(round(area / area0)) if area >= area0 * config.split_area else 1
+        if k > config.max_split:
+            continue
+        if k == 2 and area < area0 * config.pair_max_area:
+            (_, _), (bw, bh), _ = cv2.minAreaRect(pts)
+            if max(bw, bh) < config.pair_min_aspect * max(min(bw, bh), 1.0):
+                k = 1  # squat: one die with its side face showing, not two dice
+        for part in split_blob(pts, k, seed=i):
+            if len(part) < area0 * config.min_area_frac:
+                continue
+            (cx, cy), (rw, rh), ang = cv2.minAreaRect(part)
+            rw, rh = max(rw, 1.0), max(rh, 1.0)
+            fill = len(part) / (rw * rh)
+            aspect = max(rw, rh) / min(rw, rh)
+            rel = len(part) / area0
+            if fill < config.min_fill or aspect > config.max_aspect or rel < config.min_area_frac:
+                continue
+            score = 1.0
+            score *= float(np.clip((fill - config.min_fill) / 0.2 + 0.5, 0, 1))
+            score *= float(np.clip((config.max_aspect - aspect) / 0.3 + 0.5, 0, 1))
+            score *= float(np.clip((rel - config.min_area_frac) / 0.2, 0, 1))
+            score *= float(np.clip((config.max_area_frac * 1.5 - rel) / 0.5, 0, 1)) if k == 1 else 1.0
+            if score < config.min_die_score:
+                continue
+            rects.append([cx / scale, cy / scale, (rw + pad) / scale, (rh + pad) / scale, ang])
+            scores.append(score)
+    r = np.asarray(rects, np.float64).reshape(-1, 5)
+    return Candidates(r, np.asarray(scores, np.float64), scale)
+
+
+def add_cnn_candidates(frame: np.ndarray, cands: Candidates, net: cv2.dnn.Net | None,
+                       config: RollDiceConfig) -> Candidates:
+    """Candidates plus the CNN detector's boxes that are not near a classical candidate.
+
+    A CNN box near a square classical candidate is that die (skipped). A classical candidate that
+    is not square (long side > ``cnn_replace_aspect`` x short: often two touching dice of one
+    colour, or a die and a piece of its neighbour) and holds CNN box centres is replaced by them.
+    A CNN box whose side is off the frame's die side (the median classical candidate's, or
+    ``default_side_frac`` of the frame's longer side when there are fewer than two) by more than
+    the factors ``cnn_side_range`` is not a die (a printed box on a mat, a pip).
+
+    Args:
+        frame: ``uint8[H, W, 3]`` BGR (validated).
+        cands: the classical candidates (frame pixels).
+        net: the d6 detector (:func:`vision.d6.load_net`), or None to return ``cands`` unchanged.
+        config: ``cnn_threshold``, ``cnn_input_long_side``, ``cnn_merge_dist``, ``cnn_full_score``.
+
+    Returns:
+        :class:`Candidates` with the added boxes as axis-aligned rects (angle 0; the top-face stage
+        finds the turn) and die-ness ``min(1, peak / cnn_full_score)``.
+    """
+    if net is None:
+        return cands
+    found = _d6.detect_dice(net, frame, config.cnn_config())
+    have = cands.rects
+    aspect = np.maximum(have[:, 2], have[:, 3]) / np.maximum(np.minimum(have[:, 2], have[:, 3]), 1e-6)
+    square = aspect <= config.cnn_replace_aspect
+    sides = np.sqrt(have[:, 2] * have[:, 3])
+    typical = float(np.median(sides)) if len(sides) >= 2 else config.default_side_frac * max(frame.shape[:2])
+    lo, hi = config.cnn_side_range
+    replaced = np.zeros(len(have), bool)
+    added, added_scores = [], []
+    for (x, y, w, h), peak in zip(found.boxes.astype(np.float64), found.scores.astype(np.float64)):
+        c = np.array([x + w / 2, y + h / 2])
+        side = float(np.sqrt(max(w * h, 1.0)))
+        if not lo * typical <= side <= hi * typical:
+            continue
+        near = config.cnn_merge_dist * side
+        dist = np.hypot(have[:, 0] - c[0], have[:, 1] - c[1])
+        if (square & (dist < near)).any() or any(np.hypot(*(a[:2] - c)) < near for a in added):
+            continue
+        for i in np.nonzero(~square)[0]:
+            box = ((float(have[i, 0]), float(have[i, 1])), (float(have[i, 2]), float(have[i, 3])), float(have[i, 4]))
+            if cv2.pointPolygonTest(cv2.boxPoints(box), (float(c[0]), float(c[1])), False) >= 0:
+                replaced[i] = True
+        added.append(np.array([c[0], c[1], w, h, 0.0]))
+        added_scores.append(min(1.0, peak / config.cnn_full_score))
+    if not added:
+        return cands
+    keep = ~replaced
+    rects = np.concatenate([have[keep], np.stack(added)])
+    return Candidates(rects, np.concatenate([cands.scores[keep], added_scores]), cands.work_scale)
+
+
+def load_cnn(config: RollDiceConfig) -> cv2.dnn.Net | None:
+    """The d6 CNN detector when ``config.cnn_candidates``, else None.
+
+    Raises:
+        VisionError: the model file is missing or unreadable (the message names it).
+    """
+    return _d6.load_net(config.cnn_config().detector_path) if config.cnn_candidates else None

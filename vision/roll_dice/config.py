@@ -1,0 +1,170 @@
+"""Every threshold of the Roll for the Galaxy dice reader, declared once with its default and meaning."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..config import D6Config
+
+__all__ = ["RollDiceConfig"]
+
+
+@dataclass(frozen=True)
+class RollDiceConfig:
+    """Every threshold of the roll-dice reader, declared once.
+
+    Attributes:
+        work_long_side: the frame is resized so its longer side is this for detection.
+        table_long_side: longer side of the tiny copy the table model is computed on.
+        table_median: median kernel (tiny pixels) of the table model; must exceed ~2 dice.
+        log_offset: added to 0..255 values before the log (tames dark-pixel noise and JPEG blocks).
+        chroma_weight, bright_weight, dark_weight: scale of the three "not table" cues.
+        shadow_log: darkening (log units) a shadow may cause before it counts as "not table".
+        fg_threshold: a pixel is foreground when its cue score exceeds this.
+        work_blur: Gaussian sigma (work pixels) against sensor noise and JPEG blocks before the cues.
+        open_frac, close_frac: morphology kernels as a fraction of the expected die side.
+        default_side_frac: expected die side as a fraction of the work image width when a frame
+            has too few clean blobs to measure it.
+        min_area_frac, max_area_frac: a die's blob area relative to the typical die area.
+        min_fill: blob area / its rotated-rectangle area for a single die.
+        max_aspect: rotated rectangle long / short side for a single die.
+        max_hole_frac: holes (symbols) smaller than this x die area are filled; larger ones are
+            table seen through an outline (a printed box on a mat), kept open.
+        pair_max_area, pair_min_aspect: a blob of about two dice areas (below ``pair_max_area``)
+            is split in two only when it is elongated (long side >= ``pair_min_aspect`` x short).
+        fragment_min_frac, merge_fit, merge_max_frac: face-core fragments above
+            ``fragment_min_frac`` x die area, of a core smaller than ``merge_max_frac`` x die area,
+            are merged while the union fits in ``merge_fit`` x the die side.
+        max_split: a blob of more dice than this is not a pile of dice (e.g. a printed area): dropped.
+        duplicate_dist: two top faces closer than this x their side are one die.
+        side_darker, side_chroma: a candidate next to a die, darker by this (log units) with chroma
+            within ``side_chroma`` and not square, is that die's visible side face: dropped.
+        edge_thresholds: Canny hysteresis thresholds (per colour channel, 0..255 units).
+        core_open_frac: opening of the face cores (cuts thin bridges), fraction of the die side.
+        core_shrink: a face core's side / the die top face side (edges eat its rim).
+        split_area: a blob of at least this many typical dice areas is split.
+        top_colour_dist: a pixel belongs to the top face when its log-RGB distance to the body
+            colour is below this.
+        refine_by_colour: re-find each top face as the pixels near its body colour (off: the face
+            core found between edges is already the top face).
+        refine_grow: the re-found face stays inside the candidate rect grown by this factor.
+        max_aspect_top: a re-found face longer than this x its width is rejected (candidate kept).
+        side_tolerance: a face whose side differs from the frame's median by more than this
+            fraction (or is not square) is given the median side.
+        patch: side in pixels of the canonical top-face patch (the face spans ``patch`` px).
+        patch_margin: extra pixels each side of the canonical patch (for the shift search).
+        chroma_ink_weight: weight of the chroma ink channel against the brightness one in the NCC.
+        templates_per_pair: templates kept per enrolled pair: the aligned mean, plus the enrolled
+            dice least like it (enrollment setting).
+        template_centering: fraction of the mean template taken off every template at read time.
+        shift_step: step in patch pixels of the shift search of the face match (2 = 4x faster).
+        glare_log: on a die with dark symbols, brightness above the body is glare, not ink: it is
+            zeroed and its chroma faded out by this many log units (the same for darkness on a die
+            with light symbols); 0 = off.
+        relocate_below, relocate_margin, relocate_step, relocate_scales, relocate_gain: a die
+            whose best template NCC is below ``relocate_below`` is matched again over shifts of up
+            to ``relocate_margin`` x its side (step ``relocate_step`` patch px) and at these side
+            scales; the new place is kept when it beats the first NCC by ``relocate_gain``.
+        ink_blur: Gaussian sigma (patch pixels) on the ink map (tolerance to small misalignment).
+        template: side of the central template region compared with the enrolled templates.
+        brightness_sigma, chroma_sigma: colour metric (log units) for the colour posterior.
+        light_prior_sigma: prior spread of the light's log-RGB offset (warm/cool/exposure).
+        light_grid: chroma offsets tried (+-) in the registration, per axis.
+        face_temperature: softmax temperature on NCC scores.
+        face_none_ncc: NCC of the "unreadable" option: a face matching no template better than
+            this is reported as ``None``.
+        colour_outlier_d2: squared colour distance of the "none of the enrolled colours" option.
+        impossible_penalty: NCC lowered for a face seen on a colour that does not have it.
+        confident_cap: confidence cap of a read whose best pair is not allowed.
+        min_die_score: candidates below this die-ness score are dropped.
+        min_confidence: candidates less likely than this to be a die of an enrolled colour are dropped.
+        face_threshold: the face is reported only when its (colour, face) pair has at least this
+            probability; otherwise the die is reported with ``face=None``.
+        overlap_dist: of two dice whose centres are closer than this x their side, only the more
+            confident is reported.
+        cnn_candidates: also take candidates from the d6 CNN detector (``vision/models``).
+        cnn_threshold: minimum CNN heatmap peak (0..1) of such a candidate.
+        cnn_input_long_side: the frame's longer side at the CNN's input (pixels).
+        cnn_full_score: a CNN-only candidate's die-ness score is ``min(1, peak / cnn_full_score)``.
+        cnn_merge_dist: a CNN box whose centre is closer than this x its side to a classical
+            candidate is that candidate (not added).
+        cnn_replace_aspect: a classical candidate longer than this x its width that holds CNN box
+            centres is replaced by those boxes.
+        cnn_side_range: a CNN box is a die candidate only when its side is within these factors
+            of the frame's typical die side.
+    """
+
+    work_long_side: int = 640
+    table_long_side: int = 160
+    table_median: int = 15
+    log_offset: float = 16.0
+    chroma_weight: float = 3.0
+    bright_weight: float = 2.0
+    dark_weight: float = 3.0
+    shadow_log: float = 0.40
+    fg_threshold: float = 0.30
+    work_blur: float = 1.0
+    open_frac: float = 0.18
+    close_frac: float = 0.10
+    default_side_frac: float = 0.042
+    min_area_frac: float = 0.35
+    max_area_frac: float = 1.6
+    min_fill: float = 0.50
+    max_aspect: float = 2.0
+    split_area: float = 1.6
+    max_hole_frac: float = 0.5
+    max_split: int = 6
+    fragment_min_frac: float = 0.03
+    merge_fit: float = 1.15
+    merge_max_frac: float = 0.8
+    pair_max_area: float = 1.85
+    pair_min_aspect: float = 1.6
+    duplicate_dist: float = 0.6
+    side_darker: float = 0.15
+    side_chroma: float = 0.15
+    edge_thresholds: tuple[int, int] = (20, 45)
+    core_open_frac: float = 0.08
+    core_shrink: float = 0.95
+    top_colour_dist: float = 0.28
+    refine_by_colour: bool = True
+    refine_grow: float = 1.3
+    max_aspect_top: float = 1.25
+    side_tolerance: float = 0.15
+    patch: int = 28
+    patch_margin: int = 3
+    template: int = 22
+    ink_blur: float = 0.0
+    glare_log: float = 0.3
+    relocate_below: float = 0.6
+    relocate_margin: float = 0.3
+    relocate_step: int = 2
+    relocate_scales: tuple[float, ...] = (1.0, 0.85, 1.15)
+    relocate_gain: float = 0.05
+    shift_step: int = 1
+    template_centering: float = 0.0
+    templates_per_pair: int = 1
+    chroma_ink_weight: float = 0.5
+    brightness_sigma: float = 0.35
+    chroma_sigma: float = 0.06
+    light_prior_sigma: float = 0.30
+    light_grid: int = 9
+    face_temperature: float = 0.04
+    face_none_ncc: float = 0.35
+    colour_outlier_d2: float = 50.0
+    impossible_penalty: float = 0.05
+    confident_cap: float = 0.5
+    min_die_score: float = 0.3
+    min_confidence: float = 0.15
+    face_threshold: float = 0.4
+    overlap_dist: float = 0.7
+    cnn_candidates: bool = True
+    cnn_threshold: float = 0.30
+    cnn_input_long_side: int = 512
+    cnn_full_score: float = 0.5
+    cnn_merge_dist: float = 0.6
+    cnn_replace_aspect: float = 1.3
+    cnn_side_range: tuple[float, float] = (0.5, 3.0)
+
+    def cnn_config(self) -> D6Config:
+        """The :class:`D6Config` the CNN candidate source runs with (shipped model, these thresholds)."""
+        return D6Config(detection_threshold=self.cnn_threshold, input_long_side=self.cnn_input_long_side)

@@ -1,0 +1,61 @@
+"""Stage 2 of the Roll dice reader: log-RGB, a table model (a large median of a tiny copy) and the per-pixel
+"not table" mask (chroma change, brightening, or darkening beyond a soft shadow)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .config import RollDiceConfig
+
+__all__ = ["LOG_RGB_BASIS", "foreground", "foreground_score", "table_model", "to_log", "work_image"]
+
+
+#: Orthonormal basis of log-RGB: two chroma axes and the brightness axis.
+LOG_RGB_BASIS = np.array([[1, -1, 0] / np.sqrt(2), [1, 1, -2] / np.sqrt(6), [1, 1, 1] / np.sqrt(3)])
+
+
+def to_log(img: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """``uint8[..., 3]`` BGR -> float32 log(BGR + ``log_offset``)."""
+    return np.log(img.astype(np.float32) + np.float32(config.log_offset))
+
+
+def work_image(frame: np.ndarray, config: RollDiceConfig) -> tuple[np.ndarray, float]:
+    """Frame resized so its longer side is ``work_long_side``; returns (image, frame-to-work scale)."""
+    h, w = frame.shape[:2]
+    s = min(1.0, config.work_long_side / float(max(h, w)))
+    if s == 1.0:
+        return frame, 1.0
+    return cv2.resize(frame, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA), s
+
+
+def table_model(work: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """Estimate of the bare table under the dice, ``uint8`` like ``work``: a large median of a tiny copy."""
+    h, w = work.shape[:2]
+    s = config.table_long_side / float(max(h, w))
+    tiny = cv2.resize(work, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
+    k = config.table_median | 1
+    k = max(3, min(k, (min(tiny.shape[:2]) - 1) | 1))
+    bg = cv2.medianBlur(tiny, k)
+    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def foreground_score(work: np.ndarray, table: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """Per-pixel "not table" score ``float32[h, w]``: the strongest of chroma change, brightening,
+    and darkening beyond what a soft shadow does (log-RGB, so independent of light level)."""
+    d = to_log(work, config) - to_log(table, config)
+    k = d.mean(axis=2)
+    c = np.sqrt(((d - k[:, :, None]) ** 2).sum(axis=2))
+    score = np.maximum(c * config.chroma_weight, k * config.bright_weight)
+    return np.maximum(score, (-k - config.shadow_log) * config.dark_weight)
+
+
+def foreground(frame: np.ndarray, config: RollDiceConfig) -> tuple[np.ndarray, np.ndarray, float]:
+    """(work image, foreground mask ``uint8`` 0/255, frame-to-work scale)."""
+    work, scale = work_image(frame, config)
+    if config.work_blur > 0:
+        work = cv2.GaussianBlur(work, (0, 0), config.work_blur)
+    table = table_model(work, config)
+    score = foreground_score(work, table, config)
+    mask = (score > config.fg_threshold).astype(np.uint8) * 255
+    return work, mask, scale

@@ -1,0 +1,77 @@
+"""What the Roll dice reader gives: one observation per die, one read per frame, and the stages' hand-offs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Candidates", "RollDiceRead", "RollDieObservation", "TopFaces"]
+
+
+@dataclass(frozen=True)
+class RollDieObservation:
+    """One Roll for the Galaxy die found in a frame.
+
+    Attributes:
+        colour: die colour name (as enrolled), e.g. ``"white"``.
+        face: face name (as enrolled), e.g. ``"explore"``, or ``None`` when unreadable or when the
+            best reading is a colour/face pair the profile does not allow.
+        box: ``(x, y, w, h)`` of the top face in frame pixels.
+        confidence: 0..1, probability the (colour, face) reported is right.
+        kind: always ``"roll"``.
+    """
+
+    colour: str
+    face: str | None
+    box: tuple[int, int, int, int]
+    confidence: float
+    kind: str = "roll"
+
+    @property
+    def value(self) -> None:
+        """Roll dice have no numeric value (kept for the d6 JSON shape)."""
+        return None
+
+    def to_json(self) -> dict:
+        """``{"kind": "roll", "colour", "face", "value": None, "box": [x, y, w, h], "confidence"}``."""
+        return {
+            "kind": self.kind,
+            "colour": self.colour,
+            "face": self.face,
+            "value": None,
+            "box": [int(v) for v in self.box],
+            "confidence": round(float(self.confidence), 3),
+        }
+
+
+@dataclass(frozen=True)
+class RollDiceRead:
+    """Everything read from one frame (same JSON shape as :class:`vision.DiceRead`)."""
+
+    width: int
+    height: int
+    dice: tuple[RollDieObservation, ...]
+    timings_ms: dict
+
+    def to_json(self) -> dict:
+        return {"width": int(self.width), "height": int(self.height), "dice": [d.to_json() for d in self.dice]}
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Die candidates in frame pixels: rotated rects ``float[N, 5]`` (cx, cy, w, h, angle deg) and die-ness scores."""
+
+    rects: np.ndarray
+    scores: np.ndarray
+    work_scale: float
+
+
+@dataclass(frozen=True)
+class TopFaces:
+    """Top faces: rects ``float[N, 5]`` (frame px), ink patches ``float32[N, 2, P+2m, P+2m]``, body log-RGB ``float[N, 3]``."""
+
+    rects: np.ndarray
+    scores: np.ndarray
+    ink: np.ndarray
+    body: np.ndarray

@@ -1,0 +1,140 @@
+"""The Roll for the Galaxy dice reader: :class:`RollDiceReader` runs the stages (see :mod:`vision.roll_dice`)
+on one frame; :func:`detect_tops` is its die detector alone (stages 2-5, shared with enrollment)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..errors import BadFrame, VisionError
+from ..frames import validate_frame
+from ..profiles import DiceProfile
+from ..timing import timed_stage
+from .assemble import assemble
+from .candidates import add_cnn_candidates, find_candidates, load_cnn
+from .colours import calibrate_colours
+from .config import RollDiceConfig
+from .faces import distinctive_templates, keep_ink_polarity, match_faces, relocate_faces, rotated_templates, template_polarity
+from .foreground import foreground
+from .observations import RollDiceRead, TopFaces
+from .tops import drop_duplicates, extract_tops
+
+__all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read_roll_dice"]
+
+
+def detect_tops(frame: np.ndarray, config: RollDiceConfig, timings: dict | None = None,
+                net: cv2.dnn.Net | None = None) -> TopFaces:
+    """Stages 2-5 on a validated ``uint8[H, W, 3]`` BGR frame (shared by reading and enrollment);
+    ``net`` is the optional CNN candidate source (:func:`load_cnn`)."""
+    timings = {} if timings is None else timings
+    stage = functools.partial(timed_stage, timings)
+    work, mask, scale = stage("foreground", foreground, frame, config)
+    cands = stage("candidates", find_candidates, work, mask, scale, config)
+    cands = stage("cnn", add_cnn_candidates, frame, cands, net, config)
+    tops = stage("tops", extract_tops, frame, cands, config)
+    return stage("dedupe", drop_duplicates, tops, config)
+
+
+class RollDiceReader:
+    """Finds Roll for the Galaxy dice in BGR frames and reads colour and face.
+
+    Args:
+        profile: an enrollment profile (:func:`vision.profiles.build_profile` / ``DiceProfile.load``).
+        config: thresholds; ``RollDiceConfig()`` when None.
+        allowed: optional (colour, face) pairs the dice can show (built by the caller from
+            ``dice.json``); default: the profile's own ``allowed`` pairs.
+    """
+
+    def __init__(self, profile: DiceProfile, config: RollDiceConfig | None = None,
+                 allowed: Iterable[tuple[str, str]] | None = None):
+        self.config = config if config is not None else RollDiceConfig()
+        if allowed is not None:
+            profile = profile.with_allowed(allowed)
+        self.profile = profile
+        if int(profile.template_side) != int(self.config.template):
+            raise VisionError(f"dice profile templates are {profile.template_side} px but the reader uses "
+                              f"{self.config.template} px: enroll again with this reader's settings")
+        self._protos = np.asarray(profile.colour_means, np.float64)
+        tpl = np.asarray(profile.templates, np.float32).reshape(len(profile.template_pairs), -1)
+        self._templates = rotated_templates(distinctive_templates(tpl, self.config), self.config)
+        self._cnn = load_cnn(self.config)
+        # ink polarity of each colour (majority of its templates): dark or light symbols
+        pol = template_polarity(tpl, self.config)
+        colours = list(profile.colours)
+        self._colour_polarity = np.array([
+            1.0 if sum(p for (c, _), p in zip(profile.template_pairs, pol) if c == name) >= 0 else -1.0
+            for name in colours])
+
+    @property
+    def prototypes(self) -> np.ndarray:
+        """Enrolled body colours ``float[C, 3]`` (log-RGB), in ``profile.colours`` order."""
+        return self._protos
+
+    @property
+    def turned_templates(self) -> np.ndarray:
+        """The templates at their four quarter turns, ``float32[4K, C*T*T]`` (:func:`rotated_templates`)."""
+        return self._templates
+
+    @property
+    def colour_polarity(self) -> np.ndarray:
+        """Ink polarity per colour ``float[C]``: -1 dark symbols, +1 light (from the templates)."""
+        return self._colour_polarity
+
+    def detect(self, frame: np.ndarray, timings: dict | None = None) -> TopFaces:
+        """Stages 2-5 only (the die detector): top faces of every die candidate in ``frame``
+        (``uint8[H, W, 3]`` BGR). Raises :class:`BadFrame` for a bad frame."""
+        return detect_tops(validate_frame(frame), self.config, timings, self._cnn)
+
+    def _match(self, frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray) -> tuple[np.ndarray, TopFaces]:
+        """(NCC ``[N, K]``, top faces): each die's ink, with the wrong-polarity brightness of its
+        likeliest colour taken out (:func:`keep_ink_polarity`), against every template; the
+        poorly matching dice looked at again a little around (:func:`relocate_faces`)."""
+        pol = self._colour_polarity[colour_p.argmax(1)] if len(colour_p) else np.zeros(0)
+        ncc = match_faces(keep_ink_polarity(tops.ink, pol, self.config), self._templates, self.config)
+        todo = tops.scores * colour_p.sum(1) >= self.config.min_confidence  # dice that may be reported
+        ncc, rects = relocate_faces(frame, tops, ncc, pol, self._templates, self.config, todo)
+        return ncc, TopFaces(rects, tops.scores, tops.ink, tops.body)
+
+    def read(self, frame: np.ndarray) -> RollDiceRead:
+        """Read every die in ``frame`` (``uint8[H, W, 3]`` BGR).
+
+        Returns a :class:`RollDiceRead` with per-stage timings (validate, foreground, candidates,
+        cnn, tops, dedupe, colours, faces, assemble) in ms. Raises :class:`BadFrame` for a bad frame.
+        """
+        cfg = self.config
+        timings: dict[str, float] = {}
+        stage = functools.partial(timed_stage, timings)
+        frame = stage("validate", validate_frame, frame)
+        tops = detect_tops(frame, cfg, timings, self._cnn)
+        _, colour_p = stage("colours", calibrate_colours, tops.body, self._protos, cfg)
+        ncc, tops = stage("faces", self._match, frame, tops, colour_p)
+        dice = stage("assemble", assemble, tops, colour_p, ncc, self.profile, cfg)
+        return RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings)
+
+
+def read_image_file(path: str | Path) -> np.ndarray:
+    """``cv2.imread`` that raises :class:`BadFrame` naming the file when it cannot be decoded."""
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise BadFrame(f"cannot read image {path} (missing, not an image, or corrupt)")
+    return img
+
+
+def read_roll_dice(images: Sequence[str | Path], profile_path: str | Path,
+                   allowed: Iterable[tuple[str, str]] | None = None,
+                   config: RollDiceConfig | None = None) -> list[dict]:
+    """Read each image file with the profile at ``profile_path``; one JSON dict per image:
+    ``{"image": str, "width", "height", "dice": [{"kind": "roll", "colour", "face", "value": null, "box", "confidence"}]}``.
+
+    Raises :class:`BadFrame` for an unreadable image, :class:`VisionError` for a bad profile.
+    """
+    reader = RollDiceReader(DiceProfile.load(profile_path), config, allowed)
+    out = []
+    for p in images:
+        r = reader.read(read_image_file(p)).to_json()
+        out.append({"image": str(p), **r})
+    return out

@@ -1,0 +1,196 @@
+"""Stages 4-5 of the Roll dice reader: each candidate's top face (its body colour and rotated rectangle), the
+canonical upright patch (the same cut serves enrollment) turned into an ink map, then one face per place."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .candidates import disc_kernel
+from .config import RollDiceConfig
+from .foreground import LOG_RGB_BASIS, to_log
+from .observations import Candidates, TopFaces
+
+__all__ = ["INK_CHANNELS", "body_colour", "drop_duplicates", "extract_tops", "ink_map", "rect_box",
+           "refine_top", "upright_patch"]
+
+
+#: Channels of an ink map (signed brightness, chroma distance).
+INK_CHANNELS = 2
+
+
+def upright_patch(frame: np.ndarray, cx: float, cy: float, side: float, angle: float, size: int,
+                  margin: int) -> np.ndarray:
+    """A ``uint8[size+2m, size+2m, 3]`` patch where a square of ``side`` frame px centred on (cx, cy),
+    turned by ``angle`` degrees, spans the central ``size`` px (upright). Used for enrollment and reading."""
+    s = size / max(float(side), 1.0)
+    out = size + 2 * margin
+    m = cv2.getRotationMatrix2D((float(cx), float(cy)), float(angle), s)
+    m[0, 2] += out / 2.0 - cx
+    m[1, 2] += out / 2.0 - cy
+    src = frame
+    if s < 0.5:
+        k = int(1.0 / s) | 1
+        x0, y0 = int(max(cx - side * 1.5, 0)), int(max(cy - side * 1.5, 0))
+        x1, y1 = int(min(cx + side * 1.5, frame.shape[1])), int(min(cy + side * 1.5, frame.shape[0]))
+        src = frame[y0:y1, x0:x1]
+        src = cv2.GaussianBlur(src, (k, k), 0)
+        m[0, 2] += m[0, 0] * x0 + m[0, 1] * y0
+        m[1, 2] += m[1, 0] * x0 + m[1, 1] * y0
+    return cv2.warpAffine(src, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def body_colour(logp: np.ndarray, bin_size: float = 0.08) -> np.ndarray:
+    """Robust body colour (log-RGB) of a die patch ``float32[h, w, 3]``: the densest colour (mode of a
+    coarse 3-D histogram, the body being the largest flat area), then the mean of the pixels near it."""
+    px = logp.reshape(-1, 3)
+    q = np.floor(px / bin_size).astype(np.int64)
+    q -= q.min(0)
+    dims = q.max(0) + 1
+    key = (q[:, 0] * dims[1] + q[:, 1]) * dims[2] + q[:, 2]
+    counts = np.bincount(key)
+    # smooth: count each bin with its 26 neighbours would be costly; take the top bin and its pixels' mean
+    top = int(counts.argmax())
+    centre = px[key == top].mean(0)
+    d = np.sqrt(((px - centre) ** 2).sum(1))
+    return px[d < 2.0 * bin_size].mean(0)
+
+
+def refine_top(frame: np.ndarray, rect: np.ndarray, config: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Top face of one candidate: (rect float[5] in frame px, body log-RGB float[3]).
+
+    The candidate is cut upright at 2x context, the body colour found, pixels within
+    ``top_colour_dist`` of it (holes filled) taken as the top face, and its rotated rect returned.
+    """
+    cx, cy, w, h, ang = rect
+    side = max(w, h)
+    size = 48
+    patch = upright_patch(frame, cx, cy, side * 1.3, ang, size, 0)
+    logp = to_log(patch, config)
+    c0 = size // 2
+    r = int(size * 0.35)
+    body = body_colour(logp[c0 - r:c0 + r, c0 - r:c0 + r])
+    dist = np.sqrt(((logp - body) ** 2).sum(2))
+    m = (dist < config.top_colour_dist).astype(np.uint8) * 255
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, disc_kernel(3))
+    # stay within the candidate (grown a little): a touching die of the same colour is not this face
+    f0 = size / (side * 1.3)
+    own = cv2.boxPoints(((c0, c0), (w * f0 * config.refine_grow, h * f0 * config.refine_grow), 0.0))
+    region = np.zeros_like(m)
+    cv2.fillConvexPoly(region, np.round(own).astype(np.int32), 255)
+    m &= region
+    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return np.asarray(rect, np.float64), body
+    # the component nearest the centre with a good area
+    best, best_key = None, None
+    for c in contours:
+        a = cv2.contourArea(c)
+        if a < (size / 1.3) ** 2 * 0.15:
+            continue
+        mo = cv2.moments(c)
+        if mo["m00"] <= 0:
+            continue
+        d = np.hypot(mo["m10"] / mo["m00"] - c0, mo["m01"] / mo["m00"] - c0)
+        key = d - 0.02 * a
+        if best_key is None or key < best_key:
+            best, best_key = c, key
+    if best is None:
+        return np.asarray(rect, np.float64), body
+    hull = cv2.convexHull(best)
+    (px, py), (pw, ph), pang = cv2.minAreaRect(hull)
+    f = side * 1.3 / size  # patch px -> frame px
+    # patch coordinates -> frame coordinates (undo the rotation by ``ang`` about the centre)
+    t = np.deg2rad(ang)
+    dx, dy = (px - c0) * f, (py - c0) * f
+    fx = cx + dx * np.cos(t) - dy * np.sin(t)
+    fy = cy + dx * np.sin(t) + dy * np.cos(t)
+    pw, ph = pw * f, ph * f
+    if min(pw, ph) < 0.5 * side or max(pw, ph) > 1.3 * side or max(pw, ph) > config.max_aspect_top * min(pw, ph):
+        return np.asarray(rect, np.float64), body
+    return np.array([fx, fy, pw, ph, ang + pang], np.float64), body
+
+
+def ink_map(patch: np.ndarray, config: RollDiceConfig, margin: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(ink ``float32[2, h, w]``, body log-RGB) of an upright top-face patch whose face spans the
+    central ``config.patch`` px (``margin`` px each side, default ``config.patch_margin``).
+
+    Channel 0: signed brightness difference to the face's body colour (a dark symbol is negative,
+    a light one or a glare spot positive, so glare does not look like a dark symbol); channel 1:
+    chroma distance to the body colour. Both in log-RGB, so the same under any light level."""
+    logp = to_log(patch, config)
+    m = config.patch_margin if margin is None else int(margin)
+    p = config.patch
+    body = body_colour(logp[m:m + p, m:m + p])
+    diff = logp - body
+    bright = (diff @ LOG_RGB_BASIS[2]).astype(np.float32)
+    chroma = np.sqrt(((diff @ LOG_RGB_BASIS[:2].T) ** 2).sum(2)).astype(np.float32)
+    ink = np.stack([bright, chroma])
+    if config.ink_blur > 0:
+        ink = np.stack([cv2.GaussianBlur(c, (0, 0), config.ink_blur) for c in ink])
+    return ink, body
+
+
+def extract_tops(frame: np.ndarray, candidates: Candidates, config: RollDiceConfig) -> TopFaces:
+    """Refine each candidate to its top face and cut its canonical ink patch."""
+    n = len(candidates.rects)
+    q = config.patch + 2 * config.patch_margin
+    rects = np.zeros((n, 5), np.float64)
+    inks = np.zeros((n, INK_CHANNELS, q, q), np.float32)
+    bodies = np.zeros((n, 3), np.float64)
+    for i, r in enumerate(candidates.rects):
+        rects[i] = refine_top(frame, r, config)[0] if config.refine_by_colour else np.asarray(r, np.float64)
+    if n:
+        # every top face in a frame has about the same size: an odd one (a face eaten by glare, a
+        # split blob) takes the frame's typical side, square
+        sides = np.sqrt(rects[:, 2] * rects[:, 3])
+        typical = float(np.median(sides))
+        odd = (np.abs(sides / typical - 1.0) > config.side_tolerance) | (
+            np.maximum(rects[:, 2], rects[:, 3]) > config.max_aspect_top * np.minimum(rects[:, 2], rects[:, 3]))
+        rects[odd, 2] = rects[odd, 3] = typical
+    for i, top in enumerate(rects):
+        side = float(np.sqrt(top[2] * top[3]))
+        patch = upright_patch(frame, top[0], top[1], side, top[4], config.patch, config.patch_margin)
+        inks[i], bodies[i] = ink_map(patch, config)
+    return TopFaces(rects, candidates.scores.copy(), inks, bodies)
+
+
+def drop_duplicates(tops: TopFaces, config: RollDiceConfig) -> TopFaces:
+    """Keep one of any two top faces whose centres are closer than ``duplicate_dist`` x their side
+    (two fragments of one die refined to the same face), the higher-scored (then larger) one."""
+    n = len(tops.rects)
+    if n < 2:
+        return tops
+    side = np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
+    order = np.lexsort((-side, -tops.scores))
+    keep: list[int] = []
+    for i in order:
+        if all(np.hypot(*(tops.rects[i, :2] - tops.rects[j, :2])) > config.duplicate_dist * min(side[i], side[j])
+               for j in keep):
+            keep.append(int(i))
+    # a side face: next to a die of the same chroma, clearly darker, and not square
+    bright = tops.body @ LOG_RGB_BASIS[2]
+    chroma = tops.body @ LOG_RGB_BASIS[:2].T
+    sides = set()
+    for i in keep:
+        sq = max(tops.rects[i, 2], tops.rects[i, 3]) / max(min(tops.rects[i, 2], tops.rects[i, 3]), 1e-6)
+        for j in keep:
+            if i == j:
+                continue
+            near = np.hypot(*(tops.rects[i, :2] - tops.rects[j, :2])) < 1.0 * max(side[i], side[j])
+            if (near and bright[j] - bright[i] > config.side_darker and side[i] < side[j] * 1.05
+                    and np.hypot(*(chroma[i] - chroma[j])) < config.side_chroma and (sq > 1.25 or side[i] < 0.8 * side[j])):
+                sides.add(i)
+                break
+    keep = [i for i in keep if i not in sides]
+    keep.sort()
+    k = np.asarray(keep, np.int64)
+    return TopFaces(tops.rects[k], tops.scores[k], tops.ink[k], tops.body[k])
+
+
+def rect_box(rect: np.ndarray) -> tuple[int, int, int, int]:
+    """Axis-aligned ``(x, y, w, h)`` of a rotated rect (cx, cy, w, h, angle)."""
+    pts = cv2.boxPoints(((float(rect[0]), float(rect[1])), (float(rect[2]), float(rect[3])), float(rect[4])))
+    x0, y0 = pts.min(0)
+    x1, y1 = pts.max(0)
+    return int(round(x0)), int(round(y0)), max(1, int(round(x1 - x0))), max(1, int(round(y1 - y0)))
