@@ -60,6 +60,11 @@ class OpenCVSource(CameraSource):
         return self.index is not None
 
     @property
+    def live(self) -> bool:  # type: ignore[override]
+        """A webcam is live; a video file repeats frames on purpose (see :attr:`CameraSource.live`)."""
+        return self.is_webcam
+
+    @property
     def is_open(self) -> bool:
         """True between a successful :meth:`open` and :meth:`close`."""
         return self._cap is not None

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from device.camera import CameraSource, Frame, as_bgr
-from device.errors import BadImage, CameraNotFound, EndOfStream
+from device.errors import BadImage, CameraDisconnected, CameraNotFound, EndOfStream
 
 __all__ = [
     "ReplaySource",
@@ -166,6 +166,7 @@ class ReplaySource(CameraSource):
         self._video_fps: float | None = None
         self._current: np.ndarray | None = None
         self._current_file: Path | None = None
+        self._first: tuple[Path, np.ndarray] | None = None  # the photo open() decoded, kept for the first read
         self._held = 0
         self._index = 0
         self._started_at = 0.0
@@ -203,6 +204,7 @@ class ReplaySource(CameraSource):
         Raises:
             CameraNotFound: the path does not exist, the folder has no images (the message lists the
                 extensions looked for), or the file type is not an image or video.
+            BadImage: not one of the photos can be decoded (nothing to replay).
         """
         if self._open:
             return
@@ -233,6 +235,7 @@ class ReplaySource(CameraSource):
                 f"cannot replay {path} ({self.name}): not a folder, an image ({', '.join(IMAGE_EXTENSIONS)}) "
                 f"or a video ({', '.join(VIDEO_EXTENSIONS)})"
             )
+        self._first = None if self._is_video else self._first_photo()
         self._open = True
         self._pos = 0
         self._cap = None
@@ -302,8 +305,25 @@ class ReplaySource(CameraSource):
         out: np.ndarray = np.clip(noisy, 0, 255).astype(np.uint8)
         return out
 
+    def _none_decoded(self) -> BadImage:
+        return BadImage(f"none of the {len(self._files)} images in {self.path} can be decoded: copy the photos again")
+
+    def _first_photo(self) -> tuple[Path, np.ndarray]:
+        """The first photo that decodes (kept for the first read), so a folder of nothing but
+        unreadable files is refused at open, like an empty one."""
+        for file in self._files:
+            try:
+                return file, decode_image(file)
+            except BadImage:
+                continue
+        raise self._none_decoded()
+
     def _next_photo(self) -> tuple[np.ndarray, Path | None]:
-        """Decode the photo at the current position and move past it (also when it is bad)."""
+        """Decode the photo at the current position and move past it (also when it is bad).
+
+        Raises CameraDisconnected when the folder (or the photo replayed) is gone: put back, it is
+        opened again.
+        """
         bad_in_a_row = 0
         while True:
             if self._pos >= len(self._files):
@@ -312,18 +332,22 @@ class ReplaySource(CameraSource):
                 self._pos = 0
             file = self._files[self._pos]
             self._pos += 1
+            first, self._first = self._first, None
+            if first is not None and first[0] == file:
+                return first[1], file
             try:
                 return decode_image(file), file
             except BadImage as exc:
+                if not self.path.exists():
+                    raise CameraDisconnected(
+                        f"the replay {self.path} is gone ({self.name}): put it back; the game goes on"
+                    ) from None
                 if not self.skip_bad:
                     raise
                 log.warning("skipping: %s", exc)
                 bad_in_a_row += 1
                 if bad_in_a_row >= len(self._files):
-                    raise BadImage(
-                        f"none of the {len(self._files)} images in {self.path} can be decoded: "
-                        f"copy the photos again"
-                    ) from None
+                    raise self._none_decoded() from None
 
     def _next_video_frame(self) -> tuple[np.ndarray, Path | None]:
         """Read the next video frame, reopening the file at the end when looping."""
