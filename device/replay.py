@@ -19,6 +19,7 @@ import numpy as np
 
 from device.camera import CameraSource, Frame, as_bgr
 from device.errors import BadImage, CameraDisconnected, CameraNotFound, EndOfStream
+from device.images import IMAGE_EXTENSIONS, check_video_size, decode_image
 
 __all__ = [
     "ReplaySource",
@@ -31,9 +32,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
-"""File extensions (lower case) replayed from a folder; matched case-insensitively."""
 
 VIDEO_EXTENSIONS = (".mp4", ".avi", ".mkv", ".mov", ".m4v", ".webm", ".mjpg", ".mjpeg", ".h264")
 """File extensions (lower case) treated as video files."""
@@ -60,45 +58,6 @@ def list_images(folder: Path) -> list[Path]:
         if p.suffix.lower() in IMAGE_EXTENSIONS and not p.name.startswith(".") and p.is_file()
     ]
     return sorted(files, key=lambda p: natural_key(p.name))
-
-
-def _jpeg_is_truncated(data: bytes) -> bool:
-    """True when a JPEG has no end-of-image marker after its last scan.
-
-    Older OpenCV (4.x, libjpeg) decodes a truncated JPEG with only a warning, filling the missing
-    rows with grey; a half-written photo must not be read as a dice roll. Inside entropy-coded
-    data 0xFF is always stuffed (0xFF00), so 0xFFD9 after the last start-of-scan (0xFFDA) is the
-    real end-of-image marker.
-    """
-    last_scan = data.rfind(b"\xff\xda")
-    return last_scan < 0 or data.rfind(b"\xff\xd9") < last_scan
-
-
-def decode_image(path: Path) -> np.ndarray:
-    """Read an image file as ``uint8[H, W, 3]`` BGR (EXIF orientation applied).
-
-    Raises:
-        BadImage: the file cannot be read, is a truncated JPEG, or OpenCV cannot decode it; the
-            message and ``.path`` name the file.
-    """
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise BadImage(f"cannot read image {path}: {exc.strerror or exc}", path=str(path)) from exc
-    if not data:
-        raise BadImage(f"image {path} is empty (0 bytes): copy it again or delete it", path=str(path))
-    if data[:2] == b"\xff\xd8" and _jpeg_is_truncated(data):
-        raise BadImage(
-            f"image {path} is a truncated JPEG (no end marker): copy it again or delete it", path=str(path)
-        )
-    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        raise BadImage(
-            f"image {path} cannot be decoded (corrupt, or not a {'/'.join(IMAGE_EXTENSIONS)} file): "
-            f"copy it again or delete it",
-            path=str(path),
-        )
-    return as_bgr(image)
 
 
 class ReplaySource(CameraSource):
@@ -364,6 +323,7 @@ class ReplaySource(CameraSource):
                     )
                 self._cap = cap
                 self._pass_delivered = 0
+                check_video_size(cap, self.path)
             ok, image = self._cap.read()
             if ok and image is not None:
                 self._pass_delivered += 1
