@@ -168,8 +168,10 @@ def decode_image(path: Path) -> np.ndarray:
         with native_noise_dropped():
             image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
     except cv2.error as exc:  # e.g. over OPENCV_IO_MAX_IMAGE_PIXELS for a header imagesize does not read
-        reason = " ".join(str(exc).split())
-        raise BadImage(f"image {path} cannot be decoded ({reason})", path=str(path)) from None
+        if "MAX_IMAGE_PIXELS" in str(exc):
+            raise BadImage(f"image {path} is larger than {_megapixels(MAX_IMAGE_PIXELS)} by its header: the box "
+                           "decodes no bigger picture; scale it down", path=str(path)) from None
+        image = None  # any other decoder failure: said below, in the same words as a file OpenCV cannot read
     if image is None:
         raise BadImage(
             f"image {path} cannot be decoded (corrupt, or not a {'/'.join(IMAGE_EXTENSIONS)} file): "

@@ -183,3 +183,18 @@ def test_enroll_and_calibrate_refuse_a_bomb_before_vision_decodes_it(tmp_path, c
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 3 and all("20000x20000 px (400 MP)" in line for line in lines)
     assert not (tmp_path / "p.json").exists() and not (tmp_path / "deck.json").exists()
+
+
+def test_opencv_refusing_a_header_is_the_same_one_line(tmp_path):
+    # A header imagesize cannot read (here: pretended) is left to OpenCV, whose own limit then refuses it.
+    bomb = tmp_path / "odd.png"
+    bomb.write_bytes(png_declaring(20000, 20000))
+    code = (
+        "import sys, device.images as im\n"
+        "im.check_image_size = lambda data, name: None\n"
+        "try:\n    im.decode_image(im.Path(sys.argv[1]))\n"
+        "except im.BadImage as exc:\n    print(exc)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code, str(bomb)], capture_output=True, text=True, timeout=120)
+    assert result.stdout == f"image {bomb} is larger than 50 MP by its header: the box decodes no bigger picture; scale it down\n"
+    assert result.stderr == ""
