@@ -21,24 +21,16 @@ from companion.hub import StateHub
 from companion.session import SessionStore
 from device import CameraNotFound, FakeCamera, Fault, ReplaySource
 from device.health import CameraHealthConfig, CameraStatus, CameraWatch, picture_fault, same_picture
-from tests.test_app import ScriptedReader, scene, scenes
+from tests.test_app import make_loop as app_loop
+from tests.test_app import scene, scenes, store  # noqa: F401  (store: the session fixture)
 from vision.motion import StillnessDetector
 
 FAST = CameraHealthConfig(read_timeout_s=0.2, poll_s=0.01, close_timeout_s=0.5)
 
 
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "s.sqlite3") as s:
-        yield s
-
-
 def make_loop(store, camera, **kw):
-    session = store.start("d6", {})
-    hub = StateHub()
-    loop = MainLoop(source=camera, reader=ScriptedReader(), session=session, hub=hub, stillness=StillnessDetector(),
-                    stop_at_end=True, sleep=lambda s: None, camera_health=kw.pop("camera_health", FAST), **kw)
-    return loop, session, hub
+    """The d6 loop of tests/test_app.py (a scripted reader: scene k reads as a die showing k), with fast timeouts."""
+    return app_loop(store, camera, camera_health=kw.pop("camera_health", FAST), **kw)
 
 
 def watch_status(hub: StateHub) -> list[tuple[str, str]]:
