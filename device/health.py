@@ -260,8 +260,7 @@ class CameraWatch:
             stuck = time.monotonic() - self._pending_since
             if stuck >= self.config.read_timeout_s and self.status is not CameraStatus.STALLED:
                 self._set(CameraStatus.STALLED,
-                          f"camera {self.source.name} has sent no picture for {stuck:.0f} s (its read is stuck): "
-                          "check its cable; the game goes on without it")
+                          f"camera {self.source.name} sent no picture for {round(stuck, 1):g} s: check its cable; the game goes on")
             return None
         future, self._pending = self._pending, None
         error = future.exception()
@@ -318,7 +317,7 @@ class CameraWatch:
                 self._good += 1
                 if self._good < self.config.recover_frames:
                     return None
-                self._set(CameraStatus.OK, f"camera {name}: the picture is back")
+                self._set(CameraStatus.OK, "camera: the picture is back")
             elif self.status is not CameraStatus.OK:
                 self._set(CameraStatus.OK, f"camera {name} is back")
             self._good = 0
@@ -327,16 +326,13 @@ class CameraWatch:
         if fault == _REPEAT:
             self._repeats += 1
             if self._repeats >= self.config.frozen_frames and self.status is not CameraStatus.FROZEN:
-                self._set(CameraStatus.FROZEN,
-                          f"camera {name} sends the same picture over and over (frozen): unplug it and plug it "
-                          "back in, or restart the box; nothing is read meanwhile")
+                self._set(CameraStatus.FROZEN, "camera sends the same picture over and over: unplug it and plug it back in")
             return None
         self._repeats = 0
         if fault is CameraStatus.BLACK and self.status is not fault:
-            self._set(fault, f"camera {name} sees only black: lens covered or light off? Nothing is read meanwhile")
+            self._set(fault, "camera sees only black: lens covered or light off?")
         elif fault is CameraStatus.SATURATED and self.status is not fault:
-            self._set(fault, f"camera {name} sees only white: a lamp into the lens, or the exposure stuck? "
-                             "Nothing is read meanwhile")
+            self._set(fault, "camera sees only white: a lamp shining into the lens?")
         return None
 
     def _failed(self, error: BaseException) -> None:
