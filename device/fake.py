@@ -62,7 +62,7 @@ class FaultKind(enum.Enum):
     STALL = "stall"
     """The read of frame ``at`` blocks until :meth:`FakeCamera.unstall` (or ``seconds``), then delivers it."""
     ERROR = "error"
-    """Reads ``at`` .. ``at + count - 1`` raise ``error`` (default a ``cv2.error``): an exception that is
+    """Reads ``at`` .. ``at + count - 1`` raise ``exception`` (default a ``cv2.error``): an exception that is
     not a DeviceError, as OpenCV or the kernel raise; each loses its frame."""
     GONE = "gone"
     """Reading frame ``at`` raises CameraDisconnected, and the next ``count`` open() attempts raise
@@ -76,7 +76,7 @@ class Fault:
     ``box`` is the glare patch (x, y, w, h) in pixels; None picks a seeded random one covering
     about a sixth of the frame's width. ``count`` is how many frames the fault lasts (BLACK,
     SATURATED, FREEZE, ERROR) or how many open() attempts fail (GONE). ``seconds`` bounds a STALL
-    (None: until :meth:`FakeCamera.unstall`). ``error`` is the exception an ERROR raises.
+    (None: until :meth:`FakeCamera.unstall`). ``exception`` is what an ERROR raises (None: a ``cv2.error``).
     """
 
     kind: FaultKind
@@ -84,7 +84,7 @@ class Fault:
     box: tuple[int, int, int, int] | None = None
     count: int = 1
     seconds: float | None = None
-    error: BaseException | None = None
+    exception: BaseException | None = None
 
     def covers(self, index: int) -> bool:
         """Whether frame ``index`` is one of the ``count`` frames from ``at``."""
@@ -136,9 +136,9 @@ class Fault:
         return cls(FaultKind.STALL, at, seconds=seconds)
 
     @classmethod
-    def error(cls, at: int, count: int = 1, error: BaseException | None = None) -> Fault:
-        """Reads ``at`` .. ``at + count - 1`` raise ``error`` (default: a ``cv2.error``)."""
-        return cls(FaultKind.ERROR, at, count=count, error=error)
+    def error(cls, at: int, count: int = 1, exception: BaseException | None = None) -> Fault:
+        """Reads ``at`` .. ``at + count - 1`` raise ``exception`` (default: a ``cv2.error``)."""
+        return cls(FaultKind.ERROR, at, count=count, exception=exception)
 
     @classmethod
     def gone(cls, at: int, count: int = 1) -> Fault:
@@ -294,7 +294,7 @@ class FakeCamera(CameraSource):
             for fault in self._faults_over(FaultKind.ERROR, index):
                 self._next += 1
                 self.calls.append(("error", index))
-                raise fault.error or cv2.error(f"injected fault error@{index}: the driver failed")
+                raise fault.exception or cv2.error(f"injected fault error@{index}: the driver failed")
             for fault in self._faults_at(FaultKind.STALL, index):
                 self.calls.append(("stall", index))
                 self._unstalled.wait(fault.seconds)

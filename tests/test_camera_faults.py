@@ -150,7 +150,7 @@ def test_a_read_that_blocks_is_reported_stalled_and_the_loop_goes_on_taking_acti
 
 @pytest.mark.parametrize("error", [None, OSError(errno.EIO, "Input/output error"), ValueError("driver bug")])
 def test_an_exception_that_is_not_a_device_error_is_a_camera_fault_not_the_end(store, caplog, error):
-    camera = FakeCamera(scenes(6, 2), faults=[Fault.error(14, count=3, error=error)])  # None: a cv2.error
+    camera = FakeCamera(scenes(6, 2), faults=[Fault.error(14, count=3, exception=error)])  # None: a cv2.error
     loop, session, hub = make_loop(store, camera, reconnect_s=0.0)
     seen = watch_status(hub)
     with caplog.at_level(logging.ERROR, logger="device.health"):

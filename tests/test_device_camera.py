@@ -594,7 +594,7 @@ def test_fake_camera_stall_error_and_gone_faults() -> None:
     assert cam.read().index == 0 and cam.calls[1:3] == [("stall", 0), ("read", 0)]  # blocked, then delivered
     with pytest.raises(cv2.error, match="error@1"):
         cam.read()
-    with FakeCamera(frames_0_to(1), faults=[Fault.error(0, error=OSError(5, "I/O"))]) as other, pytest.raises(OSError):
+    with FakeCamera(frames_0_to(1), faults=[Fault.error(0, exception=OSError(5, "I/O"))]) as other, pytest.raises(OSError):
         other.read()
     with pytest.raises(cv2.error, match="error@2"):
         cam.read()
