@@ -32,17 +32,22 @@ from companion.pairing import PairingBook
 from companion.screen import ScreenSnapshot
 from companion.session import Session
 from companion.storage import StorageHealth
-from device import BadImage, CameraSource, DeviceError, EndOfStream, Frame
+from device import CameraSource, Frame
+from device.health import CameraHealthConfig, CameraStatus, CameraWatch
 from rules import RulesError
 from rules.d6 import DICE_READ
 from vision import DiceRead, DieObservation, annotate
 from vision.motion import MotionState, StillnessDetector
 
-__all__ = ["MainLoop", "LoopStats", "dice_read_payload", "reading_order", "CAMERA_OK", "CAMERA_LOST", "CAMERA_ENDED"]
+__all__ = ["MainLoop", "LoopStats", "dice_read_payload", "reading_order", "CAMERA_OK", "CAMERA_LOST", "CAMERA_ENDED",
+           "CAMERA_STALLED", "CAMERA_BLACK", "CAMERA_SATURATED", "CAMERA_FROZEN"]
 
 log = logging.getLogger(__name__)
 
-CAMERA_OK, CAMERA_LOST, CAMERA_ENDED = "ok", "lost", "ended"
+# the view's status.camera values (device.health.CameraStatus; docs/contracts.md)
+CAMERA_OK, CAMERA_LOST, CAMERA_ENDED = CameraStatus.OK.value, CameraStatus.LOST.value, CameraStatus.ENDED.value
+CAMERA_STALLED, CAMERA_BLACK = CameraStatus.STALLED.value, CameraStatus.BLACK.value
+CAMERA_SATURATED, CAMERA_FROZEN = CameraStatus.SATURATED.value, CameraStatus.FROZEN.value
 READER_WATCHING, READER_STILL, READER_READ = "watching", "still", "read"
 JPEG_QUALITY = 80  # phone view frame, 0-100
 
@@ -140,6 +145,9 @@ class MainLoop:
         phone_url: shown on both views (QR code on the touchscreen).
         stop_at_end: stop when a replay ends (``companion demo --once``) instead of idling.
         reconnect_s: seconds between attempts to reopen a lost camera.
+        camera_health: the camera's read timeout and picture checks (``device.health``): reads run on
+            the camera watch's thread, so a stuck read never stops the loop; a black, white or
+            frozen frame is never read and the views say what is wrong.
         live_publish_s: seconds between live-frame updates of the phone view while dice move.
         live_render_s: seconds between live-frame redraws of the touchscreen.
         on_read: called after each recorded read with (event seq, read), e.g. to flash the LED.
@@ -193,6 +201,7 @@ class MainLoop:
         on_change: Callable[[], None] | None = None,
         read_executor: Executor | None = None,
         watchdog: Callable[[], None] | None = None,
+        camera_health: CameraHealthConfig | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -235,8 +244,7 @@ class MainLoop:
         self.display: np.ndarray | None = None
         self._read_requested = False
         self._stop = False
-        self._opened = False
-        self._lost_at: float | None = None
+        self._watch = CameraWatch(source, camera_health, reconnect_s=reconnect_s, clock=clock)
         self._published_at = float("-inf")
         self._rendered_at = float("-inf")
         self._faults = 0  # unexpected exceptions in a row (a loop pass that keeps failing slows down)
@@ -256,13 +264,11 @@ class MainLoop:
     def run(self, max_frames: int | None = None) -> LoopStats:
         """Run until a ``quit`` action, the end of a replay with ``stop_at_end``, or ``max_frames`` frames.
 
-        A lost camera is shown on both views and reopened every ``reconnect_s`` seconds;
-        everything recorded stays in the session log. An unexpected exception in one pass (an action, a
-        frame's processing, a view) is logged with its traceback and shown as the status message; the
-        loop turns on (only Ctrl-C, :meth:`stop` / SIGTERM, ``quit`` or the end of a replay stop it).
-
-        Raises:
-            device.DeviceError: from the camera source (e.g. a replay with no picture that can be decoded).
+        A lost, stalled, covered or frozen camera is shown on both views and the game goes on (a
+        lost one is reopened every ``reconnect_s`` seconds); everything recorded stays in the session log.
+        An unexpected exception in one pass (an action, a frame's processing, a view) is logged with its
+        traceback and shown as the status message; the loop turns on (only Ctrl-C, :meth:`stop` /
+        SIGTERM, ``quit`` or the end of a replay stop it).
         """
         self._safely("publishing the view", self.publish)
         try:
@@ -280,8 +286,7 @@ class MainLoop:
                 self._safely("the last camera read",
                              lambda: self._camera_read_done(self.camera_flow.collect(wait=True) or [], None))
         finally:
-            self.source.close()
-            self._opened = False
+            self._watch.close()
         return self.stats
 
     def stop(self) -> None:
@@ -455,54 +460,27 @@ class MainLoop:
 
     # -- camera -------------------------------------------------------------------------------
     def _next_frame(self) -> Frame | None:
+        """The next good camera frame, or None (none yet, or the camera has a fault: both views say which).
+
+        The read runs on the camera watch's thread (``device.health.CameraWatch``): a read that blocks,
+        an exception of any kind from the source, a black, white or frozen frame never stop this loop
+        and nothing is read from them; the watch recovers when the source returns.
+        """
         if self.camera == CAMERA_ENDED:
             if self.stop_at_end:
                 self._stop = True
             else:
                 self.sleep(0.05)
             return None
-        if self.camera == CAMERA_LOST:
-            now = self.clock()
-            if self._lost_at is not None and now - self._lost_at < self.reconnect_s:
-                self.sleep(min(0.05, self.reconnect_s))
-                return None
-            self._lost_at = now
-            try:
-                self.source.close()
-                self.source.open()
-            except DeviceError as exc:
-                self.message = str(exc)
-                return None
-            self._opened = True
-            self.camera = CAMERA_OK
-            self.message = f"camera {self.source.name} is back"
-            log.info(self.message)
+        frame = self._watch.poll()
+        if self._watch.take_change():
+            if self._watch.status is CameraStatus.LOST and self.camera != CAMERA_LOST:
+                self.stats.camera_losses += 1
+            self.camera, self.message = self._watch.status.value, self._watch.message
             self.publish()
-        try:
-            if not self._opened:
-                self.source.open()
-                self._opened = True
-            return self.source.read()
-        except EndOfStream:
-            self.camera = CAMERA_ENDED
-            self.message = f"replay {self.source.name} finished"
-            log.info(self.message)
-            self.publish()
-            return None
-        except BadImage as exc:  # a replay whose pictures can never be decoded: reopening cannot help
-            self.camera = CAMERA_ENDED
-            self.message = str(exc)
-            log.error("replay stopped: %s", exc)
-            self.publish()
-            raise
-        except DeviceError as exc:  # disconnected, busy or gone: keep the game, try to reopen
-            self.camera = CAMERA_LOST
-            self.stats.camera_losses += 1
-            self._lost_at = self.clock()
-            self.message = str(exc)
-            log.warning("camera lost: %s", exc)
-            self.publish()
-            return None
+        if frame is None and not self._watch.busy and self.camera == CAMERA_LOST:
+            self.sleep(min(0.05, self.reconnect_s))  # waiting to try the camera again
+        return frame
 
     # -- actions ------------------------------------------------------------------------------
     def _take_actions(self) -> bool:

@@ -374,7 +374,7 @@ def _read_each(
     A missing, truncated or corrupt image is named on stderr and the others are still read.
     """
     from device import BadImage
-    from device.replay import decode_image
+    from device import decode_image
     from vision import VisionError
 
     status = EXIT_OK
@@ -457,12 +457,14 @@ def cmd_enroll_roll_dice(folder: Path, out: Path, warn_missing: bool = True) -> 
     pairs with no photos are named in a warning (with ``warn_missing``) and the profile is built from
     the others.
     """
+    from device import BadImage, check_image_files
     from vision import VisionError
     from vision.roll_dice import enroll_roll_dice
 
     try:
         missing = check_enroll_folders(folder)
-    except _BadFolder as exc:
+        check_image_files(folder)  # sizes from the headers, before vision decodes a photo
+    except (_BadFolder, BadImage) as exc:
         print(f"companion enroll: {exc}", file=sys.stderr)
         return EXIT_INPUT
     except OSError as exc:
@@ -675,6 +677,7 @@ def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
     deck is built with :func:`vision.hexes.build_hex_deck` (``DeckProfile.shape == "hex"``); ``companion
     read --cards`` then reads sector hexes with it.
     """
+    from device import BadImage, check_image_files
     from vision import VisionError
     from vision.deck import DeckProfile, build_deck
     from vision.hexes import build_hex_deck
@@ -687,10 +690,12 @@ def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
                   file=sys.stderr)
             return EXIT_INPUT
     try:
+        if folder.is_dir():  # sizes from the headers, before vision decodes a photo
+            check_image_files(folder)
         deck = build_hex_deck(folder, name=out.stem) if hexes else build_deck(folder, name=out.stem)
         out.parent.mkdir(parents=True, exist_ok=True)
         saved = deck.save(out)
-    except (VisionError, OSError) as exc:
+    except (VisionError, OSError, BadImage) as exc:
         print(f"companion enroll: {exc}", file=sys.stderr)
         return EXIT_INPUT
     what = "sector hexes" if hexes else "cards"
@@ -864,7 +869,7 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
     """
     from companion.calibration import CALIBRATION_FORMAT, default_calibration_path, save_calibration
     from device import BadImage, DeviceError
-    from device.replay import decode_image
+    from device import decode_image
     from vision import VisionError
     from vision.lens import LensCalibrationFailed, calibrate_lens
     from vision.table import CalibrationFailed, calibrate, corner_layout

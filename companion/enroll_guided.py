@@ -44,7 +44,7 @@ from typing import Any, ClassVar, TextIO
 import cv2
 import numpy as np
 
-from device import CameraSource, DeviceError, EndOfStream, Frame
+from device import BadImage, CameraSource, DeviceError, EndOfStream, Frame, decode_image
 from vision.motion import MotionState, StillnessDetector
 
 __all__ = [
@@ -505,8 +505,9 @@ class GuidedEnrollment:
         self.step = Step.CHECK
         self.waiting_still = False
         self.photo = photos[-1]
-        image = cv2.imread(str(self.photo), cv2.IMREAD_COLOR)
-        if image is None:  # unreadable: treat it as no photo (the builder would refuse it anyway)
+        try:
+            image = decode_image(self.photo)  # its size checked from the header first
+        except BadImage:  # unreadable: treat it as no photo (the builder would refuse it anyway)
             self.photo.unlink(missing_ok=True)
             self._prompt(index, f"back to {pair.folder} (its last photo was unreadable and was removed)")
             return

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -73,18 +75,50 @@ def add_score_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     )
 
 
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+"""Largest score or check file read, in bytes (64 MiB; a JSON Lines file of a thousand games is about 500 KB)."""
+
+
 def read_score_file(path: Path) -> str:
     """The text of a score (or check) file, UTF-8 with or without a byte-order mark.
 
+    A pipe (``<(...)``) is read too; a folder or a device (``/dev/zero``) is refused before reading.
+
     Raises:
-        ScoreInputError: the file is missing or cannot be read as UTF-8 text (the path named).
+        ScoreInputError: the file is missing, not a file, over :data:`MAX_INPUT_BYTES`, or cannot be
+            read as UTF-8 text (the path named).
     """
     try:
-        return Path(path).read_text(encoding="utf-8-sig")  # a leading byte-order mark is not part of the JSON
+        mode = os.stat(path).st_mode
+        if not (stat.S_ISDIR(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode)):
+            with open(path, "rb") as file:
+                data = file.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
         raise ScoreInputError("", f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScoreInputError("", f"{path}: cannot be read ({exc})") from None
+    except (OSError, ValueError) as exc:  # ValueError: a path with a NUL byte
+        raise ScoreInputError("", f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    if stat.S_ISDIR(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        raise ScoreInputError("", f"{path}: is not a file (a folder or a device): give the JSON file")
+    if len(data) > MAX_INPUT_BYTES:
+        raise ScoreInputError("", f"{path}: is larger than {MAX_INPUT_BYTES // 2**20} MiB: not a score file")
+    try:
+        return data.decode("utf-8-sig")  # a leading byte-order mark is not part of the JSON
+    except UnicodeDecodeError as exc:
+        raise ScoreInputError("", f"{path}: is not UTF-8 text (byte {exc.start + 1} cannot be decoded)") from None
+
+
+def _emit(out: TextIO, text: str, data: Any = None) -> None:
+    """Print ``text`` (the JSON of ``data`` when given) on ``out``; on a terminal whose encoding cannot
+    show a name (a Latin-1 console and "Łukasz"), JSON falls back to ``\\u`` escapes (the same
+    document) and a table to backslash escapes, never a traceback."""
+    try:
+        print(text, file=out)
+    except UnicodeEncodeError:
+        if data is not None:
+            print(json.dumps(data, ensure_ascii=True), file=out)
+        else:
+            encoding = getattr(out, "encoding", None) or "ascii"
+            print(text.encode(encoding, "backslashreplace").decode(encoding), file=out)
 
 
 def format_table(breakdowns: list[ScoreBreakdown], winners: list[str]) -> str:
@@ -167,15 +201,16 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
             message = str(outcome).removeprefix(f"line {line}: ")
             _input_error("score", args.file, outcome, err)
             if as_json:
-                print(json.dumps({"line": line, "error": message}, ensure_ascii=False), file=out)
+                row = {"line": line, "error": message}
+                _emit(out, json.dumps(row, ensure_ascii=False), row)
             else:
-                print(f"line {line}: error: {message}", file=out)
+                _emit(out, f"line {line}: error: {message}")
             continue
         result = scores_json(outcome, GAMES[args.game])
         if as_json:
-            print(json.dumps(result, ensure_ascii=False), file=out)
+            _emit(out, json.dumps(result, ensure_ascii=False), result)
         else:
-            print(format_table(outcome, result["winners"]), file=out)
+            _emit(out, format_table(outcome, result["winners"]))
     return EXIT_INPUT if failed else EXIT_OK
 
 
@@ -217,14 +252,14 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         return EXIT_INPUT
     printed, rest = GAMES[args.game].info.check_format.to_json(findings)
     if getattr(args, "json", False):
-        print(json.dumps(printed, ensure_ascii=False), file=out)
+        _emit(out, json.dumps(printed, ensure_ascii=False), printed)
         for f in rest:
-            print(f"companion check: {LABELS[f.severity]}: {_describe(f)}", file=err)
+            _emit(err, f"companion check: {LABELS[f.severity]}: {_describe(f)}")
         return EXIT_OK
     for f in sorted(findings, key=lambda f: f.severity is not Severity.ERROR):
-        print(f"{LABELS[f.severity]}: {_describe(f)}", file=out)
+        _emit(out, f"{LABELS[f.severity]}: {_describe(f)}")
     if not any(f.severity in (Severity.ERROR, Severity.WARNING) for f in findings):
-        print("every position is legal", file=out)
+        _emit(out, "every position is legal")
     return EXIT_OK
 
 

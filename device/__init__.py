@@ -5,31 +5,69 @@ Hardware sits behind small interfaces that are passed in: the main loop is hande
 gpiozero pin factory. Tests use :class:`FakeCamera` (with injected faults) and gpiozero's
 ``MockFactory``. This room imports neither ``vision``, ``rules`` nor ``companion``, and never
 imports ``picamera2`` at module level (it comes from apt on Raspberry Pi OS).
+
+Names are re-exported lazily: ``import device`` (or ``device.opencv_env``) imports neither
+``cv2`` nor ``gpiozero``, so OpenCV's environment is set (:func:`device.opencv_env.configure_opencv`)
+before the first module that needs ``cv2`` is loaded, and a command that needs no camera starts fast.
 """
 
-from device.camera import CameraSource, Frame, as_bgr
-from device.errors import (
-    BadImage,
-    CameraBusy,
-    CameraDisconnected,
-    CameraNotFound,
-    DeviceError,
-    EndOfStream,
-    GPIOUnavailable,
-    UnknownSourceSpec,
-)
-from device.fake import FakeCamera, Fault, FaultKind
-from device.gpio import Controls, LedState, LedTimings, find_pin_factory
-from device.opencv_source import OpenCVSource
-from device.picam import Picamera2Source
-from device.replay import IMAGE_EXTENSIONS, VIDEO_EXTENSIONS, ReplaySource
-from device.sources import SPEC_FORMS, open_source
+from __future__ import annotations
 
-__all__ = [
-    "CameraSource", "Frame", "as_bgr",
-    "DeviceError", "CameraNotFound", "CameraBusy", "CameraDisconnected", "EndOfStream", "BadImage",
-    "UnknownSourceSpec", "GPIOUnavailable",
-    "Picamera2Source", "OpenCVSource", "ReplaySource", "FakeCamera", "Fault", "FaultKind",
-    "IMAGE_EXTENSIONS", "VIDEO_EXTENSIONS", "SPEC_FORMS", "open_source",
-    "Controls", "LedState", "LedTimings", "find_pin_factory",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from device.opencv_env import configure_opencv
+
+configure_opencv()  # before any module of this room imports cv2
+
+if TYPE_CHECKING:
+    from device.camera import CameraSource, Frame, as_bgr
+    from device.errors import (
+        BadImage,
+        CameraBusy,
+        CameraDisconnected,
+        CameraNotFound,
+        DeviceError,
+        EndOfStream,
+        GPIOUnavailable,
+        UnknownSourceSpec,
+    )
+    from device.fake import FakeCamera, Fault, FaultKind
+    from device.gpio import Controls, LedState, LedTimings, find_pin_factory
+    from device.health import CameraHealthConfig, CameraStatus, CameraWatch
+    from device.opencv_source import OpenCVSource
+    from device.picam import Picamera2Source
+    from device.images import IMAGE_EXTENSIONS, check_image_files, check_image_size, decode_image
+    from device.replay import VIDEO_EXTENSIONS, ReplaySource
+    from device.sources import SPEC_FORMS, open_source
+
+_EXPORTS = {
+    "device.camera": ("CameraSource", "Frame", "as_bgr"),
+    "device.errors": ("DeviceError", "CameraNotFound", "CameraBusy", "CameraDisconnected", "EndOfStream", "BadImage",
+                      "UnknownSourceSpec", "GPIOUnavailable"),
+    "device.picam": ("Picamera2Source",),
+    "device.opencv_source": ("OpenCVSource",),
+    "device.replay": ("ReplaySource", "VIDEO_EXTENSIONS"),
+    "device.images": ("IMAGE_EXTENSIONS", "decode_image", "check_image_size", "check_image_files"),
+    "device.fake": ("FakeCamera", "Fault", "FaultKind"),
+    "device.health": ("CameraWatch", "CameraStatus", "CameraHealthConfig"),
+    "device.sources": ("SPEC_FORMS", "open_source"),
+    "device.gpio": ("Controls", "LedState", "LedTimings", "find_pin_factory"),
+}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
+
+__all__ = [name for names in _EXPORTS.values() for name in names]
+
+
+def __getattr__(name: str) -> Any:
+    """``device.FakeCamera``, ``from device import BadImage``: the defining module is imported on first use."""
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later look-ups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -116,6 +116,11 @@ class CameraSource(ABC):
     name: str
     """Human-readable source name, also used as :attr:`Frame.source`."""
 
+    live: bool = False
+    """True for a camera that looks at the table now (its sensor's noise makes every frame differ, so
+    two identical frames in a row mean a stuck pipeline: :mod:`device.health` calls that frozen);
+    False for a replay, a video file or a fake, which repeat a picture on purpose."""
+
     @abstractmethod
     def open(self) -> None:
         """Acquire the device or files.

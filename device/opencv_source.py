@@ -12,10 +12,14 @@ import cv2
 
 from device.camera import CameraSource, Frame, _now, as_bgr
 from device.errors import DEMO_HINT, BadImage, CameraBusy, CameraDisconnected, CameraNotFound, EndOfStream
+from device.opencv_env import quiet_opencv
+from device.images import check_video_size
 
 __all__ = ["OpenCVSource"]
 
 log = logging.getLogger(__name__)
+
+quiet_opencv()  # also when cv2 was imported before this room set its environment
 
 
 class OpenCVSource(CameraSource):
@@ -60,6 +64,11 @@ class OpenCVSource(CameraSource):
         return self.index is not None
 
     @property
+    def live(self) -> bool:  # type: ignore[override]
+        """A webcam is live; a video file repeats frames on purpose (see :attr:`CameraSource.live`)."""
+        return self.is_webcam
+
+    @property
     def is_open(self) -> bool:
         """True between a successful :meth:`open` and :meth:`close`."""
         return self._cap is not None
@@ -84,6 +93,12 @@ class OpenCVSource(CameraSource):
         if not cap.isOpened():
             cap.release()
             raise self._open_error()
+        if self.path is not None:  # a file's frame size, as its container declares it, before any is decoded
+            try:
+                check_video_size(cap, self.path)
+            except BadImage as exc:
+                cap.release()
+                raise CameraNotFound(f"{exc} ({self.name})") from None
         if self.index is not None and self.size is not None:
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])

@@ -86,6 +86,8 @@ class Picamera2Source(CameraSource):
     Frames are ``uint8[H, W, 3]`` BGR with ``H, W = size[1], size[0]``.
     """
 
+    live = True
+
     def __init__(
         self,
         camera_num: int = 0,

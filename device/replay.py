@@ -18,7 +18,8 @@ import cv2
 import numpy as np
 
 from device.camera import CameraSource, Frame, as_bgr
-from device.errors import BadImage, CameraNotFound, EndOfStream
+from device.errors import BadImage, CameraDisconnected, CameraNotFound, EndOfStream
+from device.images import IMAGE_EXTENSIONS, check_video_size, decode_image
 
 __all__ = [
     "ReplaySource",
@@ -31,9 +32,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
-"""File extensions (lower case) replayed from a folder; matched case-insensitively."""
 
 VIDEO_EXTENSIONS = (".mp4", ".avi", ".mkv", ".mov", ".m4v", ".webm", ".mjpg", ".mjpeg", ".h264")
 """File extensions (lower case) treated as video files."""
@@ -60,45 +58,6 @@ def list_images(folder: Path) -> list[Path]:
         if p.suffix.lower() in IMAGE_EXTENSIONS and not p.name.startswith(".") and p.is_file()
     ]
     return sorted(files, key=lambda p: natural_key(p.name))
-
-
-def _jpeg_is_truncated(data: bytes) -> bool:
-    """True when a JPEG has no end-of-image marker after its last scan.
-
-    Older OpenCV (4.x, libjpeg) decodes a truncated JPEG with only a warning, filling the missing
-    rows with grey; a half-written photo must not be read as a dice roll. Inside entropy-coded
-    data 0xFF is always stuffed (0xFF00), so 0xFFD9 after the last start-of-scan (0xFFDA) is the
-    real end-of-image marker.
-    """
-    last_scan = data.rfind(b"\xff\xda")
-    return last_scan < 0 or data.rfind(b"\xff\xd9") < last_scan
-
-
-def decode_image(path: Path) -> np.ndarray:
-    """Read an image file as ``uint8[H, W, 3]`` BGR (EXIF orientation applied).
-
-    Raises:
-        BadImage: the file cannot be read, is a truncated JPEG, or OpenCV cannot decode it; the
-            message and ``.path`` name the file.
-    """
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise BadImage(f"cannot read image {path}: {exc.strerror or exc}", path=str(path)) from exc
-    if not data:
-        raise BadImage(f"image {path} is empty (0 bytes): copy it again or delete it", path=str(path))
-    if data[:2] == b"\xff\xd8" and _jpeg_is_truncated(data):
-        raise BadImage(
-            f"image {path} is a truncated JPEG (no end marker): copy it again or delete it", path=str(path)
-        )
-    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        raise BadImage(
-            f"image {path} cannot be decoded (corrupt, or not a {'/'.join(IMAGE_EXTENSIONS)} file): "
-            f"copy it again or delete it",
-            path=str(path),
-        )
-    return as_bgr(image)
 
 
 class ReplaySource(CameraSource):
@@ -166,6 +125,7 @@ class ReplaySource(CameraSource):
         self._video_fps: float | None = None
         self._current: np.ndarray | None = None
         self._current_file: Path | None = None
+        self._first: tuple[Path, np.ndarray] | None = None  # the photo open() decoded, kept for the first read
         self._held = 0
         self._index = 0
         self._started_at = 0.0
@@ -203,6 +163,7 @@ class ReplaySource(CameraSource):
         Raises:
             CameraNotFound: the path does not exist, the folder has no images (the message lists the
                 extensions looked for), or the file type is not an image or video.
+            BadImage: not one of the photos can be decoded (nothing to replay).
         """
         if self._open:
             return
@@ -233,6 +194,7 @@ class ReplaySource(CameraSource):
                 f"cannot replay {path} ({self.name}): not a folder, an image ({', '.join(IMAGE_EXTENSIONS)}) "
                 f"or a video ({', '.join(VIDEO_EXTENSIONS)})"
             )
+        self._first = None if self._is_video else self._first_photo()
         self._open = True
         self._pos = 0
         self._cap = None
@@ -302,8 +264,25 @@ class ReplaySource(CameraSource):
         out: np.ndarray = np.clip(noisy, 0, 255).astype(np.uint8)
         return out
 
+    def _none_decoded(self) -> BadImage:
+        return BadImage(f"none of the {len(self._files)} images in {self.path} can be decoded: copy the photos again")
+
+    def _first_photo(self) -> tuple[Path, np.ndarray]:
+        """The first photo that decodes (kept for the first read), so a folder of nothing but
+        unreadable files is refused at open, like an empty one."""
+        for file in self._files:
+            try:
+                return file, decode_image(file)
+            except BadImage:
+                continue
+        raise self._none_decoded()
+
     def _next_photo(self) -> tuple[np.ndarray, Path | None]:
-        """Decode the photo at the current position and move past it (also when it is bad)."""
+        """Decode the photo at the current position and move past it (also when it is bad).
+
+        Raises CameraDisconnected when the folder (or the photo replayed) is gone: put back, it is
+        opened again.
+        """
         bad_in_a_row = 0
         while True:
             if self._pos >= len(self._files):
@@ -312,18 +291,22 @@ class ReplaySource(CameraSource):
                 self._pos = 0
             file = self._files[self._pos]
             self._pos += 1
+            first, self._first = self._first, None
+            if first is not None and first[0] == file:
+                return first[1], file
             try:
                 return decode_image(file), file
             except BadImage as exc:
+                if not self.path.exists():
+                    raise CameraDisconnected(
+                        f"the replay {self.path} is gone ({self.name}): put it back; the game goes on"
+                    ) from None
                 if not self.skip_bad:
                     raise
                 log.warning("skipping: %s", exc)
                 bad_in_a_row += 1
                 if bad_in_a_row >= len(self._files):
-                    raise BadImage(
-                        f"none of the {len(self._files)} images in {self.path} can be decoded: "
-                        f"copy the photos again"
-                    ) from None
+                    raise self._none_decoded() from None
 
     def _next_video_frame(self) -> tuple[np.ndarray, Path | None]:
         """Read the next video frame, reopening the file at the end when looping."""
@@ -340,6 +323,7 @@ class ReplaySource(CameraSource):
                     )
                 self._cap = cap
                 self._pass_delivered = 0
+                check_video_size(cap, self.path)
             ok, image = self._cap.read()
             if ok and image is not None:
                 self._pass_delivered += 1

@@ -30,6 +30,7 @@ from rules.core import SCORE_INPUTS, RankingGame, RulesError, ScoreBreakdown, St
 
 __all__ = [
     "check_distinct_names",
+    "check_typed_text",
     "INPUT_FORMATS",
     "Fields",
     "ScoreInputError",
@@ -189,17 +190,29 @@ def check_distinct_names(names: Sequence[str], where: str = "players") -> None:
             )
 
 
+MAX_WHOLE = 1_000_000
+"""The bound of a whole number a game gives no bound for (cards in hand, dice of a colour): no game
+reaches it, and the sums and messages built from it stay small."""
+
+
 def check_int(value: Any, where: str, *, low: int | None = None, high: int | None = None) -> int:
-    """``value`` as an int within ``low``..``high`` or :class:`ScoreInputError` naming ``where``."""
+    """``value`` as an int within ``low``..``high`` (at most :data:`MAX_WHOLE` when ``high`` is None) or
+    :class:`ScoreInputError` naming ``where``."""
     if not isinstance(value, int) or isinstance(value, bool):
         raise ScoreInputError(where, f"must be a whole number, got {_json_type(value)}")
     if low is not None and value < low:
         rng = f"between {low} and {high}" if high is not None else f"at least {low}"
-        raise ScoreInputError(where, f"must be {rng}, got {value}")
-    if high is not None and value > high:
-        rng = f"between {low} and {high}" if low is not None else f"at most {high}"
-        raise ScoreInputError(where, f"must be {rng}, got {value}")
+        raise ScoreInputError(where, f"must be {rng}, got {_shown(value)}")
+    bound = MAX_WHOLE if high is None else high
+    if value > bound:
+        rng = f"between {low} and {high}" if low is not None and high is not None else f"at most {bound}"
+        raise ScoreInputError(where, f"must be {rng}, got {_shown(value)}")
     return value
+
+
+def _shown(number: int) -> str:
+    """A whole number for a message: its digits, or how many there are when they would not fit a line."""
+    return str(number) if abs(number) < 10**15 else f"a number of {len(str(abs(number)))} digits"
 
 
 def _json_type(value: Any) -> str:
@@ -207,6 +220,8 @@ def _json_type(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return f"a boolean ({str(value).lower()})"
+    if isinstance(value, int) and abs(value) >= 10**15:
+        return _shown(value)
     if isinstance(value, (int, float)):
         return f"the number {value}"
     if isinstance(value, str):
@@ -303,7 +318,7 @@ def json_documents(text: str, source: str = "input") -> list[tuple[int | None, A
         ScoreInputError: naming ``source`` (and the line) that is not JSON.
     """
     try:
-        return [(None, _json_value(text))]
+        whole = _json_value(text)
     except _DuplicateKey as exc:
         raise ScoreInputError(source, f"gives the key {exc.args[0]!r} twice in one object (which one is meant?)") from None
     except json.JSONDecodeError as whole:
@@ -324,7 +339,54 @@ def json_documents(text: str, source: str = "input") -> list[tuple[int | None, A
                 raise ScoreInputError(
                     f"{source} line {number}", f"is not JSON ({error.msg} at column {error.colno})"
                 ) from None
+            try:
+                check_typed_text(documents[-1][1])
+            except ScoreInputError as error:
+                raise _on_line(number, error) from None
         return documents
+    check_typed_text(whole)
+    return [(None, whole)]
+
+
+def _untypable(text: str) -> str | None:
+    """What in ``text`` no player can have typed, described for a message, or None."""
+    for char in text:
+        code = ord(char)
+        if 0xD800 <= code <= 0xDFFF:
+            return f"U+{code:04X}, half of a character (text cut short or badly converted)"
+        category = unicodedata.category(char)
+        if category == "Cc":
+            return f"U+{code:04X}, a control character"
+        if 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE:
+            return f"U+{code:04X}, a noncharacter"
+    return None
+
+
+def check_typed_text(document: Any, where: str = "") -> None:
+    """Refuse a string anywhere in a parsed JSON ``document`` (an object's keys too) that a player cannot
+    have typed: a lone surrogate (the JSON escape ``"\\ud800"``), a control character (``"\\u0000"``,
+    a tab or a line break inside a name), or a Unicode noncharacter. Such text cannot be printed or
+    stored as UTF-8 and is never a name, a card or a colour.
+
+    Raises:
+        ScoreInputError: at the field holding it (``players[0].name``; a key is named by its object),
+            saying which character it is.
+    """
+    pending: list[tuple[str, Any]] = [(where, document)]
+    while pending:  # iterative: a document may be nested as deep as the JSON parser allows
+        path, value = pending.pop()
+        if isinstance(value, str):
+            problem = _untypable(value)
+            if problem is not None:
+                raise ScoreInputError(path, f"holds {problem}: retype it")
+        elif isinstance(value, Mapping):
+            for key, item in value.items():
+                problem = _untypable(key)
+                if problem is not None:
+                    raise ScoreInputError(path, f"has a key holding {problem}: retype it")
+                pending.append((field_path(path, key), item))
+        elif isinstance(value, list):
+            pending.extend((field_path(path, k), item) for k, item in enumerate(value))
 
 
 def score_each(
@@ -343,9 +405,14 @@ def score_each(
         except ScoreInputError as error:
             if line is None:
                 raise
-            field = f"line {line}: {error.field}" if error.field else f"line {line}"
-            raise ScoreInputError(field, error.problem, error.suggestions) from None
+            raise _on_line(line, error) from None
     return results
+
+
+def _on_line(number: int, error: ScoreInputError) -> ScoreInputError:
+    """``error`` about JSON Lines line ``number``: its field starts with ``line N``."""
+    field = f"line {number}: {error.field}" if error.field else f"line {number}"
+    return ScoreInputError(field, error.problem, error.suggestions)
 
 
 def score_lines(
@@ -374,6 +441,7 @@ def score_lines(
                 source, f"is not JSON ({error.msg} at line {error.lineno} column {error.colno})"
             ) from None
     else:
+        check_typed_text(whole)
         return [(None, final_scores(whole))]
     results: list[tuple[int | None, list[ScoreBreakdown] | ScoreInputError]] = []
     for number, line in lines:
@@ -386,10 +454,10 @@ def score_lines(
             results.append((number, ScoreInputError(f"line {number}", f"is not JSON ({error.msg} at column {error.colno})")))
             continue
         try:
+            check_typed_text(document)
             results.append((number, final_scores(document)))
         except ScoreInputError as error:
-            field = f"line {number}: {error.field}" if error.field else f"line {number}"
-            results.append((number, ScoreInputError(field, error.problem, error.suggestions)))
+            results.append((number, _on_line(number, error)))
         except RulesError as error:  # any rules error about the input is the input's fault
             results.append((number, ScoreInputError(f"line {number}", str(error))))
     return results

@@ -7,6 +7,7 @@ import dataclasses
 import logging
 import subprocess
 import sys
+import threading
 import types
 from pathlib import Path
 
@@ -230,10 +231,17 @@ def test_replay_skip_bad_logs_and_continues(tmp_path: Path, caplog: pytest.LogCa
     assert any("2.jpg" in r.getMessage() for r in caplog.records)
 
 
-def test_replay_all_bad_with_skip_bad_raises(tmp_path: Path) -> None:
+def test_replay_all_bad_is_refused_at_open_and_mid_replay(tmp_path: Path) -> None:
     (tmp_path / "a.png").write_bytes(b"garbage")
     (tmp_path / "b.png").write_bytes(b"")
-    with ReplaySource(tmp_path, skip_bad=True, loop=True) as src:
+    src = ReplaySource(tmp_path, skip_bad=True, loop=True)
+    with pytest.raises(BadImage, match="none of the 2 images"):  # nothing to replay, as an empty folder
+        src.open()
+    assert not src.is_open
+    write_photos(tmp_path, {"a.png": 10})
+    with src:
+        assert values([src.read()]) == [10]
+        (tmp_path / "a.png").write_bytes(b"garbage again")  # both bad now, mid-replay
         with pytest.raises(BadImage, match="none of the 2 images"):
             src.read()
 
@@ -564,6 +572,54 @@ def test_fake_camera_loop_and_fault_parsing() -> None:
         Fault.parse("smoke@1")
     with pytest.raises(ValueError):
         FakeCamera([])
+
+
+def test_fake_camera_black_saturated_and_frozen_frames() -> None:
+    cam = FakeCamera(frames_0_to(8), faults=["black@1x2", Fault.saturated(3), Fault.freeze(4, count=2)], live=True)
+    with cam:
+        frames = list(cam)
+    assert cam.live and [f.index for f in frames] == list(range(8))
+    assert [int(f.image.max()) for f in frames[1:3]] == [0, 0] and int(frames[3].image.min()) == 255
+    assert values(frames[4:]) == [40, 40, 40, 70]  # frames 5 and 6 repeat frame 4's picture
+    assert np.array_equal(frames[5].image, frames[4].image)
+    assert ("black", 2) in cam.calls and ("saturated", 3) in cam.calls and ("freeze", 6) in cam.calls
+    assert Fault.parse("black@3x10") == Fault.black(3, count=10)
+    with pytest.raises(ValueError, match="KIND@NxCOUNT"):
+        Fault.parse("black@3x0")
+
+
+def test_fake_camera_stall_error_and_gone_faults() -> None:
+    cam = FakeCamera(frames_0_to(6), faults=[Fault.stall(0, seconds=0.01), Fault.error(1, count=2), Fault.gone(3, count=2)])
+    cam.open()
+    assert cam.read().index == 0 and cam.calls[1:3] == [("stall", 0), ("read", 0)]  # blocked, then delivered
+    with pytest.raises(cv2.error, match="error@1"):
+        cam.read()
+    with FakeCamera(frames_0_to(1), faults=[Fault.error(0, exception=OSError(5, "I/O"))]) as other, pytest.raises(OSError):
+        other.read()
+    with pytest.raises(cv2.error, match="error@2"):
+        cam.read()
+    with pytest.raises(CameraDisconnected, match="gone"):
+        cam.read()
+    cam.close()
+    for _ in range(2):
+        with pytest.raises(CameraNotFound, match="plug it back in"):
+            cam.open()
+    cam.open()  # back
+    assert cam.read().index == 4 and cam.open_attempts == 4
+
+
+def test_fake_camera_stall_until_released() -> None:
+    cam = FakeCamera(frames_0_to(2), faults=[Fault.stall(1)])
+    cam.open()
+    cam.read()
+    got: list[Frame] = []
+    reader = threading.Thread(target=lambda: got.append(cam.read()))
+    reader.start()
+    reader.join(timeout=0.2)
+    assert reader.is_alive() and not got  # blocked
+    cam.unstall()
+    reader.join(timeout=10)
+    assert [f.index for f in got] == [1]
 
 
 # -- open_source -------------------------------------------------------------------------------------
