@@ -615,7 +615,9 @@ class MainLoop:
         if name in ("camera_confirm", "camera_dismiss"):
             return Outcome([], "", "no camera questions: the camera reads cards with --deck in a game flow")
         if name in ("next_phase", "report", "undo_report"):
-            return Outcome([], "", f"{name} needs a game flow (companion run --game roll|race|among)")
+            from companion.flows import run_hint
+
+            return Outcome([], "", f"{name} needs a game flow ({run_hint()})")
         if name == "undo":
             return self._undo(origin)
         return Outcome([], "", f"unknown action {shown(name)}")
