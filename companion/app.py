@@ -565,6 +565,10 @@ class MainLoop:
         """Claimed seats: player -> client id."""
         return self.pairing.claims
 
+    def private_report(self, action: Mapping[str, Any]) -> bool:
+        """Whether ``action`` reports on a private form (hidden information: only the seat's own phone sends it)."""
+        return self.flow is not None and action.get("action") == "report" and self.flow.private_form(action.get("form"))
+
     def in_flow(self) -> bool:
         """Whether a game flow (or its setup) runs, not the d6 reader."""
         return self.flow is not None or self.setup is not None
