@@ -565,6 +565,10 @@ class MainLoop:
         """Claimed seats: player -> client id."""
         return self.pairing.claims
 
+    def private_report(self, action: Mapping[str, Any]) -> bool:
+        """Whether ``action`` reports on a private form (hidden information: only the seat's own phone sends it)."""
+        return self.flow is not None and action.get("action") == "report" and self.flow.private_form(action.get("form"))
+
     def in_flow(self) -> bool:
         """Whether a game flow (or its setup) runs, not the d6 reader."""
         return self.flow is not None or self.setup is not None
@@ -615,7 +619,9 @@ class MainLoop:
         if name in ("camera_confirm", "camera_dismiss"):
             return Outcome([], "", "no camera questions: the camera reads cards with --deck in a game flow")
         if name in ("next_phase", "report", "undo_report"):
-            return Outcome([], "", f"{name} needs a game flow (companion run --game roll|race|among)")
+            from companion.flows import run_hint
+
+            return Outcome([], "", f"{name} needs a game flow ({run_hint()})")
         if name == "undo":
             return self._undo(origin)
         return Outcome([], "", f"unknown action {shown(name)}")

@@ -1,7 +1,7 @@
 """The ``companion`` command line.
 
     companion run  [--source auto] [options]      the main job: the camera (Pi camera, else a USB webcam)
-    companion run --game roll|race|among --players "Ann,Bob"   the at-table flow of a game (phones report)
+    companion run --game GAME --players "Ann,Bob" [game options]   the at-table flow of a game (phones report)
     companion demo [FOLDER] [--once] [options]    the same on a replay of real photos (bundled ones by default)
     companion export [--db DB | --demo] [--session ID] (--json FILE | --bgstats FILE)   a finished game
     companion sessions [--db DB | --demo] [--json]   the sessions in a database (ids for --session)
@@ -15,8 +15,11 @@
                                                   (a hex deck: every sector hex under "hexes", "cards" empty)
     companion print-mat PATH                      the A4 calibration sheet (PNG or PDF)
     companion calibrate [--source S] [--lens IMAGE...] [--out FILE]   the table (and lens) calibration
-    companion score GAME FILE [--json]            score an end-of-game position (roll, race, among)
-    companion check GAME FILE [--json]            check a position for misplays (among)
+    companion score GAME FILE [--json]            score an end-of-game position (the games with a score input)
+    companion check GAME FILE [--json]            check a position for misplays (the games that check positions)
+
+The games of ``--game`` are ``d6`` and those with a flow (``companion.flows.FLOWS``); their options
+(``--races``, ``--advanced``, ...) are flags made from each game's declaration (:mod:`companion.game_options`).
 
 ``read --json`` prints one JSON object per image and per line:
 ``{"image": PATH, "width": W, "height": H, "dice": [{"kind": "d6", "value": 1-6 or null,
@@ -41,7 +44,6 @@ from typing import Any, Callable, Mapping, Sequence
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_DEVICE = 0, 1, 2, 3
 DEFAULT_PORT = 8080
 DICE_KINDS = ("d6", "roll")
-BOX_GAMES = ("d6", "roll", "race", "among")
 
 log = logging.getLogger("companion")
 
@@ -117,7 +119,19 @@ def _corners(text: str) -> tuple[float, float, float]:
     return w, h, m
 
 
-def _parser() -> argparse.ArgumentParser:
+def box_games(flows: Mapping[str, Any]) -> tuple[str, ...]:
+    """The games ``companion run|demo --game`` takes: ``d6`` (read the dice) and every game with a flow."""
+    return ("d6", *flows)
+
+
+def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
+    """The command line; ``flows`` (default :data:`companion.flows.FLOWS`) gives the ``--game`` choices and
+    the game option flags."""
+    from companion.flows import FLOWS
+    from companion.game_options import add_game_flags, flows_infos, or_list
+
+    flows = FLOWS if flows is None else flows
+    flow_games = "|".join(flows)
     parser = argparse.ArgumentParser(
         prog="companion",
         description="Tabletop companion: reads the dice on the table and keeps the game's record.",
@@ -135,18 +149,15 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--windowed", action="store_true", help="draw the touchscreen in a window, not full screen")
         p.add_argument("--screenshot", type=Path, help="save the touchscreen as this PNG after each read (and, in a game flow, after each change)")
         p.add_argument("--no-gpio", action="store_true", help="do not use the GPIO button and LED")
-        p.add_argument("--game", choices=BOX_GAMES, default="d6",
-                       help="d6 (default: read the dice), or the at-table flow of roll, race or among")
-        p.add_argument("--players", help='with --game roll|race|among: players in seat order, "Ann,Bob" or "Ann:red,Bob:blue"; starts a new game')
-        p.add_argument("--races", help='with --game among: one race per player in seat order, "Sheptas,Zehuti" (empty: none)')
-        p.add_argument("--objectives", help='with --game among: the objectives in play, "Name,Name"')
-        p.add_argument("--aggressive", action="store_true", help="with --game among: the aggressive mode (7 rounds in years 2-4)")
-        p.add_argument("--advanced", action="store_true", help="with --game race and 2 players: the advanced 2-player game")
+        p.add_argument("--game", choices=box_games(flows), default="d6",
+                       help=f"d6 (default: read the dice), or the at-table flow of {or_list(list(flows))}")
+        p.add_argument("--players", help=f'with --game {flow_games}: players in seat order, "Ann,Bob" or "Ann:red,Bob:blue"; starts a new game')
+        add_game_flags(p, flows_infos(flows))
         p.add_argument("--buzzer-pin", type=int, metavar="BCM", help="BCM pin of an active buzzer (announces the last round; default: none)")
         p.add_argument("--calibration", type=Path, metavar="FILE",
                        help="table calibration from `companion calibrate` (default: the saved one, if any; else pixels)")
         p.add_argument("--deck", metavar="NAME|PATH",
-                       help="with --game roll|race|among: the enrolled deck (`companion enroll cards`): read the cards when the table is still")
+                       help=f"with --game {flow_games}: the enrolled deck (`companion enroll cards`): read the cards when the table is still")
         p.add_argument("--dice-profile", metavar="NAME|PATH",
                        help="with --game roll: the dice profile (`companion enroll roll-dice`): propose the phases from the dice")
         p.add_argument("--max-frames", type=_frames, help="stop after this many frames (testing; at least 1)")
@@ -212,10 +223,11 @@ def _parser() -> argparse.ArgumentParser:
     mat = sub.add_parser("print-mat", help="write the A4 calibration sheet with its ArUco markers (PNG or PDF)")
     mat.add_argument("path", type=Path, metavar="PATH", help="output file, .png or .pdf")
 
-    export = sub.add_parser("export", help="write a finished Roll, Race or Among the Stars game (JSON, BG Stats play)")
+    titles = or_list([spec.title for spec in flows.values()])
+    export = sub.add_parser("export", help=f"write a finished {titles} game (JSON, BG Stats play)")
     export.add_argument("--db", type=Path, help="session database (default: sessions.sqlite3 in the user's data directory)")
     export.add_argument("--demo", action="store_true", help="the demo's database (demo.sqlite3, where `companion demo` records games)")
-    export.add_argument("--session", help="session id (default: the newest Roll, Race or Among the Stars session)")
+    export.add_argument("--session", help=f"session id (default: the newest {titles} session)")
     export.add_argument("--json", type=Path, metavar="FILE", help="write the game as JSON (players, breakdowns, winners, events); - for standard output")
     export.add_argument("--bgstats", type=Path, metavar="FILE", help="write the BG Stats play record (JSON) and print its bgstats:// link; - for standard output")
     export.add_argument("--unfinished", action="store_true", help="export a game that has not ended (scores as they stand)")
@@ -945,7 +957,10 @@ def cmd_export(args: argparse.Namespace) -> int:
             else:
                 info = next((i for i in store.list_sessions() if i.game in FLOWS), None)
                 if info is None:
-                    print(f"companion export: no Roll, Race or Among the Stars session in {db}", file=sys.stderr)
+                    from companion.game_options import or_list
+
+                    titles = or_list([spec.title for spec in FLOWS.values()])
+                    print(f"companion export: no {titles} session in {db}", file=sys.stderr)
                     return EXIT_DEVICE
                 session = store.get(info.id)
             if session.game.name not in FLOWS:
@@ -1075,18 +1090,13 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 
 
 def _game_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The game options given on the command line (``--races``, ``--objectives``, ``--aggressive``,
-    ``--advanced``) as the flows' ``settings(seats, options)`` take them."""
-    options: dict[str, Any] = {}
-    if args.races is not None:
-        options["races"] = [r.strip() for r in args.races.split(",")]
-    if args.objectives is not None:
-        options["objectives"] = [o.strip() for o in args.objectives.split(",") if o.strip()]
-    if getattr(args, "aggressive", False):
-        options["aggressive"] = True
-    if getattr(args, "advanced", False):
-        options["advanced"] = True
-    return options
+    """The options of ``--game`` given on the command line (its declaration's flags: ``--races``,
+    ``--advanced``, ...) as the flows' ``settings(seats, options)`` take them; {} for d6."""
+    from companion.flows import FLOWS
+    from companion.game_options import given_options
+
+    spec = FLOWS.get(args.game)
+    return {} if spec is None else given_options(args, spec.info)
 
 
 def _new_game_settings(args: argparse.Namespace, options: dict[str, Any]) -> dict[str, Any] | None:
@@ -1104,7 +1114,8 @@ def _new_game_settings(args: argparse.Namespace, options: dict[str, Any]) -> dic
         return None
     import rules
 
-    settings = FLOWS[args.game].settings(parse_players(args.players), options)
+    spec = FLOWS[args.game]
+    settings = spec.settings(parse_players(args.players, spec.info.colours), options)
     # the game refuses impossible settings (a player count it is not for) before any file is made
     rules.replay(rules.get_game(args.game), json.loads(json.dumps(settings)), [])
     return settings
@@ -1136,7 +1147,11 @@ def _flow_session(args: argparse.Namespace, store: Any, settings: dict[str, Any]
         return store.start(args.game, settings)
     session = None if args.new_session else store.resume_latest(args.game)
     if session is not None and options:
-        raise _UsageError("--races, --objectives, --aggressive and --advanced go with a new game "
+        from companion.flows import FLOWS
+        from companion.game_options import and_list, given_flags
+
+        flags = given_flags(args, [FLOWS[args.game].info])
+        raise _UsageError(f"{and_list(flags)} {'goes' if len(flags) == 1 else 'go'} with a new game "
                           "(--players, or the setup step with --new-session)")
     return session
 
@@ -1155,16 +1170,16 @@ def cmd_box(args: argparse.Namespace) -> int:
     from vision import D6Reader, VisionError
     from vision.motion import StillnessDetector
 
-    flow_game = args.game != "d6"
-    misplaced = [opt for opt, given in (("--players", args.players), ("--races", args.races), ("--objectives", args.objectives),
-                                        ("--deck", args.deck))
-                 if given is not None and (not flow_game or (opt in ("--races", "--objectives") and args.game != "among"))]
+    from companion.flows import FLOWS
+    from companion.game_options import flows_infos
+    from companion.game_options import misplaced as misplaced_options
+
+    flow_game = args.game in FLOWS
+    misplaced = ["--players"] if args.players is not None and not flow_game else []
+    misplaced += misplaced_options(args, flows_infos(FLOWS), args.game if flow_game else None)
+    misplaced += ["--deck"] if args.deck is not None and not flow_game else []
     if args.dice_profile is not None and args.game != "roll":
         misplaced.append("--dice-profile")
-    if args.aggressive and args.game != "among":
-        misplaced.append("--aggressive")
-    if args.advanced and args.game != "race":
-        misplaced.append("--advanced")
     if args.calibration is not None and not flow_game:
         misplaced.append("--calibration")  # the d6 reader works in pixels: a table calibration would be ignored
     if misplaced:
@@ -1238,7 +1253,6 @@ def cmd_box(args: argparse.Namespace) -> int:
     flow = setup = None
     if flow_game:
         from companion.flow import GameFlow
-        from companion.flows import FLOWS
 
         if session is not None:
             flow = GameFlow(session, FLOWS[args.game])

@@ -7,7 +7,8 @@ through :meth:`Desk.handle`, in this order:
 2. a ``key`` already answered gets that first answer again (kept in the session database, so also after
    a restart), and nothing is done twice;
 3. authority: a phone reports for, withdraws, or answers camera questions about only the seat it claimed
-   (an unclaimed seat is open to every joined phone: a player without a phone); ``release_seat``,
+   (an unclaimed seat is open to every joined phone: a player without a phone; a private report, hidden
+   information such as an end-of-game position, only from the phone that claimed the seat); ``release_seat``,
    ``revoke_phones`` and ``quit`` are the touchscreen's; the touchscreen and the button may do anything
    (403 otherwise);
 4. the version rule (when a ``version`` is given): a seat's action (``report``, ``undo_report``,
@@ -92,8 +93,12 @@ class Table(Protocol):
         """Claimed seats: player -> client id."""
         ...
 
+    def private_report(self, action: Mapping[str, Any]) -> bool:
+        """Whether ``action`` is a report on a private form (:attr:`companion.flow_spec.Form.private`)."""
+        ...
+
     def in_flow(self) -> bool:
-        """Whether a game flow (Roll, Race, Among the Stars; also its setup) runs, not the d6 reader."""
+        """Whether a game flow (or its setup) runs, not the d6 reader."""
         ...
 
     def memo(self) -> Any:
@@ -216,6 +221,9 @@ class Desk:
         holder = self.table.claims().get(player)
         if holder is not None and holder != action.get("client"):
             return f"{player}'s seat is claimed by another phone; the touchscreen can reassign it"
+        if holder is None and self.table.private_report(action):
+            return (f"this report is hidden information: {player} enters it on their own phone, once that phone "
+                    f"has taken {player}'s seat")
         return ""
 
     # -- versions -----------------------------------------------------------------------------------

@@ -1,9 +1,12 @@
-"""The at-table game flow shared by Roll for the Galaxy, Race for the Galaxy and Among the Stars.
+"""The at-table game flow, the same for every game: setup, Next, reports, undo, end, scores, export.
 
-One :class:`GameFlow` drives every game; a small per-game :class:`GameSpec` (``companion/flows/``)
-only says what differs: the setup and report forms, how the game's ``view`` reads as a round
-(phases in order, who selected each, the current one, the VP pool, the LAST ROUND condition),
-which events the Next button records, and each player's role for the play record.
+One :class:`GameFlow` drives every game; a game's flow module (``companion/flows/``, a
+:class:`~companion.flow_spec.FlowBase`) only says what differs: the report forms, the columns each
+player's row shows, the boards to draw, how the engine's view and progress read as a round (phases in
+order, who selected each, the VP pool), which events the Next button records, and each player's role
+for the play record. Name, title, BoardGameGeek id, player range, seat colours and options come from the
+game's declaration (``game.info``); the round, stage, last round, ending, over and who the table waits
+for come from the engine's ``progress(state)``.
 
 Everything the flow does is an event in the session (``companion.session``), so undo, a power cut
 and the export all work from the log. The flow is driven by the main loop only
@@ -12,50 +15,52 @@ and the export all work from the log. The flow is driven by the main loop only
 The flow's view (``view["game"]`` of the published view for these games)::
 
     {"flow": "roll", "game": "roll", "title": "Roll for the Galaxy", "round": 3,
-     "round_label": "Round 3", "stage": "develop", "note": "...",
+     "round_label": "Round 3", "stage": "develop", "turn": null | "Ann", "note": "...",
      "phases": [{"label": "Develop", "by": ["Ann"], "state": "done" | "current" | "next"}],
      "pool": 14 | null, "pool_label": "VP pool",
-     "players": [{"name", "seat", "colour", "role", "tableau", "credits", "vp", "waiting": bool}],
+     "columns": [{"key": "tableau", "label": "Tableau"}, ...],
+     "players": [{"name", "seat", "colour", "role", "tableau", "credits", "vp", "waiting": bool, <column key>: ...}],
+     "boards": [Board.to_json()...],
      "last_round": false, "ending": ["..."], "over": false,
      "next": {"label": "Settle", "enabled": true, "why": ""},
      "forms": [Form.to_json()...], "open_forms": {"Ann": ["tile", ...]},
      "findings": [{"what", "where", "severity", "rule", "seq", "todo"}],
-     "result": null | {"players": [...], "winners": [...]},
+     "result": null | {"players": [...], "winners": [...], "team_scores"?: {team: VP}},
      "export": null | {"bgstats_url": "bgstats://..."}}
 """
 
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
 import urllib.parse
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Mapping, Sequence
 
 import rules
 from companion.errors import BadEntry, shown
-from rules import BadEvent, Event, Finding, ScoreBreakdown, UnknownEvent
-from rules.scoring import closest_names, winners
+from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
+from rules import BadEvent, Event, Finding, Progress, UnknownEvent
+from rules.core import SEAT_COLOURS
+from rules.scoring import standings
 
 __all__ = [
     "BGSTATS_URL",
-    "COLOURS",
     "Field",
+    "FlowBase",
     "Form",
     "GameFlow",
     "GameSpec",
     "TableRound",
     "bgstats_url",
+    "check_player_colour",
+    "check_player_name",
     "handle_action",
     "parse_form",
     "parse_players",
     "whole_number",
 ]
-
-COLOURS = ("red", "blue", "green", "yellow", "purple")
-"""Seat colours in seat order, when the players do not name their own."""
 
 BGSTATS_URL = "bgstats://app.bgstatsapp.com/addPlay.html?data="
 """BG Stats' "push plays" URL: the play record, JSON, URL-encoded after ``data=``."""
@@ -68,124 +73,6 @@ TODO = {
 """What to do about a finding, by severity (shown under it on both views)."""
 
 MAX_NAME = 40  # characters of a player's name
-
-
-@dataclass(frozen=True)
-class Field:
-    """One input of a report form.
-
-    Attributes:
-        name: the key in the posted ``values``.
-        label: what the phone shows.
-        kind: ``"choice"`` (one of ``choices``), ``"int"`` (whole number ``minimum``..``maximum``)
-            or ``"cell"`` (``[i, j]``, two whole numbers ``minimum``..``maximum``).
-        optional: may be left out (then it is None).
-    """
-
-    name: str
-    label: str
-    kind: str = "choice"
-    choices: tuple[str, ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
-    optional: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"name", "label", "kind", "choices", "min", "max", "optional"}``."""
-        return {"name": self.name, "label": self.label, "kind": self.kind, "choices": list(self.choices),
-                "min": self.minimum, "max": self.maximum, "optional": self.optional}
-
-
-@dataclass(frozen=True)
-class Form:
-    """A report a player makes about their own empire (``id`` is what the phone posts)."""
-
-    id: str
-    label: str
-    fields: tuple[Field, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"id", "label", "fields": [Field.to_json()]}``."""
-        return {"id": self.id, "label": self.label, "fields": [f.to_json() for f in self.fields]}
-
-
-WHOLE_DIGITS = 9
-"""Digits a whole number typed on a phone may have (every count in these games is far smaller)."""
-_WHOLE = re.compile(r"[+-]?[0-9]{1,%d}" % WHOLE_DIGITS)  # ASCII digits only: not "²", "①", "٣"
-
-
-def whole_number(value: Any, what: str) -> int:
-    """``value`` as a whole number: an ``int`` (not a bool) or a string of at most :data:`WHOLE_DIGITS`
-    ASCII digits with an optional sign (``"+3"``, ``" -2 "``).
-
-    Raises:
-        BadEntry: ``"{what} must be a whole number ..."``, naming what was given (cut short).
-    """
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
-        return int(value.strip())
-    raise BadEntry(f"{what} must be a whole number (digits 0-9, at most {WHOLE_DIGITS}), got {shown(value)}")
-
-
-def _in_range(n: int, f: "Field") -> bool:
-    return (f.minimum is None or n >= f.minimum) and (f.maximum is None or n <= f.maximum)
-
-
-def parse_form(form: Form, values: Any) -> dict[str, Any]:
-    """The checked values of a posted report: choices in the catalogue's spelling, ints in range.
-
-    Args:
-        form: the form reported.
-        values: the posted ``{field name: value}``.
-
-    Returns:
-        ``{field name: value}`` for every field (None for an optional field left out).
-
-    Raises:
-        BadEntry: not an object, an unknown field, a missing field, a choice not in the list (with
-            the closest names), a number that is not whole or out of range. Nothing is recorded.
-    """
-    if not isinstance(values, Mapping):
-        raise BadEntry(f"{form.label}: 'values' must be an object of field: value, got {type(values).__name__}")
-    known = {f.name for f in form.fields}
-    extra = sorted(str(k) for k in values if k not in known)
-    if extra:
-        raise BadEntry(f"{form.label}: unknown field {shown(extra[0])}; fields: {', '.join(sorted(known)) or 'none'}")
-    out: dict[str, Any] = {}
-    for f in form.fields:
-        value = values.get(f.name)
-        if value is None or value == "":
-            if not f.optional:
-                raise BadEntry(f"{form.label}: {f.label} is missing")
-            out[f.name] = None
-            continue
-        what = f"{form.label}: {f.label}"
-        if f.kind == "choice":
-            if not isinstance(value, str):
-                raise BadEntry(f"{what} must be one of the listed names, got {shown(value)}")
-            match = next((c for c in f.choices if c == value), None)
-            match = match or next((c for c in f.choices if c.casefold() == value.strip().casefold()), None)
-            if match is None:
-                hint = closest_names(value[:80], f.choices)  # a 16 KiB string is not compared letter by letter
-                raise BadEntry(f"{what}: unknown {f.label.lower()} {shown(value, 43)}"
-                               + (f"; did you mean {' or '.join(hint)}?" if hint else ""))
-            out[f.name] = match
-        elif f.kind == "int":
-            n = whole_number(value, what)
-            if not _in_range(n, f):
-                raise BadEntry(f"{what} must be {f.minimum}-{f.maximum}, got {shown(n)}")
-            out[f.name] = n
-        elif f.kind == "cell":
-            if not isinstance(value, (list, tuple)) or len(value) != 2:
-                raise BadEntry(f"{what} must be a cell [i, j], got {shown(value)}")
-            cell = [whole_number(v, what) for v in value]
-            if not all(_in_range(v, f) for v in cell):
-                raise BadEntry(f"{what}: each coordinate must be {f.minimum}-{f.maximum}, got {shown(cell)}")
-            out[f.name] = cell
-        else:  # pragma: no cover - a spec bug
-            raise ValueError(f"unknown field kind {f.kind!r}")
-    return out
 
 
 def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
@@ -211,139 +98,51 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
     return name
 
 
-def check_player_colour(colour: Any, taken: Sequence[str] = ()) -> str:
-    """The one rule for a seat colour: one of :data:`COLOURS` (any case) that nobody in ``taken``
-    has; None or "" picks the first free one. Returns the colour in lower case.
+def check_player_colour(colour: Any, taken: Sequence[str] = (), colours: Sequence[str] = SEAT_COLOURS) -> str:
+    """The one rule for a seat colour: one of the game's seat ``colours`` (``game.info.colours``; any case)
+    that nobody in ``taken`` has; None or "" picks the first free one. Returns the colour in lower case.
 
     Raises:
         BadEntry: an unknown colour, a colour taken, or no colour left.
     """
-    free = [c for c in COLOURS if c not in taken]
+    free = [c for c in colours if c not in taken]
     if colour in (None, ""):
         if not free:
-            raise BadEntry(f"no colour left: there are {len(COLOURS)} ({', '.join(COLOURS)})")
+            raise BadEntry(f"no colour left: there are {len(colours)} ({', '.join(colours)})")
         return free[0]
-    if not isinstance(colour, str) or colour.strip().lower() not in COLOURS:
-        raise BadEntry(f"colour {shown(colour, 22)} is not one of {', '.join(COLOURS)}")
+    if not isinstance(colour, str) or colour.strip().lower() not in colours:
+        raise BadEntry(f"colour {shown(colour, 22)} is not one of {', '.join(colours)}")
     colour = colour.strip().lower()
     if colour in taken:
         raise BadEntry(f"{colour} is taken; free colours: {', '.join(free) or 'none'}")
     return colour
 
 
-def parse_players(text: str, colours: Sequence[str] = COLOURS) -> list[dict[str, str]]:
+def parse_players(text: str, colours: Sequence[str] = SEAT_COLOURS) -> list[dict[str, str]]:
     """``"Ann,Bob:green"`` -> ``[{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "green"}]``.
 
-    Seats follow the order given (seat 1 starts). A player without ``:colour`` gets the first
-    seat colour of :data:`COLOURS` nobody named. Names and colours follow the same rule as the
-    setup step on the phone (:func:`check_player_name`, :func:`check_player_colour`).
+    Seats follow the order given (seat 1 starts). A player without ``:colour`` gets the first of the
+    game's seat ``colours`` (``game.info.colours``) nobody named. Names and colours follow the same rule as
+    the setup step on the phone (:func:`check_player_name`, :func:`check_player_colour`).
 
     Raises:
         BadEntry: ``--players: `` and the problem: an empty, too long or repeated name (ignoring
             case), an unknown or repeated colour, more players than colours.
     """
-    del colours  # the seat colours are always COLOURS (one list for the CLI and the phones)
     seats: list[dict[str, str]] = []
     try:
         for part in text.split(","):
             name, _, colour = part.strip().partition(":")
             name = check_player_name(name, [s["name"] for s in seats])
             if colour.strip():
-                colour = check_player_colour(colour, [s["colour"] for s in seats])
+                colour = check_player_colour(colour, [s["colour"] for s in seats], colours)
             seats.append({"name": name, "colour": colour.strip()})
         for s in seats:
             if not s["colour"]:
-                s["colour"] = check_player_colour(None, [t["colour"] for t in seats])
+                s["colour"] = check_player_colour(None, [t["colour"] for t in seats], colours)
     except BadEntry as exc:
         raise BadEntry(f"--players {text[:60]!r}: {exc}") from None
     return seats
-
-
-@dataclass
-class TableRound:
-    """How a game's view reads as a round at the table (what :meth:`GameSpec.table` returns).
-
-    Attributes:
-        round: the round number (Among the Stars: the round in the year).
-        round_label: e.g. ``"Round 3"``, ``"Year 2, round 4 of 6"``.
-        stage: the engine's step or stage (``"develop"``, ``"select"``...).
-        phases: ``[{"label", "by": [players], "state": "done" | "current" | "next"}]`` in order.
-        note: one line for the table (what happens now; pass direction).
-        pool: VP chips left in the pool, or None for a game without one.
-        players: per player ``{"tableau": n | None, "credits": n | None, "vp": n, "waiting": bool}``.
-        last_round: an end condition is met: this round is the last one.
-        ending: why (sentences).
-        over: the game has ended; scores are final.
-        next_label: what the Next button does now (``"Reveal"``, ``"Settle"``, ``"End round"``).
-        next_why: why Next cannot be pressed now ("" when it can).
-    """
-
-    round: int
-    round_label: str
-    stage: str
-    phases: list[dict[str, Any]]
-    note: str
-    pool: int | None
-    players: dict[str, dict[str, Any]]
-    last_round: bool
-    ending: list[str]
-    over: bool
-    next_label: str
-    next_why: str = ""
-    pool_label: str = "VP pool"
-
-
-class GameSpec(Protocol):
-    """What a game's flow module declares; :class:`GameFlow` does the rest.
-
-    Attributes:
-        name: the game's short id (``rules.GAMES``).
-        title: the game's name for players.
-        bgg_id: BoardGameGeek id, for the BG Stats play record.
-        game: the rules engine (:class:`rules.Game`).
-        report_forms: (optional) event kind -> the form that reports it, for the reports a phone may
-            withdraw only while that form is open (:meth:`GameFlow.undo_report`): a setup once the first
-            round started, a phase or action choice once revealed.
-    """
-
-    name: str
-    title: str
-    bgg_id: int
-
-    @property
-    def game(self) -> Any: ...
-
-    def settings(self, seats: list[dict[str, str]], options: Mapping[str, Any]) -> dict[str, Any]:
-        """The session settings for these seats (``parse_players``) and options. Raises BadEntry."""
-        ...
-
-    def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
-        """Every report form of the game (choices from the game's data)."""
-        ...
-
-    def open_forms(self, view: Mapping[str, Any], player: str) -> list[str]:
-        """The ids of the forms ``player`` may fill in now."""
-        ...
-
-    def table(self, view: Mapping[str, Any]) -> TableRound:
-        """The engine's ``view(state)`` read as a round at the table."""
-        ...
-
-    def next_events(self, view: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-        """The events the Next button records now, as ``(kind, payload)``; [] when it cannot move."""
-        ...
-
-    def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-        """The ``(kind, payload)`` a checked report becomes. Raises BadEntry."""
-        ...
-
-    def scores(self, state: Any) -> list[ScoreBreakdown]:
-        """Each player's score breakdown (final once the game is over)."""
-        ...
-
-    def role(self, view: Mapping[str, Any], player: str) -> str | None:
-        """The player's faction / start world / race, for the score screen and BG Stats."""
-        ...
 
 
 OK, BAD_INPUT, NOT_ALLOWED, STALE, FAULT, STORAGE = 200, 400, 403, 409, 500, 503
@@ -417,7 +216,7 @@ class GameFlow:
         self.seats: list[dict[str, str]] = list(session.settings.get("seats") or [])
         if not self.seats:
             names = [p if isinstance(p, str) else p["name"] for p in session.settings.get("players", [])]
-            self.seats = parse_players(",".join(names)) if names else []
+            self.seats = parse_players(",".join(names), spec.info.colours) if names else []
 
     # -- reading -----------------------------------------------------------------------
     @property
@@ -429,24 +228,32 @@ class GameFlow:
         """The rules engine's ``view(state)`` of the session as it stands."""
         return self.session.game.view(self.session.replay().state)
 
+    def progress(self) -> Progress:
+        """The rules engine's ``progress(state)`` of the session as it stands."""
+        return self.session.game.progress(self.session.replay().state)
+
+    def _now(self, state: Any = None) -> tuple[dict[str, Any], Progress]:
+        """The engine's view and progress of ``state`` (None: the session as it stands)."""
+        state = self.session.replay().state if state is None else state
+        return self.session.game.view(state), self.session.game.progress(state)
+
     def table(self) -> TableRound:
         """The round as the touchscreen shows it (see :class:`TableRound`)."""
-        return self.spec.table(self.engine_view())
+        return self.spec.table(*self._now())
 
     def over(self) -> bool:
-        """Whether the game has ended."""
-        return self.table().over
+        """Whether the game has ended (``progress.over``)."""
+        return self.progress().over
 
-    def stage_at(self, seq: int | None) -> tuple[int, str, str | None]:
-        """``(round, stage, the current phase's label or None)`` as the log stood after event ``seq`` (None:
-        now): where the table was, as the version rule compares it."""
+    def stage_at(self, seq: int | None) -> tuple[str, str, str | None]:
+        """``(round label, stage, the current phase's label or None)`` as the log stood after event ``seq``
+        (None: now): where the table was, as the version rule compares it."""
         if seq is None:
             t = self.table()
         else:
             events = [e for e in self.session.events() if e.seq <= seq]
-            state = rules.replay(self.session.game, self.session.settings, events).state
-            t = self.spec.table(self.session.game.view(state))
-        return t.round, t.stage, next((p.get("label") for p in t.phases if p.get("state") == "current"), None)
+            t = self.spec.table(*self._now(rules.replay(self.session.game, self.session.settings, events).state))
+        return t.round_label, t.stage, next((p.get("label") for p in t.phases if p.get("state") == "current"), None)
 
     def findings(self, limit: int = 6) -> list[dict[str, Any]]:
         """The newest findings first (at most ``limit``), each with ``todo``: what to do about it. A finding
@@ -468,14 +275,17 @@ class GameFlow:
     def result(self) -> dict[str, Any]:
         """Scores as they stand: ``{"players": [{"name", "seat", "colour", "role", "total",
         "breakdown": {category: VP}, "categories": [{"category", "vp", "detail"}], "tiebreak",
-        "winner"}], "winners": [names]}`` (players in seat order)."""
+        "winner"}], "winners": [names]}`` (players in seat order). The winners are the game's own
+        (:func:`rules.scoring.standings`: a game with teams ranks its teams); a game that scores teams adds
+        ``"team"`` to each player in one and ``"team_scores": {team: VP}``."""
         view = self.engine_view()
         breakdowns = self.spec.scores(self.session.replay().state)
-        won = winners(breakdowns)
+        ranked = standings(self.session.game, breakdowns)
+        won = list(ranked.winners)
         seat = {s["name"]: (k + 1, s["colour"]) for k, s in enumerate(self.seats)}
         players = []
         for b in breakdowns:
-            players.append({
+            row = {
                 "name": b.player,
                 "seat": seat.get(b.player, (0, ""))[0],
                 "colour": seat.get(b.player, (0, ""))[1],
@@ -485,20 +295,34 @@ class GameFlow:
                 "categories": [{"category": line.category, "vp": line.vp, "detail": line.detail} for line in b.lines],
                 "tiebreak": list(b.tiebreak),
                 "winner": b.player in won,
-            })
-        return {"players": players, "winners": won}
+            }
+            if b.team is not None:
+                row["team"] = b.team
+            players.append(row)
+        out: dict[str, Any] = {"players": players, "winners": won}
+        if ranked.teams is not None:
+            out["team_scores"] = dict(ranked.teams)
+        return out
+
+    def private_form(self, form_id: Any) -> bool:
+        """Whether ``form_id`` is a private report (:attr:`companion.flow_spec.Form.private`): only the
+        phone that claimed the seat may send it."""
+        return any(f.id == form_id and f.private for f in self.spec.forms(self.engine_view()))
 
     def view(self) -> dict[str, Any]:
         """The flow's view dict (shape in the module doc)."""
-        ev = self.engine_view()
-        t = self.spec.table(ev)
+        ev, progress = self._now()
+        t = self.spec.table(ev, progress)
+        columns = tuple(self.spec.columns)
         players = []
         for k, s in enumerate(self.seats):
             row = t.players.get(s["name"], {})
+            shown_values = {c.key: row.get(c.key) for c in columns}
             players.append({"name": s["name"], "seat": k + 1, "colour": s["colour"], "role": self.spec.role(ev, s["name"]),
                             "tableau": row.get("tableau"), "credits": row.get("credits"), "vp": row.get("vp", 0),
-                            "waiting": bool(row.get("waiting"))})
-        can_next = bool(self.spec.next_events(ev)) if not t.over else False
+                            **{key: v for key, v in shown_values.items() if key not in ("tableau", "credits", "vp")},
+                            "waiting": s["name"] in t.waiting})
+        can_next = bool(self.spec.next_events(ev, progress)) if not t.over else False
         return {
             "flow": self.spec.name,
             "game": self.spec.name,
@@ -506,17 +330,20 @@ class GameFlow:
             "round": t.round,
             "round_label": t.round_label,
             "stage": t.stage,
+            "turn": progress.turn,
             "note": t.note,
             "phases": t.phases,
             "pool": t.pool,
             "pool_label": t.pool_label,
+            "columns": [c.to_json() for c in columns],
             "players": players,
+            "boards": [b.to_json() for b in self.spec.boards(ev, progress)],
             "last_round": t.last_round and not t.over,
             "ending": t.ending,
             "over": t.over,
             "next": {"label": t.next_label, "enabled": can_next, "why": "" if can_next else t.next_why},
             "forms": [f.to_json() for f in self.spec.forms(ev)],
-            "open_forms": {name: self.spec.open_forms(ev, name) for name in self.names},
+            "open_forms": {name: self.spec.open_forms(ev, progress, name) for name in self.names},
             "findings": self.findings(),
             "result": self.result() if t.over else None,
             "export": {"bgstats_url": bgstats_url(self.bgstats_play())} if t.over else None,
@@ -532,9 +359,9 @@ class GameFlow:
         Raises:
             BadEntry: nothing can move now (the message says what the table is waiting for).
         """
-        ev = self.engine_view()
-        t = self.spec.table(ev)
-        planned = [] if t.over else self.spec.next_events(ev)
+        ev, progress = self._now()
+        t = self.spec.table(ev, progress)
+        planned = [] if t.over else self.spec.next_events(ev, progress)
         if not planned:
             raise BadEntry("the game is over" if t.over else (t.next_why or "nothing to advance now"))
         with self.session.store.transaction(write=True, doing="recording Next"):  # all of Next, or none of it
@@ -558,15 +385,14 @@ class GameFlow:
         """
         if not isinstance(player, str) or player not in self.names:
             raise BadEntry(f"unknown player {shown(player)}; players: {', '.join(self.names)}")
-        ev = self.engine_view()
+        ev, progress = self._now()
         forms = {f.id: f for f in self.spec.forms(ev)}
         if not isinstance(form_id, str) or form_id not in forms:
             raise BadEntry(f"unknown report {shown(form_id)}; reports: {', '.join(forms)}")
-        if self.spec.table(ev).over:
+        if progress.over:
             raise BadEntry("the game is over: reports are closed (Undo first to reopen the last round)")
-        if form_id not in self.spec.open_forms(ev, player):
-            raise BadEntry(f"{forms[form_id].label} cannot be reported now ({self.spec.table(ev).round_label}, "
-                           f"{self.spec.table(ev).stage})")
+        if form_id not in self.spec.open_forms(ev, progress, player):
+            raise BadEntry(f"{forms[form_id].label} cannot be reported now ({progress.round_label}, {progress.stage})")
         checked = parse_form(forms[form_id], values)
         kind, payload = self.spec.report_event(form_id, checked, player, ev)
         try:
@@ -590,15 +416,15 @@ class GameFlow:
         mine = [e for e in self.session.events() if e.seq in applied and e.player == player]
         if not mine:
             return None
-        form = getattr(self.spec, "report_forms", {}).get(mine[-1].kind)
-        ev = self.engine_view()
-        if form is not None and form not in self.spec.open_forms(ev, player):
+        form = self.spec.report_forms.get(mine[-1].kind)
+        ev, progress = self._now()
+        if form is not None and form not in self.spec.open_forms(ev, progress, player):
             # its form is closed now: withdrawn, it could not be reported again (a setup once the first
             # round started, a phase or action choice once revealed)
-            t = self.spec.table(ev)
             label = {f.id: f.label for f in self.spec.forms(ev)}.get(form, form)
-            raise BadEntry(f"{player}'s {label.lower()} report can no longer be withdrawn ({t.round_label}, {t.stage}): "
-                           "it could not be reported again now; the touchscreen's Undo takes back the newest event")
+            raise BadEntry(f"{player}'s {label.lower()} report can no longer be withdrawn ({progress.round_label}, "
+                           f"{progress.stage}): it could not be reported again now; the touchscreen's Undo takes back "
+                           "the newest event")
         return self.session.append("undo", {"seq": mine[-1].seq}, player=player, origin=origin)
 
     # -- export ------------------------------------------------------------------------
@@ -607,7 +433,7 @@ class GameFlow:
         "bgg_id", "session", "started_at", "ended_at" (Unix s), "finished", "rounds", "players":
         [result players], "winners", "findings": [...], "events": [Event.to_json()]}``."""
         events = self.session.events()
-        t = self.table()
+        progress = self.progress()
         return {
             "format": "tabletop-companion/game",
             "version": 1,
@@ -617,8 +443,8 @@ class GameFlow:
             "session": self.session.id,
             "started_at": self.session.started_at,
             "ended_at": events[-1].at if events else self.session.started_at,
-            "finished": t.over,
-            "rounds": t.round,
+            "finished": progress.over,
+            "rounds": progress.round,
             **self.result(),
             "findings": [f.to_json() for f in self.session.replay().findings],
             "events": [e.to_json() for e in events],

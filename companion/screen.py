@@ -454,20 +454,26 @@ class _Table(_ScreenState):
 
     @staticmethod
     def _players(ts: TouchScreen, game: dict[str, Any], area: pygame.Rect) -> None:
+        """The players' rows: name (waiting ones marked) and the columns the game declares (``game["columns"]``;
+        Tableau, Credits, VP when it declares none), narrower when there are more than three."""
         players = game.get("players") or []
-        columns = [("Player", 0), ("Tableau", 260), ("Credits", 380), ("VP", 500)]
-        for label, dx in columns:
-            ts._text(label, (area.x + ts._x(dx), area.y), 22, DIM)
+        columns = game.get("columns") or DEFAULT_COLUMNS
+        step = 120 if len(columns) <= 3 else (600 - 260) / len(columns)  # design px: the area is 600 wide
+        size = 36 if len(columns) <= 3 else 28
+        ts._text("Player", (area.x, area.y), 22, DIM)
+        for k, c in enumerate(columns):
+            ts._text_fit(str(c.get("label", "")), (area.x + ts._x(260 + k * step), area.y), ts._x(step - 6), 22, DIM,
+                         min_size=12)
         row_h = max(ts._s(22), min(ts._s(40), (area.height - ts._s(20)) // max(1, len(players))))
         y = area.y + ts._s(20)
         for p in players:
-            colour = SEAT_COLOURS.get(p.get("colour"), TEXT)
-            pygame.draw.circle(ts.surface, colour, (area.x + ts._s(8), y + row_h // 2), ts._s(7))
+            pygame.draw.circle(ts.surface, seat_rgb(p.get("colour")), (area.x + ts._s(8), y + row_h // 2), ts._s(7))
             name = p.get("name", "?") + ("  (waiting)" if p.get("waiting") else "")
             ts._text_fit(name, (area.x + ts._s(22), y + row_h // 2), ts._x(235), 32, WARN if p.get("waiting") else TEXT, anchor="midleft", min_size=16)
-            for key, dx in (("tableau", 260), ("credits", 380), ("vp", 500)):
-                value = p.get(key)
-                ts._text("-" if value is None else str(value), (area.x + ts._x(dx), y + row_h // 2), 36, TEXT, anchor="midleft")
+            for k, c in enumerate(columns):
+                value = p.get(str(c.get("key")))
+                ts._text_fit("-" if value is None else str(value), (area.x + ts._x(260 + k * step), y + row_h // 2),
+                             ts._x(step - 6), size, TEXT, anchor="midleft", min_size=14)
             y += row_h
 
 
@@ -476,8 +482,24 @@ def nxt_enabled(game: dict[str, Any]) -> bool:
     return bool((game.get("next") or {}).get("enabled"))
 
 
+DEFAULT_COLUMNS = [{"key": "tableau", "label": "Tableau"}, {"key": "credits", "label": "Credits"}, {"key": "vp", "label": "VP"}]
+"""The player columns of a view that names none (``companion.flow_spec.STANDARD_COLUMNS``)."""
+
 SEAT_COLOURS = {"red": (220, 70, 60), "blue": (70, 130, 230), "green": (80, 190, 110), "yellow": (235, 200, 60),
-                "purple": (160, 100, 210), "white": (230, 230, 230)}
+                "purple": (160, 100, 210), "white": (230, 230, 230),
+                "black": (70, 70, 76), "grey": (150, 150, 150), "natural": (214, 184, 140)}
+"""How a seat colour is drawn (games name their seat colours in ``game.info.colours``)."""
+
+
+def seat_rgb(colour: Any) -> tuple[int, int, int]:
+    """The RGB a seat colour is drawn in: :data:`SEAT_COLOURS`, else pygame's colour of that name, else the text colour."""
+    if colour in SEAT_COLOURS:
+        return SEAT_COLOURS[colour]
+    try:
+        c = pygame.Color(str(colour))
+    except ValueError:
+        return TEXT
+    return (c.r, c.g, c.b)
 
 
 class _Scores(_ScreenState):
@@ -574,7 +596,7 @@ class _Setup(_ScreenState):
                 if point:
                     x = ts.frame_rect.x + point[0] * ts.frame_rect.width / size["width"]
                     y = ts.frame_rect.y + point[1] * ts.frame_rect.height / size["height"]
-                    pygame.draw.circle(surface, SEAT_COLOURS.get(p["colour"], TEXT), (round(x), round(y)), ts._s(12))
+                    pygame.draw.circle(surface, seat_rgb(p["colour"]), (round(x), round(y)), ts._s(12))
                     lx = min(max(round(x), ts.frame_rect.x + ts._s(40)), ts.frame_rect.right - ts._s(40))
                     ts._text(p["name"], (lx, round(y) - ts._s(14)), 24, TEXT, anchor="midbottom")
         ts._text_fit(f"{game.get('title', '')}: setup", (ts._x(466), ts._y(8)), ts._x(328), 34, TEXT)
@@ -587,7 +609,7 @@ class _Setup(_ScreenState):
             p = next(q for q in game.get("players") or [] if q["name"] == b.label)
             chosen = ts.seating == p["name"]
             pygame.draw.rect(surface, BUTTON_PRESSED if chosen else PANEL, b.rect, border_radius=ts._s(8))
-            pygame.draw.circle(surface, SEAT_COLOURS.get(p["colour"], TEXT), (b.rect.x + ts._s(20), b.rect.centery), ts._s(10))
+            pygame.draw.circle(surface, seat_rgb(p["colour"]), (b.rect.x + ts._s(20), b.rect.centery), ts._s(10))
             ts._text_fit(p["name"], (b.rect.x + ts._s(40), b.rect.centery), b.rect.width - ts._s(130), 32, TEXT,
                          anchor="midleft", min_size=16)
             state = "seat set" if p.get("seated") else ("even split" if game.get("zones") == "even" else "no seat")

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pygame
 
-from companion.screen import (ACCENT, BG, DIM, GOOD, PANEL, SEAT_COLOURS, TEXT, WARN, Button, Screen, TouchScreen,
+from companion.screen import (ACCENT, BG, DIM, GOOD, PANEL, TEXT, WARN, Button, Screen, TouchScreen, seat_rgb,
                               _ScreenState)
 
 __all__ = ["PhonesPanel"]
@@ -63,7 +63,7 @@ class PhonesPanel(_ScreenState):
         for k, p in enumerate(players[:ROWS]):
             row = ts._rect(276, 62 + k * 54, 356, 48)
             pygame.draw.rect(surface, PANEL, row, border_radius=ts._s(8))
-            pygame.draw.circle(surface, SEAT_COLOURS.get(p.get("colour"), TEXT), (row.x + ts._s(18), row.centery), ts._s(9))
+            pygame.draw.circle(surface, seat_rgb(p.get("colour")), (row.x + ts._s(18), row.centery), ts._s(9))
             ts._text_fit(p["name"], (row.x + ts._s(36), row.centery), ts._x(170), 30, TEXT, anchor="midleft", min_size=14)
             held, colour = ("phone joined", GOOD) if p.get("claimed") else ("no phone", DIM)
             ts._text(held, (row.right - ts._s(10), row.centery), 24, colour, anchor="midright")

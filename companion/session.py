@@ -116,6 +116,8 @@ class SessionStore:
         exclusive: hold an exclusive lock (``fcntl.flock`` on ``<path>.lock``) until :meth:`close`: one
             box per database, so two main jobs never interleave their events in one game (readers such
             as ``companion export`` do not take it).
+        games: the games its sessions may be of, by name (default :data:`rules.GAMES`, the one list; a test
+            passes its own to play a game that is not registered).
 
     Attributes:
         path: the database file.
@@ -131,8 +133,9 @@ class SessionStore:
             (``exclusive``) another companion holds it (the message gives its process id).
     """
 
-    def __init__(self, path: Path | str, exclusive: bool = False) -> None:
+    def __init__(self, path: Path | str, exclusive: bool = False, games: Mapping[str, Game] | None = None) -> None:
         self.path = Path(path)
+        self.games: Mapping[str, Game] = rules.GAMES if games is None else games
         self.recovered_from: Path | None = None
         self._lock = threading.RLock()
         self._depth = 0  # transactions open (nested ones join the outermost)
@@ -319,7 +322,7 @@ class SessionStore:
         """Start a new session of ``game`` and record it (committed before returning).
 
         Args:
-            game: a name from :data:`rules.GAMES` (``"d6"``).
+            game: a name from :attr:`games` (:data:`rules.GAMES`: ``"d6"``).
             settings: JSON-compatible players and options, passed to the game's ``initial_state``.
             session_id: the id to give it (a game set up on the box takes its setup's id, so the phones
                 paired during the setup stay paired); None: a new one (:func:`new_id`).
@@ -329,7 +332,7 @@ class SessionStore:
             BadEntry: ``settings`` is not a JSON object.
             rules.BadEvent: the game rejects the settings.
         """
-        game_obj = rules.get_game(game)
+        game_obj = self.game(game)
         text, normalized = _json_object({} if settings is None else settings, "session settings", BadEntry)
         rules.replay(game_obj, normalized, [])  # let the game reject impossible settings now
         now = time.time()
@@ -385,7 +388,18 @@ class SessionStore:
 
     def _session(self, row: tuple[Any, ...]) -> Session:
         session_id, game, settings, started_at, ended_at = row
-        return Session(self, session_id, rules.get_game(game), json.loads(settings), started_at, ended_at)
+        return Session(self, session_id, self.game(game), json.loads(settings), started_at, ended_at)
+
+    def game(self, name: str) -> Game:
+        """The game called ``name`` among :attr:`games`.
+
+        Raises:
+            rules.UnknownGame: naming it and listing the known games.
+        """
+        try:
+            return self.games[name]
+        except KeyError:
+            raise rules.UnknownGame(f"unknown game {name!r}; known games: {', '.join(sorted(self.games))}") from None
 
 
 class Session:

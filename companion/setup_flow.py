@@ -38,19 +38,16 @@ from typing import Any, Callable, Mapping, Sequence
 
 from companion import records
 from companion.errors import BadEntry, shown
-from companion.flow import COLOURS, GameFlow, Outcome, check_player_colour, check_player_name
+from companion.flow import GameFlow, Outcome, check_player_colour, check_player_name
 from companion.session import new_id
 from rules import Event
 from vision.table import even_zones, zones_from_seats
 
 log = logging.getLogger(__name__)
 
-__all__ = ["PLAYER_LIMITS", "SETUP_ACTIONS", "TableSetup"]
+__all__ = ["SETUP_ACTIONS", "TableSetup"]
 
 SETUP_ACTIONS = ("setup_player", "setup_remove", "setup_rename", "setup_seat", "setup_even", "setup_start")
-PLAYER_LIMITS = {"roll": (2, 5), "race": (2, 4), "among": (2, 4)}
-"""Players per game: Roll for the Galaxy p.2 (2-5), Race for the Galaxy base game (2-4), Among the
-Stars rulebook 2 (2-4)."""
 
 
 class TableSetup:
@@ -65,7 +62,7 @@ class TableSetup:
     Args:
         store: the :class:`companion.session.SessionStore` the game is started in.
         spec: the game's flow spec (``companion.flows.FLOWS[game]``).
-        options: game options from the command line (Among the Stars: ``races``, ``objectives``).
+        options: game options from the command line (the declaration's offered options, ``{name: value}``).
         calibration: the table calibration (seats and zones in table mm) or None (frame px).
         on_start: called with the new :class:`~companion.flow.GameFlow` once Start records it.
         resume: go on with the newest open setup of this game with the same options (False: a new one).
@@ -105,7 +102,13 @@ class TableSetup:
 
     @property
     def limits(self) -> tuple[int, int]:
-        return PLAYER_LIMITS.get(self.spec.name, (2, 5))
+        """``(min, max)`` players: the game's declaration (``game.info.players``, from its rulebook's box)."""
+        return self.spec.info.players
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        """The seat colours the game offers, in seat order (``game.info.colours``)."""
+        return tuple(self.spec.info.colours)
 
     # -- events ----------------------------------------------------------------------------------------
     def _record(self, kind: str, payload: dict[str, Any], origin: str) -> None:
@@ -166,13 +169,13 @@ class TableSetup:
         ignoring case), colour taken or unknown, too many. Same rule as ``--players``."""
         if isinstance(name, str) and name.strip() in self.names:
             name = name.strip()  # the same player again: a new colour
-            colour = check_player_colour(colour, [p["colour"] for p in self.players if p["name"] != name])
+            colour = check_player_colour(colour, [p["colour"] for p in self.players if p["name"] != name], self.colours)
             self._record("colour_changed", {"player": name, "colour": colour}, origin)
             return f"{name} is {colour}"
         name = check_player_name(name, self.names)
         if len(self.players) >= self.limits[1]:
             raise BadEntry(f"{self.spec.title} is for at most {self.limits[1]} players")
-        colour = check_player_colour(colour, [p["colour"] for p in self.players])
+        colour = check_player_colour(colour, [p["colour"] for p in self.players], self.colours)
         self._record("player_added", {"player": name, "colour": colour}, origin)
         return f"{name} joined ({colour}, seat {len(self.players)})"
 
@@ -303,10 +306,11 @@ class TableSetup:
             "players": [{"name": p["name"], "seat": k + 1, "colour": p["colour"], "seated": p["name"] in self.seats,
                          "role": None, "tableau": None, "credits": None, "vp": 0, "waiting": False}
                         for k, p in enumerate(self.players)],
-            "colours": list(COLOURS), "zones": self.split, "seat_points": {k: list(v) for k, v in self.seats.items()}, "min_players": low, "max_players": high,
+            "colours": list(self.colours), "zones": self.split, "seat_points": {k: list(v) for k, v in self.seats.items()}, "min_players": low, "max_players": high,
             "can_start": not why, "why": why,
             "note": "Add players on your phone; tap each player's seat on the picture, or Split evenly; then Start",
-            "round": 0, "round_label": "Setup", "stage": "setup", "phases": [], "pool": None, "pool_label": "",
+            "round": 0, "round_label": "Setup", "stage": "setup", "turn": None, "phases": [], "pool": None, "pool_label": "",
+            "columns": [c.to_json() for c in self.spec.columns], "boards": [],
             "last_round": False, "ending": [], "over": False,
             "next": {"label": "Start", "enabled": not why, "why": why},
             "forms": [], "open_forms": {}, "findings": [], "result": None, "export": None,

@@ -420,7 +420,9 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
                                    "the Undo of the whole table is on the touchscreen")
             return ask("undo", who, body, '{"action": "undo", "version": 12, "key": "k1"}')
         if not in_flow:
-            return _error(400, "next_phase is for a game flow (companion run --game roll|race|among)", field="action")
+            from companion.flows import run_hint
+
+            return _error(400, f"next_phase is for a game flow ({run_hint()})", field="action")
         label = text(body, "label", example, required=False, what="the Next button's label")
         now = str((game.get("next") or {}).get("label") or "")
         if label is not None and label != now:

@@ -1,7 +1,9 @@
 """A scratch fourth game, declared in this one module: Pig, the folk dice game, behind the game API.
 
-It exists to show that a new game needs nothing but its module and a line in a registry to pass
-``tests/test_game_conformance.py`` (issue 13, "Done when"). It is not registered in ``rules.GAMES``.
+It exists to show that a new game needs nothing but its module and a line in each registry to pass
+``tests/test_game_conformance.py`` (the engine, :data:`PIG_GAME`) and ``tests/test_flow_conformance.py``
+(its at-table flow, :data:`PIG_FLOW`). It is registered in neither ``rules.GAMES`` nor
+``companion.flows.FLOWS``: the tests' own registries hold it.
 
 Pig's rules (the folk game; "Pig" in John Scarne's *Scarne on Dice*, the source BoardGameGeek cites):
 players take turns in seat order. On a turn a player rolls one die as often as they like: a 1 ends
@@ -11,6 +13,9 @@ goal (100; settings may lower it) wins at once.
 
 Events: ``rolled`` ``{"value": 1-6}`` (the player whose turn it is) and ``held`` ``{}``. A roll or hold
 out of turn is a WARNING (the state follows the report; undo withdraws it).
+
+At the table (:class:`PigFlow`): the player whose turn it is reports each roll and the hold on their
+phone; the players' rows show what each has banked and the turn total; there is nothing for Next to do.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
+from companion.flow_spec import Column, Field, FlowBase, Form, TableRound
 from rules.core import GameInfo, Option, Progress, ScoreBreakdown, ScoreLine, Severity
 from rules.engine import EventContext, GameBase
 from rules.scoring import Fields, ScoreInputError, check_distinct_names, field_path
@@ -123,3 +129,38 @@ class PigGame(GameBase):
 
 
 PIG_GAME = PigGame()
+
+
+class PigFlow(FlowBase):
+    """Pig at the table: the player whose turn it is reports each roll and the hold (see the module doc)."""
+
+    game = PIG_GAME
+    columns = (Column("banked", "Banked"), Column("turn_total", "This turn"))
+
+    def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
+        """A roll (the die's face) and the hold."""
+        return (Form("roll", "Rolled", (Field("value", "Die", kind="int", minimum=1, maximum=6),)), Form("hold", "Held"))
+
+    def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
+        """Only the player whose turn it is rolls or holds; nobody once someone has won."""
+        return ["roll", "hold"] if not progress.over and player == progress.turn else []
+
+    def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """Rolled -> ``rolled {"value"}``, Held -> ``held {}``."""
+        return (ROLLED, {"value": values["value"]}) if form == "roll" else (HELD, {})
+
+    def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
+        """No phases: whose turn it is and the turn total; each player's banked points."""
+        rows = {p["name"]: {"banked": p["banked"], "vp": p["banked"],
+                            "turn_total": view["turn_total"] if p["name"] == progress.turn else 0} for p in view["players"]}
+        if progress.over:
+            return TableRound(progress, [], f"{view['winner']} won", "Game over", "the game is over", players=rows)
+        note = f"{progress.turn} rolls or holds ({view['turn_total']} this turn; {view['goal']} to win)"
+        return TableRound(progress, [], note, "Next", "players roll and hold on their phones", players=rows)
+
+    def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:
+        """Pig has no table-wide step: Next never records anything."""
+        return []
+
+
+PIG_FLOW = PigFlow()

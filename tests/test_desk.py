@@ -280,6 +280,40 @@ def test_a_phone_claims_a_seat_and_then_only_that_phone_reports_for_it(store):
     assert loop.hub.pairing().claims == {"Bob": ANN_PHONE}
 
 
+class HiddenHandRace:
+    """Race for the Galaxy whose "Cards in hand" form is private (hidden information, as an end-of-game
+    position with face-down tiles is: :attr:`companion.flow_spec.Form.private`)."""
+
+    def __init__(self) -> None:
+        self._race = FLOWS["race"]
+
+    def __getattr__(self, name):
+        return getattr(self._race, name)
+
+    def forms(self, view):
+        from dataclasses import replace
+
+        return tuple(replace(f, private=True) if f.id == "hand" else f for f in self._race.forms(view))
+
+
+def test_a_private_report_comes_only_from_the_phone_that_holds_the_seat(store):
+    session = store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {}))
+    loop = box(GameFlow(session, HiddenHandRace()))
+    hand = {"form": "hand", "values": {"cards": 4}}
+    assert next(f for f in loop.flow.view()["forms"] if f["id"] == "hand")["private"] is True
+    # an unclaimed seat: no phone may enter its hidden information (it would not be the player's own)
+    refused = act(loop, "report", player="Ann", client=BOB_PHONE, **hand)
+    assert refused["status"] == 403 and "Ann enters it on their own phone" in refused["error"]
+    assert act(loop, "report", player="Ann", client=ANN_PHONE, **hand)["status"] == 403
+    act(loop, "claim_seat", player="Ann", client=ANN_PHONE)
+    assert act(loop, "report", player="Ann", client=BOB_PHONE, **hand)["status"] == 403  # another phone
+    assert act(loop, "report", player="Ann", client=ANN_PHONE, **hand)["status"] == 200  # her own
+    # a report that is not private is open as before; the box itself (the touchscreen) may do anything
+    assert act(loop, "report", player="Bob", client=ANN_PHONE, form="start", values={"card": "Old Earth"})["status"] == 200
+    assert act(loop, "report", "touchscreen", player="Bob", **hand)["status"] == 200
+    assert [e.kind for e in session.events()] == ["hand_counted", "start_world", "hand_counted"]
+
+
 def test_revoke_makes_a_new_secret_and_drops_every_claim_durably(store, tmp_path):
     flow = race(store)
     loop = box(flow)

@@ -34,9 +34,9 @@ Playthrough format: JSON Lines, one object a line.
   ``check`` and the rule kinds of its ERROR findings, in order.
 
 Adding a game: register it (``rules.games.GAMES``) and add its playthroughs; it joins every test here.
-The companion side (export and BG Stats shapes, the flows) joins the same way: a check over
-``companion.flows.FLOWS`` that replays these playthroughs through the flow (a function next to
-:func:`_replayed`, parametrized like :func:`test_golden_playthrough`).
+The companion side (the flows, the setup step, the command-line options, export and BG Stats shapes) is
+``tests/test_flow_conformance.py``: it replays these playthroughs through every flow of
+``companion.flows.FLOWS``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ Playwright is missing.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 
@@ -62,6 +63,28 @@ def join_url(server, hub) -> str:
     if hub.pairing() is None:
         hub.set_pairing(Pairing("tests", "browser-join-secret-00", {}))
     return f"{server.url}join/{hub.pairing().secret}"
+
+
+@contextlib.contextmanager
+def flow_on_the_box(hub, tmp_path, game: str, players: str = "Ann,Bob"):
+    """A new ``game`` session played by a main loop on its own thread (a fake camera), publishing to ``hub``:
+    yields its :class:`companion.flow.GameFlow`."""
+    from companion.app import MainLoop
+    from companion.flow import GameFlow, parse_players
+    from companion.flows import FLOWS
+    from companion.session import SessionStore
+    from device import FakeCamera
+    from tests.test_camera_browser import LoopThread
+    from vision.motion import StillnessDetector
+
+    with SessionStore(tmp_path / "flow.sqlite3") as store:
+        session = store.start(game, FLOWS[game].settings(parse_players(players), {}))
+        flow = GameFlow(session, FLOWS[game])
+        main = MainLoop(source=FakeCamera([np.full((240, 320, 3), 70, np.uint8)]), reader=None, session=session,
+                        hub=hub, stillness=StillnessDetector(), flow=flow, sleep=lambda s: None)
+        main.publish()
+        with LoopThread(main):
+            yield flow
 
 
 @pytest.fixture
@@ -164,45 +187,84 @@ def test_a_player_reports_from_the_phone_and_sees_it(phone, hub, tmp_path, outpu
     """Roll for the Galaxy flow: pick a seat, report credits, see them; a bad value is named; Undo."""
     from playwright.sync_api import expect
 
-    from companion.app import MainLoop
+    page, server, errors = phone
+    with flow_on_the_box(hub, tmp_path, "roll") as flow:
+        session = flow.session
+        page.goto(join_url(server, hub))
+        expect(page.locator("#connection")).to_have_text("live")
+        expect(page.locator("#title")).to_have_text("Roll for the Galaxy")
+        page.locator("#seats button", has_text="Ann").click()
+        expect(page.locator("#me")).to_have_text("Ann")
+        page.locator("#form-pick").select_option("credits")
+        page.locator("#fields input").fill("7")
+        page.locator("#send").click()
+        expect(page.locator("#report-result")).to_contain_text("credits changed recorded")
+        expect(page.locator("#players tbody tr").first).to_contain_text("7")
+
+        page.locator("#fields input").fill("11")
+        page.locator("#send").click()
+        expect(page.locator("#report-result")).to_have_text("Credits now: Credits must be 0-10, got 11")
+        expect(page.locator("#report-result")).to_have_class("action-result error")
+        page.screenshot(path=str(output_dir / "phone_flow.png"), full_page=True)
+
+        page.locator("#undo-report").click()
+        expect(page.locator("#report-result")).to_contain_text("report #1 undone")
+        expect(page.locator("#players tbody tr").first.locator("td").nth(2)).to_have_text("1")
+        assert [e.kind for e in session.events()] == ["credits_changed", "undo"]
+    assert errors == []
+
+
+def test_among_the_stars_columns_and_station_board_on_the_phone(phone, hub, tmp_path, output_dir):
+    """The game's own columns head the players' table, and each player's station is drawn as a board: a
+    location reported from the phone appears at its cell (Among the Stars rulebook 4 'Build a location')."""
+    from playwright.sync_api import expect
+
+    page, server, errors = phone
+    with flow_on_the_box(hub, tmp_path, "among") as flow:
+        page.goto(join_url(server, hub))
+        expect(page.locator("#title")).to_have_text("Among the Stars")
+        headings = [c["label"] for c in flow.view()["columns"]]
+        expect(page.locator("#players thead th")).to_have_text(["Player", *headings])
+        expect(page.locator("#boards figcaption")).to_have_text(["Ann's station", "Bob's station"])
+        expect(page.locator("#boards figure").first.locator("g.cell")).to_have_count(1)  # the Main Reactor
+        page.locator("#seats button", has_text="Ann").click()
+        page.locator("#form-pick").select_option("reactor")
+        page.locator("#fields input[data-axis=i]").fill("1")
+        page.locator("#fields input[data-axis=j]").fill("0")
+        page.locator("#send").click()
+        expect(page.locator("#report-result")).to_contain_text("reactor built recorded")
+        ann = page.locator("#boards figure").first
+        expect(ann.locator("g.cell")).to_have_count(2)
+        expect(ann.locator("g.cell text.label").nth(1)).to_have_text("Power Reactor")
+        page.screenshot(path=str(output_dir / "phone_among_boards.png"), full_page=True)
+    assert errors == []
+
+
+def test_a_hex_board_is_drawn_cell_by_cell_with_its_owner(phone, hub, tmp_path, output_dir):
+    """A shared hex map (axial [q, r], flat-topped: Eclipse's sectors) in a flow's view is drawn, one
+    hexagon per cell, each outlined in its owner's seat colour."""
+    from playwright.sync_api import expect
+
     from companion.flow import GameFlow, parse_players
+    from companion.flow_spec import Board, Cell
     from companion.flows import FLOWS
     from companion.session import SessionStore
-    from device import FakeCamera
-    from tests.test_camera_browser import LoopThread
-    from vision.motion import StillnessDetector
 
     page, server, errors = phone
     with SessionStore(tmp_path / "flow.sqlite3") as store:
-        session = store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {}))
-        flow = GameFlow(session, FLOWS["roll"])
-        main = MainLoop(source=FakeCamera([np.full((240, 320, 3), 70, np.uint8)]), reader=None, session=session,
-                        hub=hub, stillness=StillnessDetector(), flow=flow, sleep=lambda s: None)
-        main.publish()
-        loop = LoopThread(main)
-        loop.__enter__()
-        try:
-            page.goto(join_url(server, hub))
-            expect(page.locator("#connection")).to_have_text("live")
-            expect(page.locator("#title")).to_have_text("Roll for the Galaxy")
-            page.locator("#seats button", has_text="Ann").click()
-            expect(page.locator("#me")).to_have_text("Ann")
-            page.locator("#form-pick").select_option("credits")
-            page.locator("#fields input").fill("7")
-            page.locator("#send").click()
-            expect(page.locator("#report-result")).to_contain_text("credits changed recorded")
-            expect(page.locator("#players tbody tr").first).to_contain_text("7")
-
-            page.locator("#fields input").fill("11")
-            page.locator("#send").click()
-            expect(page.locator("#report-result")).to_have_text("Credits now: Credits must be 0-10, got 11")
-            expect(page.locator("#report-result")).to_have_class("action-result error")
-            page.screenshot(path=str(output_dir / "phone_flow.png"), full_page=True)
-
-            page.locator("#undo-report").click()
-            expect(page.locator("#report-result")).to_contain_text("report #1 undone")
-            expect(page.locator("#players tbody tr").first.locator("td").nth(2)).to_have_text("1")
-        finally:
-            loop.__exit__()
-        assert [e.kind for e in session.events()] == ["credits_changed", "undo"]
+        flow = GameFlow(store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {})), FLOWS["race"])
+        game = flow.view()
+    game["boards"] = [Board("map", "The galaxy", "hex", (
+        Cell((0, 0), "001", detail="Galactic Center"), Cell((1, -1), "101", owner="Ann", rotation=2),
+        Cell((0, 1), "102", owner="Bob"))).to_json()]
+    hub.publish({"session": {"id": "s", "game": "race", "events": 0}, "status": {"camera": "ok", "message": ""},
+                 "game": game, "findings": []}, _jpeg((0, 0, 0)))
+    page.goto(join_url(server, hub))
+    board = page.locator("#boards figure")
+    expect(board.locator("figcaption")).to_have_text("The galaxy")
+    expect(board.locator("polygon")).to_have_count(3)
+    expect(board.locator("g.cell text.label")).to_have_text(["001", "101", "102"])
+    strokes = [board.locator("polygon").nth(k).get_attribute("stroke") for k in range(3)]
+    assert strokes[1:] == ["red", "blue"]  # Ann's and Bob's seat colours (parse_players gives red, blue)
+    page.screenshot(path=str(output_dir / "phone_hex_board.png"), full_page=True)
     assert errors == []

@@ -14,67 +14,32 @@ from typing import Any, Mapping
 
 from companion.camera_flow import Observed, Proposal
 from companion.errors import BadEntry
-from companion.flow import Field, Form, TableRound
+from companion.flow_spec import Board, Cell, Field, FlowBase, Form, TableRound
 from companion.station_watch import StationWatcher
-from rules import ScoreBreakdown
+from rules import Option, Progress
 from rules.among_the_stars import AMONG_GAME
-from rules.among_the_stars.data import MAIN_REACTOR, VAK_MAIN_REACTOR, catalogue, shared_race
+from rules.among_the_stars.data import MAIN_REACTOR, VAK_MAIN_REACTOR, catalogue
 
 __all__ = ["AMONG_CAMERA", "AMONG_FLOW", "AmongCamera", "AmongFlow"]
 
 CELL_RANGE = 12  # a station never reaches further than this from the Main Reactor (cells)
 
 
-class AmongFlow:
-    """Among the Stars' part of the flow (see the module doc)."""
+class AmongFlow(FlowBase):
+    """Among the Stars' part of the flow (see the module doc). Name, title, BoardGameGeek id, 2-4 players and
+    the options (races, objectives, the aggressive mode) come from the declaration (``AMONG_GAME.info``)."""
 
-    name = "among"
-    title = "Among the Stars"
-    bgg_id = 121408
+    game = AMONG_GAME
 
-    @property
-    def game(self) -> Any:
-        return AMONG_GAME
-
-    def settings(self, seats: list[dict[str, str]], options: Mapping[str, Any]) -> dict[str, Any]:
-        """``{"players": [{"name", "race"}], "seats", "objectives", "aggressive"}``.
-
-        Options: ``races`` (one per seat, in seat order; "" for none), ``objectives`` (names),
-        ``aggressive`` (bool: the aggressive mode, Among the Stars rulebook 7, 7 rounds in years 2-4).
-
-        Raises:
-            BadEntry: a race list of another length, an unknown race or objective, another option.
-        """
+    def stored(self, option: Option, value: Any) -> Any:
+        """Races and objectives are written by their ids in the game data (``"sheptas"``,
+        ``"well_organised"``), as the sessions recorded before always had them."""
         cat = catalogue()
-        unknown = sorted(set(options) - {"races", "objectives", "aggressive"})
-        if unknown:
-            raise BadEntry(f"Among the Stars takes no {', '.join(unknown)}")
-        races = list(options.get("races") or [""] * len(seats))
-        if len(races) != len(seats):
-            raise BadEntry(f"--races gives {len(races)} race{'s' if len(races) != 1 else ''} for {len(seats)} players "
-                           "(one per player, in seat order)")
-        players = []
-        for seat, race in zip(seats, races):
-            entry: dict[str, Any] = {"name": seat["name"]}
-            if race:
-                try:
-                    entry["race"] = cat.race(race)
-                except LookupError:
-                    names = ", ".join(r["name"] for r in cat.races.values())
-                    raise BadEntry(f"unknown race {race!r}; races: {names}") from None
-            players.append(entry)
-        twice = shared_race([p.get("race") for p in players])
-        if twice is not None:
-            raise BadEntry(f"two players play the race {cat.races[twice]['name']}: the box has one tile per race")
-        objectives = []
-        for name in options.get("objectives") or []:
-            try:
-                objectives.append(cat.objective(name).id)
-            except LookupError:
-                names = ", ".join(o.name for o in cat.objectives.values())
-                raise BadEntry(f"unknown objective {name!r}; objectives: {names}") from None
-        return {"players": players, "seats": seats, "objectives": objectives,
-                "aggressive": bool(options.get("aggressive", False))}
+        if option.name == "races":
+            return ["" if not race else cat.race(race) for race in value]
+        if option.name == "objectives":
+            return [cat.objective(name).id for name in value]
+        return super().stored(option, value)
 
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
         """Location built (card and cell), Power Reactor built (cell), card discarded, credits and VP corrections."""
@@ -89,9 +54,9 @@ class AmongFlow:
             Form("vp", "VP track correction", (Field("delta", "VP +/-", kind="int", minimum=-50, maximum=50),)),
         )
 
-    def open_forms(self, view: Mapping[str, Any], player: str) -> list[str]:
+    def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
         """Every form while the game runs; none once it is scored."""
-        return [] if view["over"] else ["location", "reactor", "discard", "credits", "vp"]
+        return [] if progress.over else ["location", "reactor", "discard", "credits", "vp"]
 
     def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         """Form -> event (``rules.among_the_stars.game`` kinds)."""
@@ -107,31 +72,34 @@ class AmongFlow:
             return "vp_changed", {"delta": values["delta"], "reason": "reported on the phone"}
         raise BadEntry(f"unknown report {form!r}")
 
-    def table(self, view: Mapping[str, Any]) -> TableRound:
+    def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
         """The year's rounds (current highlighted), pass direction, credits, VP track, locations."""
-        years = catalogue().rules["years"]
-        over = view["over"]
-        year, rnd, rounds = view["year"], view["round"], view["rounds"]
+        over, rnd = progress.over, progress.round
         phases = [{"label": f"Round {k}", "by": [], "state": "done" if over or k < rnd else ("current" if k == rnd else "next")}
-                  for k in range(1, rounds + 1)]
+                  for k in range(1, (progress.rounds or rnd) + 1)]
         rows = {p["name"]: {"tableau": p["locations"], "credits": p["credits"], "vp": p["vp"]} for p in view["players"]}
-        last = not over and year == years and rnd == rounds
         note = f"Hands pass {view['pass_direction']} this year" + (f" - {view['reminders'][0]}" if view["reminders"] else "")
         return TableRound(
-            round=rnd, round_label=f"Year {year} of {years}, round {rnd} of {rounds}", stage=f"year {year}",
-            phases=phases, note=note, pool=None, players=rows, last_round=last,
-            ending=[f"round {rounds} of year {years} is the last round"] if last else [], over=over,
-            next_label="Game over" if over else ("End year" if rnd == rounds else "End round"),
-            next_why="the game is over" if over else "",
+            progress, phases, note, next_label="Game over" if over else ("End year" if rnd == progress.rounds else "End round"),
+            next_why="the game is over" if over else "", pool=None, players=rows,
         )
 
-    def next_events(self, view: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:
         """``round_ended`` while the game runs."""
-        return [] if view["over"] else [("round_ended", {})]
+        return [] if progress.over else [("round_ended", {})]
 
-    def scores(self, state: Any) -> list[ScoreBreakdown]:
-        """Rulebook 6: the final scores once finished, else as the table stands."""
-        return AMONG_GAME.scores(state)
+    def boards(self, view: Mapping[str, Any], progress: Progress) -> tuple[Board, ...]:
+        """Each player's space station as a grid of cells (rulebook 4 'Build a location': the Main Reactor at
+        [0, 0]), with each Power Reactor's energy cubes."""
+        out = []
+        for p in view["players"]:
+            cells = []
+            for row in p.get("station", []):
+                cubes = row.get("cubes")
+                detail = "" if cubes is None else f"{cubes} energy cube{'s' if cubes != 1 else ''}"
+                cells.append(Cell((int(row["cell"][0]), int(row["cell"][1])), row["card"], p["name"], detail=detail))
+            out.append(Board(f"station-{p['name']}", f"{p['name']}'s station", "grid", tuple(cells), owner=p["name"]))
+        return tuple(out)
 
     def role(self, view: Mapping[str, Any], player: str) -> str | None:
         """The player's race, by name."""

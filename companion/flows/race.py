@@ -13,8 +13,8 @@ from typing import Any, Mapping
 
 from companion.camera_flow import Proposal, TableauCamera
 from companion.errors import BadEntry
-from companion.flow import Field, Form, TableRound
-from rules import ScoreBreakdown
+from companion.flow_spec import Field, FlowBase, Form, TableRound
+from rules import Progress
 from rules.race import RACE_GAME
 from rules.race.cards import cards, facts
 from rules.scoring import ScoreInputError
@@ -58,36 +58,14 @@ def _actions() -> dict[str, Mapping[str, Any]]:
     return {a["card"]: a for a in facts()["actions"]}
 
 
-class RaceFlow:
-    """Race for the Galaxy's part of the flow (see the module doc)."""
+class RaceFlow(FlowBase):
+    """Race for the Galaxy's part of the flow (see the module doc). Name, title, BoardGameGeek id, 2-4
+    players and the options (the advanced 2-player game) come from the declaration (``RACE_GAME.info``)."""
 
-    name = "race"
-    title = "Race for the Galaxy"
+    game = RACE_GAME
     report_forms = {"start_world": "start", "action_chosen": "select"}
     """Reports a phone may withdraw only while their form is open (start world in setup, action cards until Reveal)."""
-    bgg_id = 28143
     camera = RaceCamera()
-
-    @property
-    def game(self) -> Any:
-        return RACE_GAME
-
-    def settings(self, seats: list[dict[str, str]], options: Mapping[str, Any]) -> dict[str, Any]:
-        """``{"players": names, "seats": seats, "advanced": bool}`` (base game, 2-4 players).
-
-        Options: ``advanced`` (bool: the advanced 2-player game, Race for the Galaxy rulebook
-        "Advanced 2-player game": two action cards each, Explore and Develop/Settle variants).
-
-        Raises:
-            BadEntry: options this game does not take; the advanced game with other than 2 players.
-        """
-        unknown = sorted(set(options) - {"advanced"})
-        if unknown:
-            raise BadEntry(f"Race for the Galaxy takes no {', '.join(unknown)}")
-        advanced = bool(options.get("advanced", False))
-        if advanced and len(seats) != 2:
-            raise BadEntry(f"the advanced game is for 2 players, not {len(seats)}")
-        return {"players": [s["name"] for s in seats], "seats": seats, "advanced": advanced}
 
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
         """Start world, action card(s), card placed, good placed/removed, VP chips, hand count."""
@@ -108,9 +86,9 @@ class RaceFlow:
             Form("hand", "Cards in hand", (Field("cards", "Cards", kind="int", minimum=0, maximum=40),)),
         )
 
-    def open_forms(self, view: Mapping[str, Any], player: str) -> list[str]:
+    def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
         """Start world in setup; action cards between rounds; the rest during the phases."""
-        stage = view["stage"]
+        stage = progress.stage
         if stage == "over":
             return []
         play = ["card", "good", "consumed", "vp", "hand"]
@@ -141,9 +119,9 @@ class RaceFlow:
             return "hand_counted", {"player": player, "cards": values["cards"]}
         raise BadEntry(f"unknown report {form!r}")
 
-    def table(self, view: Mapping[str, Any]) -> TableRound:
+    def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
         """Phases of the round in order with who gets each bonus; VP pool; tableau sizes."""
-        stage = view["stage"]
+        stage = progress.stage
         cards_of = {a["id"]: a["card"] for a in facts()["actions"]}
         phases = []
         for k, s in enumerate(view["steps"]):
@@ -153,16 +131,11 @@ class RaceFlow:
             else:
                 state = "current" if k == view["step"] else ("done" if k < view["step"] else "next")
             phases.append({"label": s["label"], "by": by, "state": state})
-        chosen = set(view["chosen"])
-        choosing = stage in ("setup", "select")
-        waiting = [p["name"] for p in view["players"] if p["name"] not in chosen] if choosing else []
-        rows = {p["name"]: {"tableau": p["tableau_size"], "credits": None, "vp": p["chips"], "waiting": p["name"] in waiting}
-                for p in view["players"]}
-        over = stage == "over"
+        rows = {p["name"]: {"tableau": p["tableau_size"], "credits": None, "vp": p["chips"]} for p in view["players"]}
         why = ""
-        if choosing:
+        if stage in ("setup", "select"):
             note = "Each player chooses an action card on their phone; they are revealed together"
-            label, why = "Reveal", f"waiting for the action cards of {', '.join(waiting)}"
+            label, why = "Reveal", f"waiting for the action cards of {', '.join(progress.waiting)}"
             phases = [] if stage == "setup" else phases
         elif stage == "phases":
             current = view["steps"][view["step"]]["label"]
@@ -172,23 +145,15 @@ class RaceFlow:
             note, label = "End of round: discard down to 10 cards", "End round"
         else:
             note, label, why = "Game over", "Game over", "the game is over"
-        return TableRound(
-            round=view["round"], round_label=f"Round {view['round']}" if view["round"] else "Setup", stage=stage,
-            phases=phases, note=note, pool=view["vp_pool"], players=rows, last_round=view["last_round"],
-            ending=list(view["ending"]), over=over, next_label=label, next_why=why,
-        )
+        return TableRound(progress, phases, note, label, why, pool=view["vp_pool"], players=rows)
 
-    def next_events(self, view: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:
         """``phase_done`` during the phases, ``round_ended`` after the last one; nothing while choosing."""
-        if view["stage"] == "phases":
+        if progress.stage == "phases":
             return [("phase_done", {"phase": view["steps"][view["step"]]["phase"]})]
-        if view["stage"] == "round_end":
+        if progress.stage == "round_end":
             return [("round_ended", {})]
         return []
-
-    def scores(self, state: Any) -> list[ScoreBreakdown]:
-        """Digest §6: chips, card VP, 6-cost developments."""
-        return RACE_GAME.scores(state)
 
     def role(self, view: Mapping[str, Any], player: str) -> str | None:
         """The player's start world."""

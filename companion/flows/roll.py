@@ -14,8 +14,8 @@ from typing import Any, Mapping
 
 from companion.camera_flow import Proposal, TableauCamera, colour_counts
 from companion.errors import BadEntry
-from companion.flow import Field, Form, TableRound
-from rules import ScoreBreakdown
+from companion.flow_spec import Field, FlowBase, Form, TableRound
+from rules import Progress
 from rules.roll import ROLL_GAME
 from rules.roll.data import COLOURS, FACES, PHASES, catalogue
 from rules.roll.dice import Dice
@@ -166,29 +166,16 @@ def _faction_label(f: Any) -> str:
     return " / ".join(f.names)
 
 
-class RollFlow:
-    """Roll for the Galaxy's part of the flow (see the module doc)."""
+class RollFlow(FlowBase):
+    """Roll for the Galaxy's part of the flow (see the module doc). Name, title, BoardGameGeek id, 2-5
+    players and the seat colours come from the declaration (``ROLL_GAME.info``; Roll for the Galaxy, p.1)."""
 
-    name = "roll"
-    title = "Roll for the Galaxy"
+    game = ROLL_GAME
+    fixed = {"tracking": "tableau"}
+    """Players report their tableau on their phones; the dice are not followed (without the dice reader)."""
     report_forms = {"player_setup": "setup", "phase_selected": "select"}
     """Reports a phone may withdraw only while their form is open (setup before round 1, a phase until Reveal)."""
-    bgg_id = 132531
     camera = RollCamera()
-
-    @property
-    def game(self) -> Any:
-        return ROLL_GAME
-
-    def settings(self, seats: list[dict[str, str]], options: Mapping[str, Any]) -> dict[str, Any]:
-        """``{"players": names, "seats": seats, "tracking": "tableau"}`` (Roll for the Galaxy, p.2: 2-5 players).
-
-        Raises:
-            BadEntry: options this game does not take.
-        """
-        if options:
-            raise BadEntry(f"Roll for the Galaxy takes no {', '.join(sorted(options))}")
-        return {"players": [s["name"] for s in seats], "seats": seats, "tracking": "tableau"}
 
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
         """Setup (faction, home world, the two starting tiles), phase selection, tile built, good
@@ -220,9 +207,9 @@ class RollFlow:
             Form("credits", "Credits now", (Field("credits", "Credits", kind="int", minimum=0, maximum=10),)),
         )
 
-    def open_forms(self, view: Mapping[str, Any], player: str) -> list[str]:
+    def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
         """Setup before the first round; the phase selection until Reveal; the rest from Reveal on."""
-        stage = view["stage"]
+        stage = progress.stage
         if stage == "over":
             return []
         if stage == "setup":
@@ -254,9 +241,9 @@ class RollFlow:
             return "credits_changed", {"credits": values["credits"], "reason": "reported on the phone"}
         raise BadEntry(f"unknown report {form!r}")
 
-    def table(self, view: Mapping[str, Any]) -> TableRound:
+    def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
         """Phases of this round in order I-V plus Manage Empire, who selected each; pool; tiles."""
-        stage = view["stage"]
+        stage = progress.stage
         players = view["players"]
         selected = list(view["selected"])
         revealed = stage not in ("setup", "roll", "assign")
@@ -270,13 +257,7 @@ class RollFlow:
                     by.append("extra white die")
                 label = f"{ROMAN[ph]} {PHASE_NAMES[ph]}" if ph in ROMAN else PHASE_NAMES[ph]
                 phases.append({"label": label, "by": by, "state": "current" if k == here else ("done" if k < here else "next")})
-        waiting = [p["name"] for p in players if not p["selected"]] if stage in ("roll", "assign") else []
-        if stage == "setup":
-            waiting = [p["name"] for p in players if p["faction"] is None]
-        rows = {p["name"]: {"tableau": p["tiles"], "credits": p["credits"], "vp": p["vp_chips"],
-                            "waiting": p["name"] in waiting} for p in players}
-        ending = list(view["ending"])
-        over = stage == "over"
+        rows = {p["name"]: {"tableau": p["tiles"], "credits": p["credits"], "vp": p["vp_chips"]} for p in players}
         label, why = "Next", ""
         if stage == "setup":
             note = "Setup: each player reports faction, home world and starting tiles, then selects a phase"
@@ -284,41 +265,33 @@ class RollFlow:
         elif stage in ("roll", "assign"):
             note = "Roll, assign behind your screens, then report your selected phase on your phone"
             label = "Reveal"
-            why = f"waiting for the phase selection of {', '.join(waiting)}" if waiting else ""
+            why = f"waiting for the phase selection of {', '.join(progress.waiting)}" if progress.waiting else ""
         elif stage == "manage":
             note = "Manage Empire: recruit, then the end check"
-            if ending:
+            if progress.ending:
                 label = "End game"
             else:
                 label, why = "Next round", "next round: each player selects a phase on their phone"
-        elif over:
+        elif progress.over:
             note, label, why = "Game over", "Game over", "the game is over"
         else:
             note = f"{PHASE_NAMES.get(stage, stage)}: report what you built, produced, shipped"
             rest = [ph for ph in selected if stage == "reveal" or (stage in selected and selected.index(ph) > selected.index(stage))]
             label = PHASE_NAMES[rest[0]] if rest else "Manage Empire"
-        return TableRound(
-            round=view["round"], round_label=f"Round {view['round']}" if view["round"] else "Setup", stage=stage,
-            phases=phases, note=note, pool=view["vp_pool"], players=rows, last_round=bool(ending), ending=ending,
-            over=over, next_label=label, next_why=why,
-        )
+        return TableRound(progress, phases, note, label, why, pool=view["vp_pool"], players=rows)
 
-    def next_events(self, view: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:
         """Reveal once every player selected; then each selected phase; then Manage Empire; then end game."""
-        stage = view["stage"]
+        stage = progress.stage
         selected = list(view["selected"])
         if stage in ("roll", "assign"):
-            return [("reveal", {})] if all(p["selected"] for p in view["players"]) else []
+            return [("reveal", {})] if not progress.waiting else []
         if stage == "reveal" or stage in selected:
             rest = selected if stage == "reveal" else selected[selected.index(stage) + 1 :]
             return [("phase", {"phase": rest[0] if rest else "manage"})]
-        if stage == "manage" and view["ending"]:
+        if stage == "manage" and progress.ending:
             return [("game_end", {})]
         return []
-
-    def scores(self, state: Any) -> list[ScoreBreakdown]:
-        """Roll for the Galaxy, p.8 Victory."""
-        return ROLL_GAME.scores(state)
 
     def role(self, view: Mapping[str, Any], player: str) -> str | None:
         """The player's faction tile (its side names) and home world."""

@@ -223,15 +223,91 @@
     section.hidden = !camera.markers && !(camera.misplays || []).length && !(camera.questions || []).length;
   }
 
+  // The columns each player's row shows are the game's own (game.columns: Tableau, Credits, VP by default).
+  const DEFAULT_COLUMNS = [{ key: "tableau", label: "Tableau" }, { key: "credits", label: "Credits" }, { key: "vp", label: "VP" }];
+
   function renderPlayers(game) {
+    const columns = game.columns && game.columns.length ? game.columns : DEFAULT_COLUMNS;
+    const head = $("players").tHead.rows[0];
+    const labels = columns.map((c) => c.label).join("\n");
+    if (head.dataset.labels !== labels) {
+      head.replaceChildren(el("th", "", "Player"), ...columns.map((c) => el("th", "", c.label)));
+      head.dataset.labels = labels;
+    }
     const body = $("players").tBodies[0];
     body.replaceChildren();
+    const dash = (v) => (v === null || v === undefined ? "\u2013" : String(v));
     for (const p of game.players || []) {
       const tr = el("tr", p.waiting ? "waiting" : "");
-      const dash = (v) => (v === null || v === undefined ? "\u2013" : String(v));
-      tr.append(el("td", "", p.name + (p.role ? " \u2014 " + p.role : "")), el("td", "", dash(p.tableau)),
-        el("td", "", dash(p.credits)), el("td", "", dash(p.vp)));
+      if (game.turn && game.turn === p.name) tr.classList.add("turn");
+      tr.append(el("td", "", p.name + (p.role ? " \u2014 " + p.role : "")), ...columns.map((c) => el("td", "", dash(p[c.key]))));
       body.append(tr);
+    }
+  }
+
+  // Boards (game.boards): a shared hex map or each player's grid, drawn as SVG; a cell shows what lies there.
+  const SVG = "http://www.w3.org/2000/svg";
+  const CSS_COLOURS = { natural: "burlywood" }; // seat colours that are not CSS colour names
+
+  function svg(tag, attrs, text) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function ownerColour(game, owner) {
+    const p = (game.players || []).find((q) => q.name === owner);
+    return p ? CSS_COLOURS[p.colour] || p.colour : "#59606b";
+  }
+
+  function boardPicture(game, board) {
+    const hex = board.kind === "hex";
+    const size = hex ? 40 : 84; // px: a hex's circumradius, a grid cell's side
+    const centre = (at) => hex ? [size * 1.5 * at[0], size * Math.sqrt(3) * (at[1] + at[0] / 2)] : [size * at[0], size * at[1]];
+    const points = board.cells.map((c) => centre(c.at));
+    const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
+    const pad = size * (hex ? 1.05 : 0.6); // a hexagon reaches its circumradius from its centre
+    const [x0, y0] = [Math.min(...xs) - pad, Math.min(...ys) - pad];
+    const width = Math.max(...xs) - x0 + pad, height = Math.max(...ys) - y0 + pad;
+    // drawn at its own size (a small board is not blown up), narrower on a narrow phone
+    const pic = svg("svg", { viewBox: `${x0} ${y0} ${width} ${height}`, width, class: "board-picture", role: "img" });
+    const fit = (text, room) => ({ textLength: Math.min(room, text.length * 6.2), lengthAdjust: "spacingAndGlyphs" });
+    board.cells.forEach((c, k) => {
+      const [x, y] = points[k];
+      const g = svg("g", { class: "cell" });
+      const stroke = c.owner ? ownerColour(game, c.owner) : "#59606b";
+      if (hex) {
+        const corners = [0, 1, 2, 3, 4, 5].map((i) => [x + (size - 2) * Math.cos(Math.PI / 3 * i), y + (size - 2) * Math.sin(Math.PI / 3 * i)]);
+        g.append(svg("polygon", { points: corners.map((p) => p.join(",")).join(" "), stroke, "stroke-width": 4 }));
+      } else {
+        g.append(svg("rect", { x: x - size / 2 + 2, y: y - size / 2 + 2, width: size - 4, height: size - 4, rx: 6, stroke, "stroke-width": 3 }));
+      }
+      const room = hex ? size * 1.5 : size - 10;
+      g.append(svg("text", { x, y: y - 2, "text-anchor": "middle", class: "label", ...fit(c.label, room) }, c.label));
+      if (c.detail) g.append(svg("text", { x, y: y + 14, "text-anchor": "middle", class: "detail", ...fit(c.detail, room * 0.85) }, c.detail));
+      g.append(svg("title", {}, [c.label, c.detail, c.owner, c.rotation === null || c.rotation === undefined ? "" : "rotation " + c.rotation]
+        .filter(Boolean).join(" \u2014 ")));
+      pic.append(g);
+    });
+    return pic;
+  }
+
+  function renderBoards(game) {
+    const boards = game.boards || [];
+    const section = $("boards-section");
+    section.hidden = !boards.length;
+    const shown = JSON.stringify([boards, (game.players || []).map((p) => p.colour)]);
+    if (section.dataset.shown === shown) return;
+    section.dataset.shown = shown;
+    const list = $("boards");
+    list.replaceChildren();
+    for (const board of boards) {
+      const fig = el("figure", "board");
+      fig.append(el("figcaption", "", board.label));
+      if (board.cells.length) fig.append(boardPicture(game, board));
+      else fig.append(el("p", "message", "nothing on it yet"));
+      list.append(fig);
     }
   }
 
@@ -278,7 +354,9 @@
     $("me").textContent = me;
     const pick = $("form-pick");
     const covers = ((state && state.camera) || {}).covers || [];
-    const forms = (game.forms || []).filter((f) => open.includes(f.id) && !covers.includes(f.id))
+    // a private form (hidden information) is on this phone because it holds the seat: say it stays here
+    const shownAs = (f) => f.private ? Object.assign({}, f, { label: f.label + " (hidden: only on your phone)" }) : f;
+    const forms = (game.forms || []).filter((f) => open.includes(f.id) && !covers.includes(f.id)).map(shownAs)
       .concat((game.forms || []).filter((f) => open.includes(f.id) && covers.includes(f.id))
         .map((f) => Object.assign({}, f, { label: f.label + " (the camera reads it)" })));
     const ids = forms.map((f) => f.id).join(",");
@@ -340,6 +418,7 @@
     renderFindings(game.findings || state.findings || []);
     renderForms(game);
     renderPlayers(game);
+    renderBoards(game);
     renderScores(game);
     $("message").textContent = (state.status || {}).message || "";
     Box.storage(state.storage);

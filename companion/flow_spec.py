@@ -1,0 +1,499 @@
+"""What a game's flow module declares (``companion/flows/``): forms, columns, boards, the round, settings.
+
+A game at the table is its rules engine (``rules``) plus one flow module. The flow module is a
+:class:`FlowBase` subclass: everything the box needs that the engine's declaration (``game.info``:
+:class:`rules.GameInfo`) already says is read from it (name, title, BoardGameGeek id, player range, seat
+colours, options and their checks); the module adds only what is about the table:
+
+- the report forms a phone fills in (:class:`Form`, :class:`Field`; :func:`parse_form` checks a posted one);
+- the columns each player's row shows (:class:`Column`: Roll's tableau, credits, VP; any game's resources);
+- boards to draw (:class:`Board` of :class:`Cell`: a shared hex map, each player's grid);
+- how the engine's view and progress read as a round at the table (:class:`TableRound`: phases, pool, note,
+  what Next does) and which events Next records;
+- each player's role (faction, start world, race) for the score screen and BG Stats.
+
+:class:`companion.flow.GameFlow` does the rest, the same for every game.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping, Protocol, Sequence
+
+from companion.errors import BadEntry, shown
+from rules import BadEvent, GameInfo, Option, Progress, ScoreBreakdown
+from rules.scoring import closest_names
+from rules.settings import check_settings
+
+__all__ = [
+    "BOARD_KINDS",
+    "Board",
+    "Cell",
+    "Column",
+    "FIELD_KINDS",
+    "Field",
+    "FlowBase",
+    "Form",
+    "GameSpec",
+    "RESERVED_KEYS",
+    "STANDARD_COLUMNS",
+    "TableRound",
+    "WHOLE_DIGITS",
+    "parse_form",
+    "whole_number",
+]
+
+FIELD_KINDS = ("choice", "int", "cell")
+"""What a :class:`Field` takes: one name of a list, a whole number, a cell ``[i, j]``."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One input of a report form.
+
+    Attributes:
+        name: the key in the posted ``values``.
+        label: what the phone shows.
+        kind: ``"choice"`` (one of ``choices``), ``"int"`` (whole number ``minimum``..``maximum``)
+            or ``"cell"`` (``[i, j]``, two whole numbers ``minimum``..``maximum``).
+        optional: may be left out (then it is None).
+    """
+
+    name: str
+    label: str
+    kind: str = "choice"
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    optional: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"name", "label", "kind", "choices", "min", "max", "optional"}``."""
+        return {"name": self.name, "label": self.label, "kind": self.kind, "choices": list(self.choices),
+                "min": self.minimum, "max": self.maximum, "optional": self.optional}
+
+
+@dataclass(frozen=True)
+class Form:
+    """A report a player makes about their own empire (``id`` is what the phone posts).
+
+    Attributes:
+        id: what the phone posts (``"tile"``).
+        label: what the phone shows (``"Tile built"``).
+        fields: its inputs.
+        private: hidden information (an end-of-game position with face-down tiles): entered only on the
+            player's own phone, the one that claimed the seat; no other phone and not the touchscreen
+            sends it (403), and nothing of it is shown to the table before the game's end. The game keeps
+            it out of its view and findings.
+    """
+
+    id: str
+    label: str
+    fields: tuple[Field, ...] = ()
+    private: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"id", "label", "fields": [Field.to_json()], "private": bool}``."""
+        return {"id": self.id, "label": self.label, "fields": [f.to_json() for f in self.fields],
+                "private": self.private}
+
+
+WHOLE_DIGITS = 9
+"""Digits a whole number typed on a phone may have (every count in these games is far smaller)."""
+_WHOLE = re.compile(r"[+-]?[0-9]{1,%d}" % WHOLE_DIGITS)  # ASCII digits only: not "²", "①", "٣"
+
+
+def whole_number(value: Any, what: str) -> int:
+    """``value`` as a whole number: an ``int`` (not a bool) or a string of at most :data:`WHOLE_DIGITS`
+    ASCII digits with an optional sign (``"+3"``, ``" -2 "``).
+
+    Raises:
+        BadEntry: ``"{what} must be a whole number ..."``, naming what was given (cut short).
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
+        return int(value.strip())
+    raise BadEntry(f"{what} must be a whole number (digits 0-9, at most {WHOLE_DIGITS}), got {shown(value)}")
+
+
+def _in_range(n: int, f: "Field") -> bool:
+    return (f.minimum is None or n >= f.minimum) and (f.maximum is None or n <= f.maximum)
+
+
+def parse_form(form: Form, values: Any) -> dict[str, Any]:
+    """The checked values of a posted report: choices in the catalogue's spelling, ints in range.
+
+    Args:
+        form: the form reported.
+        values: the posted ``{field name: value}``.
+
+    Returns:
+        ``{field name: value}`` for every field (None for an optional field left out).
+
+    Raises:
+        BadEntry: not an object, an unknown field, a missing field, a choice not in the list (with
+            the closest names), a number that is not whole or out of range. Nothing is recorded.
+    """
+    if not isinstance(values, Mapping):
+        raise BadEntry(f"{form.label}: 'values' must be an object of field: value, got {type(values).__name__}")
+    known = {f.name for f in form.fields}
+    extra = sorted(str(k) for k in values if k not in known)
+    if extra:
+        raise BadEntry(f"{form.label}: unknown field {shown(extra[0])}; fields: {', '.join(sorted(known)) or 'none'}")
+    out: dict[str, Any] = {}
+    for f in form.fields:
+        value = values.get(f.name)
+        if value is None or value == "":
+            if not f.optional:
+                raise BadEntry(f"{form.label}: {f.label} is missing")
+            out[f.name] = None
+            continue
+        what = f"{form.label}: {f.label}"
+        if f.kind == "choice":
+            if not isinstance(value, str):
+                raise BadEntry(f"{what} must be one of the listed names, got {shown(value)}")
+            match = next((c for c in f.choices if c == value), None)
+            match = match or next((c for c in f.choices if c.casefold() == value.strip().casefold()), None)
+            if match is None:
+                hint = closest_names(value[:80], f.choices)  # a 16 KiB string is not compared letter by letter
+                raise BadEntry(f"{what}: unknown {f.label.lower()} {shown(value, 43)}"
+                               + (f"; did you mean {' or '.join(hint)}?" if hint else ""))
+            out[f.name] = match
+        elif f.kind == "int":
+            n = whole_number(value, what)
+            if not _in_range(n, f):
+                raise BadEntry(f"{what} must be {f.minimum}-{f.maximum}, got {shown(n)}")
+            out[f.name] = n
+        elif f.kind == "cell":
+            if not isinstance(value, (list, tuple)) or len(value) != 2:
+                raise BadEntry(f"{what} must be a cell [i, j], got {shown(value)}")
+            cell = [whole_number(v, what) for v in value]
+            if not all(_in_range(v, f) for v in cell):
+                raise BadEntry(f"{what}: each coordinate must be {f.minimum}-{f.maximum}, got {shown(cell)}")
+            out[f.name] = cell
+        else:  # pragma: no cover - a spec bug
+            raise ValueError(f"unknown field kind {f.kind!r}")
+    return out
+
+
+
+
+@dataclass(frozen=True)
+class Column:
+    """One value each player's row shows (touchscreen and phones), declared by the game's flow.
+
+    Attributes:
+        key: the key in each player's row of the view (``"credits"``, ``"science"``); not one of
+            :data:`RESERVED_KEYS`.
+        label: the column's heading, in players' words (``"Credits"``).
+    """
+
+    key: str
+    label: str
+
+    def to_json(self) -> dict[str, str]:
+        """``{"key", "label"}``."""
+        return {"key": self.key, "label": self.label}
+
+
+STANDARD_COLUMNS = (Column("tableau", "Tableau"), Column("credits", "Credits"), Column("vp", "VP"))
+"""The columns of a flow that declares none: tiles or cards in the tableau, credits, VP."""
+
+RESERVED_KEYS = frozenset({"name", "seat", "colour", "role", "waiting", "turn", "claimed"})
+"""Keys of a player's row the flow itself fills (a :class:`Column` may not use them)."""
+
+BOARD_KINDS = ("grid", "hex")
+"""How a :class:`Board`'s cells are placed: ``grid`` ``[i, j]`` (i across, j down, as the game numbers its
+cells: Among the Stars' station, the Main Reactor at [0, 0]) or ``hex`` axial ``[q, r]`` (flat-topped, y down,
+the Galactic Center at [0, 0]: the glossary's "hex axial, rotation")."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One place on a :class:`Board` and what lies there.
+
+    Attributes:
+        at: ``(i, j)`` on a grid board, ``(q, r)`` axial on a hex board.
+        label: what lies there, in players' words (``"Turret"``, ``"Sector 201"``).
+        owner: the player it belongs to (whose influence disc, whose card), or None.
+        rotation: a hex tile's rotation, 0-5 steps of 60 degrees clockwise, or None.
+        detail: one more line (``"2 Ancients"``, ``"3 energy cubes"``), or "".
+    """
+
+    at: tuple[int, int]
+    label: str
+    owner: str | None = None
+    rotation: int | None = None
+    detail: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"at": [a, b], "label", "owner", "rotation", "detail"}``."""
+        return {"at": [int(self.at[0]), int(self.at[1])], "label": self.label, "owner": self.owner,
+                "rotation": self.rotation, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class Board:
+    """A map or a player's layout to draw (``view["boards"]``): a shared hex map, each player's station.
+
+    Attributes:
+        id: stable id in the view (``"map"``, ``"station-Ann"``).
+        label: its heading (``"Ann's station"``).
+        kind: one of :data:`BOARD_KINDS`.
+        cells: what lies where, in the game's order.
+        owner: the player whose own board it is, or None for the shared one.
+    """
+
+    id: str
+    label: str
+    kind: str
+    cells: tuple[Cell, ...] = ()
+    owner: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in BOARD_KINDS:
+            raise ValueError(f"board {self.id!r}: kind must be one of {', '.join(BOARD_KINDS)}, got {self.kind!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"id", "label", "kind", "owner", "cells": [Cell.to_json()]}``."""
+        return {"id": self.id, "label": self.label, "kind": self.kind, "owner": self.owner,
+                "cells": [c.to_json() for c in self.cells]}
+
+
+@dataclass
+class TableRound:
+    """How the game stands as a round at the table (what :meth:`GameSpec.table` returns): the engine's
+    :class:`rules.Progress` plus what the flow adds.
+
+    Attributes:
+        progress: the engine's ``progress(state)`` (round, round label, stage, turn, last round, ending,
+            over, waiting): read, never worked out again by the flow.
+        phases: ``[{"label", "by": [players], "state": "done" | "current" | "next"}]`` in order.
+        note: one line for the table (what happens now; pass direction).
+        next_label: what the Next button does now (``"Reveal"``, ``"Settle"``, ``"End round"``).
+        next_why: why Next cannot be pressed now ("" when it can).
+        pool: VP chips left in the pool, or None for a game without one.
+        pool_label: what the pool is called.
+        players: per player ``{column key: value}`` (the flow's :attr:`GameSpec.columns`).
+    """
+
+    progress: Progress
+    phases: list[dict[str, Any]]
+    note: str
+    next_label: str
+    next_why: str = ""
+    pool: int | None = None
+    pool_label: str = "VP pool"
+    players: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def round(self) -> int:
+        """The round (:attr:`rules.Progress.round`)."""
+        return self.progress.round
+
+    @property
+    def round_label(self) -> str:
+        """``"Round 3"``, ``"Year 2 of 4, round 4 of 6"`` (:attr:`rules.Progress.round_label`)."""
+        return self.progress.round_label
+
+    @property
+    def stage(self) -> str:
+        """The position in the round (:attr:`rules.Progress.stage`)."""
+        return self.progress.stage
+
+    @property
+    def last_round(self) -> bool:
+        """An end condition is met: this round is the last one."""
+        return self.progress.last_round
+
+    @property
+    def ending(self) -> list[str]:
+        """What ends the game, in players' words."""
+        return list(self.progress.ending)
+
+    @property
+    def over(self) -> bool:
+        """The game has ended; scores are final."""
+        return self.progress.over
+
+    @property
+    def waiting(self) -> tuple[str, ...]:
+        """The players the table waits for (:attr:`rules.Progress.waiting`)."""
+        return self.progress.waiting
+
+
+class GameSpec(Protocol):
+    """What a game's flow module declares; :class:`companion.flow.GameFlow` does the rest.
+
+    Subclass :class:`FlowBase`: it reads the declaration and gives the defaults. Methods take the engine's
+    ``view(state)`` (the game's own facts: Roll's selected phases, Race's steps) and, where the table's
+    position matters, its ``progress(state)``.
+
+    Attributes:
+        game: the rules engine (:class:`rules.Game`); ``game.info`` is the declaration.
+        name, title, bgg_id: the declaration's (``info.name``, ``info.title``, ``info.bgg_id``).
+        columns: what each player's row shows (:class:`Column`).
+        report_forms: event kind -> the form that reports it, for the reports a phone may withdraw only
+            while that form is open (:meth:`companion.flow.GameFlow.undo_report`): a setup once the first
+            round started, a phase or action choice once revealed.
+    """
+
+    name: str
+    title: str
+    bgg_id: int | None
+    columns: tuple[Column, ...]
+    report_forms: Mapping[str, str]
+
+    @property
+    def game(self) -> Any: ...
+
+    @property
+    def info(self) -> GameInfo: ...
+
+    def settings(self, seats: list[dict[str, str]], options: Mapping[str, Any]) -> dict[str, Any]:
+        """The session settings for these seats (``parse_players``) and options. Raises BadEntry."""
+        ...
+
+    def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
+        """Every report form of the game (choices from the game's data)."""
+        ...
+
+    def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
+        """The ids of the forms ``player`` may fill in now."""
+        ...
+
+    def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
+        """The engine's view and progress read as a round at the table."""
+        ...
+
+    def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:
+        """The events the Next button records now, as ``(kind, payload)``; [] when it cannot move."""
+        ...
+
+    def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The ``(kind, payload)`` a checked report becomes. Raises BadEntry."""
+        ...
+
+    def scores(self, state: Any) -> list[ScoreBreakdown]:
+        """Each player's score breakdown (final once the game is over)."""
+        ...
+
+    def role(self, view: Mapping[str, Any], player: str) -> str | None:
+        """The player's faction / start world / race, for the score screen and BG Stats."""
+        ...
+
+    def boards(self, view: Mapping[str, Any], progress: Progress) -> Sequence[Board]:
+        """The boards to draw now (``view["boards"]``); () for none."""
+        ...
+
+
+class FlowBase:
+    """The part of every flow that the game's declaration already says (subclass it in ``companion/flows/``).
+
+    A subclass sets :attr:`game` (the rules engine) and writes the table methods of :class:`GameSpec`
+    (``forms``, ``open_forms``, ``table``, ``next_events``, ``report_event``); it may set :attr:`columns`,
+    :attr:`report_forms` and :attr:`fixed`, and override :meth:`role`, :meth:`boards`, :meth:`stored`.
+
+    Attributes:
+        game: the rules engine.
+        columns: what each player's row shows (default :data:`STANDARD_COLUMNS`).
+        report_forms: see :class:`GameSpec`.
+        fixed: settings the flow decides, not the players (Roll: ``{"tracking": "tableau"}``: players report
+            their tableau; the dice are not followed).
+    """
+
+    game: ClassVar[Any]
+    columns: ClassVar[tuple[Column, ...]] = STANDARD_COLUMNS
+    report_forms: ClassVar[Mapping[str, str]] = {}
+    fixed: ClassVar[Mapping[str, Any]] = {}
+
+    @property
+    def info(self) -> GameInfo:
+        """The game's declaration (``game.info``)."""
+        return self.game.info
+
+    @property
+    def name(self) -> str:
+        """The game's short id (``rules.GAMES``, ``--game``)."""
+        return self.info.name
+
+    @property
+    def title(self) -> str:
+        """The game's name for players."""
+        return self.info.title
+
+    @property
+    def bgg_id(self) -> int | None:
+        """BoardGameGeek id, for the BG Stats play record."""
+        return self.info.bgg_id
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        """The options players choose at the start (the declaration's ``offered`` ones): CLI flags, setup."""
+        return tuple(o for o in self.info.options if o.offered)
+
+    def settings(self, seats: list[dict[str, str]], options: Mapping[str, Any]) -> dict[str, Any]:
+        """The session settings for these seats and options, checked by the game before anything is recorded.
+
+        Args:
+            seats: ``[{"name", "colour"}]`` in seat order (:func:`companion.flow.parse_players`).
+            options: the options given (command line, setup step): ``{option name: value}``, only those given
+                (a ``choices`` option as a list of names; a per-player one in seat order, "" for none).
+
+        Returns:
+            ``{"players": names | [{"name", <player_key>: value}], "seats": seats, <option>: value, ...}``: every
+            offered option (its default when not given; a per-player option with a ``player_key`` inside each
+            player's entry), plus :attr:`fixed`; each value as :meth:`stored` writes it.
+
+        Raises:
+            BadEntry: an option the game does not offer ("Roll for the Galaxy takes no advanced"), or settings
+                the game refuses (:func:`rules.settings.check_settings`, then the engine's own checks): the
+                message names the problem ("the advanced game is for 2 players, not 3").
+        """
+        info = self.info
+        offered = {o.name: o for o in self.options}
+        unknown = sorted(set(options) - set(offered))
+        if unknown:
+            raise BadEntry(f"{info.title} takes no {', '.join(unknown)}")
+        names = [s["name"] for s in seats]
+        try:
+            checked = check_settings(info, {**options, **self.fixed, "players": names})
+        except BadEvent as exc:
+            raise BadEntry(str(exc)) from None
+        entries = any(o.per_player and o.player_key for o in offered.values())
+        players: list[Any] = [{"name": n} for n in names] if entries else list(names)
+        out: dict[str, Any] = {"players": players, "seats": [dict(s) for s in seats]}
+        for option in offered.values():
+            value = self.stored(option, checked[option.name])
+            if option.per_player and option.player_key:
+                for entry, v in zip(players, value):
+                    if v:
+                        entry[option.player_key] = v
+            else:
+                out[option.name] = value
+        out.update(self.fixed)
+        try:
+            self.game.initial_state(json.loads(json.dumps(out)))  # the engine's own checks (as a session starts)
+        except BadEvent as exc:
+            raise BadEntry(str(exc)) from None
+        return out
+
+    def stored(self, option: Option, value: Any) -> Any:
+        """How a checked option value is written into the settings (JSON): a tuple as a list, else as it is.
+        A flow whose stored settings use the game data's ids instead of names overrides this."""
+        return list(value) if isinstance(value, tuple) else value
+
+    def scores(self, state: Any) -> list[ScoreBreakdown]:
+        """The engine's ``scores(state)``: final once the game is over, else as the table stands."""
+        return self.game.scores(state)
+
+    def role(self, view: Mapping[str, Any], player: str) -> str | None:
+        """The player's role (faction, race, species), or None (the default: the game has none)."""
+        return None
+
+    def boards(self, view: Mapping[str, Any], progress: Progress) -> Sequence[Board]:
+        """The boards to draw now; none by default."""
+        return ()

@@ -1,0 +1,181 @@
+"""The game options on the command line (``companion run|demo --game G --races ...``), made from the declarations.
+
+Every option a game offers (``game.info.options`` with ``offered``: :class:`rules.Option`) is a flag of
+``companion run`` and ``companion demo``; nothing here names a game or an option:
+
+- ``bool``: ``--name`` (``_`` becomes ``-``) sets it; an option that is on by default is ``--no-name``;
+- ``int``: ``--name N``; ``choice``: ``--name NAME``;
+- ``choices``: ``--name "A,B"`` (names separated by commas; a per-player option in seat order, an empty
+  entry for a player without one: ``--races "Sheptas,"``).
+
+Its help is the option's own (``Option.help``) after the games that take it (``with --game among: ...``);
+its value is checked by the game (:func:`rules.settings.check_settings`, through the flow's ``settings``).
+A flag given with a game that does not declare it is refused by :func:`misplaced` (exit 2).
+Two games may declare an option of the same name (one flag, both helps) only with the same kind.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+from rules import GameInfo, Option
+
+__all__ = ["GameFlag", "add_game_flags", "and_list", "flows_infos", "game_flags", "given_flags", "given_options", "misplaced",
+           "or_list"]
+
+
+def or_list(words: Sequence[str]) -> str:
+    """``"roll, race or among"``."""
+    words = list(words)
+    return " or ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def and_list(words: Sequence[str]) -> str:
+    """``"--races, --objectives and --aggressive"``."""
+    words = list(words)
+    return " and ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+@dataclass(frozen=True)
+class GameFlag:
+    """One command-line flag for the options of one name, declared by one or more games.
+
+    Attributes:
+        option: the first game's declaration (every game's has the same kind).
+        helps: ``(game name, Option)`` for each game that offers it, in the games' order.
+    """
+
+    option: Option
+    helps: tuple[tuple[str, Option], ...]
+
+    @property
+    def games(self) -> tuple[str, ...]:
+        """The games that take it."""
+        return tuple(game for game, _ in self.helps)
+
+    @property
+    def negated(self) -> bool:
+        """A bool option on by default: the flag turns it off (``--no-name``)."""
+        return self.option.kind == "bool" and bool(self.option.default)
+
+    @property
+    def flag(self) -> str:
+        """``--name``, or ``--no-name`` for an option on by default."""
+        return "--no-" + self.option.flag[2:] if self.negated else self.option.flag
+
+    @property
+    def dest(self) -> str:
+        """The argparse attribute that holds it (``option_races``)."""
+        return "option_" + self.option.name
+
+    def help(self) -> str:
+        """``with --game among: <Option.help>`` (each game's own help when they differ), plus how to write it."""
+        parts: list[str] = []
+        for help_text, games in _grouped(self.helps):
+            parts.append(f"with --game {'|'.join(games)}: {help_text}")
+        text = "; ".join(parts)
+        o = self.option
+        if o.kind == "choices":
+            example = ",".join(o.choices[:2])
+            text += (f' (one per player, separated by commas, e.g. "{example}"; an empty entry: none)' if o.per_player
+                     else f' (separated by commas, e.g. "{example}")')
+        elif o.kind == "choice" and o.choices:
+            text += f" (one of {', '.join(o.choices)})"
+        elif o.kind == "int" and o.minimum is not None and o.maximum is not None:
+            text += f" ({o.minimum}-{o.maximum})"
+        if self.negated:
+            text = f"{text} (on unless this flag is given)"
+        return text.replace("%", "%%")  # argparse formats help with %
+
+    def value(self, given: Any) -> Any:
+        """The option's value from what argparse holds (None: not given)."""
+        o = self.option
+        if given is None:
+            return None
+        if o.kind == "bool":
+            return not o.default
+        if o.kind == "choices":
+            entries = [entry.strip() for entry in str(given).split(",")]
+            return entries if o.per_player else [e for e in entries if e]
+        return given
+
+
+def _grouped(helps: Sequence[tuple[str, Option]]) -> list[tuple[str, list[str]]]:
+    """The helps in order, each once, with the games that share it."""
+    out: list[tuple[str, list[str]]] = []
+    for game, option in helps:
+        said = option.help
+        if option.players is not None:
+            low, high = option.players
+            said += f" (for {low if low == high else f'{low}-{high}'} players)"
+        for text, games in out:
+            if text == said:
+                games.append(game)
+                break
+        else:
+            out.append((said, [game]))
+    return out
+
+
+def game_flags(infos: Iterable[GameInfo]) -> list[GameFlag]:
+    """One :class:`GameFlag` per option name offered by any of the games, in the order first declared.
+
+    Raises:
+        ValueError: two games declare an option of one name with different kinds (one flag cannot be both).
+    """
+    flags: dict[str, GameFlag] = {}
+    for info in infos:
+        for option in info.options:
+            if not option.offered:
+                continue
+            known = flags.get(option.name)
+            if known is None:
+                flags[option.name] = GameFlag(option, ((info.name, option),))
+                continue
+            first = known.option
+            if (first.kind, first.per_player, bool(first.default) if first.kind == "bool" else None) != (
+                    option.kind, option.per_player, bool(option.default) if option.kind == "bool" else None):
+                raise ValueError(f"option {option.name!r}: {known.games[0]} declares a {first.kind} option, "
+                                 f"{info.name} another kind; one flag cannot take both (rename one)")
+            flags[option.name] = GameFlag(first, (*known.helps, (info.name, option)))
+    return list(flags.values())
+
+
+def add_game_flags(parser: argparse.ArgumentParser, infos: Iterable[GameInfo]) -> None:
+    """Add a flag for every option the games offer (see the module doc)."""
+    for f in game_flags(infos):
+        o = f.option
+        if o.kind == "bool":
+            parser.add_argument(f.flag, dest=f.dest, action="store_const", const=True, default=None, help=f.help())
+        else:
+            metavar = {"int": "N", "choice": "NAME", "choices": "NAME,NAME"}[o.kind]
+            parser.add_argument(f.flag, dest=f.dest, type=int if o.kind == "int" else str, default=None,
+                                metavar=metavar, help=f.help())
+
+
+def given_flags(args: argparse.Namespace, infos: Iterable[GameInfo]) -> list[str]:
+    """The option flags given on this command line, in declaration order (``["--races", "--aggressive"]``)."""
+    return [f.flag for f in game_flags(infos) if getattr(args, f.dest, None) is not None]
+
+
+def misplaced(args: argparse.Namespace, infos: Iterable[GameInfo], game: str | None) -> list[str]:
+    """The option flags given that ``game`` does not take (all of them when ``game`` is None: no game flow)."""
+    return [f.flag for f in game_flags(infos) if getattr(args, f.dest, None) is not None and game not in f.games]
+
+
+def given_options(args: argparse.Namespace, info: GameInfo) -> dict[str, Any]:
+    """The options of ``info`` given on this command line, as a flow's ``settings(seats, options)`` takes them:
+    ``{option name: value}``, only those given (``{"aggressive": True, "races": ["Sheptas", ""]}``)."""
+    out: dict[str, Any] = {}
+    for f in game_flags([info]):
+        value = f.value(getattr(args, f.dest, None))
+        if value is not None:
+            out[f.option.name] = value
+    return out
+
+
+def flows_infos(flows: Mapping[str, Any]) -> list[GameInfo]:
+    """The declarations of the games with a flow (``companion.flows.FLOWS``), in its order."""
+    return [spec.info for spec in flows.values()]
