@@ -142,14 +142,14 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     def box_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--db", type=Path, help="session database (default: sessions.sqlite3 in the user's data directory; demo.sqlite3 for the demo)")
         p.add_argument("--new-session", action="store_true", help="start a new session instead of resuming the last one")
-        p.add_argument("--host", default="0.0.0.0", help="address the phone view listens on (default: all, for phones on the Wi-Fi)")
-        p.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"phone view port (default {DEFAULT_PORT})")
+        p.add_argument("--host", help="address the phone view listens on (default: all, for phones on the Wi-Fi)")
+        p.add_argument("--port", type=_port, help=f"phone view port (default {DEFAULT_PORT})")
         p.add_argument("--no-web", action="store_true", help="do not start the phone view")
         p.add_argument("--no-screen", action="store_true", help="do not draw the touchscreen")
         p.add_argument("--windowed", action="store_true", help="draw the touchscreen in a window, not full screen")
         p.add_argument("--screenshot", type=Path, help="save the touchscreen as this PNG after each read (and, in a game flow, after each change)")
         p.add_argument("--no-gpio", action="store_true", help="do not use the GPIO button and LED")
-        p.add_argument("--game", choices=box_games(flows), default="d6",
+        p.add_argument("--game", choices=box_games(flows),
                        help=f"d6 (default: read the dice), or the at-table flow of {or_list(list(flows))}")
         p.add_argument("--players", help=f'with --game {flow_games}: players in seat order, "Ann,Bob" or "Ann:red,Bob:blue"; starts a new game')
         add_game_flags(p, flows_infos(flows))
@@ -161,9 +161,10 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         p.add_argument("--dice-profile", metavar="NAME|PATH",
                        help="with --game roll: the dice profile (`companion enroll roll-dice`): propose the phases from the dice")
         p.add_argument("--max-frames", type=_frames, help="stop after this many frames (testing; at least 1)")
+        p.add_argument("--config", type=Path, metavar="FILE", help="the configuration file (default: $TABLETOP_CONFIG, the user's, else /etc/tabletop-companion/config.toml); flags override it")
 
     run = sub.add_parser("run", help="the main job: read the dice from the camera")
-    run.add_argument("--source", default="auto", help="auto | picamera2[:N] | opencv:N | opencv:VIDEO | FOLDER | VIDEO (default auto)")
+    run.add_argument("--source", help="auto | picamera2[:N] | opencv:N | opencv:VIDEO | FOLDER | VIDEO (default auto)")
     run.add_argument("--hold", type=_hold, default=4.0, help="with a FOLDER source: seconds each photo stays on the table (default 4, at most 3600)")
     box_options(run)
 
@@ -241,6 +242,9 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
 
     add_score_parser(sub)
     add_check_parser(sub)
+    from companion.owner_commands import add_owner_parsers
+
+    add_owner_parsers(sub)  # config show|check, doctor
     return parser
 
 
@@ -315,6 +319,10 @@ def _main(argv: Sequence[str] | None) -> int:
         return cmd_export(args)
     if args.command == "sessions":
         return cmd_sessions(args)
+    from companion.owner_commands import OWNER_COMMANDS, run_owner_command
+
+    if args.command in OWNER_COMMANDS:
+        return run_owner_command(args)
     if args.command in ("score", "check"):
         from companion.scoring import cmd_check, cmd_score
 
@@ -1173,7 +1181,9 @@ def cmd_box(args: argparse.Namespace) -> int:
     from companion.flows import FLOWS
     from companion.game_options import flows_infos
     from companion.game_options import misplaced as misplaced_options
+    from companion.owner_commands import apply_box_config
 
+    box_config = apply_box_config(args)  # the file's settings where no flag was given
     flow_game = args.game in FLOWS
     misplaced = ["--players"] if args.players is not None and not flow_game else []
     misplaced += misplaced_options(args, flows_infos(FLOWS), args.game if flow_game else None)
@@ -1215,7 +1225,8 @@ def cmd_box(args: argparse.Namespace) -> int:
     replay = {"fps": fps, "hold_frames": max(1, round(args.hold * fps)), "skip_bad": True, "noise": 1.5,
               "loop": demo and not args.once, "realtime": not (demo and args.fast)}
     try:
-        source = open_source(spec, **replay)  # options a camera does not take are ignored
+        size = {"size": box_config["camera.size"]} if box_config["camera.size"] else {}
+        source = open_source(spec, **replay, **size)  # options a camera does not take are ignored
         source.open()
     except (DeviceError, ValueError) as exc:
         print(f"companion {args.command}: {_one_demo_hint(str(exc))}", file=sys.stderr)
@@ -1285,9 +1296,15 @@ def cmd_box(args: argparse.Namespace) -> int:
             source.close()
             return EXIT_DEVICE
         phone_url = make_phone_url(server.port, None if args.host in ("0.0.0.0", "::") else args.host)
+    announcer = None
+    if server is not None and box_config["web.announce"]:  # NAME.local and an _http._tcp service
+        from companion.mdns import for_phone_view
+
+        announcer = for_phone_view(box_config["box.name"], args.host, server.port)
 
     screen, pump = _open_screen(args, hub, phone_url)
-    controls = None if args.no_gpio else _open_controls(hub, "next_phase" if flow_game else "read_now", args.buzzer_pin)
+    controls = None if args.no_gpio else _open_controls(hub, "next_phase" if flow_game else "read_now", args.buzzer_pin,
+                                                         box_config)
 
     screenshot_failed: list[str] = []
 
@@ -1338,6 +1355,8 @@ def cmd_box(args: argparse.Namespace) -> int:
         notifier.stopping()
         if read_executor is not None:
             read_executor.shutdown(wait=True, cancel_futures=True)
+        if announcer is not None:
+            announcer.stop()
         if server is not None:
             server.shutdown()
         if controls is not None:
@@ -1487,12 +1506,16 @@ def _open_screen(args: argparse.Namespace, hub: object, phone_url: str):
     return screen, pump
 
 
-def _open_controls(hub, action: str = "read_now", buzzer_pin: int | None = None):
+def _open_controls(hub, action: str = "read_now", buzzer_pin: int | None = None, pins: Any = None):
     """The GPIO button (posts ``action``: read now, or the next phase of a game flow), the status
-    LED and the optional buzzer, or None where no GPIO is available."""
+    LED, the optional Undo button and buzzer, or None where no GPIO is available; ``pins`` (the
+    :class:`companion.config.Config`) gives their BCM numbers (default 17, 27, none)."""
     from device import Controls
 
-    return Controls.create_optional(on_press=lambda: hub.post_action(action, origin="button"), buzzer_pin=buzzer_pin)
+    wired = {} if pins is None else {"button_pin": pins["gpio.next_pin"], "led_pin": pins["gpio.led_pin"],
+                                     "undo_pin": pins["gpio.undo_pin"]}
+    return Controls.create_optional(on_press=lambda: hub.post_action(action, origin="button"), buzzer_pin=buzzer_pin,
+                                    on_undo=lambda: hub.post_action("undo", origin="button"), **wired)
 
 
 if __name__ == "__main__":  # pragma: no cover
