@@ -26,8 +26,8 @@ Routes:
                           cannot act, or null}``.
     ``GET /api/events``   Server-Sent Events: the current state at once, then every new version as
                           ``event: state`` (``id:`` = version, ``data:`` = the /api/state JSON), and
-                          ``event: me`` (the /api/me JSON) at once and whenever it changes; a ``: heartbeat``
-                          comment when nothing changed for ~15 s. At most ``max_streams`` streams in all
+                          ``event: me`` (the /api/me JSON) at once and whenever it changes; ``event:
+                          heartbeat`` (``{"every_s": 15}``) when nothing changed for ~15 s. At most ``max_streams`` streams in all
                           and ``streams_per_client`` per client: beyond, 503 with ``Retry-After``.
     ``GET /frame.jpg``    joined phones: the latest annotated frame (``image/jpeg``, ``no-store``);
                           404 with a JSON ``error`` before the first frame.
@@ -121,14 +121,20 @@ def _sse_me(me: dict[str, Any]) -> str:
     return f"event: me\ndata: {json.dumps(me, separators=(',', ':'))}\n\n"
 
 
+def _sse_heartbeat(heartbeat_s: float) -> str:
+    return f"event: heartbeat\ndata: {json.dumps({'every_s': heartbeat_s})}\n\n"
+
+
 def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.Event | None = None,
                me: Callable[[], dict[str, Any]] | None = None) -> Iterator[str]:
     """Server-Sent Events text for one client, as an endless generator of complete messages.
 
     Yields first a ``retry:`` hint and the current snapshot as ``event: state``, then each
     newer version as it is published (versions published while the client was being
-    written to are coalesced into the latest), and a ``: heartbeat`` comment after each
-    ``heartbeat_s`` seconds without a change. With ``me``, also ``event: me`` (its dict) after the
+    written to are coalesced into the latest), and an ``event: heartbeat`` (``data: {"every_s":
+    heartbeat_s}``) after each ``heartbeat_s`` seconds without a change: the page sees it, so a stream
+    that goes silent for longer (a phone whose Wi-Fi dropped without closing the connection) is known
+    dead and reopened. With ``me``, also ``event: me`` (its dict) after the
     first state and whenever it changes. Ends when ``stop`` is set (checked at least every
     :data:`STOP_CHECK_S`) or when the client goes away (the server stops iterating).
 
@@ -161,7 +167,7 @@ def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.
             yield _sse_me(now_me)
         elif time.monotonic() - quiet_since >= heartbeat_s:
             quiet_since = time.monotonic()
-            yield ": heartbeat\n\n"
+            yield _sse_heartbeat(heartbeat_s)
 
 
 class _StreamSlots:

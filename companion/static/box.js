@@ -64,10 +64,24 @@ window.Box = (function () {
     return error || "The box refused: HTTP " + status;
   }
 
-  // Live state: SSE /api/events ("state" and "me" events), or polling /api/state and /api/me when the
-  // browser has no EventSource or the box has no stream free (503); handlers get the parsed JSON.
-  function live(onState, onMe, setConnection) {
+  // Live state: SSE /api/events ("state", "me" and "heartbeat" events), or polling /api/state and /api/me
+  // when the browser has no EventSource or the box refuses a stream (503: too many open); handlers get the
+  // parsed JSON. The connection pill says "live" while the stream delivers and "reconnecting..." whenever it
+  // does not: the Wi-Fi dropped (the browser says offline, or the stream went silent past the box's heartbeat)
+  // or the box is restarting. The page reconnects by itself, backing off to 15 s between tries, and after a
+  // reconnect onOpen() lets the page draw the next state whatever its version (a restarted box counts anew).
+  function live(onState, onMe, setConnection, onOpen) {
+    const RETRY_MAX_MS = 15000;
+    let source = null;
     let polling = null;
+    let retryTimer = null;
+    let retryMs = 1000;
+    let watchdog = null;
+    let silenceMs = 45000; // no event for this long: the stream is dead (2.5 heartbeats; the box says how often)
+
+    function reconnecting() {
+      setConnection("reconnecting", "reconnecting\u2026");
+    }
     function poll() {
       Promise.all([
         fetch("/api/state", { cache: "no-store" }).then((r) => r.json()),
@@ -76,40 +90,74 @@ window.Box = (function () {
         setConnection("live", "live (every 3 s)");
         onMe(me);
         onState(state);
-      }).catch(() => setConnection("reconnecting", "offline"));
+      }).catch(reconnecting);
     }
     function startPolling() {
       if (polling) return;
       poll();
       polling = setInterval(poll, 3000);
     }
+    function stopPolling() {
+      if (polling) clearInterval(polling);
+      polling = null;
+    }
+    function alive() { // an event arrived: the stream works; a silence longer than silenceMs means it does not
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => {
+        reconnecting();
+        restart(0);
+      }, silenceMs);
+    }
+    function restart(delayMs) { // a new stream after delayMs (the old one, if any, closed first)
+      if (source) source.close();
+      source = null;
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(connect, delayMs);
+    }
     function connect() {
       if (!window.EventSource) {
         startPolling();
         return;
       }
-      const source = new EventSource("/api/events");
-      source.addEventListener("open", () => {
+      const mine = new EventSource("/api/events");
+      source = mine;
+      mine.addEventListener("open", () => {
+        retryMs = 1000;
+        stopPolling();
         setConnection("live", "live");
-        if (polling) {
-          clearInterval(polling);
-          polling = null;
-        }
+        alive();
+        if (onOpen) onOpen();
       });
-      source.addEventListener("error", () => {
-        if (source.readyState === EventSource.CLOSED) { // refused (e.g. too many streams): poll, retry later
+      mine.addEventListener("error", () => {
+        if (mine !== source) return;
+        clearTimeout(watchdog);
+        reconnecting();
+        if (mine.readyState === EventSource.CLOSED) { // refused, not just cut: poll meanwhile, try again later
           startPolling();
-          setTimeout(connect, 15000);
-        } else {
-          setConnection("reconnecting", "reconnecting\u2026");
-        }
+          restart(retryMs);
+          retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+        } // else the browser retries by itself (every 2 s: the box's "retry:")
       });
-      source.addEventListener("me", (event) => onMe(JSON.parse(event.data)));
-      source.addEventListener("state", (event) => {
+      mine.addEventListener("heartbeat", (event) => {
+        const every = (JSON.parse(event.data || "{}") || {}).every_s;
+        if (typeof every === "number" && every > 0) silenceMs = every * 2500;
+        alive();
+      });
+      mine.addEventListener("me", (event) => {
+        alive();
+        onMe(JSON.parse(event.data));
+      });
+      mine.addEventListener("state", (event) => {
+        alive();
         setConnection("live", "live");
         onState(JSON.parse(event.data));
       });
     }
+    window.addEventListener("offline", () => {
+      clearTimeout(watchdog);
+      reconnecting();
+    });
+    window.addEventListener("online", () => restart(0)); // back on the Wi-Fi: a fresh stream at once
     connect();
   }
 

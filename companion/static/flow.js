@@ -506,6 +506,8 @@
       renderAll();
     });
     renderJoin();
-    Box.live(render, setMe, setConnection);
+    Box.live(render, setMe, setConnection, () => {
+      shownVersion = -1; // (re)connected: draw the next state even if a restarted box gives it the same version
+    });
   });
 })();

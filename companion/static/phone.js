@@ -132,6 +132,7 @@
     shownVersion = next.version;
     state = next;
     document.body.dataset.version = String(next.version);
+    document.body.dataset.session = (next.session && next.session.id) || "";
     renderStatus(next.status || {});
     renderFindings(next.findings || []);
     renderGame(next.game || {});
@@ -184,6 +185,8 @@
     for (const button of document.querySelectorAll("button[data-action]")) {
       button.addEventListener("click", () => postAction(button));
     }
-    Box.live(render, setMe, setConnection);
+    Box.live(render, setMe, setConnection, () => {
+      shownVersion = -1; // (re)connected: draw the next state even if a restarted box gives it the same version
+    });
   });
 })();
