@@ -121,3 +121,26 @@ def test_expect_and_worked_are_ignored_and_other_keys_refused(tmp_path):
         code, _, err = run_cli(["check", "eclipse", str(path)])
         assert code == 2 and "comment: is not a known field" in err
         del where["comment"]
+
+
+def test_the_schemas_name_the_data_s_sectors_species_and_developments():
+    from rules.eclipse.data import DEVELOPMENTS, SPECIES, catalogue
+    from tests.fuzzing import game_schema
+
+    score, placement = game_schema("eclipse"), game_schema("eclipse", "placement-input")
+    ids = list(catalogue().sectors)
+    assert score["$defs"]["sector"]["enum"] == ids == placement["$defs"]["sector"]["enum"]
+    assert score["$defs"]["species"]["enum"] == list(SPECIES)
+    assert score["$defs"]["development"]["enum"] == list(DEVELOPMENTS)
+    assert score["$defs"]["player"]["required"] == list(score["$defs"]["player"]["properties"])
+
+
+def test_the_bundled_hex_data_is_the_shared_file():
+    import os
+
+    shared = Path(os.environ.get("TABLETOP_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+    source = shared / "data" / "eclipse" / "hexes.json"
+    if not source.is_file():
+        pytest.skip(f"the shared data folder is absent ({source})")
+    bundled = Path(__file__).resolve().parents[1] / "rules" / "data" / "eclipse" / "hexes.json"
+    assert json.loads(bundled.read_text(encoding="utf-8")) == json.loads(source.read_text(encoding="utf-8"))

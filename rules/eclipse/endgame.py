@@ -315,14 +315,16 @@ def parse_player(raw: Any, where: str, rise: bool, alliances: Sequence[str], cat
         raise ScoreInputError(f.path("reputation"), f"holds {len(rep_raw)} tiles; the box has {REPUTATION_TILES}")
     reputation = tuple(check_int(v, field_path(f.path("reputation"), k), low=1, high=4) for k, v in enumerate(rep_raw))
     hexes: list[Sector] = []
+    seen: set[str] = set()
     for k, value in enumerate(f.list("controlled_hexes")):
         here = field_path(f.path("controlled_hexes"), k)
         sector = read_sector(value, here, cat)
-        if sector in hexes:
+        if sector.id in seen:
             raise ScoreInputError(here, f"hex {sector.id} is listed twice; a hex holds one influence disc")
         if sector.rise and not rise:
             raise ScoreInputError(here, f"hex {sector.label} is a Rise of the Ancients tile, and rise_of_the_ancients is false")
         hexes.append(sector)
+        seen.add(sector.id)
     tracks_f = f.object("tech_tracks").only(*TECH_TRACKS)
     tracks = {t: tracks_f.int(t, low=0, high=7) for t in TECH_TRACKS}
     developments: list[str] = []
