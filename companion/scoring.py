@@ -227,7 +227,7 @@ def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     """Add the ``check`` subcommand (GAME, FILE, ``--json``) to ``companion``'s subparsers."""
     return _add_game_file_parser(
         subparsers, "check", checking_games(), "check every player's position for misplays", "position",
-        '{"findings": [{"player", "card", "cell", "rule", "message"}]}',
+        "the findings, in the shape the game declares (docs/contracts.md)",
     )
 
 

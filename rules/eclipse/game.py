@@ -115,6 +115,13 @@ def _say(ctx: EventContext, verdicts: Sequence[Verdict], player: str | None) -> 
     ctx.add(*(v.finding(seq=ctx.event.seq, player=player, where=player or "table") for v in verdicts))
 
 
+def _rounds_play(state: EclipseState, ctx: EventContext, name: str, play: Any, *args: Any) -> EclipseState:
+    """``play(rounds, name, *args)`` (a function of :mod:`rules.eclipse.rounds`) applied: its verdicts said."""
+    new, verdicts = play(state.rounds, name, *args)
+    _say(ctx, verdicts, name)
+    return replace(state, rounds=new)
+
+
 class EclipseGame(GameBase):
     """Eclipse (first edition) with Rise of the Ancients, 2-9 players, as a :class:`rules.core.Game`, a
     :class:`rules.core.CheckingGame` (``check``) and a :class:`rules.core.RankingGame` (alliances)."""
@@ -177,9 +184,7 @@ class EclipseGame(GameBase):
         action = ctx.require("action", str)
         if action not in rounds.ACTIONS:
             raise ctx.bad(f"'action' must be one of {', '.join(rounds.ACTIONS)}, got {action!r}")
-        new, verdicts = rounds.act(state.rounds, name, action)
-        _say(ctx, verdicts, name)
-        state = replace(state, rounds=new)
+        state = _rounds_play(state, ctx, name, rounds.act, action)
         tech = ctx.get("tech", None, str)
         if tech is None or action != "research":
             return state
@@ -208,10 +213,7 @@ class EclipseGame(GameBase):
 
     def _passed(self, state: EclipseState, ctx: EventContext) -> EclipseState:
         """A pass (:func:`rules.eclipse.rounds.pass_turn`)."""
-        name = ctx.player()
-        new, verdicts = rounds.pass_turn(state.rounds, name)
-        _say(ctx, verdicts, name)
-        return replace(state, rounds=new)
+        return _rounds_play(state, ctx, ctx.player(), rounds.pass_turn)
 
     def _phase_ended(self, state: EclipseState, ctx: EventContext) -> EclipseState:
         """The phase is over (:func:`rules.eclipse.rounds.end_phase`); a new round clears the volley shown."""
@@ -226,9 +228,7 @@ class EclipseGame(GameBase):
         clockwise = direction(ctx.payload.get("direction"))
         if clockwise is None:
             raise ctx.bad(f"'direction' must be clockwise or counter-clockwise, got {ctx.payload.get('direction')!r}")
-        new, verdicts = rounds.choose_direction(state.rounds, name, clockwise)
-        _say(ctx, verdicts, name)
-        return replace(state, rounds=new)
+        return _rounds_play(state, ctx, name, rounds.choose_direction, clockwise)
 
     # -- the end -------------------------------------------------------------------------------------
     def _reported(self, state: EclipseState, ctx: EventContext) -> EclipseState:

@@ -138,8 +138,8 @@ def check_explore(galaxy: Galaxy, placed: PlacedHex, source: Cell | None = None,
         hidden_worlds: the Hidden Worlds variant is played (Ancient Homeworlds in the Middle stack).
 
     Returns:
-        The deciding verdict first (the only one, unless a warning comes before it); a hard failure stops
-        the checks that would follow it.
+        The deciding verdict first (then a warning, if any: an Ancient Homeworld explored); a hard failure
+        stops the checks that would follow it.
 
     Raises:
         ValueError: ``source`` names a space with no hex.
@@ -170,40 +170,46 @@ def check_explore(galaxy: Galaxy, placed: PlacedHex, source: Cell | None = None,
         out.append(Verdict("not_in_stack", True, HIDDEN_WORLDS,
                            f"{sector.label} is an Ancient Homeworld: only the Hidden Worlds variant puts it in the "
                            "Middle stack", "without that variant, it belongs in an empty start position", warning=True))
+    return [_explore_link(galaxy, placed, source, wormhole_generator), *out]  # the deciding verdict first
+
+
+def _explore_link(galaxy: Galaxy, placed: PlacedHex, source: Cell | None, wormhole_generator: bool) -> Verdict:
+    """The deciding verdict of an Explore once the tile may lie there: its wormhole towards the explorer's hex."""
+    sector, cell = placed.sector, placed.cell
     if source is not None:
         src = galaxy.at(source)
         if src is None:
             raise ValueError(f"no hex at {_at(source)} on the map to explore from")
         if edge_between(source, cell) is None:
-            return [*out, Verdict("not_adjacent", False, EXPLORE,
-                                  f"the space at {_at(cell)} is not next to the explorer's hex {src.sector.label} at {_at(source)}",
-                                  "explore a space next to a hex where you have a disc or a ship")]
+            return Verdict("not_adjacent", False, EXPLORE,
+                           f"the space at {_at(cell)} is not next to the explorer's hex {src.sector.label} at {_at(source)}",
+                           "explore a space next to a hex where you have a disc or a ship")
         sources = [src]
     else:
         sources = [h for _, h in galaxy.neighbours(cell)]
         if not sources:
-            return [*out, Verdict("not_adjacent", False, EXPLORE, f"the space at {_at(cell)} is next to no explored hex",
-                                  "explore a space next to a hex where you have a disc or a ship")]
+            return Verdict("not_adjacent", False, EXPLORE, f"the space at {_at(cell)} is next to no explored hex",
+                           "explore a space next to a hex where you have a disc or a ship")
     links = [(src, link(placed, src)) for src in sources]
     full = [src for src, how in links if how is Link.FULL]
     half = [src for src, how in links if how is Link.HALF]
     if full:
-        return [*out, Verdict("full_wormhole", True, EXPLORE,
-                              f"{sector.label} at {_at(cell)} makes a full wormhole with {full[0].sector.label}")]
+        return Verdict("full_wormhole", True, EXPLORE,
+                       f"{sector.label} at {_at(cell)} makes a full wormhole with {full[0].sector.label}")
     fix = _rotation_fix(sector, placed, sources)
     if half and wormhole_generator:
-        return [*out, Verdict("half_wormhole_with_generator", True, GENERATOR,
-                              f"{sector.label} at {_at(cell)} makes only a half wormhole with {half[0].sector.label}; "
-                              "Wormhole Generator lets the explorer use it")]
+        return Verdict("half_wormhole_with_generator", True, GENERATOR,
+                       f"{sector.label} at {_at(cell)} makes only a half wormhole with {half[0].sector.label}; "
+                       "Wormhole Generator lets the explorer use it")
     if half:
-        return [*out, Verdict("half_wormhole_without_generator", False, GENERATOR,
-                              f"{sector.label} at {_at(cell)} makes only a half wormhole with {half[0].sector.label}: "
-                              "without Wormhole Generator (or the Shrines of Freedom tile) a new hex needs a full wormhole",
-                              fix or "only Wormhole Generator makes this hex reachable: place it elsewhere or discard it")]
-    return [*out, Verdict("no_wormhole_connection", False, EXPLORE,
-                          f"{sector.label} at {_at(cell)} has no wormhole towards "
-                          f"{' or '.join(s.sector.label for s in sources)}, and that hex has none towards it",
-                          fix or "no rotation connects it: place it elsewhere or discard it")]
+        return Verdict("half_wormhole_without_generator", False, GENERATOR,
+                       f"{sector.label} at {_at(cell)} makes only a half wormhole with {half[0].sector.label}: "
+                       "without Wormhole Generator (or the Shrines of Freedom tile) a new hex needs a full wormhole",
+                       fix or "only Wormhole Generator makes this hex reachable: place it elsewhere or discard it")
+    return Verdict("no_wormhole_connection", False, EXPLORE,
+                   f"{sector.label} at {_at(cell)} has no wormhole towards "
+                   f"{' or '.join(s.sector.label for s in sources)}, and that hex has none towards it",
+                   fix or "no rotation connects it: place it elsewhere or discard it")
 
 
 def check_link(galaxy: Galaxy, frm: Cell, to: Cell, *, wormhole_generator: bool = False,
