@@ -60,7 +60,7 @@ def _add_game_file_parser(
         command,
         help=help,
         description=f"{help[0].upper()}{help[1:]}. The file format of each game is documented in "
-        "schemas/<game>-score-input.schema.json (a game that checks another file: schemas/<game>-placement-input.schema.json).",
+        "schemas/<game>-score-input.schema.json (a check of another file: the schema its game names).",
     )
     p.add_argument("game", metavar="GAME", choices=names, help=f"the game ({', '.join(names)})")
     p.add_argument("file", metavar="FILE", type=Path, help=f"the {what} (JSON)")
