@@ -262,13 +262,13 @@ class Option:
             (``{"name": "Ann", "race": "Sheptas"}``: ``"race"``), or None.
         distinct: for a per-player option whose entries no two players may share (one race tile, one
             start world each): the refusal, in players' words with its rulebook citation, ``{value}``
-            standing for the entry; "" when players may share entries. With :attr:`boards`, ``{value}``
-            stands for the entries that do not fit (joined with "and") and ``{boards}`` for how many
+            standing for the entry; "" when players may share entries. With :attr:`components`, ``{value}``
+            stands for the entries that do not fit (joined with "and") and ``{components}`` for how many
             components carry them.
-        boards: for a per-player option whose entries are printed on shared components (Eclipse's
+        components: for a per-player option whose entries are printed on shared components (Eclipse's
             double-sided player boards: a species on each side, Magellan on the back of three): each tuple
             is one component's sides. Every player takes a component of their own, so the entries must fit
-            on distinct components (:func:`rules.settings.boards_conflict`); an entry on no listed
+            on distinct components (:func:`rules.settings.components_conflict`); an entry on no listed
             component is a component of its own. Empty: each entry is its own component (:attr:`distinct`).
     """
 
@@ -285,11 +285,11 @@ class Option:
     offered: bool = True
     player_key: str | None = None
     distinct: str = ""
-    boards: tuple[tuple[str, ...], ...] = ()
+    components: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self) -> None:
-        if self.boards and not (self.per_player and self.distinct):
-            raise ValueError(f"option {self.name!r}: boards are for a per-player option with its 'distinct' refusal")
+        if self.components and not (self.per_player and self.distinct):
+            raise ValueError(f"option {self.name!r}: components are for a per-player option with its 'distinct' refusal")
         if self.kind not in OPTION_KINDS:
             raise ValueError(f"option {self.name!r}: kind must be one of {', '.join(OPTION_KINDS)}, got {self.kind!r}")
         if self.per_player and self.kind != "choices":

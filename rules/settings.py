@@ -27,7 +27,7 @@ from typing import Any
 from rules.core import BadSettings, GameInfo, Option
 from rules.scoring import closest_names
 
-__all__ = ["Settings", "boards_conflict", "check_settings", "match_choice"]
+__all__ = ["Settings", "components_conflict", "check_settings", "match_choice"]
 
 
 @dataclass(frozen=True)
@@ -74,8 +74,8 @@ def match_choice(option: Option, value: Any, title: str) -> str:
     raise BadSettings(message)
 
 
-def boards_conflict(values: Sequence[str], boards: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], int] | None:
-    """Whether the players' entries fit on components of their own (:attr:`rules.core.Option.boards`).
+def components_conflict(values: Sequence[str], components: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], int] | None:
+    """Whether the players' entries fit on components of their own (:attr:`rules.core.Option.components`).
 
     Each entry (``""``: none) needs a component carrying it, and one component serves one player: a
     bipartite matching of entries to components. An entry on no listed component is a component of its own.
@@ -86,7 +86,7 @@ def boards_conflict(values: Sequence[str], boards: Sequence[Sequence[str]]) -> t
     """
     chosen = [v for v in values if v]
     own: dict[str, int] = {}  # an entry on no listed component: a component of its own
-    carriers = [[k for k, board in enumerate(boards) if v in board] or [own.setdefault(v, len(boards) + len(own))]
+    carriers = [[k for k, sides in enumerate(components) if v in sides] or [own.setdefault(v, len(components) + len(own))]
                 for v in chosen]
     match: dict[int, int] = {}
 
@@ -101,7 +101,7 @@ def boards_conflict(values: Sequence[str], boards: Sequence[Sequence[str]]) -> t
 
     if all(seat(i, set()) for i in range(len(chosen))):
         return None
-    for size in range(2, len(chosen) + 1):  # Hall's condition: the smallest set of entries on too few boards
+    for size in range(2, len(chosen) + 1):  # Hall's condition: the smallest set of entries on too few components
         for group in combinations(range(len(chosen)), size):
             covered = {b for i in group for b in carriers[i]}
             if len(covered) < size:
@@ -215,10 +215,10 @@ def check_settings(info: GameInfo, settings: Mapping[str, Any]) -> Settings:
         if option.per_player:
             raw = _per_player(info, option, settings, names, entries)
             value = ("",) * len(names) if raw is None else _value(info, option, raw, len(names))
-            if option.boards:
-                conflict = boards_conflict(value, option.boards)
+            if option.components:
+                conflict = components_conflict(value, option.components)
                 if conflict is not None:
-                    raise BadSettings(option.distinct.format(value=" and ".join(conflict[0]), boards=conflict[1]))
+                    raise BadSettings(option.distinct.format(value=" and ".join(conflict[0]), components=conflict[1]))
             elif option.distinct:
                 chosen = [v for v in value if v]
                 twice = next((v for v in chosen if chosen.count(v) > 1), None)

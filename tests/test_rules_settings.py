@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules import GAMES, BadEvent, BadSettings, GameInfo, Option, check_settings
-from rules.settings import boards_conflict
+from rules.settings import components_conflict
 from rules.among_the_stars import AMONG_GAME
 from rules.race import RACE_GAME
 from rules.roll import ROLL_GAME
@@ -160,21 +160,21 @@ def test_entries_printed_on_shared_boards_must_fit_one_board_each():
     # three new boards, so up to three players play Magellan, but not beside all three front sides.
     boards = (("Terran Directorate", "Eridani Empire"), ("Magellan", "Exiles"), ("Magellan", "Rho Indi Syndicate"),
               ("Magellan", "Enlightened of Lyra"))
-    assert boards_conflict(["Magellan", "Exiles", ""], boards) is None
-    assert boards_conflict(["Magellan", "Magellan", "Magellan"], boards) is None
-    assert boards_conflict(["Eridani Empire", "Magellan", "Terran Directorate"], boards) == (
+    assert components_conflict(["Magellan", "Exiles", ""], boards) is None
+    assert components_conflict(["Magellan", "Magellan", "Magellan"], boards) is None
+    assert components_conflict(["Eridani Empire", "Magellan", "Terran Directorate"], boards) == (
         ("Eridani Empire", "Terran Directorate"), 1)
-    assert boards_conflict(["Exiles", "Magellan", "Rho Indi Syndicate", "Magellan"], boards) == (
+    assert components_conflict(["Exiles", "Magellan", "Rho Indi Syndicate", "Magellan"], boards) == (
         ("Exiles", "Magellan", "Rho Indi Syndicate", "Magellan"), 3)
-    assert boards_conflict(["Planta", "Planta"], boards) == (("Planta", "Planta"), 1), "an entry on no board is its own"
-    option = Option("species", "choices", per_player=True, choices=tuple({s for b in boards for s in b}), boards=boards,
-                    distinct="{value}: only {boards} boards")
+    assert components_conflict(["Planta", "Planta"], boards) == (("Planta", "Planta"), 1), "an entry on no board is its own"
+    option = Option("species", "choices", per_player=True, choices=tuple({s for b in boards for s in b}), components=boards,
+                    distinct="{value}: only {components} boards")
     info = GameInfo(name="x", title="X", bgg_id=None, players=(2, 4), options=(option,))
     with pytest.raises(BadSettings, match="Terran Directorate and Eridani Empire: only 1 boards"):
         check_settings(info, {"players": ["A", "B"], "species": ["terran directorate", "Eridani Empire"]})
     assert check_settings(info, {"players": ["A", "B"], "species": ["Magellan", "Magellan"]})["species"] == ("Magellan", "Magellan")
-    with pytest.raises(ValueError, match="boards"):
-        Option("x", "choices", per_player=True, boards=boards)  # boards need their refusal
+    with pytest.raises(ValueError, match="components"):
+        Option("x", "choices", per_player=True, components=boards)  # components need their refusal
 
 
 def test_a_game_declares_how_a_bad_input_file_exits():

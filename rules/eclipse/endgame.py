@@ -48,7 +48,7 @@ from rules.core import ScoreBreakdown, ScoreLine, Standings
 from rules.eclipse.data import BOARDS, DEVELOPMENTS, RESOURCES, RISE_SPECIES, SPECIES, TECH_TRACKS, Catalogue, Sector, catalogue
 from rules.eclipse.inputs import read_header, read_sector, read_sector_or_null
 from rules.scoring import Fields, ScoreInputError, check_distinct_names, check_int, closest_names, field_path
-from rules.settings import boards_conflict
+from rules.settings import components_conflict
 
 __all__ = [
     "DRACO_VP_PER_ANCIENT",
@@ -419,7 +419,7 @@ def parse_score(data: Any, cat: Catalogue | None = None) -> Position:
         raise ScoreInputError("players", f"must list 1-9 players (Eclipse with Rise of the Ancients seats 2-9), got {len(raw_players)}")
     players = [parse_player(raw, field_path("players", k), rise, alliances, cat) for k, raw in enumerate(raw_players)]
     check_distinct_names([p.name for p in players])
-    conflict = boards_conflict([p.species for p in players], BOARDS)
+    conflict = components_conflict([p.species for p in players], BOARDS)
     if conflict is not None:
         last = max(k for k, p in enumerate(players) if p.species in conflict[0])
         raise ScoreInputError(f"players[{last}].species", f"{' and '.join(conflict[0])} need {len(conflict[0])} player "

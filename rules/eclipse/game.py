@@ -75,8 +75,8 @@ INFO = GameInfo(
     options=(
         Option(
             "species", "choices", default=(), per_player=True, player_key="species", label="each player's species",
-            choices=SPECIES, boards=BOARDS,
-            distinct="{value}: each needs a player board of its own, and only {boards} carry them (each board is "
+            choices=SPECIES, components=BOARDS,
+            distinct="{value}: each needs a player board of its own, and only {components} carry them (each board is "
                      "double-sided and one player plays it; Rise of the Ancients p.3: Magellan is on the back of "
                      "the three new boards)",
             help="one species per player, in seat order (Eclipse setup; Rise of the Ancients p.14-15 adds Magellan, "

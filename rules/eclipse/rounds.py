@@ -8,7 +8,7 @@ The rules followed (Eclipse, Game round; Rise of the Ancients p.9, p.12-13):
   (Explore, Influence, Research, Upgrade, Build, Move; the same one again later is allowed) or passes. A
   player who has passed still gets turns, and may then only take a reaction (a weaker Upgrade, Build or
   Move) or pass again. The phase ends when every player has passed.
-- The first player to pass is the start player of the next round.
+- The first player to pass is the start player of the next round (:data:`FIRST_TO_PASS_STARTS_NEXT`).
 - Turn Order card (variant, p.9): the second player to pass takes it and, at the end of Cleanup, chooses
   clockwise or counter-clockwise play for the next round.
 - Simultaneous play (variant for 7-9 players, p.13): the First Action marker starts with the start player,
@@ -32,6 +32,7 @@ from rules.eclipse.verdict import Verdict
 
 __all__ = [
     "ACTIONS",
+    "FIRST_TO_PASS_STARTS_NEXT",
     "LAST_ROUND_UPKEEP",
     "PHASES",
     "REACTIONS",
@@ -52,6 +53,11 @@ ACTIONS = ("explore", "influence", "research", "upgrade", "build", "move")
 
 REACTIONS = ("upgrade", "build", "move")
 """What a player who has passed may still do on their turn (weaker versions of these three)."""
+
+FIRST_TO_PASS_STARTS_NEXT = True
+"""The first player to pass is the next round's start player (False: the start player stays). UNCONFIRMED for
+the first edition (Second Dawn's rule; the Rise of the Ancients simultaneous variant, p.13, gives the first
+passer the start player marker)."""
 
 LAST_ROUND_UPKEEP = True
 """Whether round 9's Upkeep and Cleanup are played before the game ends (the default of the
@@ -132,8 +138,8 @@ class Rounds:
 
     @property
     def next_start(self) -> str:
-        """The next round's start player: the first to pass, else this round's."""
-        return self.passed[0] if self.passed else self.seats[self.start]
+        """The next round's start player: the first to pass (:data:`FIRST_TO_PASS_STARTS_NEXT`), else this round's."""
+        return self.passed[0] if self.passed and FIRST_TO_PASS_STARTS_NEXT else self.seats[self.start]
 
     def to_json(self) -> dict[str, Any]:
         """``{"round", "phase", "start_player", "turn", "direction", "passed", "next_start_player",
