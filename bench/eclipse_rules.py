@@ -7,7 +7,9 @@ Each measure is the median wall time of reading the file and answering (``compan
 - score: ``tests/cases/eclipse/score-nine-players-two-alliances.json`` (9 players, Nova and Vortex, one member
   on the Traitor side): ``final_scores`` and the standings with the alliances (``scores_json``);
 - check: a placement file whose map holds 40 hexes (the Galactic Center, rings I-III full and three hexes of
-  ring IV, seeded rotations) and an Explore of a ring-IV space: ``check_placement``.
+  ring IV, seeded rotations) and an Explore of a ring-IV space: ``check_placement``;
+- whole map: the same 40 hexes checked one by one as a camera would see them laid, ring by ring, each an
+  Explore onto the map of the hexes before it (``check_explore`` with no known explorer's hex).
 
     python bench/eclipse_rules.py                 # 2000 rounds of each
     python bench/eclipse_rules.py --rounds 500 --seed 7
@@ -28,7 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rules.eclipse import ECLIPSE_GAME, check_placement, final_scores  # noqa: E402
-from rules.eclipse.galaxy import ring  # noqa: E402
+from rules.eclipse.data import catalogue  # noqa: E402
+from rules.eclipse.galaxy import Galaxy, PlacedHex, ring  # noqa: E402
+from rules.eclipse.placement import check_explore  # noqa: E402
 from rules.scoring import scores_json  # noqa: E402
 
 SCORE_FILE = ROOT / "tests" / "cases" / "eclipse" / "score-nine-players-two-alliances.json"
@@ -59,6 +63,18 @@ def forty_hex_map(seed: int) -> dict:
             "player_techs": []}
 
 
+def check_whole_map(data: dict) -> int:
+    """Every hex of the file's map checked as laid in order onto the hexes before it; the illegal ones counted."""
+    cat = catalogue()
+    tiles = [PlacedHex(cat.sector(t["sector"]), (t["q"], t["r"]), t["rotation"]) for t in data["map"]]
+    galaxy = Galaxy.of(tiles[:1])
+    illegal = 0
+    for placed in tiles[1:]:
+        illegal += not all(v.legal for v in check_explore(galaxy, placed))
+        galaxy = galaxy.with_hex(placed)
+    return illegal
+
+
 def interleaved(path: Path, work, rounds: int) -> tuple[float, float]:
     """Median seconds of (read + json.loads) and of (read + json.loads + ``work``), interleaved."""
     base: list[float] = []
@@ -86,11 +102,15 @@ def main(argv: list[str] | None = None) -> int:
         printed = scores_json(final_scores(json.loads(SCORE_FILE.read_text(encoding="utf-8"))), ECLIPSE_GAME)
         score_base, score_time = interleaved(SCORE_FILE, lambda d: scores_json(final_scores(d), ECLIPSE_GAME), args.rounds)
         check_base, check_time = interleaved(placement, check_placement, args.rounds)
+        map_base, map_time = interleaved(placement, check_whole_map, max(1, args.rounds // 4))
+        illegal = check_whole_map(json.loads(placement.read_text(encoding="utf-8")))
         hexes = len(json.loads(placement.read_text(encoding="utf-8"))["map"])
     print(f"score 9 players, 2 alliances: median {score_time * 1e3:.3f} ms; JSON load {score_base * 1e3:.3f} ms; "
           f"ratio {score_time / score_base:.1f}  (winners {', '.join(printed['winners'])}; teams {printed['team_scores']})")
     print(f"check an explore on a {hexes}-hex map: median {check_time * 1e3:.3f} ms; JSON load {check_base * 1e3:.3f} ms; "
           f"ratio {check_time / check_base:.1f}  (first finding: {findings[0].rule_kind})")
+    print(f"check all {hexes - 1} hexes of that map as laid: median {map_time * 1e3:.3f} ms; JSON load {map_base * 1e3:.3f} ms; "
+          f"ratio {map_time / map_base:.1f}  ({illegal} of {hexes - 1} seeded placements break a rule)")
     return 0
 
 
