@@ -24,7 +24,8 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 import cv2
 import numpy as np
 
-from companion.desk import SEAT_ACTIONS, Changes, Desk
+from companion.actions import SEAT_ACTIONS, SETUP_ACTIONS, Action
+from companion.desk import Changes, Desk
 from companion.errors import StorageError, shown
 from companion.flow import FAULT, STORAGE, GameFlow, Outcome, handle_action
 from companion.hub import Snapshot, StateHub
@@ -299,7 +300,7 @@ class MainLoop:
             self.watchdog()
         if self.pump_screen is not None:
             self._safely("the touchscreen", self.pump_screen)
-        changed = self._take_actions()
+        changed = self.take_actions()
         if self._safely("checking the storage", self._storage_tick):
             changed = True
         if self._stop:
@@ -483,7 +484,7 @@ class MainLoop:
         return frame
 
     # -- actions ------------------------------------------------------------------------------
-    def _take_actions(self) -> bool:
+    def take_actions(self) -> bool:
         """Carry out every queued action (:meth:`dispatch`), publish once, then answer each: a state read
         right after an answer shows what it did. Returns whether something changed that is not yet
         published (always False: what was taken is published here)."""
@@ -511,7 +512,7 @@ class MainLoop:
     def dispatch(self, action: dict[str, Any]) -> Outcome:
         """Carry out one action (a dict as :meth:`companion.hub.StateHub.post_action` queues it) through the
         :class:`companion.desk.Desk`: checked, allowed, applied once, written; never raises ``Exception``.
-        Sets the status message; does not publish (:meth:`_take_actions` does, before answering)."""
+        Sets the status message; does not publish (:meth:`take_actions` does, before answering)."""
         self.stats.actions += 1
         name, origin = action.get("action"), action.get("origin", "cli")
         outcome = self.desk.handle(action)
@@ -554,10 +555,11 @@ class MainLoop:
         """The player whose seat ``action`` acts for: a report's (or claim's) player, a camera question's
         player, the player a setup action changes; None for table-wide actions."""
         name, player = action.get("action"), action.get("player")
-        if name in SEAT_ACTIONS or name in ("setup_remove", "setup_rename", "setup_seat", "setup_player"):
+        if name in SEAT_ACTIONS or name in (Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_SEAT,
+                                            Action.SETUP_PLAYER):
             names = self.setup.names if self.flow is None and self.setup is not None else self._names()
             return player if isinstance(player, str) and player in names else None
-        if name in ("camera_confirm", "camera_dismiss") and self.camera_flow is not None:
+        if name in (Action.CAMERA_CONFIRM, Action.CAMERA_DISMISS) and self.camera_flow is not None:
             return self.camera_flow.player_of(action.get("id"))
         return None
 
@@ -567,7 +569,8 @@ class MainLoop:
 
     def private_report(self, action: Mapping[str, Any]) -> bool:
         """Whether ``action`` reports on a private form (hidden information: only the seat's own phone sends it)."""
-        return self.flow is not None and action.get("action") == "report" and self.flow.private_form(action.get("form"))
+        return (self.flow is not None and action.get("action") == Action.REPORT
+                and self.flow.private_form(action.get("form")))
 
     def in_flow(self) -> bool:
         """Whether a game flow (or its setup) runs, not the d6 reader."""
@@ -599,12 +602,12 @@ class MainLoop:
     def apply(self, action: Mapping[str, Any]) -> Outcome:
         """Carry out one action in the current mode (setup, game flow, d6); inside the desk's transaction."""
         name, origin = action.get("action"), str(action.get("origin") or "cli")
-        if name in ("claim_seat", "release_seat", "revoke_phones"):
+        if name in (Action.CLAIM_SEAT, Action.RELEASE_SEAT, Action.REVOKE_PHONES):
             return self._pairing_action(name, action)
-        if name == "quit":
+        if name == Action.QUIT:
             self._stop = True
             return Outcome([], "stopping")
-        if name == "read_now":
+        if name == Action.READ_NOW:
             self._read_requested = True
             if self.camera_flow is not None:
                 self.camera_flow.count_again()  # "Count dice" after the game: count over again when done
@@ -616,13 +619,13 @@ class MainLoop:
             outcome = self.camera_flow.handle(action)
         if outcome is not None:
             return outcome
-        if name in ("camera_confirm", "camera_dismiss"):
+        if name in (Action.CAMERA_CONFIRM, Action.CAMERA_DISMISS):
             return Outcome([], "", "no camera questions: the camera reads cards with --deck in a game flow")
-        if name in ("next_phase", "report", "undo_report"):
+        if name in (Action.NEXT_PHASE, Action.REPORT, Action.UNDO_REPORT):
             from companion.flows import run_hint
 
             return Outcome([], "", f"{name} needs a game flow ({run_hint()})")
-        if name == "undo":
+        if name == Action.UNDO:
             return self._undo(origin)
         return Outcome([], "", f"unknown action {shown(name)}")
 
@@ -638,9 +641,9 @@ class MainLoop:
 
     def _pairing_action(self, name: str, action: Mapping[str, Any]) -> Outcome:
         names = self._names()
-        if name == "claim_seat":
+        if name == Action.CLAIM_SEAT:
             message = self.pairing.claim(action.get("player"), action.get("client"), names)
-        elif name == "release_seat":
+        elif name == Action.RELEASE_SEAT:
             message = self.pairing.release(action.get("player"), names)
         else:
             message = self.pairing.revoke()
@@ -648,21 +651,19 @@ class MainLoop:
 
     def _setup_action(self, action: Mapping[str, Any]) -> Outcome:
         """A setup action (Next = Start); a rename or removal carries the seat's claim along."""
-        from companion.setup_flow import SETUP_ACTIONS
-
-        if action["action"] == "next_phase":
-            action = {**action, "action": "setup_start"}
+        if action["action"] == Action.NEXT_PHASE:
+            action = {**action, "action": Action.SETUP_START}
         if action["action"] not in SETUP_ACTIONS:
             return Outcome([], "", "set up the game first: add players, then Start")
         frame = self.last_frame
         before = list(self.setup.names)
         outcome = self.setup.handle(action, None if frame is None else (frame.width, frame.height))
-        if outcome.error is None and action["action"] == "setup_rename":
+        if outcome.error is None and action["action"] == Action.SETUP_RENAME:
             old = action.get("player")
             new = next((n for o, n in zip(before, self.setup.names) if o == old), None)
             if new is not None and new != old:
                 self.pairing.renamed(old, new)
-        elif outcome.error is None and action["action"] == "setup_remove":
+        elif outcome.error is None and action["action"] == Action.SETUP_REMOVE:
             self.pairing.removed(action.get("player"))
         if self.setup.flow is not None:
             self._game_started()

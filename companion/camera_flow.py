@@ -47,6 +47,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 import cv2
 import numpy as np
 
+from companion.actions import Action, posted
 from companion.errors import shown
 from companion.watch import seen_cards
 from rules import BadEvent, Event, UnknownEvent
@@ -784,13 +785,15 @@ class CameraFlow:
         from companion.errors import BadEntry
         from companion.flow import Outcome
 
-        name, origin = action.get("action"), str(action.get("origin") or "cli")
+        act = posted(action)
+        if act is None:
+            return None
         try:
-            if name == "camera_confirm":
-                event = self.confirm(action.get("id"), action.get("choice"), origin)
+            if act.action is Action.CAMERA_CONFIRM:
+                event = self.confirm(act.payload.id, act.payload.choice, act.origin)
                 return Outcome([event], f"{event.player}: {event.kind.replace('_', ' ')} recorded from the camera (#{event.seq})")
-            if name == "camera_dismiss":
-                q = self.dismiss(action.get("id"), origin)
+            if act.action is Action.CAMERA_DISMISS:
+                q = self.dismiss(act.payload.id, act.origin)
                 return Outcome([], f"dismissed: {q.proposal.text}")
         except BadEntry as exc:
             return Outcome([], "", str(exc))

@@ -41,6 +41,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
+from companion.actions import Action
+
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_DEVICE = 0, 1, 2, 3
 DEFAULT_PORT = 8080
 DICE_KINDS = ("d6", "roll")
@@ -575,8 +577,8 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
     if controls is None and not args.no_gpio:
         from device import Controls
 
-        controls = Controls.create_optional(on_press=lambda: inbox.post_action("enroll_ok", origin="button"))
-    previous_term = signal.signal(signal.SIGTERM, lambda *_: inbox.post_action("quit", origin="signal", why="SIGTERM"))
+        controls = Controls.create_optional(on_press=lambda: inbox.post_action(Action.ENROLL_OK, origin="button"))
+    previous_term = signal.signal(signal.SIGTERM, lambda *_: inbox.post_action(Action.QUIT, origin="signal", why="SIGTERM"))
 
     def on_change(view: dict) -> None:
         if terminal is not None:
@@ -1287,7 +1289,8 @@ def cmd_box(args: argparse.Namespace) -> int:
         phone_url = make_phone_url(server.port, None if args.host in ("0.0.0.0", "::") else args.host)
 
     screen, pump = _open_screen(args, hub, phone_url)
-    controls = None if args.no_gpio else _open_controls(hub, "next_phase" if flow_game else "read_now", args.buzzer_pin)
+    controls = None if args.no_gpio else _open_controls(hub, Action.NEXT_PHASE if flow_game else Action.READ_NOW,
+                                                        args.buzzer_pin)
 
     screenshot_failed: list[str] = []
 
@@ -1487,7 +1490,7 @@ def _open_screen(args: argparse.Namespace, hub: object, phone_url: str):
     return screen, pump
 
 
-def _open_controls(hub, action: str = "read_now", buzzer_pin: int | None = None):
+def _open_controls(hub, action: Action = Action.READ_NOW, buzzer_pin: int | None = None):
     """The GPIO button (posts ``action``: read now, or the next phase of a game flow), the status
     LED and the optional buzzer, or None where no GPIO is available."""
     from device import Controls

@@ -33,7 +33,6 @@ from __future__ import annotations
 import enum
 import logging
 import os
-import queue
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -44,18 +43,17 @@ from typing import Any, ClassVar, TextIO
 import cv2
 import numpy as np
 
+from companion.actions import ENROLL_ACTIONS, Action
+from companion.hub import StateHub
 from device import BadImage, CameraSource, DeviceError, EndOfStream, Frame, decode_image
 from vision.motion import MotionState, StillnessDetector
 
 __all__ = [
-    "ENROLL_ACTIONS", "DiceCheck", "EnrollInbox", "GuidedEnrollment", "Outcome", "Pair", "Step",
+    "DiceCheck", "EnrollInbox", "GuidedEnrollment", "Outcome", "Pair", "Step",
     "TerminalInput", "guided_pairs", "photos_in", "roll_dice_detector", "run_guided",
 ]
 
 log = logging.getLogger(__name__)
-
-ENROLL_ACTIONS = frozenset({"enroll_ok", "enroll_another", "enroll_retake", "enroll_back", "enroll_skip", "quit"})
-"""What the views may post during the guided enrollment (see the module docstring's table)."""
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 """Photo files a pair folder may hold (the same as :data:`vision.profiles.IMAGE_SUFFIXES`)."""
@@ -181,35 +179,15 @@ def annotate_check(image: np.ndarray, check: DiceCheck) -> np.ndarray:
     return out
 
 
-class EnrollInbox:
-    """The actions views post (touchscreen, GPIO button, terminal); thread-safe, non-blocking.
+class EnrollInbox(StateHub):
+    """The hub of the guided enrollment: a :class:`companion.hub.StateHub` that takes only
+    :data:`companion.actions.ENROLL_ACTIONS` (the touchscreen, the GPIO button and the terminal post here as the
+    touchscreen posts to the game's hub); ``quit`` may carry ``why`` ("SIGTERM", "end of input")."""
 
-    Anything with ``post_action(name, origin, **payload)`` can drive :class:`companion.screen.TouchScreen`,
-    so the touchscreen posts here as it posts to the :class:`companion.hub.StateHub` during a game.
-    """
+    what = "enrollment action"
 
     def __init__(self) -> None:
-        self._queue: queue.Queue[dict[str, Any]] = queue.Queue()
-
-    def post_action(self, name: str, origin: str, **payload: Any) -> None:
-        """Queue ``name`` (one of :data:`ENROLL_ACTIONS`) from ``origin`` ("touchscreen", "button",
-        "terminal", "signal"); returns at once. ``payload``: ``why`` (str) words a ``quit``.
-
-        Raises:
-            ValueError: ``name`` is not an enrollment action.
-        """
-        if name not in ENROLL_ACTIONS:
-            raise ValueError(f"unknown enrollment action {name!r}; known: {', '.join(sorted(ENROLL_ACTIONS))}")
-        self._queue.put({"action": name, "origin": origin, **payload})
-
-    def take_actions(self) -> list[dict[str, Any]]:
-        """Every queued action, oldest first."""
-        taken = []
-        while True:
-            try:
-                taken.append(self._queue.get_nowait())
-            except queue.Empty:
-                return taken
+        super().__init__(ENROLL_ACTIONS)
 
 
 @dataclass(frozen=True)
@@ -290,12 +268,12 @@ class GuidedEnrollment:
         prompt, check = self.step is Step.PROMPT, self.step is Step.CHECK
         seen = check and self.photo is not None
         return {
-            "enroll_ok": (prompt and not self.waiting_still) or seen,
-            "enroll_another": seen,
-            "enroll_retake": check,
-            "enroll_back": (prompt or check) and self.index > 0,
-            "enroll_skip": prompt or check,
-            "quit": not self.ended,
+            Action.ENROLL_OK: (prompt and not self.waiting_still) or seen,
+            Action.ENROLL_ANOTHER: seen,
+            Action.ENROLL_RETAKE: check,
+            Action.ENROLL_BACK: (prompt or check) and self.index > 0,
+            Action.ENROLL_SKIP: prompt or check,
+            Action.QUIT: not self.ended,
         }
 
     def _counts(self) -> dict[Pair, int]:
@@ -372,45 +350,46 @@ class GuidedEnrollment:
         ``why`` words a ``quit`` ("end of input"; default "stopped").
 
         Raises:
-            ValueError: ``action`` is not one of :data:`ENROLL_ACTIONS`.
+            ValueError: ``action`` is not one of :data:`companion.actions.ENROLL_ACTIONS`.
         """
         if action not in ENROLL_ACTIONS:
             raise ValueError(f"unknown enrollment action {action!r}")
+        action = Action(action)
         if self.ended:
             return
-        if action == "quit":
+        if action is Action.QUIT:
             self.stop(f"stopped ({why})" if why else "stopped")
             return
         if not self.enabled()[action]:
-            why = {"enroll_back": "this is the first pair", "enroll_ok": "no die seen: Retake or Skip",
-                   "enroll_another": "no die seen: Retake or Skip"}.get(action, "not now")
-            if action == "enroll_ok" and self.waiting_still:
+            why = {Action.ENROLL_BACK: "this is the first pair", Action.ENROLL_OK: "no die seen: Retake or Skip",
+                   Action.ENROLL_ANOTHER: "no die seen: Retake or Skip"}.get(action, "not now")
+            if action is Action.ENROLL_OK and self.waiting_still:
                 why = "waiting for the table to be still"
             self._changed(f"{action.removeprefix('enroll_').capitalize()}: {why}")
             return
         if self.step is Step.PROMPT:
-            if action == "enroll_ok":
+            if action is Action.ENROLL_OK:
                 self.waiting_still = True
                 self._changed("Hold still...")
-            elif action == "enroll_back":
+            elif action is Action.ENROLL_BACK:
                 self._go(self.index - 1)
-            elif action == "enroll_skip":
+            elif action is Action.ENROLL_SKIP:
                 self._advance(f"skipped {self.walk[self.index].folder}")
             return
         # CHECK
         kept = self.photo
-        if action in ("enroll_retake", "enroll_skip") and self.photo is not None:
+        if action in (Action.ENROLL_RETAKE, Action.ENROLL_SKIP) and self.photo is not None:
             self.photo.unlink(missing_ok=True)
             kept = None
-        if action == "enroll_ok":
+        if action is Action.ENROLL_OK:
             self._advance(f"kept {kept.relative_to(self.folder)}" if kept else "")
-        elif action == "enroll_another":
+        elif action is Action.ENROLL_ANOTHER:
             self._prompt(self.index, f"kept {kept.relative_to(self.folder)}; one more photo of this pair" if kept else "")
-        elif action == "enroll_retake":
+        elif action is Action.ENROLL_RETAKE:
             self._prompt(self.index, "photo dropped: take it again")
-        elif action == "enroll_back":
+        elif action is Action.ENROLL_BACK:
             self._go(self.index - 1)
-        elif action == "enroll_skip":
+        elif action is Action.ENROLL_SKIP:
             self._advance(f"skipped {self.walk[self.index].folder}")
 
     def offer(self, frame: Frame, still: bool) -> bool:
@@ -608,8 +587,9 @@ class TerminalInput:
         out: where prompts go (default ``sys.stdout``).
     """
 
-    KEYS: ClassVar[dict[str, str]] = {"": "enroll_ok", "ok": "enroll_ok", "a": "enroll_another", "r": "enroll_retake", "b": "enroll_back",
-            "s": "enroll_skip", "q": "quit"}
+    KEYS: ClassVar[dict[str, Action]] = {"": Action.ENROLL_OK, "ok": Action.ENROLL_OK, "a": Action.ENROLL_ANOTHER,
+                                         "r": Action.ENROLL_RETAKE, "b": Action.ENROLL_BACK, "s": Action.ENROLL_SKIP,
+                                         "q": Action.QUIT}
     HELP = "Enter = OK, a = another photo, r = retake, b = back, s = skip, q = quit"
 
     def __init__(self, inbox: EnrollInbox, stream: TextIO | None = None, out: TextIO | None = None) -> None:
@@ -662,7 +642,7 @@ class TerminalInput:
             while True:
                 line = self.stream.readline()
                 if not line:  # end of input: stop, keeping the photos
-                    self.inbox.post_action("quit", origin="terminal", why="end of input")
+                    self.inbox.post_action(Action.QUIT, origin="terminal", why="end of input")
                     return
                 action = self.KEYS.get(line.strip().lower())
                 if action is not None:

@@ -39,6 +39,7 @@ from datetime import datetime
 from typing import Any, Mapping, Sequence
 
 import rules
+from companion.actions import Action, posted
 from companion.errors import BadEntry, shown
 from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
 from rules import BadEvent, Event, Finding, Progress, UnknownEvent
@@ -499,19 +500,22 @@ def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
     Returns:
         What was done; ``error`` holds the message of a refused action (nothing recorded).
     """
-    name, origin = action.get("action"), str(action.get("origin") or "cli")
+    act = posted(action)
+    if act is None:
+        return None
+    what, origin, p = act.action, act.origin, act.payload
     try:
-        if name == "next_phase":
+        if what is Action.NEXT_PHASE:
             events = flow.next_phase(origin)
             return Outcome(events, f"{flow.table().round_label}: {flow.table().stage}")
-        if name == "report":
-            event = flow.report(action.get("player"), action.get("form"), action.get("values"), origin)
+        if what is Action.REPORT:
+            event = flow.report(p.player, p.form, p.values, origin)
             return Outcome([event], f"{event.player}: {event.kind.replace('_', ' ')} recorded (#{event.seq})")
-        if name == "undo_report":
-            undo = flow.undo_report(action.get("player"), origin)
+        if what is Action.UNDO_REPORT:
+            undo = flow.undo_report(p.player, origin)
             if undo is None:
-                return Outcome([], f"{action.get('player')} has no report to undo")
-            return Outcome([undo], f"{action.get('player')}: report #{undo.payload['seq']} undone")
+                return Outcome([], f"{p.player} has no report to undo")
+            return Outcome([undo], f"{p.player}: report #{undo.payload['seq']} undone")
     except BadEntry as exc:
         return Outcome([], "", str(exc))
     return None

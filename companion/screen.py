@@ -34,12 +34,29 @@ import cv2
 import numpy as np
 import pygame
 
+from companion.actions import Action
 from companion.qr import qr_surface
 
 __all__ = ["Screen", "Button", "ScreenSnapshot", "TouchScreen", "frame_to_surface", "BUTTON_MIN_PX"]
 
-PANEL_ACTIONS = ("phones_panel", "phones_close", "revoke_arm")
-"""Taps the touchscreen keeps to itself (the phones panel opening, closing, "New QR code" armed)."""
+class Tap(str, enum.Enum):
+    """Taps the touchscreen keeps to itself: nothing is posted (a :class:`Button`'s ``action`` is one of these
+    or an :class:`companion.actions.Action`)."""
+
+    PHONES_PANEL = "phones_panel"
+    """Open the phones panel (a tap on the QR code)."""
+    PHONES_CLOSE = "phones_close"
+    """Close it (Back)."""
+    REVOKE_ARM = "revoke_arm"
+    """"New QR code" tapped once: the second tap posts :attr:`Action.REVOKE_PHONES`."""
+    SETUP_PICK = "setup_pick"
+    """Whose seat the next tap on the table picture sets (the setup screen)."""
+
+    __hash__ = str.__hash__
+
+
+PANEL_ACTIONS = (Tap.PHONES_PANEL, Tap.PHONES_CLOSE, Tap.REVOKE_ARM)
+"""Taps of the phones panel (opening, closing, "New QR code" armed)."""
 
 BUTTON_MIN_PX = 48
 """Smallest side of a touch target in pixels (about 7.5 mm on the 7" display)."""
@@ -248,9 +265,9 @@ class _Watching(_ScreenState):
 
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         camera_ok = (view.get("status") or {}).get("camera", "ok") == "ok"
-        actions = [("read_now", "Read now", camera_ok), ("undo", "Undo", _can_undo(view))]
+        actions = [(Action.READ_NOW, "Read now", camera_ok), (Action.UNDO, "Undo", _can_undo(view))]
         if ts.debug:
-            actions.append(("quit", "Quit", True))
+            actions.append((Action.QUIT, "Quit", True))
         area = ts._rect(6, 404, 448, 70)
         gap = ts._s(10)
         width = (area.width - gap * (len(actions) - 1)) // len(actions)
@@ -289,9 +306,9 @@ class _CameraLost(_ScreenState):
         self.since = time.monotonic()
 
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
-        buttons = [Button("undo", "Undo", ts._rect(6, 404, 220, 70), _can_undo(view))]
+        buttons = [Button(Action.UNDO, "Undo", ts._rect(6, 404, 220, 70), _can_undo(view))]
         if ts.debug:
-            buttons.append(Button("quit", "Quit", ts._rect(236, 404, 220, 70)))
+            buttons.append(Button(Action.QUIT, "Quit", ts._rect(236, 404, 220, 70)))
         return buttons
 
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
@@ -345,22 +362,22 @@ class _Table(_ScreenState):
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         nxt = (view.get("game") or {}).get("next") or {}
         buttons = [
-            Button("next_phase", f"Next: {nxt.get('label', '')}", ts._rect(6, 404, 330, 70), bool(nxt.get("enabled"))),
-            Button("undo", "Undo", ts._rect(344, 404, 150, 70), _can_undo(view)),
+            Button(Action.NEXT_PHASE, f"Next: {nxt.get('label', '')}", ts._rect(6, 404, 330, 70), bool(nxt.get("enabled"))),
+            Button(Action.UNDO, "Undo", ts._rect(344, 404, 150, 70), _can_undo(view)),
         ]
         if ts.debug:
-            buttons.append(Button("quit", "Quit", ts._rect(502, 404, 100, 70)))
+            buttons.append(Button(Action.QUIT, "Quit", ts._rect(502, 404, 100, 70)))
         _, questions = _camera_attention(view)
         if questions:
             q = questions[0]
             proposed = q.get("proposed")
             label = f"Yes: {proposed.capitalize()}" if proposed else "Confirm"
-            answers = [("camera_confirm", label, (("id", q["id"]),), "camera_confirm")]
+            answers = [(Action.CAMERA_CONFIRM, label, (("id", q["id"]),), "camera_confirm")]
             for choice in q.get("choices") or []:
                 if choice != q.get("proposed"):
-                    answers.append(("camera_confirm", choice.capitalize(), (("id", q["id"]), ("choice", choice)),
+                    answers.append((Action.CAMERA_CONFIRM, choice.capitalize(), (("id", q["id"]), ("choice", choice)),
                                     f"camera_confirm:{choice}"))
-            answers.append(("camera_dismiss", "Dismiss", (("id", q["id"]),), "camera_dismiss"))
+            answers.append((Action.CAMERA_DISMISS, "Dismiss", (("id", q["id"]),), "camera_dismiss"))
             area = ts._rect(12, 338, 676, 56)
             gap = ts._s(8)
             width = (area.width - gap * (len(answers) - 1)) // len(answers)
@@ -508,11 +525,11 @@ class _Scores(_ScreenState):
     screen = Screen.SCORES
 
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
-        buttons = [Button("undo", "Undo", ts._rect(6, 404, 200, 70), _can_undo(view))]
+        buttons = [Button(Action.UNDO, "Undo", ts._rect(6, 404, 200, 70), _can_undo(view))]
         if (view.get("camera") or {}).get("count") is not None:  # Roll with --dice-profile: the dice count
-            buttons.append(Button("read_now", "Count dice", ts._rect(214, 404, 200, 70), True, (), "count_dice"))
+            buttons.append(Button(Action.READ_NOW, "Count dice", ts._rect(214, 404, 200, 70), True, (), "count_dice"))
         if ts.debug:
-            buttons.append(Button("quit", "Quit", ts._rect(422, 404, 110, 70)))
+            buttons.append(Button(Action.QUIT, "Quit", ts._rect(422, 404, 110, 70)))
         return buttons
 
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
@@ -570,17 +587,17 @@ class _Setup(_ScreenState):
         players = game.get("players") or []
         buttons = []
         for k, p in enumerate(players[:5]):
-            buttons.append(Button("setup_pick", p["name"], ts._rect(466, 70 + k * 56, 328, 50), True,
+            buttons.append(Button(Tap.SETUP_PICK, p["name"], ts._rect(466, 70 + k * 56, 328, 50), True,
                                   (("player", p["name"]),), f"setup_pick:{p['name']}"))
         full = len(players) >= int(game.get("max_players") or 5)
         buttons += [
-            Button("setup_player", "Add player", ts._rect(6, 404, 190, 70), not full,
+            Button(Action.SETUP_PLAYER, "Add player", ts._rect(6, 404, 190, 70), not full,
                    (("player", _next_player_name(players)),)),
-            Button("setup_even", "Split evenly", ts._rect(204, 404, 220, 70), bool(players)),
-            Button("setup_start", "Start", ts._rect(432, 404, 220, 70), bool(game.get("can_start"))),
+            Button(Action.SETUP_EVEN, "Split evenly", ts._rect(204, 404, 220, 70), bool(players)),
+            Button(Action.SETUP_START, "Start", ts._rect(432, 404, 220, 70), bool(game.get("can_start"))),
         ]
         if ts.debug:
-            buttons.append(Button("quit", "Quit", ts._rect(680, 404, 114, 70)))
+            buttons.append(Button(Action.QUIT, "Quit", ts._rect(680, 404, 114, 70)))
         return buttons
 
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
@@ -604,7 +621,7 @@ class _Setup(_ScreenState):
                 else "Tap a player, then their seat on the picture")
         ts._text_fit(hint, (ts._x(466), ts._y(40)), ts._x(328), 24, ACCENT if ts.seating else DIM, min_size=14)
         for b in self.buttons(ts, view):
-            if b.action != "setup_pick":
+            if b.action != Tap.SETUP_PICK:
                 continue
             p = next(q for q in game.get("players") or [] if q["name"] == b.label)
             chosen = ts.seating == p["name"]
@@ -617,7 +634,7 @@ class _Setup(_ScreenState):
         if not game.get("players"):
             ts._text_fit("No players yet: add them on a phone (scan the code) or here", (ts._x(466), ts._y(80)),
                          ts._x(328), 24, DIM, min_size=14)
-        ts._draw_buttons([b for b in self.buttons(ts, view) if b.action != "setup_pick"])
+        ts._draw_buttons([b for b in self.buttons(ts, view) if b.action != Tap.SETUP_PICK])
         message = game.get("why") or (view.get("status") or {}).get("message") or ""
         ts._text_fit(message, (ts._x(6), ts._y(350)), ts._x(448), 24, WARN if game.get("why") else DIM, min_size=14)
         if ts._url(view):
@@ -628,13 +645,14 @@ DIE_COLOURS = {"white": (236, 236, 230), "red": (200, 52, 46), "purple": (132, 7
                "brown": (128, 84, 50), "green": (60, 160, 82), "yellow": (236, 202, 52)}
 """RGB of the Roll for the Galaxy die colours on the enrollment screen's swatch."""
 
-ENROLL_KEYS = {pygame.K_RETURN: "enroll_ok", pygame.K_KP_ENTER: "enroll_ok", pygame.K_SPACE: "enroll_ok",
-               pygame.K_a: "enroll_another", pygame.K_r: "enroll_retake", pygame.K_b: "enroll_back",
-               pygame.K_BACKSPACE: "enroll_back", pygame.K_s: "enroll_skip", pygame.K_ESCAPE: "quit", pygame.K_q: "quit"}
+ENROLL_KEYS = {pygame.K_RETURN: Action.ENROLL_OK, pygame.K_KP_ENTER: Action.ENROLL_OK, pygame.K_SPACE: Action.ENROLL_OK,
+               pygame.K_a: Action.ENROLL_ANOTHER, pygame.K_r: Action.ENROLL_RETAKE, pygame.K_b: Action.ENROLL_BACK,
+               pygame.K_BACKSPACE: Action.ENROLL_BACK, pygame.K_s: Action.ENROLL_SKIP, pygame.K_ESCAPE: Action.QUIT,
+               pygame.K_q: Action.QUIT}
 """Keys of the enrollment screen: Enter/Space OK, A another photo, R retake, B/Backspace back, S skip, Esc/Q quit."""
 
-ENROLL_BUTTONS = (("enroll_ok", "OK"), ("enroll_another", "Another"), ("enroll_retake", "Retake"),
-                  ("enroll_back", "Back"), ("enroll_skip", "Skip"), ("quit", "Quit"))
+ENROLL_BUTTONS = ((Action.ENROLL_OK, "OK"), (Action.ENROLL_ANOTHER, "Another"), (Action.ENROLL_RETAKE, "Retake"),
+                  (Action.ENROLL_BACK, "Back"), (Action.ENROLL_SKIP, "Skip"), (Action.QUIT, "Quit"))
 
 
 def _photos(n: int) -> str:
@@ -661,7 +679,7 @@ class _Enroll(_ScreenState):
         width = (area.width - gap * (len(ENROLL_BUTTONS) - 1)) // len(ENROLL_BUTTONS)
         buttons = []
         for k, (action, label) in enumerate(ENROLL_BUTTONS):
-            if action == "enroll_ok" and e.get("step") == "check":
+            if action is Action.ENROLL_OK and e.get("step") == "check":
                 label = "OK: next"
             buttons.append(Button(action, label, pygame.Rect(area.x + k * (width + gap), area.y, width, area.height),
                                   bool(enabled.get(action))))
@@ -902,7 +920,7 @@ class TouchScreen:
         qr = handler.qr_rect(self) if handler.qr_tappable else None
         if qr is None or not self._url(self._view):
             return None
-        return Button("phones_panel", "Phones", qr)
+        return Button(Tap.PHONES_PANEL, "Phones", qr)
 
     def button_at(self, pos: tuple[int, int]) -> Button | None:
         """The enabled button (or the QR code, :attr:`qr_target`) under ``pos`` (px), or None."""
@@ -937,7 +955,7 @@ class TouchScreen:
         action: str | None = None
         payload: dict[str, Any] = {}
         if event.type == pygame.QUIT:
-            action = "quit"
+            action = Action.QUIT
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             down = self.button_at(event.pos)
             self._pressed = None if down is None else down.name
@@ -946,18 +964,18 @@ class TouchScreen:
             released = self.button_at(event.pos)
             if released is not None and released.name == pressed:
                 action, payload = released.action, dict(released.payload)
-                if action == "setup_pick":  # whose seat the next tap sets: the screen's own business
+                if action == Tap.SETUP_PICK:  # whose seat the next tap sets: the screen's own business
                     self.seating = payload.get("player")
                     return None
                 if action in PANEL_ACTIONS:  # opening, closing, arming: the screen's own business too
                     self._panel(action)
                     return None
-                if action == "revoke_phones":
+                if action == Action.REVOKE_PHONES:
                     self.revoke_armed = False
             elif released is None and self.state is Screen.SETUP and self.seating:
                 point = self._frame_point(event.pos)
                 if point is not None:
-                    action, payload = "setup_seat", {"player": self.seating, "point": point}
+                    action, payload = Action.SETUP_SEAT, {"player": self.seating, "point": point}
                     self.seating = None
         elif event.type == pygame.KEYDOWN and self.state is Screen.ENROLL:
             candidate = ENROLL_KEYS.get(event.key)
@@ -965,15 +983,16 @@ class TouchScreen:
             if candidate in enabled:
                 action = candidate
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_p and self.state is not Screen.ENROLL:
-            self._panel("phones_close" if self.phones_open else "phones_panel")
+            self._panel(Tap.PHONES_CLOSE if self.phones_open else Tap.PHONES_PANEL)
             return None
         elif event.type == pygame.KEYDOWN:
-            keys = {pygame.K_SPACE: "read_now", pygame.K_u: "undo", pygame.K_BACKSPACE: "undo", pygame.K_n: "next_phase"}
+            keys = {pygame.K_SPACE: Action.READ_NOW, pygame.K_u: Action.UNDO, pygame.K_BACKSPACE: Action.UNDO,
+                    pygame.K_n: Action.NEXT_PHASE}
             if self.debug:
-                keys[pygame.K_ESCAPE] = "quit"
+                keys[pygame.K_ESCAPE] = Action.QUIT
             candidate = keys.get(event.key)
             enabled = {b.action for b in self.buttons.values() if b.enabled}
-            if candidate == "quit" or candidate in enabled:
+            if candidate is Action.QUIT or candidate in enabled:
                 action = candidate
         if action is not None:
             hub.post_action(action, origin="touchscreen", **payload)
@@ -981,8 +1000,8 @@ class TouchScreen:
 
     def _panel(self, action: str) -> None:
         """The phones panel's own taps: open it, close it, arm "New QR code" (nothing is posted)."""
-        self.revoke_armed = action == "revoke_arm"
-        self.phones_open = action != "phones_close"
+        self.revoke_armed = action == Tap.REVOKE_ARM
+        self.phones_open = action != Tap.PHONES_CLOSE
 
     def _frame_point(self, pos: tuple[int, int]) -> list[float] | None:
         """The frame pixel ``[x, y]`` under the screen point ``pos``, or None off the picture."""
@@ -1056,7 +1075,7 @@ class TouchScreen:
     def _debug_buttons(self) -> list[Button]:
         if not self.debug:
             return []
-        return [Button("quit", "Quit", self._rect(680, 404, 114, 70))]
+        return [Button(Action.QUIT, "Quit", self._rect(680, 404, 114, 70))]
 
     # ------------------------------------------------------------------ drawing helpers
 
@@ -1139,7 +1158,7 @@ class TouchScreen:
             elif button.name == self._pressed:
                 fill, colour = BUTTON_PRESSED, TEXT
             else:
-                fill, colour = (BAD if button.action == "quit" else BUTTON), TEXT
+                fill, colour = (BAD if button.action == Action.QUIT else BUTTON), TEXT
             pygame.draw.rect(self.surface, fill, button.rect, border_radius=self._s(10))
             self._text_fit(button.label, button.rect.center, button.rect.width - 12, 44, colour, anchor="center")
 

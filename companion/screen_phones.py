@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 import pygame
 
-from companion.screen import (ACCENT, BG, DIM, GOOD, PANEL, TEXT, WARN, Button, Screen, TouchScreen, seat_rgb,
+from companion.actions import Action
+from companion.screen import (ACCENT, BG, DIM, GOOD, PANEL, TEXT, WARN, Button, Screen, Tap, TouchScreen, seat_rgb,
                               _ScreenState)
 
 __all__ = ["PhonesPanel"]
@@ -34,13 +35,13 @@ class PhonesPanel(_ScreenState):
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         buttons = []
         for k, p in enumerate(_players(view)[:ROWS]):
-            buttons.append(Button("release_seat", "Free seat", ts._rect(640, 62 + k * 54, 150, 48), bool(p.get("claimed")),
+            buttons.append(Button(Action.RELEASE_SEAT, "Free seat", ts._rect(640, 62 + k * 54, 150, 48), bool(p.get("claimed")),
                                   (("player", p["name"]),), f"release_seat:{p['name']}"))
         if ts.revoke_armed:
-            buttons.append(Button("revoke_phones", "Tap again: unjoin every phone", ts._rect(6, 404, 470, 70)))
+            buttons.append(Button(Action.REVOKE_PHONES, "Tap again: unjoin every phone", ts._rect(6, 404, 470, 70)))
         else:
-            buttons.append(Button("revoke_arm", "New QR code", ts._rect(6, 404, 470, 70)))
-        buttons.append(Button("phones_close", "Back", ts._rect(484, 404, 310, 70)))
+            buttons.append(Button(Tap.REVOKE_ARM, "New QR code", ts._rect(6, 404, 470, 70)))
+        buttons.append(Button(Tap.PHONES_CLOSE, "Back", ts._rect(484, 404, 310, 70)))
         return buttons + ts._debug_buttons()
 
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:

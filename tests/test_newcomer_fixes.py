@@ -42,7 +42,7 @@ def _post(client, loop: MainLoop, url: str, body: dict):
     phone = threading.Thread(target=lambda: answer.append(client.post(url, json=body)))
     phone.start()
     while phone.is_alive():
-        loop._take_actions()
+        loop.take_actions()
         phone.join(0.005)
     return answer[0]
 
@@ -98,7 +98,7 @@ def test_phone_global_undo_is_refused_in_a_game_and_undo_report_withdraws_only_m
         assert hub.take_actions() == []  # nothing queued
         # an old phone page that still queues a plain undo: the loop refuses it, and says so in the log
         hub.post_action("undo", origin="phone")
-        loop._take_actions()
+        loop.take_actions()
     assert {e_bob.seq, e_ann.seq} <= set(flow.session.replay().applied)
     assert any("undo (phone) refused" in r.getMessage() for r in caplog.records)
     # Ann's phone withdraws Ann's report only (logged with its origin)
@@ -119,7 +119,7 @@ def test_touchscreen_undo_still_withdraws_the_newest_event_and_is_logged(store, 
     e_ann = flow.report("Ann", "hand", {"cards": 5})
     with caplog.at_level(logging.INFO, logger="companion"):
         hub.post_action("undo", origin="touchscreen")
-        loop._take_actions()
+        loop.take_actions()
     assert e_ann.seq not in set(flow.session.replay().applied)
     assert any(r.getMessage() == f"undo (touchscreen): event {e_ann.seq + 1} withdraws event {e_ann.seq}"
                for r in caplog.records)
