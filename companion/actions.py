@@ -261,9 +261,11 @@ class Posted:
     payload: Any
 
 
-def posted(action: Mapping[str, Any]) -> Posted | None:
+def posted(action: Mapping[str, Any] | Posted) -> Posted | None:
     """The :class:`Posted` of a dict as the hub queues it (``{"action": name, "origin", **payload}``), or None
-    when ``name`` is not an :class:`Action`."""
+    when ``name`` is not an :class:`Action`; a :class:`Posted` as it is."""
+    if isinstance(action, Posted):
+        return action
     name = action.get("action")
     try:
         act = Action(name) if isinstance(name, str) else None

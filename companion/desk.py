@@ -44,8 +44,9 @@ KEY_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """An idempotency key: 1-64 characters of ``[A-Za-z0-9_-]`` (the phone page makes a random one per tap)."""
 MAX_CLIENT = 128
 """Characters of a client id at most (the web's cookie makes them)."""
-AT_THE_TABLE = frozenset({"touchscreen", "button", "cli"})
-"""Origins that are physically at the box: they may do anything."""
+AT_THE_TABLE = frozenset({"touchscreen", "button", "cli", "terminal", "signal"})
+"""Origins that are physically at the box (its touchscreen, its button, its terminal, the service's signals):
+they may do anything."""
 
 
 @dataclass(frozen=True)

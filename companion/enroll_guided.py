@@ -24,8 +24,9 @@ Pairs that already have photos in ``DIR`` are left out of the walk, so running a
 ``--keep DIR`` resumes where it stopped. A camera that stops sending frames ends the walk with
 :attr:`Step.CAMERA_LOST`; the photos stay too.
 
-One loop owns the state (:func:`run_guided`); the touchscreen, the GPIO button and the terminal
-reader only post actions to an :class:`EnrollInbox`.
+The walk runs on the box's one loop (:func:`run_guided`: :class:`companion.app.MainLoop` in its enrollment
+mode, :class:`companion.modes.EnrollMode`); the touchscreen, the GPIO button and the terminal reader only post
+actions to its hub, an :class:`EnrollInbox`.
 """
 
 from __future__ import annotations
@@ -45,8 +46,8 @@ import numpy as np
 
 from companion.actions import ENROLL_ACTIONS, Action
 from companion.hub import StateHub
-from device import BadImage, CameraSource, DeviceError, EndOfStream, Frame, decode_image
-from vision.motion import MotionState, StillnessDetector
+from device import BadImage, CameraSource, Frame, decode_image
+from vision.motion import StillnessDetector
 
 __all__ = [
     "DiceCheck", "EnrollInbox", "GuidedEnrollment", "Outcome", "Pair", "Step",
@@ -505,71 +506,40 @@ def run_guided(
     on_change: Callable[[dict[str, Any]], None] | None = None,
     max_frames: int | None = None,
 ) -> Outcome:
-    """The walk's one loop: read a frame, take the posted actions, capture when asked and still, draw.
+    """The walk on the box's main loop (:class:`companion.app.MainLoop` in its enrollment mode,
+    :class:`companion.modes.EnrollMode`): frames read on the camera watch's thread, the posted actions taken,
+    a capture when asked and still, the touchscreen drawn.
 
     Args:
-        source: the camera (opened here if it is not open; closed by the caller).
+        source: the camera (opened by the loop's camera watch if it is not open; closed when the walk ends).
         enrollment: the walk's state.
-        inbox: where the views post actions.
+        inbox: the hub where the views post actions.
         stillness: tells a still table from a moving one (default thresholds when None).
         screen: a :class:`companion.screen.TouchScreen`, or None (terminal only).
-        pump: called once per frame after drawing (turns touchscreen events into actions; tests
-            script the operator here).
+        pump: called once per turn of the loop, before its posted actions are taken (turns touchscreen events
+            into actions; tests script the operator here).
         on_change: called with the view whenever the walk's revision changed (after drawing):
             the terminal prompt, ``--screenshot``.
         max_frames: stop (as Quit) after this many frames (tests).
 
     Returns:
-        The :class:`Outcome`. Ctrl-C (KeyboardInterrupt) ends the walk as Quit; a camera that stops
-        (:class:`device.DeviceError`, also a replay's end) ends it as :attr:`Step.CAMERA_LOST`.
-
-    Raises:
-        device.DeviceError: the camera cannot be opened.
-        OSError: a photo cannot be written.
+        The :class:`Outcome`. Ctrl-C (KeyboardInterrupt) ends the walk as Quit; a camera that is lost or a
+        replay that ends ends it as :attr:`Step.CAMERA_LOST` (a camera that cannot be opened too).
     """
-    from companion.screen import ScreenSnapshot
+    from companion.app import MainLoop
 
-    stillness = stillness if stillness is not None else StillnessDetector()
-    frame: Frame | None = None
-    seen_revision = -1
-    frames = 0
-
-    def draw() -> None:
-        nonlocal seen_revision
-        view = enrollment.view(frame)
-        if screen is not None:
-            live = frame.image if frame is not None else None
-            picture = enrollment.shown if (enrollment.step is Step.CHECK and enrollment.shown is not None) else live
-            screen.render(ScreenSnapshot(view=view, frame=picture))
-        if on_change is not None and enrollment.revision != seen_revision:
-            seen_revision = enrollment.revision
-            on_change(view)
-
+    loop = MainLoop(source=source, reader=None, session=None, hub=inbox,
+                    stillness=stillness if stillness is not None else StillnessDetector(), screen=screen,
+                    pump_screen=pump, enrollment=enrollment,
+                    on_change=None if on_change is None else (lambda: on_change(inbox.snapshot().view)))
     try:
-        if not getattr(source, "is_open", False):
-            source.open()
-        while not enrollment.ended:
-            try:
-                frame = source.read()
-            except EndOfStream as exc:
-                enrollment.camera_lost(f"the picture stopped: {exc}")
-                break
-            except DeviceError as exc:
-                enrollment.camera_lost(f"camera lost: {exc}")
-                break
-            frames += 1
-            state = stillness.update(frame.image, frame.timestamp)
-            for action in inbox.take_actions():
-                enrollment.handle(action["action"], action.get("why"))
-            enrollment.offer(frame, still=state is MotionState.STILL)
-            draw()
-            if pump is not None and not enrollment.ended:
-                pump()
-            if max_frames is not None and frames >= max_frames and not enrollment.ended:
-                enrollment.stop(f"stopped after {frames} frames (--max-frames)")
+        loop.run(max_frames=max_frames)
+        if not enrollment.ended:
+            enrollment.stop(f"stopped after {loop.stats.frames} frames (--max-frames)" if max_frames is not None
+                            else "stopped")
     except KeyboardInterrupt:
         enrollment.stop("interrupted (Ctrl-C)")
-    draw()
+    loop.publish()  # the walk's last step, drawn
     return enrollment.outcome()
 
 
