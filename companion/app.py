@@ -115,7 +115,7 @@ class MainLoop:
             None (the camera picture is shown live) and the view's ``"game"`` is the flow's view.
         on_announce: called with ``"last_round"`` when an end condition is first met and with
             ``"game_over"`` when the game ends (e.g. to sound the buzzer); loop thread.
-        camera_flow: the camera part of the flow (:class:`companion.camera_flow.CameraFlow`): when the
+        camera_flow: the camera part of the flow (:class:`companion.camera.CameraFlow`): when the
             scene becomes still (or a view posts ``read_now``) it reads the table and asks the
             players one-tap questions (``camera_confirm`` / ``camera_dismiss``); the view gets
             ``"camera"``. None: the flow is played from the phones only.

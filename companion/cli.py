@@ -1438,7 +1438,7 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
         _InputError: no such deck, profile or ``--calibration`` file, or a deck or profile that does not
             load (exit 3); a ``--calibration`` file that cannot be read (exit 1).
     """
-    from companion.camera_flow import CameraFlow
+    from companion.camera import CameraFlow
     from companion.paths import data_dir
     from vision import VisionError
 
@@ -1453,7 +1453,9 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
         if not path.is_file():
             raise _InputError(f"no dice profile at {path}: build one with `companion enroll roll-dice DIR`", EXIT_DEVICE)
         try:
-            dice_reader = _dice_reader("roll", args.dice_profile)
+            from vision.readers import RollDiceAdapter
+
+            dice_reader = RollDiceAdapter(_dice_reader("roll", args.dice_profile))  # the "roll_dice" reader
         except VisionError as exc:
             raise _InputError(f"cannot load dice profile {args.dice_profile}: {exc}", EXIT_DEVICE) from None
     image_dir = data_dir() / "reads"

@@ -32,11 +32,12 @@ The flow's view (``view["game"]`` of the published view for these games)::
 from __future__ import annotations
 
 import json
+import time
 import unicodedata
 import urllib.parse
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 import rules
 from companion.actions import Action, posted
@@ -255,6 +256,34 @@ class GameFlow:
             events = [e for e in self.session.events() if e.seq <= seq]
             t = self.spec.table(*self._now(rules.replay(self.session.game, self.session.settings, events).state))
         return t.round_label, t.stage, next((p.get("label") for p in t.phases if p.get("state") == "current"), None)
+
+    def preview(self, events: Sequence[tuple[str, Mapping[str, Any], str | None]],
+                withdraw: Collection[int] = ()) -> list[list[Finding]]:
+        """What the rules engine would find if ``events`` were recorded now, one after another: the engine's
+        ``apply`` on a copy of the state (nothing is recorded, the session is not changed).
+
+        Args:
+            events: ``(kind, payload, player)`` of each event, in order.
+            withdraw: seqs of events in force to leave out first, as an undo of each would.
+
+        Returns:
+            The findings each event raises (an event the engine refuses outright raises none here: recording it
+            says why).
+        """
+        game, seq, out = self.session.game, self.session.last_seq, []
+        if withdraw:
+            undos = [Event(seq + k, rules.UNDO, {"seq": s}) for k, s in enumerate(withdraw, 1)]
+            state = rules.replay(game, self.session.settings, [*self.session.events(), *undos]).state
+            seq += len(undos)
+        else:
+            state = self.session.replay().state
+        for k, (kind, payload, player) in enumerate(events, 1):
+            try:
+                state, found = game.apply(state, Event(seq + k, kind, dict(payload), time.time(), player, "camera"))
+            except (BadEvent, UnknownEvent):
+                found = []
+            out.append(list(found))
+        return out
 
     def findings(self, limit: int = 6) -> list[dict[str, Any]]:
         """The newest findings first (at most ``limit``), each with ``todo``: what to do about it. A finding

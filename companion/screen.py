@@ -341,7 +341,7 @@ PHASE_COLOURS = {"current": ACCENT, "done": (40, 46, 56), "next": PANEL}
 
 
 def _camera_attention(view: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(misplays, questions) of the view's camera block (``companion.camera_flow``)."""
+    """(misplays, questions) of the view's camera block (``companion.camera``)."""
     camera = view.get("camera") or {}
     return list(camera.get("misplays") or []), list(camera.get("questions") or [])
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.app import MainLoop
-from companion.camera_flow import CameraFlow
+from companion.camera import CameraFlow
 from companion.flows import FLOWS
 from companion.session import SessionStore
 from companion.setup_flow import TableSetup

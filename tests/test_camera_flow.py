@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from companion.app import MainLoop
-from companion.camera_flow import CameraFlow
+from companion.camera import CameraFlow
 from companion.flow import GameFlow, parse_players
 from companion.flows import FLOWS
 from companion.hub import StateHub

@@ -338,7 +338,7 @@ def test_claims_survive_a_restart(store):
 
 
 def test_camera_questions_about_a_claimed_player_are_answered_by_that_phone_or_the_touchscreen(store):
-    from companion.camera_flow import CameraFlow, Proposal
+    from companion.camera import CameraFlow, Proposal
 
     flow = race(store)
     cam = CameraFlow(flow, deck=object())

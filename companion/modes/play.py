@@ -1,4 +1,4 @@
-"""The play and scores modes: a game at the table (:mod:`companion.flow`) and its camera part (:mod:`companion.camera_flow`).
+"""The play and scores modes: a game at the table (:mod:`companion.flow`) and its camera part (:mod:`companion.camera`).
 
 The phones report, Next moves the round on, Undo withdraws the newest event; when the table becomes still the
 camera part reads it (on a worker thread when the loop has one) and asks its one-tap questions. Once the game has
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from companion.actions import Action, Posted
 from companion.desk import Changes
@@ -28,12 +28,10 @@ __all__ = ["PlayMode", "ScoresMode"]
 log = logging.getLogger(__name__)
 
 
-def _shown_as_misplay(finding: dict[str, Any], misplays: Sequence[dict[str, Any]]) -> bool:
-    """Whether a rules finding says what a camera misplay already shows: about the same player (its
-    ``where`` names them), naming the card."""
-    what, where = str(finding.get("what") or ""), str(finding.get("where") or "")
-    return any(m.get("player") and str(m["player"]) in where and m.get("card") and str(m["card"]) in what
-               for m in misplays)
+def _place(item: Mapping[str, Any]) -> tuple[Any, Any, tuple[int, ...] | None]:
+    """(player, card, cell) of a finding or a camera misplay (both the engine's findings: :mod:`companion.camera.preview`)."""
+    cell = item.get("cell")
+    return item.get("player"), item.get("card"), None if cell is None else tuple(cell)
 
 
 class PlayMode(Mode):
@@ -42,7 +40,7 @@ class PlayMode(Mode):
     Args:
         loop: the loop.
         flow: the game's :class:`companion.flow.GameFlow`.
-        camera: its camera part (:class:`companion.camera_flow.CameraFlow`), or None: played from the phones.
+        camera: its camera part (:class:`companion.camera.CameraFlow`), or None: played from the phones.
         make_camera: called with ``flow`` on :meth:`enter` when there is no ``camera`` yet (a game that a setup
             started); a camera part that cannot start leaves the game to the phones, said on both views.
     """
@@ -198,9 +196,9 @@ class PlayMode(Mode):
         view = loop.envelope(self.flow.session, game_view, findings, dice=loop.last_dice)
         if self.camera is not None:
             view["camera"] = self.camera.view()
-            shown = view["camera"].get("misplays") or []
-            if shown:
-                findings = [f for f in findings if not _shown_as_misplay(f, shown)]
+            shown = {_place(m) for m in view["camera"].get("misplays") or []}
+            if shown:  # the engine's finding about a card the camera panel shows (same player, card, cell)
+                findings = [f for f in findings if f.get("cell") is None or _place(f) not in shown]
                 view["findings"] = findings
                 view["game"] = {**game_view, "findings": findings}
         return view
