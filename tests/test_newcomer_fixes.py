@@ -230,7 +230,7 @@ def test_screenshot_in_an_unwritable_folder_is_refused_at_start(tmp_path, capsys
 def test_screenshot_that_fails_mid_run_is_one_log_line_and_the_box_goes_on(tmp_path, monkeypatch, caplog):
     import pygame
 
-    from companion.cli import demo_photos
+    from companion.commands.box import demo_photos
     from companion.screen import TouchScreen
 
     photos = tmp_path / "photos"
@@ -440,7 +440,7 @@ def test_too_large_body_is_a_json_413(hub):
 
 
 def test_demo_hint_is_said_once():
-    from companion.cli import _one_demo_hint
+    from companion.commands.box import _one_demo_hint
 
     message = ("no camera found (auto): opencv:0: no camera at /dev/video0 (opencv:0): try opencv:1, "
                "or run `companion demo` to replay photos. Connect a camera, or run `companion demo` to replay photos")
@@ -729,12 +729,12 @@ def test_unexpected_file_errors_and_ctrl_c_are_one_line(tmp_path, capsys, monkey
     assert main(["sessions", "--db", str(tmp_path / f"{long_name}.db")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "File name too long" in err[0]
-    import companion.cli as cli
+    import companion.commands.enroll as enroll
 
     def interrupted(*a, **kw):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "cmd_enroll_cards", interrupted)
+    monkeypatch.setattr(enroll, "cmd_enroll_cards", interrupted)
     assert main(["enroll", "cards", "deck", str(tmp_path)]) == 130
     assert capsys.readouterr().err.strip() == "companion: interrupted; what the command had not saved yet is not saved"
 
