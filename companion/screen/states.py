@@ -36,7 +36,7 @@ class Screen(enum.Enum):
     the tray, tap OK" over the live picture, then the photo with the dice seen; OK, Another, Retake,
     Back, Skip, Quit."""
     PHONES = "phones"
-    """The phones panel, opened by tapping the QR code (``companion.screen_phones``): the join code, which
+    """The phones panel, opened by tapping the QR code (``companion.screen.phones``): the join code, which
     seats a phone holds, Free seat, New QR code (every phone must scan again), Back."""
 
 
