@@ -30,7 +30,7 @@ from companion.desk import Changes, Desk
 from companion.errors import shown
 from companion.flow import FAULT, STORAGE, GameFlow, Outcome
 from companion.hub import Snapshot, StateHub
-from companion.modes import DiceMode, EnrollMode, Mode, ModeName, PlayMode, SetupMode
+from companion.modes import DiceMode, EnrollMode, Mode, ModeName, PlayMode, SessionMode, SetupMode
 from companion.modes.dice import DiceReader, dice_read_payload, reading_order
 from companion.pairing import PairingBook
 from companion.screen import ScreenSnapshot
@@ -255,7 +255,7 @@ class MainLoop:
     @property
     def session(self) -> Session | None:
         """The session being recorded (the d6 session, the game's), or None while a game is set up."""
-        return getattr(self.mode, "session", None)
+        return self.mode.session if isinstance(self.mode, SessionMode) else None
 
     @property
     def flow(self) -> GameFlow | None:

@@ -362,33 +362,18 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
     return (lambda flow: CameraFlow(flow, deck=deck, calibration=calibration, dice_reader=dice_reader,
                                     image_dir=image_dir)), calibration
 
-def _open_screen(args: argparse.Namespace, hub: object, phone_url: str):
+def _open_screen(args: argparse.Namespace, hub: Any, phone_url: str):
     """The touchscreen and a function that pumps its input into the hub, or (None, None)."""
     if args.no_screen:
         return None, None
-    import os
+    from companion.screen.window import open_touchscreen
 
-    import pygame
-
-    from companion.screen import TouchScreen
-
-    try:
-        screen = TouchScreen.for_display(fullscreen=not args.windowed and args.command == "run", phone_url=phone_url,
-                                         pairing=hub.pairing)
-        drawn_to_display = os.environ.get("SDL_VIDEODRIVER") != "dummy"
-    except pygame.error as exc:
-        log.info("no display for the touchscreen (%s); drawing off-screen (use --screenshot to see it)", exc)
-        screen = TouchScreen(phone_url=phone_url, pairing=hub.pairing)
-        drawn_to_display = False
-
-    def pump() -> None:
-        if pygame.display.get_init():
-            for event in pygame.event.get():
-                screen.handle_event(event, hub)
-            if drawn_to_display:
-                pygame.display.flip()
-
+    screen, pump, _, problem = open_touchscreen(hub, fullscreen=not args.windowed and args.command == "run",
+                                                phone_url=phone_url, pairing=hub.pairing)
+    if problem is not None:
+        log.info("no display for the touchscreen (%s); drawing off-screen (use --screenshot to see it)", problem)
     return screen, pump
+
 
 def _open_controls(hub, action: Action = Action.READ_NOW, buzzer_pin: int | None = None):
     """The GPIO button (posts ``action``: read now, or the next phase of a game flow), the status

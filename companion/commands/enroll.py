@@ -236,33 +236,18 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
     redraw()
     return code
 
-def _enroll_screen(args: argparse.Namespace, inbox: Any) -> tuple[Any, Any]:
+def _enroll_screen(args: argparse.Namespace, inbox: Any) -> tuple[Any, Any, bool]:
     """(screen, pump, on_display): the touchscreen for the guided enrollment (full screen on a display
     unless ``--windowed``; off-screen when there is none), a pump that turns its input into inbox
     actions, and whether it is drawn to a display (else the terminal answers)."""
-    import os
+    from companion.screen.window import open_touchscreen
 
-    import pygame
-
-    from companion.screen import TouchScreen
-
-    try:
-        screen = TouchScreen.for_display(fullscreen=not args.windowed)
-        drawn_to_display = os.environ.get("SDL_VIDEODRIVER") != "dummy"
-    except pygame.error as exc:
+    screen, pump, drawn, problem = open_touchscreen(inbox, fullscreen=not args.windowed)
+    if problem is not None:
         log.info("no display for the touchscreen (%s); drawing off-screen (use --screenshot to see it, "
-                 "or --no-screen to answer on the terminal)", exc)
-        screen = TouchScreen()
-        drawn_to_display = False
+                 "or --no-screen to answer on the terminal)", problem)
+    return screen, pump, drawn
 
-    def pump() -> None:
-        if pygame.display.get_init():
-            for event in pygame.event.get():
-                screen.handle_event(event, inbox)
-            if drawn_to_display:
-                pygame.display.flip()
-
-    return screen, pump, drawn_to_display
 
 def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
     """``companion enroll cards DECK DIR [--hexes]``: build and save a deck profile; 0 saved, 1 bad folder.

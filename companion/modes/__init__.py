@@ -7,10 +7,10 @@ runs them, one at a time, on its one loop and hub.
 
 from __future__ import annotations
 
-from companion.modes.base import Mode, ModeName
+from companion.modes.base import Mode, ModeName, SessionMode
 from companion.modes.dice import DiceMode
 from companion.modes.enroll import EnrollMode
 from companion.modes.play import PlayMode, ScoresMode
 from companion.modes.setup import SetupMode
 
-__all__ = ["DiceMode", "EnrollMode", "Mode", "ModeName", "PlayMode", "ScoresMode", "SetupMode"]
+__all__ = ["DiceMode", "EnrollMode", "Mode", "ModeName", "PlayMode", "ScoresMode", "SessionMode", "SetupMode"]

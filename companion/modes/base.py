@@ -21,7 +21,7 @@ from device import Frame
 if TYPE_CHECKING:
     from companion.app import MainLoop
 
-__all__ = ["Mode", "ModeName"]
+__all__ = ["Mode", "ModeName", "SessionMode"]
 
 
 class ModeName(enum.Enum):
@@ -136,3 +136,27 @@ class Mode:
 
     def restore(self, memo: Any) -> None:
         """Put back :meth:`memo`."""
+
+
+class SessionMode(Mode):
+    """A mode that records into a session (the d6 dice, a game): its database, id and version are the session's.
+
+    Args:
+        loop: the loop.
+        session: the :class:`companion.session.Session`.
+    """
+
+    def __init__(self, loop: MainLoop, session: Any) -> None:
+        super().__init__(loop)
+        self.session = session
+
+    @property
+    def store(self) -> Any:
+        return self.session.store
+
+    @property
+    def game_id(self) -> str:
+        return self.session.id
+
+    def version(self) -> int:
+        return self.session.last_seq

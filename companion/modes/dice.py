@@ -11,7 +11,7 @@ import numpy as np
 from companion.actions import Action, Posted
 from companion.errors import StorageError
 from companion.flow import Outcome
-from companion.modes.base import Mode, ModeName
+from companion.modes.base import ModeName, SessionMode
 from device import Frame
 from rules import RulesError
 from rules.d6 import DICE_READ
@@ -67,7 +67,7 @@ def dice_read_payload(read: DiceRead, frame: Frame, image: str | None = None) ->
     }
 
 
-class DiceMode(Mode):
+class DiceMode(SessionMode):
     """Read the d6 dice whenever the table becomes still (or a view asks), record each read, Undo.
 
     Args:
@@ -79,20 +79,8 @@ class DiceMode(Mode):
     name = ModeName.DICE
 
     def __init__(self, loop: MainLoop, reader: DiceReader, session: Any) -> None:
-        super().__init__(loop)
+        super().__init__(loop, session)
         self.reader = reader
-        self.session = session
-
-    @property
-    def store(self) -> Any:
-        return self.session.store
-
-    @property
-    def game_id(self) -> str:
-        return self.session.id
-
-    def version(self) -> int:
-        return self.session.last_seq
 
     def handle(self, act: Posted) -> Outcome | None:
         """Read now, Undo; the game flow's actions and camera answers are said to need a game flow."""

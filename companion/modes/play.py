@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from companion.actions import Action, Posted
 from companion.desk import Changes
 from companion.flow import GameFlow, Outcome, handle_action
-from companion.modes.base import Mode, ModeName
+from companion.modes.base import Mode, ModeName, SessionMode
 from companion.modes.dice import undo
 from device import Frame
 from vision.motion import MotionState
@@ -34,7 +34,7 @@ def _place(item: Mapping[str, Any]) -> tuple[Any, Any, tuple[int, ...] | None]:
     return item.get("player"), item.get("card"), None if cell is None else tuple(cell)
 
 
-class PlayMode(Mode):
+class PlayMode(SessionMode):
     """A game at the table.
 
     Args:
@@ -49,30 +49,15 @@ class PlayMode(Mode):
 
     def __init__(self, loop: MainLoop, flow: GameFlow, camera: Any = None,
                  make_camera: Callable[[GameFlow], Any] | None = None) -> None:
-        super().__init__(loop)
+        super().__init__(loop, flow.session)
         self.flow = flow
         self.camera = camera
         self.make_camera = make_camera
         self._read_started = 0.0
 
     @property
-    def session(self) -> Any:
-        return self.flow.session
-
-    @property
-    def store(self) -> Any:
-        return self.flow.session.store
-
-    @property
-    def game_id(self) -> str:
-        return self.flow.session.id
-
-    @property
     def names(self) -> list[str]:
         return self.flow.names
-
-    def version(self) -> int:
-        return self.flow.session.last_seq
 
     def changes_since(self, version: int) -> Changes:
         after = [e for e in self.flow.session.events() if e.seq > version]

@@ -310,3 +310,33 @@ class TouchScreen(Canvas):
         if not self.debug:
             return []
         return [Button(Action.QUIT, "Quit", self.rect(680, 404, 114, 70))]
+
+
+def open_touchscreen(hub: Any, *, fullscreen: bool, **kw: Any) -> tuple[TouchScreen, Callable[[], None], bool, Exception | None]:
+    """The touchscreen on the display (:meth:`TouchScreen.for_display`), else drawn off-screen, and a pump that
+    turns its input into actions posted to ``hub`` (call it once per turn of the loop).
+
+    Args:
+        hub: where taps and keys post (a :class:`companion.hub.StateHub`).
+        fullscreen: full screen (the Pi's panel) or a window.
+        kw: :class:`TouchScreen` arguments (``phone_url``, ``pairing``).
+
+    Returns:
+        ``(screen, pump, drawn to a display, the display's error or None)``: with no display (no video device)
+        the screen draws off-screen (``--screenshot`` shows it) and the error says why.
+    """
+    problem: Exception | None = None
+    try:
+        screen = TouchScreen.for_display(fullscreen=fullscreen, **kw)
+        drawn = os.environ.get("SDL_VIDEODRIVER") != "dummy"
+    except pygame.error as exc:
+        screen, drawn, problem = TouchScreen(**kw), False, exc
+
+    def pump() -> None:
+        if pygame.display.get_init():
+            for event in pygame.event.get():
+                screen.handle_event(event, hub)
+            if drawn:
+                pygame.display.flip()
+
+    return screen, pump, drawn, problem
