@@ -32,11 +32,11 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
 from companion import records
+from companion.actions import SEAT_ACTIONS, TOUCHSCREEN_ONLY, UNRECORDED, Action
 from companion.errors import BadEntry, SessionError, StorageError, shown
 from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, OK, STALE, STORAGE, Outcome
 
-__all__ = ["AT_THE_TABLE", "Changes", "Desk", "KEY_PATTERN", "MAX_CLIENT", "SEAT_ACTIONS", "TOUCHSCREEN_ONLY",
-           "Table", "UNRECORDED"]
+__all__ = ["AT_THE_TABLE", "Changes", "Desk", "KEY_PATTERN", "MAX_CLIENT", "Table"]
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +44,9 @@ KEY_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """An idempotency key: 1-64 characters of ``[A-Za-z0-9_-]`` (the phone page makes a random one per tap)."""
 MAX_CLIENT = 128
 """Characters of a client id at most (the web's cookie makes them)."""
-AT_THE_TABLE = frozenset({"touchscreen", "button", "cli"})
-"""Origins that are physically at the box: they may do anything."""
-TOUCHSCREEN_ONLY = frozenset({"release_seat", "revoke_phones", "quit"})
-"""Actions no phone may post."""
-SEAT_ACTIONS = frozenset({"report", "undo_report", "claim_seat"})
-"""Actions for one player's seat (the version rule looks at that player's events and the round)."""
-UNRECORDED = frozenset({"read_now", "quit", "release_seat", "revoke_phones"})
-"""Actions that record no event: no version check."""
+AT_THE_TABLE = frozenset({"touchscreen", "button", "cli", "terminal", "signal"})
+"""Origins that are physically at the box (its touchscreen, its button, its terminal, the service's signals):
+they may do anything."""
 
 
 @dataclass(frozen=True)
@@ -175,7 +170,7 @@ class Desk:
 
     def _apply(self, name: str, action: Mapping[str, Any], key: str | None, store: Any) -> Outcome:
         memo = self.table.memo()
-        atomic = store is not None and store.read_only is None and name not in ("read_now", "quit")
+        atomic = store is not None and store.read_only is None and name not in (Action.READ_NOW, Action.QUIT)
         try:
             with store.transaction(write=True, doing=name) if atomic else contextlib.nullcontext():
                 outcome = self.table.apply(action)
@@ -209,10 +204,10 @@ class Desk:
         if origin in AT_THE_TABLE or origin == "camera":
             return ""
         if name in TOUCHSCREEN_ONLY:
-            return {"quit": "only the box itself can be stopped (its touchscreen, or the service)",
-                    "release_seat": "only the touchscreen can free a seat for another phone",
-                    "revoke_phones": "only the touchscreen can make a new join code"}[name]
-        if name == "undo" and self.table.in_flow():
+            return {Action.QUIT: "only the box itself can be stopped (its touchscreen, or the service)",
+                    Action.RELEASE_SEAT: "only the touchscreen can free a seat for another phone",
+                    Action.REVOKE_PHONES: "only the touchscreen can make a new join code"}[name]
+        if name == Action.UNDO and self.table.in_flow():
             return ("a phone undoes only its own report (Undo my last report); the table's Undo is on the "
                     "touchscreen")
         player = self.table.seat_of(action)

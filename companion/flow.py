@@ -32,13 +32,15 @@ The flow's view (``view["game"]`` of the published view for these games)::
 from __future__ import annotations
 
 import json
+import time
 import unicodedata
 import urllib.parse
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 import rules
+from companion.actions import Action, posted
 from companion.errors import BadEntry, shown
 from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
 from rules import BadEvent, Event, Finding, Progress, UnknownEvent
@@ -254,6 +256,34 @@ class GameFlow:
             events = [e for e in self.session.events() if e.seq <= seq]
             t = self.spec.table(*self._now(rules.replay(self.session.game, self.session.settings, events).state))
         return t.round_label, t.stage, next((p.get("label") for p in t.phases if p.get("state") == "current"), None)
+
+    def preview(self, events: Sequence[tuple[str, Mapping[str, Any], str | None]],
+                withdraw: Collection[int] = ()) -> list[list[Finding]]:
+        """What the rules engine would find if ``events`` were recorded now, one after another: the engine's
+        ``apply`` on a copy of the state (nothing is recorded, the session is not changed).
+
+        Args:
+            events: ``(kind, payload, player)`` of each event, in order.
+            withdraw: seqs of events in force to leave out first, as an undo of each would.
+
+        Returns:
+            The findings each event raises (an event the engine refuses outright raises none here: recording it
+            says why).
+        """
+        game, seq, out = self.session.game, self.session.last_seq, []
+        if withdraw:
+            undos = [Event(seq + k, rules.UNDO, {"seq": s}) for k, s in enumerate(withdraw, 1)]
+            state = rules.replay(game, self.session.settings, [*self.session.events(), *undos]).state
+            seq += len(undos)
+        else:
+            state = self.session.replay().state
+        for k, (kind, payload, player) in enumerate(events, 1):
+            try:
+                state, found = game.apply(state, Event(seq + k, kind, dict(payload), time.time(), player, "camera"))
+            except (BadEvent, UnknownEvent):
+                found = []
+            out.append(list(found))
+        return out
 
     def findings(self, limit: int = 6) -> list[dict[str, Any]]:
         """The newest findings first (at most ``limit``), each with ``todo``: what to do about it. A finding
@@ -499,19 +529,22 @@ def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
     Returns:
         What was done; ``error`` holds the message of a refused action (nothing recorded).
     """
-    name, origin = action.get("action"), str(action.get("origin") or "cli")
+    act = posted(action)
+    if act is None:
+        return None
+    what, origin, p = act.action, act.origin, act.payload
     try:
-        if name == "next_phase":
+        if what is Action.NEXT_PHASE:
             events = flow.next_phase(origin)
             return Outcome(events, f"{flow.table().round_label}: {flow.table().stage}")
-        if name == "report":
-            event = flow.report(action.get("player"), action.get("form"), action.get("values"), origin)
+        if what is Action.REPORT:
+            event = flow.report(p.player, p.form, p.values, origin)
             return Outcome([event], f"{event.player}: {event.kind.replace('_', ' ')} recorded (#{event.seq})")
-        if name == "undo_report":
-            undo = flow.undo_report(action.get("player"), origin)
+        if what is Action.UNDO_REPORT:
+            undo = flow.undo_report(p.player, origin)
             if undo is None:
-                return Outcome([], f"{action.get('player')} has no report to undo")
-            return Outcome([undo], f"{action.get('player')}: report #{undo.payload['seq']} undone")
+                return Outcome([], f"{p.player} has no report to undo")
+            return Outcome([undo], f"{p.player}: report #{undo.payload['seq']} undone")
     except BadEntry as exc:
         return Outcome([], "", str(exc))
     return None

@@ -339,6 +339,7 @@ class GameSpec(Protocol):
         report_forms: event kind -> the form that reports it, for the reports a phone may withdraw only
             while that form is open (:meth:`companion.flow.GameFlow.undo_report`): a setup once the first
             round started, a phase or action choice once revealed.
+        camera: the camera part, or None.
     """
 
     name: str
@@ -346,6 +347,7 @@ class GameSpec(Protocol):
     bgg_id: int | None
     columns: tuple[Column, ...]
     report_forms: Mapping[str, str]
+    camera: Any
 
     @property
     def game(self) -> Any: ...
@@ -403,12 +405,15 @@ class FlowBase:
         report_forms: see :class:`GameSpec`.
         fixed: settings the flow decides, not the players (Roll: ``{"tracking": "tableau"}``: players report
             their tableau; the dice are not followed).
+        camera: the game's camera part (:class:`companion.camera.spec.CameraSpec`: the readers it uses and in
+            which passes, its watchers, what a change becomes), or None: played from the phones only.
     """
 
     game: ClassVar[Any]
     columns: ClassVar[tuple[Column, ...]] = STANDARD_COLUMNS
     report_forms: ClassVar[Mapping[str, str]] = {}
     fixed: ClassVar[Mapping[str, Any]] = {}
+    camera: ClassVar[Any] = None
 
     @property
     def info(self) -> GameInfo:

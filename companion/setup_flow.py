@@ -37,6 +37,7 @@ import time
 from typing import Any, Callable, Mapping, Sequence
 
 from companion import records
+from companion.actions import SETUP_ACTIONS, Action, posted
 from companion.errors import BadEntry, shown
 from companion.flow import GameFlow, Outcome, check_player_colour, check_player_name
 from companion.session import new_id
@@ -46,8 +47,6 @@ from vision.table import even_zones, zones_from_seats
 log = logging.getLogger(__name__)
 
 __all__ = ["SETUP_ACTIONS", "TableSetup"]
-
-SETUP_ACTIONS = ("setup_player", "setup_remove", "setup_rename", "setup_seat", "setup_even", "setup_start")
 
 
 class TableSetup:
@@ -272,26 +271,26 @@ class TableSetup:
     def handle(self, action: Mapping[str, Any], frame_size: tuple[int, int] | None = None) -> Outcome | None:
         """Carry out a setup action (see the module doc); None for other actions. The outcome's ``events``
         are the setup events recorded (Start records none: its session is new)."""
-        name = action.get("action")
-        origin = str(action.get("origin") or "cli")
+        act = posted(action)
+        if act is None or act.action not in SETUP_ACTIONS:
+            return None
+        what, origin, p = act.action, act.origin, act.payload
         self.recorded = []
         try:
-            if name == "setup_player":
-                message = self.add_player(action.get("player"), action.get("colour"), origin)
-            elif name == "setup_remove":
-                message = self.remove_player(action.get("player"), origin)
-            elif name == "setup_rename":
-                message = self.rename_player(action.get("player"), action.get("name"), origin)
-            elif name == "setup_seat":
-                message = self.seat(action.get("player"), action.get("point"), origin)
-            elif name == "setup_even":
+            if what is Action.SETUP_PLAYER:
+                message = self.add_player(p.player, p.colour, origin)
+            elif what is Action.SETUP_REMOVE:
+                message = self.remove_player(p.player, origin)
+            elif what is Action.SETUP_RENAME:
+                message = self.rename_player(p.player, p.name, origin)
+            elif what is Action.SETUP_SEAT:
+                message = self.seat(p.player, p.point, origin)
+            elif what is Action.SETUP_EVEN:
                 message = self.even(origin)
-            elif name == "setup_start":
+            else:  # Start
                 flow = self.start(frame_size)
                 return Outcome([], f"{self.spec.title} started: {', '.join(flow.names)} (session {flow.session.id})",
                                changed=True)
-            else:
-                return None
         except BadEntry as exc:
             return Outcome([], "", str(exc))
         return Outcome(list(self.recorded), message)

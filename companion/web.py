@@ -78,6 +78,7 @@ from flask import Flask, Response, jsonify, redirect, render_template, request, 
 from flask_limiter import Limiter
 from werkzeug.exceptions import HTTPException
 
+from companion.actions import Action, phone_names
 from companion.hub import ANSWER_KEYS, Pairing, Snapshot, StateHub
 from companion.webauth import JOIN_TO_ACT, HostGuard, Phone, RateLimits, join_cookie, phone_of
 from companion.webinput import BadInput, choice, form_values, json_body, text, version_and_key, whole
@@ -88,7 +89,7 @@ __all__ = ["create_app", "serve", "PhoneServer", "ServerLimits", "RateLimits", "
 
 log = logging.getLogger(__name__)
 
-PHONE_ACTIONS = ("read_now", "undo", "next_phase")
+PHONE_ACTIONS = phone_names("action")
 """Actions a phone may post to ``/api/action`` (a phone cannot stop the box); ``undo`` only in d6 mode,
 ``next_phase`` only in a game flow."""
 
@@ -316,7 +317,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
             body["state"] = state_json(hub.snapshot())
         return jsonify(body), status
 
-    def ask(action: str, who: Phone, body: dict[str, Any], example: str, **payload: Any) -> tuple[Response, int]:
+    def ask(action: Action, who: Phone, body: dict[str, Any], example: str, **payload: Any) -> tuple[Response, int]:
         version, key = version_and_key(body, example)
         return answer(hub.request(action, "phone", reply_s, client=who.client, version=version, key=key, **payload))
 
@@ -416,15 +417,15 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
                           allowed=list(PHONE_ACTIONS), field="action")
         game = hub.snapshot().view.get("game") or {}
         in_flow = bool(game.get("flow"))
-        if action == "read_now":  # asks for a read; the read itself is recorded by the loop
-            hub.post_action("read_now", origin="phone", client=who.client)
+        if action == Action.READ_NOW:  # asks for a read; the read itself is recorded by the loop
+            hub.post_action(Action.READ_NOW, origin="phone", client=who.client)
             return jsonify({"accepted": action}), 202
-        if action == "undo":
+        if action == Action.UNDO:
             if in_flow:
                 return _error(403, "in a game a phone withdraws only its own report: pick your seat and tap "
                                    "\"Undo my last report\" (POST /api/report/undo {\"player\": name}); "
                                    "the Undo of the whole table is on the touchscreen")
-            return ask("undo", who, body, '{"action": "undo", "version": 12, "key": "k1"}')
+            return ask(Action.UNDO, who, body, '{"action": "undo", "version": 12, "key": "k1"}')
         if not in_flow:
             from companion.flows import run_hint
 
@@ -435,9 +436,9 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
             return answer({"recorded": [], "message": "", "status": 409, "version": None,
                            "error": f"Next now means {now or 'nothing'!r}, not {label[:40]!r}: nothing moved; "
                                     "look at the table and tap again"})
-        return ask("next_phase", who, body, example)
+        return ask(Action.NEXT_PHASE, who, body, example)
 
-    def seat_route(action: str) -> Callable[[], tuple[Response, int]]:
+    def seat_route(action: Action) -> Callable[[], tuple[Response, int]]:
         """A POST whose only field is ``player`` (a seat): claiming it, withdrawing its newest report."""
         def route() -> tuple[Response, int]:
             who = refuse_unjoined()
@@ -445,11 +446,11 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
             body = json_body(example)
             return ask(action, who, body, example, player=text(body, "player", example, what="a player's name"))
 
-        route.__name__ = f"api_{action}"  # each its own rate-limit bucket and endpoint
+        route.__name__ = f"api_{action.value}"  # each its own rate-limit bucket and endpoint
         return limiter.limit(limits.act)(route)
 
-    app.add_url_rule("/api/seat", view_func=seat_route("claim_seat"), methods=["POST"])
-    app.add_url_rule("/api/report/undo", view_func=seat_route("undo_report"), methods=["POST"])
+    for seat_action in (Action.CLAIM_SEAT, Action.UNDO_REPORT):
+        app.add_url_rule(f"/api/{seat_action.phone}", view_func=seat_route(seat_action), methods=["POST"])
 
     @app.post("/api/report")
     @limiter.limit(limits.act)
@@ -460,7 +461,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         player = text(body, "player", example, what="a player's name")
         form = text(body, "form", example, what="a form's id")
         values = form_values(body, example)
-        return ask("report", who, body, example, player=player, form=form, values=values)
+        return ask(Action.REPORT, who, body, example, player=player, form=form, values=values)
 
     @app.post("/api/setup")
     @limiter.limit(limits.act)
@@ -468,7 +469,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         who = refuse_unjoined()
         example = '{"action": "player", "name": "Ann", "colour": "red", "version": 0, "key": "k1"}'
         body = json_body(example)
-        what = choice(body, "action", ("player", "remove", "rename", "even", "start"), example)
+        what = choice(body, "action", phone_names("setup"), example)
         if not (hub.snapshot().view.get("game") or {}).get("setup"):
             return answer({"recorded": [], "message": "", "status": 409, "version": None,
                            "error": "no game is being set up now (the game has started, or this box reads d6 "
@@ -479,7 +480,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
                          or (key == "new_name" and what == "rename"), what="a name" if key != "colour" else "a colour")
             if value is not None:
                 extra[payload_key] = value
-        return ask(f"setup_{what}", who, body, example, **extra)
+        return ask(Action.for_phone("setup", what), who, body, example, **extra)
 
     @app.post("/api/camera")
     @limiter.limit(limits.act)
@@ -488,10 +489,10 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         example = '{"id": 3, "answer": "confirm", "version": 12, "key": "k1"}'
         body = json_body(example)
         qid = whole(body, "id", example, what="the question's number")
-        reply = choice(body, "answer", ("confirm", "dismiss"), example)
+        answer_action = Action.for_phone("camera", choice(body, "answer", phone_names("camera"), example))
         picked = text(body, "choice", example, required=False, what="one of the question's choices")
-        extra = {"choice": picked} if reply == "confirm" and picked else {}
-        return ask(f"camera_{reply}", who, body, example, id=qid, **extra)
+        extra = {"choice": picked} if answer_action is Action.CAMERA_CONFIRM and picked else {}
+        return ask(answer_action, who, body, example, id=qid, **extra)
 
     return app
 

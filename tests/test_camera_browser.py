@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.app import MainLoop
-from companion.camera_flow import CameraFlow
+from companion.camera import CameraFlow
 from companion.flows import FLOWS
 from companion.session import SessionStore
 from companion.setup_flow import TableSetup
@@ -32,7 +32,7 @@ class LoopThread:
 
     def _run(self) -> None:
         while not self.stop.is_set():
-            if self.loop._take_actions():
+            if self.loop.take_actions():
                 self.loop.publish()
             self.stop.wait(0.02)  # the loop's pace; returns at once when the test stops it
 

@@ -101,8 +101,7 @@ def test_next_phase_without_a_flow_is_refused_with_a_message(store):
     hub = StateHub()
     loop = MainLoop(source=FakeCamera([np.zeros((20, 20, 3), np.uint8)] * 3), reader=object(), session=session,
                     hub=hub, stillness=StillnessDetector(), sleep=lambda s: None)
-    hub.post_action("next_phase", origin="touchscreen")
-    loop._take_actions()
+    loop.dispatch({"action": "next_phase", "origin": "touchscreen"})
     assert "needs a game flow" in loop.message and session.last_seq == 0
 
 

@@ -42,7 +42,7 @@ def _post(client, loop: MainLoop, url: str, body: dict):
     phone = threading.Thread(target=lambda: answer.append(client.post(url, json=body)))
     phone.start()
     while phone.is_alive():
-        loop._take_actions()
+        loop.take_actions()
         phone.join(0.005)
     return answer[0]
 
@@ -98,7 +98,7 @@ def test_phone_global_undo_is_refused_in_a_game_and_undo_report_withdraws_only_m
         assert hub.take_actions() == []  # nothing queued
         # an old phone page that still queues a plain undo: the loop refuses it, and says so in the log
         hub.post_action("undo", origin="phone")
-        loop._take_actions()
+        loop.take_actions()
     assert {e_bob.seq, e_ann.seq} <= set(flow.session.replay().applied)
     assert any("undo (phone) refused" in r.getMessage() for r in caplog.records)
     # Ann's phone withdraws Ann's report only (logged with its origin)
@@ -119,7 +119,7 @@ def test_touchscreen_undo_still_withdraws_the_newest_event_and_is_logged(store, 
     e_ann = flow.report("Ann", "hand", {"cards": 5})
     with caplog.at_level(logging.INFO, logger="companion"):
         hub.post_action("undo", origin="touchscreen")
-        loop._take_actions()
+        loop.take_actions()
     assert e_ann.seq not in set(flow.session.replay().applied)
     assert any(r.getMessage() == f"undo (touchscreen): event {e_ann.seq + 1} withdraws event {e_ann.seq}"
                for r in caplog.records)
@@ -230,7 +230,7 @@ def test_screenshot_in_an_unwritable_folder_is_refused_at_start(tmp_path, capsys
 def test_screenshot_that_fails_mid_run_is_one_log_line_and_the_box_goes_on(tmp_path, monkeypatch, caplog):
     import pygame
 
-    from companion.cli import demo_photos
+    from companion.commands.box import demo_photos
     from companion.screen import TouchScreen
 
     photos = tmp_path / "photos"
@@ -440,7 +440,7 @@ def test_too_large_body_is_a_json_413(hub):
 
 
 def test_demo_hint_is_said_once():
-    from companion.cli import _one_demo_hint
+    from companion.commands.box import _one_demo_hint
 
     message = ("no camera found (auto): opencv:0: no camera at /dev/video0 (opencv:0): try opencv:1, "
                "or run `companion demo` to replay photos. Connect a camera, or run `companion demo` to replay photos")
@@ -729,12 +729,12 @@ def test_unexpected_file_errors_and_ctrl_c_are_one_line(tmp_path, capsys, monkey
     assert main(["sessions", "--db", str(tmp_path / f"{long_name}.db")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "File name too long" in err[0]
-    import companion.cli as cli
+    import companion.commands.enroll as enroll
 
     def interrupted(*a, **kw):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "cmd_enroll_cards", interrupted)
+    monkeypatch.setattr(enroll, "cmd_enroll_cards", interrupted)
     assert main(["enroll", "cards", "deck", str(tmp_path)]) == 130
     assert capsys.readouterr().err.strip() == "companion: interrupted; what the command had not saved yet is not saved"
 

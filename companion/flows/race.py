@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from companion.camera_flow import Proposal, TableauCamera
+from companion.camera import Proposal, TableauCamera
 from companion.errors import BadEntry
 from companion.flow_spec import Field, FlowBase, Form, TableRound
 from rules import Progress

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from companion.camera_flow import Proposal, TableauCamera, colour_counts
+from companion.camera import CardPass, CountPass, DicePass, Proposal, ReadPass, TableauCamera, colour_counts
 from companion.errors import BadEntry
 from companion.flow_spec import Field, FlowBase, Form, TableRound
 from rules import Progress
@@ -27,9 +27,20 @@ class RollCamera(TableauCamera):
     """Roll for the Galaxy's part of the camera flow (tableau tracking: issue 3, 5): a tile seen in a
     player's zone but not in their tableau becomes "Ann built Space Piracy?" (``tile_built``,
     p.6 Develop / Settle: a completed tile joins the tableau). The starting tiles are reported with
-    the Setup form (faction and home world are picked from lists), so nothing is asked during setup."""
+    the Setup form (faction and home world are picked from lists), so nothing is asked during setup.
+
+    Its passes (:attr:`passes`): the tiles (an enrolled deck), then with a dice profile, once per still table,
+    the end-of-game count of citizenry and cups (p.8 Victory) once the game is over, else the phase strips
+    before Reveal (p.3 Assign)."""
 
     covers = ("tile",)
+
+    @property
+    def passes(self) -> tuple[ReadPass, ...]:
+        """The tile pass, the count (citizenry, then cups) and the phase strips."""
+        return (CardPass(),
+                CountPass("count", self.count_places, self.wants_count, self.count_prompt, self.count_proposals),
+                DicePass("phase", self.wants_dice, self.dice_proposals))
 
     @staticmethod
     def _faction_of(name: str) -> str | None:

@@ -1,0 +1,146 @@
+"""Which readers a game's camera part uses, and in which passes over a still table (declared, not special-cased).
+
+A game's camera part (:class:`companion.camera.spec.CameraSpec`) lists its passes in ``passes``; the camera flow
+runs each one whose reader the box has (``"cards"``: an enrolled deck; ``"roll_dice"``: a Roll for the Galaxy
+dice profile):
+
+- :class:`CardPass`: the cards in every player's zone, on each of the ``confirm_reads`` reads of a still table
+  (the watchers want agreeing reads);
+- :class:`DicePass`: the dice in every zone, once per still table while the game wants them (Roll: the phase
+  strips before Reveal), each zone's dice becoming questions;
+- :class:`CountPass`: a count in steps, once per still table while the game wants it (Roll for the Galaxy's
+  end-of-game dice count, p.8 Victory: the citizenry, then the cups), each step's dice becoming questions and the
+  table told what to do before the next step.
+
+Of the once-per-still-table passes the first one wanted runs (in the declared order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence, Union
+
+import numpy as np
+
+from companion.camera.questions import Proposal
+
+__all__ = ["CardPass", "CountPass", "DicePass", "ReadPass", "ReadPlan", "Sight", "colour_counts", "dice_by_zone"]
+
+DiceByZone = Mapping[str, list[dict[str, Any]]]
+"""Player -> the dice seen in that player's zone (``RollDieObservation.to_json()`` dicts)."""
+
+
+@dataclass(frozen=True)
+class CardPass:
+    """The cards in each player's zone, on every read of a still table; each zone's cards go to its player's
+    watcher (a grid anchored on the card :meth:`~companion.camera.spec.CameraSpec.anchor` names).
+
+    Attributes:
+        reader: the reader it needs (an enrolled deck of cards or tiles).
+    """
+
+    reader: str = "cards"
+
+
+@dataclass(frozen=True)
+class DicePass:
+    """The dice in each player's zone, once per still table while ``wanted``.
+
+    Attributes:
+        name: the pass's name (``"phase"``): :attr:`ReadPlan.dice`.
+        wanted: ``(engine view) -> bool``: whether the dice are worth reading now.
+        propose: ``(dice by zone, engine view, image path or None) -> [Proposal]``: the questions.
+        reader: the reader it needs.
+    """
+
+    name: str
+    wanted: Callable[[Mapping[str, Any]], bool]
+    propose: Callable[[DiceByZone, Mapping[str, Any], str | None], list[Proposal]]
+    reader: str = "roll_dice"
+
+
+@dataclass(frozen=True)
+class CountPass:
+    """A count of the dice in steps (``places``), one step per still table while ``wanted``; "read now" once the
+    count is done counts again.
+
+    Attributes:
+        name: the pass's name (``"count"``): :attr:`ReadPlan.dice`.
+        places: the steps in order (Roll: ``("citizenry", "cup")``).
+        wanted: ``(engine view) -> bool``: whether the count applies now (the game is over).
+        prompt: ``(next place or None when done) -> str``: what the table does before that step.
+        propose: ``(dice by zone, engine view, place, each player's {colour: n} of the step before, image path or
+            None) -> [Proposal]``: one question per player for this step.
+        reader: the reader it needs.
+    """
+
+    name: str
+    places: tuple[str, ...]
+    wanted: Callable[[Mapping[str, Any]], bool]
+    prompt: Callable[[str | None], str]
+    propose: Callable[[DiceByZone, Mapping[str, Any], str, Mapping[str, Mapping[str, int]], str | None], list[Proposal]]
+    reader: str = "roll_dice"
+
+
+ReadPass = Union[CardPass, DicePass, CountPass]
+"""One declared pass."""
+
+
+@dataclass(frozen=True)
+class ReadPlan:
+    """What one camera read looks at, decided from the game state on the loop's thread.
+
+    ``image``: ``uint8[H, W, 3]`` BGR still frame; ``photo``: the replayed file behind it or None;
+    ``names``: the players; ``anchors``: anchor card id (or None) -> the players whose station grid
+    is anchored on it (empty without a card pass); ``dice``: the name of the once-per-still-table pass this read
+    runs (``"count"``, ``"phase"``) or None; ``count_place``: the count's step (``"cup"`` ...) when that pass is
+    a :class:`CountPass`; ``counting``: a count applies now (reads without it keep its message).
+    """
+
+    image: np.ndarray
+    photo: str | None
+    names: tuple[str, ...]
+    anchors: Mapping[str | None, tuple[str, ...]]
+    dice: str | None = None
+    count_place: str | None = None
+    counting: bool = False
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What the camera saw for a :class:`ReadPlan` (:meth:`companion.camera.flow.CameraFlow.see`).
+
+    ``cards``: player -> the :class:`vision.cards.Card` in that player's zone; ``dice``: player ->
+    die JSON objects, None when the plan had no dice pass; ``markers``: ``{"moved": [ids],
+    "message"}`` when the calibration markers moved, else None.
+    """
+
+    plan: ReadPlan
+    cards: Mapping[str, list[Any]]
+    dice: DiceByZone | None
+    markers: dict[str, Any] | None
+
+
+def colour_counts(dice: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """``{colour: n}`` of ``RollDieObservation.to_json()`` dicts (a die of unknown colour, null, is left out)."""
+    out: dict[str, int] = {}
+    for d in dice:
+        if d.get("colour"):
+            out[d["colour"]] = out.get(d["colour"], 0) + 1
+    return out
+
+
+def dice_by_zone(dice: Sequence[Any], names: Sequence[str], zones: Any, calibration: Any) -> dict[str, list[dict[str, Any]]]:
+    """The dice of a read (objects with ``box`` ``(x, y, w, h)`` px and ``to_json()``) by the player zone their
+    centre lies in (``zones``: :class:`vision.table.Zones`, in table mm with a ``calibration``); dice outside the
+    players' zones are left out."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for die in dice:
+        x, y, w, h = die.box
+        point = np.array([[x + w / 2.0, y + h / 2.0]], np.float64)
+        if zones.units == "mm" and calibration is not None:
+            point = calibration.to_mm(point)
+        zone = zones.zone_of(point[0])
+        if zone in names:
+            out.setdefault(zone, []).append(die.to_json())
+    return out

@@ -1,0 +1,397 @@
+"""``companion run`` and ``companion demo``: the main loop with the views around it (the touchscreen, the phone
+view, the GPIO button and buzzer), on the camera or a replay of photos; a game's flow (``--game``) with its setup,
+options and camera parts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable
+
+from companion.actions import Action
+from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
+from companion.commands.files import dice_reader_for, load_deck, profile_path, unwritable_folder
+
+log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
+
+def demo_photos() -> Path:
+    """The folder of real dice photos bundled with the package (BSD-3, see its README)."""
+    return Path(str(resources.files("companion") / "demo" / "photos"))
+
+def _game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of ``--game`` given on the command line (its declaration's flags: ``--races``,
+    ``--advanced``, ...) as the flows' ``settings(seats, options)`` take them; {} for d6."""
+    from companion.flows import FLOWS
+    from companion.game_options import given_options
+
+    spec = FLOWS.get(args.game)
+    return {} if spec is None else given_options(args, spec.info)
+
+def _new_game_settings(args: argparse.Namespace, options: dict[str, Any]) -> dict[str, Any] | None:
+    """The settings of a new ``--game`` from ``--players`` and ``options``, checked before any
+    database file is opened or created; None without ``--players`` (resume, or the setup step).
+
+    Raises:
+        companion.errors.BadEntry: a bad player list, race or objective.
+        rules.RulesError: settings the game refuses (e.g. one player for a 2-4 player game).
+    """
+    from companion.flow import parse_players
+    from companion.flows import FLOWS
+
+    if args.players is None:
+        return None
+    import rules
+
+    spec = FLOWS[args.game]
+    settings = spec.settings(parse_players(args.players, spec.info.colours), options)
+    # the game refuses impossible settings (a player count it is not for) before any file is made
+    rules.replay(rules.get_game(args.game), json.loads(json.dumps(settings)), [])
+    return settings
+
+def _flow_session(args: argparse.Namespace, store: Any, settings: dict[str, Any] | None,
+                  options: dict[str, Any]) -> Any:
+    """The session of ``--game`` to play: with ``settings`` (from :func:`_new_game_settings`) the latest
+    open game when it has exactly those settings (the same command run again after a restart or a
+    power cut goes on with the same game; ``--new-session`` starts another), else a new one; without
+    them the latest open one, else None (the setup step on the touchscreen and phones starts one).
+
+    Raises:
+        UsageError: game options given while an open game is resumed (they go with a new game).
+    """
+    if settings is not None:
+        wanted = json.loads(json.dumps(settings))
+        open_games = [] if args.new_session else [
+            store.get(info.id) for info in store.list_sessions() if info.game == args.game and info.ended_at is None]
+        same = next((s for s in open_games if s.settings == wanted), None)  # newest first
+        if same is not None:
+            # the same command line again (a restart, a power cut): that open game goes on
+            log.info("resuming the open %s game %s with the same players and options (--new-session starts "
+                     "another)", args.game, same.id)
+            return same
+        if open_games:
+            log.warning("%d open %s game(s) stay in %s (see `companion sessions`); their players or options "
+                        "differ, so a new game starts", len(open_games), args.game, store.path)
+        return store.start(args.game, settings)
+    session = None if args.new_session else store.resume_latest(args.game)
+    if session is not None and options:
+        from companion.flows import FLOWS
+        from companion.game_options import and_list, given_flags
+
+        flags = given_flags(args, [FLOWS[args.game].info])
+        raise UsageError(f"{and_list(flags)} {'goes' if len(flags) == 1 else 'go'} with a new game "
+                          "(--players, or the setup step with --new-session)")
+    return session
+
+def cmd_box(args: argparse.Namespace) -> int:
+    """``companion run`` / ``companion demo``: the main loop with the views around it."""
+    from companion.app import MainLoop
+    from companion.hub import StateHub
+    from companion.paths import default_db_path
+    from companion.errors import BadEntry, SessionError
+    from companion.notify import ServiceNotifier, running_status
+    from companion.session import SessionStore
+    from device import DeviceError, open_source
+    from rules import RulesError
+    from rules.d6 import D6_GAME
+    from vision import D6Reader, VisionError
+    from vision.motion import StillnessDetector
+
+    from companion.flows import FLOWS
+    from companion.game_options import flows_infos
+    from companion.game_options import misplaced as misplaced_options
+    from companion.owner_commands import apply_box_config
+
+    box_config = apply_box_config(args)  # the file's settings where no flag was given
+    flow_game = args.game in FLOWS
+    misplaced = ["--players"] if args.players is not None and not flow_game else []
+    misplaced += misplaced_options(args, flows_infos(FLOWS), args.game if flow_game else None)
+    misplaced += ["--deck"] if args.deck is not None and not flow_game else []
+    if args.dice_profile is not None and args.game != "roll":
+        misplaced.append("--dice-profile")
+    if args.calibration is not None and not flow_game:
+        misplaced.append("--calibration")  # the d6 reader works in pixels: a table calibration would be ignored
+    if misplaced:
+        print(f"companion {args.command}: {', '.join(misplaced)} does not go with --game {args.game}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.screenshot is not None:
+        problem = unwritable_folder(args.screenshot)
+        if problem:
+            print(f"companion {args.command}: --screenshot {args.screenshot}: {problem}", file=sys.stderr)
+            return EXIT_USAGE
+    make_camera = calibration = settings = None
+    options = _game_options(args)
+    if flow_game:
+        try:  # every input is checked before the camera is opened and a database file is created
+            settings = _new_game_settings(args, options)
+            make_camera, calibration = _camera_parts(args)
+        except InputError as exc:
+            print(f"companion {args.command}: {exc}", file=sys.stderr)
+            return exc.code
+        except (UsageError, BadEntry, RulesError) as exc:
+            print(f"companion {args.command}: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    try:
+        reader = None if flow_game else D6Reader()
+    except VisionError as exc:
+        print(f"companion: cannot load the dice reader: {exc}; reinstall the package (./setup.sh run)", file=sys.stderr)
+        return EXIT_DEVICE
+    demo = args.command == "demo"
+    spec = str(args.folder or demo_photos()) if demo else args.source
+    notifier = ServiceNotifier()  # systemd's READY=1 / STATUS= / WATCHDOG=1 / STOPPING=1; a no-op elsewhere
+    notifier.status(f"starting: opening the camera ({spec})")
+    fps = 10.0  # replays only: each photo is held as a still scene for --hold seconds
+    replay = {"fps": fps, "hold_frames": max(1, round(args.hold * fps)), "skip_bad": True, "noise": 1.5,
+              "loop": demo and not args.once, "realtime": not (demo and args.fast)}
+    try:
+        size = {"size": box_config["camera.size"]} if box_config["camera.size"] else {}
+        source = open_source(spec, **replay, **size)  # options a camera does not take are ignored
+        source.open()
+    except (DeviceError, ValueError) as exc:
+        print(f"companion {args.command}: {_one_demo_hint(str(exc))}", file=sys.stderr)
+        return EXIT_DEVICE
+
+    hub = StateHub()
+    db = args.db or (default_db_path().with_name("demo.sqlite3") if demo else default_db_path())
+    try:
+        store = None
+        store = SessionStore.open_or_recover(db, exclusive=True)  # one box per database
+        if flow_game:
+            session = _flow_session(args, store, settings, options)
+            if session is None:
+                log.info("%s: no open game in %s: set it up on the touchscreen or a phone", args.game, store.path)
+            else:
+                log.info("%s session %s (%d events) in %s", args.game, session.id, session.last_seq, store.path)
+        else:
+            session = None if args.new_session else store.resume_latest(D6_GAME.name)
+            if session is None:
+                session = store.start(D6_GAME.name, {"source": source.name})
+                log.info("started session %s in %s", session.id, store.path)
+            else:
+                log.info("resumed session %s (%d events) in %s", session.id, session.last_seq, store.path)
+    except SessionError as exc:
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        source.close()
+        if store is not None:
+            store.close()
+        return EXIT_DEVICE
+    except (UsageError, BadEntry, RulesError) as exc:
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        source.close()
+        store.close()
+        return EXIT_USAGE
+    flow = setup = None
+    if flow_game:
+        from companion.flow import GameFlow
+
+        if session is not None:
+            flow = GameFlow(session, FLOWS[args.game])
+        else:
+            from companion.setup_flow import TableSetup
+
+            setup = TableSetup(store, FLOWS[args.game], options, calibration, resume=not args.new_session)
+    camera_flow = make_camera(flow) if (flow is not None and make_camera is not None) else None
+
+    phone_url = ""
+    server = None
+    if not args.no_web:
+        from companion.netinfo import phone_url as make_phone_url
+        from companion.paths import web_secret_key
+        from companion.web import create_app, serve
+
+        try:
+            cookie_key = web_secret_key()
+        except OSError as exc:  # a read-only or full data folder: phones join again after a restart
+            cookie_key = None
+            log.warning("cannot keep the phone view's key in the data folder (%s); phones scan the QR code "
+                        "again after a restart", exc.strerror or exc)
+        named = [] if args.host in ("0.0.0.0", "::") else [args.host]  # --host NAME: the box answers to it too
+        try:
+            server = serve(create_app(hub, secret_key=cookie_key, hosts=named), host=args.host, port=args.port)
+        except OSError as exc:  # serve() binds first and names the problem in one line
+            print(f"companion {args.command}: cannot start the phone view: {exc}; try another --host or --port, "
+                  "or --no-web", file=sys.stderr)
+            store.close()
+            source.close()
+            return EXIT_DEVICE
+        phone_url = make_phone_url(server.port, None if args.host in ("0.0.0.0", "::") else args.host)
+    announcer = None
+    if server is not None and box_config["web.announce"]:  # NAME.local and an _http._tcp service
+        from companion.mdns import for_phone_view
+
+        announcer = for_phone_view(box_config["box.name"], args.host, server.port)
+
+    screen, pump = _open_screen(args, hub, phone_url)
+    controls = None if args.no_gpio else _open_controls(hub, Action.NEXT_PHASE if flow_game else Action.READ_NOW,
+                                                        args.buzzer_pin, box_config)
+
+    screenshot_failed: list[str] = []
+
+    def save_screenshot() -> None:
+        if args.screenshot is not None and screen is not None:
+            try:
+                screen.save_png(args.screenshot)
+            except (pygame_error(), OSError) as exc:
+                if str(exc) not in screenshot_failed:  # one line per distinct problem, not one per read
+                    screenshot_failed.append(str(exc))
+                    log.error("cannot save --screenshot %s: %s; going on without it", args.screenshot, exc)
+
+    def on_read(seq: int, read: object) -> None:
+        save_screenshot()
+        if controls is not None:
+            controls.read_ok()
+
+    read_executor = (ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-read")
+                     if flow_game and replay["realtime"] else None)
+    loop = MainLoop(
+        source=source, reader=reader, session=session, hub=hub, stillness=StillnessDetector(),
+        screen=screen, pump_screen=pump, phone_url=phone_url, stop_at_end=True,  # a replay that ends (demo --once, run FOLDER) stops the job
+        on_read=on_read, flow=flow, camera_flow=camera_flow, setup=setup, make_camera=make_camera,
+        on_change=save_screenshot if flow_game else None,  # d6: after each read (on_read); flows: after each change
+        on_announce=lambda what: controls.beep(3 if what == "last_round" else 1) if controls is not None else None,
+        # a live camera (or a replay in real time): card reads on a worker so the screens stay live;
+        # a replay at full speed (--fast) reads each frame before the next, as a test would
+        read_executor=read_executor,
+        watchdog=notifier.loop_turned,  # READY=1 on the first turn, then the watchdog pings
+    )
+    if server is not None:  # the loop has made or loaded the join secret: the QR code's link, on one line
+        from companion.netinfo import join_url
+
+        pairing = hub.pairing()
+        print(f"phone view at {join_url(phone_url, pairing.secret if pairing is not None else None)}", flush=True)
+    notifier.status(running_status(source.name, phone_url))
+    signal.signal(signal.SIGTERM, lambda *_: loop.stop())
+    if controls is not None:
+        controls.watching()
+    try:
+        stats = loop.run(max_frames=args.max_frames)
+    except KeyboardInterrupt:
+        stats = loop.stats
+    except DeviceError as exc:
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        return EXIT_DEVICE
+    finally:
+        notifier.stopping()
+        if read_executor is not None:
+            read_executor.shutdown(wait=True, cancel_futures=True)
+        if announcer is not None:
+            announcer.stop()
+        if server is not None:
+            server.shutdown()
+        if controls is not None:
+            controls.close()
+        store.close()
+    median = sorted(stats.read_ms)[len(stats.read_ms) // 2] if stats.read_ms else 0.0
+    ended = loop.session.id if loop.session is not None else "none (not set up)"
+    log.info("stopped: %d frames, %d reads (median %.0f ms), session %s", stats.frames, stats.reads, median, ended)
+    return EXIT_OK
+
+DEMO_HINT_TEXT = "run `companion demo` to replay photos"
+
+def _one_demo_hint(message: str) -> str:
+    """``message`` with "run `companion demo` ..." said once (the camera's errors for ``--source auto``
+    each end with it; only the last one is kept)."""
+    import re
+
+    count = message.count(DEMO_HINT_TEXT)
+    if count <= 1:
+        return message
+    pattern = re.compile(r",?\s*(or )?" + re.escape(DEMO_HINT_TEXT))
+    return pattern.sub("", message, count=count - 1)
+
+def pygame_error() -> type[BaseException]:
+    """``pygame.error`` (imported only when a screen is drawn)."""
+    import pygame
+
+    return pygame.error
+
+def _load_box_calibration(path: Path | None) -> Any:
+    """The table calibration for run/demo: ``--calibration FILE`` (must load), else the saved one when
+    present (a damaged one is logged and skipped), else None (the reader works in pixels).
+
+    Raises:
+        InputError: ``--calibration`` names a missing file (exit 3, as a missing deck or profile) or
+            one that cannot be read or is malformed (exit 1).
+    """
+    from companion.calibration import BadCalibrationFile, default_calibration_path, load_calibration
+
+    if path is not None:
+        if not path.expanduser().is_file():
+            raise InputError(f"no calibration at {path}: make one with `companion calibrate`", EXIT_DEVICE)
+        try:
+            return load_calibration(path)
+        except BadCalibrationFile as exc:
+            raise InputError(str(exc), EXIT_INPUT) from None
+    default = default_calibration_path()
+    if not default.is_file():
+        log.info("no table calibration (%s): positions in pixels; run `companion calibrate` for table mm", default)
+        return None
+    try:
+        calibration = load_calibration(default)
+    except BadCalibrationFile as exc:
+        log.warning("%s; reading in pixels", exc)
+        return None
+    log.info("table calibration from %s", default)
+    return calibration
+
+def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None, Any]:
+    """(make_camera, calibration) for a flow game: ``make_camera(flow)`` builds the flow's camera part
+    from ``--deck`` / ``--dice-profile`` (None when neither is given: the game is played from the
+    phones); the calibration is ``--calibration`` or the saved one (None: pixels).
+
+    Raises:
+        InputError: no such deck, profile or ``--calibration`` file, or a deck or profile that does not
+            load (exit 3); a ``--calibration`` file that cannot be read (exit 1).
+    """
+    from companion.camera import CameraFlow
+    from companion.paths import data_dir
+    from vision import VisionError
+
+    calibration = _load_box_calibration(args.calibration)
+    if args.deck is None and args.dice_profile is None:
+        return None, calibration
+    # Roll, Race and Among the Stars lay out cards and square tiles: a hex deck is refused (exit 3)
+    deck = load_deck(args.deck, want="card") if args.deck is not None else None
+    dice_reader = None
+    if args.dice_profile is not None:
+        path = profile_path(args.dice_profile)
+        if not path.is_file():
+            raise InputError(f"no dice profile at {path}: build one with `companion enroll roll-dice DIR`", EXIT_DEVICE)
+        try:
+            from vision.readers import RollDiceAdapter
+
+            dice_reader = RollDiceAdapter(dice_reader_for("roll", args.dice_profile))  # the "roll_dice" reader
+        except VisionError as exc:
+            raise InputError(f"cannot load dice profile {args.dice_profile}: {exc}", EXIT_DEVICE) from None
+    image_dir = data_dir() / "reads"
+    return (lambda flow: CameraFlow(flow, deck=deck, calibration=calibration, dice_reader=dice_reader,
+                                    image_dir=image_dir)), calibration
+
+def _open_screen(args: argparse.Namespace, hub: Any, phone_url: str):
+    """The touchscreen and a function that pumps its input into the hub, or (None, None)."""
+    if args.no_screen:
+        return None, None
+    from companion.screen.window import open_touchscreen
+
+    screen, pump, _, problem = open_touchscreen(hub, fullscreen=not args.windowed and args.command == "run",
+                                                phone_url=phone_url, pairing=hub.pairing)
+    if problem is not None:
+        log.info("no display for the touchscreen (%s); drawing off-screen (use --screenshot to see it)", problem)
+    return screen, pump
+
+
+def _open_controls(hub, action: Action = Action.READ_NOW, buzzer_pin: int | None = None, pins: Any = None):
+    """The GPIO button (posts ``action``: read now, or the next phase of a game flow), the status
+    LED, the optional Undo button and buzzer, or None where no GPIO is available; ``pins`` (the
+    :class:`companion.config.Config`) gives their BCM numbers (default 17, 27, none)."""
+    from device import Controls
+
+    wired = {} if pins is None else {"button_pin": pins["gpio.next_pin"], "led_pin": pins["gpio.led_pin"],
+                                     "undo_pin": pins["gpio.undo_pin"]}
+    return Controls.create_optional(on_press=lambda: hub.post_action(action, origin="button"), buzzer_pin=buzzer_pin,
+                                    on_undo=lambda: hub.post_action(Action.UNDO, origin="button"), **wired)

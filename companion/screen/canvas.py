@@ -1,0 +1,309 @@
+"""The touchscreen's drawing canvas: the layout's design pixels, colours, text, buttons, the camera picture, QR codes.
+
+Every screen (:mod:`companion.screen`) draws on a :class:`Canvas` (the :class:`companion.screen.window.TouchScreen`
+is one): positions and sizes in the 800 x 480 design layout, scaled to the display; what is drawn often is
+cached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+import pygame
+
+from companion.actions import Action
+from companion.qr import qr_surface
+
+
+BUTTON_MIN_PX = 48
+"""Smallest side of a touch target in pixels (about 7.5 mm on the 7" display)."""
+
+
+BASE_SIZE = (800, 480)
+"""The size the layout is designed for (px); other sizes scale it."""
+
+
+# Colours (RGB).
+BG = (18, 21, 26)
+PANEL = (30, 35, 43)
+TEXT = (236, 239, 243)
+DIM = (150, 158, 170)
+GOOD = (86, 196, 120)
+WARN = (240, 180, 60)
+BAD = (232, 84, 72)
+ACCENT = (90, 160, 240)
+BUTTON = (54, 92, 150)
+BUTTON_PRESSED = (90, 140, 210)
+BUTTON_DISABLED = (48, 52, 60)
+
+
+SEVERITY_COLOURS = {"error": BAD, "warning": WARN, "info": ACCENT}
+CAMERA_TEXT = {"ok": ("Camera OK", GOOD), "lost": ("Camera lost", BAD), "ended": ("Replay finished", DIM)}
+READER_TEXT = {
+    "watching": ("watching the table", ACCENT),
+    "still": ("dice still, reading...", WARN),
+    "read": ("read", GOOD),
+}
+
+
+SEAT_COLOURS = {"red": (220, 70, 60), "blue": (70, 130, 230), "green": (80, 190, 110), "yellow": (235, 200, 60),
+                "purple": (160, 100, 210), "white": (230, 230, 230),
+                "black": (70, 70, 76), "grey": (150, 150, 150), "natural": (214, 184, 140)}
+"""How a seat colour is drawn (games name their seat colours in ``game.info.colours``)."""
+
+
+def seat_rgb(colour: Any) -> tuple[int, int, int]:
+    """The RGB a seat colour is drawn in: :data:`SEAT_COLOURS`, else pygame's colour of that name, else the text colour."""
+    if colour in SEAT_COLOURS:
+        return SEAT_COLOURS[colour]
+    try:
+        c = pygame.Color(str(colour))
+    except ValueError:
+        return TEXT
+    return (c.r, c.g, c.b)
+
+
+@dataclass(frozen=True)
+class Button:
+    """A touch target: tapping it posts ``action`` with ``payload`` (e.g. ``{"id": 3}`` for a camera
+    question). ``rect`` is in screen pixels; ``key`` tells apart buttons of one action (default: the action)."""
+
+    action: str
+    label: str
+    rect: pygame.Rect
+    enabled: bool = True
+    payload: tuple[tuple[str, Any], ...] = ()
+    key: str = ""
+
+    @property
+    def name(self) -> str:
+        """What :attr:`TouchScreen.buttons` files it under: ``key`` or else ``action``."""
+        return self.key or self.action
+
+
+def frame_to_surface(image: np.ndarray, fit: tuple[int, int]) -> pygame.Surface:
+    """Scale a BGR frame to fit inside ``fit`` (px, aspect kept) and convert it to an RGB surface.
+
+    Args:
+        image: ``uint8[H, W, 3]`` BGR (``uint8[H, W]`` grey and ``uint8[H, W, 4]`` BGRA also accepted).
+        fit: ``(width, height)`` in pixels of the box to fit in.
+
+    Returns:
+        A surface at most ``fit`` large with the frame's aspect ratio.
+
+    Raises:
+        ValueError: ``image`` is empty or not one of the shapes above.
+    """
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.ndim == 3 and image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.ndim != 3 or image.shape[2] != 3 or image.shape[0] == 0 or image.shape[1] == 0:
+        raise ValueError(f"expected a uint8[H, W, 3] BGR frame, got shape {image.shape}")
+    if image.dtype != np.uint8:
+        raise ValueError(f"expected a uint8 frame, got dtype {image.dtype}")
+    height, width = image.shape[:2]
+    scale = min(fit[0] / width, fit[1] / height)
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    if size != (width, height):
+        interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        image = cv2.resize(image, size, interpolation=interpolation)
+    rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
+    return pygame.image.frombuffer(rgb.tobytes(), size, "RGB").copy()
+
+
+class Canvas:
+    """A pygame surface drawn in the 800 x 480 layout's design pixels, scaled to its real size.
+
+    Screens draw with design coordinates: :meth:`x`, :meth:`y` (positions), :meth:`s` (sizes, scaled by the
+    smaller factor) and :meth:`rect`; text (:meth:`text`, :meth:`text_fit`, :meth:`wrap`) and pictures are cached
+    (text is slow on a Pi; the same labels are drawn every frame).
+
+    Args:
+        size: ``(width, height)`` in pixels.
+        surface: where to draw; None draws on an off-screen surface (tests, screenshots).
+
+    Raises:
+        ValueError: ``surface`` is not ``size`` large.
+    """
+
+    def __init__(self, size: tuple[int, int] = BASE_SIZE, surface: pygame.Surface | None = None) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.size = (int(size[0]), int(size[1]))
+        if surface is not None and surface.get_size() != self.size:
+            raise ValueError(f"surface is {surface.get_size()} px but size is {self.size} px")
+        self.surface = surface if surface is not None else pygame.Surface(self.size)
+        self.surface.fill(BG)
+        self._sx = self.size[0] / BASE_SIZE[0]
+        self._sy = self.size[1] / BASE_SIZE[1]
+        self._fonts: dict[int, pygame.font.Font] = {}
+        self._text_cache: dict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = {}
+        self._qr_cache: tuple[str, int, pygame.Surface] | None = None
+        self._frame_source: object = None
+        self._frame_array: np.ndarray | None = None
+        self._frame_cache: tuple[object, tuple[int, int], pygame.Surface] | None = None
+        self.pressed: str | None = None
+        """The name of the button held down (drawn pressed)."""
+        self.frame_rect: pygame.Rect | None = None
+        """Where the frame was drawn on the last render (px), or None when there was no frame."""
+
+    # ------------------------------------------------------------------ layout
+
+    def s(self, v: float) -> int:
+        return max(1, round(v * min(self._sx, self._sy)))
+
+    def x(self, v: float) -> int:
+        return round(v * self._sx)
+
+    def y(self, v: float) -> int:
+        return round(v * self._sy)
+
+    def rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
+        return pygame.Rect(self.x(x), self.y(y), self.x(w), self.y(h))
+
+    # ------------------------------------------------------------------ drawing
+
+    def font(self, size: int) -> pygame.font.Font:
+        size = self.s(size)
+        font = self._fonts.get(size)
+        if font is None:
+            font = self._fonts[size] = pygame.font.Font(None, size)
+        return font
+
+    def render_text(self, text: str, size: int, colour: tuple[int, int, int]) -> pygame.Surface:
+        """Rendered text, cached (the same labels are drawn every frame; text is slow on a Pi)."""
+        key = (text, size, colour)
+        image = self._text_cache.get(key)
+        if image is None:
+            if len(self._text_cache) >= 512:
+                self._text_cache.clear()
+            image = self._text_cache[key] = self.font(size).render(text, True, colour)
+        return image
+
+    def text(
+        self, text: str, pos: tuple[int, int], size: int, colour: tuple[int, int, int], anchor: str = "topleft"
+    ) -> pygame.Rect:
+        image = self.render_text(text, size, colour)
+        rect = image.get_rect(**{anchor: pos})
+        self.surface.blit(image, rect)
+        return rect
+
+    def text_fit(
+        self,
+        text: str,
+        pos: tuple[int, int],
+        width: int,
+        size: int,
+        colour: tuple[int, int, int],
+        anchor: str = "topleft",
+        min_size: int = 22,
+    ) -> pygame.Rect:
+        """Text at the largest size in ``min_size``..``size`` that fits ``width``, else cut with "..."."""
+        while size > min_size and self.font(size).size(text)[0] > width:
+            size -= 2
+        font = self.font(size)
+        if font.size(text)[0] > width:
+            while text and font.size(text + "...")[0] > width:
+                text = text[:-1]
+            text += "..."
+        return self.text(text, pos, size, colour, anchor)
+
+    def wrap(self, text: str, pos: tuple[int, int], width: int, size: int, colour: tuple[int, int, int]) -> int:
+        """Word-wrapped text from ``pos``; returns the y below the last line."""
+        font = self.font(size)
+        x, y = pos
+        line = ""
+        for word in text.split():
+            trial = f"{line} {word}".strip()
+            if line and font.size(trial)[0] > width:
+                self.surface.blit(self.render_text(line, size, colour), (x, y))
+                y += font.get_linesize()
+                line = word
+            else:
+                line = trial
+        if line:
+            self.surface.blit(self.render_text(line, size, colour), (x, y))
+            y += font.get_linesize()
+        return y
+
+    def draw_qr(self, url: str, rect: pygame.Rect) -> None:
+        side = min(rect.width, rect.height)
+        if self._qr_cache is None or self._qr_cache[:2] != (url, side):
+            try:
+                self._qr_cache = (url, side, qr_surface(url, side))
+            except ValueError:
+                return
+        self.surface.blit(self._qr_cache[2], rect.topleft)
+
+    def draw_buttons(self, buttons: list[Button]) -> None:
+        for button in buttons:
+            if not button.enabled:
+                fill, colour = BUTTON_DISABLED, DIM
+            elif button.name == self.pressed:
+                fill, colour = BUTTON_PRESSED, TEXT
+            else:
+                fill, colour = (BAD if button.action == Action.QUIT else BUTTON), TEXT
+            pygame.draw.rect(self.surface, fill, button.rect, border_radius=self.s(10))
+            self.text_fit(button.label, button.rect.center, button.rect.width - 12, 44, colour, anchor="center")
+
+    def draw_frame(self, frame: np.ndarray | None, area: pygame.Rect) -> None:
+        pygame.draw.rect(self.surface, (0, 0, 0), area)
+        if frame is None:
+            self.text("No picture yet", area.center, 40, DIM, anchor="center")
+            return
+        key = (self._frame_source, area.size)
+        if self._frame_cache is None or self._frame_cache[:2] != key:
+            self._frame_cache = (self._frame_source, area.size, frame_to_surface(frame, area.size))
+        image = self._frame_cache[2]
+        rect = image.get_rect(center=area.center)
+        self.surface.blit(image, rect)
+        self.frame_rect = rect
+
+    def draw_status(self, view: dict[str, Any], area: pygame.Rect) -> None:
+        status = view.get("status") or {}
+        camera, camera_colour = CAMERA_TEXT.get(status.get("camera"), (f"Camera {status.get('camera', '?')}", DIM))
+        reader, reader_colour = READER_TEXT.get(status.get("reader"), (str(status.get("reader") or ""), DIM))
+        radius = self.s(7)
+        pygame.draw.circle(self.surface, camera_colour, (area.x + radius, area.centery), radius)
+        x = area.x + 2 * radius + self.s(6)
+        rect = self.text(camera, (x, area.centery), 28, camera_colour, anchor="midleft")
+        x = rect.right + self.s(10)
+        if reader and status.get("camera") == "ok":
+            rect = self.text(reader, (x, area.centery), 28, reader_colour, anchor="midleft")
+            x = rect.right + self.s(10)
+        message = status.get("message") or ""
+        if message and area.right - x > 40:
+            self.text_fit(message, (x, area.centery), area.right - x, 24, DIM, anchor="midleft")
+
+    def draw_findings(self, findings: list[dict[str, Any]], area: pygame.Rect) -> None:
+        if not findings:
+            return
+        first = findings[0]
+        colour = SEVERITY_COLOURS.get(first.get("severity"), WARN)
+        pygame.draw.rect(self.surface, colour, (area.x, area.y, self.s(6), area.height))
+        more = f"  (+{len(findings) - 1} more)" if len(findings) > 1 else ""
+        where = f" - {first['where']}" if first.get("where") else ""
+        text = f"{first.get('what', '?')}{where}"
+        more_width = self.font(24).size(more)[0] if more else 0
+        x = area.x + self.s(12)
+        rect = self.text_fit(text, (x, area.centery), area.right - x - more_width, 26, colour, anchor="midleft")
+        if more:
+            self.text(more, (rect.right, area.centery), 24, DIM, anchor="midleft")
+
+    def draw_findings_with_rule(self, findings: list[dict[str, Any]], area: pygame.Rect) -> None:
+        """The newest finding: what, where and the rule it breaks, and what to do (game flows)."""
+        if not findings:
+            return
+        first = findings[0]
+        colour = SEVERITY_COLOURS.get(first.get("severity"), WARN)
+        pygame.draw.rect(self.surface, colour, (area.x, area.y - self.s(30), self.s(6), area.height + self.s(30)))
+        where = f" ({first['where']})" if first.get("where") else ""
+        x = area.x + self.s(12)
+        self.text_fit(f"{first.get('what', '?')}{where}", (x, area.y - self.s(28)), area.right - x - self.s(110), 26, colour, min_size=14)
+        rule = first.get("rule") or ""
+        todo = first.get("todo") or ""
+        self.text_fit(" - ".join(t for t in (rule, todo) if t), (x, area.y + self.s(2)), area.right - x, 22, DIM, min_size=16)
