@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.i18n import LANGUAGES  # the box's languages, declared once with the catalogs
 
 __all__ = [
     "CONFIG_ENV", "CONFIG_VERSION", "LANGUAGES", "MIGRATIONS", "SERVICE_CONFIG", "SETTINGS",
@@ -51,8 +52,6 @@ SERVICE_CONFIG = Path("/etc/tabletop-companion/config.toml")
 CONFIG_VERSION = 1
 """The version of the file layout this code writes and reads natively."""
 
-LANGUAGES = ("en", "el", "pl", "hu")
-"""The box's languages: English, Greek, Polish, Hungarian (ISO 639-1)."""
 
 BCM_PINS = range(0, 28)
 """The BCM GPIO numbers of the Raspberry Pi's 40-pin header (0-27)."""

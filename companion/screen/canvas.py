@@ -16,6 +16,7 @@ import pygame
 
 from companion.actions import Action
 from companion.qr import qr_surface
+from companion.screen.fonts import PYGAME_DEFAULT_SCALE, font_file
 
 
 BUTTON_MIN_PX = 48
@@ -168,10 +169,14 @@ class Canvas:
     # ------------------------------------------------------------------ drawing
 
     def font(self, size: int) -> pygame.font.Font:
+        """The touchscreen's font at design size ``size`` (px, scaled): DejaVu or Noto when installed
+        (:func:`companion.screen.fonts.font_file`: Greek, Polish and Hungarian letters), else pygame's own."""
         size = self.s(size)
         font = self._fonts.get(size)
         if font is None:
-            font = self._fonts[size] = pygame.font.Font(None, size)
+            path = font_file()
+            font = self._fonts[size] = (pygame.font.Font(path, max(1, round(size * PYGAME_DEFAULT_SCALE)))
+                                        if path else pygame.font.Font(None, size))
         return font
 
     def render_text(self, text: str, size: int, colour: tuple[int, int, int]) -> pygame.Surface:
