@@ -43,6 +43,7 @@ import rules
 from companion.actions import Action, posted
 from companion.errors import BadEntry, shown
 from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
+from companion.i18n import _
 from rules import BadEvent, Event, Finding, Progress, UnknownEvent
 from rules.core import SEAT_COLOURS
 from rules.scoring import standings
@@ -422,7 +423,7 @@ class GameFlow:
         if progress.over:
             raise BadEntry("the game is over: reports are closed (Undo first to reopen the last round)")
         if form_id not in self.spec.open_forms(ev, progress, player):
-            raise BadEntry(f"{forms[form_id].label} cannot be reported now ({progress.round_label}, {progress.stage})")
+            raise BadEntry(self.spec.closed_why(forms[form_id], ev, progress, player))
         checked = parse_form(forms[form_id], values)
         kind, payload = self.spec.report_event(form_id, checked, player, ev)
         try:
@@ -451,11 +452,19 @@ class GameFlow:
         if form is not None and form not in self.spec.open_forms(ev, progress, player):
             # its form is closed now: withdrawn, it could not be reported again (a setup once the first
             # round started, a phase or action choice once revealed)
-            label = {f.id: f.label for f in self.spec.forms(ev)}.get(form, form)
-            raise BadEntry(f"{player}'s {label.lower()} report can no longer be withdrawn ({progress.round_label}, "
-                           f"{progress.stage}): it could not be reported again now; the touchscreen's Undo takes back "
-                           "the newest event")
+            closed = next(f for f in self.spec.forms(ev) if f.id == form) if form in {f.id for f in self.spec.forms(ev)} else None
+            label = closed.label if closed is not None else self.spec.event_label(mine[-1].kind)
+            why = self.spec.closed_why(closed, ev, progress, player) if closed is not None else ""
+            raise BadEntry(_("{player}'s {what} report can no longer be withdrawn: it could not be reported again "
+                             "now ({why}); the touchscreen's Undo takes back the newest event").format(
+                player=player, what=label.lower(), why=why or progress.round_label))
         return self.session.append("undo", {"seq": mine[-1].seq}, player=player, origin=origin)
+
+    def describe(self, event: Event) -> str:
+        """An event in the players' words ("Ann: Phase selected", "Reveal"): what a message about it says
+        (never its kind or number)."""
+        what = self.spec.event_label(event.kind)
+        return f"{event.player}: {what}" if event.player else what
 
     # -- export ------------------------------------------------------------------------
     def export_json(self) -> dict[str, Any]:
@@ -536,15 +545,21 @@ def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
     try:
         if what is Action.NEXT_PHASE:
             events = flow.next_phase(origin)
-            return Outcome(events, f"{flow.table().round_label}: {flow.table().stage}")
+            table = flow.table()
+            now = next((ph["label"] for ph in table.phases if ph.get("state") == "current"), None) or table.note
+            return Outcome(events, f"{table.round_label}: {now}" if now else table.round_label)
         if what is Action.REPORT:
             event = flow.report(p.player, p.form, p.values, origin)
-            return Outcome([event], f"{event.player}: {event.kind.replace('_', ' ')} recorded (#{event.seq})")
+            return Outcome([event], _("{what} recorded").format(what=flow.describe(event)),
+                           detail=f"event {event.seq} ({event.kind})")
         if what is Action.UNDO_REPORT:
             undo = flow.undo_report(p.player, origin)
             if undo is None:
-                return Outcome([], f"{p.player} has no report to undo")
-            return Outcome([undo], f"{p.player}: report #{undo.payload['seq']} undone")
+                return Outcome([], _("{player} has no report to undo").format(player=p.player))
+            withdrawn = next((e for e in flow.session.events() if e.seq == undo.payload["seq"]), None)
+            what = flow.spec.event_label(withdrawn.kind) if withdrawn is not None else _("report")
+            return Outcome([undo], _("{player}'s report withdrawn: {what}").format(player=p.player, what=what),
+                           detail=f"{p.player}: report #{undo.payload['seq']} undone (event {undo.seq})")
     except BadEntry as exc:
         return Outcome([], "", str(exc))
     return None

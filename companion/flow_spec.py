@@ -414,6 +414,22 @@ class FlowBase:
     report_forms: ClassVar[Mapping[str, str]] = {}
     fixed: ClassVar[Mapping[str, Any]] = {}
     camera: ClassVar[Any] = None
+    event_words: ClassVar[Mapping[str, Any]] = {}
+    """Event kind -> what players call it ("Phase selected", "Reveal"), for the messages that name an event
+    (an Undo, a withdrawn report); a kind not listed is said in words made from its name."""
+
+    def event_label(self, kind: str) -> str:
+        """What players call an event of ``kind`` (:attr:`event_words`, else its name in words: "tile built")."""
+        label = self.event_words.get(kind)
+        return str(label) if label is not None else kind.replace("_", " ")
+
+    def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
+        """Why ``form`` is not open to ``player`` now, in the players' words (a flow says more where it can)."""
+        from companion.i18n import _
+
+        if progress.over:
+            return _("the game is over: reports are closed (Undo first to reopen the last round)")
+        return _("{form} cannot be reported now ({round})").format(form=form.label, round=progress.round_label)
 
     @property
     def info(self) -> GameInfo:

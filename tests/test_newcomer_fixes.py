@@ -623,9 +623,10 @@ def test_two_players_cannot_play_the_same_race(tmp_path, capsys):
         s.start("among", {"players": [{"name": "Ann", "race": "sheptas"}, {"name": "Bob", "race": "sheptas"}]})
 
 
-def test_a_setup_cannot_be_withdrawn_from_a_phone_once_the_round_started(store):
-    # Roll for the Galaxy p.2 Setup happens before the first round; the setup form closes then, so
-    # withdrawing a setup later would leave the player with no way to report it again.
+def test_a_setup_cannot_be_withdrawn_from_a_phone_once_that_player_is_done(store):
+    # Roll for the Galaxy p.2 Setup: each player sets up at their own pace; a player's setup form closes once
+    # that player selects a phase (issue 17: one player's selection no longer closes the others' setup), so
+    # withdrawing a setup after that would leave the player with no way to report it again.
     from companion.errors import BadEntry
     from tests.test_flow import faction_label
 
@@ -642,12 +643,16 @@ def test_a_setup_cannot_be_withdrawn_from_a_phone_once_the_round_started(store):
                                  "development": "Alien Research Team", "world": "Information Hub"})
     flow.report("Ann", "select", {"phase": "develop", "extra_white": "ship"})
     assert flow.table().stage != "setup"
-    last = flow.session.last_seq
-    with pytest.raises(BadEntry, match="Bob's setup report can no longer be withdrawn"):
-        flow.undo_report("Bob")
-    assert flow.session.last_seq == last  # nothing recorded
+    assert flow.undo_report("Bob").kind == "undo"  # Bob has not selected a phase: his setup is still open
+    flow.report("Bob", "setup", {"faction": faction_label(2), "home_world": "Alpha Centauri",
+                                 "development": "Alien Research Team", "world": "Information Hub"})
     assert flow.undo_report("Ann").kind == "undo"  # Ann's phase selection can still be withdrawn before Reveal
     flow.report("Ann", "select", {"phase": "develop", "extra_white": "ship"})
+    last = flow.session.last_seq
+    with pytest.raises(BadEntry, match="Ann has selected a phase, so their setup is done"):  # Ann is done
+        flow.report("Ann", "setup", {"faction": faction_label(1), "home_world": "Old Earth",
+                                     "development": "Advanced Logistics", "world": "Spice World"})
+    assert flow.session.last_seq == last  # nothing recorded
     flow.report("Bob", "select", {"phase": "settle"})
     flow.next_phase()  # Reveal (p.4): the selections are public now and run this round
     last = flow.session.last_seq

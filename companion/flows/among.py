@@ -17,6 +17,7 @@ from companion.camera.preview import misplays
 from companion.camera.station import StationChange, StationWatcher, growth_order
 from companion.errors import BadEntry
 from companion.flow_spec import Board, Cell, Field, FlowBase, Form, TableRound
+from companion.i18n import lazy
 from rules import Option, Progress
 from rules.among_the_stars import AMONG_GAME
 from rules.among_the_stars.data import MAIN_REACTOR, VAK_MAIN_REACTOR, catalogue
@@ -28,6 +29,8 @@ Place = tuple[int, int]
 """A station cell ``(i, j)`` from the Main Reactor."""
 
 CELL_RANGE = 12  # a station never reaches further than this from the Main Reactor (cells)
+PLACE_LABEL = "Place: tap it on your station"
+"""A cell field's label: the phone page draws the player's station and the free places next to it to tap."""
 
 
 class AmongFlow(FlowBase):
@@ -35,6 +38,10 @@ class AmongFlow(FlowBase):
     the options (races, objectives, the aggressive mode) come from the declaration (``AMONG_GAME.info``)."""
 
     game = AMONG_GAME
+    event_words = {"location_built": lazy("Location built"), "reactor_built": lazy("Power Reactor built"),
+                   "card_discarded": lazy("Card discarded for credits"), "credits_changed": lazy("Credits correction"),
+                   "vp_changed": lazy("VP track correction"), "round_ended": lazy("the end of the round"),
+                   "conflict_played": lazy("Conflict card played"), "station_read": lazy("the camera's read of the stations")}
 
     def stored(self, option: Option, value: Any) -> Any:
         """Races and objectives are written by their ids in the game data (``"sheptas"``,
@@ -52,8 +59,8 @@ class AmongFlow(FlowBase):
         locations = tuple(sorted({c.name for c in cat.cards.values() if not c.is_reactor}))
         cell = dict(kind="cell", minimum=-CELL_RANGE, maximum=CELL_RANGE)
         return (
-            Form("location", "Location built", (Field("card", "Location", choices=locations), Field("cell", "Cell [i, j]", **cell))),
-            Form("reactor", "Power Reactor built", (Field("cell", "Cell [i, j]", **cell),)),
+            Form("location", "Location built", (Field("card", "Location", choices=locations), Field("cell", PLACE_LABEL, **cell))),
+            Form("reactor", "Power Reactor built", (Field("cell", PLACE_LABEL, **cell),)),
             Form("discard", "Card discarded for credits", ()),
             Form("credits", "Credits correction", (Field("delta", "Credits +/-", kind="int", minimum=-30, maximum=30),)),
             Form("vp", "VP track correction", (Field("delta", "VP +/-", kind="int", minimum=-50, maximum=50),)),

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 import numpy as np
 
 from companion.actions import Action, Posted
 from companion.errors import StorageError
 from companion.flow import Outcome
+from companion.i18n import _
 from companion.modes.base import ModeName, SessionMode
 from device import Frame
 from rules import RulesError
@@ -152,10 +153,21 @@ class DiceMode(SessionMode):
         return self.loop.envelope(self.session, game_view, [f.to_json() for f in findings], dice=self.loop.last_dice)
 
 
-def undo(session: Any, origin: str) -> Outcome:
-    """The table's Undo: withdraw the newest event in force."""
+def undo(session: Any, origin: str, describe: Callable[[Any], str] | None = None) -> Outcome:
+    """The table's Undo: withdraw the newest event in force; the message names it in the players' words
+    (``describe(event)``: the game flow's; the d6 reads by default), never by its number."""
     undone = session.undo(origin=origin)
     if undone is None:
-        return Outcome([], "nothing to undo")
-    return Outcome([undone], f"undid event {undone.payload['seq']}",
+        return Outcome([], _("nothing to undo"))
+    withdrawn = next((e for e in session.events() if e.seq == undone.payload["seq"]), None)
+    said = (describe or describe_read)(withdrawn) if withdrawn is not None else ""
+    return Outcome([undone], _("undone: {what}").format(what=said) if said else _("undone"),
                    detail=f"event {undone.seq} withdraws event {undone.payload['seq']}")
+
+
+def describe_read(event: Any) -> str:
+    """A d6 event in the players' words: "the roll 6 6 4 ?" (a read) or "the corrected roll 3 5"."""
+    values = " ".join("?" if v is None else str(v) for v in (event.payload.get("values") or []))
+    if event.kind == DICE_READ:
+        return _("the roll {values}").format(values=values) if values else _("an empty read")
+    return _("the corrected roll {values}").format(values=values)

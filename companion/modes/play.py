@@ -111,7 +111,7 @@ class PlayMode(SessionMode):
         if act.action in (Action.CAMERA_CONFIRM, Action.CAMERA_DISMISS):
             return Outcome([], "", "no camera questions: the camera reads cards with --deck in a game flow")
         if act.action is Action.UNDO:
-            return undo(self.flow.session, act.origin)
+            return undo(self.flow.session, act.origin, self.flow.describe)
         return None
 
     def next(self) -> Mode | None:
