@@ -23,7 +23,13 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 __all__ = [
+    "Asker",
     "COMMON_KEYS",
+    "GameChoice",
+    "NAVIGATION",
+    "OWNER_ONLY",
+    "Pick",
+    "SettingChange",
     "ENROLL_ACTIONS",
     "SEAT_ACTIONS",
     "SETUP_ACTIONS",
@@ -124,6 +130,36 @@ class SeatPoint:
     point: Any = None
 
 
+@dataclass(frozen=True)
+class GameChoice:
+    """``game``: what the chooser starts: ``"d6"`` (the dice) or a game with a flow (its setup)."""
+
+    game: Any = None
+
+
+@dataclass(frozen=True)
+class Pick:
+    """``session``: a game's session id (from the chooser's open games or the history)."""
+
+    session: Any = None
+
+
+@dataclass(frozen=True)
+class SettingChange:
+    """``setting``: one of the settings screen's (``"box.language"``, ``"screen.brightness"``, ``"sound.on"``);
+    ``value``: its new value."""
+
+    setting: Any = None
+    value: Any = None
+
+
+@dataclass(frozen=True)
+class Asker:
+    """``client``: the phone asking to become an owner (its client id, from its cookie)."""
+
+    client: Any = None
+
+
 COMMON_KEYS = frozenset({"version", "key", "client", "reply"})
 """Keys every action may carry besides its payload (:mod:`companion.desk`): the state version the view
 showed, an idempotency key, the phone's client id, and the Future that gets the loop's answer."""
@@ -211,6 +247,33 @@ class Action(str, enum.Enum):
     """Back to the previous pair."""
     ENROLL_SKIP = ("enroll_skip", Empty)
     """Go on to the next pair without (or dropping) a photo."""
+    # the whole evening on the box (issue 17): the chooser, the history, the table check, the settings
+    GAMES = ("games", Empty, "box")
+    """Open the game chooser (what was open stays open: Back returns to it)."""
+    HISTORY = ("history", Empty, "box")
+    """Open the history of past games."""
+    SETTINGS = ("settings", Empty)
+    """Open the touchscreen's settings screen (language, brightness, sound)."""
+    BACK = ("back", Empty, "box")
+    """Back to what the chooser, the history or the settings were opened from."""
+    CHOOSE_GAME = ("choose_game", GameChoice, "box", "choose")
+    """Start a game from the chooser: the d6 dice, or a game's setup (its open setup goes on)."""
+    RESUME_GAME = ("resume_game", Pick, "box", "resume")
+    """Go back to a game that has not ended (from the chooser or the history)."""
+    OPEN_GAME = ("open_game", Pick, "box", "open")
+    """Show one past game in the history (its scores; ``session`` None: the list again)."""
+    EXPORT_GAME = ("export_game", Pick, "box", "export")
+    """Write a game's record (JSON and the BG Stats play) to the box's exports folder."""
+    TABLE_OK = ("table_ok", Empty, "box", "table_ok")
+    """The table check looks right: play (Next does the same)."""
+    CHANGE_SETTING = ("change_setting", SettingChange, "owner")
+    """Change one of the box's settings (the touchscreen's settings screen; an owner phone's page)."""
+    OWNER_ASK = ("owner_ask", Asker, "owner/ask")
+    """A phone asks to change the box's settings; the touchscreen asks the table to allow it."""
+    OWNER_ALLOW = ("owner_allow", Empty)
+    """The touchscreen allows the phone that asked: it may open the owner page."""
+    OWNER_REFUSE = ("owner_refuse", Empty)
+    """The touchscreen refuses the phone that asked."""
 
     @classmethod
     def for_phone(cls, route: str, name: Any) -> Action | None:
@@ -234,10 +297,18 @@ def phone_names(route: str) -> tuple[str, ...]:
 
 SEAT_ACTIONS = frozenset({Action.REPORT, Action.UNDO_REPORT, Action.CLAIM_SEAT})
 """Actions for one player's seat (the version rule looks at that player's events and the round)."""
-TOUCHSCREEN_ONLY = frozenset({Action.RELEASE_SEAT, Action.REVOKE_PHONES, Action.QUIT})
+TOUCHSCREEN_ONLY = frozenset({Action.RELEASE_SEAT, Action.REVOKE_PHONES, Action.QUIT, Action.SETTINGS,
+                              Action.OWNER_ALLOW, Action.OWNER_REFUSE})
 """Actions no phone may post."""
-UNRECORDED = frozenset({Action.READ_NOW, Action.QUIT, Action.RELEASE_SEAT, Action.REVOKE_PHONES})
-"""Actions that record no event: no version check."""
+OWNER_ONLY = frozenset({Action.CHANGE_SETTING})
+"""Actions a phone may post only once the touchscreen allowed it to change the box's settings (an owner)."""
+NAVIGATION = frozenset({Action.GAMES, Action.HISTORY, Action.SETTINGS, Action.BACK, Action.CHOOSE_GAME,
+                        Action.RESUME_GAME})
+"""Actions that move the box to another mode and game (:meth:`companion.app.MainLoop.switch`)."""
+UNRECORDED = frozenset({Action.READ_NOW, Action.QUIT, Action.RELEASE_SEAT, Action.REVOKE_PHONES, Action.GAMES,
+                        Action.HISTORY, Action.CHOOSE_GAME, Action.RESUME_GAME, Action.SETTINGS, Action.BACK, Action.OPEN_GAME, Action.EXPORT_GAME,
+                        Action.CHANGE_SETTING, Action.OWNER_ASK, Action.OWNER_ALLOW, Action.OWNER_REFUSE})
+"""Actions that record no game event: no version check (moving between screens, settings, owners)."""
 SETUP_ACTIONS = (Action.SETUP_PLAYER, Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_SEAT, Action.SETUP_EVEN,
                  Action.SETUP_START)
 """The setup step's actions (:mod:`companion.setup_flow`)."""

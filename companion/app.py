@@ -30,12 +30,14 @@ from companion.desk import Changes, Desk
 from companion.errors import shown
 from companion.flow import FAULT, STORAGE, GameFlow, Outcome
 from companion.hub import Snapshot, StateHub
-from companion.modes import DiceMode, EnrollMode, Mode, ModeName, PlayMode, SessionMode, SetupMode
+from companion.i18n import _
+from companion.modes import ChooseMode, DiceMode, EnrollMode, Mode, ModeName, PlayMode, SessionMode, SetupMode
 from companion.modes.dice import DiceReader, dice_read_payload, reading_order
 from companion.pairing import PairingBook
 from companion.screen import ScreenSnapshot
 from companion.session import Session
 from companion.storage import StorageHealth
+from companion.switchboard import Switchboard
 from device import CameraSource, Frame
 from device.health import CameraHealthConfig, CameraStatus, CameraWatch
 from vision import DiceRead
@@ -137,6 +139,14 @@ class MainLoop:
         watchdog: called at the top of every ``step()``, on this loop's thread: a loop that stops
             turning (e.g. stuck in a blocking call) stops calling it. ``cli`` passes
             :meth:`companion.notify.ServiceNotifier.loop_turned`, which feeds systemd's watchdog.
+        library: the box's games (:class:`companion.library.Library`): the chooser, the history, and where the box
+            was. With it the loop can move between games (Games, History, Back: :mod:`companion.switchboard`) and,
+            with no other mode given, starts where the box was (else on the chooser). None: one game only.
+        box_settings: the settings screen's :class:`companion.box_settings.BoxSettings`, or None.
+        health: the box's health watch (:class:`companion.doctor.HealthWatch`): its worst level on the status line,
+            its checks on the owner page; None: not watched.
+        refresh_url: returns the phone view's URL now (the box's LAN address may appear after the start: "no
+            network" until then); called every ``url_every_s`` seconds. None: ``phone_url`` stays.
 
     Raises:
         ValueError: no mode can start from the arguments (no dice reader or session without a flow, a setup
@@ -168,6 +178,11 @@ class MainLoop:
         on_change: Callable[[], None] | None = None,
         read_executor: Executor | None = None,
         watchdog: Callable[[], None] | None = None,
+        library: Any = None,
+        box_settings: Any = None,
+        health: Any = None,
+        refresh_url: Callable[[], str] | None = None,
+        url_every_s: float = 5.0,
         camera_health: CameraHealthConfig | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
@@ -206,6 +221,16 @@ class MainLoop:
         self._published_at = float("-inf")
         self._rendered_at = float("-inf")
         self._faults = 0  # unexpected exceptions in a row (a loop pass that keeps failing slows down)
+        self.library = library
+        self.box_settings = box_settings
+        self.health = health
+        self.refresh_url = refresh_url
+        self.url_every_s = url_every_s
+        self._url_at = float("-inf")
+        self._health_seen: Any = None
+        self.pairing: PairingBook | None = None
+        self.switchboard = Switchboard(self)
+        """The box's own actions: moving between modes and games, settings, owner phones."""
         self.mode: Mode = self._first_mode(reader, session, flow, camera_flow, setup, make_camera, enrollment)
         """The mode the loop runs now (:attr:`companion.modes.Mode.name` names it)."""
         self.storage = StorageHealth(self.store, clock=clock)
@@ -220,7 +245,9 @@ class MainLoop:
         if not self.storage.ok or self.storage.low:
             self.message = self.storage.message
         self.mode.enter()
-        self._advance()
+        self.advance()
+        self._keep_place()
+        self.publish_owner_view()
 
     def _first_mode(self, reader: DiceReader | None, session: Session | None, flow: GameFlow | None, camera_flow: Any,
                     setup: Any, make_camera: Callable[[GameFlow], Any] | None, enrollment: Any) -> Mode:
@@ -230,21 +257,36 @@ class MainLoop:
             return SetupMode(self, setup, make_camera)
         if flow is not None:
             return PlayMode(self, flow, camera_flow)
+        if reader is None and session is None and self.library is not None:
+            return self.library.resumed(self) or ChooseMode(self)  # where the box was, else the chooser
         if reader is None:
             raise ValueError("MainLoop needs a dice reader unless it runs a game flow")
         if session is None:
             raise ValueError("MainLoop needs a session unless it starts with a game's setup")
         return DiceMode(self, reader, session)
 
-    def _advance(self) -> None:
-        """Move into the mode the current one names next, as long as one is named."""
-        for _ in range(4):  # a mode names the next at once at most a few times (setup -> play -> scores)
+    def advance(self) -> None:
+        """Move into the mode the current one names next, as long as one is named; keep where the box is."""
+        moved = False
+        for _ in range(4):  # a mode names the next at once at most a few times (setup -> check -> play -> scores)
             following = self.mode.next()
             if following is None:
-                return
+                break
             log.info("mode: %s -> %s", self.mode.name.value, following.name.value)
             self.mode = following
             following.enter()
+            moved = True
+        if self.pairing is not None:
+            self._keep_place()
+
+    def _keep_place(self) -> None:
+        """Keep where the box is for its next start; a storage that refuses is said by the storage health."""
+        from companion.errors import StorageError
+
+        try:
+            self.switchboard.keep_place()
+        except StorageError as exc:  # the game goes on; a restart then starts on the chooser
+            log.warning("where the box is was not kept: %s", exc)
 
     # -- what the other parts read of the current mode -------------------------------------------------------
     @property
@@ -335,7 +377,7 @@ class MainLoop:
         self.stillness.update(frame.image, frame.timestamp)
         asked, self.read_requested = self.stillness.became_still or self.read_requested, False
         if self.mode.on_frame(frame, asked):
-            self._advance()
+            self.advance()
             return True
         moving = self.stillness.state is MotionState.MOVING
         if moving and self.reader_state != READER_WATCHING:
@@ -351,12 +393,34 @@ class MainLoop:
         return True
 
     def _storage_tick(self) -> bool:
-        """The storage probe and free-space check; a secret made while writing failed is written once it works."""
-        changed = self.storage.tick()
+        """The storage probe and free-space check (a secret made while writing failed is written once it works);
+        the phone view's address (a network that came up after the start); the health checks' results."""
+        changed = self._look_around()
+        changed = self.storage.tick() or changed
         if self.storage.ok and self.pairing.unsaved and self.pairing.save():
             self.hub.set_pairing(self.pairing.pairing())
         if changed and self.storage.ok:
             self.message = self.storage.message or "storage works again: everything from now on is saved"
+        return changed
+
+    def _look_around(self) -> bool:
+        """The phone view's URL every ``url_every_s`` (no network at start: "no network" until an address comes),
+        and whether the health checks changed; True when the views must be published."""
+        changed = False
+        now = self.clock()
+        if self.refresh_url is not None and now - self._url_at >= self.url_every_s:
+            self._url_at = now
+            url = self.refresh_url()
+            if url and url != self.phone_url:
+                log.info("phone view now at %s", url)
+                self.phone_url = url
+                changed = True
+        if self.health is not None:
+            seen = self.health.version
+            if seen != self._health_seen:
+                self._health_seen = seen
+                self.publish_owner_view()
+                changed = True
         return changed
 
     def _safely(self, doing: str, work: Callable[..., Any], *args: Any) -> Any:
@@ -492,6 +556,10 @@ class MainLoop:
         """Claimed seats: player -> client id."""
         return self.pairing.claims
 
+    def owners(self) -> frozenset[str]:
+        """Client ids of the owner phones (allowed on the touchscreen)."""
+        return frozenset(self.pairing.owners)
+
     def private_report(self, action: Mapping[str, Any]) -> bool:
         """Whether ``action`` reports on a private form (hidden information: only the seat's own phone sends it)."""
         act = posted(action)
@@ -503,13 +571,15 @@ class MainLoop:
 
     def memo(self) -> tuple[Any, ...]:
         """The in-memory state an action may change before its write commits (put back by :meth:`restore`)."""
-        return self.mode, self.pairing.memo(), self.mode.memo()
+        return self.mode, self.pairing, self.pairing.memo(), self.mode.memo(), self.switchboard.memo()
 
     def restore(self, memo: tuple[Any, ...]) -> None:
-        """Put back :meth:`memo` after an action's writes were rolled back (a Start not written: the setup again)."""
-        self.mode, pairing, state = memo
+        """Put back :meth:`memo` after an action's writes were rolled back (a Start not written: the setup again;
+        a move to another game not kept: the game before)."""
+        self.mode, self.pairing, pairing, state, board = memo
         self.pairing.restore(pairing)
         self.mode.restore(state)
+        self.switchboard.restore(board)
 
     def apply(self, action: Mapping[str, Any]) -> Outcome:
         """Carry out one action in the current mode, then move to the mode it leads to; inside the desk's
@@ -519,13 +589,17 @@ class MainLoop:
             return Outcome([], "", f"unknown action {shown(action.get('action'))}")
         if act.action in (Action.CLAIM_SEAT, Action.RELEASE_SEAT, Action.REVOKE_PHONES):
             return self._pairing_action(act)
+        outcome = self.switchboard.handle(act)  # the box's own: moving between games, settings, owner phones
+        if outcome is not None:
+            return outcome
         outcome = self.mode.handle(act)
         if outcome is None and act.action is Action.QUIT:
             self._stop = True
             outcome = Outcome([], "stopping")
         if outcome is None:
-            return Outcome([], "", f"unknown action {shown(act.action.value)}")
-        self._advance()
+            return Outcome([], "", _("{action} does not apply now ({mode})").format(
+                action=shown(act.action.value), mode=self.mode.name.value))
+        self.advance()
         return outcome
 
     def _pairing_action(self, act: Posted) -> Outcome:
@@ -540,8 +614,33 @@ class MainLoop:
 
     # -- views --------------------------------------------------------------------------------
     def view(self) -> dict[str, Any]:
-        """The published view dict (shape in ``docs/contracts.md``): the current mode's."""
-        return self.mode.view()
+        """The published view dict (shape in ``docs/contracts.md``): the current mode's, with ``"mode"`` (its
+        name) and ``"box"``: ``{"games": bool (the chooser is here), "settings": bool (the settings screen is here),
+        "back": bool (Back returns somewhere), "asking": null | {"phone"} (a phone waits for the touchscreen's
+        answer), "health": null | {"level", "key", "message", "problems"}}``."""
+        view = self.mode.view()
+        view["mode"] = self.mode.name.value
+        view["box"] = {"games": self.library is not None, "settings": self.box_settings is not None,
+                       "back": bool(self.switchboard.trail), "asking": self.switchboard.asking_view(),
+                       "health": self._health_summary()}
+        return view
+
+    def behind(self) -> str | None:
+        """The title of the game behind the chooser, the history or the settings (:meth:`Switchboard.behind`)."""
+        return self.switchboard.behind()
+
+    def _health_summary(self) -> dict[str, Any] | None:
+        """The worst of the health checks for the status line: ``{"level", "message", "problems"}`` or None."""
+        if self.health is None:
+            return None
+        return self.health.summary()
+
+    def publish_owner_view(self) -> None:
+        """Publish what owner phones read: the health checks and the settings (:meth:`StateHub.set_owner_view`)."""
+        self.hub.set_owner_view({
+            "health": None if self.health is None else self.health.checks(),
+            "settings": None if self.box_settings is None else self.box_settings.view(),
+        })
 
     def status(self) -> dict[str, Any]:
         """The view's status block: ``{"camera", "reader", "message"}``."""

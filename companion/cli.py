@@ -112,8 +112,9 @@ def _corners(text: str) -> tuple[float, float, float]:
 
 
 def box_games(flows: Mapping[str, Any]) -> tuple[str, ...]:
-    """The games ``companion run|demo --game`` takes: ``d6`` (read the dice) and every game with a flow."""
-    return ("d6", *flows)
+    """The games ``companion run|demo --game`` takes: ``choose`` (the game chooser), ``d6`` (read the dice) and every
+    game with a flow."""
+    return ("choose", "d6", *flows)
 
 
 def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
@@ -142,7 +143,9 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         p.add_argument("--screenshot", type=Path, help="save the touchscreen as this PNG after each read (and, in a game flow, after each change)")
         p.add_argument("--no-gpio", action="store_true", help="do not use the GPIO button and LED")
         p.add_argument("--game", choices=box_games(flows),
-                       help=f"d6 (default: read the dice), or the at-table flow of {or_list(list(flows))}")
+                       help=f"choose (the game chooser: the default of run on a camera; it comes back to the game the "
+                            f"table was on), d6 (read the dice: the default of a replay of photos, as demo), or the "
+                            f"at-table flow of {or_list(list(flows))}")
         p.add_argument("--players", help=f'with --game {flow_games}: players in seat order, "Ann,Bob" or "Ann:red,Bob:blue"; starts a new game')
         add_game_flags(p, flows_infos(flows))
         p.add_argument("--buzzer-pin", type=int, metavar="BCM", help="BCM pin of an active buzzer (announces the last round; default: none)")

@@ -157,10 +157,14 @@ def _folder(value: Any) -> str:
     return text
 
 
+CHOOSE = "choose"
+"""``box.default_game`` (and ``--game``) for the game chooser: the box starts on it, or on the game it was on."""
+
+
 def _games() -> tuple[str, ...]:
     from companion.flows import FLOWS
 
-    return ("d6", *FLOWS)
+    return (CHOOSE, "d6", *FLOWS)
 
 
 @dataclass(frozen=True)
@@ -240,7 +244,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("box.data_dir", "",
             "folder of the session database, profiles and calibration (\"\": the user's data directory; "
             "the service's is /var/lib/tabletop-companion)", parse=_folder, env="TABLETOP_DATA_DIR"),
-    Setting("box.default_game", "d6", "what the box runs when started without --game: d6 or a game's flow",
+    Setting("box.default_game", CHOOSE,
+            "what the box starts on without --game: choose (the game chooser, or the game the table was on; a replay "
+            "of photos, as companion demo plays, reads the d6 dice in them), d6 (read the dice) or a game's flow",
             choices=_games, flag="--game"),
 )
 """Every setting of the configuration file, in the order of the default file."""

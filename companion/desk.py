@@ -32,9 +32,10 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
 from companion import records
-from companion.actions import SEAT_ACTIONS, TOUCHSCREEN_ONLY, UNRECORDED, Action
+from companion.actions import OWNER_ONLY, SEAT_ACTIONS, TOUCHSCREEN_ONLY, UNRECORDED, Action
 from companion.errors import BadEntry, SessionError, StorageError, shown
 from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, OK, STALE, STORAGE, Outcome
+from companion.i18n import _
 
 __all__ = ["AT_THE_TABLE", "Changes", "Desk", "KEY_PATTERN", "MAX_CLIENT", "Table"]
 
@@ -86,6 +87,10 @@ class Table(Protocol):
 
     def claims(self) -> Mapping[str, str]:
         """Claimed seats: player -> client id."""
+        ...
+
+    def owners(self) -> frozenset[str]:
+        """Client ids of the owner phones (allowed on the touchscreen to change the box's settings)."""
         ...
 
     def private_report(self, action: Mapping[str, Any]) -> bool:
@@ -204,9 +209,16 @@ class Desk:
         if origin in AT_THE_TABLE or origin == "camera":
             return ""
         if name in TOUCHSCREEN_ONLY:
-            return {Action.QUIT: "only the box itself can be stopped (its touchscreen, or the service)",
-                    Action.RELEASE_SEAT: "only the touchscreen can free a seat for another phone",
-                    Action.REVOKE_PHONES: "only the touchscreen can make a new join code"}[name]
+            return {Action.QUIT: _("only the box itself can be stopped (its touchscreen, or the service)"),
+                    Action.RELEASE_SEAT: _("only the touchscreen can free a seat for another phone"),
+                    Action.REVOKE_PHONES: _("only the touchscreen can make a new join code"),
+                    Action.SETTINGS: _("the settings screen is the touchscreen's; a phone changes settings on the "
+                                       "owner page once the touchscreen allowed it"),
+                    Action.OWNER_ALLOW: _("only the touchscreen allows a phone to change the box's settings"),
+                    Action.OWNER_REFUSE: _("only the touchscreen answers a phone's request")}[name]
+        if name in OWNER_ONLY and action.get("client") not in self.table.owners():
+            return _("only an owner phone changes the box's settings: open the owner page and ask, then allow it "
+                     "on the touchscreen")
         if name == Action.UNDO and self.table.in_flow():
             return ("a phone undoes only its own report (Undo my last report); the table's Undo is on the "
                     "touchscreen")

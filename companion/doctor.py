@@ -30,7 +30,8 @@ import numpy as np
 
 from companion.config import Config
 
-__all__ = ["CHECKS", "Check", "CheckResult", "DoctorContext", "Level", "health", "run_checks", "format_line"]
+__all__ = ["BOX_CHECKS", "CHECKS", "Check", "CheckResult", "DoctorContext", "HealthWatch", "Level", "RunningCheck",
+           "health", "run_checks", "format_line"]
 
 SERVICE_NAME = "companion"
 """The systemd unit name (systemd/companion.service)."""
@@ -96,6 +97,8 @@ class DoctorContext:
         address: the box's LAN address (``"127.0.0.1"`` without a network).
         camera_timeout_s: seconds the camera has to deliver its pictures (s).
         warmup_frames: pictures taken from a live camera; the last is judged (its exposure settled).
+        look: in the running box, returns ``(picture or None, why there is none, the camera's name)`` from the
+            box's own camera (which the doctor cannot open while the box holds it); None: open the camera.
     """
 
     config: Config
@@ -108,6 +111,7 @@ class DoctorContext:
     address: Callable[[], str] | None = None
     camera_timeout_s: float = 10.0
     warmup_frames: int = 5
+    look: Callable[[], tuple[Any, str | None, str]] | None = None
     _picture: Any = field(default=None, repr=False)
     _camera_problem: str | None = field(default=None, repr=False)
     _camera_name: str = field(default="", repr=False)
@@ -126,7 +130,8 @@ class DoctorContext:
         :attr:`camera_timeout_s`."""
         if not self._looked:
             self._looked = True
-            self._picture, self._camera_problem, self._camera_name = self._take_picture()
+            self._picture, self._camera_problem, self._camera_name = (
+                self.look() if self.look is not None else self._take_picture())
         return self._picture, self._camera_problem, self._camera_name
 
     def _take_picture(self) -> tuple[np.ndarray | None, str | None, str]:
@@ -421,6 +426,24 @@ CHECKS: tuple[Check, ...] = (ConfigCheck(), CameraCheck(), LightCheck(), Calibra
 """Every check, in the order ``companion doctor`` prints them."""
 
 
+class RunningCheck:
+    """In the running box: it runs (as the systemd service, or started by hand)."""
+
+    key = "service"
+
+    def perform_check(self, ctx: DoctorContext) -> CheckResult:
+        import os
+
+        if os.environ.get("INVOCATION_ID"):
+            return _ok(self.key, f"running as the {SERVICE_NAME} service")
+        return _ok(self.key, "running, started by hand (not as a service)")
+
+
+BOX_CHECKS: tuple[Check, ...] = (*(c for c in CHECKS if not isinstance(c, ServiceCheck)), RunningCheck())
+"""The checks the running box makes (:class:`HealthWatch`): those of ``companion doctor``, the service's own
+state told by the box itself."""
+
+
 def run_checks(ctx: DoctorContext, checks: Sequence[Check] = CHECKS) -> list[CheckResult]:
     """Each check's result, in order; a check that raises is a FAIL naming the fault (the others run)."""
     results = []
@@ -451,3 +474,82 @@ def format_line(result: CheckResult) -> str:
 def as_json(results: Sequence[CheckResult]) -> str:
     """The results as one JSON array of ``{"key", "level", "message"}``."""
     return json.dumps([r.as_dict() for r in results], ensure_ascii=False)
+
+
+_RANK = {Level.OK: 0, Level.WARN: 1, Level.FAIL: 2}
+
+
+class HealthWatch:
+    """The doctor's checks in the running box, again every ``every_s`` on a thread of their own (the camera,
+    light and calibration judged on the box's own pictures through ``look``), for the touchscreen's status line
+    (:meth:`summary`: the worst level) and the owner page (:meth:`checks`).
+
+    Args:
+        context: makes a fresh :class:`DoctorContext` for each round of checks (its ``look`` reads the box's
+            camera; its ``db_path`` the box's database).
+        every_s: seconds between rounds (s); the first round runs ``first_after_s`` after :meth:`start`.
+        checks: the checks (default :data:`BOX_CHECKS`).
+
+    Attributes:
+        version: increases each time the results change (the loop publishes then).
+    """
+
+    def __init__(self, context: Callable[[], DoctorContext], every_s: float = 300.0, first_after_s: float = 3.0,
+                 checks: Sequence[Check] = BOX_CHECKS) -> None:
+        self.context = context
+        self.every_s = every_s
+        self.first_after_s = first_after_s
+        self.check_list = tuple(checks)
+        self.version = 0
+        self._results: list[CheckResult] | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def run_once(self) -> list[CheckResult]:
+        """One round of checks now (on the caller's thread); the results are kept."""
+        results = run_checks(self.context(), self.check_list)
+        with self._lock:
+            if results != self._results:
+                self._results = results
+                self.version += 1
+        return results
+
+    def start(self) -> None:
+        """Run the rounds on a daemon thread (``health-checks``) until :meth:`stop`."""
+        def rounds() -> None:
+            delay = self.first_after_s
+            while not self._stop.wait(delay):
+                try:
+                    self.run_once()
+                except Exception:  # a round that fails must not end the watch
+                    import logging
+
+                    logging.getLogger(__name__).exception("the health checks failed")
+                delay = self.every_s
+
+        self._thread = threading.Thread(target=rounds, name="health-checks", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """End the rounds (waits a moment for a round in progress)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+
+    def checks(self) -> list[dict[str, str]] | None:
+        """The last round's results (``{"key", "level", "message"}``), or None before the first."""
+        with self._lock:
+            return None if self._results is None else [r.as_dict() for r in self._results]
+
+    def summary(self) -> dict[str, Any] | None:
+        """The status line's: ``{"level": the worst, "message": the worst check's, "problems": checks not OK}``, or
+        None before the first round."""
+        with self._lock:
+            results = self._results
+        if results is None:
+            return None
+        worst = max(results, key=lambda r: _RANK[r.level])
+        problems = sum(1 for r in results if r.level is not Level.OK)
+        message = worst.message if worst.level is not Level.OK else "all checks OK"
+        return {"level": worst.level.value, "key": worst.key, "message": message, "problems": problems}

@@ -47,11 +47,14 @@ class Pairing:
         secret: the join secret the QR code's link carries (``/join/<secret>``); a phone holding a
             session cookie made from it may act; any other phone is read-only.
         claims: player name -> the client id of the phone that claimed that seat.
+        owners: the client ids of the phones the touchscreen allowed to change the box's settings (its owner
+            page), for as long as the box runs.
     """
 
     game: str
     secret: str
     claims: Mapping[str, str] = field(default_factory=dict)
+    owners: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,17 @@ class StateHub:
         self._snapshot = Snapshot(version=0, view={}, jpeg=None)
         self._actions: queue.Queue[dict[str, Any]] = queue.Queue()
         self._pairing: Pairing | None = None
+        self._owner_view: dict[str, Any] = {}
+
+    def set_owner_view(self, view: Mapping[str, Any]) -> None:
+        """Publish what only owner phones read (the health checks, the box's settings): main loop only."""
+        with self._cond:
+            self._owner_view = dict(view)
+
+    def owner_view(self) -> dict[str, Any]:
+        """What :meth:`set_owner_view` published last ({} before)."""
+        with self._cond:
+            return dict(self._owner_view)
 
     def set_pairing(self, pairing: Pairing | None) -> None:
         """Publish the current game's join secret and seat claims (main loop only)."""

@@ -88,6 +88,8 @@ def _shown(config: Config, key: str) -> tuple[str, str]:
 def cmd_config_show(args: argparse.Namespace) -> int:
     """``companion config show``: exit 0 (problems of the file are listed on stderr, as the box logs them)."""
     config = load(args.config)
+    _use_data_dir(config)
+    _with_box_settings(config)
     for s in SETTINGS:
         given = vars(args).get(f"set_{flag_dest(s.flag)}") if s.flag else None
         if given is not None:
@@ -176,4 +178,15 @@ def apply_box_config(args: argparse.Namespace) -> Config:
             config.values[s.key] = type(config.values[s.key])(given, given, f"flag {s.flag}")
         setattr(args, dest, config[s.key])
     _use_data_dir(config)
+    _with_box_settings(config)
     return config
+
+
+def _with_box_settings(config: Config) -> None:
+    """The settings screen's language over the file's (``box-settings.json`` in the data folder)."""
+    from companion.box_settings import overlay_config
+
+    try:
+        overlay_config(config)
+    except OSError as exc:  # no data folder: the file's settings hold
+        log.warning("the settings screen's choices cannot be read: %s", exc)

@@ -42,7 +42,7 @@ def test_no_file_gives_the_defaults(tmp_path):
     assert config["web.port"] == 8080 and config["web.host"] == "0.0.0.0"
     assert config["gpio.next_pin"] == 17 and config["gpio.led_pin"] == 27
     assert config["gpio.buzzer_pin"] is None and config["gpio.undo_pin"] is None
-    assert config["camera.size"] is None and config["box.default_game"] == "d6"
+    assert config["camera.size"] is None and config["box.default_game"] == "choose"  # the chooser (issue 17)
     assert all(v.origin == "default" for k, v in config.values.items())
 
 

@@ -17,6 +17,7 @@ from typing import Any, Callable
 from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
 from companion.commands.files import dice_reader_for, load_deck, profile_path, unwritable_folder
+from companion.config import CHOOSE
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -108,13 +109,17 @@ def cmd_box(args: argparse.Namespace) -> int:
     from companion.owner_commands import apply_box_config
 
     box_config = apply_box_config(args)  # the file's settings where no flag was given
+    demo = args.command == "demo"
+    args.game = start_game(args.game, box_config.origin("box.default_game") == "default",
+                           "replay" if demo else (args.source or "auto"))
     flow_game = args.game in FLOWS
+    chooser = args.game == CHOOSE
     misplaced = ["--players"] if args.players is not None and not flow_game else []
     misplaced += misplaced_options(args, flows_infos(FLOWS), args.game if flow_game else None)
-    misplaced += ["--deck"] if args.deck is not None and not flow_game else []
-    if args.dice_profile is not None and args.game != "roll":
+    misplaced += ["--deck"] if args.deck is not None and not (flow_game or chooser) else []
+    if args.dice_profile is not None and args.game not in ("roll", CHOOSE):
         misplaced.append("--dice-profile")
-    if args.calibration is not None and not flow_game:
+    if args.calibration is not None and not (flow_game or chooser):
         misplaced.append("--calibration")  # the d6 reader works in pixels: a table calibration would be ignored
     if misplaced:
         print(f"companion {args.command}: {', '.join(misplaced)} does not go with --game {args.game}", file=sys.stderr)
@@ -126,9 +131,9 @@ def cmd_box(args: argparse.Namespace) -> int:
             return EXIT_USAGE
     make_camera = calibration = settings = None
     options = _game_options(args)
-    if flow_game:
+    if flow_game or chooser:
         try:  # every input is checked before the camera is opened and a database file is created
-            settings = _new_game_settings(args, options)
+            settings = _new_game_settings(args, options) if flow_game else None
             make_camera, calibration = _camera_parts(args)
         except InputError as exc:
             print(f"companion {args.command}: {exc}", file=sys.stderr)
@@ -137,11 +142,10 @@ def cmd_box(args: argparse.Namespace) -> int:
             print(f"companion {args.command}: {exc}", file=sys.stderr)
             return EXIT_USAGE
     try:
-        reader = None if flow_game else D6Reader()
+        reader = D6Reader() if args.game == "d6" else None
     except VisionError as exc:
         print(f"companion: cannot load the dice reader: {exc}; reinstall the package (./setup.sh run)", file=sys.stderr)
         return EXIT_DEVICE
-    demo = args.command == "demo"
     spec = str(args.folder or demo_photos()) if demo else args.source
     notifier = ServiceNotifier()  # systemd's READY=1 / STATUS= / WATCHDOG=1 / STOPPING=1; a no-op elsewhere
     notifier.status(f"starting: opening the camera ({spec})")
@@ -161,7 +165,14 @@ def cmd_box(args: argparse.Namespace) -> int:
     try:
         store = None
         store = SessionStore.open_or_recover(db, exclusive=True)  # one box per database
-        if flow_game:
+        if chooser:
+            session = None
+            if args.new_session:  # the chooser, not where the box was
+                from companion.records import save_place
+
+                if store.read_only is None:
+                    save_place(store, {"mode": CHOOSE})
+        elif flow_game:
             session = _flow_session(args, store, settings, options)
             if session is None:
                 log.info("%s: no open game in %s: set it up on the touchscreen or a phone", args.game, store.path)
@@ -196,9 +207,20 @@ def cmd_box(args: argparse.Namespace) -> int:
 
             setup = TableSetup(store, FLOWS[args.game], options, calibration, resume=not args.new_session)
     camera_flow = make_camera(flow) if (flow is not None and make_camera is not None) else None
+    from companion.box_settings import BoxSettings
+    from companion.library import Library
+    from device import Backlight
+
+    buzzer_pin = args.buzzer_pin
+    box_settings = BoxSettings(_settings_file(), box_config["box.language"], Backlight.find(),
+                               buzzer=buzzer_pin is not None and not args.no_gpio)
+    health, watched = _health_watch(box_config, db, source)
+    library = Library(store, dice_reader=(lambda: reader) if reader is not None else D6Reader, make_camera=make_camera,
+                      calibration=calibration, source=source.name, box_settings=box_settings)
 
     phone_url = ""
     server = None
+    refresh_url = None
     if not args.no_web:
         from companion.netinfo import phone_url as make_phone_url
         from companion.paths import web_secret_key
@@ -220,6 +242,9 @@ def cmd_box(args: argparse.Namespace) -> int:
             source.close()
             return EXIT_DEVICE
         phone_url = make_phone_url(server.port, None if args.host in ("0.0.0.0", "::") else args.host)
+        if args.host in ("0.0.0.0", "::"):  # no network at start: "no network" until an address appears
+            port = server.port
+            refresh_url = lambda: make_phone_url(port)  # noqa: E731
     announcer = None
     if server is not None and box_config["web.announce"]:  # NAME.local and an _http._tcp service
         from companion.mdns import for_phone_view
@@ -227,7 +252,8 @@ def cmd_box(args: argparse.Namespace) -> int:
         announcer = for_phone_view(box_config["box.name"], args.host, server.port)
 
     screen, pump = _open_screen(args, hub, phone_url)
-    controls = None if args.no_gpio else _open_controls(hub, Action.NEXT_PHASE if flow_game else Action.READ_NOW,
+    # the GPIO button: Next in a game (and its table check), "read now" with the d6 dice
+    controls = None if args.no_gpio else _open_controls(hub, Action.NEXT_PHASE if args.game != "d6" else Action.READ_NOW,
                                                         args.buzzer_pin, box_config)
 
     screenshot_failed: list[str] = []
@@ -247,18 +273,22 @@ def cmd_box(args: argparse.Namespace) -> int:
             controls.read_ok()
 
     read_executor = (ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-read")
-                     if flow_game and replay["realtime"] else None)
+                     if args.game != "d6" and replay["realtime"] else None)
     loop = MainLoop(
         source=source, reader=reader, session=session, hub=hub, stillness=StillnessDetector(),
         screen=screen, pump_screen=pump, phone_url=phone_url, stop_at_end=True,  # a replay that ends (demo --once, run FOLDER) stops the job
         on_read=on_read, flow=flow, camera_flow=camera_flow, setup=setup, make_camera=make_camera,
-        on_change=save_screenshot if flow_game else None,  # d6: after each read (on_read); flows: after each change
-        on_announce=lambda what: controls.beep(3 if what == "last_round" else 1) if controls is not None else None,
+        on_change=save_screenshot if args.game != "d6" else None,  # d6: after each read (on_read); else each change
+        on_announce=lambda what: controls.beep(3 if what == "last_round" else 1)
+        if controls is not None and box_settings.sound else None,
         # a live camera (or a replay in real time): card reads on a worker so the screens stay live;
         # a replay at full speed (--fast) reads each frame before the next, as a test would
         read_executor=read_executor,
         watchdog=notifier.loop_turned,  # READY=1 on the first turn, then the watchdog pings
+        library=library, box_settings=box_settings, refresh_url=refresh_url,
+        health=health,
     )
+    watched["loop"] = loop  # the health checks look at the loop's camera pictures
     if server is not None:  # the loop has made or loaded the join secret: the QR code's link, on one line
         from companion.netinfo import join_url
 
@@ -268,6 +298,7 @@ def cmd_box(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: loop.stop())
     if controls is not None:
         controls.watching()
+    loop.health.start()
     try:
         stats = loop.run(max_frames=args.max_frames)
     except KeyboardInterrupt:
@@ -277,6 +308,7 @@ def cmd_box(args: argparse.Namespace) -> int:
         return EXIT_DEVICE
     finally:
         notifier.stopping()
+        loop.health.stop()
         if read_executor is not None:
             read_executor.shutdown(wait=True, cancel_futures=True)
         if announcer is not None:
@@ -290,6 +322,51 @@ def cmd_box(args: argparse.Namespace) -> int:
     ended = loop.session.id if loop.session is not None else "none (not set up)"
     log.info("stopped: %d frames, %d reads (median %.0f ms), session %s", stats.frames, stats.reads, median, ended)
     return EXIT_OK
+
+def start_game(game: str, not_given: bool, source: str) -> str:
+    """What the box starts on: ``game`` (``--game``, else ``box.default_game``), except that the chooser given by
+    no one (the configuration's default) on a replay of photos (``companion demo``, ``run --source FOLDER|VIDEO``)
+    reads the d6 dice in them, as the box always did: the chooser is for a camera over a table (``--game choose``
+    asks for it on any source; the Games button opens it from the dice)."""
+    if game == CHOOSE and not_given and not live_spec(source):
+        return "d6"
+    return game
+
+
+def live_spec(spec: str) -> bool:
+    """Whether a ``--source`` names a camera (``auto``, ``picamera2[:N]``, ``opencv:N``), not a replay of photos or a video."""
+    text = str(spec).strip().lower()
+    return text == "auto" or text.startswith("picamera2") or (text.startswith("opencv:") and text[7:].isdigit())
+
+
+def _settings_file() -> Path | None:
+    """Where the settings screen's choices are kept (``box-settings.json`` in the data folder), or None when the data
+    folder cannot be made (they then hold until the box stops)."""
+    from companion.box_settings import default_path
+
+    try:
+        return default_path()
+    except OSError as exc:
+        log.warning("the settings screen's choices are not kept (%s)", exc)
+        return None
+
+
+def _health_watch(config: Any, db: Path, source: Any) -> tuple[Any, dict[str, Any]]:
+    """The box's health checks (:class:`companion.doctor.HealthWatch`) on its own database and camera pictures, and
+    the dict its camera look reads the loop from (``{"loop": MainLoop}``, set once the loop exists)."""
+    from companion.doctor import DoctorContext, HealthWatch
+
+    watched: dict[str, Any] = {}
+
+    def look() -> tuple[Any, str | None, str]:
+        loop = watched.get("loop")
+        frame = None if loop is None else loop.last_frame
+        if loop is None or loop.camera != "ok" or frame is None:
+            return None, (loop.message if loop is not None else None) or "no picture yet", source.name
+        return frame.image, None, source.name
+
+    return HealthWatch(lambda: DoctorContext(config, db_path=Path(db), look=look)), watched
+
 
 DEMO_HINT_TEXT = "run `companion demo` to replay photos"
 

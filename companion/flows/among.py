@@ -29,7 +29,7 @@ Place = tuple[int, int]
 """A station cell ``(i, j)`` from the Main Reactor."""
 
 CELL_RANGE = 12  # a station never reaches further than this from the Main Reactor (cells)
-PLACE_LABEL = "Place: tap it on your station"
+PLACE_LABEL = "Cell: tap it on your station"
 """A cell field's label: the phone page draws the player's station and the free places next to it to tap."""
 
 

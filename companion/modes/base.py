@@ -21,7 +21,10 @@ from device import Frame
 if TYPE_CHECKING:
     from companion.app import MainLoop
 
-__all__ = ["Mode", "ModeName", "SessionMode"]
+__all__ = ["BOX_GAME", "BoxMode", "Mode", "ModeName", "SessionMode"]
+
+BOX_GAME = "box"
+"""The pairing's game while the box starts on no game (the chooser): the join secret phones scan at boot."""
 
 
 class ModeName(enum.Enum):
@@ -37,6 +40,15 @@ class ModeName(enum.Enum):
     """A game that has ended: its scores (the camera may still count dice; Undo reopens the last round)."""
     ENROLL = "enroll"
     """The guided dice enrollment: a photo of every colour/face pair."""
+    CHOOSE = "choose"
+    """The game chooser: the dice, each game, the games left open (the service starts here)."""
+    HISTORY = "history"
+    """The games played before: open one (its scores), export it, resume one that has not ended."""
+    CALIBRATION = "calibration"
+    """The table check between the players' setup and the first round: the camera sees the table, the calibration
+    sheet's markers are where they were, each player's zone; one tap to play."""
+    SETTINGS = "settings"
+    """The touchscreen's settings: language, brightness, sound."""
 
 
 class Mode:
@@ -88,6 +100,10 @@ class Mode:
     def done(self) -> bool:
         """True when the loop has nothing more to do in this mode (the enrollment ended): it stops."""
         return False
+
+    def place(self) -> dict[str, Any]:
+        """Where the box is in this mode, kept so a restart comes back to it (:mod:`companion.library`)."""
+        return {"mode": self.name.value}
 
     def change_key(self, view: dict[str, Any]) -> Any:
         """What ``on_change`` compares between publishes (a change of it saves ``--screenshot``)."""
@@ -160,3 +176,50 @@ class SessionMode(Mode):
 
     def version(self) -> int:
         return self.session.last_seq
+
+    def place(self) -> dict[str, Any]:
+        return {"mode": self.name.value, "session": self.session.id, "game": self.session.game.name}
+
+
+class BoxMode(Mode):
+    """A mode of the box itself, on no game (the chooser, the history, the settings): the library's database, the
+    pairing of the game before (phones stay joined), nothing to version.
+
+    Args:
+        loop: the loop (its :attr:`companion.app.MainLoop.library`).
+    """
+
+    @property
+    def store(self) -> Any:
+        return self.loop.library.store
+
+    @property
+    def game_id(self) -> str:
+        """The game of the pairing before (phones stay joined); :data:`BOX_GAME` when the box starts here."""
+        pairing = self.loop.pairing
+        return BOX_GAME if pairing is None else pairing.game
+
+    def version(self) -> int:
+        return 0
+
+    def view(self) -> dict[str, Any]:
+        """The common envelope (no session, no game) with this mode's own block under its name."""
+        loop, frame = self.loop, self.loop.last_frame
+        return {
+            "session": {"id": None, "game": None, "started_at": None, "source": loop.source.name, "events": 0},
+            "status": loop.status(),
+            "game": None,
+            "dice": [],
+            "frame": None if frame is None else {"width": frame.width, "height": frame.height, "index": frame.index},
+            "findings": [],
+            "phone_url": loop.phone_url,
+            "storage": loop.storage.view(),
+            self.name.value: self.block(),
+        }
+
+    def block(self) -> dict[str, Any]:
+        """This mode's part of the view (``view["choose"]``, ``view["history"]``, ``view["settings"]``)."""
+        raise NotImplementedError
+
+    def change_key(self, view: dict[str, Any]) -> Any:
+        return [view.get(self.name.value), view.get("mode")]

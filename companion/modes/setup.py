@@ -66,6 +66,9 @@ class SetupMode(Mode):
         self.setup.restore(memo)
         self.setup.flow = None  # a Start not written: the setup again
 
+    def place(self) -> dict[str, Any]:
+        return {"mode": self.name.value, "game": self.setup.spec.name, "setup": self.setup.id}
+
     def enter(self) -> None:
         log.info("setting up %s: %s", self.setup.spec.title, ", ".join(self.setup.names) or "no players yet")
 
@@ -94,13 +97,14 @@ class SetupMode(Mode):
         return outcome
 
     def next(self) -> Mode | None:
-        """The game, once Start has recorded its session."""
+        """The table check once Start has recorded the session (:class:`companion.modes.check.CheckMode`: straight
+        on to the game when the box does not read this game's table)."""
         flow = self.setup.flow
         if flow is None:
             return None
-        from companion.modes.play import PlayMode
+        from companion.modes.check import CheckMode
 
-        return PlayMode(self.loop, flow, make_camera=self.make_camera)
+        return CheckMode(self.loop, flow, make_camera=self.make_camera)
 
     def view(self) -> dict[str, Any]:
         """The setup view (no session yet: its id, game and events are the setup's)."""

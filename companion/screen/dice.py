@@ -11,7 +11,8 @@ import numpy as np
 import pygame
 
 from companion.actions import Action
-from companion.screen.canvas import (ACCENT, BAD, BG, DIM, PANEL, TEXT, WARN, Button, Canvas)
+from companion.screen.canvas import (ACCENT, BAD, BG, DIM, PANEL, QR_SIDE, TEXT, WARN, Button, Canvas)
+from companion.i18n import _
 from companion.screen.states import Screen, ScreenState, can_undo
 
 if TYPE_CHECKING:
@@ -37,8 +38,8 @@ class Waiting(ScreenState):
         surface = ts.surface
         surface.fill(BG)
         w, h = surface.get_size()
-        ts.text("Tabletop companion", (w // 2, ts.y(70)), 64, TEXT, anchor="center")
-        ts.text("Starting - waiting for the camera...", (w // 2, ts.y(130)), 36, DIM, anchor="center")
+        ts.text_fit("Tabletop companion", (w // 2, ts.y(70)), w - ts.s(40), 64, TEXT, anchor="center")
+        ts.text_fit("Starting - waiting for the camera...", (w // 2, ts.y(130)), w - ts.s(40), 36, DIM, anchor="center")
         url = ts.url(view)
         if url:
             rect = self.qr_rect(ts)
@@ -52,13 +53,15 @@ class Watching(ScreenState):
     screen = Screen.WATCHING
 
     def qr_rect(self, ts: TouchScreen) -> pygame.Rect:
-        rect = ts.rect(686, 372, 108, 108)
+        rect = ts.rect(800 - 6 - QR_SIDE, 480 - 6 - QR_SIDE, QR_SIDE, QR_SIDE)
         rect.width = rect.height = min(rect.width, rect.height)
         return rect
 
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         camera_ok = (view.get("status") or {}).get("camera", "ok") == "ok"
         actions = [(Action.READ_NOW, "Read now", camera_ok), (Action.UNDO, "Undo", can_undo(view))]
+        if (view.get("box") or {}).get("games"):
+            actions.append((Action.GAMES, _("Games"), True))
         if ts.debug:
             actions.append((Action.QUIT, "Quit", True))
         area = ts.rect(6, 404, 448, 70)
@@ -74,26 +77,31 @@ class Watching(ScreenState):
         surface.fill(BG)
         ts.draw_frame(frame, ts.rect(6, 6, 448, 336))
         ts.draw_status(view, ts.rect(6, 346, 448, 26))
-        ts.draw_findings(view.get("findings") or [], ts.rect(6, 374, 448, 26))
+        health = (view.get("box") or {}).get("health") or {}
+        if health.get("level") in ("WARN", "FAIL") and not view.get("findings"):
+            ts.draw_health(view, ts.rect(6, 374, 448, 26))
+        else:
+            ts.draw_findings(view.get("findings") or [], ts.rect(6, 374, 448, 26))
         ts.draw_buttons(self.buttons(ts, view))
         game = view.get("game") or {}
         latest = game.get("latest") or None
-        draw_counts(ts, latest, ts.rect(466, 6, 328, 216))
-        draw_total(ts, latest, game, ts.rect(466, 226, 328, 62))
-        draw_history(ts, game.get("history") or [], ts.rect(466, 292, 328, 76))
+        draw_counts(ts, latest, ts.rect(466, 6, 328, 180))
+        draw_total(ts, latest, game, ts.rect(466, 190, 328, 60))
+        draw_history(ts, game.get("history") or [], ts.rect(466, 256, 800 - 466 - 12 - QR_SIDE, 140))
         url = ts.url(view)
         if url:
             qr_rect = self.qr_rect(ts)
             ts.draw_qr(ts.qr_url(view), qr_rect)
-            ts.text("Scan to join (tap it: phones)", (ts.x(466), ts.y(392)), 24, DIM)
-            ts.text_fit(url, (ts.x(466), ts.y(418)), qr_rect.x - ts.x(466) - ts.s(8), 30, TEXT, min_size=16)
+            room = qr_rect.x - ts.x(466) - ts.s(8)
+            ts.wrap("Scan to join (tap the code: phones)", (ts.x(466), ts.y(404)), room, 20, DIM, max_lines=2)
+            ts.text_fit(url, (ts.x(466), ts.y(452)), room, 22, TEXT, min_size=10)
 
 
 class CameraLost(ScreenState):
     screen = Screen.CAMERA_LOST
 
     def qr_rect(self, ts: TouchScreen) -> pygame.Rect:
-        return ts.rect(662, 10, 128, 128)
+        return ts.rect(800 - 6 - QR_SIDE, 6, QR_SIDE, QR_SIDE)
 
     def enter(self, ts: TouchScreen) -> None:
         self.since = time.monotonic()
@@ -108,23 +116,23 @@ class CameraLost(ScreenState):
         surface = ts.surface
         surface.fill((44, 18, 20))
         x = ts.x(24)
-        ts.text("Camera lost", (x, ts.y(20)), 84, BAD)
+        ts.text_fit(f"{ts.sign('FAIL')} Camera lost", (x, ts.y(20)), ts.s(390), 84, BAD)
         lost_for = int(time.monotonic() - getattr(self, "since", time.monotonic()))
-        ts.text(f"for {lost_for} s", (x + ts.s(400), ts.y(44)), 36, DIM)
+        ts.text_fit(f"for {lost_for} s", (x + ts.s(400), ts.y(44)), ts.s(220), 36, DIM)
         message = (view.get("status") or {}).get("message") or "The camera stopped sending pictures."
-        y = ts.wrap(message, (x, ts.y(92)), ts.s(600), 32, TEXT)
+        y = ts.wrap(message, (x, ts.y(92)), ts.s(600), 32, TEXT, max_lines=3)
         y += ts.s(12)
-        ts.text("What to do:", (x, y), 34, WARN)
+        ts.text_fit("What to do:", (x, y), ts.s(600), 34, WARN)
         y += ts.s(34)
         for step in (
             "1. Check that the camera cable is pushed in at both ends.",
             "2. A USB camera: unplug it and plug it back in.",
             "3. Nothing is lost: the game goes on when the camera is back.",
         ):
-            y = ts.wrap(step, (x + ts.s(12), y), ts.s(600), 30, TEXT) + ts.s(4)
+            y = ts.wrap(step, (x + ts.s(12), y), ts.s(600), 30, TEXT, max_lines=2) + ts.s(4)
         latest = ((view.get("game") or {}).get("latest")) or None
         if latest:
-            ts.text(f"Last roll: sum {latest.get('total', 0)}", (ts.x(480), ts.y(420)), 36, TEXT)
+            ts.text_fit(f"Last roll: sum {latest.get('total', 0)}", (ts.x(480), ts.y(420)), ts.x(310), 36, TEXT)
         if ts.url(view):
             ts.draw_qr(ts.qr_url(view), self.qr_rect(ts))
         ts.draw_buttons(self.buttons(ts, view))
@@ -142,7 +150,7 @@ def draw_counts(ts: Canvas, latest: dict[str, Any] | None, area: pygame.Rect) ->
         top = area.y + i * row_h
         face_rect = pygame.Rect(area.x, top + ts.s(2), face_side, face_side)
         pygame.draw.rect(ts.surface, DIE_FACE, face_rect, border_radius=ts.s(6))
-        ts.text(str(face), face_rect.center, 46, DIE_PIP, anchor="center")
+        ts.text_fit(str(face), face_rect.center, face_rect.width, 46, DIE_PIP, anchor="center")
         n = values[face]
         bar_h = row_h - ts.s(12)
         bar_rect = pygame.Rect(bar_x, top + (row_h - bar_h) // 2, bar_w_max, bar_h)
@@ -151,30 +159,30 @@ def draw_counts(ts: Canvas, latest: dict[str, Any] | None, area: pygame.Rect) ->
             filled = bar_rect.copy()
             filled.width = max(ts.s(6), math.floor(bar_w_max * n / most))
             pygame.draw.rect(ts.surface, ACCENT, filled, border_radius=ts.s(4))
-        ts.text(f"x{n}", (area.right, top + row_h // 2), 44, TEXT if n else DIM, anchor="midright")
+        ts.text_fit(f"x{n}", (area.right, top + row_h // 2), ts.s(54), 44, TEXT if n else DIM, anchor="midright",
+                    min_size=16)
 
 
 def draw_total(ts: Canvas, latest: dict[str, Any] | None, game: dict[str, Any], area: pygame.Rect) -> None:
     pygame.draw.rect(ts.surface, PANEL, area, border_radius=ts.s(8))
-    ts.text("Sum", (area.x + ts.s(10), area.centery), 34, DIM, anchor="midleft")
+    ts.text_fit("Sum", (area.x + ts.s(10), area.centery), ts.s(62), 34, DIM, anchor="midleft", min_size=14)
     total = "-" if latest is None else str(latest.get("total", 0))
-    rect = ts.text(total, (area.x + ts.s(74), area.centery + ts.s(2)), 84, TEXT, anchor="midleft")
+    rect = ts.text_fit(total, (area.x + ts.s(74), area.centery + ts.s(2)), ts.s(110), 84, TEXT, anchor="midleft")
     x = max(rect.right + ts.s(14), area.x + ts.s(190))
     rolls = game.get("rolls")
     if rolls is not None:
-        ts.text(f"roll {rolls}", (x, area.y + ts.s(8)), 26, DIM)
+        ts.text_fit(f"roll {rolls}", (x, area.y + ts.s(8)), area.right - x - ts.s(6), 26, DIM, min_size=12)
     unreadable = int((latest or {}).get("unreadable") or 0)
-    ts.text(
-        f"{unreadable} unreadable", (x, area.bottom - ts.s(8)), 26, WARN if unreadable else DIM, anchor="bottomleft"
-    )
+    ts.text_fit(f"{unreadable} unreadable", (x, area.bottom - ts.s(8)), area.right - x - ts.s(6), 26,
+                WARN if unreadable else DIM, anchor="bottomleft", min_size=12)
 
 
 def draw_history(ts: Canvas, history: list[dict[str, Any]], area: pygame.Rect) -> None:
-    ts.text("Recent rolls (newest first)", (area.x, area.y), 22, DIM)
+    ts.text_fit("Recent rolls (newest first)", (area.x, area.y), area.width, 22, DIM, min_size=12)
     line_h = ts.s(18)
     y = area.y + ts.s(18)
     if not history:
-        ts.text("none yet", (area.x, y), 24, DIM)
+        ts.text_fit("none yet", (area.x, y), area.width, 24, DIM)
         return
     for roll in history[: max(1, (area.bottom - y) // line_h)]:
         values = " ".join("?" if v is None else str(v) for v in roll.get("values") or [])

@@ -9,14 +9,18 @@ import numpy as np
 import pygame
 
 from companion.actions import Action
-from companion.screen.canvas import (ACCENT, BAD, BG, DIM, GOOD, PANEL, SEVERITY_COLOURS, TEXT, WARN, Button, seat_rgb)
-from companion.screen.states import Screen, ScreenState, can_undo
+from companion.screen.canvas import (ACCENT, BAD, BG, DIM, GOOD, PANEL, QR_SIDE, SEVERITY_COLOURS, TEXT, WARN, Button)
+from companion.i18n import _
+from companion.screen.states import Screen, ScreenState, can_undo, games_button
 
 if TYPE_CHECKING:
     from companion.screen.window import TouchScreen
 
 
 PHASE_COLOURS = {"current": ACCENT, "done": (40, 46, 56), "next": PANEL}
+
+QR_X = 800 - 6 - QR_SIDE
+"""The QR code's left edge (design px): the game's panels end before it."""
 
 
 DEFAULT_COLUMNS = [{"key": "tableau", "label": "Tableau"}, {"key": "credits", "label": "Credits"}, {"key": "vp", "label": "VP"}]
@@ -45,16 +49,17 @@ class Table(ScreenState):
     PANEL_TOP = 196  # y of the camera panel (px, 800 x 480 layout); it ends above the bottom buttons
 
     def qr_rect(self, ts: TouchScreen) -> pygame.Rect:
-        return ts.rect(700, 250, 94, 94)
+        return ts.rect(QR_X, 232, QR_SIDE, QR_SIDE)
 
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         nxt = (view.get("game") or {}).get("next") or {}
         buttons = [
             Button(Action.NEXT_PHASE, f"Next: {nxt.get('label', '')}", ts.rect(6, 404, 330, 70), bool(nxt.get("enabled"))),
             Button(Action.UNDO, "Undo", ts.rect(344, 404, 150, 70), can_undo(view)),
+            *games_button(ts, view, ts.rect(502, 404, 120, 70)),
         ]
         if ts.debug:
-            buttons.append(Button(Action.QUIT, "Quit", ts.rect(502, 404, 100, 70)))
+            buttons.append(Button(Action.QUIT, "Quit", ts.rect(630, 404, 60, 70)))
         _, questions = camera_attention(view)
         if questions:
             q = questions[0]
@@ -66,7 +71,7 @@ class Table(ScreenState):
                     answers.append((Action.CAMERA_CONFIRM, choice.capitalize(), (("id", q["id"]), ("choice", choice)),
                                     f"camera_confirm:{choice}"))
             answers.append((Action.CAMERA_DISMISS, "Dismiss", (("id", q["id"]),), "camera_dismiss"))
-            area = ts.rect(12, 338, 676, 56)
+            area = ts.rect(12, 338, QR_X - 24, 56)
             gap = ts.s(8)
             width = (area.width - gap * (len(answers) - 1)) // len(answers)
             for k, (action, label, payload, key) in enumerate(answers):
@@ -82,7 +87,7 @@ class Table(ScreenState):
         if not misplays:  # a question only: the players' table stays in view above it
             self._players(ts, view.get("game") or {}, ts.rect(6, top, 600, 292 - top))
             top = 296
-        area = ts.rect(6, top, 688, 398 - top)
+        area = ts.rect(6, top, QR_X - 12, 398 - top)
         pygame.draw.rect(ts.surface, PANEL, area, border_radius=ts.s(8))
         x, y, width = area.x + ts.s(12), area.y + ts.s(6), area.width - ts.s(20)
         bottom = ts.y(334) if questions else area.bottom
@@ -111,15 +116,17 @@ class Table(ScreenState):
         game = view.get("game") or {}
         w = surface.get_width()
         ts.text_fit(game.get("title", ""), (ts.x(10), ts.y(8)), ts.x(330), 34, DIM)
-        ts.text_fit(game.get("round_label", ""), (ts.x(10), ts.y(36)), ts.x(470), 40, TEXT)
+        ts.text_fit(game.get("round_label", ""), (ts.x(10), ts.y(36)), ts.x(470), 40, TEXT, min_size=16)
         if game.get("pool") is not None:
-            ts.text(f"{game.get('pool_label', 'VP pool')}: {game['pool']}", (w - ts.x(10), ts.y(14)), 48, WARN, anchor="topright")
+            ts.text_fit(f"{game.get('pool_label', 'VP pool')}: {game['pool']}", (w - ts.x(10), ts.y(14)), ts.x(300), 48,
+                        WARN, anchor="topright", min_size=20)
         y = 76
         if game.get("last_round"):
             banner = ts.rect(6, y, 788, 40)
             pygame.draw.rect(surface, BAD, banner, border_radius=ts.s(8))
             why = "; ".join(game.get("ending") or [])
-            ts.text_fit(f"LAST ROUND  {why}", banner.center, banner.width - 16, 38, TEXT, anchor="center")
+            ts.text_fit(f"{ts.sign('WARN')} LAST ROUND  {why}", banner.center, banner.width - 16, 38, TEXT, anchor="center",
+                        min_size=14)
             y += 44
         phases = game.get("phases") or []
         strip = ts.rect(6, y, 788, 70)
@@ -131,18 +138,20 @@ class Table(ScreenState):
                 state = ph.get("state", "next")
                 pygame.draw.rect(surface, PHASE_COLOURS.get(state, PANEL), box, border_radius=ts.s(8))
                 colour = (16, 20, 24) if state == "current" else (DIM if state == "done" else TEXT)
-                ts.text_fit(ph.get("label", ""), (box.centerx, box.y + ts.s(6)), box.width - 8, 32, colour, anchor="midtop", min_size=16)
+                sign = ts.sign(state) + " " if state in ("current", "done") else ""  # not only the colour says it
+                ts.text_fit(sign + ph.get("label", ""), (box.centerx, box.y + ts.s(6)), box.width - 8, 32, colour,
+                            anchor="midtop", min_size=12)
                 by = ", ".join(ph.get("by") or [])
                 if by:
-                    ts.text_fit(by, (box.centerx, box.bottom - ts.s(6)), box.width - 8, 22, colour, anchor="midbottom", min_size=14)
+                    ts.text_fit(by, (box.centerx, box.bottom - ts.s(6)), box.width - 8, 22, colour, anchor="midbottom", min_size=11)
         else:
             pygame.draw.rect(surface, PANEL, strip, border_radius=ts.s(8))
         y += 74
-        ts.text_fit(game.get("note", ""), (ts.x(10), ts.y(y)), ts.x(780), 26, DIM, min_size=16)
+        ts.text_fit(game.get("note", ""), (ts.x(10), ts.y(y)), ts.x(QR_X - 16), 26, DIM, min_size=14)
         y += 26
         if not self._camera_panel(ts, view, y):
-            self._players(ts, game, ts.rect(6, y, 600, 340 - y))
-            ts.draw_findings_with_rule(view.get("findings") or [], ts.rect(6, 372, 788, 28))
+            self._players(ts, game, ts.rect(6, y, QR_X - 16, 340 - y))
+            ts.draw_findings_with_rule(view.get("findings") or [], ts.rect(6, 372, QR_X - 12, 28))
         ts.draw_buttons(self.buttons(ts, view))
         if ts.url(view):
             ts.draw_qr(ts.qr_url(view), self.qr_rect(ts))
@@ -150,12 +159,17 @@ class Table(ScreenState):
         if not nxt_enabled(game) and (game.get("next") or {}).get("why"):
             message = game["next"]["why"]
         markers = (view.get("camera") or {}).get("markers")
+        qr = self.qr_rect(ts)
         if markers:
             message = markers.get("message") or "calibration markers moved"
-            ts.text_fit("Markers moved: recalibrate", (ts.x(700), ts.y(232)), ts.x(94), 20, WARN, min_size=12)
+            ts.text_fit(f"{ts.sign('WARN')} Markers moved: recalibrate", (qr.x, qr.y - ts.s(20)), qr.width, 20, WARN,
+                        min_size=10)
         elif ts.url(view):
-            ts.text_fit("Phones: tap", (ts.x(747), ts.y(234)), ts.x(94), 20, DIM, anchor="midtop", min_size=12)
-        ts.text_fit(message, (ts.x(610), ts.y(420)), ts.x(184), 22, DIM, min_size=14)
+            ts.text_fit("Phones: tap the code", (qr.centerx, qr.y - ts.s(20)), qr.width, 18, DIM, anchor="midtop",
+                        min_size=10)
+        left = ts.x(630) if (view.get("box") or {}).get("games") else ts.x(502)
+        ts.wrap(message, (left, ts.y(404)), ts.x(794) - left, 20, DIM, max_lines=2)
+        ts.draw_health(view, pygame.Rect(left, ts.y(452), ts.x(794) - left, ts.y(22)), size=18)
 
     @staticmethod
     def _players(ts: TouchScreen, game: dict[str, Any], area: pygame.Rect) -> None:
@@ -165,14 +179,14 @@ class Table(ScreenState):
         columns = game.get("columns") or DEFAULT_COLUMNS
         step = 120 if len(columns) <= 3 else (600 - 260) / len(columns)  # design px: the area is 600 wide
         size = 36 if len(columns) <= 3 else 28
-        ts.text("Player", (area.x, area.y), 22, DIM)
+        ts.text_fit("Player", (area.x, area.y), ts.x(250), 22, DIM)
         for k, c in enumerate(columns):
             ts.text_fit(str(c.get("label", "")), (area.x + ts.x(260 + k * step), area.y), ts.x(step - 6), 22, DIM,
                          min_size=12)
         row_h = max(ts.s(22), min(ts.s(40), (area.height - ts.s(20)) // max(1, len(players))))
         y = area.y + ts.s(20)
         for p in players:
-            pygame.draw.circle(ts.surface, seat_rgb(p.get("colour")), (area.x + ts.s(8), y + row_h // 2), ts.s(7))
+            ts.draw_seat_dot(p.get("colour"), (area.x + ts.s(10), y + row_h // 2), ts.s(10))
             name = p.get("name", "?") + ("  (waiting)" if p.get("waiting") else "")
             ts.text_fit(name, (area.x + ts.s(22), y + row_h // 2), ts.x(235), 32, WARN if p.get("waiting") else TEXT, anchor="midleft", min_size=16)
             for k, c in enumerate(columns):
@@ -188,11 +202,17 @@ class Scores(ScreenState):
     screen = Screen.SCORES
 
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
-        buttons = [Button(Action.UNDO, "Undo", ts.rect(6, 404, 200, 70), can_undo(view))]
+        buttons = [Button(Action.UNDO, "Undo", ts.rect(6, 404, 150, 70), can_undo(view))]
+        x = 164
         if (view.get("camera") or {}).get("count") is not None:  # Roll with --dice-profile: the dice count
-            buttons.append(Button(Action.READ_NOW, "Count dice", ts.rect(214, 404, 200, 70), True, (), "count_dice"))
+            buttons.append(Button(Action.READ_NOW, _("Count dice"), ts.rect(x, 404, 170, 70), True, (), "count_dice"))
+            x += 178
+        if (view.get("box") or {}).get("games"):
+            buttons += [Button(Action.EXPORT_GAME, _("Export"), ts.rect(x, 404, 140, 70)),
+                        Button(Action.HISTORY, _("History"), ts.rect(x + 148, 404, 140, 70))]
+            buttons += games_button(ts, view, ts.rect(x + 296, 404, 794 - x - 296, 70), _("New game"))
         if ts.debug:
-            buttons.append(Button(Action.QUIT, "Quit", ts.rect(422, 404, 110, 70)))
+            buttons.append(Button(Action.QUIT, "Quit", ts.rect(740, 6, 54, 54)))
         return buttons
 
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
@@ -201,36 +221,48 @@ class Scores(ScreenState):
         game = view.get("game") or {}
         result = game.get("result") or {"players": [], "winners": []}
         won = result.get("winners") or []
-        ts.text_fit(f"{game.get('title', '')}: game over", (ts.x(10), ts.y(8)), ts.x(780), 34, DIM)
+        ts.text_fit(f"{game.get('title', '')}: game over", (ts.x(10), ts.y(8)), ts.x(720), 34, DIM)
         headline = ("Winner: " if len(won) == 1 else "Shared win: ") + ", ".join(won)
-        ts.text_fit(headline, (ts.x(10), ts.y(40)), ts.x(780), 56, GOOD)
-        players = result.get("players") or []
-        categories = [c["category"] for c in players[0]["categories"]] if players else []
-        table = ts.rect(6, 100, 788, 266 if (view.get("camera") or {}).get("count") is not None else 296)
-        label_w = ts.x(230)
-        col_w = (table.width - label_w) // max(1, len(players))
-        rows = len(categories) + 2
-        row_h = min(ts.s(34), table.height // max(1, rows))
-        for k, p in enumerate(players):
-            x = table.x + label_w + k * col_w
-            colour = GOOD if p.get("winner") else TEXT
-            ts.text_fit(p["name"], (x + col_w // 2, table.y), col_w - 6, 30, colour, anchor="midtop", min_size=14)
-        y = table.y + row_h
-        for cat in categories:
-            ts.text_fit(cat, (table.x, y), label_w - 6, 26, DIM, min_size=14)
-            for k, p in enumerate(players):
-                x = table.x + label_w + k * col_w
-                ts.text(str(p["breakdown"].get(cat, 0)), (x + col_w // 2, y), 28, TEXT, anchor="midtop")
-            y += row_h
-        pygame.draw.line(surface, DIM, (table.x, y), (table.right, y), 1)
-        ts.text("Total", (table.x, y + ts.s(4)), 34, TEXT)
-        for k, p in enumerate(players):
-            x = table.x + label_w + k * col_w
-            ts.text(str(p["total"]), (x + col_w // 2, y + ts.s(2)), 40, GOOD if p.get("winner") else TEXT, anchor="midtop")
+        ts.text_fit(f"{ts.sign('winner')} {headline}", (ts.x(10), ts.y(40)), ts.x(780), 56, GOOD, min_size=18)
+        counting = (view.get("camera") or {}).get("count")
+        score_table(ts, result, ts.rect(6, 100, 788, 266 if counting is not None else 276))
         ts.draw_buttons(self.buttons(ts, view))
-        count = (view.get("camera") or {}).get("count")
-        if count is not None:
-            ts.text_fit(count.get("prompt") or "", (ts.x(10), ts.y(372)), ts.x(780), 24, WARN, min_size=14)
-            ts.text_fit("Export: companion export --json FILE / --bgstats FILE", (ts.x(424), ts.y(420)), ts.x(370), 22, DIM, min_size=12)
+        if counting is not None:
+            ts.text_fit(counting.get("prompt") or "", (ts.x(10), ts.y(372)), ts.x(780), 24, WARN, min_size=12)
+        elif (view.get("box") or {}).get("games"):
+            message = (view.get("status") or {}).get("message") or _("Export saves the game's record and its BG Stats "
+                                                                      "play on the box; phones download them")
+            ts.text_fit(message, (ts.x(10), ts.y(380)), ts.x(780), 20, DIM, min_size=11)
         else:
-            ts.text_fit("Export: companion export --json FILE / --bgstats FILE", (ts.x(350), ts.y(430)), ts.x(440), 22, DIM, min_size=14)
+            ts.text_fit("Export: companion export --json FILE / --bgstats FILE", (ts.x(10), ts.y(380)), ts.x(780), 22,
+                        DIM, min_size=12)
+
+
+def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, winners: bool = True) -> None:
+    """Each player's breakdown by category and total (the winners marked with a star, not only a colour; none while
+    the game is not finished: ``winners`` False)."""
+    players = [{**p, "winner": p.get("winner") and winners} for p in result.get("players") or []]
+    categories = [c["category"] for c in players[0]["categories"]] if players else []
+    label_w = ts.x(230)
+    col_w = (table.width - label_w) // max(1, len(players))
+    rows = len(categories) + 2
+    row_h = min(ts.s(34), table.height // max(1, rows))
+    for k, p in enumerate(players):
+        x = table.x + label_w + k * col_w
+        colour = GOOD if p.get("winner") else TEXT
+        name = f"{ts.sign('winner')} {p['name']}" if p.get("winner") else p["name"]
+        ts.text_fit(name, (x + col_w // 2, table.y), col_w - 6, 30, colour, anchor="midtop", min_size=12)
+    y = table.y + row_h
+    for cat in categories:
+        ts.text_fit(cat, (table.x, y), label_w - 6, 26, DIM, min_size=12)
+        for k, p in enumerate(players):
+            x = table.x + label_w + k * col_w
+            ts.text_fit(str(p["breakdown"].get(cat, 0)), (x + col_w // 2, y), col_w - 6, 28, TEXT, anchor="midtop",
+                        min_size=12)
+        y += row_h
+    pygame.draw.line(ts.surface, DIM, (table.x, y), (table.right, y), 1)
+    ts.text_fit(_("Total"), (table.x, y + ts.s(4)), label_w - 6, 34, TEXT)
+    for k, p in enumerate(players):
+        x = table.x + label_w + k * col_w
+        ts.text_fit(str(p["total"]), (x + col_w // 2, y + ts.s(2)), col_w - 6, 40, GOOD if p.get("winner") else TEXT,
+                    anchor="midtop", min_size=14)

@@ -52,7 +52,7 @@ class PhonesPanel(ScreenState):
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
         surface = ts.surface
         surface.fill(BG)
-        ts.text("Phones", (ts.x(10), ts.y(10)), 44, TEXT)
+        ts.text_fit("Phones", (ts.x(10), ts.y(10)), ts.x(300), 44, TEXT)
         link = ts.qr_url(view)
         qr = self.qr_rect(ts)
         if link:
@@ -65,16 +65,16 @@ class PhonesPanel(ScreenState):
         if not players:
             hint = ("Seats are claimed once the game has players." if (view.get("game") or {}).get("flow")
                     else "Dice mode: every joined phone may Read now and Undo.")
-            ts.wrap(hint, (x, ts.y(70)), ts.x(500), 28, DIM)
+            ts.wrap(hint, (x, ts.y(70)), ts.x(500), 28, DIM, max_lines=4)
         for k, p in enumerate(players[:ROWS]):
             row = ts.rect(276, 62 + k * 54, 356, 48)
             pygame.draw.rect(surface, PANEL, row, border_radius=ts.s(8))
-            pygame.draw.circle(surface, seat_rgb(p.get("colour")), (row.x + ts.s(18), row.centery), ts.s(9))
+            ts.draw_seat_dot(p.get("colour"), (row.x + ts.s(18), row.centery), ts.s(11))
             ts.text_fit(p["name"], (row.x + ts.s(36), row.centery), ts.x(170), 30, TEXT, anchor="midleft", min_size=14)
             held, colour = ("phone joined", GOOD) if p.get("claimed") else ("no phone", DIM)
-            ts.text(held, (row.right - ts.s(10), row.centery), 24, colour, anchor="midright")
+            ts.text_fit(held, (row.right - ts.s(10), row.centery), ts.s(140), 24, colour, anchor="midright", min_size=12)
         if len(players) > ROWS:
-            ts.text(f"+{len(players) - ROWS} more", (x, ts.y(62 + ROWS * 54)), 22, DIM)
+            ts.text_fit(f"+{len(players) - ROWS} more", (x, ts.y(62 + ROWS * 54)), ts.x(300), 22, DIM)
         note = ("Every phone must scan the new code and claim its seat again; the game itself is kept."
                 if ts.revoke_armed else "Free a seat when a player changes phone; a new code unjoins every phone.")
         ts.text_fit(note, (ts.x(10), ts.y(376)), ts.x(780), 22, WARN if ts.revoke_armed else ACCENT, min_size=12)

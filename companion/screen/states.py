@@ -38,6 +38,17 @@ class Screen(enum.Enum):
     PHONES = "phones"
     """The phones panel, opened by tapping the QR code (``companion.screen.phones``): the join code, which
     seats a phone holds, Free seat, New QR code (every phone must scan again), Back."""
+    CHOOSE = "choose"
+    """The game chooser (``companion.screen.box``): each game, the games left open, History, Settings."""
+    HISTORY = "history"
+    """The games played: a list, one opened with its scores, Export, Resume."""
+    SETTINGS = "settings"
+    """Language, brightness, sound; the game behind it."""
+    CHECK = "check"
+    """The table check before the first round (``companion.screen.check``): the picture with each player's zone, the
+    camera, light and calibration, "Looks right: play"."""
+    ASKING = "asking"
+    """A phone asks to change the box's settings: Allow or Refuse (the touchscreen's answer only)."""
 
 
 class Tap(str, enum.Enum):
@@ -52,6 +63,10 @@ class Tap(str, enum.Enum):
     """"New QR code" tapped once: the second tap posts :attr:`Action.REVOKE_PHONES`."""
     SETUP_PICK = "setup_pick"
     """Whose seat the next tap on the table picture sets (the setup screen)."""
+    PAGE_BACK = "page_back"
+    """The history list's page before (the touchscreen shows a few games at a time)."""
+    PAGE_ON = "page_on"
+    """The history list's page after."""
 
     __hash__ = str.__hash__
 
@@ -60,12 +75,21 @@ PANEL_ACTIONS = (Tap.PHONES_PANEL, Tap.PHONES_CLOSE, Tap.REVOKE_ARM)
 """Taps of the phones panel (opening, closing, "New QR code" armed)."""
 
 
+MODE_SCREENS = {"choose": Screen.CHOOSE, "history": Screen.HISTORY, "settings": Screen.SETTINGS,
+                "calibration": Screen.CHECK}
+"""The loop's modes (``view["mode"]``, :class:`companion.modes.ModeName`) that have a screen of their own."""
+
+
 def screen_for(view: dict[str, Any]) -> Screen:
     """The screen a view calls for."""
     if not view:
         return Screen.WAITING
     if view.get("enroll") is not None:
         return Screen.ENROLL
+    if (view.get("box") or {}).get("asking"):
+        return Screen.ASKING
+    if view.get("mode") in MODE_SCREENS:
+        return MODE_SCREENS[view["mode"]]
     game = view.get("game") or {}
     if game.get("setup"):
         return Screen.SETUP
@@ -107,6 +131,16 @@ class ScreenState:
     def qr_rect(self, ts: TouchScreen) -> pygame.Rect | None:
         """Where this screen draws the join QR code (tapping it opens the phones panel), or None."""
         return None
+
+
+def games_button(ts: TouchScreen, view: dict[str, Any], rect: pygame.Rect, label: str | None = None) -> list[Button]:
+    """The Games button (the chooser) where the box has one (``view["box"]["games"]``), else nothing."""
+    from companion.actions import Action
+    from companion.i18n import _
+
+    if not (view.get("box") or {}).get("games"):
+        return []
+    return [Button(Action.GAMES, label or _("Games"), rect)]
 
 
 def can_undo(view: dict[str, Any]) -> bool:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -33,13 +34,21 @@ import numpy as np
 import pygame
 
 from companion.actions import Action
+from companion.screen.box import Asking, Choose, History, Settings
 from companion.screen.canvas import BASE_SIZE, Button, Canvas
+from companion.screen.check import Check
 from companion.screen.dice import CameraLost, Waiting, Watching
 from companion.screen.enroll import ENROLL_KEYS, Enroll
 from companion.screen.game import Scores, Table
 from companion.screen.phones import PhonesPanel
 from companion.screen.setup import Setup
 from companion.screen.states import PANEL_ACTIONS, Screen, ScreenState, Tap
+
+
+ECHO_S = 0.8
+"""Seconds after a finger's event within which a mouse press at the same place is that tap told again."""
+ECHO_PX = 40
+"""Pixels (each way) within which a mouse press is at the finger's place."""
 
 
 @dataclass(frozen=True)
@@ -96,8 +105,12 @@ class TouchScreen(Canvas):
         self.revoke_armed = False
         """"New QR code" was tapped once; the second tap unjoins every phone."""
         self._handlers: dict[Screen, ScreenState] = {
-            h.screen: h for h in (Waiting(), Watching(), CameraLost(), Table(), Scores(), Setup(), Enroll(), PhonesPanel())
+            h.screen: h for h in (Waiting(), Watching(), CameraLost(), Table(), Scores(), Setup(), Enroll(), PhonesPanel(),
+                                  Choose(), History(), Settings(), Check(), Asking())
         }
+        self.history_page = 0
+        """The history list's page shown (a few games at a time; the screen's own business)."""
+        self._finger_at: tuple[float, tuple[int, int]] | None = None
         self.seating: str | None = None
         """The player whose seat the next tap on the table picture sets (setup screen), or None."""
         self.state = Screen.WAITING
@@ -141,9 +154,10 @@ class TouchScreen(Canvas):
         """
         view, frame = self._unpack(snapshot)
         self._view = view
+        self.begin()
         current = self._handlers[self.state]
         wanted = current.validate(view)
-        if self.phones_open and wanted not in (Screen.ENROLL, Screen.SCORES):
+        if self.phones_open and wanted not in (Screen.ENROLL, Screen.SCORES, Screen.ASKING):
             wanted = Screen.PHONES
         elif wanted in (Screen.ENROLL, Screen.SCORES):
             self.phones_open = False
@@ -185,9 +199,11 @@ class TouchScreen(Canvas):
     def handle_event(self, event: pygame.event.Event, hub: Any) -> str | None:
         """Turn a pygame event into an action posted to ``hub`` (``origin="touchscreen"``).
 
-        A tap is a left-button press and release on the same enabled button. SDL turns
-        touches into mouse events (``event.touch`` is True), so finger events are not
-        handled separately (that would post twice). Keys: Space = read now, N = next phase, U or
+        A tap is a press and a release on the same enabled button, by a finger (``FINGERDOWN`` / ``FINGERUP``,
+        positions 0-1 of the window) or the left mouse button. One tap acts once whatever the driver sends: the
+        mouse events SDL makes from a touch (``event.touch`` True) are left out, and so is a mouse press that a
+        touch driver sends after the finger's own events (within :data:`ECHO_S` and :data:`ECHO_PX` of them).
+        Keys: Space = read now, N = next phase, U or
         Backspace = undo, Escape = quit (debug only); on the enrollment screen :data:`ENROLL_KEYS`
         (Enter/Space OK, A another, R retake, B/Backspace back, S skip, Escape/Q quit), each only
         while its button is enabled. ``pygame.QUIT`` (window closed, or SIGTERM/SIGINT, which SDL
@@ -202,14 +218,16 @@ class TouchScreen(Canvas):
         """
         action: str | None = None
         payload: dict[str, Any] = {}
+        kind = self._pointer(event)
         if event.type == pygame.QUIT:
             action = Action.QUIT
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            down = self.button_at(event.pos)
+        elif kind == "down":
+            down = self.button_at(self._pos(event))
             self.pressed = None if down is None else down.name
-        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+        elif kind == "up":
+            pos = self._pos(event)
             pressed, self.pressed = self.pressed, None
-            released = self.button_at(event.pos)
+            released = self.button_at(pos)
             if released is not None and released.name == pressed:
                 action, payload = released.action, dict(released.payload)
                 if action == Tap.SETUP_PICK:  # whose seat the next tap sets: the screen's own business
@@ -218,10 +236,13 @@ class TouchScreen(Canvas):
                 if action in PANEL_ACTIONS:  # opening, closing, arming: the screen's own business too
                     self._panel(action)
                     return None
+                if action in (Tap.PAGE_BACK, Tap.PAGE_ON):  # the history's pages: the screen's own too
+                    self.history_page = max(0, self.history_page + (1 if action == Tap.PAGE_ON else -1))
+                    return None
                 if action == Action.REVOKE_PHONES:
                     self.revoke_armed = False
             elif released is None and self.state is Screen.SETUP and self.seating:
-                point = self._frame_point(event.pos)
+                point = self._frame_point(pos)
                 if point is not None:
                     action, payload = Action.SETUP_SEAT, {"player": self.seating, "point": point}
                     self.seating = None
@@ -245,6 +266,31 @@ class TouchScreen(Canvas):
         if action is not None:
             hub.post_action(action, origin="touchscreen", **payload)
         return action
+
+    def _pointer(self, event: pygame.event.Event) -> str | None:
+        """``"down"`` / ``"up"`` for a finger or the left mouse button, None for anything else and for the mouse
+        events that echo a touch (SDL's synthesised ones, or a driver's own press right after the finger's)."""
+        now = time.monotonic()
+        if event.type in (pygame.FINGERDOWN, pygame.FINGERUP):
+            self._finger_at = (now, self._pos(event))
+            return "down" if event.type == pygame.FINGERDOWN else "up"
+        if event.type not in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) or getattr(event, "button", 1) != 1:
+            return None
+        if getattr(event, "touch", False):
+            return None  # SDL made it from a touch the finger events already carried
+        if self._finger_at is not None:
+            at, where = self._finger_at
+            pos = self._pos(event)
+            if now - at <= ECHO_S and abs(pos[0] - where[0]) <= ECHO_PX and abs(pos[1] - where[1]) <= ECHO_PX:
+                return None  # the same tap, told again as a mouse press by the touch driver
+        return "down" if event.type == pygame.MOUSEBUTTONDOWN else "up"
+
+    def _pos(self, event: pygame.event.Event) -> tuple[int, int]:
+        """The event's position in screen px (a finger's 0-1 window position scaled to the screen)."""
+        if event.type in (pygame.FINGERDOWN, pygame.FINGERUP, pygame.FINGERMOTION):
+            width, height = self.size
+            return (min(width - 1, max(0, round(event.x * width))), min(height - 1, max(0, round(event.y * height))))
+        return tuple(event.pos)
 
     def _panel(self, action: str) -> None:
         """The phones panel's own taps: open it, close it, arm "New QR code" (nothing is posted)."""
