@@ -34,6 +34,7 @@ from babel.numbers import format_decimal
 from babel.support import LazyProxy, Translations
 
 __all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "_", "box_language", "current_language",
+           "enter_language", "leave_language",
            "format_datetime", "format_number", "lazy", "messages", "ngettext", "pick_language", "set_box_language",
            "translations", "use_language"]
 
@@ -119,6 +120,16 @@ def use_language(lang: str | None) -> Iterator[str]:
         yield current_language()
     finally:
         _request.reset(token)
+
+
+def enter_language(lang: str | None) -> contextvars.Token:
+    """Speak ``lang`` in this context until :func:`leave_language` (a web request's hooks: before and teardown)."""
+    return _request.set(_known(lang) if lang else None)
+
+
+def leave_language(token: contextvars.Token) -> None:
+    """Back to the language before :func:`enter_language`."""
+    _request.reset(token)
 
 
 def _(message: str) -> str:

@@ -15,8 +15,9 @@ the page's own, is refused 403 (another site's page cannot drive the box); more 
 rate limits (:class:`companion.webauth.RateLimits`) is 429 with ``Retry-After``.
 
 Routes:
-    ``GET /``             the phone page: ``flow.html`` (seat picker, report forms, score screen) when the
-                          published view is a game flow (``view["game"]["flow"]``), else the d6 page ``phone.html``.
+    ``GET /``             the phone page of the box's mode (``view["mode"]``, :func:`page_for`): ``box.html``
+                          (the chooser, the history, the settings), ``flow.html`` (a game: setup, table check, play,
+                          scores) or ``phone.html`` (the d6 dice); a page whose mode changes loads the right one.
     ``GET /join/<secret>``  the QR code's link: with the current join secret, sets the session cookie
                           (HttpOnly, SameSite=Strict, 30 days) and redirects (303) to ``/``; an old or wrong
                           secret is 403 (a page saying to scan the code on the box again).
@@ -58,6 +59,17 @@ the loop did not take it within ``reply_s`` (nothing recorded; never done later)
                           "rename", "name", "new_name"}`` | ``{"action": "even"}`` | ``{"action": "start"}``.
     ``POST /api/camera``  answer a camera question (``view["camera"]["questions"]``): ``{"id": n,
                           "answer": "confirm" | "dismiss", "choice": optional, one of its ``choices``}``.
+    ``POST /api/box``     the evening (issue 17): ``{"action": "games" | "history" | "back" | "choose" | "resume" |
+                          "open" | "export" | "table_ok", "game"?, "session"?}`` (the chooser, the history, the
+                          table check: :data:`companion.actions.NAVIGATION` and their kin).
+    ``POST /api/owner/ask``  ask the touchscreen to let this phone change the box's settings (``owner_ask``).
+    ``POST /api/owner/settings``  an owner phone: ``{"setting", "value"}`` (``change_setting``).
+
+Owner pages (issue 17): ``GET /owner`` (the page; asks, then shows the health checks and the settings) and ``GET
+/api/owner`` (owner phones: ``{"health": [{"key", "level", "message"}] | null, "settings": {...} | null}``; 403
+otherwise). Exports (joined phones): ``GET /export/<session>.json`` and ``GET /export/<session>.bgstats.json``, the
+two documents of ``companion export``. Languages: every page speaks the phone's language (the ``lang`` cookie the
+page's picker sets, else the browser's ``Accept-Language``, else the box's) and says so in ``<html lang>``.
 
 Any other failure is JSON too: 404/405 naming the route, 413 for a body over 16 KiB, 500 with a
 short message for an unexpected exception (its traceback goes to the log only).
@@ -74,17 +86,18 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, Response, jsonify, redirect, render_template, request, session
+from flask import Flask, Response, g, jsonify, redirect, render_template, request, session
 from flask_limiter import Limiter
 from werkzeug.exceptions import HTTPException
 
+from companion import i18n
 from companion.actions import Action, phone_names
 from companion.hub import ANSWER_KEYS, Pairing, Snapshot, StateHub
 from companion.webauth import JOIN_TO_ACT, HostGuard, Phone, RateLimits, join_cookie, phone_of
 from companion.webinput import BadInput, choice, form_values, json_body, text, version_and_key, whole
 from companion.webserver import BODY_LIMIT_BYTES, PhoneServer, ServerLimits, serve
 
-__all__ = ["create_app", "serve", "PhoneServer", "ServerLimits", "RateLimits", "sse_stream", "state_json",
+__all__ = ["create_app", "page_for", "serve", "PhoneServer", "ServerLimits", "RateLimits", "sse_stream", "state_json",
            "PHONE_ACTIONS", "HEARTBEAT_S", "REPLY_S", "ANSWER_STATUSES"]
 
 log = logging.getLogger(__name__)
@@ -106,6 +119,24 @@ HEARTBEAT_S = 15.0
 """Seconds between SSE heartbeat comments when nothing changes (keeps proxies and phones from closing)."""
 
 BUSY = "the box is busy and did not take this in time: nothing was recorded; try again"
+
+
+BOX_MODES = ("choose", "history", "settings")
+"""The modes of the box itself (no game): their phone page is ``box.html``."""
+
+LANG_COOKIE = "lang"
+"""The cookie the page's language picker sets (a language code; read on every request)."""
+
+
+def page_for(view: dict[str, Any]) -> str:
+    """The phone page of a view: ``"box"`` (the chooser, the history, the settings), ``"flow"`` (a game) or
+    ``"dice"`` (the d6 dice; also before the first publish)."""
+    mode = view.get("mode")
+    if mode in BOX_MODES:
+        return "box"
+    if mode in ("setup", "play", "scores", "calibration") or (view.get("game") or {}).get("flow"):
+        return "flow"
+    return "dice"
 
 
 def state_json(snapshot: Snapshot) -> dict[str, Any]:
@@ -204,7 +235,8 @@ def _error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
 
 def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float = REPLY_S, *,
                secret_key: bytes | None = None, hosts: Iterable[str] = (), rate_limits: RateLimits | None = None,
-               max_streams: int = ServerLimits().threads - 8, streams_per_client: int = 4) -> Flask:
+               max_streams: int = ServerLimits().threads - 8, streams_per_client: int = 4,
+               exports: Callable[[str], tuple[dict[str, Any], dict[str, Any]]] | None = None) -> Flask:
     """The phone-view Flask app reading from and posting to ``hub``.
 
     Args:
@@ -218,6 +250,8 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         max_streams: open ``/api/events`` streams in all (each holds a server thread; keep it below
             :attr:`ServerLimits.threads` so taps always find one).
         streams_per_client: open streams per client (a joined phone, else an address).
+        exports: a game's two export documents by session id (:func:`companion.library.export_documents` on the
+            box's database; raises ``BadEntry`` for no such game), or None: no downloads.
 
     Returns:
         A Flask app; ``app.extensions["companion"]`` holds ``{"hub", "stop"}`` where
@@ -242,6 +276,26 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     guard = HostGuard(hosts)
     limits = rate_limits or RateLimits()
     streams = _StreamSlots(max_streams, streams_per_client)
+    app.jinja_env.add_extension("jinja2.ext.i18n")
+    app.jinja_env.install_gettext_callables(gettext=i18n._, ngettext=i18n.ngettext, newstyle=True)
+
+    @app.before_request
+    def speak_the_phones_language() -> None:
+        lang = i18n.pick_language(request.cookies.get(LANG_COOKIE), request.headers.get("Accept-Language"),
+                                  i18n.box_language())
+        g.language = lang
+        g.language_token = i18n.enter_language(lang)
+
+    @app.teardown_request
+    def back_to_the_boxs_language(_exc: BaseException | None) -> None:
+        token = g.pop("language_token", None)
+        if token is not None:
+            i18n.leave_language(token)
+
+    @app.context_processor
+    def languages() -> dict[str, Any]:
+        lang = g.get("language", i18n.box_language())
+        return {"lang": lang, "languages": i18n.LANGUAGE_NAMES, "messages": i18n.messages(lang)}
 
     def phone() -> Phone:
         return phone_of(session, hub.pairing())
@@ -319,7 +373,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
 
     def ask(action: Action, who: Phone, body: dict[str, Any], example: str, **payload: Any) -> tuple[Response, int]:
         version, key = version_and_key(body, example)
-        return answer(hub.request(action, "phone", reply_s, client=who.client, version=version, key=key, **payload))
+        return answer(hub.request(action, "phone", reply_s, version=version, key=key, **{"client": who.client, **payload}))
 
     def me_of(cookie: dict[str, Any], pairing: Pairing | None) -> dict[str, Any]:
         who = phone_of(cookie, pairing)
@@ -328,9 +382,44 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     # -- pages and reads ---------------------------------------------------------------------------
     @app.get("/")
     def phone_page() -> str:
-        game = hub.snapshot().view.get("game") or {}
+        page = page_for(hub.snapshot().view)
         joined = phone().joined  # drawn so from the start; the page follows /api/events' "me" after
-        return render_template("flow.html" if game.get("flow") else "phone.html", joined=joined)
+        template = {"box": "box.html", "flow": "flow.html", "dice": "phone.html"}[page]
+        return render_template(template, joined=joined, page=page)
+
+    @app.get("/owner")
+    def owner_page() -> str:
+        return render_template("owner.html", joined=phone().joined, page="owner")
+
+    @app.get("/api/owner")
+    @limiter.limit(limits.read)
+    def api_owner() -> tuple[Response, int] | Response:
+        who = refuse_unjoined()
+        pairing = hub.pairing()
+        if pairing is None or who.client not in pairing.owners:
+            return _error(403, i18n._("ask on the owner page first; the box's touchscreen then allows this phone"))
+        response = jsonify(hub.owner_view())
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.get("/export/<session_id>.<kind>")
+    @limiter.limit(limits.read)
+    def export_file(session_id: str, kind: str) -> Response | tuple[Response, int]:
+        refuse_unjoined()
+        if exports is None or kind not in ("json", "bgstats.json"):
+            return _error(404, i18n._("no such export: /export/<session>.json or /export/<session>.bgstats.json"))
+        from companion.errors import BadEntry
+
+        try:
+            game, play = exports(session_id)
+        except BadEntry as exc:
+            return _error(404, str(exc))
+        doc = game if kind == "json" else play
+        response = Response(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", mimetype="application/json")
+        name = f"{session_id}.json" if kind == "json" else f"{session_id}.bgstats.json"
+        response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+        response.headers["Cache-Control"] = "no-store"
+        return response
 
     @app.get("/join/<secret>")
     @limiter.limit(limits.join)
@@ -481,6 +570,42 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
             if value is not None:
                 extra[payload_key] = value
         return ask(Action.for_phone("setup", what), who, body, example, **extra)
+
+    @app.post("/api/box")
+    @limiter.limit(limits.act)
+    def api_box() -> tuple[Response, int]:
+        who = refuse_unjoined()
+        example = '{"action": "choose", "game": "roll", "version": 0, "key": "k1"}'
+        body = json_body(example)
+        what = choice(body, "action", phone_names("box"), example)
+        action = Action.for_phone("box", what)
+        extra = {}
+        for key in action.keys:  # "game" (choose), "session" (resume, open, export)
+            value = text(body, key, example, required=what in ("choose", "resume"), what=f"the {key}")
+            if value is not None:
+                extra[key] = value
+        return ask(action, who, body, example, **extra)
+
+    @app.post("/api/owner/ask")
+    @limiter.limit(limits.act)
+    def api_owner_ask() -> tuple[Response, int]:
+        who = refuse_unjoined()
+        body = json_body('{"key": "k1"}')
+        return ask(Action.OWNER_ASK, who, body, '{"key": "k1"}')
+
+    @app.post("/api/owner/settings")
+    @limiter.limit(limits.act)
+    def api_owner_settings() -> tuple[Response, int]:
+        who = refuse_unjoined()
+        example = '{"setting": "box.language", "value": "el", "key": "k1"}'
+        body = json_body(example)
+        setting = text(body, "setting", example, what="a setting's name")
+        if "value" not in body:
+            raise BadInput(f'the body needs "value", e.g. {example}', "value")
+        value = body["value"]
+        if not (value is None or isinstance(value, (bool, int, str))) or (isinstance(value, str) and len(value) > 60):
+            raise BadInput("'value' must be a short text, a whole number or true/false", "value")
+        return ask(Action.CHANGE_SETTING, who, body, example, setting=setting, value=value)
 
     @app.post("/api/camera")
     @limiter.limit(limits.act)

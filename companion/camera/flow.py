@@ -56,6 +56,7 @@ from companion.camera.questions import Observed, Proposal, Question
 from companion.camera.spec import CameraSpec
 from companion.camera.watch import seen_cards
 from companion.errors import shown
+from companion.i18n import _
 from rules import BadEvent, Event, UnknownEvent
 from vision.table import even_zones
 
@@ -571,7 +572,8 @@ class CameraFlow:
         try:
             if act.action is Action.CAMERA_CONFIRM:
                 event = self.confirm(act.payload.id, act.payload.choice, act.origin)
-                return Outcome([event], f"{event.player}: {event.kind.replace('_', ' ')} recorded from the camera (#{event.seq})")
+                return Outcome([event], _("{what} recorded from the camera").format(what=self.flow.describe(event)),
+                               detail=f"event {event.seq} ({event.kind}) from the camera")
             if act.action is Action.CAMERA_DISMISS:
                 q = self.dismiss(act.payload.id, act.origin)
                 return Outcome([], f"dismissed: {q.proposal.text}")

@@ -234,7 +234,10 @@ def cmd_box(args: argparse.Namespace) -> int:
                         "again after a restart", exc.strerror or exc)
         named = [] if args.host in ("0.0.0.0", "::") else [args.host]  # --host NAME: the box answers to it too
         try:
-            server = serve(create_app(hub, secret_key=cookie_key, hosts=named), host=args.host, port=args.port)
+            from companion.library import export_documents
+
+            app = create_app(hub, secret_key=cookie_key, hosts=named, exports=lambda sid: export_documents(store, sid))
+            server = serve(app, host=args.host, port=args.port)
         except OSError as exc:  # serve() binds first and names the problem in one line
             print(f"companion {args.command}: cannot start the phone view: {exc}; try another --host or --port, "
                   "or --no-web", file=sys.stderr)

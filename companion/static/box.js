@@ -171,5 +171,93 @@ window.Box = (function () {
     banner.className = "storage-banner" + (health && health.ok === false ? " failing" : "");
   }
 
-  return { send: send, newKey: newKey, problem: problem, live: live, storage: storage };
+  // The page's words in the phone's language: the catalog the page carries (#messages), else the English.
+  let catalog = null;
+  function _(text) {
+    if (catalog === null) {
+      const node = document.getElementById("messages");
+      try {
+        catalog = node ? JSON.parse(node.textContent || "{}") : {};
+      } catch (err) {
+        catalog = {};
+      }
+    }
+    return catalog[text] || text;
+  }
+
+  // "{name} won" with {name} filled in (the catalogs keep Python's brace fields).
+  function format(text, values) {
+    return text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
+  }
+
+  // The page a state is drawn on (companion.web.page_for): a mode of the box that another page draws loads that
+  // page (once: a page loaded for this mode does not load again).
+  const BOX_MODES = ["choose", "history", "settings"];
+  const FLOW_MODES = ["setup", "play", "scores", "calibration"];
+  function pageFor(state) {
+    const mode = state && state.mode;
+    if (BOX_MODES.includes(mode)) return "box";
+    if (FLOW_MODES.includes(mode) || (state && state.game && state.game.flow)) return "flow";
+    return "dice";
+  }
+  function follow(state) {
+    const here = document.body.dataset.page;
+    if (!here || here === "owner" || !state || typeof state.version !== "number") return false;
+    const there = pageFor(state);
+    if (there === here) return false;
+    const key = "tabletop-companion-followed";
+    const last = Number(sessionStorage.getItem(key) || "0");
+    if (Date.now() - last < 1500) return false; // never a reload loop
+    sessionStorage.setItem(key, String(Date.now()));
+    window.location.reload();
+    return true;
+  }
+
+  // The language picker in the header: the phone's own language, kept in a cookie, the page drawn again in it.
+  function languagePicker() {
+    const pick = document.getElementById("lang-pick");
+    if (!pick) return;
+    pick.addEventListener("change", () => {
+      document.cookie = "lang=" + encodeURIComponent(pick.value) + "; path=/; max-age=31536000; SameSite=Strict";
+      window.location.reload();
+    });
+  }
+  document.addEventListener("DOMContentLoaded", languagePicker);
+
+  // The box's own buttons on a phone page (#box-nav, joined phones): Games and History where the box has them.
+  // A phone leaves a game only once it is over (the touchscreen leaves it at any time).
+  function nav(state, result) {
+    const bar = document.getElementById("box-nav");
+    if (!bar) return;
+    const box = (state && state.box) || {};
+    const mode = state && state.mode;
+    const leave = ["dice", "setup", "scores"].includes(mode) || (!mode && !(state && state.game && state.game.flow));
+    const wanted = box.games && leave ? [["games", mode === "scores" ? _("New game") : _("Games")], ["history", _("History")]] : [];
+    const shown = wanted.map((w) => w[0]).join(",");
+    bar.hidden = wanted.length === 0;
+    if (bar.dataset.shown === shown) return;
+    bar.dataset.shown = shown;
+    bar.replaceChildren();
+    for (const [action, label] of wanted) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = label;
+      b.dataset.boxAction = action;
+      b.addEventListener("click", async () => {
+        b.disabled = true;
+        const out = document.getElementById(result);
+        const events = state && state.session && typeof state.session.events === "number" ? state.session.events : 0;
+        const { status, answer } = await send("/api/box", { action: action }, events);
+        b.disabled = false;
+        if (out) {
+          out.className = "action-result" + (status === 200 ? " ok" : " error");
+          out.textContent = status === 200 ? answer.message || "" : problem(status, answer);
+        }
+      });
+      bar.append(b);
+    }
+  }
+
+  return { send: send, newKey: newKey, problem: problem, live: live, storage: storage, _: _, format: format,
+           pageFor: pageFor, follow: follow, nav: nav };
 })();

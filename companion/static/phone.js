@@ -129,6 +129,7 @@
 
   function render(next) {
     if (typeof next.version !== "number" || next.version === shownVersion) return;
+    if (Box.follow(next)) return; // the box moved to a game or its chooser: that page is loading
     shownVersion = next.version;
     state = next;
     document.body.dataset.version = String(next.version);
@@ -138,6 +139,7 @@
     renderGame(next.game || {});
     renderFrame(next);
     Box.storage(next.storage);
+    Box.nav(next, "action-result");
   }
 
   function setMe(next) {
