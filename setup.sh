@@ -45,7 +45,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 compile_catalogs() {  # the players' languages: companion/locale/*/LC_MESSAGES/companion.po -> .mo (never committed)
-  .venv/bin/pybabel compile -q -d companion/locale -D companion
+  .venv/bin/pybabel -q compile -d companion/locale -D companion
 }
 if [ "$mode" = test ]; then
   .venv/bin/python -m pip install -q -e ".[test]"
