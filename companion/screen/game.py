@@ -94,14 +94,19 @@ class Table(ScreenState):
         for m in misplays:
             if y + ts.s(84) > bottom:
                 break
-            colour = SEVERITY_COLOURS.get(m.get("severity"), BAD)
-            pygame.draw.rect(ts.surface, colour, (area.x, y, ts.s(6), ts.s(82)))
-            head = "MISPLAY" if m.get("severity", "error") == "error" else "CHECK"
-            ts.text_fit(f"{head} - {m.get('player', '?')}: {m.get('message', '')}", (x, y), width, 28, colour, min_size=17)
-            ts.text_fit(f"Rule: {m.get('source') or m.get('rule', '')}", (x, y + ts.s(26)), width, 24, DIM, min_size=15)
+            top = y
+            severity = m.get("severity", "error")
+            colour = SEVERITY_COLOURS.get(severity, BAD)
+            head = "MISPLAY" if severity == "error" else "CHECK"
+            lines = 2 if len(misplays) == 1 else 1  # one misplay: room to wrap instead of shrinking
+            y = ts.wrap(f"{ts.sign(severity)} {head} - {m.get('player', '?')}: {m.get('message', '')}", (x, y), width,
+                        24, colour, max_lines=lines)
+            ts.text_fit(f"Rule: {m.get('source') or m.get('rule', '')}", (x, y), width, 20, DIM, min_size=13)
+            y += ts.s(22)
             if m.get("fix"):
-                ts.text_fit(f"Fix: {m['fix']}", (x, y + ts.s(52)), width, 26, GOOD, min_size=15)
-            y += ts.s(88)
+                y = ts.wrap(f"Fix: {m['fix']}", (x, y), width, 22, GOOD, max_lines=lines)
+            pygame.draw.rect(ts.surface, colour, (area.x, top, ts.s(6), y - top))
+            y += ts.s(8)
         if questions:
             q = questions[0]
             more = f"  (+{len(questions) - 1} more)" if len(questions) > 1 else ""
