@@ -49,17 +49,7 @@ def export_documents(store: Any, session_id: str, flows: Mapping[str, Any] | Non
         BadEntry: no such game, or a session that is not a game with a flow.
         SessionError: the database cannot be read.
     """
-    from companion.flow import GameFlow
-    from companion.flows import FLOWS
-
-    flows = FLOWS if flows is None else flows
-    try:
-        session = store.get(str(session_id))
-    except SessionError as exc:
-        raise BadEntry(_("no game {id} in this box's record").format(id=shown(session_id))) from exc
-    if session.game.name not in flows:
-        raise BadEntry(_("{id} is not a game the box can export").format(id=shown(session_id)))
-    flow = GameFlow(session, flows[session.game.name])
+    flow = Library(store, flows).game_flow(session_id)
     return flow.export_json(), flow.bgstats_play()
 
 
@@ -159,7 +149,22 @@ class Library:
         Raises:
             BadEntry: no such game.
         """
-        from companion.flow import GameFlow, bgstats_url
+        from companion.flow import bgstats_url
+
+        flow = self.game_flow(session_id)
+        session = flow.session
+        files = self.export_paths(session.id)
+        return {**self.summary(session.id, session.last_seq), "result": flow.result(),
+                "bgstats_url": bgstats_url(flow.bgstats_play()),
+                "exported": {k: str(v) for k, v in files.items()} if all(p.is_file() for p in files.values()) else None}
+
+    def game_flow(self, session_id: Any) -> Any:
+        """The :class:`companion.flow.GameFlow` of a game recorded here.
+
+        Raises:
+            BadEntry: not a session id, no such session, or a session that is not a game with a flow (d6).
+        """
+        from companion.flow import GameFlow
 
         if not isinstance(session_id, str):
             raise BadEntry(_("which game? give its session id"))
@@ -169,11 +174,7 @@ class Library:
             raise BadEntry(_("no game {id} in this box's record").format(id=shown(session_id))) from None
         if session.game.name not in self.flows:
             raise BadEntry(_("{id} is not a game with scores").format(id=shown(session_id)))
-        flow = GameFlow(session, self.flows[session.game.name])
-        files = self.export_paths(session.id)
-        return {**self.summary(session.id, session.last_seq), "result": flow.result(),
-                "bgstats_url": bgstats_url(flow.bgstats_play()),
-                "exported": {k: str(v) for k, v in files.items()} if all(p.is_file() for p in files.values()) else None}
+        return GameFlow(session, self.flows[session.game.name])
 
     # -- exports --------------------------------------------------------------------------------------------
     def export_folder(self) -> Path:
@@ -249,18 +250,9 @@ class Library:
         Raises:
             BadEntry: no such game.
         """
-        from companion.flow import GameFlow
         from companion.modes import PlayMode, ScoresMode
 
-        if not isinstance(session_id, str):
-            raise BadEntry(_("which game? give its session id"))
-        try:
-            session = self.store.get(session_id)
-        except SessionError:
-            raise BadEntry(_("no game {id} in this box's record").format(id=shown(session_id))) from None
-        if session.game.name not in self.flows:
-            raise BadEntry(_("{id} is not a game the box plays").format(id=shown(session_id)))
-        flow = GameFlow(session, self.flows[session.game.name])
+        flow = self.game_flow(session_id)
         camera = None
         if self.make_camera is not None:
             try:

@@ -258,6 +258,36 @@ window.Box = (function () {
     }
   }
 
+  // A game's scores in a <table>: a row per category, a column per player, the totals; with `finished` the
+  // winners' totals carry a star (not only a colour).
+  function scoreTable(table, result, finished) {
+    const cell = (tag, className, text) => {
+      const node = document.createElement(tag);
+      if (className) node.className = className;
+      node.textContent = text;
+      return node;
+    };
+    table.replaceChildren();
+    const head = document.createElement("tr");
+    head.append(cell("th", "", _("Category")));
+    for (const p of result.players) head.append(cell("th", "", p.name));
+    table.append(head);
+    const categories = result.players.length ? result.players[0].categories.map((c) => c.category) : [];
+    for (const cat of categories) {
+      const tr = document.createElement("tr");
+      tr.append(cell("td", "", cat));
+      for (const p of result.players) tr.append(cell("td", "", String(p.breakdown[cat] || 0)));
+      table.append(tr);
+    }
+    const total = cell("tr", "winner-row", "");
+    total.append(cell("td", "", _("Total")));
+    for (const p of result.players) {
+      const won = finished && p.winner;
+      total.append(cell("td", won ? "winner" : "", (won ? "\u2605 " : "") + String(p.total)));
+    }
+    table.append(total);
+  }
+
   return { send: send, newKey: newKey, problem: problem, live: live, storage: storage, _: _, format: format,
-           pageFor: pageFor, follow: follow, nav: nav };
+           pageFor: pageFor, follow: follow, nav: nav, scoreTable: scoreTable };
 })();

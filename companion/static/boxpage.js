@@ -94,24 +94,7 @@
     $("history-winner").textContent = opened.finished
       ? "\u2605 " + (won.length > 1 ? _("Shared win: {names}") : _("Winner: {names}")).replace("{names}", won.join(", "))
       : Box.format(_("Not finished: {round}"), { round: opened.round_label || "" });
-    const table = $("history-scores");
-    table.replaceChildren();
-    const head = el("tr");
-    head.append(el("th", "", _("Category")));
-    for (const p of result.players) head.append(el("th", "", p.name));
-    table.append(head);
-    const categories = result.players.length ? result.players[0].categories.map((c) => c.category) : [];
-    for (const cat of categories) {
-      const tr = el("tr");
-      tr.append(el("td", "", cat));
-      for (const p of result.players) tr.append(el("td", "", String(p.breakdown[cat] || 0)));
-      table.append(tr);
-    }
-    const total = el("tr", "winner-row");
-    total.append(el("td", "", _("Total")));
-    for (const p of result.players) total.append(el("td", p.winner && opened.finished ? "winner" : "",
-      (p.winner && opened.finished ? "\u2605 " : "") + String(p.total)));
-    table.append(total);
+    Box.scoreTable($("history-scores"), result, opened.finished);
     const id = encodeURIComponent(opened.session);
     $("history-json").href = "/export/" + id + ".json";
     $("history-play").href = "/export/" + id + ".bgstats.json";

@@ -454,23 +454,7 @@
     $("score-section").hidden = !game.over || !result;
     if (!game.over || !result) return;
     $("winner").textContent = (result.winners.length > 1 ? "Shared win: " : "Winner: ") + result.winners.join(", ");
-    const table = $("scores");
-    table.replaceChildren();
-    const head = el("tr");
-    head.append(el("th", "", "Category"));
-    for (const p of result.players) head.append(el("th", "", p.name));
-    table.append(head);
-    const categories = result.players.length ? result.players[0].categories.map((c) => c.category) : [];
-    for (const cat of categories) {
-      const tr = el("tr");
-      tr.append(el("td", "", cat));
-      for (const p of result.players) tr.append(el("td", "", String(p.breakdown[cat] || 0)));
-      table.append(tr);
-    }
-    const total = el("tr", "winner-row");
-    total.append(el("td", "", "Total"));
-    for (const p of result.players) total.append(el("td", p.winner ? "winner" : "", (p.winner ? "\u2605 " : "") + String(p.total)));
-    table.append(total);
+    Box.scoreTable($("scores"), result, true);
     const link = $("bgstats");
     link.href = (game.export && game.export.bgstats_url) || "#";
     link.hidden = !(game.export && game.export.bgstats_url);
