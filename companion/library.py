@@ -217,7 +217,12 @@ class Library:
         if self._reader is None:
             if self.dice_reader is None:
                 raise BadEntry(_("this box has no dice reader"))
-            self._reader = self.dice_reader()
+            try:
+                self._reader = self.dice_reader()
+            except Exception as exc:  # a model that does not load: said, the chooser stays
+                log.exception("the dice reader cannot load")
+                raise BadEntry(_("the dice reader cannot load ({why}): reinstall the box (./setup.sh run)").format(
+                    why=type(exc).__name__)) from None
         return self._reader
 
     def dice_mode(self, loop: MainLoop) -> Mode:

@@ -33,6 +33,7 @@ class HistoryMode(BoxMode):
     def __init__(self, loop: MainLoop) -> None:
         super().__init__(loop)
         self.opened: str | None = None
+        self._cached: tuple[Any, dict[str, Any]] | None = None
 
     def handle(self, act: Posted) -> Outcome | None:
         """Open a game (or the list again), export one; Next and "read now" mean nothing here."""
@@ -60,10 +61,18 @@ class HistoryMode(BoxMode):
         opened = None
         if self.opened is not None:
             try:
-                opened = library.record(self.opened)
+                opened = self._record(self.opened)
             except Exception:  # a game that went away meanwhile: the list
                 self.opened = None
         return {"games": library.past_games(), "open": opened}
+
+    def _record(self, session: str) -> dict[str, Any]:
+        """The opened game's record, made again only when it changed (the view is published every second)."""
+        files = self.loop.library.export_paths(session)
+        key = (session, *(p.stat().st_mtime if p.is_file() else 0.0 for p in files.values()))
+        if self._cached is None or self._cached[0] != key:
+            self._cached = (key, self.loop.library.record(session))
+        return self._cached[1]
 
 
 def _when(record: dict[str, Any]) -> str:
