@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
             f"SKIP: dataset folder {args.dataset} is absent (set --dataset or TABLETOP_SHARED)"
         )
         return 2
-    passthrough = ["--dataset", str(args.dataset)]
+    passthrough = ["--dataset", str(args.dataset), "--no-timing"]
     if args.models:
         passthrough += ["--models", str(args.models)]
     if args.csv:
