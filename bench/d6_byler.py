@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.frame_timing import BASELINE, FrameTimer
 from vision import D6Config, D6Reader, DiceRead, annotate
+from vision.inference import RUNTIMES, InferenceConfig, set_opencv_threads
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 STAGES = ("validate", "prepare", "detect", "decode", "crop", "classify", "assemble")
@@ -276,6 +277,13 @@ def main(argv: list[str] | None = None) -> int:
         "--limit", type=int, default=0, help="score only the first N images"
     )
     ap.add_argument(
+        "--runtime", default="auto", choices=RUNTIMES, help="inference runtime of the two models (default auto)"
+    )
+    ap.add_argument(
+        "--threads", type=int, default=1,
+        help="threads of the inference runtime and of OpenCV (default 1; 0: the machine's cores, at most 4)",
+    )
+    ap.add_argument(
         "--no-timing", action="store_true", help="skip the timing of 16 dice at 1280x720"
     )
     ap.add_argument(
@@ -287,6 +295,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     overrides = parse_overrides(args.set)
+    overrides["inference"] = InferenceConfig(args.runtime, args.threads)
+    set_opencv_threads(args.threads)
 
     dataset = args.dataset or default_dataset()
     if not dataset.is_dir():
@@ -325,7 +335,8 @@ def main(argv: list[str] | None = None) -> int:
         reader = D6Reader(config)
         tally = Tally()
         run(reader, pairs, tally, rows, args.annotated, str(config.models_dir))
-        print(tally.report(f"{dataset} with models in {config.models_dir}"))
+        print(tally.report(f"{dataset} with models in {config.models_dir} ({reader.runtime}, "
+                           f"{args.threads} thread(s))"))
     if not args.no_timing:
         print_sixteen_dice(D6Reader(D6Config(**overrides)), yolo_pairs(dataset))
     if args.csv:
@@ -346,7 +357,7 @@ def parse_overrides(items: list[str]) -> dict:
     out = {}
     for item in items:
         name, _, value = item.partition("=")
-        if not hasattr(defaults, name):
+        if not hasattr(defaults, name) or name == "inference":
             raise SystemExit(f"unknown D6Config field {name!r}")
         default = getattr(defaults, name)
         if isinstance(default, tuple):

@@ -47,10 +47,11 @@ sys.path.insert(0, str(ROOT))
 from bench.frame_timing import FrameTimer
 from bench.hex_reader import sector_ids
 from bench.table_reader import game_ids
-from vision import synth
+from vision import D6Config, D6Reader, synth
 from vision.cards import CardsConfig
 from vision.deck import build_deck_from_images
 from vision.hexes import build_hex_deck_from_images
+from vision.inference import RUNTIMES, InferenceConfig, set_opencv_threads
 from vision.profiles import load_dice_faces
 from vision.readers import CardsAdapter, D6Adapter, HexesAdapter, RollDiceAdapter
 from vision.roll_dice import RollDiceConfig, RollDiceReader, build_profile
@@ -86,7 +87,8 @@ def read_after_change(readers, frame, previous: TableRead, before: np.ndarray) -
 class GameReaders:
     """Enrolled decks and dice profiles per game (built once), readers per calibration."""
 
-    def __init__(self, work: Path) -> None:
+    def __init__(self, work: Path, inference: InferenceConfig) -> None:
+        self.inference = inference
         self.ids = game_ids()
         self.ids["eclipse"] = sector_ids()
         dice_json = SHARED / "data" / "roll" / "dice.json"
@@ -109,7 +111,7 @@ class GameReaders:
     def roll_dice(self) -> RollDiceReader:
         if self._roll is None:
             synth.write_enrollment(self._work / "enroll", self.faces, seed=7, symbol_set="A")
-            cfg = RollDiceConfig()
+            cfg = RollDiceConfig(inference=self.inference)
             self._roll = RollDiceReader(build_profile(self._work / "enroll", config=cfg), cfg)
         return self._roll
 
@@ -117,7 +119,7 @@ class GameReaders:
         cards = CardsConfig(anchor_id="main_reactor" if game == "among" else None)
         if game == "eclipse":
             if self._d6 is None:
-                self._d6 = D6Adapter()
+                self._d6 = D6Adapter(D6Reader(D6Config(inference=self.inference)))
             return [HexesAdapter(self.deck(game), calibration), self._d6]
         out = [CardsAdapter(self.deck(game), calibration, config=cards)]
         if game == "roll":
@@ -234,16 +236,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", default="1280x720,2304x1296", help="comma-separated WxH")
     ap.add_argument("--reps", type=int, default=3, help="frames per table (each with fresh noise)")
     ap.add_argument("--seed", type=int, default=1, help="layout seed")
-    ap.add_argument("--threads", type=int, default=1, help="OpenCV threads (cv2.setNumThreads)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="threads of OpenCV and of the inference runtime (0: the machine's cores, at most 4)")
+    ap.add_argument("--runtime", default="auto", choices=RUNTIMES, help="inference runtime of the CNNs")
     args = ap.parse_args(argv)
-    cv2.setNumThreads(args.threads)
+    set_opencv_threads(args.threads)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     sizes = [tuple(int(v) for v in s.lower().split("x")) for s in args.sizes.split(",") if s.strip()]
     work = Path(tempfile.mkdtemp(prefix="full_table_"))
-    print(f"threads: OpenCV {cv2.getNumThreads()}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"threads: OpenCV {cv2.getNumThreads()}, inference {args.runtime} {args.threads}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     try:
         t0 = time.perf_counter()
-        gr = GameReaders(work)
+        gr = GameReaders(work, InferenceConfig(args.runtime, args.threads))
         for game in games:
             for size in sizes:
                 bench_table(gr, game, size, args.seed, args.reps)

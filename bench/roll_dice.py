@@ -50,6 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.frame_timing import BASELINE, FrameTimer
 from vision import synth
+from vision.inference import RUNTIMES, InferenceConfig
 from vision.profiles import load_dice_faces
 from vision.roll_dice import RollDiceConfig, RollDiceReader, build_profile, rect_box
 
@@ -129,11 +130,12 @@ def main(argv=None) -> int:
     ap.add_argument("--no-byler", dest="byler", action="store_false",
                     help="skip scoring the detector on the byler real d6 photos")
     ap.add_argument("--keep", action="store_true", help="keep the temporary enrollment folder and scenes")
+    ap.add_argument("--runtime", default="auto", choices=RUNTIMES, help="inference runtime of the CNN candidates")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
 
     fbc = load_dice_faces(args.dice_json)
-    cfg = RollDiceConfig()
+    cfg = RollDiceConfig(inference=InferenceConfig(args.runtime, threads=1))
     work = Path(tempfile.mkdtemp(prefix="roll_bench_"))
     t0 = time.perf_counter()
     synth.write_enrollment(work / "enroll", fbc, seed=args.enroll_seed, symbol_set=args.symbols)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from .inference import InferenceConfig
+
 #: Folder holding the shipped models (package data).
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 
@@ -41,6 +43,8 @@ class D6Config:
         value_threshold: the value is reported only when the classifier gives it at least this
             probability; otherwise the die is reported unreadable (``value=None``).
         min_confidence: dice whose final confidence is below this are not reported.
+        inference: which runtime runs the two models, with how many threads (:mod:`vision.inference`;
+            ONNX Runtime where installed, else OpenCV's DNN module).
     """
 
     models_dir: Path = MODELS_DIR
@@ -60,6 +64,7 @@ class D6Config:
     no_die_threshold: float = 0.5
     value_threshold: float = 0.35
     min_confidence: float = 0.15
+    inference: InferenceConfig = InferenceConfig()
 
     @property
     def detector_path(self) -> Path:

@@ -18,7 +18,8 @@ Pipeline (each stage a named function of its inputs and the :class:`D6Config`):
 7. ``assemble_observations`` -- drop "no die" candidates, pips seen as small dice (nested boxes,
    size consistency), report the value or ``None`` (unreadable) with a confidence.
 
-Models are ONNX files run through ``cv2.dnn`` (OpenCV + numpy only at run time).
+Models are ONNX files run by :mod:`vision.inference` (ONNX Runtime where installed, else ``cv2.dnn``;
+``D6Config.inference`` chooses).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import numpy as np
 
 from .config import D6Config
 from .frames import validate_frame
-from .errors import VisionError
+from .inference import InferenceConfig, Model, load_model
 from .observations import DiceRead, DieObservation
 from .timing import timed_stage
 
@@ -96,10 +97,9 @@ def prepare_detector_input(
     return to_blob(image[None]), scale
 
 
-def run_net(net: cv2.dnn.Net, blob: np.ndarray) -> np.ndarray:
-    """Run an OpenCV DNN network on ``blob`` and return its (single) output as a numpy array."""
-    net.setInput(blob)
-    return np.asarray(net.forward())
+def run_net(net: Model, blob: np.ndarray) -> np.ndarray:
+    """Run a model (:func:`load_net`) on ``blob`` and return its (single) output as a numpy array."""
+    return net.run(blob)
 
 
 def decode_detections(
@@ -155,7 +155,7 @@ def decode_detections(
     return Candidates(boxes[keep], scores[keep].astype(np.float32))
 
 
-def detect_dice(net: cv2.dnn.Net, frame: np.ndarray, config: D6Config) -> Candidates:
+def detect_dice(net: Model, frame: np.ndarray, config: D6Config) -> Candidates:
     """Die candidates of the d6 CNN detector alone (stages 2-4, no classifier): a shared entry point
     for other readers that want the detector's boxes as a candidate source.
 
@@ -218,7 +218,7 @@ def extract_patches(
 
 
 def classify_patches(
-    net: cv2.dnn.Net, patches: np.ndarray, config: D6Config
+    net: Model, patches: np.ndarray, config: D6Config
 ) -> np.ndarray:
     """Classifier probabilities ``float32[N, 7]`` (values 1..6, no die) for ``uint8[A, N, P, P, 3]``
     patches (A views of the same N dice, from :func:`extract_patches`; ``uint8[N, P, P, 3]`` is one view).
@@ -298,26 +298,22 @@ def assemble_observations(
     return tuple(dice)
 
 
-def load_net(path) -> cv2.dnn.Net:
-    """Load an ONNX model with ``cv2.dnn``.
+def load_net(path, inference: InferenceConfig | None = None) -> Model:
+    """Load a d6 ONNX model with the runtime ``inference`` chooses (:func:`vision.inference.load_model`).
 
     Raises:
-        VisionError: the file is missing or OpenCV cannot read it (the message names the file).
+        VisionError: the file is missing, the runtime cannot read it or is not installed (the message
+            names the file or the runtime).
     """
-    if not path.is_file():
-        raise VisionError(f"d6 model file missing: {path}")
-    try:
-        net = cv2.dnn.readNetFromONNX(str(path))
-    except cv2.error as exc:
-        raise VisionError(f"cannot load d6 model {path}: {exc}") from exc
-    return net
+    return load_model(path, inference)
 
 
 class D6Reader:
     """Finds d6 dice in BGR frames and reads their top face.
 
-    The two models are loaded once in the constructor. An instance is not thread-safe
-    (``cv2.dnn`` nets keep state); use one reader per thread.
+    The two models are loaded once in the constructor, with the runtime ``config.inference`` chooses
+    (:attr:`runtime` says which). An instance running on OpenCV's DNN module is not thread-safe (its nets
+    keep state); use one reader per thread.
 
     Args:
         config: thresholds and model location; ``D6Config()`` when None.
@@ -328,8 +324,13 @@ class D6Reader:
 
     def __init__(self, config: D6Config | None = None):
         self.config = config if config is not None else D6Config()
-        self._detector = load_net(self.config.detector_path)
-        self._classifier = load_net(self.config.classifier_path)
+        self._detector = load_net(self.config.detector_path, self.config.inference)
+        self._classifier = load_net(self.config.classifier_path, self.config.inference)
+
+    @property
+    def runtime(self) -> str:
+        """The inference runtime running the models: ``"onnxruntime"`` or ``"opencv"``."""
+        return self._detector.runtime
 
     def read(self, frame: np.ndarray) -> DiceRead:
         """Read every d6 in ``frame``.

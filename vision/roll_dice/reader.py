@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors import BadFrame, VisionError
 from ..frames import validate_frame
+from ..inference import Model
 from ..profiles import DiceProfile
 from ..timing import timed_stage
 from .assemble import assemble
@@ -27,7 +28,7 @@ __all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read
 
 
 def detect_tops(frame: np.ndarray, config: RollDiceConfig, timings: dict | None = None,
-                net: cv2.dnn.Net | None = None) -> TopFaces:
+                net: Model | None = None) -> TopFaces:
     """Stages 2-5 on a validated ``uint8[H, W, 3]`` BGR frame (shared by reading and enrollment);
     ``net`` is the optional CNN candidate source (:func:`load_cnn`)."""
     timings = {} if timings is None else timings
