@@ -296,11 +296,35 @@ def inner_maps(big: np.ndarray, s: int) -> np.ndarray:
     return big[..., s:big.shape[-2] - s, s:big.shape[-1] - s] if s > 0 else big
 
 
-def shifted_maps(big: np.ndarray, s: int) -> np.ndarray:
-    """float32[S, C, H*W]: the query's normalised inner maps at every shift within +-s."""
-    H, W = big.shape[-2] - 2 * s, big.shape[-1] - 2 * s
-    outs = [big[:, dy:dy + H, dx:dx + W] for dy in range(2 * s + 1) for dx in range(2 * s + 1)]
-    return normalise_maps(np.stack(outs))
+def shifted_maps(big: np.ndarray, s: int, r: int | None = None) -> np.ndarray:
+    """float32[S, C, H*W]: the query's inner maps at every shift within +-``r`` (default ``s``; ``big`` has an
+    ``s``-pixel border), each normalised per channel as :func:`normalise_maps` does, S = (2r + 1)^2 in
+    row-major order of (dy, dx).
+
+    The windows' means and norms come from summed-area tables of the maps (float64), so each window is
+    copied, centred and scaled once instead of normalised from scratch."""
+    r = s if r is None else min(int(r), s)
+    C, h, w = big.shape
+    H, W = h - 2 * s, w - 2 * s
+    n = 2 * r + 1
+    sub = np.asarray(big[:, s - r:h - s + r, s - r:w - s + r], np.float32)
+    f = sub.astype(np.float64)
+    sums, sqs = _window_sums(f, H, W), _window_sums(f * f, H, W)                     # [C, n, n]
+    mean = sums / (H * W)
+    norm = np.sqrt(np.maximum(sqs - sums * mean, 0.0))
+    win = np.lib.stride_tricks.sliding_window_view(sub, (H, W), axis=(1, 2))      # [C, n, n, H, W]
+    out = win.transpose(1, 2, 0, 3, 4).reshape(n * n, C, H * W)                   # a copy
+    out -= mean.transpose(1, 2, 0).reshape(n * n, C, 1).astype(np.float32)
+    out *= (1.0 / np.maximum(norm, 1e-6)).transpose(1, 2, 0).reshape(n * n, C, 1).astype(np.float32)
+    return out
+
+
+def _window_sums(a: np.ndarray, H: int, W: int) -> np.ndarray:
+    """[C, n, n] sums of every H x W window of ``a`` float64[C, H + n - 1, W + n - 1] (a summed-area table)."""
+    C, h, w = a.shape
+    ii = np.zeros((C, h + 1, w + 1), np.float64)
+    np.cumsum(np.cumsum(a, axis=1), axis=2, out=ii[:, 1:, 1:])
+    return ii[:, H:, W:] - ii[:, :h + 1 - H, W:] - ii[:, H:, :w + 1 - W] + ii[:, :h + 1 - H, :w + 1 - W]
 
 
 def turn_crop(crop: np.ndarray, turns: int) -> np.ndarray:
