@@ -117,7 +117,8 @@ class FrameTimer:
 
     def summary_line(self, what: str) -> str:
         """``what: median X ms = R x JPEG q95 imread+cvtColor (B ms), n frames``."""
-        return (f"{what}: median {self.median_ms:.1f} ms = {self.ratio:.1f}x {BASELINE} "
+        r = self.ratio
+        return (f"{what}: median {self.median_ms:.{1 if self.median_ms >= 10 else 2}f} ms = {r:.{1 if r >= 1 else 2}f}x {BASELINE} "
                 f"({self.median_base_ms:.2f} ms), {len(self.read_ms)} frames")
 
     def stages_line(self, top: int = 0) -> str:
