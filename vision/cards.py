@@ -36,6 +36,7 @@ from .card_match import SearchView, refine_identifications
 from .deck import DeckProfile
 from .errors import VisionError
 from .frames import validate_frame
+from .incremental import grow, joins, touches, windows
 from .observations import point_json
 from .quads import order_quad, quad_size, rectify
 from .table import (
@@ -60,6 +61,7 @@ __all__ = [
     "identify_and_refine",
     "identify_frame",
     "read_cards",
+    "read_cards_changes",
     "sticker_ids",
 ]
 
@@ -249,6 +251,67 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     obs = timed_stage(t, "layout", _layout, frame, quads, ids, confs, sources, crops if keep_crops else None,
                       deck, calibration, zones, c)
     return CardsRead(frame.shape[1], frame.shape[0], tuple(obs), markers, t)
+
+
+def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...], changed: list[tuple[int, int, int, int]],
+                       deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
+                       zones: Zones | None = None, config: CardsConfig | None = None,
+                       table_config: TableConfig | None = None, markers: MarkerCheck | None = None,
+                       check_moved: bool = True) -> CardsRead:
+    """:func:`read_cards` of ``frame`` after a change, reading only windows around the ``changed`` boxes.
+
+    Every card of ``previous`` (the last read's observations) that touches no changed box is kept as it was
+    (id, quad, confidence, source); each window (a changed box grown by a card's size) is read as its own
+    frame (:func:`read_cards`, with the window's calibration), and a card found there joins when its centre
+    lies in a changed box and the window's edge does not cut it; then every card is laid out again (rows,
+    columns, cells and zones depend on all). The markers are checked again only when a change touches one.
+
+    Args:
+        changed: ``(x, y, w, h)`` frame-px boxes of what changed since ``previous`` was read (not empty).
+        markers: the last read's marker check, kept when no change touches a marker.
+        Others: as :func:`read_cards` (with a lens calibration the whole frame is read again).
+
+    Raises:
+        BadFrame: frame is not a non-empty uint8 BGR image.
+    """
+    c = config or CardsConfig()
+    tc = table_config or TableConfig()
+    frame = validate_frame(frame, MIN_SIDE_PX)
+    h, w = frame.shape[:2]
+    if calibration is not None and (calibration.lens is not None or tuple(calibration.frame_size) != (w, h)):
+        return read_cards(frame, deck, calibration, zones, c, tc, check_moved)
+    t: dict[str, float] = {}
+    kept = [o for o in previous if not touches(o.corners, changed)]
+    sides = [quad_size(o.corners)[1] for o in previous]
+    if sides:
+        card = float(np.median(sides))
+    elif calibration is not None and deck is not None:
+        card = max(deck.card_mm) / calibration.mm_per_px()
+    else:
+        card = 0.25 * min(h, w)
+    quads = [o.corners for o in kept]
+    ids: list[str | None] = [o.id for o in kept]
+    confs = [o.confidence for o in kept]
+    sources = [o.source for o in kept]
+    near = [grow(b, 0.5 * card, frame.shape) for b in changed]
+    for x, y, ww, hh in windows(changed, 1.2 * card, frame.shape):
+        sub_cal = calibration.window(x, y, ww, hh) if calibration is not None else None
+        r = read_cards(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False)
+        for k, v in r.timings_ms.items():
+            t[k] = t.get(k, 0.0) + v
+        for o in r.cards:
+            q = joins(o.corners, (x, y, ww, hh), frame.shape, near, quads)
+            if q is None:
+                continue
+            quads.append(q)
+            ids.append(o.id)
+            confs.append(o.confidence)
+            sources.append(o.source)
+    if calibration is not None and check_moved and (markers is None or any(
+            touches(m, changed) for m in calibration.markers_px.values())):
+        markers = timed_stage(t, "markers", check_markers, frame, calibration, tc)
+    obs = timed_stage(t, "layout", _layout, frame, quads, ids, confs, sources, None, deck, calibration, zones, c)
+    return CardsRead(w, h, tuple(obs), markers if calibration is not None and check_moved else None, t)
 
 
 def identify_frame(deck: Any, crops: list[np.ndarray], mirror: str) -> list[tuple[Any, bool]]:

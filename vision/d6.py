@@ -25,7 +25,7 @@ Models are ONNX files run by :mod:`vision.inference` (ONNX Runtime where install
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -69,16 +69,19 @@ def detector_scale(height: int, width: int, config: D6Config) -> float:
 
 
 def resize_for_detector(
-    frame: np.ndarray, config: D6Config
+    frame: np.ndarray, config: D6Config, scale: float | None = None
 ) -> tuple[np.ndarray, float]:
     """Resize a ``uint8[H, W, 3]`` frame for the detector and pad it (edge replicate) to ``input_multiple``.
+
+    ``scale``: the factor to resize by (default :func:`detector_scale` of this frame; a window of a larger
+    frame passes that frame's, so its dice have the size they have in a full read).
 
     Returns:
         ``(image, scale)``: ``uint8[H', W', 3]`` with H', W' multiples of ``input_multiple``, and the
         factor from frame pixels to ``image`` pixels.
     """
     h, w = frame.shape[:2]
-    scale = detector_scale(h, w, config)
+    scale = detector_scale(h, w, config) if scale is None else float(scale)
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
     interp = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
     resized = cv2.resize(frame, (nw, nh), interpolation=interp)
@@ -90,10 +93,11 @@ def resize_for_detector(
 
 
 def prepare_detector_input(
-    frame: np.ndarray, config: D6Config
+    frame: np.ndarray, config: D6Config, scale: float | None = None
 ) -> tuple[np.ndarray, float]:
-    """Frame ``uint8[H, W, 3]`` -> (detector blob ``float32[1, 3, H', W']``, frame-to-input scale)."""
-    image, scale = resize_for_detector(frame, config)
+    """Frame ``uint8[H, W, 3]`` -> (detector blob ``float32[1, 3, H', W']``, frame-to-input scale);
+    ``scale`` as in :func:`resize_for_detector`."""
+    image, scale = resize_for_detector(frame, config, scale)
     return to_blob(image[None]), scale
 
 
@@ -373,11 +377,40 @@ class D6Reader:
         Raises:
             BadFrame: ``frame`` is not a non-empty ``uint8[H, W, 3]`` array.
         """
-        cfg = self.config
         timings: dict[str, float] = {}
+        frame = timed_stage(timings, "validate", validate_frame, frame)
+        return self._read(frame, None, timings)
+
+    def read_window(self, frame: np.ndarray, box: tuple[int, int, int, int]) -> DiceRead:
+        """Read the dice of one window of ``frame`` as a read of the whole frame would (the detector sees
+        the window at the whole frame's scale); for re-reading the part of a table that changed.
+
+        Args:
+            frame: ``uint8[H, W, 3]`` BGR image.
+            box: ``(x, y, w, h)`` of the window in frame pixels (clipped to the frame).
+
+        Returns:
+            :class:`DiceRead` of the frame's size with the dice found in the window, boxes in frame pixels.
+
+        Raises:
+            BadFrame: ``frame`` is not a non-empty ``uint8[H, W, 3]`` array.
+        """
+        timings: dict[str, float] = {}
+        frame = timed_stage(timings, "validate", validate_frame, frame)
+        h, w = frame.shape[:2]
+        x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+        x1, y1 = min(w, int(box[0] + box[2])), min(h, int(box[1] + box[3]))
+        if x1 <= x0 or y1 <= y0:
+            return DiceRead(w, h, (), timings)
+        window = frame[y0:y1, x0:x1]
+        r = self._read(window, detector_scale(h, w, self.config), timings)
+        dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in r.dice)
+        return DiceRead(w, h, dice, r.timings_ms)
+
+    def _read(self, frame: np.ndarray, scale: float | None, timings: dict[str, float]) -> DiceRead:
+        cfg = self.config
         stage = functools.partial(timed_stage, timings)
-        frame = stage("validate", validate_frame, frame)
-        blob, scale = stage("prepare", prepare_detector_input, frame, cfg)
+        blob, scale = stage("prepare", prepare_detector_input, frame, cfg, scale)
         output = stage("detect", run_net, self._detector, blob)
         candidates = stage("decode", decode_detections, output, scale, frame.shape, cfg)
         patches = stage("crop", extract_patches, frame, candidates.boxes, cfg)

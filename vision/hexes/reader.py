@@ -9,6 +9,7 @@ import numpy as np
 
 from ..deck import DeckProfile
 from ..frames import validate_frame
+from ..incremental import grow, joins, touches, windows
 from ..table import MIN_SIDE_PX, MarkerCheck, TableCalibration, TableConfig, Zones, apply_homography, check_markers
 from ..timing import timed_stage
 from .config import HexesConfig, NotAHexDeck
@@ -18,7 +19,7 @@ from .lattice import find_hexes
 from .layout import HexObservation, place_hexes
 from .size import work_image
 
-__all__ = ["HexesRead", "read_hexes"]
+__all__ = ["HexesRead", "read_hexes", "read_hexes_changes"]
 
 
 @dataclass(frozen=True)
@@ -115,3 +116,63 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     obs = timed_stage(t, "layout", place_hexes, corners, ids, confs, rots, crops if keep_crops else None,
                       calibration, zones, hex_mm, flat_px, c, guesses, anchor_hint=anchor_hint)
     return HexesRead(frame.shape[1], frame.shape[0], tuple(obs), flat_px, markers, t)
+
+
+def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...], changed: list[tuple[int, int, int, int]],
+                       deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
+                       zones: Zones | None = None, config: HexesConfig | None = None,
+                       table_config: TableConfig | None = None, markers: MarkerCheck | None = None,
+                       check_moved: bool = True) -> HexesRead:
+    """:func:`read_hexes` of ``frame`` after a change, reading only windows around the ``changed`` boxes.
+
+    Every hex of ``previous`` (the last read's observations) that touches no changed box is kept as it was
+    (id, rotation, corners, confidence); each window (a changed box grown by a hex's size) is read as its own
+    frame (:func:`read_hexes` with the window's calibration), and a hex found there joins when its centre
+    lies in a changed box and the window's edge does not cut it; then every hex is placed on the map again
+    (axial coordinates count from the anchor). The markers are checked again only when a change touches one.
+
+    Args:
+        changed: ``(x, y, w, h)`` frame-px boxes of what changed since ``previous`` was read (not empty).
+        markers: the last read's marker check, kept when no change touches a marker.
+        Others: as :func:`read_hexes` (with a lens calibration the whole frame is read again).
+
+    Raises:
+        BadFrame: the frame is not a non-empty uint8 BGR image.
+        NotAHexDeck: ``deck`` was enrolled as cards.
+    """
+    c = config or HexesConfig()
+    tc = table_config or TableConfig()
+    frame = validate_frame(frame, MIN_SIDE_PX)
+    h, w = frame.shape[:2]
+    if calibration is not None and (calibration.lens is not None or tuple(calibration.frame_size) != (w, h)):
+        return read_hexes(frame, deck, calibration, zones, c, tc, check_moved)
+    t: dict[str, float] = {}
+    kept = [o for o in previous if not touches(o.corners, changed)]
+    flats = [float(np.linalg.norm(o.corners[0] - o.corners[4])) for o in previous]
+    flat = float(np.median(flats)) if flats else 0.25 * min(h, w)
+    corners = [np.roll(o.corners, o.rotation or 0, axis=0) for o in kept]     # back to lattice order
+    ids = [o.id for o in kept]
+    confs = [o.confidence for o in kept]
+    rots = [o.rotation for o in kept]
+    near = [grow(b, 0.5 * flat, frame.shape) for b in changed]
+    for x, y, ww, hh in windows(changed, 1.3 * flat, frame.shape):
+        sub_cal = calibration.window(x, y, ww, hh) if calibration is not None else None
+        r = read_hexes(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False)
+        for k, v in r.timings_ms.items():
+            t[k] = t.get(k, 0.0) + v
+        for o in r.hexes:
+            q = joins(o.corners, (x, y, ww, hh), frame.shape, near, corners)
+            if q is None:
+                continue
+            corners.append(np.roll(q, o.rotation or 0, axis=0))
+            ids.append(o.id)
+            confs.append(o.confidence)
+            rots.append(o.rotation)
+    if calibration is not None and check_moved and (markers is None or any(
+            touches(m, changed) for m in calibration.markers_px.values())):
+        markers = timed_stage(t, "markers", check_markers, frame, calibration, tc)
+    flats = [float(np.linalg.norm(q[0] - q[4])) for q in corners]
+    flat_px = float(np.median(flats)) if flats else None
+    obs = timed_stage(t, "layout", place_hexes, corners, ids, confs, rots, None, calibration, zones, _hex_mm(deck, c),
+                      flat_px, c)
+    return HexesRead(w, h, tuple(obs), flat_px, markers if calibration is not None and check_moved else None, t)
