@@ -163,8 +163,8 @@ class DeckProfile:
         for t_i in np.unique(turn_of):
             top = refs_of[turn_of == t_i]
             q = shifted_maps(feats[t_i][0], sc)                                  # [S, C, K]
-            qw = (q * w[None, :, None]).reshape(q.shape[0], -1)              # channel weights folded in
-            ncc = qw @ flat[top].T                                            # [S, M]
+            refs = flat[top] * np.repeat(w, q.shape[2])[None, :]                  # channel weights folded in
+            ncc = q.reshape(q.shape[0], -1) @ refs.T                          # [S, M]
             best = ncc.max(axis=0)
             if cfg.occlusion_drop > 0 and cfg.occlusion_weight > 0:
                 trim = self._trimmed_ncc(q[ncc.argmax(axis=0)], w, top)
@@ -216,10 +216,23 @@ class DeckProfile:
         return per_c @ w
 
     def _blocks(self, a: np.ndarray) -> np.ndarray:
-        """[N, C, K] -> [N, C, 6]: sums over the structure map's 2 x 3 blocks."""
+        """[N, C, K] -> [N, C, 6]: sums over the structure map's 2 x 3 blocks (one matrix product with the
+        blocks' 0/1 indicator)."""
+        N, C, K = a.shape
+        return (a.reshape(N * C, K) @ self._block_indicator()).reshape(N, C, 6)
+
+    def _block_indicator(self) -> np.ndarray:
+        """float32[K, 6]: 1 where map pixel k lies in block j (3 rows x 2 columns, row-major; cached)."""
         sw, sh = self.config.struct_size
-        N, C, _ = a.shape
-        return a.reshape(N, C, 3, sh // 3, 2, sw // 2).sum(axis=(3, 5)).reshape(N, C, 6)
+        ind = getattr(self, "_block_cache", None)
+        if ind is None or ind.shape[0] != sw * sh:
+            rows = np.minimum(np.arange(sh) // (sh // 3), 2)
+            cols = np.minimum(np.arange(sw) // (sw // 2), 1)
+            block = (rows[:, None] * 2 + cols[None, :]).reshape(-1)
+            ind = np.zeros((sw * sh, 6), np.float32)
+            ind[np.arange(sw * sh), block] = 1.0
+            self._block_cache = ind
+        return ind
 
     def _ref_blocks(self) -> np.ndarray:
         """float[N_refs, C, 6]: the references' squared maps summed per block (cached)."""
