@@ -25,7 +25,7 @@ card, in card pitches along the anchor's own axes (down and right positive).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -52,10 +52,14 @@ from .table import (
 from .timing import timed_stage
 
 __all__ = [
+    "MIRROR_NOTE",
     "CardObservation",
     "CardsConfig",
     "CardsRead",
+    "MirrorCheck",
     "NoCardsFound",
+    "check_mirror",
+    "decide_mirror",
     "assign_cells",
     "assign_rows_cols",
     "identify_and_refine",
@@ -68,6 +72,56 @@ __all__ = [
 
 class NoCardsFound(VisionError):
     """Raised only by callers that require cards (``read_cards`` itself returns an empty read)."""
+
+
+#: The note of a read whose cards match the deck far better flipped left-right than as the mirror setting
+#: reads them (a selfie webcam, or the setting decided for another camera).
+MIRROR_NOTE = ("the cards read as if the camera image were mirrored (left and right swapped): turn the "
+               "camera's mirror off, or set the box to read mirrored images")
+
+
+@dataclass(frozen=True)
+class MirrorCheck:
+    """Which way a deck reads the cards of a frame best.
+
+    Attributes:
+        mirrored: True: flipped left-right; False: as they are; None: undecided (fewer than ``min_cards``
+            cards, or the two readings within ``margin`` of each other).
+        plain, flipped: mean best distance of the cards read as they are and flipped (lower is better).
+        cards: how many cards were compared.
+    """
+
+    mirrored: bool | None
+    plain: float
+    flipped: float
+    cards: int
+
+
+def check_mirror(deck: DeckProfile, crops: list[np.ndarray], min_cards: int = 3, margin: float = 0.05) -> MirrorCheck:
+    """Score rectified card crops (``uint8[h, w, 3]`` as the frame shows them) with ``deck`` as they are and
+    flipped left-right: the reading whose mean best distance is lower by ``margin`` wins."""
+    if len(crops) < max(1, min_cards):
+        return MirrorCheck(None, float("nan"), float("nan"), len(crops))
+    plain = float(np.mean([deck.score(c)[1] for c in crops]))
+    flipped = float(np.mean([deck.score(cv2.flip(c, 1))[1] for c in crops]))
+    mirrored = None if abs(plain - flipped) < margin else flipped < plain
+    return MirrorCheck(mirrored, plain, flipped, len(crops))
+
+
+def decide_mirror(frame: np.ndarray, deck: DeckProfile, calibration: TableCalibration | None = None,
+                  config: CardsConfig | None = None, max_cards: int = 12) -> MirrorCheck:
+    """Decide once (at set-up or calibration, with cards of the deck on the table) whether the camera
+    mirrors the table: the cards of ``frame`` (at most ``max_cards``) scored both ways (:func:`check_mirror`).
+    Store the answer as the reader's ``mirror`` setting (``"on"``/``"off"``); reads then score each card
+    once, and a read whose cards fit the other way far better says so (:data:`MIRROR_NOTE`).
+
+    Raises:
+        BadFrame: frame is not a non-empty uint8 BGR image.
+    """
+    c = replace(config or CardsConfig(), mirror="off")
+    r = read_cards(frame, None, calibration=calibration, config=c, check_moved=False, keep_crops=True)
+    crops = [o.crop for o in r.cards[:max_cards] if o.crop is not None]
+    return check_mirror(deck, crops)
 
 
 # ----------------------------------------------------------------------------------------------- results
@@ -128,6 +182,7 @@ class CardsRead:
         cards: observations sorted by (row, col).
         markers: MarkerCheck against the calibration, or None without calibration.
         timings_ms: per-stage wall times.
+        notes: what the reader must tell the players about this read (e.g. :data:`MIRROR_NOTE`).
     """
 
     width: int
@@ -135,6 +190,7 @@ class CardsRead:
     cards: tuple[CardObservation, ...]
     markers: MarkerCheck | None = None
     timings_ms: dict[str, float] = field(default_factory=dict, compare=False)
+    notes: tuple[str, ...] = ()
 
     def to_json(self, image: str | None = None) -> dict:
         """``{"image": image, "cards": [...]}`` exactly as issue 5 specifies."""
@@ -227,6 +283,7 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     confs: list[float] = [0.0] * len(quads)
     sources = ["reference"] * len(quads)
     crops: list[np.ndarray] = []
+    notes: list[str] = []
     if quads:
         asp = aspect or float(np.median([quad_size(q)[1] / max(quad_size(q)[0], 1e-6) for q in quads]))
         cw, ch = crop_size(c, asp)
@@ -246,11 +303,26 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
             stick = timed_stage(t, "stickers", sticker_ids, frame, quads, deck, c, tc)
             for k, cid in stick.items():
                 ids[k], confs[k], sources[k] = cid, 0.99, "sticker"
+            if c.mirror != "auto" and timed_stage(t, "mirror", _mirror_looks_wrong, deck, results, crops):
+                notes.append(MIRROR_NOTE)
 
     # geometry in the layout frame
     obs = timed_stage(t, "layout", _layout, frame, quads, ids, confs, sources, crops if keep_crops else None,
                       deck, calibration, zones, c)
-    return CardsRead(frame.shape[1], frame.shape[0], tuple(obs), markers, t)
+    return CardsRead(frame.shape[1], frame.shape[0], tuple(obs), markers, t, tuple(notes))
+
+
+def _mirror_looks_wrong(deck: DeckProfile, results: list[tuple[Any, bool]], crops: list[np.ndarray],
+                        min_weak: int = 2, margin: float = 0.1) -> bool:
+    """Whether the cards would fit the deck clearly better flipped left-right than as the mirror setting reads
+    them (``crops``: the crops as read, already flipped when the setting mirrors). Only asked when at least
+    ``min_weak`` cards are 'not in the deck' or unsure (a good read costs nothing more; many cards, such as
+    symmetric ones, read well either way): those are scored both ways (:func:`check_mirror`, the means
+    ``margin`` apart)."""
+    weak = [k for k, (r, _) in enumerate(results) if r.card_id is None or r.confidence < 0.5]
+    if len(weak) < min_weak:
+        return False
+    return check_mirror(deck, [crops[k] for k in weak], min_cards=min_weak, margin=margin).mirrored is True
 
 
 def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...], changed: list[tuple[int, int, int, int]],
@@ -294,9 +366,11 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
     confs = [o.confidence for o in kept]
     sources = [o.source for o in kept]
     near = [grow(b, 0.5 * card, frame.shape) for b in changed]
+    notes: set[str] = set()
     for x, y, ww, hh in windows(changed, 1.2 * card, frame.shape):
         sub_cal = calibration.window(x, y, ww, hh) if calibration is not None else None
         r = read_cards(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False)
+        notes.update(r.notes)
         for k, v in r.timings_ms.items():
             t[k] = t.get(k, 0.0) + v
         for o in r.cards:
@@ -311,7 +385,8 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
             touches(m, changed) for m in calibration.markers_px.values())):
         markers = timed_stage(t, "markers", check_markers, frame, calibration, tc)
     obs = timed_stage(t, "layout", _layout, frame, quads, ids, confs, sources, None, deck, calibration, zones, c)
-    return CardsRead(w, h, tuple(obs), markers if calibration is not None and check_moved else None, t)
+    return CardsRead(w, h, tuple(obs), markers if calibration is not None and check_moved else None, t,
+                     tuple(sorted(notes)))
 
 
 def identify_frame(deck: Any, crops: list[np.ndarray], mirror: str) -> list[tuple[Any, bool]]:

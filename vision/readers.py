@@ -137,14 +137,16 @@ class CardsAdapter:
         """:func:`vision.cards.read_cards` as a :class:`Sighting`. Raises :class:`vision.BadFrame`."""
         r = read_cards(frame, self.deck, calibration=self.calibration, zones=self.zones, config=self.config,
                        table_config=self.table_config, check_moved=self.check_moved)
-        return Sighting(self.name, r.width, r.height, cards=r.cards, markers=r.markers, timings_ms=r.timings_ms)
+        return Sighting(self.name, r.width, r.height, cards=r.cards, markers=r.markers, timings_ms=r.timings_ms,
+                        notes=r.notes)
 
     def read_changes(self, frame: np.ndarray, previous: Sighting, boxes: list[Box]) -> Sighting:
         """:func:`vision.cards.read_cards_changes`: ``previous``'s cards outside ``boxes`` kept, windows around
         them read, all laid out again. Raises :class:`vision.BadFrame`."""
         r = read_cards_changes(frame, previous.cards, boxes, self.deck, self.calibration, self.zones, self.config,
                                self.table_config, previous.markers, self.check_moved)
-        return Sighting(self.name, r.width, r.height, cards=r.cards, markers=r.markers, timings_ms=r.timings_ms)
+        return Sighting(self.name, r.width, r.height, cards=r.cards, markers=r.markers, timings_ms=r.timings_ms,
+                        notes=r.notes)
 
 
 @dataclass(frozen=True, eq=False)
