@@ -74,6 +74,11 @@ class NoCardsFound(VisionError):
     """Raised only by callers that require cards (``read_cards`` itself returns an empty read)."""
 
 
+#: A change whose longer side is under this fraction of a card's short side is no card coming, going or
+#: moving (a card's own change, margins included, is larger; a Roll die's, with its shadow and the
+#: stillness detector's margins, is about 0.9 of a tile's side, a combat die's 0.8 of a hex's width).
+SMALL_CHANGE = 1.0
+
 #: The note of a read whose cards match the deck far better flipped left-right than as the mirror setting
 #: reads them (a selfie webcam, or the setting decided for another camera).
 MIRROR_NOTE = ("the cards read as if the camera image were mirrored (left and right swapped): turn the "
@@ -332,8 +337,9 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
                        check_moved: bool = True) -> CardsRead:
     """:func:`read_cards` of ``frame`` after a change, reading only windows around the ``changed`` boxes.
 
-    Every card of ``previous`` (the last read's observations) that touches no changed box is kept as it was
-    (id, quad, confidence, source); each window (a changed box grown by a card's size) is read as its own
+    A change smaller than ``SMALL_CHANGE`` x a card's short side (a die rolled, a die laid on a tile) is no
+    card coming, going or moving: the cards it touches are kept. Every card of ``previous`` (the last read's
+    observations) that touches no other changed box is kept as it was (id, quad, confidence, source); each window (a changed box grown by a card's size) is read as its own
     frame (:func:`read_cards`, with the window's calibration), and a card found there joins when its centre
     lies in a changed box and the window's edge does not cut it; then every card is laid out again (rows,
     columns, cells and zones depend on all). The markers are checked again only when a change touches one.
@@ -353,14 +359,17 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
     if calibration is not None and (calibration.lens is not None or tuple(calibration.frame_size) != (w, h)):
         return read_cards(frame, deck, calibration, zones, c, tc, check_moved)
     t: dict[str, float] = {}
-    kept = [o for o in previous if not touches(o.corners, changed)]
-    sides = [quad_size(o.corners)[1] for o in previous]
-    if sides:
-        card = float(np.median(sides))
+    sides = np.array([quad_size(o.corners) for o in previous]).reshape(-1, 2)
+    if len(sides):
+        short, card = (float(v) for v in np.median(sides, axis=0))
     elif calibration is not None and deck is not None:
-        card = max(deck.card_mm) / calibration.mm_per_px()
+        short, card = min(deck.card_mm) / calibration.mm_per_px(), max(deck.card_mm) / calibration.mm_per_px()
     else:
-        card = 0.25 * min(h, w)
+        short = card = 0.25 * min(h, w)
+    changed = [b for b in changed if max(b[2], b[3]) >= SMALL_CHANGE * short]
+    if not changed:   # a die rolled or laid on a tile: no card came, went or moved
+        return CardsRead(w, h, tuple(previous), markers, {"unchanged": 0.0})
+    kept = [o for o in previous if not touches(o.corners, changed)]
     quads = [o.corners for o in kept]
     ids: list[str | None] = [o.id for o in kept]
     confs = [o.confidence for o in kept]

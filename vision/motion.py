@@ -80,7 +80,7 @@ class MotionConfig:
         reach_min_fraction: see reach_seconds (a die cut by the frame's edge is smaller than an arm) ...
         reach_fraction: ... (a change of most of the frame is a new scene, not an arm).
         box_margin: :meth:`StillnessDetector.change_boxes` pads each changed spot by this many small-image
-            pixels (a die moved by its own size still has its new place inside).
+            pixels (the blurred edge of what changed; a reader grows the boxes by its objects' size).
         read_unchanged: a still scene that equals the last read is read again (on: every still period is
             read, as before change boxes existed; off: only a scene that changed since the last read).
     """
@@ -97,7 +97,7 @@ class MotionConfig:
     edge_pixels: int = 2
     reach_min_fraction: float = 0.01
     reach_fraction: float = 0.5
-    box_margin: int = 2
+    box_margin: int = 1
     read_unchanged: bool = True
 
     def __post_init__(self) -> None:

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from ..deck import DeckProfile
+from ..cards import SMALL_CHANGE
 from ..frames import validate_frame
 from ..incremental import grow, joins, touches, windows
 from ..table import MIN_SIDE_PX, MarkerCheck, TableCalibration, TableConfig, Zones, apply_homography, check_markers
@@ -125,8 +126,9 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...], 
                        check_moved: bool = True) -> HexesRead:
     """:func:`read_hexes` of ``frame`` after a change, reading only windows around the ``changed`` boxes.
 
-    Every hex of ``previous`` (the last read's observations) that touches no changed box is kept as it was
-    (id, rotation, corners, confidence); each window (a changed box grown by a hex's size) is read as its own
+    A change smaller than ``SMALL_CHANGE`` x a hex's width (a die rolled, a ship moved) is no hex coming,
+    going or moving: the hexes it touches are kept. Every hex of ``previous`` (the last read's observations)
+    that touches no other changed box is kept as it was (id, rotation, corners, confidence); each window (a changed box grown by a hex's size) is read as its own
     frame (:func:`read_hexes` with the window's calibration), and a hex found there joins when its centre
     lies in a changed box and the window's edge does not cut it; then every hex is placed on the map again
     (axial coordinates count from the anchor). The markers are checked again only when a change touches one.
@@ -147,9 +149,12 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...], 
     if calibration is not None and (calibration.lens is not None or tuple(calibration.frame_size) != (w, h)):
         return read_hexes(frame, deck, calibration, zones, c, tc, check_moved)
     t: dict[str, float] = {}
-    kept = [o for o in previous if not touches(o.corners, changed)]
     flats = [float(np.linalg.norm(o.corners[0] - o.corners[4])) for o in previous]
     flat = float(np.median(flats)) if flats else 0.25 * min(h, w)
+    changed = [b for b in changed if max(b[2], b[3]) >= SMALL_CHANGE * flat]
+    if not changed:   # a die rolled or a ship moved on a hex: no hex came, went or moved
+        return HexesRead(w, h, tuple(previous), float(np.median(flats)) if flats else None, markers, {"unchanged": 0.0})
+    kept = [o for o in previous if not touches(o.corners, changed)]
     corners = [np.roll(o.corners, o.rotation or 0, axis=0) for o in kept]     # back to lattice order
     ids = [o.id for o in kept]
     confs = [o.confidence for o in kept]
