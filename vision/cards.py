@@ -36,7 +36,7 @@ from .card_match import SearchView, refine_identifications
 from .deck import DeckProfile
 from .errors import VisionError
 from .frames import validate_frame
-from .incremental import grow, joins, touches, windows
+from .incremental import grow, recheck_markers, touches, window_reads
 from .observations import point_json
 from .quads import order_quad, quad_size, rectify
 from .table import (
@@ -358,7 +358,6 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
     h, w = frame.shape[:2]
     if calibration is not None and (calibration.lens is not None or tuple(calibration.frame_size) != (w, h)):
         return read_cards(frame, deck, calibration, zones, c, tc, check_moved)
-    t: dict[str, float] = {}
     sides = np.array([quad_size(o.corners) for o in previous]).reshape(-1, 2)
     if len(sides):
         short, card = (float(v) for v in np.median(sides, axis=0))
@@ -371,31 +370,23 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
         return CardsRead(w, h, tuple(previous), markers, {"unchanged": 0.0})
     kept = [o for o in previous if not touches(o.corners, changed)]
     quads = [o.corners for o in kept]
-    ids: list[str | None] = [o.id for o in kept]
-    confs = [o.confidence for o in kept]
-    sources = [o.source for o in kept]
-    near = [grow(b, 0.5 * card, frame.shape) for b in changed]
     notes: set[str] = set()
-    for x, y, ww, hh in windows(changed, 1.2 * card, frame.shape):
+
+    def read(x: int, y: int, ww: int, hh: int):
         sub_cal = calibration.window(x, y, ww, hh) if calibration is not None else None
         r = read_cards(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False)
         notes.update(r.notes)
-        for k, v in r.timings_ms.items():
-            t[k] = t.get(k, 0.0) + v
-        for o in r.cards:
-            q = joins(o.corners, (x, y, ww, hh), frame.shape, near, quads)
-            if q is None:
-                continue
-            quads.append(q)
-            ids.append(o.id)
-            confs.append(o.confidence)
-            sources.append(o.source)
-    if calibration is not None and check_moved and (markers is None or any(
-            touches(m, changed) for m in calibration.markers_px.values())):
-        markers = timed_stage(t, "markers", check_markers, frame, calibration, tc)
+        return r.cards, r.timings_ms
+
+    near = [grow(b, 0.5 * card, frame.shape) for b in changed]
+    found, t = window_reads(frame.shape, changed, 1.2 * card, near, quads, read)
+    obs_all = [*kept, *(o for o, _ in found)]
+    ids: list[str | None] = [o.id for o in obs_all]
+    confs = [o.confidence for o in obs_all]
+    sources = [o.source for o in obs_all]
+    markers = recheck_markers(frame, calibration, changed, markers, tc, check_moved, t)
     obs = timed_stage(t, "layout", _layout, frame, quads, ids, confs, sources, None, deck, calibration, zones, c)
-    return CardsRead(w, h, tuple(obs), markers if calibration is not None and check_moved else None, t,
-                     tuple(sorted(notes)))
+    return CardsRead(w, h, tuple(obs), markers, t, tuple(sorted(notes)))
 
 
 def identify_frame(deck: Any, crops: list[np.ndarray], mirror: str) -> list[tuple[Any, bool]]:

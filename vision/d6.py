@@ -32,6 +32,7 @@ import numpy as np
 
 from .config import D6Config
 from .frames import validate_frame
+from .incremental import clip_box
 from .inference import InferenceConfig, Model, load_model
 from .observations import DiceRead, DieObservation
 from .timing import timed_stage
@@ -398,10 +399,10 @@ class D6Reader:
         timings: dict[str, float] = {}
         frame = timed_stage(timings, "validate", validate_frame, frame)
         h, w = frame.shape[:2]
-        x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
-        x1, y1 = min(w, int(box[0] + box[2])), min(h, int(box[1] + box[3]))
-        if x1 <= x0 or y1 <= y0:
+        clipped = clip_box(box, frame.shape)
+        if clipped is None:
             return DiceRead(w, h, (), timings)
+        x0, y0, x1, y1 = clipped
         window = frame[y0:y1, x0:x1]
         r = self._read(window, detector_scale(h, w, self.config), timings)
         dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in r.dice)

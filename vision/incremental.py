@@ -14,8 +14,8 @@ detector has nothing to compare with) or a change over ``max_area_fraction`` of 
     boxes = stillness.change_boxes()            # on the update that became_still
     sighting = read_changes(reader, frame, last_sighting, boxes)
 
-Geometry helpers shared by the readers' own ``read_changes``: :func:`grow`, :func:`windows`, :func:`touches`,
-:func:`inside_any`, :func:`joins`. Boxes are ``(x, y, w, h)`` in frame pixels.
+Helpers shared by the readers' own ``read_changes``: :func:`grow`, :func:`windows`, :func:`clip_box`,
+:func:`touches`, :func:`inside_any`, :func:`joins`, :func:`window_reads`, :func:`recheck_markers`. Boxes are ``(x, y, w, h)`` in frame pixels.
 """
 
 from __future__ import annotations
@@ -28,9 +28,11 @@ import cv2
 import numpy as np
 
 from .observations import Reader, Sighting
+from .table import MarkerCheck, TableCalibration, TableConfig, check_markers
+from .timing import timed_stage
 
-__all__ = ["Box", "ChangeConfig", "IncrementalReader", "grow", "inside_any", "joins", "read_changes", "touches",
-           "windows"]
+__all__ = ["Box", "ChangeConfig", "IncrementalReader", "clip_box", "grow", "inside_any", "joins", "read_changes",
+           "recheck_markers", "touches", "window_reads", "windows"]
 
 Box = tuple[int, int, int, int]
 
@@ -133,6 +135,48 @@ def joins(poly: np.ndarray, window: Box, frame_shape: tuple[int, ...], near: Seq
     if any(cv2.pointPolygonTest(np.asarray(t, np.float32).reshape(-1, 1, 2), pt, False) >= 0 for t in taken):
         return None
     return q
+
+
+def clip_box(box: Box, frame_shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+    """``(x0, y0, x1, y1)`` of ``box`` clipped to the frame (``frame_shape`` = (H, W, ...)), or None when
+    nothing of it is left."""
+    h, w = frame_shape[:2]
+    x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+    x1, y1 = min(w, int(box[0] + box[2])), min(h, int(box[1] + box[3]))
+    return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
+
+
+def window_reads(frame_shape: tuple[int, ...], changed: Sequence[Box], pad: float, near: Sequence[Box],
+                 taken: list[np.ndarray], read) -> tuple[list[tuple[object, np.ndarray]], dict[str, float]]:
+    """Read each window around ``changed`` (grown by ``pad`` px, :func:`windows`) with ``read(x, y, w, h)``
+    -> (observations with ``.corners`` in window px, their stage timings ms); returns the observations that
+    :func:`joins` the read (``near``: the boxes their centre must lie in; ``taken``: frame-px polygons
+    already read, each joining one added), each with its frame-px corners, and the timings summed."""
+    out: list[tuple[object, np.ndarray]] = []
+    t: dict[str, float] = {}
+    for win in windows(changed, pad, frame_shape):
+        found, timings = read(*win)
+        for k, v in timings.items():
+            t[k] = t.get(k, 0.0) + v
+        for o in found:
+            q = joins(o.corners, win, frame_shape, near, taken)
+            if q is not None:
+                taken.append(q)
+                out.append((o, q))
+    return out, t
+
+
+def recheck_markers(frame: np.ndarray, calibration: TableCalibration | None, changed: Sequence[Box],
+                    markers: MarkerCheck | None, config: TableConfig, check_moved: bool,
+                    timings: dict[str, float]) -> MarkerCheck | None:
+    """The marker check after a change: the last one (``markers``) unless a change touches a marker seen at
+    calibration or there was none (then :func:`vision.table.check_markers`, timed as ``"markers"``); None
+    without a calibration or with ``check_moved`` off."""
+    if calibration is None or not check_moved:
+        return None
+    if markers is None or any(touches(m, changed) for m in calibration.markers_px.values()):
+        return timed_stage(timings, "markers", check_markers, frame, calibration, config)
+    return markers
 
 
 def read_changes(reader: Reader, frame: np.ndarray, previous: Sighting | None, boxes: Sequence[Box] | None,

@@ -10,7 +10,7 @@ import numpy as np
 from ..deck import DeckProfile
 from ..cards import SMALL_CHANGE
 from ..frames import validate_frame
-from ..incremental import grow, joins, touches, windows
+from ..incremental import grow, recheck_markers, touches, window_reads
 from ..table import MIN_SIDE_PX, MarkerCheck, TableCalibration, TableConfig, Zones, apply_homography, check_markers
 from ..timing import timed_stage
 from .config import HexesConfig, NotAHexDeck
@@ -148,36 +148,30 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...], 
     h, w = frame.shape[:2]
     if calibration is not None and (calibration.lens is not None or tuple(calibration.frame_size) != (w, h)):
         return read_hexes(frame, deck, calibration, zones, c, tc, check_moved)
-    t: dict[str, float] = {}
     flats = [float(np.linalg.norm(o.corners[0] - o.corners[4])) for o in previous]
     flat = float(np.median(flats)) if flats else 0.25 * min(h, w)
     changed = [b for b in changed if max(b[2], b[3]) >= SMALL_CHANGE * flat]
     if not changed:   # a die rolled or a ship moved on a hex: no hex came, went or moved
         return HexesRead(w, h, tuple(previous), float(np.median(flats)) if flats else None, markers, {"unchanged": 0.0})
     kept = [o for o in previous if not touches(o.corners, changed)]
-    corners = [np.roll(o.corners, o.rotation or 0, axis=0) for o in kept]     # back to lattice order
-    ids = [o.id for o in kept]
-    confs = [o.confidence for o in kept]
-    rots = [o.rotation for o in kept]
-    near = [grow(b, 0.5 * flat, frame.shape) for b in changed]
-    for x, y, ww, hh in windows(changed, 1.3 * flat, frame.shape):
+    taken = [o.corners for o in kept]
+
+    def read(x: int, y: int, ww: int, hh: int):
         sub_cal = calibration.window(x, y, ww, hh) if calibration is not None else None
         r = read_hexes(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False)
-        for k, v in r.timings_ms.items():
-            t[k] = t.get(k, 0.0) + v
-        for o in r.hexes:
-            q = joins(o.corners, (x, y, ww, hh), frame.shape, near, corners)
-            if q is None:
-                continue
-            corners.append(np.roll(q, o.rotation or 0, axis=0))
-            ids.append(o.id)
-            confs.append(o.confidence)
-            rots.append(o.rotation)
-    if calibration is not None and check_moved and (markers is None or any(
-            touches(m, changed) for m in calibration.markers_px.values())):
-        markers = timed_stage(t, "markers", check_markers, frame, calibration, tc)
+        return r.hexes, r.timings_ms
+
+    near = [grow(b, 0.5 * flat, frame.shape) for b in changed]
+    found, t = window_reads(frame.shape, changed, 1.3 * flat, near, taken, read)
+    obs_all = [*kept, *(o for o, _ in found)]
+    frame_corners = [*(o.corners for o in kept), *(q for _, q in found)]
+    corners = [np.roll(q, o.rotation or 0, axis=0) for o, q in zip(obs_all, frame_corners)]   # lattice order
+    ids = [o.id for o in obs_all]
+    confs = [o.confidence for o in obs_all]
+    rots = [o.rotation for o in obs_all]
+    markers = recheck_markers(frame, calibration, changed, markers, tc, check_moved, t)
     flats = [float(np.linalg.norm(q[0] - q[4])) for q in corners]
     flat_px = float(np.median(flats)) if flats else None
     obs = timed_stage(t, "layout", place_hexes, corners, ids, confs, rots, None, calibration, zones, _hex_mm(deck, c),
                       flat_px, c)
-    return HexesRead(w, h, tuple(obs), flat_px, markers if calibration is not None and check_moved else None, t)
+    return HexesRead(w, h, tuple(obs), flat_px, markers, t)

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..errors import BadFrame, VisionError
 from ..frames import validate_frame
+from ..incremental import clip_box
 from ..inference import Model
 from ..profiles import DiceProfile
 from ..timing import timed_stage
@@ -119,10 +120,10 @@ class RollDiceReader:
         timings: dict[str, float] = {}
         frame = timed_stage(timings, "validate", validate_frame, frame)
         h, w = frame.shape[:2]
-        x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
-        x1, y1 = min(w, int(box[0] + box[2])), min(h, int(box[1] + box[3]))
-        if x1 <= x0 or y1 <= y0:
+        clipped = clip_box(box, frame.shape)
+        if clipped is None:
             return RollDiceRead(w, h, (), timings)
+        x0, y0, x1, y1 = clipped
         f = max(x1 - x0, y1 - y0) / float(max(h, w))
         c = self.config
         cfg = replace(c, work_long_side=max(16, round(c.work_long_side * f)),
