@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -241,7 +242,8 @@ def sticker_ids(frame: np.ndarray, quads: list[np.ndarray], deck: Any, config: C
 
 def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
                zones: Zones | None = None, config: CardsConfig | None = None,
-               table_config: TableConfig | None = None, check_moved: bool = True, keep_crops: bool = False) -> CardsRead:
+               table_config: TableConfig | None = None, check_moved: bool = True, keep_crops: bool = False,
+               select: Callable[[np.ndarray], bool] | None = None) -> CardsRead:
     """Find, rectify, identify and lay out every card in ``frame``.
 
     Args:
@@ -250,6 +252,8 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         zones: player zones in mm (or px without calibration); None -> every zone is null.
         check_moved: with a calibration, compare this frame's markers with it (result in ``.markers``;
             use :func:`vision.table.check_markers` with ``raise_on_move`` to get ``MarkersMoved``).
+        select: only the cards whose quad (float[4, 2] frame px, as found) it accepts are identified and
+            reported (a read of a window keeps the cards it will use, not its neighbours cut by its edge).
 
     Raises:
         BadFrame: frame is not a non-empty uint8 BGR image.
@@ -275,11 +279,11 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
 
         quads = [to_frame(q) for q in quads_top]
         # drop quads that are the calibration markers themselves (or the white sheet around them)
-        keep = [k for k, q in enumerate(quads) if not calibration.covers_marker(q)]
+        keep = [k for k, q in enumerate(quads) if not calibration.covers_marker(q) and (select is None or select(q))]
         quads, quads_top = [quads[k] for k in keep], [quads_top[k] for k in keep]
         view = (top, quads_top, to_frame, card_px)
     else:
-        quads = find_quads(frame, c, aspect, t)
+        quads = [q for q in find_quads(frame, c, aspect, t) if select is None or select(q)]
         view = None
     markers = timed_stage(t, "markers", check_markers, frame, calibration, tc) if (calibration is not None and check_moved) else None
 
@@ -372,9 +376,9 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
     quads = [o.corners for o in kept]
     notes: set[str] = set()
 
-    def read(x: int, y: int, ww: int, hh: int):
+    def read(x: int, y: int, ww: int, hh: int, keep: Callable[[np.ndarray], bool]):
         sub_cal = calibration.window(x, y, ww, hh) if calibration is not None else None
-        r = read_cards(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False)
+        r = read_cards(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False, select=keep)
         notes.update(r.notes)
         return r.cards, r.timings_ms
 

@@ -148,14 +148,16 @@ def clip_box(box: Box, frame_shape: tuple[int, ...]) -> tuple[int, int, int, int
 
 def window_reads(frame_shape: tuple[int, ...], changed: Sequence[Box], pad: float, near: Sequence[Box],
                  taken: list[np.ndarray], read) -> tuple[list[tuple[object, np.ndarray]], dict[str, float]]:
-    """Read each window around ``changed`` (grown by ``pad`` px, :func:`windows`) with ``read(x, y, w, h)``
-    -> (observations with ``.corners`` in window px, their stage timings ms); returns the observations that
-    :func:`joins` the read (``near``: the boxes their centre must lie in; ``taken``: frame-px polygons
-    already read, each joining one added), each with its frame-px corners, and the timings summed."""
+    """Read each window around ``changed`` (grown by ``pad`` px, :func:`windows`) with ``read(x, y, w, h,
+    keep)`` -> (observations with ``.corners`` in window px, their stage timings ms), where ``keep(corners)``
+    tells the reader which of what it finds will be used (so it identifies no neighbour cut by the window's
+    edge); returns the observations that :func:`joins` the read (``near``: the boxes their centre must lie
+    in; ``taken``: frame-px polygons already read, each joining one added), each with its frame-px corners,
+    and the timings summed."""
     out: list[tuple[object, np.ndarray]] = []
     t: dict[str, float] = {}
     for win in windows(changed, pad, frame_shape):
-        found, timings = read(*win)
+        found, timings = read(*win, lambda poly, win=win: joins(poly, win, frame_shape, near, taken) is not None)
         for k, v in timings.items():
             t[k] = t.get(k, 0.0) + v
         for o in found:

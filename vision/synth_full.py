@@ -22,6 +22,7 @@ d6 detector sees them at 1280x720. Everything random comes from generators seede
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -284,7 +285,7 @@ def _draw_die(img: np.ndarray, p: Piece, H: np.ndarray) -> None:
     body = _die_body(p)
     hull = cv2.convexHull(np.vstack([base, top]).astype(np.float32)).reshape(-1, 2)
     cv2.fillPoly(img, [np.round(hull * 16).astype(np.int32)], tuple(float(v) * 0.62 for v in body), cv2.LINE_AA, shift=4)
-    sprite, alpha = _die_sprite(p)
+    sprite, alpha = _die_sprite(p.colour, p.face, p.value)
     s = sprite.shape[0]
     src = np.array([[0, 0], [s, 0], [s, s], [0, s]], np.float32)
     M = cv2.getPerspectiveTransform(src, top.astype(np.float32))
@@ -292,24 +293,29 @@ def _draw_die(img: np.ndarray, p: Piece, H: np.ndarray) -> None:
 
 
 def _die_body(p: Piece) -> tuple[float, float, float]:
-    if p.value is not None:
-        return tuple(float(v) for v in COMBAT_DICE[p.colour][0])
-    return tuple(float(v) for v in synth.DIE_BGR[p.colour])
+    return _body(p.colour, p.value)
+
+
+def _body(colour: str, value: int | None) -> tuple[float, float, float]:
+    if value is not None:
+        return tuple(float(v) for v in COMBAT_DICE[colour][0])
+    return tuple(float(v) for v in synth.DIE_BGR[colour])
 
 
 @lru_cache(maxsize=128)
-def _die_sprite(p: Piece) -> tuple[np.ndarray, np.ndarray]:
-    """(uint8 BGR [S, S, 3], alpha uint8 [S, S]) of a die's top face: a Roll face or a pip face."""
-    rng = np.random.default_rng(abs(hash((p.colour, p.face, p.value))) % (2 ** 32))
-    body = np.array(_die_body(p), np.float32)
-    if p.value is None:
-        sprite, alpha = synth.die_top_sprite(rng, p.colour, p.face, "A", body)
+def _die_sprite(colour: str, face: str | None, value: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """(uint8 BGR [S, S, 3], alpha uint8 [S, S]) of a die's top face: a Roll face or a pip face (the same
+    in every process: seeded by the face's name)."""
+    rng = np.random.default_rng(zlib.crc32(f"{colour}/{face}/{value}".encode()))
+    body = np.array(_body(colour, value), np.float32)
+    if value is None:
+        sprite, alpha = synth.die_top_sprite(rng, colour, face, "A", body)
         return np.clip(sprite, 0, 255).astype(np.uint8), (alpha * 255).astype(np.uint8)
     s = synth.SPRITE
     sprite = np.empty((s, s, 3), np.uint8)
     sprite[:] = body.astype(np.uint8)
-    pip = COMBAT_DICE[p.colour][1]
-    for fx, fy in PIPS[p.value]:
+    pip = COMBAT_DICE[colour][1]
+    for fx, fy in PIPS[value]:
         cv2.circle(sprite, (int(fx * s), int(fy * s)), int(0.09 * s), pip, -1, cv2.LINE_AA)
     alpha = np.zeros((s, s), np.uint8)
     cv2.rectangle(alpha, (0, 0), (s - 1, s - 1), 255, -1)
@@ -570,13 +576,12 @@ def add_card(table: FullTable, pieces: Sequence[Piece], card_ids: Sequence[str],
                     np.linalg.norm(np.subtract(last.centre_mm, first.centre_mm)) / max(1, last.col - first.col))
                 cand.append(((r, last.col + 1), last, np.array([pitch, 0.0])))
                 cand.append(((r, first.col - 1), first, np.array([-pitch, 0.0])))
+        among = table.game == "among"
         for slot, ref, step in [cand[int(i)] for i in rng.permutation(len(cand))]:
-            offset = R @ step
-            centre = np.asarray(ref.centre_mm) + (offset if table.game != "among" else offset)
+            centre = np.asarray(ref.centre_mm) + R @ step
             new = Piece("card", str(rng.choice([c for c in card_ids if c != ANCHOR])),
                         (float(centre[0]), float(centre[1])), ref.angle_deg, (w, h), int(player),
-                        None if table.game == "among" else slot[0], None if table.game == "among" else slot[1],
-                        tuple(slot) if table.game == "among" else None)
-            if _clear(new, [p for p in pieces], table, gap_mm=0.5):
+                        None if among else slot[0], None if among else slot[1], tuple(slot) if among else None)
+            if _clear(new, pieces, table, gap_mm=0.5):
                 return [*pieces, new], new
     raise ValueError("no room for another card")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -57,7 +58,8 @@ def _hex_mm(deck: DeckProfile | None, config: HexesConfig) -> float | None:
 
 def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
                zones: Zones | None = None, config: HexesConfig | None = None, table_config: TableConfig | None = None,
-               check_moved: bool = True, keep_crops: bool = False) -> HexesRead:
+               check_moved: bool = True, keep_crops: bool = False,
+               select: Callable[[np.ndarray], bool] | None = None) -> HexesRead:
     """Find, identify and place on the axial map every sector hex lying flat in ``frame``.
 
     Args:
@@ -70,6 +72,8 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         config: thresholds (:class:`HexesConfig`); ``anchor_id`` names the hex at axial (0, 0).
         check_moved: with a calibration, compare this frame's markers with it (result in ``.markers``).
         keep_crops: keep each hex's rectified crop (printed top up when known) in ``.crop``.
+        select: only the hexes whose corners (float[6, 2] frame px, lattice order) it accepts are identified
+            and reported (a read of a window keeps the hexes it will use, not its neighbours cut by its edge).
 
     Raises:
         BadFrame: the frame is not a non-empty uint8 BGR image.
@@ -86,9 +90,9 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     cands = find_hexes(img, flat, c, t, scale_free=calibration is None and c.hex_px is None)
     Minv = np.linalg.inv(M)
     corners = [apply_homography(Minv, h.corners) for h in cands]
-    if calibration is not None:
-        keep = [k for k, q in enumerate(corners) if not calibration.covers_marker(q)]
-        cands, corners = [cands[k] for k in keep], [corners[k] for k in keep]
+    keep = [k for k, q in enumerate(corners) if (calibration is None or not calibration.covers_marker(q))
+            and (select is None or select(q))]
+    cands, corners = [cands[k] for k in keep], [corners[k] for k in keep]
     markers = timed_stage(t, "markers", check_markers, frame, calibration, tc) if (calibration is not None and check_moved) else None
     n = len(cands)
     flats = [float(np.linalg.norm(q[0] - q[4])) for q in corners]   # corner 0 -> 4 spans the flats
@@ -156,9 +160,9 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...], 
     kept = [o for o in previous if not touches(o.corners, changed)]
     taken = [o.corners for o in kept]
 
-    def read(x: int, y: int, ww: int, hh: int):
+    def read(x: int, y: int, ww: int, hh: int, keep: Callable[[np.ndarray], bool]):
         sub_cal = calibration.window(x, y, ww, hh) if calibration is not None else None
-        r = read_hexes(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False)
+        r = read_hexes(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False, select=keep)
         return r.hexes, r.timings_ms
 
     near = [grow(b, 0.5 * flat, frame.shape) for b in changed]
