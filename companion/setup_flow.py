@@ -309,7 +309,7 @@ class TableSetup:
             "can_start": not why, "why": why,
             "note": "Add players on your phone; tap each player's seat on the picture, or Split evenly; then Start",
             "round": 0, "round_label": "Setup", "stage": "setup", "turn": None, "phases": [], "pool": None, "pool_label": "",
-            "columns": [c.to_json() for c in self.spec.columns], "boards": [],
+            "columns": [c.to_json() for c in self.spec.columns], "boards": [], "throws": [],
             "last_round": False, "ending": [], "over": False,
             "next": {"label": "Start", "enabled": not why, "why": why},
             "forms": [], "open_forms": {}, "findings": [], "result": None, "export": None,
