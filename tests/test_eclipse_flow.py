@@ -152,7 +152,7 @@ def test_a_hex_laid_against_its_wormholes_is_a_misplay_with_the_fix(store):
                                                       "no rotation connects it: place it elsewhere or discard it")
 
 
-def test_alliances_score_as_a_team_in_the_result_and_the_exports(store):
+def test_alliances_score_as_a_team_in_the_result_and_the_exports(store, output_dir):
     """Rise of the Ancients p.11: Alexandros, Giannis and Kostas of the Nova alliance end with 26, 44 and 30; Nova
     scores floor(100 / 3) = 33 and beats Vasilis 32, Iakovos 31 and Loukas 30: all three win together."""
     flow = start(store, "Alexandros,Giannis,Kostas,Vasilis,Iakovos,Loukas", alliances=True)
@@ -181,6 +181,7 @@ def test_alliances_score_as_a_team_in_the_result_and_the_exports(store):
     assert {p["name"]: p["total"] for p in result["players"]} == {
         "Alexandros": 26, "Giannis": 44, "Kostas": 30, "Vasilis": 32, "Iakovos": 31, "Loukas": 30}
     assert result["team_scores"] == {"Nova": 33}
+    shoot(flow, output_dir / "eclipse_scores_alliance.png")
     assert sorted(result["winners"]) == ["Alexandros", "Giannis", "Kostas"]
     assert [p.get("team") for p in result["players"]] == ["Nova", "Nova", "Nova", None, None, None]
     play = flow.bgstats_play()

@@ -275,7 +275,7 @@
     const fit = (text, room) => ({ textLength: Math.min(room, text.length * 6.2), lengthAdjust: "spacingAndGlyphs" });
     board.cells.forEach((c, k) => {
       const [x, y] = points[k];
-      const g = svg("g", { class: "cell" });
+      const g = svg("g", { class: c.detail === "space" && !c.owner ? "cell space" : "cell" });
       const stroke = c.owner ? ownerColour(game, c.owner) : "#59606b";
       if (hex) {
         const corners = [0, 1, 2, 3, 4, 5].map((i) => [x + (size - 2) * Math.cos(Math.PI / 3 * i), y + (size - 2) * Math.sin(Math.PI / 3 * i)]);
@@ -333,6 +333,12 @@
         n.dataset.axis = axis;
         input.append(n);
       }
+    } else if (f.kind === "dice") {
+      input = el("input"); // the faces rolled, e.g. "6 4 2"
+      input.type = "text";
+      input.inputMode = "numeric";
+      input.autocomplete = "off";
+      input.placeholder = "e.g. 6 4 2";
     } else {
       input = el("input");
       input.type = "number";
@@ -380,18 +386,53 @@
     }
   }
 
+  // Dice just thrown (game.throws): an Eclipse volley's dice, which hit, the damage.
+  const DIE_COLOURS = { yellow: "#ebc83c", orange: "#f08c32", red: "#dc463c", white: "#e6e6e6" };
+
+  function renderThrows(game) {
+    const throws = game.throws || [];
+    $("throws-section").hidden = !throws.length;
+    const list = $("throws");
+    list.replaceChildren();
+    for (const t of throws) {
+      const box = el("div", "throw");
+      box.append(el("div", "label", t.label));
+      if ((t.dice || []).length) {
+        const dice = el("div", "dice");
+        for (const d of t.dice) {
+          const die = el("span", "die" + (d.hit === true ? " hit" : d.hit === false ? " miss" : ""),
+            d.face === null || d.face === undefined ? "?" : String(d.face));
+          die.style.background = DIE_COLOURS[d.colour] || d.colour;
+          die.title = d.colour + (d.note ? ": " + d.note : "");
+          dice.append(die);
+        }
+        box.append(dice);
+      }
+      box.append(el("div", "summary", t.summary || ""));
+      list.append(box);
+    }
+  }
+
   function renderScores(game) {
     const result = game.result;
     $("score-section").hidden = !game.over || !result;
     if (!game.over || !result) return;
     $("winner").textContent = (result.winners.length > 1 ? "Shared win: " : "Winner: ") + result.winners.join(", ");
+    const teams = Object.entries(result.team_scores || {});
+    const teamList = $("team-scores");
+    teamList.replaceChildren(...teams.map(([team, vp]) => el("li", "", team + " (team): " + vp + " VP")));
+    teamList.hidden = !teams.length;
     const table = $("scores");
     table.replaceChildren();
     const head = el("tr");
     head.append(el("th", "", "Category"));
-    for (const p of result.players) head.append(el("th", "", p.name));
+    for (const p of result.players) head.append(el("th", "", p.name + (p.team ? " (" + p.team + ")" : "")));
     table.append(head);
-    const categories = result.players.length ? result.players[0].categories.map((c) => c.category) : [];
+    // every player's rows (players of one game may have rows of their own), in order
+    const categories = [];
+    for (const p of result.players) {
+      for (const c of p.categories) if (!categories.includes(c.category)) categories.push(c.category);
+    }
     for (const cat of categories) {
       const tr = el("tr");
       tr.append(el("td", "", cat));
@@ -419,6 +460,7 @@
     renderForms(game);
     renderPlayers(game);
     renderBoards(game);
+    renderThrows(game);
     renderScores(game);
     $("message").textContent = (state.status || {}).message || "";
     Box.storage(state.storage);
