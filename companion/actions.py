@@ -33,6 +33,7 @@ __all__ = [
     "Claim",
     "Empty",
     "NewPlayer",
+    "PlayerChoice",
     "Posted",
     "Question",
     "Quit",
@@ -106,6 +107,16 @@ class NewPlayer:
 
     player: Any = None
     colour: Any = None
+
+
+@dataclass(frozen=True)
+class PlayerChoice:
+    """``player``: whose entry; ``option``: a per-player option the game offers (Eclipse's ``species``, Among the
+    Stars' ``races``); ``value``: one of its choices, None or "" for none."""
+
+    player: Any = None
+    option: Any = None
+    value: Any = None
 
 
 @dataclass(frozen=True)
@@ -187,6 +198,8 @@ class Action(str, enum.Enum):
     """Remove a player."""
     SETUP_RENAME = ("setup_rename", Rename, "setup", "rename")
     """Rename a player (a "Player N" added on the touchscreen, renamed on a phone)."""
+    SETUP_CHOICE = ("setup_choice", PlayerChoice, "setup", "choice")
+    """A player's entry of a per-player option (a species, a race) picked during the setup."""
     SETUP_SEAT = ("setup_seat", SeatPoint)
     """A player's seat tapped on the touchscreen's table picture."""
     SETUP_EVEN = ("setup_even", Empty, "setup", "even")
@@ -238,8 +251,8 @@ TOUCHSCREEN_ONLY = frozenset({Action.RELEASE_SEAT, Action.REVOKE_PHONES, Action.
 """Actions no phone may post."""
 UNRECORDED = frozenset({Action.READ_NOW, Action.QUIT, Action.RELEASE_SEAT, Action.REVOKE_PHONES})
 """Actions that record no event: no version check."""
-SETUP_ACTIONS = (Action.SETUP_PLAYER, Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_SEAT, Action.SETUP_EVEN,
-                 Action.SETUP_START)
+SETUP_ACTIONS = (Action.SETUP_PLAYER, Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_CHOICE, Action.SETUP_SEAT,
+                 Action.SETUP_EVEN, Action.SETUP_START)
 """The setup step's actions (:mod:`companion.setup_flow`)."""
 ENROLL_ACTIONS = frozenset({Action.ENROLL_OK, Action.ENROLL_ANOTHER, Action.ENROLL_RETAKE, Action.ENROLL_BACK,
                             Action.ENROLL_SKIP, Action.QUIT})

@@ -219,3 +219,30 @@ def test_the_setup_refuses_two_species_of_one_player_board(store):
     player can play it."""
     with pytest.raises(BadEntry, match="Terran Directorate.*Eridani Empire|Eridani Empire.*Terran Directorate"):
         start(store, species=["Terran Directorate", "Eridani Empire"])
+
+
+def test_each_player_picks_a_species_in_the_setup_step_and_one_board_is_refused(store):
+    """The setup step (companion/setup_flow.py): species are per-player entries picked on the phones; species that
+    need more double-sided boards than there are are refused at once (Rise of the Ancients p.3: Magellan on the back
+    of the three new boards), and Start records the species in the settings."""
+    from companion.setup_flow import TableSetup
+
+    setup = TableSetup(store, ECLIPSE, {"warp_portals": True}, resume=False)
+    for name in ("Ann", "Bob", "Cy", "Dan"):
+        setup.add_player(name)
+    assert [c["option"] for c in setup.view()["choices"]] == ["species"]
+    assert setup.choose("Ann", "species", "exiles") == "Ann: species Exiles"  # spelt as the game spells it
+    setup.choose("Bob", "species", "Rho Indi Syndicate")
+    setup.choose("Cy", "species", "Magellan")  # on the back of the Enlightened's board, which nobody plays
+    with pytest.raises(BadEntry, match="Exiles and Rho Indi Syndicate and Magellan and Enlightened of Lyra"):
+        setup.choose("Dan", "species", "Enlightened of Lyra")  # four species on the three new boards
+    with pytest.raises(BadEntry, match="no per-player option"):
+        setup.choose("Dan", "warp_portals", "yes")
+    setup.choose("Cy", "species", None)  # Cy plays without a species noted
+    setup.choose("Dan", "species", "Planta")
+    resumed = TableSetup(store, ECLIPSE, {"warp_portals": True})  # a power cut: the setup comes back as it was
+    assert [p["choices"] for p in resumed.view()["players"]] == [
+        {"species": "Exiles"}, {"species": "Rho Indi Syndicate"}, {"species": None}, {"species": "Planta"}]
+    flow = resumed.start((320, 240))
+    assert [p["role"] for p in flow.view()["players"]] == ["Exiles", "Rho Indi Syndicate", None, "Planta"]
+    assert flow.session.settings["warp_portals"] is True

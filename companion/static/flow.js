@@ -150,6 +150,22 @@
           post("/api/setup", { action: "rename", name: p.name, new_name: name.trim() }, "setup-result");
         }
       });
+      // the game's per-player options (a species, a race): each player's entry, checked by the box at once
+      for (const c of game.choices || []) {
+        const pick = el("select", "choice needs-join");
+        pick.dataset.option = c.option;
+        pick.append(el("option", "", c.label + ": \u2013"));
+        pick.firstChild.value = "";
+        for (const v of c.choices) {
+          const o = el("option", "", v);
+          o.value = v;
+          pick.append(o);
+        }
+        pick.value = (p.choices || {})[c.option] || "";
+        pick.addEventListener("change", () => post("/api/setup",
+          { action: "choice", name: p.name, option: c.option, value: pick.value || null }, "setup-result"));
+        li.append(pick);
+      }
       li.append(rn, rm);
       list.append(li);
     }
