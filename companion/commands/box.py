@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
-from companion.commands.files import dice_reader_for, load_deck, profile_path, unwritable_folder
+from companion.commands.files import load_deck, load_dice_reader, unwritable_folder
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -107,13 +107,16 @@ def cmd_box(args: argparse.Namespace) -> int:
     from companion.game_options import misplaced as misplaced_options
     from companion.owner_commands import apply_box_config
 
+    from companion.camera import deck_kind
+
     box_config = apply_box_config(args)  # the file's settings where no flag was given
     flow_game = args.game in FLOWS
+    camera = FLOWS[args.game].camera if flow_game else None
     misplaced = ["--players"] if args.players is not None and not flow_game else []
     misplaced += misplaced_options(args, flows_infos(FLOWS), args.game if flow_game else None)
-    misplaced += ["--deck"] if args.deck is not None and not flow_game else []
-    if args.dice_profile is not None and args.game != "roll":
-        misplaced.append("--dice-profile")
+    misplaced += ["--deck"] if args.deck is not None and (camera is None or deck_kind(camera.passes) is None) else []
+    if args.dice_profile is not None and (camera is None or camera.dice_set is None):
+        misplaced.append("--dice-profile")  # the game's camera reads no dice
     if args.calibration is not None and not flow_game:
         misplaced.append("--calibration")  # the d6 reader works in pixels: a table calibration would be ignored
     if misplaced:
@@ -341,33 +344,31 @@ def _load_box_calibration(path: Path | None) -> Any:
 
 def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None, Any]:
     """(make_camera, calibration) for a flow game: ``make_camera(flow)`` builds the flow's camera part
-    from ``--deck`` / ``--dice-profile`` (None when neither is given: the game is played from the
-    phones); the calibration is ``--calibration`` or the saved one (None: pixels).
+    from ``--deck`` (of the kind the game's passes read: cards, or Eclipse's sector hexes) / ``--dice-profile`` (of
+    the game's dice) (None when neither is given: the game is played from the phones); the calibration is
+    ``--calibration`` or the saved one (None: pixels).
 
     Raises:
         InputError: no such deck, profile or ``--calibration`` file, or a deck or profile that does not
             load (exit 3); a ``--calibration`` file that cannot be read (exit 1).
     """
-    from companion.camera import CameraFlow
+    from companion.camera import CameraFlow, deck_kind
+    from companion.flows import FLOWS
     from companion.paths import data_dir
-    from vision import VisionError
 
     calibration = _load_box_calibration(args.calibration)
     if args.deck is None and args.dice_profile is None:
         return None, calibration
-    # Roll, Race and Among the Stars lay out cards and square tiles: a hex deck is refused (exit 3)
-    deck = load_deck(args.deck, want="card") if args.deck is not None else None
+    camera = FLOWS[args.game].camera
+    # the deck the game's passes read with: cards and square tiles (Roll, Race, Among the Stars) or sector hexes
+    # (Eclipse); a deck of the other kind is refused (exit 3)
+    deck = load_deck(args.deck, want=deck_kind(camera.passes)) if args.deck is not None else None
     dice_reader = None
     if args.dice_profile is not None:
-        path = profile_path(args.dice_profile)
-        if not path.is_file():
-            raise InputError(f"no dice profile at {path}: build one with `companion enroll roll-dice DIR`", EXIT_DEVICE)
-        try:
-            from vision.readers import RollDiceAdapter
+        from vision.readers import RollDiceAdapter
 
-            dice_reader = RollDiceAdapter(dice_reader_for("roll", args.dice_profile))  # the "roll_dice" reader
-        except VisionError as exc:
-            raise InputError(f"cannot load dice profile {args.dice_profile}: {exc}", EXIT_DEVICE) from None
+        # the game's dice (Roll's, Eclipse's), read by the one dice reader: the "roll_dice" reader of its passes
+        dice_reader = RollDiceAdapter(load_dice_reader(camera.dice_set, args.dice_profile))
     image_dir = data_dir() / "reads"
     return (lambda flow: CameraFlow(flow, deck=deck, calibration=calibration, dice_reader=dice_reader,
                                     image_dir=image_dir)), calibration

@@ -21,6 +21,7 @@ from typing import Any, Mapping
 
 from companion.errors import BadEntry
 from companion.flow_spec import Board, Cell, Column, Field, FlowBase, Form, TableRound, Throw, ThrownDie
+from companion.flows.eclipse_camera import ECLIPSE_CAMERA
 from rules import Progress
 from rules.eclipse import ECLIPSE_GAME
 from rules.eclipse.combat import DAMAGE
@@ -352,7 +353,8 @@ class EclipseFlow(FlowBase):
             roll = ", ".join(f"{n} {c}" for c, n in (aim.get("roll") or {}).items())
             hit = hit_on(aim["computers"], aim["shields"])
             what = f"roll {roll} dice" if roll else "roll the ship type's dice"
-            return (Throw("volley", aim["label"], (), f"{what}: a die hits on {hit} or more", aim.get("player")),)
+            return (Throw("volley", aim["label"], (), f"{what}: a die hits on {hit} or more (the camera reads them on "
+                          "a still table, or tap the faces in)", aim.get("player")),)
         if volley is not None:
             dice = tuple(ThrownDie(d["colour"], d["face"], d["hit"], f"{d['damage']} damage" if d["hit"] else "miss")
                          for d in volley["dice"])
@@ -412,4 +414,5 @@ def _position(values: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+EclipseFlow.camera = ECLIPSE_CAMERA
 ECLIPSE_FLOW = EclipseFlow()

@@ -327,7 +327,7 @@ class EclipseGame(GameBase):
 
     def view(self, state: EclipseState) -> dict[str, Any]:
         """``{"game", "round", "rounds", "phase", "stage", "start_player", "turn", "direction", "passed",
-        "next_start_player", "turn_order_card", "markers", "last_round", "last_round_upkeep", "modules", "players": [...], "map":
+        "next_start_player", "turn_order_card", "markers", "last_round", "last_round_upkeep", "modules", "hidden_worlds", "players": [...], "map":
         [...], "alliances", "volley", "aim", "blueprints", "over", "scores"}``; each map hex carries its ``owner``,
         ``ancients``, ``guardian`` and ``structures``; ``blueprints`` is ``{player: {ship type: Blueprint.to_json()}}``.
         A player's ``score`` is the public part only (their reported end position is hidden until the game is over)."""
@@ -349,6 +349,7 @@ class EclipseGame(GameBase):
             "stage": progress.stage,
             "last_round": progress.last_round,
             "modules": dict(state.modules),
+            "hidden_worlds": state.hidden_worlds,
             "players": [
                 {"name": p.name, "species": p.species, "passed": p.name in state.rounds.passed,
                  "controlled_hexes": len(state.controlled(p.name)), "relations": list(p.relations),
