@@ -114,3 +114,51 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
             context.close()
         server.shutdown()
     assert all(errors == [] for _, _, errors in phones)
+
+
+def test_the_setup_step_picks_each_players_species_on_the_phone(browser, hub, tmp_path, output_dir):  # noqa: F811
+    """Species are picked beside each name; two species of one double-sided board are refused at once, with the
+    rule (Rise of the Ancients p.3); Start records the species."""
+    import numpy as np
+    from playwright.sync_api import expect
+
+    from companion.app import MainLoop
+    from companion.flows import FLOWS
+    from companion.session import SessionStore
+    from companion.setup_flow import TableSetup
+    from device import FakeCamera
+    from tests.test_camera_browser import LoopThread
+    from vision.motion import StillnessDetector
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    with SessionStore(tmp_path / "setup.sqlite3") as store:
+        loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 70, np.uint8)]), reader=None, session=None, hub=hub,
+                        stillness=StillnessDetector(), setup=TableSetup(store, FLOWS["eclipse"]), sleep=lambda s: None)
+        loop.publish()
+        context, page, errors = open_phone(browser, server, hub)
+        try:
+            with LoopThread(loop):
+                expect(page.locator("#setup-section")).to_be_visible()
+                for name in ("Ann", "Bob"):
+                    page.locator("#setup-name").fill(name)
+                    page.locator("#setup-add").click()
+                    expect(page.locator("#setup-players li .name").last).to_have_text(name)
+                picks = page.locator("#setup-players select.choice")
+                picks.nth(0).select_option("Terran Directorate")
+                expect(page.locator("#setup-result")).to_have_text("Ann: species Terran Directorate")
+                picks.nth(1).select_option("Eridani Empire")  # the other side of Ann's board
+                expect(page.locator("#setup-result")).to_contain_text("Terran Directorate and Eridani Empire: each "
+                                                                       "needs a player board of its own")
+                expect(picks.nth(1)).to_have_value("")  # the refused pick is not kept
+                picks.nth(1).select_option("Orion Hegemony")
+                expect(page.locator("#setup-result")).to_have_text("Bob: species Orion Hegemony")
+                page.screenshot(path=str(output_dir / "phone_eclipse_setup.png"), full_page=True)
+                page.locator("#setup-start").click()
+                expect(page.locator("#setup-section")).to_be_hidden()
+                expect(page.locator("#players tbody tr").first).to_contain_text("Ann \u2014 Terran Directorate")
+            assert [p.get("species") for p in loop.flow.session.settings["players"]] == ["Terran Directorate",
+                                                                                         "Orion Hegemony"]
+            assert errors == []
+        finally:
+            context.close()
+            server.shutdown()

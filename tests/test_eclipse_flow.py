@@ -246,3 +246,20 @@ def test_each_player_picks_a_species_in_the_setup_step_and_one_board_is_refused(
     flow = resumed.start((320, 240))
     assert [p["role"] for p in flow.view()["players"]] == ["Exiles", "Rho Indi Syndicate", None, "Planta"]
     assert flow.session.settings["warp_portals"] is True
+
+
+def test_nine_seats_and_a_volley_fit_the_touchscreen(store, output_dir):
+    """Rise of the Ancients p.2: up to nine players. The tracker's rows go in two halves, and the volley's dice are
+    drawn under them: with computers +2 against no shields a die hits on 4 or more (Eclipse, Combat): yellow 6, 4
+    hit, 3, 1 miss; red 5 hits, 2 misses: 1 + 1 + 4 = 6 damage."""
+    names = "Alexandros,Giannis,Kostas,Vasilis,Iakovos,Loukas,Maria,Eleni,Sofia"
+    flow = start(store, names, species=["Magellan", "Exiles", "Rho Indi Syndicate", "Terran Union", "", "", "", "", ""])
+    for name in flow.names:
+        flow.report(name, "pass", {})
+    flow.report("Alexandros", "volley", {"ship": "Dreadnought", "target": "Ancients", "computers": 2,
+                                         "yellow": "6 4 3 1", "red": "5 2"})
+    throw = flow.view()["throws"][0]
+    assert [d["hit"] for d in throw["dice"]] == [True, True, False, False, True, False]
+    assert throw["summary"].startswith("3 hits: 6 damage (hits on 4 or more)")
+    screen = shoot(flow, output_dir / "eclipse_nine_volley.png")
+    assert {"next_phase", "undo"} <= set(screen.buttons)
