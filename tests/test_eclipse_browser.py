@@ -10,20 +10,10 @@ from __future__ import annotations
 import pytest
 
 from companion.web import create_app, serve
-from tests.test_phone_browser import TIMEOUT_MS, browser, flow_on_the_box, join_url  # noqa: F401 (fixture)
+from tests.test_camera_browser import page_for
+from tests.test_phone_browser import browser, flow_on_the_box, join_url  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
-
-
-def open_phone(browser, server, hub):  # noqa: F811 (the fixture's value)
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(join_url(server, hub))
-    return context, page, errors
 
 
 def report(page, form: str, **values) -> None:
@@ -49,7 +39,7 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
     try:
         with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]) as flow:
             for name in ("Ann", "Bob"):
-                context, page, errors = open_phone(browser, server, hub)
+                context, page, errors = page_for(browser, join_url(server, hub))
                 phones.append((context, page, errors))
                 expect(page.locator("#title")).to_have_text("Eclipse")
                 page.locator("#seats button", has_text=name).click()
@@ -135,7 +125,7 @@ def test_the_setup_step_picks_each_players_species_on_the_phone(browser, hub, tm
         loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 70, np.uint8)]), reader=None, session=None, hub=hub,
                         stillness=StillnessDetector(), setup=TableSetup(store, FLOWS["eclipse"]), sleep=lambda s: None)
         loop.publish()
-        context, page, errors = open_phone(browser, server, hub)
+        context, page, errors = page_for(browser, join_url(server, hub))
         try:
             with LoopThread(loop):
                 expect(page.locator("#setup-section")).to_be_visible()
