@@ -160,10 +160,11 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         p.add_argument("--deck", metavar="NAME|PATH",
                        help=f"with --game {flow_games}: the enrolled deck (`companion enroll cards`; Eclipse's sector hexes "
                             "with --hexes): read the cards or the map when the table is still")
-        dice_games = "|".join(n for n, f in flows.items() if f.camera is not None and f.camera.dice_set is not None)
+        dice = {n: f.camera.dice_set for n, f in flows.items() if f.camera is not None and f.camera.dice_set is not None}
+        enrolls = ", ".join(f"`companion enroll {d.name}-dice`" for d in dice.values())
         p.add_argument("--dice-profile", metavar="NAME|PATH",
-                       help=f"with --game {dice_games}: the dice profile (`companion enroll roll-dice`, `companion enroll "
-                            "eclipse-dice`): read the dice (Roll's phases, Eclipse's combat dice)")
+                       help=f"with --game {'|'.join(dice)}: the dice profile of the game's dice ({enrolls}): read the dice "
+                            "when the table is still")
         p.add_argument("--max-frames", type=_frames, help="stop after this many frames (testing; at least 1)")
         p.add_argument("--config", type=Path, metavar="FILE", help="the configuration file (default: $TABLETOP_CONFIG, the user's, else /etc/tabletop-companion/config.toml); flags override it")
 

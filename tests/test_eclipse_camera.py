@@ -268,3 +268,23 @@ def test_run_eclipse_takes_a_hex_deck_and_refuses_a_card_deck(tmp_path, hex_deck
     done = run_cli("demo", "--game", "among", "--players", "Ann,Bob", "--dice-profile", "x",
                    "--no-web", "--no-screen", "--db", str(tmp_path / "among.sqlite3"))
     assert done.returncode == 2 and "--dice-profile does not go with --game among" in done.stderr
+
+
+def test_a_dismissed_hex_is_not_asked_again_while_it_stays(store):
+    """The camera part alone over reads of hexes (no rendering): a question dismissed ("the camera is wrong") is not
+    asked again when another hex is explored; the misplay of a hex still on the table keeps showing."""
+    from companion.flows.eclipse_camera import ECLIPSE_CAMERA
+
+    flow = eclipse(store)
+    flow.report("Ann", "home", {"sector": "221 Procyon", "hex": [0, -2], "rotation": 0})
+    watcher = ECLIPSE_CAMERA.map_watcher(flow.engine_view(), 1, 0.6)
+    first = ECLIPSE_CAMERA.observe_map(watcher, seen(GC, HOME, ("205", (-1, -1), 0)), flow.engine_view(), flow)
+    assert [p.text for p in first.proposals] == ["Ann explored 205 Mu Herculis at [-1, -1], rotation 0?"]
+    assert [m["rule"] for m in first.misplays] == ["half_wormhole_without_generator"]
+    # 205's question was dismissed; now 101 Castor appears at (1, -1), away from 205, next to the Galactic Center
+    # across 101's edge 8 (101 as printed has a half-circle at 8, the Center on all six edges): legal, asked alone
+    second = ECLIPSE_CAMERA.observe_map(watcher, seen(GC, HOME, ("205", (-1, -1), 0), ("101", (1, -1), 0)),
+                                        flow.engine_view(), flow)
+    assert [p.text for p in second.proposals] == ["Ann explored 101 Castor at [1, -1], rotation 0?"]
+    assert [m["cell"] for m in second.misplays] == [[-1, -1]]  # 205 is still on the table, still wrong
+    assert second.withdraw == []

@@ -159,7 +159,7 @@ class CameraFlow:
         self._left = 0
         self._next_at = 0.0
         self._dice_done = False
-        hexes = deck is not None and deck.shape == "hex"
+        hexes = deck is not None and getattr(deck, "shape", "card") == "hex"  # DeckProfile.shape; a deck without is cards
         self.readers = {name for name, reader in (("cards", None if hexes else deck), ("hexes", deck if hexes else None),
                                                   ("roll_dice", dice_reader)) if reader is not None}
         """The readers the box has, by the name the passes use."""

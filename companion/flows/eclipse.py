@@ -75,13 +75,14 @@ class EclipseFlow(FlowBase):
 
     game = ECLIPSE_GAME
     columns = (Column("hexes", "Hexes"), Column("ambassadors", "Ambassadors"), Column("alliance", "Alliance"))
+    camera = ECLIPSE_CAMERA
 
     # -- forms -----------------------------------------------------------------------------------------
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
         """The starting sectors laid at setup, the actions (Explore, Influence, Research, Upgrade, Build, Move, Pass),
-        diplomacy and alliances, the
-        combat helper (a blueprint; a volley fired), Ancients destroyed, discs placed or taken back, tiles laid,
-        the Turn Order card's direction, a Hive's roll, and the private end position."""
+        diplomacy and alliances, the combat helper (a blueprint; a volley fired), Ancients destroyed, discs placed or
+        taken back, tiles laid, the Turn Order card's direction, a Hive's roll, and the private end position. Sector
+        choices are the tiles not on the map yet, spelt "204 Vega"."""
         cat = catalogue()
         laid = {h["sector"] for h in view.get("map", ())}
         explorable = tuple(s.label for s in cat.sectors.values()
@@ -414,5 +415,4 @@ def _position(values: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-EclipseFlow.camera = ECLIPSE_CAMERA
 ECLIPSE_FLOW = EclipseFlow()

@@ -79,26 +79,31 @@ class EclipseCamera:
             return Observed(notes=notes) if notes else None
         recorded = self._map(view)
         out = Observed(notes=notes)
-        pending: list[Proposal] = []
+        changed = {at for at, _ in change.added} | {at for at, _, _ in change.turned}
+        pending: list[Proposal] = []  # every hex on the table the rules do not hold yet, in ring order
         for at, tile in sorted(watcher.layout.items(), key=lambda kv: (_ring(kv[0]), kv[0])):
             have = recorded.get(at)
             if have == tile:
                 continue
             if have is not None:
-                word = "turned" if have.id == tile.id else f"{tile.id} instead of {have.id}"
-                notes.append(f"the hex at {_at(at)} is recorded as {have.id}, rotation {have.rotation}; the camera sees "
-                             f"{word} (rotation {tile.rotation}): put it back, or Undo and confirm it again")
+                if at in changed:
+                    word = "turned" if have.id == tile.id else f"{tile.id} instead of {have.id}"
+                    notes.append(f"the hex at {_at(at)} is recorded as {have.id}, rotation {have.rotation}; the camera "
+                                 f"sees {word} (rotation {tile.rotation}): put it back, or Undo and confirm it again")
                 continue
             proposal = self._proposal(at, tile, view)
             if proposal is None:
-                notes.append(f"the hex at {_at(at)} was read as {tile.id!r}, which is no Eclipse sector: check the deck")
+                if at in changed:
+                    notes.append(f"the hex at {_at(at)} was read as {tile.id!r}, which is no Eclipse sector: check the deck")
                 continue
             pending.append(proposal)
-        asked = {p.cell: p for p in pending}
-        out.withdraw = [key for at, key in watcher.asked.items() if at not in asked or asked[at].key != key]
-        watcher.asked = {at: p.key for at, p in asked.items()}
-        out.proposals = pending
-        out.misplays = misplays(flow, pending, pending)
+        # a question for each hex this change added or turned (one dismissed is not asked again while it stays);
+        # a question about a hex as it was before it was turned is withdrawn
+        fresh = [p for p in pending if p.cell in changed]
+        out.withdraw = [watcher.asked[p.cell] for p in fresh if watcher.asked.get(p.cell) not in (None, p.key)]
+        watcher.asked.update({p.cell: p.key for p in fresh})
+        out.proposals = fresh
+        out.misplays = misplays(flow, pending, pending)  # every hex on the table the rules do not hold, judged
         for at, tile in change.missing:
             out.notes.append(f"{tile.id} at {_at(at)} is not seen (kept on the map)")
         return out
