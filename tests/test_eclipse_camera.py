@@ -288,3 +288,36 @@ def test_a_dismissed_hex_is_not_asked_again_while_it_stays(store):
     assert [p.text for p in second.proposals] == ["Ann explored 101 Castor at [1, -1], rotation 0?"]
     assert [m["cell"] for m in second.misplays] == [[-1, -1]]  # 205 is still on the table, still wrong
     assert second.withdraw == []
+
+
+def test_eclipse_dice_enrolled_from_a_folder_are_read_as_a_volley(store, tmp_path):
+    """``companion enroll eclipse-dice DIR`` builds a profile with the Roll dice reader's own enrollment (the dice set
+    is the profile's parameter); the box reads a volley's dice with it. The dice are the synthetic generator's (its
+    yellow and red dice, their symbols standing for the faces 6 and 1: the reader learns symbols, not numbers)."""
+    from dataclasses import replace as changed
+
+    from companion.cli import main
+    from vision import synth
+
+    folder = tmp_path / "eclipse-dice"
+    config = changed(synth.ENROLL_CONFIG, width=640, height=360, die_side=(38.0, 44.0))
+    synth.write_enrollment(folder, {"yellow": ("ship",), "red": ("wild",)}, seed=11, dice_per_photo=3, config=config)
+    (folder / "yellow-ship").rename(folder / "yellow-6")
+    (folder / "red-wild").rename(folder / "red-1")
+    out = tmp_path / "eclipse.json"
+    assert main(["enroll", "eclipse-dice", str(folder), "--out", str(out)]) == 0
+    assert DiceProfile.load(out).dice_set == "eclipse"
+    reader = load_dice_reader(ECLIPSE_DICE, str(out))
+    flow = eclipse(store)
+    flow.report("Ann", "pass", {})
+    flow.report("Bob", "pass", {})
+    flow.report("Bob", "volley", {"ship": "Dreadnought", "target": "Ann", "computers": 0, "shields": 0})
+    # A 6 always hits and a 1 always misses (Eclipse, Combat): 1 hit, 1 damage (yellow).
+    scene = synth.render_scene(4242, changed(synth.SceneConfig(width=640, height=360, die_side=(38.0, 44.0)),
+                                             touching=0.0), dice=[("yellow", "ship"), ("red", "wild")])
+    from vision.readers import RollDiceAdapter
+
+    cam = CameraFlow(flow, dice_reader=RollDiceAdapter(reader))
+    read_still(cam, scene.image)
+    [q] = cam.view()["questions"]
+    assert q["text"] == "Bob's Dreadnought at Ann's ships: yellow 6; red 1: 1 of 2 dice hit, 1 damage?"
