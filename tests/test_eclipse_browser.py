@@ -63,7 +63,7 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
                 expect(page.locator("#findings li").first).to_contain_text("Eclipse, Wormhole Generator")
             # ... she takes it back, and lays it turned 1 step: legal.
             ann.locator("#undo-report").click()
-            expect(ann.locator("#report-result")).to_contain_text("undone")
+            expect(ann.locator("#report-result")).to_contain_text("withdrawn")
             report(ann, "explore", sector="101 Castor", hex=(0, -1), rotation=1, **{"from": (0, -2)})
             expect(bob.locator("#players tbody tr.turn")).to_contain_text("Bob")
             board = bob.locator("#boards figure")
@@ -95,7 +95,7 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
             for page in (ann, bob):
                 expect(page.locator("#score-section")).to_be_visible()
                 expect(page.locator("#winner")).to_have_text("Winner: Ann")
-                expect(page.locator("#scores tr.winner-row")).to_have_text("Total109")
+                expect(page.locator("#scores tr.winner-row")).to_have_text("Total\u2605 109")  # the winner marked with a star, not only a colour
             ann.screenshot(path=str(output_dir / "phone_eclipse_scores.png"), full_page=True)
             result = hub.snapshot().view["game"]["result"]
             assert {p["name"]: p["total"] for p in result["players"]} == {"Ann": 10, "Bob": 9}

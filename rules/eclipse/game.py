@@ -176,7 +176,7 @@ class EclipseGame(GameBase):
     def before(self, state: EclipseState, ctx: EventContext) -> bool:
         """Once the game is over, only a corrected report still counts."""
         if state.over and ctx.event.kind != POSITION_REPORTED:
-            ctx.finding("the game is over; this event changes nothing", f"event {ctx.event.seq}", Severity.WARNING, ROUND)
+            ctx.finding("the game is over; this event changes nothing", ctx.event.player or "table", Severity.WARNING, ROUND)
             return False
         return True
 
