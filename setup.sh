@@ -3,6 +3,8 @@
 #   ./setup.sh run  [companion options]   install, then run the main job:
 #                                         the camera on a Raspberry Pi, the demo replay elsewhere
 #   ./setup.sh test [pytest options]      install with test extras, then run the test suite
+#   ./setup.sh install [installer options] install the box as a service on this Raspberry Pi
+#                                         (systemd/install.sh, with sudo; --help lists its options)
 # Installs system packages with apt (when root or sudo is available), makes a virtual
 # environment in .venv (with system site packages, so Raspberry Pi OS's python3-picamera2 is
 # visible) and installs the project into it from pyproject.toml.
@@ -12,7 +14,18 @@ cd "$(dirname "$0")"
 mode="${1:-}"
 case "$mode" in
   run|test) shift ;;
-  *) echo "usage: ./setup.sh run [companion options] | ./setup.sh test [pytest options]" >&2; exit 2 ;;
+  install)  # the service: systemd/install.sh does its own apt, user, venv and unit (as root)
+    shift
+    as_root=()
+    if [ "$(id -u)" -ne 0 ]; then
+      as_root=(sudo)
+      for arg in "$@"; do
+        case "$arg" in --dry-run|--help|-h) as_root=() ;; esac  # these change nothing
+      done
+    fi
+    exec "${as_root[@]}" systemd/install.sh "$@" ;;
+  *) echo "usage: ./setup.sh run [companion options] | ./setup.sh test [pytest options] | ./setup.sh install [options]" >&2
+     exit 2 ;;
 esac
 
 apt_packages=(python3-venv python3-pip fonts-dejavu-core)  # DejaVu: the touchscreen's Greek, Polish, Hungarian letters
