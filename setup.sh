@@ -56,18 +56,31 @@ python="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv --system-site-packages .venv
 fi
-.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+# pip quietly: its output (and the build backend's banners, e.g. setuptools' "Editable installation"
+# warning) is shown only when it fails.
+pip_quiet() {
+  local log
+  log="$(mktemp)"
+  if ! .venv/bin/python -m pip install -q "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    echo "setup: pip install $* failed (above)" >&2
+    return 1
+  fi
+  rm -f "$log"
+}
+pip_quiet --upgrade pip
 compile_catalogs() {  # the players' languages: companion/locale/*/LC_MESSAGES/companion.po -> .mo (never committed)
   .venv/bin/pybabel -q compile -d companion/locale -D companion
 }
 if [ "$mode" = test ]; then
-  .venv/bin/python -m pip install -q -e ".[test]"
+  pip_quiet -e ".[test]"
   compile_catalogs
   export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy GPIOZERO_PIN_FACTORY=mock
   exec .venv/bin/python -m pytest "$@"
 fi
 
-.venv/bin/python -m pip install -q -e .
+pip_quiet -e .
 compile_catalogs
 if [ $# -eq 0 ]; then
   if .venv/bin/python -c "import picamera2" >/dev/null 2>&1; then

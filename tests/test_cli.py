@@ -157,3 +157,20 @@ def test_a_database_path_that_cannot_be_opened_is_one_line(tmp_path):
 def test_options_that_do_not_apply_are_refused(extra, named, capsys):
     assert main(["read", str(PHOTOS[0]), *extra]) == 2
     assert named in capsys.readouterr().err
+
+
+def test_on_a_machine_without_gpio_the_start_says_so_in_one_line(tmp_path):
+    from device.gpio import NO_GPIO, is_raspberry_pi
+
+    if is_raspberry_pi():
+        pytest.skip("this machine is a Raspberry Pi: its GPIO is real")
+    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}  # no mock: the machine's own pins
+    env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", TABLETOP_DATA_DIR=str(tmp_path))
+    result = subprocess.run([sys.executable, "-m", "companion.cli", "demo", "--once", "--fast", "--hold", "1.0",
+                             "--no-web", "--no-screen", str(PHOTOS[0].parent)],
+                            capture_output=True, text=True, timeout=240, env=env)
+    assert result.returncode == 0, result.stderr
+    gpio_lines = [line for line in result.stderr.splitlines() if "GPIO" in line or "device.gpio" in line]
+    assert len(gpio_lines) == 1 and gpio_lines[0].endswith(NO_GPIO), result.stderr
+    for noise in ("PinUnknownPi", "lgpio", "pin factory", "Traceback"):
+        assert noise not in result.stderr
