@@ -11,6 +11,8 @@ of a tap whose answer was lost sends the same); a 429 (rate limit) is retried af
 
 from __future__ import annotations
 
+import functools
+import http.client
 import http.cookiejar
 import json
 import os
@@ -48,19 +50,40 @@ def join_link(lines: Sequence[str]) -> str | None:
     return next((m.group(1) for line in lines if (m := JOIN_LINE.search(line))), None)
 
 
+class _FromAddress(urllib.request.HTTPHandler):
+    """Connects from ``source`` (an address of this machine, e.g. ``127.0.0.7``) instead of the default."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__()
+        self.source = source
+
+    def http_open(self, req: urllib.request.Request) -> Any:
+        return self.do_open(functools.partial(http.client.HTTPConnection, source_address=(self.source, 0)), req)
+
+
 class Phone:
     """One phone (its own cookie jar) on the box at ``base`` (``http://127.0.0.1:PORT``).
 
     Args:
         base: the box's phone view, without a trailing slash.
         timeout_s: seconds one HTTP request may take.
+        source: the address it connects from (default: the system's choice). On loopback every address of
+            127.0.0.0/8 is this machine: phones from 127.0.0.2, 127.0.0.3, ... are separate clients to the
+            box, as phones on a Wi-Fi are (its per-address connection cap counts each alone).
+
+    Attributes:
+        opener: the :mod:`urllib.request` opener with its cookies (for requests of another shape, e.g. an
+            event stream read line by line).
     """
 
-    def __init__(self, base: str, timeout_s: float = 30.0) -> None:
+    def __init__(self, base: str, timeout_s: float = 30.0, source: str | None = None) -> None:
         self.base = base
         self.timeout_s = timeout_s
         self.cookies = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+        handlers: list[Any] = [urllib.request.HTTPCookieProcessor(self.cookies)]
+        if source is not None:
+            handlers.append(_FromAddress(source))
+        self.opener = urllib.request.build_opener(*handlers)
         self.joined = False
 
     def join(self, link: str) -> None:

@@ -1,7 +1,7 @@
 """SIGKILL the box at random moments of scripted games played over HTTP, start it again with the same
 command, and account for every event: nothing acknowledged lost or doubled, nothing unacknowledged recorded.
 
-    .venv/bin/python bench/kill_trials.py               # 200 kills (about 10-15 min on a busy 2-core machine)
+    .venv/bin/python bench/kill_trials.py               # 200 kills (about 20 min on a busy 2-core machine)
     .venv/bin/python bench/kill_trials.py --trials 20 --seed 7
 
 Each game is a fresh data folder and one command line, run again after every kill:
@@ -35,16 +35,20 @@ What is counted (one database per game; its ``events`` and ``setup_events`` logs
   ``TableSetup`` while setting up, the game's ``view`` for d6), in this process (seat claims are checked
   on their own).
 
-Prints (exit 0 when lost, duplicated and phantom are 0, every 2xx was durable and every restart matched)::
+Prints (exit 0 when lost, duplicated and phantom are 0, every 2xx was durable and every restart matched;
+the figures of a run on a busy 2-core machine)::
 
-    kill trials: 200 SIGKILLs in 8 games (roll 150, d6 50), 641 s
-    taps: 5123 sent, 3120 answered 2xx, 1990 refused (400 403 409), 0 answered 5xx, 171 in flight at a kill
-    in flight at a kill, sent again with the same key: 96 answered as before (written before the kill), 70 done then, 5 refused
-    events: acknowledged 2811 (2688 by answers, 123 shown by the box), lost 0, duplicated 0, phantom 0
-    camera reads recorded but not yet shown at a kill: 3
-    every 2xx durable: yes (3120 of 3120 answers; 212 of 212 seat claims)
-    restarted state equals a clean replay: 208 of 208 restarts
+    kill trials: 200 SIGKILLs in 8 games (roll 150, d6 50), 1409 s
+    taps: 2652 sent, 1798 answered 2xx, 655 refused (400 403 409), 0 answered 5xx, 199 in flight at a kill
+    in flight at a kill, sent again with the same key: 32 answered as before (written before the kill), 103 done then, 64 refused
+    events: acknowledged 1337 (1282 by answers, 55 shown by the box), lost 0, duplicated 0, phantom 0
+    camera reads recorded but not yet shown at a kill: 0
+    every 2xx durable: yes (1933 of 1933 answers; 12 of 12 seat claims)
+    restarted state equals a clean replay: 191 of 191 restarts
     box stderr: 0 tracebacks; final SIGTERM stops: 8 of 8 exit 0
+
+(A tap sent again after a kill is "refused" when it was not written before the kill and no longer fits the
+game when it comes again: another phone's tap came first (409), or its form has closed (400).)
 """
 
 from __future__ import annotations
@@ -59,6 +63,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -137,7 +142,7 @@ class Ledger:
     in_flight: int = 0
     retried_as_before: int = 0
     retried_done: int = 0
-    retried_refused: int = 0
+    retried_refused: Counter[int] = field(default_factory=Counter)  # HTTP status -> taps sent again and refused
     acked: dict[tuple[str, int], Row] = field(default_factory=dict)
     ack_key: dict[tuple[str, int], str] = field(default_factory=dict)
     key_seqs: dict[str, list[int]] = field(default_factory=dict)
@@ -195,7 +200,7 @@ class Ledger:
                     self.claims.setdefault(tap.phone, set()).add(tap.body["player"])
                     self.claims_acked += 1
             elif retried:
-                self.retried_refused += 1
+                self.retried_refused[status] += 1
             elif status >= 500:
                 self.faults += 1
             else:
@@ -242,7 +247,8 @@ class Ledger:
                     self.duplicated.append(f"{log} #{seq} {row[0]}: a retried tap recorded again")
                 else:
                     self.phantom.append(f"{log} #{seq} {row[0]} by {row[3]}: no answer named it")
-        self.acked.clear(), self.ack_key.clear(), self.shown.clear(), self.retried_rows.clear()
+        for kept in (self.acked, self.ack_key, self.shown, self.retried_rows):  # the next game has its own
+            kept.clear()
 
 
 # -- the phones --------------------------------------------------------------------------------------
@@ -569,7 +575,9 @@ def report(ledger: Ledger, trials: int, seconds: float) -> list[str]:
         f"taps: {ledger.sent} sent, {ledger.ok} answered 2xx, "
         f"{ledger.refused} refused (400 403 409), {ledger.faults} answered 5xx, {ledger.in_flight} in flight at a kill",
         f"in flight at a kill, sent again with the same key: {ledger.retried_as_before} answered as before (written "
-        f"before the kill), {ledger.retried_done} done then, {ledger.retried_refused} refused",
+        f"before the kill), {ledger.retried_done} done then, {sum(ledger.retried_refused.values())} refused"
+        + (f" ({', '.join(f'{n} {code}' for code, n in sorted(ledger.retried_refused.items()))})"
+           if ledger.retried_refused else ""),
         f"events: acknowledged {ledger.events_acked} ({ledger.events_by_answer} by answers, "
         f"{ledger.events_acked - ledger.events_by_answer} shown by the box), lost {len(ledger.lost)}, "
         f"duplicated {len(ledger.duplicated)}, phantom {len(ledger.phantom)}",
