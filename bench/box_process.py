@@ -29,7 +29,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-__all__ = ["BoxProcess", "Phone", "JOIN_LINE", "START_S", "free_port", "join_link"]
+__all__ = ["BoxProcess", "Phone", "JOIN_LINE", "START_S", "form_values", "free_port", "join_link"]
 
 JOIN_LINE = re.compile(r"phone view at (http://\S+/join/\S+)")
 """The line ``companion run|demo`` prints at start: the QR code's link."""
@@ -48,6 +48,31 @@ def free_port() -> int:
 def join_link(lines: Sequence[str]) -> str | None:
     """The join link in a box's standard output lines, or None (not printed yet, or no pairing)."""
     return next((m.group(1) for line in lines if (m := JOIN_LINE.search(line))), None)
+
+
+def form_values(form: dict[str, Any], choose: Callable[[Sequence[Any]], Any], number: Callable[[int, int], int],
+                leave_out: Callable[[], bool]) -> dict[str, Any]:
+    """The values the phone page sends for ``form`` (one of the view's ``game.forms``): one of a choice field's
+    ``choices``, a whole number in an int field's ``min``..``max`` (``min`` + 10 when it has no maximum), a cell
+    ``[i, j]`` of 0-4; an optional field is left out when ``leave_out()`` says so.
+
+    Args:
+        choose: picks one item of a list (e.g. ``random.Random.choice``).
+        number: a whole number from ``low`` to ``high``, both included (e.g. ``random.Random.randint``).
+        leave_out: whether to leave out the next optional field.
+    """
+    values: dict[str, Any] = {}
+    for field in form.get("fields") or []:
+        if field.get("optional") and leave_out():
+            continue
+        if field["kind"] == "choice":
+            values[field["name"]] = choose(field["choices"])
+        elif field["kind"] == "int":
+            low = field["min"] if field.get("min") is not None else 0
+            values[field["name"]] = number(low, field["max"] if field.get("max") is not None else low + 10)
+        else:
+            values[field["name"]] = [number(0, 4), number(0, 4)]
+    return values
 
 
 class _FromAddress(urllib.request.HTTPHandler):

@@ -71,7 +71,7 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.box_process import BoxProcess, Phone, free_port  # noqa: E402
+from bench.box_process import BoxProcess, Phone, form_values, free_port  # noqa: E402
 
 GAME_KINDS = ("roll", "roll", "d6")
 """The games played in turn, one data folder each."""
@@ -254,23 +254,6 @@ class Ledger:
 # -- the phones --------------------------------------------------------------------------------------
 
 
-def form_values(rng: random.Random, form: dict[str, Any]) -> dict[str, Any]:
-    """Random values for a form of the view (``forms[]``): a choice from its list, a number in its range,
-    a cell; optional fields sometimes left out."""
-    values: dict[str, Any] = {}
-    for f in form.get("fields") or []:
-        if f.get("optional") and rng.random() < 0.3:
-            continue
-        if f["kind"] == "choice":
-            values[f["name"]] = rng.choice(f["choices"])
-        elif f["kind"] == "int":
-            low = f["min"] if f.get("min") is not None else 0
-            values[f["name"]] = rng.randint(low, f["max"] if f.get("max") is not None else low + 5)
-        else:
-            values[f["name"]] = [rng.randint(0, 3), rng.randint(0, 3)]
-    return values
-
-
 def roll_setup_tap(rng: random.Random, game: dict[str, Any]) -> dict[str, Any] | None:
     """What the phone at the table does in the setup step: add players, now and then remove or rename one
     or split evenly, and Start once it may."""
@@ -305,7 +288,8 @@ def roll_game_tap(rng: random.Random, who: str, seat: int | None, state: dict[st
         if not open_ids:
             return None
         form = forms[rng.choice(open_ids)]
-        return "/api/report", {"player": player, "form": form["id"], "values": form_values(rng, form)}
+        values = form_values(form, rng.choice, rng.randint, lambda: rng.random() < 0.3)
+        return "/api/report", {"player": player, "form": form["id"], "values": values}
 
     if seat is not None:
         if seat >= len(players):

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 from werkzeug.wrappers import Response
 
+from bench.box_process import form_values
 from companion.app import MainLoop
 from companion.flow import GameFlow, parse_players
 from companion.flows import FLOWS
@@ -72,23 +73,6 @@ def box(game: str, folder: Path) -> Iterator[tuple[StateHub, MainLoop, SessionSt
             yield hub, loop, store, running
 
 
-def _values(data: Any, form: dict[str, Any]) -> dict[str, Any]:
-    """What the phone page sends for ``form`` (a form of the view): a choice from its list, a number in
-    its range, a cell; optional fields sometimes left out."""
-    values: dict[str, Any] = {}
-    for f in form.get("fields") or []:
-        if f.get("optional") and data.draw(st.booleans()):
-            continue
-        if f["kind"] == "choice":
-            values[f["name"]] = data.draw(st.sampled_from(f["choices"]))
-        elif f["kind"] == "int":
-            low = f["min"] if f.get("min") is not None else 0
-            values[f["name"]] = data.draw(st.integers(low, f["max"] if f.get("max") is not None else low + 12))
-        else:
-            values[f["name"]] = data.draw(st.lists(st.integers(-1, 5), min_size=2, max_size=2))
-    return values
-
-
 def _tap_body(data: Any, path: str, view: dict[str, Any]) -> dict[str, Any]:
     """The body the phone page would send to ``path`` now (without version and key)."""
     game = view.get("game") or {}
@@ -102,7 +86,9 @@ def _tap_body(data: Any, path: str, view: dict[str, Any]) -> dict[str, Any]:
             return {"player": player, "form": "vp", "values": {"vp": 1}}
         open_ids = (game.get("open_forms") or {}).get(player) or list(forms)
         form = forms[data.draw(st.sampled_from(sorted(open_ids)))]
-        return {"player": player, "form": form["id"], "values": _values(data, form)}
+        values = form_values(form, lambda items: data.draw(st.sampled_from(items)),
+                             lambda low, high: data.draw(st.integers(low, high)), lambda: data.draw(st.booleans()))
+        return {"player": player, "form": form["id"], "values": values}
     if path == "/api/action":
         label = (game.get("next") or {}).get("label")
         return data.draw(st.sampled_from([{"action": "next_phase", "label": label}, {"action": "next_phase"},
