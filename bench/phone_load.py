@@ -216,7 +216,8 @@ def run(phones: int, seconds: float, say: Any = print) -> dict[str, Any]:
             "answer_ms": answer_ms, "latency_ms": latencies, "missed": missed,
             "frames": sum(w.frames for w in watchers), "frame_failures": sum(w.frame_failures for w in watchers),
             "stream_failures": sum(w.stream_failures for w in watchers), "events": sum(w.events for w in watchers),
-            "rss_mb": rss, "exit": code, "tracebacks": err.count("Traceback"), "refused_connections": refused_connections}
+            "rss_mb": rss, "exit": code, "tracebacks": err.count("Traceback"), "refused_connections": refused_connections,
+            "stderr": err}
 
 
 def _per_minute(samples: list[float]) -> float:
@@ -245,7 +246,7 @@ def report(figures: dict[str, Any], base: float, size: tuple[int, int]) -> list[
         f"baseline (JPEG q95 imread + cvtColor, {size[0]}x{size[1]}): {base:.2f} ms; update median = "
         f"{median / base:.1f}x baseline",
         f"box memory (RSS): {rss[0]:.1f} MB at start, {rss[-1]:.1f} MB at the end ({rss[-1] - rss[0]:+.1f} MB; "
-        f"{_per_minute(rss[len(rss) // 2:]):+.2f} MB a minute over the second half); "
+        f"{_per_minute(rss[(len(rss) - 1) // 2:]):+.2f} MB a minute over the second half); "
         f"each minute: {' '.join(f'{v:.1f}' for v in rss)}",
         f"box: exit {figures['exit']} on SIGTERM, {figures['tracebacks']} tracebacks, "
         f"{figures['refused_connections']} connections refused",
@@ -263,6 +264,10 @@ def main(argv: list[str] | None = None) -> int:
     figures = run(args.phones, args.minutes * 60, say=lambda line: print(line, flush=True))
     for line in report(figures, base, size):
         print(line)
+    lines = figures["stderr"].splitlines()
+    for k, line in enumerate(lines):  # each traceback the box logged, with the line before it (what failed)
+        if line.startswith("Traceback"):
+            print("\n".join(lines[max(0, k - 1):k + 40]))
     return 0
 
 

@@ -149,15 +149,21 @@ class PhoneServer:
         return len(self._server.active_channels)
 
     def shutdown(self, timeout: float = 5.0) -> None:
-        """Stop accepting, end open event streams, close every socket; waits up to ``timeout`` s."""
+        """Stop accepting, end open event streams, close every socket; waits up to ``timeout`` s.
+
+        In that order: the worker threads finish what they serve (a stream ends within
+        ``companion.web.STOP_CHECK_S``) while the server's sockets are still open, since a request that
+        ends wakes the server through its trigger; closing the trigger first made a request ending during
+        the stop log "Bad file descriptor" with a traceback."""
+        server = self._server
+        server.accepting = False  # no new connections (the server thread stops polling the listening socket)
         if self._on_shutdown is not None:
             self._on_shutdown()
-        server = self._server
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=timeout)
         if not self._stopped.is_set():
             # close the sockets inside the server's own thread (the trigger runs the thunk there)
             server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
             self._thread.join(timeout)
-        server.task_dispatcher.shutdown(cancel_pending=True, timeout=timeout)
 
     def __enter__(self) -> PhoneServer:
         return self
