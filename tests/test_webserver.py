@@ -209,6 +209,40 @@ def test_a_request_being_served_when_the_box_stops_gets_its_answer(caplog):
         urllib.request.urlopen(server.url, timeout=2)
 
 
+def test_stopping_while_phones_tap_and_stream_logs_nothing_and_never_raises(hub, make_view, caplog):
+    # The box stopped (SIGTERM) while phones fetch the state and hold event streams: no "Bad file
+    # descriptor" traceback from a request ending as the sockets close, no request left unserved.
+    from companion.web import create_app
+
+    hub.publish(make_view([2]))
+    for _ in range(12):
+        server = serve(create_app(hub), host="127.0.0.1", port=0)
+        time.sleep(0.2)  # its workers are up
+        stop = threading.Event()
+
+        def tapping() -> None:
+            while not stop.is_set():
+                with contextlib.suppress(OSError):
+                    urllib.request.urlopen(server.url + "api/state", timeout=2).read()
+
+        def streaming() -> None:
+            with contextlib.suppress(OSError):
+                with urllib.request.urlopen(server.url + "api/events", timeout=5) as stream:
+                    while stream.readline():
+                        pass
+
+        phones = [threading.Thread(target=work) for work in (tapping,) * 4 + (streaming,) * 3]
+        for phone in phones:
+            phone.start()
+        time.sleep(0.2)
+        with caplog.at_level(logging.WARNING):
+            server.shutdown()
+        stop.set()
+        for phone in phones:
+            phone.join(5)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info] == []
+
+
 def test_a_taken_port_and_a_bad_host_are_one_line():
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
