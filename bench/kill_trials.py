@@ -38,12 +38,12 @@ What is counted (one database per game; its ``events`` and ``setup_events`` logs
 Prints (exit 0 when lost, duplicated and phantom are 0, every 2xx was durable and every restart matched;
 the figures of a run on a busy 2-core machine)::
 
-    kill trials: 200 SIGKILLs in 8 games (roll 150, d6 50), 1409 s
-    taps: 2652 sent, 1798 answered 2xx, 655 refused (400 403 409), 0 answered 5xx, 199 in flight at a kill
-    in flight at a kill, sent again with the same key: 32 answered as before (written before the kill), 103 done then, 64 refused
-    events: acknowledged 1337 (1282 by answers, 55 shown by the box), lost 0, duplicated 0, phantom 0
+    kill trials: 200 SIGKILLs in 8 games (roll 150, d6 50), 898 s
+    taps: 3170 sent, 2196 answered 2xx, 833 refused (400 403 409), 0 answered 5xx, 141 in flight at a kill
+    in flight at a kill, sent again with the same key: 15 answered as before (written before the kill), 71 done then, 55 refused (9 400, 46 409)
+    events: acknowledged 1661 (1547 by answers, 114 shown by the box), lost 0, duplicated 0, phantom 0
     camera reads recorded but not yet shown at a kill: 0
-    every 2xx durable: yes (1933 of 1933 answers; 12 of 12 seat claims)
+    every 2xx durable: yes (2282 of 2282 answers; 12 of 12 seat claims)
     restarted state equals a clean replay: 191 of 191 restarts
     box stderr: 0 tracebacks; final SIGTERM stops: 8 of 8 exit 0
 

@@ -16,11 +16,11 @@ shows a new frame, one at a time. Another joined client reports for Ann and Bob 
 Prints a line each minute, then (a 10-minute run on a busy 2-core machine)::
 
     phone load: 20 phones (events + picture), a report a second, 600 s, demo --game roll on 127.0.0.1
-    reports: 600 sent, 600 answered 200; answer median 65 ms, p95 222 ms
-    update (report POST -> its state on a phone's event stream): median 59 ms, p95 212 ms, max 1371 ms over 12000 (phone, report) pairs; never seen 0
-    frames: 12280 fetched (20.5 a second), 0 failed; events streamed 12404, streams broken 0
-    baseline (JPEG q95 imread + cvtColor, 640x640): 12.22 ms; update median = 4.9x baseline
-    box memory (RSS): 123.6 MB at start, 139.8 MB at the end (+16.2 MB; +0.33 MB a minute over the second half); each minute: 123.6 134.6 ...
+    reports: 600 sent, 600 answered 200; answer median 70 ms, p95 112 ms
+    update (report POST -> its state on a phone's event stream): median 64 ms, p95 108 ms, max 493 ms over 12000 (phone, report) pairs; never seen 0
+    frames: 12220 fetched (20.4 a second), 0 failed; events streamed 13470, streams broken 0
+    baseline (JPEG q95 imread + cvtColor, 640x640): 13.09 ms; update median = 4.9x baseline
+    box memory (RSS): 121.9 MB at start, 136.6 MB at the end (+14.7 MB; +0.25 MB a minute over the second half); each minute: 121.9 133.2 134.4 ...
     box: exit 0 on SIGTERM, 0 tracebacks, 0 connections refused
 
 Targets (issue 12): p95 <= 300 ms and memory flat.
