@@ -29,7 +29,7 @@ case "$mode" in
 esac
 
 apt_packages=(python3-venv python3-pip fonts-dejavu-core)  # DejaVu: the touchscreen's Greek, Polish, Hungarian letters
-[ "$mode" = test ] && apt_packages+=(chromium shellcheck)  # the shellcheck program: tests/test_systemd.py
+[ "$mode" = test ] && apt_packages+=(chromium shellcheck systemd)  # the programs shellcheck and systemd-analyze: tests/test_systemd.py
 if [ -r /proc/device-tree/model ] && grep -qi "raspberry pi" /proc/device-tree/model 2>/dev/null; then
   apt_packages+=(python3-picamera2)
 fi

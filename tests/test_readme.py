@@ -142,7 +142,8 @@ def test_the_measuring_section_keeps_its_bench_commands():
     measuring = section("Measuring")
     for command in ("bench/d6_byler.py", "bench/d6_penlington.py", "bench/roll_dice.py --n 60", "bench/table_reader.py",
                     "bench/hex_reader.py --maps 20 --seed 1000 --timing 5", "bench/die_size.py",
-                    "tests/test_fuzz_score_inputs.py tests/test_fuzz_images.py", "tests/test_camera_faults.py"):
+                    "tests/test_fuzz_score_inputs.py tests/test_fuzz_images.py", "tests/test_camera_faults.py",
+                    "bench/kill_trials.py", "bench/phone_load.py", "tests/test_fuzz_http.py"):
         assert command in measuring, command
         path = command.split()[0]
         assert (README.parent / path).exists(), path
