@@ -90,12 +90,16 @@ class EclipseFlow(FlowBase):
         names = tuple(p["name"] for p in view["players"])
         dice = {"kind": "dice", "minimum": 1, "maximum": 6, "optional": True}
         homes = tuple(s.label for s in cat.sectors.values() if s.home and s.id not in laid) or ("no tile left",)
+        on_map = tuple((cat.sector(h["sector"]).label, f"{cat.sector(h['sector']).label} is already on the map at "
+                        f"[{h['q']}, {h['r']}]") for h in view.get("map", ()))
         return (
             Form("home", "Starting sector laid (setup)", (
-                Field("sector", "Starting sector or Ancient Homeworld", choices=homes), _cell("hex", "Hex [q, r]"),
+                Field("sector", "Starting sector or Ancient Homeworld", choices=homes, unavailable=on_map),
+                _cell("hex", "Hex [q, r]"),
                 Field("rotation", "Rotation (steps clockwise, 0-5)", kind="int", minimum=0, maximum=5))),
             Form("explore", "Explore", (
-                Field("sector", "Sector laid", choices=explorable), _cell("hex", "Hex [q, r] where it lies"),
+                Field("sector", "Sector laid", choices=explorable, unavailable=on_map),
+                _cell("hex", "Hex [q, r] where it lies"),
                 Field("rotation", "Rotation (steps clockwise, 0-5)", kind="int", minimum=0, maximum=5),
                 _cell("from", "From hex [q, r] (your disc or ship)", optional=True))),
             Form("influence", "Influence", (_cell("hex", "Disc placed on hex [q, r]", optional=True),
