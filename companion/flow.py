@@ -293,13 +293,14 @@ class GameFlow:
 
     def findings(self, limit: int = 6) -> list[dict[str, Any]]:
         """The newest findings first (at most ``limit``), each with ``todo``: what to do about it. A finding
-        raised again (same what, where and rule: Among the Stars' ``station_read`` re-checks the whole
-        station on every camera read) is listed once, at its newest."""
+        raised again (same what, where, rule, card and cell: Among the Stars' ``station_read`` re-checks the
+        whole station on every camera read) is listed once, at its newest; the same rule broken again by
+        another card or cell (a second and a third build in one round) is listed each time."""
         found: Sequence[Finding] = self.session.replay().findings
         out: list[dict[str, Any]] = []
-        seen: set[tuple[str, str, str]] = set()
+        seen: set[tuple[Any, ...]] = set()
         for f in list(found)[::-1]:  # each finding once: every camera read of a station re-checks it
-            key = (f.what, f.where, f.rule)
+            key = (f.what, f.where, f.rule, f.card, f.cell)
             if key in seen:
                 continue
             seen.add(key)
