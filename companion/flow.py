@@ -432,11 +432,15 @@ class GameFlow:
         if form_id not in self.spec.open_forms(ev, progress, player):
             raise BadEntry(self.spec.closed_why(forms[form_id], ev, progress, player))
         checked = parse_form(forms[form_id], values)
+        for f in forms[form_id].fields:
+            if f.others and checked.get(f.name) == player:
+                raise BadEntry(f"{forms[form_id].label}: {f.label}: {player} is you; choose another player "
+                               f"({', '.join(n for n in f.choices if n != player)})")
         kind, payload = self.spec.report_event(form_id, checked, player, ev)
         try:
             return self.session.append(kind, payload, player=player, origin=origin)
-        except (BadEvent, UnknownEvent) as exc:
-            raise BadEntry(f"{forms[form_id].label}: {exc}") from exc
+        except (BadEvent, UnknownEvent) as exc:  # the rules' reason, never the event's kind or the session's id
+            raise BadEntry(f"{forms[form_id].label}: {getattr(exc, 'problem', None) or exc}") from exc
 
     def undo_report(self, player: Any, origin: str = "phone") -> Event | None:
         """Withdraw ``player``'s newest report still in force (an ``undo`` event; nothing is deleted).

@@ -67,6 +67,8 @@ class Field:
             ``"cell"`` (``[i, j]``, two whole numbers ``minimum``..``maximum``) or ``"dice"`` (the faces rolled,
             typed as ``"6 4 2"`` or ``"642"``: a list of whole numbers ``minimum``..``maximum``).
         optional: may be left out (then it is None).
+        others: the choices are players and the reporting player is not one of them (``"with"``: relations,
+            an alliance): the phone leaves the reporter out, and a report naming the reporter is refused.
         unavailable: ``(name, why)`` for names of the game not offered now (a tile already on the map): a report
             naming one is refused with its ``why`` instead of "unknown".
 
@@ -81,11 +83,13 @@ class Field:
     maximum: int | None = None
     optional: bool = False
     unavailable: tuple[tuple[str, str], ...] = ()
+    others: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """``{"name", "label", "kind", "choices", "min", "max", "optional"}``."""
+        """``{"name", "label", "kind", "choices", "min", "max", "optional", "others"}`` (``others``: leave the
+        reporting player out of ``choices``)."""
         return {"name": self.name, "label": self.label, "kind": self.kind, "choices": list(self.choices),
-                "min": self.minimum, "max": self.maximum, "optional": self.optional}
+                "min": self.minimum, "max": self.maximum, "optional": self.optional, "others": self.others}
 
 
 @dataclass(frozen=True)

@@ -289,3 +289,25 @@ def test_a_starting_sector_reported_again_or_by_number_and_one_per_player(store)
     assert len(found) == 2 and {f["player"] for f in found} == {"Ann"}, found
     assert all(f["severity"] == "error" and f["rule"] == "Eclipse, Setup (starting sectors)" for f in found), found
     assert all("221 Procyon at [0, -2]" in f["what"] for f in found)
+
+
+def test_relations_with_yourself_are_not_offered_and_refused_in_the_players_words(store):
+    """The ``with`` of relations, an attack and an alliance lists the other players (the field says so: the phone
+    leaves the reporter out); naming yourself is refused without the event's kind or the session's id."""
+    from rules import BadEvent
+
+    flow = start(store, "Ann,Bob,Cy,Dee")
+    forms = {f["id"]: f for f in flow.view()["forms"]}
+    for form in ("relations", "attack", "alliance_found"):
+        assert next(f for f in forms[form]["fields"] if f["name"] == "with")["others"] is True, form
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "relations", {"with": "Ann"})
+    said = str(refused.value)
+    assert "Ann is you; choose another player (Bob, Cy, Dee)" in said, said
+    assert "relations_formed" not in said and "session" not in said and "event" not in said
+    # the engine's own refusal keeps its facts for players and its event and session for the log
+    with pytest.raises(BadEvent) as engine:
+        flow.session.append("relations_formed", {"with": "Ann"}, player="Ann")
+    assert engine.value.problem == "'with' must be another player (Bob, Cy, Dee), got 'Ann'"
+    assert "relations_formed" in str(engine.value) and flow.session.id in str(engine.value)
+    assert flow.session.last_seq == 0

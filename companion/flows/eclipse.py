@@ -111,10 +111,10 @@ class EclipseFlow(FlowBase):
                                     _cell("hex", "On hex [q, r] (orbital, monolith)", optional=True))),
             Form("move", "Move", (_cell("from", "From hex [q, r]", optional=True), _cell("to", "To hex [q, r]", optional=True))),
             Form("pass", "Pass", ()),
-            Form("relations", "Diplomatic relations (Ambassadors exchanged)", (Field("with", "With", choices=names),)),
-            Form("attack", "Attacked a player you have relations with", (Field("with", "Whom", choices=names),)),
+            Form("relations", "Diplomatic relations (Ambassadors exchanged)", (Field("with", "With", choices=names, others=True),)),
+            Form("attack", "Attacked a player you have relations with", (Field("with", "Whom", choices=names, others=True),)),
             Form("alliance_found", "Alliance founded", (Field("alliance", "Alliance", choices=ALLIANCE_NAMES),
-                                                         Field("with", "With", choices=names))),
+                                                         Field("with", "With", choices=names, others=True))),
             Form("alliance_join", "Alliance joined", (Field("alliance", "Alliance", choices=ALLIANCE_NAMES),)),
             Form("alliance_leave", "Alliance left (tile to its Traitor side)", (
                 Field("traitor_card", "Ships shared a hex with a former ally (Traitor card)", choices=YES_NO,
