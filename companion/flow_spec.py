@@ -67,6 +67,12 @@ class Field:
             ``"cell"`` (``[i, j]``, two whole numbers ``minimum``..``maximum``) or ``"dice"`` (the faces rolled,
             typed as ``"6 4 2"`` or ``"642"``: a list of whole numbers ``minimum``..``maximum``).
         optional: may be left out (then it is None).
+        others: the choices are players and the reporting player is not one of them (``"with"``: relations,
+            an alliance): the phone leaves the reporter out, and a report naming the reporter is refused.
+        unavailable: ``(name, why)`` for names of the game not offered now (a tile already on the map): a report
+            naming one is refused with its ``why`` instead of "unknown".
+
+    A choice may be named by its number alone when the names start with one (``"223"`` for ``"223 Eta Cephei"``).
     """
 
     name: str
@@ -76,11 +82,14 @@ class Field:
     minimum: int | None = None
     maximum: int | None = None
     optional: bool = False
+    unavailable: tuple[tuple[str, str], ...] = ()
+    others: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """``{"name", "label", "kind", "choices", "min", "max", "optional"}``."""
+        """``{"name", "label", "kind", "choices", "min", "max", "optional", "others"}`` (``others``: leave the
+        reporting player out of ``choices``)."""
         return {"name": self.name, "label": self.label, "kind": self.kind, "choices": list(self.choices),
-                "min": self.minimum, "max": self.maximum, "optional": self.optional}
+                "min": self.minimum, "max": self.maximum, "optional": self.optional, "others": self.others}
 
 
 @dataclass(frozen=True)
@@ -131,6 +140,16 @@ def _in_range(n: int, f: "Field") -> bool:
     return (f.minimum is None or n >= f.minimum) and (f.maximum is None or n <= f.maximum)
 
 
+def _choice_named(value: str, choices: tuple[str, ...]) -> str | None:
+    """The choice ``value`` names: spelt so, the same ignoring case, or by its leading number alone (``"223"``)."""
+    match = next((c for c in choices if c == value), None)
+    match = match or next((c for c in choices if c.casefold() == value.strip().casefold()), None)
+    if match is None and value.strip().isdigit():
+        numbered = [c for c in choices if c.split(" ", 1)[0] == value.strip()]
+        match = numbered[0] if len(numbered) == 1 else None
+    return match
+
+
 def parse_form(form: Form, values: Any) -> dict[str, Any]:
     """The checked values of a posted report: choices in the catalogue's spelling, ints in range.
 
@@ -163,9 +182,11 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
         if f.kind == "choice":
             if not isinstance(value, str):
                 raise BadEntry(f"{what} must be one of the listed names, got {shown(value)}")
-            match = next((c for c in f.choices if c == value), None)
-            match = match or next((c for c in f.choices if c.casefold() == value.strip().casefold()), None)
+            match = _choice_named(value, f.choices)
             if match is None:
+                why = dict(f.unavailable).get(_choice_named(value, tuple(n for n, _ in f.unavailable)) or "")
+                if why:
+                    raise BadEntry(f"{what}: {why}")
                 hint = closest_names(value[:80], f.choices)  # a 16 KiB string is not compared letter by letter
                 raise BadEntry(f"{what}: unknown {f.label.lower()} {shown(value, 43)}"
                                + (f"; did you mean {' or '.join(hint)}?" if hint else ""))

@@ -90,12 +90,16 @@ class EclipseFlow(FlowBase):
         names = tuple(p["name"] for p in view["players"])
         dice = {"kind": "dice", "minimum": 1, "maximum": 6, "optional": True}
         homes = tuple(s.label for s in cat.sectors.values() if s.home and s.id not in laid) or ("no tile left",)
+        on_map = tuple((cat.sector(h["sector"]).label, f"{cat.sector(h['sector']).label} is already on the map at "
+                        f"[{h['q']}, {h['r']}]") for h in view.get("map", ()))
         return (
             Form("home", "Starting sector laid (setup)", (
-                Field("sector", "Starting sector or Ancient Homeworld", choices=homes), _cell("hex", "Hex [q, r]"),
+                Field("sector", "Starting sector or Ancient Homeworld", choices=homes, unavailable=on_map),
+                _cell("hex", "Hex [q, r]"),
                 Field("rotation", "Rotation (steps clockwise, 0-5)", kind="int", minimum=0, maximum=5))),
             Form("explore", "Explore", (
-                Field("sector", "Sector laid", choices=explorable), _cell("hex", "Hex [q, r] where it lies"),
+                Field("sector", "Sector laid", choices=explorable, unavailable=on_map),
+                _cell("hex", "Hex [q, r] where it lies"),
                 Field("rotation", "Rotation (steps clockwise, 0-5)", kind="int", minimum=0, maximum=5),
                 _cell("from", "From hex [q, r] (your disc or ship)", optional=True))),
             Form("influence", "Influence", (_cell("hex", "Disc placed on hex [q, r]", optional=True),
@@ -107,10 +111,10 @@ class EclipseFlow(FlowBase):
                                     _cell("hex", "On hex [q, r] (orbital, monolith)", optional=True))),
             Form("move", "Move", (_cell("from", "From hex [q, r]", optional=True), _cell("to", "To hex [q, r]", optional=True))),
             Form("pass", "Pass", ()),
-            Form("relations", "Diplomatic relations (Ambassadors exchanged)", (Field("with", "With", choices=names),)),
-            Form("attack", "Attacked a player you have relations with", (Field("with", "Whom", choices=names),)),
+            Form("relations", "Diplomatic relations (Ambassadors exchanged)", (Field("with", "With", choices=names, others=True),)),
+            Form("attack", "Attacked a player you have relations with", (Field("with", "Whom", choices=names, others=True),)),
             Form("alliance_found", "Alliance founded", (Field("alliance", "Alliance", choices=ALLIANCE_NAMES),
-                                                         Field("with", "With", choices=names))),
+                                                         Field("with", "With", choices=names, others=True))),
             Form("alliance_join", "Alliance joined", (Field("alliance", "Alliance", choices=ALLIANCE_NAMES),)),
             Form("alliance_leave", "Alliance left (tile to its Traitor side)", (
                 Field("traitor_card", "Ships shared a hex with a former ally (Traitor card)", choices=YES_NO,

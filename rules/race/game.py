@@ -79,6 +79,8 @@ __all__ = [
 ]
 
 START_WORLD = "start_world"
+START_WORLDS = "Setup: start worlds"
+"""The rulebook section cited for the start worlds (Setup: one start world dealt face up to each player)."""
 HAND_COUNTED = "hand_counted"
 ACTIONS_SELECTED = "actions_selected"
 ACTION_CHOSEN = "action_chosen"
@@ -250,8 +252,8 @@ INFO = GameInfo(
             "start_worlds", "choices", default=(), per_player=True, offered=False, label="the start worlds",
             choices=tuple(c.name for c in cards().start_worlds),
             distinct="start world {value!r} dealt to several players; each start world exists once "
-                     "(Race for the Galaxy, setup 3: start worlds dealt one each)",
-            help="the start world dealt to each player, when known at the start (Race for the Galaxy, setup 3)",
+                     "(Race for the Galaxy, Setup: start worlds dealt one each)",
+            help="the start world dealt to each player, when known at the start (Race for the Galaxy, Setup: start worlds)",
         ),
     ),
     score_input="jsonl-games",  # one game per JSON document: one game object, or JSON Lines with one game per line
@@ -304,18 +306,18 @@ class RaceGame(GameBase):
         Centauri comes with its windfall good unless ``"good": false``)."""
         player, card = _player(state, ctx), _card(ctx, "card")
         if state.stage is not Stage.SETUP:
-            ctx.finding(f"start world {card.name} dealt after setup", player.name, Severity.WARNING, "setup 3")
+            ctx.finding(f"start world {card.name} dealt after setup", player.name, Severity.WARNING, START_WORLDS)
         if card.start_world is None:
-            ctx.finding(f"{card.name} is not a start world", player.name, Severity.ERROR, "setup 3")
+            ctx.finding(f"{card.name} is not a start world", player.name, Severity.ERROR, START_WORLDS)
         if any(cards()[p.card].start_world is not None for p in player.tableau):
-            ctx.finding(f"{player.name} already has a start world", player.name, Severity.ERROR, "setup 3")
+            ctx.finding(f"{player.name} already has a start world", player.name, Severity.ERROR, START_WORLDS)
         holders = [p.name for p in state.players if p.name != player.name and p.find(card.name) is not None]
         if card.start_world is not None and holders:
             ctx.finding(
                 f"{card.name} is already {holders[0]}'s start world; there is one of each, dealt to one player: misread?",
                 player.name,
                 Severity.ERROR,
-                "setup 3: start worlds dealt one each",
+                f"{START_WORLDS} dealt one each",
             )
         good = bool(ctx.payload.get("good", card.is_windfall))
         return _put(state, replace(player, tableau=(*player.tableau, Placed(card.name, good=good, placed_at=0, windfall_received=good))))
