@@ -85,12 +85,12 @@ def test_demo_reads_every_photo_and_records_it(tmp_path):
     assert [Path(e.payload["image"]).name for e in reads] == [p.name for p in PHOTOS]
     assert all(len(e.payload["values"]) >= 1 for e in reads)
 
-    # Running again resumes the same session and appends to it.
+    # Running again resumes the same session: the photos it recorded are not recorded again (issue 16, issue 17).
     result = run_cli("demo", "--once", "--fast", "--db", str(db), "--no-gpio", "--no-web", "--hold", "1.5", str(PHOTOS[0].parent))
     assert result.returncode == 0, result.stderr
     with SessionStore(db) as store:
         assert len(store.list_sessions()) == 1
-        assert len([e for e in store.get(info.id).events() if e.kind == "dice_read"]) == 2 * len(PHOTOS)
+        assert len([e for e in store.get(info.id).events() if e.kind == "dice_read"]) == len(PHOTOS)
 
 
 def test_demo_on_an_empty_folder_says_so(tmp_path):

@@ -93,6 +93,7 @@ def cmd_box(args: argparse.Namespace) -> int:
     """``companion run`` / ``companion demo``: the main loop with the views around it."""
     from companion.app import MainLoop
     from companion.hub import StateHub
+    from companion.reading import table_stillness
     from companion.paths import default_db_path
     from companion.errors import BadEntry, SessionError
     from companion.notify import ServiceNotifier, running_status
@@ -101,7 +102,6 @@ def cmd_box(args: argparse.Namespace) -> int:
     from rules import RulesError
     from rules.d6 import D6_GAME
     from vision import D6Reader, VisionError
-    from vision.motion import StillnessDetector
 
     from companion.flows import FLOWS
     from companion.game_options import flows_infos
@@ -149,9 +149,8 @@ def cmd_box(args: argparse.Namespace) -> int:
     spec = str(args.folder or demo_photos()) if demo else args.source
     notifier = ServiceNotifier()  # systemd's READY=1 / STATUS= / WATCHDOG=1 / STOPPING=1; a no-op elsewhere
     notifier.status(f"starting: opening the camera ({spec})")
-    fps = 10.0  # replays only: each photo is held as a still scene for --hold seconds
-    replay = {"fps": fps, "hold_frames": max(1, round(args.hold * fps)), "skip_bad": True, "noise": 1.5,
-              "loop": demo and not args.once, "realtime": not (demo and args.fast)}
+    set_threads()
+    replay = replay_options(spec, args.hold, loop=demo and not args.once, realtime=not (demo and args.fast))
     try:
         size = {"size": box_config["camera.size"]} if box_config["camera.size"] else {}
         source = open_source(spec, **replay, **size)  # options a camera does not take are ignored
@@ -278,7 +277,7 @@ def cmd_box(args: argparse.Namespace) -> int:
     read_executor = (ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-read")
                      if args.game != "d6" and replay["realtime"] else None)
     loop = MainLoop(
-        source=source, reader=reader, session=session, hub=hub, stillness=StillnessDetector(),
+        source=source, reader=reader, session=session, hub=hub, stillness=table_stillness(),
         screen=screen, pump_screen=pump, phone_url=phone_url, stop_at_end=True,  # a replay that ends (demo --once, run FOLDER) stops the job
         on_read=on_read, flow=flow, camera_flow=camera_flow, setup=setup, make_camera=make_camera,
         on_change=save_screenshot if args.game != "d6" else None,  # d6: after each read (on_read); else each change
@@ -325,6 +324,37 @@ def cmd_box(args: argparse.Namespace) -> int:
     ended = loop.session.id if loop.session is not None else "none (not set up)"
     log.info("stopped: %d frames, %d reads (median %.0f ms), session %s", stats.frames, stats.reads, median, ended)
     return EXIT_OK
+
+PHOTO_FPS = 10.0
+"""Frames per second of a replay of photos (each photo is held ``--hold`` seconds as a still table)."""
+
+
+def replay_options(spec: str, hold: float, loop: bool = False, realtime: bool = True) -> dict[str, Any]:
+    """How ``run``/``demo`` replay ``spec`` (options a camera does not take are ignored by ``device.open_source``): a
+    video plays at its own frame rate, each frame once (125 frames stay 125, ``--hold`` is for photos); a folder of
+    photos (or one photo) holds each for ``hold`` seconds at :data:`PHOTO_FPS` with a little sensor noise, as a
+    camera over a still table would give them."""
+    from device.replay import VIDEO_EXTENSIONS
+
+    target = str(spec).strip()
+    if target.lower().startswith(("replay:", "opencv:")):
+        target = target.partition(":")[2]
+    if Path(target).suffix.lower() in VIDEO_EXTENSIONS:
+        return {"fps": None, "hold_frames": 1, "skip_bad": True, "noise": 0.0, "loop": loop, "realtime": realtime}
+    return {"fps": PHOTO_FPS, "hold_frames": max(1, round(hold * PHOTO_FPS)), "skip_bad": True, "noise": 1.5,
+            "loop": loop, "realtime": realtime}
+
+
+def set_threads() -> None:
+    """Set OpenCV's thread pool once, on purpose, before any read: the machine's cores, at most 4 (a Raspberry Pi 4
+    has 4; :func:`vision.inference.default_threads`); each ONNX Runtime session takes as many intra-op threads
+    (``InferenceConfig.threads`` 0). The reads come in bursts when the table settles, so a read may use every
+    core; the camera, the screen and the phones wait for a few ms at most."""
+    from vision.inference import default_threads, set_opencv_threads
+
+    set_opencv_threads(0)
+    log.info("threads: OpenCV %d, inference %d per model", default_threads(), default_threads())
+
 
 def start_game(game: str, not_given: bool, source: str) -> str:
     """What the box starts on: ``game`` (``--game``, else ``box.default_game``), except that the chooser given by
