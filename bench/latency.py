@@ -19,6 +19,8 @@ Usage::
    recorded reads hold the right values.
 2. The demo (``companion demo``'s replay of its bundled photos, as the command sets it up, one pass): from a photo
    shown (its first frame) to the phone receiving its read, median and p95 (ms).
+3. The read worker of a game: a full Roll table's card pass and dice pass one after the other, then side by side
+   on two threads (``CameraFlow(parallel=True)``), medians and the ratio to the JPEG baseline.
 
 Targets (issue 15): median <= 300 ms, p95 <= 400 ms.
 """
@@ -164,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=300, help="first sequence seed")
     ap.add_argument("--hold", type=float, default=2.0, help="seconds each demo photo is shown")
     ap.add_argument("--no-demo", action="store_true", help="skip the demo's photos")
+    ap.add_argument("--parallel", type=int, default=6, metavar="N",
+                    help="frames of a full Roll table read with the card and dice passes one after the other and "
+                         "side by side (0: skip)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     from vision import D6Reader
@@ -196,9 +201,42 @@ def main(argv: list[str] | None = None) -> int:
             r = run_demo(reader, folder, args.hold)
             print(f"demo: {r['photos']} photos shown ({args.hold:g} s each), {r['reads']} reads")
             print(f"  {_line('photo shown -> phone event', r['delays'])}")
+    if args.parallel > 0:
+        print(f"read worker, full Roll table 1280x720 (15 tiles, 20 dice): {parallel_reads(args.parallel)}")
     print("targets: median <= 300 ms, p95 <= 400 ms")
     return 0
 
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def parallel_reads(frames: int = 6, seed: int = 11) -> str:
+    """The card pass and the dice pass of a full Roll table (15 tiles, 20 dice, 1280x720, everything new) read one
+    after the other, then side by side on two threads (as :class:`companion.camera.CameraFlow` with
+    ``parallel``): medians (ms) interleaved in one process, and their ratio to the JPEG baseline."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bench.frame_timing import BASELINE, FrameTimer
+    from bench.full_table import GameReaders
+    from vision.inference import InferenceConfig
+    from vision.synth_full import full_table
+    from vision.table import calibrate
+
+    with tempfile.TemporaryDirectory(prefix="bench_parallel_") as tmp:
+        readers = GameReaders(Path(tmp), InferenceConfig())
+        table = full_table("roll", readers.ids["roll"], seed, (1280, 720), faces_by_colour=readers.faces)
+        image = table.render(frame_seed=1)
+        dice, cards = readers.readers("roll", calibrate(image, table.layout))
+        pool = ThreadPoolExecutor(max_workers=1)
+        one, two = FrameTimer(), FrameTimer()
+        for k in range(frames):
+            img = table.render(frame_seed=k + 2)
+            one.time(img, lambda f: (cards.read(f), dice.read(f)))
+            two.time(img, lambda f: (lambda fut: (cards.read(f), fut.result()))(pool.submit(dice.read, f)))
+        pool.shutdown()
+        line = (f"cards then dice {one.median_ms:.0f} ms ({one.ratio:.0f}x), side by side {two.median_ms:.0f} ms "
+                f"({two.ratio:.0f}x) = {one.median_ms / two.median_ms:.2f}x faster; {BASELINE} {one.median_base_ms:.1f} ms")
+        one.close()
+        two.close()
+    return line

@@ -300,6 +300,7 @@ class StillnessDetector:
         self._quiet_frames = 0
         self._state = MotionState.SETTLING
         self._became_still = False
+        self._reaching = False
         self._changed_fraction = 0.0
 
     @property
@@ -311,6 +312,12 @@ class StillnessDetector:
     def became_still(self) -> bool:
         """True only on the update where the state turned ``STILL``: once per still period."""
         return self._became_still
+
+    @property
+    def reaching(self) -> bool:
+        """True while the scene settles around an arm reaching in from the edge (the read waits for it: see
+        ``reach_seconds``); False otherwise."""
+        return self._reaching
 
     @property
     def changed_fraction(self) -> float:
@@ -347,6 +354,7 @@ class StillnessDetector:
         self._shape = frame.shape
         self._last_time = timestamp
         self._became_still = False
+        self._reaching = False
         self._frame, self._colour, self._since = frame, None, None
 
         if self._previous is None:  # first frame of a stream: a new quiet period starts here
@@ -374,7 +382,8 @@ class StillnessDetector:
             assert self._quiet_since is not None
             self._quiet_frames += 1
             quiet = timestamp - self._quiet_since + TIME_EPS
-            wait = cfg.reach_seconds if self._reaching_in() else cfg.still_seconds
+            self._reaching = self._reaching_in()
+            wait = cfg.reach_seconds if self._reaching else cfg.still_seconds
             if quiet >= wait and self._quiet_frames >= cfg.still_frames and (cfg.read_unchanged or self._changed()):
                 self._state = MotionState.STILL
                 self._became_still = True

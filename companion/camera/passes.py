@@ -17,7 +17,7 @@ Of the once-per-still-table passes the first one wanted runs (in the declared or
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence, Union
 
 import numpy as np
@@ -94,7 +94,11 @@ class ReadPlan:
     ``names``: the players; ``anchors``: anchor card id (or None) -> the players whose station grid
     is anchored on it (empty without a card pass); ``dice``: the name of the once-per-still-table pass this read
     runs (``"count"``, ``"phase"``) or None; ``count_place``: the count's step (``"cup"`` ...) when that pass is
-    a :class:`CountPass`; ``counting``: a count applies now (reads without it keep its message).
+    a :class:`CountPass`; ``counting``: a count applies now (reads without it keep its message); ``boxes``: the
+    frame-px boxes that changed since the read before (the stillness detector's; ``[]`` nothing, None: read it all);
+    ``previous``: the readers' sightings of that read by key (``"cards:<anchor>"``, ``"dice"``), kept where nothing
+    changed; ``mirror``: the camera's mirror as decided (None: decide it on this read); ``asked``: a player asked
+    for this read (Read now); ``epoch``: the still table it belongs to.
     """
 
     image: np.ndarray
@@ -104,6 +108,11 @@ class ReadPlan:
     dice: str | None = None
     count_place: str | None = None
     counting: bool = False
+    boxes: Sequence[tuple[int, int, int, int]] | None = None
+    previous: Mapping[str, Any] = field(default_factory=dict)
+    mirror: bool | None = False
+    asked: bool = False
+    epoch: int = 0
 
 
 @dataclass(frozen=True)
@@ -112,13 +121,19 @@ class Sight:
 
     ``cards``: player -> the :class:`vision.cards.Card` in that player's zone; ``dice``: player ->
     die JSON objects, None when the plan had no dice pass; ``markers``: ``{"moved": [ids],
-    "message"}`` when the calibration markers moved, else None.
+    "message"}`` when the calibration markers moved, else None; ``sightings``: each reader's
+    :class:`vision.Sighting` by the plan's keys (the next read keeps what did not change); ``notes``: what the readers
+    tell the players (``Sighting.notes``, e.g. the mirror note); ``mirror``: the mirror decided on this read (None:
+    not decided).
     """
 
     plan: ReadPlan
     cards: Mapping[str, list[Any]]
     dice: DiceByZone | None
     markers: dict[str, Any] | None
+    sightings: Mapping[str, Any] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    mirror: bool | None = None
 
 
 def colour_counts(dice: Sequence[Mapping[str, Any]]) -> dict[str, int]:

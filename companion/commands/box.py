@@ -479,8 +479,29 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
         except VisionError as exc:
             raise InputError(f"cannot load dice profile {args.dice_profile}: {exc}", EXIT_DEVICE) from None
     image_dir = data_dir() / "reads"
+    mirror, on_mirror = _deck_mirror(args.calibration, deck)
     return (lambda flow: CameraFlow(flow, deck=deck, calibration=calibration, dice_reader=dice_reader,
-                                    image_dir=image_dir)), calibration
+                                    image_dir=image_dir, mirror=mirror, on_mirror=on_mirror)), calibration
+
+
+def _deck_mirror(given: Path | None, deck: Any) -> tuple[bool | None, Callable[[bool], None] | None]:
+    """(whether the camera mirrors ``deck``'s cards as kept with the calibration, or None: decided on the game's first
+    read; where a decision on a read is kept: the calibration file, when there is one)."""
+    from companion.calibration import default_calibration_path, deck_mirror, keep_mirror
+
+    if deck is None:
+        return None, None
+    path = given if given is not None else default_calibration_path()
+    if not Path(path).expanduser().is_file():
+        return None, None
+    name = deck.name
+
+    def keep(mirrored: bool) -> None:
+        keep_mirror(Path(path).expanduser(), name, mirrored)
+        log.info("kept with the calibration %s: this camera %s the cards of deck %s", path,
+                 "mirrors" if mirrored else "does not mirror", name)
+
+    return deck_mirror(Path(path).expanduser(), name), keep
 
 def _open_screen(args: argparse.Namespace, hub: Any, phone_url: str):
     """The touchscreen and a function that pumps its input into the hub, or (None, None)."""

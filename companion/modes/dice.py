@@ -130,7 +130,7 @@ class DiceMode(SessionMode):
             self._settled, self._early = None, None
             return False
         self._settled = frame
-        if state is MotionState.SETTLING and self._early is None:
+        if state is MotionState.SETTLING and self._early is None and not self.loop.stillness.reaching:
             boxes = self.loop.stillness.change_boxes()
             if boxes:  # a change since the last read: look at it on this first quiet frame
                 self._early = (frame, self._run(read_changes, self.sight, frame.image, self.previous, boxes))
