@@ -688,18 +688,22 @@ class MainLoop:
         players = [{**p, "claimed": p.get("name") in claims} for p in game.get("players") or []]
         return {**game, "players": players}
 
-    def publish(self) -> None:
+    def publish(self, picture: bool = True) -> None:
         """Publish the current view and picture (JPEG for the phone) and redraw the touchscreen.
 
         The picture is the annotated frame of the latest read while the dice lie still, the
-        live frame while they move.
+        live frame while they move. ``picture`` False: the view only, at once (the picture the phones have stays, the
+        touchscreen is redrawn by the publish that follows): a new roll reaches the phones before its picture is
+        drawn and encoded.
         """
         jpeg = None
-        if self.display is not None:
+        if picture and self.display is not None:
             ok, buf = cv2.imencode(".jpg", self.display, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             jpeg = buf.tobytes() if ok else None
         snapshot = self.hub.publish(self.view(), jpeg)
         self._published_at = self.clock()
+        if not picture:
+            return
         self._render(snapshot)
         self._announce(snapshot.view.get("game") or {})
         if self.on_change is not None:

@@ -137,10 +137,11 @@ class DiceMode(SessionMode):
         return False
 
     def _run(self, work: Callable[..., Any], *args: Any) -> Future:
-        """``work(*args)`` on the mode's one worker thread: the reads never overlap (a reader on OpenCV's DNN
-        module is not thread-safe)."""
-        if self._worker is None:
-            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dice-read")
+        """``work(*args)`` on the mode's worker: the read of the still frame beside the early look still running on
+        ONNX Runtime; one at a time on OpenCV's DNN module (not thread-safe) or an unknown reader."""
+        if self._worker is None:  # two at once where the runtime allows it (ONNX Runtime sessions are thread-safe)
+            both = getattr(getattr(self.sight, "reader", None), "runtime", None) == "onnxruntime"
+            self._worker = ThreadPoolExecutor(max_workers=2 if both else 1, thread_name_prefix="dice-read")
         return self._worker.submit(work, *args)
 
     def finish(self) -> None:
@@ -190,7 +191,6 @@ class DiceMode(SessionMode):
             loop.stillness.mark_read()
         loop.stats.read_ms.append((time.perf_counter() - started) * 1000.0)
         read = dice_read_of(sighting, dice)
-        loop.display = annotate(frame.image, read)
         loop.last_dice = [d.to_json() for d in dice]
         loop.reader_state = "read"
         photo = loop.photo()
@@ -209,6 +209,7 @@ class DiceMode(SessionMode):
         else:
             return self._record(payload, read, frame)
         log.info("not recorded: %s", loop.message)
+        loop.display = annotate(frame.image, read)
         loop.publish()
         return 0
 
@@ -219,11 +220,13 @@ class DiceMode(SessionMode):
         except RulesError as exc:  # a reader bug must not stop the table; nothing recorded is lost
             loop.message = f"read not recorded: {exc}"
             log.error(loop.message)
+            loop.display = annotate(frame.image, read)
             loop.publish()
             return 0
         except StorageError as exc:  # the read is dropped; both views say why until writing works again
             loop.message = f"read not saved: {loop.storage.failed(exc)}"
             log.error("dice read not saved: %s", exc)
+            loop.display = annotate(frame.image, read)
             loop.publish()
             return 0
         loop.storage.succeeded()
@@ -231,6 +234,8 @@ class DiceMode(SessionMode):
         values = payload["values"]  # reading order, as recorded
         loop.message = f"read {len(values)} dice: " + " ".join("?" if v is None else str(v) for v in values)
         log.info("event %d: %s", event.seq, loop.message)
+        loop.publish(picture=False)  # the roll reaches the phones at once; its picture follows
+        loop.display = annotate(frame.image, read)
         loop.publish()
         if loop.on_read is not None:
             loop.on_read(event.seq, read)
