@@ -19,26 +19,15 @@ import pytest
 from companion.calibration import deck_mirror, keep_mirror, save_calibration
 from companion.camera import CameraFlow
 from companion.cli import main
-from companion.flow import GameFlow, parse_players
-from companion.flows import FLOWS
 from companion.flows.roll import too_many_dice
-from companion.session import SessionStore
 from device import Frame
+from tests.test_camera_flow import among_deck, among_flow, store, whole_frame_for  # noqa: F401 (fixtures)
 from vision.cards import MIRROR_NOTE
-from vision.deck import build_deck_from_images
-from vision.synth_table import GAME_SHAPES, make_scene, reference_images
-from vision.table import Zones, calibrate
+from vision.synth_table import make_scene
+from vision.table import calibrate
 
 SHARED = Path(os.environ.get("TABLETOP_SHARED", Path(__file__).resolve().parents[1].parent / "shared"))
 SET_DIR = SHARED / "datasets" / "set_cards_tableau"
-AMONG_IDS = ["main_reactor", "shield_generator", "fighter_launch_bay", "customs", "power_reactor",
-             "embassy_offices", "observation_dome"]
-
-
-@pytest.fixture(scope="module")
-def among_deck():
-    return build_deck_from_images(reference_images(AMONG_IDS, GAME_SHAPES["among"]), "among",
-                                  card_mm=GAME_SHAPES["among"], kind="scan")
 
 
 @pytest.fixture(scope="module")
@@ -47,21 +36,9 @@ def scene():
                       effects=False)
 
 
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "box.sqlite3") as s:
-        yield s
-
-
-def among_flow(store) -> GameFlow:
-    session = store.start("among", FLOWS["among"].settings(parse_players("Ann,Bob"), {}))
-    return GameFlow(session, FLOWS["among"])
-
-
-def whole_frame(image: np.ndarray) -> Zones:
-    h, w = image.shape[:2]
-    return Zones({"Ann": np.array([[0, 0], [w, 0], [w, h], [0, h]], float),
-                  "Bob": np.array([[-10, -10], [-5, -10], [-5, -5], [-10, -5]], float)}, units="px")
+def whole_frame(image: np.ndarray):
+    """Ann's zone is the whole frame (px); Bob's lies outside it."""
+    return whole_frame_for("Ann", image, "Bob")
 
 
 def read(cam: CameraFlow, image: np.ndarray, k: int, boxes=None, asked: bool = False):

@@ -129,43 +129,41 @@ class MotionConfig:
                              f"{self.reach_min_fraction}, {self.reach_fraction}")
 
 
+def _sample(frame: np.ndarray, config: MotionConfig) -> tuple[np.ndarray, int]:
+    """(every ``W // (2 * work_width)``-th pixel of ``frame``, cut to a multiple of ``f``; ``f``, the side of the
+    means that bring it to about ``work_width``), or (the frame, 1) when it is not wider than ``work_width``."""
+    width = frame.shape[1]
+    if width <= config.work_width:
+        return np.ascontiguousarray(frame), 1
+    step = max(1, width // (2 * config.work_width))
+    sub = frame[::step, ::step]
+    f = max(1, sub.shape[1] // config.work_width)
+    h, w = sub.shape[0] // f, sub.shape[1] // f
+    return np.ascontiguousarray(sub[: h * f, : w * f]), f
+
+
+def _reduced(image: np.ndarray, f: int, config: MotionConfig) -> np.ndarray:
+    """``image`` brought down by ``f`` x ``f`` means and blurred by ``blur_kernel``."""
+    if f > 1:
+        image = cv2.resize(image, (image.shape[1] // f, image.shape[0] // f), interpolation=cv2.INTER_AREA)
+    if config.blur_kernel > 1:
+        image = cv2.GaussianBlur(image, (config.blur_kernel, config.blur_kernel), 0)
+    return image
+
+
 def _small(frame: np.ndarray, config: MotionConfig) -> np.ndarray:
     """Small, blurred BGR copy of a ``uint8[H, W, 3]`` frame: ``uint8[h, w, 3]``, ``w`` about ``work_width``
     (every ``W // (2 * work_width)``-th pixel, then 2 x 2 means), or the frame's own size when it is not wider."""
-    width = frame.shape[1]
-    if width > config.work_width:
-        step = max(1, width // (2 * config.work_width))
-        sub = frame[::step, ::step]
-        f = max(1, sub.shape[1] // config.work_width)
-        h, w = sub.shape[0] // f, sub.shape[1] // f
-        small = np.ascontiguousarray(sub[: h * f, : w * f])
-        if f > 1:
-            small = cv2.resize(small, (w, h), interpolation=cv2.INTER_AREA)
-    else:
-        small = np.ascontiguousarray(frame)
-    if config.blur_kernel > 1:
-        small = cv2.GaussianBlur(small, (config.blur_kernel, config.blur_kernel), 0)
-    return small
+    sub, f = _sample(frame, config)
+    return _reduced(sub, f, config)
 
 
 def work_image(frame: np.ndarray, config: MotionConfig) -> np.ndarray:
     """Small, grey, blurred copy of a ``uint8[H, W, 3]`` BGR frame: ``uint8[h, w]``, ``w`` about
     ``work_width`` (every ``W // (2 * work_width)``-th pixel, then 2 x 2 means), or the frame's own size
     when it is not wider than ``work_width``."""
-    width = frame.shape[1]
-    if width > config.work_width:
-        step = max(1, width // (2 * config.work_width))
-        sub = frame[::step, ::step]
-        f = max(1, sub.shape[1] // config.work_width)
-        h, w = sub.shape[0] // f, sub.shape[1] // f
-        grey = cv2.cvtColor(np.ascontiguousarray(sub[: h * f, : w * f]), cv2.COLOR_BGR2GRAY)
-        if f > 1:
-            grey = cv2.resize(grey, (w, h), interpolation=cv2.INTER_AREA)
-    else:
-        grey = cv2.cvtColor(np.ascontiguousarray(frame), cv2.COLOR_BGR2GRAY)
-    if config.blur_kernel > 1:
-        grey = cv2.GaussianBlur(grey, (config.blur_kernel, config.blur_kernel), 0)
-    return grey
+    sub, f = _sample(frame, config)
+    return _reduced(cv2.cvtColor(sub, cv2.COLOR_BGR2GRAY), f, config)
 
 
 def light_gains(before: np.ndarray, after: np.ndarray) -> np.ndarray:
