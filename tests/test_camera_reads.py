@@ -154,3 +154,16 @@ def test_a_roll_read_with_more_dice_of_a_colour_than_the_game_has_is_questioned(
     said = too_many_dice({"Ann": purple[:6], "Bob": purple[6:]})
     assert "12 purple dice (the game has 9)" in said and "not dice" in said
     assert too_many_dice({"Ann": purple[:5]}) == ""
+
+
+def test_a_mirror_that_cannot_be_decided_is_tried_on_three_reads_only(store, among_deck, scene, monkeypatch):
+    import vision.cards
+    from companion.camera.flow import MIRROR_TRIES
+    from vision.cards import MirrorCheck
+
+    tries = []
+    monkeypatch.setattr(vision.cards, "decide_mirror", lambda *a, **k: tries.append(1) or MirrorCheck(None, 1.0, 1.0, 2))
+    cam = CameraFlow(among_flow(store), deck=among_deck, zones=whole_frame(scene.image))
+    for k in range(MIRROR_TRIES + 2):
+        read(cam, scene.image, k, boxes=[])
+    assert len(tries) == MIRROR_TRIES and cam.mirror is None

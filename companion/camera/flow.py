@@ -71,7 +71,7 @@ from vision.incremental import read_changes
 from vision.observations import Sighting
 from vision.table import even_zones
 
-__all__ = ["CONFIRM_READS", "CameraFlow", "MAX_QUESTIONS", "READ_TIMEOUT_S", "REREAD_S"]
+__all__ = ["CONFIRM_READS", "CameraFlow", "MAX_QUESTIONS", "MIRROR_TRIES", "READ_TIMEOUT_S", "REREAD_S"]
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +82,9 @@ REREAD_S = 0.5
 """Seconds between the reads taken while the table stays still."""
 MAX_QUESTIONS = 20
 """Questions kept waiting at most (the oldest are dropped past this; the watcher asks again)."""
+MIRROR_TRIES = 3
+"""Reads that try to decide the camera's mirror (each with a card read more) before it is left as the camera gives
+it (a read whose cards fit the deck better flipped then says so: ``reader_notes``)."""
 READ_TIMEOUT_S = 30.0
 """Seconds a read on the worker may take before it is abandoned (a card read takes about 1 s on a 1280x720
 frame here and several on a Pi; a read past this is stuck: a camera or OpenCV call that blocks)."""
@@ -209,6 +212,7 @@ class CameraFlow:
         self._seen: dict[str, Any] = {}  # each reader's sighting of the last read
         self._seen_epoch = -1
         self._helper: ThreadPoolExecutor | None = None  # the dice pass beside the card pass
+        self._mirror_tries = 0  # reads that could not decide the mirror
 
     @property
     def enabled(self) -> bool:
@@ -398,7 +402,9 @@ class CameraFlow:
         return ReadPlan(image=image, photo=photo, names=names,
                         anchors={k: tuple(v) for k, v in anchors.items()}, dice=None if chosen is None else chosen.name,
                         count_place=self.count_place if isinstance(chosen, CountPass) else None, counting=counting,
-                        boxes=None if boxes is None else list(boxes), previous=dict(previous), mirror=self.mirror,
+                        boxes=None if boxes is None else list(boxes), previous=dict(previous),
+                        mirror=self.mirror if self.mirror is not None else (
+                            False if self._mirror_tries >= MIRROR_TRIES else None),
                         asked=self._asked, epoch=self._epoch)
 
     def counting(self, ev: Any) -> bool:
@@ -533,6 +539,8 @@ class CameraFlow:
             self._seen = {**(self._seen if plan.epoch == self._seen_epoch else {}), **sight.sightings}
             self._seen_epoch = plan.epoch
         self.reader_notes = list(sight.notes)
+        if plan.mirror is None and sight.mirror is None and plan.anchors:
+            self._mirror_tries += 1
         if sight.mirror is not None and self.mirror is None:
             self.mirror = sight.mirror
             log.info("the camera %s the table for this deck (decided on a read)",
