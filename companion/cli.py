@@ -9,6 +9,7 @@
     companion read IMAGE... --dice roll --profile P [--json]   Roll for the Galaxy dice (colour and face)
     companion enroll roll-dice DIR [--name N]     learn the owner's Roll for the Galaxy dice from photos
     companion enroll roll-dice --guided [--source S] [--name N] [--keep DIR]   the same, photos taken by the box, pair by pair
+    companion enroll eclipse-dice DIR [--name N]  learn the owner's Eclipse combat dice (DIR/<colour>-<face>/ photos)
     companion enroll cards DECK DIR               learn a deck of cards or tiles (DIR/<card-id>/ photos)
     companion enroll cards DECK DIR --hexes       learn Eclipse sector hexes (DIR/<sector-id>/ photos or scans)
     companion read IMAGE... --cards DECK [--json] every card or tile: id, corners, mm, row/col, cell, zone
@@ -111,6 +112,14 @@ def _corners(text: str) -> tuple[float, float, float]:
     return w, h, m
 
 
+def _other_dice_sets() -> list[Any]:
+    """The sets of dice besides Roll for the Galaxy's (which has its own guided enrollment): ``companion enroll
+    <name>-dice DIR`` for each (:func:`companion.commands.files.dice_sets`)."""
+    from companion.commands.files import dice_sets
+
+    return [d for name, d in dice_sets().items() if name != "roll"]
+
+
 def box_games(flows: Mapping[str, Any]) -> tuple[str, ...]:
     """The games ``companion run|demo --game`` takes: ``choose`` (the game chooser), ``d6`` (read the dice) and every
     game with a flow."""
@@ -152,9 +161,13 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         p.add_argument("--calibration", type=Path, metavar="FILE",
                        help="table calibration from `companion calibrate` (default: the saved one, if any; else pixels)")
         p.add_argument("--deck", metavar="NAME|PATH",
-                       help=f"with --game {flow_games}: the enrolled deck (`companion enroll cards`): read the cards when the table is still")
+                       help=f"with --game {flow_games}: the enrolled deck (`companion enroll cards`; Eclipse's sector hexes "
+                            "with --hexes): read the cards or the map when the table is still")
+        dice = {n: f.camera.dice_set for n, f in flows.items() if f.camera is not None and f.camera.dice_set is not None}
+        enrolls = ", ".join(f"`companion enroll {d.name}-dice`" for d in dice.values())
         p.add_argument("--dice-profile", metavar="NAME|PATH",
-                       help="with --game roll: the dice profile (`companion enroll roll-dice`): propose the phases from the dice")
+                       help=f"with --game {'|'.join(dice)}: the dice profile of the game's dice ({enrolls}): read the dice "
+                            "when the table is still")
         p.add_argument("--max-frames", type=_frames, help="stop after this many frames (testing; at least 1)")
         p.add_argument("--config", type=Path, metavar="FILE", help="the configuration file (default: $TABLETOP_CONFIG, the user's, else /etc/tabletop-companion/config.toml); flags override it")
 
@@ -200,6 +213,14 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     roll_dice.add_argument("--windowed", action="store_true", help="with --guided: draw the touchscreen in a window, not full screen")
     roll_dice.add_argument("--no-gpio", action="store_true", help="with --guided: do not use the GPIO button (OK)")
     roll_dice.add_argument("--screenshot", type=Path, metavar="PNG", help="with --guided: save the touchscreen as this PNG at each step")
+    for dice in _other_dice_sets():  # Eclipse's combat dice: the same enrollment from a folder of photos
+        other = enroll_sub.add_parser(
+            f"{dice.name}-dice", help=f"{dice.title} dice: DIR/<colour>-<face>/ folders of photos (e.g. {dice.folders[-1]}/; "
+                                      f"colours {', '.join(dice.colours)}, faces {', '.join(dice.all_faces)})")
+        other.add_argument("folder", type=Path, metavar="DIR", help="the folder of DIR/<colour>-<face>/ photos")
+        other.add_argument("--name", default=dice.name,
+                           help=f"profile name (default {dice.name}), saved in the user's data directory")
+        other.add_argument("--out", type=Path, help="save the profile here instead (a .json path)")
     cards = enroll_sub.add_parser("cards", help="a deck of cards or tiles: DIR/<card-id>/ folders of photos or scans")
     cards.add_argument("deck", metavar="DECK", help="deck name (saved in the user's data directory) or a .npz path")
     cards.add_argument("folder", type=Path, metavar="DIR")
@@ -297,6 +318,11 @@ def _main(argv: Sequence[str] | None) -> int:
             print(f"companion enroll: {exc}", file=sys.stderr)
             return exc.code
         return enroll.cmd_enroll_cards(args.folder, out, hexes=args.hexes)
+    if args.command == "enroll" and args.what != "roll-dice":  # another game's dice, from a folder
+        from companion.commands.files import dice_sets
+
+        return enroll.cmd_enroll_dice(args.folder, args.out or profile_path(args.name),
+                                      dice_sets()[args.what.removesuffix("-dice")])
     if args.command == "enroll" and args.guided:
         if args.folder is not None:
             print("companion enroll roll-dice: --guided takes no DIR: give the photo folder with --keep DIR", file=sys.stderr)

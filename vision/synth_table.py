@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -493,7 +494,8 @@ def hex_map_cells(n: int, rng: np.random.Generator, max_ring: int = 3) -> list[t
 
 def make_hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, image_size: tuple[int, int] = (1280, 720),
                    effects: bool = True, config: TableConfig | None = None, textures: str = "own",
-                   hex_mm: float = HEX_MM, anchor: str = "001", max_angle: float = 20.0) -> Scene:
+                   hex_mm: float = HEX_MM, anchor: str = "001", max_angle: float = 20.0,
+                   tiles: Sequence[tuple[str, tuple[int, int], int]] | None = None) -> Scene:
     """One synthetic Eclipse map: ``n_hexes`` (default 20-30) sector hexes edge to edge around the Galactic
     Center (``anchor``, axial (0, 0)) within ring III, with gaps; every hex turned by a random multiple of
     60 degrees, the whole map turned by up to ``max_angle`` degrees on the table, 0-1.5 mm seams and
@@ -503,19 +505,28 @@ def make_hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, im
     Ids: when an id's first character is a ring digit (Eclipse numbering: 1xx ring I, 2xx ring II, 3xx
     ring III) a hex at ring k draws from ring k's ids when any are left, else from every id; no id repeats
     while there are enough. Labels: :class:`HexLabel` per hex in ``Scene.hexes`` (``Scene.cards`` is empty).
+
+    ``tiles``: a given map instead, ``(id, (q, r), rotation)`` per hex (the anchor at (0, 0) among them): the same map
+    read twice, one hex more the second time, as a table where a hex was just explored (``seed`` still draws the
+    table, the light and the map's turn).
     """
     rng = np.random.default_rng(seed)
     tc = config or TableConfig()
-    n = n_hexes or int(rng.integers(20, 31))
-    cells = hex_map_cells(n, rng)
-    pool = [h for h in hex_ids if h != anchor]
-    ids = [anchor]
-    for q, r_ in cells[1:]:
-        ring = (abs(q) + abs(r_) + abs(q + r_)) // 2
-        left = [h for h in pool if h not in ids] or pool
-        by_ring = [h for h in left if h[:1] == str(ring)]
-        ids.append(str(rng.choice(by_ring or left)))
-    rots = [int(rng.integers(0, 6)) for _ in cells]
+    if tiles is not None:
+        ids = [str(t[0]) for t in tiles]
+        cells = [(int(t[1][0]), int(t[1][1])) for t in tiles]
+        rots = [int(t[2]) % 6 for t in tiles]
+    else:
+        n = n_hexes or int(rng.integers(20, 31))
+        cells = hex_map_cells(n, rng)
+        pool = [h for h in hex_ids if h != anchor]
+        ids = [anchor]
+        for q, r_ in cells[1:]:
+            ring = (abs(q) + abs(r_) + abs(q + r_)) // 2
+            left = [h for h in pool if h not in ids] or pool
+            by_ring = [h for h in left if h[:1] == str(ring)]
+            ids.append(str(rng.choice(by_ring or left)))
+        rots = [int(rng.integers(0, 6)) for _ in cells]
     map_angle = float(rng.uniform(-max_angle, max_angle))
     F = hex_mm
     R = F / math.sqrt(3.0)

@@ -27,6 +27,8 @@ class Proposal:
             ``payload[choice_key]``.
         choice_key: the payload key a choice replaces.
         proposed: the camera's own answer among ``choices`` (None without choices).
+        cell: where on a board the change lies (a hex's ``(q, r)``), for the misplays about it; None: the payload's
+            ``cell`` (a station's ``[i, j]``), if any.
     """
 
     player: str
@@ -36,6 +38,13 @@ class Proposal:
     choices: tuple[str, ...] = ()
     choice_key: str | None = None
     proposed: str | None = None
+    cell: tuple[int, int] | None = None
+
+    @property
+    def place(self) -> list[int] | None:
+        """Where the change lies (``[a, b]``): :attr:`cell`, else the payload's ``cell``, else None."""
+        cell = self.cell if self.cell is not None else self.payload.get("cell")
+        return None if cell is None else [int(v) for v in cell]
 
     @property
     def key(self) -> str:

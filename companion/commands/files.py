@@ -21,15 +21,49 @@ def profile_path(name_or_path: str) -> Path:
         return Path(name_or_path).expanduser()
     return data_dir() / "profiles" / f"{name_or_path}.json"
 
+def dice_sets() -> dict[str, Any]:
+    """The sets of dice the games' cameras read, by name (:class:`companion.camera.DiceSet`: ``roll``, ``eclipse``):
+    what ``companion enroll <name>-dice DIR`` enrolls and ``--dice-profile`` reads with."""
+    from companion.flows import FLOWS
+
+    out: dict[str, Any] = {}
+    for spec in FLOWS.values():
+        dice = spec.camera.dice_set if spec.camera is not None else None
+        if dice is not None:
+            out[dice.name] = dice
+    return out
+
 def roll_dice_pairs() -> tuple[tuple[str, str], ...]:
     """Every (colour, face) pair Roll for the Galaxy's dice have (Roll for the Galaxy, components: the dice).
 
     Rule data for the vision room's game-knowledge check: the reader never reports a pair
     outside these as certain (white has no Wild, yellow no Explore).
     """
-    from rules.roll.data import catalogue
+    return dice_sets()["roll"].pairs
 
-    return tuple(sorted({(c.colour, face) for c in catalogue().dice.values() for face in c.faces}))
+def load_dice_reader(dice: Any, name_or_path: str):
+    """The dice reader for the set ``dice`` (a :class:`companion.camera.DiceSet`) with the enrolled profile
+    ``name_or_path``: the reader never reports a (colour, face) pair the set does not have as certain.
+
+    Raises:
+        InputError: (exit 3) no profile there, one that does not load, or a profile of another set of dice (the
+            enroll command to run).
+    """
+    from vision import VisionError
+    from vision.profiles import DiceProfile
+    from vision.roll_dice import RollDiceReader
+
+    path = profile_path(name_or_path)
+    if not path.is_file():
+        raise InputError(f"no dice profile at {path}: build one with `{dice.enroll_command}`", EXIT_DEVICE)
+    try:
+        profile = DiceProfile.load(path)
+        if profile.dice_set != dice.name:
+            raise InputError(f"dice profile {name_or_path} was enrolled from {profile.dice_set} dice, not "
+                             f"{dice.title}'s: build one with `{dice.enroll_command}`", EXIT_DEVICE)
+        return RollDiceReader(profile, allowed=dice.pairs)
+    except VisionError as exc:
+        raise InputError(f"cannot load dice profile {name_or_path}: {exc}", EXIT_DEVICE) from None
 
 def dice_reader_for(dice: str, profile: str | None):
     """The reader for ``--dice`` (d6, or Roll for the Galaxy with an enrolled profile)."""
