@@ -207,10 +207,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
-
-
 def parallel_reads(frames: int = 6, seed: int = 11) -> str:
     """The card pass and the dice pass of a full Roll table (15 tiles, 20 dice, 1280x720, everything new) read one
     after the other, then side by side on two threads (as :class:`companion.camera.CameraFlow` with
@@ -240,3 +236,7 @@ def parallel_reads(frames: int = 6, seed: int = 11) -> str:
         one.close()
         two.close()
     return line
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -113,37 +113,54 @@ def foreground_mask(img: np.ndarray, config: CardsConfig) -> np.ndarray:
     (median + covariance of a strip along the frame border), thresholded by Otsu within bounds.
 
     The covariance absorbs the table's own variation (wood grain and light fall-off mostly change
-    lightness), so a dark card frame of another hue still stands out."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lightness), so a dark card frame of another hue still stands out. The distance is the length of the
+    colour difference after the model's whitening (its inverse covariance's Cholesky factor), on OpenCV's
+    per-pixel matrix transform."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_BGR2LAB)
     h, w = lab.shape[:2]
     b = max(2, int(config.border_frac * min(h, w)))
-    border = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
-                             lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    strip = np.ascontiguousarray(np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
+                                                 lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)]).T)  # [3, N]
+    border = strip.astype(np.float32)
     # robust model: iteratively drop border pixels far from the current model (cards or markers
     # touching the frame border), then refit
-    keep = np.ones(len(border), bool)
+    keep = np.ones(border.shape[1], bool)
     for _ in range(4):
-        bg = np.median(border[keep], axis=0)
-        cov = np.cov((border[keep] - bg).T) + np.eye(3) * config.fg_cov_floor
+        part = border[:, keep]
+        bg = _median_u8(strip if keep.all() else strip[:, keep])
+        cov = np.cov(part - bg[:, None]) + np.eye(3) * config.fg_cov_floor
         ci = np.linalg.inv(cov).astype(np.float32)
-        d = border - bg
-        md = np.sqrt(np.maximum(np.einsum("ni,ij,nj->n", d, ci, d), 0.0))
+        d = border - bg[:, None]
+        md = np.sqrt(np.maximum(((ci @ d) * d).sum(axis=0), 0.0))
         new_keep = md < 3.0
-        if new_keep.sum() < 0.3 * len(border) or np.array_equal(new_keep, keep):
+        if new_keep.sum() < 0.3 * len(new_keep) or np.array_equal(new_keep, keep):
             break
         keep = new_keep
-    x = lab - bg
-    x0, x1, x2 = x[..., 0], x[..., 1], x[..., 2]  # explicit quadratic form (no BLAS threads)
-    q = (ci[0, 0] * x0 * x0 + ci[1, 1] * x1 * x1 + ci[2, 2] * x2 * x2
-         + 2.0 * (ci[0, 1] * x0 * x1 + ci[0, 2] * x0 * x2 + ci[1, 2] * x1 * x2))
-    dist = np.sqrt(np.maximum(q, 0.0))
-    d8 = np.clip(dist * 10.0, 0, 255).astype(np.uint8)
+    x = cv2.subtract(lab.astype(np.float32), tuple(float(v) for v in bg) + (0.0,))
+    whiten = np.linalg.cholesky(ci.astype(np.float64)).T.astype(np.float32)   # ci = whiten.T @ whiten
+    y = cv2.transform(x, whiten)
+    ones = np.ones((1, 3), np.float32)
+    dist = cv2.sqrt(cv2.transform(cv2.multiply(y, y), ones))
+    d8 = np.minimum(dist * 10.0, 255.0).astype(np.uint8)
     otsu, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     thr = float(np.clip(otsu / 10.0, config.fg_min_dist, config.fg_max_dist))
-    euclid = np.sqrt((x * x).sum(axis=2))
-    mask = ((dist > thr) | (euclid > config.fg_euclid)).astype(np.uint8) * 255
+    euclid2 = cv2.transform(cv2.multiply(x, x), ones)
+    mask = ((dist > thr) | (euclid2 > config.fg_euclid * config.fg_euclid)).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return mask
+
+
+def _median_u8(v: np.ndarray) -> np.ndarray:
+    """float32[C]: the median of each row of ``v`` (uint8[C, N], N > 0), as ``np.median(v, axis=1)`` gives it (the
+    mean of the two middle values for an even N), from each row's histogram."""
+    n = v.shape[1]
+    out = np.empty(v.shape[0], np.float32)
+    for i, row in enumerate(v):
+        cum = np.cumsum(np.bincount(row, minlength=256))
+        lo = int(np.searchsorted(cum, (n - 1) // 2 + 1))   # the ((n - 1) // 2)-th smallest (0-based)
+        hi = int(np.searchsorted(cum, n // 2 + 1))         # the (n // 2)-th smallest
+        out[i] = np.float32(lo) if lo == hi else (np.float32(lo) + np.float32(hi)) / np.float32(2)
+    return out
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
