@@ -228,9 +228,13 @@ def rectangle_response(gx: np.ndarray, gy: np.ndarray, w: float, h: float) -> np
     vx = cv2.boxFilter(gx, -1, (1, int(0.8 * hi)), normalize=True, borderType=cv2.BORDER_CONSTANT)
     hy = cv2.boxFilter(gy, -1, (int(0.8 * wi), 1), normalize=True, borderType=cv2.BORDER_CONSTANT)
     # weakest side counts most: a card needs all four edges
-    sides = np.stack([shift(vx, -wi // 2, 0), shift(vx, wi // 2, 0), shift(hy, 0, -hi // 2), shift(hy, 0, hi // 2)])
-    sides.sort(axis=0)
-    return sides[0] + sides[1] + 0.5 * (sides[2] + sides[3])
+    a, b, c, d = shift(vx, -wi // 2, 0), shift(vx, wi // 2, 0), shift(hy, 0, -hi // 2), shift(hy, 0, hi // 2)
+    # the four sides sorted per pixel (a sorting network: the same values as sorting them)
+    lo1, hi1, lo2, hi2 = np.minimum(a, b), np.maximum(a, b), np.minimum(c, d), np.maximum(c, d)
+    s0, s3 = np.minimum(lo1, lo2), np.maximum(hi1, hi2)
+    mid1, mid2 = np.maximum(lo1, lo2), np.minimum(hi1, hi2)
+    s1, s2 = np.minimum(mid1, mid2), np.maximum(mid1, mid2)
+    return s0 + s1 + 0.5 * (s2 + s3)
 
 
 def split_blob(img: np.ndarray, blob: Blob, card: tuple[float, float], config: CardsConfig) -> list[np.ndarray]:
@@ -274,31 +278,46 @@ def split_blob(img: np.ndarray, blob: Blob, card: tuple[float, float], config: C
         rnorm = resp / max(float(resp.max()), 1e-6)
         # a lattice of cards anchored near the blob's top-left, pitch = card + a small gap; score = IoU of
         # the occupied cells with the blob (outer outline) + a little of the card-outline edge response
-        for gap in np.linspace(0.0, 0.06 * min(cw, ch), 13):
+        ox = np.arange(-int(0.12 * cw), int(0.12 * cw) + 1)
+        oy = np.arange(-int(0.12 * ch), int(0.12 * ch) + 1)
+        lattices = []   # (gap's place, pitch x, pitch y, columns, rows), each gap tried
+        for k, gap in enumerate(np.linspace(0.0, 0.06 * min(cw, ch), 13)):
             px_, py_ = cw + gap, ch + gap
             nx = int((xmax - xmin) / px_ + 0.7)
             ny = int((ymax - ymin) / py_ + 0.7)
-            if nx < 1 or ny < 1:
-                continue
-            ox = np.arange(-int(0.12 * cw), int(0.12 * cw) + 1)
-            oy = np.arange(-int(0.12 * ch), int(0.12 * ch) + 1)
-            # anchored at each of the blob's corners (a hand or a shadow may extend one side)
+            if nx >= 1 and ny >= 1:
+                lattices.append((k, px_, py_, nx, ny))
+        scored: dict[int, tuple] = {}
+        for nx, ny in sorted({(l[3], l[4]) for l in lattices}):
+            # every gap with this many columns and rows, anchored at each of the blob's corners (a hand or a
+            # shadow may extend one side), scored in one pass: score[gap, ax, ay, offset y, offset x]
+            group = [l for l in lattices if (l[3], l[4]) == (nx, ny)]
+            pxs = np.array([l[1] for l in group])[:, None, None, None]
+            pys = np.array([l[2] for l in group])[:, None, None, None]
+            xf = np.array([[xmin + cw / 2, xmax - cw / 2 - (nx - 1) * l[1]] for l in group])[:, :, None, None]
+            yf = np.array([[ymin + ch / 2, ymax - ch / 2 - (ny - 1) * l[2]] for l in group])[:, :, None, None]
+            X = np.clip((xf + ox[None, None, :, None] + np.arange(nx)[None, None, None, :] * pxs).round().astype(int),
+                        0, nw - 1)                                                   # [G, ax, OX, nx]
+            Y = np.clip((yf + oy[None, None, :, None] + np.arange(ny)[None, None, None, :] * pys).round().astype(int),
+                        0, nh - 1)                                                   # [G, ay, OY, ny]
+            at = (Y[:, None, :, :, None, :, None], X[:, :, None, None, :, None, :])
+            o = occ[at]                                                  # [G, ax, ay, OY, OX, ny, nx]
+            on = o >= config.split_min_occupancy
+            inter = (o * on).sum(axis=(5, 6)) * cw * ch
+            union = blob_area + ((1 - o) * on).sum(axis=(5, 6)) * cw * ch
+            e = (rnorm[at] * on).sum(axis=(5, 6)) / np.maximum(on.sum(axis=(5, 6)), 1)
+            score = inter / union + 0.1 * e
+            for i, l in enumerate(group):
+                scored[l[0]] = (score[i], X[i], Y[i], l[1], l[2])
+        for k in sorted(scored):   # the gaps in order, each anchor in order: the first best is kept
+            score, X, Y, px_, py_ = scored[k]
             for ax in (0, 1):
                 for ay in (0, 1):
-                    x_first = xmin + cw / 2 if ax == 0 else xmax - cw / 2 - (nx - 1) * px_
-                    y_first = ymin + ch / 2 if ay == 0 else ymax - ch / 2 - (ny - 1) * py_
-                    X = np.clip((x_first + ox[:, None] + np.arange(nx)[None, :] * px_).round().astype(int), 0, nw - 1)
-                    Y = np.clip((y_first + oy[:, None] + np.arange(ny)[None, :] * py_).round().astype(int), 0, nh - 1)
-                    o = occ[Y[:, None, :, None], X[None, :, None, :]]               # [OY, OX, ny, nx]
-                    on = o >= config.split_min_occupancy
-                    inter = (o * on).sum(axis=(2, 3)) * cw * ch
-                    union = blob_area + ((1 - o) * on).sum(axis=(2, 3)) * cw * ch
-                    e = (rnorm[Y[:, None, :, None], X[None, :, None, :]] * on).sum(axis=(2, 3)) / np.maximum(on.sum(axis=(2, 3)), 1)
-                    score = inter / union + 0.1 * e
-                    iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
-                    sc = float(score[iy, ix])
+                    s_ = score[ax, ay]
+                    iy, ix = np.unravel_index(int(np.argmax(s_)), s_.shape)
+                    sc = float(s_[iy, ix])
                     if best is None or sc > best[0]:
-                        best = (sc, cw, ch, resp, X[ix], Y[iy], px_, py_)
+                        best = (sc, cw, ch, resp, X[ax][ix], Y[ay][iy], px_, py_)
     if best is None or best[0] <= 0:
         return []
     _, cw, ch, resp, Xs, Ys, px_, py_ = best
