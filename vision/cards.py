@@ -84,8 +84,8 @@ SMALL_CHANGE = 1.0
 #: being identified again when the changed boxes cover at most this fraction of its area and the read of the
 #: window finds its outline again within ``SAME_PLACE`` x its short side of every corner (a card played beside
 #: it changes the table around it, not the card; a card swapped in place changes all of it).
-EDGE_COVER = 0.3
-SAME_PLACE = 0.08
+EDGE_COVER = 0.4
+SAME_PLACE = 0.2
 
 #: The note of a read whose cards match the deck far better flipped left-right than as the mirror setting
 #: reads them (a selfie webcam, or the setting decided for another camera).
