@@ -217,6 +217,10 @@ class MainLoop:
         self.display: np.ndarray | None = None
         self.read_requested = False
         """A view asked to read the table now (``read_now``): the next frame is read as a still one."""
+        self.read_by_player = False
+        """The frame the mode is given now is read because a view asked (``read_now``), not because the table
+        became still: the mode reads it whole and the stillness detector counts later changes from it."""
+        self._light_held = False  # the camera's exposure and white balance are held (the table is still)
         self._stop = False
         self._watch = CameraWatch(source, camera_health, reconnect_s=reconnect_s, clock=clock)
         self._published_at = float("-inf")
@@ -377,6 +381,8 @@ class MainLoop:
     def _process(self, frame: Frame, changed: bool) -> bool:
         """A new frame: stillness, the mode's read of a still table, the live picture; publish."""
         self.stillness.update(frame.image, frame.timestamp)
+        self._hold_light(self.stillness.state)
+        self.read_by_player = self.read_requested
         asked, self.read_requested = self.stillness.became_still or self.read_requested, False
         if self.mode.on_frame(frame, asked):
             self.advance()
@@ -393,6 +399,14 @@ class MainLoop:
         elif self.screen is not None and now - self._rendered_at >= self.live_render_s:
             self._render(self.hub.snapshot())
         return True
+
+    def _hold_light(self, state: MotionState) -> None:
+        """Hold the camera's exposure and white balance while the table is still, let them go when it moves
+        (``CameraSource.hold_light``, on the camera's thread): a still table's light never changes on its own."""
+        hold = state is MotionState.STILL
+        if hold is not self._light_held and state is not MotionState.SETTLING:
+            self._light_held = hold
+            self._watch.control(self.source.hold_light, hold)
 
     def _storage_tick(self) -> bool:
         """The storage probe and free-space check (a secret made while writing failed is written once it works);
@@ -676,18 +690,22 @@ class MainLoop:
         players = [{**p, "claimed": p.get("name") in claims} for p in game.get("players") or []]
         return {**game, "players": players}
 
-    def publish(self) -> None:
+    def publish(self, picture: bool = True) -> None:
         """Publish the current view and picture (JPEG for the phone) and redraw the touchscreen.
 
         The picture is the annotated frame of the latest read while the dice lie still, the
-        live frame while they move.
+        live frame while they move. ``picture`` False: the view only, at once (the picture the phones have stays, the
+        touchscreen is redrawn by the publish that follows): a new roll reaches the phones before its picture is
+        drawn and encoded.
         """
         jpeg = None
-        if self.display is not None:
+        if picture and self.display is not None:
             ok, buf = cv2.imencode(".jpg", self.display, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             jpeg = buf.tobytes() if ok else None
         snapshot = self.hub.publish(self.view(), jpeg)
         self._published_at = self.clock()
+        if not picture:
+            return
         self._render(snapshot)
         self._announce(snapshot.view.get("game") or {})
         if self.on_change is not None:

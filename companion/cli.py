@@ -15,7 +15,7 @@
     companion read IMAGE... --cards DECK [--json] every card or tile: id, corners, mm, row/col, cell, zone
                                                   (a hex deck: every sector hex under "hexes", "cards" empty)
     companion print-mat PATH                      the A4 calibration sheet (PNG or PDF)
-    companion calibrate [--source S] [--lens IMAGE...] [--out FILE]   the table (and lens) calibration
+    companion calibrate [--source S] [--lens IMAGE...] [--out FILE] [--deck DECK]   the table (and lens) calibration
     companion score GAME FILE [--json]            score an end-of-game position (the games with a score input)
     companion check GAME FILE [--json]            check a position for misplays (the games that check positions)
 
@@ -236,6 +236,9 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
                      help="four separate corner markers (ids 0-3 clockwise from top-left) around a W x H mm play area, "
                           "each M mm (default 50), instead of the A4 sheet")
     cal.add_argument("--out", type=Path, metavar="FILE", help="where to save it (default: calibration.json in the user's data directory)")
+    cal.add_argument("--deck", metavar="DECK",
+                     help="an enrolled deck with some of its cards in view: decide once whether this camera mirrors them "
+                          "and keep it with the calibration")
 
     mat = sub.add_parser("print-mat", help="write the A4 calibration sheet with its ArUco markers (PNG or PDF)")
     mat.add_argument("path", type=Path, metavar="PATH", help="output file, .png or .pdf")
@@ -338,7 +341,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "print-mat":
         return calibrate.cmd_print_mat(args.path)
     if args.command == "calibrate":
-        return calibrate.cmd_calibrate(args.source, args.lens or [], args.out, args.corners)
+        return calibrate.cmd_calibrate(args.source, args.lens or [], args.out, args.corners, args.deck)
     if args.command == "export":
         return export.cmd_export(args)
     if args.command == "sessions":

@@ -86,7 +86,7 @@ def test_demo_reads_every_photo_and_records_it(tmp_path):
     assert [Path(e.payload["image"]).name for e in reads] == [p.name for p in PHOTOS]
     assert all(len(e.payload["values"]) >= 1 for e in reads)
 
-    # Running again resumes the same session: the same photos are the same rolls, not new ones.
+    # Running again resumes the same session: the photos it recorded are not recorded again (issue 16, issue 17).
     result = run_cli("demo", "--once", "--fast", "--db", str(db), "--no-gpio", "--no-web", "--hold", "1.5", str(PHOTOS[0].parent))
     assert result.returncode == 0, result.stderr
     assert "already recorded in this session" in result.stderr
@@ -118,7 +118,8 @@ def test_a_looping_demo_records_each_photo_once_and_a_replaced_photo_again(tmp_p
     assert run_cli(*args).returncode == 0
     assert read_images(db) == [p.name for p in PHOTOS[:2]]
     time.sleep(0.05)
-    os.utime(folder / PHOTOS[1].name)  # the second photo replaced by another (a newer file) after it was recorded
+    # the second photo replaced by another roll (a newer file: here a third photo's dice) after it was recorded
+    (folder / PHOTOS[1].name).write_bytes(PHOTOS[2].read_bytes())
     assert run_cli(*args).returncode == 0
     assert read_images(db) == [p.name for p in (PHOTOS[0], PHOTOS[1], PHOTOS[1])]
 

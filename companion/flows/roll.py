@@ -106,6 +106,7 @@ class RollCamera(TableauCamera):
         """
         stage = view["stage"]
         out = []
+        warn = too_many_dice(dice)
         for p in view["players"]:
             if stage in ("roll", "assign") and p["selected"]:
                 continue
@@ -119,7 +120,7 @@ class RollCamera(TableauCamera):
             unread = sum(1 for d in seen if d.get("face") is None)
             extra = "".join([f", Wild {wild}" if wild else "", f", {unread} unreadable" if unread else ""])
             read = {"image": image, "dice": seen, "workers": counts, "proposed": phase, "corrected": False}
-            out.append(Proposal(p["name"], f"{p['name']} selected {PHASE_NAMES[phase]}? (dice: {workers}{extra})",
+            out.append(Proposal(p["name"], f"{p['name']} selected {PHASE_NAMES[phase]}? (dice: {workers}{extra}){warn}",
                                 "phase_selected", {"phase": phase, "read": read}, tuple(PHASES), "phase", phase))
         return out
 
@@ -150,6 +151,7 @@ class RollCamera(TableauCamera):
         colour); a die whose colour the reader could not tell is left out and said in the question.
         """
         out = []
+        warn = too_many_dice(dice)
         for p in view["players"]:
             name = p["name"]
             seen = dice.get(name) or []
@@ -166,11 +168,25 @@ class RollCamera(TableauCamera):
                     where += f" (goods {goods.describe()} not counted)"
             if not seen:
                 continue
-            extra = f"; {unread} die of unknown colour left out" if unread else ""
+            extra = (f"; {unread} die of unknown colour left out" if unread else "") + warn
             read = {"image": image, "dice": list(seen), "place": place}
             out.append(Proposal(name, f"{name}: {counted.describe()} {where}?{extra}", "dice_counted",
                                 {place: counted.to_json(), "read": read}))
         return out
+
+
+def too_many_dice(dice: Mapping[str, list[dict[str, Any]]]) -> str:
+    """What a read shows more of than the game has, said to the players ("" when nothing): a read with more dice of a
+    colour than the box holds (Roll for the Galaxy, p.1 Components) has found things that are not dice (a pattern
+    on the cloth, a token), so its questions say so instead of counting them as dice. ``dice``: the read by zone."""
+    seen = colour_counts([d for zone in dice.values() for d in zone])
+    cat = catalogue()
+    over = [(c, n, cat.dice[c].count) for c, n in seen.items() if c in cat.dice and n > cat.dice[c].count]
+    if not over:
+        return ""
+    said = ", ".join(_("{seen} {colour} dice (the game has {has})").format(seen=n, colour=c, has=has)
+                     for c, n, has in over)
+    return " " + _("The camera sees {said}: some are not dice; check the table before you confirm.").format(said=said)
 
 
 PHASE_NAMES = {"explore": "Explore", "develop": "Develop", "settle": "Settle", "produce": "Produce", "ship": "Ship",

@@ -201,6 +201,9 @@
     const markers = $("markers");
     markers.hidden = !camera.markers;
     markers.textContent = camera.markers ? camera.markers.message : "";
+    const notes = $("reader-notes");
+    notes.replaceChildren(...(camera.reader_notes || []).map((text) => el("li", "", text)));
+    notes.hidden = !(camera.reader_notes || []).length;
     const misplays = $("misplays");
     misplays.replaceChildren();
     for (const m of camera.misplays || []) {
