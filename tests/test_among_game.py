@@ -14,6 +14,7 @@ from rules.among_the_stars import AMONG_GAME
 from rules.among_the_stars.game import (
     CARD_DISCARDED,
     CONFLICT_PLAYED,
+    CREDITS_CHANGED,
     LOCATION_BUILT,
     REACTOR_BUILT,
     ROUND_ENDED,
@@ -359,3 +360,28 @@ def test_build_order_stays_exact_after_a_removal():
     errors = [f for f in r.findings if f.severity is Severity.ERROR]
     assert len(errors) == 2 and all("Council Room" in f.where or "Council Room" in f.what for f in errors)
     assert pl(r.state, "A").station.at((-2, 0)) is not None and not [f for f in r.findings if f.seq == seq]
+
+
+# -- credits and VP adjusted below zero ------------------------------------------------------------
+def test_credits_adjusted_below_zero_is_a_warning_naming_the_amount():
+    # Among digest §3: 10 credits at the start of year 1; -30 cannot be paid (§4).
+    log = Log()
+    log.add(CREDITS_CHANGED, "A", delta=-30, reason="test")
+    r = run(log, players=("A", "B"))
+    assert r.state.player("A").credits == 0
+    hits = [f for f in r.findings if f.severity is Severity.WARNING and "30" in f.what]
+    assert hits and hits[0].where == "A" and "10 credits" in hits[0].what and "rulebook 4 'The three actions'" in hits[0].rule
+    ok = Log()
+    ok.add(CREDITS_CHANGED, "A", delta=-10, reason="test")
+    assert not run(ok, players=("A", "B")).findings
+
+
+def test_vp_adjusted_below_zero_is_shown_and_stops_at_zero():
+    # Among digest §5.6: no score drops below 0; a larger loss stops at 0.
+    log = Log()
+    log.add(VP_CHANGED, "A", delta=4, reason="test")
+    log.add(VP_CHANGED, "A", delta=-30, reason="test")
+    r = run(log, players=("A", "B"))
+    assert r.state.player("A").vp == 0
+    hits = [f for f in r.findings if "30" in f.what and "stops at 0" in f.what]
+    assert hits and "26" in hits[0].what and "rulebook 5 'Round end'" in hits[0].rule
