@@ -9,7 +9,6 @@ import pytest
 from companion.app import MainLoop
 from companion.camera import CameraFlow
 from companion.flows import FLOWS
-from companion.session import SessionStore
 from companion.setup_flow import TableSetup
 from companion.web import create_app, serve
 from device import FakeCamera
@@ -19,12 +18,6 @@ from tests.test_phone_browser import TIMEOUT_MS, browser, join_url  # noqa: F401
 from vision.motion import StillnessDetector
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "box.sqlite3") as s:
-        yield s
 
 
 def page_for(browser, url):  # noqa: F811

@@ -22,7 +22,6 @@ from companion.commands.files import load_dice_reader
 from companion.flow import GameFlow, parse_players
 from companion.flows import FLOWS
 from companion.flows.eclipse_camera import ECLIPSE_DICE
-from companion.session import SessionStore
 from device import Frame
 from tests.test_camera_flow import run_on_touchscreen
 from vision.hexes import build_hex_deck_from_images
@@ -40,12 +39,6 @@ GC, HOME = ("001", (0, 0), 0), ("221", (0, -2), 0)
 @pytest.fixture(scope="module")
 def hex_deck():
     return build_hex_deck_from_images(hex_reference_images(SECTORS), kind="scan")
-
-
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "eclipse-camera.sqlite3") as s:
-        yield s
 
 
 def eclipse(store) -> GameFlow:

@@ -16,16 +16,9 @@ from companion.errors import BadEntry
 from companion.flow import GameFlow, parse_players
 from companion.flow_spec import parse_form
 from companion.flows import FLOWS
-from companion.session import SessionStore
 from tests.test_flow import shoot
 
 ECLIPSE = FLOWS["eclipse"]
-
-
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "eclipse.sqlite3") as s:
-        yield s
 
 
 def start(store, players: str = "Ann,Bob", **options) -> GameFlow:

@@ -8,15 +8,14 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pytest
 
 from companion.actions import Action
 from companion.app import MainLoop
 from companion.box_settings import BoxSettings
 from companion.camera import CameraFlow
+from companion.flows import FLOWS
 from companion.hub import StateHub
 from companion.library import Library
-from companion.flows import FLOWS
 from companion.modes import ModeName
 from companion.session import SessionStore
 from device import FakeCamera
@@ -32,12 +31,6 @@ class FakeReader:
         from vision import DiceRead
 
         return DiceRead(width=image.shape[1], height=image.shape[0], dice=())
-
-
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "box.sqlite3") as s:
-        yield s
 
 
 def library(store, tmp_path, **kw) -> Library:

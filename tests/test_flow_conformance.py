@@ -59,7 +59,8 @@ FRAME = (320, 240)  # px: the frames the setup step makes its zones for
 
 
 @pytest.fixture
-def store(tmp_path):
+def registry_store(tmp_path):
+    """A SessionStore that also knows the scratch game (``games=REGISTRY``), unlike conftest's ``store``."""
     with SessionStore(tmp_path / "flows.sqlite3", games=REGISTRY) as s:
         yield s
 
@@ -120,7 +121,7 @@ def test_every_offered_option_is_a_flag_with_its_help_that_the_flow_takes(name):
     for option in spec.options:
         flag = flags[option.name]
         assert flag.flag in helps, f"{name} {option.name}: no {flag.flag} flag"
-        assert f"with --game " in helps[flag.flag] and name in helps[flag.flag].split(":")[0]
+        assert "with --game " in helps[flag.flag] and name in helps[flag.flag].split(":")[0]
         assert option.help.replace("%", "%%") in helps[flag.flag]
         players = _players_for(option, spec.info)
         value = _sample_value(option, players)
@@ -159,10 +160,10 @@ def test_every_registered_game_declares_options_one_flag_can_carry():
 
 
 @pytest.mark.parametrize("name", FLOW_REGISTRY)
-def test_the_setup_step_at_the_player_limits(store, name):
+def test_the_setup_step_at_the_player_limits(registry_store, name):
     spec = FLOW_REGISTRY[name]
     low, high = spec.info.players
-    setup = TableSetup(store, spec, resume=False)
+    setup = TableSetup(registry_store, spec, resume=False)
     assert setup.view()["colours"] == list(spec.info.colours)
     assert (setup.view()["min_players"], setup.view()["max_players"]) == (low, high)
     for k in range(high):
@@ -175,7 +176,7 @@ def test_the_setup_step_at_the_player_limits(store, name):
     assert _json(view) == view and view["next"]["enabled"] is True
     flow = setup.start(FRAME)
     assert flow.names == list(NAMES[:high]) and _json(flow.view()) == flow.view()
-    fewer = TableSetup(store, spec, resume=False)
+    fewer = TableSetup(registry_store, spec, resume=False)
     for k in range(low - 1):
         fewer.add_player(NAMES[k])
     assert fewer.why_not().startswith("add players") and fewer.view()["can_start"] is False
@@ -289,10 +290,10 @@ def _check_exports(flow: GameFlow, steps: int) -> None:
 
 
 @pytest.mark.parametrize("name, path", ALL_PLAYTHROUGHS)
-def test_golden_playthrough_through_the_flow(store, name, path):
+def test_golden_playthrough_through_the_flow(registry_store, name, path):
     spec, game = FLOW_REGISTRY[name], REGISTRY[name]
     play = load(path)
-    session = store.start(name, play.settings)
+    session = registry_store.start(name, play.settings)
     flow = GameFlow(session, spec)
     assert flow.names == list(game.players(game.initial_state(play.settings)))
     _check_view(flow, game, session.replay().state, f"{path.name} before the first event")

@@ -24,12 +24,6 @@ from vision.table import Zones
 W, H = 320, 240
 
 
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "box.sqlite3") as s:
-        yield s
-
-
 def test_players_colours_and_limits(store):
     setup = TableSetup(store, FLOWS["race"])
     assert setup.why_not() == "add players: Race for the Galaxy needs 2-4"
