@@ -271,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     sizes = [tuple(int(v) for v in s.lower().split("x")) for s in args.sizes.split(",") if s.strip()]
     work = Path(tempfile.mkdtemp(prefix="full_table_"))
-    print(f"threads: OpenCV {cv2.getNumThreads()}, inference {args.runtime} {args.threads}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"threads: OpenCV {cv2.getNumThreads()}, inference {args.runtime} {args.threads}; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     try:
         t0 = time.perf_counter()
         gr = GameReaders(work, InferenceConfig(args.runtime, args.threads))

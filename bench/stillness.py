@@ -30,7 +30,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -119,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
             tot["delays"] += r["delays"]
         d = sorted(tot["delays"])
         p95 = d[min(len(d) - 1, int(round(0.95 * (len(d) - 1))))] if d else float("nan")
-        print(f"  {name:19s} (still {cfg.still_seconds:g} s / {getattr(cfg, 'still_frames', 1)} frames): reads {tot['reads']}, "
+        print(f"  {name:19s} (still {cfg.still_seconds:g} s / {getattr(cfg, 'still_frames', 1)} frames): "
+              f"reads {tot['reads']}, "
               f"false reads {tot['false']}, missed settles {tot['missed']}, reads of an unchanged layout "
               f"{tot['unchanged']}; rest -> read median {statistics.median(d) if d else float('nan'):.0f} ms, "
               f"p95 {p95:.0f} ms")

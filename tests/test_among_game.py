@@ -63,8 +63,12 @@ def test_rulebook_example_holographic_display_area():
     # Round 1 Turret: 1 credit, 1 cube from the MR, 2 VP. Round 2 Transportation Platform: 1 credit, 1 + 1 VP.
     # Round 3 Holographic Display Area: 2 credits, 1 cube from the MR (distance 2), 2 + 2 = 4 VP.
     log = Log()
-    log.build("Szandra", "Turret", (1, 0), [((0, 0), 1)]); log.discard("Bob"); log.end_round()
-    log.build("Szandra", "Transportation Platform", (0, 1)); log.discard("Bob"); log.end_round()
+    log.build("Szandra", "Turret", (1, 0), [((0, 0), 1)])
+    log.discard("Bob")
+    log.end_round()
+    log.build("Szandra", "Transportation Platform", (0, 1))
+    log.discard("Bob")
+    log.end_round()
     seq = log.build("Szandra", "Holographic Display Area", (1, 1), [((0, 0), 1)])
     r = run(log)
     s = pl(r.state, "Szandra")
@@ -110,9 +114,15 @@ def test_illegal_build_is_reported_with_card_cell_and_rule_then_removed_at_year_
     # (rulebook 5). VP: 3 + 3 + 1 = 7 during the year; the removed copy earned 3 -> 4. Credits 10 - 3 - 3 - 1
     # + 3 x 3 discards = 12.
     log = Log()
-    log.build("A", "Council Room", (1, 0)); log.discard("B"); log.end_round()
-    seq = log.build("A", "Council Room", (2, 0)); log.discard("B"); log.end_round()
-    log.build("A", "Crew Quarters", (3, 0)); log.discard("B"); log.end_round()
+    log.build("A", "Council Room", (1, 0))
+    log.discard("B")
+    log.end_round()
+    seq = log.build("A", "Council Room", (2, 0))
+    log.discard("B")
+    log.end_round()
+    log.build("A", "Crew Quarters", (3, 0))
+    log.discard("B")
+    log.end_round()
     for _ in range(3):
         log.discard("A", "B")
         log.end_round()
@@ -132,8 +142,12 @@ def test_year_end_correction_vp_never_below_zero():
     # Two Council Rooms: 3 + 3 = 6 VP; a player correction of -5 leaves 1. At the year's end the illegal copy
     # costs the 3 it earned: 1 - 3 stops at 0 (rulebook FAQ: no score below 0).
     log = Log()
-    log.build("A", "Council Room", (1, 0)); log.discard("B"); log.end_round()
-    log.build("A", "Council Room", (0, 1)); log.discard("B"); log.end_round()
+    log.build("A", "Council Room", (1, 0))
+    log.discard("B")
+    log.end_round()
+    log.build("A", "Council Room", (0, 1))
+    log.discard("B")
+    log.end_round()
     log.add(VP_CHANGED, "A", delta=-5, reason="test")
     for _ in range(4):
         log.discard("A", "B")
@@ -161,7 +175,10 @@ def test_market_place_takes_credits_after_the_round_in_score_order():
 def test_school_of_alien_cultures_pay_or_lose():
     # FAQ School of Alien Cultures: payers give 1 credit, the others lose 2 VP (never below 0); +2 VP per payer.
     log = Log()
-    log.build("A", "Crew Quarters", (1, 0)); log.build("Bob", "Crew Quarters", (1, 0)); log.discard("Cy"); log.end_round()
+    log.build("A", "Crew Quarters", (1, 0))
+    log.build("Bob", "Crew Quarters", (1, 0))
+    log.discard("Cy")
+    log.end_round()
     log.build("A", "School of Alien Cultures", (0, 1), paid={"Bob": True, "Cy": False})
     log.discard("Bob", "Cy")
     log.end_round()
@@ -179,9 +196,15 @@ def test_dispute_in_aggressive_mode():
     for _ in range(6):
         log.discard("A", "B")
         log.end_round()
-    log.build("A", "Pilot Training Area", (1, 0)); log.build("B", "Crew Quarters", (1, 0)); log.end_round()
-    log.build("A", "Pilot Training Area", (2, 0)); log.discard("B"); log.end_round()
-    log.add(CONFLICT_PLAYED, "A", target="B", counts="red"); log.discard("B"); log.end_round()
+    log.build("A", "Pilot Training Area", (1, 0))
+    log.build("B", "Crew Quarters", (1, 0))
+    log.end_round()
+    log.build("A", "Pilot Training Area", (2, 0))
+    log.discard("B")
+    log.end_round()
+    log.add(CONFLICT_PLAYED, "A", target="B", counts="red")
+    log.discard("B")
+    log.end_round()
     r = run(log, players=("A", "B"), aggressive=True)
     # A: PTA 2 (no red neighbour), PTA 2 + 1 (next to red) = 5, + 2 = 7. B: 1 - 2 -> 0.
     assert pl(r.state, "A").vp == 7 and pl(r.state, "B").vp == 0
@@ -304,11 +327,19 @@ def test_shield_generator_galactic_bank_and_business_offices():
     # Card data: Shield Generator +2 VP per extra cube (max +4); Galactic Bank +1 credit each later year;
     # Business Offices parks credits (+1 VP per 2), returned at the end of the year.
     log = Log()
-    log.add(REACTOR_BUILT, "A", cell=[0, 1]); log.discard("B"); log.end_round()           # 10 - 1 = 9
+    log.add(REACTOR_BUILT, "A", cell=[0, 1])
+    log.discard("B")
+    log.end_round()           # 10 - 1 = 9
     # 3 cubes for a 1-energy card: MR 2 + Power Reactor (0,1) 1, at distance 2 -> 4 printed + 2 x 2 = 8 VP
-    log.build("A", "Shield Generator", (1, 0), [((0, 0), 2), ((0, 1), 1)]); log.discard("B"); log.end_round()  # 6
-    log.build("A", "Galactic Bank", (0, 2), [((0, 1), 1)]); log.discard("B"); log.end_round()  # 3; 4 VP
-    log.build("A", "Business Offices", (-1, 0), escrow=2); log.discard("B"); log.end_round()   # 3 - 1 - 2 = 0; 1 + 1 VP
+    log.build("A", "Shield Generator", (1, 0), [((0, 0), 2), ((0, 1), 1)])
+    log.discard("B")
+    log.end_round()  # 6
+    log.build("A", "Galactic Bank", (0, 2), [((0, 1), 1)])
+    log.discard("B")
+    log.end_round()  # 3; 4 VP
+    log.build("A", "Business Offices", (-1, 0), escrow=2)
+    log.discard("B")
+    log.end_round()   # 3 - 1 - 2 = 0; 1 + 1 VP
     for _ in range(2):
         log.discard("A", "B")
         log.end_round()
@@ -345,9 +376,15 @@ def test_build_order_stays_exact_after_a_removal():
     # removed at the year's end (no split). In year 2 a Crew Quarters at (-2, 0) touches only the year-1
     # Crew Quarters: legal, and must not be mistaken for a card built before its neighbour.
     log = Log()
-    log.build("A", "Council Room", (1, 0)); log.discard("B"); log.end_round()
-    log.build("A", "Council Room", (0, 1)); log.discard("B"); log.end_round()
-    log.build("A", "Crew Quarters", (-1, 0)); log.discard("B"); log.end_round()
+    log.build("A", "Council Room", (1, 0))
+    log.discard("B")
+    log.end_round()
+    log.build("A", "Council Room", (0, 1))
+    log.discard("B")
+    log.end_round()
+    log.build("A", "Crew Quarters", (-1, 0))
+    log.discard("B")
+    log.end_round()
     for _ in range(3):
         log.discard("A", "B")
         log.end_round()
@@ -370,7 +407,8 @@ def test_credits_adjusted_below_zero_is_a_warning_naming_the_amount():
     r = run(log, players=("A", "B"))
     assert r.state.player("A").credits == 0
     hits = [f for f in r.findings if f.severity is Severity.WARNING and "30" in f.what]
-    assert hits and hits[0].where == "A" and "10 credits" in hits[0].what and "rulebook 4 'The three actions'" in hits[0].rule
+    assert hits and hits[0].where == "A" and "10 credits" in hits[0].what
+    assert "rulebook 4 'The three actions'" in hits[0].rule
     ok = Log()
     ok.add(CREDITS_CHANGED, "A", delta=-10, reason="test")
     assert not run(ok, players=("A", "B")).findings

@@ -107,7 +107,8 @@ def test_fighter_launch_bay_within_distance_three():
 
 def test_solar_panels_must_touch_a_reactor():
     s = st(("Crew Quarters", (1, 0), 1))
-    assert rules_of(check_placement(s, card("Solar Panels"), (2, 0), credits=10)) == [("solar_panels", "Solar Panels", (2, 0))]
+    assert rules_of(check_placement(s, card("Solar Panels"), (2, 0),
+                                    credits=10)) == [("solar_panels", "Solar Panels", (2, 0))]
     assert check_placement(s, card("Solar Panels"), (0, 1), credits=10) == []  # beside the Main Reactor
 
 
@@ -129,7 +130,8 @@ def test_credit_cost_that_cannot_be_paid():
 def test_legal_station_has_no_findings():
     # Year 1: Turret (1 credit, 1 cube from the MR), Transportation Platform (1), Holographic Display Area
     # (2 credits, 1 cube): MR 2 - 2 = 0 cubes; 4 credits of 10 + discards.
-    s = st(("Turret", (1, 0), 1), ("Transportation Platform", (0, 1), 1), ("Holographic Display Area", (1, 1), 1), mr_cubes=0)
+    s = st(("Turret", (1, 0), 1), ("Transportation Platform", (0, 1), 1), ("Holographic Display Area", (1, 1), 1),
+           mr_cubes=0)
     assert check_station(s, credits=6) == []
 
 

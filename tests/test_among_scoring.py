@@ -49,7 +49,8 @@ def gyorgy_station():
         {"card": "Main Reactor", "cell": [0, 0], "cubes": 0},
         row("Power Reactor", (0, 1), 1, cubes=0), row("Power Reactor", (0, -1), 1, cubes=0),
         row("Shield Generator", (1, 0), 1), row("Heavy Ion Cannon", (1, 1), 1),
-        row("Power Reactor", (-1, 0), 2, cubes=1), row("Heavy Ion Cannon", (1, -1), 2), row("Alliance Fleet Base", (-1, 1), 2),
+        row("Power Reactor", (-1, 0), 2, cubes=1), row("Heavy Ion Cannon", (1, -1), 2),
+        row("Alliance Fleet Base", (-1, 1), 2),
         row("Command Centre", (-1, -1), 3), row("Pilot Training Area", (2, 0), 3), row("Opera House", (2, 1), 3),
         row("Pilot Training Area", (2, -1), 3),
         row("Crew Quarters", (-2, 0), 4), row("Docking Bay", (-2, -1), 4), row("Transportation Platform", (-2, 1), 4),
@@ -80,7 +81,8 @@ def test_rulebook_example_63_to_79():
     # most credits tied 5-5 with another player: nobody scores it. 63 + 7 + 3 + 1 + 5 = 79 (+16 in all).
     g = by_name(final_scores(rulebook_example()))["György"]
     lines = {line.category: line.vp for line in g.lines}
-    assert lines == {"VP track": 63, "objectives": 5, "end-game abilities": 7, "race": 0, "empty reactors": 3, "credits": 1}
+    assert lines == {"VP track": 63, "objectives": 5, "end-game abilities": 7, "race": 0, "empty reactors": 3,
+                     "credits": 1}
     assert g.total == 79
     assert g.tiebreak == (11, 5)  # 6 red + 4 blue + Opera House = 11 locations without reactors; 5 credits
     checked = AMONG_GAME.check(rulebook_example())
@@ -90,17 +92,21 @@ def test_rulebook_example_63_to_79():
 def test_objective_tied_for_best_scores_for_nobody():
     # Rulebook 6: only one player scores an objective; a tie for best gives it to nobody.
     data = {"objectives": ["First Line of Defense"], "players": [
-        player("A", 0, 0, chain("Turret", 2)), player("B", 0, 0, chain("Pilot Training Area", 2)), player("C", 0, 0, chain("Turret", 1))]}
-    assert {b.player: {l.category: l.vp for l in b.lines}["objectives"] for b in final_scores(data)} == {"A": 0, "B": 0, "C": 0}
+        player("A", 0, 0, chain("Turret", 2)), player("B", 0, 0, chain("Pilot Training Area", 2)),
+        player("C", 0, 0, chain("Turret", 1))]}
+    assert {b.player: {l.category: l.vp for l in b.lines}["objectives"] for b in final_scores(data)} == {"A": 0, "B": 0,
+                                                                                                         "C": 0}
     data["players"][1] = player("B", 0, 0, chain("Pilot Training Area", 3))
-    assert {b.player: {l.category: l.vp for l in b.lines}["objectives"] for b in final_scores(data)} == {"A": 0, "B": 5, "C": 0}
+    assert {b.player: {l.category: l.vp for l in b.lines}["objectives"] for b in final_scores(data)} == {"A": 0, "B": 5,
+                                                                                                         "C": 0}
 
 
 def test_marvels_in_space_scores_twice_the_lead_and_ignores_reactors():
     # Objective data: 2 x (your count - next best), Power Reactors not counted.
     # A: 4 locations (+ 2 Power Reactors, not counted); B: 2 locations -> A scores 2 x (4 - 2) = 4.
     a = chain("Crew Quarters", 4) + [row("Power Reactor", (0, 1), cubes=2), row("Power Reactor", (0, 2), cubes=2)]
-    data = {"objectives": ["Marvels in Space"], "players": [player("A", 0, 0, a), player("B", 0, 0, chain("Crew Quarters", 2))]}
+    data = {"objectives": ["Marvels in Space"],
+            "players": [player("A", 0, 0, a), player("B", 0, 0, chain("Crew Quarters", 2))]}
     got = by_name(final_scores(data))
     assert {l.category: l.vp for l in got["A"].lines}["objectives"] == 4
     assert {l.category: l.vp for l in got["B"].lines}["objectives"] == 0
@@ -131,9 +137,11 @@ def test_tie_break_locations_then_credits_then_shared():
     res = scores_json(final_scores({"players": [player("A", 20, 2, a), player("B", 20, 2, b)]}))
     assert [p["total"] for p in res["players"]] == [20, 20]
     assert res["winners"] == ["A"]  # 3 locations beat 2
-    res = scores_json(final_scores({"players": [player("A", 20, 2, chain("Crew Quarters", 2)), player("B", 20, 1, chain("Docking Bay", 2))]}))
+    res = scores_json(final_scores({"players": [player("A", 20, 2, chain("Crew Quarters", 2)),
+                                                player("B", 20, 1, chain("Docking Bay", 2))]}))
     assert res["winners"] == ["A"]  # 2 locations each; 2 credits beat 1
-    res = scores_json(final_scores({"players": [player("A", 20, 2, chain("Crew Quarters", 2)), player("B", 20, 2, chain("Docking Bay", 2))]}))
+    res = scores_json(final_scores({"players": [player("A", 20, 2, chain("Crew Quarters", 2)),
+                                                player("B", 20, 2, chain("Docking Bay", 2))]}))
     assert res["winners"] == ["A", "B"]
 
 
@@ -161,7 +169,8 @@ def test_qualeen_secret_objective_scores_even_when_tied():
 def test_end_game_abilities_of_other_stations():
     # Council Room: +1 per other station without one. Alliance Headquarters: +1 per other station with more red.
     a = [MR, row("Council Room", (1, 0)), row("Alliance Headquarters", (2, 0))]
-    data = {"players": [player("A", 0, 0, a), player("B", 0, 0, chain("Turret", 2)), player("C", 0, 0, [MR, row("Council Room", (1, 0))])]}
+    data = {"players": [player("A", 0, 0, a), player("B", 0, 0, chain("Turret", 2)),
+                        player("C", 0, 0, [MR, row("Council Room", (1, 0))])]}
     got = by_name(final_scores(data))
     # Council Room: B has none, C has one -> +1. Alliance HQ: B has 2 red > 0, C has 0 -> +1. Total 2.
     assert {l.category: l.vp for l in got["A"].lines}["end-game abilities"] == 2
@@ -173,8 +182,10 @@ def test_end_game_abilities_of_other_stations():
 @pytest.mark.parametrize(
     "station, field, words",
     [
-        ([MR, row("Holografic Display", (1, 0))], "players[0].station[1].card", ["unknown card", "Holographic Display Area"]),
-        ([MR, row("Turret", (1, 0)), row("Crew Quarters", (1, 0))], "players[0].station[2].cell", ["already holds", "Turret"]),
+        ([MR, row("Holografic Display", (1, 0))], "players[0].station[1].card",
+         ["unknown card", "Holographic Display Area"]),
+        ([MR, row("Turret", (1, 0)), row("Crew Quarters", (1, 0))], "players[0].station[2].cell",
+         ["already holds", "Turret"]),
         ([row("Turret", (1, 0))], "players[0].station", ["no Main Reactor"]),
         ([MR, row("Turret", (1, "x"))], "players[0].station[1].cell", ["[i, j]"]),
         ([MR, {"card": "Turret", "cell": [1, 0, 2], "year": 1}], "players[0].station[1].cell", ["[i, j]"]),

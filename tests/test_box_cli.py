@@ -110,7 +110,8 @@ def test_screenshot_that_fails_mid_run_is_one_log_line_and_the_box_goes_on(tmp_p
 
     monkeypatch.setattr(TouchScreen, "save_png", fail)
     with caplog.at_level(logging.INFO, logger="companion"):
-        code = main(["demo", str(photos), "--db", str(tmp_path / "d.sqlite3"), "--no-web", "--no-gpio", "--once", "--fast",
+        code = main(["demo", str(photos), "--db", str(tmp_path / "d.sqlite3"), "--no-web",
+                     "--no-gpio", "--once", "--fast",
                      "--windowed", "--hold", "1.0", "--screenshot", str(tmp_path / "shot.png")])
     assert code == 0
     failed = [r for r in caplog.records if "cannot save --screenshot" in r.getMessage()]

@@ -179,6 +179,7 @@ def set_deck():
     # are the rectangles around parallelograms): the second look and the light flattening read all but one
     ("webcam_20170529_203823", 11),
 ])
+@pytest.mark.slow
 def test_real_set_board(set_deck, board, at_least):
     """Read a real webcam board: 12 cards in row-major order, at least ``at_least`` identified, and no
     card identified wrongly with confidence >= 0.9 (issue 5 targets)."""

@@ -17,6 +17,7 @@ SET = SHARED / "datasets" / "set_cards_tableau"
 CARD_KEYS = {"id", "corners", "center_mm", "rotation_deg", "row", "col", "cell", "zone", "confidence"}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SET.is_dir(), reason=f"shared SET card photos not found at {SET} (set TABLETOP_SHARED)")
 def test_enroll_set_deck_and_read_a_real_board(tmp_path, capsys):
     deck = tmp_path / "set.npz"

@@ -31,6 +31,7 @@ def test_game_pairs_come_from_the_rules_data():
     assert {c for c, _ in pairs} == {"white", "red", "purple", "blue", "brown", "green", "yellow"}
 
 
+@pytest.mark.slow
 def test_enroll_then_read_json(enrolled, tmp_path, capsys):
     root, faces = enrolled
     profile = tmp_path / "mine.json"
@@ -76,10 +77,14 @@ def _enroll_dir(tmp_path, *names):
 
 
 @pytest.mark.parametrize("names, problem", [
-    (("white-explore", "pink-zap"), "folder pink-zap/ in {root}: unknown colour 'pink'; the dice are white, red, purple, blue, brown, green, yellow"),
-    (("white-zap",), "folder white-zap/ in {root}: unknown face 'zap'; the faces are explore, develop, settle, produce, ship, wild"),
-    (("white-wild",), "folder white-wild/ in {root}: white dice have no wild face (white: explore, develop, settle, produce, ship)"),
-    (("yellow-explore",), "folder yellow-explore/ in {root}: yellow dice have no explore face (yellow: develop, settle, produce, wild)"),
+    (("white-explore", "pink-zap"),
+     "folder pink-zap/ in {root}: unknown colour 'pink'; the dice are white, red, purple, blue, brown, green, yellow"),
+    (("white-zap",),
+     "folder white-zap/ in {root}: unknown face 'zap'; the faces are explore, develop, settle, produce, ship, wild"),
+    (("white-wild",),
+     "folder white-wild/ in {root}: white dice have no wild face (white: explore, develop, settle, produce, ship)"),
+    (("yellow-explore",),
+     "folder yellow-explore/ in {root}: yellow dice have no explore face (yellow: develop, settle, produce, wild)"),
     (("notes",), "folder notes/ in {root}: name it <colour>-<face>, e.g. white-explore"),
 ])
 def test_enroll_refuses_folders_the_dice_do_not_have(tmp_path, capsys, names, problem):
@@ -95,7 +100,8 @@ def test_enroll_names_every_bad_folder_in_one_run(tmp_path, capsys):
     root = _enroll_dir(tmp_path, "white-explore", "pink-zap", "white-wild", "notes")
     assert main(["enroll", "roll-dice", str(root), "--out", str(tmp_path / "p.json")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert [line.split(":")[1].strip() for line in err] == ["folder notes/ in " + str(root), "folder pink-zap/ in " + str(root),
+    assert [line.split(":")[1].strip() for line in err] == ["folder notes/ in " + str(root),
+                                                            "folder pink-zap/ in " + str(root),
                                                              "folder white-wild/ in " + str(root)]
     assert all(line.startswith("companion enroll: ") for line in err)
 

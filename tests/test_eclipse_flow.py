@@ -65,7 +65,8 @@ def test_a_whole_game_through_the_phones_and_next(store, output_dir):
 
     # The combat helper: Ann's Cruiser (Electron Computer +1, one Ion Cannon) fires at Bob's Interceptor (Gauss
     # Shield -1): a die hits on 6 - 1 + 1 = 6 or more. She rolls 6, 5, 2: only the 6 hits, 1 damage (yellow).
-    flow.report("Ann", "blueprint", {"ship": "Cruiser", "computers": 1, "hull": 1, "initiative": 2, "yellow_cannons": 1})
+    flow.report("Ann", "blueprint",
+                {"ship": "Cruiser", "computers": 1, "hull": 1, "initiative": 2, "yellow_cannons": 1})
     flow.report("Bob", "blueprint", {"ship": "Interceptor", "shields": 1, "initiative": 3, "yellow_cannons": 1})
     flow.report("Ann", "volley", {"ship": "Cruiser", "target": "Bob", "target_ship": "Interceptor", "yellow": "652"})
     throw = flow.view()["throws"][0]

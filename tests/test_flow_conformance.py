@@ -46,14 +46,16 @@ FLOW_REGISTRY = {**FLOWS, PIG_FLOW.name: PIG_FLOW}
 
 ALL_PLAYTHROUGHS = [pytest.param(name, path, id=path.stem) for name in FLOW_REGISTRY for path in playthroughs_of(name)]
 
-EXPORT_KEYS = {"format", "version", "game", "title", "bgg_id", "session", "started_at", "ended_at", "finished", "rounds",
+EXPORT_KEYS = {"format", "version", "game", "title", "bgg_id", "session", "started_at", "ended_at", "finished",
+               "rounds",
                "players", "winners", "findings", "events"}
 RESULT_PLAYER_KEYS = {"name", "seat", "colour", "role", "total", "breakdown", "categories", "tiebreak", "winner"}
 BGSTATS_KEYS = {"sourceName", "sourcePlayId", "playDate", "durationMin", "game", "players", "comments"}
 BGSTATS_GAME_KEYS = {"name", "bggId", "sourceGameId", "highestWins", "noPoints", "cooperative"}
 BGSTATS_PLAYER_KEYS = {"name", "score", "winner", "seatOrder", "startPlayer", "role", "color"}
 VIEW_KEYS = {"flow", "game", "title", "round", "round_label", "stage", "turn", "note", "phases", "pool", "pool_label",
-             "columns", "players", "boards", "throws", "last_round", "ending", "over", "next", "forms", "open_forms", "findings",
+             "columns", "players", "boards", "throws", "last_round", "ending", "over", "next", "forms", "open_forms",
+             "findings",
              "result", "export"}
 FRAME = (320, 240)  # px: the frames the setup step makes its zones for
 
@@ -125,7 +127,8 @@ def test_every_offered_option_is_a_flag_with_its_help_that_the_flow_takes(name):
         assert option.help.replace("%", "%%") in helps[flag.flag]
         players = _players_for(option, spec.info)
         value = _sample_value(option, players)
-        argv = ["run", "--game", name, "--players", ",".join(NAMES[:players]), flag.flag] + ([] if value is None else [value])
+        argv = ["run", "--game", name, "--players", ",".join(NAMES[:players]),
+                flag.flag] + ([] if value is None else [value])
         args = parser.parse_args(argv)
         given = given_options(args, spec.info)
         assert set(given) == {option.name}
@@ -234,9 +237,11 @@ def _check_view(flow: GameFlow, game: Any, state: Any, where: str) -> dict[str, 
     assert VIEW_KEYS <= set(view), f"{where}: {sorted(VIEW_KEYS - set(view))} missing"
     progress: Progress = game.progress(state)
     assert (view["round"], view["round_label"], view["stage"], view["turn"], view["ending"], view["over"]) == (
-        progress.round, progress.round_label, progress.stage, progress.turn, list(progress.ending), progress.over), where
+        progress.round, progress.round_label, progress.stage, progress.turn, list(progress.ending),
+        progress.over), where
     assert view["last_round"] == (progress.last_round and not progress.over), where
-    assert [p["name"] for p in view["players"] if p["waiting"]] == [n for n in flow.names if n in progress.waiting], where
+    assert [p["name"] for p in view["players"] if p["waiting"]] == [n for n in flow.names
+                                                                    if n in progress.waiting], where
     keys = [c["key"] for c in view["columns"]]
     for row in view["players"]:
         assert {"name", "seat", "colour", "role", "tableau", "credits", "vp", "waiting", *keys} <= set(row), where

@@ -14,7 +14,8 @@ from rules.roll import ROLL_GAME
 
 
 def events(*specs):
-    return [Event(seq=k + 1, kind=kind, player=player, payload=payload) for k, (kind, player, payload) in enumerate(specs)]
+    return [Event(seq=k + 1, kind=kind, player=player, payload=payload)
+            for k, (kind, player, payload) in enumerate(specs)]
 
 
 def test_roll_phase_selection_without_dice_reveals_the_selected_phases():

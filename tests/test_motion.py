@@ -367,7 +367,8 @@ def test_sequence_reads_no_frame_while_something_moves_or_a_hand_is_in_view(roll
     reads = run_sequence(roll_sequence, CONFIG)
     for i, _ in reads:
         f = roll_sequence.frames[i]
-        assert not f.moving and not f.hand and f.layout is not None, f"read at frame {i} while the table was not at rest"
+        assert not f.moving and not f.hand and f.layout is not None, (
+            f"read at frame {i} while the table was not at rest")
 
 
 def test_sequence_reads_every_changed_layout_within_a_few_frames(roll_sequence):

@@ -54,7 +54,8 @@ def test_more_chips_than_the_box_holds_is_a_warning():
 def test_a_second_pick_before_the_reveal_replaces_the_first_and_is_visible():
     # Digest §3: each player secretly picks one card, face down, until all reveal: a
     # changed mind before the reveal counts (the last pick), but it is shown as INFO.
-    log = race_setup()("action_chosen", player="Ann", actions="develop")("action_chosen", player="Ann", actions="settle")
+    log = race_setup()("action_chosen", player="Ann",
+                       actions="develop")("action_chosen", player="Ann", actions="settle")
     r = race_run(log)
     infos = [f for f in r.findings if f.severity is Severity.INFO and "chose again" in f.what]
     assert infos and infos[0].where == "Ann" and "develop" not in infos[0].what and "settle" not in infos[0].what

@@ -46,7 +46,8 @@ def test_a_name_given_as_a_lone_surrogate_escape_is_one_line_naming_the_field(ga
     path = tmp_path / "final.json"
     path.write_text(json.dumps(named(game, "\ud800")), encoding="utf-8")
     assert "\\ud800" in path.read_text()
-    expected = f"companion score: {path}: players[0].name: holds U+D800, half of a character (text cut short or badly converted): retype it\n"
+    expected = (f"companion score: {path}: players[0].name: holds U+D800, half of a character (text cut short or badly "
+                "converted): retype it\n")
     assert run_cli(["score", game, str(path)]) == (1, "", expected)
     assert run_cli(["score", game, str(path), "--json"]) == (1, "", expected)
     if game == "among":
@@ -258,7 +259,8 @@ def test_files_with_a_utf8_byte_order_mark_are_read(tmp_path):
     code, out, err = score("roll", path, "--json")
     assert code == 0, err
     assert json.loads(out)["winners"] == ["Bob"]  # p.8 example: 25 each, Bob wins the tie-break
-    race = write_text(tmp_path, json.dumps(GOOD_1) + "\n" + json.dumps(GOOD_2) + "\n", "bom.jsonl", encoding="utf-8-sig")
+    race = write_text(tmp_path, json.dumps(GOOD_1) + "\n" + json.dumps(GOOD_2) + "\n", "bom.jsonl",
+                      encoding="utf-8-sig")
     code, out, err = score("race", race, "--json")
     assert code == 0 and len(out.splitlines()) == 2, err
     among = write_text(tmp_path, json.dumps(rulebook_example()), "among.json", encoding="utf-8-sig")
@@ -287,13 +289,19 @@ HUGE = 99999999999999999999999
 def test_race_chips_are_limited_by_the_chips_in_the_box(tmp_path):
     # Digest §1: 18 x 1 + 6 x 5 + 4 x 10 = 88 VP of chips; the 12-per-player pool, then the
     # 10s and leftover chips set aside (§2, §6): nobody can hold more than the box.
-    code, out, err = score("race", write_text(tmp_path, json.dumps(game(["Old Earth"], FILLER, chips=(HUGE, 0))), "g.json"), "--json")
+    code, out, err = score("race",
+                           write_text(tmp_path, json.dumps(game(["Old Earth"], FILLER, chips=(HUGE, 0))), "g.json"),
+                           "--json")
     assert code == 1 and out == ""
     assert "players[0].chips" in err and "88" in err
-    code, out, err = score("race", write_text(tmp_path, json.dumps(game(["Old Earth"], FILLER, chips=(88, 0))), "g.json"), "--json")
+    code, out, err = score("race",
+                           write_text(tmp_path, json.dumps(game(["Old Earth"], FILLER, chips=(88, 0))), "g.json"),
+                           "--json")
     assert code == 0, err
     # together: 50 + 40 = 90 > 88
-    code, out, err = score("race", write_text(tmp_path, json.dumps(game(["Old Earth"], FILLER, chips=(50, 40))), "g.json"), "--json")
+    code, out, err = score("race",
+                           write_text(tmp_path, json.dumps(game(["Old Earth"], FILLER, chips=(50, 40))), "g.json"),
+                           "--json")
     assert code == 1 and "90" in err and "88" in err
 
 
@@ -308,7 +316,8 @@ def test_roll_vp_chips_are_limited_by_the_chips_in_the_box(tmp_path):
     assert code == 1 and "120" in err and "110" in err
 
 
-@pytest.mark.parametrize(("field", "value", "limit"), [("credits", HUGE, "112"), ("vp", HUGE, "500"), ("credits", 113, "112")])
+@pytest.mark.parametrize(("field", "value", "limit"),
+                         [("credits", HUGE, "112"), ("vp", HUGE, "500"), ("credits", 113, "112")])
 def test_among_credits_and_vp_have_bounds(tmp_path, field, value, limit):
     # Among digest §1: 32 x 1-credit + 16 x 5-credit tokens = 112 credits.
     data = rulebook_example()

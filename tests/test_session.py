@@ -48,7 +48,8 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def db_store(db: Path):
-    """A SessionStore at ``db`` (its folders made on open), unlike conftest's ``store``: tests open that file raw too."""
+    """A SessionStore at ``db`` (its folders made on open), unlike conftest's ``store``: tests open that file raw
+    too."""
     with SessionStore(db) as s:
         yield s
 
@@ -257,7 +258,8 @@ def test_a_version_1_log_is_migrated_and_replays_to_the_same_state(tmp_path):
               ("start_world", {"player": "Bob", "card": "Epsilon Eridani"}, "Bob"),
               ("hand_counted", {"player": "Ann", "cards": 5}, "Ann"), ("undo", {"seq": 3}, "Ann"),
               ("hand_counted", {"player": "Ann", "cards": 4}, "Ann")]
-    conn.execute("INSERT INTO sessions VALUES ('20250101-120000-abcdef', 'race', ?, 1.0, NULL)", (json.dumps(settings),))
+    conn.execute("INSERT INTO sessions VALUES ('20250101-120000-abcdef', 'race', ?, 1.0, NULL)",
+                 (json.dumps(settings),))
     for seq, (kind, payload, player) in enumerate(events, 1):
         conn.execute("INSERT INTO events VALUES ('20250101-120000-abcdef', ?, ?, ?, ?, ?, 'phone')",
                      (seq, kind, json.dumps(payload), 1.0 + seq, player))
@@ -284,7 +286,8 @@ def _v1_file(path, game, settings, events):
     conn = raw(path)
     for statement in V1_SCHEMA:
         conn.execute(statement)
-    conn.execute("INSERT INTO sessions VALUES ('20250101-120000-abcdef', ?, ?, 1.0, NULL)", (game, json.dumps(settings)))
+    conn.execute("INSERT INTO sessions VALUES ('20250101-120000-abcdef', ?, ?, 1.0, NULL)",
+                 (game, json.dumps(settings)))
     for seq, (kind, payload, player) in enumerate(events, 1):
         conn.execute("INSERT INTO events VALUES ('20250101-120000-abcdef', ?, ?, ?, ?, ?, 'phone')",
                      (seq, kind, json.dumps(payload), 1.0 + seq, player))
@@ -313,7 +316,8 @@ def test_events_stored_under_an_older_name_are_renamed_by_the_migration(tmp_path
         assert [e.kind for e in session.events()] == ["start_world", "start_world", "vp_changed", "round_ended"]
     conn = raw(path)
     stored = conn.execute("SELECT kind, payload FROM events ORDER BY seq").fetchall()
-    assert [(k, json.loads(p)) for k, p in stored][2:] == [("vp_changed", {"player": "Ann", "delta": 3}), ("round_ended", {})]
+    assert [(k, json.loads(p)) for k, p in stored][2:] == [("vp_changed", {"player": "Ann", "delta": 3}),
+                                                           ("round_ended", {})]
 
 
 def test_a_read_only_older_file_replays_in_today_s_names_without_being_changed(tmp_path):

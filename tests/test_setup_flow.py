@@ -134,7 +134,8 @@ def test_phone_api_setup_is_answered(store):
     response = app.post("/api/setup", json={"action": "player", "name": "Ann", "colour": "red"})
     assert response.status_code == 503 and "nothing was recorded" in response.get_json()["error"]
     [action] = hub.take_actions()
-    assert (action["action"], action["player"], action["colour"], action["origin"]) == ("setup_player", "Ann", "red", "phone")
+    assert (action["action"], action["player"], action["colour"],
+            action["origin"]) == ("setup_player", "Ann", "red", "phone")
     assert hub.begin(action) is False
 
 

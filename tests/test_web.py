@@ -176,7 +176,8 @@ def test_post_action_read_now_is_accepted_and_undo_is_answered_by_the_loop(joine
     with Answering(hub, written) as loop:
         response = joined.post("/api/action", json={"action": "undo", "version": 3, "key": "tap-1"})
     assert response.status_code == 200
-    assert response.get_json() == {"recorded": [7], "message": "undo recorded", "error": None, "status": 200, "version": 7}
+    assert response.get_json() == {"recorded": [7], "message": "undo recorded", "error": None, "status": 200,
+                                   "version": 7}
     assert [(a["action"], a["origin"], a["version"], a["key"], a["client"]) for a in loop.taken] == [
         ("undo", "phone", 3, "tap-1", taken["client"])]
 
@@ -278,7 +279,8 @@ class _FakeSocket:
         self.closed = True
 
 
-@pytest.mark.parametrize(("address", "expected"), [("192.168.1.20", "192.168.1.20"), (None, "127.0.0.1"), ("0.0.0.0", "127.0.0.1")])
+@pytest.mark.parametrize(("address", "expected"),
+                         [("192.168.1.20", "192.168.1.20"), (None, "127.0.0.1"), ("0.0.0.0", "127.0.0.1")])
 def test_lan_address_only_connects_a_udp_socket(monkeypatch, address, expected):
     made = []
 
@@ -438,7 +440,8 @@ def test_d6_phone_undo_still_accepted_and_logged(store, caplog):
     with caplog.at_level(logging.INFO, logger="companion"):
         assert _post(client, loop, "/api/action", {"action": "undo"}).status_code == 200
     assert read.seq not in set(session.replay().applied)
-    assert any(r.getMessage() == f"undo (phone): event {read.seq + 1} withdraws event {read.seq}" for r in caplog.records)
+    assert any(r.getMessage() == f"undo (phone): event {read.seq + 1} withdraws event {read.seq}"
+               for r in caplog.records)
 
 
 def test_phone_next_moves_the_round_with_origin_phone(store, caplog):

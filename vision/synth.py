@@ -58,7 +58,8 @@ INK_BGR: dict[str, tuple[int, int, int]] = {
     "yellow": (40, 36, 34),
 }
 #: Relative abundance of each colour in the game (dice per colour), used to draw scene colours.
-COLOUR_WEIGHTS: dict[str, int] = {"white": 25, "red": 22, "purple": 9, "blue": 20, "brown": 14, "green": 12, "yellow": 9}
+COLOUR_WEIGHTS: dict[str, int] = {"white": 25, "red": 22, "purple": 9, "blue": 20, "brown": 14, "green": 12,
+                                  "yellow": 9}
 
 #: Faces of each colour when the caller passes none: every face (the caller normally passes the
 #: game's faces, read from ``shared/data/roll/dice.json`` with :func:`vision.profiles.load_dice_faces`).
@@ -311,7 +312,8 @@ def paste_sprite(plane: np.ndarray, sprite: np.ndarray, alpha: np.ndarray, affin
     m = affine.copy()
     m[:, 2] -= [x0, y0]
     size = (x1 - x0, y1 - y0)
-    col = cv2.warpAffine(sprite, m, size, flags=cv2.INTER_AREA if affine[0, 0] ** 2 + affine[0, 1] ** 2 < 1 else cv2.INTER_LINEAR)
+    col = cv2.warpAffine(sprite, m, size,
+                         flags=cv2.INTER_AREA if affine[0, 0] ** 2 + affine[0, 1] ** 2 < 1 else cv2.INTER_LINEAR)
     a = cv2.warpAffine(alpha, m, size, flags=cv2.INTER_LINEAR)[:, :, None]
     roi = plane[y0:y1, x0:x1]
     roi[:] = roi * (1.0 - a) + col * a
@@ -421,7 +423,8 @@ SPRITE = 96  # top-face sprite side in pixels
 
 def die_top_sprite(rng: np.random.Generator, colour: str, face: str, symbol_set: str,
                    body_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Top face of a die as (float32 BGR ``[S, S, 3]``, alpha ``[S, S]``): a rounded square with a bevel and the symbol."""
+    """Top face of a die as (float32 BGR ``[S, S, 3]``, alpha ``[S, S]``): a rounded square with a bevel and the
+    symbol."""
     s = SPRITE
     alpha = np.zeros((s, s), np.float32)
     r = 12
@@ -448,7 +451,8 @@ def die_top_sprite(rng: np.random.Generator, colour: str, face: str, symbol_set:
 # --------------------------------------------------------------------------------------------
 
 def light_gains(warm_cool: float, tint: float = 0.0) -> np.ndarray:
-    """Per-channel BGR gains of an illuminant: ``warm_cool`` -1 (cool, bluish) .. +1 (warm, orange); ``tint`` green/magenta."""
+    """Per-channel BGR gains of an illuminant: ``warm_cool`` -1 (cool, bluish) .. +1 (warm, orange); ``tint``
+    green/magenta."""
     t = float(np.clip(warm_cool, -1, 1))
     if t >= 0:
         g = np.array([1.0 - 0.34 * t, 1.0 - 0.12 * t, 1.0], np.float32)
@@ -458,7 +462,8 @@ def light_gains(warm_cool: float, tint: float = 0.0) -> np.ndarray:
     return g / g.max()
 
 
-def apply_lighting(img: np.ndarray, gains: np.ndarray, exposure: float, gradient: np.ndarray | None = None) -> np.ndarray:
+def apply_lighting(img: np.ndarray, gains: np.ndarray, exposure: float,
+                   gradient: np.ndarray | None = None) -> np.ndarray:
     """Multiply a float32 BGR image by illuminant ``gains``, ``exposure`` and an optional ``[h, w]`` light falloff."""
     out = img * (gains * exposure)[None, None, :]
     if gradient is not None:

@@ -101,7 +101,8 @@ def stand_in_card(card_id: str, size_mm: tuple[float, float], px_per_mm: float =
     n_icons = int(r.integers(1, 5))
     for k in range(n_icons):
         cx = int(m + (k + 0.5) * (w - 2 * m) / n_icons)
-        cv2.circle(img, (cx, int(0.84 * h)), int(0.06 * w), tuple(int(v) for v in r.integers(0, 256, 3)), -1, cv2.LINE_AA)
+        cv2.circle(img, (cx, int(0.84 * h)), int(0.06 * w), tuple(int(v) for v in r.integers(0, 256, 3)), -1,
+                   cv2.LINE_AA)
     # a number in a corner (cost/VP) makes the top distinguishable from the bottom
     cv2.putText(img, str(int(r.integers(0, 10))), (m + 2, m + th - 4), cv2.FONT_HERSHEY_SIMPLEX, th / 30.0,
                 (255, 255, 255), max(1, th // 12), cv2.LINE_AA)
@@ -155,7 +156,8 @@ def table_texture(kind: str, w: int, h: int, rng: np.random.Generator, shared: b
 # ----------------------------------------------------------------------------------------------- layouts
 
 
-def tableau_places(n: int, rng: np.random.Generator, size: tuple[float, float]) -> list[tuple[float, float, float, int, int, None]]:
+def tableau_places(n: int, rng: np.random.Generator,
+                   size: tuple[float, float]) -> list[tuple[float, float, float, int, int, None]]:
     """Cards in rows (up to 7 per row), gaps of a few mm: (cx, cy, angle, row, col, cell)."""
     per_row = int(rng.integers(3, 8))
     w, h = size
@@ -169,7 +171,8 @@ def tableau_places(n: int, rng: np.random.Generator, size: tuple[float, float]) 
     return out
 
 
-def station_places(n: int, rng: np.random.Generator, size: tuple[float, float]) -> list[tuple[float, float, float, int, int, tuple]]:
+def station_places(n: int, rng: np.random.Generator,
+                   size: tuple[float, float]) -> list[tuple[float, float, float, int, int, tuple]]:
     """A connected station of ``n`` cells grown from (0, 0), cards touching edge to edge (0-1.5 mm gaps)."""
     cells = [(0, 0)]
     occupied = {(0, 0)}
@@ -182,7 +185,8 @@ def station_places(n: int, rng: np.random.Generator, size: tuple[float, float]) 
             cells.append(c)
     w, h = size
     pitch_x, pitch_y = w + rng.uniform(0.0, 1.5), h + rng.uniform(0.0, 1.5)
-    return [(j * pitch_x + rng.uniform(-1, 1), i * pitch_y + rng.uniform(-1, 1), rng.uniform(-1.5, 1.5), None, None, (i, j))
+    return [(j * pitch_x + rng.uniform(-1, 1), i * pitch_y + rng.uniform(-1, 1),
+             rng.uniform(-1.5, 1.5), None, None, (i, j))
             for i, j in cells]
 
 
@@ -196,10 +200,12 @@ def turn_matrix(deg: float) -> np.ndarray:
 
 
 def table_view(lo: np.ndarray, hi: np.ndarray, image_size: tuple[int, int], effects: bool,
-                rng: np.random.Generator, tc: TableConfig) -> tuple[float, float, np.ndarray, MarkerLayout, np.ndarray, float]:
+                rng: np.random.Generator,
+                tc: TableConfig) -> tuple[float, float, np.ndarray, MarkerLayout, np.ndarray, float]:
     """The table around components spanning ``lo``..``hi`` (mm) with a 75 mm margin, stretched to the image's
     aspect: (width mm, height mm, offset mm of the components, corner-marker layout, homography table mm ->
-    image px, its scale in px per mm before the keystone). The camera sees the table filling ~86% of the image, with a random keystone when ``effects``."""
+    image px, its scale in px per mm before the keystone). The camera sees the table filling ~86% of the image,
+    with a random keystone when ``effects``."""
     margin = 75.0
     W_mm = float(hi[0] - lo[0] + 2 * margin)
     H_mm = float(hi[1] - lo[1] + 2 * margin)
@@ -219,7 +225,8 @@ def table_view(lo: np.ndarray, hi: np.ndarray, image_size: tuple[int, int], effe
     return W_mm, H_mm, off, layout, cv2.getPerspectiveTransform(src, dst).astype(np.float64), s
 
 
-def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = None, image_size: tuple[int, int] = (1280, 720),
+def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = None,
+               image_size: tuple[int, int] = (1280, 720),
                effects: bool = True, config: TableConfig | None = None, textures: str = "own") -> Scene:
     """One synthetic table photo of ``game`` ("race", "roll" or "among") drawing ids from ``card_ids``.
 
@@ -358,7 +365,8 @@ def _effects(img: np.ndarray, labels: list[CardLabel], rng: np.random.Generator)
         q = labels[k].corners_px
         c = q.mean(axis=0)
         e = int(np.argmin([c[1], h - c[1], c[0], w - c[0]]))
-        edge_pt = [np.array([c[0], -50.0]), np.array([c[0], h + 50.0]), np.array([-50.0, c[1]]), np.array([w + 50.0, c[1]])][e]
+        edge_pt = [np.array([c[0], -50.0]), np.array([c[0], h + 50.0]), np.array([-50.0, c[1]]),
+                   np.array([w + 50.0, c[1]])][e]
         d = edge_pt - c
         d /= np.linalg.norm(d)
         side = float(np.linalg.norm(q[1] - q[0]))

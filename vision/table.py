@@ -269,7 +269,8 @@ def apply_homography(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(pts, np.asarray(H, np.float64)).reshape(-1, 2)
 
 
-def homography_from_markers(seen: dict[int, np.ndarray], layout: MarkerLayout, config: TableConfig) -> tuple[np.ndarray, float, list[int]]:
+def homography_from_markers(seen: dict[int, np.ndarray], layout: MarkerLayout,
+                            config: TableConfig) -> tuple[np.ndarray, float, list[int]]:
     """Fit table-mm -> pixel homography to the corners of the layout markers in ``seen``.
 
     Returns (H, mean reprojection error px, ids used). Raises CalibrationFailed.

@@ -8,7 +8,8 @@ card's place is shown at once on the camera panel, with the rule and the fix the
 
 from __future__ import annotations
 
-from typing import Any, Collection, Sequence
+from collections.abc import Collection, Sequence
+from typing import Any
 
 from companion.camera.questions import Proposal
 from rules import Finding, Severity
@@ -23,7 +24,8 @@ def misplay_json(finding: Finding) -> dict[str, Any]:
     """``{"player", "card", "cell": [i, j], "rule": rule kind, "source": the rulebook citation, "message", "fix",
     "severity"}`` of an engine finding about a place (the camera panel's misplay; ``fix`` "" when none)."""
     return {"player": finding.player, "card": finding.card, "cell": list(finding.cell or ()), "rule": finding.rule_kind,
-            "source": finding.rule, "message": finding.what, "fix": finding.fix or "", "severity": finding.severity.value}
+            "source": finding.rule, "message": finding.what, "fix": finding.fix or "",
+            "severity": finding.severity.value}
 
 
 def _about(finding: Finding, proposal: Proposal) -> bool:

@@ -170,7 +170,8 @@ def decide_hexes(deck: DeckProfile, scores: list[HexScore]) -> list[tuple[str | 
             for r, sc in zip(found, scores)]
 
 
-def likely_anchor(scores: list[HexScore], ids: list[str | None], cfg: IdConfig, c: HexesConfig) -> tuple[int, int] | None:
+def likely_anchor(scores: list[HexScore], ids: list[str | None], cfg: IdConfig,
+                  c: HexesConfig) -> tuple[int, int] | None:
     """(hex index, turn) of the hex most like the anchor when no hex was identified as it: the one whose
     anchor distance is lowest, below ``unknown_distance_max`` and ``anchor_margin`` below every other
     hex's (a map has one Galactic Center); None otherwise."""

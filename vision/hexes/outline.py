@@ -96,7 +96,8 @@ def edge_scores(maps: tuple[np.ndarray, float], flat: float, config: HexesConfig
     v = cv2.remap(m, px.astype(np.float32), py.astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     xx, xy, yy = nx * nx, nx * ny, ny * ny
     d1sq = v[..., 0] * xx + 2.0 * v[..., 1] * xy + v[..., 2] * yy
-    d2sq = v[..., 3] * xx * xx + 4.0 * v[..., 4] * xx * xy + v[..., 5] * xx * yy + 4.0 * v[..., 6] * xy * yy + v[..., 7] * yy * yy
+    d2sq = (v[..., 3] * xx * xx + 4.0 * v[..., 4] * xx * xy + v[..., 5] * xx * yy + 4.0 * v[..., 6] * xy * yy
+            + v[..., 7] * yy * yy)
     alsq = v[..., 0] * yy - 2.0 * v[..., 1] * xy + v[..., 2] * xx
     across = np.sqrt(np.maximum(d1sq + c2 * d2sq, 0.0))
     along = np.sqrt(np.maximum(alsq, 0.0))
@@ -162,7 +163,8 @@ def refine_hexes(gray: np.ndarray, cands: list[HexCandidate], flat: float, confi
         cx, cy, a, sc = (float(v[k]) for v in cand)
         # keep the corner order: corner 0 stays the one nearest the old corner 0
         cr = hexagon(flat * sc, (cx, cy), a)
-        out.append(replace(h, corners=cr, centre=np.array([cx, cy]), score=float(scores(*[np.array([v]) for v in (cx, cy, a, sc)])[0])))
+        out.append(replace(h, corners=cr, centre=np.array([cx, cy]),
+                           score=float(scores(*[np.array([v]) for v in (cx, cy, a, sc)])[0])))
     return out
 
 
