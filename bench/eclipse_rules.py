@@ -51,7 +51,7 @@ def forty_hex_map(seed: int) -> dict:
     tiles = []
     for n in range(0, 5):
         cells = ring_cells(n)[: len(stacks[n])]
-        for cell, sector in zip(cells, stacks[n]):
+        for cell, sector in zip(cells, stacks[n], strict=True):
             tiles.append({"sector": sector, "q": cell[0], "r": cell[1], "rotation": 0 if n == 0 else rng.randrange(6)})
     taken = {(t["q"], t["r"]) for t in tiles}
     source = next(c for c in ring_cells(3))

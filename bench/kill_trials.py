@@ -527,7 +527,7 @@ def _first_difference(a: Any, b: Any, path: str = "game") -> str:
             if a.get(key) != b.get(key):
                 return _first_difference(a.get(key), b.get(key), f"{path}.{key}")
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for k, (x, y) in enumerate(zip(a, b)):
+        for k, (x, y) in enumerate(zip(a, b, strict=True)):
             if x != y:
                 return _first_difference(x, y, f"{path}[{k}]")
     return f"{path}: restarted {json.dumps(a)[:120]}, replay {json.dumps(b)[:120]}"

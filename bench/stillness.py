@@ -51,7 +51,7 @@ def time_updates(size: tuple[int, int], frames: int) -> FrameTimer:
     timer = FrameTimer()
     for k in range(frames):
         img = images[k % len(images)]
-        timer.time(img, lambda f: detector.update(f, k / 30.0))
+        timer.time(img, lambda f, t=k / 30.0: detector.update(f, t))
     return timer
 
 
@@ -66,7 +66,7 @@ def score(seq, config: MotionConfig) -> dict:
     false = [i for i in reads if seq.frames[i].moving or seq.frames[i].hand or seq.frames[i].layout is None]
     bounds = [start for start, _, _ in seq.settles[1:]] + [len(seq.frames)]
     missed, delays, unchanged = 0, [], 0
-    for (start, k, changed), _end in zip(seq.settles, bounds):
+    for (start, _k, changed), _end in zip(seq.settles, bounds, strict=True):
         # the layout rests from ``start`` until the next event begins
         nxt = next((e[1] for e in seq.events if e[1] >= start), len(seq.frames))
         got = [i for i in reads if start <= i < nxt]

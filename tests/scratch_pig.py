@@ -107,7 +107,7 @@ class PigGame(GameBase):
         return {"game": self.name, "turn": state.players[state.turn], "turn_total": state.turn_total,
                 "goal": state.goal,
                 "round": state.round, "winner": state.winner,
-                "players": [{"name": n, "banked": b} for n, b in zip(state.players, state.banked)]}
+                "players": [{"name": n, "banked": b} for n, b in zip(state.players, state.banked, strict=True)]}
 
     def progress(self, state: PigState) -> Progress:
         over = state.winner is not None
@@ -117,7 +117,7 @@ class PigGame(GameBase):
 
     def scores(self, state: PigState) -> list[ScoreBreakdown]:
         return [ScoreBreakdown(n, (ScoreLine("banked", b, "points banked"),))
-                for n, b in zip(state.players, state.banked)]
+                for n, b in zip(state.players, state.banked, strict=True)]
 
     def final_scores(self, data: Any) -> list[ScoreBreakdown]:
         """``{"players": [{"name", "banked"}]}``. Raises ScoreInputError naming the field."""

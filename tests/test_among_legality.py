@@ -220,10 +220,10 @@ def test_whole_station_more_cards_than_rounds():
     # Rulebook 4: 6 rounds a year, one card each. Seven year-1 cards of 1 credit (Crew Quarters / Platforms).
     cells = [(1, 0), (2, 0), (3, 0), (0, 1), (0, 2), (0, 3), (-1, 0)]
     names = ["Crew Quarters"] * 4 + ["Transportation Platform"] * 3  # the box holds 4 + 1 of each
-    s = st(*[(n, c, 1) for n, c in zip(names, cells)])
+    s = st(*[(n, c, 1) for n, c in zip(names, cells, strict=True)])
     assert rules_of(check_station(s)) == [("rounds", "Transportation Platform", (-1, 0))]
     # Aggressive mode: years 2-4 have 7 rounds.
-    s = st(*[(n, c, 2) for n, c in zip(names, cells)])
+    s = st(*[(n, c, 2) for n, c in zip(names, cells, strict=True)])
     assert check_station(s, aggressive=True) == []
 
 

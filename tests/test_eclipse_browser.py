@@ -37,7 +37,7 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
     server = serve(create_app(hub), host="127.0.0.1", port=0)
     phones = []
     try:
-        with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]) as flow:
+        with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]):
             for name in ("Ann", "Bob"):
                 context, page, errors = page_for(browser, join_url(server, hub))
                 phones.append((context, page, errors))

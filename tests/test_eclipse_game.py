@@ -118,7 +118,7 @@ def test_guardians_give_their_tiles_to_who_destroys_them():
             ann.dreadnought) == (1, False) and result.state.guardians == {}  # the GCDS gives no tile
     dread = play({**FOUR, "galactic_center": True}, ("ancients_destroyed", "Bob", {"q": 0, "r": 0, "guardian": True}))
     assert dread.state.player("Bob").dreadnought
-    scores = {b.player: dict((l.category, l.vp) for l in b.lines) for b in GAME.scores(dread.state)}
+    scores = {b.player: dict((line.category, line.vp) for line in b.lines) for b in GAME.scores(dread.state)}
     assert scores["Bob"]["Ancient Dreadnought"] == 1  # Rise of the Ancients p.6: +1 VP
     assert errors(play(FOUR, ("ancients_destroyed", "Ann", {"q": 0, "r": -1, "count": 1}))) == ["no_ancients"]
 
@@ -258,7 +258,7 @@ def test_final_reports_then_the_score_with_unconfirmed_rows():
         play(FOUR, ("position_reported", "Ann", {"score": 10}))
     with pytest.raises(BadEvent, match=r"Ann\.reputation\[0\]: must be between 1 and 4"):
         play(FOUR, ("position_reported", "Ann", {"reputation": [5]}))
-    scores = {b.player: {l.category: l.vp for l in b.lines} for b in GAME.scores(result.state)}
+    scores = {b.player: {line.category: line.vp for line in b.lines} for b in GAME.scores(result.state)}
     # Draco (Cy): the Hive's 3 Ancients are on the board; Planta (Dee): 1 controlled hex. Both rows UNCONFIRMED.
     assert scores["Cy"]["Ancients on the board"] == 3 * DRACO_VP_PER_ANCIENT
     assert scores["Dee"]["Planta hexes"] == 1 * PLANTA_VP_PER_HEX

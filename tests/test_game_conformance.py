@@ -250,7 +250,8 @@ def _replayed(game: Any, play: Playthrough) -> list[tuple[Any, list[Any]]]:
         raised = [f"{f.severity.value}: {f.what}" for f in findings if f.severity in (Severity.WARNING, Severity.ERROR)]
         expected = step.findings or []
         assert len(raised) == len(expected) and all(
-            e.split(": ", 1)[0] == r.split(": ", 1)[0] and e.split(": ", 1)[1] in r for e, r in zip(expected, raised)
+            e.split(": ", 1)[0] == r.split(": ", 1)[0] and e.split(": ", 1)[1] in r
+            for e, r in zip(expected, raised, strict=True)
         ), f"{where}: findings {raised}, expected {expected}"
         if "progress" in step.expect:
             got = progress.to_json()

@@ -153,8 +153,8 @@ def test_a_phone_without_the_secret_only_watches(browser, hub, box, output_dir):
         context.close()
 
 
-def test_a_dice_phone_without_the_secret_sees_no_picture_and_no_buttons(browser, hub, make_view,
-                                                                        output_dir):  # noqa: F811
+def test_a_dice_phone_without_the_secret_sees_no_picture_and_no_buttons(browser, hub, make_view,  # noqa: F811
+                                                                        output_dir):
     from playwright.sync_api import expect
 
     hub.publish(make_view([6, 6, 4], seq=1), _jpeg((0, 0, 255)))

@@ -212,7 +212,10 @@ class DeckProfile:
         dot, qq, rr = self._blocks(qn * r), self._blocks(qn * qn), self._ref_blocks()[refs]
         corr = (dot / np.sqrt(np.maximum(qq * rr, 1e-12)) * w[None, :, None]).sum(axis=1)   # [N, 6]
         keep = np.argsort(corr, axis=1)[:, cfg.occlusion_drop:]                              # best blocks
-        sel = lambda a: np.take_along_axis(a, keep[:, None, :], axis=2).sum(axis=2)
+
+        def sel(a: np.ndarray) -> np.ndarray:
+            return np.take_along_axis(a, keep[:, None, :], axis=2).sum(axis=2)
+
         per_c = sel(dot) / np.sqrt(np.maximum(sel(qq) * sel(rr), 1e-12))                      # [N, C]
         return per_c @ w
 
@@ -396,8 +399,8 @@ def enrollment_crop(image: np.ndarray, aspect: float | None, cards_config: Cards
         quad = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
         if w > h:  # landscape scan: its top-left is the bottom-left after a clockwise quarter turn
             quad = np.array([[0, h - 1], [0, 0], [w - 1, 0], [w - 1, h - 1]], np.float64)
-    s, l = quad_size(quad)
-    asp = l / max(s, 1e-6)
+    s, long = quad_size(quad)
+    asp = long / max(s, 1e-6)
     cw, ch = crop_size(cc, aspect or asp)
     return rectify(image, quad, cw, ch), asp
 

@@ -274,7 +274,7 @@ def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = 
     # cards
     labels = []
     px_per_mm_card = 3.0
-    for (cx, cy, ang, r_, c_, cell), cid, p_rot in zip(places, ids, P):
+    for (_cx, _cy, ang, r_, c_, cell), cid, p_rot in zip(places, ids, P, strict=True):
         art = stand_in_card(cid, size, px_per_mm_card)
         ch, cw = art.shape[:2]
         centre = p_rot + off
@@ -291,8 +291,8 @@ def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = 
     meta = {}
     if effects:
         img, meta = _effects(img, labels, rng)
-        labels = [CardLabel(l.id, l.corners_px, l.center_mm, l.row, l.col, l.cell,
-                            meta.get("occluded", {}).get(k, 0.0)) for k, l in enumerate(labels)]
+        labels = [CardLabel(label.id, label.corners_px, label.center_mm, label.row, label.col, label.cell,
+                            meta.get("occluded", {}).get(k, 0.0)) for k, label in enumerate(labels)]
     return Scene(img, labels, layout, H, game, seed, meta)
 
 
@@ -358,8 +358,8 @@ def _effects(img: np.ndarray, labels: list[CardLabel], rng: np.random.Generator)
     if labels and rng.random() < 0.5:
         # the card nearest an image edge; the arm comes from that edge, fingertips 10-25 % into the card
         dists = []
-        for l in labels:
-            c = l.corners_px.mean(axis=0)
+        for label in labels:
+            c = label.corners_px.mean(axis=0)
             dists.append(min(c[1], h - c[1], c[0], w - c[0]))
         k = int(np.argsort(dists)[int(rng.integers(0, min(3, len(labels))))])
         q = labels[k].corners_px
@@ -380,9 +380,9 @@ def _effects(img: np.ndarray, labels: list[CardLabel], rng: np.random.Generator)
         card = np.zeros((h, w), np.uint8)
         cv2.fillPoly(card, [q.astype(np.int32)], 255)
         meta["occluded"] = {}
-        for j, l in enumerate(labels):
+        for j, label in enumerate(labels):
             cm = np.zeros((h, w), np.uint8)
-            cv2.fillPoly(cm, [l.corners_px.astype(np.int32)], 255)
+            cv2.fillPoly(cm, [label.corners_px.astype(np.int32)], 255)
             inter = np.count_nonzero(cm & m)
             if inter:
                 meta["occluded"][j] = inter / max(1, np.count_nonzero(cm))
@@ -561,7 +561,7 @@ def make_hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, im
     # shadows first (under every tile), then the tiles
     ppm = max(3.0, 1.5 * s)  # art px per mm: finer than the image
     placed = []
-    for (q, r_), hid, rot, p in zip(cells, ids, rots, P):
+    for (q, r_), hid, rot, p in zip(cells, ids, rots, P, strict=True):
         ang = map_angle + 60.0 * rot + float(rng.uniform(-0.7, 0.7))
         centre = p + off
         corners_mm = (turn_matrix(ang) @ hex_corners(F).T).T + centre
@@ -583,6 +583,6 @@ def make_hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, im
         img, m2 = _effects(img, labels, rng)
         meta.update(m2)
         occ = m2.get("occluded", {})
-        labels = [HexLabel(l.id, l.corners_px, l.center_mm, l.axial, l.rotation, occ.get(j, 0.0))
-                  for j, l in enumerate(labels)]
+        labels = [HexLabel(label.id, label.corners_px, label.center_mm, label.axial, label.rotation, occ.get(j, 0.0))
+                  for j, label in enumerate(labels)]
     return Scene(img, [], layout, H, "eclipse", seed, meta, labels)

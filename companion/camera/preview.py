@@ -51,4 +51,5 @@ def misplays(flow: Any, chain: Sequence[Proposal], judged: Sequence[Proposal],
     """
     found = flow.preview([(p.kind, p.payload, p.player) for p in chain], withdraw)
     wanted = {id(p) for p in judged}
-    return [misplay_json(f) for p, raised in zip(chain, found) if id(p) in wanted for f in raised if _about(f, p)]
+    return [misplay_json(f) for p, raised in zip(chain, found, strict=True) if id(p) in wanted
+            for f in raised if _about(f, p)]

@@ -193,7 +193,8 @@ class EclipseFlow(FlowBase):
                 out.append("hive")
         return out + list(ALWAYS)
 
-    def report_event(self, form: str, values: dict[str, Any], player: str,
+    # a flat table of the phones' forms, one short form -> event mapping each, read top to bottom
+    def report_event(self, form: str, values: dict[str, Any], player: str,  # noqa: C901
                      view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         """Form -> event (``rules.eclipse.events`` kinds); an action that says what it did on the map carries it
         (one report: ``action_taken`` with the hex, the disc, the step or the structure)."""

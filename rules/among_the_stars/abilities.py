@@ -59,7 +59,8 @@ def _cap(value: int, cap: int | None) -> int:
     return value if cap is None else min(value, cap)
 
 
-def immediate(
+# a flat dispatch on the card data's ability kind, one short rule per kind, as the cards list them
+def immediate(  # noqa: C901
     station: Station,
     p: Placed,
     *,

@@ -99,7 +99,7 @@ def fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     out = mask.copy()
     if hier is None:
         return out
-    for c, h in zip(cnts, hier[0]):
+    for c, h in zip(cnts, hier[0], strict=True):
         if h[3] >= 0 and cv2.contourArea(c) < max_area:
             cv2.drawContours(out, [c], -1, 255, cv2.FILLED)
     return out
@@ -199,7 +199,7 @@ def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
     phi = math.degrees(math.atan2(Mrot[1, 0] - Mrot[0, 1], Mrot[0, 0] + Mrot[1, 1]))
     out: list[HexCandidate] = []
     Rinv = cv2.invertAffineTransform(Rm)
-    for qi, ri, cx2, cy2, o, crisp, sc in found:
+    for _qi, _ri, cx2, cy2, o, crisp, sc in found:
         cr = hexagon(flat, (cx2, cy2), phi)
         back = (Rinv[:, :2] @ cr.T).T + Rinv[:, 2] + np.array([x0, y0])
         cb = (Rinv[:, :2] @ np.array([cx2, cy2], np.float64)) + Rinv[:, 2] + np.array([x0, y0])

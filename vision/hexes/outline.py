@@ -168,6 +168,24 @@ def refine_hexes(gray: np.ndarray, cands: list[HexCandidate], flat: float, confi
     return out
 
 
+def _lattice_pitch(hexes: list[HexCandidate], flat: float) -> float:
+    """The median distance (px) from a hex to its nearest neighbour among ``hexes``, counting only neighbours
+    closer than 1.2 flats (touching tiles); ``flat`` when no two hexes touch."""
+    cen = np.array([h.centre for h in hexes])
+    if len(cen) < 2:
+        return flat
+    d = np.linalg.norm(cen[:, None] - cen[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    nn = d.min(axis=1)
+    close = nn[nn < 1.2 * flat]
+    return float(np.median(close)) if close.size else flat
+
+
+def _weakest_side(cand: HexCandidate, maps: tuple | None, config: HexesConfig) -> float:
+    """The outline score of ``cand``'s weakest side (:func:`edge_scores`)."""
+    return float(edge_scores(maps, 1.0, config, *hex_pose(cand.corners))[0].min())
+
+
 def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], flat: float, config: HexesConfig,
                scale_free: bool = False, maps: tuple | None = None) -> list[HexCandidate]:
     """``cands`` plus hexes found next to them on the lattice by their outline alone: a tile whose artwork
@@ -182,15 +200,7 @@ def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], fl
         return cands
     out = list(cands)
     H, W = mask.shape
-    cen = np.array([h.centre for h in out])
-    if len(cen) > 1:
-        d = np.linalg.norm(cen[:, None] - cen[None], axis=2)
-        np.fill_diagonal(d, np.inf)
-        nn = d.min(axis=1)
-        close = nn[nn < 1.2 * flat]
-        pitch = float(np.median(close)) if close.size else flat
-    else:
-        pitch = flat
+    pitch = _lattice_pitch(out, flat)
     tried: set[tuple[int, int]] = set()
     frontier = list(out)
 
@@ -238,10 +248,8 @@ def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], fl
                     continue
                 fg, area = fg_count(cand.centre, 0.85 * size, ang)
                 occ = fg / area
-                if occ < config.grow_min_occupancy:
-                    continue
-                e6 = edge_scores(maps, 1.0, config, *hex_pose(cand.corners))[0]
-                if float(e6.min()) < config.grow_min_edge:   # a side without an outline: a gap between hexes
+                # too little foreground, or a side without an outline (a gap between hexes)
+                if occ < config.grow_min_occupancy or _weakest_side(cand, maps, config) < config.grow_min_edge:
                     continue
                 if np.min(np.linalg.norm(np.array([o.centre for o in out + new]) - cand.centre, axis=1)) < 0.5 * flat:
                     continue

@@ -176,7 +176,8 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...],
     found, t = window_reads(frame.shape, changed, 1.3 * flat, near, taken, read)
     obs_all = [*kept, *(o for o, _ in found)]
     frame_corners = [*(o.corners for o in kept), *(q for _, q in found)]
-    corners = [np.roll(q, o.rotation or 0, axis=0) for o, q in zip(obs_all, frame_corners)]   # lattice order
+    # lattice order
+    corners = [np.roll(q, o.rotation or 0, axis=0) for o, q in zip(obs_all, frame_corners, strict=True)]
     ids = [o.id for o in obs_all]
     confs = [o.confidence for o in obs_all]
     rots = [o.rotation for o in obs_all]

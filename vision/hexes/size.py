@@ -42,7 +42,7 @@ def boundary_side_px(mask: np.ndarray, theta: float) -> float | None:
         start = int(np.argmax(cls != np.roll(cls, 1)))
         cl, pp = np.roll(cls, -start), np.roll(p, -start, axis=0)
         cut = np.flatnonzero(np.diff(cl) != 0) + 1
-        for i0, i1 in zip(np.r_[0, cut], np.r_[cut, len(cl)] - 1):
+        for i0, i1 in zip(np.r_[0, cut], np.r_[cut, len(cl)] - 1, strict=True):
             if cl[i0] >= 0 and i1 > i0:
                 lens.append(float(np.linalg.norm(pp[i1] - pp[i0])))
     ln = np.array([v for v in lens if v > 6.0])
