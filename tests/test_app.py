@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from companion.app import MainLoop, dice_read_payload
 from companion.hub import StateHub
 from companion.screen import TouchScreen
-from companion.session import SessionStore
 from device import FakeCamera, Frame
 from vision import DiceRead, DieObservation
 from vision.motion import StillnessDetector
@@ -39,12 +37,6 @@ def scene(value: int) -> np.ndarray:
 
 def scenes(*values: int, hold: int = 12) -> list[np.ndarray]:
     return [scene(v) for v in values for _ in range(hold)]
-
-
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "s.sqlite3") as s:
-        yield s
 
 
 def make_loop(store, camera, **kw):

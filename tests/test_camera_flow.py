@@ -19,7 +19,6 @@ from companion.camera import CameraFlow
 from companion.flow import GameFlow, parse_players
 from companion.flows import FLOWS
 from companion.hub import StateHub
-from companion.session import SessionStore
 from device import FakeCamera, Frame
 from vision.deck import build_deck_from_images
 from vision.motion import MotionConfig, StillnessDetector
@@ -34,12 +33,6 @@ AMONG_IDS = ["main_reactor", "shield_generator", "fighter_launch_bay", "customs"
 def among_deck():
     return build_deck_from_images(reference_images(AMONG_IDS, GAME_SHAPES["among"]), "among",
                                   card_mm=GAME_SHAPES["among"], kind="scan")
-
-
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "box.sqlite3") as s:
-        yield s
 
 
 def among_flow(store, players="Ann,Bob") -> GameFlow:

@@ -16,16 +16,9 @@ from companion.errors import BadEntry
 from companion.flow import GameFlow, parse_players
 from companion.flow_spec import parse_form
 from companion.flows import FLOWS
-from companion.session import SessionStore
 from tests.test_flow import shoot
 
 ECLIPSE = FLOWS["eclipse"]
-
-
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "eclipse.sqlite3") as s:
-        yield s
 
 
 def start(store, players: str = "Ann,Bob", **options) -> GameFlow:
@@ -72,7 +65,8 @@ def test_a_whole_game_through_the_phones_and_next(store, output_dir):
 
     # The combat helper: Ann's Cruiser (Electron Computer +1, one Ion Cannon) fires at Bob's Interceptor (Gauss
     # Shield -1): a die hits on 6 - 1 + 1 = 6 or more. She rolls 6, 5, 2: only the 6 hits, 1 damage (yellow).
-    flow.report("Ann", "blueprint", {"ship": "Cruiser", "computers": 1, "hull": 1, "initiative": 2, "yellow_cannons": 1})
+    flow.report("Ann", "blueprint",
+                {"ship": "Cruiser", "computers": 1, "hull": 1, "initiative": 2, "yellow_cannons": 1})
     flow.report("Bob", "blueprint", {"ship": "Interceptor", "shields": 1, "initiative": 3, "yellow_cannons": 1})
     flow.report("Ann", "volley", {"ship": "Cruiser", "target": "Bob", "target_ship": "Interceptor", "yellow": "652"})
     throw = flow.view()["throws"][0]

@@ -16,14 +16,7 @@ from companion.errors import BadEntry
 from companion.flow import BGSTATS_URL, GameFlow, bgstats_url, handle_action, parse_form, parse_players
 from companion.flows import FLOWS
 from companion.screen import Screen, TouchScreen
-from companion.session import SessionStore
 from rules.roll.data import catalogue as roll_catalogue
-
-
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "flow.sqlite3") as s:
-        yield s
 
 
 def start(store, game: str, players: str = "Ann,Bob", **options) -> GameFlow:

@@ -113,6 +113,7 @@ def test_nothing_changed_keeps_the_sighting(race):
     assert got.cards == before.cards and got.timings_ms == {"unchanged": 0.0}
 
 
+@pytest.mark.slow
 def test_unknown_change_or_most_of_the_frame_is_a_full_read(race):
     table, reader, first, before = race
     full = read_changes(reader, first, before, None)
@@ -124,6 +125,7 @@ def test_unknown_change_or_most_of_the_frame_is_a_full_read(race):
         read_changes(reader, first[:360, :640], before, [(0, 0, 10, 10)])
 
 
+@pytest.mark.slow
 def test_a_rerolled_roll_die_is_read_and_the_other_dice_kept(tmp_path):
     folder = tmp_path / "enroll"
     cfg = synth.ENROLL_CONFIG

@@ -380,7 +380,8 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
     gmag = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)) / 4.0
     gmag = cv2.dilate(gmag, np.ones((11, 11), np.uint8))
     # a blob shaped like one card but with a blurred outline is glare or a soft shadow, not a card
-    blobs = [b for b in blobs if not (is_single(b, aspect, None, config) and outline_strength(gmag, b.quad) < config.min_edge)]
+    blobs = [b for b in blobs
+             if not (is_single(b, aspect, None, config) and outline_strength(gmag, b.quad) < config.min_edge)]
     if not blobs:
         return []
     if card_px is None:  # nothing looks like a card on its own: keep well-filled blobs only
@@ -423,7 +424,8 @@ def find_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: flo
     return [order_quad(q) / s for q in quads]
 
 
-def rectify_table(frame: np.ndarray, calibration: TableCalibration, config: CardsConfig) -> tuple[np.ndarray, np.ndarray, float]:
+def rectify_table(frame: np.ndarray, calibration: TableCalibration,
+                  config: CardsConfig) -> tuple[np.ndarray, np.ndarray, float]:
     """Top-down image of the table plane seen in ``frame``: (image, M frame px -> image px, px per mm).
 
     With a lens calibration, M maps *undistorted* frame pixels (see :meth:`TableCalibration.to_px`).

@@ -25,8 +25,8 @@ card, in card pitches along the anchor's own axes (down and right positive).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -292,7 +292,8 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     else:
         quads = [q for q in find_quads(frame, c, aspect, t) if select is None or select(q)]
         view = None
-    markers = timed_stage(t, "markers", check_markers, frame, calibration, tc) if (calibration is not None and check_moved) else None
+    markers = timed_stage(t, "markers", check_markers, frame, calibration,
+                          tc) if (calibration is not None and check_moved) else None
 
     # identification (may flip a quad by 180/90 degrees)
     ids: list[str | None] = [None] * len(quads)
@@ -341,7 +342,8 @@ def _mirror_looks_wrong(deck: DeckProfile, results: list[tuple[Any, bool]], crop
     return check_mirror(deck, [crops[k] for k in weak], min_cards=min_weak, margin=margin).mirrored is True
 
 
-def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...], changed: list[tuple[int, int, int, int]],
+def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
+                       changed: list[tuple[int, int, int, int]],
                        deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
                        zones: Zones | None = None, config: CardsConfig | None = None,
                        table_config: TableConfig | None = None, markers: MarkerCheck | None = None,
@@ -350,12 +352,13 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
 
     A change smaller than ``SMALL_CHANGE`` x a card's short side (a die rolled, a die laid on a tile) is no
     card coming, going or moving: the cards it touches are kept. Every card of ``previous`` (the last read's
-    observations) that touches no other changed box is kept as it was (id, quad, confidence, source); each window (a changed box grown by a card's size) is read as its own
-    frame (:func:`read_cards`, with the window's calibration), and a card found there joins when its centre
-    lies in a changed box and the window's edge does not cut it; a card beside the change (the changes cover at
-    most ``EDGE_COVER`` of it) that the window's read finds at its place again keeps its observation without
-    being identified again (0 ms for a card that did not move); then every card is laid out again (rows,
-    columns, cells and zones depend on all). The markers are checked again only when a change touches one.
+    observations) that touches no other changed box is kept as it was (id, quad, confidence, source); each
+    window (a changed box grown by a card's size) is read as its own frame (:func:`read_cards`, with the
+    window's calibration), and a card found there joins when its centre lies in a changed box and the window's
+    edge does not cut it; a card beside the change (the changes cover at most ``EDGE_COVER`` of it) that the
+    window's read finds at its place again keeps its observation without being identified again (0 ms for a
+    card that did not move); then every card is laid out again (rows, columns, cells and zones depend on all).
+    The markers are checked again only when a change touches one.
 
     Args:
         changed: ``(x, y, w, h)`` frame-px boxes of what changed since ``previous`` was read (not empty).
@@ -465,7 +468,8 @@ def _frame_scores(deck: Any, crops: list[np.ndarray], mirror: str) -> tuple[list
 
 
 def identify_and_refine(deck: Any, frame: np.ndarray, quads: list[np.ndarray], crops: list[np.ndarray],
-                        mirror: str, top_view: tuple | None = None) -> tuple[list[tuple[Any, bool]], list[np.ndarray], list[np.ndarray]]:
+                        mirror: str, top_view: tuple | None = None,
+                        ) -> tuple[list[tuple[Any, bool]], list[np.ndarray], list[np.ndarray]]:
     """:func:`identify_frame`, then a second look at the weakly identified cards with other outlines
     (:func:`vision.card_match.refine_identifications`, kept only when the deck matches them better).
 
@@ -541,7 +545,8 @@ def assign_cells(centres: np.ndarray, ups: np.ndarray, sizes: np.ndarray, anchor
     return out
 
 
-def _layout(frame, quads, ids, confs, sources, crops, deck, calibration, zones, c: CardsConfig) -> list[CardObservation]:
+def _layout(frame, quads, ids, confs, sources, crops, deck, calibration, zones,
+            c: CardsConfig) -> list[CardObservation]:
     n = len(quads)
     if n == 0:
         return []
