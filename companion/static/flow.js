@@ -120,6 +120,7 @@
       if (f.where) li.append(" \u2014 " + f.where);
       if (f.rule) li.append(el("span", "rule", f.rule));
       if (f.todo) li.append(el("span", "todo", f.todo));
+      if (f.fix) li.append(el("span", "fix", "Fix: " + f.fix)); // what puts it right ("rotate it 1 step ...")
       list.append(li);
     }
     $("findings-section").hidden = findings.length === 0;
