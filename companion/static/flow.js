@@ -38,6 +38,11 @@
     $("join-banner").hidden = !!me.joined;
   }
 
+  // A box without a touchscreen (--no-screen): a joined phone frees seats and undoes for the table instead.
+  function screenless() {
+    return !!(state && state.box && state.box.screen === false);
+  }
+
   function renderRound(game) {
     $("title").textContent = game.title || "Tabletop companion";
     $("round-label").textContent = game.round_label || "";
@@ -53,7 +58,9 @@
     // Next from a phone (a table without the box's screen): the label says what the tap does
     const next = game.next || null;
     const nextShown = !!next && !!next.label && !game.setup && !game.over;
-    $("next-actions").hidden = !nextShown;
+    const undoShown = screenless() && !game.setup && !!(state.session && state.session.events);
+    $("next-actions").hidden = !nextShown && !undoShown;
+    $("table-undo").hidden = !undoShown;
     const nextButton = $("phone-next");
     nextButton.textContent = nextShown ? "Next: " + next.label : "Next";
     nextButton.dataset.label = nextShown ? next.label : "";
@@ -80,12 +87,12 @@
       b.dataset.player = p.name;
       b.disabled = !me.joined;
       b.append(el("span", "seat-name", p.name), el("span", "seat-state", held));
-      b.addEventListener("click", () => claim(p.name, own));
+      b.addEventListener("click", () => claim(p.name, own, !!p.claimed));
       seats.append(b);
     }
   }
 
-  async function claim(name, own) {
+  async function claim(name, own, claimed) {
     const result = $("seat-result");
     if (own) { // already this phone's: just report for it
       localStorage.setItem(SEAT_KEY, name);
@@ -94,6 +101,8 @@
       renderAll();
       return;
     }
+    // no touchscreen to free a seat (--no-screen): this phone takes it over, once the player says so
+    if (claimed && screenless() && !window.confirm(name + "\u2019s seat is held by another phone. Take it over on this phone?")) return;
     result.className = "action-result";
     result.textContent = "Claiming " + name + "\u2019s seat\u2026";
     const { status, answer } = await Box.send("/api/seat", { player: name }, version());
@@ -108,7 +117,7 @@
       if (status === 409 && answer.state) render(answer.state);
       result.className = "action-result error";
       result.textContent = Box.problem(status, answer) +
-        (status === 403 && me.joined ? " (on the box's screen: tap the QR code, then Free seat)" : "");
+        (status === 403 && me.joined && !screenless() ? " (on the box's screen: tap the QR code, then Free seat)" : "");
     }
   }
 
@@ -619,6 +628,7 @@
       post("/api/report", { player: seat(), form: $("form-pick").value, values: values() }, "report-result", $("send"));
     });
     $("undo-report").addEventListener("click", () => post("/api/report/undo", { player: seat() }, "report-result", $("undo-report")));
+    $("table-undo").addEventListener("click", () => post("/api/action", { action: "undo" }, "next-result", $("table-undo")));
     $("phone-next").addEventListener("click", () => {
       const label = $("phone-next").dataset.label;
       if (label) post("/api/action", { action: "next_phase", label: label }, "next-result", $("phone-next"));

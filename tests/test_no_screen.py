@@ -1,0 +1,100 @@
+"""A box without a touchscreen (``--no-screen``, "a table can play from phones alone"): what the touchscreen
+confirms, a joined phone confirms instead (the join secret is the proof of being at the table), and no message
+points at a screen that is not there. A box with its touchscreen keeps these the touchscreen's."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from companion.actions import Action
+from companion.app import MainLoop
+from companion.flow import GameFlow, parse_players
+from companion.flows import FLOWS
+from companion.hub import StateHub
+from companion.session import SessionStore
+from device import FakeCamera
+from tests.phones import joined_phone
+from vision.motion import StillnessDetector
+
+
+@pytest.fixture
+def store(tmp_path):
+    with SessionStore(tmp_path / "box.sqlite3") as s:
+        yield s
+
+
+def _race_loop(store, no_screen: bool) -> tuple[MainLoop, GameFlow]:
+    session = store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {}))
+    flow = GameFlow(session, FLOWS["race"])
+    loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 60, np.uint8)] * 5), reader=None, hub=StateHub(),
+                    stillness=StillnessDetector(), stop_at_end=True, sleep=lambda s: None, session=session, flow=flow,
+                    no_screen=no_screen)
+    loop.publish()
+    return loop, flow
+
+
+def _act(loop: MainLoop, name: str, client: str | None = "phone-a", **payload):
+    return loop.dispatch({"action": Action(name), "origin": "phone", "client": client, **payload})
+
+
+def _post(client, loop: MainLoop, url: str, body: dict):
+    """POST from a phone (a thread) while this thread plays the main loop, which answers the request."""
+    answer: list = []
+    phone = threading.Thread(target=lambda: answer.append(client.post(url, json=body)))
+    phone.start()
+    while phone.is_alive():
+        loop.take_actions()
+        phone.join(0.005)
+    return answer[0]
+
+
+def test_a_phone_that_lost_its_cookie_takes_its_seat_back_only_without_a_touchscreen(store):
+    for no_screen in (False, True):
+        loop, _flow = _race_loop(store, no_screen)
+        assert _act(loop, "claim_seat", "old-cookie", player="Ann").status == 200
+        again = _act(loop, "claim_seat", "new-cookie", player="Ann")  # the same player, joined again
+        if not no_screen:
+            assert again.status == 403 and "touchscreen can reassign" in again.error
+            assert loop.pairing.claims["Ann"] == "old-cookie"
+            continue
+        assert again.status == 200 and "moved to this phone" in again.message
+        assert loop.pairing.claims["Ann"] == "new-cookie" and loop.view()["box"]["screen"] is False
+        # the old phone's report for Ann is now refused, and the message points at no screen
+        refused = _act(loop, "report", "old-cookie", player="Ann", form="hand", values={"cards": 3})
+        assert refused.status == 403 and "screen" not in refused.error and "take it over" in refused.error
+        # a phone frees a seat (no touchscreen to do it), joined phones only
+        assert _act(loop, "release_seat", "new-cookie", player="Ann").status == 200 and "Ann" not in loop.pairing.claims
+        assert _act(loop, "release_seat", None, player="Bob").status == 403
+        # a new join code and stopping the box stay the box's own, said without a screen
+        for name in ("revoke_phones", "quit"):
+            refused = _act(loop, name)
+            assert refused.status == 403 and "touchscreen's" not in refused.error and "on the touchscreen" not in refused.error
+
+
+def test_the_tables_undo_from_a_joined_phone_only_without_a_touchscreen(store):
+    for no_screen in (False, True):
+        loop, flow = _race_loop(store, no_screen)
+        phone = joined_phone(loop.hub, reply_s=30)
+        loop.publish()
+        flow.report("Bob", "hand", {"cards": 4})
+        ann = flow.report("Ann", "hand", {"cards": 5})
+        loop.publish()
+        answer = _post(phone, loop, "/api/action", {"action": "undo"})
+        if no_screen:
+            assert answer.status_code == 200, answer.get_json()
+            assert ann.seq not in set(flow.session.replay().applied)
+        else:
+            assert answer.status_code == 403 and ann.seq in set(flow.session.replay().applied)
+
+
+def test_an_owner_request_is_allowed_at_once_without_a_touchscreen(store):
+    loop, _flow = _race_loop(store, no_screen=True)
+    answer = _act(loop, "owner_ask", "phone-a")
+    assert answer.status == 200 and "touchscreen" not in answer.message
+    assert "phone-a" in loop.pairing.owners and loop.view()["box"]["asking"] is None  # nothing left pending
+    refused = _act(loop, "change_setting", "phone-b", setting="sound.on", value=False)
+    assert refused.status == 403 and "touchscreen" not in refused.error.replace("no touchscreen", "")
+
