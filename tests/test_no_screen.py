@@ -98,3 +98,19 @@ def test_an_owner_request_is_allowed_at_once_without_a_touchscreen(store):
     refused = _act(loop, "change_setting", "phone-b", setting="sound.on", value=False)
     assert refused.status == 403 and "touchscreen" not in refused.error.replace("no touchscreen", "")
 
+
+def test_a_message_meant_for_one_phone_goes_only_to_that_phone(store):
+    """Claiming a seat answers the phone that claimed it ("this phone"); the status line every view shows keeps
+    what it said before, and a phone's refusal stays that phone's too."""
+    loop, _flow = _race_loop(store, no_screen=False)
+    before = loop.view()["status"]["message"]
+    answer = _act(loop, "claim_seat", "phone-b", player="Bob")
+    assert answer.message == "Bob's seat is claimed by this phone"
+    refused = _act(loop, "claim_seat", "phone-c", player="Bob")
+    assert refused.status == 403
+    loop.publish()
+    assert loop.view()["status"]["message"] == before
+    assert loop.hub.snapshot().view["status"]["message"] == before
+    # what the table did is still said to everyone
+    loop.dispatch({"action": Action.NEXT_PHASE, "origin": "touchscreen"})
+    assert loop.view()["status"]["message"] != before
