@@ -212,6 +212,9 @@ def test_race_game_through_the_same_flow(store, output_dir):
     view = flow.view()
     assert view["players"][1]["waiting"] and not view["next"]["enabled"]
     assert view["phases"] == []  # Ann's choice stays hidden until Bob has chosen
+    # Race has no credits: its columns are the tableau and the VP chips only
+    assert [c["key"] for c in view["columns"]] == ["tableau", "vp"]
+    assert "Credits" not in [text for text, _rect, _room in shoot(flow, output_dir / "flow_race_select.png").drawn]
     flow.report("Bob", "select", {"action": "Settle"})
     view = flow.view()
     # Both revealed: II Develop (Ann's bonus), III Settle (Bob's bonus), in order (digest §3).
@@ -302,3 +305,4 @@ def test_roll_setup_stays_open_for_each_player_until_they_select_a_phase(store):
     view = flow.view()
     assert view["next"]["enabled"] and view["next"]["label"] == "Reveal"
     assert not [f for f in view["findings"] if f["severity"] in ("error", "warning")]
+

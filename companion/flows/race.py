@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from companion.camera import Proposal, TableauCamera
 from companion.errors import BadEntry
-from companion.flow_spec import Field, FlowBase, Form, TableRound
+from companion.flow_spec import Column, Field, FlowBase, Form, TableRound
 from companion.i18n import lazy
 from rules import Progress
 from rules.race import RACE_GAME
@@ -73,6 +73,8 @@ class RaceFlow(FlowBase):
                    "phase_done": lazy("the end of the phase"), "round_ended": lazy("the end of the round"),
                    "card_discarded": lazy("Card discarded")}
     camera = RaceCamera()
+    columns = (Column("tableau", "Tableau"), Column("vp", "VP chips"))
+    """Race has no credits (Race for the Galaxy, Components): cards in the tableau and VP chips taken."""
 
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
         """Start world, action card(s), card placed, good placed/removed, VP chips, hand count."""
@@ -138,7 +140,7 @@ class RaceFlow(FlowBase):
             else:
                 state = "current" if k == view["step"] else ("done" if k < view["step"] else "next")
             phases.append({"label": s["label"], "by": by, "state": state})
-        rows = {p["name"]: {"tableau": p["tableau_size"], "credits": None, "vp": p["chips"]} for p in view["players"]}
+        rows = {p["name"]: {"tableau": p["tableau_size"], "vp": p["chips"]} for p in view["players"]}
         why = ""
         if stage in ("setup", "select"):
             note = "Each player chooses an action card on their phone; they are revealed together"
