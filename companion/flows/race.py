@@ -141,11 +141,14 @@ class RaceFlow(FlowBase):
                 state = "current" if k == view["step"] else ("done" if k < view["step"] else "next")
             phases.append({"label": s["label"], "by": by, "state": state})
         rows = {p["name"]: {"tableau": p["tableau_size"], "vp": p["chips"]} for p in view["players"]}
-        why = ""
+        why, upcoming = "", ""
         if stage in ("setup", "select"):
             note = "Each player chooses an action card on their phone; they are revealed together"
             label, why = "Reveal", f"waiting for the action cards of {', '.join(progress.waiting)}"
-            phases = [] if stage == "setup" else phases
+            phases = []  # the last round's phases are over; the next round's are being chosen
+            if stage == "select":  # after End round: the action cards chosen now start the next round
+                upcoming = f"Round {progress.round + 1}: choosing phases"
+                phases = [{"label": "Choosing action cards", "by": [], "state": "current"}]
         elif stage == "phases":
             current = view["steps"][view["step"]]["label"]
             note = f"{current}: report what you place, produce and consume"
@@ -154,7 +157,7 @@ class RaceFlow(FlowBase):
             note, label = "End of round: discard down to 10 cards", "End round"
         else:
             note, label, why = "Game over", "Game over", "the game is over"
-        return TableRound(progress, phases, note, label, why, pool=view["vp_pool"], players=rows)
+        return TableRound(progress, phases, note, label, why, pool=view["vp_pool"], players=rows, label=upcoming)
 
     def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:
         """``phase_done`` during the phases, ``round_ended`` after the last one; nothing while choosing."""
