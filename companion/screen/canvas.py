@@ -71,6 +71,17 @@ SEAT_COLOURS = {"red": (220, 70, 60), "blue": (70, 130, 230), "green": (80, 190,
                 "black": (70, 70, 76), "grey": (150, 150, 150), "natural": (214, 184, 140)}
 """How a seat colour is drawn (games name their seat colours in ``game.info.colours``)."""
 
+SEAT_SIGNS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "purple": "P", "white": "W", "black": "Bk",
+              "grey": "Gy", "natural": "N"}
+"""The sign in a seat colour's dot (the phone's ``DOT_SIGN`` in flow.js is the same): a letter each, two where colours
+share a first letter (blue B, black Bk; green G, grey Gy) among Eclipse's nine seat colours; another colour: its
+first letter."""
+
+
+def seat_sign(colour: Any) -> str:
+    """The sign in ``colour``'s dot (:data:`SEAT_SIGNS`, else its first letter, else "?")."""
+    return SEAT_SIGNS.get(colour) or (str(colour)[:1].upper() if colour else "?")
+
 
 def offline(url: str | None) -> bool:
     """Whether the phone view's ``url`` is on the box's loopback address (no network yet: no phone can reach it)."""
@@ -357,14 +368,17 @@ class Canvas:
             self.text_fit(message, (x, area.centery), area.right - x, 24, DIM, anchor="midleft")
 
     def draw_seat_dot(self, colour: Any, centre: tuple[int, int], radius: int) -> None:
-        """A player's seat colour as a dot with the colour's first letter in it: the colour is not the only signal."""
+        """A player's seat colour as a dot with its sign (:func:`seat_sign`) in it, so the colour is not the only signal,
+        ringed in light grey so that a dark dot (black) shows on the dark screen."""
         rgb = seat_rgb(colour)
         pygame.draw.circle(self.surface, rgb, centre, radius)
+        pygame.draw.circle(self.surface, (200, 205, 212), centre, radius + max(1, self.s(2)), max(1, self.s(2)))
         if colour and radius >= self.s(7):
             dark = (rgb[0] * 299 + rgb[1] * 587 + rgb[2] * 114) / 1000 > 140
-            letter = str(colour)[0].upper()
+            sign = seat_sign(colour)
             size = max(12, round(radius * 2.2 / max(self._sx, self._sy, 1e-9)))  # design size: the dot's height
-            self.text(letter, centre, size, (16, 20, 24) if dark else (250, 250, 250), anchor="center")
+            self.text_fit(sign, centre, 2 * radius - 2, size, (16, 20, 24) if dark else (250, 250, 250),
+                          anchor="center", min_size=8)
 
     def draw_health(self, view: dict[str, Any], area: pygame.Rect, size: int = 22) -> None:
         """The box's health on a status line: the worst check's sign, level and message (``view["box"]["health"]``,

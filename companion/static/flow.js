@@ -135,12 +135,21 @@
     $("findings-section").hidden = findings.length === 0;
   }
 
-  const DOT = { red: "#dc463c", blue: "#4682e6", green: "#50be6e", yellow: "#ebc83c", purple: "#a064d2", white: "#e6e6e6" };
+  // The seat colours as drawn (companion/screen/canvas.py SEAT_COLOURS) and their signs (SEAT_SIGNS): a letter
+  // each, two where colours share one (blue B, black Bk; green G, grey Gy), so the colour is never the only signal.
+  const DOT = { red: "#dc463c", blue: "#4682e6", green: "#50be6e", yellow: "#ebc83c", purple: "#a064d2", white: "#e6e6e6",
+    black: "#46464c", grey: "#969696", natural: "#d6b88c" };
+  const DOT_SIGN = { red: "R", blue: "B", green: "G", yellow: "Y", purple: "P", white: "W", black: "Bk", grey: "Gy", natural: "N" };
 
-  // A seat colour as a dot with the colour's first letter: the colour is never the only signal.
+  // A seat colour as a dot with its sign, ringed so that a dark dot shows on the dark page.
   function dot(colour) {
-    const d = el("span", "dot", (colour || "?").charAt(0).toUpperCase());
-    d.style.background = DOT[colour] || CSS_COLOURS[colour] || colour || "#ccc";
+    const d = el("span", "dot", DOT_SIGN[colour] || (colour || "?").charAt(0).toUpperCase());
+    const hex = DOT[colour];
+    d.style.background = hex || CSS_COLOURS[colour] || colour || "#ccc";
+    if (hex) { // light letters on a dark dot (as the touchscreen does)
+      const [r, g, b] = [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
+      if ((r * 299 + g * 587 + b * 114) / 1000 <= 140) d.style.color = "#fafafa";
+    }
     d.title = colour || "";
     return d;
   }
