@@ -157,3 +157,24 @@ def test_a_database_path_that_cannot_be_opened_is_one_line(tmp_path):
 def test_options_that_do_not_apply_are_refused(extra, named, capsys):
     assert main(["read", str(PHOTOS[0]), *extra]) == 2
     assert named in capsys.readouterr().err
+
+
+def test_the_help_says_what_the_box_runs_and_what_each_flag_does():
+    """``companion --help`` names the four games (not "reads the dice"); ``--no-last-round-upkeep`` says it turns
+    the option off; ``read --cards`` names the hexes a hex deck reads; README lists every schema in schemas/."""
+    from companion.cli import _parser
+    from companion.flows import FLOWS
+
+    parser = _parser()
+    top = " ".join(parser.format_help().split())
+    assert all(spec.title in top for spec in FLOWS.values()) and "reads the dice on the table" not in top
+    subs = next(a for a in parser._actions if a.dest == "command").choices
+    run = " ".join(subs["run"].format_help().split())
+    assert "--no-last-round-upkeep with --game eclipse: turn off round 9's Upkeep and Cleanup (on by default:" in run
+    assert "hexes" in " ".join(subs["read"].format_help().split())
+    assert "Eclipse" in " ".join(subs["export"].format_help().split())
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    for schema in sorted((root / "schemas").glob("*.schema.json")):
+        assert f"`{schema.name.removesuffix('.schema.json')}`" in readme, schema.name
+    assert "Among the Stars, Eclipse" in readme and "--config FILE" in readme and '"key"' in readme
