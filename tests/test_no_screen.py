@@ -17,6 +17,7 @@ from companion.hub import StateHub
 from companion.session import SessionStore
 from device import FakeCamera
 from tests.phones import joined_phone
+from tests.test_phone_browser import browser  # noqa: F401 (fixture)
 from vision.motion import StillnessDetector
 
 
@@ -114,3 +115,47 @@ def test_a_message_meant_for_one_phone_goes_only_to_that_phone(store):
     # what the table did is still said to everyone
     loop.dispatch({"action": Action.NEXT_PHASE, "origin": "touchscreen"})
     assert loop.view()["status"]["message"] != before
+
+
+@pytest.mark.browser
+def test_two_phones_on_a_box_without_a_screen_take_a_seat_over_and_undo_for_the_table(browser, store, output_dir):  # noqa: F811
+    """Real browsers: Ann's phone claims her seat; her phone loses its cookie (a new context joins again), taps Ann,
+    confirms the takeover and reports; the table's Undo on the phone withdraws the newest entry."""
+    from playwright.sync_api import expect
+
+    from companion.web import create_app, serve
+    from tests.phones import LoopThread
+    from tests.test_camera_browser import page_for
+
+    loop, flow = _race_loop(store, no_screen=True)
+    server = serve(create_app(loop.hub), host="127.0.0.1", port=0)
+    pages = []
+    try:
+        with LoopThread(loop):
+            url = f"{server.url}join/{loop.hub.pairing().secret}"
+            for _ in range(2):
+                pages.append(page_for(browser, url))
+            (_, old, _), (_, new, _) = pages
+            old.locator("#seats button", has_text="Ann").click()
+            expect(old.locator("#me")).to_have_text("Ann")
+            expect(new.locator("#seats button", has_text="Ann")).to_contain_text("taken")
+            new.once("dialog", lambda dialog: dialog.accept())
+            new.locator("#seats button", has_text="Ann").click()
+            expect(new.locator("#me")).to_have_text("Ann")
+            expect(new.locator("#seat-result")).to_contain_text("moved to this phone")
+            new.locator("#form-pick").select_option("hand")
+            new.locator('#fields [data-field="cards"]').fill("5")
+            new.locator("#send").click()
+            expect(new.locator("#report-result")).to_contain_text("recorded")
+            reported = flow.session.replay().applied[-1]
+            undo = new.locator("#table-undo")
+            expect(undo).to_be_visible()
+            new.screenshot(path=str(output_dir / "phone_no_screen.png"), full_page=True)
+            undo.click()
+            expect(new.locator("#next-result")).to_have_class("action-result ok")
+        assert reported not in flow.session.replay().applied  # withdrawn by the table's Undo, from a phone
+    finally:
+        for context, _, _ in pages:
+            context.close()
+        server.shutdown()
+    assert all(errors == [] for _, _, errors in pages)
