@@ -28,7 +28,7 @@ import numpy as np
 from companion.actions import SEAT_ACTIONS, Action, Posted, posted
 from companion.desk import Changes, Desk
 from companion.errors import shown
-from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, STALE, STORAGE, GameFlow, Outcome
+from companion.flow import FAULT, STORAGE, GameFlow, Outcome
 from companion.hub import Snapshot, StateHub
 from companion.i18n import _
 from companion.modes import ChooseMode, DiceMode, EnrollMode, Mode, ModeName, PlayMode, SessionMode, SetupMode
@@ -49,9 +49,8 @@ __all__ = ["MainLoop", "LoopStats", "dice_read_payload", "reading_order", "CAMER
 log = logging.getLogger(__name__)
 
 TO_THE_PHONE = frozenset({Action.CLAIM_SEAT, Action.OWNER_ASK})
-"""Actions whose answer speaks to the phone that posted it ("Bob's seat is claimed by this phone"): it goes in that
-phone's answer only, never on the status line every view shows; so does a phone's refused action (bad input, not
-its seat, made against an old state)."""
+"""Actions whose answer speaks to the phone that posted it ("Bob's seat is claimed by this phone", or why it was
+refused): it goes in that phone's answer only, never on the status line every view shows."""
 
 # the view's status.camera values (device.health.CameraStatus; docs/contracts.md)
 CAMERA_OK, CAMERA_LOST, CAMERA_ENDED = CameraStatus.OK.value, CameraStatus.LOST.value, CameraStatus.ENDED.value
@@ -519,12 +518,12 @@ class MainLoop:
         """Carry out one action (a dict as :meth:`companion.hub.StateHub.post_action` queues it:
         ``{"action": name, "origin", **payload}``) through the :class:`companion.desk.Desk` in the current
         mode: checked, allowed, applied once, written; never raises ``Exception``. Sets the status message (not for
-        what is meant for the posting phone only: :data:`TO_THE_PHONE`, a phone's refusal);
+        what is meant for the posting phone only: :data:`TO_THE_PHONE`);
         does not publish (:meth:`take_actions` does, before answering)."""
         self.stats.actions += 1
         name, origin = action.get("action"), action.get("origin", "cli")
         outcome = self.desk.handle(action)
-        if origin != "phone" or (name not in TO_THE_PHONE and outcome.status not in (BAD_INPUT, NOT_ALLOWED, STALE)):
+        if origin != "phone" or name not in TO_THE_PHONE:
             self.message = outcome.error or outcome.message or self.message
         if outcome.status == STORAGE:
             self.message = self.storage.message or self.message

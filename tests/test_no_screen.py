@@ -102,7 +102,7 @@ def test_an_owner_request_is_allowed_at_once_without_a_touchscreen(store):
 
 def test_a_message_meant_for_one_phone_goes_only_to_that_phone(store):
     """Claiming a seat answers the phone that claimed it ("this phone"); the status line every view shows keeps
-    what it said before, and a phone's refusal stays that phone's too."""
+    what it said before, also when the claim is refused (another phone holds the seat)."""
     loop, _flow = _race_loop(store, no_screen=False)
     before = loop.view()["status"]["message"]
     answer = _act(loop, "claim_seat", "phone-b", player="Bob")
