@@ -135,7 +135,9 @@ def test_two_phones_on_a_box_without_a_screen_take_a_seat_over_and_undo_for_the_
             url = f"{server.url}join/{loop.hub.pairing().secret}"
             for _ in range(2):
                 pages.append(page_for(browser, url))
-            (_, old, _), (_, new, _) = pages
+            pages.append(page_for(browser, server.url))  # a phone that only watches: no QR code to point it at
+            (_, old, _), (_, new, _), (_, watching, _) = pages
+            expect(watching.locator("#join-how")).to_contain_text("open the box's join link")
             old.locator("#seats button", has_text="Ann").click()
             expect(old.locator("#me")).to_have_text("Ann")
             expect(new.locator("#seats button", has_text="Ann")).to_contain_text("taken")

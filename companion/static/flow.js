@@ -36,6 +36,9 @@
   function renderJoin() {
     document.body.classList.toggle("watching-only", !me.joined);
     $("join-banner").hidden = !!me.joined;
+    // no screen to show the QR code (--no-screen): the link printed when the box started is the way in
+    if (screenless() && $("join-how")) $("join-how").textContent = "To take part (claim your seat, report, Next, " +
+      "Undo) and to see the camera picture, open the box's join link (printed when it started) on this phone.";
   }
 
   // A box without a touchscreen (--no-screen): a joined phone frees seats and undoes for the table instead.
@@ -74,7 +77,8 @@
   function renderSeats(game) {
     const mine = seat();
     $("seat-section").hidden = (!!mine && !picking) || !!game.over || !!game.setup;
-    $("seat-hint").textContent = !me.joined ? "Scan the QR code on the box to claim your seat."
+    $("seat-hint").textContent = !me.joined ? (screenless() ? "Open the box's join link to claim your seat."
+      : "Scan the QR code on the box to claim your seat.")
       : mine ? "Your phone keeps " + me.seats.join(", ") + "; tap another seat to report for it too."
         : "Tap your name: this phone then reports for that seat, and no other phone can.";
     const seats = $("seats");
