@@ -48,6 +48,10 @@ __all__ = ["MainLoop", "LoopStats", "dice_read_payload", "reading_order", "CAMER
 
 log = logging.getLogger(__name__)
 
+TO_THE_PHONE = frozenset({Action.CLAIM_SEAT, Action.OWNER_ASK})
+"""Actions whose answer speaks to the phone that posted it ("Bob's seat is claimed by this phone", or why it was
+refused): it goes in that phone's answer only, never on the status line every view shows."""
+
 # the view's status.camera values (device.health.CameraStatus; docs/contracts.md)
 CAMERA_OK, CAMERA_LOST, CAMERA_ENDED = CameraStatus.OK.value, CameraStatus.LOST.value, CameraStatus.ENDED.value
 CAMERA_STALLED, CAMERA_BLACK = CameraStatus.STALLED.value, CameraStatus.BLACK.value
@@ -104,6 +108,10 @@ class MainLoop:
         hub: where views are published and actions are taken from.
         stillness: tells when the scene has settled (``vision.motion.StillnessDetector``).
         screen: the touchscreen, or None to run headless.
+        no_screen: the box has no touchscreen at all (``--no-screen``: played from phones alone): what the
+            touchscreen confirms (freeing a seat, the table's Undo, allowing an owner phone) a joined phone confirms
+            instead (the join secret, from the QR code or the printed link, is the proof of being at the table;
+            :mod:`companion.desk`), and no message points at a screen.
         pump_screen: called once per loop to turn touchscreen input into hub actions.
         phone_url: shown on both views (QR code on the touchscreen).
         stop_at_end: stop when a replay ends (``companion demo --once``) instead of idling.
@@ -163,6 +171,7 @@ class MainLoop:
         hub: StateHub,
         stillness: StillnessDetector,
         screen: Screen | None = None,
+        no_screen: bool = False,
         pump_screen: Callable[[], None] | None = None,
         phone_url: str = "",
         stop_at_end: bool = False,
@@ -193,6 +202,7 @@ class MainLoop:
         self.hub = hub
         self.stillness = stillness
         self.screen = screen
+        self.no_screen = no_screen
         self.pump_screen = pump_screen
         self.phone_url = phone_url
         self.stop_at_end = stop_at_end
@@ -522,15 +532,17 @@ class MainLoop:
     def dispatch(self, action: Mapping[str, Any]) -> Outcome:
         """Carry out one action (a dict as :meth:`companion.hub.StateHub.post_action` queues it:
         ``{"action": name, "origin", **payload}``) through the :class:`companion.desk.Desk` in the current
-        mode: checked, allowed, applied once, written; never raises ``Exception``. Sets the status message;
+        mode: checked, allowed, applied once, written; never raises ``Exception``. Sets the status message (not for
+        what is meant for the posting phone only: :data:`TO_THE_PHONE`);
         does not publish (:meth:`take_actions` does, before answering)."""
         self.stats.actions += 1
         name, origin = action.get("action"), action.get("origin", "cli")
         outcome = self.desk.handle(action)
-        self.message = outcome.error or outcome.message or self.message
+        if origin != "phone" or name not in TO_THE_PHONE:
+            self.message = outcome.error or outcome.message or self.message
         if outcome.status == STORAGE:
             self.message = self.storage.message or self.message
-        said = outcome.detail or self.message
+        said = outcome.detail or outcome.error or outcome.message or self.message
         if outcome.error is None:
             log.info("%s (%s): %s", name, origin, said)
         else:
@@ -585,6 +597,10 @@ class MainLoop:
         """Whether a game flow (or its setup) runs, not the d6 reader."""
         return self.mode.in_flow
 
+    def screenless(self) -> bool:
+        """Whether the box runs without a touchscreen (``--no-screen``): a joined phone confirms in its place."""
+        return self.no_screen
+
     def memo(self) -> tuple[Any, ...]:
         """The in-memory state an action may change before its write commits (put back by :meth:`restore`)."""
         return self.mode, self.pairing, self.pairing.memo(), self.mode.memo(), self.switchboard.memo()
@@ -621,7 +637,7 @@ class MainLoop:
     def _pairing_action(self, act: Posted) -> Outcome:
         names, p = self.mode.names, act.payload
         if act.action is Action.CLAIM_SEAT:
-            message = self.pairing.claim(p.player, p.client, names)
+            message = self.pairing.claim(p.player, p.client, names, take_over=self.no_screen)
         elif act.action is Action.RELEASE_SEAT:
             message = self.pairing.release(p.player, names)
         else:
@@ -633,12 +649,13 @@ class MainLoop:
         """The published view dict (shape in ``docs/contracts.md``): the current mode's, with ``"mode"`` (its
         name) and ``"box"``: ``{"games": bool (the chooser is here), "settings": bool (the settings screen is here),
         "back": bool (Back returns somewhere), "asking": null | {"phone"} (a phone waits for the touchscreen's
-        answer), "health": null | {"level", "key", "message", "problems"}}``."""
+        answer), "health": null | {"level", "key", "message", "problems"}, "screen": bool (False: the box has no
+        touchscreen, ``--no-screen``: a joined phone frees seats and undoes for the table)}``."""
         view = self.mode.view()
         view["mode"] = self.mode.name.value
         view["box"] = {"games": self.library is not None, "settings": self.box_settings is not None,
                        "back": bool(self.switchboard.trail), "asking": self.switchboard.asking_view(),
-                       "health": self._health_summary()}
+                       "health": self._health_summary(), "screen": not self.no_screen}
         return view
 
     def behind(self) -> str | None:

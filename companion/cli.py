@@ -130,13 +130,15 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     """The command line; ``flows`` (default :data:`companion.flows.FLOWS`) gives the ``--game`` choices and
     the game option flags."""
     from companion.flows import FLOWS
-    from companion.game_options import add_game_flags, flows_infos, or_list
+    from companion.game_options import add_game_flags, and_list, flows_infos, or_list
 
     flows = FLOWS if flows is None else flows
     flow_games = "|".join(flows)
     parser = argparse.ArgumentParser(
         prog="companion",
-        description="Tabletop companion: reads the dice on the table and keeps the game's record.",
+        description=f"Tabletop companion: runs {and_list([spec.title for spec in flows.values()])} at a real table "
+                    "(and reads plain d6 dice): the camera reads dice, cards, tiles and hexes, phones report, and the "
+                    "box tracks the round, checks for misplays, scores the end and keeps each game's record.",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -147,7 +149,9 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         p.add_argument("--host", help="address the phone view listens on (default: all, for phones on the Wi-Fi)")
         p.add_argument("--port", type=_port, help=f"phone view port (default {DEFAULT_PORT})")
         p.add_argument("--no-web", action="store_true", help="do not start the phone view")
-        p.add_argument("--no-screen", action="store_true", help="do not draw the touchscreen")
+        p.add_argument("--no-screen", action="store_true", help="no touchscreen: the table plays from phones alone (a "
+                                                                "joined phone frees a seat, undoes for the table and "
+                                                                "may change the settings)")
         p.add_argument("--windowed", action="store_true", help="draw the touchscreen in a window, not full screen")
         p.add_argument("--screenshot", type=Path, help="save the touchscreen as this PNG after each read (and, in a game flow, after each change)")
         p.add_argument("--no-gpio", action="store_true", help="do not use the GPIO button and LED")
@@ -171,7 +175,8 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         p.add_argument("--max-frames", type=_frames, help="stop after this many frames (testing; at least 1)")
         p.add_argument("--config", type=Path, metavar="FILE", help="the configuration file (default: $TABLETOP_CONFIG, the user's, else /etc/tabletop-companion/config.toml); flags override it")
 
-    run = sub.add_parser("run", help="the main job: read the dice from the camera")
+    run = sub.add_parser("run", help="the main job: the box at the table (the game chooser, a game, or d6 dice), "
+                                     "with the camera")
     run.add_argument("--source", help="auto | picamera2[:N] | opencv:N | opencv:VIDEO | FOLDER | VIDEO (default auto)")
     run.add_argument("--hold", type=_hold, default=4.0, help="with a FOLDER source: seconds each photo stays on the table (default 4, at most 3600)")
     box_options(run)
@@ -183,9 +188,12 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     demo.add_argument("--fast", action="store_true", help="do not pace the replay in real time")
     box_options(demo)
 
-    read = sub.add_parser("read", help="read the dice in photos and print what was seen")
+    read = sub.add_parser("read", help="read the dice (or, with --cards, the cards, tiles or hexes) in photos and "
+                                       "print what was seen")
     read.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
-    read.add_argument("--cards", metavar="DECK", help="read cards and tiles with this enrolled deck (a name or a .npz path) instead of dice")
+    read.add_argument("--cards", metavar="DECK", help="read cards and tiles, or Eclipse sector hexes with a hex deck "
+                                                      "(`enroll cards --hexes`), with this enrolled deck (a name or a "
+                                                      ".npz path) instead of dice")
     read.add_argument("--mirror", choices=("off", "on", "auto"), default="off",
                       help="with --cards: the camera gives mirror images (selfie webcams): on, off, or auto per frame")
     read.add_argument("--calibration", type=Path, metavar="FILE",
@@ -194,7 +202,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     read.add_argument("--profile", help="dice profile from `companion enroll` (a name or a .json path); needed for --dice roll")
     read.add_argument("--json", action="store_true", help="one JSON object per image and line")
 
-    enroll = sub.add_parser("enroll", help="learn the owner's own dice from photos")
+    enroll = sub.add_parser("enroll", help="learn the owner's own dice, cards, tiles or sector hexes from photos")
     enroll_sub = enroll.add_subparsers(dest="what", required=True, metavar="WHAT")
     roll_dice = enroll_sub.add_parser(
         "roll-dice", help="Roll for the Galaxy dice: DIR/<colour>-<face>/ folders of photos (e.g. white-explore/)"

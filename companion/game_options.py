@@ -73,10 +73,12 @@ class GameFlag:
     def help(self) -> str:
         """``with --game among: <Option.help>`` (each game's own help when they differ), plus how to write it."""
         parts: list[str] = []
+        o = self.option
         for help_text, games in _grouped(self.helps):
+            if self.negated:  # the flag turns it off: say so first, and what the default does after
+                help_text = f"turn off {o.label or o.name} (on by default: {help_text})"
             parts.append(f"with --game {'|'.join(games)}: {help_text}")
         text = "; ".join(parts)
-        o = self.option
         if o.kind == "choices":
             example = ",".join(o.choices[:2])
             text += (f' (one per player, separated by commas, e.g. "{example}"; an empty entry: none)' if o.per_player
@@ -85,8 +87,6 @@ class GameFlag:
             text += f" (one of {', '.join(o.choices)})"
         elif o.kind == "int" and o.minimum is not None and o.maximum is not None:
             text += f" ({o.minimum}-{o.maximum})"
-        if self.negated:
-            text = f"{text} (on unless this flag is given)"
         return text.replace("%", "%%")  # argparse formats help with %
 
     def value(self, given: Any) -> Any:

@@ -205,3 +205,24 @@ def test_on_a_machine_without_gpio_the_start_says_so_in_one_line(tmp_path):
     assert len(gpio_lines) == 1 and gpio_lines[0].endswith(NO_GPIO), result.stderr
     for noise in ("PinUnknownPi", "lgpio", "pin factory", "Traceback"):
         assert noise not in result.stderr
+
+
+def test_the_help_says_what_the_box_runs_and_what_each_flag_does():
+    """``companion --help`` names the four games (not "reads the dice"); ``--no-last-round-upkeep`` says it turns
+    the option off; ``read --cards`` names the hexes a hex deck reads; README lists every schema in schemas/."""
+    from companion.cli import _parser
+    from companion.flows import FLOWS
+
+    parser = _parser()
+    top = " ".join(parser.format_help().split())
+    assert all(spec.title in top for spec in FLOWS.values()) and "reads the dice on the table" not in top
+    subs = next(a for a in parser._actions if a.dest == "command").choices
+    run = " ".join(subs["run"].format_help().split())
+    assert "--no-last-round-upkeep with --game eclipse: turn off round 9's Upkeep and Cleanup (on by default:" in run
+    assert "hexes" in " ".join(subs["read"].format_help().split())
+    assert "Eclipse" in " ".join(subs["export"].format_help().split())
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    for schema in sorted((root / "schemas").glob("*.schema.json")):
+        assert f"`{schema.name.removesuffix('.schema.json')}`" in readme, schema.name
+    assert "Among the Stars, Eclipse" in readme and "--config FILE" in readme and '"key"' in readme

@@ -258,7 +258,7 @@ def test_replay_empty_folder_names_folder_and_extensions(tmp_path: Path) -> None
 
 
 def test_replay_missing_path(tmp_path: Path) -> None:
-    with pytest.raises(CameraNotFound, match="nothing to replay"):
+    with pytest.raises(CameraNotFound, match=r"nope does not exist: give a folder of photos"):
         ReplaySource(tmp_path / "nope").open()
 
 

@@ -61,6 +61,9 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
             for page in (ann, bob):
                 expect(page.locator("#findings li").first).to_contain_text("only a half wormhole")
                 expect(page.locator("#findings li").first).to_contain_text("Eclipse, Wormhole Generator")
+                expect(page.locator("#findings li .fix").first).to_have_text(
+                    "Fix: rotate it 1 step clockwise so its wormhole faces yours")
+            ann.screenshot(path=str(output_dir / "phone_eclipse_finding_fix.png"), full_page=True)
             # ... she takes it back, and lays it turned 1 step: legal.
             ann.locator("#undo-report").click()
             expect(ann.locator("#report-result")).to_contain_text("withdrawn")

@@ -283,7 +283,8 @@ def cmd_box(args: argparse.Namespace) -> int:
                      if args.game != "d6" and replay["realtime"] else None)
     loop = MainLoop(
         source=source, reader=reader, session=session, hub=hub, stillness=table_stillness(),
-        screen=screen, pump_screen=pump, phone_url=phone_url, stop_at_end=True,  # a replay that ends (demo --once, run FOLDER) stops the job
+        screen=screen, no_screen=bool(args.no_screen), pump_screen=pump, phone_url=phone_url,
+        stop_at_end=True,  # a replay that ends (demo --once, run FOLDER) stops the job
         on_read=on_read, flow=flow, camera_flow=camera_flow, setup=setup, make_camera=make_camera,
         on_change=save_screenshot if args.game != "d6" else None,  # d6: after each read (on_read); else each change
         on_announce=lambda what: controls.beep(3 if what == "last_round" else 1)
