@@ -338,7 +338,8 @@ def test_the_flows_registry_lists_each_flow_once_under_its_game():
 
 
 @pytest.mark.parametrize("name", FLOW_REGISTRY)
-def test_once_the_game_is_over_a_phone_cannot_withdraw_its_report_only_the_table_undo_reopens(store, name):
+def test_once_the_game_is_over_a_phone_cannot_withdraw_its_report_only_the_table_undo_reopens(
+        registry_store, name):
     """After "Game over: the scores are final" a phone's own "Undo my last report" is refused with the same
     reason as a new report (every game: the flow is shared), twice over, and the totals stay; the table's
     Undo reopens the last round."""
@@ -348,7 +349,7 @@ def test_once_the_game_is_over_a_phone_cannot_withdraw_its_report_only_the_table
     path = next(p for p in playthroughs_of(name)
                 if game.progress(replay(game, load(p).settings, load(p).events).state).over)
     play = load(path)
-    session = store.start(name, play.settings)
+    session = registry_store.start(name, play.settings)
     flow = GameFlow(session, FLOW_REGISTRY[name])
     for e in play.events:
         session.append(e.kind, e.payload, player=e.player, origin="cli")
