@@ -139,13 +139,30 @@ def page_for(view: dict[str, Any]) -> str:
     return "dice"
 
 
-def state_json(snapshot: Snapshot) -> dict[str, Any]:
-    """The /api/state body: the snapshot's view dict with ``"version"`` added."""
-    return {**snapshot.view, "version": snapshot.version}
+_SAID: dict[tuple[int, str], tuple[Snapshot, dict[str, Any]]] = {}
+_SAID_LOCK = threading.Lock()
 
 
-def _sse_state(snapshot: Snapshot) -> str:
-    data = json.dumps(state_json(snapshot), separators=(",", ":"))
+def state_json(snapshot: Snapshot, lang: str | None = None) -> dict[str, Any]:
+    """The /api/state body: the snapshot's view dict with ``"version"`` added, said in ``lang`` (None: the
+    current language, a request's own; :func:`companion.i18n.localize`: the same keys, the players' words in
+    that language). Each snapshot is said once per language (the phones of one language share it)."""
+    lang = lang or i18n.current_language()
+    key = (id(snapshot), lang)
+    with _SAID_LOCK:
+        kept = _SAID.get(key)
+        if kept is not None and kept[0] is snapshot:
+            return kept[1]
+    said = {**i18n.localize(snapshot.view, lang), "version": snapshot.version}
+    with _SAID_LOCK:
+        _SAID[key] = (snapshot, said)
+        while len(_SAID) > 4 * len(i18n.LANGUAGES):  # a few versions back, for streams still writing them
+            del _SAID[next(iter(_SAID))]
+    return said
+
+
+def _sse_state(snapshot: Snapshot, lang: str | None = None) -> str:
+    data = json.dumps(state_json(snapshot, lang), separators=(",", ":"))
     return f"id: {snapshot.version}\nevent: state\ndata: {data}\n\n"
 
 
@@ -158,7 +175,7 @@ def _sse_heartbeat(heartbeat_s: float) -> str:
 
 
 def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.Event | None = None,
-               me: Callable[[], dict[str, Any]] | None = None) -> Iterator[str]:
+               me: Callable[[], dict[str, Any]] | None = None, lang: str | None = None) -> Iterator[str]:
     """Server-Sent Events text for one client, as an endless generator of complete messages.
 
     Yields first a ``retry:`` hint and the current snapshot as ``event: state``, then each
@@ -176,11 +193,14 @@ def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.
         heartbeat_s: seconds between heartbeats (> 0).
         stop: optional event that ends the stream.
         me: optional, what this client may do now (``/api/me``'s body), looked at after each wait.
+        lang: the phone's language the states are said in (None: the box's, as the stream runs outside its
+            request).
     """
+    lang = lang or i18n.box_language()
     snapshot = hub.snapshot()
     yield "retry: 2000\n\n"
-    yield _sse_state(snapshot)
-    shown_me = me() if me is not None else None
+    yield _sse_state(snapshot, lang)
+    shown_me = i18n.localize(me(), lang) if me is not None else None
     if shown_me is not None:
         yield _sse_me(shown_me)
     version = snapshot.version
@@ -191,8 +211,8 @@ def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.
         if snapshot.version != version:
             version = snapshot.version
             quiet_since = time.monotonic()
-            yield _sse_state(snapshot)
-        now_me = me() if me is not None else None
+            yield _sse_state(snapshot, lang)
+        now_me = i18n.localize(me(), lang) if me is not None else None
         if now_me != shown_me:
             shown_me = now_me
             quiet_since = time.monotonic()
@@ -230,7 +250,8 @@ class _StreamSlots:
 
 
 def _error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
-    return jsonify({"error": message, **extra}), status
+    """A JSON error answer; ``message`` said in the request's language (a :class:`companion.i18n.Text`)."""
+    return jsonify({"error": i18n.localize(message), **extra}), status
 
 
 def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float = REPLY_S, *,
@@ -295,7 +316,8 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     @app.context_processor
     def languages() -> dict[str, Any]:
         lang = g.get("language", i18n.box_language())
-        return {"lang": lang, "languages": i18n.LANGUAGE_NAMES, "messages": i18n.messages(lang)}
+        return {"lang": lang, "languages": i18n.LANGUAGE_NAMES,
+                "messages": {"lang": lang, "messages": i18n.messages(lang), "plurals": i18n.plurals(lang)}}
 
     def phone() -> Phone:
         return phone_of(session, hub.pairing())
@@ -369,7 +391,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
                              503: BUSY}.get(status, "refused")
         if status == 409:
             body["state"] = state_json(hub.snapshot())
-        return jsonify(body), status
+        return jsonify(i18n.localize(body)), status
 
     def ask(action: Action, who: Phone, body: dict[str, Any], example: str, **payload: Any) -> tuple[Response, int]:
         version, key = version_and_key(body, example)
@@ -398,7 +420,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         pairing = hub.pairing()
         if pairing is None or who.client not in pairing.owners:
             return _error(403, i18n._("ask on the owner page first; the box's touchscreen then allows this phone"))
-        response = jsonify(hub.owner_view())
+        response = jsonify(i18n.localize(hub.owner_view()))
         response.headers["Cache-Control"] = "no-store"
         return response
 
@@ -449,7 +471,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     @app.get("/api/me")
     @limiter.limit(limits.read)
     def api_me() -> Response:
-        response = jsonify(me_of(dict(session), hub.pairing()))
+        response = jsonify(i18n.localize(me_of(dict(session), hub.pairing())))
         response.headers["Cache-Control"] = "no-store"
         return response
 
@@ -465,9 +487,12 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
             response.headers["Retry-After"] = "10"
             return response, status
 
+        lang = g.get("language")  # the stream is written after this request's context is gone
+
         def events() -> Iterator[str]:
             try:
-                yield from sse_stream(hub, heartbeat_s=heartbeat_s, stop=stop, me=lambda: me_of(cookie, hub.pairing()))
+                yield from sse_stream(hub, heartbeat_s=heartbeat_s, stop=stop, me=lambda: me_of(cookie, hub.pairing()),
+                                      lang=lang)
             finally:
                 streams.give_back(slot)
 

@@ -34,6 +34,7 @@ import numpy as np
 import pygame
 
 from companion.actions import Action
+from companion.i18n import box_language, localize
 from companion.screen.box import Asking, Choose, History, Settings
 from companion.screen.canvas import BASE_SIZE, Button, Canvas
 from companion.screen.check import Check
@@ -116,6 +117,7 @@ class TouchScreen(Canvas):
         self.state = Screen.WAITING
         self._handlers[self.state].enter(self)
         self._view: dict[str, Any] = {}
+        self._said_for: tuple[dict[str, Any], str, dict[str, Any]] | None = None
 
     @classmethod
     def for_display(cls, size: tuple[int, int] = BASE_SIZE, fullscreen: bool = True, **kw: Any) -> TouchScreen:
@@ -152,7 +154,8 @@ class TouchScreen(Canvas):
             ValueError: the frame array has a wrong shape or dtype (JPEG bytes that do not
                 decode are shown as "no picture" instead).
         """
-        view, frame = self._unpack(snapshot)
+        raw, frame = self._unpack(snapshot)
+        view = self._said(raw)
         self._view = view
         self.begin()
         current = self._handlers[self.state]
@@ -169,6 +172,16 @@ class TouchScreen(Canvas):
         self.frame_rect = None
         self._handlers[self.state].do(self, view, frame)
         return self.surface
+
+    def _said(self, view: dict[str, Any]) -> dict[str, Any]:
+        """``view`` in the box's language (:func:`companion.i18n.localize`; what a button posts back is never
+        translated: ids and names stay plain strings), said once per published view and language."""
+        lang = box_language()
+        if self._said_for is not None and self._said_for[0] is view and self._said_for[1] == lang:
+            return self._said_for[2]
+        said = localize(view, lang)
+        self._said_for = (view, lang, said)
+        return said
 
     @property
     def buttons(self) -> dict[str, Button]:

@@ -171,9 +171,10 @@ window.Box = (function () {
     banner.className = "storage-banner" + (health && health.ok === false ? " failing" : "");
   }
 
-  // The page's words in the phone's language: the catalog the page carries (#messages), else the English.
+  // The page's words in the phone's language: the catalog the page carries (#messages: {lang, messages,
+  // plurals}), else the English. Brace fields ("{name} won") are filled in by format().
   let catalog = null;
-  function _(text) {
+  function words() {
     if (catalog === null) {
       const node = document.getElementById("messages");
       try {
@@ -181,8 +182,29 @@ window.Box = (function () {
       } catch (err) {
         catalog = {};
       }
+      catalog.messages = catalog.messages || {};
+      catalog.plurals = catalog.plurals || {};
     }
-    return catalog[text] || text;
+    return catalog;
+  }
+  function _(text) {
+    return words().messages[text] || text;
+  }
+  // The form of a plural message for n in the phone's language (Polish has three): the browser's plural rules
+  // name the category (one, few, many, other), the catalog holds each category's form.
+  function ngettext(singular, plural, n) {
+    const forms = words().plurals[singular];
+    if (forms) {
+      let category = "other";
+      try {
+        category = new Intl.PluralRules(words().lang || document.documentElement.lang || "en").select(n);
+      } catch (err) {
+        category = n === 1 ? "one" : "other";
+      }
+      const form = forms[category] || forms.other;
+      if (form) return form;
+    }
+    return n === 1 ? singular : plural;
   }
 
   // "{name} won" with {name} filled in (the catalogs keep Python's brace fields).
@@ -288,6 +310,7 @@ window.Box = (function () {
     table.append(total);
   }
 
-  return { send: send, newKey: newKey, problem: problem, live: live, storage: storage, _: _, format: format,
+  return { send: send, newKey: newKey, problem: problem, live: live, storage: storage, _: _, ngettext: ngettext,
+           format: format,
            pageFor: pageFor, follow: follow, nav: nav, scoreTable: scoreTable };
 })();
