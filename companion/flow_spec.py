@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Protocol, Sequence
 
 from companion.errors import BadEntry, shown
+from companion.i18n import Listing, Text, message_of
 from rules import BadEvent, GameInfo, Option, Progress, ScoreBreakdown
 from rules.scoring import closest_names
 from rules.settings import check_settings
@@ -59,6 +60,9 @@ class Field:
         kind: ``"choice"`` (one of ``choices``), ``"int"`` (whole number ``minimum``..``maximum``)
             or ``"cell"`` (``[i, j]``, two whole numbers ``minimum``..``maximum``).
         optional: may be left out (then it is None).
+        labels: each choice as players read it, in ``choices``' order (a phase, a colour in the players' words:
+            :class:`companion.i18n.Text` or a game term); () shows the choices as they are. The phone shows a
+            label and posts its choice, which is never translated.
     """
 
     name: str
@@ -68,11 +72,18 @@ class Field:
     minimum: int | None = None
     maximum: int | None = None
     optional: bool = False
+    labels: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.labels and len(self.labels) != len(self.choices):
+            raise ValueError(f"field {self.name!r}: {len(self.labels)} labels for {len(self.choices)} choices")
 
     def to_json(self) -> dict[str, Any]:
-        """``{"name", "label", "kind", "choices", "min", "max", "optional"}``."""
+        """``{"name", "label", "kind", "choices", "labels", "min", "max", "optional"}`` (``labels``: each choice as
+        shown, the choices themselves when the field has none of its own)."""
         return {"name": self.name, "label": self.label, "kind": self.kind, "choices": list(self.choices),
-                "min": self.minimum, "max": self.maximum, "optional": self.optional}
+                "labels": list(self.labels or self.choices), "min": self.minimum, "max": self.maximum,
+                "optional": self.optional}
 
 
 @dataclass(frozen=True)
@@ -116,7 +127,8 @@ def whole_number(value: Any, what: str) -> int:
         return value
     if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
         return int(value.strip())
-    raise BadEntry(f"{what} must be a whole number (digits 0-9, at most {WHOLE_DIGITS}), got {shown(value)}")
+    raise BadEntry(Text("{what} must be a whole number (digits 0-9, at most {digits}), got {value}", what=what,
+                        digits=WHOLE_DIGITS, value=shown(value)))
 
 
 def _in_range(n: int, f: "Field") -> bool:
@@ -138,41 +150,47 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
             the closest names), a number that is not whole or out of range. Nothing is recorded.
     """
     if not isinstance(values, Mapping):
-        raise BadEntry(f"{form.label}: 'values' must be an object of field: value, got {type(values).__name__}")
+        raise BadEntry(Text("{form}: 'values' must be an object of field: value, got {type}", form=form.label,
+                            type=type(values).__name__))
     known = {f.name for f in form.fields}
     extra = sorted(str(k) for k in values if k not in known)
     if extra:
-        raise BadEntry(f"{form.label}: unknown field {shown(extra[0])}; fields: {', '.join(sorted(known)) or 'none'}")
+        raise BadEntry(Text("{form}: unknown field {field}; fields: {fields}", form=form.label, field=shown(extra[0]),
+                            fields=Listing(sorted(known)) if known else Text("none")))
     out: dict[str, Any] = {}
     for f in form.fields:
         value = values.get(f.name)
         if value is None or value == "":
             if not f.optional:
-                raise BadEntry(f"{form.label}: {f.label} is missing")
+                raise BadEntry(Text("{form}: {field} is missing", form=form.label, field=f.label))
             out[f.name] = None
             continue
-        what = f"{form.label}: {f.label}"
+        what = Text("{form}: {field}", form=form.label, field=f.label)
         if f.kind == "choice":
             if not isinstance(value, str):
-                raise BadEntry(f"{what} must be one of the listed names, got {shown(value)}")
+                raise BadEntry(Text("{what} must be one of the listed names, got {value}", what=what, value=shown(value)))
             match = next((c for c in f.choices if c == value), None)
             match = match or next((c for c in f.choices if c.casefold() == value.strip().casefold()), None)
             if match is None:
                 hint = closest_names(value[:80], f.choices)  # a 16 KiB string is not compared letter by letter
-                raise BadEntry(f"{what}: unknown {f.label.lower()} {shown(value, 43)}"
-                               + (f"; did you mean {' or '.join(hint)}?" if hint else ""))
+                if hint:
+                    raise BadEntry(Text("{what}: unknown {value}; did you mean {hint}?", what=what, value=shown(value, 43),
+                                        hint=Listing(hint, Text(" or "))))
+                raise BadEntry(Text("{what}: unknown {value}", what=what, value=shown(value, 43)))
             out[f.name] = match
         elif f.kind == "int":
             n = whole_number(value, what)
             if not _in_range(n, f):
-                raise BadEntry(f"{what} must be {f.minimum}-{f.maximum}, got {shown(n)}")
+                raise BadEntry(Text("{what} must be {low}-{high}, got {value}", what=what, low=f.minimum, high=f.maximum,
+                                    value=shown(n)))
             out[f.name] = n
         elif f.kind == "cell":
             if not isinstance(value, (list, tuple)) or len(value) != 2:
-                raise BadEntry(f"{what} must be a cell [i, j], got {shown(value)}")
+                raise BadEntry(Text("{what} must be a cell [i, j], got {value}", what=what, value=shown(value)))
             cell = [whole_number(v, what) for v in value]
             if not all(_in_range(v, f) for v in cell):
-                raise BadEntry(f"{what}: each coordinate must be {f.minimum}-{f.maximum}, got {shown(cell)}")
+                raise BadEntry(Text("{what}: each coordinate must be {low}-{high}, got {value}", what=what, low=f.minimum,
+                                    high=f.maximum, value=shown(cell)))
             out[f.name] = cell
         else:  # pragma: no cover - a spec bug
             raise ValueError(f"unknown field kind {f.kind!r}")
@@ -199,7 +217,7 @@ class Column:
         return {"key": self.key, "label": self.label}
 
 
-STANDARD_COLUMNS = (Column("tableau", "Tableau"), Column("credits", "Credits"), Column("vp", "VP"))
+STANDARD_COLUMNS = (Column("tableau", Text("Tableau")), Column("credits", Text("Credits")), Column("vp", Text("VP")))
 """The columns of a flow that declares none: tiles or cards in the tableau, credits, VP."""
 
 RESERVED_KEYS = frozenset({"name", "seat", "colour", "role", "waiting", "turn", "claimed"})
@@ -286,7 +304,7 @@ class TableRound:
     next_label: str
     next_why: str = ""
     pool: int | None = None
-    pool_label: str = "VP pool"
+    pool_label: str = Text("VP pool")
     players: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
@@ -421,15 +439,13 @@ class FlowBase:
     def event_label(self, kind: str) -> str:
         """What players call an event of ``kind`` (:attr:`event_words`, else its name in words: "tile built")."""
         label = self.event_words.get(kind)
-        return str(label) if label is not None else kind.replace("_", " ")
+        return label if label is not None else kind.replace("_", " ")
 
     def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
         """Why ``form`` is not open to ``player`` now, in the players' words (a flow says more where it can)."""
-        from companion.i18n import _
-
         if progress.over:
-            return _("the game is over: reports are closed (Undo first to reopen the last round)")
-        return _("{form} cannot be reported now ({round})").format(form=form.label, round=progress.round_label)
+            return Text("the game is over: reports are closed (Undo first to reopen the last round)")
+        return Text("{form} cannot be reported now ({round})", form=form.label, round=progress.round_label)
 
     @property
     def info(self) -> GameInfo:
@@ -478,12 +494,12 @@ class FlowBase:
         offered = {o.name: o for o in self.options}
         unknown = sorted(set(options) - set(offered))
         if unknown:
-            raise BadEntry(f"{info.title} takes no {', '.join(unknown)}")
+            raise BadEntry(Text("{title} takes no {options}", title=info.title, options=Listing(unknown)))
         names = [s["name"] for s in seats]
         try:
             checked = check_settings(info, {**options, **self.fixed, "players": names})
         except BadEvent as exc:
-            raise BadEntry(str(exc)) from None
+            raise BadEntry(message_of(exc)) from None
         entries = any(o.per_player and o.player_key for o in offered.values())
         players: list[Any] = [{"name": n} for n in names] if entries else list(names)
         out: dict[str, Any] = {"players": players, "seats": [dict(s) for s in seats]}
@@ -499,7 +515,7 @@ class FlowBase:
         try:
             self.game.initial_state(json.loads(json.dumps(out)))  # the engine's own checks (as a session starts)
         except BadEvent as exc:
-            raise BadEntry(str(exc)) from None
+            raise BadEntry(message_of(exc)) from None
         return out
 
     def stored(self, option: Option, value: Any) -> Any:

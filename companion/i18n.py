@@ -41,7 +41,7 @@ from rules.text import Listing, N_, Text, plural
 
 __all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "N_", "Text", "_", "box_language",
            "current_language", "enter_language", "leave_language", "format_datetime", "format_number", "lazy",
-           "localize", "message_of", "messages", "ngettext", "pick_language", "plural", "plurals",
+           "localize", "message_of", "messages", "ngettext", "pick_language", "plural", "plurals", "say",
            "set_box_language", "translations", "use_language"]
 
 log = logging.getLogger(__name__)
@@ -194,6 +194,14 @@ def _say(value: str, lang: str) -> str:
     if isinstance(value, Listing):
         return str(localize(value.sep, lang)).join(str(localize(item, lang)) for item in value.items)
     return str(value)
+
+
+def say(value: Any, lang: str | None = None) -> str:
+    """What a message or an error says, as a ``str`` in ``lang`` (None: the current language): an exception's
+    :func:`message_of`, anything else through :func:`localize`."""
+    if isinstance(value, BaseException):
+        value = message_of(value)
+    return str(localize(value, lang))
 
 
 def message_of(exc: BaseException) -> Any:

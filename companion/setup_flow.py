@@ -40,6 +40,8 @@ from companion import records
 from companion.actions import SETUP_ACTIONS, Action, posted
 from companion.errors import BadEntry, shown
 from companion.flow import GameFlow, Outcome, check_player_colour, check_player_name
+from companion.i18n import Listing, Text, message_of
+from companion.words import colour_word
 from companion.session import new_id
 from rules import Event
 from vision.table import even_zones, zones_from_seats
@@ -170,20 +172,21 @@ class TableSetup:
             name = name.strip()  # the same player again: a new colour
             colour = check_player_colour(colour, [p["colour"] for p in self.players if p["name"] != name], self.colours)
             self._record("colour_changed", {"player": name, "colour": colour}, origin)
-            return f"{name} is {colour}"
+            return Text("{player} is {colour}", player=name, colour=colour_word(colour))
         name = check_player_name(name, self.names)
         if len(self.players) >= self.limits[1]:
-            raise BadEntry(f"{self.spec.title} is for at most {self.limits[1]} players")
+            raise BadEntry(Text("{title} is for at most {count} players", title=self.spec.title, count=self.limits[1]))
         colour = check_player_colour(colour, [p["colour"] for p in self.players], self.colours)
         self._record("player_added", {"player": name, "colour": colour}, origin)
-        return f"{name} joined ({colour}, seat {len(self.players)})"
+        return Text("{player} joined ({colour}, seat {seat})", player=name, colour=colour_word(colour),
+                    seat=len(self.players))
 
     def remove_player(self, name: Any, origin: str = "cli") -> str:
         """Remove a player. Raises BadEntry for an unknown name."""
         if name not in self.names:
-            raise BadEntry(f"no player {shown(name)}")
+            raise BadEntry(Text("no player {player}", player=shown(name)))
         self._record("player_removed", {"player": name}, origin)
-        return f"{name} left"
+        return Text("{player} left", player=name)
 
     def rename_player(self, name: Any, new: Any, origin: str = "cli") -> str:
         """Rename a player, keeping colour, seat order and tapped seat. The touchscreen has no keyboard, so a
@@ -193,26 +196,26 @@ class TableSetup:
             BadEntry: unknown player, a bad new name (as :meth:`add_player`), or a name already taken.
         """
         if name not in self.names:
-            raise BadEntry(f"no player {shown(name)}")
+            raise BadEntry(Text("no player {player}", player=shown(name)))
         new = check_player_name(new, [n for n in self.names if n != name])
         self._record("player_renamed", {"player": name, "name": new}, origin)
-        return f"{name} is now {new}"
+        return Text("{player} is now {name}", player=name, name=new)
 
     def seat(self, name: Any, point: Any, origin: str = "cli") -> str:
         """``name`` sits at ``point`` (``[x, y]`` frame px, where they tapped the table picture)."""
         if name not in self.names:
-            raise BadEntry(f"no player {shown(name)}; add them first")
+            raise BadEntry(Text("no player {player}; add them first", player=shown(name)))
         if (not isinstance(point, (list, tuple)) or len(point) != 2
                 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e6 and math.isfinite(v)
                            for v in point)):
-            raise BadEntry(f"a seat is a point [x, y] in the picture (px), got {shown(point)}")
+            raise BadEntry(Text("a seat is a point [x, y] in the picture (px), got {point}", point=shown(point)))
         self._record("seat_set", {"player": name, "point": [float(point[0]), float(point[1])]}, origin)
-        return f"{name}'s seat is set"
+        return Text("{player}'s seat is set", player=name)
 
     def even(self, origin: str = "cli") -> str:
         """Split the table evenly (forget the tapped seats)."""
         self._record("split_even", {}, origin)
-        return "the table is split evenly among the players"
+        return Text("the table is split evenly among the players")
 
     @property
     def names(self) -> list[str]:
@@ -222,11 +225,11 @@ class TableSetup:
         """Why Start cannot be pressed now ("" when it can)."""
         low, high = self.limits
         if len(self.players) < low:
-            return f"add players: {self.spec.title} needs {low}-{high}"
+            return Text("add players: {title} needs {low}-{high}", title=self.spec.title, low=low, high=high)
         if self.split == "seats":
             unseated = [n for n in self.names if n not in self.seats]
             if unseated:
-                return f"tap the seat of {', '.join(unseated)} on the picture, or Split evenly"
+                return Text("tap the seat of {players} on the picture, or Split evenly", players=Listing(unseated))
         return ""
 
     def zones(self, frame_size: tuple[int, int]) -> Any:
@@ -289,10 +292,10 @@ class TableSetup:
                 message = self.even(origin)
             else:  # Start
                 flow = self.start(frame_size)
-                return Outcome([], f"{self.spec.title} started: {', '.join(flow.names)} (session {flow.session.id})",
-                               changed=True)
+                return Outcome([], Text("{title} started: {players} (session {session})", title=self.spec.title,
+                                        players=Listing(flow.names), session=flow.session.id), changed=True)
         except BadEntry as exc:
-            return Outcome([], "", str(exc))
+            return Outcome([], "", message_of(exc))
         return Outcome(list(self.recorded), message)
 
     # -- view ------------------------------------------------------------------------------------
@@ -305,12 +308,12 @@ class TableSetup:
             "players": [{"name": p["name"], "seat": k + 1, "colour": p["colour"], "seated": p["name"] in self.seats,
                          "role": None, "tableau": None, "credits": None, "vp": 0, "waiting": False}
                         for k, p in enumerate(self.players)],
-            "colours": list(self.colours), "zones": self.split, "seat_points": {k: list(v) for k, v in self.seats.items()}, "min_players": low, "max_players": high,
+            "colours": list(self.colours), "colour_words": {c: colour_word(c) for c in self.colours}, "zones": self.split, "seat_points": {k: list(v) for k, v in self.seats.items()}, "min_players": low, "max_players": high,
             "can_start": not why, "why": why,
-            "note": "Add players on your phone; tap each player's seat on the picture, or Split evenly; then Start",
-            "round": 0, "round_label": "Setup", "stage": "setup", "turn": None, "phases": [], "pool": None, "pool_label": "",
+            "note": Text("Add players on your phone; tap each player's seat on the picture, or Split evenly; then Start"),
+            "round": 0, "round_label": Text("Setup"), "stage": "setup", "turn": None, "phases": [], "pool": None, "pool_label": "",
             "columns": [c.to_json() for c in self.spec.columns], "boards": [],
             "last_round": False, "ending": [], "over": False,
-            "next": {"label": "Start", "enabled": not why, "why": why},
+            "next": {"label": Text("Start"), "enabled": not why, "why": why},
             "forms": [], "open_forms": {}, "findings": [], "result": None, "export": None,
         }

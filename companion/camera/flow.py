@@ -56,7 +56,7 @@ from companion.camera.questions import Observed, Proposal, Question
 from companion.camera.spec import CameraSpec
 from companion.camera.watch import seen_cards
 from companion.errors import shown
-from companion.i18n import _
+from companion.i18n import Listing, Text, message_of
 from rules import BadEvent, Event, UnknownEvent
 from vision.table import even_zones
 
@@ -201,7 +201,7 @@ class CameraFlow:
                 return False
             self._stuck = None  # it ended at last: its result is ignored; the table is read afresh
             self._left, self._next_at, self._dice_done = self.confirm_reads, now, False
-            self.message = "the camera reads again (the stuck read ended; what it saw was left out)"
+            self.message = Text("the camera reads again (the stuck read ended; what it saw was left out)")
             log.info(self.message)
         return self._left > 0 and now >= self._next_at
 
@@ -287,13 +287,13 @@ class CameraFlow:
     def _abandon(self, future: Future) -> list[Event]:
         self._pending, self._stuck = None, future
         self._left = 0
-        self.message = (f"camera read took longer than {self.read_timeout_s:g} s and was abandoned: the game goes "
-                        "on without it (check the camera; reads start again once it answers)")
+        self.message = Text("camera read took longer than {seconds:g} s and was abandoned: the game goes on without it "
+                            "(check the camera; reads start again once it answers)", seconds=self.read_timeout_s)
         log.error(self.message)
         return []
 
     def _failed(self, exc: BaseException) -> list[Event]:
-        self.message = f"camera read failed: {type(exc).__name__}: {exc}"
+        self.message = Text("camera read failed: {error}: {problem}", error=type(exc).__name__, problem=message_of(exc))
         log.error("camera read failed", exc_info=exc)
         return []
 
@@ -316,8 +316,9 @@ class CameraFlow:
             self.zones = even_zones(names, (image.shape[1], image.shape[0]), self.calibration)
         if self.calibration is not None and tuple(self.calibration.frame_size) != (image.shape[1], image.shape[0]):
             cw, ch = self.calibration.frame_size
-            self.markers = {"moved": [], "message": f"the calibration is for {cw}x{ch} frames, the camera gives "
-                                                    f"{image.shape[1]}x{image.shape[0]}: run companion calibrate again"}
+            self.markers = {"moved": [], "message": Text("the calibration is for {size} frames, the camera gives {given}: "
+                                                         "run companion calibrate again", size=f"{cw}x{ch}",
+                                                         given=f"{image.shape[1]}x{image.shape[0]}")}
             raise ValueError(self.markers["message"])
         ev = self.flow.engine_view()
         anchors: dict[str | None, list[str]] = {}
@@ -367,8 +368,8 @@ class CameraFlow:
                 if check is not None and check.moved:
                     ids = ", ".join(f"#{i}" for i in check.moved)
                     markers = {"moved": list(check.moved),
-                               "message": f"calibration markers {ids} moved since calibration: positions may be "
-                                          "off; put the sheet back or run companion calibrate again"}
+                               "message": Text("calibration markers {ids} moved since calibration: positions may be "
+                                               "off; put the sheet back or run companion calibrate again", ids=ids)}
                 for card in read.cards:
                     if card.zone in players:
                         cards.setdefault(card.zone, []).append(card)
@@ -409,13 +410,14 @@ class CameraFlow:
             return recorded
         if plan.counting:  # the other reads of a still table keep the count's message (what to do next)
             return recorded
-        dice_text = ""
         if isinstance(chosen, DicePass) and sight.dice is not None:
-            dice_text = f", {sum(len(v) for v in sight.dice.values())} dice"
             path = self._save_image(plan.image, "dice") or plan.photo
             for p in chosen.propose(sight.dice, ev, path):
                 self._ask(p)
-        self.message = f"camera read {self.reads}: {counted} cards{dice_text}"
+            self.message = Text("camera read {read}: {cards} cards, {dice} dice", read=self.reads, cards=counted,
+                                dice=sum(len(v) for v in sight.dice.values()))
+        else:
+            self.message = Text("camera read {read}: {cards} cards", read=self.reads, cards=counted)
         return recorded
 
     def _count(self, count: CountPass, plan: ReadPlan, names: list[str], ev: Any, cards: int,
@@ -431,8 +433,9 @@ class CameraFlow:
         self.count_seen = {name: colour_counts(dice.get(name, [])) for name in names}
         k = count.places.index(place)
         self.count_place = count.places[k + 1] if k + 1 < len(count.places) else None
-        self.message = (f"camera read {self.reads}: {cards} cards, {sum(len(v) for v in dice.values())} dice counted "
-                        f"({place}); {count.prompt(self.count_place)}")
+        self.message = Text("camera read {read}: {cards} cards, {dice} dice counted ({place}); {next}", read=self.reads,
+                            cards=cards, dice=sum(len(v) for v in dice.values()), place=count.labels.get(place, place),
+                            next=count.prompt(self.count_place))
 
     def _save_image(self, image: np.ndarray, what: str) -> str | None:
         if self.image_dir is None:
@@ -484,10 +487,10 @@ class CameraFlow:
         from companion.errors import BadEntry
         from companion.flow import whole_number
 
-        wanted = whole_number(qid, "camera question id")
+        wanted = whole_number(qid, Text("camera question id"))
         q = next((q for q in self.questions if q.id == wanted), None)
         if q is None:
-            raise BadEntry(f"camera question {shown(wanted)} is no longer waiting (answered on another view?)")
+            raise BadEntry(Text("camera question {id} is no longer waiting (answered on another view?)", id=shown(wanted)))
         return q
 
     def confirm(self, qid: Any, choice: Any = None, origin: str = "touchscreen") -> Event:
@@ -510,8 +513,9 @@ class CameraFlow:
         if choice not in (None, ""):
             if choice not in p.choices or p.choice_key is None:
                 if not p.choices or p.choice_key is None:
-                    raise BadEntry(f"{p.text!r} takes no other answer than Confirm or Dismiss")
-                raise BadEntry(f"{shown(choice, 32)} is not an answer to {p.text!r}; answers: {', '.join(p.choices)}")
+                    raise BadEntry(Text("“{question}” takes no other answer than Confirm or Dismiss", question=p.text))
+                raise BadEntry(Text("{choice} is not an answer to “{question}”; answers: {answers}", choice=shown(choice, 32),
+                                    question=p.text, answers=Listing(p.labels or p.choices)))
             payload[p.choice_key] = choice
             if isinstance(payload.get("read"), dict):
                 payload["read"]["corrected"] = choice != p.proposed
@@ -519,7 +523,7 @@ class CameraFlow:
             event = self.flow.session.append(p.kind, payload, player=p.player, origin="camera")
         except (BadEvent, UnknownEvent) as exc:
             q.error = str(exc)
-            raise BadEntry(f"{p.text} {exc}") from exc
+            raise BadEntry(Text("{question} {problem}", question=p.text, problem=message_of(exc))) from exc
         self.questions.remove(q)
         self._answered(q)
         log.info("camera question %d confirmed on the %s: %s (#%d)", q.id, origin, p.text, event.seq)
@@ -572,13 +576,13 @@ class CameraFlow:
         try:
             if act.action is Action.CAMERA_CONFIRM:
                 event = self.confirm(act.payload.id, act.payload.choice, act.origin)
-                return Outcome([event], _("{what} recorded from the camera").format(what=self.flow.describe(event)),
+                return Outcome([event], Text("{what} recorded from the camera", what=self.flow.describe(event)),
                                detail=f"event {event.seq} ({event.kind}) from the camera")
             if act.action is Action.CAMERA_DISMISS:
                 q = self.dismiss(act.payload.id, act.origin)
-                return Outcome([], f"dismissed: {q.proposal.text}")
+                return Outcome([], Text("dismissed: {question}", question=q.proposal.text))
         except BadEntry as exc:
-            return Outcome([], "", str(exc))
+            return Outcome([], "", message_of(exc))
         return None
 
     # -- view --------------------------------------------------------------------------------

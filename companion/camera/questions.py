@@ -27,6 +27,8 @@ class Proposal:
             ``payload[choice_key]``.
         choice_key: the payload key a choice replaces.
         proposed: the camera's own answer among ``choices`` (None without choices).
+        labels: each choice as players read it (a phase in their edition's words), in ``choices``' order; ()
+            shows the choices as they are. What a player picks is the choice, never its label.
     """
 
     player: str
@@ -36,6 +38,7 @@ class Proposal:
     choices: tuple[str, ...] = ()
     choice_key: str | None = None
     proposed: str | None = None
+    labels: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -75,7 +78,9 @@ class Question:
     error: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"id", "player", "text", "kind", "payload", "choices", "proposed", "choice", "error"}``."""
+        """``{"id", "player", "text", "kind", "payload", "choices", "labels", "proposed", "choice", "error"}``
+        (``labels``: each choice as shown)."""
         p = self.proposal
         return {"id": self.id, "player": p.player, "text": p.text, "kind": p.kind, "payload": dict(p.payload),
-                "choices": list(p.choices), "proposed": p.proposed, "choice": self.choice, "error": self.error}
+                "choices": list(p.choices), "labels": list(p.labels or p.choices), "proposed": p.proposed,
+                "choice": self.choice, "error": self.error}

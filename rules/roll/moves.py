@@ -255,6 +255,7 @@ def on_credits_changed(game: RollGame, state: RollState, ctx: EventContext) -> R
 
 
 def _reason(ctx: EventContext) -> str:
-    """Why VP or credits changed: the report's ``reason``, else "reported"."""
+    """Why VP or credits changed: the report's ``reason`` (said in the player's language when it is a message of the
+    box's catalog, e.g. "reported on the phone"), else "reported"."""
     reason = ctx.payload.get("reason")
-    return str(reason) if reason else Text("reported")
+    return Text(str(reason)) if reason else Text("reported")
