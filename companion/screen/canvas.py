@@ -15,7 +15,8 @@ import numpy as np
 import pygame
 
 from companion.actions import Action
-from companion.i18n import _
+from companion.i18n import N_, _, say
+from companion.words import colour_word
 from companion.qr import qr_surface
 from companion.screen.fonts import PYGAME_DEFAULT_SCALE, font_file
 
@@ -58,12 +59,14 @@ SIGNS = {"error": ("\u2716", "X"), "warning": ("\u26a0", "!"), "info": ("\u2139"
 
 ELLIPSIS = "\u2026"
 """What ends a text cut to fit its room."""
-CAMERA_TEXT = {"ok": ("Camera OK", GOOD), "lost": ("Camera lost", BAD), "ended": ("Replay finished", DIM)}
+CAMERA_TEXT = {"ok": (N_("Camera OK"), GOOD), "lost": (N_("Camera lost"), BAD), "ended": (N_("Replay finished"), DIM)}
 READER_TEXT = {
-    "watching": ("watching the table", ACCENT),
-    "still": ("dice still, reading...", WARN),
-    "read": ("read", GOOD),
+    "watching": (N_("watching the table"), ACCENT),
+    "still": (N_("dice still, reading..."), WARN),
+    "read": (N_("read"), GOOD),
 }
+LEVEL_WORDS = {"OK": N_("OK"), "WARN": N_("WARN"), "FAIL": N_("FAIL")}
+"""A health check's level as the touchscreen says it (said with :func:`companion.i18n._`)."""
 
 
 SEAT_COLOURS = {"red": (220, 70, 60), "blue": (70, 130, 230), "green": (80, 190, 110), "yellow": (235, 200, 60),
@@ -324,7 +327,7 @@ class Canvas:
     def draw_frame(self, frame: np.ndarray | None, area: pygame.Rect) -> None:
         pygame.draw.rect(self.surface, (0, 0, 0), area)
         if frame is None:
-            self.text("No picture yet", area.center, 40, DIM, anchor="center")
+            self.text(_("No picture yet"), area.center, 40, DIM, anchor="center")
             return
         key = (self._frame_source, area.size)
         if self._frame_cache is None or self._frame_cache[:2] != key:
@@ -336,8 +339,10 @@ class Canvas:
 
     def draw_status(self, view: dict[str, Any], area: pygame.Rect) -> None:
         status = view.get("status") or {}
-        camera, camera_colour = CAMERA_TEXT.get(status.get("camera"), (f"Camera {status.get('camera', '?')}", DIM))
+        camera, camera_colour = CAMERA_TEXT.get(status.get("camera"), (None, DIM))
+        camera = _(camera) if camera else _("Camera {status}").format(status=status.get("camera", "?"))
         reader, reader_colour = READER_TEXT.get(status.get("reader"), (str(status.get("reader") or ""), DIM))
+        reader = _(reader) if reader else reader
         radius = self.s(7)
         pygame.draw.circle(self.surface, camera_colour, (area.x + radius, area.centery), radius)
         x = area.x + 2 * radius + self.s(6)
@@ -357,7 +362,7 @@ class Canvas:
         pygame.draw.circle(self.surface, rgb, centre, radius)
         if colour and radius >= self.s(7):
             dark = (rgb[0] * 299 + rgb[1] * 587 + rgb[2] * 114) / 1000 > 140
-            letter = str(colour)[0].upper()
+            letter = say(colour_word(str(colour)))[:1].upper()
             size = max(12, round(radius * 2.2 / max(self._sx, self._sy, 1e-9)))  # design size: the dot's height
             self.text(letter, centre, size, (16, 20, 24) if dark else (250, 250, 250), anchor="center")
 
@@ -369,10 +374,11 @@ class Canvas:
             return
         level = health.get("level", "OK")
         colour = LEVEL_COLOURS.get(level, DIM)
-        said = _("health: all checks OK") if level == "OK" else "{sign} {level}: {message}".format(
-            sign=self.sign(level), level=level, message=health.get("message", ""))
         if level == "OK":
-            said = f"{self.sign('OK')} {said}"
+            said = _("{sign} health: all checks OK").format(sign=self.sign("OK"))
+        else:
+            said = _("{sign} {level}: {message}").format(sign=self.sign(level), level=_(LEVEL_WORDS.get(level, level)),
+                                                        message=health.get("message", ""))
         self.text_fit(said, (area.x, area.centery), area.width, size, colour, anchor="midleft", min_size=12)
 
     def draw_findings(self, findings: list[dict[str, Any]], area: pygame.Rect) -> None:
@@ -381,9 +387,12 @@ class Canvas:
         first = findings[0]
         colour = SEVERITY_COLOURS.get(first.get("severity"), WARN)
         pygame.draw.rect(self.surface, colour, (area.x, area.y, self.s(6), area.height))
-        more = f"  (+{len(findings) - 1} more)" if len(findings) > 1 else ""
-        where = f" - {first['where']}" if first.get("where") else ""
-        text = f"{self.sign(first.get('severity', 'warning'))} {first.get('what', '?')}{where}"
+        more = "  " + _("(+{count} more)").format(count=len(findings) - 1) if len(findings) > 1 else ""
+        sign = self.sign(first.get("severity", "warning"))
+        if first.get("where"):
+            text = _("{sign} {what} - {where}").format(sign=sign, what=first.get("what", "?"), where=first["where"])
+        else:
+            text = _("{sign} {what}").format(sign=sign, what=first.get("what", "?"))
         more_width = self.font(24).size(more)[0] if more else 0
         x = area.x + self.s(12)
         rect = self.text_fit(text, (x, area.centery), area.right - x - more_width, 26, colour, anchor="midleft")
@@ -397,11 +406,13 @@ class Canvas:
         first = findings[0]
         colour = SEVERITY_COLOURS.get(first.get("severity"), WARN)
         pygame.draw.rect(self.surface, colour, (area.x, area.y - self.s(30), self.s(6), area.height + self.s(30)))
-        where = f" ({first['where']})" if first.get("where") else ""
         x = area.x + self.s(12)
         sign = self.sign(first.get("severity", "warning"))
-        self.text_fit(f"{sign} {first.get('what', '?')}{where}", (x, area.y - self.s(28)), area.right - x - self.s(110),
-                      26, colour, min_size=14)
+        if first.get("where"):
+            text = _("{sign} {what} ({where})").format(sign=sign, what=first.get("what", "?"), where=first["where"])
+        else:
+            text = _("{sign} {what}").format(sign=sign, what=first.get("what", "?"))
+        self.text_fit(text, (x, area.y - self.s(28)), area.right - x - self.s(110), 26, colour, min_size=14)
         rule = first.get("rule") or ""
         todo = first.get("todo") or ""
         self.text_fit(" - ".join(t for t in (rule, todo) if t), (x, area.y + self.s(2)), area.right - x, 22, DIM, min_size=16)

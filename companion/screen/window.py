@@ -34,7 +34,7 @@ import numpy as np
 import pygame
 
 from companion.actions import Action
-from companion.i18n import box_language, localize
+from companion.i18n import _, box_language, localize
 from companion.screen.box import Asking, Choose, History, Settings
 from companion.screen.canvas import BASE_SIZE, Button, Canvas
 from companion.screen.check import Check
@@ -195,7 +195,7 @@ class TouchScreen(Canvas):
         qr = handler.qr_rect(self) if handler.qr_tappable else None
         if qr is None or not self.url(self._view):
             return None
-        return Button(Tap.PHONES_PANEL, "Phones", qr)
+        return Button(Tap.PHONES_PANEL, _("Phones"), qr)
 
     def button_at(self, pos: tuple[int, int]) -> Button | None:
         """The enabled button (or the QR code, :attr:`qr_target`) under ``pos`` (px), or None."""
@@ -368,7 +368,7 @@ class TouchScreen(Canvas):
     def debug_buttons(self) -> list[Button]:
         if not self.debug:
             return []
-        return [Button(Action.QUIT, "Quit", self.rect(680, 404, 114, 70))]
+        return [Button(Action.QUIT, _("Quit"), self.rect(680, 404, 114, 70))]
 
 
 def open_touchscreen(hub: Any, *, fullscreen: bool, **kw: Any) -> tuple[TouchScreen, Callable[[], None], bool, Exception | None]:
