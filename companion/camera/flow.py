@@ -315,10 +315,10 @@ class CameraFlow:
         if self.zones is None:
             self.zones = even_zones(names, (image.shape[1], image.shape[0]), self.calibration)
         if self.calibration is not None and tuple(self.calibration.frame_size) != (image.shape[1], image.shape[0]):
-            cw, ch = self.calibration.frame_size
+            size = "{}x{}".format(*self.calibration.frame_size)
+            given = "{}x{}".format(image.shape[1], image.shape[0])
             self.markers = {"moved": [], "message": Text("the calibration is for {size} frames, the camera gives {given}: "
-                                                         "run companion calibrate again", size=f"{cw}x{ch}",
-                                                         given=f"{image.shape[1]}x{image.shape[0]}")}
+                                                         "run companion calibrate again", size=size, given=given)}
             raise ValueError(self.markers["message"])
         ev = self.flow.engine_view()
         anchors: dict[str | None, list[str]] = {}
