@@ -39,7 +39,8 @@ from babel.support import LazyProxy, Translations
 from rules.names import Term
 from rules.text import Listing, N_, Text, plural
 
-__all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "N_", "Text", "_", "box_language",
+__all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "N_", "Text", "_", "ask_language",
+           "asked_language", "box_language",
            "current_language", "enter_language", "leave_language", "format_datetime", "format_number", "lazy",
            "localize", "message_of", "messages", "ngettext", "pick_language", "plural", "plurals", "say",
            "set_box_language", "translations", "use_language"]
@@ -61,6 +62,7 @@ LANGUAGE_NAMES = {"en": "English", "el": "Ελληνικά", "pl": "Polski", "hu
 DEFAULT = "en"
 
 _box = DEFAULT
+_asked: str | None = None
 _lock = threading.Lock()
 _request: contextvars.ContextVar[str | None] = contextvars.ContextVar("companion_language", default=None)
 
@@ -105,6 +107,18 @@ def set_box_language(lang: str) -> str:
     with _lock:
         _box = _known(lang)
     return _box
+
+
+def ask_language(lang: str | None) -> None:
+    """The language a command line asked for explicitly (``--language``), or None: its ``--json`` outputs are said
+    in it; without one they keep the English every tool reads (:func:`asked_language`)."""
+    global _asked
+    _asked = _known(lang) if lang else None
+
+
+def asked_language() -> str | None:
+    """The language asked for with ``--language`` (:func:`ask_language`), else None."""
+    return _asked
 
 
 def box_language() -> str:

@@ -18,6 +18,7 @@ from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
 from companion.commands.files import dice_reader_for, load_deck, profile_path, unwritable_folder
 from companion.config import CHOOSE
+from companion.i18n import _, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -85,8 +86,7 @@ def _flow_session(args: argparse.Namespace, store: Any, settings: dict[str, Any]
         from companion.game_options import and_list, given_flags
 
         flags = given_flags(args, [FLOWS[args.game].info])
-        raise UsageError(f"{and_list(flags)} {'goes' if len(flags) == 1 else 'go'} with a new game "
-                          "(--players, or the setup step with --new-session)")
+        raise UsageError(_("{value} {value2} with a new game (--players, or the setup step with --new-session)").format(value=and_list(flags), value2='goes' if len(flags) == 1 else 'go'))
     return session
 
 def cmd_box(args: argparse.Namespace) -> int:
@@ -122,12 +122,12 @@ def cmd_box(args: argparse.Namespace) -> int:
     if args.calibration is not None and not (flow_game or chooser):
         misplaced.append("--calibration")  # the d6 reader works in pixels: a table calibration would be ignored
     if misplaced:
-        print(f"companion {args.command}: {', '.join(misplaced)} does not go with --game {args.game}", file=sys.stderr)
+        print(_("companion {command}: {value} does not go with --game {game}").format(command=args.command, value=', '.join(misplaced), game=args.game), file=sys.stderr)
         return EXIT_USAGE
     if args.screenshot is not None:
         problem = unwritable_folder(args.screenshot)
         if problem:
-            print(f"companion {args.command}: --screenshot {args.screenshot}: {problem}", file=sys.stderr)
+            print(_("companion {command}: --screenshot {screenshot}: {problem}").format(command=args.command, screenshot=args.screenshot, problem=problem), file=sys.stderr)
             return EXIT_USAGE
     make_camera = calibration = settings = None
     options = _game_options(args)
@@ -136,15 +136,15 @@ def cmd_box(args: argparse.Namespace) -> int:
             settings = _new_game_settings(args, options) if flow_game else None
             make_camera, calibration = _camera_parts(args)
         except InputError as exc:
-            print(f"companion {args.command}: {exc}", file=sys.stderr)
+            print(_("companion {command}: {problem}").format(command=args.command, problem=say(exc)), file=sys.stderr)
             return exc.code
         except (UsageError, BadEntry, RulesError) as exc:
-            print(f"companion {args.command}: {exc}", file=sys.stderr)
+            print(_("companion {command}: {problem}").format(command=args.command, problem=say(exc)), file=sys.stderr)
             return EXIT_USAGE
     try:
         reader = D6Reader() if args.game == "d6" else None
     except VisionError as exc:
-        print(f"companion: cannot load the dice reader: {exc}; reinstall the package (./setup.sh run)", file=sys.stderr)
+        print(_("companion: cannot load the dice reader: {problem}; reinstall the package (./setup.sh run)").format(problem=say(exc)), file=sys.stderr)
         return EXIT_DEVICE
     spec = str(args.folder or demo_photos()) if demo else args.source
     notifier = ServiceNotifier()  # systemd's READY=1 / STATUS= / WATCHDOG=1 / STOPPING=1; a no-op elsewhere
@@ -157,7 +157,7 @@ def cmd_box(args: argparse.Namespace) -> int:
         source = open_source(spec, **replay, **size)  # options a camera does not take are ignored
         source.open()
     except (DeviceError, ValueError) as exc:
-        print(f"companion {args.command}: {_one_demo_hint(str(exc))}", file=sys.stderr)
+        print(_("companion {command}: {value}").format(command=args.command, value=_one_demo_hint(str(exc))), file=sys.stderr)
         return EXIT_DEVICE
 
     hub = StateHub()
@@ -186,13 +186,13 @@ def cmd_box(args: argparse.Namespace) -> int:
             else:
                 log.info("resumed session %s (%d events) in %s", session.id, session.last_seq, store.path)
     except SessionError as exc:
-        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        print(_("companion {command}: {problem}").format(command=args.command, problem=say(exc)), file=sys.stderr)
         source.close()
         if store is not None:
             store.close()
         return EXIT_DEVICE
     except (UsageError, BadEntry, RulesError) as exc:
-        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        print(_("companion {command}: {problem}").format(command=args.command, problem=say(exc)), file=sys.stderr)
         source.close()
         store.close()
         return EXIT_USAGE
@@ -239,8 +239,7 @@ def cmd_box(args: argparse.Namespace) -> int:
             app = create_app(hub, secret_key=cookie_key, hosts=named, exports=lambda sid: export_documents(store, sid))
             server = serve(app, host=args.host, port=args.port)
         except OSError as exc:  # serve() binds first and names the problem in one line
-            print(f"companion {args.command}: cannot start the phone view: {exc}; try another --host or --port, "
-                  "or --no-web", file=sys.stderr)
+            print(_("companion {command}: cannot start the phone view: {problem}; try another --host or --port, or --no-web").format(command=args.command, problem=say(exc)), file=sys.stderr)
             store.close()
             source.close()
             return EXIT_DEVICE
@@ -296,7 +295,7 @@ def cmd_box(args: argparse.Namespace) -> int:
         from companion.netinfo import join_url
 
         pairing = hub.pairing()
-        print(f"phone view at {join_url(phone_url, pairing.secret if pairing is not None else None)}", flush=True)
+        print(_("phone view at {value}").format(value=join_url(phone_url, pairing.secret if pairing is not None else None)), flush=True)
     notifier.status(running_status(source.name, phone_url))
     signal.signal(signal.SIGTERM, lambda *_: loop.stop())
     if controls is not None:
@@ -307,7 +306,7 @@ def cmd_box(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         stats = loop.stats
     except DeviceError as exc:
-        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        print(_("companion {command}: {problem}").format(command=args.command, problem=say(exc)), file=sys.stderr)
         return EXIT_DEVICE
     finally:
         notifier.stopping()
@@ -402,7 +401,7 @@ def _load_box_calibration(path: Path | None) -> Any:
 
     if path is not None:
         if not path.expanduser().is_file():
-            raise InputError(f"no calibration at {path}: make one with `companion calibrate`", EXIT_DEVICE)
+            raise InputError(_("no calibration at {path}: make one with `companion calibrate`").format(path=path), EXIT_DEVICE)
         try:
             return load_calibration(path)
         except BadCalibrationFile as exc:
@@ -441,13 +440,13 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
     if args.dice_profile is not None:
         path = profile_path(args.dice_profile)
         if not path.is_file():
-            raise InputError(f"no dice profile at {path}: build one with `companion enroll roll-dice DIR`", EXIT_DEVICE)
+            raise InputError(_("no dice profile at {path}: build one with `companion enroll roll-dice DIR`").format(path=path), EXIT_DEVICE)
         try:
             from vision.readers import RollDiceAdapter
 
             dice_reader = RollDiceAdapter(dice_reader_for("roll", args.dice_profile))  # the "roll_dice" reader
         except VisionError as exc:
-            raise InputError(f"cannot load dice profile {args.dice_profile}: {exc}", EXIT_DEVICE) from None
+            raise InputError(_("cannot load dice profile {dice_profile}: {problem}").format(dice_profile=args.dice_profile, problem=say(exc)), EXIT_DEVICE) from None
     image_dir = data_dir() / "reads"
     return (lambda flow: CameraFlow(flow, deck=deck, calibration=calibration, dice_reader=dice_reader,
                                     image_dir=image_dir)), calibration
@@ -458,7 +457,7 @@ def _open_screen(args: argparse.Namespace, hub: Any, phone_url: str):
         return None, None
     from companion.screen.window import open_touchscreen
 
-    screen, pump, _, problem = open_touchscreen(hub, fullscreen=not args.windowed and args.command == "run",
+    screen, pump, _window, problem = open_touchscreen(hub, fullscreen=not args.windowed and args.command == "run",
                                                 phone_url=phone_url, pairing=hub.pairing)
     if problem is not None:
         log.info("no display for the touchscreen (%s); drawing off-screen (use --screenshot to see it)", problem)

@@ -13,6 +13,7 @@ from typing import Any
 from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK
 from companion.commands.files import profile_path, roll_dice_pairs
+from companion.i18n import _, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -80,21 +81,20 @@ def cmd_enroll_roll_dice(folder: Path, out: Path, warn_missing: bool = True) -> 
         missing = check_enroll_folders(folder)
         check_image_files(folder)  # sizes from the headers, before vision decodes a photo
     except (_BadFolder, BadImage) as exc:
-        print(f"companion enroll: {exc}", file=sys.stderr)
+        print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     except OSError as exc:
-        print(f"companion enroll: {exc}", file=sys.stderr)
+        print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     if missing and warn_missing:
         shown = ", ".join(missing[:10]) + (f" (+{len(missing) - 10} more)" if len(missing) > 10 else "")
-        print(f"companion enroll: warning: no photos of {len(missing)} pair{'s' if len(missing) != 1 else ''} "
-              f"({shown}): the profile will not know them", file=sys.stderr)
+        print(_("companion enroll: warning: no photos of {n_missing} pair{value} ({shown}): the profile will not know them").format(n_missing=len(missing), value='s' if len(missing) != 1 else '', shown=shown), file=sys.stderr)
     try:
         saved = enroll_roll_dice(folder, out, allowed=roll_dice_pairs())
     except (VisionError, OSError) as exc:
-        print(f"companion enroll: {exc}", file=sys.stderr)
+        print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
-    print(f"saved dice profile {saved}; use it with: companion read IMAGE --dice roll --profile {saved}")
+    print(_("saved dice profile {saved}; use it with: companion read IMAGE --dice roll --profile {saved}").format(saved=saved))
     return EXIT_OK
 
 def _resume_hint(args: argparse.Namespace, folder: Path) -> str:
@@ -148,10 +148,10 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
         detect = roll_dice_detector()
         enrollment = GuidedEnrollment(folder, guided_pairs(), detect)
     except VisionError as exc:
-        print(f"companion enroll: cannot load the dice detector: {exc}; reinstall the package (./setup.sh run)", file=sys.stderr)
+        print(_("companion enroll: cannot load the dice detector: {problem}; reinstall the package (./setup.sh run)").format(problem=say(exc)), file=sys.stderr)
         return EXIT_DEVICE
     except OSError as exc:
-        print(f"companion enroll: cannot use the photo folder: {exc}", file=sys.stderr)
+        print(_("companion enroll: cannot use the photo folder: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     if enrollment.already:
         log.info("%s already has photos of %d pairs (%s): skipping them", folder, len(enrollment.already),
@@ -164,7 +164,7 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
             source = open_source(args.source or "auto", **replay)
             source.open()
         except (DeviceError, ValueError) as exc:
-            print(f"companion enroll: {exc}", file=sys.stderr)
+            print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
             return EXIT_DEVICE
 
     inbox = EnrollInbox()
@@ -196,10 +196,10 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
     try:
         outcome = run_guided(source, enrollment, inbox, screen=screen, pump=pump, on_change=on_change)
     except DeviceError as exc:
-        print(f"companion enroll: {exc}", file=sys.stderr)
+        print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_DEVICE
     except OSError as exc:
-        print(f"companion enroll: cannot save a photo: {exc}; the photos so far are in {folder}", file=sys.stderr)
+        print(_("companion enroll: cannot save a photo: {problem}; the photos so far are in {folder}").format(problem=say(exc), folder=folder), file=sys.stderr)
         return EXIT_INPUT
     finally:
         signal.signal(signal.SIGTERM, previous_term)
@@ -210,14 +210,14 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
     taken = (f"{outcome.photos} photo{'' if outcome.photos == 1 else 's'} of {outcome.pairs_done} of "
              f"{len(enrollment.pairs)} pairs {'is' if outcome.photos == 1 else 'are'} in {folder}")
     if outcome.step is Step.CAMERA_LOST:
-        print(f"companion enroll: {outcome.message}; {taken}. Check the camera, then {_resume_hint(args, folder)}",
+        print(_("companion enroll: {message}; {taken}. Check the camera, then {value}").format(message=outcome.message, taken=taken, value=_resume_hint(args, folder)),
               file=sys.stderr)
         return EXIT_DEVICE
     if outcome.step is Step.STOPPED:
-        print(f"companion enroll: {outcome.message}: {taken}; {_resume_hint(args, folder)}", file=sys.stderr)
+        print(_("companion enroll: {message}: {taken}; {value}").format(message=outcome.message, taken=taken, value=_resume_hint(args, folder)), file=sys.stderr)
         return EXIT_INPUT
     if outcome.photos == 0:
-        print(f"companion enroll: no photos taken (every pair skipped), so no profile; {_resume_hint(args, folder)}",
+        print(_("companion enroll: no photos taken (every pair skipped), so no profile; {value}").format(value=_resume_hint(args, folder)),
               file=sys.stderr)
         return EXIT_INPUT
     if outcome.missing:
@@ -228,11 +228,10 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
     code = cmd_enroll_roll_dice(folder, out, warn_missing=False)  # the missing pairs were logged above
     if code == EXIT_OK:
         enrollment.set_result(Step.SAVED, f"saved {out}; use it with --profile {out}")
-        print(f"the photos are kept in {folder}")
+        print(_("the photos are kept in {folder}").format(folder=folder))
     else:
         enrollment.set_result(Step.FAILED, f"see the message on the terminal; {taken}")
-        print(f"companion enroll: {taken}; retake the pair named above (delete its folder), then "
-              f"{_resume_hint(args, folder)}", file=sys.stderr)
+        print(_("companion enroll: {taken}; retake the pair named above (delete its folder), then {value}").format(taken=taken, value=_resume_hint(args, folder)), file=sys.stderr)
     redraw()
     return code
 
@@ -265,7 +264,7 @@ def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
         try:
             DeckProfile.load(out)
         except (VisionError, OSError):
-            print(f"companion enroll: {out} exists and is not a deck: not overwritten; choose another DECK",
+            print(_("companion enroll: {out} exists and is not a deck: not overwritten; choose another DECK").format(out=out),
                   file=sys.stderr)
             return EXIT_INPUT
     try:
@@ -275,8 +274,8 @@ def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
         out.parent.mkdir(parents=True, exist_ok=True)
         saved = deck.save(out)
     except (VisionError, OSError, BadImage) as exc:
-        print(f"companion enroll: {exc}", file=sys.stderr)
+        print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     what = "sector hexes" if hexes else "cards"
-    print(f"saved deck {saved} ({len(set(deck.ref_ids))} {what}); use it with: companion read IMAGE --cards {saved}")
+    print(_("saved deck {saved} ({n_value} {what}); use it with: companion read IMAGE --cards {saved}").format(saved=saved, n_value=len(set(deck.ref_ids)), what=what))
     return EXIT_OK

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from companion.commands import EXIT_DEVICE, EXIT_USAGE, InputError, UsageError
+from companion.i18n import _, say
 
 def profile_path(name_or_path: str) -> Path:
     """A dice profile's JSON file: a path as given (``.json``), or ``<data dir>/profiles/<name>.json``."""
@@ -38,7 +39,7 @@ def dice_reader_for(dice: str, profile: str | None):
 
         return D6Reader()
     if profile is None:
-        raise UsageError("--dice roll needs --profile (run `companion enroll roll-dice DIR` first)")
+        raise UsageError(_("--dice roll needs --profile (run `companion enroll roll-dice DIR` first)"))
     from vision.profiles import DiceProfile
     from vision.roll_dice import RollDiceReader
 
@@ -56,8 +57,7 @@ def deck_path(name_or_path: str) -> Path:
     if name_or_path.endswith(".npz"):
         return Path(name_or_path).expanduser()
     if "/" in name_or_path or "\\" in name_or_path or ".." in name_or_path or not name_or_path.strip():
-        raise InputError(f"deck {name_or_path!r}: give a deck name (saved in {data_dir() / 'decks'}) "
-                          "or a path ending in .npz", EXIT_USAGE)
+        raise InputError(_("deck {name_or_path!r}: give a deck name (saved in {value}) or a path ending in .npz").format(name_or_path=name_or_path, value=data_dir() / 'decks'), EXIT_USAGE)
     return data_dir() / "decks" / f"{name_or_path}.npz"
 
 DECK_KINDS = {"card": "cards or square tiles", "hex": "Eclipse sector hexes"}
@@ -86,16 +86,15 @@ def load_deck(name_or_path: str, want: str | None = None) -> Any:
 
     path = deck_path(name_or_path)
     if not path.is_file():
-        raise InputError(f"no deck at {path}: build one with `companion enroll cards DECK DIR`", EXIT_DEVICE)
+        raise InputError(_("no deck at {path}: build one with `companion enroll cards DECK DIR`").format(path=path), EXIT_DEVICE)
     try:
         deck = DeckProfile.load(path)
     except VisionError as exc:
-        raise InputError(f"cannot load deck {name_or_path}: {exc}", EXIT_DEVICE) from None
+        raise InputError(_("cannot load deck {name_or_path}: {problem}").format(name_or_path=name_or_path, problem=say(exc)), EXIT_DEVICE) from None
     kind = deck_kind(deck)
     if want is not None and kind != want:
         hint = "companion enroll cards DECK DIR --hexes" if want == "hex" else "companion enroll cards DECK DIR"
-        raise InputError(f"deck {name_or_path} holds {DECK_KINDS[kind]}, not {DECK_KINDS[want]}: "
-                          f"enroll one with `{hint}`", EXIT_DEVICE)
+        raise InputError(_("deck {name_or_path} holds {DECK_KINDS}, not {DECK_KINDS2}: enroll one with `{hint}`").format(name_or_path=name_or_path, DECK_KINDS=DECK_KINDS[kind], DECK_KINDS2=DECK_KINDS[want], hint=hint), EXIT_DEVICE)
     return deck
 
 def not_ours(path: Path, keys: Mapping[str, Any]) -> str | None:
