@@ -52,7 +52,7 @@ def add_owner_parsers(sub: Any) -> None:
     config = sub.add_parser("config", help=_("the box's configuration file: show the effective settings, check a file"))
     what = config.add_subparsers(dest="config_command", required=True, metavar="WHAT")
     show = what.add_parser("show", help=_("every setting, its value and where it came from (default, FILE:LINE, flag, environment)"))
-    show.add_argument("--config", type=Path, metavar="FILE", help=_("the configuration file (default: ${CONFIG_ENV}, {value}, else /etc/tabletop-companion/config.toml)").format(CONFIG_ENV=CONFIG_ENV, value=user_config_path()))
+    show.add_argument("--config", type=Path, metavar="FILE", help=_("the configuration file (default: ${variable}, {path}, else /etc/tabletop-companion/config.toml)").format(variable=CONFIG_ENV, path=user_config_path()))
     for s in SETTINGS:
         if s.flag:
             show.add_argument(s.flag, dest=f"set_{flag_dest(s.flag)}", metavar="VALUE",

@@ -53,26 +53,27 @@ def scoring_games(games: Mapping[str, Any] | None = None) -> dict[str, Callable[
 
 
 def _add_game_file_parser(
-    subparsers: argparse._SubParsersAction, command: str, games: Mapping[str, Any], help: str, what: str, json_shape: str
+    subparsers: argparse._SubParsersAction, command: str, games: Mapping[str, Any], help: str, description: str,
+    what: str, json_help: str,
 ) -> argparse.ArgumentParser:
-    """A ``companion COMMAND GAME FILE [--json]`` subcommand over ``games`` (name -> function)."""
+    """A ``companion COMMAND GAME FILE [--json]`` subcommand over ``games`` (name -> function); the texts are said
+    already (the command line's language)."""
     names = sorted(games)
-    p = subparsers.add_parser(
-        command,
-        help=help,
-        description=_("{value}{help}. The file format of each game is documented in schemas/<game>-score-input.schema.json (a check of another file: the schema its game names).").format(value=help[0].upper(), help=help[1:]),
-    )
-    p.add_argument("game", metavar="GAME", choices=names, help=_("the game ({value})").format(value=', '.join(names)))
-    p.add_argument("file", metavar="FILE", type=Path, help=_("the {what} (JSON)").format(what=what))
-    p.add_argument("--json", action="store_true", help=_("print {json_shape} as JSON").format(json_shape=json_shape))
+    schemas = _("The file format of each game is documented in schemas/<game>-score-input.schema.json (a check of "
+                "another file: the schema its game names).")
+    p = subparsers.add_parser(command, help=help, description=f"{description} {schemas}")
+    p.add_argument("game", metavar="GAME", choices=names, help=_("the game ({games})").format(games=", ".join(names)))
+    p.add_argument("file", metavar="FILE", type=Path, help=what)
+    p.add_argument("--json", action="store_true", help=json_help)
     return p
 
 
 def add_score_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add the ``score`` subcommand (GAME, FILE, ``--json``) to ``companion``'s subparsers."""
     return _add_game_file_parser(
-        subparsers, "score", scoring_games(), "score an end-of-game position from a file", "end-of-game position",
-        '{"players": [...], "winners": [...]}',
+        subparsers, "score", scoring_games(), _("score an end-of-game position from a file"),
+        _("Score an end-of-game position from a file."), _("the end-of-game position (JSON)"),
+        _("print {shape} as JSON").format(shape='{"players": [...], "winners": [...]}'),
     )
 
 
@@ -228,8 +229,9 @@ def checking_games(games: Mapping[str, Any] | None = None) -> dict[str, Callable
 def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add the ``check`` subcommand (GAME, FILE, ``--json``) to ``companion``'s subparsers."""
     return _add_game_file_parser(
-        subparsers, "check", checking_games(), "check every player's position for misplays", "position",
-        "the findings, in the shape the game declares (docs/contracts.md)",
+        subparsers, "check", checking_games(), _("check every player's position for misplays"),
+        _("Check every player's position for misplays."), _("the position (JSON)"),
+        _("print the findings, in the shape the game declares (docs/contracts.md), as JSON"),
     )
 
 

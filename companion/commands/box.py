@@ -18,7 +18,7 @@ from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
 from companion.commands.files import dice_reader_for, load_deck, profile_path, unwritable_folder
 from companion.config import CHOOSE
-from companion.i18n import _, say
+from companion.i18n import N_, _, ngettext, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -86,7 +86,9 @@ def _flow_session(args: argparse.Namespace, store: Any, settings: dict[str, Any]
         from companion.game_options import and_list, given_flags
 
         flags = given_flags(args, [FLOWS[args.game].info])
-        raise UsageError(_("{value} {value2} with a new game (--players, or the setup step with --new-session)").format(value=and_list(flags), value2='goes' if len(flags) == 1 else 'go'))
+        raise UsageError(ngettext("{flags} goes with a new game (--players, or the setup step with --new-session)",
+                                  "{flags} go with a new game (--players, or the setup step with --new-session)",
+                                  len(flags)).format(flags=and_list(flags)))
     return session
 
 def cmd_box(args: argparse.Namespace) -> int:
@@ -122,7 +124,7 @@ def cmd_box(args: argparse.Namespace) -> int:
     if args.calibration is not None and not (flow_game or chooser):
         misplaced.append("--calibration")  # the d6 reader works in pixels: a table calibration would be ignored
     if misplaced:
-        print(_("companion {command}: {value} does not go with --game {game}").format(command=args.command, value=', '.join(misplaced), game=args.game), file=sys.stderr)
+        print(_("companion {command}: {flags} does not go with --game {game}").format(command=args.command, flags=', '.join(misplaced), game=args.game), file=sys.stderr)
         return EXIT_USAGE
     if args.screenshot is not None:
         problem = unwritable_folder(args.screenshot)
@@ -157,7 +159,7 @@ def cmd_box(args: argparse.Namespace) -> int:
         source = open_source(spec, **replay, **size)  # options a camera does not take are ignored
         source.open()
     except (DeviceError, ValueError) as exc:
-        print(_("companion {command}: {value}").format(command=args.command, value=_one_demo_hint(str(exc))), file=sys.stderr)
+        print(_("companion {command}: {problem}").format(command=args.command, problem=_one_demo_hint(str(exc))), file=sys.stderr)
         return EXIT_DEVICE
 
     hub = StateHub()
@@ -295,7 +297,7 @@ def cmd_box(args: argparse.Namespace) -> int:
         from companion.netinfo import join_url
 
         pairing = hub.pairing()
-        print(_("phone view at {value}").format(value=join_url(phone_url, pairing.secret if pairing is not None else None)), flush=True)
+        print(_("phone view at {url}").format(url=join_url(phone_url, pairing.secret if pairing is not None else None)), flush=True)
     notifier.status(running_status(source.name, phone_url))
     signal.signal(signal.SIGTERM, lambda *_: loop.stop())
     if controls is not None:

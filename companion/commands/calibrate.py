@@ -23,7 +23,7 @@ def cmd_print_mat(path: Path) -> int:
     except OSError as exc:
         print(_("companion print-mat: cannot write {path}: {problem}").format(path=path, problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
-    print(_("wrote {written}: print it at 100% (no scaling) and check the 100 mm bar").format(written=written))
+    print(_("wrote {path}: print it at 100% (no scaling) and check the 100 mm bar").format(path=written))
     return EXIT_OK
 
 def _calibration_frame(spec: str, warmup: int = 5) -> Any:
@@ -95,6 +95,13 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
         print(_("companion calibrate: cannot write {path}: {problem}").format(path=path, problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     w, h = calibration.frame_size
-    lens_text = f", lens from {lens.views} views (RMS {lens.rms_px:.2f} px)" if lens is not None else ""
-    print(_("saved {path}: {n_markers_px} markers, reprojection {reprojection_px:.2f} px, {value:.2f} mm per pixel at the centre of {w}x{h} frames{lens_text}").format(path=path, n_markers_px=len(calibration.markers_px), reprojection_px=calibration.reprojection_px, value=calibration.mm_per_px(), w=w, h=h, lens_text=lens_text))
+    said = dict(path=path, markers=len(calibration.markers_px), error=calibration.reprojection_px,
+                mm=calibration.mm_per_px(), w=w, h=h)
+    if lens is not None:
+        print(_("saved {path}: {markers} markers, reprojection {error:.2f} px, {mm:.2f} mm per pixel at the centre of "
+                "{w}x{h} frames, lens from {views} views (RMS {rms:.2f} px)").format(**said, views=lens.views,
+                                                                                    rms=lens.rms_px))
+    else:
+        print(_("saved {path}: {markers} markers, reprojection {error:.2f} px, {mm:.2f} mm per pixel at the centre of "
+                "{w}x{h} frames").format(**said))
     return EXIT_OK

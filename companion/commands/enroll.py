@@ -13,7 +13,7 @@ from typing import Any
 from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK
 from companion.commands.files import profile_path, roll_dice_pairs
-from companion.i18n import _, say
+from companion.i18n import N_, _, ngettext, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -88,22 +88,25 @@ def cmd_enroll_roll_dice(folder: Path, out: Path, warn_missing: bool = True) -> 
         return EXIT_INPUT
     if missing and warn_missing:
         shown = ", ".join(missing[:10]) + (f" (+{len(missing) - 10} more)" if len(missing) > 10 else "")
-        print(_("companion enroll: warning: no photos of {n_missing} pair{value} ({shown}): the profile will not know them").format(n_missing=len(missing), value='s' if len(missing) != 1 else '', shown=shown), file=sys.stderr)
+        print(ngettext("companion enroll: warning: no photos of {n} pair ({pairs}): the profile will not know it",
+                       "companion enroll: warning: no photos of {n} pairs ({pairs}): the profile will not know them",
+                       len(missing)).format(n=len(missing), pairs=shown), file=sys.stderr)
     try:
         saved = enroll_roll_dice(folder, out, allowed=roll_dice_pairs())
     except (VisionError, OSError) as exc:
         print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
-    print(_("saved dice profile {saved}; use it with: companion read IMAGE --dice roll --profile {saved}").format(saved=saved))
+    print(_("saved dice profile {profile}; use it with: companion read IMAGE --dice roll --profile {profile}").format(profile=saved))
     return EXIT_OK
 
 def _resume_hint(args: argparse.Namespace, folder: Path) -> str:
     """How to go on after a stopped guided enrollment: the same command with ``--keep``, or the folder command."""
     extra = "".join(f" {opt} {value}" for opt, value in (("--source", args.source), ("--name", None if args.name == "roll" else args.name),
                                                           ("--out", args.out)) if value is not None)
-    return (f"to go on: companion enroll roll-dice --guided --keep {folder}{extra}  (pairs with photos are skipped); "
-            f"or build from the photos so far: companion enroll roll-dice {folder}"
-            + (f" --out {args.out}" if args.out else (f" --name {args.name}" if args.name != "roll" else "")))
+    build = f"companion enroll roll-dice {folder}" + (f" --out {args.out}" if args.out else (
+        f" --name {args.name}" if args.name != "roll" else ""))
+    return _("to go on: {command}  (pairs with photos are skipped); or build from the photos so far: {build}").format(
+        command=f"companion enroll roll-dice --guided --keep {folder}{extra}", build=build)
 
 def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls: Any = None) -> int:
     """``companion enroll roll-dice --guided``: photograph every colour/face pair with the box's camera,
@@ -207,17 +210,18 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
         if controls is not None:
             controls.close()
 
-    taken = (f"{outcome.photos} photo{'' if outcome.photos == 1 else 's'} of {outcome.pairs_done} of "
-             f"{len(enrollment.pairs)} pairs {'is' if outcome.photos == 1 else 'are'} in {folder}")
+    taken = ngettext("{n} photo of {done} of {total} pairs is in {folder}",
+                     "{n} photos of {done} of {total} pairs are in {folder}", outcome.photos).format(
+        n=outcome.photos, done=outcome.pairs_done, total=len(enrollment.pairs), folder=folder)
     if outcome.step is Step.CAMERA_LOST:
-        print(_("companion enroll: {message}; {taken}. Check the camera, then {value}").format(message=outcome.message, taken=taken, value=_resume_hint(args, folder)),
+        print(_("companion enroll: {message}; {taken}. Check the camera, then {hint}").format(message=say(outcome.message), taken=taken, hint=_resume_hint(args, folder)),
               file=sys.stderr)
         return EXIT_DEVICE
     if outcome.step is Step.STOPPED:
-        print(_("companion enroll: {message}: {taken}; {value}").format(message=outcome.message, taken=taken, value=_resume_hint(args, folder)), file=sys.stderr)
+        print(_("companion enroll: {message}: {taken}; {hint}").format(message=say(outcome.message), taken=taken, hint=_resume_hint(args, folder)), file=sys.stderr)
         return EXIT_INPUT
     if outcome.photos == 0:
-        print(_("companion enroll: no photos taken (every pair skipped), so no profile; {value}").format(value=_resume_hint(args, folder)),
+        print(_("companion enroll: no photos taken (every pair skipped), so no profile; {hint}").format(hint=_resume_hint(args, folder)),
               file=sys.stderr)
         return EXIT_INPUT
     if outcome.missing:
@@ -231,7 +235,7 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
         print(_("the photos are kept in {folder}").format(folder=folder))
     else:
         enrollment.set_result(Step.FAILED, f"see the message on the terminal; {taken}")
-        print(_("companion enroll: {taken}; retake the pair named above (delete its folder), then {value}").format(taken=taken, value=_resume_hint(args, folder)), file=sys.stderr)
+        print(_("companion enroll: {taken}; retake the pair named above (delete its folder), then {hint}").format(taken=taken, hint=_resume_hint(args, folder)), file=sys.stderr)
     redraw()
     return code
 
@@ -277,5 +281,12 @@ def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
         print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     what = "sector hexes" if hexes else "cards"
-    print(_("saved deck {saved} ({n_value} {what}); use it with: companion read IMAGE --cards {saved}").format(saved=saved, n_value=len(set(deck.ref_ids)), what=what))
+    kinds = len(set(deck.ref_ids))
+    if hexes:
+        said = ngettext("saved deck {deck} ({n} sector hex); use it with: companion read IMAGE --cards {deck}",
+                        "saved deck {deck} ({n} sector hexes); use it with: companion read IMAGE --cards {deck}", kinds)
+    else:
+        said = ngettext("saved deck {deck} ({n} card); use it with: companion read IMAGE --cards {deck}",
+                        "saved deck {deck} ({n} cards); use it with: companion read IMAGE --cards {deck}", kinds)
+    print(said.format(deck=saved, n=kinds))
     return EXIT_OK

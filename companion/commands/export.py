@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE
 from companion.commands.files import not_ours
-from companion.i18n import _, say
+from companion.i18n import N_, _, ngettext, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -30,7 +30,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if db is None:
         return EXIT_USAGE
     if not Path(db).is_file():
-        print(_("companion export: {value}").format(value=_no_db(db, args)), file=sys.stderr)
+        print(_("companion export: {problem}").format(problem=_no_db(db, args)), file=sys.stderr)
         return EXIT_DEVICE
     try:
         from companion.session import _check_is_sqlite
@@ -49,7 +49,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                     return EXIT_DEVICE
                 session = store.get(info.id)
             if session.game.name not in FLOWS:
-                print(_("companion export: session {id} is a {game!r} session; export takes {value}").format(id=session.id, game=session.game.name, value=', '.join(FLOWS)), file=sys.stderr)
+                print(_("companion export: session {id} is a {game!r} session; export takes {games}").format(id=session.id, game=session.game.name, games=', '.join(FLOWS)), file=sys.stderr)
                 return EXIT_USAGE
             flow = GameFlow(session, FLOWS[session.game.name])
             if not flow.over() and not args.unfinished:
@@ -109,12 +109,13 @@ def _no_db(db: Path, args: argparse.Namespace) -> str:
     from companion.paths import default_db_path
 
     if args.db is not None:
-        return f"no session database at {db}"
+        return _("no session database at {path}").format(path=db)
     box, demo = default_db_path(), default_db_path().with_name("demo.sqlite3")
     if args.demo:
-        return f"no demo database at {demo} (`companion demo` makes it; the box's games are in {box})"
-    return (f"no session database at {box}; games played with `companion demo` are in {demo} "
-            f"(give --demo, or --db DB)")
+        return _("no demo database at {demo} (`companion demo` makes it; the box's games are in {box})").format(
+            demo=demo, box=box)
+    return _("no session database at {box}; games played with `companion demo` are in {demo} (give --demo, or --db "
+             "DB)").format(box=box, demo=demo)
 
 def cmd_sessions(args: argparse.Namespace) -> int:
     """``companion sessions``: every session, newest first: id, game, players, started, finished.
@@ -132,7 +133,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     if db is None:
         return EXIT_USAGE
     if not Path(db).is_file():
-        print(_("companion sessions: {value}").format(value=_no_db(db, args)), file=sys.stderr)
+        print(_("companion sessions: {problem}").format(problem=_no_db(db, args)), file=sys.stderr)
         return EXIT_DEVICE
     rows: list[dict[str, Any]] = []
     try:
@@ -163,9 +164,13 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     if not rows:
         print(_("no sessions in {db}").format(db=db))
         return EXIT_OK
-    print(_("{n_rows} session{value} in {db}, newest first:").format(n_rows=len(rows), value='s' if len(rows) != 1 else '', db=db))
+    print(ngettext("{n} session in {db}, newest first:", "{n} sessions in {db}, newest first:", len(rows)).format(
+        n=len(rows), db=db))
     for row in rows:
         started = time.strftime("%Y-%m-%d %H:%M", time.localtime(row["started_at"]))
-        finished = {True: "finished", False: "not finished", None: "-"}[row["finished"]]
-        print(_("{id}  {game:<5}  {value}  started {started}  {finished}  {events} events").format(id=row['id'], game=row['game'], value=', '.join(row['players']) or '-', started=started, finished=finished, events=row['events']))
+        finished = {True: _("finished"), False: _("not finished"), None: "-"}[row["finished"]]
+        events = ngettext("{n} event", "{n} events", row["events"]).format(n=row["events"])
+        print(_("{id}  {game:<5}  {players}  started {started}  {finished}  {events}").format(
+            id=row["id"], game=row["game"], players=", ".join(row["players"]) or "-", started=started,
+            finished=finished, events=events))
     return EXIT_OK

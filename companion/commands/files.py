@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from companion.commands import EXIT_DEVICE, EXIT_USAGE, InputError, UsageError
-from companion.i18n import _, say
+from companion.i18n import N_, _, ngettext, say
 
 def profile_path(name_or_path: str) -> Path:
     """A dice profile's JSON file: a path as given (``.json``), or ``<data dir>/profiles/<name>.json``."""
@@ -57,10 +57,10 @@ def deck_path(name_or_path: str) -> Path:
     if name_or_path.endswith(".npz"):
         return Path(name_or_path).expanduser()
     if "/" in name_or_path or "\\" in name_or_path or ".." in name_or_path or not name_or_path.strip():
-        raise InputError(_("deck {name_or_path!r}: give a deck name (saved in {value}) or a path ending in .npz").format(name_or_path=name_or_path, value=data_dir() / 'decks'), EXIT_USAGE)
+        raise InputError(_("deck {deck!r}: give a deck name (saved in {folder}) or a path ending in .npz").format(deck=name_or_path, folder=data_dir() / 'decks'), EXIT_USAGE)
     return data_dir() / "decks" / f"{name_or_path}.npz"
 
-DECK_KINDS = {"card": "cards or square tiles", "hex": "Eclipse sector hexes"}
+DECK_KINDS = {"card": N_("cards or square tiles"), "hex": N_("Eclipse sector hexes")}
 """``DeckProfile.shape`` -> what the deck holds, for messages."""
 
 def deck_kind(deck: Any) -> str:
@@ -94,7 +94,7 @@ def load_deck(name_or_path: str, want: str | None = None) -> Any:
     kind = deck_kind(deck)
     if want is not None and kind != want:
         hint = "companion enroll cards DECK DIR --hexes" if want == "hex" else "companion enroll cards DECK DIR"
-        raise InputError(_("deck {name_or_path} holds {DECK_KINDS}, not {DECK_KINDS2}: enroll one with `{hint}`").format(name_or_path=name_or_path, DECK_KINDS=DECK_KINDS[kind], DECK_KINDS2=DECK_KINDS[want], hint=hint), EXIT_DEVICE)
+        raise InputError(_("deck {deck} holds {kind}, not {wanted}: enroll one with `{hint}`").format(deck=name_or_path, kind=_(DECK_KINDS[kind]), wanted=_(DECK_KINDS[want]), hint=hint), EXIT_DEVICE)
     return deck
 
 def not_ours(path: Path, keys: Mapping[str, Any]) -> str | None:
