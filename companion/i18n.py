@@ -39,10 +39,10 @@ from babel.support import LazyProxy, Translations
 from rules.names import Term
 from rules.text import Listing, N_, Text, plural
 
-__all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "N_", "Text", "_", "ask_language",
+__all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "NC_", "N_", "Text", "_", "ask_language",
            "asked_language", "box_language",
            "current_language", "enter_language", "leave_language", "format_datetime", "format_number", "lazy",
-           "localize", "message_of", "messages", "ngettext", "pick_language", "plural", "plurals", "say",
+           "localize", "message_of", "messages", "ngettext", "pgettext", "pick_language", "plural", "plurals", "say",
            "set_box_language", "translations", "use_language"]
 
 log = logging.getLogger(__name__)
@@ -160,6 +160,17 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n`` by the current language's plural rule (Polish has three forms)."""
     return translations(current_language()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` said in ``context`` (the same English word said differently in one place: a seat colour's
+    letter in its dot), in the current language; ``message`` itself when the catalog has none."""
+    return translations(current_language()).pgettext(context, message)
+
+
+def NC_(context: str, message: str) -> tuple[str, str]:
+    """Marks ``message`` in ``context`` for extraction (``pgettext`` when said): ``(context, message)``."""
+    return context, message
 
 
 def lazy(message: str) -> Text:

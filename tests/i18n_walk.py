@@ -280,7 +280,9 @@ ALLOW = {
     "profile", "source", "game", "players", "db", "session", "hexes", "lens", "corners", "out", "name", "data_dir",
     "box", "language", "screen", "brightness", "sound", "camera", "size", "default_game", "owner", "reads",
     "exports", "corrupt", "time", "localhost", "local", "opencv", "fake", "picamera", "ArUco", "GCDS", "VP",
-    "png", "max", "frames", "Ctrl", "Enter", "Esc",
+    "png", "max", "frames", "Ctrl", "Enter", "Esc", "pixel", "RMS", "A4",
+    # the numbers of phases and rings as printed (Roman numerals)
+    "I", "II", "III", "IV", "V",
 }
 """Words said as they are in every language: names, commands and their flags, formats, units, codes."""
 
@@ -307,6 +309,7 @@ def component_words() -> frozenset[str]:
     for sector in eclipse().sectors.values():
         words.update(WORD.findall(sector.name))
     words.update(WORD.findall(" ".join(PLAYERS + (LONG,))))
+    words.update(WORD.findall(" ".join(i18n.LANGUAGE_NAMES.values())))  # each language by its own name
     return frozenset(words)
 
 
@@ -339,11 +342,14 @@ def leaks(texts: Iterable[str], lang: str, allow: Iterable[str] = ()) -> list[tu
     english, said = catalog_words(lang)
     out = []
     for text in texts:
-        bare = re.sub(r"(https?://|/|[A-Za-z]:\\)\S*|\S+\.(json|png|jpg|toml|sqlite3|npz)\b|--[a-z-]+|<[a-z-]+>",
+        bare = re.sub(r"(https?://|/|[A-Za-z]:\\)\S*|\S+\.(json|png|jpg|toml|sqlite3|npz)\b|--[a-z-]+|<[a-z-]+>"
+                      r"|\b\d{8}-\d{6}-[0-9a-f]+\b",  # a session's id
                       " ", str(text))
         for word in WORD.findall(bare):
             if word in allowed or word.lower() in {a.lower() for a in allowed if a.islower()}:
                 continue
+            if word + "…" in bare and any(a.startswith(word) for a in allowed):
+                continue  # a name cut short to fit
             if lang == "el":
                 if len(word) >= 2:
                     out.append((word, str(text)))
@@ -380,7 +386,7 @@ def shown_strings(view: Any, key: str | None = None) -> Iterator[str]:
                        "session", "folder", "photo", "phone_url", "bgstats_url", "json", "bgstats", "image",
                        "rule_kind", "key", "level", "colour", "step", "name", "player", "card", "owner", "turn",
                        "seat", "reader", "zones", "value", "code", "covers", "started_at", "round", "proposed",
-                       "choice"):
+                       "choice", "camera", "origin", "face"):
             yield view
         return
     if isinstance(view, dict):
@@ -388,6 +394,8 @@ def shown_strings(view: Any, key: str | None = None) -> Iterator[str]:
             if k in ("payload", "seat_points", "frame", "open_forms", "export", "exported", "dice", "read",
                      "polygons", "tiebreak"):
                 continue
+            if k == "detail" and "category" in view:
+                continue  # a score line's detail is for tools (English); pages show the category and VP
             if k in ("breakdown", "team_scores") and isinstance(v, dict):
                 yield from (str(c) for c in v)  # the categories are its keys
                 continue

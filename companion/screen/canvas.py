@@ -15,8 +15,8 @@ import numpy as np
 import pygame
 
 from companion.actions import Action
-from companion.i18n import N_, _, say
-from companion.words import colour_word
+from companion.i18n import N_, _
+from companion.words import colour_letter
 from companion.qr import qr_surface
 from companion.screen.fonts import PYGAME_DEFAULT_SCALE, font_file
 
@@ -322,7 +322,28 @@ class Canvas:
             else:
                 fill, colour = (BAD if button.action == Action.QUIT else BUTTON), TEXT
             pygame.draw.rect(self.surface, fill, button.rect, border_radius=self.s(10))
-            self.text_fit(button.label, button.rect.center, button.rect.width - 12, 44, colour, anchor="center")
+            self.button_label(button.label, button.rect, colour)
+
+    def button_label(self, label: str, rect: pygame.Rect, colour: tuple[int, int, int]) -> None:
+        """A button's label on one line (44 down to 22), else on two lines (a longer word in another language),
+        else one line down to 16, cut with "…" only when nothing else fits."""
+        text, width = " ".join(str(label).split()), rect.width - 12
+        if self.font(22).size(text)[0] > width and " " in text:
+            words = text.split()
+            for size in range(22, 15, -2):
+                font = self.font(size)
+                if 2 * font.get_linesize() > rect.height - 4:
+                    continue
+                splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
+                fitting = [pair for pair in splits if max(font.size(line)[0] for line in pair) <= width]
+                if fitting:
+                    top, bottom = min(fitting, key=lambda pair: max(font.size(line)[0] for line in pair))
+                    step = font.get_linesize()
+                    self.text(top, (rect.centerx, rect.centery - step // 2), size, colour, "center", room=width)
+                    self.text(bottom, (rect.centerx, rect.centery + step // 2), size, colour, "center", room=width)
+                    return
+        self.text_fit(text, rect.center, width, 44, colour, anchor="center",
+                      min_size=22 if self.font(22).size(text)[0] <= width else 16)
 
     def draw_frame(self, frame: np.ndarray | None, area: pygame.Rect) -> None:
         pygame.draw.rect(self.surface, (0, 0, 0), area)
@@ -362,8 +383,10 @@ class Canvas:
         pygame.draw.circle(self.surface, rgb, centre, radius)
         if colour and radius >= self.s(7):
             dark = (rgb[0] * 299 + rgb[1] * 587 + rgb[2] * 114) / 1000 > 140
-            letter = say(colour_word(str(colour)))[:1].upper()
+            letter = colour_letter(str(colour))
             size = max(12, round(radius * 2.2 / max(self._sx, self._sy, 1e-9)))  # design size: the dot's height
+            if len(letter) > 1:
+                size = max(10, round(size * 0.7))
             self.text(letter, centre, size, (16, 20, 24) if dark else (250, 250, 250), anchor="center")
 
     def draw_health(self, view: dict[str, Any], area: pygame.Rect, size: int = 22) -> None:

@@ -191,6 +191,11 @@ window.Box = (function () {
   function _(text) {
     return words().messages[text] || text;
   }
+  // A word said differently in one place (gettext's context: a seat colour's letter in its dot); null when the
+  // catalog has none.
+  function pgettext(context, text) {
+    return words().messages[context + "\u0004" + text] || null;
+  }
   // The form of a plural message for n in the phone's language (Polish has three): the browser's plural rules
   // name the category (one, few, many, other), the catalog holds each category's form.
   function ngettext(singular, plural, n) {
@@ -311,7 +316,7 @@ window.Box = (function () {
     table.append(total);
   }
 
-  return { send: send, newKey: newKey, problem: problem, live: live, storage: storage, _: _, ngettext: ngettext,
+  return { send: send, newKey: newKey, problem: problem, live: live, storage: storage, _: _, ngettext: ngettext, pgettext: pgettext,
            format: format,
            pageFor: pageFor, follow: follow, nav: nav, scoreTable: scoreTable };
 })();

@@ -132,11 +132,12 @@
 
   const DOT = { red: "#dc463c", blue: "#4682e6", green: "#50be6e", yellow: "#ebc83c", purple: "#a064d2", white: "#e6e6e6" };
 
-  // A seat colour as a dot with the colour's first letter (in the phone's language): the colour is never the only
-  // signal.
+  // A seat colour as a dot with the colour's letter (in the phone's language: the catalog's, else the first letter of
+  // its word; companion.words.colour_letter): the colour is never the only signal.
+  const DOT_LETTER = "the letter in a seat colour's dot: 1-2 letters, different for each colour";
   function dot(colour) {
     const said = colour ? _(colour) : "?";
-    const d = el("span", "dot", said.charAt(0).toUpperCase());
+    const d = el("span", "dot", (colour && Box.pgettext(DOT_LETTER, colour)) || said.charAt(0).toUpperCase());
     d.style.background = DOT[colour] || CSS_COLOURS[colour] || colour || "#ccc";
     d.title = colour ? said : "";
     return d;
