@@ -36,7 +36,7 @@ from babel.dates import format_datetime as _babel_datetime
 from babel.numbers import format_decimal
 from babel.support import LazyProxy, Translations
 
-from rules.names import Term
+from rules.names import WORD_KINDS, Term, translated
 from rules.text import Listing, N_, Text, plural
 
 __all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "NC_", "N_", "Text", "_", "ask_language",
@@ -215,6 +215,8 @@ def _say(value: str, lang: str) -> str:
             log.warning("language %s: %r does not fit its parameters (%s); English is shown", lang, template, exc)
             return str(value)
     if isinstance(value, Term):
+        if value.kind in WORD_KINDS and value.id not in translated(value.kind, lang):
+            return translations(lang).gettext(str(value))  # an ordinary word the edition does not name
         return value.said(lang)
     if isinstance(value, Listing):
         return str(localize(value.sep, lang)).join(str(localize(item, lang)) for item in value.items)

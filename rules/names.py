@@ -31,7 +31,7 @@ from typing import Any
 
 from rules.core import RulesError
 
-__all__ = ["LANGUAGES", "Term", "UnknownTerm", "kinds", "names", "source", "term", "translated"]
+__all__ = ["LANGUAGES", "Term", "UnknownTerm", "WORD_KINDS", "kinds", "names", "source", "term", "translated"]
 
 LANGUAGES = ("en", "el", "pl", "hu")
 """The box's languages (ISO 639-1): English, Greek, Polish, Hungarian."""
@@ -158,6 +158,12 @@ def source(kind: str, id: str, lang: str) -> dict[str, Any] | None:
     """
     term = _entry(kind, id).get(lang)
     return dict(term) if isinstance(term, Mapping) else None
+
+
+WORD_KINDS = frozenset({"roll.colour"})
+"""Kinds whose English is an ordinary word (a die's colour), not a name printed on a component: where the
+player's edition gives none, the box says it from its message catalog (``companion.i18n.localize``) rather than
+in English."""
 
 
 class Term(str):

@@ -6,9 +6,9 @@ from __future__ import annotations
 from rules.names import term
 from rules.roll.dice import Dice
 from rules.roll.data import COLOURS, PHASES
-from rules.text import Listing, Text
+from rules.text import N_, Listing, Text
 
-__all__ = ["colour_word", "dice_words", "face_word", "phase_word", "place_word", "stage_word"]
+__all__ = ["COLOUR_WORDS", "colour_word", "dice_words", "face_word", "phase_word", "place_word", "stage_word"]
 
 
 def phase_word(phase: str) -> str:
@@ -21,8 +21,14 @@ def face_word(face: str) -> str:
     return term("roll.face", face)
 
 
+COLOUR_WORDS = (N_("white"), N_("red"), N_("purple"), N_("blue"), N_("brown"), N_("green"), N_("yellow"),
+                N_("gray"))
+"""The dice and world colours' English words, for the catalogs: an edition that names no colour has them said
+from the catalog (:data:`rules.names.WORD_KINDS`)."""
+
+
 def colour_word(colour: str) -> str:
-    """A die or world colour (``"white"``) as the edition names it."""
+    """A die or world colour (``"white"``) as the edition names it (else as the catalog says it)."""
     return term("roll.colour", colour)
 
 
