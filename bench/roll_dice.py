@@ -23,9 +23,9 @@ Printed figures:
     byler real d6     share of the labelled dice of ``shared/datasets/byler_d6_dice/train`` the reader's
                       die detector (``RollDiceReader.detect``: classical + CNN candidates) finds; skipped
                       with the reason when the folder is absent
-    latency           median ms of ``RollDiceReader.read`` per frame and its ratio to the median ms of
-                      ``cv2.imread`` + ``cv2.cvtColor(BGR2RGB)`` of the same frame (PNG on disk), and the
-                      median per stage
+    latency           median ms of ``RollDiceReader.read`` per frame and its ratio to the median ms of a
+                      JPEG (quality 95) ``cv2.imread`` + ``cv2.cvtColor`` of the same frame (timed interleaved,
+                      :mod:`bench.frame_timing`), and the median per stage
 With ``--csv`` one row per image (found, colour/face right, per-stage ms) is written.
 """
 
@@ -48,7 +48,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.frame_timing import BASELINE, FrameTimer
 from vision import synth
+from vision.inference import RUNTIMES, InferenceConfig
 from vision.profiles import load_dice_faces
 from vision.roll_dice import RollDiceConfig, RollDiceReader, build_profile, rect_box
 
@@ -81,16 +83,6 @@ def match(labels, dice):
             used_d.add(j)
             out.append((i, j))
     return out
-
-
-def time_imread(path: Path, reps: int = 3) -> float:
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        img = cv2.imread(str(path))
-        cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
-        ts.append((time.perf_counter() - t) * 1000)
-    return min(ts)
 
 
 def byler_recall(folder: Path, reader: RollDiceReader) -> tuple[int, int, int]:
@@ -138,11 +130,12 @@ def main(argv=None) -> int:
     ap.add_argument("--no-byler", dest="byler", action="store_false",
                     help="skip scoring the detector on the byler real d6 photos")
     ap.add_argument("--keep", action="store_true", help="keep the temporary enrollment folder and scenes")
+    ap.add_argument("--runtime", default="auto", choices=RUNTIMES, help="inference runtime of the CNN candidates")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
 
     fbc = load_dice_faces(args.dice_json)
-    cfg = RollDiceConfig()
+    cfg = RollDiceConfig(inference=InferenceConfig(args.runtime, threads=1))
     work = Path(tempfile.mkdtemp(prefix="roll_bench_"))
     t0 = time.perf_counter()
     synth.write_enrollment(work / "enroll", fbc, seed=args.enroll_seed, symbol_set=args.symbols)
@@ -157,13 +150,14 @@ def main(argv=None) -> int:
     read_ms, base_ms, stage_ms = [], [], {s: [] for s in STAGES}
     rows = []
     scene_cfg = synth.SceneConfig(symbol_set=args.symbols)
+    timer = FrameTimer()
     for k in range(args.n):
         seed = args.seed + k
         sc = synth.render_scene(seed, scene_cfg, fbc)
         path = work / f"scene_{seed}.png"
         cv2.imwrite(str(path), sc.image)
-        base_ms.append(time_imread(path))
         frame = cv2.imread(str(path))
+        base_ms.append(timer.baseline(frame))
         t = time.perf_counter()
         rd = reader.read(frame)
         read_ms.append((time.perf_counter() - t) * 1000)
@@ -198,7 +192,7 @@ def main(argv=None) -> int:
         n_face += face_ok
         rows.append({"image": path.name, "table": sc.meta["table"], "warm_cool": sc.meta["warm_cool"],
                      "dice": len(sc.dice), "found": len(m), "false": len(false), "colour_right": col_ok,
-                     "face_right": face_ok, "read_ms": round(read_ms[-1], 2), "imread_ms": round(base_ms[-1], 2),
+                     "face_right": face_ok, "read_ms": round(read_ms[-1], 2), "jpeg_q95_decode_ms": round(base_ms[-1], 2),
                      **{f"{s}_ms": round(rd.timings_ms.get(s, 0.0), 2) for s in STAGES}})
     nm = max(n_found, 1)
     print(f"scenes {args.n} (seeds {args.seed}..{args.seed + args.n - 1}), labelled dice {n_lab}")
@@ -214,7 +208,8 @@ def main(argv=None) -> int:
         print("most frequent errors (truth -> read): " + ", ".join(
             f"{t} -> {r} x{k}" for (t, r), k in errors.most_common(8)))
     med, base = statistics.median(read_ms), statistics.median(base_ms)
-    print(f"latency         median {med:.1f} ms/frame (1280x720), imread+cvtColor {base:.1f} ms, ratio {med / base:.1f}x")
+    timer.close()
+    print(f"latency         median {med:.1f} ms/frame (1280x720), {BASELINE} {base:.2f} ms, ratio {med / base:.1f}x")
     print("  stages (median ms): " + ", ".join(f"{s} {statistics.median(v):.1f}" for s, v in stage_ms.items()))
     if args.csv:
         with open(args.csv, "w", newline="") as f:

@@ -39,6 +39,7 @@ __all__ = [
     "Claim",
     "Empty",
     "NewPlayer",
+    "PlayerChoice",
     "Posted",
     "Question",
     "Quit",
@@ -112,6 +113,16 @@ class NewPlayer:
 
     player: Any = None
     colour: Any = None
+
+
+@dataclass(frozen=True)
+class PlayerChoice:
+    """``player``: whose entry; ``option``: a per-player option the game offers (Eclipse's ``species``, Among the
+    Stars' ``races``); ``value``: one of its choices, None or "" for none."""
+
+    player: Any = None
+    option: Any = None
+    value: Any = None
 
 
 @dataclass(frozen=True)
@@ -223,6 +234,8 @@ class Action(str, enum.Enum):
     """Remove a player."""
     SETUP_RENAME = ("setup_rename", Rename, "setup", "rename")
     """Rename a player (a "Player N" added on the touchscreen, renamed on a phone)."""
+    SETUP_CHOICE = ("setup_choice", PlayerChoice, "setup", "choice")
+    """A player's entry of a per-player option (a species, a race) picked during the setup."""
     SETUP_SEAT = ("setup_seat", SeatPoint)
     """A player's seat tapped on the touchscreen's table picture."""
     SETUP_EVEN = ("setup_even", Empty, "setup", "even")
@@ -309,8 +322,8 @@ UNRECORDED = frozenset({Action.READ_NOW, Action.QUIT, Action.RELEASE_SEAT, Actio
                         Action.HISTORY, Action.CHOOSE_GAME, Action.RESUME_GAME, Action.SETTINGS, Action.BACK, Action.OPEN_GAME, Action.EXPORT_GAME,
                         Action.CHANGE_SETTING, Action.OWNER_ASK, Action.OWNER_ALLOW, Action.OWNER_REFUSE})
 """Actions that record no game event: no version check (moving between screens, settings, owners)."""
-SETUP_ACTIONS = (Action.SETUP_PLAYER, Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_SEAT, Action.SETUP_EVEN,
-                 Action.SETUP_START)
+SETUP_ACTIONS = (Action.SETUP_PLAYER, Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_CHOICE, Action.SETUP_SEAT,
+                 Action.SETUP_EVEN, Action.SETUP_START)
 """The setup step's actions (:mod:`companion.setup_flow`)."""
 ENROLL_ACTIONS = frozenset({Action.ENROLL_OK, Action.ENROLL_ANOTHER, Action.ENROLL_RETAKE, Action.ENROLL_BACK,
                             Action.ENROLL_SKIP, Action.QUIT})

@@ -55,7 +55,8 @@ CAMERA_SATURATED, CAMERA_FROZEN = CameraStatus.SATURATED.value, CameraStatus.FRO
 READER_WATCHING, READER_STILL, READER_READ = "watching", "still", "read"
 JPEG_QUALITY = 80  # phone view frame, 0-100
 
-SETUP_SEATS = frozenset({Action.SETUP_PLAYER, Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_SEAT})
+SETUP_SEATS = frozenset({Action.SETUP_PLAYER, Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_CHOICE,
+                         Action.SETUP_SEAT})
 """Setup actions that change one player (their seat's phone may post them)."""
 
 

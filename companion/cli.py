@@ -9,6 +9,7 @@
     companion read IMAGE... --dice roll --profile P [--json]   Roll for the Galaxy dice (colour and face)
     companion enroll roll-dice DIR [--name N]     learn the owner's Roll for the Galaxy dice from photos
     companion enroll roll-dice --guided [--source S] [--name N] [--keep DIR]   the same, photos taken by the box, pair by pair
+    companion enroll eclipse-dice DIR [--name N]  learn the owner's Eclipse combat dice (DIR/<colour>-<face>/ photos)
     companion enroll cards DECK DIR               learn a deck of cards or tiles (DIR/<card-id>/ photos)
     companion enroll cards DECK DIR --hexes       learn Eclipse sector hexes (DIR/<sector-id>/ photos or scans)
     companion read IMAGE... --cards DECK [--json] every card or tile: id, corners, mm, row/col, cell, zone
@@ -112,6 +113,14 @@ def _corners(text: str) -> tuple[float, float, float]:
     return w, h, m
 
 
+def _other_dice_sets() -> list[Any]:
+    """The sets of dice besides Roll for the Galaxy's (which has its own guided enrollment): ``companion enroll
+    <name>-dice DIR`` for each (:func:`companion.commands.files.dice_sets`)."""
+    from companion.commands.files import dice_sets
+
+    return [d for name, d in dice_sets().items() if name != "roll"]
+
+
 def box_games(flows: Mapping[str, Any]) -> tuple[str, ...]:
     """The games ``companion run|demo --game`` takes: ``choose`` (the game chooser), ``d6`` (read the dice) and every
     game with a flow."""
@@ -154,9 +163,13 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         p.add_argument("--calibration", type=Path, metavar="FILE",
                        help=_("table calibration from `companion calibrate` (default: the saved one, if any; else pixels)"))
         p.add_argument("--deck", metavar="NAME|PATH",
-                       help=_("with --game {games}: the enrolled deck (`companion enroll cards`): read the cards when the table is still").format(games=flow_games))
+                       help=_("with --game {games}: the enrolled deck (`companion enroll cards`; Eclipse's sector hexes "
+                              "with --hexes): read the cards or the map when the table is still").format(games=flow_games))
+        dice = {n: f.camera.dice_set for n, f in flows.items() if f.camera is not None and f.camera.dice_set is not None}
+        enrolls = ", ".join(f"`companion enroll {d.name}-dice`" for d in dice.values())
         p.add_argument("--dice-profile", metavar="NAME|PATH",
-                       help=_("with --game roll: the dice profile (`companion enroll roll-dice`): propose the phases from the dice"))
+                       help=_("with --game {games}: the dice profile of the game's dice ({enrolls}): read the dice "
+                              "when the table is still").format(games="|".join(dice), enrolls=enrolls))
         p.add_argument("--max-frames", type=_frames, help=_("stop after this many frames (testing; at least 1)"))
         p.add_argument("--config", type=Path, metavar="FILE", help=_("the configuration file (default: $TABLETOP_CONFIG, the user's, else /etc/tabletop-companion/config.toml); flags override it"))
 
@@ -202,6 +215,15 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     roll_dice.add_argument("--windowed", action="store_true", help=_("with --guided: draw the touchscreen in a window, not full screen"))
     roll_dice.add_argument("--no-gpio", action="store_true", help=_("with --guided: do not use the GPIO button (OK)"))
     roll_dice.add_argument("--screenshot", type=Path, metavar="PNG", help=_("with --guided: save the touchscreen as this PNG at each step"))
+    for dice in _other_dice_sets():  # Eclipse's combat dice: the same enrollment from a folder of photos
+        other = enroll_sub.add_parser(
+            f"{dice.name}-dice", help=_("{dice} dice: DIR/<colour>-<face>/ folders of photos (e.g. {example}/; "
+                                        "colours {colours}, faces {faces})").format(
+                dice=dice.title, example=dice.folders[-1], colours=", ".join(dice.colours), faces=", ".join(dice.all_faces)))
+        other.add_argument("folder", type=Path, metavar="DIR", help=_("the folder of DIR/<colour>-<face>/ photos"))
+        other.add_argument("--name", default=dice.name,
+                           help=_("profile name (default {name}), saved in the user's data directory").format(name=dice.name))
+        other.add_argument("--out", type=Path, help=_("save the profile here instead (a .json path)"))
     cards = enroll_sub.add_parser("cards", help=_("a deck of cards or tiles: DIR/<card-id>/ folders of photos or scans"))
     cards.add_argument("deck", metavar="DECK", help=_("deck name (saved in the user's data directory) or a .npz path"))
     cards.add_argument("folder", type=Path, metavar="DIR")
@@ -350,6 +372,11 @@ def _main(argv: Sequence[str] | None) -> int:
             print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
             return exc.code
         return enroll.cmd_enroll_cards(args.folder, out, hexes=args.hexes)
+    if args.command == "enroll" and args.what != "roll-dice":  # another game's dice, from a folder
+        from companion.commands.files import dice_sets
+
+        return enroll.cmd_enroll_dice(args.folder, args.out or profile_path(args.name),
+                                      dice_sets()[args.what.removesuffix("-dice")])
     if args.command == "enroll" and args.guided:
         if args.folder is not None:
             print(_("companion enroll roll-dice: --guided takes no DIR: give the photo folder with --keep DIR"), file=sys.stderr)

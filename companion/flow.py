@@ -20,7 +20,7 @@ The flow's view (``view["game"]`` of the published view for these games)::
      "pool": 14 | null, "pool_label": "VP pool",
      "columns": [{"key": "tableau", "label": "Tableau"}, ...],
      "players": [{"name", "seat", "colour", "role", "tableau", "credits", "vp", "waiting": bool, <column key>: ...}],
-     "boards": [Board.to_json()...],
+     "boards": [Board.to_json()...], "throws": [Throw.to_json()...],
      "last_round": false, "ending": ["..."], "over": false,
      "next": {"label": "Settle", "enabled": true, "why": ""},
      "forms": [Form.to_json()...], "open_forms": {"Ann": ["tile", ...]},
@@ -376,6 +376,7 @@ class GameFlow:
             "columns": [c.to_json() for c in columns],
             "players": players,
             "boards": [b.to_json() for b in self.spec.boards(ev, progress)],
+            "throws": [t.to_json() for t in self.spec.throws(ev, progress)],
             "last_round": t.last_round and not t.over,
             "ending": t.ending,
             "over": t.over,
@@ -504,13 +505,15 @@ class GameFlow:
         Shape: ``{"sourceName", "sourcePlayId", "playDate": "YYYY-MM-DD HH:MM:SS" (local time of
         the first event), "durationMin", "game": {"name", "bggId", "sourceGameId", "highestWins":
         true, "noPoints": false, "cooperative": false}, "players": [{"name", "score", "winner",
-        "seatOrder" (1-based), "startPlayer", "role", "color"}], "comments"}``.
+        "seatOrder" (1-based), "startPlayer", "role", "color", "team"?}], "comments"}``.
 
         Field names follow BG Stats' public "push plays" description as we remember it; only
         ``highestWins``/``noPoints``/``cooperative`` could be checked against a BG Stats export
         found with the search tool. ``sourcePlayId`` and ``color`` are our additions that BG Stats
         is expected to ignore if unknown; ``playDate`` is local time (BG Stats takes no zone). A game
-        not finished (``export --unfinished``) has no winner.
+        not finished (``export --unfinished``) has no winner. In a game that scores teams (Eclipse's alliances) a
+        player in one has ``"team"`` (its name); each player's ``score`` is their own total, every member of a
+        winning team is a winner, and ``comments`` gives each team's score.
         """
         started = self.session.started_at
         events = self.session.events()
@@ -526,10 +529,12 @@ class GameFlow:
                      "highestWins": True, "noPoints": False, "cooperative": False},
             "players": [
                 {"name": p["name"], "score": p["total"], "winner": over and p["winner"], "seatOrder": p["seat"],
-                 "startPlayer": p["seat"] == 1, "role": p["role"] or "", "color": p["colour"]}
+                 "startPlayer": p["seat"] == 1, "role": p["role"] or "", "color": p["colour"],
+                 **({"team": p["team"]} if p.get("team") else {})}
                 for p in result["players"]
             ],
-            "comments": f"Recorded at the table by tabletop-companion (session {self.session.id}).",
+            "comments": f"Recorded at the table by tabletop-companion (session {self.session.id})."
+                        + "".join(f" {team}: {vp} VP as a team." for team, vp in (result.get("team_scores") or {}).items()),
         }
 
 

@@ -10,6 +10,8 @@ game shows this step instead of the game:
 - each player's seat is tapped on the touchscreen picture of the table (``setup_seat`` with the
   point in frame pixels; with a calibration it is kept in table mm), or "Split evenly"
   (:meth:`vision.table.Zones.even`) gives every player an equal sector, the first at the bottom edge;
+- each player may pick their entry of the game's per-player options on a phone (``setup_choice``: Eclipse's species
+  on the double-sided player boards, Among the Stars' races), checked at once against the others' picks;
 - Start (``setup_start``) records the session with the game's settings plus ``"zones"``
   (:meth:`vision.table.Zones.to_json`) and ``"seat_points"``, so a resumed game keeps them.
   Factions, home worlds, start worlds and races are then picked from lists on the phone, as in the
@@ -18,12 +20,14 @@ game shows this step instead of the game:
 Actions (hub, all answered with :class:`companion.flow.Outcome`): ``setup_player`` (``player``: the
 name, ``colour``), ``setup_remove`` (``player``), ``setup_rename`` (``player``, ``name``: the new name; a phone renames
 a "Player N" added on the touchscreen, which has no keyboard), ``setup_seat`` (``player``, ``point``: ``[x, y]`` frame px),
-``setup_even``, ``setup_start``.
+``setup_choice`` (``player``, ``option``, ``value``: one of the option's choices, None for none), ``setup_even``,
+``setup_start``.
 
 The setup view (``view["game"]`` while setting up)::
 
     {"flow": "race", "game": "race", "title": "Race for the Galaxy", "setup": true,
-     "players": [{"name", "seat", "colour", "seated": bool}], "colours": [...],
+     "players": [{"name", "seat", "colour", "seated": bool, "choices": {option: entry}}], "colours": [...],
+     "choices": [{"option", "label", "choices": [...]}],
      "zones": "even" | "seats", "seat_points": {name: [x, y] frame px}, "min_players": 2, "max_players": 4,
      "can_start": bool, "why": "...", "note": "...", "round_label": "Setup", "phases": [], "forms": [],
      "open_forms": {}, "findings": [], "over": false, "next": {"label": "Start", "enabled": bool, "why"}}
@@ -40,13 +44,29 @@ from companion import records
 from companion.actions import SETUP_ACTIONS, Action, posted
 from companion.errors import BadEntry, shown
 from companion.flow import GameFlow, Outcome, check_player_colour, check_player_name
-from companion.i18n import Listing, Text, message_of
+from companion.i18n import N_, Listing, Text, message_of
 from companion.words import colour_word
 from companion.session import new_id
 from rules import Event
 from vision.table import even_zones, zones_from_seats
 
 log = logging.getLogger(__name__)
+
+
+OPTION_HEADINGS = {"species": N_("Species"), "start_worlds": N_("Start worlds"), "races": N_("Races")}
+OPTION_WORDS = {"species": N_("species"), "start_worlds": N_("start worlds"), "races": N_("races")}
+"""The per-player options' names as the setup page shows them (the games' options with ``per_player``): as a
+heading, and in a sentence."""
+
+
+def option_word(name: str, heading: bool = False) -> Text:
+    """A per-player option's name for the players (``"species"``; ``"Species"`` as a heading), said in their
+    language."""
+    word = name.replace("_", " ")
+    if heading:
+        return Text(OPTION_HEADINGS.get(name, word.capitalize()))
+    return Text(OPTION_WORDS.get(name, word))
+
 
 __all__ = ["SETUP_ACTIONS", "TableSetup"]
 
@@ -86,6 +106,7 @@ class TableSetup:
         self.players: list[dict[str, str]] = []
         self.seats: dict[str, list[float]] = {}  # name -> [x, y] frame px as tapped
         self.split = "even"
+        self.choices: dict[str, dict[str, str]] = {}  # per-player option -> player -> entry
         self.flow: GameFlow | None = None
         self.recorded: list[Event] = []  # the setup events of the action being handled
         self.version = 0
@@ -139,12 +160,23 @@ class TableSetup:
         elif kind == "player_removed":
             self.players = [p for p in self.players if p["name"] != name]
             self.seats.pop(name, None)
+            for entries in self.choices.values():
+                entries.pop(name, None)
         elif kind == "player_renamed":
             for p in self.players:
                 if p["name"] == name:
                     p["name"] = payload["name"]
             if name in self.seats:
                 self.seats[payload["name"]] = self.seats.pop(name)
+            for entries in self.choices.values():
+                if name in entries:
+                    entries[payload["name"]] = entries.pop(name)
+        elif kind == "choice_set":
+            entries = self.choices.setdefault(payload["option"], {})
+            if payload.get("value"):
+                entries[name] = payload["value"]
+            else:
+                entries.pop(name, None)
         elif kind == "seat_set":
             self.seats[name] = [float(v) for v in payload["point"]]
             self.split = "seats"
@@ -157,12 +189,13 @@ class TableSetup:
     def memo(self) -> tuple[Any, ...]:
         """The in-memory setup (:meth:`restore` puts it back after a rolled-back write)."""
         return ([dict(p) for p in self.players], {k: list(v) for k, v in self.seats.items()}, self.split,
-                self.version, self._kept)
+                self.version, self._kept, {k: dict(v) for k, v in self.choices.items()})
 
     def restore(self, memo: tuple[Any, ...]) -> None:
         """Back to :meth:`memo`'s state (the write that followed it was rolled back)."""
-        players, seats, self.split, self.version, self._kept = memo
+        players, seats, self.split, self.version, self._kept, choices = memo
         self.players, self.seats = [dict(p) for p in players], {k: list(v) for k, v in seats.items()}
+        self.choices = {k: dict(v) for k, v in choices.items()}
 
     # -- actions -------------------------------------------------------------------------------
     def add_player(self, name: Any, colour: Any = None, origin: str = "cli") -> str:
@@ -200,6 +233,42 @@ class TableSetup:
         new = check_player_name(new, [n for n in self.names if n != name])
         self._record("player_renamed", {"player": name, "name": new}, origin)
         return Text("{player} is now {name}", player=name, name=new)
+
+    @property
+    def player_options(self) -> tuple[Any, ...]:
+        """The per-player options the game offers (:class:`rules.Option` with choices: a species, a race)."""
+        return tuple(o for o in self.spec.options if o.per_player and o.choices)
+
+    def choose(self, name: Any, option: Any, value: Any, origin: str = "cli") -> str:
+        """``name``'s entry of a per-player option (None or "" clears it), checked with the others' entries
+        (:func:`rules.settings.check_entries`: one of the choices; Eclipse's double-sided boards, distinct races).
+
+        Raises:
+            BadEntry: unknown player or option, an unknown entry (with the closest names), or one that cannot go
+                with the others' (the rule, in the game's words).
+        """
+        from rules import BadEvent
+        from rules.settings import check_entries
+
+        if name not in self.names:
+            raise BadEntry(Text("no player {player}; add them first", player=shown(name)))
+        found = next((o for o in self.player_options if o.name == option), None)
+        if found is None:
+            offered = ", ".join(o.name for o in self.player_options) or Text("none")
+            raise BadEntry(Text("{game} has no per-player option {option} (options: {offered})", game=self.spec.title,
+                                option=shown(option), offered=offered))
+        entries = dict(self.choices.get(found.name, {}))
+        if value in (None, ""):
+            entries.pop(name, None)
+        else:
+            entries[name] = value
+        try:
+            checked = dict(zip(self.names, check_entries(self.spec.info, found, [entries.get(n) for n in self.names])))
+        except BadEvent as exc:
+            raise BadEntry(str(exc)) from None
+        self._record("choice_set", {"player": name, "option": found.name, "value": checked[name] or None}, origin)
+        return Text("{player}: {option} {value}", player=name, option=option_word(found.name),
+                    value=checked[name] or Text("none"))
 
     def seat(self, name: Any, point: Any, origin: str = "cli") -> str:
         """``name`` sits at ``point`` (``[x, y]`` frame px, where they tapped the table picture)."""
@@ -257,7 +326,11 @@ class TableSetup:
         if why:
             raise BadEntry(why)
         seats = [{"name": p["name"], "colour": p["colour"]} for p in self.players]
-        settings = dict(self.spec.settings(seats, self.options))
+        options = dict(self.options)
+        for option, entries in self.choices.items():  # the entries picked during the setup, in seat order
+            if any(entries.get(n) for n in self.names):
+                options[option] = [entries.get(n) or "" for n in self.names]
+        settings = dict(self.spec.settings(seats, options))
         if frame_size is not None:
             settings["zones"] = self.zones(frame_size).to_json()
         if self.seats:
@@ -286,6 +359,8 @@ class TableSetup:
                 message = self.remove_player(p.player, origin)
             elif what is Action.SETUP_RENAME:
                 message = self.rename_player(p.player, p.name, origin)
+            elif what is Action.SETUP_CHOICE:
+                message = self.choose(p.player, p.option, p.value, origin)
             elif what is Action.SETUP_SEAT:
                 message = self.seat(p.player, p.point, origin)
             elif what is Action.SETUP_EVEN:
@@ -306,13 +381,16 @@ class TableSetup:
         return {
             "flow": self.spec.name, "game": self.spec.name, "title": self.spec.title, "setup": True,
             "players": [{"name": p["name"], "seat": k + 1, "colour": p["colour"], "seated": p["name"] in self.seats,
+                         "choices": {o.name: self.choices.get(o.name, {}).get(p["name"]) for o in self.player_options},
                          "role": None, "tableau": None, "credits": None, "vp": 0, "waiting": False}
                         for k, p in enumerate(self.players)],
+            "choices": [{"option": o.name, "label": option_word(o.name, heading=True), "choices": list(o.choices)}
+                        for o in self.player_options],
             "colours": list(self.colours), "colour_words": {c: colour_word(c) for c in self.colours}, "zones": self.split, "seat_points": {k: list(v) for k, v in self.seats.items()}, "min_players": low, "max_players": high,
             "can_start": not why, "why": why,
             "note": Text("Add players on your phone; tap each player's seat on the picture, or Split evenly; then Start"),
             "round": 0, "round_label": Text("Setup"), "stage": "setup", "turn": None, "phases": [], "pool": None, "pool_label": "",
-            "columns": [c.to_json() for c in self.spec.columns], "boards": [],
+            "columns": [c.to_json() for c in self.spec.columns], "boards": [], "throws": [],
             "last_round": False, "ending": [], "over": False,
             "next": {"label": Text("Start"), "enabled": not why, "why": why},
             "forms": [], "open_forms": {}, "findings": [], "result": None, "export": None,

@@ -56,7 +56,9 @@ the loop did not take it within ``reply_s`` (nothing recorded; never done later)
                           nothing itself; ``version``/``key`` are optional for it).
     ``POST /api/setup``   while a game is set up (``view["game"]["setup"]``; else 409): ``{"action":
                           "player", "name", "colour"}`` | ``{"action": "remove", "name"}`` | ``{"action":
-                          "rename", "name", "new_name"}`` | ``{"action": "even"}`` | ``{"action": "start"}``.
+                          "rename", "name", "new_name"}`` | ``{"action": "choice", "name", "option", "value"?}``
+                          (a per-player option's entry: a species) | ``{"action": "even"}`` | ``{"action":
+                          "start"}``.
     ``POST /api/camera``  answer a camera question (``view["camera"]["questions"]``): ``{"id": n,
                           "answer": "confirm" | "dismiss", "choice": optional, one of its ``choices``}``.
     ``POST /api/box``     the evening (issue 17): ``{"action": "games" | "history" | "back" | "choose" | "resume" |
@@ -595,9 +597,12 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
                            "error": i18n.Text("no game is being set up now (the game has started, or this box reads d6 "
                                               "dice): players are set up before Start")})
         extra = {}
-        for key, payload_key in (("name", "player"), ("colour", "colour"), ("new_name", "name")):
-            value = text(body, key, example, required=(key == "name" and what in ("player", "remove", "rename"))
-                         or (key == "new_name" and what == "rename"), what="a name" if key != "colour" else "a colour")
+        words = {"colour": "a colour", "option": "an option's name", "value": "one of the option's choices"}
+        for key, payload_key in (("name", "player"), ("colour", "colour"), ("new_name", "name"), ("option", "option"),
+                                 ("value", "value")):
+            value = text(body, key, example, required=(key == "name" and what in ("player", "remove", "rename", "choice"))
+                         or (key == "new_name" and what == "rename") or (key == "option" and what == "choice"),
+                         what=words.get(key, "a name"))
             if value is not None:
                 extra[payload_key] = value
         return ask(Action.for_phone("setup", what), who, body, example, **extra)

@@ -28,7 +28,7 @@ from rules.core import BadSettings, GameInfo, Option
 from rules.scoring import closest_names
 from rules.text import Listing, Text
 
-__all__ = ["Settings", "components_conflict", "check_settings", "match_choice"]
+__all__ = ["Settings", "check_entries", "check_settings", "components_conflict", "match_choice"]
 
 
 @dataclass(frozen=True)
@@ -198,6 +198,29 @@ def _value(info: GameInfo, option: Option, raw: Any, players: int) -> Any:
     return values
 
 
+def check_entries(info: GameInfo, option: Option, raw: Sequence[Any]) -> tuple[str, ...]:
+    """A per-player option's entries in seat order (None or "" for none), checked alone: each one of the choices,
+    and together they fit the components they are printed on (Eclipse's double-sided boards) or are distinct.
+    The setup step checks a player's pick with it before the other players have chosen.
+
+    Raises:
+        BadSettings: an unknown entry (the closest names), or entries that cannot go together
+            (``option.distinct``'s sentence).
+    """
+    value = _value(info, option, raw, len(raw))
+    if option.components:
+        conflict = components_conflict(value, option.components)
+        if conflict is not None:
+            raise BadSettings(Text(option.distinct, value=Listing(conflict[0], Text(" and ")),
+                                   components=conflict[1]))
+    elif option.distinct:
+        chosen = [v for v in value if v]
+        twice = next((v for v in chosen if chosen.count(v) > 1), None)
+        if twice is not None:
+            raise BadSettings(Text(option.distinct, value=twice))
+    return value
+
+
 def check_settings(info: GameInfo, settings: Mapping[str, Any]) -> Settings:
     """``settings`` checked against ``info``: player count, names, every declared option's value.
 
@@ -219,17 +242,7 @@ def check_settings(info: GameInfo, settings: Mapping[str, Any]) -> Settings:
     for option in info.options:
         if option.per_player:
             raw = _per_player(info, option, settings, names, entries)
-            value = ("",) * len(names) if raw is None else _value(info, option, raw, len(names))
-            if option.components:
-                conflict = components_conflict(value, option.components)
-                if conflict is not None:
-                    raise BadSettings(Text(option.distinct, value=Listing(conflict[0],
-                        Text(" and ")), components=conflict[1]))
-            elif option.distinct:
-                chosen = [v for v in value if v]
-                twice = next((v for v in chosen if chosen.count(v) > 1), None)
-                if twice is not None:
-                    raise BadSettings(Text(option.distinct, value=twice))
+            value = ("",) * len(names) if raw is None else check_entries(info, option, raw)
         else:
             raw = settings.get(option.name)
             value = option.default if raw is None else _value(info, option, raw, len(names))

@@ -16,6 +16,7 @@ from companion.box_settings import BoxSettings
 from companion.camera import CameraFlow
 from companion.hub import StateHub
 from companion.library import Library
+from companion.flows import FLOWS
 from companion.modes import ModeName
 from companion.session import SessionStore
 from device import FakeCamera
@@ -63,7 +64,7 @@ def test_the_box_starts_on_the_chooser_and_plays_a_whole_evening(store, tmp_path
     assert loop.mode_name is ModeName.CHOOSE
     view = loop.view()
     assert view["mode"] == "choose" and view["box"]["games"] is True
-    assert [g["game"] for g in view["choose"]["games"]] == ["d6", "roll", "race", "among"]
+    assert [g["game"] for g in view["choose"]["games"]] == ["d6", *FLOWS]  # every game with a flow, in FLOWS order
     assert view["choose"]["open"] == []
     secret = loop.hub.pairing().secret
     # choose a game -> its setup; the players (touchscreen and phone), Start

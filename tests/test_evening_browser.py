@@ -11,6 +11,7 @@ import json
 import numpy as np
 import pytest
 
+from companion.flows import FLOWS
 from companion.app import MainLoop
 from companion.hub import StateHub
 from companion.library import Library, export_documents
@@ -72,7 +73,7 @@ def test_a_whole_evening_from_a_phone(browser, box, output_dir):  # noqa: F811
         expect(page.locator("html")).to_have_attribute("lang", "el")  # the browser's language
         expect(page.locator("body")).to_have_attribute("data-page", "box")
         expect(page.locator("#choose-section")).to_be_visible()
-        expect(page.locator("#games button")).to_have_count(4)
+        expect(page.locator("#games button")).to_have_count(1 + len(FLOWS))  # the d6 dice and every game with a flow
         page.locator("#lang-pick").select_option("pl")  # the phone picks its own
         expect(page.locator("html")).to_have_attribute("lang", "pl")
         page.screenshot(path=str(output_dir / "evening-phone-choose.png"), full_page=True)

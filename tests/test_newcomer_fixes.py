@@ -365,7 +365,7 @@ def test_sessions_lists_ids_game_players_started_finished(tmp_path, monkeypatch,
     assert main(["sessions", "--demo"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"1 session in {tmp_path / 'demo.sqlite3'}, newest first:"
-    assert out[1].startswith(f"{sid}  race   Ann, Bob  started ") and out[1].endswith("  not finished  1 events")
+    assert out[1].startswith(f"{sid}  race   Ann, Bob  started ") and out[1].endswith("  not finished  1 event")  # one event: said in the singular
     assert main(["sessions", "--db", str(tmp_path / "demo.sqlite3"), "--json"]) == 0
     import json as _json
 
@@ -485,7 +485,7 @@ def test_readme_says_what_the_box_does_now_and_how_tests_find_shared_data():
     today = text[text.index("What it does today"):text.index("## Set up")]
     assert "coming next" not in today
     for words in ("Roll for the Galaxy", "Race for the Galaxy", "Among the Stars", "phone", "misplay",
-                  "scoring", "export", "`companion read", "no Eclipse rules engine yet"):
+                  "scoring", "export", "`companion read", "Eclipse with Rise of the Ancients", "--game eclipse"):
         assert words in today, words
     assert "`$TABLETOP_SHARED`" in text and "`../shared`" in text and "skipped, each with the reason" in text
     setup = text[text.index("## Set up"):text.index("## Hardware")]

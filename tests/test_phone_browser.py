@@ -66,9 +66,9 @@ def join_url(server, hub) -> str:
 
 
 @contextlib.contextmanager
-def flow_on_the_box(hub, tmp_path, game: str, players: str = "Ann,Bob"):
-    """A new ``game`` session played by a main loop on its own thread (a fake camera), publishing to ``hub``:
-    yields its :class:`companion.flow.GameFlow`."""
+def flow_on_the_box(hub, tmp_path, game: str, players: str = "Ann,Bob", **options):
+    """A new ``game`` session (with the game ``options``) played by a main loop on its own thread (a fake camera),
+    publishing to ``hub``: yields its :class:`companion.flow.GameFlow`."""
     from companion.app import MainLoop
     from companion.flow import GameFlow, parse_players
     from companion.flows import FLOWS
@@ -78,7 +78,7 @@ def flow_on_the_box(hub, tmp_path, game: str, players: str = "Ann,Bob"):
     from vision.motion import StillnessDetector
 
     with SessionStore(tmp_path / "flow.sqlite3") as store:
-        session = store.start(game, FLOWS[game].settings(parse_players(players), {}))
+        session = store.start(game, FLOWS[game].settings(parse_players(players, FLOWS[game].info.colours), options))
         flow = GameFlow(session, FLOWS[game])
         main = MainLoop(source=FakeCamera([np.full((240, 320, 3), 70, np.uint8)]), reader=None, session=session,
                         hub=hub, stillness=StillnessDetector(), flow=flow, sleep=lambda s: None)

@@ -12,8 +12,9 @@ rest:
 - **the read** (:meth:`CameraFlow.read`): the passes the game declares (:mod:`companion.camera.passes`) whose
   reader the box has: the card pass (:func:`vision.cards.read_cards` with the deck, the table calibration and
   the player zones; each player's zone goes to that player's watcher; with a calibration the markers are
-  re-checked: moved -> said on both views), then at most one dice pass per still table (the first one the game
-  wants: Roll's end-of-game count, else its phase proposals);
+  re-checked: moved -> said on both views), the map pass (:func:`vision.hexes.read_hexes` with a hex deck: the
+  whole table's hexes to the map's one watcher), then at most one dice pass per still table (the first one the
+  game wants: Roll's end-of-game count, else its phase proposals; Eclipse's combat dice);
 - **questions**: every change the camera sees is a :class:`~companion.camera.questions.Question` ("Ann built
   Customs at [0, 1]?"); nothing changes the game until a player answers it with one tap: ``camera_confirm``
   records the question's event with ``origin="camera"``, ``camera_dismiss`` drops it. Misplays (Among the Stars)
@@ -25,7 +26,7 @@ everything recorded stays in the session log.
 
 The camera block of the published view (``view["camera"]``)::
 
-    {"cards": true, "dice": false, "calibrated": true, "reads": 4,
+    {"cards": true, "hexes": false, "dice": false, "calibrated": true, "reads": 4,
      "state": "idle" | "reading", "stuck": false, "message": "read 7 cards",
      "markers": null | {"moved": [ids], "message": "..."},
      "questions": [{"id": 3, "player": "Ann", "text": "Ann built Customs at [0, 1]?", "kind": "location_built",
@@ -51,7 +52,8 @@ import cv2
 import numpy as np
 
 from companion.actions import Action, posted
-from companion.camera.passes import CardPass, CountPass, DicePass, ReadPlan, Sight, colour_counts, dice_by_zone
+from companion.camera.hexmap import seen_hexes
+from companion.camera.passes import TABLE, CardPass, CountPass, DicePass, MapPass, ReadPlan, Sight, colour_counts, dice_by_zone
 from companion.camera.questions import Observed, Proposal, Question
 from companion.camera.spec import CameraSpec
 from companion.camera.watch import seen_cards
@@ -84,12 +86,19 @@ def _default_read_cards(*args: Any, **kw: Any) -> Any:
     return read_cards(*args, **kw)
 
 
+def _default_read_hexes(*args: Any, **kw: Any) -> Any:
+    from vision.hexes import read_hexes
+
+    return read_hexes(*args, **kw)
+
+
 class CameraFlow:
     """The camera's part of one game flow: reads on a still table, watchers per player, questions.
 
     Args:
         flow: the :class:`companion.flow.GameFlow` (its spec must have a ``camera``).
-        deck: the enrolled :class:`vision.deck.DeckProfile`: the ``"cards"`` reader (None: cards are not read).
+        deck: the enrolled :class:`vision.deck.DeckProfile`: the ``"cards"`` reader, or with ``shape == "hex"`` the
+            ``"hexes"`` reader (None: nothing laid out is read).
         calibration: the :class:`vision.table.TableCalibration` (None: positions in pixels).
         zones: the player zones (:class:`vision.table.Zones`, named by player); None: from the
             session's settings (``"zones"``), else the table split evenly on the first frame.
@@ -101,6 +110,7 @@ class CameraFlow:
         image_dir: where the frame behind a dice proposal is saved (JPEG) so a corrected read can
             be enrolled later; None: not saved (the replayed photo's path is kept when there is one).
         read_cards: the card reader (:func:`vision.cards.read_cards`; injectable for tests).
+        read_hexes: the hex reader (:func:`vision.hexes.read_hexes`; injectable for tests).
         read_timeout_s: seconds a read started with :meth:`begin` may take; then it is abandoned and said on
             both views, no new read starts until the stuck one ends, and its late result is ignored.
         clock: seconds, monotonic, for ``read_timeout_s`` (real time: a read's duration is the worker's).
@@ -113,7 +123,8 @@ class CameraFlow:
                  dice_reader: Any = None, confirm_reads: int = CONFIRM_READS, reread_s: float = REREAD_S,
                  min_confidence: float = 0.6, image_dir: Path | None = None,
                  read_cards: Callable[..., Any] = _default_read_cards, read_timeout_s: float = READ_TIMEOUT_S,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 read_hexes: Callable[..., Any] = _default_read_hexes) -> None:
         spec = flow.spec.camera
         if spec is None:
             raise ValueError(f"{flow.spec.title} has no camera part")
@@ -129,8 +140,11 @@ class CameraFlow:
         self.min_confidence = min_confidence
         self.image_dir = image_dir
         self._read_cards = read_cards
+        self._read_hexes = read_hexes
         self.zones = zones if zones is not None else self._settings_zones()
         self.watchers: dict[str, Any] = {}
+        self.map_watcher: Any = None
+        """The watcher of the shared map (a :class:`~companion.camera.passes.MapPass`), made on the first map read."""
         self.questions: list[Question] = []
         self.misplays: dict[str, list[dict[str, Any]]] = {}
         self.notes: dict[str, list[str]] = {}
@@ -146,7 +160,9 @@ class CameraFlow:
         self._left = 0
         self._next_at = 0.0
         self._dice_done = False
-        self.readers = {name for name, reader in (("cards", deck), ("roll_dice", dice_reader)) if reader is not None}
+        hexes = deck is not None and getattr(deck, "shape", "card") == "hex"  # DeckProfile.shape; a deck without is cards
+        self.readers = {name for name, reader in (("cards", None if hexes else deck), ("hexes", deck if hexes else None),
+                                                  ("roll_dice", dice_reader)) if reader is not None}
         """The readers the box has, by the name the passes use."""
         self.passes = tuple(p for p in self.spec.passes if p.reader in self.readers)
         """The game's declared passes this box can run."""
@@ -330,9 +346,11 @@ class CameraFlow:
         if not self._dice_done:
             chosen = next((p for p in self.passes if self._wanted(p, ev)), None)
             self._dice_done = chosen is not None  # one dice pass per still table
+        board = next((p for p in self.passes if isinstance(p, MapPass)), None)
         return ReadPlan(image=image, photo=photo, names=names,
                         anchors={k: tuple(v) for k, v in anchors.items()}, dice=None if chosen is None else chosen.name,
-                        count_place=self.count_place if isinstance(chosen, CountPass) else None, counting=counting)
+                        count_place=self.count_place if isinstance(chosen, CountPass) else None, counting=counting,
+                        map_anchor=None if board is None else board.anchor)
 
     def counting(self, ev: Any) -> bool:
         """Whether the count applies now (the game wants it and a step is left)."""
@@ -373,10 +391,26 @@ class CameraFlow:
                 for card in read.cards:
                     if card.zone in players:
                         cards.setdefault(card.zone, []).append(card)
+        hexes = None
+        if plan.map_anchor is not None:
+            from vision.hexes import HexesConfig
+
+            read = self._read_hexes(plan.image, self.deck, calibration=self.calibration, zones=None,
+                                    config=HexesConfig(anchor_id=plan.map_anchor))
+            hexes = list(read.hexes)
+            check = read.markers
+            if check is not None and check.moved:
+                ids = ", ".join(f"#{i}" for i in check.moved)
+                markers = {"moved": list(check.moved),
+                           "message": Text("calibration markers {ids} moved since calibration: positions may be "
+                                           "off; put the sheet back or run companion calibrate again", ids=ids)}
         dice = None
         if plan.dice is not None:
-            dice = dice_by_zone(self.dice_reader.read(plan.image).dice, plan.names, self.zones, self.calibration)
-        return Sight(plan=plan, cards=cards, dice=dice, markers=markers)
+            seen = self.dice_reader.read(plan.image).dice
+            by_zone = next((p.by_zone for p in self.passes if isinstance(p, DicePass) and p.name == plan.dice), True)
+            dice = (dice_by_zone(seen, plan.names, self.zones, self.calibration) if by_zone
+                    else {TABLE: [d.to_json() for d in seen]})
+        return Sight(plan=plan, cards=cards, dice=dice, markers=markers, hexes=hexes)
 
     def apply(self, sight: Sight) -> list[Event]:
         """Feed a :class:`~companion.camera.passes.Sight` to every player's watcher and ask about what changed
@@ -404,6 +438,15 @@ class CameraFlow:
                     continue
                 recorded += self._take(name, observed)
                 ev = self.flow.engine_view()
+        if sight.hexes is not None:
+            self.markers = sight.markers
+            counted += len(sight.hexes)
+            if self.map_watcher is None:
+                self.map_watcher = self.spec.map_watcher(ev, self.confirm_reads, self.min_confidence)
+            observed = self.spec.observe_map(self.map_watcher, seen_hexes(sight.hexes), ev, self.flow)
+            if observed is not None:
+                recorded += self._take(TABLE, observed)
+                ev = self.flow.engine_view()
         chosen = next((p for p in self.passes if getattr(p, "name", None) == plan.dice), None)
         if isinstance(chosen, CountPass) and sight.dice is not None:
             self._count(chosen, plan, names, ev, counted, sight.dice)
@@ -414,8 +457,15 @@ class CameraFlow:
             path = self._save_image(plan.image, "dice") or plan.photo
             for p in chosen.propose(sight.dice, ev, path):
                 self._ask(p)
-            self.message = Text("camera read {read}: {cards} cards, {dice} dice", read=self.reads, cards=counted,
-                                dice=sum(len(v) for v in sight.dice.values()))
+            dice = sum(len(v) for v in sight.dice.values())
+            if sight.hexes is not None:
+                self.message = Text("camera read {read}: {hexes} hexes, {dice} dice", read=self.reads, hexes=counted,
+                                    dice=dice)
+            else:
+                self.message = Text("camera read {read}: {cards} cards, {dice} dice", read=self.reads, cards=counted,
+                                    dice=dice)
+        elif sight.hexes is not None:
+            self.message = Text("camera read {read}: {hexes} hexes", read=self.reads, hexes=counted)
         else:
             self.message = Text("camera read {read}: {cards} cards", read=self.reads, cards=counted)
         return recorded
@@ -540,7 +590,7 @@ class CameraFlow:
     def _answered(self, q: Question) -> None:
         """The players answered about a card: its misplays leave the camera panel (the rules' findings keep them)."""
         p = q.proposal
-        cell = list(p.payload.get("cell") or [])
+        cell = p.place or []
         card = p.payload.get("card")
         kept = [m for m in self.misplays.get(p.player, [])
                 if not (m.get("cell") == cell and (card is None or m.get("card") == card))]
@@ -589,7 +639,8 @@ class CameraFlow:
     def view(self) -> dict[str, Any]:
         """The camera block of the published view (shape in the module doc)."""
         return {
-            "cards": self.deck is not None,
+            "cards": "cards" in self.readers,
+            "hexes": "hexes" in self.readers,
             "dice": self.dice_reader is not None,
             "calibrated": self.calibration is not None,
             "reads": self.reads,
@@ -598,7 +649,7 @@ class CameraFlow:
             "message": self.message,
             "markers": self.markers,
             "questions": [q.to_json() for q in self.questions],
-            "misplays": [m for name in self.flow.names for m in self.misplays.get(name, [])],
+            "misplays": [m for name in (*self.flow.names, TABLE) for m in self.misplays.get(name, [])],
             "notes": {k: v for k, v in self.notes.items() if v},
             "covers": list(self.spec.covers) if self.deck is not None else [],
             "count": self._count_view(),

@@ -13,6 +13,13 @@ dice profile):
   table told what to do before the next step.
 
 Of the once-per-still-table passes the first one wanted runs (in the declared order).
+
+- :class:`MapPass`: the sector hexes of the whole table (an enrolled hex deck), on each of the ``confirm_reads``
+  reads of a still table, to one watcher of the shared map (Eclipse's galaxy).
+
+A game whose camera reads dice also says which dice (:class:`DiceSet`: their colours and each colour's faces): the
+owner enrolls them with ``companion enroll <set>-dice DIR``, the profile remembers the set, and the box reads them
+with that profile only; the deck a game's passes need (cards or hexes) is :func:`deck_kind`.
 """
 
 from __future__ import annotations
@@ -24,10 +31,63 @@ import numpy as np
 
 from companion.camera.questions import Proposal
 
-__all__ = ["CardPass", "CountPass", "DicePass", "ReadPass", "ReadPlan", "Sight", "colour_counts", "dice_by_zone"]
+__all__ = ["DECK_KINDS", "TABLE", "CardPass", "CountPass", "DicePass", "DiceSet", "MapPass", "ReadPass", "ReadPlan",
+           "Sight", "colour_counts", "deck_kind", "dice_by_zone"]
 
 DiceByZone = Mapping[str, list[dict[str, Any]]]
-"""Player -> the dice seen in that player's zone (``RollDieObservation.to_json()`` dicts)."""
+"""Player -> the dice seen in that player's zone (``RollDieObservation.to_json()`` dicts); a pass that reads the
+whole table gets them all under :data:`TABLE`."""
+
+TABLE = ""
+"""The key of the dice seen anywhere on the table (a :class:`DicePass` with ``by_zone=False``)."""
+
+
+@dataclass(frozen=True)
+class DiceSet:
+    """A game's dice as the camera reads them: each colour and its faces, as the rules name them.
+
+    Attributes:
+        name: the set's short name (``"roll"``, ``"eclipse"``): ``companion enroll <name>-dice DIR`` enrolls it,
+            and a dice profile remembers it (:attr:`vision.profiles.DiceProfile.dice_set`).
+        title: the game's title, for messages.
+        faces: ``(colour, (face, ...))`` in the rulebook's order; an enrollment folder is ``<colour>-<face>``.
+    """
+
+    name: str
+    title: str
+    faces: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        """The colours, in order."""
+        return tuple(c for c, _ in self.faces)
+
+    def faces_of(self, colour: str) -> tuple[str, ...]:
+        """The faces a die of ``colour`` has (() for a colour the set has not)."""
+        return dict(self.faces).get(colour, ())
+
+    @property
+    def all_faces(self) -> tuple[str, ...]:
+        """Every face any colour has, in order."""
+        out: list[str] = []
+        for _, faces in self.faces:
+            out += [f for f in faces if f not in out]
+        return tuple(out)
+
+    @property
+    def pairs(self) -> tuple[tuple[str, str], ...]:
+        """Every (colour, face) pair the dice have, sorted: what the reader may report as certain."""
+        return tuple(sorted((c, f) for c, faces in self.faces for f in faces))
+
+    @property
+    def folders(self) -> tuple[str, ...]:
+        """The enrollment folders, ``<colour>-<face>``, in order."""
+        return tuple(f"{c}-{f}" for c, faces in self.faces for f in faces)
+
+    @property
+    def enroll_command(self) -> str:
+        """``companion enroll <name>-dice DIR``."""
+        return f"companion enroll {self.name}-dice DIR"
 
 
 @dataclass(frozen=True)
@@ -51,12 +111,15 @@ class DicePass:
         wanted: ``(engine view) -> bool``: whether the dice are worth reading now.
         propose: ``(dice by zone, engine view, image path or None) -> [Proposal]``: the questions.
         reader: the reader it needs.
+        by_zone: the dice by player zone (Roll's phase strips); False: every die on the table, under :data:`TABLE`
+            (Eclipse's combat dice, rolled in the middle).
     """
 
     name: str
     wanted: Callable[[Mapping[str, Any]], bool]
     propose: Callable[[DiceByZone, Mapping[str, Any], str | None], list[Proposal]]
     reader: str = "roll_dice"
+    by_zone: bool = True
 
 
 @dataclass(frozen=True)
@@ -85,8 +148,31 @@ class CountPass:
     labels: Mapping[str, Any] = field(default_factory=dict)
 
 
-ReadPass = Union[CardPass, DicePass, CountPass]
+@dataclass(frozen=True)
+class MapPass:
+    """The sector hexes of the whole table, on every read of a still table, to the one watcher of the shared map
+    (:meth:`~companion.camera.spec.CameraSpec.map_watcher`, :meth:`~companion.camera.spec.CameraSpec.observe_map`).
+
+    Attributes:
+        reader: the reader it needs (an enrolled hex deck).
+        anchor: the hex at axial (0, 0) (Eclipse's Galactic Center, ``"001"``).
+    """
+
+    reader: str = "hexes"
+    anchor: str = "001"
+
+
+ReadPass = Union[CardPass, DicePass, CountPass, MapPass]
 """One declared pass."""
+
+DECK_KINDS = {"cards": "card", "hexes": "hex"}
+"""A pass's reader -> the kind of enrolled deck it reads with (``vision.deck.DeckProfile.shape``)."""
+
+
+def deck_kind(passes: Sequence[ReadPass]) -> str | None:
+    """The kind of deck a game's passes read with: ``"card"`` (cards, square tiles), ``"hex"`` (sector hexes), or
+    None when no pass reads a deck."""
+    return next((DECK_KINDS[p.reader] for p in passes if p.reader in DECK_KINDS), None)
 
 
 @dataclass(frozen=True)
@@ -97,7 +183,8 @@ class ReadPlan:
     ``names``: the players; ``anchors``: anchor card id (or None) -> the players whose station grid
     is anchored on it (empty without a card pass); ``dice``: the name of the once-per-still-table pass this read
     runs (``"count"``, ``"phase"``) or None; ``count_place``: the count's step (``"cup"`` ...) when that pass is
-    a :class:`CountPass`; ``counting``: a count applies now (reads without it keep its message).
+    a :class:`CountPass`; ``counting``: a count applies now (reads without it keep its message); ``map_anchor``:
+    the hex at axial (0, 0) when a :class:`MapPass` reads the map, else None.
     """
 
     image: np.ndarray
@@ -107,6 +194,7 @@ class ReadPlan:
     dice: str | None = None
     count_place: str | None = None
     counting: bool = False
+    map_anchor: str | None = None
 
 
 @dataclass(frozen=True)
@@ -115,13 +203,15 @@ class Sight:
 
     ``cards``: player -> the :class:`vision.cards.Card` in that player's zone; ``dice``: player ->
     die JSON objects, None when the plan had no dice pass; ``markers``: ``{"moved": [ids],
-    "message"}`` when the calibration markers moved, else None.
+    "message"}`` when the calibration markers moved, else None; ``hexes``: every
+    :class:`vision.hexes.HexObservation` of the table when the plan read the map, else None.
     """
 
     plan: ReadPlan
     cards: Mapping[str, list[Any]]
     dice: DiceByZone | None
     markers: dict[str, Any] | None
+    hexes: list[Any] | None = None
 
 
 def colour_counts(dice: Sequence[Mapping[str, Any]]) -> dict[str, int]:

@@ -28,9 +28,9 @@ def misplay_json(finding: Finding) -> dict[str, Any]:
 
 def _about(finding: Finding, proposal: Proposal) -> bool:
     """Whether ``finding`` is about the place ``proposal`` names (its player and cell)."""
-    cell = proposal.payload.get("cell")
+    cell = proposal.place
     return (finding.severity in SHOWN and finding.cell is not None and cell is not None
-            and finding.player == proposal.player and list(finding.cell) == list(cell))
+            and finding.player == proposal.player and list(finding.cell) == cell)
 
 
 def misplays(flow: Any, chain: Sequence[Proposal], judged: Sequence[Proposal],

@@ -29,6 +29,8 @@ class Proposal:
         proposed: the camera's own answer among ``choices`` (None without choices).
         labels: each choice as players read it (a phase in their edition's words), in ``choices``' order; ()
             shows the choices as they are. What a player picks is the choice, never its label.
+        cell: where on a board the change lies (a hex's ``(q, r)``), for the misplays about it; None: the payload's
+            ``cell`` (a station's ``[i, j]``), if any.
     """
 
     player: str
@@ -39,6 +41,13 @@ class Proposal:
     choice_key: str | None = None
     proposed: str | None = None
     labels: tuple[str, ...] = ()
+    cell: tuple[int, int] | None = None
+
+    @property
+    def place(self) -> list[int] | None:
+        """Where the change lies (``[a, b]``): :attr:`cell`, else the payload's ``cell``, else None."""
+        cell = self.cell if self.cell is not None else self.payload.get("cell")
+        return None if cell is None else [int(v) for v in cell]
 
     @property
     def key(self) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Protocol, Sequence
 
-from companion.camera.passes import CardPass, ReadPass
+from companion.camera.passes import CardPass, DiceSet, ReadPass
 from companion.camera.questions import Observed, Proposal
 from companion.i18n import Text
 
@@ -23,11 +23,14 @@ class CameraSpec(Protocol):
     Attributes:
         covers: ids of the report forms the camera fills in (the phone shows them as a fallback).
         passes: the readers it uses and when (:class:`~companion.camera.passes.CardPass`,
-            :class:`~companion.camera.passes.DicePass`, :class:`~companion.camera.passes.CountPass`).
+            :class:`~companion.camera.passes.DicePass`, :class:`~companion.camera.passes.CountPass`,
+            :class:`~companion.camera.passes.MapPass`).
+        dice_set: the dice its dice passes read (:class:`~companion.camera.passes.DiceSet`), or None.
     """
 
     covers: tuple[str, ...]
     passes: tuple[ReadPass, ...]
+    dice_set: DiceSet | None
 
     def anchor(self, player: str, engine_view: Mapping[str, Any]) -> str | None:
         """The card id each player's cell grid is counted from (``CardsConfig.anchor_id``), or None."""
@@ -44,6 +47,16 @@ class CameraSpec(Protocol):
         proposal would cause)."""
         ...
 
+    def map_watcher(self, engine_view: Mapping[str, Any], confirm_reads: int, min_confidence: float) -> Any:
+        """With a :class:`~companion.camera.passes.MapPass`: a new watcher of the shared map
+        (:class:`companion.camera.hexmap.MapWatcher`), seeded with the map the rules already hold."""
+        ...
+
+    def observe_map(self, watcher: Any, seen: Sequence[Any], engine_view: Mapping[str, Any], flow: Any) -> Observed | None:
+        """With a :class:`~companion.camera.passes.MapPass`: feed one read of the map
+        (:class:`companion.camera.hexmap.SeenHex` list); what to ask, the misplays the engine previews."""
+        ...
+
 
 class TableauCamera:
     """The camera part shared by the tableau games (Race for the Galaxy cards, Roll for the Galaxy
@@ -54,6 +67,7 @@ class TableauCamera:
 
     covers: tuple[str, ...] = ()
     passes: tuple[ReadPass, ...] = (CardPass(),)
+    dice_set: DiceSet | None = None
 
     def resolve(self, card_id: str) -> str | None:
         """Reader id -> the card's name in the game's data (None / LookupError: not a card of this game)."""

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
-from companion.commands.files import dice_reader_for, load_deck, profile_path, unwritable_folder
+from companion.commands.files import load_deck, load_dice_reader, unwritable_folder
 from companion.config import CHOOSE
 from companion.i18n import N_, _, ngettext, say
 
@@ -110,17 +110,22 @@ def cmd_box(args: argparse.Namespace) -> int:
     from companion.game_options import misplaced as misplaced_options
     from companion.owner_commands import apply_box_config
 
+    from companion.camera import deck_kind
+
     box_config = apply_box_config(args)  # the file's settings where no flag was given
     demo = args.command == "demo"
     args.game = start_game(args.game, box_config.origin("box.default_game") == "default",
                            "replay" if demo else (args.source or "auto"))
     flow_game = args.game in FLOWS
     chooser = args.game == CHOOSE
+    # the cameras of the games this start can reach: the one given, or every game's with the chooser
+    cameras = [FLOWS[args.game].camera] if flow_game else [f.camera for f in FLOWS.values()] if chooser else []
     misplaced = ["--players"] if args.players is not None and not flow_game else []
     misplaced += misplaced_options(args, flows_infos(FLOWS), args.game if flow_game else None)
-    misplaced += ["--deck"] if args.deck is not None and not (flow_game or chooser) else []
-    if args.dice_profile is not None and args.game not in ("roll", CHOOSE):
-        misplaced.append("--dice-profile")
+    if args.deck is not None and not any(c is not None and deck_kind(c.passes) is not None for c in cameras):
+        misplaced.append("--deck")  # the game's camera reads no cards, tiles or hexes
+    if args.dice_profile is not None and not any(c is not None and c.dice_set is not None for c in cameras):
+        misplaced.append("--dice-profile")  # the game's camera reads no dice
     if args.calibration is not None and not (flow_game or chooser):
         misplaced.append("--calibration")  # the d6 reader works in pixels: a table calibration would be ignored
     if misplaced:
@@ -421,37 +426,81 @@ def _load_box_calibration(path: Path | None) -> Any:
     return calibration
 
 def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None, Any]:
-    """(make_camera, calibration) for a flow game: ``make_camera(flow)`` builds the flow's camera part
-    from ``--deck`` / ``--dice-profile`` (None when neither is given: the game is played from the
-    phones); the calibration is ``--calibration`` or the saved one (None: pixels).
+    """(make_camera, calibration) for a flow game (or the chooser's games): ``make_camera(flow)`` builds the flow's
+    camera part from ``--deck`` (of the kind the game's passes read: cards and square tiles, or Eclipse's sector
+    hexes) / ``--dice-profile`` (of the game's dice), and returns None when neither is given or neither fits the game
+    (the game is played from the phones); the calibration is ``--calibration`` or the saved one (None: pixels).
+
+    With one game (``--game``) the deck and profile are loaded here, before the camera opens; with the chooser each
+    file is checked here and loaded for the first game that reads its kind.
 
     Raises:
         InputError: no such deck, profile or ``--calibration`` file, or a deck or profile that does not
             load (exit 3); a ``--calibration`` file that cannot be read (exit 1).
     """
-    from companion.camera import CameraFlow
+    from companion.camera import CameraFlow, deck_kind
+    from companion.flows import FLOWS
     from companion.paths import data_dir
-    from vision import VisionError
 
     calibration = _load_box_calibration(args.calibration)
     if args.deck is None and args.dice_profile is None:
         return None, calibration
-    # Roll, Race and Among the Stars lay out cards and square tiles: a hex deck is refused (exit 3)
-    deck = load_deck(args.deck, want="card") if args.deck is not None else None
-    dice_reader = None
-    if args.dice_profile is not None:
-        path = profile_path(args.dice_profile)
-        if not path.is_file():
-            raise InputError(_("no dice profile at {path}: build one with `companion enroll roll-dice DIR`").format(path=path), EXIT_DEVICE)
-        try:
-            from vision.readers import RollDiceAdapter
+    decks: dict[Any, Any] = {}
+    readers: dict[Any, Any] = {}
 
-            dice_reader = RollDiceAdapter(dice_reader_for("roll", args.dice_profile))  # the "roll_dice" reader
-        except VisionError as exc:
-            raise InputError(_("cannot load dice profile {dice_profile}: {problem}").format(dice_profile=args.dice_profile, problem=say(exc)), EXIT_DEVICE) from None
-    image_dir = data_dir() / "reads"
-    return (lambda flow: CameraFlow(flow, deck=deck, calibration=calibration, dice_reader=dice_reader,
-                                    image_dir=image_dir)), calibration
+    def deck_for(kind: Any) -> Any:
+        if kind not in decks:  # a deck of another kind is refused (InputError, exit 3)
+            decks[kind] = load_deck(args.deck, want=kind)
+        return decks[kind]
+
+    def dice_for(dice_set: Any) -> Any:
+        from vision.readers import RollDiceAdapter
+
+        if dice_set.name not in readers:  # the game's dice (Roll's, Eclipse's), read by the one dice reader
+            readers[dice_set.name] = RollDiceAdapter(load_dice_reader(dice_set, args.dice_profile))
+        return readers[dice_set.name]
+
+    def parts(camera: Any) -> tuple[Any, Any]:
+        kind = deck_kind(camera.passes) if camera is not None else None
+        deck = deck_for(kind) if args.deck is not None and kind is not None else None
+        dice = dice_for(camera.dice_set) if args.dice_profile is not None and camera is not None and \
+            camera.dice_set is not None else None
+        return deck, dice
+
+    if args.game in FLOWS:
+        deck, dice_reader = parts(FLOWS[args.game].camera)  # loaded now: a bad file stops the start
+        return (lambda flow: CameraFlow(flow, deck=deck, calibration=calibration, dice_reader=dice_reader,
+                                        image_dir=data_dir() / "reads")), calibration
+    _check_files_exist(args)
+
+    def make_camera(flow: Any) -> Any:
+        try:
+            deck, dice_reader = parts(flow.spec.camera)
+        except InputError as exc:  # a deck or profile of another game's kind: played from the phones
+            log.warning("%s: %s; the game is played from the phones", flow.spec.title, exc)
+            return None
+        if deck is None and dice_reader is None:
+            return None
+        return CameraFlow(flow, deck=deck, calibration=calibration, dice_reader=dice_reader,
+                          image_dir=data_dir() / "reads")
+
+    return make_camera, calibration
+
+
+def _check_files_exist(args: argparse.Namespace) -> None:
+    """The chooser's ``--deck`` and ``--dice-profile`` exist (each is loaded for the game chosen).
+
+    Raises:
+        InputError: naming the missing file (exit 3).
+    """
+    from companion.commands.files import deck_path, profile_path
+
+    if args.deck is not None and not deck_path(args.deck).is_file():
+        raise InputError(_("no deck at {path}: enroll one with `companion enroll cards`").format(path=deck_path(args.deck)),
+                         EXIT_DEVICE)
+    if args.dice_profile is not None and not profile_path(args.dice_profile).is_file():
+        raise InputError(_("no dice profile at {path}: build one with `companion enroll roll-dice DIR`").format(
+            path=profile_path(args.dice_profile)), EXIT_DEVICE)
 
 def _open_screen(args: argparse.Namespace, hub: Any, phone_url: str):
     """The touchscreen and a function that pumps its input into the hub, or (None, None)."""

@@ -1,5 +1,5 @@
-"""``companion enroll``: the owner's own Roll for the Galaxy dice (from a folder, or guided pair by pair on the
-box's camera) and decks of cards, tiles or sector hexes."""
+"""``companion enroll``: the owner's own dice (Roll for the Galaxy's from a folder, or guided pair by pair on the
+box's camera; Eclipse's combat dice from a folder) and decks of cards, tiles or sector hexes."""
 
 from __future__ import annotations
 
@@ -12,73 +12,82 @@ from typing import Any
 
 from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK
-from companion.commands.files import profile_path, roll_dice_pairs
+from companion.commands.files import dice_sets, profile_path
 from companion.i18n import N_, _, ngettext, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
 class _BadFolder(Exception):
-    """An enrollment subfolder whose name is not a pair the Roll for the Galaxy dice have."""
+    """An enrollment subfolder whose name is not a pair the dice being enrolled have."""
 
-def check_enroll_folders(folder: Path) -> list[str]:
-    """Check ``folder``'s subfolders against the Roll for the Galaxy dice before building a profile.
+def check_enroll_folders(folder: Path, dice: Any = None) -> list[str]:
+    """Check ``folder``'s subfolders against a set of dice before building a profile.
 
-    Every (not hidden) subfolder must be ``<colour>-<face>`` with a colour and a face the dice have,
-    and a face that colour's die has (``rules.roll.data.catalogue()``: white has no Wild, yellow no
-    Explore); names are read in any case, as the profile builder does.
+    Every (not hidden) subfolder must be ``<colour>-<face>`` with a colour and a face the dice have, and a face
+    that colour's die has (:class:`companion.camera.DiceSet`, the rules' data: Roll for the Galaxy's white has no
+    Wild, yellow no Explore; Eclipse's yellow, orange and red show 1-6); names are read in any case, as the profile
+    builder does.
+
+    Args:
+        folder: the enrollment folder.
+        dice: the set of dice (default: Roll for the Galaxy's).
 
     Returns:
-        The pairs with no photos (``"yellow-wild"``, ...), in the walk's order, for a warning.
+        The pairs with no photos (``"yellow-wild"``, ...), in the set's order, for a warning.
 
     Raises:
         _BadFolder: one line per bad folder, naming it and what is wrong with it (all of them, so
             one run shows every folder to rename).
     """
-    from rules.roll.data import COLOURS, FACES, catalogue
     from vision.profiles import IMAGE_SUFFIXES
 
+    dice = dice if dice is not None else dice_sets()["roll"]
     if not folder.is_dir():
         return []  # the builder says "enrollment folder not found"
-    faces_of: dict[str, set[str]] = {}
-    for die in catalogue().dice.values():
-        faces_of.setdefault(die.colour, set()).update(die.faces)
     have: set[str] = set()
     problems: list[str] = []
     for sub in sorted(folder.iterdir()):
         if not sub.is_dir() or sub.name.startswith("."):
             continue
         colour, dash, face = sub.name.lower().partition("-")
-        where = f"folder {sub.name}/ in {folder}"
+        where = _("folder {folder}/ in {parent}").format(folder=sub.name, parent=folder)
         if not dash or not colour or not face:
-            problems.append(f"{where}: name it <colour>-<face>, e.g. white-explore")
-        elif colour not in faces_of:
-            problems.append(f"{where}: unknown colour {colour!r}; the dice are {', '.join(c for c in COLOURS if c in faces_of)}")
-        elif face not in FACES:
-            problems.append(f"{where}: unknown face {face!r}; the faces are {', '.join(FACES)}")
-        elif face not in faces_of[colour]:
-            shown = ", ".join(f for f in FACES if f in faces_of[colour])
-            problems.append(f"{where}: {colour} dice have no {face} face ({colour}: {shown})")
+            problems.append(_("{where}: name it <colour>-<face>, e.g. {example}").format(where=where,
+                                                                                       example=dice.folders[0]))
+        elif colour not in dice.colours:
+            problems.append(_("{where}: unknown colour {colour!r}; the dice are {colours}").format(
+                where=where, colour=colour, colours=", ".join(dice.colours)))
+        elif face not in dice.all_faces:
+            problems.append(_("{where}: unknown face {face!r}; the faces are {faces}").format(
+                where=where, face=face, faces=", ".join(dice.all_faces)))
+        elif face not in dice.faces_of(colour):
+            problems.append(_("{where}: {colour} dice have no {face} face ({colour}: {faces})").format(
+                where=where, colour=colour, face=face, faces=", ".join(dice.faces_of(colour))))
         elif any(p.suffix.lower() in IMAGE_SUFFIXES for p in sub.iterdir()):
             have.add(f"{colour}-{face}")
     if problems:
         raise _BadFolder("\ncompanion enroll: ".join(problems))
-    return [f"{c}-{f}" for c in COLOURS if c in faces_of for f in FACES
-            if f in faces_of[c] and f"{c}-{f}" not in have]
+    return [f for f in dice.folders if f not in have]
 
 def cmd_enroll_roll_dice(folder: Path, out: Path, warn_missing: bool = True) -> int:
-    """``companion enroll roll-dice DIR``: build and save a dice profile; 0 saved, 1 bad folder.
+    """``companion enroll roll-dice DIR``: :func:`cmd_enroll_dice` with Roll for the Galaxy's dice."""
+    return cmd_enroll_dice(folder, out, dice_sets()["roll"], warn_missing)
+
+def cmd_enroll_dice(folder: Path, out: Path, dice: Any, warn_missing: bool = True) -> int:
+    """``companion enroll <set>-dice DIR`` (``roll-dice``, ``eclipse-dice``): build and save a dice profile of the set
+    ``dice`` (:class:`companion.camera.DiceSet`); 0 saved, 1 bad folder.
 
     The subfolder names are checked first (:func:`check_enroll_folders`): an unknown colour or face,
     or a pair the dice do not have, is refused in one line naming the folder (exit 1, bad input);
     pairs with no photos are named in a warning (with ``warn_missing``) and the profile is built from
-    the others.
+    the others. The profile remembers the set (a Roll profile is refused for Eclipse's dice, and the other way).
     """
     from device import BadImage, check_image_files
     from vision import VisionError
     from vision.roll_dice import enroll_roll_dice
 
     try:
-        missing = check_enroll_folders(folder)
+        missing = check_enroll_folders(folder, dice)
         check_image_files(folder)  # sizes from the headers, before vision decodes a photo
     except (_BadFolder, BadImage) as exc:
         print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
@@ -92,11 +101,15 @@ def cmd_enroll_roll_dice(folder: Path, out: Path, warn_missing: bool = True) -> 
                        "companion enroll: warning: no photos of {n} pairs ({pairs}): the profile will not know them",
                        len(missing)).format(n=len(missing), pairs=shown), file=sys.stderr)
     try:
-        saved = enroll_roll_dice(folder, out, allowed=roll_dice_pairs())
+        saved = enroll_roll_dice(folder, out, allowed=dice.pairs, dice_set=dice.name)
     except (VisionError, OSError) as exc:
         print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
-    print(_("saved dice profile {profile}; use it with: companion read IMAGE --dice roll --profile {profile}").format(profile=saved))
+    if dice.name == "roll":
+        print(_("saved dice profile {profile}; use it with: companion read IMAGE --dice roll --profile {profile}").format(profile=saved))
+    else:
+        print(_("saved dice profile {profile}; use it with: companion run --game {game} --dice-profile {profile}").format(
+            profile=saved, game=dice.name))
     return EXIT_OK
 
 def _resume_hint(args: argparse.Namespace, folder: Path) -> str:

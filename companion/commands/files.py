@@ -22,15 +22,52 @@ def profile_path(name_or_path: str) -> Path:
         return Path(name_or_path).expanduser()
     return data_dir() / "profiles" / f"{name_or_path}.json"
 
+def dice_sets() -> dict[str, Any]:
+    """The sets of dice the games' cameras read, by name (:class:`companion.camera.DiceSet`: ``roll``, ``eclipse``):
+    what ``companion enroll <name>-dice DIR`` enrolls and ``--dice-profile`` reads with."""
+    from companion.flows import FLOWS
+
+    out: dict[str, Any] = {}
+    for spec in FLOWS.values():
+        dice = spec.camera.dice_set if spec.camera is not None else None
+        if dice is not None:
+            out[dice.name] = dice
+    return out
+
 def roll_dice_pairs() -> tuple[tuple[str, str], ...]:
     """Every (colour, face) pair Roll for the Galaxy's dice have (Roll for the Galaxy, components: the dice).
 
     Rule data for the vision room's game-knowledge check: the reader never reports a pair
     outside these as certain (white has no Wild, yellow no Explore).
     """
-    from rules.roll.data import catalogue
+    return dice_sets()["roll"].pairs
 
-    return tuple(sorted({(c.colour, face) for c in catalogue().dice.values() for face in c.faces}))
+def load_dice_reader(dice: Any, name_or_path: str):
+    """The dice reader for the set ``dice`` (a :class:`companion.camera.DiceSet`) with the enrolled profile
+    ``name_or_path``: the reader never reports a (colour, face) pair the set does not have as certain.
+
+    Raises:
+        InputError: (exit 3) no profile there, one that does not load, or a profile of another set of dice (the
+            enroll command to run).
+    """
+    from vision import VisionError
+    from vision.profiles import DiceProfile
+    from vision.roll_dice import RollDiceReader
+
+    path = profile_path(name_or_path)
+    if not path.is_file():
+        raise InputError(_("no dice profile at {path}: build one with `{command}`").format(path=path, command=dice.enroll_command),
+                         EXIT_DEVICE)
+    try:
+        profile = DiceProfile.load(path)
+        if profile.dice_set != dice.name:
+            raise InputError(_("dice profile {profile} was enrolled from {enrolled} dice, not {dice}'s: build one with "
+                               "`{command}`").format(profile=name_or_path, enrolled=profile.dice_set, dice=dice.title,
+                                                     command=dice.enroll_command), EXIT_DEVICE)
+        return RollDiceReader(profile, allowed=dice.pairs)
+    except VisionError as exc:
+        raise InputError(_("cannot load dice profile {dice_profile}: {problem}").format(dice_profile=name_or_path, problem=say(exc)),
+                         EXIT_DEVICE) from None
 
 def dice_reader_for(dice: str, profile: str | None):
     """The reader for ``--dice`` (d6, or Roll for the Galaxy with an enrolled profile)."""
@@ -104,14 +141,15 @@ def not_ours(path: Path, keys: Mapping[str, Any]) -> str | None:
     if not path.exists():
         return None
     if path.is_dir():
-        return f"{path} is a folder: give a file name"
+        return _("{path} is a folder: give a file name").format(path=path)
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):
         doc = None
     if isinstance(doc, dict) and all(k in doc and (v is ... or doc[k] == v) for k, v in keys.items()):
         return None
-    return f"{path} exists and was not written by this command (a database, a picture, another file?): not overwritten"
+    return _("{path} exists and was not written by this command (a database, a picture, another file?): "
+             "not overwritten").format(path=path)
 
 def unwritable_folder(path: Path) -> str:
     """Why a file cannot be written at ``path`` ("" when it can): its folder is made if missing and
@@ -120,11 +158,12 @@ def unwritable_folder(path: Path) -> str:
 
     folder = path.expanduser().parent
     if path.is_dir():
-        return "is a folder; give a .png file name"
+        return _("is a folder; give a .png file name")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".companion-probe-", suffix=".png"):
             pass
     except OSError as exc:
-        return f"cannot write in {folder} ({exc.strerror or exc}); choose a writable folder"
+        return _("cannot write in {folder} ({problem}); choose a writable folder").format(folder=folder,
+                                                                                        problem=exc.strerror or exc)
     return ""

@@ -151,6 +151,7 @@ class AmongCamera:
 
     covers = ("location", "reactor")
     passes = (CardPass(),)
+    dice_set = None
 
     @staticmethod
     def _player(view: Mapping[str, Any], name: str) -> Mapping[str, Any]:

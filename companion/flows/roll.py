@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from companion.camera import CardPass, CountPass, DicePass, Proposal, ReadPass, TableauCamera, colour_counts
+from companion.camera import CardPass, CountPass, DicePass, DiceSet, Proposal, ReadPass, TableauCamera, colour_counts
 from companion.errors import BadEntry
 from companion.flow_spec import Field, FlowBase, Form, TableRound
 from companion.i18n import N_, Listing, Text, lazy, plural
@@ -36,6 +36,11 @@ class RollCamera(TableauCamera):
     before Reveal (p.3 Assign)."""
 
     covers = ("tile",)
+    dice_set = DiceSet("roll", "Roll for the Galaxy", tuple(
+        (colour, tuple(f for f in FACES if any(f in d.faces for d in catalogue().dice.values() if d.colour == colour)))
+        for colour in COLOURS if any(d.colour == colour for d in catalogue().dice.values())))
+    """Roll for the Galaxy's dice (components: the dice): each colour and the faces its dice have (white has no Wild,
+    yellow no Explore)."""
 
     @property
     def passes(self) -> tuple[ReadPass, ...]:

@@ -1,5 +1,6 @@
 """A game's screens: the table (round, phase strip, pool, the players' declared columns, LAST ROUND, the newest finding
-with its rule, the camera's misplays and its oldest question, Next / Undo) and the scores once it has ended."""
+with its rule, the dice just thrown (which hit), the camera's misplays and its oldest question, Next / Undo) and the
+scores once it has ended (every row some player scored, team scores)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import numpy as np
 import pygame
 
 from companion.actions import Action
-from companion.screen.canvas import (ACCENT, BAD, BG, DIM, GOOD, PANEL, QR_SIDE, SEVERITY_COLOURS, TEXT, WARN, Button)
+from companion.screen.canvas import (ACCENT, BAD, BG, DIM, GOOD, PANEL, QR_SIDE, SEVERITY_COLOURS, TEXT, WARN, Button,
+                                     seat_rgb)
 from companion.i18n import N_, _
 from companion.screen.states import Screen, ScreenState, can_undo, games_button
 
@@ -165,8 +167,18 @@ class Table(ScreenState):
         ts.text_fit(game.get("note", ""), (ts.x(10), ts.y(y)), ts.x(QR_X - 16), 26, DIM, min_size=14)
         y += 26
         if not self._camera_panel(ts, view, y):
-            self._players(ts, game, ts.rect(6, y, QR_X - 16, 340 - y))
-            ts.draw_findings_with_rule(view.get("findings") or [], ts.rect(6, 372, QR_X - 12, 28))
+            throws = game.get("throws") or []
+            findings = view.get("findings") or []
+            width = QR_X - 16
+            if throws:  # the dice just thrown, and below them only what is wrong (the throw says what it did)
+                findings = [f for f in findings if f.get("severity") in ("error", "warning")][:1]
+                bottom = 270 if findings else 326
+                if not self._players(ts, game, ts.rect(6, y, width, bottom - y)):
+                    bottom = y  # no room for the players' rows: the throw goes up
+                self._throw(ts, throws[0], ts.rect(6, bottom + 2, width, 70))
+            else:
+                self._players(ts, game, ts.rect(6, y, width, 340 - y))
+            ts.draw_findings_with_rule(findings, ts.rect(6, 372, QR_X - 12, 28))
         ts.draw_buttons(self.buttons(ts, view))
         if ts.url(view):
             ts.draw_qr(ts.qr_url(view), self.qr_rect(ts))
@@ -187,28 +199,85 @@ class Table(ScreenState):
         ts.draw_health(view, pygame.Rect(left, ts.y(452), ts.x(794) - left, ts.y(22)), size=18)
 
     @staticmethod
-    def _players(ts: TouchScreen, game: dict[str, Any], area: pygame.Rect) -> None:
+    def _throw(ts: TouchScreen, throw: dict[str, Any], area: pygame.Rect) -> None:
+        """The dice just thrown (``game["throws"][0]``, :class:`companion.flow_spec.Throw`): each die in its colour with
+        its face, a hit ringed in green, a miss dimmed; what was thrown and the outcome beside them."""
+        pygame.draw.rect(ts.surface, PANEL, area, border_radius=ts.s(8))
+        side, gap = ts.s(34), ts.s(6)
+        dice = throw.get("dice") or []
+        shown = dice[: max(1, (area.width // 2) // (side + gap))]
+        x = area.x + ts.s(10)
+        top = area.y + (area.height - side) // 2 - ts.s(6)
+        for d in shown:
+            box = pygame.Rect(x, top, side, side)
+            hit = d.get("hit")
+            body = seat_rgb(d.get("colour"))
+            if hit is False:
+                body = tuple(int(c * 0.45) for c in body)
+            pygame.draw.rect(ts.surface, body, box, border_radius=ts.s(6))
+            if hit:
+                pygame.draw.rect(ts.surface, GOOD, box.inflate(ts.s(6), ts.s(6)), ts.s(3), border_radius=ts.s(8))
+            face = "?" if d.get("face") is None else str(d["face"])
+            ts.text(face, box.center, 26, (16, 20, 24), anchor="center")
+            word = _("hit") if hit else (_("miss") if hit is False else "")
+            if word:
+                ts.text(word, (box.centerx, box.bottom + ts.s(4)), 16, GOOD if hit else DIM, anchor="midtop")
+            x += side + gap
+        left = x + ts.s(8) if dice else area.x + ts.s(12)
+        room = area.right - left - ts.s(8)
+        ts.text_fit(str(throw.get("label", "")), (left, area.y + ts.s(8)), room, 26, TEXT, min_size=14)
+        ts.text_fit(str(throw.get("summary", "")), (left, area.y + ts.s(38)), room, 26, GOOD if dice else WARN, min_size=14)
+
+    @staticmethod
+    def _players(ts: TouchScreen, game: dict[str, Any], area: pygame.Rect) -> bool:
         """The players' rows: name (waiting ones marked) and the columns the game declares (``game["columns"]``;
-        Tableau, Credits, VP when it declares none), narrower when there are more than three."""
+        Tableau, Credits, VP when it declares none), narrower when there are more than three; in two halves side by
+        side when the rows do not fit one under the other (up to nine seats). Returns False (nothing drawn) when
+        they do not fit even so."""
         players = game.get("players") or []
         columns = game.get("columns") or DEFAULT_COLUMNS
-        step = 120 if len(columns) <= 3 else (600 - 260) / len(columns)  # design px: the area is 600 wide
-        size = 36 if len(columns) <= 3 else 28
-        ts.text_fit(_("Player"), (area.x, area.y), ts.x(250), 22, DIM)
-        for k, c in enumerate(columns):
-            ts.text_fit(_(str(c.get("label", ""))), (area.x + ts.x(260 + k * step), area.y), ts.x(step - 6), 22, DIM,
-                         min_size=12)
-        row_h = max(ts.s(22), min(ts.s(40), (area.height - ts.s(20)) // max(1, len(players))))
-        y = area.y + ts.s(20)
-        for p in players:
-            ts.draw_seat_dot(p.get("colour"), (area.x + ts.s(10), y + row_h // 2), ts.s(10))
-            name = _("{player}  (waiting)").format(player=p.get("name", "?")) if p.get("waiting") else p.get("name", "?")
-            ts.text_fit(name, (area.x + ts.s(22), y + row_h // 2), ts.x(235), 32, WARN if p.get("waiting") else TEXT, anchor="midleft", min_size=16)
+        room = area.height - ts.s(20)
+        halves = 1 if not players or room // len(players) >= ts.s(22) else 2
+        per_half = -(-len(players) // halves) if players else 0
+        if per_half and room // per_half < ts.s(16):
+            return False
+        width = area.width // halves
+        design_w = width / ts.s(1)  # the half's width in design px
+        name_w = min(260.0, 0.42 * design_w) if halves == 1 else 0.42 * design_w
+        step = min(120.0, (design_w - name_w) / max(1, len(columns)))
+        size = (36 if len(columns) <= 3 else 28) if halves == 1 else 24
+        for half in range(halves):
+            x0 = area.x + half * width
+            ts.text_fit(_("Player"), (x0, area.y), ts.s(name_w - 10), 22, DIM)
             for k, c in enumerate(columns):
-                value = p.get(str(c.get("key")))
-                ts.text_fit("-" if value is None else str(value), (area.x + ts.x(260 + k * step), y + row_h // 2),
-                             ts.x(step - 6), size, TEXT, anchor="midleft", min_size=14)
-            y += row_h
+                ts.text_fit(_(str(c.get("label", ""))), (x0 + ts.s(name_w + k * step), area.y), ts.s(step - 6), 22, DIM,
+                            min_size=12)
+            rows = players[half * per_half:(half + 1) * per_half]
+            row_h = max(ts.s(16), min(ts.s(40), room // max(1, per_half)))
+            y = area.y + ts.s(20)
+            for p in rows:
+                ts.draw_seat_dot(p.get("colour"), (x0 + ts.s(10), y + row_h // 2), ts.s(10 if row_h >= ts.s(22) else 7))
+                name = _("{player}  (waiting)").format(player=p.get("name", "?")) if p.get("waiting") else p.get("name", "?")
+                ts.text_fit(name, (x0 + ts.s(22), y + row_h // 2), ts.s(name_w - 25), min(32, row_h * 32 // ts.s(40) + 8),
+                            WARN if p.get("waiting") else TEXT, anchor="midleft", min_size=12)
+                for k, c in enumerate(columns):
+                    value = p.get(str(c.get("key")))
+                    ts.text_fit("-" if value is None else str(value), (x0 + ts.s(name_w + k * step), y + row_h // 2),
+                                ts.s(step - 6), size, TEXT, anchor="midleft", min_size=12)
+                y += row_h
+        return True
+
+
+def shown_categories(players: list[dict[str, Any]]) -> list[str]:
+    """The score rows the touchscreen shows: every category of any player's breakdown (players of one game may have
+    rows of their own: an Eclipse species' row), in order, without the rows nobody scored in (the phones and the
+    export keep every row)."""
+    out: list[str] = []
+    for p in players:
+        for c in p.get("categories") or []:
+            if c["category"] not in out:
+                out.append(c["category"])
+    return [c for c in out if any(p["breakdown"].get(c, 0) for p in players)] or out
 
 
 class Scores(ScreenState):
@@ -240,7 +309,14 @@ class Scores(ScreenState):
         headline = (_("Winner: {names}") if len(won) == 1 else _("Shared win: {names}")).format(names=", ".join(won))
         ts.text_fit(f"{ts.sign('winner')} {headline}", (ts.x(10), ts.y(40)), ts.x(780), 56, GOOD, min_size=18)
         counting = (view.get("camera") or {}).get("count")
-        score_table(ts, result, ts.rect(6, 100, 788, 266 if counting is not None else 276))
+        teams = result.get("team_scores") or {}
+        top = 100
+        if teams:  # a game that scores teams (Eclipse's alliances): each team's score
+            line = _("Team scores: {scores}").format(scores=", ".join(
+                _("{team} {vp} VP").format(team=team, vp=vp) for team, vp in teams.items()))
+            ts.text_fit(line, (ts.x(10), ts.y(96)), ts.x(780), 26, WARN, min_size=14)
+            top = 124
+        score_table(ts, result, ts.rect(6, top, 788, (366 if counting is not None else 376) - top))
         ts.draw_buttons(self.buttons(ts, view))
         if counting is not None:
             ts.text_fit(counting.get("prompt") or "", (ts.x(10), ts.y(372)), ts.x(780), 24, WARN, min_size=12)
@@ -257,27 +333,28 @@ def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, win
     """Each player's breakdown by category and total (the winners marked with a star, not only a colour; none while
     the game is not finished: ``winners`` False)."""
     players = [{**p, "winner": p.get("winner") and winners} for p in result.get("players") or []]
-    categories = [c["category"] for c in players[0]["categories"]] if players else []
+    categories = shown_categories(players)
     label_w = ts.x(230)
     col_w = (table.width - label_w) // max(1, len(players))
     rows = len(categories) + 2
     row_h = min(ts.s(34), table.height // max(1, rows))
+    size = max(14, min(28, int(row_h / ts.s(1) * 0.85)))  # design px: rows of 34 take 28 px text
     for k, p in enumerate(players):
         x = table.x + label_w + k * col_w
         colour = GOOD if p.get("winner") else TEXT
         name = f"{ts.sign('winner')} {p['name']}" if p.get("winner") else p["name"]
-        ts.text_fit(name, (x + col_w // 2, table.y), col_w - 6, 30, colour, anchor="midtop", min_size=12)
+        ts.text_fit(name, (x + col_w // 2, table.y), col_w - 6, min(30, size + 2), colour, anchor="midtop", min_size=12)
     y = table.y + row_h
     for cat in categories:
-        ts.text_fit(cat, (table.x, y), label_w - 6, 26, DIM, min_size=12)
+        ts.text_fit(cat, (table.x, y), label_w - 6, size - 2, DIM, min_size=12)
         for k, p in enumerate(players):
             x = table.x + label_w + k * col_w
-            ts.text_fit(str(p["breakdown"].get(cat, 0)), (x + col_w // 2, y), col_w - 6, 28, TEXT, anchor="midtop",
+            ts.text_fit(str(p["breakdown"].get(cat, 0)), (x + col_w // 2, y), col_w - 6, size, TEXT, anchor="midtop",
                         min_size=12)
         y += row_h
     pygame.draw.line(ts.surface, DIM, (table.x, y), (table.right, y), 1)
-    ts.text_fit(_("Total"), (table.x, y + ts.s(4)), label_w - 6, 34, TEXT)
+    ts.text_fit(_("Total"), (table.x, y + ts.s(4)), label_w - 6, min(34, size + 6), TEXT)
     for k, p in enumerate(players):
         x = table.x + label_w + k * col_w
-        ts.text_fit(str(p["total"]), (x + col_w // 2, y + ts.s(2)), col_w - 6, 40, GOOD if p.get("winner") else TEXT,
-                    anchor="midtop", min_size=14)
+        ts.text_fit(str(p["total"]), (x + col_w // 2, y + ts.s(2)), col_w - 6, min(40, size + 8),
+                    GOOD if p.get("winner") else TEXT, anchor="midtop", min_size=14)

@@ -298,9 +298,13 @@ window.Box = (function () {
     table.replaceChildren();
     const head = document.createElement("tr");
     head.append(cell("th", "", _("Category")));
-    for (const p of result.players) head.append(cell("th", "", p.name));
+    for (const p of result.players) head.append(cell("th", "", p.name + (p.team ? " (" + p.team + ")" : "")));
     table.append(head);
-    const categories = result.players.length ? result.players[0].categories.map((c) => c.category) : [];
+    // every player's rows, in order (players of one game may have rows of their own: an Eclipse species' row)
+    const categories = [];
+    for (const p of result.players) {
+      for (const c of p.categories) if (!categories.includes(c.category)) categories.push(c.category);
+    }
     for (const cat of categories) {
       const tr = document.createElement("tr");
       tr.append(cell("td", "", cat));

@@ -168,6 +168,22 @@
           post("/api/setup", { action: "rename", name: p.name, new_name: name.trim() }, "setup-result");
         }
       });
+      // the game's per-player options (a species, a race): each player's entry, checked by the box at once
+      for (const c of game.choices || []) {
+        const pick = el("select", "choice needs-join");
+        pick.dataset.option = c.option;
+        pick.append(el("option", "", c.label + ": \u2013"));
+        pick.firstChild.value = "";
+        for (const v of c.choices) {
+          const o = el("option", "", v);
+          o.value = v;
+          pick.append(o);
+        }
+        pick.value = (p.choices || {})[c.option] || "";
+        pick.addEventListener("change", () => post("/api/setup",
+          { action: "choice", name: p.name, option: c.option, value: pick.value || null }, "setup-result"));
+        li.append(pick);
+      }
       li.append(rn, rm);
       list.append(li);
     }
@@ -296,7 +312,7 @@
     const fit = (text, room) => ({ textLength: Math.min(room, text.length * 6.2), lengthAdjust: "spacingAndGlyphs" });
     board.cells.forEach((c, k) => {
       const [x, y] = points[k];
-      const g = svg("g", { class: "cell" });
+      const g = svg("g", { class: c.detail === "space" && !c.owner ? "cell space" : "cell" });
       const stroke = c.owner ? ownerColour(game, c.owner) : "#59606b";
       if (hex) {
         const corners = [0, 1, 2, 3, 4, 5].map((i) => [x + (size - 2) * Math.cos(Math.PI / 3 * i), y + (size - 2) * Math.sin(Math.PI / 3 * i)]);
@@ -361,6 +377,12 @@
       const board = ownBoard(state && state.game);
       if (board) input.append(cellPicker(board, numbers));
       input.append(numbers);
+    } else if (f.kind === "dice") {
+      input = el("input"); // the faces rolled, e.g. "6 4 2"
+      input.type = "text";
+      input.inputMode = "numeric";
+      input.autocomplete = "off";
+      input.placeholder = Box._("e.g. 6 4 2");
     } else {
       input = el("input");
       input.type = "number";
@@ -463,12 +485,43 @@
     }
   }
 
+  // Dice just thrown (game.throws): an Eclipse volley's dice, which hit, the damage.
+  const DIE_COLOURS = { yellow: "#ebc83c", orange: "#f08c32", red: "#dc463c", white: "#e6e6e6" };
+
+  function renderThrows(game) {
+    const throws = game.throws || [];
+    $("throws-section").hidden = !throws.length;
+    const list = $("throws");
+    list.replaceChildren();
+    for (const t of throws) {
+      const box = el("div", "throw");
+      box.append(el("div", "label", t.label));
+      if ((t.dice || []).length) {
+        const dice = el("div", "dice");
+        for (const d of t.dice) {
+          const die = el("span", "die" + (d.hit === true ? " hit" : d.hit === false ? " miss" : ""),
+            d.face === null || d.face === undefined ? "?" : String(d.face));
+          die.style.background = DIE_COLOURS[d.colour] || d.colour;
+          die.title = d.colour + (d.note ? ": " + d.note : "");
+          dice.append(die);
+        }
+        box.append(dice);
+      }
+      box.append(el("div", "summary", t.summary || ""));
+      list.append(box);
+    }
+  }
+
   function renderScores(game) {
     const result = game.result;
     $("score-section").hidden = !game.over || !result;
     if (!game.over || !result) return;
     $("winner").textContent = format(result.winners.length > 1 ? _("Shared win: {names}") : _("Winner: {names}"),
       { names: result.winners.join(", ") });
+    const teams = Object.entries(result.team_scores || {});
+    const teamList = $("team-scores");
+    teamList.replaceChildren(...teams.map(([team, vp]) => el("li", "", format(_("{team} (team): {vp} VP"), {team: team, vp: vp}))));
+    teamList.hidden = !teams.length;
     Box.scoreTable($("scores"), result, true);
     const link = $("bgstats");
     link.href = (game.export && game.export.bgstats_url) || "#";
@@ -490,6 +543,7 @@
     renderForms(game);
     renderPlayers(game);
     renderBoards(game);
+    renderThrows(game);
     renderScores(game);
     renderCheck(state);
     $("message").textContent = (state.status || {}).message || "";

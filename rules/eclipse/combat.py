@@ -35,6 +35,7 @@ from rules.text import N_, Listing, Text
 
 __all__ = [
     "DAMAGE",
+    "FACES",
     "DISTORTION_SHIELD_MALUS",
     "Die",
     "DieResult",
@@ -53,6 +54,9 @@ __all__ = [
 
 DAMAGE: Mapping[str, int] = {"yellow": 1, "orange": 2, "red": 4}
 """Damage per hit by die colour: ion cannon (yellow) 1, plasma (orange) 2, antimatter (red) 4."""
+
+FACES = (1, 2, 3, 4, 5, 6)
+"""The faces of a combat die, as the rules count them (a 6 always hits, a 1 always misses)."""
 
 DISTORTION_SHIELD_MALUS = 2
 """Enemy missiles' malus to hit a ship with Distortion Shield (Rise of the Ancients p.4)."""

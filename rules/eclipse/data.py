@@ -19,6 +19,7 @@ from typing import Any
 from rules.scoring import closest_names
 
 __all__ = [
+    "ALLIANCE_NAMES",
     "BOARDS",
     "COLOURS",
     "DEVELOPMENTS",
@@ -27,6 +28,7 @@ __all__ = [
     "RESOURCES",
     "RISE_SPECIES",
     "ROUNDS",
+    "SHIP_TYPES",
     "SPECIES",
     "TECH_TRACKS",
     "TITLE",
@@ -71,6 +73,14 @@ RARE_TECHNOLOGIES = (
 """The 10 Rare Technology tiles, one of each (Rise of the Ancients p.4)."""
 
 TECH_TRACKS = ("military", "grid", "nano")
+
+SHIP_TYPES = ("Interceptor", "Cruiser", "Dreadnought", "Starbase")
+"""The ship types a player's blueprints hold (one blueprint each on the player board)."""
+
+ALLIANCE_NAMES = ("Nova", "Vortex", "Radiance")
+"""The three alliances, three tiles each (Rise of the Ancients p.3: 9 Alliance tiles; p.10 shows Nova, Vortex and
+a third). The third's English name is UNCONFIRMED: "Radiance" translates the Greek rulebook's ΛΑΜΨΗ; the score file
+takes any name."""
 """The three tech tracks of a player board."""
 
 RESOURCES = ("money", "science", "materials")

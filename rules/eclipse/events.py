@@ -17,6 +17,7 @@ __all__ = [
     "ALLIANCE_JOINED",
     "ALLIANCE_LEFT",
     "ANCIENTS_DESTROYED",
+    "BLUEPRINT_SET",
     "DIRECTION_CHOSEN",
     "GAME_ENDED",
     "HEX_PLACED",
@@ -30,15 +31,20 @@ __all__ = [
     "RELATIONS_FORMED",
     "SHIP_MOVED",
     "STRUCTURE_BUILT",
+    "VOLLEY_AIMED",
     "VOLLEY_ROLLED",
     "cell",
     "optional_cell",
 ]
 
 ACTION_TAKEN = "action_taken"
-"""``{"action": explore|influence|research|upgrade|build|move, "tech"?: name}``: the player's action (or,
+"""``{"action": explore|influence|research|upgrade|build|move, "tech"?: name, ...}``: the player's action (or,
 after passing, reaction). ``tech`` names what Research bought: a technology, a Rare Technology or a
-Development (Developments count for scoring)."""
+Development (Developments count for scoring). An action may carry what it did on the map, applied as its own
+event would be (one report, withdrawn as one): Explore ``"sector", "q", "r", "rotation", "from"?`` (as
+``hex_placed``), Influence ``"q", "r", "from"?`` (as ``influence_placed``), Move ``"from", "to"`` (one step, as
+``ship_moved``), Build ``"structure": orbital|monolith, "q", "r"`` (as ``structure_built``) or ``"ship"`` (a ship
+type: nothing on the map is followed)."""
 PASSED = "passed"
 """``{}``: the player passes (again, after passing: no reaction this turn)."""
 PHASE_ENDED = "phase_ended"
@@ -63,9 +69,17 @@ hex beyond the wormhole with that number (the players read it off the tile), whe
 STRUCTURE_BUILT = "structure_built"
 """``{"q", "r", "structure": orbital|monolith|shellworld|warp_portal|ancient_warp_portal|ancient_orbital|shrine,
 "colour"?: money|science|materials}``: something built or laid on a hex (a Shrine has a colour)."""
+BLUEPRINT_SET = "blueprint_set"
+"""``{"ship": Interceptor|Cruiser|Dreadnought|Starbase, "computers"?, "shields"?, "hull"?, "initiative"?,
+"cannons"?: {colour: n}, "missiles"?: {colour: n}}``: the player's blueprint of that ship type as it is now."""
+VOLLEY_AIMED = "volley_aimed"
+"""``{"ship", "target"?: player or "Ancients", "target_ship"?, "computers"?, "shields"?, "missiles"?: bool,
+"distortion_shield"?: bool}``: a ship type fires at a target; the dice are rolled next (read by the camera or
+tapped in). Computers and shields come from the blueprints unless given."""
 VOLLEY_ROLLED = "volley_rolled"
 """``{"dice": [{"colour": yellow|orange|red, "face": 1-6}], "computers"?: n, "shields"?: n, "missiles"?: bool,
-"distortion_shield"?: bool}``: one ship type's volley against one target: which dice hit, the damage."""
+"distortion_shield"?: bool}``: one ship type's volley against one target: which dice hit, the damage (the
+aimed volley's computers and shields when they are left out)."""
 RELATIONS_FORMED = "relations_formed"
 """``{"with": player}``: the player and ``with`` exchange Ambassadors (diplomatic relations)."""
 RELATIONS_BROKEN = "relations_broken"

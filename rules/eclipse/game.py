@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules.core import BadSettings, CheckFormat, Finding, GameInfo, Option, Progress, ScoreBreakdown, Severity, Standings
-from rules.eclipse import diplomacy, map_events, rounds
+from rules.eclipse import diplomacy, fleet, map_events, rounds
 from rules.eclipse.data import BOARDS, COLOURS, DEVELOPMENTS, RARE_TECHNOLOGIES, ROUNDS, SPECIES, TITLE, catalogue
 from rules.eclipse.endgame import PLAYER_KEYS, final_scores, score_position, standings
 from rules.eclipse.events import (
@@ -27,6 +27,7 @@ from rules.eclipse.events import (
     ALLIANCE_JOINED,
     ALLIANCE_LEFT,
     ANCIENTS_DESTROYED,
+    BLUEPRINT_SET,
     DIRECTION_CHOSEN,
     GAME_ENDED,
     HEX_PLACED,
@@ -40,11 +41,13 @@ from rules.eclipse.events import (
     RELATIONS_FORMED,
     SHIP_MOVED,
     STRUCTURE_BUILT,
+    VOLLEY_AIMED,
     VOLLEY_ROLLED,
     direction,
 )
 from rules.eclipse.galaxy import CENTRE, Galaxy, PlacedHex
 from rules.eclipse.mapcheck import check_placement
+from rules.eclipse.placement import STRUCTURES
 from rules.eclipse.state import MODULES, EclipsePlayer, EclipseState, player_position, position
 from rules.eclipse.verdict import Verdict
 from rules.engine import EventContext, GameBase
@@ -180,22 +183,44 @@ class EclipseGame(GameBase):
     def before(self, state: EclipseState, ctx: EventContext) -> bool:
         """Once the game is over, only a corrected report still counts."""
         if state.over and ctx.event.kind != POSITION_REPORTED:
-            ctx.finding(Text("the game is over; this event changes nothing"), Text("event {seq}", seq=ctx.event.seq), Severity.WARNING, ROUND)
+            ctx.finding(Text("the game is over; this event changes nothing"), ctx.event.player or Text("table"),
+                        Severity.WARNING, ROUND)
             return False
         return True
 
     # -- rounds --------------------------------------------------------------------------------------
     def _action(self, state: EclipseState, ctx: EventContext) -> EclipseState:
-        """An action on the player's turn (:func:`rules.eclipse.rounds.act`); Research records what it bought."""
+        """An action on the player's turn (:func:`rules.eclipse.rounds.act`); Research records what it bought; an
+        Explore, Influence, Move or Build that says what it did on the map applies it (:data:`ACTION_TAKEN`)."""
         name = ctx.player()
         action = ctx.require("action", str)
         if action not in rounds.ACTIONS:
             raise ctx.bad(f"'action' must be one of {', '.join(rounds.ACTIONS)}, got {action!r}")
+        on_map = self._on_map(action, ctx)
         state = _rounds_play(state, ctx, name, rounds.act, action)
+        if on_map is not None:
+            state = on_map(self, state, ctx)
         tech = ctx.get("tech", None, str)
         if tech is None or action != "research":
             return state
         return self._researched(state, ctx, name, tech)
+
+    @staticmethod
+    def _on_map(action: str, ctx: EventContext) -> Any:
+        """The map handler an action's payload asks for (None: the action says nothing about the map)."""
+        p = ctx.payload
+        if action == "explore" and p.get("sector") is not None:
+            return map_events.hex_placed
+        if action == "influence" and p.get("q") is not None:
+            return map_events.influence_placed
+        if action == "move" and p.get("to") is not None:
+            return map_events.ship_moved
+        if action == "build" and p.get("structure") is not None:
+            if p["structure"] not in ("orbital", "monolith"):
+                raise ctx.bad(f"a Build puts an orbital or a monolith on the map, not {p['structure']!r} "
+                              f"(the others of {', '.join(STRUCTURES)} are laid, not built)")
+            return map_events.structure_built
+        return None
 
     def _researched(self, state: EclipseState, ctx: EventContext, name: str, tech: str) -> EclipseState:
         """What Research bought: a Development (unique; its module in play), a Rare Technology (one of each), or a tech."""
@@ -277,7 +302,9 @@ class EclipseGame(GameBase):
         ANCIENTS_DESTROYED: map_events.ancients_destroyed,
         HIVE_ROLLED: map_events.hive_rolled,
         STRUCTURE_BUILT: map_events.structure_built,
-        VOLLEY_ROLLED: map_events.volley_rolled,
+        BLUEPRINT_SET: fleet.blueprint_set,
+        VOLLEY_AIMED: fleet.volley_aimed,
+        VOLLEY_ROLLED: fleet.volley_rolled,
         RELATIONS_FORMED: diplomacy.relations_formed,
         RELATIONS_BROKEN: diplomacy.relations_broken,
         ALLIANCE_FOUNDED: diplomacy.alliance_founded,
@@ -315,9 +342,10 @@ class EclipseGame(GameBase):
 
     def view(self, state: EclipseState) -> dict[str, Any]:
         """``{"game", "round", "rounds", "phase", "stage", "start_player", "turn", "direction", "passed",
-        "next_start_player", "turn_order_card", "markers", "last_round", "modules", "players": [...], "map":
-        [...], "alliances", "volley", "over", "scores"}``; each map hex carries its ``owner``, ``ancients``,
-        ``guardian`` and ``structures``."""
+        "next_start_player", "turn_order_card", "markers", "last_round", "last_round_upkeep", "modules", "hidden_worlds", "players": [...], "map":
+        [...], "alliances", "volley", "aim", "blueprints", "over", "scores"}``; each map hex carries its ``owner``,
+        ``ancients``, ``guardian`` and ``structures``; ``blueprints`` is ``{player: {ship type: Blueprint.to_json()}}``.
+        A player's ``score`` is the public part only (their reported end position is hidden until the game is over)."""
         progress = self.progress(state)
         owners = state.owners
         hexes = []
@@ -326,14 +354,17 @@ class EclipseGame(GameBase):
             hexes.append({**h, "owner": owners.get(c), "ancients": state.ancients.get(c, 0),
                           "guardian": state.guardians.get(c),
                           "structures": [s.to_json() for s in state.structures.get(c, ())]})
-        scores = {b.player: b.total for b in self.scores(state)}
+        public = state if state.over else replace(state, players=tuple(replace(p, report=None) for p in state.players))
+        scores = {b.player: b.total for b in self.scores(public)}
         return {
             "game": self.name,
             **state.rounds.to_json(),
             "rounds": ROUNDS,
+            "last_round_upkeep": state.rounds.last_round_upkeep,
             "stage": progress.stage,
             "last_round": progress.last_round,
             "modules": dict(state.modules),
+            "hidden_worlds": state.hidden_worlds,
             "players": [
                 {"name": p.name, "species": p.species, "passed": p.name in state.rounds.passed,
                  "controlled_hexes": len(state.controlled(p.name)), "relations": list(p.relations),
@@ -345,6 +376,9 @@ class EclipseGame(GameBase):
             "map": hexes,
             "alliances": list(state.alliances),
             "volley": dict(state.volley) if state.volley is not None else None,
+            "aim": dict(state.aim) if state.aim is not None else None,
+            "blueprints": {p.name: {ship: b.to_json() for (who, ship), b in state.blueprints.items() if who == p.name}
+                           for p in state.players},
             "over": state.over,
             "scores": [b.to_json() for b in self.scores(state)] if state.over else [],
         }

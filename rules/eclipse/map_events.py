@@ -1,10 +1,10 @@
-"""The handlers of the map's events: hexes laid, influence discs, ship steps, Ancients, Hives, structures, volleys.
+"""The handlers of the map's events: hexes laid, influence discs, ship steps, Ancients, Hives, structures.
 
 Each handler is ``handler(game, state, ctx) -> state`` (:mod:`rules.engine`). The rules are
-:mod:`rules.eclipse.placement`'s (its verdicts become findings citing their rulebook section) and
-:mod:`rules.eclipse.combat`'s. A report the table cannot be in (a hex on a taken space, a disc on a hex
-holding another's) leaves the state as it was; a rule broken by what is on the table (a tile in the wrong
-ring, a disc beside surviving Ancients) is recorded as reported, with its finding: the players decide.
+:mod:`rules.eclipse.placement`'s (its verdicts become findings citing their rulebook section). A report the
+table cannot be in (a hex on a taken space, a disc on a hex holding another's) leaves the state as it was; a
+rule broken by what is on the table (a tile in the wrong ring, a disc beside surviving Ancients) is recorded as
+reported, with its finding: the players decide.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from rules.eclipse import combat
-from rules.core import Severity
 from rules.eclipse.data import UnknownSector, catalogue
 from rules.eclipse.events import cell, optional_cell
 from rules.eclipse.galaxy import Cell, PlacedHex, edge_between
@@ -43,7 +41,6 @@ __all__ = [
     "influence_removed",
     "ship_moved",
     "structure_built",
-    "volley_rolled",
 ]
 
 MODULE_OF_KIND = {"ancient_hive": "hives", "warp_sector": "warp_portals", "ancient_homeworld": "ancient_homeworlds"}
@@ -358,23 +355,3 @@ def _shrine_rules(state: EclipseState, me: EclipsePlayer, colours: list[str], h:
             Text("{player} already built a Shrine this round; one at the start of each Upkeep",
                  player=me.name), Text("take it back")))
     return out + check_shrines(h, colours)
-
-
-def volley_rolled(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
-    """One ship type's volley against one target (:func:`rules.eclipse.combat.resolve_volley`): which dice hit
-    and the damage, kept for the views; a die that cannot be is asked about, not changed."""
-    dice = ctx.require("dice", list)
-    computers = ctx.count("computers", ctx.payload.get("computers", 0))
-    shields = ctx.count("shields", ctx.payload.get("shields", 0))
-    missiles = ctx.get("missiles", False, bool)
-    distortion = ctx.get("distortion_shield", False, bool)
-    volley = combat.resolve_volley(dice, computers, shields, missiles=missiles, distortion_shield=distortion)
-    player = _acting(ctx)
-    _add(ctx, volley.questions, player=player)
-    result = {**volley.to_json(), "computers": computers, "shields": shields, "missiles": missiles,
-              "player": player, "questions": [q.message for q in volley.questions]}
-    ctx.finding(Text("{hits} of {count} dice hit: {damage} damage",
-                     hits=volley.hits, count=len(volley.results), damage=volley.damage), player or Text("combat"),
-                Severity.INFO, combat.COMBAT, player=player, rule_kind="volley")
-    return replace(state, volley=result)
-

@@ -89,6 +89,9 @@ class EclipseState:
         structures: hex position -> what was built or laid there.
         alliances: the alliances founded, in order.
         volley: the last volley's result (the combat helper), or None.
+        aim: the volley aimed and not rolled yet (``volley_aimed``: who fires what at whom, the computers and
+            shields that count, the dice to roll), or None.
+        blueprints: ``(player, ship type)`` -> the :class:`rules.eclipse.fleet.Blueprint` reported.
         ended: the table stopped waiting for reports.
         hidden_worlds: the Hidden Worlds variant is played (Rise of the Ancients p.9).
     """
@@ -103,6 +106,8 @@ class EclipseState:
     structures: Mapping[Cell, tuple[Structure, ...]] = field(default_factory=dict)
     alliances: tuple[str, ...] = ()
     volley: Mapping[str, Any] | None = None
+    aim: Mapping[str, Any] | None = None
+    blueprints: Mapping[tuple[str, str], Any] = field(default_factory=dict)
     ended: bool = False
     hidden_worlds: bool = False
 

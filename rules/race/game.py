@@ -307,8 +307,8 @@ class RaceGame(GameBase):
     def before(self, state: RaceState, ctx: EventContext) -> bool:
         """Once the game is over, an event is still applied but said (WARNING): it belongs to no round."""
         if state.stage is Stage.OVER:
-            ctx.finding(Text("the game is over; this event is recorded but belongs to no round"), Text("event {seq}", seq=ctx.event.seq),
-                        Severity.WARNING, N_("end of game"))
+            ctx.finding(Text("the game is over; this event is recorded but belongs to no round"),
+                        ctx.event.player or Text("table"), Severity.WARNING, N_("end of game"))
         return True
 
     # -- setup and bookkeeping ----------------------------------------------------------------
