@@ -277,6 +277,7 @@
       if (game.turn && game.turn === p.name) tr.classList.add("turn");
       const who = el("td", "player-name");
       who.append(dot(p.colour), " ", p.name + (p.role ? " \u2014 " + p.role : ""));
+      if (p.waiting) who.dataset.waiting = _("(waiting)"); // drawn after the name (flow.css), in the phone's words
       tr.append(who, ...columns.map((c) => el("td", "", dash(p[c.key]))));
       body.append(tr);
     }
