@@ -3,6 +3,8 @@
 #   ./setup.sh run  [companion options]   install, then run the main job:
 #                                         the camera on a Raspberry Pi, the demo replay elsewhere
 #   ./setup.sh test [pytest options]      install with test extras, then run the test suite
+#   ./setup.sh install [installer options] install the box as a service on this Raspberry Pi
+#                                         (systemd/install.sh, with sudo; --help lists its options)
 # Installs system packages with apt (when root or sudo is available), makes a virtual
 # environment in .venv (with system site packages, so Raspberry Pi OS's python3-picamera2 is
 # visible) and installs the project into it from pyproject.toml.
@@ -12,11 +14,22 @@ cd "$(dirname "$0")"
 mode="${1:-}"
 case "$mode" in
   run|test) shift ;;
-  *) echo "usage: ./setup.sh run [companion options] | ./setup.sh test [pytest options]" >&2; exit 2 ;;
+  install)  # the service: systemd/install.sh does its own apt, user, venv and unit (as root)
+    shift
+    as_root=()
+    if [ "$(id -u)" -ne 0 ]; then
+      as_root=(sudo)
+      for arg in "$@"; do
+        case "$arg" in --dry-run|--help|-h) as_root=() ;; esac  # these change nothing
+      done
+    fi
+    exec "${as_root[@]}" systemd/install.sh "$@" ;;
+  *) echo "usage: ./setup.sh run [companion options] | ./setup.sh test [pytest options] | ./setup.sh install [options]" >&2
+     exit 2 ;;
 esac
 
 apt_packages=(python3-venv python3-pip fonts-dejavu-core)  # DejaVu: the touchscreen's Greek, Polish, Hungarian letters
-[ "$mode" = test ] && apt_packages+=(chromium shellcheck)  # the shellcheck program: tests/test_systemd.py
+[ "$mode" = test ] && apt_packages+=(chromium shellcheck systemd)  # the programs shellcheck and systemd-analyze: tests/test_systemd.py
 if [ -r /proc/device-tree/model ] && grep -qi "raspberry pi" /proc/device-tree/model 2>/dev/null; then
   apt_packages+=(python3-picamera2)
 fi
@@ -43,18 +56,31 @@ python="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv --system-site-packages .venv
 fi
-.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+# pip quietly: its output (and the build backend's banners, e.g. setuptools' "Editable installation"
+# warning) is shown only when it fails.
+pip_quiet() {
+  local log
+  log="$(mktemp)"
+  if ! .venv/bin/python -m pip install -q "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    echo "setup: pip install $* failed (above)" >&2
+    return 1
+  fi
+  rm -f "$log"
+}
+pip_quiet --upgrade pip
 compile_catalogs() {  # the players' languages: companion/locale/*/LC_MESSAGES/companion.po -> .mo (never committed)
   .venv/bin/pybabel -q compile -d companion/locale -D companion
 }
 if [ "$mode" = test ]; then
-  .venv/bin/python -m pip install -q -e ".[test]"
+  pip_quiet -e ".[test]"
   compile_catalogs
   export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy GPIOZERO_PIN_FACTORY=mock
   exec .venv/bin/python -m pytest "$@"
 fi
 
-.venv/bin/python -m pip install -q -e .
+pip_quiet -e .
 compile_catalogs
 if [ $# -eq 0 ]; then
   if .venv/bin/python -c "import picamera2" >/dev/null 2>&1; then

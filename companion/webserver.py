@@ -23,6 +23,7 @@ import json
 import logging
 import socket
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -89,6 +90,16 @@ class _Server(TcpWSGIServer):
     channel_class = _Channel
     per_client = 32
     refused = 0  # connections closed at once because their address had too many open (for tests and logs)
+    stopping = False  # set by PhoneServer.shutdown once its workers are done, before the sockets close
+
+    def pull_trigger(self) -> None:
+        """Wake the server thread (a worker's request ended); after the stop, a worker that outlived it
+        finds the trigger closed, and there is nothing left to wake."""
+        try:
+            super().pull_trigger()
+        except OSError:
+            if not self.stopping:
+                raise
 
     def accept(self):  # wasyncore.dispatcher.accept: (conn, addr) or None
         accepted = super().accept()
@@ -149,15 +160,48 @@ class PhoneServer:
         return len(self._server.active_channels)
 
     def shutdown(self, timeout: float = 5.0) -> None:
-        """Stop accepting, end open event streams, close every socket; waits up to ``timeout`` s."""
+        """Stop accepting, end open event streams, close every socket; waits up to about ``timeout`` s.
+
+        In that order: no new connections; idle connections closed; the worker threads finish what they
+        serve (a stream ends within ``companion.web.STOP_CHECK_S``, an answer being written goes out)
+        while the server's sockets are still open, since a request that ends wakes the server through its
+        trigger (closing the trigger first made a request ending during the stop log "Bad file descriptor"
+        with a traceback); then every socket."""
+        deadline = time.monotonic() + timeout
+        left = lambda: max(0.0, deadline - time.monotonic())  # noqa: E731
+        server = self._server
+        server.accepting = False  # the server thread stops polling the listening socket
         if self._on_shutdown is not None:
             self._on_shutdown()
-        server = self._server
-        if not self._stopped.is_set():
-            # close the sockets inside the server's own thread (the trigger runs the thunk there)
-            server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
-            self._thread.join(timeout)
-        server.task_dispatcher.shutdown(cancel_pending=True, timeout=timeout)
+        running = not self._stopped.is_set()
+        if running:  # connections between requests (keep-alive) would only bring work no worker takes now
+            self._in_server_thread(lambda: [channel.close() for channel in list(server.active_channels.values())
+                                            if not channel.requests], wait_s=left())
+        while server.task_dispatcher.queue and left():  # requests already read are served
+            time.sleep(0.01)
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=left())
+        server.stopping = True
+        if running:
+            self._in_server_thread(lambda: wasyncore.close_all(server._map))
+            self._thread.join(max(0.5, left()))
+
+    def _in_server_thread(self, thunk: Callable[[], Any], wait_s: float = 0.0) -> None:
+        """Run ``thunk`` in the server's own thread (waitress's trigger); waits up to ``wait_s`` s for it."""
+        done = threading.Event()
+
+        def run() -> None:
+            try:
+                thunk()
+            finally:
+                done.set()
+
+        try:
+            self._server.trigger.pull_trigger(run)
+        except OSError:
+            # the server thread was woken by another pull and ran the thunks, closing the trigger, before
+            # this pull wrote to it: done already
+            return
+        done.wait(wait_s)
 
     def __enter__(self) -> PhoneServer:
         return self

@@ -17,16 +17,32 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 from device.errors import GPIOUnavailable
 
-__all__ = ["Controls", "LedState", "LedTimings", "find_pin_factory", "FACTORY_ORDER"]
+__all__ = ["Controls", "LedState", "LedTimings", "find_pin_factory", "is_raspberry_pi", "FACTORY_ORDER", "NO_GPIO"]
 
 log = logging.getLogger(__name__)
 
 FACTORY_ORDER = ("lgpio", "rpigpio", "pigpio", "native")
 """Pin factories tried when none is given, in gpiozero's own order (lgpio is the Pi 5's)."""
+
+MODEL_FILE = Path("/proc/device-tree/model")
+"""The board's name from the device tree ("Raspberry Pi 5 Model B Rev 1.0"); absent on a PC."""
+
+NO_GPIO = "no GPIO: buttons off"
+"""The one line said at start on a machine without a GPIO header (a PC, a laptop, CI)."""
+
+
+def is_raspberry_pi(model_file: Path | None = None) -> bool:
+    """Whether this machine is a Raspberry Pi (its device tree's model, default :data:`MODEL_FILE`, names one),
+    i.e. has the 40-pin header."""
+    try:
+        return "raspberry pi" in (model_file or MODEL_FILE).read_bytes().decode("ascii", "replace").lower()
+    except OSError:
+        return False
 
 
 def find_pin_factory(name: str | None = None) -> Any:
@@ -160,12 +176,19 @@ class Controls:
     def create_optional(cls, *args: Any, **kwargs: Any) -> Controls | None:
         """Like ``Controls(...)``, but return None (and log the reason) when GPIO is not usable here.
 
-        Lets the app run on a dev PC or a Pi without the button wired to a working pin library.
+        Lets the app run on a dev PC or a Pi without the button wired to a working pin library. On a
+        machine that is not a Raspberry Pi the reason is the one line :data:`NO_GPIO` (each pin
+        library's complaint only at DEBUG); on a Pi it is a warning with every library's reason and
+        what to install.
         """
         try:
             return cls(*args, **kwargs)
         except GPIOUnavailable as exc:
-            log.warning("running without button and LED: %s", exc)
+            if is_raspberry_pi():
+                log.warning("running without button and LED: %s", exc)
+            else:
+                log.info(NO_GPIO)
+                log.debug("no GPIO pin factory: %s", exc)
         except Exception as exc:  # gpiozero errors: pin in use, invalid pin, no access to /dev/gpiochip*
             log.warning("running without button and LED: %s: %s", type(exc).__name__, exc)
         return None

@@ -1,4 +1,5 @@
-"""A joined phone for tests that drive the phone view's HTTP API (Flask test client).
+"""A joined phone for tests that drive the phone view's HTTP API (Flask test client), and the main loop's
+action handling on a thread of its own, as the box runs it.
 
 It does what the phone page (``static/box.js``) does: opens the QR code's join link first, and sends each
 state-changing tap with the version its screen shows (``session.events`` of the latest state) and a fresh
@@ -8,6 +9,7 @@ idempotency key, unless the test gives them itself.
 from __future__ import annotations
 
 import secrets
+import threading
 from typing import Any
 
 from companion.hub import Pairing, StateHub
@@ -51,3 +53,26 @@ def joined_phone(hub: StateHub, **create: Any) -> PhoneClient:
     assert answer.status_code == 303, answer.get_data(as_text=True)
     return PhoneClient(client, hub)
 
+
+class LoopThread:
+    """Runs the main loop's action handling in a thread, as the box does (publishing after each); ``pace_s``:
+    seconds between its turns."""
+
+    def __init__(self, loop: Any, pace_s: float = 0.02) -> None:
+        self.loop, self.pace_s = loop, pace_s
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            if self.loop.take_actions():
+                self.loop.publish()
+            self.stop.wait(self.pace_s)  # returns at once when the test stops it
+
+    def __enter__(self) -> LoopThread:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join(5)

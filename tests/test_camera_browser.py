@@ -3,8 +3,6 @@ a game. Skips with the reason when chromium or Playwright is missing (see test_p
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 import pytest
 
@@ -15,34 +13,12 @@ from companion.session import SessionStore
 from companion.setup_flow import TableSetup
 from companion.web import create_app, serve
 from device import FakeCamera
+from tests.phones import LoopThread
 from tests.test_camera_flow import FakeDiceReader, flow_of, halves, setup_roll
 from tests.test_phone_browser import TIMEOUT_MS, browser, join_url  # noqa: F401  (the fixture)
 from vision.motion import StillnessDetector
 
 pytestmark = pytest.mark.browser
-
-
-class LoopThread:
-    """Runs the main loop's action handling in a thread, as the box does (publishing after each)."""
-
-    def __init__(self, loop: MainLoop) -> None:
-        self.loop = loop
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        while not self.stop.is_set():
-            if self.loop.take_actions():
-                self.loop.publish()
-            self.stop.wait(0.02)  # the loop's pace; returns at once when the test stops it
-
-    def __enter__(self) -> LoopThread:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        self.thread.join(5)
 
 
 @pytest.fixture

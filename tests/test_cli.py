@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -85,12 +86,41 @@ def test_demo_reads_every_photo_and_records_it(tmp_path):
     assert [Path(e.payload["image"]).name for e in reads] == [p.name for p in PHOTOS]
     assert all(len(e.payload["values"]) >= 1 for e in reads)
 
-    # Running again resumes the same session and appends to it.
+    # Running again resumes the same session: the same photos are the same rolls, not new ones.
     result = run_cli("demo", "--once", "--fast", "--db", str(db), "--no-gpio", "--no-web", "--hold", "1.5", str(PHOTOS[0].parent))
     assert result.returncode == 0, result.stderr
+    assert "already recorded in this session" in result.stderr
     with SessionStore(db) as store:
         assert len(store.list_sessions()) == 1
-        assert len([e for e in store.get(info.id).events() if e.kind == "dice_read"]) == 2 * len(PHOTOS)
+        assert len([e for e in store.get(info.id).events() if e.kind == "dice_read"]) == len(PHOTOS)
+
+
+def read_images(db: Path) -> list[str]:
+    with SessionStore(db) as store:
+        (info,) = store.list_sessions()
+        return [Path(e.payload["image"]).name for e in store.get(info.id).events() if e.kind == "dice_read"]
+
+
+def test_a_looping_demo_records_each_photo_once_and_a_replaced_photo_again(tmp_path):
+    """The demo loops (no --once): every later pass, and a restart on the same session, shows the read but records
+    nothing; a photo replaced under the same name (a newer file) is a new roll."""
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for photo in PHOTOS[:2]:
+        (folder / photo.name).write_bytes(photo.read_bytes())
+    db = tmp_path / "demo.sqlite3"
+    args = ("demo", "--fast", "--hold", "1.5", "--max-frames", "150", "--db", str(db), "--no-gpio", "--no-web",
+            "--no-screen", str(folder))
+    result = run_cli(*args)  # 150 frames at 1.5 s a photo: two passes and more over the two photos
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("already recorded in this session") >= 2
+    assert read_images(db) == [p.name for p in PHOTOS[:2]]
+    assert run_cli(*args).returncode == 0
+    assert read_images(db) == [p.name for p in PHOTOS[:2]]
+    time.sleep(0.05)
+    os.utime(folder / PHOTOS[1].name)  # the second photo replaced by another (a newer file) after it was recorded
+    assert run_cli(*args).returncode == 0
+    assert read_images(db) == [p.name for p in (PHOTOS[0], PHOTOS[1], PHOTOS[1])]
 
 
 def test_demo_on_an_empty_folder_says_so(tmp_path):
@@ -157,3 +187,20 @@ def test_a_database_path_that_cannot_be_opened_is_one_line(tmp_path):
 def test_options_that_do_not_apply_are_refused(extra, named, capsys):
     assert main(["read", str(PHOTOS[0]), *extra]) == 2
     assert named in capsys.readouterr().err
+
+
+def test_on_a_machine_without_gpio_the_start_says_so_in_one_line(tmp_path):
+    from device.gpio import NO_GPIO, is_raspberry_pi
+
+    if is_raspberry_pi():
+        pytest.skip("this machine is a Raspberry Pi: its GPIO is real")
+    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}  # no mock: the machine's own pins
+    env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", TABLETOP_DATA_DIR=str(tmp_path))
+    result = subprocess.run([sys.executable, "-m", "companion.cli", "demo", "--once", "--fast", "--hold", "1.0",
+                             "--no-web", "--no-screen", str(PHOTOS[0].parent)],
+                            capture_output=True, text=True, timeout=240, env=env)
+    assert result.returncode == 0, result.stderr
+    gpio_lines = [line for line in result.stderr.splitlines() if "GPIO" in line or "device.gpio" in line]
+    assert len(gpio_lines) == 1 and gpio_lines[0].endswith(NO_GPIO), result.stderr
+    for noise in ("PinUnknownPi", "lgpio", "pin factory", "Traceback"):
+        assert noise not in result.stderr

@@ -219,15 +219,40 @@ def test_find_pin_factory_by_name_and_failure(monkeypatch: pytest.MonkeyPatch) -
         find_pin_factory("nonsense")
 
 
-def test_create_optional_returns_none_without_gpio(monkeypatch: pytest.MonkeyPatch,
-                                                   caplog: pytest.LogCaptureFixture) -> None:
-    def no_factory(name=None):
-        raise GPIOUnavailable("no GPIO pin factory works here (lgpio: ModuleNotFoundError)")
+def no_factory(name=None):
+    raise GPIOUnavailable("no GPIO pin factory works here (lgpio: ModuleNotFoundError: No module named 'lgpio'; "
+                          "native: PinUnknownPi: unable to locate Pi revision): on a Raspberry Pi run "
+                          "`sudo apt install python3-lgpio` ...")
 
+
+def test_a_machine_without_gpio_says_so_in_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    """A PC (no Raspberry Pi in the device tree): "no GPIO: buttons off", not every pin library's complaint."""
+    model = tmp_path / "model"  # a PC has no /proc/device-tree/model at all
+    monkeypatch.setattr("device.gpio.MODEL_FILE", model)
+    monkeypatch.setattr("device.gpio.find_pin_factory", no_factory)
+    with caplog.at_level(logging.INFO, logger="device.gpio"):
+        assert Controls.create_optional(on_press=lambda: None) is None
+    said = [r for r in caplog.records if r.levelno >= logging.INFO]
+    assert [r.getMessage() for r in said] == ["no GPIO: buttons off"]
+    assert said[0].levelno == logging.INFO
+    model.write_bytes(b"Generic x86 board\x00")  # a board with a device tree that is not a Pi: the same
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="device.gpio"):
+        assert Controls.create_optional(on_press=lambda: None) is None
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO] == ["no GPIO: buttons off"]
+
+
+def test_a_raspberry_pi_without_a_pin_library_gets_the_reasons_and_the_fix(monkeypatch: pytest.MonkeyPatch, tmp_path,
+                                                                           caplog: pytest.LogCaptureFixture) -> None:
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\x00")  # as the device tree has it, NUL-terminated
+    monkeypatch.setattr("device.gpio.MODEL_FILE", model)
     monkeypatch.setattr("device.gpio.find_pin_factory", no_factory)
     with caplog.at_level(logging.WARNING, logger="device.gpio"):
         assert Controls.create_optional(on_press=lambda: None) is None
-    assert any("without button and LED" in r.getMessage() for r in caplog.records)
+    [record] = caplog.records
+    assert "without button and LED" in record.getMessage() and "python3-lgpio" in record.getMessage()
 
 
 def test_create_optional_with_a_factory_and_a_pin_conflict(factory: MockFactory) -> None:

@@ -488,7 +488,8 @@ def test_readme_says_what_the_box_does_now_and_how_tests_find_shared_data():
                   "scoring", "export", "`companion read", "Eclipse with Rise of the Ancients", "--game eclipse"):
         assert words in today, words
     assert "`$TABLETOP_SHARED`" in text and "`../shared`" in text and "skipped, each with the reason" in text
-    setup = text[text.index("## Set up"):text.index("## Hardware")]
+    start = text.index("## Set up")
+    setup = text[start:text.index("\n## ", start)]  # the Set up section alone
     assert setup.count("```sh") == 2
     assert "```sh\n./setup.sh run\n```" in setup and "```sh\n./setup.sh test\n```" in setup
     assert "companion sessions" in text and "--demo" in text

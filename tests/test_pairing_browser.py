@@ -14,7 +14,8 @@ from companion.session import SessionStore
 from companion.web import create_app, serve
 from companion.webauth import JOIN_TO_ACT
 from device import FakeCamera
-from tests.test_camera_browser import LoopThread, page_for
+from tests.phones import LoopThread
+from tests.test_camera_browser import page_for
 from tests.test_camera_flow import flow_of, setup_roll
 from tests.test_phone_browser import TIMEOUT_MS, _jpeg, browser  # noqa: F401  (the fixture)
 from vision.motion import StillnessDetector

@@ -74,7 +74,7 @@ def flow_on_the_box(hub, tmp_path, game: str, players: str = "Ann,Bob", **option
     from companion.flows import FLOWS
     from companion.session import SessionStore
     from device import FakeCamera
-    from tests.test_camera_browser import LoopThread
+    from tests.phones import LoopThread
     from vision.motion import StillnessDetector
 
     with SessionStore(tmp_path / "flow.sqlite3") as store:

@@ -230,7 +230,7 @@ def test_low_free_space_is_shown_from_the_start(tmp_path, monkeypatch):
 
 def test_a_box_whose_file_writes_the_kernel_refuses_answers_503_and_stays_up(tmp_path):
     pytest.importorskip("resource")
-    from tests._box_process import BoxProcess
+    from bench.box_process import BoxProcess
 
     db = tmp_path / "box.sqlite3"
     limit = 256 * 1024  # bytes any file of the box process may grow to (RLIMIT_FSIZE): the WAL reaches it

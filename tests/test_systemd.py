@@ -1,4 +1,5 @@
-"""The systemd unit and its installer (run with --dry-run only: no changes to this machine)."""
+"""The systemd unit and its installer (run with --dry-run only: no changes to this machine; the installer for real,
+in a throwaway root, is tests/test_install_root.py)."""
 
 from __future__ import annotations
 
@@ -288,9 +289,47 @@ def test_installer_refuses_a_prefix_the_sandbox_hides(prefix: str) -> None:
     assert result.returncode == 2 and "/opt/tabletop-companion" in result.stderr, result.stderr
 
 
-def test_installer_passes_shellcheck() -> None:
+SETUP = SYSTEMD_DIR.parent / "setup.sh"
+
+
+@pytest.mark.parametrize("script", [INSTALLER, SETUP], ids=["install.sh", "setup.sh"])
+def test_installer_passes_shellcheck(script: Path) -> None:
     shellcheck = shutil.which("shellcheck")
     if shellcheck is None:
         pytest.skip("shellcheck is not installed here (apt install shellcheck)")
-    result = subprocess.run([shellcheck, "--severity=style", str(INSTALLER)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run([shellcheck, "--severity=style", str(script)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout
+
+
+def test_setup_install_is_the_installer() -> None:
+    """`./setup.sh install [options]` runs systemd/install.sh with them (with sudo unless root or a dry run)."""
+    helped = subprocess.run(["bash", str(SETUP), "install", "--help"], capture_output=True, text=True, timeout=60)
+    assert helped.returncode == 0 and "--uninstall" in helped.stdout and "--purge" in helped.stdout
+    dry = subprocess.run(["bash", str(SETUP), "install", "--dry-run", "--prefix", "/srv/tabletop-setup"],
+                         capture_output=True, text=True, timeout=120)
+    assert dry.returncode == 0, dry.stderr
+    assert "dry run: nothing will be changed" in dry.stdout and "ExecStart=/srv/tabletop-setup/venv/bin/companion run" in dry.stdout
+    assert not Path("/srv/tabletop-setup").exists()
+
+
+def test_installer_dry_run_plans_the_packages_the_config_and_the_backlight_rule() -> None:
+    result = run_installer("--dry-run")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    planned = re.search(r"^==> (?:installing apt packages|apt packages already installed): (.*)$", out, re.M)
+    assert planned, out
+    for package in ("python3-picamera2", "python3-venv", "python3-lgpio", "fonts-dejavu-core"):
+        # each is planned, or already installed here
+        installed = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True)
+        assert package in planned.group(1).split() or "install ok installed" in installed.stdout, package
+    assert "pybabel -q compile" in out  # the compiled language catalogs
+    config = Path("/etc/tabletop-companion/config.toml")
+    if config.exists():
+        assert "keeping the configuration /etc/tabletop-companion/config.toml" in out
+    else:
+        assert f"would run: install -m 0644 {SYSTEMD_DIR.parent}/companion/data/config.toml {config}" in out
+    assert f"{SYSTEMD_DIR}/90-tabletop-companion-backlight.rules /etc/udev/rules.d/90-tabletop-companion-backlight.rules" in out
+    assert "would print the phone view's link and its QR code" in out
+    uninstall = run_installer("--dry-run", "--uninstall")
+    assert uninstall.returncode == 0, uninstall.stderr
+    assert "the games in /var/lib/tabletop-companion, the configuration /etc/tabletop-companion" in uninstall.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import resource
 import socket
 import threading
@@ -163,19 +164,83 @@ def test_an_event_reaches_the_phone_as_soon_as_it_is_published(hub, make_view):
         server.shutdown()
 
 
-def test_shutdown_ends_open_event_streams_and_closes_the_port(hub, make_view):
+def test_shutdown_ends_open_event_streams_and_closes_the_port_without_a_traceback(hub, make_view, caplog):
     from companion.web import create_app
 
     hub.publish(make_view([2]))
     server = serve(create_app(hub, heartbeat_s=60), host="127.0.0.1", port=0)
-    stream = urllib.request.urlopen(server.url + "api/events", timeout=5)
-    assert stream.readline().startswith(b"retry:")
+    streams = [urllib.request.urlopen(server.url + "api/events", timeout=5) for _ in range(3)]  # three phones
+    for stream in streams:
+        assert stream.readline().startswith(b"retry:")
     started = time.monotonic()
-    server.shutdown()
+    with caplog.at_level(logging.WARNING):
+        server.shutdown()
     assert time.monotonic() - started < 5
     with pytest.raises(OSError):
         urllib.request.urlopen(server.url, timeout=2)
-    stream.close()
+    for stream in streams:
+        stream.close()
+    # the streams' worker threads finished before the server's sockets closed (not "Bad file descriptor")
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info] == []
+
+
+def test_a_request_being_served_when_the_box_stops_gets_its_answer(caplog):
+    # e.g. a tap the loop is answering at SIGTERM: its worker finishes before the sockets close (closing
+    # them first cut the answer off, and a request ending during the stop logged "Bad file descriptor")
+    started = threading.Event()
+
+    def slow(environ, start_response):
+        started.set()
+        time.sleep(0.5)
+        start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", "12")])
+        return [b'{"ok": true}']
+
+    server = serve(slow, host="127.0.0.1", port=0)
+    answers: list = []
+    client = threading.Thread(target=lambda: answers.append(urllib.request.urlopen(server.url, timeout=5).read()))
+    client.start()
+    assert started.wait(5)
+    with caplog.at_level(logging.WARNING):
+        server.shutdown()
+    client.join(5)
+    assert answers == [b'{"ok": true}']
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info] == []
+    with pytest.raises(OSError):
+        urllib.request.urlopen(server.url, timeout=2)
+
+
+def test_stopping_while_phones_tap_and_stream_logs_nothing_and_never_raises(hub, make_view, caplog):
+    # The box stopped (SIGTERM) while phones fetch the state and hold event streams: no "Bad file
+    # descriptor" traceback from a request ending as the sockets close, no request left unserved.
+    from companion.web import create_app
+
+    hub.publish(make_view([2]))
+    for _ in range(12):
+        server = serve(create_app(hub), host="127.0.0.1", port=0)
+        time.sleep(0.2)  # its workers are up
+        stop = threading.Event()
+
+        def tapping() -> None:
+            while not stop.is_set():
+                with contextlib.suppress(OSError):
+                    urllib.request.urlopen(server.url + "api/state", timeout=2).read()
+
+        def streaming() -> None:
+            with contextlib.suppress(OSError):
+                with urllib.request.urlopen(server.url + "api/events", timeout=5) as stream:
+                    while stream.readline():
+                        pass
+
+        phones = [threading.Thread(target=work) for work in (tapping,) * 4 + (streaming,) * 3]
+        for phone in phones:
+            phone.start()
+        time.sleep(0.2)
+        with caplog.at_level(logging.WARNING):
+            server.shutdown()
+        stop.set()
+        for phone in phones:
+            phone.join(5)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info] == []
 
 
 def test_a_taken_port_and_a_bad_host_are_one_line():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
@@ -14,7 +15,7 @@ from companion.flow import Outcome
 from companion.i18n import Text, message_of, plural
 from companion.modes.base import ModeName, SessionMode
 from device import Frame
-from rules import RulesError
+from rules import RulesError, effective_events
 from rules.d6 import DICE_READ
 from vision import DiceRead, DieObservation, annotate
 
@@ -115,7 +116,16 @@ class DiceMode(SessionMode):
         started = time.perf_counter()
         read = self.reader.read(frame.image)
         loop.stats.read_ms.append((time.perf_counter() - started) * 1000.0)
-        payload = dice_read_payload(read, frame, loop.photo())
+        photo = loop.photo()
+        if photo is not None and self.recorded_before(photo):  # the demo's next pass, or the demo started again
+            loop.last_dice = [d.to_json() for d in read.dice]
+            loop.reader_state = "read"
+            loop.message = _("{photo}: already recorded in this session").format(photo=os.path.basename(photo))
+            log.info("%s (a replayed photo is one roll: not recorded again)", loop.message)
+            loop.display = annotate(frame.image, read)
+            loop.publish()
+            return 0
+        payload = dice_read_payload(read, frame, photo)
         try:
             event = self.session.append(DICE_READ, payload, origin="camera", at=time.time())
         except RulesError as exc:  # a reader bug must not stop the table; nothing recorded is lost
@@ -141,6 +151,18 @@ class DiceMode(SessionMode):
         if loop.on_read is not None:
             loop.on_read(event.seq, read)
         return event.seq
+
+    def recorded_before(self, photo: str) -> bool:
+        """Whether the replayed ``photo`` (a path) is already a roll of this session: a ``dice_read`` event in
+        force whose ``image`` is that path, recorded after the file was last changed. A replay that loops (the
+        demo) or starts again on the same session then records each photo once; a photo replaced under the same
+        name, or a roll taken back with Undo, is recorded again."""
+        try:
+            changed = os.stat(photo).st_mtime
+        except OSError:  # gone since it was read (a folder taken away): nothing to compare with, record it
+            return False
+        in_force, _withdrawn = effective_events(self.session.events())
+        return any(e.kind == DICE_READ and e.payload.get("image") == photo and e.at >= changed for e in in_force)
 
     def view(self) -> dict[str, Any]:
         """The d6 game's view; the findings of the latest roll (else the newest five)."""
