@@ -302,7 +302,8 @@ def cmd_box(args: argparse.Namespace) -> int:
         from companion.netinfo import join_url
 
         pairing = hub.pairing()
-        print(_("phone view at {url}").format(url=join_url(phone_url, pairing.secret if pairing is not None else None)), flush=True)
+        # this line stays English in every language: systemd/install.sh and companion.phone_link read it
+        print(f"phone view at {join_url(phone_url, pairing.secret if pairing is not None else None)}", flush=True)
     notifier.status(running_status(source.name, phone_url))
     signal.signal(signal.SIGTERM, lambda *_: loop.stop())
     if controls is not None:
