@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests._box_process import BoxProcess, free_port
+from bench.box_process import BoxProcess, free_port
 from tests.test_phone_browser import TIMEOUT_MS, browser  # noqa: F401  (the browser fixture)
 
 pytestmark = pytest.mark.browser
