@@ -120,7 +120,7 @@ class DiceMode(SessionMode):
         if photo is not None and self.recorded_before(photo):  # the demo's next pass, or the demo started again
             loop.last_dice = [d.to_json() for d in read.dice]
             loop.reader_state = "read"
-            loop.message = _("{photo}: already recorded in this session").format(photo=os.path.basename(photo))
+            loop.message = Text("{photo}: already recorded in this session", photo=os.path.basename(photo))
             log.info("%s (a replayed photo is one roll: not recorded again)", loop.message)
             loop.display = annotate(frame.image, read)
             loop.publish()
