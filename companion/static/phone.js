@@ -58,7 +58,7 @@
     const latest = game.latest || null;
     $("total").textContent = latest ? String(latest.total) : "\u2013";
     const rolls = game.rolls || 0;
-    $("rolls").textContent = rolls ? Box.format(Box.ngettext("{n} roll", "{n} rolls", rolls), { n: rolls }) : _("no rolls yet");
+    $("rolls").textContent = rolls ? Box.format(_("roll {seq}"), { seq: rolls }) : _("no rolls yet"); // the latest roll's number
     const unreadable = latest ? latest.unreadable || 0 : 0;
     const un = $("unreadable");
     un.textContent = unreadable ? Box.format(Box.ngettext("{n} unreadable", "{n} unreadable", unreadable), { n: unreadable }) : "";
