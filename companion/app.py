@@ -243,6 +243,7 @@ class MainLoop:
             self.storage.failed(self.pairing.problem)
         self.hub.set_pairing(self.pairing.pairing())
         self.desk = Desk(self, self.storage)
+        self.hub.set_recall(self.desk.first_answer)  # a retried tap gets its first answer before any view's check
         if not self.storage.ok or self.storage.low:
             self.message = self.storage.message
         self.mode.enter()

@@ -134,6 +134,19 @@ class Desk:
         self.table = table
         self.health = health
 
+    def first_answer(self, key: str) -> dict[str, Any] | None:
+        """The first answer given to an action carrying ``key`` (keys :data:`companion.hub.ANSWER_KEYS`), or None.
+        Read from any thread (the store's connection is locked): the views look here before their own checks.
+
+        Raises:
+            StorageError: the session database cannot be read.
+        """
+        store = self.table.store
+        if store is None or not isinstance(key, str) or not KEY_PATTERN.fullmatch(key):
+            return None
+        first = records.answer(store, key)
+        return None if first is None else _replayed(first).to_json()
+
     def handle(self, action: Mapping[str, Any]) -> Outcome:
         """Carry out ``action`` and return its answer (``version`` set). Never raises ``Exception``."""
         name = str(action.get("action"))

@@ -43,7 +43,7 @@ import rules
 from companion.actions import Action, posted
 from companion.errors import BadEntry, shown
 from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
-from companion.i18n import Listing, Text, message_of
+from companion.i18n import N_, Listing, Text, message_of
 from companion.words import colour_word
 from rules import BadEvent, Event, Finding, Progress, UnknownEvent
 from rules.core import SEAT_COLOURS
@@ -56,6 +56,7 @@ __all__ = [
     "Form",
     "GameFlow",
     "GameSpec",
+    "REPORTS_CLOSED",
     "TableRound",
     "bgstats_url",
     "check_player_colour",
@@ -75,6 +76,10 @@ TODO = {
     "info": "",
 }
 """What to do about a finding, by severity (shown under it on both views)."""
+
+REPORTS_CLOSED = N_("the game is over: reports are closed (Undo first to reopen the last round)")
+"""Why a phone's report or its own withdrawal is refused once the scores are final (every game: only the
+table's Undo reopens the last round)."""
 
 MAX_NAME = 40  # characters of a player's name
 
@@ -295,13 +300,14 @@ class GameFlow:
 
     def findings(self, limit: int = 6) -> list[dict[str, Any]]:
         """The newest findings first (at most ``limit``), each with ``todo``: what to do about it. A finding
-        raised again (same what, where and rule: Among the Stars' ``station_read`` re-checks the whole
-        station on every camera read) is listed once, at its newest."""
+        raised again (same what, where, rule, card and cell: Among the Stars' ``station_read`` re-checks the
+        whole station on every camera read) is listed once, at its newest; the same rule broken again by
+        another card or cell (a second and a third build in one round) is listed each time."""
         found: Sequence[Finding] = self.session.replay().findings
         out: list[dict[str, Any]] = []
-        seen: set[tuple[str, str, str]] = set()
+        seen: set[tuple[Any, ...]] = set()
         for f in list(found)[::-1]:  # each finding once: every camera read of a station re-checks it
-            key = (f.what, f.where, f.rule)
+            key = (f.what, f.where, f.rule, f.card, f.cell)
             if key in seen:
                 continue
             seen.add(key)
@@ -430,15 +436,21 @@ class GameFlow:
         if not isinstance(form_id, str) or form_id not in forms:
             raise BadEntry(Text("unknown report {form}; reports: {forms}", form=shown(form_id), forms=Listing(forms)))
         if progress.over:
-            raise BadEntry(Text("the game is over: reports are closed (Undo first to reopen the last round)"))
+            raise BadEntry(Text(REPORTS_CLOSED))
         if form_id not in self.spec.open_forms(ev, progress, player):
             raise BadEntry(self.spec.closed_why(forms[form_id], ev, progress, player))
         checked = parse_form(forms[form_id], values)
+        for f in forms[form_id].fields:
+            if f.others and checked.get(f.name) == player:
+                raise BadEntry(Text("{form}: {field}: {player} is you; choose another player ({players})",
+                                    form=forms[form_id].label, field=f.label, player=player,
+                                    players=Listing([n for n in f.choices if n != player])))
         kind, payload = self.spec.report_event(form_id, checked, player, ev)
         try:
             return self.session.append(kind, payload, player=player, origin=origin)
-        except (BadEvent, UnknownEvent) as exc:
-            raise BadEntry(Text("{form}: {problem}", form=forms[form_id].label, problem=message_of(exc))) from exc
+        except (BadEvent, UnknownEvent) as exc:  # the rules' reason, never the event's kind or the session's id
+            raise BadEntry(Text("{form}: {problem}", form=forms[form_id].label,
+                                problem=getattr(exc, "problem", None) or message_of(exc))) from exc
 
     def undo_report(self, player: Any, origin: str = "phone") -> Event | None:
         """Withdraw ``player``'s newest report still in force (an ``undo`` event; nothing is deleted).
@@ -447,18 +459,21 @@ class GameFlow:
             The undo event, or None when the player has no report in force.
 
         Raises:
-            BadEntry: unknown player, or the report's form (``spec.report_forms``) is closed now (a setup
-                after the first round started, a choice already revealed).
+            BadEntry: unknown player; the game is over (the same refusal as a new report's: only the
+                table's Undo reopens the last round); or the report's form (``spec.report_forms``) is closed
+                now (a setup after the first round started, a choice already revealed).
         """
         if not isinstance(player, str) or player not in self.names:
             raise BadEntry(Text("unknown player {player}; players: {players}", player=shown(player),
                                 players=Listing(self.names)))
+        ev, progress = self._now()
+        if progress.over:  # the scores are final: only the table's Undo reopens the last round
+            raise BadEntry(Text(REPORTS_CLOSED))
         applied = set(self.session.replay().applied)
         mine = [e for e in self.session.events() if e.seq in applied and e.player == player]
         if not mine:
             return None
         form = self.spec.report_forms.get(mine[-1].kind)
-        ev, progress = self._now()
         if form is not None and form not in self.spec.open_forms(ev, progress, player):
             # its form is closed now: withdrawn, it could not be reported again (a setup once the first
             # round started, a phase or action choice once revealed)

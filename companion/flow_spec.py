@@ -71,6 +71,12 @@ class Field:
         labels: each choice as players read it, in ``choices``' order (a phase, a colour in the players' words:
             :class:`companion.i18n.Text` or a game term); () shows the choices as they are. The phone shows a
             label and posts its choice, which is never translated.
+        others: the choices are players and the reporting player is not one of them (``"with"``: relations,
+            an alliance): the phone leaves the reporter out, and a report naming the reporter is refused.
+        unavailable: ``(name, why)`` for names of the game not offered now (a tile already on the map): a report
+            naming one is refused with its ``why`` instead of "unknown".
+
+    A choice may be named by its number alone when the names start with one (``"223"`` for ``"223 Eta Cephei"``).
     """
 
     name: str
@@ -81,17 +87,20 @@ class Field:
     maximum: int | None = None
     optional: bool = False
     labels: tuple[str, ...] = ()
+    unavailable: tuple[tuple[str, str], ...] = ()
+    others: bool = False
 
     def __post_init__(self) -> None:
         if self.labels and len(self.labels) != len(self.choices):
             raise ValueError(f"field {self.name!r}: {len(self.labels)} labels for {len(self.choices)} choices")
 
     def to_json(self) -> dict[str, Any]:
-        """``{"name", "label", "kind", "choices", "labels", "min", "max", "optional"}`` (``labels``: each choice as
-        shown, the choices themselves when the field has none of its own)."""
+        """``{"name", "label", "kind", "choices", "labels", "min", "max", "optional", "others"}`` (``labels``: each
+        choice as shown, the choices themselves when the field has none of its own; ``others``: leave the reporting
+        player out of ``choices``)."""
         return {"name": self.name, "label": self.label, "kind": self.kind, "choices": list(self.choices),
                 "labels": list(self.labels or self.choices), "min": self.minimum, "max": self.maximum,
-                "optional": self.optional}
+                "optional": self.optional, "others": self.others}
 
 
 @dataclass(frozen=True)
@@ -143,6 +152,16 @@ def _in_range(n: int, f: "Field") -> bool:
     return (f.minimum is None or n >= f.minimum) and (f.maximum is None or n <= f.maximum)
 
 
+def _choice_named(value: str, choices: tuple[str, ...]) -> str | None:
+    """The choice ``value`` names: spelt so, the same ignoring case, or by its leading number alone (``"223"``)."""
+    match = next((c for c in choices if c == value), None)
+    match = match or next((c for c in choices if c.casefold() == value.strip().casefold()), None)
+    if match is None and value.strip().isdigit():
+        numbered = [c for c in choices if c.split(" ", 1)[0] == value.strip()]
+        match = numbered[0] if len(numbered) == 1 else None
+    return match
+
+
 def parse_form(form: Form, values: Any) -> dict[str, Any]:
     """The checked values of a posted report: choices in the catalogue's spelling, ints in range.
 
@@ -177,9 +196,11 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
         if f.kind == "choice":
             if not isinstance(value, str):
                 raise BadEntry(Text("{what} must be one of the listed names, got {value}", what=what, value=shown(value)))
-            match = next((c for c in f.choices if c == value), None)
-            match = match or next((c for c in f.choices if c.casefold() == value.strip().casefold()), None)
+            match = _choice_named(value, f.choices)
             if match is None:
+                why = dict(f.unavailable).get(_choice_named(value, tuple(n for n, _ in f.unavailable)) or "")
+                if why:
+                    raise BadEntry(Text("{what}: {why}", what=what, why=why))
                 hint = closest_names(value[:80], f.choices)  # a 16 KiB string is not compared letter by letter
                 if hint:
                     raise BadEntry(Text("{what}: unknown {value}; did you mean {hint}?", what=what, value=shown(value, 43),

@@ -17,7 +17,7 @@ import threading
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any, Collection, Mapping
+from typing import Any, Callable, Collection, Mapping
 
 from companion.actions import Action
 
@@ -84,6 +84,27 @@ class StateHub:
         self._actions: queue.Queue[dict[str, Any]] = queue.Queue()
         self._pairing: Pairing | None = None
         self._owner_view: dict[str, Any] = {}
+        self._recall: Callable[[str], Mapping[str, Any] | None] | None = None
+
+    def set_recall(self, recall: Callable[[str], Mapping[str, Any] | None] | None) -> None:
+        """Set how :meth:`recall` finds a key's first answer (the loop's answers book; None: never)."""
+        with self._cond:
+            self._recall = recall
+
+    def recall(self, key: Any) -> dict[str, Any] | None:
+        """The first answer already given to an action carrying idempotency ``key`` (keys :data:`ANSWER_KEYS`),
+        or None: never answered, no answers book, or it cannot be read now (the action then goes its usual
+        way and the loop says why). A view looks here before any check of its own, so a retried tap always
+        gets its first answer (:mod:`companion.desk`, step 2)."""
+        with self._cond:
+            recall = self._recall
+        if recall is None or not isinstance(key, str):
+            return None
+        try:
+            first = recall(key)
+        except Exception:  # a storage fault: the loop reports it when the action goes on
+            return None
+        return None if first is None else dict(first)
 
     def set_owner_view(self, view: Mapping[str, Any]) -> None:
         """Publish what only owner phones read (the health checks, the box's settings): main loop only."""

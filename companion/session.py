@@ -612,7 +612,9 @@ class Session:
         try:
             replayed = self._replay_with(event)
         except (BadEvent, UnknownEvent) as exc:
-            raise type(exc)(f"{exc} (not recorded in session {self.id})") from exc
+            refused = type(exc)(f"{exc} (not recorded in session {self.id})")
+            refused.problem = getattr(exc, "problem", None) or str(exc)  # what a player is shown
+            raise refused from exc
         conn.execute(
             "INSERT INTO events (session_id, seq, kind, payload, at, player, origin) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (self.id, event.seq, event.kind, text, event.at, event.player, event.origin),

@@ -36,7 +36,8 @@ Routes:
 State-changing POSTs (joined phones only). Each JSON body carries, besides its own fields,
 ``"version"``: the event log's last seq the phone showed (``session.events`` of the state on its
 screen when the player tapped) and ``"key"``: a fresh idempotency key per tap (1-64 of
-``[A-Za-z0-9_-]``; a retry after a lost answer sends the same key and gets the first answer).
+``[A-Za-z0-9_-]``; a retry after a lost answer sends the same key and gets the first answer, looked up
+before any check of the route's own: a retried Next whose label is no longer current still gets its 200).
 Missing or malformed: 400 naming the field. The main loop's answer ``{"recorded": [seq], "message",
 "error", "status", "version"}`` is returned with ``status`` as the HTTP status: 200 written (in the
 database), 400 bad input (nothing recorded), 403 not allowed (another phone's seat; the touchscreen's
@@ -398,6 +399,15 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
             body["state"] = state_json(hub.snapshot())
         return jsonify(i18n.localize(body)), status
 
+    def posted_json(example: str, shape: str | None = None) -> dict[str, Any]:
+        """The request's JSON body; a tap already answered (its ``key``) gets its first answer again at once,
+        before any check of the route's own (:mod:`companion.desk`, step 2)."""
+        body = json_body(example, shape) if shape is not None else json_body(example)
+        first = hub.recall(body.get("key"))
+        if first is not None:
+            raise _Refused(answer(first))
+        return body
+
     def ask(action: Action, who: Phone, body: dict[str, Any], example: str, **payload: Any) -> tuple[Response, int]:
         version, key = version_and_key(body, example)
         return answer(hub.request(action, "phone", reply_s, version=version, key=key, **{"client": who.client, **payload}))
@@ -528,7 +538,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     def api_action() -> tuple[Response, int]:
         who = refuse_unjoined()
         example = '{"action": "next_phase", "label": "Settle", "version": 12, "key": "k1"}'
-        body = json_body(example, 'a JSON object with an "action" key')
+        body = posted_json(example, 'a JSON object with an "action" key')
         if "action" not in body:
             raise BadInput(f'the body must be a JSON object with an "action" key, e.g. {example}', "action")
         action = body["action"]
@@ -565,7 +575,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         def route() -> tuple[Response, int]:
             who = refuse_unjoined()
             example = '{"player": "Ann", "version": 12, "key": "k1"}'
-            body = json_body(example)
+            body = posted_json(example)
             return ask(action, who, body, example, player=text(body, "player", example, what="a player's name"))
 
         route.__name__ = f"api_{action.value}"  # each its own rate-limit bucket and endpoint
@@ -579,7 +589,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     def api_report() -> tuple[Response, int]:
         who = refuse_unjoined()
         example = '{"player": "Ann", "form": "vp", "values": {"vp": 2}, "version": 12, "key": "k1"}'
-        body = json_body(example)
+        body = posted_json(example)
         player = text(body, "player", example, what="a player's name")
         form = text(body, "form", example, what="a form's id")
         values = form_values(body, example)
@@ -590,7 +600,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     def api_setup() -> tuple[Response, int]:
         who = refuse_unjoined()
         example = '{"action": "player", "name": "Ann", "colour": "red", "version": 0, "key": "k1"}'
-        body = json_body(example)
+        body = posted_json(example)
         what = choice(body, "action", phone_names("setup"), example)
         if not (hub.snapshot().view.get("game") or {}).get("setup"):
             return answer({"recorded": [], "message": "", "status": 409, "version": None,
@@ -612,7 +622,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     def api_box() -> tuple[Response, int]:
         who = refuse_unjoined()
         example = '{"action": "choose", "game": "roll", "version": 0, "key": "k1"}'
-        body = json_body(example)
+        body = posted_json(example)
         what = choice(body, "action", phone_names("box"), example)
         action = Action.for_phone("box", what)
         extra = {}
@@ -626,7 +636,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     @limiter.limit(limits.act)
     def api_owner_ask() -> tuple[Response, int]:
         who = refuse_unjoined()
-        body = json_body('{"key": "k1"}')
+        body = posted_json('{"key": "k1"}')
         return ask(Action.OWNER_ASK, who, body, '{"key": "k1"}')
 
     @app.post("/api/owner/settings")
@@ -634,7 +644,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     def api_owner_settings() -> tuple[Response, int]:
         who = refuse_unjoined()
         example = '{"setting": "box.language", "value": "el", "key": "k1"}'
-        body = json_body(example)
+        body = posted_json(example)
         setting = text(body, "setting", example, what="a setting's name")
         if "value" not in body:
             raise BadInput(f'the body needs "value", e.g. {example}', "value")
@@ -648,7 +658,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     def api_camera() -> tuple[Response, int]:
         who = refuse_unjoined()
         example = '{"id": 3, "answer": "confirm", "version": 12, "key": "k1"}'
-        body = json_body(example)
+        body = posted_json(example)
         qid = whole(body, "id", example, what="the question's number")
         answer_action = Action.for_phone("camera", choice(body, "answer", phone_names("camera"), example))
         picked = text(body, "choice", example, required=False, what="one of the question's choices")

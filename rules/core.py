@@ -69,7 +69,15 @@ class BadEvent(RulesError, ValueError):
 
     Plausible-but-wrong reports (an impossible die face, too many credits) are *not*
     errors: games answer them with a :class:`Finding` so nothing recorded is lost.
+
+    Attributes:
+        problem: what is wrong in the players' words, without the event's number and kind or the session
+            (``"'with' must be another player (Bob, Cy), got 'Ann'"``); the message when none was given.
     """
+
+    def __init__(self, message: str = "", problem: str | None = None) -> None:
+        super().__init__(message)
+        self.problem = problem if problem is not None else message
 
 
 class BadSettings(BadEvent):

@@ -64,8 +64,9 @@ class EventContext:
 
     # -- payload -------------------------------------------------------------------------------
     def bad(self, problem: str) -> BadEvent:
-        """The error for a payload that cannot be applied: ``"event 7 (tile_built): <problem>"`` (raise it)."""
-        return BadEvent(f"event {self.event.seq} ({self.event.kind}): {problem}")
+        """The error for a payload that cannot be applied: ``"event 7 (tile_built): <problem>"`` (raise it); its
+        ``problem`` is ``<problem>`` alone, what a player is shown."""
+        return BadEvent(f"event {self.event.seq} ({self.event.kind}): {problem}", problem=problem)
 
     def require(self, key: str, of: type | tuple[type, ...] | None = None) -> Any:
         """``payload[key]``, of type ``of`` when given (a bool is never a whole number).

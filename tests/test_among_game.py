@@ -359,3 +359,22 @@ def test_build_order_stays_exact_after_a_removal():
     errors = [f for f in r.findings if f.severity is Severity.ERROR]
     assert len(errors) == 2 and all("Council Room" in f.where or "Council Room" in f.what for f in errors)
     assert pl(r.state, "A").station.at((-2, 0)) is not None and not [f for f in r.findings if f.seq == seq]
+
+
+def test_each_extra_build_in_one_round_is_a_finding_of_its_own_on_the_table(tmp_path):
+    """Rulebook 4 'Round overview': one action a round. Ann builds three locations in round 1: the second and the
+    third are each found, in the engine and in what the phones and the touchscreen list."""
+    from companion.flow import GameFlow, parse_players
+    from companion.flows import FLOWS
+    from companion.session import SessionStore
+
+    spec = FLOWS["among"]
+    with SessionStore(tmp_path / "among.sqlite3") as store:
+        flow = GameFlow(store.start("among", spec.settings(parse_players("Ann,Bob"), {})), spec)
+        for card, cell in (("Turret", [1, 0]), ("Crew Quarters", [0, 1]), ("Transportation Platform", [-1, 0])):
+            flow.report("Ann", "location", {"card": card, "cell": cell})
+        engine = [f for f in flow.session.replay().findings if "already took an action" in f.what]
+        assert [(f.seq, f.card, f.cell) for f in engine] == [(2, "Crew Quarters", (0, 1)),
+                                                             (3, "Transportation Platform", (-1, 0))]
+        listed = [f for f in flow.findings() if "already took an action" in f["what"]]
+        assert [f["card"] for f in listed] == ["Transportation Platform", "Crew Quarters"]  # newest first

@@ -518,3 +518,29 @@ def test_fuzzed_actions_are_answered_200_400_403_or_409_and_never_stop_the_box(t
             loop.publish()  # the views still render
 
     run()
+
+
+def test_a_retried_next_with_its_key_gets_the_first_answer_not_a_stale_label(store):
+    """A phone's Next whose answer was lost is sent again with the same key and label: the label now differs
+    (the first Next moved the game), but the key was answered, so the first answer comes back."""
+    from companion.web import create_app
+
+    flow, loop = _started_race(store)
+    loop.publish()
+    label = loop.hub.snapshot().view["game"]["next"]["label"]
+    seen = flow.session.last_seq
+    app = create_app(loop.hub, reply_s=0.2)
+    app.testing = True
+    phone = app.test_client()
+    assert phone.get(f"/join/{loop.hub.pairing().secret}").status_code == 303
+    tap = {"action": "next_phase", "label": label, "key": "nx-1", "version": seen}
+    first = act(loop, "next_phase", key="nx-1", version=seen)
+    assert first["status"] == 200 and first["recorded"]
+    loop.publish()
+    assert loop.hub.snapshot().view["game"]["next"]["label"] != label
+    again = phone.post("/api/action", json=tap)  # nobody plays the loop: the web answers from the key alone
+    assert again.status_code == 200
+    assert {k: again.get_json()[k] for k in ("recorded", "status", "version")} == \
+        {k: first[k] for k in ("recorded", "status", "version")}
+    other = phone.post("/api/action", json={**tap, "key": "nx-2"})  # a new tap with the old label: stale
+    assert other.status_code == 409 and "Next now means" in other.get_json()["error"]

@@ -98,6 +98,9 @@ def test_the_check_command_prints_the_issue_shape():
     ("check", lambda d: d["explored"].update(rotation=6), "explored.rotation"),
     ("check", lambda d: d.update(**{"from": {"q": 5, "r": 5}}), "from"),
     ("check", lambda d: d["map"][1].update(q=0, r=0), "map[1]"),
+    ("check", lambda d: d.update(player_techs=["Wormhole Generater"]), "player_techs[0]"),
+    ("check", lambda d: d.update(player_techs=["Fusion Drive", "Warp Drive 9000"]), "player_techs[1]"),
+    ("score", lambda d: d.update(alliances_in_play=["Nova", "Vortx"]), "alliances_in_play[1]"),
 ])
 def test_a_bad_file_is_one_line_naming_the_field_and_exit_2(tmp_path, command, edit, field):
     data = case("score-traitor-side-tie-on-resources" if command == "score" else "placement-full-wormhole-from-home")
@@ -107,6 +110,23 @@ def test_a_bad_file_is_one_line_naming_the_field_and_exit_2(tmp_path, command, e
     code, out, err = run_cli([command, "eclipse", str(path), "--json"])
     assert code == 2 and out == "" and err.count("\n") == 1, err
     assert err.startswith(f"companion {command}: {path}: {field}: "), err
+
+
+def test_a_misspelt_technology_is_refused_with_the_closest_names_never_read_as_another(tmp_path):
+    data = case("placement-half-wormhole-with-generator")
+    path = tmp_path / "misspelt.json"
+    for misspelt, closest in (("Wormhole Generater", "Wormhole Generator"), ("wormhole  generator", None),
+                              ("Shrine of Freedom", "Shrines of Freedom"), ("Warp Drive 9000", None)):
+        data["player_techs"] = [misspelt]
+        path.write_text(json.dumps(data), encoding="utf-8")
+        code, out, err = run_cli(["check", "eclipse", str(path), "--json"])
+        if misspelt == "wormhole  generator":  # case and spacing are not misspellings
+            assert code in (0, 1) and json.loads(out)["legal"] is True, err
+            continue
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert f"player_techs[0]: no technologies named {misspelt!r}" in err, err
+        if closest:
+            assert f"did you mean {closest!r}" in err, err
 
 
 def test_expect_and_worked_are_ignored_and_other_keys_refused(tmp_path):

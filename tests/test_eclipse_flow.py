@@ -263,3 +263,51 @@ def test_nine_seats_and_a_volley_fit_the_touchscreen(store, output_dir):
     assert throw["summary"].startswith("3 hits: 6 damage (hits on 4 or more)")
     screen = shoot(flow, output_dir / "eclipse_nine_volley.png")
     assert {"next_phase", "undo"} <= set(screen.buttons)
+
+
+def test_a_starting_sector_reported_again_or_by_number_and_one_per_player(store):
+    """Eclipse, Setup (starting sectors): each player lays one starting sector. A tile already on the map is
+    refused saying where it lies (not "unknown ... did you mean" another tile); a tile may be named by its
+    number; a player laying a second and a third starting sector gets a finding for each extra one."""
+    flow = start(store, species=["Terran Directorate", "Orion Hegemony"])
+    flow.report("Ann", "home", {"sector": "221 Procyon", "hex": [0, -2], "rotation": 0})
+    for again in ("221 Procyon", "221", " 221 procyon "):
+        with pytest.raises(BadEntry) as refused:
+            flow.report("Bob", "home", {"sector": again, "hex": [0, 2], "rotation": 0})
+        assert "221 Procyon is already on the map at [0, -2]" in str(refused.value), str(refused.value)
+        assert "did you mean" not in str(refused.value)
+    with pytest.raises(BadEntry) as refused:  # explored too: a tile is in the game once
+        flow.report("Ann", "explore", {"sector": "221", "hex": [0, -1], "rotation": 0})
+    assert "already on the map at [0, -2]" in str(refused.value)
+    event = flow.report("Bob", "home", {"sector": "232", "hex": [0, 2], "rotation": 0})  # by number
+    assert event.payload["sector"] == "232"
+    extra = lambda: [f for f in flow.view()["findings"] if "already has a starting sector" in f["what"]]
+    assert extra() == []
+    flow.report("Ann", "home", {"sector": "223", "hex": [2, -2], "rotation": 0})
+    flow.report("Ann", "home", {"sector": "224", "hex": [-2, 2], "rotation": 0})
+    found = extra()
+    assert len(found) == 2 and {f["player"] for f in found} == {"Ann"}, found
+    assert all(f["severity"] == "error" and f["rule"] == "Eclipse, Setup (starting sectors)" for f in found), found
+    assert all("221 Procyon at [0, -2]" in f["what"] for f in found)
+
+
+def test_relations_with_yourself_are_not_offered_and_refused_in_the_players_words(store):
+    """The ``with`` of relations, an attack and an alliance lists the other players (the field says so: the phone
+    leaves the reporter out); naming yourself is refused without the event's kind or the session's id."""
+    from rules import BadEvent
+
+    flow = start(store, "Ann,Bob,Cy,Dee")
+    forms = {f["id"]: f for f in flow.view()["forms"]}
+    for form in ("relations", "attack", "alliance_found"):
+        assert next(f for f in forms[form]["fields"] if f["name"] == "with")["others"] is True, form
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "relations", {"with": "Ann"})
+    said = str(refused.value)
+    assert "Ann is you; choose another player (Bob, Cy, Dee)" in said, said
+    assert "relations_formed" not in said and "session" not in said and "event" not in said
+    # the engine's own refusal keeps its facts for players and its event and session for the log
+    with pytest.raises(BadEvent) as engine:
+        flow.session.append("relations_formed", {"with": "Ann"}, player="Ann")
+    assert engine.value.problem == "'with' must be another player (Bob, Cy, Dee), got 'Ann'"
+    assert "relations_formed" in str(engine.value) and flow.session.id in str(engine.value)
+    assert flow.session.last_seq == 0

@@ -116,7 +116,8 @@ def test_ties_go_to_resources_then_are_shared():
     (lambda d: d.update(rise_of_the_ancients=False, alliances_in_play=[]), "players[0].species", "Rise of the Ancients species"),
     (lambda d: d["players"].pop() and d["players"][0].update(alliance=None, alliance_tile_side=None) or d["players"].pop(),
      "alliances_in_play", "not used with 2 players"),
-    (lambda d: d.update(alliances_in_play=["Nova", "Vortex", "Radiance", "Fourth"]), "alliances_in_play", "the box has 3"),
+    (lambda d: d.update(alliances_in_play=["Nova", "Vortex", "Radiance", "Fourth"]), "alliances_in_play[3]", "the alliances"),
+    (lambda d: d.update(alliances_in_play=["Nova", "Vortx"]), "alliances_in_play[1]", "did you mean 'Vortex'"),
     (lambda d: d["players"][0].pop("orbitals_with_cubes"), "players[0].orbitals_with_cubes", "missing"),
 ])
 def test_the_score_file_refuses_what_the_table_cannot_hold(edit, field, words):

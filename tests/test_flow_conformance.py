@@ -327,3 +327,34 @@ def test_a_playthrough_plays_each_flow_game_to_its_end(name):
 def test_the_flows_registry_lists_each_flow_once_under_its_game():
     assert len({id(spec) for spec in FLOWS.values()}) == len(FLOWS)
     assert all(name == spec.name and name in GAMES for name, spec in FLOWS.items())
+
+
+@pytest.mark.parametrize("name", FLOW_REGISTRY)
+def test_once_the_game_is_over_a_phone_cannot_withdraw_its_report_only_the_table_undo_reopens(store, name):
+    """After "Game over: the scores are final" a phone's own "Undo my last report" is refused with the same
+    reason as a new report (every game: the flow is shared), twice over, and the totals stay; the table's
+    Undo reopens the last round."""
+    from companion.flow import REPORTS_CLOSED
+
+    game = REGISTRY[name]
+    path = next(p for p in playthroughs_of(name)
+                if game.progress(replay(game, load(p).settings, load(p).events).state).over)
+    play = load(path)
+    session = store.start(name, play.settings)
+    flow = GameFlow(session, FLOW_REGISTRY[name])
+    for e in play.events:
+        session.append(e.kind, e.payload, player=e.player, origin="cli")
+    assert flow.over()
+    final = {p["name"]: (p["total"], p["winner"]) for p in flow.result()["players"]}
+    last = session.last_seq
+    for player in flow.names * 2:  # every player, each twice: refused every time
+        with pytest.raises(BadEntry) as refused:
+            flow.undo_report(player)
+        assert str(refused.value) == REPORTS_CLOSED
+    assert session.last_seq == last and flow.over()
+    assert {p["name"]: (p["total"], p["winner"]) for p in flow.result()["players"]} == final
+    for _ in range(len(play.events)):  # the table's Undo, newest event first, until the last round reopens
+        if not flow.over():
+            break
+        session.undo(origin="touchscreen")
+    assert not flow.over()

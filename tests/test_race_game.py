@@ -91,6 +91,22 @@ def test_start_worlds_from_settings_and_alpha_centauri_windfall():
     assert state.player("Bob").tableau[0].good is False
 
 
+def test_start_world_findings_cite_the_rulebook_section_never_a_digest_number():
+    """Race for the Galaxy, Setup: one start world dealt face up to each player. What players read names the
+    rulebook's section, not a numbered list of the project's notes ("setup 3")."""
+    import re
+
+    log = Log()("start_world", player="Ann", card="Old Earth")("start_world", player="Ann", card="Earth's Lost Colony")
+    log("start_world", player="Bob", card="Old Earth")("start_world", player="Bob", card="Gambling World")
+    found = run(log).findings
+    assert {f.what for f in found} >= {"Ann already has a start world", "Gambling World is not a start world"}
+    for f in found:
+        assert f.rule.startswith("Race for the Galaxy, Setup: start worlds"), f.rule
+        assert not re.search(r"\b(setup|round|digest) ?\d|§", f.rule), f.rule
+    options = {o.name: o for o in RACE_GAME.info.options}
+    assert "setup 3" not in options["start_worlds"].help and "setup 3" not in options["start_worlds"].distinct
+
+
 # -- the round: selection and phases (seed; digest §3) --------------------------------------
 
 

@@ -165,6 +165,20 @@ def test_a_stale_next_label_is_409_with_the_state_and_nothing_reaches_the_loop(p
     assert hub.take_actions() == []
 
 
+def test_a_tap_already_answered_gets_its_first_answer_before_any_check_of_the_route(phone, hub):
+    """A retry (same key) after the game moved on: its first answer, not the route's own stale-label or
+    no-setup refusal; a new key is checked as before."""
+    first = {"recorded": [13], "message": "Round 1: Develop", "error": None, "status": 200, "version": 13}
+    hub.set_recall(lambda key: first if key == "tap-0001" else None)
+    for url, body in (("/api/action", {"action": "next_phase", "label": "Produce"}), ("/api/setup", {"action": "even"}),
+                      ("/api/report", {"player": "Ann", "form": "credits", "values": {"credits": 3}})):
+        response = phone.post(url, json=_tapped(body))
+        assert response.status_code == 200 and response.get_json()["recorded"] == [13], url
+    assert hub.take_actions() == []  # nothing reached the loop: nothing done twice
+    stale = phone.post("/api/action", json=_tapped({"action": "next_phase", "label": "Produce"}, key="tap-0002"))
+    assert stale.status_code == 409
+
+
 def test_setup_when_no_game_is_set_up_is_409_with_the_state(phone, hub):
     response = phone.post("/api/setup", json=_tapped({"action": "even"}))
     assert response.status_code == 409 and "no game is being set up" in response.get_json()["error"]

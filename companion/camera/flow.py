@@ -571,9 +571,10 @@ class CameraFlow:
                 payload["read"]["corrected"] = choice != p.proposed
         try:
             event = self.flow.session.append(p.kind, payload, player=p.player, origin="camera")
-        except (BadEvent, UnknownEvent) as exc:
-            q.error = str(exc)
-            raise BadEntry(Text("{question} {problem}", question=p.text, problem=message_of(exc))) from exc
+        except (BadEvent, UnknownEvent) as exc:  # the rules' reason, never the event's kind or the session's id
+            q.error = str(getattr(exc, "problem", None) or exc)
+            raise BadEntry(Text("{question} {problem}", question=p.text,
+                                problem=getattr(exc, "problem", None) or message_of(exc))) from exc
         self.questions.remove(q)
         self._answered(q)
         log.info("camera question %d confirmed on the %s: %s (#%d)", q.id, origin, p.text, event.seq)

@@ -120,12 +120,15 @@ class EclipseFlow(FlowBase):
         names = tuple(p["name"] for p in view["players"])
         dice = {"kind": "dice", "minimum": 1, "maximum": 6, "optional": True}
         homes = tuple(s.label for s in cat.sectors.values() if s.home and s.id not in laid) or (N_("no tile left"),)
+        on_map = tuple((cat.sector(h["sector"]).label,
+                        Text("{sector} is already on the map at {cell}", sector=cat.sector(h["sector"]).label,
+                             cell=f"[{h['q']}, {h['r']}]")) for h in view.get("map", ()))
         return (
             Form("home", Text("Starting sector laid (setup)"), (
-                Field("sector", Text("Starting sector or Ancient Homeworld"), choices=homes), _cell("hex", Text("Hex [q, r]")),
+                Field("sector", Text("Starting sector or Ancient Homeworld"), choices=homes, unavailable=on_map), _cell("hex", Text("Hex [q, r]")),
                 Field("rotation", Text("Rotation (steps clockwise, 0-5)"), kind="int", minimum=0, maximum=5))),
             Form("explore", Text("Explore"), (
-                Field("sector", Text("Sector laid"), choices=explorable), _cell("hex", Text("Hex [q, r] where it lies")),
+                Field("sector", Text("Sector laid"), choices=explorable, unavailable=on_map), _cell("hex", Text("Hex [q, r] where it lies")),
                 Field("rotation", Text("Rotation (steps clockwise, 0-5)"), kind="int", minimum=0, maximum=5),
                 _cell("from", Text("From hex [q, r] (your disc or ship)"), optional=True))),
             Form("influence", Text("Influence"), (_cell("hex", Text("Disc placed on hex [q, r]"), optional=True),
@@ -137,10 +140,10 @@ class EclipseFlow(FlowBase):
                                     _cell("hex", Text("On hex [q, r] (orbital, monolith)"), optional=True))),
             Form("move", Text("Move"), (_cell("from", Text("From hex [q, r]"), optional=True), _cell("to", Text("To hex [q, r]"), optional=True))),
             Form("pass", Text("Pass"), ()),
-            Form("relations", Text("Diplomatic relations (Ambassadors exchanged)"), (Field("with", Text("With"), choices=names),)),
-            Form("attack", Text("Attacked a player you have relations with"), (Field("with", Text("Whom"), choices=names),)),
+            Form("relations", Text("Diplomatic relations (Ambassadors exchanged)"), (Field("with", Text("With"), choices=names, others=True),)),
+            Form("attack", Text("Attacked a player you have relations with"), (Field("with", Text("Whom"), choices=names, others=True),)),
             Form("alliance_found", Text("Alliance founded"), (Field("alliance", Text("Alliance"), choices=ALLIANCE_NAMES),
-                                                         Field("with", Text("With"), choices=names))),
+                                                         Field("with", Text("With"), choices=names, others=True))),
             Form("alliance_join", Text("Alliance joined"), (Field("alliance", Text("Alliance"), choices=ALLIANCE_NAMES),)),
             Form("alliance_leave", Text("Alliance left (tile to its Traitor side)"), (
                 Field("traitor_card", Text("Ships shared a hex with a former ally (Traitor card)"), choices=YES_NO, labels=_words(YES_NO_LABELS),

@@ -275,13 +275,16 @@ class AmongTheStarsGame(GameBase):
             return False
         return True
 
-    def _acted(self, state: AmongState, p: AmongPlayer, ctx: EventContext) -> AmongPlayer:
-        """``p`` has taken this round's action (rulebook 4 'Round overview': exactly one action a round)."""
+    def _acted(self, state: AmongState, p: AmongPlayer, ctx: EventContext, card: str | None = None,
+               cell: Cell | None = None) -> AmongPlayer:
+        """``p`` has taken this round's action (rulebook 4 'Round overview': exactly one action a round); every
+        extra action is a finding of its own, naming what was built where (``card``, ``cell``) when known."""
         now = (state.year, state.round)
         if p.acted == now:
             ctx.finding(Text("{player} already took an action in year {year}, round {round}",
                              player=p.name, year=state.year, round=state.round), p.name,
-                        Severity.WARNING, N_("rulebook 4 'Round overview': exactly one action a round"))
+                        Severity.WARNING, N_("rulebook 4 'Round overview': exactly one action a round"), player=p.name,
+                        card=card, cell=cell)
         return replace(p, acted=now)
 
     # -- actions --------------------------------------------------------------------------------
@@ -309,7 +312,7 @@ class AmongTheStarsGame(GameBase):
                 if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                     raise BadEvent(f"event {event.seq} energy[{k}].cubes: a whole number of cubes, got {n!r}")
                 payment[src] = payment.get(src, 0) + n
-        p = self._acted(state, p, ctx)
+        p = self._acted(state, p, ctx, card.name, cell)
         issues = check_placement(p.station, card, cell, credits=p.credits, payment=payment, cat=cat)
         fix = fix_for(issues, p.station, card, cell, credits=p.credits, cat=cat)
         ctx.add(*(issue_finding(i, p.name, event.seq, fix) for i in issues))
@@ -347,7 +350,7 @@ class AmongTheStarsGame(GameBase):
         p = state.player(ctx.player())
         card = cat.cards[POWER_REACTOR]
         cell = _cell(ctx.payload.get("cell"), f"event {ctx.event.seq} cell")
-        p = self._acted(state, p, ctx)
+        p = self._acted(state, p, ctx, card.name, cell)
         issues = check_placement(p.station, card, cell, credits=p.credits, cat=cat)
         fix = fix_for(issues, p.station, card, cell, credits=p.credits, cat=cat)  # where it goes, not the deck
         if state.reactors_left <= 0:

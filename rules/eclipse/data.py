@@ -30,6 +30,7 @@ __all__ = [
     "ROUNDS",
     "SHIP_TYPES",
     "SPECIES",
+    "TECHNOLOGIES",
     "TECH_TRACKS",
     "TITLE",
     "Catalogue",
@@ -72,6 +73,17 @@ RARE_TECHNOLOGIES = (
 )
 """The 10 Rare Technology tiles, one of each (Rise of the Ancients p.4)."""
 
+TECHNOLOGIES = (
+    "Neutron Bombs", "Starbase", "Plasma Cannon", "Phase Shield", "Advanced Mining", "Tachyon Source",
+    "Plasma Missile", "Gluon Computer",
+    "Gauss Shield", "Fusion Source", "Improved Hull", "Positron Computer", "Advanced Economy", "Tachyon Drive",
+    "Antimatter Cannon", "Quantum Grid",
+    "Nanorobots", "Fusion Drive", "Orbital", "Advanced Robotics", "Advanced Labs", "Monolith", "Artifact Key",
+    "Wormhole Generator",
+)
+"""The base game's 24 technologies, by track: Military, Grid, Nano, eight each (Eclipse rulebook, Technology
+tiles; the Rare Technologies of Rise of the Ancients are :data:`RARE_TECHNOLOGIES`)."""
+
 TECH_TRACKS = ("military", "grid", "nano")
 
 SHIP_TYPES = ("Interceptor", "Cruiser", "Dreadnought", "Starbase")
@@ -79,8 +91,8 @@ SHIP_TYPES = ("Interceptor", "Cruiser", "Dreadnought", "Starbase")
 
 ALLIANCE_NAMES = ("Nova", "Vortex", "Radiance")
 """The three alliances, three tiles each (Rise of the Ancients p.3: 9 Alliance tiles; p.10 shows Nova, Vortex and
-a third). The third's English name is UNCONFIRMED: "Radiance" translates the Greek rulebook's ΛΑΜΨΗ; the score file
-takes any name."""
+a third). The third's English name is UNCONFIRMED: "Radiance" translates the Greek rulebook's ΛΑΜΨΗ; the flow's form
+and the score file take these three (a misspelt one is refused with the closest)."""
 """The three tech tracks of a player board."""
 
 RESOURCES = ("money", "science", "materials")

@@ -45,8 +45,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core import ScoreBreakdown, ScoreLine, Standings
-from rules.eclipse.data import BOARDS, DEVELOPMENTS, RESOURCES, RISE_SPECIES, SPECIES, TECH_TRACKS, Catalogue, Sector, catalogue
-from rules.eclipse.inputs import read_header, read_sector, read_sector_or_null
+from rules.eclipse.data import ALLIANCE_NAMES, BOARDS, DEVELOPMENTS, RESOURCES, RISE_SPECIES, SPECIES, TECH_TRACKS, Catalogue, Sector, catalogue
+from rules.eclipse.inputs import read_choice, read_header, read_sector, read_sector_or_null
 from rules.scoring import Fields, ScoreInputError, check_distinct_names, check_int, closest_names, field_path
 from rules.settings import components_conflict
 from rules.text import Text
@@ -277,17 +277,6 @@ def standings(breakdowns: Sequence[ScoreBreakdown]) -> Standings:
 # -- the score file ------------------------------------------------------------------------------------
 
 
-def _choice(value: Any, where: str, choices: Sequence[str], what: str) -> str:
-    """``value`` as one of ``choices`` (case and spacing ignored)."""
-    if isinstance(value, str):
-        folded = " ".join(value.casefold().split())
-        for c in choices:
-            if " ".join(c.casefold().split()) == folded:
-                return c
-    raise ScoreInputError(where, f"must be one of the {what}: {', '.join(choices)}; got {value!r}",
-                          closest_names(value, choices) if isinstance(value, str) else ())
-
-
 def _bool(f: Fields, key: str) -> bool:
     value = f.get(key)
     if not isinstance(value, bool):
@@ -306,7 +295,7 @@ def parse_player(raw: Any, where: str, rise: bool, alliances: Sequence[str], cat
     for key in PLAYER_KEYS:
         f.get(key)  # every field is present (fields that do not apply are 0, false, [] or null)
     name = f.str("name")
-    species = _choice(f.get("species"), f.path("species"), SPECIES, "species")
+    species = read_choice(f.get("species"), f.path("species"), SPECIES, "species")
     if species in RISE_SPECIES and not rise:
         raise ScoreInputError(f.path("species"), f"{species} is a Rise of the Ancients species, and rise_of_the_ancients is false")
     res = f.object("resources").only(*RESOURCES)
@@ -331,7 +320,7 @@ def parse_player(raw: Any, where: str, rise: bool, alliances: Sequence[str], cat
     developments: list[str] = []
     for k, value in enumerate(f.list("developments")):
         here = field_path(f.path("developments"), k)
-        dev = _choice(value, here, DEVELOPMENTS, "Development tiles")
+        dev = read_choice(value, here, DEVELOPMENTS, "Development tiles")
         if dev in developments:
             raise ScoreInputError(here, f"{dev} is listed twice; each Development tile is unique")
         developments.append(dev)
@@ -347,6 +336,9 @@ def parse_player(raw: Any, where: str, rise: bool, alliances: Sequence[str], cat
     alliance = f.get("alliance")
     side = f.get("alliance_tile_side")
     if alliance is not None:
+        folded = {" ".join(a.casefold().split()): a for a in alliances}
+        if isinstance(alliance, str):
+            alliance = folded.get(" ".join(alliance.casefold().split()), alliance)
         if not isinstance(alliance, str) or alliance not in alliances:
             raise ScoreInputError(f.path("alliance"), f"must be null or one of alliances_in_play "
                                   f"({', '.join(alliances) or 'none'}), got {alliance!r}")
@@ -403,8 +395,7 @@ def parse_score(data: Any, cat: Catalogue | None = None) -> Position:
     alliances: list[str] = []
     for k, a in enumerate(raw_alliances):
         here = field_path("alliances_in_play", k)
-        if not isinstance(a, str) or not a.strip():
-            raise ScoreInputError(here, "must be an alliance's name")
+        a = read_choice(a, here, ALLIANCE_NAMES, "alliances")
         if a in alliances:
             raise ScoreInputError(here, f"{a!r} is listed twice")
         alliances.append(a)

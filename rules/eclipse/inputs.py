@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.eclipse.data import Catalogue, Sector, UnknownSector, catalogue
-from rules.scoring import Fields, ScoreInputError, check_int
+from rules.scoring import Fields, ScoreInputError, check_int, closest_names
 
-__all__ = ["IGNORED_KEYS", "MAX_COORDINATE", "read_cell", "read_header", "read_sector", "read_sector_or_null"]
+__all__ = ["IGNORED_KEYS", "MAX_COORDINATE", "read_cell", "read_choice", "read_header", "read_sector",
+           "read_sector_or_null"]
 
 IGNORED_KEYS = ("expect", "worked")
 """Keys of a case file for testers (the hand-worked answer and its working): read by no rule."""
@@ -62,6 +63,27 @@ def read_sector(value: Any, where: str, cat: Catalogue | None = None) -> Sector:
 def read_sector_or_null(value: Any, where: str, cat: Catalogue | None = None) -> Sector | None:
     """:func:`read_sector`, or None for ``null``."""
     return None if value is None else read_sector(value, where, cat)
+
+
+def read_choice(value: Any, where: str, choices: Sequence[str], what: str) -> str:
+    """``value`` as one of the component names ``choices`` (case and spacing ignored), spelt as ``choices`` spell it.
+
+    Args:
+        what: the names' kind in the refusal ("species", "technologies").
+
+    Raises:
+        ScoreInputError: not a string, or no such name (the closest known names suggested).
+    """
+    if isinstance(value, str):
+        folded = " ".join(value.casefold().split())
+        for c in choices:
+            if " ".join(c.casefold().split()) == folded:
+                return c
+    if isinstance(value, str) and len(choices) > 12:  # a long list: the closest names say enough
+        raise ScoreInputError(where, f"no {what} named {value!r} in Eclipse or Rise of the Ancients",
+                              closest_names(value, choices))
+    raise ScoreInputError(where, f"must be one of the {what}: {', '.join(choices)}; got {value!r}",
+                          closest_names(value, choices) if isinstance(value, str) else ())
 
 
 def read_cell(value: Any, where: str) -> tuple[int, int]:

@@ -131,7 +131,8 @@ def _laid(state: EclipseState, placed: PlacedHex) -> EclipseState:
 
 
 def _place_home(state: EclipseState, ctx: EventContext, placed: PlacedHex, player: str | None) -> EclipseState:
-    """A start tile: its ring for the player count, its species; the owner's disc goes on it (Setup)."""
+    """A start tile: its ring for the player count, its species, one starting sector per player; the owner's disc
+    goes on it (Setup)."""
     sector = placed.sector
     owner = player
     if owner is None and sector.kind == "starting_sector":
@@ -146,6 +147,14 @@ def _place_home(state: EclipseState, ctx: EventContext, placed: PlacedHex, playe
         verdicts.insert(0, Verdict("sector_on_map", False, N_("Setup (starting sectors)"),
                                    Text("{sector} already lies on the map",
                                         sector=sector.label), Text("check the tile's number")))
+    mine = [c for c, who in state.owners.items() if who == owner and state.galaxy.at(c) is not None
+            and state.galaxy.at(c).sector.kind == "starting_sector"] if owner is not None else []
+    if mine and sector.kind == "starting_sector":
+        first = state.galaxy.at(mine[0])
+        verdicts.insert(0, Verdict("starting_sector", False, N_("Setup (starting sectors)"),
+                                   Text("{player} already has a starting sector: {sector} at {cell}; each player lays "
+                                        "one", player=owner, sector=first.sector.label,
+                                        cell=f"[{mine[0][0]}, {mine[0][1]}]"), Text("take this tile back")))
     _add(ctx, verdicts, player=owner, card=sector.id, at=placed.cell)
     if any(v.rule_kind in ("space_taken", "sector_on_map") for v in verdicts):
         return state

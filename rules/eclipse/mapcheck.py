@@ -10,8 +10,9 @@ Input (``schemas/eclipse-placement-input.schema.json``)::
      "player_techs": ["Wormhole Generator"],
      "expect": {...}, "worked": [...]}                                    ignored
 
-``map`` is the table **before** the action. ``player_techs`` are the acting player's techs; only
-Wormhole Generator (or the Shrines of Freedom tile) changes a verdict here. The findings are
+``map`` is the table **before** the action. ``player_techs`` are the acting player's techs (known names
+only, :data:`KNOWN_TECHS`: a misspelt one is refused with the closest); only Wormhole Generator (or the
+Shrines of Freedom tile) changes a verdict here. The findings are
 :mod:`rules.eclipse.placement`'s verdicts in their order, the deciding one first; ``legal`` is false when
 one breaks a rule.
 """
@@ -21,9 +22,9 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import Finding
-from rules.eclipse.data import Catalogue, catalogue
+from rules.eclipse.data import RARE_TECHNOLOGIES, TECHNOLOGIES, Catalogue, catalogue
 from rules.eclipse.galaxy import Cell, Galaxy, PlacedHex
-from rules.eclipse.inputs import read_cell, read_header, read_rotation, read_sector
+from rules.eclipse.inputs import read_cell, read_choice, read_header, read_rotation, read_sector
 from rules.eclipse.placement import check_explore, check_link
 from rules.eclipse.verdict import Verdict
 from rules.scoring import Fields, ScoreInputError, field_path
@@ -37,6 +38,10 @@ ACTIONS = ("explore", "move", "influence")
 GENERATOR_TECHS = ("Wormhole Generator", "Shrines of Freedom")
 """What lets a player use half wormholes: the technology, or the Enlightened's Shrines of Freedom tile, which
 gives all of its abilities (Rise of the Ancients p.15)."""
+
+KNOWN_TECHS = (*TECHNOLOGIES, *RARE_TECHNOLOGIES, "Shrines of Freedom")
+"""What ``player_techs`` may name: a technology, a Rare Technology or the Shrines of Freedom tile (a misspelt
+name is refused with the closest known ones: a misspelt Wormhole Generator must not change the verdict)."""
 
 KEYS = ("game", "kind", "action", "map", "from", "explored", "to", "player_techs")
 
@@ -72,7 +77,7 @@ def parse_placement(data: Any, cat: Catalogue | None = None) -> PlacementCase:
 
     Raises:
         ScoreInputError: naming the field: an unknown key, a wrong ``game`` or ``kind``, an unknown sector, a
-            rotation outside 0-5, two map tiles at one position or one sector twice, ``from`` or ``to`` on no
+            rotation outside 0-5, an unknown technology in ``player_techs``, two map tiles at one position or one sector twice, ``from`` or ``to`` on no
             map tile, ``explored`` missing for an Explore (or given for a Move or Influence), ``to`` missing
             for a Move or Influence, or the same as ``from``.
     """
@@ -97,10 +102,8 @@ def parse_placement(data: Any, cat: Catalogue | None = None) -> PlacementCase:
     source = read_cell(f.get("from"), "from")
     if galaxy.at(source) is None:
         raise ScoreInputError("from", f"no map tile at ({source[0]}, {source[1]}): the action starts from a hex on the map")
-    techs = f.list("player_techs")
-    for k, tech in enumerate(techs):
-        if not isinstance(tech, str) or not tech.strip():
-            raise ScoreInputError(field_path("player_techs", k), "must be a technology's name")
+    techs = [read_choice(tech, field_path("player_techs", k), KNOWN_TECHS, "technologies")
+             for k, tech in enumerate(f.list("player_techs"))]
     explored: PlacedHex | None = None
     to: Cell | None = None
     if action == "explore":

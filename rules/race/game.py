@@ -82,6 +82,8 @@ __all__ = [
 ]
 
 START_WORLD = "start_world"
+START_WORLDS = N_("Setup: start worlds")
+"""The rulebook section cited for the start worlds (Setup: one start world dealt face up to each player)."""
 HAND_COUNTED = "hand_counted"
 ACTIONS_SELECTED = "actions_selected"
 ACTION_CHOSEN = "action_chosen"
@@ -263,8 +265,9 @@ INFO = GameInfo(
             "start_worlds", "choices", default=(), per_player=True, offered=False, label=Text("the start worlds"),
             choices=tuple(c.name for c in cards().start_worlds),
             distinct=N_("start world {value!r} dealt to several players; each start world exists once "
-                        "(Race for the Galaxy, setup 3: start worlds dealt one each)"),
-            help=Text("the start world dealt to each player, when known at the start (Race for the Galaxy, setup 3)"),
+                        "(Race for the Galaxy, Setup: start worlds dealt one each)"),
+            help=Text("the start world dealt to each player, when known at the start (Race for the Galaxy, Setup: "
+                      "start worlds)"),
         ),
     ),
     score_input="jsonl-games",  # one game per JSON document: one game object, or JSON Lines with one game per line
@@ -318,12 +321,12 @@ class RaceGame(GameBase):
         player, card = _player(state, ctx), _card(ctx, "card")
         if state.stage is not Stage.SETUP:
             ctx.finding(Text("start world {card} dealt after setup",
-                             card=card.name), player.name, Severity.WARNING, N_("setup 3"))
+                             card=card.name), player.name, Severity.WARNING, START_WORLDS)
         if card.start_world is None:
-            ctx.finding(Text("{card} is not a start world", card=card.name), player.name, Severity.ERROR, N_("setup 3"))
+            ctx.finding(Text("{card} is not a start world", card=card.name), player.name, Severity.ERROR, START_WORLDS)
         if any(cards()[p.card].start_world is not None for p in player.tableau):
             ctx.finding(Text("{player} already has a start world",
-                             player=player.name), player.name, Severity.ERROR, N_("setup 3"))
+                             player=player.name), player.name, Severity.ERROR, START_WORLDS)
         holders = [p.name for p in state.players if p.name != player.name and p.find(card.name) is not None]
         if card.start_world is not None and holders:
             ctx.finding(
@@ -331,7 +334,7 @@ class RaceGame(GameBase):
                      card=card.name, holders=holders[0]),
                 player.name,
                 Severity.ERROR,
-                N_("setup 3: start worlds dealt one each"),
+                N_("Setup: start worlds dealt one each"),
             )
         good = bool(ctx.payload.get("good", card.is_windfall))
         return _put(state, replace(player, tableau=(*player.tableau, Placed(card.name, good=good, placed_at=0, windfall_received=good))))
