@@ -26,8 +26,9 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 __all__ = ["BoxProcess", "Phone", "JOIN_LINE", "START_S", "form_values", "free_port", "join_link"]
 

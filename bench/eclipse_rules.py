@@ -51,7 +51,7 @@ def forty_hex_map(seed: int) -> dict:
     tiles = []
     for n in range(0, 5):
         cells = ring_cells(n)[: len(stacks[n])]
-        for cell, sector in zip(cells, stacks[n]):
+        for cell, sector in zip(cells, stacks[n], strict=True):
             tiles.append({"sector": sector, "q": cell[0], "r": cell[1], "rotation": 0 if n == 0 else rng.randrange(6)})
     taken = {(t["q"], t["r"]) for t in tiles}
     source = next(c for c in ring_cells(3))
@@ -100,16 +100,20 @@ def main(argv: list[str] | None = None) -> int:
         placement.write_text(json.dumps(forty_hex_map(args.seed)), encoding="utf-8")
         findings = check_placement(json.loads(placement.read_text(encoding="utf-8")))
         printed = scores_json(final_scores(json.loads(SCORE_FILE.read_text(encoding="utf-8"))), ECLIPSE_GAME)
-        score_base, score_time = interleaved(SCORE_FILE, lambda d: scores_json(final_scores(d), ECLIPSE_GAME), args.rounds)
+        score_base, score_time = interleaved(SCORE_FILE, lambda d: scores_json(final_scores(d), ECLIPSE_GAME),
+                                             args.rounds)
         check_base, check_time = interleaved(placement, check_placement, args.rounds)
         map_base, map_time = interleaved(placement, check_whole_map, max(1, args.rounds // 4))
         illegal = check_whole_map(json.loads(placement.read_text(encoding="utf-8")))
         hexes = len(json.loads(placement.read_text(encoding="utf-8"))["map"])
     print(f"score 9 players, 2 alliances: median {score_time * 1e3:.3f} ms; JSON load {score_base * 1e3:.3f} ms; "
-          f"ratio {score_time / score_base:.1f}  (winners {', '.join(printed['winners'])}; teams {printed['team_scores']})")
-    print(f"check an explore on a {hexes}-hex map: median {check_time * 1e3:.3f} ms; JSON load {check_base * 1e3:.3f} ms; "
+          f"ratio {score_time / score_base:.1f}  "
+          f"(winners {', '.join(printed['winners'])}; teams {printed['team_scores']})")
+    print(f"check an explore on a {hexes}-hex map: median {check_time * 1e3:.3f} ms; "
+          f"JSON load {check_base * 1e3:.3f} ms; "
           f"ratio {check_time / check_base:.1f}  (first finding: {findings[0].rule_kind})")
-    print(f"check all {hexes - 1} hexes of that map as laid: median {map_time * 1e3:.3f} ms; JSON load {map_base * 1e3:.3f} ms; "
+    print(f"check all {hexes - 1} hexes of that map as laid: median {map_time * 1e3:.3f} ms; "
+          f"JSON load {map_base * 1e3:.3f} ms; "
           f"ratio {map_time / map_base:.1f}  ({illegal} of {hexes - 1} seeded placements break a rule)")
     return 0
 

@@ -118,8 +118,8 @@ class FrameTimer:
     def summary_line(self, what: str) -> str:
         """``what: median X ms = R x JPEG q95 imread+cvtColor (B ms), n frames``."""
         r = self.ratio
-        return (f"{what}: median {self.median_ms:.{1 if self.median_ms >= 10 else 2}f} ms = {r:.{1 if r >= 1 else 2}f}x {BASELINE} "
-                f"({self.median_base_ms:.2f} ms), {len(self.read_ms)} frames")
+        return (f"{what}: median {self.median_ms:.{1 if self.median_ms >= 10 else 2}f} ms = "
+                f"{r:.{1 if r >= 1 else 2}f}x {BASELINE} ({self.median_base_ms:.2f} ms), {len(self.read_ms)} frames")
 
     def stages_line(self, top: int = 0) -> str:
         """``stage ms (ratio x)`` per stage, largest first (``top`` > 0: only the largest ``top``)."""

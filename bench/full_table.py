@@ -86,7 +86,7 @@ def read_after_change(readers, frame, previous: TableRead, before: np.ndarray) -
     t0 = time.perf_counter()
     boxes = change_boxes(before, frame)
     t_boxes = (time.perf_counter() - t0) * 1000.0
-    sightings = tuple(read_changes(r, frame, s, boxes) for r, s in zip(readers, previous.sightings))
+    sightings = tuple(read_changes(r, frame, s, boxes) for r, s in zip(readers, previous.sightings, strict=True))
     timings = {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()}
     return TableRead(sightings, {"motion.change_boxes": t_boxes, **timings})
 
@@ -176,7 +176,7 @@ def what_was_read(table: FullTable, pieces, read: TableRead) -> dict[str, int]:
     """Counts against the labels: pieces of each kind, found (an observation's centre on it), identified
     (the right id, or for a die the right face/value and colour)."""
     out = {"dice": 0, "dice_found": 0, "dice_right": 0, "cards": 0, "cards_found": 0, "cards_right": 0}
-    for p, got in zip(pieces, piece_reads(table, pieces, read)):
+    for p, got in zip(pieces, piece_reads(table, pieces, read), strict=True):
         if p.kind == "die":
             out["dice"] += 1
             if got is not None:
@@ -194,7 +194,7 @@ def what_was_read(table: FullTable, pieces, read: TableRead) -> dict[str, int]:
 def agreement(table: FullTable, pieces, a: TableRead, b: TableRead) -> tuple[int, int]:
     """(pieces both reads say the same of, pieces): :func:`piece_reads` compared."""
     ra, rb = piece_reads(table, pieces, a), piece_reads(table, pieces, b)
-    return sum(x == y for x, y in zip(ra, rb)), len(pieces)
+    return sum(x == y for x, y in zip(ra, rb, strict=True)), len(pieces)
 
 
 def counts_line(c: dict[str, int]) -> str:
@@ -236,7 +236,7 @@ def bench_table(gr: GameReaders, game: str, size: tuple[int, int], seed: int, re
             counts = what_was_read(table, table.pieces, read)
         for kind, pieces in changed.items():
             frame2 = table.render(pieces, frame_seed=10 * rep + 1)
-            got = after[kind].time(frame2, lambda f: read_after_change(readers, f, read, frame))
+            got = after[kind].time(frame2, lambda f, read=read, frame=frame: read_after_change(readers, f, read, frame))
             same, n = agreement(table, pieces, got, read_all(readers, frame2))
             agree[kind][0] += same
             agree[kind][1] += n
@@ -271,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     sizes = [tuple(int(v) for v in s.lower().split("x")) for s in args.sizes.split(",") if s.strip()]
     work = Path(tempfile.mkdtemp(prefix="full_table_"))
-    print(f"threads: OpenCV {cv2.getNumThreads()}, inference {args.runtime} {args.threads}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"threads: OpenCV {cv2.getNumThreads()}, inference {args.runtime} {args.threads}; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     try:
         t0 = time.perf_counter()
         gr = GameReaders(work, InferenceConfig(args.runtime, args.threads))

@@ -40,7 +40,8 @@ the figures of a run on a busy 2-core machine)::
 
     kill trials: 200 SIGKILLs in 8 games (roll 150, d6 50), 898 s
     taps: 3170 sent, 2196 answered 2xx, 833 refused (400 403 409), 0 answered 5xx, 141 in flight at a kill
-    in flight at a kill, sent again with the same key: 15 answered as before (written before the kill), 71 done then, 55 refused (9 400, 46 409)
+    in flight at a kill, sent again with the same key: 15 answered as before (written before the kill), 71 done then,
+    55 refused (9 400, 46 409)
     events: acknowledged 1661 (1547 by answers, 114 shown by the box), lost 0, duplicated 0, phantom 0
     camera reads recorded but not yet shown at a kill: 0
     every 2xx durable: yes (2282 of 2282 answers; 12 of 12 seat claims)
@@ -64,9 +65,10 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -365,7 +367,8 @@ class Phones:
                 picked = roll_game_tap(rng, who, seat, state, claims)
             if picked is not None:
                 path, body = picked
-                tap = Tap(who, path, body, int((state.get("session") or {}).get("events") or 0), f"k{rng.getrandbits(64):016x}")
+                tap = Tap(who, path, body, int((state.get("session") or {}).get("events") or 0),
+                          f"k{rng.getrandbits(64):016x}")
                 if not self.send(tap):
                     return
             stop.wait(rng.uniform(0.03, 0.2))
@@ -524,7 +527,7 @@ def _first_difference(a: Any, b: Any, path: str = "game") -> str:
             if a.get(key) != b.get(key):
                 return _first_difference(a.get(key), b.get(key), f"{path}.{key}")
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for k, (x, y) in enumerate(zip(a, b)):
+        for k, (x, y) in enumerate(zip(a, b, strict=True)):
             if x != y:
                 return _first_difference(x, y, f"{path}[{k}]")
     return f"{path}: restarted {json.dumps(a)[:120]}, replay {json.dumps(b)[:120]}"

@@ -17,10 +17,12 @@ Prints a line each minute, then (a 10-minute run on a busy 2-core machine)::
 
     phone load: 20 phones (events + picture), a report a second, 600 s, demo --game roll on 127.0.0.1
     reports: 600 sent, 600 answered 200; answer median 70 ms, p95 112 ms
-    update (report POST -> its state on a phone's event stream): median 64 ms, p95 108 ms, max 493 ms over 12000 (phone, report) pairs; never seen 0
+    update (report POST -> its state on a phone's event stream): median 64 ms, p95 108 ms, max 493 ms over 12000
+    (phone, report) pairs; never seen 0
     frames: 12220 fetched (20.4 a second), 0 failed; events streamed 13470, streams broken 0
     baseline (JPEG q95 imread + cvtColor, 640x640): 13.09 ms; update median = 4.9x baseline
-    box memory (RSS): 121.9 MB at start, 136.6 MB at the end (+14.7 MB; +0.25 MB a minute over the second half); each minute: 121.9 133.2 134.4 ...
+    box memory (RSS): 121.9 MB at start, 136.6 MB at the end (+14.7 MB; +0.25 MB a minute over the second half); each
+    minute: 121.9 133.2 134.4 ...
     box: exit 0 on SIGTERM, 0 tracebacks, 0 connections refused
 
 Targets (issue 12): p95 <= 300 ms and memory flat.
@@ -216,7 +218,8 @@ def run(phones: int, seconds: float, say: Any = print) -> dict[str, Any]:
             "answer_ms": answer_ms, "latency_ms": latencies, "missed": missed,
             "frames": sum(w.frames for w in watchers), "frame_failures": sum(w.frame_failures for w in watchers),
             "stream_failures": sum(w.stream_failures for w in watchers), "events": sum(w.events for w in watchers),
-            "rss_mb": rss, "exit": code, "tracebacks": err.count("Traceback"), "refused_connections": refused_connections,
+            "rss_mb": rss, "exit": code, "tracebacks": err.count("Traceback"),
+            "refused_connections": refused_connections,
             "stderr": err}
 
 

@@ -30,7 +30,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -52,7 +51,7 @@ def time_updates(size: tuple[int, int], frames: int) -> FrameTimer:
     timer = FrameTimer()
     for k in range(frames):
         img = images[k % len(images)]
-        timer.time(img, lambda f: detector.update(f, k / 30.0))
+        timer.time(img, lambda f, t=k / 30.0: detector.update(f, t))
     return timer
 
 
@@ -67,7 +66,7 @@ def score(seq, config: MotionConfig) -> dict:
     false = [i for i in reads if seq.frames[i].moving or seq.frames[i].hand or seq.frames[i].layout is None]
     bounds = [start for start, _, _ in seq.settles[1:]] + [len(seq.frames)]
     missed, delays, unchanged = 0, [], 0
-    for (start, k, changed), _end in zip(seq.settles, bounds):
+    for (start, _k, changed), _end in zip(seq.settles, bounds, strict=True):
         # the layout rests from ``start`` until the next event begins
         nxt = next((e[1] for e in seq.events if e[1] >= start), len(seq.frames))
         got = [i for i in reads if start <= i < nxt]
@@ -119,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
             tot["delays"] += r["delays"]
         d = sorted(tot["delays"])
         p95 = d[min(len(d) - 1, int(round(0.95 * (len(d) - 1))))] if d else float("nan")
-        print(f"  {name:19s} (still {cfg.still_seconds:g} s / {getattr(cfg, 'still_frames', 1)} frames): reads {tot['reads']}, "
+        print(f"  {name:19s} (still {cfg.still_seconds:g} s / {getattr(cfg, 'still_frames', 1)} frames): "
+              f"reads {tot['reads']}, "
               f"false reads {tot['false']}, missed settles {tot['missed']}, reads of an unchanged layout "
               f"{tot['unchanged']}; rest -> read median {statistics.median(d) if d else float('nan'):.0f} ms, "
               f"p95 {p95:.0f} ms")

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = [
     "Asker",
@@ -109,7 +110,8 @@ class Question:
 
 @dataclass(frozen=True)
 class NewPlayer:
-    """``player``: the name (a player already there: a new colour); ``colour``: a seat colour, None for the next free one."""
+    """``player``: the name (a player already there: a new colour); ``colour``: a seat colour, None for the
+    next free one."""
 
     player: Any = None
     colour: Any = None
@@ -290,7 +292,8 @@ class Action(str, enum.Enum):
 
     @classmethod
     def for_phone(cls, route: str, name: Any) -> Action | None:
-        """The action the phone's ``name`` means on ``route`` (``("setup", "player")`` -> :attr:`SETUP_PLAYER`), or None."""
+        """The action the phone's ``name`` means on ``route`` (``("setup", "player")`` -> :attr:`SETUP_PLAYER`),
+        or None."""
         return next((a for a in cls if a.phone == route and a.phone_name == name), None)
 
     def payload_of(self, action: Mapping[str, Any]) -> Any:
@@ -319,7 +322,8 @@ NAVIGATION = frozenset({Action.GAMES, Action.HISTORY, Action.SETTINGS, Action.BA
                         Action.RESUME_GAME})
 """Actions that move the box to another mode and game (:meth:`companion.app.MainLoop.switch`)."""
 UNRECORDED = frozenset({Action.READ_NOW, Action.QUIT, Action.RELEASE_SEAT, Action.REVOKE_PHONES, Action.GAMES,
-                        Action.HISTORY, Action.CHOOSE_GAME, Action.RESUME_GAME, Action.SETTINGS, Action.BACK, Action.OPEN_GAME, Action.EXPORT_GAME,
+                        Action.HISTORY, Action.CHOOSE_GAME, Action.RESUME_GAME, Action.SETTINGS, Action.BACK,
+                        Action.OPEN_GAME, Action.EXPORT_GAME,
                         Action.CHANGE_SETTING, Action.OWNER_ASK, Action.OWNER_ALLOW, Action.OWNER_REFUSE})
 """Actions that record no game event: no version check (moving between screens, settings, owners)."""
 SETUP_ACTIONS = (Action.SETUP_PLAYER, Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_CHOICE, Action.SETUP_SEAT,

@@ -48,6 +48,10 @@ __all__ = ["MainLoop", "LoopStats", "dice_read_payload", "reading_order", "CAMER
 
 log = logging.getLogger(__name__)
 
+TO_THE_PHONE = frozenset({Action.CLAIM_SEAT, Action.OWNER_ASK})
+"""Actions whose answer speaks to the phone that posted it ("Bob's seat is claimed by this phone", or why it was
+refused): it goes in that phone's answer only, never on the status line every view shows."""
+
 # the view's status.camera values (device.health.CameraStatus; docs/contracts.md)
 CAMERA_OK, CAMERA_LOST, CAMERA_ENDED = CameraStatus.OK.value, CameraStatus.LOST.value, CameraStatus.ENDED.value
 CAMERA_STALLED, CAMERA_BLACK = CameraStatus.STALLED.value, CameraStatus.BLACK.value
@@ -104,6 +108,10 @@ class MainLoop:
         hub: where views are published and actions are taken from.
         stillness: tells when the scene has settled (``vision.motion.StillnessDetector``).
         screen: the touchscreen, or None to run headless.
+        no_screen: the box has no touchscreen at all (``--no-screen``: played from phones alone): what the
+            touchscreen confirms (freeing a seat, the table's Undo, allowing an owner phone) a joined phone confirms
+            instead (the join secret, from the QR code or the printed link, is the proof of being at the table;
+            :mod:`companion.desk`), and no message points at a screen.
         pump_screen: called once per loop to turn touchscreen input into hub actions.
         phone_url: shown on both views (QR code on the touchscreen).
         stop_at_end: stop when a replay ends (``companion demo --once``) instead of idling.
@@ -163,6 +171,7 @@ class MainLoop:
         hub: StateHub,
         stillness: StillnessDetector,
         screen: Screen | None = None,
+        no_screen: bool = False,
         pump_screen: Callable[[], None] | None = None,
         phone_url: str = "",
         stop_at_end: bool = False,
@@ -193,6 +202,7 @@ class MainLoop:
         self.hub = hub
         self.stillness = stillness
         self.screen = screen
+        self.no_screen = no_screen
         self.pump_screen = pump_screen
         self.phone_url = phone_url
         self.stop_at_end = stop_at_end
@@ -217,6 +227,10 @@ class MainLoop:
         self.display: np.ndarray | None = None
         self.read_requested = False
         """A view asked to read the table now (``read_now``): the next frame is read as a still one."""
+        self.read_by_player = False
+        """The frame the mode is given now is read because a view asked (``read_now``), not because the table
+        became still: the mode reads it whole and the stillness detector counts later changes from it."""
+        self._light_held = False  # the camera's exposure and white balance are held (the table is still)
         self._stop = False
         self._watch = CameraWatch(source, camera_health, reconnect_s=reconnect_s, clock=clock)
         self._published_at = float("-inf")
@@ -377,6 +391,8 @@ class MainLoop:
     def _process(self, frame: Frame, changed: bool) -> bool:
         """A new frame: stillness, the mode's read of a still table, the live picture; publish."""
         self.stillness.update(frame.image, frame.timestamp)
+        self._hold_light(self.stillness.state)
+        self.read_by_player = self.read_requested
         asked, self.read_requested = self.stillness.became_still or self.read_requested, False
         if self.mode.on_frame(frame, asked):
             self.advance()
@@ -393,6 +409,14 @@ class MainLoop:
         elif self.screen is not None and now - self._rendered_at >= self.live_render_s:
             self._render(self.hub.snapshot())
         return True
+
+    def _hold_light(self, state: MotionState) -> None:
+        """Hold the camera's exposure and white balance while the table is still, let them go when it moves
+        (``CameraSource.hold_light``, on the camera's thread): a still table's light never changes on its own."""
+        hold = state is MotionState.STILL
+        if hold is not self._light_held and state is not MotionState.SETTLING:
+            self._light_held = hold
+            self._watch.control(self.source.hold_light, hold)
 
     def _storage_tick(self) -> bool:
         """The storage probe and free-space check (a secret made while writing failed is written once it works);
@@ -508,15 +532,17 @@ class MainLoop:
     def dispatch(self, action: Mapping[str, Any]) -> Outcome:
         """Carry out one action (a dict as :meth:`companion.hub.StateHub.post_action` queues it:
         ``{"action": name, "origin", **payload}``) through the :class:`companion.desk.Desk` in the current
-        mode: checked, allowed, applied once, written; never raises ``Exception``. Sets the status message;
+        mode: checked, allowed, applied once, written; never raises ``Exception``. Sets the status message (not for
+        what is meant for the posting phone only: :data:`TO_THE_PHONE`);
         does not publish (:meth:`take_actions` does, before answering)."""
         self.stats.actions += 1
         name, origin = action.get("action"), action.get("origin", "cli")
         outcome = self.desk.handle(action)
-        self.message = outcome.error or outcome.message or self.message
+        if origin != "phone" or name not in TO_THE_PHONE:
+            self.message = outcome.error or outcome.message or self.message
         if outcome.status == STORAGE:
             self.message = self.storage.message or self.message
-        said = outcome.detail or self.message
+        said = outcome.detail or outcome.error or outcome.message or self.message
         if outcome.error is None:
             log.info("%s (%s): %s", name, origin, said)
         else:
@@ -571,6 +597,10 @@ class MainLoop:
         """Whether a game flow (or its setup) runs, not the d6 reader."""
         return self.mode.in_flow
 
+    def screenless(self) -> bool:
+        """Whether the box runs without a touchscreen (``--no-screen``): a joined phone confirms in its place."""
+        return self.no_screen
+
     def memo(self) -> tuple[Any, ...]:
         """The in-memory state an action may change before its write commits (put back by :meth:`restore`)."""
         return self.mode, self.pairing, self.pairing.memo(), self.mode.memo(), self.switchboard.memo()
@@ -606,7 +636,7 @@ class MainLoop:
     def _pairing_action(self, act: Posted) -> Outcome:
         names, p = self.mode.names, act.payload
         if act.action is Action.CLAIM_SEAT:
-            message = self.pairing.claim(p.player, p.client, names)
+            message = self.pairing.claim(p.player, p.client, names, take_over=self.no_screen)
         elif act.action is Action.RELEASE_SEAT:
             message = self.pairing.release(p.player, names)
         else:
@@ -618,12 +648,13 @@ class MainLoop:
         """The published view dict (shape in ``docs/contracts.md``): the current mode's, with ``"mode"`` (its
         name) and ``"box"``: ``{"games": bool (the chooser is here), "settings": bool (the settings screen is here),
         "back": bool (Back returns somewhere), "asking": null | {"phone"} (a phone waits for the touchscreen's
-        answer), "health": null | {"level", "key", "message", "problems"}}``."""
+        answer), "health": null | {"level", "key", "message", "problems"}, "screen": bool (False: the box has no
+        touchscreen, ``--no-screen``: a joined phone frees seats and undoes for the table)}``."""
         view = self.mode.view()
         view["mode"] = self.mode.name.value
         view["box"] = {"games": self.library is not None, "settings": self.box_settings is not None,
                        "back": bool(self.switchboard.trail), "asking": self.switchboard.asking_view(),
-                       "health": self._health_summary()}
+                       "health": self._health_summary(), "screen": not self.no_screen}
         return view
 
     def behind(self) -> str | None:
@@ -675,18 +706,22 @@ class MainLoop:
         players = [{**p, "claimed": p.get("name") in claims} for p in game.get("players") or []]
         return {**game, "players": players}
 
-    def publish(self) -> None:
+    def publish(self, picture: bool = True) -> None:
         """Publish the current view and picture (JPEG for the phone) and redraw the touchscreen.
 
         The picture is the annotated frame of the latest read while the dice lie still, the
-        live frame while they move.
+        live frame while they move. ``picture`` False: the view only, at once (the picture the phones have stays, the
+        touchscreen is redrawn by the publish that follows): a new roll reaches the phones before its picture is
+        drawn and encoded.
         """
         jpeg = None
-        if self.display is not None:
+        if picture and self.display is not None:
             ok, buf = cv2.imencode(".jpg", self.display, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             jpeg = buf.tobytes() if ok else None
         snapshot = self.hub.publish(self.view(), jpeg)
         self._published_at = self.clock()
+        if not picture:
+            return
         self._render(snapshot)
         self._announce(snapshot.view.get("game") or {})
         if self.on_change is not None:

@@ -8,7 +8,12 @@ File shape (JSON, ``<data dir>/calibration.json`` unless ``--out``/``--calibrati
               ({"H": [[3x3]] table mm -> px, "markers_px": {id: [[x, y] x4]},
                 "layout": {"corners_mm": {id: [[x, y] x4]}, "width_mm", "height_mm"},
                 "reprojection_px", "frame_size": [w, h],
-                "lens": null | {"camera_matrix", "dist_coeffs", "rms_px", "image_size", "views"}})}
+                "lens": null | {"camera_matrix", "dist_coeffs", "rms_px", "image_size", "views"}}),
+     "mirror": {deck name: true | false}}   (optional: whether this camera mirrors the table for a deck)
+
+``"mirror"`` is decided once per deck and camera (:func:`vision.cards.decide_mirror`): by ``companion calibrate
+--deck DECK`` with cards of the deck in view, or on a game's first read with enough cards (:func:`keep_mirror`);
+the card reader then scores each card one way only.
 
 Without a calibration the card reader works in pixels (positions in mm are estimated from the
 deck's card size).
@@ -23,7 +28,8 @@ from typing import Any
 
 from companion.errors import CompanionError
 
-__all__ = ["CALIBRATION_FORMAT", "BadCalibrationFile", "default_calibration_path", "load_calibration", "save_calibration"]
+__all__ = ["CALIBRATION_FORMAT", "BadCalibrationFile", "deck_mirror", "default_calibration_path", "keep_mirror",
+           "load_calibration", "save_calibration"]
 
 CALIBRATION_FORMAT = "tabletop-companion/calibration"
 CALIBRATION_VERSION = 1
@@ -40,16 +46,23 @@ def default_calibration_path() -> Path:
     return data_dir() / "calibration.json"
 
 
-def save_calibration(calibration: Any, path: Path, source: str = "") -> Path:
-    """Write ``calibration`` (a :class:`vision.table.TableCalibration`) to ``path`` in the shape above.
+def save_calibration(calibration: Any, path: Path, source: str = "", mirror: dict[str, bool] | None = None) -> Path:
+    """Write ``calibration`` (a :class:`vision.table.TableCalibration`) to ``path`` in the shape above, with the
+    ``mirror`` decided per deck (``{deck name: mirrored}``) when given.
 
     Raises:
         OSError: the file cannot be written.
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     doc = {"format": CALIBRATION_FORMAT, "version": CALIBRATION_VERSION, "created_at": time.time(),
            "source": source, "table": calibration.to_json()}
+    if mirror:
+        doc["mirror"] = {str(k): bool(v) for k, v in mirror.items()}
+    return _write(Path(path), doc)
+
+
+def _write(path: Path, doc: dict[str, Any]) -> Path:
+    """Write ``doc`` to ``path`` whole (a temporary file renamed over it). Raises OSError."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
@@ -91,3 +104,37 @@ def load_calibration(path: Path) -> Any:
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise BadCalibrationFile(f"{path}: the table calibration is malformed ({type(exc).__name__}: {exc}); "
                                  "run `companion calibrate` again") from None
+
+
+def _doc(path: Path) -> dict[str, Any] | None:
+    """The calibration file's JSON, or None when it cannot be read as one (:func:`load_calibration` says why)."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    return doc if isinstance(doc, dict) and doc.get("format") == CALIBRATION_FORMAT else None
+
+
+def deck_mirror(path: Path | None, deck: str) -> bool | None:
+    """Whether the camera of the calibration at ``path`` mirrors the table for deck ``deck`` (its name), as
+    decided before; None: not decided (or no readable calibration)."""
+    doc = None if path is None else _doc(path)
+    mirror = (doc or {}).get("mirror")
+    value = mirror.get(deck) if isinstance(mirror, dict) else None
+    return value if isinstance(value, bool) else None
+
+
+def keep_mirror(path: Path, deck: str, mirrored: bool) -> None:
+    """Keep in the calibration at ``path`` that its camera mirrors the table for ``deck`` (``mirrored``).
+
+    Raises:
+        BadCalibrationFile: ``path`` is not a readable calibration (nothing is written).
+        OSError: the file cannot be written.
+    """
+    doc = _doc(path)
+    if doc is None:
+        raise BadCalibrationFile(f"{path} is not a calibration written by `companion calibrate`: the mirror of deck "
+                                 f"{deck} is not kept")
+    mirror = doc.get("mirror") if isinstance(doc.get("mirror"), dict) else {}
+    doc["mirror"] = {**mirror, str(deck): bool(mirrored)}
+    _write(Path(path), doc)

@@ -15,7 +15,7 @@
     companion read IMAGE... --cards DECK [--json] every card or tile: id, corners, mm, row/col, cell, zone
                                                   (a hex deck: every sector hex under "hexes", "cards" empty)
     companion print-mat PATH                      the A4 calibration sheet (PNG or PDF)
-    companion calibrate [--source S] [--lens IMAGE...] [--out FILE]   the table (and lens) calibration
+    companion calibrate [--source S] [--lens IMAGE...] [--out FILE] [--deck DECK]   the table (and lens) calibration
     companion score GAME FILE [--json]            score an end-of-game position (the games with a score input)
     companion check GAME FILE [--json]            check a position for misplays (the games that check positions)
 
@@ -131,13 +131,16 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     """The command line; ``flows`` (default :data:`companion.flows.FLOWS`) gives the ``--game`` choices and
     the game option flags."""
     from companion.flows import FLOWS
-    from companion.game_options import add_game_flags, flows_infos, or_list
+    from companion.game_options import add_game_flags, and_list, flows_infos, or_list
 
     flows = FLOWS if flows is None else flows
     flow_games = "|".join(flows)
     parser = argparse.ArgumentParser(
         prog="companion",
-        description=_("Tabletop companion: reads the dice on the table and keeps the game's record."),
+        description=_("Tabletop companion: runs {games} at a real table (and reads plain d6 dice): the camera reads "
+                      "dice, cards, tiles and hexes, phones report, and the box tracks the round, checks for misplays, "
+                      "scores the end and keeps each game's record.").format(
+            games=and_list([spec.title for spec in flows.values()])),
     )
     parser.add_argument("-v", "--verbose", action="store_true", help=_("log debug details"))
     parser.add_argument("--language", choices=LANGUAGES,
@@ -151,7 +154,9 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         p.add_argument("--host", help=_("address the phone view listens on (default: all, for phones on the Wi-Fi)"))
         p.add_argument("--port", type=_port, help=_("phone view port (default {port})").format(port=DEFAULT_PORT))
         p.add_argument("--no-web", action="store_true", help=_("do not start the phone view"))
-        p.add_argument("--no-screen", action="store_true", help=_("do not draw the touchscreen"))
+        p.add_argument("--no-screen", action="store_true", help=_("no touchscreen: the table plays from phones alone (a "
+                                                                  "joined phone frees a seat, undoes for the table and "
+                                                                  "may change the settings)"))
         p.add_argument("--windowed", action="store_true", help=_("draw the touchscreen in a window, not full screen"))
         p.add_argument("--screenshot", type=Path, help=_("save the touchscreen as this PNG after each read (and, in a game flow, after each change)"))
         p.add_argument("--no-gpio", action="store_true", help=_("do not use the GPIO button and LED"))
@@ -173,7 +178,8 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         p.add_argument("--max-frames", type=_frames, help=_("stop after this many frames (testing; at least 1)"))
         p.add_argument("--config", type=Path, metavar="FILE", help=_("the configuration file (default: $TABLETOP_CONFIG, the user's, else /etc/tabletop-companion/config.toml); flags override it"))
 
-    run = sub.add_parser("run", help=_("the main job: read the dice from the camera"))
+    run = sub.add_parser("run", help=_("the main job: the box at the table (the game chooser, a game, or d6 dice), "
+                                       "with the camera"))
     run.add_argument("--source", help=_("auto | picamera2[:N] | opencv:N | opencv:VIDEO | FOLDER | VIDEO (default auto)"))
     run.add_argument("--hold", type=_hold, default=4.0, help=_("with a FOLDER source: seconds each photo stays on the table (default 4, at most 3600)"))
     box_options(run)
@@ -185,9 +191,12 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     demo.add_argument("--fast", action="store_true", help=_("do not pace the replay in real time"))
     box_options(demo)
 
-    read = sub.add_parser("read", help=_("read the dice in photos and print what was seen"))
+    read = sub.add_parser("read", help=_("read the dice (or, with --cards, the cards, tiles or hexes) in photos and "
+                                         "print what was seen"))
     read.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
-    read.add_argument("--cards", metavar="DECK", help=_("read cards and tiles with this enrolled deck (a name or a .npz path) instead of dice"))
+    read.add_argument("--cards", metavar="DECK", help=_("read cards and tiles, or Eclipse sector hexes with a hex deck "
+                                                        "(`enroll cards --hexes`), with this enrolled deck (a name or a "
+                                                        ".npz path) instead of dice"))
     read.add_argument("--mirror", choices=("off", "on", "auto"), default="off",
                       help=_("with --cards: the camera gives mirror images (selfie webcams): on, off, or auto per frame"))
     read.add_argument("--calibration", type=Path, metavar="FILE",
@@ -196,7 +205,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     read.add_argument("--profile", help=_("dice profile from `companion enroll` (a name or a .json path); needed for --dice roll"))
     read.add_argument("--json", action="store_true", help=_("one JSON object per image and line"))
 
-    enroll = sub.add_parser("enroll", help=_("learn the owner's own dice from photos"))
+    enroll = sub.add_parser("enroll", help=_("learn the owner's own dice, cards, tiles or sector hexes from photos"))
     enroll_sub = enroll.add_subparsers(dest="what", required=True, metavar="WHAT")
     roll_dice = enroll_sub.add_parser(
         "roll-dice", help=_("Roll for the Galaxy dice: DIR/<colour>-<face>/ folders of photos (e.g. white-explore/)")
@@ -239,6 +248,9 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
                      help=_("four separate corner markers (ids 0-3 clockwise from top-left) around a W x H mm play area, "
                           "each M mm (default 50), instead of the A4 sheet"))
     cal.add_argument("--out", type=Path, metavar="FILE", help=_("where to save it (default: calibration.json in the user's data directory)"))
+    cal.add_argument("--deck", metavar="DECK",
+                     help=_("an enrolled deck with some of its cards in view: decide once whether this camera mirrors "
+                            "them and keep it with the calibration"))
 
     mat = sub.add_parser("print-mat", help=_("write the A4 calibration sheet with its ArUco markers (PNG or PDF)"))
     mat.add_argument("path", type=Path, metavar="PATH", help=_("output file, .png or .pdf"))
@@ -399,7 +411,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "print-mat":
         return calibrate.cmd_print_mat(args.path)
     if args.command == "calibrate":
-        return calibrate.cmd_calibrate(args.source, args.lens or [], args.out, args.corners)
+        return calibrate.cmd_calibrate(args.source, args.lens or [], args.out, args.corners, args.deck)
     if args.command == "export":
         return export.cmd_export(args)
     if args.command == "sessions":

@@ -195,7 +195,8 @@ def _schema_of(conn: sqlite3.Connection, path: Path | str) -> int:
         tables = {row[0] for row in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
         if tables - OUR_TABLES:
-            raise NotASessionDatabase(path, f"a SQLite database of something else (tables: {', '.join(sorted(tables))})")
+            raise NotASessionDatabase(path,
+                                      f"a SQLite database of something else (tables: {', '.join(sorted(tables))})")
     return found
 
 

@@ -10,7 +10,10 @@ through :meth:`Desk.handle`, in this order:
    (an unclaimed seat is open to every joined phone: a player without a phone; a private report, hidden
    information such as an end-of-game position, only from the phone that claimed the seat); ``release_seat``,
    ``revoke_phones`` and ``quit`` are the touchscreen's; the touchscreen and the button may do anything
-   (403 otherwise);
+   (403 otherwise). A box without a touchscreen (``--no-screen``, :meth:`Table.screenless`) lets a joined phone
+   confirm what the touchscreen would (the join secret from the QR code or the printed link is the proof of being
+   at the table): it frees a seat (or claims one another phone holds), undoes for the table, and answers an owner
+   request; a new join code and stopping the box stay the box's own;
 4. the version rule (when a ``version`` is given): a seat's action (``report``, ``undo_report``,
    ``claim_seat``) is refused 409 when an event recorded after ``version`` was made by that player or moved
    the round or stage; any other action that changes the game when any event was recorded after it;
@@ -99,6 +102,10 @@ class Table(Protocol):
 
     def in_flow(self) -> bool:
         """Whether a game flow (or its setup) runs, not the d6 reader."""
+        ...
+
+    def screenless(self) -> bool:
+        """Whether the box runs without a touchscreen (``--no-screen``): a joined phone confirms in its place."""
         ...
 
     def memo(self) -> Any:
@@ -220,6 +227,11 @@ class Desk:
         """Why a phone may not do this ("" when it may)."""
         if origin in AT_THE_TABLE or origin == "camera":
             return ""
+        screenless = _screenless(self.table)
+        if screenless:
+            why = _without_screen(name, action)
+            if why is not None:
+                return why
         if name in TOUCHSCREEN_ONLY:
             return {Action.QUIT: Text("only the box itself can be stopped (its touchscreen, or the service)"),
                     Action.RELEASE_SEAT: Text("only the touchscreen can free a seat for another phone"),
@@ -229,9 +241,12 @@ class Desk:
                     Action.OWNER_ALLOW: Text("only the touchscreen allows a phone to change the box's settings"),
                     Action.OWNER_REFUSE: Text("only the touchscreen answers a phone's request")}[name]
         if name in OWNER_ONLY and action.get("client") not in self.table.owners():
+            if screenless:
+                return Text("only an owner phone changes the box's settings: open the owner page and ask (a joined "
+                            "phone is allowed at once: this box has no touchscreen)")
             return Text("only an owner phone changes the box's settings: open the owner page and ask, then allow it "
-                     "on the touchscreen")
-        if name == Action.UNDO and self.table.in_flow():
+                        "on the touchscreen")
+        if name == Action.UNDO and self.table.in_flow() and not screenless:
             return Text("a phone undoes only its own report (Undo my last report); the table's Undo is on the "
                         "touchscreen")
         player = self.table.seat_of(action)
@@ -239,6 +254,11 @@ class Desk:
             return ""
         holder = self.table.claims().get(player)
         if holder is not None and holder != action.get("client"):
+            if screenless and name == Action.CLAIM_SEAT:
+                return ""  # no touchscreen to free it: a joined phone takes the seat over (PairingBook.claim)
+            if screenless:
+                return Text("{player}'s seat is claimed by another phone; tap {player}'s seat on this phone to take it "
+                            "over", player=player)
             return Text("{player}'s seat is claimed by another phone; the touchscreen can reassign it", player=player)
         if holder is None and self.table.private_report(action):
             return Text("this report is hidden information: {player} enters it on their own phone, once that phone "
@@ -274,6 +294,28 @@ class Desk:
                           "tap again", "{n} events were recorded since this was tapped: nothing was recorded; look at "
                           "the screen and tap again", n)
         return ""
+
+
+def _screenless(table: Any) -> bool:
+    """Whether ``table`` runs without a touchscreen (a table that does not say has one)."""
+    said = getattr(table, "screenless", None)
+    return bool(said()) if callable(said) else False
+
+
+def _without_screen(name: str, action: Mapping[str, Any]) -> str | None:
+    """On a box without a touchscreen: "" when a joined phone may do ``name`` in the touchscreen's place, why it may
+    not, or None when the usual rules decide."""
+    if name in (Action.RELEASE_SEAT, Action.OWNER_ALLOW, Action.OWNER_REFUSE, Action.UNDO):
+        if not isinstance(action.get("client"), str):
+            return Text("scan the QR code on the box (or open its printed link) first: only a joined phone may do this")
+        return ""
+    if name == Action.QUIT:
+        return Text("only the box itself can be stopped (the service, or its button)")
+    if name == Action.REVOKE_PHONES:
+        return Text("this box has no touchscreen to show a new join code: it keeps its link")
+    if name == Action.SETTINGS:
+        return Text("this box has no settings screen: a phone changes settings on the owner page")
+    return None
 
 
 def _common_problem(action: Mapping[str, Any]) -> str:

@@ -405,6 +405,9 @@ class TableRound:
         pool: VP chips left in the pool, or None for a game without one.
         pool_label: what the pool is called.
         players: per player ``{column key: value}`` (the flow's :attr:`GameSpec.columns`).
+        label: what the table reads for the round when the table is already in the next one though the engine
+            still counts the last ("" : the engine's :attr:`rules.Progress.round_label`): Race's action cards
+            chosen after End round belong to the next round (Race for the Galaxy, Round: Action selection).
     """
 
     progress: Progress
@@ -415,6 +418,7 @@ class TableRound:
     pool: int | None = None
     pool_label: str = Text("VP pool")
     players: dict[str, dict[str, Any]] = field(default_factory=dict)
+    label: str = ""
 
     @property
     def round(self) -> int:
@@ -423,8 +427,8 @@ class TableRound:
 
     @property
     def round_label(self) -> str:
-        """``"Round 3"``, ``"Year 2 of 4, round 4 of 6"`` (:attr:`rules.Progress.round_label`)."""
-        return self.progress.round_label
+        """``"Round 3"``, ``"Year 2 of 4, round 4 of 6"`` (:attr:`label`, else :attr:`rules.Progress.round_label`)."""
+        return self.label or self.progress.round_label
 
     @property
     def stage(self) -> str:

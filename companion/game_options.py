@@ -74,10 +74,13 @@ class GameFlag:
     def help(self) -> str:
         """``with --game among: <Option.help>`` (each game's own help when they differ), plus how to write it."""
         parts: list[str] = []
+        o = self.option
         for help_text, games in _grouped(self.helps):
+            if self.negated:  # the flag turns it off: say so first, and what the default does after
+                help_text = _("turn off {option} (on by default: {help})").format(option=o.label or o.name,
+                                                                                  help=help_text)
             parts.append(_("with --game {games}: {help}").format(games="|".join(games), help=help_text))
         text = "; ".join(parts)
-        o = self.option
         if o.kind == "choices":
             example = ",".join(o.choices[:2])
             text += " " + (_('(one per player, separated by commas, e.g. "{example}"; an empty entry: none)') if o.per_player
@@ -86,8 +89,6 @@ class GameFlag:
             text += " " + _("(one of {choices})").format(choices=", ".join(o.choices))
         elif o.kind == "int" and o.minimum is not None and o.maximum is not None:
             text += f" ({o.minimum}-{o.maximum})"
-        if self.negated:
-            text = _("{help} (on unless this flag is given)").format(help=text)
         return text.replace("%", "%%")  # argparse formats help with %
 
     def value(self, given: Any) -> Any:

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any, Callable, Collection, Mapping
+from typing import Any
 
 from companion.actions import Action
 

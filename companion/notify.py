@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import time
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import sdnotify
 

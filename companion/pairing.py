@@ -104,8 +104,9 @@ class PairingBook:
         return True
 
     # -- changes (each inside the loop's transaction around the action) ----------------------------
-    def claim(self, player: Any, client: Any, players: Sequence[str]) -> str:
-        """``client``'s phone takes ``player``'s seat.
+    def claim(self, player: Any, client: Any, players: Sequence[str], take_over: bool = False) -> str:
+        """``client``'s phone takes ``player``'s seat; with ``take_over`` (a box without a touchscreen to free it)
+        also a seat another phone holds: a phone that lost its cookie joins again and takes its seat back.
 
         Raises:
             BadEntry: not a player of this game, or no client id (the phone must join first).
@@ -117,10 +118,13 @@ class PairingBook:
         holder = self.claims.get(player)
         if holder == client:
             return Text("{player}'s seat is already this phone's", player=player)
-        if holder is not None:  # the desk refuses a phone this; the touchscreen frees seats with release_seat
+        if holder is not None and not take_over:  # the desk refuses a phone this; the touchscreen frees seats
             raise BadEntry(Text("{player}'s seat is claimed by another phone; the touchscreen can reassign it", player=player))
-        self._write(lambda: records.save_claim(self.store, self.game, player, client))
+        self._write(lambda: records.save_claim(self.store, self.game, player, client))  # replaces the holder's
         self.claims[player] = client
+        if holder is not None:
+            return Text("{player}'s seat moved to this phone; the phone that held it no longer reports for {player}",
+                        player=player)
         return Text("{player}'s seat is claimed by this phone", player=player)
 
     def release(self, player: Any, players: Sequence[str]) -> str:

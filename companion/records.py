@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from companion.errors import StorageError
 from rules import Event
@@ -157,7 +158,8 @@ def setup_events(store: Any, setup_id: str) -> list[Event]:
     return [Event(seq=r[0], kind=r[1], payload=json.loads(r[2]), at=r[3], player=None, origin=r[4]) for r in rows]
 
 
-def append_setup_event(store: Any, setup_id: str, seq: int, kind: str, payload: Mapping[str, Any], origin: str) -> Event:
+def append_setup_event(store: Any, setup_id: str, seq: int, kind: str, payload: Mapping[str, Any],
+                       origin: str) -> Event:
     """Record one setup event (committed with the caller's transaction)."""
     _writable(store, "recording the setup")
     text = json.dumps(dict(payload), ensure_ascii=False, allow_nan=False, separators=(",", ":"))

@@ -10,7 +10,8 @@ choosing or resuming a game starts a new trail. Every move is kept in the databa
 join secret goes with the box from game to game (:meth:`companion.pairing.PairingBook.carried`).
 
 Owner phones: a joined phone asks (``owner_ask``); the touchscreen shows "Allow this phone to change the box
-settings?" until it is answered (``owner_allow`` / ``owner_refuse``, the touchscreen's only); an allowed phone's
+settings?" until it is answered (``owner_allow`` / ``owner_refuse``, the touchscreen's only; a box without a
+touchscreen, ``--no-screen``, allows a joined phone at once: joining is the proof of being at the table); an allowed phone's
 client id joins the pairing's owners for as long as the box runs, and may post ``change_setting`` and read the
 owner page (the health checks, the settings).
 """
@@ -181,6 +182,11 @@ class Switchboard:
                 raise BadEntry(Text("scan the QR code on the box first: only a joined phone may ask"))
             if client in pairing.owners:
                 return Outcome([], Text("this phone may change the box's settings"))
+            if getattr(self.loop, "no_screen", False):  # no touchscreen to ask: the joined phone is at the table
+                pairing.owners.add(client)
+                log.info("owner request of %s: allowed (the box has no touchscreen)", client[:8])
+                self.loop.publish_owner_view()
+                return Outcome([], Text("this phone may change the box's settings"), changed=True)
             self.asking = client
             return Outcome([], Text("asked: answer on the box's touchscreen"), changed=True)
         if self.asking is None:

@@ -552,10 +552,10 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
             hub.post_action(Action.READ_NOW, origin="phone", client=who.client)
             return jsonify({"accepted": action}), 202
         if action == Action.UNDO:
-            if in_flow:
+            if in_flow and (hub.snapshot().view.get("box") or {}).get("screen", True):  # --no-screen: the desk decides
                 return _error(403, i18n.Text("in a game a phone withdraws only its own report: pick your seat and tap "
-                                         "\"Undo my last report\" (POST /api/report/undo {\"player\": name}); "
-                                         "the Undo of the whole table is on the touchscreen"))
+                                             "\"Undo my last report\" (POST /api/report/undo {\"player\": name}); "
+                                             "the Undo of the whole table is on the touchscreen"))
             return ask(Action.UNDO, who, body, '{"action": "undo", "version": 12, "key": "k1"}')
         if not in_flow:
             from companion.flows import run_hint

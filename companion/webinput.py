@@ -148,7 +148,8 @@ def form_values(body: dict[str, Any], example: str) -> dict[str, Any]:
             raise BadInput(f"'values' has a field name that is not a form's field: {_shown(name)}", "values")
         items = value if isinstance(value, list) else [value]
         if isinstance(value, list) and len(value) > 4:
-            raise BadInput(f"'values.{name}' is a list of {len(value)}; at most 4 (e.g. a cell [0, 1])", f"values.{name}")
+            raise BadInput(f"'values.{name}' is a list of {len(value)}; at most 4 (e.g. a cell [0, 1])",
+                           f"values.{name}")
         for item in items:
             if not isinstance(item, _SCALARS):
                 raise BadInput(f"'values.{name}' must be text, a number or a cell [i, j], not {_shown(value)}",

@@ -24,8 +24,9 @@ import logging
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from waitress import wasyncore
 from waitress.adjustments import Adjustments

@@ -36,9 +36,9 @@ if TYPE_CHECKING:
     from device.fake import FakeCamera, Fault, FaultKind
     from device.gpio import Controls, LedState, LedTimings, find_pin_factory
     from device.health import CameraHealthConfig, CameraStatus, CameraWatch
+    from device.images import IMAGE_EXTENSIONS, check_image_files, check_image_size, decode_image
     from device.opencv_source import OpenCVSource
     from device.picam import Picamera2Source
-    from device.images import IMAGE_EXTENSIONS, check_image_files, check_image_size, decode_image
     from device.replay import VIDEO_EXTENSIONS, ReplaySource
     from device.sources import SPEC_FORMS, open_source
 

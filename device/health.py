@@ -279,6 +279,22 @@ class CameraWatch:
         frame, fault = future.result()
         return self._judge(frame, fault)
 
+    def control(self, call: Callable[..., Any], *args: Any) -> None:
+        """Run ``call(*args)`` (a camera control, e.g. :meth:`CameraSource.hold_light`) on the watch's thread after
+        the read under way, without waiting for it; what it raises is logged, never passed on. Nothing happens
+        before the first read (the source is not open yet) or after :meth:`close`."""
+        if self._worker is None:
+            return
+
+        def guarded() -> None:
+            try:
+                call(*args)
+            except Exception as exc:  # a control the camera refuses never stops the box
+                log.warning("camera %s: %s failed: %s", self.source.name, getattr(call, "__name__", "a control"),
+                            _one_line(exc))
+
+        self._worker.submit(guarded)
+
     def close(self) -> None:
         """Close the source on the watch's thread (waiting at most ``close_timeout_s``); a later
         :meth:`poll` opens it again. A stuck read is left to finish on its own."""

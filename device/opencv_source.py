@@ -12,8 +12,8 @@ import cv2
 
 from device.camera import CameraSource, Frame, _now, as_bgr
 from device.errors import DEMO_HINT, BadImage, CameraBusy, CameraDisconnected, CameraNotFound, EndOfStream
-from device.opencv_env import quiet_opencv
 from device.images import check_video_size
+from device.opencv_env import quiet_opencv
 
 __all__ = ["OpenCVSource"]
 

@@ -103,6 +103,7 @@ class Picamera2Source(CameraSource):
         self._clock = clock
         self._cam: Any = None
         self._index = 0
+        self._light_held = False
 
     @property
     def is_open(self) -> bool:
@@ -166,6 +167,7 @@ class Picamera2Source(CameraSource):
             ) from exc
         self._cam = cam
         self._index = 0
+        self._light_held = False
         log.info("opened %s at %dx%d", self.name, *self.size)
 
     def read(self) -> Frame:
@@ -194,6 +196,36 @@ class Picamera2Source(CameraSource):
         frame = Frame(image=image, timestamp=self._clock(), index=self._index, source=self.name)
         self._index += 1
         return frame
+
+    def hold_light(self, hold: bool) -> None:
+        """Hold the automatic exposure and white balance where they are while the table is still, let them adapt
+        again when it moves: a still table's exposure and colour gains then never step between two reads.
+
+        Holding sets picamera2's controls ``AeEnable`` and ``AwbEnable`` off with the values the camera reports
+        for the latest frame (``ExposureTime``, ``AnalogueGain``, ``ColourGains`` from ``capture_metadata``,
+        where it has them); letting go sets both on again ("The Picamera2 Library", Appendix C: camera controls).
+        Nothing happens while the camera is closed or already in that state; a camera that refuses is logged.
+        """
+        cam = self._cam
+        if cam is None or bool(hold) is self._light_held:
+            return
+        controls: dict[str, Any] = {"AeEnable": not hold, "AwbEnable": not hold}
+        try:
+            if hold:
+                try:
+                    meta = cam.capture_metadata(wait=self.read_timeout)
+                except TypeError:  # picamera2 before the wait= argument
+                    meta = cam.capture_metadata()
+                for key in ("ExposureTime", "AnalogueGain", "ColourGains"):
+                    if isinstance(meta, dict) and meta.get(key) is not None:
+                        controls[key] = meta[key]
+            cam.set_controls(controls)
+        except Exception as exc:  # the box reads on with automatic exposure
+            log.warning("%s: could not %s the exposure and white balance (%s)", self.name,
+                        "hold" if hold else "release", exc)
+            return
+        self._light_held = bool(hold)
+        log.debug("%s: exposure and white balance %s", self.name, "held" if hold else "automatic")
 
     def close(self) -> None:
         """Stop and release the camera so another program can use it. Safe to call twice."""

@@ -161,7 +161,7 @@ class ReplaySource(CameraSource):
         """Check the path and start at the first picture.
 
         Raises:
-            CameraNotFound: the path does not exist, the folder has no images (the message lists the
+            CameraNotFound: the path does not exist (said so), the folder has no images (the message lists the
                 extensions looked for), or the file type is not an image or video.
             BadImage: not one of the photos can be decoded (nothing to replay).
         """
@@ -170,7 +170,7 @@ class ReplaySource(CameraSource):
         path = self.path
         if not path.exists():
             raise CameraNotFound(
-                f"nothing to replay at {path} ({self.name}): give a folder of photos "
+                f"{path} does not exist: give a folder of photos "
                 f"({', '.join(IMAGE_EXTENSIONS)}) or a video file ({', '.join(VIDEO_EXTENSIONS)})"
             )
         suffix = path.suffix.lower()

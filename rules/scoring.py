@@ -3,8 +3,8 @@
 A game that can score implements ``final_scores(data) -> list[ScoreBreakdown]`` on its
 :class:`rules.core.Game` object and names its input format in ``info.score_input``
 (``"json"``: one JSON document; ``"jsonl-games"``: one game per JSON document or line,
-each scored on its own, see :func:`score_each`). What is the same for every game lives here, so Roll for the Galaxy and Race
-for the Galaxy do not copy it:
+each scored on its own, see :func:`score_each`). What is the same for every game lives here, so Roll for
+the Galaxy and Race for the Galaxy do not copy it:
 
 - :class:`ScoreInputError`: a bad score input, naming the field (``players[1].credits``)
   and the problem, with the closest known names for a misspelt name;
@@ -320,7 +320,8 @@ def json_documents(text: str, source: str = "input") -> list[tuple[int | None, A
     try:
         whole = _json_value(text)
     except _DuplicateKey as exc:
-        raise ScoreInputError(source, f"gives the key {exc.args[0]!r} twice in one object (which one is meant?)") from None
+        raise ScoreInputError(source,
+                              f"gives the key {exc.args[0]!r} twice in one object (which one is meant?)") from None
     except json.JSONDecodeError as whole:
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
         if len(lines) <= 1:
@@ -333,7 +334,8 @@ def json_documents(text: str, source: str = "input") -> list[tuple[int | None, A
                 documents.append((number, _json_value(line)))
             except _DuplicateKey as exc:
                 raise ScoreInputError(
-                    f"{source} line {number}", f"gives the key {exc.args[0]!r} twice in one object (which one is meant?)"
+                    f"{source} line {number}",
+                    f"gives the key {exc.args[0]!r} twice in one object (which one is meant?)"
                 ) from None
             except json.JSONDecodeError as error:
                 raise ScoreInputError(
@@ -433,7 +435,8 @@ def score_lines(
     try:
         whole = _json_value(text)
     except _DuplicateKey as exc:
-        raise ScoreInputError(source, f"gives the key {exc.args[0]!r} twice in one object (which one is meant?)") from None
+        raise ScoreInputError(source,
+                              f"gives the key {exc.args[0]!r} twice in one object (which one is meant?)") from None
     except json.JSONDecodeError as error:
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
         if len(lines) <= 1:  # one bad document: the whole file is not JSON
@@ -448,10 +451,12 @@ def score_lines(
         try:
             document = _json_value(line)
         except _DuplicateKey as exc:
-            results.append((number, ScoreInputError(f"line {number}", f"gives the key {exc.args[0]!r} twice in one object")))
+            results.append((number,
+                            ScoreInputError(f"line {number}", f"gives the key {exc.args[0]!r} twice in one object")))
             continue
         except json.JSONDecodeError as error:
-            results.append((number, ScoreInputError(f"line {number}", f"is not JSON ({error.msg} at column {error.colno})")))
+            results.append((number,
+                            ScoreInputError(f"line {number}", f"is not JSON ({error.msg} at column {error.colno})")))
             continue
         try:
             check_typed_text(document)

@@ -70,3 +70,12 @@ def _make_view(values: list[int | None], seq: int = 3, history: list[list[int | 
 def make_view():
     """Factory for view dicts: ``make_view([6, 6, 4, None], seq=3, history=[[1, 2]], findings=[...])``."""
     return _make_view
+
+
+@pytest.fixture
+def store(tmp_path):
+    """A :class:`companion.session.SessionStore` on ``tmp_path / "box.sqlite3"``, closed after the test."""
+    from companion.session import SessionStore
+
+    with SessionStore(tmp_path / "box.sqlite3") as s:
+        yield s

@@ -133,13 +133,15 @@ class _Builder:
             extra = st.dictionaries(names, self.build(extra_schema), max_size=4)
         else:
             extra = st.just({})
-        return st.tuples(extra, st.fixed_dictionaries(fixed, optional=optional)).map(lambda parts: {**parts[0], **parts[1]})
+        return st.tuples(extra,
+                         st.fixed_dictionaries(fixed, optional=optional)).map(lambda parts: {**parts[0], **parts[1]})
 
     def _array(self, schema: dict[str, Any]) -> st.SearchStrategy[list[Any]]:
         if "prefixItems" in schema:
             return st.tuples(*(self.build(s) for s in schema["prefixItems"])).map(list)
         low = schema.get("minItems", 0)
-        return st.lists(self.build(schema.get("items", True)), min_size=low, max_size=schema.get("maxItems", max(low, 5)))
+        return st.lists(self.build(schema.get("items", True)), min_size=low,
+                        max_size=schema.get("maxItems", max(low, 5)))
 
 
 def from_schema(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
@@ -186,7 +188,8 @@ def mutated(draw: Any, documents: st.SearchStrategy[Any]) -> Any:
         parent = parent[key]
     key = path[-1]
     if action == "replace":
-        parent[key] = draw(st.one_of(small_json, st.sampled_from([-1, 10**6, 10**30, 2**63, 1.5, True, None, "", [], {}])))
+        parent[key] = draw(st.one_of(small_json,
+                                     st.sampled_from([-1, 10**6, 10**30, 2**63, 1.5, True, None, "", [], {}])))
     elif action == "respell":
         parent[key] = draw(_respelt(parent[key]))
     elif action == "drop":

@@ -20,8 +20,9 @@ phone; the players' rows show what each has banked and the turn total; there is 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from companion.flow_spec import Column, Field, FlowBase, Form, TableRound
 from rules.core import GameInfo, Option, Progress, ScoreBreakdown, ScoreLine, Severity
@@ -72,7 +73,8 @@ class PigGame(GameBase):
     def before(self, state: PigState, ctx: EventContext) -> bool:
         """After the win nothing changes; a report out of turn is said and still followed."""
         if state.winner is not None:
-            ctx.finding(f"the game is over: {state.winner} won", "table", Severity.WARNING, "the goal ends the game at once")
+            ctx.finding(f"the game is over: {state.winner} won", "table", Severity.WARNING,
+                        "the goal ends the game at once")
             return False
         player = ctx.player()
         if player != state.players[state.turn]:
@@ -85,7 +87,8 @@ class PigGame(GameBase):
         if not 1 <= value <= 6:
             raise ctx.bad(f"'value' must be a die face 1-6, got {value}")
         if value == 1:
-            ctx.finding(f"{state.players[state.turn]} rolled a 1: {state.turn_total} points lost", state.players[state.turn],
+            ctx.finding(f"{state.players[state.turn]} rolled a 1: {state.turn_total} points lost",
+                        state.players[state.turn],
                         Severity.INFO, "a 1 ends the turn and loses the turn total")
             return _next_turn(state)
         return replace(state, turn_total=state.turn_total + value)
@@ -101,9 +104,10 @@ class PigGame(GameBase):
     handlers = {ROLLED: _rolled, HELD: _held}
 
     def view(self, state: PigState) -> dict[str, Any]:
-        return {"game": self.name, "turn": state.players[state.turn], "turn_total": state.turn_total, "goal": state.goal,
+        return {"game": self.name, "turn": state.players[state.turn], "turn_total": state.turn_total,
+                "goal": state.goal,
                 "round": state.round, "winner": state.winner,
-                "players": [{"name": n, "banked": b} for n, b in zip(state.players, state.banked)]}
+                "players": [{"name": n, "banked": b} for n, b in zip(state.players, state.banked, strict=True)]}
 
     def progress(self, state: PigState) -> Progress:
         over = state.winner is not None
@@ -112,7 +116,8 @@ class PigGame(GameBase):
                         ending=(f"{state.winner} banked {state.goal}",) if over else ())
 
     def scores(self, state: PigState) -> list[ScoreBreakdown]:
-        return [ScoreBreakdown(n, (ScoreLine("banked", b, "points banked"),)) for n, b in zip(state.players, state.banked)]
+        return [ScoreBreakdown(n, (ScoreLine("banked", b, "points banked"),))
+                for n, b in zip(state.players, state.banked, strict=True)]
 
     def final_scores(self, data: Any) -> list[ScoreBreakdown]:
         """``{"players": [{"name", "banked"}]}``. Raises ScoreInputError naming the field."""
@@ -139,20 +144,23 @@ class PigFlow(FlowBase):
 
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
         """A roll (the die's face) and the hold."""
-        return (Form("roll", "Rolled", (Field("value", "Die", kind="int", minimum=1, maximum=6),)), Form("hold", "Held"))
+        return (Form("roll", "Rolled", (Field("value", "Die", kind="int", minimum=1, maximum=6),)),
+                Form("hold", "Held"))
 
     def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
         """Only the player whose turn it is rolls or holds; nobody once someone has won."""
         return ["roll", "hold"] if not progress.over and player == progress.turn else []
 
-    def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    def report_event(self, form: str, values: dict[str, Any], player: str,
+                     view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         """Rolled -> ``rolled {"value"}``, Held -> ``held {}``."""
         return (ROLLED, {"value": values["value"]}) if form == "roll" else (HELD, {})
 
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
         """No phases: whose turn it is and the turn total; each player's banked points."""
         rows = {p["name"]: {"banked": p["banked"], "vp": p["banked"],
-                            "turn_total": view["turn_total"] if p["name"] == progress.turn else 0} for p in view["players"]}
+                            "turn_total": view["turn_total"] if p["name"] == progress.turn else 0}
+                            for p in view["players"]}
         if progress.over:
             return TableRound(progress, [], f"{view['winner']} won", "Game over", "the game is over", players=rows)
         note = f"{progress.turn} rolls or holds ({view['turn_total']} this turn; {view['goal']} to win)"

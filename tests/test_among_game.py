@@ -14,6 +14,7 @@ from rules.among_the_stars import AMONG_GAME
 from rules.among_the_stars.game import (
     CARD_DISCARDED,
     CONFLICT_PLAYED,
+    CREDITS_CHANGED,
     LOCATION_BUILT,
     REACTOR_BUILT,
     ROUND_ENDED,
@@ -45,7 +46,9 @@ class Log:
         for p in players:
             self.add(CARD_DISCARDED, p)
 
-    def end_round(self):
+    def end_round(self, *discarding):
+        """The round ends, after ``discarding`` players discard their card (rulebook 4: one card each a round)."""
+        self.discard(*discarding)
         return self.add(ROUND_ENDED)
 
 
@@ -62,8 +65,10 @@ def test_rulebook_example_holographic_display_area():
     # Round 1 Turret: 1 credit, 1 cube from the MR, 2 VP. Round 2 Transportation Platform: 1 credit, 1 + 1 VP.
     # Round 3 Holographic Display Area: 2 credits, 1 cube from the MR (distance 2), 2 + 2 = 4 VP.
     log = Log()
-    log.build("Szandra", "Turret", (1, 0), [((0, 0), 1)]); log.discard("Bob"); log.end_round()
-    log.build("Szandra", "Transportation Platform", (0, 1)); log.discard("Bob"); log.end_round()
+    log.build("Szandra", "Turret", (1, 0), [((0, 0), 1)])
+    log.end_round("Bob")
+    log.build("Szandra", "Transportation Platform", (0, 1))
+    log.end_round("Bob")
     seq = log.build("Szandra", "Holographic Display Area", (1, 1), [((0, 0), 1)])
     r = run(log)
     s = pl(r.state, "Szandra")
@@ -79,8 +84,7 @@ def test_year_structure_income_pass_direction_and_rounds():
     # Rulebook 4: 10 credits each year, unspent credits stay; 6 rounds; hands pass in alternating directions.
     log = Log()
     for _ in range(6):
-        log.discard("Szandra", "Bob")
-        log.end_round()
+        log.end_round("Szandra", "Bob")
     r = run(log)
     assert (r.state.year, r.state.round) == (2, 1)
     assert pl(r.state, "Szandra").credits == 10 + 6 * 3 + 10  # year 1 income, six discards, year 2 income
@@ -95,8 +99,7 @@ def test_build_power_reactor_and_race_discards():
     # Rulebook 4 'Build a Power Reactor': 1 credit, 2 cubes. Sheptas discard for 4; Zehuti for 0 and 13 a year.
     log = Log()
     log.add(REACTOR_BUILT, "A", cell=[1, 0])
-    log.discard("S", "Z")
-    log.end_round()
+    log.end_round("S", "Z")
     r = run(log, players=[{"name": "A"}, {"name": "S", "race": "Sheptas"}, {"name": "Z", "race": "Zehuti"}])
     a = pl(r.state, "A")
     assert a.credits == 9 and a.station.at((1, 0)).cubes == 2 and r.state.reactors_left == 15
@@ -109,12 +112,14 @@ def test_illegal_build_is_reported_with_card_cell_and_rule_then_removed_at_year_
     # (rulebook 5). VP: 3 + 3 + 1 = 7 during the year; the removed copy earned 3 -> 4. Credits 10 - 3 - 3 - 1
     # + 3 x 3 discards = 12.
     log = Log()
-    log.build("A", "Council Room", (1, 0)); log.discard("B"); log.end_round()
-    seq = log.build("A", "Council Room", (2, 0)); log.discard("B"); log.end_round()
-    log.build("A", "Crew Quarters", (3, 0)); log.discard("B"); log.end_round()
+    log.build("A", "Council Room", (1, 0))
+    log.end_round("B")
+    seq = log.build("A", "Council Room", (2, 0))
+    log.end_round("B")
+    log.build("A", "Crew Quarters", (3, 0))
+    log.end_round("B")
     for _ in range(3):
-        log.discard("A", "B")
-        log.end_round()
+        log.end_round("A", "B")
     r = run(log, players=("A", "B"))
     first = [f for f in r.findings if f.seq == seq]
     assert [(f.severity, f.where) for f in first] == [(Severity.ERROR, "A: Council Room at [2, 0]")]
@@ -131,12 +136,13 @@ def test_year_end_correction_vp_never_below_zero():
     # Two Council Rooms: 3 + 3 = 6 VP; a player correction of -5 leaves 1. At the year's end the illegal copy
     # costs the 3 it earned: 1 - 3 stops at 0 (rulebook FAQ: no score below 0).
     log = Log()
-    log.build("A", "Council Room", (1, 0)); log.discard("B"); log.end_round()
-    log.build("A", "Council Room", (0, 1)); log.discard("B"); log.end_round()
+    log.build("A", "Council Room", (1, 0))
+    log.end_round("B")
+    log.build("A", "Council Room", (0, 1))
+    log.end_round("B")
     log.add(VP_CHANGED, "A", delta=-5, reason="test")
     for _ in range(4):
-        log.discard("A", "B")
-        log.end_round()
+        log.end_round("A", "B")
     r = run(log, players=("A", "B"))
     assert pl(r.state, "A").vp == 0
     assert pl(r.state, "A").station.count_kind("council_room") == 1
@@ -160,10 +166,11 @@ def test_market_place_takes_credits_after_the_round_in_score_order():
 def test_school_of_alien_cultures_pay_or_lose():
     # FAQ School of Alien Cultures: payers give 1 credit, the others lose 2 VP (never below 0); +2 VP per payer.
     log = Log()
-    log.build("A", "Crew Quarters", (1, 0)); log.build("Bob", "Crew Quarters", (1, 0)); log.discard("Cy"); log.end_round()
+    log.build("A", "Crew Quarters", (1, 0))
+    log.build("Bob", "Crew Quarters", (1, 0))
+    log.end_round("Cy")
     log.build("A", "School of Alien Cultures", (0, 1), paid={"Bob": True, "Cy": False})
-    log.discard("Bob", "Cy")
-    log.end_round()
+    log.end_round("Bob", "Cy")
     r = run(log, players=("A", "Bob", "Cy"))
     a = pl(r.state, "A")
     assert a.vp == 1 + 2 + 2  # Crew Quarters 1; School printed 2 + 2 for Bob's credit
@@ -176,11 +183,14 @@ def test_dispute_in_aggressive_mode():
     # A has 2 red, B 0 -> A +2, B -2 (B has 1 VP -> 0).
     log = Log()
     for _ in range(6):
-        log.discard("A", "B")
-        log.end_round()
-    log.build("A", "Pilot Training Area", (1, 0)); log.build("B", "Crew Quarters", (1, 0)); log.end_round()
-    log.build("A", "Pilot Training Area", (2, 0)); log.discard("B"); log.end_round()
-    log.add(CONFLICT_PLAYED, "A", target="B", counts="red"); log.discard("B"); log.end_round()
+        log.end_round("A", "B")
+    log.build("A", "Pilot Training Area", (1, 0))
+    log.build("B", "Crew Quarters", (1, 0))
+    log.end_round()
+    log.build("A", "Pilot Training Area", (2, 0))
+    log.end_round("B")
+    log.add(CONFLICT_PLAYED, "A", target="B", counts="red")
+    log.end_round("B")
     r = run(log, players=("A", "B"), aggressive=True)
     # A: PTA 2 (no red neighbour), PTA 2 + 1 (next to red) = 5, + 2 = 7. B: 1 - 2 -> 0.
     assert pl(r.state, "A").vp == 7 and pl(r.state, "B").vp == 0
@@ -206,8 +216,7 @@ def test_two_players_have_virtual_seats_and_two_objectives():
 
 def test_one_action_a_round():
     log = Log()
-    log.discard("A", "A")
-    log.end_round()
+    log.end_round("A", "A")
     r = run(log, players=("A", "B"))
     assert [f.severity for f in r.findings] == [Severity.WARNING, Severity.WARNING]
     assert "already" in r.findings[0].what and "B took no action" in r.findings[1].what
@@ -227,8 +236,7 @@ def test_full_game_scores_at_the_end_of_year_four():
     log = Log()
     log.add(VP_CHANGED, "A", delta=1, reason="test")
     for _ in range(24):
-        log.discard("A", "B")
-        log.end_round()
+        log.end_round("A", "B")
     r = run(log, players=("A", "B"))
     assert r.state.over
     totals = {b.player: b.total for b in r.state.scores}
@@ -240,8 +248,7 @@ def test_full_game_scores_at_the_end_of_year_four():
 def test_accelerated_construction_goes_to_the_first_to_fifty():
     log = Log()
     log.add(VP_CHANGED, "A", delta=50, reason="test")
-    log.discard("A", "B")
-    log.end_round()
+    log.end_round("A", "B")
     r = run(log, players=("A", "B"), objectives=["Accelerated Construction"])
     assert pl(r.state, "A").vp == 54 and r.state.accelerated_done
 
@@ -291,8 +298,7 @@ def test_energy_is_paid_from_the_nearest_reactor_when_not_stated():
     for _ in range(6):
         if _:
             log.discard("A")
-        log.discard("B")
-        log.end_round()
+        log.end_round("B")
     r = run(log, players=("A", "B"))
     a = pl(r.state, "A")
     assert a.station.at((0, 0)).cubes == 1 and a.station.at((1, 0)).card.name == "Turret"
@@ -303,14 +309,17 @@ def test_shield_generator_galactic_bank_and_business_offices():
     # Card data: Shield Generator +2 VP per extra cube (max +4); Galactic Bank +1 credit each later year;
     # Business Offices parks credits (+1 VP per 2), returned at the end of the year.
     log = Log()
-    log.add(REACTOR_BUILT, "A", cell=[0, 1]); log.discard("B"); log.end_round()           # 10 - 1 = 9
+    log.add(REACTOR_BUILT, "A", cell=[0, 1])
+    log.end_round("B")  # 10 - 1 = 9
     # 3 cubes for a 1-energy card: MR 2 + Power Reactor (0,1) 1, at distance 2 -> 4 printed + 2 x 2 = 8 VP
-    log.build("A", "Shield Generator", (1, 0), [((0, 0), 2), ((0, 1), 1)]); log.discard("B"); log.end_round()  # 6
-    log.build("A", "Galactic Bank", (0, 2), [((0, 1), 1)]); log.discard("B"); log.end_round()  # 3; 4 VP
-    log.build("A", "Business Offices", (-1, 0), escrow=2); log.discard("B"); log.end_round()   # 3 - 1 - 2 = 0; 1 + 1 VP
+    log.build("A", "Shield Generator", (1, 0), [((0, 0), 2), ((0, 1), 1)])
+    log.end_round("B")  # 6
+    log.build("A", "Galactic Bank", (0, 2), [((0, 1), 1)])
+    log.end_round("B")  # 3; 4 VP
+    log.build("A", "Business Offices", (-1, 0), escrow=2)
+    log.end_round("B")  # 3 - 1 - 2 = 0; 1 + 1 VP
     for _ in range(2):
-        log.discard("A", "B")
-        log.end_round()
+        log.end_round("A", "B")
     r = run(log, players=("A", "B"))
     a = pl(r.state, "A")
     assert a.station.at((1, 0)).vp_earned == 8
@@ -344,12 +353,14 @@ def test_build_order_stays_exact_after_a_removal():
     # removed at the year's end (no split). In year 2 a Crew Quarters at (-2, 0) touches only the year-1
     # Crew Quarters: legal, and must not be mistaken for a card built before its neighbour.
     log = Log()
-    log.build("A", "Council Room", (1, 0)); log.discard("B"); log.end_round()
-    log.build("A", "Council Room", (0, 1)); log.discard("B"); log.end_round()
-    log.build("A", "Crew Quarters", (-1, 0)); log.discard("B"); log.end_round()
+    log.build("A", "Council Room", (1, 0))
+    log.end_round("B")
+    log.build("A", "Council Room", (0, 1))
+    log.end_round("B")
+    log.build("A", "Crew Quarters", (-1, 0))
+    log.end_round("B")
     for _ in range(3):
-        log.discard("A", "B")
-        log.end_round()
+        log.end_round("A", "B")
     seq = log.build("A", "Crew Quarters", (-2, 0))
     log.discard("B")
     for _ in range(6):
@@ -378,3 +389,29 @@ def test_each_extra_build_in_one_round_is_a_finding_of_its_own_on_the_table(tmp_
                                                              (3, "Transportation Platform", (-1, 0))]
         listed = [f for f in flow.findings() if "already took an action" in f["what"]]
         assert [f["card"] for f in listed] == ["Transportation Platform", "Crew Quarters"]  # newest first
+
+
+# -- credits and VP adjusted below zero ------------------------------------------------------------
+def test_credits_adjusted_below_zero_is_a_warning_naming_the_amount():
+    # Among digest §3: 10 credits at the start of year 1; -30 cannot be paid (§4).
+    log = Log()
+    log.add(CREDITS_CHANGED, "A", delta=-30, reason="test")
+    r = run(log, players=("A", "B"))
+    assert r.state.player("A").credits == 0
+    hits = [f for f in r.findings if f.severity is Severity.WARNING and "30" in f.what]
+    assert hits and hits[0].where == "A" and "10 credits" in hits[0].what
+    assert "rulebook 4 'The three actions'" in hits[0].rule
+    ok = Log()
+    ok.add(CREDITS_CHANGED, "A", delta=-10, reason="test")
+    assert not run(ok, players=("A", "B")).findings
+
+
+def test_vp_adjusted_below_zero_is_shown_and_stops_at_zero():
+    # Among digest §5.6: no score drops below 0; a larger loss stops at 0.
+    log = Log()
+    log.add(VP_CHANGED, "A", delta=4, reason="test")
+    log.add(VP_CHANGED, "A", delta=-30, reason="test")
+    r = run(log, players=("A", "B"))
+    assert r.state.player("A").vp == 0
+    hits = [f for f in r.findings if "30" in f.what and "stops at 0" in f.what]
+    assert hits and "26" in hits[0].what and "rulebook 5 'Round end'" in hits[0].rule

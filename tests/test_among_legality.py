@@ -107,7 +107,8 @@ def test_fighter_launch_bay_within_distance_three():
 
 def test_solar_panels_must_touch_a_reactor():
     s = st(("Crew Quarters", (1, 0), 1))
-    assert rules_of(check_placement(s, card("Solar Panels"), (2, 0), credits=10)) == [("solar_panels", "Solar Panels", (2, 0))]
+    assert rules_of(check_placement(s, card("Solar Panels"), (2, 0),
+                                    credits=10)) == [("solar_panels", "Solar Panels", (2, 0))]
     assert check_placement(s, card("Solar Panels"), (0, 1), credits=10) == []  # beside the Main Reactor
 
 
@@ -129,7 +130,8 @@ def test_credit_cost_that_cannot_be_paid():
 def test_legal_station_has_no_findings():
     # Year 1: Turret (1 credit, 1 cube from the MR), Transportation Platform (1), Holographic Display Area
     # (2 credits, 1 cube): MR 2 - 2 = 0 cubes; 4 credits of 10 + discards.
-    s = st(("Turret", (1, 0), 1), ("Transportation Platform", (0, 1), 1), ("Holographic Display Area", (1, 1), 1), mr_cubes=0)
+    s = st(("Turret", (1, 0), 1), ("Transportation Platform", (0, 1), 1), ("Holographic Display Area", (1, 1), 1),
+           mr_cubes=0)
     assert check_station(s, credits=6) == []
 
 
@@ -218,10 +220,10 @@ def test_whole_station_more_cards_than_rounds():
     # Rulebook 4: 6 rounds a year, one card each. Seven year-1 cards of 1 credit (Crew Quarters / Platforms).
     cells = [(1, 0), (2, 0), (3, 0), (0, 1), (0, 2), (0, 3), (-1, 0)]
     names = ["Crew Quarters"] * 4 + ["Transportation Platform"] * 3  # the box holds 4 + 1 of each
-    s = st(*[(n, c, 1) for n, c in zip(names, cells)])
+    s = st(*[(n, c, 1) for n, c in zip(names, cells, strict=True)])
     assert rules_of(check_station(s)) == [("rounds", "Transportation Platform", (-1, 0))]
     # Aggressive mode: years 2-4 have 7 rounds.
-    s = st(*[(n, c, 2) for n, c in zip(names, cells)])
+    s = st(*[(n, c, 2) for n, c in zip(names, cells, strict=True)])
     assert check_station(s, aggressive=True) == []
 
 

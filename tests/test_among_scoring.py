@@ -49,7 +49,8 @@ def gyorgy_station():
         {"card": "Main Reactor", "cell": [0, 0], "cubes": 0},
         row("Power Reactor", (0, 1), 1, cubes=0), row("Power Reactor", (0, -1), 1, cubes=0),
         row("Shield Generator", (1, 0), 1), row("Heavy Ion Cannon", (1, 1), 1),
-        row("Power Reactor", (-1, 0), 2, cubes=1), row("Heavy Ion Cannon", (1, -1), 2), row("Alliance Fleet Base", (-1, 1), 2),
+        row("Power Reactor", (-1, 0), 2, cubes=1), row("Heavy Ion Cannon", (1, -1), 2),
+        row("Alliance Fleet Base", (-1, 1), 2),
         row("Command Centre", (-1, -1), 3), row("Pilot Training Area", (2, 0), 3), row("Opera House", (2, 1), 3),
         row("Pilot Training Area", (2, -1), 3),
         row("Crew Quarters", (-2, 0), 4), row("Docking Bay", (-2, -1), 4), row("Transportation Platform", (-2, 1), 4),
@@ -74,13 +75,19 @@ def by_name(breakdowns):
     return {b.player: b for b in breakdowns}
 
 
+def objectives(breakdowns):
+    """Each player's VP from the objectives."""
+    return {b.player: {line.category: line.vp for line in b.lines}["objectives"] for b in breakdowns}
+
+
 def test_rulebook_example_63_to_79():
     # Rulebook 6 example: 63 on the track; yellow cards +4, +1, +2 = +7; 3 built reactors + the Main Reactor,
     # one still holding cubes: +3; 5 credits: +1 (5 // 3); most military (red) locations, 6 against 5, 4, 2: +5;
     # most credits tied 5-5 with another player: nobody scores it. 63 + 7 + 3 + 1 + 5 = 79 (+16 in all).
     g = by_name(final_scores(rulebook_example()))["György"]
     lines = {line.category: line.vp for line in g.lines}
-    assert lines == {"VP track": 63, "objectives": 5, "end-game abilities": 7, "race": 0, "empty reactors": 3, "credits": 1}
+    assert lines == {"VP track": 63, "objectives": 5, "end-game abilities": 7, "race": 0, "empty reactors": 3,
+                     "credits": 1}
     assert g.total == 79
     assert g.tiebreak == (11, 5)  # 6 red + 4 blue + Opera House = 11 locations without reactors; 5 credits
     checked = AMONG_GAME.check(rulebook_example())
@@ -90,20 +97,22 @@ def test_rulebook_example_63_to_79():
 def test_objective_tied_for_best_scores_for_nobody():
     # Rulebook 6: only one player scores an objective; a tie for best gives it to nobody.
     data = {"objectives": ["First Line of Defense"], "players": [
-        player("A", 0, 0, chain("Turret", 2)), player("B", 0, 0, chain("Pilot Training Area", 2)), player("C", 0, 0, chain("Turret", 1))]}
-    assert {b.player: {l.category: l.vp for l in b.lines}["objectives"] for b in final_scores(data)} == {"A": 0, "B": 0, "C": 0}
+        player("A", 0, 0, chain("Turret", 2)), player("B", 0, 0, chain("Pilot Training Area", 2)),
+        player("C", 0, 0, chain("Turret", 1))]}
+    assert objectives(final_scores(data)) == {"A": 0, "B": 0, "C": 0}
     data["players"][1] = player("B", 0, 0, chain("Pilot Training Area", 3))
-    assert {b.player: {l.category: l.vp for l in b.lines}["objectives"] for b in final_scores(data)} == {"A": 0, "B": 5, "C": 0}
+    assert objectives(final_scores(data)) == {"A": 0, "B": 5, "C": 0}
 
 
 def test_marvels_in_space_scores_twice_the_lead_and_ignores_reactors():
     # Objective data: 2 x (your count - next best), Power Reactors not counted.
     # A: 4 locations (+ 2 Power Reactors, not counted); B: 2 locations -> A scores 2 x (4 - 2) = 4.
     a = chain("Crew Quarters", 4) + [row("Power Reactor", (0, 1), cubes=2), row("Power Reactor", (0, 2), cubes=2)]
-    data = {"objectives": ["Marvels in Space"], "players": [player("A", 0, 0, a), player("B", 0, 0, chain("Crew Quarters", 2))]}
+    data = {"objectives": ["Marvels in Space"],
+            "players": [player("A", 0, 0, a), player("B", 0, 0, chain("Crew Quarters", 2))]}
     got = by_name(final_scores(data))
-    assert {l.category: l.vp for l in got["A"].lines}["objectives"] == 4
-    assert {l.category: l.vp for l in got["B"].lines}["objectives"] == 0
+    assert {line.category: line.vp for line in got["A"].lines}["objectives"] == 4
+    assert {line.category: line.vp for line in got["B"].lines}["objectives"] == 0
 
 
 def test_empty_reactors_and_credits():
@@ -111,7 +120,7 @@ def test_empty_reactors_and_credits():
     st = [{"card": "Main Reactor", "cell": [0, 0], "cubes": 0}, row("Power Reactor", (1, 0), cubes=0),
           row("Power Reactor", (2, 0), cubes=1)]
     b = final_scores({"players": [player("A", 10, 8, st)]})[0]
-    lines = {l.category: l.vp for l in b.lines}
+    lines = {line.category: line.vp for line in b.lines}
     assert (lines["empty reactors"], lines["credits"], b.total) == (2, 2, 14)  # 10 + 2 + 8 // 3 = 14
 
 
@@ -119,7 +128,7 @@ def test_face_down_filler_scores_nothing():
     # Rulebook 5: the face-down filler is not a location; it holds no cubes and is not a reactor for scoring.
     st = [MR, row("Power Reactor", (1, 0), face_down=True), row("Crew Quarters", (2, 0))]
     b = final_scores({"players": [player("A", 0, 0, st)]})[0]
-    assert {l.category: l.vp for l in b.lines}["empty reactors"] == 0
+    assert {line.category: line.vp for line in b.lines}["empty reactors"] == 0
     assert b.tiebreak == (1, 0)
 
 
@@ -131,9 +140,11 @@ def test_tie_break_locations_then_credits_then_shared():
     res = scores_json(final_scores({"players": [player("A", 20, 2, a), player("B", 20, 2, b)]}))
     assert [p["total"] for p in res["players"]] == [20, 20]
     assert res["winners"] == ["A"]  # 3 locations beat 2
-    res = scores_json(final_scores({"players": [player("A", 20, 2, chain("Crew Quarters", 2)), player("B", 20, 1, chain("Docking Bay", 2))]}))
+    res = scores_json(final_scores({"players": [player("A", 20, 2, chain("Crew Quarters", 2)),
+                                                player("B", 20, 1, chain("Docking Bay", 2))]}))
     assert res["winners"] == ["A"]  # 2 locations each; 2 credits beat 1
-    res = scores_json(final_scores({"players": [player("A", 20, 2, chain("Crew Quarters", 2)), player("B", 20, 2, chain("Docking Bay", 2))]}))
+    res = scores_json(final_scores({"players": [player("A", 20, 2, chain("Crew Quarters", 2)),
+                                                player("B", 20, 2, chain("Docking Bay", 2))]}))
     assert res["winners"] == ["A", "B"]
 
 
@@ -142,11 +153,11 @@ def test_races_sheptas_and_humareen():
     st = chain("Crew Quarters", 1)
     for credits, vp in ((9, 4), (14, 5)):
         b = final_scores({"players": [player("S", 0, credits, st, race="Sheptas")]})[0]
-        assert {l.category: l.vp for l in b.lines}["credits"] == vp
+        assert {line.category: line.vp for line in b.lines}["credits"] == vp
     # Humareen: least-built type among those built, + 1, max 5. Blue 3 (Crew Quarters), red 1 (Turret): 1 + 1 = 2.
     st = chain("Crew Quarters", 3) + [row("Turret", (0, 1))]
     b = final_scores({"players": [player("H", 0, 0, st, race="Humareen")]})[0]
-    assert {l.category: l.vp for l in b.lines}["race"] == 2
+    assert {line.category: line.vp for line in b.lines}["race"] == 2
 
 
 def test_qualeen_secret_objective_scores_even_when_tied():
@@ -154,17 +165,19 @@ def test_qualeen_secret_objective_scores_even_when_tied():
         player("Q", 0, 0, chain("Turret", 2), race="Qualeen", secret_objective="First Line of Defense"),
         player("B", 0, 0, chain("Pilot Training Area", 2))]}
     got = by_name(final_scores(data))
-    assert {l.category: l.vp for l in got["Q"].lines}["objectives"] == 5  # 2 red each: tied, still scores (race text)
-    assert {l.category: l.vp for l in got["B"].lines}["objectives"] == 0
+    # 2 red each: tied, still scores (race text)
+    assert {line.category: line.vp for line in got["Q"].lines}["objectives"] == 5
+    assert {line.category: line.vp for line in got["B"].lines}["objectives"] == 0
 
 
 def test_end_game_abilities_of_other_stations():
     # Council Room: +1 per other station without one. Alliance Headquarters: +1 per other station with more red.
     a = [MR, row("Council Room", (1, 0)), row("Alliance Headquarters", (2, 0))]
-    data = {"players": [player("A", 0, 0, a), player("B", 0, 0, chain("Turret", 2)), player("C", 0, 0, [MR, row("Council Room", (1, 0))])]}
+    data = {"players": [player("A", 0, 0, a), player("B", 0, 0, chain("Turret", 2)),
+                        player("C", 0, 0, [MR, row("Council Room", (1, 0))])]}
     got = by_name(final_scores(data))
     # Council Room: B has none, C has one -> +1. Alliance HQ: B has 2 red > 0, C has 0 -> +1. Total 2.
-    assert {l.category: l.vp for l in got["A"].lines}["end-game abilities"] == 2
+    assert {line.category: line.vp for line in got["A"].lines}["end-game abilities"] == 2
 
 
 # -- input errors ----------------------------------------------------------------------------------
@@ -173,8 +186,10 @@ def test_end_game_abilities_of_other_stations():
 @pytest.mark.parametrize(
     "station, field, words",
     [
-        ([MR, row("Holografic Display", (1, 0))], "players[0].station[1].card", ["unknown card", "Holographic Display Area"]),
-        ([MR, row("Turret", (1, 0)), row("Crew Quarters", (1, 0))], "players[0].station[2].cell", ["already holds", "Turret"]),
+        ([MR, row("Holografic Display", (1, 0))], "players[0].station[1].card",
+         ["unknown card", "Holographic Display Area"]),
+        ([MR, row("Turret", (1, 0)), row("Crew Quarters", (1, 0))], "players[0].station[2].cell",
+         ["already holds", "Turret"]),
         ([row("Turret", (1, 0))], "players[0].station", ["no Main Reactor"]),
         ([MR, row("Turret", (1, "x"))], "players[0].station[1].cell", ["[i, j]"]),
         ([MR, {"card": "Turret", "cell": [1, 0, 2], "year": 1}], "players[0].station[1].cell", ["[i, j]"]),

@@ -87,7 +87,8 @@ def test_faq_abilities_sports_arena_restaurant_beacon():
     assert immediate(s, s.at((0, 1)), year=1).ability_vp == 2
     # FAQ Communications Beacon: scores when no location is farther; an equal distance is fine.
     # Beacon (2, 0) at distance 2; Turret (0, 2) also at 2 -> +2. Add (0, 3) at distance 3 -> +0.
-    s = st(("Turret", (1, 0), 1), ("Communications Beacon", (2, 0), 1), ("Crew Quarters", (0, 1), 1), ("Turret", (0, 2), 1))
+    s = st(("Turret", (1, 0), 1), ("Communications Beacon", (2, 0), 1), ("Crew Quarters", (0, 1), 1),
+           ("Turret", (0, 2), 1))
     assert end_game_vp(s, s.at((2, 0))) == 2
     s = st(("Turret", (1, 0), 1), ("Communications Beacon", (2, 0), 1), ("Crew Quarters", (0, 1), 1),
            ("Turret", (0, 2), 1), ("Turret", (0, 3), 1))
@@ -120,7 +121,8 @@ def test_data_file_keeps_status_and_source_for_every_record():
     raw = json.loads((resources.files("rules") / "data" / "among_the_stars" / "cards.json").read_text(encoding="utf-8"))
     for section in ("locations", "reactors", "races", "objectives_base"):
         for record in raw[section]:
-            assert record["status"] in {"confirmed", "partly_confirmed", "single_source", "conflict", "unconfirmed"}, record["id"]
+            assert record["status"] in {"confirmed", "partly_confirmed", "single_source", "conflict",
+                                        "unconfirmed"}, record["id"]
             assert record["sources"], record["id"]
     for key, rule in raw["game_rules"].items():
         assert "value" in rule and rule["status"] and rule["sources"], key

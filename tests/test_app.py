@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from companion.app import MainLoop, dice_read_payload
 from companion.hub import StateHub
 from companion.screen import TouchScreen
-from companion.session import SessionStore
 from device import FakeCamera, Frame
 from vision import DiceRead, DieObservation
 from vision.motion import StillnessDetector
@@ -28,17 +26,17 @@ class ScriptedReader:
 
 
 def scene(value: int) -> np.ndarray:
-    return np.full((120, 160, 3), value * 40, np.uint8)
+    """Scene ``value``: a grey table with a dark die-sized square at a place of its own, and the value for
+    ScriptedReader in the top-left corner (grey ``value * 40``). Scenes that differ only in brightness would be a
+    change of the light, never read (issue 16)."""
+    image = np.full((120, 160, 3), 60, np.uint8)
+    image[:8, :8] = value * 40
+    image[50:70, 18 * value:18 * value + 20] = 10
+    return image
 
 
 def scenes(*values: int, hold: int = 12) -> list[np.ndarray]:
     return [scene(v) for v in values for _ in range(hold)]
-
-
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "s.sqlite3") as s:
-        yield s
 
 
 def make_loop(store, camera, **kw):

@@ -5,11 +5,14 @@ and a setup in progress comes back with its players and colours."""
 
 from __future__ import annotations
 
+import pytest
+
 from bench.box_process import BoxProcess
 
 BOX = ["--no-screen", "--no-gpio"]
 
 
+@pytest.mark.slow
 def test_a_kill_during_the_setup_step_and_the_same_command_again_resume_it(tmp_path):
     db = tmp_path / "box.sqlite3"
     command = ["demo", "--game", "race", "--db", str(db), *BOX]
@@ -39,6 +42,7 @@ def test_a_kill_during_the_setup_step_and_the_same_command_again_resume_it(tmp_p
     assert code == 0 and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_moments_loses_nothing_acknowledged_nor_records_a_tap_twice():
     # bench/kill_trials.py, a few kills in each kind of game (a Roll game set up on a phone, then played by
     # three phones; the d6 reader with the camera reading): the full run is the bench's 200 kills

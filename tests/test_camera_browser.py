@@ -9,7 +9,6 @@ import pytest
 from companion.app import MainLoop
 from companion.camera import CameraFlow
 from companion.flows import FLOWS
-from companion.session import SessionStore
 from companion.setup_flow import TableSetup
 from companion.web import create_app, serve
 from device import FakeCamera
@@ -21,14 +20,9 @@ from vision.motion import StillnessDetector
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "box.sqlite3") as s:
-        yield s
-
-
 def page_for(browser, url):  # noqa: F811
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
@@ -64,10 +58,12 @@ def test_phone_confirms_a_camera_question_with_a_correction(browser, hub, store,
             page.screenshot(path=str(output_dir / "phone_camera_question.png"), full_page=True)
             question.locator("select.choice").select_option("settle")
             question.locator("button.confirm").click()
-            expect(page.locator("#camera-result")).to_contain_text("Bob: Phase selected recorded from the camera")  # players' words (issue 17)
+            expect(page.locator("#camera-result")).to_contain_text("Bob: Phase selected recorded from the "
+                                                                   "camera")  # players' words (issue 17)
             expect(page.locator("#questions li")).to_have_count(0)
         last = flow.session.events()[-1]
-        assert (last.kind, last.player, last.origin, last.payload["phase"]) == ("phase_selected", "Bob", "camera", "settle")
+        assert (last.kind, last.player, last.origin,
+                last.payload["phase"]) == ("phase_selected", "Bob", "camera", "settle")
         assert last.payload["read"]["corrected"] is True
         assert errors == []
     finally:
@@ -97,7 +93,8 @@ def test_phone_adds_players_and_starts_the_game(browser, hub, store, output_dir)
             page.locator("#setup-start").click()
             expect(page.locator("#setup-section")).to_be_hidden()
             expect(page.locator("#seats button")).to_have_count(2)
-        assert loop.flow is not None and loop.flow.seats == [{"name": "Ann", "colour": "green"}, {"name": "Bob", "colour": "red"}]
+        assert loop.flow is not None and loop.flow.seats == [{"name": "Ann", "colour": "green"},
+                                                             {"name": "Bob", "colour": "red"}]
         assert errors == []
     finally:
         context.close()

@@ -22,7 +22,7 @@ from companion.session import SessionStore
 from device import CameraNotFound, FakeCamera, Fault, ReplaySource
 from device.health import CameraHealthConfig, CameraStatus, CameraWatch, picture_fault, same_picture
 from tests.test_app import make_loop as app_loop
-from tests.test_app import scene, scenes, store  # noqa: F401  (store: the session fixture)
+from tests.test_app import scene, scenes
 from vision.motion import StillnessDetector
 
 FAST = CameraHealthConfig(read_timeout_s=0.2, poll_s=0.01, close_timeout_s=0.5)
@@ -195,7 +195,8 @@ def test_a_game_that_does_not_need_the_camera_survives_its_replay_folder_going_a
     folder = tmp_path / "photos"
     write_folder(folder, [90, 150])
     hub = StateHub()
-    loop = MainLoop(source=ReplaySource(folder, loop=True, hold_frames=3, skip_bad=True), reader=None, session=session, hub=hub,
+    loop = MainLoop(source=ReplaySource(folder, loop=True, hold_frames=3, skip_bad=True), reader=None, session=session,
+                    hub=hub,
                     stillness=StillnessDetector(), flow=flow, stop_at_end=True, sleep=lambda s: None,
                     reconnect_s=0.0, camera_health=FAST)
     seen = watch_status(hub)

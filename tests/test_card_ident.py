@@ -149,7 +149,8 @@ def test_a_badly_fitted_card_is_read_after_the_second_look():
     frame = np.full((300, 400, 3), 30, np.uint8)
     # a card turned 5 degrees, its right side 5 px further away at the bottom (a little perspective)
     true = order_quad(cv2.boxPoints(((178.0, 145.0), (100.0, 155.0), 5.0))) + np.array([[0, 0], [0, 0], [5, 0], [0, 0]])
-    M = cv2.getPerspectiveTransform(np.array([[0, 0], [95, 0], [95, 149], [0, 149]], np.float32), true.astype(np.float32))
+    M = cv2.getPerspectiveTransform(np.array([[0, 0], [95, 0], [95, 149], [0, 149]], np.float32),
+                                    true.astype(np.float32))
     cv2.warpPerspective(arts["b"], M, (400, 300), dst=frame, borderMode=cv2.BORDER_TRANSPARENT)
     frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
     rect = order_quad(cv2.boxPoints(cv2.minAreaRect(true.astype(np.float32))))

@@ -179,17 +179,18 @@ def set_deck():
     # are the rectangles around parallelograms): the second look and the light flattening read all but one
     ("webcam_20170529_203823", 11),
 ])
+@pytest.mark.slow
 def test_real_set_board(set_deck, board, at_least):
     """Read a real webcam board: 12 cards in row-major order, at least ``at_least`` identified, and no
     card identified wrongly with confidence >= 0.9 (issue 5 targets)."""
     path = SET_DIR / "boards" / f"{board}.png"
-    labels = [set_label_to_id(l) for l in path.with_suffix(".txt").read_text().splitlines() if l.strip()]
+    labels = [set_label_to_id(line) for line in path.with_suffix(".txt").read_text().splitlines() if line.strip()]
     r = read_cards(cv2.imread(str(path)), set_deck, config=CardsConfig(mirror="auto"))
     assert len(r.cards) == len(labels) == 12
     assert [(c.row, c.col) for c in r.cards] == [divmod(k, 4) for k in range(12)]
-    right = sum(c.id == lab for c, lab in zip(r.cards, labels))
-    assert right >= at_least, Counter((c.id, lab) for c, lab in zip(r.cards, labels) if c.id != lab)
-    assert not [c for c, lab in zip(r.cards, labels) if c.id not in (None, lab) and c.confidence >= 0.9]
+    right = sum(c.id == lab for c, lab in zip(r.cards, labels, strict=True))
+    assert right >= at_least, Counter((c.id, lab) for c, lab in zip(r.cards, labels, strict=True) if c.id != lab)
+    assert not [c for c, lab in zip(r.cards, labels, strict=True) if c.id not in (None, lab) and c.confidence >= 0.9]
 
 
 def test_each_zone_has_its_own_station_grid(among_deck):

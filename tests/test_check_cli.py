@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from tests.test_among_scoring import MR, player, rulebook_example, row
+from tests.test_among_scoring import MR, player, row, rulebook_example
 
 
 def check(tmp_path, data, *extra):
@@ -24,8 +24,9 @@ def test_legal_stations_give_no_findings(tmp_path):
 
 def test_a_location_not_touching_the_station_is_a_finding_with_the_exact_shape(tmp_path):
     # Among the Stars, building a location: it must share an edge with the station. (3, 3) touches nothing.
-    data = {"objectives": [], "players": [player("Ann", 10, 2, [MR, row("Pilot Training Area", (1, 0)), row("Crew Quarters", (3, 3))]),
-                                           player("Béla", 10, 2, [MR])]}
+    data = {"objectives": [],
+            "players": [player("Ann", 10, 2, [MR, row("Pilot Training Area", (1, 0)), row("Crew Quarters", (3, 3))]),
+                        player("Béla", 10, 2, [MR])]}
     result = check(tmp_path, data, "--json")
     assert result.returncode == 0, result.stderr
     findings = json.loads(result.stdout)["findings"]

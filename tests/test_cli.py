@@ -86,7 +86,7 @@ def test_demo_reads_every_photo_and_records_it(tmp_path):
     assert [Path(e.payload["image"]).name for e in reads] == [p.name for p in PHOTOS]
     assert all(len(e.payload["values"]) >= 1 for e in reads)
 
-    # Running again resumes the same session: the same photos are the same rolls, not new ones.
+    # Running again resumes the same session: the photos it recorded are not recorded again (issue 16, issue 17).
     result = run_cli("demo", "--once", "--fast", "--db", str(db), "--no-gpio", "--no-web", "--hold", "1.5", str(PHOTOS[0].parent))
     assert result.returncode == 0, result.stderr
     assert "already recorded in this session" in result.stderr
@@ -118,7 +118,8 @@ def test_a_looping_demo_records_each_photo_once_and_a_replaced_photo_again(tmp_p
     assert run_cli(*args).returncode == 0
     assert read_images(db) == [p.name for p in PHOTOS[:2]]
     time.sleep(0.05)
-    os.utime(folder / PHOTOS[1].name)  # the second photo replaced by another (a newer file) after it was recorded
+    # the second photo replaced by another roll (a newer file: here a third photo's dice) after it was recorded
+    (folder / PHOTOS[1].name).write_bytes(PHOTOS[2].read_bytes())
     assert run_cli(*args).returncode == 0
     assert read_images(db) == [p.name for p in (PHOTOS[0], PHOTOS[1], PHOTOS[1])]
 
@@ -204,3 +205,24 @@ def test_on_a_machine_without_gpio_the_start_says_so_in_one_line(tmp_path):
     assert len(gpio_lines) == 1 and gpio_lines[0].endswith(NO_GPIO), result.stderr
     for noise in ("PinUnknownPi", "lgpio", "pin factory", "Traceback"):
         assert noise not in result.stderr
+
+
+def test_the_help_says_what_the_box_runs_and_what_each_flag_does():
+    """``companion --help`` names the four games (not "reads the dice"); ``--no-last-round-upkeep`` says it turns
+    the option off; ``read --cards`` names the hexes a hex deck reads; README lists every schema in schemas/."""
+    from companion.cli import _parser
+    from companion.flows import FLOWS
+
+    parser = _parser()
+    top = " ".join(parser.format_help().split())
+    assert all(spec.title in top for spec in FLOWS.values()) and "reads the dice on the table" not in top
+    subs = next(a for a in parser._actions if a.dest == "command").choices
+    run = " ".join(subs["run"].format_help().split())
+    assert "--no-last-round-upkeep with --game eclipse: turn off round 9's Upkeep and Cleanup (on by default:" in run
+    assert "hexes" in " ".join(subs["read"].format_help().split())
+    assert "Eclipse" in " ".join(subs["export"].format_help().split())
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    for schema in sorted((root / "schemas").glob("*.schema.json")):
+        assert f"`{schema.name.removesuffix('.schema.json')}`" in readme, schema.name
+    assert "Among the Stars, Eclipse" in readme and "--config FILE" in readme and '"key"' in readme

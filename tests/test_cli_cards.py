@@ -6,6 +6,8 @@ import json
 import os
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from companion.cli import main
@@ -15,6 +17,7 @@ SET = SHARED / "datasets" / "set_cards_tableau"
 CARD_KEYS = {"id", "corners", "center_mm", "rotation_deg", "row", "col", "cell", "zone", "confidence"}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SET.is_dir(), reason=f"shared SET card photos not found at {SET} (set TABLETOP_SHARED)")
 def test_enroll_set_deck_and_read_a_real_board(tmp_path, capsys):
     deck = tmp_path / "set.npz"
@@ -46,3 +49,33 @@ def test_print_mat_png(tmp_path, capsys):
 def test_missing_deck_is_named(tmp_path, capsys):
     assert main(["read", "x.jpg", "--cards", str(tmp_path / "nope.npz")]) == 3
     assert "nope.npz" in capsys.readouterr().err
+
+
+def test_enroll_cards_never_writes_outside_a_deck(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    refs = tmp_path / "refs"
+    (refs / "a").mkdir(parents=True)
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"\xff\xd8 my holiday photo")
+    # a path that is not .npz, and a name climbing out of the decks folder: refused (usage, exit 2)
+    assert main(["enroll", "cards", str(photo), str(refs)]) == 2
+    assert main(["enroll", "cards", "../../evil", str(refs)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("give a deck name") == 2
+    assert photo.read_bytes() == b"\xff\xd8 my holiday photo"
+    # an existing .npz that is not a deck is not overwritten
+    other = tmp_path / "other.npz"
+    other.write_bytes(b"not a deck")
+    assert main(["enroll", "cards", str(other), str(refs)]) == 1
+    assert "exists and is not a deck: not overwritten" in capsys.readouterr().err
+    assert other.read_bytes() == b"not a deck"
+
+
+def test_reading_with_a_file_that_is_not_a_deck_says_so_without_numpy_advice(tmp_path, capsys):
+    other = tmp_path / "roll.npz"
+    other.write_text('{"format": "roll-dice"}')
+    img = tmp_path / "blank.png"
+    cv2.imwrite(str(img), np.full((60, 80, 3), 120, np.uint8))
+    assert main(["read", str(img), "--cards", str(other)]) == 3
+    err = capsys.readouterr().err
+    assert "not a deck profile saved by `companion enroll cards`" in err and "allow_pickle" not in err

@@ -64,6 +64,7 @@ def test_enroll_hexes_says_what_it_saved(tmp_path, capsys):
     assert "(2 sector hexes)" in out and "--cards" in out
 
 
+@pytest.mark.slow
 def test_read_with_a_hex_deck_prints_the_hexes_in_the_cards_json(hex_deck, hex_map, capsys):
     path, scene, cal = hex_map
     capsys.readouterr()
@@ -122,6 +123,7 @@ def test_a_card_deck_where_a_hex_deck_is_needed_is_refused(card_deck):
     assert load_deck(str(card_deck), want="card").shape == "card"
 
 
+@pytest.mark.slow
 def test_read_with_a_card_deck_keeps_its_json_shape(card_deck, hex_map, capsys):
     path, _, _ = hex_map
     capsys.readouterr()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.cli import main
@@ -30,6 +31,7 @@ def test_game_pairs_come_from_the_rules_data():
     assert {c for c, _ in pairs} == {"white", "red", "purple", "blue", "brown", "green", "yellow"}
 
 
+@pytest.mark.slow
 def test_enroll_then_read_json(enrolled, tmp_path, capsys):
     root, faces = enrolled
     profile = tmp_path / "mine.json"
@@ -64,3 +66,63 @@ def test_enroll_from_a_folder_without_pairs_says_so(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["enroll", "roll-dice", str(tmp_path / "empty"), "--out", str(tmp_path / "p.json")]) == 1
     assert "empty" in capsys.readouterr().err
+
+
+def _enroll_dir(tmp_path, *names):
+    root = tmp_path / "enroll"
+    for name in names:
+        (root / name).mkdir(parents=True)
+        (root / name / "01.png").write_bytes(b"not really a png")
+    return root
+
+
+@pytest.mark.parametrize("names, problem", [
+    (("white-explore", "pink-zap"),
+     "folder pink-zap/ in {root}: unknown colour 'pink'; the dice are white, red, purple, blue, brown, green, yellow"),
+    (("white-zap",),
+     "folder white-zap/ in {root}: unknown face 'zap'; the faces are explore, develop, settle, produce, ship, wild"),
+    (("white-wild",),
+     "folder white-wild/ in {root}: white dice have no wild face (white: explore, develop, settle, produce, ship)"),
+    (("yellow-explore",),
+     "folder yellow-explore/ in {root}: yellow dice have no explore face (yellow: develop, settle, produce, wild)"),
+    (("notes",), "folder notes/ in {root}: name it <colour>-<face>, e.g. white-explore"),
+])
+def test_enroll_refuses_folders_the_dice_do_not_have(tmp_path, capsys, names, problem):
+    root = _enroll_dir(tmp_path, *names)
+    code = main(["enroll", "roll-dice", str(root), "--out", str(tmp_path / "p.json")])
+    assert code == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"companion enroll: {problem.format(root=root)}"]
+    assert not (tmp_path / "p.json").exists()
+
+
+def test_enroll_names_every_bad_folder_in_one_run(tmp_path, capsys):
+    root = _enroll_dir(tmp_path, "white-explore", "pink-zap", "white-wild", "notes")
+    assert main(["enroll", "roll-dice", str(root), "--out", str(tmp_path / "p.json")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert [line.split(":")[1].strip() for line in err] == ["folder notes/ in " + str(root),
+                                                            "folder pink-zap/ in " + str(root),
+                                                             "folder white-wild/ in " + str(root)]
+    assert all(line.startswith("companion enroll: ") for line in err)
+
+
+def test_enroll_warns_about_missing_pairs_and_still_builds(tmp_path, capsys):
+    root = _enroll_dir(tmp_path, "White-Explore")  # any case, as the builder reads it
+    main(["enroll", "roll-dice", str(root), "--out", str(tmp_path / "p.json")])
+    err = capsys.readouterr().err.splitlines()
+    # 30 pairs on the dice (white 5, red 4, purple 4, blue 4, brown 5, green 4, yellow 4) less white-explore
+    assert err[0] == ("companion enroll: warning: no photos of 29 pairs (white-develop, white-settle, white-produce, "
+                      "white-ship, red-explore, red-develop, red-settle, red-wild, purple-explore, purple-develop "
+                      "(+19 more)): the profile will not know them")
+    assert len(err) == 2  # then the builder's own answer about the (fake) photo
+
+
+def test_a_dice_profile_that_is_a_picture_is_one_line(tmp_path, capsys):
+    bad = tmp_path / "rand.jpg"
+    bad.write_bytes(bytes(range(256)) * 8)
+    img = tmp_path / "blank.png"
+    cv2.imwrite(str(img), np.full((60, 80, 3), 120, np.uint8))
+    code = main(["read", str(img), "--dice", "roll", "--profile", str(bad)])
+    assert code != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is not a UTF-8 JSON file" in err[0]

@@ -124,11 +124,13 @@ def test_an_older_file_is_read_through_its_migration(tmp_path):
     config = load(path, env={}, migrations=migrations, version=3)
     assert config["web.host"] == "127.0.0.1" and config["camera.size"] == (1280, 720)
     assert config.origin("web.host") == f"{path}:3 (written as web.listen)"
-    assert config.notes == ["version 1 -> 2: web.listen is now web.host", "version 2 -> 3: camera.width is now camera.size"]
+    assert config.notes == ["version 1 -> 2: web.listen is now web.host",
+                            "version 2 -> 3: camera.width is now camera.size"]
     assert any("update it to version = 3" in p.message for p in config.problems)
     # a file already at version 2 only goes through the second migration
     newer = write(tmp_path, 'version = 2\n[camera]\nwidth = 1920\n', "v2.toml")
-    assert load(newer, env={}, migrations=migrations, version=3).notes == ["version 2 -> 3: camera.width is now camera.size"]
+    assert load(newer, env={}, migrations=migrations,
+                version=3).notes == ["version 2 -> 3: camera.width is now camera.size"]
 
 
 def test_key_lines_finds_tables_dotted_keys_and_quoted_keys():

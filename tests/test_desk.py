@@ -22,12 +22,6 @@ from vision.motion import StillnessDetector
 ANN_PHONE, BOB_PHONE = "client-ann-1", "client-bob-2"
 
 
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "box.sqlite3") as s:
-        yield s
-
-
 def race(store, players="Ann,Bob") -> GameFlow:
     session = store.start("race", FLOWS["race"].settings(parse_players(players), {}))
     return GameFlow(session, FLOWS["race"])

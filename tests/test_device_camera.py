@@ -258,7 +258,7 @@ def test_replay_empty_folder_names_folder_and_extensions(tmp_path: Path) -> None
 
 
 def test_replay_missing_path(tmp_path: Path) -> None:
-    with pytest.raises(CameraNotFound, match="nothing to replay"):
+    with pytest.raises(CameraNotFound, match=r"nope does not exist: give a folder of photos"):
         ReplaySource(tmp_path / "nope").open()
 
 
@@ -417,6 +417,13 @@ class FakePicamera2:
     def close(self) -> None:
         self.calls.append(("close",))
 
+    def capture_metadata(self, wait=None) -> dict:
+        self.calls.append(("capture_metadata", wait))
+        return {"ExposureTime": 16000, "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4), "Lux": 300.0}
+
+    def set_controls(self, controls: dict) -> None:
+        self.calls.append(("set_controls", dict(controls)))
+
 
 @pytest.fixture
 def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> type[FakePicamera2]:
@@ -442,6 +449,35 @@ def test_picamera2_frames_are_bgr_uint8_from_rgb888(fake_picamera2: type[FakePic
     assert frames[0].image.shape == (48, 64, 3) and frames[0].image.dtype == np.uint8
     assert [(f.index, f.timestamp, f.source) for f in frames] == [(0, 10.0, "picamera2:0"), (1, 10.5, "picamera2:0")]
     assert not src.is_open
+
+
+def test_picamera2_holds_exposure_and_white_balance_while_the_table_is_still(fake_picamera2: type[FakePicamera2]) -> None:
+    # Issue 16: a still table's light never steps between two reads: AeEnable/AwbEnable off with the values the camera
+    # reports for the latest frame, on again when the table moves; asked twice, it acts once.
+    with Picamera2Source(size=(16, 8)) as src:
+        src.read()
+        src.hold_light(True)
+        src.hold_light(True)
+        src.hold_light(False)
+        src.hold_light(False)
+        cam = fake_picamera2.instances[0]
+    controls = [c[1] for c in cam.calls if c[0] == "set_controls"]
+    assert controls == [{"AeEnable": False, "AwbEnable": False, "ExposureTime": 16000, "AnalogueGain": 2.5,
+                         "ColourGains": (1.8, 1.4)},
+                        {"AeEnable": True, "AwbEnable": True}]
+    src.hold_light(True)  # closed: nothing happens, nothing raised
+
+
+def test_picamera2_that_refuses_the_controls_reads_on(fake_picamera2: type[FakePicamera2], caplog,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(self, controls):
+        raise RuntimeError("control out of range")
+
+    monkeypatch.setattr(fake_picamera2, "set_controls", refuse)
+    with Picamera2Source(size=(16, 8)) as src:
+        src.hold_light(True)
+        assert src.read().image.shape == (8, 16, 3)
+    assert "could not hold the exposure and white balance" in caplog.text
 
 
 def test_picamera2_four_channel_arrays_lose_alpha(fake_picamera2: type[FakePicamera2]) -> None:

@@ -12,8 +12,21 @@ import numpy as np
 import pytest
 
 from companion.config import load
-from companion.doctor import (CHECKS, CalibrationCheck, CameraCheck, ClockCheck, DatabaseCheck, DiskCheck,
-                              DoctorContext, Level, LightCheck, NetworkCheck, ServiceCheck, health, run_checks)
+from companion.doctor import (
+    CHECKS,
+    CalibrationCheck,
+    CameraCheck,
+    ClockCheck,
+    DatabaseCheck,
+    DiskCheck,
+    DoctorContext,
+    Level,
+    LightCheck,
+    NetworkCheck,
+    ServiceCheck,
+    health,
+    run_checks,
+)
 from device import CameraNotFound, FakeCamera
 
 LINE = re.compile(r"^(OK|WARN|FAIL) {2,}(\S+) {2,}\S.*$")
@@ -31,7 +44,8 @@ def context(tmp_path: Path, frames=None, config_text: str = "", **over) -> Docto
     path.write_text(config_text, encoding="utf-8")
     camera = (lambda: FakeCamera(frames, name="fake:table")) if frames is not None else over.pop("open_camera", None)
     return DoctorContext(load(path, env={}), open_camera=camera, data_dir=tmp_path, now=over.pop("now", lambda: 1.9e9),
-                         run=over.pop("run", lambda cmd: (127, "not here")), address=over.pop("address", lambda: "192.168.1.20"),
+                         run=over.pop("run", lambda cmd: (127, "not here")),
+                         address=over.pop("address", lambda: "192.168.1.20"),
                          **over)
 
 

@@ -37,7 +37,7 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
     server = serve(create_app(hub), host="127.0.0.1", port=0)
     phones = []
     try:
-        with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]) as flow:
+        with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]):
             for name in ("Ann", "Bob"):
                 context, page, errors = page_for(browser, join_url(server, hub))
                 phones.append((context, page, errors))
@@ -61,6 +61,9 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
             for page in (ann, bob):
                 expect(page.locator("#findings li").first).to_contain_text("only a half wormhole")
                 expect(page.locator("#findings li").first).to_contain_text("Eclipse, Wormhole Generator")
+                expect(page.locator("#findings li .fix").first).to_have_text(
+                    "Fix: rotate it 1 step clockwise so its wormhole faces yours")
+            ann.screenshot(path=str(output_dir / "phone_eclipse_finding_fix.png"), full_page=True)
             # ... she takes it back, and lays it turned 1 step: legal.
             ann.locator("#undo-report").click()
             expect(ann.locator("#report-result")).to_contain_text("withdrawn")
@@ -95,7 +98,8 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
             for page in (ann, bob):
                 expect(page.locator("#score-section")).to_be_visible()
                 expect(page.locator("#winner")).to_have_text("Winner: Ann")
-                expect(page.locator("#scores tr.winner-row")).to_have_text("Total\u2605 109")  # the winner marked with a star, not only a colour
+                # the winner marked with a star, not only a colour
+                expect(page.locator("#scores tr.winner-row")).to_have_text("Total\u2605 109")
             ann.screenshot(path=str(output_dir / "phone_eclipse_scores.png"), full_page=True)
             result = hub.snapshot().view["game"]["result"]
             assert {p["name"]: p["total"] for p in result["players"]} == {"Ann": 10, "Bob": 9}

@@ -22,7 +22,6 @@ from companion.commands.files import load_dice_reader
 from companion.flow import GameFlow, parse_players
 from companion.flows import FLOWS
 from companion.flows.eclipse_camera import ECLIPSE_DICE
-from companion.session import SessionStore
 from device import Frame
 from tests.test_camera_flow import run_on_touchscreen
 from vision.hexes import build_hex_deck_from_images
@@ -40,12 +39,6 @@ GC, HOME = ("001", (0, 0), 0), ("221", (0, -2), 0)
 @pytest.fixture(scope="module")
 def hex_deck():
     return build_hex_deck_from_images(hex_reference_images(SECTORS), kind="scan")
-
-
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "eclipse-camera.sqlite3") as s:
-        yield s
 
 
 def eclipse(store) -> GameFlow:
@@ -138,7 +131,8 @@ def test_a_newly_explored_hex_is_asked_with_its_misplay_and_fix_and_the_turn_tha
     assert (q["text"], q["kind"], q["player"]) == ("Ann explored 205 Mu Herculis at [-1, -1], rotation 0?",
                                                    "action_taken", "Ann")
     [m] = view["misplays"]
-    assert (m["rule"], m["severity"], m["cell"], m["card"]) == ("half_wormhole_without_generator", "error", [-1, -1], "205")
+    assert (m["rule"], m["severity"], m["cell"],
+            m["card"]) == ("half_wormhole_without_generator", "error", [-1, -1], "205")
     assert m["fix"] == "rotate it 3 steps clockwise so its wormhole faces yours"
     assert m["source"].startswith("Eclipse, Wormhole Generator")
     assert flow.session.last_seq == before
@@ -229,7 +223,8 @@ def test_enroll_eclipse_dice_refuses_a_bad_folder_naming_every_bad_subfolder(tmp
     done = run_cli("enroll", "eclipse-dice", str(folder), "--out", str(tmp_path / "eclipse.json"))
     assert done.returncode == 1, done.stderr
     lines = done.stderr.strip().splitlines()
-    assert "folder green-6/" in done.stderr and "unknown colour 'green'; the dice are yellow, orange, red" in done.stderr
+    assert "folder green-6/" in done.stderr
+    assert "unknown colour 'green'; the dice are yellow, orange, red" in done.stderr
     assert "folder red-7/" in done.stderr and "unknown face '7'; the faces are 1, 2, 3, 4, 5, 6" in done.stderr
     assert "folder orange/" in done.stderr and "name it <colour>-<face>, e.g. yellow-1" in done.stderr
     assert len(lines) == 3 and not (tmp_path / "eclipse.json").exists()
@@ -249,6 +244,7 @@ def test_a_dice_profile_of_another_set_of_dice_is_refused(tmp_path):
         load_dice_reader(ECLIPSE_DICE, str(tmp_path / "none.json"))
 
 
+@pytest.mark.slow
 def test_run_eclipse_takes_a_hex_deck_and_refuses_a_card_deck(tmp_path, hex_deck):
     from vision.deck import build_deck_from_images
     from vision.synth_table import GAME_SHAPES, reference_images

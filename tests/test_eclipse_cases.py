@@ -73,7 +73,8 @@ def test_the_score_command_prints_the_issue_shape(tmp_path):
 
 
 def test_the_check_command_prints_the_issue_shape():
-    code, out, err = run_cli(["check", "eclipse", str(CASES / "placement-half-wormhole-without-generator.json"), "--json"])
+    code, out, err = run_cli(["check", "eclipse",
+                              str(CASES / "placement-half-wormhole-without-generator.json"), "--json"])
     assert (code, err) == (0, "")
     printed = json.loads(out)
     assert list(printed) == ["legal", "findings"] and printed["legal"] is False

@@ -66,11 +66,13 @@ def test_a_volley_says_which_dice_hit_and_the_damage():
     strong = resolve_volley([{"colour": "orange", "face": 5}, {"colour": "red", "face": 4}], computers=2)
     assert (strong.hits, strong.damage) == (2, 6)  # 5 + 2 and 4 + 2 both reach 6: 2 + 4 damage
     assert strong.to_json() == {"dice": [{"colour": "orange", "face": 5, "hit": True, "damage": 2},
-                                         {"colour": "red", "face": 4, "hit": True, "damage": 4}], "hits": 2, "damage": 6}
+                                         {"colour": "red", "face": 4, "hit": True, "damage": 4}], "hits": 2,
+                                         "damage": 6}
 
 
 def test_a_die_that_cannot_be_is_asked_about_and_left_out():
-    volley = resolve_volley([{"colour": "red", "face": 7}, {"colour": "green", "face": 3}, {"colour": "yellow", "face": 6}])
+    volley = resolve_volley([{"colour": "red", "face": 7}, {"colour": "green", "face": 3},
+                             {"colour": "yellow", "face": 6}])
     assert [q.rule_kind for q in volley.questions] == ["impossible_die", "impossible_die"]
     assert all(q.legal and q.warning for q in volley.questions)  # a question, never a silent change
     assert (len(volley.results), volley.damage) == (1, 1)
@@ -81,7 +83,8 @@ def test_distortion_shield_against_missiles():
     assert resolve_volley([{"colour": "orange", "face": 5}], 1, 0, missiles=True).hits == 1
     assert resolve_volley([{"colour": "orange", "face": 5}], 1, 0, missiles=True, distortion_shield=True).hits == 0
     assert resolve_volley([{"colour": "orange", "face": 6}], 0, 0, missiles=True, distortion_shield=True).hits == 1
-    assert resolve_volley([{"colour": "orange", "face": 5}], 1, 0, distortion_shield=True).hits == 1  # cannons: no malus
+    assert resolve_volley([{"colour": "orange", "face": 5}], 1, 0,
+                          distortion_shield=True).hits == 1  # cannons: no malus
 
 
 def test_antimatter_splitter_shares_a_hit_among_targets_the_roll_hits():
@@ -121,4 +124,5 @@ def test_allies_fight_on_one_side_and_win_initiative_ties():
     assert sides(["Ann", "Cy", "Bob"], alliance=alliance, defender="Ann") == (("Ann", "Bob"), ("Cy",))
     assert sides(["Ann", "Cy"], alliance=alliance, defender=None) == ((), ("Ann", "Cy"))  # the Ancients defend
     groups = [("Cy", "Cruiser", 2), ("Bob", "Interceptor", 3), ("Ann", "Cruiser", 2)]
-    assert firing_order(groups, ["Ann", "Bob"]) == [("Bob", "Interceptor", 3), ("Ann", "Cruiser", 2), ("Cy", "Cruiser", 2)]
+    assert firing_order(groups,
+                        ["Ann", "Bob"]) == [("Bob", "Interceptor", 3), ("Ann", "Cruiser", 2), ("Cy", "Cruiser", 2)]

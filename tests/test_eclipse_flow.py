@@ -16,16 +16,9 @@ from companion.errors import BadEntry
 from companion.flow import GameFlow, parse_players
 from companion.flow_spec import parse_form
 from companion.flows import FLOWS
-from companion.session import SessionStore
 from tests.test_flow import shoot
 
 ECLIPSE = FLOWS["eclipse"]
-
-
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "eclipse.sqlite3") as s:
-        yield s
 
 
 def start(store, players: str = "Ann,Bob", **options) -> GameFlow:
@@ -72,7 +65,8 @@ def test_a_whole_game_through_the_phones_and_next(store, output_dir):
 
     # The combat helper: Ann's Cruiser (Electron Computer +1, one Ion Cannon) fires at Bob's Interceptor (Gauss
     # Shield -1): a die hits on 6 - 1 + 1 = 6 or more. She rolls 6, 5, 2: only the 6 hits, 1 damage (yellow).
-    flow.report("Ann", "blueprint", {"ship": "Cruiser", "computers": 1, "hull": 1, "initiative": 2, "yellow_cannons": 1})
+    flow.report("Ann", "blueprint",
+                {"ship": "Cruiser", "computers": 1, "hull": 1, "initiative": 2, "yellow_cannons": 1})
     flow.report("Bob", "blueprint", {"ship": "Interceptor", "shields": 1, "initiative": 3, "yellow_cannons": 1})
     flow.report("Ann", "volley", {"ship": "Cruiser", "target": "Bob", "target_ship": "Interceptor", "yellow": "652"})
     throw = flow.view()["throws"][0]
@@ -311,3 +305,20 @@ def test_relations_with_yourself_are_not_offered_and_refused_in_the_players_word
     assert engine.value.problem == "'with' must be another player (Bob, Cy, Dee), got 'Ann'"
     assert "relations_formed" in str(engine.value) and flow.session.id in str(engine.value)
     assert flow.session.last_seq == 0
+
+
+def test_the_touchscreen_shows_a_phone_reported_misplay_whole_with_its_fix(store, output_dir):
+    """A hex reported from a phone against its wormholes: the touchscreen wraps the finding onto lines (never cut
+    with "…") and shows its fix, as it does for the camera's misplays."""
+    flow = start(store, species=["Terran Directorate", "Orion Hegemony"])
+    flow.report("Ann", "home", {"sector": "221 Procyon", "hex": [0, -2], "rotation": 0})
+    flow.report("Ann", "explore", {"sector": "101 Castor", "hex": [0, -1], "rotation": 0, "from": [0, -2]})
+    screen = shoot(flow, output_dir / "eclipse_finding_fix.png")
+    said = [text for text, _rect, _room in screen.drawn]
+    assert "Fix: rotate it 1 step clockwise so its wormhole faces yours" in said
+    finding = flow.view()["findings"][0]["what"]
+    shown = " ".join(t for t in said if t.split()[0] in finding.split() or t.startswith(screen.sign("error")))
+    assert "makes only a half wormhole" in shown and "a new hex needs a full wormhole" in shown
+    assert not any(t.endswith("\u2026") for t in said)  # nothing of it cut off
+    fix = next(rect for text, rect, _room in screen.drawn if text.startswith("Fix:"))
+    assert fix.bottom <= screen.buttons["undo"].rect.top  # above the buttons

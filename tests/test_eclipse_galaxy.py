@@ -59,7 +59,8 @@ def test_neighbours_and_touching_edges():
         neighbour((0, 0), 3)
 
 
-@pytest.mark.parametrize(("printed", "k", "table"), [(12, 0, 12), (12, 1, 2), (10, 1, 12), (2, 3, 8), (8, 5, 6), (6, 3, 12)])
+@pytest.mark.parametrize(("printed", "k", "table"),
+                         [(12, 0, 12), (12, 1, 2), (10, 1, 12), (2, 3, 8), (8, 5, 6), (6, 3, 12)])
 def test_a_turned_edge_lies_on_h_plus_2k(printed, k, table):
     # ((h + 2k - 1) mod 12) + 1: (10 + 2 - 1) mod 12 + 1 = 12; (8 + 10 - 1) mod 12 + 1 = 6
     assert table_edge(printed, k) == table
@@ -95,7 +96,8 @@ def test_portal_hexes_and_the_map():
         Galaxy.of([at("001", 0, 0), at("101", 0, 0)])
     with pytest.raises(ValueError, match="lies at both"):
         Galaxy.of([at("101", 0, -1), at("101", 1, -1)])
-    assert g.to_json()[0] == {"sector": "001", "q": 0, "r": 0, "rotation": 0, "ring": 0, "wormholes": [2, 4, 6, 8, 10, 12],
+    assert g.to_json()[0] == {"sector": "001", "q": 0, "r": 0, "rotation": 0, "ring": 0,
+                              "wormholes": [2, 4, 6, 8, 10, 12],
                               "warp_portal_token": False}
 
 

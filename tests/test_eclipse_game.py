@@ -24,7 +24,8 @@ HOMES = [("hex_placed", "Ann", {"sector": "221", "q": 0, "r": -2, "rotation": 3}
 
 
 def play(settings, *rows):
-    events = [Event(seq=k, kind=kind, payload=payload, player=player) for k, (kind, player, payload) in enumerate(rows, 1)]
+    events = [Event(seq=k, kind=kind, payload=payload, player=player)
+              for k, (kind, player, payload) in enumerate(rows, 1)]
     return replay(GAME, settings, events)
 
 
@@ -50,7 +51,8 @@ def test_setup_refuses_one_board_twice_and_options_for_another_player_count():
     with pytest.raises(BadSettings, match="fewer than 6 players"):
         GAME.initial_state({"players": list("ABCDEF"), "ancient_homeworlds": True})
     state = GAME.initial_state({"players": list("AB"), "galactic_center": True})
-    assert state.guardians == {(0, 0): "Ancient Dreadnought"} and GAME.view(state)["map"][0]["guardian"] == "Ancient Dreadnought"
+    assert state.guardians == {(0, 0): "Ancient Dreadnought"}
+    assert GAME.view(state)["map"][0]["guardian"] == "Ancient Dreadnought"
 
 
 def test_homes_are_laid_with_their_owners_discs():
@@ -66,14 +68,17 @@ def test_homes_are_laid_with_their_owners_discs():
 
 def test_an_explored_hex_is_checked_and_brings_its_ancients():
     # Ann's 221 at (0, -2) turned 3 has a wormhole on 6; (0, -1) is across it; 101 prints 2, 4, 6, 8, 10: no 12
-    result = play(FOUR, *HOMES, ("hex_placed", "Ann", {"sector": "101", "q": 0, "r": -1, "rotation": 0, "from": {"q": 0, "r": -2}}))
+    result = play(FOUR, *HOMES,
+                  ("hex_placed", "Ann", {"sector": "101", "q": 0, "r": -1, "rotation": 0, "from": {"q": 0, "r": -2}}))
     assert errors(result) == ["half_wormhole_without_generator"]
     finding = next(f for f in result.findings if f.rule_kind == "half_wormhole_without_generator")
     assert finding.fix == "rotate it 1 step clockwise so its wormhole faces yours" and finding.cell == (0, -1)
     assert result.state.ancients == {(0, -1): 1}  # laid as reported: the players decide
-    good = play(FOUR, *HOMES, ("hex_placed", "Ann", {"sector": "101", "q": 0, "r": -1, "rotation": 1, "from": {"q": 0, "r": -2}}))
+    good = play(FOUR, *HOMES,
+                ("hex_placed", "Ann", {"sector": "101", "q": 0, "r": -1, "rotation": 1, "from": {"q": 0, "r": -2}}))
     assert last(good) == ["full_wormhole"]
-    nowhere = play(FOUR, *HOMES, ("hex_placed", "Ann", {"sector": "101", "q": 0, "r": -1, "rotation": 1, "from": {"q": 5, "r": 5}}))
+    nowhere = play(FOUR, *HOMES,
+                   ("hex_placed", "Ann", {"sector": "101", "q": 0, "r": -1, "rotation": 1, "from": {"q": 5, "r": 5}}))
     assert last(nowhere, Severity.WARNING) == ["unexplored"] and last(nowhere, Severity.INFO) == ["full_wormhole"]
     hive = play(FOUR, ("hex_placed", None, {"sector": "381", "q": 3, "r": -1, "rotation": 0}))
     assert hive.state.galaxy.at((3, -1)).portal
@@ -94,7 +99,8 @@ def test_influence_waits_for_the_ancients_except_for_draco():
     assert errors(destroyed) == [] and (1, -1) not in destroyed.state.ancients
     draco = play(FOUR, *HOMES, explored, ("influence_placed", "Cy", {"q": 1, "r": -1}))
     assert errors(draco) == []  # Draco share a hex with basic Ancients (Rise of the Ancients p.7)
-    taken = play(FOUR, *HOMES, explored, ("influence_placed", "Cy", {"q": 1, "r": -1}), ("influence_placed", "Ann", {"q": 1, "r": -1}))
+    taken = play(FOUR, *HOMES, explored, ("influence_placed", "Cy", {"q": 1, "r": -1}),
+                 ("influence_placed", "Ann", {"q": 1, "r": -1}))
     assert errors(taken) == ["hex_controlled", "ancients_present"] and taken.state.owners[(1, -1)] == "Cy"
     centre = play(FOUR, ("influence_placed", "Cy", {"q": 0, "r": 0}))
     assert errors(centre) == ["ancients_present"]  # the GCDS: not even Draco
@@ -108,10 +114,11 @@ def test_guardians_give_their_tiles_to_who_destroys_them():
     result = play(FOUR, homeworld, ("ancients_destroyed", "Ann", {"q": -2, "r": 2, "guardian": True}),
                   ("ancients_destroyed", "Ann", {"q": 0, "r": 0, "guardian": True}))
     ann = result.state.player("Ann")
-    assert (ann.ancient_cruisers, ann.dreadnought) == (1, False) and result.state.guardians == {}  # the GCDS gives no tile
+    assert (ann.ancient_cruisers,
+            ann.dreadnought) == (1, False) and result.state.guardians == {}  # the GCDS gives no tile
     dread = play({**FOUR, "galactic_center": True}, ("ancients_destroyed", "Bob", {"q": 0, "r": 0, "guardian": True}))
     assert dread.state.player("Bob").dreadnought
-    scores = {b.player: dict((l.category, l.vp) for l in b.lines) for b in GAME.scores(dread.state)}
+    scores = {b.player: dict((line.category, line.vp) for line in b.lines) for b in GAME.scores(dread.state)}
     assert scores["Bob"]["Ancient Dreadnought"] == 1  # Rise of the Ancients p.6: +1 VP
     assert errors(play(FOUR, ("ancients_destroyed", "Ann", {"q": 0, "r": -1, "count": 1}))) == ["no_ancients"]
 
@@ -120,7 +127,8 @@ def test_a_hive_moves_one_ancient_to_the_hex_beyond_the_rolled_wormhole():
     cleanup = [("passed", p, {}) for p in ("Ann", "Bob", "Cy", "Dee")] + [("phase_ended", None, {})] * 2
     hive = ("hex_placed", None, {"sector": "212", "q": 1, "r": 1, "rotation": 0})
     beside = ("hex_placed", "Cy", {"sector": "304", "q": 1, "r": 2, "rotation": 0})  # ring (1 + 2 + 3) / 2 = 3
-    result = play(FOUR, *HOMES, hive, beside, *cleanup, ("hive_rolled", None, {"q": 1, "r": 1, "die": 4, "to": {"q": 1, "r": 2}}))
+    result = play(FOUR, *HOMES, hive, beside, *cleanup,
+                  ("hive_rolled", None, {"q": 1, "r": 1, "die": 4, "to": {"q": 1, "r": 2}}))
     assert result.state.rounds.phase == "cleanup" and last(result) == []
     assert result.state.ancients == {(1, 1): 2, (1, 2): 1}  # Rise of the Ancients p.7: 3 Ancients, one moves
     early = play(FOUR, hive, ("hive_rolled", None, {"q": 1, "r": 1, "die": 2}))
@@ -142,11 +150,13 @@ def test_shrines_by_the_enlightened_at_the_start_of_upkeep():
     result = play(FOUR, *HOMES, *UPKEEP, shrine)
     assert last(result) == [] and result.state.structures[(2, -2)][0].colour == "science"
     assert last(play(FOUR, *HOMES, shrine), Severity.WARNING) == ["shrine_timing"]
-    again = play(FOUR, *HOMES, *UPKEEP, shrine, ("structure_built", "Bob", {"q": 2, "r": -2, "structure": "shrine", "colour": "money"}))
+    again = play(FOUR, *HOMES, *UPKEEP, shrine,
+                 ("structure_built", "Bob", {"q": 2, "r": -2, "structure": "shrine", "colour": "money"}))
     assert errors(again) == ["one_shrine_per_upkeep"]
     second = play(FOUR, *HOMES, *UPKEEP, shrine, *NEXT_UPKEEP, shrine)
     assert errors(second) == ["shrine_per_planet"]  # one science planet, no grey one
-    ann = play(FOUR, *HOMES, *UPKEEP, ("structure_built", "Ann", {"q": 0, "r": -2, "structure": "shrine", "colour": "money"}))
+    ann = play(FOUR, *HOMES, *UPKEEP,
+               ("structure_built", "Ann", {"q": 0, "r": -2, "structure": "shrine", "colour": "money"}))
     assert errors(ann) == ["shrine_builder"]
     with pytest.raises(BadEvent, match="colour"):
         play(FOUR, ("structure_built", "Bob", {"q": 2, "r": -2, "structure": "shrine", "colour": "grey"}))
@@ -182,12 +192,15 @@ def test_three_shrines_of_a_cost_give_their_tile():
 def test_one_orbital_per_hex_and_one_warp_portal_token():
     exiles = {"players": [{"name": "Ann", "species": "Exiles"}, "Bob"], "developments": True}
     home = ("hex_placed", "Ann", {"sector": "234", "q": 0, "r": -2, "rotation": 3})
-    assert errors(play(exiles, home, ("structure_built", "Ann", {"q": 0, "r": -2, "structure": "orbital"}))) == ["one_orbital_per_hex"]
+    assert errors(play(exiles, home,
+                       ("structure_built", "Ann",
+                        {"q": 0, "r": -2, "structure": "orbital"}))) == ["one_orbital_per_hex"]
     token = ("structure_built", "Ann", {"q": 0, "r": -2, "structure": "warp_portal"})
     laid = play(exiles, home, ("action_taken", "Ann", {"action": "research", "tech": "Warp Portal"}), token)
     assert last(laid) == [] and laid.state.galaxy.at((0, -2)).portal
     unrecorded = play(exiles, home, token)
-    assert last(unrecorded, Severity.WARNING) == ["development_missing"] and "Warp Portal" in unrecorded.state.player("Ann").developments
+    assert last(unrecorded, Severity.WARNING) == ["development_missing"]
+    assert "Warp Portal" in unrecorded.state.player("Ann").developments
     twice = play(exiles, home, token, ("hex_placed", "Bob", {"sector": "222", "q": 0, "r": 2, "rotation": 0}),
                  ("structure_built", "Bob", {"q": 0, "r": 2, "structure": "warp_portal"}))
     assert "one_in_the_game" in errors(twice)
@@ -205,18 +218,22 @@ def test_research_records_unique_tiles():
 
 
 def test_relations_and_alliances():
-    base = [("relations_formed", "Ann", {"with": "Bob"}), ("alliance_founded", "Ann", {"alliance": "Nova", "with": "Bob"})]
+    base = [("relations_formed", "Ann", {"with": "Bob"}),
+            ("alliance_founded", "Ann", {"alliance": "Nova", "with": "Bob"})]
     result = play(FOUR, *base)
     assert [(p.alliance, p.alliance_side) for p in result.state.players[:2]] == [("Nova", "face")] * 2
-    assert errors(play(FOUR, ("alliance_founded", "Ann", {"alliance": "Nova", "with": "Bob"}))) == ["alliance_relations"]
-    joined = play(FOUR, *base, ("relations_formed", "Cy", {"with": "Bob"}), ("alliance_joined", "Cy", {"alliance": "Nova"}))
+    assert errors(play(FOUR,
+                       ("alliance_founded", "Ann", {"alliance": "Nova", "with": "Bob"}))) == ["alliance_relations"]
+    joined = play(FOUR, *base, ("relations_formed", "Cy", {"with": "Bob"}),
+                  ("alliance_joined", "Cy", {"alliance": "Nova"}))
     assert errors(joined) == ["alliance_full"]  # 4-5 players: two members (p.10)
     left = play(FOUR, *base, ("alliance_left", "Bob", {"traitor_card": True}))
     bob = left.state.player("Bob")
     assert (bob.alliance_side, bob.traitor, bob.relations) == ("traitor", True, ("Ann",))
     assert errors(play(FOUR, *base, ("alliance_left", "Bob", {}), ("relations_formed", "Bob", {"with": "Cy"}),
                        ("alliance_founded", "Bob", {"alliance": "Vortex", "with": "Cy"}))) == ["alliance_rejoin"]
-    broken = play(FOUR, *base, ("relations_broken", "Ann", {"with": "Bob"}), ("relations_formed", "Ann", {"with": "Cy"}))
+    broken = play(FOUR, *base, ("relations_broken", "Ann", {"with": "Bob"}),
+                  ("relations_formed", "Ann", {"with": "Cy"}))
     assert errors(broken) == ["traitor_relations"]  # the Traitor card's holder makes no new relations
     few = {"players": ["A", "B", "C"]}
     assert errors(play(few, ("relations_formed", "A", {"with": "B"}))) == ["diplomacy_players"]
@@ -241,17 +258,19 @@ def test_final_reports_then_the_score_with_unconfirmed_rows():
         play(FOUR, ("position_reported", "Ann", {"score": 10}))
     with pytest.raises(BadEvent, match=r"Ann\.reputation\[0\]: must be between 1 and 4"):
         play(FOUR, ("position_reported", "Ann", {"reputation": [5]}))
-    scores = {b.player: {l.category: l.vp for l in b.lines} for b in GAME.scores(result.state)}
+    scores = {b.player: {line.category: line.vp for line in b.lines} for b in GAME.scores(result.state)}
     # Draco (Cy): the Hive's 3 Ancients are on the board; Planta (Dee): 1 controlled hex. Both rows UNCONFIRMED.
     assert scores["Cy"]["Ancients on the board"] == 3 * DRACO_VP_PER_ANCIENT
     assert scores["Dee"]["Planta hexes"] == 1 * PLANTA_VP_PER_HEX
     ended = play(FOUR, ("game_ended", None, {}))
     assert GAME.progress(ended.state).over
-    assert [f.what for f in ended.findings if f.severity is Severity.WARNING] == ["the game ends in round 1, before round 9 is over"]
+    warnings = [f.what for f in ended.findings if f.severity is Severity.WARNING]
+    assert warnings == ["the game ends in round 1, before round 9 is over"]
 
 
 def test_volleys_are_kept_for_the_combat_helper():
-    result = play(FOUR, ("volley_rolled", "Ann", {"dice": [{"colour": "red", "face": 4}, {"colour": "yellow", "face": 9}],
+    result = play(FOUR,
+                  ("volley_rolled", "Ann", {"dice": [{"colour": "red", "face": 4}, {"colour": "yellow", "face": 9}],
                                                   "computers": 2, "shields": 1}))
     # 4 + 2 - 1 = 5: a miss; the 9 cannot be: a question
     assert result.state.volley["hits"] == 0 and result.state.volley["questions"]
@@ -266,4 +285,5 @@ def test_the_view_and_progress_are_plain_and_typed():
     assert json.loads(json.dumps(view)) == view
     assert view["markers"] == {"first": "P0", "second": "P3", "first_waits": False, "second_waits": False}
     progress = GAME.progress(state)
-    assert (progress.round_label, progress.turn, progress.rounds, progress.last_round) == ("Round 1 of 9, Action phase", "P0", 9, False)
+    assert (progress.round_label, progress.turn, progress.rounds,
+            progress.last_round) == ("Round 1 of 9, Action phase", "P0", 9, False)

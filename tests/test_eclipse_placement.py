@@ -77,7 +77,8 @@ def test_wormholes_full_half_and_none_with_their_fixes():
     half = check_explore(HOME, at("317", 2, -3, 1), (2, -2))
     assert kinds(half) == ["half_wormhole_without_generator"]
     assert half[0].fix == "rotate it 4 steps clockwise so its wormhole faces yours"  # rotation 5 from 1
-    assert kinds(check_explore(HOME, at("317", 2, -3, 1), (2, -2), wormhole_generator=True)) == ["half_wormhole_with_generator"]
+    assert kinds(check_explore(HOME, at("317", 2, -3, 1), (2, -2),
+                               wormhole_generator=True)) == ["half_wormhole_with_generator"]
     one_step = check_explore(HOME, at("317", 2, -3, 4), (2, -2))  # wormholes on 2 and 4; rotation 5 is 1 step on
     assert one_step[0].fix == "rotate it 1 step clockwise so its wormhole faces yours"
     none = check_explore(HOME, at("314", 3, -2), (2, -2))  # 231's edge 4, 314's edge 10: neither
@@ -93,7 +94,8 @@ def test_without_a_known_source_any_explored_neighbour_may_connect():
 
 
 def test_move_and_influence_through_wormholes_and_portals():
-    g = Galaxy.of([at("001", 0, 0), at("106", 0, -1), at("201", 1, -2), at("281", -2, 0), at("303", 3, -3, 0, token=True),
+    g = Galaxy.of([at("001", 0, 0), at("106", 0, -1), at("201", 1, -2), at("281", -2, 0),
+                   at("303", 3, -3, 0, token=True),
                    at("107", -1, 0)])
     assert kinds(check_link(g, (-2, 0), (3, -3))) == ["warp_portal_adjacency"]  # a printed portal and a token
     assert kinds(check_link(g, (0, -1), (0, 0))) == ["full_wormhole"]  # 106's 6 and the centre's 12
@@ -113,7 +115,8 @@ def test_start_sectors_for_the_player_count():
     assert check_start_sector(at("221", 0, -3), 8) == []
     turned = check_start_sector(at("221", 0, -3, 3), 8)  # turned 3: 6, 8, 12, 2, the same edges
     assert turned == []
-    away = check_start_sector(at("221", 0, -3, 1), 8)  # 2, 4, 8, 10: (1, -4), (1, -3), (-1, -2), (-1, -3): rings 4, 3, 3, 4
+    away = check_start_sector(at("221", 0, -3, 1),
+                              8)  # 2, 4, 8, 10: (1, -4), (1, -3), (-1, -2), (-1, -3): rings 4, 3, 3, 4
     assert kinds(away) == ["starting_sector"] and "Middle (II)" in away[0].message
     assert kinds(check_start_sector(at("271", 0, -2), 6)) == ["starting_sector"]  # no empty start position with 6
     assert check_start_sector(at("271", 0, -2), 5) == []
@@ -127,8 +130,10 @@ def test_an_influence_disc_beside_ancients_or_another_disc():
     guardians = {(0, 0): "GCDS", (2, -2): "Ancient Cruiser"}
     assert kinds(check_influence_target(g, (1, -1), "Ann", owners=owners, ancients=ancients, guardians=guardians)) == [
         "hex_controlled", "ancients_present"]
-    assert kinds(check_influence_target(g, (0, 0), "Ann", owners={}, ancients={}, guardians=guardians)) == ["ancients_present"]
-    assert kinds(check_influence_target(g, (1, -1), "Ann", owners={}, ancients=ancients, guardians={}, draco=True)) == []
+    assert kinds(check_influence_target(g, (0, 0), "Ann", owners={}, ancients={},
+                                        guardians=guardians)) == ["ancients_present"]
+    assert kinds(check_influence_target(g, (1, -1), "Ann", owners={}, ancients=ancients,
+                                        guardians={}, draco=True)) == []
     drac = check_influence_target(g, (2, -2), "Ann", owners={}, ancients={}, guardians=guardians, draco=True)
     assert kinds(drac) == ["ancients_present"] and "Ancient Cruiser" in drac[0].message  # Draco fight it (p.6)
     assert kinds(check_influence_target(g, (5, 0), "Ann", owners={}, ancients={}, guardians={})) == ["unexplored"]

@@ -40,7 +40,8 @@ def test_the_start_player_acts_first_then_clockwise_and_the_first_to_pass_starts
 
 
 def test_a_passed_player_only_reacts_and_a_turn_out_of_order_is_a_question():
-    r, said = run(start(SEATS), ("Ann", "pass"), ("Bob", "pass"), ("Cy", "pass"), ("Dee", "explore"), ("Ann", "research"))
+    r, said = run(start(SEATS), ("Ann", "pass"), ("Bob", "pass"), ("Cy", "pass"), ("Dee", "explore"),
+                  ("Ann", "research"))
     assert said[-1] == ["reaction_only"]  # Ann passed: Research is no reaction
     r2, said = run(start(SEATS), ("Cy", "explore"))
     assert said == [["out_of_turn"]] and r2.current == "Dee"  # the turn goes on from the player who acted
@@ -50,7 +51,8 @@ def test_a_passed_player_only_reacts_and_a_turn_out_of_order_is_a_question():
 
 
 def test_passing_again_is_a_turn_without_a_reaction():
-    r, said = run(start(SEATS), ("Ann", "pass"), ("Bob", "explore"), ("Cy", "explore"), ("Dee", "explore"), ("Ann", "pass"))
+    r, said = run(start(SEATS), ("Ann", "pass"), ("Bob", "explore"), ("Cy", "explore"), ("Dee", "explore"),
+                  ("Ann", "pass"))
     assert said == [[]] * 5 and r.passed == ("Ann",) and r.current == "Bob"
 
 
@@ -71,7 +73,8 @@ def test_nine_rounds_then_the_end():
 
 def test_the_turn_order_card_goes_to_the_second_to_pass_who_turns_the_next_round():
     r = start(SEATS, turn_order_card=True)
-    r, _ = run(r, ("Ann", "explore"), ("Bob", "pass"), ("Cy", "explore"), ("Dee", "pass"), ("Ann", "pass"), ("Cy", "pass"))
+    r, _ = run(r, ("Ann", "explore"), ("Bob", "pass"), ("Cy", "explore"), ("Dee", "pass"), ("Ann", "pass"),
+               ("Cy", "pass"))
     assert r.card_holder == "Dee" and r.phase == "combat"  # Bob first, Dee second
     r, _ = end_phase(r)
     assert kinds(choose_direction(r, "Dee", False)[1]) == ["turn_order_card"]  # in Upkeep: not yet

@@ -139,6 +139,7 @@ def test_the_walk_asks_for_the_pairs_the_dice_have_in_rulebook_order():
 # ------------------------------------------------------------------ the whole walk -> a profile that reads
 
 
+@pytest.mark.slow
 def test_full_walk_saves_one_photo_per_pair_and_the_profile_reads_a_scene(enrolled, detect, tmp_path, capsys):
     root, faces = enrolled
     pairs = list(guided_pairs())
@@ -150,7 +151,8 @@ def test_full_walk_saves_one_photo_per_pair_and_the_profile_reads_a_scene(enroll
     seen: list[int] = []
     with source:
         outcome = run_guided(source, enrollment, inbox, pump=operator,
-                             on_change=lambda v: seen.append(v["enroll"]["seen"]) if v["enroll"]["seen"] is not None else None)
+                             on_change=lambda v: seen.append(v["enroll"]["seen"]) if v["enroll"]["seen"] is not None
+                             else None)
 
     assert outcome.step is Step.FINISHED and outcome.missing == ()
     assert layout(folder) == {p.folder: ["01.png"] for p in pairs}
@@ -158,7 +160,8 @@ def test_full_walk_saves_one_photo_per_pair_and_the_profile_reads_a_scene(enroll
     assert len(seen) == 30 and all(n >= 5 for n in seen), seen  # 6 dice per synthetic photo
     # every photo is the camera's frame of the right pair (the capture waited for the pair's still picture)
     for p in pairs[:3]:
-        assert np.array_equal(cv2.imread(str(folder / p.folder / "01.png")), cv2.imread(str(root / p.folder / "photo_0.png")))
+        assert np.array_equal(cv2.imread(str(folder / p.folder / "01.png")),
+                              cv2.imread(str(root / p.folder / "photo_0.png")))
 
     # the profile: built by the folder command's own code
     profile = tmp_path / "guided.json"
@@ -174,7 +177,8 @@ def test_full_walk_saves_one_photo_per_pair_and_the_profile_reads_a_scene(enroll
     for seed in (9001, 9002):
         scene = render_scene(seed, SceneConfig(symbol_set="A"), faces_by_colour=faces)
         read = reader.read(scene.image).dice
-        centres = np.array([[d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2] for d in read]) if read else np.zeros((0, 2))
+        centres = np.array([[d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2]
+                            for d in read]) if read else np.zeros((0, 2))
         for label in scene.dice:
             total += 1
             if not len(centres):
@@ -223,7 +227,8 @@ def test_another_skip_back_and_retake(enrolled, detect, tmp_path, output_dir):
     assert outcome.missing == (c,)
     assert screen.state is Screen.ENROLL
     # the photos kept are the right pairs' pictures
-    assert np.array_equal(cv2.imread(str(folder / b.folder / "01.png")), cv2.imread(str(root / b.folder / "photo_0.png")))
+    assert np.array_equal(cv2.imread(str(folder / b.folder / "01.png")),
+                          cv2.imread(str(root / b.folder / "photo_0.png")))
 
     # the screenshots (look at them: tests/_output/enroll_prompt.png, enroll_check.png)
     assert set(shots) == {"prompt", "check"}
@@ -389,6 +394,7 @@ def test_command_line_usage_errors(tmp_path, capsys):
     assert "--keep goes with --guided" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_command_line_resumes_from_the_terminal_and_saves_the_profile(enrolled, tmp_path, monkeypatch, capsys):
     """``--guided --no-screen --keep DIR``: every pair but White Explore is in DIR; Enter takes it, Enter
     keeps it, and the folder command's code builds and saves the profile (same summary line)."""

@@ -8,15 +8,14 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pytest
 
 from companion.actions import Action
 from companion.app import MainLoop
 from companion.box_settings import BoxSettings
 from companion.camera import CameraFlow
+from companion.flows import FLOWS
 from companion.hub import StateHub
 from companion.library import Library
-from companion.flows import FLOWS
 from companion.modes import ModeName
 from companion.session import SessionStore
 from device import FakeCamera
@@ -32,12 +31,6 @@ class FakeReader:
         from vision import DiceRead
 
         return DiceRead(width=image.shape[1], height=image.shape[0], dice=())
-
-
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "box.sqlite3") as s:
-        yield s
 
 
 def library(store, tmp_path, **kw) -> Library:
@@ -85,7 +78,8 @@ def test_the_box_starts_on_the_chooser_and_plays_a_whole_evening(store, tmp_path
     assert "saved in" in answer.message
     exported = json.loads((tmp_path / "exports" / f"{session}.json").read_text(encoding="utf-8"))
     assert exported["format"] == "tabletop-companion/game" and exported["finished"] is True
-    assert json.loads((tmp_path / "exports" / f"{session}.bgstats.json").read_text())["sourceName"] == "tabletop-companion"
+    bgstats = json.loads((tmp_path / "exports" / f"{session}.bgstats.json").read_text())
+    assert bgstats["sourceName"] == "tabletop-companion"
     do(loop, "history")
     assert loop.mode_name is ModeName.HISTORY
     games = loop.view()["history"]["games"]
@@ -206,7 +200,8 @@ def test_settings_screen_changes_language_and_a_phone_becomes_an_owner_only_when
         assert loop.dispatch({"action": Action.OWNER_ALLOW, **phone}).status == 403  # not from a phone
         do(loop, "owner_allow")
         assert loop.view()["box"]["asking"] is None and "owner-phone" in loop.hub.pairing().owners
-        assert loop.dispatch({"action": Action.CHANGE_SETTING, **phone, "setting": "sound.on", "value": False}).status == 200
+        assert loop.dispatch({"action": Action.CHANGE_SETTING, **phone, "setting": "sound.on",
+                              "value": False}).status == 200
         assert settings.sound is False
         assert loop.hub.owner_view()["settings"]["sound"] == {"value": False}
         do(loop, "back")

@@ -11,8 +11,8 @@ import json
 import numpy as np
 import pytest
 
-from companion.flows import FLOWS
 from companion.app import MainLoop
+from companion.flows import FLOWS
 from companion.hub import StateHub
 from companion.library import Library, export_documents
 from companion.session import SessionStore

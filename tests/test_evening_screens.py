@@ -9,25 +9,17 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pygame
-import pytest
 
 from companion.actions import Action
 from companion.box_settings import BoxSettings
 from companion.camera import CameraFlow
 from companion.hub import StateHub
 from companion.screen import BUTTON_MIN_PX, Screen, TouchScreen
-from companion.session import SessionStore
 from tests.test_evening import do, evening, library
 
 SCREEN_MM = (154, 86)
 """The official 7" touchscreen's active area (mm) for its 800 x 480 px."""
 LONG = "Wolfeschlegelsteinhausenbergerdorffvoral"  # 40 characters, no space: the longest name a player may have
-
-
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "box.sqlite3") as s:
-        yield s
 
 
 def table_frame() -> np.ndarray:

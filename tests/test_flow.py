@@ -16,14 +16,7 @@ from companion.errors import BadEntry
 from companion.flow import BGSTATS_URL, GameFlow, bgstats_url, handle_action, parse_form, parse_players
 from companion.flows import FLOWS
 from companion.screen import Screen, TouchScreen
-from companion.session import SessionStore
 from rules.roll.data import catalogue as roll_catalogue
-
-
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "flow.sqlite3") as s:
-        yield s
 
 
 def start(store, game: str, players: str = "Ann,Bob", **options) -> GameFlow:
@@ -212,6 +205,9 @@ def test_race_game_through_the_same_flow(store, output_dir):
     view = flow.view()
     assert view["players"][1]["waiting"] and not view["next"]["enabled"]
     assert view["phases"] == []  # Ann's choice stays hidden until Bob has chosen
+    # Race has no credits: its columns are the tableau and the VP chips only
+    assert [c["key"] for c in view["columns"]] == ["tableau", "vp"]
+    assert "Credits" not in [text for text, _rect, _room in shoot(flow, output_dir / "flow_race_select.png").drawn]
     flow.report("Bob", "select", {"action": "Settle"})
     view = flow.view()
     # Both revealed: II Develop (Ann's bonus), III Settle (Bob's bonus), in order (digest §3).
@@ -302,3 +298,29 @@ def test_roll_setup_stays_open_for_each_player_until_they_select_a_phase(store):
     view = flow.view()
     assert view["next"]["enabled"] and view["next"]["label"] == "Reveal"
     assert not [f for f in view["findings"] if f["severity"] in ("error", "warning")]
+
+
+def test_race_between_rounds_shows_the_next_round_being_chosen(store, output_dir):
+    """After End round the players choose the action cards of the next round (Race for the Galaxy, Round: action
+    selection starts each round): the views say round 2 and that its phases are being chosen, not round 1's
+    phases as if still to come."""
+    flow = start(store, "race", "Ann,Bob")
+    flow.report("Ann", "start", {"card": "Old Earth"})
+    flow.report("Bob", "start", {"card": "Epsilon Eridani"})
+    flow.report("Ann", "select", {"action": "Develop"})
+    flow.report("Bob", "select", {"action": "Settle"})
+    assert flow.view()["round_label"] == "Round 1"
+    flow.next_phase()  # II Develop done
+    flow.next_phase()  # III Settle done
+    assert flow.view()["next"]["label"] == "End round"
+    flow.next_phase()
+    view = flow.view()
+    assert view["stage"] == "select" and view["round_label"].startswith("Round 2")
+    assert "II Develop" not in [p["label"] for p in view["phases"]]  # round 1's phases are over
+    assert [p["state"] for p in view["phases"]] == ["current"] and "action cards" in view["phases"][0]["label"]
+    screen = shoot(flow, output_dir / "flow_race_choosing.png")
+    said = [text for text, _rect, _room in screen.drawn]
+    assert any(t.startswith("Round 2") for t in said) and not any("Develop" in t for t in said)
+    flow.report("Ann", "select", {"action": "Produce"})
+    flow.report("Bob", "select", {"action": "Produce"})
+    assert flow.view()["round_label"] == "Round 2"  # revealed: the engine's round 2

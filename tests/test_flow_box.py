@@ -33,12 +33,6 @@ def setup_roll(flow: GameFlow) -> None:
                                  "development": "Alien Research Team", "world": "Information Hub"})
 
 
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "box.sqlite3") as s:
-        yield s
-
-
 def make_loop(flow: GameFlow, hub: StateHub, **kw) -> MainLoop:
     frames = [np.full((60, 80, 3), 90, np.uint8)] * 50
     return MainLoop(source=FakeCamera(frames), reader=None, session=flow.session, hub=hub, stillness=StillnessDetector(),

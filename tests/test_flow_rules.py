@@ -1,17 +1,21 @@
 """Rules additions the at-table flow needs: Roll's phase_selected and "tableau" tracking, Race's
-action_chosen and the round's steps in its view. Rulebook pages as in the engines' modules."""
+action_chosen and the round's steps in its view; a player's setup report closes once they select a
+phase. Rulebook pages as in the engines' modules."""
 
 from __future__ import annotations
 
 import pytest
 
+from companion.flow import GameFlow, parse_players
+from companion.flows import FLOWS
 from rules import BadEvent, Event, Severity, replay
 from rules.race import RACE_GAME
 from rules.roll import ROLL_GAME
 
 
 def events(*specs):
-    return [Event(seq=k + 1, kind=kind, player=player, payload=payload) for k, (kind, player, payload) in enumerate(specs)]
+    return [Event(seq=k + 1, kind=kind, player=player, payload=payload)
+            for k, (kind, player, payload) in enumerate(specs)]
 
 
 def test_roll_phase_selection_without_dice_reveals_the_selected_phases():
@@ -63,3 +67,41 @@ def test_race_choices_stay_hidden_until_everyone_has_chosen():
                               "bonus": {"Ann": ["develop"], "Bob": ["develop"]}}]
     with pytest.raises(BadEvent, match="unknown action 'warp'"):
         replay(RACE_GAME, players, events(("action_chosen", None, {"player": "Ann", "actions": "warp"})))
+
+
+def test_a_setup_cannot_be_withdrawn_from_a_phone_once_that_player_is_done(store):
+    # Roll for the Galaxy p.2 Setup: each player sets up at their own pace; a player's setup form closes once
+    # that player selects a phase (issue 17: one player's selection no longer closes the others' setup), so
+    # withdrawing a setup after that would leave the player with no way to report it again.
+    from companion.errors import BadEntry
+    from tests.test_flow import faction_label
+
+    session = store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {}))
+    flow = GameFlow(session, FLOWS["roll"])
+    flow.report("Ann", "setup", {"faction": faction_label(1), "home_world": "Old Earth",
+                                 "development": "Advanced Logistics", "world": "Spice World"})
+    flow.report("Bob", "setup", {"faction": faction_label(2), "home_world": "Alpha Centauri",
+                                 "development": "Alien Research Team", "world": "Information Hub"})
+    assert flow.table().stage == "setup"
+    undo = flow.undo_report("Bob")  # during setup: withdrawn, and Bob can report it again
+    assert undo is not None and undo.kind == "undo"
+    flow.report("Bob", "setup", {"faction": faction_label(2), "home_world": "Alpha Centauri",
+                                 "development": "Alien Research Team", "world": "Information Hub"})
+    flow.report("Ann", "select", {"phase": "develop", "extra_white": "ship"})
+    assert flow.table().stage != "setup"
+    assert flow.undo_report("Bob").kind == "undo"  # Bob has not selected a phase: his setup is still open
+    flow.report("Bob", "setup", {"faction": faction_label(2), "home_world": "Alpha Centauri",
+                                 "development": "Alien Research Team", "world": "Information Hub"})
+    assert flow.undo_report("Ann").kind == "undo"  # Ann's phase selection can still be withdrawn before Reveal
+    flow.report("Ann", "select", {"phase": "develop", "extra_white": "ship"})
+    last = flow.session.last_seq
+    with pytest.raises(BadEntry, match="Ann has selected a phase, so their setup is done"):  # Ann is done
+        flow.report("Ann", "setup", {"faction": faction_label(1), "home_world": "Old Earth",
+                                     "development": "Advanced Logistics", "world": "Spice World"})
+    assert flow.session.last_seq == last  # nothing recorded
+    flow.report("Bob", "select", {"phase": "settle"})
+    flow.next_phase()  # Reveal (p.4): the selections are public now and run this round
+    last = flow.session.last_seq
+    with pytest.raises(BadEntry, match="Ann's .* report can no longer be withdrawn"):
+        flow.undo_report("Ann")
+    assert flow.session.last_seq == last

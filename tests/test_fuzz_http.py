@@ -127,7 +127,8 @@ def _request(data: Any, hub: StateHub, used_keys: list[str]) -> dict[str, Any]:
         body["version"] = data.draw(st.sampled_from([version, version, max(version - 1, 0), version + 1]))
         body["key"] = data.draw(st.sampled_from([secrets.token_hex(8)] * 3 + used_keys[-2:]))
         used_keys.append(body["key"])
-        how = data.draw(st.sampled_from(["as sent"] * 4 + ["one thing wrong"] * 3 + ["any JSON", "bytes", "form-encoded"]))
+        how = data.draw(st.sampled_from(["as sent"] * 4 + ["one thing wrong"] * 3 + ["any JSON",
+                                                                                     "bytes", "form-encoded"]))
         if how == "one thing wrong":
             body = data.draw(mutated(st.just(body)))
         if how == "any JSON":
@@ -149,7 +150,8 @@ def _request(data: Any, hub: StateHub, used_keys: list[str]) -> dict[str, Any]:
             nasty_text.filter(lambda s: "\n" not in s and "\r" not in s)))
     elif header == "Origin":
         request["headers"]["Origin"] = data.draw(st.sampled_from(
-            ["http://evil.example", "null", "http://localhost", "http://localhost:99999", "file://", "://", "http://[::1"]))
+            ["http://evil.example", "null", "http://localhost", "http://localhost:99999",
+             "file://", "://", "http://[::1"]))
     elif header == "Cookie":
         request["headers"]["Cookie"] = "companion=" + data.draw(st.sampled_from(
             ["", "x", "eyJjbGllbnQiOiJ4In0.AAAA.BBBB", "." * 50, "\u00e9" * 10]))
@@ -185,7 +187,8 @@ def test_any_request_to_any_route_is_answered_never_a_500_nor_a_traceback(game, 
     caplog.set_level(logging.WARNING)
     done: list[str] = []  # taps the main loop carried out (answered 200)
 
-    @settings(FUZZ_STRUCTURED, phases=[Phase.explicit, Phase.reuse, Phase.generate])  # a failure shows its draws unshrunk
+    @settings(FUZZ_STRUCTURED,
+              phases=[Phase.explicit, Phase.reuse, Phase.generate])  # a failure shows its draws unshrunk
     @given(st.data())
     def fuzz(data):  # each example plays a new game from its start: the same draws give the same requests
         with box(game, tmp_path) as (hub, loop, store, running):

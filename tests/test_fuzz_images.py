@@ -57,14 +57,16 @@ truncated = st.sampled_from(sorted(ENCODED)).flatmap(
     lambda ext: st.integers(0, len(ENCODED[ext])).map(lambda n: ENCODED[ext][:n]))
 corrupted = st.tuples(
     st.sampled_from(sorted(ENCODED)),
-    st.lists(st.tuples(st.one_of(st.integers(0, 64), st.integers(0, 3000)), st.integers(0, 255)), min_size=1, max_size=8),
+    st.lists(st.tuples(st.one_of(st.integers(0, 64), st.integers(0, 3000)), st.integers(0, 255)),
+             min_size=1, max_size=8),
 ).map(lambda spec: _patched(ENCODED[spec[0]], spec[1]))
 huge = st.one_of(
     st.builds(png_with_size, dimension, dimension, st.booleans()),
     st.builds(jpeg_with_size, st.integers(0, 2**16 - 1), st.integers(0, 2**16 - 1)),
 )
 files = st.one_of(st.binary(max_size=2048), truncated, corrupted, huge,
-                  st.sampled_from([b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"BM", b"RIFF\x00\x00\x00\x00WEBP", b"II*\x00"]))
+                  st.sampled_from([b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"BM",
+                                   b"RIFF\x00\x00\x00\x00WEBP", b"II*\x00"]))
 
 
 def _patched(data: bytes, changes: list[tuple[int, int]]) -> bytes:
@@ -110,7 +112,8 @@ def test_decoding_any_file_gives_a_bounded_picture_or_one_line(capfd):
 def test_huge_declared_sizes_are_always_refused_from_the_header():
     with tempfile.TemporaryDirectory() as folder:
         @FUZZ
-        @given(width=st.integers(7072, 2**31 - 1), height=st.integers(7072, 2**31 - 1), kind=st.sampled_from(["png", "jpg"]))
+        @given(width=st.integers(7072, 2**31 - 1), height=st.integers(7072, 2**31 - 1),
+               kind=st.sampled_from(["png", "jpg"]))
         def fuzz(width, height, kind):
             if kind == "jpg":
                 width, height = min(width, 2**16 - 1), min(height, 2**16 - 1)

@@ -209,7 +209,8 @@ def test_every_declared_event_kind_is_handled(name):
     before = copy.deepcopy(state)
     player = NAMES[0] if low else None
     for kind in sorted(game.event_kinds):
-        for payload, who in (({}, None), ({}, player), ({"player": player}, None), ({"player": player, "value": 1}, player)):
+        for payload, who in (({}, None), ({}, player), ({"player": player}, None),
+                             ({"player": player, "value": 1}, player)):
             try:
                 new, findings = game.apply(state, Event(seq=1, kind=kind, payload=payload, player=who))
             except BadEvent:
@@ -248,8 +249,10 @@ def _replayed(game: Any, play: Playthrough) -> list[tuple[Any, list[Any]]]:
             _citation_ok(game, f)
         raised = [f"{f.severity.value}: {f.what}" for f in findings if f.severity in (Severity.WARNING, Severity.ERROR)]
         expected = step.findings or []
-        assert len(raised) == len(expected) and all(e.split(": ", 1)[0] == r.split(": ", 1)[0] and e.split(": ", 1)[1] in r
-                                                    for e, r in zip(expected, raised)), f"{where}: findings {raised}, expected {expected}"
+        assert len(raised) == len(expected) and all(
+            e.split(": ", 1)[0] == r.split(": ", 1)[0] and e.split(": ", 1)[1] in r
+            for e, r in zip(expected, raised, strict=True)
+        ), f"{where}: findings {raised}, expected {expected}"
         if "progress" in step.expect:
             got = progress.to_json()
             want = step.expect["progress"]
@@ -289,7 +292,8 @@ def test_undo_and_undo_of_the_undo_round_trip(name, path):
                 replay(game, play.settings, [*play.events, undo])
             continue
         assert replay(game, play.settings, [*play.events, undo]).state == expected, f"undo of event {target}"
-        assert replay(game, play.settings, [*play.events, undo, redo]).state == full.state, f"undo of the undo of {target}"
+        assert replay(game, play.settings,
+                      [*play.events, undo, redo]).state == full.state, f"undo of the undo of {target}"
 
 
 @pytest.mark.parametrize("name", REGISTRY)

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.deck import DeckProfile
+from vision.deck import DeckProfile, build_deck_from_images
 from vision.errors import BadFrame
 from vision.hexes import (
     HexesRead,
@@ -21,7 +21,6 @@ from vision.hexes import (
     read_hexes,
 )
 from vision.synth_table import hex_reference_images, make_hex_scene, make_scene, reference_images
-from vision.deck import build_deck_from_images
 from vision.table import calibrate
 
 # Eclipse numbering: 001 the Galactic Center, 1xx ring I, 2xx ring II, 3xx ring III
@@ -98,6 +97,7 @@ def effect_maps(hex_deck) -> dict:
     return read_maps(hex_deck, EFFECT_SEEDS, effects=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which", ["clean_maps", "effect_maps"])
 def test_maps_found_identified_and_placed(which, request):
     t = request.getfixturevalue(which)

@@ -54,7 +54,8 @@ def test_a_picture_within_the_bound_decodes_and_the_header_size_is_reported(tmp_
 
 @pytest.mark.parametrize("kind", ["folder", "pipe", "device", "missing"])
 def test_only_regular_files_are_read(tmp_path, kind):
-    path = {"folder": tmp_path, "pipe": tmp_path / "p.png", "device": Path("/dev/zero"), "missing": tmp_path / "no.png"}[kind]
+    path = {"folder": tmp_path, "pipe": tmp_path / "p.png", "device": Path("/dev/zero"),
+            "missing": tmp_path / "no.png"}[kind]
     if kind == "pipe":
         os.mkfifo(path)  # opening it for reading must not wait for a writer
     with pytest.raises(BadImage) as info:
@@ -165,7 +166,8 @@ def test_companion_read_refuses_a_bomb_in_one_line(tmp_path):
     result = subprocess.run([sys.executable, "-m", "companion.cli", "read", str(bomb), "--json"],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 1 and result.stdout == ""
-    assert result.stderr == f"companion read: image {bomb} is 20000x20000 px (400 MP): the box decodes at most 50 MP; scale it down\n"
+    assert result.stderr == (f"companion read: image {bomb} is 20000x20000 px (400 MP): the box decodes at most 50 MP; "
+                             "scale it down\n")
 
 
 def test_enroll_and_calibrate_refuse_a_bomb_before_vision_decodes_it(tmp_path, capsys):
@@ -197,5 +199,6 @@ def test_opencv_refusing_a_header_is_the_same_one_line(tmp_path):
         "except im.BadImage as exc:\n    print(exc)\n"
     )
     result = subprocess.run([sys.executable, "-c", code, str(bomb)], capture_output=True, text=True, timeout=120)
-    assert result.stdout == f"image {bomb} is larger than 50 MP by its header: the box decodes no bigger picture; scale it down\n"
+    assert result.stdout == (f"image {bomb} is larger than 50 MP by its header: the box decodes no bigger picture; "
+                             "scale it down\n")
     assert result.stderr == ""

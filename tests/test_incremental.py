@@ -68,6 +68,43 @@ def test_a_card_played_is_read_and_every_other_card_kept(race):
     assert got.timings_ms and "layout" in got.timings_ms
 
 
+def test_a_card_beside_a_card_played_is_not_identified_again(race, monkeypatch):
+    """A card whose box meets the change but which did not move keeps its observation (0 ms of identification):
+    only the card played is scored against the deck."""
+    table, reader, first, before = race
+    pieces, new = add_card(table, table.pieces, RACE_IDS, 5)
+    after = table.render(pieces, frame_seed=1)
+    boxes = change_boxes(first, after)
+    beside = [c for c in before.cards if touches(c.corners, boxes)]
+    assert beside, "the card is played next to another"
+    scored = []
+    score = type(reader.deck).score
+    monkeypatch.setattr(type(reader.deck), "score", lambda self, crop: scored.append(crop.shape) or score(self, crop))
+    got = read_changes(reader, after, before, boxes)
+    assert len(scored) == 1
+    assert len(got.cards) == len(before.cards) + 1 and new.id in {c.id for c in got.cards}
+    old, now = by_place(before), by_place(got)
+    for place, card in old.items():
+        if any(card is b for b in beside):
+            assert now[place].id == card.id and np.array_equal(now[place].corners, card.corners)
+            assert now[place].confidence == card.confidence
+
+
+def test_a_card_swapped_in_place_is_covered_by_its_change():
+    from vision.cards import covered, same_place
+
+    card = np.array([[100, 100], [164, 100], [164, 190], [100, 190]], np.float64)
+    assert covered(card, [(98, 98, 70, 96)]) == pytest.approx(1.0)
+    assert covered(card, [(150, 100, 40, 90)]) == pytest.approx(14 / 64, abs=0.02)
+    assert covered(card, [(300, 300, 10, 10)]) == 0.0
+
+    class Seen:
+        corners = card
+
+    assert same_place(card[[2, 3, 0, 1]] + 3, [Seen], 5.0) is Seen   # turned, found 3 px off: the same card
+    assert same_place(card + 20, [Seen], 5.0) is None
+
+
 def test_nothing_changed_keeps_the_sighting(race):
     table, reader, first, before = race
     again = table.render(frame_seed=2)
@@ -76,6 +113,7 @@ def test_nothing_changed_keeps_the_sighting(race):
     assert got.cards == before.cards and got.timings_ms == {"unchanged": 0.0}
 
 
+@pytest.mark.slow
 def test_unknown_change_or_most_of_the_frame_is_a_full_read(race):
     table, reader, first, before = race
     full = read_changes(reader, first, before, None)
@@ -87,6 +125,7 @@ def test_unknown_change_or_most_of_the_frame_is_a_full_read(race):
         read_changes(reader, first[:360, :640], before, [(0, 0, 10, 10)])
 
 
+@pytest.mark.slow
 def test_a_rerolled_roll_die_is_read_and_the_other_dice_kept(tmp_path):
     folder = tmp_path / "enroll"
     cfg = synth.ENROLL_CONFIG

@@ -139,7 +139,7 @@ def test_hand_passing_through_gives_no_read_until_still_again(rng):
         feed(noisy(with_square(base, x, 120, 200, 40), rng))
     during = feed.log[start:]
     assert feed.fires(start) == [], "no read while a hand is in view"
-    moved = [x != before for before, x in zip([None, *positions], positions)]
+    moved = [x != before for before, x in zip([None, *positions], positions, strict=False)]
     assert [state is MotionState.MOVING for _, state, _ in during] == moved
     back = len(feed.log)
     for _ in range(int(2 * FPS)):
@@ -367,7 +367,8 @@ def test_sequence_reads_no_frame_while_something_moves_or_a_hand_is_in_view(roll
     reads = run_sequence(roll_sequence, CONFIG)
     for i, _ in reads:
         f = roll_sequence.frames[i]
-        assert not f.moving and not f.hand and f.layout is not None, f"read at frame {i} while the table was not at rest"
+        assert not f.moving and not f.hand and f.layout is not None, (
+            f"read at frame {i} while the table was not at rest")
 
 
 def test_sequence_reads_every_changed_layout_within_a_few_frames(roll_sequence):
@@ -388,7 +389,7 @@ def test_sequence_without_rereads_reads_only_what_changed(roll_sequence):
     assert read_layouts == [k for _, k, ch in roll_sequence.settles if ch]
     assert reads[0][1] is None, "the first read reads everything"
     seq = roll_sequence
-    for (i, boxes), (j, _) in zip(reads[1:], reads[:-1]):
+    for (i, boxes), (j, _) in zip(reads[1:], reads[:-1], strict=True):
         before, after = seq.layouts[seq.frames[j].layout], seq.layouts[seq.frames[i].layout]
         moved = [p for p in after if p not in before]
         assert moved and boxes

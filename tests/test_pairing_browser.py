@@ -95,7 +95,8 @@ def test_join_by_the_qr_link_claim_a_seat_and_a_second_phone_is_refused(browser,
         # Bob's phone sees Ann's seat taken; tapping it anyway is refused with what to do
         expect(bob.locator("#seats button", has_text="Ann").locator(".seat-state")).to_have_text("taken")
         bob.locator("#seats button", has_text="Ann").click()
-        expect(bob.locator("#seat-result")).to_have_text(CLAIMED + " (on the box's screen: tap the QR code, then Free seat)")
+        expect(bob.locator("#seat-result")).to_have_text(CLAIMED + " (on the box's screen: tap the QR code, then Free "
+                                                                   "seat)")
         expect(bob.locator("#seat-result")).to_have_class("action-result error")
         expect(bob.locator("#report-section")).to_be_hidden()
         bob.screenshot(path=str(output_dir / "phone_seat_refused.png"), full_page=True)
@@ -152,7 +153,8 @@ def test_a_phone_without_the_secret_only_watches(browser, hub, box, output_dir):
         context.close()
 
 
-def test_a_dice_phone_without_the_secret_sees_no_picture_and_no_buttons(browser, hub, make_view, output_dir):  # noqa: F811
+def test_a_dice_phone_without_the_secret_sees_no_picture_and_no_buttons(browser, hub, make_view,  # noqa: F811
+                                                                        output_dir):
     from playwright.sync_api import expect
 
     hub.publish(make_view([6, 6, 4], seq=1), _jpeg((0, 0, 255)))

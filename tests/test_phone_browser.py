@@ -14,8 +14,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.web import create_app, serve
 from companion.hub import Pairing
+from companion.web import create_app, serve
 from tests.test_web import Answering, written
 
 pytestmark = pytest.mark.browser
@@ -91,7 +91,8 @@ def flow_on_the_box(hub, tmp_path, game: str, players: str = "Ann,Bob", **option
 def phone(browser, hub):
     """A phone-sized page connected to a real server on 127.0.0.1 (free port)."""
     server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
@@ -121,7 +122,8 @@ def test_page_updates_live_and_undo_reaches_the_hub(phone, hub, make_view, outpu
         [6, 6, 4, 2, None],
         seq=2,
         history=[[1, 2]],
-        findings=[{"what": "Five dice, expected four", "where": "roll 2", "severity": "warning", "rule": "d6, 2", "seq": 2}],
+        findings=[{"what": "Five dice, expected four", "where": "roll 2", "severity": "warning",
+                   "rule": "d6, 2", "seq": 2}],
     )
     new_view["frame"] = {"width": 320, "height": 240, "index": 99}
     hub.publish(new_view, _jpeg((0, 0, 255)))
@@ -175,8 +177,9 @@ def test_camera_lost_shows_on_the_phone_and_disables_read_now(phone, hub, make_v
     expect(page.locator("#undo")).to_be_enabled()
     expect(page.locator("#storage-banner")).to_be_hidden()
 
-    full = make_view([3, 3], storage={"ok": False, "low": False, "message": "storage full: nothing since 21:04 is saved",
-                                      "since": 0, "free_mb": 0})
+    full = make_view([3, 3],
+                     storage={"ok": False, "low": False, "message": "storage full: nothing since 21:04 is saved",
+                              "since": 0, "free_mb": 0})
     hub.publish(full)
     expect(page.locator("#storage-banner")).to_have_text("storage full: nothing since 21:04 is saved")
     expect(page.locator("#storage-banner")).to_have_class("storage-banner failing")
@@ -208,7 +211,8 @@ def test_a_player_reports_from_the_phone_and_sees_it(phone, hub, tmp_path, outpu
         page.screenshot(path=str(output_dir / "phone_flow.png"), full_page=True)
 
         page.locator("#undo-report").click()
-        expect(page.locator("#report-result")).to_contain_text("Ann's report withdrawn: Credits")  # no event number (issue 17)
+        expect(page.locator("#report-result")).to_contain_text("Ann's report withdrawn: "
+                                                               "Credits")  # no event number (issue 17)
         expect(page.locator("#players tbody tr").first.locator("td").nth(2)).to_have_text("1")
         assert [e.kind for e in session.events()] == ["credits_changed", "undo"]
     assert errors == []

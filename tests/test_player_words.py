@@ -8,7 +8,8 @@ view players read, and the messages of Next, a report and the Undos, are held to
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 

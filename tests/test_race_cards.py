@@ -22,7 +22,8 @@ def test_base_game_card_counts():
     assert sum(c.count for c in deck.values()) == 114
     assert sum(c.count for c in deck.values() if c.is_development) == 50
     assert sum(c.count for c in deck.values() if c.is_world) == 64
-    assert [c.name for c in deck.start_worlds] == ["Old Earth", "Epsilon Eridani", "Alpha Centauri", "New Sparta", "Earth's Lost Colony"]
+    assert [c.name for c in deck.start_worlds] == ["Old Earth", "Epsilon Eridani", "Alpha Centauri", "New Sparta",
+                                                   "Earth's Lost Colony"]
 
 
 def test_twelve_cost_six_developments_have_bonus_rules():

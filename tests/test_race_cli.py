@@ -17,7 +17,8 @@ def game_record() -> dict:
     # Bob: Epsilon Eridani 1 + Gem World 1 (a good on it), 4 chips -> 6.
     return {
         "players": [
-            {"name": "Ann", "chips": 5, "hand": 2, "tableau": [{"card": "Old Earth", "goods": 0}, {"card": "Galactic Federation"}, "Space Marines"]},
+            {"name": "Ann", "chips": 5, "hand": 2,
+             "tableau": [{"card": "Old Earth", "goods": 0}, {"card": "Galactic Federation"}, "Space Marines"]},
             {"name": "Bob", "chips": 4, "hand": 1, "tableau": ["Epsilon Eridani", {"card": "Gem World", "goods": 1}]},
         ]
     }
@@ -40,7 +41,8 @@ def test_score_one_game_json(tmp_path):
     assert (rc, err) == (0, "")
     assert json.loads(out) == {
         "players": [
-            {"name": "Ann", "total": 11, "breakdown": {"VP chips": 5, "developments": 1, "worlds": 2, "Galactic Federation bonus": 3}},
+            {"name": "Ann", "total": 11,
+             "breakdown": {"VP chips": 5, "developments": 1, "worlds": 2, "Galactic Federation bonus": 3}},
             {"name": "Bob", "total": 6, "breakdown": {"VP chips": 4, "developments": 0, "worlds": 2}},
         ],
         "winners": ["Ann"],

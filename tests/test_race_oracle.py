@@ -68,7 +68,8 @@ def test_every_winner_agrees(oracle):
 def test_military_strength_agrees(oracle):
     for n, g in oracle:
         for player, record in zip(g["players"], read_game(g), strict=True):
-            assert military_strength(record.tableau) == player["military"], f"line {n} (seed {g['seed']}), {player['name']}: Military"
+            assert military_strength(record.tableau) == player["military"], (
+                f"line {n} (seed {g['seed']}), {player['name']}: Military")
 
 
 def test_tie_break_inputs_agree(oracle):

@@ -17,9 +17,8 @@ import pytest
 
 from rules.core import ScoreBreakdown
 from rules.race import final_scores, winners
-from rules.scoring import json_documents, score_each
 from rules.race.cards import cards
-from rules.scoring import ScoreInputError, scores_json
+from rules.scoring import ScoreInputError, json_documents, score_each, scores_json
 
 SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "race-score-input.schema.json"
 
@@ -61,7 +60,8 @@ def test_alien_tech_institute():
     # Alien Rosetta Stone World (Alien keyword, no goods)-> alien card        2
     # Old Earth, Gem World (no Alien)                    -> 0
     # bonus = 2 + 3 + 2 + 2 = 9; printed VP 0+5+3+3+2+1 = 14; chips 5 -> total 28.
-    b = score(["Old Earth", "Alien Tech Institute", "Alien Robotic Factory", "Deserted Alien Outpost", "Alien Rosetta Stone World", "Gem World"], chips=5)
+    b = score(["Old Earth", "Alien Tech Institute", "Alien Robotic Factory", "Deserted Alien Outpost",
+               "Alien Rosetta Stone World", "Gem World"], chips=5)
     assert bonus(b, "Alien Tech Institute") == 9
     assert b.total == 28
 
@@ -74,7 +74,8 @@ def test_free_trade_association():
     # Consumer Markets, Expanding Colony (named)           -> 2 + 2
     # Comet Zone (Rare production), the card itself        -> 0
     # bonus = 9; printed VP FTA 0 + ELC 1 + Gem 1 + Resort 2 + CM 3 + EC 1 + Comet 2 = 10.
-    b = score(["Earth's Lost Colony", "Free Trade Association", "Gem World", "Galactic Resort", "Consumer Markets", "Expanding Colony", "Comet Zone"])
+    b = score(["Earth's Lost Colony", "Free Trade Association", "Gem World", "Galactic Resort", "Consumer Markets",
+               "Expanding Colony", "Comet Zone"])
     assert bonus(b, "Free Trade Association") == 9
     assert b.total == 19
 
@@ -124,7 +125,8 @@ def test_galactic_survey_seti():
     # Malevolent Lifeforms, Star Nomad Lair (I: draw 1) -> 2 + 2
     # Old Earth, Gem World (worlds, no phase-I power)   -> 1 + 1
     # bonus = 8.
-    b = score(["Old Earth", "Galactic Survey: SETI", "Expedition Force", "Public Works", "Malevolent Lifeforms", "Star Nomad Lair", "Gem World"])
+    b = score(["Old Earth", "Galactic Survey: SETI", "Expedition Force", "Public Works", "Malevolent Lifeforms",
+               "Star Nomad Lair", "Gem World"])
     assert bonus(b, "Galactic Survey: SETI") == 8
 
 
@@ -134,7 +136,8 @@ def test_merchant_guild():
     # Alien Robotic Factory (Alien), all production          -> 2 + 2 + 2 + 2
     # Galactic Resort (Novelty windfall), the card itself    -> 0
     # bonus = 8.
-    b = score(["Earth's Lost Colony", "Merchant Guild", "Comet Zone", "Distant World", "Alien Robotic Factory", "Galactic Resort"])
+    b = score(["Earth's Lost Colony", "Merchant Guild", "Comet Zone", "Distant World",
+               "Alien Robotic Factory", "Galactic Resort"])
     assert bonus(b, "Merchant Guild") == 8
 
 
@@ -146,7 +149,8 @@ def test_mining_league():
     # Mining Robots, Mining Conglomerate (named)     -> 2 + 2
     # Gem World (Novelty), the card itself           -> 0
     # bonus = 10.
-    b = score(["Alpha Centauri", "Mining League", "Comet Zone", "Mining World", "Asteroid Belt", "Mining Robots", "Mining Conglomerate", "Gem World"])
+    b = score(["Alpha Centauri", "Mining League", "Comet Zone", "Mining World", "Asteroid Belt", "Mining Robots",
+               "Mining Conglomerate", "Gem World"])
     assert bonus(b, "Mining League") == 10
 
 
@@ -161,7 +165,8 @@ def test_new_economy():
     # New Vinland (IV: consume 1 good for 2 cards)    -> 1
     # Gem World (no IV power)                         -> 0
     # bonus = 6.
-    b = score(["Old Earth", "New Economy", "Consumer Markets", "Export Duties", "Spice World", "New Vinland", "Gem World"])
+    b = score(["Old Earth", "New Economy", "Consumer Markets", "Export Duties", "Spice World",
+               "New Vinland", "Gem World"])
     assert bonus(b, "New Economy") == 6
 
 
@@ -172,14 +177,16 @@ def test_new_galactic_order_counts_plain_military_only():
     # Alien Rosetta Stone World (+2 only against Alien worlds) and New Military Tactics
     # (+3 only when discarded) do not count.
     # bonus = 4.
-    b = score(["New Sparta", "New Galactic Order", "Space Marines", "Contact Specialist", "Empath World", "Alien Rosetta Stone World", "New Military Tactics"])
+    b = score(["New Sparta", "New Galactic Order", "Space Marines", "Contact Specialist", "Empath World",
+               "Alien Rosetta Stone World", "New Military Tactics"])
     assert bonus(b, "New Galactic Order") == 4
 
 
 def test_new_galactic_order_can_be_negative():
     # Old Earth 0, NGO +2, Contact Specialist -1, Empath World -1, Refugee World -1,
     # Pan-Galactic League -1 -> -2.
-    b = score(["Old Earth", "New Galactic Order", "Contact Specialist", "Empath World", "Refugee World", "Pan-Galactic League"])
+    b = score(["Old Earth", "New Galactic Order", "Contact Specialist", "Empath World",
+               "Refugee World", "Pan-Galactic League"])
     assert bonus(b, "New Galactic Order") == -2
 
 
@@ -192,7 +199,8 @@ def test_pan_galactic_league_first_matching_rule_only():
     # New Sparta (military)                                    -> 1
     # Contact Specialist                                       -> 3
     # bonus = 10.
-    b = score(["New Sparta", "Pan-Galactic League", "Lost Species Ark World", "Empath World", "Rebel Warrior Race", "Contact Specialist"])
+    b = score(["New Sparta", "Pan-Galactic League", "Lost Species Ark World", "Empath World",
+               "Rebel Warrior Race", "Contact Specialist"])
     assert bonus(b, "Pan-Galactic League") == 10
 
 
@@ -207,7 +215,8 @@ def test_trade_league():
     # Space Port (trade +2 Rare)                  -> 1
     # Gem World (no IV power)                     -> 0
     # bonus = 9.
-    b = score(["Old Earth", "Trade League", "Export Duties", "Genetics Lab", "Consumer Markets", "Spice World", "Space Port", "Gem World"])
+    b = score(["Old Earth", "Trade League", "Export Duties", "Genetics Lab", "Consumer Markets", "Spice World",
+               "Space Port", "Gem World"])
     assert bonus(b, "Trade League") == 9
 
 
@@ -273,15 +282,20 @@ def test_output_shape_through_the_shared_scores_json():
     ("record", "field", "message"),
     [
         (game(["Old Eart"], FILLER), "players[0].tableau[0]", "did you mean 'Old Earth'"),
-        (game(FILLER, [{"card": "Galactic Federaton"}]), "players[1].tableau[0].card", "did you mean 'Galactic Federation'"),
-        (game(["Old Earth", "Space Marines", "Space Marines"], FILLER), "players[0].tableau[2]", "second copy of the development"),
+        (game(FILLER, [{"card": "Galactic Federaton"}]), "players[1].tableau[0].card",
+         "did you mean 'Galactic Federation'"),
+        (game(["Old Earth", "Space Marines", "Space Marines"], FILLER), "players[0].tableau[2]",
+         "second copy of the development"),
         (game(["Old Earth", "Gem World"], ["Epsilon Eridani", "Gem World"]), "players[1].tableau[1]", "deck has 1"),
         (game([{"card": "Old Earth", "goods": 1}], FILLER), "players[0].tableau[0].goods", "holds no goods"),
         (game([{"card": "Gem World", "goods": 2}], FILLER), "players[0].tableau[0].goods", "between 0 and 1"),
         (game([], FILLER), "players[0].tableau", "empty"),
-        ({"players": [{"name": "A", "tableau": ["Old Earth"]}, {"name": "B", "chips": 0, "tableau": FILLER}]}, "players[0].chips", "missing"),
-        ({"players": [{"name": "A", "chips": -1, "tableau": ["Old Earth"]}, {"name": "B", "chips": 0, "tableau": FILLER}]}, "players[0].chips", "between 0 and 88"),
-        ({"players": [{"name": "A", "chips": 0, "tableau": ["Old Earth"]}, {"name": "A", "chips": 0, "tableau": FILLER}]}, "players[1].name", "also the name of players"),
+        ({"players": [{"name": "A", "tableau": ["Old Earth"]}, {"name": "B", "chips": 0, "tableau": FILLER}]},
+         "players[0].chips", "missing"),
+        ({"players": [{"name": "A", "chips": -1, "tableau": ["Old Earth"]},
+                      {"name": "B", "chips": 0, "tableau": FILLER}]}, "players[0].chips", "between 0 and 88"),
+        ({"players": [{"name": "A", "chips": 0, "tableau": ["Old Earth"]},
+                      {"name": "A", "chips": 0, "tableau": FILLER}]}, "players[1].name", "also the name of players"),
         ({"players": [{"name": "A", "chips": 0, "tableau": ["Old Earth"]}]}, "players", "2-4 players"),
         ({"player": []}, "players", "missing"),
     ],

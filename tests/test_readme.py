@@ -147,3 +147,17 @@ def test_the_measuring_section_keeps_its_bench_commands():
         assert command in measuring, command
         path = command.split()[0]
         assert (README.parent / path).exists(), path
+
+
+def test_readme_says_what_the_box_does_now_and_how_tests_find_shared_data():
+    today = TEXT[TEXT.index("What it does today"):TEXT.index("## Set up")]
+    assert "coming next" not in today
+    for words in ("Roll for the Galaxy", "Race for the Galaxy", "Among the Stars", "phone", "misplay",
+                  "scoring", "export", "`companion read", "Eclipse with Rise of the Ancients", "--game eclipse"):
+        assert words in today, words
+    assert "`$TABLETOP_SHARED`" in TEXT and "`../shared`" in TEXT and "skipped, each with the reason" in TEXT
+    start = TEXT.index("## Set up")
+    setup = TEXT[start:TEXT.index("\n## ", start)]  # the Set up section alone
+    assert setup.count("```sh") == 2
+    assert "```sh\n./setup.sh run\n```" in setup and "```sh\n./setup.sh test\n```" in setup
+    assert "companion sessions" in TEXT and "--demo" in TEXT

@@ -29,7 +29,8 @@ def game(*extra: tuple[str, str | None, dict[str, Any]], tracking: str = "tablea
         ("credits_changed", "Ann", {"credits": 4}),
         *extra,
     ]
-    events = [Event(seq=k + 1, kind=kind, payload=payload, player=player) for k, (kind, player, payload) in enumerate(log)]
+    events = [Event(seq=k + 1, kind=kind, payload=payload, player=player)
+              for k, (kind, player, payload) in enumerate(log)]
     return replay(ROLL_GAME, {"players": ["Ann", "Bob"], "tracking": tracking}, events)
 
 

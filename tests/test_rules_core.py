@@ -2,7 +2,19 @@
 
 import pytest
 
-from rules import GAMES, BadEvent, Event, Finding, ScoreBreakdown, ScoreLine, Severity, UnknownEvent, UnknownGame, get_game, replay
+from rules import (
+    GAMES,
+    BadEvent,
+    Event,
+    Finding,
+    ScoreBreakdown,
+    ScoreLine,
+    Severity,
+    UnknownEvent,
+    UnknownGame,
+    get_game,
+    replay,
+)
 from rules.core import effective_events
 from rules.d6 import D6_GAME, DICE_CORRECTED, DICE_READ
 
@@ -97,7 +109,8 @@ def test_view_is_json_shaped():
 
 def test_score_breakdown_total_is_the_sum_of_its_lines():
     # Roll for the Galaxy rulebook's example: 13 VP chips + 3 + 5 + 4 = 25 (categories as lines).
-    b = ScoreBreakdown("Ann", (ScoreLine("VP chips", 13), ScoreLine("tiles", 3), ScoreLine("tiles", 5), ScoreLine("bonus", 4)))
+    b = ScoreBreakdown("Ann",
+                       (ScoreLine("VP chips", 13), ScoreLine("tiles", 3), ScoreLine("tiles", 5), ScoreLine("bonus", 4)))
     assert b.total == 25
     assert b.to_json()["total"] == 25 and len(b.to_json()["categories"]) == 4
 

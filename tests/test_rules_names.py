@@ -65,7 +65,8 @@ def test_every_term_has_english_and_every_kind_its_ids():
     assert set(translated("roll.step", "en")) <= {s.value for s in Stage} | {"phases"}
     race_game = json.loads((resources.files("rules") / "data" / "race" / "game.json").read_text(encoding="utf-8"))
     assert set(translated("race.phase", "en")) == {p["id"] for p in race_game["phases"]}
-    among = json.loads((resources.files("rules") / "data" / "among_the_stars" / "cards.json").read_text(encoding="utf-8"))
+    among_file = resources.files("rules") / "data" / "among_the_stars" / "cards.json"
+    among = json.loads(among_file.read_text(encoding="utf-8"))
     assert set(translated("among_the_stars.location_type", "en")) == {loc["type"] for loc in among["locations"]}
     for kind in kinds():  # a translation never names an id the game does not have
         for lang in LANGUAGES[1:]:

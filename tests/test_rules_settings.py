@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from rules import GAMES, BadEvent, BadSettings, GameInfo, Option, check_settings
-from rules.settings import components_conflict
 from rules.among_the_stars import AMONG_GAME
 from rules.race import RACE_GAME
 from rules.roll import ROLL_GAME
+from rules.settings import components_conflict
 
 INFO = GameInfo(
     name="toy", title="Toy Game", bgg_id=None, players=(2, 3),
@@ -166,13 +166,16 @@ def test_entries_printed_on_shared_boards_must_fit_one_board_each():
         ("Eridani Empire", "Terran Directorate"), 1)
     assert components_conflict(["Exiles", "Magellan", "Rho Indi Syndicate", "Magellan"], boards) == (
         ("Exiles", "Magellan", "Rho Indi Syndicate", "Magellan"), 3)
-    assert components_conflict(["Planta", "Planta"], boards) == (("Planta", "Planta"), 1), "an entry on no board is its own"
-    option = Option("species", "choices", per_player=True, choices=tuple({s for b in boards for s in b}), components=boards,
+    assert components_conflict(["Planta", "Planta"],
+                               boards) == (("Planta", "Planta"), 1), "an entry on no board is its own"
+    option = Option("species", "choices", per_player=True, choices=tuple({s for b in boards for s in b}),
+                    components=boards,
                     distinct="{value}: only {components} boards")
     info = GameInfo(name="x", title="X", bgg_id=None, players=(2, 4), options=(option,))
     with pytest.raises(BadSettings, match="Terran Directorate and Eridani Empire: only 1 boards"):
         check_settings(info, {"players": ["A", "B"], "species": ["terran directorate", "Eridani Empire"]})
-    assert check_settings(info, {"players": ["A", "B"], "species": ["Magellan", "Magellan"]})["species"] == ("Magellan", "Magellan")
+    assert check_settings(info, {"players": ["A", "B"], "species": ["Magellan", "Magellan"]})["species"] == ("Magellan",
+                                                                                                             "Magellan")
     with pytest.raises(ValueError, match="components"):
         Option("x", "choices", per_player=True, components=boards)  # components need their refusal
 

@@ -14,11 +14,13 @@ from rules import GAMES, Event, UnknownEvent, replay, upgrade_event, upgrade_eve
 
 def events(*items):
     """``(kind, player, payload)`` -> Events seq 1, 2, ..."""
-    return [Event(seq=k, kind=kind, payload=payload, player=player, at=1000.0 + k) for k, (kind, player, payload) in enumerate(items, 1)]
+    return [Event(seq=k, kind=kind, payload=payload, player=player, at=1000.0 + k)
+            for k, (kind, player, payload) in enumerate(items, 1)]
 
 
 @pytest.mark.parametrize("game, old, new", [
-    ("roll", ("vp_taken", {"vp": 3, "reason": "Galactic Bankers"}), ("vp_changed", {"delta": 3, "reason": "Galactic Bankers"})),
+    ("roll", ("vp_taken", {"vp": 3, "reason": "Galactic Bankers"}),
+     ("vp_changed", {"delta": 3, "reason": "Galactic Bankers"})),
     ("race", ("vp_chips", {"player": "Ann", "vp": 2}), ("vp_changed", {"player": "Ann", "delta": 2})),
     ("race", ("round_end", {"hands": {"Ann": 10}}), ("round_ended", {"hands": {"Ann": 10}})),
     ("among", ("vp_adjusted", {"delta": -4, "reason": "x"}), ("vp_changed", {"delta": -4, "reason": "x"})),
@@ -50,13 +52,17 @@ def test_a_roll_log_with_the_old_names_replays_to_the_same_state():
     # p.8 End check: an empty pool makes the round the last one. Ann takes 20 then 4: pool 0, Ann 24 VP.
     settings = {"players": ["Ann", "Bob"], "tracking": "tableau"}
     old = events(("phase_selected", "Ann", {"phase": "ship"}), ("vp_taken", "Ann", {"vp": 20, "reason": "consume"}),
-                 ("vp_taken", "Ann", {"vp": 4, "reason": "consume"}), ("undo", None, {"seq": 3}), ("undo", None, {"seq": 4}))
-    new = events(("phase_selected", "Ann", {"phase": "ship"}), ("vp_changed", "Ann", {"delta": 20, "reason": "consume"}),
-                 ("vp_changed", "Ann", {"delta": 4, "reason": "consume"}), ("undo", None, {"seq": 3}), ("undo", None, {"seq": 4}))
+                 ("vp_taken", "Ann", {"vp": 4, "reason": "consume"}), ("undo", None, {"seq": 3}),
+                 ("undo", None, {"seq": 4}))
+    new = events(("phase_selected", "Ann", {"phase": "ship"}),
+                 ("vp_changed", "Ann", {"delta": 20, "reason": "consume"}),
+                 ("vp_changed", "Ann", {"delta": 4, "reason": "consume"}), ("undo", None, {"seq": 3}),
+                 ("undo", None, {"seq": 4}))
     game = GAMES["roll"]
     upgraded = replay(game, settings, upgrade_events("roll", old))
     assert upgraded == replay(game, settings, new)
-    assert (upgraded.state.vp_pool, upgraded.state.player("Ann").vp_chips, upgraded.state.ending) == (0, 24, ("VP pool exhausted",))
+    assert (upgraded.state.vp_pool, upgraded.state.player("Ann").vp_chips,
+            upgraded.state.ending) == (0, 24, ("VP pool exhausted",))
 
 
 def test_a_race_log_with_the_old_names_replays_to_the_same_state():
@@ -66,24 +72,29 @@ def test_a_race_log_with_the_old_names_replays_to_the_same_state():
     common = [("start_world", None, {"player": "Ann", "card": "Old Earth"}),
               ("start_world", None, {"player": "Bob", "card": "Epsilon Eridani"}),
               ("actions_selected", None, {"choices": {"Ann": "consume_x2", "Bob": "produce"}})]
-    old = events(*common, ("vp_chips", None, {"player": "Ann", "vp": 5}), ("phase_done", None, {}), ("phase_done", None, {}),
+    old = events(*common, ("vp_chips", None, {"player": "Ann", "vp": 5}), ("phase_done", None, {}),
+                 ("phase_done", None, {}),
                  ("round_end", None, {"hands": {"Ann": 4, "Bob": 6}}))
-    new = events(*common, ("vp_changed", None, {"player": "Ann", "delta": 5}), ("phase_done", None, {}), ("phase_done", None, {}),
+    new = events(*common, ("vp_changed", None, {"player": "Ann", "delta": 5}), ("phase_done", None, {}),
+                 ("phase_done", None, {}),
                  ("round_ended", None, {"hands": {"Ann": 4, "Bob": 6}}))
     game = GAMES["race"]
     upgraded = replay(game, settings, upgrade_events("race", old))
     assert upgraded == replay(game, settings, new)
     state = upgraded.state
-    assert (state.pool, state.player("Ann").vp_chips, state.stage.value, state.player("Bob").hand) == (19, 5, "select", 6)
+    assert (state.pool, state.player("Ann").vp_chips, state.stage.value,
+            state.player("Bob").hand) == (19, 5, "select", 6)
 
 
 def test_an_among_log_with_the_old_names_replays_to_the_same_state():
     # Among the Stars rulebook 4: 10 credits each year; a VP track correction of +6 then -2 leaves 4;
     # a credits correction of -3 leaves 7.
     settings = {"players": ["Ann", "Bob"]}
-    old = events(("vp_adjusted", "Ann", {"delta": 6, "reason": "x"}), ("vp_adjusted", "Ann", {"delta": -2, "reason": "x"}),
+    old = events(("vp_adjusted", "Ann", {"delta": 6, "reason": "x"}),
+                 ("vp_adjusted", "Ann", {"delta": -2, "reason": "x"}),
                  ("credits_adjusted", "Ann", {"delta": -3, "reason": "x"}))
-    new = events(("vp_changed", "Ann", {"delta": 6, "reason": "x"}), ("vp_changed", "Ann", {"delta": -2, "reason": "x"}),
+    new = events(("vp_changed", "Ann", {"delta": 6, "reason": "x"}),
+                 ("vp_changed", "Ann", {"delta": -2, "reason": "x"}),
                  ("credits_changed", "Ann", {"delta": -3, "reason": "x"}))
     game = GAMES["among"]
     upgraded = replay(game, settings, upgrade_events("among", old))

@@ -1,18 +1,27 @@
 """Reading ``companion score`` / ``companion check`` inputs (companion/scoring.py, rules/scoring.py): text
-no player can type, files that are not files, numbers no game reaches, terminals that cannot show a name."""
+no player can type, files that are not files, numbers no game reaches, terminals that cannot show a name; JSON
+Lines that keep going past a bad line, byte-order marks, JSON nested too deeply or with a key given twice, and
+counts beyond the components in the box (and the same maxima in the JSON Schemas)."""
 
 from __future__ import annotations
 
 import argparse
+import copy
 import io
 import json
 import os
+from pathlib import Path
 
 import pytest
 
-from companion.scoring import cmd_check, cmd_score
+from companion.cli import main
+from companion.scoring import add_check_parser, cmd_check, cmd_score
 from rules.scoring import ScoreInputError, check_int, check_typed_text
 from tests.fuzzing import run_cli
+from tests.test_among_scoring import rulebook_example
+from tests.test_race_scoring import FILLER, game
+from tests.test_roll_cli import EXAMPLE as ROLL_EXAMPLE
+from tests.test_roll_cli import run as _run_score
 
 # One position per game that scores (hand-checked in the games' own tests), with Ann's name to replace.
 POSITIONS = {
@@ -37,7 +46,8 @@ def test_a_name_given_as_a_lone_surrogate_escape_is_one_line_naming_the_field(ga
     path = tmp_path / "final.json"
     path.write_text(json.dumps(named(game, "\ud800")), encoding="utf-8")
     assert "\\ud800" in path.read_text()
-    expected = f"companion score: {path}: players[0].name: holds U+D800, half of a character (text cut short or badly converted): retype it\n"
+    expected = (f"companion score: {path}: players[0].name: holds U+D800, half of a character (text cut short or badly "
+                "converted): retype it\n")
     assert run_cli(["score", game, str(path)]) == (1, "", expected)
     assert run_cli(["score", game, str(path), "--json"]) == (1, "", expected)
     if game == "among":
@@ -139,3 +149,203 @@ def test_a_terminal_that_cannot_show_a_name_gets_escapes_not_a_traceback(tmp_pat
         assert "\\u0141ukasz" in text
         if as_json:
             assert json.loads(text)["findings"][0]["player"] == "Łukasz"
+
+
+def write_text(tmp_path: Path, text: str, name: str, encoding: str = "utf-8") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding=encoding)
+    return str(path)
+
+
+def score(*argv: str) -> tuple[int, str, str]:
+    return _run_score("score", *argv)
+
+
+def check(*argv: str) -> tuple[int, str, str]:
+    p = argparse.ArgumentParser(prog="companion")
+    add_check_parser(p.add_subparsers(dest="command", required=True))
+    out, err = io.StringIO(), io.StringIO()
+    code = cmd_check(p.parse_args(["check", *argv]), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+# -- JSON checks on every game's score file ----------------------------------------------------------
+def test_deeply_nested_score_file_is_not_json(tmp_path, capsys):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    assert main(["score", "roll", str(deep)]) == 1
+    assert "is not JSON (nested too deeply" in capsys.readouterr().err
+
+
+def test_a_key_given_twice_in_a_score_file_is_refused(tmp_path, capsys):
+    dup = tmp_path / "dup.json"
+    dup.write_text('{"players": [{"name": "Ann", "name": "Bob", "vp_chips": 1, "credits": 1, "tableau": []}]}')
+    assert main(["score", "roll", str(dup)]) == 1
+    assert "gives the key 'name' twice in one object" in capsys.readouterr().err
+
+
+def test_race_score_files_get_the_same_json_checks(tmp_path, capsys):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    assert main(["score", "race", str(deep)]) == 1
+    assert "nested too deeply" in capsys.readouterr().err
+    dup = tmp_path / "dup.json"
+    dup.write_text('{"players": [{"name": "Ann", "name": "Zed", "chips": 0, "tableau": ["Old Earth"]},'
+                   ' {"name": "B", "chips": 0, "tableau": ["Epsilon Eridani"]}]}')
+    assert main(["score", "race", str(dup)]) == 1
+    assert "gives the key 'name' twice" in capsys.readouterr().err
+    big = tmp_path / "big.json"
+    big.write_text('{"players": [{"name": "A", "chips": 1' + "0" * 5000 + ', "tableau": ["Old Earth"]}]}')
+    assert main(["score", "roll", str(big)]) == 1
+    assert "a number with more than 4300 digits" in capsys.readouterr().err
+
+
+# -- one bad line of a Race JSON Lines file does not hide the others --------------------------------
+
+# Old Earth 2 VP + 1 chip = 3 against Epsilon Eridani 1 VP (digest §7: chips + printed VP).
+GOOD_1 = game(["Old Earth"], FILLER, chips=(1, 0))
+# New Sparta 1 VP + 4 chips = 5 against Epsilon Eridani 1 VP.
+GOOD_2 = game(["New Sparta"], FILLER, chips=(4, 0))
+BAD = game(["Old Earht"], FILLER)  # misspelt card
+
+
+def mixed_file(tmp_path: Path) -> str:
+    lines = [json.dumps(GOOD_1), json.dumps(BAD), "", "garbage", json.dumps(GOOD_2)]
+    return write_text(tmp_path, "\n".join(lines) + "\n", "mixed.jsonl")
+
+
+def test_jsonl_prints_one_line_per_game_and_an_error_object_for_each_bad_line(tmp_path):
+    code, out, err = score("race", mixed_file(tmp_path), "--json")
+    assert code == 1  # README: 1 some input could not be read
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == 4  # lines 1, 2, 4, 5; the blank line 3 is skipped
+    assert rows[0] == {
+        "players": [
+            {"name": "P0", "total": 3, "breakdown": {"VP chips": 1, "developments": 0, "worlds": 2}},
+            {"name": "P1", "total": 1, "breakdown": {"VP chips": 0, "developments": 0, "worlds": 1}},
+        ],
+        "winners": ["P0"],
+    }
+    assert list(rows[1]) == ["line", "error"] and rows[1]["line"] == 2
+    assert "players[0].tableau[0]" in rows[1]["error"] and "Old Earth" in rows[1]["error"]
+    assert rows[2]["line"] == 4 and "is not JSON" in rows[2]["error"]
+    assert [p["total"] for p in rows[3]["players"]] == [5, 1]
+    # the same messages on stderr, both lines named
+    assert rows[1]["error"] in err and rows[2]["error"] in err
+    assert "line 2" in err and "line 4" in err
+
+
+def test_jsonl_all_good_exits_0_and_table_output_keeps_going(tmp_path):
+    path = write_text(tmp_path, json.dumps(GOOD_1) + "\n\n" + json.dumps(GOOD_2) + "\n", "good.jsonl")
+    code, out, err = score("race", path, "--json")
+    assert code == 0 and err == ""
+    assert [[p["total"] for p in json.loads(line)["players"]] for line in out.splitlines()] == [[3, 1], [5, 1]]
+    code, out, err = score("race", mixed_file(tmp_path))
+    assert code == 1
+    assert "line 2: error:" in out and "line 4: error:" in out and out.count("winner") == 2
+
+
+def test_a_single_race_document_that_is_bad_still_prints_nothing(tmp_path):
+    code, out, err = score("race", write_text(tmp_path, json.dumps(BAD, indent=2), "one.json"), "--json")
+    assert (code, out) == (1, "") and "Old Earth" in err
+
+
+# -- byte-order marks and the article ---------------------------------------------------------------
+
+
+def test_files_with_a_utf8_byte_order_mark_are_read(tmp_path):
+    path = write_text(tmp_path, json.dumps(ROLL_EXAMPLE), "bom.json", encoding="utf-8-sig")
+    assert Path(path).read_bytes()[:3] == b"\xef\xbb\xbf"
+    code, out, err = score("roll", path, "--json")
+    assert code == 0, err
+    assert json.loads(out)["winners"] == ["Bob"]  # p.8 example: 25 each, Bob wins the tie-break
+    race = write_text(tmp_path, json.dumps(GOOD_1) + "\n" + json.dumps(GOOD_2) + "\n", "bom.jsonl",
+                      encoding="utf-8-sig")
+    code, out, err = score("race", race, "--json")
+    assert code == 0 and len(out.splitlines()) == 2, err
+    among = write_text(tmp_path, json.dumps(rulebook_example()), "among.json", encoding="utf-8-sig")
+    code, out, err = check("among", among, "--json")
+    assert code == 0 and json.loads(out) == {"findings": []}, err
+    code, out, err = score("among", among, "--json")
+    assert code == 0, err
+
+
+def test_several_documents_name_the_game_with_the_right_article(tmp_path):
+    two = json.dumps(rulebook_example()) + "\n" + json.dumps(rulebook_example()) + "\n"
+    code, _, err = score("among", write_text(tmp_path, two, "two.jsonl"), "--json")
+    assert code == 1
+    assert "an Among the Stars file holds one game" in err and "a among" not in err
+    roll = json.dumps(ROLL_EXAMPLE) + "\n" + json.dumps(ROLL_EXAMPLE) + "\n"
+    code, _, err = score("roll", write_text(tmp_path, roll, "two.jsonl"), "--json")
+    assert code == 1 and "a Roll for the Galaxy file holds one game" in err
+
+
+# -- counts beyond the components -------------------------------------------------------------------
+
+SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
+HUGE = 99999999999999999999999
+
+
+def test_race_chips_are_limited_by_the_chips_in_the_box(tmp_path):
+    # Digest §1: 18 x 1 + 6 x 5 + 4 x 10 = 88 VP of chips; the 12-per-player pool, then the
+    # 10s and leftover chips set aside (§2, §6): nobody can hold more than the box.
+    code, out, err = score("race",
+                           write_text(tmp_path, json.dumps(game(["Old Earth"], FILLER, chips=(HUGE, 0))), "g.json"),
+                           "--json")
+    assert code == 1 and out == ""
+    assert "players[0].chips" in err and "88" in err
+    code, out, err = score("race",
+                           write_text(tmp_path, json.dumps(game(["Old Earth"], FILLER, chips=(88, 0))), "g.json"),
+                           "--json")
+    assert code == 0, err
+    # together: 50 + 40 = 90 > 88
+    code, out, err = score("race",
+                           write_text(tmp_path, json.dumps(game(["Old Earth"], FILLER, chips=(50, 40))), "g.json"),
+                           "--json")
+    assert code == 1 and "90" in err and "88" in err
+
+
+def test_roll_vp_chips_are_limited_by_the_chips_in_the_box(tmp_path):
+    # Roll digest, Components: 20 x 1 + 8 x 5 + 5 x 10 = 110 VP of chips.
+    data = copy.deepcopy(ROLL_EXAMPLE)
+    data["players"][1]["vp_chips"] = HUGE
+    code, _, err = score("roll", write_text(tmp_path, json.dumps(data), "r.json"), "--json")
+    assert code == 1 and "players[1].vp_chips" in err and "110" in err
+    data["players"][0]["vp_chips"], data["players"][1]["vp_chips"] = 60, 60  # 120 together
+    code, _, err = score("roll", write_text(tmp_path, json.dumps(data), "r.json"), "--json")
+    assert code == 1 and "120" in err and "110" in err
+
+
+@pytest.mark.parametrize(("field", "value", "limit"),
+                         [("credits", HUGE, "112"), ("vp", HUGE, "500"), ("credits", 113, "112")])
+def test_among_credits_and_vp_have_bounds(tmp_path, field, value, limit):
+    # Among digest §1: 32 x 1-credit + 16 x 5-credit tokens = 112 credits.
+    data = rulebook_example()
+    data["players"][1][field] = value
+    code, _, err = score("among", write_text(tmp_path, json.dumps(data), "a.json"), "--json")
+    assert code == 1 and f"players[1].{field}" in err and limit in err
+    code, _, err = check("among", write_text(tmp_path, json.dumps(data), "a.json"), "--json")
+    assert code == 1 and f"players[1].{field}" in err
+
+
+def test_schemas_carry_the_same_maxima():
+    text = (SCHEMAS / "race-score-input.schema.json").read_text(encoding="utf-8")
+    assert '"maximum": 88' in text
+    roll = (SCHEMAS / "roll-score-input.schema.json").read_text(encoding="utf-8")
+    assert '"maximum": 110' in roll
+    among = json.loads((SCHEMAS / "among-score-input.schema.json").read_text(encoding="utf-8"))
+    props = among["$defs"]["player"]["properties"]
+    assert (props["credits"]["maximum"], props["vp"]["maximum"]) == (112, 500)
+    from rules.among_the_stars.endgame import MAX_CREDITS, MAX_VP
+    from rules.race.scoring import vp_chips_in_box
+    from rules.roll.endgame import MAX_VP_CHIPS
+
+    assert (vp_chips_in_box(), MAX_VP_CHIPS, MAX_CREDITS, MAX_VP) == (88, 110, 112, 500)
+
+
+def test_schemas_reject_the_huge_numbers():
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((SCHEMAS / "race-score-input.schema.json").read_text(encoding="utf-8"))
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(game(["Old Earth"], FILLER, chips=(HUGE, 0)), schema)
+    jsonschema.validate(game(["Old Earth"], FILLER, chips=(88, 0)), schema)

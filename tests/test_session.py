@@ -47,7 +47,9 @@ def db(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def store(db: Path):
+def db_store(db: Path):
+    """A SessionStore at ``db`` (its folders made on open), unlike conftest's ``store``: tests open that file raw
+    too."""
     with SessionStore(db) as s:
         yield s
 
@@ -60,8 +62,8 @@ def raw(db: Path) -> sqlite3.Connection:
 # -- round trip ---------------------------------------------------------------------------
 
 
-def test_append_and_replay_round_trip(store, db):
-    session = store.start("d6", {"players": ["Ann", "Bo"]})
+def test_append_and_replay_round_trip(db_store, db):
+    session = db_store.start("d6", {"players": ["Ann", "Bo"]})
     assert db.exists()
     assert session.game is rules.get_game("d6")
     assert session.settings == {"players": ["Ann", "Bo"]}
@@ -87,8 +89,8 @@ def test_append_and_replay_round_trip(store, db):
     assert rows[2] == (3, "dice_corrected", '{"values":[2,4]}', 102.0, "Bo", "touchscreen")
 
 
-def test_seq_strictly_increasing_without_gaps_after_rejections(store):
-    session = store.start("d6", {})
+def test_seq_strictly_increasing_without_gaps_after_rejections(db_store):
+    session = db_store.start("d6", {})
     seqs = []
     for i in range(12):
         if i % 3 == 2:
@@ -99,8 +101,8 @@ def test_seq_strictly_increasing_without_gaps_after_rejections(store):
     assert [e.seq for e in session.events()] == seqs
 
 
-def test_sessions_have_separate_seqs(store):
-    a, b = store.start("d6", {}), store.start("d6", {})
+def test_sessions_have_separate_seqs(db_store):
+    a, b = db_store.start("d6", {}), db_store.start("d6", {})
     assert a.id != b.id
     a.append("dice_read", read([1]))
     a.append("dice_read", read([2]))
@@ -112,8 +114,8 @@ def test_sessions_have_separate_seqs(store):
 # -- undo / redo ----------------------------------------------------------------------------
 
 
-def test_undo_and_redo_are_events(store):
-    session = store.start("d6", {})
+def test_undo_and_redo_are_events(db_store):
+    session = db_store.start("d6", {})
     assert session.undo() is None  # nothing to undo yet
     for values in ([1], [2], [3]):
         session.append("dice_read", read(values))
@@ -144,8 +146,8 @@ def test_undo_and_redo_are_events(store):
     assert session.replay() == rules.replay(session.game, {}, log)
 
 
-def test_undo_naming_no_earlier_event_is_not_stored(store):
-    session = store.start("d6", {})
+def test_undo_naming_no_earlier_event_is_not_stored(db_store):
+    session = db_store.start("d6", {})
     session.append("dice_read", read([4]))
     for payload in ({"seq": 2}, {"seq": 99}, {"seq": "1"}, {}):
         with pytest.raises(rules.BadEvent, match="not recorded"):
@@ -168,8 +170,8 @@ def test_undo_naming_no_earlier_event_is_not_stored(store):
         ("dice_read", [1, 2], rules.BadEvent, "must be a JSON object"),
     ],
 )
-def test_bad_event_is_not_stored(store, db, kind, payload, error, words):
-    session = store.start("d6", {})
+def test_bad_event_is_not_stored(db_store, db, kind, payload, error, words):
+    session = db_store.start("d6", {})
     session.append("dice_read", read([6]))
     before = session.replay()
     with pytest.raises(error, match=words) as info:
@@ -181,36 +183,36 @@ def test_bad_event_is_not_stored(store, db, kind, payload, error, words):
     assert session.append("dice_read", read([5])).seq == 2
 
 
-def test_numpy_values_are_rejected_not_silently_converted(store):
+def test_numpy_values_are_rejected_not_silently_converted(db_store):
     np = pytest.importorskip("numpy")
-    session = store.start("d6", {})
+    session = db_store.start("d6", {})
     with pytest.raises(rules.BadEvent, match="not JSON-compatible"):
         session.append("dice_read", read([np.int64(3)]))
     assert session.last_seq == 0
 
 
-def test_bad_time_origin_or_player_is_not_stored(store):
-    session = store.start("d6", {})
+def test_bad_time_origin_or_player_is_not_stored(db_store):
+    session = db_store.start("d6", {})
     for kwargs in ({"at": float("inf")}, {"at": "now"}, {"origin": ""}, {"player": 3}):
         with pytest.raises(rules.BadEvent):
             session.append("dice_read", read([1]), **kwargs)
     assert session.events() == []
 
 
-def test_start_checks_game_and_settings(store):
+def test_start_checks_game_and_settings(db_store):
     with pytest.raises(rules.UnknownGame, match="d6"):
-        store.start("chess", {})
+        db_store.start("chess", {})
     with pytest.raises(BadEntry, match="JSON"):
-        store.start("d6", {"players": {"Ann", "Bo"}})
+        db_store.start("d6", {"players": {"Ann", "Bo"}})
     assert isinstance(BadEntry("x"), ValueError) and isinstance(BadEntry("x"), CompanionError)
-    assert store.list_sessions() == []
+    assert db_store.list_sessions() == []
 
 
 # -- file format -----------------------------------------------------------------------------
 
 
-def test_wal_mode_and_schema_version(store, db):
-    store.start("d6", {}).append("dice_read", read([2]))
+def test_wal_mode_and_schema_version(db_store, db):
+    db_store.start("d6", {}).append("dice_read", read([2]))
     conn = raw(db)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 1
@@ -256,7 +258,8 @@ def test_a_version_1_log_is_migrated_and_replays_to_the_same_state(tmp_path):
               ("start_world", {"player": "Bob", "card": "Epsilon Eridani"}, "Bob"),
               ("hand_counted", {"player": "Ann", "cards": 5}, "Ann"), ("undo", {"seq": 3}, "Ann"),
               ("hand_counted", {"player": "Ann", "cards": 4}, "Ann")]
-    conn.execute("INSERT INTO sessions VALUES ('20250101-120000-abcdef', 'race', ?, 1.0, NULL)", (json.dumps(settings),))
+    conn.execute("INSERT INTO sessions VALUES ('20250101-120000-abcdef', 'race', ?, 1.0, NULL)",
+                 (json.dumps(settings),))
     for seq, (kind, payload, player) in enumerate(events, 1):
         conn.execute("INSERT INTO events VALUES ('20250101-120000-abcdef', ?, ?, ?, ?, ?, 'phone')",
                      (seq, kind, json.dumps(payload), 1.0 + seq, player))
@@ -283,7 +286,8 @@ def _v1_file(path, game, settings, events):
     conn = raw(path)
     for statement in V1_SCHEMA:
         conn.execute(statement)
-    conn.execute("INSERT INTO sessions VALUES ('20250101-120000-abcdef', ?, ?, 1.0, NULL)", (game, json.dumps(settings)))
+    conn.execute("INSERT INTO sessions VALUES ('20250101-120000-abcdef', ?, ?, 1.0, NULL)",
+                 (game, json.dumps(settings)))
     for seq, (kind, payload, player) in enumerate(events, 1):
         conn.execute("INSERT INTO events VALUES ('20250101-120000-abcdef', ?, ?, ?, ?, ?, 'phone')",
                      (seq, kind, json.dumps(payload), 1.0 + seq, player))
@@ -312,7 +316,8 @@ def test_events_stored_under_an_older_name_are_renamed_by_the_migration(tmp_path
         assert [e.kind for e in session.events()] == ["start_world", "start_world", "vp_changed", "round_ended"]
     conn = raw(path)
     stored = conn.execute("SELECT kind, payload FROM events ORDER BY seq").fetchall()
-    assert [(k, json.loads(p)) for k, p in stored][2:] == [("vp_changed", {"player": "Ann", "delta": 3}), ("round_ended", {})]
+    assert [(k, json.loads(p)) for k, p in stored][2:] == [("vp_changed", {"player": "Ann", "delta": 3}),
+                                                           ("round_ended", {})]
 
 
 def test_a_read_only_older_file_replays_in_today_s_names_without_being_changed(tmp_path):
@@ -355,41 +360,41 @@ def test_someone_elses_sqlite_file_is_not_taken_over(tmp_path):
 # -- resume / get / list ------------------------------------------------------------------
 
 
-def test_resume_latest(store):
-    assert store.resume_latest() is None
-    first = store.start("d6", {"n": 1})
-    second = store.start("d6", {"n": 2})
-    assert store.resume_latest().id == second.id
-    assert store.resume_latest("d6").id == second.id
-    assert store.resume_latest("roll") is None
+def test_resume_latest(db_store):
+    assert db_store.resume_latest() is None
+    first = db_store.start("d6", {"n": 1})
+    second = db_store.start("d6", {"n": 2})
+    assert db_store.resume_latest().id == second.id
+    assert db_store.resume_latest("d6").id == second.id
+    assert db_store.resume_latest("roll") is None
 
     second.end()
     assert second.ended_at is not None
     second.end()  # idempotent
-    resumed = store.resume_latest()
+    resumed = db_store.resume_latest()
     assert resumed.id == first.id and resumed.settings == {"n": 1}
     with pytest.raises(SessionError, match="ended"):
         second.append("dice_read", read([1]))
     with pytest.raises(SessionError, match="ended"):
-        store.get(second.id).undo()
+        db_store.get(second.id).undo()
 
     first.end()
-    assert store.resume_latest() is None
-    infos = store.list_sessions()
+    assert db_store.resume_latest() is None
+    infos = db_store.list_sessions()
     assert [i.id for i in infos] == [second.id, first.id]
     assert all(i.ended_at is not None and i.events == 0 and i.game == "d6" for i in infos)
     assert infos[0].to_json()["id"] == second.id
 
 
-def test_get_and_list(store):
-    session = store.start("d6", {})
+def test_get_and_list(db_store):
+    session = db_store.start("d6", {})
     session.append("dice_read", read([1, 2]))
-    again = store.get(session.id)
+    again = db_store.get(session.id)
     assert again.id == session.id and again.started_at == session.started_at
     assert again.events() == session.events()
-    assert [(i.id, i.events, i.ended_at) for i in store.list_sessions()] == [(session.id, 1, None)]
+    assert [(i.id, i.events, i.ended_at) for i in db_store.list_sessions()] == [(session.id, 1, None)]
     with pytest.raises(UnknownSession, match="nope") as info:
-        store.get("nope")
+        db_store.get("nope")
     assert isinstance(info.value, LookupError) and isinstance(info.value, SessionError)
 
 
@@ -423,8 +428,8 @@ def test_cache_sees_events_appended_through_another_connection(db):
         assert mine.append("dice_read", read([3])).seq == 3  # next seq read inside the transaction
 
 
-def test_concurrent_appends_are_serialized(store):
-    session = store.start("d6", {})
+def test_concurrent_appends_are_serialized(db_store):
+    session = db_store.start("d6", {})
     errors: list[BaseException] = []
 
     def append_ten(face: int) -> None:
@@ -465,7 +470,7 @@ def test_garbage_file_raises_corrupt_session_naming_it(tmp_path):
 def test_open_or_recover_keeps_the_bad_file_aside(tmp_path, caplog):
     path = tmp_path / "sessions.sqlite3"
     # a damaged SQLite file (the header survived, the rest did not); a file that is not SQLite at
-    # all is refused untouched instead (tests/test_newcomer_fixes.py)
+    # all is refused untouched instead (tests/test_box_cli.py)
     garbage = b"SQLite format 3\x00" + b"this is not a database, it is a shopping list\n" * 200
     path.write_bytes(garbage)
     with caplog.at_level(logging.WARNING, logger="companion.session"):
@@ -644,8 +649,8 @@ def test_data_dir_defaults_to_platformdirs(tmp_path, monkeypatch):
     assert data_dir() == fake and fake.is_dir()
 
 
-def test_payload_json_is_compact_and_valid(store, db):
-    store.start("d6", {"players": ["Zoë"]}).append("dice_read", read([1], image="ü.jpg"))
+def test_payload_json_is_compact_and_valid(db_store, db):
+    db_store.start("d6", {"players": ["Zoë"]}).append("dice_read", read([1], image="ü.jpg"))
     settings, payload = raw(db).execute("SELECT settings, payload FROM sessions, events").fetchone()
     assert json.loads(settings) == {"players": ["Zoë"]}
     assert json.loads(payload) == {"values": [1], "image": "ü.jpg"}

@@ -11,6 +11,7 @@ import pytest
 from companion.app import MainLoop
 from companion.camera import CameraFlow
 from companion.cli import main
+from companion.flow import parse_players
 from companion.flows import FLOWS
 from companion.hub import StateHub
 from companion.screen import Screen, TouchScreen
@@ -21,12 +22,6 @@ from vision.motion import StillnessDetector
 from vision.table import Zones
 
 W, H = 320, 240
-
-
-@pytest.fixture
-def store(tmp_path):
-    with SessionStore(tmp_path / "box.sqlite3") as s:
-        yield s
 
 
 def test_players_colours_and_limits(store):
@@ -139,7 +134,8 @@ def test_phone_api_setup_is_answered(store):
     response = app.post("/api/setup", json={"action": "player", "name": "Ann", "colour": "red"})
     assert response.status_code == 503 and "nothing was recorded" in response.get_json()["error"]
     [action] = hub.take_actions()
-    assert (action["action"], action["player"], action["colour"], action["origin"]) == ("setup_player", "Ann", "red", "phone")
+    assert (action["action"], action["player"], action["colour"],
+            action["origin"]) == ("setup_player", "Ann", "red", "phone")
     assert hub.begin(action) is False
 
 
@@ -218,3 +214,68 @@ def test_a_setup_is_paired_before_anything_is_recorded(store):
     assert loop.view()["session"]["events"] == 1
     stale = loop.dispatch({"action": "setup_player", "origin": "phone", "player": "Bob", "version": 0})
     assert stale.status == 409 and setup.names == ["Ann"]
+
+
+# -- one rule for player names and colours on the CLI and the phone -----------------------------------
+def test_cli_players_colours_any_case_and_free_ones_filled_in():
+    assert parse_players("Ann, Bob:RED ,Cy") == [{"name": "Ann", "colour": "blue"}, {"name": "Bob", "colour": "red"},
+                                                {"name": "Cy", "colour": "green"}]
+
+
+def test_phone_setup_follows_the_cli_rule(store):
+    from companion.errors import BadEntry
+
+    setup = TableSetup(store, FLOWS["race"])
+    setup.add_player("Ann", "red")
+    with pytest.raises(BadEntry, match="'ann' \\(as 'Ann'\\) is already playing"):
+        setup.add_player("ann", "blue")
+    with pytest.raises(BadEntry, match="red is taken"):
+        setup.add_player("Bob", "red")
+    with pytest.raises(BadEntry, match="not one of red, blue"):
+        setup.add_player("Bob", "mauve")
+    setup.add_player("Bob", "BLUE")
+    assert setup.players == [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]
+    with pytest.raises(BadEntry, match="already playing"):
+        setup.rename_player("Bob", "ANN")
+    assert setup.rename_player("Ann", "ANN") == "Ann is now ANN"  # a player may change their own case
+    assert setup.add_player("ANN", "green") == "ANN is green"  # the same player again: a new colour
+
+
+@pytest.mark.parametrize("name", ["\u0000Ann", "Ann\u202e", "\u0001", "Bo\u200bb"])
+def test_names_with_control_or_invisible_characters_are_refused(store, name):
+    from companion.errors import BadEntry
+    from companion.flow import check_player_name
+
+    with pytest.raises(BadEntry, match="control or invisible formatting"):
+        check_player_name(name)
+    with pytest.raises(BadEntry, match="control or invisible formatting"):
+        TableSetup(store, FLOWS["race"]).add_player(name, "red")
+
+
+def test_names_that_look_the_same_are_the_same_player():
+    # "Zoe" + U+0308 COMBINING DIAERESIS displays as "Zoë": one person, in the CLI/phone rule and score files
+    from companion.errors import BadEntry
+    from companion.flow import check_player_name
+    from rules.scoring import ScoreInputError, check_distinct_names
+
+    assert check_player_name("Zoe\u0308") == "Zo\u00eb"
+    with pytest.raises(BadEntry, match="already playing"):
+        check_player_name("Zoe\u0308", ["Zo\u00eb"])
+    with pytest.raises(ScoreInputError, match=r"players\[1\]\.name"):
+        check_distinct_names(["Zo\u00eb", "ZOE\u0308"])
+
+
+def test_a_phone_renames_a_player_added_on_the_touchscreen(tmp_path):
+    store = SessionStore(tmp_path / "box.sqlite3")
+    setup = TableSetup(store, FLOWS["roll"])
+    setup.handle({"action": "setup_player", "player": "Player 1"})
+    setup.handle({"action": "setup_player", "player": "Bob"})
+    setup.handle({"action": "setup_seat", "player": "Player 1", "point": [10, 20]}, (80, 60))
+    out = setup.handle({"action": "setup_rename", "player": "Player 1", "name": " Ann "})
+    assert out.error is None and out.message == "Player 1 is now Ann"
+    players = setup.view()["players"]
+    assert [(p["name"], p["colour"]) for p in players] == [("Ann", "red"), ("Bob", "blue")]
+    assert players[0]["seated"] is True
+    assert "already playing" in setup.handle({"action": "setup_rename", "player": "Ann", "name": "Bob"}).error
+    assert "no player" in setup.handle({"action": "setup_rename", "player": "Zed", "name": "Cy"}).error
+    store.close()

@@ -1,5 +1,6 @@
 """Among the Stars station watcher: camera reads -> confirmed changes; the misplays they would cause, judged by
-the rules engine (the proposed build previewed through the game's engine) with rule and fix.
+the rules engine (the proposed build previewed through the game's engine) with rule and fix; a finding raised by
+every station read is listed once, and not again beside the camera panel's misplay.
 
 Cells are (row, column) from the Main Reactor at (0, 0). Every expectation below is worked by
 hand from the rulebook digest (../shared/rules/among-the-stars.md) and the card data.
@@ -9,16 +10,21 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
+from companion.app import MainLoop
 from companion.camera.station import SeenCard, StationWatcher, growth_order, seen_cards
 from companion.flow import GameFlow, parse_players
 from companion.flows import FLOWS
 from companion.flows.among import AMONG_CAMERA
+from companion.hub import StateHub
 from companion.session import SessionStore
+from device import FakeCamera
 from rules.among_the_stars.data import catalogue
 from rules.among_the_stars.legality import check_placement, fix_for, legal_cells
 from rules.among_the_stars.station import Placed, Station
+from vision.motion import StillnessDetector
 
 MR = SeenCard("main_reactor", (0, 0), 0.99)
 
@@ -229,3 +235,51 @@ def test_legal_cells_and_fix_in_the_rules() -> None:
     # A legal placement needs no fix.
     turret = cat.card("turret")
     assert fix_for(check_placement(st, turret, (0, 1)), st, turret, (0, 1)) == ""
+
+
+# -- a station finding is listed once ------------------------------------------------------------
+# Fighter Launch Bay next to the Main Reactor breaks its card text (not within distance 3 of the Main Reactor)
+STATION = [{"card": "Main Reactor", "cell": [0, 0], "cubes": 0},
+           {"card": "Fighter Launch Bay", "cell": [0, 1], "year": 1}]
+
+
+def among(tmp_path):
+    store = SessionStore(tmp_path / "box.sqlite3")
+    session = store.start("among", FLOWS["among"].settings(parse_players("Ann,Bob"), {}))
+    return store, GameFlow(session, FLOWS["among"])
+
+
+def test_a_finding_raised_by_every_station_read_is_listed_once(tmp_path):
+    store, flow = among(tmp_path)
+    for _ in range(3):  # three accepted camera reads of the same station
+        flow.session.append("station_read", {"station": STATION}, player="Ann", origin="camera")
+    whats = [f["what"] for f in flow.findings()]
+    assert len([w for w in whats if "Fighter Launch Bay" in w]) == 1
+    assert len(whats) == len(set(whats))
+    store.close()
+
+
+class FakeCameraFlow:
+    """The camera block of a view showing one misplay (what companion.camera publishes)."""
+
+    def __init__(self, misplays):
+        self.misplays = misplays
+
+    def view(self):
+        return {"questions": [], "misplays": self.misplays}
+
+
+def test_a_misplay_on_the_camera_panel_is_not_listed_again_in_the_findings(tmp_path):
+    store, flow = among(tmp_path)
+    flow.session.append("station_read", {"station": STATION}, player="Ann", origin="camera")
+    [finding] = [f for f in flow.findings() if "Fighter Launch Bay" in f["what"]]
+    misplay = {"player": "Ann", "card": "Fighter Launch Bay", "cell": [0, 1], "message": "too close"}
+    loop = MainLoop(source=FakeCamera([np.zeros((60, 80, 3), np.uint8)]), reader=None, session=flow.session,
+                    hub=StateHub(), stillness=StillnessDetector(), flow=flow, camera_flow=FakeCameraFlow([misplay]))
+    view = loop.view()
+    assert finding["what"] not in [f["what"] for f in view["findings"]]
+    assert view["findings"] == view["game"]["findings"]
+    # answered: the panel drops it and the findings list shows it (once)
+    loop.camera_flow = FakeCameraFlow([])
+    assert [f["what"] for f in loop.view()["findings"]].count(finding["what"]) == 1
+    store.close()

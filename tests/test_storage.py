@@ -151,7 +151,8 @@ def read_only(path: Path):
     """``path`` (a file or a folder) cannot be written, as on a card mounted read-only: ``chattr +i`` when
     running as root (root ignores file modes), else its mode bits. Skips when neither works."""
     if os.geteuid() == 0:
-        if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode:
+        if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(path)],
+                                                            capture_output=True).returncode:
             pytest.skip("running as root and chattr +i is not possible here: cannot make a file read-only")
         try:
             yield
@@ -242,7 +243,8 @@ def test_a_box_whose_file_writes_the_kernel_refuses_answers_503_and_stays_up(tmp
         box_process.wait_until(lambda s: s.get("session", {}).get("id"))
         acknowledged = 0
         for n in range(2000):
-            status, answer = box_process.post("/api/report", {"player": "Ann", "form": "hand", "values": {"cards": n % 40}})
+            status, answer = box_process.post("/api/report",
+                                              {"player": "Ann", "form": "hand", "values": {"cards": n % 40}})
             if status != 200:
                 break
             acknowledged += 1

@@ -151,7 +151,8 @@ def test_zones_even_and_from_tapped_seats():
     assert (z.units, z.zone_of((100, 90)), z.zone_of((100, 10))) == ("px", "Ann", "Bob")
     # Seats tapped at the left and right edges: the nearest seat owns each point, split at x = 100.
     z = zones_from_seats({"Ann": (0, 50), "Bob": (200, 50)}, (200, 100))
-    assert (z.zone_of((40, 10)), z.zone_of((160, 90)), z.zone_of((99, 50)), z.zone_of((101, 50))) == ("Ann", "Bob", "Ann", "Bob")
+    assert (z.zone_of((40, 10)), z.zone_of((160, 90)), z.zone_of((99, 50)),
+            z.zone_of((101, 50))) == ("Ann", "Bob", "Ann", "Bob")
     with pytest.raises(ValueError, match="same seat"):
         zones_from_seats({"Ann": (0, 50), "Bob": (0, 50)}, (200, 100))
 

@@ -1,8 +1,10 @@
-"""The phone view's HTTP API (Flask test client), its SSE generator, and the server helper."""
+"""The phone view's HTTP API (Flask test client), its SSE generator, and the server helper; a phone's rename,
+undo and Next through the real main loop."""
 
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import urllib.request
 
@@ -11,9 +13,15 @@ import numpy as np
 import pytest
 
 from companion import netinfo
-from companion.hub import Pairing
+from companion.app import MainLoop
+from companion.flow import GameFlow, parse_players
+from companion.flows import FLOWS
+from companion.hub import Pairing, StateHub
+from companion.setup_flow import TableSetup
 from companion.web import create_app, serve, sse_stream
-
+from device import FakeCamera
+from tests.phones import joined_phone
+from vision.motion import StillnessDetector
 
 SECRET = "join-secret-0123456789"
 
@@ -168,7 +176,8 @@ def test_post_action_read_now_is_accepted_and_undo_is_answered_by_the_loop(joine
     with Answering(hub, written) as loop:
         response = joined.post("/api/action", json={"action": "undo", "version": 3, "key": "tap-1"})
     assert response.status_code == 200
-    assert response.get_json() == {"recorded": [7], "message": "undo recorded", "error": None, "status": 200, "version": 7}
+    assert response.get_json() == {"recorded": [7], "message": "undo recorded", "error": None, "status": 200,
+                                   "version": 7}
     assert [(a["action"], a["origin"], a["version"], a["key"], a["client"]) for a in loop.taken] == [
         ("undo", "phone", 3, "tap-1", taken["client"])]
 
@@ -270,7 +279,8 @@ class _FakeSocket:
         self.closed = True
 
 
-@pytest.mark.parametrize(("address", "expected"), [("192.168.1.20", "192.168.1.20"), (None, "127.0.0.1"), ("0.0.0.0", "127.0.0.1")])
+@pytest.mark.parametrize(("address", "expected"),
+                         [("192.168.1.20", "192.168.1.20"), (None, "127.0.0.1"), ("0.0.0.0", "127.0.0.1")])
 def test_lan_address_only_connects_a_udp_socket(monkeypatch, address, expected):
     made = []
 
@@ -317,3 +327,176 @@ def test_run_prints_the_join_link_on_one_line(tmp_path, monkeypatch, capsys):
     assert main(["demo", *box]) == 0  # the same game again: the same secret (phones stay joined)
     again = [line for line in capsys.readouterr().out.splitlines() if line.startswith("phone view at ")]
     assert again[0].rsplit("/", 1)[1] == lines[0].rsplit("/", 1)[1]
+
+
+# -- a phone's rename, undo and Next through the main loop ---------------------------------------------
+W, H = 320, 240
+
+
+def _loop(hub: StateHub, **kw) -> MainLoop:
+    frame = np.full((H, W, 3), (60, 90, 40), np.uint8)
+    return MainLoop(source=FakeCamera([frame] * 5), reader=None, hub=hub, stillness=StillnessDetector(),
+                    stop_at_end=True, sleep=lambda s: None, **kw)
+
+
+def _post(client, loop: MainLoop, url: str, body: dict):
+    """POST from a phone (a thread) while this thread plays the main loop, which answers the request."""
+    answer: list = []
+    phone = threading.Thread(target=lambda: answer.append(client.post(url, json=body)))
+    phone.start()
+    while phone.is_alive():
+        loop.take_actions()
+        phone.join(0.005)
+    return answer[0]
+
+
+def _race(store, players="Ann,Bob"):
+    session = store.start("race", FLOWS["race"].settings(parse_players(players), {}))
+    return GameFlow(session, FLOWS["race"])
+
+
+def test_phone_rename_renames_player_1(store):
+    hub = StateHub()
+    setup = TableSetup(store, FLOWS["race"])
+    loop = _loop(hub, session=None, setup=setup)
+    setup.add_player("Player 1")  # what the touchscreen's "Add player" adds
+    loop.publish()
+    client = joined_phone(hub, reply_s=30)
+    response = _post(client, loop, "/api/setup", {"action": "rename", "name": "Player 1", "new_name": "Ann"})
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["message"] == "Player 1 is now Ann"
+    assert setup.names == ["Ann"]
+    loop.publish()
+    assert [p["name"] for p in hub.snapshot().view["game"]["players"]] == ["Ann"]
+
+
+def test_hub_payload_may_carry_a_name_key():
+    hub = StateHub()
+    hub.post_action("setup_rename", origin="phone", player="Player 1", name="Ann")
+    [action] = hub.take_actions()
+    assert (action["action"], action["player"], action["name"]) == ("setup_rename", "Player 1", "Ann")
+
+
+def test_phone_page_rename_button_posts_name_and_new_name():
+    from importlib import resources
+
+    js = (resources.files("companion") / "static" / "flow.js").read_text(encoding="utf-8")
+    assert 'action: "rename", name: p.name, new_name: name.trim()' in js
+
+
+def test_phone_global_undo_is_refused_in_a_game_and_undo_report_withdraws_only_mine(store, caplog):
+    flow = _race(store)
+    hub = StateHub()
+    loop = _loop(hub, session=flow.session, flow=flow)
+    client = joined_phone(hub, reply_s=30)
+    e_bob = flow.report("Bob", "hand", {"cards": 4})
+    e_ann = flow.report("Ann", "hand", {"cards": 5})
+    loop.publish()
+    with caplog.at_level(logging.INFO, logger="companion"):
+        response = client.post("/api/action", json={"action": "undo"})
+        assert response.status_code == 403
+        assert "own report" in response.get_json()["error"]
+        assert hub.take_actions() == []  # nothing queued
+        # an old phone page that still queues a plain undo: the loop refuses it, and says so in the log
+        hub.post_action("undo", origin="phone")
+        loop.take_actions()
+    assert {e_bob.seq, e_ann.seq} <= set(flow.session.replay().applied)
+    assert any("undo (phone) refused" in r.getMessage() for r in caplog.records)
+    # Ann's phone withdraws Ann's report only (logged with its origin)
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="companion"):
+        response = _post(client, loop, "/api/report/undo", {"player": "Ann"})
+    assert response.status_code == 200, response.get_json()
+    applied = set(flow.session.replay().applied)
+    assert e_ann.seq not in applied and e_bob.seq in applied
+    assert any(f"undo_report (phone): Ann: report #{e_ann.seq} undone" in r.getMessage() for r in caplog.records)
+
+
+def test_touchscreen_undo_still_withdraws_the_newest_event_and_is_logged(store, caplog):
+    flow = _race(store)
+    hub = StateHub()
+    loop = _loop(hub, session=flow.session, flow=flow)
+    flow.report("Bob", "hand", {"cards": 4})
+    e_ann = flow.report("Ann", "hand", {"cards": 5})
+    with caplog.at_level(logging.INFO, logger="companion"):
+        hub.post_action("undo", origin="touchscreen")
+        loop.take_actions()
+    assert e_ann.seq not in set(flow.session.replay().applied)
+    assert any(r.getMessage() == f"undo (touchscreen): event {e_ann.seq + 1} withdraws event {e_ann.seq}"
+               for r in caplog.records)
+
+
+def test_d6_phone_undo_still_accepted_and_logged(store, caplog):
+    # a phone's d6 undo is answered once written (200), no longer queued (202)
+    from rules.d6 import D6_GAME
+
+    session = store.start(D6_GAME.name, {"source": "fake"})
+    read = session.append("dice_read", {"values": [3, 4], "image": None}, origin="camera")
+    hub = StateHub()
+    loop = MainLoop(source=FakeCamera([np.zeros((H, W, 3), np.uint8)]), reader=object(), session=session, hub=hub,
+                    stillness=StillnessDetector(), sleep=lambda s: None)
+    loop.publish()
+    client = joined_phone(hub, reply_s=30)
+    with caplog.at_level(logging.INFO, logger="companion"):
+        assert _post(client, loop, "/api/action", {"action": "undo"}).status_code == 200
+    assert read.seq not in set(session.replay().applied)
+    assert any(r.getMessage() == f"undo (phone): event {read.seq + 1} withdraws event {read.seq}"
+               for r in caplog.records)
+
+
+def test_phone_next_moves_the_round_with_origin_phone(store, caplog):
+    flow = _race(store)
+    hub = StateHub()
+    loop = _loop(hub, session=flow.session, flow=flow)
+    client = joined_phone(hub, reply_s=30)
+    flow.report("Ann", "select", {"action": "Explore +5"})
+    flow.report("Bob", "select", {"action": "Settle"})
+    loop.publish()
+    assert hub.snapshot().view["game"]["next"]["label"] == "I Explore done"
+    # a stale label (another phone already pressed Next): nothing moves
+    stale = client.post("/api/action", json={"action": "next_phase", "label": "Reveal"})
+    assert stale.status_code == 409 and "I Explore done" in stale.get_json()["error"]
+    assert hub.take_actions() == []
+    with caplog.at_level(logging.INFO, logger="companion"):
+        response = _post(client, loop, "/api/action", {"action": "next_phase", "label": "I Explore done"})
+    assert response.status_code == 200, response.get_json()
+    last = flow.session.events()[-1]
+    assert (last.kind, last.origin) == ("phase_done", "phone")
+    assert any(r.getMessage().startswith("next_phase (phone):") for r in caplog.records)
+    loop.publish()
+    assert hub.snapshot().view["game"]["next"]["label"] == "III Settle done"
+
+
+def test_phone_next_is_for_game_flows_only(hub, make_view):
+    hub.publish(make_view([1, 2]))
+    response = joined_phone(hub).post("/api/action", json={"action": "next_phase"})
+    assert response.status_code == 400 and "game flow" in response.get_json()["error"]
+    assert hub.take_actions() == []
+
+
+def test_phone_page_has_a_labelled_next_button():
+    from importlib import resources
+
+    html = (resources.files("companion") / "templates" / "flow.html").read_text(encoding="utf-8")
+    js = (resources.files("companion") / "static" / "flow.js").read_text(encoding="utf-8")
+    assert 'id="phone-next"' in html
+    assert '"Next: " + next.label' in js
+    assert 'action: "next_phase", label: label' in js
+
+
+def test_setup_after_the_game_started_is_refused_at_once(store):
+    hub, flow = StateHub(), _race(store)
+    loop = _loop(hub, session=flow.session, flow=flow)
+    loop.publish()
+    response = joined_phone(hub).post("/api/setup", json={"action": "start"})
+    assert response.status_code == 409 and "no game is being set up" in response.get_json()["error"]
+    assert hub.take_actions() == []
+
+
+def test_too_large_body_is_a_json_413(hub):
+    client = joined_phone(hub)
+    response = client.post("/api/action", data='{"action": "undo", "pad": "' + "x" * 20000 + '"}',
+                           content_type="application/json")
+    assert response.status_code == 413
+    assert response.is_json and "larger than 16 KiB" in response.get_json()["error"]
+    assert hub.take_actions() == []

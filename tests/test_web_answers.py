@@ -28,7 +28,8 @@ REQUESTS = [
      {"player": "Ann", "form": "credits", "values": {"credits": 3}}),
     ("/api/report/undo", {"player": "Ann"}, "undo_report", {"player": "Ann"}),
     ("/api/action", {"action": "next_phase", "label": "Settle"}, "next_phase", {}),
-    ("/api/camera", {"id": 5, "answer": "confirm", "choice": "settle"}, "camera_confirm", {"id": 5, "choice": "settle"}),
+    ("/api/camera", {"id": 5, "answer": "confirm", "choice": "settle"}, "camera_confirm",
+     {"id": 5, "choice": "settle"}),
     ("/api/camera", {"id": 5, "answer": "dismiss"}, "camera_dismiss", {"id": 5}),
 ]
 SETUP_REQUESTS = [
@@ -135,12 +136,15 @@ def test_camera_answers_are_checked(phone, hub, body):
 @pytest.mark.parametrize("status", [400, 403, 500, 503])
 def test_the_loop_s_status_is_the_http_status(phone, hub, status):
     message = {400: "Credits must be 0-10, got 11", 403: "Bob's seat is claimed by another phone; the touchscreen "
-               "can reassign it", 500: "the box hit an unexpected problem", 503: "storage full: nothing since 21:04 is saved"}
+               "can reassign it", 500: "the box hit an unexpected problem",
+               503: "storage full: nothing since 21:04 is saved"}
     with Answering(hub, lambda a: {"recorded": [], "message": "", "error": message[status], "status": status,
                                    "version": 12}):
-        response = phone.post("/api/report", json=_tapped({"player": "Bob", "form": "credits", "values": {"credits": 11}}))
+        response = phone.post("/api/report",
+                              json=_tapped({"player": "Bob", "form": "credits", "values": {"credits": 11}}))
     assert response.status_code == status
-    assert response.get_json() == {"recorded": [], "message": "", "error": message[status], "status": status, "version": 12}
+    assert response.get_json() == {"recorded": [], "message": "", "error": message[status], "status": status,
+                                   "version": 12}
 
 
 def test_409_returns_the_current_state(phone, hub):
@@ -150,7 +154,8 @@ def test_409_returns_the_current_state(phone, hub):
                 "version": 13}
 
     with Answering(hub, stale):
-        response = phone.post("/api/report", json=_tapped({"player": "Ann", "form": "credits", "values": {"credits": 2}}))
+        response = phone.post("/api/report",
+                              json=_tapped({"player": "Ann", "form": "credits", "values": {"credits": 2}}))
     assert response.status_code == 409
     answer = response.get_json()
     assert answer["version"] == 13 and answer["error"].startswith("Ann reported since")
@@ -229,7 +234,8 @@ def test_unknown_routes_and_methods_are_json(phone):
 @pytest.mark.parametrize("raw", [b"", b"null", b"[]", b"3", b'"x"', b"{", b"\xff\xfe{}", b"{" * 5000,
                                  b'{"version": ' + b"9" * 5000 + b"}", b'{"player": "\\ud800"}',
                                  b'{"player": "Ann", "player": "Bob"}'])
-@pytest.mark.parametrize("url", ["/api/report", "/api/report/undo", "/api/seat", "/api/setup", "/api/camera", "/api/action"])
+@pytest.mark.parametrize("url",
+                         ["/api/report", "/api/report/undo", "/api/seat", "/api/setup", "/api/camera", "/api/action"])
 def test_hostile_bodies_are_400s_never_tracebacks(phone, hub, url, raw):
     response = phone.post(url, data=raw, content_type="application/json")
     assert response.status_code in (400, 409), (url, raw[:20], response.get_data()[:200])

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import socket
 import stat
 import zlib
@@ -14,8 +13,8 @@ import pytest
 
 from companion.hub import Pairing
 from companion.paths import web_secret_key
-from companion.webauth import JOIN_TO_ACT, HostGuard, RateLimits, secret_hash, split_host
 from companion.web import create_app
+from companion.webauth import JOIN_TO_ACT, HostGuard, RateLimits, secret_hash, split_host
 
 SECRET = "Zq3uV7-join-secret_xx"
 POSTS = [

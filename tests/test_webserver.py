@@ -220,12 +220,12 @@ def test_stopping_while_phones_tap_and_stream_logs_nothing_and_never_raises(hub,
         time.sleep(0.2)  # its workers are up
         stop = threading.Event()
 
-        def tapping() -> None:
+        def tapping(stop=stop, server=server) -> None:
             while not stop.is_set():
                 with contextlib.suppress(OSError):
                     urllib.request.urlopen(server.url + "api/state", timeout=2).read()
 
-        def streaming() -> None:
+        def streaming(server=server) -> None:
             with contextlib.suppress(OSError):
                 with urllib.request.urlopen(server.url + "api/events", timeout=5) as stream:
                     while stream.readline():

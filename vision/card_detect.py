@@ -113,37 +113,54 @@ def foreground_mask(img: np.ndarray, config: CardsConfig) -> np.ndarray:
     (median + covariance of a strip along the frame border), thresholded by Otsu within bounds.
 
     The covariance absorbs the table's own variation (wood grain and light fall-off mostly change
-    lightness), so a dark card frame of another hue still stands out."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lightness), so a dark card frame of another hue still stands out. The distance is the length of the
+    colour difference after the model's whitening (its inverse covariance's Cholesky factor), on OpenCV's
+    per-pixel matrix transform."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_BGR2LAB)
     h, w = lab.shape[:2]
     b = max(2, int(config.border_frac * min(h, w)))
-    border = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
-                             lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    strip = np.ascontiguousarray(np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
+                                                 lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)]).T)  # [3, N]
+    border = strip.astype(np.float32)
     # robust model: iteratively drop border pixels far from the current model (cards or markers
     # touching the frame border), then refit
-    keep = np.ones(len(border), bool)
+    keep = np.ones(border.shape[1], bool)
     for _ in range(4):
-        bg = np.median(border[keep], axis=0)
-        cov = np.cov((border[keep] - bg).T) + np.eye(3) * config.fg_cov_floor
+        part = border[:, keep]
+        bg = _median_u8(strip if keep.all() else strip[:, keep])
+        cov = np.cov(part - bg[:, None]) + np.eye(3) * config.fg_cov_floor
         ci = np.linalg.inv(cov).astype(np.float32)
-        d = border - bg
-        md = np.sqrt(np.maximum(np.einsum("ni,ij,nj->n", d, ci, d), 0.0))
+        d = border - bg[:, None]
+        md = np.sqrt(np.maximum(((ci @ d) * d).sum(axis=0), 0.0))
         new_keep = md < 3.0
-        if new_keep.sum() < 0.3 * len(border) or np.array_equal(new_keep, keep):
+        if new_keep.sum() < 0.3 * len(new_keep) or np.array_equal(new_keep, keep):
             break
         keep = new_keep
-    x = lab - bg
-    x0, x1, x2 = x[..., 0], x[..., 1], x[..., 2]  # explicit quadratic form (no BLAS threads)
-    q = (ci[0, 0] * x0 * x0 + ci[1, 1] * x1 * x1 + ci[2, 2] * x2 * x2
-         + 2.0 * (ci[0, 1] * x0 * x1 + ci[0, 2] * x0 * x2 + ci[1, 2] * x1 * x2))
-    dist = np.sqrt(np.maximum(q, 0.0))
-    d8 = np.clip(dist * 10.0, 0, 255).astype(np.uint8)
+    x = cv2.subtract(lab.astype(np.float32), tuple(float(v) for v in bg) + (0.0,))
+    whiten = np.linalg.cholesky(ci.astype(np.float64)).T.astype(np.float32)   # ci = whiten.T @ whiten
+    y = cv2.transform(x, whiten)
+    ones = np.ones((1, 3), np.float32)
+    dist = cv2.sqrt(cv2.transform(cv2.multiply(y, y), ones))
+    d8 = np.minimum(dist * 10.0, 255.0).astype(np.uint8)
     otsu, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     thr = float(np.clip(otsu / 10.0, config.fg_min_dist, config.fg_max_dist))
-    euclid = np.sqrt((x * x).sum(axis=2))
-    mask = ((dist > thr) | (euclid > config.fg_euclid)).astype(np.uint8) * 255
+    euclid2 = cv2.transform(cv2.multiply(x, x), ones)
+    mask = ((dist > thr) | (euclid2 > config.fg_euclid * config.fg_euclid)).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return mask
+
+
+def _median_u8(v: np.ndarray) -> np.ndarray:
+    """float32[C]: the median of each row of ``v`` (uint8[C, N], N > 0), as ``np.median(v, axis=1)`` gives it (the
+    mean of the two middle values for an even N), from each row's histogram."""
+    n = v.shape[1]
+    out = np.empty(v.shape[0], np.float32)
+    for i, row in enumerate(v):
+        cum = np.cumsum(np.bincount(row, minlength=256))
+        lo = int(np.searchsorted(cum, (n - 1) // 2 + 1))   # the ((n - 1) // 2)-th smallest (0-based)
+        hi = int(np.searchsorted(cum, n // 2 + 1))         # the (n // 2)-th smallest
+        out[i] = np.float32(lo) if lo == hi else (np.float32(lo) + np.float32(hi)) / np.float32(2)
+    return out
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -211,9 +228,13 @@ def rectangle_response(gx: np.ndarray, gy: np.ndarray, w: float, h: float) -> np
     vx = cv2.boxFilter(gx, -1, (1, int(0.8 * hi)), normalize=True, borderType=cv2.BORDER_CONSTANT)
     hy = cv2.boxFilter(gy, -1, (int(0.8 * wi), 1), normalize=True, borderType=cv2.BORDER_CONSTANT)
     # weakest side counts most: a card needs all four edges
-    sides = np.stack([shift(vx, -wi // 2, 0), shift(vx, wi // 2, 0), shift(hy, 0, -hi // 2), shift(hy, 0, hi // 2)])
-    sides.sort(axis=0)
-    return sides[0] + sides[1] + 0.5 * (sides[2] + sides[3])
+    a, b, c, d = shift(vx, -wi // 2, 0), shift(vx, wi // 2, 0), shift(hy, 0, -hi // 2), shift(hy, 0, hi // 2)
+    # the four sides sorted per pixel (a sorting network: the same values as sorting them)
+    lo1, hi1, lo2, hi2 = np.minimum(a, b), np.maximum(a, b), np.minimum(c, d), np.maximum(c, d)
+    s0, s3 = np.minimum(lo1, lo2), np.maximum(hi1, hi2)
+    mid1, mid2 = np.maximum(lo1, lo2), np.minimum(hi1, hi2)
+    s1, s2 = np.minimum(mid1, mid2), np.maximum(mid1, mid2)
+    return s0 + s1 + 0.5 * (s2 + s3)
 
 
 def split_blob(img: np.ndarray, blob: Blob, card: tuple[float, float], config: CardsConfig) -> list[np.ndarray]:
@@ -257,31 +278,46 @@ def split_blob(img: np.ndarray, blob: Blob, card: tuple[float, float], config: C
         rnorm = resp / max(float(resp.max()), 1e-6)
         # a lattice of cards anchored near the blob's top-left, pitch = card + a small gap; score = IoU of
         # the occupied cells with the blob (outer outline) + a little of the card-outline edge response
-        for gap in np.linspace(0.0, 0.06 * min(cw, ch), 13):
+        ox = np.arange(-int(0.12 * cw), int(0.12 * cw) + 1)
+        oy = np.arange(-int(0.12 * ch), int(0.12 * ch) + 1)
+        lattices = []   # (gap's place, pitch x, pitch y, columns, rows), each gap tried
+        for k, gap in enumerate(np.linspace(0.0, 0.06 * min(cw, ch), 13)):
             px_, py_ = cw + gap, ch + gap
             nx = int((xmax - xmin) / px_ + 0.7)
             ny = int((ymax - ymin) / py_ + 0.7)
-            if nx < 1 or ny < 1:
-                continue
-            ox = np.arange(-int(0.12 * cw), int(0.12 * cw) + 1)
-            oy = np.arange(-int(0.12 * ch), int(0.12 * ch) + 1)
-            # anchored at each of the blob's corners (a hand or a shadow may extend one side)
+            if nx >= 1 and ny >= 1:
+                lattices.append((k, px_, py_, nx, ny))
+        scored: dict[int, tuple] = {}
+        for nx, ny in sorted({(l[3], l[4]) for l in lattices}):
+            # every gap with this many columns and rows, anchored at each of the blob's corners (a hand or a
+            # shadow may extend one side), scored in one pass: score[gap, ax, ay, offset y, offset x]
+            group = [l for l in lattices if (l[3], l[4]) == (nx, ny)]
+            pxs = np.array([l[1] for l in group])[:, None, None, None]
+            pys = np.array([l[2] for l in group])[:, None, None, None]
+            xf = np.array([[xmin + cw / 2, xmax - cw / 2 - (nx - 1) * l[1]] for l in group])[:, :, None, None]
+            yf = np.array([[ymin + ch / 2, ymax - ch / 2 - (ny - 1) * l[2]] for l in group])[:, :, None, None]
+            X = np.clip((xf + ox[None, None, :, None] + np.arange(nx)[None, None, None, :] * pxs).round().astype(int),
+                        0, nw - 1)                                                   # [G, ax, OX, nx]
+            Y = np.clip((yf + oy[None, None, :, None] + np.arange(ny)[None, None, None, :] * pys).round().astype(int),
+                        0, nh - 1)                                                   # [G, ay, OY, ny]
+            at = (Y[:, None, :, :, None, :, None], X[:, :, None, None, :, None, :])
+            o = occ[at]                                                  # [G, ax, ay, OY, OX, ny, nx]
+            on = o >= config.split_min_occupancy
+            inter = (o * on).sum(axis=(5, 6)) * cw * ch
+            union = blob_area + ((1 - o) * on).sum(axis=(5, 6)) * cw * ch
+            e = (rnorm[at] * on).sum(axis=(5, 6)) / np.maximum(on.sum(axis=(5, 6)), 1)
+            score = inter / union + 0.1 * e
+            for i, l in enumerate(group):
+                scored[l[0]] = (score[i], X[i], Y[i], l[1], l[2])
+        for k in sorted(scored):   # the gaps in order, each anchor in order: the first best is kept
+            score, X, Y, px_, py_ = scored[k]
             for ax in (0, 1):
                 for ay in (0, 1):
-                    x_first = xmin + cw / 2 if ax == 0 else xmax - cw / 2 - (nx - 1) * px_
-                    y_first = ymin + ch / 2 if ay == 0 else ymax - ch / 2 - (ny - 1) * py_
-                    X = np.clip((x_first + ox[:, None] + np.arange(nx)[None, :] * px_).round().astype(int), 0, nw - 1)
-                    Y = np.clip((y_first + oy[:, None] + np.arange(ny)[None, :] * py_).round().astype(int), 0, nh - 1)
-                    o = occ[Y[:, None, :, None], X[None, :, None, :]]               # [OY, OX, ny, nx]
-                    on = o >= config.split_min_occupancy
-                    inter = (o * on).sum(axis=(2, 3)) * cw * ch
-                    union = blob_area + ((1 - o) * on).sum(axis=(2, 3)) * cw * ch
-                    e = (rnorm[Y[:, None, :, None], X[None, :, None, :]] * on).sum(axis=(2, 3)) / np.maximum(on.sum(axis=(2, 3)), 1)
-                    score = inter / union + 0.1 * e
-                    iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
-                    sc = float(score[iy, ix])
+                    s_ = score[ax, ay]
+                    iy, ix = np.unravel_index(int(np.argmax(s_)), s_.shape)
+                    sc = float(s_[iy, ix])
                     if best is None or sc > best[0]:
-                        best = (sc, cw, ch, resp, X[ix], Y[iy], px_, py_)
+                        best = (sc, cw, ch, resp, X[ax][ix], Y[ay][iy], px_, py_)
     if best is None or best[0] <= 0:
         return []
     _, cw, ch, resp, Xs, Ys, px_, py_ = best
@@ -344,7 +380,8 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
     gmag = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)) / 4.0
     gmag = cv2.dilate(gmag, np.ones((11, 11), np.uint8))
     # a blob shaped like one card but with a blurred outline is glare or a soft shadow, not a card
-    blobs = [b for b in blobs if not (is_single(b, aspect, None, config) and outline_strength(gmag, b.quad) < config.min_edge)]
+    blobs = [b for b in blobs
+             if not (is_single(b, aspect, None, config) and outline_strength(gmag, b.quad) < config.min_edge)]
     if not blobs:
         return []
     if card_px is None:  # nothing looks like a card on its own: keep well-filled blobs only
@@ -387,7 +424,8 @@ def find_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: flo
     return [order_quad(q) / s for q in quads]
 
 
-def rectify_table(frame: np.ndarray, calibration: TableCalibration, config: CardsConfig) -> tuple[np.ndarray, np.ndarray, float]:
+def rectify_table(frame: np.ndarray, calibration: TableCalibration,
+                  config: CardsConfig) -> tuple[np.ndarray, np.ndarray, float]:
     """Top-down image of the table plane seen in ``frame``: (image, M frame px -> image px, px per mm).
 
     With a lens calibration, M maps *undistorted* frame pixels (see :meth:`TableCalibration.to_px`).

@@ -212,7 +212,8 @@ def feature_maps(crop: np.ndarray, cfg: IdConfig, shape: str = "card") -> tuple[
     return big, hist
 
 
-def crop_features(crop: np.ndarray, cfg: IdConfig, shape: str = "card") -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+def crop_features(crop: np.ndarray, cfg: IdConfig,
+                  shape: str = "card") -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """:func:`feature_maps` and, for cards, :func:`ink_amplitude` (None for other shapes) in one pass."""
     h, w = crop.shape[:2]
     m = int(round(cfg.margin_frac * min(h, w)))

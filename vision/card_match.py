@@ -20,8 +20,8 @@ top-left (:func:`vision.quads.order_quad`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import cv2
 import numpy as np
@@ -121,7 +121,8 @@ def _gradients(gray: np.ndarray, quad: np.ndarray, cfg: RefineConfig) -> tuple[n
 
 
 def edge_profiles(gray: np.ndarray, quad: np.ndarray, cfg: RefineConfig | None = None,
-                  grads: tuple[np.ndarray, np.ndarray, int, int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                  grads: tuple[np.ndarray, np.ndarray, int, int] | None = None,
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Edge strength across each side of ``quad``, for the side moved along its normal and slightly turned.
 
     Args:

@@ -25,8 +25,8 @@ card, in card pitches along the anchor's own axes (down and right positive).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -79,6 +79,13 @@ class NoCardsFound(VisionError):
 #: moving (a card's own change, margins included, is larger; a Roll die's, with its shadow and the
 #: stillness detector's margins, is about 0.9 of a tile's side, a combat die's 0.8 of a hex's width).
 SMALL_CHANGE = 1.0
+
+#: A card next to a change (its outline's bounding box meets a changed box) keeps its identification without
+#: being identified again when the changed boxes cover at most this fraction of its area and the read of the
+#: window finds its outline again within ``SAME_PLACE`` x its short side of every corner (a card played beside
+#: it changes the table around it, not the card; a card swapped in place changes all of it).
+EDGE_COVER = 0.4
+SAME_PLACE = 0.2
 
 #: The note of a read whose cards match the deck far better flipped left-right than as the mirror setting
 #: reads them (a selfie webcam, or the setting decided for another camera).
@@ -285,7 +292,8 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     else:
         quads = [q for q in find_quads(frame, c, aspect, t) if select is None or select(q)]
         view = None
-    markers = timed_stage(t, "markers", check_markers, frame, calibration, tc) if (calibration is not None and check_moved) else None
+    markers = timed_stage(t, "markers", check_markers, frame, calibration,
+                          tc) if (calibration is not None and check_moved) else None
 
     # identification (may flip a quad by 180/90 degrees)
     ids: list[str | None] = [None] * len(quads)
@@ -334,7 +342,8 @@ def _mirror_looks_wrong(deck: DeckProfile, results: list[tuple[Any, bool]], crop
     return check_mirror(deck, [crops[k] for k in weak], min_cards=min_weak, margin=margin).mirrored is True
 
 
-def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...], changed: list[tuple[int, int, int, int]],
+def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
+                       changed: list[tuple[int, int, int, int]],
                        deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
                        zones: Zones | None = None, config: CardsConfig | None = None,
                        table_config: TableConfig | None = None, markers: MarkerCheck | None = None,
@@ -343,10 +352,13 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
 
     A change smaller than ``SMALL_CHANGE`` x a card's short side (a die rolled, a die laid on a tile) is no
     card coming, going or moving: the cards it touches are kept. Every card of ``previous`` (the last read's
-    observations) that touches no other changed box is kept as it was (id, quad, confidence, source); each window (a changed box grown by a card's size) is read as its own
-    frame (:func:`read_cards`, with the window's calibration), and a card found there joins when its centre
-    lies in a changed box and the window's edge does not cut it; then every card is laid out again (rows,
-    columns, cells and zones depend on all). The markers are checked again only when a change touches one.
+    observations) that touches no other changed box is kept as it was (id, quad, confidence, source); each
+    window (a changed box grown by a card's size) is read as its own frame (:func:`read_cards`, with the
+    window's calibration), and a card found there joins when its centre lies in a changed box and the window's
+    edge does not cut it; a card beside the change (the changes cover at most ``EDGE_COVER`` of it) that the
+    window's read finds at its place again keeps its observation without being identified again (0 ms for a
+    card that did not move); then every card is laid out again (rows, columns, cells and zones depend on all).
+    The markers are checked again only when a change touches one.
 
     Args:
         changed: ``(x, y, w, h)`` frame-px boxes of what changed since ``previous`` was read (not empty).
@@ -373,24 +385,65 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
     if not changed:   # a die rolled or laid on a tile: no card came, went or moved
         return CardsRead(w, h, tuple(previous), markers, {"unchanged": 0.0})
     kept = [o for o in previous if not touches(o.corners, changed)]
+    beside = [o for o in previous if touches(o.corners, changed) and covered(o.corners, changed) <= EDGE_COVER]
     quads = [o.corners for o in kept]
     notes: set[str] = set()
+    again: dict[int, CardObservation] = {}  # a card beside the change found at its place: kept as it was
 
     def read(x: int, y: int, ww: int, hh: int, keep: Callable[[np.ndarray], bool]):
+        def select(q: np.ndarray) -> bool:
+            o = same_place(np.asarray(q, np.float64) + (x, y), beside, SAME_PLACE * short)
+            if o is not None:
+                again[id(o)] = o
+                return False
+            return keep(q)
+
         sub_cal = calibration.window(x, y, ww, hh) if calibration is not None else None
-        r = read_cards(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False, select=keep)
+        r = read_cards(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False, select=select)
         notes.update(r.notes)
         return r.cards, r.timings_ms
 
     near = [grow(b, 0.5 * card, frame.shape) for b in changed]
     found, t = window_reads(frame.shape, changed, 1.2 * card, near, quads, read)
-    obs_all = [*kept, *(o for o, _ in found)]
+    kept_again = [o for o in again.values() if not any(inside_poly(q.mean(axis=0), o.corners) for q in quads)]
+    quads += [o.corners for o in kept_again]
+    obs_all = [*kept, *(o for o, _ in found), *kept_again]
     ids: list[str | None] = [o.id for o in obs_all]
     confs = [o.confidence for o in obs_all]
     sources = [o.source for o in obs_all]
     markers = recheck_markers(frame, calibration, changed, markers, tc, check_moved, t)
     obs = timed_stage(t, "layout", _layout, frame, quads, ids, confs, sources, None, deck, calibration, zones, c)
     return CardsRead(w, h, tuple(obs), markers, t, tuple(sorted(notes)))
+
+
+def covered(corners: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> float:
+    """The fraction of a card's area (``corners`` float[4, 2] frame px) that ``boxes`` (``(x, y, w, h)`` frame px)
+    cover (their overlaps each counted; at most 1)."""
+    poly = order_quad(np.asarray(corners, np.float64)).astype(np.float32).reshape(-1, 1, 2)
+    area = float(cv2.contourArea(poly))
+    if area <= 0:
+        return 1.0
+    inter = 0.0
+    for x, y, w, h in boxes:
+        box = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32).reshape(-1, 1, 2)
+        inter += float(cv2.intersectConvexConvex(poly, box)[0])
+    return min(1.0, inter / area)
+
+
+def same_place(quad: np.ndarray, cards: list[CardObservation], tol_px: float) -> CardObservation | None:
+    """The card of ``cards`` whose corners each lie within ``tol_px`` of a corner of ``quad`` (float[4, 2] frame
+    px, in any order: a card's corners are turned to its top when identified), or None."""
+    for o in cards:
+        d = np.linalg.norm(np.asarray(o.corners, np.float64)[:, None, :] - quad[None, :, :], axis=2)
+        if float(d.min(axis=1).max()) <= tol_px and float(d.min(axis=0).max()) <= tol_px:
+            return o
+    return None
+
+
+def inside_poly(point: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether ``point`` (x, y frame px) lies in the card of ``corners`` (float[4, 2] frame px)."""
+    poly = order_quad(np.asarray(corners, np.float64)).astype(np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0
 
 
 def identify_frame(deck: Any, crops: list[np.ndarray], mirror: str) -> list[tuple[Any, bool]]:
@@ -415,7 +468,8 @@ def _frame_scores(deck: Any, crops: list[np.ndarray], mirror: str) -> tuple[list
 
 
 def identify_and_refine(deck: Any, frame: np.ndarray, quads: list[np.ndarray], crops: list[np.ndarray],
-                        mirror: str, top_view: tuple | None = None) -> tuple[list[tuple[Any, bool]], list[np.ndarray], list[np.ndarray]]:
+                        mirror: str, top_view: tuple | None = None,
+                        ) -> tuple[list[tuple[Any, bool]], list[np.ndarray], list[np.ndarray]]:
     """:func:`identify_frame`, then a second look at the weakly identified cards with other outlines
     (:func:`vision.card_match.refine_identifications`, kept only when the deck matches them better).
 
@@ -491,7 +545,8 @@ def assign_cells(centres: np.ndarray, ups: np.ndarray, sizes: np.ndarray, anchor
     return out
 
 
-def _layout(frame, quads, ids, confs, sources, crops, deck, calibration, zones, c: CardsConfig) -> list[CardObservation]:
+def _layout(frame, quads, ids, confs, sources, crops, deck, calibration, zones,
+            c: CardsConfig) -> list[CardObservation]:
     n = len(quads)
     if n == 0:
         return []

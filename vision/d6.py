@@ -288,7 +288,7 @@ def assemble_observations(
     4. Candidates with confidence below ``min_confidence`` are dropped.
     """
     kept = []
-    for box, score, p in zip(candidates.boxes, candidates.scores, probs):
+    for box, score, p in zip(candidates.boxes, candidates.scores, probs, strict=True):
         if p[NO_DIE] > config.no_die_threshold:
             continue
         best = int(np.argmax(p[:NO_DIE]))

@@ -4,9 +4,10 @@ Identification compares a rectified crop's features (:mod:`vision.card_features`
 histogram, ink amplitude) with every enrolled reference.
 
 distance = (1 - ncc) + colour_weight * hellinger + amp_weight * amplitude; each card's score is its best
-reference's distance (blended with the mean of its references). A crop is 'not in the deck' when the best distance exceeds ``unknown_distance``; confidence grows with the margin
-to the best *other* card and shrinks as the best distance nears the unknown threshold. Each crop is tried
-at 0/180 degrees (and 90/270 for square tiles); the winning turn fixes the card's orientation.
+reference's distance (blended with the mean of its references). A crop is 'not in the deck' when the best
+distance exceeds ``unknown_distance``; confidence grows with the margin to the best *other* card and shrinks
+as the best distance nears the unknown threshold. Each crop is tried at 0/180 degrees (and 90/270 for square
+tiles); the winning turn fixes the card's orientation.
 
 Optional ArUco stickers: an enrollment image holding an ArUco marker (id >= ``sticker_ids_from``) maps that
 marker id to its card; at run time a sticker on a card decides its id (see :func:`vision.cards.read_cards`).
@@ -211,7 +212,10 @@ class DeckProfile:
         dot, qq, rr = self._blocks(qn * r), self._blocks(qn * qn), self._ref_blocks()[refs]
         corr = (dot / np.sqrt(np.maximum(qq * rr, 1e-12)) * w[None, :, None]).sum(axis=1)   # [N, 6]
         keep = np.argsort(corr, axis=1)[:, cfg.occlusion_drop:]                              # best blocks
-        sel = lambda a: np.take_along_axis(a, keep[:, None, :], axis=2).sum(axis=2)
+
+        def sel(a: np.ndarray) -> np.ndarray:
+            return np.take_along_axis(a, keep[:, None, :], axis=2).sum(axis=2)
+
         per_c = sel(dot) / np.sqrt(np.maximum(sel(qq) * sel(rr), 1e-12))                      # [N, C]
         return per_c @ w
 
@@ -395,8 +399,8 @@ def enrollment_crop(image: np.ndarray, aspect: float | None, cards_config: Cards
         quad = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
         if w > h:  # landscape scan: its top-left is the bottom-left after a clockwise quarter turn
             quad = np.array([[0, h - 1], [0, 0], [w - 1, 0], [w - 1, h - 1]], np.float64)
-    s, l = quad_size(quad)
-    asp = l / max(s, 1e-6)
+    s, long = quad_size(quad)
+    asp = long / max(s, 1e-6)
     cw, ch = crop_size(cc, aspect or asp)
     return rectify(image, quad, cw, ch), asp
 
@@ -411,7 +415,8 @@ def _outside_is_table(image: np.ndarray, quad: np.ndarray, cc: CardsConfig) -> b
     return bool(out.any()) and float(np.count_nonzero(fg[out])) / float(np.count_nonzero(out)) < 0.10
 
 
-def build_deck_from_images(images: dict[str, list[np.ndarray]], name: str = "deck", card_mm: tuple[float, float] | None = None,
+def build_deck_from_images(images: dict[str, list[np.ndarray]], name: str = "deck",
+                           card_mm: tuple[float, float] | None = None,
                            aspect: float | None = None, config: IdConfig | None = None,
                            cards_config: CardsConfig | None = None, table_config: TableConfig | None = None,
                            sources: list[str] | None = None, kind: str = "auto") -> DeckProfile:
@@ -496,7 +501,8 @@ def read_enrollment_folder(folder: Path, what: str) -> tuple[dict[str, list[np.n
 
 
 def build_deck(folder: str | Path, name: str | None = None, card_mm: tuple[float, float] | None = None,
-               config: IdConfig | None = None, cards_config: CardsConfig | None = None, kind: str = "auto") -> DeckProfile:
+               config: IdConfig | None = None, cards_config: CardsConfig | None = None,
+               kind: str = "auto") -> DeckProfile:
     """Enroll a deck from ``folder/<card-id>/*.{jpg,png,...}`` (one or more photos or scans per card).
 
     Raises:
@@ -504,4 +510,5 @@ def build_deck(folder: str | Path, name: str | None = None, card_mm: tuple[float
     """
     folder = Path(folder)
     images, sources = read_enrollment_folder(folder, "card")
-    return build_deck_from_images(images, name or folder.name, card_mm, None, config, cards_config, sources=sources, kind=kind)
+    return build_deck_from_images(images, name or folder.name, card_mm, None, config, cards_config, sources=sources,
+                                  kind=kind)

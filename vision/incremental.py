@@ -15,7 +15,8 @@ detector has nothing to compare with) or a change over ``max_area_fraction`` of 
     sighting = read_changes(reader, frame, last_sighting, boxes)
 
 Helpers shared by the readers' own ``read_changes``: :func:`grow`, :func:`windows`, :func:`clip_box`,
-:func:`touches`, :func:`inside_any`, :func:`joins`, :func:`window_reads`, :func:`recheck_markers`. Boxes are ``(x, y, w, h)`` in frame pixels.
+:func:`touches`, :func:`inside_any`, :func:`joins`, :func:`window_reads`, :func:`recheck_markers`. Boxes are
+``(x, y, w, h)`` in frame pixels.
 """
 
 from __future__ import annotations

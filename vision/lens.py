@@ -137,13 +137,16 @@ def calibrate_lens(frames: Sequence[np.ndarray], layout=None, config=None, min_v
         obj.append(np.column_stack([o, np.zeros(len(o))]).astype(np.float32))
         img.append(np.concatenate([seen[i] for i in ids]).astype(np.float32))
     if len(obj) < min_views:
-        raise LensCalibrationFailed(f"{len(obj)} usable view(s) of the sheet (frames {skipped} showed too few markers); "
-                                    f"need {min_views}: show the whole sheet at {min_views} or more different tilts")
+        raise LensCalibrationFailed(f"{len(obj)} usable view(s) of the sheet (frames {skipped} showed too few "
+                                    f"markers); need {min_views}: show the whole sheet at {min_views} or more "
+                                    "different tilts")
     # k3 stays 0: with a few views of one A4 sheet it only trades off against k1 and makes the model
     # swing wildly outside the area the views covered
     flags = cv2.CALIB_FIX_ASPECT_RATIO | cv2.CALIB_FIX_K3
     K0 = np.array([[size[0], 0, size[0] / 2], [0, size[0], size[1] / 2], [0, 0, 1]], np.float64)
-    rms, K, dist, _, _ = cv2.calibrateCamera(obj, img, size, K0, np.zeros(5), flags=flags | cv2.CALIB_USE_INTRINSIC_GUESS)
+    rms, K, dist, _, _ = cv2.calibrateCamera(obj, img, size, K0, np.zeros(5),
+                                             flags=flags | cv2.CALIB_USE_INTRINSIC_GUESS)
     if not np.isfinite(rms) or rms > max_rms_px:
-        raise LensCalibrationFailed(f"lens fit error {rms:.2f} px > {max_rms_px} px: is the sheet flat, and from one print?")
+        raise LensCalibrationFailed(f"lens fit error {rms:.2f} px > {max_rms_px} px: "
+                                    "is the sheet flat, and from one print?")
     return LensCalibration(K, dist.ravel(), float(rms), size, len(obj))

@@ -20,6 +20,12 @@ only those (:func:`vision.incremental.read_changes`). :func:`change_boxes` compa
 With ``read_unchanged`` off, a still scene that equals the last read (a shadow passed, a hand came and went)
 is not read again.
 
+Light is not a change (:func:`light_change_mask`): the comparisons with the last read first fit each colour
+channel's gain (the light brightening or dimming, the camera's exposure or white balance stepping: a gain per
+channel on a gamma-encoded frame) and count what the gains do not explain; the frame-to-frame comparisons fit
+one grey gain. So a white-balance step of 20-30 % or a light step of 8 % never makes a read, and the change boxes after one
+hold only what moved.
+
 The small copy is taken by integer steps (a strided sample, then a 2 x 2 area mean): at 2304 x 1296, the Pi
 camera's default size, a frame costs well under a millisecond, where a resize by a non-integer factor cost
 6.5 ms. Only numpy and OpenCV; no I/O, no other room imported.
@@ -36,7 +42,8 @@ import numpy as np
 
 from vision.frames import validate_frame
 
-__all__ = ["MotionConfig", "MotionState", "StillnessDetector", "change_boxes", "change_mask", "work_image"]
+__all__ = ["MotionConfig", "MotionState", "StillnessDetector", "change_boxes", "change_mask", "light_change_mask",
+           "light_gains", "work_image"]
 
 #: Slack (s) when comparing a quiet period with ``still_seconds``: frame timestamps such as 66/10 - 60/10
 #: fall a hair short of 0.6 in floating point, which used to make STILL one frame late.
@@ -75,7 +82,7 @@ class MotionConfig:
         reach_seconds: a changed spot since the last read that touches the frame's edge (``edge_pixels``
             wide) and covers ``reach_min_fraction`` to ``reach_fraction`` of the frame is an arm reaching in:
             the scene must stay quiet this long (a hand held over the dice is nearly still; an object left at
-            the edge is read after it) ...
+            the edge is read after it); ``math.inf``: an arm blocks the read until it leaves (the box's loop) ...
         edge_pixels: see reach_seconds.
         reach_min_fraction: see reach_seconds (a die cut by the frame's edge is smaller than an arm) ...
         reach_fraction: ... (a change of most of the frame is a new scene, not an arm).
@@ -111,10 +118,10 @@ class MotionConfig:
             raise ValueError(f"max_changed_fraction must be in [0, 1), got {self.max_changed_fraction}")
         if self.spot_size < 1 or self.spot_pixels < 1:
             raise ValueError(f"spot_size and spot_pixels must be at least 1, got {self.spot_size}, {self.spot_pixels}")
-        for name in ("still_seconds", "reach_seconds"):
-            v = getattr(self, name)
-            if not (v >= 0 and math.isfinite(v)):
-                raise ValueError(f"{name} must be finite and >= 0, got {v}")
+        if not (self.still_seconds >= 0 and math.isfinite(self.still_seconds)):
+            raise ValueError(f"still_seconds must be finite and >= 0, got {self.still_seconds}")
+        if not self.reach_seconds >= 0:  # NaN fails too; math.inf: an arm waits until it leaves
+            raise ValueError(f"reach_seconds must be >= 0 (math.inf: until the arm leaves), got {self.reach_seconds}")
         if self.still_frames < 1:
             raise ValueError(f"still_frames must be at least 1, got {self.still_frames}")
         if not 0 <= self.reach_min_fraction < self.reach_fraction <= 1:
@@ -122,30 +129,87 @@ class MotionConfig:
                              f"{self.reach_min_fraction}, {self.reach_fraction}")
 
 
+def _sample(frame: np.ndarray, config: MotionConfig) -> tuple[np.ndarray, int]:
+    """(every ``W // (2 * work_width)``-th pixel of ``frame``, cut to a multiple of ``f``; ``f``, the side of the
+    means that bring it to about ``work_width``), or (the frame, 1) when it is not wider than ``work_width``."""
+    width = frame.shape[1]
+    if width <= config.work_width:
+        return np.ascontiguousarray(frame), 1
+    step = max(1, width // (2 * config.work_width))
+    sub = frame[::step, ::step]
+    f = max(1, sub.shape[1] // config.work_width)
+    h, w = sub.shape[0] // f, sub.shape[1] // f
+    return np.ascontiguousarray(sub[: h * f, : w * f]), f
+
+
+def _reduced(image: np.ndarray, f: int, config: MotionConfig) -> np.ndarray:
+    """``image`` brought down by ``f`` x ``f`` means and blurred by ``blur_kernel``."""
+    if f > 1:
+        image = cv2.resize(image, (image.shape[1] // f, image.shape[0] // f), interpolation=cv2.INTER_AREA)
+    if config.blur_kernel > 1:
+        image = cv2.GaussianBlur(image, (config.blur_kernel, config.blur_kernel), 0)
+    return image
+
+
+def _small(frame: np.ndarray, config: MotionConfig) -> np.ndarray:
+    """Small, blurred BGR copy of a ``uint8[H, W, 3]`` frame: ``uint8[h, w, 3]``, ``w`` about ``work_width``
+    (every ``W // (2 * work_width)``-th pixel, then 2 x 2 means), or the frame's own size when it is not wider."""
+    sub, f = _sample(frame, config)
+    return _reduced(sub, f, config)
+
+
 def work_image(frame: np.ndarray, config: MotionConfig) -> np.ndarray:
     """Small, grey, blurred copy of a ``uint8[H, W, 3]`` BGR frame: ``uint8[h, w]``, ``w`` about
     ``work_width`` (every ``W // (2 * work_width)``-th pixel, then 2 x 2 means), or the frame's own size
     when it is not wider than ``work_width``."""
-    width = frame.shape[1]
-    if width > config.work_width:
-        step = max(1, width // (2 * config.work_width))
-        sub = frame[::step, ::step]
-        f = max(1, sub.shape[1] // config.work_width)
-        h, w = sub.shape[0] // f, sub.shape[1] // f
-        grey = cv2.cvtColor(np.ascontiguousarray(sub[: h * f, : w * f]), cv2.COLOR_BGR2GRAY)
-        if f > 1:
-            grey = cv2.resize(grey, (w, h), interpolation=cv2.INTER_AREA)
-    else:
-        grey = cv2.cvtColor(np.ascontiguousarray(frame), cv2.COLOR_BGR2GRAY)
-    if config.blur_kernel > 1:
-        grey = cv2.GaussianBlur(grey, (config.blur_kernel, config.blur_kernel), 0)
-    return grey
+    sub, f = _sample(frame, config)
+    return _reduced(cv2.cvtColor(sub, cv2.COLOR_BGR2GRAY), f, config)
+
+
+def light_gains(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """``float32[C]``: the gain of each channel that takes ``before`` to ``after`` (two small images of one
+    table, ``uint8[h, w]`` or ``uint8[h, w, C]``): the median ratio over every other pixel that is neither dark
+    nor clipped, 1 where too few are; within 0.5-2. What moved is a minority of the pixels and leaves the median."""
+    a = before[::2, ::2].reshape(-1, 1 if before.ndim == 2 else before.shape[2]).astype(np.float32)
+    b = after[::2, ::2].reshape(a.shape).astype(np.float32)
+    gains = np.ones(a.shape[1], np.float32)
+    for c in range(a.shape[1]):
+        ok = (a[:, c] > 16) & (a[:, c] < 240) & (b[:, c] > 4) & (b[:, c] < 250)
+        if np.count_nonzero(ok) >= 32:
+            gains[c] = np.median(b[ok, c] / a[ok, c])
+    return np.clip(gains, 0.5, 2.0)
+
+
+def _relit(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """``float32``: ``after``'s difference from ``before`` that the light does not explain: per pixel the smaller
+    of the plain difference and the difference once the light's gains (:func:`light_gains`) are taken out."""
+    g = light_gains(before, after)
+    a, b = before.astype(np.float32), after.astype(np.float32)
+    fitted = np.minimum(a * (g if before.ndim == 3 else g[0]), 255.0)
+    return np.minimum(np.abs(b - fitted), np.abs(b - a))
+
+
+#: Grey weights of the B, G, R channels (ITU-R BT.601, as ``cv2.COLOR_BGR2GRAY``).
+GREY_WEIGHTS = np.array([0.114, 0.587, 0.299], np.float32)
+
+
+def light_change_mask(before: np.ndarray, after: np.ndarray, config: MotionConfig) -> np.ndarray:
+    """``bool[h, w]``: the small-image pixels (colour, :func:`_small`) whose change the light does not explain
+    (:func:`_relit`, each channel's own gain: the white balance) by more than ``pixel_threshold`` grey levels
+    (the channels' changes weighted as grey): what moved, not what the light or the white balance did. A channel
+    clipped at white by a white-balance step leaves a rim in that channel alone, well under the threshold."""
+    return _relit(before, after) @ GREY_WEIGHTS > config.pixel_threshold
 
 
 def change_mask(before: np.ndarray, after: np.ndarray, config: MotionConfig) -> np.ndarray:
     """``bool[h, w]``: the small-image pixels (:func:`work_image`) whose grey level differs by more than
-    ``pixel_threshold`` between two small images of the same size."""
-    return cv2.absdiff(before, after) > config.pixel_threshold
+    ``pixel_threshold`` between two small images of the same size, also once one grey gain of the light
+    (:func:`light_gains`) is taken out. The gain is fitted only when enough pixels differ to matter (fewer than
+    ``spot_pixels`` make neither a spot nor a share of the frame)."""
+    plain = cv2.absdiff(before, after) > config.pixel_threshold
+    if np.count_nonzero(plain) < config.spot_pixels:
+        return plain
+    return plain & (_relit(before, after) > config.pixel_threshold)
 
 
 def _spots(mask: np.ndarray, config: MotionConfig) -> np.ndarray:
@@ -176,7 +240,8 @@ def _boxes(spots: np.ndarray, frame_shape: tuple[int, ...], config: MotionConfig
 
 def change_boxes(before: np.ndarray, after: np.ndarray, config: MotionConfig | None = None) -> list[tuple[int, int, int, int]]:
     """Where two frames of one table differ: ``(x, y, w, h)`` boxes in frame pixels around each changed
-    spot (sensor noise and lone pixels left out), largest first; ``[]`` when nothing changed.
+    spot (sensor noise, lone pixels and the light left out: :func:`light_change_mask`), largest first; ``[]``
+    when nothing changed.
 
     Args:
         before, after: ``uint8[H, W, 3]`` BGR frames of the same size (e.g. the frame of the last read and
@@ -191,8 +256,8 @@ def change_boxes(before: np.ndarray, after: np.ndarray, config: MotionConfig | N
     validate_frame(after)
     if before.shape != after.shape:
         raise ValueError(f"frames differ in size: {before.shape[1]}x{before.shape[0]} and {after.shape[1]}x{after.shape[0]}")
-    a, b = work_image(before, cfg), work_image(after, cfg)
-    return _boxes(_spots(change_mask(a, b, cfg), cfg), after.shape, cfg)
+    a, b = _small(before, cfg), _small(after, cfg)
+    return _boxes(_spots(light_change_mask(a, b, cfg), cfg), after.shape, cfg)
 
 
 class StillnessDetector:
@@ -222,7 +287,10 @@ class StillnessDetector:
         """Forget every frame seen (and the last read); the next frame starts a new quiet period."""
         self._previous: np.ndarray | None = None  # work image of the previous frame
         self._anchor: np.ndarray | None = None  # work image the quiet period started from
-        self._read: np.ndarray | None = None  # work image of the last read
+        self._read: np.ndarray | None = None  # small colour image of the last read
+        self._frame: np.ndarray | None = None  # the latest frame
+        self._colour: np.ndarray | None = None  # its small colour image, made when first needed
+        self._since: np.ndarray | None = None  # spots changed since the last read, at the latest frame (cache)
         self._changes: list[tuple[int, int, int, int]] | None = None  # what the last became_still saw change
         self._shape: tuple[int, ...] | None = None
         self._last_time: float | None = None
@@ -230,6 +298,7 @@ class StillnessDetector:
         self._quiet_frames = 0
         self._state = MotionState.SETTLING
         self._became_still = False
+        self._reaching = False
         self._changed_fraction = 0.0
 
     @property
@@ -241,6 +310,12 @@ class StillnessDetector:
     def became_still(self) -> bool:
         """True only on the update where the state turned ``STILL``: once per still period."""
         return self._became_still
+
+    @property
+    def reaching(self) -> bool:
+        """True while the scene settles around an arm reaching in from the edge (the read waits for it: see
+        ``reach_seconds``); False otherwise."""
+        return self._reaching
 
     @property
     def changed_fraction(self) -> float:
@@ -277,6 +352,8 @@ class StillnessDetector:
         self._shape = frame.shape
         self._last_time = timestamp
         self._became_still = False
+        self._reaching = False
+        self._frame, self._colour, self._since = frame, None, None
 
         if self._previous is None:  # first frame of a stream: a new quiet period starts here
             self._previous = self._anchor = work
@@ -303,55 +380,86 @@ class StillnessDetector:
             assert self._quiet_since is not None
             self._quiet_frames += 1
             quiet = timestamp - self._quiet_since + TIME_EPS
-            wait = cfg.reach_seconds if self._reaching_in(work) else cfg.still_seconds
-            if quiet >= wait and self._quiet_frames >= cfg.still_frames and (cfg.read_unchanged or self._changed(work)):
+            self._reaching = self._reaching_in()
+            wait = cfg.reach_seconds if self._reaching else cfg.still_seconds
+            if quiet >= wait and self._quiet_frames >= cfg.still_frames and (cfg.read_unchanged or self._changed()):
                 self._state = MotionState.STILL
                 self._became_still = True
-                self._changes = self._boxes_since_read(work)
-                self._read = work
+                self._changes = self._boxes_since_read()
+                self._read = self._small_colour()
             else:
                 self._state = MotionState.SETTLING
         return self._state
 
     def mark_read(self) -> None:
         """The latest frame was read (e.g. a read asked for by a player): later changes count from it."""
-        self._read = self._previous
+        self._read = self._small_colour()
         self._changes = []
+        self._since = None
+
+    def forget_read(self) -> None:
+        """The last read did not happen after all (it failed): the next still period is read whether or not
+        the table changed, and :meth:`change_boxes` is None (read everything) until then."""
+        self._read = None
+        self._changes = None
+        self._since = None
 
     def change_boxes(self) -> list[tuple[int, int, int, int]] | None:
         """What changed between the last read and the latest frame (on the update that :attr:`became_still`:
         between the read before and this frame, the one to read now): ``(x, y, w, h)`` frame-pixel boxes
         around each changed spot, largest first (``[]``: nothing); None when there was no read before
-        (read everything)."""
+        (read everything). Light and white-balance changes are not changes (:func:`light_change_mask`)."""
         if self._became_still:
             return self._changes
-        return None if self._previous is None else self._boxes_since_read(self._previous)
+        return None if self._previous is None else self._boxes_since_read()
 
-    def _boxes_since_read(self, work: np.ndarray) -> list[tuple[int, int, int, int]] | None:
-        if self._read is None or self._shape is None:
+    def _small_colour(self) -> np.ndarray | None:
+        """The latest frame's small colour image (:func:`_small`), made once per frame when needed."""
+        if self._colour is None and self._frame is not None:
+            self._colour = _small(self._frame, self.config)
+        return self._colour
+
+    def _since_read(self) -> np.ndarray | None:
+        """``bool[h, w]``: the spots changed between the last read and the latest frame (None: no read yet)."""
+        if self._read is None:
             return None
-        return _boxes(_spots(change_mask(self._read, work, self.config), self.config), self._shape, self.config)
+        colour = self._small_colour()
+        if colour is None or self._read.shape != colour.shape:
+            return None
+        if self._since is None:
+            self._since = _spots(light_change_mask(self._read, colour, self.config), self.config)
+        return self._since
 
-    def _changed(self, work: np.ndarray) -> bool:
-        """Whether ``work`` differs from the last read in any spot (True before any read)."""
-        return self._read is None or bool(_spots(change_mask(self._read, work, self.config), self.config).any())
+    def _boxes_since_read(self) -> list[tuple[int, int, int, int]] | None:
+        spots = self._since_read()
+        if spots is None or self._shape is None:
+            return None
+        return _boxes(spots, self._shape, self.config)
 
-    def _reaching_in(self, work: np.ndarray) -> bool:
+    def _changed(self) -> bool:
+        """Whether the latest frame differs from the last read in any spot (True before any read)."""
+        spots = self._since_read()
+        return spots is None or bool(spots.any())
+
+    def _reaching_in(self) -> bool:
         """Whether something not there at the last read reaches in from the frame's edge (an arm): a
         changed spot touching the edge that covers ``reach_min_fraction`` to ``reach_fraction`` of the frame
-        (a die cut by the edge is smaller; a new scene is larger, or many small changes)."""
-        if self._read is None:
+        and holds at least half of all that changed (a die cut by the edge is smaller; a new scene is larger, or
+        many patches)."""
+        spots = self._since_read()
+        if spots is None:
             return False
         cfg = self.config
-        spots = _spots(change_mask(self._read, work, cfg), cfg)
         e = cfg.edge_pixels
         ring = np.zeros_like(spots)
         ring[:e], ring[-e:], ring[:, :e], ring[:, -e:] = True, True, True, True
         if not (spots & ring).any():
             return False
         _, labels, stats, _ = cv2.connectedComponentsWithStats(spots.astype(np.uint8), connectivity=8)
+        changed = int(np.count_nonzero(spots))
         for label in np.unique(labels[ring & spots]):
-            share = stats[label, cv2.CC_STAT_AREA] / spots.size
-            if label and cfg.reach_min_fraction <= share < cfg.reach_fraction:
+            area = stats[label, cv2.CC_STAT_AREA]
+            # an arm is one region holding most of what changed; a new scene changes everywhere in patches
+            if label and cfg.reach_min_fraction <= area / spots.size < cfg.reach_fraction and 2 * area >= changed:
                 return True
         return False

@@ -19,8 +19,8 @@ and :func:`vision.hexes.read_hexes`, whose own JSON shapes ``companion read --js
 * :class:`CardsAdapter` (``"cards"``): cards and tiles of an enrolled deck, laid out on the table;
 * :class:`HexesAdapter` (``"hexes"``): Eclipse sector hexes of a hex deck, on the axial map.
 
-Each adapter is a frozen dataclass (compared by identity): its settings (the reader's frozen config, the deck, the calibration,
-the zones) are fixed for its reads; ``dataclasses.replace(reader, calibration=new)`` gives a reader with
+Each adapter is a frozen dataclass (compared by identity): its settings (the reader's frozen config, the deck, the
+calibration, the zones) are fixed for its reads; ``dataclasses.replace(reader, calibration=new)`` gives a reader with
 one setting changed (a new calibration, the anchor of another player's zone). The stages are timed by
 :func:`vision.timing.timed_stage` inside each reader; :attr:`Sighting.timings_ms` carries them, so a
 bench or a later speed-up (incremental reads of a changed region, another inference runtime) compares

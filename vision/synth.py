@@ -58,7 +58,8 @@ INK_BGR: dict[str, tuple[int, int, int]] = {
     "yellow": (40, 36, 34),
 }
 #: Relative abundance of each colour in the game (dice per colour), used to draw scene colours.
-COLOUR_WEIGHTS: dict[str, int] = {"white": 25, "red": 22, "purple": 9, "blue": 20, "brown": 14, "green": 12, "yellow": 9}
+COLOUR_WEIGHTS: dict[str, int] = {"white": 25, "red": 22, "purple": 9, "blue": 20, "brown": 14, "green": 12,
+                                  "yellow": 9}
 
 #: Faces of each colour when the caller passes none: every face (the caller normally passes the
 #: game's faces, read from ``shared/data/roll/dice.json`` with :func:`vision.profiles.load_dice_faces`).
@@ -311,7 +312,8 @@ def paste_sprite(plane: np.ndarray, sprite: np.ndarray, alpha: np.ndarray, affin
     m = affine.copy()
     m[:, 2] -= [x0, y0]
     size = (x1 - x0, y1 - y0)
-    col = cv2.warpAffine(sprite, m, size, flags=cv2.INTER_AREA if affine[0, 0] ** 2 + affine[0, 1] ** 2 < 1 else cv2.INTER_LINEAR)
+    col = cv2.warpAffine(sprite, m, size,
+                         flags=cv2.INTER_AREA if affine[0, 0] ** 2 + affine[0, 1] ** 2 < 1 else cv2.INTER_LINEAR)
     a = cv2.warpAffine(alpha, m, size, flags=cv2.INTER_LINEAR)[:, :, None]
     roi = plane[y0:y1, x0:x1]
     roi[:] = roi * (1.0 - a) + col * a
@@ -365,49 +367,9 @@ def symbol_mask(symbol_set: str, face: str, colour: str, size: int = 128) -> np.
     k = COLOURS.index(colour) if colour in COLOURS else 0
     img = np.zeros((128, 128), np.uint8)
     if symbol_set == "A":
-        if face == "explore":
-            cv2.circle(img, (54, 54), 28, 255, 10, cv2.LINE_AA)
-            cv2.line(img, (76, 76), (104, 104), 255, 14, cv2.LINE_AA)
-        elif face == "develop":
-            _poly(img, [(64, 18), (108, 100), (20, 100)], 11)
-        elif face == "settle":
-            cv2.circle(img, (64, 64), 24, 255, -1, cv2.LINE_AA)
-            cv2.ellipse(img, (64, 64), (50, 14), -20, 0, 360, 255, 6, cv2.LINE_AA)
-        elif face == "produce":
-            _poly(img, [(64, 14), (114, 64), (64, 114), (14, 64)])
-            _produce_mark_a(img, k)
-        elif face == "ship":
-            for dx in (0, 34):
-                cv2.polylines(img, [np.array([[26 + dx, 26], [60 + dx, 64], [26 + dx, 102]], np.int32)], False,
-                              255, 12, cv2.LINE_AA)
-        else:  # wild
-            for a in range(4):
-                t = a * math.pi / 4
-                dx, dy = 46 * math.cos(t), 46 * math.sin(t)
-                cv2.line(img, (int(64 - dx), int(64 - dy)), (int(64 + dx), int(64 + dy)), 255, 11, cv2.LINE_AA)
+        _glyph_a(img, face, k)
     elif symbol_set == "B":
-        if face == "explore":
-            for i, ln in enumerate((88, 64, 40)):
-                cv2.rectangle(img, (20, 24 + 32 * i), (20 + ln, 40 + 32 * i), 255, -1)
-        elif face == "develop":
-            cv2.rectangle(img, (54, 16), (74, 112), 255, -1)
-            cv2.rectangle(img, (16, 54), (112, 74), 255, -1)
-        elif face == "settle":
-            cv2.ellipse(img, (64, 78), (42, 42), 0, 180, 360, 255, -1, cv2.LINE_AA)
-            cv2.rectangle(img, (14, 88), (114, 100), 255, -1)
-        elif face == "produce":
-            hexa = [(64 + 50 * math.cos(a), 64 + 50 * math.sin(a)) for a in np.arange(6) * math.pi / 3]
-            _poly(img, hexa)
-            ang = k * math.pi / 7
-            p = np.array([[64 + 26 * math.cos(ang + s), 64 + 26 * math.sin(ang + s)] for s in (0, 2.4, 3.9)])
-            cv2.fillPoly(img, [np.round(p).astype(np.int32)], 0, cv2.LINE_AA)
-        elif face == "ship":
-            for dx in (0, 40):
-                _poly(img, [(22 + dx, 108), (44 + dx, 108), (84 + dx - 10, 20), (62 + dx - 10, 20)])
-        else:  # wild
-            cv2.circle(img, (64, 64), 46, 255, 10, cv2.LINE_AA)
-            cv2.circle(img, (64, 64), 22, 255, 10, cv2.LINE_AA)
-            cv2.circle(img, (64, 64), 5, 255, -1, cv2.LINE_AA)
+        _glyph_b(img, face, k)
     else:
         raise ValueError(f"unknown symbol set {symbol_set!r}; expected one of {SYMBOL_SETS}")
     m = img.astype(np.float32) / 255.0
@@ -416,12 +378,63 @@ def symbol_mask(symbol_set: str, face: str, colour: str, size: int = 128) -> np.
     return m
 
 
+def _glyph_a(img: np.ndarray, face: str, k: int) -> None:
+    """Set ``"A"`` ("glyphs") of :func:`symbol_mask`, drawn in ``img`` (uint8[128, 128]); ``k``: the colour's index."""
+    if face == "explore":
+        cv2.circle(img, (54, 54), 28, 255, 10, cv2.LINE_AA)
+        cv2.line(img, (76, 76), (104, 104), 255, 14, cv2.LINE_AA)
+    elif face == "develop":
+        _poly(img, [(64, 18), (108, 100), (20, 100)], 11)
+    elif face == "settle":
+        cv2.circle(img, (64, 64), 24, 255, -1, cv2.LINE_AA)
+        cv2.ellipse(img, (64, 64), (50, 14), -20, 0, 360, 255, 6, cv2.LINE_AA)
+    elif face == "produce":
+        _poly(img, [(64, 14), (114, 64), (64, 114), (14, 64)])
+        _produce_mark_a(img, k)
+    elif face == "ship":
+        for dx in (0, 34):
+            cv2.polylines(img, [np.array([[26 + dx, 26], [60 + dx, 64], [26 + dx, 102]], np.int32)], False,
+                          255, 12, cv2.LINE_AA)
+    else:  # wild
+        for a in range(4):
+            t = a * math.pi / 4
+            dx, dy = 46 * math.cos(t), 46 * math.sin(t)
+            cv2.line(img, (int(64 - dx), int(64 - dy)), (int(64 + dx), int(64 + dy)), 255, 11, cv2.LINE_AA)
+
+
+def _glyph_b(img: np.ndarray, face: str, k: int) -> None:
+    """Set ``"B"`` ("blocks") of :func:`symbol_mask`, drawn in ``img`` (uint8[128, 128]); ``k``: the colour's index."""
+    if face == "explore":
+        for i, ln in enumerate((88, 64, 40)):
+            cv2.rectangle(img, (20, 24 + 32 * i), (20 + ln, 40 + 32 * i), 255, -1)
+    elif face == "develop":
+        cv2.rectangle(img, (54, 16), (74, 112), 255, -1)
+        cv2.rectangle(img, (16, 54), (112, 74), 255, -1)
+    elif face == "settle":
+        cv2.ellipse(img, (64, 78), (42, 42), 0, 180, 360, 255, -1, cv2.LINE_AA)
+        cv2.rectangle(img, (14, 88), (114, 100), 255, -1)
+    elif face == "produce":
+        hexa = [(64 + 50 * math.cos(a), 64 + 50 * math.sin(a)) for a in np.arange(6) * math.pi / 3]
+        _poly(img, hexa)
+        ang = k * math.pi / 7
+        p = np.array([[64 + 26 * math.cos(ang + s), 64 + 26 * math.sin(ang + s)] for s in (0, 2.4, 3.9)])
+        cv2.fillPoly(img, [np.round(p).astype(np.int32)], 0, cv2.LINE_AA)
+    elif face == "ship":
+        for dx in (0, 40):
+            _poly(img, [(22 + dx, 108), (44 + dx, 108), (84 + dx - 10, 20), (62 + dx - 10, 20)])
+    else:  # wild
+        cv2.circle(img, (64, 64), 46, 255, 10, cv2.LINE_AA)
+        cv2.circle(img, (64, 64), 22, 255, 10, cv2.LINE_AA)
+        cv2.circle(img, (64, 64), 5, 255, -1, cv2.LINE_AA)
+
+
 SPRITE = 96  # top-face sprite side in pixels
 
 
 def die_top_sprite(rng: np.random.Generator, colour: str, face: str, symbol_set: str,
                    body_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Top face of a die as (float32 BGR ``[S, S, 3]``, alpha ``[S, S]``): a rounded square with a bevel and the symbol."""
+    """Top face of a die as (float32 BGR ``[S, S, 3]``, alpha ``[S, S]``): a rounded square with a bevel and the
+    symbol."""
     s = SPRITE
     alpha = np.zeros((s, s), np.float32)
     r = 12
@@ -448,7 +461,8 @@ def die_top_sprite(rng: np.random.Generator, colour: str, face: str, symbol_set:
 # --------------------------------------------------------------------------------------------
 
 def light_gains(warm_cool: float, tint: float = 0.0) -> np.ndarray:
-    """Per-channel BGR gains of an illuminant: ``warm_cool`` -1 (cool, bluish) .. +1 (warm, orange); ``tint`` green/magenta."""
+    """Per-channel BGR gains of an illuminant: ``warm_cool`` -1 (cool, bluish) .. +1 (warm, orange); ``tint``
+    green/magenta."""
     t = float(np.clip(warm_cool, -1, 1))
     if t >= 0:
         g = np.array([1.0 - 0.34 * t, 1.0 - 0.12 * t, 1.0], np.float32)
@@ -458,7 +472,8 @@ def light_gains(warm_cool: float, tint: float = 0.0) -> np.ndarray:
     return g / g.max()
 
 
-def apply_lighting(img: np.ndarray, gains: np.ndarray, exposure: float, gradient: np.ndarray | None = None) -> np.ndarray:
+def apply_lighting(img: np.ndarray, gains: np.ndarray, exposure: float,
+                   gradient: np.ndarray | None = None) -> np.ndarray:
     """Multiply a float32 BGR image by illuminant ``gains``, ``exposure`` and an optional ``[h, w]`` light falloff."""
     out = img * (gains * exposure)[None, None, :]
     if gradient is not None:

@@ -7,6 +7,9 @@
 * ``"among"``: Among the Stars, four stations of ten locations around their Main Reactors;
 * ``"eclipse"``: Eclipse, 24 sector hexes around the Galactic Center and eight combat dice beside the map.
 
+:func:`dice_tray` lays out a dice tray alone: a few pip dice (white, ivory, red) seen close enough for the d6
+reader, the table the box's d6 mode watches (``companion demo``), for frame sequences of rolls.
+
 A :class:`FullTable` keeps its layout, its camera (homography table mm -> px, corner ArUco markers for
 :func:`vision.table.calibrate`) and its light, and renders any set of :class:`Piece` on it with fresh
 sensor noise per frame (``frame_seed``): two frames of the same pieces differ only by noise, as two camera
@@ -49,7 +52,8 @@ from .synth_table import (
     turn_matrix,
 )
 
-__all__ = ["COMBAT_DICE", "FULL_GAMES", "FullTable", "Piece", "add_card", "full_table", "reroll"]
+__all__ = ["COMBAT_DICE", "FULL_GAMES", "TRAY_DICE", "FullTable", "Piece", "add_card", "dice_tray", "full_table",
+           "reroll"]
 
 #: Games :func:`full_table` lays out.
 FULL_GAMES: tuple[str, ...] = ("roll", "race", "among", "eclipse")
@@ -61,6 +65,12 @@ COMBAT_DIE_MM = 36.0
 COMBAT_DICE: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
     "yellow": ((40, 205, 235), (30, 30, 30)),
     "orange": ((30, 130, 240), (30, 30, 30)),
+    "red": ((45, 40, 200), (235, 235, 235)),
+}
+#: Pip dice of a dice tray (BGR body, BGR pips): the everyday d6 the d6 reader reads.
+TRAY_DICE: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
+    "white": ((228, 230, 232), (25, 25, 25)),
+    "ivory": ((196, 222, 236), (35, 35, 35)),
     "red": ((45, 40, 200), (235, 235, 235)),
 }
 #: Pip positions of a d6 face (fractions of the face side from its top-left).
@@ -126,7 +136,7 @@ class FullTable:
     """A laid-out game table with its camera and light; :meth:`render` draws frames of it.
 
     Attributes:
-        game: one of :data:`FULL_GAMES`.
+        game: one of :data:`FULL_GAMES`, or ``"d6"`` (:func:`dice_tray`).
         seed: the layout's seed.
         image_size: (width, height) of the frames, px.
         pieces: the components as laid out.
@@ -296,9 +306,14 @@ def _die_body(p: Piece) -> tuple[float, float, float]:
     return _body(p.colour, p.value)
 
 
+def _pip_die(colour: str) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """(BGR body, BGR pips) of a pip die: a combat die's or a tray die's."""
+    return COMBAT_DICE.get(colour) or TRAY_DICE[colour]
+
+
 def _body(colour: str, value: int | None) -> tuple[float, float, float]:
     if value is not None:
-        return tuple(float(v) for v in COMBAT_DICE[colour][0])
+        return tuple(float(v) for v in _pip_die(colour)[0])
     return tuple(float(v) for v in synth.DIE_BGR[colour])
 
 
@@ -314,7 +329,7 @@ def _die_sprite(colour: str, face: str | None, value: int | None) -> tuple[np.nd
     s = synth.SPRITE
     sprite = np.empty((s, s, 3), np.uint8)
     sprite[:] = body.astype(np.uint8)
-    pip = COMBAT_DICE[colour][1]
+    pip = _pip_die(colour)[1]
     for fx, fy in PIPS[value]:
         cv2.circle(sprite, (int(fx * s), int(fy * s)), int(0.09 * s), pip, -1, cv2.LINE_AA)
     alpha = np.zeros((s, s), np.uint8)
@@ -463,17 +478,58 @@ def full_table(game: str, card_ids: Sequence[str], seed: int, image_size: tuple[
     pieces = [replace(p, centre_mm=(p.centre_mm[0] + off[0], p.centre_mm[1] + off[1])) for p in pieces]
     if area is not None:
         area = (area[0] + off[0], area[1] + off[1], area[2] + off[0], area[3] + off[1])
+    img = _table_image(W_mm, H_mm, layout, H, image_size, rng, tc)
+    return FullTable(game, seed, image_size, pieces, layout, H, area, img, int(rng.integers(1 << 30)))
+
+
+def _table_image(W_mm: float, H_mm: float, layout: MarkerLayout, H: np.ndarray, image_size: tuple[int, int],
+                 rng: np.random.Generator, tc: TableConfig, markers: bool = True) -> np.ndarray:
+    """uint8[H, W, 3] BGR: the bare table (cloth or wood) as the camera sees it, with the corner markers pasted
+    (``markers``)."""
     iw, ih = image_size
     k = 2.0
     tex = table_texture(str(rng.choice(["cloth", "wood"])), int(W_mm * k), int(H_mm * k), rng)
     img = cv2.warpPerspective(tex, H @ np.diag([1 / k, 1 / k, 1.0]), (iw, ih), borderMode=cv2.BORDER_REFLECT)
-    for mid, q in layout.corners_mm.items():
+    for mid, q in layout.corners_mm.items() if markers else ():
         mk = cv2.cvtColor(render_marker(mid, 120, tc), cv2.COLOR_GRAY2BGR)
         pad = 16
         mk = cv2.copyMakeBorder(mk, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(255, 255, 255))
         sc = float(np.linalg.norm(q[1] - q[0])) / 120
         paste_art(img, mk, H @ np.array([[sc, 0, q[0][0] - pad * sc], [0, sc, q[0][1] - pad * sc], [0, 0, 1]]))
-    return FullTable(game, seed, image_size, pieces, layout, H, area, img, int(rng.integers(1 << 30)))
+    return img
+
+
+def dice_tray(seed: int, dice: int = 6, image_size: tuple[int, int] = (1280, 720), side_mm: float = 18.0,
+              config: TableConfig | None = None) -> FullTable:
+    """A dice tray alone (``game`` ``"d6"``): ``dice`` pip dice (:data:`TRAY_DICE` colours, values 1-6, random turns)
+    at least two sides apart in a 200 x 110 mm area, the camera close enough that a die is 40-65 px across at
+    1280x720, on cloth or wood (no calibration sheet: the d6 mode reads in pixels; :attr:`FullTable.layout` still
+    says where its markers would be).
+
+    Raises:
+        ValueError: ``dice`` is not 1-12.
+    """
+    if not 1 <= dice <= 12:
+        raise ValueError(f"a tray holds 1-12 dice, got {dice}")
+    rng = np.random.default_rng(seed)
+    tc = config or TableConfig()
+    area = (0.0, 0.0, 200.0, 110.0)
+    centres: list[np.ndarray] = []
+    while len(centres) < dice:
+        c = rng.uniform([area[0] + side_mm, area[1] + side_mm], [area[2] - side_mm, area[3] - side_mm])
+        if all(np.linalg.norm(c - o) >= 2.0 * side_mm for o in centres):
+            centres.append(c)
+    colours = list(TRAY_DICE)
+    pieces = []
+    for c in centres:
+        colour, value = colours[int(rng.integers(len(colours)))], int(rng.integers(1, 7))
+        pieces.append(Piece("die", f"{colour}/{value}", (float(c[0]), float(c[1])), float(rng.uniform(0, 90)),
+                            (side_mm, side_mm), colour=colour, value=value))
+    W_mm, H_mm, off, layout, H, _ = table_view(np.array(area[:2]), np.array(area[2:]), image_size, True, rng, tc)
+    pieces = [replace(p, centre_mm=(p.centre_mm[0] + off[0], p.centre_mm[1] + off[1])) for p in pieces]
+    tray = (area[0] + off[0], area[1] + off[1], area[2] + off[0], area[3] + off[1])
+    img = _table_image(W_mm, H_mm, layout, H, image_size, rng, tc, markers=False)
+    return FullTable("d6", seed, image_size, pieces, layout, H, tray, img, int(rng.integers(1 << 30)))
 
 
 # ----------------------------------------------------------------------------------------------- changes

@@ -14,7 +14,15 @@ Events (:data:`EVENTS`):
 * ``"hover"``: a hand reaches over the table, holds nearly still (a tremor of a pixel) for 0.3-0.8 s over the
   components, and leaves: nothing changes;
 * ``"shadow"``: a soft shadow (a head, a lamp knocked) drifts across the table and away: nothing changes;
-* ``"card"``: a hand brings a card to a free place at a tableau's end and leaves (card games).
+* ``"card"``: a hand brings a card to a free place at a tableau's end and leaves (card games);
+* ``"reroll"``: a roll of one die only;
+* ``"sweep"``: an arm reaches in and sweeps over the dice without touching them, and leaves: nothing changes;
+* ``"hand_rest"``: a hand reaches over the dice and rests there, nearly still, for 2.3-2.7 s, and leaves: nothing
+  changes (the dice it covers are hidden meanwhile);
+* ``"light"``: the light (or the camera's exposure) steps by 8 % up or down, for good: nothing moves;
+* ``"white_balance"``: the camera's white balance steps, its red or blue gain by 20-30 %, for good: nothing moves.
+
+The light and white balance of every frame after such a step are the new ones (:attr:`SequenceFrame.gain`).
 """
 
 from __future__ import annotations
@@ -30,7 +38,8 @@ from .synth_full import FullTable, Piece, add_card, reroll
 
 __all__ = ["EVENTS", "MotionSequence", "SequenceFrame", "play_sequence"]
 
-EVENTS: tuple[str, ...] = ("roll", "hover", "shadow", "card")
+EVENTS: tuple[str, ...] = ("roll", "hover", "shadow", "card", "reroll", "sweep", "hand_rest", "light",
+                          "white_balance")
 #: A die that moves less than this (frame px) between two frames has not visibly moved (the last rock of a
 #: die coming to rest; a camera cannot tell it from noise).
 VISIBLE_PX = 2.0
@@ -49,6 +58,8 @@ class SequenceFrame:
         hand: a hand or arm is in view.
         layout: index of the settled layout shown (into :attr:`MotionSequence.layouts`), or None while a
             die is in the air or rocking visibly off its place.
+        gain: float32[3] BGR gains of the light and white balance on this frame (1, 1, 1 until a ``"light"`` or
+            ``"white_balance"`` step).
     """
 
     image: np.ndarray
@@ -56,6 +67,7 @@ class SequenceFrame:
     moving: bool
     hand: bool
     layout: int | None
+    gain: tuple[float, float, float] = (1.0, 1.0, 1.0)
 
 
 @dataclass
@@ -100,6 +112,15 @@ def hand_overlay(edge: np.ndarray, tip: np.ndarray, width: float) -> object:
     return paint
 
 
+def gain_overlay(gain: np.ndarray) -> object:
+    """The light's (or the camera's white balance) BGR gains ``gain`` (float[3]): a function that applies them."""
+    g = np.asarray(gain, np.float32).reshape(1, 1, 3)
+
+    def paint(f: np.ndarray) -> None:
+        f *= g
+    return paint
+
+
 def shadow_overlay(centre: np.ndarray, axes: tuple[float, float], darkness: float) -> object:
     """A soft elliptical shadow (``darkness`` 0..1) centred on ``centre`` px: a function that paints it."""
     def paint(f: np.ndarray) -> None:
@@ -125,16 +146,19 @@ class _Timeline:
         self.pieces = tuple(table.pieces)
         self.seq.layouts.append(self.pieces)
         self.last_read_layout = -1          # the layout a perfect reader read last
+        self.gain = np.ones(3, np.float32)  # the light and white balance now (BGR gains)
 
     def frame(self, moving: bool, hand: bool, in_air: Sequence[Piece] = (), overlays: Sequence[object] = (),
               pieces: Sequence[Piece] | None = None, layout: int | None = -1) -> None:
         """Append a frame; ``layout`` -1: the current layout when nothing is in the air, else None."""
         k = len(self.seq.frames)
+        lit = list(overlays) + ([gain_overlay(self.gain)] if np.any(self.gain != 1.0) else [])
         img = self.table.render(self.pieces if pieces is None else pieces, frame_seed=int(self.rng.integers(1 << 30)),
-                                moving=in_air, overlays=overlays)
+                                moving=in_air, overlays=lit)
         if layout == -1:
             layout = None if in_air or pieces is not None else len(self.seq.layouts) - 1
-        self.seq.frames.append(SequenceFrame(img, k / self.fps, moving, hand, layout))
+        gain = (float(self.gain[0]), float(self.gain[1]), float(self.gain[2]))
+        self.seq.frames.append(SequenceFrame(img, k / self.fps, moving, hand, layout, gain))
 
     def rest(self, seconds: float) -> None:
         """Nothing moves for ``seconds``; the layout shown comes to rest on the first of these frames."""
@@ -181,13 +205,14 @@ def _inside(p: np.ndarray, size: tuple[int, int]) -> bool:
     return 0 <= p[0] < size[0] and 0 <= p[1] < size[1]
 
 
-def _roll(tl: _Timeline, faces, width: float) -> None:
+def _roll(tl: _Timeline, faces, width: float, count: int | None = None) -> None:
+    """A hand picks up ``count`` dice (None: one to four) and throws them back in."""
     table, rng = tl.table, tl.rng
     dice = [k for k, p in enumerate(tl.pieces) if p.kind == "die"]
     if not dice:
         return
     pieces = list(tl.pieces)
-    k = int(rng.integers(1, min(4, len(dice)) + 1))
+    k = int(rng.integers(1, min(4, len(dice)) + 1)) if count is None else min(count, len(dice))
     moved: dict[int, Piece] = {}
     for _ in range(k):
         after, old, new = reroll(table, pieces, int(rng.integers(1 << 30)), faces)
@@ -265,6 +290,42 @@ def _shadow(tl: _Timeline) -> None:
     tl.frame(True, False)
 
 
+def _dice_centre(tl: _Timeline) -> np.ndarray:
+    """The centre (frame px) of the dice on the table, else of every piece."""
+    dice = [p for p in tl.pieces if p.kind == "die"] or list(tl.pieces)
+    return np.mean([tl.table.to_px(np.array([p.centre_mm]))[0] for p in dice], axis=0)
+
+
+def _sweep(tl: _Timeline, width: float) -> None:
+    """An arm reaches in from the edge nearest the dice, its hand sweeps across above them and back, and leaves."""
+    w, h = tl.table.image_size
+    centre = _dice_centre(tl)
+    edge = tl.edge_towards(centre)
+    span = float(tl.rng.uniform(0.2, 0.35)) * w
+    a = np.clip(centre - [span, 0.0], [0.05 * w, 0.05 * h], [0.95 * w, 0.95 * h])
+    b = np.clip(centre + [span, 0.0], [0.05 * w, 0.05 * h], [0.95 * w, 0.95 * h])
+    if tl.rng.random() < 0.5:
+        a, b = b, a
+    n = max(3, int(0.3 * tl.fps))
+    path = ([edge + (a - edge) * (i / n) for i in range(1, n + 1)]
+            + [a + (b - a) * (i / (2 * n)) for i in range(1, 2 * n + 1)]
+            + [b + (edge - b) * (i / n) for i in range(1, n + 1)])
+    for i, tip in enumerate(path):
+        out = i == len(path) - 1 and not _inside(tip, tl.table.image_size)
+        tl.frame(True, not out, overlays=[hand_overlay(edge, tip, width)])
+
+
+def _light(tl: _Timeline, white_balance: bool) -> None:
+    """The light steps by 8 % (``white_balance``: the red or the blue gain by 20-30 %), for good: one frame."""
+    rng = tl.rng
+    if white_balance:
+        channel = 2 if rng.random() < 0.5 else 0
+        tl.gain[channel] *= float(1.0 + rng.choice([-1.0, 1.0]) * rng.uniform(0.2, 0.3))
+    else:
+        tl.gain *= float(1.0 + rng.choice([-1.0, 1.0]) * 0.08)
+    tl.frame(False, False)
+
+
 def _card(tl: _Timeline, card_ids: Sequence[str], width: float) -> bool:
     try:
         pieces, new = add_card(tl.table, tl.pieces, card_ids, int(tl.rng.integers(1 << 30)))
@@ -299,10 +360,16 @@ def play_sequence(table: FullTable, events: Sequence[str], seed: int, fps: float
         if name not in EVENTS:
             raise ValueError(f"unknown event {name!r}; expected one of {', '.join(EVENTS)}")
         first = len(tl.seq.frames)
-        if name == "roll":
-            _roll(tl, faces, width)
+        if name in ("roll", "reroll"):
+            _roll(tl, faces, width, None if name == "roll" else 1)
         elif name == "hover":
             _hover(tl, width)
+        elif name == "sweep":
+            _sweep(tl, width)
+        elif name == "hand_rest":
+            tl.reach(_dice_centre(tl), float(tl.rng.uniform(2.3, 2.7)), width)
+        elif name in ("light", "white_balance"):
+            _light(tl, name == "white_balance")
         elif name == "shadow":
             _shadow(tl)
         elif not _card(tl, card_ids, width):

@@ -101,7 +101,8 @@ def stand_in_card(card_id: str, size_mm: tuple[float, float], px_per_mm: float =
     n_icons = int(r.integers(1, 5))
     for k in range(n_icons):
         cx = int(m + (k + 0.5) * (w - 2 * m) / n_icons)
-        cv2.circle(img, (cx, int(0.84 * h)), int(0.06 * w), tuple(int(v) for v in r.integers(0, 256, 3)), -1, cv2.LINE_AA)
+        cv2.circle(img, (cx, int(0.84 * h)), int(0.06 * w), tuple(int(v) for v in r.integers(0, 256, 3)), -1,
+                   cv2.LINE_AA)
     # a number in a corner (cost/VP) makes the top distinguishable from the bottom
     cv2.putText(img, str(int(r.integers(0, 10))), (m + 2, m + th - 4), cv2.FONT_HERSHEY_SIMPLEX, th / 30.0,
                 (255, 255, 255), max(1, th // 12), cv2.LINE_AA)
@@ -155,7 +156,8 @@ def table_texture(kind: str, w: int, h: int, rng: np.random.Generator, shared: b
 # ----------------------------------------------------------------------------------------------- layouts
 
 
-def tableau_places(n: int, rng: np.random.Generator, size: tuple[float, float]) -> list[tuple[float, float, float, int, int, None]]:
+def tableau_places(n: int, rng: np.random.Generator,
+                   size: tuple[float, float]) -> list[tuple[float, float, float, int, int, None]]:
     """Cards in rows (up to 7 per row), gaps of a few mm: (cx, cy, angle, row, col, cell)."""
     per_row = int(rng.integers(3, 8))
     w, h = size
@@ -169,7 +171,8 @@ def tableau_places(n: int, rng: np.random.Generator, size: tuple[float, float]) 
     return out
 
 
-def station_places(n: int, rng: np.random.Generator, size: tuple[float, float]) -> list[tuple[float, float, float, int, int, tuple]]:
+def station_places(n: int, rng: np.random.Generator,
+                   size: tuple[float, float]) -> list[tuple[float, float, float, int, int, tuple]]:
     """A connected station of ``n`` cells grown from (0, 0), cards touching edge to edge (0-1.5 mm gaps)."""
     cells = [(0, 0)]
     occupied = {(0, 0)}
@@ -182,7 +185,8 @@ def station_places(n: int, rng: np.random.Generator, size: tuple[float, float]) 
             cells.append(c)
     w, h = size
     pitch_x, pitch_y = w + rng.uniform(0.0, 1.5), h + rng.uniform(0.0, 1.5)
-    return [(j * pitch_x + rng.uniform(-1, 1), i * pitch_y + rng.uniform(-1, 1), rng.uniform(-1.5, 1.5), None, None, (i, j))
+    return [(j * pitch_x + rng.uniform(-1, 1), i * pitch_y + rng.uniform(-1, 1),
+             rng.uniform(-1.5, 1.5), None, None, (i, j))
             for i, j in cells]
 
 
@@ -196,10 +200,12 @@ def turn_matrix(deg: float) -> np.ndarray:
 
 
 def table_view(lo: np.ndarray, hi: np.ndarray, image_size: tuple[int, int], effects: bool,
-                rng: np.random.Generator, tc: TableConfig) -> tuple[float, float, np.ndarray, MarkerLayout, np.ndarray, float]:
+                rng: np.random.Generator,
+                tc: TableConfig) -> tuple[float, float, np.ndarray, MarkerLayout, np.ndarray, float]:
     """The table around components spanning ``lo``..``hi`` (mm) with a 75 mm margin, stretched to the image's
     aspect: (width mm, height mm, offset mm of the components, corner-marker layout, homography table mm ->
-    image px, its scale in px per mm before the keystone). The camera sees the table filling ~86% of the image, with a random keystone when ``effects``."""
+    image px, its scale in px per mm before the keystone). The camera sees the table filling ~86% of the image,
+    with a random keystone when ``effects``."""
     margin = 75.0
     W_mm = float(hi[0] - lo[0] + 2 * margin)
     H_mm = float(hi[1] - lo[1] + 2 * margin)
@@ -219,7 +225,8 @@ def table_view(lo: np.ndarray, hi: np.ndarray, image_size: tuple[int, int], effe
     return W_mm, H_mm, off, layout, cv2.getPerspectiveTransform(src, dst).astype(np.float64), s
 
 
-def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = None, image_size: tuple[int, int] = (1280, 720),
+def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = None,
+               image_size: tuple[int, int] = (1280, 720),
                effects: bool = True, config: TableConfig | None = None, textures: str = "own") -> Scene:
     """One synthetic table photo of ``game`` ("race", "roll" or "among") drawing ids from ``card_ids``.
 
@@ -267,7 +274,7 @@ def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = 
     # cards
     labels = []
     px_per_mm_card = 3.0
-    for (cx, cy, ang, r_, c_, cell), cid, p_rot in zip(places, ids, P):
+    for (_cx, _cy, ang, r_, c_, cell), cid, p_rot in zip(places, ids, P, strict=True):
         art = stand_in_card(cid, size, px_per_mm_card)
         ch, cw = art.shape[:2]
         centre = p_rot + off
@@ -284,8 +291,8 @@ def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = 
     meta = {}
     if effects:
         img, meta = _effects(img, labels, rng)
-        labels = [CardLabel(l.id, l.corners_px, l.center_mm, l.row, l.col, l.cell,
-                            meta.get("occluded", {}).get(k, 0.0)) for k, l in enumerate(labels)]
+        labels = [CardLabel(label.id, label.corners_px, label.center_mm, label.row, label.col, label.cell,
+                            meta.get("occluded", {}).get(k, 0.0)) for k, label in enumerate(labels)]
     return Scene(img, labels, layout, H, game, seed, meta)
 
 
@@ -351,14 +358,15 @@ def _effects(img: np.ndarray, labels: list[CardLabel], rng: np.random.Generator)
     if labels and rng.random() < 0.5:
         # the card nearest an image edge; the arm comes from that edge, fingertips 10-25 % into the card
         dists = []
-        for l in labels:
-            c = l.corners_px.mean(axis=0)
+        for label in labels:
+            c = label.corners_px.mean(axis=0)
             dists.append(min(c[1], h - c[1], c[0], w - c[0]))
         k = int(np.argsort(dists)[int(rng.integers(0, min(3, len(labels))))])
         q = labels[k].corners_px
         c = q.mean(axis=0)
         e = int(np.argmin([c[1], h - c[1], c[0], w - c[0]]))
-        edge_pt = [np.array([c[0], -50.0]), np.array([c[0], h + 50.0]), np.array([-50.0, c[1]]), np.array([w + 50.0, c[1]])][e]
+        edge_pt = [np.array([c[0], -50.0]), np.array([c[0], h + 50.0]), np.array([-50.0, c[1]]),
+                   np.array([w + 50.0, c[1]])][e]
         d = edge_pt - c
         d /= np.linalg.norm(d)
         side = float(np.linalg.norm(q[1] - q[0]))
@@ -372,9 +380,9 @@ def _effects(img: np.ndarray, labels: list[CardLabel], rng: np.random.Generator)
         card = np.zeros((h, w), np.uint8)
         cv2.fillPoly(card, [q.astype(np.int32)], 255)
         meta["occluded"] = {}
-        for j, l in enumerate(labels):
+        for j, label in enumerate(labels):
             cm = np.zeros((h, w), np.uint8)
-            cv2.fillPoly(cm, [l.corners_px.astype(np.int32)], 255)
+            cv2.fillPoly(cm, [label.corners_px.astype(np.int32)], 255)
             inter = np.count_nonzero(cm & m)
             if inter:
                 meta["occluded"][j] = inter / max(1, np.count_nonzero(cm))
@@ -553,7 +561,7 @@ def make_hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, im
     # shadows first (under every tile), then the tiles
     ppm = max(3.0, 1.5 * s)  # art px per mm: finer than the image
     placed = []
-    for (q, r_), hid, rot, p in zip(cells, ids, rots, P):
+    for (q, r_), hid, rot, p in zip(cells, ids, rots, P, strict=True):
         ang = map_angle + 60.0 * rot + float(rng.uniform(-0.7, 0.7))
         centre = p + off
         corners_mm = (turn_matrix(ang) @ hex_corners(F).T).T + centre
@@ -575,6 +583,6 @@ def make_hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, im
         img, m2 = _effects(img, labels, rng)
         meta.update(m2)
         occ = m2.get("occluded", {})
-        labels = [HexLabel(l.id, l.corners_px, l.center_mm, l.axial, l.rotation, occ.get(j, 0.0))
-                  for j, l in enumerate(labels)]
+        labels = [HexLabel(label.id, label.corners_px, label.center_mm, label.axial, label.rotation, occ.get(j, 0.0))
+                  for j, label in enumerate(labels)]
     return Scene(img, [], layout, H, "eclipse", seed, meta, labels)

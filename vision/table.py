@@ -115,7 +115,7 @@ def mat_layout(config: TableConfig | None = None) -> MarkerLayout:
     w, h = A4_MM
     s, m = c.mat_marker_mm, c.mat_margin_mm
     pos = [(m, m), (w - m - s, m), (w - m - s, h - m - s), (m, h - m - s)]
-    return MarkerLayout({i: _square(x, y, s) for i, (x, y) in zip(c.mat_marker_ids, pos)}, w, h)
+    return MarkerLayout({i: _square(x, y, s) for i, (x, y) in zip(c.mat_marker_ids, pos, strict=True)}, w, h)
 
 
 def corner_layout(width_mm: float, height_mm: float, marker_mm: float = 50.0,
@@ -124,7 +124,7 @@ def corner_layout(width_mm: float, height_mm: float, marker_mm: float = 50.0,
     (each marker's outer corner on the area's corner), clockwise from top-left."""
     s = marker_mm
     pos = [(0, 0), (width_mm - s, 0), (width_mm - s, height_mm - s), (0, height_mm - s)]
-    return MarkerLayout({i: _square(x, y, s) for i, (x, y) in zip(ids, pos)}, width_mm, height_mm)
+    return MarkerLayout({i: _square(x, y, s) for i, (x, y) in zip(ids, pos, strict=True)}, width_mm, height_mm)
 
 
 # ----------------------------------------------------------------------------------------------- markers
@@ -149,7 +149,7 @@ def detect_markers(frame: np.ndarray, config: TableConfig | None = None) -> dict
     out: dict[int, np.ndarray] = {}
     if ids is None:
         return out
-    for q, i in zip(corners, ids.ravel()):
+    for q, i in zip(corners, ids.ravel(), strict=True):
         q = q.reshape(4, 2).astype(np.float64)
         if int(i) in out and cv2.contourArea(out[int(i)].astype(np.float32)) >= cv2.contourArea(q.astype(np.float32)):
             continue
@@ -269,7 +269,8 @@ def apply_homography(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(pts, np.asarray(H, np.float64)).reshape(-1, 2)
 
 
-def homography_from_markers(seen: dict[int, np.ndarray], layout: MarkerLayout, config: TableConfig) -> tuple[np.ndarray, float, list[int]]:
+def homography_from_markers(seen: dict[int, np.ndarray], layout: MarkerLayout,
+                            config: TableConfig) -> tuple[np.ndarray, float, list[int]]:
     """Fit table-mm -> pixel homography to the corners of the layout markers in ``seen``.
 
     Returns (H, mean reprojection error px, ids used). Raises CalibrationFailed.

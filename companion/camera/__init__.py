@@ -14,8 +14,19 @@
 from __future__ import annotations
 
 from companion.camera.flow import CameraFlow
-from companion.camera.passes import (TABLE, CardPass, CountPass, DicePass, DiceSet, MapPass, ReadPass, ReadPlan, Sight,
-                                     colour_counts, deck_kind)
+from companion.camera.passes import (
+    TABLE,
+    CardPass,
+    CountPass,
+    DicePass,
+    DiceSet,
+    MapPass,
+    ReadPass,
+    ReadPlan,
+    Sight,
+    colour_counts,
+    deck_kind,
+)
 from companion.camera.questions import Observed, Proposal, Question
 from companion.camera.spec import CameraSpec, TableauCamera
 

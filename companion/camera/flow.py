@@ -8,12 +8,20 @@ rest:
 - **scheduling** (:meth:`CameraFlow.schedule` / :meth:`CameraFlow.due`): when the main loop's
   stillness detector says the scene became still (or a view asks ``read_now``), ``confirm_reads``
   reads are taken, ``reread_s`` seconds apart, while the scene stays still (the watchers only
-  accept a layout that ``confirm_reads`` consecutive reads agree on);
+  accept a layout that ``confirm_reads`` consecutive reads agree on). One read by default: the table's
+  stillness confirms a change (0.2 s quiet over the whole table, an arm reaching in waits until it leaves;
+  :mod:`companion.reading`), not a second read;
+- **what is read again**: the detector's change boxes go with the read (:func:`vision.incremental.read_changes`):
+  the cards, tiles and dice whose place did not change keep their identity and only the windows around the
+  changes are read (a read a player asked for reads it all); the camera's mirror is decided on the first read
+  with cards of the deck (:func:`vision.cards.decide_mirror`) unless the calibration already holds it, and kept
+  (``on_mirror``); what a reader tells the players (``Sighting.notes``) is in the view; the card pass and the dice
+  pass run side by side (``parallel``);
 - **the read** (:meth:`CameraFlow.read`): the passes the game declares (:mod:`companion.camera.passes`) whose
   reader the box has: the card pass (:func:`vision.cards.read_cards` with the deck, the table calibration and
   the player zones; each player's zone goes to that player's watcher; with a calibration the markers are
-  re-checked: moved -> said on both views), the map pass (:func:`vision.hexes.read_hexes` with a hex deck: the
-  whole table's hexes to the map's one watcher), then at most one dice pass per still table (the first one the
+  re-checked: moved -> said on both views), the map pass (:func:`vision.hexes.read_hexes` with a hex deck, only
+  what changed read again: the whole table's hexes to the map's one watcher), then at most one dice pass per still table (the first one the
   game wants: Roll's end-of-game count, else its phase proposals; Eclipse's combat dice);
 - **questions**: every change the camera sees is a :class:`~companion.camera.questions.Question` ("Ann built
   Customs at [0, 1]?"); nothing changes the game until a player answers it with one tap: ``camera_confirm``
@@ -33,6 +41,7 @@ The camera block of the published view (``view["camera"]``)::
                     "payload": {...}, "choices": [...], "choice": null | "develop", "error": null | "..."}],
      "misplays": [{"player", "card", "cell", "rule", "source", "message", "fix", "severity"}],
      "notes": {"Ann": ["Contact Specialist is recorded but not seen", ...]},
+     "reader_notes": ["the cards read as if the camera image were mirrored ..."],
      "covers": ["card", "start"],
      "count": null | {"next": "cup" | null, "prompt": "..."}}
 """
@@ -43,7 +52,7 @@ import dataclasses
 import json
 import logging
 import time
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -60,18 +69,24 @@ from companion.camera.watch import seen_cards
 from companion.errors import shown
 from companion.i18n import Listing, Text, message_of
 from rules import BadEvent, Event, UnknownEvent
+from vision.incremental import read_changes
+from vision.observations import Sighting
 from vision.table import even_zones
 
-__all__ = ["CONFIRM_READS", "CameraFlow", "MAX_QUESTIONS", "READ_TIMEOUT_S", "REREAD_S"]
+__all__ = ["CONFIRM_READS", "CameraFlow", "MAX_QUESTIONS", "MIRROR_TRIES", "READ_TIMEOUT_S", "REREAD_S"]
 
 log = logging.getLogger(__name__)
 
-CONFIRM_READS = 2
-"""Identical consecutive reads a watcher needs before it reports a change."""
+CONFIRM_READS = 1
+"""Identical consecutive reads a watcher needs before it reports a change: one, the table's stillness confirms it
+(the loop's stillness detector, :mod:`companion.reading`); a caller without one may ask for 2."""
 REREAD_S = 0.5
 """Seconds between the reads taken while the table stays still."""
 MAX_QUESTIONS = 20
 """Questions kept waiting at most (the oldest are dropped past this; the watcher asks again)."""
+MIRROR_TRIES = 3
+"""Reads that try to decide the camera's mirror (each with a card read more) before it is left as the camera gives
+it (a read whose cards fit the deck better flipped then says so: ``reader_notes``)."""
 READ_TIMEOUT_S = 30.0
 """Seconds a read on the worker may take before it is abandoned (a card read takes about 1 s on a 1280x720
 frame here and several on a Pi; a read past this is stuck: a camera or OpenCV call that blocks)."""
@@ -84,6 +99,26 @@ def _default_read_cards(*args: Any, **kw: Any) -> Any:
     from vision.cards import read_cards
 
     return read_cards(*args, **kw)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class _ReaderCall:
+    """A reading function injected by tests (``read_cards`` or ``read_hexes``: ``call(image, deck, calibration=,
+    zones=, config=)``) as a :class:`vision.Reader` (every read a full one); ``name``: ``"cards"`` or ``"hexes"``."""
+
+    call: Callable[..., Any]
+    deck: Any
+    calibration: Any
+    zones: Any
+    config: Any
+    name: str = "cards"
+
+    def read(self, frame: np.ndarray) -> Sighting:
+        r = self.call(frame, self.deck, calibration=self.calibration, zones=self.zones, config=self.config)
+        h, w = frame.shape[:2]
+        seen = {"hexes": tuple(r.hexes)} if self.name == "hexes" else {"cards": tuple(r.cards)}
+        return Sighting(self.name, w, h, markers=getattr(r, "markers", None),
+                        notes=tuple(getattr(r, "notes", ()) or ()), **seen)
 
 
 def _default_read_hexes(*args: Any, **kw: Any) -> Any:
@@ -114,6 +149,11 @@ class CameraFlow:
         read_timeout_s: seconds a read started with :meth:`begin` may take; then it is abandoned and said on
             both views, no new read starts until the stuck one ends, and its late result is ignored.
         clock: seconds, monotonic, for ``read_timeout_s`` (real time: a read's duration is the worker's).
+        mirror: whether the camera mirrors the table for this deck (True/False: decided, e.g. kept with the
+            calibration by ``companion calibrate --deck``); None: decided on the first read with enough cards.
+        on_mirror: called with the mirror once it is decided on a read (to keep it; loop's thread).
+        parallel: the dice pass reads on a second thread while the card pass reads (a Raspberry Pi 4 has 4
+            cores; the readers release the GIL in OpenCV and ONNX Runtime).
 
     Raises:
         ValueError: the game has no camera part, or ``confirm_reads`` < 1.
@@ -123,7 +163,8 @@ class CameraFlow:
                  dice_reader: Any = None, confirm_reads: int = CONFIRM_READS, reread_s: float = REREAD_S,
                  min_confidence: float = 0.6, image_dir: Path | None = None,
                  read_cards: Callable[..., Any] = _default_read_cards, read_timeout_s: float = READ_TIMEOUT_S,
-                 clock: Callable[[], float] = time.monotonic,
+                 clock: Callable[[], float] = time.monotonic, mirror: bool | None = None,
+                 on_mirror: Callable[[bool], None] | None = None, parallel: bool = True,
                  read_hexes: Callable[..., Any] = _default_read_hexes) -> None:
         spec = flow.spec.camera
         if spec is None:
@@ -175,6 +216,20 @@ class CameraFlow:
         self.unsaved: Exception | None = None
         """The :class:`companion.errors.StorageError` that kept a read's events from being written (the loop
         shows it and clears this); the read's questions are still asked."""
+        self.mirror = mirror
+        """Whether the camera mirrors the table for the deck (None: not decided yet)."""
+        self.on_mirror = on_mirror
+        self.parallel = parallel
+        self.reader_notes: list[str] = []
+        """What the readers told the players on the last read (``Sighting.notes``)."""
+        self._epoch = 0  # still tables scheduled
+        self._boxes: Any = None  # what changed since the read before, for the first read of this still table
+        self._asked = False  # a player asked for this still table's reads
+        self._first = False  # the next read is this still table's first
+        self._seen: dict[str, Any] = {}  # each reader's sighting of the last read
+        self._seen_epoch = -1
+        self._helper: ThreadPoolExecutor | None = None  # the dice pass beside the card pass
+        self._mirror_tries = 0  # reads that could not decide the mirror
 
     @property
     def enabled(self) -> bool:
@@ -194,11 +249,20 @@ class CameraFlow:
         return zones
 
     # -- scheduling --------------------------------------------------------------------------
-    def schedule(self, now: float) -> None:
-        """The table became still (or a view asked to read now): take ``confirm_reads`` reads from ``now``."""
+    def schedule(self, now: float, boxes: Any = None, asked: bool = False) -> None:
+        """The table became still (or a view asked to read now): take ``confirm_reads`` reads from ``now``.
+
+        Args:
+            now: the loop's clock (s).
+            boxes: frame-px boxes of what changed since the read before (the stillness detector's
+                ``change_boxes()``; ``[]`` nothing), or None: read everything.
+            asked: a player asked (Read now): a read that finds nothing new says "same as before".
+        """
         if self.enabled:
             self._left, self._next_at = self.confirm_reads, now
             self._dice_done = False
+            self._epoch += 1
+            self._boxes, self._asked, self._first = boxes, asked, True
 
     def count_again(self) -> None:
         """A view asked to read now (the "Count dice" button): when the count is done, start it over."""
@@ -217,6 +281,8 @@ class CameraFlow:
                 return False
             self._stuck = None  # it ended at last: its result is ignored; the table is read afresh
             self._left, self._next_at, self._dice_done = self.confirm_reads, now, False
+            self._epoch += 1
+            self._boxes, self._first, self._seen = None, True, {}
             self.message = Text("the camera reads again (the stuck read ended; what it saw was left out)")
             log.info(self.message)
         return self._left > 0 and now >= self._next_at
@@ -303,12 +369,14 @@ class CameraFlow:
     def _abandon(self, future: Future) -> list[Event]:
         self._pending, self._stuck = None, future
         self._left = 0
+        self._seen = {}
         self.message = Text("camera read took longer than {seconds:g} s and was abandoned: the game goes on without it "
                             "(check the camera; reads start again once it answers)", seconds=self.read_timeout_s)
         log.error(self.message)
         return []
 
     def _failed(self, exc: BaseException) -> list[Event]:
+        self._seen = {}  # the next read reads it all
         self.message = Text("camera read failed: {error}: {problem}", error=type(exc).__name__, problem=message_of(exc))
         log.error("camera read failed", exc_info=exc)
         return []
@@ -326,6 +394,9 @@ class CameraFlow:
         """
         self._left = max(0, self._left - 1)
         self._next_at = now + self.reread_s
+        first, self._first = self._first, False
+        boxes = self._boxes if first else []  # a confirming read: the table stayed still since the first
+        previous = self._seen if self._seen_epoch in (self._epoch - 1, self._epoch) else {}
         image = frame.image
         names = tuple(self.flow.names)
         if self.zones is None:
@@ -350,7 +421,10 @@ class CameraFlow:
         return ReadPlan(image=image, photo=photo, names=names,
                         anchors={k: tuple(v) for k, v in anchors.items()}, dice=None if chosen is None else chosen.name,
                         count_place=self.count_place if isinstance(chosen, CountPass) else None, counting=counting,
-                        map_anchor=None if board is None else board.anchor)
+                        boxes=None if boxes is None else list(boxes), previous=dict(previous),
+                        mirror=self.mirror if self.mirror is not None else (
+                            False if self._mirror_tries >= MIRROR_TRIES else None),
+                        asked=self._asked, epoch=self._epoch, map_anchor=None if board is None else board.anchor)
 
     def counting(self, ev: Any) -> bool:
         """Whether the count applies now (the game wants it and a step is left)."""
@@ -362,7 +436,9 @@ class CameraFlow:
         return isinstance(p, DicePass) and p.wanted(ev)
 
     def see(self, plan: ReadPlan) -> Sight:
-        """The OpenCV part of a read: cards per player zone (one card read per anchor) and dice per zone.
+        """The OpenCV part of a read: cards per player zone (one card read per anchor) and dice per zone, each
+        reading again only what changed since the read before (``plan.boxes``, :func:`vision.incremental.read_changes`);
+        the dice pass on a second thread beside the card pass (``parallel``); the mirror decided when it is not yet.
 
         Touches no session or game state, so it may run on a worker thread (:meth:`begin`).
 
@@ -371,17 +447,31 @@ class CameraFlow:
 
         Returns:
             :class:`~companion.camera.passes.Sight`: ``cards`` {player: [vision.cards.Card]}, ``dice``
-            {player: [die JSON]} or None when no dice pass was planned, ``markers`` (the moved-marker message or None).
+            {player: [die JSON]} or None when no dice pass was planned, ``markers`` (the moved-marker message or None),
+            the readers' sightings and notes, the mirror decided.
         """
+        sightings: dict[str, Any] = {}
+        dice_future = None
+        if plan.dice is not None and (plan.anchors or plan.map_anchor is not None) and self.parallel:
+            if self._helper is None:
+                self._helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-dice")
+            dice_future = self._helper.submit(self._read_dice, plan)
+        mirror = None
+        if plan.anchors and self.deck is not None and plan.mirror is None and self._read_cards is _default_read_cards:
+            from vision.cards import decide_mirror
+
+            mirror = decide_mirror(plan.image, self.deck, self.calibration).mirrored
+        flipped = mirror is not None and mirror != bool(plan.mirror)  # what was kept was read the other way
         cards: dict[str, list[Any]] = {}
         markers = None
+        notes: list[str] = []
         if plan.anchors:
-            from vision.cards import CardsConfig
-
             for anchor, players in plan.anchors.items():
-                config = dataclasses.replace(CardsConfig(), anchor_id=anchor)
-                read = self._read_cards(plan.image, self.deck, calibration=self.calibration, zones=self.zones,
-                                        config=config)
+                key = f"cards:{anchor}"
+                read = read_changes(self._cards_reader(anchor, plan.mirror if mirror is None else mirror), plan.image,
+                                    None if flipped else plan.previous.get(key), plan.boxes)
+                sightings[key] = read
+                notes += [n for n in read.notes if n not in notes]
                 check = getattr(read, "markers", None)
                 if check is not None and check.moved:
                     ids = ", ".join(f"#{i}" for i in check.moved)
@@ -393,10 +483,9 @@ class CameraFlow:
                         cards.setdefault(card.zone, []).append(card)
         hexes = None
         if plan.map_anchor is not None:
-            from vision.hexes import HexesConfig
-
-            read = self._read_hexes(plan.image, self.deck, calibration=self.calibration, zones=None,
-                                    config=HexesConfig(anchor_id=plan.map_anchor))
+            key = f"hexes:{plan.map_anchor}"
+            read = read_changes(self._hexes_reader(plan.map_anchor), plan.image, plan.previous.get(key), plan.boxes)
+            sightings[key] = read
             hexes = list(read.hexes)
             check = read.markers
             if check is not None and check.moved:
@@ -406,11 +495,42 @@ class CameraFlow:
                                            "off; put the sheet back or run companion calibrate again", ids=ids)}
         dice = None
         if plan.dice is not None:
-            seen = self.dice_reader.read(plan.image).dice
+            seen = dice_future.result() if dice_future is not None else self._read_dice(plan)
+            if isinstance(seen, Sighting):
+                sightings["dice"] = seen
             by_zone = next((p.by_zone for p in self.passes if isinstance(p, DicePass) and p.name == plan.dice), True)
-            dice = (dice_by_zone(seen, plan.names, self.zones, self.calibration) if by_zone
-                    else {TABLE: [d.to_json() for d in seen]})
-        return Sight(plan=plan, cards=cards, dice=dice, markers=markers, hexes=hexes)
+            dice = (dice_by_zone(seen.dice, plan.names, self.zones, self.calibration) if by_zone
+                    else {TABLE: [d.to_json() for d in seen.dice]})
+        return Sight(plan=plan, cards=cards, dice=dice, markers=markers, sightings=sightings, notes=tuple(notes),
+                     mirror=mirror, hexes=hexes)
+
+    def _cards_reader(self, anchor: str | None, mirror: bool | None) -> Any:
+        """The card reader of one anchor's zones: the deck's :class:`vision.readers.CardsAdapter` (reads only what
+        changed) with the mirror as decided (undecided: as the camera gives it), or the injected ``read_cards``."""
+        from vision.cards import CardsConfig
+
+        config = dataclasses.replace(CardsConfig(), anchor_id=anchor, mirror="on" if mirror else "off")
+        if self._read_cards is not _default_read_cards:
+            return _ReaderCall(self._read_cards, self.deck, self.calibration, self.zones, config)
+        from vision.readers import CardsAdapter
+
+        return CardsAdapter(self.deck, self.calibration, self.zones, config)
+
+    def _hexes_reader(self, anchor: str) -> Any:
+        """The map's reader: the hex deck's :class:`vision.readers.HexesAdapter` (reads only what changed) with
+        ``anchor`` at axial (0, 0), or the injected ``read_hexes``."""
+        from vision.hexes import HexesConfig
+
+        config = HexesConfig(anchor_id=anchor)
+        if self._read_hexes is not _default_read_hexes:
+            return _ReaderCall(self._read_hexes, self.deck, self.calibration, None, config, name="hexes")
+        from vision.readers import HexesAdapter
+
+        return HexesAdapter(self.deck, self.calibration, None, config)
+
+    def _read_dice(self, plan: ReadPlan) -> Any:
+        """The dice reader's read of the plan's image (only what changed, where the reader can)."""
+        return read_changes(self.dice_reader, plan.image, plan.previous.get("dice"), plan.boxes)
 
     def apply(self, sight: Sight) -> list[Event]:
         """Feed a :class:`~companion.camera.passes.Sight` to every player's watcher and ask about what changed
@@ -425,6 +545,8 @@ class CameraFlow:
         recorded: list[Event] = []
         self.reads += 1
         counted = 0
+        asked_before = len(self.questions)
+        self._keep(sight)
         if plan.anchors:
             self.markers = sight.markers
             counted = sum(len(v) for v in sight.cards.values())
@@ -468,7 +590,29 @@ class CameraFlow:
             self.message = Text("camera read {read}: {hexes} hexes", read=self.reads, hexes=counted)
         else:
             self.message = Text("camera read {read}: {cards} cards", read=self.reads, cards=counted)
+        if plan.asked and not recorded and len(self.questions) <= asked_before:
+            self.message = (Text("same as before: {hexes} hexes", hexes=counted) if sight.hexes is not None
+                            else Text("same as before: {cards} cards", cards=counted))
         return recorded
+
+    def _keep(self, sight: Sight) -> None:
+        """Keep what this read saw for the next one, the mirror it decided, what the readers told the players."""
+        plan = sight.plan
+        if plan.epoch >= self._seen_epoch:
+            self._seen = {**(self._seen if plan.epoch == self._seen_epoch else {}), **sight.sightings}
+            self._seen_epoch = plan.epoch
+        self.reader_notes = list(sight.notes)
+        if plan.mirror is None and sight.mirror is None and plan.anchors:
+            self._mirror_tries += 1
+        if sight.mirror is not None and self.mirror is None:
+            self.mirror = sight.mirror
+            log.info("the camera %s the table for this deck (decided on a read)",
+                     "mirrors" if sight.mirror else "does not mirror")
+            if self.on_mirror is not None:
+                try:
+                    self.on_mirror(sight.mirror)
+                except Exception:  # keeping it is a convenience: the game goes on
+                    log.exception("the mirror could not be kept")
 
     def _count(self, count: CountPass, plan: ReadPlan, names: list[str], ev: Any, cards: int,
                dice: dict[str, list[dict[str, Any]]]) -> None:
@@ -652,6 +796,7 @@ class CameraFlow:
             "questions": [q.to_json() for q in self.questions],
             "misplays": [m for name in (*self.flow.names, TABLE) for m in self.misplays.get(name, [])],
             "notes": {k: v for k, v in self.notes.items() if v},
+            "reader_notes": list(self.reader_notes),
             "covers": list(self.spec.covers) if self.deck is not None else [],
             "count": self._count_view(),
         }

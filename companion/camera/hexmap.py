@@ -13,8 +13,9 @@ glare spot), and the hexes read too unsure to build on (notes for the table).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from companion.i18n import Text
 

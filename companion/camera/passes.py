@@ -183,8 +183,12 @@ class ReadPlan:
     ``names``: the players; ``anchors``: anchor card id (or None) -> the players whose station grid
     is anchored on it (empty without a card pass); ``dice``: the name of the once-per-still-table pass this read
     runs (``"count"``, ``"phase"``) or None; ``count_place``: the count's step (``"cup"`` ...) when that pass is
-    a :class:`CountPass`; ``counting``: a count applies now (reads without it keep its message); ``map_anchor``:
-    the hex at axial (0, 0) when a :class:`MapPass` reads the map, else None.
+    a :class:`CountPass`; ``counting``: a count applies now (reads without it keep its message); ``boxes``: the
+    frame-px boxes that changed since the read before (the stillness detector's; ``[]`` nothing, None: read it all);
+    ``previous``: the readers' sightings of that read by key (``"cards:<anchor>"``, ``"hexes:<anchor>"``,
+    ``"dice"``), kept where nothing changed; ``mirror``: the camera's mirror as decided (None: decide it on this
+    read); ``asked``: a player asked for this read (Read now); ``epoch``: the still table it belongs to;
+    ``map_anchor``: the hex at axial (0, 0) when a :class:`MapPass` reads the map, else None.
     """
 
     image: np.ndarray
@@ -194,6 +198,11 @@ class ReadPlan:
     dice: str | None = None
     count_place: str | None = None
     counting: bool = False
+    boxes: Sequence[tuple[int, int, int, int]] | None = None
+    previous: Mapping[str, Any] = field(default_factory=dict)
+    mirror: bool | None = False
+    asked: bool = False
+    epoch: int = 0
     map_anchor: str | None = None
 
 
@@ -203,14 +212,20 @@ class Sight:
 
     ``cards``: player -> the :class:`vision.cards.Card` in that player's zone; ``dice``: player ->
     die JSON objects, None when the plan had no dice pass; ``markers``: ``{"moved": [ids],
-    "message"}`` when the calibration markers moved, else None; ``hexes``: every
-    :class:`vision.hexes.HexObservation` of the table when the plan read the map, else None.
+    "message"}`` when the calibration markers moved, else None; ``sightings``: each reader's
+    :class:`vision.Sighting` by the plan's keys (the next read keeps what did not change); ``notes``: what the readers
+    tell the players (``Sighting.notes``, e.g. the mirror note); ``mirror``: the mirror decided on this read (None:
+    not decided); ``hexes``: every :class:`vision.hexes.HexObservation` of the table when the plan read the map,
+    else None.
     """
 
     plan: ReadPlan
     cards: Mapping[str, list[Any]]
     dice: DiceByZone | None
     markers: dict[str, Any] | None
+    sightings: Mapping[str, Any] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    mirror: bool | None = None
     hexes: list[Any] | None = None
 
 

@@ -8,7 +8,8 @@ card's place is shown at once on the camera panel, with the rule and the fix the
 
 from __future__ import annotations
 
-from typing import Any, Collection, Sequence
+from collections.abc import Collection, Sequence
+from typing import Any
 
 from companion.camera.questions import Proposal
 from rules import Finding, Severity
@@ -23,7 +24,8 @@ def misplay_json(finding: Finding) -> dict[str, Any]:
     """``{"player", "card", "cell": [i, j], "rule": rule kind, "source": the rulebook citation, "message", "fix",
     "severity"}`` of an engine finding about a place (the camera panel's misplay; ``fix`` "" when none)."""
     return {"player": finding.player, "card": finding.card, "cell": list(finding.cell or ()), "rule": finding.rule_kind,
-            "source": finding.rule, "message": finding.what, "fix": finding.fix or "", "severity": finding.severity.value}
+            "source": finding.rule, "message": finding.what, "fix": finding.fix or "",
+            "severity": finding.severity.value}
 
 
 def _about(finding: Finding, proposal: Proposal) -> bool:
@@ -49,4 +51,5 @@ def misplays(flow: Any, chain: Sequence[Proposal], judged: Sequence[Proposal],
     """
     found = flow.preview([(p.kind, p.payload, p.player) for p in chain], withdraw)
     wanted = {id(p) for p in judged}
-    return [misplay_json(f) for p, raised in zip(chain, found) if id(p) in wanted for f in raised if _about(f, p)]
+    return [misplay_json(f) for p, raised in zip(chain, found, strict=True) if id(p) in wanted
+            for f in raised if _about(f, p)]

@@ -95,6 +95,7 @@ def cmd_box(args: argparse.Namespace) -> int:
     """``companion run`` / ``companion demo``: the main loop with the views around it."""
     from companion.app import MainLoop
     from companion.hub import StateHub
+    from companion.reading import table_stillness
     from companion.paths import default_db_path
     from companion.errors import BadEntry, SessionError
     from companion.notify import ServiceNotifier, running_status
@@ -103,7 +104,6 @@ def cmd_box(args: argparse.Namespace) -> int:
     from rules import RulesError
     from rules.d6 import D6_GAME
     from vision import D6Reader, VisionError
-    from vision.motion import StillnessDetector
 
     from companion.flows import FLOWS
     from companion.game_options import flows_infos
@@ -156,9 +156,8 @@ def cmd_box(args: argparse.Namespace) -> int:
     spec = str(args.folder or demo_photos()) if demo else args.source
     notifier = ServiceNotifier()  # systemd's READY=1 / STATUS= / WATCHDOG=1 / STOPPING=1; a no-op elsewhere
     notifier.status(f"starting: opening the camera ({spec})")
-    fps = 10.0  # replays only: each photo is held as a still scene for --hold seconds
-    replay = {"fps": fps, "hold_frames": max(1, round(args.hold * fps)), "skip_bad": True, "noise": 1.5,
-              "loop": demo and not args.once, "realtime": not (demo and args.fast)}
+    set_threads()
+    replay = replay_options(spec, args.hold, loop=demo and not args.once, realtime=not (demo and args.fast))
     try:
         size = {"size": box_config["camera.size"]} if box_config["camera.size"] else {}
         source = open_source(spec, **replay, **size)  # options a camera does not take are ignored
@@ -284,8 +283,9 @@ def cmd_box(args: argparse.Namespace) -> int:
     read_executor = (ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-read")
                      if args.game != "d6" and replay["realtime"] else None)
     loop = MainLoop(
-        source=source, reader=reader, session=session, hub=hub, stillness=StillnessDetector(),
-        screen=screen, pump_screen=pump, phone_url=phone_url, stop_at_end=True,  # a replay that ends (demo --once, run FOLDER) stops the job
+        source=source, reader=reader, session=session, hub=hub, stillness=table_stillness(),
+        screen=screen, no_screen=bool(args.no_screen), pump_screen=pump, phone_url=phone_url,
+        stop_at_end=True,  # a replay that ends (demo --once, run FOLDER) stops the job
         on_read=on_read, flow=flow, camera_flow=camera_flow, setup=setup, make_camera=make_camera,
         on_change=save_screenshot if args.game != "d6" else None,  # d6: after each read (on_read); else each change
         on_announce=lambda what: controls.beep(3 if what == "last_round" else 1)
@@ -332,6 +332,37 @@ def cmd_box(args: argparse.Namespace) -> int:
     ended = loop.session.id if loop.session is not None else "none (not set up)"
     log.info("stopped: %d frames, %d reads (median %.0f ms), session %s", stats.frames, stats.reads, median, ended)
     return EXIT_OK
+
+PHOTO_FPS = 10.0
+"""Frames per second of a replay of photos (each photo is held ``--hold`` seconds as a still table)."""
+
+
+def replay_options(spec: str, hold: float, loop: bool = False, realtime: bool = True) -> dict[str, Any]:
+    """How ``run``/``demo`` replay ``spec`` (options a camera does not take are ignored by ``device.open_source``): a
+    video plays at its own frame rate, each frame once (125 frames stay 125, ``--hold`` is for photos); a folder of
+    photos (or one photo) holds each for ``hold`` seconds at :data:`PHOTO_FPS` with a little sensor noise, as a
+    camera over a still table would give them."""
+    from device.replay import VIDEO_EXTENSIONS
+
+    target = str(spec).strip()
+    if target.lower().startswith(("replay:", "opencv:")):
+        target = target.partition(":")[2]
+    if Path(target).suffix.lower() in VIDEO_EXTENSIONS:
+        return {"fps": None, "hold_frames": 1, "skip_bad": True, "noise": 0.0, "loop": loop, "realtime": realtime}
+    return {"fps": PHOTO_FPS, "hold_frames": max(1, round(hold * PHOTO_FPS)), "skip_bad": True, "noise": 1.5,
+            "loop": loop, "realtime": realtime}
+
+
+def set_threads() -> None:
+    """Set OpenCV's thread pool once, on purpose, before any read: the machine's cores, at most 4 (a Raspberry Pi 4
+    has 4; :func:`vision.inference.default_threads`); each ONNX Runtime session takes as many intra-op threads
+    (``InferenceConfig.threads`` 0). The reads come in bursts when the table settles, so a read may use every
+    core; the camera, the screen and the phones wait for a few ms at most."""
+    from vision.inference import default_threads, set_opencv_threads
+
+    set_opencv_threads(0)
+    log.info("threads: OpenCV %d, inference %d per model", default_threads(), default_threads())
+
 
 def start_game(game: str, not_given: bool, source: str) -> str:
     """What the box starts on: ``game`` (``--game``, else ``box.default_game``), except that the chooser given by
@@ -468,10 +499,14 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
             camera.dice_set is not None else None
         return deck, dice
 
+    def camera(flow: Any, deck: Any, dice_reader: Any) -> Any:
+        mirror, on_mirror = _deck_mirror(args.calibration, deck)
+        return CameraFlow(flow, deck=deck, calibration=calibration, dice_reader=dice_reader,
+                          image_dir=data_dir() / "reads", mirror=mirror, on_mirror=on_mirror)
+
     if args.game in FLOWS:
         deck, dice_reader = parts(FLOWS[args.game].camera)  # loaded now: a bad file stops the start
-        return (lambda flow: CameraFlow(flow, deck=deck, calibration=calibration, dice_reader=dice_reader,
-                                        image_dir=data_dir() / "reads")), calibration
+        return (lambda flow: camera(flow, deck, dice_reader)), calibration
     _check_files_exist(args)
 
     def make_camera(flow: Any) -> Any:
@@ -482,8 +517,7 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
             return None
         if deck is None and dice_reader is None:
             return None
-        return CameraFlow(flow, deck=deck, calibration=calibration, dice_reader=dice_reader,
-                          image_dir=data_dir() / "reads")
+        return camera(flow, deck, dice_reader)
 
     return make_camera, calibration
 
@@ -502,6 +536,27 @@ def _check_files_exist(args: argparse.Namespace) -> None:
     if args.dice_profile is not None and not profile_path(args.dice_profile).is_file():
         raise InputError(_("no dice profile at {path}: build one with `companion enroll roll-dice DIR`").format(
             path=profile_path(args.dice_profile)), EXIT_DEVICE)
+
+
+def _deck_mirror(given: Path | None, deck: Any) -> tuple[bool | None, Callable[[bool], None] | None]:
+    """(whether the camera mirrors ``deck``'s cards as kept with the calibration, or None: decided on the game's first
+    read; where a decision on a read is kept: the calibration file, when there is one)."""
+    from companion.calibration import default_calibration_path, deck_mirror, keep_mirror
+
+    if deck is None:
+        return None, None
+    path = given if given is not None else default_calibration_path()
+    if not Path(path).expanduser().is_file():
+        return None, None
+    name = deck.name
+
+    def keep(mirrored: bool) -> None:
+        keep_mirror(Path(path).expanduser(), name, mirrored)
+        log.info("kept with the calibration %s: this camera %s the cards of deck %s", path,
+                 "mirrors" if mirrored else "does not mirror", name)
+
+    return deck_mirror(Path(path).expanduser(), name), keep
+
 
 def _open_screen(args: argparse.Namespace, hub: Any, phone_url: str):
     """The touchscreen and a function that pumps its input into the hub, or (None, None)."""

@@ -43,12 +43,24 @@ def _calibration_frame(spec: str, warmup: int = 5) -> Any:
     return frame.image, source.name
 
 def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
-                  corners: tuple[float, float, float] | None = None) -> int:
-    """``companion calibrate``: the table homography (and lens) from the sheet in view; saved as JSON.
+                  corners: tuple[float, float, float] | None = None, deck_name: str | None = None) -> int:
+    """``companion calibrate``: the table homography (and lens) from the sheet in view; saved as JSON. With
+    ``--deck DECK`` and cards of that deck in view, whether this camera mirrors them is decided once and kept with the
+    calibration (:func:`vision.cards.decide_mirror`; the decisions for other decks in the file are kept).
 
     Exit codes: 0 saved; 1 the markers or the lens could not be fitted, or a photo is unreadable;
-    3 no camera (or the frame source cannot be opened).
+    3 no camera (or the frame source cannot be opened), or no such deck.
     """
+    from companion.commands import InputError
+    from companion.commands.files import load_deck
+
+    deck = None
+    if deck_name is not None:
+        try:
+            deck = load_deck(deck_name, want="card")
+        except InputError as exc:
+            print(f"companion calibrate: {exc}", file=sys.stderr)
+            return exc.code
     from companion.calibration import CALIBRATION_FORMAT, default_calibration_path, save_calibration
     from device import BadImage, DeviceError
     from device import decode_image
@@ -89,8 +101,22 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
     if problem:
         print(_("companion calibrate: {problem}").format(problem=problem), file=sys.stderr)
         return EXIT_INPUT
+    mirror = _kept_mirror(path)
+    mirror_text = ""
+    if deck is not None:
+        from vision.cards import decide_mirror
+
+        check = decide_mirror(image, deck, calibration)
+        if check.mirrored is None:
+            mirror_text = _("; mirror for deck {deck} not decided ({cards} of its cards in view, 3 needed): the "
+                            "game's first read decides it").format(deck=deck.name, cards=check.cards)
+        else:
+            mirror[deck.name] = check.mirrored
+            mirror_text = (_("; this camera mirrors the cards of deck {deck} (decided on {cards} cards)") if check.mirrored
+                           else _("; this camera does not mirror the cards of deck {deck} (decided on {cards} cards)")
+                           ).format(deck=deck.name, cards=check.cards)
     try:
-        save_calibration(calibration, path, source=str(name))
+        save_calibration(calibration, path, source=str(name), mirror=mirror)
     except OSError as exc:
         print(_("companion calibrate: cannot write {path}: {problem}").format(path=path, problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
@@ -100,8 +126,21 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
     if lens is not None:
         print(_("saved {path}: {markers} markers, reprojection {error:.2f} px, {mm:.2f} mm per pixel at the centre of "
                 "{w}x{h} frames, lens from {views} views (RMS {rms:.2f} px)").format(**said, views=lens.views,
-                                                                                    rms=lens.rms_px))
+                                                                                    rms=lens.rms_px) + mirror_text)
     else:
         print(_("saved {path}: {markers} markers, reprojection {error:.2f} px, {mm:.2f} mm per pixel at the centre of "
-                "{w}x{h} frames").format(**said))
+                "{w}x{h} frames").format(**said) + mirror_text)
     return EXIT_OK
+
+
+def _kept_mirror(path: Path) -> dict[str, bool]:
+    """The mirror decided per deck in the calibration at ``path`` before (kept when it is made again: the camera is
+    the same), or {}."""
+    import json
+
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    mirror = doc.get("mirror") if isinstance(doc, dict) else None
+    return {str(k): v for k, v in mirror.items() if isinstance(v, bool)} if isinstance(mirror, dict) else {}

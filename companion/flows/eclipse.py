@@ -17,7 +17,8 @@ explored hex, with the engine's misplay and its fix shown at once (:mod:`compani
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from companion.errors import BadEntry
 from companion.flow_spec import Board, Cell, Column, Field, FlowBase, Form, TableRound, Throw, ThrownDie
@@ -26,7 +27,16 @@ from companion.i18n import N_, Listing, Text, plural
 from rules import Progress
 from rules.eclipse import ECLIPSE_GAME
 from rules.eclipse.combat import DAMAGE
-from rules.eclipse.data import ALLIANCE_NAMES, DEVELOPMENTS, RARE_TECHNOLOGIES, RESOURCES, ROUNDS, SHIP_TYPES, TECH_TRACKS, catalogue
+from rules.eclipse.data import (
+    ALLIANCE_NAMES,
+    DEVELOPMENTS,
+    RARE_TECHNOLOGIES,
+    RESOURCES,
+    ROUNDS,
+    SHIP_TYPES,
+    TECH_TRACKS,
+    catalogue,
+)
 from rules.eclipse.fleet import ANCIENTS, MISSILE_COLOURS, hit_on
 from rules.eclipse.galaxy import STEP, ring
 from rules.eclipse.mapcheck import GENERATOR_TECHS
@@ -44,7 +54,8 @@ YES_NO_LABELS = (N_("yes"), N_("no"))
 BUILDS = (*SHIP_TYPES, "Orbital", "Monolith")
 TILES = ("Shellworld", "Warp Portal", "Ancient Warp Portal", "Ancient Orbital", "Shrine")
 """What a player lays on a hex without a Build (a Development's tile, a Discovery, a Shrine of the Enlightened)."""
-TILE_STRUCTURES = {"Shellworld": "shellworld", "Warp Portal": "warp_portal", "Ancient Warp Portal": "ancient_warp_portal",
+TILE_STRUCTURES = {"Shellworld": "shellworld", "Warp Portal": "warp_portal",
+                   "Ancient Warp Portal": "ancient_warp_portal",
                    "Ancient Orbital": "ancient_orbital", "Shrine": "shrine"}
 RESEARCHED = (GENERATOR_TECHS[0], *RARE_TECHNOLOGIES, *DEVELOPMENTS)
 """What Research may name (the box follows these: Wormhole Generator's half wormholes, the unique Rare
@@ -215,7 +226,9 @@ class EclipseFlow(FlowBase):
                 out.append("hive")
         return out + list(ALWAYS)
 
-    def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    # a flat table of the phones' forms, one short form -> event mapping each, read top to bottom
+    def report_event(self, form: str, values: dict[str, Any], player: str,  # noqa: C901
+                     view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         """Form -> event (``rules.eclipse.events`` kinds); an action that says what it did on the map carries it
         (one report: ``action_taken`` with the hex, the disc, the step or the structure)."""
         if form == "home":
@@ -305,7 +318,8 @@ class EclipseFlow(FlowBase):
         turn, the next round's start player, the Turn Order card; each player's hexes, Ambassadors, alliance."""
         stage, over = progress.stage, progress.over
         here = PHASES.index(stage) if stage in PHASES else len(PHASES)
-        phases = [{"label": Text(PHASE_LABELS[ph]), "by": list(view.get("passed", ())) if ph == "action" and stage == "action" else [],
+        phases = [{"label": Text(PHASE_LABELS[ph]),
+                   "by": list(view.get("passed", ())) if ph == "action" and stage == "action" else [],
                    "state": "done" if over or k < here else ("current" if k == here else "next")}
                   for k, ph in enumerate(PHASES)]
         rows = {}

@@ -18,7 +18,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from companion.camera import TABLE, DicePass, DiceSet, MapPass, Observed, Proposal
 from companion.camera.hexmap import MapWatcher, PlacedTile
@@ -58,7 +59,8 @@ class EclipseCamera:
         """No card pass: no per-player watcher."""
         return None
 
-    def observe(self, watcher: Any, player: str, seen: Sequence[Any], view: Mapping[str, Any], flow: Any) -> Observed | None:
+    def observe(self, watcher: Any, player: str, seen: Sequence[Any], view: Mapping[str, Any],
+                flow: Any) -> Observed | None:
         """No card pass: nothing per player."""
         return None
 
@@ -71,7 +73,8 @@ class EclipseCamera:
         """A watcher whose accepted map starts as the engine's (a resumed game asks nothing again)."""
         return MapWatcher(self._map(view), confirm_reads=confirm_reads, min_confidence=min_confidence)
 
-    def observe_map(self, watcher: MapWatcher, seen: Sequence[Any], view: Mapping[str, Any], flow: Any) -> Observed | None:
+    def observe_map(self, watcher: MapWatcher, seen: Sequence[Any], view: Mapping[str, Any],
+                    flow: Any) -> Observed | None:
         """One read of the map -> a question per newly explored hex, the engine's misplays for every hex seen and not
         confirmed yet, notes for hexes turned after they were recorded, unsure or not seen."""
         change = watcher.observe(seen)

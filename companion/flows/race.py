@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from companion.camera import Proposal, TableauCamera
 from companion.errors import BadEntry
-from companion.flow_spec import Field, FlowBase, Form, TableRound
+from companion.flow_spec import Column, Field, FlowBase, Form, TableRound
 from companion.i18n import Listing, Text, lazy
 from rules import Progress
 from rules.race import RACE_GAME
@@ -75,6 +75,8 @@ class RaceFlow(FlowBase):
                    "phase_done": lazy("the end of the phase"), "round_ended": lazy("the end of the round"),
                    "card_discarded": lazy("Card discarded")}
     camera = RaceCamera()
+    columns = (Column("tableau", Text("Tableau")), Column("vp", Text("VP chips")))
+    """Race has no credits (Race for the Galaxy, Components): cards in the tableau and VP chips taken."""
 
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
         """Start world, action card(s), card placed, good placed/removed, VP chips, hand count."""
@@ -140,13 +142,16 @@ class RaceFlow(FlowBase):
             else:
                 state = "current" if k == view["step"] else ("done" if k < view["step"] else "next")
             phases.append({"label": s["label"], "by": by, "state": state})
-        rows = {p["name"]: {"tableau": p["tableau_size"], "credits": None, "vp": p["chips"]} for p in view["players"]}
-        why = ""
+        rows = {p["name"]: {"tableau": p["tableau_size"], "vp": p["chips"]} for p in view["players"]}
+        why, upcoming = "", ""
         if stage in ("setup", "select"):
             note = Text("Each player chooses an action card on their phone; they are revealed together")
             label = Text("Reveal")
             why = Text("waiting for the action cards of {names}", names=Listing(progress.waiting))
-            phases = [] if stage == "setup" else phases
+            phases = []  # the last round's phases are over; the next round's are being chosen
+            if stage == "select":  # after End round: the action cards chosen now start the next round
+                upcoming = Text("Round {round}: choosing phases", round=progress.round + 1)
+                phases = [{"label": Text("Choosing action cards"), "by": [], "state": "current"}]
         elif stage == "phases":
             current = view["steps"][view["step"]]["label"]
             note = Text("{phase}: report what you place, produce and consume", phase=current)
@@ -155,7 +160,7 @@ class RaceFlow(FlowBase):
             note, label = Text("End of round: discard down to 10 cards"), Text("End round")
         else:
             note, label, why = Text("Game over"), Text("Game over"), Text("the game is over")
-        return TableRound(progress, phases, note, label, why, pool=view["vp_pool"], players=rows)
+        return TableRound(progress, phases, note, label, why, pool=view["vp_pool"], players=rows, label=upcoming)
 
     def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:
         """``phase_done`` during the phases, ``round_ended`` after the last one; nothing while choosing."""

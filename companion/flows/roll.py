@@ -108,6 +108,7 @@ class RollCamera(TableauCamera):
         """
         stage = view["stage"]
         out = []
+        warn = too_many_dice(dice)
         for p in view["players"]:
             if stage in ("roll", "assign") and p["selected"]:
                 continue
@@ -124,8 +125,9 @@ class RollCamera(TableauCamera):
             if unread:
                 workers.append(plural("{n} unreadable", "{n} unreadable", unread))
             read = {"image": image, "dice": seen, "workers": counts, "proposed": phase, "corrected": False}
-            out.append(Proposal(p["name"], Text("{player} selected {phase}? (dice: {workers})", player=p["name"],
-                                                phase=phase_word(phase), workers=Listing(workers)),
+            question = Text("{player} selected {phase}? (dice: {workers})", player=p["name"], phase=phase_word(phase),
+                            workers=Listing(workers))
+            out.append(Proposal(p["name"], Listing([question, warn], " ") if warn else question,
                                 "phase_selected", {"phase": phase, "read": read}, tuple(PHASES), "phase", phase,
                                 tuple(phase_word(ph) for ph in PHASES)))
         return out
@@ -158,6 +160,7 @@ class RollCamera(TableauCamera):
         colour); a die whose colour the reader could not tell is left out and said in the question.
         """
         out = []
+        warn = too_many_dice(dice)
         for p in view["players"]:
             name = p["name"]
             seen = dice.get(name) or []
@@ -182,9 +185,25 @@ class RollCamera(TableauCamera):
             if unread:
                 text = plural("{question}; {n} die of unknown colour left out", "{question}; {n} dice of unknown colour "
                               "left out", unread, question=text)
+            if warn:
+                text = Listing([text, warn], " ")
             read = {"image": image, "dice": list(seen), "place": place}
             out.append(Proposal(name, text, "dice_counted", {place: counted.to_json(), "read": read}))
         return out
+
+
+def too_many_dice(dice: Mapping[str, list[dict[str, Any]]]) -> Any:
+    """What a read shows more of than the game has, said to the players ("" when nothing): a read with more dice of a
+    colour than the box holds (Roll for the Galaxy, p.1 Components) has found things that are not dice (a pattern
+    on the cloth, a token), so its questions say so instead of counting them as dice. ``dice``: the read by zone."""
+    seen = colour_counts([d for zone in dice.values() for d in zone])
+    cat = catalogue()
+    over = [(c, n, cat.dice[c].count) for c, n in seen.items() if c in cat.dice and n > cat.dice[c].count]
+    if not over:
+        return ""
+    said = Listing([Text("{seen} {colour} dice (the game has {has})", seen=n, colour=colour_word(c), has=has)
+                    for c, n, has in over])
+    return Text("The camera sees {said}: some are not dice; check the table before you confirm.", said=said)
 
 
 PHASE_NAMES = {ph: phase_word(ph) for ph in PHASES} | {"manage": stage_word("manage")}

@@ -1,10 +1,15 @@
-"""The d6 mode: every still table is read and recorded as a ``dice_read`` event (``companion run`` without ``--game``)."""
+"""The d6 mode: a still table that changed is read and recorded as a ``dice_read`` event (``companion run`` without
+``--game``), once per roll (:mod:`companion.reading`): only the changed part of the tray is read again, a die whose
+value the settled frames disagree on is unreadable, a read equal to the previous record is "same as before", and a
+hand or anything that is not a die over the tray waits until it is gone."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 import numpy as np
@@ -14,10 +19,14 @@ from companion.errors import StorageError
 from companion.flow import Outcome
 from companion.i18n import Text, message_of, plural
 from companion.modes.base import ModeName, SessionMode
+from companion.reading import (ReadRules, dice_read_of, same_dice, sighting_reader, steady_dice, sure_dice,
+                               unexplained_changes)
 from device import Frame
 from rules import RulesError, effective_events
 from rules.d6 import DICE_READ
 from vision import DiceRead, DieObservation, annotate
+from vision.incremental import read_changes
+from vision.motion import MotionState
 
 if TYPE_CHECKING:
     from companion.app import MainLoop
@@ -70,19 +79,28 @@ def dice_read_payload(read: DiceRead, frame: Frame, image: str | None = None) ->
 
 
 class DiceMode(SessionMode):
-    """Read the d6 dice whenever the table becomes still (or a view asks), record each read, Undo.
+    """Read the d6 dice whenever the table becomes still after a change (or a view asks), record each new roll, Undo.
 
     Args:
         loop: the loop.
-        reader: the dice reader (``vision.D6Reader``).
+        reader: the dice reader (``vision.D6Reader``: only the changed part of the tray is read again; any other
+            object whose ``read(frame)`` gives a :class:`vision.DiceRead`: every read a full one).
         session: the d6 session the reads are recorded in.
+        rules: when two reads are the same roll, a value is sure, a change is not a die.
     """
 
     name = ModeName.DICE
 
-    def __init__(self, loop: MainLoop, reader: DiceReader, session: Any) -> None:
+    def __init__(self, loop: MainLoop, reader: DiceReader, session: Any, rules: ReadRules | None = None) -> None:
         super().__init__(loop, session)
         self.reader = reader
+        self.rules = rules or ReadRules()
+        self.sight = sighting_reader(reader)
+        self.previous: Any = None
+        """The :class:`vision.Sighting` of the last read (the frame the stillness detector counts changes from)."""
+        self._settled: Frame | None = None  # the frame before, while the table is quiet (a second look at values)
+        self._early: tuple[Frame, Future] | None = None  # the first quiet frame's read, made while the table settles
+        self._worker: ThreadPoolExecutor | None = None  # runs every read of this mode, one at a time
 
     def handle(self, act: Posted) -> Outcome | None:
         """Read now, Undo; the game flow's actions and camera answers are said to need a game flow."""
@@ -101,68 +119,150 @@ class DiceMode(SessionMode):
         return None
 
     def on_frame(self, frame: Frame, asked: bool) -> bool:
-        """Read the dice when the table became still or a view asked."""
-        if not asked:
+        """Read the dice when the table became still or a view asked. While the table settles, the first quiet
+        frame after a change is read already (on the mode's worker): the read of the still frame then looks whether
+        its dice show the same values there, at no cost in time."""
+        if asked:
+            self.record_read(frame, by_player=self.loop.read_by_player)
+            self._settled, self._early = frame, None
+            return True
+        state = self.loop.stillness.state
+        if state is MotionState.MOVING:
+            self._settled, self._early = None, None
             return False
-        self.record_read(frame)
-        return True
+        self._settled = frame
+        if state is MotionState.SETTLING and self._early is None and not self.loop.stillness.reaching:
+            boxes = self.loop.stillness.change_boxes()
+            if boxes:  # a change since the last read: look at it on this first quiet frame
+                self._early = (frame, self._run(read_changes, self.sight, frame.image, self.previous, boxes))
+        return False
 
-    def record_read(self, frame: Frame) -> int:
-        """Read the dice in ``frame``, append a ``dice_read`` event and publish.
+    def _run(self, work: Callable[..., Any], *args: Any) -> Future:
+        """``work(*args)`` on the mode's worker: the read of the still frame beside the early look still running on
+        ONNX Runtime; one at a time on OpenCV's DNN module (not thread-safe) or an unknown reader."""
+        if self._worker is None:  # two at once where the runtime allows it (ONNX Runtime sessions are thread-safe)
+            both = getattr(getattr(self.sight, "reader", None), "runtime", None) == "onnxruntime"
+            self._worker = ThreadPoolExecutor(max_workers=2 if both else 1, thread_name_prefix="dice-read")
+        return self._worker.submit(work, *args)
 
-        Returns the event's seq, or 0 when the rules refused the read (shown as the status message).
+    def finish(self) -> None:
+        """The loop stops: the mode's worker ends (a read under way finishes first)."""
+        if self._worker is not None:
+            self._worker.shutdown(wait=True, cancel_futures=True)
+            self._worker = None
+
+    def record_read(self, frame: Frame, by_player: bool = False) -> int:
+        """Read the dice in ``frame`` and append a ``dice_read`` event when they are a new roll; publish.
+
+        The stillness detector's change boxes choose what is read again (a read a player asked for reads it all, and
+        later changes count from it). The dice read again are read on an earlier quiet frame too (the one read while
+        the table settled, else the frame before): a value the two frames disagree on is unreadable; a value below
+        :attr:`companion.reading.ReadRules.value_confidence` is unreadable. Not recorded, said on both views: the same
+        dice at the same places as the last roll in force ("same as before"), a photo of a replay already recorded,
+        a change no die explains (only for a read the table's stillness asked for).
+
+        Returns:
+            The event's seq, or 0 when nothing was recorded (the status message says why).
         """
         loop = self.loop
         started = time.perf_counter()
-        read = self.reader.read(frame.image)
+        boxes = None if by_player else loop.stillness.change_boxes()
+        previous = self.previous
+        if previous is not None and tuple(previous.frame_size) != (frame.width, frame.height):
+            previous = None
+        sighting = self._run(read_changes, self.sight, frame.image, previous, boxes).result()
+        kept = {id(d) for d in (previous.dice if previous is not None else ())}
+        fresh = [d for d in sighting.dice if id(d) not in kept]
+        dice = tuple(sighting.dice)
+        again = None
+        if fresh and self._early is not None and self._early[0].image.shape == frame.image.shape:
+            try:
+                again = self._early[1].result()
+            except Exception:  # the early look failed: the frame before is looked at instead
+                log.warning("the early look at the dice failed", exc_info=True)
+        earlier = self._settled
+        if fresh and again is None and earlier is not None and earlier is not frame \
+                and earlier.image.shape == frame.image.shape:
+            again = self._run(read_changes, self.sight, earlier.image, previous, boxes).result()
+        if again is not None:
+            dice = steady_dice(dice, again.dice, fresh, self.rules)
+        dice = tuple(sorted(sure_dice(dice, self.rules), key=lambda d: -d.confidence))
+        self.previous = dataclasses.replace(sighting, dice=dice)
+        if by_player:
+            loop.stillness.mark_read()
         loop.stats.read_ms.append((time.perf_counter() - started) * 1000.0)
+        read = dice_read_of(sighting, dice)
+        loop.last_dice = [d.to_json() for d in dice]
+        loop.reader_state = "read"
         photo = loop.photo()
-        if photo is not None and self.recorded_before(photo):  # the demo's next pass, or the demo started again
-            loop.last_dice = [d.to_json() for d in read.dice]
-            loop.reader_state = "read"
-            loop.message = Text("{photo}: already recorded in this session", photo=os.path.basename(photo))
-            log.info("%s (a replayed photo is one roll: not recorded again)", loop.message)
-            loop.display = annotate(frame.image, read)
-            loop.publish()
-            return 0
         payload = dice_read_payload(read, frame, photo)
+        values = " ".join("?" if v is None else str(v) for v in payload["values"])
+        before = previous.dice if previous is not None else ()
+        objects = [] if by_player else unexplained_changes(boxes, dice, before, (frame.width, frame.height), self.rules)
+        last = self._last_read()
+        if objects:
+            loop.message = Text("something that is not a die is in the tray: the dice are read once it is gone")
+        elif photo is not None and self._recorded(photo):
+            loop.message = Text("{photo}: already recorded in this session", photo=os.path.basename(photo))
+        elif last is not None and (last.get("width"), last.get("height")) == (read.width, read.height) \
+                and same_dice(read.dice, last.get("dice") or [], self.rules, boxes):
+            loop.message = Text("same as before: {values}", values=values)
+        else:
+            return self._record(payload, read, frame)
+        log.info("not recorded: %s", loop.message)
+        loop.display = annotate(frame.image, read)
+        loop.publish()
+        return 0
+
+    def _record(self, payload: dict[str, Any], read: DiceRead, frame: Frame) -> int:
+        loop = self.loop
         try:
             event = self.session.append(DICE_READ, payload, origin="camera", at=time.time())
         except RulesError as exc:  # a reader bug must not stop the table; nothing recorded is lost
             loop.message = Text("read not recorded: {problem}", problem=message_of(exc))
             log.error(loop.message)
+            loop.display = annotate(frame.image, read)
             loop.publish()
             return 0
         except StorageError as exc:  # the read is dropped; both views say why until writing works again
             loop.message = Text("read not saved: {problem}", problem=loop.storage.failed(exc))
             log.error("dice read not saved: %s", exc)
+            loop.display = annotate(frame.image, read)
             loop.publish()
             return 0
         loop.storage.succeeded()
         loop.stats.reads += 1
-        loop.last_dice = [d.to_json() for d in read.dice]
-        loop.reader_state = "read"
         values = payload["values"]  # reading order, as recorded
         loop.message = plural("read {n} die: {values}", "read {n} dice: {values}", len(values),
                               values=" ".join("?" if v is None else str(v) for v in values))
         log.info("event %d: %s", event.seq, loop.message)
+        loop.publish(picture=False)  # the roll reaches the phones at once; its picture follows
         loop.display = annotate(frame.image, read)
         loop.publish()
         if loop.on_read is not None:
             loop.on_read(event.seq, read)
         return event.seq
 
-    def recorded_before(self, photo: str) -> bool:
-        """Whether the replayed ``photo`` (a path) is already a roll of this session: a ``dice_read`` event in
-        force whose ``image`` is that path, recorded after the file was last changed. A replay that loops (the
-        demo) or starts again on the same session then records each photo once; a photo replaced under the same
-        name, or a roll taken back with Undo, is recorded again."""
+    def _in_force(self) -> list[Any]:
+        """The session's ``dice_read`` events not undone, oldest first."""
+        undone = set(self.session.replay().undone)
+        return [e for e in self.session.events() if e.kind == DICE_READ and e.seq not in undone]
+
+    def _last_read(self) -> dict[str, Any] | None:
+        """The payload of the newest roll in force (also after a restart: the session's), or None."""
+        reads = self._in_force()
+        return dict(reads[-1].payload) if reads else None
+
+    def _recorded(self, photo: str) -> bool:
+        """Whether the replayed ``photo`` (a path) is already a roll of this session: a ``dice_read`` in force whose
+        ``image`` is that path, recorded after the file was last changed. A replay that loops (the demo) or starts
+        again on the same session then records each photo once; a photo replaced under the same name, or a roll
+        taken back with Undo, is recorded again."""
         try:
             changed = os.stat(photo).st_mtime
         except OSError:  # gone since it was read (a folder taken away): nothing to compare with, record it
             return False
-        in_force, _withdrawn = effective_events(self.session.events())
-        return any(e.kind == DICE_READ and e.payload.get("image") == photo and e.at >= changed for e in in_force)
+        return any(e.payload.get("image") == photo and e.at >= changed for e in self._in_force())
 
     def view(self) -> dict[str, Any]:
         """The d6 game's view; the findings of the latest roll (else the newest five)."""

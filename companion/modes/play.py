@@ -131,7 +131,12 @@ class PlayMode(SessionMode):
             return False
         now = loop.clock()
         if asked:
-            cam.schedule(now)
+            # what changed since the read before is read again; a read a player asked for reads it all, and the
+            # stillness detector counts later changes from it
+            boxes = None if loop.read_by_player else loop.stillness.change_boxes()
+            if loop.read_by_player:
+                loop.stillness.mark_read()
+            cam.schedule(now, boxes, asked=loop.read_by_player)
         elif loop.stillness.state is MotionState.MOVING:
             cam.cancel()
         if cam.pending:

@@ -11,8 +11,20 @@ import pygame
 
 from companion.actions import Action
 from companion.i18n import _, format_datetime
-from companion.screen.canvas import (ACCENT, BG, BUTTON, BUTTON_PRESSED, DIM, GOOD, PANEL, QR_SIDE, TEXT, WARN, Button,
-                                     offline)
+from companion.screen.canvas import (
+    ACCENT,
+    BG,
+    BUTTON,
+    BUTTON_PRESSED,
+    DIM,
+    GOOD,
+    PANEL,
+    QR_SIDE,
+    TEXT,
+    WARN,
+    Button,
+    offline,
+)
 from companion.screen.game import score_table
 from companion.screen.states import Screen, ScreenState, Tap
 
@@ -59,7 +71,8 @@ class Choose(ScreenState):
         width = (800 - 12 - QR_SIDE - 12 - 8 * (columns - 1)) // columns
         for k, g in enumerate(games[:6]):
             row, col = divmod(k, columns)
-            buttons.append(Button(Action.CHOOSE_GAME, g["title"], ts.rect(6 + col * (width + 8), 52 + row * 80, width, 72),
+            buttons.append(Button(Action.CHOOSE_GAME, g["title"],
+                                  ts.rect(6 + col * (width + 8), 52 + row * 80, width, 72),
                                   True, (("game", g["game"]),), f"choose_game:{g['game']}"))
         top = max(52 + ((min(len(games), 6) + columns - 1) // columns) * 80, 6 + QR_SIDE + 24) + 28
         for k, s in enumerate((block.get("open") or [])[: max(0, (396 - top) // 58)]):
@@ -202,7 +215,8 @@ class Settings(ScreenState):
             chosen = choice["code"] == language.get("value")
             label = f"{ts.sign('chosen')} {choice['name']}" if chosen else choice["name"]
             buttons.append(Button(Action.CHANGE_SETTING, label, ts.rect(200 + k * 149, 56, 141, 60), True,
-                                  (("setting", "box.language"), ("value", choice["code"])), f"language:{choice['code']}"))
+                                  (("setting", "box.language"), ("value", choice["code"])),
+                                  f"language:{choice['code']}"))
         brightness = block.get("brightness")
         if brightness:
             value, step = brightness["value"], brightness.get("step", 10)
@@ -216,7 +230,8 @@ class Settings(ScreenState):
         if sound:
             on = bool(sound.get("value"))
             buttons += [
-                Button(Action.CHANGE_SETTING, (ts.sign("chosen") + " " if on else "") + _("On"), ts.rect(200, 224, 141, 60),
+                Button(Action.CHANGE_SETTING, (ts.sign("chosen") + " " if on else "") + _("On"),
+                       ts.rect(200, 224, 141, 60),
                        True, (("setting", "sound.on"), ("value", True)), "sound:on"),
                 Button(Action.CHANGE_SETTING, (ts.sign("chosen") + " " if not on else "") + _("Off"),
                        ts.rect(349, 224, 141, 60), True, (("setting", "sound.on"), ("value", False)), "sound:off"),

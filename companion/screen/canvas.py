@@ -74,6 +74,17 @@ SEAT_COLOURS = {"red": (220, 70, 60), "blue": (70, 130, 230), "green": (80, 190,
                 "black": (70, 70, 76), "grey": (150, 150, 150), "natural": (214, 184, 140)}
 """How a seat colour is drawn (games name their seat colours in ``game.info.colours``)."""
 
+SEAT_SIGNS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "purple": "P", "white": "W", "black": "Bk",
+              "grey": "Gy", "natural": "N"}
+"""The sign in a seat colour's dot (the phone's ``DOT_SIGN`` in flow.js is the same): a letter each, two where colours
+share a first letter (blue B, black Bk; green G, grey Gy) among Eclipse's nine seat colours; another colour: its
+first letter."""
+
+
+def seat_sign(colour: Any) -> str:
+    """The sign in ``colour``'s dot (:data:`SEAT_SIGNS`, else its first letter, else "?")."""
+    return SEAT_SIGNS.get(colour) or (str(colour)[:1].upper() if colour else "?")
+
 
 def offline(url: str | None) -> bool:
     """Whether the phone view's ``url`` is on the box's loopback address (no network yet: no phone can reach it)."""
@@ -267,12 +278,10 @@ class Canvas:
             text = text.rstrip() + ELLIPSIS
         return self.text(text, pos, size, colour, anchor, room=width)
 
-    def wrap(self, text: str, pos: tuple[int, int], width: int, size: int, colour: tuple[int, int, int],
-             max_lines: int | None = None) -> int:
-        """Word-wrapped text from ``pos`` in lines of at most ``width`` px (a word longer than a line is cut with
-        "…"; with ``max_lines`` the last line ends with "…" when there is more); returns the y below the last line."""
+    def wrap_lines(self, text: str, width: int, size: int, max_lines: int | None = None) -> list[str]:
+        """``text`` broken into lines of at most ``width`` px at design size ``size`` (with ``max_lines`` the last
+        line ends with "…" when there is more)."""
         font = self.font(size)
-        x, y = pos
         lines: list[str] = []
         line = ""
         for word in str(text).split():
@@ -287,9 +296,16 @@ class Canvas:
         if max_lines is not None and len(lines) > max_lines:
             lines = lines[:max_lines]
             lines[-1] = lines[-1] + ELLIPSIS
-        for line in lines:
+        return lines
+
+    def wrap(self, text: str, pos: tuple[int, int], width: int, size: int, colour: tuple[int, int, int],
+             max_lines: int | None = None) -> int:
+        """Word-wrapped text from ``pos`` in lines of at most ``width`` px (a word longer than a line is cut with
+        "…"; with ``max_lines`` the last line ends with "…" when there is more); returns the y below the last line."""
+        x, y = pos
+        for line in self.wrap_lines(text, width, size, max_lines):
             self.text_fit(line, (x, y), width, size, colour, min_size=size)
-            y += font.get_linesize()
+            y += self.font(size).get_linesize()
         return y
 
     def draw_qr(self, url: str, rect: pygame.Rect) -> None:
@@ -378,16 +394,17 @@ class Canvas:
             self.text_fit(message, (x, area.centery), area.right - x, 24, DIM, anchor="midleft")
 
     def draw_seat_dot(self, colour: Any, centre: tuple[int, int], radius: int) -> None:
-        """A player's seat colour as a dot with the colour's first letter in it: the colour is not the only signal."""
+        """A player's seat colour as a dot with its sign (:func:`seat_sign`) in it, so the colour is not the only signal,
+        ringed in light grey so that a dark dot (black) shows on the dark screen."""
         rgb = seat_rgb(colour)
         pygame.draw.circle(self.surface, rgb, centre, radius)
+        pygame.draw.circle(self.surface, (200, 205, 212), centre, radius + max(1, self.s(2)), max(1, self.s(2)))
         if colour and radius >= self.s(7):
             dark = (rgb[0] * 299 + rgb[1] * 587 + rgb[2] * 114) / 1000 > 140
-            letter = colour_letter(str(colour))
+            sign = seat_sign(colour)
             size = max(12, round(radius * 2.2 / max(self._sx, self._sy, 1e-9)))  # design size: the dot's height
-            if len(letter) > 1:
-                size = max(10, round(size * 0.7))
-            self.text(letter, centre, size, (16, 20, 24) if dark else (250, 250, 250), anchor="center")
+            self.text_fit(sign, centre, 2 * radius - 2, size, (16, 20, 24) if dark else (250, 250, 250),
+                          anchor="center", min_size=8)
 
     def draw_health(self, view: dict[str, Any], area: pygame.Rect, size: int = 22) -> None:
         """The box's health on a status line: the worst check's sign, level and message (``view["box"]["health"]``,
@@ -422,20 +439,45 @@ class Canvas:
         if more:
             self.text(more, (rect.right, area.centery), 24, DIM, anchor="midleft")
 
+    def _finding_parts(self, finding: dict[str, Any]) -> list[tuple[str, int, tuple[int, int, int], int]]:
+        """What the touchscreen says of a finding, as (text, design size, colour, most lines): what and where, the
+        rule it breaks and what to do, and its fix when it has one (``finding["fix"]``)."""
+        colour = SEVERITY_COLOURS.get(finding.get("severity"), WARN)
+        where = f" ({finding['where']})" if finding.get("where") else ""
+        parts = [(f"{self.sign(finding.get('severity', 'warning'))} {finding.get('what', '?')}{where}", 24, colour, 3)]
+        said = " - ".join(t for t in (finding.get("rule") or "", finding.get("todo") or "") if t)
+        if said:
+            parts.append((said, 20, DIM, 2))
+        if finding.get("fix"):
+            parts.append((_("Fix: {fix}").format(fix=finding["fix"]), 22, GOOD, 2))
+        return parts
+
+    def findings_height(self, findings: list[dict[str, Any]], width: int) -> int:
+        """The height (px) :meth:`draw_findings_with_rule` needs for ``findings`` in ``width`` px (0: none)."""
+        if not findings:
+            return 0
+        room = width - self.s(12)
+        return sum(len(self.wrap_lines(text, room, size, most)) * self.font(size).get_linesize()
+                   for text, size, _colour, most in self._finding_parts(findings[0]))
+
     def draw_findings_with_rule(self, findings: list[dict[str, Any]], area: pygame.Rect) -> None:
-        """The newest finding: what, where and the rule it breaks, and what to do (game flows)."""
+        """The newest finding in ``area``: what and where, the rule it breaks and what to do, and its fix ("Fix:
+        rotate it 1 step clockwise ...") when it has one, each wrapped onto lines (game flows; the height it needs:
+        :meth:`findings_height`)."""
         if not findings:
             return
         first = findings[0]
-        colour = SEVERITY_COLOURS.get(first.get("severity"), WARN)
-        pygame.draw.rect(self.surface, colour, (area.x, area.y - self.s(30), self.s(6), area.height + self.s(30)))
+        pygame.draw.rect(self.surface, SEVERITY_COLOURS.get(first.get("severity"), WARN),
+                         (area.x, area.y, self.s(6), area.height))
         x = area.x + self.s(12)
-        sign = self.sign(first.get("severity", "warning"))
-        if first.get("where"):
-            text = _("{sign} {what} ({where})").format(sign=sign, what=first.get("what", "?"), where=first["where"])
-        else:
-            text = _("{sign} {what}").format(sign=sign, what=first.get("what", "?"))
-        self.text_fit(text, (x, area.y - self.s(28)), area.right - x - self.s(110), 26, colour, min_size=14)
-        rule = first.get("rule") or ""
-        todo = first.get("todo") or ""
-        self.text_fit(" - ".join(t for t in (rule, todo) if t), (x, area.y + self.s(2)), area.right - x, 22, DIM, min_size=16)
+        y = area.y
+        for text, size, colour, most in self._finding_parts(first):
+            lines = self.wrap_lines(text, area.right - x, size, most)
+            while lines and y + len(lines) * self.font(size).get_linesize() > area.bottom and len(lines) > 1:
+                lines = lines[:-1]
+                lines[-1] = lines[-1].rstrip(ELLIPSIS) + ELLIPSIS
+            if y + self.font(size).get_linesize() > area.bottom + self.s(2):
+                break
+            for line in lines:
+                self.text_fit(line, (x, y), area.right - x, size, colour, min_size=size)
+                y += self.font(size).get_linesize()

@@ -56,4 +56,4 @@ def font_file() -> str | None:
 def missing_letters(font: object, text: str = SAMPLE_LETTERS) -> str:
     """The letters of ``text`` that ``font`` (a :class:`pygame.font.Font`) has no glyph for (spaces ignored)."""
     metrics = font.metrics(text)  # type: ignore[attr-defined]
-    return "".join(ch for ch, m in zip(text, metrics) if m is None and not ch.isspace())
+    return "".join(ch for ch, m in zip(text, metrics, strict=True) if m is None and not ch.isspace())

@@ -169,16 +169,22 @@ class Table(ScreenState):
         if not self._camera_panel(ts, view, y):
             throws = game.get("throws") or []
             findings = view.get("findings") or []
-            width = QR_X - 16
             if throws:  # the dice just thrown, and below them only what is wrong (the throw says what it did)
                 findings = [f for f in findings if f.get("severity") in ("error", "warning")][:1]
-                bottom = 270 if findings else 326
-                if not self._players(ts, game, ts.rect(6, y, width, bottom - y)):
-                    bottom = y  # no room for the players' rows: the throw goes up
-                self._throw(ts, throws[0], ts.rect(6, bottom + 2, width, 70))
+            # the newest finding, wrapped, ends above the buttons; the throw and the players' rows take what is left
+            area = ts.rect(6, y, QR_X - 12, 400 - y)
+            room = area.height - ts.s(124 if throws else 60)  # the players' header and a row or two stay in view
+            height = min(ts.findings_height(findings, area.width), max(0, room))
+            top = area.bottom - height
+            bottom = top - ts.s(4) if throws else min(top - ts.s(4), ts.y(340))
+            if throws:
+                throw = pygame.Rect(area.x, bottom - ts.s(70), area.width - ts.s(4), ts.s(70))
+                if not self._players(ts, game, pygame.Rect(area.x, area.y, area.width - ts.s(4), throw.y - ts.s(2) - area.y)):
+                    throw.y = area.y  # no room for the players' rows: the throw goes up
+                self._throw(ts, throws[0], throw)
             else:
-                self._players(ts, game, ts.rect(6, y, width, 340 - y))
-            ts.draw_findings_with_rule(findings, ts.rect(6, 372, QR_X - 12, 28))
+                self._players(ts, game, pygame.Rect(area.x, area.y, area.width - ts.s(4), bottom - area.y))
+            ts.draw_findings_with_rule(findings, pygame.Rect(area.x, top, area.width, height))
         ts.draw_buttons(self.buttons(ts, view))
         if ts.url(view):
             ts.draw_qr(ts.qr_url(view), self.qr_rect(ts))
@@ -186,6 +192,9 @@ class Table(ScreenState):
         if not nxt_enabled(game) and (game.get("next") or {}).get("why"):
             message = game["next"]["why"]
         markers = (view.get("camera") or {}).get("markers")
+        said = (view.get("camera") or {}).get("reader_notes") or []
+        if said:  # what the readers tell the players (the camera's mirror) comes before the status
+            message = " ".join(said)
         qr = self.qr_rect(ts)
         if markers:
             message = markers.get("message") or _("calibration markers moved")

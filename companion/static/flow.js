@@ -38,6 +38,14 @@
   function renderJoin() {
     document.body.classList.toggle("watching-only", !me.joined);
     $("join-banner").hidden = !!me.joined;
+    // no screen to show the QR code (--no-screen): the link printed when the box started is the way in
+    if (screenless() && $("join-how")) $("join-how").textContent = _("To take part (claim your seat, report, Next, " +
+      "Undo) and to see the camera picture, open the box's join link (printed when it started) on this phone.");
+  }
+
+  // A box without a touchscreen (--no-screen): a joined phone frees seats and undoes for the table instead.
+  function screenless() {
+    return !!(state && state.box && state.box.screen === false);
   }
 
   function renderRound(game) {
@@ -56,7 +64,9 @@
     // Next from a phone (a table without the box's screen): the label says what the tap does
     const next = game.next || null;
     const nextShown = !!next && !!next.label && !game.setup && !game.over;
-    $("next-actions").hidden = !nextShown;
+    const undoShown = screenless() && !game.setup && !!(state.session && state.session.events);
+    $("next-actions").hidden = !nextShown && !undoShown;
+    $("table-undo").hidden = !undoShown;
     const nextButton = $("phone-next");
     nextButton.textContent = nextShown ? format(_("Next: {action}"), { action: next.label }) : _("Next");
     nextButton.dataset.label = nextShown ? next.label : "";
@@ -71,7 +81,8 @@
   function renderSeats(game) {
     const mine = seat();
     $("seat-section").hidden = (!!mine && !picking) || !!game.over || !!game.setup;
-    $("seat-hint").textContent = !me.joined ? _("Scan the QR code on the box to claim your seat.")
+    $("seat-hint").textContent = !me.joined ? (screenless() ? _("Open the box's join link to claim your seat.")
+      : _("Scan the QR code on the box to claim your seat."))
       : mine ? format(_("Your phone keeps {seats}; tap another seat to report for it too."), { seats: me.seats.join(", ") })
         : _("Tap your name: this phone then reports for that seat, and no other phone can.");
     const seats = $("seats");
@@ -85,12 +96,12 @@
       b.dataset.player = p.name;
       b.disabled = !me.joined;
       b.append(el("span", "seat-name", p.name), el("span", "seat-state", said));
-      b.addEventListener("click", () => claim(p.name, own));
+      b.addEventListener("click", () => claim(p.name, own, !!p.claimed));
       seats.append(b);
     }
   }
 
-  async function claim(name, own) {
+  async function claim(name, own, claimed) {
     const result = $("seat-result");
     if (own) { // already this phone's: just report for it
       localStorage.setItem(SEAT_KEY, name);
@@ -99,6 +110,8 @@
       renderAll();
       return;
     }
+    // no touchscreen to free a seat (--no-screen): this phone takes it over, once the player says so
+    if (claimed && screenless() && !window.confirm(name + "\u2019s seat is held by another phone. Take it over on this phone?")) return;
     result.className = "action-result";
     result.textContent = format(_("Claiming {player}’s seat…"), { player: name });
     const { status, answer } = await Box.send("/api/seat", { player: name }, version());
@@ -113,7 +126,7 @@
       if (status === 409 && answer.state) render(answer.state);
       result.className = "action-result error";
       result.textContent = Box.problem(status, answer) +
-        (status === 403 && me.joined ? " " + _("(on the box's screen: tap the QR code, then Free seat)") : "");
+        (status === 403 && me.joined && !screenless() ? " " + _("(on the box's screen: tap the QR code, then Free seat)") : "");
     }
   }
 
@@ -125,21 +138,28 @@
       if (f.where) li.append(" \u2014 " + f.where);
       if (f.rule) li.append(el("span", "rule", f.rule));
       if (f.todo) li.append(el("span", "todo", f.todo));
+      if (f.fix) li.append(el("span", "fix", format(_("Fix: {fix}"), { fix: f.fix }))); // what puts it right ("rotate it 1 step ...")
       list.append(li);
     }
     $("findings-section").hidden = findings.length === 0;
   }
 
-  const DOT = { red: "#dc463c", blue: "#4682e6", green: "#50be6e", yellow: "#ebc83c", purple: "#a064d2", white: "#e6e6e6" };
+  // The seat colours as drawn (companion/screen/canvas.py SEAT_COLOURS) and their signs (SEAT_SIGNS): a letter
+  // each, two where colours share one (blue B, black Bk; green G, grey Gy), so the colour is never the only signal.
+  const DOT = { red: "#dc463c", blue: "#4682e6", green: "#50be6e", yellow: "#ebc83c", purple: "#a064d2", white: "#e6e6e6",
+    black: "#46464c", grey: "#969696", natural: "#d6b88c" };
+  const DOT_SIGN = { red: "R", blue: "B", green: "G", yellow: "Y", purple: "P", white: "W", black: "Bk", grey: "Gy", natural: "N" };
 
-  // A seat colour as a dot with the colour's letter (in the phone's language: the catalog's, else the first letter of
-  // its word; companion.words.colour_letter): the colour is never the only signal.
-  const DOT_LETTER = "the letter in a seat colour's dot: 1-2 letters, different for each colour";
+  // A seat colour as a dot with its sign, ringed so that a dark dot shows on the dark page.
   function dot(colour) {
-    const said = colour ? _(colour) : "?";
-    const d = el("span", "dot", (colour && Box.pgettext(DOT_LETTER, colour)) || said.charAt(0).toUpperCase());
-    d.style.background = DOT[colour] || CSS_COLOURS[colour] || colour || "#ccc";
-    d.title = colour ? said : "";
+    const d = el("span", "dot", DOT_SIGN[colour] || (colour || "?").charAt(0).toUpperCase());
+    const hex = DOT[colour];
+    d.style.background = hex || CSS_COLOURS[colour] || colour || "#ccc";
+    if (hex) { // light letters on a dark dot (as the touchscreen does)
+      const [r, g, b] = [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
+      if ((r * 299 + g * 587 + b * 114) / 1000 <= 140) d.style.color = "#fafafa";
+    }
+    d.title = colour ? _(colour) : "";
     return d;
   }
 
@@ -212,6 +232,9 @@
     const markers = $("markers");
     markers.hidden = !camera.markers;
     markers.textContent = camera.markers ? camera.markers.message : "";
+    const notes = $("reader-notes");
+    notes.replaceChildren(...(camera.reader_notes || []).map((text) => el("li", "", text)));
+    notes.hidden = !(camera.reader_notes || []).length;
     const misplays = $("misplays");
     misplays.replaceChildren();
     for (const m of camera.misplays || []) {
@@ -634,6 +657,7 @@
       post("/api/report", { player: seat(), form: $("form-pick").value, values: values() }, "report-result", $("send"));
     });
     $("undo-report").addEventListener("click", () => post("/api/report/undo", { player: seat() }, "report-result", $("undo-report")));
+    $("table-undo").addEventListener("click", () => post("/api/action", { action: "undo" }, "next-result", $("table-undo")));
     $("phone-next").addEventListener("click", () => {
       const label = $("phone-next").dataset.label;
       if (label) post("/api/action", { action: "next_phase", label: label }, "next-result", $("phone-next"));

@@ -59,7 +59,8 @@ def _cap(value: int, cap: int | None) -> int:
     return value if cap is None else min(value, cap)
 
 
-def immediate(
+# a flat dispatch on the card data's ability kind, one short rule per kind, as the cards list them
+def immediate(  # noqa: C901
     station: Station,
     p: Placed,
     *,
@@ -148,7 +149,8 @@ def immediate(
         to = choices.get("gift_to")
         if not to:
             return Immediate(card.vp, note="no player chosen: the gift is not used")
-        return Immediate(card.vp, prm["you"], interactions=(Interaction(to, "vp", prm["other"], card.name, source=builder),))
+        return Immediate(card.vp, prm["you"],
+                         interactions=(Interaction(to, "vp", prm["other"], card.name, source=builder),))
     if kind == "take_credits":
         take = {k: int(v) for k, v in (choices.get("take") or {}).items() if int(v) > 0}
         moves: list[Interaction] = []
@@ -163,7 +165,8 @@ def immediate(
         moves = []
         for who, n in bids.items():
             if n:
-                moves += [Interaction(who, "credits", -n, card.name, source=builder), Interaction(who, "vp", n, card.name, source=builder)]
+                moves += [Interaction(who, "credits", -n, card.name, source=builder),
+                          Interaction(who, "vp", n, card.name, source=builder)]
         return Immediate(card.vp, max(bids.values(), default=0) + 1, interactions=tuple(moves))
     if kind == "pay_or_lose":
         moves = []
@@ -171,7 +174,8 @@ def immediate(
         for who, paid_one in (choices.get("paid") or {}).items():
             if paid_one:
                 payers += 1
-                moves.append(Interaction(who, "credits", -prm["pay_credits"], card.name, transfer_to=builder, source=builder))
+                moves.append(Interaction(who, "credits", -prm["pay_credits"], card.name,
+                                         transfer_to=builder, source=builder))
             else:
                 moves.append(Interaction(who, "vp", -prm["lose_vp"], card.name, source=builder))
         return Immediate(card.vp, payers * prm["you_vp_per_payment"], interactions=tuple(moves))

@@ -106,8 +106,9 @@ def _small(ctx: EventContext, key: str) -> int | None:
 
 
 def blueprint_set(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
-    """``{"ship", "computers"?, "shields"?, "hull"?, "initiative"?, "cannons"?: {colour: n}, "missiles"?: {colour: n}}``:
-    the player's blueprint of that ship type as it is now (after an Upgrade); what is left out is 0."""
+    """``{"ship", "computers"?, "shields"?, "hull"?, "initiative"?, "cannons"?: {colour: n},
+    "missiles"?: {colour: n}}``: the player's blueprint of that ship type as it is now (after an Upgrade); what is
+    left out is 0."""
     name = ctx.player()
     ship = _ship(ctx, "ship")
     blueprint = Blueprint(computers=_small(ctx, "computers") or 0, shields=_small(ctx, "shields") or 0,
@@ -193,7 +194,8 @@ def volley_rolled(game: Any, state: EclipseState, ctx: EventContext) -> EclipseS
                                                _target(ctx, player) if player else None,
                                                _ship(ctx, "target_ship", required=False))
     result = {**volley.to_json(), "computers": computers, "shields": shields, "missiles": missiles, "player": player,
-              "label": label, "hit_on": hit_on(computers, shields + (combat.DISTORTION_SHIELD_MALUS if missiles and distortion else 0)),
+              "label": label,
+              "hit_on": hit_on(computers, shields + (combat.DISTORTION_SHIELD_MALUS if missiles and distortion else 0)),
               "questions": [q.message for q in volley.questions]}
     ctx.finding(Text("{volley}: {hits} of {count} dice hit, {damage} damage", volley=label, hits=volley.hits,
                      count=len(volley.results), damage=volley.damage), player or Text("combat"),

@@ -250,5 +250,6 @@ def changes(before: Galaxy, after: Galaxy) -> MapChange:
     added = tuple(h for c, h in after.hexes.items() if c not in before.hexes)
     removed = tuple(h for c, h in before.hexes.items() if c not in after.hexes)
     changed = tuple((before.hexes[c], h) for c, h in after.hexes.items()
-                    if c in before.hexes and (before.hexes[c].sector.id, before.hexes[c].rotation) != (h.sector.id, h.rotation))
+                    if c in before.hexes
+                    and (before.hexes[c].sector.id, before.hexes[c].rotation) != (h.sector.id, h.rotation))
     return MapChange(added, removed, changed)

@@ -53,11 +53,13 @@ def read_sector(value: Any, where: str, cat: Catalogue | None = None) -> Sector:
     cat = cat or catalogue()
     if not isinstance(value, str):
         shown = "a number" if isinstance(value, (int, float)) and not isinstance(value, bool) else type(value).__name__
-        raise ScoreInputError(where, f"must be a sector id as a string of three digits (\"204\"), got {shown} {value!r}")
+        raise ScoreInputError(where,
+                              f"must be a sector id as a string of three digits (\"204\"), got {shown} {value!r}")
     try:
         return cat.sector(value)
     except UnknownSector as exc:
-        raise ScoreInputError(where, f"no sector {value!r} in Eclipse or Rise of the Ancients", exc.suggestions) from None
+        raise ScoreInputError(where, f"no sector {value!r} in Eclipse or Rise of the Ancients",
+                              exc.suggestions) from None
 
 
 def read_sector_or_null(value: Any, where: str, cat: Catalogue | None = None) -> Sector | None:

@@ -133,7 +133,8 @@ class EclipseState:
 
     @property
     def over(self) -> bool:
-        """The game has ended and is scored: the rounds are over, and every player reported (or the table stopped waiting)."""
+        """The game has ended and is scored: the rounds are over, and every player reported (or the table stopped
+        waiting)."""
         return self.rounds.over and (self.ended or all(p.report is not None for p in self.players))
 
     def controlled(self, name: str) -> list[Cell]:

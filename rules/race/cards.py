@@ -47,7 +47,8 @@ GOODS_QUALIFIER = {"novelty": "NOVELTY", "rare": "RARE", "genes": "GENE", "alien
 
 @dataclass(frozen=True)
 class Power:
-    """One power line of a card: ``phase`` 1-5, ``code`` as in cards.txt, ``value``, ``times``, ``text`` (paraphrase)."""
+    """One power line of a card: ``phase`` 1-5, ``code`` as in cards.txt, ``value``, ``times``,
+    ``text`` (paraphrase)."""
 
     phase: int
     code: tuple[str, ...]
@@ -214,7 +215,8 @@ class CardSet(Mapping[str, Card]):
     @property
     def start_worlds(self) -> tuple[Card, ...]:
         """The five start worlds, by number 0-4."""
-        return tuple(sorted((c for c in self._cards.values() if c.start_world is not None), key=lambda c: c.start_world or 0))
+        return tuple(sorted((c for c in self._cards.values() if c.start_world is not None),
+                            key=lambda c: c.start_world or 0))
 
 
 def _read_json(filename: str) -> Any:

@@ -44,10 +44,10 @@ class Dice:
         return self.counts[COLOURS.index(colour)]
 
     def __add__(self, other: Dice) -> Dice:
-        return Dice(tuple(a + b for a, b in zip(self.counts, other.counts)))
+        return Dice(tuple(a + b for a, b in zip(self.counts, other.counts, strict=True)))
 
     def __sub__(self, other: Dice) -> Dice:
-        return Dice(tuple(max(0, a - b) for a, b in zip(self.counts, other.counts)))
+        return Dice(tuple(max(0, a - b) for a, b in zip(self.counts, other.counts, strict=True)))
 
     def add(self, colour: str, n: int = 1) -> Dice:
         """These dice with ``n`` more of ``colour`` (``n`` may be negative; floors at 0)."""
@@ -55,7 +55,7 @@ class Dice:
 
     def covers(self, other: Dice) -> bool:
         """Whether every colour here is at least as many as in ``other``."""
-        return all(a >= b for a, b in zip(self.counts, other.counts))
+        return all(a >= b for a, b in zip(self.counts, other.counts, strict=True))
 
     @property
     def total(self) -> int:
@@ -64,18 +64,18 @@ class Dice:
     @property
     def colours(self) -> tuple[str, ...]:
         """The colours present (count > 0), in ``COLOURS`` order."""
-        return tuple(c for c, n in zip(COLOURS, self.counts) if n)
+        return tuple(c for c, n in zip(COLOURS, self.counts, strict=True) if n)
 
     def to_json(self) -> dict[str, int]:
         """``{colour: count}`` for the colours present."""
-        return {c: n for c, n in zip(COLOURS, self.counts) if n}
+        return {c: n for c, n in zip(COLOURS, self.counts, strict=True) if n}
 
     def describe(self) -> str:
         """``"2 red, 1 blue"`` (``"none"`` when empty)."""
-        return ", ".join(f"{n} {c}" for c, n in zip(COLOURS, self.counts) if n) or "none"
+        return ", ".join(f"{n} {c}" for c, n in zip(COLOURS, self.counts, strict=True) if n) or "none"
 
     def __repr__(self) -> str:
         return f"Dice({self.to_json()!r})"
 
     def as_mapping(self) -> dict[str, Any]:
-        return {c: n for c, n in zip(COLOURS, self.counts)}
+        return {c: n for c, n in zip(COLOURS, self.counts, strict=True)}

@@ -19,7 +19,8 @@ from rules.scoring import closest_names
 __all__ = [
     "ASSIGN", "CREDITS_CHANGED", "DICE_COUNTED", "DICE_COUNT_PLACES", "DICE_FROM", "END_TILES", "EXPLORED", "GAME_END",
     "GOODS_PLACED", "GOODS_SHIPPED", "PHASE", "PHASE_SELECTED", "PLAYER_SETUP", "RECALL", "RECRUIT", "REVEAL", "ROLL",
-    "STACKS", "TILE_BUILT", "TRACKING", "VP_CHANGED", "VP_PER_PLAYER", "read_colour", "read_dice_counts", "read_dice_list",
+    "STACKS", "TILE_BUILT", "TRACKING", "VP_CHANGED", "VP_PER_PLAYER", "read_colour", "read_dice_counts",
+    "read_dice_list",
     "read_player", "read_tile", "tableau_only",
 ]
 
@@ -28,7 +29,8 @@ PLAYER_SETUP = "player_setup"
 name, "home_world": name, "development": game-tile development name, "world": game-tile world name}``."""
 
 ROLL = "roll"
-"""A player's roll as read (Roll for the Galaxy, p.3 Roll); starts a round. payload ``{"dice": [{"colour", "face"}, ...]}``."""
+"""A player's roll as read (Roll for the Galaxy, p.3 Roll); starts a round.
+payload ``{"dice": [{"colour", "face"}, ...]}``."""
 
 ASSIGN = "assign"
 """A player's layout after Assign (Roll for the Galaxy, p.3 Assign). payload ``{"dice": [{"colour", "face", "column",
@@ -59,11 +61,12 @@ TILE_BUILT = "tile_built"
 (the workers that completed it), "to_cup": {colour: n}, "remove": {"colour", "from"}}``."""
 
 GOODS_PLACED = "goods_placed"
-"""A producer becomes a good (Roll for the Galaxy, p.7 Produce). ``player``; payload ``{"world": name, "colour": die colour}``."""
+"""A producer becomes a good (Roll for the Galaxy, p.7 Produce). ``player``;
+payload ``{"world": name, "colour": die colour}``."""
 
 GOODS_SHIPPED = "goods_shipped"
-"""A shipper ships a good (Roll for the Galaxy, p.7 Ship). ``player``; payload ``{"world", "good": colour, "shipper": colour,
-"mode": "trade" | "consume", "power": name (extra shipper, no die), "bankers": bool}``."""
+"""A shipper ships a good (Roll for the Galaxy, p.7 Ship). ``player``; payload ``{"world", "good": colour,
+"shipper": colour, "mode": "trade" | "consume", "power": name (extra shipper, no die), "bankers": bool}``."""
 
 VP_CHANGED = "vp_changed"
 """VP chips taken from the pool for another reason (the same kind in every game: a player's VP change).
@@ -74,11 +77,12 @@ CREDITS_CHANGED = "credits_changed"
 """Credits reported or changed. ``player``; payload ``{"credits": new value}`` or ``{"delta": n}``, ``"reason"``."""
 
 RECRUIT = "recruit"
-"""Manage Empire, Recruit (Roll for the Galaxy, p.8). ``player``; payload ``{"dice": {colour: n}}`` moved Citizenry -> cup at $1 each."""
+"""Manage Empire, Recruit (Roll for the Galaxy, p.8). ``player``; payload ``{"dice": {colour: n}}`` moved
+Citizenry -> cup at $1 each."""
 
 RECALL = "recall"
-"""Manage Empire, Recall (Roll for the Galaxy, p.8). ``player``; payload ``{"development": {colour: n}, "world": {colour: n},
-"goods": [{"world", "colour"}]}`` back to the cup."""
+"""Manage Empire, Recall (Roll for the Galaxy, p.8). ``player``; payload ``{"development": {colour: n},
+"world": {colour: n}, "goods": [{"world", "colour"}]}`` back to the cup."""
 
 GAME_END = "game_end"
 """The table declares the game over (Roll for the Galaxy, p.8 End check). payload ``{}``."""
@@ -87,11 +91,12 @@ DICE_COUNTED = "dice_counted"
 """A player's dice counted by colour for final scoring (Roll for the Galaxy, p.8 Victory: the cost-6
 bonuses that count dice, and the tie-break 'dice in cup + credits'). ``player``; payload
 ``{"cup": {colour: n}, "citizenry": {colour: n}, "construction_zone": {colour: n}, "read": {...}}``, each place
-optional (at least one; ``"read"``: what the camera saw, kept as it is): a place given replaces what the engine holds there (the camera's count wins over what was
-followed, in either tracking mode); a place left out is kept. ``"citizenry"`` may hold every die
-outside the cup and the goods when the construction zone is not counted apart (both are owned dice
-outside the cup, so they score the same). Counting the cup or the citizenry also clears the phase
-strip and the Dictate area, which are empty when the game is scored (digest section 7 'Owned dice').
+optional (at least one; ``"read"``: what the camera saw, kept as it is): a place given replaces what the engine
+holds there (the camera's count wins over what was followed, in either tracking mode); a place left out is
+kept. ``"citizenry"`` may hold every die outside the cup and the goods when the construction zone is not
+counted apart (both are owned dice outside the cup, so they score the same). Counting the cup or the citizenry
+also clears the phase strip and the Dictate area, which are empty when the game is scored (digest section 7
+'Owned dice').
 Goods are not counted here: they are the ``goods_placed`` reports, and are never cup dice for the
 tie-break. A purple die is counted as purple (p.8: purple matches other colours only when consuming)."""
 
@@ -118,7 +123,9 @@ def tableau_only(state: RollState) -> bool:
 
 
 def read_player(state: RollState, ctx: EventContext) -> PlayerState:
-    """The event's player (``event.player``, else ``payload["player"]``). Raises BadEvent for a name not at the table."""
+    """The event's player (``event.player``, else ``payload["player"]``).
+
+    Raises BadEvent for a name not at the table."""
     return state.player(ctx.player())
 
 

@@ -36,7 +36,8 @@ def lone_hex(image: np.ndarray, config: HexesConfig | None = None, min_frac: flo
     c = config or HexesConfig()
     h, w = image.shape[:2]
     g = min(1.0, c.estimate_long_side / float(max(h, w)))
-    small = cv2.resize(image, (max(1, int(round(w * g))), max(1, int(round(h * g)))), interpolation=cv2.INTER_AREA) if g < 1 else image
+    small = cv2.resize(image, (max(1, int(round(w * g))), max(1, int(round(h * g)))),
+                       interpolation=cv2.INTER_AREA) if g < 1 else image
     mask = fill_small_holes(foreground_mask(small, c.fg), 0.05 * small.shape[0] * small.shape[1])
     cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     best = None
@@ -104,7 +105,8 @@ def hex_enrollment_crop(image: np.ndarray, config: HexesConfig | None = None, ki
             raise DeckError("no sector hex found in the enrollment photo")
     # scan: the flat-top hexagon inscribed in the image
     x1, y1 = w - 1.0, h - 1.0
-    q = np.array([[0.25 * x1, 0], [0.75 * x1, 0], [x1, y1 / 2], [0.75 * x1, y1], [0.25 * x1, y1], [0, y1 / 2]], np.float64)
+    q = np.array([[0.25 * x1, 0], [0.75 * x1, 0], [x1, y1 / 2], [0.75 * x1, y1], [0.25 * x1, y1], [0, y1 / 2]],
+                 np.float64)
     return hex_crop(image, q, c.crop_size)
 
 

@@ -67,7 +67,8 @@ def hex_crop(image: np.ndarray, corners: np.ndarray, size: int = 96) -> np.ndarr
     canon = hexagon(SQRT3 * c, (c, c))
     Hm, _ = cv2.findHomography(canon, np.asarray(corners, np.float64), 0)
     if Hm is None:
-        Hm = cv2.getPerspectiveTransform(canon[[0, 1, 3, 4]].astype(np.float32), np.asarray(corners, np.float32)[[0, 1, 3, 4]])
+        Hm = cv2.getPerspectiveTransform(canon[[0, 1, 3, 4]].astype(np.float32),
+                                         np.asarray(corners, np.float32)[[0, 1, 3, 4]])
     crop = cv2.warpPerspective(image, Hm, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE)
     mask = np.zeros((size, size), np.uint8)

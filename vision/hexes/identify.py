@@ -167,10 +167,11 @@ def decide_hexes(deck: DeckProfile, scores: list[HexScore]) -> list[tuple[str | 
     :meth:`vision.deck.DeckProfile.identify` judges it (against the frame's other hexes)."""
     found = deck.decide_frame([(sc.best, sc.d1, sc.d2, sc.turn) for sc in scores])
     return [(r.card_id, r.confidence, sc.turn if r.card_id is not None else None, r.best_guess)
-            for r, sc in zip(found, scores)]
+            for r, sc in zip(found, scores, strict=True)]
 
 
-def likely_anchor(scores: list[HexScore], ids: list[str | None], cfg: IdConfig, c: HexesConfig) -> tuple[int, int] | None:
+def likely_anchor(scores: list[HexScore], ids: list[str | None], cfg: IdConfig,
+                  c: HexesConfig) -> tuple[int, int] | None:
     """(hex index, turn) of the hex most like the anchor when no hex was identified as it: the one whose
     anchor distance is lowest, below ``unknown_distance_max`` and ``anchor_margin`` below every other
     hex's (a map has one Galactic Center); None otherwise."""

@@ -27,7 +27,8 @@ def _line_kernel(length: float, angle_deg: float) -> np.ndarray:
     c = (n - 1) / 2.0
     d = np.array([math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))]) * length / 2.0
     p0, p1 = np.array([c, c]) - d, np.array([c, c]) + d
-    cv2.line(k, tuple(np.round(p0 * 16).astype(int)), tuple(np.round(p1 * 16).astype(int)), 1.0, 1, cv2.LINE_AA, shift=4)
+    cv2.line(k, tuple(np.round(p0 * 16).astype(int)), tuple(np.round(p1 * 16).astype(int)), 1.0, 1, cv2.LINE_AA,
+             shift=4)
     return k / max(float(k.sum()), 1e-6)
 
 
@@ -98,13 +99,14 @@ def fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     out = mask.copy()
     if hier is None:
         return out
-    for c, h in zip(cnts, hier[0]):
+    for c, h in zip(cnts, hier[0], strict=True):
         if h[3] >= 0 and cv2.contourArea(c) < max_area:
             cv2.drawContours(out, [c], -1, 255, cv2.FILLED)
     return out
 
 
-def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float, config: HexesConfig) -> list[HexCandidate]:
+def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
+               config: HexesConfig) -> list[HexCandidate]:
     """Hexes in one connected foreground blob (``comp`` uint8 mask, same size as ``img``): lattice angle,
     lattice offset, then every lattice cell that is a hex."""
     H, W = gray.shape
@@ -124,7 +126,8 @@ def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
     # occupancy: the fraction of an upright hexagon at each pixel that is foreground
     n = int(math.ceil(2 * flat / SQRT3)) | 1
     kern = np.zeros((n, n), np.float32)
-    cv2.fillPoly(kern, [np.round(hexagon(flat, ((n - 1) / 2, (n - 1) / 2)) * 16).astype(np.int32)], 1.0, cv2.LINE_8, shift=4)
+    cv2.fillPoly(kern, [np.round(hexagon(flat, ((n - 1) / 2, (n - 1) / 2)) * 16).astype(np.int32)], 1.0, cv2.LINE_8,
+                 shift=4)
     kern /= kern.sum()
     occ = cv2.filter2D(mr, -1, kern, borderType=cv2.BORDER_CONSTANT)
     # lattice basis (upright frame): q -> (1.5 R, F / 2), r -> (0, F)
@@ -166,7 +169,8 @@ def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
                 dy, dx = np.unravel_index(int(np.argmax(wr)), wr.shape)
                 cx2, cy2 = a0 + dx, b0 + dy
                 if it > 0 and float(wr[dy, dx]) < config.refine_gain * float(resp[cy, cx]):
-                    cx2, cy2 = cx, cy   # the fitted lattice is as good: a hex's own nudge needs a clearly better outline
+                    # the fitted lattice is as good: a hex's own nudge needs a clearly better outline
+                    cx2, cy2 = cx, cy
                 o = float(occ[cy2, cx2])
                 crisp = sum(float(sd[cy2, cx2]) >= config.min_edge for sd in sides)
                 if crisp < config.min_crisp_sides or o < config.min_occupancy_crisp:
@@ -195,7 +199,7 @@ def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
     phi = math.degrees(math.atan2(Mrot[1, 0] - Mrot[0, 1], Mrot[0, 0] + Mrot[1, 1]))
     out: list[HexCandidate] = []
     Rinv = cv2.invertAffineTransform(Rm)
-    for qi, ri, cx2, cy2, o, crisp, sc in found:
+    for _qi, _ri, cx2, cy2, o, crisp, sc in found:
         cr = hexagon(flat, (cx2, cy2), phi)
         back = (Rinv[:, :2] @ cr.T).T + Rinv[:, 2] + np.array([x0, y0])
         cb = (Rinv[:, :2] @ np.array([cx2, cy2], np.float64)) + Rinv[:, 2] + np.array([x0, y0])

@@ -124,8 +124,10 @@ def place_hexes(corners: list[np.ndarray], ids: list[str | None], confs: list[fl
         u = (q_tf[0] + q_tf[1]) / 2 - q_tf.mean(axis=0)
         deg = math.degrees(math.atan2(u[0], -u[1])) % 360.0
         cpx = corners[k].mean(axis=0)
-        obs.append(HexObservation(ids[k], q_px, (float(cpx[0]), float(cpx[1])), (float(centres[k][0]), float(centres[k][1])),
+        obs.append(HexObservation(ids[k], q_px, (float(cpx[0]), float(cpx[1])),
+                                  (float(centres[k][0]), float(centres[k][1])),
                                   rot, deg, axial[k], zone_of[k], confs[k], estimated,
                                   crops[k] if crops is not None else None))
-    obs.sort(key=lambda o: ((0, o.axial[1], o.axial[0]) if o.axial is not None else (1, 0, 0), o.center_px[1], o.center_px[0]))
+    obs.sort(key=lambda o: ((0, o.axial[1], o.axial[0]) if o.axial is not None else (1, 0, 0),
+                            o.center_px[1], o.center_px[0]))
     return obs

@@ -96,7 +96,8 @@ def edge_scores(maps: tuple[np.ndarray, float], flat: float, config: HexesConfig
     v = cv2.remap(m, px.astype(np.float32), py.astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     xx, xy, yy = nx * nx, nx * ny, ny * ny
     d1sq = v[..., 0] * xx + 2.0 * v[..., 1] * xy + v[..., 2] * yy
-    d2sq = v[..., 3] * xx * xx + 4.0 * v[..., 4] * xx * xy + v[..., 5] * xx * yy + 4.0 * v[..., 6] * xy * yy + v[..., 7] * yy * yy
+    d2sq = (v[..., 3] * xx * xx + 4.0 * v[..., 4] * xx * xy + v[..., 5] * xx * yy + 4.0 * v[..., 6] * xy * yy
+            + v[..., 7] * yy * yy)
     alsq = v[..., 0] * yy - 2.0 * v[..., 1] * xy + v[..., 2] * xx
     across = np.sqrt(np.maximum(d1sq + c2 * d2sq, 0.0))
     along = np.sqrt(np.maximum(alsq, 0.0))
@@ -162,8 +163,27 @@ def refine_hexes(gray: np.ndarray, cands: list[HexCandidate], flat: float, confi
         cx, cy, a, sc = (float(v[k]) for v in cand)
         # keep the corner order: corner 0 stays the one nearest the old corner 0
         cr = hexagon(flat * sc, (cx, cy), a)
-        out.append(replace(h, corners=cr, centre=np.array([cx, cy]), score=float(scores(*[np.array([v]) for v in (cx, cy, a, sc)])[0])))
+        out.append(replace(h, corners=cr, centre=np.array([cx, cy]),
+                           score=float(scores(*[np.array([v]) for v in (cx, cy, a, sc)])[0])))
     return out
+
+
+def _lattice_pitch(hexes: list[HexCandidate], flat: float) -> float:
+    """The median distance (px) from a hex to its nearest neighbour among ``hexes``, counting only neighbours
+    closer than 1.2 flats (touching tiles); ``flat`` when no two hexes touch."""
+    cen = np.array([h.centre for h in hexes])
+    if len(cen) < 2:
+        return flat
+    d = np.linalg.norm(cen[:, None] - cen[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    nn = d.min(axis=1)
+    close = nn[nn < 1.2 * flat]
+    return float(np.median(close)) if close.size else flat
+
+
+def _weakest_side(cand: HexCandidate, maps: tuple | None, config: HexesConfig) -> float:
+    """The outline score of ``cand``'s weakest side (:func:`edge_scores`)."""
+    return float(edge_scores(maps, 1.0, config, *hex_pose(cand.corners))[0].min())
 
 
 def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], flat: float, config: HexesConfig,
@@ -180,15 +200,7 @@ def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], fl
         return cands
     out = list(cands)
     H, W = mask.shape
-    cen = np.array([h.centre for h in out])
-    if len(cen) > 1:
-        d = np.linalg.norm(cen[:, None] - cen[None], axis=2)
-        np.fill_diagonal(d, np.inf)
-        nn = d.min(axis=1)
-        close = nn[nn < 1.2 * flat]
-        pitch = float(np.median(close)) if close.size else flat
-    else:
-        pitch = flat
+    pitch = _lattice_pitch(out, flat)
     tried: set[tuple[int, int]] = set()
     frontier = list(out)
 
@@ -236,10 +248,8 @@ def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], fl
                     continue
                 fg, area = fg_count(cand.centre, 0.85 * size, ang)
                 occ = fg / area
-                if occ < config.grow_min_occupancy:
-                    continue
-                e6 = edge_scores(maps, 1.0, config, *hex_pose(cand.corners))[0]
-                if float(e6.min()) < config.grow_min_edge:   # a side without an outline: a gap between hexes
+                # too little foreground, or a side without an outline (a gap between hexes)
+                if occ < config.grow_min_occupancy or _weakest_side(cand, maps, config) < config.grow_min_edge:
                     continue
                 if np.min(np.linalg.norm(np.array([o.centre for o in out + new]) - cand.centre, axis=1)) < 0.5 * flat:
                     continue

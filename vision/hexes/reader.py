@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from ..deck import DeckProfile
 from ..cards import SMALL_CHANGE
+from ..deck import DeckProfile
 from ..frames import validate_frame
 from ..incremental import grow, recheck_markers, touches, window_reads
 from ..table import MIN_SIDE_PX, MarkerCheck, TableCalibration, TableConfig, Zones, apply_homography, check_markers
@@ -84,7 +84,8 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     t: dict[str, float] = {}
     frame = validate_frame(frame, MIN_SIDE_PX)
     if deck is not None and getattr(deck, "shape", "card") != "hex":
-        raise NotAHexDeck(f"deck {deck.name!r} holds cards, not sector hexes: enroll it with vision.hexes.build_hex_deck")
+        raise NotAHexDeck(f"deck {deck.name!r} holds cards, not sector hexes: "
+                          "enroll it with vision.hexes.build_hex_deck")
     hex_mm = _hex_mm(deck, c)
     img, M, flat = timed_stage(t, "work_image", work_image, frame, calibration, hex_mm, c)
     cands = find_hexes(img, flat, c, t, scale_free=calibration is None and c.hex_px is None)
@@ -93,7 +94,8 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     keep = [k for k, q in enumerate(corners) if (calibration is None or not calibration.covers_marker(q))
             and (select is None or select(q))]
     cands, corners = [cands[k] for k in keep], [corners[k] for k in keep]
-    markers = timed_stage(t, "markers", check_markers, frame, calibration, tc) if (calibration is not None and check_moved) else None
+    markers = timed_stage(t, "markers", check_markers, frame, calibration,
+                          tc) if (calibration is not None and check_moved) else None
     n = len(cands)
     flats = [float(np.linalg.norm(q[0] - q[4])) for q in corners]   # corner 0 -> 4 spans the flats
     flat_px = float(np.median(flats)) if flats else None
@@ -106,12 +108,15 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     if n and (deck is not None or keep_crops):
         # crops from a copy of the frame reduced so a hex is ~1.5 crop widths across (no aliasing)
         g = min(1.0, 1.5 * c.crop_size / max(flat_px or 1.0, 1.0))
-        src = frame if g >= 1.0 else cv2.resize(frame, (max(1, int(round(frame.shape[1] * g))), max(1, int(round(frame.shape[0] * g)))),
+        src = frame if g >= 1.0 else cv2.resize(frame,
+                                                (max(1, int(round(frame.shape[1] * g))),
+                                                 max(1, int(round(frame.shape[0] * g)))),
                                                 interpolation=cv2.INTER_AREA)
         up = timed_stage(t, "rectify", lambda: [hex_crop(src, q * g, c.crop_size) for q in corners])
         if deck is not None:
-            sc = timed_stage(t, "identify", lambda: [score_hex(deck, cr, c.anchor_id, c.shortlist, colour_weight=c.colour_weight,
-                                                               fine_shift=c.fine_shift) for cr in up])
+            sc = timed_stage(t, "identify",
+                             lambda: [score_hex(deck, cr, c.anchor_id, c.shortlist, colour_weight=c.colour_weight,
+                                                fine_shift=c.fine_shift) for cr in up])
             res = decide_hexes(deck, sc)
             for k, (hid, conf, rot, guess) in enumerate(res):
                 ids[k], confs[k], rots[k], guesses[k] = hid, conf, rot, guess
@@ -123,7 +128,8 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     return HexesRead(frame.shape[1], frame.shape[0], tuple(obs), flat_px, markers, t)
 
 
-def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...], changed: list[tuple[int, int, int, int]],
+def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...],
+                       changed: list[tuple[int, int, int, int]],
                        deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
                        zones: Zones | None = None, config: HexesConfig | None = None,
                        table_config: TableConfig | None = None, markers: MarkerCheck | None = None,
@@ -132,10 +138,11 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...], 
 
     A change smaller than ``SMALL_CHANGE`` x a hex's width (a die rolled, a ship moved) is no hex coming,
     going or moving: the hexes it touches are kept. Every hex of ``previous`` (the last read's observations)
-    that touches no other changed box is kept as it was (id, rotation, corners, confidence); each window (a changed box grown by a hex's size) is read as its own
-    frame (:func:`read_hexes` with the window's calibration), and a hex found there joins when its centre
-    lies in a changed box and the window's edge does not cut it; then every hex is placed on the map again
-    (axial coordinates count from the anchor). The markers are checked again only when a change touches one.
+    that touches no other changed box is kept as it was (id, rotation, corners, confidence); each window (a
+    changed box grown by a hex's size) is read as its own frame (:func:`read_hexes` with the window's
+    calibration), and a hex found there joins when its centre lies in a changed box and the window's edge does
+    not cut it; then every hex is placed on the map again (axial coordinates count from the anchor). The markers
+    are checked again only when a change touches one.
 
     Args:
         changed: ``(x, y, w, h)`` frame-px boxes of what changed since ``previous`` was read (not empty).
@@ -169,7 +176,8 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...], 
     found, t = window_reads(frame.shape, changed, 1.3 * flat, near, taken, read)
     obs_all = [*kept, *(o for o, _ in found)]
     frame_corners = [*(o.corners for o in kept), *(q for _, q in found)]
-    corners = [np.roll(q, o.rotation or 0, axis=0) for o, q in zip(obs_all, frame_corners)]   # lattice order
+    # lattice order
+    corners = [np.roll(q, o.rotation or 0, axis=0) for o, q in zip(obs_all, frame_corners, strict=True)]
     ids = [o.id for o in obs_all]
     confs = [o.confidence for o in obs_all]
     rots = [o.rotation for o in obs_all]

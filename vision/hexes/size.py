@@ -42,7 +42,7 @@ def boundary_side_px(mask: np.ndarray, theta: float) -> float | None:
         start = int(np.argmax(cls != np.roll(cls, 1)))
         cl, pp = np.roll(cls, -start), np.roll(p, -start, axis=0)
         cut = np.flatnonzero(np.diff(cl) != 0) + 1
-        for i0, i1 in zip(np.r_[0, cut], np.r_[cut, len(cl)] - 1):
+        for i0, i1 in zip(np.r_[0, cut], np.r_[cut, len(cl)] - 1, strict=True):
             if cl[i0] >= 0 and i1 > i0:
                 lens.append(float(np.linalg.norm(pp[i1] - pp[i0])))
     ln = np.array([v for v in lens if v > 6.0])
@@ -172,7 +172,8 @@ def work_image(frame: np.ndarray, calibration: TableCalibration | None, hex_mm: 
         s = F / hm
         mm_px = calibration.mm_per_px()
         g = min(1.0, 2.0 * s * mm_px)   # pre-reduce the frame to about twice the work resolution
-        small = cv2.resize(frame, (max(1, int(round(w * g))), max(1, int(round(h * g)))), interpolation=cv2.INTER_AREA) if g < 1.0 else frame
+        small = cv2.resize(frame, (max(1, int(round(w * g))), max(1, int(round(h * g)))),
+                           interpolation=cv2.INTER_AREA) if g < 1.0 else frame
         lo, hi = calibration.footprint_mm(w, h)
         size = (hi - lo) * s
         M = calibration.top_down(lo, s)
@@ -184,7 +185,8 @@ def work_image(frame: np.ndarray, calibration: TableCalibration | None, hex_mm: 
         flat_frame = float(config.hex_px)
     else:
         g = min(1.0, config.estimate_long_side / float(max(h, w)))
-        small = cv2.resize(frame, (int(round(w * g)), int(round(h * g))), interpolation=cv2.INTER_AREA) if g < 1 else frame
+        small = cv2.resize(frame, (int(round(w * g)), int(round(h * g))),
+                           interpolation=cv2.INTER_AREA) if g < 1 else frame
         est = estimate_flat_px(small, config)
         flat_frame = (est / g) if est is not None else 0.12 * min(h, w)
     k = min(4.0, F / max(flat_frame, 1.0))

@@ -27,7 +27,7 @@ def fill_symbol_holes(mask: np.ndarray, side: float, config: RollDiceConfig) -> 
     stay open. The small holes are drawn together, so an island inside a filled hole keeps its own hole."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is not None:
-        small = [c for c, h in zip(contours, hierarchy[0]) if h[3] >= 0
+        small = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0
                  and cv2.contourArea(c) < config.max_hole_frac * side * side]
         cv2.drawContours(mask, small, -1, 255, -1)
 
@@ -217,7 +217,7 @@ def add_cnn_candidates(frame: np.ndarray, cands: Candidates, net: _d6.Model | No
     lo, hi = config.cnn_side_range
     replaced = np.zeros(len(have), bool)
     added, added_scores = [], []
-    for (x, y, w, h), peak in zip(found.boxes.astype(np.float64), found.scores.astype(np.float64)):
+    for (x, y, w, h), peak in zip(found.boxes.astype(np.float64), found.scores.astype(np.float64), strict=True):
         c = np.array([x + w / 2, y + h / 2])
         side = float(np.sqrt(max(w * h, 1.0)))
         if not lo * typical <= side <= hi * typical:

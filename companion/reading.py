@@ -1,0 +1,260 @@
+"""How the box reads a still table: only what changed, values that hold across the settled frames, and a record
+only for a change (issue 15 "Read the table at camera speed", issue 16 "One roll, one record").
+
+- **When**: :func:`table_stillness` is the loop's stillness detector (:data:`LOOP_MOTION`): a still table is read
+  only when it differs from the last read (a hand that came and went, a shadow, a light or white-balance step is no
+  read: :mod:`vision.motion` takes the light's gains out), an arm reaching in from the table's edge blocks the read
+  until it leaves, and the settle is 0.2 s.
+- **What**: the change boxes of the detector go to :func:`vision.incremental.read_changes`, so the dice, cards, tiles
+  and hexes whose place did not change keep their identity and only the changed windows are read again
+  (:func:`sighting_reader` turns a d6 reader into a :class:`vision.Reader` that can).
+- **Which values**: a die read again on an earlier frame of the same settled period that gives another value is
+  unreadable (:func:`steady_dice`), never the last guess; a value below :attr:`ReadRules.value_confidence` is
+  unreadable (:func:`sure_dice`): the contract's "unreadable, never a guess".
+- **Whether to record**: a read that shows the same dice at the same places as the previous record (within the
+  reader's noise: :func:`same_dice`) is "same as before", not a new roll; a change the read cannot explain by dice
+  (:func:`unexplained_changes`: a hand, a cup, anything larger than a die where no die is) blocks the read until
+  it is gone.
+
+No I/O here; the modes (:mod:`companion.modes.dice`, :mod:`companion.camera.flow`) use these.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from vision.motion import MotionConfig, StillnessDetector
+from vision.observations import DiceRead, Sighting
+
+__all__ = ["LOOP_MOTION", "ReadRules", "dice_read_of", "same_dice", "sighting_reader", "steady_dice", "sure_dice",
+           "table_stillness", "unexplained_changes"]
+
+Box = tuple[int, int, int, int]
+
+LOOP_MOTION = MotionConfig(read_unchanged=False, reach_seconds=math.inf)
+"""The box's stillness settings: :class:`vision.motion.MotionConfig`'s defaults (quiet 0.2 s and 3 frames) but a
+still table equal to the last read is not read again, and an arm reaching in from the edge waits until it leaves."""
+
+
+def table_stillness(config: MotionConfig | None = None) -> StillnessDetector:
+    """The stillness detector of the box's loop (:data:`LOOP_MOTION` unless ``config`` is given)."""
+    return StillnessDetector(LOOP_MOTION if config is None else config)
+
+
+@dataclass(frozen=True)
+class ReadRules:
+    """When two reads are the same roll, a value is sure, and a change is not a die.
+
+    Attributes:
+        same_place: two dice lie at the same place when their centres are within this fraction of a die's side
+            (px / px; the reader's box jitters by a few pixels between frames, and a die it barely sees more) ...
+        still_place: ... and where the table changed since (the stillness detector's change boxes), within this
+            fraction: a die there that moved more was picked up and rolled again, whatever it shows.
+        value_confidence: a die value read with a confidence (0-1) below this is unreadable (``None``): the d6
+            reader's own ``value_threshold`` (``vision.D6Config``), applied to the die's whole confidence.
+        object_dice: a changed region (px^2) larger than this many dice for each die it holds (in the read or in
+            the one before; at least one) is something that is not a die (a hand, an arm, a cup) ...
+        scene_fraction: ... unless the changes cover more than this fraction of the frame: a new scene (a replay's
+            next photo, the camera moved), read whole (:class:`vision.incremental.ChangeConfig`'s full-read share).
+    """
+
+    same_place: float = 0.5
+    still_place: float = 0.15
+    value_confidence: float = 0.35
+    object_dice: float = 4.0
+    scene_fraction: float = 0.4
+
+    def __post_init__(self) -> None:
+        if not 0 < self.still_place <= self.same_place <= 2:
+            raise ValueError(f"0 < still_place <= same_place <= 2 die sides, got {self.still_place}, {self.same_place}")
+        if not 0 <= self.value_confidence <= 1:
+            raise ValueError(f"value_confidence must be within 0-1, got {self.value_confidence}")
+        if not self.object_dice >= 1:
+            raise ValueError(f"object_dice must be at least 1, got {self.object_dice}")
+
+
+# -- dice as the judgements see them ------------------------------------------------------------------
+
+
+def _box(die: Any) -> tuple[float, float, float, float]:
+    box = die["box"] if isinstance(die, Mapping) else die.box
+    x, y, w, h = (float(v) for v in box)
+    return x, y, w, h
+
+
+def _face(die: Any) -> tuple[Any, ...]:
+    """What a die shows: a d6's value, a Roll die's colour and face (the observation or its JSON)."""
+    get = die.get if isinstance(die, Mapping) else lambda k, d=None: getattr(die, k, d)
+    if get("kind", "d6") == "roll":
+        return get("colour"), get("face")
+    return (get("value"),)
+
+
+def _centre_side(die: Any) -> tuple[float, float, float]:
+    x, y, w, h = _box(die)
+    return x + w / 2.0, y + h / 2.0, max(w, h, 1.0)
+
+
+def _pairs(a: Sequence[Any], b: Sequence[Any], rules: ReadRules) -> list[tuple[int, int]]:
+    """One-to-one pairs (index in ``a``, index in ``b``) of dice at the same place, nearest first."""
+    ca, cb = [_centre_side(d) for d in a], [_centre_side(d) for d in b]
+    cands = []
+    for i, (xa, ya, sa) in enumerate(ca):
+        for j, (xb, yb, sb) in enumerate(cb):
+            d = math.hypot(xa - xb, ya - yb)
+            if d <= rules.same_place * min(sa, sb):
+                cands.append((d, i, j))
+    used_a, used_b, out = set(), set(), []
+    for _, i, j in sorted(cands):
+        if i not in used_a and j not in used_b:
+            used_a.add(i)
+            used_b.add(j)
+            out.append((i, j))
+    return out
+
+
+def _unknown(face: tuple[Any, ...]) -> bool:
+    """Whether a die's face is unreadable (a d6 value None, a Roll face None)."""
+    return face[-1] is None
+
+
+def _inside(die: Any, boxes: Sequence[Box]) -> bool:
+    x, y, _ = _centre_side(die)
+    return any(bx <= x <= bx + bw and by <= y <= by + bh for bx, by, bw, bh in boxes)
+
+
+def same_dice(a: Sequence[Any], b: Sequence[Any], rules: ReadRules | None = None,
+              changed: Sequence[Box] | None = None) -> bool:
+    """Whether two reads show the same dice at the same places, within the reader's noise: each die one read has
+    is paired with a die of the other within :attr:`ReadRules.same_place` of a side, and paired dice show the same
+    (a d6's value, a Roll die's colour and face). An unreadable die is "not known", never a difference: it may
+    pair with any face, and may be missing from the other read (a die at the edge of what the reader sees, found
+    in one frame and not the next) -- except inside ``changed`` (frame-px boxes where the table changed since,
+    :meth:`vision.motion.StillnessDetector.change_boxes`): a die there must lie within
+    :attr:`ReadRules.still_place` of a side of one of the other read showing the same face (else it was rolled).
+    Each read must hold a die.
+
+    ``a``, ``b``: dice as observations (``box``, ``value`` or ``colour``/``face``) or their JSON (a ``dice_read``
+    payload's ``"dice"``), boxes in the same frame's px; ``a`` the read now, ``b`` the one before.
+    """
+    rules = rules or ReadRules()
+    changed = list(changed or ())
+    fa, fb = [_face(d) for d in a], [_face(d) for d in b]
+    pairs = _pairs(a, b, rules)
+    for i, j in pairs:
+        if _inside(a[i], changed) or _inside(b[j], changed):
+            (xa, ya, sa), (xb, yb, sb) = _centre_side(a[i]), _centre_side(b[j])
+            if fa[i] != fb[j] or math.hypot(xa - xb, ya - yb) > rules.still_place * min(sa, sb):
+                return False
+        elif fa[i] != fb[j] and not _unknown(fa[i]) and not _unknown(fb[j]):
+            return False
+    paired_a, paired_b = {i for i, _ in pairs}, {j for _, j in pairs}
+    for dice, faces, paired in ((a, fa, paired_a), (b, fb, paired_b)):
+        for k, die in enumerate(dice):
+            if k not in paired and (not _unknown(faces[k]) or _inside(die, changed)):
+                return False
+    return len(a) > 0 and len(b) > 0
+
+
+def steady_dice(now: Sequence[Any], earlier: Sequence[Any], fresh: Sequence[Any], rules: ReadRules | None = None
+                ) -> tuple[Any, ...]:
+    """The dice of ``now`` with the value of each ``fresh`` one (read again in this read, not kept from the read
+    before) made unreadable when the same place read on an earlier frame of the same settled period (``earlier``)
+    shows another value: a die whose reads disagree is unreadable, never the last guess. A die the earlier frame did
+    not see keeps its value. Observations only (``dataclasses.replace``): ``value=None`` for a d6, ``face=None`` for a
+    Roll die, confidence the lower of the two reads."""
+    rules = rules or ReadRules()
+    fresh_ids = {id(d) for d in fresh}
+    out = list(now)
+    for i, j in _pairs(now, earlier, rules):
+        die, other = now[i], earlier[j]
+        if id(die) not in fresh_ids or _face(die) == _face(other):
+            continue
+        conf = min(float(die.confidence), float(other.confidence))
+        out[i] = replace(die, face=None, confidence=conf) if getattr(die, "kind", "d6") == "roll" \
+            else replace(die, value=None, confidence=conf)
+    return tuple(out)
+
+
+def sure_dice(dice: Sequence[Any], rules: ReadRules | None = None) -> tuple[Any, ...]:
+    """``dice`` with every value read below :attr:`ReadRules.value_confidence` made unreadable (d6 ``value``, Roll
+    ``face``; the die stays, found)."""
+    rules = rules or ReadRules()
+    out = []
+    for d in dice:
+        if float(d.confidence) < rules.value_confidence:
+            if getattr(d, "kind", "d6") == "roll" and d.face is not None:
+                d = replace(d, face=None)
+            elif getattr(d, "kind", "d6") != "roll" and d.value is not None:
+                d = replace(d, value=None)
+        out.append(d)
+    return tuple(out)
+
+
+def unexplained_changes(boxes: Sequence[Box] | None, now: Sequence[Any], before: Sequence[Any],
+                        frame_size: tuple[int, int], rules: ReadRules | None = None) -> list[Box]:
+    """The change boxes (frame px, the detector's since the read before) that no die explains: larger than
+    :attr:`ReadRules.object_dice` dice for each die they hold now or held before (at least one). A hand resting over
+    the tray, a cup, a phone put down: the read waits until it is gone. A box touching the frame's edge is left to
+    the stillness detector (an arm reaching in waits there until it leaves; a strip along the edge is the camera's
+    framing). [] without boxes (a first read, a read asked for), without a die to size them by, or for a new scene
+    (changes over :attr:`ReadRules.scene_fraction` of the ``frame_size`` (width, height) px)."""
+    rules = rules or ReadRules()
+    dice = list(now) + list(before)
+    if not boxes or not dice:
+        return []
+    if sum(w * h for _, _, w, h in boxes) > rules.scene_fraction * frame_size[0] * frame_size[1]:
+        return []
+    side = float(np.median([_centre_side(d)[2] for d in dice]))
+    fw, fh = frame_size
+    out = []
+    for bx, by, bw, bh in boxes:
+        if bx <= 0 or by <= 0 or bx + bw >= fw or by + bh >= fh:
+            continue
+        held = sum(1 for d in dice if bx <= _centre_side(d)[0] <= bx + bw and by <= _centre_side(d)[1] <= by + bh)
+        if bw * bh > rules.object_dice * max(1, held) * side * side:
+            out.append((int(bx), int(by), int(bw), int(bh)))
+    return out
+
+
+# -- a d6 reader as a vision.Reader ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _PlainDice:
+    """A dice reader with only ``read(frame) -> DiceRead`` as a :class:`vision.Reader` (every read is a full one)."""
+
+    reader: Any
+    name: str = "d6"
+
+    def read(self, frame: np.ndarray) -> Sighting:
+        r = self.reader.read(frame)
+        if isinstance(r, Sighting):
+            return r
+        return Sighting(self.name, int(r.width), int(r.height), dice=tuple(r.dice),
+                        timings_ms=dict(getattr(r, "timings_ms", {}) or {}))
+
+
+def sighting_reader(reader: Any) -> Any:
+    """``reader`` as a :class:`vision.Reader`: a :class:`vision.D6Reader` as its :class:`vision.readers.D6Adapter`
+    (reads only what changed), a reader that already is one as it is, anything else with ``read(frame)`` giving
+    ``dice`` wrapped (full reads)."""
+    from vision import D6Reader
+    from vision.readers import D6Adapter
+
+    if isinstance(reader, D6Reader):
+        return D6Adapter(reader)
+    if hasattr(reader, "read_changes") and hasattr(reader, "name"):
+        return reader
+    return _PlainDice(reader)
+
+
+def dice_read_of(sighting: Sighting, dice: Sequence[Any] | None = None) -> DiceRead:
+    """The :class:`vision.DiceRead` of a sighting (``dice`` instead of its own when given)."""
+    return DiceRead(sighting.width, sighting.height, tuple(sighting.dice if dice is None else dice),
+                    dict(sighting.timings_ms))

@@ -1,0 +1,277 @@
+"""``companion demo`` / ``companion run`` (companion/commands/box.py): what the box refuses before anything is
+recorded (--db at a file that is not a session database, --screenshot, --hold, --max-frames, players, races,
+calibration, the phone view's address), resuming the open game, one box per database, and --screenshot after
+every flow change. Expectations are worked by hand."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pytest
+
+from companion.app import MainLoop
+from companion.cli import main
+from companion.flow import GameFlow, parse_players
+from companion.flows import FLOWS
+from companion.hub import StateHub
+from companion.session import SessionStore
+from device import FakeCamera
+from vision.motion import StillnessDetector
+
+BOX = ["--no-web", "--no-screen", "--no-gpio", "--once", "--fast"]
+
+
+# -- --db at a file that is not a session database ------------------------------------------------
+def test_db_pointing_at_a_photo_is_refused_untouched(tmp_path, capsys):
+    victim = tmp_path / "victim.jpg"
+    data = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(range(256)) * 8
+    victim.write_bytes(data)
+    code = main(["demo", "--db", str(victim), *BOX, "--max-frames", "2"])
+    assert code == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not a session database" in err[0] and str(victim) in err[0]
+    assert victim.read_bytes() == data
+    assert [p.name for p in tmp_path.iterdir()] == ["victim.jpg"]  # nothing renamed, nothing made
+
+
+def test_db_pointing_at_another_programs_sqlite_is_refused_untouched(tmp_path, capsys):
+    import sqlite3
+
+    other = tmp_path / "photos.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE albums (id INTEGER)")
+    data = other.read_bytes()
+    code = main(["demo", "--db", str(other), *BOX, "--max-frames", "2"])
+    assert code == 3
+    assert "not a session database" in capsys.readouterr().err
+    assert other.read_bytes() == data and sorted(p.name for p in tmp_path.iterdir()) == ["photos.db"]
+
+
+def test_damaged_session_database_is_still_kept_aside_and_replaced(tmp_path):
+    db = tmp_path / "demo.sqlite3"
+    db.write_bytes(b"SQLite format 3\x00" + b"\xa5" * 4000)
+    code = main(["demo", "--db", str(db), *BOX, "--max-frames", "2"])
+    assert code == 0
+    kept = [p.name for p in tmp_path.iterdir() if ".corrupt-" in p.name]
+    assert len(kept) == 1 and kept[0].startswith("demo.sqlite3.corrupt-")
+
+
+def test_the_same_command_again_resumes_the_open_game(tmp_path):
+    db = str(tmp_path / "k.sqlite3")
+    run = ["demo", "--game", "race", "--db", db, *BOX, "--max-frames", "2"]
+    assert main([*run, "--players", "Ann,Bob"]) == 0
+    with SessionStore(db) as s:
+        [first] = s.list_sessions()
+    assert main([*run, "--players", "Ann,Bob"]) == 0  # a restart with the same command: same game
+    with SessionStore(db) as s:
+        assert [x.id for x in s.list_sessions()] == [first.id]
+    assert main([*run, "--players", "Ann,Cy"]) == 0  # other players: another game, the first one kept
+    assert main([*run, "--players", "Ann,Bob"]) == 0  # Ann and Bob's open game is found again, though older
+    with SessionStore(db) as s:
+        assert len(s.list_sessions()) == 2
+    assert main([*run, "--players", "Ann,Bob", "--new-session"]) == 0
+    with SessionStore(db) as s:
+        assert len(s.list_sessions()) == 3
+
+
+def test_a_second_box_on_the_same_database_is_refused(tmp_path, capsys):
+    db = tmp_path / "cc.sqlite3"
+    with SessionStore(db, exclusive=True):
+        code = main(["demo", "--db", str(db), *BOX, "--max-frames", "2"])
+        assert code == 3
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "is in use by another companion (pid " in err[0] and "--db" in err[0]
+    assert main(["demo", "--db", str(db), *BOX, "--max-frames", "2"]) == 0  # released on close
+
+
+# -- no tracebacks from --screenshot, --hold, --max-frames ----------------------------------------
+def test_screenshot_in_an_unwritable_folder_is_refused_at_start(tmp_path, capsys):
+    code = main(["demo", "--db", str(tmp_path / "d.sqlite3"), *BOX, "--windowed", "--screenshot", "/proc/x.png"])
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--screenshot /proc/x.png" in err[0] and "cannot write in /proc" in err[0]
+    assert not (tmp_path / "d.sqlite3").exists()  # refused before a session was made
+
+
+def test_screenshot_that_fails_mid_run_is_one_log_line_and_the_box_goes_on(tmp_path, monkeypatch, caplog):
+    import pygame
+
+    from companion.commands.box import demo_photos
+    from companion.screen import TouchScreen
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for photo in sorted(p for p in demo_photos().iterdir() if p.suffix.lower() in (".jpg", ".png"))[:2]:
+        (photos / photo.name).write_bytes(photo.read_bytes())
+
+    def fail(self, path):
+        raise pygame.error(f"Couldn't open {path}")
+
+    monkeypatch.setattr(TouchScreen, "save_png", fail)
+    with caplog.at_level(logging.INFO, logger="companion"):
+        code = main(["demo", str(photos), "--db", str(tmp_path / "d.sqlite3"), "--no-web",
+                     "--no-gpio", "--once", "--fast",
+                     "--windowed", "--hold", "1.0", "--screenshot", str(tmp_path / "shot.png")])
+    assert code == 0
+    failed = [r for r in caplog.records if "cannot save --screenshot" in r.getMessage()]
+    assert len(failed) == 1 and failed[0].levelno == logging.ERROR
+    with SessionStore(tmp_path / "d.sqlite3") as s:
+        (info,) = s.list_sessions()
+        assert len([e for e in s.get(info.id).events() if e.kind == "dice_read"]) == 2  # both photos still read
+
+
+def test_screenshot_hook_runs_after_each_flow_change_not_after_live_frames(tmp_path):
+    store = SessionStore(tmp_path / "box.sqlite3")
+    session = store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {}))
+    flow = GameFlow(session, FLOWS["roll"])
+    changes = []
+    hub = StateHub()
+    ticks = iter(range(10_000))
+    loop = MainLoop(source=FakeCamera([np.zeros((60, 80, 3), np.uint8)] * 6), reader=None, session=session, hub=hub,
+                    stillness=StillnessDetector(), flow=flow, stop_at_end=True, sleep=lambda s: None,
+                    clock=lambda: float(next(ticks)), on_change=lambda: changes.append(session.last_seq))
+    loop.publish()
+    loop.publish()  # nothing changed: no second save
+    assert changes == [0]
+    hub.post_action("report", origin="phone", player="Ann", form="credits", values={"credits": 3})
+    loop.step()
+    assert changes == [0, 1]
+    store.close()
+
+
+@pytest.mark.parametrize("args, problem", [
+    (["--hold", "1e308"], "at most 3600 seconds"),
+    (["--hold", "3601"], "at most 3600 seconds"),
+    (["--hold", "0.2"], "give at least 1 s"),
+    (["--hold", "nan"], "positive number of seconds"),
+    (["--hold", "inf"], "positive number of seconds"),
+    (["--max-frames", "-1"], "give at least 1 frame"),
+    (["--max-frames", "0"], "give at least 1 frame"),
+])
+def test_bad_hold_and_max_frames_are_usage_errors(tmp_path, capsys, args, problem):
+    with pytest.raises(SystemExit) as info:
+        main(["demo", "--db", str(tmp_path / "d.sqlite3"), *BOX, *args])
+    assert info.value.code == 2
+    assert problem in capsys.readouterr().err
+    assert not (tmp_path / "d.sqlite3").exists()
+
+
+# -- players, options and races: one rule for the CLI and the phone --------------------------------
+@pytest.mark.parametrize("players, problem", [
+    ("Ann:mauve,Bob", "colour 'mauve' is not one of red, blue, green, yellow, purple"),
+    ("Ann,Bob:red,Cy:red", "red is taken"),
+    ("Ann,ann", "'ann' (as 'Ann') is already playing"),
+    ("Ann,,Bob", "a player name is empty"),
+])
+def test_cli_players_follow_the_phone_rule(tmp_path, capsys, players, problem):
+    code = main(["demo", "--game", "race", "--players", players, "--db", str(tmp_path / "d.sqlite3"), *BOX,
+                 "--max-frames", "2"])
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and problem in err[0], err
+    # refused before any database is opened: no empty file is left behind
+    assert not (tmp_path / "d.sqlite3").exists()
+
+
+def test_game_options_reach_the_setup_step(tmp_path, monkeypatch):
+    # without --players the setup step starts the game; --aggressive must not be lost on the way
+    import companion.setup_flow as setup_flow
+
+    seen = {}
+    real = setup_flow.TableSetup.__init__
+
+    def spy(self, store, spec, options=None, *a, **kw):
+        seen.update(options or {})
+        real(self, store, spec, options, *a, **kw)
+
+    monkeypatch.setattr(setup_flow.TableSetup, "__init__", spy)
+    code = main(["demo", "--game", "among", "--aggressive", "--races", "Sheptas,", "--db",
+                 str(tmp_path / "d.sqlite3"), *BOX, "--max-frames", "2"])
+    assert code == 0
+    assert seen == {"aggressive": True, "races": ["Sheptas", ""]}
+
+
+def test_too_few_players_are_refused_before_a_database_file_is_made(tmp_path, capsys):
+    # Among the Stars is for 2-4 players (rulebook, Components): the rules engine says so at once
+    code = main(["demo", "--game", "among", "--players", "Ann", "--db", str(tmp_path / "d.sqlite3"), *BOX,
+                 "--max-frames", "2"])
+    assert code == 2
+    assert "2-4 players" in capsys.readouterr().err
+    assert not (tmp_path / "d.sqlite3").exists()
+
+
+def test_two_players_cannot_play_the_same_race(tmp_path, capsys):
+    # Among the Stars: 8 race tiles, one per race (rulebook, Components; Setup 7)
+    from rules import BadEvent
+    from rules.among_the_stars import final_scores as among_scores
+    from rules.scoring import ScoreInputError
+    from tests.test_among_scoring import rulebook_example
+
+    code = main(["demo", "--game", "among", "--players", "Ann,Bob", "--races", "Sheptas,sheptas",
+                 "--db", str(tmp_path / "d.sqlite3"), *BOX, "--max-frames", "2"])
+    assert code == 2
+    assert "two players play the race Sheptas" in capsys.readouterr().err
+    assert not (tmp_path / "d.sqlite3").exists()
+    data = rulebook_example()
+    data["players"][0]["race"] = data["players"][1]["race"] = "Sheptas"
+    with pytest.raises(ScoreInputError, match=r"players\[1\]\.race.*another player plays Sheptas"):
+        among_scores(data)
+    with SessionStore(tmp_path / "e.sqlite3") as s, pytest.raises(BadEvent, match="two players play the race Sheptas"):
+        s.start("among", {"players": [{"name": "Ann", "race": "sheptas"}, {"name": "Bob", "race": "sheptas"}]})
+
+
+# -- camera, calibration and the phone view's address ---------------------------------------------
+def test_demo_hint_is_said_once():
+    from companion.commands.box import _one_demo_hint
+
+    message = ("no camera found (auto): opencv:0: no camera at /dev/video0 (opencv:0): try opencv:1, "
+               "or run `companion demo` to replay photos. Connect a camera, or run `companion demo` to replay photos")
+    assert _one_demo_hint(message) == ("no camera found (auto): opencv:0: no camera at /dev/video0 (opencv:0): "
+                                       "try opencv:1. Connect a camera, or run `companion demo` to replay photos")
+    assert _one_demo_hint("no camera, or run `companion demo` to replay photos").count("companion demo") == 1
+
+
+def test_missing_calibration_is_exit_3_and_records_nothing(tmp_path, capsys):
+    code = main(["demo", "--game", "race", "--players", "Ann,Bob", "--calibration", str(tmp_path / "none.json"),
+                 "--db", str(tmp_path / "d.sqlite3"), *BOX, "--max-frames", "2"])
+    assert code == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"companion demo: no calibration at {tmp_path / 'none.json'}: make one with `companion calibrate`"]
+    assert not (tmp_path / "d.sqlite3").exists()
+
+
+def test_malformed_calibration_is_exit_1_and_records_nothing(tmp_path, capsys):
+    bad = tmp_path / "cal.json"
+    bad.write_text("{not json")
+    code = main(["demo", "--game", "race", "--players", "Ann,Bob", "--calibration", str(bad),
+                 "--db", str(tmp_path / "d.sqlite3"), *BOX, "--max-frames", "2"])
+    assert code == 1
+    assert "cannot be read" in capsys.readouterr().err
+    assert not (tmp_path / "d.sqlite3").exists()
+
+
+def test_calibration_with_d6_is_refused(tmp_path, capsys):
+    cal = tmp_path / "cal.json"
+    cal.write_text("{}")
+    code = main(["demo", "--calibration", str(cal), "--db", str(tmp_path / "d.sqlite3"), *BOX, "--max-frames", "2"])
+    assert code == 2
+    assert "--calibration does not go with --game d6" in capsys.readouterr().err
+    assert not (tmp_path / "d.sqlite3").exists()
+
+
+def test_phone_view_address_problems_are_one_line_naming_them(tmp_path, capsys):
+    import socket
+
+    box = ["--no-screen", "--no-gpio", "--once", "--fast", "--max-frames", "2", "--db", str(tmp_path / "d.sqlite3")]
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["demo", "--host", "127.0.0.1", "--port", str(port), *box]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"companion demo: cannot start the phone view: cannot listen on 127.0.0.1 port {port} "
+                   "(Address already in use); try another --host or --port, or --no-web"]
+    assert main(["demo", "--host", "999.1.1.1", *box]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--host 999.1.1.1 is not a network address" in err[0]

@@ -1,0 +1,113 @@
+"""``companion export`` and ``companion sessions`` (companion/commands/export.py): which database they read,
+what they list, files they never overwrite, standard output, and one-line errors. Expectations are worked by hand."""
+
+from __future__ import annotations
+
+import json
+
+from companion.cli import main
+from companion.flow import GameFlow, parse_players
+from companion.flows import FLOWS
+from companion.session import SessionStore
+
+
+def _race(store, players="Ann,Bob"):
+    session = store.start("race", FLOWS["race"].settings(parse_players(players), {}))
+    return GameFlow(session, FLOWS["race"])
+
+
+def _finished_race(db):
+    """A 2-player Race game in ``db`` (not finished) and its session id."""
+    with SessionStore(db) as s:
+        flow = _race(s)
+        flow.report("Ann", "hand", {"cards": 5})
+        return flow.session.id
+
+
+def test_unfinished_game_exported_to_bgstats_has_no_winner(store):
+    flow = _race(store)
+    play = flow.bgstats_play()
+    assert not flow.over()
+    assert [p["winner"] for p in play["players"]] == [False, False]
+
+
+def test_export_without_db_names_both_databases(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
+    code = main(["export", "--json", str(tmp_path / "g.json")])
+    assert code == 3
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert str(tmp_path / "sessions.sqlite3") in err and str(tmp_path / "demo.sqlite3") in err and "--demo" in err
+    assert "()" not in err
+
+
+def test_export_demo_reads_the_demo_database(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
+    sid = _finished_race(tmp_path / "demo.sqlite3")
+    out = tmp_path / "g.json"
+    assert main(["export", "--demo", "--unfinished", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["session"] == sid
+    assert main(["export", "--demo", "--db", str(tmp_path / "demo.sqlite3"), "--json", str(out)]) == 2
+
+
+def test_export_never_overwrites_the_database_or_another_file(tmp_path, capsys):
+    db = tmp_path / "box.sqlite3"
+    _finished_race(db)
+    before = db.read_bytes()
+    assert main(["export", "--db", str(db), "--unfinished", "--json", str(db)]) == 1
+    assert "not written by this command" in capsys.readouterr().err
+    assert db.read_bytes() == before
+    same = tmp_path / "g.json"
+    assert main(["export", "--db", str(db), "--unfinished", "--json", str(same), "--bgstats", str(same)]) == 2
+    assert "name the same file" in capsys.readouterr().err
+    for _ in range(2):  # its own earlier export is replaced
+        assert main(["export", "--db", str(db), "--unfinished", "--json", str(same),
+                     "--bgstats", str(tmp_path / "b.json")]) == 0
+
+
+def test_export_to_standard_output(tmp_path, capsys):
+    db = tmp_path / "box.sqlite3"
+    sid = _finished_race(db)
+    assert main(["export", "--db", str(db), "--unfinished", "--json", "-", "--bgstats", str(tmp_path / "b.json")]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["session"] == sid  # stdout holds only the game, for a pipe
+    assert f"wrote {tmp_path / 'b.json'}" in err and "bgstats://" in err
+    assert not (tmp_path / "-").exists()
+
+
+def test_sessions_lists_ids_game_players_started_finished(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
+    sid = _finished_race(tmp_path / "demo.sqlite3")
+    assert main(["sessions", "--demo"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"1 session in {tmp_path / 'demo.sqlite3'}, newest first:"
+    assert out[1].startswith(f"{sid}  race   Ann, Bob  started ") and out[1].endswith("  not finished  1 event")  # one event: said in the singular
+    assert main(["sessions", "--db", str(tmp_path / "demo.sqlite3"), "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert (row["id"], row["game"], row["players"], row["finished"]) == (sid, "race", ["Ann", "Bob"], False)
+    # an unknown --session points here, not at a Python function
+    code = main(["export", "--demo", "--session", "nope", "--json", str(tmp_path / "g.json")])
+    assert code == 3
+    err = capsys.readouterr().err
+    assert "`companion sessions`" in err and "list_sessions" not in err
+
+
+def test_sessions_without_a_database_says_where_it_looked(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
+    assert main(["sessions"]) == 3
+    assert "demo.sqlite3" in capsys.readouterr().err
+
+
+def test_unexpected_file_errors_and_ctrl_c_are_one_line(tmp_path, capsys, monkeypatch):
+    long_name = "x" * 300
+    assert main(["sessions", "--db", str(tmp_path / f"{long_name}.db")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "File name too long" in err[0]
+    import companion.commands.enroll as enroll
+
+    def interrupted(*a, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(enroll, "cmd_enroll_cards", interrupted)
+    assert main(["enroll", "cards", "deck", str(tmp_path)]) == 130
+    assert capsys.readouterr().err.strip() == "companion: interrupted; what the command had not saved yet is not saved"

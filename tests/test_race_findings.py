@@ -1,0 +1,63 @@
+"""Race for the Galaxy engine findings (rules/race/): one start world each, VP chips outside Consume and the
+pool, chips beyond the box, a second pick before the reveal. Rule values from the rulebook digest
+(shared/rules/, section cited by each test), worked by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import Severity
+from rules.race import RACE_GAME
+from tests.test_race_game import run as race_run
+from tests.test_race_game import setup as race_setup
+
+
+def test_two_players_with_the_same_start_world_is_a_finding():
+    # Digest §2 setup 3: the 5 start worlds are shuffled and one is dealt to each player.
+    r = race_run(race_setup(ann="Old Earth", bob="Old Earth"))
+    hits = [f for f in r.findings if "Old Earth" in f.what and "start world" in f.what]
+    assert hits and hits[0].severity is Severity.ERROR
+    assert "start worlds dealt one each" in hits[0].rule and hits[0].rule.startswith("Race for the Galaxy")
+    assert not [f for f in race_run(race_setup()).findings if f.severity is not Severity.INFO]
+    from rules import BadEvent
+
+    with pytest.raises(BadEvent, match="dealt one each"):
+        RACE_GAME.initial_state({"players": ["Ann", "Bob"], "start_worlds": {"Ann": "Old Earth", "Bob": "Old Earth"}})
+
+
+def test_vp_chips_outside_consume_are_flagged_and_the_pool_never_goes_negative():
+    # 2 players: pool 2 x 12 = 24 (digest §2). 30 VP reported during Explore: 24 from the pool,
+    # 6 from the chips set aside (§6); VP chips come from Consume powers (§4 IV).
+    log = race_setup().round(Ann="explore_5", Bob="explore_1_1")("vp_changed", player="Ann", delta=30)
+    r = race_run(log)
+    warnings = [f for f in r.findings if f.severity is Severity.WARNING]
+    assert any("outside the Consume phase" in f.what and "30" in f.what for f in warnings)
+    assert r.state.pool == 0 and r.state.set_aside_paid == 6
+    view = RACE_GAME.view(r.state)
+    assert view["vp_pool"] == 0 and view["vp_set_aside_paid"] == 6
+    assert any("6 VP" in f.what and "set aside" in f.what for f in r.findings if f.severity is Severity.INFO)
+    assert r.state.player("Ann").vp_chips == 30 and r.state.ending
+    # in Consume: no warning
+    ok = race_run(race_setup().round(Ann="consume_trade", Bob="produce")("vp_changed", player="Ann", delta=3))
+    assert not [f for f in ok.findings if f.severity is not Severity.INFO]
+    assert ok.state.pool == 21
+
+
+def test_more_chips_than_the_box_holds_is_a_warning():
+    # 2 players: 24 in the pool, 88 - 24 = 64 set aside; 24 + 64 = 88 is fine, 89 is not.
+    log = race_setup().round(Ann="consume_x2", Bob="produce")("vp_changed", player="Ann", delta=88)
+    assert not [f for f in race_run(log).findings if "box holds" in f.what]
+    log("vp_changed", player="Bob", delta=1)
+    assert [f for f in race_run(log).findings if "box holds" in f.what and f.severity is Severity.WARNING]
+
+
+def test_a_second_pick_before_the_reveal_replaces_the_first_and_is_visible():
+    # Digest §3: each player secretly picks one card, face down, until all reveal: a
+    # changed mind before the reveal counts (the last pick), but it is shown as INFO.
+    log = race_setup()("action_chosen", player="Ann",
+                       actions="develop")("action_chosen", player="Ann", actions="settle")
+    r = race_run(log)
+    infos = [f for f in r.findings if f.severity is Severity.INFO and "chose again" in f.what]
+    assert infos and infos[0].where == "Ann" and "develop" not in infos[0].what and "settle" not in infos[0].what
+    r = race_run(log("action_chosen", player="Bob", actions="produce"))
+    assert r.state.player("Ann").actions == ("settle",)
