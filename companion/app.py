@@ -30,7 +30,7 @@ from companion.desk import Changes, Desk
 from companion.errors import shown
 from companion.flow import FAULT, STORAGE, GameFlow, Outcome
 from companion.hub import Snapshot, StateHub
-from companion.i18n import _
+from companion.i18n import N_, Text
 from companion.modes import ChooseMode, DiceMode, EnrollMode, Mode, ModeName, PlayMode, SessionMode, SetupMode
 from companion.modes.dice import DiceReader, dice_read_payload, reading_order
 from companion.pairing import PairingBook
@@ -221,7 +221,7 @@ class MainLoop:
         self.stats = LoopStats()
         self.camera = CAMERA_OK
         self.reader_state = READER_WATCHING
-        self.message = f"watching {source.name}"
+        self.message = Text("watching {source}", source=source.name)
         self.last_dice: list[dict[str, Any]] = []
         self.last_frame: Frame | None = None
         self.display: np.ndarray | None = None
@@ -347,7 +347,7 @@ class MainLoop:
         traceback and shown as the status message; the loop turns on (only Ctrl-C, :meth:`stop` /
         SIGTERM, ``quit`` or the end of a replay stop it).
         """
-        self._safely("publishing the view", self.publish)
+        self._safely(N_("publishing the view"), self.publish)
         try:
             while not self._stop and not self.mode.done:
                 if max_frames is not None and self.stats.frames >= max_frames:
@@ -357,8 +357,8 @@ class MainLoop:
                 except Exception as exc:  # a pass that failed: said, and the next pass goes on
                     if _camera_gave_up(exc):
                         raise
-                    self._fault("one pass of the main loop", exc)
-            self._safely("the last camera read", self.mode.finish)
+                    self._fault(N_("one pass of the main loop"), exc)
+            self._safely(N_("the last camera read"), self.mode.finish)
         finally:
             self._watch.close()
         return self.stats
@@ -372,20 +372,20 @@ class MainLoop:
         if self.watchdog is not None:
             self.watchdog()
         if self.pump_screen is not None:
-            self._safely("the touchscreen", self.pump_screen)
+            self._safely(N_("the touchscreen"), self.pump_screen)
         changed = self.take_actions()
-        if self._safely("checking the storage", self._storage_tick):
+        if self._safely(N_("checking the storage"), self._storage_tick):
             changed = True
         if self._stop or self.mode.done:
             return
         frame = self._next_frame()
         if frame is None:
             if changed:
-                self._safely("publishing the view", self.publish)
+                self._safely(N_("publishing the view"), self.publish)
             return
         self.stats.frames += 1
         self.last_frame = frame
-        if self._safely("reading the picture", self._process, frame, changed) is not None:
+        if self._safely(N_("reading the picture"), self._process, frame, changed) is not None:
             self._faults = 0
 
     def _process(self, frame: Frame, changed: bool) -> bool:
@@ -426,7 +426,7 @@ class MainLoop:
         if self.storage.ok and self.pairing.unsaved and self.pairing.save():
             self.hub.set_pairing(self.pairing.pairing())
         if changed and self.storage.ok:
-            self.message = self.storage.message or "storage works again: everything from now on is saved"
+            self.message = self.storage.message or Text("storage works again: everything from now on is saved")
         return changed
 
     def _look_around(self) -> bool:
@@ -465,7 +465,8 @@ class MainLoop:
         from it; the loop goes on (a pass that keeps failing is slowed down, not stopped)."""
         self._faults += 1
         log.error("%s failed", doing, exc_info=exc)
-        self.message = f"{doing} failed ({type(exc).__name__}): nothing was recorded from it; the box goes on"
+        self.message = Text("{doing} failed ({error}): nothing was recorded from it; the box goes on", doing=Text(doing),
+                            error=type(exc).__name__)
         try:
             self.hub.publish(self.view())
         except Exception:
@@ -496,7 +497,7 @@ class MainLoop:
         if self._watch.take_change():
             if self._watch.status is CameraStatus.LOST and self.camera != CAMERA_LOST:
                 self.stats.camera_losses += 1
-            self.camera, self.message = self._watch.status.value, self._watch.message
+            self.camera, self.message = self._watch.status.value, Text(self._watch.said[0], **self._watch.said[1])
             self.mode.on_camera(self.camera, self.message)
             self.publish()
         if frame is None and not self._watch.busy and self.camera == CAMERA_LOST:
@@ -517,11 +518,10 @@ class MainLoop:
                     outcome = self.dispatch(action)
                 except Exception as exc:  # every action taken is answered, whatever happens
                     self._fault(f"{action.get('action')} ({action.get('origin')})", exc)
-                    outcome = Outcome.refused(FAULT, f"the box could not do {action.get('action')}: unexpected "
-                                                     f"{type(exc).__name__}; nothing was recorded")
+                    outcome = Outcome.refused(FAULT, Text("the box could not do {action}: unexpected {error}; nothing was recorded", action=action.get('action'), error=type(exc).__name__))
                 answered.append((action, outcome))
             if answered:
-                self._safely("publishing the view", self.publish)
+                self._safely(N_("publishing the view"), self.publish)
         finally:
             for action, outcome in answered:
                 reply = action.get("reply")
@@ -618,7 +618,7 @@ class MainLoop:
         transaction."""
         act = posted(action)
         if act is None:
-            return Outcome([], "", f"unknown action {shown(action.get('action'))}")
+            return Outcome([], "", Text("unknown action {action}", action=shown(action.get('action'))))
         if act.action in (Action.CLAIM_SEAT, Action.RELEASE_SEAT, Action.REVOKE_PHONES):
             return self._pairing_action(act)
         outcome = self.switchboard.handle(act)  # the box's own: moving between games, settings, owner phones
@@ -627,10 +627,9 @@ class MainLoop:
         outcome = self.mode.handle(act)
         if outcome is None and act.action is Action.QUIT:
             self._stop = True
-            outcome = Outcome([], "stopping")
+            outcome = Outcome([], Text("stopping"))
         if outcome is None:
-            return Outcome([], "", _("{action} does not apply now ({mode})").format(
-                action=shown(act.action.value), mode=self.mode.name.value))
+            return Outcome([], "", Text("{action} does not apply now ({mode})", action=shown(act.action.value), mode=self.mode.name.value))
         self.advance()
         return outcome
 

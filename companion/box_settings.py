@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from companion.errors import BadEntry, shown
-from companion.i18n import LANGUAGE_NAMES, LANGUAGES, _, set_box_language
+from companion.i18n import set_box_language, LANGUAGES, LANGUAGE_NAMES, Listing, Text
 
 __all__ = ["FILE_NAME", "LANGUAGE", "BRIGHTNESS", "SOUND", "BoxSettings", "overlay_config"]
 
@@ -120,33 +120,31 @@ class BoxSettings:
         """
         if key == LANGUAGE:
             if value not in LANGUAGES:
-                raise BadEntry(_("language {value} is not one of {choices}").format(value=shown(value),
-                                                                                     choices=", ".join(LANGUAGES)))
+                raise BadEntry(Text("language {value} is not one of {choices}", value=shown(value), choices=Listing(LANGUAGES)))
             self.language = set_box_language(value)
             if self.on_language is not None:
                 self.on_language(self.language)
-            said = _("language: {name}").format(name=LANGUAGE_NAMES[self.language])
+            said = Text("language: {name}", name=LANGUAGE_NAMES[self.language])
         elif key == BRIGHTNESS:
             if self.backlight is None or self.brightness is None:
-                raise BadEntry(_("this display's brightness cannot be set from the box"))
+                raise BadEntry(Text("this display's brightness cannot be set from the box"))
             if isinstance(value, bool) or not isinstance(value, int):
-                raise BadEntry(_("brightness is a whole number of percent, got {value}").format(value=shown(value)))
+                raise BadEntry(Text("brightness is a whole number of percent, got {value}", value=shown(value)))
             try:
                 self.brightness = self.backlight.set_percent(value)
             except OSError as exc:
-                raise BadEntry(_("the display refused the brightness ({why}): the box's user needs the video "
-                                 "group").format(why=exc.strerror or exc)) from None
-            said = _("brightness: {percent} %").format(percent=self.brightness)
+                raise BadEntry(Text("the display refused the brightness ({why}): the box's user needs the video "
+                                 "group", why=exc.strerror or exc)) from None
+            said = Text("brightness: {percent} %", percent=self.brightness)
         elif key == SOUND:
             if not self.buzzer:
-                raise BadEntry(_("no buzzer is wired: there is no sound to switch"))
+                raise BadEntry(Text("no buzzer is wired: there is no sound to switch"))
             if not isinstance(value, bool):
-                raise BadEntry(_("sound is on (true) or off (false), got {value}").format(value=shown(value)))
+                raise BadEntry(Text("sound is on (true) or off (false), got {value}", value=shown(value)))
             self.sound = value
-            said = _("sound on") if value else _("sound off")
+            said = Text("sound on") if value else Text("sound off")
         else:
-            raise BadEntry(_("unknown setting {key}; the settings are {keys}").format(
-                key=shown(key), keys=", ".join((LANGUAGE, BRIGHTNESS, SOUND))))
+            raise BadEntry(Text("unknown setting {key}; the settings are {keys}", key=shown(key), keys=Listing((LANGUAGE, BRIGHTNESS, SOUND))))
         self._save()
         return said
 

@@ -239,8 +239,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("box.name", "companion",
             "the box's name on the network: the phone view is announced under it, and NAME.local "
             "(letters and digits, spaces as -) reaches it", parse=_box_name),
-    Setting("box.language", "en", "language of the touchscreen and phone page: en, el (Greek), pl (Polish), hu (Hungarian)",
-            choices=LANGUAGES),
+    Setting("box.language", "en", "language of the touchscreen, the phone page (until a phone picks its own) and the "
+            "command line: en, el (Greek), pl (Polish), hu (Hungarian)",
+            choices=LANGUAGES, flag="--language", env="TABLETOP_LANGUAGE"),
     Setting("box.data_dir", "",
             "folder of the session database, profiles and calibration (\"\": the user's data directory; "
             "the service's is /var/lib/tabletop-companion)", parse=_folder, env="TABLETOP_DATA_DIR"),

@@ -38,7 +38,7 @@ from companion import records
 from companion.actions import OWNER_ONLY, SEAT_ACTIONS, TOUCHSCREEN_ONLY, UNRECORDED, Action
 from companion.errors import BadEntry, SessionError, StorageError, shown
 from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, OK, STALE, STORAGE, Outcome
-from companion.i18n import _
+from companion.i18n import Text, plural
 
 __all__ = ["AT_THE_TABLE", "Changes", "Desk", "KEY_PATTERN", "MAX_CLIENT", "Table"]
 
@@ -162,8 +162,7 @@ class Desk:
             outcome = self._handle(name, origin, action)
         except Exception as exc:  # a bug in one action must not stop the box: logged, answered, the box goes on
             log.exception("%s (%s) failed", name, origin)
-            outcome = Outcome.refused(FAULT, f"the box could not do {name}: unexpected {type(exc).__name__}; "
-                                             "nothing was recorded (the box's log has the details)")
+            outcome = Outcome.refused(FAULT, Text("the box could not do {name}: unexpected {error}; nothing was recorded (the box's log has the details)", name=name, error=type(exc).__name__))
         if outcome.version is None:
             try:
                 outcome.version = self.table.version()
@@ -215,7 +214,7 @@ class Desk:
         except SessionError as exc:  # the session ended, the log no longer replays, a SQLite error: nothing recorded
             self.table.restore(memo)
             log.exception("%s: the session log refused it", name)
-            return Outcome.refused(FAULT, f"{shown(str(exc), 200)[1:-1]}; nothing was recorded")
+            return Outcome.refused(FAULT, Text("{problem}; nothing was recorded", problem=shown(str(exc), 200)[1:-1]))
         except BaseException:
             self.table.restore(memo)
             raise
@@ -234,22 +233,22 @@ class Desk:
             if why is not None:
                 return why
         if name in TOUCHSCREEN_ONLY:
-            return {Action.QUIT: _("only the box itself can be stopped (its touchscreen, or the service)"),
-                    Action.RELEASE_SEAT: _("only the touchscreen can free a seat for another phone"),
-                    Action.REVOKE_PHONES: _("only the touchscreen can make a new join code"),
-                    Action.SETTINGS: _("the settings screen is the touchscreen's; a phone changes settings on the "
+            return {Action.QUIT: Text("only the box itself can be stopped (its touchscreen, or the service)"),
+                    Action.RELEASE_SEAT: Text("only the touchscreen can free a seat for another phone"),
+                    Action.REVOKE_PHONES: Text("only the touchscreen can make a new join code"),
+                    Action.SETTINGS: Text("the settings screen is the touchscreen's; a phone changes settings on the "
                                        "owner page once the touchscreen allowed it"),
-                    Action.OWNER_ALLOW: _("only the touchscreen allows a phone to change the box's settings"),
-                    Action.OWNER_REFUSE: _("only the touchscreen answers a phone's request")}[name]
+                    Action.OWNER_ALLOW: Text("only the touchscreen allows a phone to change the box's settings"),
+                    Action.OWNER_REFUSE: Text("only the touchscreen answers a phone's request")}[name]
         if name in OWNER_ONLY and action.get("client") not in self.table.owners():
             if screenless:
-                return _("only an owner phone changes the box's settings: open the owner page and ask (a joined "
-                         "phone is allowed at once: this box has no touchscreen)")
-            return _("only an owner phone changes the box's settings: open the owner page and ask, then allow it "
-                     "on the touchscreen")
+                return Text("only an owner phone changes the box's settings: open the owner page and ask (a joined "
+                            "phone is allowed at once: this box has no touchscreen)")
+            return Text("only an owner phone changes the box's settings: open the owner page and ask, then allow it "
+                        "on the touchscreen")
         if name == Action.UNDO and self.table.in_flow() and not screenless:
-            return ("a phone undoes only its own report (Undo my last report); the table's Undo is on the "
-                    "touchscreen")
+            return Text("a phone undoes only its own report (Undo my last report); the table's Undo is on the "
+                        "touchscreen")
         player = self.table.seat_of(action)
         if player is None:
             return ""
@@ -258,11 +257,12 @@ class Desk:
             if screenless and name == Action.CLAIM_SEAT:
                 return ""  # no touchscreen to free it: a joined phone takes the seat over (PairingBook.claim)
             if screenless:
-                return f"{player}'s seat is claimed by another phone; tap {player}'s seat on this phone to take it over"
-            return f"{player}'s seat is claimed by another phone; the touchscreen can reassign it"
+                return Text("{player}'s seat is claimed by another phone; tap {player}'s seat on this phone to take it "
+                            "over", player=player)
+            return Text("{player}'s seat is claimed by another phone; the touchscreen can reassign it", player=player)
         if holder is None and self.table.private_report(action):
-            return (f"this report is hidden information: {player} enters it on their own phone, once that phone "
-                    f"has taken {player}'s seat")
+            return Text("this report is hidden information: {player} enters it on their own phone, once that phone "
+                        "has taken {player}'s seat", player=player)
         return ""
 
     # -- versions -----------------------------------------------------------------------------------
@@ -275,23 +275,24 @@ class Desk:
         if version == current:
             return ""
         if version > current:
-            return (f"this was made against state {version}, but the box is at state {current} (another game?): "
-                    "nothing was recorded; look at the screen and tap again")
+            return Text("this was made against state {version}, but the box is at state {current} (another game?): "
+                        "nothing was recorded; look at the screen and tap again", version=version, current=current)
         changes = self.table.changes_since(version)
         player = action.get("player") if name in SEAT_ACTIONS else None
         if player is not None and not isinstance(player, str):
             return ""  # the action itself says what is wrong with it
         if player is not None:
             if changes.progressed:
-                return "the round moved on since this was tapped: nothing was recorded; look and tap again"
+                return Text("the round moved on since this was tapped: nothing was recorded; look and tap again")
             if player in changes.players:
-                return (f"{player}'s entries changed since this was tapped (another tap?): nothing was recorded; "
-                        "look and tap again")
+                return Text("{player}'s entries changed since this was tapped (another tap?): nothing was recorded; "
+                            "look and tap again", player=player)
             return ""
         if changes.count:
             n = changes.count
-            return (f"{n} event{'s' if n != 1 else ''} {'were' if n != 1 else 'was'} recorded since this was tapped: "
-                    "nothing was recorded; look at the screen and tap again")
+            return plural("{n} event was recorded since this was tapped: nothing was recorded; look at the screen and "
+                          "tap again", "{n} events were recorded since this was tapped: nothing was recorded; look at "
+                          "the screen and tap again", n)
         return ""
 
 
@@ -306,14 +307,14 @@ def _without_screen(name: str, action: Mapping[str, Any]) -> str | None:
     not, or None when the usual rules decide."""
     if name in (Action.RELEASE_SEAT, Action.OWNER_ALLOW, Action.OWNER_REFUSE, Action.UNDO):
         if not isinstance(action.get("client"), str):
-            return _("scan the QR code on the box (or open its printed link) first: only a joined phone may do this")
+            return Text("scan the QR code on the box (or open its printed link) first: only a joined phone may do this")
         return ""
     if name == Action.QUIT:
-        return _("only the box itself can be stopped (the service, or its button)")
+        return Text("only the box itself can be stopped (the service, or its button)")
     if name == Action.REVOKE_PHONES:
-        return _("this box has no touchscreen to show a new join code: it keeps its link")
+        return Text("this box has no touchscreen to show a new join code: it keeps its link")
     if name == Action.SETTINGS:
-        return _("this box has no settings screen: a phone changes settings on the owner page")
+        return Text("this box has no settings screen: a phone changes settings on the owner page")
     return None
 
 

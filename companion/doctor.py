@@ -29,6 +29,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from companion.config import Config
+from companion.i18n import N_, Text, message_of, say
 
 __all__ = ["BOX_CHECKS", "CHECKS", "Check", "CheckResult", "DoctorContext", "HealthWatch", "Level", "RunningCheck",
            "health", "run_checks", "format_line"]
@@ -214,11 +215,14 @@ class ConfigCheck:
         cfg = ctx.config
         if cfg.problems:
             first = cfg.problems[0]
-            more = f" (and {len(cfg.problems) - 1} more)" if len(cfg.problems) > 1 else ""
-            return _fail(self.key, f"{first}{more}: fix the file; `companion config check` lists every problem")
+            if len(cfg.problems) > 1:
+                return _fail(self.key, Text("{problem} (and {count} more): fix the file; `companion config check` lists "
+                                            "every problem", problem=first, count=len(cfg.problems) - 1))
+            return _fail(self.key, Text("{problem}: fix the file; `companion config check` lists every problem",
+                                        problem=first))
         if cfg.path is None:
-            return _ok(self.key, "no configuration file: every setting at its default (`companion config show`)")
-        return _ok(self.key, f"{cfg.path} (version {cfg.version})")
+            return _ok(self.key, Text("no configuration file: every setting at its default (`companion config show`)"))
+        return _ok(self.key, Text("{path} (version {version})", path=cfg.path, version=cfg.version))
 
 
 class CameraCheck:
@@ -230,21 +234,21 @@ class CameraCheck:
         image, problem, name = ctx.picture()
         if image is None:
             if ctx.service_state() == "active":
-                return _warn(self.key, f"cannot open {name} while the box's service runs (it holds the camera): "
-                                       "the touchscreen's status line shows the camera")
+                return _warn(self.key, Text("cannot open {name} while the box's service runs (it holds the camera): the touchscreen's status line shows the camera", name=name))
             said = problem if name in str(problem) else f"{name}: {problem}"
-            hint = "" if "companion demo" in str(problem) else (
-                ". Connect the camera (ribbon cable or USB), or run `companion demo` to replay photos")
-            return _fail(self.key, f"{said}{hint}; the camera is camera.source in the configuration "
-                                   "(`companion config show`)")
+            if "companion demo" in str(problem):
+                return _fail(self.key, Text("{problem}; the camera is camera.source in the configuration "
+                                            "(`companion config show`)", problem=said))
+            return _fail(self.key, Text("{problem}. Connect the camera (ribbon cable or USB), or run `companion demo` to "
+                                        "replay photos; the camera is camera.source in the configuration (`companion "
+                                        "config show`)", problem=said))
         height, width = image.shape[:2]
         wanted = ctx.config["camera.size"]
         if wanted is None and str(name).startswith("picamera2"):
             wanted = PI_CAMERA_SIZE
         if wanted is not None and (width, height) != tuple(wanted):
-            return _warn(self.key, f"{name} delivers {width}x{height} frames, not the {wanted[0]}x{wanted[1]} of "
-                                   "camera.size: this camera does not have that mode; set camera.size to one it has")
-        return _ok(self.key, f"{name} delivers {width}x{height} frames")
+            return _warn(self.key, Text("{name} delivers {width}x{height} frames, not the {wanted}x{wanted_height} of camera.size: this camera does not have that mode; set camera.size to one it has", name=name, width=width, height=height, wanted=wanted[0], wanted_height=wanted[1]))
+        return _ok(self.key, Text("{name} delivers {width}x{height} frames", name=name, width=width, height=height))
 
 
 class LightCheck:
@@ -261,19 +265,19 @@ class LightCheck:
 
         image, _, _ = ctx.picture()
         if image is None:
-            return _warn(self.key, "no picture to judge (see camera)")
+            return _warn(self.key, Text("no picture to judge (see camera)"))
         fault = picture_fault(image)
         if fault is CameraStatus.BLACK:
-            return _fail(self.key, "the picture is black: uncover the lens or switch the light on")
+            return _fail(self.key, Text("the picture is black: uncover the lens or switch the light on"))
         if fault is CameraStatus.SATURATED:
-            return _fail(self.key, "the picture is white: turn the lamp away from the lens or dim it")
+            return _fail(self.key, Text("the picture is white: turn the lamp away from the lens or dim it"))
         grey = image[::4, ::4].mean(axis=2)
         level = float(np.median(grey))
         if level < self.dim_level:
-            return _warn(self.key, f"dim table (brightness {level:.0f} of 255): add light over the table")
+            return _warn(self.key, Text("dim table (brightness {level:.0f} of 255): add light over the table", level=level))
         if level > self.bright_level:
-            return _warn(self.key, f"very bright table (brightness {level:.0f} of 255): soften the light")
-        return _ok(self.key, f"brightness {level:.0f} of 255")
+            return _warn(self.key, Text("very bright table (brightness {level:.0f} of 255): soften the light", level=level))
+        return _ok(self.key, Text("brightness {level:.0f} of 255", level=level))
 
 
 class CalibrationCheck:
@@ -288,34 +292,29 @@ class CalibrationCheck:
 
         path = ctx.calibration_path or ctx.folder() / "calibration.json"
         if not path.is_file():
-            return _warn(self.key, "no table calibration: positions are in pixels; put the printed sheet on the "
-                                   "table and run `companion calibrate`")
+            return _warn(self.key, Text("no table calibration: positions are in pixels; put the printed sheet on the "
+                                   "table and run `companion calibrate`"))
         try:
             calibration = load_calibration(path)
         except BadCalibrationFile as exc:
-            return _fail(self.key, f"{exc}")
+            return _fail(self.key, message_of(exc))
         age_days = max(0.0, (ctx.now() - path.stat().st_mtime) / 86400)
         image, _, _ = ctx.picture()
         if image is None:
-            return _warn(self.key, f"{path} ({age_days:.0f} days old); not compared with the table (no picture)")
+            return _warn(self.key, Text("{path} ({days:.0f} days old); not compared with the table (no picture)", path=path, days=age_days))
         size = (image.shape[1], image.shape[0])
         if tuple(calibration.frame_size) != size:
-            return _fail(self.key, f"made for {calibration.frame_size[0]}x{calibration.frame_size[1]} frames, the "
-                                   f"camera now gives {size[0]}x{size[1]}: run `companion calibrate` again")
+            return _fail(self.key, Text("made for {width}x{height} frames, the camera now gives {now_width}x{now_height}: run `companion calibrate` again", width=calibration.frame_size[0], height=calibration.frame_size[1], now_width=size[0], now_height=size[1]))
         from vision.table import check_markers
 
         check = check_markers(image, calibration)
         if check.moved:
-            return _fail(self.key, f"the sheet's markers moved since calibration ({len(check.moved)} of "
-                                   f"{len(calibration.markers_px)}): run `companion calibrate` again")
+            return _fail(self.key, Text("the sheet's markers moved since calibration ({moved} of {markers}): run `companion calibrate` again", moved=len(check.moved), markers=len(calibration.markers_px)))
         if len(check.missing) == len(calibration.markers_px):
-            return _warn(self.key, f"calibrated {age_days:.0f} days ago; the calibration sheet is not in view, "
-                                   "so it cannot be compared: put it back where it was to check")
+            return _warn(self.key, Text("calibrated {days:.0f} days ago; the calibration sheet is not in view, so it cannot be compared: put it back where it was to check", days=age_days))
         if age_days > self.stale_days:
-            return _warn(self.key, f"calibrated {age_days:.0f} days ago: run `companion calibrate` again if "
-                                   "positions look off")
-        return _ok(self.key, f"sheet in view, markers where they were ({len(check.shift_px)} seen), "
-                             f"calibrated {age_days:.0f} days ago")
+            return _warn(self.key, Text("calibrated {days:.0f} days ago: run `companion calibrate` again if positions look off", days=age_days))
+        return _ok(self.key, Text("sheet in view, markers where they were ({seen} seen), calibrated {days:.0f} days ago", seen=len(check.shift_px), days=age_days))
 
 
 class DiskCheck:
@@ -332,17 +331,16 @@ class DiskCheck:
             folder = ctx.folder()
             usage = shutil.disk_usage(folder)
         except OSError as exc:
-            return _fail(self.key, f"cannot reach the data folder ({exc.strerror or exc}): check box.data_dir")
+            return _fail(self.key, Text("cannot reach the data folder ({problem}): check box.data_dir", problem=exc.strerror or exc))
         free_mb = usage.free / 2**20
         if free_mb < self.fail_mb:
-            return _fail(self.key, f"{free_mb:.0f} MB free on {folder}: the game record may stop being written; "
-                                   "delete old pictures (reads/) or use a larger SD card")
+            return _fail(self.key, Text("{free:.0f} MB free on {folder}: the game record may stop being written; delete old pictures (reads/) or use a larger SD card", free=free_mb, folder=folder))
         if free_mb < self.warn_mb:
-            return _warn(self.key, f"{free_mb:.0f} MB free on {folder}: delete old pictures (reads/) soon")
-        return _ok(self.key, f"{free_mb / 1024:.1f} GB free on {folder}")
+            return _warn(self.key, Text("{free:.0f} MB free on {folder}: delete old pictures (reads/) soon", free=free_mb, folder=folder))
+        return _ok(self.key, Text("{free:.1f} GB free on {folder}", free=free_mb / 1024, folder=folder))
 
 
-SET_ASIDE = ("the box sets it aside (as <name>.corrupt-<time>) at its next start and begins a new one; copy it "
+SET_ASIDE = Text("the box sets it aside (as <name>.corrupt-<time>) at its next start and begins a new one; copy it "
              "somewhere safe first")
 
 
@@ -354,16 +352,16 @@ class DatabaseCheck:
     def perform_check(self, ctx: DoctorContext) -> CheckResult:
         path = ctx.db_path or ctx.folder() / "sessions.sqlite3"
         if not path.exists():
-            return _ok(self.key, f"no session database yet at {path} (the box makes it on its first start)")
+            return _ok(self.key, Text("no session database yet at {path} (the box makes it on its first start)", path=path))
         try:
             with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as db:
                 rows = [r[0] for r in db.execute("PRAGMA integrity_check").fetchmany(3)]
             db.close()
         except sqlite3.DatabaseError as exc:
-            return _fail(self.key, f"{path} cannot be read ({exc}): {SET_ASIDE}")
+            return _fail(self.key, Text("{path} cannot be read ({problem}): {then}", path=path, problem=exc, then=SET_ASIDE))
         if rows == ["ok"]:
-            return _ok(self.key, f"{path}: integrity ok")
-        return _fail(self.key, f"{path} is damaged ({'; '.join(map(str, rows))}): {SET_ASIDE}")
+            return _ok(self.key, Text("{path}: integrity ok", path=path))
+        return _fail(self.key, Text("{path} is damaged ({problems}): {then}", path=path, problems='; '.join(map(str, rows)), then=SET_ASIDE))
 
 
 class ClockCheck:
@@ -376,13 +374,11 @@ class ClockCheck:
         floor = max(CLOCK_FLOOR, Path(__file__).stat().st_mtime)
         shown = time.strftime("%Y-%m-%d %H:%M", time.localtime(now))
         if now < floor:
-            return _fail(self.key, f"the clock says {shown}, before this software was installed: connect the box "
-                                   "to a network with internet so it can set the time (NTP), or set it by hand")
+            return _fail(self.key, Text("the clock says {shown}, before this software was installed: connect the box to a network with internet so it can set the time (NTP), or set it by hand", shown=shown))
         if shutil.which("timedatectl") is not None:
             code, out = ctx.run(["timedatectl", "show", "--property=NTPSynchronized", "--value"])
             if code == 0 and out.strip() == "no":
-                return _warn(self.key, f"{shown}, not synchronised (NTP) yet: dates may be off until the box "
-                                       "reaches the internet")
+                return _warn(self.key, Text("{shown}, not synchronised (NTP) yet: dates may be off until the box reaches the internet", shown=shown))
         return _ok(self.key, shown)
 
 
@@ -397,9 +393,9 @@ class NetworkCheck:
         address = (ctx.address or lan_address)()
         port = ctx.config["web.port"]
         if address == LOOPBACK:
-            return _warn(self.key, "no network address: phones cannot reach the box; join the Wi-Fi "
-                                   "(sudo nmtui) or plug in a cable")
-        return _ok(self.key, f"phone view at http://{address}:{port}/")
+            return _warn(self.key, Text("no network address: phones cannot reach the box; join the Wi-Fi "
+                                   "(sudo nmtui) or plug in a cable"))
+        return _ok(self.key, Text("phone view at http://{address}:{port}/", address=address, port=port))
 
 
 class ServiceCheck:
@@ -410,15 +406,14 @@ class ServiceCheck:
     def perform_check(self, ctx: DoctorContext) -> CheckResult:
         state = ctx.service_state()
         if state is None:
-            return _warn(self.key, "systemd is not available here: the box runs only when started by hand")
+            return _warn(self.key, Text("systemd is not available here: the box runs only when started by hand"))
         if state == "active":
-            return _ok(self.key, f"{SERVICE_NAME} is running")
+            return _ok(self.key, Text("{service} is running", service=SERVICE_NAME))
         if state == "failed":
-            return _fail(self.key, f"{SERVICE_NAME} has failed: see `journalctl -u {SERVICE_NAME} -e`, then "
-                                   f"`sudo systemctl restart {SERVICE_NAME}`")
+            return _fail(self.key, Text("{service} has failed: see `journalctl -u {service} -e`, then `sudo systemctl restart {service}`", service=SERVICE_NAME))
         if state == "unknown":
-            return _warn(self.key, f"{SERVICE_NAME} is not installed as a service: `sudo systemd/install.sh`")
-        return _warn(self.key, f"{SERVICE_NAME} is {state}: `sudo systemctl start {SERVICE_NAME}`")
+            return _warn(self.key, Text("{service} is not installed as a service: `sudo systemd/install.sh`", service=SERVICE_NAME))
+        return _warn(self.key, Text("{service} is {state}: `sudo systemctl start {service}`", service=SERVICE_NAME, state=state))
 
 
 CHECKS: tuple[Check, ...] = (ConfigCheck(), CameraCheck(), LightCheck(), CalibrationCheck(), DiskCheck(),
@@ -435,8 +430,8 @@ class RunningCheck:
         import os
 
         if os.environ.get("INVOCATION_ID"):
-            return _ok(self.key, f"running as the {SERVICE_NAME} service")
-        return _ok(self.key, "running, started by hand (not as a service)")
+            return _ok(self.key, Text("running as the {service} service", service=SERVICE_NAME))
+        return _ok(self.key, Text("running, started by hand (not as a service)"))
 
 
 BOX_CHECKS: tuple[Check, ...] = (*(c for c in CHECKS if not isinstance(c, ServiceCheck)), RunningCheck())
@@ -451,7 +446,7 @@ def run_checks(ctx: DoctorContext, checks: Sequence[Check] = CHECKS) -> list[Che
         try:
             results.append(check.perform_check(ctx))
         except Exception as exc:  # a check's own bug must not hide the other checks
-            results.append(_fail(check.key, f"the check itself failed ({type(exc).__name__}: {exc})"))
+            results.append(_fail(check.key, Text("the check itself failed ({error}: {problem})", error=type(exc).__name__, problem=exc)))
     return results
 
 
@@ -466,9 +461,17 @@ def health(ctx: DoctorContext | None = None, checks: Sequence[Check] = CHECKS) -
     return [r.as_dict() for r in run_checks(ctx, checks)]
 
 
+CHECK_WORDS = {"config": N_("config"), "camera": N_("camera"), "light": N_("light"), "calibration": N_("calibration"),
+               "disk": N_("disk"), "database": N_("database"), "clock": N_("clock"), "network": N_("network"),
+               "service": N_("service")}
+"""Each check's key as the owner page names it (its scripts say it in the phone's language); the command line
+prints the keys as they are."""
+
+
 def format_line(result: CheckResult) -> str:
-    """``"OK    camera       message"``: the level, the key and the message, two spaces apart at least."""
-    return f"{result.level.value:<4}  {result.key:<11}  {result.message}"
+    """``"OK    camera       message"``: the level, the key and the message (in the box's language), two spaces apart
+    at least."""
+    return f"{result.level.value:<4}  {result.key:<11}  {say(result.message)}"
 
 
 def as_json(results: Sequence[CheckResult]) -> str:
@@ -551,5 +554,5 @@ class HealthWatch:
             return None
         worst = max(results, key=lambda r: _RANK[r.level])
         problems = sum(1 for r in results if r.level is not Level.OK)
-        message = worst.message if worst.level is not Level.OK else "all checks OK"
+        message = worst.message if worst.level is not Level.OK else Text("all checks OK")
         return {"level": worst.level.value, "key": worst.key, "message": message, "problems": problems}

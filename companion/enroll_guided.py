@@ -46,6 +46,8 @@ import numpy as np
 
 from companion.actions import ENROLL_ACTIONS, Action
 from companion.hub import StateHub
+from companion.i18n import N_, Text, _, localize, ngettext, plural
+from rules.roll.words import colour_word, face_word
 from device import BadImage, CameraSource, Frame, decode_image
 from vision.motion import StillnessDetector
 
@@ -91,6 +93,11 @@ ENDED = frozenset({Step.FINISHED, Step.BUILDING, Step.SAVED, Step.FAILED, Step.S
 """Steps after the walk: no more actions or frames are taken."""
 
 
+BUTTON_WORDS = {Action.ENROLL_OK: Text("OK"), Action.ENROLL_ANOTHER: Text("Another"), Action.ENROLL_RETAKE: Text("Retake"),
+                Action.ENROLL_BACK: Text("Back"), Action.ENROLL_SKIP: Text("Skip")}
+"""The walk's buttons as the touchscreen names them (a refusal names the button)."""
+
+
 @dataclass(frozen=True)
 class Pair:
     """One colour/face pair to photograph, e.g. ``Pair("white", "explore")``."""
@@ -105,8 +112,8 @@ class Pair:
 
     @property
     def label(self) -> str:
-        """``"white dice showing Explore"``."""
-        return f"{self.colour} dice showing {self.face.capitalize()}"
+        """``"white dice showing Explore"`` (the colour and face as the players' edition names them)."""
+        return Text("{colour} dice showing {face}", colour=colour_word(self.colour), face=face_word(self.face))
 
     def to_json(self) -> dict[str, str]:
         return {"colour": self.colour, "face": self.face, "folder": self.folder, "label": self.label}
@@ -298,10 +305,10 @@ class GuidedEnrollment:
         missing = self.missing()
         return Outcome(self.step, self.folder, self.photo_count(), len(self.pairs) - len(missing), missing, self.message)
 
-    def prompt_text(self, verb: str = "tap OK") -> str:
+    def prompt_text(self) -> str:
         """``"Put the white dice showing Explore in the tray, tap OK"`` for the current pair ("" when none)."""
         pair = self.pair
-        return f"Put the {pair.label} in the tray, {verb}" if pair is not None else ""
+        return Text("Put the {pair} in the tray, tap OK", pair=pair.label) if pair is not None else ""
 
     def view(self, frame: Frame | None = None) -> dict[str, Any]:
         """The published view: ``{"enroll": {...}, "frame": {...} | None, "status": {...}}``.
@@ -359,23 +366,23 @@ class GuidedEnrollment:
         if self.ended:
             return
         if action is Action.QUIT:
-            self.stop(f"stopped ({why})" if why else "stopped")
+            self.stop(Text("stopped ({why})", why=Text(why)) if why else Text("stopped"))
             return
         if not self.enabled()[action]:
-            why = {Action.ENROLL_BACK: "this is the first pair", Action.ENROLL_OK: "no die seen: Retake or Skip",
-                   Action.ENROLL_ANOTHER: "no die seen: Retake or Skip"}.get(action, "not now")
+            why = {Action.ENROLL_BACK: Text("this is the first pair"), Action.ENROLL_OK: Text("no die seen: Retake or Skip"),
+                   Action.ENROLL_ANOTHER: Text("no die seen: Retake or Skip")}.get(action, Text("not now"))
             if action is Action.ENROLL_OK and self.waiting_still:
-                why = "waiting for the table to be still"
-            self._changed(f"{action.removeprefix('enroll_').capitalize()}: {why}")
+                why = Text("waiting for the table to be still")
+            self._changed(Text("{button}: {why}", button=BUTTON_WORDS.get(action, action), why=why))
             return
         if self.step is Step.PROMPT:
             if action is Action.ENROLL_OK:
                 self.waiting_still = True
-                self._changed("Hold still...")
+                self._changed(Text("Hold still..."))
             elif action is Action.ENROLL_BACK:
                 self._go(self.index - 1)
             elif action is Action.ENROLL_SKIP:
-                self._advance(f"skipped {self.walk[self.index].folder}")
+                self._advance(Text("skipped {folder}", folder=self.walk[self.index].folder))
             return
         # CHECK
         kept = self.photo
@@ -383,15 +390,16 @@ class GuidedEnrollment:
             self.photo.unlink(missing_ok=True)
             kept = None
         if action is Action.ENROLL_OK:
-            self._advance(f"kept {kept.relative_to(self.folder)}" if kept else "")
+            self._advance(Text("kept {photo}", photo=kept.relative_to(self.folder)) if kept else "")
         elif action is Action.ENROLL_ANOTHER:
-            self._prompt(self.index, f"kept {kept.relative_to(self.folder)}; one more photo of this pair" if kept else "")
+            self._prompt(self.index, Text("kept {photo}; one more photo of this pair", photo=kept.relative_to(self.folder))
+                         if kept else "")
         elif action is Action.ENROLL_RETAKE:
-            self._prompt(self.index, "photo dropped: take it again")
+            self._prompt(self.index, Text("photo dropped: take it again"))
         elif action is Action.ENROLL_BACK:
             self._go(self.index - 1)
         elif action is Action.ENROLL_SKIP:
-            self._advance(f"skipped {self.walk[self.index].folder}")
+            self._advance(Text("skipped {folder}", folder=self.walk[self.index].folder))
 
     def offer(self, frame: Frame, still: bool) -> bool:
         """Give the loop's latest frame: after OK, the first still one is captured, checked and (when a
@@ -409,9 +417,10 @@ class GuidedEnrollment:
         self.waiting_still = False
         self.step = Step.CHECK
         if self.photo is None:
-            self._changed("No dice seen: check the light and the tray, then Retake (or Skip)")
+            self._changed(Text("No dice seen: check the light and the tray, then Retake (or Skip)"))
         else:
-            self._changed(f"{check.count} {'die' if check.count == 1 else 'dice'} seen: saved {self.photo.relative_to(self.folder)}")
+            self._changed(plural("{n} die seen: saved {photo}", "{n} dice seen: saved {photo}", check.count,
+                                 photo=self.photo.relative_to(self.folder)))
         return True
 
     def stop(self, why: str) -> None:
@@ -470,7 +479,7 @@ class GuidedEnrollment:
             self.step = Step.FINISHED
             self.waiting_still = False
             self.photo = None
-            self._changed("every pair done" if not message else f"{message}; every pair done")
+            self._changed(Text("every pair done") if not message else Text("{message}; every pair done", message=message))
         else:
             self._prompt(self.index + 1, message)
 
@@ -479,7 +488,7 @@ class GuidedEnrollment:
         pair = self.walk[index]
         photos = photos_in(self.folder / pair.folder)
         if not photos:
-            self._prompt(index, f"back to {pair.folder}")
+            self._prompt(index, Text("back to {folder}", folder=pair.folder))
             return
         self.index = index
         self.step = Step.CHECK
@@ -489,10 +498,12 @@ class GuidedEnrollment:
             image = decode_image(self.photo)  # its size checked from the header first
         except BadImage:  # unreadable: treat it as no photo (the builder would refuse it anyway)
             self.photo.unlink(missing_ok=True)
-            self._prompt(index, f"back to {pair.folder} (its last photo was unreadable and was removed)")
+            self._prompt(index, Text("back to {folder} (its last photo was unreadable and was removed)", folder=pair.folder))
             return
         self._show(self.detect(image), image)
-        self._changed(f"back to {pair.folder}: its last photo ({self.photo.name}), {self.check.count} dice seen")
+        self._changed(plural("back to {folder}: its last photo ({photo}), {n} die seen",
+                             "back to {folder}: its last photo ({photo}), {n} dice seen", self.check.count,
+                             folder=pair.folder, photo=self.photo.name))
 
 
 def run_guided(
@@ -535,10 +546,10 @@ def run_guided(
     try:
         loop.run(max_frames=max_frames)
         if not enrollment.ended:
-            enrollment.stop(f"stopped after {loop.stats.frames} frames (--max-frames)" if max_frames is not None
-                            else "stopped")
+            enrollment.stop(Text("stopped after {frames} frames (--max-frames)", frames=loop.stats.frames)
+                            if max_frames is not None else Text("stopped"))
     except KeyboardInterrupt:
-        enrollment.stop("interrupted (Ctrl-C)")
+        enrollment.stop(Text("interrupted (Ctrl-C)"))
     loop.publish()  # the walk's last step, drawn
     return enrollment.outcome()
 
@@ -560,7 +571,7 @@ class TerminalInput:
     KEYS: ClassVar[dict[str, Action]] = {"": Action.ENROLL_OK, "ok": Action.ENROLL_OK, "a": Action.ENROLL_ANOTHER,
                                          "r": Action.ENROLL_RETAKE, "b": Action.ENROLL_BACK, "s": Action.ENROLL_SKIP,
                                          "q": Action.QUIT}
-    HELP = "Enter = OK, a = another photo, r = retake, b = back, s = skip, q = quit"
+    HELP = N_("Enter = OK, a = another photo, r = retake, b = back, s = skip, q = quit")
 
     def __init__(self, inbox: EnrollInbox, stream: TextIO | None = None, out: TextIO | None = None) -> None:
         self.inbox = inbox
@@ -578,22 +589,27 @@ class TerminalInput:
 
     def show(self, view: dict[str, Any]) -> None:
         """Print the step of ``view`` (an ``on_change`` callback) and, when a person is needed, ask for a line."""
-        e = view["enroll"]
+        e = localize(view["enroll"])  # the box's language
         step = e["step"]
         where = f"[{e['index'] + 1}/{e['total']}]"
         if step == Step.PROMPT.value and e["waiting_still"]:
-            self._print("  hold still...")
+            self._print("  " + _("hold still..."))
         elif step == Step.PROMPT.value:
             if e["message"]:
                 self._print(f"  {e['message']}")
-            have = f" ({e['pair_photos']} photo(s) already)" if e["pair_photos"] else ""
-            self._print(f"{where} Put the {e['pair']['label']} in the tray, then press Enter{have}  (s skip, b back, q quit)")
+            if e["pair_photos"]:
+                said = ngettext("Put the {pair} in the tray, then press Enter ({n} photo already)  (s skip, b back, q quit)",
+                                "Put the {pair} in the tray, then press Enter ({n} photos already)  (s skip, b back, q quit)",
+                                e["pair_photos"]).format(pair=e["pair"]["label"], n=e["pair_photos"])
+            else:
+                said = _("Put the {pair} in the tray, then press Enter  (s skip, b back, q quit)").format(pair=e["pair"]["label"])
+            self._print(f"{where} {said}")
         elif step == Step.CHECK.value:
             self._print(f"  {e['message']}")
             if e["seen"]:
-                self._print("  Enter = next pair, a = another photo, r = retake, s = skip (drops it), b = back, q = quit")
+                self._print("  " + _("Enter = next pair, a = another photo, r = retake, s = skip (drops it), b = back, q = quit"))
             else:
-                self._print("  r = retake, s = skip, b = back, q = quit")
+                self._print("  " + _("r = retake, s = skip, b = back, q = quit"))
         elif e["message"]:
             self._print(e["message"])
         if step in (Step.PROMPT.value, Step.CHECK.value) and not e["waiting_still"]:
@@ -612,13 +628,13 @@ class TerminalInput:
             while True:
                 line = self.stream.readline()
                 if not line:  # end of input: stop, keeping the photos
-                    self.inbox.post_action(Action.QUIT, origin="terminal", why="end of input")
+                    self.inbox.post_action(Action.QUIT, origin="terminal", why=N_("end of input"))
                     return
                 action = self.KEYS.get(line.strip().lower())
                 if action is not None:
                     self.inbox.post_action(action, origin="terminal")
                     break
-                self._print(f"  ? {self.HELP}")
+                self._print(f"  ? {_(self.HELP)}")
 
 
 def describe_pairs(pairs: Iterable[Pair], limit: int = 8) -> str:

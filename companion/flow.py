@@ -43,7 +43,8 @@ import rules
 from companion.actions import Action, posted
 from companion.errors import BadEntry, shown
 from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
-from companion.i18n import _
+from companion.i18n import N_, Listing, Text, message_of
+from companion.words import colour_word
 from rules import BadEvent, Event, Finding, Progress, UnknownEvent
 from rules.core import SEAT_COLOURS
 from rules.scoring import standings
@@ -70,13 +71,13 @@ BGSTATS_URL = "bgstats://app.bgstatsapp.com/addPlay.html?data="
 """BG Stats' "push plays" URL: the play record, JSON, URL-encoded after ``data=``."""
 
 TODO = {
-    "error": "put it right at the table, or Undo the report",
-    "warning": "check with the players; Undo if it was a slip",
+    "error": Text("put it right at the table, or Undo the report"),
+    "warning": Text("check with the players; Undo if it was a slip"),
     "info": "",
 }
 """What to do about a finding, by severity (shown under it on both views)."""
 
-REPORTS_CLOSED = "the game is over: reports are closed (Undo first to reopen the last round)"
+REPORTS_CLOSED = N_("the game is over: reports are closed (Undo first to reopen the last round)")
 """Why a phone's report or its own withdrawal is refused once the scores are final (every game: only the
 table's Undo reopens the last round)."""
 
@@ -93,16 +94,19 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
         BadEntry: one line naming the problem.
     """
     if not isinstance(name, str) or not name.strip():
-        raise BadEntry("a player name is empty: give the player's name")
+        raise BadEntry(Text("a player name is empty: give the player's name"))
     name = unicodedata.normalize("NFC", name.strip())  # "Zoe" + combining diaeresis is "Zoë"
     if len(name) > MAX_NAME or "," in name or ":" in name:
-        raise BadEntry(f"{name[:20]!r}: a name is at most {MAX_NAME} characters, without ',' or ':'")
+        raise BadEntry(Text("{name!r}: a name is at most {most} characters, without ',' or ':'", name=name[:20],
+                            most=MAX_NAME))
     if any(unicodedata.category(ch)[0] == "C" for ch in name):
-        raise BadEntry(f"{name[:20]!r}: a name may not hold control or invisible formatting characters")
+        raise BadEntry(Text("{name!r}: a name may not hold control or invisible formatting characters", name=name[:20]))
     same = next((o for o in others if unicodedata.normalize("NFC", o).casefold() == name.casefold()), None)
     if same is not None:
-        said = repr(name) if same == name else f"{name!r} (as {same!r})"
-        raise BadEntry(f"{said} is already playing; names must differ (ignoring case)")
+        if same == name:
+            raise BadEntry(Text("{name!r} is already playing; names must differ (ignoring case)", name=name))
+        raise BadEntry(Text("{name!r} (as {same!r}) is already playing; names must differ (ignoring case)", name=name,
+                            same=same))
     return name
 
 
@@ -116,13 +120,16 @@ def check_player_colour(colour: Any, taken: Sequence[str] = (), colours: Sequenc
     free = [c for c in colours if c not in taken]
     if colour in (None, ""):
         if not free:
-            raise BadEntry(f"no colour left: there are {len(colours)} ({', '.join(colours)})")
+            raise BadEntry(Text("no colour left: there are {count} ({colours})", count=len(colours),
+                                colours=Listing(colour_word(c) for c in colours)))
         return free[0]
     if not isinstance(colour, str) or colour.strip().lower() not in colours:
-        raise BadEntry(f"colour {shown(colour, 22)} is not one of {', '.join(colours)}")
+        raise BadEntry(Text("colour {colour} is not one of {colours}", colour=shown(colour, 22),
+                            colours=Listing(colour_word(c) for c in colours)))
     colour = colour.strip().lower()
     if colour in taken:
-        raise BadEntry(f"{colour} is taken; free colours: {', '.join(free) or 'none'}")
+        raise BadEntry(Text("{colour} is taken; free colours: {free}", colour=colour_word(colour),
+                            free=Listing(colour_word(c) for c in free) if free else Text("none")))
     return colour
 
 
@@ -149,7 +156,7 @@ def parse_players(text: str, colours: Sequence[str] = SEAT_COLOURS) -> list[dict
             if not s["colour"]:
                 s["colour"] = check_player_colour(None, [t["colour"] for t in seats], colours)
     except BadEntry as exc:
-        raise BadEntry(f"--players {text[:60]!r}: {exc}") from None
+        raise BadEntry(Text("--players {text!r}: {problem}", text=text[:60], problem=message_of(exc))) from None
     return seats
 
 
@@ -401,7 +408,7 @@ class GameFlow:
         t = self.spec.table(ev, progress)
         planned = [] if t.over else self.spec.next_events(ev, progress)
         if not planned:
-            raise BadEntry("the game is over" if t.over else (t.next_why or "nothing to advance now"))
+            raise BadEntry(Text("the game is over") if t.over else (t.next_why or Text("nothing to advance now")))
         with self.session.store.transaction(write=True, doing="recording Next"):  # all of Next, or none of it
             return [self.session.append(kind, payload, origin=origin) for kind, payload in planned]
 
@@ -422,25 +429,28 @@ class GameFlow:
                 apply it; the message names the problem and nothing is recorded.
         """
         if not isinstance(player, str) or player not in self.names:
-            raise BadEntry(f"unknown player {shown(player)}; players: {', '.join(self.names)}")
+            raise BadEntry(Text("unknown player {player}; players: {players}", player=shown(player),
+                                players=Listing(self.names)))
         ev, progress = self._now()
         forms = {f.id: f for f in self.spec.forms(ev)}
         if not isinstance(form_id, str) or form_id not in forms:
-            raise BadEntry(f"unknown report {shown(form_id)}; reports: {', '.join(forms)}")
+            raise BadEntry(Text("unknown report {form}; reports: {forms}", form=shown(form_id), forms=Listing(forms)))
         if progress.over:
-            raise BadEntry(REPORTS_CLOSED)
+            raise BadEntry(Text(REPORTS_CLOSED))
         if form_id not in self.spec.open_forms(ev, progress, player):
             raise BadEntry(self.spec.closed_why(forms[form_id], ev, progress, player))
         checked = parse_form(forms[form_id], values)
         for f in forms[form_id].fields:
             if f.others and checked.get(f.name) == player:
-                raise BadEntry(f"{forms[form_id].label}: {f.label}: {player} is you; choose another player "
-                               f"({', '.join(n for n in f.choices if n != player)})")
+                raise BadEntry(Text("{form}: {field}: {player} is you; choose another player ({players})",
+                                    form=forms[form_id].label, field=f.label, player=player,
+                                    players=Listing([n for n in f.choices if n != player])))
         kind, payload = self.spec.report_event(form_id, checked, player, ev)
         try:
             return self.session.append(kind, payload, player=player, origin=origin)
         except (BadEvent, UnknownEvent) as exc:  # the rules' reason, never the event's kind or the session's id
-            raise BadEntry(f"{forms[form_id].label}: {getattr(exc, 'problem', None) or exc}") from exc
+            raise BadEntry(Text("{form}: {problem}", form=forms[form_id].label,
+                                problem=getattr(exc, "problem", None) or message_of(exc))) from exc
 
     def undo_report(self, player: Any, origin: str = "phone") -> Event | None:
         """Withdraw ``player``'s newest report still in force (an ``undo`` event; nothing is deleted).
@@ -454,10 +464,11 @@ class GameFlow:
                 now (a setup after the first round started, a choice already revealed).
         """
         if not isinstance(player, str) or player not in self.names:
-            raise BadEntry(f"unknown player {shown(player)}; players: {', '.join(self.names)}")
+            raise BadEntry(Text("unknown player {player}; players: {players}", player=shown(player),
+                                players=Listing(self.names)))
         ev, progress = self._now()
         if progress.over:  # the scores are final: only the table's Undo reopens the last round
-            raise BadEntry(REPORTS_CLOSED)
+            raise BadEntry(Text(REPORTS_CLOSED))
         applied = set(self.session.replay().applied)
         mine = [e for e in self.session.events() if e.seq in applied and e.player == player]
         if not mine:
@@ -469,16 +480,16 @@ class GameFlow:
             closed = next(f for f in self.spec.forms(ev) if f.id == form) if form in {f.id for f in self.spec.forms(ev)} else None
             label = closed.label if closed is not None else self.spec.event_label(mine[-1].kind)
             why = self.spec.closed_why(closed, ev, progress, player) if closed is not None else ""
-            raise BadEntry(_("{player}'s {what} report can no longer be withdrawn: it could not be reported again "
-                             "now ({why}); the touchscreen's Undo takes back the newest event").format(
-                player=player, what=label.lower(), why=why or progress.round_label))
+            raise BadEntry(Text("{player}'s report ({what}) can no longer be withdrawn: it could not be reported again "
+                                "now ({why}); the touchscreen's Undo takes back the newest event",
+                                player=player, what=label, why=why or progress.round_label))
         return self.session.append("undo", {"seq": mine[-1].seq}, player=player, origin=origin)
 
     def describe(self, event: Event) -> str:
         """An event in the players' words ("Ann: Phase selected", "Reveal"): what a message about it says
         (never its kind or number)."""
         what = self.spec.event_label(event.kind)
-        return f"{event.player}: {what}" if event.player else what
+        return Text("{player}: {what}", player=event.player, what=what) if event.player else what
 
     # -- export ------------------------------------------------------------------------
     def export_json(self) -> dict[str, Any]:
@@ -565,20 +576,20 @@ def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
             events = flow.next_phase(origin)
             table = flow.table()
             now = next((ph["label"] for ph in table.phases if ph.get("state") == "current"), None) or table.note
-            return Outcome(events, f"{table.round_label}: {now}" if now else table.round_label)
+            return Outcome(events, Text("{round}: {now}", round=table.round_label, now=now) if now else table.round_label)
         if what is Action.REPORT:
             event = flow.report(p.player, p.form, p.values, origin)
-            return Outcome([event], _("{what} recorded").format(what=flow.describe(event)),
+            return Outcome([event], Text("{what} recorded", what=flow.describe(event)),
                            detail=f"event {event.seq} ({event.kind})")
         if what is Action.UNDO_REPORT:
             undo = flow.undo_report(p.player, origin)
             if undo is None:
-                return Outcome([], _("{player} has no report to undo").format(player=p.player))
+                return Outcome([], Text("{player} has no report to undo", player=p.player))
             withdrawn = next((e for e in flow.session.events() if e.seq == undo.payload["seq"]), None)
-            what = flow.spec.event_label(withdrawn.kind) if withdrawn is not None else _("report")
-            return Outcome([undo], _("{player}'s report withdrawn: {what}").format(player=p.player, what=what),
+            what = flow.spec.event_label(withdrawn.kind) if withdrawn is not None else Text("report")
+            return Outcome([undo], Text("{player}'s report withdrawn: {what}", player=p.player, what=what),
                            detail=f"{p.player}: report #{undo.payload['seq']} undone (event {undo.seq})")
     except BadEntry as exc:
-        return Outcome([], "", str(exc))
+        return Outcome([], "", message_of(exc))
     return None
 

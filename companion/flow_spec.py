@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Protocol, Sequence
 
 from companion.errors import BadEntry, shown
+from companion.i18n import Listing, Text, message_of
 from rules import BadEvent, GameInfo, Option, Progress, ScoreBreakdown
 from rules.scoring import closest_names
 from rules.settings import check_settings
@@ -67,6 +68,9 @@ class Field:
             ``"cell"`` (``[i, j]``, two whole numbers ``minimum``..``maximum``) or ``"dice"`` (the faces rolled,
             typed as ``"6 4 2"`` or ``"642"``: a list of whole numbers ``minimum``..``maximum``).
         optional: may be left out (then it is None).
+        labels: each choice as players read it, in ``choices``' order (a phase, a colour in the players' words:
+            :class:`companion.i18n.Text` or a game term); () shows the choices as they are. The phone shows a
+            label and posts its choice, which is never translated.
         others: the choices are players and the reporting player is not one of them (``"with"``: relations,
             an alliance): the phone leaves the reporter out, and a report naming the reporter is refused.
         unavailable: ``(name, why)`` for names of the game not offered now (a tile already on the map): a report
@@ -82,14 +86,21 @@ class Field:
     minimum: int | None = None
     maximum: int | None = None
     optional: bool = False
+    labels: tuple[str, ...] = ()
     unavailable: tuple[tuple[str, str], ...] = ()
     others: bool = False
 
+    def __post_init__(self) -> None:
+        if self.labels and len(self.labels) != len(self.choices):
+            raise ValueError(f"field {self.name!r}: {len(self.labels)} labels for {len(self.choices)} choices")
+
     def to_json(self) -> dict[str, Any]:
-        """``{"name", "label", "kind", "choices", "min", "max", "optional", "others"}`` (``others``: leave the
-        reporting player out of ``choices``)."""
+        """``{"name", "label", "kind", "choices", "labels", "min", "max", "optional", "others"}`` (``labels``: each
+        choice as shown, the choices themselves when the field has none of its own; ``others``: leave the reporting
+        player out of ``choices``)."""
         return {"name": self.name, "label": self.label, "kind": self.kind, "choices": list(self.choices),
-                "min": self.minimum, "max": self.maximum, "optional": self.optional, "others": self.others}
+                "labels": list(self.labels or self.choices), "min": self.minimum, "max": self.maximum,
+                "optional": self.optional, "others": self.others}
 
 
 @dataclass(frozen=True)
@@ -133,7 +144,8 @@ def whole_number(value: Any, what: str) -> int:
         return value
     if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
         return int(value.strip())
-    raise BadEntry(f"{what} must be a whole number (digits 0-9, at most {WHOLE_DIGITS}), got {shown(value)}")
+    raise BadEntry(Text("{what} must be a whole number (digits 0-9, at most {digits}), got {value}", what=what,
+                        digits=WHOLE_DIGITS, value=shown(value)))
 
 
 def _in_range(n: int, f: "Field") -> bool:
@@ -165,43 +177,49 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
             the closest names), a number that is not whole or out of range. Nothing is recorded.
     """
     if not isinstance(values, Mapping):
-        raise BadEntry(f"{form.label}: 'values' must be an object of field: value, got {type(values).__name__}")
+        raise BadEntry(Text("{form}: 'values' must be an object of field: value, got {type}", form=form.label,
+                            type=type(values).__name__))
     known = {f.name for f in form.fields}
     extra = sorted(str(k) for k in values if k not in known)
     if extra:
-        raise BadEntry(f"{form.label}: unknown field {shown(extra[0])}; fields: {', '.join(sorted(known)) or 'none'}")
+        raise BadEntry(Text("{form}: unknown field {field}; fields: {fields}", form=form.label, field=shown(extra[0]),
+                            fields=Listing(sorted(known)) if known else Text("none")))
     out: dict[str, Any] = {}
     for f in form.fields:
         value = values.get(f.name)
         if value is None or value == "":
             if not f.optional:
-                raise BadEntry(f"{form.label}: {f.label} is missing")
+                raise BadEntry(Text("{form}: {field} is missing", form=form.label, field=f.label))
             out[f.name] = None
             continue
-        what = f"{form.label}: {f.label}"
+        what = Text("{form}: {field}", form=form.label, field=f.label)
         if f.kind == "choice":
             if not isinstance(value, str):
-                raise BadEntry(f"{what} must be one of the listed names, got {shown(value)}")
+                raise BadEntry(Text("{what} must be one of the listed names, got {value}", what=what, value=shown(value)))
             match = _choice_named(value, f.choices)
             if match is None:
                 why = dict(f.unavailable).get(_choice_named(value, tuple(n for n, _ in f.unavailable)) or "")
                 if why:
-                    raise BadEntry(f"{what}: {why}")
+                    raise BadEntry(Text("{what}: {why}", what=what, why=why))
                 hint = closest_names(value[:80], f.choices)  # a 16 KiB string is not compared letter by letter
-                raise BadEntry(f"{what}: unknown {f.label.lower()} {shown(value, 43)}"
-                               + (f"; did you mean {' or '.join(hint)}?" if hint else ""))
+                if hint:
+                    raise BadEntry(Text("{what}: unknown {value}; did you mean {hint}?", what=what, value=shown(value, 43),
+                                        hint=Listing(hint, Text(" or "))))
+                raise BadEntry(Text("{what}: unknown {value}", what=what, value=shown(value, 43)))
             out[f.name] = match
         elif f.kind == "int":
             n = whole_number(value, what)
             if not _in_range(n, f):
-                raise BadEntry(f"{what} must be {f.minimum}-{f.maximum}, got {shown(n)}")
+                raise BadEntry(Text("{what} must be {low}-{high}, got {value}", what=what, low=f.minimum, high=f.maximum,
+                                    value=shown(n)))
             out[f.name] = n
         elif f.kind == "cell":
             if not isinstance(value, (list, tuple)) or len(value) != 2:
-                raise BadEntry(f"{what} must be a cell [i, j], got {shown(value)}")
+                raise BadEntry(Text("{what} must be a cell [i, j], got {value}", what=what, value=shown(value)))
             cell = [whole_number(v, what) for v in value]
             if not all(_in_range(v, f) for v in cell):
-                raise BadEntry(f"{what}: each coordinate must be {f.minimum}-{f.maximum}, got {shown(cell)}")
+                raise BadEntry(Text("{what}: each coordinate must be {low}-{high}, got {value}", what=what, low=f.minimum,
+                                    high=f.maximum, value=shown(cell)))
             out[f.name] = cell
         elif f.kind == "dice":
             out[f.name] = _dice_faces(value, f, what)
@@ -230,14 +248,15 @@ def _dice_faces(value: Any, f: Field, what: str) -> list[int]:
     except BadEntry:
         faces = None
     if faces is None:
-        raise BadEntry(f"{what}: type the faces rolled, e.g. 6 4 2, got {shown(value)}")
+        raise BadEntry(Text("{what}: type the faces rolled, e.g. 6 4 2, got {value}", what=what, value=shown(value)))
     if not faces:
-        raise BadEntry(f"{what}: type the faces rolled, e.g. 6 4 2")
+        raise BadEntry(Text("{what}: type the faces rolled, e.g. 6 4 2", what=what))
     if len(faces) > MAX_DICE:
-        raise BadEntry(f"{what}: at most {MAX_DICE} dice, got {len(faces)}")
+        raise BadEntry(Text("{what}: at most {most} dice, got {count}", what=what, most=MAX_DICE, count=len(faces)))
     bad = [n for n in faces if not _in_range(n, f)]
     if bad:
-        raise BadEntry(f"{what}: a die shows {f.minimum}-{f.maximum}, got {shown(bad[0])}")
+        raise BadEntry(Text("{what}: a die shows {low}-{high}, got {value}", what=what, low=f.minimum, high=f.maximum,
+                            value=shown(bad[0])))
     return faces
 
 
@@ -261,7 +280,7 @@ class Column:
         return {"key": self.key, "label": self.label}
 
 
-STANDARD_COLUMNS = (Column("tableau", "Tableau"), Column("credits", "Credits"), Column("vp", "VP"))
+STANDARD_COLUMNS = (Column("tableau", Text("Tableau")), Column("credits", Text("Credits")), Column("vp", Text("VP")))
 """The columns of a flow that declares none: tiles or cards in the tableau, credits, VP."""
 
 RESERVED_KEYS = frozenset({"name", "seat", "colour", "role", "waiting", "turn", "claimed"})
@@ -397,7 +416,7 @@ class TableRound:
     next_label: str
     next_why: str = ""
     pool: int | None = None
-    pool_label: str = "VP pool"
+    pool_label: str = Text("VP pool")
     players: dict[str, dict[str, Any]] = field(default_factory=dict)
     label: str = ""
 
@@ -537,15 +556,13 @@ class FlowBase:
     def event_label(self, kind: str) -> str:
         """What players call an event of ``kind`` (:attr:`event_words`, else its name in words: "tile built")."""
         label = self.event_words.get(kind)
-        return str(label) if label is not None else kind.replace("_", " ")
+        return label if label is not None else kind.replace("_", " ")
 
     def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
         """Why ``form`` is not open to ``player`` now, in the players' words (a flow says more where it can)."""
-        from companion.i18n import _
-
         if progress.over:
-            return _("the game is over: reports are closed (Undo first to reopen the last round)")
-        return _("{form} cannot be reported now ({round})").format(form=form.label, round=progress.round_label)
+            return Text("the game is over: reports are closed (Undo first to reopen the last round)")
+        return Text("{form} cannot be reported now ({round})", form=form.label, round=progress.round_label)
 
     @property
     def info(self) -> GameInfo:
@@ -594,12 +611,12 @@ class FlowBase:
         offered = {o.name: o for o in self.options}
         unknown = sorted(set(options) - set(offered))
         if unknown:
-            raise BadEntry(f"{info.title} takes no {', '.join(unknown)}")
+            raise BadEntry(Text("{title} takes no {options}", title=info.title, options=Listing(unknown)))
         names = [s["name"] for s in seats]
         try:
             checked = check_settings(info, {**options, **self.fixed, "players": names})
         except BadEvent as exc:
-            raise BadEntry(str(exc)) from None
+            raise BadEntry(message_of(exc)) from None
         entries = any(o.per_player and o.player_key for o in offered.values())
         players: list[Any] = [{"name": n} for n in names] if entries else list(names)
         out: dict[str, Any] = {"players": players, "seats": [dict(s) for s in seats]}
@@ -615,7 +632,7 @@ class FlowBase:
         try:
             self.game.initial_state(json.loads(json.dumps(out)))  # the engine's own checks (as a session starts)
         except BadEvent as exc:
-            raise BadEntry(str(exc)) from None
+            raise BadEntry(message_of(exc)) from None
         return out
 
     def stored(self, option: Option, value: Any) -> Any:

@@ -20,6 +20,7 @@ import argparse
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from companion.i18n import _, say
 from rules import GameInfo, Option
 
 __all__ = ["GameFlag", "add_game_flags", "and_list", "flows_infos", "game_flags", "given_flags", "given_options", "misplaced",
@@ -76,15 +77,16 @@ class GameFlag:
         o = self.option
         for help_text, games in _grouped(self.helps):
             if self.negated:  # the flag turns it off: say so first, and what the default does after
-                help_text = f"turn off {o.label or o.name} (on by default: {help_text})"
-            parts.append(f"with --game {'|'.join(games)}: {help_text}")
+                help_text = _("turn off {option} (on by default: {help})").format(option=o.label or o.name,
+                                                                                  help=help_text)
+            parts.append(_("with --game {games}: {help}").format(games="|".join(games), help=help_text))
         text = "; ".join(parts)
         if o.kind == "choices":
             example = ",".join(o.choices[:2])
-            text += (f' (one per player, separated by commas, e.g. "{example}"; an empty entry: none)' if o.per_player
-                     else f' (separated by commas, e.g. "{example}")')
+            text += " " + (_('(one per player, separated by commas, e.g. "{example}"; an empty entry: none)') if o.per_player
+                           else _('(separated by commas, e.g. "{example}")')).format(example=example)
         elif o.kind == "choice" and o.choices:
-            text += f" (one of {', '.join(o.choices)})"
+            text += " " + _("(one of {choices})").format(choices=", ".join(o.choices))
         elif o.kind == "int" and o.minimum is not None and o.maximum is not None:
             text += f" ({o.minimum}-{o.maximum})"
         return text.replace("%", "%%")  # argparse formats help with %
@@ -106,10 +108,10 @@ def _grouped(helps: Sequence[tuple[str, Option]]) -> list[tuple[str, list[str]]]
     """The helps in order, each once, with the games that share it."""
     out: list[tuple[str, list[str]]] = []
     for game, option in helps:
-        said = option.help
+        said = say(option.help)
         if option.players is not None:
             low, high = option.players
-            said += f" (for {low if low == high else f'{low}-{high}'} players)"
+            said = _("{help} (for {count} players)").format(help=said, count=low if low == high else f"{low}-{high}")
         for text, games in out:
             if text == said:
                 games.append(game)

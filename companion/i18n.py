@@ -1,8 +1,11 @@
 """The players' languages: gettext message catalogs managed with Babel.
 
-Every string a player or an owner reads goes through this module: :func:`_` (``gettext``), :func:`ngettext`
-(plural forms by the language's own rule) and :func:`lazy` (a string defined at import time, translated
-each time it is shown). The catalogs are ``companion/locale/<lang>/LC_MESSAGES/companion.po``, extracted
+Every string a player or an owner reads goes through this module: :func:`_` (``gettext``) and :func:`ngettext`
+(plural forms by the language's own rule) say a message now, in the current language (the touchscreen's
+drawing, the phone page's templates, the command line); :class:`Text`, :func:`plural` and :func:`lazy` keep a
+message to be said later (the view the main loop publishes, findings, score breakdowns, the loop's answers):
+:func:`localize` says such a value, or a whole view, in one language (the touchscreen in the box's, each phone
+in its own). ``rules`` builds its findings and breakdowns as :class:`rules.text.Text` for the same reason. The catalogs are ``companion/locale/<lang>/LC_MESSAGES/companion.po``, extracted
 with ``pybabel extract -F babel.cfg`` into ``companion/locale/companion.pot`` and compiled to ``.mo`` files by
 the install (``./setup.sh``, ``pybabel compile``); compiled files are not committed. A catalog whose ``.mo``
 is missing is compiled in memory from its ``.po`` (a source checkout that was never installed still speaks);
@@ -24,7 +27,7 @@ import gettext
 import io
 import logging
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +36,14 @@ from babel.dates import format_datetime as _babel_datetime
 from babel.numbers import format_decimal
 from babel.support import LazyProxy, Translations
 
-__all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "_", "box_language", "current_language",
-           "enter_language", "leave_language",
-           "format_datetime", "format_number", "lazy", "messages", "ngettext", "pick_language", "set_box_language",
-           "translations", "use_language"]
+from rules.names import WORD_KINDS, Term, translated
+from rules.text import Listing, N_, Text, plural
+
+__all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "NC_", "N_", "Text", "_", "ask_language",
+           "asked_language", "box_language",
+           "current_language", "enter_language", "leave_language", "format_datetime", "format_number", "lazy",
+           "localize", "message_of", "messages", "ngettext", "pgettext", "pick_language", "plural", "plurals", "say",
+           "set_box_language", "translations", "use_language"]
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +62,7 @@ LANGUAGE_NAMES = {"en": "English", "el": "Ελληνικά", "pl": "Polski", "hu
 DEFAULT = "en"
 
 _box = DEFAULT
+_asked: str | None = None
 _lock = threading.Lock()
 _request: contextvars.ContextVar[str | None] = contextvars.ContextVar("companion_language", default=None)
 
@@ -101,6 +109,18 @@ def set_box_language(lang: str) -> str:
     return _box
 
 
+def ask_language(lang: str | None) -> None:
+    """The language a command line asked for explicitly (``--language``), or None: its ``--json`` outputs are said
+    in it; without one they keep the English every tool reads (:func:`asked_language`)."""
+    global _asked
+    _asked = _known(lang) if lang else None
+
+
+def asked_language() -> str | None:
+    """The language asked for with ``--language`` (:func:`ask_language`), else None."""
+    return _asked
+
+
 def box_language() -> str:
     """The box's language (``box.language``, or the settings screen's)."""
     return _box
@@ -142,10 +162,80 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(current_language()).ngettext(singular, plural, n)
 
 
-def lazy(message: str) -> LazyProxy:
-    """``message`` translated each time it is shown, in the language of that moment (for strings defined at
-    import time: labels, constants). Use ``str(x)`` or formatting to read it."""
-    return LazyProxy(_, message, enable_cache=False)
+def pgettext(context: str, message: str) -> str:
+    """``message`` said in ``context`` (the same English word said differently in one place: a seat colour's
+    letter in its dot), in the current language; ``message`` itself when the catalog has none."""
+    return translations(current_language()).pgettext(context, message)
+
+
+def NC_(context: str, message: str) -> tuple[str, str]:
+    """Marks ``message`` in ``context`` for extraction (``pgettext`` when said): ``(context, message)``."""
+    return context, message
+
+
+def lazy(message: str) -> Text:
+    """``message`` kept to be said later (a label or constant defined at import time, a string put in a view):
+    a :class:`Text` without parameters, English as a ``str``, said in a language by :func:`localize`."""
+    return Text(message)
+
+
+def localize(value: Any, lang: str | None = None) -> Any:
+    """``value`` said in ``lang`` (None: the current language): a :class:`Text` through the catalog (its
+    parameters said in turn), a :class:`rules.names.Term` as the language's edition prints it, a
+    :class:`Listing` item by item; dicts (keys too), lists and tuples are walked and copied; anything else
+    (numbers, names, codes, plain strings) is returned as it is. Never raises: a translation whose fields do
+    not fit its parameters is one log line and the English."""
+    lang = _known(lang) if lang else current_language()
+    if isinstance(value, str):
+        if type(value) is str:
+            return value
+        return _say(value, lang)
+    if isinstance(value, Mapping):
+        return {localize(k, lang): localize(v, lang) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [localize(v, lang) for v in value]
+    if isinstance(value, LazyProxy):
+        return str(value)
+    return value
+
+
+def _say(value: str, lang: str) -> str:
+    if isinstance(value, Text):
+        catalog = translations(lang)
+        if value.plural_template is None:
+            template = catalog.gettext(value.template)
+        else:
+            template = catalog.ngettext(value.template, value.plural_template, value.n or 0)
+        if not value.params and value.plural_template is None:
+            return template
+        params = {k: localize(v, lang) for k, v in value.params.items()}
+        try:
+            return template.format(**params)
+        except (KeyError, IndexError, ValueError) as exc:  # a catalog entry that names other fields: the English
+            log.warning("language %s: %r does not fit its parameters (%s); English is shown", lang, template, exc)
+            return str(value)
+    if isinstance(value, Term):
+        if value.kind in WORD_KINDS and value.id not in translated(value.kind, lang):
+            return translations(lang).gettext(str(value))  # an ordinary word the edition does not name
+        return value.said(lang)
+    if isinstance(value, Listing):
+        return str(localize(value.sep, lang)).join(str(localize(item, lang)) for item in value.items)
+    return str(value)
+
+
+def say(value: Any, lang: str | None = None) -> str:
+    """What a message or an error says, as a ``str`` in ``lang`` (None: the current language): an exception's
+    :func:`message_of`, anything else through :func:`localize`."""
+    if isinstance(value, BaseException):
+        value = message_of(value)
+    return str(localize(value, lang))
+
+
+def message_of(exc: BaseException) -> Any:
+    """What an error says, kept to be said in a player's language: its first argument when that is a
+    :class:`Text` (``str(exc)`` is only the English), else ``str(exc)``."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, (Text, Listing, Term)) else str(exc)
 
 
 def pick_language(chosen: str | None, accept_language: Iterable[tuple[str, float]] | str | None = None,
@@ -178,17 +268,33 @@ def pick_language(chosen: str | None, accept_language: Iterable[tuple[str, float
 
 
 def messages(lang: str) -> dict[str, str]:
-    """Every translated message of ``lang`` as ``{msgid: msgstr}`` (the phone page's scripts translate with it;
-    plural entries keyed by their singular give the first form)."""
+    """Every translated singular message of ``lang`` as ``{msgid: msgstr}`` (the phone page's scripts translate
+    with it; their plural messages are in :func:`plurals`)."""
+    table = getattr(translations(lang), "_catalog", None) or {}
+    return {str(key): value for key, value in table.items() if isinstance(key, str) and key}
+
+
+def plurals(lang: str) -> dict[str, dict[str, str]]:
+    """Every translated plural message of ``lang`` as ``{singular msgid: {CLDR category: form}}`` (``one``,
+    ``few``, ``many``, ``other``): the phone page's scripts pick a form with the browser's ``Intl.PluralRules``,
+    which names the same categories as Babel's plural rules; the catalog's own rule says which form each
+    category is."""
     catalog = translations(lang)
     table = getattr(catalog, "_catalog", None) or {}
-    out: dict[str, str] = {}
+    rule = getattr(catalog, "plural", None)
+    if rule is None:
+        return {}
+    cldr = Locale.parse(_known(lang)).plural_form
+    index: dict[str, int] = {}
+    for n in range(0, 200):
+        index.setdefault(cldr(n), rule(n))
+    out: dict[str, dict[str, str]] = {}
     for key, value in table.items():
-        if isinstance(key, tuple):  # (msgid, n) plural entries
-            if key[1] == 0:
-                out.setdefault(str(key[0]), value)
-        elif key:
-            out[str(key)] = value
+        if isinstance(key, tuple) and key[0]:
+            forms = out.setdefault(str(key[0]), {})
+            for category, k in index.items():
+                if k == key[1]:
+                    forms[category] = value
     return out
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from companion import records
 from companion.errors import BadEntry, SessionError, StorageError, shown
-from companion.i18n import _, lazy
+from companion.i18n import lazy, Listing, Text
 
 if TYPE_CHECKING:
     from companion.app import MainLoop
@@ -92,7 +92,7 @@ class Library:
         """The chooser's games: ``[{"game", "title", "players": [min, max] | null}]``: the dice, then each flow."""
         out = []
         if self.dice_reader is not None:
-            out.append({"game": DICE, "title": str(DICE_TITLE), "players": None})
+            out.append({"game": DICE, "title": DICE_TITLE, "players": None})
         for name, spec in self.flows.items():
             low, high = spec.info.players
             out.append({"game": name, "title": spec.title, "players": [low, high]})
@@ -167,13 +167,13 @@ class Library:
         from companion.flow import GameFlow
 
         if not isinstance(session_id, str):
-            raise BadEntry(_("which game? give its session id"))
+            raise BadEntry(Text("which game? give its session id"))
         try:
             session = self.store.get(session_id)
         except SessionError:
-            raise BadEntry(_("no game {id} in this box's record").format(id=shown(session_id))) from None
+            raise BadEntry(Text("no game {id} in this box's record", id=shown(session_id))) from None
         if session.game.name not in self.flows:
-            raise BadEntry(_("{id} is not a game with scores").format(id=shown(session_id)))
+            raise BadEntry(Text("{id} is not a game with scores", id=shown(session_id)))
         return GameFlow(session, self.flows[session.game.name])
 
     # -- exports --------------------------------------------------------------------------------------------
@@ -207,8 +207,7 @@ class Library:
                     out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
                 os.replace(tmp, path)
         except OSError as exc:
-            raise BadEntry(_("cannot write the export in {folder} ({why})").format(
-                folder=paths["json"].parent, why=exc.strerror or exc)) from None
+            raise BadEntry(Text("cannot write the export in {folder} ({why})", folder=paths["json"].parent, why=exc.strerror or exc)) from None
         return {k: str(v) for k, v in paths.items()}
 
     # -- the modes ------------------------------------------------------------------------------------------
@@ -216,13 +215,12 @@ class Library:
         """The d6 reader, made on first use."""
         if self._reader is None:
             if self.dice_reader is None:
-                raise BadEntry(_("this box has no dice reader"))
+                raise BadEntry(Text("this box has no dice reader"))
             try:
                 self._reader = self.dice_reader()
             except Exception as exc:  # a model that does not load: said, the chooser stays
                 log.exception("the dice reader cannot load")
-                raise BadEntry(_("the dice reader cannot load ({why}): reinstall the box (./setup.sh run)").format(
-                    why=type(exc).__name__)) from None
+                raise BadEntry(Text("the dice reader cannot load ({why}): reinstall the box (./setup.sh run)", why=type(exc).__name__)) from None
         return self._reader
 
     def dice_mode(self, loop: MainLoop) -> Mode:
@@ -245,8 +243,7 @@ class Library:
         from companion.setup_flow import TableSetup
 
         if not isinstance(game, str) or game not in self.flows:
-            raise BadEntry(_("{game} is not one of the box's games ({games})").format(
-                game=shown(game), games=", ".join([DICE, *self.flows])))
+            raise BadEntry(Text("{game} is not one of the box's games ({games})", game=shown(game), games=Listing([DICE, *self.flows])))
         return SetupMode(loop, TableSetup(self.store, self.flows[game], {}, self.calibration), self.make_camera)
 
     def play_mode(self, loop: MainLoop, session_id: Any) -> Mode:

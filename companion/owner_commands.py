@@ -14,6 +14,7 @@ one ``FILE:LINE: KEY: problem`` line per problem (exit 1). ``doctor`` prints
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import sys
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import CONFIG_ENV, SETTINGS, Config, toml_value, find_config, load, user_config_path
+from companion.i18n import _, asked_language, localize, say
 
 __all__ = ["OWNER_COMMANDS", "add_owner_parsers", "apply_box_config", "run_owner_command"]
 
@@ -47,20 +49,19 @@ def _from_text(text: str) -> Any:
 
 def add_owner_parsers(sub: Any) -> None:
     """Add ``config`` and ``doctor`` to ``companion``'s subcommands (``sub``: argparse's subparsers)."""
-    config = sub.add_parser("config", help="the box's configuration file: show the effective settings, check a file")
+    config = sub.add_parser("config", help=_("the box's configuration file: show the effective settings, check a file"))
     what = config.add_subparsers(dest="config_command", required=True, metavar="WHAT")
-    show = what.add_parser("show", help="every setting, its value and where it came from (default, FILE:LINE, flag, environment)")
-    show.add_argument("--config", type=Path, metavar="FILE", help=f"the configuration file (default: ${CONFIG_ENV}, "
-                      f"{user_config_path()}, else /etc/tabletop-companion/config.toml)")
+    show = what.add_parser("show", help=_("every setting, its value and where it came from (default, FILE:LINE, flag, environment)"))
+    show.add_argument("--config", type=Path, metavar="FILE", help=_("the configuration file (default: ${variable}, {path}, else /etc/tabletop-companion/config.toml)").format(variable=CONFIG_ENV, path=user_config_path()))
     for s in SETTINGS:
         if s.flag:
             show.add_argument(s.flag, dest=f"set_{flag_dest(s.flag)}", metavar="VALUE",
-                              help=f"as `companion run {s.flag}`: shows {s.key} from the flag")
-    check = what.add_parser("check", help="validate a configuration file: exit 0 ok, 1 with one line per problem")
-    check.add_argument("file", type=Path, nargs="?", metavar="FILE", help="the file (default: the one the box reads)")
-    doctor = sub.add_parser("doctor", help="check the box's health: camera, light, calibration, disk, database, clock, network, service")
-    doctor.add_argument("--config", type=Path, metavar="FILE", help="the configuration file (default: the one the box reads)")
-    doctor.add_argument("--json", action="store_true", help="print the results as one JSON array of {key, level, message}")
+                              help=_("as `companion run {flag}`: shows {key} from the flag").format(flag=s.flag, key=s.key))
+    check = what.add_parser("check", help=_("validate a configuration file: exit 0 ok, 1 with one line per problem"))
+    check.add_argument("file", type=Path, nargs="?", metavar="FILE", help=_("the file (default: the one the box reads)"))
+    doctor = sub.add_parser("doctor", help=_("check the box's health: camera, light, calibration, disk, database, clock, network, service"))
+    doctor.add_argument("--config", type=Path, metavar="FILE", help=_("the configuration file (default: the one the box reads)"))
+    doctor.add_argument("--json", action="store_true", help=_("print the results as one JSON array of {key, level, message}"))
 
 
 def run_owner_command(args: argparse.Namespace) -> int:
@@ -96,19 +97,21 @@ def cmd_config_show(args: argparse.Namespace) -> int:
             try:
                 config.override(s.key, _from_text(given), f"flag {s.flag}")
             except ValueError as exc:
-                print(f"companion config show: {s.flag} {given}: {exc}", file=sys.stderr)
+                print(_("companion config show: {flag} {given}: {problem}").format(flag=s.flag, given=given, problem=say(exc)), file=sys.stderr)
                 return 2
     if config.path is None:
-        print(f"# no configuration file (looked for {user_config_path()} and /etc/tabletop-companion/config.toml): "
-              "the defaults")
+        print(_("# no configuration file (looked for {path} and /etc/tabletop-companion/config.toml): the defaults")
+              .format(path=user_config_path()))
+    elif config.version:
+        print(_("# configuration file {path} (version {version})").format(path=config.path, version=config.version))
     else:
-        print(f"# configuration file {config.path}" + (f" (version {config.version})" if config.version else ""))
+        print(_("# configuration file {path}").format(path=config.path))
     lines = [_shown(config, s.key) for s in SETTINGS]
     width = max(len(text) for text, _ in lines)
     for text, origin in lines:
         print(f"{text:<{width}}  # {origin}")
     for problem in config.problems:
-        print(f"problem: {problem}", file=sys.stderr)
+        print(_("problem: {problem}").format(problem=problem), file=sys.stderr)
     return EXIT_OK
 
 
@@ -116,8 +119,8 @@ def cmd_config_check(path: Path | None) -> int:
     """``companion config check [FILE]``: ``FILE: ok`` and exit 0, else one line per problem and exit 1."""
     path = path if path is not None else find_config()
     if path is None:
-        print(f"companion config check: no configuration file to check (none at {user_config_path()} or "
-              "/etc/tabletop-companion/config.toml): give FILE", file=sys.stderr)
+        print(_("companion config check: no configuration file to check (none at {path} or "
+                "/etc/tabletop-companion/config.toml): give FILE").format(path=user_config_path()), file=sys.stderr)
         return EXIT_INPUT
     config = load(path, env={})  # the file alone: the environment is not the file's business
     if config.problems:
@@ -125,8 +128,11 @@ def cmd_config_check(path: Path | None) -> int:
             print(problem)
         return EXIT_INPUT
     given = sum(1 for v in config.values.values() if v.origin != "default")
-    rest = ", the rest default" if given < len(SETTINGS) else ""
-    print(f"{path}: ok (version {config.version}, {given} of {len(SETTINGS)} settings set{rest})")
+    if given < len(SETTINGS):
+        said = _("{path}: ok (version {version}, {given} of {count} settings set, the rest default)")
+    else:
+        said = _("{path}: ok (version {version}, {given} of {count} settings set)")
+    print(said.format(path=path, version=config.version, given=given, count=len(SETTINGS)))
     return EXIT_OK
 
 
@@ -138,7 +144,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     _use_data_dir(config)
     results = run_checks(DoctorContext(config))
     if args.json:
-        print(as_json(results))
+        asked = asked_language()
+        print(as_json(results) if asked is None else json.dumps(localize([r.as_dict() for r in results], asked),
+                                                                ensure_ascii=False))
     else:
         for result in results:
             print(format_line(result), flush=True)

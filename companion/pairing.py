@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 from companion import records
 from companion.errors import BadEntry, StorageError, shown
 from companion.hub import Pairing
+from companion.i18n import Listing, Text
 
 __all__ = ["PairingBook"]
 
@@ -111,19 +112,20 @@ class PairingBook:
             BadEntry: not a player of this game, or no client id (the phone must join first).
         """
         if not isinstance(player, str) or player not in players:
-            raise BadEntry(f"unknown player {shown(player)}; players: {', '.join(players) or 'none yet'}")
+            raise BadEntry(_unknown(player, players))
         if not isinstance(client, str) or not client:
-            raise BadEntry("claiming a seat needs the phone's client id: scan the QR code on the box to join")
+            raise BadEntry(Text("claiming a seat needs the phone's client id: scan the QR code on the box to join"))
         holder = self.claims.get(player)
         if holder == client:
-            return f"{player}'s seat is already this phone's"
+            return Text("{player}'s seat is already this phone's", player=player)
         if holder is not None and not take_over:  # the desk refuses a phone this; the touchscreen frees seats
-            raise BadEntry(f"{player}'s seat is claimed by another phone; the touchscreen can reassign it")
+            raise BadEntry(Text("{player}'s seat is claimed by another phone; the touchscreen can reassign it", player=player))
         self._write(lambda: records.save_claim(self.store, self.game, player, client))  # replaces the holder's
         self.claims[player] = client
         if holder is not None:
-            return f"{player}'s seat moved to this phone; the phone that held it no longer reports for {player}"
-        return f"{player}'s seat is claimed by this phone"
+            return Text("{player}'s seat moved to this phone; the phone that held it no longer reports for {player}",
+                        player=player)
+        return Text("{player}'s seat is claimed by this phone", player=player)
 
     def release(self, player: Any, players: Sequence[str]) -> str:
         """``player``'s seat is free for another phone (the touchscreen's "reassign").
@@ -132,12 +134,12 @@ class PairingBook:
             BadEntry: not a player of this game.
         """
         if not isinstance(player, str) or player not in players:
-            raise BadEntry(f"unknown player {shown(player)}; players: {', '.join(players) or 'none yet'}")
+            raise BadEntry(_unknown(player, players))
         if player not in self.claims:
-            return f"{player}'s seat is not claimed by any phone"
+            return Text("{player}'s seat is not claimed by any phone", player=player)
         self._write(lambda: records.drop_claim(self.store, self.game, player))
         del self.claims[player]
-        return f"{player}'s seat is free: {player}'s phone taps {player} to claim it"
+        return Text("{player}'s seat is free: {player}'s phone taps {player} to claim it", player=player)
 
     def revoke(self) -> str:
         """A new join secret; every claim is dropped (every phone scans the new QR code)."""
@@ -149,7 +151,7 @@ class PairingBook:
 
         self._write(write)
         self.secret, self.claims, self.owners = secret, {}, set()
-        return "every phone is unpaired: scan the new QR code on the box to join again"
+        return Text("every phone is unpaired: scan the new QR code on the box to join again")
 
     def renamed(self, old: str, new: str) -> None:
         """A player was renamed in the setup step: the seat's claim follows the name."""
@@ -185,3 +187,9 @@ class PairingBook:
         """Back to :meth:`memo`'s state."""
         self.secret, claims, self.unsaved, owners = memo
         self.claims, self.owners = dict(claims), set(owners)
+
+
+def _unknown(player: Any, players: Sequence[str]) -> Text:
+    """The refusal of a seat that is no player's."""
+    return Text("unknown player {player}; players: {players}", player=shown(player),
+                players=Listing(players) if players else Text("none yet"))

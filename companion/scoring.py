@@ -39,6 +39,7 @@ from typing import Any, TextIO
 from rules.core import CheckingGame, Finding, RulesError, ScoreBreakdown, Severity
 from rules.games import GAMES
 from rules.scoring import ScoreInputError, json_documents, score_lines, scores_json
+from companion.i18n import N_, _, asked_language, localize, say
 
 __all__ = ["add_check_parser", "add_score_parser", "checking_games", "cmd_check", "cmd_score", "format_table", "read_score_file", "scoring_games"]
 
@@ -52,27 +53,27 @@ def scoring_games(games: Mapping[str, Any] | None = None) -> dict[str, Callable[
 
 
 def _add_game_file_parser(
-    subparsers: argparse._SubParsersAction, command: str, games: Mapping[str, Any], help: str, what: str, json_shape: str
+    subparsers: argparse._SubParsersAction, command: str, games: Mapping[str, Any], help: str, description: str,
+    what: str, json_help: str,
 ) -> argparse.ArgumentParser:
-    """A ``companion COMMAND GAME FILE [--json]`` subcommand over ``games`` (name -> function)."""
+    """A ``companion COMMAND GAME FILE [--json]`` subcommand over ``games`` (name -> function); the texts are said
+    already (the command line's language)."""
     names = sorted(games)
-    p = subparsers.add_parser(
-        command,
-        help=help,
-        description=f"{help[0].upper()}{help[1:]}. The file format of each game is documented in "
-        "schemas/<game>-score-input.schema.json (a check of another file: the schema its game names).",
-    )
-    p.add_argument("game", metavar="GAME", choices=names, help=f"the game ({', '.join(names)})")
-    p.add_argument("file", metavar="FILE", type=Path, help=f"the {what} (JSON)")
-    p.add_argument("--json", action="store_true", help=f"print {json_shape} as JSON")
+    schemas = _("The file format of each game is documented in schemas/<game>-score-input.schema.json (a check of "
+                "another file: the schema its game names).")
+    p = subparsers.add_parser(command, help=help, description=f"{description} {schemas}")
+    p.add_argument("game", metavar="GAME", choices=names, help=_("the game ({games})").format(games=", ".join(names)))
+    p.add_argument("file", metavar="FILE", type=Path, help=what)
+    p.add_argument("--json", action="store_true", help=json_help)
     return p
 
 
 def add_score_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add the ``score`` subcommand (GAME, FILE, ``--json``) to ``companion``'s subparsers."""
     return _add_game_file_parser(
-        subparsers, "score", scoring_games(), "score an end-of-game position from a file", "end-of-game position",
-        '{"players": [...], "winners": [...]}',
+        subparsers, "score", scoring_games(), _("score an end-of-game position from a file"),
+        _("Score an end-of-game position from a file."), _("the end-of-game position (JSON)"),
+        _("print {shape} as JSON").format(shape='{"players": [...], "winners": [...]}'),
     )
 
 
@@ -129,16 +130,17 @@ def format_table(breakdowns: list[ScoreBreakdown], winners: list[str]) -> str:
         for line in b.lines:
             if line.category not in categories:
                 categories.append(line.category)
+    said = {category: say(category) for category in categories}
     header = ["", *(b.player for b in breakdowns)]
     rows = [header]
     for category in categories:
-        row = [category]
+        row = [said[category]]
         for b in breakdowns:
             vp = {line.category: line.vp for line in b.lines}.get(category)
             row.append("" if vp is None else str(vp))
         rows.append(row)
-    rows.append(["total", *(str(b.total) for b in breakdowns)])
-    rows.append(["tie-break", *(" ".join(str(t) for t in b.tiebreak) for b in breakdowns)])
+    rows.append([_("total"), *(str(b.total) for b in breakdowns)])
+    rows.append([_("tie-break"), *(" ".join(str(t) for t in b.tiebreak) for b in breakdowns)])
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = []
     for n, row in enumerate(rows):
@@ -146,13 +148,14 @@ def format_table(breakdowns: list[ScoreBreakdown], winners: list[str]) -> str:
         lines.append("  ".join(cells).rstrip())
         if n == 0 or n == len(rows) - 3:
             lines.append("  ".join("-" * w for w in widths))
-    label = "winner" if len(winners) == 1 else "winners (shared)"
-    lines.append(f"{label}: {', '.join(winners)}")
+    label = _("winner: {names}") if len(winners) == 1 else _("winners (shared): {names}")
+    lines.append(label.format(names=", ".join(winners)))
     return "\n".join(lines)
 
 
 def game_file(game: str) -> str:
-    """``"an Among the Stars file"``, ``"a Roll for the Galaxy file"``: the game's title with its article."""
+    """``"an Among the Stars file"``, ``"a Roll for the Galaxy file"``: the game's title with its article (English:
+    the messages that say it are the rules' input errors, kept in English)."""
     title = getattr(GAMES.get(game), "title", None) or game
     return f"{'an' if title[:1].lower() in 'aeiou' else 'a'} {title} file"
 
@@ -171,7 +174,7 @@ def one_document(text: str, path: Path, game: str) -> Any:
 
 def _input_error(command: str, path: Path, exc: Exception, err: TextIO) -> None:
     where = "" if str(exc).startswith(str(path)) else f"{path}: "
-    print(f"companion {command}: {where}{exc}", file=err)
+    print(_("companion {command}: {where}{problem}").format(command=command, where=where, problem=say(exc)), file=err)
 
 
 def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -181,7 +184,7 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
     err = err or sys.stderr
     scorers = scoring_games()
     if args.game not in scorers:
-        print(f"companion score: game {args.game!r} cannot score; choose from {', '.join(scorers) or 'none'}", file=err)
+        print(_("companion score: game {game!r} cannot score; choose from {value}").format(game=args.game, value=', '.join(scorers) or 'none'), file=err)
         return EXIT_USAGE
     fmt = GAMES[args.game].info.score_input
     bad_input = GAMES[args.game].info.input_error_exit
@@ -209,7 +212,7 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
             else:
                 _emit(out, f"line {line}: error: {message}")
             continue
-        result = scores_json(outcome, GAMES[args.game])
+        result = said_json(scores_json(outcome, GAMES[args.game]))
         if as_json:
             _emit(out, json.dumps(result, ensure_ascii=False), result)
         else:
@@ -226,12 +229,14 @@ def checking_games(games: Mapping[str, Any] | None = None) -> dict[str, Callable
 def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add the ``check`` subcommand (GAME, FILE, ``--json``) to ``companion``'s subparsers."""
     return _add_game_file_parser(
-        subparsers, "check", checking_games(), "check every player's position for misplays", "position",
-        "the findings, in the shape the game declares (docs/contracts.md)",
+        subparsers, "check", checking_games(), _("check every player's position for misplays"),
+        _("Check every player's position for misplays."), _("the position (JSON)"),
+        _("print the findings, in the shape the game declares (docs/contracts.md), as JSON"),
     )
 
 
-LABELS = {Severity.ERROR: "misplay", Severity.WARNING: "warning", Severity.INFO: "note"}
+LABELS = {Severity.ERROR: N_("misplay"), Severity.WARNING: N_("warning"), Severity.INFO: N_("note")}
+"""How ``companion check`` names a finding's severity (said in the command's language)."""
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -247,7 +252,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
     err = err or sys.stderr
     checkers = checking_games()
     if args.game not in checkers:
-        print(f"companion check: game {args.game!r} cannot check; choose from {', '.join(checkers) or 'none'}", file=err)
+        print(_("companion check: game {game!r} cannot check; choose from {value}").format(game=args.game, value=', '.join(checkers) or 'none'), file=err)
         return EXIT_USAGE
     try:
         findings = checkers[args.game](one_document(read_score_file(args.file), args.file, args.game))
@@ -256,21 +261,30 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         return GAMES[args.game].info.input_error_exit
     printed, rest = GAMES[args.game].info.check_format.to_json(findings)
     if getattr(args, "json", False):
+        printed = said_json(printed)
         _emit(out, json.dumps(printed, ensure_ascii=False), printed)
         for f in rest:
-            _emit(err, f"companion check: {LABELS[f.severity]}: {_describe(f)}")
+            _emit(err, _("companion check: {severity}: {finding}").format(severity=_(LABELS[f.severity]),
+                                                                         finding=_describe(f)))
         return EXIT_OK
     for f in sorted(findings, key=lambda f: f.severity is not Severity.ERROR):
-        _emit(out, f"{LABELS[f.severity]}: {_describe(f)}")
+        _emit(out, _("{severity}: {finding}").format(severity=_(LABELS[f.severity]), finding=_describe(f)))
     if not any(f.severity in (Severity.ERROR, Severity.WARNING) for f in findings):
-        _emit(out, "every position is legal")
+        _emit(out, _("every position is legal"))
     return EXIT_OK
 
 
 def _describe(f: Finding) -> str:
     """``"Ann: Crew Quarters at (3, 3): <what> (adjacency) [<rulebook citation>]"``; parts a finding lacks are left out."""
-    at = f" at {tuple(f.cell)}" if f.cell is not None else ""
-    head = ": ".join(part for part in (f.player, f"{f.card or ''}{at}".strip()) if part)
+    card = _("{card} at {cell}").format(card=f.card or "", cell=tuple(f.cell)).strip() if f.cell is not None else f.card
+    head = ": ".join(part for part in (f.player, card) if part)
     kind = f" ({f.rule_kind})" if f.rule_kind else ""
-    source = f" [{f.rule}]" if f.rule else ""
-    return f"{head + ': ' if head else ''}{f.what}{kind}{source}"
+    source = f" [{say(f.rule)}]" if f.rule else ""
+    return f"{head + ': ' if head else ''}{say(f.what)}{kind}{source}"
+
+
+def said_json(data: Any) -> Any:
+    """``data`` for ``--json``: in the language asked for with ``--language``, else as it is (the English every tool
+    reads: the same keys either way)."""
+    asked = asked_language()
+    return localize(data, asked) if asked else data

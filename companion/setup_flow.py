@@ -44,11 +44,29 @@ from companion import records
 from companion.actions import SETUP_ACTIONS, Action, posted
 from companion.errors import BadEntry, shown
 from companion.flow import GameFlow, Outcome, check_player_colour, check_player_name
+from companion.i18n import N_, Listing, Text, message_of
+from companion.words import colour_word
 from companion.session import new_id
 from rules import Event
 from vision.table import even_zones, zones_from_seats
 
 log = logging.getLogger(__name__)
+
+
+OPTION_HEADINGS = {"species": N_("Species"), "start_worlds": N_("Start worlds"), "races": N_("Races")}
+OPTION_WORDS = {"species": N_("species"), "start_worlds": N_("start worlds"), "races": N_("races")}
+"""The per-player options' names as the setup page shows them (the games' options with ``per_player``): as a
+heading, and in a sentence."""
+
+
+def option_word(name: str, heading: bool = False) -> Text:
+    """A per-player option's name for the players (``"species"``; ``"Species"`` as a heading), said in their
+    language."""
+    word = name.replace("_", " ")
+    if heading:
+        return Text(OPTION_HEADINGS.get(name, word.capitalize()))
+    return Text(OPTION_WORDS.get(name, word))
+
 
 __all__ = ["SETUP_ACTIONS", "TableSetup"]
 
@@ -187,20 +205,21 @@ class TableSetup:
             name = name.strip()  # the same player again: a new colour
             colour = check_player_colour(colour, [p["colour"] for p in self.players if p["name"] != name], self.colours)
             self._record("colour_changed", {"player": name, "colour": colour}, origin)
-            return f"{name} is {colour}"
+            return Text("{player} is {colour}", player=name, colour=colour_word(colour))
         name = check_player_name(name, self.names)
         if len(self.players) >= self.limits[1]:
-            raise BadEntry(f"{self.spec.title} is for at most {self.limits[1]} players")
+            raise BadEntry(Text("{title} is for at most {count} players", title=self.spec.title, count=self.limits[1]))
         colour = check_player_colour(colour, [p["colour"] for p in self.players], self.colours)
         self._record("player_added", {"player": name, "colour": colour}, origin)
-        return f"{name} joined ({colour}, seat {len(self.players)})"
+        return Text("{player} joined ({colour}, seat {seat})", player=name, colour=colour_word(colour),
+                    seat=len(self.players))
 
     def remove_player(self, name: Any, origin: str = "cli") -> str:
         """Remove a player. Raises BadEntry for an unknown name."""
         if name not in self.names:
-            raise BadEntry(f"no player {shown(name)}")
+            raise BadEntry(Text("no player {player}", player=shown(name)))
         self._record("player_removed", {"player": name}, origin)
-        return f"{name} left"
+        return Text("{player} left", player=name)
 
     def rename_player(self, name: Any, new: Any, origin: str = "cli") -> str:
         """Rename a player, keeping colour, seat order and tapped seat. The touchscreen has no keyboard, so a
@@ -210,10 +229,10 @@ class TableSetup:
             BadEntry: unknown player, a bad new name (as :meth:`add_player`), or a name already taken.
         """
         if name not in self.names:
-            raise BadEntry(f"no player {shown(name)}")
+            raise BadEntry(Text("no player {player}", player=shown(name)))
         new = check_player_name(new, [n for n in self.names if n != name])
         self._record("player_renamed", {"player": name, "name": new}, origin)
-        return f"{name} is now {new}"
+        return Text("{player} is now {name}", player=name, name=new)
 
     @property
     def player_options(self) -> tuple[Any, ...]:
@@ -232,11 +251,12 @@ class TableSetup:
         from rules.settings import check_entries
 
         if name not in self.names:
-            raise BadEntry(f"no player {shown(name)}; add them first")
+            raise BadEntry(Text("no player {player}; add them first", player=shown(name)))
         found = next((o for o in self.player_options if o.name == option), None)
         if found is None:
-            offered = ", ".join(o.name for o in self.player_options) or "none"
-            raise BadEntry(f"{self.spec.title} has no per-player option {shown(option)} (options: {offered})")
+            offered = ", ".join(o.name for o in self.player_options) or Text("none")
+            raise BadEntry(Text("{game} has no per-player option {option} (options: {offered})", game=self.spec.title,
+                                option=shown(option), offered=offered))
         entries = dict(self.choices.get(found.name, {}))
         if value in (None, ""):
             entries.pop(name, None)
@@ -247,23 +267,24 @@ class TableSetup:
         except BadEvent as exc:
             raise BadEntry(str(exc)) from None
         self._record("choice_set", {"player": name, "option": found.name, "value": checked[name] or None}, origin)
-        return f"{name}: {found.name.replace('_', ' ')} {checked[name] or 'none'}"
+        return Text("{player}: {option} {value}", player=name, option=option_word(found.name),
+                    value=checked[name] or Text("none"))
 
     def seat(self, name: Any, point: Any, origin: str = "cli") -> str:
         """``name`` sits at ``point`` (``[x, y]`` frame px, where they tapped the table picture)."""
         if name not in self.names:
-            raise BadEntry(f"no player {shown(name)}; add them first")
+            raise BadEntry(Text("no player {player}; add them first", player=shown(name)))
         if (not isinstance(point, (list, tuple)) or len(point) != 2
                 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e6 and math.isfinite(v)
                            for v in point)):
-            raise BadEntry(f"a seat is a point [x, y] in the picture (px), got {shown(point)}")
+            raise BadEntry(Text("a seat is a point [x, y] in the picture (px), got {point}", point=shown(point)))
         self._record("seat_set", {"player": name, "point": [float(point[0]), float(point[1])]}, origin)
-        return f"{name}'s seat is set"
+        return Text("{player}'s seat is set", player=name)
 
     def even(self, origin: str = "cli") -> str:
         """Split the table evenly (forget the tapped seats)."""
         self._record("split_even", {}, origin)
-        return "the table is split evenly among the players"
+        return Text("the table is split evenly among the players")
 
     @property
     def names(self) -> list[str]:
@@ -273,11 +294,11 @@ class TableSetup:
         """Why Start cannot be pressed now ("" when it can)."""
         low, high = self.limits
         if len(self.players) < low:
-            return f"add players: {self.spec.title} needs {low}-{high}"
+            return Text("add players: {title} needs {low}-{high}", title=self.spec.title, low=low, high=high)
         if self.split == "seats":
             unseated = [n for n in self.names if n not in self.seats]
             if unseated:
-                return f"tap the seat of {', '.join(unseated)} on the picture, or Split evenly"
+                return Text("tap the seat of {players} on the picture, or Split evenly", players=Listing(unseated))
         return ""
 
     def zones(self, frame_size: tuple[int, int]) -> Any:
@@ -346,10 +367,10 @@ class TableSetup:
                 message = self.even(origin)
             else:  # Start
                 flow = self.start(frame_size)
-                return Outcome([], f"{self.spec.title} started: {', '.join(flow.names)} (session {flow.session.id})",
-                               changed=True)
+                return Outcome([], Text("{title} started: {players} (session {session})", title=self.spec.title,
+                                        players=Listing(flow.names), session=flow.session.id), changed=True)
         except BadEntry as exc:
-            return Outcome([], "", str(exc))
+            return Outcome([], "", message_of(exc))
         return Outcome(list(self.recorded), message)
 
     # -- view ------------------------------------------------------------------------------------
@@ -363,14 +384,14 @@ class TableSetup:
                          "choices": {o.name: self.choices.get(o.name, {}).get(p["name"]) for o in self.player_options},
                          "role": None, "tableau": None, "credits": None, "vp": 0, "waiting": False}
                         for k, p in enumerate(self.players)],
-            "choices": [{"option": o.name, "label": o.name.replace("_", " ").capitalize(), "choices": list(o.choices)}
+            "choices": [{"option": o.name, "label": option_word(o.name, heading=True), "choices": list(o.choices)}
                         for o in self.player_options],
-            "colours": list(self.colours), "zones": self.split, "seat_points": {k: list(v) for k, v in self.seats.items()}, "min_players": low, "max_players": high,
+            "colours": list(self.colours), "colour_words": {c: colour_word(c) for c in self.colours}, "zones": self.split, "seat_points": {k: list(v) for k, v in self.seats.items()}, "min_players": low, "max_players": high,
             "can_start": not why, "why": why,
-            "note": "Add players on your phone; tap each player's seat on the picture, or Split evenly; then Start",
-            "round": 0, "round_label": "Setup", "stage": "setup", "turn": None, "phases": [], "pool": None, "pool_label": "",
+            "note": Text("Add players on your phone; tap each player's seat on the picture, or Split evenly; then Start"),
+            "round": 0, "round_label": Text("Setup"), "stage": "setup", "turn": None, "phases": [], "pool": None, "pool_label": "",
             "columns": [c.to_json() for c in self.spec.columns], "boards": [], "throws": [],
             "last_round": False, "ending": [], "over": False,
-            "next": {"label": "Start", "enabled": not why, "why": why},
+            "next": {"label": Text("Start"), "enabled": not why, "why": why},
             "forms": [], "open_forms": {}, "findings": [], "result": None, "export": None,
         }

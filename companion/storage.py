@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from companion import records
 from companion.errors import StorageError
-from companion.i18n import _
+from companion.i18n import Text
 
 __all__ = ["LOW_MB", "PROBE_S", "SPACE_S", "StorageHealth"]
 
@@ -30,8 +30,10 @@ PROBE_S = 5.0
 SPACE_S = 60.0
 """Seconds between free-space checks."""
 
-_SAID = {"full": "storage full", "read-only": "storage read-only", "busy": "storage busy (another program holds "
-         "the database)", "failing": "storage failing"}
+_SAID = {"full": Text("storage full: nothing since {since} is saved"),
+         "read-only": Text("storage read-only: nothing since {since} is saved"),
+         "busy": Text("storage busy (another program holds the database): nothing since {since} is saved")}
+"""What the views say while writes fail, by the failure's kind (``failing`` names its reason)."""
 
 
 class StorageHealth:
@@ -135,15 +137,18 @@ class StorageHealth:
     def message(self) -> str:
         """What the views say ("" when all is well)."""
         if self.failure is not None:
-            said = _SAID.get(self.failure.kind, "storage failing")
+            since = self._hhmm(self.since)
             if self.failure.kind == "failing":
-                said += f" ({self.failure.reason})"
-            return f"{said}: nothing since {self._hhmm(self.since)} is saved"
+                return Text("storage failing ({reason}): nothing since {since} is saved", reason=self.failure.reason,
+                            since=since)
+            said = _SAID.get(self.failure.kind)
+            if said is None:
+                return Text("storage failing: nothing since {since} is saved", since=since)
+            return Text(said.template, since=since)
         if self.low:
-            return f"storage low: {self.free_mb} MB free; make room on the card before it fills"
+            return Text("storage low: {free} MB free; make room on the card before it fills", free=self.free_mb)
         if self.recovered is not None:
-            return _("the game record was damaged: it is kept as {path} and a new one was started").format(
-                path=self.recovered)
+            return Text("the game record was damaged: it is kept as {path} and a new one was started", path=self.recovered)
         return ""
 
     def view(self) -> dict[str, Any]:

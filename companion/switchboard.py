@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from companion.actions import NAVIGATION, Action, Posted
 from companion.errors import BadEntry
 from companion.flow import NOT_ALLOWED, Outcome
-from companion.i18n import _
+from companion.i18n import Listing, Text
 from companion.modes.base import BOX_GAME
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ class Switchboard:
         if what is Action.CHANGE_SETTING:
             settings = self.loop.box_settings
             if settings is None:
-                return Outcome([], "", _("this box has no settings to change"))
+                return Outcome([], "", Text("this box has no settings to change"))
             said = settings.change(act.payload.setting, act.payload.value)
             self.loop.publish_owner_view()
             return Outcome([], said, changed=True)
@@ -70,7 +70,7 @@ class Switchboard:
             return self._export(act)
         if what in NAVIGATION:
             if self.loop.library is None:
-                return Outcome([], "", _("this box was started for one game: the chooser is not here "
+                return Outcome([], "", Text("this box was started for one game: the chooser is not here "
                                          "(start it without --game)"), NOT_ALLOWED)
             return self._move(act)
         return None
@@ -84,24 +84,24 @@ class Switchboard:
         if what is Action.BACK:
             if not self.trail:
                 if current.name is ModeName.CHOOSE:
-                    return Outcome([], "", _("nothing to go back to: choose a game"))
+                    return Outcome([], "", Text("nothing to go back to: choose a game"))
                 self.switch(ChooseMode(loop))
             else:
                 self.switch(self.trail.pop())
-            return Outcome([], _("back"), changed=True)
+            return Outcome([], Text("back"), changed=True)
         if what in (Action.GAMES, Action.HISTORY, Action.SETTINGS):
             target = {Action.GAMES: ModeName.CHOOSE, Action.HISTORY: ModeName.HISTORY,
                       Action.SETTINGS: ModeName.SETTINGS}[what]
             if current.name is target:
                 return Outcome([], "")
             if what is Action.SETTINGS and loop.box_settings is None:
-                return Outcome([], "", _("this box has no settings screen"))
+                return Outcome([], "", Text("this box has no settings screen"))
             made = {ModeName.CHOOSE: ChooseMode, ModeName.HISTORY: HistoryMode, ModeName.SETTINGS: SettingsMode}[target]
             self.trail.append(current)
             del self.trail[:-TRAIL_MAX]
             self.switch(made(loop))
-            return Outcome([], {ModeName.CHOOSE: _("choose a game"), ModeName.HISTORY: _("the games played"),
-                                ModeName.SETTINGS: _("settings")}[target], changed=True)
+            return Outcome([], {ModeName.CHOOSE: Text("choose a game"), ModeName.HISTORY: Text("the games played"),
+                                ModeName.SETTINGS: Text("settings")}[target], changed=True)
         if what is Action.CHOOSE_GAME:
             game = act.payload.game
             mode = library.dice_mode(loop) if game == "d6" and library.dice_reader is not None else \
@@ -112,7 +112,7 @@ class Switchboard:
         self.trail.clear()
         self.switch(mode)
         title = getattr(getattr(mode, "flow", None), "spec", None) or getattr(getattr(mode, "setup", None), "spec", None)
-        return Outcome([], title.title if title is not None else _("Dice (d6)"), changed=True)
+        return Outcome([], title.title if title is not None else Text("Dice (d6)"), changed=True)
 
     def switch(self, mode: Mode) -> None:
         """Show ``mode`` now: the pairing goes with it (the phones stay joined), it is entered, and where the box is
@@ -155,22 +155,22 @@ class Switchboard:
             if spec is not None:
                 return spec.title
             if mode.name.value == "dice":
-                return _("Dice (d6)")
+                return Text("Dice (d6)")
         return None
 
     # -- exports from the scores -----------------------------------------------------------------------
     def _export(self, act: Posted) -> Outcome:
         library = self.loop.library
         if library is None:
-            return Outcome([], "", _("this box keeps no exports (start it without --game)"), NOT_ALLOWED)
+            return Outcome([], "", Text("this box keeps no exports (start it without --game)"), NOT_ALLOWED)
         session = act.payload.session
         if session is None:
             current = self.loop.session
             if current is None or getattr(self.loop, "flow", None) is None:
-                raise BadEntry(_("which game? open it in the history"))
+                raise BadEntry(Text("which game? open it in the history"))
             session = current.id
         files = library.export(session)
-        return Outcome([], _("saved in {folder}").format(folder=library.export_folder()), changed=True,
+        return Outcome([], Text("saved in {folder}", folder=library.export_folder()), changed=True,
                        detail=f"exported {session}: {files['json']}, {files['bgstats']}")
 
     # -- owners ----------------------------------------------------------------------------------------
@@ -179,23 +179,23 @@ class Switchboard:
         if act.action is Action.OWNER_ASK:
             client = act.payload.client
             if not isinstance(client, str) or not client:
-                raise BadEntry(_("scan the QR code on the box first: only a joined phone may ask"))
+                raise BadEntry(Text("scan the QR code on the box first: only a joined phone may ask"))
             if client in pairing.owners:
-                return Outcome([], _("this phone may change the box's settings"))
+                return Outcome([], Text("this phone may change the box's settings"))
             if getattr(self.loop, "no_screen", False):  # no touchscreen to ask: the joined phone is at the table
                 pairing.owners.add(client)
                 log.info("owner request of %s: allowed (the box has no touchscreen)", client[:8])
                 self.loop.publish_owner_view()
-                return Outcome([], _("this phone may change the box's settings"), changed=True)
+                return Outcome([], Text("this phone may change the box's settings"), changed=True)
             self.asking = client
-            return Outcome([], _("asked: answer on the box's touchscreen"), changed=True)
+            return Outcome([], Text("asked: answer on the box's touchscreen"), changed=True)
         if self.asking is None:
-            return Outcome([], _("no phone is asking"))
+            return Outcome([], Text("no phone is asking"))
         if act.action is Action.OWNER_ALLOW:
             pairing.owners.add(self.asking)
-            said = _("the phone may change the box's settings")
+            said = Text("the phone may change the box's settings")
         else:
-            said = _("the phone was refused")
+            said = Text("the phone was refused")
         log.info("owner request of %s: %s", self.asking[:8], "allowed" if act.action is Action.OWNER_ALLOW else "refused")
         self.asking = None
         self.loop.publish_owner_view()
@@ -206,7 +206,7 @@ class Switchboard:
         if self.asking is None:
             return None
         seats = [p for p, c in self.loop.pairing.claims.items() if c == self.asking]
-        return {"phone": _("{names}'s phone").format(names=", ".join(seats)) if seats else _("a phone")}
+        return {"phone": Text("{names}'s phone", names=Listing(seats)) if seats else Text("a phone")}
 
     # -- roll back -------------------------------------------------------------------------------------
     def memo(self) -> tuple[list[Mode], str | None, dict[str, Any] | None]:

@@ -121,7 +121,7 @@ STOP_CHECK_S = 0.5
 HEARTBEAT_S = 15.0
 """Seconds between SSE heartbeat comments when nothing changes (keeps proxies and phones from closing)."""
 
-BUSY = "the box is busy and did not take this in time: nothing was recorded; try again"
+BUSY = i18n.Text("the box is busy and did not take this in time: nothing was recorded; try again")
 
 
 BOX_MODES = ("choose", "history", "settings")
@@ -142,13 +142,30 @@ def page_for(view: dict[str, Any]) -> str:
     return "dice"
 
 
-def state_json(snapshot: Snapshot) -> dict[str, Any]:
-    """The /api/state body: the snapshot's view dict with ``"version"`` added."""
-    return {**snapshot.view, "version": snapshot.version}
+_SAID: dict[tuple[int, str], tuple[Snapshot, dict[str, Any]]] = {}
+_SAID_LOCK = threading.Lock()
 
 
-def _sse_state(snapshot: Snapshot) -> str:
-    data = json.dumps(state_json(snapshot), separators=(",", ":"))
+def state_json(snapshot: Snapshot, lang: str | None = None) -> dict[str, Any]:
+    """The /api/state body: the snapshot's view dict with ``"version"`` added, said in ``lang`` (None: the
+    current language, a request's own; :func:`companion.i18n.localize`: the same keys, the players' words in
+    that language). Each snapshot is said once per language (the phones of one language share it)."""
+    lang = lang or i18n.current_language()
+    key = (id(snapshot), lang)
+    with _SAID_LOCK:
+        kept = _SAID.get(key)
+        if kept is not None and kept[0] is snapshot:
+            return kept[1]
+    said = {**i18n.localize(snapshot.view, lang), "version": snapshot.version}
+    with _SAID_LOCK:
+        _SAID[key] = (snapshot, said)
+        while len(_SAID) > 4 * len(i18n.LANGUAGES):  # a few versions back, for streams still writing them
+            del _SAID[next(iter(_SAID))]
+    return said
+
+
+def _sse_state(snapshot: Snapshot, lang: str | None = None) -> str:
+    data = json.dumps(state_json(snapshot, lang), separators=(",", ":"))
     return f"id: {snapshot.version}\nevent: state\ndata: {data}\n\n"
 
 
@@ -161,7 +178,7 @@ def _sse_heartbeat(heartbeat_s: float) -> str:
 
 
 def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.Event | None = None,
-               me: Callable[[], dict[str, Any]] | None = None) -> Iterator[str]:
+               me: Callable[[], dict[str, Any]] | None = None, lang: str | None = None) -> Iterator[str]:
     """Server-Sent Events text for one client, as an endless generator of complete messages.
 
     Yields first a ``retry:`` hint and the current snapshot as ``event: state``, then each
@@ -179,11 +196,14 @@ def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.
         heartbeat_s: seconds between heartbeats (> 0).
         stop: optional event that ends the stream.
         me: optional, what this client may do now (``/api/me``'s body), looked at after each wait.
+        lang: the phone's language the states are said in (None: the box's, as the stream runs outside its
+            request).
     """
+    lang = lang or i18n.box_language()
     snapshot = hub.snapshot()
     yield "retry: 2000\n\n"
-    yield _sse_state(snapshot)
-    shown_me = me() if me is not None else None
+    yield _sse_state(snapshot, lang)
+    shown_me = i18n.localize(me(), lang) if me is not None else None
     if shown_me is not None:
         yield _sse_me(shown_me)
     version = snapshot.version
@@ -194,8 +214,8 @@ def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.
         if snapshot.version != version:
             version = snapshot.version
             quiet_since = time.monotonic()
-            yield _sse_state(snapshot)
-        now_me = me() if me is not None else None
+            yield _sse_state(snapshot, lang)
+        now_me = i18n.localize(me(), lang) if me is not None else None
         if now_me != shown_me:
             shown_me = now_me
             quiet_since = time.monotonic()
@@ -217,9 +237,9 @@ class _StreamSlots:
         """None when a slot was taken for ``client``, else why not."""
         with self._lock:
             if sum(self._open.values()) >= self.total:
-                return f"the box has {self.total} live views open, its most"
+                return i18n.Text("the box has {count} live views open, its most", count=self.total)
             if self._open.get(client, 0) >= self.per_client:
-                return f"this phone has {self.per_client} live views open already"
+                return i18n.Text("this phone has {count} live views open already", count=self.per_client)
             self._open[client] = self._open.get(client, 0) + 1
             return None
 
@@ -233,7 +253,8 @@ class _StreamSlots:
 
 
 def _error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
-    return jsonify({"error": message, **extra}), status
+    """A JSON error answer; ``message`` said in the request's language (a :class:`companion.i18n.Text`)."""
+    return jsonify({"error": i18n.localize(message), **extra}), status
 
 
 def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float = REPLY_S, *,
@@ -298,7 +319,8 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     @app.context_processor
     def languages() -> dict[str, Any]:
         lang = g.get("language", i18n.box_language())
-        return {"lang": lang, "languages": i18n.LANGUAGE_NAMES, "messages": i18n.messages(lang)}
+        return {"lang": lang, "languages": i18n.LANGUAGE_NAMES,
+                "messages": {"lang": lang, "messages": i18n.messages(lang), "plurals": i18n.plurals(lang)}}
 
     def phone() -> Phone:
         return phone_of(session, hub.pairing())
@@ -312,11 +334,11 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         host = request.headers.get("Host")
         if not guard.host_allowed(host):
             shown = (host or "")[:60]
-            return _error(403, f"this box does not answer to the name {shown!r}: open it by its own address "
-                               "(scan the QR code on the box)")
+            return _error(403, i18n.Text("this box does not answer to the name {host!r}: open it by its own address "
+                                         "(scan the QR code on the box)", host=shown))
         if not guard.origin_allowed(request.headers.get("Origin"), host, request.scheme):
-            return _error(403, "refused: this request comes from another site's page, not from the box's own "
-                               "phone page")
+            return _error(403, i18n.Text("refused: this request comes from another site's page, not from the box's own "
+                                         "phone page"))
         return None
 
     limiter = Limiter(client_key, app=app, storage_uri="memory://", headers_enabled=True,
@@ -326,12 +348,14 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     def http_error(exc: HTTPException) -> Response:
         code = exc.code or 500
         messages = {
-            404: f"no such page on the box: {request.path[:60]}",
-            405: f"{request.method} is not how {request.path[:60]} is used",
-            413: f"the body is larger than {BODY_LIMIT_BYTES // 1024} KiB; actions and reports are small JSON objects",
-            429: f"too many requests from this phone ({exc.description}): wait a moment and tap again",
+            404: i18n.Text("no such page on the box: {path}", path=request.path[:60]),
+            405: i18n.Text("{method} is not how {path} is used", method=request.method, path=request.path[:60]),
+            413: i18n.Text("the body is larger than {size} KiB; actions and reports are small JSON objects",
+                           size=BODY_LIMIT_BYTES // 1024),
+            429: i18n.Text("too many requests from this phone ({limit}): wait a moment and tap again",
+                           limit=exc.description),
         }
-        response = jsonify({"error": messages.get(code, exc.description or exc.name)})
+        response = jsonify({"error": i18n.localize(messages.get(code, exc.description or exc.name))})
         response.status_code = code
         for header in ("Allow", "Retry-After"):
             if header in exc.get_response().headers:
@@ -341,12 +365,12 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> tuple[Response, int]:
         log.error("phone view: %s %s failed", request.method, request.path, exc_info=exc)
-        return _error(500, f"the box hit an unexpected problem ({type(exc).__name__}) and logged it; the game "
-                           "goes on: check the table before you tap again")
+        return _error(500, i18n.Text("the box hit an unexpected problem ({error}) and logged it; the game goes on: "
+                                     "check the table before you tap again", error=type(exc).__name__))
 
     @app.errorhandler(BadInput)
     def bad_input(exc: BadInput) -> tuple[Response, int]:
-        return _error(400, str(exc), **({"field": exc.field} if exc.field else {}))
+        return _error(400, i18n.message_of(exc), **({"field": exc.field} if exc.field else {}))
 
     def refuse_unjoined() -> Phone:
         """The joined phone making this request; a phone that has not joined gets 403 (raised)."""
@@ -368,11 +392,12 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         body = {k: reply[k] for k in ANSWER_KEYS if k in reply}
         body["status"] = status
         if status != 200 and not body.get("error"):
-            body["error"] = {409: "the game changed since your screen showed it: nothing was recorded; look and tap again",
-                             503: BUSY}.get(status, "refused")
+            body["error"] = {409: i18n.Text("the game changed since your screen showed it: nothing was recorded; look and "
+                                            "tap again"),
+                             503: BUSY}.get(status, i18n.Text("refused"))
         if status == 409:
             body["state"] = state_json(hub.snapshot())
-        return jsonify(body), status
+        return jsonify(i18n.localize(body)), status
 
     def posted_json(example: str, shape: str | None = None) -> dict[str, Any]:
         """The request's JSON body; a tap already answered (its ``key``) gets its first answer again at once,
@@ -409,8 +434,8 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         who = refuse_unjoined()
         pairing = hub.pairing()
         if pairing is None or who.client not in pairing.owners:
-            return _error(403, i18n._("ask on the owner page first; the box's touchscreen then allows this phone"))
-        response = jsonify(hub.owner_view())
+            return _error(403, i18n.Text("ask on the owner page first; the box's touchscreen then allows this phone"))
+        response = jsonify(i18n.localize(hub.owner_view()))
         response.headers["Cache-Control"] = "no-store"
         return response
 
@@ -419,13 +444,13 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     def export_file(session_id: str, kind: str) -> Response | tuple[Response, int]:
         refuse_unjoined()
         if exports is None or kind not in ("json", "bgstats.json"):
-            return _error(404, i18n._("no such export: /export/<session>.json or /export/<session>.bgstats.json"))
+            return _error(404, i18n.Text("no such export: /export/<session>.json or /export/<session>.bgstats.json"))
         from companion.errors import BadEntry
 
         try:
             game, play = exports(session_id)
         except BadEntry as exc:
-            return _error(404, str(exc))
+            return _error(404, i18n.message_of(exc))
         doc = game if kind == "json" else play
         response = Response(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", mimetype="application/json")
         name = f"{session_id}.json" if kind == "json" else f"{session_id}.bgstats.json"
@@ -438,10 +463,12 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     def join(secret: str) -> Response | tuple[str, int]:
         pairing = hub.pairing()
         if pairing is None:
-            return render_template("join.html", problem="The box is still starting: try the QR code again in a moment."), 503
+            return render_template("join.html", problem=i18n._("The box is still starting: try the QR code again in a "
+                                                               "moment.")), 503
         if not hmac.compare_digest(secret.encode("utf-8", "replace"), pairing.secret.encode("utf-8")):
-            return render_template("join.html", problem="This join link is not the box's current one: the table "
-                                   "may have made a new QR code. Scan the QR code on the box's screen again."), 403
+            return render_template("join.html", problem=i18n._("This join link is not the box's current one: the table "
+                                                               "may have made a new QR code. Scan the QR code on the "
+                                                               "box's screen again.")), 403
         contents = join_cookie(session, pairing)
         session.clear()
         session.update(contents)
@@ -461,7 +488,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     @app.get("/api/me")
     @limiter.limit(limits.read)
     def api_me() -> Response:
-        response = jsonify(me_of(dict(session), hub.pairing()))
+        response = jsonify(i18n.localize(me_of(dict(session), hub.pairing())))
         response.headers["Cache-Control"] = "no-store"
         return response
 
@@ -472,14 +499,17 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         slot = client_key()
         full = streams.take(slot)
         if full is not None:
-            response, status = _error(503, f"{full}: this page shows the state every few seconds instead; "
-                                           "close other tabs of the box")
+            response, status = _error(503, i18n.Text("{problem}: this page shows the state every few seconds instead; "
+                                                     "close other tabs of the box", problem=full))
             response.headers["Retry-After"] = "10"
             return response, status
 
+        lang = g.get("language")  # the stream is written after this request's context is gone
+
         def events() -> Iterator[str]:
             try:
-                yield from sse_stream(hub, heartbeat_s=heartbeat_s, stop=stop, me=lambda: me_of(cookie, hub.pairing()))
+                yield from sse_stream(hub, heartbeat_s=heartbeat_s, stop=stop, me=lambda: me_of(cookie, hub.pairing()),
+                                      lang=lang)
             finally:
                 streams.give_back(slot)
 
@@ -493,7 +523,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         snapshot = hub.snapshot()
         if snapshot.jpeg is None:
             response, status = _error(
-                404, "no frame yet: the camera has not delivered a picture since the box started"
+                404, i18n.Text("no frame yet: the camera has not delivered a picture since the box started")
             )
             response.headers["Cache-Control"] = "no-store"
             return response, status
@@ -523,20 +553,21 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
             return jsonify({"accepted": action}), 202
         if action == Action.UNDO:
             if in_flow and (hub.snapshot().view.get("box") or {}).get("screen", True):  # --no-screen: the desk decides
-                return _error(403, "in a game a phone withdraws only its own report: pick your seat and tap "
-                                   "\"Undo my last report\" (POST /api/report/undo {\"player\": name}); "
-                                   "the Undo of the whole table is on the touchscreen")
+                return _error(403, i18n.Text("in a game a phone withdraws only its own report: pick your seat and tap "
+                                             "\"Undo my last report\" (POST /api/report/undo {\"player\": name}); "
+                                             "the Undo of the whole table is on the touchscreen"))
             return ask(Action.UNDO, who, body, '{"action": "undo", "version": 12, "key": "k1"}')
         if not in_flow:
             from companion.flows import run_hint
 
             return _error(400, f"next_phase is for a game flow ({run_hint()})", field="action")
         label = text(body, "label", example, required=False, what="the Next button's label")
-        now = str((game.get("next") or {}).get("label") or "")
-        if label is not None and label != now:
+        raw = (game.get("next") or {}).get("label") or ""
+        now = str(i18n.localize(raw))  # the label as this phone's page showed it (its language)
+        if label is not None and label != now and label != str(raw):
             return answer({"recorded": [], "message": "", "status": 409, "version": None,
-                           "error": f"Next now means {now or 'nothing'!r}, not {label[:40]!r}: nothing moved; "
-                                    "look at the table and tap again"})
+                           "error": i18n.Text("Next now means {now!r}, not {label!r}: nothing moved; look at the table "
+                                              "and tap again", now=now or i18n.Text("nothing"), label=label[:40])})
         return ask(Action.NEXT_PHASE, who, body, example)
 
     def seat_route(action: Action) -> Callable[[], tuple[Response, int]]:
@@ -573,8 +604,8 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         what = choice(body, "action", phone_names("setup"), example)
         if not (hub.snapshot().view.get("game") or {}).get("setup"):
             return answer({"recorded": [], "message": "", "status": 409, "version": None,
-                           "error": "no game is being set up now (the game has started, or this box reads d6 "
-                                    "dice): players are set up before Start"})
+                           "error": i18n.Text("no game is being set up now (the game has started, or this box reads d6 "
+                                              "dice): players are set up before Start")})
         extra = {}
         words = {"colour": "a colour", "option": "an option's name", "value": "one of the option's choices"}
         for key, payload_key in (("name", "player"), ("colour", "colour"), ("new_name", "name"), ("option", "option"),

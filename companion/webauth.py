@@ -26,10 +26,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from companion.hub import Pairing
+from companion.i18n import Text
 
 __all__ = ["JOIN_TO_ACT", "Phone", "HostGuard", "RateLimits", "phone_of", "join_cookie", "secret_hash", "split_host"]
 
-JOIN_TO_ACT = "scan the QR code on the box to join"
+JOIN_TO_ACT = Text("scan the QR code on the box to join")
 """What a phone that has not joined is told when it tries to act or to see the camera picture."""
 
 CLIENT_KEY, GAME_KEY, SECRET_KEY = "client", "game", "joined"

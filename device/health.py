@@ -182,6 +182,11 @@ class _Worker:
 _REPEAT = "repeat"  # a live frame identical to the one before (not a status until frozen_frames of them)
 
 
+def N_(message: str) -> str:
+    """``message`` unchanged: marks a status message for ``pybabel extract`` (``companion`` translates it)."""
+    return message
+
+
 def _one_line(error: BaseException) -> str:
     """An exception as one line: ``cv2.error`` messages span several."""
     text = " ".join(str(error).split())
@@ -218,7 +223,10 @@ class CameraWatch:
         self.status = CameraStatus.OK
         """The camera's state now."""
         self.message = ""
-        """What is wrong and what to do (or that the camera is back); one line."""
+        """What is wrong and what to do (or that the camera is back); one line, English."""
+        self.said: tuple[str, dict[str, Any]] = ("", {})
+        """:attr:`message` as its template and parameters (``companion`` says it in the players' language; the
+        templates are marked with :func:`N_` for ``pybabel extract``)."""
         self.losses = 0
         """How many times the camera became LOST."""
         self._changed = False
@@ -260,7 +268,8 @@ class CameraWatch:
             stuck = time.monotonic() - self._pending_since
             if stuck >= self.config.read_timeout_s and self.status is not CameraStatus.STALLED:
                 self._set(CameraStatus.STALLED,
-                          f"camera {self.source.name} sent no picture for {round(stuck, 1):g} s: check its cable; the game goes on")
+                          N_("camera {name} sent no picture for {seconds:g} s: check its cable; the game goes on"),
+                          name=self.source.name, seconds=round(stuck, 1))
             return None
         future, self._pending = self._pending, None
         error = future.exception()
@@ -333,45 +342,47 @@ class CameraWatch:
                 self._good += 1
                 if self._good < self.config.recover_frames:
                     return None
-                self._set(CameraStatus.OK, "camera: the picture is back")
+                self._set(CameraStatus.OK, N_("camera: the picture is back"))
             elif self.status is not CameraStatus.OK:
-                self._set(CameraStatus.OK, f"camera {name} is back")
+                self._set(CameraStatus.OK, N_("camera {name} is back"), name=name)
             self._good = 0
             return frame
         self._good = 0
         if fault == _REPEAT:
             self._repeats += 1
             if self._repeats >= self.config.frozen_frames and self.status is not CameraStatus.FROZEN:
-                self._set(CameraStatus.FROZEN, "camera sends the same picture over and over: unplug it and plug it back in")
+                self._set(CameraStatus.FROZEN, N_("camera sends the same picture over and over: unplug it and plug it back in"))
             return None
         self._repeats = 0
         if fault is CameraStatus.BLACK and self.status is not fault:
-            self._set(fault, "camera sees only black: lens covered or light off?")
+            self._set(fault, N_("camera sees only black: lens covered or light off?"))
         elif fault is CameraStatus.SATURATED and self.status is not fault:
-            self._set(fault, "camera sees only white: a lamp shining into the lens?")
+            self._set(fault, N_("camera sees only white: a lamp shining into the lens?"))
         return None
 
     def _failed(self, error: BaseException) -> None:
         name = self.source.name
         if isinstance(error, EndOfStream):
-            self._set(CameraStatus.ENDED, f"replay {name} finished")
+            self._set(CameraStatus.ENDED, N_("replay {name} finished"), name=name)
             return
-        if isinstance(error, DeviceError):
-            message = _one_line(error).removeprefix(f"{type(error).__name__}: ")
+        if isinstance(error, DeviceError):  # the device's own words (English): said as they are
+            template, params = "{problem}", {"problem": _one_line(error).removeprefix(f"{type(error).__name__}: ")}
         else:  # cv2.error, OSError, a bug: a camera fault, never the end of the loop
-            message = f"camera {name} failed ({_one_line(error)}): trying again every {self.reconnect_s:g} s"
+            template = N_("camera {name} failed ({problem}): trying again every {seconds:g} s")
+            params = {"name": name, "problem": _one_line(error), "seconds": self.reconnect_s}
             if self.status is not CameraStatus.LOST:
                 log.error("camera %s failed", name, exc_info=error)
         self._reopen = not isinstance(error, BadImage)  # a replay has already moved past a bad picture
         self._failed_at = self._clock()
         if self.status is not CameraStatus.LOST:
             self.losses += 1
-        self._set(CameraStatus.LOST, message)
+        self._set(CameraStatus.LOST, template, **params)
 
-    def _set(self, status: CameraStatus, message: str) -> None:
+    def _set(self, status: CameraStatus, template: str, **params: Any) -> None:
+        message = template.format(**params) if params else template
         if status is self.status and message == self.message:
             return
         if status is not self.status:
             (log.info if status in (CameraStatus.OK, CameraStatus.ENDED) else log.warning)("camera: %s", message)
-        self.status, self.message = status, message
+        self.status, self.message, self.said = status, message, (template, dict(params))
         self._changed = True

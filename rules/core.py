@@ -20,6 +20,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Generic, Iterable, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
 
+from rules.text import Text
+
 __all__ = [
     "RulesError",
     "UnknownEvent",
@@ -395,8 +397,12 @@ SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple")
 
 def citation(title: str, section: str) -> str:
     """A rule citation in the one format every finding uses: ``"<game title>, <rulebook section>"``
-    (``"Roll for the Galaxy, p.8 End check"``); a section already cited that way is kept as it is."""
-    return section if section.startswith(f"{title}, ") else f"{title}, {section}"
+    (``"Roll for the Galaxy, p.8 End check"``); a section already cited that way is kept as it is. A
+    :class:`rules.text.Text`: the section is said in the player's language (mark it ``N_("p.8 End check")``
+    where it is written); the title is the game's name as printed on the box."""
+    if section.startswith(f"{title}, "):
+        return section
+    return Text("{title}, {section}", title=title, section=section if isinstance(section, Text) else Text(section))
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import Any, Mapping
 from rules.core import GameInfo, Progress, RulesError, ScoreBreakdown, Severity
 from rules.engine import EventContext, GameBase
 from rules.settings import check_settings
+from rules.text import N_, Text, plural
 
 __all__ = ["Roll", "D6State", "D6Game", "D6_GAME", "DICE_READ", "DICE_CORRECTED"]
 
@@ -115,8 +116,9 @@ class D6Game(GameBase):
         event = ctx.event
         roll = Roll(seq=event.seq, values=_values(ctx, allow_unreadable=True), at=event.at, origin=event.origin)
         if roll.unreadable:
-            ctx.finding(f"{roll.unreadable} die/dice could not be read; check them or correct the roll",
-                        f"roll {event.seq}", Severity.WARNING, "each die shows one face 1-6")
+            ctx.finding(plural("{n} die could not be read; check it or correct the roll",
+                               "{n} dice could not be read; check them or correct the roll", roll.unreadable),
+                        Text("roll {seq}", seq=event.seq), Severity.WARNING, N_("each die shows one face 1-6"))
         history = (roll, *state.history)[:HISTORY]
         return replace(state, latest=roll, history=history, rolls=state.rolls + 1)
 
@@ -145,7 +147,7 @@ class D6Game(GameBase):
 
     def progress(self, state: D6State) -> Progress:
         """No rounds: the free roll goes on (``round`` counts the rolls read); it never ends by itself."""
-        return Progress(round=state.rolls, round_label=f"{state.rolls} roll{'s' if state.rolls != 1 else ''}",
+        return Progress(round=state.rolls, round_label=plural("{n} roll", "{n} rolls", state.rolls),
                         stage="rolling")
 
     def scores(self, state: D6State) -> list[ScoreBreakdown]:

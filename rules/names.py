@@ -31,7 +31,7 @@ from typing import Any
 
 from rules.core import RulesError
 
-__all__ = ["LANGUAGES", "UnknownTerm", "kinds", "names", "source", "translated"]
+__all__ = ["LANGUAGES", "Term", "UnknownTerm", "WORD_KINDS", "kinds", "names", "source", "term", "translated"]
 
 LANGUAGES = ("en", "el", "pl", "hu")
 """The box's languages (ISO 639-1): English, Greek, Polish, Hungarian."""
@@ -158,3 +158,49 @@ def source(kind: str, id: str, lang: str) -> dict[str, Any] | None:
     """
     term = _entry(kind, id).get(lang)
     return dict(term) if isinstance(term, Mapping) else None
+
+
+WORD_KINDS = frozenset({"roll.colour"})
+"""Kinds whose English is an ordinary word (a die's colour), not a name printed on a component: where the
+player's edition gives none, the box says it from its message catalog (``companion.i18n.localize``) rather than
+in English."""
+
+
+class Term(str):
+    """A game term in a message: the ``str`` of its English name that keeps its kind and id, so the box says it
+    as the player's edition prints it (``companion.i18n.localize`` asks :func:`names`).
+
+    Attributes:
+        kind: the term's kind (``"roll.phase"``).
+        id: its id within the kind (``"settle"``).
+    """
+
+    kind: str
+    id: str
+
+    def __new__(cls, kind: str, id: str) -> Term:
+        self = str.__new__(cls, names(kind, id, "en"))
+        self.kind, self.id = kind, str(id)
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Term, (self.kind, self.id))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Term:
+        return self
+
+    def __copy__(self) -> Term:
+        return self
+
+    def said(self, lang: str) -> str:
+        """This term in ``lang`` (:func:`names`)."""
+        return names(self.kind, self.id, lang)
+
+
+def term(kind: str, id: Any) -> str:
+    """``id`` of ``kind`` as a :class:`Term` when it is a known one, else ``str(id)`` as it is (a name a player
+    typed, a card the data does not list): a message never fails for want of a term."""
+    try:
+        return Term(kind, str(id))
+    except UnknownTerm:
+        return str(id)

@@ -26,6 +26,7 @@ from typing import Any
 
 from rules.core import BadSettings, GameInfo, Option
 from rules.scoring import closest_names
+from rules.text import Listing, Text
 
 __all__ = ["Settings", "check_entries", "check_settings", "components_conflict", "match_choice"]
 
@@ -68,10 +69,13 @@ def match_choice(option: Option, value: Any, title: str) -> str:
             if _norm(choice) == folded:
                 return choice
     hint = closest_names(str(value), option.choices) if isinstance(value, str) else []
-    message = f"{title} settings: {option.what} must be one of {', '.join(option.choices)}, got {value!r}"
     if hint:
-        message += f"; did you mean {' or '.join(repr(h) for h in hint)}?"
-    raise BadSettings(message)
+        raise BadSettings(Text("{title} settings: {option} must be one of {choices}, got {value!r}; did you mean "
+                               "{hint}?",
+                               title=title, option=option.what, choices=Listing(option.choices), value=value,
+                               hint=Listing((repr(h) for h in hint), " / ")))
+    raise BadSettings(Text("{title} settings: {option} must be one of {choices}, got {value!r}", title=title,
+                           option=option.what, choices=Listing(option.choices), value=value))
 
 
 def components_conflict(values: Sequence[str], components: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], int] | None:
@@ -133,7 +137,8 @@ def _names(info: GameInfo, raw: Any) -> tuple[tuple[str, ...], list[Mapping[str,
     if high == 0:  # a game that keeps no players (d6): the names are kept for the session, not counted
         return tuple(names), entries
     if not low <= len(names) <= high:
-        raise BadSettings(f"{info.title} is for {info.player_range} players, got {len(names)}")
+        raise BadSettings(Text("{title} is for {range} players, got {count}", title=info.title, range=info.player_range,
+                               count=len(names)))
     return tuple(names), entries
 
 
@@ -206,12 +211,13 @@ def check_entries(info: GameInfo, option: Option, raw: Sequence[Any]) -> tuple[s
     if option.components:
         conflict = components_conflict(value, option.components)
         if conflict is not None:
-            raise BadSettings(option.distinct.format(value=" and ".join(conflict[0]), components=conflict[1]))
+            raise BadSettings(Text(option.distinct, value=Listing(conflict[0], Text(" and ")),
+                                   components=conflict[1]))
     elif option.distinct:
         chosen = [v for v in value if v]
         twice = next((v for v in chosen if chosen.count(v) > 1), None)
         if twice is not None:
-            raise BadSettings(option.distinct.format(value=twice))
+            raise BadSettings(Text(option.distinct, value=twice))
     return value
 
 
@@ -244,6 +250,8 @@ def check_settings(info: GameInfo, settings: Mapping[str, Any]) -> Settings:
             low, high = option.players
             if not low <= len(names) <= high:
                 counts = str(low) if low == high else f"{low}-{high}"
-                raise BadSettings(f"{option.what} is for {counts} players, not {len(names)}")
+                raise BadSettings(Text("{option} is for {counts} players, not {count}",
+                                       option=option.what, counts=counts,
+                                       count=len(names)))
         options[option.name] = value
     return Settings(players=names, options=MappingProxyType(options))

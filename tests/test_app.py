@@ -124,7 +124,7 @@ def test_findings_shown_are_those_of_the_latest_roll(store):
 
     loop, session, hub = make_loop(store, FakeCamera(scenes(2, 4)), reader=TwoRolls())
     loop.run(max_frames=12)
-    assert [f["what"][:1] for f in hub.snapshot().view["findings"]] == ["1"]  # "1 die/dice could not be read"
+    assert [f["what"][:1] for f in hub.snapshot().view["findings"]] == ["1"]  # "1 die could not be read"
     loop.run(max_frames=24)
     assert hub.snapshot().view["findings"] == []
     assert len(session.replay().findings) == 1  # still in the record

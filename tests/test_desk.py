@@ -91,7 +91,7 @@ def test_other_bad_report_values_are_400(store, values):
     ({"player": "\ud800", "form": "hand", "values": {"cards": 1}}, "unknown player"),
     ({"player": 10 ** 5000, "form": "hand", "values": {"cards": 1}}, "unknown player"),
     ({"player": "Ann", "form": ["hand"] * 1000, "values": {}}, "unknown report"),
-    ({"player": "Ann", "form": "start", "values": {"card": "\ud800" * 3000}}, "unknown start world"),
+    ({"player": "Ann", "form": "start", "values": {"card": "\ud800" * 3000}}, "Start world: unknown"),
     ({"player": "Ann", "form": "start", "values": {"card": ["x"] * 9999}}, "must be one of the listed names"),
     ({"player": "Ann", "form": "hand", "values": "4"}, "'values' must be an object"),
 ], ids=shown)

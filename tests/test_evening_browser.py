@@ -100,7 +100,11 @@ def test_a_whole_evening_from_a_phone(browser, box, output_dir):  # noqa: F811
         page.locator(".cell-picker .cell.free[data-at='1,0']").click()
         expect(page.locator(".cell-picker .cell.free.chosen")).to_have_count(1)
         page.locator("#send").click()
-        expect(page.locator("#report-result")).to_contain_text("Power Reactor built recorded")
+        from companion import i18n
+
+        built = i18n.translations("pl").gettext("Power Reactor built")  # the phone speaks Polish now
+        expect(page.locator("#report-result")).to_contain_text(built)
+        assert built != "Power Reactor built"
         expect(page.locator("#boards figure").first.locator("g.cell")).to_have_count(2)
         assert fits(page)
         page.screenshot(path=str(output_dir / "evening-phone-play.png"), full_page=True)
@@ -123,7 +127,7 @@ def test_a_whole_evening_from_a_phone(browser, box, output_dir):  # noqa: F811
         expect(page.locator("#history-json")).to_have_attribute("href", f"/export/{session}.json")
         assert fits(page)
         page.screenshot(path=str(output_dir / "evening-phone-history.png"), full_page=True)
-        page.get_by_role("button", name="Games", exact=True).click()
+        page.get_by_role("button", name=i18n.translations("pl").gettext("Games"), exact=True).click()
         expect(page.locator("#choose-section")).to_be_visible()
         expect(page.locator("#open-games button")).to_have_count(0)  # the game is over: nothing left open
     finally:

@@ -55,7 +55,7 @@ def test_players_take_seats_in_order_with_free_colours():
 def test_form_values_are_checked_and_named():
     form = next(f for f in FLOWS["roll"].forms({"players": [1, 2]}) if f.id == "tile")
     assert parse_form(form, {"tile": "advanced logistics"}) == {"tile": "Advanced Logistics"}
-    with pytest.raises(BadEntry, match=r"unknown tile 'Advanced Logistic'; did you mean Advanced Logistics"):
+    with pytest.raises(BadEntry, match=r"Tile: unknown 'Advanced Logistic'; did you mean Advanced Logistics"):
         parse_form(form, {"tile": "Advanced Logistic"})
     with pytest.raises(BadEntry, match="Tile is missing"):
         parse_form(form, {})
@@ -190,7 +190,7 @@ def test_bad_reports_are_refused_with_the_problem_and_nothing_recorded(store):
     outcome = handle_action(flow, {"action": "report", "origin": "phone", "player": "Ann", "form": "setup",
                                    "values": {"faction": "Nope", "home_world": "Old Earth",
                                               "development": "Advanced Logistics", "world": "Spice World"}})
-    assert outcome is not None and not outcome.events and "unknown faction 'Nope'" in outcome.error
+    assert outcome is not None and not outcome.events and "Faction: unknown 'Nope'" in outcome.error
     assert flow.session.last_seq == before
 
 

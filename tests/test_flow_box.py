@@ -140,7 +140,7 @@ def test_phone_reports_are_recorded_and_bad_ones_answered_with_the_problem(store
         assert bad.status_code == 400 and bad.get_json()["error"] == "Credits now: Credits must be 0-10, got 11"
         unknown = client.post("/api/report", json={"player": "Ann", "form": "setup", "values": {
             "faction": "Space Pirates", "home_world": "Old Earth", "development": "Advanced Logistics", "world": "Spice World"}})
-        assert unknown.status_code == 400 and "unknown faction 'Space Pirates'" in unknown.get_json()["error"]
+        assert unknown.status_code == 400 and "Faction: unknown 'Space Pirates'" in unknown.get_json()["error"]
         shape = client.post("/api/report", json={"player": "Ann", "form": "credits", "values": [4]})
         assert shape.status_code == 400 and "'values' must be an object" in shape.get_json()["error"]
         not_json = client.post("/api/report", data="credits=4")

@@ -36,11 +36,13 @@ def test_the_box_language_and_a_phones_language_are_kept_apart(greek_catalog):
     assert i18n._("Games") == "Games"
     i18n.set_box_language("el")
     assert i18n._("Games") == "Παιχνίδια"
-    label = i18n.lazy("Games")
+    label = i18n.lazy("Games")  # kept English, said in a language by localize
     with i18n.use_language("en"):  # a phone in English while the box speaks Greek
-        assert i18n._("Games") == "Games" and str(label) == "Games"
+        assert i18n._("Games") == "Games" and i18n.localize(label) == "Games"
         assert i18n.current_language() == "en"
-    assert str(label) == "Παιχνίδια"
+    assert label == "Games" and i18n.localize(label) == "Παιχνίδια"
+    assert i18n.localize({"label": label, "n": [label, 3]}, "el") == {"label": "Παιχνίδια", "n": ["Παιχνίδια", 3]}
+    assert i18n.localize(i18n.plural("{n} player", "{n} players", 3), "el") == "3 παίκτες"
     assert i18n.ngettext("{n} player", "{n} players", 1) == "{n} παίκτης"
     assert i18n.ngettext("{n} player", "{n} players", 3) == "{n} παίκτες"
     assert i18n.messages("el")["Games"] == "Παιχνίδια"

@@ -414,4 +414,4 @@ def test_advanced_second_develop_phase_bonus_only_for_the_double_chooser():
     log.done()("card_placed", player="Ann", card="Research Labs", paid=3)("card_placed", player="Bob", card="Drop Ships", paid=3)
     r = run(log, advanced=True)
     (what,) = errors(r)
-    assert "Drop Ships costs 4 card(s) here but 3 were paid" in what
+    assert "Drop Ships costs 4 cards here but 3 were paid" in what

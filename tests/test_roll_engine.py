@@ -137,9 +137,9 @@ def test_die_face_the_colour_does_not_have():
     t = two_players().add(
         "roll", "Ann", dice=[{"colour": "white", "face": "wild"}, {"colour": "white", "face": "explore"}]
     )
-    assert "white die has no wild face" in whats(t.last_findings())
+    assert "white die has no Wild face" in whats(t.last_findings())
     t.assign("Bob", ("yellow", "explore", "explore", "selected"))
-    assert any("yellow die has no explore face" in f.what for f in t.last_findings())
+    assert any("yellow die has no Explore face" in f.what for f in t.last_findings())
 
 
 def test_two_phase_selections_by_one_player():
@@ -204,7 +204,7 @@ def test_reveal_runs_selected_phases_and_the_2_player_white_die():
 
 def test_extra_white_die_cannot_show_wild_and_is_only_for_2_players():
     t = two_players().add("reveal", extra_white="wild")
-    assert "white die has no wild face" in whats(t.last_findings())
+    assert "white die has no Wild face" in whats(t.last_findings())
     t3 = Table("A", "B", "C").add("reveal", extra_white="explore")
     assert "only with 2 players" in whats(t3.last_findings())
 
@@ -215,7 +215,7 @@ def test_only_selected_phases_run():
     t.assign("Bob", ("white", "develop", "develop", "sel"))
     t.add("reveal", extra_white="develop")
     t.add("phase", phase="produce")
-    assert "phase produce was not selected" in whats(t.last_findings())
+    assert "phase Produce was not selected" in whats(t.last_findings())
 
 
 # --- phases --------------------------------------------------------------------------------
@@ -297,7 +297,7 @@ def test_consume_purple_good_and_purple_shipper_is_3_vp():
     t.add("goods_placed", "Ann", world="Space Mall", colour="white")
     t.add("phase", phase="ship")
     t.add("recall", "Ann")  # out of Manage Empire: a finding, nothing moves
-    assert "a recall reported during ship" in whats(t.last_findings())
+    assert "a recall reported during Ship" in whats(t.last_findings())
     t.add("goods_shipped", "Ann", world="Space Mall", good="white", shipper="purple", mode="consume")
     s = t.run().state
     # white good on a blue world: 1 + 0 (white is not blue) + 1 (purple shipper) = 2 VP.
@@ -404,7 +404,7 @@ def test_recruit_is_mandatory_and_limited_by_credits():
 def test_recall_only_in_manage_empire():
     # p.8 / p.10 FAQ: nothing can be recalled at setup; recall happens only in Manage Empire.
     t = two_players().add("recall", "Bob", goods=[{"world": "Alpha Centauri", "colour": "brown"}])
-    assert "recall reported during setup" in whats(t.last_findings())
+    assert "recall reported during Setup" in whats(t.last_findings())
     t = two_players().add("roll", "Bob", dice=[]).add("phase", phase="manage")
     t.add("recall", "Bob", goods=[{"world": "Alpha Centauri", "colour": "brown"}])
     bob = t.run().state.player("Bob")

@@ -67,7 +67,7 @@ from companion.camera.questions import Observed, Proposal, Question
 from companion.camera.spec import CameraSpec
 from companion.camera.watch import seen_cards
 from companion.errors import shown
-from companion.i18n import _
+from companion.i18n import Listing, Text, message_of
 from rules import BadEvent, Event, UnknownEvent
 from vision.incremental import read_changes
 from vision.observations import Sighting
@@ -283,7 +283,7 @@ class CameraFlow:
             self._left, self._next_at, self._dice_done = self.confirm_reads, now, False
             self._epoch += 1
             self._boxes, self._first, self._seen = None, True, {}
-            self.message = "the camera reads again (the stuck read ended; what it saw was left out)"
+            self.message = Text("the camera reads again (the stuck read ended; what it saw was left out)")
             log.info(self.message)
         return self._left > 0 and now >= self._next_at
 
@@ -370,14 +370,14 @@ class CameraFlow:
         self._pending, self._stuck = None, future
         self._left = 0
         self._seen = {}
-        self.message = (f"camera read took longer than {self.read_timeout_s:g} s and was abandoned: the game goes "
-                        "on without it (check the camera; reads start again once it answers)")
+        self.message = Text("camera read took longer than {seconds:g} s and was abandoned: the game goes on without it "
+                            "(check the camera; reads start again once it answers)", seconds=self.read_timeout_s)
         log.error(self.message)
         return []
 
     def _failed(self, exc: BaseException) -> list[Event]:
         self._seen = {}  # the next read reads it all
-        self.message = f"camera read failed: {type(exc).__name__}: {exc}"
+        self.message = Text("camera read failed: {error}: {problem}", error=type(exc).__name__, problem=message_of(exc))
         log.error("camera read failed", exc_info=exc)
         return []
 
@@ -402,9 +402,10 @@ class CameraFlow:
         if self.zones is None:
             self.zones = even_zones(names, (image.shape[1], image.shape[0]), self.calibration)
         if self.calibration is not None and tuple(self.calibration.frame_size) != (image.shape[1], image.shape[0]):
-            cw, ch = self.calibration.frame_size
-            self.markers = {"moved": [], "message": f"the calibration is for {cw}x{ch} frames, the camera gives "
-                                                    f"{image.shape[1]}x{image.shape[0]}: run companion calibrate again"}
+            size = "{}x{}".format(*self.calibration.frame_size)
+            given = "{}x{}".format(image.shape[1], image.shape[0])
+            self.markers = {"moved": [], "message": Text("the calibration is for {size} frames, the camera gives {given}: "
+                                                         "run companion calibrate again", size=size, given=given)}
             raise ValueError(self.markers["message"])
         ev = self.flow.engine_view()
         anchors: dict[str | None, list[str]] = {}
@@ -475,8 +476,8 @@ class CameraFlow:
                 if check is not None and check.moved:
                     ids = ", ".join(f"#{i}" for i in check.moved)
                     markers = {"moved": list(check.moved),
-                               "message": f"calibration markers {ids} moved since calibration: positions may be "
-                                          "off; put the sheet back or run companion calibrate again"}
+                               "message": Text("calibration markers {ids} moved since calibration: positions may be "
+                                               "off; put the sheet back or run companion calibrate again", ids=ids)}
                 for card in read.cards:
                     if card.zone in players:
                         cards.setdefault(card.zone, []).append(card)
@@ -490,8 +491,8 @@ class CameraFlow:
             if check is not None and check.moved:
                 ids = ", ".join(f"#{i}" for i in check.moved)
                 markers = {"moved": list(check.moved),
-                           "message": f"calibration markers {ids} moved since calibration: positions may be "
-                                      "off; put the sheet back or run companion calibrate again"}
+                           "message": Text("calibration markers {ids} moved since calibration: positions may be "
+                                           "off; put the sheet back or run companion calibrate again", ids=ids)}
         dice = None
         if plan.dice is not None:
             seen = dice_future.result() if dice_future is not None else self._read_dice(plan)
@@ -574,17 +575,24 @@ class CameraFlow:
             return recorded
         if plan.counting:  # the other reads of a still table keep the count's message (what to do next)
             return recorded
-        dice_text = ""
         if isinstance(chosen, DicePass) and sight.dice is not None:
-            dice_text = f", {sum(len(v) for v in sight.dice.values())} dice"
             path = self._save_image(plan.image, "dice") or plan.photo
             for p in chosen.propose(sight.dice, ev, path):
                 self._ask(p)
-        what = "hexes" if sight.hexes is not None else "cards"
-        self.message = f"camera read {self.reads}: {counted} {what}{dice_text}"
+            dice = sum(len(v) for v in sight.dice.values())
+            if sight.hexes is not None:
+                self.message = Text("camera read {read}: {hexes} hexes, {dice} dice", read=self.reads, hexes=counted,
+                                    dice=dice)
+            else:
+                self.message = Text("camera read {read}: {cards} cards, {dice} dice", read=self.reads, cards=counted,
+                                    dice=dice)
+        elif sight.hexes is not None:
+            self.message = Text("camera read {read}: {hexes} hexes", read=self.reads, hexes=counted)
+        else:
+            self.message = Text("camera read {read}: {cards} cards", read=self.reads, cards=counted)
         if plan.asked and not recorded and len(self.questions) <= asked_before:
-            same = _("same as before: {cards} hexes{dice}") if what == "hexes" else _("same as before: {cards} cards{dice}")
-            self.message = same.format(cards=counted, dice=dice_text)
+            self.message = (Text("same as before: {hexes} hexes", hexes=counted) if sight.hexes is not None
+                            else Text("same as before: {cards} cards", cards=counted))
         return recorded
 
     def _keep(self, sight: Sight) -> None:
@@ -619,8 +627,9 @@ class CameraFlow:
         self.count_seen = {name: colour_counts(dice.get(name, [])) for name in names}
         k = count.places.index(place)
         self.count_place = count.places[k + 1] if k + 1 < len(count.places) else None
-        self.message = (f"camera read {self.reads}: {cards} cards, {sum(len(v) for v in dice.values())} dice counted "
-                        f"({place}); {count.prompt(self.count_place)}")
+        self.message = Text("camera read {read}: {cards} cards, {dice} dice counted ({place}); {next}", read=self.reads,
+                            cards=cards, dice=sum(len(v) for v in dice.values()), place=count.labels.get(place, place),
+                            next=count.prompt(self.count_place))
 
     def _save_image(self, image: np.ndarray, what: str) -> str | None:
         if self.image_dir is None:
@@ -672,10 +681,10 @@ class CameraFlow:
         from companion.errors import BadEntry
         from companion.flow import whole_number
 
-        wanted = whole_number(qid, "camera question id")
+        wanted = whole_number(qid, Text("camera question id"))
         q = next((q for q in self.questions if q.id == wanted), None)
         if q is None:
-            raise BadEntry(f"camera question {shown(wanted)} is no longer waiting (answered on another view?)")
+            raise BadEntry(Text("camera question {id} is no longer waiting (answered on another view?)", id=shown(wanted)))
         return q
 
     def confirm(self, qid: Any, choice: Any = None, origin: str = "touchscreen") -> Event:
@@ -698,16 +707,18 @@ class CameraFlow:
         if choice not in (None, ""):
             if choice not in p.choices or p.choice_key is None:
                 if not p.choices or p.choice_key is None:
-                    raise BadEntry(f"{p.text!r} takes no other answer than Confirm or Dismiss")
-                raise BadEntry(f"{shown(choice, 32)} is not an answer to {p.text!r}; answers: {', '.join(p.choices)}")
+                    raise BadEntry(Text("“{question}” takes no other answer than Confirm or Dismiss", question=p.text))
+                raise BadEntry(Text("{choice} is not an answer to “{question}”; answers: {answers}", choice=shown(choice, 32),
+                                    question=p.text, answers=Listing(p.labels or p.choices)))
             payload[p.choice_key] = choice
             if isinstance(payload.get("read"), dict):
                 payload["read"]["corrected"] = choice != p.proposed
         try:
             event = self.flow.session.append(p.kind, payload, player=p.player, origin="camera")
         except (BadEvent, UnknownEvent) as exc:  # the rules' reason, never the event's kind or the session's id
-            q.error = getattr(exc, "problem", None) or str(exc)
-            raise BadEntry(f"{p.text} {q.error}") from exc
+            q.error = str(getattr(exc, "problem", None) or exc)
+            raise BadEntry(Text("{question} {problem}", question=p.text,
+                                problem=getattr(exc, "problem", None) or message_of(exc))) from exc
         self.questions.remove(q)
         self._answered(q)
         log.info("camera question %d confirmed on the %s: %s (#%d)", q.id, origin, p.text, event.seq)
@@ -760,13 +771,13 @@ class CameraFlow:
         try:
             if act.action is Action.CAMERA_CONFIRM:
                 event = self.confirm(act.payload.id, act.payload.choice, act.origin)
-                return Outcome([event], _("{what} recorded from the camera").format(what=self.flow.describe(event)),
+                return Outcome([event], Text("{what} recorded from the camera", what=self.flow.describe(event)),
                                detail=f"event {event.seq} ({event.kind}) from the camera")
             if act.action is Action.CAMERA_DISMISS:
                 q = self.dismiss(act.payload.id, act.origin)
-                return Outcome([], f"dismissed: {q.proposal.text}")
+                return Outcome([], Text("dismissed: {question}", question=q.proposal.text))
         except BadEntry as exc:
-            return Outcome([], "", str(exc))
+            return Outcome([], "", message_of(exc))
         return None
 
     # -- view --------------------------------------------------------------------------------

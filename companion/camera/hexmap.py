@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.i18n import Text
+
 __all__ = ["MapChange", "MapWatcher", "PlacedTile", "SeenHex", "seen_hexes"]
 
 Axial = tuple[int, int]
@@ -110,8 +112,9 @@ class MapWatcher:
                 continue
             if h.id is None or h.rotation is None or h.confidence < self.min_confidence:
                 unsure.add(h.at)
-                self.unsure.append(f"the hex at [{h.at[0]}, {h.at[1]}] could not be read surely: straighten it or "
-                                   "move what covers it")
+                cell = f"[{h.at[0]}, {h.at[1]}]"
+                self.unsure.append(Text("the hex at {cell} could not be read surely: straighten it or move what "
+                                        "covers it", cell=cell))
                 continue
             if h.at in sure and sure[h.at] != PlacedTile(h.id, h.rotation):
                 unsure.add(h.at)  # two reads of one space: trust neither

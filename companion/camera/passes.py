@@ -135,6 +135,8 @@ class CountPass:
         propose: ``(dice by zone, engine view, place, each player's {colour: n} of the step before, image path or
             None) -> [Proposal]``: one question per player for this step.
         reader: the reader it needs.
+        labels: each place in the players' words (a :class:`companion.i18n.Text`), for the camera's message; a
+            place without one is said as it is.
     """
 
     name: str
@@ -143,6 +145,7 @@ class CountPass:
     prompt: Callable[[str | None], str]
     propose: Callable[[DiceByZone, Mapping[str, Any], str, Mapping[str, Mapping[str, int]], str | None], list[Proposal]]
     reader: str = "roll_dice"
+    labels: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,8 @@ class Proposal:
             ``payload[choice_key]``.
         choice_key: the payload key a choice replaces.
         proposed: the camera's own answer among ``choices`` (None without choices).
+        labels: each choice as players read it (a phase in their edition's words), in ``choices``' order; ()
+            shows the choices as they are. What a player picks is the choice, never its label.
         cell: where on a board the change lies (a hex's ``(q, r)``), for the misplays about it; None: the payload's
             ``cell`` (a station's ``[i, j]``), if any.
     """
@@ -38,6 +40,7 @@ class Proposal:
     choices: tuple[str, ...] = ()
     choice_key: str | None = None
     proposed: str | None = None
+    labels: tuple[str, ...] = ()
     cell: tuple[int, int] | None = None
 
     @property
@@ -84,7 +87,9 @@ class Question:
     error: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"id", "player", "text", "kind", "payload", "choices", "proposed", "choice", "error"}``."""
+        """``{"id", "player", "text", "kind", "payload", "choices", "labels", "proposed", "choice", "error"}``
+        (``labels``: each choice as shown)."""
         p = self.proposal
         return {"id": self.id, "player": p.player, "text": p.text, "kind": p.kind, "payload": dict(p.payload),
-                "choices": list(p.choices), "proposed": p.proposed, "choice": self.choice, "error": self.error}
+                "choices": list(p.choices), "labels": list(p.labels or p.choices), "proposed": p.proposed,
+                "choice": self.choice, "error": self.error}

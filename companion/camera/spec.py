@@ -12,6 +12,7 @@ from typing import Any, Mapping, Protocol, Sequence
 
 from companion.camera.passes import CardPass, DiceSet, ReadPass
 from companion.camera.questions import Observed, Proposal
+from companion.i18n import Text
 
 __all__ = ["CameraSpec", "TableauCamera"]
 
@@ -107,5 +108,5 @@ class TableauCamera:
             p = self.proposal(player, name, view)
             if p is not None:
                 out.proposals.append(p)
-        out.notes += [f"{name} is recorded for {player} but not seen" for name in change.missing]
+        out.notes += [Text("{card} is recorded for {player} but not seen", card=name, player=player) for name in change.missing]
         return out

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.camera.watch import AgreeingReads, SeenCard, check_confidence, seen_cards
+from companion.i18n import Text
 from rules.among_the_stars.data import Catalogue, UnknownCard, catalogue
 from rules.among_the_stars.station import Cell, neighbour_cells
 
@@ -135,16 +136,17 @@ class StationWatcher:
         best: dict[Cell, float] = {}
         for s in seen:
             if s.cell is None:
-                what = self._name(s.card) if s.card and s.confidence >= self.min_confidence else "a card"
-                unsure.append(f"{what} lies between cells: push it flush against its neighbour")
+                what = self._name(s.card) if s.card and s.confidence >= self.min_confidence else Text("a card")
+                unsure.append(Text("{card} lies between cells: push it flush against its neighbour", card=what))
                 continue
             if s.card is None or s.confidence < self.min_confidence:
-                unsure.append(f"the card at {_text(s.cell)} is not recognised yet")
+                unsure.append(Text("the card at {cell} is not recognised yet", cell=_text(s.cell)))
                 continue
             try:
                 card_id = self.cat.card(s.card).id
             except UnknownCard:
-                unsure.append(f"the card at {_text(s.cell)} ({s.card!r}) is not an Among the Stars card")
+                unsure.append(Text("the card at {cell} ({card!r}) is not an Among the Stars card", cell=_text(s.cell),
+                                   card=s.card))
                 continue
             if s.confidence > best.get(s.cell, -1.0):
                 layout[s.cell], best[s.cell] = card_id, s.confidence
@@ -197,7 +199,7 @@ class StationWatcher:
     # -- helpers ---------------------------------------------------------------------------
     def _name(self, card: str) -> str:
         try:
-            return self.cat.card(card).name
+            return self.cat.card(card).word
         except UnknownCard:
             return repr(card)
 

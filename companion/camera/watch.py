@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from companion.i18n import Text
+
 __all__ = ["AgreeingReads", "SeenCard", "TableauChange", "TableauWatcher", "seen_cards"]
 
 Cell = tuple[int, int]
@@ -139,14 +141,14 @@ class TableauWatcher:
         unsure: list[str] = []
         for s in seen:
             if s.card is None or s.confidence < self.min_confidence:
-                unsure.append("a card is not recognised yet: straighten it, move hands and glare away")
+                unsure.append(Text("a card is not recognised yet: straighten it, move hands and glare away"))
                 continue
             try:
                 name = self.resolve(s.card)
             except (LookupError, ValueError):
                 name = None
             if name is None:
-                unsure.append(f"{s.card!r} is not a card of this game")
+                unsure.append(Text("{card!r} is not a card of this game", card=s.card))
                 continue
             names.append(name)
         self.unsure = unsure

@@ -18,6 +18,7 @@ from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
 from companion.commands.files import load_deck, load_dice_reader, unwritable_folder
 from companion.config import CHOOSE
+from companion.i18n import N_, _, ngettext, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -85,8 +86,9 @@ def _flow_session(args: argparse.Namespace, store: Any, settings: dict[str, Any]
         from companion.game_options import and_list, given_flags
 
         flags = given_flags(args, [FLOWS[args.game].info])
-        raise UsageError(f"{and_list(flags)} {'goes' if len(flags) == 1 else 'go'} with a new game "
-                          "(--players, or the setup step with --new-session)")
+        raise UsageError(ngettext("{flags} goes with a new game (--players, or the setup step with --new-session)",
+                                  "{flags} go with a new game (--players, or the setup step with --new-session)",
+                                  len(flags)).format(flags=and_list(flags)))
     return session
 
 def cmd_box(args: argparse.Namespace) -> int:
@@ -127,12 +129,12 @@ def cmd_box(args: argparse.Namespace) -> int:
     if args.calibration is not None and not (flow_game or chooser):
         misplaced.append("--calibration")  # the d6 reader works in pixels: a table calibration would be ignored
     if misplaced:
-        print(f"companion {args.command}: {', '.join(misplaced)} does not go with --game {args.game}", file=sys.stderr)
+        print(_("companion {command}: {flags} does not go with --game {game}").format(command=args.command, flags=', '.join(misplaced), game=args.game), file=sys.stderr)
         return EXIT_USAGE
     if args.screenshot is not None:
         problem = unwritable_folder(args.screenshot)
         if problem:
-            print(f"companion {args.command}: --screenshot {args.screenshot}: {problem}", file=sys.stderr)
+            print(_("companion {command}: --screenshot {screenshot}: {problem}").format(command=args.command, screenshot=args.screenshot, problem=problem), file=sys.stderr)
             return EXIT_USAGE
     make_camera = calibration = settings = None
     options = _game_options(args)
@@ -141,15 +143,15 @@ def cmd_box(args: argparse.Namespace) -> int:
             settings = _new_game_settings(args, options) if flow_game else None
             make_camera, calibration = _camera_parts(args)
         except InputError as exc:
-            print(f"companion {args.command}: {exc}", file=sys.stderr)
+            print(_("companion {command}: {problem}").format(command=args.command, problem=say(exc)), file=sys.stderr)
             return exc.code
         except (UsageError, BadEntry, RulesError) as exc:
-            print(f"companion {args.command}: {exc}", file=sys.stderr)
+            print(_("companion {command}: {problem}").format(command=args.command, problem=say(exc)), file=sys.stderr)
             return EXIT_USAGE
     try:
         reader = D6Reader() if args.game == "d6" else None
     except VisionError as exc:
-        print(f"companion: cannot load the dice reader: {exc}; reinstall the package (./setup.sh run)", file=sys.stderr)
+        print(_("companion: cannot load the dice reader: {problem}; reinstall the package (./setup.sh run)").format(problem=say(exc)), file=sys.stderr)
         return EXIT_DEVICE
     spec = str(args.folder or demo_photos()) if demo else args.source
     notifier = ServiceNotifier()  # systemd's READY=1 / STATUS= / WATCHDOG=1 / STOPPING=1; a no-op elsewhere
@@ -161,7 +163,7 @@ def cmd_box(args: argparse.Namespace) -> int:
         source = open_source(spec, **replay, **size)  # options a camera does not take are ignored
         source.open()
     except (DeviceError, ValueError) as exc:
-        print(f"companion {args.command}: {_one_demo_hint(str(exc))}", file=sys.stderr)
+        print(_("companion {command}: {problem}").format(command=args.command, problem=_one_demo_hint(str(exc))), file=sys.stderr)
         return EXIT_DEVICE
 
     hub = StateHub()
@@ -190,13 +192,13 @@ def cmd_box(args: argparse.Namespace) -> int:
             else:
                 log.info("resumed session %s (%d events) in %s", session.id, session.last_seq, store.path)
     except SessionError as exc:
-        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        print(_("companion {command}: {problem}").format(command=args.command, problem=say(exc)), file=sys.stderr)
         source.close()
         if store is not None:
             store.close()
         return EXIT_DEVICE
     except (UsageError, BadEntry, RulesError) as exc:
-        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        print(_("companion {command}: {problem}").format(command=args.command, problem=say(exc)), file=sys.stderr)
         source.close()
         store.close()
         return EXIT_USAGE
@@ -243,8 +245,7 @@ def cmd_box(args: argparse.Namespace) -> int:
             app = create_app(hub, secret_key=cookie_key, hosts=named, exports=lambda sid: export_documents(store, sid))
             server = serve(app, host=args.host, port=args.port)
         except OSError as exc:  # serve() binds first and names the problem in one line
-            print(f"companion {args.command}: cannot start the phone view: {exc}; try another --host or --port, "
-                  "or --no-web", file=sys.stderr)
+            print(_("companion {command}: cannot start the phone view: {problem}; try another --host or --port, or --no-web").format(command=args.command, problem=say(exc)), file=sys.stderr)
             store.close()
             source.close()
             return EXIT_DEVICE
@@ -301,6 +302,7 @@ def cmd_box(args: argparse.Namespace) -> int:
         from companion.netinfo import join_url
 
         pairing = hub.pairing()
+        # this line stays English in every language: systemd/install.sh and companion.phone_link read it
         print(f"phone view at {join_url(phone_url, pairing.secret if pairing is not None else None)}", flush=True)
     notifier.status(running_status(source.name, phone_url))
     signal.signal(signal.SIGTERM, lambda *_: loop.stop())
@@ -312,7 +314,7 @@ def cmd_box(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         stats = loop.stats
     except DeviceError as exc:
-        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        print(_("companion {command}: {problem}").format(command=args.command, problem=say(exc)), file=sys.stderr)
         return EXIT_DEVICE
     finally:
         notifier.stopping()
@@ -438,7 +440,7 @@ def _load_box_calibration(path: Path | None) -> Any:
 
     if path is not None:
         if not path.expanduser().is_file():
-            raise InputError(f"no calibration at {path}: make one with `companion calibrate`", EXIT_DEVICE)
+            raise InputError(_("no calibration at {path}: make one with `companion calibrate`").format(path=path), EXIT_DEVICE)
         try:
             return load_calibration(path)
         except BadCalibrationFile as exc:
@@ -529,10 +531,11 @@ def _check_files_exist(args: argparse.Namespace) -> None:
     from companion.commands.files import deck_path, profile_path
 
     if args.deck is not None and not deck_path(args.deck).is_file():
-        raise InputError(f"no deck at {deck_path(args.deck)}: enroll one with `companion enroll cards`", EXIT_DEVICE)
+        raise InputError(_("no deck at {path}: enroll one with `companion enroll cards`").format(path=deck_path(args.deck)),
+                         EXIT_DEVICE)
     if args.dice_profile is not None and not profile_path(args.dice_profile).is_file():
-        raise InputError(f"no dice profile at {profile_path(args.dice_profile)}: build one with "
-                         "`companion enroll roll-dice DIR`", EXIT_DEVICE)
+        raise InputError(_("no dice profile at {path}: build one with `companion enroll roll-dice DIR`").format(
+            path=profile_path(args.dice_profile)), EXIT_DEVICE)
 
 
 def _deck_mirror(given: Path | None, deck: Any) -> tuple[bool | None, Callable[[bool], None] | None]:
@@ -561,7 +564,7 @@ def _open_screen(args: argparse.Namespace, hub: Any, phone_url: str):
         return None, None
     from companion.screen.window import open_touchscreen
 
-    screen, pump, _, problem = open_touchscreen(hub, fullscreen=not args.windowed and args.command == "run",
+    screen, pump, _window, problem = open_touchscreen(hub, fullscreen=not args.windowed and args.command == "run",
                                                 phone_url=phone_url, pairing=hub.pairing)
     if problem is not None:
         log.info("no display for the touchscreen (%s); drawing off-screen (use --screenshot to see it)", problem)

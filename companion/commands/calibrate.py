@@ -9,20 +9,21 @@ from typing import Any, Sequence
 
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE
 from companion.commands.files import not_ours
+from companion.i18n import _, say
 
 def cmd_print_mat(path: Path) -> int:
     """``companion print-mat PATH``: write the calibration sheet; 0 written, 1 cannot write."""
     from vision.mat import write_mat
 
     if path.suffix.lower() not in (".png", ".pdf"):
-        print(f"companion print-mat: {path}: name a .png or .pdf file", file=sys.stderr)
+        print(_("companion print-mat: {path}: name a .png or .pdf file").format(path=path), file=sys.stderr)
         return EXIT_USAGE
     try:
         written = write_mat(path)
     except OSError as exc:
-        print(f"companion print-mat: cannot write {path}: {exc}", file=sys.stderr)
+        print(_("companion print-mat: cannot write {path}: {problem}").format(path=path, problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
-    print(f"wrote {written}: print it at 100% (no scaling) and check the 100 mm bar")
+    print(_("wrote {path}: print it at 100% (no scaling) and check the 100 mm bar").format(path=written))
     return EXIT_OK
 
 def _calibration_frame(spec: str, warmup: int = 5) -> Any:
@@ -34,7 +35,7 @@ def _calibration_frame(spec: str, warmup: int = 5) -> Any:
     with source:
         frame = source.read()
         if getattr(source, "current_file", None) is None and not str(source.name).startswith("replay"):
-            for _ in range(max(0, warmup - 1)):
+            for _frame in range(max(0, warmup - 1)):
                 try:
                     frame = source.read()
                 except EndOfStream:
@@ -74,31 +75,31 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
             frames = [decode_image(Path(p)) for p in lens_images]
             lens = calibrate_lens(frames)
         except BadImage as exc:
-            print(f"companion calibrate: {exc}", file=sys.stderr)
+            print(_("companion calibrate: {problem}").format(problem=say(exc)), file=sys.stderr)
             return EXIT_INPUT
         except LensCalibrationFailed as exc:
-            print(f"companion calibrate: lens: {exc}", file=sys.stderr)
+            print(_("companion calibrate: lens: {problem}").format(problem=say(exc)), file=sys.stderr)
             return EXIT_INPUT
         except VisionError as exc:
-            print(f"companion calibrate: lens: {exc}", file=sys.stderr)
+            print(_("companion calibrate: lens: {problem}").format(problem=say(exc)), file=sys.stderr)
             return EXIT_INPUT
     try:
         image, name = _calibration_frame(spec)
     except (DeviceError, ValueError) as exc:
-        print(f"companion calibrate: no frame from {spec}: {exc}", file=sys.stderr)
+        print(_("companion calibrate: no frame from {spec}: {problem}").format(spec=spec, problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT if isinstance(exc, BadImage) else EXIT_DEVICE
     try:
         calibration = calibrate(image, layout, lens=lens)
     except CalibrationFailed as exc:
-        print(f"companion calibrate: {exc}", file=sys.stderr)
+        print(_("companion calibrate: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     except VisionError as exc:
-        print(f"companion calibrate: {exc}", file=sys.stderr)
+        print(_("companion calibrate: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     path = out or default_calibration_path()
     problem = not_ours(path, {"format": CALIBRATION_FORMAT})
     if problem:
-        print(f"companion calibrate: {problem}", file=sys.stderr)
+        print(_("companion calibrate: {problem}").format(problem=problem), file=sys.stderr)
         return EXIT_INPUT
     mirror = _kept_mirror(path)
     mirror_text = ""
@@ -107,21 +108,28 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
 
         check = decide_mirror(image, deck, calibration)
         if check.mirrored is None:
-            mirror_text = (f"; mirror for deck {deck.name} not decided ({check.cards} of its cards in view, 3 needed): "
-                           "the game's first read decides it")
+            mirror_text = _("; mirror for deck {deck} not decided ({cards} of its cards in view, 3 needed): the "
+                            "game's first read decides it").format(deck=deck.name, cards=check.cards)
         else:
             mirror[deck.name] = check.mirrored
-            mirror_text = (f"; this camera {'mirrors' if check.mirrored else 'does not mirror'} the cards of deck "
-                           f"{deck.name} (decided on {check.cards} cards)")
+            mirror_text = (_("; this camera mirrors the cards of deck {deck} (decided on {cards} cards)") if check.mirrored
+                           else _("; this camera does not mirror the cards of deck {deck} (decided on {cards} cards)")
+                           ).format(deck=deck.name, cards=check.cards)
     try:
         save_calibration(calibration, path, source=str(name), mirror=mirror)
     except OSError as exc:
-        print(f"companion calibrate: cannot write {path}: {exc}", file=sys.stderr)
+        print(_("companion calibrate: cannot write {path}: {problem}").format(path=path, problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     w, h = calibration.frame_size
-    lens_text = f", lens from {lens.views} views (RMS {lens.rms_px:.2f} px)" if lens is not None else ""
-    print(f"saved {path}: {len(calibration.markers_px)} markers, reprojection {calibration.reprojection_px:.2f} px, "
-          f"{calibration.mm_per_px():.2f} mm per pixel at the centre of {w}x{h} frames{lens_text}{mirror_text}")
+    said = dict(path=path, markers=len(calibration.markers_px), error=calibration.reprojection_px,
+                mm=calibration.mm_per_px(), w=w, h=h)
+    if lens is not None:
+        print(_("saved {path}: {markers} markers, reprojection {error:.2f} px, {mm:.2f} mm per pixel at the centre of "
+                "{w}x{h} frames, lens from {views} views (RMS {rms:.2f} px)").format(**said, views=lens.views,
+                                                                                    rms=lens.rms_px) + mirror_text)
+    else:
+        print(_("saved {path}: {markers} markers, reprojection {error:.2f} px, {mm:.2f} mm per pixel at the centre of "
+                "{w}x{h} frames").format(**said) + mirror_text)
     return EXIT_OK
 
 

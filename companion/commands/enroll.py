@@ -13,6 +13,7 @@ from typing import Any
 from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK
 from companion.commands.files import dice_sets, profile_path
+from companion.i18n import N_, _, ngettext, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -49,15 +50,19 @@ def check_enroll_folders(folder: Path, dice: Any = None) -> list[str]:
         if not sub.is_dir() or sub.name.startswith("."):
             continue
         colour, dash, face = sub.name.lower().partition("-")
-        where = f"folder {sub.name}/ in {folder}"
+        where = _("folder {folder}/ in {parent}").format(folder=sub.name, parent=folder)
         if not dash or not colour or not face:
-            problems.append(f"{where}: name it <colour>-<face>, e.g. {dice.folders[0]}")
+            problems.append(_("{where}: name it <colour>-<face>, e.g. {example}").format(where=where,
+                                                                                       example=dice.folders[0]))
         elif colour not in dice.colours:
-            problems.append(f"{where}: unknown colour {colour!r}; the dice are {', '.join(dice.colours)}")
+            problems.append(_("{where}: unknown colour {colour!r}; the dice are {colours}").format(
+                where=where, colour=colour, colours=", ".join(dice.colours)))
         elif face not in dice.all_faces:
-            problems.append(f"{where}: unknown face {face!r}; the faces are {', '.join(dice.all_faces)}")
+            problems.append(_("{where}: unknown face {face!r}; the faces are {faces}").format(
+                where=where, face=face, faces=", ".join(dice.all_faces)))
         elif face not in dice.faces_of(colour):
-            problems.append(f"{where}: {colour} dice have no {face} face ({colour}: {', '.join(dice.faces_of(colour))})")
+            problems.append(_("{where}: {colour} dice have no {face} face ({colour}: {faces})").format(
+                where=where, colour=colour, face=face, faces=", ".join(dice.faces_of(colour))))
         elif any(p.suffix.lower() in IMAGE_SUFFIXES for p in sub.iterdir()):
             have.add(f"{colour}-{face}")
     if problems:
@@ -85,33 +90,36 @@ def cmd_enroll_dice(folder: Path, out: Path, dice: Any, warn_missing: bool = Tru
         missing = check_enroll_folders(folder, dice)
         check_image_files(folder)  # sizes from the headers, before vision decodes a photo
     except (_BadFolder, BadImage) as exc:
-        print(f"companion enroll: {exc}", file=sys.stderr)
+        print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     except OSError as exc:
-        print(f"companion enroll: {exc}", file=sys.stderr)
+        print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     if missing and warn_missing:
         shown = ", ".join(missing[:10]) + (f" (+{len(missing) - 10} more)" if len(missing) > 10 else "")
-        print(f"companion enroll: warning: no photos of {len(missing)} pair{'s' if len(missing) != 1 else ''} "
-              f"({shown}): the profile will not know them", file=sys.stderr)
+        print(ngettext("companion enroll: warning: no photos of {n} pair ({pairs}): the profile will not know it",
+                       "companion enroll: warning: no photos of {n} pairs ({pairs}): the profile will not know them",
+                       len(missing)).format(n=len(missing), pairs=shown), file=sys.stderr)
     try:
         saved = enroll_roll_dice(folder, out, allowed=dice.pairs, dice_set=dice.name)
     except (VisionError, OSError) as exc:
-        print(f"companion enroll: {exc}", file=sys.stderr)
+        print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     if dice.name == "roll":
-        print(f"saved dice profile {saved}; use it with: companion read IMAGE --dice roll --profile {saved}")
+        print(_("saved dice profile {profile}; use it with: companion read IMAGE --dice roll --profile {profile}").format(profile=saved))
     else:
-        print(f"saved dice profile {saved}; use it with: companion run --game {dice.name} --dice-profile {saved}")
+        print(_("saved dice profile {profile}; use it with: companion run --game {game} --dice-profile {profile}").format(
+            profile=saved, game=dice.name))
     return EXIT_OK
 
 def _resume_hint(args: argparse.Namespace, folder: Path) -> str:
     """How to go on after a stopped guided enrollment: the same command with ``--keep``, or the folder command."""
     extra = "".join(f" {opt} {value}" for opt, value in (("--source", args.source), ("--name", None if args.name == "roll" else args.name),
                                                           ("--out", args.out)) if value is not None)
-    return (f"to go on: companion enroll roll-dice --guided --keep {folder}{extra}  (pairs with photos are skipped); "
-            f"or build from the photos so far: companion enroll roll-dice {folder}"
-            + (f" --out {args.out}" if args.out else (f" --name {args.name}" if args.name != "roll" else "")))
+    build = f"companion enroll roll-dice {folder}" + (f" --out {args.out}" if args.out else (
+        f" --name {args.name}" if args.name != "roll" else ""))
+    return _("to go on: {command}  (pairs with photos are skipped); or build from the photos so far: {build}").format(
+        command=f"companion enroll roll-dice --guided --keep {folder}{extra}", build=build)
 
 def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls: Any = None) -> int:
     """``companion enroll roll-dice --guided``: photograph every colour/face pair with the box's camera,
@@ -156,10 +164,10 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
         detect = roll_dice_detector()
         enrollment = GuidedEnrollment(folder, guided_pairs(), detect)
     except VisionError as exc:
-        print(f"companion enroll: cannot load the dice detector: {exc}; reinstall the package (./setup.sh run)", file=sys.stderr)
+        print(_("companion enroll: cannot load the dice detector: {problem}; reinstall the package (./setup.sh run)").format(problem=say(exc)), file=sys.stderr)
         return EXIT_DEVICE
     except OSError as exc:
-        print(f"companion enroll: cannot use the photo folder: {exc}", file=sys.stderr)
+        print(_("companion enroll: cannot use the photo folder: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     if enrollment.already:
         log.info("%s already has photos of %d pairs (%s): skipping them", folder, len(enrollment.already),
@@ -172,7 +180,7 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
             source = open_source(args.source or "auto", **replay)
             source.open()
         except (DeviceError, ValueError) as exc:
-            print(f"companion enroll: {exc}", file=sys.stderr)
+            print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
             return EXIT_DEVICE
 
     inbox = EnrollInbox()
@@ -204,10 +212,10 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
     try:
         outcome = run_guided(source, enrollment, inbox, screen=screen, pump=pump, on_change=on_change)
     except DeviceError as exc:
-        print(f"companion enroll: {exc}", file=sys.stderr)
+        print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_DEVICE
     except OSError as exc:
-        print(f"companion enroll: cannot save a photo: {exc}; the photos so far are in {folder}", file=sys.stderr)
+        print(_("companion enroll: cannot save a photo: {problem}; the photos so far are in {folder}").format(problem=say(exc), folder=folder), file=sys.stderr)
         return EXIT_INPUT
     finally:
         signal.signal(signal.SIGTERM, previous_term)
@@ -215,17 +223,18 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
         if controls is not None:
             controls.close()
 
-    taken = (f"{outcome.photos} photo{'' if outcome.photos == 1 else 's'} of {outcome.pairs_done} of "
-             f"{len(enrollment.pairs)} pairs {'is' if outcome.photos == 1 else 'are'} in {folder}")
+    taken = ngettext("{n} photo of {done} of {total} pairs is in {folder}",
+                     "{n} photos of {done} of {total} pairs are in {folder}", outcome.photos).format(
+        n=outcome.photos, done=outcome.pairs_done, total=len(enrollment.pairs), folder=folder)
     if outcome.step is Step.CAMERA_LOST:
-        print(f"companion enroll: {outcome.message}; {taken}. Check the camera, then {_resume_hint(args, folder)}",
+        print(_("companion enroll: {message}; {taken}. Check the camera, then {hint}").format(message=say(outcome.message), taken=taken, hint=_resume_hint(args, folder)),
               file=sys.stderr)
         return EXIT_DEVICE
     if outcome.step is Step.STOPPED:
-        print(f"companion enroll: {outcome.message}: {taken}; {_resume_hint(args, folder)}", file=sys.stderr)
+        print(_("companion enroll: {message}: {taken}; {hint}").format(message=say(outcome.message), taken=taken, hint=_resume_hint(args, folder)), file=sys.stderr)
         return EXIT_INPUT
     if outcome.photos == 0:
-        print(f"companion enroll: no photos taken (every pair skipped), so no profile; {_resume_hint(args, folder)}",
+        print(_("companion enroll: no photos taken (every pair skipped), so no profile; {hint}").format(hint=_resume_hint(args, folder)),
               file=sys.stderr)
         return EXIT_INPUT
     if outcome.missing:
@@ -236,11 +245,10 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
     code = cmd_enroll_roll_dice(folder, out, warn_missing=False)  # the missing pairs were logged above
     if code == EXIT_OK:
         enrollment.set_result(Step.SAVED, f"saved {out}; use it with --profile {out}")
-        print(f"the photos are kept in {folder}")
+        print(_("the photos are kept in {folder}").format(folder=folder))
     else:
         enrollment.set_result(Step.FAILED, f"see the message on the terminal; {taken}")
-        print(f"companion enroll: {taken}; retake the pair named above (delete its folder), then "
-              f"{_resume_hint(args, folder)}", file=sys.stderr)
+        print(_("companion enroll: {taken}; retake the pair named above (delete its folder), then {hint}").format(taken=taken, hint=_resume_hint(args, folder)), file=sys.stderr)
     redraw()
     return code
 
@@ -273,7 +281,7 @@ def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
         try:
             DeckProfile.load(out)
         except (VisionError, OSError):
-            print(f"companion enroll: {out} exists and is not a deck: not overwritten; choose another DECK",
+            print(_("companion enroll: {out} exists and is not a deck: not overwritten; choose another DECK").format(out=out),
                   file=sys.stderr)
             return EXIT_INPUT
     try:
@@ -283,8 +291,15 @@ def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
         out.parent.mkdir(parents=True, exist_ok=True)
         saved = deck.save(out)
     except (VisionError, OSError, BadImage) as exc:
-        print(f"companion enroll: {exc}", file=sys.stderr)
+        print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     what = "sector hexes" if hexes else "cards"
-    print(f"saved deck {saved} ({len(set(deck.ref_ids))} {what}); use it with: companion read IMAGE --cards {saved}")
+    kinds = len(set(deck.ref_ids))
+    if hexes:
+        said = ngettext("saved deck {deck} ({n} sector hex); use it with: companion read IMAGE --cards {deck}",
+                        "saved deck {deck} ({n} sector hexes); use it with: companion read IMAGE --cards {deck}", kinds)
+    else:
+        said = ngettext("saved deck {deck} ({n} card); use it with: companion read IMAGE --cards {deck}",
+                        "saved deck {deck} ({n} cards); use it with: companion read IMAGE --cards {deck}", kinds)
+    print(said.format(deck=saved, n=kinds))
     return EXIT_OK

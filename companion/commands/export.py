@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE
 from companion.commands.files import not_ours
+from companion.i18n import N_, _, ngettext, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -23,13 +24,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     from companion.session import SessionStore
 
     if args.json is None and args.bgstats is None:
-        print("companion export: say what to write: --json FILE and/or --bgstats FILE", file=sys.stderr)
+        print(_("companion export: say what to write: --json FILE and/or --bgstats FILE"), file=sys.stderr)
         return EXIT_USAGE
     db = _chosen_db(args, "export")
     if db is None:
         return EXIT_USAGE
     if not Path(db).is_file():
-        print(f"companion export: {_no_db(db, args)}", file=sys.stderr)
+        print(_("companion export: {problem}").format(problem=_no_db(db, args)), file=sys.stderr)
         return EXIT_DEVICE
     try:
         from companion.session import _check_is_sqlite
@@ -44,31 +45,29 @@ def cmd_export(args: argparse.Namespace) -> int:
                     from companion.game_options import or_list
 
                     titles = or_list([spec.title for spec in FLOWS.values()])
-                    print(f"companion export: no {titles} session in {db}", file=sys.stderr)
+                    print(_("companion export: no {titles} session in {db}").format(titles=titles, db=db), file=sys.stderr)
                     return EXIT_DEVICE
                 session = store.get(info.id)
             if session.game.name not in FLOWS:
-                print(f"companion export: session {session.id} is a {session.game.name!r} session; "
-                      f"export takes {', '.join(FLOWS)}", file=sys.stderr)
+                print(_("companion export: session {id} is a {game!r} session; export takes {games}").format(id=session.id, game=session.game.name, games=', '.join(FLOWS)), file=sys.stderr)
                 return EXIT_USAGE
             flow = GameFlow(session, FLOWS[session.game.name])
             if not flow.over() and not args.unfinished:
-                print(f"companion export: session {session.id} has not ended ({flow.table().round_label}); "
-                      "finish it at the table, or pass --unfinished", file=sys.stderr)
+                print(_("companion export: session {id} has not ended ({round_label}); finish it at the table, or pass --unfinished").format(id=session.id, round_label=flow.table().round_label), file=sys.stderr)
                 return EXIT_INPUT
             game, play = flow.export_json(), flow.bgstats_play()
     except SessionError as exc:
-        print(f"companion export: {exc}", file=sys.stderr)
+        print(_("companion export: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_DEVICE
     if args.json is not None and args.bgstats is not None and args.json.resolve() == args.bgstats.resolve():
-        print("companion export: --json and --bgstats name the same file; give two files", file=sys.stderr)
+        print(_("companion export: --json and --bgstats name the same file; give two files"), file=sys.stderr)
         return EXIT_USAGE
     piped = any(str(out) == "-" for out in (args.json, args.bgstats))  # JSON on stdout; the rest on stderr
     status = sys.stderr if piped else sys.stdout
     for out, keys in ((args.json, {"format": "tabletop-companion/game"}), (args.bgstats, {"sourceName": ...})):
         problem = None if out is None or str(out) == "-" else not_ours(out, keys)
         if problem:
-            print(f"companion export: {problem}", file=sys.stderr)
+            print(_("companion export: {problem}").format(problem=problem), file=sys.stderr)
             return EXIT_INPUT
     try:
         for out, doc in ((args.json, game), (args.bgstats, play)):
@@ -79,14 +78,17 @@ def cmd_export(args: argparse.Namespace) -> int:
                 sys.stdout.write(text)
                 continue
             out.write_text(text, encoding="utf-8")
-            print(f"wrote {out}" + ("; open this link on a phone with BG Stats to add the play:" if doc is play else ""),
-                  file=status)
+            if doc is play:
+                print(_("wrote {path}; open this link on a phone with BG Stats to add the play:").format(path=out),
+                      file=status)
+            else:
+                print(_("wrote {path}").format(path=out), file=status)
         if args.bgstats is not None:
             if str(args.bgstats) == "-":
-                print("open this link on a phone with BG Stats to add the play:", file=status)
+                print(_("open this link on a phone with BG Stats to add the play:"), file=status)
             print(bgstats_url(play), file=status)
     except OSError as exc:
-        print(f"companion export: cannot write: {exc}", file=sys.stderr)
+        print(_("companion export: cannot write: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     return EXIT_OK
 
@@ -96,7 +98,7 @@ def _chosen_db(args: argparse.Namespace, command: str) -> Path | None:
     from companion.paths import default_db_path
 
     if args.db is not None and args.demo:
-        print(f"companion {command}: give --db DB or --demo, not both", file=sys.stderr)
+        print(_("companion {command}: give --db DB or --demo, not both").format(command=command), file=sys.stderr)
         return None
     if args.demo:
         return default_db_path().with_name("demo.sqlite3")
@@ -107,12 +109,13 @@ def _no_db(db: Path, args: argparse.Namespace) -> str:
     from companion.paths import default_db_path
 
     if args.db is not None:
-        return f"no session database at {db}"
+        return _("no session database at {path}").format(path=db)
     box, demo = default_db_path(), default_db_path().with_name("demo.sqlite3")
     if args.demo:
-        return f"no demo database at {demo} (`companion demo` makes it; the box's games are in {box})"
-    return (f"no session database at {box}; games played with `companion demo` are in {demo} "
-            f"(give --demo, or --db DB)")
+        return _("no demo database at {demo} (`companion demo` makes it; the box's games are in {box})").format(
+            demo=demo, box=box)
+    return _("no session database at {box}; games played with `companion demo` are in {demo} (give --demo, or --db "
+             "DB)").format(box=box, demo=demo)
 
 def cmd_sessions(args: argparse.Namespace) -> int:
     """``companion sessions``: every session, newest first: id, game, players, started, finished.
@@ -130,7 +133,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     if db is None:
         return EXIT_USAGE
     if not Path(db).is_file():
-        print(f"companion sessions: {_no_db(db, args)}", file=sys.stderr)
+        print(_("companion sessions: {problem}").format(problem=_no_db(db, args)), file=sys.stderr)
         return EXIT_DEVICE
     rows: list[dict[str, Any]] = []
     try:
@@ -152,19 +155,22 @@ def cmd_sessions(args: argparse.Namespace) -> int:
                 rows.append({"id": info.id, "game": info.game, "players": players, "started_at": info.started_at,
                              "finished": finished, "events": info.events})
     except SessionError as exc:
-        print(f"companion sessions: {exc}", file=sys.stderr)
+        print(_("companion sessions: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_DEVICE
     if args.json:
         for row in rows:
             print(json.dumps(row, ensure_ascii=False))
         return EXIT_OK
     if not rows:
-        print(f"no sessions in {db}")
+        print(_("no sessions in {db}").format(db=db))
         return EXIT_OK
-    print(f"{len(rows)} session{'s' if len(rows) != 1 else ''} in {db}, newest first:")
+    print(ngettext("{n} session in {db}, newest first:", "{n} sessions in {db}, newest first:", len(rows)).format(
+        n=len(rows), db=db))
     for row in rows:
         started = time.strftime("%Y-%m-%d %H:%M", time.localtime(row["started_at"]))
-        finished = {True: "finished", False: "not finished", None: "-"}[row["finished"]]
-        print(f"{row['id']}  {row['game']:<5}  {', '.join(row['players']) or '-'}  started {started}  {finished}  "
-              f"{row['events']} events")
+        finished = {True: _("finished"), False: _("not finished"), None: "-"}[row["finished"]]
+        events = ngettext("{n} event", "{n} events", row["events"]).format(n=row["events"])
+        print(_("{id}  {game:<5}  {players}  started {started}  {finished}  {events}").format(
+            id=row["id"], game=row["game"], players=", ".join(row["players"]) or "-", started=started,
+            finished=finished, events=events))
     return EXIT_OK

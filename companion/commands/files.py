@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from companion.commands import EXIT_DEVICE, EXIT_USAGE, InputError, UsageError
+from companion.i18n import N_, _, ngettext, say
 
 def profile_path(name_or_path: str) -> Path:
     """A dice profile's JSON file: a path as given (``.json``), or ``<data dir>/profiles/<name>.json``."""
@@ -55,15 +56,18 @@ def load_dice_reader(dice: Any, name_or_path: str):
 
     path = profile_path(name_or_path)
     if not path.is_file():
-        raise InputError(f"no dice profile at {path}: build one with `{dice.enroll_command}`", EXIT_DEVICE)
+        raise InputError(_("no dice profile at {path}: build one with `{command}`").format(path=path, command=dice.enroll_command),
+                         EXIT_DEVICE)
     try:
         profile = DiceProfile.load(path)
         if profile.dice_set != dice.name:
-            raise InputError(f"dice profile {name_or_path} was enrolled from {profile.dice_set} dice, not "
-                             f"{dice.title}'s: build one with `{dice.enroll_command}`", EXIT_DEVICE)
+            raise InputError(_("dice profile {profile} was enrolled from {enrolled} dice, not {dice}'s: build one with "
+                               "`{command}`").format(profile=name_or_path, enrolled=profile.dice_set, dice=dice.title,
+                                                     command=dice.enroll_command), EXIT_DEVICE)
         return RollDiceReader(profile, allowed=dice.pairs)
     except VisionError as exc:
-        raise InputError(f"cannot load dice profile {name_or_path}: {exc}", EXIT_DEVICE) from None
+        raise InputError(_("cannot load dice profile {dice_profile}: {problem}").format(dice_profile=name_or_path, problem=say(exc)),
+                         EXIT_DEVICE) from None
 
 def dice_reader_for(dice: str, profile: str | None):
     """The reader for ``--dice`` (d6, or Roll for the Galaxy with an enrolled profile)."""
@@ -72,7 +76,7 @@ def dice_reader_for(dice: str, profile: str | None):
 
         return D6Reader()
     if profile is None:
-        raise UsageError("--dice roll needs --profile (run `companion enroll roll-dice DIR` first)")
+        raise UsageError(_("--dice roll needs --profile (run `companion enroll roll-dice DIR` first)"))
     from vision.profiles import DiceProfile
     from vision.roll_dice import RollDiceReader
 
@@ -90,11 +94,10 @@ def deck_path(name_or_path: str) -> Path:
     if name_or_path.endswith(".npz"):
         return Path(name_or_path).expanduser()
     if "/" in name_or_path or "\\" in name_or_path or ".." in name_or_path or not name_or_path.strip():
-        raise InputError(f"deck {name_or_path!r}: give a deck name (saved in {data_dir() / 'decks'}) "
-                          "or a path ending in .npz", EXIT_USAGE)
+        raise InputError(_("deck {deck!r}: give a deck name (saved in {folder}) or a path ending in .npz").format(deck=name_or_path, folder=data_dir() / 'decks'), EXIT_USAGE)
     return data_dir() / "decks" / f"{name_or_path}.npz"
 
-DECK_KINDS = {"card": "cards or square tiles", "hex": "Eclipse sector hexes"}
+DECK_KINDS = {"card": N_("cards or square tiles"), "hex": N_("Eclipse sector hexes")}
 """``DeckProfile.shape`` -> what the deck holds, for messages."""
 
 def deck_kind(deck: Any) -> str:
@@ -120,16 +123,15 @@ def load_deck(name_or_path: str, want: str | None = None) -> Any:
 
     path = deck_path(name_or_path)
     if not path.is_file():
-        raise InputError(f"no deck at {path}: build one with `companion enroll cards DECK DIR`", EXIT_DEVICE)
+        raise InputError(_("no deck at {path}: build one with `companion enroll cards DECK DIR`").format(path=path), EXIT_DEVICE)
     try:
         deck = DeckProfile.load(path)
     except VisionError as exc:
-        raise InputError(f"cannot load deck {name_or_path}: {exc}", EXIT_DEVICE) from None
+        raise InputError(_("cannot load deck {name_or_path}: {problem}").format(name_or_path=name_or_path, problem=say(exc)), EXIT_DEVICE) from None
     kind = deck_kind(deck)
     if want is not None and kind != want:
         hint = "companion enroll cards DECK DIR --hexes" if want == "hex" else "companion enroll cards DECK DIR"
-        raise InputError(f"deck {name_or_path} holds {DECK_KINDS[kind]}, not {DECK_KINDS[want]}: "
-                          f"enroll one with `{hint}`", EXIT_DEVICE)
+        raise InputError(_("deck {deck} holds {kind}, not {wanted}: enroll one with `{hint}`").format(deck=name_or_path, kind=_(DECK_KINDS[kind]), wanted=_(DECK_KINDS[want]), hint=hint), EXIT_DEVICE)
     return deck
 
 def not_ours(path: Path, keys: Mapping[str, Any]) -> str | None:
@@ -139,14 +141,15 @@ def not_ours(path: Path, keys: Mapping[str, Any]) -> str | None:
     if not path.exists():
         return None
     if path.is_dir():
-        return f"{path} is a folder: give a file name"
+        return _("{path} is a folder: give a file name").format(path=path)
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):
         doc = None
     if isinstance(doc, dict) and all(k in doc and (v is ... or doc[k] == v) for k, v in keys.items()):
         return None
-    return f"{path} exists and was not written by this command (a database, a picture, another file?): not overwritten"
+    return _("{path} exists and was not written by this command (a database, a picture, another file?): "
+             "not overwritten").format(path=path)
 
 def unwritable_folder(path: Path) -> str:
     """Why a file cannot be written at ``path`` ("" when it can): its folder is made if missing and
@@ -155,11 +158,12 @@ def unwritable_folder(path: Path) -> str:
 
     folder = path.expanduser().parent
     if path.is_dir():
-        return "is a folder; give a .png file name"
+        return _("is a folder; give a .png file name")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".companion-probe-", suffix=".png"):
             pass
     except OSError as exc:
-        return f"cannot write in {folder} ({exc.strerror or exc}); choose a writable folder"
+        return _("cannot write in {folder} ({problem}); choose a writable folder").format(folder=folder,
+                                                                                        problem=exc.strerror or exc)
     return ""

@@ -14,6 +14,8 @@ from typing import Any, Callable, Sequence
 
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
 from companion.commands.files import deck_kind, dice_reader_for, load_deck
+from companion.i18n import _, ngettext, say
+from rules.roll.words import colour_word, face_word
 
 def cmd_read(images: Sequence[Path], dice: str, as_json: bool, profile: str | None = None) -> int:
     """``companion read``: print each image's dice; bad images are named on stderr and give exit 1."""
@@ -22,10 +24,10 @@ def cmd_read(images: Sequence[Path], dice: str, as_json: bool, profile: str | No
     try:
         reader = dice_reader_for(dice, profile)
     except UsageError as exc:
-        print(f"companion read: {exc}", file=sys.stderr)
+        print(_("companion read: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_USAGE
     except VisionError as exc:
-        print(f"companion read: cannot load the dice reader: {exc}", file=sys.stderr)
+        print(_("companion read: cannot load the dice reader: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_DEVICE
     return _read_each(
         images, lambda frame, path: {"image": str(path), **reader.read(frame).to_json()}, as_json,
@@ -48,7 +50,7 @@ def _read_each(
         try:
             record = read(decode_image(Path(path)), path)
         except (BadImage, VisionError) as exc:
-            print(f"companion read: {exc}", file=sys.stderr)
+            print(_("companion read: {problem}").format(problem=say(exc)), file=sys.stderr)
             status = EXIT_INPUT
             continue
         print(json.dumps(record) if as_json else f"{path}: {describe(record)}", flush=True)
@@ -56,12 +58,14 @@ def _read_each(
 
 def _describe_dice(dice: list[dict], kind: str) -> str:
     if not dice:
-        return "no dice"
+        return _("no dice")
     if kind == "d6":
         values = [d["value"] for d in dice]
         known = [v for v in values if v is not None]
-        return f"{len(values)} d6: " + " ".join("?" if v is None else str(v) for v in values) + f"  (sum {sum(known)})"
-    return f"{len(dice)} dice: " + ", ".join(f"{d['colour']} {d['face'] or '?'}" for d in dice)
+        return _("{n} d6: {values}  (sum {total})").format(n=len(values), values=" ".join(
+            "?" if v is None else str(v) for v in values), total=sum(known))
+    said = ", ".join(f"{say(colour_word(d['colour']))} {say(face_word(d['face'])) if d['face'] else '?'}" for d in dice)
+    return ngettext("{n} die: {dice}", "{n} dice: {dice}", len(dice)).format(n=len(dice), dice=said)
 
 def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror: str = "off",
                    calibration_file: Path | None = None) -> int:
@@ -84,11 +88,11 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
     try:
         deck = load_deck(deck_name)
     except InputError as exc:
-        print(f"companion read: {exc}", file=sys.stderr)
+        print(_("companion read: {problem}").format(problem=say(exc)), file=sys.stderr)
         return exc.code
     hexes = deck_kind(deck) == "hex"
     if hexes and mirror != "off":
-        print(f"companion read: --mirror does not apply to deck {deck_name}, which holds Eclipse sector hexes",
+        print(_("companion read: --mirror does not apply to deck {deck}, which holds Eclipse sector hexes").format(deck=deck_name),
               file=sys.stderr)
         return EXIT_USAGE
     config = CardsConfig(mirror=mirror)
@@ -99,7 +103,7 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
         try:
             fixed = load_calibration(calibration_file)
         except BadCalibrationFile as exc:
-            print(f"companion read: {exc}", file=sys.stderr)
+            print(_("companion read: {problem}").format(problem=say(exc)), file=sys.stderr)
             return EXIT_INPUT
 
     def table(frame: Any) -> Any:
@@ -120,10 +124,18 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
 
     def describe(record: dict) -> str:
         if hexes:
-            found = [f"{h['id'] or '?'}" + (f" at [{h['axial'][0]}, {h['axial'][1]}]" if h["axial"] is not None else "")
-                     + (f" turned {h['rotation']}" if h["rotation"] else "") for h in record["hexes"]]
-            return f"{len(found)} hexes: {', '.join(found) or 'none'}"
+            found = []
+            for h in record["hexes"]:
+                said = str(h["id"] or "?")
+                if h["axial"] is not None:
+                    said = _("{hex} at [{q}, {r}]").format(hex=said, q=h["axial"][0], r=h["axial"][1])
+                if h["rotation"]:
+                    said = _("{hex} turned {steps}").format(hex=said, steps=h["rotation"])
+                found.append(said)
+            return ngettext("{n} hex: {hexes}", "{n} hexes: {hexes}", len(found)).format(
+                n=len(found), hexes=", ".join(found) or _("none"))
         ids = [c["id"] or "?" for c in record["cards"]]
-        return f"{len(ids)} cards: {', '.join(ids) or 'none'}"
+        return ngettext("{n} card: {cards}", "{n} cards: {cards}", len(ids)).format(n=len(ids),
+                                                                                 cards=", ".join(ids) or _("none"))
 
     return _read_each(images, read, as_json, describe)

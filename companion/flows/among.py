@@ -17,7 +17,7 @@ from companion.camera.preview import misplays
 from companion.camera.station import StationChange, StationWatcher, growth_order
 from companion.errors import BadEntry
 from companion.flow_spec import Board, Cell, Field, FlowBase, Form, TableRound
-from companion.i18n import lazy
+from companion.i18n import N_, Text, lazy, plural
 from rules import Option, Progress
 from rules.among_the_stars import AMONG_GAME
 from rules.among_the_stars.data import MAIN_REACTOR, VAK_MAIN_REACTOR, catalogue
@@ -29,7 +29,7 @@ Place = tuple[int, int]
 """A station cell ``(i, j)`` from the Main Reactor."""
 
 CELL_RANGE = 12  # a station never reaches further than this from the Main Reactor (cells)
-PLACE_LABEL = "Cell: tap it on your station"
+PLACE_LABEL = Text("Cell: tap it on your station")
 """A cell field's label: the phone page draws the player's station and the free places next to it to tap."""
 
 
@@ -56,14 +56,17 @@ class AmongFlow(FlowBase):
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
         """Location built (card and cell), Power Reactor built (cell), card discarded, credits and VP corrections."""
         cat = catalogue()
-        locations = tuple(sorted({c.name for c in cat.cards.values() if not c.is_reactor}))
+        by_name = {c.name: c for c in cat.cards.values() if not c.is_reactor}
+        locations = tuple(sorted(by_name))
         cell = dict(kind="cell", minimum=-CELL_RANGE, maximum=CELL_RANGE)
         return (
-            Form("location", "Location built", (Field("card", "Location", choices=locations), Field("cell", PLACE_LABEL, **cell))),
-            Form("reactor", "Power Reactor built", (Field("cell", PLACE_LABEL, **cell),)),
-            Form("discard", "Card discarded for credits", ()),
-            Form("credits", "Credits correction", (Field("delta", "Credits +/-", kind="int", minimum=-30, maximum=30),)),
-            Form("vp", "VP track correction", (Field("delta", "VP +/-", kind="int", minimum=-50, maximum=50),)),
+            Form("location", Text("Location built"), (
+                Field("card", Text("Location"), choices=locations, labels=tuple(by_name[n].word for n in locations)),
+                Field("cell", PLACE_LABEL, **cell))),
+            Form("reactor", Text("Power Reactor built"), (Field("cell", PLACE_LABEL, **cell),)),
+            Form("discard", Text("Card discarded for credits"), ()),
+            Form("credits", Text("Credits correction"), (Field("delta", Text("Credits +/-"), kind="int", minimum=-30, maximum=30),)),
+            Form("vp", Text("VP track correction"), (Field("delta", Text("VP +/-"), kind="int", minimum=-50, maximum=50),)),
         )
 
     def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
@@ -79,21 +82,26 @@ class AmongFlow(FlowBase):
         if form == "discard":
             return "card_discarded", {}
         if form == "credits":
-            return "credits_changed", {"delta": values["delta"], "reason": "reported on the phone"}
+            return "credits_changed", {"delta": values["delta"], "reason": N_("reported on the phone")}
         if form == "vp":
-            return "vp_changed", {"delta": values["delta"], "reason": "reported on the phone"}
-        raise BadEntry(f"unknown report {form!r}")
+            return "vp_changed", {"delta": values["delta"], "reason": N_("reported on the phone")}
+        raise BadEntry(Text("unknown report {form!r}", form=form))
 
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
         """The year's rounds (current highlighted), pass direction, credits, VP track, locations."""
         over, rnd = progress.over, progress.round
-        phases = [{"label": f"Round {k}", "by": [], "state": "done" if over or k < rnd else ("current" if k == rnd else "next")}
+        phases = [{"label": Text("Round {round}", round=k), "by": [],
+                   "state": "done" if over or k < rnd else ("current" if k == rnd else "next")}
                   for k in range(1, (progress.rounds or rnd) + 1)]
         rows = {p["name"]: {"tableau": p["locations"], "credits": p["credits"], "vp": p["vp"]} for p in view["players"]}
-        note = f"Hands pass {view['pass_direction']} this year" + (f" - {view['reminders'][0]}" if view["reminders"] else "")
+        note = (Text("Hands pass left this year") if view["pass_direction"] == "left"
+                else Text("Hands pass right this year"))
+        if view["reminders"]:
+            note = Text("{note} - {reminder}", note=note, reminder=view["reminders"][0])
         return TableRound(
-            progress, phases, note, next_label="Game over" if over else ("End year" if rnd == progress.rounds else "End round"),
-            next_why="the game is over" if over else "", pool=None, players=rows,
+            progress, phases, note,
+            next_label=Text("Game over") if over else (Text("End year") if rnd == progress.rounds else Text("End round")),
+            next_why=Text("the game is over") if over else "", pool=None, players=rows,
         )
 
     def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:
@@ -108,9 +116,10 @@ class AmongFlow(FlowBase):
             cells = []
             for row in p.get("station", []):
                 cubes = row.get("cubes")
-                detail = "" if cubes is None else f"{cubes} energy cube{'s' if cubes != 1 else ''}"
-                cells.append(Cell((int(row["cell"][0]), int(row["cell"][1])), row["card"], p["name"], detail=detail))
-            out.append(Board(f"station-{p['name']}", f"{p['name']}'s station", "grid", tuple(cells), owner=p["name"]))
+                detail = "" if cubes is None else plural("{n} energy cube", "{n} energy cubes", cubes)
+                cells.append(Cell((int(row["cell"][0]), int(row["cell"][1])), _card_word(row["card"]), p["name"], detail=detail))
+            out.append(Board(f"station-{p['name']}", Text("{player}'s station", player=p["name"]), "grid", tuple(cells),
+                             owner=p["name"]))
         return tuple(out)
 
     def role(self, view: Mapping[str, Any], player: str) -> str | None:
@@ -122,6 +131,14 @@ class AmongFlow(FlowBase):
 
 def _cell_text(cell: Any) -> str:
     return f"[{cell[0]}, {cell[1]}]"
+
+
+def _card_word(name: str) -> str:
+    """A card's name as the players' edition prints it (the name as it is when the data does not know it)."""
+    try:
+        return catalogue().card(name).word
+    except (KeyError, LookupError, ValueError):
+        return name
 
 
 class AmongCamera:
@@ -166,12 +183,14 @@ class AmongCamera:
             return Observed(notes=notes) if notes else None
         out = Observed(misplays=self._misplays(flow, player, before, built, change), notes=notes)
         for name, cell in change.missing:
-            out.notes.append(f"{name} at {_cell_text(cell)} is not seen (kept in the station)")
+            out.notes.append(Text("{card} at {cell} is not seen (kept in the station)", card=_card_word(name),
+                                  cell=_cell_text(cell)))
         for name, a, b in change.moved:
             out.withdraw.append(self._proposal(player, name, a).key)
             if built.get(a, {}).get("card") == name:
-                out.notes.append(f"{name} was built at {_cell_text(a)} and is now seen at {_cell_text(b)}: "
-                                 "put it back, or Undo the build and confirm the new cell")
+                out.notes.append(Text("{card} was built at {cell} and is now seen at {seen}: put it back, or Undo the "
+                                      "build and confirm the new cell", card=_card_word(name), cell=_cell_text(a),
+                                      seen=_cell_text(b)))
             else:
                 out.proposals.append(self._proposal(player, name, b))
         for name, cell in change.added:
@@ -211,8 +230,10 @@ class AmongCamera:
     def _proposal(player: str, name: str, cell: Any) -> Proposal:
         where = _cell_text(cell)
         if catalogue().card(name).is_reactor:
-            return Proposal(player, f"{player} built a Power Reactor at {where}?", "reactor_built", {"cell": list(cell)})
-        return Proposal(player, f"{player} built {name} at {where}?", "location_built", {"card": name, "cell": list(cell)})
+            return Proposal(player, Text("{player} built a Power Reactor at {cell}?", player=player, cell=where),
+                            "reactor_built", {"cell": list(cell)})
+        return Proposal(player, Text("{player} built {card} at {cell}?", player=player, card=_card_word(name), cell=where),
+                        "location_built", {"card": name, "cell": list(cell)})
 
 
 def _built_by(flow: Any, player: str, cell: Place) -> int | None:

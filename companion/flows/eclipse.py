@@ -22,7 +22,8 @@ from typing import Any
 
 from companion.errors import BadEntry
 from companion.flow_spec import Board, Cell, Column, Field, FlowBase, Form, TableRound, Throw, ThrownDie
-from companion.flows.eclipse_camera import ECLIPSE_CAMERA
+from companion.flows.eclipse_camera import ECLIPSE_CAMERA, colour_word
+from companion.i18n import N_, Listing, Text, plural
 from rules import Progress
 from rules.eclipse import ECLIPSE_GAME
 from rules.eclipse.combat import DAMAGE
@@ -46,9 +47,10 @@ __all__ = ["ECLIPSE_FLOW", "EclipseFlow", "MAP_REACH"]
 MAP_REACH = 5
 """How far from the Galactic Center a hex position may be reported (rings; the 9-player map reaches ring IV)."""
 PHASES = ("action", "combat", "upkeep", "cleanup")
-PHASE_LABELS = {"action": "Action", "combat": "Combat", "upkeep": "Upkeep", "cleanup": "Cleanup"}
+PHASE_LABELS = {"action": N_("Action"), "combat": N_("Combat"), "upkeep": N_("Upkeep"), "cleanup": N_("Cleanup")}
 YES_NO = ("yes", "no")
 DIE_KIND = {"yellow": "ion", "orange": "plasma", "red": "antimatter"}
+YES_NO_LABELS = (N_("yes"), N_("no"))
 BUILDS = (*SHIP_TYPES, "Orbital", "Monolith")
 TILES = ("Shellworld", "Warp Portal", "Ancient Warp Portal", "Ancient Orbital", "Shrine")
 """What a player lays on a hex without a Build (a Development's tile, a Discovery, a Shrine of the Enlightened)."""
@@ -63,11 +65,39 @@ ALWAYS = ("blueprint", "relations", "structure", "disc", "disc_back")
 """Forms open in every phase while the game runs."""
 
 
-def _cell(name: str, label: str, optional: bool = False) -> Field:
+CANNONS = {"yellow": Text("Ion cannons (yellow dice)"), "orange": Text("Plasma cannons (orange dice)"),
+           "red": Text("Antimatter cannons (red dice)")}
+MISSILES = {"yellow": Text("Ion missiles (yellow dice)"), "orange": Text("Plasma missiles (orange dice)"),
+            "red": Text("Antimatter missiles (red dice)")}
+ROLLED = {"yellow": Text("Yellow dice rolled (e.g. 6 4 2)"), "orange": Text("Orange dice rolled (e.g. 6 4 2)"),
+          "red": Text("Red dice rolled (e.g. 6 4 2)")}
+STORAGE = {"money": Text("Money in storage"), "science": Text("Science in storage"),
+           "materials": Text("Materials in storage")}
+TRACK_TILES = {"military": Text("Military track tiles"), "grid": Text("Grid track tiles"),
+               "nano": Text("Nano track tiles")}
+"""The blueprint's, volley's and end position's fields per die colour, resource and technology track."""
+STRUCTURE_WORDS = {"orbital": N_("orbital"), "monolith": N_("monolith"), "shellworld": N_("shellworld"),
+                   "warp_portal": N_("warp portal"), "ancient_warp_portal": N_("ancient warp portal"),
+                   "ancient_orbital": N_("ancient orbital"), "shrine": N_("shrine")}
+
+
+def _words(words: tuple[str, ...]) -> tuple[Text, ...]:
+    return tuple(Text(w) for w in words)
+
+
+def _structure_word(structure: str) -> Text:
+    return Text(STRUCTURE_WORDS.get(structure, structure.replace("_", " ")))
+
+
+def _word(what: str) -> Text:
+    return _structure_word(what.lower().replace(" ", "_"))
+
+
+def _cell(name: str, label: Text, optional: bool = False) -> Field:
     return Field(name, label, kind="cell", minimum=-MAP_REACH, maximum=MAP_REACH, optional=optional)
 
 
-def _count(name: str, label: str, maximum: int, optional: bool = True, minimum: int = 0) -> Field:
+def _count(name: str, label: Text, maximum: int, optional: bool = True, minimum: int = 0) -> Field:
     return Field(name, label, kind="int", minimum=minimum, maximum=maximum, optional=optional)
 
 
@@ -85,7 +115,7 @@ class EclipseFlow(FlowBase):
     from the declaration (``ECLIPSE_GAME.info``)."""
 
     game = ECLIPSE_GAME
-    columns = (Column("hexes", "Hexes"), Column("ambassadors", "Ambassadors"), Column("alliance", "Alliance"))
+    columns = (Column("hexes", Text("Hexes")), Column("ambassadors", Text("Ambassadors")), Column("alliance", Text("Alliance")))
     camera = ECLIPSE_CAMERA
 
     # -- forms -----------------------------------------------------------------------------------------
@@ -97,77 +127,76 @@ class EclipseFlow(FlowBase):
         cat = catalogue()
         laid = {h["sector"] for h in view.get("map", ())}
         explorable = tuple(s.label for s in cat.sectors.values()
-                           if s.kind != "starting_sector" and s.id != "001" and s.id not in laid) or ("no tile left",)
+                           if s.kind != "starting_sector" and s.id != "001" and s.id not in laid) or (N_("no tile left"),)
         names = tuple(p["name"] for p in view["players"])
         dice = {"kind": "dice", "minimum": 1, "maximum": 6, "optional": True}
-        homes = tuple(s.label for s in cat.sectors.values() if s.home and s.id not in laid) or ("no tile left",)
-        on_map = tuple((cat.sector(h["sector"]).label, f"{cat.sector(h['sector']).label} is already on the map at "
-                        f"[{h['q']}, {h['r']}]") for h in view.get("map", ()))
+        homes = tuple(s.label for s in cat.sectors.values() if s.home and s.id not in laid) or (N_("no tile left"),)
+        on_map = tuple((cat.sector(h["sector"]).label,
+                        Text("{sector} is already on the map at {cell}", sector=cat.sector(h["sector"]).label,
+                             cell=f"[{h['q']}, {h['r']}]")) for h in view.get("map", ()))
         return (
-            Form("home", "Starting sector laid (setup)", (
-                Field("sector", "Starting sector or Ancient Homeworld", choices=homes, unavailable=on_map),
-                _cell("hex", "Hex [q, r]"),
-                Field("rotation", "Rotation (steps clockwise, 0-5)", kind="int", minimum=0, maximum=5))),
-            Form("explore", "Explore", (
-                Field("sector", "Sector laid", choices=explorable, unavailable=on_map),
-                _cell("hex", "Hex [q, r] where it lies"),
-                Field("rotation", "Rotation (steps clockwise, 0-5)", kind="int", minimum=0, maximum=5),
-                _cell("from", "From hex [q, r] (your disc or ship)", optional=True))),
-            Form("influence", "Influence", (_cell("hex", "Disc placed on hex [q, r]", optional=True),
-                                            _cell("from", "From hex [q, r]", optional=True))),
-            Form("research", "Research", (Field("tech", "Technology (if it is one of these)", choices=RESEARCHED,
+            Form("home", Text("Starting sector laid (setup)"), (
+                Field("sector", Text("Starting sector or Ancient Homeworld"), choices=homes, unavailable=on_map), _cell("hex", Text("Hex [q, r]")),
+                Field("rotation", Text("Rotation (steps clockwise, 0-5)"), kind="int", minimum=0, maximum=5))),
+            Form("explore", Text("Explore"), (
+                Field("sector", Text("Sector laid"), choices=explorable, unavailable=on_map), _cell("hex", Text("Hex [q, r] where it lies")),
+                Field("rotation", Text("Rotation (steps clockwise, 0-5)"), kind="int", minimum=0, maximum=5),
+                _cell("from", Text("From hex [q, r] (your disc or ship)"), optional=True))),
+            Form("influence", Text("Influence"), (_cell("hex", Text("Disc placed on hex [q, r]"), optional=True),
+                                            _cell("from", Text("From hex [q, r]"), optional=True))),
+            Form("research", Text("Research"), (Field("tech", Text("Technology (if it is one of these)"), choices=RESEARCHED,
                                                 optional=True),)),
-            Form("upgrade", "Upgrade", ()),
-            Form("build", "Build", (Field("what", "Built", choices=BUILDS),
-                                    _cell("hex", "On hex [q, r] (orbital, monolith)", optional=True))),
-            Form("move", "Move",
-                 (_cell("from", "From hex [q, r]", optional=True), _cell("to", "To hex [q, r]", optional=True))),
-            Form("pass", "Pass", ()),
-            Form("relations", "Diplomatic relations (Ambassadors exchanged)", (Field("with", "With", choices=names, others=True),)),
-            Form("attack", "Attacked a player you have relations with", (Field("with", "Whom", choices=names, others=True),)),
-            Form("alliance_found", "Alliance founded", (Field("alliance", "Alliance", choices=ALLIANCE_NAMES),
-                                                         Field("with", "With", choices=names, others=True))),
-            Form("alliance_join", "Alliance joined", (Field("alliance", "Alliance", choices=ALLIANCE_NAMES),)),
-            Form("alliance_leave", "Alliance left (tile to its Traitor side)", (
-                Field("traitor_card", "Ships shared a hex with a former ally (Traitor card)", choices=YES_NO,
+            Form("upgrade", Text("Upgrade"), ()),
+            Form("build", Text("Build"), (Field("what", Text("Built"), choices=BUILDS),
+                                    _cell("hex", Text("On hex [q, r] (orbital, monolith)"), optional=True))),
+            Form("move", Text("Move"), (_cell("from", Text("From hex [q, r]"), optional=True), _cell("to", Text("To hex [q, r]"), optional=True))),
+            Form("pass", Text("Pass"), ()),
+            Form("relations", Text("Diplomatic relations (Ambassadors exchanged)"), (Field("with", Text("With"), choices=names, others=True),)),
+            Form("attack", Text("Attacked a player you have relations with"), (Field("with", Text("Whom"), choices=names, others=True),)),
+            Form("alliance_found", Text("Alliance founded"), (Field("alliance", Text("Alliance"), choices=ALLIANCE_NAMES),
+                                                         Field("with", Text("With"), choices=names, others=True))),
+            Form("alliance_join", Text("Alliance joined"), (Field("alliance", Text("Alliance"), choices=ALLIANCE_NAMES),)),
+            Form("alliance_leave", Text("Alliance left (tile to its Traitor side)"), (
+                Field("traitor_card", Text("Ships shared a hex with a former ally (Traitor card)"), choices=YES_NO, labels=_words(YES_NO_LABELS),
                       optional=True),)),
-            Form("blueprint", "Ship blueprint (after an Upgrade)", (
-                Field("ship", "Ship", choices=SHIP_TYPES),
-                _count("computers", "Computers (+)", 9), _count("shields", "Shields (-)", 9), _count("hull", "Hull", 9),
-                _count("initiative", "Initiative", 12),
-                *(_count(f"{c}_cannons", f"{DIE_KIND[c].capitalize()} cannons ({c} dice)", 6) for c in DAMAGE),
-                *(_count(f"{c}_missiles", f"{DIE_KIND[c].capitalize()} missiles ({c} dice)", 6)
-                  for c in MISSILE_COLOURS))),
-            Form("volley", "Combat: fire a volley (dice left blank: the camera reads them)", (
-                Field("ship", "Firing ship", choices=SHIP_TYPES),
-                Field("target", "At", choices=(*names, ANCIENTS), optional=True),
-                Field("target_ship", "Target ship", choices=SHIP_TYPES, optional=True),
-                _count("computers", "Computers (blank: the blueprint's)", 9),
-                _count("shields", "Target's shields (blank: its blueprint's)", 9),
-                Field("missiles", "Missiles", choices=YES_NO, optional=True),
-                *(Field(c, f"{c.capitalize()} dice rolled (e.g. 6 4 2)", **dice)
+            Form("blueprint", Text("Ship blueprint (after an Upgrade)"), (
+                Field("ship", Text("Ship"), choices=SHIP_TYPES),
+                _count("computers", Text("Computers (+)"), 9), _count("shields", Text("Shields (-)"), 9), _count("hull", Text("Hull"), 9),
+                _count("initiative", Text("Initiative"), 12),
+                *(_count(f"{c}_cannons", CANNONS[c], 6) for c in DAMAGE),
+                *(_count(f"{c}_missiles", MISSILES[c], 6) for c in MISSILE_COLOURS))),
+            Form("volley", Text("Combat: fire a volley (dice left blank: the camera reads them)"), (
+                Field("ship", Text("Firing ship"), choices=SHIP_TYPES),
+                Field("target", Text("At"), choices=(*names, ANCIENTS), optional=True),
+                Field("target_ship", Text("Target ship"), choices=SHIP_TYPES, optional=True),
+                _count("computers", Text("Computers (blank: the blueprint's)"), 9),
+                _count("shields", Text("Target's shields (blank: its blueprint's)"), 9),
+                Field("missiles", Text("Missiles"), choices=YES_NO, labels=_words(YES_NO_LABELS), optional=True),
+                *(Field(c, ROLLED[c], **dice)
                   for c in DAMAGE))),
-            Form("ancients", "Ancients destroyed", (
-                _cell("hex", "Hex [q, r]"), Field("what", "Destroyed", choices=("Ancient ships", "Guardian")),
-                _count("count", "How many Ancient ships", 3, minimum=1))),
-            Form("disc", "Influence disc placed (after combat)", (_cell("hex", "Hex [q, r]"),)),
-            Form("disc_back", "Influence disc taken back", (_cell("hex", "Hex [q, r]"),)),
-            Form("structure", "Tile laid on a hex", (
-                Field("tile", "Tile", choices=TILES), _cell("hex", "Hex [q, r]"),
-                Field("colour", "Shrine's colour", choices=RESOURCES, optional=True),
-                Field("cost", "Shrine's cost", choices=("2", "4", "6"), optional=True))),
-            Form("direction", "Turn Order card: next round's direction",
-                 (Field("direction", "Direction", choices=("clockwise", "counter-clockwise")),)),
-            Form("hive", "Ancient Hive rolled", (_cell("hive", "Hive's hex [q, r]"),
-                                                 Field("die", "Die", kind="int", minimum=1, maximum=6),
-                                                 _cell("to", "Hex beyond that wormhole [q, r]", optional=True))),
-            Form("position", "Final position", (
-                *(_count(f"reputation_{v}", f"Reputation tiles worth {v}", 8) for v in (1, 2, 3, 4)),
-                *(_count(r, f"{r.capitalize()} in storage", 99) for r in RESOURCES),
-                *(_count(t, f"{t.capitalize()} track tiles", 7) for t in TECH_TRACKS),
-                _count("discoveries", "Discoveries kept as VP", 9),
-                _count("orbitals_with_cubes", "Exiles: Orbitals holding your cubes", 12),
-                _count("magellan", "Magellan: Discoveries discarded or used as parts", 9)), private=True),
+            Form("ancients", Text("Ancients destroyed"), (
+                _cell("hex", Text("Hex [q, r]")), Field("what", Text("Destroyed"), choices=("Ancient ships", "Guardian"),
+                      labels=_words((N_("Ancient ships"), N_("Guardian")))),
+                _count("count", Text("How many Ancient ships"), 3, minimum=1))),
+            Form("disc", Text("Influence disc placed (after combat)"), (_cell("hex", Text("Hex [q, r]")),)),
+            Form("disc_back", Text("Influence disc taken back"), (_cell("hex", Text("Hex [q, r]")),)),
+            Form("structure", Text("Tile laid on a hex"), (
+                Field("tile", Text("Tile"), choices=TILES), _cell("hex", Text("Hex [q, r]")),
+                Field("colour", Text("Shrine's colour"), choices=RESOURCES, optional=True),
+                Field("cost", Text("Shrine's cost"), choices=("2", "4", "6"), optional=True))),
+            Form("direction", Text("Turn Order card: next round's direction"),
+                 (Field("direction", Text("Direction"), choices=("clockwise", "counter-clockwise"),
+                        labels=_words((N_("clockwise"), N_("counter-clockwise")))),)),
+            Form("hive", Text("Ancient Hive rolled"), (_cell("hive", Text("Hive's hex [q, r]")),
+                                                 Field("die", Text("Die"), kind="int", minimum=1, maximum=6),
+                                                 _cell("to", Text("Hex beyond that wormhole [q, r]"), optional=True))),
+            Form("position", Text("Final position"), (
+                *(_count(f"reputation_{v}", Text("Reputation tiles worth {value}", value=v), 8) for v in (1, 2, 3, 4)),
+                *(_count(r, STORAGE[r], 99) for r in RESOURCES),
+                *(_count(t, TRACK_TILES[t], 7) for t in TECH_TRACKS),
+                _count("discoveries", Text("Discoveries kept as VP"), 9),
+                _count("orbitals_with_cubes", Text("Exiles: Orbitals holding your cubes"), 12),
+                _count("magellan", Text("Magellan: Discoveries discarded or used as parts"), 9)), private=True),
         )
 
     def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
@@ -228,11 +257,11 @@ class EclipseFlow(FlowBase):
             if what in SHIP_TYPES:
                 return "action_taken", {"action": "build", "ship": what}
             if not values.get("hex"):
-                raise BadEntry(f"Build: on which hex [q, r] is the {what.lower()}?")
+                raise BadEntry(Text("Build: on which hex [q, r] is the {structure}?", structure=_word(what)))
             return "action_taken", {"action": "build", "structure": what.lower(), **_at(values["hex"])}
         if form == "move":
             if bool(values.get("from")) != bool(values.get("to")):
-                raise BadEntry("Move: give both hexes of the step (from and to), or neither")
+                raise BadEntry(Text("Move: give both hexes of the step (from and to), or neither"))
             payload = {"action": "move"}
             if values.get("from"):
                 payload.update({"from": _at(values["from"]), "to": _at(values["to"])})
@@ -267,7 +296,7 @@ class EclipseFlow(FlowBase):
             payload = {"structure": TILE_STRUCTURES[values["tile"]], **_at(values["hex"])}
             if values["tile"] == "Shrine":
                 if not values.get("colour"):
-                    raise BadEntry("Tile laid: a Shrine's colour (money, science or materials) is missing")
+                    raise BadEntry(Text("Tile laid: a Shrine's colour (money, science or materials) is missing"))
                 payload["colour"] = values["colour"]
                 if values.get("cost"):
                     payload["cost"] = int(values["cost"])
@@ -281,7 +310,7 @@ class EclipseFlow(FlowBase):
             return "hive_rolled", payload
         if form == "position":
             return "position_reported", _position(values)
-        raise BadEntry(f"unknown report {form!r}")
+        raise BadEntry(Text("unknown report {form!r}", form=form))
 
     # -- the round -------------------------------------------------------------------------------------
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
@@ -289,14 +318,15 @@ class EclipseFlow(FlowBase):
         turn, the next round's start player, the Turn Order card; each player's hexes, Ambassadors, alliance."""
         stage, over = progress.stage, progress.over
         here = PHASES.index(stage) if stage in PHASES else len(PHASES)
-        phases = [{"label": PHASE_LABELS[ph],
+        phases = [{"label": Text(PHASE_LABELS[ph]),
                    "by": list(view.get("passed", ())) if ph == "action" and stage == "action" else [],
                    "state": "done" if over or k < here else ("current" if k == here else "next")}
                   for k, ph in enumerate(PHASES)]
         rows = {}
         for p in view["players"]:
             side = p.get("alliance_tile_side")
-            alliance = p.get("alliance") and (p["alliance"] + (" (traitor)" if side == "traitor" else ""))
+            alliance = p.get("alliance") and (Text("{alliance} (traitor)", alliance=p["alliance"]) if side == "traitor"
+                                               else p["alliance"])
             rows[p["name"]] = {"hexes": p["controlled_hexes"], "ambassadors": len(p.get("relations", ())),
                                "alliance": alliance or None, "vp": None}
         note, label, why = self._note(view, progress)
@@ -307,33 +337,40 @@ class EclipseFlow(FlowBase):
         stage, rnd = progress.stage, progress.round
         last = rnd >= ROUNDS
         if progress.over:
-            return "Game over: the scores are final", "Game over", "the game is over"
+            return Text("Game over: the scores are final"), Text("Game over"), Text("the game is over")
         if stage == "reporting":
-            missing = ", ".join(progress.waiting)
-            return (f"Game end: each player enters their final position on their own phone (hidden); waiting for "
-                    f"{missing}. Next scores now, without the missing ones", "Score now", "")
+            missing = Listing(progress.waiting)
+            return (Text("Game end: each player enters their final position on their own phone (hidden); waiting for "
+                         "{players}. Next scores now, without the missing ones", players=missing), Text("Score now"), "")
         if stage == "action":
             markers = view.get("markers")
             if markers:
-                turn = f"First Action: {markers['first']}, Second Action: {markers['second']}"
+                turn = Text("First Action: {first}, Second Action: {second}", first=markers["first"],
+                            second=markers["second"])
             else:
-                turn = f"{progress.turn}'s turn ({view.get('direction', 'clockwise')})"
+                direction = view.get("direction", "clockwise")
+                turn = (Text("{player}'s turn (counter-clockwise)", player=progress.turn) if direction == "counter-clockwise"
+                        else Text("{player}'s turn (clockwise)", player=progress.turn))
             passed = view.get("passed") or []
             bits = [turn]
             if passed:
-                bits.append(f"passed: {', '.join(passed)}; next round starts: {view.get('next_start_player')}")
-            bits.append("report your action on your phone, or Pass")
-            waiting = ", ".join(p for p in progress.waiting)
-            return " - ".join(bits), "Combat", f"the Action phase ends when everyone has passed (waiting for {waiting})"
+                bits.append(Text("passed: {players}; next round starts: {player}", players=Listing(passed),
+                                 player=view.get("next_start_player")))
+            bits.append(Text("report your action on your phone, or Pass"))
+            waiting = Listing(progress.waiting)
+            return (Listing(bits, " - "), Text("Combat"),
+                    Text("the Action phase ends when everyone has passed (waiting for {players})", players=waiting))
         if stage == "combat":
             end = last and not view.get("last_round_upkeep", True)
-            return ("Combat: fight each battle; Fire a volley on your phone to see which dice hit",
-                    "End game" if end else "Upkeep", "")
+            return (Text("Combat: fight each battle; Fire a volley on your phone to see which dice hit"),
+                    Text("End game") if end else Text("Upkeep"), "")
         if stage == "upkeep":
-            return "Upkeep: pay for your influence discs; take back the discs you cannot pay for", "Cleanup", ""
+            return (Text("Upkeep: pay for your influence discs; take back the discs you cannot pay for"), Text("Cleanup"),
+                    "")
         holder = view.get("turn_order_card")
-        extra = f"; {holder} holds the Turn Order card and chooses the direction" if holder else ""
-        return (f"Cleanup: discs back, new technologies{extra}", "End game" if last else f"Round {rnd + 1}", "")
+        note = (Text("Cleanup: discs back, new technologies; {player} holds the Turn Order card and chooses the "
+                     "direction", player=holder) if holder else Text("Cleanup: discs back, new technologies"))
+        return note, Text("End game") if last else Text("Round {round}", round=rnd + 1), ""
 
     def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:
         """The end of Combat, Upkeep or Cleanup (``phase_ended``); while the players report their end positions,
@@ -358,32 +395,35 @@ class EclipseFlow(FlowBase):
             if h.get("guardian"):
                 extra.append(h["guardian"])
             if h.get("ancients"):
-                extra.append(f"{h['ancients']} Ancient{'s' if h['ancients'] != 1 else ''}")
-            extra += [s["structure"].replace("_", " ") for s in h.get("structures", ())]
-            detail = " · ".join([f"[{at[0]}, {at[1]}]", *extra])
+                extra.append(plural("{n} Ancient", "{n} Ancients", int(h["ancients"]), n=h["ancients"]))
+            extra += [_structure_word(s["structure"]) for s in h.get("structures", ())]
+            detail = Listing([f"[{at[0]}, {at[1]}]", *extra], " · ")
             cells.append(Cell(at, h["sector"], h.get("owner"), int(h["rotation"]), detail))
         spaces = sorted({(q + dq, r + dr) for q, r in taken for dq, dr in STEP.values()} - taken,
                         key=lambda c: (ring(*c), c))
         cells += [Cell(c, f"[{c[0]}, {c[1]}]", None, None, "space") for c in spaces if ring(*c) <= MAP_REACH]
-        return (Board("map", "The galaxy", "hex", tuple(cells)),)
+        return (Board("map", Text("The galaxy"), "hex", tuple(cells)),)
 
     def throws(self, view: Mapping[str, Any], progress: Progress) -> tuple[Throw, ...]:
         """The combat helper: the volley aimed (what to roll) or the last volley rolled (which dice hit, the damage)."""
         aim, volley = view.get("aim"), view.get("volley")
         if aim is not None:
-            roll = ", ".join(f"{n} {c}" for c, n in (aim.get("roll") or {}).items())
+            roll = Listing([Text("{n} {colour}", n=n, colour=colour_word(c)) for c, n in (aim.get("roll") or {}).items()])
             hit = hit_on(aim["computers"], aim["shields"])
-            what = f"roll {roll} dice" if roll else "roll the ship type's dice"
-            return (Throw("volley", aim["label"], (), f"{what}: a die hits on {hit} or more (the camera reads them on "
-                          "a still table, or tap the faces in)", aim.get("player")),)
+            what = Text("roll {dice} dice", dice=roll) if roll.items else Text("roll the ship type's dice")
+            return (Throw("volley", aim["label"], (), Text("{what}: a die hits on {hit} or more (the camera reads them "
+                          "on a still table, or tap the faces in)", what=what, hit=hit), aim.get("player")),)
         if volley is not None:
-            dice = tuple(ThrownDie(d["colour"], d["face"], d["hit"], f"{d['damage']} damage" if d["hit"] else "miss")
+            dice = tuple(ThrownDie(d["colour"], d["face"], d["hit"], Text("{damage} damage", damage=d["damage"]) if d["hit"]
+                                   else Text("miss"))
                          for d in volley["dice"])
-            summary = (f"{volley['hits']} hit{'s' if volley['hits'] != 1 else ''}: {volley['damage']} damage "
-                       f"(hits on {volley.get('hit_on', hit_on(volley['computers'], volley['shields']))} or more)")
+            summary: Any = plural("{n} hit: {damage} damage (hits on {hit} or more)",
+                                  "{n} hits: {damage} damage (hits on {hit} or more)", int(volley["hits"]),
+                                  n=volley["hits"], damage=volley["damage"],
+                                  hit=volley.get("hit_on", hit_on(volley["computers"], volley["shields"])))
             if volley.get("questions"):
-                summary += "; " + "; ".join(volley["questions"])
-            return (Throw("volley", volley.get("label") or "Volley", dice, summary, volley.get("player")),)
+                summary = Listing([summary, *volley["questions"]], "; ")
+            return (Throw("volley", volley.get("label") or Text("Volley"), dice, summary, volley.get("player")),)
         return ()
 
     def role(self, view: Mapping[str, Any], player: str) -> str | None:

@@ -24,6 +24,7 @@ from typing import Any
 from companion.camera import TABLE, DicePass, DiceSet, MapPass, Observed, Proposal
 from companion.camera.hexmap import MapWatcher, PlacedTile
 from companion.camera.preview import misplays
+from companion.i18n import N_, Listing, Text, plural
 from rules.eclipse.combat import DAMAGE, FACES, resolve_volley
 from rules.eclipse.data import UnknownSector, catalogue
 
@@ -90,15 +91,17 @@ class EclipseCamera:
                 continue
             if have is not None:
                 if at in changed:
-                    word = "turned" if have.id == tile.id else f"{tile.id} instead of {have.id}"
-                    notes.append(f"the hex at {_at(at)} is recorded as {have.id}, rotation {have.rotation}; the camera "
-                                 f"sees {word} (rotation {tile.rotation}): put it back, or Undo and confirm it again")
+                    word = Text("turned") if have.id == tile.id else Text("{seen} instead of {recorded}", seen=tile.id,
+                                                                          recorded=have.id)
+                    notes.append(Text("the hex at {cell} is recorded as {sector}, rotation {rotation}; the camera sees "
+                                      "{seen} (rotation {now}): put it back, or Undo and confirm it again", cell=_at(at),
+                                      sector=have.id, rotation=have.rotation, seen=word, now=tile.rotation))
                 continue
             proposal = self._proposal(at, tile, view)
             if proposal is None:
                 if at in changed:
-                    notes.append(f"the hex at {_at(at)} was read as {tile.id!r}, which is no Eclipse sector: "
-                                 "check the deck")
+                    notes.append(Text("the hex at {cell} was read as {sector!r}, which is no Eclipse sector: check the "
+                                      "deck", cell=_at(at), sector=tile.id))
                 continue
             pending.append(proposal)
         # a question for each hex this change added or turned (one dismissed is not asked again while it stays);
@@ -109,7 +112,7 @@ class EclipseCamera:
         out.proposals = fresh
         out.misplays = misplays(flow, pending, pending)  # every hex on the table the rules do not hold, judged
         for at, tile in change.missing:
-            out.notes.append(f"{tile.id} at {_at(at)} is not seen (kept on the map)")
+            out.notes.append(Text("{sector} at {cell} is not seen (kept on the map)", sector=tile.id, cell=_at(at)))
         return out
 
     @staticmethod
@@ -127,15 +130,18 @@ class EclipseCamera:
         if sector.home and not (sector.kind == "ancient_homeworld" and view.get("hidden_worlds")):
             owner = next((p["name"] for p in players if sector.species and p.get("species") == sector.species), None)
             who = owner or view.get("turn") or first
-            text = (f"{owner}'s starting sector {sector.label} at {_at(at)}?" if owner
-                    else f"{sector.label} laid at {_at(at)}, rotation {tile.rotation}?")
+            text = (Text("{player}'s starting sector {sector} at {cell}?", player=owner, sector=sector.label, cell=_at(at))
+                    if owner else Text("{sector} laid at {cell}, rotation {rotation}?", sector=sector.label, cell=_at(at),
+                                       rotation=tile.rotation))
             return Proposal(who, text, "hex_placed", {"sector": sector.id, **where}, cell=at)
         turn = view.get("turn")
         if view.get("stage") == "action" and turn:
-            return Proposal(turn, f"{turn} explored {sector.label} at {_at(at)}, rotation {tile.rotation}?",
+            return Proposal(turn, Text("{player} explored {sector} at {cell}, rotation {rotation}?", player=turn,
+                                       sector=sector.label, cell=_at(at), rotation=tile.rotation),
                             "action_taken", {"action": "explore", "sector": sector.id, **where}, cell=at)
         who = view.get("start_player") or first
-        return Proposal(who, f"{sector.label} laid at {_at(at)}, rotation {tile.rotation}?", "hex_placed",
+        return Proposal(who, Text("{sector} laid at {cell}, rotation {rotation}?", sector=sector.label, cell=_at(at),
+                                  rotation=tile.rotation), "hex_placed",
                         {"sector": sector.id, **where}, cell=at)
 
     # -- the combat dice -------------------------------------------------------------------------------------
@@ -161,19 +167,35 @@ class EclipseCamera:
             if face is None or d.get("colour") not in DAMAGE:
                 unread += 1
             rolled.append({"colour": d.get("colour"), "face": face})
-        by_colour = "; ".join(f"{c} {', '.join(str(d['face']) for d in rolled if d['colour'] == c and d['face'])}"
-                              for c in DAMAGE if any(d["colour"] == c and d["face"] for d in rolled))
-        extra = f" ({unread} die could not be read: it is left out; re-roll it or tap the faces in)" if unread else ""
+        by_colour = Listing([Text("{colour} {faces}", colour=colour_word(c),
+                                  faces=", ".join(str(d["face"]) for d in rolled if d["colour"] == c and d["face"]))
+                             for c in DAMAGE if any(d["colour"] == c and d["face"] for d in rolled)], "; ")
+        extra: list[Any] = [plural(" ({n} die could not be read: it is left out; re-roll it or tap the faces in)",
+                                   " ({n} dice could not be read: they are left out; re-roll them or tap the faces in)",
+                                   unread, n=unread)] if unread else []
         expected = aim.get("roll") or {}
         got = {c: sum(1 for d in rolled if d["colour"] == c) for c in DAMAGE}
         if expected and any(got.get(c, 0) != n for c, n in expected.items()):
-            extra += f" (its blueprint rolls {', '.join(f'{n} {c}' for c, n in expected.items())})"
+            extra.append(Text(" (its blueprint rolls {dice})", dice=Listing(
+                [Text("{n} {colour}", n=n, colour=colour_word(c)) for c, n in expected.items()])))
         volley = resolve_volley(rolled, aim["computers"], aim["shields"], missiles=bool(aim.get("missiles")),
                                 distortion_shield=bool(aim.get("distortion_shield")))
-        outcome = f"{volley.hits} of {len(volley.results)} dice hit, {volley.damage} damage"
+        outcome = Text("{hits} of {count} dice hit, {damage} damage", hits=volley.hits, count=len(volley.results),
+                       damage=volley.damage)
         read = {"image": image, "dice": seen}
-        return [Proposal(aim["player"], f"{aim['label']}: {by_colour or 'no die read'}: {outcome}?{extra}",
+        question = Text("{volley}: {dice}: {outcome}?", volley=aim["label"], dice=by_colour if by_colour.items
+                        else Text("no die read"), outcome=outcome)
+        return [Proposal(aim["player"], Listing([question, *extra], ""),
                          "volley_rolled", {"dice": rolled, "read": read})]
+
+
+COLOUR_WORDS = {"yellow": N_("yellow"), "orange": N_("orange"), "red": N_("red")}
+"""The combat dice's colours, for the catalogs."""
+
+
+def colour_word(colour: str) -> Text:
+    """A combat die's colour (``"yellow"``) in the players' words."""
+    return Text(COLOUR_WORDS.get(colour, colour))
 
 
 def _ring(at: tuple[int, int]) -> int:

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from companion.camera import Proposal, TableauCamera
 from companion.errors import BadEntry
 from companion.flow_spec import Column, Field, FlowBase, Form, TableRound
-from companion.i18n import lazy
+from companion.i18n import Listing, Text, lazy
 from rules import Progress
 from rules.race import RACE_GAME
 from rules.race.cards import cards, facts
@@ -51,8 +51,10 @@ class RaceCamera(TableauCamera):
     def proposal(self, player: str, name: str, view: Mapping[str, Any]) -> Proposal | None:
         starts = {c.name for c in cards().start_worlds}
         if view["stage"] == "setup" and name in starts and not self.tableau(view, player):
-            return Proposal(player, f"{player}'s start world is {name}?", "start_world", {"player": player, "card": name})
-        return Proposal(player, f"{player} placed {name}?", "card_placed", {"player": player, "card": name})
+            return Proposal(player, Text("{player}'s start world is {card}?", player=player, card=name), "start_world",
+                            {"player": player, "card": name})
+        return Proposal(player, Text("{player} placed {card}?", player=player, card=name), "card_placed",
+                        {"player": player, "card": name})
 
 
 def _actions() -> dict[str, Mapping[str, Any]]:
@@ -73,7 +75,7 @@ class RaceFlow(FlowBase):
                    "phase_done": lazy("the end of the phase"), "round_ended": lazy("the end of the round"),
                    "card_discarded": lazy("Card discarded")}
     camera = RaceCamera()
-    columns = (Column("tableau", "Tableau"), Column("vp", "VP chips"))
+    columns = (Column("tableau", Text("Tableau")), Column("vp", Text("VP chips")))
     """Race has no credits (Race for the Galaxy, Components): cards in the tableau and VP chips taken."""
 
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
@@ -82,17 +84,17 @@ class RaceFlow(FlowBase):
         names = tuple(sorted(deck))
         worlds = tuple(sorted(n for n, c in deck.items() if c.is_world))
         actions = tuple(a for a, raw in _actions().items() if view.get("advanced") or not raw["advanced_only"])
-        choose = [Field("action", "Action card", choices=actions)]
+        choose = [Field("action", Text("Action card"), choices=actions)]
         if view.get("advanced"):
-            choose.append(Field("second", "Second action card", choices=actions))
+            choose.append(Field("second", Text("Second action card"), choices=actions))
         return (
-            Form("start", "Start world", (Field("card", "Start world", choices=tuple(c.name for c in deck.start_worlds)),)),
-            Form("select", "Action chosen", tuple(choose)),
-            Form("card", "Card placed", (Field("card", "Card", choices=names),)),
-            Form("good", "Good placed", (Field("world", "World", choices=worlds),)),
-            Form("consumed", "Good consumed or sold", (Field("world", "World", choices=worlds),)),
-            Form("vp", "VP chips taken", (Field("vp", "VP", kind="int", minimum=1, maximum=30),)),
-            Form("hand", "Cards in hand", (Field("cards", "Cards", kind="int", minimum=0, maximum=40),)),
+            Form("start", Text("Start world"), (Field("card", Text("Start world"), choices=tuple(c.name for c in deck.start_worlds)),)),
+            Form("select", Text("Action chosen"), tuple(choose)),
+            Form("card", Text("Card placed"), (Field("card", Text("Card"), choices=names),)),
+            Form("good", Text("Good placed"), (Field("world", Text("World"), choices=worlds),)),
+            Form("consumed", Text("Good consumed or sold"), (Field("world", Text("World"), choices=worlds),)),
+            Form("vp", Text("VP chips taken"), (Field("vp", Text("VP"), kind="int", minimum=1, maximum=30),)),
+            Form("hand", Text("Cards in hand"), (Field("cards", Text("Cards"), kind="int", minimum=0, maximum=40),)),
         )
 
     def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
@@ -126,7 +128,7 @@ class RaceFlow(FlowBase):
             return "vp_changed", {"player": player, "delta": values["vp"]}
         if form == "hand":
             return "hand_counted", {"player": player, "cards": values["cards"]}
-        raise BadEntry(f"unknown report {form!r}")
+        raise BadEntry(Text("unknown report {form!r}", form=form))
 
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
         """Phases of the round in order with who gets each bonus; VP pool; tableau sizes."""
@@ -134,7 +136,7 @@ class RaceFlow(FlowBase):
         cards_of = {a["id"]: a["card"] for a in facts()["actions"]}
         phases = []
         for k, s in enumerate(view["steps"]):
-            by = [f"{p} ({', '.join(cards_of[i] for i in ids)})" for p, ids in s["bonus"].items()]
+            by = [Text("{player} ({cards})", player=p, cards=Listing(cards_of[i] for i in ids)) for p, ids in s["bonus"].items()]
             if view["step"] is None:
                 state = "done" if stage in ("round_end", "over") else "next"
             else:
@@ -143,20 +145,21 @@ class RaceFlow(FlowBase):
         rows = {p["name"]: {"tableau": p["tableau_size"], "vp": p["chips"]} for p in view["players"]}
         why, upcoming = "", ""
         if stage in ("setup", "select"):
-            note = "Each player chooses an action card on their phone; they are revealed together"
-            label, why = "Reveal", f"waiting for the action cards of {', '.join(progress.waiting)}"
+            note = Text("Each player chooses an action card on their phone; they are revealed together")
+            label = Text("Reveal")
+            why = Text("waiting for the action cards of {names}", names=Listing(progress.waiting))
             phases = []  # the last round's phases are over; the next round's are being chosen
             if stage == "select":  # after End round: the action cards chosen now start the next round
-                upcoming = f"Round {progress.round + 1}: choosing phases"
-                phases = [{"label": "Choosing action cards", "by": [], "state": "current"}]
+                upcoming = Text("Round {round}: choosing phases", round=progress.round + 1)
+                phases = [{"label": Text("Choosing action cards"), "by": [], "state": "current"}]
         elif stage == "phases":
             current = view["steps"][view["step"]]["label"]
-            note = f"{current}: report what you place, produce and consume"
-            label = f"{current} done"
+            note = Text("{phase}: report what you place, produce and consume", phase=current)
+            label = Text("{phase} done", phase=current)
         elif stage == "round_end":
-            note, label = "End of round: discard down to 10 cards", "End round"
+            note, label = Text("End of round: discard down to 10 cards"), Text("End round")
         else:
-            note, label, why = "Game over", "Game over", "the game is over"
+            note, label, why = Text("Game over"), Text("Game over"), Text("the game is over")
         return TableRound(progress, phases, note, label, why, pool=view["vp_pool"], players=rows, label=upcoming)
 
     def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:

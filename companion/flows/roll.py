@@ -15,11 +15,12 @@ from typing import Any, Mapping
 from companion.camera import CardPass, CountPass, DicePass, DiceSet, Proposal, ReadPass, TableauCamera, colour_counts
 from companion.errors import BadEntry
 from companion.flow_spec import Field, FlowBase, Form, TableRound
-from companion.i18n import _, lazy
+from companion.i18n import N_, Listing, Text, lazy, plural
 from rules import Progress
 from rules.roll import ROLL_GAME
 from rules.roll.data import COLOURS, FACES, PHASES, catalogue
 from rules.roll.dice import Dice
+from rules.roll.words import colour_word, dice_words, face_word, phase_word, stage_word
 
 __all__ = ["ROLL_CAMERA", "ROLL_FLOW", "RollCamera", "RollFlow"]
 
@@ -45,7 +46,8 @@ class RollCamera(TableauCamera):
     def passes(self) -> tuple[ReadPass, ...]:
         """The tile pass, the count (citizenry, then cups) and the phase strips."""
         return (CardPass(),
-                CountPass("count", self.count_places, self.wants_count, self.count_prompt, self.count_proposals),
+                CountPass("count", self.count_places, self.wants_count, self.count_prompt, self.count_proposals,
+                          labels={"citizenry": Text("citizenry"), "cup": Text("cup")}),
                 DicePass("phase", self.wants_dice, self.dice_proposals))
 
     @staticmethod
@@ -82,7 +84,7 @@ class RollCamera(TableauCamera):
         return view["stage"] not in ("setup", "over")
 
     def proposal(self, player: str, name: str, view: Mapping[str, Any]) -> Proposal | None:
-        return Proposal(player, f"{player} built {name}?", "tile_built", {"tile": name})
+        return Proposal(player, Text("{player} built {tile}?", player=player, tile=name), "tile_built", {"tile": name})
 
     # -- the dice on the phase strips (issue 6 'Wired into the game') --------------------------------
     def wants_dice(self, view: Mapping[str, Any]) -> bool:
@@ -115,13 +117,19 @@ class RollCamera(TableauCamera):
             if not any(counts.values()):
                 continue
             phase = max(PHASES, key=lambda ph: (counts[ph], -PHASES.index(ph)))
-            workers = ", ".join(f"{PHASE_NAMES[ph]} {n}" for ph, n in counts.items() if n)
             wild = sum(1 for d in seen if d.get("face") == "wild")
             unread = sum(1 for d in seen if d.get("face") is None)
-            extra = "".join([f", Wild {wild}" if wild else "", f", {unread} unreadable" if unread else ""])
+            workers = [Text("{face} {n}", face=face_word(ph), n=n) for ph, n in counts.items() if n]
+            if wild:
+                workers.append(Text("{face} {n}", face=face_word("wild"), n=wild))
+            if unread:
+                workers.append(plural("{n} unreadable", "{n} unreadable", unread))
             read = {"image": image, "dice": seen, "workers": counts, "proposed": phase, "corrected": False}
-            out.append(Proposal(p["name"], f"{p['name']} selected {PHASE_NAMES[phase]}? (dice: {workers}{extra}){warn}",
-                                "phase_selected", {"phase": phase, "read": read}, tuple(PHASES), "phase", phase))
+            question = Text("{player} selected {phase}? (dice: {workers})", player=p["name"], phase=phase_word(phase),
+                            workers=Listing(workers))
+            out.append(Proposal(p["name"], Listing([question, warn], " ") if warn else question,
+                                "phase_selected", {"phase": phase, "read": read}, tuple(PHASES), "phase", phase,
+                                tuple(phase_word(ph) for ph in PHASES)))
         return out
 
     # -- the dice count at the end (issue 6 'Wired into the game'; Roll for the Galaxy, p.8 Victory) ----
@@ -136,10 +144,11 @@ class RollCamera(TableauCamera):
     def count_prompt(self, place: str | None) -> str:
         """What the table does before each pass."""
         if place == "citizenry":
-            return "Count dice: leave the cups closed, lay your citizenry and construction-zone dice in your zone, tap Count dice"
+            return Text("Count dice: leave the cups closed, lay your citizenry and construction-zone dice in your zone, "
+                        "tap Count dice")
         if place == "cup":
-            return "Count dice: now empty your cup into your zone and tap Count dice"
-        return "dice counted; Count dice counts again"
+            return Text("Count dice: now empty your cup into your zone and tap Count dice")
+        return Text("dice counted; Count dice counts again")
 
     def count_proposals(self, dice: Mapping[str, list[dict[str, Any]]], view: Mapping[str, Any], place: str,
                         before: Mapping[str, Mapping[str, int]], image: str | None) -> list[Proposal]:
@@ -157,25 +166,33 @@ class RollCamera(TableauCamera):
             seen = dice.get(name) or []
             have = Dice.of(colour_counts(seen))
             unread = sum(1 for d in seen if not d.get("colour"))
+            goods = Dice()
             if place == "cup" and name in before:
                 counted = have - Dice.of(dict(before[name]))
-                where = "in the cup"
             else:
                 goods = Dice.from_list(c for cs in (p.get("goods") or {}).values() for c in cs)
                 counted = have - goods
-                where = "in the cup" if place == "cup" else "in citizenry and construction zone"
-                if goods.total:
-                    where += f" (goods {goods.describe()} not counted)"
             if not seen:
                 continue
-            extra = (f"; {unread} die of unknown colour left out" if unread else "") + warn
+            said = dict(player=name, dice=dice_words(counted))
+            if place == "cup":
+                text = Text("{player}: {dice} in the cup?", **said)
+            elif goods.total:
+                text = Text("{player}: {dice} in citizenry and construction zone (goods {goods} not counted)?", **said,
+                            goods=dice_words(goods))
+            else:
+                text = Text("{player}: {dice} in citizenry and construction zone?", **said)
+            if unread:
+                text = plural("{question}; {n} die of unknown colour left out", "{question}; {n} dice of unknown colour "
+                              "left out", unread, question=text)
+            if warn:
+                text = Listing([text, warn], " ")
             read = {"image": image, "dice": list(seen), "place": place}
-            out.append(Proposal(name, f"{name}: {counted.describe()} {where}?{extra}", "dice_counted",
-                                {place: counted.to_json(), "read": read}))
+            out.append(Proposal(name, text, "dice_counted", {place: counted.to_json(), "read": read}))
         return out
 
 
-def too_many_dice(dice: Mapping[str, list[dict[str, Any]]]) -> str:
+def too_many_dice(dice: Mapping[str, list[dict[str, Any]]]) -> Any:
     """What a read shows more of than the game has, said to the players ("" when nothing): a read with more dice of a
     colour than the box holds (Roll for the Galaxy, p.1 Components) has found things that are not dice (a pattern
     on the cloth, a token), so its questions say so instead of counting them as dice. ``dice``: the read by zone."""
@@ -184,14 +201,14 @@ def too_many_dice(dice: Mapping[str, list[dict[str, Any]]]) -> str:
     over = [(c, n, cat.dice[c].count) for c, n in seen.items() if c in cat.dice and n > cat.dice[c].count]
     if not over:
         return ""
-    said = ", ".join(_("{seen} {colour} dice (the game has {has})").format(seen=n, colour=c, has=has)
-                     for c, n, has in over)
-    return " " + _("The camera sees {said}: some are not dice; check the table before you confirm.").format(said=said)
+    said = Listing([Text("{seen} {colour} dice (the game has {has})", seen=n, colour=colour_word(c), has=has)
+                    for c, n, has in over])
+    return Text("The camera sees {said}: some are not dice; check the table before you confirm.", said=said)
 
 
-PHASE_NAMES = {"explore": "Explore", "develop": "Develop", "settle": "Settle", "produce": "Produce", "ship": "Ship",
-               "manage": "Manage Empire"}
-STAGE_NAMES = {**PHASE_NAMES, "roll": "Roll", "assign": "Assign", "reveal": "Reveal"}
+PHASE_NAMES = {ph: phase_word(ph) for ph in PHASES} | {"manage": stage_word("manage")}
+"""The phases and Manage Empire as the players' edition names them (:mod:`rules.roll.words`)."""
+STAGE_NAMES = {**PHASE_NAMES, "roll": stage_word("roll"), "assign": stage_word("assign"), "reveal": stage_word("reveal")}
 """Every stage as the rulebook names it (p.3 Rounds: Roll, Assign, Reveal, the phases, Manage Empire)."""
 ROMAN = {"explore": "I", "develop": "II", "settle": "III", "produce": "IV", "ship": "V"}
 MAX_VP_REPORT = 30
@@ -219,27 +236,32 @@ class RollFlow(FlowBase):
         tiles = tuple(sorted({t.development.name for t in cat.game_tiles} | {t.world.name for t in cat.game_tiles}))
         worlds = tuple(sorted(w.name for w in cat.worlds.values() if w.holds_goods))
         colours = tuple(COLOURS)
-        select = [Field("phase", "Phase", choices=PHASES)]
+        colour_words = tuple(colour_word(c) for c in colours)
+        select = [Field("phase", Text("Phase"), choices=PHASES, labels=tuple(phase_word(p) for p in PHASES))]
         if len(view.get("players", [])) == 2:
-            select.append(Field("extra_white", "Extra white die (2 players)", choices=tuple(f for f in FACES if f != "wild"), optional=True))
+            faces = tuple(f for f in FACES if f != "wild")
+            select.append(Field("extra_white", Text("Extra white die (2 players)"), choices=faces, optional=True,
+                                labels=tuple(face_word(f) for f in faces)))
         return (
-            Form("setup", "Setup", (
-                Field("faction", "Faction", choices=tuple(_faction_label(f) for f in cat.factions)),
-                Field("home_world", "Home world", choices=tuple(w.name for w in cat.home_worlds)),
-                Field("development", "Starting development", choices=tuple(sorted(t.development.name for t in cat.game_tiles))),
-                Field("world", "Starting world", choices=tuple(sorted(t.world.name for t in cat.game_tiles))),
+            Form("setup", Text("Setup"), (
+                Field("faction", Text("Faction"), choices=tuple(_faction_label(f) for f in cat.factions)),
+                Field("home_world", Text("Home world"), choices=tuple(w.name for w in cat.home_worlds)),
+                Field("development", Text("Starting development"), choices=tuple(sorted(t.development.name for t in cat.game_tiles))),
+                Field("world", Text("Starting world"), choices=tuple(sorted(t.world.name for t in cat.game_tiles))),
             )),
-            Form("select", "Phase selected", tuple(select)),
-            Form("tile", "Tile built", (Field("tile", "Tile", choices=tiles),)),
-            Form("good", "Good placed", (Field("world", "World", choices=worlds), Field("colour", "Die colour", choices=colours))),
-            Form("ship", "Good shipped", (
-                Field("world", "World", choices=worlds),
-                Field("mode", "Trade or consume", choices=("trade", "consume")),
-                Field("good", "Good's colour", choices=colours),
-                Field("shipper", "Shipper's colour", choices=colours),
+            Form("select", Text("Phase selected"), tuple(select)),
+            Form("tile", Text("Tile built"), (Field("tile", Text("Tile"), choices=tiles),)),
+            Form("good", Text("Good placed"), (Field("world", Text("World"), choices=worlds),
+                                               Field("colour", Text("Die colour"), choices=colours, labels=colour_words))),
+            Form("ship", Text("Good shipped"), (
+                Field("world", Text("World"), choices=worlds),
+                Field("mode", Text("Trade or consume"), choices=("trade", "consume"),
+                      labels=(Text("Trade"), Text("Consume"))),
+                Field("good", Text("Good's colour"), choices=colours, labels=colour_words),
+                Field("shipper", Text("Shipper's colour"), choices=colours, labels=colour_words),
             )),
-            Form("vp", "VP chips taken", (Field("vp", "VP", kind="int", minimum=1, maximum=MAX_VP_REPORT),)),
-            Form("credits", "Credits now", (Field("credits", "Credits", kind="int", minimum=0, maximum=10),)),
+            Form("vp", Text("VP chips taken"), (Field("vp", Text("VP"), kind="int", minimum=1, maximum=MAX_VP_REPORT),)),
+            Form("credits", Text("Credits now"), (Field("credits", Text("Credits"), kind="int", minimum=0, maximum=10),)),
         )
 
     event_words = {"player_setup": lazy("Setup"), "phase_selected": lazy("Phase selected"),
@@ -276,11 +298,11 @@ class RollFlow(FlowBase):
         if form.id == "setup" and not progress.over:
             me = next((p for p in view["players"] if p["name"] == player), {})
             if progress.round == 1 and progress.stage in ("roll", "assign") and me.get("selected"):
-                return _("{player} has selected a phase, so their setup is done: withdraw the phase selection "
-                         "(Undo my last report) to change it").format(player=player)
-            return _("setup is over: the phases of round {n} are revealed (p.4 Reveal)").format(n=max(1, progress.round))
+                return Text("{player} has selected a phase, so their setup is done: withdraw the phase selection "
+                            "(Undo my last report) to change it", player=player)
+            return Text("setup is over: the phases of round {n} are revealed (p.4 Reveal)", n=max(1, progress.round))
         if form.id == "select" and not progress.over:
-            return _("phases are selected before Reveal; the next selection is in the next round (p.3 Rounds)")
+            return Text("phases are selected before Reveal; the next selection is in the next round (p.3 Rounds)")
         return super().closed_why(form, view, progress, player)
 
     def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -301,10 +323,10 @@ class RollFlow(FlowBase):
         if form == "ship":
             return "goods_shipped", dict(values)
         if form == "vp":
-            return "vp_changed", {"delta": values["vp"], "reason": "reported on the phone"}
+            return "vp_changed", {"delta": values["vp"], "reason": N_("reported on the phone")}
         if form == "credits":
-            return "credits_changed", {"credits": values["credits"], "reason": "reported on the phone"}
-        raise BadEntry(f"unknown report {form!r}")
+            return "credits_changed", {"credits": values["credits"], "reason": N_("reported on the phone")}
+        raise BadEntry(Text("unknown report {form!r}", form=form))
 
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
         """Phases of this round in order I-V plus Manage Empire, who selected each; pool; tiles."""
@@ -319,36 +341,36 @@ class RollFlow(FlowBase):
             for k, ph in enumerate(order):
                 by = [p["name"] for p in players if p["selected"] == ph]
                 if ph == view.get("extra_white"):
-                    by.append("extra white die")
-                label = f"{ROMAN[ph]} {PHASE_NAMES[ph]}" if ph in ROMAN else PHASE_NAMES[ph]
+                    by.append(Text("extra white die"))
+                label = Text("{number} {phase}", number=ROMAN[ph], phase=PHASE_NAMES[ph]) if ph in ROMAN else PHASE_NAMES[ph]
                 phases.append({"label": label, "by": by, "state": "current" if k == here else ("done" if k < here else "next")})
         rows = {p["name"]: {"tableau": p["tiles"], "credits": p["credits"], "vp": p["vp_chips"]} for p in players}
-        label, why = "Next", ""
+        label, why = Text("Next"), ""
         if stage == "setup":
-            note = "Setup: each player reports faction, home world and starting tiles, then selects a phase"
-            label, why = "Reveal", "waiting for every player's phase selection"
+            note = Text("Setup: each player reports faction, home world and starting tiles, then selects a phase")
+            label, why = STAGE_NAMES["reveal"], Text("waiting for every player's phase selection")
         elif stage in ("roll", "assign"):
-            note = "Roll, assign behind your screens, then report your selected phase on your phone"
-            label = "Reveal"
+            note = Text("Roll, assign behind your screens, then report your selected phase on your phone")
+            label = STAGE_NAMES["reveal"]
             unset = [p["name"] for p in players if progress.round == 1 and p.get("faction") is None]
             if unset:
-                note = _("Round 1: finish your setup, then select a phase on your phone (p.2 Setup)")
-            why = "; ".join(w for w in (
-                _("waiting for the setup of {names}").format(names=", ".join(unset)) if unset else "",
-                _("waiting for the phase selection of {names}").format(names=", ".join(progress.waiting))
-                if progress.waiting else "") if w)
+                note = Text("Round 1: finish your setup, then select a phase on your phone (p.2 Setup)")
+            waits = [Text("waiting for the setup of {names}", names=Listing(unset))] if unset else []
+            if progress.waiting:
+                waits.append(Text("waiting for the phase selection of {names}", names=Listing(progress.waiting)))
+            why = Listing(waits, "; ") if waits else ""
         elif stage == "manage":
-            note = "Manage Empire: recruit, then the end check"
+            note = Text("Manage Empire: recruit, then the end check")
             if progress.ending:
-                label = "End game"
+                label = Text("End game")
             else:
-                label, why = "Next round", "next round: each player selects a phase on their phone"
+                label, why = Text("Next round"), Text("next round: each player selects a phase on their phone")
         elif progress.over:
-            note, label, why = "Game over", "Game over", "the game is over"
+            note, label, why = Text("Game over"), Text("Game over"), Text("the game is over")
         else:
-            note = f"{STAGE_NAMES.get(stage, stage.capitalize())}: report what you built, produced, shipped"
+            note = Text("{stage}: report what you built, produced, shipped", stage=STAGE_NAMES.get(stage, stage))
             rest = [ph for ph in selected if stage == "reveal" or (stage in selected and selected.index(ph) > selected.index(stage))]
-            label = PHASE_NAMES[rest[0]] if rest else "Manage Empire"
+            label = PHASE_NAMES[rest[0]] if rest else PHASE_NAMES["manage"]
         return TableRound(progress, phases, note, label, why, pool=view["vp_pool"], players=rows)
 
     def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:

@@ -17,7 +17,7 @@ import numpy as np
 
 from companion.actions import Action, Posted
 from companion.flow import GameFlow, Outcome
-from companion.i18n import _
+from companion.i18n import Text
 from companion.modes.base import Mode, ModeName
 from companion.modes.play import PlayMode
 from device import Frame
@@ -57,35 +57,35 @@ def table_check(image: np.ndarray | None, camera_status: str, camera_message: st
     """
     lines = []
     if camera_status != "ok":
-        lines.append(_line("FAIL", camera_message or _("the camera sends no picture")))
+        lines.append(_line("FAIL", camera_message or Text("the camera sends no picture")))
     else:
-        lines.append(_line("OK", _("the camera sees the table")))
+        lines.append(_line("OK", Text("the camera sees the table")))
     if image is not None:
         grey = image[::4, ::4].mean(axis=2)
         level = float(np.median(grey))
         if level < DIM_LEVEL:
-            lines.append(_line("WARN", _("the table is dim: add light over it")))
+            lines.append(_line("WARN", Text("the table is dim: add light over it")))
         elif level > BRIGHT_LEVEL:
-            lines.append(_line("WARN", _("the table is very bright: soften the light")))
+            lines.append(_line("WARN", Text("the table is very bright: soften the light")))
         else:
-            lines.append(_line("OK", _("the light is good")))
+            lines.append(_line("OK", Text("the light is good")))
     if calibration is None:
-        lines.append(_line("WARN", _("no table calibration: positions in pixels (companion calibrate, with the "
+        lines.append(_line("WARN", Text("no table calibration: positions in pixels (companion calibrate, with the "
                                      "printed sheet)")))
     elif image is not None:
         size = (image.shape[1], image.shape[0])
         if tuple(calibration.frame_size) != size:
-            lines.append(_line("FAIL", _("the calibration was made for another picture size: calibrate again")))
+            lines.append(_line("FAIL", Text("the calibration was made for another picture size: calibrate again")))
         else:
             from vision.table import check_markers
 
             check = check_markers(image, calibration)
             if check.moved:
-                lines.append(_line("FAIL", _("the calibration sheet moved: put it back, or calibrate again")))
+                lines.append(_line("FAIL", Text("the calibration sheet moved: put it back, or calibrate again")))
             elif len(check.missing) == len(calibration.markers_px):
-                lines.append(_line("WARN", _("the calibration sheet is not in view: it cannot be compared")))
+                lines.append(_line("WARN", Text("the calibration sheet is not in view: it cannot be compared")))
             else:
-                lines.append(_line("OK", _("the calibration sheet is where it was")))
+                lines.append(_line("OK", Text("the calibration sheet is where it was")))
     return {"ok": all(line["level"] != "FAIL" for line in lines), "lines": lines,
             "zones": zones_px(zones, calibration)}
 
@@ -133,10 +133,10 @@ class CheckMode(PlayMode):
         """``table_ok`` or Next: play; "read now": look again; the game's reports as in play."""
         if act.action in (Action.TABLE_OK, Action.NEXT_PHASE):
             self.checked = True
-            return Outcome([], _("the table is ready: play!"))
+            return Outcome([], Text("the table is ready: play!"))
         if act.action is Action.READ_NOW:
             self._looked_at = float("-inf")
-            return Outcome([], _("looking at the table again"))
+            return Outcome([], Text("looking at the table again"))
         return super().handle(act)
 
     def next(self) -> Mode | None:

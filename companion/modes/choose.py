@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.actions import Action, Posted
 from companion.flow import Outcome
-from companion.i18n import _
+from companion.i18n import Text
 from companion.modes.base import BoxMode, ModeName
 
 __all__ = ["ChooseMode"]
@@ -25,9 +25,9 @@ class ChooseMode(BoxMode):
     def handle(self, act: Posted) -> Outcome | None:
         """Next means nothing here (the chooser waits for a choice); "read now" is taken (nothing to read)."""
         if act.action is Action.NEXT_PHASE:
-            return Outcome([], "", _("choose a game first"))
+            return Outcome([], "", Text("choose a game first"))
         if act.action is Action.READ_NOW:
-            return Outcome([], _("choose a game first"))
+            return Outcome([], Text("choose a game first"))
         return None
 
     def block(self) -> dict[str, Any]:

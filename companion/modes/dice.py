@@ -17,7 +17,7 @@ import numpy as np
 from companion.actions import Action, Posted
 from companion.errors import StorageError
 from companion.flow import Outcome
-from companion.i18n import _
+from companion.i18n import Text, message_of, plural
 from companion.modes.base import ModeName, SessionMode
 from companion.reading import (ReadRules, dice_read_of, same_dice, sighting_reader, steady_dice, sure_dice,
                                unexplained_changes)
@@ -107,15 +107,15 @@ class DiceMode(SessionMode):
         what = act.action
         if what is Action.READ_NOW:
             self.loop.read_requested = True
-            return Outcome([], "reading now")
+            return Outcome([], Text("reading now"))
         if what is Action.UNDO:
             return undo(self.session, act.origin)
         if what in (Action.CAMERA_CONFIRM, Action.CAMERA_DISMISS):
-            return Outcome([], "", "no camera questions: the camera reads cards with --deck in a game flow")
+            return Outcome([], "", Text("no camera questions: the camera reads cards with --deck in a game flow"))
         if what in (Action.NEXT_PHASE, Action.REPORT, Action.UNDO_REPORT):
             from companion.flows import run_hint
 
-            return Outcome([], "", f"{what.value} needs a game flow ({run_hint()})")
+            return Outcome([], "", Text("{action} needs a game flow ({hint})", action=what.value, hint=run_hint()))
         return None
 
     def on_frame(self, frame: Frame, asked: bool) -> bool:
@@ -201,12 +201,12 @@ class DiceMode(SessionMode):
         objects = [] if by_player else unexplained_changes(boxes, dice, before, (frame.width, frame.height), self.rules)
         last = self._last_read()
         if objects:
-            loop.message = _("something that is not a die is in the tray: the dice are read once it is gone")
+            loop.message = Text("something that is not a die is in the tray: the dice are read once it is gone")
         elif photo is not None and self._recorded(photo):
-            loop.message = _("{photo}: already recorded in this session").format(photo=os.path.basename(photo))
+            loop.message = Text("{photo}: already recorded in this session", photo=os.path.basename(photo))
         elif last is not None and (last.get("width"), last.get("height")) == (read.width, read.height) \
                 and same_dice(read.dice, last.get("dice") or [], self.rules, boxes):
-            loop.message = _("same as before: {values}").format(values=values)
+            loop.message = Text("same as before: {values}", values=values)
         else:
             return self._record(payload, read, frame)
         log.info("not recorded: %s", loop.message)
@@ -219,13 +219,13 @@ class DiceMode(SessionMode):
         try:
             event = self.session.append(DICE_READ, payload, origin="camera", at=time.time())
         except RulesError as exc:  # a reader bug must not stop the table; nothing recorded is lost
-            loop.message = f"read not recorded: {exc}"
+            loop.message = Text("read not recorded: {problem}", problem=message_of(exc))
             log.error(loop.message)
             loop.display = annotate(frame.image, read)
             loop.publish()
             return 0
         except StorageError as exc:  # the read is dropped; both views say why until writing works again
-            loop.message = f"read not saved: {loop.storage.failed(exc)}"
+            loop.message = Text("read not saved: {problem}", problem=loop.storage.failed(exc))
             log.error("dice read not saved: %s", exc)
             loop.display = annotate(frame.image, read)
             loop.publish()
@@ -233,7 +233,8 @@ class DiceMode(SessionMode):
         loop.storage.succeeded()
         loop.stats.reads += 1
         values = payload["values"]  # reading order, as recorded
-        loop.message = f"read {len(values)} dice: " + " ".join("?" if v is None else str(v) for v in values)
+        loop.message = plural("read {n} die: {values}", "read {n} dice: {values}", len(values),
+                              values=" ".join("?" if v is None else str(v) for v in values))
         log.info("event %d: %s", event.seq, loop.message)
         loop.publish(picture=False)  # the roll reaches the phones at once; its picture follows
         loop.display = annotate(frame.image, read)
@@ -280,10 +281,10 @@ def undo(session: Any, origin: str, describe: Callable[[Any], str] | None = None
     (``describe(event)``: the game flow's; the d6 reads by default), never by its number."""
     undone = session.undo(origin=origin)
     if undone is None:
-        return Outcome([], _("nothing to undo"))
+        return Outcome([], Text("nothing to undo"))
     withdrawn = next((e for e in session.events() if e.seq == undone.payload["seq"]), None)
     said = (describe or describe_read)(withdrawn) if withdrawn is not None else ""
-    return Outcome([undone], _("undone: {what}").format(what=said) if said else _("undone"),
+    return Outcome([undone], Text("undone: {what}", what=said) if said else Text("undone"),
                    detail=f"event {undone.seq} withdraws event {undone.payload['seq']}")
 
 
@@ -291,5 +292,5 @@ def describe_read(event: Any) -> str:
     """A d6 event in the players' words: "the roll 6 6 4 ?" (a read) or "the corrected roll 3 5"."""
     values = " ".join("?" if v is None else str(v) for v in (event.payload.get("values") or []))
     if event.kind == DICE_READ:
-        return _("the roll {values}").format(values=values) if values else _("an empty read")
-    return _("the corrected roll {values}").format(values=values)
+        return Text("the roll {values}", values=values) if values else Text("an empty read")
+    return Text("the corrected roll {values}", values=values)

@@ -14,6 +14,7 @@ import numpy as np
 
 from companion.actions import ENROLL_ACTIONS, Posted
 from companion.flow import Outcome
+from companion.i18n import Text
 from companion.modes.base import Mode, ModeName
 from device import Frame
 from device.health import CameraStatus
@@ -75,9 +76,9 @@ class EnrollMode(Mode):
     def on_camera(self, status: str, message: str) -> None:
         """A camera lost, or a replay that ended, ends the walk (the photos so far stay)."""
         if status == CameraStatus.LOST.value:
-            self.enrollment.camera_lost(f"camera lost: {message}")
+            self.enrollment.camera_lost(Text("camera lost: {message}", message=message))
         elif status == CameraStatus.ENDED.value:
-            self.enrollment.camera_lost(f"the picture stopped: {message}")
+            self.enrollment.camera_lost(Text("the picture stopped: {message}", message=message))
 
     @property
     def done(self) -> bool:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.actions import Action, Posted
 from companion.flow import Outcome
-from companion.i18n import _
+from companion.i18n import Text
 from companion.modes.base import BoxMode, ModeName
 
 if TYPE_CHECKING:
@@ -41,18 +41,18 @@ class HistoryMode(BoxMode):
         if act.action is Action.OPEN_GAME:
             if act.payload.session is None:
                 self.opened = None
-                return Outcome([], _("the games played"), changed=True)
+                return Outcome([], Text("the games played"), changed=True)
             record = library.record(act.payload.session)  # BadEntry names a game that is not there
             self.opened = record["session"]
-            return Outcome([], _("{title} of {when}").format(title=record["title"], when=_when(record)), changed=True)
+            return Outcome([], Text("{title} of {when}", title=record["title"], when=_when(record)), changed=True)
         if act.action is Action.EXPORT_GAME:
             session = act.payload.session if act.payload.session is not None else self.opened
             files = library.export(session)
             self.opened = str(session)
-            return Outcome([], _("saved in {folder}").format(folder=library.export_folder()), changed=True,
+            return Outcome([], Text("saved in {folder}", folder=library.export_folder()), changed=True,
                            detail=f"exported {session}: {files['json']}, {files['bgstats']}")
         if act.action in (Action.NEXT_PHASE, Action.READ_NOW):
-            return Outcome([], "", _("open a game, or go back"))
+            return Outcome([], "", Text("open a game, or go back"))
         return None
 
     def block(self) -> dict[str, Any]:

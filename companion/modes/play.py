@@ -17,6 +17,7 @@ from companion.desk import Changes
 from companion.flow import GameFlow, Outcome, handle_action
 from companion.modes.base import Mode, ModeName, SessionMode
 from companion.modes.dice import undo
+from companion.i18n import Text
 from device import Frame
 from vision.motion import MotionState
 
@@ -94,7 +95,7 @@ class PlayMode(SessionMode):
             self.camera = self.make_camera(self.flow)
         except Exception:  # the game goes on from the phones
             log.exception("the camera part of %s could not start", self.flow.spec.title)
-            self.loop.message = "the game started, but the camera cannot read it (the box's log says why)"
+            self.loop.message = Text("the game started, but the camera cannot read it (the box's log says why)")
 
     def handle(self, act: Posted) -> Outcome | None:
         """Next, reports, withdrawn reports (the flow), the camera's answers, the table's Undo, read now."""
@@ -102,14 +103,14 @@ class PlayMode(SessionMode):
             self.loop.read_requested = True
             if self.camera is not None:
                 self.camera.count_again()  # "Count dice" after the game: count over again when done
-            return Outcome([], "reading now")
+            return Outcome([], Text("reading now"))
         outcome = handle_action(self.flow, act)
         if outcome is None and self.camera is not None:
             outcome = self.camera.handle(act)
         if outcome is not None:
             return outcome
         if act.action in (Action.CAMERA_CONFIRM, Action.CAMERA_DISMISS):
-            return Outcome([], "", "no camera questions: the camera reads cards with --deck in a game flow")
+            return Outcome([], "", Text("no camera questions: the camera reads cards with --deck in a game flow"))
         if act.action is Action.UNDO:
             return undo(self.flow.session, act.origin, self.flow.describe)
         return None
@@ -163,7 +164,7 @@ class PlayMode(SessionMode):
         loop.message = self.camera.message
         unsaved, self.camera.unsaved = self.camera.unsaved, None
         if unsaved is not None:  # what it would have recorded is dropped; the banner says why
-            loop.message = f"{loop.message}; not saved: {loop.storage.failed(unsaved)}"
+            loop.message = Text("{message}; not saved: {problem}", message=loop.message, problem=loop.storage.failed(unsaved))
         elif recorded:
             loop.storage.succeeded()
         if recorded:

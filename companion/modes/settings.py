@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.actions import Action, Posted
 from companion.flow import Outcome
-from companion.i18n import _
+from companion.i18n import Text
 from companion.modes.base import BoxMode, ModeName
 
 __all__ = ["SettingsMode"]
@@ -24,7 +24,7 @@ class SettingsMode(BoxMode):
 
     def handle(self, act: Posted) -> Outcome | None:
         if act.action in (Action.NEXT_PHASE, Action.READ_NOW):
-            return Outcome([], "", _("change a setting, or go back"))
+            return Outcome([], "", Text("change a setting, or go back"))
         return None
 
     def block(self) -> dict[str, Any]:

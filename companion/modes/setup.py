@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from companion.actions import SETUP_ACTIONS, Action, Posted
 from companion.flow import GameFlow, Outcome
 from companion.modes.base import Mode, ModeName
+from companion.i18n import Text
 
 if TYPE_CHECKING:
     from companion.app import MainLoop
@@ -79,11 +80,11 @@ class SetupMode(Mode):
             return None
         if act.action is Action.READ_NOW:
             self.loop.read_requested = True
-            return Outcome([], "reading now")
+            return Outcome([], Text("reading now"))
         if act.action is Action.NEXT_PHASE:
             act = dataclasses.replace(act, action=Action.SETUP_START, payload=Action.SETUP_START.payload())
         if act.action not in SETUP_ACTIONS:
-            return Outcome([], "", "set up the game first: add players, then Start")
+            return Outcome([], "", Text("set up the game first: add players, then Start"))
         frame = self.loop.last_frame
         before = list(self.setup.names)
         outcome = self.setup.handle(act, None if frame is None else (frame.width, frame.height))

@@ -15,7 +15,8 @@ import numpy as np
 import pygame
 
 from companion.actions import Action
-from companion.i18n import _
+from companion.i18n import N_, _
+from companion.words import colour_letter
 from companion.qr import qr_surface
 from companion.screen.fonts import PYGAME_DEFAULT_SCALE, font_file
 
@@ -58,12 +59,14 @@ SIGNS = {"error": ("\u2716", "X"), "warning": ("\u26a0", "!"), "info": ("\u2139"
 
 ELLIPSIS = "\u2026"
 """What ends a text cut to fit its room."""
-CAMERA_TEXT = {"ok": ("Camera OK", GOOD), "lost": ("Camera lost", BAD), "ended": ("Replay finished", DIM)}
+CAMERA_TEXT = {"ok": (N_("Camera OK"), GOOD), "lost": (N_("Camera lost"), BAD), "ended": (N_("Replay finished"), DIM)}
 READER_TEXT = {
-    "watching": ("watching the table", ACCENT),
-    "still": ("dice still, reading...", WARN),
-    "read": ("read", GOOD),
+    "watching": (N_("watching the table"), ACCENT),
+    "still": (N_("dice still, reading..."), WARN),
+    "read": (N_("read"), GOOD),
 }
+LEVEL_WORDS = {"OK": N_("OK"), "WARN": N_("WARN"), "FAIL": N_("FAIL")}
+"""A health check's level as the touchscreen says it (said with :func:`companion.i18n._`)."""
 
 
 SEAT_COLOURS = {"red": (220, 70, 60), "blue": (70, 130, 230), "green": (80, 190, 110), "yellow": (235, 200, 60),
@@ -335,12 +338,33 @@ class Canvas:
             else:
                 fill, colour = (BAD if button.action == Action.QUIT else BUTTON), TEXT
             pygame.draw.rect(self.surface, fill, button.rect, border_radius=self.s(10))
-            self.text_fit(button.label, button.rect.center, button.rect.width - 12, 44, colour, anchor="center")
+            self.button_label(button.label, button.rect, colour)
+
+    def button_label(self, label: str, rect: pygame.Rect, colour: tuple[int, int, int]) -> None:
+        """A button's label on one line (44 down to 22), else on two lines (a longer word in another language),
+        else one line down to 16, cut with "…" only when nothing else fits."""
+        text, width = " ".join(str(label).split()), rect.width - 12
+        if self.font(22).size(text)[0] > width and " " in text:
+            words = text.split()
+            for size in range(22, 15, -2):
+                font = self.font(size)
+                if 2 * font.get_linesize() > rect.height - 4:
+                    continue
+                splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
+                fitting = [pair for pair in splits if max(font.size(line)[0] for line in pair) <= width]
+                if fitting:
+                    top, bottom = min(fitting, key=lambda pair: max(font.size(line)[0] for line in pair))
+                    step = font.get_linesize()
+                    self.text(top, (rect.centerx, rect.centery - step // 2), size, colour, "center", room=width)
+                    self.text(bottom, (rect.centerx, rect.centery + step // 2), size, colour, "center", room=width)
+                    return
+        self.text_fit(text, rect.center, width, 44, colour, anchor="center",
+                      min_size=22 if self.font(22).size(text)[0] <= width else 16)
 
     def draw_frame(self, frame: np.ndarray | None, area: pygame.Rect) -> None:
         pygame.draw.rect(self.surface, (0, 0, 0), area)
         if frame is None:
-            self.text("No picture yet", area.center, 40, DIM, anchor="center")
+            self.text(_("No picture yet"), area.center, 40, DIM, anchor="center")
             return
         key = (self._frame_source, area.size)
         if self._frame_cache is None or self._frame_cache[:2] != key:
@@ -352,8 +376,10 @@ class Canvas:
 
     def draw_status(self, view: dict[str, Any], area: pygame.Rect) -> None:
         status = view.get("status") or {}
-        camera, camera_colour = CAMERA_TEXT.get(status.get("camera"), (f"Camera {status.get('camera', '?')}", DIM))
+        camera, camera_colour = CAMERA_TEXT.get(status.get("camera"), (None, DIM))
+        camera = _(camera) if camera else _("Camera {status}").format(status=status.get("camera", "?"))
         reader, reader_colour = READER_TEXT.get(status.get("reader"), (str(status.get("reader") or ""), DIM))
+        reader = _(reader) if reader else reader
         radius = self.s(7)
         pygame.draw.circle(self.surface, camera_colour, (area.x + radius, area.centery), radius)
         x = area.x + 2 * radius + self.s(6)
@@ -388,10 +414,11 @@ class Canvas:
             return
         level = health.get("level", "OK")
         colour = LEVEL_COLOURS.get(level, DIM)
-        said = _("health: all checks OK") if level == "OK" else "{sign} {level}: {message}".format(
-            sign=self.sign(level), level=level, message=health.get("message", ""))
         if level == "OK":
-            said = f"{self.sign('OK')} {said}"
+            said = _("{sign} health: all checks OK").format(sign=self.sign("OK"))
+        else:
+            said = _("{sign} {level}: {message}").format(sign=self.sign(level), level=_(LEVEL_WORDS.get(level, level)),
+                                                        message=health.get("message", ""))
         self.text_fit(said, (area.x, area.centery), area.width, size, colour, anchor="midleft", min_size=12)
 
     def draw_findings(self, findings: list[dict[str, Any]], area: pygame.Rect) -> None:
@@ -400,9 +427,12 @@ class Canvas:
         first = findings[0]
         colour = SEVERITY_COLOURS.get(first.get("severity"), WARN)
         pygame.draw.rect(self.surface, colour, (area.x, area.y, self.s(6), area.height))
-        more = f"  (+{len(findings) - 1} more)" if len(findings) > 1 else ""
-        where = f" - {first['where']}" if first.get("where") else ""
-        text = f"{self.sign(first.get('severity', 'warning'))} {first.get('what', '?')}{where}"
+        more = "  " + _("(+{count} more)").format(count=len(findings) - 1) if len(findings) > 1 else ""
+        sign = self.sign(first.get("severity", "warning"))
+        if first.get("where"):
+            text = _("{sign} {what} - {where}").format(sign=sign, what=first.get("what", "?"), where=first["where"])
+        else:
+            text = _("{sign} {what}").format(sign=sign, what=first.get("what", "?"))
         more_width = self.font(24).size(more)[0] if more else 0
         x = area.x + self.s(12)
         rect = self.text_fit(text, (x, area.centery), area.right - x - more_width, 26, colour, anchor="midleft")

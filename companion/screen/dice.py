@@ -12,7 +12,7 @@ import pygame
 
 from companion.actions import Action
 from companion.screen.canvas import (ACCENT, BAD, BG, DIM, PANEL, QR_SIDE, TEXT, WARN, Button, Canvas)
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.screen.states import Screen, ScreenState, can_undo
 
 if TYPE_CHECKING:
@@ -38,13 +38,13 @@ class Waiting(ScreenState):
         surface = ts.surface
         surface.fill(BG)
         w, h = surface.get_size()
-        ts.text_fit("Tabletop companion", (w // 2, ts.y(70)), w - ts.s(40), 64, TEXT, anchor="center")
-        ts.text_fit("Starting - waiting for the camera...", (w // 2, ts.y(130)), w - ts.s(40), 36, DIM, anchor="center")
+        ts.text_fit(_("Tabletop companion"), (w // 2, ts.y(70)), w - ts.s(40), 64, TEXT, anchor="center")
+        ts.text_fit(_("Starting - waiting for the camera..."), (w // 2, ts.y(130)), w - ts.s(40), 36, DIM, anchor="center")
         url = ts.url(view)
         if url:
             rect = self.qr_rect(ts)
             ts.draw_qr(ts.qr_url(view), rect)
-            ts.text_fit(f"Phones: scan the code ({url})", (w // 2, rect.bottom + ts.s(14)), w - 40, 32, TEXT,
+            ts.text_fit(_("Phones: scan the code ({url})").format(url=url), (w // 2, rect.bottom + ts.s(14)), w - 40, 32, TEXT,
                          anchor="midtop")
         ts.draw_buttons(self.buttons(ts, view))
 
@@ -59,11 +59,11 @@ class Watching(ScreenState):
 
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         camera_ok = (view.get("status") or {}).get("camera", "ok") == "ok"
-        actions = [(Action.READ_NOW, "Read now", camera_ok), (Action.UNDO, "Undo", can_undo(view))]
+        actions = [(Action.READ_NOW, _("Read now"), camera_ok), (Action.UNDO, _("Undo"), can_undo(view))]
         if (view.get("box") or {}).get("games"):
             actions.append((Action.GAMES, _("Games"), True))
         if ts.debug:
-            actions.append((Action.QUIT, "Quit", True))
+            actions.append((Action.QUIT, _("Quit"), True))
         area = ts.rect(6, 404, 448, 70)
         gap = ts.s(10)
         width = (area.width - gap * (len(actions) - 1)) // len(actions)
@@ -93,7 +93,7 @@ class Watching(ScreenState):
             qr_rect = self.qr_rect(ts)
             ts.draw_qr(ts.qr_url(view), qr_rect)
             room = qr_rect.x - ts.x(466) - ts.s(8)
-            ts.wrap("Scan to join (tap the code: phones)", (ts.x(466), ts.y(404)), room, 20, DIM, max_lines=2)
+            ts.wrap(_("Scan to join (tap the code: phones)"), (ts.x(466), ts.y(404)), room, 20, DIM, max_lines=2)
             ts.text_fit(url, (ts.x(466), ts.y(452)), room, 22, TEXT, min_size=10)
 
 
@@ -107,32 +107,32 @@ class CameraLost(ScreenState):
         self.since = time.monotonic()
 
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
-        buttons = [Button(Action.UNDO, "Undo", ts.rect(6, 404, 220, 70), can_undo(view))]
+        buttons = [Button(Action.UNDO, _("Undo"), ts.rect(6, 404, 220, 70), can_undo(view))]
         if ts.debug:
-            buttons.append(Button(Action.QUIT, "Quit", ts.rect(236, 404, 220, 70)))
+            buttons.append(Button(Action.QUIT, _("Quit"), ts.rect(236, 404, 220, 70)))
         return buttons
 
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
         surface = ts.surface
         surface.fill((44, 18, 20))
         x = ts.x(24)
-        ts.text_fit(f"{ts.sign('FAIL')} Camera lost", (x, ts.y(20)), ts.s(390), 84, BAD)
+        ts.text_fit(_("{sign} Camera lost").format(sign=ts.sign('FAIL')), (x, ts.y(20)), ts.s(390), 84, BAD)
         lost_for = int(time.monotonic() - getattr(self, "since", time.monotonic()))
-        ts.text_fit(f"for {lost_for} s", (x + ts.s(400), ts.y(44)), ts.s(220), 36, DIM)
-        message = (view.get("status") or {}).get("message") or "The camera stopped sending pictures."
+        ts.text_fit(_("for {seconds} s").format(seconds=lost_for), (x + ts.s(400), ts.y(44)), ts.s(220), 36, DIM)
+        message = (view.get("status") or {}).get("message") or _("The camera stopped sending pictures.")
         y = ts.wrap(message, (x, ts.y(92)), ts.s(600), 32, TEXT, max_lines=3)
         y += ts.s(12)
-        ts.text_fit("What to do:", (x, y), ts.s(600), 34, WARN)
+        ts.text_fit(_("What to do:"), (x, y), ts.s(600), 34, WARN)
         y += ts.s(34)
         for step in (
-            "1. Check that the camera cable is pushed in at both ends.",
-            "2. A USB camera: unplug it and plug it back in.",
-            "3. Nothing is lost: the game goes on when the camera is back.",
+            _("1. Check that the camera cable is pushed in at both ends."),
+            _("2. A USB camera: unplug it and plug it back in."),
+            _("3. Nothing is lost: the game goes on when the camera is back."),
         ):
             y = ts.wrap(step, (x + ts.s(12), y), ts.s(600), 30, TEXT, max_lines=2) + ts.s(4)
         latest = ((view.get("game") or {}).get("latest")) or None
         if latest:
-            ts.text_fit(f"Last roll: sum {latest.get('total', 0)}", (ts.x(480), ts.y(420)), ts.x(310), 36, TEXT)
+            ts.text_fit(_("Last roll: sum {total}").format(total=latest.get('total', 0)), (ts.x(480), ts.y(420)), ts.x(310), 36, TEXT)
         if ts.url(view):
             ts.draw_qr(ts.qr_url(view), self.qr_rect(ts))
         ts.draw_buttons(self.buttons(ts, view))
@@ -165,24 +165,24 @@ def draw_counts(ts: Canvas, latest: dict[str, Any] | None, area: pygame.Rect) ->
 
 def draw_total(ts: Canvas, latest: dict[str, Any] | None, game: dict[str, Any], area: pygame.Rect) -> None:
     pygame.draw.rect(ts.surface, PANEL, area, border_radius=ts.s(8))
-    ts.text_fit("Sum", (area.x + ts.s(10), area.centery), ts.s(62), 34, DIM, anchor="midleft", min_size=14)
+    ts.text_fit(_("Sum"), (area.x + ts.s(10), area.centery), ts.s(62), 34, DIM, anchor="midleft", min_size=14)
     total = "-" if latest is None else str(latest.get("total", 0))
     rect = ts.text_fit(total, (area.x + ts.s(74), area.centery + ts.s(2)), ts.s(110), 84, TEXT, anchor="midleft")
     x = max(rect.right + ts.s(14), area.x + ts.s(190))
     rolls = game.get("rolls")
     if rolls is not None:
-        ts.text_fit(f"roll {rolls}", (x, area.y + ts.s(8)), area.right - x - ts.s(6), 26, DIM, min_size=12)
+        ts.text_fit(ngettext("{n} roll", "{n} rolls", rolls).format(n=rolls), (x, area.y + ts.s(8)), area.right - x - ts.s(6), 26, DIM, min_size=12)
     unreadable = int((latest or {}).get("unreadable") or 0)
-    ts.text_fit(f"{unreadable} unreadable", (x, area.bottom - ts.s(8)), area.right - x - ts.s(6), 26,
+    ts.text_fit(ngettext("{n} unreadable", "{n} unreadable", unreadable).format(n=unreadable), (x, area.bottom - ts.s(8)), area.right - x - ts.s(6), 26,
                 WARN if unreadable else DIM, anchor="bottomleft", min_size=12)
 
 
 def draw_history(ts: Canvas, history: list[dict[str, Any]], area: pygame.Rect) -> None:
-    ts.text_fit("Recent rolls (newest first)", (area.x, area.y), area.width, 22, DIM, min_size=12)
+    ts.text_fit(_("Recent rolls (newest first)"), (area.x, area.y), area.width, 22, DIM, min_size=12)
     line_h = ts.s(18)
     y = area.y + ts.s(18)
     if not history:
-        ts.text_fit("none yet", (area.x, y), area.width, 24, DIM)
+        ts.text_fit(_("none yet"), (area.x, y), area.width, 24, DIM)
         return
     for roll in history[: max(1, (area.bottom - y) // line_h)]:
         values = " ".join("?" if v is None else str(v) for v in roll.get("values") or [])

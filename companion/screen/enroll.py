@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pygame
 
+from companion.i18n import N_, _, ngettext, say
+from rules.roll.words import colour_word, face_word
 from companion.actions import Action
 from companion.screen.canvas import (ACCENT, BAD, BG, DIM, GOOD, PANEL, TEXT, WARN, Button)
 from companion.screen.states import Screen, ScreenState
@@ -29,13 +31,24 @@ ENROLL_KEYS = {pygame.K_RETURN: Action.ENROLL_OK, pygame.K_KP_ENTER: Action.ENRO
 """Keys of the enrollment screen: Enter/Space OK, A another photo, R retake, B/Backspace back, S skip, Esc/Q quit."""
 
 
-ENROLL_BUTTONS = ((Action.ENROLL_OK, "OK"), (Action.ENROLL_ANOTHER, "Another"), (Action.ENROLL_RETAKE, "Retake"),
-                  (Action.ENROLL_BACK, "Back"), (Action.ENROLL_SKIP, "Skip"), (Action.QUIT, "Quit"))
+ENROLL_BUTTONS = ((Action.ENROLL_OK, N_("OK")), (Action.ENROLL_ANOTHER, N_("Another")), (Action.ENROLL_RETAKE, N_("Retake")),
+                  (Action.ENROLL_BACK, N_("Back")), (Action.ENROLL_SKIP, N_("Skip")), (Action.QUIT, N_("Quit")))
 
 
 def _photos(n: int) -> str:
     """``"1 photo"`` / ``"3 photos"``."""
-    return f"{n} photo" if n == 1 else f"{n} photos"
+    return ngettext("{n} photo", "{n} photos", n).format(n=n)
+
+
+def _seen(n: int) -> str:
+    """``"1 die seen"`` / ``"3 dice seen"``."""
+    return ngettext("{n} die seen", "{n} dice seen", n).format(n=n)
+
+
+def _pair_words(pair: dict[str, Any]) -> tuple[str, str]:
+    """The pair's colour and face in the players' words (the Roll for the Galaxy edition's)."""
+    colour, face = pair.get("colour", ""), pair.get("face", "")
+    return (say(colour_word(colour)) if colour else "", say(face_word(face)) if face else "")
 
 
 class Enroll(ScreenState):
@@ -58,8 +71,8 @@ class Enroll(ScreenState):
         buttons = []
         for k, (action, label) in enumerate(ENROLL_BUTTONS):
             if action is Action.ENROLL_OK and e.get("step") == "check":
-                label = "OK: next"
-            buttons.append(Button(action, label, pygame.Rect(area.x + k * (width + gap), area.y, width, area.height),
+                label = N_("OK: next")
+            buttons.append(Button(action, _(label), pygame.Rect(area.x + k * (width + gap), area.y, width, area.height),
                                   bool(enabled.get(action))))
         return buttons
 
@@ -74,12 +87,12 @@ class Enroll(ScreenState):
         pair = e.get("pair") or {}
         seen = e.get("seen")
         if step == "check":
-            head, colour = ((f"{seen} {'die' if seen == 1 else 'dice'} seen", GOOD) if seen
-                            else ("No dice seen", BAD))
-            ts.text_fit(f"{pair.get('colour', '').capitalize()} {pair.get('face', '').capitalize()}: {head}",
+            head, colour = ((_seen(seen), GOOD) if seen else (_("No dice seen"), BAD))
+            colour_said, face_said = _pair_words(pair)
+            ts.text_fit(_("{colour} {face}: {seen}").format(colour=colour_said.capitalize(), face=face_said, seen=head),
                          (ts.x(10), ts.y(10)), ts.x(780), 48, colour, min_size=26)
-            hint = "Is every die boxed? OK: next pair. Another: one more photo." if seen else \
-                "Check the light and that the dice are in view, then Retake."
+            hint = _("Is every die boxed? OK: next pair. Another: one more photo.") if seen else \
+                _("Check the light and that the dice are in view, then Retake.")
             ts.text_fit(hint, (ts.x(10), ts.y(52)), ts.x(780), 28, DIM, min_size=16)
         else:
             ts.wrap(e.get("prompt", ""), (ts.x(10), ts.y(8)), ts.x(780), 40, TEXT)
@@ -90,23 +103,25 @@ class Enroll(ScreenState):
         pygame.draw.rect(surface, fill, swatch, border_radius=ts.s(14))
         pygame.draw.rect(surface, DIM, swatch, width=2, border_radius=ts.s(14))
         ink = (20, 20, 20) if sum(fill) > 500 else TEXT
-        ts.text_fit(pair.get("face", "").upper(), swatch.center, swatch.width - 8, 28, ink, anchor="center", min_size=14)
-        ts.text_fit(pair.get("colour", "").capitalize(), (swatch.right + ts.s(10), swatch.y + ts.s(8)),
+        colour_said, face_said = _pair_words(pair)
+        ts.text_fit(face_said.upper(), swatch.center, swatch.width - 8, 28, ink, anchor="center", min_size=14)
+        ts.text_fit(colour_said.capitalize(), (swatch.right + ts.s(10), swatch.y + ts.s(8)),
                      x + width - swatch.right - ts.s(10), 34, TEXT, min_size=16)
-        ts.text_fit(pair.get("face", "").capitalize(), (swatch.right + ts.s(10), swatch.y + ts.s(44)),
+        ts.text_fit(face_said, (swatch.right + ts.s(10), swatch.y + ts.s(44)),
                      x + width - swatch.right - ts.s(10), 34, TEXT, min_size=16)
         y = swatch.bottom + ts.s(10)
-        ts.text_fit(f"Pair {int(e.get('index', 0)) + 1} of {e.get('total', 0)}", (x, y), width, 30, ACCENT, min_size=16)
+        ts.text_fit(_("Pair {number} of {total}").format(number=int(e.get("index", 0)) + 1, total=e.get("total", 0)), (x, y), width, 30, ACCENT, min_size=16)
         y += ts.s(32)
         if step == "prompt":
-            status, colour = (("Hold still...", WARN) if e.get("waiting_still") else ("Tap OK when ready", DIM))
+            status, colour = ((_("Hold still..."), WARN) if e.get("waiting_still") else (_("Tap OK when ready"), DIM))
         else:
-            status, colour = (f"{seen} {'die' if seen == 1 else 'dice'} seen", GOOD) if seen else ("No dice seen", BAD)
+            status, colour = (_seen(seen), GOOD) if seen else (_("No dice seen"), BAD)
         ts.text_fit(status, (x, y), width, 36, colour, min_size=18)
         y += ts.s(38)
-        ts.text_fit(f"This pair: {_photos(e.get('pair_photos', 0))}", (x, y), width, 24, DIM, min_size=14)
+        ts.text_fit(_("This pair: {photos}").format(photos=_photos(e.get("pair_photos", 0))), (x, y), width, 24, DIM, min_size=14)
         y += ts.s(24)
-        ts.text_fit(f"All: {_photos(e.get('photos', 0))}, {e.get('pairs_done', 0)}/{e.get('pairs_total', 0)} pairs",
+        ts.text_fit(_("All: {photos}, {done}/{total} pairs").format(photos=_photos(e.get("photos", 0)), done=e.get("pairs_done", 0),
+                                                          total=e.get("pairs_total", 0)),
                      (x, y), width, 24, DIM, min_size=14)
         y += ts.s(28)
         message = e.get("message") or ""
@@ -137,21 +152,25 @@ class Enroll(ScreenState):
     def _ended(ts: TouchScreen, e: dict[str, Any], frame: np.ndarray | None) -> None:
         """After the walk: building / saved / failed / stopped / camera lost, and where the photos are."""
         step = e.get("step")
-        titles = {"finished": ("Every pair done", GOOD), "building": ("Building the dice profile...", ACCENT),
-                  "saved": ("Dice profile saved", GOOD), "failed": ("Profile not built", BAD),
-                  "stopped": ("Enrollment stopped", WARN), "camera_lost": ("Camera lost", BAD)}
+        titles = {"finished": (N_("Every pair done"), GOOD), "building": (N_("Building the dice profile..."), ACCENT),
+                  "saved": (N_("Dice profile saved"), GOOD), "failed": (N_("Profile not built"), BAD),
+                  "stopped": (N_("Enrollment stopped"), WARN), "camera_lost": (N_("Camera lost"), BAD)}
         title, colour = titles.get(step, (str(step), TEXT))
+        title = _(title)
         ts.surface.fill((44, 18, 20) if step == "camera_lost" else BG)
         x, width = ts.x(24), ts.x(752)
         ts.text_fit(title, (x, ts.y(24)), width, 72, colour)
         y = ts.wrap(e.get("message") or "", (x, ts.y(110)), width, 32, TEXT) + ts.s(16)
-        ts.text_fit(f"Kept: {_photos(e.get('photos', 0))} ({e.get('pairs_done', 0)} of {e.get('pairs_total', 0)} pairs), in:",
+        ts.text_fit(_("Kept: {photos} ({done} of {total} pairs), in:").format(photos=_photos(e.get("photos", 0)),
+                                                                    done=e.get("pairs_done", 0),
+                                                                    total=e.get("pairs_total", 0)),
                      (x, y), width, 30, DIM, min_size=16)
         y += ts.s(32)
         ts.text_fit(e.get("folder") or "", (x, y), width, 28, TEXT, min_size=12)
         y += ts.s(44)
         if step in ("stopped", "camera_lost", "failed"):
-            for line in ("Nothing is lost. To go on later:", "companion enroll roll-dice --guided --keep FOLDER",
-                         "or build from the photos so far: companion enroll roll-dice FOLDER"):
-                ts.text_fit(line, (x, y), width, 28, WARN if line.startswith("Nothing") else TEXT, min_size=14)
+            lines = (_("Nothing is lost. To go on later:"), "companion enroll roll-dice --guided --keep FOLDER",
+                     _("or build from the photos so far: {command}").format(command="companion enroll roll-dice FOLDER"))
+            for k, line in enumerate(lines):
+                ts.text_fit(line, (x, y), width, 28, WARN if k == 0 else TEXT, min_size=14)
                 y += ts.s(30)

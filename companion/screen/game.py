@@ -12,7 +12,7 @@ import pygame
 from companion.actions import Action
 from companion.screen.canvas import (ACCENT, BAD, BG, DIM, GOOD, PANEL, QR_SIDE, SEVERITY_COLOURS, TEXT, WARN, Button,
                                      seat_rgb)
-from companion.i18n import _
+from companion.i18n import N_, _
 from companion.screen.states import Screen, ScreenState, can_undo, games_button
 
 if TYPE_CHECKING:
@@ -25,7 +25,8 @@ QR_X = 800 - 6 - QR_SIDE
 """The QR code's left edge (design px): the game's panels end before it."""
 
 
-DEFAULT_COLUMNS = [{"key": "tableau", "label": "Tableau"}, {"key": "credits", "label": "Credits"}, {"key": "vp", "label": "VP"}]
+DEFAULT_COLUMNS = [{"key": "tableau", "label": N_("Tableau")}, {"key": "credits", "label": N_("Credits")},
+                   {"key": "vp", "label": N_("VP")}]
 """The player columns of a view that names none (``companion.flow_spec.STANDARD_COLUMNS``)."""
 
 
@@ -56,23 +57,26 @@ class Table(ScreenState):
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         nxt = (view.get("game") or {}).get("next") or {}
         buttons = [
-            Button(Action.NEXT_PHASE, f"Next: {nxt.get('label', '')}", ts.rect(6, 404, 330, 70), bool(nxt.get("enabled"))),
-            Button(Action.UNDO, "Undo", ts.rect(344, 404, 150, 70), can_undo(view)),
+            Button(Action.NEXT_PHASE, _("Next: {action}").format(action=nxt.get("label", "")), ts.rect(6, 404, 330, 70),
+                   bool(nxt.get("enabled"))),
+            Button(Action.UNDO, _("Undo"), ts.rect(344, 404, 150, 70), can_undo(view)),
             *games_button(ts, view, ts.rect(502, 404, 120, 70)),
         ]
         if ts.debug:
-            buttons.append(Button(Action.QUIT, "Quit", ts.rect(630, 404, 60, 70)))
-        _, questions = camera_attention(view)
+            buttons.append(Button(Action.QUIT, _("Quit"), ts.rect(630, 404, 60, 70)))
+        questions = camera_attention(view)[1]
         if questions:
             q = questions[0]
             proposed = q.get("proposed")
-            label = f"Yes: {proposed.capitalize()}" if proposed else "Confirm"
+            choices = list(q.get("choices") or [])
+            labels = dict(zip(choices, q.get("labels") or choices))  # each choice as shown (the view is said already)
+            label = _("Yes: {answer}").format(answer=labels.get(proposed, proposed)) if proposed else _("Confirm")
             answers = [(Action.CAMERA_CONFIRM, label, (("id", q["id"]),), "camera_confirm")]
-            for choice in q.get("choices") or []:
+            for choice in choices:
                 if choice != q.get("proposed"):
-                    answers.append((Action.CAMERA_CONFIRM, choice.capitalize(), (("id", q["id"]), ("choice", choice)),
+                    answers.append((Action.CAMERA_CONFIRM, labels.get(choice, choice), (("id", q["id"]), ("choice", choice)),
                                     f"camera_confirm:{choice}"))
-            answers.append((Action.CAMERA_DISMISS, "Dismiss", (("id", q["id"]),), "camera_dismiss"))
+            answers.append((Action.CAMERA_DISMISS, _("Dismiss"), (("id", q["id"]),), "camera_dismiss"))
             area = ts.rect(12, 338, QR_X - 24, 56)
             gap = ts.s(8)
             width = (area.width - gap * (len(answers) - 1)) // len(answers)
@@ -99,20 +103,26 @@ class Table(ScreenState):
             top = y
             severity = m.get("severity", "error")
             colour = SEVERITY_COLOURS.get(severity, BAD)
-            head = "MISPLAY" if severity == "error" else "CHECK"
+            head = _("MISPLAY") if severity == "error" else _("CHECK")
             lines = 2 if len(misplays) == 1 else 1  # one misplay: room to wrap instead of shrinking
-            y = ts.wrap(f"{ts.sign(severity)} {head} - {m.get('player', '?')}: {m.get('message', '')}", (x, y), width,
-                        24, colour, max_lines=lines)
-            ts.text_fit(f"Rule: {m.get('source') or m.get('rule', '')}", (x, y), width, 20, DIM, min_size=13)
+            y = ts.wrap(_("{sign} {head} - {player}: {message}").format(sign=ts.sign(severity), head=head,
+                                                                          player=m.get("player", "?"),
+                                                                          message=m.get("message", "")),
+                        (x, y), width, 24, colour, max_lines=lines)
+            ts.text_fit(_("Rule: {rule}").format(rule=m.get("source") or m.get("rule", "")), (x, y), width, 20, DIM,
+                        min_size=13)
             y += ts.s(22)
             if m.get("fix"):
-                y = ts.wrap(f"Fix: {m['fix']}", (x, y), width, 22, GOOD, max_lines=lines)
+                y = ts.wrap(_("Fix: {fix}").format(fix=m['fix']), (x, y), width, 22, GOOD, max_lines=lines)
             pygame.draw.rect(ts.surface, colour, (area.x, top, ts.s(6), y - top))
             y += ts.s(8)
         if questions:
             q = questions[0]
-            more = f"  (+{len(questions) - 1} more)" if len(questions) > 1 else ""
-            ts.text_fit(f"Camera: {q.get('text', '?')}{more}", (x, ts.y(306)), width, 30, TEXT, min_size=16)
+            if len(questions) > 1:
+                said = _("Camera: {question}  (+{count} more)").format(question=q.get("text", "?"), count=len(questions) - 1)
+            else:
+                said = _("Camera: {question}").format(question=q.get("text", "?"))
+            ts.text_fit(said, (x, ts.y(306)), width, 30, TEXT, min_size=16)
             if q.get("error"):
                 ts.text_fit(q["error"], (x, ts.y(302) - ts.s(18)), width, 20, BAD, min_size=14)
         return True
@@ -125,15 +135,15 @@ class Table(ScreenState):
         ts.text_fit(game.get("title", ""), (ts.x(10), ts.y(8)), ts.x(330), 34, DIM)
         ts.text_fit(game.get("round_label", ""), (ts.x(10), ts.y(36)), ts.x(470), 40, TEXT, min_size=16)
         if game.get("pool") is not None:
-            ts.text_fit(f"{game.get('pool_label', 'VP pool')}: {game['pool']}", (w - ts.x(10), ts.y(14)), ts.x(300), 48,
-                        WARN, anchor="topright", min_size=20)
+            ts.text_fit(_("{pool}: {vp}").format(pool=game.get("pool_label") or _("VP pool"), vp=game["pool"]),
+                        (w - ts.x(10), ts.y(14)), ts.x(300), 48, WARN, anchor="topright", min_size=20)
         y = 76
         if game.get("last_round"):
             banner = ts.rect(6, y, 788, 40)
             pygame.draw.rect(surface, BAD, banner, border_radius=ts.s(8))
             why = "; ".join(game.get("ending") or [])
-            ts.text_fit(f"{ts.sign('WARN')} LAST ROUND  {why}", banner.center, banner.width - 16, 38, TEXT, anchor="center",
-                        min_size=14)
+            ts.text_fit(_("{sign} LAST ROUND  {why}").format(sign=ts.sign("WARN"), why=why), banner.center,
+                        banner.width - 16, 38, TEXT, anchor="center", min_size=14)
             y += 44
         phases = game.get("phases") or []
         strip = ts.rect(6, y, 788, 70)
@@ -187,11 +197,11 @@ class Table(ScreenState):
             message = " ".join(said)
         qr = self.qr_rect(ts)
         if markers:
-            message = markers.get("message") or "calibration markers moved"
-            ts.text_fit(f"{ts.sign('WARN')} Markers moved: recalibrate", (qr.x, qr.y - ts.s(20)), qr.width, 20, WARN,
-                        min_size=10)
+            message = markers.get("message") or _("calibration markers moved")
+            ts.text_fit(_("{sign} Markers moved: recalibrate").format(sign=ts.sign("WARN")), (qr.x, qr.y - ts.s(20)),
+                        qr.width, 20, WARN, min_size=10)
         elif ts.url(view):
-            ts.text_fit("Phones: tap the code", (qr.centerx, qr.y - ts.s(20)), qr.width, 18, DIM, anchor="midtop",
+            ts.text_fit(_("Phones: tap the code"), (qr.centerx, qr.y - ts.s(20)), qr.width, 18, DIM, anchor="midtop",
                         min_size=10)
         left = ts.x(630) if (view.get("box") or {}).get("games") else ts.x(502)
         ts.wrap(message, (left, ts.y(404)), ts.x(794) - left, 20, DIM, max_lines=2)
@@ -249,14 +259,14 @@ class Table(ScreenState):
             x0 = area.x + half * width
             ts.text_fit(_("Player"), (x0, area.y), ts.s(name_w - 10), 22, DIM)
             for k, c in enumerate(columns):
-                ts.text_fit(str(c.get("label", "")), (x0 + ts.s(name_w + k * step), area.y), ts.s(step - 6), 22, DIM,
+                ts.text_fit(_(str(c.get("label", ""))), (x0 + ts.s(name_w + k * step), area.y), ts.s(step - 6), 22, DIM,
                             min_size=12)
             rows = players[half * per_half:(half + 1) * per_half]
             row_h = max(ts.s(16), min(ts.s(40), room // max(1, per_half)))
             y = area.y + ts.s(20)
             for p in rows:
                 ts.draw_seat_dot(p.get("colour"), (x0 + ts.s(10), y + row_h // 2), ts.s(10 if row_h >= ts.s(22) else 7))
-                name = p.get("name", "?") + ("  " + _("(waiting)") if p.get("waiting") else "")
+                name = _("{player}  (waiting)").format(player=p.get("name", "?")) if p.get("waiting") else p.get("name", "?")
                 ts.text_fit(name, (x0 + ts.s(22), y + row_h // 2), ts.s(name_w - 25), min(32, row_h * 32 // ts.s(40) + 8),
                             WARN if p.get("waiting") else TEXT, anchor="midleft", min_size=12)
                 for k, c in enumerate(columns):
@@ -285,7 +295,7 @@ class Scores(ScreenState):
     screen = Screen.SCORES
 
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
-        buttons = [Button(Action.UNDO, "Undo", ts.rect(6, 404, 150, 70), can_undo(view))]
+        buttons = [Button(Action.UNDO, _("Undo"), ts.rect(6, 404, 150, 70), can_undo(view))]
         x = 164
         if (view.get("camera") or {}).get("count") is not None:  # Roll with --dice-profile: the dice count
             buttons.append(Button(Action.READ_NOW, _("Count dice"), ts.rect(x, 404, 170, 70), True, (), "count_dice"))
@@ -295,7 +305,7 @@ class Scores(ScreenState):
                         Button(Action.HISTORY, _("History"), ts.rect(x + 148, 404, 140, 70))]
             buttons += games_button(ts, view, ts.rect(x + 296, 404, 794 - x - 296, 70), _("New game"))
         if ts.debug:
-            buttons.append(Button(Action.QUIT, "Quit", ts.rect(740, 6, 54, 54)))
+            buttons.append(Button(Action.QUIT, _("Quit"), ts.rect(740, 6, 54, 54)))
         return buttons
 
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
@@ -304,14 +314,15 @@ class Scores(ScreenState):
         game = view.get("game") or {}
         result = game.get("result") or {"players": [], "winners": []}
         won = result.get("winners") or []
-        ts.text_fit(f"{game.get('title', '')}: game over", (ts.x(10), ts.y(8)), ts.x(720), 34, DIM)
-        headline = ("Winner: " if len(won) == 1 else "Shared win: ") + ", ".join(won)
+        ts.text_fit(_("{title}: game over").format(title=game.get("title", "")), (ts.x(10), ts.y(8)), ts.x(720), 34, DIM)
+        headline = (_("Winner: {names}") if len(won) == 1 else _("Shared win: {names}")).format(names=", ".join(won))
         ts.text_fit(f"{ts.sign('winner')} {headline}", (ts.x(10), ts.y(40)), ts.x(780), 56, GOOD, min_size=18)
         counting = (view.get("camera") or {}).get("count")
         teams = result.get("team_scores") or {}
         top = 100
         if teams:  # a game that scores teams (Eclipse's alliances): each team's score
-            line = _("Team scores: ") + ", ".join(f"{team} {vp} VP" for team, vp in teams.items())
+            line = _("Team scores: {scores}").format(scores=", ".join(
+                _("{team} {vp} VP").format(team=team, vp=vp) for team, vp in teams.items()))
             ts.text_fit(line, (ts.x(10), ts.y(96)), ts.x(780), 26, WARN, min_size=14)
             top = 124
         score_table(ts, result, ts.rect(6, top, 788, (366 if counting is not None else 376) - top))
@@ -323,7 +334,7 @@ class Scores(ScreenState):
                                                                       "play on the box; phones download them")
             ts.text_fit(message, (ts.x(10), ts.y(380)), ts.x(780), 20, DIM, min_size=11)
         else:
-            ts.text_fit("Export: companion export --json FILE / --bgstats FILE", (ts.x(10), ts.y(380)), ts.x(780), 22,
+            ts.text_fit(_("Export: companion export --json FILE / --bgstats FILE"), (ts.x(10), ts.y(380)), ts.x(780), 22,
                         DIM, min_size=12)
 
 

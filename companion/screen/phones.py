@@ -16,6 +16,7 @@ import pygame
 
 from typing import TYPE_CHECKING
 
+from companion.i18n import _
 from companion.actions import Action
 from companion.screen.canvas import ACCENT, BG, DIM, GOOD, PANEL, TEXT, WARN, Button, seat_rgb
 from companion.screen.states import Screen, ScreenState, Tap
@@ -40,43 +41,43 @@ class PhonesPanel(ScreenState):
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         buttons = []
         for k, p in enumerate(_players(view)[:ROWS]):
-            buttons.append(Button(Action.RELEASE_SEAT, "Free seat", ts.rect(640, 62 + k * 54, 150, 48), bool(p.get("claimed")),
+            buttons.append(Button(Action.RELEASE_SEAT, _("Free seat"), ts.rect(640, 62 + k * 54, 150, 48), bool(p.get("claimed")),
                                   (("player", p["name"]),), f"release_seat:{p['name']}"))
         if ts.revoke_armed:
-            buttons.append(Button(Action.REVOKE_PHONES, "Tap again: unjoin every phone", ts.rect(6, 404, 470, 70)))
+            buttons.append(Button(Action.REVOKE_PHONES, _("Tap again: unjoin every phone"), ts.rect(6, 404, 470, 70)))
         else:
-            buttons.append(Button(Tap.REVOKE_ARM, "New QR code", ts.rect(6, 404, 470, 70)))
-        buttons.append(Button(Tap.PHONES_CLOSE, "Back", ts.rect(484, 404, 310, 70)))
+            buttons.append(Button(Tap.REVOKE_ARM, _("New QR code"), ts.rect(6, 404, 470, 70)))
+        buttons.append(Button(Tap.PHONES_CLOSE, _("Back"), ts.rect(484, 404, 310, 70)))
         return buttons + ts.debug_buttons()
 
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
         surface = ts.surface
         surface.fill(BG)
-        ts.text_fit("Phones", (ts.x(10), ts.y(10)), ts.x(300), 44, TEXT)
+        ts.text_fit(_("Phones"), (ts.x(10), ts.y(10)), ts.x(300), 44, TEXT)
         link = ts.qr_url(view)
         qr = self.qr_rect(ts)
         if link:
             ts.draw_qr(link, qr)
             ts.text_fit(link, (ts.x(10), qr.bottom + ts.s(8)), qr.width + ts.s(180), 22, DIM, min_size=12)
-        ts.text_fit("Scan to join: a phone without this code only watches", (ts.x(10), qr.bottom + ts.s(34)),
+        ts.text_fit(_("Scan to join: a phone without this code only watches"), (ts.x(10), qr.bottom + ts.s(34)),
                      ts.x(440), 22, DIM, min_size=12)
         x = ts.x(276)
         players = _players(view)
         if not players:
-            hint = ("Seats are claimed once the game has players." if (view.get("game") or {}).get("flow")
-                    else "Dice mode: every joined phone may Read now and Undo.")
+            hint = (_("Seats are claimed once the game has players.") if (view.get("game") or {}).get("flow")
+                    else _("Dice mode: every joined phone may Read now and Undo."))
             ts.wrap(hint, (x, ts.y(70)), ts.x(500), 28, DIM, max_lines=4)
         for k, p in enumerate(players[:ROWS]):
             row = ts.rect(276, 62 + k * 54, 356, 48)
             pygame.draw.rect(surface, PANEL, row, border_radius=ts.s(8))
             ts.draw_seat_dot(p.get("colour"), (row.x + ts.s(18), row.centery), ts.s(11))
             ts.text_fit(p["name"], (row.x + ts.s(36), row.centery), ts.x(170), 30, TEXT, anchor="midleft", min_size=14)
-            held, colour = ("phone joined", GOOD) if p.get("claimed") else ("no phone", DIM)
+            held, colour = (_("phone joined"), GOOD) if p.get("claimed") else (_("no phone"), DIM)
             ts.text_fit(held, (row.right - ts.s(10), row.centery), ts.s(140), 24, colour, anchor="midright", min_size=12)
         if len(players) > ROWS:
-            ts.text_fit(f"+{len(players) - ROWS} more", (x, ts.y(62 + ROWS * 54)), ts.x(300), 22, DIM)
-        note = ("Every phone must scan the new code and claim its seat again; the game itself is kept."
-                if ts.revoke_armed else "Free a seat when a player changes phone; a new code unjoins every phone.")
+            ts.text_fit(_("+{count} more").format(count=len(players) - ROWS), (x, ts.y(62 + ROWS * 54)), ts.x(300), 22, DIM)
+        note = (_("Every phone must scan the new code and claim its seat again; the game itself is kept.")
+                if ts.revoke_armed else _("Free a seat when a player changes phone; a new code unjoins every phone."))
         ts.text_fit(note, (ts.x(10), ts.y(376)), ts.x(780), 22, WARN if ts.revoke_armed else ACCENT, min_size=12)
         ts.draw_buttons(self.buttons(ts, view))
 

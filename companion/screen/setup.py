@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pygame
 
+from companion.i18n import _
 from companion.actions import Action
 from companion.screen.canvas import (ACCENT, BG, BUTTON_PRESSED, DIM, GOOD, PANEL, QR_SIDE, TEXT, WARN, Button)
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 def _next_player_name(players: list[dict[str, Any]]) -> str:
     """``"Player N"`` for the first N not taken (players added on the touchscreen have no keyboard)."""
     names = {p.get("name") for p in players}
-    return next(f"Player {k}" for k in range(1, 10) if f"Player {k}" not in names)
+    return next(_("Player {n}").format(n=k) for k in range(1, 10) if _("Player {n}").format(n=k) not in names)
 
 
 class Setup(ScreenState):
@@ -44,14 +45,14 @@ class Setup(ScreenState):
                                   (("player", p["name"]),), f"setup_pick:{p['name']}"))
         full = len(players) >= int(game.get("max_players") or 5)
         buttons += [
-            Button(Action.SETUP_PLAYER, "Add player", ts.rect(6, 404, 170, 70), not full,
+            Button(Action.SETUP_PLAYER, _("Add player"), ts.rect(6, 404, 170, 70), not full,
                    (("player", _next_player_name(players)),)),
-            Button(Action.SETUP_EVEN, "Split evenly", ts.rect(184, 404, 180, 70), bool(players)),
-            Button(Action.SETUP_START, "Start", ts.rect(372, 404, 180, 70), bool(game.get("can_start"))),
+            Button(Action.SETUP_EVEN, _("Split evenly"), ts.rect(184, 404, 180, 70), bool(players)),
+            Button(Action.SETUP_START, _("Start"), ts.rect(372, 404, 180, 70), bool(game.get("can_start"))),
             *games_button(ts, view, ts.rect(560, 404, 120, 70)),
         ]
         if ts.debug:
-            buttons.append(Button(Action.QUIT, "Quit", ts.rect(688, 404, 106, 70)))
+            buttons.append(Button(Action.QUIT, _("Quit"), ts.rect(688, 404, 106, 70)))
         return buttons
 
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
@@ -73,9 +74,9 @@ class Setup(ScreenState):
                     ts.text_fit(p["name"], (lx, ly), ts.s(118), 24, TEXT, anchor="midbottom", min_size=12)
         qr = self.qr_rect(ts)
         room = qr.x - ts.x(414) - ts.s(8)
-        ts.text_fit(f"{game.get('title', '')}: setup", (ts.x(414), ts.y(8)), room, 34, TEXT, min_size=14)
-        hint = (f"Tap the table where {ts.seating} sits" if ts.seating
-                else "Tap a player, then their seat on the picture")
+        ts.text_fit(_("{title}: setup").format(title=game.get("title", "")), (ts.x(414), ts.y(8)), room, 34, TEXT, min_size=14)
+        hint = (_("Tap the table where {player} sits").format(player=ts.seating) if ts.seating
+                else _("Tap a player, then their seat on the picture"))
         ts.wrap(hint, (ts.x(414), ts.y(44)), room, 24, ACCENT if ts.seating else DIM, max_lines=3)
         players = {p["name"]: p for p in game.get("players") or []}
         for b in self.buttons(ts, view):
@@ -87,11 +88,12 @@ class Setup(ScreenState):
             ts.draw_seat_dot(p["colour"], (b.rect.x + ts.s(18), b.rect.y + ts.s(17)), ts.s(11))
             ts.text_fit(p["name"], (b.rect.x + ts.s(34), b.rect.y + ts.s(17)), b.rect.width - ts.s(40), 26, TEXT,
                         anchor="midleft", min_size=12)
-            state = "seat set" if p.get("seated") else ("even split" if game.get("zones") == "even" else "no seat")
-            ts.text_fit(f"{p['colour']}, {state}", (b.rect.x + ts.s(34), b.rect.bottom - ts.s(4)),
+            state = _("seat set") if p.get("seated") else (_("even split") if game.get("zones") == "even" else _("no seat"))
+            colour_said = (game.get("colour_words") or {}).get(p["colour"], p["colour"])
+            ts.text_fit(_("{colour}, {state}").format(colour=colour_said, state=state), (b.rect.x + ts.s(34), b.rect.bottom - ts.s(4)),
                         b.rect.width - ts.s(40), 18, GOOD if p.get("seated") else DIM, anchor="bottomleft", min_size=10)
         if not game.get("players"):
-            ts.wrap("No players yet: add them on a phone (scan the code) or here", (ts.x(414), ts.y(190)),
+            ts.wrap(_("No players yet: add them on a phone (scan the code) or here"), (ts.x(414), ts.y(190)),
                     ts.x(380), 24, DIM, max_lines=3)
         ts.draw_buttons([b for b in self.buttons(ts, view) if b.action != Tap.SETUP_PICK])
         message = game.get("why") or (view.get("status") or {}).get("message") or ""

@@ -34,6 +34,7 @@ import numpy as np
 import pygame
 
 from companion.actions import Action
+from companion.i18n import _, box_language, localize
 from companion.screen.box import Asking, Choose, History, Settings
 from companion.screen.canvas import BASE_SIZE, Button, Canvas
 from companion.screen.check import Check
@@ -116,6 +117,7 @@ class TouchScreen(Canvas):
         self.state = Screen.WAITING
         self._handlers[self.state].enter(self)
         self._view: dict[str, Any] = {}
+        self._said_for: tuple[dict[str, Any], str, dict[str, Any]] | None = None
 
     @classmethod
     def for_display(cls, size: tuple[int, int] = BASE_SIZE, fullscreen: bool = True, **kw: Any) -> TouchScreen:
@@ -152,7 +154,8 @@ class TouchScreen(Canvas):
             ValueError: the frame array has a wrong shape or dtype (JPEG bytes that do not
                 decode are shown as "no picture" instead).
         """
-        view, frame = self._unpack(snapshot)
+        raw, frame = self._unpack(snapshot)
+        view = self._said(raw)
         self._view = view
         self.begin()
         current = self._handlers[self.state]
@@ -170,6 +173,16 @@ class TouchScreen(Canvas):
         self._handlers[self.state].do(self, view, frame)
         return self.surface
 
+    def _said(self, view: dict[str, Any]) -> dict[str, Any]:
+        """``view`` in the box's language (:func:`companion.i18n.localize`; what a button posts back is never
+        translated: ids and names stay plain strings), said once per published view and language."""
+        lang = box_language()
+        if self._said_for is not None and self._said_for[0] is view and self._said_for[1] == lang:
+            return self._said_for[2]
+        said = localize(view, lang)
+        self._said_for = (view, lang, said)
+        return said
+
     @property
     def buttons(self) -> dict[str, Button]:
         """The current screen's buttons by action name (as of the last render)."""
@@ -182,7 +195,7 @@ class TouchScreen(Canvas):
         qr = handler.qr_rect(self) if handler.qr_tappable else None
         if qr is None or not self.url(self._view):
             return None
-        return Button(Tap.PHONES_PANEL, "Phones", qr)
+        return Button(Tap.PHONES_PANEL, _("Phones"), qr)
 
     def button_at(self, pos: tuple[int, int]) -> Button | None:
         """The enabled button (or the QR code, :attr:`qr_target`) under ``pos`` (px), or None."""
@@ -355,7 +368,7 @@ class TouchScreen(Canvas):
     def debug_buttons(self) -> list[Button]:
         if not self.debug:
             return []
-        return [Button(Action.QUIT, "Quit", self.rect(680, 404, 114, 70))]
+        return [Button(Action.QUIT, _("Quit"), self.rect(680, 404, 114, 70))]
 
 
 def open_touchscreen(hub: Any, *, fullscreen: bool, **kw: Any) -> tuple[TouchScreen, Callable[[], None], bool, Exception | None]:

@@ -51,17 +51,18 @@ window.Box = (function () {
     }
     return {
       status: 0,
-      answer: { error: "Could not reach the box; check the Wi-Fi. Tapping again is safe: the box records a tap once." },
+      answer: { error: _("Could not reach the box; check the Wi-Fi. Tapping again is safe: the box records a tap once.") },
     };
   }
 
   // What to tell the player about an answer that is not a success.
   function problem(status, answer) {
     const error = (answer && answer.error) || "";
-    if (status === 409) return (error || "The game changed since your screen showed it") + " (nothing was recorded)";
-    if (status === 403 && !error) return "Not allowed from this phone.";
-    if (status === 429) return error || "Too many taps: wait a moment and tap again.";
-    return error || "The box refused: HTTP " + status;
+    if (status === 409) return format(_("{problem} (nothing was recorded)"),
+      { problem: error || _("The game changed since your screen showed it") });
+    if (status === 403 && !error) return _("Not allowed from this phone.");
+    if (status === 429) return error || _("Too many taps: wait a moment and tap again.");
+    return error || format(_("The box refused: HTTP {status}"), { status: status });
   }
 
   // Live state: SSE /api/events ("state", "me" and "heartbeat" events), or polling /api/state and /api/me
@@ -80,14 +81,14 @@ window.Box = (function () {
     let silenceMs = 45000; // no event for this long: the stream is dead (2.5 heartbeats; the box says how often)
 
     function reconnecting() {
-      setConnection("reconnecting", "reconnecting\u2026");
+      setConnection("reconnecting", _("reconnecting…"));
     }
     function poll() {
       Promise.all([
         fetch("/api/state", { cache: "no-store" }).then((r) => r.json()),
         fetch("/api/me", { cache: "no-store" }).then((r) => r.json()),
       ]).then(([state, me]) => {
-        setConnection("live", "live (every 3 s)");
+        setConnection("live", _("live (every 3 s)"));
         onMe(me);
         onState(state);
       }).catch(reconnecting);
@@ -124,7 +125,7 @@ window.Box = (function () {
       mine.addEventListener("open", () => {
         retryMs = 1000;
         stopPolling();
-        setConnection("live", "live");
+        setConnection("live", _("live"));
         alive();
         if (onOpen) onOpen();
       });
@@ -149,7 +150,7 @@ window.Box = (function () {
       });
       mine.addEventListener("state", (event) => {
         alive();
-        setConnection("live", "live");
+        setConnection("live", _("live"));
         onState(JSON.parse(event.data));
       });
     }
@@ -171,9 +172,10 @@ window.Box = (function () {
     banner.className = "storage-banner" + (health && health.ok === false ? " failing" : "");
   }
 
-  // The page's words in the phone's language: the catalog the page carries (#messages), else the English.
+  // The page's words in the phone's language: the catalog the page carries (#messages: {lang, messages,
+  // plurals}), else the English. Brace fields ("{name} won") are filled in by format().
   let catalog = null;
-  function _(text) {
+  function words() {
     if (catalog === null) {
       const node = document.getElementById("messages");
       try {
@@ -181,8 +183,34 @@ window.Box = (function () {
       } catch (err) {
         catalog = {};
       }
+      catalog.messages = catalog.messages || {};
+      catalog.plurals = catalog.plurals || {};
     }
-    return catalog[text] || text;
+    return catalog;
+  }
+  function _(text) {
+    return words().messages[text] || text;
+  }
+  // A word said differently in one place (gettext's context: a seat colour's letter in its dot); null when the
+  // catalog has none.
+  function pgettext(context, text) {
+    return words().messages[context + "\u0004" + text] || null;
+  }
+  // The form of a plural message for n in the phone's language (Polish has three): the browser's plural rules
+  // name the category (one, few, many, other), the catalog holds each category's form.
+  function ngettext(singular, plural, n) {
+    const forms = words().plurals[singular];
+    if (forms) {
+      let category = "other";
+      try {
+        category = new Intl.PluralRules(words().lang || document.documentElement.lang || "en").select(n);
+      } catch (err) {
+        category = n === 1 ? "one" : "other";
+      }
+      const form = forms[category] || forms.other;
+      if (form) return form;
+    }
+    return n === 1 ? singular : plural;
   }
 
   // "{name} won" with {name} filled in (the catalogs keep Python's brace fields).
@@ -292,6 +320,7 @@ window.Box = (function () {
     table.append(total);
   }
 
-  return { send: send, newKey: newKey, problem: problem, live: live, storage: storage, _: _, format: format,
+  return { send: send, newKey: newKey, problem: problem, live: live, storage: storage, _: _, ngettext: ngettext, pgettext: pgettext,
+           format: format,
            pageFor: pageFor, follow: follow, nav: nav, scoreTable: scoreTable };
 })();

@@ -8,6 +8,8 @@
 
 (function () {
   const $ = (id) => document.getElementById(id);
+  const _ = Box._; // the page's words in the phone's language (the state's words come said already)
+  const format = Box.format;
   const SEAT_KEY = "tabletop-companion-seat";
   let state = null;
   let shownVersion = -1;
@@ -37,8 +39,8 @@
     document.body.classList.toggle("watching-only", !me.joined);
     $("join-banner").hidden = !!me.joined;
     // no screen to show the QR code (--no-screen): the link printed when the box started is the way in
-    if (screenless() && $("join-how")) $("join-how").textContent = "To take part (claim your seat, report, Next, " +
-      "Undo) and to see the camera picture, open the box's join link (printed when it started) on this phone.";
+    if (screenless() && $("join-how")) $("join-how").textContent = _("To take part (claim your seat, report, Next, " +
+      "Undo) and to see the camera picture, open the box's join link (printed when it started) on this phone.");
   }
 
   // A box without a touchscreen (--no-screen): a joined phone frees seats and undoes for the table instead.
@@ -47,7 +49,7 @@
   }
 
   function renderRound(game) {
-    $("title").textContent = game.title || "Tabletop companion";
+    $("title").textContent = game.title || _("Tabletop companion");
     $("round-label").textContent = game.round_label || "";
     const phases = $("phases");
     phases.replaceChildren();
@@ -57,7 +59,8 @@
       phases.append(li);
     }
     $("note").textContent = game.note || "";
-    $("pool").textContent = game.pool === null || game.pool === undefined ? "" : (game.pool_label || "VP pool") + ": " + game.pool;
+    $("pool").textContent = game.pool === null || game.pool === undefined ? ""
+      : format(_("{pool}: {vp}"), { pool: game.pool_label || _("VP pool"), vp: game.pool });
     // Next from a phone (a table without the box's screen): the label says what the tap does
     const next = game.next || null;
     const nextShown = !!next && !!next.label && !game.setup && !game.over;
@@ -65,32 +68,34 @@
     $("next-actions").hidden = !nextShown && !undoShown;
     $("table-undo").hidden = !undoShown;
     const nextButton = $("phone-next");
-    nextButton.textContent = nextShown ? "Next: " + next.label : "Next";
+    nextButton.textContent = nextShown ? format(_("Next: {action}"), { action: next.label }) : _("Next");
     nextButton.dataset.label = nextShown ? next.label : "";
     nextButton.disabled = !nextShown || next.enabled === false;
     $("next-why").textContent = nextShown && next.enabled === false ? next.why || "" : "";
     const banner = $("last-round");
     banner.hidden = !game.last_round;
-    banner.textContent = "LAST ROUND" + ((game.ending || []).length ? ": " + game.ending.join("; ") : "");
+    banner.textContent = (game.ending || []).length ? format(_("LAST ROUND: {why}"), { why: game.ending.join("; ") })
+      : _("LAST ROUND");
   }
 
   function renderSeats(game) {
     const mine = seat();
     $("seat-section").hidden = (!!mine && !picking) || !!game.over || !!game.setup;
-    $("seat-hint").textContent = !me.joined ? (screenless() ? "Open the box's join link to claim your seat."
-      : "Scan the QR code on the box to claim your seat.")
-      : mine ? "Your phone keeps " + me.seats.join(", ") + "; tap another seat to report for it too."
-        : "Tap your name: this phone then reports for that seat, and no other phone can.";
+    $("seat-hint").textContent = !me.joined ? (screenless() ? _("Open the box's join link to claim your seat.")
+      : _("Scan the QR code on the box to claim your seat."))
+      : mine ? format(_("Your phone keeps {seats}; tap another seat to report for it too."), { seats: me.seats.join(", ") })
+        : _("Tap your name: this phone then reports for that seat, and no other phone can.");
     const seats = $("seats");
     seats.replaceChildren();
     for (const p of game.players || []) {
       const own = (me.seats || []).includes(p.name);
-      const held = own ? "your seat" : p.claimed ? "taken" : "free";
-      const b = el("button", "seat " + held.replace(" ", "-"));
+      const held = own ? "your-seat" : p.claimed ? "taken" : "free";
+      const said = own ? _("your seat") : p.claimed ? _("taken") : _("free");
+      const b = el("button", "seat " + held);
       b.type = "button";
       b.dataset.player = p.name;
       b.disabled = !me.joined;
-      b.append(el("span", "seat-name", p.name), el("span", "seat-state", held));
+      b.append(el("span", "seat-name", p.name), el("span", "seat-state", said));
       b.addEventListener("click", () => claim(p.name, own, !!p.claimed));
       seats.append(b);
     }
@@ -108,20 +113,20 @@
     // no touchscreen to free a seat (--no-screen): this phone takes it over, once the player says so
     if (claimed && screenless() && !window.confirm(name + "\u2019s seat is held by another phone. Take it over on this phone?")) return;
     result.className = "action-result";
-    result.textContent = "Claiming " + name + "\u2019s seat\u2026";
+    result.textContent = format(_("Claiming {player}’s seat…"), { player: name });
     const { status, answer } = await Box.send("/api/seat", { player: name }, version());
     if (status === 200) {
       localStorage.setItem(SEAT_KEY, name);
       picking = false;
       formShown = null;
-      result.textContent = answer.message || name + "\u2019s seat is this phone\u2019s";
+      result.textContent = answer.message || format(_("{player}’s seat is this phone’s"), { player: name });
       me = Object.assign({}, me, { seats: (me.seats || []).concat((me.seats || []).includes(name) ? [] : [name]) });
       renderAll();
     } else {
       if (status === 409 && answer.state) render(answer.state);
       result.className = "action-result error";
       result.textContent = Box.problem(status, answer) +
-        (status === 403 && me.joined && !screenless() ? " (on the box's screen: tap the QR code, then Free seat)" : "");
+        (status === 403 && me.joined && !screenless() ? " " + _("(on the box's screen: tap the QR code, then Free seat)") : "");
     }
   }
 
@@ -133,7 +138,7 @@
       if (f.where) li.append(" \u2014 " + f.where);
       if (f.rule) li.append(el("span", "rule", f.rule));
       if (f.todo) li.append(el("span", "todo", f.todo));
-      if (f.fix) li.append(el("span", "fix", "Fix: " + f.fix)); // what puts it right ("rotate it 1 step ...")
+      if (f.fix) li.append(el("span", "fix", format(_("Fix: {fix}"), { fix: f.fix }))); // what puts it right ("rotate it 1 step ...")
       list.append(li);
     }
     $("findings-section").hidden = findings.length === 0;
@@ -154,7 +159,7 @@
       const [r, g, b] = [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
       if ((r * 299 + g * 587 + b * 114) / 1000 <= 140) d.style.color = "#fafafa";
     }
-    d.title = colour || "";
+    d.title = colour ? _(colour) : "";
     return d;
   }
 
@@ -167,15 +172,18 @@
     for (const p of game.players || []) {
       const li = el("li");
       li.append(dot(p.colour), el("span", "name", p.name),
-        el("span", "seat-state", p.colour + ", " + (p.seated ? "seat set" : (game.zones === "even" ? "even split" : "no seat"))));
-      const rm = el("button", "remove needs-join", "Remove");
+        el("span", "seat-state", format(_("{colour}, {state}"), {
+          colour: _(p.colour),
+          state: p.seated ? _("seat set") : (game.zones === "even" ? _("even split") : _("no seat")),
+        })));
+      const rm = el("button", "remove needs-join", _("Remove"));
       rm.type = "button";
       rm.addEventListener("click", () => post("/api/setup", { action: "remove", name: p.name }, "setup-result"));
       // the touchscreen has no keyboard: a "Player N" added there is renamed here
-      const rn = el("button", "rename needs-join", "Rename");
+      const rn = el("button", "rename needs-join", _("Rename"));
       rn.type = "button";
       rn.addEventListener("click", () => {
-        const name = window.prompt(`New name for ${p.name}`, p.name);
+        const name = window.prompt(format(_("New name for {player}"), { player: p.name }), p.name);
         if (name && name.trim() && name.trim() !== p.name) {
           post("/api/setup", { action: "rename", name: p.name, new_name: name.trim() }, "setup-result");
         }
@@ -205,14 +213,14 @@
     if (pick.dataset.free !== free.join(",")) {
       pick.replaceChildren();
       for (const c of free) {
-        const o = el("option", "", c);
+        const o = el("option", "", _(c));
         o.value = c;
         pick.append(o);
       }
       pick.dataset.free = free.join(",");
     }
     $("setup-start").disabled = !game.can_start;
-    $("setup-why").textContent = game.why || "Players can also tap their seat on the touchscreen picture of the table.";
+    $("setup-why").textContent = game.why || _("Players can also tap their seat on the touchscreen picture of the table.");
   }
 
   function renderCamera(camera) {
@@ -231,9 +239,10 @@
     misplays.replaceChildren();
     for (const m of camera.misplays || []) {
       const li = el("li", m.severity || "error");
-      li.append(el("span", "what", m.player + ": " + m.card + " at [" + m.cell.join(", ") + "] \u2014 " + m.message));
-      if (m.source) li.append(el("span", "rule", "Rule: " + m.source));
-      if (m.fix) li.append(el("span", "fix", "Fix: " + m.fix));
+      li.append(el("span", "what", format(_("{player}: {card} at [{cell}] — {message}"), {
+        player: m.player, card: m.card, cell: m.cell.join(", "), message: m.message })));
+      if (m.source) li.append(el("span", "rule", format(_("Rule: {rule}"), { rule: m.source })));
+      if (m.fix) li.append(el("span", "fix", format(_("Fix: {fix}"), { fix: m.fix })));
       misplays.append(li);
     }
     const questions = $("questions");
@@ -241,28 +250,28 @@
     for (const q of camera.questions || []) {
       const li = el("li", "question");
       li.dataset.id = String(q.id);
-      li.append(el("span", "q", "Camera: " + q.text));
+      li.append(el("span", "q", format(_("Camera: {question}"), { question: q.text })));
       if (q.error) li.append(el("span", "error", q.error));
       const answers = el("div", "answers needs-join");
       let pick = null;
       if ((q.choices || []).length) {
         pick = el("select", "choice");
-        for (const c of q.choices) {
-          const o = el("option", "", c);
+        q.choices.forEach((c, k) => {
+          const o = el("option", "", (q.labels || q.choices)[k]); // the label is shown, the choice is posted
           o.value = c;
           pick.append(o);
-        }
+        });
         pick.value = q.proposed || q.choices[0];
         answers.append(pick);
       }
-      const yes = el("button", "confirm", "Confirm");
+      const yes = el("button", "confirm", _("Confirm"));
       yes.type = "button";
       yes.addEventListener("click", () => {
         const body = { id: q.id, answer: "confirm" };
         if (pick) body.choice = pick.value;
         post("/api/camera", body, "camera-result");
       });
-      const no = el("button", "dismiss", "Dismiss");
+      const no = el("button", "dismiss", _("Dismiss"));
       no.type = "button";
       no.addEventListener("click", () => post("/api/camera", { id: q.id, answer: "dismiss" }, "camera-result"));
       answers.append(yes, no);
@@ -273,14 +282,14 @@
   }
 
   // The columns each player's row shows are the game's own (game.columns: Tableau, Credits, VP by default).
-  const DEFAULT_COLUMNS = [{ key: "tableau", label: "Tableau" }, { key: "credits", label: "Credits" }, { key: "vp", label: "VP" }];
+  const DEFAULT_COLUMNS = [{ key: "tableau", label: _("Tableau") }, { key: "credits", label: _("Credits") }, { key: "vp", label: _("VP") }];
 
   function renderPlayers(game) {
     const columns = game.columns && game.columns.length ? game.columns : DEFAULT_COLUMNS;
     const head = $("players").tHead.rows[0];
     const labels = columns.map((c) => c.label).join("\n");
     if (head.dataset.labels !== labels) {
-      head.replaceChildren(el("th", "", "Player"), ...columns.map((c) => el("th", "", c.label)));
+      head.replaceChildren(el("th", "", _("Player")), ...columns.map((c) => el("th", "", c.label)));
       head.dataset.labels = labels;
     }
     const body = $("players").tBodies[0];
@@ -291,6 +300,7 @@
       if (game.turn && game.turn === p.name) tr.classList.add("turn");
       const who = el("td", "player-name");
       who.append(dot(p.colour), " ", p.name + (p.role ? " \u2014 " + p.role : ""));
+      if (p.waiting) who.dataset.waiting = _("(waiting)"); // drawn after the name (flow.css), in the phone's words
       tr.append(who, ...columns.map((c) => el("td", "", dash(p[c.key]))));
       body.append(tr);
     }
@@ -337,7 +347,8 @@
       const room = hex ? size * 1.5 : size - 10;
       g.append(svg("text", { x, y: y - 2, "text-anchor": "middle", class: "label", ...fit(c.label, room) }, c.label));
       if (c.detail) g.append(svg("text", { x, y: y + 14, "text-anchor": "middle", class: "detail", ...fit(c.detail, room * 0.85) }, c.detail));
-      g.append(svg("title", {}, [c.label, c.detail, c.owner, c.rotation === null || c.rotation === undefined ? "" : "rotation " + c.rotation]
+      g.append(svg("title", {}, [c.label, c.detail, c.owner,
+        c.rotation === null || c.rotation === undefined ? "" : format(_("rotation {steps}"), { steps: c.rotation })]
         .filter(Boolean).join(" \u2014 ")));
       pic.append(g);
     });
@@ -357,23 +368,23 @@
       const fig = el("figure", "board");
       fig.append(el("figcaption", "", board.label));
       if (board.cells.length) fig.append(boardPicture(game, board));
-      else fig.append(el("p", "message", "nothing on it yet"));
+      else fig.append(el("p", "message", _("nothing on it yet")));
       list.append(fig);
     }
   }
 
   function fieldInput(f) {
-    const wrap = el("label", "field", f.label + (f.optional ? " (optional)" : ""));
+    const wrap = el("label", "field", f.optional ? format(_("{field} (optional)"), { field: f.label }) : f.label);
     let input;
     if (f.kind === "choice") {
       input = el("select");
-      input.append(el("option", "", f.optional ? "\u2013" : "choose\u2026"));
+      input.append(el("option", "", f.optional ? "\u2013" : _("choose…")));
       input.firstChild.value = "";
-      for (const c of f.choices) {
-        const o = el("option", "", c);
+      f.choices.forEach((c, k) => {
+        const o = el("option", "", (f.labels || f.choices)[k]); // the label is shown, the choice is posted
         o.value = c;
         input.append(o);
-      }
+      });
     } else if (f.kind === "cell") {
       // the place on the player's own station (their grid board): tap it on the picture; the numbers stay
       // below for a place the picture does not offer
@@ -433,7 +444,7 @@
     const [i0, j0] = [Math.min(...is), Math.min(...js)];
     const grid = el("div", "cell-picker");
     grid.setAttribute("role", "group");
-    grid.setAttribute("aria-label", Box._("the places on your station"));
+    grid.setAttribute("aria-label", _("the places on your station"));
     grid.style.gridTemplateColumns = "repeat(" + (Math.max(...is) - i0 + 1) + ", minmax(48px, 1fr))";
     for (const c of board.cells) {
       const built = el("span", "cell built", c.label);
@@ -448,7 +459,7 @@
       b.dataset.at = at.join(",");
       b.style.gridColumn = String(at[0] - i0 + 1);
       b.style.gridRow = String(at[1] - j0 + 1);
-      b.setAttribute("aria-label", Box.format(Box._("free place {i}, {j}"), { i: at[0], j: at[1] }));
+      b.setAttribute("aria-label", format(_("free place {i}, {j}"), { i: at[0], j: at[1] }));
       b.addEventListener("click", () => {
         const inputs = numbers.querySelectorAll("input");
         inputs[0].value = String(at[0]);
@@ -472,10 +483,11 @@
     const pick = $("form-pick");
     const covers = ((state && state.camera) || {}).covers || [];
     // a private form (hidden information) is on this phone because it holds the seat: say it stays here
-    const shownAs = (f) => f.private ? Object.assign({}, f, { label: f.label + " (hidden: only on your phone)" }) : f;
+    const shownAs = (f) => f.private
+      ? Object.assign({}, f, { label: format(_("{form} (hidden: only on your phone)"), { form: f.label }) }) : f;
     const forms = (game.forms || []).filter((f) => open.includes(f.id) && !covers.includes(f.id)).map(shownAs)
       .concat((game.forms || []).filter((f) => open.includes(f.id) && covers.includes(f.id))
-        .map((f) => Object.assign({}, f, { label: f.label + " (the camera reads it)" })));
+        .map((f) => Object.assign({}, f, { label: format(_("{form} (the camera reads it)"), { form: f.label }) })));
     const ids = forms.map((f) => f.id).join(",");
     if (pick.dataset.ids !== ids) {
       const keep = pick.value;
@@ -528,10 +540,11 @@
     const result = game.result;
     $("score-section").hidden = !game.over || !result;
     if (!game.over || !result) return;
-    $("winner").textContent = (result.winners.length > 1 ? "Shared win: " : "Winner: ") + result.winners.join(", ");
+    $("winner").textContent = format(result.winners.length > 1 ? _("Shared win: {names}") : _("Winner: {names}"),
+      { names: result.winners.join(", ") });
     const teams = Object.entries(result.team_scores || {});
     const teamList = $("team-scores");
-    teamList.replaceChildren(...teams.map(([team, vp]) => el("li", "", Box.format(Box._("{team} (team): {vp} VP"), {team: team, vp: vp}))));
+    teamList.replaceChildren(...teams.map(([team, vp]) => el("li", "", format(_("{team} (team): {vp} VP"), {team: team, vp: vp}))));
     teamList.hidden = !teams.length;
     Box.scoreTable($("scores"), result, true);
     const link = $("bgstats");
@@ -608,12 +621,12 @@
     const result = $(resultId || "report-result");
     if (button) button.disabled = true;
     result.className = "action-result";
-    result.textContent = "sending\u2026";
+    result.textContent = _("sending…");
     try {
       const { status, answer } = await Box.send(url, body, version());
       if (status >= 200 && status < 300) {
         result.className = "action-result ok";
-        result.textContent = answer.message || "recorded";
+        result.textContent = answer.message || _("recorded");
       } else {
         if (status === 409 && answer.state) render(answer.state);
         result.className = "action-result error";

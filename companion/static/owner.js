@@ -25,7 +25,7 @@
     list.replaceChildren();
     for (const check of owner.health || []) {
       const li = el("li", "level-" + String(check.level).toLowerCase());
-      li.append(el("span", "sign", SIGN[check.level] || ""), " ", el("strong", "", check.level + " " + check.key),
+      li.append(el("span", "sign", SIGN[check.level] || ""), " ", el("strong", "", _(check.level) + " " + _(check.key)),
         " \u2014 ", el("span", "", check.message));
       list.append(li);
     }

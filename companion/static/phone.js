@@ -6,9 +6,10 @@
 
 (function () {
   const $ = (id) => document.getElementById(id);
-  const CAMERA = { ok: "Camera OK", lost: "Camera lost", ended: "Replay finished" };
-  const READER = { watching: "watching", still: "dice still", read: "read" };
-  const ACTION_LABEL = { read_now: "Read now", undo: "Undo" };
+  const _ = Box._; // the page's words in the phone's language (the state's words come said already)
+  const CAMERA = { ok: _("Camera OK"), lost: _("Camera lost"), ended: _("Replay finished") };
+  const READER = { watching: _("watching"), still: _("dice still"), read: _("read") };
+  const ACTION_LABEL = { read_now: _("Read now"), undo: _("Undo") };
 
   let shownVersion = -1;
   let state = null;
@@ -31,7 +32,7 @@
   function renderStatus(status) {
     const camera = status.camera || "";
     const cam = $("camera");
-    cam.textContent = CAMERA[camera] || (camera ? "Camera " + camera : "Camera ?");
+    cam.textContent = CAMERA[camera] || Box.format(_("Camera {status}"), { status: camera || "?" });
     cam.className = "pill " + camera;
     const reader = camera === "ok" ? status.reader || "" : "";
     const rd = $("reader");
@@ -57,10 +58,10 @@
     const latest = game.latest || null;
     $("total").textContent = latest ? String(latest.total) : "\u2013";
     const rolls = game.rolls || 0;
-    $("rolls").textContent = rolls ? "roll " + rolls : "no rolls yet";
+    $("rolls").textContent = rolls ? Box.format(_("roll {seq}"), { seq: rolls }) : _("no rolls yet"); // the latest roll's number
     const unreadable = latest ? latest.unreadable || 0 : 0;
     const un = $("unreadable");
-    un.textContent = unreadable ? unreadable + " unreadable" : "";
+    un.textContent = unreadable ? Box.format(Box.ngettext("{n} unreadable", "{n} unreadable", unreadable), { n: unreadable }) : "";
     un.className = unreadable ? "warn" : "";
 
     const counts = (latest && latest.counts) || {};
@@ -73,7 +74,7 @@
     const dice = $("latest-values");
     dice.replaceChildren();
     if (!latest || !(latest.values || []).length) {
-      dice.append(el("span", "none", latest ? "no dice seen" : "none yet"));
+      dice.append(el("span", "none", latest ? _("no dice seen") : _("none yet")));
     } else {
       for (const v of latest.values) {
         const known = v !== null && v !== undefined;
@@ -85,10 +86,10 @@
     history.replaceChildren();
     for (const roll of game.history || []) {
       const li = el("li", "", "#" + roll.seq + ": " + valuesText(roll.values) + " = " + roll.total);
-      if (roll.origin && roll.origin !== "camera") li.append(" ", el("span", "origin", "(" + roll.origin + ")"));
+      if (roll.origin && roll.origin !== "camera") li.append(" ", el("span", "origin", "(" + _(roll.origin) + ")"));
       history.append(li);
     }
-    if (!history.children.length) history.append(el("li", "none", "none yet"));
+    if (!history.children.length) history.append(el("li", "none", _("none yet")));
   }
 
   function loadFrame(url) {
@@ -117,10 +118,10 @@
       frameKey = null;
       $("frame").hidden = true;
       $("no-frame").hidden = false;
-      $("no-frame").textContent = "Scan the QR code on the box to see the camera picture.";
+      $("no-frame").textContent = _("Scan the QR code on the box to see the camera picture.");
       return;
     }
-    $("no-frame").textContent = "No picture yet";
+    $("no-frame").textContent = _("No picture yet");
     const key = state.frame && state.frame.index !== undefined ? "i" + state.frame.index : "v" + state.version;
     if (key === frameKey) return;
     frameKey = key;
@@ -166,10 +167,10 @@
       const { status, answer } = await Box.send("/api/action", { action: action }, events);
       if (status === 202) {
         result.className = "action-result";
-        result.textContent = (ACTION_LABEL[action] || action) + " sent";
+        result.textContent = Box.format(_("{action} sent"), { action: ACTION_LABEL[action] || action });
       } else if (status === 200) {
         result.className = "action-result ok";
-        result.textContent = answer.message || (ACTION_LABEL[action] || action) + " done";
+        result.textContent = answer.message || Box.format(_("{action} done"), { action: ACTION_LABEL[action] || action });
       } else {
         if (status === 409 && answer.state) render(answer.state);
         result.className = "action-result error";

@@ -16,6 +16,7 @@ from importlib import resources
 from typing import Any
 
 from rules.scoring import closest_names
+from rules.names import term
 
 __all__ = [
     "shared_race",
@@ -87,6 +88,12 @@ class CardDef:
     start_cubes: int = 0
     copies: int = 0
     status: str = ""
+
+    @property
+    def word(self) -> str:
+        """The card's name as the players' edition prints it (:func:`rules.names.term`; English where the
+        edition gives none)."""
+        return term("among_the_stars.reactor" if self.is_reactor else "among_the_stars.location", self.id)
 
     @property
     def type(self) -> str | None:

@@ -40,6 +40,7 @@ from rules.among_the_stars.legality import Issue, check_station, issue_finding
 from rules.among_the_stars.station import ORIGIN, Placed, Station
 from rules.core import Finding, ScoreBreakdown, ScoreLine, Severity
 from rules.scoring import Fields, ScoreInputError, check_distinct_names, field_path
+from rules.text import Text
 
 __all__ = [
     "ABILITIES",
@@ -71,7 +72,7 @@ more than 7 printed + 8 ability VP at once (digest §13), about 400 VP; anything
 a typing slip, not a score."""
 
 TRACK, OBJECTIVES, ABILITIES, RACE, REACTORS, CREDITS = (
-    "VP track", "objectives", "end-game abilities", "race", "empty reactors", "credits",
+    Text("VP track"), Text("objectives"), Text("end-game abilities"), Text("race"), Text("empty reactors"), Text("credits"),
 )
 """Score categories, in the rulebook's order (6 'Game end')."""
 
@@ -317,7 +318,8 @@ def check_position(data: Any) -> list[Finding]:
                                others=max(1, len(position.players) - 1), cat=cat)
         mr = p.station.main_reactor
         if mr is not None and (p.race == "vak") != mr.card.all_types:
-            issues.insert(0, Issue("race", mr.name, ORIGIN, "the Vak Main Reactor belongs to a Vak player, and a Vak player uses it",
+            issues.insert(0, Issue("race", mr.name, ORIGIN,
+                Text("the Vak Main Reactor belongs to a Vak player, and a Vak player uses it"),
                                    Severity.WARNING))
         findings.extend(issue_finding(i, p.name) for i in issues)
     errors = [f for f in findings if f.severity is Severity.ERROR]

@@ -53,6 +53,8 @@ from rules.core import BadEvent, CheckFormat, Finding, GameInfo, Option, Progres
 from rules.engine import EventContext, GameBase
 from rules.settings import check_settings
 from rules.scoring import ScoreInputError
+from rules.names import term
+from rules.text import N_, Listing, Text
 
 __all__ = [
     "AMONG_GAME",
@@ -93,13 +95,21 @@ STATION_READ = "station_read"
 station, checked as a whole (findings only; the state keeps the engine's station)."""
 
 VIRTUAL = ("virtual player 1", "virtual player 2")
+_VIRTUAL = {
+    "left": N_("2 players: leave your hand beside the virtual player on the left, take its hand, shuffle, put {count} "
+               "card face up on the virtual discard pile, pass the rest to your opponent"),
+    "right": N_("2 players: leave your hand beside the virtual player on the right, take its hand, shuffle, put {count} "
+                "card face up on the virtual discard pile, pass the rest to your opponent"),
+}
+"""The 2-player reminder (rulebook 8), by the year's pass direction."""
+
 RACE_REMINDERS = {
-    "qualeen": "Qualeen: a secret objective scores even when tied; reveal Accelerated Construction when met",
-    "minireen": "Minireen: once this year you may build from the discard pile instead of your drafted card",
-    "sisssaurians": "Sisssaurians: once this year draw 5 unused specials, then remove 5 specials from your hand",
-    "garrn_athak_nok": "Garrn Athak Nok: once this year look at a hand and swap one card",
-    "zehuti": "Zehuti: exactly 13 credits each year, no carry-over; discarding gives nothing",
-    "sheptas": "Sheptas: discarding gives 4 credits; at the end 1 VP per 2 credits (max 5)",
+    "qualeen": Text("Qualeen: a secret objective scores even when tied; reveal Accelerated Construction when met"),
+    "minireen": Text("Minireen: once this year you may build from the discard pile instead of your drafted card"),
+    "sisssaurians": Text("Sisssaurians: once this year draw 5 unused specials, then remove 5 specials from your hand"),
+    "garrn_athak_nok": Text("Garrn Athak Nok: once this year look at a hand and swap one card"),
+    "zehuti": Text("Zehuti: exactly 13 credits each year, no carry-over; discarding gives nothing"),
+    "sheptas": Text("Sheptas: discarding gives 4 credits; at the end 1 VP per 2 credits (max 5)"),
 }
 
 
@@ -155,22 +165,22 @@ INFO = GameInfo(
     players=(2, 4),  # Among the Stars rulebook, 1 Components: 4 Main Reactors, a game for 2-4 players
     options=(
         Option(
-            "races", "choices", default=(), per_player=True, player_key="race", label="each player's race",
+            "races", "choices", default=(), per_player=True, player_key="race", label=Text("each player's race"),
             choices=tuple(r["name"] for r in catalogue().races.values()),
-            distinct="two players play the race {value}: the box has one tile per race (Among the Stars rulebook, Setup 7)",
-            help="one race per player, in seat order; none for a first game (Among the Stars rulebook, 3 Setup: "
-                 "each player takes a race tile)",
+            distinct=N_("two players play the race {value}: the box has one tile per race (Among the Stars rulebook, Setup 7)"),
+            help=Text("one race per player, in seat order; none for a first game (Among the Stars rulebook, 3 Setup: "
+                 "each player takes a race tile)"),
         ),
         Option(
-            "objectives", "choices", default=(), label="the objectives",
+            "objectives", "choices", default=(), label=Text("the objectives"),
             choices=tuple(o.name for o in catalogue().objectives.values()),
-            help="the objectives in play: as many as players, 2 with 2 players (Among the Stars rulebook, 3 Setup "
-                 "and 8 2-player rules)",
+            help=Text("the objectives in play: as many as players, 2 with 2 players (Among the Stars rulebook, 3 Setup "
+                 "and 8 2-player rules)"),
         ),
         Option(
-            "aggressive", "bool", default=False, label="the aggressive mode",
-            help="the aggressive mode: Conflict cards from year 2, 7 rounds in years 2-4 (Among the Stars "
-                 "rulebook, 7 Aggressive mode)",
+            "aggressive", "bool", default=False, label=Text("the aggressive mode"),
+            help=Text("the aggressive mode: Conflict cards from year 2, 7 rounds in years 2-4 (Among the Stars "
+                 "rulebook, 7 Aggressive mode)"),
         ),
     ),
     score_input="json",
@@ -260,8 +270,8 @@ class AmongTheStarsGame(GameBase):
     def before(self, state: AmongState, ctx: EventContext) -> bool:
         """Once the game is scored, an event changes nothing (a camera read is still checked)."""
         if state.over and ctx.event.kind != STATION_READ:
-            ctx.finding("the game is over; this event changes nothing", f"event {ctx.event.seq}", Severity.WARNING,
-                        "rulebook 6 'Game end'")
+            ctx.finding(Text("the game is over; this event changes nothing"), Text("event {seq}", seq=ctx.event.seq), Severity.WARNING,
+                        N_("rulebook 6 'Game end'"))
             return False
         return True
 
@@ -271,8 +281,9 @@ class AmongTheStarsGame(GameBase):
         extra action is a finding of its own, naming what was built where (``card``, ``cell``) when known."""
         now = (state.year, state.round)
         if p.acted == now:
-            ctx.finding(f"{p.name} already took an action in year {state.year}, round {state.round}", p.name,
-                        Severity.WARNING, "rulebook 4 'Round overview': exactly one action a round", player=p.name,
+            ctx.finding(Text("{player} already took an action in year {year}, round {round}",
+                             player=p.name, year=state.year, round=state.round), p.name,
+                        Severity.WARNING, N_("rulebook 4 'Round overview': exactly one action a round"), player=p.name,
                         card=card, cell=cell)
         return replace(p, acted=now)
 
@@ -329,7 +340,8 @@ class AmongTheStarsGame(GameBase):
         station = station.replaced(replace(placed, vp_earned=imm.vp))
         p = replace(p, station=station, credits=credits + imm.credits, vp=p.vp + imm.vp, escrow=p.escrow + imm.escrow)
         if imm.note:
-            ctx.finding(f"{card.name}: {imm.note}", p.name, Severity.INFO, f"card text ({card.name})", player=p.name, card=card.name)
+            ctx.finding(Text("{card}: {note}", card=card.word, note=imm.note), p.name, Severity.INFO,
+                        Text("card text ({card})", card=card.word), player=p.name, card=card.name)
         return replace(state.with_player(p), pending=state.pending + imm.interactions)
 
     def _build_reactor(self, state: AmongState, ctx: EventContext) -> AmongState:
@@ -342,7 +354,8 @@ class AmongTheStarsGame(GameBase):
         issues = check_placement(p.station, card, cell, credits=p.credits, cat=cat)
         fix = fix_for(issues, p.station, card, cell, credits=p.credits, cat=cat)  # where it goes, not the deck
         if state.reactors_left <= 0:
-            issues.append(Issue("reactor_deck", card.name, cell, "the Power Reactor deck is empty; this action is not available"))
+            issues.append(Issue("reactor_deck", card.name, cell,
+                Text("the Power Reactor deck is empty; this action is not available")))
         ctx.add(*(issue_finding(i, p.name, ctx.event.seq, "" if i.rule == "reactor_deck" else fix) for i in issues))
         if any(i.rule == "cell_taken" for i in issues):
             return state.with_player(p)
@@ -361,12 +374,13 @@ class AmongTheStarsGame(GameBase):
         """Dispute: compare counts of one kind with a target; the lead (max 3) moves VP, after the round's actions."""
         cat = self.cat
         p = self._acted(state, state.player(ctx.player()), ctx)
-        rule = "rulebook 7 'Aggressive mode'"
+        rule = N_("rulebook 7 'Aggressive mode'")
         if not state.aggressive or state.year < 2:
-            ctx.finding("Conflict cards are only in the deck in years 2-4 of aggressive mode", p.name, Severity.WARNING, rule)
+            ctx.finding(Text("Conflict cards are only in the deck in years 2-4 of aggressive mode"), p.name, Severity.WARNING, rule)
         cost = cat.conflict["cost_credits"]
         if p.credits < cost:
-            ctx.finding(f"{p.name} cannot pay the {cost} credit for the Conflict card", p.name, Severity.ERROR, rule)
+            ctx.finding(Text("{player} cannot pay the {cost} credit for the Conflict card",
+                             player=p.name, cost=cost), p.name, Severity.ERROR, rule)
         target_name = ctx.payload.get("target")
         counts = ctx.payload.get("counts")
         try:
@@ -396,8 +410,9 @@ class AmongTheStarsGame(GameBase):
         delta = self._delta(ctx)
         if p.vp + delta < 0:  # legal, but visible: the loss stops at 0
             ctx.finding(
-                f"{p.name} loses {-delta} VP with only {p.vp}; the score stops at 0 ({-delta - p.vp} VP of the loss are not taken)",
-                p.name, Severity.INFO, "rulebook 5 'Round end': score floor, no score drops below 0")
+                Text("{player} loses {loss} VP with only {vp}; the score stops at 0 ({lost} VP of the loss are not "
+                     "taken)", player=p.name, loss=-delta, vp=p.vp, lost=-delta - p.vp),
+                p.name, Severity.INFO, N_("rulebook 5 'Round end': score floor, no score drops below 0"))
         return state.with_player(replace(p, vp=max(0, p.vp + delta)))
 
     def _credits_changed(self, state: AmongState, ctx: EventContext) -> AmongState:
@@ -406,9 +421,10 @@ class AmongTheStarsGame(GameBase):
         delta = self._delta(ctx)
         if p.credits + delta < 0:
             ctx.finding(
-                f"{p.name} has {p.credits} credits and cannot lose {-delta}: credits never go below 0 "
-                f"(recorded as 0; {-delta - p.credits} credits that do not exist; misread amount?)",
-                p.name, Severity.WARNING, "rulebook 4 'The three actions': a player pays only with credits they have")
+                Text("{player} has {credits} credits and cannot lose {loss}: credits never go below 0 (recorded as 0; "
+                     "{missing} credits that do not exist; misread amount?)",
+                     player=p.name, credits=p.credits, loss=-delta, missing=-delta - p.credits),
+                p.name, Severity.WARNING, N_("rulebook 4 'The three actions': a player pays only with credits they have"))
         return state.with_player(replace(p, credits=max(0, p.credits + delta)))
 
     def _station_read(self, state: AmongState, ctx: EventContext) -> AmongState:
@@ -451,8 +467,9 @@ class AmongTheStarsGame(GameBase):
         """Every player has acted: effects on others resolve, then the next round, or the end of the year."""
         for p in state.players:
             if p.acted != (state.year, state.round):
-                ctx.finding(f"{p.name} took no action in year {state.year}, round {state.round}", p.name,
-                            Severity.WARNING, "rulebook 4 'Round overview': every player does one action")
+                ctx.finding(Text("{player} took no action in year {year}, round {round}",
+                                 player=p.name, year=state.year, round=state.round), p.name,
+                            Severity.WARNING, N_("rulebook 4 'Round overview': every player does one action"))
         state = self._accelerated(self._resolve(state), ctx)
         if state.round < self.rounds_in_year(state):
             return replace(state, round=state.round + 1)
@@ -471,12 +488,14 @@ class AmongTheStarsGame(GameBase):
         top = [p for p in over if p.vp == best]
         obj = cat.objectives["accelerated_construction"]
         if len(top) > 1:
-            ctx.finding(f"{obj.name}: {', '.join(p.name for p in top)} reached {best} VP together; nobody scores it",
-                        "objectives", Severity.INFO, "objective card (Accelerated Construction)")
+            ctx.finding(Text("{objective}: {players} reached {best} VP together; nobody scores it",
+                             objective=term("among_the_stars.objective", obj.id), players=Listing(p.name for p in top), best=best),
+                        Text("objectives"), Severity.INFO, N_("objective card (Accelerated Construction)"))
             return replace(state, accelerated_done=True)
         winner = replace(top[0], vp=top[0].vp + obj.vp)
-        ctx.finding(f"{obj.name}: {winner.name} is first to {threshold} VP, +{obj.vp} VP", winner.name, Severity.INFO,
-                    "objective card (Accelerated Construction)")
+        ctx.finding(Text("{objective}: {player} is first to {threshold} VP, +{vp} VP",
+                         objective=term("among_the_stars.objective", obj.id), player=winner.name, threshold=threshold, vp=obj.vp), winner.name, Severity.INFO,
+                    N_("objective card (Accelerated Construction)"))
         return replace(state.with_player(winner), accelerated_done=True)
 
     def _year_ended(self, state: AmongState, ctx: EventContext) -> AmongState:
@@ -487,9 +506,12 @@ class AmongTheStarsGame(GameBase):
                                   race=p.race, aggressive=state.aggressive, cat=cat)
             for placed, cost in fix.removed:
                 why = next((i for i in fix.issues if i.cell == placed.cell), None)
+                said = dict(year=state.year, card=placed.word, i=placed.cell[0], j=placed.cell[1], vp=cost)
+                removed = (Text("end of year {year}: {card} removed from [{i}, {j}], -{vp} VP (a face-down Power Reactor "
+                                "fills the gap)", **said) if placed.cell in fix.fillers else
+                           Text("end of year {year}: {card} removed from [{i}, {j}], -{vp} VP", **said))
                 ctx.add(Finding(
-                    f"end of year {state.year}: {placed.name} removed from [{placed.cell[0]}, {placed.cell[1]}], -{cost} VP"
-                    + (" (a face-down Power Reactor fills the gap)" if placed.cell in fix.fillers else ""),
+                    removed,
                     p.name, Severity.ERROR, rule_citation(why.rule if why else "round_end"), ctx.event.seq,
                     player=p.name, card=placed.name, cell=tuple(placed.cell), rule_kind=why.rule if why else "round_end"))
             p = replace(p, station=fix.station, vp=fix.vp_after, credits=p.credits + p.escrow, escrow=0)
@@ -526,9 +548,11 @@ class AmongTheStarsGame(GameBase):
         rounds = self.rounds_in_year(state)
         last = not state.over and state.year == years and state.round == rounds
         return Progress(
-            round=state.round, round_label=f"Year {state.year} of {years}, round {state.round} of {rounds}",
+            round=state.round, round_label=Text("Year {year} of {years}, round {round} of {rounds}",
+                                                year=state.year, years=years, round=state.round, rounds=rounds),
             stage="over" if state.over else "actions", last_round=last,
-            ending=(f"round {rounds} of year {years} is the last round",) if last else (), over=state.over,
+            ending=(Text("round {round} of year {year} is the last round",
+                         round=rounds, year=years),) if last else (), over=state.over,
             rounds=rounds,
             waiting=() if state.over else tuple(p.name for p in state.players if p.acted != (state.year, state.round)),
         )
@@ -550,12 +574,10 @@ class AmongTheStarsGame(GameBase):
         reminders = [RACE_REMINDERS[p.race] for p in state.players if p.race in RACE_REMINDERS]
         wanted = cat.rules["two_player_objectives"] if two else len(state.players)
         if state.objectives and len(state.objectives) != wanted:
-            reminders.append(f"setup: {wanted} objectives are dealt for {len(state.players)} players; "
-                             f"{len(state.objectives)} are in play")
+            reminders.append(Text("setup: {wanted} objectives are dealt for {players} players; {count} are in play",
+                                  wanted=wanted, players=len(state.players), count=len(state.objectives)))
         if two:
-            reminders.append(f"2 players: leave your hand beside the virtual player on the {self.pass_direction(state.year)}, "
-                             f"take its hand, shuffle, put {cat.rules['virtual_discard_per_round']} card face up on the "
-                             "virtual discard pile, pass the rest to your opponent")
+            reminders.append(Text(_VIRTUAL[self.pass_direction(state.year)], count=cat.rules['virtual_discard_per_round']))
         return {
             "game": self.name,
             "year": state.year,

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from rules.among_the_stars.data import POWER_REACTOR, TITLE, CardDef, Catalogue, catalogue
 from rules.among_the_stars.station import Cell, Placed, Station, neighbour_cells
 from rules.core import Finding, Severity, citation
+from rules.text import N_, Listing, Text, plural
 
 __all__ = [
     "RULES",
@@ -38,23 +39,23 @@ __all__ = [
 ]
 
 RULES: dict[str, str] = {
-    "main_reactor": "rulebook 3 'Setup': every station starts from its Main Reactor",
-    "cell_taken": "rulebook 4 'Build a location': a card goes on an empty place next to the station",
-    "adjacency": "rulebook 4 'Build a location': built only edge-adjacent to a built location (diagonal is not adjacent)",
-    "energy_range": "rulebook 4 'Build a location': energy paid from a reactor within distance 2 of the new location",
-    "energy_cubes": "rulebook 4 'Build a location': the energy cost is paid with cubes from reactors in range",
-    "energy_source": "rulebook 4 'Build a location': energy comes from the Main Reactor or a Power Reactor",
-    "reactor_cubes": "rulebook 4 'Build a Power Reactor': a reactor starts with 2 cubes; only Backup Reactor and Solar Panels add more",
-    "max_per_station": "rulebook 10 'Location cards': the MAX box limits copies in one station",
-    "fighter_launch_bay": "card text (Fighter Launch Bay): may not be built within distance 3 of the Main Reactor",
-    "solar_panels": "card text (Solar Panels): must be built adjacent to a Power Reactor (the Main Reactor counts)",
-    "observation_dome": "card text (Observation Dome): no card may be built adjacent to it",
-    "credits": "rulebook 4 'Build a location': a card whose cost cannot be paid may not be built",
-    "rounds": "rulebook 4 'Round overview': one card per round, 6 rounds a year (7 in aggressive years 2-4)",
-    "box_copies": "rulebook 1 'Components': no more copies than the box holds",
-    "reactor_deck": "rulebook 4 'Build a Power Reactor': not available when the Power Reactor deck is empty",
-    "race": "race tile (Vak): the Vak player uses the Vak Main Reactor",
-    "round_end": "rulebook 5 'Round end': at the end of each year the stations are checked and corrected",
+    "main_reactor": N_("rulebook 3 'Setup': every station starts from its Main Reactor"),
+    "cell_taken": N_("rulebook 4 'Build a location': a card goes on an empty place next to the station"),
+    "adjacency": N_("rulebook 4 'Build a location': built only edge-adjacent to a built location (diagonal is not adjacent)"),
+    "energy_range": N_("rulebook 4 'Build a location': energy paid from a reactor within distance 2 of the new location"),
+    "energy_cubes": N_("rulebook 4 'Build a location': the energy cost is paid with cubes from reactors in range"),
+    "energy_source": N_("rulebook 4 'Build a location': energy comes from the Main Reactor or a Power Reactor"),
+    "reactor_cubes": N_("rulebook 4 'Build a Power Reactor': a reactor starts with 2 cubes; only Backup Reactor and Solar Panels add more"),
+    "max_per_station": N_("rulebook 10 'Location cards': the MAX box limits copies in one station"),
+    "fighter_launch_bay": N_("card text (Fighter Launch Bay): may not be built within distance 3 of the Main Reactor"),
+    "solar_panels": N_("card text (Solar Panels): must be built adjacent to a Power Reactor (the Main Reactor counts)"),
+    "observation_dome": N_("card text (Observation Dome): no card may be built adjacent to it"),
+    "credits": N_("rulebook 4 'Build a location': a card whose cost cannot be paid may not be built"),
+    "rounds": N_("rulebook 4 'Round overview': one card per round, 6 rounds a year (7 in aggressive years 2-4)"),
+    "box_copies": N_("rulebook 1 'Components': no more copies than the box holds"),
+    "reactor_deck": N_("rulebook 4 'Build a Power Reactor': not available when the Power Reactor deck is empty"),
+    "race": N_("race tile (Vak): the Vak player uses the Vak Main Reactor"),
+    "round_end": N_("rulebook 5 'Round end': at the end of each year the stations are checked and corrected"),
 }
 """Rule id -> the rulebook section behind it (cited as ``"Among the Stars, <section>"``)."""
 
@@ -82,7 +83,8 @@ class Issue:
 def issue_finding(issue: Issue, player: str, seq: int | None = None, fix: str = "") -> Finding:
     """``issue`` in ``player``'s station as a :class:`rules.core.Finding` (``rule_kind`` the rule id,
     ``rule`` its citation, ``where`` "player: card at [i, j]"); ``fix`` (:func:`fix_for`) goes on an ERROR."""
-    return Finding(issue.message, f"{player}: {issue.card} at {_cell_text(issue.cell)}", issue.severity,
+    return Finding(issue.message, Text("{player}: {card} at {cell}",
+                                       player=player, card=issue.card, cell=_cell_text(issue.cell)), issue.severity,
                    rule_citation(issue.rule), seq, player=player, card=issue.card, cell=tuple(issue.cell),
                    fix=fix if fix and issue.severity is Severity.ERROR else None, rule_kind=issue.rule)
 
@@ -118,21 +120,27 @@ def check_placement(
         issues.append(Issue(rule, name, cell, message, severity))
 
     if station.at(cell) is not None:
-        add("cell_taken", f"{name}: cell {_cell_text(cell)} already holds {station.at(cell).name}")
+        add("cell_taken", Text("{card}: cell {cell} already holds {other}",
+                               card=card.word, cell=_cell_text(cell), other=station.at(cell).word))
         return issues
     neighbours = station.neighbours(cell)
     if not neighbours:
-        add("adjacency", f"{name} at {_cell_text(cell)} shares no edge with the station (diagonal does not count)")
+        add("adjacency", Text("{card} at {cell} shares no edge with the station (diagonal does not count)",
+                              card=card.word, cell=_cell_text(cell)))
     for n in neighbours:
         if n.card.placement_rule and n.card.placement_rule.get("kind") == "blocks_adjacent_builds" and not n.face_down:
-            add("observation_dome", f"{name} at {_cell_text(cell)} is next to the {n.name} at {_cell_text(n.cell)}, which allows no card beside it")
+            add("observation_dome", Text("{card} at {cell} is next to the {dome} at {other_cell}, which allows no "
+                                         "card beside it",
+                                         card=card.word, cell=_cell_text(cell), dome=n.word, other_cell=_cell_text(n.cell)))
     after = station.with_card(Placed(card, cell, year=0, order=station.next_order))
     issues.extend(_own_placement_rule(after, after.at(cell), after.cells))
     if card.max_per_station is not None and station.count_kind(card.kind) + 1 > card.max_per_station:
-        add("max_per_station", f"{name}: a station may hold at most {card.max_per_station}, this would be number {station.count_kind(card.kind) + 1}")
+        add("max_per_station", Text("{card}: a station may hold at most {most}, this would be number {count}",
+                                    card=card.word, most=card.max_per_station, count=station.count_kind(card.kind) + 1))
     cost = card.cost_credits
     if credits is not None and cost > credits:
-        add("credits", f"{name} costs {cost} credits; the player has {credits}")
+        add("credits", Text("{card} costs {cost} credits; the player has {credits}",
+                            card=card.word, cost=cost, credits=credits))
     if card.cost_energy or payment:
         issues.extend(_check_payment(after, card, cell, payment, rng))
     return issues
@@ -145,7 +153,9 @@ def _check_payment(after: Station, card: CardDef, cell: Cell, payment: Mapping[C
         in_range = [r for r in after.reactors() if r.cell != cell and dist.get(r.cell, rng + 1) <= rng]
         if sum(r.cubes for r in in_range) < card.cost_energy:
             have = sum(r.cubes for r in in_range)
-            issues.append(Issue("energy_range", name, cell, f"{name} needs {card.cost_energy} energy; reactors within distance {rng} of {_cell_text(cell)} hold {have}"))
+            issues.append(Issue("energy_range", name, cell,
+                Text("{card} needs {energy} energy; reactors within distance {rng} of {cell} hold {have}",
+                     card=card.word, energy=card.cost_energy, rng=rng, cell=_cell_text(cell), have=have)))
         return issues
     paid = 0
     for src, n in payment.items():
@@ -154,18 +164,31 @@ def _check_payment(after: Station, card: CardDef, cell: Cell, payment: Mapping[C
         paid += n
         r = after.at(src)
         if r is None or not r.is_reactor:
-            issues.append(Issue("energy_source", name, cell, f"{name}: energy taken from {_cell_text(src)}, which is {'empty' if r is None else 'the ' + r.name}, not a reactor"))
+            issues.append(Issue("energy_source", name, cell, (
+                Text("{card}: energy taken from {cell}, which is empty, not a reactor",
+                     card=card.word, cell=_cell_text(src)) if r is None
+                                                             else Text("{card}: energy taken from {cell}, which is "
+                                                                       "the {other}, not a reactor",
+                                                                       card=card.word, cell=_cell_text(src), other=r.word))))
             continue
         d = dist.get(src)
         if d is None or d > rng:
-            far = "not joined to it" if d is None else f"at distance {d}"
-            issues.append(Issue("energy_range", name, cell, f"{name} at {_cell_text(cell)}: energy paid from the {r.name} at {_cell_text(src)}, {far} (most {rng})"))
+            far = Text("not joined to it") if d is None else Text("at distance {distance}", distance=d)
+            issues.append(Issue("energy_range", name, cell,
+                Text("{card} at {cell}: energy paid from the {reactor} at {other_cell}, {far} (most {rng})",
+                     card=card.word, cell=_cell_text(cell), reactor=r.word, other_cell=_cell_text(src), far=far, rng=rng)))
         if r.cubes < n:
-            issues.append(Issue("energy_cubes", name, cell, f"{name}: {n} cube(s) taken from the {r.name} at {_cell_text(src)}, which holds {r.cubes}"))
+            issues.append(Issue("energy_cubes", name, cell,
+                plural("{card}: {n} cube taken from the {reactor} at {cell}, which holds {cubes}",
+                       "{card}: {n} cubes taken from the {reactor} at {cell}, which holds {cubes}",
+                       n, card=card.word, reactor=r.word, cell=_cell_text(src), cubes=r.cubes)))
     if paid < card.cost_energy:
-        issues.append(Issue("energy_cubes", name, cell, f"{name} needs {card.cost_energy} energy; {paid} paid"))
+        issues.append(Issue("energy_cubes", name, cell, Text("{card} needs {energy} energy; {paid} paid",
+                                                             card=card.word, energy=card.cost_energy, paid=paid)))
     elif paid > card.cost_energy and card.params.get("kind") != "extra_energy_bonus":
-        issues.append(Issue("energy_cubes", name, cell, f"{name} needs {card.cost_energy} energy; {paid} paid (extra cubes are lost)", Severity.WARNING))
+        issues.append(Issue("energy_cubes", name, cell, Text("{card} needs {energy} energy; {paid} paid (extra cubes "
+                                                             "are lost)",
+                                                             card=card.word, energy=card.cost_energy, paid=paid), Severity.WARNING))
     return issues
 
 
@@ -209,16 +232,28 @@ def _own_placement_rule(station: Station, p: Placed, before: Iterable[Cell], may
         sure = station.distances(p.cell, before).get(mr.cell)
         could = station.distances(p.cell, maybe).get(mr.cell)
         if sure is not None and sure <= limit:
-            issues.append(Issue("fighter_launch_bay", p.name, p.cell, f"{p.name} at {_cell_text(p.cell)} is {sure} step(s) from the Main Reactor; it must be more than {limit}"))
+            issues.append(Issue("fighter_launch_bay", p.name, p.cell,
+                plural("{card} at {cell} is {n} step from the Main Reactor; it must be more than {limit}",
+                       "{card} at {cell} is {n} steps from the Main Reactor; it must be more than {limit}",
+                       sure, card=p.word, cell=_cell_text(p.cell), limit=limit)))
         elif could is not None and could <= limit:
-            issues.append(Issue("fighter_launch_bay", p.name, p.cell, f"{p.name} at {_cell_text(p.cell)} may have been built {could} step(s) from the Main Reactor (depends on the build order in year {p.year}); it must be more than {limit}", Severity.WARNING))
+            issues.append(Issue("fighter_launch_bay", p.name, p.cell,
+                plural("{card} at {cell} may have been built {n} step from the Main Reactor (depends on the build "
+                       "order in year {year}); it must be more than {limit}",
+                       "{card} at {cell} may have been built {n} steps from the Main Reactor (depends on the build "
+                       "order in year {year}); it must be more than {limit}",
+                       could, card=p.word, cell=_cell_text(p.cell), year=p.year, limit=limit), Severity.WARNING))
     elif kind == "must_be_adjacent_to":
         near = [n for n in station.neighbours(p.cell) if n.is_reactor]
         if not any(n.cell in before for n in near):
             if any(n.cell in maybe for n in near):
-                issues.append(Issue("solar_panels", p.name, p.cell, f"{p.name} at {_cell_text(p.cell)}: the reactor beside it was built in the same year; check it was there first", Severity.WARNING))
+                issues.append(Issue("solar_panels", p.name, p.cell,
+                    Text("{card} at {cell}: the reactor beside it was built in the same year; check it was there first",
+                         card=p.word, cell=_cell_text(p.cell)), Severity.WARNING))
             else:
-                issues.append(Issue("solar_panels", p.name, p.cell, f"{p.name} at {_cell_text(p.cell)} is not beside a Power Reactor or the Main Reactor when built"))
+                issues.append(Issue("solar_panels", p.name, p.cell,
+                    Text("{card} at {cell} is not beside a Power Reactor or the Main Reactor when built",
+                         card=p.word, cell=_cell_text(p.cell))))
     return issues
 
 
@@ -250,7 +285,8 @@ def check_station(
     issues: list[Issue] = []
     mr = station.main_reactor
     if mr is None:
-        return [Issue("main_reactor", "Main Reactor", (0, 0), "the station has no Main Reactor")]
+        return [Issue("main_reactor", "Main Reactor", (0, 0),
+            Text("the station has no Main Reactor"))]  # the card: its English name
     built = [p for p in station if p is not mr]
 
     # A face-down filler stands where a removed card once was: a path cell from the start.
@@ -270,8 +306,10 @@ def check_station(
             continue
         reach = station.connected_to_main(maybe(p) | {p.cell})
         if p.cell not in reach:
-            when = "when it was built" if exact_order else f"at the end of year {p.year}"
-            issues.append(Issue("adjacency", p.name, p.cell, f"{p.name} at {_cell_text(p.cell)} was not edge-adjacent to the station {when}"))
+            when = Text("when it was built") if exact_order else Text("at the end of year {year}", year=p.year)
+            issues.append(Issue("adjacency", p.name, p.cell,
+                Text("{card} at {cell} was not edge-adjacent to the station {when}",
+                     card=p.word, cell=_cell_text(p.cell), when=when)))
     # observation dome: nothing built beside it afterwards
     for d in built:
         if d.face_down or (d.card.placement_rule or {}).get("kind") != "blocks_adjacent_builds":
@@ -280,9 +318,13 @@ def check_station(
             if n is mr or n.face_down:
                 continue
             if (n.order > d.order) if exact_order else (n.year > d.year):
-                issues.append(Issue("observation_dome", n.name, n.cell, f"{n.name} at {_cell_text(n.cell)} was built beside the {d.name} at {_cell_text(d.cell)}, which allows no card beside it"))
+                issues.append(Issue("observation_dome", n.name, n.cell,
+                    Text("{card} at {cell} was built beside the {dome} at {other_cell}, which allows no card beside it",
+                         card=n.word, cell=_cell_text(n.cell), dome=d.word, other_cell=_cell_text(d.cell))))
             elif not exact_order and n.year == d.year:
-                issues.append(Issue("observation_dome", n.name, n.cell, f"{n.name} at {_cell_text(n.cell)} is beside the {d.name} built the same year; legal only if it came first", Severity.WARNING))
+                issues.append(Issue("observation_dome", n.name, n.cell,
+                    Text("{card} at {cell} is beside the {dome} built the same year; legal only if it came first",
+                         card=n.word, cell=_cell_text(n.cell), dome=d.word), Severity.WARNING))
     # the card's own placement rule, at build time
     for p in built:
         if not p.face_down:
@@ -297,11 +339,15 @@ def check_station(
         ranked = sorted(cards, key=lambda q: (q.year, q.order))
         if limit is not None and len(cards) > limit:
             for extra in ranked[limit:]:
-                issues.append(Issue("max_per_station", extra.name, extra.cell, f"{extra.name}: a station may hold at most {limit}; this station has {len(cards)}"))
+                issues.append(Issue("max_per_station", extra.name, extra.cell,
+                    Text("{card}: a station may hold at most {limit}; this station has {count}",
+                         card=extra.word, limit=limit, count=len(cards))))
         in_box = sum(c.copies for c in cat.cards.values() if c.kind == kind)
         if len(cards) > in_box:
             for extra in ranked[in_box:]:
-                issues.append(Issue("box_copies", extra.name, extra.cell, f"{extra.name}: the box holds {in_box}, this station shows {len(cards)}; a misread?", Severity.WARNING))
+                issues.append(Issue("box_copies", extra.name, extra.cell,
+                    Text("{card}: the box holds {in_box}, this station shows {count}; a misread?",
+                         card=extra.word, in_box=in_box, count=len(cards)), Severity.WARNING))
     issues.extend(_energy_issues(station, built, maybe, cat))
     issues.extend(_round_issues(built, aggressive, cat))
     if check_credits:
@@ -328,7 +374,9 @@ def _energy_issues(station: Station, built: list[Placed], maybe, cat: Catalogue)
     supply: dict[Cell, int] = {}
     for r in reactors:
         if r.cubes > capacity[r.cell]:
-            issues.append(Issue("reactor_cubes", r.name, r.cell, f"the {r.name} at {_cell_text(r.cell)} shows {r.cubes} cubes; it can have held at most {capacity[r.cell]}", Severity.WARNING))
+            issues.append(Issue("reactor_cubes", r.name, r.cell,
+                Text("the {reactor} at {cell} shows {cubes} cubes; it can have held at most {capacity}",
+                     reactor=r.word, cell=_cell_text(r.cell), cubes=r.cubes, capacity=capacity[r.cell]), Severity.WARNING))
         supply[r.cell] = max(0, capacity[r.cell] - r.cubes)
     demands: list[tuple[Placed, int, set[Cell]]] = []
     for p in sorted(built, key=lambda q: (q.year, q.order)):
@@ -339,12 +387,17 @@ def _energy_issues(station: Station, built: list[Placed], maybe, cat: Catalogue)
         dist = station.distances(p.cell, cells)
         sources = {r.cell for r in reactors if r.cell in cells and r.cell != p.cell and dist.get(r.cell, rng + 1) <= rng}
         if not sources:
-            issues.append(Issue("energy_range", p.name, p.cell, f"{p.name} at {_cell_text(p.cell)} needs {need} energy but no reactor was within distance {rng} when it was built"))
+            issues.append(Issue("energy_range", p.name, p.cell,
+                Text("{card} at {cell} needs {need} energy but no reactor was within distance {rng} when it was built",
+                     card=p.word, cell=_cell_text(p.cell), need=need, rng=rng)))
             continue
         trial = [*demands, (p, need, sources)]
         if _max_flow(trial, supply) < sum(n for _, n, _ in trial):
             have = sum(supply[c] for c in sources)
-            issues.append(Issue("energy_cubes", p.name, p.cell, f"{p.name} at {_cell_text(p.cell)} needs {need} energy; the cubes gone from reactors within distance {rng} ({have}) do not cover it and the cards before it"))
+            issues.append(Issue("energy_cubes", p.name, p.cell,
+                Text("{card} at {cell} needs {need} energy; the cubes gone from reactors within distance {rng} "
+                     "({have}) do not cover it and the cards before it",
+                     card=p.word, cell=_cell_text(p.cell), need=need, rng=rng, have=have)))
             continue
         demands = trial
     return issues
@@ -413,7 +466,9 @@ def _round_issues(built: list[Placed], aggressive: bool, cat: Catalogue) -> list
     for year, cards in sorted(by_year.items()):
         limit = _rounds(year, aggressive, cat)
         for extra in sorted(cards, key=lambda q: q.order)[limit:]:
-            issues.append(Issue("rounds", extra.name, extra.cell, f"{len(cards)} cards built in year {year}, which has {limit} rounds; {extra.name} at {_cell_text(extra.cell)} is one too many"))
+            issues.append(Issue("rounds", extra.name, extra.cell,
+                Text("{count} cards built in year {year}, which has {limit} rounds; {card} at {cell} is one too many",
+                     count=len(cards), year=year, limit=limit, card=extra.word, cell=_cell_text(extra.cell))))
     return issues
 
 
@@ -451,11 +506,15 @@ def _credit_issues(station: Station, built: list[Placed], race: str | None, cred
             cost = reactor_cost if p.card.id == POWER_REACTOR else p.card.cost_credits
             spent += cost
             if spent > have:
-                issues.append(Issue("credits", p.name, p.cell, f"year {year}: the cards built cost {spent} credits by {p.name}, more than the {have} the player can have had"))
+                issues.append(Issue("credits", p.name, p.cell,
+                    Text("year {year}: the cards built cost {spent} credits by {card}, more than the {have} the "
+                         "player can have had", year=year, spent=spent, card=p.word, have=have)))
                 spent -= cost  # report each card that does not fit once
         carry = have - spent
     if credits is not None and credits > carry:
-        issues.append(Issue("credits", "credits", (0, 0), f"{credits} credits left, more than the {carry} the player can have kept", Severity.WARNING))
+        issues.append(Issue("credits", "credits", (0, 0), Text("{credits} credits left, more than the {carry} the "
+                                                               "player can have kept",
+                                                               credits=credits, carry=carry), Severity.WARNING))
     return issues
 
 
@@ -522,7 +581,8 @@ def correct_station(
         worst = max(candidates, key=lambda q: (q.year, q.order))
         seen.extend(i for i in issues if i.cell == worst.cell)
         if worst.flags and not any(i.cell == worst.cell for i in issues):
-            seen.extend(Issue(f, worst.name, worst.cell, f"{worst.name} at {_cell_text(worst.cell)} broke this rule when built") for f in worst.flags)
+            seen.extend(Issue(f, worst.name, worst.cell, Text("{card} at {cell} broke this rule when built",
+                                                              card=worst.word, cell=_cell_text(worst.cell))) for f in worst.flags)
         cost = worst.vp_earned if worst.vp_earned is not None else worst.card.vp + extra
         now = max(0, now - cost)
         removed.append((worst, cost))
@@ -557,10 +617,11 @@ def legal_cells(station: Station, card: CardDef, *, credits: int | None = None, 
 
 
 _TAKE_BACK = {
-    "max_per_station": "take it back: this station already holds the most copies allowed; discard it for credits instead",
-    "box_copies": "check the card: the box does not hold that many copies (a misread?)",
-    "credits": "take it back: it costs more credits than you have; discard it for credits instead",
-    "rounds": "take it back: only one card is built each round",
+    "max_per_station": Text("take it back: this station already holds the most copies allowed; discard it for credits "
+                            "instead"),
+    "box_copies": Text("check the card: the box does not hold that many copies (a misread?)"),
+    "credits": Text("take it back: it costs more credits than you have; discard it for credits instead"),
+    "rounds": Text("take it back: only one card is built each round"),
 }
 
 
@@ -584,7 +645,10 @@ def fix_for(issues: Iterable[Issue], station: Station, card: CardDef, cell: Cell
             return _TAKE_BACK[i.rule]
     cells = legal_cells(station, card, credits=credits, cat=cat)
     if not cells:
-        return "take it back: no free cell of this station allows it now; discard it for credits or build a Power Reactor instead"
+        return Text("take it back: no free cell of this station allows it now; discard it for credits or build a "
+                    "Power Reactor instead")
     cells.sort(key=lambda c: (abs(c[0] - cell[0]) + abs(c[1] - cell[1]), c[0], c[1]))
-    named = ", ".join(_cell_text(c) for c in cells[:near])
-    return f"move it to {'one of ' if len(cells[:near]) > 1 else ''}{named}"
+    named = Listing(_cell_text(c) for c in cells[:near])
+    if len(cells[:near]) > 1:
+        return Text("move it to one of {cells}", cells=named)
+    return Text("move it to {cells}", cells=named)

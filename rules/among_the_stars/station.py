@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from rules.among_the_stars.data import COLOURS, CardDef
+from rules.text import Text
 
 __all__ = ["ORIGIN", "Cell", "Placed", "Station", "neighbour_cells"]
 
@@ -58,6 +59,11 @@ class Placed:
     @property
     def name(self) -> str:
         return "face-down Power Reactor" if self.face_down else self.card.name
+
+    @property
+    def word(self) -> str:
+        """:attr:`name` as the players' edition prints it (for messages)."""
+        return Text("face-down Power Reactor") if self.face_down else self.card.word
 
     @property
     def is_location(self) -> bool:

@@ -31,6 +31,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules.eclipse.verdict import Verdict
+from rules.text import N_, Listing, Text
 
 __all__ = [
     "DAMAGE",
@@ -60,8 +61,8 @@ FACES = (1, 2, 3, 4, 5, 6)
 DISTORTION_SHIELD_MALUS = 2
 """Enemy missiles' malus to hit a ship with Distortion Shield (Rise of the Ancients p.4)."""
 
-COMBAT = "Combat (dice, computers and shields)"
-RARE = "Rise of the Ancients p.4 Rare Technologies"
+COMBAT = N_("Combat (dice, computers and shields)")
+RARE = N_("Rise of the Ancients p.4 Rare Technologies")
 
 
 @dataclass(frozen=True)
@@ -143,8 +144,9 @@ def expected_damage(colours: Iterable[str], computers: int = 0, shields: int = 0
 
 
 def _question(k: int, raw: Any, why: str) -> Verdict:
-    return Verdict("impossible_die", True, COMBAT, f"die {k + 1} read as {raw!r}: {why}; left out of the volley",
-                   "read it again or tap its face", warning=True)
+    return Verdict("impossible_die", True, COMBAT, Text("die {number} read as {raw!r}: {why}; left out of the volley",
+                                                        number=k + 1, raw=raw, why=why),
+                   Text("read it again or tap its face"), warning=True)
 
 
 def resolve_volley(dice: Iterable[Die | Mapping[str, Any]], computers: int = 0, shields: int = 0, *,
@@ -166,10 +168,10 @@ def resolve_volley(dice: Iterable[Die | Mapping[str, Any]], computers: int = 0, 
         face = raw.face if isinstance(raw, Die) else raw.get("face") if isinstance(raw, Mapping) else None
         if colour not in DAMAGE:
             questions.append(_question(k, raw if not isinstance(raw, Die) else raw.to_json(),
-                                       f"Eclipse dice are {', '.join(DAMAGE)}"))
+                                       Text("Eclipse dice are {colours}", colours=Listing(DAMAGE))))
             continue
         if not isinstance(face, int) or isinstance(face, bool) or not 1 <= face <= 6:
-            questions.append(_question(k, face, "a die shows 1-6"))
+            questions.append(_question(k, face, Text("a die shows 1-6")))
             continue
         results.append(DieResult(Die(colour, face), hits(face, computers, shields + malus)))
     return Volley(tuple(results), tuple(questions))

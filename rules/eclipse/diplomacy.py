@@ -25,6 +25,7 @@ from rules.eclipse.data import ROUNDS
 from rules.eclipse.state import EclipsePlayer, EclipseState
 from rules.eclipse.verdict import Verdict
 from rules.engine import EventContext
+from rules.text import N_, Listing, Text
 
 __all__ = ["DIPLOMACY_MIN_PLAYERS", "alliance_founded", "alliance_joined", "alliance_left", "relations_broken",
            "relations_formed"]
@@ -36,8 +37,8 @@ in a first-edition rulebook: first-edition play as players report it, and Second
 ALLIANCE_MIN_PLAYERS = 4
 """Alliances are not used with 2 or 3 players (Rise of the Ancients p.10)."""
 
-DIPLOMACY = "Diplomacy (Ambassadors and the Traitor card); not used with 2-3 players (unconfirmed for the first edition)"
-ALLIANCES = "Rise of the Ancients p.10-11 Alliances"
+DIPLOMACY = N_("Diplomacy (Ambassadors and the Traitor card); not used with 2-3 players (unconfirmed for the first edition)")
+ALLIANCES = N_("Rise of the Ancients p.10-11 Alliances")
 
 
 def _say(ctx: EventContext, verdict: Verdict, player: str) -> None:
@@ -61,16 +62,19 @@ def relations_formed(game: Any, state: EclipseState, ctx: EventContext) -> Eclip
     me = state.player(ctx.player())
     other = _other(ctx, state, me.name)
     if other.name in me.relations:
-        _say(ctx, Verdict("relations_twice", False, DIPLOMACY, f"{me.name} and {other.name} already have relations",
-                          "one pair of Ambassadors per pair of players"), me.name)
+        _say(ctx, Verdict("relations_twice", False, DIPLOMACY,
+            Text("{player} and {other} already have relations", player=me.name, other=other.name),
+                          Text("one pair of Ambassadors per pair of players")), me.name)
         return state
     if len(state.players) < DIPLOMACY_MIN_PLAYERS:
-        _say(ctx, Verdict("diplomacy_players", False, DIPLOMACY, f"diplomatic relations are not used with "
-                          f"{len(state.players)} players", "play without Ambassadors"), me.name)
+        _say(ctx, Verdict("diplomacy_players", False, DIPLOMACY,
+            Text("diplomatic relations are not used with {count} players",
+                 count=len(state.players)), Text("play without Ambassadors")), me.name)
     for p in (me, other):
         if p.traitor:
-            _say(ctx, Verdict("traitor_relations", False, DIPLOMACY, f"{p.name} holds the Traitor card and makes no "
-                              "new relations", "take the Ambassadors back"), p.name)
+            _say(ctx, Verdict("traitor_relations", False, DIPLOMACY,
+                Text("{player} holds the Traitor card and makes no new relations",
+                     player=p.name), Text("take the Ambassadors back")), p.name)
     state = state.with_player(replace(me, relations=me.relations + (other.name,)))
     return state.with_player(replace(other, relations=other.relations + (me.name,)))
 
@@ -80,8 +84,9 @@ def relations_broken(game: Any, state: EclipseState, ctx: EventContext) -> Eclip
     me = state.player(ctx.player())
     other = _other(ctx, state, me.name)
     if other.name not in me.relations:
-        _say(ctx, Verdict("no_relations", False, DIPLOMACY, f"{me.name} and {other.name} have no relations to break",
-                          "nothing to return"), me.name)
+        _say(ctx, Verdict("no_relations", False, DIPLOMACY,
+            Text("{player} and {other} have no relations to break", player=me.name, other=other.name),
+                          Text("nothing to return")), me.name)
         return state
     state = state.with_player(replace(me, relations=tuple(n for n in me.relations if n != other.name)))
     state = state.with_player(replace(other, relations=tuple(n for n in other.relations if n != me.name)))
@@ -95,20 +100,24 @@ def _last_round(state: EclipseState) -> bool:
 def _alliance_checks(state: EclipseState, ctx: EventContext, p: EclipsePlayer, what: str) -> None:
     """The rules every founding or joining shares: the module, the player count, one alliance, the last round."""
     if not state.modules.get("alliances"):
-        _say(ctx, Verdict("alliances_module", False, ALLIANCES, "the Alliances module is not in play",
-                          "choose it at setup"), p.name)
+        _say(ctx, Verdict("alliances_module", False, ALLIANCES, Text("the Alliances module is not in play"),
+                          Text("choose it at setup")), p.name)
     if len(state.players) < ALLIANCE_MIN_PLAYERS:
-        _say(ctx, Verdict("alliance_players", False, ALLIANCES, f"Alliances are not used with {len(state.players)} players",
-                          "play without alliances"), p.name)
+        _say(ctx, Verdict("alliance_players", False, ALLIANCES,
+            Text("Alliances are not used with {count} players", count=len(state.players)),
+                          Text("play without alliances")), p.name)
     if p.left_alliance:
-        _say(ctx, Verdict("alliance_rejoin", False, ALLIANCES, f"{p.name} left an alliance and can never join one again",
-                          "take the tile back"), p.name)
+        _say(ctx, Verdict("alliance_rejoin", False, ALLIANCES,
+            Text("{player} left an alliance and can never join one again", player=p.name),
+                          Text("take the tile back")), p.name)
     elif p.alliance is not None:
-        _say(ctx, Verdict("one_alliance", False, ALLIANCES, f"{p.name} is already in {p.alliance}; a player is in one "
-                          "alliance at most", "take the tile back"), p.name)
+        _say(ctx, Verdict("one_alliance", False, ALLIANCES,
+            Text("{player} is already in {alliance}; a player is in one alliance at most",
+                 player=p.name, alliance=p.alliance), Text("take the tile back")), p.name)
     if _last_round(state):
-        _say(ctx, Verdict("alliance_last_round", False, ALLIANCES, f"no alliance is {what} in the last round",
-                          "take the tile back"), p.name)
+        _say(ctx, Verdict("alliance_last_round", False, ALLIANCES, (
+            Text("no alliance is founded in the last round") if what == "founded" else Text("no alliance is joined in the last round")),
+                          Text("take the tile back")), p.name)
 
 
 def alliance_founded(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
@@ -119,14 +128,16 @@ def alliance_founded(game: Any, state: EclipseState, ctx: EventContext) -> Eclip
     if not name:
         raise ctx.bad("'alliance' must be the alliance's name")
     if name in state.alliances:
-        _say(ctx, Verdict("alliance_exists", False, ALLIANCES, f"{name} is already founded; a third member joins it",
-                          "report the player joining instead"), me.name)
+        _say(ctx, Verdict("alliance_exists", False, ALLIANCES,
+            Text("{alliance} is already founded; a third member joins it", alliance=name),
+                          Text("report the player joining instead")), me.name)
         return state
     for p in (me, other):
         _alliance_checks(state, ctx, p, "founded")
     if other.name not in me.relations:
-        _say(ctx, Verdict("alliance_relations", False, ALLIANCES, f"{me.name} and {other.name} have no diplomatic "
-                          "relations; only players with relations found an alliance", "exchange Ambassadors first"), me.name)
+        _say(ctx, Verdict("alliance_relations", False, ALLIANCES,
+            Text("{player} and {other} have no diplomatic relations; only players with relations found an alliance",
+                 player=me.name, other=other.name), Text("exchange Ambassadors first")), me.name)
     state = replace(state, alliances=state.alliances + (name,))
     for p in (me, other):
         state = state.with_player(replace(state.player(p.name), alliance=name, alliance_side="face"))
@@ -138,18 +149,20 @@ def alliance_joined(game: Any, state: EclipseState, ctx: EventContext) -> Eclips
     me = state.player(ctx.player())
     name = ctx.require("alliance", str)
     if name not in state.alliances:
-        _say(ctx, Verdict("no_alliance", False, ALLIANCES, f"no alliance {name!r} has been founded "
-                          f"({', '.join(state.alliances) or 'none yet'})", "two players found it first"), me.name)
+        _say(ctx, Verdict("no_alliance", False, ALLIANCES, Text("no alliance {alliance!r} has been founded ({founded})",
+                                                                alliance=name, founded=Listing(state.alliances) if state.alliances else Text("none yet")), Text("two players found it first")), me.name)
         return state
     members = [p for p in state.players if p.alliance == name]
     limit = 3 if len(state.players) >= 6 else 2
     _alliance_checks(state, ctx, me, "joined")
     if len(members) >= limit:
-        _say(ctx, Verdict("alliance_full", False, ALLIANCES, f"{name} already has {len(members)} members; with "
-                          f"{len(state.players)} players an alliance has at most {limit}", "take the tile back"), me.name)
+        _say(ctx, Verdict("alliance_full", False, ALLIANCES,
+            Text("{alliance} already has {members} members; with {players} players an alliance has at most {limit}",
+                 alliance=name, members=len(members), players=len(state.players), limit=limit), Text("take the tile back")), me.name)
     if not any(m.name in me.relations for m in members if m.alliance_side == "face"):
-        _say(ctx, Verdict("alliance_relations", False, ALLIANCES, f"{me.name} has no diplomatic relations with a member "
-                          f"of {name}", "exchange Ambassadors with a member first"), me.name)
+        _say(ctx, Verdict("alliance_relations", False, ALLIANCES,
+            Text("{player} has no diplomatic relations with a member of {alliance}",
+                 player=me.name, alliance=name), Text("exchange Ambassadors with a member first")), me.name)
     return state.with_player(replace(me, alliance=name, alliance_side="face"))
 
 
@@ -157,12 +170,13 @@ def alliance_left(game: Any, state: EclipseState, ctx: EventContext) -> EclipseS
     """The player turns their Alliance tile to its Traitor side, on their turn before acting (p.11)."""
     me = state.player(ctx.player())
     if me.alliance is None or me.alliance_side != "face":
-        _say(ctx, Verdict("not_in_alliance", False, ALLIANCES, f"{me.name} holds no face-up Alliance tile to turn",
-                          "nothing to leave"), me.name)
+        _say(ctx, Verdict("not_in_alliance", False, ALLIANCES,
+            Text("{player} holds no face-up Alliance tile to turn", player=me.name),
+                          Text("nothing to leave")), me.name)
         return state
     if _last_round(state):
-        _say(ctx, Verdict("alliance_last_round", False, ALLIANCES, "no alliance is left in the last round",
-                          "turn the tile back"), me.name)
+        _say(ctx, Verdict("alliance_last_round", False, ALLIANCES, Text("no alliance is left in the last round"),
+                          Text("turn the tile back")), me.name)
     state = state.with_player(replace(me, alliance_side="traitor", left_alliance=True))
     if ctx.get("traitor_card", False, bool):
         state = _take_traitor(state, me.name)

@@ -49,6 +49,7 @@ from rules.eclipse.data import ALLIANCE_NAMES, BOARDS, DEVELOPMENTS, RESOURCES, 
 from rules.eclipse.inputs import read_choice, read_header, read_sector, read_sector_or_null
 from rules.scoring import Fields, ScoreInputError, check_distinct_names, check_int, closest_names, field_path
 from rules.settings import components_conflict
+from rules.text import Text
 
 __all__ = [
     "DRACO_VP_PER_ANCIENT",
@@ -80,11 +81,11 @@ TRACK_VP = {4: 1, 5: 2, 6: 3, 7: 5}
 """Row 6: VP of a tech track by its tiles (0-3 tiles score 0)."""
 
 ROWS = (
-    (1, "reputation"), (2, "ambassadors"), (3, "hexes"), (4, "discoveries"), (5, "monoliths"),
-    (6, "technology tracks"), (7, "traitor"), (8, "Ancients on the board"), (9, "Planta hexes"),
-    (10, "Ancient Cruisers"), (11, "Ancient Dreadnought"), (12, "Ancient Monument"), (13, "Artifact Link"),
-    (14, "Shellworld"), (15, "Warp Portal"), (16, "Ancient Warp Portal"), (17, "alliance tile"),
-    (18, "Shrines of Enlightenment"), (19, "Shrines"), (20, "Orbitals"), (21, "Magellan discoveries"),
+    (1, Text("reputation")), (2, Text("ambassadors")), (3, Text("hexes")), (4, Text("discoveries")), (5, Text("monoliths")),
+    (6, Text("technology tracks")), (7, Text("traitor")), (8, Text("Ancients on the board")), (9, Text("Planta hexes")),
+    (10, Text("Ancient Cruisers")), (11, Text("Ancient Dreadnought")), (12, Text("Ancient Monument")), (13, Text("Artifact Link")),
+    (14, Text("Shellworld")), (15, Text("Warp Portal")), (16, Text("Ancient Warp Portal")), (17, Text("alliance tile")),
+    (18, Text("Shrines of Enlightenment")), (19, Text("Shrines")), (20, Text("Orbitals")), (21, Text("Magellan discoveries")),
 )
 """Every row of the scoring table: ``(number, breakdown category)``."""
 

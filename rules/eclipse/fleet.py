@@ -21,7 +21,9 @@ from rules.eclipse import combat
 from rules.eclipse.data import SHIP_TYPES
 from rules.eclipse.state import EclipseState
 from rules.eclipse.verdict import Verdict
+from rules.eclipse.words import PHASE_WORDS
 from rules.engine import EventContext
+from rules.text import N_, Text
 
 __all__ = ["ANCIENTS", "Blueprint", "MISSILE_COLOURS", "blueprint_set", "hit_on", "volley_aimed", "volley_rolled"]
 
@@ -34,7 +36,7 @@ MISSILE_COLOURS = ("yellow", "orange")
 MAX_PARTS = 12
 """At most this many of one part on a blueprint (a whole number a player reports is checked against it)."""
 
-BLUEPRINTS = "Upgrade action (ship blueprints)"
+BLUEPRINTS = N_("Upgrade action (ship blueprints)")
 
 
 @dataclass(frozen=True)
@@ -126,11 +128,18 @@ def _target(ctx: EventContext, me: str) -> str | None:
 
 
 def _label(player: str | None, ship: str | None, target: str | None, target_ship: str | None) -> str:
-    shooter = f"{player}'s {ship or 'ships'}" if player else (ship or "a volley")
+    if player:
+        shooter = Text("{player}'s {ship}", player=player, ship=ship) if ship else Text("{player}'s ships", player=player)
+    else:
+        shooter = ship or Text("a volley")
     if target is None:
         return shooter
-    aimed = ANCIENTS if target == ANCIENTS else f"{target}'s {target_ship or 'ships'}"
-    return f"{shooter} at {aimed}"
+    if target == ANCIENTS:
+        aimed: str = Text("Ancients")
+    else:
+        aimed = Text("{player}'s {ship}", player=target, ship=target_ship) if target_ship else \
+            Text("{player}'s ships", player=target)
+    return Text("{shooter} at {target}", shooter=shooter, target=aimed)
 
 
 def volley_aimed(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
@@ -151,14 +160,16 @@ def volley_aimed(game: Any, state: EclipseState, ctx: EventContext) -> EclipseSt
     shields = shields if shields is not None else (theirs.shields if theirs else 0)
     roll = dict((own.missiles if missiles else own.cannons) if own else {})
     if state.rounds.phase != "combat":
-        ctx.add(Verdict("combat_timing", True, combat.COMBAT, f"{name} fires in the {state.rounds.phase} phase; "
-                        "battles are fought in the Combat phase", "check the phase", warning=True)
+        ctx.add(Verdict("combat_timing", True, combat.COMBAT, Text("{player} fires in the {phase} phase; battles are fought in the Combat phase",
+                                                           player=name, phase=PHASE_WORDS.get(state.rounds.phase, state.rounds.phase)),
+                        Text("check the phase"), warning=True)
                 .finding(seq=ctx.event.seq, player=name, where=name))
     aim = {"player": name, "ship": ship, "target": target, "target_ship": target_ship, "computers": computers,
            "shields": shields, "missiles": missiles, "distortion_shield": ctx.get("distortion_shield", False, bool),
            "roll": roll, "label": _label(name, ship, target, target_ship)}
     hit = hit_on(computers, shields + (combat.DISTORTION_SHIELD_MALUS if missiles and aim["distortion_shield"] else 0))
-    ctx.finding(f"{aim['label']}: a die hits on {hit} or more (computers +{computers}, shields -{shields})", name,
+    ctx.finding(Text("{volley}: a die hits on {hit} or more (computers +{computers}, shields -{shields})",
+                     volley=aim["label"], hit=hit, computers=computers, shields=shields), name,
                 Severity.INFO, combat.COMBAT, player=name, rule_kind="volley_aimed")
     return replace(state, aim=aim)
 
@@ -186,6 +197,7 @@ def volley_rolled(game: Any, state: EclipseState, ctx: EventContext) -> EclipseS
               "label": label,
               "hit_on": hit_on(computers, shields + (combat.DISTORTION_SHIELD_MALUS if missiles and distortion else 0)),
               "questions": [q.message for q in volley.questions]}
-    ctx.finding(f"{label}: {volley.hits} of {len(volley.results)} dice hit, {volley.damage} damage", player or "combat",
+    ctx.finding(Text("{volley}: {hits} of {count} dice hit, {damage} damage", volley=label, hits=volley.hits,
+                     count=len(volley.results), damage=volley.damage), player or Text("combat"),
                 Severity.INFO, combat.COMBAT, player=player, rule_kind="volley")
     return replace(state, volley=result, aim=None)

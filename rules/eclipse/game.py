@@ -53,20 +53,26 @@ from rules.eclipse.verdict import Verdict
 from rules.engine import EventContext, GameBase
 from rules.scoring import ScoreInputError
 from rules.settings import check_settings
+from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS
+from rules.text import N_, Text
 
 __all__ = ["ECLIPSE_GAME", "INFO", "EclipseGame"]
 
 _MODULE_HELP = {
-    "ancient_homeworlds": "Ancient Homeworlds fill the empty start positions with fewer than 6 players, each guarded "
-                          "by an Ancient Cruiser (Rise of the Ancients p.6; the 9-player layout with 7-8 players, p.12)",
-    "hives": "the two Ancient Hives are shuffled into the Middle and Outer stacks; their Ancients move at the end of "
-             "Cleanup (Rise of the Ancients p.7)",
-    "warp_portals": "the three warp sectors are shuffled into the stacks; all portal hexes are adjacent (Rise of the "
-                    "Ancients p.8)",
-    "developments": "Development tiles on display, bought with Research (Rise of the Ancients p.5)",
-    "alliances": "players may found alliances that score together (Rise of the Ancients p.10-11; 4 or more players)",
-    "rare_technologies": "the Rare Technology tiles go into the tech bag (Rise of the Ancients p.4)",
-    "galactic_center": "the Ancient Dreadnought replaces the GCDS in the Galactic Center (Rise of the Ancients p.6)",
+    "ancient_homeworlds": Text("Ancient Homeworlds fill the empty start positions with fewer than 6 players, each "
+                               "guarded "
+                          "by an Ancient Cruiser (Rise of the Ancients p.6; the 9-player layout with 7-8 players, p.12)"),
+    "hives": Text("the two Ancient Hives are shuffled into the Middle and Outer stacks; their Ancients move at the "
+                  "end of "
+             "Cleanup (Rise of the Ancients p.7)"),
+    "warp_portals": Text("the three warp sectors are shuffled into the stacks; all portal hexes are adjacent (Rise of the "
+                    "Ancients p.8)"),
+    "developments": Text("Development tiles on display, bought with Research (Rise of the Ancients p.5)"),
+    "alliances": Text("players may found alliances that score together (Rise of the Ancients p.10-11; 4 or more "
+                      "players)"),
+    "rare_technologies": Text("the Rare Technology tiles go into the tech bag (Rise of the Ancients p.4)"),
+    "galactic_center": Text("the Ancient Dreadnought replaces the GCDS in the Galactic Center (Rise of the Ancients "
+                            "p.6)"),
 }
 
 INFO = GameInfo(
@@ -77,27 +83,28 @@ INFO = GameInfo(
     colours=COLOURS,
     options=(
         Option(
-            "species", "choices", default=(), per_player=True, player_key="species", label="each player's species",
+            "species", "choices", default=(), per_player=True, player_key="species", label=Text("each player's species"),
             choices=SPECIES, components=BOARDS,
-            distinct="{value}: each needs a player board of its own, and only {components} carry them (each board is "
+            distinct=N_("{value}: each needs a player board of its own, and only {components} carry them (each board is "
                      "double-sided and one player plays it; Rise of the Ancients p.3: Magellan is on the back of "
-                     "the three new boards)",
-            help="one species per player, in seat order (Eclipse setup; Rise of the Ancients p.14-15 adds Magellan, "
-                 "the Exiles, the Rho Indi Syndicate and the Enlightened of Lyra)",
+                     "the three new boards)"),
+            help=Text("one species per player, in seat order (Eclipse setup; Rise of the Ancients p.14-15 adds Magellan, "
+                 "the Exiles, the Rho Indi Syndicate and the Enlightened of Lyra)"),
         ),
-        *(Option(m, "bool", default=False, label=f"the {m.replace('_', ' ')} module", help=_MODULE_HELP[m],
+        *(Option(m, "bool", default=False, label=MODULE_WORDS[m], help=_MODULE_HELP[m],
                  players=(2, 8) if m == "ancient_homeworlds" else (4, 9) if m == "alliances" else None)
           for m in MODULES),
-        Option("turn_order_card", "bool", default=False, label="the Turn Order variant",
-               help="the second player to pass takes the Turn Order card and chooses the next round's direction "
-                    "(Rise of the Ancients p.9)"),
-        Option("simultaneous", "bool", default=False, players=(7, 9), label="simultaneous play",
-               help="two players act at once with the First and Second Action markers (Rise of the Ancients p.13)"),
-        Option("hidden_worlds", "bool", default=False, label="the Hidden Worlds variant",
-               help="Ancient Homeworlds are shuffled into the Middle stack and explored (Rise of the Ancients p.9)"),
-        Option("last_round_upkeep", "bool", default=rounds.LAST_ROUND_UPKEEP, label="round 9's Upkeep and Cleanup",
-               help="play Upkeep and Cleanup of round 9 before scoring; they change only the resources that break "
-                    "ties (unconfirmed for the first edition)"),
+        Option("turn_order_card", "bool", default=False, label=Text("the Turn Order variant"),
+               help=Text("the second player to pass takes the Turn Order card and chooses the next round's direction "
+                    "(Rise of the Ancients p.9)")),
+        Option("simultaneous", "bool", default=False, players=(7, 9), label=Text("simultaneous play"),
+               help=Text("two players act at once with the First and Second Action markers (Rise of the Ancients p.13)")),
+        Option("hidden_worlds", "bool", default=False, label=Text("the Hidden Worlds variant"),
+               help=Text("Ancient Homeworlds are shuffled into the Middle stack and explored (Rise of the Ancients "
+                         "p.9)")),
+        Option("last_round_upkeep", "bool", default=rounds.LAST_ROUND_UPKEEP, label=Text("round 9's Upkeep and Cleanup"),
+               help=Text("play Upkeep and Cleanup of round 9 before scoring; they change only the resources that break "
+                    "ties (unconfirmed for the first edition)")),
     ),
     score_input="json",
     rulebook="Eclipse, first edition (Lautapelit.fi 2011), with Rise of the Ancients (2012): Greek rulebook "
@@ -108,14 +115,14 @@ INFO = GameInfo(
 )
 """Eclipse's declaration (:class:`rules.core.GameInfo`)."""
 
-ROUND = "Game round (Action, Combat, Upkeep, Cleanup)"
-RESEARCH = "Research action; Rise of the Ancients p.4 Rare Technologies, p.5 Developments"
+ROUND = N_("Game round (Action, Combat, Upkeep, Cleanup)")
+RESEARCH = N_("Research action; Rise of the Ancients p.4 Rare Technologies, p.5 Developments")
 REPORT_KEYS = tuple(k for k in PLAYER_KEYS if k not in ("name", "species"))
-PHASE_NAMES = {"action": "Action", "combat": "Combat", "upkeep": "Upkeep", "cleanup": "Cleanup"}
+PHASE_NAMES = PHASE_WORDS
 
 
 def _say(ctx: EventContext, verdicts: Sequence[Verdict], player: str | None) -> None:
-    ctx.add(*(v.finding(seq=ctx.event.seq, player=player, where=player or "table") for v in verdicts))
+    ctx.add(*(v.finding(seq=ctx.event.seq, player=player, where=player or Text("table")) for v in verdicts))
 
 
 def _rounds_play(state: EclipseState, ctx: EventContext, name: str, play: Any, *args: Any) -> EclipseState:
@@ -160,8 +167,8 @@ class EclipseGame(GameBase):
         checked = check_settings(self.info, settings)
         n = len(checked.players)
         if checked["ancient_homeworlds"] and n == 6:
-            raise BadSettings("the ancient homeworlds module is for fewer than 6 players, or 7-8 (Rise of the Ancients "
-                              "p.6, p.12): with 6 there is no empty start position")
+            raise BadSettings(Text("the ancient homeworlds module is for fewer than 6 players, or 7-8 (Rise of the Ancients "
+                              "p.6, p.12): with 6 there is no empty start position"))
         players = tuple(EclipsePlayer(name, species or None) for name, species in zip(checked.players, checked["species"]))
         modules = {m: bool(checked[m]) for m in MODULES}
         guardian = "Ancient Dreadnought" if modules["galactic_center"] else "GCDS"
@@ -176,7 +183,8 @@ class EclipseGame(GameBase):
     def before(self, state: EclipseState, ctx: EventContext) -> bool:
         """Once the game is over, only a corrected report still counts."""
         if state.over and ctx.event.kind != POSITION_REPORTED:
-            ctx.finding("the game is over; this event changes nothing", ctx.event.player or "table", Severity.WARNING, ROUND)
+            ctx.finding(Text("the game is over; this event changes nothing"), ctx.event.player or Text("table"),
+                        Severity.WARNING, ROUND)
             return False
         return True
 
@@ -220,18 +228,20 @@ class EclipseGame(GameBase):
         if tech in DEVELOPMENTS:
             holder = next((p.name for p in state.players if tech in p.developments), None)
             if holder is not None:
-                _say(ctx, [Verdict("unique_tile", False, RESEARCH, f"{holder} already owns the {tech} Development; each "
-                                   "is unique", "choose another")], name)
+                _say(ctx, [Verdict("unique_tile", False, RESEARCH,
+                    Text("{holder} already owns the {tech} Development; each is unique",
+                         holder=holder, tech=tech), Text("choose another"))], name)
                 return state
             if not state.modules.get("developments"):
-                _say(ctx, [Verdict("module_not_in_play", True, RESEARCH, "the Developments module is not in play",
-                                   "add the module", warning=True)], name)
+                _say(ctx, [Verdict("module_not_in_play", True, RESEARCH, Text("the Developments module is not in play"),
+                                   Text("add the module"), warning=True)], name)
             return state.with_player(replace(me, developments=me.developments + (tech,)))
         if tech in RARE_TECHNOLOGIES:
             holder = next((p.name for p in state.players if tech in p.techs), None)
             if holder is not None:
-                _say(ctx, [Verdict("unique_tile", False, RESEARCH, f"{holder} already has {tech}; there is one tile of "
-                                   "each Rare Technology", "choose another")], name)
+                _say(ctx, [Verdict("unique_tile", False, RESEARCH,
+                    Text("{holder} already has {tech}; there is one tile of each Rare Technology",
+                         holder=holder, tech=tech), Text("choose another"))], name)
                 return state
         return state.with_player(replace(me, techs=me.techs + (tech,)))
 
@@ -267,14 +277,16 @@ class EclipseGame(GameBase):
         except ScoreInputError as exc:
             raise ctx.bad(str(exc)) from None
         if not state.rounds.over:
-            ctx.finding(f"{name} reports their final position before round {ROUNDS} is over; it is kept for the end",
+            ctx.finding(Text("{player} reports their final position before round {round} is over; it is kept for the "
+                             "end", player=name, round=ROUNDS),
                         name, Severity.INFO, ROUND, player=name)
         return state.with_player(replace(state.player(name), report=report))
 
     def _game_ended(self, state: EclipseState, ctx: EventContext) -> EclipseState:
         """The table stops waiting for reports (and, before round 9 is over, ends the game where it stands)."""
         if not state.rounds.over:
-            ctx.finding(f"the game ends in round {state.rounds.round}, before round {ROUNDS} is over", "table",
+            ctx.finding(Text("the game ends in round {round}, before round {last} is over",
+                             round=state.rounds.round, last=ROUNDS), Text("table"),
                         Severity.WARNING, ROUND)
         return replace(state, ended=True, rounds=replace(state.rounds, phase="end"))
 
@@ -315,15 +327,18 @@ class EclipseGame(GameBase):
         reporting, those who have not reported."""
         r = state.rounds
         if state.over:
-            return Progress(round=r.round, round_label=f"Round {r.round} of {ROUNDS}: game over", stage="over",
+            return Progress(round=r.round, round_label=Text("Round {round} of {rounds}: game over",
+                                                            round=r.round, rounds=ROUNDS), stage="over",
                             over=True, rounds=ROUNDS)
         if state.reporting:
-            return Progress(round=r.round, round_label="Game end: final positions", stage="reporting", rounds=ROUNDS,
+            return Progress(round=r.round, round_label=Text("Game end: final positions"), stage="reporting", rounds=ROUNDS,
                             waiting=tuple(p.name for p in state.players if p.report is None))
         last = r.round == ROUNDS
-        return Progress(round=r.round, round_label=f"Round {r.round} of {ROUNDS}, {PHASE_NAMES[r.phase]} phase",
+        return Progress(round=r.round, round_label=Text("Round {round} of {rounds}, {phase} phase",
+                                                        round=r.round, rounds=ROUNDS, phase=PHASE_NAMES[r.phase]),
                         stage=r.phase, turn=r.current, last_round=last,
-                        ending=(f"round {ROUNDS} is the last round",) if last else (), rounds=ROUNDS, waiting=r.waiting)
+                        ending=(Text("round {round} is the last round", round=ROUNDS),) if last else (), rounds=ROUNDS,
+                        waiting=r.waiting)
 
     def view(self, state: EclipseState) -> dict[str, Any]:
         """``{"game", "round", "rounds", "phase", "stage", "start_player", "turn", "direction", "passed",

@@ -29,6 +29,8 @@ from rules.eclipse.placement import (
 from rules.eclipse.state import EclipsePlayer, EclipseState, Structure, shrine_tiles
 from rules.eclipse.verdict import Verdict
 from rules.engine import EventContext
+from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS
+from rules.text import N_, Text
 
 __all__ = [
     "ancients_destroyed",
@@ -47,11 +49,11 @@ SHRINE_COLOURS = ("money", "science", "materials")
 SHRINE_COSTS = (2, 4, 6)
 SHRINE_TILES = 9
 ANCIENT_CRUISERS = 8
-MODULES = "Rise of the Ancients p.2 (the modules in play)"
-HIVES = "Rise of the Ancients p.7 Ancient Hives"
-SHRINES = "Rise of the Ancients p.15 Shrines"
-DEVELOPMENT = "Rise of the Ancients p.5 Developments"
-ANCIENTS = "Combat (Ancients); Rise of the Ancients p.6 Ancient Cruisers and Dreadnought"
+MODULES = N_("Rise of the Ancients p.2 (the modules in play)")
+HIVES = N_("Rise of the Ancients p.7 Ancient Hives")
+SHRINES = N_("Rise of the Ancients p.15 Shrines")
+DEVELOPMENT = N_("Rise of the Ancients p.5 Developments")
+ANCIENTS = N_("Combat (Ancients); Rise of the Ancients p.6 Ancient Cruisers and Dreadnought")
 
 
 def _acting(ctx: EventContext) -> str | None:
@@ -63,7 +65,7 @@ def _acting(ctx: EventContext) -> str | None:
 
 def _add(ctx: EventContext, verdicts: Iterable[Verdict], *, player: str | None = None, card: str | None = None,
          at: Cell | None = None) -> None:
-    where = f"hex ({at[0]}, {at[1]})" if at is not None else (player or "table")
+    where = Text("hex ({q}, {r})", q=at[0], r=at[1]) if at is not None else (player or Text("table"))
     ctx.add(*(v.finding(seq=ctx.event.seq, player=player, card=card, cell=at, where=where) for v in verdicts))
 
 
@@ -95,17 +97,19 @@ def hex_placed(game: Any, state: EclipseState, ctx: EventContext) -> EclipseStat
     player = _acting(ctx)
     module = MODULE_OF_KIND.get(sector.kind)
     if module is not None and not state.modules.get(module) and not (sector.kind == "ancient_homeworld" and state.hidden_worlds):
-        _add(ctx, [Verdict("module_not_in_play", True, MODULES, f"{sector.label} belongs to the {module.replace('_', ' ')} "
-                           "module, which is not in play", "take it out of the stack, or add the module", warning=True)],
+        _add(ctx, [Verdict("module_not_in_play", True, MODULES,
+            Text("{sector} belongs to {module}, which is not in play",
+                 sector=sector.label, module=MODULE_WORDS.get(module, module)), Text("take it out of the stack, or add the module"), warning=True)],
              player=player, card=sector.id, at=at)
     explored = sector.kind == "ancient_homeworld" and state.hidden_worlds  # shuffled into the Middle stack (p.9)
     if sector.home and not explored:
         return _place_home(state, ctx, placed, player)
     source = optional_cell(ctx, "from")
     if source is not None and state.galaxy.at(source) is None:
-        _add(ctx, [Verdict("unexplored", True, "Explore action (wormholes and hex stacks)",
-                           f"no hex at ({source[0]}, {source[1]}) to explore from; checked against every neighbour",
-                           "check the explorer's hex", warning=True)], player=player, card=sector.id, at=at)
+        _add(ctx, [Verdict("unexplored", True, N_("Explore action (wormholes and hex stacks)"),
+                           Text("no hex at ({q}, {r}) to explore from; checked against every neighbour",
+                                q=source[0], r=source[1]),
+                           Text("check the explorer's hex"), warning=True)], player=player, card=sector.id, at=at)
         source = None
     verdicts = check_explore(state.galaxy, placed, source, wormhole_generator=has_generator(state, player),
                              hidden_worlds=state.hidden_worlds)
@@ -136,18 +140,21 @@ def _place_home(state: EclipseState, ctx: EventContext, placed: PlacedHex, playe
     species = state.player(owner).species if owner is not None else None
     verdicts = check_start_sector(placed, len(state.players), species)
     if state.galaxy.at(placed.cell) is not None:
-        verdicts.insert(0, Verdict("space_taken", False, "Setup (starting sectors)", f"the space at {placed.cell} already "
-                                   f"holds {state.galaxy.at(placed.cell).sector.label}", "use an empty start position"))
+        verdicts.insert(0, Verdict("space_taken", False, N_("Setup (starting sectors)"),
+            Text("the space at {cell} already holds {sector}",
+                 cell=placed.cell, sector=state.galaxy.at(placed.cell).sector.label), Text("use an empty start position")))
     elif state.galaxy.find(sector.id) is not None:
-        verdicts.insert(0, Verdict("sector_on_map", False, "Setup (starting sectors)",
-                                   f"{sector.label} already lies on the map", "check the tile's number"))
+        verdicts.insert(0, Verdict("sector_on_map", False, N_("Setup (starting sectors)"),
+                                   Text("{sector} already lies on the map",
+                                        sector=sector.label), Text("check the tile's number")))
     mine = [c for c, who in state.owners.items() if who == owner and state.galaxy.at(c) is not None
             and state.galaxy.at(c).sector.kind == "starting_sector"] if owner is not None else []
     if mine and sector.kind == "starting_sector":
         first = state.galaxy.at(mine[0])
-        verdicts.insert(0, Verdict("starting_sector", False, "Setup (starting sectors)",
-                                   f"{owner} already has a starting sector: {first.sector.label} at [{mine[0][0]}, "
-                                   f"{mine[0][1]}]; each player lays one", "take this tile back"))
+        verdicts.insert(0, Verdict("starting_sector", False, N_("Setup (starting sectors)"),
+                                   Text("{player} already has a starting sector: {sector} at {cell}; each player lays "
+                                        "one", player=owner, sector=first.sector.label,
+                                        cell=f"[{mine[0][0]}, {mine[0][1]}]"), Text("take this tile back")))
     _add(ctx, verdicts, player=owner, card=sector.id, at=placed.cell)
     if any(v.rule_kind in ("space_taken", "sector_on_map") for v in verdicts):
         return state
@@ -178,8 +185,8 @@ def influence_placed(game: Any, state: EclipseState, ctx: EventContext) -> Eclip
 def _link(state: EclipseState, frm: Cell, to: Cell, name: str, action: str) -> list[Verdict]:
     for c in (frm, to):
         if state.galaxy.at(c) is None:
-            return [Verdict("unexplored", False, "Move and Influence actions (wormholes)", f"no hex at ({c[0]}, {c[1]})",
-                            "move and influence only between explored hexes")]
+            return [Verdict("unexplored", False, N_("Move and Influence actions (wormholes)"), Text("no hex at ({q}, {r})", q=c[0], r=c[1]),
+                            Text("move and influence only between explored hexes"))]
     return check_link(state.galaxy, frm, to, wormhole_generator=has_generator(state, name), action=action)
 
 
@@ -187,8 +194,8 @@ def influence_removed(game: Any, state: EclipseState, ctx: EventContext) -> Ecli
     """The disc on a hex goes back to its owner's track."""
     at = cell(ctx)
     if at not in state.owners:
-        _add(ctx, [Verdict("no_disc", True, "Influence action", f"no influence disc on ({at[0]}, {at[1]}) to remove",
-                           "check the hex", warning=True)], at=at)
+        _add(ctx, [Verdict("no_disc", True, N_("Influence action"), Text("no influence disc on ({q}, {r}) to remove", q=at[0], r=at[1]),
+                           Text("check the hex"), warning=True)], at=at)
         return state
     return replace(state, owners={c: o for c, o in state.owners.items() if c != at})
 
@@ -212,13 +219,15 @@ def ancients_destroyed(game: Any, state: EclipseState, ctx: EventContext) -> Ecl
     if ctx.get("guardian", False, bool):
         guardian = state.guardians.get(at)
         if guardian is None:
-            _add(ctx, [Verdict("no_ancients", False, ANCIENTS, f"no GCDS, Ancient Dreadnought or Ancient Cruiser at "
-                               f"({at[0]}, {at[1]})", "check the hex")], player=name, at=at)
+            _add(ctx, [Verdict("no_ancients", False, ANCIENTS,
+                Text("no GCDS, Ancient Dreadnought or Ancient Cruiser at ({q}, {r})",
+                     q=at[0], r=at[1]), Text("check the hex"))], player=name, at=at)
             return state
         if guardian == "Ancient Cruiser":
             if p.ancient_cruisers >= ANCIENT_CRUISERS:
-                _add(ctx, [Verdict("no_ancients", False, ANCIENTS, f"{name} already keeps all {ANCIENT_CRUISERS} "
-                                   "Ancient Cruiser tiles", "check the count")], player=name, at=at)
+                _add(ctx, [Verdict("no_ancients", False, ANCIENTS,
+                    Text("{player} already keeps all {count} Ancient Cruiser tiles",
+                         player=name, count=ANCIENT_CRUISERS), Text("check the count"))], player=name, at=at)
                 return state
             p = replace(p, ancient_cruisers=p.ancient_cruisers + 1)
         elif guardian == "Ancient Dreadnought":
@@ -228,8 +237,9 @@ def ancients_destroyed(game: Any, state: EclipseState, ctx: EventContext) -> Ecl
     count = ctx.count("count", ctx.payload.get("count", 1), minimum=1)
     left = state.ancients.get(at, 0)
     if count > left:
-        _add(ctx, [Verdict("no_ancients", False, ANCIENTS, f"{count} Ancients destroyed at ({at[0]}, {at[1]}), where "
-                           f"{left} were left", "check the count")], player=name, at=at)
+        _add(ctx, [Verdict("no_ancients", False, ANCIENTS, Text("{count} Ancients destroyed at ({q}, {r}), where "
+                                                                "{left} were left",
+                                                                count=count, q=at[0], r=at[1], left=left), Text("check the count"))], player=name, at=at)
         count = left
     ancients = {c: n for c, n in state.ancients.items() if c != at}
     if left - count:
@@ -245,29 +255,32 @@ def hive_rolled(game: Any, state: EclipseState, ctx: EventContext) -> EclipseSta
     h = state.galaxy.at(at)
     die = ctx.payload.get("die")
     if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-        _add(ctx, [Verdict("impossible_die", True, HIVES, f"the Hive's die read as {die!r}; a die shows 1-6",
-                                  "read it again", warning=True)], at=at)
+        _add(ctx, [Verdict("impossible_die", True, HIVES, Text("the Hive's die read as {die!r}; a die shows 1-6", die=die),
+                                  Text("read it again"), warning=True)], at=at)
         return state
     if h is None or h.sector.kind != "ancient_hive":
-        _add(ctx, [Verdict("not_a_hive", False, HIVES, f"no Ancient Hive at ({at[0]}, {at[1]})", "roll for each Hive on "
-                           "the map")], at=at)
+        _add(ctx, [Verdict("not_a_hive", False, HIVES, Text("no Ancient Hive at ({q}, {r})", q=at[0], r=at[1]), Text("roll for each Hive on "
+                           "the map"))], at=at)
         return state
     verdicts: list[Verdict] = []
     if state.rounds.phase != "cleanup":
-        verdicts.append(Verdict("hive_timing", True, HIVES, f"the Hives roll at the end of Cleanup, not in the "
-                                f"{state.rounds.phase} phase", "roll when Cleanup ends", warning=True))
+        verdicts.append(Verdict("hive_timing", True, HIVES,
+            Text("the Hives roll at the end of Cleanup, not in the {phase} phase",
+                 phase=PHASE_WORDS.get(state.rounds.phase, state.rounds.phase)), Text("roll when Cleanup ends"), warning=True))
     to = optional_cell(ctx, "to")
     if to is None:
         _add(ctx, verdicts, card=h.sector.id, at=at)
         return state
     if edge_between(at, to) is None or state.galaxy.at(to) is None:
-        verdicts.append(Verdict("not_adjacent", False, HIVES, f"({to[0]}, {to[1]}) is not an explored hex next to the Hive",
-                                "an Ancient moves only to the explored hex beyond the rolled wormhole"))
+        verdicts.append(Verdict("not_adjacent", False, HIVES,
+            Text("({q}, {r}) is not an explored hex next to the Hive", q=to[0], r=to[1]),
+                                Text("an Ancient moves only to the explored hex beyond the rolled wormhole")))
         _add(ctx, verdicts, card=h.sector.id, at=at)
         return state
     left = state.ancients.get(at, 0)
     if not left:
-        verdicts.append(Verdict("no_ancients", False, HIVES, f"no Ancients left in {h.sector.label} to move", "nothing moves"))
+        verdicts.append(Verdict("no_ancients", False, HIVES,
+            Text("no Ancients left in {sector} to move", sector=h.sector.label), Text("nothing moves")))
         _add(ctx, verdicts, card=h.sector.id, at=at)
         return state
     _add(ctx, verdicts, card=h.sector.id, at=at)
@@ -312,11 +325,13 @@ def structure_built(game: Any, state: EclipseState, ctx: EventContext) -> Eclips
         development = "Shellworld" if kind == "shellworld" else "Warp Portal"
         holder = next((p.name for p in state.players if development in p.developments), None)
         if holder not in (None, name):
-            verdicts.append(Verdict("one_in_the_game", False, DEVELOPMENT, f"{holder} owns the {development} Development",
-                                    "only its owner lays its tile"))
+            verdicts.append(Verdict("one_in_the_game", False, DEVELOPMENT,
+                Text("{holder} owns the {development} Development", holder=holder, development=development),
+                                    Text("only its owner lays its tile")))
         elif holder is None:
-            verdicts.append(Verdict("development_missing", True, DEVELOPMENT, f"{name} lays the {development} tile without "
-                                    f"a {development} Development recorded; it is recorded now", "record the research",
+            verdicts.append(Verdict("development_missing", True, DEVELOPMENT,
+                Text("{player} lays the {development} tile without a {development} Development recorded; it is "
+                     "recorded now", player=name, development=development), Text("record the research"),
                                     warning=True))
             me = replace(me, developments=me.developments + (development,))
     _add(ctx, verdicts, player=name, card=h.sector.id if h else None, at=at)
@@ -333,15 +348,19 @@ def structure_built(game: Any, state: EclipseState, ctx: EventContext) -> Eclips
 def _shrine_rules(state: EclipseState, me: EclipsePlayer, colours: list[str], h: PlacedHex) -> list[Verdict]:
     out: list[Verdict] = []
     if me.species != "Enlightened of Lyra":
-        out.append(Verdict("shrine_builder", False, SHRINES, f"{me.name} builds a Shrine; only the Enlightened of Lyra do",
-                           "take it back"))
+        out.append(Verdict("shrine_builder", False, SHRINES,
+            Text("{player} builds a Shrine; only the Enlightened of Lyra do", player=me.name),
+                           Text("take it back")))
     if len(state.structures_of("shrine")) >= SHRINE_TILES:
-        out.append(Verdict("shrine_tiles", False, SHRINES, f"all {SHRINE_TILES} Shrine tiles are already built",
-                           "check the Shrines on the map"))
+        out.append(Verdict("shrine_tiles", False, SHRINES, Text("all {count} Shrine tiles are already built",
+                                                                count=SHRINE_TILES),
+                           Text("check the Shrines on the map")))
     if state.rounds.phase != "upkeep":
-        out.append(Verdict("shrine_timing", True, SHRINES, f"Shrines are built at the start of Upkeep, not in the "
-                           f"{state.rounds.phase} phase", "build it when Upkeep starts", warning=True))
+        out.append(Verdict("shrine_timing", True, SHRINES, Text("Shrines are built at the start of Upkeep, not in the "
+                                                                "{phase} phase",
+                                                                phase=PHASE_WORDS.get(state.rounds.phase, state.rounds.phase)), Text("build it when Upkeep starts"), warning=True))
     if any(s.builder == me.name and s.round == state.rounds.round for _, s in state.structures_of("shrine")):
-        out.append(Verdict("one_shrine_per_upkeep", False, SHRINES, f"{me.name} already built a Shrine this round; one "
-                           "at the start of each Upkeep", "take it back"))
+        out.append(Verdict("one_shrine_per_upkeep", False, SHRINES,
+            Text("{player} already built a Shrine this round; one at the start of each Upkeep",
+                 player=me.name), Text("take it back")))
     return out + check_shrines(h, colours)

@@ -28,6 +28,7 @@ from rules.eclipse.inputs import read_cell, read_choice, read_header, read_rotat
 from rules.eclipse.placement import check_explore, check_link
 from rules.eclipse.verdict import Verdict
 from rules.scoring import Fields, ScoreInputError, field_path
+from rules.text import Text
 
 __all__ = ["ACTIONS", "GENERATOR_TECHS", "PlacementCase", "check_placement", "parse_placement", "wormhole_generator"]
 
@@ -139,4 +140,4 @@ def check_placement(data: Any, cat: Catalogue | None = None) -> list[Finding]:
     case = parse_placement(data, cat)
     card = case.explored.sector.id if case.explored is not None else None
     cell = case.explored.cell if case.explored is not None else case.to
-    return [v.finding(card=card, cell=cell, where=f"hex ({cell[0]}, {cell[1]})") for v in verdicts(case)]
+    return [v.finding(card=card, cell=cell, where=Text("hex ({q}, {r})", q=cell[0], r=cell[1])) for v in verdicts(case)]

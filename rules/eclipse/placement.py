@@ -42,6 +42,8 @@ from rules.eclipse.galaxy import (
     rotations_with_full_wormhole,
 )
 from rules.eclipse.verdict import Verdict
+from rules.eclipse.words import RESOURCE_WORDS, structure_word
+from rules.text import N_, Listing, Text, plural
 
 __all__ = [
     "EXPLORE_KINDS",
@@ -68,7 +70,7 @@ EXPLORE_KINDS = (
 LINK_KINDS = ("warp_portal_adjacency", "full_wormhole", "half_wormhole_with_generator", "not_adjacent")
 """The rule kinds of a Move or Influence step, in the order they are checked."""
 
-RING_NAMES = {0: "the Galactic Center", 1: "Inner (I)", 2: "Middle (II)", 3: "Outer (III)"}
+RING_NAMES = {0: Text("the Galactic Center"), 1: Text("Inner (I)"), 2: Text("Middle (II)"), 3: Text("Outer (III)")}
 """The stacks' names, as printed on the tiles' backs."""
 
 ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
@@ -76,7 +78,7 @@ ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
 
 
 def _ring(n: int) -> str:
-    return f"ring {ROMAN.get(n, n)}"
+    return Text("ring {ring}", ring=ROMAN.get(n, n))
 
 OUTER_STACK_BEYOND_RING_III = True
 """A space beyond ring III takes an Outer (III) tile. UNCONFIRMED for the first edition (no stored rulebook
@@ -86,15 +88,15 @@ STRUCTURES = ("orbital", "monolith", "shellworld", "warp_portal", "ancient_warp_
 """What may be built or laid on a hex besides discs and ships: Orbitals, Monoliths, the Shellworld tile, the
 Warp Portal development token, the Ancient Warp Portal and Ancient Orbital discoveries, Shrines."""
 
-EXPLORE = "Explore action (wormholes and hex stacks)"
-GENERATOR = "Wormhole Generator technology; Rise of the Ancients p.15 Shrines of Freedom"
-PORTALS = "Rise of the Ancients p.8 Warp Portals"
-MOVE = "Move and Influence actions (wormholes); Rise of the Ancients p.8 Warp Portals"
-SETUP = "Setup (starting sectors); Rise of the Ancients p.6 Ancient Homeworlds, p.12 7-9 player game"
-HIDDEN_WORLDS = "Rise of the Ancients p.9 Hidden Worlds variant"
-ANCIENTS = "Influence action (Ancients and the GCDS); Rise of the Ancients p.6-7 Ancient Homeworlds and Hives"
-SHRINES = "Rise of the Ancients p.15 Shrines"
-ONE_PER_HEX = "Rise of the Ancients p.5 Developments, p.8 New Discoveries, p.18 FAQ (one Orbital per hex)"
+EXPLORE = N_("Explore action (wormholes and hex stacks)")
+GENERATOR = N_("Wormhole Generator technology; Rise of the Ancients p.15 Shrines of Freedom")
+PORTALS = N_("Rise of the Ancients p.8 Warp Portals")
+MOVE = N_("Move and Influence actions (wormholes); Rise of the Ancients p.8 Warp Portals")
+SETUP = N_("Setup (starting sectors); Rise of the Ancients p.6 Ancient Homeworlds, p.12 7-9 player game")
+HIDDEN_WORLDS = N_("Rise of the Ancients p.9 Hidden Worlds variant")
+ANCIENTS = N_("Influence action (Ancients and the GCDS); Rise of the Ancients p.6-7 Ancient Homeworlds and Hives")
+SHRINES = N_("Rise of the Ancients p.15 Shrines")
+ONE_PER_HEX = N_("Rise of the Ancients p.5 Developments, p.8 New Discoveries, p.18 FAQ (one Orbital per hex)")
 
 
 def stack_ring(cell: Cell) -> int:
@@ -108,10 +110,6 @@ def _at(cell: Cell) -> str:
     return f"({cell[0]}, {cell[1]})"
 
 
-def _steps(n: int) -> str:
-    return f"{n} step{'s' if n != 1 else ''}"
-
-
 def _rotation_fix(sector: Sector, placed: PlacedHex, sources: Sequence[PlacedHex]) -> str | None:
     """"rotate it N steps clockwise so its wormhole faces yours", for the fewest steps over ``sources``."""
     best: int | None = None
@@ -122,7 +120,8 @@ def _rotation_fix(sector: Sector, placed: PlacedHex, sources: Sequence[PlacedHex
                 best = n
     if best is None:
         return None
-    return f"rotate it {_steps(best)} clockwise so its wormhole faces yours"
+    return plural("rotate it {n} step clockwise so its wormhole faces yours",
+                  "rotate it {n} steps clockwise so its wormhole faces yours", best)
 
 
 def check_explore(galaxy: Galaxy, placed: PlacedHex, source: Cell | None = None, *,
@@ -150,26 +149,30 @@ def check_explore(galaxy: Galaxy, placed: PlacedHex, source: Cell | None = None,
     if sector.ring != want:
         return [Verdict(
             "ring_mismatch", False, EXPLORE,
-            f"{sector.label} is a {RING_NAMES.get(sector.ring, sector.ring)} tile, but the space at {_at(cell)} is in "
-            f"{_ring(ring(*cell))}: it takes a tile from the {RING_NAMES.get(want, want)} stack",
-            f"take it back and draw from the {RING_NAMES.get(want, want)} stack")]
+            Text("{sector} is a {stack} tile, but the space at {cell} is in {ring}: it takes a tile from the {wanted} "
+                 "stack",
+                 sector=sector.label, stack=RING_NAMES.get(sector.ring, sector.ring), cell=_at(cell), ring=_ring(ring(*cell)),
+                 wanted=RING_NAMES.get(want, want)),
+            Text("take it back and draw from the {stack} stack", stack=RING_NAMES.get(want, want)))]
     here = galaxy.at(cell)
     if here is not None:
-        return [Verdict("space_taken", False, EXPLORE, f"the space at {_at(cell)} already holds {here.sector.label}",
-                        "explore an empty space next to your hex")]
+        return [Verdict("space_taken", False, EXPLORE, Text("the space at {cell} already holds {sector}", cell=_at(cell), sector=here.sector.label),
+                        Text("explore an empty space next to your hex"))]
     elsewhere = galaxy.find(sector.id)
     if elsewhere is not None:
         return [Verdict("sector_on_map", False, EXPLORE,
-                        f"{sector.label} already lies at {_at(elsewhere.cell)}; each tile is in the game once",
-                        "check the tile's number: one of the two reads is wrong")]
+                        Text("{sector} already lies at {cell}; each tile is in the game once",
+                             sector=sector.label, cell=_at(elsewhere.cell)),
+                        Text("check the tile's number: one of the two reads is wrong"))]
     if sector.kind == "starting_sector":
         return [Verdict("not_in_stack", False, SETUP,
-                        f"{sector.label} is a starting sector: it is laid at setup, never explored",
-                        "take it back and draw from the stack of the space's ring")]
+                        Text("{sector} is a starting sector: it is laid at setup, never explored", sector=sector.label),
+                        Text("take it back and draw from the stack of the space's ring"))]
     if sector.kind == "ancient_homeworld" and not hidden_worlds:
         out.append(Verdict("not_in_stack", True, HIDDEN_WORLDS,
-                           f"{sector.label} is an Ancient Homeworld: only the Hidden Worlds variant puts it in the "
-                           "Middle stack", "without that variant, it belongs in an empty start position", warning=True))
+                           Text("{sector} is an Ancient Homeworld: only the Hidden Worlds variant puts it in the "
+                                "Middle stack",
+                                sector=sector.label), Text("without that variant, it belongs in an empty start position"), warning=True))
     return [_explore_link(galaxy, placed, source, wormhole_generator), *out]  # the deciding verdict first
 
 
@@ -182,34 +185,38 @@ def _explore_link(galaxy: Galaxy, placed: PlacedHex, source: Cell | None, wormho
             raise ValueError(f"no hex at {_at(source)} on the map to explore from")
         if edge_between(source, cell) is None:
             return Verdict("not_adjacent", False, EXPLORE,
-                           f"the space at {_at(cell)} is not next to the explorer's hex {src.sector.label} at {_at(source)}",
-                           "explore a space next to a hex where you have a disc or a ship")
+                           Text("the space at {cell} is not next to the explorer's hex {sector} at {source}",
+                                cell=_at(cell), sector=src.sector.label, source=_at(source)),
+                           Text("explore a space next to a hex where you have a disc or a ship"))
         sources = [src]
     else:
         sources = [h for _, h in galaxy.neighbours(cell)]
         if not sources:
-            return Verdict("not_adjacent", False, EXPLORE, f"the space at {_at(cell)} is next to no explored hex",
-                           "explore a space next to a hex where you have a disc or a ship")
+            return Verdict("not_adjacent", False, EXPLORE, Text("the space at {cell} is next to no explored hex",
+                                                                cell=_at(cell)),
+                           Text("explore a space next to a hex where you have a disc or a ship"))
     links = [(src, link(placed, src)) for src in sources]
     full = [src for src, how in links if how is Link.FULL]
     half = [src for src, how in links if how is Link.HALF]
     if full:
         return Verdict("full_wormhole", True, EXPLORE,
-                       f"{sector.label} at {_at(cell)} makes a full wormhole with {full[0].sector.label}")
+                       Text("{sector} at {cell} makes a full wormhole with {other}",
+                            sector=sector.label, cell=_at(cell), other=full[0].sector.label))
     fix = _rotation_fix(sector, placed, sources)
     if half and wormhole_generator:
         return Verdict("half_wormhole_with_generator", True, GENERATOR,
-                       f"{sector.label} at {_at(cell)} makes only a half wormhole with {half[0].sector.label}; "
-                       "Wormhole Generator lets the explorer use it")
+                       Text("{sector} at {cell} makes only a half wormhole with {other}; Wormhole Generator lets the "
+                            "explorer use it", sector=sector.label, cell=_at(cell), other=half[0].sector.label))
     if half:
         return Verdict("half_wormhole_without_generator", False, GENERATOR,
-                       f"{sector.label} at {_at(cell)} makes only a half wormhole with {half[0].sector.label}: "
-                       "without Wormhole Generator (or the Shrines of Freedom tile) a new hex needs a full wormhole",
-                       fix or "only Wormhole Generator makes this hex reachable: place it elsewhere or discard it")
+                       Text("{sector} at {cell} makes only a half wormhole with {other}: without Wormhole Generator "
+                            "(or the Shrines of Freedom tile) a new hex needs a full wormhole",
+                            sector=sector.label, cell=_at(cell), other=half[0].sector.label),
+                       fix or Text("only Wormhole Generator makes this hex reachable: place it elsewhere or discard it"))
     return Verdict("no_wormhole_connection", False, EXPLORE,
-                   f"{sector.label} at {_at(cell)} has no wormhole towards "
-                   f"{' or '.join(s.sector.label for s in sources)}, and that hex has none towards it",
-                   fix or "no rotation connects it: place it elsewhere or discard it")
+                   Text("{sector} at {cell} has no wormhole towards {others}, and that hex has none towards it",
+                        sector=sector.label, cell=_at(cell), others=Listing((s.sector.label for s in sources), Text(" or "))),
+                   fix or Text("no rotation connects it: place it elsewhere or discard it"))
 
 
 def check_link(galaxy: Galaxy, frm: Cell, to: Cell, *, wormhole_generator: bool = False,
@@ -228,25 +235,32 @@ def check_link(galaxy: Galaxy, frm: Cell, to: Cell, *, wormhole_generator: bool 
         if h is None:
             raise ValueError(f"no hex at {_at(cell)} on the map")
     assert a is not None and b is not None
-    what = "an influence disc" if action == "influence" else "a ship"
+    what = Text("an influence disc") if action == "influence" else Text("a ship")
     if a.portal and b.portal:
         return [Verdict("warp_portal_adjacency", True, PORTALS,
-                        f"{a.sector.label} and {b.sector.label} are both portal hexes: adjacent through the Warp Portals")]
+                        Text("{sector} and {other} are both portal hexes: adjacent through the Warp Portals", sector=a.sector.label, other=b.sector.label))]
     how = link(a, b)
     if how is Link.FULL:
-        return [Verdict("full_wormhole", True, MOVE, f"{a.sector.label} and {b.sector.label} are joined by a full wormhole")]
+        return [Verdict("full_wormhole", True, MOVE, Text("{sector} and {other} are joined by a full wormhole",
+                                                          sector=a.sector.label, other=b.sector.label))]
     if how is Link.HALF and wormhole_generator:
         return [Verdict("half_wormhole_with_generator", True, GENERATOR,
-                        f"{a.sector.label} and {b.sector.label} share a half wormhole; Wormhole Generator lets {what} through")]
+                        Text("{sector} and {other} share a half wormhole; Wormhole Generator lets {what} through", sector=a.sector.label, other=b.sector.label, what=what))]
     if edge_between(frm, to) is None:
-        why = f"{a.sector.label} at {_at(frm)} and {b.sector.label} at {_at(to)} are not neighbours"
-        why += "" if not (a.portal or b.portal) else " and only one of them is a portal hex"
+        names = dict(sector=a.sector.label, cell=_at(frm), other=b.sector.label, other_cell=_at(to))
+        why = (Text("{sector} at {cell} and {other} at {other_cell} are not neighbours",
+                    **names) if not (a.portal or b.portal)
+               else Text("{sector} at {cell} and {other} at {other_cell} are not neighbours and only one of them is a "
+                         "portal "
+                         "hex", **names))
     elif how is Link.HALF:
-        why = f"{a.sector.label} and {b.sector.label} share only a half wormhole (it needs Wormhole Generator)"
+        why = Text("{sector} and {other} share only a half wormhole (it needs Wormhole Generator)",
+                   sector=a.sector.label,
+                   other=b.sector.label)
     else:
-        why = f"no wormhole joins {a.sector.label} and {b.sector.label}"
-    return [Verdict("not_adjacent", False, MOVE, f"{what} cannot go from {_at(frm)} to {_at(to)}: {why}",
-                    "go through hexes joined by full wormholes, or between portal hexes")]
+        why = Text("no wormhole joins {sector} and {other}", sector=a.sector.label, other=b.sector.label)
+    return [Verdict("not_adjacent", False, MOVE, Text("{what} cannot go from {cell} to {other_cell}: {why}", what=what, cell=_at(frm), other_cell=_at(to), why=why),
+                    Text("go through hexes joined by full wormholes, or between portal hexes"))]
 
 
 def home_ring(players: int) -> int:
@@ -267,22 +281,26 @@ def check_start_sector(placed: PlacedHex, players: int, species: str | None = No
     want = home_ring(players) if sector.kind == "starting_sector" else 2 if players < 7 else 3
     if ring(*cell) != want:
         out.append(Verdict("starting_sector", False, SETUP,
-                           f"{sector.label} lies in {_ring(ring(*cell))}; with {players} players the start positions are "
-                           f"in {_ring(want)}", f"move it to a start position in {_ring(want)}"))
+                           Text("{sector} lies in {ring}; with {players} players the start positions are in {wanted}",
+                                sector=sector.label, ring=_ring(ring(*cell)), players=players, wanted=_ring(want)),
+                           Text("move it to a start position in {ring}", ring=_ring(want))))
     if sector.kind == "ancient_homeworld" and players in (6, 9):
         out.append(Verdict("starting_sector", False, SETUP,
-                           f"{sector.label}: Ancient Homeworlds fill empty start positions, and with {players} players "
-                           "there are none", "take it out of the game"))
+                           Text("{sector}: Ancient Homeworlds fill empty start positions, and with {players} players "
+                                "there are none",
+                                sector=sector.label, players=players), Text("take it out of the game")))
     if species and sector.kind == "starting_sector" and sector.species != species:
         out.append(Verdict("starting_sector", False, SETUP,
-                           f"{sector.label} is the {sector.species} starting sector, not {species}'s",
-                           "turn the tile over or take the species' own starting sector"))
+                           Text("{sector} is the {species} starting sector, not {other}'s",
+                                sector=sector.label, species=sector.species, other=species),
+                           Text("turn the tile over or take the species' own starting sector")))
     if sector.kind == "starting_sector" and players >= 7:
         faces = [neighbour(cell, e) for e in placed.wormholes]
         if not any(ring(*c) == 2 for c in faces):
             out.append(Verdict("starting_sector", False, SETUP,
-                               f"{sector.label}: no wormhole faces a Middle (II) space; with 7-9 players at least one must",
-                               "rotate it so a wormhole faces the Middle ring"))
+                               Text("{sector}: no wormhole faces a Middle (II) space; with 7-9 players at least one "
+                                    "must", sector=sector.label),
+                               Text("rotate it so a wormhole faces the Middle ring")))
     return out
 
 
@@ -299,23 +317,26 @@ def check_influence_target(galaxy: Galaxy, cell: Cell, player: str, *, owners: M
     """
     h = galaxy.at(cell)
     if h is None:
-        return [Verdict("unexplored", False, ANCIENTS, f"no hex at {_at(cell)}: an influence disc goes on an explored hex",
-                        "explore the space first")]
+        return [Verdict("unexplored", False, ANCIENTS, Text("no hex at {cell}: an influence disc goes on an explored hex", cell=_at(cell)),
+                        Text("explore the space first"))]
     out: list[Verdict] = []
     owner = owners.get(cell)
     if owner is not None and owner != player:
-        out.append(Verdict("hex_controlled", False, ANCIENTS, f"{h.sector.label} already holds {owner}'s influence disc; "
-                           "a hex holds one disc", "remove the other disc first (only combat does that)"))
+        out.append(Verdict("hex_controlled", False, ANCIENTS,
+            Text("{sector} already holds {owner}'s influence disc; a hex holds one disc",
+                 sector=h.sector.label, owner=owner), Text("remove the other disc first (only combat does that)")))
     guardian = guardians.get(cell)
     if guardian:
         out.append(Verdict("ancients_present", False, ANCIENTS,
-                           f"{h.sector.label} still holds the {guardian}: no influence disc until it is destroyed",
-                           f"destroy the {guardian} first"))
+                           Text("{sector} still holds the {guardian}: no influence disc until it is destroyed",
+                                sector=h.sector.label, guardian=guardian),
+                           Text("destroy the {guardian} first", guardian=guardian)))
     left = ancients.get(cell, 0)
     if left and not draco:
         out.append(Verdict("ancients_present", False, ANCIENTS,
-                           f"{h.sector.label} still holds {left} Ancient ship{'s' if left != 1 else ''}: no influence disc "
-                           "while they remain", "destroy the Ancients first"))
+                           plural("{sector} still holds {n} Ancient ship: no influence disc while they remain",
+                                  "{sector} still holds {n} Ancient ships: no influence disc while they remain",
+                                  left, sector=h.sector.label), Text("destroy the Ancients first")))
     return out
 
 
@@ -345,12 +366,13 @@ def check_shrines(placed: PlacedHex, colours: Sequence[str]) -> list[Verdict]:
     for colour in colours:
         if colour not in planets and "grey" not in planets:
             out.append(Verdict("shrine_colour", False, SHRINES,
-                               f"a {colour} Shrine on {placed.sector.label}: the hex has no {colour} or grey planet",
-                               "a Shrine sits next to a planet of its own colour, or a grey one"))
+                               Text("a {resource} Shrine on {sector}: the hex has no {resource} or grey planet",
+                                    resource=RESOURCE_WORDS.get(colour, colour), sector=placed.sector.label),
+                               Text("a Shrine sits next to a planet of its own colour, or a grey one")))
     if not out and not _shrine_matching(list(colours), planets):
         out.append(Verdict("shrine_per_planet", False, SHRINES,
-                           f"{len(colours)} Shrines ({', '.join(colours)}) on {placed.sector.label}: its planets cannot "
-                           "each hold only one", "one Shrine per planet: take the last one back"))
+                           Text("{count} Shrines ({resources}) on {sector}: its planets cannot each hold only one",
+                                count=len(colours), resources=Listing(RESOURCE_WORDS.get(c, c) for c in colours), sector=placed.sector.label), Text("one Shrine per planet: take the last one back")))
     return out
 
 
@@ -370,18 +392,21 @@ def check_structure(galaxy: Galaxy, cell: Cell, structure: str, *, here: Sequenc
     """
     h = galaxy.at(cell)
     if h is None:
-        return [Verdict("unexplored", False, ONE_PER_HEX, f"no hex at {_at(cell)}", "build on an explored hex")]
+        return [Verdict("unexplored", False, ONE_PER_HEX, Text("no hex at {cell}",
+                                                               cell=_at(cell)), Text("build on an explored hex"))]
     out: list[Verdict] = []
     orbitals = ("orbital", "ancient_orbital")
     if structure in orbitals and (h.sector.printed_orbital or any(s in orbitals for s in here)):
         out.append(Verdict("one_orbital_per_hex", False, ONE_PER_HEX,
-                           f"{h.sector.label} already has an Orbital; a hex holds one",
-                           "keep the discovery as 2 VP instead (Magellan), or build elsewhere"))
+                           Text("{sector} already has an Orbital; a hex holds one", sector=h.sector.label),
+                           Text("keep the discovery as 2 VP instead (Magellan), or build elsewhere")))
     if structure in ("shellworld", "warp_portal", "ancient_warp_portal") and structure in set(on_map):
-        out.append(Verdict("one_in_the_game", False, ONE_PER_HEX, f"there is one {structure.replace('_', ' ')} tile, "
-                           "and it already lies on the map", "check which hex it is on"))
+        out.append(Verdict("one_in_the_game", False, ONE_PER_HEX,
+            Text("there is one {structure} tile, and it already lies on the map",
+                 structure=structure_word(structure)), Text("check which hex it is on")))
     if structure not in ("ancient_warp_portal", "ancient_orbital") and not controlled:
         out.append(Verdict("not_controlled", False, ONE_PER_HEX,
-                           f"{structure.replace('_', ' ')} on {h.sector.label}, a hex the builder does not control",
-                           "build only in hexes holding your influence disc"))
+                           Text("{structure} on {sector}, a hex the builder does not control",
+                                structure=structure_word(structure), sector=h.sector.label),
+                           Text("build only in hexes holding your influence disc")))
     return out

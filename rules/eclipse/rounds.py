@@ -29,6 +29,8 @@ from typing import Any
 
 from rules.eclipse.data import ROUNDS
 from rules.eclipse.verdict import Verdict
+from rules.eclipse.words import ACTION_WORDS, PHASE_WORDS
+from rules.text import N_, Listing, Text
 
 __all__ = [
     "ACTIONS",
@@ -64,10 +66,10 @@ LAST_ROUND_UPKEEP = True
 ``last_round_upkeep`` option). UNCONFIRMED for the first edition; they change no VP, only the resources
 that break ties."""
 
-ROUND = "Game round (Action, Combat, Upkeep, Cleanup)"
-TURNS = "Action phase (turn order, passing, reactions)"
-TURN_ORDER = "Rise of the Ancients p.9 Turn Order variant"
-SIMULTANEOUS = "Rise of the Ancients p.13 Simultaneous play variant"
+ROUND = N_("Game round (Action, Combat, Upkeep, Cleanup)")
+TURNS = N_("Action phase (turn order, passing, reactions)")
+TURN_ORDER = N_("Rise of the Ancients p.9 Turn Order variant")
+SIMULTANEOUS = N_("Rise of the Ancients p.13 Simultaneous play variant")
 
 
 @dataclass(frozen=True)
@@ -195,19 +197,20 @@ def _hand_on(r: Rounds, which: str) -> Rounds:
 def _turn_check(r: Rounds, player: str) -> list[Verdict]:
     """Whether ``player`` may act now (a warning when not: the table may have moved on)."""
     if r.phase != "action":
-        return [Verdict("not_action_phase", False, ROUND, f"{player} acts in the {r.phase} phase; actions and passes "
-                        f"belong to the Action phase of round {r.round}", "end the phase only when everyone has passed")]
+        return [Verdict("not_action_phase", False, ROUND, Text("{player} acts in the {phase} phase; actions and "
+                                                               "passes belong to the Action phase of round {round}",
+                                                               player=player, phase=PHASE_WORDS.get(r.phase, r.phase), round=r.round), Text("end the phase only when everyone has passed"))]
     if player not in r.seats:
         return []
     if player not in r.holders:
         if r.simultaneous:
-            why = f"only the marker holders ({' and '.join(r.holders)}) act now"
+            why = Text("only the marker holders ({holders}) act now", holders=Listing(r.holders, Text(" and ")))
             rule = SIMULTANEOUS
         else:
-            why = f"it is {r.current}'s turn"
+            why = Text("it is {player}'s turn", player=r.current)
             rule = TURNS
-        return [Verdict("out_of_turn", True, rule, f"{player} acts out of turn: {why}", "take back the action, or carry on "
-                        "if the table agrees", warning=True)]
+        return [Verdict("out_of_turn", True, rule, Text("{player} acts out of turn: {why}", player=player, why=why), Text("take back the action, or carry on "
+                        "if the table agrees"), warning=True)]
     return []
 
 
@@ -235,12 +238,14 @@ def act(r: Rounds, player: str, action: str) -> tuple[Rounds, list[Verdict]]:
     if r.phase != "action":
         return r, verdicts
     if player in r.passed and action not in REACTIONS:
-        verdicts.append(Verdict("reaction_only", False, TURNS, f"{player} has passed: only a reaction (Upgrade, Build or "
-                                f"Move) is allowed, not {action.capitalize()}", "take it back; pass again or react"))
+        verdicts.append(Verdict("reaction_only", False, TURNS,
+            Text("{player} has passed: only a reaction (Upgrade, Build or Move) is allowed, not {action}",
+                 player=player, action=ACTION_WORDS.get(action, action)), Text("take it back; pass again or react")))
     if r.simultaneous and action == "research" and r.seats.index(player) != r.first:
         verdicts.append(Verdict("research_first_marker", False, SIMULTANEOUS,
-                                f"{player} researches without the First Action marker; only its holder may Research",
-                                "research when the First Action marker reaches you"))
+                                Text("{player} researches without the First Action marker; only its holder may "
+                                     "Research", player=player),
+                                Text("research when the First Action marker reaches you")))
     return _advance(r, player), verdicts
 
 
@@ -263,15 +268,17 @@ def pass_turn(r: Rounds, player: str) -> tuple[Rounds, list[Verdict]]:
 def choose_direction(r: Rounds, player: str, clockwise: bool) -> tuple[Rounds, list[Verdict]]:
     """The Turn Order card's holder chooses the next round's direction, at the end of Cleanup (p.9)."""
     if not r.turn_order_card:
-        return r, [Verdict("turn_order_card", False, TURN_ORDER, "the Turn Order variant is not in play; play goes clockwise",
-                           "choose the variant at setup")]
+        return r, [Verdict("turn_order_card", False, TURN_ORDER, Text("the Turn Order variant is not in play; play goes clockwise"),
+                           Text("choose the variant at setup"))]
     out: list[Verdict] = []
     if player != r.card_holder:
-        out.append(Verdict("turn_order_card", False, TURN_ORDER, f"{player} does not hold the Turn Order card "
-                           f"({r.card_holder or 'nobody'} does: the second player to pass takes it)", "the holder chooses"))
+        out.append(Verdict("turn_order_card", False, TURN_ORDER,
+            Text("{player} does not hold the Turn Order card ({holder} does: the second player to pass takes it)",
+                 player=player, holder=r.card_holder or Text("nobody")), Text("the holder chooses")))
     if r.phase != "cleanup":
-        out.append(Verdict("turn_order_card", False, TURN_ORDER, f"the direction is chosen at the end of Cleanup, not in "
-                           f"the {r.phase} phase", "choose it when Cleanup ends"))
+        out.append(Verdict("turn_order_card", False, TURN_ORDER,
+            Text("the direction is chosen at the end of Cleanup, not in the {phase} phase",
+                 phase=PHASE_WORDS.get(r.phase, r.phase)), Text("choose it when Cleanup ends")))
     if out:
         return r, out
     return replace(r, next_clockwise=clockwise), out
@@ -283,12 +290,14 @@ def end_phase(r: Rounds) -> tuple[Rounds, list[Verdict]]:
     its Combat when :attr:`Rounds.last_round_upkeep` is off)."""
     out: list[Verdict] = []
     if r.phase == "end":
-        return r, [Verdict("game_over", False, ROUND, f"the game ended after round {ROUNDS}", "score the game")]
+        return r, [Verdict("game_over", False, ROUND, Text("the game ended after round {round}",
+                                                           round=ROUNDS), Text("score the game"))]
     if r.phase == "action":
         missing = [p for p in r.seats if p not in r.passed]
         if missing:
-            out.append(Verdict("players_still_acting", True, TURNS, f"the Action phase ends before {', '.join(missing)} "
-                               "passed", "each player passes before Combat", warning=True))
+            out.append(Verdict("players_still_acting", True, TURNS,
+                Text("the Action phase ends before {players} passed",
+                     players=Listing(missing)), Text("each player passes before Combat"), warning=True))
         return replace(r, phase="combat"), out
     if r.round >= ROUNDS and (r.phase == "cleanup" or (r.phase == "combat" and not r.last_round_upkeep)):
         return replace(r, phase="end"), out
@@ -299,8 +308,9 @@ def end_phase(r: Rounds) -> tuple[Rounds, list[Verdict]]:
     if r.turn_order_card:
         clockwise = r.next_clockwise if r.next_clockwise is not None else True
         if r.card_holder is not None and r.next_clockwise is None:
-            out.append(Verdict("turn_order_card", True, TURN_ORDER, f"{r.card_holder} chose no direction with the Turn "
-                               "Order card: play goes clockwise", "choose before Cleanup ends", warning=True))
+            out.append(Verdict("turn_order_card", True, TURN_ORDER,
+                Text("{player} chose no direction with the Turn Order card: play goes clockwise",
+                     player=r.card_holder), Text("choose before Cleanup ends"), warning=True))
     n = len(r.seats)
     return replace(r, round=r.round + 1, phase="action", start=first, turn=first, clockwise=clockwise, passed=(),
                    card_holder=None, next_clockwise=None, first=first, second=opposite_seat(first, n) if n > 1 else 0,

@@ -50,6 +50,7 @@ from rules.engine import EventContext, GameBase
 from rules.settings import check_settings
 from rules.race.cards import GOODS_QUALIFIER, Card, cards, facts
 from rules.race.state import (
+    stage_word,
     PhaseStep,
     Placed,
     PlayerState,
@@ -64,6 +65,8 @@ from rules.race.state import (
 )
 from rules.race.scoring import PlayerRecord, final_scores, score_player, vp_chips_in_box
 from rules.scoring import ScoreInputError
+from rules.names import term
+from rules.text import N_, Listing, Text, plural
 
 __all__ = [
     "EVENT_KINDS",
@@ -79,7 +82,7 @@ __all__ = [
 ]
 
 START_WORLD = "start_world"
-START_WORLDS = "Setup: start worlds"
+START_WORLDS = N_("Setup: start worlds")
 """The rulebook section cited for the start worlds (Setup: one start world dealt face up to each player)."""
 HAND_COUNTED = "hand_counted"
 ACTIONS_SELECTED = "actions_selected"
@@ -117,14 +120,16 @@ def _last_round(state: RaceState, ctx: EventContext, reason: str) -> RaceState:
     if reason in state.ending:
         return state
     if not state.ending:
-        ctx.finding(f"{reason}: this is the last round; it is played to its end", "table", Severity.INFO, "end of game")
+        ctx.finding(Text("{reason}: this is the last round; it is played to its end",
+                         reason=reason), Text("table"), Severity.INFO, N_("end of game"))
     return replace(state, ending=(*state.ending, reason))
 
 
 def _check_tableau_end(state: RaceState, ctx: EventContext, player: PlayerState) -> RaceState:
     """End of game: a tableau of 12 cards (rules/data/race/game.json ``tableau_end``) makes this the last round."""
     if len(player.tableau) >= facts()["tableau_end"]["value"]:
-        return _last_round(state, ctx, f"{player.name} has {len(player.tableau)} cards in their tableau")
+        return _last_round(state, ctx, Text("{player} has {count} cards in their tableau", player=player.name,
+                                            count=len(player.tableau)))
     return state
 
 
@@ -148,14 +153,16 @@ def _close_round(state: RaceState, ctx: EventContext, hands: Mapping[str, Any]) 
     for player in state.players:
         if player.hand is not None and player.hand > limit:
             ctx.finding(
-                f"{player.name} ends round {state.round} with {player.hand} cards in hand; discard down to {limit}",
+                Text("{player} ends round {round} with {hand} cards in hand; discard down to {limit}",
+                     player=player.name, round=state.round, hand=player.hand, limit=limit),
                 player.name,
                 Severity.ERROR,
-                "end of round: hand limit",
+                N_("end of round: hand limit"),
             )
     over = bool(state.ending)
     if over:
-        ctx.finding(f"game over after round {state.round}: {'; '.join(state.ending)}", "table", Severity.INFO, "end of game")
+        ctx.finding(Text("game over after round {round}: {why}",
+                         round=state.round, why=Listing(state.ending, "; ")), Text("table"), Severity.INFO, N_("end of game"))
     return replace(
         state,
         stage=Stage.OVER if over else Stage.SELECT,
@@ -167,13 +174,14 @@ def _select(state: RaceState, ctx: EventContext, raw: Any) -> RaceState:
     """The revealed action cards (``{player: id or [ids]}``) start a round: the phases it plays (the round: select)."""
     before = state
     if state.stage is Stage.PHASES:
-        left = ", ".join(s.label for s in state.steps[state.step :])
-        ctx.finding(f"round {state.round} still had phases to play ({left}); they are skipped", "table", Severity.WARNING, "the round")
+        left = Listing(s.label for s in state.steps[state.step :])
+        ctx.finding(Text("round {round} still had phases to play ({left}); they are skipped",
+                         round=state.round, left=left), Text("table"), Severity.WARNING, N_("the round"))
         state = _close_round(state, ctx, hands={})
     elif state.stage is Stage.ROUND_END:
         state = _close_round(state, ctx, hands={})
     if state.stage is Stage.OVER and before.stage is not Stage.OVER:
-        ctx.finding("the game is over; this selection starts a round after the last one", "table", Severity.WARNING, "end of game")
+        ctx.finding(Text("the game is over; this selection starts a round after the last one"), Text("table"), Severity.WARNING, N_("end of game"))
     if not isinstance(raw, Mapping):
         raise ctx.bad(f"'choices' must map players to action ids, got {raw!r}")
     actions = action_facts()
@@ -191,14 +199,17 @@ def _select(state: RaceState, ctx: EventContext, raw: Any) -> RaceState:
                 raise ctx.bad(f"{player.name!r}: unknown action {i!r}; actions: {', '.join(actions)}")
         unique = tuple(dict.fromkeys(ids))
         if len(unique) != len(ids):
-            ctx.finding(f"{player.name} chose the same action card twice", player.name, Severity.ERROR, "advanced 2-player game")
+            ctx.finding(Text("{player} chose the same action card twice",
+                             player=player.name), player.name, Severity.ERROR, N_("advanced 2-player game"))
         if len(unique) != picks and len(unique) == len(ids):
-            ctx.finding(f"{player.name} chose {len(unique)} action card{'s' if len(unique) != 1 else ''}; "
-                        f"each round every player chooses {picks}", player.name, Severity.ERROR, "the round: select")
+            ctx.finding(plural("{player} chose {n} action card; each round every player chooses {picks}",
+                               "{player} chose {n} action cards; each round every player chooses {picks}",
+                               len(unique), player=player.name, picks=picks), player.name, Severity.ERROR, N_("the round: select"))
         for i in unique:
             if actions[i]["advanced_only"] and not state.advanced:
-                ctx.finding(f"{player.name} chose {actions[i]['card']}, which is only in the advanced 2-player game",
-                            player.name, Severity.ERROR, "advanced 2-player game")
+                ctx.finding(Text("{player} chose {card}, which is only in the advanced 2-player game",
+                                 player=player.name, card=term("race.action", i)),
+                            player.name, Severity.ERROR, N_("advanced 2-player game"))
         order = list(actions)
         choices[player.name] = tuple(sorted(unique, key=order.index))
     steps = plan_phases(choices, state.advanced)
@@ -216,7 +227,9 @@ def _select(state: RaceState, ctx: EventContext, raw: Any) -> RaceState:
 
 def _check_paid(ctx: EventContext, where: str, card: Card, paid: int | None, due: int, rule: str) -> None:
     if paid is not None and paid < due:
-        ctx.finding(f"{card.name} costs {due} card(s) here but {paid} were paid", where, Severity.ERROR, rule)
+        ctx.finding(plural("{card} costs {n} card here but {paid} were paid",
+                           "{card} costs {n} cards here but {paid} were paid",
+                           due, card=card.name, paid=paid), where, Severity.ERROR, rule)
 
 
 def _windfall_source(state: RaceState, player: PlayerState, world: Card, step: PhaseStep) -> str | None:
@@ -244,16 +257,17 @@ INFO = GameInfo(
     players=(facts()["players"]["min"], facts()["players"]["max"]),  # the box: 2-4 players (rules/data/race/game.json)
     options=(
         Option(
-            "advanced", "bool", default=False, players=(2, 2), label="the advanced game",
-            help="the advanced 2-player game: each player chooses two action cards a round from nine "
-                 "(Race for the Galaxy rulebook, Advanced 2-player game)",
+            "advanced", "bool", default=False, players=(2, 2), label=Text("the advanced game"),
+            help=Text("the advanced 2-player game: each player chooses two action cards a round from nine "
+                      "(Race for the Galaxy rulebook, Advanced 2-player game)"),
         ),
         Option(
-            "start_worlds", "choices", default=(), per_player=True, offered=False, label="the start worlds",
+            "start_worlds", "choices", default=(), per_player=True, offered=False, label=Text("the start worlds"),
             choices=tuple(c.name for c in cards().start_worlds),
-            distinct="start world {value!r} dealt to several players; each start world exists once "
-                     "(Race for the Galaxy, Setup: start worlds dealt one each)",
-            help="the start world dealt to each player, when known at the start (Race for the Galaxy, Setup: start worlds)",
+            distinct=N_("start world {value!r} dealt to several players; each start world exists once "
+                        "(Race for the Galaxy, Setup: start worlds dealt one each)"),
+            help=Text("the start world dealt to each player, when known at the start (Race for the Galaxy, Setup: "
+                      "start worlds)"),
         ),
     ),
     score_input="jsonl-games",  # one game per JSON document: one game object, or JSON Lines with one game per line
@@ -296,8 +310,8 @@ class RaceGame(GameBase):
     def before(self, state: RaceState, ctx: EventContext) -> bool:
         """Once the game is over, an event is still applied but said (WARNING): it belongs to no round."""
         if state.stage is Stage.OVER:
-            ctx.finding("the game is over; this event is recorded but belongs to no round", ctx.event.player or "table",
-                        Severity.WARNING, "end of game")
+            ctx.finding(Text("the game is over; this event is recorded but belongs to no round"),
+                        ctx.event.player or Text("table"), Severity.WARNING, N_("end of game"))
         return True
 
     # -- setup and bookkeeping ----------------------------------------------------------------
@@ -306,18 +320,21 @@ class RaceGame(GameBase):
         Centauri comes with its windfall good unless ``"good": false``)."""
         player, card = _player(state, ctx), _card(ctx, "card")
         if state.stage is not Stage.SETUP:
-            ctx.finding(f"start world {card.name} dealt after setup", player.name, Severity.WARNING, START_WORLDS)
+            ctx.finding(Text("start world {card} dealt after setup",
+                             card=card.name), player.name, Severity.WARNING, START_WORLDS)
         if card.start_world is None:
-            ctx.finding(f"{card.name} is not a start world", player.name, Severity.ERROR, START_WORLDS)
+            ctx.finding(Text("{card} is not a start world", card=card.name), player.name, Severity.ERROR, START_WORLDS)
         if any(cards()[p.card].start_world is not None for p in player.tableau):
-            ctx.finding(f"{player.name} already has a start world", player.name, Severity.ERROR, START_WORLDS)
+            ctx.finding(Text("{player} already has a start world",
+                             player=player.name), player.name, Severity.ERROR, START_WORLDS)
         holders = [p.name for p in state.players if p.name != player.name and p.find(card.name) is not None]
         if card.start_world is not None and holders:
             ctx.finding(
-                f"{card.name} is already {holders[0]}'s start world; there is one of each, dealt to one player: misread?",
+                Text("{card} is already {holders}'s start world; there is one of each, dealt to one player: misread?",
+                     card=card.name, holders=holders[0]),
                 player.name,
                 Severity.ERROR,
-                f"{START_WORLDS} dealt one each",
+                N_("Setup: start worlds dealt one each"),
             )
         good = bool(ctx.payload.get("good", card.is_windfall))
         return _put(state, replace(player, tableau=(*player.tableau, Placed(card.name, good=good, placed_at=0, windfall_received=good))))
@@ -336,15 +353,16 @@ class RaceGame(GameBase):
         """
         player = _player(state, ctx)
         vp = ctx.count("delta")
-        where = f"{player.name}: VP chips"
+        where = Text("{player}: VP chips", player=player.name)
         step = state.current
         if vp and (step is None or step.phase != "consume"):
-            now = step.label if step else state.stage.value
+            now = step.label if step else stage_word(state.stage)
             ctx.finding(
-                f"{player.name} takes {vp} VP in chips outside the Consume phase (now: {now}); VP chips are gained by consuming",
+                Text("{player} takes {vp} VP in chips outside the Consume phase (now: {now}); VP chips are gained by "
+                     "consuming", player=player.name, vp=vp, now=now),
                 where,
                 Severity.WARNING,
-                "Consume phase: VP chips",
+                N_("Consume phase: VP chips"),
             )
         state = _put(state, replace(player, vp_chips=player.vp_chips + vp))
         from_pool = min(vp, state.pool)
@@ -352,22 +370,24 @@ class RaceGame(GameBase):
         state = replace(state, pool=state.pool - from_pool, set_aside_paid=state.set_aside_paid + extra)
         if extra:
             ctx.finding(
-                f"the VP pool had only {from_pool} VP left; {extra} VP of {player.name}'s {vp} come from the chips set aside",
+                Text("the VP pool had only {from_pool} VP left; {extra} VP of {player}'s {vp} come from the chips set "
+                     "aside", from_pool=from_pool, extra=extra, player=player.name, vp=vp),
                 where,
                 Severity.INFO,
-                "end of game: the VP pool runs out",
+                N_("end of game: the VP pool runs out"),
             )
             set_aside = vp_chips_in_box() - facts()["vp_pool_per_player"]["value"] * len(state.players)
             if state.set_aside_paid > set_aside:
                 ctx.finding(
-                    f"{state.set_aside_paid} VP paid from the chips set aside, but only {set_aside} VP are set aside "
-                    f"(the box holds {vp_chips_in_box()} VP of chips): misread amount?",
+                    Text("{paid} VP paid from the chips set aside, but only {set_aside} VP are set aside (the box "
+                         "holds {box} VP of chips): misread amount?",
+                         paid=state.set_aside_paid, set_aside=set_aside, box=vp_chips_in_box()),
                     where,
                     Severity.WARNING,
-                    "components: 28 VP chips",
+                    N_("components: 28 VP chips"),
                 )
         if state.pool <= 0:
-            state = _last_round(state, ctx, "the VP pool is empty (set-aside chips pay out until the round ends)")
+            state = _last_round(state, ctx, Text("the VP pool is empty (set-aside chips pay out until the round ends)"))
         return state
 
     # -- the round ----------------------------------------------------------------------------
@@ -390,10 +410,11 @@ class RaceGame(GameBase):
         chosen = dict(state.chosen)
         if player.name in chosen:  # a corrected mis-tap: the card is still face down, so the new pick counts
             ctx.finding(
-                f"{player.name} chose again before the reveal; the new choice replaces the earlier one",
+                Text("{player} chose again before the reveal; the new choice replaces the earlier one",
+                     player=player.name),
                 player.name,
                 Severity.INFO,
-                "the round: select, secretly and face down until all reveal",
+                N_("the round: select, secretly and face down until all reveal"),
             )
         chosen[player.name] = tuple(ids)
         if any(p.name not in chosen for p in state.players):
@@ -405,12 +426,13 @@ class RaceGame(GameBase):
         """The phase being played is over (``{phase?}``: the phase the table thinks it closes)."""
         step = state.current
         if step is None:
-            ctx.finding("no phase is being played", "table", Severity.WARNING, "the round")
+            ctx.finding(Text("no phase is being played"), Text("table"), Severity.WARNING, N_("the round"))
             return state
         named = ctx.payload.get("phase")
         if named is not None and named != step.phase:
-            ctx.finding(f"phase {named!r} reported done, but the phase being played is {step.label}", "table",
-                        Severity.WARNING, "the round")
+            ctx.finding(Text("phase {named} reported done, but the phase being played is {label}",
+                             named=term("race.phase", named), label=step.label), Text("table"),
+                        Severity.WARNING, N_("the round"))
         more = state.step + 1 < len(state.steps)
         state = replace(
             state,
@@ -423,10 +445,11 @@ class RaceGame(GameBase):
     def _round_ended(self, state: RaceState, ctx: EventContext) -> RaceState:
         """End of round (``{hands?: {player: cards}}``: hands after discarding)."""
         if state.stage is Stage.PHASES:
-            left = ", ".join(s.label for s in state.steps[state.step :])
-            ctx.finding(f"round {state.round} ended before these phases were played: {left}", "table", Severity.WARNING, "the round")
+            left = Listing(s.label for s in state.steps[state.step :])
+            ctx.finding(Text("round {round} ended before these phases were played: {left}",
+                             round=state.round, left=left), Text("table"), Severity.WARNING, N_("the round"))
         elif state.stage is not Stage.ROUND_END:
-            ctx.finding("no round is being played", "table", Severity.WARNING, "the round")
+            ctx.finding(Text("no round is being played"), Text("table"), Severity.WARNING, N_("the round"))
             return state
         hands = ctx.payload.get("hands") or {}
         if not isinstance(hands, Mapping):
@@ -439,19 +462,23 @@ class RaceGame(GameBase):
         player, card = _player(state, ctx), _card(ctx, "card")
         step = state.current
         phase = "develop" if card.is_development else "settle"
-        rule = f"{phase_facts(phase)['name']} phase"
+        rule = N_("Develop phase") if phase == "develop" else N_("Settle phase")
         where = f"{player.name}: {card.name}"
         if step is None or step.phase != phase:
-            now = step.label if step else state.stage.value
-            ctx.finding(f"{card.name} placed outside the {phase_facts(phase)['name']} phase (now: {now})", where, Severity.WARNING, rule)
+            now = step.label if step else stage_word(state.stage)
+            ctx.finding(Text("{card} placed outside the {phase} phase (now: {now})",
+                             card=card.name, phase=term("race.phase", phase), now=now), where, Severity.WARNING, rule)
         elif player.placed_in_phase:
-            ctx.finding(f"{player.name} places a second card in one {step.label} phase (one per phase)", where, Severity.ERROR, rule)
+            ctx.finding(Text("{player} places a second card in one {label} phase (one per phase)",
+                             player=player.name, label=step.label), where, Severity.ERROR, rule)
         in_play = sum(1 for p in state.players for c in p.tableau if c.card == card.name)
         if card.is_development and player.find(card.name) is not None:
-            ctx.finding(f"{player.name} already has {card.name}: a tableau holds one copy of each development", where, Severity.ERROR, rule)
+            ctx.finding(Text("{player} already has {card}: a tableau holds one copy of each development",
+                             player=player.name, card=card.name), where, Severity.ERROR, rule)
         elif in_play >= card.count:
-            ctx.finding(f"{card.name} is already in play {in_play} time(s) and the deck has {card.count}: misread?", where,
-                        Severity.WARNING, "components")
+            ctx.finding(Text("{card} is already in play {in_play} time(s) and the deck has {count}: misread?",
+                             card=card.name, in_play=in_play, count=card.count), where,
+                        Severity.WARNING, N_("components"))
         bonus = step.bonus_for(player.name) if step else ()
         paid = ctx.payload.get("paid")
         if paid is not None:
@@ -463,19 +490,22 @@ class RaceGame(GameBase):
             military = military_against(player, card, state.phase_count)
             if military < (card.defense or 0):
                 ctx.finding(
-                    f"{player.name} conquers {card.name} (defense {card.defense}) with only {military} Military",
+                    Text("{player} conquers {card} (defense {defense}) with only {military} Military",
+                         player=player.name, card=card.name, defense=card.defense, military=military),
                     where,
                     Severity.ERROR,
-                    "Settle phase: military worlds",
+                    N_("Settle phase: military worlds"),
                 )
         elif card.military:
             contact = any(p.has("PAY_MILITARY") for c in active_cards(player, state.phase_count) for p in c.powers_in(3))
             if not contact:
-                ctx.finding(f"{player.name} pays for the military world {card.name} without Contact Specialist", where,
-                            Severity.ERROR, "Settle phase: military worlds")
+                ctx.finding(Text("{player} pays for the military world {card} without Contact Specialist",
+                                 player=player.name, card=card.name), where,
+                            Severity.ERROR, N_("Settle phase: military worlds"))
             elif card.is_alien:
-                ctx.finding(f"Contact Specialist cannot pay for the Alien military world {card.name}", where,
-                            Severity.ERROR, "Settle phase: Contact Specialist")
+                ctx.finding(Text("Contact Specialist cannot pay for the Alien military world {card}",
+                                 card=card.name), where,
+                            Severity.ERROR, N_("Settle phase: Contact Specialist"))
             due = 0 if player.free_world else max(0, (card.defense or 0) - 1 - reduction(player, card, state.phase_count))
             _check_paid(ctx, where, card, paid, due, rule)
         else:
@@ -485,8 +515,9 @@ class RaceGame(GameBase):
             _check_paid(ctx, where, card, paid, due, rule)
         good = ctx.payload.get("good", card.is_windfall)
         if good and not card.is_windfall:
-            ctx.finding(f"{card.name} gets no good when placed (only windfall worlds do)", where, Severity.ERROR,
-                        "Settle phase: windfall worlds")
+            ctx.finding(Text("{card} gets no good when placed (only windfall worlds do)",
+                             card=card.name), where, Severity.ERROR,
+                        N_("Settle phase: windfall worlds"))
         placed = Placed(card.name, good=bool(good), placed_at=state.phase_count, windfall_received=bool(good))
         player = replace(
             player,
@@ -502,7 +533,8 @@ class RaceGame(GameBase):
         where = f"{player.name}: {card.name}"
         index = player.find(card.name)
         if index is None:
-            ctx.finding(f"{card.name} is not in {player.name}'s tableau", where, Severity.ERROR, "card powers")
+            ctx.finding(Text("{card} is not in {player}'s tableau",
+                             card=card.name, player=player.name), where, Severity.ERROR, N_("card powers"))
             return state
         placed = player.tableau[index]
         step = state.current
@@ -510,10 +542,12 @@ class RaceGame(GameBase):
         gain_military = sum(p.value for p in card.powers_in(3) if p.has("DISCARD", "EXTRA_MILITARY"))
         free = any(p.has("DISCARD", "REDUCE_ZERO") for p in card.powers_in(3))
         if (gain_military or free) and not settle:
-            ctx.finding(f"{card.name} is discarded for its Settle power outside a Settle phase", where, Severity.WARNING, "card powers")
+            ctx.finding(Text("{card} is discarded for its Settle power outside a Settle phase",
+                             card=card.name), where, Severity.WARNING, N_("card powers"))
         if placed.placed_at >= state.phase_count and state.phase_count:
-            ctx.finding(f"{card.name} is used in the phase it was placed; its power works from the next phase", where,
-                        Severity.ERROR, "card powers: timing")
+            ctx.finding(Text("{card} is used in the phase it was placed; its power works from the next phase",
+                             card=card.name), where,
+                        Severity.ERROR, N_("card powers: timing"))
         tableau = player.tableau[:index] + player.tableau[index + 1 :]
         return _put(state, replace(
             player,
@@ -529,34 +563,40 @@ class RaceGame(GameBase):
         where = f"{player.name}: {card.name}"
         windfall_rule = "Settle phase: windfall worlds"
         if index is None:
-            ctx.finding(f"{card.name} is not in {player.name}'s tableau", where, Severity.ERROR, "three uses of a card")
+            ctx.finding(Text("{card} is not in {player}'s tableau",
+                             card=card.name, player=player.name), where, Severity.ERROR, N_("three uses of a card"))
             return state
         placed = player.tableau[index]
         step = state.current
         producing = step is not None and step.phase == "produce"
         used = player.produce_used
         if not (card.is_world and card.goods):
-            ctx.finding(f"{card.name} does not produce or hold goods", where, Severity.ERROR, "three uses of a card")
+            ctx.finding(Text("{card} does not produce or hold goods",
+                             card=card.name), where, Severity.ERROR, N_("three uses of a card"))
         elif placed.good:
-            ctx.finding(f"{card.name} already holds a good; a world holds at most one", where, Severity.ERROR, "Produce phase")
+            ctx.finding(Text("{card} already holds a good; a world holds at most one",
+                             card=card.name), where, Severity.ERROR, N_("Produce phase"))
         elif card.is_production:
             if not producing:
-                ctx.finding(f"{card.name} is a production world: it gets goods only in the Produce phase", where,
-                            Severity.ERROR, "Produce phase")
+                ctx.finding(Text("{card} is a production world: it gets goods only in the Produce phase",
+                                 card=card.name), where,
+                            Severity.ERROR, N_("Produce phase"))
         elif card.is_windfall:
             first = not placed.windfall_received and placed.placed_at == state.phase_count and state.stage in (Stage.PHASES, Stage.SETUP)
             if first:
                 placed = replace(placed, windfall_received=True)
             elif not producing or step is None:
-                ctx.finding(f"a windfall good added to {card.name} outside its first placement", where, Severity.ERROR, windfall_rule)
+                ctx.finding(Text("a windfall good added to {card} outside its first placement",
+                                 card=card.name), where, Severity.ERROR, windfall_rule)
             else:
                 source = _windfall_source(state, player, card, step)
                 if source is None:
                     ctx.finding(
-                        f"{card.name} is a windfall world: it produces only with the Produce bonus or a windfall power, and {player.name} has none left",
+                        Text("{card} is a windfall world: it produces only with the Produce bonus or a windfall "
+                             "power, and {player} has none left", card=card.name, player=player.name),
                         where,
                         Severity.ERROR,
-                        "Produce phase: windfall worlds",
+                        N_("Produce phase: windfall worlds"),
                     )
                 else:
                     used = (*used, source)
@@ -568,11 +608,13 @@ class RaceGame(GameBase):
         player, card, index = _world(state, ctx)
         where = f"{player.name}: {card.name}"
         if index is None or not player.tableau[index].good:
-            ctx.finding(f"no good lies on {card.name} in {player.name}'s tableau", where, Severity.ERROR, "Consume phase")
+            ctx.finding(Text("no good lies on {card} in {player}'s tableau",
+                             card=card.name, player=player.name), where, Severity.ERROR, N_("Consume phase"))
             return state
         step = state.current
         if step is None or step.phase != "consume":
-            ctx.finding(f"a good on {card.name} is consumed or sold outside the Consume phase", where, Severity.WARNING, "Consume phase")
+            ctx.finding(Text("a good on {card} is consumed or sold outside the Consume phase",
+                             card=card.name), where, Severity.WARNING, N_("Consume phase"))
         tableau = player.tableau[:index] + (replace(player.tableau[index], good=False),) + player.tableau[index + 1 :]
         return _put(state, replace(player, tableau=tableau))
 
@@ -632,7 +674,8 @@ class RaceGame(GameBase):
         chosen = {name for name, _ in state.chosen}
         choosing = state.stage in (Stage.SETUP, Stage.SELECT)
         return Progress(
-            round=state.round, round_label=f"Round {state.round}" if state.round else "Setup", stage=state.stage.value,
+            round=state.round, round_label=Text("Round {round}",
+                                                round=state.round) if state.round else Text("Setup"), stage=state.stage.value,
             last_round=bool(state.ending), ending=state.ending, over=state.stage is Stage.OVER,
             waiting=tuple(p.name for p in state.players if p.name not in chosen) if choosing else (),
         )

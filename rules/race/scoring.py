@@ -26,6 +26,7 @@ from typing import Any
 from rules.core import RulesError, ScoreBreakdown, ScoreLine
 from rules.race.cards import Card, CardSet, VpRule, cards, facts
 from rules.scoring import Fields, ScoreInputError, check_distinct_names, field_path, winners
+from rules.text import N_, Text
 
 __all__ = [
     "BONUS",
@@ -41,9 +42,9 @@ __all__ = [
     "winners",
 ]
 
-CHIPS, DEVELOPMENTS, WORLDS = "VP chips", "developments", "worlds"
+CHIPS, DEVELOPMENTS, WORLDS = Text("VP chips"), Text("developments"), Text("worlds")
 """Score categories, as Roll for the Galaxy names them; each cost-6 development adds ``"<name> bonus"``."""
-BONUS = "{name} bonus"
+BONUS = N_("{development} bonus")
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,7 @@ def score_player(player: PlayerRecord) -> ScoreBreakdown:
     for development in developments:
         if development.is_six_cost:
             vp, detail = six_cost_bonus(development, player.tableau, player.chips)
-            lines.append(ScoreLine(BONUS.format(name=development.name), vp, detail))
+            lines.append(ScoreLine(Text(BONUS, development=development.name), vp, detail))
     return ScoreBreakdown(player=player.name, lines=tuple(lines), tiebreak=(player.hand + player.goods,))
 
 

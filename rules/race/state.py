@@ -14,10 +14,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rules.names import term
 from rules.race.cards import GOODS_QUALIFIER, Card, cards, facts
+from rules.text import Text
 
-__all__ = ["ROMAN", "PhaseStep", "Placed", "PlayerState", "RaceState", "Stage", "active_cards", "military_against",
-           "plan_phases", "reduction"]
+__all__ = ["ROMAN", "STAGE_WORDS", "PhaseStep", "Placed", "PlayerState", "RaceState", "Stage", "active_cards", "military_against",
+           "plan_phases", "reduction", "stage_word"]
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
 
@@ -46,9 +48,12 @@ class PhaseStep:
 
     @property
     def label(self) -> str:
-        """``"II Develop"``, ``"III Settle (second)"``."""
-        phase = phase_facts(self.phase)
-        return f"{ROMAN[phase['number']]} {phase['name']}" + (" (second)" if self.second else "")
+        """``"II Develop"``, ``"III Settle (second)"`` (a :class:`rules.text.Text`: the phase as the players' edition
+        names it)."""
+        number, phase = ROMAN[phase_facts(self.phase)["number"]], term("race.phase", self.phase)
+        if self.second:
+            return Text("{number} {phase} (second)", number=number, phase=phase)
+        return Text("{number} {phase}", number=number, phase=phase)
 
 
 @dataclass(frozen=True)
@@ -200,3 +205,13 @@ def reduction(player: PlayerState, card: Card, phase_count: int) -> int:
                 continue
             total += power.value
     return total
+
+
+STAGE_WORDS = {"setup": Text("setup"), "phases": Text("the phases"), "round_end": Text("the end of the round"),
+               "select": Text("the action card selection"), "over": Text("the end of the game")}
+"""Where the game is (a :class:`Stage`), in the players' words."""
+
+
+def stage_word(stage: Stage) -> str:
+    """Where the game is (a :class:`Stage`), in the players' words (for messages)."""
+    return STAGE_WORDS[stage.value]

@@ -13,6 +13,8 @@ from rules.roll.events import read_dice_list, read_player
 from rules.roll.moves import alone_most_blue, check_face, check_owned
 from rules.roll.powers import reassign_budget
 from rules.roll.state import RollState, Stage
+from rules.roll.words import face_word, phase_word, stage_word
+from rules.text import N_, Listing, Text, plural
 
 if TYPE_CHECKING:
     from rules.roll.game import RollGame
@@ -26,22 +28,23 @@ def on_roll(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
         state = start_round(game, state, ctx)
     p = read_player(state, ctx)
     if state.stage not in (Stage.ROLL, Stage.ASSIGN):
-        ctx.finding(f"a roll reported during {state.stage.value}", p.name, Severity.WARNING, "p.3 Rounds")
+        ctx.finding(Text("a roll reported during {stage}",
+                         stage=stage_word(state.stage)), p.name, Severity.WARNING, N_("p.3 Rounds"))
     dice = read_dice_list(ctx, "dice", with_column=False)
     rolled = Dice.from_list(d["colour"] for d in dice)
     for d in dice:
         check_face(ctx, game.cat, p.name, d["colour"], d["face"])
-    check_owned(ctx, p, rolled, p.cup + p.workers, "in the cup", "p.3 Roll")
+    check_owned(ctx, p, rolled, p.cup + p.workers, Text("in the cup"), N_("p.3 Roll"))
     return state
 
 
 def start_round(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
     if state.stage == Stage.OVER or (state.stage == Stage.MANAGE and state.ending):
         ctx.finding(
-            f"the game ended after round {state.round} ({'; '.join(state.ending)})",
-            "table",
+            Text("the game ended after round {round} ({why})", round=state.round, why=Listing(state.ending, "; ")),
+            Text("table"),
             Severity.ERROR,
-            "p.8 End check",
+            N_("p.8 End check"),
         )
     players = []
     for p in state.players:
@@ -68,7 +71,8 @@ def on_assign(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
         state = start_round(game, state, ctx)
     p = read_player(state, ctx)
     if state.stage not in (Stage.ROLL, Stage.ASSIGN):
-        ctx.finding(f"an assignment reported during {state.stage.value}", p.name, Severity.WARNING, "p.3 Rounds")
+        ctx.finding(Text("an assignment reported during {stage}",
+                         stage=stage_word(state.stage)), p.name, Severity.WARNING, N_("p.3 Rounds"))
     dice = read_dice_list(ctx, "dice", with_column=True)
     columns = {ph: Dice() for ph in PHASES}
     dictate = Dice()
@@ -81,7 +85,8 @@ def on_assign(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
             selections.append(d)
             if column == "dictate":
                 ctx.finding(
-                    f"{p.name}'s phase-selection die is in the Dictate area", p.name, Severity.ERROR, "p.3 Assign"
+                    Text("{player}'s phase-selection die is in the Dictate area",
+                         player=p.name), p.name, Severity.ERROR, N_("p.3 Assign")
                 )
         elif column != "dictate" and face not in (column, "wild"):
             moves += 1  # an off-face worker must have been Reassigned (Roll for the Galaxy, p.3 Assign)
@@ -91,44 +96,48 @@ def on_assign(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
             columns[column] = columns[column].add(colour)
     if not selections:
         ctx.finding(
-            f"{p.name} selected no phase; each player selects exactly one", p.name, Severity.ERROR, "p.3 Assign"
+            Text("{player} selected no phase; each player selects exactly one",
+                 player=p.name), p.name, Severity.ERROR, N_("p.3 Assign")
         )
     elif len(selections) > 1:
-        phases = ", ".join(s["column"] for s in selections)
+        phases = Listing(phase_word(s["column"]) for s in selections)
         ctx.finding(
-            f"{p.name} reported {len(selections)} phase selections ({phases}); each player selects exactly one",
+            Text("{player} reported {count} phase selections ({phases}); each player selects exactly one",
+                 player=p.name, count=len(selections), phases=phases),
             p.name,
             Severity.ERROR,
-            "p.3 Assign",
+            N_("p.3 Assign"),
         )
     if dictate.total > 1 and "Backup Planning" not in p.developments:
         ctx.finding(
-            f"{p.name} has {dictate.total} dice in the Dictate area; only one without Backup Planning",
+            Text("{player} has {total} dice in the Dictate area; only one without Backup Planning",
+                 player=p.name, total=dictate.total),
             p.name,
             Severity.ERROR,
-            "p.3 Assign",
+            N_("p.3 Assign"),
         )
     budget = reassign_budget(p.developments, dictate.total, alone_most_blue(state, p, game.cat), game.cat)
     if moves > budget:
         ctx.finding(
-            f"{p.name} has {moves} workers in columns their faces do not show, but Dictate and "
-            f"Reassign powers can move at most {budget}",
+            Text("{player} has {moves} workers in columns their faces do not show, but Dictate and Reassign powers "
+                 "can move at most {budget}", player=p.name, moves=moves, budget=budget),
             p.name,
             Severity.WARNING,
-            "p.3 Assign",
+            N_("p.3 Assign"),
         )
     assigned = dictate
     for col in columns.values():
         assigned = assigned + col
     available = p.cup + p.workers
-    check_owned(ctx, p, assigned, available, "in the cup", "p.3 Assign")
+    check_owned(ctx, p, assigned, available, Text("in the cup"), N_("p.3 Assign"))
     if assigned.total < available.total and available.covers(assigned):
         ctx.finding(
-            f"{available.total - assigned.total} of {p.name}'s dice were not reported on the strip; "
-            "every die is placed before Reveal",
+            plural("{n} of {player}'s dice was not reported on the strip; every die is placed before Reveal",
+                   "{n} of {player}'s dice were not reported on the strip; every die is placed before Reveal",
+                   available.total - assigned.total, player=p.name),
             p.name,
             Severity.WARNING,
-            "p.3 Assign",
+            N_("p.3 Assign"),
         )
     p = replace(
         p,
@@ -149,7 +158,8 @@ def on_phase_selected(game: RollGame, state: RollState, ctx: EventContext) -> Ro
         state = start_round(game, state, ctx)
     p = read_player(state, ctx)
     if state.stage not in (Stage.ROLL, Stage.ASSIGN):
-        ctx.finding(f"a phase selection reported during {state.stage.value}", p.name, Severity.WARNING, "p.3 Rounds")
+        ctx.finding(Text("a phase selection reported during {stage}",
+                         stage=stage_word(state.stage)), p.name, Severity.WARNING, N_("p.3 Rounds"))
     phase = ctx.require("phase")
     if phase not in PHASES:
         raise ctx.bad(f"'phase' must be one of {', '.join(PHASES)}, got {phase!r}")
@@ -160,7 +170,8 @@ def on_phase_selected(game: RollGame, state: RollState, ctx: EventContext) -> Ro
         state = replace(state, extra_white=extra)
     if p.selected is not None and p.assigned:
         ctx.finding(
-            f"{p.name} changed their phase selection from {p.selected} to {phase}", p.name, Severity.INFO, "p.3 Assign"
+            Text("{player} changed their phase selection from {selected} to {phase}",
+                 player=p.name, selected=phase_word(p.selected), phase=phase_word(phase)), p.name, Severity.INFO, N_("p.3 Assign")
         )
     p = replace(p, selected=phase, assigned=True)
     return replace(state.with_player(p), stage=Stage.ASSIGN)
@@ -171,18 +182,20 @@ def on_reveal(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
     its phase (it never shows Wild). Dictated dice and workers of phases that do not
     happen return to the cup."""
     if state.stage not in (Stage.ROLL, Stage.ASSIGN):
-        ctx.finding(f"Reveal reported during {state.stage.value}", "table", Severity.WARNING, "p.3 Rounds")
+        ctx.finding(Text("Reveal reported during {stage}",
+                         stage=stage_word(state.stage)), Text("table"), Severity.WARNING, N_("p.3 Rounds"))
     selected = set()
     for p in state.players:
         if p.faction is None:  # setup is open to each player until their phase is selected (p.2 Setup)
             ctx.finding(
-                f"{p.name} has no setup reported (faction, home world, construction zone)",
+                Text("{player} has no setup reported (faction, home world, construction zone)", player=p.name),
                 p.name,
                 Severity.WARNING,
-                "p.2 Setup",
+                N_("p.2 Setup"),
             )
         if not p.assigned:
-            ctx.finding(f"no assignment reported for {p.name}", p.name, Severity.WARNING, "p.4 Reveal")
+            ctx.finding(Text("no assignment reported for {player}",
+                             player=p.name), p.name, Severity.WARNING, N_("p.4 Reveal"))
         if p.selected:
             selected.add(p.selected)
     extra = ctx.payload["extra_white"] if "extra_white" in ctx.payload else state.extra_white
@@ -190,23 +203,23 @@ def on_reveal(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
         raise ctx.bad(f"'extra_white' must be a face ({', '.join(FACES)}) or null, got {extra!r}")
     if len(state.players) == 2:
         if extra is None:
-            ctx.finding("2 players: the extra white die was not reported", "table", Severity.WARNING, "p.4 Reveal")
+            ctx.finding(Text("2 players: the extra white die was not reported"), Text("table"), Severity.WARNING, N_("p.4 Reveal"))
         elif extra not in game.cat.dice["white"].faces:
             ctx.finding(
-                f"the extra white die cannot show {extra} (a white die has no {extra} face)",
-                "table",
+                Text("the extra white die cannot show {face} (a white die has no {face} face)", face=face_word(extra)),
+                Text("table"),
                 Severity.WARNING,
-                "p.4 Reveal",
+                N_("p.4 Reveal"),
             )
             extra = None
         else:
             selected.add(extra)
     elif extra is not None:
         ctx.finding(
-            f"an extra white die is rolled only with 2 players, not {len(state.players)}; ignored",
-            "table",
+            Text("an extra white die is rolled only with 2 players, not {count}; ignored", count=len(state.players)),
+            Text("table"),
             Severity.WARNING,
-            "p.4 Reveal",
+            N_("p.4 Reveal"),
         )
         extra = None
     players = []

@@ -14,6 +14,8 @@ from rules.roll.events import read_dice_counts, read_player, read_tile, tableau_
 from rules.roll.moves import check_owned, check_stage, credit, gain_dice, remove_die, take_any, take_from
 from rules.roll.powers import adjusted_cost
 from rules.roll.state import PlayerState, RollState, Stage
+from rules.roll.words import dice_words, phase_word
+from rules.text import N_, Text
 
 if TYPE_CHECKING:
     from rules.roll.game import RollGame
@@ -32,12 +34,13 @@ def on_tile_built(game: RollGame, state: RollState, ctx: EventContext) -> RollSt
     if name not in cat.tile_of:
         raise ctx.bad(f"{name!r} is not a side of a game tile (faction and home tiles start in the tableau)")
     tile: Development | World = cat.developments[name] if is_dev else cat.worlds[name]
-    phase, stack_name = ("develop", "development") if is_dev else ("settle", "world")
-    check_stage(ctx, state, Stage(phase), p.name, f"{name} built", "p.6")
+    phase = "develop" if is_dev else "settle"
+    check_stage(ctx, state, Stage(phase), p.name, Text("{tile} built", tile=name), N_("p.6"))
     if tableau_only(state):
         state, p = tile_from_zone_or_bag(game, state, p, name, is_dev, ctx)
         if name in p.tableau:
-            ctx.finding(f"{name} is already in {p.name}'s tableau", p.name, Severity.ERROR, "p.6")
+            ctx.finding(Text("{tile} is already in {player}'s tableau",
+                             tile=name, player=p.name), p.name, Severity.ERROR, N_("p.6"))
             return state
         if is_dev:
             p = replace(p, developments=p.developments + (name,))
@@ -46,16 +49,21 @@ def on_tile_built(game: RollGame, state: RollState, ctx: EventContext) -> RollSt
         return completed(game, state, replace(p, built=p.built + (name,)), tile, name, is_dev, ctx)
     stack = p.dev_stack if is_dev else p.world_stack
     if name not in stack:
-        ctx.finding(f"{name} is not in {p.name}'s {stack_name} stack", p.name, Severity.ERROR, "p.6")
+        ctx.finding((Text("{tile} is not in {player}'s development stack",
+                          tile=name, player=p.name) if is_dev else Text("{tile} is not in {player}'s world stack", tile=name, player=p.name)), p.name, Severity.ERROR, N_("p.6"))
     elif stack[0] != name:
         ctx.finding(
-            f"{name} is not the top of {p.name}'s {stack_name} stack (top: {stack[0]})",
+            (Text("{tile} is not the top of {player}'s development stack (top: {top})",
+                  tile=name, player=p.name, top=stack[0]) if is_dev
+             else Text("{tile} is not the top of {player}'s world stack (top: {top})",
+                       tile=name, player=p.name, top=stack[0])),
             p.name,
             Severity.ERROR,
-            "p.6: workers go on the top tile",
+            N_("p.6: workers go on the top tile"),
         )
     if name in p.tableau:
-        ctx.finding(f"{name} is already in {p.name}'s tableau", p.name, Severity.ERROR, "p.6")
+        ctx.finding(Text("{tile} is already in {player}'s tableau",
+                         tile=name, player=p.name), p.name, Severity.ERROR, N_("p.6"))
         return state
     need = adjusted_cost(tile, p.developments, cat)
     on_tile = p.dev_workers if is_dev else p.world_workers
@@ -65,15 +73,15 @@ def on_tile_built(game: RollGame, state: RollState, ctx: EventContext) -> RollSt
         used = take_any(on_tile + column, need)
     if used.total != need:
         ctx.finding(
-            f"{name} needs {need} {'developers' if is_dev else 'settlers'} for {p.name} (cost {tile.cost}"
-            f"{' after discounts' if need != tile.cost else ''}), reported {used.total}",
+            Text(_NEEDS[is_dev, need != tile.cost], tile=name, need=need, player=p.name, cost=tile.cost, used=used.total),
             p.name,
             Severity.WARNING,
-            "p.6 and p.10 FAQ (discounts are mandatory)",
+            N_("p.6 and p.10 FAQ (discounts are mandatory)"),
         )
     from_tile = take_from(on_tile, used)
     from_column = used - from_tile
-    check_owned(ctx, p, from_column, column, f"left in the {phase} column or on the tile", "p.6")
+    check_owned(ctx, p, from_column, column, Text("left in the {phase} column or on the tile",
+                                                  phase=phase_word(phase)), N_("p.6"))
     column = column - from_column
     rest_on_tile = on_tile - from_tile
     to_cup = read_dice_counts(ctx, "to_cup") if "to_cup" in ctx.payload else Dice()
@@ -110,12 +118,22 @@ def tile_from_zone_or_bag(game: RollGame, state: RollState, p: PlayerState, name
         return replace(state, bag=tuple(bag)), p
     if name not in p.tableau:
         ctx.finding(
-            f"{name}'s tile is neither in {p.name}'s construction zone nor in the bag (another player has it)",
+            Text("{tile}'s tile is neither in {player}'s construction zone nor in the bag (another player has it)",
+                 tile=name, player=p.name),
             p.name,
             Severity.ERROR,
-            "p.1 Components",
+            N_("p.1 Components"),
         )
     return state, p
+
+
+_NEEDS = {
+    (True, False): N_("{tile} needs {need} developers for {player} (cost {cost}), reported {used}"),
+    (True, True): N_("{tile} needs {need} developers for {player} (cost {cost} after discounts), reported {used}"),
+    (False, False): N_("{tile} needs {need} settlers for {player} (cost {cost}), reported {used}"),
+    (False, True): N_("{tile} needs {need} settlers for {player} (cost {cost} after discounts), reported {used}"),
+}
+"""A tile built with the wrong number of workers: (a development?, discounted?) -> the message."""
 
 
 def completed(game: RollGame, state: RollState, p: PlayerState, tile: Development | World, name: str, is_dev: bool, ctx: EventContext
@@ -164,9 +182,9 @@ def check_to_cup(game: RollGame, ctx: EventContext, p: PlayerState, tile: Develo
             )
     if to_cup.total > allowed or not used.covers(to_cup):
         ctx.finding(
-            f"{p.name} sent {to_cup.describe()} to the cup after building {tile.name}; "
-            f"their powers allow {allowed} (the rest go to the Citizenry)",
+            Text("{player} sent {dice} to the cup after building {tile}; their powers allow {allowed} (the rest go to "
+                 "the Citizenry)", player=p.name, dice=dice_words(to_cup), tile=tile.name, allowed=allowed),
             p.name,
             Severity.ERROR,
-            "p.4 Phases: workers that finish go to the Citizenry",
+            N_("p.4 Phases: workers that finish go to the Citizenry"),
         )

@@ -19,6 +19,7 @@ from typing import Any
 from rules.core import ScoreBreakdown, ScoreLine
 from rules.roll.data import COLOURS, Catalogue, catalogue
 from rules.roll.dice import Dice
+from rules.text import Text
 from rules.scoring import Fields, ScoreInputError, ceil_div, check_distinct_names, check_int, closest_names
 
 __all__ = [
@@ -165,14 +166,14 @@ def score_position(p: EndPosition, cat: Catalogue | None = None) -> ScoreBreakdo
     cat = cat or catalogue()
     devs, worlds = _devs(p, cat), _worlds(p, cat)
     lines = [
-        ScoreLine("VP chips", p.vp_chips, f"{p.vp_chips} VP in chips"),
-        ScoreLine("developments", sum(d.cost for d in devs), " + ".join(f"{d.name} {d.cost}" for d in devs)),
-        ScoreLine("worlds", sum(w.cost for w in worlds), " + ".join(f"{w.name} {w.cost}" for w in worlds)),
+        ScoreLine(Text("VP chips"), p.vp_chips, f"{p.vp_chips} VP in chips"),
+        ScoreLine(Text("developments"), sum(d.cost for d in devs), " + ".join(f"{d.name} {d.cost}" for d in devs)),
+        ScoreLine(Text("worlds"), sum(w.cost for w in worlds), " + ".join(f"{w.name} {w.cost}" for w in worlds)),
     ]
     for d in devs:
         if d.name in COST6_BONUSES:
             vp, detail = COST6_BONUSES[d.name](p, cat)
-            lines.append(ScoreLine(f"{d.name} bonus", vp, detail))
+            lines.append(ScoreLine(Text("{development} bonus", development=d.name), vp, detail))
     return ScoreBreakdown(player=p.name, lines=tuple(lines), tiebreak=(p.cup.total + p.credits,))
 
 

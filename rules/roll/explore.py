@@ -11,6 +11,7 @@ from rules.engine import EventContext
 from rules.roll.events import read_colour, read_player, read_tile, tableau_only
 from rules.roll.moves import check_stage, credit, use_worker
 from rules.roll.state import RollState, Stage
+from rules.text import N_, Text
 
 if TYPE_CHECKING:
     from rules.roll.game import RollGame
@@ -23,13 +24,13 @@ def on_explored(game: RollGame, state: RollState, ctx: EventContext) -> RollStat
     return any construction-zone tiles, draw one more than returned, place each at the
     bottom of the stack of the chosen side (on top only with Improved Reconnaissance)."""
     p = read_player(state, ctx)
-    check_stage(ctx, state, Stage.EXPLORE, p.name, "an explorer's action", "p.5 Explore")
+    check_stage(ctx, state, Stage.EXPLORE, p.name, Text("an explorer's action"), N_("p.5 Explore"))
     action = ctx.require("action")
     colour = read_colour(ctx, ctx.require("colour"))
     p = use_worker(ctx, p, "explore", colour, ctx.payload.get("power"), tableau_only=tableau_only(state))
     if action == "stock":
         amount = 4 if colour == "yellow" and "Alien Archaeology" in p.developments else 2
-        return state.with_player(credit(ctx, p, amount, "Stock"))
+        return state.with_player(credit(ctx, p, amount, Text("Stock")))
     if action != "scout":
         raise ctx.bad(f"'action' must be 'stock' or 'scout', got {action!r}")
     cat = game.cat
@@ -42,7 +43,8 @@ def on_explored(game: RollGame, state: RollState, ctx: EventContext) -> RollStat
         elif name in world_stack:
             world_stack.remove(name)
         else:
-            ctx.finding(f"{name} is not in {p.name}'s construction zone", p.name, Severity.ERROR, "p.5 Explore")
+            ctx.finding(Text("{tile} is not in {player}'s construction zone",
+                             tile=name, player=p.name), p.name, Severity.ERROR, N_("p.5 Explore"))
             continue
         back.append(cat.tile_of[name])
     tiles = ctx.payload.get("tiles", [])
@@ -50,10 +52,11 @@ def on_explored(game: RollGame, state: RollState, ctx: EventContext) -> RollStat
         raise ctx.bad("'tiles' must be a list of {tile, stack}")
     if len(tiles) != len(returned) + 1:
         ctx.finding(
-            f"{p.name} scouted {len(tiles)} tiles after returning {len(returned)}; a Scout draws one more than returned",
+            Text("{player} scouted {drawn} tiles after returning {returned}; a Scout draws one more than returned",
+                 player=p.name, drawn=len(tiles), returned=len(returned)),
             p.name,
             Severity.WARNING,
-            "p.5 Explore",
+            N_("p.5 Explore"),
         )
     bag = list(state.bag)
     for t in tiles:
@@ -66,10 +69,11 @@ def on_explored(game: RollGame, state: RollState, ctx: EventContext) -> RollStat
         side_is_dev = name in cat.developments
         if (stack == "development") != side_is_dev:
             ctx.finding(
-                f"{name} is a {'development' if side_is_dev else 'world'}, placed in the {stack} stack",
+                (Text("{tile} is a development, placed in the world stack", tile=name) if side_is_dev
+                 else Text("{tile} is a world, placed in the development stack", tile=name)),
                 p.name,
                 Severity.ERROR,
-                "p.5 Explore",
+                N_("p.5 Explore"),
             )
         tid = cat.tile_of[name]
         if tid in bag:
@@ -77,15 +81,17 @@ def on_explored(game: RollGame, state: RollState, ctx: EventContext) -> RollStat
         elif tid in back:
             back.remove(tid)
         else:
-            ctx.finding(f"{name}'s tile is not in the bag", p.name, Severity.ERROR, "p.1 Components")
+            ctx.finding(Text("{tile}'s tile is not in the bag",
+                             tile=name), p.name, Severity.ERROR, N_("p.1 Components"))
         target = dev_stack if side_is_dev else world_stack
         if t.get("top"):
             if "Improved Reconnaissance" not in p.developments:
                 ctx.finding(
-                    f"{name} placed on top: scouted tiles go at the bottom without Improved Reconnaissance",
+                    Text("{tile} placed on top: scouted tiles go at the bottom without Improved Reconnaissance",
+                         tile=name),
                     p.name,
                     Severity.WARNING,
-                    "p.5 Explore",
+                    N_("p.5 Explore"),
                 )
             target.insert(0, name)
         else:

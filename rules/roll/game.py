@@ -50,6 +50,7 @@ from rules.roll.events import (
 from rules.roll.powers import Reminder, reminders_for
 from rules.roll.state import PlayerState, RollState, Stage
 from rules.settings import check_settings
+from rules.text import Text
 
 __all__ = ["EVENT_KINDS", "INFO", "ROLL_GAME", "RollGame"]
 
@@ -62,8 +63,8 @@ INFO = GameInfo(
     options=(
         Option(
             "tracking", "choice", default="full", choices=TRACKING, offered=False,
-            help="what the box follows: full (every die, the construction zone and the workers; Roll for the "
-                 "Galaxy, p.3-8) or tableau (tiles built, goods, VP chips and credits as players report them)",
+            help=Text("what the box follows: full (every die, the construction zone and the workers; Roll for the "
+                 "Galaxy, p.3-8) or tableau (tiles built, goods, VP chips and credits as players report them)"),
         ),
     ),
     score_input="json",
@@ -139,7 +140,8 @@ class RollGame(GameBase):
         else:
             waiting = ()
         return Progress(
-            round=state.round, round_label=f"Round {state.round}" if state.round else "Setup", stage=stage.value,
+            round=state.round, round_label=Text("Round {round}",
+                                                round=state.round) if state.round else Text("Setup"), stage=stage.value,
             last_round=bool(state.ending), ending=state.ending, over=stage is Stage.OVER,
             waiting=waiting,
         )

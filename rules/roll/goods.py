@@ -12,6 +12,8 @@ from rules.roll.endgame import good_capacity
 from rules.roll.events import read_colour, read_player, read_tile, tableau_only
 from rules.roll.moves import check_stage, credit, take_vp, use_worker
 from rules.roll.state import RollState, Stage
+from rules.roll.words import colour_word
+from rules.text import N_, Text
 
 if TYPE_CHECKING:
     from rules.roll.game import RollGame
@@ -23,30 +25,34 @@ def on_goods_placed(game: RollGame, state: RollState, ctx: EventContext) -> Roll
     """Roll for the Galaxy, p.7 Produce: a producer becomes a good on a non-gray world of the player's with room:
     1 good per world, 2 with Galactic Reserves."""
     p = read_player(state, ctx)
-    check_stage(ctx, state, Stage.PRODUCE, p.name, "a good produced", "p.7 Produce")
+    check_stage(ctx, state, Stage.PRODUCE, p.name, Text("a good produced"), N_("p.7 Produce"))
     world = read_tile(ctx, game.cat, ctx.require("world"))
     colour = read_colour(ctx, ctx.require("colour"))
     if world not in game.cat.worlds:
         raise ctx.bad(f"{world!r} is not a world")
-    where = f"{p.name}: {world}"
+    where = Text("{player}: {world}", player=p.name, world=world)
     fits = True
     if world not in p.worlds:
-        ctx.finding(f"{world} is not in {p.name}'s tableau", where, Severity.ERROR, "p.7 Produce")
+        ctx.finding(Text("{world} is not in {player}'s tableau",
+                         world=world, player=p.name), where, Severity.ERROR, N_("p.7 Produce"))
         fits = False
     if not game.cat.worlds[world].holds_goods:
         ctx.finding(
-            f"a good on {world}, a gray world: gray worlds hold no goods", where, Severity.ERROR, "p.7 Produce"
+            Text("a good on {world}, a gray world: gray worlds hold no goods",
+                 world=world), where, Severity.ERROR, N_("p.7 Produce")
         )
         fits = False
     capacity = good_capacity(p.developments)
     now = p.goods_on(world)
     if len(now) + 1 > capacity:
-        why = "with" if capacity == 2 else "without"
         ctx.finding(
-            f"{len(now) + 1} goods on {world}: a world holds {capacity} {why} Galactic Reserves",
+            Text("{count} goods on {world}: a world holds 2 with Galactic Reserves", count=len(now) + 1, world=world)
+            if capacity == 2 else
+            Text("{count} goods on {world}: a world holds 1 without Galactic Reserves",
+                 count=len(now) + 1, world=world),
             where,
             Severity.ERROR,
-            "p.7 Produce",
+            N_("p.7 Produce"),
         )
         fits = False
     if tableau_only(state):  # no dice followed: the good is as reported, if it fits
@@ -66,7 +72,7 @@ def on_goods_shipped(game: RollGame, state: RollState, ctx: EventContext) -> Rol
     (purple matches every world; Wild faces count for nothing). Both dice go to the Citizenry."""
     cat = game.cat
     p = read_player(state, ctx)
-    check_stage(ctx, state, Stage.SHIP, p.name, "a good shipped", "p.7 Ship")
+    check_stage(ctx, state, Stage.SHIP, p.name, Text("a good shipped"), N_("p.7 Ship"))
     world_name = read_tile(ctx, game.cat, ctx.require("world"))
     world = cat.worlds.get(world_name)
     if world is None:
@@ -84,14 +90,15 @@ def on_goods_shipped(game: RollGame, state: RollState, ctx: EventContext) -> Rol
         p = p.with_goods(world.name, tuple(now))
         p = replace(p, citizenry=p.citizenry.add(good))
     else:
-        ctx.finding(f"{p.name} has no {good} good on {world.name}", p.name, Severity.ERROR, "p.7 Ship")
+        ctx.finding(Text("{player} has no {colour} good on {world}",
+                         player=p.name, colour=colour_word(good), world=world.name), p.name, Severity.ERROR, N_("p.7 Ship"))
     power = ctx.payload.get("power")
     shipper = read_colour(ctx, ctx.require("shipper"))
     p = use_worker(ctx, p, "ship", shipper, power, tableau_only=tableau_only(state))
     owned = set(p.developments)
     if mode == "trade":
         price = world.trade_price or 0
-        gains = [("Trade", price)]
+        gains = [(Text("Trade"), price)]
         if "Export Duties" in owned:
             gains.append(("Export Duties", 1))
         if "Galactic Demand" in owned and world.colour == "blue":
@@ -99,16 +106,19 @@ def on_goods_shipped(game: RollGame, state: RollState, ctx: EventContext) -> Rol
         if "Jumpdrive Research" in owned and world.colour == "brown":
             gains.append(("Jumpdrive Research", 1))
         if not price:
-            ctx.finding(f"{world.name} is gray: nothing to Trade", p.name, Severity.ERROR, "p.7 Ship")
+            ctx.finding(Text("{world} is gray: nothing to Trade",
+                             world=world.name), p.name, Severity.ERROR, N_("p.7 Ship"))
         for source, n in gains:
             p = credit(ctx, p, n, source)
         state = state.with_player(p)
         if ctx.payload.get("bankers"):
             if "Galactic Bankers" not in owned:
-                ctx.finding(f"{p.name} has no Galactic Bankers", p.name, Severity.ERROR, "Galactic Bankers")
+                ctx.finding(Text("{player} has no Galactic Bankers",
+                                 player=p.name), p.name, Severity.ERROR, N_("Galactic Bankers"))
             elif p.credits < 1:
                 ctx.finding(
-                    f"{p.name} cannot pay $1 for Galactic Bankers", p.name, Severity.ERROR, "Galactic Bankers"
+                    Text("{player} cannot pay $1 for Galactic Bankers",
+                         player=p.name), p.name, Severity.ERROR, N_("Galactic Bankers")
                 )
             else:
                 state = state.with_player(replace(p, credits=p.credits - 1))
@@ -131,4 +141,4 @@ def on_goods_shipped(game: RollGame, state: RollState, ctx: EventContext) -> Rol
     for source, n in money:
         if n:
             p = credit(ctx, p, n, source)
-    return take_vp(state.with_player(p), p.name, vp, "Consume", ctx)
+    return take_vp(state.with_player(p), p.name, vp, Text("Consume"), ctx)

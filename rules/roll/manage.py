@@ -22,6 +22,8 @@ from rules.roll.events import (
 )
 from rules.roll.moves import check_owned, check_stage, take_from
 from rules.roll.state import RollState, Stage
+from rules.roll.words import colour_word, dice_words, stage_word
+from rules.text import N_, Listing, Text
 
 if TYPE_CHECKING:
     from rules.roll.game import RollGame
@@ -33,25 +35,26 @@ def on_recruit(game: RollGame, state: RollState, ctx: EventContext) -> RollState
     """Roll for the Galaxy, p.8 Recruit: Citizenry -> cup at $1 a die, mandatory until the Citizenry is empty or
     credits run out; afterwards $0 becomes $1."""
     p = read_player(state, ctx)
-    check_stage(ctx, state, Stage.MANAGE, p.name, "recruiting", "p.8 Manage Empire")
+    check_stage(ctx, state, Stage.MANAGE, p.name, Text("recruiting"), N_("p.8 Manage Empire"))
     dice = read_dice_counts(ctx, "dice")
-    check_owned(ctx, p, dice, p.citizenry, "in the Citizenry", "p.8 Recruit")
+    check_owned(ctx, p, dice, p.citizenry, Text("in the Citizenry"), N_("p.8 Recruit"))
     moved = take_from(p.citizenry, dice)
     if dice.total > p.credits:
         ctx.finding(
-            f"{p.name} recruited {dice.total} dice with ${p.credits}; each costs $1",
+            Text("{player} recruited {count} dice with ${credits}; each costs $1",
+                 player=p.name, count=dice.total, credits=p.credits),
             p.name,
             Severity.ERROR,
-            "p.8 Recruit",
+            N_("p.8 Recruit"),
         )
     must = min(p.credits, p.citizenry.total)
     if dice.total < must:
         ctx.finding(
-            f"{p.name} recruited {dice.total} dice but must recruit {must} (recruiting is mandatory "
-            "while credits and Citizenry dice remain)",
+            Text("{player} recruited {count} dice but must recruit {must} (recruiting is mandatory while credits and "
+                 "Citizenry dice remain)", player=p.name, count=dice.total, must=must),
             p.name,
             Severity.WARNING,
-            "p.8 Recruit and p.10 FAQ",
+            N_("p.8 Recruit and p.10 FAQ"),
         )
     credits = max(0, p.credits - moved.total)
     if credits == 0:
@@ -64,13 +67,13 @@ def on_recall(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
     """Roll for the Galaxy, p.8 Recall (free, optional, only in Manage Empire): construction-zone dice and goods to the cup."""
     p = read_player(state, ctx)
     check_stage(
-        ctx, state, Stage.MANAGE, p.name, "a recall", "p.8 Manage Empire; p.10 FAQ (recall only in Manage Empire)"
+        ctx, state, Stage.MANAGE, p.name, Text("a recall"), N_("p.8 Manage Empire; p.10 FAQ (recall only in Manage Empire)")
     )
     for stack, attr in (("development", "dev_workers"), ("world", "world_workers")):
         if stack in ctx.payload:
             dice = read_dice_counts(ctx, stack)
             have = getattr(p, attr)
-            check_owned(ctx, p, dice, have, f"on the {stack} stack", "p.8 Recall")
+            check_owned(ctx, p, dice, have, Text("on the development stack") if stack == "development" else Text("on the world stack"), N_("p.8 Recall"))
             moved = take_from(have, dice)
             p = replace(p, **{attr: have - moved}, cup=p.cup + moved)
     goods = ctx.payload.get("goods", [])
@@ -83,7 +86,8 @@ def on_recall(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
         colour = read_colour(ctx, g.get("colour"))
         now = list(p.goods_on(world))
         if colour not in now:
-            ctx.finding(f"{p.name} has no {colour} good on {world}", p.name, Severity.ERROR, "p.8 Recall")
+            ctx.finding(Text("{player} has no {colour} good on {world}",
+                             player=p.name, colour=colour_word(colour), world=world), p.name, Severity.ERROR, N_("p.8 Recall"))
             continue
         now.remove(colour)
         p = replace(p.with_goods(world, tuple(now)), cup=p.cup.add(colour))
@@ -95,19 +99,28 @@ def on_game_end(game: RollGame, state: RollState, ctx: EventContext) -> RollStat
     tableau reaches 12 tiles; the round in progress finishes first."""
     if not state.ending:
         ctx.finding(
-            "the game was declared over, but the VP pool is not empty and no tableau has 12 tiles",
-            "table",
+            Text("the game was declared over, but the VP pool is not empty and no tableau has 12 tiles"),
+            Text("table"),
             Severity.ERROR,
-            "p.8 End check",
+            N_("p.8 End check"),
         )
     if state.stage not in (Stage.MANAGE, Stage.OVER):
         ctx.finding(
-            f"the game was declared over during {state.stage.value}; the round in progress finishes first",
-            "table",
+            Text("the game was declared over during {stage}; the round in progress finishes first",
+                 stage=stage_word(state.stage)),
+            Text("table"),
             Severity.WARNING,
-            "p.3 Rounds: finish the current round",
+            N_("p.3 Rounds: finish the current round"),
         )
     return replace(state, stage=Stage.OVER)
+
+
+_COUNTED = {
+    "cup": N_("{player}'s cup counted {counted}; the reports gave {reported}: the count is kept"),
+    "citizenry": N_("{player}'s citizenry counted {counted}; the reports gave {reported}: the count is kept"),
+    "construction_zone": N_("{player}'s construction zone counted {counted}; the reports gave {reported}: the count is kept"),
+}
+"""A count that differs from the dice followed, by place."""
 
 
 def on_dice_counted(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
@@ -128,16 +141,15 @@ def on_dice_counted(game: RollGame, state: RollState, ctx: EventContext) -> Roll
                       + (f", not {', '.join(unknown)}" if unknown else ""))
     counted = {k: read_dice_counts(ctx, k) for k in places}
     if not state.ending and state.stage != Stage.OVER:
-        ctx.finding(f"{p.name}'s dice were counted before the end of the game; count again after the last "
-                    "Manage Empire", p.name, Severity.INFO, "p.8 Victory")
+        ctx.finding(Text("{player}'s dice were counted before the end of the game; count again after the last Manage "
+                         "Empire", player=p.name), p.name, Severity.INFO, N_("p.8 Victory"))
     held = {"cup": p.cup + p.workers, "citizenry": p.citizenry, "construction_zone": p.dev_workers + p.world_workers}
     if not tableau_only(state):
         if "construction_zone" not in counted and "citizenry" in counted:
             held["citizenry"] = held["citizenry"] + held["construction_zone"]  # counted together
         for k, dice in counted.items():
             if dice != held[k]:
-                ctx.finding(f"{p.name}'s {k.replace('_', ' ')} counted {dice.describe()}; the reports gave "
-                            f"{held[k].describe()}: the count is kept", p.name, Severity.WARNING, "p.8 Victory")
+                ctx.finding(Text(_COUNTED[k], player=p.name, counted=dice_words(dice), reported=dice_words(held[k])), p.name, Severity.WARNING, N_("p.8 Victory"))
     new = p
     if "cup" in counted:
         new = replace(new, cup=counted["cup"])
@@ -156,18 +168,18 @@ def check_end(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
     """Roll for the Galaxy, p.8 End check: VP pool exhausted, or 12+ tiles in a tableau (faction tile counts 2)."""
     reasons = list(state.ending)
     if state.vp_pool <= 0 and state.stage != Stage.SETUP and "VP pool exhausted" not in reasons:
-        reasons.append("VP pool exhausted")
+        reasons.append(Text("VP pool exhausted"))
     for p in state.players:
-        why = f"{p.name} has {p.tile_count} tiles"
+        why = Text("{player} has {count} tiles", player=p.name, count=p.tile_count)
         if p.tile_count >= END_TILES and not any(r.startswith(f"{p.name} has") for r in reasons):
             reasons.append(why)
     if len(reasons) != len(state.ending):
         new = reasons[len(state.ending) :]
         ctx.finding(
-            f"end of game triggered ({'; '.join(new)}): this is the last round",
-            "table",
+            Text("end of game triggered ({why}): this is the last round", why=Listing(new, "; ")),
+            Text("table"),
             Severity.INFO,
-            "p.8 End check",
+            N_("p.8 End check"),
         )
         state = replace(state, ending=tuple(reasons))
     return state

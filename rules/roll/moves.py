@@ -19,6 +19,8 @@ from rules.roll.dice import Dice
 from rules.roll.endgame import MAX_CREDITS
 from rules.roll.events import DICE_FROM, read_colour, read_player
 from rules.roll.state import PlayerState, RollState, Stage
+from rules.roll.words import colour_word, face_word, phase_word, place_word, stage_word
+from rules.text import N_, Text
 
 if TYPE_CHECKING:
     from rules.roll.game import RollGame
@@ -35,18 +37,21 @@ def check_face(ctx: EventContext, cat: Catalogue, player: str, colour: str, face
     impossible colour+face pair in an event, however many dice show it."""
     if face in cat.dice[colour].faces:
         return
-    what = f"a {colour} die has no {face} face (probably a misread colour)"
+    what = Text("a {colour} die has no {face} face (probably a misread colour)",
+                colour=colour_word(colour), face=face_word(face))
     if any(f.what == what and f.where == player for f in ctx.findings):
         return
-    ctx.finding(what, player, Severity.WARNING, "p.12 Dice faces and distribution")
+    ctx.finding(what, player, Severity.WARNING, N_("p.12 Dice faces and distribution"))
 
 
 def check_owned(ctx: EventContext, p: PlayerState, reported: Dice, have: Dice, where: str, section: str) -> None:
     for colour in COLOURS:
         if reported[colour] > have[colour]:
             ctx.finding(
-                f"{reported[colour]} {colour} dice reported for {p.name}, but {p.name} has only "
-                f"{have[colour]} {where} ({p.owned_dice[colour]} {colour} owned in all)",
+                Text("{reported} {colour} dice reported for {player}, but {player} has only {have} {where} ({owned} "
+                     "{colour} owned in all)",
+                     reported=reported[colour], colour=colour_word(colour), player=p.name, have=have[colour], where=where,
+                     owned=p.owned_dice[colour]),
                 p.name,
                 Severity.ERROR,
                 section,
@@ -56,9 +61,11 @@ def check_owned(ctx: EventContext, p: PlayerState, reported: Dice, have: Dice, w
 def check_stage(ctx: EventContext, state: RollState, stage: Stage, player: str, what: str, section: str) -> None:
     """``what`` belongs to ``stage`` (and, for a phase, to a phase selected this round: p.4 Phases)."""
     if state.stage != stage:
-        ctx.finding(f"{what} reported during {state.stage.value}, not {stage.value}", player, Severity.WARNING, section)
+        ctx.finding(Text("{what} reported during {stage}, not {expected}",
+                         what=what, stage=stage_word(state.stage), expected=stage_word(stage)), player, Severity.WARNING, section)
     elif stage.value in PHASES and stage.value not in state.selected:
-        ctx.finding(f"{what}: {stage.value} was not selected this round", player, Severity.ERROR, "p.4 Phases")
+        ctx.finding(Text("{what}: {phase} was not selected this round",
+                         what=what, phase=stage_word(stage)), player, Severity.ERROR, N_("p.4 Phases"))
 
 
 def credit(ctx: EventContext, p: PlayerState, amount: int, source: str) -> PlayerState:
@@ -66,10 +73,11 @@ def credit(ctx: EventContext, p: PlayerState, amount: int, source: str) -> Playe
     total = p.credits + amount
     if total > MAX_CREDITS:
         ctx.finding(
-            f"{p.name} reaches ${total} with {source}; credits stop at $10 and ${total - MAX_CREDITS} is lost",
+            Text("{player} reaches ${total} with {source}; credits stop at $10 and ${lost} is lost",
+                 player=p.name, total=total, source=source, lost=total - MAX_CREDITS),
             p.name,
             Severity.INFO,
-            "p.4 Phases: nobody can pass $10",
+            N_("p.4 Phases: nobody can pass $10"),
         )
     return replace(p, credits=max(0, min(MAX_CREDITS, total)))
 
@@ -81,10 +89,11 @@ def take_vp(state: RollState, name: str, vp: int, source: str, ctx: EventContext
     from_reserve = min(rest, state.vp_reserve)
     if rest > from_reserve:
         ctx.finding(
-            f"the VP chips ran out: {rest - from_reserve} VP for {name} ({source}) taken from the box",
+            Text("the VP chips ran out: {vp} VP for {player} ({source}) taken from the box",
+                 vp=rest - from_reserve, player=name, source=source),
             name,
             Severity.INFO,
-            "p.7 Ship",
+            N_("p.7 Ship"),
         )
     p = state.player(name)
     return replace(
@@ -111,10 +120,10 @@ def remove_die(ctx: EventContext, p: PlayerState, source: str) -> PlayerState:
     spec = ctx.payload.get("remove")
     if not isinstance(spec, Mapping):
         ctx.finding(
-            f"{source}: {p.name} removes one of their dice; say which ('remove': {{colour, from}})",
+            Text("{source}: {player} removes one of their dice; say which", source=source, player=p.name),
             p.name,
             Severity.INFO,
-            "p.11 FAQ Immediate effects",
+            N_("p.11 FAQ Immediate effects"),
         )
         return p
     colour = read_colour(ctx, spec.get("colour"))
@@ -136,7 +145,8 @@ def remove_die(ctx: EventContext, p: PlayerState, source: str) -> PlayerState:
         if getattr(p, attr)[colour]:
             return replace(p, **{attr: getattr(p, attr) - one})
     ctx.finding(
-        f"{p.name} has no {colour} die in {place} to remove", p.name, Severity.ERROR, "p.11 FAQ Immediate effects"
+        Text("{player} has no {colour} die in {place} to remove",
+             player=p.name, colour=colour_word(colour), place=place_word(place)), p.name, Severity.ERROR, N_("p.11 FAQ Immediate effects")
     )
     return p
 
@@ -153,13 +163,15 @@ def use_worker(
         return p
     if power:
         if power not in p.developments:
-            ctx.finding(f"{p.name} has no {power} for an extra worker", p.name, Severity.ERROR, "p.6")
+            ctx.finding(Text("{player} has no {power} for an extra worker",
+                             player=p.name, power=power), p.name, Severity.ERROR, N_("p.6"))
         return p
     col = p.column(phase)
     if col[colour]:
         p = p.with_column(phase, col.add(colour, -1))
     else:
-        ctx.finding(f"{p.name} has no {colour} worker left in the {phase} column", p.name, Severity.ERROR, "p.4 Phases")
+        ctx.finding(Text("{player} has no {colour} worker left in the {phase} column",
+                         player=p.name, colour=colour_word(colour), phase=phase_word(phase)), p.name, Severity.ERROR, N_("p.4 Phases"))
         if not p.cup[colour]:
             return p  # nothing to move: the die is not counted twice
         p = replace(p, cup=p.cup.add(colour, -1))  # most likely a worker the report missed
@@ -205,7 +217,7 @@ def on_vp_changed(game: RollGame, state: RollState, ctx: EventContext) -> RollSt
     are added and the game ends after this round (Roll for the Galaxy, p.7 Ship)."""
     p = read_player(state, ctx)
     vp = ctx.count("delta", minimum=1)
-    return take_vp(state, p.name, vp, str(ctx.payload.get("reason", "reported")), ctx)
+    return take_vp(state, p.name, vp, _reason(ctx), ctx)
 
 
 def on_credits_changed(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
@@ -217,23 +229,33 @@ def on_credits_changed(game: RollGame, state: RollState, ctx: EventContext) -> R
             raise ctx.bad(f"'credits' must be a whole number, got {value!r}")
         if value > MAX_CREDITS:
             ctx.finding(
-                f"{p.name}'s credits reported as ${value}; credits never pass $10 (set to $10)",
+                Text("{player}'s credits reported as ${value}; credits never pass $10 (set to $10)",
+                     player=p.name, value=value),
                 p.name,
                 Severity.ERROR,
-                "p.4 Phases: nobody can pass $10",
+                N_("p.4 Phases: nobody can pass $10"),
             )
         if value < 0:
             ctx.finding(
-                f"{p.name}'s credits reported as ${value}; credits run $0-$10 (set to $0)",
+                Text("{player}'s credits reported as ${value}; credits run $0-$10 (set to $0)",
+                     player=p.name, value=value),
                 p.name,
                 Severity.ERROR,
-                "p.8 Manage Empire",
+                N_("p.8 Manage Empire"),
             )
         return state.with_player(replace(p, credits=min(MAX_CREDITS, max(0, value))))
     delta = ctx.require("delta")
     if not isinstance(delta, int) or isinstance(delta, bool):
         raise ctx.bad(f"'delta' must be a whole number, got {delta!r}")
     if p.credits + delta < 0:
-        ctx.finding(f"{p.name} cannot pay ${-delta} with ${p.credits}", p.name, Severity.ERROR, "p.8 Manage Empire")
+        ctx.finding(Text("{player} cannot pay ${cost} with ${credits}",
+                         player=p.name, cost=-delta, credits=p.credits), p.name, Severity.ERROR, N_("p.8 Manage Empire"))
         return state.with_player(replace(p, credits=0))
-    return state.with_player(credit(ctx, p, delta, str(ctx.payload.get("reason", "reported"))))
+    return state.with_player(credit(ctx, p, delta, _reason(ctx)))
+
+
+def _reason(ctx: EventContext) -> str:
+    """Why VP or credits changed: the report's ``reason`` (said in the player's language when it is a message of the
+    box's catalog, e.g. "reported on the phone"), else "reported"."""
+    reason = ctx.payload.get("reason")
+    return Text(str(reason)) if reason else Text("reported")

@@ -12,6 +12,8 @@ from rules.roll.data import PHASES, Catalogue
 from rules.roll.dice import Dice
 from rules.roll.moves import alone_most, credit, owns_all_top_worlds, take_vp
 from rules.roll.state import ORDER, PlayerState, RollState, Stage
+from rules.roll.words import phase_word, stage_word
+from rules.text import N_, Listing, Text, plural
 from rules.scoring import ceil_div
 
 if TYPE_CHECKING:
@@ -33,24 +35,29 @@ def on_phase(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
     if current.value in PHASES:
         state = end_phase(game, state, current.value, ctx)
     elif current not in (Stage.REVEAL, Stage.ASSIGN, Stage.ROLL):
-        ctx.finding(f"phase {target} reported during {current.value}", "table", Severity.WARNING, "p.3 Rounds")
+        ctx.finding(Text("phase {phase} reported during {stage}",
+                         phase=stage_word(target), stage=stage_word(current)), Text("table"), Severity.WARNING, N_("p.3 Rounds"))
     if target != "manage" and target not in state.selected:
         ctx.finding(
-            f"phase {target} was not selected this round (selected: {', '.join(state.selected) or 'none'})",
-            "table",
+            Text("phase {phase} was not selected this round (selected: {selected})", phase=stage_word(target),
+                 selected=Listing(phase_word(s) for s in state.selected) if state.selected else Text("none")),
+            Text("table"),
             Severity.ERROR,
-            "p.4 Phases: only the selected phases run",
+            N_("p.4 Phases: only the selected phases run"),
         )
     if ORDER.index(target) <= ORDER.index(current.value) and current.value in (*PHASES, "manage"):
         ctx.finding(
-            f"phase {target} after {current.value}: phases run once each, in order I-V",
-            "table",
+            Text("phase {phase} after {stage}: phases run once each, in order I-V",
+                 phase=stage_word(target), stage=stage_word(current)),
+            Text("table"),
             Severity.ERROR,
-            "p.4 Phases",
+            N_("p.4 Phases"),
         )
     skipped = [ph for ph in state.selected if ORDER.index(current.value) < ORDER.index(ph) < ORDER.index(target)]
     if skipped:
-        ctx.finding(f"selected phase(s) {', '.join(skipped)} skipped", "table", Severity.WARNING, "p.4 Phases")
+        ctx.finding(plural("selected phase {phases} skipped",
+                           "selected phases {phases} skipped",
+                           len(skipped), phases=Listing(phase_word(s) for s in skipped)), Text("table"), Severity.WARNING, N_("p.4 Phases"))
     return replace(state, stage=Stage(target))
 
 

@@ -11,6 +11,7 @@ from rules.roll.dice import Dice
 from rules.roll.events import read_player, read_tile
 from rules.roll.moves import gain_dice
 from rules.roll.state import PlayerState, RollState, Stage
+from rules.text import N_, Text
 
 if TYPE_CHECKING:
     from rules.roll.game import RollGame
@@ -34,10 +35,12 @@ def on_player_setup(game: RollGame, state: RollState, ctx: EventContext) -> Roll
     one development and one world from the bag in the construction zone."""
     p = read_player(state, ctx)
     if not setup_open(state, p):
-        ctx.finding(f"{p.name}'s setup reported after the game started", p.name, Severity.ERROR, "p.2 Setup")
+        ctx.finding(Text("{player}'s setup reported after the game started",
+                         player=p.name), p.name, Severity.ERROR, N_("p.2 Setup"))
     if p.faction is not None:
         ctx.finding(
-            f"{p.name} was already set up; the new setup replaces it", p.name, Severity.WARNING, "p.2 Setup"
+            Text("{player} was already set up; the new setup replaces it",
+                 player=p.name), p.name, Severity.WARNING, N_("p.2 Setup")
         )
     cat = game.cat
     raw_faction = ctx.require("faction")
@@ -59,16 +62,19 @@ def on_player_setup(game: RollGame, state: RollState, ctx: EventContext) -> Roll
             continue
         if q.faction == faction.number:
             ctx.finding(
-                f"{q.name} already has faction tile {faction.names[0]}", p.name, Severity.ERROR, "p.1 Components"
+                Text("{player} already has faction tile {tile}",
+                     player=q.name, tile=faction.names[0]), p.name, Severity.ERROR, N_("p.1 Components")
             )
         if q.home_world == home.name:
-            ctx.finding(f"{q.name} already has home world {home.name}", p.name, Severity.ERROR, "p.1 Components")
+            ctx.finding(Text("{player} already has home world {tile}",
+                             player=q.name, tile=home.name), p.name, Severity.ERROR, N_("p.1 Components"))
     if cat.tile_of[dev.name] == cat.tile_of[world.name]:
         ctx.finding(
-            f"{dev.name} and {world.name} are the two sides of one tile; setup draws two tiles",
+            Text("{development} and {world} are the two sides of one tile; setup draws two tiles",
+                 development=dev.name, world=world.name),
             p.name,
             Severity.ERROR,
-            "p.2 Setup",
+            N_("p.2 Setup"),
         )
     bag = list(state.bag)
     for tid, name in ((cat.tile_of[dev.name], dev.name), (cat.tile_of[world.name], world.name)):
@@ -76,7 +82,8 @@ def on_player_setup(game: RollGame, state: RollState, ctx: EventContext) -> Roll
             bag.remove(tid)
         else:
             ctx.finding(
-                f"{name}'s tile is not in the bag (another player has it)", p.name, Severity.ERROR, "p.1 Components"
+                Text("{tile}'s tile is not in the bag (another player has it)",
+                     tile=name), p.name, Severity.ERROR, N_("p.1 Components")
             )
     # Start from a clean player so a repeated setup replaces the first.
     p = PlayerState(name=p.name, faction=faction.number, home_world=home.name)

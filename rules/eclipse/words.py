@@ -1,0 +1,36 @@
+"""Eclipse's words in messages, in the players' words (:mod:`rules.text`): resources, structures, the phases of a
+round. Components keep the names printed on them (sectors, species, technologies, the GCDS)."""
+
+from __future__ import annotations
+
+from rules.text import Text
+
+__all__ = ["ACTION_WORDS", "MODULE_WORDS", "PHASE_WORDS", "RESOURCE_WORDS", "STRUCTURE_WORDS", "structure_word"]
+
+RESOURCE_WORDS = {"money": Text("Money"), "science": Text("Science"), "materials": Text("Materials")}
+"""The three resources (a Shrine's or a planet's colour)."""
+
+STRUCTURE_WORDS = {"orbital": Text("Orbital"), "monolith": Text("Monolith"), "shellworld": Text("Shellworld"),
+                   "warp_portal": Text("Warp Portal"), "ancient_warp_portal": Text("Ancient Warp Portal"),
+                   "ancient_orbital": Text("Ancient Orbital"), "shrine": Text("Shrine")}
+"""What may be built or laid on a hex (:data:`rules.eclipse.placement.STRUCTURES`)."""
+
+PHASE_WORDS = {"action": Text("Action"), "combat": Text("Combat"), "upkeep": Text("Upkeep"), "cleanup": Text("Cleanup")}
+"""The phases of a game round."""
+
+
+def structure_word(structure: str) -> str:
+    """A structure (``"warp_portal"``) in the players' words."""
+    return STRUCTURE_WORDS.get(structure) or structure.replace("_", " ")
+
+ACTION_WORDS = {"explore": Text("Explore"), "influence": Text("Influence"), "research": Text("Research"),
+                "upgrade": Text("Upgrade"), "build": Text("Build"), "move": Text("Move")}
+"""The six actions (a player's turn)."""
+
+MODULE_WORDS = {
+    "ancient_homeworlds": Text("the ancient homeworlds module"), "hives": Text("the hives module"),
+    "warp_portals": Text("the warp portals module"), "developments": Text("the developments module"),
+    "alliances": Text("the alliances module"), "rare_technologies": Text("the rare technologies module"),
+    "galactic_center": Text("the galactic center module"),
+}
+"""Each Rise of the Ancients module in players' words (a refusal names it: "the alliances module is for 4-9 players")."""

@@ -1,0 +1,118 @@
+"""What players read, written once in English and said by the box in each player's language.
+
+``rules`` is pure (no I/O, no catalogs, never ``companion``): a finding, a score breakdown's category, a round
+label or a settings refusal is a :class:`Text`, a ``str`` holding the English text (what ``--json`` prints,
+what tests and other tools read) that also keeps its message template and parameters. ``companion.i18n``
+says it in a player's language: the template through the gettext catalog, each parameter in turn (a
+:class:`Text` parameter is said the same way, a :class:`rules.names.Term` in the language's edition's words).
+
+Templates are marked for ``pybabel extract`` (``babel.cfg``): ``Text("...")`` and ``plural("...", "...", n)``
+are extraction keywords; :func:`N_` marks a template kept in a constant (``N_("p.3 Assign")``, said later as
+``Text(section)``). Fields are Python's brace fields (``"{player} built {tile}"``); give them names a
+translator understands.
+
+Any change to the English text (an f-string, ``+``, ``", ".join``) gives a plain ``str`` that the box can only
+show in English: build the whole sentence as one :class:`Text`, and a list as a :class:`Listing`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+__all__ = ["Listing", "N_", "Text", "plural"]
+
+
+def N_(message: str) -> str:
+    """``message`` unchanged: marks a template for ``pybabel extract`` where it is kept for later
+    (a rulebook section, a constant said with :class:`Text`)."""
+    return message
+
+
+class Text(str):
+    """English text that keeps its template and parameters, so the box can say it in a player's language.
+
+    ``Text("{player} selected {phase}", player="Ann", phase=term("roll.phase", "settle"))`` is the ``str``
+    ``"Ann selected Settle"``; ``companion.i18n.localize`` makes it ``"Ο/Η Ann επέλεξε Αποίκιση"`` in Greek.
+    A template without parameters is not formatted (its braces are kept as written).
+
+    Attributes:
+        template: the English message (the catalog's msgid); the singular of a plural message.
+        plural_template: the English plural form (the catalog's msgid_plural), or None.
+        n: the count that picks the plural form, or None.
+        params: the parameters, ``{field name: value}`` (values: ``str``, numbers, :class:`Text`, terms, lists).
+
+    Raises:
+        KeyError, IndexError, ValueError: the template names a field that is not given (a programming error).
+    """
+
+    template: str
+    plural_template: str | None
+    n: int | None
+    params: Mapping[str, Any]
+
+    def __new__(cls, template: str, /, **params: Any) -> Text:
+        return cls._make(template, None, None, params)
+
+    @classmethod
+    def _make(cls, template: str, plural_template: str | None, n: int | None, params: Mapping[str, Any]) -> Text:
+        chosen = template if plural_template is None or n == 1 else plural_template
+        english = chosen.format(**params) if params or plural_template is not None else chosen
+        self = str.__new__(cls, english)
+        self.template = str(template)
+        self.plural_template = plural_template
+        self.n = n
+        self.params = dict(params)
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copies and pickles keep the template and parameters
+        return (_rebuild, (type(self), str(self), self.template, self.plural_template, self.n, dict(self.params)))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Text:
+        return self  # immutable, as a str is
+
+    def __copy__(self) -> Text:
+        return self
+
+
+def plural(singular: str, plural_template: str, n: int, /, **params: Any) -> Text:
+    """A :class:`Text` whose form follows the count ``n`` (``n`` is also a parameter unless given):
+    ``plural("{n} good", "{n} goods", 3)`` is ``"3 goods"``; each language picks its own form (Polish has three)."""
+    params.setdefault("n", n)
+    return Text._make(singular, plural_template, int(n), params)
+
+
+class Listing(str):
+    """Items shown in a row, each said in the player's language: ``Listing(["Ann", term(...)], ", ")``.
+
+    Attributes:
+        items: the items (``str``, :class:`Text`, terms), in order.
+        sep: what goes between two items (``", "``, ``"; "``, ``" + "``: the same in every language; a
+            :class:`Text` such as ``Text(" and ")`` is said in the player's language too).
+    """
+
+    items: tuple[Any, ...]
+    sep: str
+
+    def __new__(cls, items: Iterable[Any], sep: str = ", ") -> Listing:
+        items = tuple(items)
+        self = str.__new__(cls, sep.join(str(i) for i in items))
+        self.items = items
+        self.sep = sep
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Listing, (self.items, self.sep))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Listing:
+        return self
+
+    def __copy__(self) -> Listing:
+        return self
+
+
+def _rebuild(cls: type, english: str, template: str, plural_template: str | None, n: int | None,
+             params: dict[str, Any]) -> Text:
+    self = str.__new__(cls, english)
+    self.template, self.plural_template, self.n, self.params = template, plural_template, n, params
+    return self

@@ -1,0 +1,194 @@
+"""The four languages are complete (issue 17 'Languages'): every message of the code is in the catalog template,
+every entry of the Greek, Polish and Hungarian catalogs is translated (no fuzzy, no leftover), with the message's
+own placeholders and the language's plural forms; every screen of an evening speaks the language (no English a
+player would read); the phone page in a real browser (Debian's chromium via Playwright) speaks each language at a
+phone's size, with a screenshot per language to look at.
+
+The touchscreen's font drawing every character of every catalog is tests/test_i18n.py
+(``test_the_touchscreen_font_has_greek_polish_and_hungarian_letters``).
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+import re
+from pathlib import Path
+from string import Formatter
+
+import pytest
+from babel import Locale
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po
+
+from companion import i18n
+
+ROOT = Path(__file__).resolve().parent.parent
+TRANSLATED = ("el", "pl", "hu")
+"""The languages with a catalog of their own (English is the messages themselves)."""
+
+
+def _catalog(lang: str):
+    with (i18n.LOCALE_DIR / lang / "LC_MESSAGES" / f"{i18n.DOMAIN}.po").open("rb") as fp:
+        return read_po(fp, locale=lang)
+
+
+def _template():
+    with (i18n.LOCALE_DIR / f"{i18n.DOMAIN}.pot").open("rb") as fp:
+        return read_po(fp)
+
+
+def _key(message) -> tuple[str | None, str]:
+    return message.context, message.id if isinstance(message.id, str) else message.id[0]
+
+
+def _fields(text: str) -> set[str]:
+    """The placeholders of a message: ``{name}`` (with its conversion, ``{card!r}``) and ``%s`` / ``%(name)s``."""
+    out = set()
+    for _literal, name, _spec, conversion in Formatter().parse(text):
+        if name is not None:
+            out.add(name + ("!" + conversion if conversion else ""))
+    out.update(m.group(0) for m in re.finditer(r"%(\([a-z_]+\))?[sdr]", text))
+    return out
+
+
+def test_the_template_holds_every_message_of_the_code():
+    """What `pybabel extract -F babel.cfg` finds in the code today is in companion.pot, and nothing more: a message
+    added without updating the catalogs fails here (and would be English for every player)."""
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as fp:
+        method_map, options_map = parse_mapping_cfg(fp)
+    in_code = set()
+    for _filename, _lineno, message, _comments, context in extract_from_dir(str(ROOT), method_map, options_map,
+                                                                           strip_comment_tags=True):
+        first = message if isinstance(message, str) else message[0]
+        if first:
+            in_code.add((context, first))
+    in_template = {_key(m) for m in _template() if m.id}
+    assert sorted(in_code - in_template, key=str) == [], "run pybabel extract and update (see babel.cfg)"
+    assert sorted(in_template - in_code, key=str) == [], "messages no code says any more: extract again"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_message_is_translated_with_its_placeholders_and_plural_forms(lang):
+    template = {_key(m): m for m in _template() if m.id}
+    catalog = _catalog(lang)
+    entries = {_key(m): m for m in catalog if m.id}
+    assert sorted(set(template) - set(entries), key=str) == [], f"{lang}: messages missing from the catalog"
+    assert sorted(set(entries) - set(template), key=str) == [], f"{lang}: leftover entries (obsolete messages)"
+    assert not catalog.obsolete, f"{lang}: obsolete entries kept in the file"
+    plural = get_plural(lang)  # Babel's (CLDR's) plural rule for the language
+    header = catalog.mime_headers
+    forms = dict(header).get("Plural-Forms", "")
+    assert f"nplurals={plural.num_plurals};" in forms.replace(" ", ""), (lang, forms)
+    expression = forms.split("plural=", 1)[1].rstrip(";")
+    ours = gettext.c2py(expression)
+    babel_rule = gettext.c2py(plural.plural_expr)
+    assert [ours(n) for n in range(0, 1001)] == [babel_rule(n) for n in range(0, 1001)], (lang, expression)
+    problems = []
+    for key, message in entries.items():
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        where = f"{lang} {ids[0]!r}"
+        if message.fuzzy:
+            problems.append(f"{where}: fuzzy")
+        if isinstance(message.id, tuple) and len(strings) != plural.num_plurals:
+            problems.append(f"{where}: {len(strings)} plural forms, the language has {plural.num_plurals}")
+        wanted = _fields(ids[-1]) | _fields(ids[0])
+        for k, text in enumerate(strings):
+            if not text or not text.strip():
+                problems.append(f"{where}: untranslated (form {k})")
+                continue
+            have = _fields(text)
+            if have - wanted:
+                problems.append(f"{where}: placeholders {sorted(have - wanted)} the message does not give")
+            missing = wanted - have
+            if isinstance(message.id, tuple):  # a form may leave the count out ("one die" said as a word)
+                missing -= {"n"} if "n" in _fields(ids[0]) and "n" not in _fields(text) and len(missing) == 1 \
+                    and k == 0 else set()
+            if missing:
+                problems.append(f"{where}: placeholders {sorted(missing)} left out")
+            for edge in (lambda s: s[:len(s) - len(s.lstrip())], lambda s: s[len(s.rstrip()):]):
+                if edge(text) != edge(ids[0]):
+                    problems.append(f"{where}: leading or trailing spaces differ from the message's")
+    assert problems == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_plural_message_is_said_by_the_languages_rule(lang):
+    """The compiled catalog says counts as a native speaker would: Polish has three forms (1 / 2-4 / 5+, and 22 but
+    12), Greek and Hungarian two."""
+    said = {n: i18n.localize(i18n.plural("{n} event", "{n} events", n, n=n), lang) for n in (1, 2, 5, 12, 22)}
+    if lang == "pl":
+        assert said == {1: "1 zdarzenie", 2: "2 zdarzenia", 5: "5 zdarzeń", 12: "12 zdarzeń", 22: "22 zdarzenia"}
+    elif lang == "hu":
+        assert said == {n: f"{n} esemény" for n in said}  # Hungarian nouns stay singular after a number
+    else:
+        assert said[1] != said[2] and said[2] == said[5].replace("5", "2")
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_screen_of_an_evening_speaks_the_language(lang, tmp_path, output_dir):
+    """Every touchscreen screen of an evening (tests/i18n_walk.py) and every view a phone of the language gets:
+    no English word a player of ``lang`` would read (names, components printed in English, commands and codes
+    aside), and the language's own words are there. Screenshots: i18n-<lang>-<screen>.png."""
+    from tests.i18n_walk import leaks, shown_strings, walk
+
+    done = walk(lang, tmp_path, output_dir)
+    drawn = [text for shot in done.shots for text in shot.texts]
+    assert leaks(drawn, lang) == []
+    assert leaks([s for view in done.views for s in shown_strings(view)], lang) == []
+    undo = i18n.translations(lang).gettext("Undo")
+    assert undo != "Undo" and undo in drawn
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang, locale", [("en", "en-GB"), ("el", "el-GR"), ("pl", "pl-PL"), ("hu", "hu-HU")])
+def test_the_phone_page_speaks_the_browsers_language(lang, locale, tmp_path, output_dir):
+    """A phone whose browser asks for ``locale`` gets the game page in that language (``<html lang>``, the page's
+    own words, the box's messages), fitting a phone's width; screenshot phone-<lang>.png."""
+    from playwright.sync_api import expect
+
+    from companion.hub import StateHub
+    from companion.web import create_app, serve
+    from tests.i18n_walk import leaks
+    from tests.test_phone_browser import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, flow_on_the_box, join_url
+
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)")
+    sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+    say = i18n.translations(lang).gettext
+    hub = StateHub()
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    try:
+        with sync_playwright() as playwright, flow_on_the_box(hub, tmp_path, "roll", "Ann,Łukasz,Ζωή"):
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                          is_mobile=True, has_touch=True, locale=locale)
+            page = context.new_page()
+            page.set_default_timeout(TIMEOUT_MS)
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(join_url(server, hub))
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            expect(page.locator("#connection")).to_have_text(say("live"))
+            expect(page.locator("#send")).to_have_text(say("Report"))
+            page.locator("#seats button", has_text="Ann").click()
+            page.locator("#form-pick").select_option("credits")
+            page.locator("#fields input").fill("11")  # a refusal: the box's own words, in the phone's language
+            page.locator("#send").click()
+            problem = i18n.Text("{what} must be {low}-{high}, got {value}", what=i18n.Text("Credits"), low=0, high=10,
+                                value="11")
+            refusal = i18n.localize(i18n.Text("{form}: {problem}", form=i18n.Text("Credits now"), problem=problem), lang)
+            expect(page.locator("#report-result")).to_contain_text(refusal)
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+            page.screenshot(path=str(output_dir / f"phone-{lang}.png"), full_page=True)
+            if lang != "en":
+                lines = [line for line in page.locator("body").inner_text().splitlines() if line.strip()]
+                assert leaks(lines, lang, allow=("Ann", "Łukasz", "Ζωή")) == []
+            context.close()
+            browser.close()
+    finally:
+        server.shutdown()
+    assert errors == []
