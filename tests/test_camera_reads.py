@@ -21,7 +21,7 @@ from companion.camera import CameraFlow
 from companion.cli import main
 from companion.flows.roll import too_many_dice
 from device import Frame
-from tests.test_camera_flow import among_deck, among_flow, store, whole_frame_for  # noqa: F401 (fixtures)
+from tests.test_camera_flow import among_deck, among_flow, whole_frame_for  # noqa: F401 (fixtures)
 from vision.cards import MIRROR_NOTE
 from vision.synth_table import make_scene
 from vision.table import calibrate
