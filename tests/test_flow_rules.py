@@ -102,6 +102,6 @@ def test_a_setup_cannot_be_withdrawn_from_a_phone_once_that_player_is_done(store
     flow.report("Bob", "select", {"phase": "settle"})
     flow.next_phase()  # Reveal (p.4): the selections are public now and run this round
     last = flow.session.last_seq
-    with pytest.raises(BadEntry, match="Ann's .* report can no longer be withdrawn"):
+    with pytest.raises(BadEntry, match=r"Ann.s report \(.*\) can no longer be withdrawn"):
         flow.undo_report("Ann")
     assert flow.session.last_seq == last

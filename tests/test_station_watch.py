@@ -189,10 +189,12 @@ def test_card_beside_an_observation_dome(flow) -> None:
 
 def test_two_cards_in_one_missed_read_are_checked_as_a_chain(flow) -> None:
     # Customs (no energy) at (0, 1) and Crew Quarters (no energy) at (0, 2): (0, 2) is only legal
-    # because (0, 1) is there; checked in that order, neither is a misplay.
+    # because (0, 1) is there; checked in that order, neither is misplaced. Both in one round is a second
+    # action (rulebook 4 'Round overview': one action a round), found on the second card only.
     out = Camera(flow).read([SeenCard("crew_quarters", (0, 2), 0.9), SeenCard("customs", (0, 1), 0.9)])
     assert [p.payload["cell"] for p in out.proposals] == [[0, 1], [0, 2]]
-    assert out.misplays == []
+    assert [(m["card"], m["cell"]) for m in out.misplays] == [("Crew Quarters", [0, 2])]
+    assert "already took an action" in out.misplays[0]["message"]
 
 
 def test_energy_spent_in_the_engine_station_is_an_error(flow) -> None:

@@ -480,7 +480,7 @@ def test_phone_page_has_a_labelled_next_button():
     html = (resources.files("companion") / "templates" / "flow.html").read_text(encoding="utf-8")
     js = (resources.files("companion") / "static" / "flow.js").read_text(encoding="utf-8")
     assert 'id="phone-next"' in html
-    assert '"Next: " + next.label' in js
+    assert 'format(_("Next: {action}"), { action: next.label })' in js
     assert 'action: "next_phase", label: label' in js
 
 
