@@ -142,18 +142,24 @@ def _box_name(value: Any) -> str:
     if not text:
         raise ValueError("give the box a name, e.g. \"companion\"")
     if len(text.encode("utf-8")) > 63:  # a DNS-SD service instance name is at most 63 bytes (RFC 6763 §4.1.1)
-        raise ValueError(f"{len(text.encode('utf-8'))} bytes: a box name is at most 63 bytes (it names the box on the network)")
+        raise ValueError(
+            f"{len(text.encode('utf-8'))} bytes: a box name is at most 63 bytes (it names the box on the network)"
+        )
     if any(ord(c) < 32 or c in ".\\" for c in text):
         raise ValueError("a box name has no dots, backslashes or control characters")
     if not re.search(r"[A-Za-z0-9]", text):
-        raise ValueError("a box name needs at least one letter a-z or digit (its network name companion.local is made from them)")
+        raise ValueError(
+            "a box name needs at least one letter a-z or digit (its network name companion.local is made from them)"
+        )
     return text
 
 
 def _folder(value: Any) -> str:
     text = _text(value).strip()
     if text and not Path(text).expanduser().is_absolute():
-        raise ValueError(f"give an absolute folder (\"/var/lib/tabletop-companion\") or \"\" for the default, not {value!r}")
+        raise ValueError(
+            f"give an absolute folder (\"/var/lib/tabletop-companion\") or \"\" for the default, not {value!r}"
+        )
     return text
 
 
@@ -491,7 +497,12 @@ def _read_file(config: Config, path: Path, migrations: Sequence[Migration], curr
         shown = where.get(key, key)
         if s is None:
             if key in _SECTIONS:
-                problem(shown, f"[{key}] is a section: write its settings under it ({', '.join(x.name for x in SETTINGS if x.section == key)})", line)
+                problem(
+                    shown,
+                    f"[{key}] is a section: write its settings under it "
+                    f"({', '.join(x.name for x in SETTINGS if x.section == key)})",
+                    line,
+                )
                 continue
             close = difflib.get_close_matches(key, list(_BY_KEY), n=1, cutoff=0.6)
             hint = f": did you mean {close[0]}?" if close else f": the settings are {', '.join(_BY_KEY)}"

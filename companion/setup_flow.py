@@ -19,8 +19,8 @@ game shows this step instead of the game:
 
 Actions (hub, all answered with :class:`companion.flow.Outcome`): ``setup_player`` (``player``: the
 name, ``colour``), ``setup_remove`` (``player``), ``setup_rename`` (``player``, ``name``: the new name; a phone renames
-a "Player N" added on the touchscreen, which has no keyboard), ``setup_seat`` (``player``, ``point``: ``[x, y]`` frame px),
-``setup_choice`` (``player``, ``option``, ``value``: one of the option's choices, None for none), ``setup_even``,
+a "Player N" added on the touchscreen, which has no keyboard), ``setup_seat`` (``player``, ``point``: ``[x, y]`` frame
+px), ``setup_choice`` (``player``, ``option``, ``value``: one of the option's choices, None for none), ``setup_even``,
 ``setup_start``.
 
 The setup view (``view["game"]`` while setting up)::
@@ -38,15 +38,16 @@ from __future__ import annotations
 import logging
 import math
 import time
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from companion import records
 from companion.actions import SETUP_ACTIONS, Action, posted
 from companion.errors import BadEntry, shown
 from companion.flow import GameFlow, Outcome, check_player_colour, check_player_name
 from companion.i18n import N_, Listing, Text, message_of
-from companion.words import colour_word
 from companion.session import new_id
+from companion.words import colour_word
 from rules import Event
 from vision.table import even_zones, zones_from_seats
 
@@ -379,19 +380,53 @@ class TableSetup:
         why = self.why_not()
         low, high = self.limits
         return {
-            "flow": self.spec.name, "game": self.spec.name, "title": self.spec.title, "setup": True,
-            "players": [{"name": p["name"], "seat": k + 1, "colour": p["colour"], "seated": p["name"] in self.seats,
-                         "choices": {o.name: self.choices.get(o.name, {}).get(p["name"]) for o in self.player_options},
-                         "role": None, "tableau": None, "credits": None, "vp": 0, "waiting": False}
-                        for k, p in enumerate(self.players)],
-            "choices": [{"option": o.name, "label": option_word(o.name, heading=True), "choices": list(o.choices)}
-                        for o in self.player_options],
-            "colours": list(self.colours), "colour_words": {c: colour_word(c) for c in self.colours}, "zones": self.split, "seat_points": {k: list(v) for k, v in self.seats.items()}, "min_players": low, "max_players": high,
-            "can_start": not why, "why": why,
-            "note": Text("Add players on your phone; tap each player's seat on the picture, or Split evenly; then Start"),
-            "round": 0, "round_label": Text("Setup"), "stage": "setup", "turn": None, "phases": [], "pool": None, "pool_label": "",
-            "columns": [c.to_json() for c in self.spec.columns], "boards": [], "throws": [],
-            "last_round": False, "ending": [], "over": False,
+            "flow": self.spec.name,
+            "game": self.spec.name,
+            "title": self.spec.title,
+            "setup": True,
+            "players": [
+                {
+                    "name": p["name"],
+                    "seat": k + 1,
+                    "colour": p["colour"],
+                    "seated": p["name"] in self.seats,
+                    "choices": {o.name: self.choices.get(o.name, {}).get(p["name"]) for o in self.player_options},
+                    "role": None,
+                    "tableau": None,
+                    "credits": None,
+                    "vp": 0,
+                    "waiting": False,
+                }
+                for k, p in enumerate(self.players)
+            ],
+            "choices": [
+                {"option": o.name, "label": option_word(o.name, heading=True), "choices": list(o.choices)}
+                for o in self.player_options
+            ],
+            "colours": list(self.colours),
+            "colour_words": {c: colour_word(c) for c in self.colours},
+            "zones": self.split,
+            "seat_points": {k: list(v) for k, v in self.seats.items()},
+            "min_players": low,
+            "max_players": high,
+            "can_start": not why,
+            "why": why,
+            "note": Text(
+                "Add players on your phone; tap each player's seat on the picture, or Split evenly; then Start"
+            ),
+            "round": 0,
+            "round_label": Text("Setup"),
+            "stage": "setup",
+            "turn": None,
+            "phases": [],
+            "pool": None,
+            "pool_label": "",
+            "columns": [c.to_json() for c in self.spec.columns],
+            "boards": [],
+            "throws": [],
+            "last_round": False,
+            "ending": [],
+            "over": False,
             "next": {"label": Text("Start"), "enabled": not why, "why": why},
             "forms": [], "open_forms": {}, "findings": [], "result": None, "export": None,
         }

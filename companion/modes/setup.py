@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from companion.actions import SETUP_ACTIONS, Action, Posted
 from companion.flow import GameFlow, Outcome
-from companion.modes.base import Mode, ModeName
 from companion.i18n import Text
+from companion.modes.base import Mode, ModeName
 
 if TYPE_CHECKING:
     from companion.app import MainLoop
