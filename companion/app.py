@@ -284,7 +284,6 @@ class MainLoop:
 
     def advance(self) -> None:
         """Move into the mode the current one names next, as long as one is named; keep where the box is."""
-        moved = False
         for _ in range(4):  # a mode names the next at once at most a few times (setup -> check -> play -> scores)
             following = self.mode.next()
             if following is None:
@@ -292,7 +291,6 @@ class MainLoop:
             log.info("mode: %s -> %s", self.mode.name.value, following.name.value)
             self.mode = following
             following.enter()
-            moved = True
         if self.pairing is not None:
             self._keep_place()
 

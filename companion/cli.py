@@ -534,7 +534,7 @@ def configured_language(argv: Sequence[str]) -> str:
         return "en"
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _main(argv: Sequence[str] | None) -> int:  # noqa: C901 - the command dispatch: one flat branch per command
     from companion.argparse_words import speak
     from companion.commands import box, calibrate, enroll, export, read
     from companion.commands.files import deck_path, profile_path

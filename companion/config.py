@@ -435,12 +435,9 @@ def load(path: Path | None = None, *, env: Mapping[str, str] | None = None, stri
     return config
 
 
-def _read_file(config: Config, path: Path, migrations: Sequence[Migration], current: int) -> None:
-    problems = config.problems
-
-    def problem(key: str | None, message: str, line: int | None = None) -> None:
-        problems.append(Problem(path, line, key, message))
-
+def _parse_file(path: Path, problem: Callable[..., None]) -> tuple[str, dict[str, Any]] | None:
+    """The text and the TOML tables of the file at ``path``, or None when it cannot be read, is not UTF-8 text or
+    is not TOML (said through ``problem(key, message, line)``)."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -461,19 +458,22 @@ def _read_file(config: Config, path: Path, migrations: Sequence[Migration], curr
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) or "not TOML"
         line = int(match.group(1)) if match else (text.count("\n") + 1 if "end of document" in str(exc) else None)
         return problem(None, f"not valid TOML: {message}" + (f" (column {match.group(2)})" if match else ""), line)
-    lines = key_lines(text)
-    file_version = data.pop("version", 1)
-    if isinstance(file_version, bool) or not isinstance(file_version, int) or file_version < 1:
-        problem("version", f"give a whole number (this box writes version = {current}), not {file_version!r}",
-                lines.get("version"))
-        file_version = current
-    if file_version > current:
-        problem("version", f"version {file_version} is newer than this box reads ({current}): update the box, "
-                f"or write version = {current}", lines.get("version"))
-        file_version = current
-    config.version = file_version
-    flat = _flatten(data)
-    where: dict[str, str] = {}  # new key -> the old key it was written as
+    return text, data
+
+
+def _migrate(
+    config: Config,
+    flat: dict[str, Any],
+    lines: dict[str, int],
+    migrations: Sequence[Migration],
+    file_version: int,
+    current: int,
+    problem: Callable[..., None],
+) -> dict[str, str]:
+    """The ``migrations`` from ``file_version`` up to ``current`` applied to ``flat`` (keys renamed, values
+    converted, in place; a value that cannot be converted is said through ``problem`` and dropped), each noted in
+    ``config.notes``. Returns new key -> the old key it was written as."""
+    where: dict[str, str] = {}
     for migration in migrations:
         if migration.to_version <= file_version or migration.to_version > current:
             continue
@@ -491,6 +491,32 @@ def _read_file(config: Config, path: Path, migrations: Sequence[Migration], curr
                             lines.get(key))
                     flat.pop(key)
         config.notes.append(f"version {migration.to_version - 1} -> {migration.to_version}: {migration.note}")
+    return where
+
+
+def _read_file(config: Config, path: Path, migrations: Sequence[Migration], current: int) -> None:
+    problems = config.problems
+
+    def problem(key: str | None, message: str, line: int | None = None) -> None:
+        problems.append(Problem(path, line, key, message))
+
+    parsed = _parse_file(path, problem)
+    if parsed is None:
+        return
+    text, data = parsed
+    lines = key_lines(text)
+    file_version = data.pop("version", 1)
+    if isinstance(file_version, bool) or not isinstance(file_version, int) or file_version < 1:
+        problem("version", f"give a whole number (this box writes version = {current}), not {file_version!r}",
+                lines.get("version"))
+        file_version = current
+    if file_version > current:
+        problem("version", f"version {file_version} is newer than this box reads ({current}): update the box, "
+                f"or write version = {current}", lines.get("version"))
+        file_version = current
+    config.version = file_version
+    flat = _flatten(data)
+    where = _migrate(config, flat, lines, migrations, file_version, current, problem)
     for key, raw_value in flat.items():
         line = lines.get(key) or None
         s = _BY_KEY.get(key)

@@ -394,7 +394,11 @@ class GuidedEnrollment:
             elif action is Action.ENROLL_SKIP:
                 self._advance(Text("skipped {folder}", folder=self.walk[self.index].folder))
             return
-        # CHECK
+        self._on_check(action)
+
+    def _on_check(self, action: Action) -> None:
+        """An enabled action at the CHECK step: keep the photo and go on, take one more, drop it, go back or skip
+        the pair (a retaken or skipped pair's photo is deleted)."""
         kept = self.photo
         if action in (Action.ENROLL_RETAKE, Action.ENROLL_SKIP) and self.photo is not None:
             self.photo.unlink(missing_ok=True)

@@ -153,7 +153,7 @@ def format_table(breakdowns: list[ScoreBreakdown], winners: list[str]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = []
     for n, row in enumerate(rows):
-        cells = [row[0].ljust(widths[0]), *(cell.rjust(w) for cell, w in zip(row[1:], widths[1:]))]
+        cells = [row[0].ljust(widths[0]), *(cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True))]
         lines.append("  ".join(cells).rstrip())
         if n == 0 or n == len(rows) - 3:
             lines.append("  ".join("-" * w for w in widths))

@@ -164,14 +164,7 @@ class TableSetup:
             for entries in self.choices.values():
                 entries.pop(name, None)
         elif kind == "player_renamed":
-            for p in self.players:
-                if p["name"] == name:
-                    p["name"] = payload["name"]
-            if name in self.seats:
-                self.seats[payload["name"]] = self.seats.pop(name)
-            for entries in self.choices.values():
-                if name in entries:
-                    entries[payload["name"]] = entries.pop(name)
+            self._rename(name, payload["name"])
         elif kind == "choice_set":
             entries = self.choices.setdefault(payload["option"], {})
             if payload.get("value"):
@@ -186,6 +179,17 @@ class TableSetup:
             self.split = "even"
         else:
             log.warning("setup %s: unknown setup event %r left out", self.id, kind)
+
+    def _rename(self, old: Any, new: str) -> None:
+        """A ``player_renamed`` event's effect: the player, their seat and their choices under the new name."""
+        for p in self.players:
+            if p["name"] == old:
+                p["name"] = new
+        if old in self.seats:
+            self.seats[new] = self.seats.pop(old)
+        for entries in self.choices.values():
+            if old in entries:
+                entries[new] = entries.pop(old)
 
     def memo(self) -> tuple[Any, ...]:
         """The in-memory setup (:meth:`restore` puts it back after a rolled-back write)."""
@@ -264,7 +268,9 @@ class TableSetup:
         else:
             entries[name] = value
         try:
-            checked = dict(zip(self.names, check_entries(self.spec.info, found, [entries.get(n) for n in self.names])))
+            checked = dict(
+                zip(self.names, check_entries(self.spec.info, found, [entries.get(n) for n in self.names]), strict=True)
+            )
         except BadEvent as exc:
             raise BadEntry(str(exc)) from None
         self._record("choice_set", {"player": name, "option": found.name, "value": checked[name] or None}, origin)

@@ -258,10 +258,18 @@ def _error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
     return jsonify({"error": i18n.localize(message), **extra}), status
 
 
-def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float = REPLY_S, *,
-               secret_key: bytes | None = None, hosts: Iterable[str] = (), rate_limits: RateLimits | None = None,
-               max_streams: int = ServerLimits().threads - 8, streams_per_client: int = 4,
-               exports: Callable[[str], tuple[dict[str, Any], dict[str, Any]]] | None = None) -> Flask:
+def create_app(  # noqa: C901 - registers every route of the phone view: a flat list of small handlers
+    hub: StateHub,
+    heartbeat_s: float = HEARTBEAT_S,
+    reply_s: float = REPLY_S,
+    *,
+    secret_key: bytes | None = None,
+    hosts: Iterable[str] = (),
+    rate_limits: RateLimits | None = None,
+    max_streams: int = ServerLimits().threads - 8,
+    streams_per_client: int = 4,
+    exports: Callable[[str], tuple[dict[str, Any], dict[str, Any]]] | None = None,
+) -> Flask:
     """The phone-view Flask app reading from and posting to ``hub``.
 
     Args:

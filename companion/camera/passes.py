@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -163,7 +163,7 @@ class MapPass:
     anchor: str = "001"
 
 
-ReadPass = Union[CardPass, DicePass, CountPass, MapPass]
+ReadPass = CardPass | DicePass | CountPass | MapPass
 """One declared pass."""
 
 DECK_KINDS = {"cards": "card", "hexes": "hex"}

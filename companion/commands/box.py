@@ -92,7 +92,7 @@ def _flow_session(args: argparse.Namespace, store: Any, settings: dict[str, Any]
                                   len(flags)).format(flags=and_list(flags)))
     return session
 
-def cmd_box(args: argparse.Namespace) -> int:
+def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (camera, screen, phones, GPIO) in start order
     """``companion run`` / ``companion demo``: the main loop with the views around it."""
     from companion.app import MainLoop
     from companion.camera import deck_kind

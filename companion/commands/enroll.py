@@ -136,7 +136,9 @@ def _resume_hint(args: argparse.Namespace, folder: Path) -> str:
     return _("to go on: {command}  (pairs with photos are skipped); or build from the photos so far: {build}").format(
         command=f"companion enroll roll-dice --guided --keep {folder}{extra}", build=build)
 
-def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls: Any = None) -> int:
+def cmd_enroll_guided(  # noqa: C901 - wires the guided enrollment (camera, screen or terminal, loop) in order
+    args: argparse.Namespace, *, source: Any = None, controls: Any = None
+) -> int:
     """``companion enroll roll-dice --guided``: photograph every colour/face pair with the box's camera,
     guided on the touchscreen (or the terminal with ``--no-screen``), then build and save the profile
     with :func:`cmd_enroll_roll_dice` (same code, same summary).
@@ -342,7 +344,6 @@ def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
     except (VisionError, OSError, BadImage) as exc:
         print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
-    what = "sector hexes" if hexes else "cards"
     kinds = len(set(deck.ref_ids))
     if hexes:
         said = ngettext("saved deck {deck} ({n} sector hex); use it with: companion read IMAGE --cards {deck}",

@@ -16,7 +16,7 @@ from companion.i18n import _, ngettext, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
-def cmd_export(args: argparse.Namespace) -> int:
+def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's checks and outputs, each a flat step
     """``companion export``: 0 written; 1 unfinished game or cannot write; 2 nothing to write; 3 no session."""
     from companion.errors import SessionError
     from companion.flow import GameFlow, bgstats_url

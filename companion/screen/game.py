@@ -81,7 +81,8 @@ class Table(ScreenState):
             q = questions[0]
             proposed = q.get("proposed")
             choices = list(q.get("choices") or [])
-            labels = dict(zip(choices, q.get("labels") or choices))  # each choice as shown (the view is said already)
+            # each choice as shown (the view is said already)
+            labels = dict(zip(choices, q.get("labels") or choices, strict=False))
             label = _("Yes: {answer}").format(answer=labels.get(proposed, proposed)) if proposed else _("Confirm")
             answers = [(Action.CAMERA_CONFIRM, label, (("id", q["id"]),), "camera_confirm")]
             for choice in choices:

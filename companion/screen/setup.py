@@ -11,13 +11,13 @@ import pygame
 from companion.actions import Action
 from companion.i18n import _
 from companion.screen.canvas import ACCENT, BG, BUTTON_PRESSED, DIM, GOOD, PANEL, QR_SIDE, TEXT, WARN, Button
-
-ROWS = 4
-"""Rows of seats (two a row) the setup screen lists: 8 players."""
 from companion.screen.states import Screen, ScreenState, Tap, games_button
 
 if TYPE_CHECKING:
     from companion.screen.window import TouchScreen
+
+ROWS = 4
+"""Rows of seats (two a row) the setup screen lists: 8 players."""
 
 
 def _next_player_name(players: list[dict[str, Any]]) -> str:

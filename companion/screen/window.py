@@ -223,7 +223,7 @@ class TouchScreen(Canvas):
         button = self.button_at(pos)
         return None if button is None else button.action
 
-    def handle_event(self, event: pygame.event.Event, hub: Any) -> str | None:
+    def handle_event(self, event: pygame.event.Event, hub: Any) -> str | None:  # noqa: C901 - flat dispatch over event kinds
         """Turn a pygame event into an action posted to ``hub`` (``origin="touchscreen"``).
 
         A tap is a press and a release on the same enabled button, by a finger (``FINGERDOWN`` / ``FINGERUP``,
