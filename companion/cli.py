@@ -292,8 +292,8 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         type=Path,
         metavar="FILE",
         help=_(
-            "with --cards: the table calibration from `companion calibrate` (default: the A4 sheet in view, else "
-            "pixels)"
+            "with --cards: the table calibration from `companion calibrate` "
+            "(default: the A4 sheet in view, else pixels)"
         ),
     )
     read.add_argument("--dice", choices=DICE_KINDS, default="d6", help=_("kind of dice (default d6)"))
@@ -549,9 +549,8 @@ def _main(argv: Sequence[str] | None) -> int:  # noqa: C901 - the command dispat
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-    logging.getLogger("waitress").setLevel(
-        logging.DEBUG if args.verbose else logging.WARNING
-    )  # no line per phone request
+    # no line per phone request
+    logging.getLogger("waitress").setLevel(logging.DEBUG if args.verbose else logging.WARNING)
     if args.command == "read":
         ignored = [opt for opt, given, used in (
             ("--profile", args.profile is not None, args.cards is None and args.dice == "roll"),
