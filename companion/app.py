@@ -18,9 +18,10 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -283,7 +284,6 @@ class MainLoop:
 
     def advance(self) -> None:
         """Move into the mode the current one names next, as long as one is named; keep where the box is."""
-        moved = False
         for _ in range(4):  # a mode names the next at once at most a few times (setup -> check -> play -> scores)
             following = self.mode.next()
             if following is None:
@@ -291,7 +291,6 @@ class MainLoop:
             log.info("mode: %s -> %s", self.mode.name.value, following.name.value)
             self.mode = following
             following.enter()
-            moved = True
         if self.pairing is not None:
             self._keep_place()
 
@@ -465,8 +464,11 @@ class MainLoop:
         from it; the loop goes on (a pass that keeps failing is slowed down, not stopped)."""
         self._faults += 1
         log.error("%s failed", doing, exc_info=exc)
-        self.message = Text("{doing} failed ({error}): nothing was recorded from it; the box goes on", doing=Text(doing),
-                            error=type(exc).__name__)
+        self.message = Text(
+            "{doing} failed ({error}): nothing was recorded from it; the box goes on",
+            doing=Text(doing),
+            error=type(exc).__name__,
+        )
         try:
             self.hub.publish(self.view())
         except Exception:
@@ -518,7 +520,14 @@ class MainLoop:
                     outcome = self.dispatch(action)
                 except Exception as exc:  # every action taken is answered, whatever happens
                     self._fault(f"{action.get('action')} ({action.get('origin')})", exc)
-                    outcome = Outcome.refused(FAULT, Text("the box could not do {action}: unexpected {error}; nothing was recorded", action=action.get('action'), error=type(exc).__name__))
+                    outcome = Outcome.refused(
+                        FAULT,
+                        Text(
+                            "the box could not do {action}: unexpected {error}; nothing was recorded",
+                            action=action.get('action'),
+                            error=type(exc).__name__,
+                        ),
+                    )
                 answered.append((action, outcome))
             if answered:
                 self._safely(N_("publishing the view"), self.publish)
@@ -629,7 +638,11 @@ class MainLoop:
             self._stop = True
             outcome = Outcome([], Text("stopping"))
         if outcome is None:
-            return Outcome([], "", Text("{action} does not apply now ({mode})", action=shown(act.action.value), mode=self.mode.name.value))
+            return Outcome(
+                [],
+                "",
+                Text("{action} does not apply now ({mode})", action=shown(act.action.value), mode=self.mode.name.value),
+            )
         self.advance()
         return outcome
 

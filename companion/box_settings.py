@@ -15,12 +15,13 @@ import json
 import logging
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from companion.errors import BadEntry, shown
-from companion.i18n import set_box_language, LANGUAGES, LANGUAGE_NAMES, Listing, Text
+from companion.i18n import LANGUAGE_NAMES, LANGUAGES, Listing, Text, set_box_language
 
 __all__ = ["FILE_NAME", "LANGUAGE", "BRIGHTNESS", "SOUND", "BoxSettings", "overlay_config"]
 
@@ -107,7 +108,10 @@ class BoxSettings:
         """The settings screen's view: ``{"language": {"value", "choices": [{"code", "name"}]}, "brightness": null |
         {"value", "step"}, "sound": null | {"value"}}`` (null: the hardware does not allow it)."""
         return {
-            "language": {"value": self.language, "choices": [{"code": c, "name": LANGUAGE_NAMES[c]} for c in LANGUAGES]},
+            "language": {
+                "value": self.language,
+                "choices": [{"code": c, "name": LANGUAGE_NAMES[c]} for c in LANGUAGES],
+            },
             "brightness": None if self.brightness is None else {"value": self.brightness, "step": BRIGHTNESS_STEP},
             "sound": {"value": self.sound} if self.buzzer else None,
         }
@@ -120,7 +124,9 @@ class BoxSettings:
         """
         if key == LANGUAGE:
             if value not in LANGUAGES:
-                raise BadEntry(Text("language {value} is not one of {choices}", value=shown(value), choices=Listing(LANGUAGES)))
+                raise BadEntry(
+                    Text("language {value} is not one of {choices}", value=shown(value), choices=Listing(LANGUAGES))
+                )
             self.language = set_box_language(value)
             if self.on_language is not None:
                 self.on_language(self.language)
@@ -144,7 +150,13 @@ class BoxSettings:
             self.sound = value
             said = Text("sound on") if value else Text("sound off")
         else:
-            raise BadEntry(Text("unknown setting {key}; the settings are {keys}", key=shown(key), keys=Listing((LANGUAGE, BRIGHTNESS, SOUND))))
+            raise BadEntry(
+                Text(
+                    "unknown setting {key}; the settings are {keys}",
+                    key=shown(key),
+                    keys=Listing((LANGUAGE, BRIGHTNESS, SOUND)),
+                )
+            )
         self._save()
         return said
 

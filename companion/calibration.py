@@ -89,7 +89,9 @@ def load_calibration(path: Path) -> Any:
     except IsADirectoryError:
         raise BadCalibrationFile(f"calibration {path} is a folder: give the calibration file") from None
     except RecursionError:
-        raise BadCalibrationFile(f"{path} is not a calibration (JSON nested too deeply); run `companion calibrate` again") from None
+        raise BadCalibrationFile(
+            f"{path} is not a calibration (JSON nested too deeply); run `companion calibrate` again"
+        ) from None
     except (OSError, ValueError) as exc:  # ValueError: bad UTF-8, bad JSON, a number of more than 4300 digits
         raise BadCalibrationFile(f"calibration {path} cannot be read ({str(exc)[:120]}); run `companion calibrate` "
                                  "again") from None

@@ -8,7 +8,8 @@
     companion read IMAGE... --dice d6 [--json]    read the dice in photos and print what was seen
     companion read IMAGE... --dice roll --profile P [--json]   Roll for the Galaxy dice (colour and face)
     companion enroll roll-dice DIR [--name N]     learn the owner's Roll for the Galaxy dice from photos
-    companion enroll roll-dice --guided [--source S] [--name N] [--keep DIR]   the same, photos taken by the box, pair by pair
+    companion enroll roll-dice --guided [--source S] [--name N] [--keep DIR]
+                                                  the same, photos taken by the box, pair by pair
     companion enroll eclipse-dice DIR [--name N]  learn the owner's Eclipse combat dice (DIR/<colour>-<face>/ photos)
     companion enroll cards DECK DIR               learn a deck of cards or tiles (DIR/<card-id>/ photos)
     companion enroll cards DECK DIR --hexes       learn Eclipse sector hexes (DIR/<sector-id>/ photos or scans)
@@ -37,11 +38,12 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from companion.commands import EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError
 from companion import i18n
+from companion.commands import EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError
 from companion.i18n import LANGUAGES, _, say
 
 DEFAULT_PORT = 8080
@@ -83,9 +85,16 @@ def _hold(text: str) -> float:
     """argparse type: ``--hold`` seconds, finite, at least :data:`MIN_HOLD_S` and at most :data:`MAX_HOLD_S`."""
     value = _seconds(text)
     if value > MAX_HOLD_S:
-        raise argparse.ArgumentTypeError(_("{text} s: give at most {most:.0f} seconds").format(text=text, most=MAX_HOLD_S))
+        raise argparse.ArgumentTypeError(
+            _("{text} s: give at most {most:.0f} seconds").format(text=text, most=MAX_HOLD_S)
+        )
     if value < MIN_HOLD_S:
-        raise argparse.ArgumentTypeError(_("{text} s: give at least {least:g} s (the box reads once the table has been still for a moment; a shorter photo is never read)").format(text=text, least=MIN_HOLD_S))
+        raise argparse.ArgumentTypeError(
+            _(
+                "{text} s: give at least {least:g} s (the box reads once the table has been still for a moment; a "
+                "shorter photo is never read)"
+            ).format(text=text, least=MIN_HOLD_S)
+        )
     return value
 
 
@@ -107,9 +116,13 @@ def _corners(text: str) -> tuple[float, float, float]:
         w, h = (float(v) for v in size.split("x"))
         m = float(marker) if marker else 50.0
     except ValueError:
-        raise argparse.ArgumentTypeError(_("{text!r}: give the play area as WIDTHxHEIGHT in mm, e.g. 900x600 or 900x600:40").format(text=text)) from None
+        raise argparse.ArgumentTypeError(
+            _("{text!r}: give the play area as WIDTHxHEIGHT in mm, e.g. 900x600 or 900x600:40").format(text=text)
+        ) from None
     if not (w > 0 and h > 0 and 0 < m < min(w, h) / 2):
-        raise argparse.ArgumentTypeError(_("{text!r}: sizes must be positive and the markers smaller than half the area").format(text=text))
+        raise argparse.ArgumentTypeError(
+            _("{text!r}: sizes must be positive and the markers smaller than half the area").format(text=text)
+        )
     return w, h, m
 
 
@@ -149,44 +162,109 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def box_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--db", type=Path, help=_("session database (default: sessions.sqlite3 in the user's data directory; demo.sqlite3 for the demo)"))
-        p.add_argument("--new-session", action="store_true", help=_("start a new session instead of resuming the last one"))
+        p.add_argument(
+            "--db",
+            type=Path,
+            help=_(
+                "session database (default: sessions.sqlite3 in the user's data directory; demo.sqlite3 for the demo)"
+            ),
+        )
+        p.add_argument(
+            "--new-session", action="store_true", help=_("start a new session instead of resuming the last one")
+        )
         p.add_argument("--host", help=_("address the phone view listens on (default: all, for phones on the Wi-Fi)"))
         p.add_argument("--port", type=_port, help=_("phone view port (default {port})").format(port=DEFAULT_PORT))
         p.add_argument("--no-web", action="store_true", help=_("do not start the phone view"))
-        p.add_argument("--no-screen", action="store_true", help=_("no touchscreen: the table plays from phones alone (a "
-                                                                  "joined phone frees a seat, undoes for the table and "
-                                                                  "may change the settings)"))
+        p.add_argument(
+            "--no-screen",
+            action="store_true",
+            help=_(
+                "no touchscreen: the table plays from phones alone (a "
+                "joined phone frees a seat, undoes for the table and "
+                "may change the settings)"
+            ),
+        )
         p.add_argument("--windowed", action="store_true", help=_("draw the touchscreen in a window, not full screen"))
-        p.add_argument("--screenshot", type=Path, help=_("save the touchscreen as this PNG after each read (and, in a game flow, after each change)"))
+        p.add_argument(
+            "--screenshot",
+            type=Path,
+            help=_("save the touchscreen as this PNG after each read (and, in a game flow, after each change)"),
+        )
         p.add_argument("--no-gpio", action="store_true", help=_("do not use the GPIO button and LED"))
-        p.add_argument("--game", choices=box_games(flows),
-                       help=_("choose (the game chooser: the default of run on a camera; it comes back to the game the table was on), d6 (read the dice: the default of a replay of photos, as demo), or the at-table flow of {value}").format(value=or_list(list(flows))))
-        p.add_argument("--players", help=_('with --game {games}: players in seat order, "Ann,Bob" or "Ann:red,Bob:blue"; starts a new game').format(games=flow_games))
+        p.add_argument(
+            "--game",
+            choices=box_games(flows),
+            help=_(
+                "choose (the game chooser: the default of run on a camera; it comes back to the game the table was "
+                "on), d6 (read the dice: the default of a replay of photos, as demo), or the at-table flow of {value}"
+            ).format(value=or_list(list(flows))),
+        )
+        p.add_argument(
+            "--players",
+            help=_(
+                'with --game {games}: players in seat order, "Ann,Bob" or "Ann:red,Bob:blue"; starts a new game'
+            ).format(games=flow_games),
+        )
         add_game_flags(p, flows_infos(flows))
-        p.add_argument("--buzzer-pin", type=int, metavar="BCM", help=_("BCM pin of an active buzzer (announces the last round; default: none)"))
-        p.add_argument("--calibration", type=Path, metavar="FILE",
-                       help=_("table calibration from `companion calibrate` (default: the saved one, if any; else pixels)"))
-        p.add_argument("--deck", metavar="NAME|PATH",
-                       help=_("with --game {games}: the enrolled deck (`companion enroll cards`; Eclipse's sector hexes "
-                              "with --hexes): read the cards or the map when the table is still").format(games=flow_games))
-        dice = {n: f.camera.dice_set for n, f in flows.items() if f.camera is not None and f.camera.dice_set is not None}
+        p.add_argument(
+            "--buzzer-pin",
+            type=int,
+            metavar="BCM",
+            help=_("BCM pin of an active buzzer (announces the last round; default: none)"),
+        )
+        p.add_argument(
+            "--calibration",
+            type=Path,
+            metavar="FILE",
+            help=_("table calibration from `companion calibrate` (default: the saved one, if any; else pixels)"),
+        )
+        p.add_argument(
+            "--deck",
+            metavar="NAME|PATH",
+            help=_(
+                "with --game {games}: the enrolled deck (`companion enroll cards`; Eclipse's sector hexes "
+                "with --hexes): read the cards or the map when the table is still"
+            ).format(games=flow_games),
+        )
+        dice = {
+            n: f.camera.dice_set for n, f in flows.items() if f.camera is not None and f.camera.dice_set is not None
+        }
         enrolls = ", ".join(f"`companion enroll {d.name}-dice`" for d in dice.values())
         p.add_argument("--dice-profile", metavar="NAME|PATH",
                        help=_("with --game {games}: the dice profile of the game's dice ({enrolls}): read the dice "
                               "when the table is still").format(games="|".join(dice), enrolls=enrolls))
         p.add_argument("--max-frames", type=_frames, help=_("stop after this many frames (testing; at least 1)"))
-        p.add_argument("--config", type=Path, metavar="FILE", help=_("the configuration file (default: $TABLETOP_CONFIG, the user's, else /etc/tabletop-companion/config.toml); flags override it"))
+        p.add_argument(
+            "--config",
+            type=Path,
+            metavar="FILE",
+            help=_(
+                "the configuration file (default: $TABLETOP_CONFIG, the user's, else "
+                "/etc/tabletop-companion/config.toml); flags override it"
+            ),
+        )
 
-    run = sub.add_parser("run", help=_("the main job: the box at the table (the game chooser, a game, or d6 dice), "
-                                       "with the camera"))
-    run.add_argument("--source", help=_("auto | picamera2[:N] | opencv:N | opencv:VIDEO | FOLDER | VIDEO (default auto)"))
-    run.add_argument("--hold", type=_hold, default=4.0, help=_("with a FOLDER source: seconds each photo stays on the table (default 4, at most 3600)"))
+    run = sub.add_parser(
+        "run", help=_("the main job: the box at the table (the game chooser, a game, or d6 dice), with the camera")
+    )
+    run.add_argument(
+        "--source", help=_("auto | picamera2[:N] | opencv:N | opencv:VIDEO | FOLDER | VIDEO (default auto)")
+    )
+    run.add_argument(
+        "--hold",
+        type=_hold,
+        default=4.0,
+        help=_("with a FOLDER source: seconds each photo stays on the table (default 4, at most 3600)"),
+    )
     box_options(run)
 
     demo = sub.add_parser("demo", help=_("the main job on a replay of real photos; no camera needed"))
-    demo.add_argument("folder", nargs="?", type=Path, help=_("folder of photos or a video (default: the bundled photos)"))
-    demo.add_argument("--hold", type=_hold, default=4.0, help=_("seconds each photo stays on the table (default 4, at most 3600)"))
+    demo.add_argument(
+        "folder", nargs="?", type=Path, help=_("folder of photos or a video (default: the bundled photos)")
+    )
+    demo.add_argument(
+        "--hold", type=_hold, default=4.0, help=_("seconds each photo stays on the table (default 4, at most 3600)")
+    )
     demo.add_argument("--once", action="store_true", help=_("stop after one pass instead of looping"))
     demo.add_argument("--fast", action="store_true", help=_("do not pace the replay in real time"))
     box_options(demo)
@@ -194,15 +272,34 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     read = sub.add_parser("read", help=_("read the dice (or, with --cards, the cards, tiles or hexes) in photos and "
                                          "print what was seen"))
     read.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
-    read.add_argument("--cards", metavar="DECK", help=_("read cards and tiles, or Eclipse sector hexes with a hex deck "
-                                                        "(`enroll cards --hexes`), with this enrolled deck (a name or a "
-                                                        ".npz path) instead of dice"))
-    read.add_argument("--mirror", choices=("off", "on", "auto"), default="off",
-                      help=_("with --cards: the camera gives mirror images (selfie webcams): on, off, or auto per frame"))
-    read.add_argument("--calibration", type=Path, metavar="FILE",
-                      help=_("with --cards: the table calibration from `companion calibrate` (default: the A4 sheet in view, else pixels)"))
+    read.add_argument(
+        "--cards",
+        metavar="DECK",
+        help=_(
+            "read cards and tiles, or Eclipse sector hexes with a hex deck "
+            "(`enroll cards --hexes`), with this enrolled deck (a name or a "
+            ".npz path) instead of dice"
+        ),
+    )
+    read.add_argument(
+        "--mirror",
+        choices=("off", "on", "auto"),
+        default="off",
+        help=_("with --cards: the camera gives mirror images (selfie webcams): on, off, or auto per frame"),
+    )
+    read.add_argument(
+        "--calibration",
+        type=Path,
+        metavar="FILE",
+        help=_(
+            "with --cards: the table calibration from `companion calibrate` "
+            "(default: the A4 sheet in view, else pixels)"
+        ),
+    )
     read.add_argument("--dice", choices=DICE_KINDS, default="d6", help=_("kind of dice (default d6)"))
-    read.add_argument("--profile", help=_("dice profile from `companion enroll` (a name or a .json path); needed for --dice roll"))
+    read.add_argument(
+        "--profile", help=_("dice profile from `companion enroll` (a name or a .json path); needed for --dice roll")
+    )
     read.add_argument("--json", action="store_true", help=_("one JSON object per image and line"))
 
     enroll = sub.add_parser("enroll", help=_("learn the owner's own dice, cards, tiles or sector hexes from photos"))
@@ -210,62 +307,149 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     roll_dice = enroll_sub.add_parser(
         "roll-dice", help=_("Roll for the Galaxy dice: DIR/<colour>-<face>/ folders of photos (e.g. white-explore/)")
     )
-    roll_dice.add_argument("folder", type=Path, metavar="DIR", nargs="?",
-                           help=_("the folder of DIR/<colour>-<face>/ photos (not with --guided)"))
-    roll_dice.add_argument("--name", default="roll", help=_("profile name (default roll), saved in the user's data directory"))
+    roll_dice.add_argument(
+        "folder",
+        type=Path,
+        metavar="DIR",
+        nargs="?",
+        help=_("the folder of DIR/<colour>-<face>/ photos (not with --guided)"),
+    )
+    roll_dice.add_argument(
+        "--name", default="roll", help=_("profile name (default roll), saved in the user's data directory")
+    )
     roll_dice.add_argument("--out", type=Path, help=_("save the profile here instead (a .json path)"))
-    roll_dice.add_argument("--guided", action="store_true",
-                           help=_("take the photos with the box's camera, pair by pair, guided on the touchscreen (or the terminal)"))
-    roll_dice.add_argument("--source", help=_("with --guided: auto | picamera2[:N] | opencv:N | FOLDER | VIDEO (default auto)"))
-    roll_dice.add_argument("--keep", type=Path, metavar="DIR",
-                           help=_("with --guided: keep the photos in DIR (default: a new folder under the user's data directory); "
-                                "pairs DIR already has photos of are skipped, so this resumes a stopped enrollment"))
-    roll_dice.add_argument("--no-screen", action="store_true", help=_("with --guided: no touchscreen; answer on the terminal (Enter = OK)"))
-    roll_dice.add_argument("--windowed", action="store_true", help=_("with --guided: draw the touchscreen in a window, not full screen"))
+    roll_dice.add_argument(
+        "--guided",
+        action="store_true",
+        help=_("take the photos with the box's camera, pair by pair, guided on the touchscreen (or the terminal)"),
+    )
+    roll_dice.add_argument(
+        "--source", help=_("with --guided: auto | picamera2[:N] | opencv:N | FOLDER | VIDEO (default auto)")
+    )
+    roll_dice.add_argument(
+        "--keep",
+        type=Path,
+        metavar="DIR",
+        help=_(
+            "with --guided: keep the photos in DIR (default: a new folder under the user's data directory); "
+            "pairs DIR already has photos of are skipped, so this resumes a stopped enrollment"
+        ),
+    )
+    roll_dice.add_argument(
+        "--no-screen", action="store_true", help=_("with --guided: no touchscreen; answer on the terminal (Enter = OK)")
+    )
+    roll_dice.add_argument(
+        "--windowed", action="store_true", help=_("with --guided: draw the touchscreen in a window, not full screen")
+    )
     roll_dice.add_argument("--no-gpio", action="store_true", help=_("with --guided: do not use the GPIO button (OK)"))
-    roll_dice.add_argument("--screenshot", type=Path, metavar="PNG", help=_("with --guided: save the touchscreen as this PNG at each step"))
+    roll_dice.add_argument(
+        "--screenshot", type=Path, metavar="PNG", help=_("with --guided: save the touchscreen as this PNG at each step")
+    )
     for dice in _other_dice_sets():  # Eclipse's combat dice: the same enrollment from a folder of photos
         other = enroll_sub.add_parser(
-            f"{dice.name}-dice", help=_("{dice} dice: DIR/<colour>-<face>/ folders of photos (e.g. {example}/; "
-                                        "colours {colours}, faces {faces})").format(
-                dice=dice.title, example=dice.folders[-1], colours=", ".join(dice.colours), faces=", ".join(dice.all_faces)))
+            f"{dice.name}-dice",
+            help=_(
+                "{dice} dice: DIR/<colour>-<face>/ folders of photos (e.g. {example}/; "
+                "colours {colours}, faces {faces})"
+            ).format(
+                dice=dice.title,
+                example=dice.folders[-1],
+                colours=", ".join(dice.colours),
+                faces=", ".join(dice.all_faces),
+            ),
+        )
         other.add_argument("folder", type=Path, metavar="DIR", help=_("the folder of DIR/<colour>-<face>/ photos"))
-        other.add_argument("--name", default=dice.name,
-                           help=_("profile name (default {name}), saved in the user's data directory").format(name=dice.name))
+        other.add_argument(
+            "--name",
+            default=dice.name,
+            help=_("profile name (default {name}), saved in the user's data directory").format(name=dice.name),
+        )
         other.add_argument("--out", type=Path, help=_("save the profile here instead (a .json path)"))
-    cards = enroll_sub.add_parser("cards", help=_("a deck of cards or tiles: DIR/<card-id>/ folders of photos or scans"))
+    cards = enroll_sub.add_parser(
+        "cards", help=_("a deck of cards or tiles: DIR/<card-id>/ folders of photos or scans")
+    )
     cards.add_argument("deck", metavar="DECK", help=_("deck name (saved in the user's data directory) or a .npz path"))
     cards.add_argument("folder", type=Path, metavar="DIR")
     cards.add_argument("--hexes", action="store_true",
                        help=_("the folders hold Eclipse sector hexes (DIR/<sector-id>/), not cards: build a hex deck"))
 
-    cal = sub.add_parser("calibrate", help=_("compute the table calibration from the printed sheet or corner markers in view"))
-    cal.add_argument("--source", default="auto",
-                     help=_("where the frame comes from: auto | picamera2[:N] | opencv:N | a photo | FOLDER | VIDEO (default auto)"))
-    cal.add_argument("--lens", nargs="+", type=Path, metavar="IMAGE",
-                     help=_("3 or more photos of the sheet at different tilts: also fit the lens distortion"))
-    cal.add_argument("--corners", type=_corners, metavar="WxH[:M]",
-                     help=_("four separate corner markers (ids 0-3 clockwise from top-left) around a W x H mm play area, "
-                          "each M mm (default 50), instead of the A4 sheet"))
-    cal.add_argument("--out", type=Path, metavar="FILE", help=_("where to save it (default: calibration.json in the user's data directory)"))
-    cal.add_argument("--deck", metavar="DECK",
-                     help=_("an enrolled deck with some of its cards in view: decide once whether this camera mirrors "
-                            "them and keep it with the calibration"))
+    cal = sub.add_parser(
+        "calibrate", help=_("compute the table calibration from the printed sheet or corner markers in view")
+    )
+    cal.add_argument(
+        "--source",
+        default="auto",
+        help=_("where the frame comes from: auto | picamera2[:N] | opencv:N | a photo | FOLDER | VIDEO (default auto)"),
+    )
+    cal.add_argument(
+        "--lens",
+        nargs="+",
+        type=Path,
+        metavar="IMAGE",
+        help=_("3 or more photos of the sheet at different tilts: also fit the lens distortion"),
+    )
+    cal.add_argument(
+        "--corners",
+        type=_corners,
+        metavar="WxH[:M]",
+        help=_(
+            "four separate corner markers (ids 0-3 clockwise from top-left) around a W x H mm play area, "
+            "each M mm (default 50), instead of the A4 sheet"
+        ),
+    )
+    cal.add_argument(
+        "--out",
+        type=Path,
+        metavar="FILE",
+        help=_("where to save it (default: calibration.json in the user's data directory)"),
+    )
+    cal.add_argument(
+        "--deck",
+        metavar="DECK",
+        help=_(
+            "an enrolled deck with some of its cards in view: decide once whether this camera mirrors "
+            "them and keep it with the calibration"
+        ),
+    )
 
     mat = sub.add_parser("print-mat", help=_("write the A4 calibration sheet with its ArUco markers (PNG or PDF)"))
     mat.add_argument("path", type=Path, metavar="PATH", help=_("output file, .png or .pdf"))
 
     titles = or_list([spec.title for spec in flows.values()])
-    export = sub.add_parser("export", help=_("write a finished {titles} game (JSON, BG Stats play)").format(titles=titles))
-    export.add_argument("--db", type=Path, help=_("session database (default: sessions.sqlite3 in the user's data directory)"))
-    export.add_argument("--demo", action="store_true", help=_("the demo's database (demo.sqlite3, where `companion demo` records games)"))
+    export = sub.add_parser(
+        "export", help=_("write a finished {titles} game (JSON, BG Stats play)").format(titles=titles)
+    )
+    export.add_argument(
+        "--db", type=Path, help=_("session database (default: sessions.sqlite3 in the user's data directory)")
+    )
+    export.add_argument(
+        "--demo",
+        action="store_true",
+        help=_("the demo's database (demo.sqlite3, where `companion demo` records games)"),
+    )
     export.add_argument("--session", help=_("session id (default: the newest {titles} session)").format(titles=titles))
-    export.add_argument("--json", type=Path, metavar="FILE", help=_("write the game as JSON (players, breakdowns, winners, events); - for standard output"))
-    export.add_argument("--bgstats", type=Path, metavar="FILE", help=_("write the BG Stats play record (JSON) and print its bgstats:// link; - for standard output"))
-    export.add_argument("--unfinished", action="store_true", help=_("export a game that has not ended (scores as they stand)"))
+    export.add_argument(
+        "--json",
+        type=Path,
+        metavar="FILE",
+        help=_("write the game as JSON (players, breakdowns, winners, events); - for standard output"),
+    )
+    export.add_argument(
+        "--bgstats",
+        type=Path,
+        metavar="FILE",
+        help=_("write the BG Stats play record (JSON) and print its bgstats:// link; - for standard output"),
+    )
+    export.add_argument(
+        "--unfinished", action="store_true", help=_("export a game that has not ended (scores as they stand)")
+    )
 
-    sessions = sub.add_parser("sessions", help=_("list the sessions in a database: id, game, players, started, finished"))
-    sessions.add_argument("--db", type=Path, help=_("session database (default: sessions.sqlite3 in the user's data directory)"))
+    sessions = sub.add_parser(
+        "sessions", help=_("list the sessions in a database: id, game, players, started, finished")
+    )
+    sessions.add_argument(
+        "--db", type=Path, help=_("session database (default: sessions.sqlite3 in the user's data directory)")
+    )
     sessions.add_argument("--demo", action="store_true", help=_("the demo's database (demo.sqlite3)"))
     sessions.add_argument("--json", action="store_true", help=_("one JSON object per session and line"))
 
@@ -295,7 +479,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except OSError as exc:  # a file problem no command expected (a name too long, a device gone): one line
         if exc.filename:
-            print(_("companion: {problem}: {path}").format(problem=exc.strerror or exc, path=exc.filename), file=sys.stderr)
+            print(
+                _("companion: {problem}: {path}").format(problem=exc.strerror or exc, path=exc.filename),
+                file=sys.stderr,
+            )
         else:
             print(_("companion: {problem}").format(problem=exc.strerror or exc), file=sys.stderr)
         return EXIT_INPUT
@@ -347,7 +534,7 @@ def configured_language(argv: Sequence[str]) -> str:
         return "en"
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _main(argv: Sequence[str] | None) -> int:  # noqa: C901 - the command dispatch: one flat branch per command
     from companion.argparse_words import speak
     from companion.commands import box, calibrate, enroll, export, read
     from companion.commands.files import deck_path, profile_path
@@ -362,7 +549,8 @@ def _main(argv: Sequence[str] | None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-    logging.getLogger("waitress").setLevel(logging.DEBUG if args.verbose else logging.WARNING)  # no line per phone request
+    # no line per phone request
+    logging.getLogger("waitress").setLevel(logging.DEBUG if args.verbose else logging.WARNING)
     if args.command == "read":
         ignored = [opt for opt, given, used in (
             ("--profile", args.profile is not None, args.cards is None and args.dice == "roll"),
@@ -371,7 +559,13 @@ def _main(argv: Sequence[str] | None) -> int:
             ("--dice", args.dice != "d6", args.cards is None),
         ) if given and not used]
         if ignored:
-            print(_("companion read: {value} does not apply here (--profile goes with --dice roll, --mirror and --calibration with --cards, and --cards reads no dice)").format(value=', '.join(ignored)), file=sys.stderr)
+            print(
+                _(
+                    "companion read: {value} does not apply here (--profile goes with --dice roll, --mirror and "
+                    "--calibration with --cards, and --cards reads no dice)"
+                ).format(value=', '.join(ignored)),
+                file=sys.stderr,
+            )
             return EXIT_USAGE
     if args.command == "read" and args.cards is not None:
         return read.cmd_read_cards(args.images, args.cards, args.json, args.mirror, args.calibration)
@@ -391,14 +585,25 @@ def _main(argv: Sequence[str] | None) -> int:
                                       dice_sets()[args.what.removesuffix("-dice")])
     if args.command == "enroll" and args.guided:
         if args.folder is not None:
-            print(_("companion enroll roll-dice: --guided takes no DIR: give the photo folder with --keep DIR"), file=sys.stderr)
+            print(
+                _("companion enroll roll-dice: --guided takes no DIR: give the photo folder with --keep DIR"),
+                file=sys.stderr,
+            )
             return EXIT_USAGE
         return enroll.cmd_enroll_guided(args)
     if args.command == "enroll":
-        guided_only = [opt for opt, given in (("--source", args.source is not None), ("--keep", args.keep is not None),
-                                              ("--no-screen", args.no_screen), ("--windowed", args.windowed),
-                                              ("--no-gpio", args.no_gpio), ("--screenshot", args.screenshot is not None))
-                       if given]
+        guided_only = [
+            opt
+            for opt, given in (
+                ("--source", args.source is not None),
+                ("--keep", args.keep is not None),
+                ("--no-screen", args.no_screen),
+                ("--windowed", args.windowed),
+                ("--no-gpio", args.no_gpio),
+                ("--screenshot", args.screenshot is not None),
+            )
+            if given
+        ]
         if args.folder is None or guided_only:
             if guided_only:
                 print(_("companion enroll roll-dice: give DIR (a folder of <colour>-<face>/ photos), or --guided; "

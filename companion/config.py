@@ -142,18 +142,24 @@ def _box_name(value: Any) -> str:
     if not text:
         raise ValueError("give the box a name, e.g. \"companion\"")
     if len(text.encode("utf-8")) > 63:  # a DNS-SD service instance name is at most 63 bytes (RFC 6763 §4.1.1)
-        raise ValueError(f"{len(text.encode('utf-8'))} bytes: a box name is at most 63 bytes (it names the box on the network)")
+        raise ValueError(
+            f"{len(text.encode('utf-8'))} bytes: a box name is at most 63 bytes (it names the box on the network)"
+        )
     if any(ord(c) < 32 or c in ".\\" for c in text):
         raise ValueError("a box name has no dots, backslashes or control characters")
     if not re.search(r"[A-Za-z0-9]", text):
-        raise ValueError("a box name needs at least one letter a-z or digit (its network name companion.local is made from them)")
+        raise ValueError(
+            "a box name needs at least one letter a-z or digit (its network name companion.local is made from them)"
+        )
     return text
 
 
 def _folder(value: Any) -> str:
     text = _text(value).strip()
     if text and not Path(text).expanduser().is_absolute():
-        raise ValueError(f"give an absolute folder (\"/var/lib/tabletop-companion\") or \"\" for the default, not {value!r}")
+        raise ValueError(
+            f"give an absolute folder (\"/var/lib/tabletop-companion\") or \"\" for the default, not {value!r}"
+        )
     return text
 
 
@@ -429,12 +435,9 @@ def load(path: Path | None = None, *, env: Mapping[str, str] | None = None, stri
     return config
 
 
-def _read_file(config: Config, path: Path, migrations: Sequence[Migration], current: int) -> None:
-    problems = config.problems
-
-    def problem(key: str | None, message: str, line: int | None = None) -> None:
-        problems.append(Problem(path, line, key, message))
-
+def _parse_file(path: Path, problem: Callable[..., None]) -> tuple[str, dict[str, Any]] | None:
+    """The text and the TOML tables of the file at ``path``, or None when it cannot be read, is not UTF-8 text or
+    is not TOML (said through ``problem(key, message, line)``)."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -455,19 +458,22 @@ def _read_file(config: Config, path: Path, migrations: Sequence[Migration], curr
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) or "not TOML"
         line = int(match.group(1)) if match else (text.count("\n") + 1 if "end of document" in str(exc) else None)
         return problem(None, f"not valid TOML: {message}" + (f" (column {match.group(2)})" if match else ""), line)
-    lines = key_lines(text)
-    file_version = data.pop("version", 1)
-    if isinstance(file_version, bool) or not isinstance(file_version, int) or file_version < 1:
-        problem("version", f"give a whole number (this box writes version = {current}), not {file_version!r}",
-                lines.get("version"))
-        file_version = current
-    if file_version > current:
-        problem("version", f"version {file_version} is newer than this box reads ({current}): update the box, "
-                f"or write version = {current}", lines.get("version"))
-        file_version = current
-    config.version = file_version
-    flat = _flatten(data)
-    where: dict[str, str] = {}  # new key -> the old key it was written as
+    return text, data
+
+
+def _migrate(
+    config: Config,
+    flat: dict[str, Any],
+    lines: dict[str, int],
+    migrations: Sequence[Migration],
+    file_version: int,
+    current: int,
+    problem: Callable[..., None],
+) -> dict[str, str]:
+    """The ``migrations`` from ``file_version`` up to ``current`` applied to ``flat`` (keys renamed, values
+    converted, in place; a value that cannot be converted is said through ``problem`` and dropped), each noted in
+    ``config.notes``. Returns new key -> the old key it was written as."""
+    where: dict[str, str] = {}
     for migration in migrations:
         if migration.to_version <= file_version or migration.to_version > current:
             continue
@@ -485,13 +491,44 @@ def _read_file(config: Config, path: Path, migrations: Sequence[Migration], curr
                             lines.get(key))
                     flat.pop(key)
         config.notes.append(f"version {migration.to_version - 1} -> {migration.to_version}: {migration.note}")
+    return where
+
+
+def _read_file(config: Config, path: Path, migrations: Sequence[Migration], current: int) -> None:
+    problems = config.problems
+
+    def problem(key: str | None, message: str, line: int | None = None) -> None:
+        problems.append(Problem(path, line, key, message))
+
+    parsed = _parse_file(path, problem)
+    if parsed is None:
+        return
+    text, data = parsed
+    lines = key_lines(text)
+    file_version = data.pop("version", 1)
+    if isinstance(file_version, bool) or not isinstance(file_version, int) or file_version < 1:
+        problem("version", f"give a whole number (this box writes version = {current}), not {file_version!r}",
+                lines.get("version"))
+        file_version = current
+    if file_version > current:
+        problem("version", f"version {file_version} is newer than this box reads ({current}): update the box, "
+                f"or write version = {current}", lines.get("version"))
+        file_version = current
+    config.version = file_version
+    flat = _flatten(data)
+    where = _migrate(config, flat, lines, migrations, file_version, current, problem)
     for key, raw_value in flat.items():
         line = lines.get(key) or None
         s = _BY_KEY.get(key)
         shown = where.get(key, key)
         if s is None:
             if key in _SECTIONS:
-                problem(shown, f"[{key}] is a section: write its settings under it ({', '.join(x.name for x in SETTINGS if x.section == key)})", line)
+                problem(
+                    shown,
+                    f"[{key}] is a section: write its settings under it "
+                    f"({', '.join(x.name for x in SETTINGS if x.section == key)})",
+                    line,
+                )
                 continue
             close = difflib.get_close_matches(key, list(_BY_KEY), n=1, cutoff=0.6)
             hint = f": did you mean {close[0]}?" if close else f": the settings are {', '.join(_BY_KEY)}"

@@ -31,8 +31,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol
+from typing import Any, Protocol
 
 from companion import records
 from companion.actions import OWNER_ONLY, SEAT_ACTIONS, TOUCHSCREEN_ONLY, UNRECORDED, Action
@@ -162,7 +163,15 @@ class Desk:
             outcome = self._handle(name, origin, action)
         except Exception as exc:  # a bug in one action must not stop the box: logged, answered, the box goes on
             log.exception("%s (%s) failed", name, origin)
-            outcome = Outcome.refused(FAULT, Text("the box could not do {name}: unexpected {error}; nothing was recorded (the box's log has the details)", name=name, error=type(exc).__name__))
+            outcome = Outcome.refused(
+                FAULT,
+                Text(
+                    "the box could not do {name}: unexpected {error}; nothing was recorded (the box's log has the "
+                    "details)",
+                    name=name,
+                    error=type(exc).__name__,
+                ),
+            )
         if outcome.version is None:
             try:
                 outcome.version = self.table.version()

@@ -216,10 +216,17 @@ class ConfigCheck:
         if cfg.problems:
             first = cfg.problems[0]
             if len(cfg.problems) > 1:
-                return _fail(self.key, Text("{problem} (and {count} more): fix the file; `companion config check` lists "
-                                            "every problem", problem=first, count=len(cfg.problems) - 1))
-            return _fail(self.key, Text("{problem}: fix the file; `companion config check` lists every problem",
-                                        problem=first))
+                return _fail(
+                    self.key,
+                    Text(
+                        "{problem} (and {count} more): fix the file; `companion config check` lists every problem",
+                        problem=first,
+                        count=len(cfg.problems) - 1,
+                    ),
+                )
+            return _fail(
+                self.key, Text("{problem}: fix the file; `companion config check` lists every problem", problem=first)
+            )
         if cfg.path is None:
             return _ok(self.key, Text("no configuration file: every setting at its default (`companion config show`)"))
         return _ok(self.key, Text("{path} (version {version})", path=cfg.path, version=cfg.version))
@@ -234,20 +241,49 @@ class CameraCheck:
         image, problem, name = ctx.picture()
         if image is None:
             if ctx.service_state() == "active":
-                return _warn(self.key, Text("cannot open {name} while the box's service runs (it holds the camera): the touchscreen's status line shows the camera", name=name))
+                return _warn(
+                    self.key,
+                    Text(
+                        "cannot open {name} while the box's service runs (it holds the camera): the touchscreen's "
+                        "status line shows the camera",
+                        name=name,
+                    ),
+                )
             said = problem if name in str(problem) else f"{name}: {problem}"
             if "companion demo" in str(problem):
-                return _fail(self.key, Text("{problem}; the camera is camera.source in the configuration "
-                                            "(`companion config show`)", problem=said))
-            return _fail(self.key, Text("{problem}. Connect the camera (ribbon cable or USB), or run `companion demo` to "
-                                        "replay photos; the camera is camera.source in the configuration (`companion "
-                                        "config show`)", problem=said))
+                return _fail(
+                    self.key,
+                    Text(
+                        "{problem}; the camera is camera.source in the configuration (`companion config show`)",
+                        problem=said,
+                    ),
+                )
+            return _fail(
+                self.key,
+                Text(
+                    "{problem}. Connect the camera (ribbon cable or USB), or run `companion demo` to "
+                    "replay photos; the camera is camera.source in the configuration (`companion "
+                    "config show`)",
+                    problem=said,
+                ),
+            )
         height, width = image.shape[:2]
         wanted = ctx.config["camera.size"]
         if wanted is None and str(name).startswith("picamera2"):
             wanted = PI_CAMERA_SIZE
         if wanted is not None and (width, height) != tuple(wanted):
-            return _warn(self.key, Text("{name} delivers {width}x{height} frames, not the {wanted}x{wanted_height} of camera.size: this camera does not have that mode; set camera.size to one it has", name=name, width=width, height=height, wanted=wanted[0], wanted_height=wanted[1]))
+            return _warn(
+                self.key,
+                Text(
+                    "{name} delivers {width}x{height} frames, not the {wanted}x{wanted_height} of camera.size: this "
+                    "camera does not have that mode; set camera.size to one it has",
+                    name=name,
+                    width=width,
+                    height=height,
+                    wanted=wanted[0],
+                    wanted_height=wanted[1],
+                ),
+            )
         return _ok(self.key, Text("{name} delivers {width}x{height} frames", name=name, width=width, height=height))
 
 
@@ -274,9 +310,13 @@ class LightCheck:
         grey = image[::4, ::4].mean(axis=2)
         level = float(np.median(grey))
         if level < self.dim_level:
-            return _warn(self.key, Text("dim table (brightness {level:.0f} of 255): add light over the table", level=level))
+            return _warn(
+                self.key, Text("dim table (brightness {level:.0f} of 255): add light over the table", level=level)
+            )
         if level > self.bright_level:
-            return _warn(self.key, Text("very bright table (brightness {level:.0f} of 255): soften the light", level=level))
+            return _warn(
+                self.key, Text("very bright table (brightness {level:.0f} of 255): soften the light", level=level)
+            )
         return _ok(self.key, Text("brightness {level:.0f} of 255", level=level))
 
 
@@ -301,20 +341,63 @@ class CalibrationCheck:
         age_days = max(0.0, (ctx.now() - path.stat().st_mtime) / 86400)
         image, _, _ = ctx.picture()
         if image is None:
-            return _warn(self.key, Text("{path} ({days:.0f} days old); not compared with the table (no picture)", path=path, days=age_days))
+            return _warn(
+                self.key,
+                Text(
+                    "{path} ({days:.0f} days old); not compared with the table (no picture)", path=path, days=age_days
+                ),
+            )
         size = (image.shape[1], image.shape[0])
         if tuple(calibration.frame_size) != size:
-            return _fail(self.key, Text("made for {width}x{height} frames, the camera now gives {now_width}x{now_height}: run `companion calibrate` again", width=calibration.frame_size[0], height=calibration.frame_size[1], now_width=size[0], now_height=size[1]))
+            return _fail(
+                self.key,
+                Text(
+                    "made for {width}x{height} frames, the camera now gives {now_width}x{now_height}: run `companion "
+                    "calibrate` again",
+                    width=calibration.frame_size[0],
+                    height=calibration.frame_size[1],
+                    now_width=size[0],
+                    now_height=size[1],
+                ),
+            )
         from vision.table import check_markers
 
         check = check_markers(image, calibration)
         if check.moved:
-            return _fail(self.key, Text("the sheet's markers moved since calibration ({moved} of {markers}): run `companion calibrate` again", moved=len(check.moved), markers=len(calibration.markers_px)))
+            return _fail(
+                self.key,
+                Text(
+                    "the sheet's markers moved since calibration ({moved} of {markers}): run `companion calibrate` "
+                    "again",
+                    moved=len(check.moved),
+                    markers=len(calibration.markers_px),
+                ),
+            )
         if len(check.missing) == len(calibration.markers_px):
-            return _warn(self.key, Text("calibrated {days:.0f} days ago; the calibration sheet is not in view, so it cannot be compared: put it back where it was to check", days=age_days))
+            return _warn(
+                self.key,
+                Text(
+                    "calibrated {days:.0f} days ago; the calibration sheet is not in view, so it cannot be compared: "
+                    "put it back where it was to check",
+                    days=age_days,
+                ),
+            )
         if age_days > self.stale_days:
-            return _warn(self.key, Text("calibrated {days:.0f} days ago: run `companion calibrate` again if positions look off", days=age_days))
-        return _ok(self.key, Text("sheet in view, markers where they were ({seen} seen), calibrated {days:.0f} days ago", seen=len(check.shift_px), days=age_days))
+            return _warn(
+                self.key,
+                Text(
+                    "calibrated {days:.0f} days ago: run `companion calibrate` again if positions look off",
+                    days=age_days,
+                ),
+            )
+        return _ok(
+            self.key,
+            Text(
+                "sheet in view, markers where they were ({seen} seen), calibrated {days:.0f} days ago",
+                seen=len(check.shift_px),
+                days=age_days,
+            ),
+        )
 
 
 class DiskCheck:
@@ -331,12 +414,26 @@ class DiskCheck:
             folder = ctx.folder()
             usage = shutil.disk_usage(folder)
         except OSError as exc:
-            return _fail(self.key, Text("cannot reach the data folder ({problem}): check box.data_dir", problem=exc.strerror or exc))
+            return _fail(
+                self.key,
+                Text("cannot reach the data folder ({problem}): check box.data_dir", problem=exc.strerror or exc),
+            )
         free_mb = usage.free / 2**20
         if free_mb < self.fail_mb:
-            return _fail(self.key, Text("{free:.0f} MB free on {folder}: the game record may stop being written; delete old pictures (reads/) or use a larger SD card", free=free_mb, folder=folder))
+            return _fail(
+                self.key,
+                Text(
+                    "{free:.0f} MB free on {folder}: the game record may stop being written; delete old pictures "
+                    "(reads/) or use a larger SD card",
+                    free=free_mb,
+                    folder=folder,
+                ),
+            )
         if free_mb < self.warn_mb:
-            return _warn(self.key, Text("{free:.0f} MB free on {folder}: delete old pictures (reads/) soon", free=free_mb, folder=folder))
+            return _warn(
+                self.key,
+                Text("{free:.0f} MB free on {folder}: delete old pictures (reads/) soon", free=free_mb, folder=folder),
+            )
         return _ok(self.key, Text("{free:.1f} GB free on {folder}", free=free_mb / 1024, folder=folder))
 
 
@@ -352,16 +449,25 @@ class DatabaseCheck:
     def perform_check(self, ctx: DoctorContext) -> CheckResult:
         path = ctx.db_path or ctx.folder() / "sessions.sqlite3"
         if not path.exists():
-            return _ok(self.key, Text("no session database yet at {path} (the box makes it on its first start)", path=path))
+            return _ok(
+                self.key, Text("no session database yet at {path} (the box makes it on its first start)", path=path)
+            )
         try:
             with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as db:
                 rows = [r[0] for r in db.execute("PRAGMA integrity_check").fetchmany(3)]
             db.close()
         except sqlite3.DatabaseError as exc:
-            return _fail(self.key, Text("{path} cannot be read ({problem}): {then}", path=path, problem=exc, then=SET_ASIDE))
+            return _fail(
+                self.key, Text("{path} cannot be read ({problem}): {then}", path=path, problem=exc, then=SET_ASIDE)
+            )
         if rows == ["ok"]:
             return _ok(self.key, Text("{path}: integrity ok", path=path))
-        return _fail(self.key, Text("{path} is damaged ({problems}): {then}", path=path, problems='; '.join(map(str, rows)), then=SET_ASIDE))
+        return _fail(
+            self.key,
+            Text(
+                "{path} is damaged ({problems}): {then}", path=path, problems='; '.join(map(str, rows)), then=SET_ASIDE
+            ),
+        )
 
 
 class ClockCheck:
@@ -374,11 +480,24 @@ class ClockCheck:
         floor = max(CLOCK_FLOOR, Path(__file__).stat().st_mtime)
         shown = time.strftime("%Y-%m-%d %H:%M", time.localtime(now))
         if now < floor:
-            return _fail(self.key, Text("the clock says {shown}, before this software was installed: connect the box to a network with internet so it can set the time (NTP), or set it by hand", shown=shown))
+            return _fail(
+                self.key,
+                Text(
+                    "the clock says {shown}, before this software was installed: connect the box to a network with "
+                    "internet so it can set the time (NTP), or set it by hand",
+                    shown=shown,
+                ),
+            )
         if shutil.which("timedatectl") is not None:
             code, out = ctx.run(["timedatectl", "show", "--property=NTPSynchronized", "--value"])
             if code == 0 and out.strip() == "no":
-                return _warn(self.key, Text("{shown}, not synchronised (NTP) yet: dates may be off until the box reaches the internet", shown=shown))
+                return _warn(
+                    self.key,
+                    Text(
+                        "{shown}, not synchronised (NTP) yet: dates may be off until the box reaches the internet",
+                        shown=shown,
+                    ),
+                )
         return _ok(self.key, shown)
 
 
@@ -410,10 +529,21 @@ class ServiceCheck:
         if state == "active":
             return _ok(self.key, Text("{service} is running", service=SERVICE_NAME))
         if state == "failed":
-            return _fail(self.key, Text("{service} has failed: see `journalctl -u {service} -e`, then `sudo systemctl restart {service}`", service=SERVICE_NAME))
+            return _fail(
+                self.key,
+                Text(
+                    "{service} has failed: see `journalctl -u {service} -e`, then `sudo systemctl restart {service}`",
+                    service=SERVICE_NAME,
+                ),
+            )
         if state == "unknown":
-            return _warn(self.key, Text("{service} is not installed as a service: `sudo systemd/install.sh`", service=SERVICE_NAME))
-        return _warn(self.key, Text("{service} is {state}: `sudo systemctl start {service}`", service=SERVICE_NAME, state=state))
+            return _warn(
+                self.key,
+                Text("{service} is not installed as a service: `sudo systemd/install.sh`", service=SERVICE_NAME),
+            )
+        return _warn(
+            self.key, Text("{service} is {state}: `sudo systemctl start {service}`", service=SERVICE_NAME, state=state)
+        )
 
 
 CHECKS: tuple[Check, ...] = (ConfigCheck(), CameraCheck(), LightCheck(), CalibrationCheck(), DiskCheck(),
@@ -446,7 +576,12 @@ def run_checks(ctx: DoctorContext, checks: Sequence[Check] = CHECKS) -> list[Che
         try:
             results.append(check.perform_check(ctx))
         except Exception as exc:  # a check's own bug must not hide the other checks
-            results.append(_fail(check.key, Text("the check itself failed ({error}: {problem})", error=type(exc).__name__, problem=exc)))
+            results.append(
+                _fail(
+                    check.key,
+                    Text("the check itself failed ({error}: {problem})", error=type(exc).__name__, problem=exc),
+                )
+            )
     return results
 
 

@@ -47,8 +47,8 @@ import numpy as np
 from companion.actions import ENROLL_ACTIONS, Action
 from companion.hub import StateHub
 from companion.i18n import N_, Text, _, localize, ngettext, plural
-from rules.roll.words import colour_word, face_word
 from device import BadImage, CameraSource, Frame, decode_image
+from rules.roll.words import colour_word, face_word
 from vision.motion import StillnessDetector
 
 __all__ = [
@@ -93,8 +93,13 @@ ENDED = frozenset({Step.FINISHED, Step.BUILDING, Step.SAVED, Step.FAILED, Step.S
 """Steps after the walk: no more actions or frames are taken."""
 
 
-BUTTON_WORDS = {Action.ENROLL_OK: Text("OK"), Action.ENROLL_ANOTHER: Text("Another"), Action.ENROLL_RETAKE: Text("Retake"),
-                Action.ENROLL_BACK: Text("Back"), Action.ENROLL_SKIP: Text("Skip")}
+BUTTON_WORDS = {
+    Action.ENROLL_OK: Text("OK"),
+    Action.ENROLL_ANOTHER: Text("Another"),
+    Action.ENROLL_RETAKE: Text("Retake"),
+    Action.ENROLL_BACK: Text("Back"),
+    Action.ENROLL_SKIP: Text("Skip"),
+}
 """The walk's buttons as the touchscreen names them (a refusal names the button)."""
 
 
@@ -303,7 +308,9 @@ class GuidedEnrollment:
     def outcome(self) -> Outcome:
         """The walk's result (call once it has ended)."""
         missing = self.missing()
-        return Outcome(self.step, self.folder, self.photo_count(), len(self.pairs) - len(missing), missing, self.message)
+        return Outcome(
+            self.step, self.folder, self.photo_count(), len(self.pairs) - len(missing), missing, self.message
+        )
 
     def prompt_text(self) -> str:
         """``"Put the white dice showing Explore in the tray, tap OK"`` for the current pair ("" when none)."""
@@ -369,8 +376,11 @@ class GuidedEnrollment:
             self.stop(Text("stopped ({why})", why=Text(why)) if why else Text("stopped"))
             return
         if not self.enabled()[action]:
-            why = {Action.ENROLL_BACK: Text("this is the first pair"), Action.ENROLL_OK: Text("no die seen: Retake or Skip"),
-                   Action.ENROLL_ANOTHER: Text("no die seen: Retake or Skip")}.get(action, Text("not now"))
+            why = {
+                Action.ENROLL_BACK: Text("this is the first pair"),
+                Action.ENROLL_OK: Text("no die seen: Retake or Skip"),
+                Action.ENROLL_ANOTHER: Text("no die seen: Retake or Skip"),
+            }.get(action, Text("not now"))
             if action is Action.ENROLL_OK and self.waiting_still:
                 why = Text("waiting for the table to be still")
             self._changed(Text("{button}: {why}", button=BUTTON_WORDS.get(action, action), why=why))
@@ -384,7 +394,11 @@ class GuidedEnrollment:
             elif action is Action.ENROLL_SKIP:
                 self._advance(Text("skipped {folder}", folder=self.walk[self.index].folder))
             return
-        # CHECK
+        self._on_check(action)
+
+    def _on_check(self, action: Action) -> None:
+        """An enabled action at the CHECK step: keep the photo and go on, take one more, drop it, go back or skip
+        the pair (a retaken or skipped pair's photo is deleted)."""
         kept = self.photo
         if action in (Action.ENROLL_RETAKE, Action.ENROLL_SKIP) and self.photo is not None:
             self.photo.unlink(missing_ok=True)
@@ -392,8 +406,10 @@ class GuidedEnrollment:
         if action is Action.ENROLL_OK:
             self._advance(Text("kept {photo}", photo=kept.relative_to(self.folder)) if kept else "")
         elif action is Action.ENROLL_ANOTHER:
-            self._prompt(self.index, Text("kept {photo}; one more photo of this pair", photo=kept.relative_to(self.folder))
-                         if kept else "")
+            self._prompt(
+                self.index,
+                Text("kept {photo}; one more photo of this pair", photo=kept.relative_to(self.folder)) if kept else "",
+            )
         elif action is Action.ENROLL_RETAKE:
             self._prompt(self.index, Text("photo dropped: take it again"))
         elif action is Action.ENROLL_BACK:
@@ -479,7 +495,9 @@ class GuidedEnrollment:
             self.step = Step.FINISHED
             self.waiting_still = False
             self.photo = None
-            self._changed(Text("every pair done") if not message else Text("{message}; every pair done", message=message))
+            self._changed(
+                Text("every pair done") if not message else Text("{message}; every pair done", message=message)
+            )
         else:
             self._prompt(self.index + 1, message)
 
@@ -498,7 +516,9 @@ class GuidedEnrollment:
             image = decode_image(self.photo)  # its size checked from the header first
         except BadImage:  # unreadable: treat it as no photo (the builder would refuse it anyway)
             self.photo.unlink(missing_ok=True)
-            self._prompt(index, Text("back to {folder} (its last photo was unreadable and was removed)", folder=pair.folder))
+            self._prompt(
+                index, Text("back to {folder} (its last photo was unreadable and was removed)", folder=pair.folder)
+            )
             return
         self._show(self.detect(image), image)
         self._changed(plural("back to {folder}: its last photo ({photo}), {n} die seen",
@@ -598,16 +618,23 @@ class TerminalInput:
             if e["message"]:
                 self._print(f"  {e['message']}")
             if e["pair_photos"]:
-                said = ngettext("Put the {pair} in the tray, then press Enter ({n} photo already)  (s skip, b back, q quit)",
-                                "Put the {pair} in the tray, then press Enter ({n} photos already)  (s skip, b back, q quit)",
-                                e["pair_photos"]).format(pair=e["pair"]["label"], n=e["pair_photos"])
+                said = ngettext(
+                    "Put the {pair} in the tray, then press Enter ({n} photo already)  (s skip, b back, q quit)",
+                    "Put the {pair} in the tray, then press Enter ({n} photos already)  (s skip, b back, q quit)",
+                    e["pair_photos"],
+                ).format(pair=e["pair"]["label"], n=e["pair_photos"])
             else:
-                said = _("Put the {pair} in the tray, then press Enter  (s skip, b back, q quit)").format(pair=e["pair"]["label"])
+                said = _("Put the {pair} in the tray, then press Enter  (s skip, b back, q quit)").format(
+                    pair=e["pair"]["label"]
+                )
             self._print(f"{where} {said}")
         elif step == Step.CHECK.value:
             self._print(f"  {e['message']}")
             if e["seen"]:
-                self._print("  " + _("Enter = next pair, a = another photo, r = retake, s = skip (drops it), b = back, q = quit"))
+                self._print(
+                    "  "
+                    + _("Enter = next pair, a = another photo, r = retake, s = skip (drops it), b = back, q = quit")
+                )
             else:
                 self._print("  " + _("r = retake, s = skip, b = back, q = quit"))
         elif e["message"]:

@@ -35,9 +35,10 @@ import json
 import time
 import unicodedata
 import urllib.parse
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Collection, Mapping, Sequence
+from typing import Any
 
 import rules
 from companion.actions import Action, posted
@@ -362,10 +363,19 @@ class GameFlow:
         for k, s in enumerate(self.seats):
             row = t.players.get(s["name"], {})
             shown_values = {c.key: row.get(c.key) for c in columns}
-            players.append({"name": s["name"], "seat": k + 1, "colour": s["colour"], "role": self.spec.role(ev, s["name"]),
-                            "tableau": row.get("tableau"), "credits": row.get("credits"), "vp": row.get("vp", 0),
-                            **{key: v for key, v in shown_values.items() if key not in ("tableau", "credits", "vp")},
-                            "waiting": s["name"] in t.waiting})
+            players.append(
+                {
+                    "name": s["name"],
+                    "seat": k + 1,
+                    "colour": s["colour"],
+                    "role": self.spec.role(ev, s["name"]),
+                    "tableau": row.get("tableau"),
+                    "credits": row.get("credits"),
+                    "vp": row.get("vp", 0),
+                    **{key: v for key, v in shown_values.items() if key not in ("tableau", "credits", "vp")},
+                    "waiting": s["name"] in t.waiting,
+                }
+            )
         can_next = bool(self.spec.next_events(ev, progress)) if not t.over else False
         return {
             "flow": self.spec.name,
@@ -477,7 +487,11 @@ class GameFlow:
         if form is not None and form not in self.spec.open_forms(ev, progress, player):
             # its form is closed now: withdrawn, it could not be reported again (a setup once the first
             # round started, a phase or action choice once revealed)
-            closed = next(f for f in self.spec.forms(ev) if f.id == form) if form in {f.id for f in self.spec.forms(ev)} else None
+            closed = (
+                next(f for f in self.spec.forms(ev) if f.id == form)
+                if form in {f.id for f in self.spec.forms(ev)}
+                else None
+            )
             label = closed.label if closed is not None else self.spec.event_label(mine[-1].kind)
             why = self.spec.closed_why(closed, ev, progress, player) if closed is not None else ""
             raise BadEntry(Text("{player}'s report ({what}) can no longer be withdrawn: it could not be reported again "
@@ -540,8 +554,14 @@ class GameFlow:
             "sourcePlayId": self.session.id,
             "playDate": datetime.fromtimestamp(started, tz).strftime("%Y-%m-%d %H:%M:%S"),
             "durationMin": max(1, round((ended - started) / 60)),
-            "game": {"name": self.spec.title, "bggId": self.spec.bgg_id, "sourceGameId": f"tabletop-companion:{self.spec.name}",
-                     "highestWins": True, "noPoints": False, "cooperative": False},
+            "game": {
+                "name": self.spec.title,
+                "bggId": self.spec.bgg_id,
+                "sourceGameId": f"tabletop-companion:{self.spec.name}",
+                "highestWins": True,
+                "noPoints": False,
+                "cooperative": False,
+            },
             "players": [
                 {"name": p["name"], "score": p["total"], "winner": over and p["winner"], "seatOrder": p["seat"],
                  "startPlayer": p["seat"] == 1, "role": p["role"] or "", "color": p["colour"],
@@ -549,7 +569,7 @@ class GameFlow:
                 for p in result["players"]
             ],
             "comments": f"Recorded at the table by tabletop-companion (session {self.session.id})."
-                        + "".join(f" {team}: {vp} VP as a team." for team, vp in (result.get("team_scores") or {}).items()),
+            + "".join(f" {team}: {vp} VP as a team." for team, vp in (result.get("team_scores") or {}).items()),
         }
 
 
@@ -576,7 +596,9 @@ def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
             events = flow.next_phase(origin)
             table = flow.table()
             now = next((ph["label"] for ph in table.phases if ph.get("state") == "current"), None) or table.note
-            return Outcome(events, Text("{round}: {now}", round=table.round_label, now=now) if now else table.round_label)
+            return Outcome(
+                events, Text("{round}: {now}", round=table.round_label, now=now) if now else table.round_label
+            )
         if what is Action.REPORT:
             event = flow.report(p.player, p.form, p.values, origin)
             return Outcome([event], Text("{what} recorded", what=flow.describe(event)),

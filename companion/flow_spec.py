@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Protocol, Sequence
+from typing import Any, ClassVar, Protocol
 
 from companion.errors import BadEntry, shown
 from companion.i18n import Listing, Text, message_of
@@ -130,7 +131,7 @@ class Form:
 
 WHOLE_DIGITS = 9
 """Digits a whole number typed on a phone may have (every count in these games is far smaller)."""
-_WHOLE = re.compile(r"[+-]?[0-9]{1,%d}" % WHOLE_DIGITS)  # ASCII digits only: not "²", "①", "٣"
+_WHOLE = re.compile(rf"[+-]?[0-9]{{1,{WHOLE_DIGITS}}}")  # ASCII digits only: not "²", "①", "٣"
 
 
 def whole_number(value: Any, what: str) -> int:
@@ -148,7 +149,7 @@ def whole_number(value: Any, what: str) -> int:
                         digits=WHOLE_DIGITS, value=shown(value)))
 
 
-def _in_range(n: int, f: "Field") -> bool:
+def _in_range(n: int, f: Field) -> bool:
     return (f.minimum is None or n >= f.minimum) and (f.maximum is None or n <= f.maximum)
 
 
@@ -159,6 +160,33 @@ def _choice_named(value: str, choices: tuple[str, ...]) -> str | None:
     if match is None and value.strip().isdigit():
         numbered = [c for c in choices if c.split(" ", 1)[0] == value.strip()]
         match = numbered[0] if len(numbered) == 1 else None
+    return match
+
+
+def _parse_choice(f: Field, value: Any, what: Text) -> str:
+    """A posted choice in the catalogue's spelling (:func:`parse_form`).
+
+    Raises:
+        BadEntry: not a name, a choice not available (why), or not in the list (with the closest names).
+    """
+    if not isinstance(value, str):
+        raise BadEntry(Text("{what} must be one of the listed names, got {value}", what=what, value=shown(value)))
+    match = _choice_named(value, f.choices)
+    if match is None:
+        why = dict(f.unavailable).get(_choice_named(value, tuple(n for n, _ in f.unavailable)) or "")
+        if why:
+            raise BadEntry(Text("{what}: {why}", what=what, why=why))
+        hint = closest_names(value[:80], f.choices)  # a 16 KiB string is not compared letter by letter
+        if hint:
+            raise BadEntry(
+                Text(
+                    "{what}: unknown {value}; did you mean {hint}?",
+                    what=what,
+                    value=shown(value, 43),
+                    hint=Listing(hint, Text(" or ")),
+                )
+            )
+        raise BadEntry(Text("{what}: unknown {value}", what=what, value=shown(value, 43)))
     return match
 
 
@@ -194,32 +222,34 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
             continue
         what = Text("{form}: {field}", form=form.label, field=f.label)
         if f.kind == "choice":
-            if not isinstance(value, str):
-                raise BadEntry(Text("{what} must be one of the listed names, got {value}", what=what, value=shown(value)))
-            match = _choice_named(value, f.choices)
-            if match is None:
-                why = dict(f.unavailable).get(_choice_named(value, tuple(n for n, _ in f.unavailable)) or "")
-                if why:
-                    raise BadEntry(Text("{what}: {why}", what=what, why=why))
-                hint = closest_names(value[:80], f.choices)  # a 16 KiB string is not compared letter by letter
-                if hint:
-                    raise BadEntry(Text("{what}: unknown {value}; did you mean {hint}?", what=what, value=shown(value, 43),
-                                        hint=Listing(hint, Text(" or "))))
-                raise BadEntry(Text("{what}: unknown {value}", what=what, value=shown(value, 43)))
-            out[f.name] = match
+            out[f.name] = _parse_choice(f, value, what)
         elif f.kind == "int":
             n = whole_number(value, what)
             if not _in_range(n, f):
-                raise BadEntry(Text("{what} must be {low}-{high}, got {value}", what=what, low=f.minimum, high=f.maximum,
-                                    value=shown(n)))
+                raise BadEntry(
+                    Text(
+                        "{what} must be {low}-{high}, got {value}",
+                        what=what,
+                        low=f.minimum,
+                        high=f.maximum,
+                        value=shown(n),
+                    )
+                )
             out[f.name] = n
         elif f.kind == "cell":
             if not isinstance(value, (list, tuple)) or len(value) != 2:
                 raise BadEntry(Text("{what} must be a cell [i, j], got {value}", what=what, value=shown(value)))
             cell = [whole_number(v, what) for v in value]
             if not all(_in_range(v, f) for v in cell):
-                raise BadEntry(Text("{what}: each coordinate must be {low}-{high}, got {value}", what=what, low=f.minimum,
-                                    high=f.maximum, value=shown(cell)))
+                raise BadEntry(
+                    Text(
+                        "{what}: each coordinate must be {low}-{high}, got {value}",
+                        what=what,
+                        low=f.minimum,
+                        high=f.maximum,
+                        value=shown(cell),
+                    )
+                )
             out[f.name] = cell
         elif f.kind == "dice":
             out[f.name] = _dice_faces(value, f, what)
@@ -506,7 +536,9 @@ class GameSpec(Protocol):
         """The events the Next button records now, as ``(kind, payload)``; [] when it cannot move."""
         ...
 
-    def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    def report_event(
+        self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
         """The ``(kind, payload)`` a checked report becomes. Raises BadEntry."""
         ...
 
@@ -623,7 +655,7 @@ class FlowBase:
         for option in offered.values():
             value = self.stored(option, checked[option.name])
             if option.per_player and option.player_key:
-                for entry, v in zip(players, value):
+                for entry, v in zip(players, value, strict=True):
                     if v:
                         entry[option.player_key] = v
             else:

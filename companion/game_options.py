@@ -17,14 +17,24 @@ Two games may declare an option of the same name (one flag, both helps) only wit
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from companion.i18n import _, say
 from rules import GameInfo, Option
 
-__all__ = ["GameFlag", "add_game_flags", "and_list", "flows_infos", "game_flags", "given_flags", "given_options", "misplaced",
-           "or_list"]
+__all__ = [
+    "GameFlag",
+    "add_game_flags",
+    "and_list",
+    "flows_infos",
+    "game_flags",
+    "given_flags",
+    "given_options",
+    "misplaced",
+    "or_list",
+]
 
 
 def or_list(words: Sequence[str]) -> str:
@@ -83,8 +93,11 @@ class GameFlag:
         text = "; ".join(parts)
         if o.kind == "choices":
             example = ",".join(o.choices[:2])
-            text += " " + (_('(one per player, separated by commas, e.g. "{example}"; an empty entry: none)') if o.per_player
-                           else _('(separated by commas, e.g. "{example}")')).format(example=example)
+            text += " " + (
+                _('(one per player, separated by commas, e.g. "{example}"; an empty entry: none)')
+                if o.per_player
+                else _('(separated by commas, e.g. "{example}")')
+            ).format(example=example)
         elif o.kind == "choice" and o.choices:
             text += " " + _("(one of {choices})").format(choices=", ".join(o.choices))
         elif o.kind == "int" and o.minimum is not None and o.maximum is not None:

@@ -5,11 +5,11 @@ Every string a player or an owner reads goes through this module: :func:`_` (``g
 drawing, the phone page's templates, the command line); :class:`Text`, :func:`plural` and :func:`lazy` keep a
 message to be said later (the view the main loop publishes, findings, score breakdowns, the loop's answers):
 :func:`localize` says such a value, or a whole view, in one language (the touchscreen in the box's, each phone
-in its own). ``rules`` builds its findings and breakdowns as :class:`rules.text.Text` for the same reason. The catalogs are ``companion/locale/<lang>/LC_MESSAGES/companion.po``, extracted
-with ``pybabel extract -F babel.cfg`` into ``companion/locale/companion.pot`` and compiled to ``.mo`` files by
-the install (``./setup.sh``, ``pybabel compile``); compiled files are not committed. A catalog whose ``.mo``
-is missing is compiled in memory from its ``.po`` (a source checkout that was never installed still speaks);
-a language without either falls back to the English of the source.
+in its own). ``rules`` builds its findings and breakdowns as :class:`rules.text.Text` for the same reason. The catalogs
+are ``companion/locale/<lang>/LC_MESSAGES/companion.po``, extracted with ``pybabel extract -F babel.cfg`` into
+``companion/locale/companion.pot`` and compiled to ``.mo`` files by the install (``./setup.sh``, ``pybabel compile``);
+compiled files are not committed. A catalog whose ``.mo`` is missing is compiled in memory from its ``.po`` (a source
+checkout that was never installed still speaks); a language without either falls back to the English of the source.
 
 Which language: the box's (the touchscreen, the loop's messages) is ``box.language`` of the configuration,
 changed on the touchscreen's settings screen (:func:`set_box_language`); a phone's is the browser's
@@ -37,7 +37,7 @@ from babel.numbers import format_decimal
 from babel.support import LazyProxy, Translations
 
 from rules.names import WORD_KINDS, Term, translated
-from rules.text import Listing, N_, Text, plural
+from rules.text import N_, Listing, Text, plural
 
 __all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "NC_", "N_", "Text", "_", "ask_language",
            "asked_language", "box_language",
@@ -73,7 +73,7 @@ def _known(lang: Any) -> str:
     return code if code in LANGUAGES else DEFAULT
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def translations(lang: str) -> gettext.NullTranslations:
     """The catalog of ``lang`` (cached): the compiled ``.mo``; without it the ``.po`` compiled in memory; without
     either (or for English) the source's own English (:class:`gettext.NullTranslations`). Never raises: a

@@ -17,13 +17,14 @@ import json
 import logging
 import os
 import tempfile
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from companion import records
 from companion.errors import BadEntry, SessionError, StorageError, shown
-from companion.i18n import lazy, Listing, Text
+from companion.i18n import Listing, Text, lazy
 
 if TYPE_CHECKING:
     from companion.app import MainLoop
@@ -207,7 +208,11 @@ class Library:
                     out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
                 os.replace(tmp, path)
         except OSError as exc:
-            raise BadEntry(Text("cannot write the export in {folder} ({why})", folder=paths["json"].parent, why=exc.strerror or exc)) from None
+            raise BadEntry(
+                Text(
+                    "cannot write the export in {folder} ({why})", folder=paths["json"].parent, why=exc.strerror or exc
+                )
+            ) from None
         return {k: str(v) for k, v in paths.items()}
 
     # -- the modes ------------------------------------------------------------------------------------------
@@ -220,7 +225,12 @@ class Library:
                 self._reader = self.dice_reader()
             except Exception as exc:  # a model that does not load: said, the chooser stays
                 log.exception("the dice reader cannot load")
-                raise BadEntry(Text("the dice reader cannot load ({why}): reinstall the box (./setup.sh run)", why=type(exc).__name__)) from None
+                raise BadEntry(
+                    Text(
+                        "the dice reader cannot load ({why}): reinstall the box (./setup.sh run)",
+                        why=type(exc).__name__,
+                    )
+                ) from None
         return self._reader
 
     def dice_mode(self, loop: MainLoop) -> Mode:
@@ -243,7 +253,13 @@ class Library:
         from companion.setup_flow import TableSetup
 
         if not isinstance(game, str) or game not in self.flows:
-            raise BadEntry(Text("{game} is not one of the box's games ({games})", game=shown(game), games=Listing([DICE, *self.flows])))
+            raise BadEntry(
+                Text(
+                    "{game} is not one of the box's games ({games})",
+                    game=shown(game),
+                    games=Listing([DICE, *self.flows]),
+                )
+            )
         return SetupMode(loop, TableSetup(self.store, self.flows[game], {}, self.calibration), self.make_camera)
 
     def play_mode(self, loop: MainLoop, session_id: Any) -> Mode:
@@ -285,7 +301,9 @@ class Library:
         place = self.place() or {}
         try:
             mode = place.get("mode")
-            if mode in (ModeName.PLAY.value, ModeName.SCORES.value, ModeName.CALIBRATION.value) and place.get("session"):
+            if mode in (ModeName.PLAY.value, ModeName.SCORES.value, ModeName.CALIBRATION.value) and place.get(
+                "session"
+            ):
                 return self.play_mode(loop, place["session"])
             if mode == ModeName.SETUP.value and place.get("game") in self.flows:
                 return self.setup_mode(loop, place["game"])

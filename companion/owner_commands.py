@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.config import CONFIG_ENV, SETTINGS, Config, toml_value, find_config, load, user_config_path
+from companion.config import CONFIG_ENV, SETTINGS, Config, find_config, load, toml_value, user_config_path
 from companion.i18n import _, asked_language, localize, say
 
 __all__ = ["OWNER_COMMANDS", "add_owner_parsers", "apply_box_config", "run_owner_command"]
@@ -51,17 +51,38 @@ def add_owner_parsers(sub: Any) -> None:
     """Add ``config`` and ``doctor`` to ``companion``'s subcommands (``sub``: argparse's subparsers)."""
     config = sub.add_parser("config", help=_("the box's configuration file: show the effective settings, check a file"))
     what = config.add_subparsers(dest="config_command", required=True, metavar="WHAT")
-    show = what.add_parser("show", help=_("every setting, its value and where it came from (default, FILE:LINE, flag, environment)"))
-    show.add_argument("--config", type=Path, metavar="FILE", help=_("the configuration file (default: ${variable}, {path}, else /etc/tabletop-companion/config.toml)").format(variable=CONFIG_ENV, path=user_config_path()))
+    show = what.add_parser(
+        "show", help=_("every setting, its value and where it came from (default, FILE:LINE, flag, environment)")
+    )
+    show.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help=_(
+            "the configuration file (default: ${variable}, {path}, else /etc/tabletop-companion/config.toml)"
+        ).format(variable=CONFIG_ENV, path=user_config_path()),
+    )
     for s in SETTINGS:
         if s.flag:
-            show.add_argument(s.flag, dest=f"set_{flag_dest(s.flag)}", metavar="VALUE",
-                              help=_("as `companion run {flag}`: shows {key} from the flag").format(flag=s.flag, key=s.key))
+            show.add_argument(
+                s.flag,
+                dest=f"set_{flag_dest(s.flag)}",
+                metavar="VALUE",
+                help=_("as `companion run {flag}`: shows {key} from the flag").format(flag=s.flag, key=s.key),
+            )
     check = what.add_parser("check", help=_("validate a configuration file: exit 0 ok, 1 with one line per problem"))
-    check.add_argument("file", type=Path, nargs="?", metavar="FILE", help=_("the file (default: the one the box reads)"))
-    doctor = sub.add_parser("doctor", help=_("check the box's health: camera, light, calibration, disk, database, clock, network, service"))
-    doctor.add_argument("--config", type=Path, metavar="FILE", help=_("the configuration file (default: the one the box reads)"))
-    doctor.add_argument("--json", action="store_true", help=_("print the results as one JSON array of {key, level, message}"))
+    check.add_argument(
+        "file", type=Path, nargs="?", metavar="FILE", help=_("the file (default: the one the box reads)")
+    )
+    doctor = sub.add_parser(
+        "doctor", help=_("check the box's health: camera, light, calibration, disk, database, clock, network, service")
+    )
+    doctor.add_argument(
+        "--config", type=Path, metavar="FILE", help=_("the configuration file (default: the one the box reads)")
+    )
+    doctor.add_argument(
+        "--json", action="store_true", help=_("print the results as one JSON array of {key, level, message}")
+    )
 
 
 def run_owner_command(args: argparse.Namespace) -> int:
@@ -97,7 +118,12 @@ def cmd_config_show(args: argparse.Namespace) -> int:
             try:
                 config.override(s.key, _from_text(given), f"flag {s.flag}")
             except ValueError as exc:
-                print(_("companion config show: {flag} {given}: {problem}").format(flag=s.flag, given=given, problem=say(exc)), file=sys.stderr)
+                print(
+                    _("companion config show: {flag} {given}: {problem}").format(
+                        flag=s.flag, given=given, problem=say(exc)
+                    ),
+                    file=sys.stderr,
+                )
                 return 2
     if config.path is None:
         print(_("# no configuration file (looked for {path} and /etc/tabletop-companion/config.toml): the defaults")

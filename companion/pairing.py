@@ -10,7 +10,8 @@ started from the setup step keeps the setup's id, so its secret and claims carry
 from __future__ import annotations
 
 import logging
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from companion import records
 from companion.errors import BadEntry, StorageError, shown
@@ -119,7 +120,9 @@ class PairingBook:
         if holder == client:
             return Text("{player}'s seat is already this phone's", player=player)
         if holder is not None and not take_over:  # the desk refuses a phone this; the touchscreen frees seats
-            raise BadEntry(Text("{player}'s seat is claimed by another phone; the touchscreen can reassign it", player=player))
+            raise BadEntry(
+                Text("{player}'s seat is claimed by another phone; the touchscreen can reassign it", player=player)
+            )
         self._write(lambda: records.save_claim(self.store, self.game, player, client))  # replaces the holder's
         self.claims[player] = client
         if holder is not None:

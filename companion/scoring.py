@@ -10,8 +10,8 @@ prints one JSON object (other tools depend on this shape; keep it exactly)::
 Without ``--json`` it prints a table, one column per player. The games that can score
 are those in :data:`rules.games.GAMES` that declare an end-of-game input;
 each names its file format in ``info.score_input`` (:data:`rules.core.SCORE_INPUTS`:
-``"json"`` one JSON document, the default; ``"jsonl-games"`` one game per document, each scored and printed on its own line
-with ``--json``). Input errors
+``"json"`` one JSON document, the default; ``"jsonl-games"`` one game per document, each scored and printed on its own
+line with ``--json``). Input errors
 (:class:`rules.scoring.ScoreInputError`) name the field and the problem.
 
 JSON Lines (``jsonl-games``): one output line per non-blank input line, in order. A line
@@ -36,12 +36,21 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion.i18n import N_, _, asked_language, localize, say
 from rules.core import CheckingGame, Finding, RulesError, ScoreBreakdown, Severity
 from rules.games import GAMES
 from rules.scoring import ScoreInputError, json_documents, score_lines, scores_json
-from companion.i18n import N_, _, asked_language, localize, say
 
-__all__ = ["add_check_parser", "add_score_parser", "checking_games", "cmd_check", "cmd_score", "format_table", "read_score_file", "scoring_games"]
+__all__ = [
+    "add_check_parser",
+    "add_score_parser",
+    "checking_games",
+    "cmd_check",
+    "cmd_score",
+    "format_table",
+    "read_score_file",
+    "scoring_games",
+]
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -144,7 +153,7 @@ def format_table(breakdowns: list[ScoreBreakdown], winners: list[str]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = []
     for n, row in enumerate(rows):
-        cells = [row[0].ljust(widths[0]), *(cell.rjust(w) for cell, w in zip(row[1:], widths[1:]))]
+        cells = [row[0].ljust(widths[0]), *(cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True))]
         lines.append("  ".join(cells).rstrip())
         if n == 0 or n == len(rows) - 3:
             lines.append("  ".join("-" * w for w in widths))
@@ -184,7 +193,12 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
     err = err or sys.stderr
     scorers = scoring_games()
     if args.game not in scorers:
-        print(_("companion score: game {game!r} cannot score; choose from {value}").format(game=args.game, value=', '.join(scorers) or 'none'), file=err)
+        print(
+            _("companion score: game {game!r} cannot score; choose from {value}").format(
+                game=args.game, value=', '.join(scorers) or 'none'
+            ),
+            file=err,
+        )
         return EXIT_USAGE
     fmt = GAMES[args.game].info.score_input
     bad_input = GAMES[args.game].info.input_error_exit
@@ -252,7 +266,12 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
     err = err or sys.stderr
     checkers = checking_games()
     if args.game not in checkers:
-        print(_("companion check: game {game!r} cannot check; choose from {value}").format(game=args.game, value=', '.join(checkers) or 'none'), file=err)
+        print(
+            _("companion check: game {game!r} cannot check; choose from {value}").format(
+                game=args.game, value=', '.join(checkers) or 'none'
+            ),
+            file=err,
+        )
         return EXIT_USAGE
     try:
         findings = checkers[args.game](one_document(read_score_file(args.file), args.file, args.game))
@@ -275,7 +294,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
 
 
 def _describe(f: Finding) -> str:
-    """``"Ann: Crew Quarters at (3, 3): <what> (adjacency) [<rulebook citation>]"``; parts a finding lacks are left out."""
+    """``"Ann: Crew Quarters at (3, 3): <what> (adjacency) [<rulebook citation>]"``; parts a finding lacks are left
+    out."""
     card = _("{card} at {cell}").format(card=f.card or "", cell=tuple(f.cell)).strip() if f.cell is not None else f.card
     head = ": ".join(part for part in (f.player, card) if part)
     kind = f" ({f.rule_kind})" if f.rule_kind else ""

@@ -19,8 +19,8 @@ game shows this step instead of the game:
 
 Actions (hub, all answered with :class:`companion.flow.Outcome`): ``setup_player`` (``player``: the
 name, ``colour``), ``setup_remove`` (``player``), ``setup_rename`` (``player``, ``name``: the new name; a phone renames
-a "Player N" added on the touchscreen, which has no keyboard), ``setup_seat`` (``player``, ``point``: ``[x, y]`` frame px),
-``setup_choice`` (``player``, ``option``, ``value``: one of the option's choices, None for none), ``setup_even``,
+a "Player N" added on the touchscreen, which has no keyboard), ``setup_seat`` (``player``, ``point``: ``[x, y]`` frame
+px), ``setup_choice`` (``player``, ``option``, ``value``: one of the option's choices, None for none), ``setup_even``,
 ``setup_start``.
 
 The setup view (``view["game"]`` while setting up)::
@@ -38,15 +38,16 @@ from __future__ import annotations
 import logging
 import math
 import time
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from companion import records
 from companion.actions import SETUP_ACTIONS, Action, posted
 from companion.errors import BadEntry, shown
 from companion.flow import GameFlow, Outcome, check_player_colour, check_player_name
 from companion.i18n import N_, Listing, Text, message_of
-from companion.words import colour_word
 from companion.session import new_id
+from companion.words import colour_word
 from rules import Event
 from vision.table import even_zones, zones_from_seats
 
@@ -163,14 +164,7 @@ class TableSetup:
             for entries in self.choices.values():
                 entries.pop(name, None)
         elif kind == "player_renamed":
-            for p in self.players:
-                if p["name"] == name:
-                    p["name"] = payload["name"]
-            if name in self.seats:
-                self.seats[payload["name"]] = self.seats.pop(name)
-            for entries in self.choices.values():
-                if name in entries:
-                    entries[payload["name"]] = entries.pop(name)
+            self._rename(name, payload["name"])
         elif kind == "choice_set":
             entries = self.choices.setdefault(payload["option"], {})
             if payload.get("value"):
@@ -185,6 +179,17 @@ class TableSetup:
             self.split = "even"
         else:
             log.warning("setup %s: unknown setup event %r left out", self.id, kind)
+
+    def _rename(self, old: Any, new: str) -> None:
+        """A ``player_renamed`` event's effect: the player, their seat and their choices under the new name."""
+        for p in self.players:
+            if p["name"] == old:
+                p["name"] = new
+        if old in self.seats:
+            self.seats[new] = self.seats.pop(old)
+        for entries in self.choices.values():
+            if old in entries:
+                entries[new] = entries.pop(old)
 
     def memo(self) -> tuple[Any, ...]:
         """The in-memory setup (:meth:`restore` puts it back after a rolled-back write)."""
@@ -263,7 +268,9 @@ class TableSetup:
         else:
             entries[name] = value
         try:
-            checked = dict(zip(self.names, check_entries(self.spec.info, found, [entries.get(n) for n in self.names])))
+            checked = dict(
+                zip(self.names, check_entries(self.spec.info, found, [entries.get(n) for n in self.names]), strict=True)
+            )
         except BadEvent as exc:
             raise BadEntry(str(exc)) from None
         self._record("choice_set", {"player": name, "option": found.name, "value": checked[name] or None}, origin)
@@ -379,19 +386,53 @@ class TableSetup:
         why = self.why_not()
         low, high = self.limits
         return {
-            "flow": self.spec.name, "game": self.spec.name, "title": self.spec.title, "setup": True,
-            "players": [{"name": p["name"], "seat": k + 1, "colour": p["colour"], "seated": p["name"] in self.seats,
-                         "choices": {o.name: self.choices.get(o.name, {}).get(p["name"]) for o in self.player_options},
-                         "role": None, "tableau": None, "credits": None, "vp": 0, "waiting": False}
-                        for k, p in enumerate(self.players)],
-            "choices": [{"option": o.name, "label": option_word(o.name, heading=True), "choices": list(o.choices)}
-                        for o in self.player_options],
-            "colours": list(self.colours), "colour_words": {c: colour_word(c) for c in self.colours}, "zones": self.split, "seat_points": {k: list(v) for k, v in self.seats.items()}, "min_players": low, "max_players": high,
-            "can_start": not why, "why": why,
-            "note": Text("Add players on your phone; tap each player's seat on the picture, or Split evenly; then Start"),
-            "round": 0, "round_label": Text("Setup"), "stage": "setup", "turn": None, "phases": [], "pool": None, "pool_label": "",
-            "columns": [c.to_json() for c in self.spec.columns], "boards": [], "throws": [],
-            "last_round": False, "ending": [], "over": False,
+            "flow": self.spec.name,
+            "game": self.spec.name,
+            "title": self.spec.title,
+            "setup": True,
+            "players": [
+                {
+                    "name": p["name"],
+                    "seat": k + 1,
+                    "colour": p["colour"],
+                    "seated": p["name"] in self.seats,
+                    "choices": {o.name: self.choices.get(o.name, {}).get(p["name"]) for o in self.player_options},
+                    "role": None,
+                    "tableau": None,
+                    "credits": None,
+                    "vp": 0,
+                    "waiting": False,
+                }
+                for k, p in enumerate(self.players)
+            ],
+            "choices": [
+                {"option": o.name, "label": option_word(o.name, heading=True), "choices": list(o.choices)}
+                for o in self.player_options
+            ],
+            "colours": list(self.colours),
+            "colour_words": {c: colour_word(c) for c in self.colours},
+            "zones": self.split,
+            "seat_points": {k: list(v) for k, v in self.seats.items()},
+            "min_players": low,
+            "max_players": high,
+            "can_start": not why,
+            "why": why,
+            "note": Text(
+                "Add players on your phone; tap each player's seat on the picture, or Split evenly; then Start"
+            ),
+            "round": 0,
+            "round_label": Text("Setup"),
+            "stage": "setup",
+            "turn": None,
+            "phases": [],
+            "pool": None,
+            "pool_label": "",
+            "columns": [c.to_json() for c in self.spec.columns],
+            "boards": [],
+            "throws": [],
+            "last_round": False,
+            "ending": [],
+            "over": False,
             "next": {"label": Text("Start"), "enabled": not why, "why": why},
             "forms": [], "open_forms": {}, "findings": [], "result": None, "export": None,
         }

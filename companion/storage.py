@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 import shutil
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from companion import records
 from companion.errors import StorageError
@@ -148,7 +149,9 @@ class StorageHealth:
         if self.low:
             return Text("storage low: {free} MB free; make room on the card before it fills", free=self.free_mb)
         if self.recovered is not None:
-            return Text("the game record was damaged: it is kept as {path} and a new one was started", path=self.recovered)
+            return Text(
+                "the game record was damaged: it is kept as {path} and a new one was started", path=self.recovered
+            )
         return ""
 
     def view(self) -> dict[str, Any]:

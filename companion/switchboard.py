@@ -11,8 +11,8 @@ join secret goes with the box from game to game (:meth:`companion.pairing.Pairin
 
 Owner phones: a joined phone asks (``owner_ask``); the touchscreen shows "Allow this phone to change the box
 settings?" until it is answered (``owner_allow`` / ``owner_refuse``, the touchscreen's only; a box without a
-touchscreen, ``--no-screen``, allows a joined phone at once: joining is the proof of being at the table); an allowed phone's
-client id joins the pairing's owners for as long as the box runs, and may post ``change_setting`` and read the
+touchscreen, ``--no-screen``, allows a joined phone at once: joining is the proof of being at the table); an allowed
+phone's client id joins the pairing's owners for as long as the box runs, and may post ``change_setting`` and read the
 owner page (the health checks, the settings).
 """
 
@@ -111,7 +111,9 @@ class Switchboard:
         self._leave(current)
         self.trail.clear()
         self.switch(mode)
-        title = getattr(getattr(mode, "flow", None), "spec", None) or getattr(getattr(mode, "setup", None), "spec", None)
+        title = getattr(getattr(mode, "flow", None), "spec", None) or getattr(
+            getattr(mode, "setup", None), "spec", None
+        )
         return Outcome([], title.title if title is not None else Text("Dice (d6)"), changed=True)
 
     def switch(self, mode: Mode) -> None:
@@ -151,7 +153,9 @@ class Switchboard:
     def behind(self) -> str | None:
         """The title of the game behind the chooser, the history or the settings (what Back goes to), or None."""
         for mode in reversed([*self.trail, self.loop.mode]):
-            spec = getattr(getattr(mode, "flow", None), "spec", None) or getattr(getattr(mode, "setup", None), "spec", None)
+            spec = getattr(getattr(mode, "flow", None), "spec", None) or getattr(
+                getattr(mode, "setup", None), "spec", None
+            )
             if spec is not None:
                 return spec.title
             if mode.name.value == "dice":
@@ -196,7 +200,9 @@ class Switchboard:
             said = Text("the phone may change the box's settings")
         else:
             said = Text("the phone was refused")
-        log.info("owner request of %s: %s", self.asking[:8], "allowed" if act.action is Action.OWNER_ALLOW else "refused")
+        log.info(
+            "owner request of %s: %s", self.asking[:8], "allowed" if act.action is Action.OWNER_ALLOW else "refused"
+        )
         self.asking = None
         self.loop.publish_owner_view()
         return Outcome([], said, changed=True)

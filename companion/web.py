@@ -28,8 +28,9 @@ Routes:
     ``GET /api/events``   Server-Sent Events: the current state at once, then every new version as
                           ``event: state`` (``id:`` = version, ``data:`` = the /api/state JSON), and
                           ``event: me`` (the /api/me JSON) at once and whenever it changes; ``event:
-                          heartbeat`` (``{"every_s": 15}``) when nothing changed for ~15 s. At most ``max_streams`` streams in all
-                          and ``streams_per_client`` per client: beyond, 503 with ``Retry-After``.
+                          heartbeat`` (``{"every_s": 15}``) when nothing changed for ~15 s. At most
+                          ``max_streams`` streams in all and ``streams_per_client`` per client: beyond, 503
+                          with ``Retry-After``.
     ``GET /frame.jpg``    joined phones: the latest annotated frame (``image/jpeg``, ``no-store``);
                           404 with a JSON ``error`` before the first frame.
 
@@ -257,10 +258,18 @@ def _error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
     return jsonify({"error": i18n.localize(message), **extra}), status
 
 
-def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float = REPLY_S, *,
-               secret_key: bytes | None = None, hosts: Iterable[str] = (), rate_limits: RateLimits | None = None,
-               max_streams: int = ServerLimits().threads - 8, streams_per_client: int = 4,
-               exports: Callable[[str], tuple[dict[str, Any], dict[str, Any]]] | None = None) -> Flask:
+def create_app(  # noqa: C901 - registers every route of the phone view: a flat list of small handlers
+    hub: StateHub,
+    heartbeat_s: float = HEARTBEAT_S,
+    reply_s: float = REPLY_S,
+    *,
+    secret_key: bytes | None = None,
+    hosts: Iterable[str] = (),
+    rate_limits: RateLimits | None = None,
+    max_streams: int = ServerLimits().threads - 8,
+    streams_per_client: int = 4,
+    exports: Callable[[str], tuple[dict[str, Any], dict[str, Any]]] | None = None,
+) -> Flask:
     """The phone-view Flask app reading from and posting to ``hub``.
 
     Args:
@@ -392,9 +401,12 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         body = {k: reply[k] for k in ANSWER_KEYS if k in reply}
         body["status"] = status
         if status != 200 and not body.get("error"):
-            body["error"] = {409: i18n.Text("the game changed since your screen showed it: nothing was recorded; look and "
-                                            "tap again"),
-                             503: BUSY}.get(status, i18n.Text("refused"))
+            body["error"] = {
+                409: i18n.Text(
+                    "the game changed since your screen showed it: nothing was recorded; look and tap again"
+                ),
+                503: BUSY,
+            }.get(status, i18n.Text("refused"))
         if status == 409:
             body["state"] = state_json(hub.snapshot())
         return jsonify(i18n.localize(body)), status
@@ -410,7 +422,9 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
 
     def ask(action: Action, who: Phone, body: dict[str, Any], example: str, **payload: Any) -> tuple[Response, int]:
         version, key = version_and_key(body, example)
-        return answer(hub.request(action, "phone", reply_s, version=version, key=key, **{"client": who.client, **payload}))
+        return answer(
+            hub.request(action, "phone", reply_s, version=version, key=key, **{"client": who.client, **payload})
+        )
 
     def me_of(cookie: dict[str, Any], pairing: Pairing | None) -> dict[str, Any]:
         who = phone_of(cookie, pairing)
@@ -608,11 +622,22 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
                                               "dice): players are set up before Start")})
         extra = {}
         words = {"colour": "a colour", "option": "an option's name", "value": "one of the option's choices"}
-        for key, payload_key in (("name", "player"), ("colour", "colour"), ("new_name", "name"), ("option", "option"),
-                                 ("value", "value")):
-            value = text(body, key, example, required=(key == "name" and what in ("player", "remove", "rename", "choice"))
-                         or (key == "new_name" and what == "rename") or (key == "option" and what == "choice"),
-                         what=words.get(key, "a name"))
+        for key, payload_key in (
+            ("name", "player"),
+            ("colour", "colour"),
+            ("new_name", "name"),
+            ("option", "option"),
+            ("value", "value"),
+        ):
+            value = text(
+                body,
+                key,
+                example,
+                required=(key == "name" and what in ("player", "remove", "rename", "choice"))
+                or (key == "new_name" and what == "rename")
+                or (key == "option" and what == "choice"),
+                what=words.get(key, "a name"),
+            )
             if value is not None:
                 extra[payload_key] = value
         return ask(Action.for_phone("setup", what), who, body, example, **extra)

@@ -146,7 +146,7 @@ class CameraSource(ABC):
     def close(self) -> None:
         """Release the device or files. Safe to call twice."""
 
-    def hold_light(self, hold: bool) -> None:
+    def hold_light(self, hold: bool) -> None:  # noqa: B027 - optional hook: a camera without the controls keeps it
         """Hold the camera's automatic exposure and white balance where they are (``hold``: the table is still, so
         its light has no reason to change), or let them adapt again (the table moves). A camera without them (a
         replay, a fake, a webcam through OpenCV) does nothing. Called on the camera's own thread; never raises for

@@ -139,7 +139,8 @@ def picture_fault(image: np.ndarray, config: CameraHealthConfig | None = None) -
 
 
 def same_picture(a: np.ndarray, b: np.ndarray, config: CameraHealthConfig | None = None) -> bool:
-    """Whether two frames (``uint8[H, W, 3]``) are identical, pixel for pixel (sampled first: cheap when they differ)."""
+    """Whether two frames (``uint8[H, W, 3]``) are identical, pixel for pixel (sampled first: cheap when they
+    differ)."""
     step = (config or CameraHealthConfig()).sample_step
     if a.shape != b.shape:
         return False
@@ -351,7 +352,10 @@ class CameraWatch:
         if fault == _REPEAT:
             self._repeats += 1
             if self._repeats >= self.config.frozen_frames and self.status is not CameraStatus.FROZEN:
-                self._set(CameraStatus.FROZEN, N_("camera sends the same picture over and over: unplug it and plug it back in"))
+                self._set(
+                    CameraStatus.FROZEN,
+                    N_("camera sends the same picture over and over: unplug it and plug it back in"),
+                )
             return None
         self._repeats = 0
         if fault is CameraStatus.BLACK and self.status is not fault:

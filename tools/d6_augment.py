@@ -340,7 +340,7 @@ def classifier_samples(
             patch = degrade_resolution(patch, rng)
         return photometric(np.ascontiguousarray(patch), rng, CLASSIFIER_PHOTOMETRIC)
 
-    for (x0, y0, x1, y1), v in zip(item.boxes, item.values):
+    for (x0, y0, x1, y1), v in zip(item.boxes, item.values, strict=True):
         bw, bh = x1 - x0, y1 - y0
         side = max(bw, bh)
         cx = (x0 + x1) / 2 + rng.uniform(-0.12, 0.12) * side

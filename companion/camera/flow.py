@@ -21,8 +21,8 @@ rest:
   reader the box has: the card pass (:func:`vision.cards.read_cards` with the deck, the table calibration and
   the player zones; each player's zone goes to that player's watcher; with a calibration the markers are
   re-checked: moved -> said on both views), the map pass (:func:`vision.hexes.read_hexes` with a hex deck, only
-  what changed read again: the whole table's hexes to the map's one watcher), then at most one dice pass per still table (the first one the
-  game wants: Roll's end-of-game count, else its phase proposals; Eclipse's combat dice);
+  what changed read again: the whole table's hexes to the map's one watcher), then at most one dice pass per still
+  table (the first one the game wants: Roll's end-of-game count, else its phase proposals; Eclipse's combat dice);
 - **questions**: every change the camera sees is a :class:`~companion.camera.questions.Question` ("Ann built
   Customs at [0, 1]?"); nothing changes the game until a player answers it with one tap: ``camera_confirm``
   records the question's event with ``origin="camera"``, ``camera_dismiss`` drops it. Misplays (Among the Stars)
@@ -52,17 +52,28 @@ import dataclasses
 import json
 import logging
 import time
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.actions import Action, posted
 from companion.camera.hexmap import seen_hexes
-from companion.camera.passes import TABLE, CardPass, CountPass, DicePass, MapPass, ReadPlan, Sight, colour_counts, dice_by_zone
+from companion.camera.passes import (
+    TABLE,
+    CardPass,
+    CountPass,
+    DicePass,
+    MapPass,
+    ReadPlan,
+    Sight,
+    colour_counts,
+    dice_by_zone,
+)
 from companion.camera.questions import Observed, Proposal, Question
 from companion.camera.spec import CameraSpec
 from companion.camera.watch import seen_cards
@@ -201,9 +212,17 @@ class CameraFlow:
         self._left = 0
         self._next_at = 0.0
         self._dice_done = False
-        hexes = deck is not None and getattr(deck, "shape", "card") == "hex"  # DeckProfile.shape; a deck without is cards
-        self.readers = {name for name, reader in (("cards", None if hexes else deck), ("hexes", deck if hexes else None),
-                                                  ("roll_dice", dice_reader)) if reader is not None}
+        # DeckProfile.shape; a deck without is cards
+        hexes = deck is not None and getattr(deck, "shape", "card") == "hex"
+        self.readers = {
+            name
+            for name, reader in (
+                ("cards", None if hexes else deck),
+                ("hexes", deck if hexes else None),
+                ("roll_dice", dice_reader),
+            )
+            if reader is not None
+        }
         """The readers the box has, by the name the passes use."""
         self.passes = tuple(p for p in self.spec.passes if p.reader in self.readers)
         """The game's declared passes this box can run."""
@@ -403,9 +422,15 @@ class CameraFlow:
             self.zones = even_zones(names, (image.shape[1], image.shape[0]), self.calibration)
         if self.calibration is not None and tuple(self.calibration.frame_size) != (image.shape[1], image.shape[0]):
             size = "{}x{}".format(*self.calibration.frame_size)
-            given = "{}x{}".format(image.shape[1], image.shape[0])
-            self.markers = {"moved": [], "message": Text("the calibration is for {size} frames, the camera gives {given}: "
-                                                         "run companion calibrate again", size=size, given=given)}
+            given = f"{image.shape[1]}x{image.shape[0]}"
+            self.markers = {
+                "moved": [],
+                "message": Text(
+                    "the calibration is for {size} frames, the camera gives {given}: run companion calibrate again",
+                    size=size,
+                    given=given,
+                ),
+            }
             raise ValueError(self.markers["message"])
         ev = self.flow.engine_view()
         anchors: dict[str | None, list[str]] = {}
@@ -684,7 +709,9 @@ class CameraFlow:
         wanted = whole_number(qid, Text("camera question id"))
         q = next((q for q in self.questions if q.id == wanted), None)
         if q is None:
-            raise BadEntry(Text("camera question {id} is no longer waiting (answered on another view?)", id=shown(wanted)))
+            raise BadEntry(
+                Text("camera question {id} is no longer waiting (answered on another view?)", id=shown(wanted))
+            )
         return q
 
     def confirm(self, qid: Any, choice: Any = None, origin: str = "touchscreen") -> Event:
@@ -708,8 +735,14 @@ class CameraFlow:
             if choice not in p.choices or p.choice_key is None:
                 if not p.choices or p.choice_key is None:
                     raise BadEntry(Text("“{question}” takes no other answer than Confirm or Dismiss", question=p.text))
-                raise BadEntry(Text("{choice} is not an answer to “{question}”; answers: {answers}", choice=shown(choice, 32),
-                                    question=p.text, answers=Listing(p.labels or p.choices)))
+                raise BadEntry(
+                    Text(
+                        "{choice} is not an answer to “{question}”; answers: {answers}",
+                        choice=shown(choice, 32),
+                        question=p.text,
+                        answers=Listing(p.labels or p.choices),
+                    )
+                )
             payload[p.choice_key] = choice
             if isinstance(payload.get("read"), dict):
                 payload["read"]["corrected"] = choice != p.proposed

@@ -24,8 +24,9 @@ with that profile only; the deck a game's passes need (cards or hexes) is :func:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence, Union
+from typing import Any
 
 import numpy as np
 
@@ -162,7 +163,7 @@ class MapPass:
     anchor: str = "001"
 
 
-ReadPass = Union[CardPass, DicePass, CountPass, MapPass]
+ReadPass = CardPass | DicePass | CountPass | MapPass
 """One declared pass."""
 
 DECK_KINDS = {"cards": "card", "hexes": "hex"}
@@ -238,7 +239,9 @@ def colour_counts(dice: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     return out
 
 
-def dice_by_zone(dice: Sequence[Any], names: Sequence[str], zones: Any, calibration: Any) -> dict[str, list[dict[str, Any]]]:
+def dice_by_zone(
+    dice: Sequence[Any], names: Sequence[str], zones: Any, calibration: Any
+) -> dict[str, list[dict[str, Any]]]:
     """The dice of a read (objects with ``box`` ``(x, y, w, h)`` px and ``to_json()``) by the player zone their
     centre lies in (``zones``: :class:`vision.table.Zones`, in table mm with a ``calibration``); dice outside the
     players' zones are left out."""

@@ -8,8 +8,9 @@ gives is an :class:`Observed`.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = ["Observed", "Proposal", "Question"]
 

@@ -8,7 +8,8 @@ it never judges a placement: what is wrong with one is previewed through the rul
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from companion.camera.passes import CardPass, DiceSet, ReadPass
 from companion.camera.questions import Observed, Proposal
@@ -52,7 +53,9 @@ class CameraSpec(Protocol):
         (:class:`companion.camera.hexmap.MapWatcher`), seeded with the map the rules already hold."""
         ...
 
-    def observe_map(self, watcher: Any, seen: Sequence[Any], engine_view: Mapping[str, Any], flow: Any) -> Observed | None:
+    def observe_map(
+        self, watcher: Any, seen: Sequence[Any], engine_view: Mapping[str, Any], flow: Any
+    ) -> Observed | None:
         """With a :class:`~companion.camera.passes.MapPass`: feed one read of the map
         (:class:`companion.camera.hexmap.SeenHex` list); what to ask, the misplays the engine previews."""
         ...
@@ -95,7 +98,9 @@ class TableauCamera:
 
         return TableauWatcher(player, self.resolve, confirm_reads=confirm_reads, min_confidence=min_confidence)
 
-    def observe(self, watcher: Any, player: str, seen: Sequence[Any], view: Mapping[str, Any], flow: Any) -> Observed | None:
+    def observe(
+        self, watcher: Any, player: str, seen: Sequence[Any], view: Mapping[str, Any], flow: Any
+    ) -> Observed | None:
         """Questions for the cards added, notes for the cards missing and the unsure ones."""
         if not self.asking(view):
             return None
@@ -108,5 +113,7 @@ class TableauCamera:
             p = self.proposal(player, name, view)
             if p is not None:
                 out.proposals.append(p)
-        out.notes += [Text("{card} is recorded for {player} but not seen", card=name, player=player) for name in change.missing]
+        out.notes += [
+            Text("{card} is recorded for {player} but not seen", card=name, player=player) for name in change.missing
+        ]
         return out

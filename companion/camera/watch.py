@@ -103,7 +103,12 @@ class TableauChange:
 
     def to_json(self) -> dict[str, Any]:
         """``{"player", "added": [names], "missing": [names], "unsure": [sentences]}``."""
-        return {"player": self.player, "added": list(self.added), "missing": list(self.missing), "unsure": list(self.unsure)}
+        return {
+            "player": self.player,
+            "added": list(self.added),
+            "missing": list(self.missing),
+            "unsure": list(self.unsure),
+        }
 
 
 class TableauWatcher:

@@ -9,16 +9,17 @@ import json
 import logging
 import signal
 import sys
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
 from companion.commands.files import load_deck, load_dice_reader, unwritable_folder
 from companion.config import CHOOSE
-from companion.i18n import N_, _, ngettext, say
+from companion.i18n import _, ngettext, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -91,26 +92,24 @@ def _flow_session(args: argparse.Namespace, store: Any, settings: dict[str, Any]
                                   len(flags)).format(flags=and_list(flags)))
     return session
 
-def cmd_box(args: argparse.Namespace) -> int:
+def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (camera, screen, phones, GPIO) in start order
     """``companion run`` / ``companion demo``: the main loop with the views around it."""
     from companion.app import MainLoop
-    from companion.hub import StateHub
-    from companion.reading import table_stillness
-    from companion.paths import default_db_path
+    from companion.camera import deck_kind
     from companion.errors import BadEntry, SessionError
+    from companion.flows import FLOWS
+    from companion.game_options import flows_infos
+    from companion.game_options import misplaced as misplaced_options
+    from companion.hub import StateHub
     from companion.notify import ServiceNotifier, running_status
+    from companion.owner_commands import apply_box_config
+    from companion.paths import default_db_path
+    from companion.reading import table_stillness
     from companion.session import SessionStore
     from device import DeviceError, open_source
     from rules import RulesError
     from rules.d6 import D6_GAME
     from vision import D6Reader, VisionError
-
-    from companion.flows import FLOWS
-    from companion.game_options import flows_infos
-    from companion.game_options import misplaced as misplaced_options
-    from companion.owner_commands import apply_box_config
-
-    from companion.camera import deck_kind
 
     box_config = apply_box_config(args)  # the file's settings where no flag was given
     demo = args.command == "demo"
@@ -129,12 +128,22 @@ def cmd_box(args: argparse.Namespace) -> int:
     if args.calibration is not None and not (flow_game or chooser):
         misplaced.append("--calibration")  # the d6 reader works in pixels: a table calibration would be ignored
     if misplaced:
-        print(_("companion {command}: {flags} does not go with --game {game}").format(command=args.command, flags=', '.join(misplaced), game=args.game), file=sys.stderr)
+        print(
+            _("companion {command}: {flags} does not go with --game {game}").format(
+                command=args.command, flags=', '.join(misplaced), game=args.game
+            ),
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     if args.screenshot is not None:
         problem = unwritable_folder(args.screenshot)
         if problem:
-            print(_("companion {command}: --screenshot {screenshot}: {problem}").format(command=args.command, screenshot=args.screenshot, problem=problem), file=sys.stderr)
+            print(
+                _("companion {command}: --screenshot {screenshot}: {problem}").format(
+                    command=args.command, screenshot=args.screenshot, problem=problem
+                ),
+                file=sys.stderr,
+            )
             return EXIT_USAGE
     make_camera = calibration = settings = None
     options = _game_options(args)
@@ -151,7 +160,12 @@ def cmd_box(args: argparse.Namespace) -> int:
     try:
         reader = D6Reader() if args.game == "d6" else None
     except VisionError as exc:
-        print(_("companion: cannot load the dice reader: {problem}; reinstall the package (./setup.sh run)").format(problem=say(exc)), file=sys.stderr)
+        print(
+            _("companion: cannot load the dice reader: {problem}; reinstall the package (./setup.sh run)").format(
+                problem=say(exc)
+            ),
+            file=sys.stderr,
+        )
         return EXIT_DEVICE
     spec = str(args.folder or demo_photos()) if demo else args.source
     notifier = ServiceNotifier()  # systemd's READY=1 / STATUS= / WATCHDOG=1 / STOPPING=1; a no-op elsewhere
@@ -163,7 +177,10 @@ def cmd_box(args: argparse.Namespace) -> int:
         source = open_source(spec, **replay, **size)  # options a camera does not take are ignored
         source.open()
     except (DeviceError, ValueError) as exc:
-        print(_("companion {command}: {problem}").format(command=args.command, problem=_one_demo_hint(str(exc))), file=sys.stderr)
+        print(
+            _("companion {command}: {problem}").format(command=args.command, problem=_one_demo_hint(str(exc))),
+            file=sys.stderr,
+        )
         return EXIT_DEVICE
 
     hub = StateHub()
@@ -245,7 +262,13 @@ def cmd_box(args: argparse.Namespace) -> int:
             app = create_app(hub, secret_key=cookie_key, hosts=named, exports=lambda sid: export_documents(store, sid))
             server = serve(app, host=args.host, port=args.port)
         except OSError as exc:  # serve() binds first and names the problem in one line
-            print(_("companion {command}: cannot start the phone view: {problem}; try another --host or --port, or --no-web").format(command=args.command, problem=say(exc)), file=sys.stderr)
+            print(
+                _(
+                    "companion {command}: cannot start the phone view: {problem}; try another --host or --port, or "
+                    "--no-web"
+                ).format(command=args.command, problem=say(exc)),
+                file=sys.stderr,
+            )
             store.close()
             source.close()
             return EXIT_DEVICE
@@ -261,8 +284,13 @@ def cmd_box(args: argparse.Namespace) -> int:
 
     screen, pump = _open_screen(args, hub, phone_url)
     # the GPIO button: Next in a game (and its table check), "read now" with the d6 dice
-    controls = None if args.no_gpio else _open_controls(hub, Action.NEXT_PHASE if args.game != "d6" else Action.READ_NOW,
-                                                        args.buzzer_pin, box_config)
+    controls = (
+        None
+        if args.no_gpio
+        else _open_controls(
+            hub, Action.NEXT_PHASE if args.game != "d6" else Action.READ_NOW, args.buzzer_pin, box_config
+        )
+    )
 
     screenshot_failed: list[str] = []
 
@@ -375,7 +403,8 @@ def start_game(game: str, not_given: bool, source: str) -> str:
 
 
 def live_spec(spec: str) -> bool:
-    """Whether a ``--source`` names a camera (``auto``, ``picamera2[:N]``, ``opencv:N``), not a replay of photos or a video."""
+    """Whether a ``--source`` names a camera (``auto``, ``picamera2[:N]``, ``opencv:N``), not a replay of photos or a
+    video."""
     text = str(spec).strip().lower()
     return text == "auto" or text.startswith("picamera2") or (text.startswith("opencv:") and text[7:].isdigit())
 
@@ -440,7 +469,9 @@ def _load_box_calibration(path: Path | None) -> Any:
 
     if path is not None:
         if not path.expanduser().is_file():
-            raise InputError(_("no calibration at {path}: make one with `companion calibrate`").format(path=path), EXIT_DEVICE)
+            raise InputError(
+                _("no calibration at {path}: make one with `companion calibrate`").format(path=path), EXIT_DEVICE
+            )
         try:
             return load_calibration(path)
         except BadCalibrationFile as exc:
@@ -531,8 +562,10 @@ def _check_files_exist(args: argparse.Namespace) -> None:
     from companion.commands.files import deck_path, profile_path
 
     if args.deck is not None and not deck_path(args.deck).is_file():
-        raise InputError(_("no deck at {path}: enroll one with `companion enroll cards`").format(path=deck_path(args.deck)),
-                         EXIT_DEVICE)
+        raise InputError(
+            _("no deck at {path}: enroll one with `companion enroll cards`").format(path=deck_path(args.deck)),
+            EXIT_DEVICE,
+        )
     if args.dice_profile is not None and not profile_path(args.dice_profile).is_file():
         raise InputError(_("no dice profile at {path}: build one with `companion enroll roll-dice DIR`").format(
             path=profile_path(args.dice_profile)), EXIT_DEVICE)
@@ -541,7 +574,7 @@ def _check_files_exist(args: argparse.Namespace) -> None:
 def _deck_mirror(given: Path | None, deck: Any) -> tuple[bool | None, Callable[[bool], None] | None]:
     """(whether the camera mirrors ``deck``'s cards as kept with the calibration, or None: decided on the game's first
     read; where a decision on a read is kept: the calibration file, when there is one)."""
-    from companion.calibration import default_calibration_path, deck_mirror, keep_mirror
+    from companion.calibration import deck_mirror, default_calibration_path, keep_mirror
 
     if deck is None:
         return None, None

@@ -4,12 +4,14 @@ made from."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE
 from companion.commands.files import not_ours
 from companion.i18n import _, say
+
 
 def cmd_print_mat(path: Path) -> int:
     """``companion print-mat PATH``: write the calibration sheet; 0 written, 1 cannot write."""
@@ -21,7 +23,10 @@ def cmd_print_mat(path: Path) -> int:
     try:
         written = write_mat(path)
     except OSError as exc:
-        print(_("companion print-mat: cannot write {path}: {problem}").format(path=path, problem=say(exc)), file=sys.stderr)
+        print(
+            _("companion print-mat: cannot write {path}: {problem}").format(path=path, problem=say(exc)),
+            file=sys.stderr,
+        )
         return EXIT_INPUT
     print(_("wrote {path}: print it at 100% (no scaling) and check the 100 mm bar").format(path=written))
     return EXIT_OK
@@ -62,8 +67,7 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
             print(f"companion calibrate: {exc}", file=sys.stderr)
             return exc.code
     from companion.calibration import CALIBRATION_FORMAT, default_calibration_path, save_calibration
-    from device import BadImage, DeviceError
-    from device import decode_image
+    from device import BadImage, DeviceError, decode_image
     from vision import VisionError
     from vision.lens import LensCalibrationFailed, calibrate_lens
     from vision.table import CalibrationFailed, calibrate, corner_layout
@@ -86,7 +90,10 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
     try:
         image, name = _calibration_frame(spec)
     except (DeviceError, ValueError) as exc:
-        print(_("companion calibrate: no frame from {spec}: {problem}").format(spec=spec, problem=say(exc)), file=sys.stderr)
+        print(
+            _("companion calibrate: no frame from {spec}: {problem}").format(spec=spec, problem=say(exc)),
+            file=sys.stderr,
+        )
         return EXIT_INPUT if isinstance(exc, BadImage) else EXIT_DEVICE
     try:
         calibration = calibrate(image, layout, lens=lens)
@@ -112,13 +119,18 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
                             "game's first read decides it").format(deck=deck.name, cards=check.cards)
         else:
             mirror[deck.name] = check.mirrored
-            mirror_text = (_("; this camera mirrors the cards of deck {deck} (decided on {cards} cards)") if check.mirrored
-                           else _("; this camera does not mirror the cards of deck {deck} (decided on {cards} cards)")
-                           ).format(deck=deck.name, cards=check.cards)
+            mirror_text = (
+                _("; this camera mirrors the cards of deck {deck} (decided on {cards} cards)")
+                if check.mirrored
+                else _("; this camera does not mirror the cards of deck {deck} (decided on {cards} cards)")
+            ).format(deck=deck.name, cards=check.cards)
     try:
         save_calibration(calibration, path, source=str(name), mirror=mirror)
     except OSError as exc:
-        print(_("companion calibrate: cannot write {path}: {problem}").format(path=path, problem=say(exc)), file=sys.stderr)
+        print(
+            _("companion calibrate: cannot write {path}: {problem}").format(path=path, problem=say(exc)),
+            file=sys.stderr,
+        )
         return EXIT_INPUT
     w, h = calibration.frame_size
     said = dict(path=path, markers=len(calibration.markers_px), error=calibration.reprojection_px,

@@ -13,7 +13,7 @@ from typing import Any
 from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK
 from companion.commands.files import dice_sets, profile_path
-from companion.i18n import N_, _, ngettext, say
+from companion.i18n import _, ngettext, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -106,22 +106,39 @@ def cmd_enroll_dice(folder: Path, out: Path, dice: Any, warn_missing: bool = Tru
         print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     if dice.name == "roll":
-        print(_("saved dice profile {profile}; use it with: companion read IMAGE --dice roll --profile {profile}").format(profile=saved))
+        print(
+            _("saved dice profile {profile}; use it with: companion read IMAGE --dice roll --profile {profile}").format(
+                profile=saved
+            )
+        )
     else:
-        print(_("saved dice profile {profile}; use it with: companion run --game {game} --dice-profile {profile}").format(
-            profile=saved, game=dice.name))
+        print(
+            _("saved dice profile {profile}; use it with: companion run --game {game} --dice-profile {profile}").format(
+                profile=saved, game=dice.name
+            )
+        )
     return EXIT_OK
 
 def _resume_hint(args: argparse.Namespace, folder: Path) -> str:
     """How to go on after a stopped guided enrollment: the same command with ``--keep``, or the folder command."""
-    extra = "".join(f" {opt} {value}" for opt, value in (("--source", args.source), ("--name", None if args.name == "roll" else args.name),
-                                                          ("--out", args.out)) if value is not None)
-    build = f"companion enroll roll-dice {folder}" + (f" --out {args.out}" if args.out else (
-        f" --name {args.name}" if args.name != "roll" else ""))
+    extra = "".join(
+        f" {opt} {value}"
+        for opt, value in (
+            ("--source", args.source),
+            ("--name", None if args.name == "roll" else args.name),
+            ("--out", args.out),
+        )
+        if value is not None
+    )
+    build = f"companion enroll roll-dice {folder}" + (
+        f" --out {args.out}" if args.out else (f" --name {args.name}" if args.name != "roll" else "")
+    )
     return _("to go on: {command}  (pairs with photos are skipped); or build from the photos so far: {build}").format(
         command=f"companion enroll roll-dice --guided --keep {folder}{extra}", build=build)
 
-def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls: Any = None) -> int:
+def cmd_enroll_guided(  # noqa: C901 - wires the guided enrollment (camera, screen or terminal, loop) in order
+    args: argparse.Namespace, *, source: Any = None, controls: Any = None
+) -> int:
     """``companion enroll roll-dice --guided``: photograph every colour/face pair with the box's camera,
     guided on the touchscreen (or the terminal with ``--no-screen``), then build and save the profile
     with :func:`cmd_enroll_roll_dice` (same code, same summary).
@@ -164,7 +181,12 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
         detect = roll_dice_detector()
         enrollment = GuidedEnrollment(folder, guided_pairs(), detect)
     except VisionError as exc:
-        print(_("companion enroll: cannot load the dice detector: {problem}; reinstall the package (./setup.sh run)").format(problem=say(exc)), file=sys.stderr)
+        print(
+            _(
+                "companion enroll: cannot load the dice detector: {problem}; reinstall the package (./setup.sh run)"
+            ).format(problem=say(exc)),
+            file=sys.stderr,
+        )
         return EXIT_DEVICE
     except OSError as exc:
         print(_("companion enroll: cannot use the photo folder: {problem}").format(problem=say(exc)), file=sys.stderr)
@@ -193,7 +215,9 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
         from device import Controls
 
         controls = Controls.create_optional(on_press=lambda: inbox.post_action(Action.ENROLL_OK, origin="button"))
-    previous_term = signal.signal(signal.SIGTERM, lambda *_: inbox.post_action(Action.QUIT, origin="signal", why="SIGTERM"))
+    previous_term = signal.signal(
+        signal.SIGTERM, lambda *_: inbox.post_action(Action.QUIT, origin="signal", why="SIGTERM")
+    )
 
     def on_change(view: dict) -> None:
         if terminal is not None:
@@ -215,7 +239,12 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
         print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_DEVICE
     except OSError as exc:
-        print(_("companion enroll: cannot save a photo: {problem}; the photos so far are in {folder}").format(problem=say(exc), folder=folder), file=sys.stderr)
+        print(
+            _("companion enroll: cannot save a photo: {problem}; the photos so far are in {folder}").format(
+                problem=say(exc), folder=folder
+            ),
+            file=sys.stderr,
+        )
         return EXIT_INPUT
     finally:
         signal.signal(signal.SIGTERM, previous_term)
@@ -227,15 +256,28 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
                      "{n} photos of {done} of {total} pairs are in {folder}", outcome.photos).format(
         n=outcome.photos, done=outcome.pairs_done, total=len(enrollment.pairs), folder=folder)
     if outcome.step is Step.CAMERA_LOST:
-        print(_("companion enroll: {message}; {taken}. Check the camera, then {hint}").format(message=say(outcome.message), taken=taken, hint=_resume_hint(args, folder)),
-              file=sys.stderr)
+        print(
+            _("companion enroll: {message}; {taken}. Check the camera, then {hint}").format(
+                message=say(outcome.message), taken=taken, hint=_resume_hint(args, folder)
+            ),
+            file=sys.stderr,
+        )
         return EXIT_DEVICE
     if outcome.step is Step.STOPPED:
-        print(_("companion enroll: {message}: {taken}; {hint}").format(message=say(outcome.message), taken=taken, hint=_resume_hint(args, folder)), file=sys.stderr)
+        print(
+            _("companion enroll: {message}: {taken}; {hint}").format(
+                message=say(outcome.message), taken=taken, hint=_resume_hint(args, folder)
+            ),
+            file=sys.stderr,
+        )
         return EXIT_INPUT
     if outcome.photos == 0:
-        print(_("companion enroll: no photos taken (every pair skipped), so no profile; {hint}").format(hint=_resume_hint(args, folder)),
-              file=sys.stderr)
+        print(
+            _("companion enroll: no photos taken (every pair skipped), so no profile; {hint}").format(
+                hint=_resume_hint(args, folder)
+            ),
+            file=sys.stderr,
+        )
         return EXIT_INPUT
     if outcome.missing:
         log.warning("no photos of %d pairs (%s): the profile will not know them; add them later with "
@@ -248,7 +290,12 @@ def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls:
         print(_("the photos are kept in {folder}").format(folder=folder))
     else:
         enrollment.set_result(Step.FAILED, f"see the message on the terminal; {taken}")
-        print(_("companion enroll: {taken}; retake the pair named above (delete its folder), then {hint}").format(taken=taken, hint=_resume_hint(args, folder)), file=sys.stderr)
+        print(
+            _("companion enroll: {taken}; retake the pair named above (delete its folder), then {hint}").format(
+                taken=taken, hint=_resume_hint(args, folder)
+            ),
+            file=sys.stderr,
+        )
     redraw()
     return code
 
@@ -281,8 +328,12 @@ def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
         try:
             DeckProfile.load(out)
         except (VisionError, OSError):
-            print(_("companion enroll: {out} exists and is not a deck: not overwritten; choose another DECK").format(out=out),
-                  file=sys.stderr)
+            print(
+                _("companion enroll: {out} exists and is not a deck: not overwritten; choose another DECK").format(
+                    out=out
+                ),
+                file=sys.stderr,
+            )
             return EXIT_INPUT
     try:
         if folder.is_dir():  # sizes from the headers, before vision decodes a photo
@@ -293,7 +344,6 @@ def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
     except (VisionError, OSError, BadImage) as exc:
         print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
-    what = "sector hexes" if hexes else "cards"
     kinds = len(set(deck.ref_ids))
     if hexes:
         said = ngettext("saved deck {deck} ({n} sector hex); use it with: companion read IMAGE --cards {deck}",

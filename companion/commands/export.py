@@ -12,11 +12,11 @@ from typing import Any
 
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE
 from companion.commands.files import not_ours
-from companion.i18n import N_, _, ngettext, say
+from companion.i18n import _, ngettext, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
-def cmd_export(args: argparse.Namespace) -> int:
+def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's checks and outputs, each a flat step
     """``companion export``: 0 written; 1 unfinished game or cannot write; 2 nothing to write; 3 no session."""
     from companion.errors import SessionError
     from companion.flow import GameFlow, bgstats_url
@@ -45,15 +45,28 @@ def cmd_export(args: argparse.Namespace) -> int:
                     from companion.game_options import or_list
 
                     titles = or_list([spec.title for spec in FLOWS.values()])
-                    print(_("companion export: no {titles} session in {db}").format(titles=titles, db=db), file=sys.stderr)
+                    print(
+                        _("companion export: no {titles} session in {db}").format(titles=titles, db=db), file=sys.stderr
+                    )
                     return EXIT_DEVICE
                 session = store.get(info.id)
             if session.game.name not in FLOWS:
-                print(_("companion export: session {id} is a {game!r} session; export takes {games}").format(id=session.id, game=session.game.name, games=', '.join(FLOWS)), file=sys.stderr)
+                print(
+                    _("companion export: session {id} is a {game!r} session; export takes {games}").format(
+                        id=session.id, game=session.game.name, games=', '.join(FLOWS)
+                    ),
+                    file=sys.stderr,
+                )
                 return EXIT_USAGE
             flow = GameFlow(session, FLOWS[session.game.name])
             if not flow.over() and not args.unfinished:
-                print(_("companion export: session {id} has not ended ({round_label}); finish it at the table, or pass --unfinished").format(id=session.id, round_label=flow.table().round_label), file=sys.stderr)
+                print(
+                    _(
+                        "companion export: session {id} has not ended ({round_label}); finish it at the table, or pass "
+                        "--unfinished"
+                    ).format(id=session.id, round_label=flow.table().round_label),
+                    file=sys.stderr,
+                )
                 return EXIT_INPUT
             game, play = flow.export_json(), flow.bgstats_play()
     except SessionError as exc:

@@ -8,11 +8,13 @@ file is never replaced.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from companion.commands import EXIT_DEVICE, EXIT_USAGE, InputError, UsageError
-from companion.i18n import N_, _, ngettext, say
+from companion.i18n import N_, _, say
+
 
 def profile_path(name_or_path: str) -> Path:
     """A dice profile's JSON file: a path as given (``.json``), or ``<data dir>/profiles/<name>.json``."""
@@ -56,8 +58,10 @@ def load_dice_reader(dice: Any, name_or_path: str):
 
     path = profile_path(name_or_path)
     if not path.is_file():
-        raise InputError(_("no dice profile at {path}: build one with `{command}`").format(path=path, command=dice.enroll_command),
-                         EXIT_DEVICE)
+        raise InputError(
+            _("no dice profile at {path}: build one with `{command}`").format(path=path, command=dice.enroll_command),
+            EXIT_DEVICE,
+        )
     try:
         profile = DiceProfile.load(path)
         if profile.dice_set != dice.name:
@@ -66,8 +70,11 @@ def load_dice_reader(dice: Any, name_or_path: str):
                                                      command=dice.enroll_command), EXIT_DEVICE)
         return RollDiceReader(profile, allowed=dice.pairs)
     except VisionError as exc:
-        raise InputError(_("cannot load dice profile {dice_profile}: {problem}").format(dice_profile=name_or_path, problem=say(exc)),
-                         EXIT_DEVICE) from None
+        raise InputError(
+            _("cannot load dice profile {dice_profile}: {problem}").format(dice_profile=name_or_path, problem=say(exc)),
+            EXIT_DEVICE,
+        ) from None
+
 
 def dice_reader_for(dice: str, profile: str | None):
     """The reader for ``--dice`` (d6, or Roll for the Galaxy with an enrolled profile)."""
@@ -94,7 +101,12 @@ def deck_path(name_or_path: str) -> Path:
     if name_or_path.endswith(".npz"):
         return Path(name_or_path).expanduser()
     if "/" in name_or_path or "\\" in name_or_path or ".." in name_or_path or not name_or_path.strip():
-        raise InputError(_("deck {deck!r}: give a deck name (saved in {folder}) or a path ending in .npz").format(deck=name_or_path, folder=data_dir() / 'decks'), EXIT_USAGE)
+        raise InputError(
+            _("deck {deck!r}: give a deck name (saved in {folder}) or a path ending in .npz").format(
+                deck=name_or_path, folder=data_dir() / 'decks'
+            ),
+            EXIT_USAGE,
+        )
     return data_dir() / "decks" / f"{name_or_path}.npz"
 
 DECK_KINDS = {"card": N_("cards or square tiles"), "hex": N_("Eclipse sector hexes")}
@@ -123,15 +135,25 @@ def load_deck(name_or_path: str, want: str | None = None) -> Any:
 
     path = deck_path(name_or_path)
     if not path.is_file():
-        raise InputError(_("no deck at {path}: build one with `companion enroll cards DECK DIR`").format(path=path), EXIT_DEVICE)
+        raise InputError(
+            _("no deck at {path}: build one with `companion enroll cards DECK DIR`").format(path=path), EXIT_DEVICE
+        )
     try:
         deck = DeckProfile.load(path)
     except VisionError as exc:
-        raise InputError(_("cannot load deck {name_or_path}: {problem}").format(name_or_path=name_or_path, problem=say(exc)), EXIT_DEVICE) from None
+        raise InputError(
+            _("cannot load deck {name_or_path}: {problem}").format(name_or_path=name_or_path, problem=say(exc)),
+            EXIT_DEVICE,
+        ) from None
     kind = deck_kind(deck)
     if want is not None and kind != want:
         hint = "companion enroll cards DECK DIR --hexes" if want == "hex" else "companion enroll cards DECK DIR"
-        raise InputError(_("deck {deck} holds {kind}, not {wanted}: enroll one with `{hint}`").format(deck=name_or_path, kind=_(DECK_KINDS[kind]), wanted=_(DECK_KINDS[want]), hint=hint), EXIT_DEVICE)
+        raise InputError(
+            _("deck {deck} holds {kind}, not {wanted}: enroll one with `{hint}`").format(
+                deck=name_or_path, kind=_(DECK_KINDS[kind]), wanted=_(DECK_KINDS[want]), hint=hint
+            ),
+            EXIT_DEVICE,
+        )
     return deck
 
 def not_ours(path: Path, keys: Mapping[str, Any]) -> str | None:

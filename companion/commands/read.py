@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
 from companion.commands.files import deck_kind, dice_reader_for, load_deck
 from companion.i18n import _, ngettext, say
 from rules.roll.words import colour_word, face_word
+
 
 def cmd_read(images: Sequence[Path], dice: str, as_json: bool, profile: str | None = None) -> int:
     """``companion read``: print each image's dice; bad images are named on stderr and give exit 1."""
@@ -41,8 +43,7 @@ def _read_each(
 
     A missing, truncated or corrupt image is named on stderr and the others are still read.
     """
-    from device import BadImage
-    from device import decode_image
+    from device import BadImage, decode_image
     from vision import VisionError
 
     status = EXIT_OK
@@ -92,8 +93,12 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
         return exc.code
     hexes = deck_kind(deck) == "hex"
     if hexes and mirror != "off":
-        print(_("companion read: --mirror does not apply to deck {deck}, which holds Eclipse sector hexes").format(deck=deck_name),
-              file=sys.stderr)
+        print(
+            _("companion read: --mirror does not apply to deck {deck}, which holds Eclipse sector hexes").format(
+                deck=deck_name
+            ),
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     config = CardsConfig(mirror=mirror)
     fixed = None

@@ -10,7 +10,8 @@ Findings (a location placed against its rule) show at once with the rule.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from companion.camera import CardPass, Observed, Proposal
 from companion.camera.preview import misplays
@@ -38,10 +39,16 @@ class AmongFlow(FlowBase):
     the options (races, objectives, the aggressive mode) come from the declaration (``AMONG_GAME.info``)."""
 
     game = AMONG_GAME
-    event_words = {"location_built": lazy("Location built"), "reactor_built": lazy("Power Reactor built"),
-                   "card_discarded": lazy("Card discarded for credits"), "credits_changed": lazy("Credits correction"),
-                   "vp_changed": lazy("VP track correction"), "round_ended": lazy("the end of the round"),
-                   "conflict_played": lazy("Conflict card played"), "station_read": lazy("the camera's read of the stations")}
+    event_words = {
+        "location_built": lazy("Location built"),
+        "reactor_built": lazy("Power Reactor built"),
+        "card_discarded": lazy("Card discarded for credits"),
+        "credits_changed": lazy("Credits correction"),
+        "vp_changed": lazy("VP track correction"),
+        "round_ended": lazy("the end of the round"),
+        "conflict_played": lazy("Conflict card played"),
+        "station_read": lazy("the camera's read of the stations"),
+    }
 
     def stored(self, option: Option, value: Any) -> Any:
         """Races and objectives are written by their ids in the game data (``"sheptas"``,
@@ -65,15 +72,25 @@ class AmongFlow(FlowBase):
                 Field("cell", PLACE_LABEL, **cell))),
             Form("reactor", Text("Power Reactor built"), (Field("cell", PLACE_LABEL, **cell),)),
             Form("discard", Text("Card discarded for credits"), ()),
-            Form("credits", Text("Credits correction"), (Field("delta", Text("Credits +/-"), kind="int", minimum=-30, maximum=30),)),
-            Form("vp", Text("VP track correction"), (Field("delta", Text("VP +/-"), kind="int", minimum=-50, maximum=50),)),
+            Form(
+                "credits",
+                Text("Credits correction"),
+                (Field("delta", Text("Credits +/-"), kind="int", minimum=-30, maximum=30),),
+            ),
+            Form(
+                "vp",
+                Text("VP track correction"),
+                (Field("delta", Text("VP +/-"), kind="int", minimum=-50, maximum=50),),
+            ),
         )
 
     def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
         """Every form while the game runs; none once it is scored."""
         return [] if progress.over else ["location", "reactor", "discard", "credits", "vp"]
 
-    def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    def report_event(
+        self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
         """Form -> event (``rules.among_the_stars.game`` kinds)."""
         if form == "location":
             return "location_built", {"card": values["card"], "cell": values["cell"]}
@@ -99,9 +116,15 @@ class AmongFlow(FlowBase):
         if view["reminders"]:
             note = Text("{note} - {reminder}", note=note, reminder=view["reminders"][0])
         return TableRound(
-            progress, phases, note,
-            next_label=Text("Game over") if over else (Text("End year") if rnd == progress.rounds else Text("End round")),
-            next_why=Text("the game is over") if over else "", pool=None, players=rows,
+            progress,
+            phases,
+            note,
+            next_label=Text("Game over")
+            if over
+            else (Text("End year") if rnd == progress.rounds else Text("End round")),
+            next_why=Text("the game is over") if over else "",
+            pool=None,
+            players=rows,
         )
 
     def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:
@@ -117,9 +140,18 @@ class AmongFlow(FlowBase):
             for row in p.get("station", []):
                 cubes = row.get("cubes")
                 detail = "" if cubes is None else plural("{n} energy cube", "{n} energy cubes", cubes)
-                cells.append(Cell((int(row["cell"][0]), int(row["cell"][1])), _card_word(row["card"]), p["name"], detail=detail))
-            out.append(Board(f"station-{p['name']}", Text("{player}'s station", player=p["name"]), "grid", tuple(cells),
-                             owner=p["name"]))
+                cells.append(
+                    Cell((int(row["cell"][0]), int(row["cell"][1])), _card_word(row["card"]), p["name"], detail=detail)
+                )
+            out.append(
+                Board(
+                    f"station-{p['name']}",
+                    Text("{player}'s station", player=p["name"]),
+                    "grid",
+                    tuple(cells),
+                    owner=p["name"],
+                )
+            )
         return tuple(out)
 
     def role(self, view: Mapping[str, Any], player: str) -> str | None:
@@ -161,7 +193,9 @@ class AmongCamera:
         """``vak_main_reactor`` for a Vak player, else ``main_reactor``."""
         return VAK_MAIN_REACTOR if self._player(view, player).get("race") == "vak" else MAIN_REACTOR
 
-    def watcher(self, player: str, view: Mapping[str, Any], confirm_reads: int, min_confidence: float) -> StationWatcher:
+    def watcher(
+        self, player: str, view: Mapping[str, Any], confirm_reads: int, min_confidence: float
+    ) -> StationWatcher:
         """A watcher whose accepted layout starts as the engine's station (a resumed game asks nothing again)."""
         cat = catalogue()
         w = StationWatcher(player, confirm_reads=confirm_reads, min_confidence=min_confidence,
@@ -170,7 +204,9 @@ class AmongCamera:
             w.layout[(int(row["cell"][0]), int(row["cell"][1]))] = cat.card(row["card"]).id
         return w
 
-    def observe(self, watcher: StationWatcher, player: str, seen: Any, view: Mapping[str, Any], flow: Any) -> Observed | None:
+    def observe(
+        self, watcher: StationWatcher, player: str, seen: Any, view: Mapping[str, Any], flow: Any
+    ) -> Observed | None:
         """One read of ``player``'s station -> misplays at once (previewed through the engine), questions for
         added cards, ``station_read``."""
         cat = catalogue()
@@ -218,8 +254,13 @@ class AmongCamera:
         built judged as if that build were undone."""
         cat = catalogue()
         moved_from = {a for _, a, _ in change.moved}
-        unconfirmed = {c: cat.card(n).name for c, n in before.items()
-                       if c not in moved_from and not cat.card(n).is_main_reactor and built.get(c, {}).get("card") != cat.card(n).name}
+        unconfirmed = {
+            c: cat.card(n).name
+            for c, n in before.items()
+            if c not in moved_from
+            and not cat.card(n).is_main_reactor
+            and built.get(c, {}).get("card") != cat.card(n).name
+        }
         pending = [self._proposal(player, unconfirmed[c], c) for c in growth_order(set(built), unconfirmed)]
         judged = [self._proposal(player, name, cell) for name, cell in change.placed]
         undone = [seq for name, a, _ in change.moved if built.get(a, {}).get("card") == name
@@ -230,10 +271,18 @@ class AmongCamera:
     def _proposal(player: str, name: str, cell: Any) -> Proposal:
         where = _cell_text(cell)
         if catalogue().card(name).is_reactor:
-            return Proposal(player, Text("{player} built a Power Reactor at {cell}?", player=player, cell=where),
-                            "reactor_built", {"cell": list(cell)})
-        return Proposal(player, Text("{player} built {card} at {cell}?", player=player, card=_card_word(name), cell=where),
-                        "location_built", {"card": name, "cell": list(cell)})
+            return Proposal(
+                player,
+                Text("{player} built a Power Reactor at {cell}?", player=player, cell=where),
+                "reactor_built",
+                {"cell": list(cell)},
+            )
+        return Proposal(
+            player,
+            Text("{player} built {card} at {cell}?", player=player, card=_card_word(name), cell=where),
+            "location_built",
+            {"card": name, "cell": list(cell)},
+        )
 
 
 def _built_by(flow: Any, player: str, cell: Place) -> int | None:

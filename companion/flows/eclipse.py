@@ -115,7 +115,11 @@ class EclipseFlow(FlowBase):
     from the declaration (``ECLIPSE_GAME.info``)."""
 
     game = ECLIPSE_GAME
-    columns = (Column("hexes", Text("Hexes")), Column("ambassadors", Text("Ambassadors")), Column("alliance", Text("Alliance")))
+    columns = (
+        Column("hexes", Text("Hexes")),
+        Column("ambassadors", Text("Ambassadors")),
+        Column("alliance", Text("Alliance")),
+    )
     camera = ECLIPSE_CAMERA
 
     # -- forms -----------------------------------------------------------------------------------------
@@ -126,8 +130,9 @@ class EclipseFlow(FlowBase):
         choices are the tiles not on the map yet, spelt "204 Vega"."""
         cat = catalogue()
         laid = {h["sector"] for h in view.get("map", ())}
-        explorable = tuple(s.label for s in cat.sectors.values()
-                           if s.kind != "starting_sector" and s.id != "001" and s.id not in laid) or (N_("no tile left"),)
+        explorable = tuple(
+            s.label for s in cat.sectors.values() if s.kind != "starting_sector" and s.id != "001" and s.id not in laid
+        ) or (N_("no tile left"),)
         names = tuple(p["name"] for p in view["players"])
         dice = {"kind": "dice", "minimum": 1, "maximum": 6, "optional": True}
         homes = tuple(s.label for s in cat.sectors.values() if s.home and s.id not in laid) or (N_("no tile left"),)
@@ -135,49 +140,130 @@ class EclipseFlow(FlowBase):
                         Text("{sector} is already on the map at {cell}", sector=cat.sector(h["sector"]).label,
                              cell=f"[{h['q']}, {h['r']}]")) for h in view.get("map", ()))
         return (
-            Form("home", Text("Starting sector laid (setup)"), (
-                Field("sector", Text("Starting sector or Ancient Homeworld"), choices=homes, unavailable=on_map), _cell("hex", Text("Hex [q, r]")),
-                Field("rotation", Text("Rotation (steps clockwise, 0-5)"), kind="int", minimum=0, maximum=5))),
-            Form("explore", Text("Explore"), (
-                Field("sector", Text("Sector laid"), choices=explorable, unavailable=on_map), _cell("hex", Text("Hex [q, r] where it lies")),
-                Field("rotation", Text("Rotation (steps clockwise, 0-5)"), kind="int", minimum=0, maximum=5),
-                _cell("from", Text("From hex [q, r] (your disc or ship)"), optional=True))),
-            Form("influence", Text("Influence"), (_cell("hex", Text("Disc placed on hex [q, r]"), optional=True),
-                                            _cell("from", Text("From hex [q, r]"), optional=True))),
-            Form("research", Text("Research"), (Field("tech", Text("Technology (if it is one of these)"), choices=RESEARCHED,
-                                                optional=True),)),
+            Form(
+                "home",
+                Text("Starting sector laid (setup)"),
+                (
+                    Field("sector", Text("Starting sector or Ancient Homeworld"), choices=homes, unavailable=on_map),
+                    _cell("hex", Text("Hex [q, r]")),
+                    Field("rotation", Text("Rotation (steps clockwise, 0-5)"), kind="int", minimum=0, maximum=5),
+                ),
+            ),
+            Form(
+                "explore",
+                Text("Explore"),
+                (
+                    Field("sector", Text("Sector laid"), choices=explorable, unavailable=on_map),
+                    _cell("hex", Text("Hex [q, r] where it lies")),
+                    Field("rotation", Text("Rotation (steps clockwise, 0-5)"), kind="int", minimum=0, maximum=5),
+                    _cell("from", Text("From hex [q, r] (your disc or ship)"), optional=True),
+                ),
+            ),
+            Form(
+                "influence",
+                Text("Influence"),
+                (
+                    _cell("hex", Text("Disc placed on hex [q, r]"), optional=True),
+                    _cell("from", Text("From hex [q, r]"), optional=True),
+                ),
+            ),
+            Form(
+                "research",
+                Text("Research"),
+                (Field("tech", Text("Technology (if it is one of these)"), choices=RESEARCHED, optional=True),),
+            ),
             Form("upgrade", Text("Upgrade"), ()),
-            Form("build", Text("Build"), (Field("what", Text("Built"), choices=BUILDS),
-                                    _cell("hex", Text("On hex [q, r] (orbital, monolith)"), optional=True))),
-            Form("move", Text("Move"), (_cell("from", Text("From hex [q, r]"), optional=True), _cell("to", Text("To hex [q, r]"), optional=True))),
+            Form(
+                "build",
+                Text("Build"),
+                (
+                    Field("what", Text("Built"), choices=BUILDS),
+                    _cell("hex", Text("On hex [q, r] (orbital, monolith)"), optional=True),
+                ),
+            ),
+            Form(
+                "move",
+                Text("Move"),
+                (
+                    _cell("from", Text("From hex [q, r]"), optional=True),
+                    _cell("to", Text("To hex [q, r]"), optional=True),
+                ),
+            ),
             Form("pass", Text("Pass"), ()),
-            Form("relations", Text("Diplomatic relations (Ambassadors exchanged)"), (Field("with", Text("With"), choices=names, others=True),)),
-            Form("attack", Text("Attacked a player you have relations with"), (Field("with", Text("Whom"), choices=names, others=True),)),
-            Form("alliance_found", Text("Alliance founded"), (Field("alliance", Text("Alliance"), choices=ALLIANCE_NAMES),
-                                                         Field("with", Text("With"), choices=names, others=True))),
-            Form("alliance_join", Text("Alliance joined"), (Field("alliance", Text("Alliance"), choices=ALLIANCE_NAMES),)),
-            Form("alliance_leave", Text("Alliance left (tile to its Traitor side)"), (
-                Field("traitor_card", Text("Ships shared a hex with a former ally (Traitor card)"), choices=YES_NO, labels=_words(YES_NO_LABELS),
-                      optional=True),)),
-            Form("blueprint", Text("Ship blueprint (after an Upgrade)"), (
-                Field("ship", Text("Ship"), choices=SHIP_TYPES),
-                _count("computers", Text("Computers (+)"), 9), _count("shields", Text("Shields (-)"), 9), _count("hull", Text("Hull"), 9),
-                _count("initiative", Text("Initiative"), 12),
-                *(_count(f"{c}_cannons", CANNONS[c], 6) for c in DAMAGE),
-                *(_count(f"{c}_missiles", MISSILES[c], 6) for c in MISSILE_COLOURS))),
-            Form("volley", Text("Combat: fire a volley (dice left blank: the camera reads them)"), (
-                Field("ship", Text("Firing ship"), choices=SHIP_TYPES),
-                Field("target", Text("At"), choices=(*names, ANCIENTS), optional=True),
-                Field("target_ship", Text("Target ship"), choices=SHIP_TYPES, optional=True),
-                _count("computers", Text("Computers (blank: the blueprint's)"), 9),
-                _count("shields", Text("Target's shields (blank: its blueprint's)"), 9),
-                Field("missiles", Text("Missiles"), choices=YES_NO, labels=_words(YES_NO_LABELS), optional=True),
-                *(Field(c, ROLLED[c], **dice)
-                  for c in DAMAGE))),
-            Form("ancients", Text("Ancients destroyed"), (
-                _cell("hex", Text("Hex [q, r]")), Field("what", Text("Destroyed"), choices=("Ancient ships", "Guardian"),
-                      labels=_words((N_("Ancient ships"), N_("Guardian")))),
-                _count("count", Text("How many Ancient ships"), 3, minimum=1))),
+            Form(
+                "relations",
+                Text("Diplomatic relations (Ambassadors exchanged)"),
+                (Field("with", Text("With"), choices=names, others=True),),
+            ),
+            Form(
+                "attack",
+                Text("Attacked a player you have relations with"),
+                (Field("with", Text("Whom"), choices=names, others=True),),
+            ),
+            Form(
+                "alliance_found",
+                Text("Alliance founded"),
+                (
+                    Field("alliance", Text("Alliance"), choices=ALLIANCE_NAMES),
+                    Field("with", Text("With"), choices=names, others=True),
+                ),
+            ),
+            Form(
+                "alliance_join", Text("Alliance joined"), (Field("alliance", Text("Alliance"), choices=ALLIANCE_NAMES),)
+            ),
+            Form(
+                "alliance_leave",
+                Text("Alliance left (tile to its Traitor side)"),
+                (
+                    Field(
+                        "traitor_card",
+                        Text("Ships shared a hex with a former ally (Traitor card)"),
+                        choices=YES_NO,
+                        labels=_words(YES_NO_LABELS),
+                        optional=True,
+                    ),
+                ),
+            ),
+            Form(
+                "blueprint",
+                Text("Ship blueprint (after an Upgrade)"),
+                (
+                    Field("ship", Text("Ship"), choices=SHIP_TYPES),
+                    _count("computers", Text("Computers (+)"), 9),
+                    _count("shields", Text("Shields (-)"), 9),
+                    _count("hull", Text("Hull"), 9),
+                    _count("initiative", Text("Initiative"), 12),
+                    *(_count(f"{c}_cannons", CANNONS[c], 6) for c in DAMAGE),
+                    *(_count(f"{c}_missiles", MISSILES[c], 6) for c in MISSILE_COLOURS),
+                ),
+            ),
+            Form(
+                "volley",
+                Text("Combat: fire a volley (dice left blank: the camera reads them)"),
+                (
+                    Field("ship", Text("Firing ship"), choices=SHIP_TYPES),
+                    Field("target", Text("At"), choices=(*names, ANCIENTS), optional=True),
+                    Field("target_ship", Text("Target ship"), choices=SHIP_TYPES, optional=True),
+                    _count("computers", Text("Computers (blank: the blueprint's)"), 9),
+                    _count("shields", Text("Target's shields (blank: its blueprint's)"), 9),
+                    Field("missiles", Text("Missiles"), choices=YES_NO, labels=_words(YES_NO_LABELS), optional=True),
+                    *(Field(c, ROLLED[c], **dice) for c in DAMAGE),
+                ),
+            ),
+            Form(
+                "ancients",
+                Text("Ancients destroyed"),
+                (
+                    _cell("hex", Text("Hex [q, r]")),
+                    Field(
+                        "what",
+                        Text("Destroyed"),
+                        choices=("Ancient ships", "Guardian"),
+                        labels=_words((N_("Ancient ships"), N_("Guardian"))),
+                    ),
+                    _count("count", Text("How many Ancient ships"), 3, minimum=1),
+                ),
+            ),
             Form("disc", Text("Influence disc placed (after combat)"), (_cell("hex", Text("Hex [q, r]")),)),
             Form("disc_back", Text("Influence disc taken back"), (_cell("hex", Text("Hex [q, r]")),)),
             Form("structure", Text("Tile laid on a hex"), (
@@ -340,8 +426,15 @@ class EclipseFlow(FlowBase):
             return Text("Game over: the scores are final"), Text("Game over"), Text("the game is over")
         if stage == "reporting":
             missing = Listing(progress.waiting)
-            return (Text("Game end: each player enters their final position on their own phone (hidden); waiting for "
-                         "{players}. Next scores now, without the missing ones", players=missing), Text("Score now"), "")
+            return (
+                Text(
+                    "Game end: each player enters their final position on their own phone (hidden); waiting for "
+                    "{players}. Next scores now, without the missing ones",
+                    players=missing,
+                ),
+                Text("Score now"),
+                "",
+            )
         if stage == "action":
             markers = view.get("markers")
             if markers:
@@ -349,8 +442,11 @@ class EclipseFlow(FlowBase):
                             second=markers["second"])
             else:
                 direction = view.get("direction", "clockwise")
-                turn = (Text("{player}'s turn (counter-clockwise)", player=progress.turn) if direction == "counter-clockwise"
-                        else Text("{player}'s turn (clockwise)", player=progress.turn))
+                turn = (
+                    Text("{player}'s turn (counter-clockwise)", player=progress.turn)
+                    if direction == "counter-clockwise"
+                    else Text("{player}'s turn (clockwise)", player=progress.turn)
+                )
             passed = view.get("passed") or []
             bits = [turn]
             if passed:
@@ -365,8 +461,11 @@ class EclipseFlow(FlowBase):
             return (Text("Combat: fight each battle; Fire a volley on your phone to see which dice hit"),
                     Text("End game") if end else Text("Upkeep"), "")
         if stage == "upkeep":
-            return (Text("Upkeep: pay for your influence discs; take back the discs you cannot pay for"), Text("Cleanup"),
-                    "")
+            return (
+                Text("Upkeep: pay for your influence discs; take back the discs you cannot pay for"),
+                Text("Cleanup"),
+                "",
+            )
         holder = view.get("turn_order_card")
         note = (Text("Cleanup: discs back, new technologies; {player} holds the Turn Order card and chooses the "
                      "direction", player=holder) if holder else Text("Cleanup: discs back, new technologies"))
@@ -408,19 +507,31 @@ class EclipseFlow(FlowBase):
         """The combat helper: the volley aimed (what to roll) or the last volley rolled (which dice hit, the damage)."""
         aim, volley = view.get("aim"), view.get("volley")
         if aim is not None:
-            roll = Listing([Text("{n} {colour}", n=n, colour=colour_word(c)) for c, n in (aim.get("roll") or {}).items()])
+            roll = Listing(
+                [Text("{n} {colour}", n=n, colour=colour_word(c)) for c, n in (aim.get("roll") or {}).items()]
+            )
             hit = hit_on(aim["computers"], aim["shields"])
             what = Text("roll {dice} dice", dice=roll) if roll.items else Text("roll the ship type's dice")
             return (Throw("volley", aim["label"], (), Text("{what}: a die hits on {hit} or more (the camera reads them "
                           "on a still table, or tap the faces in)", what=what, hit=hit), aim.get("player")),)
         if volley is not None:
-            dice = tuple(ThrownDie(d["colour"], d["face"], d["hit"], Text("{damage} damage", damage=d["damage"]) if d["hit"]
-                                   else Text("miss"))
-                         for d in volley["dice"])
-            summary: Any = plural("{n} hit: {damage} damage (hits on {hit} or more)",
-                                  "{n} hits: {damage} damage (hits on {hit} or more)", int(volley["hits"]),
-                                  n=volley["hits"], damage=volley["damage"],
-                                  hit=volley.get("hit_on", hit_on(volley["computers"], volley["shields"])))
+            dice = tuple(
+                ThrownDie(
+                    d["colour"],
+                    d["face"],
+                    d["hit"],
+                    Text("{damage} damage", damage=d["damage"]) if d["hit"] else Text("miss"),
+                )
+                for d in volley["dice"]
+            )
+            summary: Any = plural(
+                "{n} hit: {damage} damage (hits on {hit} or more)",
+                "{n} hits: {damage} damage (hits on {hit} or more)",
+                int(volley["hits"]),
+                n=volley["hits"],
+                damage=volley["damage"],
+                hit=volley.get("hit_on", hit_on(volley["computers"], volley["shields"])),
+            )
             if volley.get("questions"):
                 summary = Listing([summary, *volley["questions"]], "; ")
             return (Throw("volley", volley.get("label") or Text("Volley"), dice, summary, volley.get("player")),)

@@ -91,11 +91,22 @@ class EclipseCamera:
                 continue
             if have is not None:
                 if at in changed:
-                    word = Text("turned") if have.id == tile.id else Text("{seen} instead of {recorded}", seen=tile.id,
-                                                                          recorded=have.id)
-                    notes.append(Text("the hex at {cell} is recorded as {sector}, rotation {rotation}; the camera sees "
-                                      "{seen} (rotation {now}): put it back, or Undo and confirm it again", cell=_at(at),
-                                      sector=have.id, rotation=have.rotation, seen=word, now=tile.rotation))
+                    word = (
+                        Text("turned")
+                        if have.id == tile.id
+                        else Text("{seen} instead of {recorded}", seen=tile.id, recorded=have.id)
+                    )
+                    notes.append(
+                        Text(
+                            "the hex at {cell} is recorded as {sector}, rotation {rotation}; the camera sees "
+                            "{seen} (rotation {now}): put it back, or Undo and confirm it again",
+                            cell=_at(at),
+                            sector=have.id,
+                            rotation=have.rotation,
+                            seen=word,
+                            now=tile.rotation,
+                        )
+                    )
                 continue
             proposal = self._proposal(at, tile, view)
             if proposal is None:
@@ -130,9 +141,16 @@ class EclipseCamera:
         if sector.home and not (sector.kind == "ancient_homeworld" and view.get("hidden_worlds")):
             owner = next((p["name"] for p in players if sector.species and p.get("species") == sector.species), None)
             who = owner or view.get("turn") or first
-            text = (Text("{player}'s starting sector {sector} at {cell}?", player=owner, sector=sector.label, cell=_at(at))
-                    if owner else Text("{sector} laid at {cell}, rotation {rotation}?", sector=sector.label, cell=_at(at),
-                                       rotation=tile.rotation))
+            text = (
+                Text("{player}'s starting sector {sector} at {cell}?", player=owner, sector=sector.label, cell=_at(at))
+                if owner
+                else Text(
+                    "{sector} laid at {cell}, rotation {rotation}?",
+                    sector=sector.label,
+                    cell=_at(at),
+                    rotation=tile.rotation,
+                )
+            )
             return Proposal(who, text, "hex_placed", {"sector": sector.id, **where}, cell=at)
         turn = view.get("turn")
         if view.get("stage") == "action" and turn:

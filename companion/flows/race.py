@@ -9,7 +9,8 @@ round is played to its end.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from companion.camera import Proposal, TableauCamera
 from companion.errors import BadEntry
@@ -88,7 +89,11 @@ class RaceFlow(FlowBase):
         if view.get("advanced"):
             choose.append(Field("second", Text("Second action card"), choices=actions))
         return (
-            Form("start", Text("Start world"), (Field("card", Text("Start world"), choices=tuple(c.name for c in deck.start_worlds)),)),
+            Form(
+                "start",
+                Text("Start world"),
+                (Field("card", Text("Start world"), choices=tuple(c.name for c in deck.start_worlds)),),
+            ),
             Form("select", Text("Action chosen"), tuple(choose)),
             Form("card", Text("Card placed"), (Field("card", Text("Card"), choices=names),)),
             Form("good", Text("Good placed"), (Field("world", Text("World"), choices=worlds),)),
@@ -109,7 +114,9 @@ class RaceFlow(FlowBase):
             return ["select", *play]
         return play
 
-    def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    def report_event(
+        self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
         """Form -> event (``rules.race.game`` kinds)."""
         if form == "start":
             return "start_world", {"player": player, "card": values["card"]}
@@ -136,7 +143,10 @@ class RaceFlow(FlowBase):
         cards_of = {a["id"]: a["card"] for a in facts()["actions"]}
         phases = []
         for k, s in enumerate(view["steps"]):
-            by = [Text("{player} ({cards})", player=p, cards=Listing(cards_of[i] for i in ids)) for p, ids in s["bonus"].items()]
+            by = [
+                Text("{player} ({cards})", player=p, cards=Listing(cards_of[i] for i in ids))
+                for p, ids in s["bonus"].items()
+            ]
             if view["step"] is None:
                 state = "done" if stage in ("round_end", "over") else "next"
             else:

@@ -10,7 +10,8 @@ tiles) the round is the last one and Next after Manage Empire ends the game.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from companion.camera import CardPass, CountPass, DicePass, DiceSet, Proposal, ReadPass, TableauCamera, colour_counts
 from companion.errors import BadEntry
@@ -144,8 +145,10 @@ class RollCamera(TableauCamera):
     def count_prompt(self, place: str | None) -> str:
         """What the table does before each pass."""
         if place == "citizenry":
-            return Text("Count dice: leave the cups closed, lay your citizenry and construction-zone dice in your zone, "
-                        "tap Count dice")
+            return Text(
+                "Count dice: leave the cups closed, lay your citizenry and construction-zone dice in your zone, "
+                "tap Count dice"
+            )
         if place == "cup":
             return Text("Count dice: now empty your cup into your zone and tap Count dice")
         return Text("dice counted; Count dice counts again")
@@ -183,8 +186,12 @@ class RollCamera(TableauCamera):
             else:
                 text = Text("{player}: {dice} in citizenry and construction zone?", **said)
             if unread:
-                text = plural("{question}; {n} die of unknown colour left out", "{question}; {n} dice of unknown colour "
-                              "left out", unread, question=text)
+                text = plural(
+                    "{question}; {n} die of unknown colour left out",
+                    "{question}; {n} dice of unknown colour left out",
+                    unread,
+                    question=text,
+                )
             if warn:
                 text = Listing([text, warn], " ")
             read = {"image": image, "dice": list(seen), "place": place}
@@ -208,7 +215,12 @@ def too_many_dice(dice: Mapping[str, list[dict[str, Any]]]) -> Any:
 
 PHASE_NAMES = {ph: phase_word(ph) for ph in PHASES} | {"manage": stage_word("manage")}
 """The phases and Manage Empire as the players' edition names them (:mod:`rules.roll.words`)."""
-STAGE_NAMES = {**PHASE_NAMES, "roll": stage_word("roll"), "assign": stage_word("assign"), "reveal": stage_word("reveal")}
+STAGE_NAMES = {
+    **PHASE_NAMES,
+    "roll": stage_word("roll"),
+    "assign": stage_word("assign"),
+    "reveal": stage_word("reveal"),
+}
 """Every stage as the rulebook names it (p.3 Rounds: Roll, Assign, Reveal, the phases, Manage Empire)."""
 ROMAN = {"explore": "I", "develop": "II", "settle": "III", "produce": "IV", "ship": "V"}
 MAX_VP_REPORT = 30
@@ -243,25 +255,51 @@ class RollFlow(FlowBase):
             select.append(Field("extra_white", Text("Extra white die (2 players)"), choices=faces, optional=True,
                                 labels=tuple(face_word(f) for f in faces)))
         return (
-            Form("setup", Text("Setup"), (
-                Field("faction", Text("Faction"), choices=tuple(_faction_label(f) for f in cat.factions)),
-                Field("home_world", Text("Home world"), choices=tuple(w.name for w in cat.home_worlds)),
-                Field("development", Text("Starting development"), choices=tuple(sorted(t.development.name for t in cat.game_tiles))),
-                Field("world", Text("Starting world"), choices=tuple(sorted(t.world.name for t in cat.game_tiles))),
-            )),
+            Form(
+                "setup",
+                Text("Setup"),
+                (
+                    Field("faction", Text("Faction"), choices=tuple(_faction_label(f) for f in cat.factions)),
+                    Field("home_world", Text("Home world"), choices=tuple(w.name for w in cat.home_worlds)),
+                    Field(
+                        "development",
+                        Text("Starting development"),
+                        choices=tuple(sorted(t.development.name for t in cat.game_tiles)),
+                    ),
+                    Field("world", Text("Starting world"), choices=tuple(sorted(t.world.name for t in cat.game_tiles))),
+                ),
+            ),
             Form("select", Text("Phase selected"), tuple(select)),
             Form("tile", Text("Tile built"), (Field("tile", Text("Tile"), choices=tiles),)),
-            Form("good", Text("Good placed"), (Field("world", Text("World"), choices=worlds),
-                                               Field("colour", Text("Die colour"), choices=colours, labels=colour_words))),
-            Form("ship", Text("Good shipped"), (
-                Field("world", Text("World"), choices=worlds),
-                Field("mode", Text("Trade or consume"), choices=("trade", "consume"),
-                      labels=(Text("Trade"), Text("Consume"))),
-                Field("good", Text("Good's colour"), choices=colours, labels=colour_words),
-                Field("shipper", Text("Shipper's colour"), choices=colours, labels=colour_words),
-            )),
-            Form("vp", Text("VP chips taken"), (Field("vp", Text("VP"), kind="int", minimum=1, maximum=MAX_VP_REPORT),)),
-            Form("credits", Text("Credits now"), (Field("credits", Text("Credits"), kind="int", minimum=0, maximum=10),)),
+            Form(
+                "good",
+                Text("Good placed"),
+                (
+                    Field("world", Text("World"), choices=worlds),
+                    Field("colour", Text("Die colour"), choices=colours, labels=colour_words),
+                ),
+            ),
+            Form(
+                "ship",
+                Text("Good shipped"),
+                (
+                    Field("world", Text("World"), choices=worlds),
+                    Field(
+                        "mode",
+                        Text("Trade or consume"),
+                        choices=("trade", "consume"),
+                        labels=(Text("Trade"), Text("Consume")),
+                    ),
+                    Field("good", Text("Good's colour"), choices=colours, labels=colour_words),
+                    Field("shipper", Text("Shipper's colour"), choices=colours, labels=colour_words),
+                ),
+            ),
+            Form(
+                "vp", Text("VP chips taken"), (Field("vp", Text("VP"), kind="int", minimum=1, maximum=MAX_VP_REPORT),)
+            ),
+            Form(
+                "credits", Text("Credits now"), (Field("credits", Text("Credits"), kind="int", minimum=0, maximum=10),)
+            ),
         )
 
     event_words = {"player_setup": lazy("Setup"), "phase_selected": lazy("Phase selected"),
@@ -305,7 +343,9 @@ class RollFlow(FlowBase):
             return Text("phases are selected before Reveal; the next selection is in the next round (p.3 Rounds)")
         return super().closed_why(form, view, progress, player)
 
-    def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    def report_event(
+        self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
         """Form -> event (``rules.roll.game`` kinds)."""
         if form == "setup":
             faction = next(f.number for f in catalogue().factions if _faction_label(f) == values["faction"])
@@ -342,8 +382,14 @@ class RollFlow(FlowBase):
                 by = [p["name"] for p in players if p["selected"] == ph]
                 if ph == view.get("extra_white"):
                     by.append(Text("extra white die"))
-                label = Text("{number} {phase}", number=ROMAN[ph], phase=PHASE_NAMES[ph]) if ph in ROMAN else PHASE_NAMES[ph]
-                phases.append({"label": label, "by": by, "state": "current" if k == here else ("done" if k < here else "next")})
+                label = (
+                    Text("{number} {phase}", number=ROMAN[ph], phase=PHASE_NAMES[ph])
+                    if ph in ROMAN
+                    else PHASE_NAMES[ph]
+                )
+                phases.append(
+                    {"label": label, "by": by, "state": "current" if k == here else ("done" if k < here else "next")}
+                )
         rows = {p["name"]: {"tableau": p["tiles"], "credits": p["credits"], "vp": p["vp_chips"]} for p in players}
         label, why = Text("Next"), ""
         if stage == "setup":
@@ -369,7 +415,11 @@ class RollFlow(FlowBase):
             note, label, why = Text("Game over"), Text("Game over"), Text("the game is over")
         else:
             note = Text("{stage}: report what you built, produced, shipped", stage=STAGE_NAMES.get(stage, stage))
-            rest = [ph for ph in selected if stage == "reveal" or (stage in selected and selected.index(ph) > selected.index(stage))]
+            rest = [
+                ph
+                for ph in selected
+                if stage == "reveal" or (stage in selected and selected.index(ph) > selected.index(stage))
+            ]
             label = PHASE_NAMES[rest[0]] if rest else PHASE_NAMES["manage"]
         return TableRound(progress, phases, note, label, why, pool=view["vp_pool"], players=rows)
 

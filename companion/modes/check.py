@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -49,7 +50,8 @@ def table_check(image: np.ndarray | None, camera_status: str, camera_message: st
         image: the live frame, ``uint8[H, W, 3]`` BGR, or None (none yet).
         camera_status: the loop's ``status.camera`` (``"ok"``, ``"lost"`` ...) and ``camera_message`` its message.
         calibration: the :class:`vision.table.TableCalibration`, or None (positions in pixels).
-        zones: the players' :class:`vision.table.Zones` (table mm or frame px), or None (split evenly at the first read).
+        zones: the players' :class:`vision.table.Zones` (table mm or frame px), or None (split evenly at the first
+        read).
 
     Returns:
         ``{"ok": bool, "lines": [{"level": "OK" | "WARN" | "FAIL", "message"}], "zones": {player: [[x, y] frame px]}}``:

@@ -9,8 +9,9 @@ import dataclasses
 import logging
 import os
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -19,10 +20,17 @@ from companion.errors import StorageError
 from companion.flow import Outcome
 from companion.i18n import Text, message_of, plural
 from companion.modes.base import ModeName, SessionMode
-from companion.reading import (ReadRules, dice_read_of, same_dice, sighting_reader, steady_dice, sure_dice,
-                               unexplained_changes)
+from companion.reading import (
+    ReadRules,
+    dice_read_of,
+    same_dice,
+    sighting_reader,
+    steady_dice,
+    sure_dice,
+    unexplained_changes,
+)
 from device import Frame
-from rules import RulesError, effective_events
+from rules import RulesError
 from rules.d6 import DICE_READ
 from vision import DiceRead, DieObservation, annotate
 from vision.incremental import read_changes
@@ -64,8 +72,8 @@ def dice_read_payload(read: DiceRead, frame: Frame, image: str | None = None) ->
     """The ``dice_read`` event payload for a read: what the rules need plus what the camera saw.
 
     ``{"values": [1-6 | None, ...], "dice": [DieObservation.to_json(), ...], "image": the photo's
-    path for a replay (``image``) or else ``frame.source``, "frame": frame.index, "width": W, "height": H}``. Dice are in reading order (top to bottom,
-    left to right) so the values list matches what players see.
+    path for a replay (``image``) or else ``frame.source``, "frame": frame.index, "width": W, "height": H}``.
+    Dice are in reading order (top to bottom, left to right) so the values list matches what players see.
     """
     dice = reading_order(read.dice)
     return {

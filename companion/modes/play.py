@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from companion.actions import Action, Posted
 from companion.desk import Changes
 from companion.flow import GameFlow, Outcome, handle_action
+from companion.i18n import Text
 from companion.modes.base import Mode, ModeName, SessionMode
 from companion.modes.dice import undo
-from companion.i18n import Text
 from device import Frame
 from vision.motion import MotionState
 
@@ -30,7 +31,8 @@ log = logging.getLogger(__name__)
 
 
 def _place(item: Mapping[str, Any]) -> tuple[Any, Any, tuple[int, ...] | None]:
-    """(player, card, cell) of a finding or a camera misplay (both the engine's findings: :mod:`companion.camera.preview`)."""
+    """(player, card, cell) of a finding or a camera misplay (both the engine's findings:
+    :mod:`companion.camera.preview`)."""
     cell = item.get("cell")
     return item.get("player"), item.get("card"), None if cell is None else tuple(cell)
 
@@ -164,7 +166,9 @@ class PlayMode(SessionMode):
         loop.message = self.camera.message
         unsaved, self.camera.unsaved = self.camera.unsaved, None
         if unsaved is not None:  # what it would have recorded is dropped; the banner says why
-            loop.message = Text("{message}; not saved: {problem}", message=loop.message, problem=loop.storage.failed(unsaved))
+            loop.message = Text(
+                "{message}; not saved: {problem}", message=loop.message, problem=loop.storage.failed(unsaved)
+            )
         elif recorded:
             loop.storage.succeeded()
         if recorded:

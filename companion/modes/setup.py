@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from companion.actions import SETUP_ACTIONS, Action, Posted
 from companion.flow import GameFlow, Outcome
-from companion.modes.base import Mode, ModeName
 from companion.i18n import Text
+from companion.modes.base import Mode, ModeName
 
 if TYPE_CHECKING:
     from companion.app import MainLoop
@@ -90,7 +91,7 @@ class SetupMode(Mode):
         outcome = self.setup.handle(act, None if frame is None else (frame.width, frame.height))
         if outcome.error is None and act.action is Action.SETUP_RENAME:
             old = act.payload.player
-            new = next((n for o, n in zip(before, self.setup.names) if o == old), None)
+            new = next((n for o, n in zip(before, self.setup.names, strict=True) if o == old), None)
             if new is not None and new != old:
                 self.loop.pairing.renamed(old, new)
         elif outcome.error is None and act.action is Action.SETUP_REMOVE:

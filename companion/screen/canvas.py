@@ -16,10 +16,8 @@ import pygame
 
 from companion.actions import Action
 from companion.i18n import N_, _
-from companion.words import colour_letter
 from companion.qr import qr_surface
 from companion.screen.fonts import PYGAME_DEFAULT_SCALE, font_file
-
 
 BUTTON_MIN_PX = 48
 """Smallest side of a touch target in pixels (about 7.5 mm on the 7" display)."""
@@ -100,7 +98,8 @@ def offline(url: str | None) -> bool:
 
 
 def seat_rgb(colour: Any) -> tuple[int, int, int]:
-    """The RGB a seat colour is drawn in: :data:`SEAT_COLOURS`, else pygame's colour of that name, else the text colour."""
+    """The RGB a seat colour is drawn in: :data:`SEAT_COLOURS`, else pygame's colour of that name, else the text
+    colour."""
     if colour in SEAT_COLOURS:
         return SEAT_COLOURS[colour]
     try:
@@ -383,7 +382,9 @@ class Canvas:
         radius = self.s(7)
         pygame.draw.circle(self.surface, camera_colour, (area.x + radius, area.centery), radius)
         x = area.x + 2 * radius + self.s(6)
-        rect = self.text_fit(camera, (x, area.centery), area.right - x, 28, camera_colour, anchor="midleft", min_size=16)
+        rect = self.text_fit(
+            camera, (x, area.centery), area.right - x, 28, camera_colour, anchor="midleft", min_size=16
+        )
         x = rect.right + self.s(10)
         if reader and status.get("camera") == "ok" and area.right - x > 40:
             rect = self.text_fit(reader, (x, area.centery), area.right - x, 28, reader_colour, anchor="midleft",
@@ -394,8 +395,8 @@ class Canvas:
             self.text_fit(message, (x, area.centery), area.right - x, 24, DIM, anchor="midleft")
 
     def draw_seat_dot(self, colour: Any, centre: tuple[int, int], radius: int) -> None:
-        """A player's seat colour as a dot with its sign (:func:`seat_sign`) in it, so the colour is not the only signal,
-        ringed in light grey so that a dark dot (black) shows on the dark screen."""
+        """A player's seat colour as a dot with its sign (:func:`seat_sign`) in it, so the colour is not the only
+        signal, ringed in light grey so that a dark dot (black) shows on the dark screen."""
         rgb = seat_rgb(colour)
         pygame.draw.circle(self.surface, rgb, centre, radius)
         pygame.draw.circle(self.surface, (200, 205, 212), centre, radius + max(1, self.s(2)), max(1, self.s(2)))

@@ -11,8 +11,8 @@ import numpy as np
 import pygame
 
 from companion.actions import Action
-from companion.screen.canvas import (ACCENT, BAD, BG, DIM, PANEL, QR_SIDE, TEXT, WARN, Button, Canvas)
 from companion.i18n import _, ngettext
+from companion.screen.canvas import ACCENT, BAD, BG, DIM, PANEL, QR_SIDE, TEXT, WARN, Button, Canvas
 from companion.screen.states import Screen, ScreenState, can_undo
 
 if TYPE_CHECKING:
@@ -39,13 +39,21 @@ class Waiting(ScreenState):
         surface.fill(BG)
         w, h = surface.get_size()
         ts.text_fit(_("Tabletop companion"), (w // 2, ts.y(70)), w - ts.s(40), 64, TEXT, anchor="center")
-        ts.text_fit(_("Starting - waiting for the camera..."), (w // 2, ts.y(130)), w - ts.s(40), 36, DIM, anchor="center")
+        ts.text_fit(
+            _("Starting - waiting for the camera..."), (w // 2, ts.y(130)), w - ts.s(40), 36, DIM, anchor="center"
+        )
         url = ts.url(view)
         if url:
             rect = self.qr_rect(ts)
             ts.draw_qr(ts.qr_url(view), rect)
-            ts.text_fit(_("Phones: scan the code ({url})").format(url=url), (w // 2, rect.bottom + ts.s(14)), w - 40, 32, TEXT,
-                         anchor="midtop")
+            ts.text_fit(
+                _("Phones: scan the code ({url})").format(url=url),
+                (w // 2, rect.bottom + ts.s(14)),
+                w - 40,
+                32,
+                TEXT,
+                anchor="midtop",
+            )
         ts.draw_buttons(self.buttons(ts, view))
 
 
@@ -132,7 +140,13 @@ class CameraLost(ScreenState):
             y = ts.wrap(step, (x + ts.s(12), y), ts.s(600), 30, TEXT, max_lines=2) + ts.s(4)
         latest = ((view.get("game") or {}).get("latest")) or None
         if latest:
-            ts.text_fit(_("Last roll: sum {total}").format(total=latest.get('total', 0)), (ts.x(480), ts.y(420)), ts.x(310), 36, TEXT)
+            ts.text_fit(
+                _("Last roll: sum {total}").format(total=latest.get('total', 0)),
+                (ts.x(480), ts.y(420)),
+                ts.x(310),
+                36,
+                TEXT,
+            )
         if ts.url(view):
             ts.draw_qr(ts.qr_url(view), self.qr_rect(ts))
         ts.draw_buttons(self.buttons(ts, view))
@@ -171,10 +185,24 @@ def draw_total(ts: Canvas, latest: dict[str, Any] | None, game: dict[str, Any], 
     x = max(rect.right + ts.s(14), area.x + ts.s(190))
     rolls = game.get("rolls")
     if rolls is not None:
-        ts.text_fit(ngettext("{n} roll", "{n} rolls", rolls).format(n=rolls), (x, area.y + ts.s(8)), area.right - x - ts.s(6), 26, DIM, min_size=12)
+        ts.text_fit(
+            ngettext("{n} roll", "{n} rolls", rolls).format(n=rolls),
+            (x, area.y + ts.s(8)),
+            area.right - x - ts.s(6),
+            26,
+            DIM,
+            min_size=12,
+        )
     unreadable = int((latest or {}).get("unreadable") or 0)
-    ts.text_fit(ngettext("{n} unreadable", "{n} unreadable", unreadable).format(n=unreadable), (x, area.bottom - ts.s(8)), area.right - x - ts.s(6), 26,
-                WARN if unreadable else DIM, anchor="bottomleft", min_size=12)
+    ts.text_fit(
+        ngettext("{n} unreadable", "{n} unreadable", unreadable).format(n=unreadable),
+        (x, area.bottom - ts.s(8)),
+        area.right - x - ts.s(6),
+        26,
+        WARN if unreadable else DIM,
+        anchor="bottomleft",
+        min_size=12,
+    )
 
 
 def draw_history(ts: Canvas, history: list[dict[str, Any]], area: pygame.Rect) -> None:

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pygame
 
-from companion.i18n import N_, _, ngettext, say
-from rules.roll.words import colour_word, face_word
 from companion.actions import Action
-from companion.screen.canvas import (ACCENT, BAD, BG, DIM, GOOD, PANEL, TEXT, WARN, Button)
+from companion.i18n import N_, _, ngettext, say
+from companion.screen.canvas import ACCENT, BAD, BG, DIM, GOOD, PANEL, TEXT, WARN, Button
 from companion.screen.states import Screen, ScreenState
+from rules.roll.words import colour_word, face_word
 
 if TYPE_CHECKING:
     from companion.screen.window import TouchScreen
@@ -31,8 +31,14 @@ ENROLL_KEYS = {pygame.K_RETURN: Action.ENROLL_OK, pygame.K_KP_ENTER: Action.ENRO
 """Keys of the enrollment screen: Enter/Space OK, A another photo, R retake, B/Backspace back, S skip, Esc/Q quit."""
 
 
-ENROLL_BUTTONS = ((Action.ENROLL_OK, N_("OK")), (Action.ENROLL_ANOTHER, N_("Another")), (Action.ENROLL_RETAKE, N_("Retake")),
-                  (Action.ENROLL_BACK, N_("Back")), (Action.ENROLL_SKIP, N_("Skip")), (Action.QUIT, N_("Quit")))
+ENROLL_BUTTONS = (
+    (Action.ENROLL_OK, N_("OK")),
+    (Action.ENROLL_ANOTHER, N_("Another")),
+    (Action.ENROLL_RETAKE, N_("Retake")),
+    (Action.ENROLL_BACK, N_("Back")),
+    (Action.ENROLL_SKIP, N_("Skip")),
+    (Action.QUIT, N_("Quit")),
+)
 
 
 def _photos(n: int) -> str:
@@ -110,7 +116,14 @@ class Enroll(ScreenState):
         ts.text_fit(face_said, (swatch.right + ts.s(10), swatch.y + ts.s(44)),
                      x + width - swatch.right - ts.s(10), 34, TEXT, min_size=16)
         y = swatch.bottom + ts.s(10)
-        ts.text_fit(_("Pair {number} of {total}").format(number=int(e.get("index", 0)) + 1, total=e.get("total", 0)), (x, y), width, 30, ACCENT, min_size=16)
+        ts.text_fit(
+            _("Pair {number} of {total}").format(number=int(e.get("index", 0)) + 1, total=e.get("total", 0)),
+            (x, y),
+            width,
+            30,
+            ACCENT,
+            min_size=16,
+        )
         y += ts.s(32)
         if step == "prompt":
             status, colour = ((_("Hold still..."), WARN) if e.get("waiting_still") else (_("Tap OK when ready"), DIM))
@@ -118,11 +131,25 @@ class Enroll(ScreenState):
             status, colour = (_seen(seen), GOOD) if seen else (_("No dice seen"), BAD)
         ts.text_fit(status, (x, y), width, 36, colour, min_size=18)
         y += ts.s(38)
-        ts.text_fit(_("This pair: {photos}").format(photos=_photos(e.get("pair_photos", 0))), (x, y), width, 24, DIM, min_size=14)
+        ts.text_fit(
+            _("This pair: {photos}").format(photos=_photos(e.get("pair_photos", 0))),
+            (x, y),
+            width,
+            24,
+            DIM,
+            min_size=14,
+        )
         y += ts.s(24)
-        ts.text_fit(_("All: {photos}, {done}/{total} pairs").format(photos=_photos(e.get("photos", 0)), done=e.get("pairs_done", 0),
-                                                          total=e.get("pairs_total", 0)),
-                     (x, y), width, 24, DIM, min_size=14)
+        ts.text_fit(
+            _("All: {photos}, {done}/{total} pairs").format(
+                photos=_photos(e.get("photos", 0)), done=e.get("pairs_done", 0), total=e.get("pairs_total", 0)
+            ),
+            (x, y),
+            width,
+            24,
+            DIM,
+            min_size=14,
+        )
         y += ts.s(28)
         message = e.get("message") or ""
         if message and step == "prompt" and not e.get("waiting_still"):
@@ -169,8 +196,11 @@ class Enroll(ScreenState):
         ts.text_fit(e.get("folder") or "", (x, y), width, 28, TEXT, min_size=12)
         y += ts.s(44)
         if step in ("stopped", "camera_lost", "failed"):
-            lines = (_("Nothing is lost. To go on later:"), "companion enroll roll-dice --guided --keep FOLDER",
-                     _("or build from the photos so far: {command}").format(command="companion enroll roll-dice FOLDER"))
+            lines = (
+                _("Nothing is lost. To go on later:"),
+                "companion enroll roll-dice --guided --keep FOLDER",
+                _("or build from the photos so far: {command}").format(command="companion enroll roll-dice FOLDER"),
+            )
             for k, line in enumerate(lines):
                 ts.text_fit(line, (x, y), width, 28, WARN if k == 0 else TEXT, min_size=14)
                 y += ts.s(30)

@@ -10,9 +10,21 @@ import numpy as np
 import pygame
 
 from companion.actions import Action
-from companion.screen.canvas import (ACCENT, BAD, BG, DIM, GOOD, PANEL, QR_SIDE, SEVERITY_COLOURS, TEXT, WARN, Button,
-                                     seat_rgb)
 from companion.i18n import N_, _
+from companion.screen.canvas import (
+    ACCENT,
+    BAD,
+    BG,
+    DIM,
+    GOOD,
+    PANEL,
+    QR_SIDE,
+    SEVERITY_COLOURS,
+    TEXT,
+    WARN,
+    Button,
+    seat_rgb,
+)
 from companion.screen.states import Screen, ScreenState, can_undo, games_button
 
 if TYPE_CHECKING:
@@ -69,20 +81,35 @@ class Table(ScreenState):
             q = questions[0]
             proposed = q.get("proposed")
             choices = list(q.get("choices") or [])
-            labels = dict(zip(choices, q.get("labels") or choices))  # each choice as shown (the view is said already)
+            # each choice as shown (the view is said already)
+            labels = dict(zip(choices, q.get("labels") or choices, strict=False))
             label = _("Yes: {answer}").format(answer=labels.get(proposed, proposed)) if proposed else _("Confirm")
             answers = [(Action.CAMERA_CONFIRM, label, (("id", q["id"]),), "camera_confirm")]
             for choice in choices:
                 if choice != q.get("proposed"):
-                    answers.append((Action.CAMERA_CONFIRM, labels.get(choice, choice), (("id", q["id"]), ("choice", choice)),
-                                    f"camera_confirm:{choice}"))
+                    answers.append(
+                        (
+                            Action.CAMERA_CONFIRM,
+                            labels.get(choice, choice),
+                            (("id", q["id"]), ("choice", choice)),
+                            f"camera_confirm:{choice}",
+                        )
+                    )
             answers.append((Action.CAMERA_DISMISS, _("Dismiss"), (("id", q["id"]),), "camera_dismiss"))
             area = ts.rect(12, 338, QR_X - 24, 56)
             gap = ts.s(8)
             width = (area.width - gap * (len(answers) - 1)) // len(answers)
             for k, (action, label, payload, key) in enumerate(answers):
-                buttons.append(Button(action, label, pygame.Rect(area.x + k * (width + gap), area.y, width, area.height),
-                                      True, payload, key))
+                buttons.append(
+                    Button(
+                        action,
+                        label,
+                        pygame.Rect(area.x + k * (width + gap), area.y, width, area.height),
+                        True,
+                        payload,
+                        key,
+                    )
+                )
         return buttons
 
     def _camera_panel(self, ts: TouchScreen, view: dict[str, Any], top: int) -> bool:
@@ -119,7 +146,9 @@ class Table(ScreenState):
         if questions:
             q = questions[0]
             if len(questions) > 1:
-                said = _("Camera: {question}  (+{count} more)").format(question=q.get("text", "?"), count=len(questions) - 1)
+                said = _("Camera: {question}  (+{count} more)").format(
+                    question=q.get("text", "?"), count=len(questions) - 1
+                )
             else:
                 said = _("Camera: {question}").format(question=q.get("text", "?"))
             ts.text_fit(said, (x, ts.y(306)), width, 30, TEXT, min_size=16)
@@ -160,7 +189,15 @@ class Table(ScreenState):
                             anchor="midtop", min_size=12)
                 by = ", ".join(ph.get("by") or [])
                 if by:
-                    ts.text_fit(by, (box.centerx, box.bottom - ts.s(6)), box.width - 8, 22, colour, anchor="midbottom", min_size=11)
+                    ts.text_fit(
+                        by,
+                        (box.centerx, box.bottom - ts.s(6)),
+                        box.width - 8,
+                        22,
+                        colour,
+                        anchor="midbottom",
+                        min_size=11,
+                    )
         else:
             pygame.draw.rect(surface, PANEL, strip, border_radius=ts.s(8))
         y += 74
@@ -179,7 +216,9 @@ class Table(ScreenState):
             bottom = top - ts.s(4) if throws else min(top - ts.s(4), ts.y(340))
             if throws:
                 throw = pygame.Rect(area.x, bottom - ts.s(70), area.width - ts.s(4), ts.s(70))
-                if not self._players(ts, game, pygame.Rect(area.x, area.y, area.width - ts.s(4), throw.y - ts.s(2) - area.y)):
+                if not self._players(
+                    ts, game, pygame.Rect(area.x, area.y, area.width - ts.s(4), throw.y - ts.s(2) - area.y)
+                ):
                     throw.y = area.y  # no room for the players' rows: the throw goes up
                 self._throw(ts, throws[0], throw)
             else:
@@ -235,7 +274,9 @@ class Table(ScreenState):
         left = x + ts.s(8) if dice else area.x + ts.s(12)
         room = area.right - left - ts.s(8)
         ts.text_fit(str(throw.get("label", "")), (left, area.y + ts.s(8)), room, 26, TEXT, min_size=14)
-        ts.text_fit(str(throw.get("summary", "")), (left, area.y + ts.s(38)), room, 26, GOOD if dice else WARN, min_size=14)
+        ts.text_fit(
+            str(throw.get("summary", "")), (left, area.y + ts.s(38)), room, 26, GOOD if dice else WARN, min_size=14
+        )
 
     @staticmethod
     def _players(ts: TouchScreen, game: dict[str, Any], area: pygame.Rect) -> bool:
@@ -266,9 +307,20 @@ class Table(ScreenState):
             y = area.y + ts.s(20)
             for p in rows:
                 ts.draw_seat_dot(p.get("colour"), (x0 + ts.s(10), y + row_h // 2), ts.s(10 if row_h >= ts.s(22) else 7))
-                name = _("{player}  (waiting)").format(player=p.get("name", "?")) if p.get("waiting") else p.get("name", "?")
-                ts.text_fit(name, (x0 + ts.s(22), y + row_h // 2), ts.s(name_w - 25), min(32, row_h * 32 // ts.s(40) + 8),
-                            WARN if p.get("waiting") else TEXT, anchor="midleft", min_size=12)
+                name = (
+                    _("{player}  (waiting)").format(player=p.get("name", "?"))
+                    if p.get("waiting")
+                    else p.get("name", "?")
+                )
+                ts.text_fit(
+                    name,
+                    (x0 + ts.s(22), y + row_h // 2),
+                    ts.s(name_w - 25),
+                    min(32, row_h * 32 // ts.s(40) + 8),
+                    WARN if p.get("waiting") else TEXT,
+                    anchor="midleft",
+                    min_size=12,
+                )
                 for k, c in enumerate(columns):
                     value = p.get(str(c.get("key")))
                     ts.text_fit("-" if value is None else str(value), (x0 + ts.s(name_w + k * step), y + row_h // 2),
@@ -314,7 +366,9 @@ class Scores(ScreenState):
         game = view.get("game") or {}
         result = game.get("result") or {"players": [], "winners": []}
         won = result.get("winners") or []
-        ts.text_fit(_("{title}: game over").format(title=game.get("title", "")), (ts.x(10), ts.y(8)), ts.x(720), 34, DIM)
+        ts.text_fit(
+            _("{title}: game over").format(title=game.get("title", "")), (ts.x(10), ts.y(8)), ts.x(720), 34, DIM
+        )
         headline = (_("Winner: {names}") if len(won) == 1 else _("Shared win: {names}")).format(names=", ".join(won))
         ts.text_fit(f"{ts.sign('winner')} {headline}", (ts.x(10), ts.y(40)), ts.x(780), 56, GOOD, min_size=18)
         counting = (view.get("camera") or {}).get("count")
@@ -334,8 +388,14 @@ class Scores(ScreenState):
                                                                       "play on the box; phones download them")
             ts.text_fit(message, (ts.x(10), ts.y(380)), ts.x(780), 20, DIM, min_size=11)
         else:
-            ts.text_fit(_("Export: companion export --json FILE / --bgstats FILE"), (ts.x(10), ts.y(380)), ts.x(780), 22,
-                        DIM, min_size=12)
+            ts.text_fit(
+                _("Export: companion export --json FILE / --bgstats FILE"),
+                (ts.x(10), ts.y(380)),
+                ts.x(780),
+                22,
+                DIM,
+                min_size=12,
+            )
 
 
 def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, winners: bool = True) -> None:

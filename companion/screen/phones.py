@@ -9,16 +9,14 @@ posts actions; the loop keeps the pairing (:class:`companion.hub.Pairing`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pygame
 
-from typing import TYPE_CHECKING
-
-from companion.i18n import _
 from companion.actions import Action
-from companion.screen.canvas import ACCENT, BG, DIM, GOOD, PANEL, TEXT, WARN, Button, seat_rgb
+from companion.i18n import _
+from companion.screen.canvas import ACCENT, BG, DIM, GOOD, PANEL, TEXT, WARN, Button
 from companion.screen.states import Screen, ScreenState, Tap
 
 if TYPE_CHECKING:
@@ -41,8 +39,16 @@ class PhonesPanel(ScreenState):
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         buttons = []
         for k, p in enumerate(_players(view)[:ROWS]):
-            buttons.append(Button(Action.RELEASE_SEAT, _("Free seat"), ts.rect(640, 62 + k * 54, 150, 48), bool(p.get("claimed")),
-                                  (("player", p["name"]),), f"release_seat:{p['name']}"))
+            buttons.append(
+                Button(
+                    Action.RELEASE_SEAT,
+                    _("Free seat"),
+                    ts.rect(640, 62 + k * 54, 150, 48),
+                    bool(p.get("claimed")),
+                    (("player", p["name"]),),
+                    f"release_seat:{p['name']}",
+                )
+            )
         if ts.revoke_armed:
             buttons.append(Button(Action.REVOKE_PHONES, _("Tap again: unjoin every phone"), ts.rect(6, 404, 470, 70)))
         else:
@@ -73,11 +79,18 @@ class PhonesPanel(ScreenState):
             ts.draw_seat_dot(p.get("colour"), (row.x + ts.s(18), row.centery), ts.s(11))
             ts.text_fit(p["name"], (row.x + ts.s(36), row.centery), ts.x(170), 30, TEXT, anchor="midleft", min_size=14)
             held, colour = (_("phone joined"), GOOD) if p.get("claimed") else (_("no phone"), DIM)
-            ts.text_fit(held, (row.right - ts.s(10), row.centery), ts.s(140), 24, colour, anchor="midright", min_size=12)
+            ts.text_fit(
+                held, (row.right - ts.s(10), row.centery), ts.s(140), 24, colour, anchor="midright", min_size=12
+            )
         if len(players) > ROWS:
-            ts.text_fit(_("+{count} more").format(count=len(players) - ROWS), (x, ts.y(62 + ROWS * 54)), ts.x(300), 22, DIM)
-        note = (_("Every phone must scan the new code and claim its seat again; the game itself is kept.")
-                if ts.revoke_armed else _("Free a seat when a player changes phone; a new code unjoins every phone."))
+            ts.text_fit(
+                _("+{count} more").format(count=len(players) - ROWS), (x, ts.y(62 + ROWS * 54)), ts.x(300), 22, DIM
+            )
+        note = (
+            _("Every phone must scan the new code and claim its seat again; the game itself is kept.")
+            if ts.revoke_armed
+            else _("Free a seat when a player changes phone; a new code unjoins every phone.")
+        )
         ts.text_fit(note, (ts.x(10), ts.y(376)), ts.x(780), 22, WARN if ts.revoke_armed else ACCENT, min_size=12)
         ts.draw_buttons(self.buttons(ts, view))
 

@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pygame
 
-from companion.i18n import _
 from companion.actions import Action
-from companion.screen.canvas import (ACCENT, BG, BUTTON_PRESSED, DIM, GOOD, PANEL, QR_SIDE, TEXT, WARN, Button)
-
-ROWS = 4
-"""Rows of seats (two a row) the setup screen lists: 8 players."""
+from companion.i18n import _
+from companion.screen.canvas import ACCENT, BG, BUTTON_PRESSED, DIM, GOOD, PANEL, QR_SIDE, TEXT, WARN, Button
 from companion.screen.states import Screen, ScreenState, Tap, games_button
 
 if TYPE_CHECKING:
     from companion.screen.window import TouchScreen
+
+ROWS = 4
+"""Rows of seats (two a row) the setup screen lists: 8 players."""
 
 
 def _next_player_name(players: list[dict[str, Any]]) -> str:
@@ -74,9 +74,14 @@ class Setup(ScreenState):
                     ts.text_fit(p["name"], (lx, ly), ts.s(118), 24, TEXT, anchor="midbottom", min_size=12)
         qr = self.qr_rect(ts)
         room = qr.x - ts.x(414) - ts.s(8)
-        ts.text_fit(_("{title}: setup").format(title=game.get("title", "")), (ts.x(414), ts.y(8)), room, 34, TEXT, min_size=14)
-        hint = (_("Tap the table where {player} sits").format(player=ts.seating) if ts.seating
-                else _("Tap a player, then their seat on the picture"))
+        ts.text_fit(
+            _("{title}: setup").format(title=game.get("title", "")), (ts.x(414), ts.y(8)), room, 34, TEXT, min_size=14
+        )
+        hint = (
+            _("Tap the table where {player} sits").format(player=ts.seating)
+            if ts.seating
+            else _("Tap a player, then their seat on the picture")
+        )
         ts.wrap(hint, (ts.x(414), ts.y(44)), room, 24, ACCENT if ts.seating else DIM, max_lines=3)
         players = {p["name"]: p for p in game.get("players") or []}
         for b in self.buttons(ts, view):
@@ -86,12 +91,28 @@ class Setup(ScreenState):
             chosen = ts.seating == p["name"]
             pygame.draw.rect(surface, BUTTON_PRESSED if chosen else PANEL, b.rect, border_radius=ts.s(8))
             ts.draw_seat_dot(p["colour"], (b.rect.x + ts.s(18), b.rect.y + ts.s(17)), ts.s(11))
-            ts.text_fit(p["name"], (b.rect.x + ts.s(34), b.rect.y + ts.s(17)), b.rect.width - ts.s(40), 26, TEXT,
-                        anchor="midleft", min_size=12)
-            state = _("seat set") if p.get("seated") else (_("even split") if game.get("zones") == "even" else _("no seat"))
+            ts.text_fit(
+                p["name"],
+                (b.rect.x + ts.s(34), b.rect.y + ts.s(17)),
+                b.rect.width - ts.s(40),
+                26,
+                TEXT,
+                anchor="midleft",
+                min_size=12,
+            )
+            state = (
+                _("seat set") if p.get("seated") else (_("even split") if game.get("zones") == "even" else _("no seat"))
+            )
             colour_said = (game.get("colour_words") or {}).get(p["colour"], p["colour"])
-            ts.text_fit(_("{colour}, {state}").format(colour=colour_said, state=state), (b.rect.x + ts.s(34), b.rect.bottom - ts.s(4)),
-                        b.rect.width - ts.s(40), 18, GOOD if p.get("seated") else DIM, anchor="bottomleft", min_size=10)
+            ts.text_fit(
+                _("{colour}, {state}").format(colour=colour_said, state=state),
+                (b.rect.x + ts.s(34), b.rect.bottom - ts.s(4)),
+                b.rect.width - ts.s(40),
+                18,
+                GOOD if p.get("seated") else DIM,
+                anchor="bottomleft",
+                min_size=10,
+            )
         if not game.get("players"):
             ts.wrap(_("No players yet: add them on a phone (scan the code) or here"), (ts.x(414), ts.y(190)),
                     ts.x(380), 24, DIM, max_lines=3)

@@ -25,9 +25,10 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import cv2
 import numpy as np
@@ -44,7 +45,6 @@ from companion.screen.game import Scores, Table
 from companion.screen.phones import PhonesPanel
 from companion.screen.setup import Setup
 from companion.screen.states import PANEL_ACTIONS, Screen, ScreenState, Tap
-
 
 ECHO_S = 0.8
 """Seconds after a finger's event within which a mouse press at the same place is that tap told again."""
@@ -106,8 +106,22 @@ class TouchScreen(Canvas):
         self.revoke_armed = False
         """"New QR code" was tapped once; the second tap unjoins every phone."""
         self._handlers: dict[Screen, ScreenState] = {
-            h.screen: h for h in (Waiting(), Watching(), CameraLost(), Table(), Scores(), Setup(), Enroll(), PhonesPanel(),
-                                  Choose(), History(), Settings(), Check(), Asking())
+            h.screen: h
+            for h in (
+                Waiting(),
+                Watching(),
+                CameraLost(),
+                Table(),
+                Scores(),
+                Setup(),
+                Enroll(),
+                PhonesPanel(),
+                Choose(),
+                History(),
+                Settings(),
+                Check(),
+                Asking(),
+            )
         }
         self.history_page = 0
         """The history list's page shown (a few games at a time; the screen's own business)."""
@@ -209,7 +223,7 @@ class TouchScreen(Canvas):
         button = self.button_at(pos)
         return None if button is None else button.action
 
-    def handle_event(self, event: pygame.event.Event, hub: Any) -> str | None:
+    def handle_event(self, event: pygame.event.Event, hub: Any) -> str | None:  # noqa: C901 - flat dispatch over event kinds
         """Turn a pygame event into an action posted to ``hub`` (``origin="touchscreen"``).
 
         A tap is a press and a release on the same enabled button, by a finger (``FINGERDOWN`` / ``FINGERUP``,
@@ -371,7 +385,9 @@ class TouchScreen(Canvas):
         return [Button(Action.QUIT, _("Quit"), self.rect(680, 404, 114, 70))]
 
 
-def open_touchscreen(hub: Any, *, fullscreen: bool, **kw: Any) -> tuple[TouchScreen, Callable[[], None], bool, Exception | None]:
+def open_touchscreen(
+    hub: Any, *, fullscreen: bool, **kw: Any
+) -> tuple[TouchScreen, Callable[[], None], bool, Exception | None]:
     """The touchscreen on the display (:meth:`TouchScreen.for_display`), else drawn off-screen, and a pump that
     turns its input into actions posted to ``hub`` (call it once per turn of the loop).
 
