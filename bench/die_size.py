@@ -70,9 +70,12 @@ def on_table(photo: np.ndarray, scale: float, frame: tuple[int, int]) -> np.ndar
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--photos", type=Path, default=DEMO_PHOTOS, help="folder of d6 photos (default: the bundled demo photos)")
-    ap.add_argument("--frame", type=size, default=(2304, 1296), help="camera frame, WxH px (default 2304x1296, the Pi camera's)")
-    ap.add_argument("--sizes", type=int, nargs="+", default=[20, 30, 40, 50, 60, 70, 80], help="die sides to try, px in the frame")
+    ap.add_argument("--photos", type=Path, default=DEMO_PHOTOS,
+                    help="folder of d6 photos (default: the bundled demo photos)")
+    ap.add_argument("--frame", type=size, default=(2304, 1296),
+                    help="camera frame, WxH px (default 2304x1296, the Pi camera's)")
+    ap.add_argument("--sizes", type=int, nargs="+", default=[20, 30, 40, 50, 60, 70, 80],
+                    help="die sides to try, px in the frame")
     args = ap.parse_args(argv)
 
     config = D6Config()
@@ -93,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     w, h = args.frame
     total = sum(sum(c.values()) for _, c, _ in reference)
     print(f"{len(reference)} photos, {total} dice read at full size (median side "
-          f"{np.median([s for _, _, s in reference]):.0f} px); frame {w}x{h}, detector input {config.input_long_side} px")
+          f"{np.median([s for _, _, s in reference]):.0f} px); frame {w}x{h}, "
+          f"detector input {config.input_long_side} px")
     for side in args.sizes:
         right = reported = dice = left_out = 0
         for photo, counts, full_side in reference:
@@ -108,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         share = side / w
         note = f"  ({left_out} photos too large, left out)" if left_out else ""
         rate = f"{right / dice:5.1%}" if dice else "  -  "
-        print(f"die {side:3d} px = {share:5.1%} of the width = {side * config.input_long_side / max(w, h):4.1f} px at the "
+        print(f"die {side:3d} px = {share:5.1%} of the width = "
+              f"{side * config.input_long_side / max(w, h):4.1f} px at the "
               f"detector: {right:3d}/{dice:3d} read as at full size ({rate}), {reported:3d} reported{note}")
     return 0
 

@@ -232,7 +232,8 @@ def parallel_reads(frames: int = 6, seed: int = 11) -> str:
             two.time(img, lambda f: (lambda fut: (cards.read(f), fut.result()))(pool.submit(dice.read, f)))
         pool.shutdown()
         line = (f"cards then dice {one.median_ms:.0f} ms ({one.ratio:.0f}x), side by side {two.median_ms:.0f} ms "
-                f"({two.ratio:.0f}x) = {one.median_ms / two.median_ms:.2f}x faster; {BASELINE} {one.median_base_ms:.1f} ms")
+                f"({two.ratio:.0f}x) = {one.median_ms / two.median_ms:.2f}x faster; "
+                f"{BASELINE} {one.median_base_ms:.1f} ms")
         one.close()
         two.close()
     return line

@@ -28,6 +28,7 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
+import itertools
 import logging
 import sys
 import tempfile
@@ -59,7 +60,7 @@ def run(seq, reader, db: Path) -> dict:
     cuts = [0] + restarts + [len(seq.frames)]
     images = [f.image for f in seq.frames]
     with SessionStore(db) as store:
-        for a, b in zip(cuts, cuts[1:]):
+        for a, b in itertools.pairwise(cuts):
             session = store.resume_latest("d6") or store.start("d6", {"source": "sequence"})
             hub = StateHub()
             source = SequenceCamera(images, a, b, seq.fps)

@@ -17,8 +17,9 @@ Glossary (one term per idea across the codebase):
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Iterable, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from rules.text import Text
 
@@ -299,7 +300,8 @@ class Option:
 
     def __post_init__(self) -> None:
         if self.components and not (self.per_player and self.distinct):
-            raise ValueError(f"option {self.name!r}: components are for a per-player option with its 'distinct' refusal")
+            raise ValueError(f"option {self.name!r}: components are for a per-player option "
+                             "with its 'distinct' refusal")
         if self.kind not in OPTION_KINDS:
             raise ValueError(f"option {self.name!r}: kind must be one of {', '.join(OPTION_KINDS)}, got {self.kind!r}")
         if self.per_player and self.kind != "choices":
@@ -362,7 +364,8 @@ class CheckFormat:
             (Eclipse's ``"placement-input"``).
     """
 
-    row: tuple[tuple[str, str], ...] = (("rule_kind", "rule_kind"), ("rule", "rule"), ("message", "what"), ("fix", "fix"))
+    row: tuple[tuple[str, str], ...] = (("rule_kind", "rule_kind"), ("rule", "rule"), ("message", "what"),
+                                        ("fix", "fix"))
     legal: bool = True
     listed: tuple[Severity, ...] = (Severity.ERROR, Severity.WARNING, Severity.INFO)
     schema: str = "score-input"
@@ -463,7 +466,8 @@ class GameInfo:
         for opt in self.options:
             if opt.name == name:
                 return opt
-        raise KeyError(f"{self.title} has no option {name!r}; options: {', '.join(o.name for o in self.options) or 'none'}")
+        names = ", ".join(o.name for o in self.options) or "none"
+        raise KeyError(f"{self.title} has no option {name!r}; options: {names}")
 
     @property
     def player_range(self) -> str:
@@ -481,8 +485,10 @@ class Progress:
     """Where a game stands, typed (flows read this, never the view dict's keys).
 
     Attributes:
-        round: the round (Roll, Race), the round of the year (Among the Stars) or the game round (Eclipse), 1-based; 0 before the first.
-        round_label: what players read, e.g. ``"Round 3"``, ``"Year 2 of 4, round 4 of 6"``; ``"Setup"`` before the first.
+        round: the round (Roll, Race), the round of the year (Among the Stars) or the game round (Eclipse),
+            1-based; 0 before the first.
+        round_label: what players read, e.g. ``"Round 3"``, ``"Year 2 of 4, round 4 of 6"``; ``"Setup"`` before
+            the first.
         stage: the position in the round in the game's own terms (``"setup"``, ``"develop"``,
             ``"action"``, ``"over"``); one word per position, ``"over"`` once the game has ended.
         turn: whose turn it is, when the game has turns (Eclipse's action phase), else None.
@@ -506,7 +512,8 @@ class Progress:
     waiting: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """``{"round", "round_label", "stage", "turn", "last_round", "ending": [...], "over", "rounds", "waiting": [...]}``."""
+        """``{"round", "round_label", "stage", "turn", "last_round", "ending": [...], "over", "rounds",
+        "waiting": [...]}``."""
         return {"round": self.round, "round_label": self.round_label, "stage": self.stage, "turn": self.turn,
                 "last_round": self.last_round, "ending": list(self.ending), "over": self.over,
                 "rounds": self.rounds, "waiting": list(self.waiting)}

@@ -8,8 +8,9 @@ d6 with symbols, many others use plain d6) can reuse the tally.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from rules.core import GameInfo, Progress, RulesError, ScoreBreakdown, Severity
 from rules.engine import EventContext, GameBase

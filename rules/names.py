@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -83,7 +83,7 @@ _ENGLISH: dict[str, Callable[[], dict[str, str]]] = {
 """Kinds whose English names are in the game's component data: kind -> () -> {id: English name}."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _terms() -> dict[str, dict[str, dict[str, Any]]]:
     """kind -> id -> {"en": English, lang: {"name", "seed", "line", "quote"}} from every names.json,
     with the English of the component data filled in."""

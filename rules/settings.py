@@ -49,7 +49,7 @@ class Settings:
 
     def for_player(self, name: str, player: str) -> str:
         """A per-player option's entry for ``player`` (``""``: none)."""
-        return dict(zip(self.players, self.options[name])).get(player, "")
+        return dict(zip(self.players, self.options[name], strict=False)).get(player, "")
 
 
 def _norm(text: str) -> str:
@@ -78,7 +78,8 @@ def match_choice(option: Option, value: Any, title: str) -> str:
                            option=option.what, choices=Listing(option.choices), value=value))
 
 
-def components_conflict(values: Sequence[str], components: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], int] | None:
+def components_conflict(values: Sequence[str], components: Sequence[Sequence[str]]) -> tuple[tuple[str, ...],
+                                                                                             int] | None:
     """Whether the players' entries fit on components of their own (:attr:`rules.core.Option.components`).
 
     Each entry (``""``: none) needs a component carrying it, and one component serves one player: a
@@ -90,7 +91,8 @@ def components_conflict(values: Sequence[str], components: Sequence[Sequence[str
     """
     chosen = [v for v in values if v]
     own: dict[str, int] = {}  # an entry on no listed component: a component of its own
-    carriers = [[k for k, sides in enumerate(components) if v in sides] or [own.setdefault(v, len(components) + len(own))]
+    carriers = [[k for k, sides in enumerate(components) if v in sides] or [own.setdefault(v,
+                                                                                           len(components) + len(own))]
                 for v in chosen]
     match: dict[int, int] = {}
 
@@ -178,8 +180,10 @@ def _value(info: GameInfo, option: Option, raw: Any, players: int) -> Any:
     if option.kind == "int":
         if not isinstance(raw, int) or isinstance(raw, bool):
             raise BadSettings(f"{info.title} settings: {option.what} must be a whole number, got {raw!r}")
-        if (option.minimum is not None and raw < option.minimum) or (option.maximum is not None and raw > option.maximum):
-            raise BadSettings(f"{info.title} settings: {option.what} must be {option.minimum}-{option.maximum}, got {raw}")
+        if ((option.minimum is not None and raw < option.minimum)
+                or (option.maximum is not None and raw > option.maximum)):
+            raise BadSettings(f"{info.title} settings: {option.what} must be {option.minimum}-{option.maximum}, "
+                              f"got {raw}")
         return raw
     if option.kind == "choice":
         return None if raw is None else match_choice(option, raw, info.title)
@@ -191,7 +195,8 @@ def _value(info: GameInfo, option: Option, raw: Any, players: int) -> Any:
         twice = next(v for v in chosen if chosen.count(v) > 1)
         raise BadSettings(f"{info.title} settings: {twice!r} is listed twice in {option.what}")
     count = len(chosen)
-    if (option.minimum is not None and count < option.minimum) or (option.maximum is not None and count > option.maximum):
+    if ((option.minimum is not None and count < option.minimum)
+            or (option.maximum is not None and count > option.maximum)):
         low = option.minimum if option.minimum is not None else 0
         high = option.maximum if option.maximum is not None else "any"
         raise BadSettings(f"{info.title} settings: {option.what} takes {low}-{high} entries, got {count}")

@@ -28,7 +28,7 @@ from companion import i18n
 from companion.actions import Action
 from companion.app import MainLoop
 from companion.box_settings import BoxSettings
-from companion.camera import CameraFlow, Proposal
+from companion.camera import CameraFlow
 from companion.hub import StateHub
 from companion.library import Library
 from companion.screen import TouchScreen
@@ -233,16 +233,16 @@ def _race_action(name: str) -> str:
 def _dice_view(lost: bool = False) -> dict[str, Any]:
     """The d6 dice screen's view, as ``companion demo`` publishes it (a roll read, a finding), or a lost camera."""
     from device.health import N_ as device_words  # noqa: F401 - the device's own messages are marked there
-    from rules.d6 import D6_GAME
     from rules import Event, replay
+    from rules.d6 import D6_GAME
 
     events = [Event(1, "dice_read", {"values": [6, 6, 4, None]}), Event(2, "dice_read", {"values": [3, 5]})]
     state = replay(D6_GAME, {"source": "fake"}, events)
     message = (i18n.Text("camera {name} sent no picture for {seconds:g} s: check its cable; the game goes on",
                          name="opencv:0", seconds=3.0) if lost else
                i18n.plural("read {n} die: {values}", "read {n} dice: {values}", 2, values="3 5"))
-    return {"mode": "dice", "box": {"games": True, "health": {"level": "WARN", "key": "light",
-                                                             "message": i18n.Text("the table is dim: add light over it")}},
+    health = {"level": "WARN", "key": "light", "message": i18n.Text("the table is dim: add light over it")}
+    return {"mode": "dice", "box": {"games": True, "health": health},
             "game": D6_GAME.view(state.state), "session": {"id": "s1", "events": 2},
             "findings": [f.to_json() for f in state.findings],
             "status": {"camera": "lost" if lost else "ok", "reader": "read", "message": message},
@@ -287,7 +287,7 @@ ALLOW = {
 """Words said as they are in every language: names, commands and their flags, formats, units, codes."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def component_words() -> frozenset[str]:
     """Every word of the games' titles and component names (tiles, cards, locations, races, objectives, sectors,
     species, technologies): printed in English on the components, said as they are unless the edition names them."""
@@ -313,7 +313,7 @@ def component_words() -> frozenset[str]:
     return frozenset(words)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def catalog_words(lang: str) -> tuple[frozenset[str], frozenset[str]]:
     """(the English words of the catalog's messages, the words of ``lang``'s translations), lower case."""
     english: set[str] = set()

@@ -108,7 +108,8 @@ def test_a_misplay_shows_at_once_with_the_rule_and_the_fix(store, among_deck):
     flb = next(m for m in view["misplays"] if m["rule"] == "fighter_launch_bay")
     assert flb["player"] == "Bob" and flb["card"] == "Fighter Launch Bay" and flb["severity"] == "error"
     assert flb["fix"].startswith("take it back")
-    assert flb["source"] == "Among the Stars, card text (Fighter Launch Bay): may not be built within distance 3 of the Main Reactor"
+    assert flb["source"] == ("Among the Stars, card text (Fighter Launch Bay): "
+                             "may not be built within distance 3 of the Main Reactor")
     # before anyone answers, the question waits and the engine's findings already name the rule
     assert view["questions"][0]["text"].startswith("Bob built Fighter Launch Bay at ")
     assert any("Fighter Launch Bay" in f["what"] for f in flow.findings())
@@ -189,7 +190,8 @@ def test_main_loop_reads_when_the_table_is_still_and_a_phone_confirms(store, amo
                     stop_at_end=True, sleep=lambda s: None, clock=lambda: float(next(ticks)))
     loop.run()
     view = hub.snapshot().view
-    assert view["camera"]["reads"] == 1  # became still once: one read (its stillness confirms it), then none until it moves
+    # became still once: one read (its stillness confirms it), then none until it moves
+    assert view["camera"]["reads"] == 1
     [q] = view["camera"]["questions"]
     loop.dispatch({"action": "camera_confirm", "origin": "phone", "id": q["id"]})
     assert [e.kind for e in flow.session.events()][-1] == "location_built"
@@ -363,7 +365,8 @@ def test_touchscreen_shows_the_misplay_at_once_and_confirms_with_one_tap(store, 
     loop.take_actions()
     loop.publish()
     last = flow.session.events()[-1]
-    assert (last.kind, last.player, last.origin, last.payload["card"]) == ("location_built", "Bob", "camera", "Fighter Launch Bay")
+    assert (last.kind, last.player, last.origin, last.payload["card"]) == ("location_built", "Bob", "camera",
+                                                                          "Fighter Launch Bay")
     screen.save_png(output_dir / "camera_misplay_confirmed.png")
     # answered: the misplay leaves the camera panel; the rules' finding keeps it in the findings
     assert hub.snapshot().view["camera"]["misplays"] == []
@@ -379,7 +382,8 @@ def flow_of(store, game: str, players: str = "Ann,Bob") -> GameFlow:
 
 
 def deck_for(game: str, ids: list[str]):
-    return build_deck_from_images(reference_images(ids, GAME_SHAPES[game]), game, card_mm=GAME_SHAPES[game], kind="scan")
+    return build_deck_from_images(reference_images(ids, GAME_SHAPES[game]), game, card_mm=GAME_SHAPES[game],
+                                  kind="scan")
 
 
 def test_race_card_seen_is_asked_and_only_hand_and_chips_stay_on_the_phone(store):
@@ -591,8 +595,8 @@ def test_roll_dice_are_counted_by_colour_at_the_end_for_the_bonuses_and_the_tieb
              ("white", "explore", box(340)), ("white", "settle", box(380))]
     cups = [("white", "explore", box(20, 140)), ("white", "develop", box(60, 140)), ("white", "ship", box(100, 140)),
             ("red", "settle", box(140, 140)), ("purple", "ship", box(180, 140)),
-            ("white", "explore", box(340, 140)), ("white", "explore", box(380, 140)), ("white", "explore", box(420, 140)),
-            (None, None, box(460, 140))]
+            ("white", "explore", box(340, 140)), ("white", "explore", box(380, 140)),
+            ("white", "explore", box(420, 140)), (None, None, box(460, 140))]
     reader = SwitchingDiceReader(first, first + cups)
     flow = flow_of(store, "roll")
     roll_to_the_end(flow)

@@ -49,8 +49,8 @@ def read(cam: CameraFlow, image: np.ndarray, k: int, boxes=None, asked: bool = F
     return out
 
 
-def test_cards_where_nothing_changed_keep_their_identity_and_a_read_asked_for_says_same_as_before(store, among_deck,
-                                                                                                   scene):
+def test_cards_where_nothing_changed_keep_their_identity_and_a_read_asked_for_says_same_as_before(
+        store, among_deck, scene):  # noqa: F811 - among_deck: the fixture imported above
     cal = calibrate(scene.image, scene.layout)
     cam = CameraFlow(among_flow(store), deck=among_deck, calibration=cal, zones=whole_frame(scene.image), mirror=False)
     read(cam, scene.image, 0)
@@ -62,7 +62,7 @@ def test_cards_where_nothing_changed_keep_their_identity_and_a_read_asked_for_sa
     read(cam, scene.image, 1, boxes=[])
     again = cam._seen["cards:main_reactor"]
     assert again.timings_ms == {"unchanged": 0.0}
-    assert all(a is b for a, b in zip(again.cards, first.cards))
+    assert all(a is b for a, b in zip(again.cards, first.cards, strict=True))
     # one card's window read again: the others are the same objects
     c = scene.cards[-1].corners_px
     x0, y0 = c.min(axis=0)
@@ -123,8 +123,8 @@ def test_the_mirror_is_kept_with_the_calibration(tmp_path, scene):
     assert deck_mirror(tmp_path / "missing.json", "among") is None
 
 
-def test_calibrate_with_a_deck_decides_its_mirror_and_keeps_the_others(tmp_path, among_deck, scene, capsys,
-                                                                      monkeypatch):
+def test_calibrate_with_a_deck_decides_its_mirror_and_keeps_the_others(
+        tmp_path, among_deck, scene, capsys, monkeypatch):  # noqa: F811 - among_deck: the fixture imported above
     deck = tmp_path / "among.npz"
     among_deck.save(deck)
     photo = tmp_path / "table.png"
@@ -156,13 +156,15 @@ def test_a_roll_read_with_more_dice_of_a_colour_than_the_game_has_is_questioned(
     assert too_many_dice({"Ann": purple[:5]}) == ""
 
 
-def test_a_mirror_that_cannot_be_decided_is_tried_on_three_reads_only(store, among_deck, scene, monkeypatch):
+def test_a_mirror_that_cannot_be_decided_is_tried_on_three_reads_only(
+        store, among_deck, scene, monkeypatch):  # noqa: F811 - among_deck: the fixture imported above
     import vision.cards
     from companion.camera.flow import MIRROR_TRIES
     from vision.cards import MirrorCheck
 
     tries = []
-    monkeypatch.setattr(vision.cards, "decide_mirror", lambda *a, **k: tries.append(1) or MirrorCheck(None, 1.0, 1.0, 2))
+    monkeypatch.setattr(vision.cards, "decide_mirror",
+                        lambda *a, **k: tries.append(1) or MirrorCheck(None, 1.0, 1.0, 2))
     cam = CameraFlow(among_flow(store), deck=among_deck, zones=whole_frame(scene.image))
     for k in range(MIRROR_TRIES + 2):
         read(cam, scene.image, k, boxes=[])

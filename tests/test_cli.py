@@ -26,7 +26,8 @@ def run_cli(*args: str, env_extra: dict | None = None, timeout: float = 240) -> 
 
 def test_demo_photos_are_bundled_with_their_licence():
     assert len(PHOTOS) >= 5
-    assert (demo_photos() / "LICENSE").read_text().startswith("BSD 3-Clause") or "Redistribution" in (demo_photos() / "LICENSE").read_text()
+    licence = (demo_photos() / "LICENSE").read_text()
+    assert licence.startswith("BSD 3-Clause") or "Redistribution" in licence
 
 
 def test_read_json_shape_per_image(capsys):
@@ -34,7 +35,7 @@ def test_read_json_shape_per_image(capsys):
     assert code == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 2
-    for line, photo in zip(lines, PHOTOS[:2]):
+    for line, photo in zip(lines, PHOTOS[:2], strict=True):
         record = json.loads(line)
         assert set(record) == {"image", "width", "height", "dice"}
         assert record["image"] == str(photo) and (record["width"], record["height"]) == (640, 640)
@@ -58,7 +59,7 @@ def test_bad_images_are_named_and_the_rest_still_read(tmp_path, capsys):
     code = main(["read", str(truncated), str(PHOTOS[2]), str(garbage), str(missing), "--json"])
     out, err = capsys.readouterr()
     assert code == 1
-    assert [json.loads(l)["image"] for l in out.strip().splitlines()] == [str(PHOTOS[2])]
+    assert [json.loads(line)["image"] for line in out.strip().splitlines()] == [str(PHOTOS[2])]
     for bad in (truncated, garbage, missing):
         assert str(bad) in err
     assert "truncated" in err
@@ -87,7 +88,8 @@ def test_demo_reads_every_photo_and_records_it(tmp_path):
     assert all(len(e.payload["values"]) >= 1 for e in reads)
 
     # Running again resumes the same session: the photos it recorded are not recorded again (issue 16, issue 17).
-    result = run_cli("demo", "--once", "--fast", "--db", str(db), "--no-gpio", "--no-web", "--hold", "1.5", str(PHOTOS[0].parent))
+    result = run_cli("demo", "--once", "--fast", "--db", str(db), "--no-gpio", "--no-web", "--hold", "1.5",
+                     str(PHOTOS[0].parent))
     assert result.returncode == 0, result.stderr
     assert "already recorded in this session" in result.stderr
     with SessionStore(db) as store:
@@ -127,7 +129,8 @@ def test_a_looping_demo_records_each_photo_once_and_a_replaced_photo_again(tmp_p
 def test_demo_on_an_empty_folder_says_so(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
-    result = run_cli("demo", str(empty), "--once", "--fast", "--db", str(tmp_path / "s.sqlite3"), "--no-web", "--no-gpio")
+    result = run_cli("demo", str(empty), "--once", "--fast", "--db", str(tmp_path / "s.sqlite3"),
+                     "--no-web", "--no-gpio")
     assert result.returncode != 0
     assert str(empty) in result.stderr and "Traceback" not in result.stderr
 

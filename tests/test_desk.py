@@ -303,7 +303,8 @@ def test_a_private_report_comes_only_from_the_phone_that_holds_the_seat(store):
     assert act(loop, "report", player="Ann", client=BOB_PHONE, **hand)["status"] == 403  # another phone
     assert act(loop, "report", player="Ann", client=ANN_PHONE, **hand)["status"] == 200  # her own
     # a report that is not private is open as before; the box itself (the touchscreen) may do anything
-    assert act(loop, "report", player="Bob", client=ANN_PHONE, form="start", values={"card": "Old Earth"})["status"] == 200
+    assert act(loop, "report", player="Bob", client=ANN_PHONE, form="start",
+               values={"card": "Old Earth"})["status"] == 200
     assert act(loop, "report", "touchscreen", player="Bob", **hand)["status"] == 200
     assert [e.kind for e in session.events()] == ["hand_counted", "start_world", "hand_counted"]
 
@@ -486,7 +487,8 @@ def test_fuzzed_actions_are_answered_200_400_403_or_409_and_never_stop_the_box(t
     payloads = st.fixed_dictionaries({}, optional={
         "player": names, "form": st.sampled_from(["hand", "vp", "start", "select", "credits", "setup", "card", "good",
                                                    "location", "reactor", "tile"]) | values,
-        "values": st.dictionaries(fields, values | st.integers(0, 12), max_size=4) | values, "id": values, "choice": values,
+        "values": st.dictionaries(fields, values | st.integers(0, 12), max_size=4) | values,
+        "id": values, "choice": values,
         "point": values, "colour": st.sampled_from(["red", "blue", "mauve"]) | values, "name": names,
         "version": st.integers(min_value=0, max_value=12), "key": st.from_regex(r"[a-z]{1,8}", fullmatch=True),
         "client": st.sampled_from([ANN_PHONE, BOB_PHONE])})

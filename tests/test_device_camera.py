@@ -451,7 +451,8 @@ def test_picamera2_frames_are_bgr_uint8_from_rgb888(fake_picamera2: type[FakePic
     assert not src.is_open
 
 
-def test_picamera2_holds_exposure_and_white_balance_while_the_table_is_still(fake_picamera2: type[FakePicamera2]) -> None:
+def test_picamera2_holds_exposure_and_white_balance_while_the_table_is_still(
+        fake_picamera2: type[FakePicamera2]) -> None:
     # Issue 16: a still table's light never steps between two reads: AeEnable/AwbEnable off with the values the camera
     # reports for the latest frame, on again when the table moves; asked twice, it acts once.
     with Picamera2Source(size=(16, 8)) as src:
@@ -625,12 +626,14 @@ def test_fake_camera_black_saturated_and_frozen_frames() -> None:
 
 
 def test_fake_camera_stall_error_and_gone_faults() -> None:
-    cam = FakeCamera(frames_0_to(6), faults=[Fault.stall(0, seconds=0.01), Fault.error(1, count=2), Fault.gone(3, count=2)])
+    cam = FakeCamera(frames_0_to(6),
+                     faults=[Fault.stall(0, seconds=0.01), Fault.error(1, count=2), Fault.gone(3, count=2)])
     cam.open()
     assert cam.read().index == 0 and cam.calls[1:3] == [("stall", 0), ("read", 0)]  # blocked, then delivered
     with pytest.raises(cv2.error, match="error@1"):
         cam.read()
-    with FakeCamera(frames_0_to(1), faults=[Fault.error(0, exception=OSError(5, "I/O"))]) as other, pytest.raises(OSError):
+    with (FakeCamera(frames_0_to(1), faults=[Fault.error(0, exception=OSError(5, "I/O"))]) as other,
+          pytest.raises(OSError)):
         other.read()
     with pytest.raises(cv2.error, match="error@2"):
         cam.read()

@@ -275,7 +275,9 @@ def test_a_starting_sector_reported_again_or_by_number_and_one_per_player(store)
     assert "already on the map at [0, -2]" in str(refused.value)
     event = flow.report("Bob", "home", {"sector": "232", "hex": [0, 2], "rotation": 0})  # by number
     assert event.payload["sector"] == "232"
-    extra = lambda: [f for f in flow.view()["findings"] if "already has a starting sector" in f["what"]]
+    def extra() -> list[dict]:
+        return [f for f in flow.view()["findings"] if "already has a starting sector" in f["what"]]
+
     assert extra() == []
     flow.report("Ann", "home", {"sector": "223", "hex": [2, -2], "rotation": 0})
     flow.report("Ann", "home", {"sector": "224", "hex": [-2, 2], "rotation": 0})

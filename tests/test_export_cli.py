@@ -81,7 +81,8 @@ def test_sessions_lists_ids_game_players_started_finished(tmp_path, monkeypatch,
     assert main(["sessions", "--demo"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"1 session in {tmp_path / 'demo.sqlite3'}, newest first:"
-    assert out[1].startswith(f"{sid}  race   Ann, Bob  started ") and out[1].endswith("  not finished  1 event")  # one event: said in the singular
+    # one event: said in the singular
+    assert out[1].startswith(f"{sid}  race   Ann, Bob  started ") and out[1].endswith("  not finished  1 event")
     assert main(["sessions", "--db", str(tmp_path / "demo.sqlite3"), "--json"]) == 0
     row = json.loads(capsys.readouterr().out)
     assert (row["id"], row["game"], row["players"], row["finished"]) == (sid, "race", ["Ann", "Bob"], False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import urllib.parse
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -134,7 +134,7 @@ def test_roll_game_through_the_flow_end_to_end(store, output_dir):
     assert [e["kind"] for e in exported["events"]].count("phase") == 4  # develop, settle, ship, manage
     json.dumps(exported)  # JSON-compatible throughout
 
-    play = flow.bgstats_play(tz=timezone.utc)
+    play = flow.bgstats_play(tz=UTC)
     assert play["game"] == {"name": "Roll for the Galaxy", "bggId": 132531, "sourceGameId": "tabletop-companion:roll",
                             "highestWins": True, "noPoints": False, "cooperative": False}
     assert datetime.strptime(play["playDate"], "%Y-%m-%d %H:%M:%S")

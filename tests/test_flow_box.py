@@ -14,9 +14,9 @@ from companion.flow import GameFlow, handle_action, parse_players
 from companion.flows import FLOWS
 from companion.hub import StateHub
 from companion.session import SessionStore
-from tests.phones import joined_phone
 from device import FakeCamera
 from rules.roll.data import catalogue
+from tests.phones import joined_phone
 from vision.motion import StillnessDetector
 
 
@@ -35,8 +35,8 @@ def setup_roll(flow: GameFlow) -> None:
 
 def make_loop(flow: GameFlow, hub: StateHub, **kw) -> MainLoop:
     frames = [np.full((60, 80, 3), 90, np.uint8)] * 50
-    return MainLoop(source=FakeCamera(frames), reader=None, session=flow.session, hub=hub, stillness=StillnessDetector(),
-                    flow=flow, stop_at_end=True, sleep=lambda s: None, **kw)
+    return MainLoop(source=FakeCamera(frames), reader=None, session=flow.session, hub=hub,
+                    stillness=StillnessDetector(), flow=flow, stop_at_end=True, sleep=lambda s: None, **kw)
 
 
 # -- the main loop and the GPIO button ----------------------------------------------------------
@@ -139,7 +139,8 @@ def test_phone_reports_are_recorded_and_bad_ones_answered_with_the_problem(store
         bad = client.post("/api/report", json={"player": "Ann", "form": "credits", "values": {"credits": 11}})
         assert bad.status_code == 400 and bad.get_json()["error"] == "Credits now: Credits must be 0-10, got 11"
         unknown = client.post("/api/report", json={"player": "Ann", "form": "setup", "values": {
-            "faction": "Space Pirates", "home_world": "Old Earth", "development": "Advanced Logistics", "world": "Spice World"}})
+            "faction": "Space Pirates", "home_world": "Old Earth", "development": "Advanced Logistics",
+            "world": "Spice World"}})
         assert unknown.status_code == 400 and "Faction: unknown 'Space Pirates'" in unknown.get_json()["error"]
         shape = client.post("/api/report", json={"player": "Ann", "form": "credits", "values": [4]})
         assert shape.status_code == 400 and "'values' must be an object" in shape.get_json()["error"]
@@ -148,7 +149,8 @@ def test_phone_reports_are_recorded_and_bad_ones_answered_with_the_problem(store
         huge = client.post("/api/report", data="x" * 20000, content_type="application/json")
         assert huge.status_code == 413
         undo = client.post("/api/report/undo", json={"player": "Ann"})
-        assert undo.status_code == 200 and undo.get_json()["message"] == "Ann's report withdrawn: Credits"  # players' words, no event number (issue 17)
+        # players' words, no event number (issue 17)
+        assert undo.status_code == 200 and undo.get_json()["message"] == "Ann's report withdrawn: Credits"
         nothing = client.post("/api/report/undo", json={"player": "Ann"})
         assert nothing.status_code == 200 and nothing.get_json()["recorded"] == []
     kinds = [e.kind for e in flow.session.events()]
@@ -157,7 +159,8 @@ def test_phone_reports_are_recorded_and_bad_ones_answered_with_the_problem(store
 
 def test_a_report_the_loop_does_not_take_in_time_is_cancelled_not_queued(store):
     hub = StateHub()
-    answer = joined_phone(hub, reply_s=0.01).post("/api/report", json={"player": "Ann", "form": "vp", "values": {"vp": 1}})
+    answer = joined_phone(hub, reply_s=0.01).post("/api/report",
+                                                  json={"player": "Ann", "form": "vp", "values": {"vp": 1}})
     assert answer.status_code == 503 and "nothing was recorded" in answer.get_json()["error"]
     [action] = hub.take_actions()
     assert action["action"] == "report" and hub.begin(action) is False  # the loop drops it: never recorded later
@@ -181,7 +184,8 @@ def test_export_writes_the_finished_game_and_the_bgstats_play(tmp_path, capsys):
         flow.next_phase()
         assert flow.over()
     capsys.readouterr()
-    assert main(["export", "--db", str(db), "--json", str(tmp_path / "g.json"), "--bgstats", str(tmp_path / "p.json")]) == 0
+    assert main(["export", "--db", str(db), "--json", str(tmp_path / "g.json"),
+                 "--bgstats", str(tmp_path / "p.json")]) == 0
     out = capsys.readouterr().out
     assert "bgstats://app.bgstatsapp.com/addPlay.html?data=" in out
     game = json.loads((tmp_path / "g.json").read_text())

@@ -243,7 +243,8 @@ def test_uninstall_keeps_the_games_and_the_configuration_and_purge_deletes_them(
     assert game.read_bytes() == b"SQLite format 3\x00 a table's evening"  # the games are kept
     assert config.read_text() == (PROJECT / "companion/data/config.toml").read_text()  # and the settings
     assert "companion" in passwd(root)
-    assert [c["args"][1:] for c in install.calls("systemctl") if "disable" in c["args"]] == [["disable", "companion.service"]]
+    disabled = [c["args"][1:] for c in install.calls("systemctl") if "disable" in c["args"]]
+    assert disabled == [["disable", "companion.service"]]
 
     again = install("--uninstall")  # nothing left to remove: still fine
     assert again.returncode == 0, again.stderr

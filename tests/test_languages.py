@@ -17,7 +17,6 @@ from pathlib import Path
 from string import Formatter
 
 import pytest
-from babel import Locale
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.plurals import get_plural
@@ -87,7 +86,7 @@ def test_every_message_is_translated_with_its_placeholders_and_plural_forms(lang
     babel_rule = gettext.c2py(plural.plural_expr)
     assert [ours(n) for n in range(0, 1001)] == [babel_rule(n) for n in range(0, 1001)], (lang, expression)
     problems = []
-    for key, message in entries.items():
+    for message in entries.values():
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         where = f"{lang} {ids[0]!r}"
@@ -180,7 +179,8 @@ def test_the_phone_page_speaks_the_browsers_language(lang, locale, tmp_path, out
             page.locator("#send").click()
             problem = i18n.Text("{what} must be {low}-{high}, got {value}", what=i18n.Text("Credits"), low=0, high=10,
                                 value="11")
-            refusal = i18n.localize(i18n.Text("{form}: {problem}", form=i18n.Text("Credits now"), problem=problem), lang)
+            refusal = i18n.localize(i18n.Text("{form}: {problem}", form=i18n.Text("Credits now"), problem=problem),
+                                    lang)
             expect(page.locator("#report-result")).to_contain_text(refusal)
             assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
             page.screenshot(path=str(output_dir / f"phone-{lang}.png"), full_page=True)

@@ -72,7 +72,8 @@ def test_a_phone_that_lost_its_cookie_takes_its_seat_back_only_without_a_touchsc
         # a new join code and stopping the box stay the box's own, said without a screen
         for name in ("revoke_phones", "quit"):
             refused = _act(loop, name)
-            assert refused.status == 403 and "touchscreen's" not in refused.error and "on the touchscreen" not in refused.error
+            assert refused.status == 403
+            assert "touchscreen's" not in refused.error and "on the touchscreen" not in refused.error
 
 
 def test_the_tables_undo_from_a_joined_phone_only_without_a_touchscreen(store):

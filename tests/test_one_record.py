@@ -18,8 +18,15 @@ import pytest
 
 from companion.app import MainLoop
 from companion.hub import StateHub
-from companion.reading import (LOOP_MOTION, ReadRules, same_dice, steady_dice, sure_dice, table_stillness,
-                               unexplained_changes)
+from companion.reading import (
+    LOOP_MOTION,
+    ReadRules,
+    same_dice,
+    steady_dice,
+    sure_dice,
+    table_stillness,
+    unexplained_changes,
+)
 from companion.session import SessionStore
 from device import FakeCamera, Frame
 from device.camera import CameraSource
@@ -180,7 +187,7 @@ def test_each_roll_is_recorded_once_and_nothing_else_is(sequence, tmp_path):
     rolls = [(start, end, k) for start, end, k, changed in windows if changed]
     assert len(rolls) == 4  # the table at the start, two rolls, a re-roll of one die
     assert len(reads) == len(rolls)
-    for (start, end, k), event in zip(rolls, reads):
+    for (start, end, k), event in zip(rolls, reads, strict=True):
         assert start <= event.payload["frame"] < end, "each roll is recorded while it rests"
         assert event.payload["frame"] - start <= 4, "within a few frames of coming to rest"
         assert sorted(event.payload["values"]) == sorted(p.value for p in seq.layouts[k] if p.kind == "die")
@@ -202,7 +209,8 @@ def test_restarts_and_read_now_taps_do_not_record_the_same_dice_again(sequence, 
         reads = recorded(store)
     assert len(reads) == 4, [e.payload["frame"] for e in reads]
     assert not any(restart <= e.payload["frame"] < windows[3][1] for e in reads), "a restart records nothing"
-    assert not any(t <= e.payload["frame"] < t + 3 for t in taps for e in reads), "a tap on the same dice records nothing"
+    assert not any(t <= e.payload["frame"] < t + 3 for t in taps for e in reads), \
+        "a tap on the same dice records nothing"
 
 
 def test_read_now_on_the_same_dice_says_same_as_before(tmp_path):

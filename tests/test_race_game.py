@@ -72,7 +72,8 @@ def test_vp_pool_is_twelve_per_player():
 
 @pytest.mark.parametrize(
     "settings",
-    [{"players": ["A"]}, {"players": ["A", "B", "C", "D", "E"]}, {"players": ["A", "A"]}, {"players": ["A", "B", "C"], "advanced": True}],
+    [{"players": ["A"]}, {"players": ["A", "B", "C", "D", "E"]}, {"players": ["A", "A"]},
+     {"players": ["A", "B", "C"], "advanced": True}],
 )
 def test_bad_settings(settings):
     with pytest.raises(BadEvent):
@@ -86,7 +87,8 @@ def test_unknown_card_is_a_bad_event_with_suggestion():
 
 def test_start_worlds_from_settings_and_alpha_centauri_windfall():
     # Seed, setup 5: Alpha Centauri starts with a good on it.
-    state = RACE_GAME.initial_state({"players": ["Ann", "Bob"], "start_worlds": {"Ann": "Alpha Centauri", "Bob": "New Sparta"}})
+    state = RACE_GAME.initial_state({"players": ["Ann", "Bob"],
+                                     "start_worlds": {"Ann": "Alpha Centauri", "Bob": "New Sparta"}})
     assert state.player("Ann").tableau[0].good is True
     assert state.player("Bob").tableau[0].good is False
 
@@ -183,7 +185,8 @@ def test_the_other_player_may_own_the_same_development():
 def test_develop_bonus_pays_one_less():
     # Replicant Robots costs 4; the Develop bonus pays 1 less -> 3 for Ann, 4 for Bob.
     log = setup().round(Ann="develop", Bob="settle")
-    r = run(log("card_placed", player="Ann", card="Replicant Robots", paid=3)("card_placed", player="Bob", card="Replicant Robots", paid=3))
+    r = run(log("card_placed", player="Ann", card="Replicant Robots", paid=3)
+            ("card_placed", player="Bob", card="Replicant Robots", paid=3))
     (what,) = errors(r)
     assert "costs 4" in what and "3 were paid" in what
 
@@ -231,13 +234,15 @@ def test_qualified_military_only_against_matching_worlds():
 
 def test_new_military_tactics_discarded_adds_three_for_this_settle_phase():
     # New Sparta +2, New Military Tactics discarded +3 -> 5 >= Lost Alien Warship's defense 5.
-    log = setup(ann="New Sparta").round(Ann="develop", Bob="develop")("card_placed", player="Ann", card="New Military Tactics").done()
+    log = setup(ann="New Sparta").round(Ann="develop", Bob="develop")
+    log = log("card_placed", player="Ann", card="New Military Tactics").done()
     log.round(Ann="settle", Bob="settle")("card_discarded", player="Ann", card="New Military Tactics")
     r = run(log("card_placed", player="Ann", card="Lost Alien Warship"))
     assert errors(r) == []
     assert r.state.player("Ann").find("New Military Tactics") is None
     # Without the discard: 2 < 5.
-    log = setup(ann="New Sparta").round(Ann="develop", Bob="develop")("card_placed", player="Ann", card="New Military Tactics").done()
+    log = setup(ann="New Sparta").round(Ann="develop", Bob="develop")
+    log = log("card_placed", player="Ann", card="New Military Tactics").done()
     r = run(log.round(Ann="settle", Bob="settle")("card_placed", player="Ann", card="Lost Alien Warship"))
     assert any("with only 2 Military" in w for w in errors(r))
 
@@ -267,10 +272,12 @@ def test_advanced_second_settle_uses_powers_placed_in_the_first():
 
 
 def test_contact_specialist_pays_instead_of_conquering_but_not_for_alien_worlds():
-    log = setup().round(Ann="develop", Bob="develop")("card_placed", player="Ann", card="Contact Specialist").done()("round_ended")
+    log = setup().round(Ann="develop", Bob="develop")
+    log = log("card_placed", player="Ann", card="Contact Specialist").done()("round_ended")
     log.round(Ann="settle", Bob="settle")("card_placed", player="Ann", card="Pirate World", method="pay", paid=2)
     assert errors(run(log)) == []  # defense 3 - 1 = 2 cards
-    log = setup().round(Ann="develop", Bob="develop")("card_placed", player="Ann", card="Contact Specialist").done()("round_ended")
+    log = setup().round(Ann="develop", Bob="develop")
+    log = log("card_placed", player="Ann", card="Contact Specialist").done()("round_ended")
     log.round(Ann="settle", Bob="settle")("card_placed", player="Ann", card="Alien Robot Sentry", method="pay", paid=1)
     assert any("cannot pay for the Alien military world" in w for w in errors(run(log)))
     r = run(settle_round()("card_placed", player="Ann", card="Pirate World", method="pay", paid=2))
@@ -302,7 +309,8 @@ def test_production_world_gets_goods_only_in_produce():
     log = settle_round()("card_placed", player="Ann", card="Gem World")
     r = run(log("good_placed", player="Ann", world="Gem World"))
     assert any("only in the Produce phase" in w for w in errors(r))
-    log = settle_round()("card_placed", player="Ann", card="Gem World").done()("round_ended").round(Ann="produce", Bob="produce")
+    log = settle_round()("card_placed", player="Ann", card="Gem World").done()("round_ended")
+    log = log.round(Ann="produce", Bob="produce")
     r = run(log("good_placed", player="Ann", world="Gem World"))
     assert errors(r) == [] and r.state.player("Ann").goods == 1
     r = run(log("good_placed", player="Ann", world="Gem World"))
@@ -311,7 +319,8 @@ def test_production_world_gets_goods_only_in_produce():
 
 def test_windfall_world_produces_only_with_bonus_or_power():
     # Produce bonus: one windfall world; Mining Robots: one Rare windfall world.
-    log = settle_round(ann="Alpha Centauri")("card_placed", player="Ann", card="Galactic Resort", good=False).done()("round_ended")
+    log = settle_round(ann="Alpha Centauri")
+    log = log("card_placed", player="Ann", card="Galactic Resort", good=False).done()("round_ended")
     log.round(Ann="produce", Bob="develop")
     log.done()  # Develop phase (Bob's), then Produce
     log("good_removed", player="Ann", world="Alpha Centauri")
@@ -330,7 +339,8 @@ def test_windfall_world_produces_only_with_bonus_or_power():
 
 def test_windfall_power_produces_on_matching_world():
     # Mining Robots: produce on a Rare windfall world with no good.
-    log = setup(ann="Alpha Centauri").round(Ann="develop", Bob="develop")("card_placed", player="Ann", card="Mining Robots").done()("round_ended")
+    log = setup(ann="Alpha Centauri").round(Ann="develop", Bob="develop")
+    log = log("card_placed", player="Ann", card="Mining Robots").done()("round_ended")
     log.round(Ann="consume_trade", Bob="produce")("good_removed", player="Ann", world="Alpha Centauri").done()
     r = run(log("good_placed", player="Ann", world="Alpha Centauri"))
     assert errors(r) == []
@@ -410,8 +420,10 @@ def test_advanced_second_develop_phase_bonus_only_for_the_double_chooser():
     # Digest §3: Ann chose both Develop cards, Bob one. Second Develop phase: Ann still pays
     # 1 less (Research Labs 4 - 1 = 3), Bob pays full (Drop Ships 4).
     log = setup().round(Ann=["develop", "develop_2"], Bob=["develop", "produce"])
-    log("card_placed", player="Ann", card="Public Works", paid=0)("card_placed", player="Bob", card="Public Works", paid=0)
-    log.done()("card_placed", player="Ann", card="Research Labs", paid=3)("card_placed", player="Bob", card="Drop Ships", paid=3)
+    log("card_placed", player="Ann", card="Public Works", paid=0)
+    log("card_placed", player="Bob", card="Public Works", paid=0)
+    log.done()("card_placed", player="Ann", card="Research Labs", paid=3)
+    log("card_placed", player="Bob", card="Drop Ships", paid=3)
     r = run(log, advanced=True)
     (what,) = errors(r)
     assert "Drop Ships costs 4 cards here but 3 were paid" in what

@@ -33,7 +33,8 @@ def section(title: str) -> str:
 
 def code_blocks(text: str) -> list[tuple[str, str]]:
     """(language, body) of every fenced block in ``text``, also those indented in a list item (body dedented)."""
-    return [(lang, textwrap.dedent(body)) for lang, body in re.findall(r"^[ \t]*```(\w*)\n(.*?)^[ \t]*```", text, re.M | re.S)]
+    blocks = re.findall(r"^[ \t]*```(\w*)\n(.*?)^[ \t]*```", text, re.M | re.S)
+    return [(lang, textwrap.dedent(body)) for lang, body in blocks]
 
 
 def table(text: str) -> list[list[str]]:
@@ -111,7 +112,7 @@ def test_the_wiring_table_is_the_boxs_defaults_on_the_right_header_pins():
     defaults = inspect.signature(Controls).parameters
     rows = {row[1].strip("`"): row for row in table(section("Wiring the buttons, LED and buzzer"))}
     assert set(rows) == {"gpio.next_pin", "gpio.undo_pin", "gpio.led_pin", "gpio.buzzer_pin"}
-    for key, (part, _, default, pin, ground, how) in rows.items():
+    for key, (part, _, default, pin, ground, _how) in rows.items():
         assert default == str(setting(key).default), key
         bcm = int(default) if default.isdigit() else int(re.search(r"BCM (\d+)", pin).group(1))
         assert names[int(pin.split()[0])] == f"GPIO{bcm}", f"{part}: header pin {pin} is not BCM {bcm}"

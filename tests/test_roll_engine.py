@@ -553,7 +553,8 @@ def test_one_round_transcript_worked_by_hand():
     t.setup("Bob", 1, "Earth's Lost Colony", "Galactic Federation", "Gem World")
     t.add("roll", "Ann", dice=[{"colour": "white", "face": f} for f in ("settle", "settle", "explore")])
     t.add("roll", "Bob", dice=[{"colour": "white", "face": f} for f in ("ship", "produce", "explore")])
-    t.assign("Ann", ("white", "settle", "settle", "sel"), ("white", "settle", "settle"), ("white", "explore", "explore"))
+    t.assign("Ann", ("white", "settle", "settle", "sel"), ("white", "settle", "settle"),
+             ("white", "explore", "explore"))
     t.assign("Bob", ("white", "ship", "ship", "sel"), ("white", "produce", "produce"), ("white", "explore", "explore"))
     # p.4 Reveal: selected Settle (Ann), Ship (Bob), and Develop from the extra white die.
     # Explore and Produce do not run: Ann's explorer and Bob's explorer and producer -> cups.

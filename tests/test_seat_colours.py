@@ -57,7 +57,8 @@ def store_nine(tmp_path):
     from companion.session import SessionStore
 
     spec = FLOWS["eclipse"]
-    players = ",".join(f"{n}:{c}" for n, c in zip("Ann Bob Cy Dora Eve Fay Gus Hal Ivy".split(), spec.info.colours))
+    names = "Ann Bob Cy Dora Eve Fay Gus Hal Ivy".split()
+    players = ",".join(f"{n}:{c}" for n, c in zip(names, spec.info.colours, strict=False))
     with SessionStore(tmp_path / "nine.sqlite3") as store:
         session = store.start("eclipse", spec.settings(parse_players(players, spec.info.colours), {}))
         yield GameFlow(session, spec)

@@ -244,7 +244,8 @@ def test_installer_writes_the_unit_verbatim_and_the_choices_in_a_drop_in(tmp_pat
     units = tmp_path / "etc" / "systemd" / "system"
     (units / "companion.service.d").mkdir(parents=True)
     shutil.copy(UNIT, units / "companion.service")
-    (units / "companion.service.d" / "10-install.conf").write_text(dropin.replace(f"{prefix}/venv/bin/companion", str(stub)))
+    (units / "companion.service.d" / "10-install.conf").write_text(
+        dropin.replace(f"{prefix}/venv/bin/companion", str(stub)))
     verified = subprocess.run([analyze(), "verify", str(units / "companion.service")], capture_output=True, text=True,
                               timeout=120)
     assert verified.returncode == 0 and "companion.service" not in verified.stderr, verified.stderr
@@ -255,7 +256,8 @@ def test_installer_writes_the_unit_verbatim_and_the_choices_in_a_drop_in(tmp_pat
 def test_installer_refuses_root_as_the_service_user(tmp_path: Path) -> None:
     by_name = run_installer("--dry-run", "--user", "root")
     assert by_name.returncode == 2 and "must not run as root" in by_name.stderr
-    alias = run_installer("--dry-run", "--user", "toor", path_first=fake_getent(tmp_path / "a", "toor:x:0:0::/root:/bin/sh"))
+    alias = run_installer("--dry-run", "--user", "toor",
+                          path_first=fake_getent(tmp_path / "a", "toor:x:0:0::/root:/bin/sh"))
     assert alias.returncode == 2 and "uid 0" in alias.stderr
     root_group = run_installer("--dry-run", "--user", "ops",
                                path_first=fake_getent(tmp_path / "b", "ops:x:1500:0::/home/ops:/bin/sh"))
@@ -283,7 +285,8 @@ def test_installer_refuses_a_prefix_that_would_break_the_unit(prefix: str) -> No
     assert "would run" not in result.stdout
 
 
-@pytest.mark.parametrize("prefix", ["/home/pi/companion", "/root/tc", "/tmp/tc", "/var/tmp/tc", "/run/user/1000/tc", "/"])
+@pytest.mark.parametrize("prefix",
+                         ["/home/pi/companion", "/root/tc", "/tmp/tc", "/var/tmp/tc", "/run/user/1000/tc", "/"])
 def test_installer_refuses_a_prefix_the_sandbox_hides(prefix: str) -> None:
     result = run_installer("--dry-run", "--prefix", prefix)
     assert result.returncode == 2 and "/opt/tabletop-companion" in result.stderr, result.stderr
@@ -308,7 +311,8 @@ def test_setup_install_is_the_installer() -> None:
     dry = subprocess.run(["bash", str(SETUP), "install", "--dry-run", "--prefix", "/srv/tabletop-setup"],
                          capture_output=True, text=True, timeout=120)
     assert dry.returncode == 0, dry.stderr
-    assert "dry run: nothing will be changed" in dry.stdout and "ExecStart=/srv/tabletop-setup/venv/bin/companion run" in dry.stdout
+    assert "dry run: nothing will be changed" in dry.stdout
+    assert "ExecStart=/srv/tabletop-setup/venv/bin/companion run" in dry.stdout
     assert not Path("/srv/tabletop-setup").exists()
 
 
@@ -328,7 +332,8 @@ def test_installer_dry_run_plans_the_packages_the_config_and_the_backlight_rule(
         assert "keeping the configuration /etc/tabletop-companion/config.toml" in out
     else:
         assert f"would run: install -m 0644 {SYSTEMD_DIR.parent}/companion/data/config.toml {config}" in out
-    assert f"{SYSTEMD_DIR}/90-tabletop-companion-backlight.rules /etc/udev/rules.d/90-tabletop-companion-backlight.rules" in out
+    assert (f"{SYSTEMD_DIR}/90-tabletop-companion-backlight.rules "
+            "/etc/udev/rules.d/90-tabletop-companion-backlight.rules") in out
     assert "would print the phone view's link and its QR code" in out
     uninstall = run_installer("--dry-run", "--uninstall")
     assert uninstall.returncode == 0, uninstall.stderr

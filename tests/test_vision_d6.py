@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
-
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,8 +15,8 @@ sys.path.insert(0, str(ROOT))
 
 cv2 = pytest.importorskip("cv2")
 
-from bench.d6_byler import match, read_labels
-from vision import (
+from bench.d6_byler import match, read_labels  # noqa: E402 - after the cv2 skip
+from vision import (  # noqa: E402 - after the cv2 skip
     BadFrame,
     D6Config,
     D6Reader,

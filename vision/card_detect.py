@@ -288,14 +288,14 @@ def split_blob(img: np.ndarray, blob: Blob, card: tuple[float, float], config: C
             if nx >= 1 and ny >= 1:
                 lattices.append((k, px_, py_, nx, ny))
         scored: dict[int, tuple] = {}
-        for nx, ny in sorted({(l[3], l[4]) for l in lattices}):
+        for nx, ny in sorted({(lat[3], lat[4]) for lat in lattices}):
             # every gap with this many columns and rows, anchored at each of the blob's corners (a hand or a
             # shadow may extend one side), scored in one pass: score[gap, ax, ay, offset y, offset x]
-            group = [l for l in lattices if (l[3], l[4]) == (nx, ny)]
-            pxs = np.array([l[1] for l in group])[:, None, None, None]
-            pys = np.array([l[2] for l in group])[:, None, None, None]
-            xf = np.array([[xmin + cw / 2, xmax - cw / 2 - (nx - 1) * l[1]] for l in group])[:, :, None, None]
-            yf = np.array([[ymin + ch / 2, ymax - ch / 2 - (ny - 1) * l[2]] for l in group])[:, :, None, None]
+            group = [lat for lat in lattices if (lat[3], lat[4]) == (nx, ny)]
+            pxs = np.array([lat[1] for lat in group])[:, None, None, None]
+            pys = np.array([lat[2] for lat in group])[:, None, None, None]
+            xf = np.array([[xmin + cw / 2, xmax - cw / 2 - (nx - 1) * lat[1]] for lat in group])[:, :, None, None]
+            yf = np.array([[ymin + ch / 2, ymax - ch / 2 - (ny - 1) * lat[2]] for lat in group])[:, :, None, None]
             X = np.clip((xf + ox[None, None, :, None] + np.arange(nx)[None, None, None, :] * pxs).round().astype(int),
                         0, nw - 1)                                                   # [G, ax, OX, nx]
             Y = np.clip((yf + oy[None, None, :, None] + np.arange(ny)[None, None, None, :] * pys).round().astype(int),
@@ -307,8 +307,8 @@ def split_blob(img: np.ndarray, blob: Blob, card: tuple[float, float], config: C
             union = blob_area + ((1 - o) * on).sum(axis=(5, 6)) * cw * ch
             e = (rnorm[at] * on).sum(axis=(5, 6)) / np.maximum(on.sum(axis=(5, 6)), 1)
             score = inter / union + 0.1 * e
-            for i, l in enumerate(group):
-                scored[l[0]] = (score[i], X[i], Y[i], l[1], l[2])
+            for i, lat in enumerate(group):
+                scored[lat[0]] = (score[i], X[i], Y[i], lat[1], lat[2])
         for k in sorted(scored):   # the gaps in order, each anchor in order: the first best is kept
             score, X, Y, px_, py_ = scored[k]
             for ax in (0, 1):

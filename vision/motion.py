@@ -23,8 +23,8 @@ is not read again.
 Light is not a change (:func:`light_change_mask`): the comparisons with the last read first fit each colour
 channel's gain (the light brightening or dimming, the camera's exposure or white balance stepping: a gain per
 channel on a gamma-encoded frame) and count what the gains do not explain; the frame-to-frame comparisons fit
-one grey gain. So a white-balance step of 20-30 % or a light step of 8 % never makes a read, and the change boxes after one
-hold only what moved.
+one grey gain. So a white-balance step of 20-30 % or a light step of 8 % never makes a read, and the change boxes
+after one hold only what moved.
 
 The small copy is taken by integer steps (a strided sample, then a 2 x 2 area mean): at 2304 x 1296, the Pi
 camera's default size, a frame costs well under a millisecond, where a resize by a non-integer factor cost
@@ -238,7 +238,8 @@ def _boxes(spots: np.ndarray, frame_shape: tuple[int, ...], config: MotionConfig
     return sorted(out, key=lambda b: -b[2] * b[3])
 
 
-def change_boxes(before: np.ndarray, after: np.ndarray, config: MotionConfig | None = None) -> list[tuple[int, int, int, int]]:
+def change_boxes(before: np.ndarray, after: np.ndarray,
+                 config: MotionConfig | None = None) -> list[tuple[int, int, int, int]]:
     """Where two frames of one table differ: ``(x, y, w, h)`` boxes in frame pixels around each changed
     spot (sensor noise, lone pixels and the light left out: :func:`light_change_mask`), largest first; ``[]``
     when nothing changed.
@@ -255,7 +256,8 @@ def change_boxes(before: np.ndarray, after: np.ndarray, config: MotionConfig | N
     validate_frame(before)
     validate_frame(after)
     if before.shape != after.shape:
-        raise ValueError(f"frames differ in size: {before.shape[1]}x{before.shape[0]} and {after.shape[1]}x{after.shape[0]}")
+        raise ValueError(f"frames differ in size: {before.shape[1]}x{before.shape[0]} "
+                         f"and {after.shape[1]}x{after.shape[0]}")
     a, b = _small(before, cfg), _small(after, cfg)
     return _boxes(_spots(light_change_mask(a, b, cfg), cfg), after.shape, cfg)
 

@@ -35,7 +35,6 @@ import numpy as np
 
 from . import synth
 from .mat import render_marker
-from .table import MarkerLayout, TableConfig
 from .synth_table import (
     ANCHOR,
     GAME_SHAPES,
@@ -47,10 +46,11 @@ from .synth_table import (
     stand_in_hex,
     station_places,
     table_texture,
-    tableau_places,
     table_view,
+    tableau_places,
     turn_matrix,
 )
+from .table import MarkerLayout, TableConfig
 
 __all__ = ["COMBAT_DICE", "FULL_GAMES", "TRAY_DICE", "FullTable", "Piece", "add_card", "dice_tray", "full_table",
            "reroll"]
@@ -294,7 +294,8 @@ def _draw_die(img: np.ndarray, p: Piece, H: np.ndarray) -> None:
     top = base + lean                            # the top face, seen above the base
     body = _die_body(p)
     hull = cv2.convexHull(np.vstack([base, top]).astype(np.float32)).reshape(-1, 2)
-    cv2.fillPoly(img, [np.round(hull * 16).astype(np.int32)], tuple(float(v) * 0.62 for v in body), cv2.LINE_AA, shift=4)
+    cv2.fillPoly(img, [np.round(hull * 16).astype(np.int32)], tuple(float(v) * 0.62 for v in body), cv2.LINE_AA,
+                 shift=4)
     sprite, alpha = _die_sprite(p.colour, p.face, p.value)
     s = sprite.shape[0]
     src = np.array([[0, 0], [s, 0], [s, s], [0, s]], np.float32)
@@ -379,8 +380,8 @@ def _combat_die(rng: np.random.Generator) -> dict:
     return {"colour": str(rng.choice(list(COMBAT_DICE), p=[0.5, 0.3, 0.2])), "value": int(rng.integers(1, 7))}
 
 
-def _layout(game: str, card_ids: Sequence[str], rng: np.random.Generator,
-            faces_by_colour: Mapping[str, Sequence[str]]) -> tuple[list[Piece], tuple[float, float, float, float] | None]:
+def _layout(game: str, card_ids: Sequence[str], rng: np.random.Generator, faces_by_colour: Mapping[str, Sequence[str]]
+            ) -> tuple[list[Piece], tuple[float, float, float, float] | None]:
     """Pieces in layout mm (origin arbitrary) and the dice area."""
     ids = list(card_ids)
     if game == "roll":
@@ -396,14 +397,15 @@ def _layout(game: str, card_ids: Sequence[str], rng: np.random.Generator,
     if game in ("race", "among"):
         size = GAME_SHAPES[game]
         groups = []
-        for player in range(4):
+        for _ in range(4):
             if game == "race":
                 places = tableau_places(10, rng, size)
                 names = [str(v) for v in rng.choice(ids, 10, replace=len(ids) < 10)]
             else:
                 places = station_places(10, rng, size)
                 names = [ANCHOR] + [str(rng.choice([c for c in ids if c != ANCHOR])) for _ in range(9)]
-            groups.append([(cx, cy, ang, r, c, cell, name) for (cx, cy, ang, r, c, cell), name in zip(places, names)])
+            groups.append([(cx, cy, ang, r, c, cell, name)
+                           for (cx, cy, ang, r, c, cell), name in zip(places, names, strict=True)])
         return _seat_groups(groups, size, 2 if game == "race" else 4), None
     if game == "eclipse":
         cells = hex_map_cells(24, rng)
@@ -416,7 +418,7 @@ def _layout(game: str, card_ids: Sequence[str], rng: np.random.Generator,
         pitch = HEX_MM + rng.uniform(0.0, 1.5)
         rp = pitch / math.sqrt(3.0)
         pieces = []
-        for (q, r), name in zip(cells, names):
+        for (q, r), name in zip(cells, names, strict=True):
             rot = int(rng.integers(0, 6))
             centre = (1.5 * rp * q + rng.uniform(-0.5, 0.5), pitch * (r + q / 2.0) + rng.uniform(-0.5, 0.5))
             pieces.append(Piece("hex", name, centre, 60.0 * rot + float(rng.uniform(-0.7, 0.7)), (HEX_MM, HEX_MM),
@@ -440,7 +442,7 @@ def _seat_groups(groups: list[list[tuple]], size: tuple[float, float], columns: 
         boxes.append((P.min(axis=0) - half, P.max(axis=0) + half))
     cw = max(b[1][0] - b[0][0] for b in boxes) + size[0] + 30.0   # room for a card more
     ch = max(b[1][1] - b[0][1] for b in boxes) + 30.0
-    for player, (g, (lo, hi)) in enumerate(zip(groups, boxes)):
+    for player, (g, (lo, hi)) in enumerate(zip(groups, boxes, strict=True)):
         turn = 180.0 if player % 2 else 0.0
         R = turn_matrix(turn)
         centre = (lo + hi) / 2
@@ -453,7 +455,8 @@ def _seat_groups(groups: list[list[tuple]], size: tuple[float, float], columns: 
 
 
 def full_table(game: str, card_ids: Sequence[str], seed: int, image_size: tuple[int, int] = (1280, 720),
-               faces_by_colour: Mapping[str, Sequence[str]] | None = None, config: TableConfig | None = None) -> FullTable:
+               faces_by_colour: Mapping[str, Sequence[str]] | None = None,
+               config: TableConfig | None = None) -> FullTable:
     """Lay out a whole ``game`` (see the module note) and place the camera and the light.
 
     Args:
@@ -599,7 +602,8 @@ def reroll(table: FullTable, pieces: Sequence[Piece], seed: int,
     raise ValueError("no free place to roll a die to")
 
 
-def add_card(table: FullTable, pieces: Sequence[Piece], card_ids: Sequence[str], seed: int) -> tuple[list[Piece], Piece]:
+def add_card(table: FullTable, pieces: Sequence[Piece], card_ids: Sequence[str],
+             seed: int) -> tuple[list[Piece], Piece]:
     """One card played: at the end of a player's tableau row (Race, Roll tiles) or next to a station's
     location (Among the Stars), in that player's orientation.
 

@@ -245,7 +245,7 @@ def _roll(tl: _Timeline, faces, width: float, count: int | None = None) -> None:
         air = [replace(new, angle_deg=new.angle_deg + 8.0 * amp,
                        centre_mm=(new.centre_mm[0] + 0.2 * amp * new.size_mm[0] * math.cos(a),
                                   new.centre_mm[1] + 0.2 * amp * new.size_mm[0] * math.sin(a)))
-               for new, a in zip(finals, rock)]
+               for new, a in zip(finals, rock, strict=True)]
         at_rest = _shift_px(table, air, finals) < VISIBLE_PX
         tl.frame(_shift_px(table, prev, air) >= VISIBLE_PX, False, in_air=air, pieces=without,
                  layout=len(tl.seq.layouts) - 1 if at_rest else None)
@@ -255,7 +255,8 @@ def _roll(tl: _Timeline, faces, width: float, count: int | None = None) -> None:
 
 def _shift_px(table: FullTable, a: Sequence[Piece], b: Sequence[Piece]) -> float:
     """The largest distance (frame px) any corner moved between two placements of the same dice."""
-    return max((float(np.abs(table.polygon_px(p) - table.polygon_px(q)).max()) for p, q in zip(a, b)), default=0.0)
+    return max((float(np.abs(table.polygon_px(p) - table.polygon_px(q)).max()) for p, q in zip(a, b, strict=True)),
+               default=0.0)
 
 
 def _random_face(p: Piece, rng: np.random.Generator, faces) -> Piece:

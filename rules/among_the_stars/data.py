@@ -15,8 +15,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from rules.scoring import closest_names
 from rules.names import term
+from rules.scoring import closest_names
 
 __all__ = [
     "shared_race",
@@ -154,9 +154,11 @@ class Catalogue:
         self.objectives: dict[str, Objective] = {}
         for o in raw["objectives_base"]:
             kind = "colour_majority" if o["id"] in _OBJECTIVE_COLOUR else {
-                "marvels_in_space": "marvels", "on_budget": "on_budget", "accelerated_construction": "accelerated"}[o["id"]]
+                "marvels_in_space": "marvels", "on_budget": "on_budget",
+                "accelerated_construction": "accelerated"}[o["id"]]
             vp = o["vp"] if isinstance(o["vp"], int) else o["vp_per_lead"]  # Marvels: VP per location of lead
-            self.objectives[o["id"]] = Objective(o["id"], o["name"], kind, vp, _OBJECTIVE_COLOUR.get(o["id"]), o["status"])
+            self.objectives[o["id"]] = Objective(o["id"], o["name"], kind, vp, _OBJECTIVE_COLOUR.get(o["id"]),
+                                                 o["status"])
         self._objective_names = {}
         for o in raw["objectives_base"]:
             for alias in (o["name"], o["id"], *o.get("aka", ())):

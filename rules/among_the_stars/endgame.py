@@ -72,7 +72,8 @@ more than 7 printed + 8 ability VP at once (digest §13), about 400 VP; anything
 a typing slip, not a score."""
 
 TRACK, OBJECTIVES, ABILITIES, RACE, REACTORS, CREDITS = (
-    Text("VP track"), Text("objectives"), Text("end-game abilities"), Text("race"), Text("empty reactors"), Text("credits"),
+    Text("VP track"), Text("objectives"), Text("end-game abilities"), Text("race"), Text("empty reactors"),
+    Text("credits"),
 )
 """Score categories, in the rulebook's order (6 'Game end')."""
 
@@ -89,7 +90,8 @@ class PlayerPosition:
 class Position:
     """The whole table: players, objectives in play, aggressive mode."""
 
-    def __init__(self, players: Sequence[PlayerPosition], objectives: Sequence[Objective], aggressive: bool = False) -> None:
+    def __init__(self, players: Sequence[PlayerPosition], objectives: Sequence[Objective],
+                 aggressive: bool = False) -> None:
         self.players, self.objectives, self.aggressive = tuple(players), tuple(objectives), aggressive
 
 
@@ -127,13 +129,15 @@ def parse_station(items: Any, where: str, cat: Catalogue | None = None) -> Stati
         cell = (cell_raw[0], cell_raw[1])
         if cell in taken:
             other = items[taken[cell]].get("card")
-            raise ScoreInputError(f.path("cell"), f"cell {list(cell)} already holds {other!r} ({field_path(where, taken[cell])}); one card per cell")
+            raise ScoreInputError(f.path("cell"), f"cell {list(cell)} already holds {other!r} "
+                                                  f"({field_path(where, taken[cell])}); one card per cell")
         taken[cell] = k
         face_down = f.obj.get("face_down", False)
         if not isinstance(face_down, bool):
             raise ScoreInputError(f.path("face_down"), "must be true or false")
         if face_down and not card.is_reactor:
-            raise ScoreInputError(f.path("face_down"), f"only a Power Reactor is laid face down to fill a split, not {card.name!r}")
+            raise ScoreInputError(f.path("face_down"),
+                                  f"only a Power Reactor is laid face down to fill a split, not {card.name!r}")
         if card.is_reactor and not face_down:
             cubes = f.int("cubes", low=0, high=20)
         else:
@@ -176,7 +180,8 @@ def parse_position(data: Any, cat: Catalogue | None = None) -> Position:
         objectives.append(obj)
     players_raw = top.list("players")
     if not 1 <= len(players_raw) <= 4:
-        raise ScoreInputError("players", f"must list 1 to 4 players (Among the Stars is for 2-4), got {len(players_raw)}")
+        raise ScoreInputError("players",
+                              f"must list 1 to 4 players (Among the Stars is for 2-4), got {len(players_raw)}")
     players: list[PlayerPosition] = []
     for k, raw in enumerate(players_raw):
         f = Fields(raw, field_path("players", k)).only("name", "race", "secret_objective", "credits", "vp", "station")
@@ -186,7 +191,8 @@ def parse_position(data: Any, cat: Catalogue | None = None) -> Position:
         if f.obj.get("race") is not None:
             race = _lookup(cat.race, f.str("race"), f.path("race"), "race")
             if shared_race([p.race for p in players] + [race]) is not None:
-                raise ScoreInputError(f.path("race"), f"another player plays {cat.races[race]['name']}: the box has one "
+                raise ScoreInputError(f.path("race"),
+                                      f"another player plays {cat.races[race]['name']}: the box has one "
                                                       "tile per race (Among the Stars rulebook, Setup 7)")
         secret = None
         if f.obj.get("secret_objective") is not None:
@@ -213,7 +219,8 @@ def _objective_value(obj: Objective, p: PlayerPosition) -> int:
     return 0
 
 
-def objective_awards(obj: Objective, players: Sequence[PlayerPosition], *, secret_holder: str | None = None) -> dict[str, int]:
+def objective_awards(obj: Objective, players: Sequence[PlayerPosition], *,
+                     secret_holder: str | None = None) -> dict[str, int]:
     """VP each player gets from one objective: only a single best player scores (rulebook 6).
 
     Marvels in Space gives 2 per location of lead over the next best. Accelerated
@@ -276,7 +283,8 @@ def score_position(position: Position, cat: Catalogue | None = None) -> list[Sco
             ScoreLine(ABILITIES, ability_vp, ", ".join(f"{q.name} +{v}" for q, v in abilities if v)),
             ScoreLine(RACE, race_vp, race_detail),
             ScoreLine(REACTORS, empty * cat.rules["empty_reactor_vp"], f"{empty} reactor(s) with no cubes"),
-            ScoreLine(CREDITS, credit_vp, f"{p.credits} credits, 1 VP per {per_vp}" + (f" (max {cap})" if cap is not None else "")),
+            ScoreLine(CREDITS, credit_vp,
+                      f"{p.credits} credits, 1 VP per {per_vp}" + (f" (max {cap})" if cap is not None else "")),
         )
         out.append(ScoreBreakdown(p.name, lines, tiebreak=(p.station.non_reactor_locations(), p.credits)))
     return out

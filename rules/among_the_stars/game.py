@@ -51,9 +51,9 @@ from rules.among_the_stars.legality import (
 from rules.among_the_stars.station import ORIGIN, Cell, Placed, Station
 from rules.core import BadEvent, CheckFormat, Finding, GameInfo, Option, Progress, Rename, ScoreBreakdown, Severity
 from rules.engine import EventContext, GameBase
-from rules.settings import check_settings
-from rules.scoring import ScoreInputError
 from rules.names import term
+from rules.scoring import ScoreInputError
+from rules.settings import check_settings
 from rules.text import N_, Listing, Text
 
 __all__ = [
@@ -98,8 +98,8 @@ VIRTUAL = ("virtual player 1", "virtual player 2")
 _VIRTUAL = {
     "left": N_("2 players: leave your hand beside the virtual player on the left, take its hand, shuffle, put {count} "
                "card face up on the virtual discard pile, pass the rest to your opponent"),
-    "right": N_("2 players: leave your hand beside the virtual player on the right, take its hand, shuffle, put {count} "
-                "card face up on the virtual discard pile, pass the rest to your opponent"),
+    "right": N_("2 players: leave your hand beside the virtual player on the right, take its hand, shuffle, "
+                "put {count} card face up on the virtual discard pile, pass the rest to your opponent"),
 }
 """The 2-player reminder (rulebook 8), by the year's pass direction."""
 
@@ -167,7 +167,8 @@ INFO = GameInfo(
         Option(
             "races", "choices", default=(), per_player=True, player_key="race", label=Text("each player's race"),
             choices=tuple(r["name"] for r in catalogue().races.values()),
-            distinct=N_("two players play the race {value}: the box has one tile per race (Among the Stars rulebook, Setup 7)"),
+            distinct=N_("two players play the race {value}: the box has one tile per race "
+                        "(Among the Stars rulebook, Setup 7)"),
             help=Text("one race per player, in seat order; none for a first game (Among the Stars rulebook, 3 Setup: "
                  "each player takes a race tile)"),
         ),
@@ -258,7 +259,7 @@ class AmongTheStarsGame(GameBase):
         cat = self.cat
         checked = check_settings(self.info, settings)
         players = []
-        for name, race_name in zip(checked.players, checked["races"]):
+        for name, race_name in zip(checked.players, checked["races"], strict=True):
             race = cat.race(race_name) if race_name else None
             main = cat.cards[VAK_MAIN_REACTOR if race == "vak" else MAIN_REACTOR]
             station = Station((Placed(main, ORIGIN, cubes=main.start_cubes, year=0, order=0),))
@@ -270,7 +271,8 @@ class AmongTheStarsGame(GameBase):
     def before(self, state: AmongState, ctx: EventContext) -> bool:
         """Once the game is scored, an event changes nothing (a camera read is still checked)."""
         if state.over and ctx.event.kind != STATION_READ:
-            ctx.finding(Text("the game is over; this event changes nothing"), Text("event {seq}", seq=ctx.event.seq), Severity.WARNING,
+            ctx.finding(Text("the game is over; this event changes nothing"), Text("event {seq}", seq=ctx.event.seq),
+                        Severity.WARNING,
                         N_("rulebook 6 'Game end'"))
             return False
         return True
@@ -307,7 +309,8 @@ class AmongTheStarsGame(GameBase):
         if ctx.payload.get("energy") is not None:
             payment = {}
             for k, row in enumerate(ctx.payload["energy"]):
-                src = _cell(row.get("cell") if isinstance(row, Mapping) else None, f"event {event.seq} energy[{k}].cell")
+                src = _cell(row.get("cell") if isinstance(row, Mapping) else None,
+                            f"event {event.seq} energy[{k}].cell")
                 n = row.get("cubes", 1)
                 if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                     raise BadEvent(f"event {event.seq} energy[{k}].cubes: a whole number of cubes, got {n!r}")
@@ -360,7 +363,8 @@ class AmongTheStarsGame(GameBase):
         if any(i.rule == "cell_taken" for i in issues):
             return state.with_player(p)
         flags = tuple(sorted({i.rule for i in issues if i.severity is Severity.ERROR}))
-        placed = Placed(card, cell, cubes=card.start_cubes, year=state.year, order=p.station.next_order, vp_earned=0, flags=flags)
+        placed = Placed(card, cell, cubes=card.start_cubes, year=state.year, order=p.station.next_order, vp_earned=0,
+                        flags=flags)
         p = replace(p, station=p.station.with_card(placed), credits=max(0, p.credits - card.cost_credits))
         return replace(state.with_player(p), reactors_left=max(0, state.reactors_left - 1))
 
@@ -376,7 +380,8 @@ class AmongTheStarsGame(GameBase):
         p = self._acted(state, state.player(ctx.player()), ctx)
         rule = N_("rulebook 7 'Aggressive mode'")
         if not state.aggressive or state.year < 2:
-            ctx.finding(Text("Conflict cards are only in the deck in years 2-4 of aggressive mode"), p.name, Severity.WARNING, rule)
+            ctx.finding(Text("Conflict cards are only in the deck in years 2-4 of aggressive mode"), p.name,
+                        Severity.WARNING, rule)
         cost = cat.conflict["cost_credits"]
         if p.credits < cost:
             ctx.finding(Text("{player} cannot pay the {cost} credit for the Conflict card",
@@ -424,11 +429,13 @@ class AmongTheStarsGame(GameBase):
                 Text("{player} has {credits} credits and cannot lose {loss}: credits never go below 0 (recorded as 0; "
                      "{missing} credits that do not exist; misread amount?)",
                      player=p.name, credits=p.credits, loss=-delta, missing=-delta - p.credits),
-                p.name, Severity.WARNING, N_("rulebook 4 'The three actions': a player pays only with credits they have"))
+                p.name, Severity.WARNING,
+                N_("rulebook 4 'The three actions': a player pays only with credits they have"))
         return state.with_player(replace(p, credits=max(0, p.credits + delta)))
 
     def _station_read(self, state: AmongState, ctx: EventContext) -> AmongState:
-        """A camera read of a player's station, checked as a whole (findings only; the state keeps the engine's station)."""
+        """A camera read of a player's station, checked as a whole (findings only; the state keeps the engine's
+        station)."""
         p = state.player(ctx.player())
         try:
             station = parse_station(ctx.payload.get("station"), f"event {ctx.event.seq} station", self.cat)
@@ -441,11 +448,13 @@ class AmongTheStarsGame(GameBase):
 
     # -- round and year -------------------------------------------------------------------------
     def _resolve(self, state: AmongState) -> AmongState:
-        """Pending effects on other players, highest VP first, then most credits, then seat order (rulebook 'Player order')."""
+        """Pending effects on other players, highest VP first, then most credits, then seat order (rulebook 'Player
+        order')."""
         if not state.pending:
             return state
         rank = {p.name: (-p.vp, -p.credits, k) for k, p in enumerate(state.players)}
-        order = sorted(range(len(state.pending)), key=lambda k: (rank.get(state.pending[k].source, (0, 0, len(rank))), k))
+        order = sorted(range(len(state.pending)),
+                       key=lambda k: (rank.get(state.pending[k].source, (0, 0, len(rank))), k))
         for k in order:
             it = state.pending[k]
             try:
@@ -489,17 +498,20 @@ class AmongTheStarsGame(GameBase):
         obj = cat.objectives["accelerated_construction"]
         if len(top) > 1:
             ctx.finding(Text("{objective}: {players} reached {best} VP together; nobody scores it",
-                             objective=term("among_the_stars.objective", obj.id), players=Listing(p.name for p in top), best=best),
+                             objective=term("among_the_stars.objective", obj.id), players=Listing(p.name for p in top),
+                             best=best),
                         Text("objectives"), Severity.INFO, N_("objective card (Accelerated Construction)"))
             return replace(state, accelerated_done=True)
         winner = replace(top[0], vp=top[0].vp + obj.vp)
         ctx.finding(Text("{objective}: {player} is first to {threshold} VP, +{vp} VP",
-                         objective=term("among_the_stars.objective", obj.id), player=winner.name, threshold=threshold, vp=obj.vp), winner.name, Severity.INFO,
+                         objective=term("among_the_stars.objective", obj.id), player=winner.name, threshold=threshold,
+                         vp=obj.vp), winner.name, Severity.INFO,
                     N_("objective card (Accelerated Construction)"))
         return replace(state.with_player(winner), accelerated_done=True)
 
     def _year_ended(self, state: AmongState, ctx: EventContext) -> AmongState:
-        """Rulebook 5 'Round end': each station corrected; then the next year's income, or the game's end (rulebook 6)."""
+        """Rulebook 5 'Round end': each station corrected; then the next year's income, or the game's end
+        (rulebook 6)."""
         cat = self.cat
         for p in state.players:
             fix = correct_station(p.station, p.vp, state.year, exact_order=True, check_credits=False,
@@ -507,13 +519,14 @@ class AmongTheStarsGame(GameBase):
             for placed, cost in fix.removed:
                 why = next((i for i in fix.issues if i.cell == placed.cell), None)
                 said = dict(year=state.year, card=placed.word, i=placed.cell[0], j=placed.cell[1], vp=cost)
-                removed = (Text("end of year {year}: {card} removed from [{i}, {j}], -{vp} VP (a face-down Power Reactor "
-                                "fills the gap)", **said) if placed.cell in fix.fillers else
+                removed = (Text("end of year {year}: {card} removed from [{i}, {j}], -{vp} VP "
+                                "(a face-down Power Reactor fills the gap)", **said) if placed.cell in fix.fillers else
                            Text("end of year {year}: {card} removed from [{i}, {j}], -{vp} VP", **said))
                 ctx.add(Finding(
                     removed,
                     p.name, Severity.ERROR, rule_citation(why.rule if why else "round_end"), ctx.event.seq,
-                    player=p.name, card=placed.name, cell=tuple(placed.cell), rule_kind=why.rule if why else "round_end"))
+                    player=p.name, card=placed.name, cell=tuple(placed.cell),
+                    rule_kind=why.rule if why else "round_end"))
             p = replace(p, station=fix.station, vp=fix.vp_after, credits=p.credits + p.escrow, escrow=0)
             state = state.with_player(p)
         if state.year >= cat.rules["years"]:
@@ -577,7 +590,8 @@ class AmongTheStarsGame(GameBase):
             reminders.append(Text("setup: {wanted} objectives are dealt for {players} players; {count} are in play",
                                   wanted=wanted, players=len(state.players), count=len(state.objectives)))
         if two:
-            reminders.append(Text(_VIRTUAL[self.pass_direction(state.year)], count=cat.rules['virtual_discard_per_round']))
+            reminders.append(Text(_VIRTUAL[self.pass_direction(state.year)],
+                                  count=cat.rules['virtual_discard_per_round']))
         return {
             "game": self.name,
             "year": state.year,
@@ -593,7 +607,8 @@ class AmongTheStarsGame(GameBase):
             "objectives": [cat.objectives[o].name for o in state.objectives],
             "aggressive": state.aggressive,
             "reactors_left": state.reactors_left,
-            "pending": [{"target": i.target, "what": i.what, "delta": i.delta, "reason": i.reason} for i in state.pending],
+            "pending": [{"target": i.target, "what": i.what, "delta": i.delta,
+                         "reason": i.reason} for i in state.pending],
             "reminders": reminders,
             "over": state.over,
             "scores": [b.to_json() for b in state.scores],

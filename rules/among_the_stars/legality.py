@@ -41,11 +41,14 @@ __all__ = [
 RULES: dict[str, str] = {
     "main_reactor": N_("rulebook 3 'Setup': every station starts from its Main Reactor"),
     "cell_taken": N_("rulebook 4 'Build a location': a card goes on an empty place next to the station"),
-    "adjacency": N_("rulebook 4 'Build a location': built only edge-adjacent to a built location (diagonal is not adjacent)"),
-    "energy_range": N_("rulebook 4 'Build a location': energy paid from a reactor within distance 2 of the new location"),
+    "adjacency": N_("rulebook 4 'Build a location': built only edge-adjacent to a built location "
+                    "(diagonal is not adjacent)"),
+    "energy_range": N_("rulebook 4 'Build a location': energy paid from a reactor within distance 2 "
+                       "of the new location"),
     "energy_cubes": N_("rulebook 4 'Build a location': the energy cost is paid with cubes from reactors in range"),
     "energy_source": N_("rulebook 4 'Build a location': energy comes from the Main Reactor or a Power Reactor"),
-    "reactor_cubes": N_("rulebook 4 'Build a Power Reactor': a reactor starts with 2 cubes; only Backup Reactor and Solar Panels add more"),
+    "reactor_cubes": N_("rulebook 4 'Build a Power Reactor': a reactor starts with 2 cubes; "
+                        "only Backup Reactor and Solar Panels add more"),
     "max_per_station": N_("rulebook 10 'Location cards': the MAX box limits copies in one station"),
     "fighter_launch_bay": N_("card text (Fighter Launch Bay): may not be built within distance 3 of the Main Reactor"),
     "solar_panels": N_("card text (Solar Panels): must be built adjacent to a Power Reactor (the Main Reactor counts)"),
@@ -77,7 +80,8 @@ class Issue:
 
     def to_json(self, player: str | None = None) -> dict:
         """``{"player", "card", "cell": [i, j], "rule", "message"}`` (the check command's row)."""
-        return {"player": player, "card": self.card, "cell": list(self.cell), "rule": self.rule, "message": self.message}
+        return {"player": player, "card": self.card, "cell": list(self.cell), "rule": self.rule,
+                "message": self.message}
 
 
 def issue_finding(issue: Issue, player: str, seq: int | None = None, fix: str = "") -> Finding:
@@ -131,7 +135,8 @@ def check_placement(
         if n.card.placement_rule and n.card.placement_rule.get("kind") == "blocks_adjacent_builds" and not n.face_down:
             add("observation_dome", Text("{card} at {cell} is next to the {dome} at {other_cell}, which allows no "
                                          "card beside it",
-                                         card=card.word, cell=_cell_text(cell), dome=n.word, other_cell=_cell_text(n.cell)))
+                                         card=card.word, cell=_cell_text(cell), dome=n.word,
+                                         other_cell=_cell_text(n.cell)))
     after = station.with_card(Placed(card, cell, year=0, order=station.next_order))
     issues.extend(_own_placement_rule(after, after.at(cell), after.cells))
     if card.max_per_station is not None and station.count_kind(card.kind) + 1 > card.max_per_station:
@@ -146,7 +151,8 @@ def check_placement(
     return issues
 
 
-def _check_payment(after: Station, card: CardDef, cell: Cell, payment: Mapping[Cell, int] | None, rng: int) -> list[Issue]:
+def _check_payment(after: Station, card: CardDef, cell: Cell, payment: Mapping[Cell, int] | None,
+                   rng: int) -> list[Issue]:
     name, issues = card.name, []
     dist = after.distances(cell)
     if payment is None:
@@ -169,14 +175,16 @@ def _check_payment(after: Station, card: CardDef, cell: Cell, payment: Mapping[C
                      card=card.word, cell=_cell_text(src)) if r is None
                                                              else Text("{card}: energy taken from {cell}, which is "
                                                                        "the {other}, not a reactor",
-                                                                       card=card.word, cell=_cell_text(src), other=r.word))))
+                                                                       card=card.word, cell=_cell_text(src),
+                                                                       other=r.word))))
             continue
         d = dist.get(src)
         if d is None or d > rng:
             far = Text("not joined to it") if d is None else Text("at distance {distance}", distance=d)
             issues.append(Issue("energy_range", name, cell,
                 Text("{card} at {cell}: energy paid from the {reactor} at {other_cell}, {far} (most {rng})",
-                     card=card.word, cell=_cell_text(cell), reactor=r.word, other_cell=_cell_text(src), far=far, rng=rng)))
+                     card=card.word, cell=_cell_text(cell), reactor=r.word, other_cell=_cell_text(src), far=far,
+                     rng=rng)))
         if r.cubes < n:
             issues.append(Issue("energy_cubes", name, cell,
                 plural("{card}: {n} cube taken from the {reactor} at {cell}, which holds {cubes}",
@@ -188,7 +196,8 @@ def _check_payment(after: Station, card: CardDef, cell: Cell, payment: Mapping[C
     elif paid > card.cost_energy and card.params.get("kind") != "extra_energy_bonus":
         issues.append(Issue("energy_cubes", name, cell, Text("{card} needs {energy} energy; {paid} paid (extra cubes "
                                                              "are lost)",
-                                                             card=card.word, energy=card.cost_energy, paid=paid), Severity.WARNING))
+                                                             card=card.word, energy=card.cost_energy, paid=paid),
+                            Severity.WARNING))
     return issues
 
 
@@ -212,7 +221,8 @@ def auto_payment(after: Station, cell: Cell, cost: int, rng: int = 2) -> dict[Ce
     return payment
 
 
-def _own_placement_rule(station: Station, p: Placed, before: Iterable[Cell], maybe: Iterable[Cell] | None = None) -> list[Issue]:
+def _own_placement_rule(station: Station, p: Placed, before: Iterable[Cell],
+                        maybe: Iterable[Cell] | None = None) -> list[Issue]:
     """The card's own placement rule, checked on the station as it was when ``p`` was built.
 
     ``before``: cells surely built before ``p``; ``maybe``: cells that may have been (same
@@ -310,7 +320,22 @@ def check_station(
             issues.append(Issue("adjacency", p.name, p.cell,
                 Text("{card} at {cell} was not edge-adjacent to the station {when}",
                      card=p.word, cell=_cell_text(p.cell), when=when)))
-    # observation dome: nothing built beside it afterwards
+    issues.extend(_dome_issues(station, built, mr, exact_order))
+    # the card's own placement rule, at build time
+    for p in built:
+        if not p.face_down:
+            issues.extend(_own_placement_rule(station, p, before(p), maybe(p)))
+    issues.extend(_copies_issues(built, cat))
+    issues.extend(_energy_issues(station, built, maybe, cat))
+    issues.extend(_round_issues(built, aggressive, cat))
+    if check_credits:
+        issues.extend(_credit_issues(station, built, race, credits, aggressive, others, cat))
+    return issues
+
+
+def _dome_issues(station: Station, built: list[Placed], mr: Placed, exact_order: bool) -> list[Issue]:
+    """Observation Dome: nothing built beside it afterwards (a card the same year: a warning)."""
+    issues: list[Issue] = []
     for d in built:
         if d.face_down or (d.card.placement_rule or {}).get("kind") != "blocks_adjacent_builds":
             continue
@@ -325,11 +350,12 @@ def check_station(
                 issues.append(Issue("observation_dome", n.name, n.cell,
                     Text("{card} at {cell} is beside the {dome} built the same year; legal only if it came first",
                          card=n.word, cell=_cell_text(n.cell), dome=d.word), Severity.WARNING))
-    # the card's own placement rule, at build time
-    for p in built:
-        if not p.face_down:
-            issues.extend(_own_placement_rule(station, p, before(p), maybe(p)))
-    # MAX per station: the later copies are the misplaced ones
+    return issues
+
+
+def _copies_issues(built: list[Placed], cat: Catalogue) -> list[Issue]:
+    """MAX per station, and no more copies than the box holds: the later copies are the misplaced ones."""
+    issues: list[Issue] = []
     by_kind: dict[str, list[Placed]] = defaultdict(list)
     for p in built:
         if not p.face_down:
@@ -348,10 +374,6 @@ def check_station(
                 issues.append(Issue("box_copies", extra.name, extra.cell,
                     Text("{card}: the box holds {in_box}, this station shows {count}; a misread?",
                          card=extra.word, in_box=in_box, count=len(cards)), Severity.WARNING))
-    issues.extend(_energy_issues(station, built, maybe, cat))
-    issues.extend(_round_issues(built, aggressive, cat))
-    if check_credits:
-        issues.extend(_credit_issues(station, built, race, credits, aggressive, others, cat))
     return issues
 
 
@@ -376,7 +398,8 @@ def _energy_issues(station: Station, built: list[Placed], maybe, cat: Catalogue)
         if r.cubes > capacity[r.cell]:
             issues.append(Issue("reactor_cubes", r.name, r.cell,
                 Text("the {reactor} at {cell} shows {cubes} cubes; it can have held at most {capacity}",
-                     reactor=r.word, cell=_cell_text(r.cell), cubes=r.cubes, capacity=capacity[r.cell]), Severity.WARNING))
+                     reactor=r.word, cell=_cell_text(r.cell), cubes=r.cubes, capacity=capacity[r.cell]),
+                                Severity.WARNING))
         supply[r.cell] = max(0, capacity[r.cell] - r.cubes)
     demands: list[tuple[Placed, int, set[Cell]]] = []
     for p in sorted(built, key=lambda q: (q.year, q.order)):
@@ -385,7 +408,8 @@ def _energy_issues(station: Station, built: list[Placed], maybe, cat: Catalogue)
             continue
         cells = maybe(p) | {p.cell}
         dist = station.distances(p.cell, cells)
-        sources = {r.cell for r in reactors if r.cell in cells and r.cell != p.cell and dist.get(r.cell, rng + 1) <= rng}
+        sources = {r.cell for r in reactors if r.cell in cells and r.cell != p.cell and dist.get(r.cell,
+                                                                                                 rng + 1) <= rng}
         if not sources:
             issues.append(Issue("energy_range", p.name, p.cell,
                 Text("{card} at {cell} needs {need} energy but no reactor was within distance {rng} when it was built",
@@ -486,7 +510,8 @@ def _credit_gain_bound(station: Station, p: Placed, others: int) -> int:
     return 0
 
 
-def _credit_issues(station: Station, built: list[Placed], race: str | None, credits: int | None, aggressive: bool, others: int, cat: Catalogue) -> list[Issue]:
+def _credit_issues(station: Station, built: list[Placed], race: str | None, credits: int | None, aggressive: bool,
+                   others: int, cat: Catalogue) -> list[Issue]:
     """Each year's costs against the most credits the player can have had (an upper bound)."""
     issues: list[Issue] = []
     r = cat.rules
@@ -582,14 +607,16 @@ def correct_station(
         seen.extend(i for i in issues if i.cell == worst.cell)
         if worst.flags and not any(i.cell == worst.cell for i in issues):
             seen.extend(Issue(f, worst.name, worst.cell, Text("{card} at {cell} broke this rule when built",
-                                                              card=worst.word, cell=_cell_text(worst.cell))) for f in worst.flags)
+                                                              card=worst.word,
+                                                              cell=_cell_text(worst.cell))) for f in worst.flags)
         cost = worst.vp_earned if worst.vp_earned is not None else worst.card.vp + extra
         now = max(0, now - cost)
         removed.append((worst, cost))
         joined = station.connected_to_main()
         smaller = station.without(worst.cell)
         if worst.cell in joined and (joined - {worst.cell}) - smaller.connected_to_main():
-            filler = Placed(cat.cards[POWER_REACTOR], worst.cell, cubes=0, year=year, order=worst.order, face_down=True, vp_earned=0)
+            filler = Placed(cat.cards[POWER_REACTOR], worst.cell, cubes=0, year=year, order=worst.order, face_down=True,
+                            vp_earned=0)
             smaller = Station(tuple(filler if p.cell == worst.cell else p for p in station.cards))
             fillers.append(worst.cell)
         station = smaller
@@ -599,7 +626,8 @@ def correct_station(
 # -- how to fix a misplay ------------------------------------------------------------------
 
 
-def legal_cells(station: Station, card: CardDef, *, credits: int | None = None, cat: Catalogue | None = None) -> list[Cell]:
+def legal_cells(station: Station, card: CardDef, *, credits: int | None = None,
+                cat: Catalogue | None = None) -> list[Cell]:
     """Empty cells where ``card`` could be built in ``station`` now with no ERROR issue.
 
     Candidates are the empty cells edge-adjacent to the station (Among the Stars rulebook, 4 'Build a

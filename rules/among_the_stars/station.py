@@ -72,7 +72,8 @@ class Placed:
 
     @property
     def is_reactor(self) -> bool:
-        """A power source: a Power Reactor or the Main Reactor ('Counts as a Power Reactor'); never a face-down filler."""
+        """A power source: a Power Reactor or the Main Reactor ('Counts as a Power Reactor'); never a face-down
+        filler."""
         return self.card.is_reactor and not self.face_down
 
     def has_colour(self, colour: str) -> bool:

@@ -271,7 +271,9 @@ def ancients_targets(dice: Sequence[Die], computers: int, targets: Sequence[Targ
     return out
 
 
-def sides(present: Sequence[str], *, alliance: Mapping[str, str | None], defender: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def sides(present: Sequence[str], *, alliance: Mapping[str, str | None], defender: str | None) -> tuple[tuple[str, ...],
+                                                                                                        tuple[str,
+                                                                                                              ...]]:
     """The defending and attacking players of a battle: allies fight on one side, and if one ally is the
     defender (controls the hex, or was there first) all of them defend (Rise of the Ancients p.10).
 

@@ -37,7 +37,8 @@ in a first-edition rulebook: first-edition play as players report it, and Second
 ALLIANCE_MIN_PLAYERS = 4
 """Alliances are not used with 2 or 3 players (Rise of the Ancients p.10)."""
 
-DIPLOMACY = N_("Diplomacy (Ambassadors and the Traitor card); not used with 2-3 players (unconfirmed for the first edition)")
+DIPLOMACY = N_("Diplomacy (Ambassadors and the Traitor card); not used with 2-3 players "
+               "(unconfirmed for the first edition)")
 ALLIANCES = N_("Rise of the Ancients p.10-11 Alliances")
 
 
@@ -115,9 +116,9 @@ def _alliance_checks(state: EclipseState, ctx: EventContext, p: EclipsePlayer, w
             Text("{player} is already in {alliance}; a player is in one alliance at most",
                  player=p.name, alliance=p.alliance), Text("take the tile back")), p.name)
     if _last_round(state):
-        _say(ctx, Verdict("alliance_last_round", False, ALLIANCES, (
-            Text("no alliance is founded in the last round") if what == "founded" else Text("no alliance is joined in the last round")),
-                          Text("take the tile back")), p.name)
+        said = (Text("no alliance is founded in the last round") if what == "founded"
+                else Text("no alliance is joined in the last round"))
+        _say(ctx, Verdict("alliance_last_round", False, ALLIANCES, said, Text("take the tile back")), p.name)
 
 
 def alliance_founded(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
@@ -149,8 +150,10 @@ def alliance_joined(game: Any, state: EclipseState, ctx: EventContext) -> Eclips
     me = state.player(ctx.player())
     name = ctx.require("alliance", str)
     if name not in state.alliances:
-        _say(ctx, Verdict("no_alliance", False, ALLIANCES, Text("no alliance {alliance!r} has been founded ({founded})",
-                                                                alliance=name, founded=Listing(state.alliances) if state.alliances else Text("none yet")), Text("two players found it first")), me.name)
+        founded = Listing(state.alliances) if state.alliances else Text("none yet")
+        _say(ctx, Verdict("no_alliance", False, ALLIANCES,
+                          Text("no alliance {alliance!r} has been founded ({founded})", alliance=name, founded=founded),
+                          Text("two players found it first")), me.name)
         return state
     members = [p for p in state.players if p.alliance == name]
     limit = 3 if len(state.players) >= 6 else 2
@@ -158,7 +161,8 @@ def alliance_joined(game: Any, state: EclipseState, ctx: EventContext) -> Eclips
     if len(members) >= limit:
         _say(ctx, Verdict("alliance_full", False, ALLIANCES,
             Text("{alliance} already has {members} members; with {players} players an alliance has at most {limit}",
-                 alliance=name, members=len(members), players=len(state.players), limit=limit), Text("take the tile back")), me.name)
+                 alliance=name, members=len(members), players=len(state.players), limit=limit),
+                          Text("take the tile back")), me.name)
     if not any(m.name in me.relations for m in members if m.alliance_side == "face"):
         _say(ctx, Verdict("alliance_relations", False, ALLIANCES,
             Text("{player} has no diplomatic relations with a member of {alliance}",

@@ -45,9 +45,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core import ScoreBreakdown, ScoreLine, Standings
-from rules.eclipse.data import ALLIANCE_NAMES, BOARDS, DEVELOPMENTS, RESOURCES, RISE_SPECIES, SPECIES, TECH_TRACKS, Catalogue, Sector, catalogue
+from rules.eclipse.data import (
+    ALLIANCE_NAMES,
+    BOARDS,
+    DEVELOPMENTS,
+    RESOURCES,
+    RISE_SPECIES,
+    SPECIES,
+    TECH_TRACKS,
+    Catalogue,
+    Sector,
+    catalogue,
+)
 from rules.eclipse.inputs import read_choice, read_header, read_sector, read_sector_or_null
-from rules.scoring import Fields, ScoreInputError, check_distinct_names, check_int, closest_names, field_path
+from rules.scoring import Fields, ScoreInputError, check_distinct_names, check_int, field_path
 from rules.settings import components_conflict
 from rules.text import Text
 
@@ -81,11 +92,12 @@ TRACK_VP = {4: 1, 5: 2, 6: 3, 7: 5}
 """Row 6: VP of a tech track by its tiles (0-3 tiles score 0)."""
 
 ROWS = (
-    (1, Text("reputation")), (2, Text("ambassadors")), (3, Text("hexes")), (4, Text("discoveries")), (5, Text("monoliths")),
-    (6, Text("technology tracks")), (7, Text("traitor")), (8, Text("Ancients on the board")), (9, Text("Planta hexes")),
-    (10, Text("Ancient Cruisers")), (11, Text("Ancient Dreadnought")), (12, Text("Ancient Monument")), (13, Text("Artifact Link")),
-    (14, Text("Shellworld")), (15, Text("Warp Portal")), (16, Text("Ancient Warp Portal")), (17, Text("alliance tile")),
-    (18, Text("Shrines of Enlightenment")), (19, Text("Shrines")), (20, Text("Orbitals")), (21, Text("Magellan discoveries")),
+    (1, Text("reputation")), (2, Text("ambassadors")), (3, Text("hexes")), (4, Text("discoveries")),
+    (5, Text("monoliths")), (6, Text("technology tracks")), (7, Text("traitor")), (8, Text("Ancients on the board")),
+    (9, Text("Planta hexes")), (10, Text("Ancient Cruisers")), (11, Text("Ancient Dreadnought")),
+    (12, Text("Ancient Monument")), (13, Text("Artifact Link")), (14, Text("Shellworld")), (15, Text("Warp Portal")),
+    (16, Text("Ancient Warp Portal")), (17, Text("alliance tile")), (18, Text("Shrines of Enlightenment")),
+    (19, Text("Shrines")), (20, Text("Orbitals")), (21, Text("Magellan discoveries")),
 )
 """Every row of the scoring table: ``(number, breakdown category)``."""
 
@@ -118,7 +130,8 @@ ROW_SOURCES = {
 """Where each row comes from, as the breakdown line's detail says it."""
 
 ALLIANCES_MAX = 3
-"""Alliances in the box (Rise of the Ancients p.10: Nova, Vortex and a third), each of 3 tiles (9 Alliance tiles, p.3)."""
+"""Alliances in the box (Rise of the Ancients p.10: Nova, Vortex and a third), each of 3 tiles (9 Alliance tiles,
+p.3)."""
 ALLIANCE_TILES = 3
 ALLIANCE_SIDES = ("face", "traitor")
 ALLIANCE_MIN_PLAYERS = 4
@@ -235,7 +248,8 @@ def score_player(p: PlayerPosition, ancient_orbital_hex: Sector | None = None, *
         if species == "Magellan":
             vp[21] = p.magellan_discoveries_discarded_or_used
     names = dict(ROWS)
-    lines = tuple(ScoreLine(names[n], vp[n], ROW_SOURCES[n]) for n, _ in ROWS if n in vp and (rows is None or n in rows))
+    lines = tuple(ScoreLine(names[n], vp[n], ROW_SOURCES[n])
+                  for n, _ in ROWS if n in vp and (rows is None or n in rows))
     team = p.alliance if p.alliance_tile_side == "face" else None
     return ScoreBreakdown(p.name, lines, tiebreak=(p.resources_total,), role=species or None, team=team)
 
@@ -284,7 +298,8 @@ def _bool(f: Fields, key: str) -> bool:
     return value
 
 
-def parse_player(raw: Any, where: str, rise: bool, alliances: Sequence[str], cat: Catalogue | None = None) -> PlayerPosition:
+def parse_player(raw: Any, where: str, rise: bool, alliances: Sequence[str],
+                 cat: Catalogue | None = None) -> PlayerPosition:
     """One player object of the score file (every field of :data:`PLAYER_KEYS` present), checked alone.
 
     Raises:
@@ -297,35 +312,18 @@ def parse_player(raw: Any, where: str, rise: bool, alliances: Sequence[str], cat
     name = f.str("name")
     species = read_choice(f.get("species"), f.path("species"), SPECIES, "species")
     if species in RISE_SPECIES and not rise:
-        raise ScoreInputError(f.path("species"), f"{species} is a Rise of the Ancients species, and rise_of_the_ancients is false")
+        raise ScoreInputError(f.path("species"),
+                              f"{species} is a Rise of the Ancients species, and rise_of_the_ancients is false")
     res = f.object("resources").only(*RESOURCES)
     resources = {r: res.int(r, low=0) for r in RESOURCES}
     rep_raw = f.list("reputation")
     if len(rep_raw) > REPUTATION_TILES:
         raise ScoreInputError(f.path("reputation"), f"holds {len(rep_raw)} tiles; the box has {REPUTATION_TILES}")
     reputation = tuple(check_int(v, field_path(f.path("reputation"), k), low=1, high=4) for k, v in enumerate(rep_raw))
-    hexes: list[Sector] = []
-    seen: set[str] = set()
-    for k, value in enumerate(f.list("controlled_hexes")):
-        here = field_path(f.path("controlled_hexes"), k)
-        sector = read_sector(value, here, cat)
-        if sector.id in seen:
-            raise ScoreInputError(here, f"hex {sector.id} is listed twice; a hex holds one influence disc")
-        if sector.rise and not rise:
-            raise ScoreInputError(here, f"hex {sector.label} is a Rise of the Ancients tile, and rise_of_the_ancients is false")
-        hexes.append(sector)
-        seen.add(sector.id)
+    hexes = _read_hexes(f, rise, cat)
     tracks_f = f.object("tech_tracks").only(*TECH_TRACKS)
     tracks = {t: tracks_f.int(t, low=0, high=7) for t in TECH_TRACKS}
-    developments: list[str] = []
-    for k, value in enumerate(f.list("developments")):
-        here = field_path(f.path("developments"), k)
-        dev = read_choice(value, here, DEVELOPMENTS, "Development tiles")
-        if dev in developments:
-            raise ScoreInputError(here, f"{dev} is listed twice; each Development tile is unique")
-        developments.append(dev)
-    if developments and not rise:
-        raise ScoreInputError(f.path("developments"), "Developments are Rise of the Ancients tiles, and rise_of_the_ancients is false")
+    developments = _read_developments(f, rise)
     tokens: dict[str, Sector | None] = {}
     for key, development in (("warp_portal_hex", "Warp Portal"), ("shellworld_hex", "Shellworld")):
         tokens[key] = read_sector_or_null(f.get(key), f.path(key), cat)
@@ -333,20 +331,7 @@ def parse_player(raw: Any, where: str, rise: bool, alliances: Sequence[str], cat
             raise ScoreInputError(f.path(key), f"a {development} tile lies on a hex only with the {development} "
                                                 "Development in 'developments'")
     ancient_portal = read_sector_or_null(f.get("ancient_warp_portal_hex"), f.path("ancient_warp_portal_hex"), cat)
-    alliance = f.get("alliance")
-    side = f.get("alliance_tile_side")
-    if alliance is not None:
-        folded = {" ".join(a.casefold().split()): a for a in alliances}
-        if isinstance(alliance, str):
-            alliance = folded.get(" ".join(alliance.casefold().split()), alliance)
-        if not isinstance(alliance, str) or alliance not in alliances:
-            raise ScoreInputError(f.path("alliance"), f"must be null or one of alliances_in_play "
-                                  f"({', '.join(alliances) or 'none'}), got {alliance!r}")
-        if side not in ALLIANCE_SIDES:
-            raise ScoreInputError(f.path("alliance_tile_side"), f"must be \"face\" or \"traitor\" for a player holding "
-                                  f"an Alliance tile, got {side!r}")
-    elif side is not None:
-        raise ScoreInputError(f.path("alliance_tile_side"), f"must be null for a player holding no Alliance tile, got {side!r}")
+    alliance, side = _read_alliance(f, alliances)
     position = PlayerPosition(
         name=name, species=species, resources=resources, reputation=reputation,
         ambassadors_received=f.int("ambassadors_received", low=0), controlled_hexes=tuple(hexes),
@@ -368,6 +353,59 @@ def parse_player(raw: Any, where: str, rise: bool, alliances: Sequence[str], cat
             if getattr(position, key) not in (0, False, None):
                 raise ScoreInputError(f.path(key), "is a Rise of the Ancients count, and rise_of_the_ancients is false")
     return position
+
+
+def _read_hexes(f: Fields, rise: bool, cat: Catalogue) -> list[Sector]:
+    """A player's ``controlled_hexes``: each sector once, a Rise of the Ancients tile only with the module."""
+    hexes: list[Sector] = []
+    seen: set[str] = set()
+    for k, value in enumerate(f.list("controlled_hexes")):
+        here = field_path(f.path("controlled_hexes"), k)
+        sector = read_sector(value, here, cat)
+        if sector.id in seen:
+            raise ScoreInputError(here, f"hex {sector.id} is listed twice; a hex holds one influence disc")
+        if sector.rise and not rise:
+            raise ScoreInputError(here, f"hex {sector.label} is a Rise of the Ancients tile, "
+                                        "and rise_of_the_ancients is false")
+        hexes.append(sector)
+        seen.add(sector.id)
+    return hexes
+
+
+def _read_developments(f: Fields, rise: bool) -> list[str]:
+    """A player's ``developments``: each Development tile once, only with Rise of the Ancients."""
+    developments: list[str] = []
+    for k, value in enumerate(f.list("developments")):
+        here = field_path(f.path("developments"), k)
+        dev = read_choice(value, here, DEVELOPMENTS, "Development tiles")
+        if dev in developments:
+            raise ScoreInputError(here, f"{dev} is listed twice; each Development tile is unique")
+        developments.append(dev)
+    if developments and not rise:
+        raise ScoreInputError(f.path("developments"),
+                              "Developments are Rise of the Ancients tiles, and rise_of_the_ancients is false")
+    return developments
+
+
+def _read_alliance(f: Fields, alliances: Sequence[str]) -> tuple[Any, Any]:
+    """A player's ``(alliance, alliance_tile_side)``: an alliance in play (spelt as listed there) with a side, or
+    both null."""
+    alliance = f.get("alliance")
+    side = f.get("alliance_tile_side")
+    if alliance is not None:
+        folded = {" ".join(a.casefold().split()): a for a in alliances}
+        if isinstance(alliance, str):
+            alliance = folded.get(" ".join(alliance.casefold().split()), alliance)
+        if not isinstance(alliance, str) or alliance not in alliances:
+            raise ScoreInputError(f.path("alliance"), f"must be null or one of alliances_in_play "
+                                  f"({', '.join(alliances) or 'none'}), got {alliance!r}")
+        if side not in ALLIANCE_SIDES:
+            raise ScoreInputError(f.path("alliance_tile_side"), f"must be \"face\" or \"traitor\" for a player holding "
+                                  f"an Alliance tile, got {side!r}")
+    elif side is not None:
+        raise ScoreInputError(f.path("alliance_tile_side"),
+                              f"must be null for a player holding no Alliance tile, got {side!r}")
+    return alliance, side
 
 
 def _one_holder(players: Sequence[PlayerPosition], key: str, what: str) -> None:
@@ -402,34 +440,24 @@ def parse_score(data: Any, cat: Catalogue | None = None) -> Position:
     if len(alliances) > ALLIANCES_MAX:
         raise ScoreInputError("alliances_in_play", f"names {len(alliances)} alliances; the box has {ALLIANCES_MAX}")
     if alliances and not rise:
-        raise ScoreInputError("alliances_in_play", "Alliances are a Rise of the Ancients module, and rise_of_the_ancients is false")
+        raise ScoreInputError("alliances_in_play",
+                              "Alliances are a Rise of the Ancients module, and rise_of_the_ancients is false")
     orbital = read_sector_or_null(f.get("ancient_orbital_hex"), "ancient_orbital_hex", cat)
     if orbital is not None and not rise:
         raise ScoreInputError("ancient_orbital_hex", "the Ancient Orbital is a Rise of the Ancients discovery")
     raw_players = f.list("players")
     if not 1 <= len(raw_players) <= 9:
-        raise ScoreInputError("players", f"must list 1-9 players (Eclipse with Rise of the Ancients seats 2-9), got {len(raw_players)}")
+        raise ScoreInputError("players", "must list 1-9 players (Eclipse with Rise of the Ancients seats 2-9), "
+                                         f"got {len(raw_players)}")
     players = [parse_player(raw, field_path("players", k), rise, alliances, cat) for k, raw in enumerate(raw_players)]
     check_distinct_names([p.name for p in players])
     conflict = components_conflict([p.species for p in players], BOARDS)
     if conflict is not None:
         last = max(k for k, p in enumerate(players) if p.species in conflict[0])
         raise ScoreInputError(f"players[{last}].species", f"{' and '.join(conflict[0])} need {len(conflict[0])} player "
-                              f"boards, and only {conflict[1]} carry them (each board is double-sided; one player plays it)")
-    owner: dict[str, int] = {}
-    for k, p in enumerate(players):
-        for j, s in enumerate(p.controlled_hexes):
-            if s.id in owner:
-                raise ScoreInputError(f"players[{k}].controlled_hexes[{j}]", f"hex {s.id} is also in players[{owner[s.id]}]"
-                                      ".controlled_hexes; a hex holds one influence disc")
-            owner[s.id] = k
-    held: dict[str, int] = {}
-    for k, p in enumerate(players):
-        for j, dev in enumerate(p.developments):
-            if dev in held:
-                raise ScoreInputError(f"players[{k}].developments[{j}]", f"players[{held[dev]}] holds {dev} too; each "
-                                      "Development tile is unique")
-            held[dev] = k
+                              f"boards, and only {conflict[1]} carry them "
+                              "(each board is double-sided; one player plays it)")
+    _check_held_once(players)
     _one_holder(players, "traitor", "the Traitor card")
     _one_holder(players, "ancient_dreadnought_destroyed", "the Ancient Dreadnought tile")
     if alliances and len(players) < ALLIANCE_MIN_PLAYERS:
@@ -440,6 +468,25 @@ def parse_score(data: Any, cat: Catalogue | None = None) -> Position:
             raise ScoreInputError(f"players[{holders[ALLIANCE_TILES]}].alliance",
                                   f"{len(holders)} players hold a {a} tile; an alliance has {ALLIANCE_TILES}")
     return Position(tuple(players), tuple(alliances), orbital, rise)
+
+
+def _check_held_once(players: Sequence[PlayerPosition]) -> None:
+    """Refuse a hex controlled by two players, or a Development tile held by two."""
+    owner: dict[str, int] = {}
+    for k, p in enumerate(players):
+        for j, s in enumerate(p.controlled_hexes):
+            if s.id in owner:
+                raise ScoreInputError(f"players[{k}].controlled_hexes[{j}]",
+                                      f"hex {s.id} is also in players[{owner[s.id]}]"
+                                      ".controlled_hexes; a hex holds one influence disc")
+            owner[s.id] = k
+    held: dict[str, int] = {}
+    for k, p in enumerate(players):
+        for j, dev in enumerate(p.developments):
+            if dev in held:
+                raise ScoreInputError(f"players[{k}].developments[{j}]", f"players[{held[dev]}] holds {dev} too; each "
+                                      "Development tile is unique")
+            held[dev] = k
 
 
 def final_scores(data: Any) -> list[ScoreBreakdown]:

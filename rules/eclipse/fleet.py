@@ -129,7 +129,8 @@ def _target(ctx: EventContext, me: str) -> str | None:
 
 def _label(player: str | None, ship: str | None, target: str | None, target_ship: str | None) -> str:
     if player:
-        shooter = Text("{player}'s {ship}", player=player, ship=ship) if ship else Text("{player}'s ships", player=player)
+        shooter = Text("{player}'s {ship}", player=player, ship=ship) if ship else Text("{player}'s ships",
+                                                                                        player=player)
     else:
         shooter = ship or Text("a volley")
     if target is None:
@@ -160,8 +161,10 @@ def volley_aimed(game: Any, state: EclipseState, ctx: EventContext) -> EclipseSt
     shields = shields if shields is not None else (theirs.shields if theirs else 0)
     roll = dict((own.missiles if missiles else own.cannons) if own else {})
     if state.rounds.phase != "combat":
-        ctx.add(Verdict("combat_timing", True, combat.COMBAT, Text("{player} fires in the {phase} phase; battles are fought in the Combat phase",
-                                                           player=name, phase=PHASE_WORDS.get(state.rounds.phase, state.rounds.phase)),
+        ctx.add(Verdict("combat_timing", True, combat.COMBAT,
+                        Text("{player} fires in the {phase} phase; battles are fought in the Combat phase",
+                                                           player=name,
+                             phase=PHASE_WORDS.get(state.rounds.phase, state.rounds.phase)),
                         Text("check the phase"), warning=True)
                 .finding(seq=ctx.event.seq, player=name, where=name))
     aim = {"player": name, "ship": ship, "target": target, "target_ship": target_ship, "computers": computers,

@@ -17,7 +17,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rules.core import BadSettings, CheckFormat, Finding, GameInfo, Option, Progress, ScoreBreakdown, Severity, Standings
+from rules.core import (
+    BadSettings,
+    CheckFormat,
+    Finding,
+    GameInfo,
+    Option,
+    Progress,
+    ScoreBreakdown,
+    Severity,
+    Standings,
+)
 from rules.eclipse import diplomacy, fleet, map_events, rounds
 from rules.eclipse.data import BOARDS, COLOURS, DEVELOPMENTS, RARE_TECHNOLOGIES, ROUNDS, SPECIES, TITLE, catalogue
 from rules.eclipse.endgame import PLAYER_KEYS, final_scores, score_position, standings
@@ -50,23 +60,22 @@ from rules.eclipse.mapcheck import check_placement
 from rules.eclipse.placement import STRUCTURES
 from rules.eclipse.state import MODULES, EclipsePlayer, EclipseState, player_position, position
 from rules.eclipse.verdict import Verdict
+from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS
 from rules.engine import EventContext, GameBase
 from rules.scoring import ScoreInputError
 from rules.settings import check_settings
-from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS
 from rules.text import N_, Text
 
 __all__ = ["ECLIPSE_GAME", "INFO", "EclipseGame"]
 
 _MODULE_HELP = {
     "ancient_homeworlds": Text("Ancient Homeworlds fill the empty start positions with fewer than 6 players, each "
-                               "guarded "
-                          "by an Ancient Cruiser (Rise of the Ancients p.6; the 9-player layout with 7-8 players, p.12)"),
+                               "guarded by an Ancient Cruiser (Rise of the Ancients p.6; the 9-player layout with "
+                               "7-8 players, p.12)"),
     "hives": Text("the two Ancient Hives are shuffled into the Middle and Outer stacks; their Ancients move at the "
-                  "end of "
-             "Cleanup (Rise of the Ancients p.7)"),
-    "warp_portals": Text("the three warp sectors are shuffled into the stacks; all portal hexes are adjacent (Rise of the "
-                    "Ancients p.8)"),
+                  "end of Cleanup (Rise of the Ancients p.7)"),
+    "warp_portals": Text("the three warp sectors are shuffled into the stacks; all portal hexes are adjacent "
+                         "(Rise of the Ancients p.8)"),
     "developments": Text("Development tiles on display, bought with Research (Rise of the Ancients p.5)"),
     "alliances": Text("players may found alliances that score together (Rise of the Ancients p.10-11; 4 or more "
                       "players)"),
@@ -83,13 +92,14 @@ INFO = GameInfo(
     colours=COLOURS,
     options=(
         Option(
-            "species", "choices", default=(), per_player=True, player_key="species", label=Text("each player's species"),
+            "species", "choices", default=(), per_player=True, player_key="species",
+            label=Text("each player's species"),
             choices=SPECIES, components=BOARDS,
-            distinct=N_("{value}: each needs a player board of its own, and only {components} carry them (each board is "
-                     "double-sided and one player plays it; Rise of the Ancients p.3: Magellan is on the back of "
-                     "the three new boards)"),
-            help=Text("one species per player, in seat order (Eclipse setup; Rise of the Ancients p.14-15 adds Magellan, "
-                 "the Exiles, the Rho Indi Syndicate and the Enlightened of Lyra)"),
+            distinct=N_("{value}: each needs a player board of its own, and only {components} carry them "
+                        "(each board is double-sided and one player plays it; Rise of the Ancients p.3: Magellan is "
+                        "on the back of the three new boards)"),
+            help=Text("one species per player, in seat order (Eclipse setup; Rise of the Ancients p.14-15 adds "
+                      "Magellan, the Exiles, the Rho Indi Syndicate and the Enlightened of Lyra)"),
         ),
         *(Option(m, "bool", default=False, label=MODULE_WORDS[m], help=_MODULE_HELP[m],
                  players=(2, 8) if m == "ancient_homeworlds" else (4, 9) if m == "alliances" else None)
@@ -98,11 +108,13 @@ INFO = GameInfo(
                help=Text("the second player to pass takes the Turn Order card and chooses the next round's direction "
                     "(Rise of the Ancients p.9)")),
         Option("simultaneous", "bool", default=False, players=(7, 9), label=Text("simultaneous play"),
-               help=Text("two players act at once with the First and Second Action markers (Rise of the Ancients p.13)")),
+               help=Text("two players act at once with the First and Second Action markers "
+                         "(Rise of the Ancients p.13)")),
         Option("hidden_worlds", "bool", default=False, label=Text("the Hidden Worlds variant"),
                help=Text("Ancient Homeworlds are shuffled into the Middle stack and explored (Rise of the Ancients "
                          "p.9)")),
-        Option("last_round_upkeep", "bool", default=rounds.LAST_ROUND_UPKEEP, label=Text("round 9's Upkeep and Cleanup"),
+        Option("last_round_upkeep", "bool", default=rounds.LAST_ROUND_UPKEEP,
+               label=Text("round 9's Upkeep and Cleanup"),
                help=Text("play Upkeep and Cleanup of round 9 before scoring; they change only the resources that break "
                     "ties (unconfirmed for the first edition)")),
     ),
@@ -167,9 +179,10 @@ class EclipseGame(GameBase):
         checked = check_settings(self.info, settings)
         n = len(checked.players)
         if checked["ancient_homeworlds"] and n == 6:
-            raise BadSettings(Text("the ancient homeworlds module is for fewer than 6 players, or 7-8 (Rise of the Ancients "
-                              "p.6, p.12): with 6 there is no empty start position"))
-        players = tuple(EclipsePlayer(name, species or None) for name, species in zip(checked.players, checked["species"]))
+            raise BadSettings(Text("the ancient homeworlds module is for fewer than 6 players, or 7-8 "
+                                   "(Rise of the Ancients p.6, p.12): with 6 there is no empty start position"))
+        players = tuple(EclipsePlayer(name, species or None)
+                        for name, species in zip(checked.players, checked["species"], strict=True))
         modules = {m: bool(checked[m]) for m in MODULES}
         guardian = "Ancient Dreadnought" if modules["galactic_center"] else "GCDS"
         centre = PlacedHex(catalogue().sector("001"), CENTRE, 0)
@@ -223,7 +236,8 @@ class EclipseGame(GameBase):
         return None
 
     def _researched(self, state: EclipseState, ctx: EventContext, name: str, tech: str) -> EclipseState:
-        """What Research bought: a Development (unique; its module in play), a Rare Technology (one of each), or a tech."""
+        """What Research bought: a Development (unique; its module in play), a Rare Technology (one of each), or a
+        tech."""
         me = state.player(name)
         if tech in DEVELOPMENTS:
             holder = next((p.name for p in state.players if tech in p.developments), None)
@@ -331,7 +345,8 @@ class EclipseGame(GameBase):
                                                             round=r.round, rounds=ROUNDS), stage="over",
                             over=True, rounds=ROUNDS)
         if state.reporting:
-            return Progress(round=r.round, round_label=Text("Game end: final positions"), stage="reporting", rounds=ROUNDS,
+            return Progress(round=r.round, round_label=Text("Game end: final positions"), stage="reporting",
+                            rounds=ROUNDS,
                             waiting=tuple(p.name for p in state.players if p.report is None))
         last = r.round == ROUNDS
         return Progress(round=r.round, round_label=Text("Round {round} of {rounds}, {phase} phase",
@@ -342,9 +357,10 @@ class EclipseGame(GameBase):
 
     def view(self, state: EclipseState) -> dict[str, Any]:
         """``{"game", "round", "rounds", "phase", "stage", "start_player", "turn", "direction", "passed",
-        "next_start_player", "turn_order_card", "markers", "last_round", "last_round_upkeep", "modules", "hidden_worlds", "players": [...], "map":
-        [...], "alliances", "volley", "aim", "blueprints", "over", "scores"}``; each map hex carries its ``owner``,
-        ``ancients``, ``guardian`` and ``structures``; ``blueprints`` is ``{player: {ship type: Blueprint.to_json()}}``.
+        "next_start_player", "turn_order_card", "markers", "last_round", "last_round_upkeep", "modules",
+        "hidden_worlds", "players": [...], "map": [...], "alliances", "volley", "aim", "blueprints", "over",
+        "scores"}``; each map hex carries its ``owner``, ``ancients``, ``guardian`` and ``structures``;
+        ``blueprints`` is ``{player: {ship type: Blueprint.to_json()}}``.
         A player's ``score`` is the public part only (their reported end position is hidden until the game is over)."""
         progress = self.progress(state)
         owners = state.owners

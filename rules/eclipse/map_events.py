@@ -28,8 +28,8 @@ from rules.eclipse.placement import (
 )
 from rules.eclipse.state import EclipsePlayer, EclipseState, Structure, shrine_tiles
 from rules.eclipse.verdict import Verdict
-from rules.engine import EventContext
 from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS
+from rules.engine import EventContext
 from rules.text import N_, Text
 
 __all__ = [
@@ -91,15 +91,18 @@ def hex_placed(game: Any, state: EclipseState, ctx: EventContext) -> EclipseStat
     try:
         sector = catalogue().sector(sector_id)
     except UnknownSector as exc:
-        raise ctx.bad(f"no sector {sector_id!r}" + (f"; did you mean {' or '.join(exc.suggestions)}?" if exc.suggestions else "")) from None
+        hint = f"; did you mean {' or '.join(exc.suggestions)}?" if exc.suggestions else ""
+        raise ctx.bad(f"no sector {sector_id!r}" + hint) from None
     at = cell(ctx)
     placed = PlacedHex(sector, at, _rotation(ctx))
     player = _acting(ctx)
     module = MODULE_OF_KIND.get(sector.kind)
-    if module is not None and not state.modules.get(module) and not (sector.kind == "ancient_homeworld" and state.hidden_worlds):
+    hidden = sector.kind == "ancient_homeworld" and state.hidden_worlds
+    if module is not None and not state.modules.get(module) and not hidden:
         _add(ctx, [Verdict("module_not_in_play", True, MODULES,
             Text("{sector} belongs to {module}, which is not in play",
-                 sector=sector.label, module=MODULE_WORDS.get(module, module)), Text("take it out of the stack, or add the module"), warning=True)],
+                 sector=sector.label, module=MODULE_WORDS.get(module, module)),
+                           Text("take it out of the stack, or add the module"), warning=True)],
              player=player, card=sector.id, at=at)
     explored = sector.kind == "ancient_homeworld" and state.hidden_worlds  # shuffled into the Middle stack (p.9)
     if sector.home and not explored:
@@ -142,7 +145,8 @@ def _place_home(state: EclipseState, ctx: EventContext, placed: PlacedHex, playe
     if state.galaxy.at(placed.cell) is not None:
         verdicts.insert(0, Verdict("space_taken", False, N_("Setup (starting sectors)"),
             Text("the space at {cell} already holds {sector}",
-                 cell=placed.cell, sector=state.galaxy.at(placed.cell).sector.label), Text("use an empty start position")))
+                 cell=placed.cell, sector=state.galaxy.at(placed.cell).sector.label),
+                                   Text("use an empty start position")))
     elif state.galaxy.find(sector.id) is not None:
         verdicts.insert(0, Verdict("sector_on_map", False, N_("Setup (starting sectors)"),
                                    Text("{sector} already lies on the map",
@@ -185,7 +189,8 @@ def influence_placed(game: Any, state: EclipseState, ctx: EventContext) -> Eclip
 def _link(state: EclipseState, frm: Cell, to: Cell, name: str, action: str) -> list[Verdict]:
     for c in (frm, to):
         if state.galaxy.at(c) is None:
-            return [Verdict("unexplored", False, N_("Move and Influence actions (wormholes)"), Text("no hex at ({q}, {r})", q=c[0], r=c[1]),
+            return [Verdict("unexplored", False, N_("Move and Influence actions (wormholes)"),
+                            Text("no hex at ({q}, {r})", q=c[0], r=c[1]),
                             Text("move and influence only between explored hexes"))]
     return check_link(state.galaxy, frm, to, wormhole_generator=has_generator(state, name), action=action)
 
@@ -194,7 +199,8 @@ def influence_removed(game: Any, state: EclipseState, ctx: EventContext) -> Ecli
     """The disc on a hex goes back to its owner's track."""
     at = cell(ctx)
     if at not in state.owners:
-        _add(ctx, [Verdict("no_disc", True, N_("Influence action"), Text("no influence disc on ({q}, {r}) to remove", q=at[0], r=at[1]),
+        _add(ctx, [Verdict("no_disc", True, N_("Influence action"),
+                           Text("no influence disc on ({q}, {r}) to remove", q=at[0], r=at[1]),
                            Text("check the hex"), warning=True)], at=at)
         return state
     return replace(state, owners={c: o for c, o in state.owners.items() if c != at})
@@ -239,7 +245,8 @@ def ancients_destroyed(game: Any, state: EclipseState, ctx: EventContext) -> Ecl
     if count > left:
         _add(ctx, [Verdict("no_ancients", False, ANCIENTS, Text("{count} Ancients destroyed at ({q}, {r}), where "
                                                                 "{left} were left",
-                                                                count=count, q=at[0], r=at[1], left=left), Text("check the count"))], player=name, at=at)
+                                                                count=count, q=at[0], r=at[1], left=left),
+                           Text("check the count"))], player=name, at=at)
         count = left
     ancients = {c: n for c, n in state.ancients.items() if c != at}
     if left - count:
@@ -255,18 +262,21 @@ def hive_rolled(game: Any, state: EclipseState, ctx: EventContext) -> EclipseSta
     h = state.galaxy.at(at)
     die = ctx.payload.get("die")
     if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-        _add(ctx, [Verdict("impossible_die", True, HIVES, Text("the Hive's die read as {die!r}; a die shows 1-6", die=die),
+        _add(ctx, [Verdict("impossible_die", True, HIVES,
+                           Text("the Hive's die read as {die!r}; a die shows 1-6", die=die),
                                   Text("read it again"), warning=True)], at=at)
         return state
     if h is None or h.sector.kind != "ancient_hive":
-        _add(ctx, [Verdict("not_a_hive", False, HIVES, Text("no Ancient Hive at ({q}, {r})", q=at[0], r=at[1]), Text("roll for each Hive on "
+        _add(ctx, [Verdict("not_a_hive", False, HIVES, Text("no Ancient Hive at ({q}, {r})", q=at[0], r=at[1]),
+                           Text("roll for each Hive on "
                            "the map"))], at=at)
         return state
     verdicts: list[Verdict] = []
     if state.rounds.phase != "cleanup":
         verdicts.append(Verdict("hive_timing", True, HIVES,
             Text("the Hives roll at the end of Cleanup, not in the {phase} phase",
-                 phase=PHASE_WORDS.get(state.rounds.phase, state.rounds.phase)), Text("roll when Cleanup ends"), warning=True))
+                 phase=PHASE_WORDS.get(state.rounds.phase, state.rounds.phase)), Text("roll when Cleanup ends"),
+                                warning=True))
     to = optional_cell(ctx, "to")
     if to is None:
         _add(ctx, verdicts, card=h.sector.id, at=at)
@@ -358,7 +368,9 @@ def _shrine_rules(state: EclipseState, me: EclipsePlayer, colours: list[str], h:
     if state.rounds.phase != "upkeep":
         out.append(Verdict("shrine_timing", True, SHRINES, Text("Shrines are built at the start of Upkeep, not in the "
                                                                 "{phase} phase",
-                                                                phase=PHASE_WORDS.get(state.rounds.phase, state.rounds.phase)), Text("build it when Upkeep starts"), warning=True))
+                                                                phase=PHASE_WORDS.get(state.rounds.phase,
+                                                                                      state.rounds.phase)),
+                           Text("build it when Upkeep starts"), warning=True))
     if any(s.builder == me.name and s.round == state.rounds.round for _, s in state.structures_of("shrine")):
         out.append(Verdict("one_shrine_per_upkeep", False, SHRINES,
             Text("{player} already built a Shrine this round; one at the start of each Upkeep",

@@ -57,7 +57,8 @@ class PlacementCase:
 
     def __init__(self, action: str, galaxy: Galaxy, source: Cell, explored: PlacedHex | None, to: Cell | None,
                  techs: list[str]) -> None:
-        self.action, self.galaxy, self.source, self.explored, self.to, self.techs = action, galaxy, source, explored, to, techs
+        self.action, self.galaxy, self.source = action, galaxy, source
+        self.explored, self.to, self.techs = explored, to, techs
 
 
 def _placed(raw: Any, where: str, cat: Catalogue, token: bool) -> PlacedHex:
@@ -77,9 +78,9 @@ def parse_placement(data: Any, cat: Catalogue | None = None) -> PlacementCase:
 
     Raises:
         ScoreInputError: naming the field: an unknown key, a wrong ``game`` or ``kind``, an unknown sector, a
-            rotation outside 0-5, an unknown technology in ``player_techs``, two map tiles at one position or one sector twice, ``from`` or ``to`` on no
-            map tile, ``explored`` missing for an Explore (or given for a Move or Influence), ``to`` missing
-            for a Move or Influence, or the same as ``from``.
+            rotation outside 0-5, an unknown technology in ``player_techs``, two map tiles at one position or one
+            sector twice, ``from`` or ``to`` on no map tile, ``explored`` missing for an Explore (or given for a
+            Move or Influence), ``to`` missing for a Move or Influence, or the same as ``from``.
     """
     cat = cat or catalogue()
     f = read_header(data, "placement", KEYS)
@@ -95,13 +96,15 @@ def parse_placement(data: Any, cat: Catalogue | None = None) -> PlacementCase:
         if h.cell in at:
             raise ScoreInputError(where, f"two tiles at ({h.cell[0]}, {h.cell[1]}): this one and map[{at[h.cell]}]")
         if h.sector.id in sectors:
-            raise ScoreInputError(f"{where}.sector", f"sector {h.sector.id} is also map[{sectors[h.sector.id]}]; each tile is in the game once")
+            raise ScoreInputError(f"{where}.sector", f"sector {h.sector.id} is also map[{sectors[h.sector.id]}]; "
+                                                     "each tile is in the game once")
         at[h.cell], sectors[h.sector.id] = k, k
         hexes.append(h)
     galaxy = Galaxy.of(hexes)
     source = read_cell(f.get("from"), "from")
     if galaxy.at(source) is None:
-        raise ScoreInputError("from", f"no map tile at ({source[0]}, {source[1]}): the action starts from a hex on the map")
+        raise ScoreInputError("from",
+                              f"no map tile at ({source[0]}, {source[1]}): the action starts from a hex on the map")
     techs = [read_choice(tech, field_path("player_techs", k), KNOWN_TECHS, "technologies")
              for k, tech in enumerate(f.list("player_techs"))]
     explored: PlacedHex | None = None
@@ -109,7 +112,8 @@ def parse_placement(data: Any, cat: Catalogue | None = None) -> PlacementCase:
     if action == "explore":
         explored = _placed(f.get("explored"), "explored", cat, token=False)
         if f.obj.get("to") is not None:
-            raise ScoreInputError("to", "is for a move or influence case; an explore case names the new tile in 'explored'")
+            raise ScoreInputError("to",
+                                  "is for a move or influence case; an explore case names the new tile in 'explored'")
     else:
         if f.obj.get("explored") is not None:
             raise ScoreInputError("explored", f"is for an explore case; a {action} case names its target in 'to'")

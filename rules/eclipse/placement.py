@@ -1,5 +1,6 @@
 """Placement rules of the Eclipse map: each check returns :class:`rules.eclipse.verdict.Verdict` records,
-in the order checked. The deciding verdict comes first; a legal placement still gets one (``full_wormhole``, ``warp_portal_adjacency``, ...) so tools see why.
+in the order checked. The deciding verdict comes first; a legal placement still gets one (``full_wormhole``,
+``warp_portal_adjacency``, ...) so tools see why.
 
 Explore (:func:`check_explore`), in this order:
 
@@ -151,12 +152,14 @@ def check_explore(galaxy: Galaxy, placed: PlacedHex, source: Cell | None = None,
             "ring_mismatch", False, EXPLORE,
             Text("{sector} is a {stack} tile, but the space at {cell} is in {ring}: it takes a tile from the {wanted} "
                  "stack",
-                 sector=sector.label, stack=RING_NAMES.get(sector.ring, sector.ring), cell=_at(cell), ring=_ring(ring(*cell)),
+                 sector=sector.label, stack=RING_NAMES.get(sector.ring, sector.ring), cell=_at(cell),
+                 ring=_ring(ring(*cell)),
                  wanted=RING_NAMES.get(want, want)),
             Text("take it back and draw from the {stack} stack", stack=RING_NAMES.get(want, want)))]
     here = galaxy.at(cell)
     if here is not None:
-        return [Verdict("space_taken", False, EXPLORE, Text("the space at {cell} already holds {sector}", cell=_at(cell), sector=here.sector.label),
+        return [Verdict("space_taken", False, EXPLORE,
+                        Text("the space at {cell} already holds {sector}", cell=_at(cell), sector=here.sector.label),
                         Text("explore an empty space next to your hex"))]
     elsewhere = galaxy.find(sector.id)
     if elsewhere is not None:
@@ -172,7 +175,8 @@ def check_explore(galaxy: Galaxy, placed: PlacedHex, source: Cell | None = None,
         out.append(Verdict("not_in_stack", True, HIDDEN_WORLDS,
                            Text("{sector} is an Ancient Homeworld: only the Hidden Worlds variant puts it in the "
                                 "Middle stack",
-                                sector=sector.label), Text("without that variant, it belongs in an empty start position"), warning=True))
+                                sector=sector.label),
+                           Text("without that variant, it belongs in an empty start position"), warning=True))
     return [_explore_link(galaxy, placed, source, wormhole_generator), *out]  # the deciding verdict first
 
 
@@ -212,10 +216,12 @@ def _explore_link(galaxy: Galaxy, placed: PlacedHex, source: Cell | None, wormho
                        Text("{sector} at {cell} makes only a half wormhole with {other}: without Wormhole Generator "
                             "(or the Shrines of Freedom tile) a new hex needs a full wormhole",
                             sector=sector.label, cell=_at(cell), other=half[0].sector.label),
-                       fix or Text("only Wormhole Generator makes this hex reachable: place it elsewhere or discard it"))
+                       fix or Text("only Wormhole Generator makes this hex reachable: "
+                                   "place it elsewhere or discard it"))
     return Verdict("no_wormhole_connection", False, EXPLORE,
                    Text("{sector} at {cell} has no wormhole towards {others}, and that hex has none towards it",
-                        sector=sector.label, cell=_at(cell), others=Listing((s.sector.label for s in sources), Text(" or "))),
+                        sector=sector.label, cell=_at(cell),
+                        others=Listing((s.sector.label for s in sources), Text(" or "))),
                    fix or Text("no rotation connects it: place it elsewhere or discard it"))
 
 
@@ -238,14 +244,16 @@ def check_link(galaxy: Galaxy, frm: Cell, to: Cell, *, wormhole_generator: bool 
     what = Text("an influence disc") if action == "influence" else Text("a ship")
     if a.portal and b.portal:
         return [Verdict("warp_portal_adjacency", True, PORTALS,
-                        Text("{sector} and {other} are both portal hexes: adjacent through the Warp Portals", sector=a.sector.label, other=b.sector.label))]
+                        Text("{sector} and {other} are both portal hexes: adjacent through the Warp Portals",
+                             sector=a.sector.label, other=b.sector.label))]
     how = link(a, b)
     if how is Link.FULL:
         return [Verdict("full_wormhole", True, MOVE, Text("{sector} and {other} are joined by a full wormhole",
                                                           sector=a.sector.label, other=b.sector.label))]
     if how is Link.HALF and wormhole_generator:
         return [Verdict("half_wormhole_with_generator", True, GENERATOR,
-                        Text("{sector} and {other} share a half wormhole; Wormhole Generator lets {what} through", sector=a.sector.label, other=b.sector.label, what=what))]
+                        Text("{sector} and {other} share a half wormhole; Wormhole Generator lets {what} through",
+                             sector=a.sector.label, other=b.sector.label, what=what))]
     if edge_between(frm, to) is None:
         names = dict(sector=a.sector.label, cell=_at(frm), other=b.sector.label, other_cell=_at(to))
         why = (Text("{sector} at {cell} and {other} at {other_cell} are not neighbours",
@@ -259,7 +267,9 @@ def check_link(galaxy: Galaxy, frm: Cell, to: Cell, *, wormhole_generator: bool 
                    other=b.sector.label)
     else:
         why = Text("no wormhole joins {sector} and {other}", sector=a.sector.label, other=b.sector.label)
-    return [Verdict("not_adjacent", False, MOVE, Text("{what} cannot go from {cell} to {other_cell}: {why}", what=what, cell=_at(frm), other_cell=_at(to), why=why),
+    return [Verdict("not_adjacent", False, MOVE,
+                    Text("{what} cannot go from {cell} to {other_cell}: {why}", what=what, cell=_at(frm),
+                         other_cell=_at(to), why=why),
                     Text("go through hexes joined by full wormholes, or between portal hexes"))]
 
 
@@ -305,7 +315,8 @@ def check_start_sector(placed: PlacedHex, players: int, species: str | None = No
 
 
 def check_influence_target(galaxy: Galaxy, cell: Cell, player: str, *, owners: Mapping[Cell, str],
-                           ancients: Mapping[Cell, int], guardians: Mapping[Cell, str], draco: bool = False) -> list[Verdict]:
+                           ancients: Mapping[Cell, int], guardians: Mapping[Cell, str],
+                           draco: bool = False) -> list[Verdict]:
     """An influence disc placed on ``cell`` by ``player``: the hex exists, holds no other disc, and holds no
     Ancients, Ancient Cruiser, GCDS or Ancient Dreadnought. The Descendants of Draco may share a hex with
     basic Ancients, never with a guardian (Rise of the Ancients p.6-7).
@@ -317,7 +328,8 @@ def check_influence_target(galaxy: Galaxy, cell: Cell, player: str, *, owners: M
     """
     h = galaxy.at(cell)
     if h is None:
-        return [Verdict("unexplored", False, ANCIENTS, Text("no hex at {cell}: an influence disc goes on an explored hex", cell=_at(cell)),
+        return [Verdict("unexplored", False, ANCIENTS,
+                        Text("no hex at {cell}: an influence disc goes on an explored hex", cell=_at(cell)),
                         Text("explore the space first"))]
     out: list[Verdict] = []
     owner = owners.get(cell)
@@ -372,7 +384,8 @@ def check_shrines(placed: PlacedHex, colours: Sequence[str]) -> list[Verdict]:
     if not out and not _shrine_matching(list(colours), planets):
         out.append(Verdict("shrine_per_planet", False, SHRINES,
                            Text("{count} Shrines ({resources}) on {sector}: its planets cannot each hold only one",
-                                count=len(colours), resources=Listing(RESOURCE_WORDS.get(c, c) for c in colours), sector=placed.sector.label), Text("one Shrine per planet: take the last one back")))
+                                count=len(colours), resources=Listing(RESOURCE_WORDS.get(c, c) for c in colours),
+                                sector=placed.sector.label), Text("one Shrine per planet: take the last one back")))
     return out
 
 

@@ -199,7 +199,9 @@ def _turn_check(r: Rounds, player: str) -> list[Verdict]:
     if r.phase != "action":
         return [Verdict("not_action_phase", False, ROUND, Text("{player} acts in the {phase} phase; actions and "
                                                                "passes belong to the Action phase of round {round}",
-                                                               player=player, phase=PHASE_WORDS.get(r.phase, r.phase), round=r.round), Text("end the phase only when everyone has passed"))]
+                                                               player=player, phase=PHASE_WORDS.get(r.phase, r.phase),
+                                                               round=r.round),
+                        Text("end the phase only when everyone has passed"))]
     if player not in r.seats:
         return []
     if player not in r.holders:
@@ -209,7 +211,8 @@ def _turn_check(r: Rounds, player: str) -> list[Verdict]:
         else:
             why = Text("it is {player}'s turn", player=r.current)
             rule = TURNS
-        return [Verdict("out_of_turn", True, rule, Text("{player} acts out of turn: {why}", player=player, why=why), Text("take back the action, or carry on "
+        return [Verdict("out_of_turn", True, rule, Text("{player} acts out of turn: {why}", player=player, why=why),
+                        Text("take back the action, or carry on "
                         "if the table agrees"), warning=True)]
     return []
 
@@ -268,7 +271,8 @@ def pass_turn(r: Rounds, player: str) -> tuple[Rounds, list[Verdict]]:
 def choose_direction(r: Rounds, player: str, clockwise: bool) -> tuple[Rounds, list[Verdict]]:
     """The Turn Order card's holder chooses the next round's direction, at the end of Cleanup (p.9)."""
     if not r.turn_order_card:
-        return r, [Verdict("turn_order_card", False, TURN_ORDER, Text("the Turn Order variant is not in play; play goes clockwise"),
+        return r, [Verdict("turn_order_card", False, TURN_ORDER,
+                           Text("the Turn Order variant is not in play; play goes clockwise"),
                            Text("choose the variant at setup"))]
     out: list[Verdict] = []
     if player != r.card_holder:

@@ -33,4 +33,5 @@ MODULE_WORDS = {
     "alliances": Text("the alliances module"), "rare_technologies": Text("the rare technologies module"),
     "galactic_center": Text("the galactic center module"),
 }
-"""Each Rise of the Ancients module in players' words (a refusal names it: "the alliances module is for 4-9 players")."""
+"""Each Rise of the Ancients module in players' words (a refusal names it: "the alliances module is for 4-9
+players")."""

@@ -47,10 +47,10 @@ from typing import Any
 
 from rules.core import Event, GameInfo, Option, Progress, Rename, ScoreBreakdown, Severity
 from rules.engine import EventContext, GameBase
-from rules.settings import check_settings
+from rules.names import term
 from rules.race.cards import GOODS_QUALIFIER, Card, cards, facts
+from rules.race.scoring import PlayerRecord, final_scores, score_player, vp_chips_in_box
 from rules.race.state import (
-    stage_word,
     PhaseStep,
     Placed,
     PlayerState,
@@ -59,13 +59,12 @@ from rules.race.state import (
     action_facts,
     active_cards,
     military_against,
-    phase_facts,
     plan_phases,
     reduction,
+    stage_word,
 )
-from rules.race.scoring import PlayerRecord, final_scores, score_player, vp_chips_in_box
 from rules.scoring import ScoreInputError
-from rules.names import term
+from rules.settings import check_settings
 from rules.text import N_, Listing, Text, plural
 
 __all__ = [
@@ -137,7 +136,8 @@ def _reset_phase(state: RaceState) -> RaceState:
     """A new phase: nobody has placed a card in it, and this phase's one-off powers are unused."""
     return replace(
         state,
-        players=tuple(replace(p, placed_in_phase=0, extra_military=0, free_world=False, produce_used=()) for p in state.players),
+        players=tuple(replace(p, placed_in_phase=0, extra_military=0, free_world=False,
+                              produce_used=()) for p in state.players),
     )
 
 
@@ -162,7 +162,8 @@ def _close_round(state: RaceState, ctx: EventContext, hands: Mapping[str, Any]) 
     over = bool(state.ending)
     if over:
         ctx.finding(Text("game over after round {round}: {why}",
-                         round=state.round, why=Listing(state.ending, "; ")), Text("table"), Severity.INFO, N_("end of game"))
+                         round=state.round, why=Listing(state.ending, "; ")), Text("table"), Severity.INFO,
+                    N_("end of game"))
     return replace(
         state,
         stage=Stage.OVER if over else Stage.SELECT,
@@ -181,7 +182,8 @@ def _select(state: RaceState, ctx: EventContext, raw: Any) -> RaceState:
     elif state.stage is Stage.ROUND_END:
         state = _close_round(state, ctx, hands={})
     if state.stage is Stage.OVER and before.stage is not Stage.OVER:
-        ctx.finding(Text("the game is over; this selection starts a round after the last one"), Text("table"), Severity.WARNING, N_("end of game"))
+        ctx.finding(Text("the game is over; this selection starts a round after the last one"), Text("table"),
+                    Severity.WARNING, N_("end of game"))
     if not isinstance(raw, Mapping):
         raise ctx.bad(f"'choices' must map players to action ids, got {raw!r}")
     actions = action_facts()
@@ -204,7 +206,8 @@ def _select(state: RaceState, ctx: EventContext, raw: Any) -> RaceState:
         if len(unique) != picks and len(unique) == len(ids):
             ctx.finding(plural("{player} chose {n} action card; each round every player chooses {picks}",
                                "{player} chose {n} action cards; each round every player chooses {picks}",
-                               len(unique), player=player.name, picks=picks), player.name, Severity.ERROR, N_("the round: select"))
+                               len(unique), player=player.name, picks=picks), player.name, Severity.ERROR,
+                        N_("the round: select"))
         for i in unique:
             if actions[i]["advanced_only"] and not state.advanced:
                 ctx.finding(Text("{player} chose {card}, which is only in the advanced 2-player game",
@@ -302,7 +305,7 @@ class RaceGame(GameBase):
             pool=facts()["vp_pool_per_player"]["value"] * len(names),
             advanced=checked["advanced"],
         )
-        dealt = [(n, card) for n, card in zip(names, checked["start_worlds"]) if card]
+        dealt = [(n, card) for n, card in zip(names, checked["start_worlds"], strict=True) if card]
         for seq, (player, card) in enumerate(dealt, start=1):
             state, _ = self.apply(state, Event(seq=-seq, kind=START_WORLD, payload={"player": player, "card": card}))
         return state
@@ -337,7 +340,9 @@ class RaceGame(GameBase):
                 N_("Setup: start worlds dealt one each"),
             )
         good = bool(ctx.payload.get("good", card.is_windfall))
-        return _put(state, replace(player, tableau=(*player.tableau, Placed(card.name, good=good, placed_at=0, windfall_received=good))))
+        return _put(state, replace(player,
+                                   tableau=(*player.tableau,
+                                            Placed(card.name, good=good, placed_at=0, windfall_received=good))))
 
     def _hand_counted(self, state: RaceState, ctx: EventContext) -> RaceState:
         """Cards in a player's hand, as counted at the table."""
@@ -458,7 +463,8 @@ class RaceGame(GameBase):
 
     # -- placing and discarding cards ---------------------------------------------------------
     def _card_placed(self, state: RaceState, ctx: EventContext) -> RaceState:
-        """II Develop / III Settle: a development or a world joins the tableau (``{player, card, good?, paid?, method?}``)."""
+        """II Develop / III Settle: a development or a world joins the tableau
+        (``{player, card, good?, paid?, method?}``)."""
         player, card = _player(state, ctx), _card(ctx, "card")
         step = state.current
         phase = "develop" if card.is_development else "settle"
@@ -497,7 +503,8 @@ class RaceGame(GameBase):
                     N_("Settle phase: military worlds"),
                 )
         elif card.military:
-            contact = any(p.has("PAY_MILITARY") for c in active_cards(player, state.phase_count) for p in c.powers_in(3))
+            contact = any(p.has("PAY_MILITARY") for c in active_cards(player,
+                                                                      state.phase_count) for p in c.powers_in(3))
             if not contact:
                 ctx.finding(Text("{player} pays for the military world {card} without Contact Specialist",
                                  player=player.name, card=card.name), where,
@@ -506,7 +513,8 @@ class RaceGame(GameBase):
                 ctx.finding(Text("Contact Specialist cannot pay for the Alien military world {card}",
                                  card=card.name), where,
                             Severity.ERROR, N_("Settle phase: Contact Specialist"))
-            due = 0 if player.free_world else max(0, (card.defense or 0) - 1 - reduction(player, card, state.phase_count))
+            due = 0 if player.free_world else max(0,
+                                                  (card.defense or 0) - 1 - reduction(player, card, state.phase_count))
             _check_paid(ctx, where, card, paid, due, rule)
         else:
             discount = sum(action_facts()[i].get("discount", 0) for i in bonus)
@@ -582,7 +590,8 @@ class RaceGame(GameBase):
                                  card=card.name), where,
                             Severity.ERROR, N_("Produce phase"))
         elif card.is_windfall:
-            first = not placed.windfall_received and placed.placed_at == state.phase_count and state.stage in (Stage.PHASES, Stage.SETUP)
+            first = (not placed.windfall_received and placed.placed_at == state.phase_count
+                     and state.stage in (Stage.PHASES, Stage.SETUP))
             if first:
                 placed = replace(placed, windfall_received=True)
             elif not producing or step is None:
@@ -675,7 +684,8 @@ class RaceGame(GameBase):
         choosing = state.stage in (Stage.SETUP, Stage.SELECT)
         return Progress(
             round=state.round, round_label=Text("Round {round}",
-                                                round=state.round) if state.round else Text("Setup"), stage=state.stage.value,
+                                                round=state.round) if state.round else Text("Setup"),
+                                                stage=state.stage.value,
             last_round=bool(state.ending), ending=state.ending, over=state.stage is Stage.OVER,
             waiting=tuple(p.name for p in state.players if p.name not in chosen) if choosing else (),
         )

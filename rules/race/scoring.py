@@ -67,7 +67,7 @@ def military_strength(tableau: Sequence[Card]) -> int:
     return sum(p.value for card in tableau for p in card.powers_in(3) if p.code == ("EXTRA_MILITARY",))
 
 
-def _matches(rule: VpRule, card: Card) -> bool:
+def _matches(rule: VpRule, card: Card) -> bool:  # noqa: C901 - a flat {per: test} dispatch, one branch per rule kind
     per = rule.per
     if per == "production_world":
         return card.is_world and card.is_production and rule.goods in (None, card.goods)
@@ -166,7 +166,8 @@ def read_game(game: Any, deck: CardSet | None = None) -> tuple[PlayerRecord, ...
     raw_players = top.list("players")
     limits = facts()["players"]
     if not limits["min"] <= len(raw_players) <= limits["max"]:
-        raise ScoreInputError("players", f"Race for the Galaxy has {limits['min']}-{limits['max']} players, got {len(raw_players)}")
+        raise ScoreInputError("players", f"Race for the Galaxy has {limits['min']}-{limits['max']} players, "
+                                         f"got {len(raw_players)}")
     goods_max = facts()["goods_per_world"]["value"]
     chips_max = vp_chips_in_box()
     players: list[PlayerRecord] = []
@@ -192,15 +193,18 @@ def read_game(game: Any, deck: CardSet | None = None) -> tuple[PlayerRecord, ...
                 card = deck.lookup(e.get("card"), card_field)
                 good = e.int("goods", low=0, high=goods_max, default=0)
                 if good and not (card.is_world and card.goods):
-                    raise ScoreInputError(e.path("goods"), f"{card.name} holds no goods (only worlds with a goods kind do)")
+                    raise ScoreInputError(e.path("goods"),
+                                          f"{card.name} holds no goods (only worlds with a goods kind do)")
             if card.is_development and card in tableau:
                 raise ScoreInputError(
                     card_field,
-                    f"second copy of the development {card.name!r} (a tableau holds one copy of each development, rulebook Develop phase)",
+                    f"second copy of the development {card.name!r} "
+                    "(a tableau holds one copy of each development, rulebook Develop phase)",
                 )
             copies[card.name] += 1
             if copies[card.name] > card.count:
-                raise ScoreInputError(card_field, f"{card.name!r} is in play {copies[card.name]} times but the deck has {card.count}")
+                raise ScoreInputError(card_field, f"{card.name!r} is in play {copies[card.name]} times "
+                                                  f"but the deck has {card.count}")
             tableau.append(card)
             goods += good
         players.append(PlayerRecord(name=name, chips=chips, tableau=tuple(tableau), goods=goods, hand=hand))

@@ -18,7 +18,8 @@ from rules.names import term
 from rules.race.cards import GOODS_QUALIFIER, Card, cards, facts
 from rules.text import Text
 
-__all__ = ["ROMAN", "STAGE_WORDS", "PhaseStep", "Placed", "PlayerState", "RaceState", "Stage", "active_cards", "military_against",
+__all__ = ["ROMAN", "STAGE_WORDS", "PhaseStep", "Placed", "PlayerState", "RaceState", "Stage", "active_cards",
+           "military_against",
            "plan_phases", "reduction", "stage_word"]
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
@@ -201,7 +202,8 @@ def reduction(player: PlayerState, card: Card, phase_count: int) -> int:
             qualifiers = power.code[1:]
             if "ALIEN" in qualifiers and not card.is_alien:
                 continue
-            if any(q in qualifiers for q in ("NOVELTY", "RARE", "GENE")) and GOODS_QUALIFIER.get(card.goods or "") not in qualifiers:
+            if any(q in qualifiers for q in ("NOVELTY", "RARE",
+                                             "GENE")) and GOODS_QUALIFIER.get(card.goods or "") not in qualifiers:
                 continue
             total += power.value
     return total

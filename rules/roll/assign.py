@@ -23,7 +23,8 @@ __all__ = ["on_assign", "on_phase_selected", "on_reveal", "on_roll", "start_roun
 
 
 def on_roll(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
-    """Roll for the Galaxy, p.3 Roll: each player rolls the dice in their cup. Starts a round after setup or Manage Empire."""
+    """Roll for the Galaxy, p.3 Roll: each player rolls the dice in their cup. Starts a round after setup or Manage
+    Empire."""
     if state.stage in (Stage.SETUP, Stage.MANAGE, Stage.OVER):
         state = start_round(game, state, ctx)
     p = read_player(state, ctx)
@@ -171,7 +172,8 @@ def on_phase_selected(game: RollGame, state: RollState, ctx: EventContext) -> Ro
     if p.selected is not None and p.assigned:
         ctx.finding(
             Text("{player} changed their phase selection from {selected} to {phase}",
-                 player=p.name, selected=phase_word(p.selected), phase=phase_word(phase)), p.name, Severity.INFO, N_("p.3 Assign")
+                 player=p.name, selected=phase_word(p.selected), phase=phase_word(phase)), p.name, Severity.INFO,
+                 N_("p.3 Assign")
         )
     p = replace(p, selected=phase, assigned=True)
     return replace(state.with_player(p), stage=Stage.ASSIGN)
@@ -203,7 +205,8 @@ def on_reveal(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
         raise ctx.bad(f"'extra_white' must be a face ({', '.join(FACES)}) or null, got {extra!r}")
     if len(state.players) == 2:
         if extra is None:
-            ctx.finding(Text("2 players: the extra white die was not reported"), Text("table"), Severity.WARNING, N_("p.4 Reveal"))
+            ctx.finding(Text("2 players: the extra white die was not reported"), Text("table"), Severity.WARNING,
+                        N_("p.4 Reveal"))
         elif extra not in game.cat.dice["white"].faces:
             ctx.finding(
                 Text("the extra white die cannot show {face} (a white die has no {face} face)", face=face_word(extra)),

@@ -50,7 +50,9 @@ def on_tile_built(game: RollGame, state: RollState, ctx: EventContext) -> RollSt
     stack = p.dev_stack if is_dev else p.world_stack
     if name not in stack:
         ctx.finding((Text("{tile} is not in {player}'s development stack",
-                          tile=name, player=p.name) if is_dev else Text("{tile} is not in {player}'s world stack", tile=name, player=p.name)), p.name, Severity.ERROR, N_("p.6"))
+                          tile=name, player=p.name) if is_dev else Text("{tile} is not in {player}'s world stack",
+                                                                        tile=name, player=p.name)), p.name,
+                    Severity.ERROR, N_("p.6"))
     elif stack[0] != name:
         ctx.finding(
             (Text("{tile} is not the top of {player}'s development stack (top: {top})",
@@ -73,7 +75,8 @@ def on_tile_built(game: RollGame, state: RollState, ctx: EventContext) -> RollSt
         used = take_any(on_tile + column, need)
     if used.total != need:
         ctx.finding(
-            Text(_NEEDS[is_dev, need != tile.cost], tile=name, need=need, player=p.name, cost=tile.cost, used=used.total),
+            Text(_NEEDS[is_dev, need != tile.cost], tile=name, need=need, player=p.name, cost=tile.cost,
+                 used=used.total),
             p.name,
             Severity.WARNING,
             N_("p.6 and p.10 FAQ (discounts are mandatory)"),
@@ -136,7 +139,8 @@ _NEEDS = {
 """A tile built with the wrong number of workers: (a development?, discounted?) -> the message."""
 
 
-def completed(game: RollGame, state: RollState, p: PlayerState, tile: Development | World, name: str, is_dev: bool, ctx: EventContext
+def completed(game: RollGame, state: RollState, p: PlayerState, tile: Development | World, name: str, is_dev: bool,
+              ctx: EventContext
 ) -> RollState:
     """A tile joined ``p``'s tableau: its immediate effect and the triggered powers of tiles already owned."""
     # Immediate effects (Roll for the Galaxy, p.6 'Completing a world'; p.11 FAQ 'Immediate effects').
@@ -154,7 +158,8 @@ def completed(game: RollGame, state: RollState, p: PlayerState, tile: Developmen
             p = replace(p, cup=p.cup.add(colour, n))
             if money:
                 p = credit(ctx, p, money, name)
-    # Triggered powers of tiles already owned (Roll for the Galaxy, p.11 FAQ: Public Works pays for each later development).
+    # Triggered powers of tiles already owned (Roll for the Galaxy, p.11 FAQ: Public Works pays for each later
+    # development).
     owned = set(p.developments) - {name}
     if is_dev and "Public Works" in owned:
         p = credit(ctx, p, 1, "Public Works")
@@ -165,7 +170,8 @@ def completed(game: RollGame, state: RollState, p: PlayerState, tile: Developmen
     return state.with_player(p)
 
 
-def check_to_cup(game: RollGame, ctx: EventContext, p: PlayerState, tile: Development | World, used: Dice, to_cup: Dice) -> None:
+def check_to_cup(game: RollGame, ctx: EventContext, p: PlayerState, tile: Development | World, used: Dice,
+                 to_cup: Dice) -> None:
     """Galactic Federation (1-2 developers of a later development), Galactic Exchange (1-2
     settlers) and New Galactic Order (red settlers) send completing dice to the cup
     (digest section 4, 'Where dice go')."""

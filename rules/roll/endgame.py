@@ -19,8 +19,8 @@ from typing import Any
 from rules.core import ScoreBreakdown, ScoreLine
 from rules.roll.data import COLOURS, Catalogue, catalogue
 from rules.roll.dice import Dice
-from rules.text import Text
 from rules.scoring import Fields, ScoreInputError, ceil_div, check_distinct_names, check_int, closest_names
+from rules.text import Text
 
 __all__ = [
     "COST6_BONUSES",
@@ -257,7 +257,8 @@ def _parse_player(obj: Any, where: str, cat: Catalogue) -> EndPosition:
             if tid in tiles_seen:
                 raise ScoreInputError(
                     path,
-                    f"{tile!r} and {tiles_seen[tid]!r} are the two sides of one tile; a tile is either a world or a development",
+                    f"{tile!r} and {tiles_seen[tid]!r} are the two sides of one tile; "
+                    "a tile is either a world or a development",
                 )
             tiles_seen[tid] = tile
         elif cat.worlds[tile].home:

@@ -10,7 +10,7 @@ from rules.core import Severity
 from rules.engine import EventContext
 from rules.roll.events import read_colour, read_player, read_tile, tableau_only
 from rules.roll.moves import check_stage, credit, use_worker
-from rules.roll.state import RollState, Stage
+from rules.roll.state import PlayerState, RollState, Stage
 from rules.text import N_, Text
 
 if TYPE_CHECKING:
@@ -33,6 +33,12 @@ def on_explored(game: RollGame, state: RollState, ctx: EventContext) -> RollStat
         return state.with_player(credit(ctx, p, amount, Text("Stock")))
     if action != "scout":
         raise ctx.bad(f"'action' must be 'stock' or 'scout', got {action!r}")
+    return _scouted(game, state, ctx, p)
+
+
+def _scouted(game: RollGame, state: RollState, ctx: EventContext, p: PlayerState) -> RollState:
+    """Scout (Roll for the Galaxy, p.5 Explore): the returned tiles back to the bag, the drawn ones under their
+    stacks (on top with Improved Reconnaissance)."""
     cat = game.cat
     returned = [read_tile(ctx, game.cat, n) for n in ctx.payload.get("returned", [])]
     dev_stack, world_stack = list(p.dev_stack), list(p.world_stack)

@@ -120,7 +120,8 @@ class RollGame(GameBase):
             "ending": list(state.ending),
             "players": [_player_json(p) for p in state.players],
             # Reassign powers are used right after the roll, so roll and assign show them.
-            "reminders": [r.to_json() for r in self.reminders(state, "assign" if stage in ("roll", "assign") else stage)],
+            "reminders": [r.to_json() for r in self.reminders(state,
+                                                              "assign" if stage in ("roll", "assign") else stage)],
         }
 
     def scores(self, state: RollState) -> list[ScoreBreakdown]:

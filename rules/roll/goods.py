@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 
 from rules.core import Severity
 from rules.engine import EventContext
+from rules.roll.data import World
 from rules.roll.endgame import good_capacity
 from rules.roll.events import read_colour, read_player, read_tile, tableau_only
 from rules.roll.moves import check_stage, credit, take_vp, use_worker
-from rules.roll.state import RollState, Stage
+from rules.roll.state import PlayerState, RollState, Stage
 from rules.roll.words import colour_word
 from rules.text import N_, Text
 
@@ -91,40 +92,18 @@ def on_goods_shipped(game: RollGame, state: RollState, ctx: EventContext) -> Rol
         p = replace(p, citizenry=p.citizenry.add(good))
     else:
         ctx.finding(Text("{player} has no {colour} good on {world}",
-                         player=p.name, colour=colour_word(good), world=world.name), p.name, Severity.ERROR, N_("p.7 Ship"))
+                         player=p.name, colour=colour_word(good), world=world.name), p.name, Severity.ERROR,
+                    N_("p.7 Ship"))
     power = ctx.payload.get("power")
     shipper = read_colour(ctx, ctx.require("shipper"))
     p = use_worker(ctx, p, "ship", shipper, power, tableau_only=tableau_only(state))
     owned = set(p.developments)
     if mode == "trade":
-        price = world.trade_price or 0
-        gains = [(Text("Trade"), price)]
-        if "Export Duties" in owned:
-            gains.append(("Export Duties", 1))
-        if "Galactic Demand" in owned and world.colour == "blue":
-            gains.append(("Galactic Demand", 2))
-        if "Jumpdrive Research" in owned and world.colour == "brown":
-            gains.append(("Jumpdrive Research", 1))
-        if not price:
-            ctx.finding(Text("{world} is gray: nothing to Trade",
-                             world=world.name), p.name, Severity.ERROR, N_("p.7 Ship"))
-        for source, n in gains:
-            p = credit(ctx, p, n, source)
-        state = state.with_player(p)
-        if ctx.payload.get("bankers"):
-            if "Galactic Bankers" not in owned:
-                ctx.finding(Text("{player} has no Galactic Bankers",
-                                 player=p.name), p.name, Severity.ERROR, N_("Galactic Bankers"))
-            elif p.credits < 1:
-                ctx.finding(
-                    Text("{player} cannot pay $1 for Galactic Bankers",
-                         player=p.name), p.name, Severity.ERROR, N_("Galactic Bankers")
-                )
-            else:
-                state = state.with_player(replace(p, credits=p.credits - 1))
-                state = take_vp(state, p.name, 1, "Galactic Bankers", ctx)
-        return state
-    match = lambda colour: colour == "purple" or colour == world.colour
+        return _traded(state, ctx, p, world, owned)
+
+    def match(colour: str) -> bool:
+        return colour == "purple" or colour == world.colour
+
     vp = 1 + (1 if match(good) else 0) + (1 if match(shipper) else 0)
     if "Galactic Renaissance" in owned:
         vp += 1
@@ -142,3 +121,35 @@ def on_goods_shipped(game: RollGame, state: RollState, ctx: EventContext) -> Rol
         if n:
             p = credit(ctx, p, n, source)
     return take_vp(state.with_player(p), p.name, vp, Text("Consume"), ctx)
+
+
+def _traded(state: RollState, ctx: EventContext, p: PlayerState, world: World, owned: set[str]) -> RollState:
+    """Trade (Roll for the Galaxy, p.7 Ship): the world's price and the owned Trade bonuses, then Galactic Bankers
+    if asked for."""
+    price = world.trade_price or 0
+    gains = [(Text("Trade"), price)]
+    if "Export Duties" in owned:
+        gains.append(("Export Duties", 1))
+    if "Galactic Demand" in owned and world.colour == "blue":
+        gains.append(("Galactic Demand", 2))
+    if "Jumpdrive Research" in owned and world.colour == "brown":
+        gains.append(("Jumpdrive Research", 1))
+    if not price:
+        ctx.finding(Text("{world} is gray: nothing to Trade",
+                         world=world.name), p.name, Severity.ERROR, N_("p.7 Ship"))
+    for source, n in gains:
+        p = credit(ctx, p, n, source)
+    state = state.with_player(p)
+    if ctx.payload.get("bankers"):
+        if "Galactic Bankers" not in owned:
+            ctx.finding(Text("{player} has no Galactic Bankers",
+                             player=p.name), p.name, Severity.ERROR, N_("Galactic Bankers"))
+        elif p.credits < 1:
+            ctx.finding(
+                Text("{player} cannot pay $1 for Galactic Bankers",
+                     player=p.name), p.name, Severity.ERROR, N_("Galactic Bankers")
+            )
+        else:
+            state = state.with_player(replace(p, credits=p.credits - 1))
+            state = take_vp(state, p.name, 1, "Galactic Bankers", ctx)
+    return state

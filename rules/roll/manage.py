@@ -64,16 +64,20 @@ def on_recruit(game: RollGame, state: RollState, ctx: EventContext) -> RollState
 
 
 def on_recall(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
-    """Roll for the Galaxy, p.8 Recall (free, optional, only in Manage Empire): construction-zone dice and goods to the cup."""
+    """Roll for the Galaxy, p.8 Recall (free, optional, only in Manage Empire): construction-zone dice and goods to
+    the cup."""
     p = read_player(state, ctx)
     check_stage(
-        ctx, state, Stage.MANAGE, p.name, Text("a recall"), N_("p.8 Manage Empire; p.10 FAQ (recall only in Manage Empire)")
+        ctx, state, Stage.MANAGE, p.name, Text("a recall"),
+        N_("p.8 Manage Empire; p.10 FAQ (recall only in Manage Empire)")
     )
     for stack, attr in (("development", "dev_workers"), ("world", "world_workers")):
         if stack in ctx.payload:
             dice = read_dice_counts(ctx, stack)
             have = getattr(p, attr)
-            check_owned(ctx, p, dice, have, Text("on the development stack") if stack == "development" else Text("on the world stack"), N_("p.8 Recall"))
+            check_owned(ctx, p, dice, have,
+                        Text("on the development stack") if stack == "development" else Text("on the world stack"),
+                        N_("p.8 Recall"))
             moved = take_from(have, dice)
             p = replace(p, **{attr: have - moved}, cup=p.cup + moved)
     goods = ctx.payload.get("goods", [])
@@ -87,7 +91,8 @@ def on_recall(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
         now = list(p.goods_on(world))
         if colour not in now:
             ctx.finding(Text("{player} has no {colour} good on {world}",
-                             player=p.name, colour=colour_word(colour), world=world), p.name, Severity.ERROR, N_("p.8 Recall"))
+                             player=p.name, colour=colour_word(colour), world=world), p.name, Severity.ERROR,
+                        N_("p.8 Recall"))
             continue
         now.remove(colour)
         p = replace(p.with_goods(world, tuple(now)), cup=p.cup.add(colour))
@@ -118,7 +123,8 @@ def on_game_end(game: RollGame, state: RollState, ctx: EventContext) -> RollStat
 _COUNTED = {
     "cup": N_("{player}'s cup counted {counted}; the reports gave {reported}: the count is kept"),
     "citizenry": N_("{player}'s citizenry counted {counted}; the reports gave {reported}: the count is kept"),
-    "construction_zone": N_("{player}'s construction zone counted {counted}; the reports gave {reported}: the count is kept"),
+    "construction_zone": N_("{player}'s construction zone counted {counted}; the reports gave {reported}: "
+                            "the count is kept"),
 }
 """A count that differs from the dice followed, by place."""
 
@@ -149,7 +155,8 @@ def on_dice_counted(game: RollGame, state: RollState, ctx: EventContext) -> Roll
             held["citizenry"] = held["citizenry"] + held["construction_zone"]  # counted together
         for k, dice in counted.items():
             if dice != held[k]:
-                ctx.finding(Text(_COUNTED[k], player=p.name, counted=dice_words(dice), reported=dice_words(held[k])), p.name, Severity.WARNING, N_("p.8 Victory"))
+                ctx.finding(Text(_COUNTED[k], player=p.name, counted=dice_words(dice), reported=dice_words(held[k])),
+                            p.name, Severity.WARNING, N_("p.8 Victory"))
     new = p
     if "cup" in counted:
         new = replace(new, cup=counted["cup"])

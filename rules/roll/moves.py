@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from rules.roll.game import RollGame
 
 __all__ = [
-    "alone_most", "alone_most_blue", "check_face", "check_owned", "check_stage", "credit", "gain_dice", "on_credits_changed",
+    "alone_most", "alone_most_blue", "check_face", "check_owned", "check_stage", "credit", "gain_dice",
+    "on_credits_changed",
     "on_vp_changed", "owns_all_top_worlds", "remove_die", "take_any", "take_from", "take_vp", "use_worker",
 ]
 
@@ -50,7 +51,8 @@ def check_owned(ctx: EventContext, p: PlayerState, reported: Dice, have: Dice, w
             ctx.finding(
                 Text("{reported} {colour} dice reported for {player}, but {player} has only {have} {where} ({owned} "
                      "{colour} owned in all)",
-                     reported=reported[colour], colour=colour_word(colour), player=p.name, have=have[colour], where=where,
+                     reported=reported[colour], colour=colour_word(colour), player=p.name, have=have[colour],
+                     where=where,
                      owned=p.owned_dice[colour]),
                 p.name,
                 Severity.ERROR,
@@ -62,7 +64,8 @@ def check_stage(ctx: EventContext, state: RollState, stage: Stage, player: str, 
     """``what`` belongs to ``stage`` (and, for a phase, to a phase selected this round: p.4 Phases)."""
     if state.stage != stage:
         ctx.finding(Text("{what} reported during {stage}, not {expected}",
-                         what=what, stage=stage_word(state.stage), expected=stage_word(stage)), player, Severity.WARNING, section)
+                         what=what, stage=stage_word(state.stage), expected=stage_word(stage)), player,
+                    Severity.WARNING, section)
     elif stage.value in PHASES and stage.value not in state.selected:
         ctx.finding(Text("{what}: {phase} was not selected this round",
                          what=what, phase=stage_word(stage)), player, Severity.ERROR, N_("p.4 Phases"))
@@ -116,7 +119,8 @@ def gain_dice(p: PlayerState, world: World) -> PlayerState:
 
 
 def remove_die(ctx: EventContext, p: PlayerState, source: str) -> PlayerState:
-    """'Remove a die': any one of the player's dice, from anywhere, back to the supply (Roll for the Galaxy, p.11 FAQ)."""
+    """'Remove a die': any one of the player's dice, from anywhere, back to the supply (Roll for the Galaxy, p.11
+    FAQ)."""
     spec = ctx.payload.get("remove")
     if not isinstance(spec, Mapping):
         ctx.finding(
@@ -146,7 +150,8 @@ def remove_die(ctx: EventContext, p: PlayerState, source: str) -> PlayerState:
             return replace(p, **{attr: getattr(p, attr) - one})
     ctx.finding(
         Text("{player} has no {colour} die in {place} to remove",
-             player=p.name, colour=colour_word(colour), place=place_word(place)), p.name, Severity.ERROR, N_("p.11 FAQ Immediate effects")
+             player=p.name, colour=colour_word(colour), place=place_word(place)), p.name, Severity.ERROR,
+             N_("p.11 FAQ Immediate effects")
     )
     return p
 
@@ -171,7 +176,8 @@ def use_worker(
         p = p.with_column(phase, col.add(colour, -1))
     else:
         ctx.finding(Text("{player} has no {colour} worker left in the {phase} column",
-                         player=p.name, colour=colour_word(colour), phase=phase_word(phase)), p.name, Severity.ERROR, N_("p.4 Phases"))
+                         player=p.name, colour=colour_word(colour), phase=phase_word(phase)), p.name, Severity.ERROR,
+                    N_("p.4 Phases"))
         if not p.cup[colour]:
             return p  # nothing to move: the die is not counted twice
         p = replace(p, cup=p.cup.add(colour, -1))  # most likely a worker the report missed
@@ -180,7 +186,7 @@ def use_worker(
 
 def take_from(have: Dice, want: Dice) -> Dice:
     """The part of ``want`` that ``have`` holds, colour by colour."""
-    return Dice(tuple(min(a, b) for a, b in zip(have.counts, want.counts)))
+    return Dice(tuple(min(a, b) for a, b in zip(have.counts, want.counts, strict=True)))
 
 
 def take_any(have: Dice, n: int) -> Dice:
@@ -204,7 +210,8 @@ def alone_most_blue(state: RollState, p: PlayerState, cat: Catalogue) -> bool:
 
 
 def owns_all_top_worlds(state: RollState, p: PlayerState, cat: Catalogue) -> bool:
-    """Space Tourism: the highest printed-cost world(s) across all tableaus are all the player's (Roll for the Galaxy, p.11 FAQ)."""
+    """Space Tourism: the highest printed-cost world(s) across all tableaus are all the player's (Roll for the
+    Galaxy, p.11 FAQ)."""
     everyone = [(cat.worlds[w].cost, q.name) for q in state.players for w in q.worlds]
     if not everyone:
         return False
@@ -249,7 +256,8 @@ def on_credits_changed(game: RollGame, state: RollState, ctx: EventContext) -> R
         raise ctx.bad(f"'delta' must be a whole number, got {delta!r}")
     if p.credits + delta < 0:
         ctx.finding(Text("{player} cannot pay ${cost} with ${credits}",
-                         player=p.name, cost=-delta, credits=p.credits), p.name, Severity.ERROR, N_("p.8 Manage Empire"))
+                         player=p.name, cost=-delta, credits=p.credits), p.name, Severity.ERROR,
+                    N_("p.8 Manage Empire"))
         return state.with_player(replace(p, credits=0))
     return state.with_player(credit(ctx, p, delta, _reason(ctx)))
 

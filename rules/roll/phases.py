@@ -13,8 +13,8 @@ from rules.roll.dice import Dice
 from rules.roll.moves import alone_most, credit, owns_all_top_worlds, take_vp
 from rules.roll.state import ORDER, PlayerState, RollState, Stage
 from rules.roll.words import phase_word, stage_word
-from rules.text import N_, Listing, Text, plural
 from rules.scoring import ceil_div
+from rules.text import N_, Listing, Text, plural
 
 if TYPE_CHECKING:
     from rules.roll.game import RollGame
@@ -23,7 +23,8 @@ __all__ = ["end_of_phase_powers", "end_phase", "on_phase"]
 
 
 def on_phase(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
-    """Roll for the Galaxy, p.4 Phases: only the selected phases run, in order I-V, then Manage Empire (Roll for the Galaxy, p.8).
+    """Roll for the Galaxy, p.4 Phases: only the selected phases run, in order I-V, then Manage Empire (Roll for the
+    Galaxy, p.8).
 
     Ending a phase pays its end-of-phase powers and sends unused workers back (Roll for the Galaxy, p.4):
     developers/settlers stay on the top tile of a non-empty stack, others go to the cup.
@@ -36,7 +37,8 @@ def on_phase(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
         state = end_phase(game, state, current.value, ctx)
     elif current not in (Stage.REVEAL, Stage.ASSIGN, Stage.ROLL):
         ctx.finding(Text("phase {phase} reported during {stage}",
-                         phase=stage_word(target), stage=stage_word(current)), Text("table"), Severity.WARNING, N_("p.3 Rounds"))
+                         phase=stage_word(target), stage=stage_word(current)), Text("table"), Severity.WARNING,
+                    N_("p.3 Rounds"))
     if target != "manage" and target not in state.selected:
         ctx.finding(
             Text("phase {phase} was not selected this round (selected: {selected})", phase=stage_word(target),
@@ -57,7 +59,8 @@ def on_phase(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
     if skipped:
         ctx.finding(plural("selected phase {phases} skipped",
                            "selected phases {phases} skipped",
-                           len(skipped), phases=Listing(phase_word(s) for s in skipped)), Text("table"), Severity.WARNING, N_("p.4 Phases"))
+                           len(skipped), phases=Listing(phase_word(s) for s in skipped)), Text("table"),
+                    Severity.WARNING, N_("p.4 Phases"))
     return replace(state, stage=Stage(target))
 
 
@@ -103,22 +106,9 @@ def end_of_phase_powers(game: RollGame, state: RollState, p: PlayerState, phase:
     if phase == "settle" and "Robot Surveyors" in owned:
         gain.append(("Robot Surveyors", 2))
     if phase == "produce":
-        on = [(cat.worlds[w], cs) for w, cs in p.goods]
-        if "Consumer Markets" in owned:
-            gain.append(("Consumer Markets", sum(len(cs) for w, cs in on if w.colour == "blue")))
-        if "Genetics Lab" in owned:
-            gain.append(("Genetics Lab", 2 * sum(cs.count("green") for _, cs in on)))
-        if "Merchant Guild" in owned:
-            gain.append(("Merchant Guild", 2))
-        if "Mining League" in owned:
-            gain.append(("Mining League", sum(len(cs) for w, cs in on if w.colour == "brown")))
+        gain += _produce_income(p, owned, cat)
     if phase == "ship":
-        if "Free Trade Association" in owned:
-            gain.append(("Free Trade Association", 2))
-        if "Space Piracy" in owned:
-            gain.append(("Space Piracy", ceil_div(p.citizenry["red"], 2)))
-        if "Space Tourism" in owned:
-            gain.append(("Space Tourism", 1 + (1 if owns_all_top_worlds(state, p, cat) else 0)))
+        gain += _ship_income(state, p, owned, cat)
         if "Galactic Salon" in owned:
             vp += 1
     for source, amount in gain:
@@ -128,3 +118,30 @@ def end_of_phase_powers(game: RollGame, state: RollState, p: PlayerState, phase:
     if vp:
         state = take_vp(state, p.name, vp, "Galactic Salon", ctx)
     return state
+
+
+def _produce_income(p: PlayerState, owned: set[str], cat: Catalogue) -> list[tuple[str, int]]:
+    """The credits the owned tiles pay at the end of Produce, ``[(tile, $)]``, by the goods on the worlds."""
+    gain: list[tuple[str, int]] = []
+    on = [(cat.worlds[w], cs) for w, cs in p.goods]
+    if "Consumer Markets" in owned:
+        gain.append(("Consumer Markets", sum(len(cs) for w, cs in on if w.colour == "blue")))
+    if "Genetics Lab" in owned:
+        gain.append(("Genetics Lab", 2 * sum(cs.count("green") for _, cs in on)))
+    if "Merchant Guild" in owned:
+        gain.append(("Merchant Guild", 2))
+    if "Mining League" in owned:
+        gain.append(("Mining League", sum(len(cs) for w, cs in on if w.colour == "brown")))
+    return gain
+
+
+def _ship_income(state: RollState, p: PlayerState, owned: set[str], cat: Catalogue) -> list[tuple[str, int]]:
+    """The credits the owned tiles pay at the end of Ship, ``[(tile, $)]`` (p.11 FAQ 'round up' for Space Piracy)."""
+    gain: list[tuple[str, int]] = []
+    if "Free Trade Association" in owned:
+        gain.append(("Free Trade Association", 2))
+    if "Space Piracy" in owned:
+        gain.append(("Space Piracy", ceil_div(p.citizenry["red"], 2)))
+    if "Space Tourism" in owned:
+        gain.append(("Space Tourism", 1 + (1 if owns_all_top_worlds(state, p, cat) else 0)))
+    return gain

@@ -4,8 +4,8 @@ them (:mod:`rules.names`), for findings and labels said in each player's languag
 from __future__ import annotations
 
 from rules.names import term
-from rules.roll.dice import Dice
 from rules.roll.data import COLOURS, PHASES
+from rules.roll.dice import Dice
 from rules.text import N_, Listing, Text
 
 __all__ = ["COLOUR_WORDS", "colour_word", "dice_words", "face_word", "phase_word", "place_word", "stage_word"]
@@ -45,8 +45,10 @@ def stage_word(stage: str) -> str:
     return term("roll.step", value)
 
 
-PLACE_WORDS = {"cup": Text("the cup"), "citizenry": Text("the Citizenry"), "construction_zone": Text("the construction zone"),
-               "goods": Text("the goods"), "development": Text("the development stack"), "world": Text("the world stack")}
+PLACE_WORDS = {"cup": Text("the cup"), "citizenry": Text("the Citizenry"),
+               "construction_zone": Text("the construction zone"),
+               "goods": Text("the goods"), "development": Text("the development stack"),
+               "world": Text("the world stack")}
 """Where a player's dice are (``dice_counted``'s places, ``remove.from``), in the players' words."""
 
 
@@ -59,5 +61,5 @@ def place_word(place: str) -> str:
 
 def dice_words(dice: Dice) -> str:
     """Dice by colour, ``"2 red, 1 blue"`` (``"none"`` when there are none), each colour in the player's words."""
-    items = [Text("{n} {colour}", n=n, colour=colour_word(c)) for c, n in zip(COLOURS, dice.counts) if n]
+    items = [Text("{n} {colour}", n=n, colour=colour_word(c)) for c, n in zip(COLOURS, dice.counts, strict=True) if n]
     return Listing(items) if items else Text("none")
