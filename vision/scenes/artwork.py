@@ -68,7 +68,7 @@ def _globe(img: np.ndarray) -> None:
 
 
 def _crate(img: np.ndarray, k: int) -> None:
-    cv2.rectangle(img, (40, 40), (216, 216), 1.0, 22, cv2.LINE_AA)
+    cv2.rectangle(img, (52, 52), (204, 204), 1.0, 20, cv2.LINE_AA)
     c = (128, 128)
     if k == 0:    # white: a dot
         cv2.circle(img, c, 30, 1.0, -1, cv2.LINE_AA)
@@ -158,7 +158,7 @@ class Edition:
     name: str
     body: dict
     ink: dict
-    gloss: tuple[float, float] = (0.6, 2.5)
+    gloss: tuple[float, float] = (0.4, 1.5)
 
     def polarity(self, colour: str) -> int:
         """-1 when ``colour``'s symbols are darker than its body (dark ink), +1 when lighter."""

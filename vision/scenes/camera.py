@@ -129,6 +129,21 @@ class Camera:
             xu, yu = xd / f, yd / f
         return (xu * fx + cx).astype(np.float32), (yu * fy + cy).astype(np.float32)
 
+    def padded(self, pad: int) -> Camera:
+        """The same camera seeing ``pad`` more pixels on every side, without distortion: the picture the
+        lens distortion (:meth:`distortion_map` shifted by ``pad``) is taken from."""
+        K = self.K.copy()
+        K[0, 2] += pad
+        K[1, 2] += pad
+        return Camera(K, self.R, self.t, 0.0, 0.0, (self.size[0] + 2 * pad, self.size[1] + 2 * pad))
+
+    def distortion_pad(self) -> int:
+        """Pixels beyond the picture's edges its distorted corners see (the :meth:`padded` margin needed)."""
+        mx, my = self.distortion_map()
+        w, h = self.size
+        over = max(0.0, -float(mx.min()), float(mx.max()) - w, -float(my.min()), float(my.max()) - h)
+        return int(math.ceil(over)) + 2
+
     def table_footprint(self) -> np.ndarray:
         """``float[4, 2]`` table mm seen at the four image corners (undistorted rays onto z = 0)."""
         w, h = self.size

@@ -137,7 +137,7 @@ def _face_tile(rng: np.random.Generator, quad: np.ndarray, body: np.ndarray, ink
     rad = alb * lit[:, :, None].astype(np.float32)
     if glare > 0:
         c = rng.uniform(0.25, 0.75, 2) * tile
-        sg = rng.uniform(0.05, 0.14) * tile
+        sg = rng.uniform(0.04, 0.10) * tile
         yy, xx = np.mgrid[0:tile, 0:tile].astype(np.float32)
         rad += (glare * np.exp(-((xx - c[0]) ** 2 + (yy - c[1]) ** 2 * rng.uniform(0.5, 2.0)) / (2 * sg * sg)))[:, :, None]
     alpha = np.zeros((tile, tile), np.float32)
@@ -273,7 +273,9 @@ def render_dice_scene(seed: int, config: DiceSceneConfig = DiceSceneConfig(),
     die_px = float(rng.uniform(*config.die_px))
     cam = draw_camera(rng, model, size, die_px / side, config.tilt)
     light = draw_lighting(rng, config.light)
-    origin, csize, ppm = table_canvas(cam)
+    pad = cam.distortion_pad()
+    view = cam.padded(pad)  # the undistorted picture the lens distortion is taken from
+    origin, csize, ppm = table_canvas(view)
     canvas = TableCanvas(table_surface(rng, kind, int(csize[1]), int(csize[0]), ppm),
                          np.ones((int(csize[1]), int(csize[0])), np.float32), ppm, origin)
     # player boards lying on the table
@@ -323,7 +325,7 @@ def render_dice_scene(seed: int, config: DiceSceneConfig = DiceSceneConfig(),
     direct = (1.0 - light.ambient) * math.sin(math.radians(light.elevation))
     lamp_spot = 1.0 - rng.uniform(*config.light.falloff) * np.clip(value_noise(rng, *cshape, 300 * ppm) * 0.5 + 0.5, 0, 1)
     canvas.light *= ((light.ambient + direct * (1.0 - shade)) * (1.0 - 0.35 * occl) * lamp_spot).astype(np.float32)
-    img = see_table(canvas, cam)
+    img = see_table(canvas, view)
 
     # the dice, farthest from the camera first
     order = np.argsort([-np.linalg.norm(cam.centre - [x, y, -side / 2]) for x, y, _ in spots])
@@ -351,7 +353,7 @@ def render_dice_scene(seed: int, config: DiceSceneConfig = DiceSceneConfig(),
                 mask = np.ascontiguousarray(np.rot90(mask, turn))
             rad, alpha = _face_tile(rng, quad, body, ink, mask, light, bevel, tile, gloss if top else 0.0,
                                     0.0 if top else 0.25)
-            warp_face(img, rad, alpha, cam.project(quad, distort=False))
+            warp_face(img, rad, alpha, view.project(quad, distort=False))
         top = faces["top"]
         q = cam.project(top)
         x0, y0 = q.min(0)
@@ -363,7 +365,7 @@ def render_dice_scene(seed: int, config: DiceSceneConfig = DiceSceneConfig(),
             if cv2.pointPolygonTest(b.astype(np.float32).reshape(-1, 1, 2), (x, y), False) >= 0:
                 under[i] = "board"
     out, cam_meta = finish(rng, img, cam, model, light, sheen=float(rng.uniform(*config.light.sheen)),
-                           head_shadow=bool(rng.random() < config.light.head_shadow))
+                           head_shadow=bool(rng.random() < config.light.head_shadow), pad=pad)
     meta = {"table": kind, "under": under, "edition": ed_name, "kelvin": round(light.kelvin),
             "tilt": round(math.degrees(math.acos(max(-1.0, min(1.0, float(cam.R[2, 2]))))), 1),
             "die_px": round(die_px, 1), "generator": "scenes", **cam_meta}

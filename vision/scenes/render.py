@@ -51,9 +51,9 @@ class TableCanvas:
         return np.array([[1 / self.ppm, 0, self.origin[0]], [0, 1 / self.ppm, self.origin[1]], [0, 0, 1.0]])
 
 
-def table_canvas(cam: Camera, max_side: int = 2600, margin: float = 0.15) -> tuple[np.ndarray, np.ndarray, float]:
-    """(origin mm ``float[2]``, size (w, h) px, ppm): the canvas that covers what ``cam`` sees of the table,
-    with a margin for the lens distortion, as fine as the nearest part of the picture (capped at
+def table_canvas(cam: Camera, max_side: int = 2600, margin: float = 0.05) -> tuple[np.ndarray, np.ndarray, float]:
+    """(origin mm ``float[2]``, size (w, h) px, ppm): the canvas that covers what ``cam`` (an undistorted
+    camera, :meth:`Camera.padded`) sees of the table, with a ``margin``, as fine as the nearest part of the picture (capped at
     ``max_side`` pixels)."""
     foot = cam.table_footprint()
     lo, hi = foot.min(0), foot.max(0)
@@ -146,13 +146,13 @@ def see_table(canvas: TableCanvas, cam: Camera, levels: int = 4) -> np.ndarray:
 
 
 def finish(rng: np.random.Generator, linear: np.ndarray, cam: Camera, model: CameraModel, light: Lighting,
-           sheen: float = 0.0, head_shadow: bool = False) -> tuple[np.ndarray, dict]:
-    """The camera's picture of a linear ``float32[H, W, 3]`` scene (undistorted, before the lamp's colour):
-    broad sheen and a head's shadow, the lens's distortion and vignetting, the lamp's colour, the sensor's
-    colour response, motion blur and noise, the white balance, exposure and tone curve, sharpening, JPEG.
-    Returns (``uint8[H, W, 3]`` BGR, what was drawn)."""
-    h, w = linear.shape[:2]
+           sheen: float = 0.0, head_shadow: bool = False, pad: int = 0) -> tuple[np.ndarray, dict]:
+    """The camera's picture of a linear ``float32[H + 2 pad, W + 2 pad, 3]`` scene (undistorted, seen by
+    ``cam.padded(pad)``, before the lamp's colour): broad sheen and a head's shadow, the lens's distortion
+    and vignetting, the lamp's colour, the sensor's colour response, motion blur and noise, the white
+    balance, exposure and tone curve, sharpening, JPEG. Returns (``uint8[H, W, 3]`` BGR, what was drawn)."""
     img = linear
+    h, w = img.shape[:2]
     if head_shadow:
         spot = soft_spot((h, w), (rng.uniform(0, w), rng.uniform(0, h)), (rng.uniform(0.1, 0.3) * w,
                          rng.uniform(0.1, 0.3) * h), rng.uniform(0, 180))
@@ -162,7 +162,8 @@ def finish(rng: np.random.Generator, linear: np.ndarray, cam: Camera, model: Cam
                          rng.uniform(0.05, 0.2) * h), rng.uniform(0, 180))
         img = img + (sheen * spot)[:, :, None]
     mx, my = cam.distortion_map()
-    img = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    img = cv2.remap(img, mx + pad, my + pad, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    h, w = img.shape[:2]
     img = img * vignette(cam.size, float(rng.uniform(*model.vignetting)))[:, :, None]
     img = img * light.lamp[None, None, :]
     cm = np.eye(3, dtype=np.float32) + rng.normal(0, model.colour_matrix, (3, 3)).astype(np.float32)
