@@ -129,3 +129,39 @@ def test_write_enrollment_layout(tmp_path: Path):
     out = scenes.write_dice_enrollment(tmp_path, fbc, seed=2, edition="light-ink", dice_per_photo=2, config=small)
     assert sorted(p.name for p in out.iterdir()) == ["red-settle", "red-wild", "white-explore"]
     assert all(len(list(p.glob("*.png"))) == 1 for p in out.iterdir())
+
+
+IDS = [f"card_{k}" for k in range(12)]
+
+
+def test_card_scenes_have_the_first_generators_labels_and_calibrate():
+    from vision.synth_table import CardLabel, Scene
+    from vision.table import calibrate
+    a, b = scenes.card_scene("race", IDS, 3, n_cards=5), scenes.card_scene("race", IDS, 3, n_cards=5)
+    assert np.array_equal(a.image, b.image) and isinstance(a, Scene) and a.image.shape == (720, 1280, 3)
+    assert len(a.cards) == 5 and all(isinstance(c, CardLabel) and c.corners_px.shape == (4, 2) for c in a.cards)
+    assert all(c.row is not None and c.col is not None for c in a.cards)
+    h, w = a.image.shape[:2]
+    for c in a.cards:
+        assert (c.corners_px >= 0).all() and (c.corners_px[:, 0] < w).all() and (c.corners_px[:, 1] < h).all()
+    cal = calibrate(a.image, a.layout)  # the corner markers are seen through this generator's camera
+    centres = cal.to_mm(np.array([c.corners_px.mean(0) for c in a.cards]))
+    assert np.abs(centres - np.array([c.center_mm for c in a.cards])).max() < 8.0
+    station = scenes.card_scene("among", ["main_reactor"] + IDS, 4, n_cards=6, camera="webcam")
+    assert station.cards[0].id == "main_reactor" and station.cards[0].cell == (0, 0)
+    assert station.meta["camera"] == "webcam"
+    with pytest.raises(ValueError, match="game"):
+        scenes.card_scene("chess", IDS, 1)
+
+
+def test_hex_scenes_and_enrollment_photos():
+    from vision.synth_table import HexLabel
+    ids = ["001", "101", "102", "103", "201", "202"]
+    sc = scenes.hex_scene(ids, 5, n_hexes=6)
+    assert sc.cards == [] and len(sc.hexes) == 6 and all(isinstance(h, HexLabel) for h in sc.hexes)
+    assert sc.hexes[0].id == "001" and sc.hexes[0].axial == (0, 0) and all(0 <= h.rotation < 6 for h in sc.hexes)
+    photos = scenes.camera_photos({i: scenes.card_art(i, (63.0, 88.0)) for i in IDS[:2]}, "phone", seed=1)
+    assert set(photos) == set(IDS[:2]) and all(len(v) == 2 and v[0].dtype == np.uint8 for v in photos.values())
+    art, alpha = scenes.hex_art("101")
+    assert art.shape[:2] == alpha.shape and alpha[alpha.shape[0] // 2, alpha.shape[1] // 2] == 1.0
+    assert not np.array_equal(scenes.card_art("a", (63.0, 88.0))[0], scenes.card_art("b", (63.0, 88.0))[0])
