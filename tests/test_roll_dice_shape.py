@@ -30,11 +30,11 @@ def test_body_is_the_rim_colour_whatever_the_print():
     """A red die whose light symbol covers more of the face than the body: the plain mode takes the
     ink, the rim-weighted mode the body; a white die with a dark symbol keeps its white."""
     for body, ink in ((RED, CREAM), (CREAM, (30, 30, 30))):
-        face = die_face(34, body, ink, 0.8)  # symbol: 64% of the face
+        face = die_face(34, body, ink, 0.7)  # symbol: half the face, flat
         logp = to_log(face, CFG)
         got = body_colour(logp, weights=rim_weights(34, 34.0))
         assert np.abs(got - to_log(np.array([[body]], np.uint8), CFG)[0, 0]).max() < 0.05
-    plain = body_colour(to_log(die_face(34, RED, CREAM, 0.8), CFG))
+    plain = body_colour(to_log(die_face(34, RED, CREAM, 0.8), CFG))  # symbol: 64% of the face
     assert np.abs(plain - to_log(np.array([[CREAM]], np.uint8), CFG)[0, 0]).max() < 0.05
 
 

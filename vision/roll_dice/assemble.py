@@ -83,12 +83,13 @@ def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: Dic
     """Joint colour x face decision per die, with honest confidences.
 
     A face is a die when :func:`die_weights` x the chance its colour is an enrolled one reaches
-    ``min_confidence``. Its face is the likeliest (colour, face) pair of the joint scores when that pair's
-    probability reaches ``face_threshold``; the confidence is that probability x the die's weight x the
+    ``min_confidence``. Its face is the likeliest face (summed over the colours) when that reaches
+    ``face_threshold``, its colour the likeliest with that face; the confidence is that (colour, face)
+    pair's joint probability x the die's weight x the
     symbol's own certainty (its best NCC on the ramp ``face_sure_ramp``: the softmax only compares the
     templates, so a patch that matches every template badly is never sure of one). Pairs not in
     ``profile.allowed`` never reach 0.9 (face None, confidence capped at ``confident_cap``), and neither
-    does an unreadable face. One die per place: of two reads closer than ``overlap_dist`` x their side,
+    does an unreadable face, nor a face without a die's shape (die-likeness, through ``shape_support``). One die per place: of two reads closer than ``overlap_dist`` x their side,
     the surer one."""
     colours, faces = list(profile.colours), list(profile.faces)
     if len(tops.rects) == 0:
@@ -107,17 +108,23 @@ def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: Dic
     allowed = set(map(tuple, profile.allowed))
     colour_known = colour_p.sum(1)  # 1 - probability of "none of the enrolled colours"
     weight = die_weights(tops, ncc, config)
-    sure = _ramp(ncc.max(1), config.face_sure_ramp)
+    shape = die_likeness(tops.evidence, config) if tops.evidence is not None else np.ones(n)
+    # a read is sure only when the symbol is plain (its best match good in itself) and the face has a
+    # die's shape: a check of a gingham round a white square can match a symbol, never a die's rim
+    sure = _ramp(ncc.max(1), config.face_sure_ramp) * (1.0 - config.shape_support + config.shape_support * shape)
     out = []
     for i in range(n):
         die_p = float(weight[i]) * float(colour_known[i])  # a die, of an enrolled colour
         if die_p < config.min_confidence:
             continue
-        j = int(p[i].argmax())
+        joint = p[i, :-1].reshape(len(colours), len(faces))
+        face_p = joint.sum(0)  # the face whatever the colour: a clear symbol is not split by a doubtful colour
+        fb = int(face_p.argmax())
         c_best = colours[int(best_colour[i])]
-        if j < flat.shape[1] - 1 and p[i, j] >= config.face_threshold:
-            c, f = colours[j // len(faces)], faces[j % len(faces)]
-            conf = float(p[i, j]) * die_p * float(sure[i])
+        if face_p[fb] >= config.face_threshold:
+            cb = int(joint[:, fb].argmax())
+            c, f = colours[cb], faces[fb]
+            conf = float(joint[cb, fb]) * die_p * float(sure[i])
         else:
             c, f, conf = c_best, None, 0.0
         if f is not None and (c, f) not in allowed:

@@ -212,9 +212,9 @@ class RollDiceConfig:
     shape_support: float = 0.6
     strong_match_ramp: tuple[float, float] = (0.55, 0.75)
     face_sure_ramp: tuple[float, float] = (0.5, 0.75)
-    relocate_likeness: float = 0.3
+    relocate_likeness: float = 0.05
     min_die_score: float = 0.3
-    min_confidence: float = 0.3
+    min_confidence: float = 0.15
     face_threshold: float = 0.4
     overlap_dist: float = 0.7
     cnn_candidates: bool = True

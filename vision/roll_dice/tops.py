@@ -70,7 +70,7 @@ def body_colour(logp: np.ndarray, bin_size: float = 0.08, weights: np.ndarray | 
 
 @functools.lru_cache(maxsize=16)
 def rim_weights(size: int, face: float, inner: float = 0.55, outer: float = 0.85, edge: float = 0.97,
-                floor: float = 0.05) -> np.ndarray:
+                floor: float = 0.3) -> np.ndarray:
     """``float32[size, size]`` weights over a square patch whose middle ``face`` pixels are a die's top face,
     by the Chebyshev distance ``r`` from the middle in half faces: ``floor`` up to ``inner`` (where the
     symbol is), rising to 1 at ``outer`` (the face's rim, inside its rounded edge), 0 from ``edge`` on."""
