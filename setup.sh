@@ -15,8 +15,8 @@ case "$mode" in
   *) echo "usage: ./setup.sh run [companion options] | ./setup.sh test [pytest options]" >&2; exit 2 ;;
 esac
 
-apt_packages=(python3-venv python3-pip)
-[ "$mode" = test ] && apt_packages+=(chromium fonts-dejavu-core shellcheck)  # shellcheck: tests/test_systemd.py
+apt_packages=(python3-venv python3-pip fonts-dejavu-core)  # DejaVu: the touchscreen's Greek, Polish, Hungarian letters
+[ "$mode" = test ] && apt_packages+=(chromium shellcheck)  # the shellcheck program: tests/test_systemd.py
 if [ -r /proc/device-tree/model ] && grep -qi "raspberry pi" /proc/device-tree/model 2>/dev/null; then
   apt_packages+=(python3-picamera2)
 fi
@@ -44,13 +44,18 @@ if [ ! -x .venv/bin/python ]; then
   "$python" -m venv --system-site-packages .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
+compile_catalogs() {  # the players' languages: companion/locale/*/LC_MESSAGES/companion.po -> .mo (never committed)
+  .venv/bin/pybabel -q compile -d companion/locale -D companion
+}
 if [ "$mode" = test ]; then
   .venv/bin/python -m pip install -q -e ".[test]"
+  compile_catalogs
   export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy GPIOZERO_PIN_FACTORY=mock
   exec .venv/bin/python -m pytest "$@"
 fi
 
 .venv/bin/python -m pip install -q -e .
+compile_catalogs
 if [ $# -eq 0 ]; then
   if .venv/bin/python -c "import picamera2" >/dev/null 2>&1; then
     set -- run

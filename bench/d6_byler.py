@@ -17,8 +17,13 @@ Printed figures:
     value accuracy  found dice whose reported value equals the label / found dice
                     (an unreadable die, value None, counts as not right; shown separately too)
     fully correct   images where every label is found with the right value and no false die is reported
-    latency         median ms of ``D6Reader.read`` per image, and its ratio to the median ms of
-                    ``cv2.imread`` + ``cv2.cvtColor(BGR2RGB)`` of the same image
+    16 dice         (unless ``--no-timing``) the read of a 1280x720 frame holding 15-18 dice: each byler photo
+                    with 15-18 labelled dice scaled to 720x720 in the middle of a 1280x720 frame (the sides
+                    filled with the photo's border colour), read 3 times; median ms, per-stage medians and
+                    their ratio to the same JPEG baseline
+    latency         median ms of ``D6Reader.read`` per image, and its ratio to the median ms of a JPEG
+                    (quality 95) ``cv2.imread`` + ``cv2.cvtColor`` of the same image at the same size
+                    (:mod:`bench.frame_timing`, timed interleaved with the reads)
 
 Exit codes: 0 done, 2 dataset folder absent (skipped).
 """
@@ -41,7 +46,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.frame_timing import BASELINE, FrameTimer
 from vision import D6Config, D6Reader, DiceRead, annotate
+from vision.inference import RUNTIMES, InferenceConfig, set_opencv_threads
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 STAGES = ("validate", "prepare", "detect", "decode", "crop", "classify", "assemble")
@@ -179,19 +186,11 @@ class Tally:
             f"  wrong value     {pct(self.found - self.right - self.unreadable, self.found)}",
             f"fully correct     {pct(self.fully_correct, self.images)} images",
             (
-                f"latency           median {med_read:.1f} ms/image = {med_read / med_load:.1f}x imread+cvtColor "
+                f"latency           median {med_read:.1f} ms/image = {med_read / med_load:.1f}x {BASELINE} "
                 f"({med_load:.2f} ms)"
             ),
         ]
         return "\n".join(lines)
-
-
-def load_timed(path: Path) -> tuple[np.ndarray, float]:
-    """Read an image with ``cv2.imread`` and time it together with a ``cvtColor`` (the reference cost)."""
-    t = time.perf_counter()
-    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
-    return img, (time.perf_counter() - t) * 1000.0
 
 
 def run(
@@ -202,11 +201,13 @@ def run(
     annotated: Path | None,
     tag: str = "",
 ) -> None:
+    timer = FrameTimer()
     for img_path, lab_path in pairs:
-        img, load_ms = load_timed(img_path)
+        img = cv2.imread(str(img_path), cv2.IMREAD_COLOR)
         if img is None:
             print(f"skip unreadable image {img_path}", file=sys.stderr)
             continue
+        load_ms = timer.baseline(img)
         labels = read_labels(lab_path, img.shape[1], img.shape[0])
         t = time.perf_counter()
         read = reader.read(img)
@@ -216,7 +217,7 @@ def run(
             "models": tag,
             **tally.add_image(read, labels, read_ms, load_ms),
             "read_ms": round(read_ms, 2),
-            "imread_cvtcolor_ms": round(load_ms, 2),
+            "jpeg_q95_decode_ms": round(load_ms, 2),
         }
         row.update({f"{s}_ms": round(read.timings_ms.get(s, 0.0), 3) for s in STAGES})
         rows.append(row)
@@ -234,6 +235,7 @@ def run(
                     1,
                 )
             cv2.imwrite(str(annotated / (img_path.stem + ".png")), out)
+    timer.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -275,6 +277,16 @@ def main(argv: list[str] | None = None) -> int:
         "--limit", type=int, default=0, help="score only the first N images"
     )
     ap.add_argument(
+        "--runtime", default="auto", choices=RUNTIMES, help="inference runtime of the two models (default auto)"
+    )
+    ap.add_argument(
+        "--threads", type=int, default=1,
+        help="threads of the inference runtime and of OpenCV (default 1; 0: the machine's cores, at most 4)",
+    )
+    ap.add_argument(
+        "--no-timing", action="store_true", help="skip the timing of 16 dice at 1280x720"
+    )
+    ap.add_argument(
         "--set",
         action="append",
         default=[],
@@ -283,6 +295,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     overrides = parse_overrides(args.set)
+    overrides["inference"] = InferenceConfig(args.runtime, args.threads)
+    set_opencv_threads(args.threads)
 
     dataset = args.dataset or default_dataset()
     if not dataset.is_dir():
@@ -321,7 +335,10 @@ def main(argv: list[str] | None = None) -> int:
         reader = D6Reader(config)
         tally = Tally()
         run(reader, pairs, tally, rows, args.annotated, str(config.models_dir))
-        print(tally.report(f"{dataset} with models in {config.models_dir}"))
+        print(tally.report(f"{dataset} with models in {config.models_dir} ({reader.runtime}, "
+                           f"{args.threads} thread(s))"))
+    if not args.no_timing:
+        print_sixteen_dice(D6Reader(D6Config(**overrides)), yolo_pairs(dataset))
     if args.csv:
         with args.csv.open("w", newline="") as fh:
             writer = csv.DictWriter(
@@ -340,7 +357,7 @@ def parse_overrides(items: list[str]) -> dict:
     out = {}
     for item in items:
         name, _, value = item.partition("=")
-        if not hasattr(defaults, name):
+        if not hasattr(defaults, name) or name == "inference":
             raise SystemExit(f"unknown D6Config field {name!r}")
         default = getattr(defaults, name)
         if isinstance(default, tuple):
@@ -348,6 +365,45 @@ def parse_overrides(items: list[str]) -> dict:
         else:
             out[name] = type(default)(value)
     return out
+
+
+def sixteen_dice_frames(pairs) -> list[np.ndarray]:
+    """1280x720 frames of the photos with 15-18 labelled dice: each photo scaled to 720 px high in the middle,
+    the sides filled with the median colour of its border."""
+    out = []
+    for img_path, lab_path in pairs:
+        n = len(read_labels(lab_path, 1, 1))
+        if not 15 <= n <= 18:
+            continue
+        img = cv2.imread(str(img_path), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        s = 720.0 / h
+        img = cv2.resize(img, (round(w * s), 720), interpolation=cv2.INTER_LINEAR)
+        border = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]])
+        frame = np.empty((720, 1280, 3), np.uint8)
+        frame[:] = np.median(border, axis=0).astype(np.uint8)
+        x0 = (1280 - img.shape[1]) // 2
+        frame[:, x0:x0 + img.shape[1]] = img[:, : 1280 - x0]
+        out.append(frame)
+    return out
+
+
+def print_sixteen_dice(reader: D6Reader, pairs, reps: int = 3) -> None:
+    """Time ``reader`` on :func:`sixteen_dice_frames` against the JPEG baseline (interleaved) and print it."""
+    frames = sixteen_dice_frames(pairs)
+    if not frames:
+        print("16 dice            skipped: no photo with 15-18 labelled dice")
+        return
+    found = []
+    with FrameTimer() as timer:
+        for _ in range(reps):
+            for frame in frames:
+                found.append(len(timer.time(frame, reader.read).dice))
+        print(timer.summary_line(f"16 dice at 1280x720 ({len(frames)} photos x {reps}, "
+                                 f"{statistics.median(found):.0f} dice read per frame)"))
+        print("  stages (median ms, x baseline): " + timer.stages_line())
 
 
 def run_into(total: Tally, part: Tally) -> None:

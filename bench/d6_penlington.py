@@ -23,8 +23,9 @@ import cv2
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.d6_byler import main as byler_main
-from bench.d6_byler import read_labels, shared_dir, yolo_pairs
+from bench.d6_byler import parse_overrides, read_labels, shared_dir, yolo_pairs
 from vision import D6Config, D6Reader
+from vision.inference import RUNTIMES, InferenceConfig
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,19 +39,26 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--models", type=Path, default=None)
     ap.add_argument("--csv", type=Path, default=None)
+    ap.add_argument("--runtime", default="auto", choices=RUNTIMES, help="inference runtime (default auto)")
+    ap.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                    help="override a D6Config field, as in bench/d6_byler.py")
     args = ap.parse_args(argv)
     if not args.dataset.is_dir():
         print(
             f"SKIP: dataset folder {args.dataset} is absent (set --dataset or TABLETOP_SHARED)"
         )
         return 2
-    passthrough = ["--dataset", str(args.dataset)]
+    passthrough = ["--dataset", str(args.dataset), "--no-timing"]
     if args.models:
         passthrough += ["--models", str(args.models)]
     if args.csv:
         passthrough += ["--csv", str(args.csv)]
+    passthrough += ["--runtime", args.runtime] + [f"--set={item}" for item in args.set]
     byler_main(passthrough)
-    reader = D6Reader(D6Config(models_dir=args.models) if args.models else D6Config())
+    overrides = parse_overrides(args.set)
+    if args.models:
+        overrides["models_dir"] = args.models
+    reader = D6Reader(D6Config(inference=InferenceConfig(args.runtime, 1), **overrides))
     count_ok = multiset_ok = n = 0
     for img_path, lab_path in yolo_pairs(args.dataset):
         img = cv2.imread(str(img_path))

@@ -7,9 +7,9 @@ and :func:`vision.scenes.hex_scene` (the same arrangement in its own artwork, ta
 models; the deck enrolled from photos taken with another camera, ``--enroll-camera``), of every sector in ``shared/data/eclipse/hexes.json`` (71 faces; a
 numbered stand-in list when the shared folder is absent). Prints hexes found, identified, rotation right,
 axial right (per hex and whole maps all right), extra detections, confident wrong, unreadable : wrong,
-per table and camera, and the median time per frame (single
-thread: calibrate + read) at 1280x720 and at the HQ camera's 4056x3040, with its ratio to ``cv2.imread`` +
-``cv2.cvtColor`` of the same frame (PNG).
+per table and camera, and the median time per frame (single thread: calibrate + read) at 1280x720 and at the
+HQ camera's 4056x3040, with its ratio to a JPEG (quality 95) ``cv2.imread`` + ``cv2.cvtColor`` of the same
+frame (:mod:`bench.frame_timing`, interleaved).
 
     python bench/hex_reader.py                 # 30 maps + timing (~3-6 min on a busy 2-core machine)
     python bench/hex_reader.py --maps 8 --timing 3
@@ -36,7 +36,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.frame_timing import time_against_imread
+from bench.frame_timing import BASELINE, time_against_jpeg
 from vision import scenes
 from vision.hexes import build_hex_deck_from_images, read_hexes
 from vision.synth_table import hex_reference_images, make_hex_scene
@@ -114,10 +114,10 @@ def eval_maps(n: int, deck, ids: list[str], rows: list[dict], seed0: int = 3000,
 
 
 def eval_timing(deck, ids: list[str], size: tuple[int, int], n: int) -> dict:
-    """Calibrate + read a 24-hex map, ``n`` frames of ``size``; see :func:`bench.frame_timing.time_against_imread`."""
+    """Calibrate + read a 24-hex map, ``n`` frames of ``size``; see :func:`bench.frame_timing.time_against_jpeg`."""
     scenes = [make_hex_scene(ids, seed=7000 + k, n_hexes=24, image_size=size) for k in range(n)]
     layouts = iter([sc.layout for sc in scenes])
-    return time_against_imread((sc.image for sc in scenes),
+    return time_against_jpeg((sc.image for sc in scenes),
                                lambda im: read_hexes(im, deck, calibration=calibrate(im, next(layouts))))
 
 
@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         for size in ((1280, 720), (4056, 3040)):
             tm = eval_timing(deck, ids, size, args.timing)
             print(f"time per {size[0]}x{size[1]} frame (calibrate + read 24 hexes, 1 thread): median "
-                  f"{tm['median_ms']:.0f} ms; imread+cvtColor {tm['base_ms']:.1f} ms; ratio {tm['ratio']:.0f}x")
+                  f"{tm['median_ms']:.0f} ms; {BASELINE} {tm['base_ms']:.2f} ms; ratio {tm['ratio']:.1f}x")
     if args.csv and rows:
         keys = sorted({k for r in rows for k in r}, key=lambda k: (k.startswith("ms_"), k))
         with open(args.csv, "w", newline="") as f:

@@ -31,9 +31,9 @@ Printed figures, one column per generator:
     per background      found / colour right / face right by what the die lies on, false dice by table
     confusion           colour confusion matrix (rows = truth, columns = read), and the most frequent
                         (truth colour/face -> read colour/face) errors
-    latency             median ms of ``RollDiceReader.read`` per frame and its ratio to the median ms of
-                        ``cv2.imread`` + ``cv2.cvtColor(BGR2RGB)`` of the same frame (PNG on disk), and the
-                        median per stage
+    latency             median ms of ``RollDiceReader.read`` per frame and its ratio to the median ms of a
+                        JPEG (quality 95) ``cv2.imread`` + ``cv2.cvtColor`` of the same frame (timed
+                        interleaved, :mod:`bench.frame_timing`), and the median per stage
     byler real d6       share of the labelled dice of ``shared/datasets/byler_d6_dice/train`` the reader's
                         die detector (``RollDiceReader.detect``: classical + CNN candidates) finds, and its
                         detections that match no label; skipped with the reason when the folder is absent
@@ -60,7 +60,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.frame_timing import BASELINE, FrameTimer
 from vision import scenes, synth
+from vision.inference import RUNTIMES, InferenceConfig
 from vision.profiles import load_dice_faces
 from vision.roll_dice import RollDiceConfig, RollDiceReader, build_profile, rect_box
 
@@ -95,16 +97,6 @@ def match(labels, dice):
             used_d.add(j)
             out.append((i, j))
     return out
-
-
-def time_imread(path: Path, reps: int = 3) -> float:
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        img = cv2.imread(str(path))
-        cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
-        ts.append((time.perf_counter() - t) * 1000)
-    return min(ts)
 
 
 def byler_recall(folder: Path, reader: RollDiceReader) -> tuple[int, int, int]:
@@ -220,7 +212,7 @@ def score_scene(t: Tally, sc, rd, seed: int, rows: list, path: Path, read_ms: fl
     t.full += int(len(m) == len(sc.dice) == col_ok == face_ok and not false)
     rows.append({"generator": t.name, "image": path.name, "table": sc.meta.get("table"), "dice": len(sc.dice),
                  "found": len(m), "false": len(false), "colour_right": col_ok, "face_right": face_ok,
-                 "read_ms": round(read_ms, 2), "imread_ms": round(base_ms, 2),
+                 "read_ms": round(read_ms, 2), "jpeg_q95_decode_ms": round(base_ms, 2),
                  **{f"{s}_ms": round(rd.timings_ms.get(s, 0.0), 2) for s in STAGES}})
 
 
@@ -248,6 +240,7 @@ def run_generator(generator: str, work: Path, fbc, args, cfg: RollDiceConfig, ro
     keys = list(readers)
     t = Tally(generator, enrolled=", ".join(keys))
     scene_cfg = synth.SceneConfig(symbol_set=args.symbols)
+    timer = FrameTimer()
     for k in range(args.n):
         seed = args.seed + k
         key = keys[k % len(keys)]
@@ -257,11 +250,12 @@ def run_generator(generator: str, work: Path, fbc, args, cfg: RollDiceConfig, ro
             sc = scenes.render_dice_scene(seed, faces_by_colour=fbc, edition=key)
         path = work / f"{generator}_{seed}.png"
         cv2.imwrite(str(path), sc.image)
-        base = time_imread(path)
         frame = cv2.imread(str(path))
+        base = timer.baseline(frame)
         t0 = time.perf_counter()
         rd = readers[key].read(frame)
         score_scene(t, sc, rd, seed, rows, path, (time.perf_counter() - t0) * 1000, base)
+    timer.close()
     return t, readers[keys[0]]
 
 
@@ -312,7 +306,7 @@ def print_side_by_side(tallies: list[Tally], args) -> None:
             print(f"[{t.name}] most frequent errors (truth -> read): " + ", ".join(
                 f"{a} -> {b} x{k}" for (a, b), k in t.errors.most_common(8)))
         med, base = statistics.median(t.read_ms), statistics.median(t.base_ms)
-        print(f"[{t.name}] latency median {med:.1f} ms/frame (1280x720), imread+cvtColor {base:.1f} ms, ratio {med / base:.1f}x")
+        print(f"[{t.name}] latency median {med:.1f} ms/frame (1280x720), {BASELINE} {base:.2f} ms, ratio {med / base:.1f}x")
         print("  stages (median ms): " + ", ".join(f"{s} {statistics.median(v):.1f}" for s, v in t.stage_ms.items()))
 
 
@@ -329,11 +323,12 @@ def main(argv=None) -> int:
     ap.add_argument("--no-byler", dest="byler", action="store_false",
                     help="skip scoring the detector on the byler real d6 photos")
     ap.add_argument("--keep", action="store_true", help="keep the temporary enrollment folders and scenes")
+    ap.add_argument("--runtime", default="auto", choices=RUNTIMES, help="inference runtime of the CNN candidates")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
 
     fbc = load_dice_faces(args.dice_json)
-    cfg = RollDiceConfig()
+    cfg = RollDiceConfig(inference=InferenceConfig(args.runtime, threads=1))
     work = Path(tempfile.mkdtemp(prefix="roll_bench_"))
     gens = GENERATORS if args.generator == "both" else (args.generator,)
     rows: list[dict] = []

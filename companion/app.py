@@ -1,11 +1,12 @@
-"""The main job: camera frames -> dice read when the scene is still -> session log -> views.
+"""The main job: camera frames -> the table read when the scene is still -> session log -> views.
 
 One loop owns the game state (:class:`MainLoop`). The touchscreen, the phone view and
-the GPIO button only post actions to the :class:`~companion.hub.StateHub`; the loop
-takes them between frames and carries each out through its :class:`companion.desk.Desk`
-(checked, allowed, written once, published, then answered). Observations become rule inputs
-here (``vision`` and ``rules`` never meet anywhere else): a :class:`vision.DiceRead` becomes a
-``dice_read`` event whose payload keeps everything the camera saw.
+the GPIO button only post actions (:class:`companion.actions.Action`) to the :class:`~companion.hub.StateHub`;
+the loop takes them between frames and carries each out through its :class:`companion.desk.Desk`
+(checked, allowed, written once, published, then answered). What an action, a still table and the view mean
+depends on the loop's mode (:mod:`companion.modes`: d6 dice, setup, play, scores, enrollment), named by
+:class:`companion.modes.ModeName`; after each action and each read the mode says which comes next.
+Observations become rule inputs in the modes (``vision`` and ``rules`` never meet anywhere else).
 
 Nothing a view, a frame or the disk does stops the loop: an unexpected exception in an action
 or a frame's processing is logged with its traceback and shown as the status message; a write
@@ -19,24 +20,27 @@ import logging
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol
 
 import cv2
 import numpy as np
 
-from companion.desk import SEAT_ACTIONS, Changes, Desk
-from companion.errors import StorageError, shown
-from companion.flow import FAULT, STORAGE, GameFlow, Outcome, handle_action
+from companion.actions import SEAT_ACTIONS, Action, Posted, posted
+from companion.desk import Changes, Desk
+from companion.errors import shown
+from companion.flow import FAULT, STORAGE, GameFlow, Outcome
 from companion.hub import Snapshot, StateHub
+from companion.i18n import _
+from companion.modes import ChooseMode, DiceMode, EnrollMode, Mode, ModeName, PlayMode, SessionMode, SetupMode
+from companion.modes.dice import DiceReader, dice_read_payload, reading_order
 from companion.pairing import PairingBook
 from companion.screen import ScreenSnapshot
 from companion.session import Session
 from companion.storage import StorageHealth
+from companion.switchboard import Switchboard
 from device import CameraSource, Frame
 from device.health import CameraHealthConfig, CameraStatus, CameraWatch
-from rules import RulesError
-from rules.d6 import DICE_READ
-from vision import DiceRead, DieObservation, annotate
+from vision import DiceRead
 from vision.motion import MotionState, StillnessDetector
 
 __all__ = ["MainLoop", "LoopStats", "dice_read_payload", "reading_order", "CAMERA_OK", "CAMERA_LOST", "CAMERA_ENDED",
@@ -51,13 +55,9 @@ CAMERA_SATURATED, CAMERA_FROZEN = CameraStatus.SATURATED.value, CameraStatus.FRO
 READER_WATCHING, READER_STILL, READER_READ = "watching", "still", "read"
 JPEG_QUALITY = 80  # phone view frame, 0-100
 
-
-def _shown_as_misplay(finding: dict[str, Any], misplays: Sequence[dict[str, Any]]) -> bool:
-    """Whether a rules finding says what a camera misplay already shows: about the same player (its
-    ``where`` names them), naming the card."""
-    what, where = str(finding.get("what") or ""), str(finding.get("where") or "")
-    return any(m.get("player") and str(m["player"]) in where and m.get("card") and str(m["card"]) in what
-               for m in misplays)
+SETUP_SEATS = frozenset({Action.SETUP_PLAYER, Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_CHOICE,
+                         Action.SETUP_SEAT})
+"""Setup actions that change one player (their seat's phone may post them)."""
 
 
 def _camera_gave_up(exc: BaseException) -> bool:
@@ -66,12 +66,6 @@ def _camera_gave_up(exc: BaseException) -> bool:
     from device import DeviceError
 
     return isinstance(exc, DeviceError)
-
-
-class DiceReader(Protocol):
-    """What the loop needs of a reader (``vision.D6Reader``)."""
-
-    def read(self, frame: np.ndarray) -> DiceRead: ...
 
 
 class Screen(Protocol):
@@ -91,53 +85,22 @@ class LoopStats:
     read_ms: list[float] = field(default_factory=list)
 
 
-def reading_order(dice: Sequence[DieObservation]) -> list[DieObservation]:
-    """Dice in the order players read them: rows top to bottom, each row left to right.
-
-    A die joins the current row when its centre is within half a die height (px) of the
-    row's first die, so dice lying roughly side by side read left to right.
-    """
-    rows: list[list[DieObservation]] = []
-    for die in sorted(dice, key=lambda d: d.box[1] + d.box[3] / 2):
-        centre = die.box[1] + die.box[3] / 2
-        if rows:
-            first = rows[-1][0]
-            if abs(centre - (first.box[1] + first.box[3] / 2)) <= max(first.box[3], die.box[3]) / 2:
-                rows[-1].append(die)
-                continue
-        rows.append([die])
-    return [die for row in rows for die in sorted(row, key=lambda d: d.box[0])]
-
-
-def dice_read_payload(read: DiceRead, frame: Frame, image: str | None = None) -> dict[str, Any]:
-    """The ``dice_read`` event payload for a read: what the rules need plus what the camera saw.
-
-    ``{"values": [1-6 | None, ...], "dice": [DieObservation.to_json(), ...], "image": the photo's
-    path for a replay (``image``) or else ``frame.source``, "frame": frame.index, "width": W, "height": H}``. Dice are in reading order (top to bottom,
-    left to right) so the values list matches what players see.
-    """
-    dice = reading_order(read.dice)
-    return {
-        "values": [d.value for d in dice],
-        "dice": [d.to_json() for d in dice],
-        "image": image or frame.source,
-        "frame": frame.index,
-        "width": read.width,
-        "height": read.height,
-    }
-
-
 class MainLoop:
     """The box's one loop: it alone reads the camera, appends events and publishes views.
 
-    It is the desk's :class:`companion.desk.Table`: it keeps the game's :class:`companion.pairing.PairingBook`
-    (published with :meth:`companion.hub.StateHub.set_pairing` at start and after every action) and the
-    :class:`companion.storage.StorageHealth` of its session database.
+    It runs one :class:`companion.modes.Mode` at a time (:attr:`mode`): the d6 reader, a game's setup, the game,
+    its scores, or the guided enrollment; the mode says what actions, still frames and the view mean and which
+    mode comes next. It is the desk's :class:`companion.desk.Table`: it keeps the game's
+    :class:`companion.pairing.PairingBook` (published with :meth:`companion.hub.StateHub.set_pairing` at start
+    and after every action) and the :class:`companion.storage.StorageHealth` of its session database.
+
+    The first mode comes from the arguments: ``enrollment`` (the enrollment), else ``setup`` (the setup), else
+    ``flow`` (the game, or its scores when it is over), else the d6 dice (``reader`` and ``session``).
 
     Args:
         source: an opened or unopened camera source (``device.open_source``).
-        reader: the dice reader (``vision.D6Reader``).
-        session: the session the reads are recorded in (``companion.session.Session``).
+        reader: the dice reader (``vision.D6Reader``) of the d6 mode.
+        session: the d6 session the reads are recorded in (``companion.session.Session``); a flow's is its own.
         hub: where views are published and actions are taken from.
         stillness: tells when the scene has settled (``vision.motion.StillnessDetector``).
         screen: the touchscreen, or None to run headless.
@@ -150,24 +113,26 @@ class MainLoop:
             frozen frame is never read and the views say what is wrong.
         live_publish_s: seconds between live-frame updates of the phone view while dice move.
         live_render_s: seconds between live-frame redraws of the touchscreen.
-        on_read: called after each recorded read with (event seq, read), e.g. to flash the LED.
-        flow: the at-table flow of a Roll, Race or Among the Stars session (``companion.flow``);
-            then ``reader`` may be None (no dice are read: the camera picture is shown live) and
-            the view's ``"game"`` is the flow's view.
+        on_read: called after each recorded d6 read with (event seq, read), e.g. to flash the LED.
+        flow: the at-table flow of a game's session (``companion.flow``): the play mode; ``reader`` may then be
+            None (the camera picture is shown live) and the view's ``"game"`` is the flow's view.
         on_announce: called with ``"last_round"`` when an end condition is first met and with
             ``"game_over"`` when the game ends (e.g. to sound the buzzer); loop thread.
-        camera_flow: the camera part of the flow (:class:`companion.camera_flow.CameraFlow`): when the
-            scene becomes still (or a view posts ``read_now``) it reads the cards/dice and asks the
+        camera_flow: the camera part of the flow (:class:`companion.camera.CameraFlow`): when the
+            scene becomes still (or a view posts ``read_now``) it reads the table and asks the
             players one-tap questions (``camera_confirm`` / ``camera_dismiss``); the view gets
             ``"camera"``. None: the flow is played from the phones only.
         setup: the setup step (:class:`companion.setup_flow.TableSetup`) of a game that has no
-            session yet: ``session`` and ``flow`` are None until its Start (``setup_start``, or Next)
-            records the session; the view's ``"game"`` is the setup view meanwhile.
+            session yet: the setup mode until its Start (``setup_start``, or Next) records the session;
+            the view's ``"game"`` is the setup view meanwhile.
         make_camera: called with the new flow when the setup starts the game; returns its camera
             part (or None).
+        enrollment: the guided dice enrollment (:class:`companion.enroll_guided.GuidedEnrollment`): the
+            enrollment mode; the loop stops when the walk ends.
         on_change: called after a publish whose game view, camera block or event count differ from
-            the previous publish (a flow action, a report, an answered question, a setup step; not
-            the live picture), once the touchscreen is drawn: e.g. to save ``--screenshot``.
+            the previous publish (a flow action, a report, an answered question, a setup step, the
+            enrollment's next step; not the live picture), once the touchscreen is drawn: e.g. to save
+            ``--screenshot``.
         read_executor: where the OpenCV part of ``camera_flow``'s reads runs (e.g. a one-thread
             ``ThreadPoolExecutor``) so the touchscreen and phones stay live during a read (a card read
             takes about 1 s on a 1280x720 frame here, several on a Pi); None: reads run on this loop's
@@ -175,6 +140,18 @@ class MainLoop:
         watchdog: called at the top of every ``step()``, on this loop's thread: a loop that stops
             turning (e.g. stuck in a blocking call) stops calling it. ``cli`` passes
             :meth:`companion.notify.ServiceNotifier.loop_turned`, which feeds systemd's watchdog.
+        library: the box's games (:class:`companion.library.Library`): the chooser, the history, and where the box
+            was. With it the loop can move between games (Games, History, Back: :mod:`companion.switchboard`) and,
+            with no other mode given, starts where the box was (else on the chooser). None: one game only.
+        box_settings: the settings screen's :class:`companion.box_settings.BoxSettings`, or None.
+        health: the box's health watch (:class:`companion.doctor.HealthWatch`): its worst level on the status line,
+            its checks on the owner page; None: not watched.
+        refresh_url: returns the phone view's URL now (the box's LAN address may appear after the start: "no
+            network" until then); called every ``url_every_s`` seconds. None: ``phone_url`` stays.
+
+    Raises:
+        ValueError: no mode can start from the arguments (no dice reader or session without a flow, a setup
+            or an enrollment).
     """
 
     def __init__(
@@ -198,16 +175,21 @@ class MainLoop:
         camera_flow: Any = None,
         setup: Any = None,
         make_camera: Callable[[GameFlow], Any] | None = None,
+        enrollment: Any = None,
         on_change: Callable[[], None] | None = None,
         read_executor: Executor | None = None,
         watchdog: Callable[[], None] | None = None,
+        library: Any = None,
+        box_settings: Any = None,
+        health: Any = None,
+        refresh_url: Callable[[], str] | None = None,
+        url_every_s: float = 5.0,
         camera_health: CameraHealthConfig | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.source = source
         self.reader = reader
-        self.session = session
         self.hub = hub
         self.stillness = stillness
         self.screen = screen
@@ -218,23 +200,14 @@ class MainLoop:
         self.live_publish_s = live_publish_s
         self.live_render_s = live_render_s
         self.on_read = on_read
-        self.flow = flow
         self.on_announce = on_announce
-        self.camera_flow = camera_flow
-        self.setup = setup
-        self.make_camera = make_camera
         self.on_change = on_change
         self.read_executor = read_executor
         self.watchdog = watchdog
-        self._read_started = 0.0
-        self._changed_key: str | None = None
-        self._announced: set[str] = set()
-        if flow is None and reader is None and setup is None:
-            raise ValueError("MainLoop needs a dice reader unless it runs a game flow")
-        if session is None and setup is None:
-            raise ValueError("MainLoop needs a session unless it starts with a game's setup")
         self.clock = clock
         self.sleep = sleep
+        self._changed_key: str | None = None
+        self._announced: set[str] = set()
         self.stats = LoopStats()
         self.camera = CAMERA_OK
         self.reader_state = READER_WATCHING
@@ -242,12 +215,25 @@ class MainLoop:
         self.last_dice: list[dict[str, Any]] = []
         self.last_frame: Frame | None = None
         self.display: np.ndarray | None = None
-        self._read_requested = False
+        self.read_requested = False
+        """A view asked to read the table now (``read_now``): the next frame is read as a still one."""
         self._stop = False
         self._watch = CameraWatch(source, camera_health, reconnect_s=reconnect_s, clock=clock)
         self._published_at = float("-inf")
         self._rendered_at = float("-inf")
         self._faults = 0  # unexpected exceptions in a row (a loop pass that keeps failing slows down)
+        self.library = library
+        self.box_settings = box_settings
+        self.health = health
+        self.refresh_url = refresh_url
+        self.url_every_s = url_every_s
+        self._url_at = float("-inf")
+        self._health_seen: Any = None
+        self.pairing: PairingBook | None = None
+        self.switchboard = Switchboard(self)
+        """The box's own actions: moving between modes and games, settings, owner phones."""
+        self.mode: Mode = self._first_mode(reader, session, flow, camera_flow, setup, make_camera, enrollment)
+        """The mode the loop runs now (:attr:`companion.modes.Mode.name` names it)."""
         self.storage = StorageHealth(self.store, clock=clock)
         self.storage.start()
         if self.storage.ok and self.store is not None:
@@ -259,10 +245,86 @@ class MainLoop:
         self.desk = Desk(self, self.storage)
         if not self.storage.ok or self.storage.low:
             self.message = self.storage.message
+        self.mode.enter()
+        self.advance()
+        self._keep_place()
+        self.publish_owner_view()
+
+    def _first_mode(self, reader: DiceReader | None, session: Session | None, flow: GameFlow | None, camera_flow: Any,
+                    setup: Any, make_camera: Callable[[GameFlow], Any] | None, enrollment: Any) -> Mode:
+        if enrollment is not None:
+            return EnrollMode(self, enrollment)
+        if setup is not None:
+            return SetupMode(self, setup, make_camera)
+        if flow is not None:
+            return PlayMode(self, flow, camera_flow)
+        if reader is None and session is None and self.library is not None:
+            return self.library.resumed(self) or ChooseMode(self)  # where the box was, else the chooser
+        if reader is None:
+            raise ValueError("MainLoop needs a dice reader unless it runs a game flow")
+        if session is None:
+            raise ValueError("MainLoop needs a session unless it starts with a game's setup")
+        return DiceMode(self, reader, session)
+
+    def advance(self) -> None:
+        """Move into the mode the current one names next, as long as one is named; keep where the box is."""
+        moved = False
+        for _ in range(4):  # a mode names the next at once at most a few times (setup -> check -> play -> scores)
+            following = self.mode.next()
+            if following is None:
+                break
+            log.info("mode: %s -> %s", self.mode.name.value, following.name.value)
+            self.mode = following
+            following.enter()
+            moved = True
+        if self.pairing is not None:
+            self._keep_place()
+
+    def _keep_place(self) -> None:
+        """Keep where the box is for its next start; a storage that refuses is said by the storage health."""
+        from companion.errors import StorageError
+
+        try:
+            self.switchboard.keep_place()
+        except StorageError as exc:  # the game goes on; a restart then starts on the chooser
+            log.warning("where the box is was not kept: %s", exc)
+
+    # -- what the other parts read of the current mode -------------------------------------------------------
+    @property
+    def mode_name(self) -> ModeName:
+        """The current mode's name."""
+        return self.mode.name
+
+    @property
+    def session(self) -> Session | None:
+        """The session being recorded (the d6 session, the game's), or None while a game is set up."""
+        return self.mode.session if isinstance(self.mode, SessionMode) else None
+
+    @property
+    def flow(self) -> GameFlow | None:
+        """The game's flow while it is played (or scored), else None."""
+        return self.mode.flow if isinstance(self.mode, PlayMode) else None
+
+    @property
+    def camera_flow(self) -> Any:
+        """The game's camera part while it is played, or None."""
+        return self.mode.camera if isinstance(self.mode, PlayMode) else None
+
+    @camera_flow.setter
+    def camera_flow(self, camera: Any) -> None:
+        if not isinstance(self.mode, PlayMode):
+            raise ValueError(f"no game is played in the {self.mode.name.value} mode: it has no camera part")
+        self.mode.camera = camera
+
+    @property
+    def setup(self) -> Any:
+        """The setup step while a game is set up, else None."""
+        return self.mode.setup if isinstance(self.mode, SetupMode) else None
 
     # -- the loop -----------------------------------------------------------------------------
     def run(self, max_frames: int | None = None) -> LoopStats:
-        """Run until a ``quit`` action, the end of a replay with ``stop_at_end``, or ``max_frames`` frames.
+        """Run until a ``quit`` action, the end of a replay with ``stop_at_end``, the end of the mode's work
+        (the enrollment's walk) or ``max_frames`` frames.
 
         A lost, stalled, covered or frozen camera is shown on both views and the game goes on (a
         lost one is reopened every ``reconnect_s`` seconds); everything recorded stays in the session log.
@@ -272,7 +334,7 @@ class MainLoop:
         """
         self._safely("publishing the view", self.publish)
         try:
-            while not self._stop:
+            while not self._stop and not self.mode.done:
                 if max_frames is not None and self.stats.frames >= max_frames:
                     break
                 try:
@@ -281,10 +343,7 @@ class MainLoop:
                     if _camera_gave_up(exc):
                         raise
                     self._fault("one pass of the main loop", exc)
-            if self.camera_flow is not None and self.camera_flow.pending:
-                # a read in flight when the replay ends or the loop stops is still applied
-                self._safely("the last camera read",
-                             lambda: self._camera_read_done(self.camera_flow.collect(wait=True) or [], None))
+            self._safely("the last camera read", self.mode.finish)
         finally:
             self._watch.close()
         return self.stats
@@ -294,15 +353,15 @@ class MainLoop:
         self._stop = True
 
     def step(self) -> None:
-        """One pass: take actions, read one frame, read the dice if the scene just became still, publish."""
+        """One pass: take actions, read one frame, let the mode take it (a still table is read), publish."""
         if self.watchdog is not None:
             self.watchdog()
         if self.pump_screen is not None:
             self._safely("the touchscreen", self.pump_screen)
-        changed = self._take_actions()
+        changed = self.take_actions()
         if self._safely("checking the storage", self._storage_tick):
             changed = True
-        if self._stop:
+        if self._stop or self.mode.done:
             return
         frame = self._next_frame()
         if frame is None:
@@ -315,20 +374,18 @@ class MainLoop:
             self._faults = 0
 
     def _process(self, frame: Frame, changed: bool) -> bool:
-        """A new frame: stillness, the camera flow's reads or the d6 read, the live picture; publish."""
+        """A new frame: stillness, the mode's read of a still table, the live picture; publish."""
         self.stillness.update(frame.image, frame.timestamp)
-        if self.camera_flow is not None and self._camera_step(frame):
-            return True
-        if self.reader is not None and (self.stillness.became_still or self._read_requested):
-            self._read_requested = False
-            self.record_read(frame)
+        asked, self.read_requested = self.stillness.became_still or self.read_requested, False
+        if self.mode.on_frame(frame, asked):
+            self.advance()
             return True
         moving = self.stillness.state is MotionState.MOVING
         if moving and self.reader_state != READER_WATCHING:
             self.reader_state = READER_WATCHING
             changed = True
         if self.reader_state == READER_WATCHING:
-            self.display = frame.image  # live picture until the next read is annotated
+            self.display = self.mode.picture(frame)  # live picture until the next read is annotated
         now = self.clock()
         if changed or now - self._published_at >= self.live_publish_s:
             self.publish()
@@ -337,12 +394,34 @@ class MainLoop:
         return True
 
     def _storage_tick(self) -> bool:
-        """The storage probe and free-space check; a secret made while writing failed is written once it works."""
-        changed = self.storage.tick()
+        """The storage probe and free-space check (a secret made while writing failed is written once it works);
+        the phone view's address (a network that came up after the start); the health checks' results."""
+        changed = self._look_around()
+        changed = self.storage.tick() or changed
         if self.storage.ok and self.pairing.unsaved and self.pairing.save():
             self.hub.set_pairing(self.pairing.pairing())
         if changed and self.storage.ok:
             self.message = self.storage.message or "storage works again: everything from now on is saved"
+        return changed
+
+    def _look_around(self) -> bool:
+        """The phone view's URL every ``url_every_s`` (no network at start: "no network" until an address comes),
+        and whether the health checks changed; True when the views must be published."""
+        changed = False
+        now = self.clock()
+        if self.refresh_url is not None and now - self._url_at >= self.url_every_s:
+            self._url_at = now
+            url = self.refresh_url()
+            if url and url != self.phone_url:
+                log.info("phone view now at %s", url)
+                self.phone_url = url
+                changed = True
+        if self.health is not None:
+            seen = self.health.version
+            if seen != self._health_seen:
+                self._health_seen = seen
+                self.publish_owner_view()
+                changed = True
         return changed
 
     def _safely(self, doing: str, work: Callable[..., Any], *args: Any) -> Any:
@@ -369,91 +448,7 @@ class MainLoop:
         if self._faults > 3:
             self.sleep(min(1.0, 0.05 * self._faults))
 
-    # -- reading ------------------------------------------------------------------------------
-    def record_read(self, frame: Frame) -> int:
-        """Read the dice in ``frame``, append a ``dice_read`` event and publish.
-
-        Returns the event's seq, or 0 when the rules refused the read (shown as the status message).
-        """
-        started = time.perf_counter()
-        assert self.reader is not None
-        read = self.reader.read(frame.image)
-        self.stats.read_ms.append((time.perf_counter() - started) * 1000.0)
-        payload = dice_read_payload(read, frame, self._photo())
-        try:
-            event = self.session.append(DICE_READ, payload, origin="camera", at=time.time())
-        except RulesError as exc:  # a reader bug must not stop the table; nothing recorded is lost
-            self.message = f"read not recorded: {exc}"
-            log.error(self.message)
-            self.publish()
-            return 0
-        except StorageError as exc:  # the read is dropped; both views say why until writing works again
-            self.message = f"read not saved: {self.storage.failed(exc)}"
-            log.error("dice read not saved: %s", exc)
-            self.publish()
-            return 0
-        self.storage.succeeded()
-        self.stats.reads += 1
-        self.last_dice = [d.to_json() for d in read.dice]
-        self.reader_state = READER_READ
-        values = payload["values"]  # reading order, as recorded
-        self.message = f"read {len(values)} dice: " + " ".join("?" if v is None else str(v) for v in values)
-        log.info("event %d: %s", event.seq, self.message)
-        self.display = annotate(frame.image, read)
-        self.publish()
-        if self.on_read is not None:
-            self.on_read(event.seq, read)
-        return event.seq
-
-    def _camera_step(self, frame: Frame) -> bool:
-        """Schedule and take the flow's camera reads; True when a read was applied (and published).
-
-        With ``read_executor`` the OpenCV part of a read runs on that worker while this loop keeps
-        taking taps and phone actions and showing the live picture; the read is applied on a later
-        step, once it is done.
-        """
-        cam = self.camera_flow
-        now = self.clock()
-        if self.stillness.became_still or self._read_requested:
-            self._read_requested = False
-            cam.schedule(now)
-        elif self.stillness.state is MotionState.MOVING:
-            cam.cancel()
-        if cam.pending:
-            recorded = cam.collect()
-            if recorded is None:
-                return False  # still reading: the live picture goes on
-            self._camera_read_done(recorded, None)
-            return True
-        if not cam.due(now):
-            return False
-        if self.read_executor is not None:
-            self._read_started = time.perf_counter()
-            cam.begin(frame, now, self._photo(), self.read_executor)
-            if not cam.pending:  # the plan failed at once (reported in its message)
-                self._camera_read_done([], frame)
-                return True
-            return False
-        self._read_started = time.perf_counter()
-        self._camera_read_done(cam.read(frame, now, self._photo()), frame)
-        return True
-
-    def _camera_read_done(self, recorded: list, frame: Frame | None) -> None:
-        self.stats.read_ms.append((time.perf_counter() - self._read_started) * 1000.0)
-        self.stats.reads += 1
-        self.message = self.camera_flow.message
-        unsaved, self.camera_flow.unsaved = self.camera_flow.unsaved, None
-        if unsaved is not None:  # what it would have recorded is dropped; the banner says why
-            self.message = f"{self.message}; not saved: {self.storage.failed(unsaved)}"
-        elif recorded:
-            self.storage.succeeded()
-        if recorded:
-            log.info("camera recorded %s", ", ".join(f"#{e.seq} {e.kind}" for e in recorded))
-        if frame is not None:
-            self.display = frame.image
-        self.publish()
-
-    def _photo(self) -> str | None:
+    def photo(self) -> str | None:
         """The replayed photo behind the last frame (``ReplaySource.current_file``), if any."""
         current = getattr(self.source, "current_file", None)
         return None if current is None else str(current)
@@ -477,13 +472,14 @@ class MainLoop:
             if self._watch.status is CameraStatus.LOST and self.camera != CAMERA_LOST:
                 self.stats.camera_losses += 1
             self.camera, self.message = self._watch.status.value, self._watch.message
+            self.mode.on_camera(self.camera, self.message)
             self.publish()
         if frame is None and not self._watch.busy and self.camera == CAMERA_LOST:
             self.sleep(min(0.05, self.reconnect_s))  # waiting to try the camera again
         return frame
 
     # -- actions ------------------------------------------------------------------------------
-    def _take_actions(self) -> bool:
+    def take_actions(self) -> bool:
         """Carry out every queued action (:meth:`dispatch`), publish once, then answer each: a state read
         right after an answer shows what it did. Returns whether something changed that is not yet
         published (always False: what was taken is published here)."""
@@ -508,10 +504,11 @@ class MainLoop:
                     reply.set_result(outcome.to_json())
         return False
 
-    def dispatch(self, action: dict[str, Any]) -> Outcome:
-        """Carry out one action (a dict as :meth:`companion.hub.StateHub.post_action` queues it) through the
-        :class:`companion.desk.Desk`: checked, allowed, applied once, written; never raises ``Exception``.
-        Sets the status message; does not publish (:meth:`_take_actions` does, before answering)."""
+    def dispatch(self, action: Mapping[str, Any]) -> Outcome:
+        """Carry out one action (a dict as :meth:`companion.hub.StateHub.post_action` queues it:
+        ``{"action": name, "origin", **payload}``) through the :class:`companion.desk.Desk` in the current
+        mode: checked, allowed, applied once, written; never raises ``Exception``. Sets the status message;
+        does not publish (:meth:`take_actions` does, before answering)."""
         self.stats.actions += 1
         name, origin = action.get("action"), action.get("origin", "cli")
         outcome = self.desk.handle(action)
@@ -529,213 +526,150 @@ class MainLoop:
     # -- the desk's view of the table (companion.desk.Table) -----------------------------------------
     @property
     def store(self) -> Any:
-        """The session database (the setup's before its game starts)."""
-        return self.session.store if self.session is not None else getattr(self.setup, "store", None)
+        """The session database (the setup's before its game starts; None in the enrollment)."""
+        return self.mode.store
 
     @property
     def game_id(self) -> str:
         """The session's id (the setup's while a game is set up: the session takes it)."""
-        return self.session.id if self.session is not None else self.setup.id
+        return self.mode.game_id
 
     def version(self) -> int:
         """The log's last seq (the setup's while a game is set up)."""
-        return self.session.last_seq if self.session is not None else self.setup.version
+        return self.mode.version()
 
     def changes_since(self, version: int) -> Changes:
         """What was recorded after ``version``: events, their players, whether the round or stage moved."""
-        if self.session is None:
-            return Changes(self.setup.version - version, frozenset(), False)
-        after = [e for e in self.session.events() if e.seq > version]
-        players = frozenset(e.player for e in after if e.player)
-        progressed = self.flow is not None and bool(after) and self.flow.stage_at(version) != self.flow.stage_at(None)
-        return Changes(len(after), players, progressed)
+        return self.mode.changes_since(version)
 
     def seat_of(self, action: Mapping[str, Any]) -> str | None:
-        """The player whose seat ``action`` acts for: a report's (or claim's) player, a camera question's
-        player, the player a setup action changes; None for table-wide actions."""
-        name, player = action.get("action"), action.get("player")
-        if name in SEAT_ACTIONS or name in ("setup_remove", "setup_rename", "setup_seat", "setup_player"):
-            names = self.setup.names if self.flow is None and self.setup is not None else self._names()
-            return player if isinstance(player, str) and player in names else None
-        if name in ("camera_confirm", "camera_dismiss") and self.camera_flow is not None:
-            return self.camera_flow.player_of(action.get("id"))
-        return None
+        """The player whose seat ``action`` acts for: a report's (or claim's) player, the player a setup action
+        changes, a camera question's player; None for table-wide actions."""
+        act = posted(action)
+        if act is None:
+            return None
+        if act.action in SEAT_ACTIONS or act.action in SETUP_SEATS:
+            player = act.payload.player
+            return player if isinstance(player, str) and player in self.mode.names else None
+        return self.mode.seat_of(act)
 
     def claims(self) -> Mapping[str, str]:
         """Claimed seats: player -> client id."""
         return self.pairing.claims
 
+    def owners(self) -> frozenset[str]:
+        """Client ids of the owner phones (allowed on the touchscreen)."""
+        return frozenset(self.pairing.owners)
+
     def private_report(self, action: Mapping[str, Any]) -> bool:
         """Whether ``action`` reports on a private form (hidden information: only the seat's own phone sends it)."""
-        return self.flow is not None and action.get("action") == "report" and self.flow.private_form(action.get("form"))
+        act = posted(action)
+        return act is not None and self.mode.private_report(act)
 
     def in_flow(self) -> bool:
         """Whether a game flow (or its setup) runs, not the d6 reader."""
-        return self.flow is not None or self.setup is not None
+        return self.mode.in_flow
 
     def memo(self) -> tuple[Any, ...]:
         """The in-memory state an action may change before its write commits (put back by :meth:`restore`)."""
-        return ((self.session, self.flow, self.setup, self.camera_flow), self.pairing.memo(),
-                None if self.setup is None else self.setup.memo(),
-                None if self.camera_flow is None else self.camera_flow.memo())
+        return self.mode, self.pairing, self.pairing.memo(), self.mode.memo(), self.switchboard.memo()
 
     def restore(self, memo: tuple[Any, ...]) -> None:
-        """Put back :meth:`memo` after an action's writes were rolled back (a Start not written: the setup again)."""
-        (self.session, self.flow, self.setup, self.camera_flow), pairing, setup, camera = memo
+        """Put back :meth:`memo` after an action's writes were rolled back (a Start not written: the setup again;
+        a move to another game not kept: the game before)."""
+        self.mode, self.pairing, pairing, state, board = memo
         self.pairing.restore(pairing)
-        if setup is not None:
-            self.setup.restore(setup)
-            self.setup.flow = None
-        if camera is not None:
-            self.camera_flow.restore(camera)
-
-    def _names(self) -> list[str]:
-        if self.flow is not None:
-            return self.flow.names
-        if self.setup is not None:
-            return self.setup.names
-        return []
+        self.mode.restore(state)
+        self.switchboard.restore(board)
 
     def apply(self, action: Mapping[str, Any]) -> Outcome:
-        """Carry out one action in the current mode (setup, game flow, d6); inside the desk's transaction."""
-        name, origin = action.get("action"), str(action.get("origin") or "cli")
-        if name in ("claim_seat", "release_seat", "revoke_phones"):
-            return self._pairing_action(name, action)
-        if name == "quit":
-            self._stop = True
-            return Outcome([], "stopping")
-        if name == "read_now":
-            self._read_requested = True
-            if self.camera_flow is not None:
-                self.camera_flow.count_again()  # "Count dice" after the game: count over again when done
-            return Outcome([], "reading now")
-        if self.flow is None and self.setup is not None:
-            return self._setup_action(action)
-        outcome = handle_action(self.flow, action) if self.flow is not None else None
-        if outcome is None and self.camera_flow is not None:
-            outcome = self.camera_flow.handle(action)
+        """Carry out one action in the current mode, then move to the mode it leads to; inside the desk's
+        transaction."""
+        act = posted(action)
+        if act is None:
+            return Outcome([], "", f"unknown action {shown(action.get('action'))}")
+        if act.action in (Action.CLAIM_SEAT, Action.RELEASE_SEAT, Action.REVOKE_PHONES):
+            return self._pairing_action(act)
+        outcome = self.switchboard.handle(act)  # the box's own: moving between games, settings, owner phones
         if outcome is not None:
             return outcome
-        if name in ("camera_confirm", "camera_dismiss"):
-            return Outcome([], "", "no camera questions: the camera reads cards with --deck in a game flow")
-        if name in ("next_phase", "report", "undo_report"):
-            from companion.flows import run_hint
+        outcome = self.mode.handle(act)
+        if outcome is None and act.action is Action.QUIT:
+            self._stop = True
+            outcome = Outcome([], "stopping")
+        if outcome is None:
+            return Outcome([], "", _("{action} does not apply now ({mode})").format(
+                action=shown(act.action.value), mode=self.mode.name.value))
+        self.advance()
+        return outcome
 
-            return Outcome([], "", f"{name} needs a game flow ({run_hint()})")
-        if name == "undo":
-            return self._undo(origin)
-        return Outcome([], "", f"unknown action {shown(name)}")
-
-    def _undo(self, origin: str) -> Outcome:
-        """The table's Undo: withdraw the newest event in force."""
-        if self.session is None:
-            return Outcome([], "nothing to undo")
-        undone = self.session.undo(origin=origin)
-        if undone is None:
-            return Outcome([], "nothing to undo")
-        return Outcome([undone], f"undid event {undone.payload['seq']}",
-                       detail=f"event {undone.seq} withdraws event {undone.payload['seq']}")
-
-    def _pairing_action(self, name: str, action: Mapping[str, Any]) -> Outcome:
-        names = self._names()
-        if name == "claim_seat":
-            message = self.pairing.claim(action.get("player"), action.get("client"), names)
-        elif name == "release_seat":
-            message = self.pairing.release(action.get("player"), names)
+    def _pairing_action(self, act: Posted) -> Outcome:
+        names, p = self.mode.names, act.payload
+        if act.action is Action.CLAIM_SEAT:
+            message = self.pairing.claim(p.player, p.client, names)
+        elif act.action is Action.RELEASE_SEAT:
+            message = self.pairing.release(p.player, names)
         else:
             message = self.pairing.revoke()
         return Outcome([], message, changed=True)
 
-    def _setup_action(self, action: Mapping[str, Any]) -> Outcome:
-        """A setup action (Next = Start); a rename or removal carries the seat's claim along."""
-        from companion.setup_flow import SETUP_ACTIONS
-
-        if action["action"] == "next_phase":
-            action = {**action, "action": "setup_start"}
-        if action["action"] not in SETUP_ACTIONS:
-            return Outcome([], "", "set up the game first: add players, then Start")
-        frame = self.last_frame
-        before = list(self.setup.names)
-        outcome = self.setup.handle(action, None if frame is None else (frame.width, frame.height))
-        if outcome.error is None and action["action"] == "setup_rename":
-            old = action.get("player")
-            new = next((n for o, n in zip(before, self.setup.names) if o == old), None)
-            if new is not None and new != old:
-                self.pairing.renamed(old, new)
-        elif outcome.error is None and action["action"] == "setup_remove":
-            self.pairing.removed(action.get("player"))
-        if self.setup.flow is not None:
-            self._game_started()
-        return outcome
-
-    def _game_started(self) -> None:
-        """The setup's Start recorded the session: the game's flow (and camera part) take over."""
-        self.flow = self.setup.flow
-        self.session = self.flow.session
-        self.setup = None
-        if self.make_camera is not None:
-            try:
-                self.camera_flow = self.make_camera(self.flow)
-            except Exception:  # the game goes on from the phones
-                log.exception("the camera part of %s could not start", self.flow.spec.title)
-                self.message = "the game started, but the camera cannot read it (the box's log says why)"
-
     # -- views --------------------------------------------------------------------------------
     def view(self) -> dict[str, Any]:
-        """The published view dict (shape in ``docs/contracts.md``)."""
+        """The published view dict (shape in ``docs/contracts.md``): the current mode's, with ``"mode"`` (its
+        name) and ``"box"``: ``{"games": bool (the chooser is here), "settings": bool (the settings screen is here),
+        "back": bool (Back returns somewhere), "asking": null | {"phone"} (a phone waits for the touchscreen's
+        answer), "health": null | {"level", "key", "message", "problems"}}``."""
+        view = self.mode.view()
+        view["mode"] = self.mode.name.value
+        view["box"] = {"games": self.library is not None, "settings": self.box_settings is not None,
+                       "back": bool(self.switchboard.trail), "asking": self.switchboard.asking_view(),
+                       "health": self._health_summary()}
+        return view
+
+    def behind(self) -> str | None:
+        """The title of the game behind the chooser, the history or the settings (:meth:`Switchboard.behind`)."""
+        return self.switchboard.behind()
+
+    def _health_summary(self) -> dict[str, Any] | None:
+        """The worst of the health checks for the status line: ``{"level", "message", "problems"}`` or None."""
+        if self.health is None:
+            return None
+        return self.health.summary()
+
+    def publish_owner_view(self) -> None:
+        """Publish what owner phones read: the health checks and the settings (:meth:`StateHub.set_owner_view`)."""
+        self.hub.set_owner_view({
+            "health": None if self.health is None else self.health.checks(),
+            "settings": None if self.box_settings is None else self.box_settings.view(),
+        })
+
+    def status(self) -> dict[str, Any]:
+        """The view's status block: ``{"camera", "reader", "message"}``."""
+        return {"camera": self.camera, "reader": self.reader_state, "message": self.message}
+
+    def envelope(self, session: Any, game: dict[str, Any], findings: list[dict[str, Any]],
+                 dice: list[dict[str, Any]]) -> dict[str, Any]:
+        """The view of a mode that records a session: ``{"session", "status", "game", "dice", "frame",
+        "findings", "phone_url", "storage"}``."""
         frame = self.last_frame
-        if self.session is None:  # setting up a game: no session yet
-            return {
-                "session": {"id": None, "game": self.setup.spec.name, "started_at": None, "source": self.source.name,
-                            "events": self.setup.version},
-                "status": {"camera": self.camera, "reader": self.reader_state, "message": self.message},
-                "game": self._with_claims(self.setup.view()),
-                "dice": [],
-                "frame": None if frame is None else {"width": frame.width, "height": frame.height, "index": frame.index},
-                "findings": [],
-                "phone_url": self.phone_url,
-                "storage": self.storage.view(),
-            }
-        replayed = self.session.replay()
-        if self.flow is not None:
-            game_view = self.flow.view()
-            findings_json = game_view["findings"]  # newest first, with what to do
-        else:
-            game_view = self.session.game.view(replayed.state)
-            latest = game_view.get("latest")
-            if isinstance(latest, dict) and "seq" in latest:  # a roll's findings concern that roll only
-                findings = [f for f in replayed.findings if f.seq == latest["seq"]]
-            else:
-                findings = list(replayed.findings[-5:])
-            findings_json = [f.to_json() for f in findings]
-        view = {
+        return {
             "session": {
-                "id": self.session.id,
-                "game": self.session.game.name,
-                "started_at": getattr(self.session, "started_at", None),
+                "id": session.id,
+                "game": session.game.name,
+                "started_at": getattr(session, "started_at", None),
                 "source": self.source.name,
-                "events": self.session.last_seq,
+                "events": session.last_seq,
             },
-            "status": {"camera": self.camera, "reader": self.reader_state, "message": self.message},
-            "game": game_view,
-            "dice": self.last_dice,
+            "status": self.status(),
+            "game": game,
+            "dice": dice,
             "frame": None if frame is None else {"width": frame.width, "height": frame.height, "index": frame.index},
-            "findings": findings_json,
+            "findings": findings,
             "phone_url": self.phone_url,
             "storage": self.storage.view(),
         }
-        if self.flow is not None:
-            view["game"] = game_view = self._with_claims(game_view)
-        if self.camera_flow is not None:
-            view["camera"] = self.camera_flow.view()
-            shown = view["camera"].get("misplays") or []
-            if shown and self.flow is not None:  # a misplay on the camera panel is not listed again below it
-                findings_json = [f for f in findings_json if not _shown_as_misplay(f, shown)]
-                view["findings"] = findings_json
-                view["game"] = {**game_view, "findings": findings_json}
-        return view
 
-    def _with_claims(self, game: dict[str, Any]) -> dict[str, Any]:
+    def with_claims(self, game: dict[str, Any]) -> dict[str, Any]:
         """The game view with ``"claimed": bool`` on each player (never the phone's id or the secret)."""
         claims = self.pairing.claims
         players = [{**p, "claimed": p.get("name") in claims} for p in game.get("players") or []]
@@ -756,16 +690,14 @@ class MainLoop:
         self._render(snapshot)
         self._announce(snapshot.view.get("game") or {})
         if self.on_change is not None:
-            v = snapshot.view
-            key = json.dumps([v.get("game"), v.get("camera"), (v.get("session") or {}).get("events")],
-                             sort_keys=True, default=str)
+            key = json.dumps(self.mode.change_key(snapshot.view), sort_keys=True, default=str)
             if key != self._changed_key:
                 self._changed_key = key
                 self.on_change()
 
     def _announce(self, game: dict[str, Any]) -> None:
         """Call ``on_announce`` once per game for the last round and once for the game's end."""
-        if self.flow is None:
+        if not isinstance(self.mode, PlayMode):
             return
         for key, flag in (("last_round", game.get("last_round")), ("game_over", game.get("over"))):
             if flag and key not in self._announced:

@@ -21,7 +21,7 @@ __all__ = ["SCHEMA_VERSION", "SQLITE_HEADER", "check_is_sqlite", "connect", "hol
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Schema version written to ``PRAGMA user_version``; :func:`migrate` brings older files up to it."""
 
 # (version, statements) in order; a migration runs when the file's user_version is lower.
@@ -95,8 +95,19 @@ _MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
         3,  # one term per idea across the games: events stored under an older name get today's (rules.upgrade_event)
         (),
     ),
+    (
+        4,  # the whole evening on the box: where the box was (its mode and game), so a restart comes back to it
+        (
+            """CREATE TABLE box_state (
+                key TEXT PRIMARY KEY,            -- "place": the mode the box shows and the game it is on
+                value TEXT NOT NULL,             -- JSON object
+                at REAL NOT NULL                 -- Unix seconds
+            ) WITHOUT ROWID""",
+        ),
+    ),
 )
-OUR_TABLES = frozenset({"sessions", "events", "answers", "pairings", "claims", "setups", "setup_events", "probe"})
+OUR_TABLES = frozenset({"sessions", "events", "answers", "pairings", "claims", "setups", "setup_events", "probe",
+                        "box_state"})
 
 # Primary SQLite result codes (https://sqlite.org/rescode.html).
 _SQLITE_PERM, _SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_NOMEM, _SQLITE_READONLY = 3, 5, 6, 7, 8

@@ -32,11 +32,12 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
 from companion import records
+from companion.actions import OWNER_ONLY, SEAT_ACTIONS, TOUCHSCREEN_ONLY, UNRECORDED, Action
 from companion.errors import BadEntry, SessionError, StorageError, shown
 from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, OK, STALE, STORAGE, Outcome
+from companion.i18n import _
 
-__all__ = ["AT_THE_TABLE", "Changes", "Desk", "KEY_PATTERN", "MAX_CLIENT", "SEAT_ACTIONS", "TOUCHSCREEN_ONLY",
-           "Table", "UNRECORDED"]
+__all__ = ["AT_THE_TABLE", "Changes", "Desk", "KEY_PATTERN", "MAX_CLIENT", "Table"]
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +45,9 @@ KEY_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """An idempotency key: 1-64 characters of ``[A-Za-z0-9_-]`` (the phone page makes a random one per tap)."""
 MAX_CLIENT = 128
 """Characters of a client id at most (the web's cookie makes them)."""
-AT_THE_TABLE = frozenset({"touchscreen", "button", "cli"})
-"""Origins that are physically at the box: they may do anything."""
-TOUCHSCREEN_ONLY = frozenset({"release_seat", "revoke_phones", "quit"})
-"""Actions no phone may post."""
-SEAT_ACTIONS = frozenset({"report", "undo_report", "claim_seat"})
-"""Actions for one player's seat (the version rule looks at that player's events and the round)."""
-UNRECORDED = frozenset({"read_now", "quit", "release_seat", "revoke_phones"})
-"""Actions that record no event: no version check."""
+AT_THE_TABLE = frozenset({"touchscreen", "button", "cli", "terminal", "signal"})
+"""Origins that are physically at the box (its touchscreen, its button, its terminal, the service's signals):
+they may do anything."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +87,10 @@ class Table(Protocol):
 
     def claims(self) -> Mapping[str, str]:
         """Claimed seats: player -> client id."""
+        ...
+
+    def owners(self) -> frozenset[str]:
+        """Client ids of the owner phones (allowed on the touchscreen to change the box's settings)."""
         ...
 
     def private_report(self, action: Mapping[str, Any]) -> bool:
@@ -175,7 +175,7 @@ class Desk:
 
     def _apply(self, name: str, action: Mapping[str, Any], key: str | None, store: Any) -> Outcome:
         memo = self.table.memo()
-        atomic = store is not None and store.read_only is None and name not in ("read_now", "quit")
+        atomic = store is not None and store.read_only is None and name not in (Action.READ_NOW, Action.QUIT)
         try:
             with store.transaction(write=True, doing=name) if atomic else contextlib.nullcontext():
                 outcome = self.table.apply(action)
@@ -209,10 +209,17 @@ class Desk:
         if origin in AT_THE_TABLE or origin == "camera":
             return ""
         if name in TOUCHSCREEN_ONLY:
-            return {"quit": "only the box itself can be stopped (its touchscreen, or the service)",
-                    "release_seat": "only the touchscreen can free a seat for another phone",
-                    "revoke_phones": "only the touchscreen can make a new join code"}[name]
-        if name == "undo" and self.table.in_flow():
+            return {Action.QUIT: _("only the box itself can be stopped (its touchscreen, or the service)"),
+                    Action.RELEASE_SEAT: _("only the touchscreen can free a seat for another phone"),
+                    Action.REVOKE_PHONES: _("only the touchscreen can make a new join code"),
+                    Action.SETTINGS: _("the settings screen is the touchscreen's; a phone changes settings on the "
+                                       "owner page once the touchscreen allowed it"),
+                    Action.OWNER_ALLOW: _("only the touchscreen allows a phone to change the box's settings"),
+                    Action.OWNER_REFUSE: _("only the touchscreen answers a phone's request")}[name]
+        if name in OWNER_ONLY and action.get("client") not in self.table.owners():
+            return _("only an owner phone changes the box's settings: open the owner page and ask, then allow it "
+                     "on the touchscreen")
+        if name == Action.UNDO and self.table.in_flow():
             return ("a phone undoes only its own report (Undo my last report); the table's Undo is on the "
                     "touchscreen")
         player = self.table.seat_of(action)

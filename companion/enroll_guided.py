@@ -24,8 +24,9 @@ Pairs that already have photos in ``DIR`` are left out of the walk, so running a
 ``--keep DIR`` resumes where it stopped. A camera that stops sending frames ends the walk with
 :attr:`Step.CAMERA_LOST`; the photos stay too.
 
-One loop owns the state (:func:`run_guided`); the touchscreen, the GPIO button and the terminal
-reader only post actions to an :class:`EnrollInbox`.
+The walk runs on the box's one loop (:func:`run_guided`: :class:`companion.app.MainLoop` in its enrollment
+mode, :class:`companion.modes.EnrollMode`); the touchscreen, the GPIO button and the terminal reader only post
+actions to its hub, an :class:`EnrollInbox`.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ from __future__ import annotations
 import enum
 import logging
 import os
-import queue
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -44,18 +44,17 @@ from typing import Any, ClassVar, TextIO
 import cv2
 import numpy as np
 
-from device import BadImage, CameraSource, DeviceError, EndOfStream, Frame, decode_image
-from vision.motion import MotionState, StillnessDetector
+from companion.actions import ENROLL_ACTIONS, Action
+from companion.hub import StateHub
+from device import BadImage, CameraSource, Frame, decode_image
+from vision.motion import StillnessDetector
 
 __all__ = [
-    "ENROLL_ACTIONS", "DiceCheck", "EnrollInbox", "GuidedEnrollment", "Outcome", "Pair", "Step",
+    "DiceCheck", "EnrollInbox", "GuidedEnrollment", "Outcome", "Pair", "Step",
     "TerminalInput", "guided_pairs", "photos_in", "roll_dice_detector", "run_guided",
 ]
 
 log = logging.getLogger(__name__)
-
-ENROLL_ACTIONS = frozenset({"enroll_ok", "enroll_another", "enroll_retake", "enroll_back", "enroll_skip", "quit"})
-"""What the views may post during the guided enrollment (see the module docstring's table)."""
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 """Photo files a pair folder may hold (the same as :data:`vision.profiles.IMAGE_SUFFIXES`)."""
@@ -181,35 +180,15 @@ def annotate_check(image: np.ndarray, check: DiceCheck) -> np.ndarray:
     return out
 
 
-class EnrollInbox:
-    """The actions views post (touchscreen, GPIO button, terminal); thread-safe, non-blocking.
+class EnrollInbox(StateHub):
+    """The hub of the guided enrollment: a :class:`companion.hub.StateHub` that takes only
+    :data:`companion.actions.ENROLL_ACTIONS` (the touchscreen, the GPIO button and the terminal post here as the
+    touchscreen posts to the game's hub); ``quit`` may carry ``why`` ("SIGTERM", "end of input")."""
 
-    Anything with ``post_action(name, origin, **payload)`` can drive :class:`companion.screen.TouchScreen`,
-    so the touchscreen posts here as it posts to the :class:`companion.hub.StateHub` during a game.
-    """
+    what = "enrollment action"
 
     def __init__(self) -> None:
-        self._queue: queue.Queue[dict[str, Any]] = queue.Queue()
-
-    def post_action(self, name: str, origin: str, **payload: Any) -> None:
-        """Queue ``name`` (one of :data:`ENROLL_ACTIONS`) from ``origin`` ("touchscreen", "button",
-        "terminal", "signal"); returns at once. ``payload``: ``why`` (str) words a ``quit``.
-
-        Raises:
-            ValueError: ``name`` is not an enrollment action.
-        """
-        if name not in ENROLL_ACTIONS:
-            raise ValueError(f"unknown enrollment action {name!r}; known: {', '.join(sorted(ENROLL_ACTIONS))}")
-        self._queue.put({"action": name, "origin": origin, **payload})
-
-    def take_actions(self) -> list[dict[str, Any]]:
-        """Every queued action, oldest first."""
-        taken = []
-        while True:
-            try:
-                taken.append(self._queue.get_nowait())
-            except queue.Empty:
-                return taken
+        super().__init__(ENROLL_ACTIONS)
 
 
 @dataclass(frozen=True)
@@ -290,12 +269,12 @@ class GuidedEnrollment:
         prompt, check = self.step is Step.PROMPT, self.step is Step.CHECK
         seen = check and self.photo is not None
         return {
-            "enroll_ok": (prompt and not self.waiting_still) or seen,
-            "enroll_another": seen,
-            "enroll_retake": check,
-            "enroll_back": (prompt or check) and self.index > 0,
-            "enroll_skip": prompt or check,
-            "quit": not self.ended,
+            Action.ENROLL_OK: (prompt and not self.waiting_still) or seen,
+            Action.ENROLL_ANOTHER: seen,
+            Action.ENROLL_RETAKE: check,
+            Action.ENROLL_BACK: (prompt or check) and self.index > 0,
+            Action.ENROLL_SKIP: prompt or check,
+            Action.QUIT: not self.ended,
         }
 
     def _counts(self) -> dict[Pair, int]:
@@ -372,45 +351,46 @@ class GuidedEnrollment:
         ``why`` words a ``quit`` ("end of input"; default "stopped").
 
         Raises:
-            ValueError: ``action`` is not one of :data:`ENROLL_ACTIONS`.
+            ValueError: ``action`` is not one of :data:`companion.actions.ENROLL_ACTIONS`.
         """
         if action not in ENROLL_ACTIONS:
             raise ValueError(f"unknown enrollment action {action!r}")
+        action = Action(action)
         if self.ended:
             return
-        if action == "quit":
+        if action is Action.QUIT:
             self.stop(f"stopped ({why})" if why else "stopped")
             return
         if not self.enabled()[action]:
-            why = {"enroll_back": "this is the first pair", "enroll_ok": "no die seen: Retake or Skip",
-                   "enroll_another": "no die seen: Retake or Skip"}.get(action, "not now")
-            if action == "enroll_ok" and self.waiting_still:
+            why = {Action.ENROLL_BACK: "this is the first pair", Action.ENROLL_OK: "no die seen: Retake or Skip",
+                   Action.ENROLL_ANOTHER: "no die seen: Retake or Skip"}.get(action, "not now")
+            if action is Action.ENROLL_OK and self.waiting_still:
                 why = "waiting for the table to be still"
             self._changed(f"{action.removeprefix('enroll_').capitalize()}: {why}")
             return
         if self.step is Step.PROMPT:
-            if action == "enroll_ok":
+            if action is Action.ENROLL_OK:
                 self.waiting_still = True
                 self._changed("Hold still...")
-            elif action == "enroll_back":
+            elif action is Action.ENROLL_BACK:
                 self._go(self.index - 1)
-            elif action == "enroll_skip":
+            elif action is Action.ENROLL_SKIP:
                 self._advance(f"skipped {self.walk[self.index].folder}")
             return
         # CHECK
         kept = self.photo
-        if action in ("enroll_retake", "enroll_skip") and self.photo is not None:
+        if action in (Action.ENROLL_RETAKE, Action.ENROLL_SKIP) and self.photo is not None:
             self.photo.unlink(missing_ok=True)
             kept = None
-        if action == "enroll_ok":
+        if action is Action.ENROLL_OK:
             self._advance(f"kept {kept.relative_to(self.folder)}" if kept else "")
-        elif action == "enroll_another":
+        elif action is Action.ENROLL_ANOTHER:
             self._prompt(self.index, f"kept {kept.relative_to(self.folder)}; one more photo of this pair" if kept else "")
-        elif action == "enroll_retake":
+        elif action is Action.ENROLL_RETAKE:
             self._prompt(self.index, "photo dropped: take it again")
-        elif action == "enroll_back":
+        elif action is Action.ENROLL_BACK:
             self._go(self.index - 1)
-        elif action == "enroll_skip":
+        elif action is Action.ENROLL_SKIP:
             self._advance(f"skipped {self.walk[self.index].folder}")
 
     def offer(self, frame: Frame, still: bool) -> bool:
@@ -526,71 +506,40 @@ def run_guided(
     on_change: Callable[[dict[str, Any]], None] | None = None,
     max_frames: int | None = None,
 ) -> Outcome:
-    """The walk's one loop: read a frame, take the posted actions, capture when asked and still, draw.
+    """The walk on the box's main loop (:class:`companion.app.MainLoop` in its enrollment mode,
+    :class:`companion.modes.EnrollMode`): frames read on the camera watch's thread, the posted actions taken,
+    a capture when asked and still, the touchscreen drawn.
 
     Args:
-        source: the camera (opened here if it is not open; closed by the caller).
+        source: the camera (opened by the loop's camera watch if it is not open; closed when the walk ends).
         enrollment: the walk's state.
-        inbox: where the views post actions.
+        inbox: the hub where the views post actions.
         stillness: tells a still table from a moving one (default thresholds when None).
         screen: a :class:`companion.screen.TouchScreen`, or None (terminal only).
-        pump: called once per frame after drawing (turns touchscreen events into actions; tests
-            script the operator here).
+        pump: called once per turn of the loop, before its posted actions are taken (turns touchscreen events
+            into actions; tests script the operator here).
         on_change: called with the view whenever the walk's revision changed (after drawing):
             the terminal prompt, ``--screenshot``.
         max_frames: stop (as Quit) after this many frames (tests).
 
     Returns:
-        The :class:`Outcome`. Ctrl-C (KeyboardInterrupt) ends the walk as Quit; a camera that stops
-        (:class:`device.DeviceError`, also a replay's end) ends it as :attr:`Step.CAMERA_LOST`.
-
-    Raises:
-        device.DeviceError: the camera cannot be opened.
-        OSError: a photo cannot be written.
+        The :class:`Outcome`. Ctrl-C (KeyboardInterrupt) ends the walk as Quit; a camera that is lost or a
+        replay that ends ends it as :attr:`Step.CAMERA_LOST` (a camera that cannot be opened too).
     """
-    from companion.screen import ScreenSnapshot
+    from companion.app import MainLoop
 
-    stillness = stillness if stillness is not None else StillnessDetector()
-    frame: Frame | None = None
-    seen_revision = -1
-    frames = 0
-
-    def draw() -> None:
-        nonlocal seen_revision
-        view = enrollment.view(frame)
-        if screen is not None:
-            live = frame.image if frame is not None else None
-            picture = enrollment.shown if (enrollment.step is Step.CHECK and enrollment.shown is not None) else live
-            screen.render(ScreenSnapshot(view=view, frame=picture))
-        if on_change is not None and enrollment.revision != seen_revision:
-            seen_revision = enrollment.revision
-            on_change(view)
-
+    loop = MainLoop(source=source, reader=None, session=None, hub=inbox,
+                    stillness=stillness if stillness is not None else StillnessDetector(), screen=screen,
+                    pump_screen=pump, enrollment=enrollment,
+                    on_change=None if on_change is None else (lambda: on_change(inbox.snapshot().view)))
     try:
-        if not getattr(source, "is_open", False):
-            source.open()
-        while not enrollment.ended:
-            try:
-                frame = source.read()
-            except EndOfStream as exc:
-                enrollment.camera_lost(f"the picture stopped: {exc}")
-                break
-            except DeviceError as exc:
-                enrollment.camera_lost(f"camera lost: {exc}")
-                break
-            frames += 1
-            state = stillness.update(frame.image, frame.timestamp)
-            for action in inbox.take_actions():
-                enrollment.handle(action["action"], action.get("why"))
-            enrollment.offer(frame, still=state is MotionState.STILL)
-            draw()
-            if pump is not None and not enrollment.ended:
-                pump()
-            if max_frames is not None and frames >= max_frames and not enrollment.ended:
-                enrollment.stop(f"stopped after {frames} frames (--max-frames)")
+        loop.run(max_frames=max_frames)
+        if not enrollment.ended:
+            enrollment.stop(f"stopped after {loop.stats.frames} frames (--max-frames)" if max_frames is not None
+                            else "stopped")
     except KeyboardInterrupt:
         enrollment.stop("interrupted (Ctrl-C)")
-    draw()
+    loop.publish()  # the walk's last step, drawn
     return enrollment.outcome()
 
 
@@ -608,8 +557,9 @@ class TerminalInput:
         out: where prompts go (default ``sys.stdout``).
     """
 
-    KEYS: ClassVar[dict[str, str]] = {"": "enroll_ok", "ok": "enroll_ok", "a": "enroll_another", "r": "enroll_retake", "b": "enroll_back",
-            "s": "enroll_skip", "q": "quit"}
+    KEYS: ClassVar[dict[str, Action]] = {"": Action.ENROLL_OK, "ok": Action.ENROLL_OK, "a": Action.ENROLL_ANOTHER,
+                                         "r": Action.ENROLL_RETAKE, "b": Action.ENROLL_BACK, "s": Action.ENROLL_SKIP,
+                                         "q": Action.QUIT}
     HELP = "Enter = OK, a = another photo, r = retake, b = back, s = skip, q = quit"
 
     def __init__(self, inbox: EnrollInbox, stream: TextIO | None = None, out: TextIO | None = None) -> None:
@@ -662,7 +612,7 @@ class TerminalInput:
             while True:
                 line = self.stream.readline()
                 if not line:  # end of input: stop, keeping the photos
-                    self.inbox.post_action("quit", origin="terminal", why="end of input")
+                    self.inbox.post_action(Action.QUIT, origin="terminal", why="end of input")
                     return
                 action = self.KEYS.get(line.strip().lower())
                 if action is not None:

@@ -20,7 +20,7 @@ The flow's view (``view["game"]`` of the published view for these games)::
      "pool": 14 | null, "pool_label": "VP pool",
      "columns": [{"key": "tableau", "label": "Tableau"}, ...],
      "players": [{"name", "seat", "colour", "role", "tableau", "credits", "vp", "waiting": bool, <column key>: ...}],
-     "boards": [Board.to_json()...],
+     "boards": [Board.to_json()...], "throws": [Throw.to_json()...],
      "last_round": false, "ending": ["..."], "over": false,
      "next": {"label": "Settle", "enabled": true, "why": ""},
      "forms": [Form.to_json()...], "open_forms": {"Ann": ["tile", ...]},
@@ -32,15 +32,18 @@ The flow's view (``view["game"]`` of the published view for these games)::
 from __future__ import annotations
 
 import json
+import time
 import unicodedata
 import urllib.parse
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 import rules
+from companion.actions import Action, posted
 from companion.errors import BadEntry, shown
 from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
+from companion.i18n import _
 from rules import BadEvent, Event, Finding, Progress, UnknownEvent
 from rules.core import SEAT_COLOURS
 from rules.scoring import standings
@@ -255,6 +258,34 @@ class GameFlow:
             t = self.spec.table(*self._now(rules.replay(self.session.game, self.session.settings, events).state))
         return t.round_label, t.stage, next((p.get("label") for p in t.phases if p.get("state") == "current"), None)
 
+    def preview(self, events: Sequence[tuple[str, Mapping[str, Any], str | None]],
+                withdraw: Collection[int] = ()) -> list[list[Finding]]:
+        """What the rules engine would find if ``events`` were recorded now, one after another: the engine's
+        ``apply`` on a copy of the state (nothing is recorded, the session is not changed).
+
+        Args:
+            events: ``(kind, payload, player)`` of each event, in order.
+            withdraw: seqs of events in force to leave out first, as an undo of each would.
+
+        Returns:
+            The findings each event raises (an event the engine refuses outright raises none here: recording it
+            says why).
+        """
+        game, seq, out = self.session.game, self.session.last_seq, []
+        if withdraw:
+            undos = [Event(seq + k, rules.UNDO, {"seq": s}) for k, s in enumerate(withdraw, 1)]
+            state = rules.replay(game, self.session.settings, [*self.session.events(), *undos]).state
+            seq += len(undos)
+        else:
+            state = self.session.replay().state
+        for k, (kind, payload, player) in enumerate(events, 1):
+            try:
+                state, found = game.apply(state, Event(seq + k, kind, dict(payload), time.time(), player, "camera"))
+            except (BadEvent, UnknownEvent):
+                found = []
+            out.append(list(found))
+        return out
+
     def findings(self, limit: int = 6) -> list[dict[str, Any]]:
         """The newest findings first (at most ``limit``), each with ``todo``: what to do about it. A finding
         raised again (same what, where and rule: Among the Stars' ``station_read`` re-checks the whole
@@ -338,6 +369,7 @@ class GameFlow:
             "columns": [c.to_json() for c in columns],
             "players": players,
             "boards": [b.to_json() for b in self.spec.boards(ev, progress)],
+            "throws": [t.to_json() for t in self.spec.throws(ev, progress)],
             "last_round": t.last_round and not t.over,
             "ending": t.ending,
             "over": t.over,
@@ -392,7 +424,7 @@ class GameFlow:
         if progress.over:
             raise BadEntry("the game is over: reports are closed (Undo first to reopen the last round)")
         if form_id not in self.spec.open_forms(ev, progress, player):
-            raise BadEntry(f"{forms[form_id].label} cannot be reported now ({progress.round_label}, {progress.stage})")
+            raise BadEntry(self.spec.closed_why(forms[form_id], ev, progress, player))
         checked = parse_form(forms[form_id], values)
         kind, payload = self.spec.report_event(form_id, checked, player, ev)
         try:
@@ -421,11 +453,19 @@ class GameFlow:
         if form is not None and form not in self.spec.open_forms(ev, progress, player):
             # its form is closed now: withdrawn, it could not be reported again (a setup once the first
             # round started, a phase or action choice once revealed)
-            label = {f.id: f.label for f in self.spec.forms(ev)}.get(form, form)
-            raise BadEntry(f"{player}'s {label.lower()} report can no longer be withdrawn ({progress.round_label}, "
-                           f"{progress.stage}): it could not be reported again now; the touchscreen's Undo takes back "
-                           "the newest event")
+            closed = next(f for f in self.spec.forms(ev) if f.id == form) if form in {f.id for f in self.spec.forms(ev)} else None
+            label = closed.label if closed is not None else self.spec.event_label(mine[-1].kind)
+            why = self.spec.closed_why(closed, ev, progress, player) if closed is not None else ""
+            raise BadEntry(_("{player}'s {what} report can no longer be withdrawn: it could not be reported again "
+                             "now ({why}); the touchscreen's Undo takes back the newest event").format(
+                player=player, what=label.lower(), why=why or progress.round_label))
         return self.session.append("undo", {"seq": mine[-1].seq}, player=player, origin=origin)
+
+    def describe(self, event: Event) -> str:
+        """An event in the players' words ("Ann: Phase selected", "Reveal"): what a message about it says
+        (never its kind or number)."""
+        what = self.spec.event_label(event.kind)
+        return f"{event.player}: {what}" if event.player else what
 
     # -- export ------------------------------------------------------------------------
     def export_json(self) -> dict[str, Any]:
@@ -456,13 +496,15 @@ class GameFlow:
         Shape: ``{"sourceName", "sourcePlayId", "playDate": "YYYY-MM-DD HH:MM:SS" (local time of
         the first event), "durationMin", "game": {"name", "bggId", "sourceGameId", "highestWins":
         true, "noPoints": false, "cooperative": false}, "players": [{"name", "score", "winner",
-        "seatOrder" (1-based), "startPlayer", "role", "color"}], "comments"}``.
+        "seatOrder" (1-based), "startPlayer", "role", "color", "team"?}], "comments"}``.
 
         Field names follow BG Stats' public "push plays" description as we remember it; only
         ``highestWins``/``noPoints``/``cooperative`` could be checked against a BG Stats export
         found with the search tool. ``sourcePlayId`` and ``color`` are our additions that BG Stats
         is expected to ignore if unknown; ``playDate`` is local time (BG Stats takes no zone). A game
-        not finished (``export --unfinished``) has no winner.
+        not finished (``export --unfinished``) has no winner. In a game that scores teams (Eclipse's alliances) a
+        player in one has ``"team"`` (its name); each player's ``score`` is their own total, every member of a
+        winning team is a winner, and ``comments`` gives each team's score.
         """
         started = self.session.started_at
         events = self.session.events()
@@ -478,10 +520,12 @@ class GameFlow:
                      "highestWins": True, "noPoints": False, "cooperative": False},
             "players": [
                 {"name": p["name"], "score": p["total"], "winner": over and p["winner"], "seatOrder": p["seat"],
-                 "startPlayer": p["seat"] == 1, "role": p["role"] or "", "color": p["colour"]}
+                 "startPlayer": p["seat"] == 1, "role": p["role"] or "", "color": p["colour"],
+                 **({"team": p["team"]} if p.get("team") else {})}
                 for p in result["players"]
             ],
-            "comments": f"Recorded at the table by tabletop-companion (session {self.session.id}).",
+            "comments": f"Recorded at the table by tabletop-companion (session {self.session.id})."
+                        + "".join(f" {team}: {vp} VP as a team." for team, vp in (result.get("team_scores") or {}).items()),
         }
 
 
@@ -499,19 +543,28 @@ def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
     Returns:
         What was done; ``error`` holds the message of a refused action (nothing recorded).
     """
-    name, origin = action.get("action"), str(action.get("origin") or "cli")
+    act = posted(action)
+    if act is None:
+        return None
+    what, origin, p = act.action, act.origin, act.payload
     try:
-        if name == "next_phase":
+        if what is Action.NEXT_PHASE:
             events = flow.next_phase(origin)
-            return Outcome(events, f"{flow.table().round_label}: {flow.table().stage}")
-        if name == "report":
-            event = flow.report(action.get("player"), action.get("form"), action.get("values"), origin)
-            return Outcome([event], f"{event.player}: {event.kind.replace('_', ' ')} recorded (#{event.seq})")
-        if name == "undo_report":
-            undo = flow.undo_report(action.get("player"), origin)
+            table = flow.table()
+            now = next((ph["label"] for ph in table.phases if ph.get("state") == "current"), None) or table.note
+            return Outcome(events, f"{table.round_label}: {now}" if now else table.round_label)
+        if what is Action.REPORT:
+            event = flow.report(p.player, p.form, p.values, origin)
+            return Outcome([event], _("{what} recorded").format(what=flow.describe(event)),
+                           detail=f"event {event.seq} ({event.kind})")
+        if what is Action.UNDO_REPORT:
+            undo = flow.undo_report(p.player, origin)
             if undo is None:
-                return Outcome([], f"{action.get('player')} has no report to undo")
-            return Outcome([undo], f"{action.get('player')}: report #{undo.payload['seq']} undone")
+                return Outcome([], _("{player} has no report to undo").format(player=p.player))
+            withdrawn = next((e for e in flow.session.events() if e.seq == undo.payload["seq"]), None)
+            what = flow.spec.event_label(withdrawn.kind) if withdrawn is not None else _("report")
+            return Outcome([undo], _("{player}'s report withdrawn: {what}").format(player=p.player, what=what),
+                           detail=f"{p.player}: report #{undo.payload['seq']} undone (event {undo.seq})")
     except BadEntry as exc:
         return Outcome([], "", str(exc))
     return None

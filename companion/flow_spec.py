@@ -34,19 +34,26 @@ __all__ = [
     "Column",
     "FIELD_KINDS",
     "Field",
+    "MAX_DICE",
     "FlowBase",
     "Form",
     "GameSpec",
     "RESERVED_KEYS",
     "STANDARD_COLUMNS",
     "TableRound",
+    "Throw",
+    "ThrownDie",
     "WHOLE_DIGITS",
     "parse_form",
     "whole_number",
 ]
 
-FIELD_KINDS = ("choice", "int", "cell")
-"""What a :class:`Field` takes: one name of a list, a whole number, a cell ``[i, j]``."""
+FIELD_KINDS = ("choice", "int", "cell", "dice")
+"""What a :class:`Field` takes: one name of a list, a whole number, a cell ``[i, j]``, the faces of some dice
+(``"6 4 2"``: whole numbers ``minimum``..``maximum``, at most :data:`MAX_DICE` of them)."""
+
+MAX_DICE = 20
+"""Dice one ``dice`` field takes at most (an Eclipse volley of several ships with two cannons each stays below)."""
 
 
 @dataclass(frozen=True)
@@ -56,8 +63,9 @@ class Field:
     Attributes:
         name: the key in the posted ``values``.
         label: what the phone shows.
-        kind: ``"choice"`` (one of ``choices``), ``"int"`` (whole number ``minimum``..``maximum``)
-            or ``"cell"`` (``[i, j]``, two whole numbers ``minimum``..``maximum``).
+        kind: ``"choice"`` (one of ``choices``), ``"int"`` (whole number ``minimum``..``maximum``),
+            ``"cell"`` (``[i, j]``, two whole numbers ``minimum``..``maximum``) or ``"dice"`` (the faces rolled,
+            typed as ``"6 4 2"`` or ``"642"``: a list of whole numbers ``minimum``..``maximum``).
         optional: may be left out (then it is None).
     """
 
@@ -174,9 +182,42 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
             if not all(_in_range(v, f) for v in cell):
                 raise BadEntry(f"{what}: each coordinate must be {f.minimum}-{f.maximum}, got {shown(cell)}")
             out[f.name] = cell
+        elif f.kind == "dice":
+            out[f.name] = _dice_faces(value, f, what)
         else:  # pragma: no cover - a spec bug
             raise ValueError(f"unknown field kind {f.kind!r}")
     return out
+
+
+def _dice_faces(value: Any, f: Field, what: str) -> list[int]:
+    """The faces of a ``dice`` field: ``"6 4 2"``, ``"6,4,2"``, ``"642"`` (one digit each) or a list of whole numbers.
+
+    Raises:
+        BadEntry: not faces, a face out of range, more than :data:`MAX_DICE`.
+    """
+    if isinstance(value, str):
+        text = value.strip()
+        parts = text.replace(",", " ").split()
+        if len(parts) == 1 and text.isdigit() and text.isascii():
+            parts = list(text)  # "642": one digit a die
+    elif isinstance(value, (list, tuple)):
+        parts = list(value)
+    else:
+        parts = None
+    try:
+        faces = [whole_number(p, what) for p in parts] if parts is not None else None
+    except BadEntry:
+        faces = None
+    if faces is None:
+        raise BadEntry(f"{what}: type the faces rolled, e.g. 6 4 2, got {shown(value)}")
+    if not faces:
+        raise BadEntry(f"{what}: type the faces rolled, e.g. 6 4 2")
+    if len(faces) > MAX_DICE:
+        raise BadEntry(f"{what}: at most {MAX_DICE} dice, got {len(faces)}")
+    bad = [n for n in faces if not _in_range(n, f)]
+    if bad:
+        raise BadEntry(f"{what}: a die shows {f.minimum}-{f.maximum}, got {shown(bad[0])}")
+    return faces
 
 
 
@@ -263,6 +304,52 @@ class Board:
                 "cells": [c.to_json() for c in self.cells]}
 
 
+@dataclass(frozen=True)
+class ThrownDie:
+    """One die of a :class:`Throw`: its colour, the face it shows, and what it did.
+
+    Attributes:
+        colour: the die's colour (``"red"``), as the game names it.
+        face: the face (``6``, ``"explore"``), or None when it could not be read.
+        hit: True / False when the game judges it (an Eclipse hit or miss), None when it does not.
+        note: a few words more (``"4 damage"``), or "".
+    """
+
+    colour: str
+    face: int | str | None
+    hit: bool | None = None
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"colour", "face", "hit", "note"}``."""
+        return {"colour": self.colour, "face": self.face, "hit": self.hit, "note": self.note}
+
+
+@dataclass(frozen=True)
+class Throw:
+    """Dice just rolled that the views show (``view["throws"]``): each die with what it did, and a summary (an
+    Eclipse volley: which dice hit and the damage). A throw without dice says what is to be rolled.
+
+    Attributes:
+        id: stable id in the view (``"volley"``).
+        label: what was thrown, in players' words (``"Ann's Cruiser at Bob's Dreadnought"``).
+        dice: the dice, in the order read.
+        summary: the outcome (``"2 hits: 5 damage"``), or what to do (``"roll 2 yellow dice"``).
+        player: whose throw it is, or None.
+    """
+
+    id: str
+    label: str
+    dice: tuple[ThrownDie, ...] = ()
+    summary: str = ""
+    player: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"id", "label", "player", "dice": [ThrownDie.to_json()], "summary"}``."""
+        return {"id": self.id, "label": self.label, "player": self.player, "dice": [d.to_json() for d in self.dice],
+                "summary": self.summary}
+
+
 @dataclass
 class TableRound:
     """How the game stands as a round at the table (what :meth:`GameSpec.table` returns): the engine's
@@ -339,6 +426,7 @@ class GameSpec(Protocol):
         report_forms: event kind -> the form that reports it, for the reports a phone may withdraw only
             while that form is open (:meth:`companion.flow.GameFlow.undo_report`): a setup once the first
             round started, a phase or action choice once revealed.
+        camera: the camera part, or None.
     """
 
     name: str
@@ -346,6 +434,7 @@ class GameSpec(Protocol):
     bgg_id: int | None
     columns: tuple[Column, ...]
     report_forms: Mapping[str, str]
+    camera: Any
 
     @property
     def game(self) -> Any: ...
@@ -389,13 +478,17 @@ class GameSpec(Protocol):
         """The boards to draw now (``view["boards"]``); () for none."""
         ...
 
+    def throws(self, view: Mapping[str, Any], progress: Progress) -> Sequence[Throw]:
+        """The dice to show now (``view["throws"]``: a volley's hits); () for none."""
+        ...
+
 
 class FlowBase:
     """The part of every flow that the game's declaration already says (subclass it in ``companion/flows/``).
 
     A subclass sets :attr:`game` (the rules engine) and writes the table methods of :class:`GameSpec`
     (``forms``, ``open_forms``, ``table``, ``next_events``, ``report_event``); it may set :attr:`columns`,
-    :attr:`report_forms` and :attr:`fixed`, and override :meth:`role`, :meth:`boards`, :meth:`stored`.
+    :attr:`report_forms` and :attr:`fixed`, and override :meth:`role`, :meth:`boards`, :meth:`throws`, :meth:`stored`.
 
     Attributes:
         game: the rules engine.
@@ -403,12 +496,31 @@ class FlowBase:
         report_forms: see :class:`GameSpec`.
         fixed: settings the flow decides, not the players (Roll: ``{"tracking": "tableau"}``: players report
             their tableau; the dice are not followed).
+        camera: the game's camera part (:class:`companion.camera.spec.CameraSpec`: the readers it uses and in
+            which passes, its watchers, what a change becomes), or None: played from the phones only.
     """
 
     game: ClassVar[Any]
     columns: ClassVar[tuple[Column, ...]] = STANDARD_COLUMNS
     report_forms: ClassVar[Mapping[str, str]] = {}
     fixed: ClassVar[Mapping[str, Any]] = {}
+    camera: ClassVar[Any] = None
+    event_words: ClassVar[Mapping[str, Any]] = {}
+    """Event kind -> what players call it ("Phase selected", "Reveal"), for the messages that name an event
+    (an Undo, a withdrawn report); a kind not listed is said in words made from its name."""
+
+    def event_label(self, kind: str) -> str:
+        """What players call an event of ``kind`` (:attr:`event_words`, else its name in words: "tile built")."""
+        label = self.event_words.get(kind)
+        return str(label) if label is not None else kind.replace("_", " ")
+
+    def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
+        """Why ``form`` is not open to ``player`` now, in the players' words (a flow says more where it can)."""
+        from companion.i18n import _
+
+        if progress.over:
+            return _("the game is over: reports are closed (Undo first to reopen the last round)")
+        return _("{form} cannot be reported now ({round})").format(form=form.label, round=progress.round_label)
 
     @property
     def info(self) -> GameInfo:
@@ -496,4 +608,8 @@ class FlowBase:
 
     def boards(self, view: Mapping[str, Any], progress: Progress) -> Sequence[Board]:
         """The boards to draw now; none by default."""
+        return ()
+
+    def throws(self, view: Mapping[str, Any], progress: Progress) -> Sequence[Throw]:
+        """The dice to show now; none by default."""
         return ()

@@ -17,25 +17,16 @@ import threading
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Collection, Mapping
+
+from companion.actions import Action
 
 __all__ = ["Snapshot", "StateHub", "ACTIONS", "Pairing", "ANSWER_KEYS"]
 
-ACTIONS = frozenset({"read_now", "undo", "quit", "next_phase", "report", "undo_report", "camera_confirm",
-                     "camera_dismiss", "setup_player", "setup_remove", "setup_rename", "setup_seat", "setup_even", "setup_start",
-                     "claim_seat", "release_seat", "revoke_phones"})
-"""Action names views may post: ``read_now`` (read the dice now), ``undo`` (withdraw the
-latest event), ``quit`` (stop the main loop); in a game flow (``companion.flow``) also
-``next_phase`` (the Next button), ``report`` (``player``, ``form``, ``values``: a player's
-report) and ``undo_report`` (``player``: withdraw that player's newest report); with the camera
-(``companion.camera_flow``) ``camera_confirm`` (``id``, optional ``choice``: record what the camera
-saw) and ``camera_dismiss`` (``id``: drop the question); while a game is set up
-(``companion.setup_flow``) ``setup_player`` (``player``, ``colour``), ``setup_remove`` (``player``), ``setup_rename`` (``player``, ``name``),
-``setup_seat`` (``player``, ``point``), ``setup_even`` and ``setup_start``; the phone pairing's
-``claim_seat`` (``player``, ``client``: a phone takes a seat), ``release_seat`` (``player``: the touchscreen
-frees it) and ``revoke_phones`` (the touchscreen: a new join secret, every claim dropped). Payload keys
-depend on the action; every action may also carry ``version``, ``key`` and ``client`` (see
-:mod:`companion.desk`); ``reply`` (a :class:`concurrent.futures.Future`) gets the loop's answer."""
+ACTIONS = frozenset(Action)
+"""Every action a view may post (:class:`companion.actions.Action`: its payload keys and where a phone sends it).
+Besides its payload keys every action may carry ``version``, ``key`` and ``client`` (see :mod:`companion.desk`);
+``reply`` (a :class:`concurrent.futures.Future`) gets the loop's answer."""
 
 
 ANSWER_KEYS = ("recorded", "message", "error", "status", "version")
@@ -56,11 +47,14 @@ class Pairing:
         secret: the join secret the QR code's link carries (``/join/<secret>``); a phone holding a
             session cookie made from it may act; any other phone is read-only.
         claims: player name -> the client id of the phone that claimed that seat.
+        owners: the client ids of the phones the touchscreen allowed to change the box's settings (its owner
+            page), for as long as the box runs.
     """
 
     game: str
     secret: str
     claims: Mapping[str, str] = field(default_factory=dict)
+    owners: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -73,13 +67,33 @@ class Snapshot:
 
 
 class StateHub:
-    """Thread-safe latest snapshot plus an action queue. Create one per running box."""
+    """Thread-safe latest snapshot plus an action queue. Create one per running box.
 
-    def __init__(self) -> None:
+    Args:
+        accepts: the actions views may post here (default :data:`ACTIONS`, all of them; the guided
+            enrollment's hub takes only :data:`companion.actions.ENROLL_ACTIONS`).
+    """
+
+    what = "action"
+    """How :meth:`post_action`'s refusal names what it takes."""
+
+    def __init__(self, accepts: Collection[Action] = ACTIONS) -> None:
+        self.accepts = frozenset(accepts)
         self._cond = threading.Condition()
         self._snapshot = Snapshot(version=0, view={}, jpeg=None)
         self._actions: queue.Queue[dict[str, Any]] = queue.Queue()
         self._pairing: Pairing | None = None
+        self._owner_view: dict[str, Any] = {}
+
+    def set_owner_view(self, view: Mapping[str, Any]) -> None:
+        """Publish what only owner phones read (the health checks, the box's settings): main loop only."""
+        with self._cond:
+            self._owner_view = dict(view)
+
+    def owner_view(self) -> dict[str, Any]:
+        """What :meth:`set_owner_view` published last ({} before)."""
+        with self._cond:
+            return dict(self._owner_view)
 
     def set_pairing(self, pairing: Pairing | None) -> None:
         """Publish the current game's join secret and seat claims (main loop only)."""
@@ -117,16 +131,18 @@ class StateHub:
         """Queue an action for the main loop; returns at once.
 
         Args:
-            name: one of :data:`ACTIONS` (positional only, so a payload may carry a ``name`` key,
+            name: one of :attr:`accepts` (positional only, so a payload may carry a ``name`` key,
                 e.g. ``setup_rename``'s new name).
-            origin: ``"touchscreen"``, ``"phone"``, ``"button"`` or ``"cli"``.
+            origin: ``"touchscreen"``, ``"phone"``, ``"button"``, ``"cli"``, ``"terminal"`` or ``"signal"``.
+            payload: the action's payload keys (:attr:`companion.actions.Action.payload`) and the common ones
+                (:data:`companion.actions.COMMON_KEYS`); other keys are not read.
 
         Raises:
-            ValueError: ``name`` is not a known action.
+            ValueError: ``name`` is not an action taken here.
         """
-        if name not in ACTIONS:
-            raise ValueError(f"unknown action {name!r}; known actions: {', '.join(sorted(ACTIONS))}")
-        self._actions.put({"action": name, "origin": origin, **payload})
+        if name not in self.accepts:
+            raise ValueError(f"unknown {self.what} {name!r}; known {self.what}s: {', '.join(sorted(self.accepts))}")
+        self._actions.put({"action": Action(name), "origin": origin, **payload})
 
     def request(self, name: str, /, origin: str, timeout: float, **payload: Any) -> dict[str, Any] | None:
         """Post an action and wait up to ``timeout`` s for the main loop's answer.

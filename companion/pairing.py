@@ -39,6 +39,8 @@ class PairingBook:
         self.store = store
         self.game = game
         self.claims: dict[str, str] = {}
+        self.owners: set[str] = set()
+        """Client ids of the owner phones (allowed on the touchscreen; kept in memory while the box runs)."""
         self.unsaved = False
         self.problem: StorageError | None = None
         found = None
@@ -56,9 +58,28 @@ class PairingBook:
             if self.problem is None:  # never over a secret that could not be read
                 self.save()
 
+    @classmethod
+    def carried(cls, store: Any, game: str, before: PairingBook) -> PairingBook:
+        """The pairing of ``game`` when the box moves to it from ``before``'s (the chooser, another game): the
+        phones joined tonight stay joined (``before``'s secret, written for ``game``), the seats ``game`` had
+        claimed are kept, and the owner phones stay owners.
+
+        Raises:
+            StorageError: the secret cannot be written (the caller's action is then refused, nothing moves).
+        """
+        book = cls.__new__(cls)
+        book.store, book.game, book.owners = store, game, set(before.owners)
+        book.unsaved, book.problem = False, None
+        found = records.load_pairing(store, game) if store is not None else None
+        book.claims = dict(found[1]) if found is not None else {}
+        book.secret = before.secret
+        if store is not None and (found is None or found[0] != before.secret):
+            records.save_pairing(store, game, before.secret)
+        return book
+
     def pairing(self) -> Pairing:
         """What the phone view checks cookies against (never shown to phones)."""
-        return Pairing(self.game, self.secret, dict(self.claims))
+        return Pairing(self.game, self.secret, dict(self.claims), frozenset(self.owners))
 
     def save(self) -> bool:
         """Write a secret made while the storage was failing; True when it is (now) in the database."""
@@ -124,7 +145,7 @@ class PairingBook:
             records.drop_claims(self.store, self.game)
 
         self._write(write)
-        self.secret, self.claims = secret, {}
+        self.secret, self.claims, self.owners = secret, {}, set()
         return "every phone is unpaired: scan the new QR code on the box to join again"
 
     def renamed(self, old: str, new: str) -> None:
@@ -153,11 +174,11 @@ class PairingBook:
             self.unsaved = False
 
     # -- roll back -----------------------------------------------------------------------------------
-    def memo(self) -> tuple[str, Mapping[str, str], bool]:
-        """The in-memory secret and claims (:meth:`restore` puts them back after a rolled-back write)."""
-        return self.secret, dict(self.claims), self.unsaved
+    def memo(self) -> tuple[str, Mapping[str, str], bool, frozenset[str]]:
+        """The in-memory secret, claims and owners (:meth:`restore` puts them back after a rolled-back write)."""
+        return self.secret, dict(self.claims), self.unsaved, frozenset(self.owners)
 
-    def restore(self, memo: tuple[str, Mapping[str, str], bool]) -> None:
+    def restore(self, memo: tuple[str, Mapping[str, str], bool, frozenset[str]]) -> None:
         """Back to :meth:`memo`'s state."""
-        self.secret, claims, self.unsaved = memo
-        self.claims = dict(claims)
+        self.secret, claims, self.unsaved, owners = memo
+        self.claims, self.owners = dict(claims), set(owners)

@@ -16,21 +16,21 @@ import time
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from companion.database import SCHEMA_VERSION
 from companion.errors import StorageError
 from rules import Event
 
 __all__ = ["SetupRecord", "answer", "claims", "drop_claims", "load_pairing", "make_secret", "probe", "save_answer",
            "save_claim", "save_pairing", "drop_claim", "open_setup", "setup_events", "append_setup_event", "end_setup",
-           "start_setup"]
+           "start_setup", "load_place", "save_place"]
 
 
-def _has_tables(store: Any) -> bool:
-    return store.schema >= SCHEMA_VERSION
+def _has_tables(store: Any, since: int = 2) -> bool:
+    """Whether the file has the tables schema ``since`` added (2: answers, pairing, setups, probe; 4: box_state)."""
+    return store.schema >= since
 
 
-def _writable(store: Any, doing: str) -> None:
-    if not _has_tables(store):
+def _writable(store: Any, doing: str, since: int = 2) -> None:
+    if not _has_tables(store, since):
         reason = store.read_only.reason if store.read_only is not None else f"schema {store.schema}"
         raise StorageError(f"session database {store.path}: {doing} failed: it is read-only ({reason})", "read-only",
                            reason)
@@ -187,3 +187,30 @@ def probe(store: Any) -> None:
     _writable(store, "checking the storage")
     with store.transaction(write=True, doing="checking the storage") as conn:
         conn.execute("INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)", (time.time(),))
+
+
+# -- where the box was (schema 4) ------------------------------------------------------------------------------
+
+
+def load_place(store: Any) -> dict[str, Any] | None:
+    """Where the box was when it stopped: ``{"mode": ModeName value, "session"?: id, "setup"?: id, "game"?: name}``,
+    or None (never recorded, or a file older than schema 4)."""
+    if not _has_tables(store, 4):
+        return None
+    with store.transaction(write=False, doing="reading where the box was") as conn:
+        row = conn.execute("SELECT value FROM box_state WHERE key = 'place'").fetchone()
+    if row is None:
+        return None
+    try:
+        place = json.loads(row[0])
+    except ValueError:
+        return None
+    return place if isinstance(place, dict) else None
+
+
+def save_place(store: Any, place: Mapping[str, Any]) -> None:
+    """Keep where the box is now (in the caller's transaction: with the action that moved it)."""
+    _writable(store, "keeping where the box is", since=4)
+    with store.transaction(write=True, doing="keeping where the box is") as conn:
+        conn.execute("INSERT OR REPLACE INTO box_state (key, value, at) VALUES ('place', ?, ?)",
+                     (json.dumps(dict(place), separators=(",", ":")), time.time()))

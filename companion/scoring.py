@@ -19,7 +19,8 @@ that is not JSON or cannot be scored prints ``{"line": N, "error": MESSAGE}`` in
 (the same message on stderr) and the other lines are still scored; the exit code is then 1.
 
 Exit codes: 0 scored; 1 the file is missing, not JSON, or not a valid input, or any JSON
-Lines line failed (message on stderr); 2 bad command line (argparse) or a game that cannot score.
+Lines line failed (message on stderr; a game may declare 2 instead, ``info.input_error_exit``: Eclipse);
+2 bad command line (argparse) or a game that cannot score.
 
 Wired into ``companion/cli.py`` by :func:`add_score_parser` and :func:`cmd_score`.
 """
@@ -59,7 +60,7 @@ def _add_game_file_parser(
         command,
         help=help,
         description=f"{help[0].upper()}{help[1:]}. The file format of each game is documented in "
-        "schemas/<game>-score-input.schema.json.",
+        "schemas/<game>-score-input.schema.json (a check of another file: the schema its game names).",
     )
     p.add_argument("game", metavar="GAME", choices=names, help=f"the game ({', '.join(names)})")
     p.add_argument("file", metavar="FILE", type=Path, help=f"the {what} (JSON)")
@@ -174,7 +175,8 @@ def _input_error(command: str, path: Path, exc: Exception, err: TextIO) -> None:
 
 
 def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Run ``companion score``: 0 scored, 1 invalid input (message on stderr), 2 a game that cannot score."""
+    """Run ``companion score``: 0 scored, 1 invalid input (message on stderr; the game's ``info.input_error_exit``),
+    2 a game that cannot score."""
     out = out or sys.stdout
     err = err or sys.stderr
     scorers = scoring_games()
@@ -182,6 +184,7 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         print(f"companion score: game {args.game!r} cannot score; choose from {', '.join(scorers) or 'none'}", file=err)
         return EXIT_USAGE
     fmt = GAMES[args.game].info.score_input
+    bad_input = GAMES[args.game].info.input_error_exit
     try:
         text = read_score_file(args.file)
         if fmt == "jsonl-games":
@@ -190,7 +193,7 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
             results = [(None, scorers[args.game](one_document(text, args.file, args.game)))]
     except (ScoreInputError, RulesError) as exc:  # any rules error about the input is the input's fault
         _input_error("score", args.file, exc, err)
-        return EXIT_INPUT
+        return bad_input
     as_json = getattr(args, "json", False)
     failed = False
     for n, (line, outcome) in enumerate(results):
@@ -211,7 +214,7 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
             _emit(out, json.dumps(result, ensure_ascii=False), result)
         else:
             _emit(out, format_table(outcome, result["winners"]))
-    return EXIT_INPUT if failed else EXIT_OK
+    return bad_input if failed else EXIT_OK
 
 
 def checking_games(games: Mapping[str, Any] | None = None) -> dict[str, Callable[[Any], list[Finding]]]:
@@ -224,7 +227,7 @@ def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     """Add the ``check`` subcommand (GAME, FILE, ``--json``) to ``companion``'s subparsers."""
     return _add_game_file_parser(
         subparsers, "check", checking_games(), "check every player's position for misplays", "position",
-        '{"findings": [{"player", "card", "cell", "rule", "message"}]}',
+        "the findings, in the shape the game declares (docs/contracts.md)",
     )
 
 
@@ -232,7 +235,8 @@ LABELS = {Severity.ERROR: "misplay", Severity.WARNING: "warning", Severity.INFO:
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Run ``companion check``: 0 checked (whatever it found), 1 invalid input, 2 a game that cannot check.
+    """Run ``companion check``: 0 checked (whatever it found), 1 invalid input (the game's ``info.input_error_exit``),
+    2 a game that cannot check.
 
     With ``--json`` prints the game's findings in the shape its ``info.check_format`` declares; Among the
     Stars: exactly ``{"findings": [{"player", "card", "cell": [i, j], "rule", "message"}]}`` (rules surely
@@ -249,7 +253,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         findings = checkers[args.game](one_document(read_score_file(args.file), args.file, args.game))
     except (ScoreInputError, RulesError) as exc:
         _input_error("check", args.file, exc, err)
-        return EXIT_INPUT
+        return GAMES[args.game].info.input_error_exit
     printed, rest = GAMES[args.game].info.check_format.to_json(findings)
     if getattr(args, "json", False):
         _emit(out, json.dumps(printed, ensure_ascii=False), printed)

@@ -10,6 +10,8 @@ game shows this step instead of the game:
 - each player's seat is tapped on the touchscreen picture of the table (``setup_seat`` with the
   point in frame pixels; with a calibration it is kept in table mm), or "Split evenly"
   (:meth:`vision.table.Zones.even`) gives every player an equal sector, the first at the bottom edge;
+- each player may pick their entry of the game's per-player options on a phone (``setup_choice``: Eclipse's species
+  on the double-sided player boards, Among the Stars' races), checked at once against the others' picks;
 - Start (``setup_start``) records the session with the game's settings plus ``"zones"``
   (:meth:`vision.table.Zones.to_json`) and ``"seat_points"``, so a resumed game keeps them.
   Factions, home worlds, start worlds and races are then picked from lists on the phone, as in the
@@ -18,12 +20,14 @@ game shows this step instead of the game:
 Actions (hub, all answered with :class:`companion.flow.Outcome`): ``setup_player`` (``player``: the
 name, ``colour``), ``setup_remove`` (``player``), ``setup_rename`` (``player``, ``name``: the new name; a phone renames
 a "Player N" added on the touchscreen, which has no keyboard), ``setup_seat`` (``player``, ``point``: ``[x, y]`` frame px),
-``setup_even``, ``setup_start``.
+``setup_choice`` (``player``, ``option``, ``value``: one of the option's choices, None for none), ``setup_even``,
+``setup_start``.
 
 The setup view (``view["game"]`` while setting up)::
 
     {"flow": "race", "game": "race", "title": "Race for the Galaxy", "setup": true,
-     "players": [{"name", "seat", "colour", "seated": bool}], "colours": [...],
+     "players": [{"name", "seat", "colour", "seated": bool, "choices": {option: entry}}], "colours": [...],
+     "choices": [{"option", "label", "choices": [...]}],
      "zones": "even" | "seats", "seat_points": {name: [x, y] frame px}, "min_players": 2, "max_players": 4,
      "can_start": bool, "why": "...", "note": "...", "round_label": "Setup", "phases": [], "forms": [],
      "open_forms": {}, "findings": [], "over": false, "next": {"label": "Start", "enabled": bool, "why"}}
@@ -37,6 +41,7 @@ import time
 from typing import Any, Callable, Mapping, Sequence
 
 from companion import records
+from companion.actions import SETUP_ACTIONS, Action, posted
 from companion.errors import BadEntry, shown
 from companion.flow import GameFlow, Outcome, check_player_colour, check_player_name
 from companion.session import new_id
@@ -46,8 +51,6 @@ from vision.table import even_zones, zones_from_seats
 log = logging.getLogger(__name__)
 
 __all__ = ["SETUP_ACTIONS", "TableSetup"]
-
-SETUP_ACTIONS = ("setup_player", "setup_remove", "setup_rename", "setup_seat", "setup_even", "setup_start")
 
 
 class TableSetup:
@@ -85,6 +88,7 @@ class TableSetup:
         self.players: list[dict[str, str]] = []
         self.seats: dict[str, list[float]] = {}  # name -> [x, y] frame px as tapped
         self.split = "even"
+        self.choices: dict[str, dict[str, str]] = {}  # per-player option -> player -> entry
         self.flow: GameFlow | None = None
         self.recorded: list[Event] = []  # the setup events of the action being handled
         self.version = 0
@@ -138,12 +142,23 @@ class TableSetup:
         elif kind == "player_removed":
             self.players = [p for p in self.players if p["name"] != name]
             self.seats.pop(name, None)
+            for entries in self.choices.values():
+                entries.pop(name, None)
         elif kind == "player_renamed":
             for p in self.players:
                 if p["name"] == name:
                     p["name"] = payload["name"]
             if name in self.seats:
                 self.seats[payload["name"]] = self.seats.pop(name)
+            for entries in self.choices.values():
+                if name in entries:
+                    entries[payload["name"]] = entries.pop(name)
+        elif kind == "choice_set":
+            entries = self.choices.setdefault(payload["option"], {})
+            if payload.get("value"):
+                entries[name] = payload["value"]
+            else:
+                entries.pop(name, None)
         elif kind == "seat_set":
             self.seats[name] = [float(v) for v in payload["point"]]
             self.split = "seats"
@@ -156,12 +171,13 @@ class TableSetup:
     def memo(self) -> tuple[Any, ...]:
         """The in-memory setup (:meth:`restore` puts it back after a rolled-back write)."""
         return ([dict(p) for p in self.players], {k: list(v) for k, v in self.seats.items()}, self.split,
-                self.version, self._kept)
+                self.version, self._kept, {k: dict(v) for k, v in self.choices.items()})
 
     def restore(self, memo: tuple[Any, ...]) -> None:
         """Back to :meth:`memo`'s state (the write that followed it was rolled back)."""
-        players, seats, self.split, self.version, self._kept = memo
+        players, seats, self.split, self.version, self._kept, choices = memo
         self.players, self.seats = [dict(p) for p in players], {k: list(v) for k, v in seats.items()}
+        self.choices = {k: dict(v) for k, v in choices.items()}
 
     # -- actions -------------------------------------------------------------------------------
     def add_player(self, name: Any, colour: Any = None, origin: str = "cli") -> str:
@@ -198,6 +214,40 @@ class TableSetup:
         new = check_player_name(new, [n for n in self.names if n != name])
         self._record("player_renamed", {"player": name, "name": new}, origin)
         return f"{name} is now {new}"
+
+    @property
+    def player_options(self) -> tuple[Any, ...]:
+        """The per-player options the game offers (:class:`rules.Option` with choices: a species, a race)."""
+        return tuple(o for o in self.spec.options if o.per_player and o.choices)
+
+    def choose(self, name: Any, option: Any, value: Any, origin: str = "cli") -> str:
+        """``name``'s entry of a per-player option (None or "" clears it), checked with the others' entries
+        (:func:`rules.settings.check_entries`: one of the choices; Eclipse's double-sided boards, distinct races).
+
+        Raises:
+            BadEntry: unknown player or option, an unknown entry (with the closest names), or one that cannot go
+                with the others' (the rule, in the game's words).
+        """
+        from rules import BadEvent
+        from rules.settings import check_entries
+
+        if name not in self.names:
+            raise BadEntry(f"no player {shown(name)}; add them first")
+        found = next((o for o in self.player_options if o.name == option), None)
+        if found is None:
+            offered = ", ".join(o.name for o in self.player_options) or "none"
+            raise BadEntry(f"{self.spec.title} has no per-player option {shown(option)} (options: {offered})")
+        entries = dict(self.choices.get(found.name, {}))
+        if value in (None, ""):
+            entries.pop(name, None)
+        else:
+            entries[name] = value
+        try:
+            checked = dict(zip(self.names, check_entries(self.spec.info, found, [entries.get(n) for n in self.names])))
+        except BadEvent as exc:
+            raise BadEntry(str(exc)) from None
+        self._record("choice_set", {"player": name, "option": found.name, "value": checked[name] or None}, origin)
+        return f"{name}: {found.name.replace('_', ' ')} {checked[name] or 'none'}"
 
     def seat(self, name: Any, point: Any, origin: str = "cli") -> str:
         """``name`` sits at ``point`` (``[x, y]`` frame px, where they tapped the table picture)."""
@@ -255,7 +305,11 @@ class TableSetup:
         if why:
             raise BadEntry(why)
         seats = [{"name": p["name"], "colour": p["colour"]} for p in self.players]
-        settings = dict(self.spec.settings(seats, self.options))
+        options = dict(self.options)
+        for option, entries in self.choices.items():  # the entries picked during the setup, in seat order
+            if any(entries.get(n) for n in self.names):
+                options[option] = [entries.get(n) or "" for n in self.names]
+        settings = dict(self.spec.settings(seats, options))
         if frame_size is not None:
             settings["zones"] = self.zones(frame_size).to_json()
         if self.seats:
@@ -272,26 +326,28 @@ class TableSetup:
     def handle(self, action: Mapping[str, Any], frame_size: tuple[int, int] | None = None) -> Outcome | None:
         """Carry out a setup action (see the module doc); None for other actions. The outcome's ``events``
         are the setup events recorded (Start records none: its session is new)."""
-        name = action.get("action")
-        origin = str(action.get("origin") or "cli")
+        act = posted(action)
+        if act is None or act.action not in SETUP_ACTIONS:
+            return None
+        what, origin, p = act.action, act.origin, act.payload
         self.recorded = []
         try:
-            if name == "setup_player":
-                message = self.add_player(action.get("player"), action.get("colour"), origin)
-            elif name == "setup_remove":
-                message = self.remove_player(action.get("player"), origin)
-            elif name == "setup_rename":
-                message = self.rename_player(action.get("player"), action.get("name"), origin)
-            elif name == "setup_seat":
-                message = self.seat(action.get("player"), action.get("point"), origin)
-            elif name == "setup_even":
+            if what is Action.SETUP_PLAYER:
+                message = self.add_player(p.player, p.colour, origin)
+            elif what is Action.SETUP_REMOVE:
+                message = self.remove_player(p.player, origin)
+            elif what is Action.SETUP_RENAME:
+                message = self.rename_player(p.player, p.name, origin)
+            elif what is Action.SETUP_CHOICE:
+                message = self.choose(p.player, p.option, p.value, origin)
+            elif what is Action.SETUP_SEAT:
+                message = self.seat(p.player, p.point, origin)
+            elif what is Action.SETUP_EVEN:
                 message = self.even(origin)
-            elif name == "setup_start":
+            else:  # Start
                 flow = self.start(frame_size)
                 return Outcome([], f"{self.spec.title} started: {', '.join(flow.names)} (session {flow.session.id})",
                                changed=True)
-            else:
-                return None
         except BadEntry as exc:
             return Outcome([], "", str(exc))
         return Outcome(list(self.recorded), message)
@@ -304,13 +360,16 @@ class TableSetup:
         return {
             "flow": self.spec.name, "game": self.spec.name, "title": self.spec.title, "setup": True,
             "players": [{"name": p["name"], "seat": k + 1, "colour": p["colour"], "seated": p["name"] in self.seats,
+                         "choices": {o.name: self.choices.get(o.name, {}).get(p["name"]) for o in self.player_options},
                          "role": None, "tableau": None, "credits": None, "vp": 0, "waiting": False}
                         for k, p in enumerate(self.players)],
+            "choices": [{"option": o.name, "label": o.name.replace("_", " ").capitalize(), "choices": list(o.choices)}
+                        for o in self.player_options],
             "colours": list(self.colours), "zones": self.split, "seat_points": {k: list(v) for k, v in self.seats.items()}, "min_players": low, "max_players": high,
             "can_start": not why, "why": why,
             "note": "Add players on your phone; tap each player's seat on the picture, or Split evenly; then Start",
             "round": 0, "round_label": "Setup", "stage": "setup", "turn": None, "phases": [], "pool": None, "pool_label": "",
-            "columns": [c.to_json() for c in self.spec.columns], "boards": [],
+            "columns": [c.to_json() for c in self.spec.columns], "boards": [], "throws": [],
             "last_round": False, "ending": [], "over": False,
             "next": {"label": "Start", "enabled": not why, "why": why},
             "forms": [], "open_forms": {}, "findings": [], "result": None, "export": None,

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from companion import records
 from companion.errors import StorageError
+from companion.i18n import _
 
 __all__ = ["LOW_MB", "PROBE_S", "SPACE_S", "StorageHealth"]
 
@@ -52,6 +53,9 @@ class StorageHealth:
         self.free_mb: int | None = None
         self._probed_at = float("-inf")
         self._spaced_at = float("-inf")
+        self.recovered: str | None = None if store is None or getattr(store, "recovered_from", None) is None \
+            else str(store.recovered_from)
+        """Where a damaged database was set aside at start (``SessionStore.recovered_from``), said on both views."""
 
     @property
     def ok(self) -> bool:
@@ -137,8 +141,13 @@ class StorageHealth:
             return f"{said}: nothing since {self._hhmm(self.since)} is saved"
         if self.low:
             return f"storage low: {self.free_mb} MB free; make room on the card before it fills"
+        if self.recovered is not None:
+            return _("the game record was damaged: it is kept as {path} and a new one was started").format(
+                path=self.recovered)
         return ""
 
     def view(self) -> dict[str, Any]:
-        """``{"ok": bool, "low": bool, "message": str, "since": Unix s | None, "free_mb": int | None}``."""
-        return {"ok": self.ok, "low": self.low, "message": self.message, "since": self.since, "free_mb": self.free_mb}
+        """``{"ok": bool, "low": bool, "message": str, "since": Unix s | None, "free_mb": int | None,
+        "recovered": the damaged database's new name | None}``."""
+        return {"ok": self.ok, "low": self.low, "message": self.message, "since": self.since, "free_mb": self.free_mb,
+                "recovered": self.recovered}

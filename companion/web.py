@@ -15,8 +15,9 @@ the page's own, is refused 403 (another site's page cannot drive the box); more 
 rate limits (:class:`companion.webauth.RateLimits`) is 429 with ``Retry-After``.
 
 Routes:
-    ``GET /``             the phone page: ``flow.html`` (seat picker, report forms, score screen) when the
-                          published view is a game flow (``view["game"]["flow"]``), else the d6 page ``phone.html``.
+    ``GET /``             the phone page of the box's mode (``view["mode"]``, :func:`page_for`): ``box.html``
+                          (the chooser, the history, the settings), ``flow.html`` (a game: setup, table check, play,
+                          scores) or ``phone.html`` (the d6 dice); a page whose mode changes loads the right one.
     ``GET /join/<secret>``  the QR code's link: with the current join secret, sets the session cookie
                           (HttpOnly, SameSite=Strict, 30 days) and redirects (303) to ``/``; an old or wrong
                           secret is 403 (a page saying to scan the code on the box again).
@@ -26,8 +27,8 @@ Routes:
                           cannot act, or null}``.
     ``GET /api/events``   Server-Sent Events: the current state at once, then every new version as
                           ``event: state`` (``id:`` = version, ``data:`` = the /api/state JSON), and
-                          ``event: me`` (the /api/me JSON) at once and whenever it changes; a ``: heartbeat``
-                          comment when nothing changed for ~15 s. At most ``max_streams`` streams in all
+                          ``event: me`` (the /api/me JSON) at once and whenever it changes; ``event:
+                          heartbeat`` (``{"every_s": 15}``) when nothing changed for ~15 s. At most ``max_streams`` streams in all
                           and ``streams_per_client`` per client: beyond, 503 with ``Retry-After``.
     ``GET /frame.jpg``    joined phones: the latest annotated frame (``image/jpeg``, ``no-store``);
                           404 with a JSON ``error`` before the first frame.
@@ -55,9 +56,22 @@ the loop did not take it within ``reply_s`` (nothing recorded; never done later)
                           nothing itself; ``version``/``key`` are optional for it).
     ``POST /api/setup``   while a game is set up (``view["game"]["setup"]``; else 409): ``{"action":
                           "player", "name", "colour"}`` | ``{"action": "remove", "name"}`` | ``{"action":
-                          "rename", "name", "new_name"}`` | ``{"action": "even"}`` | ``{"action": "start"}``.
+                          "rename", "name", "new_name"}`` | ``{"action": "choice", "name", "option", "value"?}``
+                          (a per-player option's entry: a species) | ``{"action": "even"}`` | ``{"action":
+                          "start"}``.
     ``POST /api/camera``  answer a camera question (``view["camera"]["questions"]``): ``{"id": n,
                           "answer": "confirm" | "dismiss", "choice": optional, one of its ``choices``}``.
+    ``POST /api/box``     the evening (issue 17): ``{"action": "games" | "history" | "back" | "choose" | "resume" |
+                          "open" | "export" | "table_ok", "game"?, "session"?}`` (the chooser, the history, the
+                          table check: :data:`companion.actions.NAVIGATION` and their kin).
+    ``POST /api/owner/ask``  ask the touchscreen to let this phone change the box's settings (``owner_ask``).
+    ``POST /api/owner/settings``  an owner phone: ``{"setting", "value"}`` (``change_setting``).
+
+Owner pages (issue 17): ``GET /owner`` (the page; asks, then shows the health checks and the settings) and ``GET
+/api/owner`` (owner phones: ``{"health": [{"key", "level", "message"}] | null, "settings": {...} | null}``; 403
+otherwise). Exports (joined phones): ``GET /export/<session>.json`` and ``GET /export/<session>.bgstats.json``, the
+two documents of ``companion export``. Languages: every page speaks the phone's language (the ``lang`` cookie the
+page's picker sets, else the browser's ``Accept-Language``, else the box's) and says so in ``<html lang>``.
 
 Any other failure is JSON too: 404/405 naming the route, 413 for a body over 16 KiB, 500 with a
 short message for an unexpected exception (its traceback goes to the log only).
@@ -74,21 +88,23 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, Response, jsonify, redirect, render_template, request, session
+from flask import Flask, Response, g, jsonify, redirect, render_template, request, session
 from flask_limiter import Limiter
 from werkzeug.exceptions import HTTPException
 
+from companion import i18n
+from companion.actions import Action, phone_names
 from companion.hub import ANSWER_KEYS, Pairing, Snapshot, StateHub
 from companion.webauth import JOIN_TO_ACT, HostGuard, Phone, RateLimits, join_cookie, phone_of
 from companion.webinput import BadInput, choice, form_values, json_body, text, version_and_key, whole
 from companion.webserver import BODY_LIMIT_BYTES, PhoneServer, ServerLimits, serve
 
-__all__ = ["create_app", "serve", "PhoneServer", "ServerLimits", "RateLimits", "sse_stream", "state_json",
+__all__ = ["create_app", "page_for", "serve", "PhoneServer", "ServerLimits", "RateLimits", "sse_stream", "state_json",
            "PHONE_ACTIONS", "HEARTBEAT_S", "REPLY_S", "ANSWER_STATUSES"]
 
 log = logging.getLogger(__name__)
 
-PHONE_ACTIONS = ("read_now", "undo", "next_phase")
+PHONE_ACTIONS = phone_names("action")
 """Actions a phone may post to ``/api/action`` (a phone cannot stop the box); ``undo`` only in d6 mode,
 ``next_phase`` only in a game flow."""
 
@@ -107,6 +123,24 @@ HEARTBEAT_S = 15.0
 BUSY = "the box is busy and did not take this in time: nothing was recorded; try again"
 
 
+BOX_MODES = ("choose", "history", "settings")
+"""The modes of the box itself (no game): their phone page is ``box.html``."""
+
+LANG_COOKIE = "lang"
+"""The cookie the page's language picker sets (a language code; read on every request)."""
+
+
+def page_for(view: dict[str, Any]) -> str:
+    """The phone page of a view: ``"box"`` (the chooser, the history, the settings), ``"flow"`` (a game) or
+    ``"dice"`` (the d6 dice; also before the first publish)."""
+    mode = view.get("mode")
+    if mode in BOX_MODES:
+        return "box"
+    if mode in ("setup", "play", "scores", "calibration") or (view.get("game") or {}).get("flow"):
+        return "flow"
+    return "dice"
+
+
 def state_json(snapshot: Snapshot) -> dict[str, Any]:
     """The /api/state body: the snapshot's view dict with ``"version"`` added."""
     return {**snapshot.view, "version": snapshot.version}
@@ -121,14 +155,20 @@ def _sse_me(me: dict[str, Any]) -> str:
     return f"event: me\ndata: {json.dumps(me, separators=(',', ':'))}\n\n"
 
 
+def _sse_heartbeat(heartbeat_s: float) -> str:
+    return f"event: heartbeat\ndata: {json.dumps({'every_s': heartbeat_s})}\n\n"
+
+
 def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.Event | None = None,
                me: Callable[[], dict[str, Any]] | None = None) -> Iterator[str]:
     """Server-Sent Events text for one client, as an endless generator of complete messages.
 
     Yields first a ``retry:`` hint and the current snapshot as ``event: state``, then each
     newer version as it is published (versions published while the client was being
-    written to are coalesced into the latest), and a ``: heartbeat`` comment after each
-    ``heartbeat_s`` seconds without a change. With ``me``, also ``event: me`` (its dict) after the
+    written to are coalesced into the latest), and an ``event: heartbeat`` (``data: {"every_s":
+    heartbeat_s}``) after each ``heartbeat_s`` seconds without a change: the page sees it, so a stream
+    that goes silent for longer (a phone whose Wi-Fi dropped without closing the connection) is known
+    dead and reopened. With ``me``, also ``event: me`` (its dict) after the
     first state and whenever it changes. Ends when ``stop`` is set (checked at least every
     :data:`STOP_CHECK_S`) or when the client goes away (the server stops iterating).
 
@@ -161,7 +201,7 @@ def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.
             yield _sse_me(now_me)
         elif time.monotonic() - quiet_since >= heartbeat_s:
             quiet_since = time.monotonic()
-            yield ": heartbeat\n\n"
+            yield _sse_heartbeat(heartbeat_s)
 
 
 class _StreamSlots:
@@ -197,7 +237,8 @@ def _error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
 
 def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float = REPLY_S, *,
                secret_key: bytes | None = None, hosts: Iterable[str] = (), rate_limits: RateLimits | None = None,
-               max_streams: int = ServerLimits().threads - 8, streams_per_client: int = 4) -> Flask:
+               max_streams: int = ServerLimits().threads - 8, streams_per_client: int = 4,
+               exports: Callable[[str], tuple[dict[str, Any], dict[str, Any]]] | None = None) -> Flask:
     """The phone-view Flask app reading from and posting to ``hub``.
 
     Args:
@@ -211,6 +252,8 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         max_streams: open ``/api/events`` streams in all (each holds a server thread; keep it below
             :attr:`ServerLimits.threads` so taps always find one).
         streams_per_client: open streams per client (a joined phone, else an address).
+        exports: a game's two export documents by session id (:func:`companion.library.export_documents` on the
+            box's database; raises ``BadEntry`` for no such game), or None: no downloads.
 
     Returns:
         A Flask app; ``app.extensions["companion"]`` holds ``{"hub", "stop"}`` where
@@ -235,6 +278,26 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     guard = HostGuard(hosts)
     limits = rate_limits or RateLimits()
     streams = _StreamSlots(max_streams, streams_per_client)
+    app.jinja_env.add_extension("jinja2.ext.i18n")
+    app.jinja_env.install_gettext_callables(gettext=i18n._, ngettext=i18n.ngettext, newstyle=True)
+
+    @app.before_request
+    def speak_the_phones_language() -> None:
+        lang = i18n.pick_language(request.cookies.get(LANG_COOKIE), request.headers.get("Accept-Language"),
+                                  i18n.box_language())
+        g.language = lang
+        g.language_token = i18n.enter_language(lang)
+
+    @app.teardown_request
+    def back_to_the_boxs_language(_exc: BaseException | None) -> None:
+        token = g.pop("language_token", None)
+        if token is not None:
+            i18n.leave_language(token)
+
+    @app.context_processor
+    def languages() -> dict[str, Any]:
+        lang = g.get("language", i18n.box_language())
+        return {"lang": lang, "languages": i18n.LANGUAGE_NAMES, "messages": i18n.messages(lang)}
 
     def phone() -> Phone:
         return phone_of(session, hub.pairing())
@@ -310,9 +373,9 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
             body["state"] = state_json(hub.snapshot())
         return jsonify(body), status
 
-    def ask(action: str, who: Phone, body: dict[str, Any], example: str, **payload: Any) -> tuple[Response, int]:
+    def ask(action: Action, who: Phone, body: dict[str, Any], example: str, **payload: Any) -> tuple[Response, int]:
         version, key = version_and_key(body, example)
-        return answer(hub.request(action, "phone", reply_s, client=who.client, version=version, key=key, **payload))
+        return answer(hub.request(action, "phone", reply_s, version=version, key=key, **{"client": who.client, **payload}))
 
     def me_of(cookie: dict[str, Any], pairing: Pairing | None) -> dict[str, Any]:
         who = phone_of(cookie, pairing)
@@ -321,9 +384,44 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
     # -- pages and reads ---------------------------------------------------------------------------
     @app.get("/")
     def phone_page() -> str:
-        game = hub.snapshot().view.get("game") or {}
+        page = page_for(hub.snapshot().view)
         joined = phone().joined  # drawn so from the start; the page follows /api/events' "me" after
-        return render_template("flow.html" if game.get("flow") else "phone.html", joined=joined)
+        template = {"box": "box.html", "flow": "flow.html", "dice": "phone.html"}[page]
+        return render_template(template, joined=joined, page=page)
+
+    @app.get("/owner")
+    def owner_page() -> str:
+        return render_template("owner.html", joined=phone().joined, page="owner")
+
+    @app.get("/api/owner")
+    @limiter.limit(limits.read)
+    def api_owner() -> tuple[Response, int] | Response:
+        who = refuse_unjoined()
+        pairing = hub.pairing()
+        if pairing is None or who.client not in pairing.owners:
+            return _error(403, i18n._("ask on the owner page first; the box's touchscreen then allows this phone"))
+        response = jsonify(hub.owner_view())
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.get("/export/<session_id>.<kind>")
+    @limiter.limit(limits.read)
+    def export_file(session_id: str, kind: str) -> Response | tuple[Response, int]:
+        refuse_unjoined()
+        if exports is None or kind not in ("json", "bgstats.json"):
+            return _error(404, i18n._("no such export: /export/<session>.json or /export/<session>.bgstats.json"))
+        from companion.errors import BadEntry
+
+        try:
+            game, play = exports(session_id)
+        except BadEntry as exc:
+            return _error(404, str(exc))
+        doc = game if kind == "json" else play
+        response = Response(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", mimetype="application/json")
+        name = f"{session_id}.json" if kind == "json" else f"{session_id}.bgstats.json"
+        response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+        response.headers["Cache-Control"] = "no-store"
+        return response
 
     @app.get("/join/<secret>")
     @limiter.limit(limits.join)
@@ -410,15 +508,15 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
                           allowed=list(PHONE_ACTIONS), field="action")
         game = hub.snapshot().view.get("game") or {}
         in_flow = bool(game.get("flow"))
-        if action == "read_now":  # asks for a read; the read itself is recorded by the loop
-            hub.post_action("read_now", origin="phone", client=who.client)
+        if action == Action.READ_NOW:  # asks for a read; the read itself is recorded by the loop
+            hub.post_action(Action.READ_NOW, origin="phone", client=who.client)
             return jsonify({"accepted": action}), 202
-        if action == "undo":
+        if action == Action.UNDO:
             if in_flow:
                 return _error(403, "in a game a phone withdraws only its own report: pick your seat and tap "
                                    "\"Undo my last report\" (POST /api/report/undo {\"player\": name}); "
                                    "the Undo of the whole table is on the touchscreen")
-            return ask("undo", who, body, '{"action": "undo", "version": 12, "key": "k1"}')
+            return ask(Action.UNDO, who, body, '{"action": "undo", "version": 12, "key": "k1"}')
         if not in_flow:
             from companion.flows import run_hint
 
@@ -429,9 +527,9 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
             return answer({"recorded": [], "message": "", "status": 409, "version": None,
                            "error": f"Next now means {now or 'nothing'!r}, not {label[:40]!r}: nothing moved; "
                                     "look at the table and tap again"})
-        return ask("next_phase", who, body, example)
+        return ask(Action.NEXT_PHASE, who, body, example)
 
-    def seat_route(action: str) -> Callable[[], tuple[Response, int]]:
+    def seat_route(action: Action) -> Callable[[], tuple[Response, int]]:
         """A POST whose only field is ``player`` (a seat): claiming it, withdrawing its newest report."""
         def route() -> tuple[Response, int]:
             who = refuse_unjoined()
@@ -439,11 +537,11 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
             body = json_body(example)
             return ask(action, who, body, example, player=text(body, "player", example, what="a player's name"))
 
-        route.__name__ = f"api_{action}"  # each its own rate-limit bucket and endpoint
+        route.__name__ = f"api_{action.value}"  # each its own rate-limit bucket and endpoint
         return limiter.limit(limits.act)(route)
 
-    app.add_url_rule("/api/seat", view_func=seat_route("claim_seat"), methods=["POST"])
-    app.add_url_rule("/api/report/undo", view_func=seat_route("undo_report"), methods=["POST"])
+    for seat_action in (Action.CLAIM_SEAT, Action.UNDO_REPORT):
+        app.add_url_rule(f"/api/{seat_action.phone}", view_func=seat_route(seat_action), methods=["POST"])
 
     @app.post("/api/report")
     @limiter.limit(limits.act)
@@ -454,7 +552,7 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         player = text(body, "player", example, what="a player's name")
         form = text(body, "form", example, what="a form's id")
         values = form_values(body, example)
-        return ask("report", who, body, example, player=player, form=form, values=values)
+        return ask(Action.REPORT, who, body, example, player=player, form=form, values=values)
 
     @app.post("/api/setup")
     @limiter.limit(limits.act)
@@ -462,18 +560,57 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         who = refuse_unjoined()
         example = '{"action": "player", "name": "Ann", "colour": "red", "version": 0, "key": "k1"}'
         body = json_body(example)
-        what = choice(body, "action", ("player", "remove", "rename", "even", "start"), example)
+        what = choice(body, "action", phone_names("setup"), example)
         if not (hub.snapshot().view.get("game") or {}).get("setup"):
             return answer({"recorded": [], "message": "", "status": 409, "version": None,
                            "error": "no game is being set up now (the game has started, or this box reads d6 "
                                     "dice): players are set up before Start"})
         extra = {}
-        for key, payload_key in (("name", "player"), ("colour", "colour"), ("new_name", "name")):
-            value = text(body, key, example, required=(key == "name" and what in ("player", "remove", "rename"))
-                         or (key == "new_name" and what == "rename"), what="a name" if key != "colour" else "a colour")
+        words = {"colour": "a colour", "option": "an option's name", "value": "one of the option's choices"}
+        for key, payload_key in (("name", "player"), ("colour", "colour"), ("new_name", "name"), ("option", "option"),
+                                 ("value", "value")):
+            value = text(body, key, example, required=(key == "name" and what in ("player", "remove", "rename", "choice"))
+                         or (key == "new_name" and what == "rename") or (key == "option" and what == "choice"),
+                         what=words.get(key, "a name"))
             if value is not None:
                 extra[payload_key] = value
-        return ask(f"setup_{what}", who, body, example, **extra)
+        return ask(Action.for_phone("setup", what), who, body, example, **extra)
+
+    @app.post("/api/box")
+    @limiter.limit(limits.act)
+    def api_box() -> tuple[Response, int]:
+        who = refuse_unjoined()
+        example = '{"action": "choose", "game": "roll", "version": 0, "key": "k1"}'
+        body = json_body(example)
+        what = choice(body, "action", phone_names("box"), example)
+        action = Action.for_phone("box", what)
+        extra = {}
+        for key in action.keys:  # "game" (choose), "session" (resume, open, export)
+            value = text(body, key, example, required=what in ("choose", "resume"), what=f"the {key}")
+            if value is not None:
+                extra[key] = value
+        return ask(action, who, body, example, **extra)
+
+    @app.post("/api/owner/ask")
+    @limiter.limit(limits.act)
+    def api_owner_ask() -> tuple[Response, int]:
+        who = refuse_unjoined()
+        body = json_body('{"key": "k1"}')
+        return ask(Action.OWNER_ASK, who, body, '{"key": "k1"}')
+
+    @app.post("/api/owner/settings")
+    @limiter.limit(limits.act)
+    def api_owner_settings() -> tuple[Response, int]:
+        who = refuse_unjoined()
+        example = '{"setting": "box.language", "value": "el", "key": "k1"}'
+        body = json_body(example)
+        setting = text(body, "setting", example, what="a setting's name")
+        if "value" not in body:
+            raise BadInput(f'the body needs "value", e.g. {example}', "value")
+        value = body["value"]
+        if not (value is None or isinstance(value, (bool, int, str))) or (isinstance(value, str) and len(value) > 60):
+            raise BadInput("'value' must be a short text, a whole number or true/false", "value")
+        return ask(Action.CHANGE_SETTING, who, body, example, setting=setting, value=value)
 
     @app.post("/api/camera")
     @limiter.limit(limits.act)
@@ -482,10 +619,10 @@ def create_app(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, reply_s: float =
         example = '{"id": 3, "answer": "confirm", "version": 12, "key": "k1"}'
         body = json_body(example)
         qid = whole(body, "id", example, what="the question's number")
-        reply = choice(body, "answer", ("confirm", "dismiss"), example)
+        answer_action = Action.for_phone("camera", choice(body, "answer", phone_names("camera"), example))
         picked = text(body, "choice", example, required=False, what="one of the question's choices")
-        extra = {"choice": picked} if reply == "confirm" and picked else {}
-        return ask(f"camera_{reply}", who, body, example, id=qid, **extra)
+        extra = {"choice": picked} if answer_action is Action.CAMERA_CONFIRM and picked else {}
+        return ask(answer_action, who, body, example, id=qid, **extra)
 
     return app
 

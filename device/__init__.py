@@ -1,4 +1,4 @@
-"""The device room: camera sources and the box's GPIO button and LED.
+"""The device room: camera sources, the box's GPIO button and LED, and the display's backlight.
 
 Hardware sits behind small interfaces that are passed in: the main loop is handed a
 :class:`CameraSource` (from :func:`open_source`) and a :class:`Controls` built with an explicit
@@ -21,6 +21,7 @@ from device.opencv_env import configure_opencv
 configure_opencv()  # before any module of this room imports cv2
 
 if TYPE_CHECKING:
+    from device.backlight import Backlight
     from device.camera import CameraSource, Frame, as_bgr
     from device.errors import (
         BadImage,
@@ -53,6 +54,7 @@ _EXPORTS = {
     "device.health": ("CameraWatch", "CameraStatus", "CameraHealthConfig"),
     "device.sources": ("SPEC_FORMS", "open_source"),
     "device.gpio": ("Controls", "LedState", "LedTimings", "find_pin_factory"),
+    "device.backlight": ("Backlight",),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 

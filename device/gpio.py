@@ -100,10 +100,12 @@ class Controls:
         button_pin: BCM number of the button (to ground; the internal pull-up is used). Default 17.
         led_pin: BCM number of the LED (through a resistor to ground). Default 27.
         buzzer_pin: BCM number of an active buzzer (on = sound), or None (default) for none.
+        undo_pin: BCM number of a second button, Undo (to ground), or None (default) for none.
         pin_factory: the gpiozero pin factory; None builds one with :func:`find_pin_factory`
             (and closes it in :meth:`close`). A factory passed in is left open for its owner.
         on_press: called with no arguments, on gpiozero's thread, each time the button is pressed;
             it should only post an action to a queue.
+        on_undo: the same for the Undo button.
         bounce_time: seconds of contact bounce to ignore (None: no debouncing).
         timings: LED blink timings.
 
@@ -118,8 +120,10 @@ class Controls:
         led_pin: int = 27,
         *,
         buzzer_pin: int | None = None,
+        undo_pin: int | None = None,
         pin_factory: Any = None,
         on_press: Callable[[], None] | None = None,
+        on_undo: Callable[[], None] | None = None,
         bounce_time: float | None = 0.05,
         timings: LedTimings = LedTimings(),
     ) -> None:
@@ -129,11 +133,13 @@ class Controls:
         self.pin_factory = pin_factory if pin_factory is not None else find_pin_factory()
         self.timings = timings
         self._on_press = on_press
+        self._on_undo = on_undo
         self.state = LedState.OFF
         """The last LED state asked for (:class:`LedState`)."""
         self.button: Any = None
         self.led: Any = None
         self.buzzer: Any = None
+        self.undo_button: Any = None
         self.beeps = 0
         """How many beeps were asked for since creation (also counted without a buzzer)."""
         try:
@@ -141,10 +147,14 @@ class Controls:
             self.led = LED(led_pin, initial_value=False, pin_factory=self.pin_factory)
             if buzzer_pin is not None:
                 self.buzzer = Buzzer(buzzer_pin, initial_value=False, pin_factory=self.pin_factory)
+            if undo_pin is not None:
+                self.undo_button = Button(undo_pin, pull_up=True, bounce_time=bounce_time, pin_factory=self.pin_factory)
         except Exception:
             self.close()
             raise
         self.button.when_pressed = self._pressed
+        if self.undo_button is not None:
+            self.undo_button.when_pressed = self._undo_pressed
 
     @classmethod
     def create_optional(cls, *args: Any, **kwargs: Any) -> Controls | None:
@@ -162,10 +172,18 @@ class Controls:
 
     def _pressed(self) -> None:
         """gpiozero's when_pressed handler: only hands over to ``on_press``."""
-        if self._on_press is None:
+        self._hand_over(self._on_press)
+
+    def _undo_pressed(self) -> None:
+        """The Undo button's when_pressed handler: only hands over to ``on_undo``."""
+        self._hand_over(self._on_undo)
+
+    @staticmethod
+    def _hand_over(callback: Callable[[], None] | None) -> None:
+        if callback is None:
             return
         try:
-            self._on_press()
+            callback()
         except Exception:  # never kill gpiozero's event thread
             log.exception("button callback failed")
 
@@ -208,13 +226,13 @@ class Controls:
 
     def close(self) -> None:
         """Turn the LED off and release the pins (and the pin factory if this object built it). Safe twice."""
-        for device in (self.buzzer, self.led, self.button):
+        for device in (self.buzzer, self.led, self.button, self.undo_button):
             if device is not None:
                 try:
                     device.close()
                 except Exception:
                     log.warning("closing %r failed", device, exc_info=True)
-        self.led = self.button = self.buzzer = None
+        self.led = self.button = self.buzzer = self.undo_button = None
         if self._owns_factory and self.pin_factory is not None:
             try:
                 self.pin_factory.close()

@@ -262,7 +262,14 @@ class Option:
             (``{"name": "Ann", "race": "Sheptas"}``: ``"race"``), or None.
         distinct: for a per-player option whose entries no two players may share (one race tile, one
             start world each): the refusal, in players' words with its rulebook citation, ``{value}``
-            standing for the entry; "" when players may share entries.
+            standing for the entry; "" when players may share entries. With :attr:`components`, ``{value}``
+            stands for the entries that do not fit (joined with "and") and ``{components}`` for how many
+            components carry them.
+        components: for a per-player option whose entries are printed on shared components (Eclipse's
+            double-sided player boards: a species on each side, Magellan on the back of three): each tuple
+            is one component's sides. Every player takes a component of their own, so the entries must fit
+            on distinct components (:func:`rules.settings.components_conflict`); an entry on no listed
+            component is a component of its own. Empty: each entry is its own component (:attr:`distinct`).
     """
 
     name: str
@@ -278,8 +285,11 @@ class Option:
     offered: bool = True
     player_key: str | None = None
     distinct: str = ""
+    components: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self) -> None:
+        if self.components and not (self.per_player and self.distinct):
+            raise ValueError(f"option {self.name!r}: components are for a per-player option with its 'distinct' refusal")
         if self.kind not in OPTION_KINDS:
             raise ValueError(f"option {self.name!r}: kind must be one of {', '.join(OPTION_KINDS)}, got {self.kind!r}")
         if self.per_player and self.kind != "choices":
@@ -337,11 +347,15 @@ class CheckFormat:
             a list; ``severity`` as its value.
         legal: print ``"legal": bool`` (no ERROR finding) before ``"findings"``.
         listed: the severities that go into ``"findings"``; the others go to stderr as warnings.
+        schema: the JSON Schema the checked file follows, ``schemas/<game>-<schema>.schema.json``: the score
+            input's (``"score-input"``, Among the Stars checks the same file it scores) or one of its own
+            (Eclipse's ``"placement-input"``).
     """
 
     row: tuple[tuple[str, str], ...] = (("rule_kind", "rule_kind"), ("rule", "rule"), ("message", "what"), ("fix", "fix"))
     legal: bool = True
     listed: tuple[Severity, ...] = (Severity.ERROR, Severity.WARNING, Severity.INFO)
+    schema: str = "score-input"
 
     def to_json(self, findings: Iterable[Finding]) -> tuple[dict[str, Any], list[Finding]]:
         """The printed object and the findings left for stderr."""
@@ -399,6 +413,8 @@ class GameInfo:
         score_role_key: the key under which ``companion score --json`` prints each player's
             :attr:`ScoreBreakdown.role` (Eclipse: ``"species"``), or None (not printed).
         check_format: the ``companion check --json`` shape of a :class:`CheckingGame`.
+        input_error_exit: the exit code of ``companion score|check`` for a file it cannot read (missing, not
+            JSON, a field wrong): 1, or what the tools that read the game's results expect (Eclipse's: 2).
     """
 
     name: str
@@ -412,8 +428,11 @@ class GameInfo:
     renames: tuple[Rename, ...] = ()
     score_role_key: str | None = None
     check_format: CheckFormat = field(default_factory=CheckFormat)
+    input_error_exit: int = 1
 
     def __post_init__(self) -> None:
+        if self.input_error_exit not in (1, 2):
+            raise ValueError(f"{self.title}: input_error_exit is 1 or 2 (0 means success), got {self.input_error_exit}")
         low, high = self.players
         if not 0 <= low <= high:
             raise ValueError(f"{self.title}: players must be (min, max) with 0 <= min <= max, got {self.players}")

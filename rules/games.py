@@ -9,10 +9,11 @@ from typing import Any
 from rules.among_the_stars import AMONG_GAME
 from rules.core import Event, Game, RulesError
 from rules.d6 import D6_GAME
+from rules.eclipse import ECLIPSE_GAME
 from rules.race import RACE_GAME
 from rules.roll import ROLL_GAME
 
-GAMES: dict[str, Game] = {game.name: game for game in (D6_GAME, RACE_GAME, ROLL_GAME, AMONG_GAME)}
+GAMES: dict[str, Game] = {game.name: game for game in (D6_GAME, RACE_GAME, ROLL_GAME, AMONG_GAME, ECLIPSE_GAME)}
 
 
 class UnknownGame(RulesError, KeyError):

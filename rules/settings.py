@@ -20,13 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from types import MappingProxyType
 from typing import Any
 
 from rules.core import BadSettings, GameInfo, Option
 from rules.scoring import closest_names
 
-__all__ = ["Settings", "check_settings", "match_choice"]
+__all__ = ["Settings", "check_entries", "check_settings", "components_conflict", "match_choice"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,41 @@ def match_choice(option: Option, value: Any, title: str) -> str:
     if hint:
         message += f"; did you mean {' or '.join(repr(h) for h in hint)}?"
     raise BadSettings(message)
+
+
+def components_conflict(values: Sequence[str], components: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], int] | None:
+    """Whether the players' entries fit on components of their own (:attr:`rules.core.Option.components`).
+
+    Each entry (``""``: none) needs a component carrying it, and one component serves one player: a
+    bipartite matching of entries to components. An entry on no listed component is a component of its own.
+
+    Returns:
+        None when they fit; else the fewest entries that cannot (in the order given) and how many components
+        carry them (fewer than the entries), e.g. ``(("Terran Directorate", "Eridani Empire"), 1)``.
+    """
+    chosen = [v for v in values if v]
+    own: dict[str, int] = {}  # an entry on no listed component: a component of its own
+    carriers = [[k for k, sides in enumerate(components) if v in sides] or [own.setdefault(v, len(components) + len(own))]
+                for v in chosen]
+    match: dict[int, int] = {}
+
+    def seat(i: int, seen: set[int]) -> bool:
+        for board in carriers[i]:
+            if board not in seen:
+                seen.add(board)
+                if board not in match or seat(match[board], seen):
+                    match[board] = i
+                    return True
+        return False
+
+    if all(seat(i, set()) for i in range(len(chosen))):
+        return None
+    for size in range(2, len(chosen) + 1):  # Hall's condition: the smallest set of entries on too few components
+        for group in combinations(range(len(chosen)), size):
+            covered = {b for i in group for b in carriers[i]}
+            if len(covered) < size:
+                return tuple(chosen[i] for i in group), len(covered)
+    return tuple(chosen), len({b for c in carriers for b in c})  # pragma: no cover - a failed matching breaks Hall
 
 
 def _names(info: GameInfo, raw: Any) -> tuple[tuple[str, ...], list[Mapping[str, Any]]]:
@@ -157,6 +193,28 @@ def _value(info: GameInfo, option: Option, raw: Any, players: int) -> Any:
     return values
 
 
+def check_entries(info: GameInfo, option: Option, raw: Sequence[Any]) -> tuple[str, ...]:
+    """A per-player option's entries in seat order (None or "" for none), checked alone: each one of the choices,
+    and together they fit the components they are printed on (Eclipse's double-sided boards) or are distinct.
+    The setup step checks a player's pick with it before the other players have chosen.
+
+    Raises:
+        BadSettings: an unknown entry (the closest names), or entries that cannot go together
+            (``option.distinct``'s sentence).
+    """
+    value = _value(info, option, raw, len(raw))
+    if option.components:
+        conflict = components_conflict(value, option.components)
+        if conflict is not None:
+            raise BadSettings(option.distinct.format(value=" and ".join(conflict[0]), components=conflict[1]))
+    elif option.distinct:
+        chosen = [v for v in value if v]
+        twice = next((v for v in chosen if chosen.count(v) > 1), None)
+        if twice is not None:
+            raise BadSettings(option.distinct.format(value=twice))
+    return value
+
+
 def check_settings(info: GameInfo, settings: Mapping[str, Any]) -> Settings:
     """``settings`` checked against ``info``: player count, names, every declared option's value.
 
@@ -178,12 +236,7 @@ def check_settings(info: GameInfo, settings: Mapping[str, Any]) -> Settings:
     for option in info.options:
         if option.per_player:
             raw = _per_player(info, option, settings, names, entries)
-            value = ("",) * len(names) if raw is None else _value(info, option, raw, len(names))
-            if option.distinct:
-                chosen = [v for v in value if v]
-                twice = next((v for v in chosen if chosen.count(v) > 1), None)
-                if twice is not None:
-                    raise BadSettings(option.distinct.format(value=twice))
+            value = ("",) * len(names) if raw is None else check_entries(info, option, raw)
         else:
             raw = settings.get(option.name)
             value = option.default if raw is None else _value(info, option, raw, len(names))

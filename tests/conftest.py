@@ -8,6 +8,8 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# The box's configuration file for every test (and every box a test starts): tests/tests-config.toml.
+os.environ["TABLETOP_CONFIG"] = os.path.join(os.path.dirname(__file__), "tests-config.toml")
 
 from pathlib import Path  # noqa: E402
 

@@ -223,9 +223,10 @@ def documents(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     return st.one_of(valid, mutated(valid))
 
 
-def game_schema(game: str) -> dict[str, Any]:
-    """``schemas/<game>-score-input.schema.json``."""
-    return json.loads((SCHEMAS / f"{game}-score-input.schema.json").read_text(encoding="utf-8"))
+def game_schema(game: str, schema: str = "score-input") -> dict[str, Any]:
+    """``schemas/<game>-<schema>.schema.json``: the score input's, or the one a game's check reads
+    (``info.check_format.schema``: Eclipse's ``placement-input``)."""
+    return json.loads((SCHEMAS / f"{game}-{schema}.schema.json").read_text(encoding="utf-8"))
 
 
 def run_cli(argv: Sequence[str]) -> tuple[int, str, str]:

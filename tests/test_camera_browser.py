@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.app import MainLoop
-from companion.camera_flow import CameraFlow
+from companion.camera import CameraFlow
 from companion.flows import FLOWS
 from companion.session import SessionStore
 from companion.setup_flow import TableSetup
@@ -32,7 +32,7 @@ class LoopThread:
 
     def _run(self) -> None:
         while not self.stop.is_set():
-            if self.loop._take_actions():
+            if self.loop.take_actions():
                 self.loop.publish()
             self.stop.wait(0.02)  # the loop's pace; returns at once when the test stops it
 
@@ -88,7 +88,7 @@ def test_phone_confirms_a_camera_question_with_a_correction(browser, hub, store,
             page.screenshot(path=str(output_dir / "phone_camera_question.png"), full_page=True)
             question.locator("select.choice").select_option("settle")
             question.locator("button.confirm").click()
-            expect(page.locator("#camera-result")).to_contain_text("phase selected recorded from the camera")
+            expect(page.locator("#camera-result")).to_contain_text("Bob: Phase selected recorded from the camera")  # players' words (issue 17)
             expect(page.locator("#questions li")).to_have_count(0)
         last = flow.session.events()[-1]
         assert (last.kind, last.player, last.origin, last.payload["phase"]) == ("phase_selected", "Bob", "camera", "settle")

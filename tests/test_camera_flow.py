@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from companion.app import MainLoop
-from companion.camera_flow import CameraFlow
+from companion.camera import CameraFlow
 from companion.flow import GameFlow, parse_players
 from companion.flows import FLOWS
 from companion.hub import StateHub
@@ -200,13 +200,11 @@ def test_main_loop_reads_when_the_table_is_still_and_a_phone_confirms(store, amo
     view = hub.snapshot().view
     assert view["camera"]["reads"] == 2  # became still once: two agreeing reads, then nothing until it moves
     [q] = view["camera"]["questions"]
-    hub.post_action("camera_confirm", origin="phone", id=q["id"])
-    loop._take_actions()
+    loop.dispatch({"action": "camera_confirm", "origin": "phone", "id": q["id"]})
     assert [e.kind for e in flow.session.events()][-1] == "location_built"
     assert flow.session.events()[-1].origin == "camera"
     # a stale answer is refused with a message, nothing recorded
-    hub.post_action("camera_dismiss", origin="phone", id=q["id"])
-    loop._take_actions()
+    loop.dispatch({"action": "camera_dismiss", "origin": "phone", "id": q["id"]})
     assert "no longer waiting" in loop.message
 
 
@@ -371,7 +369,7 @@ def test_touchscreen_shows_the_misplay_at_once_and_confirms_with_one_tap(store, 
     [action] = hub.take_actions()
     assert (action["action"], action["origin"], action["id"]) == ("camera_confirm", "touchscreen", q["id"])
     hub.post_action("camera_confirm", origin="touchscreen", id=q["id"])
-    loop._take_actions()
+    loop.take_actions()
     loop.publish()
     last = flow.session.events()[-1]
     assert (last.kind, last.player, last.origin, last.payload["card"]) == ("location_built", "Bob", "camera", "Fighter Launch Bay")
@@ -556,7 +554,7 @@ def test_touchscreen_offers_the_other_phases_as_one_tap_corrections(store, outpu
     assert "camera_confirm:explore" not in screen.buttons
     assert all(min(b.rect.size) >= 48 for b in screen.buttons.values())
     tap(screen, hub, "camera_confirm:settle")
-    loop._take_actions()
+    loop.take_actions()
     last = flow.session.events()[-1]
     assert (last.kind, last.player, last.payload["phase"], last.payload["read"]["corrected"]) == (
         "phase_selected", "Bob", "settle", True)
@@ -674,7 +672,7 @@ def test_touchscreen_asks_the_dice_count_then_shows_the_scores_with_count_dice(s
     assert q["text"] == "Ann: 1 white, 1 red, 1 purple in citizenry and construction zone?"
     assert {"camera_confirm", "camera_dismiss"} <= set(screen.buttons)
     tap(screen, hub, "camera_confirm")
-    loop._take_actions()
+    loop.take_actions()
     loop.publish()
     assert flow.session.events()[-1].kind == "dice_counted"
     # no question waits: the scores, with "Count dice" for the next pass (the cups)

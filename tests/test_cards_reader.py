@@ -212,3 +212,31 @@ def test_each_zone_has_its_own_station_grid(among_deck):
             c = min(mine, key=lambda c: np.linalg.norm(np.array(c.center_px) - centre))
             assert c.id == lab.id
             assert tuple(c.cell) == lab.cell, (zone, lab.id, lab.cell, c.cell)
+
+
+def test_mirror_decided_once_and_a_wrong_setting_said(set_deck):
+    # The webcam boards are mirror images (a selfie webcam): decided once from one board, read with that
+    # setting the cards are identified with one scoring per card; read with the wrong setting, the read says
+    # so instead of failing silently.
+    from vision.cards import MIRROR_NOTE, decide_mirror
+
+    board = cv2.imread(str(SET_DIR / "boards" / "webcam_20170604_134234.png"))
+    check = decide_mirror(board, set_deck)
+    assert check.mirrored is True and check.cards >= 3 and check.flipped < check.plain
+    right = read_cards(board, set_deck, config=CardsConfig(mirror="on"))
+    assert MIRROR_NOTE not in right.notes and sum(c.id is not None for c in right.cards) >= 10
+    wrong = read_cards(board, set_deck, config=CardsConfig(mirror="off"))
+    assert MIRROR_NOTE in wrong.notes
+
+
+def test_a_good_read_asks_nothing_about_the_mirror(race_deck, monkeypatch):
+    # Cards that read well are scored once: the other way is never tried.
+    import vision.cards
+
+    def never(*args, **kwargs):
+        raise AssertionError("the mirror was checked on a good read")
+
+    monkeypatch.setattr(vision.cards, "check_mirror", never)
+    sc = make_scene("race", RACE_IDS[:-2], seed=5, n_cards=8)
+    r = read_cards(sc.image, race_deck)
+    assert r.notes == () and sum(c.id is not None for c in r.cards) >= 6

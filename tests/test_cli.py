@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import demo_photos, main
+from companion.cli import main
+from companion.commands.box import demo_photos
 from companion.session import SessionStore
 
 PHOTOS = sorted(demo_photos().glob("*.jpg"))

@@ -113,9 +113,10 @@ def test_a_hex_deck_where_a_card_deck_is_needed_is_refused_in_one_line(hex_deck,
 
 
 def test_a_card_deck_where_a_hex_deck_is_needed_is_refused(card_deck):
-    from companion.cli import _InputError, load_deck
+    from companion.commands import InputError
+    from companion.commands.files import load_deck
 
-    with pytest.raises(_InputError, match="holds cards or square tiles, not Eclipse sector hexes: .*--hexes") as info:
+    with pytest.raises(InputError, match="holds cards or square tiles, not Eclipse sector hexes: .*--hexes") as info:
         load_deck(str(card_deck), want="hex")
     assert info.value.code == 3
     assert load_deck(str(card_deck), want="card").shape == "card"

@@ -7,7 +7,8 @@ import json
 import cv2
 import pytest
 
-from companion.cli import main, roll_dice_pairs
+from companion.cli import main
+from companion.commands.files import roll_dice_pairs
 from vision.synth import SceneConfig, render_scene, write_enrollment
 
 

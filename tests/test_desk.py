@@ -51,7 +51,7 @@ def act(loop: MainLoop, name: str, origin: str = "phone", /, **payload) -> dict:
     thread = threading.Thread(target=phone)
     thread.start()
     while thread.is_alive():
-        loop._take_actions()
+        loop.take_actions()
         thread.join(0.002)
     assert answer[0] is not None and set(answer[0]) == set(ANSWER_KEYS)
     answer[0]["_view"] = seen[0]
@@ -201,7 +201,7 @@ def test_every_origin_goes_through_the_same_desk(store):
     loop = box(race(store))
     loop.hub.post_action("report", "button", player="Ann", form="hand", values={"cards": "+-3"})  # GPIO: no reply
     loop.hub.post_action("report", "touchscreen", player="Ann", form="hand", values={"cards": 2})
-    loop._take_actions()
+    loop.take_actions()
     assert [e.origin for e in loop.session.events()] == ["touchscreen"]
     assert "Cards in hand: Cards" in act(loop, "report", "touchscreen", player="Ann", form="hand",
                                          values={"cards": "\u00b2"})["error"]
@@ -338,7 +338,7 @@ def test_claims_survive_a_restart(store):
 
 
 def test_camera_questions_about_a_claimed_player_are_answered_by_that_phone_or_the_touchscreen(store):
-    from companion.camera_flow import CameraFlow, Proposal
+    from companion.camera import CameraFlow, Proposal
 
     flow = race(store)
     cam = CameraFlow(flow, deck=object())
@@ -404,7 +404,7 @@ def test_next_tapped_on_two_phones_at_once_moves_the_game_one_step(store):
     for t in threads:
         t.start()
     while any(t.is_alive() for t in threads):
-        loop._take_actions()
+        loop.take_actions()
         for t in threads:
             t.join(0.002)
     statuses = sorted(a["status"] for a in answers)

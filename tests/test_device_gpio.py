@@ -194,6 +194,18 @@ def test_custom_pins(factory: MockFactory) -> None:
         wait_for(lambda: pressed == [1])
 
 
+def test_the_undo_button_calls_its_own_callback(factory: MockFactory) -> None:
+    pressed = []
+    with Controls(pin_factory=factory, undo_pin=22, on_press=noting(lambda: pressed.append("next")),
+                  on_undo=noting(lambda: pressed.append("undo")), bounce_time=None) as ctl:
+        factory.pin(22).drive_low()
+        wait_for(lambda: pressed == ["undo"], what="the undo press")
+        factory.pin(17).drive_low()
+        wait_for(lambda: pressed == ["undo", "next"], what="the next press")
+        assert ctl.undo_button is not None
+    assert ctl.undo_button is None  # released on close
+
+
 def test_find_pin_factory_by_name_and_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     pins = find_pin_factory("mock")
     try:

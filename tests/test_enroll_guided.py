@@ -21,7 +21,8 @@ import numpy as np
 import pygame
 import pytest
 
-from companion.cli import main, roll_dice_pairs
+from companion.cli import main
+from companion.commands.files import roll_dice_pairs
 from companion.enroll_guided import (
     EnrollInbox,
     GuidedEnrollment,

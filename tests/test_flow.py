@@ -279,3 +279,26 @@ def test_touchscreen_next_button_posts_next_phase(store, output_dir, hub):
     for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
         screen.handle_event(pygame.event.Event(kind, button=1, pos=button.rect.center), hub)
     assert hub.take_actions() == [{"action": "next_phase", "origin": "touchscreen"}]
+
+
+def test_roll_setup_stays_open_for_each_player_until_they_select_a_phase(store):
+    # Roll for the Galaxy p.2 Setup (issue 17): Ann selecting her phase no longer closes Bob's setup with
+    # "Setup cannot be reported now (Round 1, assign)"; the table is told whom it waits for, and why.
+    session = store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {}))
+    flow = GameFlow(session, FLOWS["roll"])
+    flow.report("Ann", "setup", {"faction": faction_label(1), "home_world": "Old Earth",
+                                 "development": "Advanced Logistics", "world": "Spice World"})
+    flow.report("Ann", "select", {"phase": "develop", "extra_white": "ship"})
+    view = flow.view()
+    assert view["stage"] == "assign"
+    assert view["open_forms"]["Bob"][0] == "setup" and "setup" not in view["open_forms"]["Ann"]
+    assert "waiting for the setup of Bob" in view["next"]["why"] and not view["next"]["enabled"]
+    with pytest.raises(BadEntry, match="Ann has selected a phase, so their setup is done"):
+        flow.report("Ann", "setup", {"faction": faction_label(1), "home_world": "Old Earth",
+                                     "development": "Advanced Logistics", "world": "Spice World"})
+    flow.report("Bob", "setup", {"faction": faction_label(2), "home_world": "Alpha Centauri",
+                                 "development": "Alien Research Team", "world": "Information Hub"})
+    flow.report("Bob", "select", {"phase": "settle"})
+    view = flow.view()
+    assert view["next"]["enabled"] and view["next"]["label"] == "Reveal"
+    assert not [f for f in view["findings"] if f["severity"] in ("error", "warning")]

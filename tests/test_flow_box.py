@@ -101,8 +101,7 @@ def test_next_phase_without_a_flow_is_refused_with_a_message(store):
     hub = StateHub()
     loop = MainLoop(source=FakeCamera([np.zeros((20, 20, 3), np.uint8)] * 3), reader=object(), session=session,
                     hub=hub, stillness=StillnessDetector(), sleep=lambda s: None)
-    hub.post_action("next_phase", origin="touchscreen")
-    loop._take_actions()
+    loop.dispatch({"action": "next_phase", "origin": "touchscreen"})
     assert "needs a game flow" in loop.message and session.last_seq == 0
 
 
@@ -155,7 +154,7 @@ def test_phone_reports_are_recorded_and_bad_ones_answered_with_the_problem(store
         huge = client.post("/api/report", data="x" * 20000, content_type="application/json")
         assert huge.status_code == 413
         undo = client.post("/api/report/undo", json={"player": "Ann"})
-        assert undo.status_code == 200 and "report #1 undone" in undo.get_json()["message"]
+        assert undo.status_code == 200 and undo.get_json()["message"] == "Ann's report withdrawn: Credits"  # players' words, no event number (issue 17)
         nothing = client.post("/api/report/undo", json={"player": "Ann"})
         assert nothing.status_code == 200 and nothing.get_json()["recorded"] == []
     kinds = [e.kind for e in flow.session.events()]

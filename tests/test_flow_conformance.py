@@ -53,7 +53,7 @@ BGSTATS_KEYS = {"sourceName", "sourcePlayId", "playDate", "durationMin", "game",
 BGSTATS_GAME_KEYS = {"name", "bggId", "sourceGameId", "highestWins", "noPoints", "cooperative"}
 BGSTATS_PLAYER_KEYS = {"name", "score", "winner", "seatOrder", "startPlayer", "role", "color"}
 VIEW_KEYS = {"flow", "game", "title", "round", "round_label", "stage", "turn", "note", "phases", "pool", "pool_label",
-             "columns", "players", "boards", "last_round", "ending", "over", "next", "forms", "open_forms", "findings",
+             "columns", "players", "boards", "throws", "last_round", "ending", "over", "next", "forms", "open_forms", "findings",
              "result", "export"}
 FRAME = (320, 240)  # px: the frames the setup step makes its zones for
 
@@ -196,6 +196,8 @@ def _sample_values(form: Any) -> dict[str, Any]:
             out[f.name] = f.choices[0]
         elif f.kind == "int":
             out[f.name] = f.minimum if f.minimum is not None else 0
+        elif f.kind == "dice":
+            out[f.name] = str(f.maximum if f.maximum is not None else 6)
         else:
             out[f.name] = [max(f.minimum or 0, 0), max(f.minimum or 0, 0)]
     return out
@@ -264,7 +266,8 @@ def _check_result(result: dict[str, Any], names: list[str]) -> None:
 
 def _check_exports(flow: GameFlow, steps: int) -> None:
     exported = flow.export_json()
-    assert _json(exported) == exported and set(exported) == EXPORT_KEYS
+    teamed = "team_scores" in flow.result()  # a game that scores teams (Eclipse's alliances) exports their scores
+    assert _json(exported) == exported and set(exported) == EXPORT_KEYS | ({"team_scores"} if teamed else set())
     info = flow.spec.info
     assert (exported["format"], exported["version"], exported["game"], exported["title"], exported["bgg_id"]) == (
         "tabletop-companion/game", 1, info.name, info.title, info.bgg_id)
@@ -275,8 +278,10 @@ def _check_exports(flow: GameFlow, steps: int) -> None:
     assert set(play["game"]) == BGSTATS_GAME_KEYS and play["game"]["bggId"] == info.bgg_id
     assert play["game"]["name"] == info.title and play["game"]["sourceGameId"] == f"tabletop-companion:{info.name}"
     assert [p["seatOrder"] for p in play["players"]] == list(range(1, len(flow.names) + 1))
+    teams = {p["name"]: p["team"] for p in exported["players"] if p.get("team")}
     for p in play["players"]:
-        assert set(p) == BGSTATS_PLAYER_KEYS and p["startPlayer"] is (p["seatOrder"] == 1)
+        assert set(p) == BGSTATS_PLAYER_KEYS | ({"team"} if p["name"] in teams else set())
+        assert p.get("team") == teams.get(p["name"]) and p["startPlayer"] is (p["seatOrder"] == 1)
         assert p["winner"] is (flow.over() and p["name"] in exported["winners"])
     if flow.over():
         url = flow.view()["export"]["bgstats_url"]

@@ -36,7 +36,7 @@ def test_a_finding_raised_by_every_station_read_is_listed_once(tmp_path):
 
 
 class FakeCameraFlow:
-    """The camera block of a view showing one misplay (what companion.camera_flow publishes)."""
+    """The camera block of a view showing one misplay (what companion.camera publishes)."""
 
     def __init__(self, misplays):
         self.misplays = misplays

@@ -18,7 +18,8 @@ line in :data:`REGISTRY`), must:
   for the states of the playthroughs and for its score inputs (the playthroughs' ``score_input`` lines
   and the examples of ``schemas/<game>-score-input.schema.json``);
 - a :class:`rules.CheckingGame` checks its ``check_input`` lines to the marked rule kinds and prints
-  them in the shape its ``info.check_format`` declares.
+  them in the shape its ``info.check_format`` declares, and reads the examples of the schema its check
+  file follows (``schemas/<game>-<info.check_format.schema>.schema.json``).
 
 Playthrough format: JSON Lines, one object a line.
 
@@ -358,3 +359,8 @@ def test_checking_games_check_as_hand_worked(name):
         if game.info.check_format.legal:
             assert printed["legal"] is case["expect"]["legal"]
         assert (not errors) is case["expect"]["legal"]
+    schema = SCHEMAS / f"{name}-{game.info.check_format.schema}.schema.json"
+    assert schema.exists(), f"{name}: the file its check reads is described in {schema.name}"
+    for example in json.loads(schema.read_text(encoding="utf-8")).get("examples", []):
+        for f in game.check(example):  # the schema's own examples are read without a refusal
+            _citation_ok(game, f)

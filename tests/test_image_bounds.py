@@ -169,7 +169,8 @@ def test_companion_read_refuses_a_bomb_in_one_line(tmp_path):
 
 
 def test_enroll_and_calibrate_refuse_a_bomb_before_vision_decodes_it(tmp_path, capsys):
-    from companion.cli import cmd_calibrate, cmd_enroll_cards, cmd_enroll_roll_dice
+    from companion.commands.calibrate import cmd_calibrate
+    from companion.commands.enroll import cmd_enroll_cards, cmd_enroll_roll_dice
 
     bomb = png_declaring(20000, 20000)
     (tmp_path / "dice" / "white-explore").mkdir(parents=True)

@@ -1,13 +1,16 @@
 """StillnessDetector on seeded synthetic frames: a textured table with dice, sensor noise,
-a rolling die, a hand passing through, a creeping die, size changes and bad input."""
+a rolling die, a hand passing through, a creeping die, size changes and bad input; and on sequences of a
+whole table in play (vision.synth_motion: rolls, hands, shadows, a tile played) with their truth."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from vision.errors import BadFrame, VisionError
-from vision.motion import MotionConfig, MotionState, StillnessDetector
+from vision.motion import MotionConfig, MotionState, StillnessDetector, change_boxes, work_image
 
 H, W = 480, 640
 FPS = 25.0
@@ -268,3 +271,127 @@ def test_config_rejects_impossible_values(kwargs):
 def test_config_is_frozen():
     with pytest.raises(AttributeError):
         MotionConfig().still_seconds = 0.1  # type: ignore[misc]
+
+
+# ----------------------------------------------------------------------------------------------- settle timing
+
+
+def test_still_comes_on_the_frame_the_quiet_period_reaches_still_seconds():
+    # Timestamps in tenths: 6.6 - 6.0 is 0.5999... in floating point; STILL must not wait a frame more.
+    detector = StillnessDetector(MotionConfig(still_seconds=0.6, still_frames=1))
+    frame = np.full((48, 64, 3), 90, np.uint8)
+    fired = []
+    for k in range(60, 75):
+        detector.update(frame, k / 10)
+        fired.append(detector.became_still)
+    assert fired.index(True) == 6
+
+
+def test_work_image_of_a_pi_camera_frame_is_an_integer_step_sample(rng):
+    frame = noisy(table(rng, 1296, 2304), rng)
+    small = work_image(frame, CONFIG)
+    assert small.dtype == np.uint8 and 150 <= small.shape[1] <= 170
+    assert small.shape[0] == pytest.approx(small.shape[1] * 1296 / 2304, abs=2)
+
+
+def test_change_boxes_between_two_frames(rng):
+    base = table(rng)
+    before = noisy(with_square(base, 40, 380, 50, 240), rng)
+    after = noisy(with_square(base, 500, 40, 50, 240), rng)
+    boxes = change_boxes(before, after)
+    assert len(boxes) == 2
+    for x, y in ((40, 380), (500, 40)):   # where the die was and where it is now
+        assert any(bx <= x and by <= y and x + 50 <= bx + bw and y + 50 <= by + bh for bx, by, bw, bh in boxes)
+    assert change_boxes(noisy(base, rng), noisy(base, rng)) == [], "sensor noise is no change"
+    with pytest.raises(ValueError, match="differ in size"):
+        change_boxes(before, before[:100])
+
+
+def test_a_hand_held_still_at_the_edge_waits_for_reach_seconds(rng):
+    # An arm reaching in from the left and held nearly still over a die is not read as the table; an
+    # object that stays at the edge is read once it has been quiet for reach_seconds.
+    base = table(rng)
+    noisy = NoiseBank(rng)
+    feed = Feed(StillnessDetector(CONFIG))
+    for _ in range(int(FPS)):
+        feed(noisy(base, rng))
+    start = len(feed.log)
+    arm = base.copy()
+    arm[120:170, 0:160] = 40
+    for _ in range(int(2 * FPS)):
+        feed(noisy(arm, rng))
+    fires = feed.fires(start)
+    assert len(fires) == 1
+    assert feed.log[fires[0]][0] - feed.log[start][0] >= CONFIG.reach_seconds - 1e-6
+
+
+def test_a_new_scene_filling_the_frame_is_read_at_once(rng):
+    # A replay switching photos changes the whole frame, edges included: not an arm, read after still_seconds.
+    feed = Feed(StillnessDetector(CONFIG))
+    noisy = NoiseBank(rng)
+    first, second = table(rng), np.ascontiguousarray(table(rng)[::-1])
+    for _ in range(int(FPS)):
+        feed(noisy(first, rng))
+    start = len(feed.log)
+    for _ in range(int(FPS)):
+        feed(noisy(second, rng))
+    assert feed.fires(start) == [feed.first_after(start, CONFIG.still_seconds)]
+
+
+# ----------------------------------------------------------------------------------------------- sequences
+
+
+@pytest.fixture(scope="module")
+def roll_sequence():
+    """A Roll table at 640x360, 15 fps: rolls, a hand hovering, a shadow, a tile played, another roll."""
+    from vision.synth_full import full_table
+    from vision.synth_motion import play_sequence
+
+    tiles = [f"tile_{k}" for k in range(1, 30)]
+    tab = full_table("roll", tiles, 3, (640, 360))
+    return play_sequence(tab, ["roll", "hover", "shadow", "card", "roll", "hover"], seed=4, fps=15.0,
+                         card_ids=tiles)
+
+
+def run_sequence(seq, config: MotionConfig):
+    detector = StillnessDetector(config)
+    reads = []
+    for i, f in enumerate(seq.frames):
+        detector.update(f.image, f.t)
+        if detector.became_still:
+            reads.append((i, detector.change_boxes()))
+    return reads
+
+
+def test_sequence_reads_no_frame_while_something_moves_or_a_hand_is_in_view(roll_sequence):
+    reads = run_sequence(roll_sequence, CONFIG)
+    for i, _ in reads:
+        f = roll_sequence.frames[i]
+        assert not f.moving and not f.hand and f.layout is not None, f"read at frame {i} while the table was not at rest"
+
+
+def test_sequence_reads_every_changed_layout_within_a_few_frames(roll_sequence):
+    reads = [i for i, _ in run_sequence(roll_sequence, CONFIG)]
+    changed = [(start, k) for start, k, ch in roll_sequence.settles if ch]
+    assert len(changed) >= 4   # the first layout, two rolls, a tile
+    for start, k in changed:
+        after = [i for i in reads if i >= start]
+        assert after and after[0] - start <= 3, f"layout {k} at rest from frame {start} read at {after[:1]}"
+        assert roll_sequence.frames[after[0]].layout == k
+
+
+def test_sequence_without_rereads_reads_only_what_changed(roll_sequence):
+    # read_unchanged off: a hand that came and went or a shadow that passed is no new read; each read's
+    # change boxes hold the pieces that moved.
+    reads = run_sequence(roll_sequence, replace(CONFIG, read_unchanged=False))
+    read_layouts = [roll_sequence.frames[i].layout for i, _ in reads]
+    assert read_layouts == [k for _, k, ch in roll_sequence.settles if ch]
+    assert reads[0][1] is None, "the first read reads everything"
+    seq = roll_sequence
+    for (i, boxes), (j, _) in zip(reads[1:], reads[:-1]):
+        before, after = seq.layouts[seq.frames[j].layout], seq.layouts[seq.frames[i].layout]
+        moved = [p for p in after if p not in before]
+        assert moved and boxes
+        for p in moved:
+            x, y = seq.table.polygon_px(p).mean(axis=0)
+            assert any(bx <= x <= bx + bw and by <= y <= by + bh for bx, by, bw, bh in boxes)

@@ -42,7 +42,7 @@ def _post(client, loop: MainLoop, url: str, body: dict):
     phone = threading.Thread(target=lambda: answer.append(client.post(url, json=body)))
     phone.start()
     while phone.is_alive():
-        loop._take_actions()
+        loop.take_actions()
         phone.join(0.005)
     return answer[0]
 
@@ -98,7 +98,7 @@ def test_phone_global_undo_is_refused_in_a_game_and_undo_report_withdraws_only_m
         assert hub.take_actions() == []  # nothing queued
         # an old phone page that still queues a plain undo: the loop refuses it, and says so in the log
         hub.post_action("undo", origin="phone")
-        loop._take_actions()
+        loop.take_actions()
     assert {e_bob.seq, e_ann.seq} <= set(flow.session.replay().applied)
     assert any("undo (phone) refused" in r.getMessage() for r in caplog.records)
     # Ann's phone withdraws Ann's report only (logged with its origin)
@@ -119,7 +119,7 @@ def test_touchscreen_undo_still_withdraws_the_newest_event_and_is_logged(store, 
     e_ann = flow.report("Ann", "hand", {"cards": 5})
     with caplog.at_level(logging.INFO, logger="companion"):
         hub.post_action("undo", origin="touchscreen")
-        loop._take_actions()
+        loop.take_actions()
     assert e_ann.seq not in set(flow.session.replay().applied)
     assert any(r.getMessage() == f"undo (touchscreen): event {e_ann.seq + 1} withdraws event {e_ann.seq}"
                for r in caplog.records)
@@ -230,7 +230,7 @@ def test_screenshot_in_an_unwritable_folder_is_refused_at_start(tmp_path, capsys
 def test_screenshot_that_fails_mid_run_is_one_log_line_and_the_box_goes_on(tmp_path, monkeypatch, caplog):
     import pygame
 
-    from companion.cli import demo_photos
+    from companion.commands.box import demo_photos
     from companion.screen import TouchScreen
 
     photos = tmp_path / "photos"
@@ -440,7 +440,7 @@ def test_too_large_body_is_a_json_413(hub):
 
 
 def test_demo_hint_is_said_once():
-    from companion.cli import _one_demo_hint
+    from companion.commands.box import _one_demo_hint
 
     message = ("no camera found (auto): opencv:0: no camera at /dev/video0 (opencv:0): try opencv:1, "
                "or run `companion demo` to replay photos. Connect a camera, or run `companion demo` to replay photos")
@@ -485,7 +485,7 @@ def test_readme_says_what_the_box_does_now_and_how_tests_find_shared_data():
     today = text[text.index("What it does today"):text.index("## Set up")]
     assert "coming next" not in today
     for words in ("Roll for the Galaxy", "Race for the Galaxy", "Among the Stars", "phone", "misplay",
-                  "scoring", "export", "`companion read", "no Eclipse rules engine yet"):
+                  "scoring", "export", "`companion read", "Eclipse with Rise of the Ancients", "--game eclipse"):
         assert words in today, words
     assert "`$TABLETOP_SHARED`" in text and "`../shared`" in text and "skipped, each with the reason" in text
     setup = text[text.index("## Set up"):text.index("## Hardware")]
@@ -623,9 +623,10 @@ def test_two_players_cannot_play_the_same_race(tmp_path, capsys):
         s.start("among", {"players": [{"name": "Ann", "race": "sheptas"}, {"name": "Bob", "race": "sheptas"}]})
 
 
-def test_a_setup_cannot_be_withdrawn_from_a_phone_once_the_round_started(store):
-    # Roll for the Galaxy p.2 Setup happens before the first round; the setup form closes then, so
-    # withdrawing a setup later would leave the player with no way to report it again.
+def test_a_setup_cannot_be_withdrawn_from_a_phone_once_that_player_is_done(store):
+    # Roll for the Galaxy p.2 Setup: each player sets up at their own pace; a player's setup form closes once
+    # that player selects a phase (issue 17: one player's selection no longer closes the others' setup), so
+    # withdrawing a setup after that would leave the player with no way to report it again.
     from companion.errors import BadEntry
     from tests.test_flow import faction_label
 
@@ -642,12 +643,16 @@ def test_a_setup_cannot_be_withdrawn_from_a_phone_once_the_round_started(store):
                                  "development": "Alien Research Team", "world": "Information Hub"})
     flow.report("Ann", "select", {"phase": "develop", "extra_white": "ship"})
     assert flow.table().stage != "setup"
-    last = flow.session.last_seq
-    with pytest.raises(BadEntry, match="Bob's setup report can no longer be withdrawn"):
-        flow.undo_report("Bob")
-    assert flow.session.last_seq == last  # nothing recorded
+    assert flow.undo_report("Bob").kind == "undo"  # Bob has not selected a phase: his setup is still open
+    flow.report("Bob", "setup", {"faction": faction_label(2), "home_world": "Alpha Centauri",
+                                 "development": "Alien Research Team", "world": "Information Hub"})
     assert flow.undo_report("Ann").kind == "undo"  # Ann's phase selection can still be withdrawn before Reveal
     flow.report("Ann", "select", {"phase": "develop", "extra_white": "ship"})
+    last = flow.session.last_seq
+    with pytest.raises(BadEntry, match="Ann has selected a phase, so their setup is done"):  # Ann is done
+        flow.report("Ann", "setup", {"faction": faction_label(1), "home_world": "Old Earth",
+                                     "development": "Advanced Logistics", "world": "Spice World"})
+    assert flow.session.last_seq == last  # nothing recorded
     flow.report("Bob", "select", {"phase": "settle"})
     flow.next_phase()  # Reveal (p.4): the selections are public now and run this round
     last = flow.session.last_seq
@@ -729,12 +734,12 @@ def test_unexpected_file_errors_and_ctrl_c_are_one_line(tmp_path, capsys, monkey
     assert main(["sessions", "--db", str(tmp_path / f"{long_name}.db")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "File name too long" in err[0]
-    import companion.cli as cli
+    import companion.commands.enroll as enroll
 
     def interrupted(*a, **kw):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "cmd_enroll_cards", interrupted)
+    monkeypatch.setattr(enroll, "cmd_enroll_cards", interrupted)
     assert main(["enroll", "cards", "deck", str(tmp_path)]) == 130
     assert capsys.readouterr().err.strip() == "companion: interrupted; what the command had not saved yet is not saved"
 

@@ -221,7 +221,7 @@ def test_companion_demo_tells_systemd_it_is_up_alive_and_stopping(tmp_path) -> N
     import shutil
     import subprocess
 
-    from companion.cli import demo_photos
+    from companion.commands.box import demo_photos
 
     photos = tmp_path / "photos"
     photos.mkdir()

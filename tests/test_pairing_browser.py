@@ -89,7 +89,7 @@ def test_join_by_the_qr_link_claim_a_seat_and_a_second_phone_is_refused(browser,
         ann.locator("#form-pick").select_option("credits")
         ann.locator("#fields input").fill("7")
         ann.locator("#send").click()
-        expect(ann.locator("#report-result")).to_contain_text("credits changed recorded")
+        expect(ann.locator("#report-result")).to_contain_text("Ann: Credits recorded")  # players' words (issue 17)
 
         # Bob's phone sees Ann's seat taken; tapping it anyway is refused with what to do
         expect(bob.locator("#seats button", has_text="Ann").locator(".seat-state")).to_have_text("taken")

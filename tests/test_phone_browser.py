@@ -66,9 +66,9 @@ def join_url(server, hub) -> str:
 
 
 @contextlib.contextmanager
-def flow_on_the_box(hub, tmp_path, game: str, players: str = "Ann,Bob"):
-    """A new ``game`` session played by a main loop on its own thread (a fake camera), publishing to ``hub``:
-    yields its :class:`companion.flow.GameFlow`."""
+def flow_on_the_box(hub, tmp_path, game: str, players: str = "Ann,Bob", **options):
+    """A new ``game`` session (with the game ``options``) played by a main loop on its own thread (a fake camera),
+    publishing to ``hub``: yields its :class:`companion.flow.GameFlow`."""
     from companion.app import MainLoop
     from companion.flow import GameFlow, parse_players
     from companion.flows import FLOWS
@@ -78,7 +78,7 @@ def flow_on_the_box(hub, tmp_path, game: str, players: str = "Ann,Bob"):
     from vision.motion import StillnessDetector
 
     with SessionStore(tmp_path / "flow.sqlite3") as store:
-        session = store.start(game, FLOWS[game].settings(parse_players(players), {}))
+        session = store.start(game, FLOWS[game].settings(parse_players(players, FLOWS[game].info.colours), options))
         flow = GameFlow(session, FLOWS[game])
         main = MainLoop(source=FakeCamera([np.full((240, 320, 3), 70, np.uint8)]), reader=None, session=session,
                         hub=hub, stillness=StillnessDetector(), flow=flow, sleep=lambda s: None)
@@ -198,7 +198,7 @@ def test_a_player_reports_from_the_phone_and_sees_it(phone, hub, tmp_path, outpu
         page.locator("#form-pick").select_option("credits")
         page.locator("#fields input").fill("7")
         page.locator("#send").click()
-        expect(page.locator("#report-result")).to_contain_text("credits changed recorded")
+        expect(page.locator("#report-result")).to_contain_text("Ann: Credits recorded")  # players' words (issue 17)
         expect(page.locator("#players tbody tr").first).to_contain_text("7")
 
         page.locator("#fields input").fill("11")
@@ -208,7 +208,7 @@ def test_a_player_reports_from_the_phone_and_sees_it(phone, hub, tmp_path, outpu
         page.screenshot(path=str(output_dir / "phone_flow.png"), full_page=True)
 
         page.locator("#undo-report").click()
-        expect(page.locator("#report-result")).to_contain_text("report #1 undone")
+        expect(page.locator("#report-result")).to_contain_text("Ann's report withdrawn: Credits")  # no event number (issue 17)
         expect(page.locator("#players tbody tr").first.locator("td").nth(2)).to_have_text("1")
         assert [e.kind for e in session.events()] == ["credits_changed", "undo"]
     assert errors == []
@@ -232,7 +232,7 @@ def test_among_the_stars_columns_and_station_board_on_the_phone(phone, hub, tmp_
         page.locator("#fields input[data-axis=i]").fill("1")
         page.locator("#fields input[data-axis=j]").fill("0")
         page.locator("#send").click()
-        expect(page.locator("#report-result")).to_contain_text("reactor built recorded")
+        expect(page.locator("#report-result")).to_contain_text("Ann: Power Reactor built recorded")  # players' words
         ann = page.locator("#boards figure").first
         expect(ann.locator("g.cell")).to_have_count(2)
         expect(ann.locator("g.cell text.label").nth(1)).to_have_text("Power Reactor")

@@ -63,6 +63,34 @@ def whats(findings) -> str:
 # --- setup -------------------------------------------------------------------------------
 
 
+def test_setup_stays_open_for_each_player_until_that_player_selects_a_phase():
+    # Roll for the Galaxy p.2 Setup: players set up at the same time; Ann finishing first and selecting her
+    # phase (p.3 Assign) does not close Bob's setup (issue 17). Bob's setup after his own selection is late.
+    t = Table("Ann", "Bob")
+    t.setup("Ann", 1, "New Sparta", "Public Works", "Spice World")
+    t.add("phase_selected", "Ann", phase="develop")
+    assert t.run().state.stage is Stage.ASSIGN and t.run().state.round == 1
+    t.setup("Bob", "Alien Archaeology", "Alpha Centauri", "Mining League", "Comet Zone")
+    assert [f for f in t.last_findings() if f.severity is not Severity.INFO] == []
+    bob = next(p for p in t.run().state.players if p.name == "Bob")
+    assert bob.faction == 2 and bob.credits == 1 and "Alpha Centauri" in bob.worlds
+    t.add("phase_selected", "Bob", phase="settle")
+    t.add("reveal", extra_white="ship")
+    assert not [f for f in t.findings() if "no setup reported" in f.what]
+    late = Table("Ann", "Bob").setup("Ann", 1, "New Sparta", "Public Works", "Spice World")
+    late.add("phase_selected", "Bob", phase="develop")
+    late.setup("Bob", "Alien Archaeology", "Alpha Centauri", "Mining League", "Comet Zone")
+    assert "Bob's setup reported after the game started" in whats(late.last_findings())
+
+
+def test_reveal_names_a_player_who_never_set_up():
+    t = Table("Ann", "Bob").setup("Ann", 1, "New Sparta", "Public Works", "Spice World")
+    t.add("phase_selected", "Ann", phase="develop").add("phase_selected", "Bob", phase="settle")
+    assert not [f for f in t.findings() if "no setup reported" in f.what]  # not while round 1 is being assigned
+    t.add("reveal", extra_white="ship")
+    assert "Bob has no setup reported" in whats(t.last_findings())
+
+
 def test_setup_dice_credits_and_tiles():
     # p.2 Setup: 3 white dice in the cup, 2 in the Citizenry, plus the faction/home world dice;
     # credits on $1. Ann: New Sparta gives 2 red to the Citizenry, Hidden Fortress 1 red.

@@ -61,7 +61,7 @@ def test_among_progress_counts_the_rounds_of_the_year():
 
 def test_among_checks_positions_through_the_protocol():
     assert isinstance(AMONG_GAME, CheckingGame)
-    assert [name for name, g in GAMES.items() if isinstance(g, CheckingGame)] == ["among"]
+    assert [name for name, g in GAMES.items() if isinstance(g, CheckingGame)] == ["among", "eclipse"]
 
 
 def test_finding_json_keeps_its_keys_and_adds_the_new_ones_only_when_set():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules import GAMES, BadEvent, BadSettings, GameInfo, Option, check_settings
+from rules.settings import components_conflict
 from rules.among_the_stars import AMONG_GAME
 from rules.race import RACE_GAME
 from rules.roll import ROLL_GAME
@@ -112,14 +113,15 @@ def test_a_declaration_that_cannot_be_right_is_refused():
 
 
 def test_every_engine_declares_itself_once():
-    # BoardGameGeek ids: Roll for the Galaxy 132531, Race for the Galaxy 28143, Among the Stars 121408
-    # (boardgamegeek.com/boardgame/<id>, as the BG Stats export already used).
+    # BoardGameGeek ids: Roll for the Galaxy 132531, Race for the Galaxy 28143, Among the Stars 121408,
+    # Eclipse 72125 (boardgamegeek.com/boardgame/<id>, as the BG Stats export already used).
     declared = {name: (g.info.title, g.info.bgg_id, g.info.players, g.info.score_input) for name, g in GAMES.items()}
     assert declared == {
         "d6": ("Free roll (d6)", None, (0, 0), None),
         "roll": ("Roll for the Galaxy", 132531, (2, 5), "json"),  # Roll for the Galaxy, p.1: 2-5 players
         "race": ("Race for the Galaxy", 28143, (2, 4), "jsonl-games"),  # the box: 2-4 players
         "among": ("Among the Stars", 121408, (2, 4), "json"),  # Among the Stars rulebook, Components: 2-4
+        "eclipse": ("Eclipse", 72125, (2, 9), "json"),  # Rise of the Ancients p.2: up to nine players
     }
     for name, game in GAMES.items():
         assert game.name == game.info.name == name and game.title == game.info.title
@@ -151,3 +153,32 @@ def test_the_options_reach_the_state():
     race = RACE_GAME.initial_state({"players": ["Ann", "Bob"], "advanced": True, "start_worlds": ["Old Earth", ""]})
     assert race.advanced and [p.card for p in race.player("Ann").tableau] == ["Old Earth"]
     assert ROLL_GAME.initial_state({"players": ["A", "B"], "tracking": "tableau"}).tracking == "tableau"
+
+
+def test_entries_printed_on_shared_boards_must_fit_one_board_each():
+    # Eclipse: each player board is double-sided; Rise of the Ancients p.3 puts Magellan on the back of the
+    # three new boards, so up to three players play Magellan, but not beside all three front sides.
+    boards = (("Terran Directorate", "Eridani Empire"), ("Magellan", "Exiles"), ("Magellan", "Rho Indi Syndicate"),
+              ("Magellan", "Enlightened of Lyra"))
+    assert components_conflict(["Magellan", "Exiles", ""], boards) is None
+    assert components_conflict(["Magellan", "Magellan", "Magellan"], boards) is None
+    assert components_conflict(["Eridani Empire", "Magellan", "Terran Directorate"], boards) == (
+        ("Eridani Empire", "Terran Directorate"), 1)
+    assert components_conflict(["Exiles", "Magellan", "Rho Indi Syndicate", "Magellan"], boards) == (
+        ("Exiles", "Magellan", "Rho Indi Syndicate", "Magellan"), 3)
+    assert components_conflict(["Planta", "Planta"], boards) == (("Planta", "Planta"), 1), "an entry on no board is its own"
+    option = Option("species", "choices", per_player=True, choices=tuple({s for b in boards for s in b}), components=boards,
+                    distinct="{value}: only {components} boards")
+    info = GameInfo(name="x", title="X", bgg_id=None, players=(2, 4), options=(option,))
+    with pytest.raises(BadSettings, match="Terran Directorate and Eridani Empire: only 1 boards"):
+        check_settings(info, {"players": ["A", "B"], "species": ["terran directorate", "Eridani Empire"]})
+    assert check_settings(info, {"players": ["A", "B"], "species": ["Magellan", "Magellan"]})["species"] == ("Magellan", "Magellan")
+    with pytest.raises(ValueError, match="components"):
+        Option("x", "choices", per_player=True, components=boards)  # components need their refusal
+
+
+def test_a_game_declares_how_a_bad_input_file_exits():
+    assert GameInfo(name="x", title="X", bgg_id=None, players=(2, 4)).input_error_exit == 1
+    assert GAMES["eclipse"].info.input_error_exit == 2  # issue 14: "a bad file gets one line naming the field, exit 2"
+    with pytest.raises(ValueError, match="input_error_exit"):
+        GameInfo(name="x", title="X", bgg_id=None, players=(2, 4), input_error_exit=0)

@@ -228,7 +228,7 @@ def test_the_qr_code_carries_the_join_link_and_follows_a_new_secret(make_view, f
     pairing[0] = Pairing("g1", "after-revoke-secret", {})  # the touchscreen made a new code
     screen.render(ScreenSnapshot(view=make_view([2, 3]), frame=frame))
     assert _decoded_qr(screen, qr) == "http://192.168.1.20:8080/join/after-revoke-secret"
-    assert TouchScreen()._qr_url(make_view([1])) == "http://192.168.1.20:8080/"  # no pairing: the watching link
+    assert TouchScreen().qr_url(make_view([1])) == "http://192.168.1.20:8080/"  # no pairing: the watching link
 
 
 def test_the_phones_panel_frees_a_seat_and_makes_a_new_code_after_a_second_tap(output_dir):

@@ -273,9 +273,9 @@ def test_a_version_1_log_is_migrated_and_replays_to_the_same_state(tmp_path):
         assert [p["name"] for p in view["players"]] == ["Ann", "Bob"]
         session.append("hand_counted", {"player": "Bob", "cards": 2}, player="Bob")
     conn = raw(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"answers", "pairings", "claims", "setups", "setup_events", "probe"} <= tables
+    assert {"answers", "pairings", "claims", "setups", "setup_events", "probe", "box_state"} <= tables
     assert [r[0] for r in conn.execute("SELECT seq FROM events ORDER BY seq")] == [1, 2, 3, 4, 5, 6]
 
 

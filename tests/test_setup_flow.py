@@ -9,7 +9,7 @@ import pygame
 import pytest
 
 from companion.app import MainLoop
-from companion.camera_flow import CameraFlow
+from companion.camera import CameraFlow
 from companion.cli import main
 from companion.flows import FLOWS
 from companion.hub import StateHub

@@ -6,6 +6,8 @@ import os
 import sys
 from pathlib import Path
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -180,14 +182,15 @@ def test_annotate_draws_on_a_copy(reader):
 
 def test_patch_views_make_the_reading_independent_of_a_quarter_turn(reader):
     # Test-time augmentation averages the classifier over every quarter turn of each view, so a
-    # die photographed turned by 90 degrees gets the same probabilities (up to float rounding).
+    # die photographed turned by 90 degrees gets the same probabilities (up to float rounding)
+    # when every view is classified (quick_views=0).
     from vision.d6 import classify_patches, extract_patches
 
     img, labels = _labelled(BYLER, BYLER_PHOTOS[0]) if BYLER.is_dir() else (None, None)
     if img is None:
         pytest.skip(f"byler photos absent: {BYLER}")
     boxes = np.array([b for _, b in labels], np.float32)
-    cfg = reader.config
+    cfg = replace(reader.config, quick_views=0)
     patches = extract_patches(img, boxes, cfg)
     assert patches.shape == (len(cfg.patch_angles), len(boxes), cfg.patch_size, cfg.patch_size, 3)
     turned = np.rot90(patches, 1, axes=(2, 3)).copy()
@@ -200,3 +203,36 @@ def test_patch_views_make_the_reading_independent_of_a_quarter_turn(reader):
     single = classify_patches(reader._classifier, patches[0], cfg)
     stacked = classify_patches(reader._classifier, patches[:1], cfg)
     np.testing.assert_allclose(single, stacked, atol=1e-6)
+
+
+@pytest.mark.shared
+def test_quick_views_read_what_every_view_reads(reader):
+    # Clear faces are decided by their first view; the reads (values and boxes) are those of the
+    # classifier over all 8 views of every die, on photos of few and many dice.
+    if not BYLER.is_dir():
+        pytest.skip(f"byler photos absent: {BYLER}")
+    every = D6Reader(replace(reader.config, quick_views=0))
+    for stem in BYLER_PHOTOS:
+        img, _ = _labelled(BYLER, stem)
+        quick, full = reader.read(img), every.read(img)
+        assert sorted((d.box, d.value) for d in quick.dice) == sorted((d.box, d.value) for d in full.dice), stem
+
+
+def test_patch_crop_blurs_only_a_window_around_the_die():
+    # A die much larger than the patch is anti-aliased by blurring the window around it; the patch is
+    # what blurring the whole frame gives (to one grey level of interpolation rounding), also at the
+    # frame's edges and turned.
+    from vision.d6 import extract_patch
+
+    rng = np.random.default_rng(3)
+    frame = cv2.GaussianBlur(rng.integers(0, 256, (600, 800, 3), dtype=np.uint8), (0, 0), 2)
+    for cx, cy, side, angle in [(400, 300, 200, 0), (20, 30, 300, 45), (790, 590, 150, 10), (400, 5, 120, 90)]:
+        s = 48 / side
+        m = cv2.getRotationMatrix2D((float(cx), float(cy)), float(angle), s)
+        m[0, 2] += 24 - cx
+        m[1, 2] += 24 - cy
+        k = int(1 / s) | 1
+        whole = cv2.warpAffine(cv2.GaussianBlur(frame, (k, k), 0), m, (48, 48), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+        got = extract_patch(frame, cx, cy, side, 48, angle)
+        assert np.abs(got.astype(int) - whole).max() <= 1

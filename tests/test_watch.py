@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.watch import AgreeingReads, SeenCard, TableauWatcher
+from companion.camera.watch import AgreeingReads, SeenCard, TableauWatcher
 from rules.race.cards import cards
 from rules.roll.data import catalogue
 from rules.scoring import ScoreInputError

@@ -98,6 +98,34 @@ def test_phone_page_is_self_contained(client):
     assert client.get("/static/phone.css").status_code == 200
 
 
+def test_both_pages_are_an_installable_web_app(client, hub):
+    import cv2
+    import numpy as np
+
+    pages = [client.get("/").get_data(as_text=True)]
+    hub.publish({"game": {"flow": True}})  # a game flow: the flow page
+    pages.append(client.get("/").get_data(as_text=True))
+    assert "flow.js" in pages[1]
+    for html in pages:
+        assert '<link rel="manifest" href="/static/manifest.webmanifest">' in html
+        assert 'rel="apple-touch-icon" href="/static/icons/apple-touch-icon.png"' in html
+    response = client.get("/static/manifest.webmanifest")
+    assert response.status_code == 200 and response.mimetype == "application/manifest+json"
+    manifest = json.loads(response.data)
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    assert manifest["name"] and manifest["short_name"] and manifest["theme_color"].startswith("#")
+    purposes = set()
+    for icon in manifest["icons"] + [{"src": "/static/icons/apple-touch-icon.png", "sizes": "180x180"}]:
+        image = client.get(icon["src"])
+        assert image.status_code == 200 and image.mimetype == "image/png", icon
+        pixels = cv2.imdecode(np.frombuffer(image.data, np.uint8), cv2.IMREAD_COLOR)
+        width, height = (int(v) for v in icon["sizes"].split("x"))
+        assert pixels.shape[:2] == (height, width), icon
+        purposes.add(icon.get("purpose"))
+    assert {"any", "maskable"} <= purposes
+    assert {"192x192", "512x512"} <= {icon["sizes"] for icon in manifest["icons"]}  # what Android asks for
+
+
 def test_api_state_is_latest_view_with_version(client, hub, make_view):
     empty = client.get("/api/state")
     assert empty.status_code == 200 and empty.get_json() == {"version": 0}
@@ -171,7 +199,8 @@ def test_sse_stream_sends_current_snapshot_first_then_changes(hub, make_view):
     assert first["event"] == "state" and first["id"] == "1"
     assert json.loads(first["data"])["game"]["latest"]["total"] == 3
 
-    assert next(stream) == ": heartbeat\n\n"  # nothing new within heartbeat_s
+    beat = _parse_sse(next(stream))  # nothing new within heartbeat_s: a heartbeat the page sees, with its period
+    assert beat["event"] == "heartbeat" and json.loads(beat["data"]) == {"every_s": 0.05}
 
     hub.publish(make_view([6, 6, 6]))
     update = _parse_sse(next(stream))
@@ -186,7 +215,7 @@ def test_sse_stream_ends_when_stopped(hub):
     stream = sse_stream(hub, heartbeat_s=0.01, stop=stop)
     next(stream), next(stream)
     stop.set()
-    assert list(stream) in ([], [": heartbeat\n\n"])
+    assert [_parse_sse(m)["event"] for m in stream] in ([], ["heartbeat"])
 
 
 def test_events_route_streams_state(client, hub, make_view):

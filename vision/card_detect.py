@@ -60,7 +60,9 @@ class CardsConfig:
         anchor_id: id of the card that defines cell (0, 0).
         mirror: ``"off"``: the camera shows the table as it is; ``"on"``: the camera image is mirrored
             (some webcams' selfie mode); ``"auto"``: per frame, whichever fits the deck better (2x the
-            identification time).
+            identification time). Decide it once per camera (:func:`vision.cards.decide_mirror`) and keep
+            ``"on"`` or ``"off"``: a read whose cards fit the deck far better the other way says so in its
+            notes (:data:`vision.cards.MIRROR_NOTE`).
         sticker_ids_from: ArUco ids from this value up are card stickers, below are table markers.
         fallback_card_mm: (short, long) card size in mm used to estimate mm without calibration.
     """

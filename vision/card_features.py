@@ -95,8 +95,20 @@ class IdConfig:
 def white_balance(crop: np.ndarray, cfg: IdConfig) -> np.ndarray:
     """float32 BGR crop divided by the paper colour (its ``paper_percentile`` per channel), 1.0 = paper."""
     f = crop.astype(np.float32)
-    paper = np.percentile(f.reshape(-1, 3), cfg.paper_percentile, axis=0)
-    return f / np.maximum(paper, 8.0)
+    return f / np.maximum(channel_percentile(crop, cfg.paper_percentile), 8.0)
+
+
+def channel_percentile(img: np.ndarray, q: float) -> np.ndarray:
+    """float32[3]: the ``q``-th percentile of each channel of an ``[H, W, 3]`` image, interpolated linearly
+    between the two nearest ranks (what ``np.percentile`` gives, from two partial sorts)."""
+    x = np.ascontiguousarray(img.reshape(-1, 3).T)
+    n = x.shape[1]
+    k = q / 100.0 * (n - 1)
+    lo = int(math.floor(k))
+    hi = min(lo + 1, n - 1)
+    part = np.partition(x, (lo, hi), axis=1)
+    a, b = part[:, lo].astype(np.float64), part[:, hi].astype(np.float64)
+    return (a + (b - a) * (k - lo)).astype(np.float32)
 
 
 def flatten_light(crop: np.ndarray, cells: tuple[int, int] = (4, 6), percentile: float = 85.0) -> np.ndarray:
@@ -222,13 +234,10 @@ def crop_features(crop: np.ndarray, cfg: IdConfig, shape: str = "card") -> tuple
     mag = np.sqrt(gx * gx + gy * gy + 1e-6)
     c2 = (gx * gx - gy * gy) / mag
     s2 = (2 * gx * gy) / mag
-    chans = []
-    for ch in (255.0 - L, chroma, c2, s2):
-        small = cv2.resize(ch, size, interpolation=cv2.INTER_AREA)
-        if cfg.blur_sigma > 0:
-            small = cv2.GaussianBlur(small, (0, 0), cfg.blur_sigma)
-        chans.append(small)
-    big = np.stack(chans).astype(np.float32)
+    small = cv2.resize(cv2.merge([255.0 - L, chroma, c2, s2]), size, interpolation=cv2.INTER_AREA)
+    if cfg.blur_sigma > 0:
+        small = cv2.GaussianBlur(small, (0, 0), cfg.blur_sigma)
+    big = np.ascontiguousarray(small.transpose(2, 0, 1), np.float32)
     ink = chroma > cfg.ink_chroma
     if face is not None:
         ink &= face > 0
@@ -296,11 +305,35 @@ def inner_maps(big: np.ndarray, s: int) -> np.ndarray:
     return big[..., s:big.shape[-2] - s, s:big.shape[-1] - s] if s > 0 else big
 
 
-def shifted_maps(big: np.ndarray, s: int) -> np.ndarray:
-    """float32[S, C, H*W]: the query's normalised inner maps at every shift within +-s."""
-    H, W = big.shape[-2] - 2 * s, big.shape[-1] - 2 * s
-    outs = [big[:, dy:dy + H, dx:dx + W] for dy in range(2 * s + 1) for dx in range(2 * s + 1)]
-    return normalise_maps(np.stack(outs))
+def shifted_maps(big: np.ndarray, s: int, r: int | None = None) -> np.ndarray:
+    """float32[S, C, H*W]: the query's inner maps at every shift within +-``r`` (default ``s``; ``big`` has an
+    ``s``-pixel border), each normalised per channel as :func:`normalise_maps` does, S = (2r + 1)^2 in
+    row-major order of (dy, dx).
+
+    The windows' means and norms come from summed-area tables of the maps (float64), so each window is
+    copied, centred and scaled once instead of normalised from scratch."""
+    r = s if r is None else min(int(r), s)
+    C, h, w = big.shape
+    H, W = h - 2 * s, w - 2 * s
+    n = 2 * r + 1
+    sub = np.asarray(big[:, s - r:h - s + r, s - r:w - s + r], np.float32)
+    f = sub.astype(np.float64)
+    sums, sqs = _window_sums(f, H, W), _window_sums(f * f, H, W)                     # [C, n, n]
+    mean = sums / (H * W)
+    norm = np.sqrt(np.maximum(sqs - sums * mean, 0.0))
+    win = np.lib.stride_tricks.sliding_window_view(sub, (H, W), axis=(1, 2))      # [C, n, n, H, W]
+    out = win.transpose(1, 2, 0, 3, 4).reshape(n * n, C, H * W)                   # a copy
+    out -= mean.transpose(1, 2, 0).reshape(n * n, C, 1).astype(np.float32)
+    out *= (1.0 / np.maximum(norm, 1e-6)).transpose(1, 2, 0).reshape(n * n, C, 1).astype(np.float32)
+    return out
+
+
+def _window_sums(a: np.ndarray, H: int, W: int) -> np.ndarray:
+    """[C, n, n] sums of every H x W window of ``a`` float64[C, H + n - 1, W + n - 1] (a summed-area table)."""
+    C, h, w = a.shape
+    ii = np.zeros((C, h + 1, w + 1), np.float64)
+    np.cumsum(np.cumsum(a, axis=1), axis=2, out=ii[:, 1:, 1:])
+    return ii[:, H:, W:] - ii[:, :h + 1 - H, W:] - ii[:, H:, :w + 1 - W] + ii[:, :h + 1 - H, :w + 1 - W]
 
 
 def turn_crop(crop: np.ndarray, turns: int) -> np.ndarray:

@@ -25,7 +25,8 @@ card, in card pitches along the anchor's own axes (down and right positive).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -36,6 +37,7 @@ from .card_match import SearchView, refine_identifications
 from .deck import DeckProfile
 from .errors import VisionError
 from .frames import validate_frame
+from .incremental import grow, recheck_markers, touches, window_reads
 from .observations import point_json
 from .quads import order_quad, quad_size, rectify
 from .table import (
@@ -51,21 +53,81 @@ from .table import (
 from .timing import timed_stage
 
 __all__ = [
+    "MIRROR_NOTE",
     "CardObservation",
     "CardsConfig",
     "CardsRead",
+    "MirrorCheck",
     "NoCardsFound",
+    "check_mirror",
+    "decide_mirror",
     "assign_cells",
     "assign_rows_cols",
     "identify_and_refine",
     "identify_frame",
     "read_cards",
+    "read_cards_changes",
     "sticker_ids",
 ]
 
 
 class NoCardsFound(VisionError):
     """Raised only by callers that require cards (``read_cards`` itself returns an empty read)."""
+
+
+#: A change whose longer side is under this fraction of a card's short side is no card coming, going or
+#: moving (a card's own change, margins included, is larger; a Roll die's, with its shadow and the
+#: stillness detector's margins, is about 0.9 of a tile's side, a combat die's 0.8 of a hex's width).
+SMALL_CHANGE = 1.0
+
+#: The note of a read whose cards match the deck far better flipped left-right than as the mirror setting
+#: reads them (a selfie webcam, or the setting decided for another camera).
+MIRROR_NOTE = ("the cards read as if the camera image were mirrored (left and right swapped): turn the "
+               "camera's mirror off, or set the box to read mirrored images")
+
+
+@dataclass(frozen=True)
+class MirrorCheck:
+    """Which way a deck reads the cards of a frame best.
+
+    Attributes:
+        mirrored: True: flipped left-right; False: as they are; None: undecided (fewer than ``min_cards``
+            cards, or the two readings within ``margin`` of each other).
+        plain, flipped: mean best distance of the cards read as they are and flipped (lower is better).
+        cards: how many cards were compared.
+    """
+
+    mirrored: bool | None
+    plain: float
+    flipped: float
+    cards: int
+
+
+def check_mirror(deck: DeckProfile, crops: list[np.ndarray], min_cards: int = 3, margin: float = 0.05) -> MirrorCheck:
+    """Score rectified card crops (``uint8[h, w, 3]`` as the frame shows them) with ``deck`` as they are and
+    flipped left-right: the reading whose mean best distance is lower by ``margin`` wins."""
+    if len(crops) < max(1, min_cards):
+        return MirrorCheck(None, float("nan"), float("nan"), len(crops))
+    plain = float(np.mean([deck.score(c)[1] for c in crops]))
+    flipped = float(np.mean([deck.score(cv2.flip(c, 1))[1] for c in crops]))
+    mirrored = None if abs(plain - flipped) < margin else flipped < plain
+    return MirrorCheck(mirrored, plain, flipped, len(crops))
+
+
+def decide_mirror(frame: np.ndarray, deck: DeckProfile, calibration: TableCalibration | None = None,
+                  config: CardsConfig | None = None, max_cards: int = 12) -> MirrorCheck:
+    """Decide once (at set-up or calibration, with cards of the deck on the table) whether the camera
+    mirrors the table: the cards of ``frame`` (at most ``max_cards``) scored both ways (:func:`check_mirror`).
+    Store the answer as the reader's ``mirror`` setting (``"on"``/``"off"``); reads then score each card
+    once, and a read whose cards fit the other way far better says so (:data:`MIRROR_NOTE`).
+
+    Raises:
+        BadFrame: frame is not a non-empty uint8 BGR image.
+    """
+    c = replace(config or CardsConfig(), mirror="off")
+    r = read_cards(frame, None, calibration=calibration, config=c, check_moved=False, keep_crops=True)
+    crops = [o.crop for o in r.cards[:max_cards] if o.crop is not None]
+    return check_mirror(deck, crops)
 
 
 # ----------------------------------------------------------------------------------------------- results
@@ -126,6 +188,7 @@ class CardsRead:
         cards: observations sorted by (row, col).
         markers: MarkerCheck against the calibration, or None without calibration.
         timings_ms: per-stage wall times.
+        notes: what the reader must tell the players about this read (e.g. :data:`MIRROR_NOTE`).
     """
 
     width: int
@@ -133,6 +196,7 @@ class CardsRead:
     cards: tuple[CardObservation, ...]
     markers: MarkerCheck | None = None
     timings_ms: dict[str, float] = field(default_factory=dict, compare=False)
+    notes: tuple[str, ...] = ()
 
     def to_json(self, image: str | None = None) -> dict:
         """``{"image": image, "cards": [...]}`` exactly as issue 5 specifies."""
@@ -178,7 +242,8 @@ def sticker_ids(frame: np.ndarray, quads: list[np.ndarray], deck: Any, config: C
 
 def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
                zones: Zones | None = None, config: CardsConfig | None = None,
-               table_config: TableConfig | None = None, check_moved: bool = True, keep_crops: bool = False) -> CardsRead:
+               table_config: TableConfig | None = None, check_moved: bool = True, keep_crops: bool = False,
+               select: Callable[[np.ndarray], bool] | None = None) -> CardsRead:
     """Find, rectify, identify and lay out every card in ``frame``.
 
     Args:
@@ -187,6 +252,8 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         zones: player zones in mm (or px without calibration); None -> every zone is null.
         check_moved: with a calibration, compare this frame's markers with it (result in ``.markers``;
             use :func:`vision.table.check_markers` with ``raise_on_move`` to get ``MarkersMoved``).
+        select: only the cards whose quad (float[4, 2] frame px, as found) it accepts are identified and
+            reported (a read of a window keeps the cards it will use, not its neighbours cut by its edge).
 
     Raises:
         BadFrame: frame is not a non-empty uint8 BGR image.
@@ -212,11 +279,11 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
 
         quads = [to_frame(q) for q in quads_top]
         # drop quads that are the calibration markers themselves (or the white sheet around them)
-        keep = [k for k, q in enumerate(quads) if not calibration.covers_marker(q)]
+        keep = [k for k, q in enumerate(quads) if not calibration.covers_marker(q) and (select is None or select(q))]
         quads, quads_top = [quads[k] for k in keep], [quads_top[k] for k in keep]
         view = (top, quads_top, to_frame, card_px)
     else:
-        quads = find_quads(frame, c, aspect, t)
+        quads = [q for q in find_quads(frame, c, aspect, t) if select is None or select(q)]
         view = None
     markers = timed_stage(t, "markers", check_markers, frame, calibration, tc) if (calibration is not None and check_moved) else None
 
@@ -225,6 +292,7 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     confs: list[float] = [0.0] * len(quads)
     sources = ["reference"] * len(quads)
     crops: list[np.ndarray] = []
+    notes: list[str] = []
     if quads:
         asp = aspect or float(np.median([quad_size(q)[1] / max(quad_size(q)[0], 1e-6) for q in quads]))
         cw, ch = crop_size(c, asp)
@@ -244,11 +312,85 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
             stick = timed_stage(t, "stickers", sticker_ids, frame, quads, deck, c, tc)
             for k, cid in stick.items():
                 ids[k], confs[k], sources[k] = cid, 0.99, "sticker"
+            if c.mirror != "auto" and timed_stage(t, "mirror", _mirror_looks_wrong, deck, results, crops):
+                notes.append(MIRROR_NOTE)
 
     # geometry in the layout frame
     obs = timed_stage(t, "layout", _layout, frame, quads, ids, confs, sources, crops if keep_crops else None,
                       deck, calibration, zones, c)
-    return CardsRead(frame.shape[1], frame.shape[0], tuple(obs), markers, t)
+    return CardsRead(frame.shape[1], frame.shape[0], tuple(obs), markers, t, tuple(notes))
+
+
+def _mirror_looks_wrong(deck: DeckProfile, results: list[tuple[Any, bool]], crops: list[np.ndarray],
+                        min_weak: int = 2, margin: float = 0.1) -> bool:
+    """Whether the cards would fit the deck clearly better flipped left-right than as the mirror setting reads
+    them (``crops``: the crops as read, already flipped when the setting mirrors). Only asked when at least
+    ``min_weak`` cards are 'not in the deck' or unsure (a good read costs nothing more; many cards, such as
+    symmetric ones, read well either way): those are scored both ways (:func:`check_mirror`, the means
+    ``margin`` apart)."""
+    weak = [k for k, (r, _) in enumerate(results) if r.card_id is None or r.confidence < 0.5]
+    if len(weak) < min_weak:
+        return False
+    return check_mirror(deck, [crops[k] for k in weak], min_cards=min_weak, margin=margin).mirrored is True
+
+
+def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...], changed: list[tuple[int, int, int, int]],
+                       deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
+                       zones: Zones | None = None, config: CardsConfig | None = None,
+                       table_config: TableConfig | None = None, markers: MarkerCheck | None = None,
+                       check_moved: bool = True) -> CardsRead:
+    """:func:`read_cards` of ``frame`` after a change, reading only windows around the ``changed`` boxes.
+
+    A change smaller than ``SMALL_CHANGE`` x a card's short side (a die rolled, a die laid on a tile) is no
+    card coming, going or moving: the cards it touches are kept. Every card of ``previous`` (the last read's
+    observations) that touches no other changed box is kept as it was (id, quad, confidence, source); each window (a changed box grown by a card's size) is read as its own
+    frame (:func:`read_cards`, with the window's calibration), and a card found there joins when its centre
+    lies in a changed box and the window's edge does not cut it; then every card is laid out again (rows,
+    columns, cells and zones depend on all). The markers are checked again only when a change touches one.
+
+    Args:
+        changed: ``(x, y, w, h)`` frame-px boxes of what changed since ``previous`` was read (not empty).
+        markers: the last read's marker check, kept when no change touches a marker.
+        Others: as :func:`read_cards` (with a lens calibration the whole frame is read again).
+
+    Raises:
+        BadFrame: frame is not a non-empty uint8 BGR image.
+    """
+    c = config or CardsConfig()
+    tc = table_config or TableConfig()
+    frame = validate_frame(frame, MIN_SIDE_PX)
+    h, w = frame.shape[:2]
+    if calibration is not None and (calibration.lens is not None or tuple(calibration.frame_size) != (w, h)):
+        return read_cards(frame, deck, calibration, zones, c, tc, check_moved)
+    sides = np.array([quad_size(o.corners) for o in previous]).reshape(-1, 2)
+    if len(sides):
+        short, card = (float(v) for v in np.median(sides, axis=0))
+    elif calibration is not None and deck is not None:
+        short, card = min(deck.card_mm) / calibration.mm_per_px(), max(deck.card_mm) / calibration.mm_per_px()
+    else:
+        short = card = 0.25 * min(h, w)
+    changed = [b for b in changed if max(b[2], b[3]) >= SMALL_CHANGE * short]
+    if not changed:   # a die rolled or laid on a tile: no card came, went or moved
+        return CardsRead(w, h, tuple(previous), markers, {"unchanged": 0.0})
+    kept = [o for o in previous if not touches(o.corners, changed)]
+    quads = [o.corners for o in kept]
+    notes: set[str] = set()
+
+    def read(x: int, y: int, ww: int, hh: int, keep: Callable[[np.ndarray], bool]):
+        sub_cal = calibration.window(x, y, ww, hh) if calibration is not None else None
+        r = read_cards(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False, select=keep)
+        notes.update(r.notes)
+        return r.cards, r.timings_ms
+
+    near = [grow(b, 0.5 * card, frame.shape) for b in changed]
+    found, t = window_reads(frame.shape, changed, 1.2 * card, near, quads, read)
+    obs_all = [*kept, *(o for o, _ in found)]
+    ids: list[str | None] = [o.id for o in obs_all]
+    confs = [o.confidence for o in obs_all]
+    sources = [o.source for o in obs_all]
+    markers = recheck_markers(frame, calibration, changed, markers, tc, check_moved, t)
+    obs = timed_stage(t, "layout", _layout, frame, quads, ids, confs, sources, None, deck, calibration, zones, c)
+    return CardsRead(w, h, tuple(obs), markers, t, tuple(sorted(notes)))
 
 
 def identify_frame(deck: Any, crops: list[np.ndarray], mirror: str) -> list[tuple[Any, bool]]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from .inference import InferenceConfig
+
 #: Folder holding the shipped models (package data).
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 
@@ -37,10 +39,18 @@ class D6Config:
             read 0.9 points more dice right than 0 alone on held-out byler photos).
         patch_rotations: classifier test-time augmentation: probabilities averaged over this many
             quarter turns of each patch (1 = off, up to 4).
+        quick_views: the first this many views of each die (angle by angle, each in its quarter turns)
+            are classified first; 0 = every view for every die.
+        quick_confidence: a die whose quick views give one value, or "no die", at least this averaged
+            probability keeps that answer; the others are classified in all their views (on the byler
+            and penlington photos 0.8-0.98 read the same values as all views for every die; 1 view at
+            0.9 does a quarter of the classifier's work on byler photos).
         no_die_threshold: a candidate whose classifier "no die" probability is above this is dropped.
         value_threshold: the value is reported only when the classifier gives it at least this
             probability; otherwise the die is reported unreadable (``value=None``).
         min_confidence: dice whose final confidence is below this are not reported.
+        inference: which runtime runs the two models, with how many threads (:mod:`vision.inference`;
+            ONNX Runtime where installed, else OpenCV's DNN module).
     """
 
     models_dir: Path = MODELS_DIR
@@ -57,9 +67,12 @@ class D6Config:
     patch_context: float = 1.35
     patch_angles: tuple[float, ...] = (0.0, 45.0)
     patch_rotations: int = 4
+    quick_views: int = 1
+    quick_confidence: float = 0.9
     no_die_threshold: float = 0.5
     value_threshold: float = 0.35
     min_confidence: float = 0.15
+    inference: InferenceConfig = InferenceConfig()
 
     @property
     def detector_path(self) -> Path:

@@ -18,20 +18,22 @@ Pipeline (each stage a named function of its inputs and the :class:`D6Config`):
 7. ``assemble_observations`` -- drop "no die" candidates, pips seen as small dice (nested boxes,
    size consistency), report the value or ``None`` (unreadable) with a confidence.
 
-Models are ONNX files run through ``cv2.dnn`` (OpenCV + numpy only at run time).
+Models are ONNX files run by :mod:`vision.inference` (ONNX Runtime where installed, else ``cv2.dnn``;
+``D6Config.inference`` chooses).
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from .config import D6Config
 from .frames import validate_frame
-from .errors import VisionError
+from .incremental import clip_box
+from .inference import InferenceConfig, Model, load_model
 from .observations import DiceRead, DieObservation
 from .timing import timed_stage
 
@@ -68,16 +70,19 @@ def detector_scale(height: int, width: int, config: D6Config) -> float:
 
 
 def resize_for_detector(
-    frame: np.ndarray, config: D6Config
+    frame: np.ndarray, config: D6Config, scale: float | None = None
 ) -> tuple[np.ndarray, float]:
     """Resize a ``uint8[H, W, 3]`` frame for the detector and pad it (edge replicate) to ``input_multiple``.
+
+    ``scale``: the factor to resize by (default :func:`detector_scale` of this frame; a window of a larger
+    frame passes that frame's, so its dice have the size they have in a full read).
 
     Returns:
         ``(image, scale)``: ``uint8[H', W', 3]`` with H', W' multiples of ``input_multiple``, and the
         factor from frame pixels to ``image`` pixels.
     """
     h, w = frame.shape[:2]
-    scale = detector_scale(h, w, config)
+    scale = detector_scale(h, w, config) if scale is None else float(scale)
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
     interp = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
     resized = cv2.resize(frame, (nw, nh), interpolation=interp)
@@ -89,17 +94,17 @@ def resize_for_detector(
 
 
 def prepare_detector_input(
-    frame: np.ndarray, config: D6Config
+    frame: np.ndarray, config: D6Config, scale: float | None = None
 ) -> tuple[np.ndarray, float]:
-    """Frame ``uint8[H, W, 3]`` -> (detector blob ``float32[1, 3, H', W']``, frame-to-input scale)."""
-    image, scale = resize_for_detector(frame, config)
+    """Frame ``uint8[H, W, 3]`` -> (detector blob ``float32[1, 3, H', W']``, frame-to-input scale);
+    ``scale`` as in :func:`resize_for_detector`."""
+    image, scale = resize_for_detector(frame, config, scale)
     return to_blob(image[None]), scale
 
 
-def run_net(net: cv2.dnn.Net, blob: np.ndarray) -> np.ndarray:
-    """Run an OpenCV DNN network on ``blob`` and return its (single) output as a numpy array."""
-    net.setInput(blob)
-    return np.asarray(net.forward())
+def run_net(net: Model, blob: np.ndarray) -> np.ndarray:
+    """Run a model (:func:`load_net`) on ``blob`` and return its (single) output as a numpy array."""
+    return net.run(blob)
 
 
 def decode_detections(
@@ -155,7 +160,7 @@ def decode_detections(
     return Candidates(boxes[keep], scores[keep].astype(np.float32))
 
 
-def detect_dice(net: cv2.dnn.Net, frame: np.ndarray, config: D6Config) -> Candidates:
+def detect_dice(net: Model, frame: np.ndarray, config: D6Config) -> Candidates:
     """Die candidates of the d6 CNN detector alone (stages 2-4, no classifier): a shared entry point
     for other readers that want the detector's boxes as a candidate source.
 
@@ -179,7 +184,9 @@ def extract_patch(
     """Cut a square ``uint8[size, size, 3]`` patch of ``side`` frame pixels centred on ``(cx, cy)``.
 
     ``angle`` (degrees, counter-clockwise) rotates the patch content; the reader uses 0, training
-    uses random angles. Pixels outside the frame repeat the border.
+    uses random angles. Pixels outside the frame repeat the border. A strong reduction (``side`` over
+    twice ``size``) is anti-aliased by a Gaussian blur of the window around the patch only (what a blur
+    of the whole frame would give there).
     """
     s = size / max(float(side), 1.0)
     m = cv2.getRotationMatrix2D((float(cx), float(cy)), float(angle), s)
@@ -187,7 +194,13 @@ def extract_patch(
     m[1, 2] += size / 2.0 - cy
     if s < 0.5:  # anti-alias a strong reduction
         k = int(1.0 / s) | 1
-        frame = cv2.GaussianBlur(frame, (k, k), 0)
+        h, w = frame.shape[:2]
+        r = int(np.ceil(0.5 * np.sqrt(2.0) * side)) + 2 + k // 2   # the patch's footprint and the blur's reach
+        x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
+        x1, y1 = min(w, int(cx) + r + 1), min(h, int(cy) + r + 1)
+        if x1 > x0 and y1 > y0:
+            frame = cv2.GaussianBlur(frame[y0:y1, x0:x1], (k, k), 0)
+            m[:, 2] += m[:, :2] @ np.array([x0, y0], np.float64)   # window pixels -> patch pixels
     return cv2.warpAffine(
         frame, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
@@ -218,7 +231,7 @@ def extract_patches(
 
 
 def classify_patches(
-    net: cv2.dnn.Net, patches: np.ndarray, config: D6Config
+    net: Model, patches: np.ndarray, config: D6Config
 ) -> np.ndarray:
     """Classifier probabilities ``float32[N, 7]`` (values 1..6, no die) for ``uint8[A, N, P, P, 3]``
     patches (A views of the same N dice, from :func:`extract_patches`; ``uint8[N, P, P, 3]`` is one view).
@@ -228,6 +241,12 @@ def classify_patches(
     A die's top face reads the same value at any in-plane angle, and the classifier was trained on
     patches at random angles, so the views agree on clear faces and average out on tilted dice whose
     side faces show pips too.
+
+    Most faces are clear: the first ``config.quick_views`` views (in the order angle by angle, each in
+    its quarter turns) are classified for every die first, and a die whose averaged probability of one
+    value, or of "no die", reaches ``config.quick_confidence`` keeps that answer; only the others are
+    classified in all their views (on the byler and penlington photos the reads are the same as with all
+    views for every die, at a quarter to a half of the classifier's work).
     """
     if patches.ndim == 4:
         patches = patches[None]
@@ -236,8 +255,22 @@ def classify_patches(
         return np.zeros((0, len(CLASS_VALUES)), np.float32)
     turns = max(1, min(4, int(config.patch_rotations)))
     views = [np.rot90(view, t, axes=(1, 2)) for view in patches for t in range(turns)]
-    probs = run_net(net, to_blob(np.concatenate(views))).reshape(len(views), n, len(CLASS_VALUES))
-    return probs.mean(axis=0).astype(np.float32)
+    quick = int(config.quick_views)
+    quick = len(views) if quick <= 0 else min(quick, len(views))
+
+    def run(vs: list[np.ndarray]) -> np.ndarray:   # [V, M, 7]
+        m = vs[0].shape[0]
+        return run_net(net, to_blob(np.concatenate(vs))).reshape(len(vs), m, len(CLASS_VALUES))
+
+    first = run(views[:quick])
+    probs = first.mean(axis=0)
+    if quick < len(views):
+        unsure = np.nonzero((probs[:, :NO_DIE].max(axis=1) < config.quick_confidence)
+                            & (probs[:, NO_DIE] < config.quick_confidence))[0]
+        if unsure.size:
+            rest = run([v[unsure] for v in views[quick:]])
+            probs[unsure] = (first[:, unsure].sum(axis=0) + rest.sum(axis=0)) / len(views)
+    return probs.astype(np.float32)
 
 
 def assemble_observations(
@@ -298,26 +331,22 @@ def assemble_observations(
     return tuple(dice)
 
 
-def load_net(path) -> cv2.dnn.Net:
-    """Load an ONNX model with ``cv2.dnn``.
+def load_net(path, inference: InferenceConfig | None = None) -> Model:
+    """Load a d6 ONNX model with the runtime ``inference`` chooses (:func:`vision.inference.load_model`).
 
     Raises:
-        VisionError: the file is missing or OpenCV cannot read it (the message names the file).
+        VisionError: the file is missing, the runtime cannot read it or is not installed (the message
+            names the file or the runtime).
     """
-    if not path.is_file():
-        raise VisionError(f"d6 model file missing: {path}")
-    try:
-        net = cv2.dnn.readNetFromONNX(str(path))
-    except cv2.error as exc:
-        raise VisionError(f"cannot load d6 model {path}: {exc}") from exc
-    return net
+    return load_model(path, inference)
 
 
 class D6Reader:
     """Finds d6 dice in BGR frames and reads their top face.
 
-    The two models are loaded once in the constructor. An instance is not thread-safe
-    (``cv2.dnn`` nets keep state); use one reader per thread.
+    The two models are loaded once in the constructor, with the runtime ``config.inference`` chooses
+    (:attr:`runtime` says which). An instance running on OpenCV's DNN module is not thread-safe (its nets
+    keep state); use one reader per thread.
 
     Args:
         config: thresholds and model location; ``D6Config()`` when None.
@@ -328,8 +357,13 @@ class D6Reader:
 
     def __init__(self, config: D6Config | None = None):
         self.config = config if config is not None else D6Config()
-        self._detector = load_net(self.config.detector_path)
-        self._classifier = load_net(self.config.classifier_path)
+        self._detector = load_net(self.config.detector_path, self.config.inference)
+        self._classifier = load_net(self.config.classifier_path, self.config.inference)
+
+    @property
+    def runtime(self) -> str:
+        """The inference runtime running the models: ``"onnxruntime"`` or ``"opencv"``."""
+        return self._detector.runtime
 
     def read(self, frame: np.ndarray) -> DiceRead:
         """Read every d6 in ``frame``.
@@ -344,11 +378,40 @@ class D6Reader:
         Raises:
             BadFrame: ``frame`` is not a non-empty ``uint8[H, W, 3]`` array.
         """
-        cfg = self.config
         timings: dict[str, float] = {}
+        frame = timed_stage(timings, "validate", validate_frame, frame)
+        return self._read(frame, None, timings)
+
+    def read_window(self, frame: np.ndarray, box: tuple[int, int, int, int]) -> DiceRead:
+        """Read the dice of one window of ``frame`` as a read of the whole frame would (the detector sees
+        the window at the whole frame's scale); for re-reading the part of a table that changed.
+
+        Args:
+            frame: ``uint8[H, W, 3]`` BGR image.
+            box: ``(x, y, w, h)`` of the window in frame pixels (clipped to the frame).
+
+        Returns:
+            :class:`DiceRead` of the frame's size with the dice found in the window, boxes in frame pixels.
+
+        Raises:
+            BadFrame: ``frame`` is not a non-empty ``uint8[H, W, 3]`` array.
+        """
+        timings: dict[str, float] = {}
+        frame = timed_stage(timings, "validate", validate_frame, frame)
+        h, w = frame.shape[:2]
+        clipped = clip_box(box, frame.shape)
+        if clipped is None:
+            return DiceRead(w, h, (), timings)
+        x0, y0, x1, y1 = clipped
+        window = frame[y0:y1, x0:x1]
+        r = self._read(window, detector_scale(h, w, self.config), timings)
+        dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in r.dice)
+        return DiceRead(w, h, dice, r.timings_ms)
+
+    def _read(self, frame: np.ndarray, scale: float | None, timings: dict[str, float]) -> DiceRead:
+        cfg = self.config
         stage = functools.partial(timed_stage, timings)
-        frame = stage("validate", validate_frame, frame)
-        blob, scale = stage("prepare", prepare_detector_input, frame, cfg)
+        blob, scale = stage("prepare", prepare_detector_input, frame, cfg, scale)
         output = stage("detect", run_net, self._detector, blob)
         candidates = stage("decode", decode_detections, output, scale, frame.shape, cfg)
         patches = stage("crop", extract_patches, frame, candidates.boxes, cfg)

@@ -121,37 +121,56 @@ class DeckProfile:
             return (0,)
         return (0, 1, 2, 3) if self.aspect < 1.15 else (0, 2)
 
+    def turn_features(self, crop: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
+        """(structure maps masked to the face, colour histogram, ink amplitude) of ``crop`` at each of
+        :meth:`turns_to_try` (:func:`vision.card_features.crop_features`).
+
+        A half turn is not computed again: the maps of a crop turned 180 degrees are the maps turned 180
+        degrees (the doubled-angle orientation channels are unchanged by a half turn), and its colour and
+        amplitude are the same; so a card costs one feature pass, a square tile two."""
+        cfg = self.config
+        out: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray | None]] = {}
+        for t in self.turns_to_try():
+            half = out.get(t - 2)
+            if half is not None:
+                out[t] = (np.ascontiguousarray(half[0][:, ::-1, ::-1]), half[1], half[2])
+                continue
+            big, hist, a = crop_features(turn_crop(crop, t), cfg, self.shape)
+            out[t] = (mask_face(big, cfg, self.shape, crop.shape[:2]), hist, a)
+        return [out[t] for t in self.turns_to_try()]
+
     def distances(self, crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(distance float[N_refs, T], turns tried) of one crop against every reference."""
+        """(distance float[N_refs, T], turns tried) of one crop against every reference.
+
+        Coarse: every reference at every turn, centred (one matrix product over all turns). Fine: the
+        ``shortlist`` closest (reference, turn) pairs at every shift within ``struct_shift`` (one matrix
+        product per turn that has any), with occlusion trimming; the other pairs keep their coarse distance
+        (an upper bound of the fine one: the centred shift is among the shifts tried)."""
         cfg = self.config
         turns = self.turns_to_try()
-        D = np.empty((len(self.ref_ids), len(turns)), np.float32)
         w = np.asarray(cfg.channel_weights, np.float32)
         w = w / w.sum()
         flat = self._flat_struct()
         sc = cfg.struct_shift
-        amp: np.ndarray | float = 0.0
-        for t_i, t in enumerate(turns):
-            big, hist, a = crop_features(turn_crop(crop, t), cfg, self.shape)
-            big = mask_face(big, cfg, self.shape, crop.shape[:2])
-            if t_i == 0:
-                amp = self._amp_term(a)
-            hel = np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(hist[None, :] * self.colour).sum(axis=1)))
-            q = shifted_maps(big, sc)                                        # [S, C, K]
-            qw = (q * w[None, :, None]).reshape(q.shape[0], -1)          # channel weights folded in
-            # coarse: every reference at the centred shift; fine: the closest few at every shift
-            centre = (2 * sc + 1) * sc + sc
-            d0 = (1.0 - np.einsum("k,nk->n", qw[centre], flat)) + cfg.colour_weight * hel
-            top = np.argsort(d0)[: cfg.shortlist]
-            ncc = np.einsum("sk,nk->sn", qw, flat[top])                   # [S, M]
+        feats = self.turn_features(crop)
+        amp = self._amp_term(feats[0][2])
+        hel = np.stack([np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(h[None, :] * self.colour).sum(axis=1)))
+                        for _, h, _ in feats], axis=1)                                      # [N, T]
+        centred = np.stack([(normalise_maps(inner_maps(big, sc)) * w[:, None]).reshape(-1) for big, _, _ in feats])
+        D = ((1.0 - flat @ centred.T) + cfg.colour_weight * hel).astype(np.float32)   # [N, T]
+        order = np.argsort(D, axis=None)[: cfg.shortlist]
+        refs_of, turn_of = np.unravel_index(order, D.shape)
+        for t_i in np.unique(turn_of):
+            top = refs_of[turn_of == t_i]
+            q = shifted_maps(feats[t_i][0], sc)                                  # [S, C, K]
+            refs = flat[top] * np.repeat(w, q.shape[2])[None, :]                  # channel weights folded in
+            ncc = q.reshape(q.shape[0], -1) @ refs.T                          # [S, M]
             best = ncc.max(axis=0)
             if cfg.occlusion_drop > 0 and cfg.occlusion_weight > 0:
                 trim = self._trimmed_ncc(q[ncc.argmax(axis=0)], w, top)
                 best = (1 - cfg.occlusion_weight) * best + cfg.occlusion_weight * np.maximum(best, trim)
-            d = d0.copy()
-            d[top] = (1.0 - best) + cfg.colour_weight * hel[top]
-            D[:, t_i] = d + amp
-        return D, np.array(turns)
+            D[top, t_i] = (1.0 - best) + cfg.colour_weight * hel[top, t_i]
+        return D + np.asarray(amp, np.float32).reshape(-1, 1), np.array(turns)
 
     def _amp_term(self, amp: np.ndarray | None) -> np.ndarray | float:
         """float[N]: ``amp_weight`` x the mean absolute log ratio of a crop's ink amplitude ``amp``
@@ -187,17 +206,41 @@ class DeckProfile:
         """Correlation of each reference with the query (at its best shift, ``qn`` float[N, C, K]) over
         the map's 2 x 3 blocks minus the ``occlusion_drop`` worst-matching ones (a hand over a card)."""
         cfg = self.config
-        sw, sh = cfg.struct_size
         N, C, _ = qn.shape
-        def blocks(a: np.ndarray) -> np.ndarray:   # [N, C, K] -> [N, C, 6] block sums
-            return a.reshape(N, C, 3, sh // 3, 2, sw // 2).sum(axis=(3, 5)).reshape(N, C, 6)
         r = self.struct[refs]
-        dot, qq, rr = blocks(qn * r), blocks(qn * qn), blocks(r * r)
+        dot, qq, rr = self._blocks(qn * r), self._blocks(qn * qn), self._ref_blocks()[refs]
         corr = (dot / np.sqrt(np.maximum(qq * rr, 1e-12)) * w[None, :, None]).sum(axis=1)   # [N, 6]
         keep = np.argsort(corr, axis=1)[:, cfg.occlusion_drop:]                              # best blocks
         sel = lambda a: np.take_along_axis(a, keep[:, None, :], axis=2).sum(axis=2)
         per_c = sel(dot) / np.sqrt(np.maximum(sel(qq) * sel(rr), 1e-12))                      # [N, C]
         return per_c @ w
+
+    def _blocks(self, a: np.ndarray) -> np.ndarray:
+        """[N, C, K] -> [N, C, 6]: sums over the structure map's 2 x 3 blocks (one matrix product with the
+        blocks' 0/1 indicator)."""
+        N, C, K = a.shape
+        return (a.reshape(N * C, K) @ self._block_indicator()).reshape(N, C, 6)
+
+    def _block_indicator(self) -> np.ndarray:
+        """float32[K, 6]: 1 where map pixel k lies in block j (3 rows x 2 columns, row-major; cached)."""
+        sw, sh = self.config.struct_size
+        ind = getattr(self, "_block_cache", None)
+        if ind is None or ind.shape[0] != sw * sh:
+            rows = np.minimum(np.arange(sh) // (sh // 3), 2)
+            cols = np.minimum(np.arange(sw) // (sw // 2), 1)
+            block = (rows[:, None] * 2 + cols[None, :]).reshape(-1)
+            ind = np.zeros((sw * sh, 6), np.float32)
+            ind[np.arange(sw * sh), block] = 1.0
+            self._block_cache = ind
+        return ind
+
+    def _ref_blocks(self) -> np.ndarray:
+        """float[N_refs, C, 6]: the references' squared maps summed per block (cached)."""
+        rb = getattr(self, "_ref_blocks_cache", None)
+        if rb is None or rb.shape[0] != len(self.ref_ids):
+            rb = self._blocks(self.struct * self.struct)
+            self._ref_blocks_cache = rb
+        return rb
 
     def score(self, crop: np.ndarray) -> tuple[str, float, float, int]:
         """(best card id, its distance, the best other card's distance, quarter turns) for one crop."""

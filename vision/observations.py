@@ -92,6 +92,8 @@ class Sighting:
         markers: the calibration markers re-checked in this frame (:class:`vision.table.MarkerCheck`),
             or None (no calibration, or not checked).
         timings_ms: wall time of each of the reader's named stages, ms (not compared by ``==``).
+        notes: what the reader must tell the players about this sighting, plain sentences (e.g. the cards
+            read as if the camera image were mirrored); empty when all is well.
     """
 
     reader: str
@@ -102,6 +104,7 @@ class Sighting:
     hexes: tuple[HexObservation, ...] = ()
     markers: MarkerCheck | None = None
     timings_ms: dict[str, float] = field(default_factory=dict, compare=False)
+    notes: tuple[str, ...] = ()
 
     @property
     def frame_size(self) -> tuple[int, int]:
@@ -123,7 +126,8 @@ class Sighting:
 
     def to_json(self) -> dict:
         """``{"reader", "width", "height", "confidence": 0-1 | null, "dice": [...], "cards": [...],
-        "hexes": [...], "markers": null | {"moved": [ids], "missing": [ids]}, "timings_ms": {stage: ms}}``.
+        "hexes": [...], "markers": null | {"moved": [ids], "missing": [ids]}, "timings_ms": {stage: ms}}``,
+        plus ``"notes": [sentences]`` when there are any.
 
         Each observation is its own ``to_json()`` (the shapes ``companion read --json`` prints);
         confidence is rounded to 3 decimals, timings to 0.01 ms.
@@ -140,6 +144,7 @@ class Sighting:
             "markers": None if self.markers is None else {"moved": [int(i) for i in self.markers.moved],
                                                           "missing": [int(i) for i in self.markers.missing]},
             "timings_ms": {k: round(float(v), 2) for k, v in self.timings_ms.items()},
+            **({"notes": list(self.notes)} if self.notes else {}),
         }
 
 

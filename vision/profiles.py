@@ -6,7 +6,10 @@ A profile is what the reader knows about the owner's dice, learned from photos a
 * ``templates``: one "ink" template per enrolled (colour, face) pair (symbols are never coded);
 * ``allowed``: the (colour, face) pairs the dice can show. By default the enrolled pairs (one folder
   per pair that exists); the caller may pass the game's pairs, e.g. from ``dice.json`` through
-  :func:`load_dice_faces` / :func:`allowed_pairs` (the vision room never imports ``rules``).
+  :func:`load_dice_faces` / :func:`allowed_pairs` (the vision room never imports ``rules``);
+* ``dice_set``: the name of the set of dice it was enrolled from (``"roll"``: Roll for the Galaxy's, ``"eclipse"``:
+  Eclipse's combat dice), as the caller names it; the same reader reads any set, the caller checks a profile is of
+  the set it wants. A profile saved before sets were named is Roll for the Galaxy's.
 
 Building one from photos is :func:`vision.roll_dice.build_profile` (the reader's own detection).
 
@@ -27,6 +30,7 @@ import numpy as np
 from .errors import VisionError
 
 __all__ = [
+    "DEFAULT_DICE_SET",
     "IMAGE_SUFFIXES",
     "PROFILE_VERSION",
     "DiceProfile",
@@ -38,6 +42,8 @@ __all__ = [
 PROFILE_FORMAT = "tabletop-companion/roll-dice-profile"
 PROFILE_VERSION = 1
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+DEFAULT_DICE_SET = "roll"
+"""The set of dice a profile saved without ``dice_set`` was enrolled from (Roll for the Galaxy's: the only one then)."""
 
 
 class ProfileError(VisionError, ValueError):
@@ -58,6 +64,7 @@ class DiceProfile:
         template_side: T.
         dice_seen: enrolled dice per pair (``"colour-face"`` -> n).
         version: file format version.
+        dice_set: the set of dice it was enrolled from (:data:`DEFAULT_DICE_SET` when not named).
     """
 
     colours: tuple[str, ...]
@@ -69,6 +76,7 @@ class DiceProfile:
     template_side: int
     dice_seen: dict = field(default_factory=dict)
     version: int = PROFILE_VERSION
+    dice_set: str = DEFAULT_DICE_SET
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, DiceProfile):
@@ -76,6 +84,7 @@ class DiceProfile:
         return (self.colours == other.colours and self.faces == other.faces and self.allowed == other.allowed
                 and self.template_pairs == other.template_pairs and self.template_side == other.template_side
                 and self.dice_seen == other.dice_seen and self.version == other.version
+                and self.dice_set == other.dice_set
                 and np.array_equal(self.colour_means, other.colour_means)
                 and np.array_equal(self.templates, other.templates))
 
@@ -101,6 +110,7 @@ class DiceProfile:
             "template_pairs": [list(x) for x in self.template_pairs],
             "template_side": self.template_side,
             "dice_seen": self.dice_seen,
+            "dice_set": self.dice_set,
             "arrays": npz.name,
             "arrays_sha256": hashlib.sha256(npz.read_bytes()).hexdigest(),
         }
@@ -143,7 +153,7 @@ class DiceProfile:
             allowed=tuple(tuple(x) for x in meta["allowed"]),
             colour_means=means, template_pairs=tuple(tuple(x) for x in meta["template_pairs"]),
             templates=templates, template_side=int(meta["template_side"]), dice_seen=dict(meta["dice_seen"]),
-            version=int(meta["version"]),
+            version=int(meta["version"]), dice_set=str(meta.get("dice_set") or DEFAULT_DICE_SET),
         )
         if means.shape != (len(prof.colours), 3) or templates.shape[0] != len(prof.template_pairs):
             raise ProfileError(f"dice profile {p}: array shapes do not match the metadata")

@@ -7,6 +7,9 @@ and gets a :class:`Sighting`: what was seen (dice, cards, hexes), on a frame of 
 stage took, and how sure the reader is. A reader only reports what it sees; what it means for the game
 is for the rules engine to judge.
 
+Each adapter also reads only what changed since its previous sighting (``read_changes``, the
+:class:`vision.incremental.IncrementalReader` protocol; :func:`vision.incremental.read_changes` chooses).
+
 The adapters wrap the existing readers without changing what they read (the same observations as
 :meth:`vision.D6Reader.read`, :meth:`vision.roll_dice.RollDiceReader.read`, :func:`vision.cards.read_cards`
 and :func:`vision.hexes.read_hexes`, whose own JSON shapes ``companion read --json`` keeps printing):
@@ -30,12 +33,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards import CardsConfig, read_cards
+from .cards import CardsConfig, read_cards, read_cards_changes
 from .config import D6Config
 from .d6 import D6Reader
 from .deck import DeckProfile
+from .frames import validate_frame
 from .hexes import HexesConfig, read_hexes
-from .observations import Reader, Sighting
+from .hexes.reader import read_hexes_changes
+from .incremental import Box, grow, joins, touches, windows
+from .observations import Die, Reader, Sighting
 from .roll_dice import RollDiceConfig, RollDiceReader
 from .table import TableCalibration, TableConfig, Zones
 
@@ -67,6 +73,11 @@ class D6Adapter:
         r = self.reader.read(frame)
         return Sighting(self.name, r.width, r.height, dice=r.dice, timings_ms=r.timings_ms)
 
+    def read_changes(self, frame: np.ndarray, previous: Sighting, boxes: list[Box]) -> Sighting:
+        """``previous``'s dice outside ``boxes`` kept, windows around them read (:meth:`vision.D6Reader.read_window`).
+        Raises :class:`vision.BadFrame`."""
+        return _dice_changes(self.name, self.reader.read_window, frame, previous, boxes)
+
 
 @dataclass(frozen=True, eq=False)
 class RollDiceAdapter:
@@ -91,6 +102,11 @@ class RollDiceAdapter:
         """:meth:`vision.roll_dice.RollDiceReader.read` as a :class:`Sighting`. Raises :class:`vision.BadFrame`."""
         r = self.reader.read(frame)
         return Sighting(self.name, r.width, r.height, dice=r.dice, timings_ms=r.timings_ms)
+
+    def read_changes(self, frame: np.ndarray, previous: Sighting, boxes: list[Box]) -> Sighting:
+        """``previous``'s dice outside ``boxes`` kept, windows around them read
+        (:meth:`vision.roll_dice.RollDiceReader.read_window`). Raises :class:`vision.BadFrame`."""
+        return _dice_changes(self.name, self.reader.read_window, frame, previous, boxes)
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,7 +137,16 @@ class CardsAdapter:
         """:func:`vision.cards.read_cards` as a :class:`Sighting`. Raises :class:`vision.BadFrame`."""
         r = read_cards(frame, self.deck, calibration=self.calibration, zones=self.zones, config=self.config,
                        table_config=self.table_config, check_moved=self.check_moved)
-        return Sighting(self.name, r.width, r.height, cards=r.cards, markers=r.markers, timings_ms=r.timings_ms)
+        return Sighting(self.name, r.width, r.height, cards=r.cards, markers=r.markers, timings_ms=r.timings_ms,
+                        notes=r.notes)
+
+    def read_changes(self, frame: np.ndarray, previous: Sighting, boxes: list[Box]) -> Sighting:
+        """:func:`vision.cards.read_cards_changes`: ``previous``'s cards outside ``boxes`` kept, windows around
+        them read, all laid out again. Raises :class:`vision.BadFrame`."""
+        r = read_cards_changes(frame, previous.cards, boxes, self.deck, self.calibration, self.zones, self.config,
+                               self.table_config, previous.markers, self.check_moved)
+        return Sighting(self.name, r.width, r.height, cards=r.cards, markers=r.markers, timings_ms=r.timings_ms,
+                        notes=r.notes)
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,3 +181,42 @@ class HexesAdapter:
         r = read_hexes(frame, self.deck, calibration=self.calibration, zones=self.zones, config=self.config,
                        table_config=self.table_config, check_moved=self.check_moved)
         return Sighting(self.name, r.width, r.height, hexes=r.hexes, markers=r.markers, timings_ms=r.timings_ms)
+
+    def read_changes(self, frame: np.ndarray, previous: Sighting, boxes: list[Box]) -> Sighting:
+        """:func:`vision.hexes.reader.read_hexes_changes`: ``previous``'s hexes outside ``boxes`` kept, windows
+        around them read, all placed on the map again. Raises :class:`vision.BadFrame`."""
+        r = read_hexes_changes(frame, previous.hexes, boxes, self.deck, self.calibration, self.zones, self.config,
+                               self.table_config, previous.markers, self.check_moved)
+        return Sighting(self.name, r.width, r.height, hexes=r.hexes, markers=r.markers, timings_ms=r.timings_ms)
+
+
+def _dice_changes(name: str, read_window, frame: np.ndarray, previous: Sighting, boxes: list[Box]) -> Sighting:
+    """A dice reader's sighting after a change: ``previous``'s dice touching no box kept, each window (a box
+    grown by a die and a half) read by ``read_window(frame, window)``; a die found there joins when its centre
+    lies in a box (grown by half a die), the window's edge does not cut it and no kept die holds it; highest
+    confidence first."""
+    frame = validate_frame(frame)
+    h, w = frame.shape[:2]
+    kept: list[Die] = [d for d in previous.dice if not touches(d.box, boxes)]
+    sides = [max(d.box[2], d.box[3]) for d in previous.dice]
+    side = float(np.median(sides)) if sides else 0.05 * max(h, w)
+    near = [grow(b, 0.5 * side, frame.shape) for b in boxes]
+    taken = [_box_poly(d.box) for d in kept]
+    dice = list(kept)
+    timings: dict[str, float] = {}
+    for x, y, ww, hh in windows(boxes, 1.5 * side, frame.shape):
+        r = read_window(frame, (x, y, ww, hh))
+        for k, v in r.timings_ms.items():
+            timings[k] = timings.get(k, 0.0) + v
+        for d in r.dice:
+            poly = joins(_box_poly(d.box) - np.array([x, y]), (x, y, ww, hh), frame.shape, near, taken)
+            if poly is not None:
+                taken.append(poly)
+                dice.append(d)
+    dice.sort(key=lambda d: -d.confidence)
+    return Sighting(name, w, h, dice=tuple(dice), timings_ms=timings)
+
+
+def _box_poly(box: tuple[int, int, int, int]) -> np.ndarray:
+    x, y, w, h = box
+    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -22,8 +23,9 @@ import numpy as np
 from .mat import render_marker
 from .table import MarkerLayout, TableConfig, corner_layout
 
-__all__ = ["GAME_SHAPES", "HEX_MM", "CardLabel", "HexLabel", "Scene", "hex_reference_images", "make_hex_scene",
-           "make_scene", "reference_images", "stand_in_card", "stand_in_hex"]
+__all__ = ["GAME_SHAPES", "HEX_MM", "CardLabel", "HexLabel", "Scene", "drop_shadow", "hex_corners", "hex_map_cells",
+           "hex_reference_images", "make_hex_scene", "make_scene", "paste_art", "reference_images", "stand_in_card",
+           "stand_in_hex", "station_places", "table_view", "tableau_places", "turn_matrix"]
 
 #: card size (short, long) in mm per game layout.
 GAME_SHAPES = {"race": (63.0, 88.0), "roll": (50.0, 50.0), "among": (63.0, 88.0)}
@@ -153,7 +155,7 @@ def table_texture(kind: str, w: int, h: int, rng: np.random.Generator, shared: b
 # ----------------------------------------------------------------------------------------------- layouts
 
 
-def _tableau(n: int, rng: np.random.Generator, size: tuple[float, float]) -> list[tuple[float, float, float, int, int, None]]:
+def tableau_places(n: int, rng: np.random.Generator, size: tuple[float, float]) -> list[tuple[float, float, float, int, int, None]]:
     """Cards in rows (up to 7 per row), gaps of a few mm: (cx, cy, angle, row, col, cell)."""
     per_row = int(rng.integers(3, 8))
     w, h = size
@@ -167,7 +169,7 @@ def _tableau(n: int, rng: np.random.Generator, size: tuple[float, float]) -> lis
     return out
 
 
-def _station(n: int, rng: np.random.Generator, size: tuple[float, float]) -> list[tuple[float, float, float, int, int, tuple]]:
+def station_places(n: int, rng: np.random.Generator, size: tuple[float, float]) -> list[tuple[float, float, float, int, int, tuple]]:
     """A connected station of ``n`` cells grown from (0, 0), cards touching edge to edge (0-1.5 mm gaps)."""
     cells = [(0, 0)]
     occupied = {(0, 0)}
@@ -187,12 +189,13 @@ def _station(n: int, rng: np.random.Generator, size: tuple[float, float]) -> lis
 # ----------------------------------------------------------------------------------------------- the scene
 
 
-def _rot(deg: float) -> np.ndarray:
+def turn_matrix(deg: float) -> np.ndarray:
+    """float[2, 2] rotation by ``deg`` degrees (clockwise on screen, y down)."""
     a = math.radians(deg)
     return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
 
 
-def _table_view(lo: np.ndarray, hi: np.ndarray, image_size: tuple[int, int], effects: bool,
+def table_view(lo: np.ndarray, hi: np.ndarray, image_size: tuple[int, int], effects: bool,
                 rng: np.random.Generator, tc: TableConfig) -> tuple[float, float, np.ndarray, MarkerLayout, np.ndarray, float]:
     """The table around components spanning ``lo``..``hi`` (mm) with a 75 mm margin, stretched to the image's
     aspect: (width mm, height mm, offset mm of the components, corner-marker layout, homography table mm ->
@@ -229,19 +232,19 @@ def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = 
     size = GAME_SHAPES[game]
     if game == "among":
         n = n_cards or int(rng.integers(6, 26))
-        places = _station(n, rng, size)
+        places = station_places(n, rng, size)
         ids = [ANCHOR] + [str(rng.choice([c for c in card_ids if c != ANCHOR])) for _ in range(n - 1)]
     else:
         n = n_cards or int(rng.integers(3, 15))
-        places = _tableau(n, rng, size)
+        places = tableau_places(n, rng, size)
         ids = [str(v) for v in rng.choice(card_ids, n, replace=len(card_ids) < n)]
     # the whole layout turned (stations face any seat), then its extent -> table area with a margin
     rot_all = float(rng.choice([0, 90, 180, 270])) if game == "among" else 0.0
-    R_all = _rot(rot_all)
+    R_all = turn_matrix(rot_all)
     P = np.array([R_all @ np.array([p[0], p[1]]) for p in places])
     half = np.abs(R_all) @ (np.array(size) / 2)
     lo, hi = P.min(axis=0) - half, P.max(axis=0) + half
-    W_mm, H_mm, off, layout, H, s = _table_view(lo, hi, image_size, effects, rng, tc)
+    W_mm, H_mm, off, layout, H, s = table_view(lo, hi, image_size, effects, rng, tc)
     iw, ih = image_size
     # table texture drawn at 2 px/mm then warped
     k = 2.0
@@ -260,7 +263,7 @@ def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = 
         side_mm = float(np.linalg.norm(q[1] - q[0]))
         sc = side_mm / side_px
         A = np.array([[sc, 0, q[0][0] - pad * sc], [0, sc, q[0][1] - pad * sc], [0, 0, 1]])
-        _paste(img, mk, H @ A)
+        paste_art(img, mk, H @ A)
     # cards
     labels = []
     px_per_mm_card = 3.0
@@ -268,14 +271,14 @@ def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = 
         art = stand_in_card(cid, size, px_per_mm_card)
         ch, cw = art.shape[:2]
         centre = p_rot + off
-        Rm = _rot(rot_all + ang) / px_per_mm_card
+        Rm = turn_matrix(rot_all + ang) / px_per_mm_card
         t = centre - Rm @ np.array([cw / 2, ch / 2])
         A = np.array([[Rm[0, 0], Rm[0, 1], t[0]], [Rm[1, 0], Rm[1, 1], t[1]], [0, 0, 1]])
         # soft drop shadow
         corners_mm = (A @ np.array([[0, 0, 1], [cw, 0, 1], [cw, ch, 1], [0, ch, 1]], np.float64).T).T[:, :2]
         if effects:
-            _shadow(img, corners_mm + np.array([1.2, 1.5]), H, 0.75)
-        _paste(img, art, H @ A)
+            drop_shadow(img, corners_mm + np.array([1.2, 1.5]), H, 0.75)
+        paste_art(img, art, H @ A)
         cpx = cv2.perspectiveTransform(corners_mm.reshape(-1, 1, 2), H).reshape(-1, 2)
         labels.append(CardLabel(cid, cpx, (float(centre[0]), float(centre[1])), r_, c_, cell))
     meta = {}
@@ -286,7 +289,7 @@ def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = 
     return Scene(img, labels, layout, H, game, seed, meta)
 
 
-def _paste(img: np.ndarray, art: np.ndarray, M: np.ndarray, alpha: np.ndarray | None = None) -> None:
+def paste_art(img: np.ndarray, art: np.ndarray, M: np.ndarray, alpha: np.ndarray | None = None) -> None:
     """Composite ``art`` into ``img`` through the homography ``M`` (art px -> img px), within its bounding box;
     ``alpha`` (uint8[h, w], 255 = opaque) shapes it, default the whole rectangle."""
     h, w = img.shape[:2]
@@ -307,7 +310,9 @@ def _paste(img: np.ndarray, art: np.ndarray, M: np.ndarray, alpha: np.ndarray | 
     roi[:] = (roi.astype(np.float32) * (1 - a) + warped.astype(np.float32) * a).astype(np.uint8)
 
 
-def _shadow(img: np.ndarray, corners_mm: np.ndarray, H: np.ndarray, depth: float) -> None:
+def drop_shadow(img: np.ndarray, corners_mm: np.ndarray, H: np.ndarray, depth: float) -> None:
+    """Darken ``img`` (uint8 BGR, in place) to ``depth`` (0..1 of the light left) under the polygon
+    ``corners_mm`` (table mm, mapped by ``H`` to pixels), with a soft edge."""
     px = cv2.perspectiveTransform(corners_mm.reshape(-1, 1, 2), H).reshape(-1, 2)
     m = np.zeros(img.shape[:2], np.float32)
     cv2.fillPoly(m, [px.astype(np.int32)], 1.0)
@@ -405,7 +410,7 @@ class HexLabel:
     occluded: float = 0.0
 
 
-def _hex_corners(flat: float) -> np.ndarray:
+def hex_corners(flat: float) -> np.ndarray:
     """float[6, 2] corners of a flat-top hexagon of flat-to-flat width ``flat`` around (0, 0)."""
     R = flat / math.sqrt(3.0)
     a = np.radians(_HEX_CORNER_DEG)
@@ -423,7 +428,7 @@ def stand_in_hex(hex_id: str, flat_mm: float = HEX_MM, px_per_mm: float = 3.0) -
     R = F / math.sqrt(3.0)
     w, h = int(round(2 * R)), int(round(F))
     c = np.array([w / 2.0, h / 2.0])
-    poly = (_hex_corners(F) + c).astype(np.float32)
+    poly = (hex_corners(F) + c).astype(np.float32)
     bg = np.array(r.integers(25, 200, 3), np.float64)
     img = np.empty((h, w, 3), np.uint8)
     yy = np.linspace(0, 1, h)[:, None, None]
@@ -472,7 +477,7 @@ def hex_reference_images(hex_ids: list[str], flat_mm: float = HEX_MM, seed: int 
     return out
 
 
-def _hex_map_cells(n: int, rng: np.random.Generator, max_ring: int = 3) -> list[tuple[int, int]]:
+def hex_map_cells(n: int, rng: np.random.Generator, max_ring: int = 3) -> list[tuple[int, int]]:
     """``n`` axial cells grown from (0, 0) (each new one next to a placed one), within ``max_ring``."""
     cells = [(0, 0)]
     seen = {(0, 0)}
@@ -489,7 +494,8 @@ def _hex_map_cells(n: int, rng: np.random.Generator, max_ring: int = 3) -> list[
 
 def make_hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, image_size: tuple[int, int] = (1280, 720),
                    effects: bool = True, config: TableConfig | None = None, textures: str = "own",
-                   hex_mm: float = HEX_MM, anchor: str = "001", max_angle: float = 20.0) -> Scene:
+                   hex_mm: float = HEX_MM, anchor: str = "001", max_angle: float = 20.0,
+                   tiles: Sequence[tuple[str, tuple[int, int], int]] | None = None) -> Scene:
     """One synthetic Eclipse map: ``n_hexes`` (default 20-30) sector hexes edge to edge around the Galactic
     Center (``anchor``, axial (0, 0)) within ring III, with gaps; every hex turned by a random multiple of
     60 degrees, the whole map turned by up to ``max_angle`` degrees on the table, 0-1.5 mm seams and
@@ -499,30 +505,39 @@ def make_hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, im
     Ids: when an id's first character is a ring digit (Eclipse numbering: 1xx ring I, 2xx ring II, 3xx
     ring III) a hex at ring k draws from ring k's ids when any are left, else from every id; no id repeats
     while there are enough. Labels: :class:`HexLabel` per hex in ``Scene.hexes`` (``Scene.cards`` is empty).
+
+    ``tiles``: a given map instead, ``(id, (q, r), rotation)`` per hex (the anchor at (0, 0) among them): the same map
+    read twice, one hex more the second time, as a table where a hex was just explored (``seed`` still draws the
+    table, the light and the map's turn).
     """
     rng = np.random.default_rng(seed)
     tc = config or TableConfig()
-    n = n_hexes or int(rng.integers(20, 31))
-    cells = _hex_map_cells(n, rng)
-    pool = [h for h in hex_ids if h != anchor]
-    ids = [anchor]
-    for q, r_ in cells[1:]:
-        ring = (abs(q) + abs(r_) + abs(q + r_)) // 2
-        left = [h for h in pool if h not in ids] or pool
-        by_ring = [h for h in left if h[:1] == str(ring)]
-        ids.append(str(rng.choice(by_ring or left)))
-    rots = [int(rng.integers(0, 6)) for _ in cells]
+    if tiles is not None:
+        ids = [str(t[0]) for t in tiles]
+        cells = [(int(t[1][0]), int(t[1][1])) for t in tiles]
+        rots = [int(t[2]) % 6 for t in tiles]
+    else:
+        n = n_hexes or int(rng.integers(20, 31))
+        cells = hex_map_cells(n, rng)
+        pool = [h for h in hex_ids if h != anchor]
+        ids = [anchor]
+        for q, r_ in cells[1:]:
+            ring = (abs(q) + abs(r_) + abs(q + r_)) // 2
+            left = [h for h in pool if h not in ids] or pool
+            by_ring = [h for h in left if h[:1] == str(ring)]
+            ids.append(str(rng.choice(by_ring or left)))
+        rots = [int(rng.integers(0, 6)) for _ in cells]
     map_angle = float(rng.uniform(-max_angle, max_angle))
     F = hex_mm
     R = F / math.sqrt(3.0)
     gap = float(rng.uniform(0.0, 1.5))
     Fp = F + gap                       # lattice pitch across flats
     Rp = Fp / math.sqrt(3.0)
-    Rm = _rot(map_angle)
+    Rm = turn_matrix(map_angle)
     P = np.array([Rm @ np.array([1.5 * Rp * q, Fp * (r_ + q / 2.0)]) for q, r_ in cells])
     P += rng.uniform(-0.5, 0.5, P.shape)
     lo, hi = P.min(axis=0) - R, P.max(axis=0) + R
-    W_mm, H_mm, off, layout, H, s = _table_view(lo, hi, image_size, effects, rng, tc)
+    W_mm, H_mm, off, layout, H, s = table_view(lo, hi, image_size, effects, rng, tc)
     iw, ih = image_size
     k = 2.0
     kind = str(rng.choice(["cloth", "wood", "mat"] if textures == "shared" else ["cloth", "wood"]))
@@ -534,25 +549,25 @@ def make_hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, im
         pad = 16
         mk = cv2.copyMakeBorder(mk, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(255, 255, 255))
         sc = float(np.linalg.norm(q[1] - q[0])) / side_px
-        _paste(img, mk, H @ np.array([[sc, 0, q[0][0] - pad * sc], [0, sc, q[0][1] - pad * sc], [0, 0, 1]]))
+        paste_art(img, mk, H @ np.array([[sc, 0, q[0][0] - pad * sc], [0, sc, q[0][1] - pad * sc], [0, 0, 1]]))
     # shadows first (under every tile), then the tiles
     ppm = max(3.0, 1.5 * s)  # art px per mm: finer than the image
     placed = []
     for (q, r_), hid, rot, p in zip(cells, ids, rots, P):
         ang = map_angle + 60.0 * rot + float(rng.uniform(-0.7, 0.7))
         centre = p + off
-        corners_mm = (_rot(ang) @ _hex_corners(F).T).T + centre
+        corners_mm = (turn_matrix(ang) @ hex_corners(F).T).T + centre
         placed.append((hid, rot, (q, r_), centre, ang, corners_mm))
         if effects:
-            _shadow(img, corners_mm + np.array([1.2, 1.5]), H, 0.75)
+            drop_shadow(img, corners_mm + np.array([1.2, 1.5]), H, 0.75)
     labels = []
     for hid, rot, ax, centre, ang, corners_mm in placed:
         art, alpha = stand_in_hex(hid, F, ppm)
         ah, aw = art.shape[:2]
-        Rr = _rot(ang) / ppm
+        Rr = turn_matrix(ang) / ppm
         t = centre - Rr @ np.array([aw / 2, ah / 2])
         A = np.array([[Rr[0, 0], Rr[0, 1], t[0]], [Rr[1, 0], Rr[1, 1], t[1]], [0, 0, 1]])
-        _paste(img, art, H @ A, alpha)
+        paste_art(img, art, H @ A, alpha)
         cpx = cv2.perspectiveTransform(corners_mm.reshape(-1, 1, 2), H).reshape(6, 2)
         labels.append(HexLabel(hid, cpx, (float(centre[0]), float(centre[1])), ax, rot))
     meta: dict = {"map_angle": map_angle, "hex_mm": F, "seam_mm": gap}

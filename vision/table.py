@@ -233,6 +233,15 @@ class TableCalibration:
         S = np.array([[s, 0, -origin_mm[0] * s], [0, s, -origin_mm[1] * s], [0, 0, 1]], np.float64)
         return S @ self.H_inv
 
+    def window(self, x: int, y: int, width: int, height: int) -> TableCalibration | None:
+        """The calibration of a window of the frame (``x``, ``y``: its top-left, px; ``width`` x ``height``):
+        the same table, the window's pixels; None with a lens calibration (its model is of the whole frame)."""
+        if self.lens is not None:
+            return None
+        T = np.array([[1.0, 0.0, -x], [0.0, 1.0, -y], [0.0, 0.0, 1.0]])
+        return TableCalibration(T @ self.H, {k: v - np.array([x, y], np.float64) for k, v in self.markers_px.items()},
+                                self.layout, self.reprojection_px, (int(width), int(height)))
+
     def to_json(self) -> dict:
         return {
             "H": np.asarray(self.H).tolist(),

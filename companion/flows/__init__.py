@@ -9,10 +9,11 @@ here.
 from __future__ import annotations
 
 from companion.flows.among import AMONG_FLOW
+from companion.flows.eclipse import ECLIPSE_FLOW
 from companion.flows.race import RACE_FLOW
 from companion.flows.roll import ROLL_FLOW
 
-FLOWS = {spec.name: spec for spec in (ROLL_FLOW, RACE_FLOW, AMONG_FLOW)}
+FLOWS = {spec.name: spec for spec in (ROLL_FLOW, RACE_FLOW, AMONG_FLOW, ECLIPSE_FLOW)}
 """Game name -> its flow spec (``companion run --game NAME``): the one list of the games played at the table."""
 
 __all__ = ["FLOWS", "run_hint"]

@@ -12,17 +12,25 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from companion.camera_flow import Observed, Proposal
+from companion.camera import CardPass, Observed, Proposal
+from companion.camera.preview import misplays
+from companion.camera.station import StationChange, StationWatcher, growth_order
 from companion.errors import BadEntry
 from companion.flow_spec import Board, Cell, Field, FlowBase, Form, TableRound
-from companion.station_watch import StationWatcher
+from companion.i18n import lazy
 from rules import Option, Progress
 from rules.among_the_stars import AMONG_GAME
 from rules.among_the_stars.data import MAIN_REACTOR, VAK_MAIN_REACTOR, catalogue
+from rules.among_the_stars.game import LOCATION_BUILT, REACTOR_BUILT
 
 __all__ = ["AMONG_CAMERA", "AMONG_FLOW", "AmongCamera", "AmongFlow"]
 
+Place = tuple[int, int]
+"""A station cell ``(i, j)`` from the Main Reactor."""
+
 CELL_RANGE = 12  # a station never reaches further than this from the Main Reactor (cells)
+PLACE_LABEL = "Cell: tap it on your station"
+"""A cell field's label: the phone page draws the player's station and the free places next to it to tap."""
 
 
 class AmongFlow(FlowBase):
@@ -30,6 +38,10 @@ class AmongFlow(FlowBase):
     the options (races, objectives, the aggressive mode) come from the declaration (``AMONG_GAME.info``)."""
 
     game = AMONG_GAME
+    event_words = {"location_built": lazy("Location built"), "reactor_built": lazy("Power Reactor built"),
+                   "card_discarded": lazy("Card discarded for credits"), "credits_changed": lazy("Credits correction"),
+                   "vp_changed": lazy("VP track correction"), "round_ended": lazy("the end of the round"),
+                   "conflict_played": lazy("Conflict card played"), "station_read": lazy("the camera's read of the stations")}
 
     def stored(self, option: Option, value: Any) -> Any:
         """Races and objectives are written by their ids in the game data (``"sheptas"``,
@@ -47,8 +59,8 @@ class AmongFlow(FlowBase):
         locations = tuple(sorted({c.name for c in cat.cards.values() if not c.is_reactor}))
         cell = dict(kind="cell", minimum=-CELL_RANGE, maximum=CELL_RANGE)
         return (
-            Form("location", "Location built", (Field("card", "Location", choices=locations), Field("cell", "Cell [i, j]", **cell))),
-            Form("reactor", "Power Reactor built", (Field("cell", "Cell [i, j]", **cell),)),
+            Form("location", "Location built", (Field("card", "Location", choices=locations), Field("cell", PLACE_LABEL, **cell))),
+            Form("reactor", "Power Reactor built", (Field("cell", PLACE_LABEL, **cell),)),
             Form("discard", "Card discarded for credits", ()),
             Form("credits", "Credits correction", (Field("delta", "Credits +/-", kind="int", minimum=-30, maximum=30),)),
             Form("vp", "VP track correction", (Field("delta", "VP +/-", kind="int", minimum=-50, maximum=50),)),
@@ -113,14 +125,16 @@ def _cell_text(cell: Any) -> str:
 
 
 class AmongCamera:
-    """Among the Stars' part of the camera flow (issue 7 'At the table'): a
-    :class:`~companion.station_watch.StationWatcher` per player, anchored on that player's Main
-    Reactor (the Vak have their own, rulebook 'Races'); a new card's placement is checked at once
-    (misplays with the rule and the fix); an added card is asked about as ``location_built`` (or
-    ``reactor_built`` for a Power Reactor, rulebook 4 'Build a Power Reactor'); every accepted read is
-    logged as ``station_read`` (the engine checks the whole station, findings only)."""
+    """Among the Stars' part of the camera flow (issue 7 'At the table'): the card pass only (an enrolled deck);
+    a :class:`~companion.camera.station.StationWatcher` per player, anchored on that player's Main Reactor (the Vak
+    have their own, rulebook 'Races'); an added card is asked about as ``location_built`` (or ``reactor_built`` for
+    a Power Reactor, rulebook 4 'Build a Power Reactor'), and what the rules engine finds when that event is
+    previewed is shown at once (misplays with the rule and the fix); every accepted read is logged as
+    ``station_read`` (the engine checks the whole station, findings only)."""
 
     covers = ("location", "reactor")
+    passes = (CardPass(),)
+    dice_set = None
 
     @staticmethod
     def _player(view: Mapping[str, Any], name: str) -> Mapping[str, Any]:
@@ -139,18 +153,18 @@ class AmongCamera:
             w.layout[(int(row["cell"][0]), int(row["cell"][1]))] = cat.card(row["card"]).id
         return w
 
-    def observe(self, watcher: StationWatcher, player: str, seen: Any, view: Mapping[str, Any], state: Any) -> Observed | None:
-        """One read of ``player``'s station -> misplays at once, questions for added cards, ``station_read``."""
+    def observe(self, watcher: StationWatcher, player: str, seen: Any, view: Mapping[str, Any], flow: Any) -> Observed | None:
+        """One read of ``player``'s station -> misplays at once (previewed through the engine), questions for
+        added cards, ``station_read``."""
         cat = catalogue()
         me = self._player(view, player)
         built = {(int(r["cell"][0]), int(r["cell"][1])): r for r in me.get("station", [])}
-        engine_station = state.player(player).station
-        in_engine = all(built.get(c, {}).get("card") == cat.card(n).name for c, n in watcher.layout.items())
-        change = watcher.observe(seen, credits=me.get("credits"), station=engine_station if in_engine else None)
+        before = dict(watcher.layout)
+        change = watcher.observe(seen)
         notes = list(watcher.unsure)
         if change is None:
             return Observed(notes=notes) if notes else None
-        out = Observed(misplays=[m.to_json() for m in change.misplays], notes=notes)
+        out = Observed(misplays=self._misplays(flow, player, before, built, change), notes=notes)
         for name, cell in change.missing:
             out.notes.append(f"{name} at {_cell_text(cell)} is not seen (kept in the station)")
         for name, a, b in change.moved:
@@ -178,6 +192,21 @@ class AmongCamera:
         out.log.append(("station_read", {"station": station}))
         return out
 
+    def _misplays(self, flow: Any, player: str, before: Mapping[Place, str], built: Mapping[Place, Any],
+                  change: StationChange) -> list[dict[str, Any]]:
+        """What the engine finds wrong with each card this read placed: its build previewed after the cards the
+        camera saw before that nobody confirmed yet (they lie on the table), a card seen moved from where it was
+        built judged as if that build were undone."""
+        cat = catalogue()
+        moved_from = {a for _, a, _ in change.moved}
+        unconfirmed = {c: cat.card(n).name for c, n in before.items()
+                       if c not in moved_from and not cat.card(n).is_main_reactor and built.get(c, {}).get("card") != cat.card(n).name}
+        pending = [self._proposal(player, unconfirmed[c], c) for c in growth_order(set(built), unconfirmed)]
+        judged = [self._proposal(player, name, cell) for name, cell in change.placed]
+        undone = [seq for name, a, _ in change.moved if built.get(a, {}).get("card") == name
+                  for seq in [_built_by(flow, player, a)] if seq is not None]
+        return misplays(flow, pending + judged, judged, undone)
+
     @staticmethod
     def _proposal(player: str, name: str, cell: Any) -> Proposal:
         where = _cell_text(cell)
@@ -185,12 +214,13 @@ class AmongCamera:
             return Proposal(player, f"{player} built a Power Reactor at {where}?", "reactor_built", {"cell": list(cell)})
         return Proposal(player, f"{player} built {name} at {where}?", "location_built", {"card": name, "cell": list(cell)})
 
-    def wants_dice(self, view: Mapping[str, Any]) -> bool:
-        """Among the Stars has no dice."""
-        return False
 
-    def dice_proposals(self, dice: Any, view: Mapping[str, Any], image: str | None) -> list[Proposal]:
-        return []
+def _built_by(flow: Any, player: str, cell: Place) -> int | None:
+    """The seq of the build in force that put ``player``'s card at ``cell`` (``location_built`` / ``reactor_built``)."""
+    applied = set(flow.session.replay().applied)
+    return next((e.seq for e in reversed(flow.session.events())
+                 if e.seq in applied and e.player == player and e.kind in (LOCATION_BUILT, REACTOR_BUILT)
+                 and list(e.payload.get("cell") or ()) == list(cell)), None)
 
 
 AMONG_CAMERA = AmongCamera()

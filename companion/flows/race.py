@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from companion.camera_flow import Proposal, TableauCamera
+from companion.camera import Proposal, TableauCamera
 from companion.errors import BadEntry
 from companion.flow_spec import Field, FlowBase, Form, TableRound
+from companion.i18n import lazy
 from rules import Progress
 from rules.race import RACE_GAME
 from rules.race.cards import cards, facts
@@ -65,6 +66,12 @@ class RaceFlow(FlowBase):
     game = RACE_GAME
     report_forms = {"start_world": "start", "action_chosen": "select"}
     """Reports a phone may withdraw only while their form is open (start world in setup, action cards until Reveal)."""
+    event_words = {"start_world": lazy("Start world"), "action_chosen": lazy("Action chosen"),
+                   "card_placed": lazy("Card placed"), "good_placed": lazy("Good placed"),
+                   "good_removed": lazy("Good consumed or sold"), "vp_changed": lazy("VP chips taken"),
+                   "hand_counted": lazy("Cards in hand"), "actions_selected": lazy("Action cards revealed"),
+                   "phase_done": lazy("the end of the phase"), "round_ended": lazy("the end of the round"),
+                   "card_discarded": lazy("Card discarded")}
     camera = RaceCamera()
 
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from companion.camera_flow import Proposal, TableauCamera, colour_counts
+from companion.camera import CardPass, CountPass, DicePass, DiceSet, Proposal, ReadPass, TableauCamera, colour_counts
 from companion.errors import BadEntry
 from companion.flow_spec import Field, FlowBase, Form, TableRound
+from companion.i18n import _, lazy
 from rules import Progress
 from rules.roll import ROLL_GAME
 from rules.roll.data import COLOURS, FACES, PHASES, catalogue
@@ -27,9 +28,25 @@ class RollCamera(TableauCamera):
     """Roll for the Galaxy's part of the camera flow (tableau tracking: issue 3, 5): a tile seen in a
     player's zone but not in their tableau becomes "Ann built Space Piracy?" (``tile_built``,
     p.6 Develop / Settle: a completed tile joins the tableau). The starting tiles are reported with
-    the Setup form (faction and home world are picked from lists), so nothing is asked during setup."""
+    the Setup form (faction and home world are picked from lists), so nothing is asked during setup.
+
+    Its passes (:attr:`passes`): the tiles (an enrolled deck), then with a dice profile, once per still table,
+    the end-of-game count of citizenry and cups (p.8 Victory) once the game is over, else the phase strips
+    before Reveal (p.3 Assign)."""
 
     covers = ("tile",)
+    dice_set = DiceSet("roll", "Roll for the Galaxy", tuple(
+        (colour, tuple(f for f in FACES if any(f in d.faces for d in catalogue().dice.values() if d.colour == colour)))
+        for colour in COLOURS if any(d.colour == colour for d in catalogue().dice.values())))
+    """Roll for the Galaxy's dice (components: the dice): each colour and the faces its dice have (white has no Wild,
+    yellow no Explore)."""
+
+    @property
+    def passes(self) -> tuple[ReadPass, ...]:
+        """The tile pass, the count (citizenry, then cups) and the phase strips."""
+        return (CardPass(),
+                CountPass("count", self.count_places, self.wants_count, self.count_prompt, self.count_proposals),
+                DicePass("phase", self.wants_dice, self.dice_proposals))
 
     @staticmethod
     def _faction_of(name: str) -> str | None:
@@ -158,6 +175,8 @@ class RollCamera(TableauCamera):
 
 PHASE_NAMES = {"explore": "Explore", "develop": "Develop", "settle": "Settle", "produce": "Produce", "ship": "Ship",
                "manage": "Manage Empire"}
+STAGE_NAMES = {**PHASE_NAMES, "roll": "Roll", "assign": "Assign", "reveal": "Reveal"}
+"""Every stage as the rulebook names it (p.3 Rounds: Roll, Assign, Reveal, the phases, Manage Empire)."""
 ROMAN = {"explore": "I", "develop": "II", "settle": "III", "produce": "IV", "ship": "V"}
 MAX_VP_REPORT = 30
 
@@ -207,16 +226,46 @@ class RollFlow(FlowBase):
             Form("credits", "Credits now", (Field("credits", "Credits", kind="int", minimum=0, maximum=10),)),
         )
 
+    event_words = {"player_setup": lazy("Setup"), "phase_selected": lazy("Phase selected"),
+                   "tile_built": lazy("Tile built"), "goods_placed": lazy("Good placed"),
+                   "goods_shipped": lazy("Good shipped"), "vp_changed": lazy("VP chips taken"),
+                   "credits_changed": lazy("Credits"), "reveal": lazy("Reveal"), "phase": lazy("the next phase"),
+                   "game_end": lazy("End game"), "dice_counted": lazy("Dice counted")}
+
     def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
-        """Setup before the first round; the phase selection until Reveal; the rest from Reveal on."""
+        """Setup before the first round, and for each player in round 1 until that player selects a phase (p.2
+        Setup: everyone sets up at their own pace; one player's selection does not close the others' setup);
+        the phase selection until Reveal; the rest from Reveal on."""
         stage = progress.stage
         if stage == "over":
             return []
         if stage == "setup":
             return ["setup", "select", "credits"]
-        if stage in ("roll", "assign", "manage"):
-            return ["select", "tile", "good", "ship", "vp", "credits"]
-        return ["tile", "good", "ship", "vp", "credits"]
+        forms = (["select", "tile", "good", "ship", "vp", "credits"] if stage in ("roll", "assign", "manage")
+                 else ["tile", "good", "ship", "vp", "credits"])
+        if self._setting_up(view, progress, player):
+            forms.insert(0, "setup")
+        return forms
+
+    @staticmethod
+    def _setting_up(view: Mapping[str, Any], progress: Progress, player: str) -> bool:
+        """Whether ``player`` may still report their setup (:func:`rules.roll.setup.setup_open`)."""
+        me = next((p for p in view["players"] if p["name"] == player), None)
+        return (progress.stage == "setup" or (progress.round == 1 and progress.stage in ("roll", "assign")
+                                              and me is not None and not me.get("selected")))
+
+    def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
+        """Setup closes for a player once they have selected a phase (withdraw it to change the setup) or the
+        phases are revealed (p.2 Setup, p.4 Reveal)."""
+        if form.id == "setup" and not progress.over:
+            me = next((p for p in view["players"] if p["name"] == player), {})
+            if progress.round == 1 and progress.stage in ("roll", "assign") and me.get("selected"):
+                return _("{player} has selected a phase, so their setup is done: withdraw the phase selection "
+                         "(Undo my last report) to change it").format(player=player)
+            return _("setup is over: the phases of round {n} are revealed (p.4 Reveal)").format(n=max(1, progress.round))
+        if form.id == "select" and not progress.over:
+            return _("phases are selected before Reveal; the next selection is in the next round (p.3 Rounds)")
+        return super().closed_why(form, view, progress, player)
 
     def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         """Form -> event (``rules.roll.game`` kinds)."""
@@ -265,7 +314,13 @@ class RollFlow(FlowBase):
         elif stage in ("roll", "assign"):
             note = "Roll, assign behind your screens, then report your selected phase on your phone"
             label = "Reveal"
-            why = f"waiting for the phase selection of {', '.join(progress.waiting)}" if progress.waiting else ""
+            unset = [p["name"] for p in players if progress.round == 1 and p.get("faction") is None]
+            if unset:
+                note = _("Round 1: finish your setup, then select a phase on your phone (p.2 Setup)")
+            why = "; ".join(w for w in (
+                _("waiting for the setup of {names}").format(names=", ".join(unset)) if unset else "",
+                _("waiting for the phase selection of {names}").format(names=", ".join(progress.waiting))
+                if progress.waiting else "") if w)
         elif stage == "manage":
             note = "Manage Empire: recruit, then the end check"
             if progress.ending:
@@ -275,7 +330,7 @@ class RollFlow(FlowBase):
         elif progress.over:
             note, label, why = "Game over", "Game over", "the game is over"
         else:
-            note = f"{PHASE_NAMES.get(stage, stage)}: report what you built, produced, shipped"
+            note = f"{STAGE_NAMES.get(stage, stage.capitalize())}: report what you built, produced, shipped"
             rest = [ph for ph in selected if stage == "reveal" or (stage in selected and selected.index(ph) > selected.index(stage))]
             label = PHASE_NAMES[rest[0]] if rest else "Manage Empire"
         return TableRound(progress, phases, note, label, why, pool=view["vp_pool"], players=rows)

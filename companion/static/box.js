@@ -64,10 +64,24 @@ window.Box = (function () {
     return error || "The box refused: HTTP " + status;
   }
 
-  // Live state: SSE /api/events ("state" and "me" events), or polling /api/state and /api/me when the
-  // browser has no EventSource or the box has no stream free (503); handlers get the parsed JSON.
-  function live(onState, onMe, setConnection) {
+  // Live state: SSE /api/events ("state", "me" and "heartbeat" events), or polling /api/state and /api/me
+  // when the browser has no EventSource or the box refuses a stream (503: too many open); handlers get the
+  // parsed JSON. The connection pill says "live" while the stream delivers and "reconnecting..." whenever it
+  // does not: the Wi-Fi dropped (the browser says offline, or the stream went silent past the box's heartbeat)
+  // or the box is restarting. The page reconnects by itself, backing off to 15 s between tries, and after a
+  // reconnect onOpen() lets the page draw the next state whatever its version (a restarted box counts anew).
+  function live(onState, onMe, setConnection, onOpen) {
+    const RETRY_MAX_MS = 15000;
+    let source = null;
     let polling = null;
+    let retryTimer = null;
+    let retryMs = 1000;
+    let watchdog = null;
+    let silenceMs = 45000; // no event for this long: the stream is dead (2.5 heartbeats; the box says how often)
+
+    function reconnecting() {
+      setConnection("reconnecting", "reconnecting\u2026");
+    }
     function poll() {
       Promise.all([
         fetch("/api/state", { cache: "no-store" }).then((r) => r.json()),
@@ -76,40 +90,74 @@ window.Box = (function () {
         setConnection("live", "live (every 3 s)");
         onMe(me);
         onState(state);
-      }).catch(() => setConnection("reconnecting", "offline"));
+      }).catch(reconnecting);
     }
     function startPolling() {
       if (polling) return;
       poll();
       polling = setInterval(poll, 3000);
     }
+    function stopPolling() {
+      if (polling) clearInterval(polling);
+      polling = null;
+    }
+    function alive() { // an event arrived: the stream works; a silence longer than silenceMs means it does not
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => {
+        reconnecting();
+        restart(0);
+      }, silenceMs);
+    }
+    function restart(delayMs) { // a new stream after delayMs (the old one, if any, closed first)
+      if (source) source.close();
+      source = null;
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(connect, delayMs);
+    }
     function connect() {
       if (!window.EventSource) {
         startPolling();
         return;
       }
-      const source = new EventSource("/api/events");
-      source.addEventListener("open", () => {
+      const mine = new EventSource("/api/events");
+      source = mine;
+      mine.addEventListener("open", () => {
+        retryMs = 1000;
+        stopPolling();
         setConnection("live", "live");
-        if (polling) {
-          clearInterval(polling);
-          polling = null;
-        }
+        alive();
+        if (onOpen) onOpen();
       });
-      source.addEventListener("error", () => {
-        if (source.readyState === EventSource.CLOSED) { // refused (e.g. too many streams): poll, retry later
+      mine.addEventListener("error", () => {
+        if (mine !== source) return;
+        clearTimeout(watchdog);
+        reconnecting();
+        if (mine.readyState === EventSource.CLOSED) { // refused, not just cut: poll meanwhile, try again later
           startPolling();
-          setTimeout(connect, 15000);
-        } else {
-          setConnection("reconnecting", "reconnecting\u2026");
-        }
+          restart(retryMs);
+          retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+        } // else the browser retries by itself (every 2 s: the box's "retry:")
       });
-      source.addEventListener("me", (event) => onMe(JSON.parse(event.data)));
-      source.addEventListener("state", (event) => {
+      mine.addEventListener("heartbeat", (event) => {
+        const every = (JSON.parse(event.data || "{}") || {}).every_s;
+        if (typeof every === "number" && every > 0) silenceMs = every * 2500;
+        alive();
+      });
+      mine.addEventListener("me", (event) => {
+        alive();
+        onMe(JSON.parse(event.data));
+      });
+      mine.addEventListener("state", (event) => {
+        alive();
         setConnection("live", "live");
         onState(JSON.parse(event.data));
       });
     }
+    window.addEventListener("offline", () => {
+      clearTimeout(watchdog);
+      reconnecting();
+    });
+    window.addEventListener("online", () => restart(0)); // back on the Wi-Fi: a fresh stream at once
     connect();
   }
 
@@ -123,5 +171,127 @@ window.Box = (function () {
     banner.className = "storage-banner" + (health && health.ok === false ? " failing" : "");
   }
 
-  return { send: send, newKey: newKey, problem: problem, live: live, storage: storage };
+  // The page's words in the phone's language: the catalog the page carries (#messages), else the English.
+  let catalog = null;
+  function _(text) {
+    if (catalog === null) {
+      const node = document.getElementById("messages");
+      try {
+        catalog = node ? JSON.parse(node.textContent || "{}") : {};
+      } catch (err) {
+        catalog = {};
+      }
+    }
+    return catalog[text] || text;
+  }
+
+  // "{name} won" with {name} filled in (the catalogs keep Python's brace fields).
+  function format(text, values) {
+    return text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
+  }
+
+  // The page a state is drawn on (companion.web.page_for): a mode of the box that another page draws loads that
+  // page (once: a page loaded for this mode does not load again).
+  const BOX_MODES = ["choose", "history", "settings"];
+  const FLOW_MODES = ["setup", "play", "scores", "calibration"];
+  function pageFor(state) {
+    const mode = state && state.mode;
+    if (BOX_MODES.includes(mode)) return "box";
+    if (FLOW_MODES.includes(mode) || (state && state.game && state.game.flow)) return "flow";
+    return "dice";
+  }
+  function follow(state) {
+    const here = document.body.dataset.page;
+    if (!here || here === "owner" || !state || typeof state.version !== "number") return false;
+    const there = pageFor(state);
+    if (there === here) return false;
+    const key = "tabletop-companion-followed";
+    const last = Number(sessionStorage.getItem(key) || "0");
+    if (Date.now() - last < 1500) return false; // never a reload loop
+    sessionStorage.setItem(key, String(Date.now()));
+    window.location.reload();
+    return true;
+  }
+
+  // The language picker in the header: the phone's own language, kept in a cookie, the page drawn again in it.
+  function languagePicker() {
+    const pick = document.getElementById("lang-pick");
+    if (!pick) return;
+    pick.addEventListener("change", () => {
+      document.cookie = "lang=" + encodeURIComponent(pick.value) + "; path=/; max-age=31536000; SameSite=Strict";
+      window.location.reload();
+    });
+  }
+  document.addEventListener("DOMContentLoaded", languagePicker);
+
+  // The box's own buttons on a phone page (#box-nav, joined phones): Games and History where the box has them.
+  // A phone leaves a game only once it is over (the touchscreen leaves it at any time).
+  function nav(state, result) {
+    const bar = document.getElementById("box-nav");
+    if (!bar) return;
+    const box = (state && state.box) || {};
+    const mode = state && state.mode;
+    const leave = ["dice", "setup", "scores"].includes(mode) || (!mode && !(state && state.game && state.game.flow));
+    const wanted = box.games && leave ? [["games", mode === "scores" ? _("New game") : _("Games")], ["history", _("History")]] : [];
+    const shown = wanted.map((w) => w[0]).join(",");
+    bar.hidden = wanted.length === 0;
+    if (bar.dataset.shown === shown) return;
+    bar.dataset.shown = shown;
+    bar.replaceChildren();
+    for (const [action, label] of wanted) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = label;
+      b.dataset.boxAction = action;
+      b.addEventListener("click", async () => {
+        b.disabled = true;
+        const out = document.getElementById(result);
+        const events = state && state.session && typeof state.session.events === "number" ? state.session.events : 0;
+        const { status, answer } = await send("/api/box", { action: action }, events);
+        b.disabled = false;
+        if (out) {
+          out.className = "action-result" + (status === 200 ? " ok" : " error");
+          out.textContent = status === 200 ? answer.message || "" : problem(status, answer);
+        }
+      });
+      bar.append(b);
+    }
+  }
+
+  // A game's scores in a <table>: a row per category, a column per player, the totals; with `finished` the
+  // winners' totals carry a star (not only a colour).
+  function scoreTable(table, result, finished) {
+    const cell = (tag, className, text) => {
+      const node = document.createElement(tag);
+      if (className) node.className = className;
+      node.textContent = text;
+      return node;
+    };
+    table.replaceChildren();
+    const head = document.createElement("tr");
+    head.append(cell("th", "", _("Category")));
+    for (const p of result.players) head.append(cell("th", "", p.name + (p.team ? " (" + p.team + ")" : "")));
+    table.append(head);
+    // every player's rows, in order (players of one game may have rows of their own: an Eclipse species' row)
+    const categories = [];
+    for (const p of result.players) {
+      for (const c of p.categories) if (!categories.includes(c.category)) categories.push(c.category);
+    }
+    for (const cat of categories) {
+      const tr = document.createElement("tr");
+      tr.append(cell("td", "", cat));
+      for (const p of result.players) tr.append(cell("td", "", String(p.breakdown[cat] || 0)));
+      table.append(tr);
+    }
+    const total = cell("tr", "winner-row", "");
+    total.append(cell("td", "", _("Total")));
+    for (const p of result.players) {
+      const won = finished && p.winner;
+      total.append(cell("td", won ? "winner" : "", (won ? "\u2605 " : "") + String(p.total)));
+    }
+    table.append(total);
+  }
+
+  return { send: send, newKey: newKey, problem: problem, live: live, storage: storage, _: _, format: format,
+           pageFor: pageFor, follow: follow, nav: nav, scoreTable: scoreTable };
 })();

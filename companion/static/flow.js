@@ -127,6 +127,14 @@
 
   const DOT = { red: "#dc463c", blue: "#4682e6", green: "#50be6e", yellow: "#ebc83c", purple: "#a064d2", white: "#e6e6e6" };
 
+  // A seat colour as a dot with the colour's first letter: the colour is never the only signal.
+  function dot(colour) {
+    const d = el("span", "dot", (colour || "?").charAt(0).toUpperCase());
+    d.style.background = DOT[colour] || CSS_COLOURS[colour] || colour || "#ccc";
+    d.title = colour || "";
+    return d;
+  }
+
   function renderSetup(game) {
     const setup = !!game.setup;
     $("setup-section").hidden = !setup;
@@ -135,9 +143,8 @@
     list.replaceChildren();
     for (const p of game.players || []) {
       const li = el("li");
-      const dot = el("span", "dot");
-      dot.style.background = DOT[p.colour] || "#ccc";
-      li.append(dot, el("span", "name", p.name), el("span", "seat-state", p.seated ? "seat set" : (game.zones === "even" ? "even split" : "no seat")));
+      li.append(dot(p.colour), el("span", "name", p.name),
+        el("span", "seat-state", p.colour + ", " + (p.seated ? "seat set" : (game.zones === "even" ? "even split" : "no seat"))));
       const rm = el("button", "remove needs-join", "Remove");
       rm.type = "button";
       rm.addEventListener("click", () => post("/api/setup", { action: "remove", name: p.name }, "setup-result"));
@@ -150,6 +157,22 @@
           post("/api/setup", { action: "rename", name: p.name, new_name: name.trim() }, "setup-result");
         }
       });
+      // the game's per-player options (a species, a race): each player's entry, checked by the box at once
+      for (const c of game.choices || []) {
+        const pick = el("select", "choice needs-join");
+        pick.dataset.option = c.option;
+        pick.append(el("option", "", c.label + ": \u2013"));
+        pick.firstChild.value = "";
+        for (const v of c.choices) {
+          const o = el("option", "", v);
+          o.value = v;
+          pick.append(o);
+        }
+        pick.value = (p.choices || {})[c.option] || "";
+        pick.addEventListener("change", () => post("/api/setup",
+          { action: "choice", name: p.name, option: c.option, value: pick.value || null }, "setup-result"));
+        li.append(pick);
+      }
       li.append(rn, rm);
       list.append(li);
     }
@@ -240,7 +263,9 @@
     for (const p of game.players || []) {
       const tr = el("tr", p.waiting ? "waiting" : "");
       if (game.turn && game.turn === p.name) tr.classList.add("turn");
-      tr.append(el("td", "", p.name + (p.role ? " \u2014 " + p.role : "")), ...columns.map((c) => el("td", "", dash(p[c.key]))));
+      const who = el("td", "player-name");
+      who.append(dot(p.colour), " ", p.name + (p.role ? " \u2014 " + p.role : ""));
+      tr.append(who, ...columns.map((c) => el("td", "", dash(p[c.key]))));
       body.append(tr);
     }
   }
@@ -275,7 +300,7 @@
     const fit = (text, room) => ({ textLength: Math.min(room, text.length * 6.2), lengthAdjust: "spacingAndGlyphs" });
     board.cells.forEach((c, k) => {
       const [x, y] = points[k];
-      const g = svg("g", { class: "cell" });
+      const g = svg("g", { class: c.detail === "space" && !c.owner ? "cell space" : "cell" });
       const stroke = c.owner ? ownerColour(game, c.owner) : "#59606b";
       if (hex) {
         const corners = [0, 1, 2, 3, 4, 5].map((i) => [x + (size - 2) * Math.cos(Math.PI / 3 * i), y + (size - 2) * Math.sin(Math.PI / 3 * i)]);
@@ -324,15 +349,27 @@
         input.append(o);
       }
     } else if (f.kind === "cell") {
+      // the place on the player's own station (their grid board): tap it on the picture; the numbers stay
+      // below for a place the picture does not offer
       input = el("span", "cell-inputs");
+      const numbers = el("span", "cell-numbers");
       for (const axis of ["i", "j"]) {
         const n = el("input");
         n.type = "number";
         n.step = "1";
         n.placeholder = axis;
         n.dataset.axis = axis;
-        input.append(n);
+        numbers.append(n);
       }
+      const board = ownBoard(state && state.game);
+      if (board) input.append(cellPicker(board, numbers));
+      input.append(numbers);
+    } else if (f.kind === "dice") {
+      input = el("input"); // the faces rolled, e.g. "6 4 2"
+      input.type = "text";
+      input.inputMode = "numeric";
+      input.autocomplete = "off";
+      input.placeholder = Box._("e.g. 6 4 2");
     } else {
       input = el("input");
       input.type = "number";
@@ -344,6 +381,60 @@
     input.dataset.kind = f.kind;
     wrap.append(input);
     return wrap;
+  }
+
+  // The reporting player's own grid board (Among the Stars: their station), or null.
+  function ownBoard(game) {
+    const me = seat();
+    return ((game && game.boards) || []).find((b) => b.kind === "grid" && b.owner === me) || null;
+  }
+
+  // A picture of the station: its built cells, and the free places next to them as buttons (at least 48 px);
+  // a tap fills the cell's numbers and marks the place.
+  function cellPicker(board, numbers) {
+    const taken = new Set(board.cells.map((c) => c.at.join(",")));
+    const free = [];
+    for (const c of board.cells) {
+      for (const [di, dj] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+        const at = [c.at[0] + di, c.at[1] + dj];
+        const key = at.join(",");
+        if (!taken.has(key) && !free.some((f) => f.join(",") === key)) free.push(at);
+      }
+    }
+    if (!board.cells.length) free.push([0, 1], [1, 0], [0, -1], [-1, 0]);
+    const all = board.cells.map((c) => c.at).concat(free);
+    const is = all.map((a) => a[0]), js = all.map((a) => a[1]);
+    const [i0, j0] = [Math.min(...is), Math.min(...js)];
+    const grid = el("div", "cell-picker");
+    grid.setAttribute("role", "group");
+    grid.setAttribute("aria-label", Box._("the places on your station"));
+    grid.style.gridTemplateColumns = "repeat(" + (Math.max(...is) - i0 + 1) + ", minmax(48px, 1fr))";
+    for (const c of board.cells) {
+      const built = el("span", "cell built", c.label);
+      built.style.gridColumn = String(c.at[0] - i0 + 1);
+      built.style.gridRow = String(c.at[1] - j0 + 1);
+      built.title = [c.label, c.detail].filter(Boolean).join(" — ");
+      grid.append(built);
+    }
+    for (const at of free) {
+      const b = el("button", "cell free", "+");
+      b.type = "button";
+      b.dataset.at = at.join(",");
+      b.style.gridColumn = String(at[0] - i0 + 1);
+      b.style.gridRow = String(at[1] - j0 + 1);
+      b.setAttribute("aria-label", Box.format(Box._("free place {i}, {j}"), { i: at[0], j: at[1] }));
+      b.addEventListener("click", () => {
+        const inputs = numbers.querySelectorAll("input");
+        inputs[0].value = String(at[0]);
+        inputs[1].value = String(at[1]);
+        for (const other of grid.querySelectorAll(".cell.free")) {
+          other.classList.toggle("chosen", other === b);
+          other.textContent = other === b ? "\u2713" : "+";
+        }
+      });
+      grid.append(b);
+    }
+    return grid;
   }
 
   function renderForms(game) {
@@ -380,31 +471,49 @@
     }
   }
 
+  // Dice just thrown (game.throws): an Eclipse volley's dice, which hit, the damage.
+  const DIE_COLOURS = { yellow: "#ebc83c", orange: "#f08c32", red: "#dc463c", white: "#e6e6e6" };
+
+  function renderThrows(game) {
+    const throws = game.throws || [];
+    $("throws-section").hidden = !throws.length;
+    const list = $("throws");
+    list.replaceChildren();
+    for (const t of throws) {
+      const box = el("div", "throw");
+      box.append(el("div", "label", t.label));
+      if ((t.dice || []).length) {
+        const dice = el("div", "dice");
+        for (const d of t.dice) {
+          const die = el("span", "die" + (d.hit === true ? " hit" : d.hit === false ? " miss" : ""),
+            d.face === null || d.face === undefined ? "?" : String(d.face));
+          die.style.background = DIE_COLOURS[d.colour] || d.colour;
+          die.title = d.colour + (d.note ? ": " + d.note : "");
+          dice.append(die);
+        }
+        box.append(dice);
+      }
+      box.append(el("div", "summary", t.summary || ""));
+      list.append(box);
+    }
+  }
+
   function renderScores(game) {
     const result = game.result;
     $("score-section").hidden = !game.over || !result;
     if (!game.over || !result) return;
     $("winner").textContent = (result.winners.length > 1 ? "Shared win: " : "Winner: ") + result.winners.join(", ");
-    const table = $("scores");
-    table.replaceChildren();
-    const head = el("tr");
-    head.append(el("th", "", "Category"));
-    for (const p of result.players) head.append(el("th", "", p.name));
-    table.append(head);
-    const categories = result.players.length ? result.players[0].categories.map((c) => c.category) : [];
-    for (const cat of categories) {
-      const tr = el("tr");
-      tr.append(el("td", "", cat));
-      for (const p of result.players) tr.append(el("td", "", String(p.breakdown[cat] || 0)));
-      table.append(tr);
-    }
-    const total = el("tr", "winner-row");
-    total.append(el("td", "", "Total"));
-    for (const p of result.players) total.append(el("td", p.winner ? "winner" : "", String(p.total)));
-    table.append(total);
+    const teams = Object.entries(result.team_scores || {});
+    const teamList = $("team-scores");
+    teamList.replaceChildren(...teams.map(([team, vp]) => el("li", "", Box.format(Box._("{team} (team): {vp} VP"), {team: team, vp: vp}))));
+    teamList.hidden = !teams.length;
+    Box.scoreTable($("scores"), result, true);
     const link = $("bgstats");
     link.href = (game.export && game.export.bgstats_url) || "#";
     link.hidden = !(game.export && game.export.bgstats_url);
+    const session = state && state.session && state.session.id;
+    $("download-json").href = session ? "/export/" + encodeURIComponent(session) + ".json" : "#";
+    $("download-json").hidden = !session;
   }
 
   function renderAll() {
@@ -419,13 +528,32 @@
     renderForms(game);
     renderPlayers(game);
     renderBoards(game);
+    renderThrows(game);
     renderScores(game);
+    renderCheck(state);
     $("message").textContent = (state.status || {}).message || "";
     Box.storage(state.storage);
+    Box.nav(state, "nav-result");
+  }
+
+  // The table check before the first round (view.check): what the box found, and "Looks right: play".
+  const SIGN = { OK: "\u2713", WARN: "\u26a0", FAIL: "\u2716" };
+  function renderCheck(state) {
+    const check = state.check || null;
+    $("check-section").hidden = !check;
+    if (!check) return;
+    const list = $("check-lines");
+    list.replaceChildren();
+    for (const line of check.lines || []) {
+      const li = el("li", "level-" + String(line.level || "OK").toLowerCase());
+      li.append(el("span", "sign", SIGN[line.level] || ""), " ", el("span", "", line.message || ""));
+      list.append(li);
+    }
   }
 
   function render(next) {
     if (typeof next.version !== "number" || next.version === shownVersion) return;
+    if (Box.follow(next)) return; // the box moved to its chooser or the dice: that page is loading
     shownVersion = next.version;
     state = next;
     document.body.dataset.version = String(next.version);
@@ -501,11 +629,14 @@
     });
     $("setup-even").addEventListener("click", () => post("/api/setup", { action: "even" }, "setup-result", $("setup-even")));
     $("setup-start").addEventListener("click", () => post("/api/setup", { action: "start" }, "setup-result", $("setup-start")));
+    $("table-ok").addEventListener("click", () => post("/api/box", { action: "table_ok" }, "check-result", $("table-ok")));
     $("change-seat").addEventListener("click", () => {
       picking = true;
       renderAll();
     });
     renderJoin();
-    Box.live(render, setMe, setConnection);
+    Box.live(render, setMe, setConnection, () => {
+      shownVersion = -1; // (re)connected: draw the next state even if a restarted box gives it the same version
+    });
   });
 })();

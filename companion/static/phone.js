@@ -129,14 +129,17 @@
 
   function render(next) {
     if (typeof next.version !== "number" || next.version === shownVersion) return;
+    if (Box.follow(next)) return; // the box moved to a game or its chooser: that page is loading
     shownVersion = next.version;
     state = next;
     document.body.dataset.version = String(next.version);
+    document.body.dataset.session = (next.session && next.session.id) || "";
     renderStatus(next.status || {});
     renderFindings(next.findings || []);
     renderGame(next.game || {});
     renderFrame(next);
     Box.storage(next.storage);
+    Box.nav(next, "action-result");
   }
 
   function setMe(next) {
@@ -184,6 +187,8 @@
     for (const button of document.querySelectorAll("button[data-action]")) {
       button.addEventListener("click", () => postAction(button));
     }
-    Box.live(render, setMe, setConnection);
+    Box.live(render, setMe, setConnection, () => {
+      shownVersion = -1; // (re)connected: draw the next state even if a restarted box gives it the same version
+    });
   });
 })();

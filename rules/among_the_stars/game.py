@@ -44,6 +44,7 @@ from rules.among_the_stars.legality import (
     check_placement,
     check_station,
     correct_station,
+    fix_for,
     issue_finding,
     rule_citation,
 )
@@ -299,7 +300,8 @@ class AmongTheStarsGame(GameBase):
                 payment[src] = payment.get(src, 0) + n
         p = self._acted(state, p, ctx)
         issues = check_placement(p.station, card, cell, credits=p.credits, payment=payment, cat=cat)
-        ctx.add(*(issue_finding(i, p.name, event.seq) for i in issues))
+        fix = fix_for(issues, p.station, card, cell, credits=p.credits, cat=cat)
+        ctx.add(*(issue_finding(i, p.name, event.seq, fix) for i in issues))
         if any(i.rule == "cell_taken" for i in issues):
             return state.with_player(p)
         station = p.station
@@ -335,9 +337,10 @@ class AmongTheStarsGame(GameBase):
         cell = _cell(ctx.payload.get("cell"), f"event {ctx.event.seq} cell")
         p = self._acted(state, p, ctx)
         issues = check_placement(p.station, card, cell, credits=p.credits, cat=cat)
+        fix = fix_for(issues, p.station, card, cell, credits=p.credits, cat=cat)  # where it goes, not the deck
         if state.reactors_left <= 0:
             issues.append(Issue("reactor_deck", card.name, cell, "the Power Reactor deck is empty; this action is not available"))
-        ctx.add(*(issue_finding(i, p.name, ctx.event.seq) for i in issues))
+        ctx.add(*(issue_finding(i, p.name, ctx.event.seq, "" if i.rule == "reactor_deck" else fix) for i in issues))
         if any(i.rule == "cell_taken" for i in issues):
             return state.with_player(p)
         flags = tuple(sorted({i.rule for i in issues if i.severity is Severity.ERROR}))

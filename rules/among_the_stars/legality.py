@@ -79,12 +79,12 @@ class Issue:
         return {"player": player, "card": self.card, "cell": list(self.cell), "rule": self.rule, "message": self.message}
 
 
-def issue_finding(issue: Issue, player: str, seq: int | None = None) -> Finding:
+def issue_finding(issue: Issue, player: str, seq: int | None = None, fix: str = "") -> Finding:
     """``issue`` in ``player``'s station as a :class:`rules.core.Finding` (``rule_kind`` the rule id,
-    ``rule`` its citation, ``where`` "player: card at [i, j]")."""
+    ``rule`` its citation, ``where`` "player: card at [i, j]"); ``fix`` (:func:`fix_for`) goes on an ERROR."""
     return Finding(issue.message, f"{player}: {issue.card} at {_cell_text(issue.cell)}", issue.severity,
                    rule_citation(issue.rule), seq, player=player, card=issue.card, cell=tuple(issue.cell),
-                   rule_kind=issue.rule)
+                   fix=fix if fix and issue.severity is Severity.ERROR else None, rule_kind=issue.rule)
 
 
 def _cell_text(cell: Cell) -> str:

@@ -294,7 +294,7 @@ class RaceGame(GameBase):
     def before(self, state: RaceState, ctx: EventContext) -> bool:
         """Once the game is over, an event is still applied but said (WARNING): it belongs to no round."""
         if state.stage is Stage.OVER:
-            ctx.finding("the game is over; this event is recorded but belongs to no round", f"event {ctx.event.seq}",
+            ctx.finding("the game is over; this event is recorded but belongs to no round", ctx.event.player or "table",
                         Severity.WARNING, "end of game")
         return True
 

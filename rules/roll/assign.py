@@ -43,15 +43,6 @@ def start_round(game: RollGame, state: RollState, ctx: EventContext) -> RollStat
             Severity.ERROR,
             "p.8 End check",
         )
-    if state.stage == Stage.SETUP:
-        for p in state.players:
-            if p.faction is None:
-                ctx.finding(
-                    f"{p.name} has no setup reported (faction, home world, construction zone)",
-                    p.name,
-                    Severity.WARNING,
-                    "p.2 Setup",
-                )
     players = []
     for p in state.players:
         # Workers left on the strip go back to the cup; the 0 -> 1 credit bump (Roll for the Galaxy, p.8) if missed.
@@ -183,6 +174,13 @@ def on_reveal(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
         ctx.finding(f"Reveal reported during {state.stage.value}", "table", Severity.WARNING, "p.3 Rounds")
     selected = set()
     for p in state.players:
+        if p.faction is None:  # setup is open to each player until their phase is selected (p.2 Setup)
+            ctx.finding(
+                f"{p.name} has no setup reported (faction, home world, construction zone)",
+                p.name,
+                Severity.WARNING,
+                "p.2 Setup",
+            )
         if not p.assigned:
             ctx.finding(f"no assignment reported for {p.name}", p.name, Severity.WARNING, "p.4 Reveal")
         if p.selected:

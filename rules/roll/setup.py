@@ -15,7 +15,17 @@ from rules.roll.state import PlayerState, RollState, Stage
 if TYPE_CHECKING:
     from rules.roll.game import RollGame
 
-__all__ = ["on_player_setup"]
+__all__ = ["on_player_setup", "setup_open"]
+
+
+def setup_open(state: RollState, p: PlayerState) -> bool:
+    """Whether ``p`` may still report their setup (Roll for the Galaxy, p.2 Setup: players set up at the same
+    time, each at their own pace): before the first round, and in round 1 until that player has selected a
+    phase, as long as the phases are not revealed. A player who finished first and selected a phase does not
+    close the setup of the others."""
+    if state.stage is Stage.SETUP:
+        return True
+    return state.round == 1 and state.stage in (Stage.ROLL, Stage.ASSIGN) and p.selected is None
 
 
 def on_player_setup(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
@@ -23,7 +33,7 @@ def on_player_setup(game: RollGame, state: RollState, ctx: EventContext) -> Roll
     Citizenry, plus the dice shown on the faction and home worlds; $1 ($8 with Doomed World);
     one development and one world from the bag in the construction zone."""
     p = read_player(state, ctx)
-    if state.stage != Stage.SETUP:
+    if not setup_open(state, p):
         ctx.finding(f"{p.name}'s setup reported after the game started", p.name, Severity.ERROR, "p.2 Setup")
     if p.faction is not None:
         ctx.finding(

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from ..card_features import IdConfig, feature_maps, inner_maps, mask_face, normalise_maps
+from ..card_features import IdConfig, feature_maps, inner_maps, mask_face, normalise_maps, shifted_maps
 from ..deck import DeckProfile
 from .config import HexesConfig
 
@@ -112,7 +112,7 @@ def score_hex(deck: DeckProfile, crop: np.ndarray, anchor_id: str | None = None,
     fine = np.zeros_like(D, bool)
     for t, cs in pairs.items():
         refs = np.nonzero(np.isin(inv, list(cs)))[0]
-        qs = _shifted_within(maps[t], s, s if fine_shift is None else min(s, fine_shift))   # [S, C, K]
+        qs = shifted_maps(maps[t], s, s if fine_shift is None else fine_shift)   # [S, C, K]
         qw = (qs * w[None, :, None]).reshape(qs.shape[0], -1)
         ncc = qw @ flat[refs].T                                                            # [S, M]
         best = ncc.max(axis=0)
@@ -150,15 +150,6 @@ def _coarse_refs(deck: DeckProfile) -> np.ndarray:
         cache = np.ascontiguousarray(normalise_maps(_half(st)).reshape(len(deck.ref_ids), -1), np.float32)
         deck._coarse_cache = cache
     return cache
-
-
-def _shifted_within(big: np.ndarray, s: int, r: int) -> np.ndarray:
-    """float32[S, C, K]: the normalised inner maps (``big`` has an ``s``-pixel border) at every shift within
-    +-``r`` (r <= s)."""
-    C, h, w = big.shape
-    H, W = h - 2 * s, w - 2 * s
-    outs = [big[:, dy:dy + H, dx:dx + W] for dy in range(s - r, s + r + 1) for dx in range(s - r, s + r + 1)]
-    return normalise_maps(np.stack(outs))
 
 
 def _sector_index(deck: DeckProfile) -> tuple[np.ndarray, np.ndarray]:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from ..deck import DeckProfile
+from ..cards import SMALL_CHANGE
 from ..frames import validate_frame
+from ..incremental import grow, recheck_markers, touches, window_reads
 from ..table import MIN_SIDE_PX, MarkerCheck, TableCalibration, TableConfig, Zones, apply_homography, check_markers
 from ..timing import timed_stage
 from .config import HexesConfig, NotAHexDeck
@@ -18,7 +21,7 @@ from .lattice import find_hexes
 from .layout import HexObservation, place_hexes
 from .size import work_image
 
-__all__ = ["HexesRead", "read_hexes"]
+__all__ = ["HexesRead", "read_hexes", "read_hexes_changes"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,8 @@ def _hex_mm(deck: DeckProfile | None, config: HexesConfig) -> float | None:
 
 def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
                zones: Zones | None = None, config: HexesConfig | None = None, table_config: TableConfig | None = None,
-               check_moved: bool = True, keep_crops: bool = False) -> HexesRead:
+               check_moved: bool = True, keep_crops: bool = False,
+               select: Callable[[np.ndarray], bool] | None = None) -> HexesRead:
     """Find, identify and place on the axial map every sector hex lying flat in ``frame``.
 
     Args:
@@ -68,6 +72,8 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         config: thresholds (:class:`HexesConfig`); ``anchor_id`` names the hex at axial (0, 0).
         check_moved: with a calibration, compare this frame's markers with it (result in ``.markers``).
         keep_crops: keep each hex's rectified crop (printed top up when known) in ``.crop``.
+        select: only the hexes whose corners (float[6, 2] frame px, lattice order) it accepts are identified
+            and reported (a read of a window keeps the hexes it will use, not its neighbours cut by its edge).
 
     Raises:
         BadFrame: the frame is not a non-empty uint8 BGR image.
@@ -84,9 +90,9 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     cands = find_hexes(img, flat, c, t, scale_free=calibration is None and c.hex_px is None)
     Minv = np.linalg.inv(M)
     corners = [apply_homography(Minv, h.corners) for h in cands]
-    if calibration is not None:
-        keep = [k for k, q in enumerate(corners) if not calibration.covers_marker(q)]
-        cands, corners = [cands[k] for k in keep], [corners[k] for k in keep]
+    keep = [k for k, q in enumerate(corners) if (calibration is None or not calibration.covers_marker(q))
+            and (select is None or select(q))]
+    cands, corners = [cands[k] for k in keep], [corners[k] for k in keep]
     markers = timed_stage(t, "markers", check_markers, frame, calibration, tc) if (calibration is not None and check_moved) else None
     n = len(cands)
     flats = [float(np.linalg.norm(q[0] - q[4])) for q in corners]   # corner 0 -> 4 spans the flats
@@ -115,3 +121,61 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     obs = timed_stage(t, "layout", place_hexes, corners, ids, confs, rots, crops if keep_crops else None,
                       calibration, zones, hex_mm, flat_px, c, guesses, anchor_hint=anchor_hint)
     return HexesRead(frame.shape[1], frame.shape[0], tuple(obs), flat_px, markers, t)
+
+
+def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...], changed: list[tuple[int, int, int, int]],
+                       deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
+                       zones: Zones | None = None, config: HexesConfig | None = None,
+                       table_config: TableConfig | None = None, markers: MarkerCheck | None = None,
+                       check_moved: bool = True) -> HexesRead:
+    """:func:`read_hexes` of ``frame`` after a change, reading only windows around the ``changed`` boxes.
+
+    A change smaller than ``SMALL_CHANGE`` x a hex's width (a die rolled, a ship moved) is no hex coming,
+    going or moving: the hexes it touches are kept. Every hex of ``previous`` (the last read's observations)
+    that touches no other changed box is kept as it was (id, rotation, corners, confidence); each window (a changed box grown by a hex's size) is read as its own
+    frame (:func:`read_hexes` with the window's calibration), and a hex found there joins when its centre
+    lies in a changed box and the window's edge does not cut it; then every hex is placed on the map again
+    (axial coordinates count from the anchor). The markers are checked again only when a change touches one.
+
+    Args:
+        changed: ``(x, y, w, h)`` frame-px boxes of what changed since ``previous`` was read (not empty).
+        markers: the last read's marker check, kept when no change touches a marker.
+        Others: as :func:`read_hexes` (with a lens calibration the whole frame is read again).
+
+    Raises:
+        BadFrame: the frame is not a non-empty uint8 BGR image.
+        NotAHexDeck: ``deck`` was enrolled as cards.
+    """
+    c = config or HexesConfig()
+    tc = table_config or TableConfig()
+    frame = validate_frame(frame, MIN_SIDE_PX)
+    h, w = frame.shape[:2]
+    if calibration is not None and (calibration.lens is not None or tuple(calibration.frame_size) != (w, h)):
+        return read_hexes(frame, deck, calibration, zones, c, tc, check_moved)
+    flats = [float(np.linalg.norm(o.corners[0] - o.corners[4])) for o in previous]
+    flat = float(np.median(flats)) if flats else 0.25 * min(h, w)
+    changed = [b for b in changed if max(b[2], b[3]) >= SMALL_CHANGE * flat]
+    if not changed:   # a die rolled or a ship moved on a hex: no hex came, went or moved
+        return HexesRead(w, h, tuple(previous), float(np.median(flats)) if flats else None, markers, {"unchanged": 0.0})
+    kept = [o for o in previous if not touches(o.corners, changed)]
+    taken = [o.corners for o in kept]
+
+    def read(x: int, y: int, ww: int, hh: int, keep: Callable[[np.ndarray], bool]):
+        sub_cal = calibration.window(x, y, ww, hh) if calibration is not None else None
+        r = read_hexes(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False, select=keep)
+        return r.hexes, r.timings_ms
+
+    near = [grow(b, 0.5 * flat, frame.shape) for b in changed]
+    found, t = window_reads(frame.shape, changed, 1.3 * flat, near, taken, read)
+    obs_all = [*kept, *(o for o, _ in found)]
+    frame_corners = [*(o.corners for o in kept), *(q for _, q in found)]
+    corners = [np.roll(q, o.rotation or 0, axis=0) for o, q in zip(obs_all, frame_corners)]   # lattice order
+    ids = [o.id for o in obs_all]
+    confs = [o.confidence for o in obs_all]
+    rots = [o.rotation for o in obs_all]
+    markers = recheck_markers(frame, calibration, changed, markers, tc, check_moved, t)
+    flats = [float(np.linalg.norm(q[0] - q[4])) for q in corners]
+    flat_px = float(np.median(flats)) if flats else None
+    obs = timed_stage(t, "layout", place_hexes, corners, ids, confs, rots, None, calibration, zones, _hex_mm(deck, c),
+                      flat_px, c)
+    return HexesRead(w, h, tuple(obs), flat_px, markers, t)

@@ -185,7 +185,7 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
     return Candidates(r, np.asarray(scores, np.float64), scale)
 
 
-def add_cnn_candidates(frame: np.ndarray, cands: Candidates, net: cv2.dnn.Net | None,
+def add_cnn_candidates(frame: np.ndarray, cands: Candidates, net: _d6.Model | None,
                        config: RollDiceConfig) -> Candidates:
     """Candidates plus the CNN detector's boxes that are not near a classical candidate.
 
@@ -239,10 +239,12 @@ def add_cnn_candidates(frame: np.ndarray, cands: Candidates, net: cv2.dnn.Net | 
     return Candidates(rects, np.concatenate([cands.scores[keep], added_scores]), cands.work_scale)
 
 
-def load_cnn(config: RollDiceConfig) -> cv2.dnn.Net | None:
-    """The d6 CNN detector when ``config.cnn_candidates``, else None.
+def load_cnn(config: RollDiceConfig) -> _d6.Model | None:
+    """The d6 CNN detector when ``config.cnn_candidates`` (run by ``config.inference``'s runtime), else None.
 
     Raises:
-        VisionError: the model file is missing or unreadable (the message names it).
+        VisionError: the model file is missing or unreadable, or the runtime is not installed (the message
+            names it).
     """
-    return _d6.load_net(config.cnn_config().detector_path) if config.cnn_candidates else None
+    cnn = config.cnn_config()
+    return _d6.load_net(cnn.detector_path, cnn.inference) if config.cnn_candidates else None

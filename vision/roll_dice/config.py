@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..config import D6Config
+from ..inference import InferenceConfig
 
 __all__ = ["RollDiceConfig"]
 
@@ -122,6 +123,7 @@ class RollDiceConfig:
             centres is replaced by those boxes.
         cnn_side_range: a CNN box is a die candidate only when its side is within these factors
             of the frame's typical die side.
+        inference: which runtime runs the CNN detector, with how many threads (:mod:`vision.inference`).
     """
 
     work_long_side: int = 640
@@ -224,7 +226,9 @@ class RollDiceConfig:
     cnn_merge_dist: float = 0.6
     cnn_replace_aspect: float = 1.3
     cnn_side_range: tuple[float, float] = (0.5, 3.0)
+    inference: InferenceConfig = InferenceConfig()
 
     def cnn_config(self) -> D6Config:
         """The :class:`D6Config` the CNN candidate source runs with (shipped model, these thresholds)."""
-        return D6Config(detection_threshold=self.cnn_threshold, input_long_side=self.cnn_input_long_side)
+        return D6Config(detection_threshold=self.cnn_threshold, input_long_side=self.cnn_input_long_side,
+                        inference=self.inference)

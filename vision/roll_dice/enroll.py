@@ -1,5 +1,6 @@
-"""Enrolling the owner's Roll for the Galaxy dice: a :class:`vision.profiles.DiceProfile` from
-``DIR/<colour>-<face>/`` photos, with the reader's own detection and patch cutting."""
+"""Enrolling the owner's dice (Roll for the Galaxy's, Eclipse's combat dice: any set of coloured dice with faces):
+a :class:`vision.profiles.DiceProfile` from ``DIR/<colour>-<face>/`` photos, with the reader's own detection and
+patch cutting."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from ..frames import validate_frame
-from ..profiles import IMAGE_SUFFIXES, DiceProfile, ProfileError
+from ..profiles import DEFAULT_DICE_SET, IMAGE_SUFFIXES, DiceProfile, ProfileError
 from .config import RollDiceConfig
 from .faces import normalise_rows, template_of, windows_of
 from .reader import detect_tops, load_cnn, read_image_file
@@ -47,13 +48,14 @@ def mean_template(vectors: list[np.ndarray], inks: list[np.ndarray], config: Rol
 
 
 def build_profile(folder: str | Path, allowed: Iterable[tuple[str, str]] | None = None,
-                  config: RollDiceConfig | None = None) -> DiceProfile:
+                  config: RollDiceConfig | None = None, dice_set: str = DEFAULT_DICE_SET) -> DiceProfile:
     """Enroll from ``folder/<colour>-<face>/`` photos (every die in a photo shows that pair).
 
     Args:
         folder: the enrollment folder.
         allowed: the pairs the dice can show; default = the enrolled pairs.
         config: reader thresholds (the same detection and patch cutting as reading).
+        dice_set: the name of the set of dice (the caller's: ``"roll"``, ``"eclipse"``), kept in the profile.
 
     Raises:
         ProfileError: no usable folder, or a folder whose photos show no die.
@@ -100,11 +102,11 @@ def build_profile(folder: str | Path, allowed: Iterable[tuple[str, str]] | None 
     means = np.stack([np.median(np.stack(body_by_colour[c]), axis=0) for c in colours])
     allowed_t = tuple(sorted(set(tpl_pairs) if allowed is None else {(str(c), str(f)) for c, f in allowed}))
     return DiceProfile(tuple(colours), tuple(faces), allowed_t, means, tuple(tpl_pairs), np.stack(tpls),
-                       cfg.template, seen)
+                       cfg.template, seen, dice_set=dice_set)
 
 
 def enroll_roll_dice(folder: str | Path, out_path: str | Path,
-                     allowed: Iterable[tuple[str, str]] | None = None) -> Path:
-    """Build a profile from ``folder/<colour>-<face>/*.jpg|png`` and save it to ``out_path``
-    (``.json`` plus a sibling ``.npz``). Returns the JSON path."""
-    return build_profile(folder, allowed=allowed).save(out_path)
+                     allowed: Iterable[tuple[str, str]] | None = None, dice_set: str = DEFAULT_DICE_SET) -> Path:
+    """Build a profile of the set of dice ``dice_set`` from ``folder/<colour>-<face>/*.jpg|png`` and save it to
+    ``out_path`` (``.json`` plus a sibling ``.npz``). Returns the JSON path."""
+    return build_profile(folder, allowed=allowed, dice_set=dice_set).save(out_path)

@@ -92,9 +92,9 @@ def window_scores(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceC
     offs = list(range(0, q - t + 1, st))
     shifts = [(dy, dx) for dy in offs for dx in offs]
     d = t * t
-    win = np.empty((n, len(shifts), c, d), np.float32)
-    for j, (dy, dx) in enumerate(shifts):
-        win[:, j] = inks[:, :, dy:dy + t, dx:dx + t].reshape(n, c, d)
+    views = np.lib.stride_tricks.sliding_window_view(np.asarray(inks, np.float32), (t, t), axis=(2, 3))
+    views = views[:, :, ::st, ::st]                                        # [N, C, So, So, T, T]
+    win = np.ascontiguousarray(views.transpose(0, 2, 3, 1, 4, 5)).reshape(n, len(shifts), c, d)
     s1 = win.sum(-1)
     s2 = np.einsum("nscd,nscd->nsc", win, win)
     # a noise floor (``ink_noise`` log units per pixel) under each window's spread: a smooth patch of

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -12,6 +13,8 @@ import numpy as np
 
 from ..errors import BadFrame, VisionError
 from ..frames import validate_frame
+from ..incremental import clip_box
+from ..inference import Model
 from ..profiles import DiceProfile
 from ..timing import timed_stage
 from .assemble import assemble, symbol_weights
@@ -28,7 +31,7 @@ __all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read
 
 
 def detect_tops(frame: np.ndarray, config: RollDiceConfig, timings: dict | None = None,
-                net: cv2.dnn.Net | None = None) -> TopFaces:
+                net: Model | None = None) -> TopFaces:
     """Stages 2-5 on a validated ``uint8[H, W, 3]`` BGR frame (shared by reading and enrollment);
     ``net`` is the optional CNN candidate source (:func:`load_cnn`)."""
     timings = {} if timings is None else timings
@@ -92,12 +95,11 @@ class RollDiceReader:
         (``uint8[H, W, 3]`` BGR). Raises :class:`BadFrame` for a bad frame."""
         return detect_tops(validate_frame(frame), self.config, timings, self._cnn)
 
-    def _match(self, frame: np.ndarray, tops: TopFaces) -> tuple[np.ndarray, TopFaces]:
+    def _match(self, frame: np.ndarray, tops: TopFaces, cfg: RollDiceConfig) -> tuple[np.ndarray, TopFaces]:
         """(NCC ``[N, K]``, top faces): each die's ink against every template, each template seeing the
         ink as its own colour prints it (:func:`match_faces_polarised`: light symbols on a coloured die,
         dark ones on a white die); the poorly matching dice that look like dice looked at again a little
         around (:func:`relocate_faces`)."""
-        cfg = self.config
         ncc = match_faces_polarised(tops.ink, self._templates, self._template_pol, cfg)
         todo = tops.scores >= cfg.min_confidence
         if tops.evidence is not None:
@@ -111,12 +113,36 @@ class RollDiceReader:
         Returns a :class:`RollDiceRead` with per-stage timings (validate, foreground, candidates,
         cnn, tops, dedupe, faces, colours, assemble) in ms. Raises :class:`BadFrame` for a bad frame.
         """
-        cfg = self.config
         timings: dict[str, float] = {}
+        frame = timed_stage(timings, "validate", validate_frame, frame)
+        return self._read(frame, self.config, timings)
+
+    def read_window(self, frame: np.ndarray, box: tuple[int, int, int, int]) -> RollDiceRead:
+        """Read the dice of one window of ``frame`` (``(x, y, w, h)`` frame px, clipped) as a read of the whole
+        frame would: the sizes that depend on the frame's size (work image, table model, CNN input, the
+        default die side) are those of the whole frame. Boxes in frame pixels; for re-reading the part
+        of a table that changed. Raises :class:`BadFrame` for a bad frame."""
+        timings: dict[str, float] = {}
+        frame = timed_stage(timings, "validate", validate_frame, frame)
+        h, w = frame.shape[:2]
+        clipped = clip_box(box, frame.shape)
+        if clipped is None:
+            return RollDiceRead(w, h, (), timings)
+        x0, y0, x1, y1 = clipped
+        f = max(x1 - x0, y1 - y0) / float(max(h, w))
+        c = self.config
+        cfg = replace(c, work_long_side=max(16, round(c.work_long_side * f)),
+                      table_long_side=max(8, round(c.table_long_side * f)),
+                      cnn_input_long_side=max(32, round(c.cnn_input_long_side * f)),
+                      default_side_frac=c.default_side_frac / f)
+        r = self._read(frame[y0:y1, x0:x1], cfg, timings)
+        dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in r.dice)
+        return RollDiceRead(w, h, dice, timings)
+
+    def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float]) -> RollDiceRead:
         stage = functools.partial(timed_stage, timings)
-        frame = stage("validate", validate_frame, frame)
         tops = detect_tops(frame, cfg, timings, self._cnn)
-        ncc, tops = stage("faces", self._match, frame, tops)
+        ncc, tops = stage("faces", self._match, frame, tops, cfg)
         weights = symbol_weights(tops, ncc, cfg)
         _, colour_p = stage("colours", calibrate_colours, tops.body, self._protos, cfg, weights)
         dice = stage("assemble", assemble, tops, colour_p, ncc, self.profile, cfg)

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from ..mat import render_marker
-from ..synth_table import ANCHOR, GAME_SHAPES, HEX_MM, CardLabel, HexLabel, Scene, _hex_corners, _hex_map_cells, _station, _tableau
+from ..synth_table import ANCHOR, GAME_SHAPES, HEX_MM, CardLabel, HexLabel, Scene, hex_corners, hex_map_cells, station_places, tableau_places
 from ..table import TableConfig, corner_layout
 from .camera import Camera, look_at
 from .light import LightRanges, draw_lighting
@@ -131,7 +131,7 @@ def hex_art(hex_id: str, flat_mm: float = HEX_MM, ppm: float = 3.0) -> tuple[np.
     inner, outer = rgb(*r.uniform(0.05, 0.5, 3)), rgb(*r.uniform(0.0, 0.15, 3))
     img = inner * np.clip(1 - d, 0, 1)[:, :, None] + outer * np.clip(d, 0, 1)[:, :, None]
     img = img.astype(np.float32) * (1.0 + 0.2 * value_noise(r, h, w, F / 6))[:, :, None]
-    corners = (_hex_corners(F) + c).astype(np.float32)
+    corners = (hex_corners(F) + c).astype(np.float32)
     for _ in range(int(r.integers(1, 4))):  # planets
         rad = r.uniform(0.07, 0.14) * F
         a, dist = r.uniform(0, 2 * math.pi), r.uniform(0.0, 0.42 * F - rad)
@@ -260,11 +260,11 @@ def card_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = 
     size = GAME_SHAPES[game]
     if game == "among":
         n = n_cards or int(rng.integers(6, 26))
-        places = _station(n, rng, size)
+        places = station_places(n, rng, size)
         ids = [ANCHOR] + [str(rng.choice([c for c in card_ids if c != ANCHOR])) for _ in range(n - 1)]
     else:
         n = n_cards or int(rng.integers(3, 15))
-        places = _tableau(n, rng, size)
+        places = tableau_places(n, rng, size)
         ids = [str(v) for v in rng.choice(card_ids, n, replace=len(card_ids) < n)]
     P = np.array([[p[0], p[1]] for p in places], np.float64)
     half = np.array(size) / 2
@@ -298,7 +298,7 @@ def hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, image_s
     rng = np.random.default_rng(seed)
     tc = table_config or TableConfig()
     n = n_hexes or int(rng.integers(20, 31))
-    cells = _hex_map_cells(n, rng)
+    cells = hex_map_cells(n, rng)
     pool = [h for h in hex_ids if h != anchor]
     ids = [anchor]
     for q, r_ in cells[1:]:
@@ -331,7 +331,7 @@ def hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, image_s
         centre = (float(p[0] + off[0]), float(p[1] + off[1]))
         paste_flat(canvas, art, centre, ang, art_ppm, alpha, shadow=0.35)
         t = math.radians(ang)
-        corners_mm = (np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]]) @ _hex_corners(F).T).T + centre
+        corners_mm = (np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]]) @ hex_corners(F).T).T + centre
         cpx = cam.project(np.column_stack([corners_mm, np.zeros(6)]))
         labels.append(HexLabel(hid, cpx, centre, (q, r_), rot))
     (img, cam_meta), light = _finish_scene(rng, canvas, view, cam, pad, model_name, config)

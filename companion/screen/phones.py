@@ -14,8 +14,14 @@ from typing import Any
 import numpy as np
 import pygame
 
-from companion.screen import (ACCENT, BG, DIM, GOOD, PANEL, TEXT, WARN, Button, Screen, TouchScreen, seat_rgb,
-                              _ScreenState)
+from typing import TYPE_CHECKING
+
+from companion.actions import Action
+from companion.screen.canvas import ACCENT, BG, DIM, GOOD, PANEL, TEXT, WARN, Button, seat_rgb
+from companion.screen.states import Screen, ScreenState, Tap
+
+if TYPE_CHECKING:
+    from companion.screen.window import TouchScreen
 
 __all__ = ["PhonesPanel"]
 
@@ -23,56 +29,56 @@ ROWS = 6
 """Seats listed (the games seat at most 6)."""
 
 
-class PhonesPanel(_ScreenState):
+class PhonesPanel(ScreenState):
     """Handler of :attr:`Screen.PHONES` (see the module doc)."""
 
     screen = Screen.PHONES
 
     def qr_rect(self, ts: TouchScreen) -> pygame.Rect:
-        return ts._rect(10, 60, 250, 250)
+        return ts.rect(10, 60, 250, 250)
 
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         buttons = []
         for k, p in enumerate(_players(view)[:ROWS]):
-            buttons.append(Button("release_seat", "Free seat", ts._rect(640, 62 + k * 54, 150, 48), bool(p.get("claimed")),
+            buttons.append(Button(Action.RELEASE_SEAT, "Free seat", ts.rect(640, 62 + k * 54, 150, 48), bool(p.get("claimed")),
                                   (("player", p["name"]),), f"release_seat:{p['name']}"))
         if ts.revoke_armed:
-            buttons.append(Button("revoke_phones", "Tap again: unjoin every phone", ts._rect(6, 404, 470, 70)))
+            buttons.append(Button(Action.REVOKE_PHONES, "Tap again: unjoin every phone", ts.rect(6, 404, 470, 70)))
         else:
-            buttons.append(Button("revoke_arm", "New QR code", ts._rect(6, 404, 470, 70)))
-        buttons.append(Button("phones_close", "Back", ts._rect(484, 404, 310, 70)))
-        return buttons + ts._debug_buttons()
+            buttons.append(Button(Tap.REVOKE_ARM, "New QR code", ts.rect(6, 404, 470, 70)))
+        buttons.append(Button(Tap.PHONES_CLOSE, "Back", ts.rect(484, 404, 310, 70)))
+        return buttons + ts.debug_buttons()
 
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
         surface = ts.surface
         surface.fill(BG)
-        ts._text("Phones", (ts._x(10), ts._y(10)), 44, TEXT)
-        link = ts._qr_url(view)
+        ts.text_fit("Phones", (ts.x(10), ts.y(10)), ts.x(300), 44, TEXT)
+        link = ts.qr_url(view)
         qr = self.qr_rect(ts)
         if link:
-            ts._draw_qr(link, qr)
-            ts._text_fit(link, (ts._x(10), qr.bottom + ts._s(8)), qr.width + ts._s(180), 22, DIM, min_size=12)
-        ts._text_fit("Scan to join: a phone without this code only watches", (ts._x(10), qr.bottom + ts._s(34)),
-                     ts._x(440), 22, DIM, min_size=12)
-        x = ts._x(276)
+            ts.draw_qr(link, qr)
+            ts.text_fit(link, (ts.x(10), qr.bottom + ts.s(8)), qr.width + ts.s(180), 22, DIM, min_size=12)
+        ts.text_fit("Scan to join: a phone without this code only watches", (ts.x(10), qr.bottom + ts.s(34)),
+                     ts.x(440), 22, DIM, min_size=12)
+        x = ts.x(276)
         players = _players(view)
         if not players:
             hint = ("Seats are claimed once the game has players." if (view.get("game") or {}).get("flow")
                     else "Dice mode: every joined phone may Read now and Undo.")
-            ts._wrap(hint, (x, ts._y(70)), ts._x(500), 28, DIM)
+            ts.wrap(hint, (x, ts.y(70)), ts.x(500), 28, DIM, max_lines=4)
         for k, p in enumerate(players[:ROWS]):
-            row = ts._rect(276, 62 + k * 54, 356, 48)
-            pygame.draw.rect(surface, PANEL, row, border_radius=ts._s(8))
-            pygame.draw.circle(surface, seat_rgb(p.get("colour")), (row.x + ts._s(18), row.centery), ts._s(9))
-            ts._text_fit(p["name"], (row.x + ts._s(36), row.centery), ts._x(170), 30, TEXT, anchor="midleft", min_size=14)
+            row = ts.rect(276, 62 + k * 54, 356, 48)
+            pygame.draw.rect(surface, PANEL, row, border_radius=ts.s(8))
+            ts.draw_seat_dot(p.get("colour"), (row.x + ts.s(18), row.centery), ts.s(11))
+            ts.text_fit(p["name"], (row.x + ts.s(36), row.centery), ts.x(170), 30, TEXT, anchor="midleft", min_size=14)
             held, colour = ("phone joined", GOOD) if p.get("claimed") else ("no phone", DIM)
-            ts._text(held, (row.right - ts._s(10), row.centery), 24, colour, anchor="midright")
+            ts.text_fit(held, (row.right - ts.s(10), row.centery), ts.s(140), 24, colour, anchor="midright", min_size=12)
         if len(players) > ROWS:
-            ts._text(f"+{len(players) - ROWS} more", (x, ts._y(62 + ROWS * 54)), 22, DIM)
+            ts.text_fit(f"+{len(players) - ROWS} more", (x, ts.y(62 + ROWS * 54)), ts.x(300), 22, DIM)
         note = ("Every phone must scan the new code and claim its seat again; the game itself is kept."
                 if ts.revoke_armed else "Free a seat when a player changes phone; a new code unjoins every phone.")
-        ts._text_fit(note, (ts._x(10), ts._y(376)), ts._x(780), 22, WARN if ts.revoke_armed else ACCENT, min_size=12)
-        ts._draw_buttons(self.buttons(ts, view))
+        ts.text_fit(note, (ts.x(10), ts.y(376)), ts.x(780), 22, WARN if ts.revoke_armed else ACCENT, min_size=12)
+        ts.draw_buttons(self.buttons(ts, view))
 
 
 def _players(view: dict[str, Any]) -> list[dict[str, Any]]:

@@ -1,35 +1,40 @@
-"""The camera inside a game flow: still table -> card (and dice) reads -> one-tap questions.
+"""The camera inside a game flow: still table -> the game's read passes -> one-tap questions.
 
-Shared by Roll for the Galaxy, Race for the Galaxy and Among the Stars (issues 4, 5, 6, 7). What
-differs per game (which watcher follows a player's zone, what a change becomes as an event) is in
-each game's :class:`CameraSpec` (``companion/flows/*.py``, ``spec.camera``); this module does the
+Shared by every game with a camera part. What differs per game (the readers and passes it declares, which
+watcher follows a player's zone, what a change becomes as an event) is in each game's
+:class:`~companion.camera.spec.CameraSpec` (``companion/flows/*.py``, ``spec.camera``); this module does the
 rest:
 
 - **scheduling** (:meth:`CameraFlow.schedule` / :meth:`CameraFlow.due`): when the main loop's
   stillness detector says the scene became still (or a view asks ``read_now``), ``confirm_reads``
   reads are taken, ``reread_s`` seconds apart, while the scene stays still (the watchers only
   accept a layout that ``confirm_reads`` consecutive reads agree on);
-- **the read** (:meth:`CameraFlow.read`): :func:`vision.cards.read_cards` with the deck, the table
-  calibration and the player zones; each player's zone goes to that player's watcher; with a
-  calibration the markers are re-checked (moved -> said on both views);
-- **questions**: every change the camera sees is a :class:`Question` ("Ann built Customs at
-  [0, 1]?"); nothing changes the game until a player answers it with one tap: ``camera_confirm``
-  records the question's event with ``origin="camera"``, ``camera_dismiss`` drops it. Misplays
-  (Among the Stars) are shown at once with the rule and the fix, before anyone answers.
+- **the read** (:meth:`CameraFlow.read`): the passes the game declares (:mod:`companion.camera.passes`) whose
+  reader the box has: the card pass (:func:`vision.cards.read_cards` with the deck, the table calibration and
+  the player zones; each player's zone goes to that player's watcher; with a calibration the markers are
+  re-checked: moved -> said on both views), the map pass (:func:`vision.hexes.read_hexes` with a hex deck: the
+  whole table's hexes to the map's one watcher), then at most one dice pass per still table (the first one the
+  game wants: Roll's end-of-game count, else its phase proposals; Eclipse's combat dice);
+- **questions**: every change the camera sees is a :class:`~companion.camera.questions.Question` ("Ann built
+  Customs at [0, 1]?"); nothing changes the game until a player answers it with one tap: ``camera_confirm``
+  records the question's event with ``origin="camera"``, ``camera_dismiss`` drops it. Misplays (Among the Stars)
+  are what the rules engine finds when the proposed event is previewed (:mod:`companion.camera.preview`), shown
+  at once with the rule and the fix, before anyone answers.
 
 A read that raises (a bad frame, a reader bug) is reported on the views and changes nothing:
 everything recorded stays in the session log.
 
 The camera block of the published view (``view["camera"]``)::
 
-    {"cards": true, "dice": false, "calibrated": true, "reads": 4,
+    {"cards": true, "hexes": false, "dice": false, "calibrated": true, "reads": 4,
      "state": "idle" | "reading", "stuck": false, "message": "read 7 cards",
      "markers": null | {"moved": [ids], "message": "..."},
      "questions": [{"id": 3, "player": "Ann", "text": "Ann built Customs at [0, 1]?", "kind": "location_built",
                     "payload": {...}, "choices": [...], "choice": null | "develop", "error": null | "..."}],
      "misplays": [{"player", "card", "cell", "rule", "source", "message", "fix", "severity"}],
      "notes": {"Ann": ["Contact Specialist is recorded but not seen", ...]},
-     "covers": ["card", "start"]}
+     "covers": ["card", "start"],
+     "count": null | {"next": "cup" | null, "prompt": "..."}}
 """
 
 from __future__ import annotations
@@ -40,19 +45,24 @@ import logging
 import time
 from concurrent.futures import Executor, Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Mapping
 
 import cv2
 import numpy as np
 
+from companion.actions import Action, posted
+from companion.camera.hexmap import seen_hexes
+from companion.camera.passes import TABLE, CardPass, CountPass, DicePass, MapPass, ReadPlan, Sight, colour_counts, dice_by_zone
+from companion.camera.questions import Observed, Proposal, Question
+from companion.camera.spec import CameraSpec
+from companion.camera.watch import seen_cards
 from companion.errors import shown
-from companion.watch import seen_cards
+from companion.i18n import _
 from rules import BadEvent, Event, UnknownEvent
 from vision.table import even_zones
 
-__all__ = ["CameraFlow", "CameraSpec", "Observed", "Proposal", "Question", "ReadPlan", "Sight", "TableauCamera"]
+__all__ = ["CONFIRM_READS", "CameraFlow", "MAX_QUESTIONS", "READ_TIMEOUT_S", "REREAD_S"]
 
 log = logging.getLogger(__name__)
 
@@ -67,195 +77,6 @@ READ_TIMEOUT_S = 30.0
 frame here and several on a Pi; a read past this is stuck: a camera or OpenCV call that blocks)."""
 
 
-@dataclass(frozen=True)
-class Proposal:
-    """A change the camera saw, as the event it records when a player confirms it.
-
-    Attributes:
-        player: whose empire it concerns (the event's ``player``).
-        text: the one-tap question, e.g. ``"Ann built Customs at [0, 1]?"``.
-        kind: the event kind recorded on confirm (``location_built``, ``card_placed``...).
-        payload: the event's payload.
-        choices: other answers a player may pick instead (Roll: the phases); the picked one replaces
-            ``payload[choice_key]``.
-        choice_key: the payload key a choice replaces.
-        proposed: the camera's own answer among ``choices`` (None without choices).
-    """
-
-    player: str
-    text: str
-    kind: str
-    payload: Mapping[str, Any]
-    choices: tuple[str, ...] = ()
-    choice_key: str | None = None
-    proposed: str | None = None
-
-    @property
-    def key(self) -> str:
-        """Identity of the change: the same change is asked about once while it waits."""
-        return json.dumps([self.player, self.kind, self.payload], sort_keys=True, default=str)
-
-
-@dataclass
-class Observed:
-    """What one accepted read of one player's zone gives.
-
-    Attributes:
-        proposals: questions to ask.
-        misplays: rules the new cards break, shown at once (``Misplay.to_json()`` dicts); replace
-            the player's previous misplays.
-        log: events recorded at once (``(kind, payload)``, e.g. Among the Stars' ``station_read``).
-        notes: sentences for the players (a card recorded but not seen, one to straighten).
-        withdraw: waiting questions (by :attr:`Proposal.key`) this read makes stale (a card moved).
-    """
-
-    proposals: list[Proposal] = field(default_factory=list)
-    misplays: list[dict[str, Any]] | None = None
-    log: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    withdraw: list[str] = field(default_factory=list)
-
-
-class CameraSpec(Protocol):
-    """A game's part of the camera flow (``spec.camera`` of a flow in ``companion/flows/``).
-
-    Attributes:
-        covers: ids of the report forms the camera fills in (the phone shows them as a fallback).
-    """
-
-    covers: tuple[str, ...]
-
-    def anchor(self, player: str, engine_view: Mapping[str, Any]) -> str | None:
-        """The card id each player's cell grid is counted from (``CardsConfig.anchor_id``), or None."""
-        ...
-
-    def watcher(self, player: str, engine_view: Mapping[str, Any], confirm_reads: int, min_confidence: float) -> Any:
-        """A new watcher for ``player``'s zone, seeded with what the rules already hold."""
-        ...
-
-    def observe(self, watcher: Any, player: str, seen: Sequence[Any], engine_view: Mapping[str, Any],
-                state: Any) -> Observed | None:
-        """Feed one read of ``player``'s zone (:class:`companion.watch.SeenCard` list); what to ask."""
-        ...
-
-    def wants_dice(self, engine_view: Mapping[str, Any]) -> bool:
-        """Whether the dice are worth reading now (Roll: the phase strips before Reveal)."""
-        ...
-
-    def dice_proposals(self, dice: Mapping[str, list[dict[str, Any]]], engine_view: Mapping[str, Any],
-                       image: str | None) -> list[Proposal]:
-        """Questions from the dice seen in each player's zone (``RollDieObservation.to_json()`` dicts)."""
-        ...
-
-
-class DiceCounting(Protocol):
-    """Optional part of a :class:`CameraSpec` (Roll for the Galaxy): the end-of-game dice count.
-
-    Attributes:
-        count_places: the count passes in order (Roll: ``("citizenry", "cup")``).
-    """
-
-    count_places: tuple[str, ...]
-
-    def wants_count(self, engine_view: Mapping[str, Any]) -> bool:
-        """Whether the dice are counted now (the game is over)."""
-        ...
-
-    def count_proposals(self, dice: Mapping[str, list[dict[str, Any]]], engine_view: Mapping[str, Any], place: str,
-                        before: Mapping[str, Mapping[str, int]], image: str | None) -> list[Proposal]:
-        """One question per player for this pass; ``before``: each player's dice seen in the previous pass."""
-        ...
-
-    def count_prompt(self, place: str | None) -> str:
-        """What the players do before the pass ``place`` (None: counting done)."""
-        ...
-
-
-def colour_counts(dice: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    """``{colour: n}`` of ``RollDieObservation.to_json()`` dicts (a die of unknown colour, null, is left out)."""
-    out: dict[str, int] = {}
-    for d in dice:
-        if d.get("colour"):
-            out[d["colour"]] = out.get(d["colour"], 0) + 1
-    return out
-
-
-class TableauCamera:
-    """The camera part shared by the tableau games (Race for the Galaxy cards, Roll for the Galaxy
-    tiles): a :class:`companion.watch.TableauWatcher` per player; each card seen but not in the rules'
-    tableau becomes a question (:meth:`proposal`); one recorded but not seen becomes a note (never
-    removed). Subclasses say how a reader id resolves to a name, what the rules' tableau is, and
-    what a new card becomes."""
-
-    covers: tuple[str, ...] = ()
-
-    def resolve(self, card_id: str) -> str | None:
-        """Reader id -> the card's name in the game's data (None / LookupError: not a card of this game)."""
-        raise NotImplementedError
-
-    def tableau(self, view: Mapping[str, Any], player: str) -> list[str]:
-        """The rules' tableau of ``player`` (names)."""
-        raise NotImplementedError
-
-    def proposal(self, player: str, name: str, view: Mapping[str, Any]) -> Proposal | None:
-        """The question a new card in ``player``'s tableau becomes (None: not asked now)."""
-        raise NotImplementedError
-
-    def asking(self, view: Mapping[str, Any]) -> bool:
-        """Whether new cards are asked about now (reads are not even fed to the watchers otherwise, so
-        a card seen then is asked about once asking starts)."""
-        return True
-
-    def anchor(self, player: str, view: Mapping[str, Any]) -> str | None:
-        """Tableaus have no anchor card (rows and columns only)."""
-        return None
-
-    def watcher(self, player: str, view: Mapping[str, Any], confirm_reads: int, min_confidence: float) -> Any:
-        from companion.watch import TableauWatcher
-
-        return TableauWatcher(player, self.resolve, confirm_reads=confirm_reads, min_confidence=min_confidence)
-
-    def observe(self, watcher: Any, player: str, seen: Sequence[Any], view: Mapping[str, Any], state: Any) -> Observed | None:
-        """Questions for the cards added, notes for the cards missing and the unsure ones."""
-        if not self.asking(view):
-            return None
-        change = watcher.observe(seen, self.tableau(view, player))
-        notes = list(watcher.unsure)
-        if change is None:
-            return Observed(notes=notes) if notes else None
-        out = Observed(notes=notes)
-        for name in change.added:
-            p = self.proposal(player, name, view)
-            if p is not None:
-                out.proposals.append(p)
-        out.notes += [f"{name} is recorded for {player} but not seen" for name in change.missing]
-        return out
-
-    def wants_dice(self, view: Mapping[str, Any]) -> bool:
-        return False
-
-    def dice_proposals(self, dice: Mapping[str, list[dict[str, Any]]], view: Mapping[str, Any],
-                       image: str | None) -> list[Proposal]:
-        return []
-
-
-@dataclass
-class Question:
-    """A waiting :class:`Proposal` with its id (what ``camera_confirm`` / ``camera_dismiss`` name)."""
-
-    id: int
-    proposal: Proposal
-    asked_at: float
-    choice: str | None = None
-    error: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"id", "player", "text", "kind", "payload", "choices", "proposed", "choice", "error"}``."""
-        p = self.proposal
-        return {"id": self.id, "player": p.player, "text": p.text, "kind": p.kind, "payload": dict(p.payload),
-                "choices": list(p.choices), "proposed": p.proposed, "choice": self.choice, "error": self.error}
-
-
 # -- the flow ----------------------------------------------------------------------------------------
 
 
@@ -265,39 +86,10 @@ def _default_read_cards(*args: Any, **kw: Any) -> Any:
     return read_cards(*args, **kw)
 
 
-@dataclass(frozen=True)
-class ReadPlan:
-    """What one camera read looks at, decided from the game state on the loop's thread.
+def _default_read_hexes(*args: Any, **kw: Any) -> Any:
+    from vision.hexes import read_hexes
 
-    ``image``: ``uint8[H, W, 3]`` BGR still frame; ``photo``: the replayed file behind it or None;
-    ``names``: the players; ``anchors``: anchor card id (or None) -> the players whose station grid
-    is anchored on it; ``dice``: the dice pass, ``"count"``, ``"phase"`` or None; ``count_place``:
-    the count pass's place (``"cup"`` ...) when ``dice == "count"``; ``counting``: the end-of-game
-    count applies (reads without a dice pass keep its message).
-    """
-
-    image: np.ndarray
-    photo: str | None
-    names: tuple[str, ...]
-    anchors: Mapping[str | None, tuple[str, ...]]
-    dice: str | None = None
-    count_place: str | None = None
-    counting: bool = False
-
-
-@dataclass(frozen=True)
-class Sight:
-    """What the camera saw for a :class:`ReadPlan` (:meth:`CameraFlow.see`).
-
-    ``cards``: player -> the :class:`vision.cards.Card` in that player's zone; ``dice``: player ->
-    die JSON objects, None when the plan had no dice pass; ``markers``: ``{"moved": [ids],
-    "message"}`` when the calibration markers moved, else None.
-    """
-
-    plan: ReadPlan
-    cards: Mapping[str, list[Any]]
-    dice: Mapping[str, list[dict[str, Any]]] | None
-    markers: dict[str, Any] | None
+    return read_hexes(*args, **kw)
 
 
 class CameraFlow:
@@ -305,17 +97,20 @@ class CameraFlow:
 
     Args:
         flow: the :class:`companion.flow.GameFlow` (its spec must have a ``camera``).
-        deck: the enrolled :class:`vision.deck.DeckProfile` (None: cards are not read).
+        deck: the enrolled :class:`vision.deck.DeckProfile`: the ``"cards"`` reader, or with ``shape == "hex"`` the
+            ``"hexes"`` reader (None: nothing laid out is read).
         calibration: the :class:`vision.table.TableCalibration` (None: positions in pixels).
         zones: the player zones (:class:`vision.table.Zones`, named by player); None: from the
             session's settings (``"zones"``), else the table split evenly on the first frame.
-        dice_reader: a Roll for the Galaxy dice reader (``vision.roll_dice.RollDiceReader``) or None.
+        dice_reader: the ``"roll_dice"`` reader: a Roll for the Galaxy dice reader (``vision.roll_dice.RollDiceReader``,
+            or its :class:`vision.readers.RollDiceAdapter`: anything whose ``read(image)`` has ``dice``) or None.
         confirm_reads: identical consecutive reads needed before a change is asked about (>= 1).
         reread_s: seconds between the reads taken while the table stays still.
         min_confidence: identifications below this (0..1) are never built on.
         image_dir: where the frame behind a dice proposal is saved (JPEG) so a corrected read can
             be enrolled later; None: not saved (the replayed photo's path is kept when there is one).
         read_cards: the card reader (:func:`vision.cards.read_cards`; injectable for tests).
+        read_hexes: the hex reader (:func:`vision.hexes.read_hexes`; injectable for tests).
         read_timeout_s: seconds a read started with :meth:`begin` may take; then it is abandoned and said on
             both views, no new read starts until the stuck one ends, and its late result is ignored.
         clock: seconds, monotonic, for ``read_timeout_s`` (real time: a read's duration is the worker's).
@@ -328,8 +123,9 @@ class CameraFlow:
                  dice_reader: Any = None, confirm_reads: int = CONFIRM_READS, reread_s: float = REREAD_S,
                  min_confidence: float = 0.6, image_dir: Path | None = None,
                  read_cards: Callable[..., Any] = _default_read_cards, read_timeout_s: float = READ_TIMEOUT_S,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        spec = getattr(flow.spec, "camera", None)
+                 clock: Callable[[], float] = time.monotonic,
+                 read_hexes: Callable[..., Any] = _default_read_hexes) -> None:
+        spec = flow.spec.camera
         if spec is None:
             raise ValueError(f"{flow.spec.title} has no camera part")
         if confirm_reads < 1:
@@ -344,8 +140,11 @@ class CameraFlow:
         self.min_confidence = min_confidence
         self.image_dir = image_dir
         self._read_cards = read_cards
+        self._read_hexes = read_hexes
         self.zones = zones if zones is not None else self._settings_zones()
         self.watchers: dict[str, Any] = {}
+        self.map_watcher: Any = None
+        """The watcher of the shared map (a :class:`~companion.camera.passes.MapPass`), made on the first map read."""
         self.questions: list[Question] = []
         self.misplays: dict[str, list[dict[str, Any]]] = {}
         self.notes: dict[str, list[str]] = {}
@@ -361,19 +160,26 @@ class CameraFlow:
         self._left = 0
         self._next_at = 0.0
         self._dice_done = False
-        places = tuple(getattr(self.spec, "count_places", ()))
-        self.count_place: str | None = places[0] if places else None
-        """The next end-of-game dice count pass (:class:`DiceCounting`), None when done or not counted."""
+        hexes = deck is not None and getattr(deck, "shape", "card") == "hex"  # DeckProfile.shape; a deck without is cards
+        self.readers = {name for name, reader in (("cards", None if hexes else deck), ("hexes", deck if hexes else None),
+                                                  ("roll_dice", dice_reader)) if reader is not None}
+        """The readers the box has, by the name the passes use."""
+        self.passes = tuple(p for p in self.spec.passes if p.reader in self.readers)
+        """The game's declared passes this box can run."""
+        self.counter: CountPass | None = next((p for p in self.passes if isinstance(p, CountPass)), None)
+        """The count pass (Roll's end-of-game dice count), or None."""
+        self.count_place: str | None = self.counter.places[0] if self.counter is not None else None
+        """The count's next step, None when done or not counted."""
         self.count_seen: dict[str, dict[str, int]] = {}
-        """Each player's dice ``{colour: n}`` seen in the last count pass (the next pass counts the difference)."""
+        """Each player's dice ``{colour: n}`` seen in the count's last step (the next step counts the difference)."""
         self.unsaved: Exception | None = None
         """The :class:`companion.errors.StorageError` that kept a read's events from being written (the loop
         shows it and clears this); the read's questions are still asked."""
 
     @property
     def enabled(self) -> bool:
-        """Whether there is anything to read with (a deck or a dice reader)."""
-        return self.deck is not None or self.dice_reader is not None
+        """Whether there is anything to read with (a pass whose reader the box has)."""
+        return bool(self.passes)
 
     def _settings_zones(self) -> Any:
         raw = self.flow.session.settings.get("zones")
@@ -396,9 +202,8 @@ class CameraFlow:
 
     def count_again(self) -> None:
         """A view asked to read now (the "Count dice" button): when the count is done, start it over."""
-        places = tuple(getattr(self.spec, "count_places", ()))
-        if places and self.count_place is None and self.dice_reader is not None:
-            self.count_place, self.count_seen = places[0], {}
+        if self.counter is not None and self.count_place is None:
+            self.count_place, self.count_seen = self.counter.places[0], {}
 
     def cancel(self) -> None:
         """The table moves: drop the reads still to take."""
@@ -512,8 +317,9 @@ class CameraFlow:
         """Decide what one read looks at, from the game state (on the loop's thread).
 
         Counts the read against :meth:`schedule`'s ``confirm_reads``, splits the table into even zones
-        on the first frame when there are none, and picks the dice pass: ``"count"`` (end-of-game
-        count, Roll for the Galaxy), ``"phase"`` (phase proposal) or None.
+        on the first frame when there are none, and picks the once-per-still-table pass: the first of the
+        game's declared dice and count passes it wants now (Roll: ``"count"`` at the end, ``"phase"`` before
+        Reveal), or None.
 
         Raises:
             ValueError: the calibration was made for another frame size (run ``companion calibrate``).
@@ -531,22 +337,28 @@ class CameraFlow:
             raise ValueError(self.markers["message"])
         ev = self.flow.engine_view()
         anchors: dict[str | None, list[str]] = {}
-        if self.deck is not None:
+        if any(isinstance(p, CardPass) for p in self.passes):
             for name in names:
                 anchors.setdefault(self.spec.anchor(name, ev), []).append(name)
-        counting = (self.dice_reader is not None and self.count_place is not None
-                    and hasattr(self.spec, "wants_count") and self.spec.wants_count(ev))
-        dice = None
-        if self.dice_reader is not None and not self._dice_done:
-            if counting:
-                dice = "count"
-            elif self.spec.wants_dice(ev):
-                dice = "phase"
-            if dice is not None:
-                self._dice_done = True  # one dice pass per still table
+        counting = self.counting(ev)
+        chosen = None
+        if not self._dice_done:
+            chosen = next((p for p in self.passes if self._wanted(p, ev)), None)
+            self._dice_done = chosen is not None  # one dice pass per still table
+        board = next((p for p in self.passes if isinstance(p, MapPass)), None)
         return ReadPlan(image=image, photo=photo, names=names,
-                        anchors={k: tuple(v) for k, v in anchors.items()}, dice=dice,
-                        count_place=self.count_place if dice == "count" else None, counting=counting)
+                        anchors={k: tuple(v) for k, v in anchors.items()}, dice=None if chosen is None else chosen.name,
+                        count_place=self.count_place if isinstance(chosen, CountPass) else None, counting=counting,
+                        map_anchor=None if board is None else board.anchor)
+
+    def counting(self, ev: Any) -> bool:
+        """Whether the count applies now (the game wants it and a step is left)."""
+        return self.counter is not None and self.count_place is not None and self.counter.wanted(ev)
+
+    def _wanted(self, p: Any, ev: Any) -> bool:
+        if isinstance(p, CountPass):
+            return self.counting(ev)
+        return isinstance(p, DicePass) and p.wanted(ev)
 
     def see(self, plan: ReadPlan) -> Sight:
         """The OpenCV part of a read: cards per player zone (one card read per anchor) and dice per zone.
@@ -557,12 +369,12 @@ class CameraFlow:
             plan: from :meth:`plan`.
 
         Returns:
-            :class:`Sight`: ``cards`` {player: [vision.cards.Card]}, ``dice`` {player: [die JSON]} or
-            None when no dice pass was planned, ``markers`` (the moved-marker message or None).
+            :class:`~companion.camera.passes.Sight`: ``cards`` {player: [vision.cards.Card]}, ``dice``
+            {player: [die JSON]} or None when no dice pass was planned, ``markers`` (the moved-marker message or None).
         """
         cards: dict[str, list[Any]] = {}
         markers = None
-        if self.deck is not None:
+        if plan.anchors:
             from vision.cards import CardsConfig
 
             for anchor, players in plan.anchors.items():
@@ -578,11 +390,30 @@ class CameraFlow:
                 for card in read.cards:
                     if card.zone in players:
                         cards.setdefault(card.zone, []).append(card)
-        dice = self._dice_by_zone(plan.image, list(plan.names)) if plan.dice is not None else None
-        return Sight(plan=plan, cards=cards, dice=dice, markers=markers)
+        hexes = None
+        if plan.map_anchor is not None:
+            from vision.hexes import HexesConfig
+
+            read = self._read_hexes(plan.image, self.deck, calibration=self.calibration, zones=None,
+                                    config=HexesConfig(anchor_id=plan.map_anchor))
+            hexes = list(read.hexes)
+            check = read.markers
+            if check is not None and check.moved:
+                ids = ", ".join(f"#{i}" for i in check.moved)
+                markers = {"moved": list(check.moved),
+                           "message": f"calibration markers {ids} moved since calibration: positions may be "
+                                      "off; put the sheet back or run companion calibrate again"}
+        dice = None
+        if plan.dice is not None:
+            seen = self.dice_reader.read(plan.image).dice
+            by_zone = next((p.by_zone for p in self.passes if isinstance(p, DicePass) and p.name == plan.dice), True)
+            dice = (dice_by_zone(seen, plan.names, self.zones, self.calibration) if by_zone
+                    else {TABLE: [d.to_json() for d in seen]})
+        return Sight(plan=plan, cards=cards, dice=dice, markers=markers, hexes=hexes)
 
     def apply(self, sight: Sight) -> list[Event]:
-        """Feed a :class:`Sight` to every player's watcher and ask about what changed (loop's thread).
+        """Feed a :class:`~companion.camera.passes.Sight` to every player's watcher and ask about what changed
+        (loop's thread).
 
         Returns:
             The events recorded at once (Among the Stars' ``station_read``).
@@ -590,11 +421,10 @@ class CameraFlow:
         plan = sight.plan
         names = [n for n in plan.names if n in self.flow.names]
         ev = self.flow.engine_view()
-        state = self.flow.session.replay().state
         recorded: list[Event] = []
         self.reads += 1
         counted = 0
-        if self.deck is not None:
+        if plan.anchors:
             self.markers = sight.markers
             counted = sum(len(v) for v in sight.cards.values())
             for name in names:
@@ -602,55 +432,50 @@ class CameraFlow:
                 if watcher is None:
                     watcher = self.watchers[name] = self.spec.watcher(name, ev, self.confirm_reads, self.min_confidence)
                 seen = seen_cards(sight.cards.get(name, []))
-                observed = self.spec.observe(watcher, name, seen, ev, state)
+                observed = self.spec.observe(watcher, name, seen, ev, self.flow)
                 if observed is None:
                     continue
                 recorded += self._take(name, observed)
                 ev = self.flow.engine_view()
-                state = self.flow.session.replay().state
-        if plan.dice == "count" and sight.dice is not None:
-            self._count(plan.image, names, ev, plan.photo, counted, sight.dice, plan.count_place)
+        if sight.hexes is not None:
+            self.markers = sight.markers
+            counted += len(sight.hexes)
+            if self.map_watcher is None:
+                self.map_watcher = self.spec.map_watcher(ev, self.confirm_reads, self.min_confidence)
+            observed = self.spec.observe_map(self.map_watcher, seen_hexes(sight.hexes), ev, self.flow)
+            if observed is not None:
+                recorded += self._take(TABLE, observed)
+                ev = self.flow.engine_view()
+        chosen = next((p for p in self.passes if getattr(p, "name", None) == plan.dice), None)
+        if isinstance(chosen, CountPass) and sight.dice is not None:
+            self._count(chosen, plan, names, ev, counted, sight.dice)
             return recorded
         if plan.counting:  # the other reads of a still table keep the count's message (what to do next)
             return recorded
         dice_text = ""
-        if plan.dice == "phase" and sight.dice is not None:
+        if isinstance(chosen, DicePass) and sight.dice is not None:
             dice_text = f", {sum(len(v) for v in sight.dice.values())} dice"
             path = self._save_image(plan.image, "dice") or plan.photo
-            for p in self.spec.dice_proposals(sight.dice, ev, path):
+            for p in chosen.propose(sight.dice, ev, path):
                 self._ask(p)
-        self.message = f"camera read {self.reads}: {counted} cards{dice_text}"
+        self.message = f"camera read {self.reads}: {counted} {'hexes' if sight.hexes is not None else 'cards'}{dice_text}"
         return recorded
 
-    def _count(self, image: np.ndarray, names: list[str], ev: Mapping[str, Any], photo: str | None,
-               cards: int, dice: dict[str, list[dict[str, Any]]], place: str | None) -> None:
-        """One end-of-game dice count pass (Roll for the Galaxy, p.8 Victory): ask each player
-        "Ann: 3 white, 1 red in the cup?" from ``dice`` read in every zone, then move on to the next pass."""
-        spec: Any = self.spec
+    def _count(self, count: CountPass, plan: ReadPlan, names: list[str], ev: Any, cards: int,
+               dice: dict[str, list[dict[str, Any]]]) -> None:
+        """One step of the count (Roll for the Galaxy, p.8 Victory): ask each player "Ann: 3 white, 1 red in the
+        cup?" from ``dice`` read in every zone, then move on to the next step."""
+        place = plan.count_place
         if place is None or place != self.count_place:
             return  # a count answered or restarted while this read ran: the next read counts again
-        path = self._save_image(image, f"count-{place}") or photo
-        for p in spec.count_proposals(dice, ev, place, self.count_seen, path):
+        path = self._save_image(plan.image, f"count-{place}") or plan.photo
+        for p in count.propose(dice, ev, place, self.count_seen, path):
             self._ask(p)
         self.count_seen = {name: colour_counts(dice.get(name, [])) for name in names}
-        places = tuple(spec.count_places)
-        k = places.index(place)
-        self.count_place = places[k + 1] if k + 1 < len(places) else None
+        k = count.places.index(place)
+        self.count_place = count.places[k + 1] if k + 1 < len(count.places) else None
         self.message = (f"camera read {self.reads}: {cards} cards, {sum(len(v) for v in dice.values())} dice counted "
-                        f"({place}); {spec.count_prompt(self.count_place)}")
-
-    def _dice_by_zone(self, image: np.ndarray, names: list[str]) -> dict[str, list[dict[str, Any]]]:
-        read = self.dice_reader.read(image)
-        out: dict[str, list[dict[str, Any]]] = {}
-        for die in read.dice:
-            x, y, w, h = die.box
-            point = np.array([[x + w / 2.0, y + h / 2.0]], np.float64)
-            if self.zones.units == "mm" and self.calibration is not None:
-                point = self.calibration.to_mm(point)
-            zone = self.zones.zone_of(point[0])
-            if zone in names:
-                out.setdefault(zone, []).append(die.to_json())
-        return out
+                        f"({place}); {count.prompt(self.count_place)}")
 
     def _save_image(self, image: np.ndarray, what: str) -> str | None:
         if self.image_dir is None:
@@ -754,7 +579,7 @@ class CameraFlow:
     def _answered(self, q: Question) -> None:
         """The players answered about a card: its misplays leave the camera panel (the rules' findings keep them)."""
         p = q.proposal
-        cell = list(p.payload.get("cell") or [])
+        cell = p.place or []
         card = p.payload.get("card")
         kept = [m for m in self.misplays.get(p.player, [])
                 if not (m.get("cell") == cell and (card is None or m.get("card") == card))]
@@ -784,13 +609,16 @@ class CameraFlow:
         from companion.errors import BadEntry
         from companion.flow import Outcome
 
-        name, origin = action.get("action"), str(action.get("origin") or "cli")
+        act = posted(action)
+        if act is None:
+            return None
         try:
-            if name == "camera_confirm":
-                event = self.confirm(action.get("id"), action.get("choice"), origin)
-                return Outcome([event], f"{event.player}: {event.kind.replace('_', ' ')} recorded from the camera (#{event.seq})")
-            if name == "camera_dismiss":
-                q = self.dismiss(action.get("id"), origin)
+            if act.action is Action.CAMERA_CONFIRM:
+                event = self.confirm(act.payload.id, act.payload.choice, act.origin)
+                return Outcome([event], _("{what} recorded from the camera").format(what=self.flow.describe(event)),
+                               detail=f"event {event.seq} ({event.kind}) from the camera")
+            if act.action is Action.CAMERA_DISMISS:
+                q = self.dismiss(act.payload.id, act.origin)
                 return Outcome([], f"dismissed: {q.proposal.text}")
         except BadEntry as exc:
             return Outcome([], "", str(exc))
@@ -800,7 +628,8 @@ class CameraFlow:
     def view(self) -> dict[str, Any]:
         """The camera block of the published view (shape in the module doc)."""
         return {
-            "cards": self.deck is not None,
+            "cards": "cards" in self.readers,
+            "hexes": "hexes" in self.readers,
             "dice": self.dice_reader is not None,
             "calibrated": self.calibration is not None,
             "reads": self.reads,
@@ -809,15 +638,14 @@ class CameraFlow:
             "message": self.message,
             "markers": self.markers,
             "questions": [q.to_json() for q in self.questions],
-            "misplays": [m for name in self.flow.names for m in self.misplays.get(name, [])],
+            "misplays": [m for name in (*self.flow.names, TABLE) for m in self.misplays.get(name, [])],
             "notes": {k: v for k, v in self.notes.items() if v},
             "covers": list(self.spec.covers) if self.deck is not None else [],
             "count": self._count_view(),
         }
 
     def _count_view(self) -> dict[str, Any] | None:
-        """``{"next": place | null, "prompt"}`` while the end-of-game dice count applies, else None."""
-        spec: Any = self.spec
-        if self.dice_reader is None or not hasattr(spec, "wants_count") or not spec.wants_count(self.flow.engine_view()):
+        """``{"next": place | null, "prompt"}`` while the game wants the count (also once it is done), else None."""
+        if self.counter is None or not self.counter.wanted(self.flow.engine_view()):
             return None
-        return {"next": self.count_place, "prompt": spec.count_prompt(self.count_place)}
+        return {"next": self.count_place, "prompt": self.counter.prompt(self.count_place)}

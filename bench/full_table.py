@@ -1,0 +1,288 @@
+"""Full-table reads: every game's whole table at once, cold and after one change, against one baseline.
+
+Usage::
+
+    python bench/full_table.py                                   # 4 games x 2 sizes, 3 frames each
+    python bench/full_table.py --games roll --sizes 1280x720 --reps 5 --threads 2
+
+Scenes (:func:`vision.synth_full.full_table`, seeded): Roll for the Galaxy (20 dice + 15 tiles), Race for the
+Galaxy (4 tableaux, 40 cards), Among the Stars (4 stations, 40 locations), Eclipse (24 sector hexes + 8 combat
+dice), at 1280x720 and 2304x1296 (the Pi camera's default size). Decks are enrolled from the stand-in 'scans',
+the Roll dice from a synthetic enrollment folder; the table is calibrated once from its corner markers
+(:func:`vision.table.calibrate`), as the box does at set-up.
+
+Printed per game and size (medians over ``--reps`` frames, each frame with fresh sensor noise; every
+figure also as a ratio to a JPEG (quality 95) ``imread`` + ``cvtColor`` of the same frame, timed interleaved
+in this process, :mod:`bench.frame_timing`):
+
+* ``cold``: the read of a table whose components are all new (every reader of the game on the frame);
+* ``after <change>``: the read of the next settled frame after one change (a die rolled again, a card
+  played), given the previous read and the region that changed (:func:`vision.incremental.read_changes`,
+  the region from :func:`vision.motion.change_boxes` of the two frames);
+* the per-stage medians of each (``reader.stage``), largest first;
+* what was read: dice, cards and hexes found and identified against the scene's labels; for a change, whether
+  the changed piece was read right, and on how many pieces the read after it says what a cold read of the
+  same frame says (a cold read of a frame with fresh noise may itself differ on a borderline piece).
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: the bench sets threads on purpose
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.frame_timing import FrameTimer
+from bench.hex_reader import sector_ids
+from bench.table_reader import game_ids
+from vision import D6Config, D6Reader, synth
+from vision.cards import CardsConfig
+from vision.deck import build_deck_from_images
+from vision.hexes import build_hex_deck_from_images
+from vision.incremental import read_changes
+from vision.inference import RUNTIMES, InferenceConfig, set_opencv_threads
+from vision.motion import change_boxes
+from vision.profiles import load_dice_faces
+from vision.readers import CardsAdapter, D6Adapter, HexesAdapter, RollDiceAdapter
+from vision.roll_dice import RollDiceConfig, RollDiceReader, build_profile
+from vision.synth_full import FULL_GAMES, FullTable, add_card, full_table, reroll
+from vision.synth_table import GAME_SHAPES, hex_reference_images, reference_images
+from vision.table import calibrate
+
+SHARED = Path(os.environ.get("TABLETOP_SHARED", ROOT.parent / "shared"))
+CHANGES = {"roll": ("reroll", "add_card"), "race": ("add_card",), "among": ("add_card",), "eclipse": ("reroll",)}
+
+
+@dataclass
+class TableRead:
+    """The sightings of every reader of a game on one frame, and their stage timings as ``reader.stage``."""
+
+    sightings: tuple
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+def read_all(readers, frame) -> TableRead:
+    sightings = tuple(r.read(frame) for r in readers)
+    return TableRead(sightings, {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()})
+
+
+def read_after_change(readers, frame, previous: TableRead, before: np.ndarray) -> TableRead:
+    """The read of ``frame`` after one change since ``before`` (the frame ``previous`` was read on): the
+    change boxes of the two frames (:func:`vision.motion.change_boxes`, timed as ``motion.change_boxes``),
+    then each reader reads only those (:func:`vision.incremental.read_changes`)."""
+    t0 = time.perf_counter()
+    boxes = change_boxes(before, frame)
+    t_boxes = (time.perf_counter() - t0) * 1000.0
+    sightings = tuple(read_changes(r, frame, s, boxes) for r, s in zip(readers, previous.sightings))
+    timings = {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()}
+    return TableRead(sightings, {"motion.change_boxes": t_boxes, **timings})
+
+
+# ----------------------------------------------------------------------------------------------- readers
+
+
+class GameReaders:
+    """Enrolled decks and dice profiles per game (built once), readers per calibration."""
+
+    def __init__(self, work: Path, inference: InferenceConfig) -> None:
+        self.inference = inference
+        self.ids = game_ids()
+        self.ids["eclipse"] = sector_ids()
+        dice_json = SHARED / "data" / "roll" / "dice.json"
+        self.faces = load_dice_faces(dice_json) if dice_json.is_file() else dict(synth.ALL_FACES_BY_COLOUR)
+        self._work = work
+        self._decks: dict[str, object] = {}
+        self._roll: RollDiceReader | None = None
+        self._d6 = None
+
+    def deck(self, game: str):
+        if game not in self._decks:
+            if game == "eclipse":
+                self._decks[game] = build_hex_deck_from_images(hex_reference_images(self.ids[game], seed=7),
+                                                               name="eclipse", kind="scan")
+            else:
+                self._decks[game] = build_deck_from_images(reference_images(self.ids[game], GAME_SHAPES[game], seed=7),
+                                                           name=game, kind="scan", card_mm=GAME_SHAPES[game])
+        return self._decks[game]
+
+    def roll_dice(self) -> RollDiceReader:
+        if self._roll is None:
+            synth.write_enrollment(self._work / "enroll", self.faces, seed=7, symbol_set="A")
+            cfg = RollDiceConfig(inference=self.inference)
+            self._roll = RollDiceReader(build_profile(self._work / "enroll", config=cfg), cfg)
+        return self._roll
+
+    def readers(self, game: str, calibration) -> list:
+        cards = CardsConfig(anchor_id="main_reactor" if game == "among" else None)
+        if game == "eclipse":
+            if self._d6 is None:
+                self._d6 = D6Adapter(D6Reader(D6Config(inference=self.inference)))
+            return [HexesAdapter(self.deck(game), calibration), self._d6]
+        out = [CardsAdapter(self.deck(game), calibration, config=cards)]
+        if game == "roll":
+            out.insert(0, RollDiceAdapter(self.roll_dice()))
+        return out
+
+
+# ----------------------------------------------------------------------------------------------- scoring
+
+
+def _inside(poly: np.ndarray, pt) -> bool:
+    return cv2.pointPolygonTest(poly.astype(np.float32).reshape(-1, 1, 2), (float(pt[0]), float(pt[1])), False) >= 0
+
+
+def piece_reads(table: FullTable, pieces, read: TableRead) -> list[object]:
+    """Per piece, what the read says of it: the id (a card or hex) or the colour/face or value (a die) of
+    the observation whose centre lies on it (each observation used once), or None when none does."""
+    dice = [d for s in read.sightings for d in s.dice]
+    flat = [c for s in read.sightings for c in (*s.cards, *s.hexes)]
+    used_d: set[int] = set()
+    used_c: set[int] = set()
+    out: list[object] = []
+    for p in pieces:
+        poly = table.polygon_px(p)
+        got = None
+        if p.kind == "die":
+            for k, d in enumerate(dice):
+                x, y, w, h = d.box
+                if k not in used_d and _inside(poly, (x + w / 2, y + h / 2)):
+                    used_d.add(k)
+                    got = ("die", getattr(d, "colour", None), getattr(d, "face", None), d.value)
+                    break
+        else:
+            for k, c in enumerate(flat):
+                if k not in used_c and _inside(poly, c.center_px):
+                    used_c.add(k)
+                    got = ("card", c.id)
+                    break
+        out.append(got)
+    return out
+
+
+def what_was_read(table: FullTable, pieces, read: TableRead) -> dict[str, int]:
+    """Counts against the labels: pieces of each kind, found (an observation's centre on it), identified
+    (the right id, or for a die the right face/value and colour)."""
+    out = {"dice": 0, "dice_found": 0, "dice_right": 0, "cards": 0, "cards_found": 0, "cards_right": 0}
+    for p, got in zip(pieces, piece_reads(table, pieces, read)):
+        if p.kind == "die":
+            out["dice"] += 1
+            if got is not None:
+                out["dice_found"] += 1
+                right = got[3] == p.value if p.value is not None else (got[1], got[2]) == (p.colour, p.face)
+                out["dice_right"] += int(right)
+        else:
+            out["cards"] += 1
+            if got is not None:
+                out["cards_found"] += 1
+                out["cards_right"] += int(got[1] == p.id)
+    return out
+
+
+def agreement(table: FullTable, pieces, a: TableRead, b: TableRead) -> tuple[int, int]:
+    """(pieces both reads say the same of, pieces): :func:`piece_reads` compared."""
+    ra, rb = piece_reads(table, pieces, a), piece_reads(table, pieces, b)
+    return sum(x == y for x, y in zip(ra, rb)), len(pieces)
+
+
+def counts_line(c: dict[str, int]) -> str:
+    parts = []
+    if c["dice"]:
+        parts.append(f"dice found {c['dice_found']}/{c['dice']}, right {c['dice_right']}")
+    if c["cards"]:
+        parts.append(f"cards/tiles/hexes found {c['cards_found']}/{c['cards']}, identified {c['cards_right']}")
+    return "; ".join(parts)
+
+
+# ----------------------------------------------------------------------------------------------- the run
+
+
+def change(table: FullTable, kind: str, ids, faces, seed: int):
+    if kind == "reroll":
+        pieces, _, _ = reroll(table, table.pieces, seed, faces)
+    else:
+        pieces, _ = add_card(table, table.pieces, ids, seed)
+    return pieces
+
+
+def bench_table(gr: GameReaders, game: str, size: tuple[int, int], seed: int, reps: int) -> None:
+    ids = gr.ids[game]
+    table = full_table(game, ids, seed, size, gr.faces)
+    first = table.render(frame_seed=0)
+    cal = calibrate(first, table.layout)
+    readers = gr.readers(game, cal)
+    changed = {kind: change(table, kind, ids, gr.faces, seed + 1) for kind in CHANGES[game]}
+    cold = FrameTimer()
+    after = {kind: FrameTimer() for kind in changed}
+    agree = {kind: [0, 0] for kind in changed}
+    right = {kind: [0, 0] for kind in changed}
+    counts = None
+    for rep in range(reps):
+        frame = table.render(frame_seed=10 * rep)
+        read = cold.time(frame, lambda f: read_all(readers, f))
+        if counts is None:
+            counts = what_was_read(table, table.pieces, read)
+        for kind, pieces in changed.items():
+            frame2 = table.render(pieces, frame_seed=10 * rep + 1)
+            got = after[kind].time(frame2, lambda f: read_after_change(readers, f, read, frame))
+            same, n = agreement(table, pieces, got, read_all(readers, frame2))
+            agree[kind][0] += same
+            agree[kind][1] += n
+            new = [p for p in pieces if p not in table.pieces]
+            c = what_was_read(table, new, got)
+            right[kind][0] += c["dice_right"] + c["cards_right"]
+            right[kind][1] += len(new)
+    w, h = size
+    print(f"== {game} {w}x{h}: {len(table.pieces)} pieces; cold read: {counts_line(counts)}")
+    print("  " + cold.summary_line("cold read"))
+    print("    stages: " + cold.stages_line(top=8))
+    for kind, timer in after.items():
+        print("  " + timer.summary_line(f"after {kind}") + f"; the changed piece read right {right[kind][0]}/"
+              f"{right[kind][1]}, every piece as a cold read of that frame says {agree[kind][0]}/{agree[kind][1]}")
+        print("    stages: " + timer.stages_line(top=8))
+    cold.close()
+    for t in after.values():
+        t.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", default=",".join(FULL_GAMES), help="comma-separated, from " + ", ".join(FULL_GAMES))
+    ap.add_argument("--sizes", default="1280x720,2304x1296", help="comma-separated WxH")
+    ap.add_argument("--reps", type=int, default=3, help="frames per table (each with fresh noise)")
+    ap.add_argument("--seed", type=int, default=1, help="layout seed")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="threads of OpenCV and of the inference runtime (0: the machine's cores, at most 4)")
+    ap.add_argument("--runtime", default="auto", choices=RUNTIMES, help="inference runtime of the CNNs")
+    args = ap.parse_args(argv)
+    set_opencv_threads(args.threads)
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    sizes = [tuple(int(v) for v in s.lower().split("x")) for s in args.sizes.split(",") if s.strip()]
+    work = Path(tempfile.mkdtemp(prefix="full_table_"))
+    print(f"threads: OpenCV {cv2.getNumThreads()}, inference {args.runtime} {args.threads}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    try:
+        t0 = time.perf_counter()
+        gr = GameReaders(work, InferenceConfig(args.runtime, args.threads))
+        for game in games:
+            for size in sizes:
+                bench_table(gr, game, size, args.seed, args.reps)
+        print(f"[{time.perf_counter() - t0:.0f} s; load average {os.getloadavg()[0]:.1f}]")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,169 @@
+"""What the table changes on the box itself: language, brightness, sound (the settings screen, an owner's phone).
+
+These few settings are changed at the table, on the touchscreen's settings screen or on the owner page of a phone
+the touchscreen allowed; the box keeps them in ``box-settings.json`` in its data folder (written whole and
+atomically) and reads them at its next start. The language overrides ``box.language`` of the configuration file
+(``companion config show`` says so: ``# the settings screen (PATH)``); brightness and sound exist only where the
+hardware allows (a backlight the box may write, a buzzer wired).
+
+A damaged or foreign file never stops the box: it is named in one log line and the defaults are used.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from companion.errors import BadEntry, shown
+from companion.i18n import LANGUAGE_NAMES, LANGUAGES, _, set_box_language
+
+__all__ = ["FILE_NAME", "LANGUAGE", "BRIGHTNESS", "SOUND", "BoxSettings", "overlay_config"]
+
+log = logging.getLogger(__name__)
+
+FILE_NAME = "box-settings.json"
+"""The file in the data folder (:func:`companion.paths.data_dir`)."""
+
+LANGUAGE, BRIGHTNESS, SOUND = "box.language", "screen.brightness", "sound.on"
+"""The keys a ``change_setting`` action names."""
+
+BRIGHTNESS_STEP = 10
+"""Percent per tap of the settings screen's brightness buttons."""
+
+
+def default_path() -> Path:
+    """``box-settings.json`` in the box's data folder."""
+    from companion.paths import data_dir
+
+    return data_dir() / FILE_NAME
+
+
+def _read(path: Path) -> dict[str, Any]:
+    """The file's settings, {} when missing; a damaged one is logged and ignored."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        log.warning("box settings %s cannot be read (%s); the defaults are used", path, exc)
+        return {}
+    if not isinstance(data, dict):
+        log.warning("box settings %s is not a JSON object; the defaults are used", path)
+        return {}
+    return data
+
+
+def overlay_config(config: Any, path: Path | None = None) -> Any:
+    """``config`` (:class:`companion.config.Config`) with the settings screen's language over the file's
+    (the language picked at the table wins until it is changed again); returns ``config``."""
+    from companion.config import Value
+
+    path = default_path() if path is None else path
+    language = _read(path).get(LANGUAGE)
+    if language in LANGUAGES and not config.origin(LANGUAGE).startswith(("flag", "environment")):
+        config.values[LANGUAGE] = Value(language, language, f"the settings screen ({path})")
+    return config
+
+
+@dataclass
+class BoxSettings:
+    """The settings screen's values, applied and kept.
+
+    Args:
+        path: the JSON file (None: kept in memory only, e.g. a test).
+        language: the language at start (``box.language`` of the configuration, the file's when it has one).
+        backlight: the display's :class:`device.Backlight`, or None (brightness not adjustable here).
+        buzzer: whether a buzzer is wired (sound can be switched off).
+        on_language: called with the new language once it is set (the box redraws in it).
+    """
+
+    path: Path | None
+    language: str = "en"
+    backlight: Any = None
+    buzzer: bool = False
+    on_language: Callable[[str], None] | None = None
+
+    def __post_init__(self) -> None:
+        stored = _read(self.path) if self.path is not None else {}
+        self.language = stored.get(LANGUAGE) if stored.get(LANGUAGE) in LANGUAGES else self.language
+        self.sound = stored.get(SOUND) if isinstance(stored.get(SOUND), bool) else True
+        brightness = stored.get(BRIGHTNESS)
+        self.brightness: int | None = None
+        if self.backlight is not None:
+            try:
+                self.brightness = self.backlight.percent
+                if isinstance(brightness, int) and not isinstance(brightness, bool):
+                    self.brightness = self.backlight.set_percent(brightness)
+            except OSError as exc:
+                log.warning("the display's brightness cannot be set (%s); it stays as it is", exc)
+        set_box_language(self.language)
+
+    def view(self) -> dict[str, Any]:
+        """The settings screen's view: ``{"language": {"value", "choices": [{"code", "name"}]}, "brightness": null |
+        {"value", "step"}, "sound": null | {"value"}}`` (null: the hardware does not allow it)."""
+        return {
+            "language": {"value": self.language, "choices": [{"code": c, "name": LANGUAGE_NAMES[c]} for c in LANGUAGES]},
+            "brightness": None if self.brightness is None else {"value": self.brightness, "step": BRIGHTNESS_STEP},
+            "sound": {"value": self.sound} if self.buzzer else None,
+        }
+
+    def change(self, key: Any, value: Any) -> str:
+        """Apply and keep one setting; returns what the views say.
+
+        Raises:
+            BadEntry: an unknown key, a value the setting does not take, or hardware that refused it (nothing kept).
+        """
+        if key == LANGUAGE:
+            if value not in LANGUAGES:
+                raise BadEntry(_("language {value} is not one of {choices}").format(value=shown(value),
+                                                                                     choices=", ".join(LANGUAGES)))
+            self.language = set_box_language(value)
+            if self.on_language is not None:
+                self.on_language(self.language)
+            said = _("language: {name}").format(name=LANGUAGE_NAMES[self.language])
+        elif key == BRIGHTNESS:
+            if self.backlight is None or self.brightness is None:
+                raise BadEntry(_("this display's brightness cannot be set from the box"))
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise BadEntry(_("brightness is a whole number of percent, got {value}").format(value=shown(value)))
+            try:
+                self.brightness = self.backlight.set_percent(value)
+            except OSError as exc:
+                raise BadEntry(_("the display refused the brightness ({why}): the box's user needs the video "
+                                 "group").format(why=exc.strerror or exc)) from None
+            said = _("brightness: {percent} %").format(percent=self.brightness)
+        elif key == SOUND:
+            if not self.buzzer:
+                raise BadEntry(_("no buzzer is wired: there is no sound to switch"))
+            if not isinstance(value, bool):
+                raise BadEntry(_("sound is on (true) or off (false), got {value}").format(value=shown(value)))
+            self.sound = value
+            said = _("sound on") if value else _("sound off")
+        else:
+            raise BadEntry(_("unknown setting {key}; the settings are {keys}").format(
+                key=shown(key), keys=", ".join((LANGUAGE, BRIGHTNESS, SOUND))))
+        self._save()
+        return said
+
+    def _save(self) -> None:
+        """Write the file whole (a temporary file renamed over it); a refusal is logged, the setting still holds."""
+        if self.path is None:
+            return
+        data = {LANGUAGE: self.language, SOUND: self.sound}
+        if self.brightness is not None:
+            data[BRIGHTNESS] = self.brightness
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".box-settings-", dir=self.path.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(data, out, ensure_ascii=False, indent=1)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            log.warning("box settings not kept in %s (%s): they hold until the box stops", self.path, exc)

@@ -1,0 +1,23 @@
+"""The camera inside a game flow, one module per idea.
+
+- :mod:`companion.camera.flow`: :class:`CameraFlow`, the reads of a still table (scheduled, on a worker), the
+  questions asked and answered, the camera block of the view;
+- :mod:`companion.camera.passes`: the readers a game uses and in which passes (cards, dice, a count);
+- :mod:`companion.camera.spec`: a game's camera part (:class:`CameraSpec`) and the tableau games' one;
+- :mod:`companion.camera.questions`: what the camera proposes and asks;
+- :mod:`companion.camera.preview`: the misplay a proposal would cause, judged by the rules engine;
+- :mod:`companion.camera.watch`, :mod:`companion.camera.station` and :mod:`companion.camera.hexmap`: the watchers
+  that turn a stream of reads into confirmed changes (a player's tableau; an Among the Stars station; the shared hex
+  map of Eclipse).
+"""
+
+from __future__ import annotations
+
+from companion.camera.flow import CameraFlow
+from companion.camera.passes import (TABLE, CardPass, CountPass, DicePass, DiceSet, MapPass, ReadPass, ReadPlan, Sight,
+                                     colour_counts, deck_kind)
+from companion.camera.questions import Observed, Proposal, Question
+from companion.camera.spec import CameraSpec, TableauCamera
+
+__all__ = ["TABLE", "CameraFlow", "CameraSpec", "CardPass", "CountPass", "DicePass", "DiceSet", "MapPass", "Observed",
+           "Proposal", "Question", "ReadPass", "ReadPlan", "Sight", "TableauCamera", "colour_counts", "deck_kind"]

@@ -1,0 +1,90 @@
+"""What the camera proposes: a change seen, as the event it records once a player confirms it with one tap.
+
+Nothing the camera sees changes the game by itself: every change is a :class:`Proposal` ("Ann built Customs at
+[0, 1]?"), asked as a :class:`Question` until a player confirms or dismisses it; what one read of a player's zone
+gives is an :class:`Observed`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+__all__ = ["Observed", "Proposal", "Question"]
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A change the camera saw, as the event it records when a player confirms it.
+
+    Attributes:
+        player: whose empire it concerns (the event's ``player``).
+        text: the one-tap question, e.g. ``"Ann built Customs at [0, 1]?"``.
+        kind: the event kind recorded on confirm (``location_built``, ``card_placed``...).
+        payload: the event's payload.
+        choices: other answers a player may pick instead (Roll: the phases); the picked one replaces
+            ``payload[choice_key]``.
+        choice_key: the payload key a choice replaces.
+        proposed: the camera's own answer among ``choices`` (None without choices).
+        cell: where on a board the change lies (a hex's ``(q, r)``), for the misplays about it; None: the payload's
+            ``cell`` (a station's ``[i, j]``), if any.
+    """
+
+    player: str
+    text: str
+    kind: str
+    payload: Mapping[str, Any]
+    choices: tuple[str, ...] = ()
+    choice_key: str | None = None
+    proposed: str | None = None
+    cell: tuple[int, int] | None = None
+
+    @property
+    def place(self) -> list[int] | None:
+        """Where the change lies (``[a, b]``): :attr:`cell`, else the payload's ``cell``, else None."""
+        cell = self.cell if self.cell is not None else self.payload.get("cell")
+        return None if cell is None else [int(v) for v in cell]
+
+    @property
+    def key(self) -> str:
+        """Identity of the change: the same change is asked about once while it waits."""
+        return json.dumps([self.player, self.kind, self.payload], sort_keys=True, default=str)
+
+
+@dataclass
+class Observed:
+    """What one accepted read of one player's zone gives.
+
+    Attributes:
+        proposals: questions to ask.
+        misplays: what the rules engine finds wrong with the cards this read added, shown at once
+            (:func:`companion.camera.preview.misplays`: ``{"player", "card", "cell", "rule", "source", "message",
+            "fix", "severity"}``); replace the player's previous misplays. None: the previous ones stay.
+        log: events recorded at once (``(kind, payload)``, e.g. Among the Stars' ``station_read``).
+        notes: sentences for the players (a card recorded but not seen, one to straighten).
+        withdraw: waiting questions (by :attr:`Proposal.key`) this read makes stale (a card moved).
+    """
+
+    proposals: list[Proposal] = field(default_factory=list)
+    misplays: list[dict[str, Any]] | None = None
+    log: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    withdraw: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Question:
+    """A waiting :class:`Proposal` with its id (what ``camera_confirm`` / ``camera_dismiss`` name)."""
+
+    id: int
+    proposal: Proposal
+    asked_at: float
+    choice: str | None = None
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"id", "player", "text", "kind", "payload", "choices", "proposed", "choice", "error"}``."""
+        p = self.proposal
+        return {"id": self.id, "player": p.player, "text": p.text, "kind": p.kind, "payload": dict(p.payload),
+                "choices": list(p.choices), "proposed": p.proposed, "choice": self.choice, "error": self.error}

@@ -1,0 +1,525 @@
+"""``companion run`` and ``companion demo``: the main loop with the views around it (the touchscreen, the phone
+view, the GPIO button and buzzer), on the camera or a replay of photos; a game's flow (``--game``) with its setup,
+options and camera parts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable
+
+from companion.actions import Action
+from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
+from companion.commands.files import load_deck, load_dice_reader, unwritable_folder
+from companion.config import CHOOSE
+
+log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
+
+def demo_photos() -> Path:
+    """The folder of real dice photos bundled with the package (BSD-3, see its README)."""
+    return Path(str(resources.files("companion") / "demo" / "photos"))
+
+def _game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of ``--game`` given on the command line (its declaration's flags: ``--races``,
+    ``--advanced``, ...) as the flows' ``settings(seats, options)`` take them; {} for d6."""
+    from companion.flows import FLOWS
+    from companion.game_options import given_options
+
+    spec = FLOWS.get(args.game)
+    return {} if spec is None else given_options(args, spec.info)
+
+def _new_game_settings(args: argparse.Namespace, options: dict[str, Any]) -> dict[str, Any] | None:
+    """The settings of a new ``--game`` from ``--players`` and ``options``, checked before any
+    database file is opened or created; None without ``--players`` (resume, or the setup step).
+
+    Raises:
+        companion.errors.BadEntry: a bad player list, race or objective.
+        rules.RulesError: settings the game refuses (e.g. one player for a 2-4 player game).
+    """
+    from companion.flow import parse_players
+    from companion.flows import FLOWS
+
+    if args.players is None:
+        return None
+    import rules
+
+    spec = FLOWS[args.game]
+    settings = spec.settings(parse_players(args.players, spec.info.colours), options)
+    # the game refuses impossible settings (a player count it is not for) before any file is made
+    rules.replay(rules.get_game(args.game), json.loads(json.dumps(settings)), [])
+    return settings
+
+def _flow_session(args: argparse.Namespace, store: Any, settings: dict[str, Any] | None,
+                  options: dict[str, Any]) -> Any:
+    """The session of ``--game`` to play: with ``settings`` (from :func:`_new_game_settings`) the latest
+    open game when it has exactly those settings (the same command run again after a restart or a
+    power cut goes on with the same game; ``--new-session`` starts another), else a new one; without
+    them the latest open one, else None (the setup step on the touchscreen and phones starts one).
+
+    Raises:
+        UsageError: game options given while an open game is resumed (they go with a new game).
+    """
+    if settings is not None:
+        wanted = json.loads(json.dumps(settings))
+        open_games = [] if args.new_session else [
+            store.get(info.id) for info in store.list_sessions() if info.game == args.game and info.ended_at is None]
+        same = next((s for s in open_games if s.settings == wanted), None)  # newest first
+        if same is not None:
+            # the same command line again (a restart, a power cut): that open game goes on
+            log.info("resuming the open %s game %s with the same players and options (--new-session starts "
+                     "another)", args.game, same.id)
+            return same
+        if open_games:
+            log.warning("%d open %s game(s) stay in %s (see `companion sessions`); their players or options "
+                        "differ, so a new game starts", len(open_games), args.game, store.path)
+        return store.start(args.game, settings)
+    session = None if args.new_session else store.resume_latest(args.game)
+    if session is not None and options:
+        from companion.flows import FLOWS
+        from companion.game_options import and_list, given_flags
+
+        flags = given_flags(args, [FLOWS[args.game].info])
+        raise UsageError(f"{and_list(flags)} {'goes' if len(flags) == 1 else 'go'} with a new game "
+                          "(--players, or the setup step with --new-session)")
+    return session
+
+def cmd_box(args: argparse.Namespace) -> int:
+    """``companion run`` / ``companion demo``: the main loop with the views around it."""
+    from companion.app import MainLoop
+    from companion.hub import StateHub
+    from companion.paths import default_db_path
+    from companion.errors import BadEntry, SessionError
+    from companion.notify import ServiceNotifier, running_status
+    from companion.session import SessionStore
+    from device import DeviceError, open_source
+    from rules import RulesError
+    from rules.d6 import D6_GAME
+    from vision import D6Reader, VisionError
+    from vision.motion import StillnessDetector
+
+    from companion.flows import FLOWS
+    from companion.game_options import flows_infos
+    from companion.game_options import misplaced as misplaced_options
+    from companion.owner_commands import apply_box_config
+
+    from companion.camera import deck_kind
+
+    box_config = apply_box_config(args)  # the file's settings where no flag was given
+    demo = args.command == "demo"
+    args.game = start_game(args.game, box_config.origin("box.default_game") == "default",
+                           "replay" if demo else (args.source or "auto"))
+    flow_game = args.game in FLOWS
+    chooser = args.game == CHOOSE
+    # the cameras of the games this start can reach: the one given, or every game's with the chooser
+    cameras = [FLOWS[args.game].camera] if flow_game else [f.camera for f in FLOWS.values()] if chooser else []
+    misplaced = ["--players"] if args.players is not None and not flow_game else []
+    misplaced += misplaced_options(args, flows_infos(FLOWS), args.game if flow_game else None)
+    if args.deck is not None and not any(c is not None and deck_kind(c.passes) is not None for c in cameras):
+        misplaced.append("--deck")  # the game's camera reads no cards, tiles or hexes
+    if args.dice_profile is not None and not any(c is not None and c.dice_set is not None for c in cameras):
+        misplaced.append("--dice-profile")  # the game's camera reads no dice
+    if args.calibration is not None and not (flow_game or chooser):
+        misplaced.append("--calibration")  # the d6 reader works in pixels: a table calibration would be ignored
+    if misplaced:
+        print(f"companion {args.command}: {', '.join(misplaced)} does not go with --game {args.game}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.screenshot is not None:
+        problem = unwritable_folder(args.screenshot)
+        if problem:
+            print(f"companion {args.command}: --screenshot {args.screenshot}: {problem}", file=sys.stderr)
+            return EXIT_USAGE
+    make_camera = calibration = settings = None
+    options = _game_options(args)
+    if flow_game or chooser:
+        try:  # every input is checked before the camera is opened and a database file is created
+            settings = _new_game_settings(args, options) if flow_game else None
+            make_camera, calibration = _camera_parts(args)
+        except InputError as exc:
+            print(f"companion {args.command}: {exc}", file=sys.stderr)
+            return exc.code
+        except (UsageError, BadEntry, RulesError) as exc:
+            print(f"companion {args.command}: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    try:
+        reader = D6Reader() if args.game == "d6" else None
+    except VisionError as exc:
+        print(f"companion: cannot load the dice reader: {exc}; reinstall the package (./setup.sh run)", file=sys.stderr)
+        return EXIT_DEVICE
+    spec = str(args.folder or demo_photos()) if demo else args.source
+    notifier = ServiceNotifier()  # systemd's READY=1 / STATUS= / WATCHDOG=1 / STOPPING=1; a no-op elsewhere
+    notifier.status(f"starting: opening the camera ({spec})")
+    fps = 10.0  # replays only: each photo is held as a still scene for --hold seconds
+    replay = {"fps": fps, "hold_frames": max(1, round(args.hold * fps)), "skip_bad": True, "noise": 1.5,
+              "loop": demo and not args.once, "realtime": not (demo and args.fast)}
+    try:
+        size = {"size": box_config["camera.size"]} if box_config["camera.size"] else {}
+        source = open_source(spec, **replay, **size)  # options a camera does not take are ignored
+        source.open()
+    except (DeviceError, ValueError) as exc:
+        print(f"companion {args.command}: {_one_demo_hint(str(exc))}", file=sys.stderr)
+        return EXIT_DEVICE
+
+    hub = StateHub()
+    db = args.db or (default_db_path().with_name("demo.sqlite3") if demo else default_db_path())
+    try:
+        store = None
+        store = SessionStore.open_or_recover(db, exclusive=True)  # one box per database
+        if chooser:
+            session = None
+            if args.new_session:  # the chooser, not where the box was
+                from companion.records import save_place
+
+                if store.read_only is None:
+                    save_place(store, {"mode": CHOOSE})
+        elif flow_game:
+            session = _flow_session(args, store, settings, options)
+            if session is None:
+                log.info("%s: no open game in %s: set it up on the touchscreen or a phone", args.game, store.path)
+            else:
+                log.info("%s session %s (%d events) in %s", args.game, session.id, session.last_seq, store.path)
+        else:
+            session = None if args.new_session else store.resume_latest(D6_GAME.name)
+            if session is None:
+                session = store.start(D6_GAME.name, {"source": source.name})
+                log.info("started session %s in %s", session.id, store.path)
+            else:
+                log.info("resumed session %s (%d events) in %s", session.id, session.last_seq, store.path)
+    except SessionError as exc:
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        source.close()
+        if store is not None:
+            store.close()
+        return EXIT_DEVICE
+    except (UsageError, BadEntry, RulesError) as exc:
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        source.close()
+        store.close()
+        return EXIT_USAGE
+    flow = setup = None
+    if flow_game:
+        from companion.flow import GameFlow
+
+        if session is not None:
+            flow = GameFlow(session, FLOWS[args.game])
+        else:
+            from companion.setup_flow import TableSetup
+
+            setup = TableSetup(store, FLOWS[args.game], options, calibration, resume=not args.new_session)
+    camera_flow = make_camera(flow) if (flow is not None and make_camera is not None) else None
+    from companion.box_settings import BoxSettings
+    from companion.library import Library
+    from device import Backlight
+
+    buzzer_pin = args.buzzer_pin
+    box_settings = BoxSettings(_settings_file(), box_config["box.language"], Backlight.find(),
+                               buzzer=buzzer_pin is not None and not args.no_gpio)
+    health, watched = _health_watch(box_config, db, source)
+    library = Library(store, dice_reader=(lambda: reader) if reader is not None else D6Reader, make_camera=make_camera,
+                      calibration=calibration, source=source.name, box_settings=box_settings)
+
+    phone_url = ""
+    server = None
+    refresh_url = None
+    if not args.no_web:
+        from companion.netinfo import phone_url as make_phone_url
+        from companion.paths import web_secret_key
+        from companion.web import create_app, serve
+
+        try:
+            cookie_key = web_secret_key()
+        except OSError as exc:  # a read-only or full data folder: phones join again after a restart
+            cookie_key = None
+            log.warning("cannot keep the phone view's key in the data folder (%s); phones scan the QR code "
+                        "again after a restart", exc.strerror or exc)
+        named = [] if args.host in ("0.0.0.0", "::") else [args.host]  # --host NAME: the box answers to it too
+        try:
+            from companion.library import export_documents
+
+            app = create_app(hub, secret_key=cookie_key, hosts=named, exports=lambda sid: export_documents(store, sid))
+            server = serve(app, host=args.host, port=args.port)
+        except OSError as exc:  # serve() binds first and names the problem in one line
+            print(f"companion {args.command}: cannot start the phone view: {exc}; try another --host or --port, "
+                  "or --no-web", file=sys.stderr)
+            store.close()
+            source.close()
+            return EXIT_DEVICE
+        phone_url = make_phone_url(server.port, None if args.host in ("0.0.0.0", "::") else args.host)
+        if args.host in ("0.0.0.0", "::"):  # no network at start: "no network" until an address appears
+            port = server.port
+            refresh_url = lambda: make_phone_url(port)  # noqa: E731
+    announcer = None
+    if server is not None and box_config["web.announce"]:  # NAME.local and an _http._tcp service
+        from companion.mdns import for_phone_view
+
+        announcer = for_phone_view(box_config["box.name"], args.host, server.port)
+
+    screen, pump = _open_screen(args, hub, phone_url)
+    # the GPIO button: Next in a game (and its table check), "read now" with the d6 dice
+    controls = None if args.no_gpio else _open_controls(hub, Action.NEXT_PHASE if args.game != "d6" else Action.READ_NOW,
+                                                        args.buzzer_pin, box_config)
+
+    screenshot_failed: list[str] = []
+
+    def save_screenshot() -> None:
+        if args.screenshot is not None and screen is not None:
+            try:
+                screen.save_png(args.screenshot)
+            except (pygame_error(), OSError) as exc:
+                if str(exc) not in screenshot_failed:  # one line per distinct problem, not one per read
+                    screenshot_failed.append(str(exc))
+                    log.error("cannot save --screenshot %s: %s; going on without it", args.screenshot, exc)
+
+    def on_read(seq: int, read: object) -> None:
+        save_screenshot()
+        if controls is not None:
+            controls.read_ok()
+
+    read_executor = (ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-read")
+                     if args.game != "d6" and replay["realtime"] else None)
+    loop = MainLoop(
+        source=source, reader=reader, session=session, hub=hub, stillness=StillnessDetector(),
+        screen=screen, pump_screen=pump, phone_url=phone_url, stop_at_end=True,  # a replay that ends (demo --once, run FOLDER) stops the job
+        on_read=on_read, flow=flow, camera_flow=camera_flow, setup=setup, make_camera=make_camera,
+        on_change=save_screenshot if args.game != "d6" else None,  # d6: after each read (on_read); else each change
+        on_announce=lambda what: controls.beep(3 if what == "last_round" else 1)
+        if controls is not None and box_settings.sound else None,
+        # a live camera (or a replay in real time): card reads on a worker so the screens stay live;
+        # a replay at full speed (--fast) reads each frame before the next, as a test would
+        read_executor=read_executor,
+        watchdog=notifier.loop_turned,  # READY=1 on the first turn, then the watchdog pings
+        library=library, box_settings=box_settings, refresh_url=refresh_url,
+        health=health,
+    )
+    watched["loop"] = loop  # the health checks look at the loop's camera pictures
+    if server is not None:  # the loop has made or loaded the join secret: the QR code's link, on one line
+        from companion.netinfo import join_url
+
+        pairing = hub.pairing()
+        print(f"phone view at {join_url(phone_url, pairing.secret if pairing is not None else None)}", flush=True)
+    notifier.status(running_status(source.name, phone_url))
+    signal.signal(signal.SIGTERM, lambda *_: loop.stop())
+    if controls is not None:
+        controls.watching()
+    loop.health.start()
+    try:
+        stats = loop.run(max_frames=args.max_frames)
+    except KeyboardInterrupt:
+        stats = loop.stats
+    except DeviceError as exc:
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        return EXIT_DEVICE
+    finally:
+        notifier.stopping()
+        loop.health.stop()
+        if read_executor is not None:
+            read_executor.shutdown(wait=True, cancel_futures=True)
+        if announcer is not None:
+            announcer.stop()
+        if server is not None:
+            server.shutdown()
+        if controls is not None:
+            controls.close()
+        store.close()
+    median = sorted(stats.read_ms)[len(stats.read_ms) // 2] if stats.read_ms else 0.0
+    ended = loop.session.id if loop.session is not None else "none (not set up)"
+    log.info("stopped: %d frames, %d reads (median %.0f ms), session %s", stats.frames, stats.reads, median, ended)
+    return EXIT_OK
+
+def start_game(game: str, not_given: bool, source: str) -> str:
+    """What the box starts on: ``game`` (``--game``, else ``box.default_game``), except that the chooser given by
+    no one (the configuration's default) on a replay of photos (``companion demo``, ``run --source FOLDER|VIDEO``)
+    reads the d6 dice in them, as the box always did: the chooser is for a camera over a table (``--game choose``
+    asks for it on any source; the Games button opens it from the dice)."""
+    if game == CHOOSE and not_given and not live_spec(source):
+        return "d6"
+    return game
+
+
+def live_spec(spec: str) -> bool:
+    """Whether a ``--source`` names a camera (``auto``, ``picamera2[:N]``, ``opencv:N``), not a replay of photos or a video."""
+    text = str(spec).strip().lower()
+    return text == "auto" or text.startswith("picamera2") or (text.startswith("opencv:") and text[7:].isdigit())
+
+
+def _settings_file() -> Path | None:
+    """Where the settings screen's choices are kept (``box-settings.json`` in the data folder), or None when the data
+    folder cannot be made (they then hold until the box stops)."""
+    from companion.box_settings import default_path
+
+    try:
+        return default_path()
+    except OSError as exc:
+        log.warning("the settings screen's choices are not kept (%s)", exc)
+        return None
+
+
+def _health_watch(config: Any, db: Path, source: Any) -> tuple[Any, dict[str, Any]]:
+    """The box's health checks (:class:`companion.doctor.HealthWatch`) on its own database and camera pictures, and
+    the dict its camera look reads the loop from (``{"loop": MainLoop}``, set once the loop exists)."""
+    from companion.doctor import DoctorContext, HealthWatch
+
+    watched: dict[str, Any] = {}
+
+    def look() -> tuple[Any, str | None, str]:
+        loop = watched.get("loop")
+        frame = None if loop is None else loop.last_frame
+        if loop is None or loop.camera != "ok" or frame is None:
+            return None, (loop.message if loop is not None else None) or "no picture yet", source.name
+        return frame.image, None, source.name
+
+    return HealthWatch(lambda: DoctorContext(config, db_path=Path(db), look=look)), watched
+
+
+DEMO_HINT_TEXT = "run `companion demo` to replay photos"
+
+def _one_demo_hint(message: str) -> str:
+    """``message`` with "run `companion demo` ..." said once (the camera's errors for ``--source auto``
+    each end with it; only the last one is kept)."""
+    import re
+
+    count = message.count(DEMO_HINT_TEXT)
+    if count <= 1:
+        return message
+    pattern = re.compile(r",?\s*(or )?" + re.escape(DEMO_HINT_TEXT))
+    return pattern.sub("", message, count=count - 1)
+
+def pygame_error() -> type[BaseException]:
+    """``pygame.error`` (imported only when a screen is drawn)."""
+    import pygame
+
+    return pygame.error
+
+def _load_box_calibration(path: Path | None) -> Any:
+    """The table calibration for run/demo: ``--calibration FILE`` (must load), else the saved one when
+    present (a damaged one is logged and skipped), else None (the reader works in pixels).
+
+    Raises:
+        InputError: ``--calibration`` names a missing file (exit 3, as a missing deck or profile) or
+            one that cannot be read or is malformed (exit 1).
+    """
+    from companion.calibration import BadCalibrationFile, default_calibration_path, load_calibration
+
+    if path is not None:
+        if not path.expanduser().is_file():
+            raise InputError(f"no calibration at {path}: make one with `companion calibrate`", EXIT_DEVICE)
+        try:
+            return load_calibration(path)
+        except BadCalibrationFile as exc:
+            raise InputError(str(exc), EXIT_INPUT) from None
+    default = default_calibration_path()
+    if not default.is_file():
+        log.info("no table calibration (%s): positions in pixels; run `companion calibrate` for table mm", default)
+        return None
+    try:
+        calibration = load_calibration(default)
+    except BadCalibrationFile as exc:
+        log.warning("%s; reading in pixels", exc)
+        return None
+    log.info("table calibration from %s", default)
+    return calibration
+
+def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None, Any]:
+    """(make_camera, calibration) for a flow game (or the chooser's games): ``make_camera(flow)`` builds the flow's
+    camera part from ``--deck`` (of the kind the game's passes read: cards and square tiles, or Eclipse's sector
+    hexes) / ``--dice-profile`` (of the game's dice), and returns None when neither is given or neither fits the game
+    (the game is played from the phones); the calibration is ``--calibration`` or the saved one (None: pixels).
+
+    With one game (``--game``) the deck and profile are loaded here, before the camera opens; with the chooser each
+    file is checked here and loaded for the first game that reads its kind.
+
+    Raises:
+        InputError: no such deck, profile or ``--calibration`` file, or a deck or profile that does not
+            load (exit 3); a ``--calibration`` file that cannot be read (exit 1).
+    """
+    from companion.camera import CameraFlow, deck_kind
+    from companion.flows import FLOWS
+    from companion.paths import data_dir
+
+    calibration = _load_box_calibration(args.calibration)
+    if args.deck is None and args.dice_profile is None:
+        return None, calibration
+    decks: dict[Any, Any] = {}
+    readers: dict[Any, Any] = {}
+
+    def deck_for(kind: Any) -> Any:
+        if kind not in decks:  # a deck of another kind is refused (InputError, exit 3)
+            decks[kind] = load_deck(args.deck, want=kind)
+        return decks[kind]
+
+    def dice_for(dice_set: Any) -> Any:
+        from vision.readers import RollDiceAdapter
+
+        if dice_set.name not in readers:  # the game's dice (Roll's, Eclipse's), read by the one dice reader
+            readers[dice_set.name] = RollDiceAdapter(load_dice_reader(dice_set, args.dice_profile))
+        return readers[dice_set.name]
+
+    def parts(camera: Any) -> tuple[Any, Any]:
+        kind = deck_kind(camera.passes) if camera is not None else None
+        deck = deck_for(kind) if args.deck is not None and kind is not None else None
+        dice = dice_for(camera.dice_set) if args.dice_profile is not None and camera is not None and \
+            camera.dice_set is not None else None
+        return deck, dice
+
+    if args.game in FLOWS:
+        deck, dice_reader = parts(FLOWS[args.game].camera)  # loaded now: a bad file stops the start
+        return (lambda flow: CameraFlow(flow, deck=deck, calibration=calibration, dice_reader=dice_reader,
+                                        image_dir=data_dir() / "reads")), calibration
+    _check_files_exist(args)
+
+    def make_camera(flow: Any) -> Any:
+        try:
+            deck, dice_reader = parts(flow.spec.camera)
+        except InputError as exc:  # a deck or profile of another game's kind: played from the phones
+            log.warning("%s: %s; the game is played from the phones", flow.spec.title, exc)
+            return None
+        if deck is None and dice_reader is None:
+            return None
+        return CameraFlow(flow, deck=deck, calibration=calibration, dice_reader=dice_reader,
+                          image_dir=data_dir() / "reads")
+
+    return make_camera, calibration
+
+
+def _check_files_exist(args: argparse.Namespace) -> None:
+    """The chooser's ``--deck`` and ``--dice-profile`` exist (each is loaded for the game chosen).
+
+    Raises:
+        InputError: naming the missing file (exit 3).
+    """
+    from companion.commands.files import deck_path, profile_path
+
+    if args.deck is not None and not deck_path(args.deck).is_file():
+        raise InputError(f"no deck at {deck_path(args.deck)}: enroll one with `companion enroll cards`", EXIT_DEVICE)
+    if args.dice_profile is not None and not profile_path(args.dice_profile).is_file():
+        raise InputError(f"no dice profile at {profile_path(args.dice_profile)}: build one with "
+                         "`companion enroll roll-dice DIR`", EXIT_DEVICE)
+
+def _open_screen(args: argparse.Namespace, hub: Any, phone_url: str):
+    """The touchscreen and a function that pumps its input into the hub, or (None, None)."""
+    if args.no_screen:
+        return None, None
+    from companion.screen.window import open_touchscreen
+
+    screen, pump, _, problem = open_touchscreen(hub, fullscreen=not args.windowed and args.command == "run",
+                                                phone_url=phone_url, pairing=hub.pairing)
+    if problem is not None:
+        log.info("no display for the touchscreen (%s); drawing off-screen (use --screenshot to see it)", problem)
+    return screen, pump
+
+
+def _open_controls(hub, action: Action = Action.READ_NOW, buzzer_pin: int | None = None, pins: Any = None):
+    """The GPIO button (posts ``action``: read now, or the next phase of a game flow), the status
+    LED, the optional Undo button and buzzer, or None where no GPIO is available; ``pins`` (the
+    :class:`companion.config.Config`) gives their BCM numbers (default 17, 27, none)."""
+    from device import Controls
+
+    wired = {} if pins is None else {"button_pin": pins["gpio.next_pin"], "led_pin": pins["gpio.led_pin"],
+                                     "undo_pin": pins["gpio.undo_pin"]}
+    return Controls.create_optional(on_press=lambda: hub.post_action(action, origin="button"), buzzer_pin=buzzer_pin,
+                                    on_undo=lambda: hub.post_action(Action.UNDO, origin="button"), **wired)

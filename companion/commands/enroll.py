@@ -1,0 +1,290 @@
+"""``companion enroll``: the owner's own dice (Roll for the Galaxy's from a folder, or guided pair by pair on the
+box's camera; Eclipse's combat dice from a folder) and decks of cards, tiles or sector hexes."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.actions import Action
+from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK
+from companion.commands.files import dice_sets, profile_path
+
+log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
+
+class _BadFolder(Exception):
+    """An enrollment subfolder whose name is not a pair the dice being enrolled have."""
+
+def check_enroll_folders(folder: Path, dice: Any = None) -> list[str]:
+    """Check ``folder``'s subfolders against a set of dice before building a profile.
+
+    Every (not hidden) subfolder must be ``<colour>-<face>`` with a colour and a face the dice have, and a face
+    that colour's die has (:class:`companion.camera.DiceSet`, the rules' data: Roll for the Galaxy's white has no
+    Wild, yellow no Explore; Eclipse's yellow, orange and red show 1-6); names are read in any case, as the profile
+    builder does.
+
+    Args:
+        folder: the enrollment folder.
+        dice: the set of dice (default: Roll for the Galaxy's).
+
+    Returns:
+        The pairs with no photos (``"yellow-wild"``, ...), in the set's order, for a warning.
+
+    Raises:
+        _BadFolder: one line per bad folder, naming it and what is wrong with it (all of them, so
+            one run shows every folder to rename).
+    """
+    from vision.profiles import IMAGE_SUFFIXES
+
+    dice = dice if dice is not None else dice_sets()["roll"]
+    if not folder.is_dir():
+        return []  # the builder says "enrollment folder not found"
+    have: set[str] = set()
+    problems: list[str] = []
+    for sub in sorted(folder.iterdir()):
+        if not sub.is_dir() or sub.name.startswith("."):
+            continue
+        colour, dash, face = sub.name.lower().partition("-")
+        where = f"folder {sub.name}/ in {folder}"
+        if not dash or not colour or not face:
+            problems.append(f"{where}: name it <colour>-<face>, e.g. {dice.folders[0]}")
+        elif colour not in dice.colours:
+            problems.append(f"{where}: unknown colour {colour!r}; the dice are {', '.join(dice.colours)}")
+        elif face not in dice.all_faces:
+            problems.append(f"{where}: unknown face {face!r}; the faces are {', '.join(dice.all_faces)}")
+        elif face not in dice.faces_of(colour):
+            problems.append(f"{where}: {colour} dice have no {face} face ({colour}: {', '.join(dice.faces_of(colour))})")
+        elif any(p.suffix.lower() in IMAGE_SUFFIXES for p in sub.iterdir()):
+            have.add(f"{colour}-{face}")
+    if problems:
+        raise _BadFolder("\ncompanion enroll: ".join(problems))
+    return [f for f in dice.folders if f not in have]
+
+def cmd_enroll_roll_dice(folder: Path, out: Path, warn_missing: bool = True) -> int:
+    """``companion enroll roll-dice DIR``: :func:`cmd_enroll_dice` with Roll for the Galaxy's dice."""
+    return cmd_enroll_dice(folder, out, dice_sets()["roll"], warn_missing)
+
+def cmd_enroll_dice(folder: Path, out: Path, dice: Any, warn_missing: bool = True) -> int:
+    """``companion enroll <set>-dice DIR`` (``roll-dice``, ``eclipse-dice``): build and save a dice profile of the set
+    ``dice`` (:class:`companion.camera.DiceSet`); 0 saved, 1 bad folder.
+
+    The subfolder names are checked first (:func:`check_enroll_folders`): an unknown colour or face,
+    or a pair the dice do not have, is refused in one line naming the folder (exit 1, bad input);
+    pairs with no photos are named in a warning (with ``warn_missing``) and the profile is built from
+    the others. The profile remembers the set (a Roll profile is refused for Eclipse's dice, and the other way).
+    """
+    from device import BadImage, check_image_files
+    from vision import VisionError
+    from vision.roll_dice import enroll_roll_dice
+
+    try:
+        missing = check_enroll_folders(folder, dice)
+        check_image_files(folder)  # sizes from the headers, before vision decodes a photo
+    except (_BadFolder, BadImage) as exc:
+        print(f"companion enroll: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except OSError as exc:
+        print(f"companion enroll: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    if missing and warn_missing:
+        shown = ", ".join(missing[:10]) + (f" (+{len(missing) - 10} more)" if len(missing) > 10 else "")
+        print(f"companion enroll: warning: no photos of {len(missing)} pair{'s' if len(missing) != 1 else ''} "
+              f"({shown}): the profile will not know them", file=sys.stderr)
+    try:
+        saved = enroll_roll_dice(folder, out, allowed=dice.pairs, dice_set=dice.name)
+    except (VisionError, OSError) as exc:
+        print(f"companion enroll: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    if dice.name == "roll":
+        print(f"saved dice profile {saved}; use it with: companion read IMAGE --dice roll --profile {saved}")
+    else:
+        print(f"saved dice profile {saved}; use it with: companion run --game {dice.name} --dice-profile {saved}")
+    return EXIT_OK
+
+def _resume_hint(args: argparse.Namespace, folder: Path) -> str:
+    """How to go on after a stopped guided enrollment: the same command with ``--keep``, or the folder command."""
+    extra = "".join(f" {opt} {value}" for opt, value in (("--source", args.source), ("--name", None if args.name == "roll" else args.name),
+                                                          ("--out", args.out)) if value is not None)
+    return (f"to go on: companion enroll roll-dice --guided --keep {folder}{extra}  (pairs with photos are skipped); "
+            f"or build from the photos so far: companion enroll roll-dice {folder}"
+            + (f" --out {args.out}" if args.out else (f" --name {args.name}" if args.name != "roll" else "")))
+
+def cmd_enroll_guided(args: argparse.Namespace, *, source: Any = None, controls: Any = None) -> int:
+    """``companion enroll roll-dice --guided``: photograph every colour/face pair with the box's camera,
+    guided on the touchscreen (or the terminal with ``--no-screen``), then build and save the profile
+    with :func:`cmd_enroll_roll_dice` (same code, same summary).
+
+    Photos go to ``--keep DIR`` (pairs it already has photos of are skipped: resuming), else to a new
+    ``<data dir>/enrollment/<name>-<YYYYmmdd-HHMMSS>/``; they are never deleted, also when the walk stops.
+
+    Args:
+        args: the parsed command line (``--source``, ``--keep``, ``--name``/``--out``, ``--no-screen``,
+            ``--windowed``, ``--no-gpio``, ``--screenshot``).
+        source: a camera source to use instead of ``--source`` (tests).
+        controls: GPIO controls to use instead of opening them (tests); their button must post to the
+            inbox the caller made, so tests mostly leave this None and pass ``--no-gpio``.
+
+    Returns:
+        0 profile saved; 1 stopped (Quit, Ctrl-C, end of terminal input), no photos at all, or the
+        profile could not be built; 3 no camera, the camera lost mid-way, or the detector missing.
+        Whenever photos were taken, the message names their folder and how to go on.
+    """
+    import time
+
+    from companion.enroll_guided import (
+        EnrollInbox,
+        GuidedEnrollment,
+        Step,
+        TerminalInput,
+        describe_pairs,
+        guided_pairs,
+        roll_dice_detector,
+        run_guided,
+    )
+    from companion.paths import data_dir
+    from device import DeviceError, open_source
+    from vision import VisionError
+
+    out = args.out or profile_path(args.name)
+    try:
+        folder = (args.keep.expanduser() if args.keep is not None
+                  else data_dir() / "enrollment" / f"{out.stem}-{time.strftime('%Y%m%d-%H%M%S')}")
+        detect = roll_dice_detector()
+        enrollment = GuidedEnrollment(folder, guided_pairs(), detect)
+    except VisionError as exc:
+        print(f"companion enroll: cannot load the dice detector: {exc}; reinstall the package (./setup.sh run)", file=sys.stderr)
+        return EXIT_DEVICE
+    except OSError as exc:
+        print(f"companion enroll: cannot use the photo folder: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    if enrollment.already:
+        log.info("%s already has photos of %d pairs (%s): skipping them", folder, len(enrollment.already),
+                 describe_pairs(enrollment.already))
+    log.info("photos go to %s; %d pairs to photograph", folder, len(enrollment.walk))
+    if source is None:
+        # a FOLDER or VIDEO source is a replay: paced like a camera, looping, each photo held 2 s
+        replay = {"fps": 10.0, "hold_frames": 20, "loop": True, "realtime": True, "skip_bad": True, "noise": 1.5}
+        try:
+            source = open_source(args.source or "auto", **replay)
+            source.open()
+        except (DeviceError, ValueError) as exc:
+            print(f"companion enroll: {exc}", file=sys.stderr)
+            return EXIT_DEVICE
+
+    inbox = EnrollInbox()
+    screen = pump = None
+    on_display = False
+    if not args.no_screen:
+        screen, pump, on_display = _enroll_screen(args, inbox)
+    terminal = None if on_display else TerminalInput(inbox).start()  # no display to tap on: the terminal answers
+    if controls is None and not args.no_gpio:
+        from device import Controls
+
+        controls = Controls.create_optional(on_press=lambda: inbox.post_action(Action.ENROLL_OK, origin="button"))
+    previous_term = signal.signal(signal.SIGTERM, lambda *_: inbox.post_action(Action.QUIT, origin="signal", why="SIGTERM"))
+
+    def on_change(view: dict) -> None:
+        if terminal is not None:
+            terminal.show(view)
+        if args.screenshot is not None and screen is not None:
+            screen.save_png(args.screenshot)
+
+    def redraw() -> None:
+        if screen is not None:
+            screen.render(enrollment.view())
+            if pump is not None:
+                pump()
+            if args.screenshot is not None:
+                screen.save_png(args.screenshot)
+
+    try:
+        outcome = run_guided(source, enrollment, inbox, screen=screen, pump=pump, on_change=on_change)
+    except DeviceError as exc:
+        print(f"companion enroll: {exc}", file=sys.stderr)
+        return EXIT_DEVICE
+    except OSError as exc:
+        print(f"companion enroll: cannot save a photo: {exc}; the photos so far are in {folder}", file=sys.stderr)
+        return EXIT_INPUT
+    finally:
+        signal.signal(signal.SIGTERM, previous_term)
+        source.close()
+        if controls is not None:
+            controls.close()
+
+    taken = (f"{outcome.photos} photo{'' if outcome.photos == 1 else 's'} of {outcome.pairs_done} of "
+             f"{len(enrollment.pairs)} pairs {'is' if outcome.photos == 1 else 'are'} in {folder}")
+    if outcome.step is Step.CAMERA_LOST:
+        print(f"companion enroll: {outcome.message}; {taken}. Check the camera, then {_resume_hint(args, folder)}",
+              file=sys.stderr)
+        return EXIT_DEVICE
+    if outcome.step is Step.STOPPED:
+        print(f"companion enroll: {outcome.message}: {taken}; {_resume_hint(args, folder)}", file=sys.stderr)
+        return EXIT_INPUT
+    if outcome.photos == 0:
+        print(f"companion enroll: no photos taken (every pair skipped), so no profile; {_resume_hint(args, folder)}",
+              file=sys.stderr)
+        return EXIT_INPUT
+    if outcome.missing:
+        log.warning("no photos of %d pairs (%s): the profile will not know them; add them later with "
+                    "--guided --keep %s", len(outcome.missing), describe_pairs(outcome.missing), folder)
+    enrollment.set_result(Step.BUILDING, f"from {outcome.photos} photos")
+    redraw()
+    code = cmd_enroll_roll_dice(folder, out, warn_missing=False)  # the missing pairs were logged above
+    if code == EXIT_OK:
+        enrollment.set_result(Step.SAVED, f"saved {out}; use it with --profile {out}")
+        print(f"the photos are kept in {folder}")
+    else:
+        enrollment.set_result(Step.FAILED, f"see the message on the terminal; {taken}")
+        print(f"companion enroll: {taken}; retake the pair named above (delete its folder), then "
+              f"{_resume_hint(args, folder)}", file=sys.stderr)
+    redraw()
+    return code
+
+def _enroll_screen(args: argparse.Namespace, inbox: Any) -> tuple[Any, Any, bool]:
+    """(screen, pump, on_display): the touchscreen for the guided enrollment (full screen on a display
+    unless ``--windowed``; off-screen when there is none), a pump that turns its input into inbox
+    actions, and whether it is drawn to a display (else the terminal answers)."""
+    from companion.screen.window import open_touchscreen
+
+    screen, pump, drawn, problem = open_touchscreen(inbox, fullscreen=not args.windowed)
+    if problem is not None:
+        log.info("no display for the touchscreen (%s); drawing off-screen (use --screenshot to see it, "
+                 "or --no-screen to answer on the terminal)", problem)
+    return screen, pump, drawn
+
+
+def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
+    """``companion enroll cards DECK DIR [--hexes]``: build and save a deck profile; 0 saved, 1 bad folder.
+
+    With ``hexes`` the folders hold Eclipse sector hexes (``DIR/<sector-id>/`` photos or scans) and the
+    deck is built with :func:`vision.hexes.build_hex_deck` (``DeckProfile.shape == "hex"``); ``companion
+    read --cards`` then reads sector hexes with it.
+    """
+    from device import BadImage, check_image_files
+    from vision import VisionError
+    from vision.deck import DeckProfile, build_deck
+    from vision.hexes import build_hex_deck
+
+    if out.exists():  # re-enrolling a deck replaces it; any other file is left alone
+        try:
+            DeckProfile.load(out)
+        except (VisionError, OSError):
+            print(f"companion enroll: {out} exists and is not a deck: not overwritten; choose another DECK",
+                  file=sys.stderr)
+            return EXIT_INPUT
+    try:
+        if folder.is_dir():  # sizes from the headers, before vision decodes a photo
+            check_image_files(folder)
+        deck = build_hex_deck(folder, name=out.stem) if hexes else build_deck(folder, name=out.stem)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        saved = deck.save(out)
+    except (VisionError, OSError, BadImage) as exc:
+        print(f"companion enroll: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    what = "sector hexes" if hexes else "cards"
+    print(f"saved deck {saved} ({len(set(deck.ref_ids))} {what}); use it with: companion read IMAGE --cards {saved}")
+    return EXIT_OK

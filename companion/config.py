@@ -1,0 +1,563 @@
+"""The box's one configuration file: a TOML file whose settings are declared once, here.
+
+Where the file is (:func:`find_config`): ``$TABLETOP_CONFIG`` when set; else the user's config
+directory (platformdirs, ``~/.config/tabletop-companion/config.toml``); else the service's
+``/etc/tabletop-companion/config.toml``. No file at all is fine: every setting has a default.
+
+Each setting (:data:`SETTINGS`) names its key (``section.name``), its kind, default, help and
+allowed values, and, where it has one, the command-line flag and the environment variable that
+override it. The effective value of a setting comes from, strongest first: the flag, the environment
+variable, the file, the default; :class:`Config` keeps where each came from (``config show``).
+
+The file carries ``version = N`` (:data:`CONFIG_VERSION`; a file without it is read as version 1).
+When a key is renamed or changes shape a :class:`Migration` is added to :data:`MIGRATIONS` and older
+files are read through it, so an owner's file keeps working; ``companion config check`` says how to
+bring it up to date.
+
+A bad file never stops the box: :func:`load` collects every problem (one :class:`Problem` per key, with
+its line) and uses the default for each bad setting; ``companion config check`` and ``companion doctor``
+list them. :func:`load` with ``strict=True`` raises :class:`ConfigError` instead.
+
+The commented default file (:func:`default_file_text`) is ``companion/data/config.toml``; the installer
+writes it to ``/etc/tabletop-companion/config.toml``. ``python -m companion.config`` prints it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import textwrap
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError
+from companion.i18n import LANGUAGES  # the box's languages, declared once with the catalogs
+
+__all__ = [
+    "CONFIG_ENV", "CONFIG_VERSION", "LANGUAGES", "MIGRATIONS", "SERVICE_CONFIG", "SETTINGS",
+    "Config", "ConfigError", "Migration", "Problem", "Setting", "Value",
+    "default_file_text", "find_config", "key_lines", "load", "setting", "user_config_path",
+]
+
+CONFIG_ENV = "TABLETOP_CONFIG"
+"""Environment variable naming the configuration file to use (it must then exist)."""
+
+SERVICE_CONFIG = Path("/etc/tabletop-companion/config.toml")
+"""The service's file (written by the installer), used when the user has none."""
+
+CONFIG_VERSION = 1
+"""The version of the file layout this code writes and reads natively."""
+
+
+BCM_PINS = range(0, 28)
+"""The BCM GPIO numbers of the Raspberry Pi's 40-pin header (0-27)."""
+
+OFF = "off"
+"""The value of an optional pin (undo button, buzzer) that is not wired."""
+
+
+class ConfigError(CompanionError, ValueError):
+    """A configuration file that cannot be used as it is.
+
+    Attributes:
+        problems: every problem found, each with its key and line where known.
+    """
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(str(p) for p in self.problems))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong in a configuration file.
+
+    Attributes:
+        path: the file.
+        line: 1-based line of the key (None: the file as a whole, or a key not written in it).
+        key: the dotted key (``"web.port"``), or None for the file as a whole.
+        message: what is wrong and what to write instead.
+    """
+
+    path: Path
+    line: int | None
+    key: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else str(self.path)
+        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+
+
+# -- value kinds: each takes the TOML value and returns the setting's value or raises ValueError ----
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"give text in quotes, e.g. \"{value}\"")
+    return value
+
+
+def _port(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"give a whole number 1-65535 without quotes, not {value!r}")
+    if not 1 <= value <= 65535:
+        raise ValueError(f"{value} is not a TCP port: give 1-65535")
+    return value
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"give true or false (no quotes), not {value!r}")
+    return value
+
+
+def _pin(value: Any, optional: bool) -> int | None:
+    if optional and value == OFF:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value not in BCM_PINS:
+        allowed = 'a BCM number 0-27 or "off"' if optional else "a BCM number 0-27"
+        raise ValueError(f"give {allowed}, not {value!r}")
+    return value
+
+
+def _size(value: Any) -> tuple[int, int] | None:
+    text = _text(value).strip().lower()
+    if text == "auto":
+        return None
+    match = re.fullmatch(r"(\d{2,5})\s*x\s*(\d{2,5})", text)
+    if not match:
+        raise ValueError(f"give \"auto\" or WIDTHxHEIGHT in pixels, e.g. \"2304x1296\", not {value!r}")
+    width, height = int(match.group(1)), int(match.group(2))
+    if not (64 <= width <= 8192 and 64 <= height <= 8192):
+        raise ValueError(f"{width}x{height}: each side must be 64-8192 px")
+    return width, height
+
+
+def _box_name(value: Any) -> str:
+    text = _text(value).strip()
+    if not text:
+        raise ValueError("give the box a name, e.g. \"companion\"")
+    if len(text.encode("utf-8")) > 63:  # a DNS-SD service instance name is at most 63 bytes (RFC 6763 §4.1.1)
+        raise ValueError(f"{len(text.encode('utf-8'))} bytes: a box name is at most 63 bytes (it names the box on the network)")
+    if any(ord(c) < 32 or c in ".\\" for c in text):
+        raise ValueError("a box name has no dots, backslashes or control characters")
+    if not re.search(r"[A-Za-z0-9]", text):
+        raise ValueError("a box name needs at least one letter a-z or digit (its network name companion.local is made from them)")
+    return text
+
+
+def _folder(value: Any) -> str:
+    text = _text(value).strip()
+    if text and not Path(text).expanduser().is_absolute():
+        raise ValueError(f"give an absolute folder (\"/var/lib/tabletop-companion\") or \"\" for the default, not {value!r}")
+    return text
+
+
+CHOOSE = "choose"
+"""``box.default_game`` (and ``--game``) for the game chooser: the box starts on it, or on the game it was on."""
+
+
+def _games() -> tuple[str, ...]:
+    from companion.flows import FLOWS
+
+    return (CHOOSE, "d6", *FLOWS)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting of the configuration file, declared once.
+
+    Attributes:
+        key: ``"section.name"`` as written in the file (``[section]`` then ``name = ...``).
+        default: the value as written in TOML when the file does not set it.
+        help: what it does, shown in the default file and ``config show``.
+        parse: the TOML value -> the setting's value; raises ValueError saying what to write.
+        choices: the allowed values (text settings), or a function returning them; empty: any.
+        flag: the ``companion run|demo`` flag that overrides it (``"--port"``), if any.
+        env: the environment variable that overrides it, if any.
+    """
+
+    key: str
+    default: Any
+    help: str
+    parse: Callable[[Any], Any] = _text
+    choices: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()
+    flag: str | None = None
+    env: str | None = None
+
+    @property
+    def section(self) -> str:
+        return self.key.partition(".")[0]
+
+    @property
+    def name(self) -> str:
+        return self.key.partition(".")[2]
+
+    def allowed(self) -> tuple[str, ...]:
+        """The allowed values (empty: any the kind takes)."""
+        return self.choices() if callable(self.choices) else self.choices
+
+    def value_of(self, raw: Any) -> Any:
+        """``raw`` (a TOML value, or a flag's or variable's text) checked and converted.
+
+        Raises:
+            ValueError: not a value this setting takes; the message says what to write.
+        """
+        allowed = self.allowed()
+        if allowed:
+            text = _text(raw)
+            if text not in allowed:
+                close = difflib.get_close_matches(text, allowed, n=1)
+                hint = f" (did you mean \"{close[0]}\"?)" if close else ""
+                raise ValueError(f"{text!r} is not one of {', '.join(allowed)}{hint}")
+        return self.parse(raw)
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("camera.source", "auto",
+            "where the frames come from: auto (the Pi camera, else a USB webcam), picamera2[:N], opencv:N, "
+            "or a folder/video to replay", flag="--source"),
+    Setting("camera.size", "auto",
+            "frame size asked of the camera, WIDTHxHEIGHT in px (auto: 2304x1296 on the Pi camera, the "
+            "webcam's own size otherwise)", parse=_size),
+    Setting("gpio.next_pin", 17, "BCM pin of the Next button (to ground): the next phase in a game, read now with d6",
+            parse=lambda v: _pin(v, False)),
+    Setting("gpio.undo_pin", OFF, "BCM pin of an Undo button (to ground), or \"off\"", parse=lambda v: _pin(v, True)),
+    Setting("gpio.led_pin", 27, "BCM pin of the status LED (through a resistor to ground)",
+            parse=lambda v: _pin(v, False)),
+    Setting("gpio.buzzer_pin", OFF, "BCM pin of an active buzzer (last round, game over), or \"off\"",
+            parse=lambda v: _pin(v, True), flag="--buzzer-pin"),
+    Setting("web.host", "0.0.0.0", "address the phone view listens on (0.0.0.0: every network of the box)",
+            flag="--host"),
+    Setting("web.port", 8080, "TCP port of the phone view", parse=_port, flag="--port"),
+    Setting("web.announce", True, "announce the box on the network (mDNS: NAME.local and an _http._tcp service)",
+            parse=_flag),
+    Setting("box.name", "companion",
+            "the box's name on the network: the phone view is announced under it, and NAME.local "
+            "(letters and digits, spaces as -) reaches it", parse=_box_name),
+    Setting("box.language", "en", "language of the touchscreen and phone page: en, el (Greek), pl (Polish), hu (Hungarian)",
+            choices=LANGUAGES),
+    Setting("box.data_dir", "",
+            "folder of the session database, profiles and calibration (\"\": the user's data directory; "
+            "the service's is /var/lib/tabletop-companion)", parse=_folder, env="TABLETOP_DATA_DIR"),
+    Setting("box.default_game", CHOOSE,
+            "what the box starts on without --game: choose (the game chooser, or the game the table was on; a replay "
+            "of photos, as companion demo plays, reads the d6 dice in them), d6 (read the dice) or a game's flow",
+            choices=_games, flag="--game"),
+)
+"""Every setting of the configuration file, in the order of the default file."""
+
+_BY_KEY = {s.key: s for s in SETTINGS}
+_SECTIONS = tuple(dict.fromkeys(s.section for s in SETTINGS))
+
+
+def setting(key: str) -> Setting:
+    """The declared :class:`Setting` of ``key``.
+
+    Raises:
+        KeyError: no such setting.
+    """
+    return _BY_KEY[key]
+
+
+@dataclass(frozen=True)
+class Migration:
+    """How files of ``to_version - 1`` are read as ``to_version``.
+
+    Attributes:
+        to_version: the version this migration produces.
+        renamed: old dotted key -> new dotted key (the value moves with its line).
+        convert: new dotted key -> function of the old value (a key that changed shape).
+        note: what changed, for ``config check``.
+    """
+
+    to_version: int
+    renamed: Mapping[str, str] = field(default_factory=dict)
+    convert: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
+    note: str = ""
+
+
+MIGRATIONS: tuple[Migration, ...] = ()
+"""The migrations, oldest first (version 1 is the first layout: none yet). Each new layout bumps
+:data:`CONFIG_VERSION` and adds one here."""
+
+
+@dataclass(frozen=True)
+class Value:
+    """A setting's effective value and where it came from.
+
+    Attributes:
+        value: the converted value (e.g. ``(2304, 1296)``, None for "off"/"auto").
+        raw: as written (the TOML value, the flag's text).
+        origin: ``"default"``, ``"PATH:LINE"``, ``"flag --port"`` or ``"environment VAR"``.
+    """
+
+    value: Any
+    raw: Any
+    origin: str
+
+
+@dataclass
+class Config:
+    """The effective settings.
+
+    Attributes:
+        values: dotted key -> :class:`Value` for every setting in :data:`SETTINGS`.
+        path: the file read, or None (none found).
+        version: the file's version (None without a file).
+        problems: what was wrong in the file (each bad setting took its default).
+        notes: migrations applied while reading (an older file).
+    """
+
+    values: dict[str, Value]
+    path: Path | None = None
+    version: int | None = None
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.values[key].value
+
+    def origin(self, key: str) -> str:
+        return self.values[key].origin
+
+    def override(self, key: str, raw: Any, origin: str) -> None:
+        """Set ``key`` from a flag or variable (``raw`` already checked by its parser, or checked here).
+
+        Raises:
+            ValueError: ``raw`` is not a value of ``key``.
+        """
+        self.values[key] = Value(setting(key).value_of(raw), raw, origin)
+
+
+def user_config_path() -> Path:
+    """``config.toml`` in the user's config directory (platformdirs; ``~/.config/tabletop-companion``)."""
+    import platformdirs
+
+    from companion.paths import APP_NAME
+
+    return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
+
+
+def find_config(env: Mapping[str, str] | None = None) -> Path | None:
+    """The configuration file to read: ``$TABLETOP_CONFIG`` when set (even if missing: :func:`load`
+    says so), else the user's file, else :data:`SERVICE_CONFIG`, whichever exists first; None when
+    there is none."""
+    env = os.environ if env is None else env
+    named = env.get(CONFIG_ENV, "").strip()
+    if named:
+        return Path(named).expanduser()
+    for path in (user_config_path(), SERVICE_CONFIG):
+        if path.is_file():
+            return path
+    return None
+
+
+_TABLE = re.compile(r"\[\s*([A-Za-z0-9_\-]+(?:\s*\.\s*[A-Za-z0-9_\-]+)*)\s*\]\s*(?:#.*)?$")
+_KEY = re.compile(r"((?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*'))*)\s*=")
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """Dotted key -> the 1-based line where it is set (and each ``[table]`` -> its header line), for
+    naming lines in messages. Only locates keys; :mod:`tomllib` does the parsing."""
+    lines: dict[str, int] = {}
+    table = ""
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if match := _TABLE.match(stripped):
+            table = re.sub(r"\s", "", match.group(1))
+            lines.setdefault(table, number)
+        elif match := _KEY.match(stripped):
+            key = re.sub(r"\s|[\"']", "", match.group(1))
+            lines.setdefault(f"{table}.{key}" if table else key, number)
+    return lines
+
+
+def _defaults() -> dict[str, Value]:
+    return {s.key: Value(s.value_of(s.default), s.default, "default") for s in SETTINGS}
+
+
+def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict) and dotted not in _BY_KEY:
+            flat.update(_flatten(value, dotted + ".") if value else {dotted: value})
+        else:
+            flat[dotted] = value
+    return flat
+
+
+def load(path: Path | None = None, *, env: Mapping[str, str] | None = None, strict: bool = False,
+         migrations: Sequence[Migration] = MIGRATIONS, version: int = CONFIG_VERSION) -> Config:
+    """Read the configuration: ``path`` (default :func:`find_config`), then the environment variables.
+
+    Args:
+        path: the TOML file; None finds it (no file found: every setting at its default).
+        env: the environment (default ``os.environ``), for the settings' variables and ``$TABLETOP_CONFIG``.
+        strict: raise :class:`ConfigError` on any problem instead of using the defaults for bad settings.
+        migrations: the migrations to read older files with (tests pass their own).
+        version: the current layout version (tests pass their own).
+
+    Returns:
+        The effective :class:`Config` (flags are applied by the caller with :meth:`Config.override`).
+
+    Raises:
+        ConfigError: with ``strict``, every problem of the file (unreadable, not TOML, unknown keys,
+            bad values, pins used twice, a newer version), each naming its key and line.
+    """
+    env = os.environ if env is None else env
+    path = find_config(env) if path is None else Path(path)
+    config = Config(_defaults(), path=path)
+    if path is not None:
+        _read_file(config, path, migrations, version)
+    for s in SETTINGS:
+        if s.env and env.get(s.env, "").strip():
+            try:
+                config.override(s.key, env[s.env].strip(), f"environment {s.env}")
+            except ValueError as exc:
+                config.problems.append(Problem(Path(f"${s.env}"), None, s.key, str(exc)))
+    if strict and config.problems:
+        raise ConfigError(config.problems)
+    return config
+
+
+def _read_file(config: Config, path: Path, migrations: Sequence[Migration], current: int) -> None:
+    problems = config.problems
+
+    def problem(key: str | None, message: str, line: int | None = None) -> None:
+        problems.append(Problem(path, line, key, message))
+
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return problem(None, f"no such file: write one (`python -m companion.config > {path}`) or unset ${CONFIG_ENV}")
+    except IsADirectoryError:
+        return problem(None, "is a folder: give the config.toml file in it")
+    except OSError as exc:
+        return problem(None, f"cannot be read ({exc.strerror or exc})")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        return problem(None, "is not UTF-8 text: save it as UTF-8", line)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) or "not TOML"
+        line = int(match.group(1)) if match else (text.count("\n") + 1 if "end of document" in str(exc) else None)
+        return problem(None, f"not valid TOML: {message}" + (f" (column {match.group(2)})" if match else ""), line)
+    lines = key_lines(text)
+    file_version = data.pop("version", 1)
+    if isinstance(file_version, bool) or not isinstance(file_version, int) or file_version < 1:
+        problem("version", f"give a whole number (this box writes version = {current}), not {file_version!r}",
+                lines.get("version"))
+        file_version = current
+    if file_version > current:
+        problem("version", f"version {file_version} is newer than this box reads ({current}): update the box, "
+                f"or write version = {current}", lines.get("version"))
+        file_version = current
+    config.version = file_version
+    flat = _flatten(data)
+    where: dict[str, str] = {}  # new key -> the old key it was written as
+    for migration in migrations:
+        if migration.to_version <= file_version or migration.to_version > current:
+            continue
+        for old, new in migration.renamed.items():
+            if old in flat and new not in flat:
+                flat[new] = flat.pop(old)
+                lines.setdefault(new, lines.get(old, 0))
+                where[new] = old
+        for key, convert in migration.convert.items():
+            if key in flat:
+                try:
+                    flat[key] = convert(flat[key])
+                except (TypeError, ValueError) as exc:
+                    problem(where.get(key, key), f"cannot be read as version {migration.to_version}: {exc}",
+                            lines.get(key))
+                    flat.pop(key)
+        config.notes.append(f"version {migration.to_version - 1} -> {migration.to_version}: {migration.note}")
+    for key, raw_value in flat.items():
+        line = lines.get(key) or None
+        s = _BY_KEY.get(key)
+        shown = where.get(key, key)
+        if s is None:
+            if key in _SECTIONS:
+                problem(shown, f"[{key}] is a section: write its settings under it ({', '.join(x.name for x in SETTINGS if x.section == key)})", line)
+                continue
+            close = difflib.get_close_matches(key, list(_BY_KEY), n=1, cutoff=0.6)
+            hint = f": did you mean {close[0]}?" if close else f": the settings are {', '.join(_BY_KEY)}"
+            problem(shown, f"unknown setting{hint}", line)
+            continue
+        try:
+            value = s.value_of(raw_value)
+        except ValueError as exc:
+            problem(shown, f"{exc}; the default {toml_value(s.default)} is used", line)
+            continue
+        origin = f"{path}:{line}" if line else str(path)
+        config.values[key] = Value(value, raw_value, origin + (f" (written as {where[key]})" if key in where else ""))
+    _check_pins(config, lambda key, message: problem(where.get(key, key), message, lines.get(key) or None))
+    problems.sort(key=lambda p: p.line or 0)
+    if config.notes:
+        problem(None, f"written for version {file_version}; read as version {current} ("
+                f"{'; '.join(config.notes)}): update it to version = {current} with the new keys")
+
+
+def _check_pins(config: Config, problem: Callable[[str, str], None]) -> None:
+    """Each GPIO part on its own pin: a pin the file gives to a second part is reported on the key
+    written later and that key goes back to its default."""
+    pins = [s.key for s in SETTINGS if s.section == "gpio"]
+    written = sorted((k for k in pins if config.origin(k) != "default"), key=lambda k: config.origin(k))
+    for key in written:
+        value = config[key]
+        other = next((k for k in pins if k != key and config[k] == value and value is not None), None)
+        if other is not None:
+            whose = f"{other} ({'its default' if config.origin(other) == 'default' else config.origin(other)})"
+            problem(key, f"BCM {value} is already {whose}: give each part its own pin; the default "
+                         f"{toml_value(setting(key).default)} is used")
+            config.values[key] = _defaults()[key]
+
+
+def toml_value(value: Any) -> str:
+    """``value`` as TOML source (str, int, bool)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return str(value)
+
+
+def default_file_text() -> str:
+    """The commented default configuration file (``companion/data/config.toml``): every setting at its
+    default, each with its help and allowed values."""
+    out = [
+        "# Tabletop companion: the box's settings (TOML, https://toml.io).",
+        "# The service reads /etc/tabletop-companion/config.toml; `companion` run by a user reads",
+        "# ~/.config/tabletop-companion/config.toml first ($TABLETOP_CONFIG names another file).",
+        "# A flag on the command line (--port 9000) overrides the file; the file overrides the defaults.",
+        "# `companion config show` prints the effective settings and where each came from;",
+        "# `companion config check FILE` checks a file. Lines starting with # are comments.",
+        "",
+        f"version = {CONFIG_VERSION}",
+    ]
+    section = ""
+    for s in SETTINGS:
+        if s.section != section:
+            section = s.section
+            out += ["", f"[{section}]"]
+        extra = [f"{s.flag} overrides it" if s.flag else "", f"${s.env} overrides it" if s.env else ""]
+        text = s.help + (f" ({'; '.join(e for e in extra if e)})" if any(extra) else "")
+        out += textwrap.wrap(text, width=100, initial_indent="# ", subsequent_indent="# ")
+        out.append(f"{s.name} = {toml_value(s.default)}")
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(default_file_text(), end="")

@@ -1,0 +1,555 @@
+"""The box's health at a glance: tiny uniform checks, each a key and a ``perform_check()``.
+
+Every check (:data:`CHECKS`) looks at one thing and returns a :class:`CheckResult`: OK, WARN (the box
+works, something is worth fixing) or FAIL (something players will miss), with a message that says
+what to do. ``companion doctor`` prints one line per check and exits 1 when any FAILs;
+:func:`health` gives the same results as JSON-ready dicts for the touchscreen's status line and an
+owner page.
+
+The checks share one :class:`DoctorContext`: the configuration, and the few pictures the camera check
+took (the light and calibration checks judge those, the camera is opened once). Everything the checks
+touch (the camera, the clock, ``systemctl``) is passed in through the context, so tests give fakes.
+Nothing here changes a file: the database is opened read-only.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import shutil
+import sqlite3
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from companion.config import Config
+
+__all__ = ["BOX_CHECKS", "CHECKS", "Check", "CheckResult", "DoctorContext", "HealthWatch", "Level", "RunningCheck",
+           "health", "run_checks", "format_line"]
+
+SERVICE_NAME = "companion"
+"""The systemd unit name (systemd/companion.service)."""
+
+PI_CAMERA_SIZE = (2304, 1296)
+"""The size a Pi camera delivers when ``camera.size`` is auto (device.picam.DEFAULT_SIZE)."""
+
+CLOCK_FLOOR = 1767225600.0
+"""2026-01-01 00:00 UTC: a clock earlier than this (or than this program's files) was never set."""
+
+
+class Level(str, enum.Enum):
+    """How a check came out."""
+
+    OK = "OK"
+    WARN = "WARN"
+    """The box works; something is worth fixing."""
+    FAIL = "FAIL"
+    """Something players will miss (no camera, a damaged database): ``companion doctor`` exits 1."""
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One check's outcome.
+
+    Attributes:
+        key: the check's key (``"camera"``).
+        level: :class:`Level`.
+        message: what was found and, unless OK, what to do.
+    """
+
+    key: str
+    level: Level
+    message: str
+
+    def as_dict(self) -> dict[str, str]:
+        """``{"key", "level" ("OK"|"WARN"|"FAIL"), "message"}``."""
+        return {"key": self.key, "level": self.level.value, "message": self.message}
+
+
+def _run(command: Sequence[str]) -> tuple[int, str]:
+    """Run ``command`` for at most 5 s: (exit code, stdout stripped); (127, why) when it cannot run."""
+    try:
+        done = subprocess.run(list(command), capture_output=True, text=True, timeout=5, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return 127, str(exc)
+    return done.returncode, (done.stdout.strip() or done.stderr.strip())
+
+
+@dataclass
+class DoctorContext:
+    """What the checks look at; every part can be replaced (tests pass fakes).
+
+    Attributes:
+        config: the effective configuration (:func:`companion.config.load`).
+        open_camera: returns a :class:`device.camera.CameraSource`, not yet opened (default: the
+            configured ``camera.source`` at ``camera.size``).
+        data_dir: the box's data folder (default :func:`companion.paths.data_dir`).
+        db_path: the session database (default ``data_dir / "sessions.sqlite3"``).
+        calibration_path: the saved table calibration (default ``data_dir / "calibration.json"``).
+        now: Unix seconds.
+        run: runs a command (``systemctl``, ``timedatectl``): (exit code, output).
+        address: the box's LAN address (``"127.0.0.1"`` without a network).
+        camera_timeout_s: seconds the camera has to deliver its pictures (s).
+        warmup_frames: pictures taken from a live camera; the last is judged (its exposure settled).
+        look: in the running box, returns ``(picture or None, why there is none, the camera's name)`` from the
+            box's own camera (which the doctor cannot open while the box holds it); None: open the camera.
+    """
+
+    config: Config
+    open_camera: Callable[[], Any] | None = None
+    data_dir: Path | None = None
+    db_path: Path | None = None
+    calibration_path: Path | None = None
+    now: Callable[[], float] = time.time
+    run: Callable[[Sequence[str]], tuple[int, str]] = _run
+    address: Callable[[], str] | None = None
+    camera_timeout_s: float = 10.0
+    warmup_frames: int = 5
+    look: Callable[[], tuple[Any, str | None, str]] | None = None
+    _picture: Any = field(default=None, repr=False)
+    _camera_problem: str | None = field(default=None, repr=False)
+    _camera_name: str = field(default="", repr=False)
+    _looked: bool = field(default=False, repr=False)
+
+    def folder(self) -> Path:
+        if self.data_dir is None:
+            from companion.paths import data_dir
+
+            self.data_dir = data_dir()
+        return self.data_dir
+
+    def picture(self) -> tuple[np.ndarray | None, str | None, str]:
+        """(the camera's last picture ``uint8[H, W, 3]`` BGR or None, why there is none, the source's
+        name); the camera is opened once, on the first call, on its own thread for at most
+        :attr:`camera_timeout_s`."""
+        if not self._looked:
+            self._looked = True
+            self._picture, self._camera_problem, self._camera_name = (
+                self.look() if self.look is not None else self._take_picture())
+        return self._picture, self._camera_problem, self._camera_name
+
+    def _take_picture(self) -> tuple[np.ndarray | None, str | None, str]:
+        from device import DeviceError, EndOfStream, open_source
+
+        spec = str(self.config["camera.source"])
+        result: dict[str, Any] = {"name": spec}
+
+        def take() -> None:
+            try:
+                if self.open_camera is not None:
+                    source = self.open_camera()
+                else:
+                    size = self.config["camera.size"]
+                    source = open_source(spec, loop=False, hold_frames=1, realtime=False,
+                                         **({"size": size} if size else {}))
+                result["name"] = str(source.name)
+                with source:
+                    image = None
+                    for _ in range(max(1, self.warmup_frames)):
+                        try:
+                            image = source.read().image
+                        except EndOfStream:
+                            break
+                    result["image"] = image
+            except (DeviceError, ValueError) as exc:
+                result["problem"] = str(exc)
+            except Exception as exc:  # a driver's own error: the doctor reports it, never dies of it
+                result["problem"] = f"{type(exc).__name__}: {exc}"
+
+        worker = threading.Thread(target=take, name="doctor-camera", daemon=True)
+        worker.start()
+        worker.join(self.camera_timeout_s)
+        if worker.is_alive():
+            return None, f"no picture within {self.camera_timeout_s:g} s (the camera hangs)", result["name"]
+        image = result.get("image")
+        if image is None and "problem" not in result:
+            result["problem"] = "the source delivered no picture"
+        return image, result.get("problem"), result["name"]
+
+    def service_state(self) -> str | None:
+        """``systemctl is-active companion``'s answer (``"active"``, ``"inactive"``, ``"failed"``...), or
+        None when systemd cannot be asked here."""
+        if shutil.which("systemctl") is None:
+            return None
+        code, out = self.run(["systemctl", "is-active", SERVICE_NAME])
+        word = out.split()[0] if out.split() else ""
+        if word in ("active", "inactive", "failed", "activating", "deactivating", "reloading", "unknown"):
+            return word
+        return None
+
+
+class Check(Protocol):
+    """A health check: a key and :meth:`perform_check`."""
+
+    key: str
+
+    def perform_check(self, ctx: DoctorContext) -> CheckResult:
+        """Look and judge; never raises (a fault is a FAIL result)."""
+
+
+def _ok(key: str, message: str) -> CheckResult:
+    return CheckResult(key, Level.OK, message)
+
+
+def _warn(key: str, message: str) -> CheckResult:
+    return CheckResult(key, Level.WARN, message)
+
+
+def _fail(key: str, message: str) -> CheckResult:
+    return CheckResult(key, Level.FAIL, message)
+
+
+class ConfigCheck:
+    """The configuration file reads without problems."""
+
+    key = "config"
+
+    def perform_check(self, ctx: DoctorContext) -> CheckResult:
+        cfg = ctx.config
+        if cfg.problems:
+            first = cfg.problems[0]
+            more = f" (and {len(cfg.problems) - 1} more)" if len(cfg.problems) > 1 else ""
+            return _fail(self.key, f"{first}{more}: fix the file; `companion config check` lists every problem")
+        if cfg.path is None:
+            return _ok(self.key, "no configuration file: every setting at its default (`companion config show`)")
+        return _ok(self.key, f"{cfg.path} (version {cfg.version})")
+
+
+class CameraCheck:
+    """A camera is there and delivers pictures at the expected size."""
+
+    key = "camera"
+
+    def perform_check(self, ctx: DoctorContext) -> CheckResult:
+        image, problem, name = ctx.picture()
+        if image is None:
+            if ctx.service_state() == "active":
+                return _warn(self.key, f"cannot open {name} while the box's service runs (it holds the camera): "
+                                       "the touchscreen's status line shows the camera")
+            said = problem if name in str(problem) else f"{name}: {problem}"
+            hint = "" if "companion demo" in str(problem) else (
+                ". Connect the camera (ribbon cable or USB), or run `companion demo` to replay photos")
+            return _fail(self.key, f"{said}{hint}; the camera is camera.source in the configuration "
+                                   "(`companion config show`)")
+        height, width = image.shape[:2]
+        wanted = ctx.config["camera.size"]
+        if wanted is None and str(name).startswith("picamera2"):
+            wanted = PI_CAMERA_SIZE
+        if wanted is not None and (width, height) != tuple(wanted):
+            return _warn(self.key, f"{name} delivers {width}x{height} frames, not the {wanted[0]}x{wanted[1]} of "
+                                   "camera.size: this camera does not have that mode; set camera.size to one it has")
+        return _ok(self.key, f"{name} delivers {width}x{height} frames")
+
+
+class LightCheck:
+    """The table is lit: not black, not washed out, not too dim for the readers."""
+
+    key = "light"
+    dim_level = 60
+    """Median brightness (0-255, grey) below which the readers start to miss dice and card edges."""
+    bright_level = 215
+    """Median brightness above which white dice and cards lose their edges."""
+
+    def perform_check(self, ctx: DoctorContext) -> CheckResult:
+        from device.health import CameraStatus, picture_fault
+
+        image, _, _ = ctx.picture()
+        if image is None:
+            return _warn(self.key, "no picture to judge (see camera)")
+        fault = picture_fault(image)
+        if fault is CameraStatus.BLACK:
+            return _fail(self.key, "the picture is black: uncover the lens or switch the light on")
+        if fault is CameraStatus.SATURATED:
+            return _fail(self.key, "the picture is white: turn the lamp away from the lens or dim it")
+        grey = image[::4, ::4].mean(axis=2)
+        level = float(np.median(grey))
+        if level < self.dim_level:
+            return _warn(self.key, f"dim table (brightness {level:.0f} of 255): add light over the table")
+        if level > self.bright_level:
+            return _warn(self.key, f"very bright table (brightness {level:.0f} of 255): soften the light")
+        return _ok(self.key, f"brightness {level:.0f} of 255")
+
+
+class CalibrationCheck:
+    """The table calibration exists, fits this camera's frames, and its sheet is still where it was."""
+
+    key = "calibration"
+    stale_days = 90.0
+    """Older than this, a calibration is worth redoing (a camera arm drifts, a table moves)."""
+
+    def perform_check(self, ctx: DoctorContext) -> CheckResult:
+        from companion.calibration import BadCalibrationFile, load_calibration
+
+        path = ctx.calibration_path or ctx.folder() / "calibration.json"
+        if not path.is_file():
+            return _warn(self.key, "no table calibration: positions are in pixels; put the printed sheet on the "
+                                   "table and run `companion calibrate`")
+        try:
+            calibration = load_calibration(path)
+        except BadCalibrationFile as exc:
+            return _fail(self.key, f"{exc}")
+        age_days = max(0.0, (ctx.now() - path.stat().st_mtime) / 86400)
+        image, _, _ = ctx.picture()
+        if image is None:
+            return _warn(self.key, f"{path} ({age_days:.0f} days old); not compared with the table (no picture)")
+        size = (image.shape[1], image.shape[0])
+        if tuple(calibration.frame_size) != size:
+            return _fail(self.key, f"made for {calibration.frame_size[0]}x{calibration.frame_size[1]} frames, the "
+                                   f"camera now gives {size[0]}x{size[1]}: run `companion calibrate` again")
+        from vision.table import check_markers
+
+        check = check_markers(image, calibration)
+        if check.moved:
+            return _fail(self.key, f"the sheet's markers moved since calibration ({len(check.moved)} of "
+                                   f"{len(calibration.markers_px)}): run `companion calibrate` again")
+        if len(check.missing) == len(calibration.markers_px):
+            return _warn(self.key, f"calibrated {age_days:.0f} days ago; the calibration sheet is not in view, "
+                                   "so it cannot be compared: put it back where it was to check")
+        if age_days > self.stale_days:
+            return _warn(self.key, f"calibrated {age_days:.0f} days ago: run `companion calibrate` again if "
+                                   "positions look off")
+        return _ok(self.key, f"sheet in view, markers where they were ({len(check.shift_px)} seen), "
+                             f"calibrated {age_days:.0f} days ago")
+
+
+class DiskCheck:
+    """Room on the data folder's disk for the session database and pictures."""
+
+    key = "disk"
+    fail_mb = 100
+    """Below this the database may fail to write (MB)."""
+    warn_mb = 1024
+    """Below this, time to clean up (MB)."""
+
+    def perform_check(self, ctx: DoctorContext) -> CheckResult:
+        try:
+            folder = ctx.folder()
+            usage = shutil.disk_usage(folder)
+        except OSError as exc:
+            return _fail(self.key, f"cannot reach the data folder ({exc.strerror or exc}): check box.data_dir")
+        free_mb = usage.free / 2**20
+        if free_mb < self.fail_mb:
+            return _fail(self.key, f"{free_mb:.0f} MB free on {folder}: the game record may stop being written; "
+                                   "delete old pictures (reads/) or use a larger SD card")
+        if free_mb < self.warn_mb:
+            return _warn(self.key, f"{free_mb:.0f} MB free on {folder}: delete old pictures (reads/) soon")
+        return _ok(self.key, f"{free_mb / 1024:.1f} GB free on {folder}")
+
+
+SET_ASIDE = ("the box sets it aside (as <name>.corrupt-<time>) at its next start and begins a new one; copy it "
+             "somewhere safe first")
+
+
+class DatabaseCheck:
+    """The session database passes SQLite's ``PRAGMA integrity_check`` (opened read-only)."""
+
+    key = "database"
+
+    def perform_check(self, ctx: DoctorContext) -> CheckResult:
+        path = ctx.db_path or ctx.folder() / "sessions.sqlite3"
+        if not path.exists():
+            return _ok(self.key, f"no session database yet at {path} (the box makes it on its first start)")
+        try:
+            with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as db:
+                rows = [r[0] for r in db.execute("PRAGMA integrity_check").fetchmany(3)]
+            db.close()
+        except sqlite3.DatabaseError as exc:
+            return _fail(self.key, f"{path} cannot be read ({exc}): {SET_ASIDE}")
+        if rows == ["ok"]:
+            return _ok(self.key, f"{path}: integrity ok")
+        return _fail(self.key, f"{path} is damaged ({'; '.join(map(str, rows))}): {SET_ASIDE}")
+
+
+class ClockCheck:
+    """The clock is set (games and exports carry dates), and synchronised where systemd can say."""
+
+    key = "clock"
+
+    def perform_check(self, ctx: DoctorContext) -> CheckResult:
+        now = ctx.now()
+        floor = max(CLOCK_FLOOR, Path(__file__).stat().st_mtime)
+        shown = time.strftime("%Y-%m-%d %H:%M", time.localtime(now))
+        if now < floor:
+            return _fail(self.key, f"the clock says {shown}, before this software was installed: connect the box "
+                                   "to a network with internet so it can set the time (NTP), or set it by hand")
+        if shutil.which("timedatectl") is not None:
+            code, out = ctx.run(["timedatectl", "show", "--property=NTPSynchronized", "--value"])
+            if code == 0 and out.strip() == "no":
+                return _warn(self.key, f"{shown}, not synchronised (NTP) yet: dates may be off until the box "
+                                       "reaches the internet")
+        return _ok(self.key, shown)
+
+
+class NetworkCheck:
+    """The box has a LAN address, so phones can reach the phone view."""
+
+    key = "network"
+
+    def perform_check(self, ctx: DoctorContext) -> CheckResult:
+        from companion.netinfo import LOOPBACK, lan_address
+
+        address = (ctx.address or lan_address)()
+        port = ctx.config["web.port"]
+        if address == LOOPBACK:
+            return _warn(self.key, "no network address: phones cannot reach the box; join the Wi-Fi "
+                                   "(sudo nmtui) or plug in a cable")
+        return _ok(self.key, f"phone view at http://{address}:{port}/")
+
+
+class ServiceCheck:
+    """The box's systemd service is running (where systemd is)."""
+
+    key = "service"
+
+    def perform_check(self, ctx: DoctorContext) -> CheckResult:
+        state = ctx.service_state()
+        if state is None:
+            return _warn(self.key, "systemd is not available here: the box runs only when started by hand")
+        if state == "active":
+            return _ok(self.key, f"{SERVICE_NAME} is running")
+        if state == "failed":
+            return _fail(self.key, f"{SERVICE_NAME} has failed: see `journalctl -u {SERVICE_NAME} -e`, then "
+                                   f"`sudo systemctl restart {SERVICE_NAME}`")
+        if state == "unknown":
+            return _warn(self.key, f"{SERVICE_NAME} is not installed as a service: `sudo systemd/install.sh`")
+        return _warn(self.key, f"{SERVICE_NAME} is {state}: `sudo systemctl start {SERVICE_NAME}`")
+
+
+CHECKS: tuple[Check, ...] = (ConfigCheck(), CameraCheck(), LightCheck(), CalibrationCheck(), DiskCheck(),
+                             DatabaseCheck(), ClockCheck(), NetworkCheck(), ServiceCheck())
+"""Every check, in the order ``companion doctor`` prints them."""
+
+
+class RunningCheck:
+    """In the running box: it runs (as the systemd service, or started by hand)."""
+
+    key = "service"
+
+    def perform_check(self, ctx: DoctorContext) -> CheckResult:
+        import os
+
+        if os.environ.get("INVOCATION_ID"):
+            return _ok(self.key, f"running as the {SERVICE_NAME} service")
+        return _ok(self.key, "running, started by hand (not as a service)")
+
+
+BOX_CHECKS: tuple[Check, ...] = (*(c for c in CHECKS if not isinstance(c, ServiceCheck)), RunningCheck())
+"""The checks the running box makes (:class:`HealthWatch`): those of ``companion doctor``, the service's own
+state told by the box itself."""
+
+
+def run_checks(ctx: DoctorContext, checks: Sequence[Check] = CHECKS) -> list[CheckResult]:
+    """Each check's result, in order; a check that raises is a FAIL naming the fault (the others run)."""
+    results = []
+    for check in checks:
+        try:
+            results.append(check.perform_check(ctx))
+        except Exception as exc:  # a check's own bug must not hide the other checks
+            results.append(_fail(check.key, f"the check itself failed ({type(exc).__name__}: {exc})"))
+    return results
+
+
+def health(ctx: DoctorContext | None = None, checks: Sequence[Check] = CHECKS) -> list[dict[str, str]]:
+    """The checks' results as JSON-ready dicts ``{"key", "level", "message"}`` (the owner page, the
+    touchscreen's status line); ``ctx`` defaults to one on the configuration found
+    (:func:`companion.config.load`)."""
+    if ctx is None:
+        from companion.config import load
+
+        ctx = DoctorContext(load())
+    return [r.as_dict() for r in run_checks(ctx, checks)]
+
+
+def format_line(result: CheckResult) -> str:
+    """``"OK    camera       message"``: the level, the key and the message, two spaces apart at least."""
+    return f"{result.level.value:<4}  {result.key:<11}  {result.message}"
+
+
+def as_json(results: Sequence[CheckResult]) -> str:
+    """The results as one JSON array of ``{"key", "level", "message"}``."""
+    return json.dumps([r.as_dict() for r in results], ensure_ascii=False)
+
+
+_RANK = {Level.OK: 0, Level.WARN: 1, Level.FAIL: 2}
+
+
+class HealthWatch:
+    """The doctor's checks in the running box, again every ``every_s`` on a thread of their own (the camera,
+    light and calibration judged on the box's own pictures through ``look``), for the touchscreen's status line
+    (:meth:`summary`: the worst level) and the owner page (:meth:`checks`).
+
+    Args:
+        context: makes a fresh :class:`DoctorContext` for each round of checks (its ``look`` reads the box's
+            camera; its ``db_path`` the box's database).
+        every_s: seconds between rounds (s); the first round runs ``first_after_s`` after :meth:`start`.
+        checks: the checks (default :data:`BOX_CHECKS`).
+
+    Attributes:
+        version: increases each time the results change (the loop publishes then).
+    """
+
+    def __init__(self, context: Callable[[], DoctorContext], every_s: float = 300.0, first_after_s: float = 3.0,
+                 checks: Sequence[Check] = BOX_CHECKS) -> None:
+        self.context = context
+        self.every_s = every_s
+        self.first_after_s = first_after_s
+        self.check_list = tuple(checks)
+        self.version = 0
+        self._results: list[CheckResult] | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def run_once(self) -> list[CheckResult]:
+        """One round of checks now (on the caller's thread); the results are kept."""
+        results = run_checks(self.context(), self.check_list)
+        with self._lock:
+            if results != self._results:
+                self._results = results
+                self.version += 1
+        return results
+
+    def start(self) -> None:
+        """Run the rounds on a daemon thread (``health-checks``) until :meth:`stop`."""
+        def rounds() -> None:
+            delay = self.first_after_s
+            while not self._stop.wait(delay):
+                try:
+                    self.run_once()
+                except Exception:  # a round that fails must not end the watch
+                    import logging
+
+                    logging.getLogger(__name__).exception("the health checks failed")
+                delay = self.every_s
+
+        self._thread = threading.Thread(target=rounds, name="health-checks", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """End the rounds (waits a moment for a round in progress)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+
+    def checks(self) -> list[dict[str, str]] | None:
+        """The last round's results (``{"key", "level", "message"}``), or None before the first."""
+        with self._lock:
+            return None if self._results is None else [r.as_dict() for r in self._results]
+
+    def summary(self) -> dict[str, Any] | None:
+        """The status line's: ``{"level": the worst, "message": the worst check's, "problems": checks not OK}``, or
+        None before the first round."""
+        with self._lock:
+            results = self._results
+        if results is None:
+            return None
+        worst = max(results, key=lambda r: _RANK[r.level])
+        problems = sum(1 for r in results if r.level is not Level.OK)
+        message = worst.message if worst.level is not Level.OK else "all checks OK"
+        return {"level": worst.level.value, "key": worst.key, "message": message, "problems": problems}

@@ -1,0 +1,418 @@
+"""Eclipse with Rise of the Ancients at the table (issue 14): what differs from the shared flow.
+
+Nine rounds of Action, Combat, Upkeep and Cleanup (Eclipse, Game round). In the Action phase each player, on
+their turn, reports the action they took on their phone (Explore with the sector laid, its position and rotation;
+Influence; Research with what it bought; Upgrade; Build; Move) or passes; after passing only a reaction (Upgrade,
+Build, Move) or another pass. The phase ends once everyone has passed; the first to pass starts the next round.
+Next ends Combat, Upkeep and Cleanup. In Combat the combat helper says which dice hit and the damage: a player taps
+the ship type that fires and its target (computers and shields from the blueprints they reported), rolls, and the
+camera reads the dice (or the player taps the faces in). After round 9 every player enters their hidden end
+position (reputation tiles, resources, tech tracks...) on their own phone; then the game is scored with every row
+of the scoring table, the alliances' team scores and the winners.
+
+The map is drawn as a hex board with the empty spaces next to it (their ``[q, r]`` is what the Explore form asks
+for); with a hex deck (``--deck``) the camera reads it whenever the table is still and asks about each newly
+explored hex, with the engine's misplay and its fix shown at once (:mod:`companion.flows.eclipse_camera`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from companion.errors import BadEntry
+from companion.flow_spec import Board, Cell, Column, Field, FlowBase, Form, TableRound, Throw, ThrownDie
+from companion.flows.eclipse_camera import ECLIPSE_CAMERA
+from rules import Progress
+from rules.eclipse import ECLIPSE_GAME
+from rules.eclipse.combat import DAMAGE
+from rules.eclipse.data import ALLIANCE_NAMES, DEVELOPMENTS, RARE_TECHNOLOGIES, RESOURCES, ROUNDS, SHIP_TYPES, TECH_TRACKS, catalogue
+from rules.eclipse.fleet import ANCIENTS, MISSILE_COLOURS, hit_on
+from rules.eclipse.galaxy import STEP, ring
+from rules.eclipse.mapcheck import GENERATOR_TECHS
+from rules.eclipse.rounds import ACTIONS, REACTIONS
+
+__all__ = ["ECLIPSE_FLOW", "EclipseFlow", "MAP_REACH"]
+
+MAP_REACH = 5
+"""How far from the Galactic Center a hex position may be reported (rings; the 9-player map reaches ring IV)."""
+PHASES = ("action", "combat", "upkeep", "cleanup")
+PHASE_LABELS = {"action": "Action", "combat": "Combat", "upkeep": "Upkeep", "cleanup": "Cleanup"}
+YES_NO = ("yes", "no")
+DIE_KIND = {"yellow": "ion", "orange": "plasma", "red": "antimatter"}
+BUILDS = (*SHIP_TYPES, "Orbital", "Monolith")
+TILES = ("Shellworld", "Warp Portal", "Ancient Warp Portal", "Ancient Orbital", "Shrine")
+"""What a player lays on a hex without a Build (a Development's tile, a Discovery, a Shrine of the Enlightened)."""
+TILE_STRUCTURES = {"Shellworld": "shellworld", "Warp Portal": "warp_portal", "Ancient Warp Portal": "ancient_warp_portal",
+                   "Ancient Orbital": "ancient_orbital", "Shrine": "shrine"}
+RESEARCHED = (GENERATOR_TECHS[0], *RARE_TECHNOLOGIES, *DEVELOPMENTS)
+"""What Research may name (the box follows these: Wormhole Generator's half wormholes, the unique Rare
+Technologies, the Developments that score); any other technology is left out (its track count is reported at
+the end)."""
+ALWAYS = ("blueprint", "relations", "structure", "disc", "disc_back")
+"""Forms open in every phase while the game runs."""
+
+
+def _cell(name: str, label: str, optional: bool = False) -> Field:
+    return Field(name, label, kind="cell", minimum=-MAP_REACH, maximum=MAP_REACH, optional=optional)
+
+
+def _count(name: str, label: str, maximum: int, optional: bool = True, minimum: int = 0) -> Field:
+    return Field(name, label, kind="int", minimum=minimum, maximum=maximum, optional=optional)
+
+
+def _at(cell: Any) -> dict[str, int]:
+    return {"q": int(cell[0]), "r": int(cell[1])}
+
+
+def _player(view: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    return next((p for p in view["players"] if p["name"] == name), {})
+
+
+class EclipseFlow(FlowBase):
+    """Eclipse's part of the flow (see the module doc). Name, title, BoardGameGeek id (72125), 2-9 players, the nine
+    seat colours, the species per seat (on the double-sided player boards) and the Rise of the Ancients modules come
+    from the declaration (``ECLIPSE_GAME.info``)."""
+
+    game = ECLIPSE_GAME
+    columns = (Column("hexes", "Hexes"), Column("ambassadors", "Ambassadors"), Column("alliance", "Alliance"))
+    camera = ECLIPSE_CAMERA
+
+    # -- forms -----------------------------------------------------------------------------------------
+    def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
+        """The starting sectors laid at setup, the actions (Explore, Influence, Research, Upgrade, Build, Move, Pass),
+        diplomacy and alliances, the combat helper (a blueprint; a volley fired), Ancients destroyed, discs placed or
+        taken back, tiles laid, the Turn Order card's direction, a Hive's roll, and the private end position. Sector
+        choices are the tiles not on the map yet, spelt "204 Vega"."""
+        cat = catalogue()
+        laid = {h["sector"] for h in view.get("map", ())}
+        explorable = tuple(s.label for s in cat.sectors.values()
+                           if s.kind != "starting_sector" and s.id != "001" and s.id not in laid) or ("no tile left",)
+        names = tuple(p["name"] for p in view["players"])
+        dice = {"kind": "dice", "minimum": 1, "maximum": 6, "optional": True}
+        homes = tuple(s.label for s in cat.sectors.values() if s.home and s.id not in laid) or ("no tile left",)
+        return (
+            Form("home", "Starting sector laid (setup)", (
+                Field("sector", "Starting sector or Ancient Homeworld", choices=homes), _cell("hex", "Hex [q, r]"),
+                Field("rotation", "Rotation (steps clockwise, 0-5)", kind="int", minimum=0, maximum=5))),
+            Form("explore", "Explore", (
+                Field("sector", "Sector laid", choices=explorable), _cell("hex", "Hex [q, r] where it lies"),
+                Field("rotation", "Rotation (steps clockwise, 0-5)", kind="int", minimum=0, maximum=5),
+                _cell("from", "From hex [q, r] (your disc or ship)", optional=True))),
+            Form("influence", "Influence", (_cell("hex", "Disc placed on hex [q, r]", optional=True),
+                                            _cell("from", "From hex [q, r]", optional=True))),
+            Form("research", "Research", (Field("tech", "Technology (if it is one of these)", choices=RESEARCHED,
+                                                optional=True),)),
+            Form("upgrade", "Upgrade", ()),
+            Form("build", "Build", (Field("what", "Built", choices=BUILDS),
+                                    _cell("hex", "On hex [q, r] (orbital, monolith)", optional=True))),
+            Form("move", "Move", (_cell("from", "From hex [q, r]", optional=True), _cell("to", "To hex [q, r]", optional=True))),
+            Form("pass", "Pass", ()),
+            Form("relations", "Diplomatic relations (Ambassadors exchanged)", (Field("with", "With", choices=names),)),
+            Form("attack", "Attacked a player you have relations with", (Field("with", "Whom", choices=names),)),
+            Form("alliance_found", "Alliance founded", (Field("alliance", "Alliance", choices=ALLIANCE_NAMES),
+                                                         Field("with", "With", choices=names))),
+            Form("alliance_join", "Alliance joined", (Field("alliance", "Alliance", choices=ALLIANCE_NAMES),)),
+            Form("alliance_leave", "Alliance left (tile to its Traitor side)", (
+                Field("traitor_card", "Ships shared a hex with a former ally (Traitor card)", choices=YES_NO,
+                      optional=True),)),
+            Form("blueprint", "Ship blueprint (after an Upgrade)", (
+                Field("ship", "Ship", choices=SHIP_TYPES),
+                _count("computers", "Computers (+)", 9), _count("shields", "Shields (-)", 9), _count("hull", "Hull", 9),
+                _count("initiative", "Initiative", 12),
+                *(_count(f"{c}_cannons", f"{DIE_KIND[c].capitalize()} cannons ({c} dice)", 6) for c in DAMAGE),
+                *(_count(f"{c}_missiles", f"{DIE_KIND[c].capitalize()} missiles ({c} dice)", 6) for c in MISSILE_COLOURS))),
+            Form("volley", "Combat: fire a volley (dice left blank: the camera reads them)", (
+                Field("ship", "Firing ship", choices=SHIP_TYPES),
+                Field("target", "At", choices=(*names, ANCIENTS), optional=True),
+                Field("target_ship", "Target ship", choices=SHIP_TYPES, optional=True),
+                _count("computers", "Computers (blank: the blueprint's)", 9),
+                _count("shields", "Target's shields (blank: its blueprint's)", 9),
+                Field("missiles", "Missiles", choices=YES_NO, optional=True),
+                *(Field(c, f"{c.capitalize()} dice rolled (e.g. 6 4 2)", **dice)
+                  for c in DAMAGE))),
+            Form("ancients", "Ancients destroyed", (
+                _cell("hex", "Hex [q, r]"), Field("what", "Destroyed", choices=("Ancient ships", "Guardian")),
+                _count("count", "How many Ancient ships", 3, minimum=1))),
+            Form("disc", "Influence disc placed (after combat)", (_cell("hex", "Hex [q, r]"),)),
+            Form("disc_back", "Influence disc taken back", (_cell("hex", "Hex [q, r]"),)),
+            Form("structure", "Tile laid on a hex", (
+                Field("tile", "Tile", choices=TILES), _cell("hex", "Hex [q, r]"),
+                Field("colour", "Shrine's colour", choices=RESOURCES, optional=True),
+                Field("cost", "Shrine's cost", choices=("2", "4", "6"), optional=True))),
+            Form("direction", "Turn Order card: next round's direction",
+                 (Field("direction", "Direction", choices=("clockwise", "counter-clockwise")),)),
+            Form("hive", "Ancient Hive rolled", (_cell("hive", "Hive's hex [q, r]"),
+                                                 Field("die", "Die", kind="int", minimum=1, maximum=6),
+                                                 _cell("to", "Hex beyond that wormhole [q, r]", optional=True))),
+            Form("position", "Final position", (
+                *(_count(f"reputation_{v}", f"Reputation tiles worth {v}", 8) for v in (1, 2, 3, 4)),
+                *(_count(r, f"{r.capitalize()} in storage", 99) for r in RESOURCES),
+                *(_count(t, f"{t.capitalize()} track tiles", 7) for t in TECH_TRACKS),
+                _count("discoveries", "Discoveries kept as VP", 9),
+                _count("orbitals_with_cubes", "Exiles: Orbitals holding your cubes", 12),
+                _count("magellan", "Magellan: Discoveries discarded or used as parts", 9)), private=True),
+        )
+
+    def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
+        """Round 1's Action phase: the starting sectors laid at setup. Action phase: the six actions and Pass (after
+        passing: the reactions Upgrade, Build, Move, and Pass),
+        diplomacy and alliances; Combat: the combat helper, Ancients destroyed, attacks; Cleanup: the Turn Order
+        card's holder chooses, Hives roll; while reporting: the private end position. Blueprints, tiles laid and
+        discs placed or taken back in every phase."""
+        stage = progress.stage
+        if progress.over:
+            return []
+        if stage == "reporting":
+            return ["position"]
+        out: list[str] = ["home"] if progress.round == 1 and stage == "action" else []
+        if stage == "action":
+            passed = player in view.get("passed", ())
+            out += [a for a in ACTIONS if a in REACTIONS] if passed else list(ACTIONS)
+            out += ["pass", "attack"]
+            if view.get("modules", {}).get("alliances"):
+                out += ["alliance_found", "alliance_join", "alliance_leave"]
+        elif stage == "combat":
+            out += ["volley", "ancients", "attack"]
+        elif stage == "cleanup":
+            if view.get("turn_order_card") == player:
+                out.append("direction")
+            if view.get("modules", {}).get("hives"):
+                out.append("hive")
+        return out + list(ALWAYS)
+
+    def report_event(self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """Form -> event (``rules.eclipse.events`` kinds); an action that says what it did on the map carries it
+        (one report: ``action_taken`` with the hex, the disc, the step or the structure)."""
+        if form == "home":
+            return "hex_placed", {"sector": str(values["sector"]).split(" ")[0], **_at(values["hex"]),
+                                  "rotation": values["rotation"]}
+        if form == "explore":
+            sector = str(values["sector"]).split(" ")[0]
+            payload: dict[str, Any] = {"action": "explore", "sector": sector, **_at(values["hex"]),
+                                       "rotation": values["rotation"]}
+            if values.get("from"):
+                payload["from"] = _at(values["from"])
+            return "action_taken", payload
+        if form == "influence":
+            payload = {"action": "influence"}
+            if values.get("hex"):
+                payload.update(_at(values["hex"]))
+                if values.get("from"):
+                    payload["from"] = _at(values["from"])
+            return "action_taken", payload
+        if form == "research":
+            return "action_taken", {"action": "research", **({"tech": values["tech"]} if values.get("tech") else {})}
+        if form == "upgrade":
+            return "action_taken", {"action": "upgrade"}
+        if form == "build":
+            what = values["what"]
+            if what in SHIP_TYPES:
+                return "action_taken", {"action": "build", "ship": what}
+            if not values.get("hex"):
+                raise BadEntry(f"Build: on which hex [q, r] is the {what.lower()}?")
+            return "action_taken", {"action": "build", "structure": what.lower(), **_at(values["hex"])}
+        if form == "move":
+            if bool(values.get("from")) != bool(values.get("to")):
+                raise BadEntry("Move: give both hexes of the step (from and to), or neither")
+            payload = {"action": "move"}
+            if values.get("from"):
+                payload.update({"from": _at(values["from"]), "to": _at(values["to"])})
+            return "action_taken", payload
+        if form == "pass":
+            return "passed", {}
+        if form == "relations":
+            return "relations_formed", {"with": values["with"]}
+        if form == "attack":
+            return "relations_broken", {"with": values["with"]}
+        if form == "alliance_found":
+            return "alliance_founded", {"alliance": values["alliance"], "with": values["with"]}
+        if form == "alliance_join":
+            return "alliance_joined", {"alliance": values["alliance"]}
+        if form == "alliance_leave":
+            return "alliance_left", {"traitor_card": values.get("traitor_card") == "yes"}
+        if form == "blueprint":
+            return "blueprint_set", _blueprint(values)
+        if form == "volley":
+            return _volley(values)
+        if form == "ancients":
+            guardian = values["what"] == "Guardian"
+            payload = {**_at(values["hex"]), "guardian": guardian}
+            if not guardian:
+                payload["count"] = values.get("count") or 1
+            return "ancients_destroyed", payload
+        if form == "disc":
+            return "influence_placed", _at(values["hex"])
+        if form == "disc_back":
+            return "influence_removed", _at(values["hex"])
+        if form == "structure":
+            payload = {"structure": TILE_STRUCTURES[values["tile"]], **_at(values["hex"])}
+            if values["tile"] == "Shrine":
+                if not values.get("colour"):
+                    raise BadEntry("Tile laid: a Shrine's colour (money, science or materials) is missing")
+                payload["colour"] = values["colour"]
+                if values.get("cost"):
+                    payload["cost"] = int(values["cost"])
+            return "structure_built", payload
+        if form == "direction":
+            return "direction_chosen", {"direction": values["direction"]}
+        if form == "hive":
+            payload = {**_at(values["hive"]), "die": values["die"]}
+            if values.get("to"):
+                payload["to"] = _at(values["to"])
+            return "hive_rolled", payload
+        if form == "position":
+            return "position_reported", _position(values)
+        raise BadEntry(f"unknown report {form!r}")
+
+    # -- the round -------------------------------------------------------------------------------------
+    def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
+        """Action / Combat / Upkeep / Cleanup (the current one highlighted; under Action who has passed), whose
+        turn, the next round's start player, the Turn Order card; each player's hexes, Ambassadors, alliance."""
+        stage, over = progress.stage, progress.over
+        here = PHASES.index(stage) if stage in PHASES else len(PHASES)
+        phases = [{"label": PHASE_LABELS[ph], "by": list(view.get("passed", ())) if ph == "action" and stage == "action" else [],
+                   "state": "done" if over or k < here else ("current" if k == here else "next")}
+                  for k, ph in enumerate(PHASES)]
+        rows = {}
+        for p in view["players"]:
+            side = p.get("alliance_tile_side")
+            alliance = p.get("alliance") and (p["alliance"] + (" (traitor)" if side == "traitor" else ""))
+            rows[p["name"]] = {"hexes": p["controlled_hexes"], "ambassadors": len(p.get("relations", ())),
+                               "alliance": alliance or None, "vp": None}
+        note, label, why = self._note(view, progress)
+        return TableRound(progress, phases, note, label, why, pool=None, players=rows)
+
+    def _note(self, view: Mapping[str, Any], progress: Progress) -> tuple[str, str, str]:
+        """(note, Next's label, why Next cannot be pressed)."""
+        stage, rnd = progress.stage, progress.round
+        last = rnd >= ROUNDS
+        if progress.over:
+            return "Game over: the scores are final", "Game over", "the game is over"
+        if stage == "reporting":
+            missing = ", ".join(progress.waiting)
+            return (f"Game end: each player enters their final position on their own phone (hidden); waiting for "
+                    f"{missing}. Next scores now, without the missing ones", "Score now", "")
+        if stage == "action":
+            markers = view.get("markers")
+            if markers:
+                turn = f"First Action: {markers['first']}, Second Action: {markers['second']}"
+            else:
+                turn = f"{progress.turn}'s turn ({view.get('direction', 'clockwise')})"
+            passed = view.get("passed") or []
+            bits = [turn]
+            if passed:
+                bits.append(f"passed: {', '.join(passed)}; next round starts: {view.get('next_start_player')}")
+            bits.append("report your action on your phone, or Pass")
+            waiting = ", ".join(p for p in progress.waiting)
+            return " - ".join(bits), "Combat", f"the Action phase ends when everyone has passed (waiting for {waiting})"
+        if stage == "combat":
+            end = last and not view.get("last_round_upkeep", True)
+            return ("Combat: fight each battle; Fire a volley on your phone to see which dice hit",
+                    "End game" if end else "Upkeep", "")
+        if stage == "upkeep":
+            return "Upkeep: pay for your influence discs; take back the discs you cannot pay for", "Cleanup", ""
+        holder = view.get("turn_order_card")
+        extra = f"; {holder} holds the Turn Order card and chooses the direction" if holder else ""
+        return (f"Cleanup: discs back, new technologies{extra}", "End game" if last else f"Round {rnd + 1}", "")
+
+    def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:
+        """The end of Combat, Upkeep or Cleanup (``phase_ended``); while the players report their end positions,
+        the end of the game (``game_ended``). The Action phase ends by itself when the last player passes."""
+        if progress.over or progress.stage == "action":
+            return []
+        if progress.stage == "reporting":
+            return [("game_ended", {})]
+        return [("phase_ended", {})]
+
+    # -- what the views draw ---------------------------------------------------------------------------
+    def boards(self, view: Mapping[str, Any], progress: Progress) -> tuple[Board, ...]:
+        """The galaxy as a hex board: each explored hex (its sector, its ``[q, r]``, who controls it, Ancients,
+        guardian, what is built), and the empty spaces next to it with their ``[q, r]`` (where Explore may lay a
+        hex)."""
+        cells = []
+        taken = set()
+        for h in view.get("map", ()):
+            at = (int(h["q"]), int(h["r"]))
+            taken.add(at)
+            extra = []
+            if h.get("guardian"):
+                extra.append(h["guardian"])
+            if h.get("ancients"):
+                extra.append(f"{h['ancients']} Ancient{'s' if h['ancients'] != 1 else ''}")
+            extra += [s["structure"].replace("_", " ") for s in h.get("structures", ())]
+            detail = " · ".join([f"[{at[0]}, {at[1]}]", *extra])
+            cells.append(Cell(at, h["sector"], h.get("owner"), int(h["rotation"]), detail))
+        spaces = sorted({(q + dq, r + dr) for q, r in taken for dq, dr in STEP.values()} - taken,
+                        key=lambda c: (ring(*c), c))
+        cells += [Cell(c, f"[{c[0]}, {c[1]}]", None, None, "space") for c in spaces if ring(*c) <= MAP_REACH]
+        return (Board("map", "The galaxy", "hex", tuple(cells)),)
+
+    def throws(self, view: Mapping[str, Any], progress: Progress) -> tuple[Throw, ...]:
+        """The combat helper: the volley aimed (what to roll) or the last volley rolled (which dice hit, the damage)."""
+        aim, volley = view.get("aim"), view.get("volley")
+        if aim is not None:
+            roll = ", ".join(f"{n} {c}" for c, n in (aim.get("roll") or {}).items())
+            hit = hit_on(aim["computers"], aim["shields"])
+            what = f"roll {roll} dice" if roll else "roll the ship type's dice"
+            return (Throw("volley", aim["label"], (), f"{what}: a die hits on {hit} or more (the camera reads them on "
+                          "a still table, or tap the faces in)", aim.get("player")),)
+        if volley is not None:
+            dice = tuple(ThrownDie(d["colour"], d["face"], d["hit"], f"{d['damage']} damage" if d["hit"] else "miss")
+                         for d in volley["dice"])
+            summary = (f"{volley['hits']} hit{'s' if volley['hits'] != 1 else ''}: {volley['damage']} damage "
+                       f"(hits on {volley.get('hit_on', hit_on(volley['computers'], volley['shields']))} or more)")
+            if volley.get("questions"):
+                summary += "; " + "; ".join(volley["questions"])
+            return (Throw("volley", volley.get("label") or "Volley", dice, summary, volley.get("player")),)
+        return ()
+
+    def role(self, view: Mapping[str, Any], player: str) -> str | None:
+        """The player's species."""
+        return _player(view, player).get("species")
+
+
+def _blueprint(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The blueprint form's values as ``blueprint_set``'s payload."""
+    out: dict[str, Any] = {"ship": values["ship"]}
+    for key in ("computers", "shields", "hull", "initiative"):
+        if values.get(key) is not None:
+            out[key] = values[key]
+    out["cannons"] = {c: values[f"{c}_cannons"] for c in DAMAGE if values.get(f"{c}_cannons")}
+    out["missiles"] = {c: values[f"{c}_missiles"] for c in MISSILE_COLOURS if values.get(f"{c}_missiles")}
+    return out
+
+
+def _volley(values: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """``volley_rolled`` when faces were tapped in, else ``volley_aimed`` (the camera reads the dice)."""
+    aim: dict[str, Any] = {"ship": values["ship"]}
+    for key in ("target", "target_ship", "computers", "shields"):
+        if values.get(key) is not None:
+            aim[key] = values[key]
+    if values.get("missiles"):
+        aim["missiles"] = values["missiles"] == "yes"
+    dice = [{"colour": c, "face": face} for c in DAMAGE for face in (values.get(c) or ())]
+    if not dice:
+        return "volley_aimed", aim
+    rolled: dict[str, Any] = {"dice": dice}
+    for key in ("ship", "target", "target_ship", "computers", "shields", "missiles"):
+        if key in aim:
+            rolled[key] = aim[key]
+    return "volley_rolled", rolled
+
+
+def _position(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The end position form as ``position_reported``'s payload (score-file field names; blanks left out: what the
+    box followed counts for them)."""
+    out: dict[str, Any] = {"reputation": [v for v in (1, 2, 3, 4) for _ in range(values.get(f"reputation_{v}") or 0)]}
+    if any(values.get(r) is not None for r in RESOURCES):
+        out["resources"] = {r: values.get(r) or 0 for r in RESOURCES}
+    if any(values.get(t) is not None for t in TECH_TRACKS):
+        out["tech_tracks"] = {t: values.get(t) or 0 for t in TECH_TRACKS}
+    for key, field in (("discoveries", "discoveries_kept_as_vp"), ("orbitals_with_cubes", "orbitals_with_cubes"),
+                       ("magellan", "magellan_discoveries_discarded_or_used")):
+        if values.get(key) is not None:
+            out[field] = values[key]
+    return out
+
+
+ECLIPSE_FLOW = EclipseFlow()

@@ -1,0 +1,209 @@
+"""The players' languages: gettext message catalogs managed with Babel.
+
+Every string a player or an owner reads goes through this module: :func:`_` (``gettext``), :func:`ngettext`
+(plural forms by the language's own rule) and :func:`lazy` (a string defined at import time, translated
+each time it is shown). The catalogs are ``companion/locale/<lang>/LC_MESSAGES/companion.po``, extracted
+with ``pybabel extract -F babel.cfg`` into ``companion/locale/companion.pot`` and compiled to ``.mo`` files by
+the install (``./setup.sh``, ``pybabel compile``); compiled files are not committed. A catalog whose ``.mo``
+is missing is compiled in memory from its ``.po`` (a source checkout that was never installed still speaks);
+a language without either falls back to the English of the source.
+
+Which language: the box's (the touchscreen, the loop's messages) is ``box.language`` of the configuration,
+changed on the touchscreen's settings screen (:func:`set_box_language`); a phone's is the browser's
+``Accept-Language``, overridden by the language picked on its page (:func:`pick_language`), set per
+request with :func:`use_language`. Numbers and dates are formatted for the language by Babel
+(:func:`format_number`, :func:`format_datetime`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import functools
+import gettext
+import io
+import logging
+import threading
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from babel import Locale
+from babel.dates import format_datetime as _babel_datetime
+from babel.numbers import format_decimal
+from babel.support import LazyProxy, Translations
+
+__all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "_", "box_language", "current_language",
+           "enter_language", "leave_language",
+           "format_datetime", "format_number", "lazy", "messages", "ngettext", "pick_language", "set_box_language",
+           "translations", "use_language"]
+
+log = logging.getLogger(__name__)
+
+DOMAIN = "companion"
+"""The gettext domain: ``companion.po`` / ``companion.mo``."""
+
+LOCALE_DIR = Path(__file__).parent / "locale"
+"""Where the catalogs are: ``<lang>/LC_MESSAGES/companion.po`` (and the compiled ``.mo``)."""
+
+LANGUAGES = ("en", "el", "pl", "hu")
+"""The box's languages (ISO 639-1): English, Greek, Polish, Hungarian (``companion.config.LANGUAGES``)."""
+
+LANGUAGE_NAMES = {"en": "English", "el": "Ελληνικά", "pl": "Polski", "hu": "Magyar"}
+"""Each language in its own words (a language picker shows these, never translated)."""
+
+DEFAULT = "en"
+
+_box = DEFAULT
+_lock = threading.Lock()
+_request: contextvars.ContextVar[str | None] = contextvars.ContextVar("companion_language", default=None)
+
+
+def _known(lang: Any) -> str:
+    """``lang`` when it is one of :data:`LANGUAGES` (``"el-GR"`` -> ``"el"``), else English."""
+    code = str(lang or "").replace("_", "-").split("-")[0].strip().lower()
+    return code if code in LANGUAGES else DEFAULT
+
+
+@functools.lru_cache(maxsize=None)
+def translations(lang: str) -> gettext.NullTranslations:
+    """The catalog of ``lang`` (cached): the compiled ``.mo``; without it the ``.po`` compiled in memory; without
+    either (or for English) the source's own English (:class:`gettext.NullTranslations`). Never raises: a
+    damaged catalog is one log line and English."""
+    code = _known(lang)
+    folder = LOCALE_DIR / code / "LC_MESSAGES"
+    mo, po = folder / f"{DOMAIN}.mo", folder / f"{DOMAIN}.po"
+    try:
+        if mo.is_file():
+            with mo.open("rb") as fp:
+                return Translations(fp, domain=DOMAIN)
+        if po.is_file():
+            from babel.messages.mofile import write_mo
+            from babel.messages.pofile import read_po
+
+            with po.open("rb") as fp:
+                catalog = read_po(fp, locale=code, domain=DOMAIN)
+            buffer = io.BytesIO()
+            write_mo(buffer, catalog)
+            buffer.seek(0)
+            return Translations(buffer, domain=DOMAIN)
+    except Exception as exc:  # a damaged catalog must not stop the box: English instead
+        log.warning("language %s: the catalog %s cannot be read (%s); English is shown", code, folder, exc)
+    return gettext.NullTranslations()
+
+
+def set_box_language(lang: str) -> str:
+    """Make ``lang`` the box's language (the touchscreen, the loop's messages); returns the language used (an
+    unknown one is English)."""
+    global _box
+    with _lock:
+        _box = _known(lang)
+    return _box
+
+
+def box_language() -> str:
+    """The box's language (``box.language``, or the settings screen's)."""
+    return _box
+
+
+def current_language() -> str:
+    """The language of the current context: the phone's while a phone request is answered
+    (:func:`use_language`), else the box's."""
+    return _request.get() or _box
+
+
+@contextlib.contextmanager
+def use_language(lang: str | None) -> Iterator[str]:
+    """Within the block, :func:`_` speaks ``lang`` (a phone's request); None: the box's. Yields the language."""
+    token = _request.set(_known(lang) if lang else None)
+    try:
+        yield current_language()
+    finally:
+        _request.reset(token)
+
+
+def enter_language(lang: str | None) -> contextvars.Token:
+    """Speak ``lang`` in this context until :func:`leave_language` (a web request's hooks: before and teardown)."""
+    return _request.set(_known(lang) if lang else None)
+
+
+def leave_language(token: contextvars.Token) -> None:
+    """Back to the language before :func:`enter_language`."""
+    _request.reset(token)
+
+
+def _(message: str) -> str:
+    """``message`` in the current language (:func:`current_language`)."""
+    return translations(current_language()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural form for ``n`` by the current language's plural rule (Polish has three forms)."""
+    return translations(current_language()).ngettext(singular, plural, n)
+
+
+def lazy(message: str) -> LazyProxy:
+    """``message`` translated each time it is shown, in the language of that moment (for strings defined at
+    import time: labels, constants). Use ``str(x)`` or formatting to read it."""
+    return LazyProxy(_, message, enable_cache=False)
+
+
+def pick_language(chosen: str | None, accept_language: Iterable[tuple[str, float]] | str | None = None,
+                  default: str | None = None) -> str:
+    """A phone's language: the one it ``chosen`` on the page (a cookie), else the best of the browser's
+    ``Accept-Language`` (``[(code, quality)]`` as werkzeug parses it, or the header text), else ``default``
+    (the box's)."""
+    code = str(chosen or "").replace("_", "-").split("-")[0].strip().lower()
+    if code in LANGUAGES:
+        return code
+    offered: list[tuple[str, float]] = []
+    if isinstance(accept_language, str):
+        for part in accept_language.split(","):
+            code, _sep, params = part.strip().partition(";")
+            quality = 1.0
+            if params.strip().startswith("q="):
+                try:
+                    quality = float(params.strip()[2:])
+                except ValueError:
+                    quality = 0.0
+            if code:
+                offered.append((code, quality))
+    elif accept_language is not None:
+        offered = [(str(code), float(q)) for code, q in accept_language]
+    for code, _quality in sorted(offered, key=lambda cq: -cq[1]):
+        base = code.replace("_", "-").split("-")[0].lower()
+        if base in LANGUAGES and _quality > 0:
+            return base
+    return _known(default or _box)
+
+
+def messages(lang: str) -> dict[str, str]:
+    """Every translated message of ``lang`` as ``{msgid: msgstr}`` (the phone page's scripts translate with it;
+    plural entries keyed by their singular give the first form)."""
+    catalog = translations(lang)
+    table = getattr(catalog, "_catalog", None) or {}
+    out: dict[str, str] = {}
+    for key, value in table.items():
+        if isinstance(key, tuple):  # (msgid, n) plural entries
+            if key[1] == 0:
+                out.setdefault(str(key[0]), value)
+        elif key:
+            out[str(key)] = value
+    return out
+
+
+def _locale() -> Locale:
+    return Locale.parse(current_language())
+
+
+def format_number(value: float | int, digits: int | None = None) -> str:
+    """``value`` as the current language writes numbers (``1 234,5`` in Polish); ``digits`` after the point."""
+    fmt = None if digits is None else "#,##0." + "0" * digits if digits else "#,##0"
+    return format_decimal(value, format=fmt, locale=_locale())
+
+
+def format_datetime(timestamp: float, style: str = "medium") -> str:
+    """Unix seconds as the current language writes a date and time (local time)."""
+    from datetime import datetime
+
+    return _babel_datetime(datetime.fromtimestamp(timestamp), format=style, locale=_locale())

@@ -1,0 +1,299 @@
+"""The box's games for a whole evening: what the chooser offers, the games played before, and how each starts.
+
+The main loop (:class:`companion.app.MainLoop`) moves between its modes with a :class:`Library`: the chooser
+lists the d6 dice and every game with a flow (:data:`companion.flows.FLOWS`) plus the games left open; choosing
+one starts the d6 reader on the latest dice session, or the game's setup (its open setup goes on); the history
+lists past games with their winners and totals, opens one (its score breakdown) and exports it (the JSON record
+and the BG Stats play, as ``companion export`` writes them, into ``<data dir>/exports/``). Where the box is (its
+mode and game) is kept in the session database (:func:`companion.records.save_place`), so a restart comes back
+to the game the table was playing, or to the chooser.
+
+Nothing here draws or talks to phones: the modes' views carry what the library returns (plain JSON).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+from companion import records
+from companion.errors import BadEntry, SessionError, StorageError, shown
+from companion.i18n import _, lazy
+
+if TYPE_CHECKING:
+    from companion.app import MainLoop
+    from companion.modes import Mode
+
+__all__ = ["DICE", "HISTORY_LIMIT", "Library", "export_documents"]
+
+log = logging.getLogger(__name__)
+
+DICE = "d6"
+"""The chooser's dice entry (the d6 reader: every still table is a roll)."""
+
+DICE_TITLE = lazy("Dice (d6)")
+
+HISTORY_LIMIT = 30
+"""Past games listed at most (newest first)."""
+
+
+def export_documents(store: Any, session_id: str, flows: Mapping[str, Any] | None = None) -> tuple[dict, dict]:
+    """``(game JSON, BG Stats play)`` of one game (``companion export``'s two documents), read from ``store``.
+
+    Raises:
+        BadEntry: no such game, or a session that is not a game with a flow.
+        SessionError: the database cannot be read.
+    """
+    flow = Library(store, flows).game_flow(session_id)
+    return flow.export_json(), flow.bgstats_play()
+
+
+@dataclass
+class Library:
+    """The games of one session database, and how the loop's modes for them start.
+
+    Args:
+        store: the :class:`companion.session.SessionStore`.
+        flows: the games with a flow (default :data:`companion.flows.FLOWS`).
+        dice_reader: makes the d6 reader (``vision.D6Reader``; loading its model takes a moment, so only when the
+            dice are chosen), or None: the chooser does not offer the dice.
+        make_camera: the camera part of a game (``--deck``, ``--dice-profile``), or None: games are played from the
+            phones.
+        calibration: the table calibration the setups make zones with (None: frame px).
+        exports: where ``export_game`` writes (default ``<data dir>/exports``).
+        source: the camera's name, kept in a new d6 session's settings.
+        box_settings: the settings screen's :class:`companion.box_settings.BoxSettings` (None: no settings screen).
+    """
+
+    store: Any
+    flows: Mapping[str, Any] | None = None
+    dice_reader: Callable[[], Any] | None = None
+    make_camera: Callable[[Any], Any] | None = None
+    calibration: Any = None
+    exports: Path | None = None
+    source: str = ""
+    box_settings: Any = None
+    _reader: Any = field(default=None, repr=False)
+    _summaries: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.flows is None:
+            from companion.flows import FLOWS
+
+            self.flows = FLOWS
+
+    # -- what the chooser offers ----------------------------------------------------------------------------
+    def offered(self) -> list[dict[str, Any]]:
+        """The chooser's games: ``[{"game", "title", "players": [min, max] | null}]``: the dice, then each flow."""
+        out = []
+        if self.dice_reader is not None:
+            out.append({"game": DICE, "title": str(DICE_TITLE), "players": None})
+        for name, spec in self.flows.items():
+            low, high = spec.info.players
+            out.append({"game": name, "title": spec.title, "players": [low, high]})
+        return out
+
+    def open_games(self, limit: int = 6) -> list[dict[str, Any]]:
+        """Games that have not ended, newest first (:meth:`summary` of each), at most ``limit``."""
+        return [s for s in self.past_games() if not s["finished"]][:limit]
+
+    def past_games(self, limit: int = HISTORY_LIMIT) -> list[dict[str, Any]]:
+        """The games recorded, newest first, each :meth:`summary` (d6 sessions are not games: left out)."""
+        out = []
+        for info in self.store.list_sessions():
+            if info.game not in self.flows:
+                continue
+            try:
+                out.append(self.summary(info.id, info.events))
+            except (SessionError, BadEntry, ValueError) as exc:  # a game that no longer replays: listed as such
+                log.warning("game %s cannot be read for the history: %s", info.id, exc)
+                out.append({"session": info.id, "game": info.game, "title": self.flows[info.game].title,
+                            "players": [], "started_at": info.started_at, "finished": True, "winners": [],
+                            "round_label": "", "events": info.events, "unreadable": True})
+            if len(out) >= limit:
+                break
+        return out
+
+    def summary(self, session_id: str, events: int | None = None) -> dict[str, Any]:
+        """One game in a line: ``{"session", "game", "title", "players": [{"name", "colour", "total", "winner"}],
+        "started_at", "finished", "winners", "round_label", "events"}`` (cached per session and event count)."""
+        key = (session_id, -1 if events is None else events)
+        if events is not None and key in self._summaries:
+            return self._summaries[key]
+        from companion.flow import GameFlow
+
+        session = self.store.get(session_id)
+        flow = GameFlow(session, self.flows[session.game.name])
+        result = flow.result()
+        summary = {
+            "session": session.id, "game": session.game.name, "title": flow.spec.title,
+            "players": [{"name": p["name"], "colour": p["colour"], "total": p["total"], "winner": p["winner"]}
+                        for p in result["players"]],
+            "started_at": session.started_at, "finished": flow.over(),
+            "winners": result["winners"] if flow.over() else [], "round_label": flow.table().round_label,
+            "events": session.last_seq,
+        }
+        if events is not None:
+            self._summaries[key] = summary
+        return summary
+
+    def record(self, session_id: Any) -> dict[str, Any]:
+        """One past game opened in the history: its :meth:`summary` plus ``"result"`` (the score breakdown, as
+        the flow's view has it), ``"bgstats_url"`` and ``"exported"`` (the files already written, or null).
+
+        Raises:
+            BadEntry: no such game.
+        """
+        from companion.flow import bgstats_url
+
+        flow = self.game_flow(session_id)
+        session = flow.session
+        files = self.export_paths(session.id)
+        return {**self.summary(session.id, session.last_seq), "result": flow.result(),
+                "bgstats_url": bgstats_url(flow.bgstats_play()),
+                "exported": {k: str(v) for k, v in files.items()} if all(p.is_file() for p in files.values()) else None}
+
+    def game_flow(self, session_id: Any) -> Any:
+        """The :class:`companion.flow.GameFlow` of a game recorded here.
+
+        Raises:
+            BadEntry: not a session id, no such session, or a session that is not a game with a flow (d6).
+        """
+        from companion.flow import GameFlow
+
+        if not isinstance(session_id, str):
+            raise BadEntry(_("which game? give its session id"))
+        try:
+            session = self.store.get(session_id)
+        except SessionError:
+            raise BadEntry(_("no game {id} in this box's record").format(id=shown(session_id))) from None
+        if session.game.name not in self.flows:
+            raise BadEntry(_("{id} is not a game with scores").format(id=shown(session_id)))
+        return GameFlow(session, self.flows[session.game.name])
+
+    # -- exports --------------------------------------------------------------------------------------------
+    def export_folder(self) -> Path:
+        """``exports/`` in the data folder (or the one given)."""
+        if self.exports is None:
+            from companion.paths import data_dir
+
+            self.exports = data_dir() / "exports"
+        return self.exports
+
+    def export_paths(self, session_id: str) -> dict[str, Path]:
+        """Where a game's two files go: ``{"json": <id>.json, "bgstats": <id>.bgstats.json}``."""
+        folder = self.export_folder()
+        return {"json": folder / f"{session_id}.json", "bgstats": folder / f"{session_id}.bgstats.json"}
+
+    def export(self, session_id: Any) -> dict[str, str]:
+        """Write a game's JSON record and BG Stats play (``companion export``'s documents) into :meth:`export_folder`,
+        each written whole (a temporary file renamed); returns ``{"json": path, "bgstats": path}``.
+
+        Raises:
+            BadEntry: no such game, or the folder cannot be written (the message names it).
+        """
+        game, play = export_documents(self.store, session_id, self.flows)
+        paths = self.export_paths(str(session_id))
+        try:
+            for path, doc in ((paths["json"], game), (paths["bgstats"], play)):
+                path.parent.mkdir(parents=True, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(prefix=".export-", dir=path.parent)
+                with os.fdopen(fd, "w", encoding="utf-8") as out:
+                    out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+                os.replace(tmp, path)
+        except OSError as exc:
+            raise BadEntry(_("cannot write the export in {folder} ({why})").format(
+                folder=paths["json"].parent, why=exc.strerror or exc)) from None
+        return {k: str(v) for k, v in paths.items()}
+
+    # -- the modes ------------------------------------------------------------------------------------------
+    def reader(self) -> Any:
+        """The d6 reader, made on first use."""
+        if self._reader is None:
+            if self.dice_reader is None:
+                raise BadEntry(_("this box has no dice reader"))
+            try:
+                self._reader = self.dice_reader()
+            except Exception as exc:  # a model that does not load: said, the chooser stays
+                log.exception("the dice reader cannot load")
+                raise BadEntry(_("the dice reader cannot load ({why}): reinstall the box (./setup.sh run)").format(
+                    why=type(exc).__name__)) from None
+        return self._reader
+
+    def dice_mode(self, loop: MainLoop) -> Mode:
+        """The d6 dice on the latest open dice session (a new one when there is none)."""
+        from companion.modes import DiceMode
+        from rules.d6 import D6_GAME
+
+        session = self.store.resume_latest(D6_GAME.name)
+        if session is None:
+            session = self.store.start(D6_GAME.name, {"source": self.source})
+        return DiceMode(loop, self.reader(), session)
+
+    def setup_mode(self, loop: MainLoop, game: Any) -> Mode:
+        """The setup of ``game`` (its newest open setup goes on).
+
+        Raises:
+            BadEntry: not a game of the chooser.
+        """
+        from companion.modes import SetupMode
+        from companion.setup_flow import TableSetup
+
+        if not isinstance(game, str) or game not in self.flows:
+            raise BadEntry(_("{game} is not one of the box's games ({games})").format(
+                game=shown(game), games=", ".join([DICE, *self.flows])))
+        return SetupMode(loop, TableSetup(self.store, self.flows[game], {}, self.calibration), self.make_camera)
+
+    def play_mode(self, loop: MainLoop, session_id: Any) -> Mode:
+        """The game of ``session_id`` (its scores when it is over).
+
+        Raises:
+            BadEntry: no such game.
+        """
+        from companion.modes import PlayMode, ScoresMode
+
+        flow = self.game_flow(session_id)
+        camera = None
+        if self.make_camera is not None:
+            try:
+                camera = self.make_camera(flow)
+            except Exception:  # the game goes on from the phones
+                log.exception("the camera part of %s could not start", flow.spec.title)
+        return (ScoresMode if flow.over() else PlayMode)(loop, flow, camera)
+
+    # -- where the box was ----------------------------------------------------------------------------------
+    def place(self) -> dict[str, Any] | None:
+        """Where the box was when it stopped (:func:`companion.records.load_place`), or None."""
+        try:
+            return records.load_place(self.store)
+        except StorageError as exc:
+            log.warning("where the box was cannot be read (%s): it starts on the chooser", exc)
+            return None
+
+    def keep_place(self, place: Mapping[str, Any]) -> None:
+        """Keep where the box is now (inside the action's transaction; a refusal is the action's)."""
+        if self.store.read_only is None:
+            records.save_place(self.store, place)
+
+    def resumed(self, loop: MainLoop) -> Mode | None:
+        """The mode the box comes back to from :meth:`place`: the game it was on (its setup, its play or scores,
+        the dice), or None (the chooser). A place that no longer exists is None."""
+        from companion.modes import ModeName
+
+        place = self.place() or {}
+        try:
+            mode = place.get("mode")
+            if mode in (ModeName.PLAY.value, ModeName.SCORES.value, ModeName.CALIBRATION.value) and place.get("session"):
+                return self.play_mode(loop, place["session"])
+            if mode == ModeName.SETUP.value and place.get("game") in self.flows:
+                return self.setup_mode(loop, place["game"])
+            if mode == ModeName.DICE.value and self.dice_reader is not None:
+                return self.dice_mode(loop)
+        except (BadEntry, SessionError) as exc:
+            log.warning("the box cannot go back to %s (%s): the chooser instead", place, exc)
+        return None

@@ -1,0 +1,192 @@
+"""The owner's commands: ``companion config show|check`` and ``companion doctor``, and the
+configuration file read at the box's start (``run``/``demo``).
+
+    companion config show [--config FILE] [--port N ...]   the effective settings and where each came from
+    companion config check [FILE]                          validate a configuration file
+    companion doctor [--config FILE] [--json]              the box's health, one line per check
+
+``config show`` prints one line per setting, ``KEY = VALUE  # ORIGIN`` with ORIGIN ``default``,
+``FILE:LINE``, ``flag --port`` or ``environment VAR``. ``config check`` prints ``FILE: ok`` (exit 0) or
+one ``FILE:LINE: KEY: problem`` line per problem (exit 1). ``doctor`` prints
+``OK|WARN|FAIL  KEY  MESSAGE`` per check (:mod:`companion.doctor`) and exits 0 when none FAILs, else 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.config import CONFIG_ENV, SETTINGS, Config, toml_value, find_config, load, user_config_path
+
+__all__ = ["OWNER_COMMANDS", "add_owner_parsers", "apply_box_config", "run_owner_command"]
+
+log = logging.getLogger("companion")
+
+OWNER_COMMANDS = ("config", "doctor")
+"""The commands this module adds to ``companion``."""
+
+EXIT_OK, EXIT_INPUT = 0, 1
+
+
+def flag_dest(flag: str) -> str:
+    """argparse's attribute for a flag: ``"--buzzer-pin"`` -> ``"buzzer_pin"``."""
+    return flag.lstrip("-").replace("-", "_")
+
+
+def _from_text(text: str) -> Any:
+    """A flag's text as the TOML value it stands for: a whole number, true/false, else the text."""
+    stripped = text.strip()
+    if stripped.lstrip("-").isdigit():
+        return int(stripped)
+    return {"true": True, "false": False}.get(stripped, text)
+
+
+def add_owner_parsers(sub: Any) -> None:
+    """Add ``config`` and ``doctor`` to ``companion``'s subcommands (``sub``: argparse's subparsers)."""
+    config = sub.add_parser("config", help="the box's configuration file: show the effective settings, check a file")
+    what = config.add_subparsers(dest="config_command", required=True, metavar="WHAT")
+    show = what.add_parser("show", help="every setting, its value and where it came from (default, FILE:LINE, flag, environment)")
+    show.add_argument("--config", type=Path, metavar="FILE", help=f"the configuration file (default: ${CONFIG_ENV}, "
+                      f"{user_config_path()}, else /etc/tabletop-companion/config.toml)")
+    for s in SETTINGS:
+        if s.flag:
+            show.add_argument(s.flag, dest=f"set_{flag_dest(s.flag)}", metavar="VALUE",
+                              help=f"as `companion run {s.flag}`: shows {s.key} from the flag")
+    check = what.add_parser("check", help="validate a configuration file: exit 0 ok, 1 with one line per problem")
+    check.add_argument("file", type=Path, nargs="?", metavar="FILE", help="the file (default: the one the box reads)")
+    doctor = sub.add_parser("doctor", help="check the box's health: camera, light, calibration, disk, database, clock, network, service")
+    doctor.add_argument("--config", type=Path, metavar="FILE", help="the configuration file (default: the one the box reads)")
+    doctor.add_argument("--json", action="store_true", help="print the results as one JSON array of {key, level, message}")
+
+
+def run_owner_command(args: argparse.Namespace) -> int:
+    """Run ``config show``, ``config check`` or ``doctor`` from parsed ``args``; returns the exit code."""
+    if args.command == "doctor":
+        return cmd_doctor(args)
+    if args.config_command == "check":
+        return cmd_config_check(args.file)
+    return cmd_config_show(args)
+
+
+def _shown(config: Config, key: str) -> tuple[str, str]:
+    value = config.values[key]
+    raw = value.raw if isinstance(value.raw, (str, int, bool)) else value.value
+    origin = value.origin
+    if key == "box.data_dir" and not value.value:
+        import platformdirs
+
+        from companion.paths import APP_NAME
+
+        origin += f" (the user's data directory: {platformdirs.user_data_dir(APP_NAME)})"
+    return f"{key} = {toml_value(raw)}", origin
+
+
+def cmd_config_show(args: argparse.Namespace) -> int:
+    """``companion config show``: exit 0 (problems of the file are listed on stderr, as the box logs them)."""
+    config = load(args.config)
+    _use_data_dir(config)
+    _with_box_settings(config)
+    for s in SETTINGS:
+        given = vars(args).get(f"set_{flag_dest(s.flag)}") if s.flag else None
+        if given is not None:
+            try:
+                config.override(s.key, _from_text(given), f"flag {s.flag}")
+            except ValueError as exc:
+                print(f"companion config show: {s.flag} {given}: {exc}", file=sys.stderr)
+                return 2
+    if config.path is None:
+        print(f"# no configuration file (looked for {user_config_path()} and /etc/tabletop-companion/config.toml): "
+              "the defaults")
+    else:
+        print(f"# configuration file {config.path}" + (f" (version {config.version})" if config.version else ""))
+    lines = [_shown(config, s.key) for s in SETTINGS]
+    width = max(len(text) for text, _ in lines)
+    for text, origin in lines:
+        print(f"{text:<{width}}  # {origin}")
+    for problem in config.problems:
+        print(f"problem: {problem}", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_config_check(path: Path | None) -> int:
+    """``companion config check [FILE]``: ``FILE: ok`` and exit 0, else one line per problem and exit 1."""
+    path = path if path is not None else find_config()
+    if path is None:
+        print(f"companion config check: no configuration file to check (none at {user_config_path()} or "
+              "/etc/tabletop-companion/config.toml): give FILE", file=sys.stderr)
+        return EXIT_INPUT
+    config = load(path, env={})  # the file alone: the environment is not the file's business
+    if config.problems:
+        for problem in config.problems:
+            print(problem)
+        return EXIT_INPUT
+    given = sum(1 for v in config.values.values() if v.origin != "default")
+    rest = ", the rest default" if given < len(SETTINGS) else ""
+    print(f"{path}: ok (version {config.version}, {given} of {len(SETTINGS)} settings set{rest})")
+    return EXIT_OK
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """``companion doctor``: one line per check; exit 0 when no check FAILs, else 1."""
+    from companion.doctor import DoctorContext, Level, as_json, format_line, run_checks
+
+    config = load(args.config)
+    _use_data_dir(config)
+    results = run_checks(DoctorContext(config))
+    if args.json:
+        print(as_json(results))
+    else:
+        for result in results:
+            print(format_line(result), flush=True)
+    return EXIT_INPUT if any(r.level is Level.FAIL for r in results) else EXIT_OK
+
+
+def _use_data_dir(config: Config) -> None:
+    """A ``box.data_dir`` from the file becomes ``$TABLETOP_DATA_DIR`` for this process, where every part
+    of the box finds its data folder (:func:`companion.paths.data_dir`); the variable, when set, already won."""
+    from companion.paths import DATA_DIR_ENV
+
+    if config["box.data_dir"] and config.origin("box.data_dir") != f"environment {DATA_DIR_ENV}":
+        os.environ[DATA_DIR_ENV] = str(Path(config["box.data_dir"]).expanduser())
+
+
+def apply_box_config(args: argparse.Namespace) -> Config:
+    """The configuration for ``companion run|demo``: the file (``--config FILE``, else the one found),
+    then the environment, then the flags given on the command line (flags left unset are None).
+
+    Fills every flag the configuration backs (``--source``, ``--host``, ``--port``, ``--game``,
+    ``--buzzer-pin``) from it, sets ``$TABLETOP_DATA_DIR`` from ``box.data_dir``, logs each problem of
+    the file (the box starts with the defaults of the bad settings), and returns the :class:`Config`.
+    """
+    config = load(vars(args).get("config"))
+    for problem in config.problems:
+        log.warning("configuration: %s", problem)
+    if config.problems:
+        log.warning("configuration: `companion config check` lists the problems; the box goes on with the defaults")
+    for s in SETTINGS:
+        if not s.flag:
+            continue
+        dest = flag_dest(s.flag)
+        if dest not in vars(args):  # demo has no --source: it replays a folder
+            continue
+        given = vars(args)[dest]
+        if given is not None:  # the flag's value was checked by its own argparse type
+            config.values[s.key] = type(config.values[s.key])(given, given, f"flag {s.flag}")
+        setattr(args, dest, config[s.key])
+    _use_data_dir(config)
+    _with_box_settings(config)
+    return config
+
+
+def _with_box_settings(config: Config) -> None:
+    """The settings screen's language over the file's (``box-settings.json`` in the data folder)."""
+    from companion.box_settings import overlay_config
+
+    try:
+        overlay_config(config)
+    except OSError as exc:  # no data folder: the file's settings hold
+        log.warning("the settings screen's choices cannot be read: %s", exc)

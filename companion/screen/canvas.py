@@ -1,0 +1,407 @@
+"""The touchscreen's drawing canvas: the layout's design pixels, colours, text, buttons, the camera picture, QR codes.
+
+Every screen (:mod:`companion.screen`) draws on a :class:`Canvas` (the :class:`companion.screen.window.TouchScreen`
+is one): positions and sizes in the 800 x 480 design layout, scaled to the display; what is drawn often is
+cached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+import pygame
+
+from companion.actions import Action
+from companion.i18n import _
+from companion.qr import qr_surface
+from companion.screen.fonts import PYGAME_DEFAULT_SCALE, font_file
+
+
+BUTTON_MIN_PX = 48
+"""Smallest side of a touch target in pixels (about 7.5 mm on the 7" display)."""
+
+
+BASE_SIZE = (800, 480)
+"""The size the layout is designed for (px); other sizes scale it."""
+
+QR_SIDE = 164
+"""Design px of the join QR code with its quiet zone on the screens that show it: its modules span at least 108 px,
+21 mm on the official 7" screen (800 px over 154 mm), as phones need at arm's length (a 41-module code at 4 px a
+module; a shorter link's smaller code is drawn at the same 4 px)."""
+
+
+# Colours (RGB).
+BG = (18, 21, 26)
+PANEL = (30, 35, 43)
+TEXT = (236, 239, 243)
+DIM = (150, 158, 170)
+GOOD = (86, 196, 120)
+WARN = (240, 180, 60)
+BAD = (232, 84, 72)
+ACCENT = (90, 160, 240)
+BUTTON = (54, 92, 150)
+BUTTON_PRESSED = (90, 140, 210)
+BUTTON_DISABLED = (48, 52, 60)
+
+
+SEVERITY_COLOURS = {"error": BAD, "warning": WARN, "info": ACCENT}
+LEVEL_COLOURS = {"OK": GOOD, "WARN": WARN, "FAIL": BAD}
+"""A health check's level (``companion.doctor.Level``) as drawn; its sign (:data:`SIGNS`) says it without colour."""
+
+SIGNS = {"error": ("\u2716", "X"), "warning": ("\u26a0", "!"), "info": ("\u2139", "i"), "OK": ("\u2713", "OK"),
+         "WARN": ("\u26a0", "!"), "FAIL": ("\u2716", "X"), "winner": ("\u2605", "*"), "current": ("\u25b6", ">"),
+         "done": ("\u2713", "+"), "chosen": ("\u2713", "*")}
+"""Colour is never the only signal: a sign for each severity, level and state (the font's, else an ASCII one)."""
+
+ELLIPSIS = "\u2026"
+"""What ends a text cut to fit its room."""
+CAMERA_TEXT = {"ok": ("Camera OK", GOOD), "lost": ("Camera lost", BAD), "ended": ("Replay finished", DIM)}
+READER_TEXT = {
+    "watching": ("watching the table", ACCENT),
+    "still": ("dice still, reading...", WARN),
+    "read": ("read", GOOD),
+}
+
+
+SEAT_COLOURS = {"red": (220, 70, 60), "blue": (70, 130, 230), "green": (80, 190, 110), "yellow": (235, 200, 60),
+                "purple": (160, 100, 210), "white": (230, 230, 230),
+                "black": (70, 70, 76), "grey": (150, 150, 150), "natural": (214, 184, 140)}
+"""How a seat colour is drawn (games name their seat colours in ``game.info.colours``)."""
+
+
+def offline(url: str | None) -> bool:
+    """Whether the phone view's ``url`` is on the box's loopback address (no network yet: no phone can reach it)."""
+    from urllib.parse import urlsplit
+
+    if not url:
+        return False
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return False
+    return host == "localhost" or host.startswith("127.") or host == "::1"
+
+
+def seat_rgb(colour: Any) -> tuple[int, int, int]:
+    """The RGB a seat colour is drawn in: :data:`SEAT_COLOURS`, else pygame's colour of that name, else the text colour."""
+    if colour in SEAT_COLOURS:
+        return SEAT_COLOURS[colour]
+    try:
+        c = pygame.Color(str(colour))
+    except ValueError:
+        return TEXT
+    return (c.r, c.g, c.b)
+
+
+@dataclass(frozen=True)
+class Button:
+    """A touch target: tapping it posts ``action`` with ``payload`` (e.g. ``{"id": 3}`` for a camera
+    question). ``rect`` is in screen pixels; ``key`` tells apart buttons of one action (default: the action)."""
+
+    action: str
+    label: str
+    rect: pygame.Rect
+    enabled: bool = True
+    payload: tuple[tuple[str, Any], ...] = ()
+    key: str = ""
+
+    @property
+    def name(self) -> str:
+        """What :attr:`TouchScreen.buttons` files it under: ``key`` or else ``action``."""
+        return self.key or self.action
+
+
+def frame_to_surface(image: np.ndarray, fit: tuple[int, int]) -> pygame.Surface:
+    """Scale a BGR frame to fit inside ``fit`` (px, aspect kept) and convert it to an RGB surface.
+
+    Args:
+        image: ``uint8[H, W, 3]`` BGR (``uint8[H, W]`` grey and ``uint8[H, W, 4]`` BGRA also accepted).
+        fit: ``(width, height)`` in pixels of the box to fit in.
+
+    Returns:
+        A surface at most ``fit`` large with the frame's aspect ratio.
+
+    Raises:
+        ValueError: ``image`` is empty or not one of the shapes above.
+    """
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.ndim == 3 and image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.ndim != 3 or image.shape[2] != 3 or image.shape[0] == 0 or image.shape[1] == 0:
+        raise ValueError(f"expected a uint8[H, W, 3] BGR frame, got shape {image.shape}")
+    if image.dtype != np.uint8:
+        raise ValueError(f"expected a uint8 frame, got dtype {image.dtype}")
+    height, width = image.shape[:2]
+    scale = min(fit[0] / width, fit[1] / height)
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    if size != (width, height):
+        interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        image = cv2.resize(image, size, interpolation=interpolation)
+    rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
+    return pygame.image.frombuffer(rgb.tobytes(), size, "RGB").copy()
+
+
+class Canvas:
+    """A pygame surface drawn in the 800 x 480 layout's design pixels, scaled to its real size.
+
+    Screens draw with design coordinates: :meth:`x`, :meth:`y` (positions), :meth:`s` (sizes, scaled by the
+    smaller factor) and :meth:`rect`; text (:meth:`text`, :meth:`text_fit`, :meth:`wrap`) and pictures are cached
+    (text is slow on a Pi; the same labels are drawn every frame).
+
+    Args:
+        size: ``(width, height)`` in pixels.
+        surface: where to draw; None draws on an off-screen surface (tests, screenshots).
+
+    Raises:
+        ValueError: ``surface`` is not ``size`` large.
+    """
+
+    def __init__(self, size: tuple[int, int] = BASE_SIZE, surface: pygame.Surface | None = None) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.size = (int(size[0]), int(size[1]))
+        if surface is not None and surface.get_size() != self.size:
+            raise ValueError(f"surface is {surface.get_size()} px but size is {self.size} px")
+        self.surface = surface if surface is not None else pygame.Surface(self.size)
+        self.surface.fill(BG)
+        self._sx = self.size[0] / BASE_SIZE[0]
+        self._sy = self.size[1] / BASE_SIZE[1]
+        self._fonts: dict[int, pygame.font.Font] = {}
+        self._text_cache: dict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = {}
+        self._qr_cache: tuple[str, int, pygame.Surface] | None = None
+        self._frame_source: object = None
+        self._frame_array: np.ndarray | None = None
+        self._frame_cache: tuple[object, tuple[int, int], pygame.Surface] | None = None
+        self.pressed: str | None = None
+        """The name of the button held down (drawn pressed)."""
+        self.drawn: list[tuple[str, pygame.Rect, int | None]] = []
+        """Every text drawn since :meth:`begin`: (text, where, the width it had to fit or None): tests check that
+        nothing runs off the screen or out of its room."""
+        self.frame_rect: pygame.Rect | None = None
+        """Where the frame was drawn on the last render (px), or None when there was no frame."""
+
+    # ------------------------------------------------------------------ layout
+
+    def s(self, v: float) -> int:
+        return max(1, round(v * min(self._sx, self._sy)))
+
+    def x(self, v: float) -> int:
+        return round(v * self._sx)
+
+    def y(self, v: float) -> int:
+        return round(v * self._sy)
+
+    def rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
+        return pygame.Rect(self.x(x), self.y(y), self.x(w), self.y(h))
+
+    # ------------------------------------------------------------------ drawing
+
+    def font(self, size: int) -> pygame.font.Font:
+        """The touchscreen's font at design size ``size`` (px, scaled): DejaVu or Noto when installed
+        (:func:`companion.screen.fonts.font_file`: Greek, Polish and Hungarian letters), else pygame's own."""
+        size = self.s(size)
+        font = self._fonts.get(size)
+        if font is None:
+            path = font_file()
+            font = self._fonts[size] = (pygame.font.Font(path, max(1, round(size * PYGAME_DEFAULT_SCALE)))
+                                        if path else pygame.font.Font(None, size))
+        return font
+
+    def render_text(self, text: str, size: int, colour: tuple[int, int, int]) -> pygame.Surface:
+        """Rendered text, cached (the same labels are drawn every frame; text is slow on a Pi)."""
+        key = (text, size, colour)
+        image = self._text_cache.get(key)
+        if image is None:
+            if len(self._text_cache) >= 512:
+                self._text_cache.clear()
+            image = self._text_cache[key] = self.font(size).render(text, True, colour)
+        return image
+
+    def begin(self) -> None:
+        """A new drawing of the screen starts (the record of texts drawn, :attr:`drawn`, restarts)."""
+        self.drawn = []
+
+    def text(
+        self, text: str, pos: tuple[int, int], size: int, colour: tuple[int, int, int], anchor: str = "topleft",
+        room: int | None = None,
+    ) -> pygame.Rect:
+        """``text`` at ``pos`` (design size ``size``); ``room``: the width it was fitted to (recorded, :attr:`drawn`).
+        Text whose length is not known in advance goes through :meth:`text_fit`."""
+        image = self.render_text(text, size, colour)
+        rect = image.get_rect(**{anchor: pos})
+        self.surface.blit(image, rect)
+        self.drawn.append((text, rect, room))
+        return rect
+
+    def sign(self, kind: str) -> str:
+        """The sign of ``kind`` (:data:`SIGNS`: a severity, a level, a state): the font's symbol, else ASCII."""
+        symbol, plain = SIGNS.get(kind, ("", ""))
+        return symbol if symbol and self.font(24).metrics(symbol)[0] is not None else plain
+
+    def text_fit(
+        self,
+        text: str,
+        pos: tuple[int, int],
+        width: int,
+        size: int,
+        colour: tuple[int, int, int],
+        anchor: str = "topleft",
+        min_size: int = 22,
+    ) -> pygame.Rect:
+        """Text at the largest size in ``min_size``..``size`` that fits ``width`` px, else cut with "…": it never
+        runs out of its room."""
+        text = " ".join(str(text).split())  # one line: a name or message never breaks the layout
+        while size > min_size and self.font(size).size(text)[0] > width:
+            size -= 2
+        font = self.font(size)
+        if font.size(text)[0] > width:
+            while text and font.size(text + ELLIPSIS)[0] > width:
+                text = text[:-1]
+            text = text.rstrip() + ELLIPSIS
+        return self.text(text, pos, size, colour, anchor, room=width)
+
+    def wrap(self, text: str, pos: tuple[int, int], width: int, size: int, colour: tuple[int, int, int],
+             max_lines: int | None = None) -> int:
+        """Word-wrapped text from ``pos`` in lines of at most ``width`` px (a word longer than a line is cut with
+        "…"; with ``max_lines`` the last line ends with "…" when there is more); returns the y below the last line."""
+        font = self.font(size)
+        x, y = pos
+        lines: list[str] = []
+        line = ""
+        for word in str(text).split():
+            trial = f"{line} {word}".strip()
+            if line and font.size(trial)[0] > width:
+                lines.append(line)
+                line = word
+            else:
+                line = trial
+        if line:
+            lines.append(line)
+        if max_lines is not None and len(lines) > max_lines:
+            lines = lines[:max_lines]
+            lines[-1] = lines[-1] + ELLIPSIS
+        for line in lines:
+            self.text_fit(line, (x, y), width, size, colour, min_size=size)
+            y += font.get_linesize()
+        return y
+
+    def draw_qr(self, url: str, rect: pygame.Rect) -> None:
+        """The QR code of ``url`` in ``rect`` (at least 20 mm on the 7" screen where a screen draws it); while the
+        box has no network address (``url`` on 127.0.0.1) a "No network" sign instead: no phone could reach it."""
+        if offline(url):
+            pygame.draw.rect(self.surface, PANEL, rect, border_radius=self.s(8))
+            pygame.draw.rect(self.surface, WARN, rect, width=max(1, self.s(2)), border_radius=self.s(8))
+            inner = rect.inflate(-self.s(12), -self.s(12))
+            self.text_fit(self.sign("WARN"), (inner.centerx, inner.y), inner.width, 56, WARN, anchor="midtop")
+            self.text_fit(_("No network"), (inner.centerx, inner.y + self.s(58)), inner.width, 34, WARN,
+                          anchor="midtop", min_size=12)
+            self.wrap(_("phones cannot join yet: join the Wi-Fi"), (inner.x, inner.y + self.s(96)), inner.width, 20,
+                      DIM, max_lines=3)
+            return
+        side = min(rect.width, rect.height)
+        if self._qr_cache is None or self._qr_cache[:2] != (url, side):
+            try:
+                self._qr_cache = (url, side, qr_surface(url, side))
+            except ValueError:
+                return
+        self.surface.blit(self._qr_cache[2], rect.topleft)
+
+    def draw_buttons(self, buttons: list[Button]) -> None:
+        for button in buttons:
+            if not button.enabled:
+                fill, colour = BUTTON_DISABLED, DIM
+            elif button.name == self.pressed:
+                fill, colour = BUTTON_PRESSED, TEXT
+            else:
+                fill, colour = (BAD if button.action == Action.QUIT else BUTTON), TEXT
+            pygame.draw.rect(self.surface, fill, button.rect, border_radius=self.s(10))
+            self.text_fit(button.label, button.rect.center, button.rect.width - 12, 44, colour, anchor="center")
+
+    def draw_frame(self, frame: np.ndarray | None, area: pygame.Rect) -> None:
+        pygame.draw.rect(self.surface, (0, 0, 0), area)
+        if frame is None:
+            self.text("No picture yet", area.center, 40, DIM, anchor="center")
+            return
+        key = (self._frame_source, area.size)
+        if self._frame_cache is None or self._frame_cache[:2] != key:
+            self._frame_cache = (self._frame_source, area.size, frame_to_surface(frame, area.size))
+        image = self._frame_cache[2]
+        rect = image.get_rect(center=area.center)
+        self.surface.blit(image, rect)
+        self.frame_rect = rect
+
+    def draw_status(self, view: dict[str, Any], area: pygame.Rect) -> None:
+        status = view.get("status") or {}
+        camera, camera_colour = CAMERA_TEXT.get(status.get("camera"), (f"Camera {status.get('camera', '?')}", DIM))
+        reader, reader_colour = READER_TEXT.get(status.get("reader"), (str(status.get("reader") or ""), DIM))
+        radius = self.s(7)
+        pygame.draw.circle(self.surface, camera_colour, (area.x + radius, area.centery), radius)
+        x = area.x + 2 * radius + self.s(6)
+        rect = self.text_fit(camera, (x, area.centery), area.right - x, 28, camera_colour, anchor="midleft", min_size=16)
+        x = rect.right + self.s(10)
+        if reader and status.get("camera") == "ok" and area.right - x > 40:
+            rect = self.text_fit(reader, (x, area.centery), area.right - x, 28, reader_colour, anchor="midleft",
+                                 min_size=16)
+            x = rect.right + self.s(10)
+        message = status.get("message") or ""
+        if message and area.right - x > 40:
+            self.text_fit(message, (x, area.centery), area.right - x, 24, DIM, anchor="midleft")
+
+    def draw_seat_dot(self, colour: Any, centre: tuple[int, int], radius: int) -> None:
+        """A player's seat colour as a dot with the colour's first letter in it: the colour is not the only signal."""
+        rgb = seat_rgb(colour)
+        pygame.draw.circle(self.surface, rgb, centre, radius)
+        if colour and radius >= self.s(7):
+            dark = (rgb[0] * 299 + rgb[1] * 587 + rgb[2] * 114) / 1000 > 140
+            letter = str(colour)[0].upper()
+            size = max(12, round(radius * 2.2 / max(self._sx, self._sy, 1e-9)))  # design size: the dot's height
+            self.text(letter, centre, size, (16, 20, 24) if dark else (250, 250, 250), anchor="center")
+
+    def draw_health(self, view: dict[str, Any], area: pygame.Rect, size: int = 22) -> None:
+        """The box's health on a status line: the worst check's sign, level and message (``view["box"]["health"]``,
+        :class:`companion.doctor.HealthWatch`); nothing before the first round of checks."""
+        health = (view.get("box") or {}).get("health")
+        if not health:
+            return
+        level = health.get("level", "OK")
+        colour = LEVEL_COLOURS.get(level, DIM)
+        said = _("health: all checks OK") if level == "OK" else "{sign} {level}: {message}".format(
+            sign=self.sign(level), level=level, message=health.get("message", ""))
+        if level == "OK":
+            said = f"{self.sign('OK')} {said}"
+        self.text_fit(said, (area.x, area.centery), area.width, size, colour, anchor="midleft", min_size=12)
+
+    def draw_findings(self, findings: list[dict[str, Any]], area: pygame.Rect) -> None:
+        if not findings:
+            return
+        first = findings[0]
+        colour = SEVERITY_COLOURS.get(first.get("severity"), WARN)
+        pygame.draw.rect(self.surface, colour, (area.x, area.y, self.s(6), area.height))
+        more = f"  (+{len(findings) - 1} more)" if len(findings) > 1 else ""
+        where = f" - {first['where']}" if first.get("where") else ""
+        text = f"{self.sign(first.get('severity', 'warning'))} {first.get('what', '?')}{where}"
+        more_width = self.font(24).size(more)[0] if more else 0
+        x = area.x + self.s(12)
+        rect = self.text_fit(text, (x, area.centery), area.right - x - more_width, 26, colour, anchor="midleft")
+        if more:
+            self.text(more, (rect.right, area.centery), 24, DIM, anchor="midleft")
+
+    def draw_findings_with_rule(self, findings: list[dict[str, Any]], area: pygame.Rect) -> None:
+        """The newest finding: what, where and the rule it breaks, and what to do (game flows)."""
+        if not findings:
+            return
+        first = findings[0]
+        colour = SEVERITY_COLOURS.get(first.get("severity"), WARN)
+        pygame.draw.rect(self.surface, colour, (area.x, area.y - self.s(30), self.s(6), area.height + self.s(30)))
+        where = f" ({first['where']})" if first.get("where") else ""
+        x = area.x + self.s(12)
+        sign = self.sign(first.get("severity", "warning"))
+        self.text_fit(f"{sign} {first.get('what', '?')}{where}", (x, area.y - self.s(28)), area.right - x - self.s(110),
+                      26, colour, min_size=14)
+        rule = first.get("rule") or ""
+        todo = first.get("todo") or ""
+        self.text_fit(" - ".join(t for t in (rule, todo) if t), (x, area.y + self.s(2)), area.right - x, 22, DIM, min_size=16)

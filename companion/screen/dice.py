@@ -1,0 +1,191 @@
+"""The d6 screens: starting (the QR code while the camera comes up), watching the table (the picture, the tally of
+the latest roll, its sum, the recent rolls, Read now / Undo), and a lost camera (what to do; nothing is lost)."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pygame
+
+from companion.actions import Action
+from companion.screen.canvas import (ACCENT, BAD, BG, DIM, PANEL, QR_SIDE, TEXT, WARN, Button, Canvas)
+from companion.i18n import _
+from companion.screen.states import Screen, ScreenState, can_undo
+
+if TYPE_CHECKING:
+    from companion.screen.window import TouchScreen
+
+
+DIE_FACE = (246, 246, 240)
+
+
+DIE_PIP = (20, 20, 20)
+
+
+class Waiting(ScreenState):
+    screen = Screen.WAITING
+    qr_tappable = False  # the box is starting: no game to manage yet
+
+    def qr_rect(self, ts: TouchScreen) -> pygame.Rect:
+        rect = pygame.Rect(0, 0, ts.s(190), ts.s(190))
+        rect.center = (ts.surface.get_width() // 2, ts.y(285))
+        return rect
+
+    def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
+        surface = ts.surface
+        surface.fill(BG)
+        w, h = surface.get_size()
+        ts.text_fit("Tabletop companion", (w // 2, ts.y(70)), w - ts.s(40), 64, TEXT, anchor="center")
+        ts.text_fit("Starting - waiting for the camera...", (w // 2, ts.y(130)), w - ts.s(40), 36, DIM, anchor="center")
+        url = ts.url(view)
+        if url:
+            rect = self.qr_rect(ts)
+            ts.draw_qr(ts.qr_url(view), rect)
+            ts.text_fit(f"Phones: scan the code ({url})", (w // 2, rect.bottom + ts.s(14)), w - 40, 32, TEXT,
+                         anchor="midtop")
+        ts.draw_buttons(self.buttons(ts, view))
+
+
+class Watching(ScreenState):
+    screen = Screen.WATCHING
+
+    def qr_rect(self, ts: TouchScreen) -> pygame.Rect:
+        rect = ts.rect(800 - 6 - QR_SIDE, 480 - 6 - QR_SIDE, QR_SIDE, QR_SIDE)
+        rect.width = rect.height = min(rect.width, rect.height)
+        return rect
+
+    def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
+        camera_ok = (view.get("status") or {}).get("camera", "ok") == "ok"
+        actions = [(Action.READ_NOW, "Read now", camera_ok), (Action.UNDO, "Undo", can_undo(view))]
+        if (view.get("box") or {}).get("games"):
+            actions.append((Action.GAMES, _("Games"), True))
+        if ts.debug:
+            actions.append((Action.QUIT, "Quit", True))
+        area = ts.rect(6, 404, 448, 70)
+        gap = ts.s(10)
+        width = (area.width - gap * (len(actions) - 1)) // len(actions)
+        return [
+            Button(action, label, pygame.Rect(area.x + i * (width + gap), area.y, width, area.height), enabled)
+            for i, (action, label, enabled) in enumerate(actions)
+        ]
+
+    def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
+        surface = ts.surface
+        surface.fill(BG)
+        ts.draw_frame(frame, ts.rect(6, 6, 448, 336))
+        ts.draw_status(view, ts.rect(6, 346, 448, 26))
+        health = (view.get("box") or {}).get("health") or {}
+        if health.get("level") in ("WARN", "FAIL") and not view.get("findings"):
+            ts.draw_health(view, ts.rect(6, 374, 448, 26))
+        else:
+            ts.draw_findings(view.get("findings") or [], ts.rect(6, 374, 448, 26))
+        ts.draw_buttons(self.buttons(ts, view))
+        game = view.get("game") or {}
+        latest = game.get("latest") or None
+        draw_counts(ts, latest, ts.rect(466, 6, 328, 180))
+        draw_total(ts, latest, game, ts.rect(466, 190, 328, 60))
+        draw_history(ts, game.get("history") or [], ts.rect(466, 256, 800 - 466 - 12 - QR_SIDE, 140))
+        url = ts.url(view)
+        if url:
+            qr_rect = self.qr_rect(ts)
+            ts.draw_qr(ts.qr_url(view), qr_rect)
+            room = qr_rect.x - ts.x(466) - ts.s(8)
+            ts.wrap("Scan to join (tap the code: phones)", (ts.x(466), ts.y(404)), room, 20, DIM, max_lines=2)
+            ts.text_fit(url, (ts.x(466), ts.y(452)), room, 22, TEXT, min_size=10)
+
+
+class CameraLost(ScreenState):
+    screen = Screen.CAMERA_LOST
+
+    def qr_rect(self, ts: TouchScreen) -> pygame.Rect:
+        return ts.rect(800 - 6 - QR_SIDE, 6, QR_SIDE, QR_SIDE)
+
+    def enter(self, ts: TouchScreen) -> None:
+        self.since = time.monotonic()
+
+    def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
+        buttons = [Button(Action.UNDO, "Undo", ts.rect(6, 404, 220, 70), can_undo(view))]
+        if ts.debug:
+            buttons.append(Button(Action.QUIT, "Quit", ts.rect(236, 404, 220, 70)))
+        return buttons
+
+    def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
+        surface = ts.surface
+        surface.fill((44, 18, 20))
+        x = ts.x(24)
+        ts.text_fit(f"{ts.sign('FAIL')} Camera lost", (x, ts.y(20)), ts.s(390), 84, BAD)
+        lost_for = int(time.monotonic() - getattr(self, "since", time.monotonic()))
+        ts.text_fit(f"for {lost_for} s", (x + ts.s(400), ts.y(44)), ts.s(220), 36, DIM)
+        message = (view.get("status") or {}).get("message") or "The camera stopped sending pictures."
+        y = ts.wrap(message, (x, ts.y(92)), ts.s(600), 32, TEXT, max_lines=3)
+        y += ts.s(12)
+        ts.text_fit("What to do:", (x, y), ts.s(600), 34, WARN)
+        y += ts.s(34)
+        for step in (
+            "1. Check that the camera cable is pushed in at both ends.",
+            "2. A USB camera: unplug it and plug it back in.",
+            "3. Nothing is lost: the game goes on when the camera is back.",
+        ):
+            y = ts.wrap(step, (x + ts.s(12), y), ts.s(600), 30, TEXT, max_lines=2) + ts.s(4)
+        latest = ((view.get("game") or {}).get("latest")) or None
+        if latest:
+            ts.text_fit(f"Last roll: sum {latest.get('total', 0)}", (ts.x(480), ts.y(420)), ts.x(310), 36, TEXT)
+        if ts.url(view):
+            ts.draw_qr(ts.qr_url(view), self.qr_rect(ts))
+        ts.draw_buttons(self.buttons(ts, view))
+
+
+def draw_counts(ts: Canvas, latest: dict[str, Any] | None, area: pygame.Rect) -> None:
+    counts = (latest or {}).get("counts") or {}
+    values = {face: int(counts.get(str(face), counts.get(face, 0)) or 0) for face in range(1, 7)}
+    most = max(values.values()) or 1
+    row_h = area.height // 6
+    face_side = row_h - ts.s(4)
+    bar_x = area.x + face_side + ts.s(12)
+    bar_w_max = area.right - bar_x - ts.s(56)
+    for i, face in enumerate(range(1, 7)):
+        top = area.y + i * row_h
+        face_rect = pygame.Rect(area.x, top + ts.s(2), face_side, face_side)
+        pygame.draw.rect(ts.surface, DIE_FACE, face_rect, border_radius=ts.s(6))
+        ts.text_fit(str(face), face_rect.center, face_rect.width, 46, DIE_PIP, anchor="center")
+        n = values[face]
+        bar_h = row_h - ts.s(12)
+        bar_rect = pygame.Rect(bar_x, top + (row_h - bar_h) // 2, bar_w_max, bar_h)
+        pygame.draw.rect(ts.surface, PANEL, bar_rect, border_radius=ts.s(4))
+        if n:
+            filled = bar_rect.copy()
+            filled.width = max(ts.s(6), math.floor(bar_w_max * n / most))
+            pygame.draw.rect(ts.surface, ACCENT, filled, border_radius=ts.s(4))
+        ts.text_fit(f"x{n}", (area.right, top + row_h // 2), ts.s(54), 44, TEXT if n else DIM, anchor="midright",
+                    min_size=16)
+
+
+def draw_total(ts: Canvas, latest: dict[str, Any] | None, game: dict[str, Any], area: pygame.Rect) -> None:
+    pygame.draw.rect(ts.surface, PANEL, area, border_radius=ts.s(8))
+    ts.text_fit("Sum", (area.x + ts.s(10), area.centery), ts.s(62), 34, DIM, anchor="midleft", min_size=14)
+    total = "-" if latest is None else str(latest.get("total", 0))
+    rect = ts.text_fit(total, (area.x + ts.s(74), area.centery + ts.s(2)), ts.s(110), 84, TEXT, anchor="midleft")
+    x = max(rect.right + ts.s(14), area.x + ts.s(190))
+    rolls = game.get("rolls")
+    if rolls is not None:
+        ts.text_fit(f"roll {rolls}", (x, area.y + ts.s(8)), area.right - x - ts.s(6), 26, DIM, min_size=12)
+    unreadable = int((latest or {}).get("unreadable") or 0)
+    ts.text_fit(f"{unreadable} unreadable", (x, area.bottom - ts.s(8)), area.right - x - ts.s(6), 26,
+                WARN if unreadable else DIM, anchor="bottomleft", min_size=12)
+
+
+def draw_history(ts: Canvas, history: list[dict[str, Any]], area: pygame.Rect) -> None:
+    ts.text_fit("Recent rolls (newest first)", (area.x, area.y), area.width, 22, DIM, min_size=12)
+    line_h = ts.s(18)
+    y = area.y + ts.s(18)
+    if not history:
+        ts.text_fit("none yet", (area.x, y), area.width, 24, DIM)
+        return
+    for roll in history[: max(1, (area.bottom - y) // line_h)]:
+        values = " ".join("?" if v is None else str(v) for v in roll.get("values") or [])
+        line = f"#{roll.get('seq', '?')}: {values} = {roll.get('total', 0)}"
+        ts.text_fit(line, (area.x, y), area.width, 24, TEXT)
+        y += line_h

@@ -1,0 +1,59 @@
+"""The touchscreen's typeface: one that has the players' letters (Greek, Polish and Hungarian as well as English).
+
+pygame's built-in font has no Greek and misses letters such as ő, ű, ą, ł: the box draws with DejaVu Sans (the
+Debian and Raspberry Pi OS package ``fonts-dejavu-core``, installed by ``./setup.sh``), else Noto Sans, else
+whatever ``$TABLETOP_FONT`` names. Without any of them the built-in font is used and one warning says what to
+install.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from functools import lru_cache
+from pathlib import Path
+
+__all__ = ["FONT_ENV", "FONT_FILES", "PYGAME_DEFAULT_SCALE", "SAMPLE_LETTERS", "font_file", "missing_letters"]
+
+log = logging.getLogger(__name__)
+
+FONT_ENV = "TABLETOP_FONT"
+"""Environment variable naming a TrueType/OpenType file to draw with instead."""
+
+FONT_FILES = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf",  # fonts-dejavu-extra: narrower, more fits
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",  # fonts-dejavu-core (Debian, Raspberry Pi OS)
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf",  # fonts-noto-core
+    "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
+    "/usr/share/fonts/opentype/noto/NotoSans-Bold.otf",
+)
+"""Where the font is looked for, in order (bold first: the screen's labels are bold)."""
+
+PYGAME_DEFAULT_SCALE = 0.64
+"""pygame draws its built-in font at this fraction of the size asked; a file font is asked at the same fraction
+so the layout's sizes (designed with the built-in font) keep their height."""
+
+SAMPLE_LETTERS = "ΑαΒβΓγΔδΕεΖζΗηΘθΙιΚκΛλΜμΝνΞξΟοΠπΡρΣσςΤτΥυΦφΧχΨψΩωάέήίόύώ ąćęłńóśźżĄĆĘŁŃÓŚŹŻ őűáéíóöúüŐŰÁÉÍÓÖÚÜ"
+"""Letters every touchscreen font must have: the Greek alphabet with its accents, Polish and Hungarian letters."""
+
+
+@lru_cache(maxsize=1)
+def font_file() -> str | None:
+    """The font file the touchscreen draws with, or None for pygame's built-in font (logged once)."""
+    named = os.environ.get(FONT_ENV, "").strip()
+    candidates = ([named] if named else []) + list(FONT_FILES)
+    for candidate in candidates:
+        if Path(candidate).is_file():
+            return candidate
+    if named:
+        log.warning("%s=%s is not a file; looking for DejaVu or Noto instead", FONT_ENV, named)
+    log.warning("no font with Greek, Polish and Hungarian letters (DejaVu Sans or Noto Sans): the touchscreen "
+                "uses pygame's own, which lacks them; install fonts-dejavu-core (./setup.sh does)")
+    return None
+
+
+def missing_letters(font: object, text: str = SAMPLE_LETTERS) -> str:
+    """The letters of ``text`` that ``font`` (a :class:`pygame.font.Font`) has no glyph for (spaces ignored)."""
+    metrics = font.metrics(text)  # type: ignore[attr-defined]
+    return "".join(ch for ch, m in zip(text, metrics) if m is None and not ch.isspace())

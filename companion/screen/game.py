@@ -1,0 +1,349 @@
+"""A game's screens: the table (round, phase strip, pool, the players' declared columns, LAST ROUND, the newest finding
+with its rule, the dice just thrown (which hit), the camera's misplays and its oldest question, Next / Undo) and the
+scores once it has ended (every row some player scored, team scores)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pygame
+
+from companion.actions import Action
+from companion.screen.canvas import (ACCENT, BAD, BG, DIM, GOOD, PANEL, QR_SIDE, SEVERITY_COLOURS, TEXT, WARN, Button,
+                                     seat_rgb)
+from companion.i18n import _
+from companion.screen.states import Screen, ScreenState, can_undo, games_button
+
+if TYPE_CHECKING:
+    from companion.screen.window import TouchScreen
+
+
+PHASE_COLOURS = {"current": ACCENT, "done": (40, 46, 56), "next": PANEL}
+
+QR_X = 800 - 6 - QR_SIDE
+"""The QR code's left edge (design px): the game's panels end before it."""
+
+
+DEFAULT_COLUMNS = [{"key": "tableau", "label": "Tableau"}, {"key": "credits", "label": "Credits"}, {"key": "vp", "label": "VP"}]
+"""The player columns of a view that names none (``companion.flow_spec.STANDARD_COLUMNS``)."""
+
+
+def camera_attention(view: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(misplays, questions) of the view's camera block (``companion.camera``)."""
+    camera = view.get("camera") or {}
+    return list(camera.get("misplays") or []), list(camera.get("questions") or [])
+
+
+def nxt_enabled(game: dict[str, Any]) -> bool:
+    """Whether the flow's Next button can be pressed now."""
+    return bool((game.get("next") or {}).get("enabled"))
+
+
+class Table(ScreenState):
+    """The game-tracking screen of a flow (see ``companion.flow`` for the view's ``game`` shape).
+
+    With the camera (``view["camera"]``): a misplay it saw is shown at once over the players' table
+    with the rule and the fix; the oldest waiting question ("Ann built Customs at [0, 1]?") gets
+    Confirm / Dismiss buttons (and one button per other answer for questions with choices)."""
+
+    screen = Screen.TABLE
+    PANEL_TOP = 196  # y of the camera panel (px, 800 x 480 layout); it ends above the bottom buttons
+
+    def qr_rect(self, ts: TouchScreen) -> pygame.Rect:
+        return ts.rect(QR_X, 232, QR_SIDE, QR_SIDE)
+
+    def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
+        nxt = (view.get("game") or {}).get("next") or {}
+        buttons = [
+            Button(Action.NEXT_PHASE, f"Next: {nxt.get('label', '')}", ts.rect(6, 404, 330, 70), bool(nxt.get("enabled"))),
+            Button(Action.UNDO, "Undo", ts.rect(344, 404, 150, 70), can_undo(view)),
+            *games_button(ts, view, ts.rect(502, 404, 120, 70)),
+        ]
+        if ts.debug:
+            buttons.append(Button(Action.QUIT, "Quit", ts.rect(630, 404, 60, 70)))
+        _, questions = camera_attention(view)
+        if questions:
+            q = questions[0]
+            proposed = q.get("proposed")
+            label = f"Yes: {proposed.capitalize()}" if proposed else "Confirm"
+            answers = [(Action.CAMERA_CONFIRM, label, (("id", q["id"]),), "camera_confirm")]
+            for choice in q.get("choices") or []:
+                if choice != q.get("proposed"):
+                    answers.append((Action.CAMERA_CONFIRM, choice.capitalize(), (("id", q["id"]), ("choice", choice)),
+                                    f"camera_confirm:{choice}"))
+            answers.append((Action.CAMERA_DISMISS, "Dismiss", (("id", q["id"]),), "camera_dismiss"))
+            area = ts.rect(12, 338, QR_X - 24, 56)
+            gap = ts.s(8)
+            width = (area.width - gap * (len(answers) - 1)) // len(answers)
+            for k, (action, label, payload, key) in enumerate(answers):
+                buttons.append(Button(action, label, pygame.Rect(area.x + k * (width + gap), area.y, width, area.height),
+                                      True, payload, key))
+        return buttons
+
+    def _camera_panel(self, ts: TouchScreen, view: dict[str, Any], top: int) -> bool:
+        """Draw the camera's misplays and oldest question over the players' table; False when there is none."""
+        misplays, questions = camera_attention(view)
+        if not misplays and not questions:
+            return False
+        if not misplays:  # a question only: the players' table stays in view above it
+            self._players(ts, view.get("game") or {}, ts.rect(6, top, 600, 292 - top))
+            top = 296
+        area = ts.rect(6, top, QR_X - 12, 398 - top)
+        pygame.draw.rect(ts.surface, PANEL, area, border_radius=ts.s(8))
+        x, y, width = area.x + ts.s(12), area.y + ts.s(6), area.width - ts.s(20)
+        bottom = ts.y(334) if questions else area.bottom
+        for m in misplays:
+            if y + ts.s(84) > bottom:
+                break
+            top = y
+            severity = m.get("severity", "error")
+            colour = SEVERITY_COLOURS.get(severity, BAD)
+            head = "MISPLAY" if severity == "error" else "CHECK"
+            lines = 2 if len(misplays) == 1 else 1  # one misplay: room to wrap instead of shrinking
+            y = ts.wrap(f"{ts.sign(severity)} {head} - {m.get('player', '?')}: {m.get('message', '')}", (x, y), width,
+                        24, colour, max_lines=lines)
+            ts.text_fit(f"Rule: {m.get('source') or m.get('rule', '')}", (x, y), width, 20, DIM, min_size=13)
+            y += ts.s(22)
+            if m.get("fix"):
+                y = ts.wrap(f"Fix: {m['fix']}", (x, y), width, 22, GOOD, max_lines=lines)
+            pygame.draw.rect(ts.surface, colour, (area.x, top, ts.s(6), y - top))
+            y += ts.s(8)
+        if questions:
+            q = questions[0]
+            more = f"  (+{len(questions) - 1} more)" if len(questions) > 1 else ""
+            ts.text_fit(f"Camera: {q.get('text', '?')}{more}", (x, ts.y(306)), width, 30, TEXT, min_size=16)
+            if q.get("error"):
+                ts.text_fit(q["error"], (x, ts.y(302) - ts.s(18)), width, 20, BAD, min_size=14)
+        return True
+
+    def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
+        surface = ts.surface
+        surface.fill(BG)
+        game = view.get("game") or {}
+        w = surface.get_width()
+        ts.text_fit(game.get("title", ""), (ts.x(10), ts.y(8)), ts.x(330), 34, DIM)
+        ts.text_fit(game.get("round_label", ""), (ts.x(10), ts.y(36)), ts.x(470), 40, TEXT, min_size=16)
+        if game.get("pool") is not None:
+            ts.text_fit(f"{game.get('pool_label', 'VP pool')}: {game['pool']}", (w - ts.x(10), ts.y(14)), ts.x(300), 48,
+                        WARN, anchor="topright", min_size=20)
+        y = 76
+        if game.get("last_round"):
+            banner = ts.rect(6, y, 788, 40)
+            pygame.draw.rect(surface, BAD, banner, border_radius=ts.s(8))
+            why = "; ".join(game.get("ending") or [])
+            ts.text_fit(f"{ts.sign('WARN')} LAST ROUND  {why}", banner.center, banner.width - 16, 38, TEXT, anchor="center",
+                        min_size=14)
+            y += 44
+        phases = game.get("phases") or []
+        strip = ts.rect(6, y, 788, 70)
+        if phases:
+            gap = ts.s(6)
+            width = (strip.width - gap * (len(phases) - 1)) // len(phases)
+            for k, ph in enumerate(phases):
+                box = pygame.Rect(strip.x + k * (width + gap), strip.y, width, strip.height)
+                state = ph.get("state", "next")
+                pygame.draw.rect(surface, PHASE_COLOURS.get(state, PANEL), box, border_radius=ts.s(8))
+                colour = (16, 20, 24) if state == "current" else (DIM if state == "done" else TEXT)
+                sign = ts.sign(state) + " " if state in ("current", "done") else ""  # not only the colour says it
+                ts.text_fit(sign + ph.get("label", ""), (box.centerx, box.y + ts.s(6)), box.width - 8, 32, colour,
+                            anchor="midtop", min_size=12)
+                by = ", ".join(ph.get("by") or [])
+                if by:
+                    ts.text_fit(by, (box.centerx, box.bottom - ts.s(6)), box.width - 8, 22, colour, anchor="midbottom", min_size=11)
+        else:
+            pygame.draw.rect(surface, PANEL, strip, border_radius=ts.s(8))
+        y += 74
+        ts.text_fit(game.get("note", ""), (ts.x(10), ts.y(y)), ts.x(QR_X - 16), 26, DIM, min_size=14)
+        y += 26
+        if not self._camera_panel(ts, view, y):
+            throws = game.get("throws") or []
+            findings = view.get("findings") or []
+            width = QR_X - 16
+            if throws:  # the dice just thrown, and below them only what is wrong (the throw says what it did)
+                findings = [f for f in findings if f.get("severity") in ("error", "warning")][:1]
+                bottom = 270 if findings else 326
+                if not self._players(ts, game, ts.rect(6, y, width, bottom - y)):
+                    bottom = y  # no room for the players' rows: the throw goes up
+                self._throw(ts, throws[0], ts.rect(6, bottom + 2, width, 70))
+            else:
+                self._players(ts, game, ts.rect(6, y, width, 340 - y))
+            ts.draw_findings_with_rule(findings, ts.rect(6, 372, QR_X - 12, 28))
+        ts.draw_buttons(self.buttons(ts, view))
+        if ts.url(view):
+            ts.draw_qr(ts.qr_url(view), self.qr_rect(ts))
+        message = (view.get("status") or {}).get("message") or ""
+        if not nxt_enabled(game) and (game.get("next") or {}).get("why"):
+            message = game["next"]["why"]
+        markers = (view.get("camera") or {}).get("markers")
+        qr = self.qr_rect(ts)
+        if markers:
+            message = markers.get("message") or "calibration markers moved"
+            ts.text_fit(f"{ts.sign('WARN')} Markers moved: recalibrate", (qr.x, qr.y - ts.s(20)), qr.width, 20, WARN,
+                        min_size=10)
+        elif ts.url(view):
+            ts.text_fit("Phones: tap the code", (qr.centerx, qr.y - ts.s(20)), qr.width, 18, DIM, anchor="midtop",
+                        min_size=10)
+        left = ts.x(630) if (view.get("box") or {}).get("games") else ts.x(502)
+        ts.wrap(message, (left, ts.y(404)), ts.x(794) - left, 20, DIM, max_lines=2)
+        ts.draw_health(view, pygame.Rect(left, ts.y(452), ts.x(794) - left, ts.y(22)), size=18)
+
+    @staticmethod
+    def _throw(ts: TouchScreen, throw: dict[str, Any], area: pygame.Rect) -> None:
+        """The dice just thrown (``game["throws"][0]``, :class:`companion.flow_spec.Throw`): each die in its colour with
+        its face, a hit ringed in green, a miss dimmed; what was thrown and the outcome beside them."""
+        pygame.draw.rect(ts.surface, PANEL, area, border_radius=ts.s(8))
+        side, gap = ts.s(34), ts.s(6)
+        dice = throw.get("dice") or []
+        shown = dice[: max(1, (area.width // 2) // (side + gap))]
+        x = area.x + ts.s(10)
+        top = area.y + (area.height - side) // 2 - ts.s(6)
+        for d in shown:
+            box = pygame.Rect(x, top, side, side)
+            hit = d.get("hit")
+            body = seat_rgb(d.get("colour"))
+            if hit is False:
+                body = tuple(int(c * 0.45) for c in body)
+            pygame.draw.rect(ts.surface, body, box, border_radius=ts.s(6))
+            if hit:
+                pygame.draw.rect(ts.surface, GOOD, box.inflate(ts.s(6), ts.s(6)), ts.s(3), border_radius=ts.s(8))
+            face = "?" if d.get("face") is None else str(d["face"])
+            ts.text(face, box.center, 26, (16, 20, 24), anchor="center")
+            word = _("hit") if hit else (_("miss") if hit is False else "")
+            if word:
+                ts.text(word, (box.centerx, box.bottom + ts.s(4)), 16, GOOD if hit else DIM, anchor="midtop")
+            x += side + gap
+        left = x + ts.s(8) if dice else area.x + ts.s(12)
+        room = area.right - left - ts.s(8)
+        ts.text_fit(str(throw.get("label", "")), (left, area.y + ts.s(8)), room, 26, TEXT, min_size=14)
+        ts.text_fit(str(throw.get("summary", "")), (left, area.y + ts.s(38)), room, 26, GOOD if dice else WARN, min_size=14)
+
+    @staticmethod
+    def _players(ts: TouchScreen, game: dict[str, Any], area: pygame.Rect) -> bool:
+        """The players' rows: name (waiting ones marked) and the columns the game declares (``game["columns"]``;
+        Tableau, Credits, VP when it declares none), narrower when there are more than three; in two halves side by
+        side when the rows do not fit one under the other (up to nine seats). Returns False (nothing drawn) when
+        they do not fit even so."""
+        players = game.get("players") or []
+        columns = game.get("columns") or DEFAULT_COLUMNS
+        room = area.height - ts.s(20)
+        halves = 1 if not players or room // len(players) >= ts.s(22) else 2
+        per_half = -(-len(players) // halves) if players else 0
+        if per_half and room // per_half < ts.s(16):
+            return False
+        width = area.width // halves
+        design_w = width / ts.s(1)  # the half's width in design px
+        name_w = min(260.0, 0.42 * design_w) if halves == 1 else 0.42 * design_w
+        step = min(120.0, (design_w - name_w) / max(1, len(columns)))
+        size = (36 if len(columns) <= 3 else 28) if halves == 1 else 24
+        for half in range(halves):
+            x0 = area.x + half * width
+            ts.text_fit(_("Player"), (x0, area.y), ts.s(name_w - 10), 22, DIM)
+            for k, c in enumerate(columns):
+                ts.text_fit(str(c.get("label", "")), (x0 + ts.s(name_w + k * step), area.y), ts.s(step - 6), 22, DIM,
+                            min_size=12)
+            rows = players[half * per_half:(half + 1) * per_half]
+            row_h = max(ts.s(16), min(ts.s(40), room // max(1, per_half)))
+            y = area.y + ts.s(20)
+            for p in rows:
+                ts.draw_seat_dot(p.get("colour"), (x0 + ts.s(10), y + row_h // 2), ts.s(10 if row_h >= ts.s(22) else 7))
+                name = p.get("name", "?") + ("  " + _("(waiting)") if p.get("waiting") else "")
+                ts.text_fit(name, (x0 + ts.s(22), y + row_h // 2), ts.s(name_w - 25), min(32, row_h * 32 // ts.s(40) + 8),
+                            WARN if p.get("waiting") else TEXT, anchor="midleft", min_size=12)
+                for k, c in enumerate(columns):
+                    value = p.get(str(c.get("key")))
+                    ts.text_fit("-" if value is None else str(value), (x0 + ts.s(name_w + k * step), y + row_h // 2),
+                                ts.s(step - 6), size, TEXT, anchor="midleft", min_size=12)
+                y += row_h
+        return True
+
+
+def shown_categories(players: list[dict[str, Any]]) -> list[str]:
+    """The score rows the touchscreen shows: every category of any player's breakdown (players of one game may have
+    rows of their own: an Eclipse species' row), in order, without the rows nobody scored in (the phones and the
+    export keep every row)."""
+    out: list[str] = []
+    for p in players:
+        for c in p.get("categories") or []:
+            if c["category"] not in out:
+                out.append(c["category"])
+    return [c for c in out if any(p["breakdown"].get(c, 0) for p in players)] or out
+
+
+class Scores(ScreenState):
+    """End of a flow game: the breakdown by category, each player's total, the winner."""
+
+    screen = Screen.SCORES
+
+    def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
+        buttons = [Button(Action.UNDO, "Undo", ts.rect(6, 404, 150, 70), can_undo(view))]
+        x = 164
+        if (view.get("camera") or {}).get("count") is not None:  # Roll with --dice-profile: the dice count
+            buttons.append(Button(Action.READ_NOW, _("Count dice"), ts.rect(x, 404, 170, 70), True, (), "count_dice"))
+            x += 178
+        if (view.get("box") or {}).get("games"):
+            buttons += [Button(Action.EXPORT_GAME, _("Export"), ts.rect(x, 404, 140, 70)),
+                        Button(Action.HISTORY, _("History"), ts.rect(x + 148, 404, 140, 70))]
+            buttons += games_button(ts, view, ts.rect(x + 296, 404, 794 - x - 296, 70), _("New game"))
+        if ts.debug:
+            buttons.append(Button(Action.QUIT, "Quit", ts.rect(740, 6, 54, 54)))
+        return buttons
+
+    def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
+        surface = ts.surface
+        surface.fill(BG)
+        game = view.get("game") or {}
+        result = game.get("result") or {"players": [], "winners": []}
+        won = result.get("winners") or []
+        ts.text_fit(f"{game.get('title', '')}: game over", (ts.x(10), ts.y(8)), ts.x(720), 34, DIM)
+        headline = ("Winner: " if len(won) == 1 else "Shared win: ") + ", ".join(won)
+        ts.text_fit(f"{ts.sign('winner')} {headline}", (ts.x(10), ts.y(40)), ts.x(780), 56, GOOD, min_size=18)
+        counting = (view.get("camera") or {}).get("count")
+        teams = result.get("team_scores") or {}
+        top = 100
+        if teams:  # a game that scores teams (Eclipse's alliances): each team's score
+            line = _("Team scores: ") + ", ".join(f"{team} {vp} VP" for team, vp in teams.items())
+            ts.text_fit(line, (ts.x(10), ts.y(96)), ts.x(780), 26, WARN, min_size=14)
+            top = 124
+        score_table(ts, result, ts.rect(6, top, 788, (366 if counting is not None else 376) - top))
+        ts.draw_buttons(self.buttons(ts, view))
+        if counting is not None:
+            ts.text_fit(counting.get("prompt") or "", (ts.x(10), ts.y(372)), ts.x(780), 24, WARN, min_size=12)
+        elif (view.get("box") or {}).get("games"):
+            message = (view.get("status") or {}).get("message") or _("Export saves the game's record and its BG Stats "
+                                                                      "play on the box; phones download them")
+            ts.text_fit(message, (ts.x(10), ts.y(380)), ts.x(780), 20, DIM, min_size=11)
+        else:
+            ts.text_fit("Export: companion export --json FILE / --bgstats FILE", (ts.x(10), ts.y(380)), ts.x(780), 22,
+                        DIM, min_size=12)
+
+
+def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, winners: bool = True) -> None:
+    """Each player's breakdown by category and total (the winners marked with a star, not only a colour; none while
+    the game is not finished: ``winners`` False)."""
+    players = [{**p, "winner": p.get("winner") and winners} for p in result.get("players") or []]
+    categories = shown_categories(players)
+    label_w = ts.x(230)
+    col_w = (table.width - label_w) // max(1, len(players))
+    rows = len(categories) + 2
+    row_h = min(ts.s(34), table.height // max(1, rows))
+    size = max(14, min(28, int(row_h / ts.s(1) * 0.85)))  # design px: rows of 34 take 28 px text
+    for k, p in enumerate(players):
+        x = table.x + label_w + k * col_w
+        colour = GOOD if p.get("winner") else TEXT
+        name = f"{ts.sign('winner')} {p['name']}" if p.get("winner") else p["name"]
+        ts.text_fit(name, (x + col_w // 2, table.y), col_w - 6, min(30, size + 2), colour, anchor="midtop", min_size=12)
+    y = table.y + row_h
+    for cat in categories:
+        ts.text_fit(cat, (table.x, y), label_w - 6, size - 2, DIM, min_size=12)
+        for k, p in enumerate(players):
+            x = table.x + label_w + k * col_w
+            ts.text_fit(str(p["breakdown"].get(cat, 0)), (x + col_w // 2, y), col_w - 6, size, TEXT, anchor="midtop",
+                        min_size=12)
+        y += row_h
+    pygame.draw.line(ts.surface, DIM, (table.x, y), (table.right, y), 1)
+    ts.text_fit(_("Total"), (table.x, y + ts.s(4)), label_w - 6, min(34, size + 6), TEXT)
+    for k, p in enumerate(players):
+        x = table.x + label_w + k * col_w
+        ts.text_fit(str(p["total"]), (x + col_w // 2, y + ts.s(2)), col_w - 6, min(40, size + 8),
+                    GOOD if p.get("winner") else TEXT, anchor="midtop", min_size=14)

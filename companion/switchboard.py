@@ -1,0 +1,210 @@
+"""The box's own actions, whatever mode it is in: moving between the chooser, the games, the history and the
+settings; the settings themselves; the phones the table allows to change them (owners).
+
+The main loop (:class:`companion.app.MainLoop`) asks its :class:`Switchboard` before the current mode: an action
+of the box (:data:`companion.actions.NAVIGATION`, ``change_setting``, ``owner_*``, ``export_game``) is carried out
+here, inside the desk's transaction like every action. Moving keeps a trail: Games, History and Settings open
+over what was showing, and Back returns to it (a game left for the chooser stays open, its camera part with it);
+choosing or resuming a game starts a new trail. Every move is kept in the database (where the box is,
+:meth:`companion.library.Library.keep_place`), so a restart comes back to it, and the phones stay joined: the
+join secret goes with the box from game to game (:meth:`companion.pairing.PairingBook.carried`).
+
+Owner phones: a joined phone asks (``owner_ask``); the touchscreen shows "Allow this phone to change the box
+settings?" until it is answered (``owner_allow`` / ``owner_refuse``, the touchscreen's only); an allowed phone's
+client id joins the pairing's owners for as long as the box runs, and may post ``change_setting`` and read the
+owner page (the health checks, the settings).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from companion.actions import NAVIGATION, Action, Posted
+from companion.errors import BadEntry
+from companion.flow import NOT_ALLOWED, Outcome
+from companion.i18n import _
+from companion.modes.base import BOX_GAME
+
+if TYPE_CHECKING:
+    from companion.app import MainLoop
+    from companion.modes import Mode
+
+__all__ = ["BOX_GAME", "Switchboard"]
+
+log = logging.getLogger(__name__)
+
+TRAIL_MAX = 6
+"""Screens Back remembers at most."""
+
+
+class Switchboard:
+    """Carries out the box's own actions for ``loop`` (see the module doc).
+
+    Attributes:
+        trail: the modes Back returns to, the newest last.
+        asking: the client id of the phone waiting for the touchscreen's answer, or None.
+    """
+
+    def __init__(self, loop: MainLoop) -> None:
+        self.loop = loop
+        self.trail: list[Mode] = []
+        self.asking: str | None = None
+        self.kept: dict[str, Any] | None = None
+
+    # -- what the loop asks ----------------------------------------------------------------------------
+    def handle(self, act: Posted) -> Outcome | None:
+        """Carry out ``act`` when it is the box's own (None: the mode's). Raises BadEntry for bad input."""
+        what = act.action
+        if what in (Action.OWNER_ASK, Action.OWNER_ALLOW, Action.OWNER_REFUSE):
+            return self._owner(act)
+        if what is Action.CHANGE_SETTING:
+            settings = self.loop.box_settings
+            if settings is None:
+                return Outcome([], "", _("this box has no settings to change"))
+            said = settings.change(act.payload.setting, act.payload.value)
+            self.loop.publish_owner_view()
+            return Outcome([], said, changed=True)
+        if what is Action.EXPORT_GAME and self.loop.mode.name.value != "history":
+            return self._export(act)
+        if what in NAVIGATION:
+            if self.loop.library is None:
+                return Outcome([], "", _("this box was started for one game: the chooser is not here "
+                                         "(start it without --game)"), NOT_ALLOWED)
+            return self._move(act)
+        return None
+
+    # -- moving ----------------------------------------------------------------------------------------
+    def _move(self, act: Posted) -> Outcome:
+        from companion.modes import ChooseMode, HistoryMode, ModeName, SettingsMode
+
+        loop, library, what = self.loop, self.loop.library, act.action
+        current = loop.mode
+        if what is Action.BACK:
+            if not self.trail:
+                if current.name is ModeName.CHOOSE:
+                    return Outcome([], "", _("nothing to go back to: choose a game"))
+                self.switch(ChooseMode(loop))
+            else:
+                self.switch(self.trail.pop())
+            return Outcome([], _("back"), changed=True)
+        if what in (Action.GAMES, Action.HISTORY, Action.SETTINGS):
+            target = {Action.GAMES: ModeName.CHOOSE, Action.HISTORY: ModeName.HISTORY,
+                      Action.SETTINGS: ModeName.SETTINGS}[what]
+            if current.name is target:
+                return Outcome([], "")
+            if what is Action.SETTINGS and loop.box_settings is None:
+                return Outcome([], "", _("this box has no settings screen"))
+            made = {ModeName.CHOOSE: ChooseMode, ModeName.HISTORY: HistoryMode, ModeName.SETTINGS: SettingsMode}[target]
+            self.trail.append(current)
+            del self.trail[:-TRAIL_MAX]
+            self.switch(made(loop))
+            return Outcome([], {ModeName.CHOOSE: _("choose a game"), ModeName.HISTORY: _("the games played"),
+                                ModeName.SETTINGS: _("settings")}[target], changed=True)
+        if what is Action.CHOOSE_GAME:
+            game = act.payload.game
+            mode = library.dice_mode(loop) if game == "d6" and library.dice_reader is not None else \
+                library.setup_mode(loop, game)
+        else:  # RESUME_GAME
+            mode = library.play_mode(loop, act.payload.session)
+        self._leave(current)
+        self.trail.clear()
+        self.switch(mode)
+        title = getattr(getattr(mode, "flow", None), "spec", None) or getattr(getattr(mode, "setup", None), "spec", None)
+        return Outcome([], title.title if title is not None else _("Dice (d6)"), changed=True)
+
+    def switch(self, mode: Mode) -> None:
+        """Show ``mode`` now: the pairing goes with it (the phones stay joined), it is entered, and where the box is
+        is kept (inside the action's transaction)."""
+        from companion.pairing import PairingBook
+
+        loop = self.loop
+        log.info("mode: %s -> %s", loop.mode.name.value, mode.name.value)
+        loop.mode = mode
+        if mode.game_id != loop.pairing.game:
+            loop.pairing = PairingBook.carried(loop.store, mode.game_id, loop.pairing)
+        mode.enter()
+        loop.advance()  # a mode that names another at once (a game over shows its scores); keeps the place
+
+    def keep_place(self) -> None:
+        """Keep where the box is (the mode, its game) for the next start, when it changed since last kept."""
+        library = self.loop.library
+        place = self.loop.mode.place()
+        if library is not None and place != self.kept:
+            library.keep_place(place)
+            self.kept = place
+
+    def _leave(self, mode: Mode) -> None:
+        """A game the table leaves for another: its camera read in flight is applied first (nothing seen is lost)."""
+        try:
+            mode.finish()
+        except Exception:  # leaving must not fail over a read
+            log.exception("finishing %s", mode.name.value)
+        for old in self.trail:
+            if old is not mode:
+                try:
+                    old.finish()
+                except Exception:
+                    log.exception("finishing %s", old.name.value)
+
+    def behind(self) -> str | None:
+        """The title of the game behind the chooser, the history or the settings (what Back goes to), or None."""
+        for mode in reversed([*self.trail, self.loop.mode]):
+            spec = getattr(getattr(mode, "flow", None), "spec", None) or getattr(getattr(mode, "setup", None), "spec", None)
+            if spec is not None:
+                return spec.title
+            if mode.name.value == "dice":
+                return _("Dice (d6)")
+        return None
+
+    # -- exports from the scores -----------------------------------------------------------------------
+    def _export(self, act: Posted) -> Outcome:
+        library = self.loop.library
+        if library is None:
+            return Outcome([], "", _("this box keeps no exports (start it without --game)"), NOT_ALLOWED)
+        session = act.payload.session
+        if session is None:
+            current = self.loop.session
+            if current is None or getattr(self.loop, "flow", None) is None:
+                raise BadEntry(_("which game? open it in the history"))
+            session = current.id
+        files = library.export(session)
+        return Outcome([], _("saved in {folder}").format(folder=library.export_folder()), changed=True,
+                       detail=f"exported {session}: {files['json']}, {files['bgstats']}")
+
+    # -- owners ----------------------------------------------------------------------------------------
+    def _owner(self, act: Posted) -> Outcome:
+        pairing = self.loop.pairing
+        if act.action is Action.OWNER_ASK:
+            client = act.payload.client
+            if not isinstance(client, str) or not client:
+                raise BadEntry(_("scan the QR code on the box first: only a joined phone may ask"))
+            if client in pairing.owners:
+                return Outcome([], _("this phone may change the box's settings"))
+            self.asking = client
+            return Outcome([], _("asked: answer on the box's touchscreen"), changed=True)
+        if self.asking is None:
+            return Outcome([], _("no phone is asking"))
+        if act.action is Action.OWNER_ALLOW:
+            pairing.owners.add(self.asking)
+            said = _("the phone may change the box's settings")
+        else:
+            said = _("the phone was refused")
+        log.info("owner request of %s: %s", self.asking[:8], "allowed" if act.action is Action.OWNER_ALLOW else "refused")
+        self.asking = None
+        self.loop.publish_owner_view()
+        return Outcome([], said, changed=True)
+
+    def asking_view(self) -> dict[str, Any] | None:
+        """``{"phone": who}`` while a phone waits for the touchscreen's answer, else None."""
+        if self.asking is None:
+            return None
+        seats = [p for p, c in self.loop.pairing.claims.items() if c == self.asking]
+        return {"phone": _("{names}'s phone").format(names=", ".join(seats)) if seats else _("a phone")}
+
+    # -- roll back -------------------------------------------------------------------------------------
+    def memo(self) -> tuple[list[Mode], str | None, dict[str, Any] | None]:
+        return list(self.trail), self.asking, self.kept
+
+    def restore(self, memo: tuple[list[Mode], str | None, dict[str, Any] | None]) -> None:
+        self.trail, self.asking, self.kept = list(memo[0]), memo[1], memo[2]

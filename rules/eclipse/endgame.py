@@ -1,0 +1,460 @@
+"""Eclipse end-game scoring: every row of the scoring table, the winner, and alliances.
+
+One player's total (the rows, in the table's order; rulebook sources in :data:`ROW_SOURCES`)::
+
+    row 1   reputation tiles (and one on Diplomatic Fleet): face value
+    row 2   Ambassador tiles received: +1 each
+    row 3   controlled hexes: printed VP
+    row 4   Discovery tiles kept VP side up: +2 each
+    row 5   Monoliths in controlled hexes: +3 each
+    row 6   each tech track: 0-3 tiles 0, 4 -> 1, 5 -> 2, 6 -> 3, 7 -> 5
+    row 7   Traitor card: -2 (Rho Indi Syndicate: 0)
+    row 8   Descendants of Draco: +1 per Ancient ship on the board      UNCONFIRMED (DRACO_VP_PER_ANCIENT)
+    row 9   Planta: +1 per controlled hex                                UNCONFIRMED (PLANTA_VP_PER_HEX)
+    row 10  Ancient Cruisers destroyed: +1 each
+    row 11  Ancient Dreadnought destroyed: +1
+    row 12  Ancient Monument: +3
+    row 13  Artifact Link: +1 per Artifact in controlled hexes (the Ancient Orbital carries one)
+    row 14  Shellworld: +5 if its hex is controlled
+    row 15  Warp Portal development: +1 if its hex is controlled
+    row 16  Ancient Warp Portal discovery: +2 if its hex is controlled
+    row 17  Alliance tile: face up +2, Traitor side -3
+    row 18  Shrines of Enlightenment tile (Enlightened of Lyra): +3
+    row 19  Enlightened of Lyra: +1 per Shrine in controlled hexes
+    row 20  Exiles: +1 per own Orbital holding a cube
+    row 21  Magellan: +1 per Discovery tile discarded or used as a ship part
+
+Rows 8 and 9 are Second Dawn's rules; no first-edition source was found. The engine's scores use
+them through one constant each (:data:`DRACO_VP_PER_ANCIENT`, :data:`PLANTA_VP_PER_HEX`; the line says
+UNCONFIRMED), and the score file leaves them out (:data:`FILE_ROWS`): it has no count of Ancients on the
+board, and its hand-worked totals are the other rows' sum.
+
+Winner (Rise of the Ancients p.11): the contestants are each alliance (its face-up members, scoring
+``floor(sum of their totals / members)``) and every player who is not a face-up member (a player on the
+Traitor side scores alone). Most VP wins; a tie goes to the most resources (Money + Science + Materials;
+an alliance ``floor(sum / members)``); still tied, a shared win. A winning alliance's members all win.
+The rulebook's example: members 26, 44, 30 -> 100 / 3 -> 33, against 32, 31 and 30: the alliance wins.
+
+Input: ``schemas/eclipse-score-input.schema.json`` (:func:`parse_score` checks what a schema cannot).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.core import ScoreBreakdown, ScoreLine, Standings
+from rules.eclipse.data import BOARDS, DEVELOPMENTS, RESOURCES, RISE_SPECIES, SPECIES, TECH_TRACKS, Catalogue, Sector, catalogue
+from rules.eclipse.inputs import read_header, read_sector, read_sector_or_null
+from rules.scoring import Fields, ScoreInputError, check_distinct_names, check_int, closest_names, field_path
+from rules.settings import components_conflict
+
+__all__ = [
+    "DRACO_VP_PER_ANCIENT",
+    "FILE_ROWS",
+    "PLANTA_VP_PER_HEX",
+    "ROWS",
+    "ROW_SOURCES",
+    "TRACK_VP",
+    "PlayerPosition",
+    "Position",
+    "final_scores",
+    "parse_player",
+    "parse_score",
+    "score_player",
+    "score_position",
+    "standings",
+]
+
+DRACO_VP_PER_ANCIENT = 1
+"""Row 8: the Descendants of Draco score this per Ancient ship left on the board (Hive Ancients included;
+Ancient Cruisers on Ancient Homeworlds and the Ancient Dreadnought give nothing, Rise of the Ancients p.6-7).
+UNCONFIRMED for the first edition: Second Dawn's rule. Left out of the score file (:data:`FILE_ROWS`)."""
+
+PLANTA_VP_PER_HEX = 1
+"""Row 9: Planta score this per controlled hex, on top of the hex's VP. UNCONFIRMED for the first edition:
+Second Dawn's rule. Left out of the score file (:data:`FILE_ROWS`)."""
+
+TRACK_VP = {4: 1, 5: 2, 6: 3, 7: 5}
+"""Row 6: VP of a tech track by its tiles (0-3 tiles score 0)."""
+
+ROWS = (
+    (1, "reputation"), (2, "ambassadors"), (3, "hexes"), (4, "discoveries"), (5, "monoliths"),
+    (6, "technology tracks"), (7, "traitor"), (8, "Ancients on the board"), (9, "Planta hexes"),
+    (10, "Ancient Cruisers"), (11, "Ancient Dreadnought"), (12, "Ancient Monument"), (13, "Artifact Link"),
+    (14, "Shellworld"), (15, "Warp Portal"), (16, "Ancient Warp Portal"), (17, "alliance tile"),
+    (18, "Shrines of Enlightenment"), (19, "Shrines"), (20, "Orbitals"), (21, "Magellan discoveries"),
+)
+"""Every row of the scoring table: ``(number, breakdown category)``."""
+
+FILE_ROWS = frozenset(n for n, _ in ROWS) - {8, 9}
+"""The rows the score file's totals hold: all but 8 and 9 (UNCONFIRMED; the file has no field for row 8)."""
+
+ROW_SOURCES = {
+    1: "reputation tiles, face value (Rise of the Ancients p.5 Diplomatic Fleet holds one)",
+    2: "Ambassador tiles received",
+    3: "controlled hexes' printed VP",
+    4: "Discovery tiles kept as VP (Rise of the Ancients p.14)",
+    5: "Monoliths in controlled hexes",
+    6: "tech tracks: 4 tiles 1, 5 tiles 2, 6 tiles 3, 7 tiles 5 (Rise of the Ancients p.4: Rare Technologies count)",
+    7: "Traitor card; the Rho Indi Syndicate lose nothing (Rise of the Ancients p.15)",
+    8: "Descendants of Draco: Ancients left on the board (Second Dawn's rule; UNCONFIRMED for the first edition)",
+    9: "Planta: controlled hexes (Second Dawn's rule; UNCONFIRMED for the first edition)",
+    10: "Ancient Cruisers destroyed (Rise of the Ancients p.6)",
+    11: "Ancient Dreadnought destroyed (Rise of the Ancients p.6)",
+    12: "Ancient Monument (Rise of the Ancients p.5)",
+    13: "Artifact Link: Artifacts in controlled hexes (Rise of the Ancients p.5, p.8 Ancient Orbital)",
+    14: "Shellworld in a controlled hex (Rise of the Ancients p.5)",
+    15: "Warp Portal token in a controlled hex (Rise of the Ancients p.5)",
+    16: "Ancient Warp Portal in a controlled hex (Rise of the Ancients p.8)",
+    17: "Alliance tile: face up +2, Traitor side -3 (Rise of the Ancients p.11)",
+    18: "Shrines of Enlightenment tile (Rise of the Ancients p.15)",
+    19: "Shrines in controlled hexes (Rise of the Ancients p.15)",
+    20: "Exiles: Orbitals holding a cube (Rise of the Ancients p.14)",
+    21: "Magellan: Discoveries discarded or used as ship parts (Rise of the Ancients p.14)",
+}
+"""Where each row comes from, as the breakdown line's detail says it."""
+
+ALLIANCES_MAX = 3
+"""Alliances in the box (Rise of the Ancients p.10: Nova, Vortex and a third), each of 3 tiles (9 Alliance tiles, p.3)."""
+ALLIANCE_TILES = 3
+ALLIANCE_SIDES = ("face", "traitor")
+ALLIANCE_MIN_PLAYERS = 4
+"""Alliances are not used with 2 or 3 players (Rise of the Ancients p.10)."""
+ANCIENT_CRUISERS = 8
+"""Ancient Cruiser tiles in the box (Rise of the Ancients p.3)."""
+SHRINES = 9
+"""Shrine tiles in the box (Rise of the Ancients p.3)."""
+REPUTATION_TILES = 12 + 9 + 7 + 4 + 9
+"""Every reputation tile in the box: the base bag's 32 and Rise of the Ancients' 9 for 7-9 players."""
+
+PLAYER_KEYS = (
+    "name", "species", "resources", "reputation", "ambassadors_received", "controlled_hexes",
+    "discoveries_kept_as_vp", "monoliths", "tech_tracks", "traitor", "ancient_cruisers_destroyed",
+    "ancient_dreadnought_destroyed", "developments", "warp_portal_hex", "shellworld_hex",
+    "ancient_warp_portal_hex", "shrines_controlled", "shrines_of_enlightenment_tile", "orbitals_with_cubes",
+    "magellan_discoveries_discarded_or_used", "alliance", "alliance_tile_side",
+)
+"""Every field of a player object in the score file (all required)."""
+
+TOP_KEYS = ("game", "kind", "rise_of_the_ancients", "alliances_in_play", "ancient_orbital_hex", "players")
+
+
+@dataclass(frozen=True)
+class PlayerPosition:
+    """One player at the end of the game, as the score file (or the engine) gives it.
+
+    Hex fields are :class:`rules.eclipse.data.Sector` records; ``ancients_on_board`` is row 8's count
+    (None: unknown, the row is not scored), ``planta_hexes`` whether row 9 is scored.
+    """
+
+    name: str
+    species: str
+    resources: Mapping[str, int] = field(default_factory=lambda: {r: 0 for r in RESOURCES})
+    reputation: tuple[int, ...] = ()
+    ambassadors_received: int = 0
+    controlled_hexes: tuple[Sector, ...] = ()
+    discoveries_kept_as_vp: int = 0
+    monoliths: int = 0
+    tech_tracks: Mapping[str, int] = field(default_factory=lambda: {t: 0 for t in TECH_TRACKS})
+    traitor: bool = False
+    ancient_cruisers_destroyed: int = 0
+    ancient_dreadnought_destroyed: bool = False
+    developments: tuple[str, ...] = ()
+    warp_portal_hex: Sector | None = None
+    shellworld_hex: Sector | None = None
+    ancient_warp_portal_hex: Sector | None = None
+    shrines_controlled: int = 0
+    shrines_of_enlightenment_tile: bool = False
+    orbitals_with_cubes: int = 0
+    magellan_discoveries_discarded_or_used: int = 0
+    alliance: str | None = None
+    alliance_tile_side: str | None = None
+    ancients_on_board: int | None = None
+
+    @property
+    def resources_total(self) -> int:
+        """Money + Science + Materials in storage (the tie-break)."""
+        return sum(self.resources.values())
+
+
+@dataclass(frozen=True)
+class Position:
+    """The table at the end: the players, the alliances formed, where the Ancient Orbital lies, RotA in play."""
+
+    players: tuple[PlayerPosition, ...]
+    alliances: tuple[str, ...] = ()
+    ancient_orbital_hex: Sector | None = None
+    rise_of_the_ancients: bool = True
+
+
+def score_player(p: PlayerPosition, ancient_orbital_hex: Sector | None = None, *, rise: bool = True,
+                 rows: frozenset[int] | None = None) -> ScoreBreakdown:
+    """One player's breakdown, one line per row that applies (its detail names the row's rule).
+
+    Rows 1-7 always; rows 10-17 with Rise of the Ancients; 18-19 for the Enlightened of Lyra, 20 for the
+    Exiles, 21 for Magellan; row 8 for the Descendants of Draco when ``ancients_on_board`` is known, row 9 for
+    Planta; ``rows`` limits them (the score file: :data:`FILE_ROWS`).
+    """
+    controlled = {s.id for s in p.controlled_hexes}
+    species = p.species
+    vp: dict[int, int] = {
+        1: sum(p.reputation),
+        2: p.ambassadors_received,
+        3: sum(s.vp for s in p.controlled_hexes),
+        4: 2 * p.discoveries_kept_as_vp,
+        5: 3 * p.monoliths,
+        6: sum(TRACK_VP.get(p.tech_tracks.get(t, 0), 0) for t in TECH_TRACKS),
+        7: -2 if p.traitor and species != "Rho Indi Syndicate" else 0,
+    }
+    if species == "Descendants of Draco" and p.ancients_on_board is not None:
+        vp[8] = DRACO_VP_PER_ANCIENT * p.ancients_on_board
+    if species == "Planta":
+        vp[9] = PLANTA_VP_PER_HEX * len(p.controlled_hexes)
+    if rise:
+        artifacts = sum(s.artifacts for s in p.controlled_hexes)
+        if ancient_orbital_hex is not None and ancient_orbital_hex.id in controlled:
+            artifacts += 1
+        vp.update({
+            10: p.ancient_cruisers_destroyed,
+            11: 1 if p.ancient_dreadnought_destroyed else 0,
+            12: 3 if "Ancient Monument" in p.developments else 0,
+            13: artifacts if "Artifact Link" in p.developments else 0,
+            14: 5 if p.shellworld_hex is not None and p.shellworld_hex.id in controlled else 0,
+            15: 1 if p.warp_portal_hex is not None and p.warp_portal_hex.id in controlled else 0,
+            16: 2 if p.ancient_warp_portal_hex is not None and p.ancient_warp_portal_hex.id in controlled else 0,
+            17: {"face": 2, "traitor": -3}.get(p.alliance_tile_side or "", 0),
+        })
+        if species == "Enlightened of Lyra":
+            vp[18] = 3 if p.shrines_of_enlightenment_tile else 0
+            vp[19] = p.shrines_controlled
+        if species == "Exiles":
+            vp[20] = p.orbitals_with_cubes
+        if species == "Magellan":
+            vp[21] = p.magellan_discoveries_discarded_or_used
+    names = dict(ROWS)
+    lines = tuple(ScoreLine(names[n], vp[n], ROW_SOURCES[n]) for n, _ in ROWS if n in vp and (rows is None or n in rows))
+    team = p.alliance if p.alliance_tile_side == "face" else None
+    return ScoreBreakdown(p.name, lines, tiebreak=(p.resources_total,), role=species or None, team=team)
+
+
+def score_position(position: Position, rows: frozenset[int] | None = None) -> list[ScoreBreakdown]:
+    """Every player's breakdown, in the position's order (see :func:`score_player`)."""
+    return [score_player(p, position.ancient_orbital_hex, rise=position.rise_of_the_ancients, rows=rows)
+            for p in position.players]
+
+
+def standings(breakdowns: Sequence[ScoreBreakdown]) -> Standings:
+    """The winners and the alliances' scores (Rise of the Ancients p.11).
+
+    An alliance (the breakdowns whose ``team`` names it) scores ``floor(sum of totals / members)`` and breaks
+    ties with ``floor(sum of resources / members)``; every other player is a contestant alone, with their
+    resources (``tiebreak[0]``). The highest score wins, then the most resources; contestants still tied
+    share the win. Winners are given in the breakdowns' order; ``teams`` is ``{}`` without alliances.
+    """
+    teams: dict[str, list[ScoreBreakdown]] = {}
+    contestants: list[tuple[tuple[int, int], list[str]]] = []
+    for b in breakdowns:
+        if b.team is not None:
+            teams.setdefault(b.team, []).append(b)
+        else:
+            contestants.append(((b.total, b.tiebreak[0] if b.tiebreak else 0), [b.player]))
+    scores: dict[str, int] = {}
+    for team, members in teams.items():
+        n = len(members)
+        scores[team] = sum(m.total for m in members) // n
+        resources = sum(m.tiebreak[0] if m.tiebreak else 0 for m in members) // n
+        contestants.append(((scores[team], resources), [m.player for m in members]))
+    if not contestants:
+        return Standings(winners=(), teams=scores)
+    best = max(key for key, _ in contestants)
+    won = {name for key, names in contestants if key == best for name in names}
+    return Standings(winners=tuple(b.player for b in breakdowns if b.player in won), teams=scores)
+
+
+# -- the score file ------------------------------------------------------------------------------------
+
+
+def _choice(value: Any, where: str, choices: Sequence[str], what: str) -> str:
+    """``value`` as one of ``choices`` (case and spacing ignored)."""
+    if isinstance(value, str):
+        folded = " ".join(value.casefold().split())
+        for c in choices:
+            if " ".join(c.casefold().split()) == folded:
+                return c
+    raise ScoreInputError(where, f"must be one of the {what}: {', '.join(choices)}; got {value!r}",
+                          closest_names(value, choices) if isinstance(value, str) else ())
+
+
+def _bool(f: Fields, key: str) -> bool:
+    value = f.get(key)
+    if not isinstance(value, bool):
+        raise ScoreInputError(f.path(key), f"must be true or false, got {value!r}")
+    return value
+
+
+def parse_player(raw: Any, where: str, rise: bool, alliances: Sequence[str], cat: Catalogue | None = None) -> PlayerPosition:
+    """One player object of the score file (every field of :data:`PLAYER_KEYS` present), checked alone.
+
+    Raises:
+        ScoreInputError: naming the field (``players[1].tech_tracks.grid``).
+    """
+    cat = cat or catalogue()
+    f = Fields(raw, where).only(*PLAYER_KEYS)
+    for key in PLAYER_KEYS:
+        f.get(key)  # every field is present (fields that do not apply are 0, false, [] or null)
+    name = f.str("name")
+    species = _choice(f.get("species"), f.path("species"), SPECIES, "species")
+    if species in RISE_SPECIES and not rise:
+        raise ScoreInputError(f.path("species"), f"{species} is a Rise of the Ancients species, and rise_of_the_ancients is false")
+    res = f.object("resources").only(*RESOURCES)
+    resources = {r: res.int(r, low=0) for r in RESOURCES}
+    rep_raw = f.list("reputation")
+    if len(rep_raw) > REPUTATION_TILES:
+        raise ScoreInputError(f.path("reputation"), f"holds {len(rep_raw)} tiles; the box has {REPUTATION_TILES}")
+    reputation = tuple(check_int(v, field_path(f.path("reputation"), k), low=1, high=4) for k, v in enumerate(rep_raw))
+    hexes: list[Sector] = []
+    seen: set[str] = set()
+    for k, value in enumerate(f.list("controlled_hexes")):
+        here = field_path(f.path("controlled_hexes"), k)
+        sector = read_sector(value, here, cat)
+        if sector.id in seen:
+            raise ScoreInputError(here, f"hex {sector.id} is listed twice; a hex holds one influence disc")
+        if sector.rise and not rise:
+            raise ScoreInputError(here, f"hex {sector.label} is a Rise of the Ancients tile, and rise_of_the_ancients is false")
+        hexes.append(sector)
+        seen.add(sector.id)
+    tracks_f = f.object("tech_tracks").only(*TECH_TRACKS)
+    tracks = {t: tracks_f.int(t, low=0, high=7) for t in TECH_TRACKS}
+    developments: list[str] = []
+    for k, value in enumerate(f.list("developments")):
+        here = field_path(f.path("developments"), k)
+        dev = _choice(value, here, DEVELOPMENTS, "Development tiles")
+        if dev in developments:
+            raise ScoreInputError(here, f"{dev} is listed twice; each Development tile is unique")
+        developments.append(dev)
+    if developments and not rise:
+        raise ScoreInputError(f.path("developments"), "Developments are Rise of the Ancients tiles, and rise_of_the_ancients is false")
+    tokens: dict[str, Sector | None] = {}
+    for key, development in (("warp_portal_hex", "Warp Portal"), ("shellworld_hex", "Shellworld")):
+        tokens[key] = read_sector_or_null(f.get(key), f.path(key), cat)
+        if tokens[key] is not None and development not in developments:
+            raise ScoreInputError(f.path(key), f"a {development} tile lies on a hex only with the {development} "
+                                                "Development in 'developments'")
+    ancient_portal = read_sector_or_null(f.get("ancient_warp_portal_hex"), f.path("ancient_warp_portal_hex"), cat)
+    alliance = f.get("alliance")
+    side = f.get("alliance_tile_side")
+    if alliance is not None:
+        if not isinstance(alliance, str) or alliance not in alliances:
+            raise ScoreInputError(f.path("alliance"), f"must be null or one of alliances_in_play "
+                                  f"({', '.join(alliances) or 'none'}), got {alliance!r}")
+        if side not in ALLIANCE_SIDES:
+            raise ScoreInputError(f.path("alliance_tile_side"), f"must be \"face\" or \"traitor\" for a player holding "
+                                  f"an Alliance tile, got {side!r}")
+    elif side is not None:
+        raise ScoreInputError(f.path("alliance_tile_side"), f"must be null for a player holding no Alliance tile, got {side!r}")
+    position = PlayerPosition(
+        name=name, species=species, resources=resources, reputation=reputation,
+        ambassadors_received=f.int("ambassadors_received", low=0), controlled_hexes=tuple(hexes),
+        discoveries_kept_as_vp=f.int("discoveries_kept_as_vp", low=0), monoliths=f.int("monoliths", low=0),
+        tech_tracks=tracks, traitor=_bool(f, "traitor"),
+        ancient_cruisers_destroyed=f.int("ancient_cruisers_destroyed", low=0, high=ANCIENT_CRUISERS),
+        ancient_dreadnought_destroyed=_bool(f, "ancient_dreadnought_destroyed"), developments=tuple(developments),
+        warp_portal_hex=tokens["warp_portal_hex"], shellworld_hex=tokens["shellworld_hex"],
+        ancient_warp_portal_hex=ancient_portal, shrines_controlled=f.int("shrines_controlled", low=0, high=SHRINES),
+        shrines_of_enlightenment_tile=_bool(f, "shrines_of_enlightenment_tile"),
+        orbitals_with_cubes=f.int("orbitals_with_cubes", low=0),
+        magellan_discoveries_discarded_or_used=f.int("magellan_discoveries_discarded_or_used", low=0),
+        alliance=alliance, alliance_tile_side=side,
+    )
+    if not rise:
+        for key in ("ancient_cruisers_destroyed", "ancient_dreadnought_destroyed", "ancient_warp_portal_hex",
+                    "shrines_controlled", "shrines_of_enlightenment_tile", "orbitals_with_cubes",
+                    "magellan_discoveries_discarded_or_used"):
+            if getattr(position, key) not in (0, False, None):
+                raise ScoreInputError(f.path(key), "is a Rise of the Ancients count, and rise_of_the_ancients is false")
+    return position
+
+
+def _one_holder(players: Sequence[PlayerPosition], key: str, what: str) -> None:
+    """Refuse two players holding a component the box has once (the Traitor card, the Ancient Dreadnought)."""
+    holders = [k for k, p in enumerate(players) if getattr(p, key)]
+    if len(holders) > 1:
+        raise ScoreInputError(f"players[{holders[1]}].{key}", f"players[{holders[0]}] holds {what} too; there is one")
+
+
+def parse_score(data: Any, cat: Catalogue | None = None) -> Position:
+    """A score case from its JSON object (``schemas/eclipse-score-input.schema.json``).
+
+    Raises:
+        ScoreInputError: naming the field: an unknown or missing key, a wrong ``game`` or ``kind``, an unknown
+            species, sector or Development, a number out of range, two players with one name (ignoring case)
+            or on one player board's two sides, a hex controlled by two players, a unique tile (Development,
+            Traitor card, Ancient Dreadnought) held twice, an alliance not in ``alliances_in_play`` or with
+            more members than its 3 tiles, alliances with 2-3 players, Rise of the Ancients content with
+            ``rise_of_the_ancients`` false.
+    """
+    cat = cat or catalogue()
+    f = read_header(data, "score", TOP_KEYS)
+    rise = _bool(f, "rise_of_the_ancients")
+    raw_alliances = f.list("alliances_in_play")
+    alliances: list[str] = []
+    for k, a in enumerate(raw_alliances):
+        here = field_path("alliances_in_play", k)
+        if not isinstance(a, str) or not a.strip():
+            raise ScoreInputError(here, "must be an alliance's name")
+        if a in alliances:
+            raise ScoreInputError(here, f"{a!r} is listed twice")
+        alliances.append(a)
+    if len(alliances) > ALLIANCES_MAX:
+        raise ScoreInputError("alliances_in_play", f"names {len(alliances)} alliances; the box has {ALLIANCES_MAX}")
+    if alliances and not rise:
+        raise ScoreInputError("alliances_in_play", "Alliances are a Rise of the Ancients module, and rise_of_the_ancients is false")
+    orbital = read_sector_or_null(f.get("ancient_orbital_hex"), "ancient_orbital_hex", cat)
+    if orbital is not None and not rise:
+        raise ScoreInputError("ancient_orbital_hex", "the Ancient Orbital is a Rise of the Ancients discovery")
+    raw_players = f.list("players")
+    if not 1 <= len(raw_players) <= 9:
+        raise ScoreInputError("players", f"must list 1-9 players (Eclipse with Rise of the Ancients seats 2-9), got {len(raw_players)}")
+    players = [parse_player(raw, field_path("players", k), rise, alliances, cat) for k, raw in enumerate(raw_players)]
+    check_distinct_names([p.name for p in players])
+    conflict = components_conflict([p.species for p in players], BOARDS)
+    if conflict is not None:
+        last = max(k for k, p in enumerate(players) if p.species in conflict[0])
+        raise ScoreInputError(f"players[{last}].species", f"{' and '.join(conflict[0])} need {len(conflict[0])} player "
+                              f"boards, and only {conflict[1]} carry them (each board is double-sided; one player plays it)")
+    owner: dict[str, int] = {}
+    for k, p in enumerate(players):
+        for j, s in enumerate(p.controlled_hexes):
+            if s.id in owner:
+                raise ScoreInputError(f"players[{k}].controlled_hexes[{j}]", f"hex {s.id} is also in players[{owner[s.id]}]"
+                                      ".controlled_hexes; a hex holds one influence disc")
+            owner[s.id] = k
+    held: dict[str, int] = {}
+    for k, p in enumerate(players):
+        for j, dev in enumerate(p.developments):
+            if dev in held:
+                raise ScoreInputError(f"players[{k}].developments[{j}]", f"players[{held[dev]}] holds {dev} too; each "
+                                      "Development tile is unique")
+            held[dev] = k
+    _one_holder(players, "traitor", "the Traitor card")
+    _one_holder(players, "ancient_dreadnought_destroyed", "the Ancient Dreadnought tile")
+    if alliances and len(players) < ALLIANCE_MIN_PLAYERS:
+        raise ScoreInputError("alliances_in_play", f"Alliances are not used with {len(players)} players (4 or more)")
+    for a in alliances:
+        holders = [k for k, p in enumerate(players) if p.alliance == a]
+        if len(holders) > ALLIANCE_TILES:
+            raise ScoreInputError(f"players[{holders[ALLIANCE_TILES]}].alliance",
+                                  f"{len(holders)} players hold a {a} tile; an alliance has {ALLIANCE_TILES}")
+    return Position(tuple(players), tuple(alliances), orbital, rise)
+
+
+def final_scores(data: Any) -> list[ScoreBreakdown]:
+    """``companion score eclipse FILE``: each player's breakdown of rows 1-7 and 10-21 (:data:`FILE_ROWS`),
+    in the file's order, with the species as the role and the face-up alliance as the team.
+
+    Raises:
+        ScoreInputError: see :func:`parse_score`.
+    """
+    return score_position(parse_score(data), FILE_ROWS)

@@ -1,0 +1,189 @@
+"""The combat helper's events: ship blueprints, a volley aimed, a volley rolled (its dice, which hit, the damage).
+
+At the table a player says which ship type fires at which target (``volley_aimed``: the computers and shields that
+count come from the blueprints the players reported, ``blueprint_set``, unless they are given), rolls, and the dice
+are read by the camera or tapped in (``volley_rolled``): the engine says which dice hit and the damage
+(:func:`rules.eclipse.combat.resolve_volley`). A die that cannot be (a face outside 1-6, a colour Eclipse has not)
+is left out and asked about (``impossible_die``), never changed.
+
+Rules: Eclipse, Combat (dice, computers and shields; a 6 always hits, a 1 always misses); Rise of the Ancients p.4
+(Distortion Shield against missiles). A handler is ``handler(game, state, ctx) -> state`` (:mod:`rules.engine`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rules.core import Severity
+from rules.eclipse import combat
+from rules.eclipse.data import SHIP_TYPES
+from rules.eclipse.state import EclipseState
+from rules.eclipse.verdict import Verdict
+from rules.engine import EventContext
+
+__all__ = ["ANCIENTS", "Blueprint", "MISSILE_COLOURS", "blueprint_set", "hit_on", "volley_aimed", "volley_rolled"]
+
+ANCIENTS = "Ancients"
+"""The target name of the Ancients' ships (and the GCDS, the Ancient Dreadnought)."""
+
+MISSILE_COLOURS = ("yellow", "orange")
+"""Missiles roll these dice: Flux Missiles yellow (Rise of the Ancients p.4), Plasma Missiles orange."""
+
+MAX_PARTS = 12
+"""At most this many of one part on a blueprint (a whole number a player reports is checked against it)."""
+
+BLUEPRINTS = "Upgrade action (ship blueprints)"
+
+
+@dataclass(frozen=True)
+class Blueprint:
+    """One ship type's blueprint as the player reported it.
+
+    Attributes:
+        computers: the computer bonus (+1 Electron, +2 Positron, +3 Gluon: the sum of the parts).
+        shields: the shields as a positive number (-1 Gauss is 1).
+        hull: hull points.
+        initiative: initiative (drives, computers and the printed bonus).
+        cannons: dice per volley by colour (``{"yellow": 1}``: one Ion Cannon).
+        missiles: missile dice by colour.
+    """
+
+    computers: int = 0
+    shields: int = 0
+    hull: int = 0
+    initiative: int = 0
+    cannons: Mapping[str, int] = field(default_factory=dict)
+    missiles: Mapping[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"computers", "shields", "hull", "initiative", "cannons": {colour: n}, "missiles": {colour: n}}``."""
+        return {"computers": self.computers, "shields": self.shields, "hull": self.hull, "initiative": self.initiative,
+                "cannons": dict(self.cannons), "missiles": dict(self.missiles)}
+
+
+def hit_on(computers: int, shields: int) -> int:
+    """The least face that hits (2-6): ``6 - computers + shields``, never below 2 (a 1 always misses) nor above 6 (a 6
+    always hits). Eclipse, Combat."""
+    return min(6, max(2, 6 - computers + shields))
+
+
+def _ship(ctx: EventContext, key: str, required: bool = True) -> str | None:
+    value = ctx.require(key, str) if required else ctx.get(key, None, str)
+    if value is None:
+        return None
+    match = next((s for s in SHIP_TYPES if s.casefold() == value.strip().casefold()), None)
+    if match is None:
+        raise ctx.bad(f"{key!r} must be one of {', '.join(SHIP_TYPES)}, got {value!r}")
+    return match
+
+
+def _dice_counts(ctx: EventContext, key: str, colours: tuple[str, ...]) -> dict[str, int]:
+    raw = ctx.get(key, {}, dict)
+    out: dict[str, int] = {}
+    for colour, n in raw.items():
+        if colour not in colours:
+            raise ctx.bad(f"{key!r}: the colours are {', '.join(colours)}, got {colour!r}")
+        n = ctx.count(f"{key}.{colour}", n)
+        if n > MAX_PARTS:
+            raise ctx.bad(f"{key}.{colour} is at most {MAX_PARTS}, got {n}")
+        if n:
+            out[colour] = n
+    return out
+
+
+def _small(ctx: EventContext, key: str) -> int | None:
+    value = ctx.payload.get(key)
+    if value is None:
+        return None
+    n = ctx.count(key, value)
+    if n > MAX_PARTS:
+        raise ctx.bad(f"{key!r} is at most {MAX_PARTS}, got {n}")
+    return n
+
+
+def blueprint_set(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
+    """``{"ship", "computers"?, "shields"?, "hull"?, "initiative"?, "cannons"?: {colour: n}, "missiles"?: {colour: n}}``:
+    the player's blueprint of that ship type as it is now (after an Upgrade); what is left out is 0."""
+    name = ctx.player()
+    ship = _ship(ctx, "ship")
+    blueprint = Blueprint(computers=_small(ctx, "computers") or 0, shields=_small(ctx, "shields") or 0,
+                          hull=_small(ctx, "hull") or 0, initiative=_small(ctx, "initiative") or 0,
+                          cannons=_dice_counts(ctx, "cannons", tuple(combat.DAMAGE)),
+                          missiles=_dice_counts(ctx, "missiles", MISSILE_COLOURS))
+    return replace(state, blueprints={**state.blueprints, (name, ship): blueprint})
+
+
+def _target(ctx: EventContext, me: str) -> str | None:
+    target = ctx.get("target", None, str)
+    if target is None or target == ANCIENTS:
+        return target
+    if target == me or target not in ctx.players:
+        raise ctx.bad(f"'target' must be another player or {ANCIENTS}, got {target!r}")
+    return target
+
+
+def _label(player: str | None, ship: str | None, target: str | None, target_ship: str | None) -> str:
+    shooter = f"{player}'s {ship or 'ships'}" if player else (ship or "a volley")
+    if target is None:
+        return shooter
+    aimed = ANCIENTS if target == ANCIENTS else f"{target}'s {target_ship or 'ships'}"
+    return f"{shooter} at {aimed}"
+
+
+def volley_aimed(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
+    """``{"ship", "target"?: player or "Ancients", "target_ship"?, "computers"?, "shields"?, "missiles"?: bool,
+    "distortion_shield"?: bool}``: which ship type fires at whom, before the dice are rolled. Computers come from
+    the firing ship's blueprint and shields from the target's, unless given (0 without a blueprint); the dice to
+    roll are the blueprint's cannons (or missiles)."""
+    name = ctx.player()
+    ship = _ship(ctx, "ship")
+    target = _target(ctx, name)
+    target_ship = _ship(ctx, "target_ship", required=False)
+    missiles = ctx.get("missiles", False, bool)
+    own = state.blueprints.get((name, ship))
+    theirs = state.blueprints.get((target, target_ship)) if target and target_ship else None
+    computers = _small(ctx, "computers")
+    shields = _small(ctx, "shields")
+    computers = computers if computers is not None else (own.computers if own else 0)
+    shields = shields if shields is not None else (theirs.shields if theirs else 0)
+    roll = dict((own.missiles if missiles else own.cannons) if own else {})
+    if state.rounds.phase != "combat":
+        ctx.add(Verdict("combat_timing", True, combat.COMBAT, f"{name} fires in the {state.rounds.phase} phase; "
+                        "battles are fought in the Combat phase", "check the phase", warning=True)
+                .finding(seq=ctx.event.seq, player=name, where=name))
+    aim = {"player": name, "ship": ship, "target": target, "target_ship": target_ship, "computers": computers,
+           "shields": shields, "missiles": missiles, "distortion_shield": ctx.get("distortion_shield", False, bool),
+           "roll": roll, "label": _label(name, ship, target, target_ship)}
+    hit = hit_on(computers, shields + (combat.DISTORTION_SHIELD_MALUS if missiles and aim["distortion_shield"] else 0))
+    ctx.finding(f"{aim['label']}: a die hits on {hit} or more (computers +{computers}, shields -{shields})", name,
+                Severity.INFO, combat.COMBAT, player=name, rule_kind="volley_aimed")
+    return replace(state, aim=aim)
+
+
+def volley_rolled(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
+    """One ship type's volley against one target (:func:`rules.eclipse.combat.resolve_volley`): which dice hit and
+    the damage, kept for the views; a die that cannot be is asked about, not changed. Without ``computers`` /
+    ``shields`` the aimed volley's (``volley_aimed`` by the same player) count, else 0; ``ship``, ``target`` and
+    ``target_ship`` (as ``volley_aimed``'s) name it when nothing was aimed."""
+    dice = ctx.require("dice", list)
+    player = ctx.player() if (ctx.event.player or ctx.payload.get("player")) is not None else None
+    aim = state.aim if state.aim is not None and state.aim.get("player") in (player, None) else None
+    computers = ctx.count("computers", ctx.payload["computers"]) if ctx.payload.get("computers") is not None \
+        else (aim or {}).get("computers", 0)
+    shields = ctx.count("shields", ctx.payload["shields"]) if ctx.payload.get("shields") is not None \
+        else (aim or {}).get("shields", 0)
+    missiles = ctx.get("missiles", (aim or {}).get("missiles", False), bool)
+    distortion = ctx.get("distortion_shield", (aim or {}).get("distortion_shield", False), bool)
+    volley = combat.resolve_volley(dice, computers, shields, missiles=missiles, distortion_shield=distortion)
+    ctx.add(*(q.finding(seq=ctx.event.seq, player=player, where=player or "table") for q in volley.questions))
+    label = (aim or {}).get("label") or _label(player, _ship(ctx, "ship", required=False),
+                                               _target(ctx, player) if player else None,
+                                               _ship(ctx, "target_ship", required=False))
+    result = {**volley.to_json(), "computers": computers, "shields": shields, "missiles": missiles, "player": player,
+              "label": label, "hit_on": hit_on(computers, shields + (combat.DISTORTION_SHIELD_MALUS if missiles and distortion else 0)),
+              "questions": [q.message for q in volley.questions]}
+    ctx.finding(f"{label}: {volley.hits} of {len(volley.results)} dice hit, {volley.damage} damage", player or "combat",
+                Severity.INFO, combat.COMBAT, player=player, rule_kind="volley")
+    return replace(state, volley=result, aim=None)

@@ -1,0 +1,372 @@
+"""Eclipse with Rise of the Ancients as a :class:`rules.core.Game`: the declaration, the state API, the handlers.
+
+The engine never decides for the players: each event reports what happened at the table (an action, a
+pass, a hex laid, a disc placed, a volley rolled, an alliance founded, a final position), and
+:meth:`EclipseGame.apply` returns the new state and the findings of the rules it breaks. The rules live one
+module per idea: :mod:`.rounds` (turns and phases), :mod:`.map_events` with :mod:`.placement` and
+:mod:`.galaxy` (the map), :mod:`.combat` (dice), :mod:`.diplomacy` (relations and alliances),
+:mod:`.endgame` (scoring), :mod:`.mapcheck` (``companion check eclipse``).
+
+Sources: the Greek Rise of the Ancients rulebook (pages cited as "Rise of the Ancients p.N") and the
+first-edition rules as the base-game sections name them (Explore action, Combat, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from rules.core import BadSettings, CheckFormat, Finding, GameInfo, Option, Progress, ScoreBreakdown, Severity, Standings
+from rules.eclipse import diplomacy, fleet, map_events, rounds
+from rules.eclipse.data import BOARDS, COLOURS, DEVELOPMENTS, RARE_TECHNOLOGIES, ROUNDS, SPECIES, TITLE, catalogue
+from rules.eclipse.endgame import PLAYER_KEYS, final_scores, score_position, standings
+from rules.eclipse.events import (
+    ACTION_TAKEN,
+    ALLIANCE_FOUNDED,
+    ALLIANCE_JOINED,
+    ALLIANCE_LEFT,
+    ANCIENTS_DESTROYED,
+    BLUEPRINT_SET,
+    DIRECTION_CHOSEN,
+    GAME_ENDED,
+    HEX_PLACED,
+    HIVE_ROLLED,
+    INFLUENCE_PLACED,
+    INFLUENCE_REMOVED,
+    PASSED,
+    PHASE_ENDED,
+    POSITION_REPORTED,
+    RELATIONS_BROKEN,
+    RELATIONS_FORMED,
+    SHIP_MOVED,
+    STRUCTURE_BUILT,
+    VOLLEY_AIMED,
+    VOLLEY_ROLLED,
+    direction,
+)
+from rules.eclipse.galaxy import CENTRE, Galaxy, PlacedHex
+from rules.eclipse.mapcheck import check_placement
+from rules.eclipse.placement import STRUCTURES
+from rules.eclipse.state import MODULES, EclipsePlayer, EclipseState, player_position, position
+from rules.eclipse.verdict import Verdict
+from rules.engine import EventContext, GameBase
+from rules.scoring import ScoreInputError
+from rules.settings import check_settings
+
+__all__ = ["ECLIPSE_GAME", "INFO", "EclipseGame"]
+
+_MODULE_HELP = {
+    "ancient_homeworlds": "Ancient Homeworlds fill the empty start positions with fewer than 6 players, each guarded "
+                          "by an Ancient Cruiser (Rise of the Ancients p.6; the 9-player layout with 7-8 players, p.12)",
+    "hives": "the two Ancient Hives are shuffled into the Middle and Outer stacks; their Ancients move at the end of "
+             "Cleanup (Rise of the Ancients p.7)",
+    "warp_portals": "the three warp sectors are shuffled into the stacks; all portal hexes are adjacent (Rise of the "
+                    "Ancients p.8)",
+    "developments": "Development tiles on display, bought with Research (Rise of the Ancients p.5)",
+    "alliances": "players may found alliances that score together (Rise of the Ancients p.10-11; 4 or more players)",
+    "rare_technologies": "the Rare Technology tiles go into the tech bag (Rise of the Ancients p.4)",
+    "galactic_center": "the Ancient Dreadnought replaces the GCDS in the Galactic Center (Rise of the Ancients p.6)",
+}
+
+INFO = GameInfo(
+    name="eclipse",
+    title=TITLE,
+    bgg_id=72125,
+    players=(2, 9),  # Rise of the Ancients p.2: up to nine players; the base game 2-6
+    colours=COLOURS,
+    options=(
+        Option(
+            "species", "choices", default=(), per_player=True, player_key="species", label="each player's species",
+            choices=SPECIES, components=BOARDS,
+            distinct="{value}: each needs a player board of its own, and only {components} carry them (each board is "
+                     "double-sided and one player plays it; Rise of the Ancients p.3: Magellan is on the back of "
+                     "the three new boards)",
+            help="one species per player, in seat order (Eclipse setup; Rise of the Ancients p.14-15 adds Magellan, "
+                 "the Exiles, the Rho Indi Syndicate and the Enlightened of Lyra)",
+        ),
+        *(Option(m, "bool", default=False, label=f"the {m.replace('_', ' ')} module", help=_MODULE_HELP[m],
+                 players=(2, 8) if m == "ancient_homeworlds" else (4, 9) if m == "alliances" else None)
+          for m in MODULES),
+        Option("turn_order_card", "bool", default=False, label="the Turn Order variant",
+               help="the second player to pass takes the Turn Order card and chooses the next round's direction "
+                    "(Rise of the Ancients p.9)"),
+        Option("simultaneous", "bool", default=False, players=(7, 9), label="simultaneous play",
+               help="two players act at once with the First and Second Action markers (Rise of the Ancients p.13)"),
+        Option("hidden_worlds", "bool", default=False, label="the Hidden Worlds variant",
+               help="Ancient Homeworlds are shuffled into the Middle stack and explored (Rise of the Ancients p.9)"),
+        Option("last_round_upkeep", "bool", default=rounds.LAST_ROUND_UPKEEP, label="round 9's Upkeep and Cleanup",
+               help="play Upkeep and Cleanup of round 9 before scoring; they change only the resources that break "
+                    "ties (unconfirmed for the first edition)"),
+    ),
+    score_input="json",
+    rulebook="Eclipse, first edition (Lautapelit.fi 2011), with Rise of the Ancients (2012): Greek rulebook "
+             "translation by N. Christakis",
+    score_role_key="species",
+    check_format=CheckFormat(schema="placement-input"),
+    input_error_exit=2,
+)
+"""Eclipse's declaration (:class:`rules.core.GameInfo`)."""
+
+ROUND = "Game round (Action, Combat, Upkeep, Cleanup)"
+RESEARCH = "Research action; Rise of the Ancients p.4 Rare Technologies, p.5 Developments"
+REPORT_KEYS = tuple(k for k in PLAYER_KEYS if k not in ("name", "species"))
+PHASE_NAMES = {"action": "Action", "combat": "Combat", "upkeep": "Upkeep", "cleanup": "Cleanup"}
+
+
+def _say(ctx: EventContext, verdicts: Sequence[Verdict], player: str | None) -> None:
+    ctx.add(*(v.finding(seq=ctx.event.seq, player=player, where=player or "table") for v in verdicts))
+
+
+def _rounds_play(state: EclipseState, ctx: EventContext, name: str, play: Any, *args: Any) -> EclipseState:
+    """``play(rounds, name, *args)`` (a function of :mod:`rules.eclipse.rounds`) applied: its verdicts said."""
+    new, verdicts = play(state.rounds, name, *args)
+    _say(ctx, verdicts, name)
+    return replace(state, rounds=new)
+
+
+class EclipseGame(GameBase):
+    """Eclipse (first edition) with Rise of the Ancients, 2-9 players, as a :class:`rules.core.Game`, a
+    :class:`rules.core.CheckingGame` (``check``) and a :class:`rules.core.RankingGame` (alliances)."""
+
+    info = INFO
+
+    # -- score and check commands ------------------------------------------------------------------
+    @staticmethod
+    def final_scores(data: Any) -> list[ScoreBreakdown]:
+        """``companion score eclipse FILE``; see :func:`rules.eclipse.endgame.final_scores`."""
+        return final_scores(data)
+
+    @staticmethod
+    def check(data: Any) -> list[Finding]:
+        """``companion check eclipse FILE``; see :func:`rules.eclipse.mapcheck.check_placement`."""
+        return check_placement(data)
+
+    @staticmethod
+    def standings(breakdowns: Sequence[ScoreBreakdown]) -> Standings:
+        """Winners with alliances (Rise of the Ancients p.11); see :func:`rules.eclipse.endgame.standings`."""
+        return standings(breakdowns)
+
+    # -- state ---------------------------------------------------------------------------------------
+    def initial_state(self, settings: Mapping[str, Any]) -> EclipseState:
+        """Round 1's Action phase, the seat-order first player to start; the Galactic Center at ``(0, 0)`` with
+        the GCDS (or the Ancient Dreadnought).
+
+        settings: ``{"players": [name or {"name", "species"}], "species": [...]?, "<module>": bool, ...}``.
+
+        Raises:
+            BadSettings: 2-9 players, species on one board's two sides, an option for another player count.
+        """
+        checked = check_settings(self.info, settings)
+        n = len(checked.players)
+        if checked["ancient_homeworlds"] and n == 6:
+            raise BadSettings("the ancient homeworlds module is for fewer than 6 players, or 7-8 (Rise of the Ancients "
+                              "p.6, p.12): with 6 there is no empty start position")
+        players = tuple(EclipsePlayer(name, species or None) for name, species in zip(checked.players, checked["species"]))
+        modules = {m: bool(checked[m]) for m in MODULES}
+        guardian = "Ancient Dreadnought" if modules["galactic_center"] else "GCDS"
+        centre = PlacedHex(catalogue().sector("001"), CENTRE, 0)
+        return EclipseState(
+            players=players, modules=modules,
+            rounds=rounds.start(checked.players, turn_order_card=checked["turn_order_card"],
+                                simultaneous=checked["simultaneous"], last_round_upkeep=checked["last_round_upkeep"]),
+            galaxy=Galaxy.of([centre]), guardians={CENTRE: guardian}, hidden_worlds=checked["hidden_worlds"],
+        )
+
+    def before(self, state: EclipseState, ctx: EventContext) -> bool:
+        """Once the game is over, only a corrected report still counts."""
+        if state.over and ctx.event.kind != POSITION_REPORTED:
+            ctx.finding("the game is over; this event changes nothing", ctx.event.player or "table", Severity.WARNING, ROUND)
+            return False
+        return True
+
+    # -- rounds --------------------------------------------------------------------------------------
+    def _action(self, state: EclipseState, ctx: EventContext) -> EclipseState:
+        """An action on the player's turn (:func:`rules.eclipse.rounds.act`); Research records what it bought; an
+        Explore, Influence, Move or Build that says what it did on the map applies it (:data:`ACTION_TAKEN`)."""
+        name = ctx.player()
+        action = ctx.require("action", str)
+        if action not in rounds.ACTIONS:
+            raise ctx.bad(f"'action' must be one of {', '.join(rounds.ACTIONS)}, got {action!r}")
+        on_map = self._on_map(action, ctx)
+        state = _rounds_play(state, ctx, name, rounds.act, action)
+        if on_map is not None:
+            state = on_map(self, state, ctx)
+        tech = ctx.get("tech", None, str)
+        if tech is None or action != "research":
+            return state
+        return self._researched(state, ctx, name, tech)
+
+    @staticmethod
+    def _on_map(action: str, ctx: EventContext) -> Any:
+        """The map handler an action's payload asks for (None: the action says nothing about the map)."""
+        p = ctx.payload
+        if action == "explore" and p.get("sector") is not None:
+            return map_events.hex_placed
+        if action == "influence" and p.get("q") is not None:
+            return map_events.influence_placed
+        if action == "move" and p.get("to") is not None:
+            return map_events.ship_moved
+        if action == "build" and p.get("structure") is not None:
+            if p["structure"] not in ("orbital", "monolith"):
+                raise ctx.bad(f"a Build puts an orbital or a monolith on the map, not {p['structure']!r} "
+                              f"(the others of {', '.join(STRUCTURES)} are laid, not built)")
+            return map_events.structure_built
+        return None
+
+    def _researched(self, state: EclipseState, ctx: EventContext, name: str, tech: str) -> EclipseState:
+        """What Research bought: a Development (unique; its module in play), a Rare Technology (one of each), or a tech."""
+        me = state.player(name)
+        if tech in DEVELOPMENTS:
+            holder = next((p.name for p in state.players if tech in p.developments), None)
+            if holder is not None:
+                _say(ctx, [Verdict("unique_tile", False, RESEARCH, f"{holder} already owns the {tech} Development; each "
+                                   "is unique", "choose another")], name)
+                return state
+            if not state.modules.get("developments"):
+                _say(ctx, [Verdict("module_not_in_play", True, RESEARCH, "the Developments module is not in play",
+                                   "add the module", warning=True)], name)
+            return state.with_player(replace(me, developments=me.developments + (tech,)))
+        if tech in RARE_TECHNOLOGIES:
+            holder = next((p.name for p in state.players if tech in p.techs), None)
+            if holder is not None:
+                _say(ctx, [Verdict("unique_tile", False, RESEARCH, f"{holder} already has {tech}; there is one tile of "
+                                   "each Rare Technology", "choose another")], name)
+                return state
+        return state.with_player(replace(me, techs=me.techs + (tech,)))
+
+    def _passed(self, state: EclipseState, ctx: EventContext) -> EclipseState:
+        """A pass (:func:`rules.eclipse.rounds.pass_turn`)."""
+        return _rounds_play(state, ctx, ctx.player(), rounds.pass_turn)
+
+    def _phase_ended(self, state: EclipseState, ctx: EventContext) -> EclipseState:
+        """The phase is over (:func:`rules.eclipse.rounds.end_phase`); a new round clears the volley shown."""
+        new, verdicts = rounds.end_phase(state.rounds)
+        _say(ctx, verdicts, None)
+        volley = None if new.round != state.rounds.round else state.volley
+        return replace(state, rounds=new, volley=volley)
+
+    def _direction(self, state: EclipseState, ctx: EventContext) -> EclipseState:
+        """The Turn Order card's choice (:func:`rules.eclipse.rounds.choose_direction`)."""
+        name = ctx.player()
+        clockwise = direction(ctx.payload.get("direction"))
+        if clockwise is None:
+            raise ctx.bad(f"'direction' must be clockwise or counter-clockwise, got {ctx.payload.get('direction')!r}")
+        return _rounds_play(state, ctx, name, rounds.choose_direction, clockwise)
+
+    # -- the end -------------------------------------------------------------------------------------
+    def _reported(self, state: EclipseState, ctx: EventContext) -> EclipseState:
+        """A player's end-of-game position, hidden information included (checked as the score file checks it)."""
+        name = ctx.player()
+        report = {k: v for k, v in ctx.payload.items() if k != "player"}
+        unknown = [k for k in report if k not in REPORT_KEYS]
+        if unknown:
+            raise ctx.bad(f"{unknown[0]!r} is not a field of a player's position (fields: {', '.join(REPORT_KEYS)})")
+        try:
+            player_position(state, state.player(name), report=report, where=name)
+        except ScoreInputError as exc:
+            raise ctx.bad(str(exc)) from None
+        if not state.rounds.over:
+            ctx.finding(f"{name} reports their final position before round {ROUNDS} is over; it is kept for the end",
+                        name, Severity.INFO, ROUND, player=name)
+        return state.with_player(replace(state.player(name), report=report))
+
+    def _game_ended(self, state: EclipseState, ctx: EventContext) -> EclipseState:
+        """The table stops waiting for reports (and, before round 9 is over, ends the game where it stands)."""
+        if not state.rounds.over:
+            ctx.finding(f"the game ends in round {state.rounds.round}, before round {ROUNDS} is over", "table",
+                        Severity.WARNING, ROUND)
+        return replace(state, ended=True, rounds=replace(state.rounds, phase="end"))
+
+    handlers = {
+        ACTION_TAKEN: _action,
+        PASSED: _passed,
+        PHASE_ENDED: _phase_ended,
+        DIRECTION_CHOSEN: _direction,
+        HEX_PLACED: map_events.hex_placed,
+        INFLUENCE_PLACED: map_events.influence_placed,
+        INFLUENCE_REMOVED: map_events.influence_removed,
+        SHIP_MOVED: map_events.ship_moved,
+        ANCIENTS_DESTROYED: map_events.ancients_destroyed,
+        HIVE_ROLLED: map_events.hive_rolled,
+        STRUCTURE_BUILT: map_events.structure_built,
+        BLUEPRINT_SET: fleet.blueprint_set,
+        VOLLEY_AIMED: fleet.volley_aimed,
+        VOLLEY_ROLLED: fleet.volley_rolled,
+        RELATIONS_FORMED: diplomacy.relations_formed,
+        RELATIONS_BROKEN: diplomacy.relations_broken,
+        ALLIANCE_FOUNDED: diplomacy.alliance_founded,
+        ALLIANCE_JOINED: diplomacy.alliance_joined,
+        ALLIANCE_LEFT: diplomacy.alliance_left,
+        POSITION_REPORTED: _reported,
+        GAME_ENDED: _game_ended,
+    }
+
+    # -- reading the state ---------------------------------------------------------------------------
+    def scores(self, state: EclipseState) -> list[ScoreBreakdown]:
+        """Each player's score as the table stands, in seat order (final once the game is over): every row of
+        the scoring table, rows 8-9 included (UNCONFIRMED; see :mod:`rules.eclipse.endgame`)."""
+        return score_position(position(state))
+
+    def progress(self, state: EclipseState) -> Progress:
+        """Round 1-9 and phase (stage ``action``, ``combat``, ``upkeep``, ``cleanup``), whose turn (the Action
+        phase), the last round (9); after it the stage ``reporting`` while players enter their hidden
+        information, then ``over``. Waiting: in the Action phase, the players who have not passed; while
+        reporting, those who have not reported."""
+        r = state.rounds
+        if state.over:
+            return Progress(round=r.round, round_label=f"Round {r.round} of {ROUNDS}: game over", stage="over",
+                            over=True, rounds=ROUNDS)
+        if state.reporting:
+            return Progress(round=r.round, round_label="Game end: final positions", stage="reporting", rounds=ROUNDS,
+                            waiting=tuple(p.name for p in state.players if p.report is None))
+        last = r.round == ROUNDS
+        return Progress(round=r.round, round_label=f"Round {r.round} of {ROUNDS}, {PHASE_NAMES[r.phase]} phase",
+                        stage=r.phase, turn=r.current, last_round=last,
+                        ending=(f"round {ROUNDS} is the last round",) if last else (), rounds=ROUNDS, waiting=r.waiting)
+
+    def view(self, state: EclipseState) -> dict[str, Any]:
+        """``{"game", "round", "rounds", "phase", "stage", "start_player", "turn", "direction", "passed",
+        "next_start_player", "turn_order_card", "markers", "last_round", "last_round_upkeep", "modules", "hidden_worlds", "players": [...], "map":
+        [...], "alliances", "volley", "aim", "blueprints", "over", "scores"}``; each map hex carries its ``owner``,
+        ``ancients``, ``guardian`` and ``structures``; ``blueprints`` is ``{player: {ship type: Blueprint.to_json()}}``.
+        A player's ``score`` is the public part only (their reported end position is hidden until the game is over)."""
+        progress = self.progress(state)
+        owners = state.owners
+        hexes = []
+        for h in state.galaxy.to_json():
+            c = (h["q"], h["r"])
+            hexes.append({**h, "owner": owners.get(c), "ancients": state.ancients.get(c, 0),
+                          "guardian": state.guardians.get(c),
+                          "structures": [s.to_json() for s in state.structures.get(c, ())]})
+        public = state if state.over else replace(state, players=tuple(replace(p, report=None) for p in state.players))
+        scores = {b.player: b.total for b in self.scores(public)}
+        return {
+            "game": self.name,
+            **state.rounds.to_json(),
+            "rounds": ROUNDS,
+            "last_round_upkeep": state.rounds.last_round_upkeep,
+            "stage": progress.stage,
+            "last_round": progress.last_round,
+            "modules": dict(state.modules),
+            "hidden_worlds": state.hidden_worlds,
+            "players": [
+                {"name": p.name, "species": p.species, "passed": p.name in state.rounds.passed,
+                 "controlled_hexes": len(state.controlled(p.name)), "relations": list(p.relations),
+                 "traitor": p.traitor, "alliance": p.alliance, "alliance_tile_side": p.alliance_side,
+                 "developments": list(p.developments), "techs": list(p.techs), "reported": p.report is not None,
+                 "score": scores.get(p.name)}
+                for p in state.players
+            ],
+            "map": hexes,
+            "alliances": list(state.alliances),
+            "volley": dict(state.volley) if state.volley is not None else None,
+            "aim": dict(state.aim) if state.aim is not None else None,
+            "blueprints": {p.name: {ship: b.to_json() for (who, ship), b in state.blueprints.items() if who == p.name}
+                           for p in state.players},
+            "over": state.over,
+            "scores": [b.to_json() for b in self.scores(state)] if state.over else [],
+        }
+
+
+ECLIPSE_GAME = EclipseGame()

@@ -1,0 +1,339 @@
+"""The handlers of the map's events: hexes laid, influence discs, ship steps, Ancients, Hives, structures.
+
+Each handler is ``handler(game, state, ctx) -> state`` (:mod:`rules.engine`). The rules are
+:mod:`rules.eclipse.placement`'s (its verdicts become findings citing their rulebook section). A report the
+table cannot be in (a hex on a taken space, a disc on a hex holding another's) leaves the state as it was; a
+rule broken by what is on the table (a tile in the wrong ring, a disc beside surviving Ancients) is recorded as
+reported, with its finding: the players decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from rules.eclipse.data import UnknownSector, catalogue
+from rules.eclipse.events import cell, optional_cell
+from rules.eclipse.galaxy import Cell, PlacedHex, edge_between
+from rules.eclipse.mapcheck import wormhole_generator
+from rules.eclipse.placement import (
+    STRUCTURES,
+    check_explore,
+    check_influence_target,
+    check_link,
+    check_shrines,
+    check_start_sector,
+    check_structure,
+)
+from rules.eclipse.state import EclipsePlayer, EclipseState, Structure, shrine_tiles
+from rules.eclipse.verdict import Verdict
+from rules.engine import EventContext
+
+__all__ = [
+    "ancients_destroyed",
+    "has_generator",
+    "hex_placed",
+    "hive_rolled",
+    "influence_placed",
+    "influence_removed",
+    "ship_moved",
+    "structure_built",
+]
+
+MODULE_OF_KIND = {"ancient_hive": "hives", "warp_sector": "warp_portals", "ancient_homeworld": "ancient_homeworlds"}
+"""The Rise of the Ancients module that puts each kind of tile in the game (p.6-8)."""
+SHRINE_COLOURS = ("money", "science", "materials")
+SHRINE_COSTS = (2, 4, 6)
+SHRINE_TILES = 9
+ANCIENT_CRUISERS = 8
+MODULES = "Rise of the Ancients p.2 (the modules in play)"
+HIVES = "Rise of the Ancients p.7 Ancient Hives"
+SHRINES = "Rise of the Ancients p.15 Shrines"
+DEVELOPMENT = "Rise of the Ancients p.5 Developments"
+ANCIENTS = "Combat (Ancients); Rise of the Ancients p.6 Ancient Cruisers and Dreadnought"
+
+
+def _acting(ctx: EventContext) -> str | None:
+    """The player the event names, if any (checked against the table)."""
+    if ctx.event.player is None and ctx.payload.get("player") is None:
+        return None
+    return ctx.player()
+
+
+def _add(ctx: EventContext, verdicts: Iterable[Verdict], *, player: str | None = None, card: str | None = None,
+         at: Cell | None = None) -> None:
+    where = f"hex ({at[0]}, {at[1]})" if at is not None else (player or "table")
+    ctx.add(*(v.finding(seq=ctx.event.seq, player=player, card=card, cell=at, where=where) for v in verdicts))
+
+
+def has_generator(state: EclipseState, name: str | None) -> bool:
+    """Whether ``name`` may use half wormholes: Wormhole Generator researched, or the Shrines of Freedom tile
+    (three cost-2 Shrines, Rise of the Ancients p.15)."""
+    if name is None:
+        return False
+    return wormhole_generator(list(state.player(name).techs)) or shrine_tiles(state, name).get(2, 0) >= 3
+
+
+def _rotation(ctx: EventContext) -> int:
+    rotation = ctx.require("rotation", int)
+    if not 0 <= rotation <= 5:
+        raise ctx.bad(f"'rotation' is 0-5 clockwise steps, got {rotation}")
+    return rotation
+
+
+def hex_placed(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
+    """A sector tile laid: a start tile at setup (:func:`check_start_sector`), else an explored hex
+    (:func:`check_explore`). The tile's Ancients, Ancient Cruiser or Hive come with it."""
+    sector_id = ctx.require("sector", str)
+    try:
+        sector = catalogue().sector(sector_id)
+    except UnknownSector as exc:
+        raise ctx.bad(f"no sector {sector_id!r}" + (f"; did you mean {' or '.join(exc.suggestions)}?" if exc.suggestions else "")) from None
+    at = cell(ctx)
+    placed = PlacedHex(sector, at, _rotation(ctx))
+    player = _acting(ctx)
+    module = MODULE_OF_KIND.get(sector.kind)
+    if module is not None and not state.modules.get(module) and not (sector.kind == "ancient_homeworld" and state.hidden_worlds):
+        _add(ctx, [Verdict("module_not_in_play", True, MODULES, f"{sector.label} belongs to the {module.replace('_', ' ')} "
+                           "module, which is not in play", "take it out of the stack, or add the module", warning=True)],
+             player=player, card=sector.id, at=at)
+    explored = sector.kind == "ancient_homeworld" and state.hidden_worlds  # shuffled into the Middle stack (p.9)
+    if sector.home and not explored:
+        return _place_home(state, ctx, placed, player)
+    source = optional_cell(ctx, "from")
+    if source is not None and state.galaxy.at(source) is None:
+        _add(ctx, [Verdict("unexplored", True, "Explore action (wormholes and hex stacks)",
+                           f"no hex at ({source[0]}, {source[1]}) to explore from; checked against every neighbour",
+                           "check the explorer's hex", warning=True)], player=player, card=sector.id, at=at)
+        source = None
+    verdicts = check_explore(state.galaxy, placed, source, wormhole_generator=has_generator(state, player),
+                             hidden_worlds=state.hidden_worlds)
+    _add(ctx, verdicts, player=player, card=sector.id, at=at)
+    if any(v.rule_kind in ("space_taken", "sector_on_map") for v in verdicts):
+        return state
+    return _laid(state, placed)
+
+
+def _laid(state: EclipseState, placed: PlacedHex) -> EclipseState:
+    """The map with ``placed`` and what the tile brings: its Ancients, an Ancient Homeworld's Cruiser."""
+    sector = placed.sector
+    state = replace(state, galaxy=state.galaxy.with_hex(placed))
+    if sector.ancients:
+        state = replace(state, ancients={**state.ancients, placed.cell: sector.ancients})
+    if sector.kind == "ancient_homeworld":
+        state = replace(state, guardians={**state.guardians, placed.cell: "Ancient Cruiser"})
+    return state
+
+
+def _place_home(state: EclipseState, ctx: EventContext, placed: PlacedHex, player: str | None) -> EclipseState:
+    """A start tile: its ring for the player count, its species; the owner's disc goes on it (Setup)."""
+    sector = placed.sector
+    owner = player
+    if owner is None and sector.kind == "starting_sector":
+        owner = next((p.name for p in state.players if p.species == sector.species), None)
+    species = state.player(owner).species if owner is not None else None
+    verdicts = check_start_sector(placed, len(state.players), species)
+    if state.galaxy.at(placed.cell) is not None:
+        verdicts.insert(0, Verdict("space_taken", False, "Setup (starting sectors)", f"the space at {placed.cell} already "
+                                   f"holds {state.galaxy.at(placed.cell).sector.label}", "use an empty start position"))
+    elif state.galaxy.find(sector.id) is not None:
+        verdicts.insert(0, Verdict("sector_on_map", False, "Setup (starting sectors)",
+                                   f"{sector.label} already lies on the map", "check the tile's number"))
+    _add(ctx, verdicts, player=owner, card=sector.id, at=placed.cell)
+    if any(v.rule_kind in ("space_taken", "sector_on_map") for v in verdicts):
+        return state
+    state = _laid(state, placed)
+    if owner is not None and sector.kind == "starting_sector":
+        state = replace(state, owners={**state.owners, placed.cell: owner})
+    return state
+
+
+def influence_placed(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
+    """An influence disc on a hex (Influence action, or after Combat): no other disc, no Ancients or guardian
+    left (Draco may share with basic Ancients); with ``from``, the two hexes are adjacent (wormholes, portals)."""
+    name = ctx.player()
+    at = cell(ctx)
+    me = state.player(name)
+    verdicts = check_influence_target(state.galaxy, at, name, owners=state.owners, ancients=state.ancients,
+                                      guardians=state.guardians, draco=me.species == "Descendants of Draco")
+    source = optional_cell(ctx, "from")
+    if source is not None and not any(v.rule_kind == "unexplored" for v in verdicts) and source != at:
+        verdicts += _link(state, source, at, name, "influence")
+    h = state.galaxy.at(at)
+    _add(ctx, verdicts, player=name, card=h.sector.id if h else None, at=at)
+    if any(v.rule_kind in ("unexplored", "hex_controlled") for v in verdicts):
+        return state
+    return replace(state, owners={**state.owners, at: name})
+
+
+def _link(state: EclipseState, frm: Cell, to: Cell, name: str, action: str) -> list[Verdict]:
+    for c in (frm, to):
+        if state.galaxy.at(c) is None:
+            return [Verdict("unexplored", False, "Move and Influence actions (wormholes)", f"no hex at ({c[0]}, {c[1]})",
+                            "move and influence only between explored hexes")]
+    return check_link(state.galaxy, frm, to, wormhole_generator=has_generator(state, name), action=action)
+
+
+def influence_removed(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
+    """The disc on a hex goes back to its owner's track."""
+    at = cell(ctx)
+    if at not in state.owners:
+        _add(ctx, [Verdict("no_disc", True, "Influence action", f"no influence disc on ({at[0]}, {at[1]}) to remove",
+                           "check the hex", warning=True)], at=at)
+        return state
+    return replace(state, owners={c: o for c, o in state.owners.items() if c != at})
+
+
+def ship_moved(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
+    """One ship's step from hex to hex (Move action): adjacent through a wormhole or between portal hexes."""
+    name = ctx.player()
+    frm, to = cell(ctx, "from"), cell(ctx, "to")
+    if frm == to:
+        raise ctx.bad("'from' and 'to' are the same hex")
+    _add(ctx, _link(state, frm, to, name, "move"), player=name, at=to)
+    return state
+
+
+def ancients_destroyed(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
+    """Ancients destroyed in a hex (by the player named): ``count`` basic Ancients, or its guardian. An Ancient
+    Cruiser is kept face down (+1 VP), the Ancient Dreadnought too (+1 VP); the GCDS gives none."""
+    name = ctx.player()
+    at = cell(ctx)
+    p = state.player(name)
+    if ctx.get("guardian", False, bool):
+        guardian = state.guardians.get(at)
+        if guardian is None:
+            _add(ctx, [Verdict("no_ancients", False, ANCIENTS, f"no GCDS, Ancient Dreadnought or Ancient Cruiser at "
+                               f"({at[0]}, {at[1]})", "check the hex")], player=name, at=at)
+            return state
+        if guardian == "Ancient Cruiser":
+            if p.ancient_cruisers >= ANCIENT_CRUISERS:
+                _add(ctx, [Verdict("no_ancients", False, ANCIENTS, f"{name} already keeps all {ANCIENT_CRUISERS} "
+                                   "Ancient Cruiser tiles", "check the count")], player=name, at=at)
+                return state
+            p = replace(p, ancient_cruisers=p.ancient_cruisers + 1)
+        elif guardian == "Ancient Dreadnought":
+            p = replace(p, dreadnought=True)
+        state = replace(state, guardians={c: g for c, g in state.guardians.items() if c != at})
+        return state.with_player(p)
+    count = ctx.count("count", ctx.payload.get("count", 1), minimum=1)
+    left = state.ancients.get(at, 0)
+    if count > left:
+        _add(ctx, [Verdict("no_ancients", False, ANCIENTS, f"{count} Ancients destroyed at ({at[0]}, {at[1]}), where "
+                           f"{left} were left", "check the count")], player=name, at=at)
+        count = left
+    ancients = {c: n for c, n in state.ancients.items() if c != at}
+    if left - count:
+        ancients[at] = left - count
+    return replace(state, ancients=ancients)
+
+
+def hive_rolled(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
+    """A Hive's roll at the end of Cleanup (Rise of the Ancients p.7): if an explored hex lies beyond the
+    wormhole with that number, one Ancient moves there (half wormholes suffice: Ancients have Wormhole
+    Generators). The die-to-edge numbers are printed on the tile; the players name the hex (``to``)."""
+    at = cell(ctx)
+    h = state.galaxy.at(at)
+    die = ctx.payload.get("die")
+    if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+        _add(ctx, [Verdict("impossible_die", True, HIVES, f"the Hive's die read as {die!r}; a die shows 1-6",
+                                  "read it again", warning=True)], at=at)
+        return state
+    if h is None or h.sector.kind != "ancient_hive":
+        _add(ctx, [Verdict("not_a_hive", False, HIVES, f"no Ancient Hive at ({at[0]}, {at[1]})", "roll for each Hive on "
+                           "the map")], at=at)
+        return state
+    verdicts: list[Verdict] = []
+    if state.rounds.phase != "cleanup":
+        verdicts.append(Verdict("hive_timing", True, HIVES, f"the Hives roll at the end of Cleanup, not in the "
+                                f"{state.rounds.phase} phase", "roll when Cleanup ends", warning=True))
+    to = optional_cell(ctx, "to")
+    if to is None:
+        _add(ctx, verdicts, card=h.sector.id, at=at)
+        return state
+    if edge_between(at, to) is None or state.galaxy.at(to) is None:
+        verdicts.append(Verdict("not_adjacent", False, HIVES, f"({to[0]}, {to[1]}) is not an explored hex next to the Hive",
+                                "an Ancient moves only to the explored hex beyond the rolled wormhole"))
+        _add(ctx, verdicts, card=h.sector.id, at=at)
+        return state
+    left = state.ancients.get(at, 0)
+    if not left:
+        verdicts.append(Verdict("no_ancients", False, HIVES, f"no Ancients left in {h.sector.label} to move", "nothing moves"))
+        _add(ctx, verdicts, card=h.sector.id, at=at)
+        return state
+    _add(ctx, verdicts, card=h.sector.id, at=at)
+    ancients = {**state.ancients, to: state.ancients.get(to, 0) + 1}
+    if left > 1:
+        ancients[at] = left - 1
+    else:
+        del ancients[at]
+    return replace(state, ancients=ancients)
+
+
+def _structure_payload(ctx: EventContext) -> tuple[str, str | None, int | None]:
+    kind = ctx.require("structure", str)
+    if kind not in STRUCTURES:
+        raise ctx.bad(f"'structure' must be one of {', '.join(STRUCTURES)}, got {kind!r}")
+    colour = cost = None
+    if kind == "shrine":
+        colour = ctx.require("colour", str)
+        if colour not in SHRINE_COLOURS:
+            raise ctx.bad(f"a Shrine's 'colour' is one of {', '.join(SHRINE_COLOURS)}, got {colour!r}")
+        cost = ctx.get("cost", None, int)
+        if cost is not None and cost not in SHRINE_COSTS:
+            raise ctx.bad(f"a Shrine's 'cost' is 2, 4 or 6, got {cost}")
+    return kind, colour, cost
+
+
+def structure_built(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
+    """Something built or laid on a hex (:data:`rules.eclipse.placement.STRUCTURES`): the one-per-hex rules, a
+    hex the builder controls, Shrines by the Enlightened at the start of Upkeep next to matching planets."""
+    name = ctx.player()
+    at = cell(ctx)
+    kind, colour, cost = _structure_payload(ctx)
+    here = state.structures.get(at, ())
+    verdicts = check_structure(state.galaxy, at, kind, here=[s.kind for s in here],
+                               on_map=[s.kind for items in state.structures.values() for s in items],
+                               controlled=state.owners.get(at) == name)
+    h = state.galaxy.at(at)
+    me = state.player(name)
+    if h is not None and kind == "shrine":
+        verdicts += _shrine_rules(state, me, [s.colour or "" for s in here if s.kind == "shrine"] + [colour or ""], h)
+    if h is not None and kind in ("shellworld", "warp_portal"):
+        development = "Shellworld" if kind == "shellworld" else "Warp Portal"
+        holder = next((p.name for p in state.players if development in p.developments), None)
+        if holder not in (None, name):
+            verdicts.append(Verdict("one_in_the_game", False, DEVELOPMENT, f"{holder} owns the {development} Development",
+                                    "only its owner lays its tile"))
+        elif holder is None:
+            verdicts.append(Verdict("development_missing", True, DEVELOPMENT, f"{name} lays the {development} tile without "
+                                    f"a {development} Development recorded; it is recorded now", "record the research",
+                                    warning=True))
+            me = replace(me, developments=me.developments + (development,))
+    _add(ctx, verdicts, player=name, card=h.sector.id if h else None, at=at)
+    if h is None or any(v.rule_kind in ("one_orbital_per_hex", "one_in_the_game", "shrine_tiles") for v in verdicts):
+        return state
+    state = state.with_player(me)
+    built = Structure(kind, name, colour, cost, state.rounds.round)
+    state = replace(state, structures={**state.structures, at: here + (built,)})
+    if kind in ("warp_portal", "ancient_warp_portal"):
+        state = replace(state, galaxy=state.galaxy.with_portal_token(at))
+    return state
+
+
+def _shrine_rules(state: EclipseState, me: EclipsePlayer, colours: list[str], h: PlacedHex) -> list[Verdict]:
+    out: list[Verdict] = []
+    if me.species != "Enlightened of Lyra":
+        out.append(Verdict("shrine_builder", False, SHRINES, f"{me.name} builds a Shrine; only the Enlightened of Lyra do",
+                           "take it back"))
+    if len(state.structures_of("shrine")) >= SHRINE_TILES:
+        out.append(Verdict("shrine_tiles", False, SHRINES, f"all {SHRINE_TILES} Shrine tiles are already built",
+                           "check the Shrines on the map"))
+    if state.rounds.phase != "upkeep":
+        out.append(Verdict("shrine_timing", True, SHRINES, f"Shrines are built at the start of Upkeep, not in the "
+                           f"{state.rounds.phase} phase", "build it when Upkeep starts", warning=True))
+    if any(s.builder == me.name and s.round == state.rounds.round for _, s in state.structures_of("shrine")):
+        out.append(Verdict("one_shrine_per_upkeep", False, SHRINES, f"{me.name} already built a Shrine this round; one "
+                           "at the start of each Upkeep", "take it back"))
+    return out + check_shrines(h, colours)

@@ -1,0 +1,307 @@
+"""Eclipse rounds: nine rounds of Action, Combat, Upkeep and Cleanup; turns, passing, the next start player.
+
+The rules followed (Eclipse, Game round; Rise of the Ancients p.9, p.12-13):
+
+- 9 rounds (:data:`rules.eclipse.data.ROUNDS`), each of four phases in order: Action, Combat, Upkeep,
+  Cleanup (:data:`PHASES`). The game ends after round 9 (:data:`LAST_ROUND_UPKEEP`).
+- Action phase: the start player acts first, then play goes clockwise. On a turn a player takes one action
+  (Explore, Influence, Research, Upgrade, Build, Move; the same one again later is allowed) or passes. A
+  player who has passed still gets turns, and may then only take a reaction (a weaker Upgrade, Build or
+  Move) or pass again. The phase ends when every player has passed.
+- The first player to pass is the start player of the next round (:data:`FIRST_TO_PASS_STARTS_NEXT`).
+- Turn Order card (variant, p.9): the second player to pass takes it and, at the end of Cleanup, chooses
+  clockwise or counter-clockwise play for the next round.
+- Simultaneous play (variant for 7-9 players, p.13): the First Action marker starts with the start player,
+  the Second Action marker with the player opposite (:func:`opposite_seat`). The two holders act at the
+  same time; only the First Action holder may Research. After acting, a holder hands the marker clockwise
+  at once, unless the next player still holds the other marker: then it waits until that one is handed on.
+  Nobody holds both. The first to pass takes the First Action marker and the start player marker for the
+  next round, the Second Action marker goes opposite them.
+
+Pure: every function returns a new :class:`Rounds` and the verdicts on the play
+(:class:`rules.eclipse.verdict.Verdict`); a play off turn is recorded with a warning, never refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rules.eclipse.data import ROUNDS
+from rules.eclipse.verdict import Verdict
+
+__all__ = [
+    "ACTIONS",
+    "FIRST_TO_PASS_STARTS_NEXT",
+    "LAST_ROUND_UPKEEP",
+    "PHASES",
+    "REACTIONS",
+    "Rounds",
+    "act",
+    "choose_direction",
+    "end_phase",
+    "opposite_seat",
+    "pass_turn",
+    "start",
+]
+
+PHASES = ("action", "combat", "upkeep", "cleanup")
+"""The phases of a round, in order."""
+
+ACTIONS = ("explore", "influence", "research", "upgrade", "build", "move")
+"""The six actions of the Action phase."""
+
+REACTIONS = ("upgrade", "build", "move")
+"""What a player who has passed may still do on their turn (weaker versions of these three)."""
+
+FIRST_TO_PASS_STARTS_NEXT = True
+"""The first player to pass is the next round's start player (False: the start player stays). UNCONFIRMED for
+the first edition (Second Dawn's rule; the Rise of the Ancients simultaneous variant, p.13, gives the first
+passer the start player marker)."""
+
+LAST_ROUND_UPKEEP = True
+"""Whether round 9's Upkeep and Cleanup are played before the game ends (the default of the
+``last_round_upkeep`` option). UNCONFIRMED for the first edition; they change no VP, only the resources
+that break ties."""
+
+ROUND = "Game round (Action, Combat, Upkeep, Cleanup)"
+TURNS = "Action phase (turn order, passing, reactions)"
+TURN_ORDER = "Rise of the Ancients p.9 Turn Order variant"
+SIMULTANEOUS = "Rise of the Ancients p.13 Simultaneous play variant"
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """Where the rounds stand.
+
+    Attributes:
+        seats: the players in seat order (clockwise).
+        round: 1-9.
+        phase: one of :data:`PHASES`, or ``"end"`` after the last round.
+        start: the start player's seat.
+        turn: the seat whose turn it is in the Action phase (normal play).
+        clockwise: play goes clockwise this round (the Turn Order card may turn it).
+        passed: the players who have passed this round, in the order they passed.
+        turn_order_card: the variant is in play.
+        card_holder: who took the Turn Order card this round (the second to pass), or None.
+        next_clockwise: the direction the card's holder chose for the next round, or None.
+        simultaneous: the simultaneous-play variant is in play.
+        first, second: the seats holding the First and Second Action markers (simultaneous play).
+        first_waits, second_waits: that marker's holder has acted and waits to hand it on.
+        last_round_upkeep: round 9's Upkeep and Cleanup are played.
+    """
+
+    seats: tuple[str, ...]
+    round: int = 1
+    phase: str = "action"
+    start: int = 0
+    turn: int = 0
+    clockwise: bool = True
+    passed: tuple[str, ...] = ()
+    turn_order_card: bool = False
+    card_holder: str | None = None
+    next_clockwise: bool | None = None
+    simultaneous: bool = False
+    first: int = 0
+    second: int = 0
+    first_waits: bool = False
+    second_waits: bool = False
+    last_round_upkeep: bool = LAST_ROUND_UPKEEP
+
+    @property
+    def over(self) -> bool:
+        """The last round has ended."""
+        return self.phase == "end"
+
+    @property
+    def current(self) -> str | None:
+        """Whose turn it is: the turn's player, or the First Action marker's holder; None outside the Action phase."""
+        if self.phase != "action":
+            return None
+        return self.seats[self.first if self.simultaneous else self.turn]
+
+    @property
+    def holders(self) -> tuple[str, ...]:
+        """The players who may act now: the turn's player, or both marker holders (simultaneous play)."""
+        if self.phase != "action":
+            return ()
+        if self.simultaneous:
+            return (self.seats[self.first], self.seats[self.second])
+        return (self.seats[self.turn],)
+
+    @property
+    def waiting(self) -> tuple[str, ...]:
+        """In the Action phase, the players who have not passed (in seat order)."""
+        if self.phase != "action":
+            return ()
+        return tuple(p for p in self.seats if p not in self.passed)
+
+    @property
+    def next_start(self) -> str:
+        """The next round's start player: the first to pass (:data:`FIRST_TO_PASS_STARTS_NEXT`), else this round's."""
+        return self.passed[0] if self.passed and FIRST_TO_PASS_STARTS_NEXT else self.seats[self.start]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"round", "phase", "start_player", "turn", "direction", "passed", "next_start_player",
+        "turn_order_card", "markers"}`` (``markers`` null without simultaneous play)."""
+        markers = None
+        if self.simultaneous:
+            markers = {"first": self.seats[self.first], "second": self.seats[self.second],
+                       "first_waits": self.first_waits, "second_waits": self.second_waits}
+        return {"round": self.round, "phase": self.phase, "start_player": self.seats[self.start],
+                "turn": self.current, "direction": "clockwise" if self.clockwise else "counter-clockwise",
+                "passed": list(self.passed), "next_start_player": self.next_start,
+                "turn_order_card": self.card_holder, "markers": markers}
+
+
+def opposite_seat(seat: int, players: int) -> int:
+    """The seat directly opposite ``seat``: ``players // 2`` seats clockwise (with 7 or 9 players, the nearer
+    of the two opposite seats going clockwise; the rulebook's diagrams, p.13, were not legible)."""
+    return (seat + players // 2) % players
+
+
+def start(seats: tuple[str, ...], *, turn_order_card: bool = False, simultaneous: bool = False,
+          last_round_upkeep: bool = LAST_ROUND_UPKEEP, start_player: int = 0) -> Rounds:
+    """Round 1's Action phase, ``start_player`` (a seat) to act first."""
+    n = len(seats)
+    return Rounds(seats, start=start_player, turn=start_player, turn_order_card=turn_order_card,
+                  simultaneous=simultaneous, first=start_player, second=opposite_seat(start_player, n) if n > 1 else 0,
+                  last_round_upkeep=last_round_upkeep)
+
+
+def _step(r: Rounds, seat: int, clockwise: bool | None = None) -> int:
+    forward = r.clockwise if clockwise is None else clockwise
+    return (seat + (1 if forward else -1)) % len(r.seats)
+
+
+def _hand_on(r: Rounds, which: str) -> Rounds:
+    """Simultaneous play: the ``which`` marker's holder has acted; hand it on clockwise, or wait; then free the
+    other marker if it was waiting for this one."""
+    mine, other = (r.first, r.second) if which == "first" else (r.second, r.first)
+    target = (mine + 1) % len(r.seats)
+    if target == other:
+        r = replace(r, **{f"{which}_waits": True})
+    else:
+        r = replace(r, **{which: target, f"{which}_waits": False})
+    partner = "second" if which == "first" else "first"
+    if getattr(r, f"{partner}_waits"):
+        held = r.first if which == "first" else r.second
+        theirs = r.second if which == "first" else r.first
+        if (theirs + 1) % len(r.seats) != held:
+            r = replace(r, **{partner: (theirs + 1) % len(r.seats), f"{partner}_waits": False})
+    return r
+
+
+def _turn_check(r: Rounds, player: str) -> list[Verdict]:
+    """Whether ``player`` may act now (a warning when not: the table may have moved on)."""
+    if r.phase != "action":
+        return [Verdict("not_action_phase", False, ROUND, f"{player} acts in the {r.phase} phase; actions and passes "
+                        f"belong to the Action phase of round {r.round}", "end the phase only when everyone has passed")]
+    if player not in r.seats:
+        return []
+    if player not in r.holders:
+        if r.simultaneous:
+            why = f"only the marker holders ({' and '.join(r.holders)}) act now"
+            rule = SIMULTANEOUS
+        else:
+            why = f"it is {r.current}'s turn"
+            rule = TURNS
+        return [Verdict("out_of_turn", True, rule, f"{player} acts out of turn: {why}", "take back the action, or carry on "
+                        "if the table agrees", warning=True)]
+    return []
+
+
+def _advance(r: Rounds, player: str) -> Rounds:
+    """After ``player``'s turn: the next player's turn, or the marker handed on."""
+    seat = r.seats.index(player)
+    if r.simultaneous:
+        if seat == r.first:
+            return _hand_on(r, "first")
+        if seat == r.second:
+            return _hand_on(r, "second")
+        return r
+    return replace(r, turn=_step(r, seat))
+
+
+def act(r: Rounds, player: str, action: str) -> tuple[Rounds, list[Verdict]]:
+    """``player`` takes ``action`` (:data:`ACTIONS`) on their turn; a player who has passed may only react.
+
+    Verdicts: ``not_action_phase`` (illegal, nothing changes), ``out_of_turn`` (a warning; the turn moves on
+    from the player who acted), ``reaction_only`` (illegal: a passed player's Explore, Influence or
+    Research), ``research_first_marker`` (illegal: simultaneous play, Research without the First Action
+    marker).
+    """
+    verdicts = _turn_check(r, player)
+    if r.phase != "action":
+        return r, verdicts
+    if player in r.passed and action not in REACTIONS:
+        verdicts.append(Verdict("reaction_only", False, TURNS, f"{player} has passed: only a reaction (Upgrade, Build or "
+                                f"Move) is allowed, not {action.capitalize()}", "take it back; pass again or react"))
+    if r.simultaneous and action == "research" and r.seats.index(player) != r.first:
+        verdicts.append(Verdict("research_first_marker", False, SIMULTANEOUS,
+                                f"{player} researches without the First Action marker; only its holder may Research",
+                                "research when the First Action marker reaches you"))
+    return _advance(r, player), verdicts
+
+
+def pass_turn(r: Rounds, player: str) -> tuple[Rounds, list[Verdict]]:
+    """``player`` passes (or, having passed, lets their turn go without a reaction). The first to pass becomes
+    the next start player; with the Turn Order card the second takes the card; once everyone has passed the
+    Combat phase begins."""
+    verdicts = _turn_check(r, player)
+    if r.phase != "action":
+        return r, verdicts
+    if player not in r.passed:
+        r = replace(r, passed=r.passed + (player,))
+        if r.turn_order_card and len(r.passed) == 2:
+            r = replace(r, card_holder=player)
+    if set(r.passed) >= set(r.seats):
+        return replace(r, phase="combat"), verdicts
+    return _advance(r, player), verdicts
+
+
+def choose_direction(r: Rounds, player: str, clockwise: bool) -> tuple[Rounds, list[Verdict]]:
+    """The Turn Order card's holder chooses the next round's direction, at the end of Cleanup (p.9)."""
+    if not r.turn_order_card:
+        return r, [Verdict("turn_order_card", False, TURN_ORDER, "the Turn Order variant is not in play; play goes clockwise",
+                           "choose the variant at setup")]
+    out: list[Verdict] = []
+    if player != r.card_holder:
+        out.append(Verdict("turn_order_card", False, TURN_ORDER, f"{player} does not hold the Turn Order card "
+                           f"({r.card_holder or 'nobody'} does: the second player to pass takes it)", "the holder chooses"))
+    if r.phase != "cleanup":
+        out.append(Verdict("turn_order_card", False, TURN_ORDER, f"the direction is chosen at the end of Cleanup, not in "
+                           f"the {r.phase} phase", "choose it when Cleanup ends"))
+    if out:
+        return r, out
+    return replace(r, next_clockwise=clockwise), out
+
+
+def end_phase(r: Rounds) -> tuple[Rounds, list[Verdict]]:
+    """The current phase ends: Action -> Combat -> Upkeep -> Cleanup -> the next round's Action (its start
+    player the first to pass, its direction the Turn Order card's choice), or the end after round 9 (after
+    its Combat when :attr:`Rounds.last_round_upkeep` is off)."""
+    out: list[Verdict] = []
+    if r.phase == "end":
+        return r, [Verdict("game_over", False, ROUND, f"the game ended after round {ROUNDS}", "score the game")]
+    if r.phase == "action":
+        missing = [p for p in r.seats if p not in r.passed]
+        if missing:
+            out.append(Verdict("players_still_acting", True, TURNS, f"the Action phase ends before {', '.join(missing)} "
+                               "passed", "each player passes before Combat", warning=True))
+        return replace(r, phase="combat"), out
+    if r.round >= ROUNDS and (r.phase == "cleanup" or (r.phase == "combat" and not r.last_round_upkeep)):
+        return replace(r, phase="end"), out
+    if r.phase != "cleanup":
+        return replace(r, phase=PHASES[PHASES.index(r.phase) + 1]), out
+    first = r.seats.index(r.next_start)
+    clockwise = True
+    if r.turn_order_card:
+        clockwise = r.next_clockwise if r.next_clockwise is not None else True
+        if r.card_holder is not None and r.next_clockwise is None:
+            out.append(Verdict("turn_order_card", True, TURN_ORDER, f"{r.card_holder} chose no direction with the Turn "
+                               "Order card: play goes clockwise", "choose before Cleanup ends", warning=True))
+    n = len(r.seats)
+    return replace(r, round=r.round + 1, phase="action", start=first, turn=first, clockwise=clockwise, passed=(),
+                   card_holder=None, next_clockwise=None, first=first, second=opposite_seat(first, n) if n > 1 else 0,
+                   first_waits=False, second_waits=False), out

@@ -1,0 +1,160 @@
+"""Game terms per language: ``names(kind, id, lang)``, with English where a language has no term.
+
+The players' editions name a game's parts in their own language: the Greek Roll for the Galaxy
+rulebook its phases and dice, the Polish Race for the Galaxy rulebook its phases and card types, the
+Hungarian Among the Stars rulebook some locations, the reactors and the location types. Those names
+are package data, ``rules/data/<game>/names.json``, each with its source (the rulebook transcript's
+file, line and a quote of that line). A name an edition does not give is absent there, never made
+up: :func:`names` then answers the English name, which comes from the game's component data
+(tiles, cards, locations, phases) or, for the kinds that have none there, from ``names.json``.
+
+Kinds (``"<game>.<kind>"``) and their ids:
+
+- ``roll.phase`` (``explore`` ... ``ship``), ``roll.face`` (the phases and ``wild``), ``roll.step``
+  (``roll``, ``assign``, ``reveal``, ``phases``, ``manage``), ``roll.die`` and ``roll.colour`` (die and
+  world colours, ``white`` ... ``gray``), ``roll.tile`` (a tile side's English name, tiles.json);
+- ``race.phase`` (``explore`` ... ``produce``, game.json), ``race.action`` (action card ids, game.json),
+  ``race.card`` (a card's English name, cards.json), ``race.card_type`` (``world``, ``development``);
+- ``among_the_stars.location``, ``.reactor``, ``.objective``, ``.race`` (ids of cards.json) and
+  ``among_the_stars.location_type`` (``administrative`` ... ``recreation``).
+
+Pure: reads package data only, no I/O beyond it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from rules.core import RulesError
+
+__all__ = ["LANGUAGES", "UnknownTerm", "kinds", "names", "source", "translated"]
+
+LANGUAGES = ("en", "el", "pl", "hu")
+"""The box's languages (ISO 639-1): English, Greek, Polish, Hungarian."""
+
+GAMES = ("roll", "race", "among_the_stars")
+"""The games with a ``names.json``."""
+
+
+class UnknownTerm(RulesError, LookupError):
+    """No such kind, or no such id of that kind; the message names both and what exists."""
+
+
+def _data(game: str, filename: str) -> Any:
+    text = (resources.files("rules") / "data" / game / filename).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def _by(records: list[Mapping[str, Any]], key: str = "id", value: str = "name") -> dict[str, str]:
+    return {str(r[key]): str(r[value]) for r in records}
+
+
+def _roll_tiles() -> dict[str, str]:
+    tiles = _data("roll", "tiles.json")
+    sides = [side for tile in tiles["game_tiles"] for side in (tile["development"], tile["world"])]
+    sides += [tile["development"] for tile in tiles["faction_tiles"]]
+    sides += [world for tile in tiles["faction_tiles"] for world in tile["worlds"]]
+    sides += tiles["home_worlds"]
+    return {side["name"]: side["name"] for side in sides if side}  # a faction tile may have no development side
+
+
+def _race_game(part: str, value: str) -> Callable[[], dict[str, str]]:
+    return lambda: _by(_data("race", "game.json")[part], value=value)
+
+
+def _among(part: str) -> Callable[[], dict[str, str]]:
+    return lambda: _by(_data("among_the_stars", "cards.json")[part])
+
+
+_ENGLISH: dict[str, Callable[[], dict[str, str]]] = {
+    "roll.tile": _roll_tiles,
+    "race.phase": _race_game("phases", "name"),
+    "race.action": _race_game("actions", "card"),
+    "race.card": lambda: {c["name"]: c["name"] for c in _data("race", "cards.json")["cards"]},
+    "among_the_stars.location": _among("locations"),
+    "among_the_stars.reactor": _among("reactors"),
+    "among_the_stars.objective": _among("objectives_base"),
+    "among_the_stars.race": _among("races"),
+}
+"""Kinds whose English names are in the game's component data: kind -> () -> {id: English name}."""
+
+
+@lru_cache(maxsize=None)
+def _terms() -> dict[str, dict[str, dict[str, Any]]]:
+    """kind -> id -> {"en": English, lang: {"name", "seed", "line", "quote"}} from every names.json,
+    with the English of the component data filled in."""
+    terms: dict[str, dict[str, dict[str, Any]]] = {}
+    for game in GAMES:
+        for kind, entries in _data(game, "names.json").items():
+            if not kind.startswith("_"):
+                terms[f"{game}.{kind}"] = {str(k): dict(v) for k, v in entries.items()}
+    for kind, english in _ENGLISH.items():
+        entries = terms.setdefault(kind, {})
+        for id_, name in english().items():
+            entries.setdefault(id_, {})["en"] = name
+    return terms
+
+
+def kinds() -> tuple[str, ...]:
+    """Every kind, e.g. ``("roll.phase", ..., "among_the_stars.location_type")``."""
+    return tuple(sorted(_terms()))
+
+
+def _entry(kind: str, id: str) -> dict[str, Any]:
+    terms = _terms()
+    if kind not in terms:
+        raise UnknownTerm(f"no kind of game term {kind!r}: the kinds are {', '.join(sorted(terms))}")
+    entry = terms[kind].get(str(id))
+    if entry is None:
+        known = sorted(terms[kind])
+        shown = ", ".join(known[:12]) + (", ..." if len(known) > 12 else "")
+        raise UnknownTerm(f"no {kind} {id!r}: the ids are {shown}")
+    return entry
+
+
+def names(kind: str, id: str, lang: str) -> str:
+    """The name of ``id`` of ``kind`` in ``lang``, as that language's edition prints it; English when
+    the edition gives none (or ``lang`` is not one of :data:`LANGUAGES`).
+
+    Examples: ``names("roll.phase", "settle", "el") == "Αποίκιση"``,
+    ``names("roll.tile", "Space Piracy", "el") == "Space Piracy"`` (the Greek rulebook keeps tile
+    names in English), ``names("among_the_stars.location", "restaurant", "hu") == "Étterem"``.
+
+    Raises:
+        UnknownTerm: no such kind, or no such id of it.
+    """
+    entry = _entry(kind, id)
+    term = entry.get(lang)
+    if isinstance(term, Mapping):
+        return str(term["name"])
+    return str(entry["en"])
+
+
+def translated(kind: str, lang: str) -> dict[str, str]:
+    """``{id: name}`` of the ids of ``kind`` that ``lang``'s edition names (English: every id).
+
+    Raises:
+        UnknownTerm: no such kind.
+    """
+    _entry_kind = _terms().get(kind)
+    if _entry_kind is None:
+        raise UnknownTerm(f"no kind of game term {kind!r}: the kinds are {', '.join(kinds())}")
+    if lang == "en":
+        return {id_: str(e["en"]) for id_, e in _entry_kind.items()}
+    return {id_: str(e[lang]["name"]) for id_, e in _entry_kind.items() if isinstance(e.get(lang), Mapping)}
+
+
+def source(kind: str, id: str, lang: str) -> dict[str, Any] | None:
+    """Where ``lang``'s name of ``id`` comes from: ``{"name", "seed" (file in shared/seeds/), "line"
+    (1-based), "quote" (from that line)}`` and maybe ``"note"``; None for English or a name the
+    edition does not give.
+
+    Raises:
+        UnknownTerm: no such kind, or no such id of it.
+    """
+    term = _entry(kind, id).get(lang)
+    return dict(term) if isinstance(term, Mapping) else None

@@ -1,0 +1,220 @@
+"""companion.config: the one TOML file, its declared settings, errors naming key and line, migrations,
+precedence (flag > environment > file > default), and `companion config show|check`."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from companion import config as cfg
+from companion.cli import main
+from companion.config import SETTINGS, ConfigError, Migration, key_lines, load
+from companion.owner_commands import apply_box_config
+
+DEFAULT_FILE = Path(cfg.__file__).parent / "data" / "config.toml"
+
+
+def write(tmp_path: Path, text: str, name: str = "config.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_shipped_default_file_is_every_setting_at_its_default():
+    assert DEFAULT_FILE.read_text(encoding="utf-8") == cfg.default_file_text(), \
+        "regenerate: python -m companion.config > companion/data/config.toml"
+    config = load(DEFAULT_FILE, env={}, strict=True)
+    assert config.version == cfg.CONFIG_VERSION
+    for s in SETTINGS:
+        assert config.values[s.key].raw == s.default
+        assert config.origin(s.key).startswith(f"{DEFAULT_FILE}:")
+    # each setting is documented in the file: its help is on the comment lines above it
+    text = DEFAULT_FILE.read_text(encoding="utf-8")
+    for s in SETTINGS:
+        assert f"\n{s.name} = " in text
+        assert s.help.split()[0] in text
+
+
+def test_no_file_gives_the_defaults(tmp_path):
+    config = load(None, env={"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)})
+    assert config["web.port"] == 8080 and config["web.host"] == "0.0.0.0"
+    assert config["gpio.next_pin"] == 17 and config["gpio.led_pin"] == 27
+    assert config["gpio.buzzer_pin"] is None and config["gpio.undo_pin"] is None
+    assert config["camera.size"] is None and config["box.default_game"] == "choose"  # the chooser (issue 17)
+    assert all(v.origin == "default" for k, v in config.values.items())
+
+
+def test_a_good_file_sets_values_and_says_on_which_line(tmp_path):
+    path = write(tmp_path, 'version = 1\n\n[camera]\nsource = "opencv:1"\nsize = "1280x720"\n'
+                           '[gpio]\nundo_pin = 22\nbuzzer_pin = 18\n[box]\nname = "Kitchen table"\nlanguage = "el"\n')
+    config = load(path, env={}, strict=True)
+    assert config["camera.source"] == "opencv:1"
+    assert config["camera.size"] == (1280, 720)
+    assert config["gpio.undo_pin"] == 22 and config["gpio.buzzer_pin"] == 18
+    assert config["box.name"] == "Kitchen table" and config["box.language"] == "el"
+    assert config.origin("camera.source") == f"{path}:4"
+    assert config.origin("box.language") == f"{path}:11"
+    assert config.origin("web.port") == "default"
+
+
+def test_a_bad_file_names_each_key_and_its_line(tmp_path):
+    path = write(tmp_path, "\n".join([
+        "version = 1",            # 1
+        "[web]",                  # 2
+        'port = "8080"',          # 3  text, not a number
+        "[camera]",               # 4
+        'sorce = "auto"',         # 5  misspelt key
+        'size = "big"',           # 6
+        "[box]",                  # 7
+        'language = "de"',        # 8  not a box language
+        "[gpio]",                 # 9
+        "next_pin = 27",          # 10 the LED's default pin
+        "led_pin = 40",           # 11 not on the header
+    ]) + "\n")
+    with pytest.raises(ConfigError) as caught:
+        load(path, env={}, strict=True)
+    problems = {(p.key, p.line) for p in caught.value.problems}
+    assert problems == {("web.port", 3), ("camera.sorce", 5), ("camera.size", 6), ("box.language", 8),
+                        ("gpio.next_pin", 10), ("gpio.led_pin", 11)}
+    text = {p.key: str(p) for p in caught.value.problems}
+    assert text["camera.sorce"] == f"{path}:5: camera.sorce: unknown setting: did you mean camera.source?"
+    assert "1-65535" in text["web.port"]
+    assert "en, el, pl, hu" in text["box.language"]
+    assert "gpio.led_pin" in text["gpio.next_pin"]
+    # not strict (the box's start): each bad setting takes its default, the good ones stay
+    lenient = load(path, env={})
+    assert lenient["web.port"] == 8080 and lenient["gpio.next_pin"] == 17 and lenient["box.language"] == "en"
+    assert len(lenient.problems) == 6
+
+
+def test_a_file_that_is_not_toml_names_the_line(tmp_path):
+    path = write(tmp_path, 'version = 1\n[web]\nport = 80 80\n')
+    config = load(path, env={})
+    assert [(p.key, p.line) for p in config.problems] == [(None, 3)]
+    assert "not valid TOML" in str(config.problems[0])
+    assert config["web.port"] == 8080
+
+
+def test_a_missing_file_a_folder_and_bad_utf8_are_one_problem_each(tmp_path):
+    assert "no such file" in str(load(tmp_path / "nope.toml", env={}).problems[0])
+    assert "is a folder" in str(load(tmp_path, env={}).problems[0])
+    bad = tmp_path / "latin1.toml"
+    bad.write_bytes(b'[box]\nname = "K\xfcche"\n')
+    problem = load(bad, env={}).problems[0]
+    assert problem.line == 2 and "UTF-8" in problem.message
+
+
+def test_a_newer_version_is_refused_with_its_line(tmp_path):
+    path = write(tmp_path, "# made by a newer box\nversion = 7\n")
+    problem = load(path, env={}).problems[0]
+    assert (problem.key, problem.line) == ("version", 2) and "newer" in problem.message
+
+
+def test_an_older_file_is_read_through_its_migration(tmp_path):
+    """A key renamed in version 2 (web.listen -> web.host) and one that changed shape (camera.width and
+    .height -> camera.size in version 3): the old file keeps working, and its lines are still named."""
+    migrations = (
+        Migration(2, renamed={"web.listen": "web.host"}, note="web.listen is now web.host"),
+        Migration(3, renamed={"camera.width": "camera.size"}, convert={"camera.size": lambda w: f"{w}x{w * 9 // 16}"},
+                  note="camera.width is now camera.size"),
+    )
+    path = write(tmp_path, 'version = 1\n[web]\nlisten = "127.0.0.1"\n[camera]\nwidth = 1280\n')
+    config = load(path, env={}, migrations=migrations, version=3)
+    assert config["web.host"] == "127.0.0.1" and config["camera.size"] == (1280, 720)
+    assert config.origin("web.host") == f"{path}:3 (written as web.listen)"
+    assert config.notes == ["version 1 -> 2: web.listen is now web.host", "version 2 -> 3: camera.width is now camera.size"]
+    assert any("update it to version = 3" in p.message for p in config.problems)
+    # a file already at version 2 only goes through the second migration
+    newer = write(tmp_path, 'version = 2\n[camera]\nwidth = 1920\n', "v2.toml")
+    assert load(newer, env={}, migrations=migrations, version=3).notes == ["version 2 -> 3: camera.width is now camera.size"]
+
+
+def test_key_lines_finds_tables_dotted_keys_and_quoted_keys():
+    text = '# c\nversion = 1\n[ web ]\n"port" = 1\n\n[box]\nname = "x = y"\ncamera.source = "a"\n'
+    assert key_lines(text) == {"version": 2, "web": 3, "web.port": 4, "box": 6, "box.name": 7, "box.camera.source": 8}
+
+
+def box_args(argv: list[str]) -> argparse.Namespace:
+    from companion.cli import _parser
+
+    return _parser().parse_args(argv)
+
+
+def test_flags_override_the_environment_which_overrides_the_file(tmp_path, monkeypatch):
+    path = write(tmp_path, '[web]\nport = 9001\nhost = "127.0.0.1"\n[box]\ndefault_game = "race"\n'
+                           f'data_dir = "{tmp_path / "from-file"}"\n[gpio]\nbuzzer_pin = 18\n')
+    monkeypatch.setenv("TABLETOP_CONFIG", str(path))
+    monkeypatch.setenv("TABLETOP_DATA_DIR", "")  # remembered, so the value apply_box_config sets is undone after
+    monkeypatch.delenv("TABLETOP_DATA_DIR")
+    args = box_args(["run", "--port", "9002"])
+    config = apply_box_config(args)
+    assert (args.port, args.host, args.game, args.source, args.buzzer_pin) == (9002, "127.0.0.1", "race", "auto", 18)
+    assert config.origin("web.port") == "flag --port"
+    assert config.origin("web.host") == f"{path}:3"
+    assert config.origin("camera.source") == "default"
+    import os
+
+    assert os.environ["TABLETOP_DATA_DIR"] == str(tmp_path / "from-file")  # the file's data folder for every part
+    # the environment beats the file; a flag beats both
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "from-env"))
+    config = apply_box_config(box_args(["demo", "--game", "d6", "--buzzer-pin", "5"]))
+    assert config.origin("box.data_dir") == "environment TABLETOP_DATA_DIR"
+    assert config["box.data_dir"] == str(tmp_path / "from-env")
+    assert (config["box.default_game"], config.origin("box.default_game")) == ("d6", "flag --game")
+    assert config["gpio.buzzer_pin"] == 5
+    # --config FILE picks the file; the flags keep their meaning (--port 0: any free port)
+    other = write(tmp_path, "[web]\nport = 7000\n", "other.toml")
+    args = box_args(["demo", "--config", str(other)])
+    assert apply_box_config(args)["web.port"] == 7000 and args.port == 7000
+    args = box_args(["demo", "--config", str(other), "--port", "0"])
+    apply_box_config(args)
+    assert args.port == 0
+
+
+def test_config_show_prints_every_setting_and_where_it_came_from(tmp_path, monkeypatch, capsys):
+    path = write(tmp_path, 'version = 1\n[web]\nhost = "127.0.0.1"\n')
+    monkeypatch.setenv("TABLETOP_CONFIG", str(path))
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
+    assert main(["config", "show", "--port", "9000"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"# configuration file {path} (version 1)"
+    lines = {line.split(" = ")[0]: line for line in out[1:]}
+    assert list(lines) == [s.key for s in SETTINGS]
+    assert lines["web.host"].endswith(f'# {path}:3') and '"127.0.0.1"' in lines["web.host"]
+    assert lines["web.port"].startswith("web.port = 9000") and lines["web.port"].endswith("# flag --port")
+    assert lines["box.data_dir"].endswith("# environment TABLETOP_DATA_DIR")
+    assert lines["gpio.led_pin"].endswith("# default")
+    assert main(["config", "show", "--port", "http"]) == 2
+
+
+def test_config_check_exit_codes_and_lines(tmp_path, capsys):
+    good = write(tmp_path, "version = 1\n[web]\nport = 8081\n", "good.toml")
+    assert main(["config", "check", str(good)]) == 0
+    assert capsys.readouterr().out.startswith(f"{good}: ok (version 1, 1 of {len(SETTINGS)} settings set")
+    bad = write(tmp_path, '[web]\nport = 0\n[box]\nnmae = "x"\n', "bad.toml")
+    assert main(["config", "check", str(bad)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        f"{bad}:2: web.port: 0 is not a TCP port: give 1-65535; the default 8080 is used",
+        f"{bad}:4: box.nmae: unknown setting: did you mean box.name?",
+    ]
+    assert main(["config", "check", str(tmp_path / "missing.toml")]) == 1
+    assert main(["config", "check", str(DEFAULT_FILE)]) == 0
+
+
+def test_a_bad_file_does_not_stop_the_box(tmp_path, monkeypatch, caplog):
+    path = write(tmp_path, '[web]\nport = "x"\n')
+    monkeypatch.setenv("TABLETOP_CONFIG", str(path))
+    args = box_args(["demo"])
+    with caplog.at_level("WARNING"):
+        config = apply_box_config(args)
+    assert args.port == 8080 and config["web.port"] == 8080
+    assert f"{path}:2: web.port" in caplog.text
+
+
+@pytest.mark.parametrize("name, ok", [("companion", True), ("Kitchen table", True), ("Στο τραπέζι 2", True),
+                                      ("", False), ("a.b", False), ("x" * 64, False), ("---", False)])
+def test_box_names(name, ok, tmp_path):
+    path = write(tmp_path, f'[box]\nname = "{name}"\n')
+    assert (not load(path, env={}).problems) is ok

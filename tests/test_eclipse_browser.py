@@ -1,0 +1,154 @@
+"""Eclipse from two phones in a real browser (Debian's chromium via Playwright): each player claims their seat,
+lays their starting sector and plays part of a round (Explore with its hex, Pass), sees the map and the tracker,
+then enters the hidden end position on their own phone and sees the score screen.
+
+Never downloads a browser: uses /usr/bin/chromium, and skips with the reason when it or Playwright is missing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.web import create_app, serve
+from tests.test_camera_browser import page_for
+from tests.test_phone_browser import browser, flow_on_the_box, join_url  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.browser
+
+
+def report(page, form: str, **values) -> None:
+    """Fill ``form`` on the phone and send it; cells as (q, r)."""
+    page.locator("#form-pick").select_option(form)
+    for name, value in values.items():
+        field = page.locator(f'#fields [data-field="{name}"]')
+        if isinstance(value, tuple):
+            field.locator("input[data-axis=i]").fill(str(value[0]))
+            field.locator("input[data-axis=j]").fill(str(value[1]))
+        elif field.evaluate("node => node.tagName") == "SELECT":
+            field.select_option(str(value))
+        else:
+            field.fill(str(value))
+    page.locator("#send").click()
+
+
+def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_path, output_dir):  # noqa: F811
+    from playwright.sync_api import expect
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    phones = []
+    try:
+        with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]) as flow:
+            for name in ("Ann", "Bob"):
+                context, page, errors = page_for(browser, join_url(server, hub))
+                phones.append((context, page, errors))
+                expect(page.locator("#title")).to_have_text("Eclipse")
+                page.locator("#seats button", has_text=name).click()
+                expect(page.locator("#me")).to_have_text(name)
+            (_, ann, _), (_, bob, _) = phones
+            expect(ann.locator("#round-label")).to_have_text("Round 1 of 9, Action phase")
+            expect(ann.locator("#players thead th")).to_have_text(["Player", "Hexes", "Ambassadors", "Alliance"])
+            expect(ann.locator("#players tbody tr.turn")).to_contain_text("Ann")
+
+            # Setup: each lays their starting sector (ring II with 2 players).
+            report(ann, "home", sector="221 Procyon", hex=(0, -2), rotation=0)
+            expect(ann.locator("#report-result")).to_contain_text("hex placed recorded")
+            report(bob, "home", sector="232 Rigel", hex=(0, 2), rotation=0)
+            expect(bob.locator("#report-result")).to_contain_text("hex placed recorded")
+            # Ann explores 101 Castor at (0, -1) as printed: only a half wormhole towards her home (221's printed
+            # 6 faces it, 101 has no half-circle on its edge 12): both phones show the rule and the fix at once.
+            report(ann, "explore", sector="101 Castor", hex=(0, -1), rotation=0, **{"from": (0, -2)})
+            expect(ann.locator("#report-result")).to_contain_text("action taken recorded")
+            for page in (ann, bob):
+                expect(page.locator("#findings li").first).to_contain_text("only a half wormhole")
+                expect(page.locator("#findings li").first).to_contain_text("Eclipse, Wormhole Generator")
+            # ... she takes it back, and lays it turned 1 step: legal.
+            ann.locator("#undo-report").click()
+            expect(ann.locator("#report-result")).to_contain_text("withdrawn")
+            report(ann, "explore", sector="101 Castor", hex=(0, -1), rotation=1, **{"from": (0, -2)})
+            expect(bob.locator("#players tbody tr.turn")).to_contain_text("Bob")
+            board = bob.locator("#boards figure")
+            expect(board.locator("g.cell:not(.space) text.label")).to_have_text(["001", "101", "221", "232"])
+            bob.screenshot(path=str(output_dir / "phone_eclipse_round.png"), full_page=True)
+            report(bob, "pass")
+            expect(ann.locator("#note")).to_contain_text("passed: Bob; next round starts: Bob")
+
+            # The rest of the game is played at the table, through the box's loop, up to the end of round 9.
+            for _ in range(200):
+                game = hub.snapshot().view["game"]
+                if game["stage"] == "reporting":
+                    break
+                if game["stage"] == "action":
+                    answer = hub.request("report", origin="cli", timeout=5, player=game["turn"], form="pass", values={})
+                else:
+                    answer = hub.request("next_phase", origin="cli", timeout=5)
+                assert answer is not None and answer["status"] == 200, answer
+            for page in (ann, bob):
+                expect(page.locator("#form-pick option")).to_have_text(
+                    ["Final position (hidden: only on your phone)"])
+            # Ann: reputation 3, one Discovery kept (2), military track 5 tiles (2), her home 221 (3 VP; no disc went
+            # on 101, so it is not hers) = 10.
+            report(ann, "position", reputation_3=1, discoveries=1, military=5, money=2, science=2, materials=2)
+            expect(ann.locator("#report-result")).to_contain_text("position reported recorded")
+            expect(bob.locator("#score-section")).to_be_hidden()  # nothing shows before everyone has reported
+            # Bob: reputation 4 + 2, hex 232 (3) = 9.
+            report(bob, "position", reputation_4=1, reputation_2=1, money=1, science=0, materials=0)
+            for page in (ann, bob):
+                expect(page.locator("#score-section")).to_be_visible()
+                expect(page.locator("#winner")).to_have_text("Winner: Ann")
+                expect(page.locator("#scores tr.winner-row")).to_have_text("Total\u2605 109")  # the winner marked with a star, not only a colour
+            ann.screenshot(path=str(output_dir / "phone_eclipse_scores.png"), full_page=True)
+            result = hub.snapshot().view["game"]["result"]
+            assert {p["name"]: p["total"] for p in result["players"]} == {"Ann": 10, "Bob": 9}
+    finally:
+        for context, _, _ in phones:
+            context.close()
+        server.shutdown()
+    assert all(errors == [] for _, _, errors in phones)
+
+
+def test_the_setup_step_picks_each_players_species_on_the_phone(browser, hub, tmp_path, output_dir):  # noqa: F811
+    """Species are picked beside each name; two species of one double-sided board are refused at once, with the
+    rule (Rise of the Ancients p.3); Start records the species."""
+    import numpy as np
+    from playwright.sync_api import expect
+
+    from companion.app import MainLoop
+    from companion.flows import FLOWS
+    from companion.session import SessionStore
+    from companion.setup_flow import TableSetup
+    from device import FakeCamera
+    from tests.test_camera_browser import LoopThread
+    from vision.motion import StillnessDetector
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    with SessionStore(tmp_path / "setup.sqlite3") as store:
+        loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 70, np.uint8)]), reader=None, session=None, hub=hub,
+                        stillness=StillnessDetector(), setup=TableSetup(store, FLOWS["eclipse"]), sleep=lambda s: None)
+        loop.publish()
+        context, page, errors = page_for(browser, join_url(server, hub))
+        try:
+            with LoopThread(loop):
+                expect(page.locator("#setup-section")).to_be_visible()
+                for name in ("Ann", "Bob"):
+                    page.locator("#setup-name").fill(name)
+                    page.locator("#setup-add").click()
+                    expect(page.locator("#setup-players li .name").last).to_have_text(name)
+                picks = page.locator("#setup-players select.choice")
+                picks.nth(0).select_option("Terran Directorate")
+                expect(page.locator("#setup-result")).to_have_text("Ann: species Terran Directorate")
+                picks.nth(1).select_option("Eridani Empire")  # the other side of Ann's board
+                expect(page.locator("#setup-result")).to_contain_text("Terran Directorate and Eridani Empire: each "
+                                                                       "needs a player board of its own")
+                expect(picks.nth(1)).to_have_value("")  # the refused pick is not kept
+                picks.nth(1).select_option("Orion Hegemony")
+                expect(page.locator("#setup-result")).to_have_text("Bob: species Orion Hegemony")
+                page.screenshot(path=str(output_dir / "phone_eclipse_setup.png"), full_page=True)
+                page.locator("#setup-start").click()
+                expect(page.locator("#setup-section")).to_be_hidden()
+                expect(page.locator("#players tbody tr").first).to_contain_text("Ann \u2014 Terran Directorate")
+            assert [p.get("species") for p in loop.flow.session.settings["players"]] == ["Terran Directorate",
+                                                                                         "Orion Hegemony"]
+            assert errors == []
+        finally:
+            context.close()
+            server.shutdown()

@@ -1,0 +1,121 @@
+"""Eclipse rounds (rules/eclipse/rounds.py): nine rounds of Action, Combat, Upkeep, Cleanup; turns, passing,
+reactions, the next start player, the Turn Order card (Rise of the Ancients p.9) and simultaneous play (p.13)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules.eclipse.rounds import act, choose_direction, end_phase, opposite_seat, pass_turn, start
+
+SEATS = ("Ann", "Bob", "Cy", "Dee")
+
+
+def kinds(verdicts) -> list[str]:
+    return [v.rule_kind for v in verdicts]
+
+
+def run(r, *plays):
+    """Apply ``(player, action or "pass")`` plays; the verdicts of each."""
+    out = []
+    for player, what in plays:
+        r, verdicts = pass_turn(r, player) if what == "pass" else act(r, player, what)
+        out.append(kinds(verdicts))
+    return r, out
+
+
+def test_the_start_player_acts_first_then_clockwise_and_the_first_to_pass_starts_next():
+    r = start(SEATS)
+    assert (r.round, r.phase, r.current, r.waiting) == (1, "action", "Ann", SEATS)
+    r, said = run(r, ("Ann", "explore"), ("Bob", "influence"), ("Cy", "pass"), ("Dee", "research"), ("Ann", "build"),
+                  ("Bob", "pass"), ("Cy", "move"), ("Dee", "pass"))
+    # Cy passed first; after passing a Move is a reaction (an Upgrade, Build or Move), allowed
+    assert all(v == [] for v in said)
+    assert r.passed == ("Cy", "Bob", "Dee") and r.next_start == "Cy" and r.current == "Ann" and r.waiting == ("Ann",)
+    r, said = run(r, ("Ann", "pass"))
+    assert r.phase == "combat" and r.current is None and r.waiting == ()
+    for phase in ("upkeep", "cleanup", "action"):
+        r, verdicts = end_phase(r)
+        assert r.phase == phase and verdicts == []
+    assert (r.round, r.start, r.current, r.passed) == (2, 2, "Cy", ())
+
+
+def test_a_passed_player_only_reacts_and_a_turn_out_of_order_is_a_question():
+    r, said = run(start(SEATS), ("Ann", "pass"), ("Bob", "pass"), ("Cy", "pass"), ("Dee", "explore"), ("Ann", "research"))
+    assert said[-1] == ["reaction_only"]  # Ann passed: Research is no reaction
+    r2, said = run(start(SEATS), ("Cy", "explore"))
+    assert said == [["out_of_turn"]] and r2.current == "Dee"  # the turn goes on from the player who acted
+    assert "it is Ann's turn" in act(start(SEATS), "Cy", "move")[1][0].message
+    r3, verdicts = act(replace(start(SEATS), phase="combat"), "Ann", "move")
+    assert kinds(verdicts) == ["not_action_phase"] and r3.phase == "combat"
+
+
+def test_passing_again_is_a_turn_without_a_reaction():
+    r, said = run(start(SEATS), ("Ann", "pass"), ("Bob", "explore"), ("Cy", "explore"), ("Dee", "explore"), ("Ann", "pass"))
+    assert said == [[]] * 5 and r.passed == ("Ann",) and r.current == "Bob"
+
+
+def test_nine_rounds_then_the_end():
+    r = start(SEATS)
+    for _ in range(8 * 4):
+        r, _ = end_phase(r)  # the Action phase ended by the table (a warning while players have not passed)
+    assert (r.round, r.phase) == (9, "action")
+    r, verdicts = end_phase(r)
+    assert kinds(verdicts) == ["players_still_acting"]
+    for _ in range(3):
+        r, _ = end_phase(r)
+    assert r.over and r.phase == "end"
+    assert kinds(end_phase(r)[1]) == ["game_over"]
+    short = replace(start(SEATS, last_round_upkeep=False), round=9, phase="combat")
+    assert end_phase(short)[0].over  # without round 9's Upkeep and Cleanup the game ends after its Combat
+
+
+def test_the_turn_order_card_goes_to_the_second_to_pass_who_turns_the_next_round():
+    r = start(SEATS, turn_order_card=True)
+    r, _ = run(r, ("Ann", "explore"), ("Bob", "pass"), ("Cy", "explore"), ("Dee", "pass"), ("Ann", "pass"), ("Cy", "pass"))
+    assert r.card_holder == "Dee" and r.phase == "combat"  # Bob first, Dee second
+    r, _ = end_phase(r)
+    assert kinds(choose_direction(r, "Dee", False)[1]) == ["turn_order_card"]  # in Upkeep: not yet
+    r, _ = end_phase(r)
+    assert kinds(choose_direction(r, "Bob", False)[1]) == ["turn_order_card"]  # Bob does not hold it
+    r, said = choose_direction(r, "Dee", False)
+    assert said == []
+    r, _ = end_phase(r)
+    assert (r.round, r.current, r.clockwise) == (2, "Bob", False)
+    r, said = run(r, ("Bob", "explore"))
+    assert r.current == "Ann" and said == [[]]  # counter-clockwise: Bob, Ann, Dee, Cy
+    assert kinds(choose_direction(start(SEATS), "Ann", True)[1]) == ["turn_order_card"]  # variant not in play
+
+
+def test_simultaneous_play_two_markers_and_only_the_first_researches():
+    seats = tuple(f"P{k}" for k in range(8))
+    assert [opposite_seat(0, n) for n in (7, 8, 9)] == [3, 4, 4]
+    r = start(seats, simultaneous=True)
+    assert r.holders == ("P0", "P4") and r.current == "P0"
+    r, said = run(r, ("P4", "research"), ("P0", "research"))
+    assert said == [["research_first_marker"], []]
+    assert r.holders == ("P1", "P5")
+    r, said = run(r, ("P3", "move"))
+    assert said == [["out_of_turn"]] and r.holders == ("P1", "P5")  # no marker moves for a player without one
+
+
+def test_a_marker_waits_while_the_next_player_holds_the_other():
+    seats = tuple(f"P{k}" for k in range(7))
+    r = replace(start(seats, simultaneous=True), first=2, second=3)
+    r, _ = act(r, "P2", "explore")  # the next player, P3, still holds the Second Action marker
+    assert (r.first, r.first_waits, r.holders) == (2, True, ("P2", "P3"))
+    r, _ = act(r, "P3", "move")  # P3 hands its marker to P4, and the waiting First marker comes to P3
+    assert (r.first, r.second, r.first_waits) == (3, 4, False)
+
+
+def test_the_first_to_pass_takes_the_first_action_marker_for_the_next_round():
+    seats = tuple(f"P{k}" for k in range(8))
+    r = start(seats, simultaneous=True)
+    r, _ = pass_turn(r, "P4")  # the Second Action holder passes first
+    for k in range(8):
+        if seats[k] not in r.passed:
+            r = replace(r, first=k, second=(k + 1) % 8)
+            r, _ = pass_turn(r, seats[k])
+    assert r.phase == "combat"
+    for _ in range(3):
+        r, _ = end_phase(r)
+    assert (r.round, r.first, r.second, r.current) == (2, 4, 0, "P4")  # opposite P4 in 8 seats: P0

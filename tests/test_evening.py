@@ -1,0 +1,256 @@
+"""A whole evening on the box with no terminal (issue 17): the chooser, a game's players, the table check, play,
+the scores, the history (open one, export it) and back to the chooser, each as a mode of the one loop moved by
+actions (``MainLoop.dispatch``); a restart comes back to the game the table was on; the phones stay joined; the
+box's settings and the owner phones; the health checks on the status line."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from companion.actions import Action
+from companion.app import MainLoop
+from companion.box_settings import BoxSettings
+from companion.camera import CameraFlow
+from companion.hub import StateHub
+from companion.library import Library
+from companion.flows import FLOWS
+from companion.modes import ModeName
+from companion.session import SessionStore
+from device import FakeCamera
+from vision.motion import StillnessDetector
+
+W, H = 320, 240
+
+
+class FakeReader:
+    """A d6 reader that sees no dice (the chooser's dice entry needs one; nothing is read in these tests)."""
+
+    def read(self, image):
+        from vision import DiceRead
+
+        return DiceRead(width=image.shape[1], height=image.shape[0], dice=())
+
+
+@pytest.fixture
+def store(tmp_path):
+    with SessionStore(tmp_path / "box.sqlite3") as s:
+        yield s
+
+
+def library(store, tmp_path, **kw) -> Library:
+    return Library(store, dice_reader=FakeReader, exports=tmp_path / "exports", source="fake", **kw)
+
+
+def evening(store, tmp_path, hub=None, **kw) -> MainLoop:
+    frame = np.full((H, W, 3), (60, 90, 40), np.uint8)
+    lib = kw.pop("lib", None) or library(store, tmp_path)
+    loop = MainLoop(source=FakeCamera([frame] * 50), reader=None, session=None, hub=hub or StateHub(),
+                    stillness=StillnessDetector(), stop_at_end=True, sleep=lambda s: None, library=lib, **kw)
+    loop.step()  # a frame: the setup's seats and the check know the picture's size
+    return loop
+
+
+def do(loop: MainLoop, name: str, origin: str = "touchscreen", /, **payload):
+    answer = loop.dispatch({"action": Action(name), "origin": origin, **payload})
+    assert answer.error is None, answer.error
+    return answer
+
+
+def test_the_box_starts_on_the_chooser_and_plays_a_whole_evening(store, tmp_path):
+    loop = evening(store, tmp_path)
+    assert loop.mode_name is ModeName.CHOOSE
+    view = loop.view()
+    assert view["mode"] == "choose" and view["box"]["games"] is True
+    assert [g["game"] for g in view["choose"]["games"]] == ["d6", *FLOWS]  # every game with a flow, in FLOWS order
+    assert view["choose"]["open"] == []
+    secret = loop.hub.pairing().secret
+    # choose a game -> its setup; the players (touchscreen and phone), Start
+    do(loop, "choose_game", game="among")
+    assert loop.mode_name is ModeName.SETUP
+    do(loop, "setup_player", "phone", player="Ann", colour="blue")
+    do(loop, "setup_player", player="Bob")
+    do(loop, "setup_start")
+    assert loop.mode_name is ModeName.PLAY  # no camera part: nothing to check, straight to play
+    assert loop.hub.pairing().secret == secret  # the phones joined at the chooser stay joined
+    session = loop.session.id
+    # play to the end: Among the Stars' 4 years of 6 rounds, Next ends each round (rulebook 4, 5)
+    for _ in range(24):
+        do(loop, "next_phase")
+    assert loop.mode_name is ModeName.SCORES and loop.view()["game"]["over"]
+    # export from the scores, then the history: open the game, back to the list, the chooser
+    answer = do(loop, "export_game")
+    assert "saved in" in answer.message
+    exported = json.loads((tmp_path / "exports" / f"{session}.json").read_text(encoding="utf-8"))
+    assert exported["format"] == "tabletop-companion/game" and exported["finished"] is True
+    assert json.loads((tmp_path / "exports" / f"{session}.bgstats.json").read_text())["sourceName"] == "tabletop-companion"
+    do(loop, "history")
+    assert loop.mode_name is ModeName.HISTORY
+    games = loop.view()["history"]["games"]
+    assert [g["session"] for g in games] == [session] and games[0]["finished"]
+    assert {p["name"] for p in games[0]["players"]} == {"Ann", "Bob"}
+    do(loop, "open_game", session=session)
+    opened = loop.view()["history"]["open"]
+    assert opened["session"] == session and opened["exported"]["json"].endswith(f"{session}.json")
+    assert [p["name"] for p in opened["result"]["players"]] == ["Ann", "Bob"]
+    do(loop, "open_game", session=None)
+    assert loop.view()["history"]["open"] is None
+    do(loop, "back")
+    assert loop.mode_name is ModeName.SCORES  # Back returns to what History was opened from
+    do(loop, "games")
+    assert loop.mode_name is ModeName.CHOOSE and loop.view()["choose"]["open"] == []
+
+
+def test_games_from_a_game_and_back_and_a_game_left_open_is_offered(store, tmp_path):
+    loop = evening(store, tmp_path)
+    do(loop, "choose_game", game="race")
+    for name in ("Ann", "Bob"):
+        do(loop, "setup_player", player=name)
+    do(loop, "setup_start")
+    session = loop.session.id
+    do(loop, "report", "phone", player="Ann", form="hand", values={"cards": 5})
+    do(loop, "games")
+    assert loop.mode_name is ModeName.CHOOSE and loop.view()["box"]["back"] is True
+    [left] = loop.view()["choose"]["open"]
+    assert left["session"] == session and not left["finished"] and left["title"] == "Race for the Galaxy"
+    do(loop, "back")
+    assert loop.mode_name is ModeName.PLAY and loop.session.id == session
+    do(loop, "games")
+    do(loop, "choose_game", game="d6")
+    assert loop.mode_name is ModeName.DICE
+    do(loop, "games")
+    do(loop, "resume_game", session=session)
+    assert loop.mode_name is ModeName.PLAY and loop.session.id == session
+    assert loop.flow.session.last_seq == 1  # nothing of the game was lost on the way
+
+
+def test_a_restart_comes_back_to_the_game_the_table_was_on(store, tmp_path):
+    loop = evening(store, tmp_path)
+    do(loop, "choose_game", game="race")
+    setup_id = loop.game_id
+    do(loop, "setup_player", player="Ann")
+    again = evening(store, tmp_path)  # a power cut during the setup
+    assert again.mode_name is ModeName.SETUP and again.game_id == setup_id and again.setup.names == ["Ann"]
+    do(again, "setup_player", player="Bob")
+    do(again, "setup_start")
+    third = evening(store, tmp_path)  # during the game
+    assert third.mode_name is ModeName.PLAY and third.session.id == setup_id
+    do(third, "games")
+    assert evening(store, tmp_path).mode_name is ModeName.CHOOSE  # the table had gone to the chooser
+
+
+def test_the_table_check_comes_between_start_and_play_when_the_camera_reads_the_table(store, tmp_path):
+    made = []
+
+    def camera(flow):
+        made.append(CameraFlow(flow, deck=object()))
+        return made[-1]
+
+    loop = evening(store, tmp_path, lib=library(store, tmp_path, make_camera=camera))
+    do(loop, "choose_game", game="among")
+    for name in ("Ann", "Bob"):
+        do(loop, "setup_player", player=name)
+    do(loop, "setup_even")
+    do(loop, "setup_start")
+    assert loop.mode_name is ModeName.CALIBRATION and loop.flow is not None
+    view = loop.view()
+    check = view["check"]
+    assert [line["level"] for line in check["lines"]][0] == "OK"  # the camera sees the table
+    assert any("no table calibration" in line["message"] for line in check["lines"])
+    assert set(check["zones"]) == {"Ann", "Bob"} and all(len(p) >= 3 for p in check["zones"].values())
+    # a report during the check is taken as in play; the check's one tap plays
+    do(loop, "report", "phone", player="Ann", form="credits", values={"delta": 1})
+    do(loop, "table_ok")
+    assert loop.mode_name is ModeName.PLAY and loop.camera_flow is made[0]
+
+
+def test_navigation_is_refused_on_a_box_started_for_one_game_and_settings_only_from_the_touchscreen(store, tmp_path):
+    from companion.flow import GameFlow, parse_players
+    from companion.flows import FLOWS
+
+    session = store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {}))
+    loop = MainLoop(source=FakeCamera([np.zeros((H, W, 3), np.uint8)] * 5), reader=None, session=session,
+                    hub=StateHub(), stillness=StillnessDetector(), flow=GameFlow(session, FLOWS["race"]),
+                    sleep=lambda s: None)
+    answer = loop.dispatch({"action": Action.GAMES, "origin": "touchscreen"})
+    assert answer.status == 403 and "chooser" in answer.error and loop.mode_name is ModeName.PLAY
+    assert loop.view()["box"]["games"] is False
+    loop = evening(store, tmp_path, box_settings=BoxSettings(None))
+    refused = loop.dispatch({"action": Action.SETTINGS, "origin": "phone", "client": "c1"})
+    assert refused.status == 403 and loop.mode_name is ModeName.CHOOSE
+
+
+def test_settings_screen_changes_language_and_a_phone_becomes_an_owner_only_when_the_touchscreen_allows(
+        store, tmp_path):
+    from companion import i18n
+
+    settings = BoxSettings(tmp_path / "box-settings.json", "en", buzzer=True)
+    loop = evening(store, tmp_path, box_settings=settings)
+    try:
+        do(loop, "settings")
+        block = loop.view()["settings"]
+        assert block["language"]["value"] == "en" and block["brightness"] is None and block["sound"] == {"value": True}
+        do(loop, "change_setting", setting="box.language", value="el")
+        assert i18n.box_language() == "el" and loop.view()["settings"]["language"]["value"] == "el"
+        assert json.loads((tmp_path / "box-settings.json").read_text())["box.language"] == "el"
+        assert loop.dispatch({"action": Action.CHANGE_SETTING, "origin": "touchscreen", "setting": "box.language",
+                              "value": "tlh"}).status == 400
+        # a phone may not change it until the touchscreen allows it
+        phone = {"origin": "phone", "client": "owner-phone"}
+        refused = loop.dispatch({"action": Action.CHANGE_SETTING, **phone, "setting": "sound.on", "value": False})
+        assert refused.status == 403 and settings.sound is True
+        do(loop, "owner_ask", "phone", client="owner-phone")
+        assert loop.view()["box"]["asking"] == {"phone": "a phone"}
+        assert loop.dispatch({"action": Action.OWNER_ALLOW, **phone}).status == 403  # not from a phone
+        do(loop, "owner_allow")
+        assert loop.view()["box"]["asking"] is None and "owner-phone" in loop.hub.pairing().owners
+        assert loop.dispatch({"action": Action.CHANGE_SETTING, **phone, "setting": "sound.on", "value": False}).status == 200
+        assert settings.sound is False
+        assert loop.hub.owner_view()["settings"]["sound"] == {"value": False}
+        do(loop, "back")
+        assert loop.mode_name is ModeName.CHOOSE
+        again = BoxSettings(tmp_path / "box-settings.json", "en", buzzer=True)  # kept for the next start
+        assert (again.language, again.sound) == ("el", False)
+    finally:
+        i18n.set_box_language("en")
+
+
+def test_the_health_checks_show_their_worst_level_and_the_owner_page_lists_them(store, tmp_path):
+    from companion.doctor import CheckResult, Level
+
+    class Watch:
+        version = 1
+
+        def summary(self):
+            return {"level": "WARN", "key": "network", "message": "no network address", "problems": 1}
+
+        def checks(self):
+            return [CheckResult("disk", Level.OK, "9 GB free").as_dict(),
+                    CheckResult("network", Level.WARN, "no network address").as_dict()]
+
+    loop = evening(store, tmp_path, health=Watch())
+    loop.step()
+    assert loop.view()["box"]["health"]["level"] == "WARN"
+    assert [c["key"] for c in loop.hub.owner_view()["health"]] == ["disk", "network"]
+
+
+def test_the_phone_view_address_appears_when_the_network_does(store, tmp_path):
+    addresses = iter(["http://127.0.0.1:8080/", "http://127.0.0.1:8080/", "http://192.168.1.20:8080/"])
+    loop = evening(store, tmp_path, phone_url="http://127.0.0.1:8080/", refresh_url=lambda: next(addresses),
+                   url_every_s=0.0)
+    assert loop.view()["phone_url"] == "http://127.0.0.1:8080/"
+    loop.step()
+    loop.step()
+    assert loop.hub.snapshot().view["phone_url"] == "http://192.168.1.20:8080/"
+
+
+def test_a_damaged_database_set_aside_is_said_on_both_views(tmp_path):
+    db = tmp_path / "box.sqlite3"
+    db.write_bytes(b"SQLite format 3\x00" + b"\xa5" * 4000)
+    with SessionStore.open_or_recover(db) as store:
+        loop = evening(store, tmp_path)
+        storage = loop.view()["storage"]
+        assert storage["recovered"] and ".corrupt-" in storage["recovered"]
+        assert "kept as" in storage["message"] and storage["recovered"] in storage["message"]

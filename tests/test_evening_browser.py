@@ -1,0 +1,158 @@
+"""The evening on a phone (issue 17), in a real browser (Debian's chromium via Playwright) at a phone viewport: the
+chooser, the players (a 40-letter name without a space), play (a place tapped on the station's picture), the
+scores, the history with its downloads, and back to the chooser; the page follows the box's mode by itself, speaks
+the browser's language (``<html lang>``) until the phone picks another, and the owner page waits for the
+touchscreen's allowance."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from companion.flows import FLOWS
+from companion.app import MainLoop
+from companion.hub import StateHub
+from companion.library import Library, export_documents
+from companion.session import SessionStore
+from companion.web import create_app, serve
+from device import FakeCamera
+from tests.test_camera_browser import LoopThread
+from tests.test_evening import FakeReader
+from tests.test_phone_browser import TIMEOUT_MS, browser  # noqa: F401  (the browser fixture)
+from vision.motion import StillnessDetector
+
+pytestmark = pytest.mark.browser
+
+LONG = "Wolfeschlegelsteinhausenbergerdorffvoral"
+
+
+@pytest.fixture
+def box(tmp_path):
+    """A box on the chooser, its loop taking actions on a thread, its phone view on 127.0.0.1."""
+    from companion.box_settings import BoxSettings
+
+    with SessionStore(tmp_path / "box.sqlite3") as store:
+        hub = StateHub()
+        library = Library(store, dice_reader=FakeReader, exports=tmp_path / "exports", source="fake")
+        loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 80, np.uint8)] * 5), reader=None, session=None,
+                        hub=hub, stillness=StillnessDetector(), sleep=lambda s: None, library=library,
+                        box_settings=BoxSettings(None, "en"), phone_url="http://127.0.0.1:8080/")
+        loop.publish()
+        server = serve(create_app(hub, exports=lambda sid: export_documents(store, sid)), host="127.0.0.1", port=0)
+        try:
+            with LoopThread(loop):
+                yield loop, hub, server
+        finally:
+            server.shutdown()
+
+
+def phone(browser, locale: str = "en-GB"):  # noqa: F811
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True, locale=locale)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return context, page, errors
+
+
+def fits(page) -> bool:
+    """Nothing is wider than the phone's screen (no sideways scrolling)."""
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_a_whole_evening_from_a_phone(browser, box, output_dir):  # noqa: F811
+    from playwright.sync_api import expect
+
+    loop, hub, server = box
+    context, page, errors = phone(browser, "el-GR")
+    try:
+        page.goto(f"{server.url}join/{hub.pairing().secret}")
+        expect(page.locator("html")).to_have_attribute("lang", "el")  # the browser's language
+        expect(page.locator("body")).to_have_attribute("data-page", "box")
+        expect(page.locator("#choose-section")).to_be_visible()
+        expect(page.locator("#games button")).to_have_count(1 + len(FLOWS))  # the d6 dice and every game with a flow
+        page.locator("#lang-pick").select_option("pl")  # the phone picks its own
+        expect(page.locator("html")).to_have_attribute("lang", "pl")
+        page.screenshot(path=str(output_dir / "evening-phone-choose.png"), full_page=True)
+        # choose a game: the page becomes the game's
+        page.locator("#games button[data-game=among]").click()
+        expect(page.locator("body")).to_have_attribute("data-page", "flow")
+        expect(page.locator("#setup-section")).to_be_visible()
+        for name in (LONG, "Bob"):
+            page.locator("#setup-name").fill(name)
+            page.locator("#setup-add").click()
+            expect(page.locator("#setup-players li", has_text=name)).to_have_count(1)
+        assert fits(page)
+        page.screenshot(path=str(output_dir / "evening-phone-setup.png"), full_page=True)
+        page.locator("#setup-start").click()
+        expect(page.locator("#setup-section")).to_be_hidden()
+        expect(page.locator("#seats button")).to_have_count(2)
+        # play: the long name's seat, a Power Reactor placed by tapping the place on the station's picture
+        page.locator("#seats button", has_text=LONG).click()
+        page.locator("#form-pick").select_option("reactor")
+        free = page.locator(".cell-picker .cell.free")
+        expect(free).to_have_count(4)  # the four places next to the Main Reactor
+        box_ = free.first.bounding_box()
+        assert box_["width"] >= 48 and box_["height"] >= 48
+        page.locator(".cell-picker .cell.free[data-at='1,0']").click()
+        expect(page.locator(".cell-picker .cell.free.chosen")).to_have_count(1)
+        page.locator("#send").click()
+        expect(page.locator("#report-result")).to_contain_text("Power Reactor built recorded")
+        expect(page.locator("#boards figure").first.locator("g.cell")).to_have_count(2)
+        assert fits(page)
+        page.screenshot(path=str(output_dir / "evening-phone-play.png"), full_page=True)
+        # the table plays on to the end (Next on the touchscreen), the phone shows the scores
+        for _ in range(24):
+            hub.request("next_phase", "touchscreen", 10.0)
+        expect(page.locator("#score-section")).to_be_visible()
+        session = loop.session.id
+        expect(page.locator("#download-json")).to_have_attribute("href", f"/export/{session}.json")
+        record = page.request.get(f"{server.url}export/{session}.json")
+        assert record.ok and json.loads(record.text())["format"] == "tabletop-companion/game"
+        assert fits(page)
+        page.screenshot(path=str(output_dir / "evening-phone-scores.png"), full_page=True)
+        # the history: the game played, opened, its downloads; then back to the chooser
+        page.locator("#box-nav button[data-box-action=history]").click()
+        expect(page.locator("body")).to_have_attribute("data-page", "box")
+        expect(page.locator("#history-list button")).to_have_count(1)
+        page.locator("#history-list button").first.click()
+        expect(page.locator("#history-open")).to_be_visible()
+        expect(page.locator("#history-json")).to_have_attribute("href", f"/export/{session}.json")
+        assert fits(page)
+        page.screenshot(path=str(output_dir / "evening-phone-history.png"), full_page=True)
+        page.get_by_role("button", name="Games", exact=True).click()
+        expect(page.locator("#choose-section")).to_be_visible()
+        expect(page.locator("#open-games button")).to_have_count(0)  # the game is over: nothing left open
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_the_owner_page_waits_for_the_touchscreen(browser, box, output_dir):  # noqa: F811
+    from playwright.sync_api import expect
+
+    loop, hub, server = box
+    context, page, errors = phone(browser)
+    try:
+        page.goto(f"{server.url}join/{hub.pairing().secret}")
+        page.goto(f"{server.url}owner")
+        expect(page.locator("#ask-section")).to_be_visible()
+        page.locator("#ask").click()
+        expect(page.locator("#ask-result")).to_contain_text("touchscreen")
+        assert loop.view()["box"]["asking"] is not None
+        hub.request("owner_allow", "touchscreen", 10.0)
+        expect(page.locator("#settings-section")).to_be_visible(timeout=8000)
+        page.locator("#box-language").select_option("hu")
+        page.locator("#save").click()
+        expect(page.locator("#save-result")).to_contain_text("Magyar")
+        assert loop.box_settings.language == "hu"
+        page.screenshot(path=str(output_dir / "evening-phone-owner.png"), full_page=True)
+    finally:
+        from companion import i18n
+
+        i18n.set_box_language("en")
+        context.close()
+    assert errors == []

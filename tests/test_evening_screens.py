@@ -1,0 +1,218 @@
+"""The evening's screens on the 800 x 480 touchscreen (issue 17), drawn headless and saved to look at
+(``tests/_output/evening-*.png``): the chooser, the setup, the table check, the game, the scores, the history (a
+list, one game opened), the settings, a phone asking for the owner page; each reachable by touch alone with targets
+of at least 48 px, no text cut off or off the screen, the QR code at least 20 mm wide; finger-only taps act, a
+touch followed by the driver's mouse press acts once; colour is never the only signal."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pygame
+import pytest
+
+from companion.actions import Action
+from companion.box_settings import BoxSettings
+from companion.camera import CameraFlow
+from companion.hub import StateHub
+from companion.screen import BUTTON_MIN_PX, Screen, TouchScreen
+from companion.session import SessionStore
+from tests.test_evening import do, evening, library
+
+SCREEN_MM = (154, 86)
+"""The official 7" touchscreen's active area (mm) for its 800 x 480 px."""
+LONG = "Wolfeschlegelsteinhausenbergerdorffvoral"  # 40 characters, no space: the longest name a player may have
+
+
+@pytest.fixture
+def store(tmp_path):
+    with SessionStore(tmp_path / "box.sqlite3") as s:
+        yield s
+
+
+def table_frame() -> np.ndarray:
+    image = np.full((240, 320, 3), (70, 110, 60), np.uint8)
+    cv2.rectangle(image, (40, 150), (120, 200), (200, 200, 200), -1)
+    cv2.rectangle(image, (200, 30), (280, 80), (40, 40, 180), -1)
+    return image
+
+
+def shot(loop, screen: TouchScreen, name: str, output_dir) -> TouchScreen:
+    """Render the loop's published view (and its picture), save it, and hold it to the screen rules."""
+    loop.publish()
+    snapshot = loop.hub.snapshot()
+    screen.render(type("S", (), {"view": snapshot.view, "frame": table_frame(), "jpeg": None})())
+    screen.save_png(output_dir / f"evening-{name}.png")
+    check_screen(screen)
+    return screen
+
+
+def check_screen(screen: TouchScreen) -> None:
+    """Touch targets >= 48 px inside the screen; every text inside the screen and its room (fitted, not cut off)."""
+    bounds = screen.surface.get_rect()
+    for button in screen.buttons.values():
+        assert button.rect.width >= BUTTON_MIN_PX and button.rect.height >= BUTTON_MIN_PX, button
+        assert bounds.contains(button.rect), button
+    for text, rect, room in screen.drawn:
+        assert bounds.contains(rect), (text, rect)
+        if room is not None:
+            assert rect.width <= room + 1, (text, rect, room)
+
+
+def qr_mm(screen: TouchScreen, output_dir, name: str) -> float:
+    """The QR code's width on the 7" screen (mm), measured on the saved screenshot by OpenCV's detector."""
+    image = cv2.imread(str(output_dir / f"evening-{name}.png"))
+    found, points = cv2.QRCodeDetector().detect(image)
+    assert found, name
+    width_px = float(np.ptp(points[0][:, 0]))
+    return width_px * SCREEN_MM[0] / 800
+
+
+def tap(screen: TouchScreen, hub, name: str) -> str | None:
+    centre = screen.buttons[name].rect.center
+    screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=centre, button=1), hub)
+    return screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=centre, button=1), hub)
+
+
+def test_every_screen_of_the_evening_by_touch_alone(store, tmp_path, output_dir):
+    hub = StateHub()
+    loop = evening(store, tmp_path, hub=hub, phone_url="http://192.168.1.20:8080/",
+                   lib=library(store, tmp_path, make_camera=lambda flow: CameraFlow(flow, deck=object())),
+                   box_settings=BoxSettings(None, "en", buzzer=False))
+    screen = TouchScreen(pairing=hub.pairing)
+    loop.screen = screen
+
+    def touch(name: str) -> None:  # a tap on the touchscreen, taken by the loop
+        assert tap(screen, hub, name) is not None, name
+        loop.take_actions()
+
+    shot(loop, screen, "choose", output_dir)
+    assert screen.state is Screen.CHOOSE and qr_mm(screen, output_dir, "choose") >= 20
+    touch("choose_game:roll")
+    shot(loop, screen, "setup-empty", output_dir)
+    assert screen.state is Screen.SETUP
+    do(loop, "setup_player", "phone", player=LONG, colour="purple")
+    touch("setup_player")
+    do(loop, "setup_rename", "phone", player="Player 1", name="Ζωή Παπαδοπούλου")
+    shot(loop, screen, "setup", output_dir)
+    assert qr_mm(screen, output_dir, "setup") >= 20
+    touch("setup_even")
+    touch("setup_start")
+    shot(loop, screen, "check", output_dir)
+    assert screen.state is Screen.CHECK
+    touch("table_ok")
+    shot(loop, screen, "table", output_dir)
+    assert screen.state is Screen.TABLE and qr_mm(screen, output_dir, "table") >= 20
+    touch("games")
+    shot(loop, screen, "choose-left-open", output_dir)
+    touch("back")
+    assert screen.state is Screen.TABLE
+    touch("games")
+    touch("settings")
+    shot(loop, screen, "settings", output_dir)
+    assert screen.state is Screen.SETTINGS
+    touch("back")
+    touch("history")
+    shot(loop, screen, "history", output_dir)
+    assert screen.state is Screen.HISTORY
+    touch(next(name for name in screen.buttons if name.startswith("open_game:")))
+    shot(loop, screen, "history-open", output_dir)
+    touch("resume_game")
+    assert screen.state is Screen.TABLE
+
+
+def test_the_scores_screen_exports_and_goes_on_to_a_new_game(store, tmp_path, output_dir):
+    hub = StateHub()
+    loop = evening(store, tmp_path, hub=hub, phone_url="http://192.168.1.20:8080/")
+    screen = TouchScreen(pairing=hub.pairing)
+    do(loop, "choose_game", game="among")
+    do(loop, "setup_player", player=LONG)
+    do(loop, "setup_player", player="Bob")
+    do(loop, "setup_start")
+    for _ in range(24):
+        do(loop, "next_phase")
+    shot(loop, screen, "scores", output_dir)
+    assert screen.state is Screen.SCORES and {"export_game", "history", "games"} <= set(screen.buttons)
+    assert tap(screen, hub, "export_game") == "export_game"
+    loop.take_actions()
+    shot(loop, screen, "scores-exported", output_dir)
+    assert "saved in" in loop.view()["status"]["message"]
+    assert tap(screen, hub, "games") == "games"
+    loop.take_actions()
+    assert loop.mode.name.value == "choose"
+
+
+def test_a_phone_asking_for_the_owner_page_is_answered_on_the_touchscreen(store, tmp_path, output_dir):
+    hub = StateHub()
+    loop = evening(store, tmp_path, hub=hub, box_settings=BoxSettings(None))
+    screen = TouchScreen(pairing=hub.pairing)
+    do(loop, "owner_ask", "phone", client="phone-1")
+    shot(loop, screen, "asking", output_dir)
+    assert screen.state is Screen.ASKING and set(screen.buttons) == {"owner_allow", "owner_refuse"}
+    assert tap(screen, hub, "owner_refuse") == "owner_refuse"
+    loop.take_actions()
+    shot(loop, screen, "asked", output_dir)
+    assert screen.state is Screen.CHOOSE and "phone-1" not in hub.pairing().owners
+
+
+def test_no_network_is_said_until_an_address_appears(store, tmp_path, output_dir):
+    hub = StateHub()
+    urls = iter(["http://127.0.0.1:8080/"] * 2 + ["http://192.168.1.20:8080/"] * 10)
+    loop = evening(store, tmp_path, hub=hub, phone_url="http://127.0.0.1:8080/", refresh_url=lambda: next(urls),
+                   url_every_s=0.0)
+    screen = TouchScreen(pairing=hub.pairing)
+    shot(loop, screen, "no-network", output_dir)
+    assert any("No network" in text for text, _, _ in screen.drawn)
+    image = cv2.imread(str(output_dir / "evening-no-network.png"))
+    assert not cv2.QRCodeDetector().detect(image)[0]  # no code a phone could not use
+    loop.step()
+    loop.step()
+    shot(loop, screen, "network", output_dir)
+    assert not any("No network" in text for text, _, _ in screen.drawn)
+    assert cv2.QRCodeDetector().detectAndDecode(cv2.imread(str(output_dir / "evening-network.png")))[0].startswith(
+        "http://192.168.1.20:8080/join/")
+
+
+def finger(screen: TouchScreen, hub, kind: int, pos: tuple[int, int]) -> str | None:
+    w, h = screen.size
+    return screen.handle_event(pygame.event.Event(kind, x=pos[0] / w, y=pos[1] / h, dx=0.0, dy=0.0, touch_id=1,
+                                                  finger_id=0, pressure=1.0), hub)
+
+
+def test_finger_taps_act_and_a_touch_told_again_as_a_mouse_press_acts_once(store, tmp_path):
+    hub = StateHub()
+    loop = evening(store, tmp_path, hub=hub)
+    screen = TouchScreen(pairing=hub.pairing)
+    loop.publish()
+    screen.render(hub.snapshot())
+    centre = screen.buttons["history"].rect.center
+    # a finger alone (no mouse event synthesised): the tap acts
+    assert finger(screen, hub, pygame.FINGERDOWN, centre) is None
+    assert finger(screen, hub, pygame.FINGERUP, centre) == "history"
+    # the driver then tells the same tap as a mouse press: nothing more is posted
+    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        assert screen.handle_event(pygame.event.Event(kind, pos=centre, button=1, touch=False), hub) is None
+    # SDL's own mouse events made from a touch are left out too
+    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        assert screen.handle_event(pygame.event.Event(kind, pos=centre, button=1, touch=True), hub) is None
+    assert [a["action"] for a in hub.take_actions()] == [Action.HISTORY]
+    # a real mouse (no finger lately) still taps
+    screen._finger_at = None  # noqa: SLF001  (long after the finger)
+    screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=centre, button=1, touch=False), hub)
+    assert screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=centre, button=1, touch=False),
+                               hub) == "history"
+
+
+def test_colour_is_never_the_only_signal(store, tmp_path, output_dir):
+    hub = StateHub()
+    loop = evening(store, tmp_path, hub=hub)
+    screen = TouchScreen(pairing=hub.pairing)
+    do(loop, "choose_game", game="race")
+    for name, colour in (("Ann", "red"), ("Bob", "green")):
+        do(loop, "setup_player", player=name, colour=colour)
+    do(loop, "setup_start")
+    do(loop, "report", "phone", player="Ann", form="hand", values={"cards": 5})
+    shot(loop, screen, "signals", output_dir)
+    drawn = [text for text, _, _ in screen.drawn]
+    assert "R" in drawn and "G" in drawn  # each seat's dot carries its colour's letter
+    assert any(text.startswith(("\u25b6", ">")) for text in drawn) or screen.state is Screen.TABLE

@@ -1,0 +1,109 @@
+"""The players' languages (issue 17 'Languages'): gettext catalogs through companion.i18n, a phone's language from
+its page or its browser, plural rules and formats per language, and a touchscreen font with every letter."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+
+from companion import i18n
+from companion.screen.canvas import Canvas
+from companion.screen.fonts import SAMPLE_LETTERS, font_file, missing_letters
+
+
+@pytest.fixture
+def greek_catalog(tmp_path, monkeypatch):
+    """A compiled Greek catalog with two entries (a singular and a plural one) in a folder of its own."""
+    catalog = Catalog(locale="el", domain=i18n.DOMAIN)
+    catalog.add("Games", "Παιχνίδια")
+    catalog.add(("{n} player", "{n} players"), ("{n} παίκτης", "{n} παίκτες"))
+    folder = tmp_path / "el" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    (folder / f"{i18n.DOMAIN}.mo").write_bytes(buffer.getvalue())
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    i18n.translations.cache_clear()
+    yield
+    i18n.translations.cache_clear()
+    i18n.set_box_language("en")
+
+
+def test_the_box_language_and_a_phones_language_are_kept_apart(greek_catalog):
+    assert i18n._("Games") == "Games"
+    i18n.set_box_language("el")
+    assert i18n._("Games") == "Παιχνίδια"
+    label = i18n.lazy("Games")
+    with i18n.use_language("en"):  # a phone in English while the box speaks Greek
+        assert i18n._("Games") == "Games" and str(label) == "Games"
+        assert i18n.current_language() == "en"
+    assert str(label) == "Παιχνίδια"
+    assert i18n.ngettext("{n} player", "{n} players", 1) == "{n} παίκτης"
+    assert i18n.ngettext("{n} player", "{n} players", 3) == "{n} παίκτες"
+    assert i18n.messages("el")["Games"] == "Παιχνίδια"
+    assert i18n.set_box_language("tlh") == "en"  # an unknown language: English
+
+
+def test_a_phones_language_is_its_pick_then_its_browser_then_the_boxs():
+    assert i18n.pick_language("pl", "el-GR,el;q=0.9", "hu") == "pl"
+    assert i18n.pick_language(None, "de-DE,de;q=0.9,el;q=0.8,en;q=0.5", "hu") == "el"
+    assert i18n.pick_language(None, [("fr", 1.0), ("hu-HU", 0.7)], "en") == "hu"
+    assert i18n.pick_language("xx", "de,fr", "hu") == "hu"
+    assert i18n.pick_language(None, None, None) == i18n.box_language()
+
+
+def test_numbers_and_dates_follow_the_language():
+    with i18n.use_language("pl"):
+        assert i18n.format_number(1234.5, 1) == "1\xa0234,5"
+    with i18n.use_language("en"):
+        assert i18n.format_number(1234.5, 1) == "1,234.5"
+    with i18n.use_language("el"):
+        assert "2026" in i18n.format_datetime(1_780_000_000)
+
+
+def test_a_damaged_catalog_is_english_not_a_stop(tmp_path, monkeypatch):
+    folder = tmp_path / "hu" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / f"{i18n.DOMAIN}.mo").write_bytes(b"not a catalog")
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    i18n.translations.cache_clear()
+    try:
+        with i18n.use_language("hu"):
+            assert i18n._("Games") == "Games"
+    finally:
+        i18n.translations.cache_clear()
+
+
+def test_the_shipped_catalogs_read_in_every_language():
+    for lang in i18n.LANGUAGES:
+        with i18n.use_language(lang):
+            assert isinstance(i18n._("Games"), str)
+
+
+def test_the_touchscreen_font_has_greek_polish_and_hungarian_letters():
+    if font_file() is None:
+        pytest.skip("no DejaVu or Noto font installed: apt-get install fonts-dejavu-core (./setup.sh does)")
+    canvas = Canvas()
+    font = canvas.font(30)
+    assert missing_letters(font) == ""
+    # every entry of every catalog renders with it (the catalogs' own words, in each language)
+    from babel.messages.pofile import read_po
+
+    for lang in i18n.LANGUAGES:
+        po = i18n.LOCALE_DIR / lang / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+        if not po.is_file():
+            continue
+        with po.open("rb") as fp:
+            catalog = read_po(fp)
+        for message in catalog:
+            for text in (message.id, message.string):
+                for one in (text if isinstance(text, (tuple, list)) else (text,)):
+                    if one:
+                        assert missing_letters(font, one) == "", (lang, one)
+    surface = canvas.render_text(SAMPLE_LETTERS, 30, (255, 255, 255))
+    assert surface.get_width() > 400
+    for name in i18n.LANGUAGE_NAMES.values():
+        assert missing_letters(font, name) == ""

@@ -1,0 +1,147 @@
+"""vision.incremental: after one change only the changed part of the table is read again; every die, card,
+tile and hex whose place did not change keeps its observation; the change comes from vision.motion."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import D6Reader, synth
+from vision.deck import build_deck_from_images
+from vision.hexes import build_hex_deck_from_images
+from vision.incremental import IncrementalReader, read_changes, touches, windows
+from vision.motion import change_boxes
+from vision.readers import CardsAdapter, D6Adapter, HexesAdapter, RollDiceAdapter, Sighting
+from vision.roll_dice import RollDiceReader, build_profile
+from vision.synth_full import add_card, full_table, reroll
+from vision.synth_table import GAME_SHAPES, hex_reference_images, reference_images
+from vision.table import calibrate
+
+SHARED = Path(os.environ.get("TABLETOP_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+BYLER = SHARED / "datasets" / "byler_d6_dice" / "train" / "images"
+RACE_IDS = [f"race_{k:02d}" for k in range(40)]
+TILES = [f"tile_{k}" for k in range(1, 30)]
+SECTORS = ["001"] + [f"{ring}{k:02d}" for ring in (1, 2, 3) for k in range(1, 11)]
+
+
+def by_place(sighting: Sighting) -> dict[tuple[int, int], object]:
+    """Cards and hexes by their rounded pixel centre."""
+    return {tuple(int(round(v / 4)) for v in o.center_px): o for o in (*sighting.cards, *sighting.hexes)}
+
+
+@pytest.fixture(scope="module")
+def race():
+    table = full_table("race", RACE_IDS, 1, (1280, 720))
+    deck = build_deck_from_images(reference_images(RACE_IDS, GAME_SHAPES["race"], seed=7), name="race", kind="scan",
+                                  card_mm=GAME_SHAPES["race"])
+    first = table.render(frame_seed=0)
+    reader = CardsAdapter(deck, calibrate(first, table.layout))
+    return table, reader, first, reader.read(first)
+
+
+def test_every_adapter_reads_changes():
+    for cls in (D6Adapter, RollDiceAdapter, CardsAdapter, HexesAdapter):
+        assert hasattr(cls, "read_changes")
+    assert isinstance(D6Adapter(), IncrementalReader)
+
+
+def test_a_card_played_is_read_and_every_other_card_kept(race):
+    table, reader, first, before = race
+    pieces, new = add_card(table, table.pieces, RACE_IDS, 5)
+    after = table.render(pieces, frame_seed=1)
+    boxes = change_boxes(first, after)
+    assert boxes, "the card played is a change"
+    got = read_changes(reader, after, before, boxes)
+    assert len(before.cards) == 40 and len(got.cards) == 41
+    old, now = by_place(before), by_place(got)
+    for place, card in old.items():      # every card the same; away from the change, at the same corners
+        assert now[place].id == card.id
+        assert touches(card.corners, boxes) or np.array_equal(now[place].corners, card.corners)
+    added = [c for place, c in now.items() if place not in old]
+    assert len(added) == 1 and added[0].id == new.id
+    # the windows around the change are a small part of the frame
+    assert sum(w * h for _, _, w, h in windows(boxes, 0, after.shape)) < 0.1 * after.shape[0] * after.shape[1]
+    assert got.timings_ms and "layout" in got.timings_ms
+
+
+def test_nothing_changed_keeps_the_sighting(race):
+    table, reader, first, before = race
+    again = table.render(frame_seed=2)
+    assert change_boxes(first, again) == []
+    got = read_changes(reader, again, before, [])
+    assert got.cards == before.cards and got.timings_ms == {"unchanged": 0.0}
+
+
+def test_unknown_change_or_most_of_the_frame_is_a_full_read(race):
+    table, reader, first, before = race
+    full = read_changes(reader, first, before, None)
+    assert len(full.cards) == len(before.cards) and "identify" in full.timings_ms
+    h, w = first.shape[:2]
+    whole = read_changes(reader, first, before, [(0, 0, w, h)])
+    assert "rectify_table" in whole.timings_ms and len(whole.cards) == len(before.cards)
+    with pytest.raises(ValueError, match="1280x720"):
+        read_changes(reader, first[:360, :640], before, [(0, 0, 10, 10)])
+
+
+def test_a_rerolled_roll_die_is_read_and_the_other_dice_kept(tmp_path):
+    folder = tmp_path / "enroll"
+    cfg = synth.ENROLL_CONFIG
+    synth.write_enrollment(folder, synth.ALL_FACES_BY_COLOUR, seed=3, symbol_set="A", dice_per_photo=3, config=cfg)
+    reader = RollDiceAdapter(RollDiceReader(build_profile(folder)))
+    table = full_table("roll", TILES, 4, (1280, 720))
+    first = table.render(frame_seed=0)
+    before = reader.read(first)
+    pieces, old, new = reroll(table, table.pieces, 9)
+    after = table.render(pieces, frame_seed=1)
+    got = read_changes(reader, after, before, change_boxes(first, after))
+    x, y = table.polygon_px(new).mean(axis=0)
+    landed = [d for d in got.dice if d.box[0] <= x <= d.box[0] + d.box[2] and d.box[1] <= y <= d.box[1] + d.box[3]]
+    assert [(d.colour, d.face) for d in landed] == [(new.colour, new.face)]
+    ox, oy = table.polygon_px(old).mean(axis=0)
+    assert not [d for d in got.dice if d.box[0] <= ox <= d.box[0] + d.box[2] and d.box[1] <= oy <= d.box[1] + d.box[3]]
+    untouched = [d for d in before.dice if not any(
+        d.box[0] < bx + bw and bx < d.box[0] + d.box[2] and d.box[1] < by + bh and by < d.box[1] + d.box[3]
+        for bx, by, bw, bh in change_boxes(first, after))]
+    assert untouched and all(d in got.dice for d in untouched), "dice away from the change keep their reads"
+
+
+@pytest.mark.shared
+@pytest.mark.skipif(not BYLER.is_dir(), reason="byler photos absent (set TABLETOP_SHARED)")
+def test_d6_window_reads_what_the_full_read_reads_there():
+    # A byler tray photo on a 1280x720 frame: a window around some dice reads them as the full read does
+    # (the detector sees the window at the full frame's scale).
+    photo = cv2.imread(str(BYLER / "IMG_20191208_111411.jpg"))
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    frame[:] = np.median(photo[0], axis=0).astype(np.uint8)
+    frame[40:680, 320:960] = photo
+    reader = D6Reader()
+    full = reader.read(frame)
+    assert len(full.dice) >= 12
+    x0, y0, x1, y1 = 540, 100, 900, 470
+    window = reader.read_window(frame, (x0, y0, x1 - x0, y1 - y0))
+    inside = [d for d in full.dice if x0 + 40 <= d.box[0] and d.box[0] + d.box[2] <= x1 - 40
+              and y0 + 40 <= d.box[1] and d.box[1] + d.box[3] <= y1 - 40]
+    assert len(inside) >= 8
+    for d in inside:
+        near = [e for e in window.dice if abs(e.box[0] - d.box[0]) <= 3 and abs(e.box[1] - d.box[1]) <= 3]
+        assert [e.value for e in near] == [d.value], d
+
+
+def test_hexes_outside_a_change_keep_their_place_on_the_map():
+    table = full_table("eclipse", SECTORS, 3, (1280, 720))
+    deck = build_hex_deck_from_images(hex_reference_images(SECTORS, seed=7), name="eclipse", kind="scan")
+    first = table.render(frame_seed=0)
+    reader = HexesAdapter(deck, calibrate(first, table.layout))
+    before = reader.read(first)
+    hexes = [p for p in table.pieces if p.kind == "hex"]
+    gone = max(hexes, key=lambda p: abs(p.axial[0]) + abs(p.axial[1]))   # a hex at the map's rim taken away
+    pieces = [p for p in table.pieces if p is not gone]
+    after = table.render(pieces, frame_seed=1)
+    got = read_changes(reader, after, before, change_boxes(first, after))
+    assert len(got.hexes) == len(before.hexes) - 1
+    was = {h.id: h.axial for h in before.hexes}
+    assert {h.id: h.axial for h in got.hexes} == {k: v for k, v in was.items() if k != gone.id}

@@ -1,0 +1,116 @@
+"""companion.mdns: the box announced by mDNS/DNS-SD, browsed on loopback with zeroconf's own browser
+(bounded waits), updated when its address changes, withdrawn on stop, and harmless without a network."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from companion.mdns import SERVICE_TYPE, Announcer, for_phone_view, host_label, service_name
+
+zeroconf = pytest.importorskip("zeroconf")
+
+LOOPBACK = "127.0.0.1"
+WAIT_S = 10.0
+
+
+class Browser(zeroconf.ServiceListener):
+    """zeroconf's ServiceBrowser on loopback, keeping what it resolved: name -> ServiceInfo (None once removed)."""
+
+    def __init__(self) -> None:
+        self.zc = zeroconf.Zeroconf(interfaces=[LOOPBACK], ip_version=zeroconf.IPVersion.V4Only)
+        self.seen: dict[str, object] = {}
+        self.changed = threading.Condition()
+        self.browser = zeroconf.ServiceBrowser(self.zc, SERVICE_TYPE, self)
+
+    def _resolve(self, zc, type_, name) -> None:
+        info = zc.get_service_info(type_, name, timeout=3000)
+        with self.changed:
+            self.seen[name] = info
+            self.changed.notify_all()
+
+    add_service = update_service = _resolve
+
+    def remove_service(self, zc, type_, name) -> None:
+        with self.changed:
+            self.seen[name] = None
+            self.changed.notify_all()
+
+    def wait(self, test, what: str):
+        deadline = time.monotonic() + WAIT_S
+        with self.changed:
+            while not test(self.seen):
+                left = deadline - time.monotonic()
+                assert left > 0, f"{what} not seen within {WAIT_S} s: {self.seen}"
+                self.changed.wait(min(left, 0.5))
+        return self.seen
+
+    def close(self) -> None:
+        self.browser.cancel()
+        self.zc.close()
+
+
+@pytest.fixture
+def browser():
+    b = Browser()
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+def test_host_labels_and_service_names():
+    assert host_label("companion") == "companion"
+    assert host_label("Kitchen table") == "kitchen-table"
+    assert host_label("Łódź club #2") == "odz-club-2"  # Ł has no ASCII decomposition
+    assert host_label("Τραπέζι") == "companion"       # nothing ASCII left: the default
+    assert service_name("Kitchen table") == "Kitchen table._http._tcp.local."
+
+
+def test_the_announced_service_is_browsed_on_loopback_and_withdrawn_on_stop(browser):
+    name = service_name("Test box")
+    with Announcer("Test box", 8123, lambda: LOOPBACK, interfaces=[LOOPBACK], poll_s=0.2) as announcer:
+        assert announcer.wait_announced(WAIT_S)
+        seen = browser.wait(lambda s: s.get(name) is not None, "the announced service")
+        info = seen[name]
+        assert info.port == 8123
+        assert info.server == "test-box.local."
+        assert info.parsed_addresses() == [LOOPBACK]
+        assert info.properties == {b"path": b"/"}
+    browser.wait(lambda s: name in s and s[name] is None, "the goodbye")
+
+
+def test_an_address_change_is_announced_and_no_address_withdraws_it(browser):
+    address = {"now": None}
+    name = service_name("Moving box")
+    announcer = Announcer("Moving box", 8124, lambda: address["now"], interfaces=[LOOPBACK], poll_s=0.1).start()
+    try:
+        time.sleep(0.3)
+        assert announcer.announced is None  # no network yet: nothing announced, nothing fails
+        address["now"] = LOOPBACK
+        browser.wait(lambda s: s.get(name) is not None, "the service once the address appeared")
+        deadline = time.monotonic() + WAIT_S
+        while announcer.announced != LOOPBACK and time.monotonic() < deadline:
+            time.sleep(0.05)  # registering returns after its announcements, which the browser may see first
+        assert announcer.announced == LOOPBACK
+        address["now"] = None
+        browser.wait(lambda s: name in s and s[name] is None, "the withdrawal when the address went")
+    finally:
+        announcer.stop()
+
+
+def test_a_network_without_multicast_is_one_log_line_and_no_stop(caplog):
+    # 192.0.2.1 (TEST-NET-1) is no address of this machine: zeroconf cannot bind it
+    announcer = Announcer("Lonely box", 8125, lambda: "192.0.2.1", poll_s=0.05)
+    with caplog.at_level("WARNING", logger="companion.mdns"):
+        announcer.start()
+        time.sleep(0.5)  # several looks at the address: still one line
+        announcer.stop()
+    lines = [r for r in caplog.records if "not announced on the network" in r.getMessage()]
+    assert len(lines) == 1 and announcer.announced is None
+
+
+def test_a_phone_view_on_loopback_only_is_not_announced():
+    assert for_phone_view("companion", LOOPBACK, 8080) is None

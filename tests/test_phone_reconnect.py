@@ -1,0 +1,99 @@
+"""The phone page in a real browser (Debian's chromium via Playwright) while the box dies and comes back:
+the page shows "reconnecting" while the box is gone and the live state of the restarted box after, by
+itself, without a reload; and it says "reconnecting" at once when the phone loses its network."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests._box_process import BoxProcess, free_port
+from tests.test_phone_browser import TIMEOUT_MS, browser  # noqa: F401  (the browser fixture)
+
+pytestmark = pytest.mark.browser
+
+BOX = ["demo", "--no-screen", "--no-gpio", "--hold", "1"]
+BACK_MS = 60_000  # a restarted box imports OpenCV and pygame again: slow on a shared 2-core machine
+
+
+@pytest.fixture
+def phone_page(browser):  # noqa: F811
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        yield page, errors
+    finally:
+        context.close()
+
+
+def test_the_page_says_reconnecting_while_the_box_restarts_then_shows_the_new_box_live(phone_page, tmp_path,
+                                                                                         output_dir):
+    from playwright.sync_api import expect
+
+    page, errors = phone_page
+    port = free_port()
+    db = tmp_path / "demo.sqlite3"
+    first = BoxProcess([*BOX, "--db", str(db)], tmp_path, port=port)
+    try:
+        before = first.wait_until(lambda s: (s.get("game") or {}).get("rolls", 0) >= 1)
+        page.goto(first.base + "/")
+        expect(page.locator("#connection")).to_have_text("live")
+        expect(page.locator("body")).to_have_attribute("data-session", before["session"]["id"])
+        expect(page.locator("#rolls")).not_to_have_text("no rolls yet")
+        page.evaluate("window.__notReloaded = true")
+    finally:
+        first.kill()  # SIGKILL: the stream is cut with no goodbye
+
+    expect(page.locator("#connection")).to_have_text("reconnecting\u2026")
+    expect(page.locator("#connection")).to_have_class("conn reconnecting")
+    page.screenshot(path=str(output_dir / "phone-reconnecting.png"))
+    time.sleep(3)  # a few of the browser's retries fail while nothing listens: still reconnecting
+    expect(page.locator("#connection")).to_have_text("reconnecting\u2026")
+
+    second = BoxProcess([*BOX, "--db", str(db), "--new-session"], tmp_path, port=port)
+    try:
+        after = second.wait_until(lambda s: (s.get("session") or {}).get("id"))
+        assert after["session"]["id"] != before["session"]["id"]
+        expect(page.locator("#connection")).to_have_text("live", timeout=BACK_MS)
+        # the restarted box's own state, drawn whatever its version number
+        expect(page.locator("body")).to_have_attribute("data-session", after["session"]["id"], timeout=BACK_MS)
+        second.wait_until(lambda s: (s.get("game") or {}).get("rolls", 0) >= 1)
+        deadline = time.monotonic() + BACK_MS / 1000
+        while True:  # the page follows the new box's rolls live
+            rolls = (second.get("/api/state").get("game") or {}).get("rolls", 0)
+            shown = page.locator("#rolls").text_content()
+            if shown == (f"roll {rolls}" if rolls else "no rolls yet"):
+                break
+            assert time.monotonic() < deadline, f"the page shows {shown!r}, the box has {rolls} rolls"
+            time.sleep(0.2)
+        assert page.evaluate("window.__notReloaded") is True  # recovered without a reload
+        page.screenshot(path=str(output_dir / "phone-reconnected.png"))
+    finally:
+        code, err = second.stop()
+    assert code == 0, err[-2000:]
+    assert errors == []
+
+
+def test_a_phone_that_goes_offline_shows_reconnecting_at_once_and_recovers(phone_page, tmp_path):
+    from playwright.sync_api import expect
+
+    page, errors = phone_page
+    box = BoxProcess([*BOX, "--db", str(tmp_path / "demo.sqlite3")], tmp_path)
+    try:
+        state = box.wait_until(lambda s: (s.get("session") or {}).get("id"))
+        page.goto(box.base + "/")
+        expect(page.locator("#connection")).to_have_text("live")
+        page.context.set_offline(True)  # the Wi-Fi drops: the browser says offline
+        expect(page.locator("#connection")).to_have_text("reconnecting\u2026")
+        page.context.set_offline(False)
+        expect(page.locator("#connection")).to_have_text("live")
+        expect(page.locator("body")).to_have_attribute("data-session", state["session"]["id"])
+    finally:
+        code, err = box.stop()
+    assert code == 0, err[-2000:]
+    assert errors == []
