@@ -10,7 +10,7 @@ import pytest
 from vision.roll_dice import RollDiceConfig
 from vision.roll_dice.colours import WARM_AXIS, calibrate_colours
 from vision.roll_dice.foreground import to_log
-from vision.roll_dice.shape import die_likeness, expected_sides, face_evidence, snap_top
+from vision.roll_dice.shape import die_likeness, expected_sides, face_evidence, pattern_repeats, snap_top
 from vision.roll_dice.tops import body_colour, rim_weights, upright_patch
 
 CFG = RollDiceConfig()
@@ -99,3 +99,23 @@ def test_light_calibration_follows_a_warm_lamp_and_ignores_what_is_not_a_die():
     off, p = calibrate_colours(body, protos, CFG, weights)
     assert p[:7].argmax(1).tolist() == list(range(7))
     assert np.abs(off - warm).max() < 0.08
+
+
+def test_a_check_of_a_gingham_repeats_and_a_die_on_it_does_not():
+    """A gingham of 18 px checks (period 36 px) with one 36 px die on it: a 2x2 block of checks is one tile
+    of the cloth's pattern (it recurs a period away, NCC near 1), the die with its shadow recurs nowhere."""
+    h, w, p = 360, 480, 18
+    yy, xx = np.mgrid[0:h, 0:w]
+    a, b = (xx // p) % 2, (yy // p) % 2
+    table = np.where((a + b)[..., None] == 0, np.array(CREAM), np.where((a * b)[..., None] == 1, np.array((40, 120, 30)),
+                                                                          np.array((140, 190, 140)))).astype(np.uint8)
+    rng = np.random.default_rng(3)
+    table = np.clip(table.astype(np.int16) + rng.integers(-6, 7, table.shape), 0, 255).astype(np.uint8)
+    die_c = (300, 180)
+    cv2.rectangle(table, (die_c[0] - 16, die_c[1] - 14), (die_c[0] + 22, die_c[1] + 24), (25, 30, 25), -1)  # shadow
+    table[die_c[1] - 18:die_c[1] + 18, die_c[0] - 18:die_c[0] + 18] = die_face(36, RED, CREAM, 0.5)
+    rects = np.array([[144.0 + 0.5, 144.0 + 0.5, 36, 36, 0.0], [die_c[0], die_c[1], 36, 36, 0.0]])
+    rep = pattern_repeats(table, rects, CFG)
+    assert rep[0] > CFG.repeat_ramp[1]
+    assert rep[1] < CFG.repeat_ramp[0]
+    assert pattern_repeats(table, rects, CFG, np.array([False, False])).tolist() == [-1.0, -1.0]

@@ -108,6 +108,12 @@ class RollDiceConfig:
         face_sure_ramp: (lo, hi) best template NCC over which a face read goes from not sure to sure.
         relocate_likeness: only faces at least this die-like are looked at again when they match poorly.
         min_die_score: candidates below this die-ness score are dropped.
+        repeat_window, repeat_reach, repeat_min_shift, repeat_side: the pattern test
+            (:func:`vision.roll_dice.shape.pattern_repeats`): a window of ``repeat_window`` x the face's side,
+            looked for within ``repeat_reach`` sides, shifts from ``repeat_min_shift`` sides, on a grey copy
+            where a face is ``repeat_side`` px.
+        repeat_ramp: (lo, hi) of a face's pattern NCC over which it goes from a die to a tile of the table's
+            pattern (a gingham's check, a printed grid): its die score is scaled by 1 - the ramp.
         min_confidence: candidates less likely than this to be a die of an enrolled colour are dropped.
         face_threshold: the face is reported only when its (colour, face) pair has at least this
             probability; otherwise the die is reported with ``face=None``.
@@ -216,6 +222,11 @@ class RollDiceConfig:
     face_sure_ramp: tuple[float, float] = (0.5, 0.75)
     relocate_likeness: float = 0.05
     min_die_score: float = 0.3
+    repeat_window: float = 1.6
+    repeat_reach: float = 2.2
+    repeat_min_shift: float = 0.8
+    repeat_side: float = 12.0
+    repeat_ramp: tuple[float, float] = (0.88, 0.95)
     min_confidence: float = 0.15
     face_threshold: float = 0.4
     overlap_dist: float = 0.7

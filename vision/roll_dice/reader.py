@@ -17,14 +17,14 @@ from ..incremental import clip_box
 from ..inference import Model
 from ..profiles import DiceProfile
 from ..timing import timed_stage
-from .assemble import assemble, symbol_weights
+from .assemble import assemble, die_weights, symbol_weights
 from .candidates import add_cnn_candidates, find_candidates, load_cnn
 from .colours import calibrate_colours
 from .config import RollDiceConfig
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
 from .foreground import foreground
 from .observations import RollDiceRead, TopFaces
-from .shape import die_likeness
+from .shape import die_likeness, pattern_repeats
 from .tops import drop_duplicates, extract_tops
 
 __all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read_roll_dice"]
@@ -107,11 +107,24 @@ class RollDiceReader:
         ncc, rects = relocate_faces(frame, tops, ncc, None, self._templates, cfg, todo, self._template_pol)
         return ncc, TopFaces(rects, tops.scores, tops.ink, tops.body, tops.evidence)
 
+    @staticmethod
+    def _not_pattern(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
+        """The top faces with the die score of each that is a tile of the table's repeating pattern (a
+        gingham's check, a printed grid: :func:`pattern_repeats`) lowered by ``repeat_ramp``; only the faces
+        that would be reported are measured."""
+        todo = die_weights(tops, ncc, cfg) >= cfg.min_confidence
+        if not todo.any():
+            return tops
+        rep = pattern_repeats(frame, tops.rects, cfg, todo)
+        lo, hi = cfg.repeat_ramp
+        keep = 1.0 - np.clip((rep - lo) / max(hi - lo, 1e-9), 0.0, 1.0)
+        return TopFaces(tops.rects, np.asarray(tops.scores, np.float64) * keep, tops.ink, tops.body, tops.evidence)
+
     def read(self, frame: np.ndarray) -> RollDiceRead:
         """Read every die in ``frame`` (``uint8[H, W, 3]`` BGR).
 
         Returns a :class:`RollDiceRead` with per-stage timings (validate, foreground, candidates,
-        cnn, tops, dedupe, faces, colours, assemble) in ms. Raises :class:`BadFrame` for a bad frame.
+        cnn, tops, dedupe, faces, pattern, colours, assemble) in ms. Raises :class:`BadFrame` for a bad frame.
         """
         timings: dict[str, float] = {}
         frame = timed_stage(timings, "validate", validate_frame, frame)
@@ -143,6 +156,7 @@ class RollDiceReader:
         stage = functools.partial(timed_stage, timings)
         tops = detect_tops(frame, cfg, timings, self._cnn)
         ncc, tops = stage("faces", self._match, frame, tops, cfg)
+        tops = stage("pattern", self._not_pattern, frame, tops, ncc, cfg)
         weights = symbol_weights(tops, ncc, cfg)
         _, colour_p = stage("colours", calibrate_colours, tops.body, self._protos, cfg, weights)
         dice = stage("assemble", assemble, tops, colour_p, ncc, self.profile, cfg)

@@ -21,7 +21,7 @@ import numpy as np
 from .config import RollDiceConfig
 from .foreground import to_log
 
-__all__ = ["die_likeness", "expected_sides", "face_evidence", "snap_top", "top_fit"]
+__all__ = ["die_likeness", "expected_sides", "face_evidence", "pattern_repeats", "snap_top", "top_fit"]
 
 
 @functools.lru_cache(maxsize=8)
@@ -194,3 +194,57 @@ def snap_top(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, side: float,
     fine = _snap_moves(tuple(v / 3.0 for v in config.snap_shifts[1:-1]), tuple(v / 2.0 for v in config.snap_turns),
                        tuple(float(np.exp(np.log(v) / 2.0)) for v in config.snap_scales))
     return _snap_once(frame, r, body, float(r[2]), fine, config)
+
+
+def pattern_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig,
+                    todo: np.ndarray | None = None) -> np.ndarray:
+    """How much each top face is one tile of a repeating pattern, ``float[N]`` (the best NCC, -1..1).
+
+    A die lies on the table; a check of a gingham, a square of a printed grid or a stripe of wood grain is
+    the table. The grey window of ``repeat_window`` x the face's side round each face is matched
+    (``cv2.matchTemplate``, normalised correlation) over the frame within ``repeat_reach`` sides of it,
+    leaving out the shifts shorter than ``repeat_min_shift`` sides (the face matching itself): a face whose
+    window recurs a period away is the pattern, a die's window (the die, its sides, its shadow and what lies
+    round it) recurs nowhere. Measured on a grey copy scaled so a face is ``repeat_side`` px.
+
+    Args:
+        frame: ``uint8[H, W, 3]`` BGR.
+        rects: ``float[N, 5]`` top faces (cx, cy, w, h, angle deg; frame px).
+        config: ``repeat_window``, ``repeat_reach``, ``repeat_min_shift``, ``repeat_side``.
+        todo: ``bool[N]``, the faces to measure (others get -1); default all.
+
+    Returns ``float[N]``; -1 where not measured or too near the frame's edge to be. Raises nothing.
+    """
+    n = len(rects)
+    out = np.full(n, -1.0)
+    if n == 0:
+        return out
+    todo = np.ones(n, bool) if todo is None else np.asarray(todo, bool)
+    if not todo.any():
+        return out
+    sides = np.sqrt(np.maximum(rects[:, 2] * rects[:, 3], 1.0))
+    f = float(config.repeat_side) / float(np.median(sides[todo]))
+    if f < 1.0:
+        grey = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    else:
+        grey, f = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), 1.0
+    gh, gw = grey.shape
+    for i in np.flatnonzero(todo):
+        s = sides[i] * f
+        half = int(round(0.5 * config.repeat_window * s))
+        reach = int(round(config.repeat_reach * s))
+        cx, cy = int(round(rects[i, 0] * f)), int(round(rects[i, 1] * f))
+        if half < 3 or cx - half < 0 or cy - half < 0 or cx + half >= gw or cy + half >= gh:
+            continue
+        tpl = grey[cy - half:cy + half + 1, cx - half:cx + half + 1]
+        x0, y0 = max(0, cx - half - reach), max(0, cy - half - reach)
+        x1, y1 = min(gw, cx + half + reach + 1), min(gh, cy + half + reach + 1)
+        if float(tpl.std()) < 1.0:
+            continue
+        res = cv2.matchTemplate(grey[y0:y1, x0:x1], tpl, cv2.TM_CCOEFF_NORMED)
+        dx = np.arange(res.shape[1], dtype=np.float32) + (x0 + half - cx)
+        dy = np.arange(res.shape[0], dtype=np.float32) + (y0 + half - cy)
+        far = dx[None, :] ** 2 + dy[:, None] ** 2 >= (config.repeat_min_shift * s) ** 2
+        if far.any():
+            out[i] = float(np.nan_to_num(res[far], nan=-1.0).max())
+    return out
