@@ -1,12 +1,15 @@
 """Benchmark of the Eclipse hex reader (issue 5, sector hexes).
 
-Synthetic Eclipse maps (:func:`vision.synth_table.make_hex_scene`: 20-30 hexes edge to edge around the
-Galactic Center with gaps, random turns, perspective, shadows, glare, a hand, cloth/wood), read with a hex
-deck enrolled from stand-in 'scans' of every sector in ``shared/data/eclipse/hexes.json`` (71 faces; a
+Synthetic Eclipse maps of both generators side by side (``--generator synth|scenes|both``):
+:func:`vision.synth_table.make_hex_scene` (20-30 hexes edge to edge around the Galactic Center with gaps,
+random turns, perspective, shadows, glare, a hand, cloth/wood; a hex deck enrolled from stand-in 'scans')
+and :func:`vision.scenes.hex_scene` (the same arrangement in its own artwork, tables, light and camera
+models; the deck enrolled from photos taken with another camera, ``--enroll-camera``), of every sector in ``shared/data/eclipse/hexes.json`` (71 faces; a
 numbered stand-in list when the shared folder is absent). Prints hexes found, identified, rotation right,
-axial right (per hex and whole maps all right), extra detections, and the median time per frame (single
-thread: calibrate + read) at 1280x720 and at the HQ camera's 4056x3040, with its ratio to a JPEG (quality 95)
-``cv2.imread`` + ``cv2.cvtColor`` of the same frame (:mod:`bench.frame_timing`, interleaved).
+axial right (per hex and whole maps all right), extra detections, confident wrong, unreadable : wrong,
+per table and camera, and the median time per frame (single thread: calibrate + read) at 1280x720 and at the
+HQ camera's 4056x3040, with its ratio to a JPEG (quality 95) ``cv2.imread`` + ``cv2.cvtColor`` of the same
+frame (:mod:`bench.frame_timing`, interleaved).
 
     python bench/hex_reader.py                 # 30 maps + timing (~3-6 min on a busy 2-core machine)
     python bench/hex_reader.py --maps 8 --timing 3
@@ -34,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.frame_timing import BASELINE, time_against_jpeg
+from vision import scenes
 from vision.hexes import build_hex_deck_from_images, read_hexes
 from vision.synth_table import hex_reference_images, make_hex_scene
 from vision.table import calibrate
@@ -68,10 +72,16 @@ def match(labels, hexes) -> list[tuple[object, object | None]]:
     return out
 
 
-def eval_maps(n: int, deck, ids: list[str], rows: list[dict], seed0: int = 3000, textures: str = "own") -> Counter:
+def eval_maps(n: int, deck, ids: list[str], rows: list[dict], seed0: int = 3000, textures: str = "own",
+              generator: str = "synth") -> Counter:
+    """Counts over ``n`` maps of ``generator`` (``synth``: :func:`vision.synth_table.make_hex_scene`;
+    ``scenes``: :func:`vision.scenes.hex_scene`), also per table kind (``table:<kind>``) and camera."""
     tot = Counter()
     for k in range(n):
-        sc = make_hex_scene(ids, seed=seed0 + k, textures=textures)
+        if generator == "synth":
+            sc = make_hex_scene(ids, seed=seed0 + k, textures=textures)
+        else:
+            sc = scenes.hex_scene(ids, seed=seed0 + k)
         try:
             cal = calibrate(sc.image, sc.layout)
         except Exception:  # noqa: BLE001 - counted
@@ -85,14 +95,21 @@ def eval_maps(n: int, deck, ids: list[str], rows: list[dict], seed0: int = 3000,
                "rotation_ok": sum(h is not None and h.rotation == l.rotation for l, h in pairs),
                "axial_ok": sum(h is not None and h.axial is not None and tuple(h.axial) == tuple(l.axial) for l, h in pairs),
                "extra": len(r.hexes) - sum(h is not None for _, h in pairs),
-               "calibrated": cal is not None,
+               "unreadable": sum(h is not None and h.id is None for _, h in pairs),
+               "wrong": sum(h is not None and h.id not in (None, l.id) for l, h in pairs),
+               "calibrated": cal is not None, "generator": generator, "table": sc.meta.get("table", "?"),
+               "camera": sc.meta.get("camera", "-"),
                **{f"ms_{kk}": round(v, 1) for kk, v in r.timings_ms.items()}}
         row["map_all_right"] = int(row["axial_ok"] == row["labels"] and row["extra"] == 0)
         rows.append(row)
         for key in ("labels", "found", "identified", "wrong_conf_ge_0.9", "rotation_ok", "axial_ok", "extra",
-                    "map_all_right", "calibrated"):
+                    "map_all_right", "calibrated", "unreadable", "wrong"):
             tot[key] += int(row[key])
+            tot[f"table:{row['table']}:{key}"] += int(row[key])
+            tot[f"camera:{row['camera']}:{key}"] += int(row[key])
         tot["maps"] += 1
+        tot[f"table:{row['table']}:maps"] += 1
+        tot[f"camera:{row['camera']}:maps"] += 1
     return tot
 
 
@@ -115,23 +132,43 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=3000, help="first map seed (maps use seed, seed + 1, ...)")
     ap.add_argument("--textures", default="own", choices=["own", "shared"])
     ap.add_argument("--csv", type=Path, default=None, help="write one row per map here")
+    ap.add_argument("--generator", default="both", choices=["synth", "scenes", "both"],
+                    help="maps of vision.synth_table, of vision.scenes (its own artwork, tables, light and cameras), "
+                         "or both side by side (default)")
+    ap.add_argument("--enroll-camera", default="phone", choices=sorted(scenes.CAMERA_MODELS),
+                    help="camera model the second generator's sectors are enrolled with")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     ids = sector_ids()
-    t = time.perf_counter()
-    deck = build_hex_deck_from_images(hex_reference_images(ids, seed=7), name="eclipse", kind="scan")
-    print(f"deck: {len(deck.card_ids)} sectors from {'the Eclipse data' if HEX_DATA.is_file() else 'stand-in ids'} "
-          f"[{time.perf_counter() - t:.1f} s]")
     rows: list[dict] = []
-    if args.maps > 0:
+    gens = ("synth", "scenes") if args.generator == "both" else (args.generator,)
+    deck = None
+    for gen in gens:
         t = time.perf_counter()
-        v = eval_maps(args.maps, deck, ids, rows, seed0=args.seed, textures=args.textures)
-        print(f"synthetic Eclipse maps (seeds {args.seed}-{args.seed + args.maps - 1}): {v['maps']} maps, {v['labels']} hexes (calibrated {v['calibrated']}/{v['maps']}); "
+        if gen == "synth":
+            d = build_hex_deck_from_images(hex_reference_images(ids, seed=7), name="eclipse", kind="scan")
+        else:
+            d = build_hex_deck_from_images(scenes.camera_photos({h: scenes.hex_art(h) for h in ids}, args.enroll_camera,
+                                                                seed=7), name="eclipse", kind="auto")
+        deck = deck or d
+        print(f"[{gen}] deck: {len(d.card_ids)} sectors from {'the Eclipse data' if HEX_DATA.is_file() else 'stand-in ids'}"
+              + ("" if gen == "synth" else f", photos taken with the {args.enroll_camera} camera")
+              + f" [{time.perf_counter() - t:.1f} s]")
+        if args.maps <= 0:
+            continue
+        t = time.perf_counter()
+        v = eval_maps(args.maps, d, ids, rows, seed0=args.seed, textures=args.textures, generator=gen)
+        print(f"[{gen}] synthetic Eclipse maps (seeds {args.seed}-{args.seed + args.maps - 1}): {v['maps']} maps, {v['labels']} hexes (calibrated {v['calibrated']}/{v['maps']}); "
               f"found {pct(v['found'], v['labels'])}; identified {pct(v['identified'], v['labels'])}; "
               f"rotation right {pct(v['rotation_ok'], v['labels'])}; axial right {pct(v['axial_ok'], v['labels'])}; "
               f"maps with every axial right and no extra {v['map_all_right']}/{v['maps']}; "
-              f"wrong with conf >= 0.9: {v['wrong_conf_ge_0.9']}; extra detections: {v['extra']}  "
-              f"[{time.perf_counter() - t:.1f} s]")
+              f"wrong with conf >= 0.9: {v['wrong_conf_ge_0.9']}; extra detections: {v['extra']}; "
+              f"unreadable : wrong {v['unreadable']} : {v['wrong']}  [{time.perf_counter() - t:.1f} s]")
+        for bucket in sorted({k.rsplit(":", 1)[0] for k in v if k.count(":") == 2}):
+            b = {k.rsplit(":", 1)[1]: n for k, n in v.items() if k.startswith(bucket + ":")}
+            print(f"[{gen}]   {bucket:15s}: {b['maps']} maps; found {pct(b['found'], b['labels'])}; identified "
+                  f"{pct(b['identified'], b['labels'])}; wrong with conf >= 0.9: {b['wrong_conf_ge_0.9']}; extra "
+                  f"{b['extra']}; unreadable : wrong {b['unreadable']} : {b['wrong']}; maps all right {b['map_all_right']}/{b['maps']}")
     if args.timing > 0:
         for size in ((1280, 720), (4056, 3040)):
             tm = eval_timing(deck, ids, size, args.timing)

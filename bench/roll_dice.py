@@ -1,32 +1,43 @@
-"""Score the Roll for the Galaxy dice reader on held-out synthetic scenes (and, optionally, real d6 photos).
+"""Score the Roll for the Galaxy dice reader on held-out scenes of both scene generators, side by side
+(and, optionally, its die detector on real d6 photos).
 
 Usage::
 
-    python bench/roll_dice.py                       # 60 scenes, symbol set A, seed 1000
+    python bench/roll_dice.py                       # 60 scenes of each generator, seed 1000, + byler photos
     python bench/roll_dice.py --n 80 --seed 5000 --symbols B --csv /tmp/roll.csv
+    python bench/roll_dice.py --generator scenes    # one generator only (synth | scenes | both)
     python bench/roll_dice.py --no-byler            # skip the byler real d6 photos (scored by default)
 
-Protocol: an enrollment folder is drawn with seeds from ``--enroll-seed`` (disjoint from the scene
-seeds ``--seed .. --seed+n-1``), a profile is built from it, then every scene is read.
+Generators: ``synth`` is :mod:`vision.synth` (stand-in symbol set ``--symbols``); ``scenes`` is the second,
+independent generator :mod:`vision.scenes` (its own artwork in two printings, light ink on coloured dice
+and dark ink; scene k shows printing k mod 2 and is read with the profile enrolled from that printing).
+
+Protocol: per generator (and printing) an enrollment folder is drawn with seeds from ``--enroll-seed``
+(disjoint from the scene seeds ``--seed .. --seed+n-1``), a profile is built from it, then every scene is read.
 
 Matching (per scene, greedy one-to-one by distance): a reported die matches a labelled die when
 the label's centre lies inside the reported box or the reported box centre lies inside the label's box.
 
-Printed figures:
-    dice found        matched labels / labels
-    false dice        reported dice matching no label
-    colour right      matched dice with the right colour / matched dice
-    face right        matched dice with the right face / matched dice (face None counts as wrong)
-    confident wrong   matched dice with confidence >= 0.9 and a wrong colour or face (+ false dice >= 0.9)
-    confusion         colour confusion matrix (rows = truth, columns = read), and the most frequent
-                      (truth colour/face -> read colour/face) errors
-    byler real d6     share of the labelled dice of ``shared/datasets/byler_d6_dice/train`` the reader's
-                      die detector (``RollDiceReader.detect``: classical + CNN candidates) finds; skipped
-                      with the reason when the folder is absent
-    latency           median ms of ``RollDiceReader.read`` per frame and its ratio to the median ms of a
-                      JPEG (quality 95) ``cv2.imread`` + ``cv2.cvtColor`` of the same frame (timed interleaved,
-                      :mod:`bench.frame_timing`), and the median per stage
-With ``--csv`` one row per image (found, colour/face right, per-stage ms) is written.
+Printed figures, one column per generator:
+    dice found          matched labels / labels
+    false dice          reported dice matching no label (and their share of the reported dice)
+    colour right        matched dice with the right colour / matched dice
+    face right          matched dice with the right face / matched dice (face None counts as wrong)
+    confident wrong     matched dice with confidence >= 0.9 and a wrong colour or face (+ false dice >= 0.9)
+    unreadable : wrong  matched dice reported without a face (colour right) : matched dice read wrong
+                        (a wrong colour, or a wrong face that is not None)
+    fully right images  scenes whose every die is found with its colour and face, and no false die
+    per colour          found / colour right / face right, by the true colour
+    per background      found / colour right / face right by what the die lies on, false dice by table
+    confusion           colour confusion matrix (rows = truth, columns = read), and the most frequent
+                        (truth colour/face -> read colour/face) errors
+    latency             median ms of ``RollDiceReader.read`` per frame and its ratio to the median ms of a
+                        JPEG (quality 95) ``cv2.imread`` + ``cv2.cvtColor`` of the same frame (timed
+                        interleaved, :mod:`bench.frame_timing`), and the median per stage
+    byler real d6       share of the labelled dice of ``shared/datasets/byler_d6_dice/train`` the reader's
+                        die detector (``RollDiceReader.detect``: classical + CNN candidates) finds, and its
+                        detections that match no label; skipped with the reason when the folder is absent
+With ``--csv`` one row per image (generator, found, colour/face right, per-stage ms) is written.
 """
 
 from __future__ import annotations
@@ -39,7 +50,8 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -49,12 +61,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.frame_timing import BASELINE, FrameTimer
-from vision import synth
+from vision import scenes, synth
 from vision.inference import RUNTIMES, InferenceConfig
 from vision.profiles import load_dice_faces
 from vision.roll_dice import RollDiceConfig, RollDiceReader, build_profile, rect_box
 
-STAGES = ("validate", "foreground", "candidates", "cnn", "tops", "dedupe", "colours", "faces", "assemble")
+STAGES = ("validate", "foreground", "candidates", "cnn", "tops", "dedupe", "faces", "pattern", "colours", "assemble")
+GENERATORS = ("synth", "scenes")
+COLOURS = synth.COLOURS
 
 
 def shared_dir() -> Path:
@@ -119,17 +133,196 @@ def byler_recall(folder: Path, reader: RollDiceReader) -> tuple[int, int, int]:
     return found, total, dets
 
 
+@dataclass
+class Tally:
+    """One generator's counts over its scenes."""
+
+    name: str
+    labelled: int = 0
+    found: int = 0
+    false: int = 0
+    reported: int = 0
+    colour: int = 0
+    face: int = 0
+    confident_wrong: int = 0
+    unreadable: int = 0
+    wrong: int = 0
+    images: int = 0
+    full: int = 0
+    per_colour: dict = field(default_factory=lambda: defaultdict(Counter))
+    per_background: dict = field(default_factory=lambda: defaultdict(Counter))
+    confusion: np.ndarray = field(default_factory=lambda: np.zeros((len(COLOURS), len(COLOURS) + 1), np.int64))
+    errors: Counter = field(default_factory=Counter)
+    read_ms: list = field(default_factory=list)
+    base_ms: list = field(default_factory=list)
+    stage_ms: dict = field(default_factory=lambda: {s: [] for s in STAGES})
+    enrolled: str = ""
+
+
+def score_scene(t: Tally, sc, rd, seed: int, rows: list, path: Path, read_ms: float, base_ms: float) -> None:
+    """Add one read scene to the tally (and a CSV row)."""
+    t.read_ms.append(read_ms)
+    t.base_ms.append(base_ms)
+    for s in STAGES:
+        t.stage_ms[s].append(rd.timings_ms.get(s, 0.0))
+    m = match(sc.dice, rd.dice)
+    matched_l = {i for i, _ in m}
+    matched_d = {j for _, j in m}
+    under = sc.meta.get("under") or [sc.meta.get("table", "?")] * len(sc.dice)
+    col_ok = face_ok = 0
+    for i, lab in enumerate(sc.dice):
+        t.per_colour[lab.colour]["labelled"] += 1
+        t.per_background[under[i]]["labelled"] += 1
+    for i, j in m:
+        lab, d = sc.dice[i], rd.dice[j]
+        t.confusion[COLOURS.index(lab.colour), COLOURS.index(d.colour) if d.colour in COLOURS else -1] += 1
+        cok, fok = d.colour == lab.colour, d.face == lab.face
+        col_ok += cok
+        face_ok += fok
+        for bucket in (t.per_colour[lab.colour], t.per_background[under[i]]):
+            bucket["found"] += 1
+            bucket["colour"] += cok
+            bucket["face"] += fok
+        if cok and d.face is None:
+            t.unreadable += 1
+        elif not (cok and fok):
+            t.wrong += 1
+        if not (cok and fok):
+            t.errors[(f"{lab.colour}/{lab.face}", f"{d.colour}/{d.face}")] += 1
+        if d.confidence >= 0.9 and not (cok and fok):
+            t.confident_wrong += 1
+            print(f"  [{t.name}] confident wrong: scene {seed} truth {lab.colour}/{lab.face} read {d.colour}/{d.face} "
+                  f"conf {d.confidence:.3f} box {d.box}")
+    for i, lab in enumerate(sc.dice):
+        if i not in matched_l:
+            t.confusion[COLOURS.index(lab.colour), -1] += 1
+    false = [d for j, d in enumerate(rd.dice) if j not in matched_d]
+    for d in false:
+        if d.confidence >= 0.9:
+            t.confident_wrong += 1
+            print(f"  [{t.name}] confident false die: scene {seed} read {d.colour}/{d.face} conf {d.confidence:.3f} box {d.box}")
+    t.per_background[sc.meta.get("table", "?")]["false"] += len(false)
+    t.labelled += len(sc.dice)
+    t.found += len(m)
+    t.false += len(false)
+    t.reported += len(rd.dice)
+    t.colour += col_ok
+    t.face += face_ok
+    t.images += 1
+    t.full += int(len(m) == len(sc.dice) == col_ok == face_ok and not false)
+    rows.append({"generator": t.name, "image": path.name, "table": sc.meta.get("table"), "dice": len(sc.dice),
+                 "found": len(m), "false": len(false), "colour_right": col_ok, "face_right": face_ok,
+                 "read_ms": round(read_ms, 2), "jpeg_q95_decode_ms": round(base_ms, 2),
+                 **{f"{s}_ms": round(rd.timings_ms.get(s, 0.0), 2) for s in STAGES}})
+
+
+def readers_for(generator: str, work: Path, fbc, args, cfg: RollDiceConfig) -> dict[str, RollDiceReader]:
+    """The readers a generator's scenes are read with, by printing (one profile per enrollment folder)."""
+    out = {}
+    if generator == "synth":
+        folders = {args.symbols: synth.write_enrollment(work / "enroll_synth", fbc, seed=args.enroll_seed,
+                                                        symbol_set=args.symbols)}
+    else:
+        folders = {ed: scenes.write_dice_enrollment(work / f"enroll_{ed}", fbc, seed=args.enroll_seed, edition=ed)
+                   for ed in scenes.DiceSceneConfig().editions}
+    for key, folder in folders.items():
+        t0 = time.perf_counter()
+        profile = build_profile(folder, config=cfg)
+        print(f"[{generator}] enrolled {sum(profile.dice_seen.values())} dice over {len(profile.template_pairs)} pairs "
+              f"in {time.perf_counter() - t0:.1f}s ({'symbol set' if generator == 'synth' else 'printing'} {key}, "
+              f"enroll seed {args.enroll_seed})")
+        out[key] = RollDiceReader(profile, cfg)
+    return out
+
+
+def run_generator(generator: str, work: Path, fbc, args, cfg: RollDiceConfig, rows: list) -> tuple[Tally, RollDiceReader]:
+    readers = readers_for(generator, work, fbc, args, cfg)
+    keys = list(readers)
+    t = Tally(generator, enrolled=", ".join(keys))
+    scene_cfg = synth.SceneConfig(symbol_set=args.symbols)
+    timer = FrameTimer()
+    for k in range(args.n):
+        seed = args.seed + k
+        key = keys[k % len(keys)]
+        if generator == "synth":
+            sc = synth.render_scene(seed, scene_cfg, fbc)
+        else:
+            sc = scenes.render_dice_scene(seed, faces_by_colour=fbc, edition=key)
+        path = work / f"{generator}_{seed}.png"
+        cv2.imwrite(str(path), sc.image)
+        frame = cv2.imread(str(path))
+        base = timer.baseline(frame)
+        t0 = time.perf_counter()
+        rd = readers[key].read(frame)
+        score_scene(t, sc, rd, seed, rows, path, (time.perf_counter() - t0) * 1000, base)
+    timer.close()
+    return t, readers[keys[0]]
+
+
+def pct(a: float, b: float) -> str:
+    return f"{100.0 * a / b:.2f}%" if b else "n/a"
+
+
+def print_side_by_side(tallies: list[Tally], args) -> None:
+    w = 30
+    head = "".join(f"{t.name + ' (' + t.enrolled + ')':>{w}}" for t in tallies)
+    print(f"scenes {args.n} per generator (seeds {args.seed}..{args.seed + args.n - 1})")
+    print(f"{'':22}{head}")
+
+    def line(label: str, cells: list[str]) -> None:
+        print(f"{label:22}" + "".join(f"{c:>{w}}" for c in cells))
+
+    line("labelled dice", [str(t.labelled) for t in tallies])
+    line("dice found", [f"{t.found}/{t.labelled} = {pct(t.found, t.labelled)}" for t in tallies])
+    line("false dice", [f"{t.false} ({pct(t.false, t.reported)} of reported)" for t in tallies])
+    line("colour right", [f"{t.colour}/{t.found} = {pct(t.colour, t.found)}" for t in tallies])
+    line("face right", [f"{t.face}/{t.found} = {pct(t.face, t.found)}" for t in tallies])
+    line("confident wrong", [str(t.confident_wrong) for t in tallies])
+    line("unreadable : wrong", [f"{t.unreadable} : {t.wrong}" + (f" ({t.unreadable / t.wrong:.1f})" if t.wrong else "")
+                                for t in tallies])
+    line("fully right images", [f"{t.full}/{t.images}" for t in tallies])
+    print("per colour: found / colour right / face right")
+    for c in COLOURS:
+        cells = []
+        for t in tallies:
+            b = t.per_colour.get(c, Counter())
+            cells.append(f"{pct(b['found'], b['labelled'])} / {pct(b['colour'], b['found'])} / {pct(b['face'], b['found'])}"
+                         if b["labelled"] else "-")
+        line(f"  {c}", cells)
+    print("per background: found / colour right / face right (dice) ; false dice on that table")
+    for bg in sorted({k for t in tallies for k in t.per_background}):
+        cells = []
+        for t in tallies:
+            b = t.per_background.get(bg, Counter())
+            cells.append(f"{pct(b['found'], b['labelled'])} / {pct(b['colour'], b['found'])} / "
+                         f"{pct(b['face'], b['found'])} ; {b['false']}" if (b["labelled"] or b["false"]) else "-")
+        line(f"  {bg}", cells)
+    for t in tallies:
+        print(f"[{t.name}] colour confusion (rows truth, columns read; '-' = not found):")
+        print("          " + " ".join(f"{c[:6]:>6}" for c in COLOURS) + "      -")
+        for a, c in enumerate(COLOURS):
+            print(f"  {c:>7} " + " ".join(f"{v:6d}" for v in t.confusion[a]))
+        if t.errors:
+            print(f"[{t.name}] most frequent errors (truth -> read): " + ", ".join(
+                f"{a} -> {b} x{k}" for (a, b), k in t.errors.most_common(8)))
+        med, base = statistics.median(t.read_ms), statistics.median(t.base_ms)
+        print(f"[{t.name}] latency median {med:.1f} ms/frame (1280x720), {BASELINE} {base:.2f} ms, ratio {med / base:.1f}x")
+        print("  stages (median ms): " + ", ".join(f"{s} {statistics.median(v):.1f}" for s, v in t.stage_ms.items()))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--n", type=int, default=60, help="number of scenes (default 60, ~1,200 dice)")
+    ap.add_argument("--n", type=int, default=60, help="scenes per generator (default 60, ~1,200 dice)")
     ap.add_argument("--seed", type=int, default=1000, help="first scene seed (default 1000)")
     ap.add_argument("--enroll-seed", type=int, default=7, help="enrollment seed (scene seeds stay disjoint)")
-    ap.add_argument("--symbols", default="A", choices=synth.SYMBOL_SETS, help="stand-in symbol set")
+    ap.add_argument("--generator", default="both", choices=(*GENERATORS, "both"),
+                    help="scene generator: synth (vision.synth), scenes (vision.scenes) or both (default)")
+    ap.add_argument("--symbols", default="A", choices=synth.SYMBOL_SETS, help="synth's stand-in symbol set")
     ap.add_argument("--dice-json", default=str(shared_dir() / "data" / "roll" / "dice.json"))
     ap.add_argument("--csv", help="write one row per scene here")
     ap.add_argument("--no-byler", dest="byler", action="store_false",
                     help="skip scoring the detector on the byler real d6 photos")
-    ap.add_argument("--keep", action="store_true", help="keep the temporary enrollment folder and scenes")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary enrollment folders and scenes")
     ap.add_argument("--runtime", default="auto", choices=RUNTIMES, help="inference runtime of the CNN candidates")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
@@ -137,80 +330,14 @@ def main(argv=None) -> int:
     fbc = load_dice_faces(args.dice_json)
     cfg = RollDiceConfig(inference=InferenceConfig(args.runtime, threads=1))
     work = Path(tempfile.mkdtemp(prefix="roll_bench_"))
-    t0 = time.perf_counter()
-    synth.write_enrollment(work / "enroll", fbc, seed=args.enroll_seed, symbol_set=args.symbols)
-    profile = build_profile(work / "enroll", config=cfg)
-    print(f"enrolled {sum(profile.dice_seen.values())} dice over {len(profile.template_pairs)} pairs "
-          f"in {time.perf_counter() - t0:.1f}s (symbol set {args.symbols}, enroll seed {args.enroll_seed})")
-    reader = RollDiceReader(profile, cfg)
-    colours = list(synth.COLOURS)
-    conf_m = np.zeros((len(colours), len(colours) + 1), np.int64)  # last column: not found
-    n_lab = n_found = n_false = n_col = n_face = n_cw = n_none = 0
-    errors: Counter = Counter()
-    read_ms, base_ms, stage_ms = [], [], {s: [] for s in STAGES}
-    rows = []
-    scene_cfg = synth.SceneConfig(symbol_set=args.symbols)
-    timer = FrameTimer()
-    for k in range(args.n):
-        seed = args.seed + k
-        sc = synth.render_scene(seed, scene_cfg, fbc)
-        path = work / f"scene_{seed}.png"
-        cv2.imwrite(str(path), sc.image)
-        frame = cv2.imread(str(path))
-        base_ms.append(timer.baseline(frame))
-        t = time.perf_counter()
-        rd = reader.read(frame)
-        read_ms.append((time.perf_counter() - t) * 1000)
-        for s in STAGES:
-            stage_ms[s].append(rd.timings_ms.get(s, 0.0))
-        m = match(sc.dice, rd.dice)
-        matched_l = {i for i, _ in m}
-        matched_d = {j for _, j in m}
-        col_ok = face_ok = 0
-        for i, j in m:
-            lab, d = sc.dice[i], rd.dice[j]
-            conf_m[colours.index(lab.colour), colours.index(d.colour) if d.colour in colours else -1] += 1
-            cok, fok = d.colour == lab.colour, d.face == lab.face
-            col_ok += cok
-            face_ok += fok
-            n_none += d.face is None
-            if not (cok and fok):
-                errors[(f"{lab.colour}/{lab.face}", f"{d.colour}/{d.face}")] += 1
-            if d.confidence >= 0.9 and not (cok and fok):
-                n_cw += 1
-                print(f"  confident wrong: scene {seed} truth {lab.colour}/{lab.face} read {d.colour}/{d.face} "
-                      f"conf {d.confidence:.3f} box {d.box}")
-        for i, lab in enumerate(sc.dice):
-            if i not in matched_l:
-                conf_m[colours.index(lab.colour), -1] += 1
-        false = [d for j, d in enumerate(rd.dice) if j not in matched_d]
-        n_cw += sum(d.confidence >= 0.9 for d in false)
-        n_lab += len(sc.dice)
-        n_found += len(m)
-        n_false += len(false)
-        n_col += col_ok
-        n_face += face_ok
-        rows.append({"image": path.name, "table": sc.meta["table"], "warm_cool": sc.meta["warm_cool"],
-                     "dice": len(sc.dice), "found": len(m), "false": len(false), "colour_right": col_ok,
-                     "face_right": face_ok, "read_ms": round(read_ms[-1], 2), "jpeg_q95_decode_ms": round(base_ms[-1], 2),
-                     **{f"{s}_ms": round(rd.timings_ms.get(s, 0.0), 2) for s in STAGES}})
-    nm = max(n_found, 1)
-    print(f"scenes {args.n} (seeds {args.seed}..{args.seed + args.n - 1}), labelled dice {n_lab}")
-    print(f"dice found      {n_found}/{n_lab} = {100 * n_found / max(n_lab, 1):.2f}%   false dice {n_false}")
-    print(f"colour right    {n_col}/{n_found} = {100 * n_col / nm:.2f}%")
-    print(f"face right      {n_face}/{n_found} = {100 * n_face / nm:.2f}%   (face None: {n_none})")
-    print(f"confident wrong {n_cw}  (confidence >= 0.9 and wrong colour or face, incl. false dice)")
-    print("colour confusion (rows truth, columns read; '-' = not found):")
-    print("          " + " ".join(f"{c[:6]:>6}" for c in colours) + "      -")
-    for a, c in enumerate(colours):
-        print(f"  {c:>7} " + " ".join(f"{v:6d}" for v in conf_m[a]))
-    if errors:
-        print("most frequent errors (truth -> read): " + ", ".join(
-            f"{t} -> {r} x{k}" for (t, r), k in errors.most_common(8)))
-    med, base = statistics.median(read_ms), statistics.median(base_ms)
-    timer.close()
-    print(f"latency         median {med:.1f} ms/frame (1280x720), {BASELINE} {base:.2f} ms, ratio {med / base:.1f}x")
-    print("  stages (median ms): " + ", ".join(f"{s} {statistics.median(v):.1f}" for s, v in stage_ms.items()))
+    gens = GENERATORS if args.generator == "both" else (args.generator,)
+    rows: list[dict] = []
+    tallies, reader = [], None
+    for g in gens:
+        t, r = run_generator(g, work, fbc, args, cfg, rows)
+        tallies.append(t)
+        reader = reader or r
+    print_side_by_side(tallies, args)
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             wr = csv.DictWriter(f, fieldnames=list(rows[0]))
@@ -225,7 +352,8 @@ def main(argv=None) -> int:
         folder = shared_dir() / "datasets" / "byler_d6_dice" / "train"
         if folder.is_dir():
             found, total, dets = byler_recall(folder, reader)
-            print(f"byler real d6   found {found}/{total} = {100 * found / max(total, 1):.2f}%  (detections {dets})")
+            print(f"byler real d6   found {found}/{total} = {100 * found / max(total, 1):.2f}%  (detections {dets}, "
+                  f"matching no label {dets - found})")
         else:
             print(f"byler real d6   skipped: {folder} absent")
     return 0

@@ -4,9 +4,12 @@
    and read the 6 board photos: cards found, row/column right (webcam boards: row-major labels; phone
    boards: the label order is not the pixel order, so only the 5x3 / 3x3 grid shape is checked and ids
    are compared as a multiset), identified, and wrong ids with confidence >= 0.9.
-2. Synthetic tables (:mod:`vision.synth_table`): Race and Roll tableaus of 3-14 cards and Among the Stars
-   stations of 6-25 locations, decks enrolled from stand-in 'scans'; found / identified / rows+cols /
-   cells.
+2. Synthetic tables of both generators side by side (``--generator synth|scenes|both``): :mod:`vision.synth_table`
+   (Race and Roll tableaus of 3-14 cards and Among the Stars stations of 6-25 locations, decks enrolled from
+   stand-in 'scans') and :mod:`vision.scenes` (the same layouts in its own artwork, tables, light and camera
+   models, decks enrolled from photos taken with another camera, ``--enroll-camera``); found / identified /
+   rows+cols / cells / confident wrong / extra detections / unreadable : wrong / fully right images, per game,
+   per table and per camera.
 3. Median time per 1280x720 frame and per 4056x3040 frame (the HQ camera's full resolution; single
    thread) and its ratio to a JPEG (quality 95) ``cv2.imread`` + ``cv2.cvtColor`` of the same frame
    (:mod:`bench.frame_timing`, interleaved).
@@ -43,6 +46,7 @@ sys.path.insert(0, str(ROOT))
 from bench.frame_timing import BASELINE, time_against_jpeg
 from vision.cards import CardsConfig, read_cards
 from vision.deck import build_deck, build_deck_from_images
+from vision import scenes
 from vision.synth_table import GAME_SHAPES, make_scene, reference_images
 from vision.table import calibrate
 
@@ -141,16 +145,34 @@ def match_labels(labels, cards) -> list[tuple[object, object | None]]:
     return out
 
 
-def eval_synth(n_scenes: int, rows_out: list[dict], seed0: int = 1000, textures: str = "own") -> dict:
+def synth_decks(generator: str, ids: dict[str, list[str]], enroll_camera: str = "phone") -> dict:
+    """The decks a generator's tables are read with: ``synth``, from ``vision.synth_table``'s stand-in scans;
+    ``scenes``, from photos of ``vision.scenes``' own card artwork taken with ``enroll_camera`` (the table
+    is then seen by other camera models)."""
+    if generator == "synth":
+        return {g: build_deck_from_images(reference_images(ids[g], GAME_SHAPES[g], seed=7), name=g, kind="scan",
+                                          card_mm=GAME_SHAPES[g]) for g in ids}
+    return {g: build_deck_from_images(scenes.camera_photos({c: scenes.card_art(c, GAME_SHAPES[g]) for c in ids[g]},
+                                                           enroll_camera, seed=7), name=g, kind="auto",
+                                      card_mm=GAME_SHAPES[g]) for g in ids}
+
+
+def eval_synth(n_scenes: int, rows_out: list[dict], seed0: int = 1000, textures: str = "own",
+               generator: str = "synth", enroll_camera: str = "phone") -> dict:
+    """Counts per game (and ``"all"``), per table kind (``"table:<kind>"``) and per camera
+    (``"camera:<model>"``, second generator) over ``n_scenes`` tables of ``generator``."""
     ids = game_ids()
-    decks = {g: build_deck_from_images(reference_images(ids[g], GAME_SHAPES[g], seed=7), name=g, kind="scan",
-                                       card_mm=GAME_SHAPES[g]) for g in ids}
+    decks = synth_decks(generator, ids, enroll_camera)
     totals = Counter()
     per_game = {g: Counter() for g in ids}
+    per: dict[str, Counter] = {}
     games = ["race", "roll", "among"]
     for k in range(n_scenes):
         g = games[k % 3]
-        sc = make_scene(g, ids[g], seed=seed0 + k, textures=textures)
+        if generator == "synth":
+            sc = make_scene(g, ids[g], seed=seed0 + k, textures=textures)
+        else:
+            sc = scenes.card_scene(g, ids[g], seed=seed0 + k)
         try:
             cal = calibrate(sc.image, sc.layout)
         except Exception:  # noqa: BLE001 - counted as a failed calibration
@@ -162,22 +184,30 @@ def eval_synth(n_scenes: int, rows_out: list[dict], seed0: int = 1000, textures:
         fnd = sum(c is not None for _, c in pairs)
         idok = sum(c is not None and c.id == l.id for l, c in pairs)
         wrong_hi = sum(c is not None and c.id not in (None, l.id) and c.confidence >= 0.9 for l, c in pairs)
+        unread = sum(c is not None and c.id is None for l, c in pairs)
+        wrong = sum(c is not None and c.id not in (None, l.id) for l, c in pairs)
         if g == "among":
             layout_ok = sum(c is not None and c.cell is not None and tuple(c.cell) == tuple(l.cell) for l, c in pairs)
         else:
             layout_ok = sum(c is not None and (c.row, c.col) == (l.row, l.col) for l, c in pairs)
         extra = len(r.cards) - fnd
-        row = {"set": f"synth_{g}", "image": f"seed{seed0 + k}", "labels": n, "found": fnd, "identified": idok,
-               "wrong_conf_ge_0.9": wrong_hi, "layout_ok": layout_ok, "extra": extra, "calibrated": cal is not None,
+        row = {"generator": generator, "set": f"synth_{g}", "image": f"seed{seed0 + k}", "labels": n, "found": fnd,
+               "identified": idok, "wrong_conf_ge_0.9": wrong_hi, "layout_ok": layout_ok, "extra": extra,
+               "calibrated": cal is not None, "unreadable": unread, "wrong": wrong,
+               "full": int(idok == n and extra == 0), "table": sc.meta.get("table", "?"),
+               "camera": sc.meta.get("camera", "-"),
                **{f"ms_{kk}": round(v, 2) for kk, v in r.timings_ms.items()}}
         rows_out.append(row)
-        for key in ("labels", "found", "identified", "wrong_conf_ge_0.9", "layout_ok", "extra"):
+        keys = ("labels", "found", "identified", "wrong_conf_ge_0.9", "layout_ok", "extra", "unreadable", "wrong", "full")
+        for key in keys:
             totals[key] += row[key]
             per_game[g][key] += row[key]
-        totals["scenes"] += 1
+            for bucket in (f"table:{row['table']}", f"camera:{row['camera']}"):
+                per.setdefault(bucket, Counter())[key] += row[key]
+        for bucket in ("all", g, f"table:{row['table']}", f"camera:{row['camera']}"):
+            (totals if bucket == "all" else per_game[g] if bucket == g else per[bucket])["scenes"] += 1
         totals["calibrated"] += cal is not None
-        per_game[g]["scenes"] += 1
-    return {"all": dict(totals), **{g: dict(v) for g, v in per_game.items()}}
+    return {"all": dict(totals), **{g: dict(v) for g, v in per_game.items()}, **{k: dict(v) for k, v in sorted(per.items())}}
 
 
 # ----------------------------------------------------------------------------------------------- timing
@@ -208,6 +238,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--textures", default="own", choices=["own", "shared"],
                     help="synthetic table textures: this generator's cloth/wood, or vision.synth's wood/cloth/mat")
     ap.add_argument("--mirror", default="auto", choices=["off", "on", "auto"], help="mirror setting for the SET boards")
+    ap.add_argument("--generator", default="both", choices=["synth", "scenes", "both"],
+                    help="synthetic tables: vision.synth_table, vision.scenes (its own artwork, tables, light and "
+                         "cameras), or both side by side (default)")
+    ap.add_argument("--enroll-camera", default="phone", choices=sorted(scenes.CAMERA_MODELS),
+                    help="camera model the second generator's decks are enrolled with (the tables are seen by others)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     rows: list[dict] = []
@@ -223,17 +258,22 @@ def main(argv: list[str] | None = None) -> int:
     elif not args.no_set:
         print(f"SET boards: skipped ({SET_DIR} not found; set TABLETOP_SHARED)")
     if args.synth > 0:
-        t = time.perf_counter()
-        r = eval_synth(args.synth, rows, textures=args.textures)
-        print(f"synthetic tables: textures={args.textures}")
-        for g in ("all", "race", "roll", "among"):
-            v = r[g]
-            what = "cells" if g == "among" else ("rows/cols" if g != "all" else "rows/cols or cells")
-            print(f"synthetic {g:5s}: {v['scenes']} scenes, {v['labels']} cards; found {pct(v['found'], v['labels'])}; "
-                  f"identified {pct(v['identified'], v['labels'])}; {what} right {pct(v['layout_ok'], v['labels'])}; "
-                  f"wrong with conf >= 0.9: {v['wrong_conf_ge_0.9']}; extra detections: {v['extra']}"
-                  + (f"; calibrated {v['calibrated']}/{v['scenes']}" if g == "all" else ""))
-        print(f"  [{time.perf_counter() - t:.1f} s]")
+        gens = ("synth", "scenes") if args.generator == "both" else (args.generator,)
+        for gen in gens:
+            t = time.perf_counter()
+            r = eval_synth(args.synth, rows, textures=args.textures, generator=gen, enroll_camera=args.enroll_camera)
+            print(f"synthetic tables [{gen}]: " + (f"textures={args.textures}" if gen == "synth" else
+                  f"vision.scenes, decks enrolled from photos taken with the {args.enroll_camera} camera"))
+            for g in [k for k in r if k in ("all", "race", "roll", "among") or ":" in k]:
+                v = r[g]
+                what = "cells" if g == "among" else ("rows/cols" if g in ("race", "roll") else "rows/cols or cells")
+                unread_wrong = f"{v.get('unreadable', 0)} : {v.get('wrong', 0)}"
+                print(f"[{gen}] {g:15s}: {v['scenes']} scenes, {v['labels']} cards; found {pct(v['found'], v['labels'])}; "
+                      f"identified {pct(v['identified'], v['labels'])}; {what} right {pct(v['layout_ok'], v['labels'])}; "
+                      f"wrong with conf >= 0.9: {v['wrong_conf_ge_0.9']}; extra detections: {v['extra']}; "
+                      f"unreadable : wrong {unread_wrong}; fully right images {v.get('full', 0)}/{v['scenes']}"
+                      + (f"; calibrated {v['calibrated']}/{v['scenes']}" if g == "all" else ""))
+            print(f"  [{time.perf_counter() - t:.1f} s]")
     if args.no_timing:
         return 0
     for size, n in (((1280, 720), 9), ((4056, 3040), 3)):  # the HQ camera's full resolution too

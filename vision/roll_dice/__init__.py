@@ -19,25 +19,34 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
     (``vision/models/d6_detector.onnx`` through :func:`vision.d6.detect_dice`, trained on real photos); a
     CNN box whose centre is not near a classical candidate is added (a die the classical stage missed: low
     contrast to the table, touching a die of its own colour).
-4. ``extract_tops`` (:mod:`.tops`) -- per candidate, the top face: the pixels near its body colour inside
-   the candidate (without the darker side band and the shadow), its rotated rectangle; odd sizes take the
-   frame's typical side; a canonical upright patch (the same function cuts the enrollment templates)
-   turned into an "ink" map (signed brightness and chroma distance to the body colour) and the die's body
-   colour (mode, log-RGB).
+4. ``extract_tops`` (:mod:`.tops`, :mod:`.shape`) -- per candidate, the top face: the pixels near its body
+   colour inside the candidate, its rotated rectangle; the evidence that it is a die (``face_evidence``: one
+   body colour round its rim, standing out all round its outline, a symbol in its middle that is neither
+   nothing -- an empty check of a gingham -- nor everything); the size a die has at each place of the
+   picture (``expected_sides``: the table is a plane, so a die's side is nearly affine in its position,
+   fitted to the die-like faces); a face of odd size takes that size (``snap``, off by default, instead
+   moves each face onto its die's edges); a canonical upright patch (the same function cuts the enrollment
+   templates) turned into an "ink" map (signed brightness and chroma distance to the body colour) and the
+   die's body colour: the densest colour of the face weighted to its rim (``body_colour``), so the body
+   wins over the symbol whichever way the symbols are printed (dark on light, light on coloured).
 5. ``drop_duplicates`` (:mod:`.tops`) -- one face per place; a darker, non-square neighbour of the same
    chroma is a die's visible side face.
-6. ``calibrate_colours`` (:mod:`.colours`) -- the light's colour and level: the log-RGB offset that best
-   maps the frame's dice onto the enrolled colour prototypes (a robust registration with a prior, so a
-   warm or cool lamp moves every die together), then each die's colour posterior, with a "none of these"
-   option.
-7. ``match_faces`` (:mod:`.faces`) -- normalised cross-correlation of each ink map with each enrolled
-   (colour, face) template, over the four quarter turns and small shifts; the brightness of the wrong sign
-   for the die's colour taken out first (``keep_ink_polarity``: a glare spot on a die with dark symbols is
-   not ink); a die matching poorly looked at again over wider shifts and a few scales (``relocate_faces``:
-   a top face found a little off its die).
-8. ``assemble`` (:mod:`.assemble`) -- joint colour x face decision with an "unreadable" option; a pair the
-   profile does not allow is never reported as certain (face ``None``, confidence capped); one die per
-   place (the more confident of two overlapping reads).
+6. ``match_faces_polarised`` (:mod:`.faces`) -- normalised cross-correlation (with a noise floor: a smooth
+   patch of table matches nothing) of each ink map with each enrolled (colour, face) template, over the
+   four quarter turns and small shifts, each template seeing the ink as its own colour prints it (the
+   brightness of the wrong sign taken out: a glare spot on a die with dark symbols is not ink), so no
+   colour has to be decided first; a die-like face matching poorly looked at again over wider shifts and a
+   few scales (``relocate_faces``: a top face found a little off its die).
+7. ``calibrate_colours`` (:mod:`.colours`) -- the light's colour and level: the log-RGB offset (wide along
+   the lamps' warm-cool axis, narrow across it) and saturation scale that best map the frame's dice onto
+   the enrolled colour prototypes, each die weighted by how surely it is a die with a known symbol
+   (``symbol_weights``), so a busy table does not pull the light; then each die's colour posterior, with a
+   "none of these" option.
+8. ``assemble`` (:mod:`.assemble`) -- a face is a die when its symbol, its shape or both say so
+   (``die_weights``); joint colour x face decision with an "unreadable" option; every confidence honest: a
+   face read is sure only when its best template match is good in itself (the softmax only compares
+   templates), a pair the profile does not allow and an unreadable face are never sure; one die per place
+   (the more confident of two overlapping reads).
 
 Thresholds are in :mod:`.config`, the result types in :mod:`.observations`, the reader in :mod:`.reader`,
 and enrollment (a profile from the owner's photos, :class:`vision.profiles.DiceProfile`) in :mod:`.enroll`.

@@ -10,9 +10,10 @@ import numpy as np
 from ..profiles import DiceProfile
 from .config import RollDiceConfig
 from .observations import RollDieObservation, TopFaces
+from .shape import die_likeness
 from .tops import rect_box
 
-__all__ = ["assemble", "joint_scores"]
+__all__ = ["assemble", "die_weights", "joint_scores", "symbol_weights"]
 
 
 def joint_scores(colour_p: np.ndarray, ncc: np.ndarray, template_pairs: Sequence[tuple[str, str]],
@@ -39,9 +40,57 @@ def joint_scores(colour_p: np.ndarray, ncc: np.ndarray, template_pairs: Sequence
     return np.log(np.clip(colour_p, 1e-12, 1.0))[:, :, None] + m / config.face_temperature
 
 
+def _ramp(x: np.ndarray, lo_hi: tuple[float, float]) -> np.ndarray:
+    lo, hi = lo_hi
+    return np.clip((np.asarray(x, np.float64) - lo) / max(hi - lo, 1e-9), 0.0, 1.0)
+
+
+def symbol_weights(tops: TopFaces, ncc: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """How surely each top face is a die carrying one of the owner's symbols, ``float[N]`` 0..1: its
+    candidate score x its best template NCC on the ramp ``match_ramp`` x its die-likeness
+    (:func:`vision.roll_dice.shape.die_likeness`). The light is calibrated on these weights: a thing of
+    die shape whose symbol no template knows (a printed square, a check of a cloth), or a symbol-like
+    print that is not die-shaped, does not pull it."""
+    n = len(tops.rects)
+    if n == 0:
+        return np.zeros(0)
+    best = ncc.max(1) if ncc.size else np.zeros(n)
+    shape = die_likeness(tops.evidence, config) if tops.evidence is not None else np.ones(n)
+    return np.asarray(tops.scores, np.float64) * _ramp(best, config.match_ramp) * shape
+
+
+def die_weights(tops: TopFaces, ncc: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """How surely each top face is a die, ``float[N]`` 0..1: its candidate score times the strongest of
+
+    * the symbol evidence (best template NCC on ``match_ramp``) with the shape's support (die-likeness,
+      :func:`vision.roll_dice.shape.die_likeness`, from ``1 - shape_support`` to 1),
+    * a strong symbol match alone (best NCC on ``strong_match_ramp``: a glare spot or a neighbour may spoil
+      the shape of a die whose symbol is plain),
+    * the shape alone, capped at ``shape_only`` (a die-shaped thing whose symbol no template knows).
+    """
+    n = len(tops.rects)
+    if n == 0:
+        return np.zeros(0)
+    best = ncc.max(1) if ncc.size else np.zeros(n)
+    shape = die_likeness(tops.evidence, config) if tops.evidence is not None else np.ones(n)
+    symbol = _ramp(best, config.match_ramp) * (1.0 - config.shape_support + config.shape_support * shape)
+    strong = _ramp(best, config.strong_match_ramp)
+    return np.asarray(tops.scores, np.float64) * np.maximum(np.maximum(symbol, strong), config.shape_only * shape)
+
+
 def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: DiceProfile,
              config: RollDiceConfig) -> tuple[RollDieObservation, ...]:
-    """Joint colour x face decision per die; pairs not in ``profile.allowed`` never reach 0.9."""
+    """Joint colour x face decision per die, with honest confidences.
+
+    A face is a die when :func:`die_weights` x the chance its colour is an enrolled one reaches
+    ``min_confidence``. Its face is the likeliest face (summed over the colours) when that reaches
+    ``face_threshold``, its colour the likeliest with that face; the confidence is that (colour, face)
+    pair's joint probability x the die's weight x the
+    symbol's own certainty (its best NCC on the ramp ``face_sure_ramp``: the softmax only compares the
+    templates, so a patch that matches every template badly is never sure of one). Pairs not in
+    ``profile.allowed`` never reach 0.9 (face None, confidence capped at ``confident_cap``), and neither
+    does an unreadable face, nor a face without a die's shape (die-likeness, through ``shape_support``). One die per place: of two reads closer than ``overlap_dist`` x their side,
+    the surer one."""
     colours, faces = list(profile.colours), list(profile.faces)
     if len(tops.rects) == 0:
         return ()
@@ -58,22 +107,30 @@ def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: Dic
     p /= p.sum(1, keepdims=True)
     allowed = set(map(tuple, profile.allowed))
     colour_known = colour_p.sum(1)  # 1 - probability of "none of the enrolled colours"
+    weight = die_weights(tops, ncc, config)
+    shape = die_likeness(tops.evidence, config) if tops.evidence is not None else np.ones(n)
+    # a read is sure only when the symbol is plain (its best match good in itself) and the face has a
+    # die's shape: a check of a gingham round a white square can match a symbol, never a die's rim
+    sure = _ramp(ncc.max(1), config.face_sure_ramp) * (1.0 - config.shape_support + config.shape_support * shape)
     out = []
     for i in range(n):
-        die_p = float(tops.scores[i]) * float(colour_known[i])  # a die, of an enrolled colour
+        die_p = float(weight[i]) * float(colour_known[i])  # a die, of an enrolled colour
         if die_p < config.min_confidence:
             continue
-        j = int(p[i].argmax())
+        joint = p[i, :-1].reshape(len(colours), len(faces))
+        face_p = joint.sum(0)  # the face whatever the colour: a clear symbol is not split by a doubtful colour
+        fb = int(face_p.argmax())
         c_best = colours[int(best_colour[i])]
-        if j < flat.shape[1] - 1 and p[i, j] >= config.face_threshold:
-            c, f = colours[j // len(faces)], faces[j % len(faces)]
-            conf = float(p[i, j]) * die_p
+        if face_p[fb] >= config.face_threshold:
+            cb = int(joint[:, fb].argmax())
+            c, f = colours[cb], faces[fb]
+            conf = float(joint[cb, fb]) * die_p * float(sure[i])
         else:
             c, f, conf = c_best, None, 0.0
         if f is not None and (c, f) not in allowed:
             f = None  # game knowledge: this colour has no such face, so the read is not trusted
         if f is None:
-            conf = min(float(colour_p[i, colours.index(c)]) * float(tops.scores[i]), config.confident_cap)
+            conf = min(float(colour_p[i, colours.index(c)]) * float(weight[i]), config.confident_cap)
         obs = RollDieObservation(c, f, rect_box(tops.rects[i]), float(np.clip(conf, 0.0, 1.0)))
         out.append((die_p * (1.0 + float(f is not None)), i, obs))
     # one die per place: two dice cannot have centres closer than about a side, keep the surer one

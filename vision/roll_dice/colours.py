@@ -8,7 +8,7 @@ import numpy as np
 from .config import RollDiceConfig
 from .foreground import LOG_RGB_BASIS
 
-__all__ = ["calibrate_colours", "colour_distances"]
+__all__ = ["TINT_AXIS", "WARM_AXIS", "calibrate_colours", "colour_distances"]
 
 
 def colour_distances(body: np.ndarray, protos: np.ndarray, offset: np.ndarray, config: RollDiceConfig) -> np.ndarray:
@@ -18,48 +18,91 @@ def colour_distances(body: np.ndarray, protos: np.ndarray, offset: np.ndarray, c
     return (diff ** 2 * w).sum(-1)
 
 
-def calibrate_colours(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
+#: Unit log-BGR directions: the warm-cool axis of lamps (blue against red: the black-body locus) and the
+#: green-magenta tint across it; both lie in the chroma plane (orthogonal to the brightness axis).
+WARM_AXIS = np.array([1.0, 0.0, -1.0]) / np.sqrt(2.0)
+TINT_AXIS = np.array([1.0, -2.0, 1.0]) / np.sqrt(6.0)
+
+
+def _weighted_mode(x: np.ndarray, w: np.ndarray, step: float = 0.05, reach: float = 4.0) -> np.ndarray:
+    """Per column of ``x`` ``float[N, G]``, the value most of the weight ``w`` ``float[N]`` agrees on: the
+    peak of a weighted histogram (bins of ``step``, smoothed over +-2 bins) within +-``reach``. Unlike a
+    median it holds when most of the weight is not dice (a busy table), as long as the dice agree."""
+    n, g = x.shape
+    nb = int(round(2 * reach / step)) + 1
+    idx = np.clip(np.round((x + reach) / step).astype(np.int64), 0, nb - 1)
+    hist = np.zeros((g, nb))
+    cols = np.broadcast_to(np.arange(g), (n, g))
+    np.add.at(hist, (cols.reshape(-1), idx.reshape(-1)), np.broadcast_to(w[:, None], (n, g)).reshape(-1))
+    kernel = np.array([1.0, 2.0, 3.0, 2.0, 1.0])
+    smooth = sum(np.roll(hist, k - 2, axis=1) * kernel[k] for k in range(5))
+    return smooth.argmax(1) * step - reach
+
+
+def calibrate_colours(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
+                      weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Light offset (log-RGB, float[3]) and colour posteriors ``[N, C]``.
 
-    The offset is the one that best maps this frame's dice onto the enrolled prototypes: a grid
-    over the two chroma axes (brightness solved by the median), refined by re-assignment, with a
-    Gaussian prior so a frame of few dice stays near the enrollment light.
+    Colour is the die's body (:func:`vision.roll_dice.tops.body_colour`, the symbol left out) in log-RGB,
+    where a lamp's colour, the camera's white balance and the exposure add one offset to every die of the
+    frame. That offset is found as the one that best maps this frame's dice onto the enrolled prototypes
+    (the owner's white dice and coloured dice under the enrollment light are the white reference): a grid
+    along the lamps' warm-cool axis (wide: 2700 K to daylight, a white balance that corrects only part of
+    it) and the green-magenta tint across it (narrow), with a Gaussian prior on both, and a saturation
+    scale about the white prototype (a camera's tone curve stretches or shrinks colour); brightness is
+    the level most of the dice agree on (:func:`_weighted_mode`); then refined by re-assignment. Each die counts with its ``weights``
+    (0..1, default 1: how surely it is a die), so a printed square or an empty check of a tablecloth does
+    not pull the light. A die far from every prototype adds at most a fixed cost (a die of no enrolled
+    colour, glare), and its posterior goes to a "none of these" option instead of the nearest colour.
     """
     n = len(body)
     if n == 0:
         return np.zeros(3), np.zeros((0, len(protos)))
+    w_die = np.ones(n) if weights is None else np.clip(np.asarray(weights, np.float64), 0.0, 1.0)
+    if w_die.sum() <= 1e-6:
+        w_die = np.full(n, 1e-3)
     cap = 25.0  # robust: a die far from every prototype costs at most this
-
-    g = np.linspace(-2 * config.light_prior_sigma, 2 * config.light_prior_sigma, config.light_grid)
-    uu, vv = np.meshgrid(g, g)
-    offs = uu.reshape(-1, 1) * LOG_RGB_BASIS[0] + vv.reshape(-1, 1) * LOG_RGB_BASIS[1]  # [G, 3]
-    # brightness of each grid offset: median over dice of the brightness gap to their nearest prototype
-    w = np.array([1 / config.chroma_sigma ** 2, 1 / config.chroma_sigma ** 2, 0.0])
-    diff = body[:, None, None, :] - offs[None, :, None, :] - protos[None, None, :, :]  # [N, G, C, 3]
-    proj = diff @ LOG_RGB_BASIS.T
-    dc = (proj ** 2 * w).sum(-1)  # chroma only [N, G, C]
-    a = dc.argmin(-1)  # [N, G]
-    bgap = np.take_along_axis(proj[..., 2], a[..., None], -1)[..., 0]  # [N, G]
-    offs = offs + np.median(bgap, axis=0)[:, None] * LOG_RGB_BASIS[2]
-    proj = (body[:, None, None, :] - offs[None, :, None, :] - protos[None, None, :, :]) @ LOG_RGB_BASIS.T
-    d = (proj ** 2 * np.array([w[0], w[1], 1 / config.brightness_sigma ** 2])).sum(-1)
-    prior = ((offs @ LOG_RGB_BASIS[:2].T) ** 2).sum(-1) / config.light_prior_sigma ** 2
-    costs = np.minimum(d.min(-1), cap).sum(0) + prior
-    best = offs[int(costs.argmin())]
-    off = best
-    for _ in range(3):  # refine: re-assign, then mean residual of inliers
-        d = colour_distances(body, protos, off, config)
+    gw = np.linspace(-2.5 * config.light_warm_sigma, 2.5 * config.light_warm_sigma, config.light_grid_warm)
+    gt = np.linspace(-2.5 * config.light_tint_sigma, 2.5 * config.light_tint_sigma, config.light_grid_tint)
+    uu, vv = np.meshgrid(gw, gt)
+    offs = uu.reshape(-1, 1) * WARM_AXIS + vv.reshape(-1, 1) * TINT_AXIS  # [G, 3]
+    prior = ((uu / config.light_warm_sigma) ** 2 + (vv / config.light_tint_sigma) ** 2).reshape(-1)
+    # the saturation scale stretches chroma about the white reference (the prototype nearest to grey)
+    pc = protos @ LOG_RGB_BASIS[:2].T  # [C, 2]
+    white = pc[int(np.argmin((pc ** 2).sum(1)))]
+    wch = np.array([1 / config.chroma_sigma ** 2, 1 / config.chroma_sigma ** 2])
+    bc = body @ LOG_RGB_BASIS[:2].T  # [N, 2]
+    best = (np.inf, np.zeros(3), 1.0)
+    for scale in config.saturation_scales:
+        pcs = white + (pc - white) * scale  # [C, 2]
+        oc = offs @ LOG_RGB_BASIS[:2].T  # [G, 2]
+        diff = bc[:, None, None, :] - oc[None, :, None, :] - pcs[None, None, :, :]  # [N, G, C, 2]
+        dc = (diff ** 2 * wch).sum(-1)
+        a = dc.argmin(-1)  # [N, G]
+        bgap = (body @ LOG_RGB_BASIS[2])[:, None] - (protos @ LOG_RGB_BASIS[2])[a]  # [N, G]
+        bright = _weighted_mode(bgap, w_die)  # [G]
+        db = (bgap - bright[None, :]) ** 2 / config.brightness_sigma ** 2
+        d = np.take_along_axis(dc, a[..., None], -1)[..., 0] + db
+        costs = (np.minimum(d, cap) * w_die[:, None]).sum(0) + prior + (np.log(scale) / config.saturation_sigma) ** 2
+        g = int(costs.argmin())
+        if costs[g] < best[0]:
+            best = (float(costs[g]), offs[g] + bright[g] * LOG_RGB_BASIS[2], float(scale))
+    _, off, scale = best
+    protos_s = protos.copy()
+    protos_s[:, :] = (white + (pc - white) * scale) @ LOG_RGB_BASIS[:2] + (protos @ LOG_RGB_BASIS[2])[:, None] * LOG_RGB_BASIS[2]
+    for _ in range(3):  # refine: re-assign, then the weighted mean residual of the inliers, shrunk by the prior
+        d = colour_distances(body, protos_s, off, config)
         a = d.argmin(1)
-        inl = d[np.arange(n), a] < cap
+        inl = (d[np.arange(n), a] < cap) & (w_die > 0)
         if not inl.any():
             break
-        resid = body[inl] - protos[a[inl]]
-        k = inl.sum()
-        prior_w = 1.0 / config.light_prior_sigma ** 2 * config.chroma_sigma ** 2
-        new = resid.mean(0)
-        chroma = (new @ LOG_RGB_BASIS[:2].T) * k / (k + prior_w)
-        off = chroma @ LOG_RGB_BASIS[:2] + (new @ LOG_RGB_BASIS[2]) * LOG_RGB_BASIS[2]
-    d = colour_distances(body, protos, off, config)
+        ww = w_die[inl]
+        resid = ((body[inl] - protos_s[a[inl]]) * ww[:, None]).sum(0) / ww.sum()
+        k = ww.sum()
+        u = resid @ WARM_AXIS * k / (k + config.chroma_sigma ** 2 / config.light_warm_sigma ** 2)
+        v = resid @ TINT_AXIS * k / (k + config.chroma_sigma ** 2 / config.light_tint_sigma ** 2)
+        off = u * WARM_AXIS + v * TINT_AXIS + (resid @ LOG_RGB_BASIS[2]) * LOG_RGB_BASIS[2]
+    d = colour_distances(body, protos_s, off, config)
     # an extra "none of these" class of fixed distance: a die far from every prototype (glare,
     # an unknown colour) gets low probabilities everywhere instead of a confident nearest colour
     logits = -0.5 * np.concatenate([d, np.full((n, 1), config.colour_outlier_d2)], axis=1)

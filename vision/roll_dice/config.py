@@ -52,8 +52,28 @@ class RollDiceConfig:
         max_aspect_top: a re-found face longer than this x its width is rejected (candidate kept).
         side_tolerance: a face whose side differs from the frame's median by more than this
             fraction (or is not square) is given the median side.
+        evidence_margin: margin (patch px) of the patch the shape evidence is measured on (it sees the
+            face's surroundings up to 1.4 x its half side).
+        evidence_sectors: sectors of the outline checked for contrast around a face.
+        evidence_body, evidence_outline, evidence_ink: log-RGB distances to the body colour: a rim pixel
+            nearer than ``evidence_body`` is body; a sector of the surroundings whose median is farther than
+            ``evidence_outline`` stands out; a pixel of the face's middle farther than ``evidence_ink`` is ink.
+        rim_ramp, outline_ramp, ink_ramp: (lo, hi) of the ramps that turn the evidence into a die-likeness:
+            0 below lo, 1 above hi (ink both ways: a face needs some ink and some body in its middle).
+        snap: snap every face onto its die at the side the size model expects there, when the snapped
+            square fits the die's edges better by ``snap_gain`` (off: only faces of odd size take the
+            expected side, in place).
+        snap_patch, snap_context: a face is snapped (:func:`vision.roll_dice.shape.snap_top`) on a
+            ``snap_patch`` px patch spanning ``snap_context`` x its side.
+        snap_shifts, snap_turns, snap_scales: the moves tried (x side, degrees, x side).
+        snap_points: points per side of the sampled outline; snap_rim, snap_band: the rim and the band
+            outside it, as a fraction of the half side.
+        size_model_min: summed die-likeness needed to fit the size of a die across the frame (else the
+            weighted median side).
         patch: side in pixels of the canonical top-face patch (the face spans ``patch`` px).
         patch_margin: extra pixels each side of the canonical patch (for the shift search).
+        ink_noise: noise floor of an ink window's spread (log units per pixel) in the NCC: a window
+            flatter than this (a smooth patch of table) cannot match a symbol well.
         chroma_ink_weight: weight of the chroma ink channel against the brightness one in the NCC.
         templates_per_pair: templates kept per enrolled pair: the aligned mean, plus the enrolled
             dice least like it (enrollment setting).
@@ -69,15 +89,31 @@ class RollDiceConfig:
         ink_blur: Gaussian sigma (patch pixels) on the ink map (tolerance to small misalignment).
         template: side of the central template region compared with the enrolled templates.
         brightness_sigma, chroma_sigma: colour metric (log units) for the colour posterior.
-        light_prior_sigma: prior spread of the light's log-RGB offset (warm/cool/exposure).
-        light_grid: chroma offsets tried (+-) in the registration, per axis.
+        light_warm_sigma, light_tint_sigma: prior spread (log units) of the light's offset along the
+            lamps' warm-cool axis and across it (green-magenta tint).
+        light_grid_warm, light_grid_tint: offsets tried along each axis (over +-2.5 sigma).
+        saturation_scales, saturation_sigma: chroma scales tried about the white reference, and the
+            spread of their log-normal prior (a camera's tone curve).
         face_temperature: softmax temperature on NCC scores.
         face_none_ncc: NCC of the "unreadable" option: a face matching no template better than
             this is reported as ``None``.
         colour_outlier_d2: squared colour distance of the "none of the enrolled colours" option.
         impossible_penalty: NCC lowered for a face seen on a colour that does not have it.
-        confident_cap: confidence cap of a read whose best pair is not allowed.
+        confident_cap: confidence cap of a read whose best pair is not allowed (and of an unreadable face).
+        match_ramp: (lo, hi) best template NCC that says "one of the owner's symbols is printed here":
+            0 below lo, 1 above hi (the symbol evidence that a face is a die).
+        shape_only: the most a face's shape alone (no symbol known) says it is a die.
+        shape_support: how much a symbol match needs the face's shape to agree (0: not at all, 1: fully).
+        strong_match_ramp: (lo, hi) best template NCC that alone says "a die" whatever its shape.
+        face_sure_ramp: (lo, hi) best template NCC over which a face read goes from not sure to sure.
+        relocate_likeness: only faces at least this die-like are looked at again when they match poorly.
         min_die_score: candidates below this die-ness score are dropped.
+        repeat_window, repeat_reach, repeat_min_shift, repeat_side: the pattern test
+            (:func:`vision.roll_dice.shape.pattern_repeats`): a window of ``repeat_window`` x the face's side,
+            looked for within ``repeat_reach`` sides, shifts from ``repeat_min_shift`` sides, on a grey copy
+            where a face is ``repeat_side`` px.
+        repeat_ramp: (lo, hi) of a face's pattern NCC over which it goes from a die to a tile of the table's
+            pattern (a gingham's check, a printed grid): its die score is scaled by 1 - the ramp.
         min_confidence: candidates less likely than this to be a die of an enrolled colour are dropped.
         face_threshold: the face is reported only when its (colour, face) pair has at least this
             probability; otherwise the die is reported with ``face=None``.
@@ -132,6 +168,25 @@ class RollDiceConfig:
     refine_grow: float = 1.3
     max_aspect_top: float = 1.25
     side_tolerance: float = 0.15
+    evidence_margin: int = 7
+    evidence_sectors: int = 16
+    evidence_body: float = 0.2
+    evidence_outline: float = 0.18
+    evidence_ink: float = 0.3
+    rim_ramp: tuple[float, float] = (0.3, 0.6)
+    outline_ramp: tuple[float, float] = (0.3, 0.6)
+    ink_ramp: tuple[float, float] = (0.03, 0.08)
+    size_model_min: float = 4.0
+    snap: bool = False
+    snap_gain: float = 0.3
+    snap_patch: int = 64
+    snap_context: float = 2.2
+    snap_shifts: tuple[float, ...] = (-0.3, -0.2, -0.1, 0.0, 0.1, 0.2, 0.3)
+    snap_turns: tuple[float, ...] = (-8.0, 0.0, 8.0)
+    snap_scales: tuple[float, ...] = (0.9, 1.0, 1.1)
+    snap_points: int = 12
+    snap_rim: float = 0.84
+    snap_band: float = 1.18
     patch: int = 28
     patch_margin: int = 3
     template: int = 22
@@ -145,17 +200,33 @@ class RollDiceConfig:
     shift_step: int = 1
     template_centering: float = 0.0
     templates_per_pair: int = 1
+    ink_noise: float = 0.1
     chroma_ink_weight: float = 0.5
     brightness_sigma: float = 0.35
-    chroma_sigma: float = 0.06
-    light_prior_sigma: float = 0.30
-    light_grid: int = 9
+    chroma_sigma: float = 0.12
+    light_warm_sigma: float = 0.35
+    light_tint_sigma: float = 0.12
+    light_grid_warm: int = 25
+    light_grid_tint: int = 9
+    saturation_scales: tuple[float, ...] = (0.8, 0.9, 1.0, 1.12, 1.25)
+    saturation_sigma: float = 0.15
     face_temperature: float = 0.04
     face_none_ncc: float = 0.35
     colour_outlier_d2: float = 50.0
     impossible_penalty: float = 0.05
     confident_cap: float = 0.5
+    match_ramp: tuple[float, float] = (0.35, 0.6)
+    shape_only: float = 0.5
+    shape_support: float = 0.6
+    strong_match_ramp: tuple[float, float] = (0.55, 0.75)
+    face_sure_ramp: tuple[float, float] = (0.5, 0.75)
+    relocate_likeness: float = 0.05
     min_die_score: float = 0.3
+    repeat_window: float = 1.6
+    repeat_reach: float = 2.2
+    repeat_min_shift: float = 0.8
+    repeat_side: float = 12.0
+    repeat_ramp: tuple[float, float] = (0.88, 0.95)
     min_confidence: float = 0.15
     face_threshold: float = 0.4
     overlap_dist: float = 0.7

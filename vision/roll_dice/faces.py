@@ -10,7 +10,8 @@ from .config import RollDiceConfig
 from .observations import TopFaces
 from .tops import INK_CHANNELS, ink_map, upright_patch
 
-__all__ = ["distinctive_templates", "keep_ink_polarity", "match_faces", "normalise_rows", "relocate_faces",
+__all__ = ["distinctive_templates", "keep_ink_polarity", "match_faces", "match_faces_polarised", "normalise_rows",
+           "polarised_scores", "relocate_faces",
            "rotated_templates", "template_of", "template_polarity", "window_scores", "windows_of"]
 
 
@@ -81,7 +82,8 @@ def window_scores(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceC
     turned template ``[4K, C*T*T]``.
 
     The templates are zero-mean and unit-norm per channel, so each window only needs its own norm
-    (from sums over the window), not a normalised copy."""
+    (from sums over the window), not a normalised copy; that norm has a floor of ``ink_noise`` per pixel,
+    so only a window with real ink (a symbol's contrast) can score high."""
     n = len(inks)
     k4 = len(rot_templates)
     c, q = inks.shape[1], inks.shape[2]
@@ -95,7 +97,9 @@ def window_scores(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceC
     win = np.ascontiguousarray(views.transpose(0, 2, 3, 1, 4, 5)).reshape(n, len(shifts), c, d)
     s1 = win.sum(-1)
     s2 = np.einsum("nscd,nscd->nsc", win, win)
-    den = np.sqrt(np.maximum(s2 - s1 * s1 / d, 1e-12))  # [N, S, C]
+    # a noise floor (``ink_noise`` log units per pixel) under each window's spread: a smooth patch of
+    # table (a cloud of a painted playmat, a shadow) normalised to unit spread would look like anything
+    den = np.sqrt(np.maximum(s2 - s1 * s1 / d, 0.0) + d * np.float32(config.ink_noise) ** 2 + 1e-12)  # [N, S, C]
     tpl = rot_templates.reshape(k4, c, d)
     score = np.zeros((n * len(shifts), k4), np.float32)
     weights = (1.0, config.chroma_ink_weight)
@@ -108,9 +112,53 @@ def window_scores(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceC
     return score.astype(np.float32), shifts
 
 
-def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity: np.ndarray,
+def polarised_scores(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.ndarray, config: RollDiceConfig,
+                     step: int = 1) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """:func:`window_scores` where each template is compared with the ink maps as its own colour prints
+    them: the brightness of the wrong sign for that template's polarity taken out first
+    (:func:`keep_ink_polarity`: -1 dark symbols, +1 light), so a die is read without first deciding its
+    colour (a coloured die with light symbols is not read as a white die with dark ones).
+
+    Args:
+        inks: ``float32[N, C, q, q]`` ink patches.
+        rot_templates: ``[4K, C*T*T]`` (:func:`rotated_templates`).
+        template_pol: ``float[K]`` polarity of each template (:func:`template_polarity`, or per colour).
+        config, step: as :func:`window_scores`.
+
+    Returns:
+        (NCC ``float32[N, S, 4K]``, window corners).
+    """
+    rows = np.repeat(np.asarray(template_pol, np.float64), 4)
+    score, shifts = None, []
+    for pol in (-1.0, 1.0):
+        sel = rows == pol
+        if not sel.any():
+            continue
+        ink = keep_ink_polarity(inks, np.full(len(inks), pol), config)
+        part, shifts = window_scores(ink, rot_templates[sel], config, step)
+        if score is None:
+            score = np.zeros((len(inks), part.shape[1], len(rot_templates)), np.float32)
+        score[:, :, sel] = part
+    if score is None:
+        score, shifts = window_scores(inks, rot_templates, config, step)
+    return score, shifts
+
+
+def match_faces_polarised(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.ndarray,
+                          config: RollDiceConfig) -> np.ndarray:
+    """:func:`match_faces` with each template read in its own print polarity (:func:`polarised_scores`):
+    best NCC ``[N, K]`` over the quarter turns and shifts."""
+    n, k4 = len(inks), len(rot_templates)
+    if n == 0 or k4 == 0:
+        return np.zeros((n, k4 // 4), np.float32)
+    score, _ = polarised_scores(inks, rot_templates, template_pol, config, config.shift_step)
+    return score.reshape(n, score.shape[1], k4 // 4, 4).max(axis=(1, 3))
+
+
+def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity: np.ndarray | None,
                    rot_templates: np.ndarray, config: RollDiceConfig,
-                   todo: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   todo: np.ndarray | None = None,
+                   template_pol: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Second look at the dice whose best NCC is below ``relocate_below`` (a top face found a little
     off: cut with a strip of a neighbour, or too large): a wider shift search (``relocate_margin``
     x the face side each way, step ``relocate_step``) at the side scales ``relocate_scales``, in
@@ -118,11 +166,14 @@ def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity:
 
     Args:
         frame: ``uint8[H, W, 3]`` BGR.
-        tops: the top faces; ``ncc``: their ``[N, K]`` scores; ``polarity``: ``[N]`` ink polarity.
+        tops: the top faces; ``ncc``: their ``[N, K]`` scores; ``polarity``: ``[N]`` ink polarity
+            of each die (unused with ``template_pol``).
         rot_templates: ``[4K, C*T*T]`` from :func:`rotated_templates`.
         config: ``relocate_*``, ``patch``, ``template``, ``glare_log``.
         todo: optional ``bool[N]``: only these dice may be looked at again (e.g. the ones that
             will be reported).
+        template_pol: optional ``[K]`` polarity of each template: each template then sees the ink as
+            its own colour prints it (:func:`polarised_scores`) instead of by the die's ``polarity``.
 
     Returns:
         (ncc ``[N, K]``, rects ``float[N, 5]``): a die's row and rect are replaced when the wider
@@ -146,8 +197,11 @@ def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity:
             side = side0 * sc
             patch = upright_patch(frame, cx, cy, side, ang, p, m)
             ink, _ = ink_map(patch, config, m)
-            ink = keep_ink_polarity(ink[None], polarity[i:i + 1], config)
-            score, shifts = window_scores(ink, rot_templates, config, config.relocate_step)
+            if template_pol is not None:
+                score, shifts = polarised_scores(ink[None], rot_templates, template_pol, config, config.relocate_step)
+            else:
+                ink = keep_ink_polarity(ink[None], polarity[i:i + 1], config)
+                score, shifts = window_scores(ink, rot_templates, config, config.relocate_step)
             score = score[0]  # [S, 4K]
             top = float(score.max())
             if top <= best:

@@ -69,9 +69,17 @@ class Candidates:
 
 @dataclass(frozen=True)
 class TopFaces:
-    """Top faces: rects ``float[N, 5]`` (frame px), ink patches ``float32[N, 2, P+2m, P+2m]``, body log-RGB ``float[N, 3]``."""
+    """Top faces: rects ``float[N, 5]`` (frame px), die-ness scores ``float[N]``, ink patches
+    ``float32[N, 2, P+2m, P+2m]``, body log-RGB ``float[N, 3]`` and the shape evidence ``float[N, 3]``
+    (rim, outline, ink: :func:`vision.roll_dice.shape.face_evidence`), or None when not measured."""
 
     rects: np.ndarray
     scores: np.ndarray
     ink: np.ndarray
     body: np.ndarray
+    evidence: np.ndarray | None = None
+
+    def take(self, index: np.ndarray) -> TopFaces:
+        """The faces at ``index`` (``int[K]``), in that order."""
+        ev = None if self.evidence is None else self.evidence[index]
+        return TopFaces(self.rects[index], self.scores[index], self.ink[index], self.body[index], ev)

@@ -17,13 +17,14 @@ from ..incremental import clip_box
 from ..inference import Model
 from ..profiles import DiceProfile
 from ..timing import timed_stage
-from .assemble import assemble
+from .assemble import assemble, die_weights, symbol_weights
 from .candidates import add_cnn_candidates, find_candidates, load_cnn
 from .colours import calibrate_colours
 from .config import RollDiceConfig
-from .faces import distinctive_templates, keep_ink_polarity, match_faces, relocate_faces, rotated_templates, template_polarity
+from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
 from .foreground import foreground
 from .observations import RollDiceRead, TopFaces
+from .shape import die_likeness, pattern_repeats
 from .tops import drop_duplicates, extract_tops
 
 __all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read_roll_dice"]
@@ -71,6 +72,8 @@ class RollDiceReader:
         self._colour_polarity = np.array([
             1.0 if sum(p for (c, _), p in zip(profile.template_pairs, pol) if c == name) >= 0 else -1.0
             for name in colours])
+        # each template is read in its colour's print polarity, whatever colour the die turns out to be
+        self._template_pol = np.array([self._colour_polarity[colours.index(c)] for c, _ in profile.template_pairs])
 
     @property
     def prototypes(self) -> np.ndarray:
@@ -92,21 +95,36 @@ class RollDiceReader:
         (``uint8[H, W, 3]`` BGR). Raises :class:`BadFrame` for a bad frame."""
         return detect_tops(validate_frame(frame), self.config, timings, self._cnn)
 
-    def _match(self, frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray) -> tuple[np.ndarray, TopFaces]:
-        """(NCC ``[N, K]``, top faces): each die's ink, with the wrong-polarity brightness of its
-        likeliest colour taken out (:func:`keep_ink_polarity`), against every template; the
-        poorly matching dice looked at again a little around (:func:`relocate_faces`)."""
-        pol = self._colour_polarity[colour_p.argmax(1)] if len(colour_p) else np.zeros(0)
-        ncc = match_faces(keep_ink_polarity(tops.ink, pol, self.config), self._templates, self.config)
-        todo = tops.scores * colour_p.sum(1) >= self.config.min_confidence  # dice that may be reported
-        ncc, rects = relocate_faces(frame, tops, ncc, pol, self._templates, self.config, todo)
-        return ncc, TopFaces(rects, tops.scores, tops.ink, tops.body)
+    def _match(self, frame: np.ndarray, tops: TopFaces, cfg: RollDiceConfig) -> tuple[np.ndarray, TopFaces]:
+        """(NCC ``[N, K]``, top faces): each die's ink against every template, each template seeing the
+        ink as its own colour prints it (:func:`match_faces_polarised`: light symbols on a coloured die,
+        dark ones on a white die); the poorly matching dice that look like dice looked at again a little
+        around (:func:`relocate_faces`)."""
+        ncc = match_faces_polarised(tops.ink, self._templates, self._template_pol, cfg)
+        todo = tops.scores >= cfg.min_confidence
+        if tops.evidence is not None:
+            todo &= die_likeness(tops.evidence, cfg) >= cfg.relocate_likeness
+        ncc, rects = relocate_faces(frame, tops, ncc, None, self._templates, cfg, todo, self._template_pol)
+        return ncc, TopFaces(rects, tops.scores, tops.ink, tops.body, tops.evidence)
+
+    @staticmethod
+    def _not_pattern(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
+        """The top faces with the die score of each that is a tile of the table's repeating pattern (a
+        gingham's check, a printed grid: :func:`pattern_repeats`) lowered by ``repeat_ramp``; only the faces
+        that would be reported are measured."""
+        todo = die_weights(tops, ncc, cfg) >= cfg.min_confidence
+        if not todo.any():
+            return tops
+        rep = pattern_repeats(frame, tops.rects, cfg, todo)
+        lo, hi = cfg.repeat_ramp
+        keep = 1.0 - np.clip((rep - lo) / max(hi - lo, 1e-9), 0.0, 1.0)
+        return TopFaces(tops.rects, np.asarray(tops.scores, np.float64) * keep, tops.ink, tops.body, tops.evidence)
 
     def read(self, frame: np.ndarray) -> RollDiceRead:
         """Read every die in ``frame`` (``uint8[H, W, 3]`` BGR).
 
         Returns a :class:`RollDiceRead` with per-stage timings (validate, foreground, candidates,
-        cnn, tops, dedupe, colours, faces, assemble) in ms. Raises :class:`BadFrame` for a bad frame.
+        cnn, tops, dedupe, faces, pattern, colours, assemble) in ms. Raises :class:`BadFrame` for a bad frame.
         """
         timings: dict[str, float] = {}
         frame = timed_stage(timings, "validate", validate_frame, frame)
@@ -137,8 +155,10 @@ class RollDiceReader:
     def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float]) -> RollDiceRead:
         stage = functools.partial(timed_stage, timings)
         tops = detect_tops(frame, cfg, timings, self._cnn)
-        _, colour_p = stage("colours", calibrate_colours, tops.body, self._protos, cfg)
-        ncc, tops = stage("faces", self._match, frame, tops, colour_p)
+        ncc, tops = stage("faces", self._match, frame, tops, cfg)
+        tops = stage("pattern", self._not_pattern, frame, tops, ncc, cfg)
+        weights = symbol_weights(tops, ncc, cfg)
+        _, colour_p = stage("colours", calibrate_colours, tops.body, self._protos, cfg, weights)
         dice = stage("assemble", assemble, tops, colour_p, ncc, self.profile, cfg)
         return RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings)
 

@@ -3,6 +3,8 @@ canonical upright patch (the same cut serves enrollment) turned into an ink map,
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -10,9 +12,10 @@ from .candidates import disc_kernel
 from .config import RollDiceConfig
 from .foreground import LOG_RGB_BASIS, to_log
 from .observations import Candidates, TopFaces
+from .shape import die_likeness, expected_sides, face_evidence, snap_top, top_fit
 
 __all__ = ["INK_CHANNELS", "body_colour", "drop_duplicates", "extract_tops", "ink_map", "rect_box",
-           "refine_top", "upright_patch"]
+           "refine_top", "rim_weights", "upright_patch"]
 
 
 #: Channels of an ink map (signed brightness, chroma distance).
@@ -40,20 +43,43 @@ def upright_patch(frame: np.ndarray, cx: float, cy: float, side: float, angle: f
     return cv2.warpAffine(src, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def body_colour(logp: np.ndarray, bin_size: float = 0.08) -> np.ndarray:
+def body_colour(logp: np.ndarray, bin_size: float = 0.08, weights: np.ndarray | None = None) -> np.ndarray:
     """Robust body colour (log-RGB) of a die patch ``float32[h, w, 3]``: the densest colour (mode of a
-    coarse 3-D histogram, the body being the largest flat area), then the mean of the pixels near it."""
+    coarse 3-D histogram smoothed over neighbouring bins, each pixel counted with its ``weights``
+    ``float[h, w]``, default 1), then the mean of the pixels near it.
+
+    The smoothing lets a body spread over a few bins by its shading (the bevel, a light gradient) win
+    over a flat, saturated symbol; weighting the face's rim (:func:`rim_weights`) makes the body win
+    whatever the print: a light symbol on a coloured die may cover as much of the face as the body, but
+    the rim of a face is body."""
     px = logp.reshape(-1, 3)
     q = np.floor(px / bin_size).astype(np.int64)
-    q -= q.min(0)
-    dims = q.max(0) + 1
+    q -= q.min(0) - 1  # one empty bin each side: the smoothing below never wraps around
+    dims = q.max(0) + 2
     key = (q[:, 0] * dims[1] + q[:, 1]) * dims[2] + q[:, 2]
-    counts = np.bincount(key)
-    # smooth: count each bin with its 26 neighbours would be costly; take the top bin and its pixels' mean
-    top = int(counts.argmax())
-    centre = px[key == top].mean(0)
+    w = None if weights is None else weights.reshape(-1)
+    hist = np.bincount(key, w, minlength=int(np.prod(dims))).reshape(tuple(dims))
+    for ax in range(3):
+        hist = hist + np.roll(hist, 1, ax) + np.roll(hist, -1, ax)
+    top = np.array(np.unravel_index(int(hist.argmax()), hist.shape))
+    near = (np.abs(q - top) <= 1).all(1)
+    centre = px[near].mean(0) if near.any() else px.mean(0)
     d = np.sqrt(((px - centre) ** 2).sum(1))
     return px[d < 2.0 * bin_size].mean(0)
+
+
+@functools.lru_cache(maxsize=16)
+def rim_weights(size: int, face: float, inner: float = 0.55, outer: float = 0.85, edge: float = 0.97,
+                floor: float = 0.3) -> np.ndarray:
+    """``float32[size, size]`` weights over a square patch whose middle ``face`` pixels are a die's top face,
+    by the Chebyshev distance ``r`` from the middle in half faces: ``floor`` up to ``inner`` (where the
+    symbol is), rising to 1 at ``outer`` (the face's rim, inside its rounded edge), 0 from ``edge`` on."""
+    g = np.abs(np.arange(size, dtype=np.float32) - (size - 1) / 2.0) / (face / 2.0)
+    r = np.maximum(g[:, None], g[None, :])
+    w = np.clip((r - inner) / (outer - inner), floor, 1.0).astype(np.float32)
+    w[r >= edge] = 0.0
+    w.setflags(write=False)
+    return w
 
 
 def refine_top(frame: np.ndarray, rect: np.ndarray, config: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -68,8 +94,7 @@ def refine_top(frame: np.ndarray, rect: np.ndarray, config: RollDiceConfig) -> t
     patch = upright_patch(frame, cx, cy, side * 1.3, ang, size, 0)
     logp = to_log(patch, config)
     c0 = size // 2
-    r = int(size * 0.35)
-    body = body_colour(logp[c0 - r:c0 + r, c0 - r:c0 + r])
+    body = body_colour(logp, weights=rim_weights(size, size / 1.3))
     dist = np.sqrt(((logp - body) ** 2).sum(2))
     m = (dist < config.top_colour_dist).astype(np.uint8) * 255
     m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, disc_kernel(3))
@@ -121,7 +146,7 @@ def ink_map(patch: np.ndarray, config: RollDiceConfig, margin: int | None = None
     logp = to_log(patch, config)
     m = config.patch_margin if margin is None else int(margin)
     p = config.patch
-    body = body_colour(logp[m:m + p, m:m + p])
+    body = body_colour(logp, weights=rim_weights(p + 2 * m, float(p)))
     diff = logp - body
     bright = (diff @ LOG_RGB_BASIS[2]).astype(np.float32)
     chroma = np.sqrt(((diff @ LOG_RGB_BASIS[:2].T) ** 2).sum(2)).astype(np.float32)
@@ -132,27 +157,57 @@ def ink_map(patch: np.ndarray, config: RollDiceConfig, margin: int | None = None
 
 
 def extract_tops(frame: np.ndarray, candidates: Candidates, config: RollDiceConfig) -> TopFaces:
-    """Refine each candidate to its top face and cut its canonical ink patch."""
+    """Refine each candidate to its top face, weigh the evidence that it is a die, give the faces of odd
+    size the size a die has at their place, and cut their canonical ink patches.
+
+    Each face's shape evidence (:func:`vision.roll_dice.shape.face_evidence`: one body colour round the
+    rim, standing out all round, a symbol in the middle) is kept in ``TopFaces.evidence``; the size
+    model (:func:`vision.roll_dice.shape.expected_sides`) is fitted to the faces weighted by their score
+    x die-likeness, so an empty check of a tablecloth or a printed square weighs nothing in it. With
+    ``snap`` every face is then snapped onto its die at the expected side
+    (:func:`vision.roll_dice.shape.snap_top`) when that fits its edges better by ``snap_gain``; else a
+    face whose side is off the model by more than ``side_tolerance`` (or that is not square) takes the
+    expected side, square."""
     n = len(candidates.rects)
     q = config.patch + 2 * config.patch_margin
     rects = np.zeros((n, 5), np.float64)
     inks = np.zeros((n, INK_CHANNELS, q, q), np.float32)
     bodies = np.zeros((n, 3), np.float64)
+    evidence = np.zeros((n, 3), np.float64)
     for i, r in enumerate(candidates.rects):
-        rects[i] = refine_top(frame, r, config)[0] if config.refine_by_colour else np.asarray(r, np.float64)
-    if n:
-        # every top face in a frame has about the same size: an odd one (a face eaten by glare, a
-        # split blob) takes the frame's typical side, square
-        sides = np.sqrt(rects[:, 2] * rects[:, 3])
-        typical = float(np.median(sides))
-        odd = (np.abs(sides / typical - 1.0) > config.side_tolerance) | (
-            np.maximum(rects[:, 2], rects[:, 3]) > config.max_aspect_top * np.minimum(rects[:, 2], rects[:, 3]))
-        rects[odd, 2] = rects[odd, 3] = typical
-    for i, top in enumerate(rects):
+        if config.refine_by_colour:
+            rects[i], bodies[i] = refine_top(frame, r, config)
+        else:
+            rects[i] = np.asarray(r, np.float64)
+    scores = candidates.scores.astype(np.float64).copy()
+
+    def weigh(i: int) -> None:
+        top = rects[i]
         side = float(np.sqrt(top[2] * top[3]))
-        patch = upright_patch(frame, top[0], top[1], side, top[4], config.patch, config.patch_margin)
-        inks[i], bodies[i] = ink_map(patch, config)
-    return TopFaces(rects, candidates.scores.copy(), inks, bodies)
+        patch = upright_patch(frame, top[0], top[1], side, top[4], config.patch, config.evidence_margin)
+        m = config.evidence_margin - config.patch_margin
+        core = patch[m:m + q, m:m + q]
+        inks[i], bodies[i] = ink_map(core, config)
+        evidence[i] = face_evidence(patch, bodies[i], config)
+
+    for i in range(n):
+        weigh(i)
+    if n:
+        sides = np.sqrt(rects[:, 2] * rects[:, 3])
+        expected = expected_sides(rects[:, :2], sides, scores * die_likeness(evidence, config), config)
+        odd = (np.abs(sides / expected - 1.0) > config.side_tolerance) | (
+            np.maximum(rects[:, 2], rects[:, 3]) > config.max_aspect_top * np.minimum(rects[:, 2], rects[:, 3]))
+        for i in range(n):
+            if config.snap:
+                snapped, fit = snap_top(frame, rects[i], bodies[i], float(expected[i]), config)
+                if fit > top_fit(frame, rects[i], bodies[i], config) + config.snap_gain:
+                    rects[i] = snapped
+                    weigh(i)
+                    continue
+            if odd[i]:
+                rects[i, 2] = rects[i, 3] = expected[i]
+                weigh(i)
+    return TopFaces(rects, scores, inks, bodies, evidence)
 
 
 def drop_duplicates(tops: TopFaces, config: RollDiceConfig) -> TopFaces:
@@ -185,7 +240,7 @@ def drop_duplicates(tops: TopFaces, config: RollDiceConfig) -> TopFaces:
     keep = [i for i in keep if i not in sides]
     keep.sort()
     k = np.asarray(keep, np.int64)
-    return TopFaces(tops.rects[k], tops.scores[k], tops.ink[k], tops.body[k])
+    return tops.take(k)
 
 
 def rect_box(rect: np.ndarray) -> tuple[int, int, int, int]:

@@ -1,0 +1,121 @@
+"""The Roll dice reader's body colour, shape evidence, size model and light calibration
+(vision/roll_dice/tops.py, shape.py, colours.py) on hand-made patches."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.roll_dice import RollDiceConfig
+from vision.roll_dice.colours import WARM_AXIS, calibrate_colours
+from vision.roll_dice.foreground import to_log
+from vision.roll_dice.shape import die_likeness, expected_sides, face_evidence, pattern_repeats, snap_top
+from vision.roll_dice.tops import body_colour, rim_weights, upright_patch
+
+CFG = RollDiceConfig()
+RED, CREAM, FELT = (40, 35, 190), (215, 225, 230), (40, 90, 30)
+
+
+def die_face(size: int, body, ink, ink_share_of_side: float) -> np.ndarray:
+    """A square face of ``body`` colour with a filled ``ink`` square symbol in its middle."""
+    img = np.full((size, size, 3), body, np.uint8)
+    h = int(size * ink_share_of_side / 2)
+    c = size // 2
+    cv2.rectangle(img, (c - h, c - h), (c + h, c + h), ink, -1)
+    return img
+
+
+def test_body_is_the_rim_colour_whatever_the_print():
+    """A red die whose light symbol covers more of the face than the body: the plain mode takes the
+    ink, the rim-weighted mode the body; a white die with a dark symbol keeps its white."""
+    for body, ink in ((RED, CREAM), (CREAM, (30, 30, 30))):
+        face = die_face(34, body, ink, 0.7)  # symbol: half the face, flat
+        logp = to_log(face, CFG)
+        got = body_colour(logp, weights=rim_weights(34, 34.0))
+        assert np.abs(got - to_log(np.array([[body]], np.uint8), CFG)[0, 0]).max() < 0.05
+    plain = body_colour(to_log(die_face(34, RED, CREAM, 0.8), CFG))  # symbol: 64% of the face
+    assert np.abs(plain - to_log(np.array([[CREAM]], np.uint8), CFG)[0, 0]).max() < 0.05
+
+
+def table_with(face: np.ndarray, at=(100, 100), size=(200, 200)) -> np.ndarray:
+    img = np.full((*size, 3), FELT, np.uint8)
+    s = face.shape[0]
+    img[at[1] - s // 2:at[1] - s // 2 + s, at[0] - s // 2:at[0] - s // 2 + s] = face
+    return img
+
+
+def evidence_at(img, cx, cy, side, body):
+    patch = upright_patch(img, cx, cy, side, 0.0, CFG.patch, CFG.evidence_margin)
+    return face_evidence(patch, to_log(np.array([[body]], np.uint8), CFG)[0, 0], CFG)
+
+
+def test_a_die_face_looks_like_a_die_and_a_blank_check_does_not():
+    die = table_with(die_face(40, CREAM, (30, 30, 30), 0.4))
+    blank = table_with(np.full((40, 40, 3), CREAM, np.uint8))
+    busy = table_with(die_face(40, CREAM, (30, 30, 30), 0.95))
+    e_die, e_blank, e_busy = (evidence_at(im, 100, 100, 40, CREAM) for im in (die, blank, busy))
+    assert e_die[0] > 0.9 and e_die[1] > 0.9 and 0.1 < e_die[2] < 0.9  # rim one colour, outline, a symbol
+    assert e_blank[2] < 0.02  # nothing printed in the middle
+    like = die_likeness(np.stack([e_die, e_blank, e_busy]), CFG)
+    assert like[0] > 0.9 and like[1] == 0.0 and like[2] < 0.3
+
+
+def test_snap_top_moves_a_misplaced_square_onto_the_die():
+    img = np.full((200, 200, 3), FELT, np.uint8)
+    box = cv2.boxPoints(((100, 100), (40, 40), 20.0))
+    cv2.fillPoly(img, [np.round(box).astype(np.int32)], CREAM)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0)
+    body = to_log(np.array([[CREAM]], np.uint8), CFG)[0, 0]
+    rect, fit = snap_top(img, np.array([108.0, 93.0, 40.0, 40.0, 14.0]), body, 40.0, CFG)
+    assert np.hypot(rect[0] - 100, rect[1] - 100) < 2.5 and abs((rect[4] - 20.0 + 45) % 90 - 45) < 4
+    assert fit > 1.8
+
+
+def test_expected_sides_follow_the_perspective_and_ignore_outliers():
+    """Sides grow linearly down the picture (a tilted camera); three odd faces (a tile, a check)
+    with no weight or far off do not bend the fit."""
+    rng = np.random.default_rng(0)
+    centres = rng.uniform(0, 1000, (20, 2))
+    true = 40 + 0.02 * centres[:, 1]
+    sides = true + rng.normal(0, 0.5, 20)
+    sides[:3] = [90.0, 20.0, 85.0]
+    weights = np.ones(20)
+    weights[1] = 0.0
+    got = expected_sides(centres, sides, weights, CFG)
+    assert np.abs(got[3:] - true[3:]).max() < 2.0
+    few = expected_sides(centres[3:5], sides[3:5], np.ones(2), CFG)  # too few to fit: one size everywhere
+    assert few[0] == few[1] and few[0] in sides[3:5]
+
+
+def test_light_calibration_follows_a_warm_lamp_and_ignores_what_is_not_a_die():
+    """Seven prototypes seen under a warm lamp (offset along the warm-cool axis): every die gets its
+    colour back; ten printed squares of one wrong colour with no weight do not pull the light."""
+    protos = np.array([[5.3, 5.3, 5.3], [4.0, 4.0, 5.3], [5.0, 4.0, 4.8], [5.3, 4.8, 4.0],
+                       [3.8, 4.1, 4.6], [4.2, 4.9, 4.0], [3.9, 5.1, 5.3]])
+    warm = -0.5 * WARM_AXIS + np.array([0.1, 0.1, 0.1])
+    body = np.vstack([protos + warm, np.tile([4.6, 4.6, 4.6], (10, 1))])
+    weights = np.concatenate([np.ones(len(protos)), np.zeros(10)])
+    off, p = calibrate_colours(body, protos, CFG, weights)
+    assert p[:7].argmax(1).tolist() == list(range(7))
+    assert np.abs(off - warm).max() < 0.08
+
+
+def test_a_check_of_a_gingham_repeats_and_a_die_on_it_does_not():
+    """A gingham of 18 px checks (period 36 px) with one 36 px die on it: a 2x2 block of checks is one tile
+    of the cloth's pattern (it recurs a period away, NCC near 1), the die with its shadow recurs nowhere."""
+    h, w, p = 360, 480, 18
+    yy, xx = np.mgrid[0:h, 0:w]
+    a, b = (xx // p) % 2, (yy // p) % 2
+    table = np.where((a + b)[..., None] == 0, np.array(CREAM), np.where((a * b)[..., None] == 1, np.array((40, 120, 30)),
+                                                                          np.array((140, 190, 140)))).astype(np.uint8)
+    rng = np.random.default_rng(3)
+    table = np.clip(table.astype(np.int16) + rng.integers(-6, 7, table.shape), 0, 255).astype(np.uint8)
+    die_c = (300, 180)
+    cv2.rectangle(table, (die_c[0] - 16, die_c[1] - 14), (die_c[0] + 22, die_c[1] + 24), (25, 30, 25), -1)  # shadow
+    table[die_c[1] - 18:die_c[1] + 18, die_c[0] - 18:die_c[0] + 18] = die_face(36, RED, CREAM, 0.5)
+    rects = np.array([[144.0 + 0.5, 144.0 + 0.5, 36, 36, 0.0], [die_c[0], die_c[1], 36, 36, 0.0]])
+    rep = pattern_repeats(table, rects, CFG)
+    assert rep[0] > CFG.repeat_ramp[1]
+    assert rep[1] < CFG.repeat_ramp[0]
+    assert pattern_repeats(table, rects, CFG, np.array([False, False])).tolist() == [-1.0, -1.0]

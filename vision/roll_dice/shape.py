@@ -1,0 +1,250 @@
+"""Is a candidate a die? The evidence a top face gives by its shape, used by stage 4 of the Roll dice reader:
+
+* a die's top face is one body colour all round its rim (a check of a tablecloth, a printed box or a
+  patch of a painting is not: its "rim" crosses other colours);
+* it stands out from what lies around it on most of its outline (its side faces, its shadow, the table);
+* it carries a symbol: ink in the middle of the face, neither nothing (an empty check of a gingham, a
+  blank patch of a playmat) nor everything (a textured patch);
+* its side has the size a die has at that place of the picture: the table is a plane, so the side of a
+  die's top face in pixels is close to an affine function of its position (:func:`expected_sides`).
+
+Every measure is in log-RGB (:func:`vision.roll_dice.foreground.to_log`), so it holds under any light level.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy as np
+
+from .config import RollDiceConfig
+from .foreground import to_log
+
+__all__ = ["die_likeness", "expected_sides", "face_evidence", "pattern_repeats", "snap_top", "top_fit"]
+
+
+@functools.lru_cache(maxsize=8)
+def _rings(size: int, face: float, sectors: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    g = np.abs(np.arange(size, dtype=np.float32) - (size - 1) / 2.0) / (face / 2.0)
+    r = np.maximum(g[:, None], g[None, :])
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) - (size - 1) / 2.0
+    sector = (((np.arctan2(yy, xx) + np.pi) / (2 * np.pi)) * sectors).astype(np.int64) % sectors
+    rim = (r >= 0.72) & (r <= 0.92)
+    band = (r >= 1.12) & (r <= 1.40)
+    centre = r < 0.6
+    out = (rim, band, centre, np.where(band, sector, -1))
+    for a in out:
+        a.setflags(write=False)
+    return out
+
+
+def face_evidence(patch: np.ndarray, body: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """``float[3]`` (rim, outline, ink) of one top face.
+
+    Args:
+        patch: ``uint8[q, q, 3]`` BGR upright patch whose middle ``config.patch`` px are the top face
+            (:func:`vision.roll_dice.tops.upright_patch` with margin ``config.evidence_margin``).
+        body: the face's body colour, log-RGB ``float[3]``.
+        config: ``evidence_body``, ``evidence_outline``, ``evidence_ink`` (log-RGB distances).
+
+    Returns:
+        rim: share of the rim's pixels within ``evidence_body`` of the body colour;
+        outline: share of ``evidence_sectors`` sectors around the face whose median pixel is farther than
+        ``evidence_outline`` from the body colour (the die stands out there);
+        ink: share of the face's middle farther than ``evidence_ink`` from the body colour (the symbol).
+    """
+    q = patch.shape[0]
+    rim, band, centre, sector = _rings(q, float(config.patch), int(config.evidence_sectors))
+    d = np.sqrt(((to_log(patch, config) - np.asarray(body, np.float32)) ** 2).sum(2))
+    rim_share = float((d[rim] < config.evidence_body).mean())
+    sec = sector[band]
+    dv = d[band]
+    order = np.argsort(sec, kind="stable")
+    sec, dv = sec[order], dv[order]
+    cuts = np.flatnonzero(np.diff(sec)) + 1
+    medians = [float(np.median(v)) for v in np.split(dv, cuts) if len(v)]
+    outline = float(np.mean([m > config.evidence_outline for m in medians])) if medians else 0.0
+    ink = float((d[centre] > config.evidence_ink).mean())
+    return np.array([rim_share, outline, ink])
+
+
+def _ramp(x: float, lo: float, hi: float) -> float:
+    return float(np.clip((x - lo) / max(hi - lo, 1e-9), 0.0, 1.0))
+
+
+def die_likeness(evidence: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """``float[N]`` 0..1 from :func:`face_evidence` rows ``float[N, 3]``: how much a face looks like a die's
+    top (its rim one colour, standing out all round, a symbol in the middle that is not all of it)."""
+    out = np.empty(len(evidence))
+    for i, (rim, outline, ink) in enumerate(np.asarray(evidence, np.float64).reshape(-1, 3)):
+        out[i] = (_ramp(rim, *config.rim_ramp) * _ramp(outline, *config.outline_ramp)
+                  * _ramp(ink, *config.ink_ramp) * _ramp(1.0 - ink, *config.ink_ramp))
+    return out
+
+
+def expected_sides(centres: np.ndarray, sides: np.ndarray, weights: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """The side a die's top face should have at each of ``centres`` (``float[N, 2]`` px), ``float[N]`` px.
+
+    The table is a plane, so the inverse depth -- and with it a die's side in pixels -- is nearly an
+    affine function of the position in the picture: ``side = a + b x + c y``, fitted to the faces'
+    ``sides`` weighted by ``weights`` (their die-likeness), robustly (reweighted by their residuals).
+    With fewer than ``size_model_min`` weighted faces, the weighted median side everywhere. Raises
+    nothing; empty input gives an empty result.
+    """
+    n = len(sides)
+    if n == 0:
+        return np.zeros(0)
+    w = np.clip(np.asarray(weights, np.float64), 0.0, 1.0)
+    s = np.asarray(sides, np.float64)
+    if w.sum() <= 1e-9:
+        w = np.ones(n)
+    order = np.argsort(s)
+    cum = np.cumsum(w[order])
+    median = float(s[order][np.searchsorted(cum, cum[-1] / 2.0)])
+    if w.sum() < config.size_model_min:
+        return np.full(n, median)
+    c = np.asarray(centres, np.float64)
+    scale = max(float(np.ptp(c, 0).max()), 1.0)
+    A = np.column_stack([np.ones(n), (c - c.mean(0)) / scale])
+    fit_w = w * (np.abs(s / median - 1.0) < 0.5)  # far-off sizes are not dice of this table
+    coef = np.array([median, 0.0, 0.0])
+    for _ in range(4):
+        if fit_w.sum() < config.size_model_min:
+            return np.full(n, median)
+        sw = np.sqrt(fit_w)
+        coef, *_ = np.linalg.lstsq(A * sw[:, None], s * sw, rcond=None)
+        resid = np.abs(s - A @ coef) / median
+        fit_w = w * np.clip(1.0 - (resid / 0.25) ** 2, 0.0, 1.0)  # a biweight: outliers weigh nothing
+    pred = A @ coef
+    # a plane seen by a camera never makes a die more than a few times larger in one frame than another
+    return np.clip(pred, 0.5 * median, 2.0 * median)
+
+
+@functools.lru_cache(maxsize=8)
+def _square_points(n: int) -> np.ndarray:
+    """``float[4n, 2]`` points evenly round the unit square's outline (corners at +-1)."""
+    t = (np.arange(n, dtype=np.float64) + 0.5) / n * 2.0 - 1.0
+    one = np.ones(n)
+    pts = np.concatenate([np.stack([t, -one], 1), np.stack([one, t], 1), np.stack([-t, one], 1), np.stack([-one, -t], 1)])
+    pts.setflags(write=False)
+    return pts
+
+
+@functools.lru_cache(maxsize=8)
+def _snap_moves(shifts: tuple[float, ...], turns: tuple[float, ...], scales: tuple[float, ...]) -> np.ndarray:
+    moves = np.array([(dx, dy, da, sc) for dx in shifts for dy in shifts for da in turns for sc in scales], np.float64)
+    moves.setflags(write=False)
+    return moves
+
+
+def _snap_once(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, side: float, moves: np.ndarray,
+               config: RollDiceConfig) -> tuple[np.ndarray, float]:
+    from .tops import upright_patch  # here to keep tops -> shape one way at import time
+
+    cx, cy, _, _, ang = (float(v) for v in rect)
+    k = int(config.snap_patch)
+    span = config.snap_context * side
+    patch = upright_patch(frame, cx, cy, span, ang, k, 0)
+    d = np.sqrt(((to_log(patch, config) - np.asarray(body, np.float32)) ** 2).sum(2)).astype(np.float32)
+    f = k / span  # patch px per frame px
+    unit = _square_points(int(config.snap_points))
+    half = 0.5 * side * moves[:, 3]
+    a = np.deg2rad(moves[:, 2])
+    ca, sa = np.cos(a), np.sin(a)
+
+    def sample(r: float) -> np.ndarray:
+        u, v = unit[None, :, 0] * (half[:, None] * r), unit[None, :, 1] * (half[:, None] * r)
+        x = (u * ca[:, None] - v * sa[:, None] + moves[:, 0:1] * side) * f + (k - 1) / 2.0
+        y = (u * sa[:, None] + v * ca[:, None] + moves[:, 1:2] * side) * f + (k - 1) / 2.0
+        return cv2.remap(d, x.astype(np.float32), y.astype(np.float32), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
+
+    d_rim, d_out = sample(config.snap_rim), sample(config.snap_band)
+    rim = (d_rim < config.evidence_body).mean(1)
+    out = (d_out > config.evidence_outline).mean(1)
+    contrast = np.minimum(d_out, 1.0).mean(1) - np.minimum(d_rim, 1.0).mean(1)  # peaks with the outline on the edge
+    fit = rim + out + 0.5 * contrast - 0.05 * np.hypot(moves[:, 0], moves[:, 1]) - 0.2 * np.abs(np.log(moves[:, 3]))
+    j = int(fit.argmax())
+    dx, dy, da, sc = moves[j]
+    t = np.deg2rad(ang)
+    ox, oy = dx * side, dy * side
+    nx = cx + ox * np.cos(t) - oy * np.sin(t)
+    ny = cy + ox * np.sin(t) + oy * np.cos(t)
+    return np.array([nx, ny, side * sc, side * sc, ang + da]), float(rim[j] + out[j])
+
+
+def top_fit(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, config: RollDiceConfig) -> float:
+    """The :func:`snap_top` score (0..2) of ``rect`` as it is (its own side, squared)."""
+    side = float(np.sqrt(rect[2] * rect[3]))
+    return _snap_once(frame, np.asarray(rect, np.float64), body, side, np.array([[0.0, 0.0, 0.0, 1.0]]), config)[1]
+
+
+def snap_top(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, side: float, config: RollDiceConfig) -> tuple[np.ndarray, float]:
+    """Move a top face's square onto the die: ``(rect float[5], fit 0..2)``.
+
+    Around ``rect`` (cx, cy, w, h, angle deg; frame px), squares of about ``side`` px are tried over small
+    shifts, turns and scales (``snap_shifts`` x side, ``snap_turns`` deg, ``snap_scales``), then again a
+    third as far around the best; each is scored by the share of its rim (just inside its outline) within
+    ``evidence_body`` of the ``body`` colour plus the share of a band just outside it farther than
+    ``evidence_outline`` from it: a die's top face is one colour to its edges and stands out beyond them
+    (its sides are shaded otherwise, the table differs). Returns the best square and its score."""
+    coarse = _snap_moves(tuple(config.snap_shifts), tuple(config.snap_turns), tuple(config.snap_scales))
+    r, fit = _snap_once(frame, np.asarray(rect, np.float64), body, side, coarse, config)
+    fine = _snap_moves(tuple(v / 3.0 for v in config.snap_shifts[1:-1]), tuple(v / 2.0 for v in config.snap_turns),
+                       tuple(float(np.exp(np.log(v) / 2.0)) for v in config.snap_scales))
+    return _snap_once(frame, r, body, float(r[2]), fine, config)
+
+
+def pattern_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig,
+                    todo: np.ndarray | None = None) -> np.ndarray:
+    """How much each top face is one tile of a repeating pattern, ``float[N]`` (the best NCC, -1..1).
+
+    A die lies on the table; a check of a gingham, a square of a printed grid or a stripe of wood grain is
+    the table. The grey window of ``repeat_window`` x the face's side round each face is matched
+    (``cv2.matchTemplate``, normalised correlation) over the frame within ``repeat_reach`` sides of it,
+    leaving out the shifts shorter than ``repeat_min_shift`` sides (the face matching itself): a face whose
+    window recurs a period away is the pattern, a die's window (the die, its sides, its shadow and what lies
+    round it) recurs nowhere. Measured on a grey copy scaled so a face is ``repeat_side`` px.
+
+    Args:
+        frame: ``uint8[H, W, 3]`` BGR.
+        rects: ``float[N, 5]`` top faces (cx, cy, w, h, angle deg; frame px).
+        config: ``repeat_window``, ``repeat_reach``, ``repeat_min_shift``, ``repeat_side``.
+        todo: ``bool[N]``, the faces to measure (others get -1); default all.
+
+    Returns ``float[N]``; -1 where not measured or too near the frame's edge to be. Raises nothing.
+    """
+    n = len(rects)
+    out = np.full(n, -1.0)
+    if n == 0:
+        return out
+    todo = np.ones(n, bool) if todo is None else np.asarray(todo, bool)
+    if not todo.any():
+        return out
+    sides = np.sqrt(np.maximum(rects[:, 2] * rects[:, 3], 1.0))
+    f = float(config.repeat_side) / float(np.median(sides[todo]))
+    if f < 1.0:
+        grey = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    else:
+        grey, f = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), 1.0
+    gh, gw = grey.shape
+    for i in np.flatnonzero(todo):
+        s = sides[i] * f
+        half = int(round(0.5 * config.repeat_window * s))
+        reach = int(round(config.repeat_reach * s))
+        cx, cy = int(round(rects[i, 0] * f)), int(round(rects[i, 1] * f))
+        if half < 3 or cx - half < 0 or cy - half < 0 or cx + half >= gw or cy + half >= gh:
+            continue
+        tpl = grey[cy - half:cy + half + 1, cx - half:cx + half + 1]
+        x0, y0 = max(0, cx - half - reach), max(0, cy - half - reach)
+        x1, y1 = min(gw, cx + half + reach + 1), min(gh, cy + half + reach + 1)
+        if float(tpl.std()) < 1.0:
+            continue
+        res = cv2.matchTemplate(grey[y0:y1, x0:x1], tpl, cv2.TM_CCOEFF_NORMED)
+        dx = np.arange(res.shape[1], dtype=np.float32) + (x0 + half - cx)
+        dy = np.arange(res.shape[0], dtype=np.float32) + (y0 + half - cy)
+        far = dx[None, :] ** 2 + dy[:, None] ** 2 >= (config.repeat_min_shift * s) ** 2
+        if far.any():
+            out[i] = float(np.nan_to_num(res[far], nan=-1.0).max())
+    return out
