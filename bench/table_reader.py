@@ -44,9 +44,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.frame_timing import BASELINE, time_against_jpeg
+from vision import scenes
 from vision.cards import CardsConfig, read_cards
 from vision.deck import build_deck, build_deck_from_images
-from vision import scenes
 from vision.synth_table import GAME_SHAPES, make_scene, reference_images
 from vision.table import calibrate
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-import pytest
 
 from vision.roll_dice import RollDiceConfig
 from vision.roll_dice.colours import WARM_AXIS, calibrate_colours

@@ -13,8 +13,16 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .camera import (CAMERA_MODELS, Camera, CameraModel, add_motion_blur, add_sensor_noise, jpeg_round_trip, look_at,
-                     vignette)
+from .camera import (
+    CAMERA_MODELS,
+    Camera,
+    CameraModel,
+    add_motion_blur,
+    add_sensor_noise,
+    jpeg_round_trip,
+    look_at,
+    vignette,
+)
 from .light import Lighting, develop, soft_spot
 
 __all__ = ["TableCanvas", "draw_camera", "finish", "paste_flat", "table_canvas", "warp_face"]

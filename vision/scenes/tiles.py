@@ -21,7 +21,18 @@ import cv2
 import numpy as np
 
 from ..mat import render_marker
-from ..synth_table import ANCHOR, GAME_SHAPES, HEX_MM, CardLabel, HexLabel, Scene, hex_corners, hex_map_cells, station_places, tableau_places
+from ..synth_table import (
+    ANCHOR,
+    GAME_SHAPES,
+    HEX_MM,
+    CardLabel,
+    HexLabel,
+    Scene,
+    hex_corners,
+    hex_map_cells,
+    station_places,
+    tableau_places,
+)
 from ..table import TableConfig, corner_layout
 from .camera import Camera, look_at
 from .light import LightRanges, draw_lighting
