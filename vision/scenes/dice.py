@@ -238,6 +238,21 @@ def _clutter(rng: np.random.Generator, canvas: TableCanvas, spots_mm: np.ndarray
             paste_flat(canvas, art, tuple(p), rng.uniform(0, 360), art_ppm, alpha, shadow=0.3)
 
 
+def _lay_boards(rng: np.random.Generator, canvas: TableCanvas, foot: np.ndarray, chance: float) -> list[np.ndarray]:
+    """Lay up to two player boards on ``canvas``, each with probability ``chance``, near the corners of the
+    camera's table footprint ``foot`` (``float[4, 2]`` mm). Returns each board's corners (``float[4, 2]`` mm)."""
+    boards: list[np.ndarray] = []
+    for _ in range(2):
+        if rng.random() < chance:
+            bw, bh = rng.uniform(200, 280), rng.uniform(100, 150)
+            art = player_board(rng, bw, bh, 4.0)
+            c = foot[int(rng.integers(4))] * rng.uniform(0.2, 0.6) + foot.mean(0) * 0.0
+            corners = paste_flat(canvas, art, tuple(c), rng.uniform(-25, 25) + 90 * int(rng.integers(2)), 4.0,
+                                 shadow=0.35)
+            boards.append(corners)
+    return boards
+
+
 def render_dice_scene(seed: int, config: DiceSceneConfig = DiceSceneConfig(),
                       faces_by_colour: Mapping[str, Sequence[str]] | None = None,
                       dice: Sequence[tuple[str, str]] | None = None, table: str | None = None,
@@ -278,17 +293,8 @@ def render_dice_scene(seed: int, config: DiceSceneConfig = DiceSceneConfig(),
     origin, csize, ppm = table_canvas(view)
     canvas = TableCanvas(table_surface(rng, kind, int(csize[1]), int(csize[0]), ppm),
                          np.ones((int(csize[1]), int(csize[0])), np.float32), ppm, origin)
-    # player boards lying on the table
-    boards: list[np.ndarray] = []
     foot = cam.table_footprint()
-    for _ in range(2):
-        if rng.random() < config.boards:
-            bw, bh = rng.uniform(200, 280), rng.uniform(100, 150)
-            art = player_board(rng, bw, bh, 4.0)
-            c = foot[int(rng.integers(4))] * rng.uniform(0.2, 0.6) + foot.mean(0) * 0.0
-            corners = paste_flat(canvas, art, tuple(c), rng.uniform(-25, 25) + 90 * int(rng.integers(2)), 4.0,
-                                 shadow=0.35)
-            boards.append(corners)
+    boards = _lay_boards(rng, canvas, foot, config.boards)
 
     margin = 0.9 * die_px
 
