@@ -4,12 +4,12 @@ Synthetic Eclipse maps of both generators side by side (``--generator synth|scen
 :func:`vision.synth_table.make_hex_scene` (20-30 hexes edge to edge around the Galactic Center with gaps,
 random turns, perspective, shadows, glare, a hand, cloth/wood; a hex deck enrolled from stand-in 'scans')
 and :func:`vision.scenes.hex_scene` (the same arrangement in its own artwork, tables, light and camera
-models; the deck enrolled from photos taken with another camera, ``--enroll-camera``), of every sector in ``shared/data/eclipse/hexes.json`` (71 faces; a
-numbered stand-in list when the shared folder is absent). Prints hexes found, identified, rotation right,
-axial right (per hex and whole maps all right), extra detections, confident wrong, unreadable : wrong,
-per table and camera, and the median time per frame (single thread: calibrate + read) at 1280x720 and at the
-HQ camera's 4056x3040, with its ratio to a JPEG (quality 95) ``cv2.imread`` + ``cv2.cvtColor`` of the same
-frame (:mod:`bench.frame_timing`, interleaved).
+models; the deck enrolled from photos taken with another camera, ``--enroll-camera``), of every sector in
+``shared/data/eclipse/hexes.json`` (71 faces; a numbered stand-in list when the shared folder is absent).
+Prints hexes found, identified, rotation right, axial right (per hex and whole maps all right), extra
+detections, confident wrong, unreadable : wrong, per table and camera, and the median time per frame (single
+thread: calibrate + read) at 1280x720 and at the HQ camera's 4056x3040, with its ratio to a JPEG (quality 95)
+``cv2.imread`` + ``cv2.cvtColor`` of the same frame (:mod:`bench.frame_timing`, interleaved).
 
     python bench/hex_reader.py                 # 30 maps + timing (~3-6 min on a busy 2-core machine)
     python bench/hex_reader.py --maps 8 --timing 3
@@ -90,13 +90,15 @@ def eval_maps(n: int, deck, ids: list[str], rows: list[dict], seed0: int = 3000,
         pairs = match(sc.hexes, list(r.hexes))
         row = {"image": f"seed{seed0 + k}", "labels": len(pairs),
                "found": sum(h is not None for _, h in pairs),
-               "identified": sum(h is not None and h.id == l.id for l, h in pairs),
-               "wrong_conf_ge_0.9": sum(h is not None and h.id not in (None, l.id) and h.confidence >= 0.9 for l, h in pairs),
-               "rotation_ok": sum(h is not None and h.rotation == l.rotation for l, h in pairs),
-               "axial_ok": sum(h is not None and h.axial is not None and tuple(h.axial) == tuple(l.axial) for l, h in pairs),
+               "identified": sum(h is not None and h.id == truth.id for truth, h in pairs),
+               "wrong_conf_ge_0.9": sum(h is not None and h.id not in (None, truth.id) and h.confidence >= 0.9
+                                        for truth, h in pairs),
+               "rotation_ok": sum(h is not None and h.rotation == truth.rotation for truth, h in pairs),
+               "axial_ok": sum(h is not None and h.axial is not None and tuple(h.axial) == tuple(truth.axial)
+                               for truth, h in pairs),
                "extra": len(r.hexes) - sum(h is not None for _, h in pairs),
                "unreadable": sum(h is not None and h.id is None for _, h in pairs),
-               "wrong": sum(h is not None and h.id not in (None, l.id) for l, h in pairs),
+               "wrong": sum(h is not None and h.id not in (None, truth.id) for truth, h in pairs),
                "calibrated": cal is not None, "generator": generator, "table": sc.meta.get("table", "?"),
                "camera": sc.meta.get("camera", "-"),
                **{f"ms_{kk}": round(v, 1) for kk, v in r.timings_ms.items()}}
@@ -151,14 +153,16 @@ def main(argv: list[str] | None = None) -> int:
             d = build_hex_deck_from_images(scenes.camera_photos({h: scenes.hex_art(h) for h in ids}, args.enroll_camera,
                                                                 seed=7), name="eclipse", kind="auto")
         deck = deck or d
-        print(f"[{gen}] deck: {len(d.card_ids)} sectors from {'the Eclipse data' if HEX_DATA.is_file() else 'stand-in ids'}"
+        source = 'the Eclipse data' if HEX_DATA.is_file() else 'stand-in ids'
+        print(f"[{gen}] deck: {len(d.card_ids)} sectors from {source}"
               + ("" if gen == "synth" else f", photos taken with the {args.enroll_camera} camera")
               + f" [{time.perf_counter() - t:.1f} s]")
         if args.maps <= 0:
             continue
         t = time.perf_counter()
         v = eval_maps(args.maps, d, ids, rows, seed0=args.seed, textures=args.textures, generator=gen)
-        print(f"[{gen}] synthetic Eclipse maps (seeds {args.seed}-{args.seed + args.maps - 1}): {v['maps']} maps, {v['labels']} hexes (calibrated {v['calibrated']}/{v['maps']}); "
+        print(f"[{gen}] synthetic Eclipse maps (seeds {args.seed}-{args.seed + args.maps - 1}): {v['maps']} maps, "
+              f"{v['labels']} hexes (calibrated {v['calibrated']}/{v['maps']}); "
               f"found {pct(v['found'], v['labels'])}; identified {pct(v['identified'], v['labels'])}; "
               f"rotation right {pct(v['rotation_ok'], v['labels'])}; axial right {pct(v['axial_ok'], v['labels'])}; "
               f"maps with every axial right and no extra {v['map_all_right']}/{v['maps']}; "
@@ -168,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
             b = {k.rsplit(":", 1)[1]: n for k, n in v.items() if k.startswith(bucket + ":")}
             print(f"[{gen}]   {bucket:15s}: {b['maps']} maps; found {pct(b['found'], b['labels'])}; identified "
                   f"{pct(b['identified'], b['labels'])}; wrong with conf >= 0.9: {b['wrong_conf_ge_0.9']}; extra "
-                  f"{b['extra']}; unreadable : wrong {b['unreadable']} : {b['wrong']}; maps all right {b['map_all_right']}/{b['maps']}")
+                  f"{b['extra']}; unreadable : wrong {b['unreadable']} : {b['wrong']}; "
+                  f"maps all right {b['map_all_right']}/{b['maps']}")
     if args.timing > 0:
         for size in ((1280, 720), (4056, 3040)):
             tm = eval_timing(deck, ids, size, args.timing)

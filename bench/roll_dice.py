@@ -200,7 +200,8 @@ def score_scene(t: Tally, sc, rd, seed: int, rows: list, path: Path, read_ms: fl
     for d in false:
         if d.confidence >= 0.9:
             t.confident_wrong += 1
-            print(f"  [{t.name}] confident false die: scene {seed} read {d.colour}/{d.face} conf {d.confidence:.3f} box {d.box}")
+            print(f"  [{t.name}] confident false die: scene {seed} read {d.colour}/{d.face} "
+                  f"conf {d.confidence:.3f} box {d.box}")
     t.per_background[sc.meta.get("table", "?")]["false"] += len(false)
     t.labelled += len(sc.dice)
     t.found += len(m)
@@ -235,7 +236,8 @@ def readers_for(generator: str, work: Path, fbc, args, cfg: RollDiceConfig) -> d
     return out
 
 
-def run_generator(generator: str, work: Path, fbc, args, cfg: RollDiceConfig, rows: list) -> tuple[Tally, RollDiceReader]:
+def run_generator(generator: str, work: Path, fbc, args, cfg: RollDiceConfig,
+                  rows: list) -> tuple[Tally, RollDiceReader]:
     readers = readers_for(generator, work, fbc, args, cfg)
     keys = list(readers)
     t = Tally(generator, enrolled=", ".join(keys))
@@ -286,7 +288,8 @@ def print_side_by_side(tallies: list[Tally], args) -> None:
         cells = []
         for t in tallies:
             b = t.per_colour.get(c, Counter())
-            cells.append(f"{pct(b['found'], b['labelled'])} / {pct(b['colour'], b['found'])} / {pct(b['face'], b['found'])}"
+            cells.append(f"{pct(b['found'], b['labelled'])} / {pct(b['colour'], b['found'])} / "
+                         f"{pct(b['face'], b['found'])}"
                          if b["labelled"] else "-")
         line(f"  {c}", cells)
     print("per background: found / colour right / face right (dice) ; false dice on that table")
@@ -306,7 +309,8 @@ def print_side_by_side(tallies: list[Tally], args) -> None:
             print(f"[{t.name}] most frequent errors (truth -> read): " + ", ".join(
                 f"{a} -> {b} x{k}" for (a, b), k in t.errors.most_common(8)))
         med, base = statistics.median(t.read_ms), statistics.median(t.base_ms)
-        print(f"[{t.name}] latency median {med:.1f} ms/frame (1280x720), {BASELINE} {base:.2f} ms, ratio {med / base:.1f}x")
+        print(f"[{t.name}] latency median {med:.1f} ms/frame (1280x720), {BASELINE} {base:.2f} ms, "
+              f"ratio {med / base:.1f}x")
         print("  stages (median ms): " + ", ".join(f"{s} {statistics.median(v):.1f}" for s, v in t.stage_ms.items()))
 
 

@@ -75,7 +75,8 @@ def eval_set(rows_out: list[dict], mirror: str = "auto", closed: bool = False) -
     for img_path in sorted((SET_DIR / "boards").iterdir()):
         if img_path.suffix.lower() not in (".png", ".jpg"):
             continue
-        labels = [set_label_to_id(l) for l in img_path.with_suffix(".txt").read_text().splitlines() if l.strip()]
+        labels = [set_label_to_id(line) for line in img_path.with_suffix(".txt").read_text().splitlines()
+                  if line.strip()]
         frame = cv2.imread(str(img_path))
         r = read_cards(frame, deck, config=cfg)
         tot += len(labels)
@@ -83,7 +84,7 @@ def eval_set(rows_out: list[dict], mirror: str = "auto", closed: bool = False) -
         n_ok = n_wrong_hi = n_rc = 0
         if img_path.name.startswith("webcam"):
             ncols = 4
-            for k, (c, lab) in enumerate(zip(r.cards, labels)):
+            for k, (c, lab) in enumerate(zip(r.cards, labels, strict=False)):
                 good = c.id == lab
                 n_ok += good
                 n_wrong_hi += (not good) and c.id is not None and c.confidence >= 0.9
@@ -102,7 +103,8 @@ def eval_set(rows_out: list[dict], mirror: str = "auto", closed: bool = False) -
         null += sum(c.id is None for c in r.cards)
         wrong_hi += n_wrong_hi
         rc_ok += n_rc
-        rows_out.append({"set": "set_boards_closed" if closed else "set_boards", "image": img_path.name, "labels": len(labels), "found": len(r.cards),
+        rows_out.append({"set": "set_boards_closed" if closed else "set_boards", "image": img_path.name,
+                         "labels": len(labels), "found": len(r.cards),
                          "identified": n_ok, "wrong_conf_ge_0.9": n_wrong_hi, "rowcol_ok": n_rc,
                          **{f"ms_{k}": round(v, 2) for k, v in r.timings_ms.items()}})
     return {"cards": tot, "found": found, "identified": ok, "wrong_conf_ge_0.9": wrong_hi, "rowcol_ok": rc_ok,
@@ -115,11 +117,14 @@ def eval_set(rows_out: list[dict], mirror: str = "auto", closed: bool = False) -
 def game_ids() -> dict[str, list[str]]:
     """Card ids from the games' data files in the project (read as data; vision never imports rules)."""
     data = ROOT / "rules" / "data"
-    slug = lambda s: re.sub(r"[^a-z0-9]+", "_", s.lower()).strip("_")
+
+    def slug(s: str) -> str:
+        return re.sub(r"[^a-z0-9]+", "_", s.lower()).strip("_")
+
     race = sorted({slug(c["name"]) for c in json.loads((data / "race" / "cards.json").read_text())["cards"]})
     roll = [f"tile_{t['id']}" for t in json.loads((data / "roll" / "tiles.json").read_text())["game_tiles"]]
     ats = json.loads((data / "among_the_stars" / "cards.json").read_text())
-    among = ["main_reactor"] + [l["id"] for l in ats["locations"]]
+    among = ["main_reactor"] + [loc["id"] for loc in ats["locations"]]
     return {"race": race, "roll": roll, "among": among}
 
 
@@ -182,14 +187,15 @@ def eval_synth(n_scenes: int, rows_out: list[dict], seed0: int = 1000, textures:
         pairs = match_labels(sc.cards, list(r.cards))
         n = len(pairs)
         fnd = sum(c is not None for _, c in pairs)
-        idok = sum(c is not None and c.id == l.id for l, c in pairs)
-        wrong_hi = sum(c is not None and c.id not in (None, l.id) and c.confidence >= 0.9 for l, c in pairs)
-        unread = sum(c is not None and c.id is None for l, c in pairs)
-        wrong = sum(c is not None and c.id not in (None, l.id) for l, c in pairs)
+        idok = sum(c is not None and c.id == truth.id for truth, c in pairs)
+        wrong_hi = sum(c is not None and c.id not in (None, truth.id) and c.confidence >= 0.9 for truth, c in pairs)
+        unread = sum(c is not None and c.id is None for _, c in pairs)
+        wrong = sum(c is not None and c.id not in (None, truth.id) for truth, c in pairs)
         if g == "among":
-            layout_ok = sum(c is not None and c.cell is not None and tuple(c.cell) == tuple(l.cell) for l, c in pairs)
+            layout_ok = sum(c is not None and c.cell is not None and tuple(c.cell) == tuple(truth.cell)
+                            for truth, c in pairs)
         else:
-            layout_ok = sum(c is not None and (c.row, c.col) == (l.row, l.col) for l, c in pairs)
+            layout_ok = sum(c is not None and (c.row, c.col) == (truth.row, truth.col) for truth, c in pairs)
         extra = len(r.cards) - fnd
         row = {"generator": generator, "set": f"synth_{g}", "image": f"seed{seed0 + k}", "labels": n, "found": fnd,
                "identified": idok, "wrong_conf_ge_0.9": wrong_hi, "layout_ok": layout_ok, "extra": extra,
@@ -198,7 +204,8 @@ def eval_synth(n_scenes: int, rows_out: list[dict], seed0: int = 1000, textures:
                "camera": sc.meta.get("camera", "-"),
                **{f"ms_{kk}": round(v, 2) for kk, v in r.timings_ms.items()}}
         rows_out.append(row)
-        keys = ("labels", "found", "identified", "wrong_conf_ge_0.9", "layout_ok", "extra", "unreadable", "wrong", "full")
+        keys = ("labels", "found", "identified", "wrong_conf_ge_0.9", "layout_ok", "extra", "unreadable", "wrong",
+                "full")
         for key in keys:
             totals[key] += row[key]
             per_game[g][key] += row[key]
@@ -207,7 +214,8 @@ def eval_synth(n_scenes: int, rows_out: list[dict], seed0: int = 1000, textures:
         for bucket in ("all", g, f"table:{row['table']}", f"camera:{row['camera']}"):
             (totals if bucket == "all" else per_game[g] if bucket == g else per[bucket])["scenes"] += 1
         totals["calibrated"] += cal is not None
-    return {"all": dict(totals), **{g: dict(v) for g, v in per_game.items()}, **{k: dict(v) for k, v in sorted(per.items())}}
+    return {"all": dict(totals), **{g: dict(v) for g, v in per_game.items()},
+            **{k: dict(v) for k, v in sorted(per.items())}}
 
 
 # ----------------------------------------------------------------------------------------------- timing
@@ -268,8 +276,10 @@ def main(argv: list[str] | None = None) -> int:
                 v = r[g]
                 what = "cells" if g == "among" else ("rows/cols" if g in ("race", "roll") else "rows/cols or cells")
                 unread_wrong = f"{v.get('unreadable', 0)} : {v.get('wrong', 0)}"
-                print(f"[{gen}] {g:15s}: {v['scenes']} scenes, {v['labels']} cards; found {pct(v['found'], v['labels'])}; "
-                      f"identified {pct(v['identified'], v['labels'])}; {what} right {pct(v['layout_ok'], v['labels'])}; "
+                print(f"[{gen}] {g:15s}: {v['scenes']} scenes, {v['labels']} cards; "
+                      f"found {pct(v['found'], v['labels'])}; "
+                      f"identified {pct(v['identified'], v['labels'])}; "
+                      f"{what} right {pct(v['layout_ok'], v['labels'])}; "
                       f"wrong with conf >= 0.9: {v['wrong_conf_ge_0.9']}; extra detections: {v['extra']}; "
                       f"unreadable : wrong {unread_wrong}; fully right images {v.get('full', 0)}/{v['scenes']}"
                       + (f"; calibrated {v['calibrated']}/{v['scenes']}" if g == "all" else ""))

@@ -229,7 +229,8 @@ def test_json_shape_and_entry_points(tmp_path: Path):
     fbc = {"white": ("explore", "ship"), "red": ("wild",)}
     synth.write_enrollment(folder, fbc, seed=5, dice_per_photo=3, config=ENROLL)
     path = enroll_roll_dice(folder, tmp_path / "profiles" / "roll.json")
-    sc = synth.render_scene(181, replace(SCENE, touching=0.0), dice=[("white", "ship"), ("red", "wild"), ("white", "explore")])
+    sc = synth.render_scene(181, replace(SCENE, touching=0.0),
+                            dice=[("white", "ship"), ("red", "wild"), ("white", "explore")])
     img = tmp_path / "scene.png"
     cv2.imwrite(str(img), sc.image)
     out = read_roll_dice([img], path)
@@ -326,7 +327,7 @@ def test_relocate_faces_finds_a_face_cut_off_centre(profile_a: DiceProfile):
         off = tops.rects.copy()
         off[:, 0] += shift * side
         inks = np.stack([ink_map(upright_patch(sc.image, r[0], r[1], s, r[4], cfg.patch, cfg.patch_margin), cfg)[0]
-                         for r, s in zip(off, side)])
+                         for r, s in zip(off, side, strict=True)])
         ncc = match_faces(keep_ink_polarity(inks, pol, cfg), reader.turned_templates, cfg)
         new_ncc, rects = relocate_faces(sc.image, TopFaces(off, tops.scores, inks, tops.body), ncc, pol,
                                         reader.turned_templates, cfg)

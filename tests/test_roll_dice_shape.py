@@ -106,8 +106,9 @@ def test_a_check_of_a_gingham_repeats_and_a_die_on_it_does_not():
     h, w, p = 360, 480, 18
     yy, xx = np.mgrid[0:h, 0:w]
     a, b = (xx // p) % 2, (yy // p) % 2
-    table = np.where((a + b)[..., None] == 0, np.array(CREAM), np.where((a * b)[..., None] == 1, np.array((40, 120, 30)),
-                                                                          np.array((140, 190, 140)))).astype(np.uint8)
+    table = np.where((a + b)[..., None] == 0, np.array(CREAM),
+                     np.where((a * b)[..., None] == 1, np.array((40, 120, 30)),
+                              np.array((140, 190, 140)))).astype(np.uint8)
     rng = np.random.default_rng(3)
     table = np.clip(table.astype(np.int16) + rng.integers(-6, 7, table.shape), 0, 255).astype(np.uint8)
     die_c = (300, 180)

@@ -91,7 +91,7 @@ def test_distortion_map_inverts_the_lens_model():
     mx, my = cam.distortion_map()
     pts = np.array([[10, 0, 0], [-60, 40, 0], [80, -50, 0]], np.float64)
     d, u = cam.project(pts), cam.project(pts, distort=False)
-    for (xd, yd), (xu, yu) in zip(d, u):
+    for (xd, yd), (xu, yu) in zip(d, u, strict=True):
         i, j = int(round(yd)), int(round(xd))
         assert abs(mx[i, j] - xu) < 1.5 and abs(my[i, j] - yu) < 1.5
 

@@ -89,8 +89,8 @@ def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: Dic
     symbol's own certainty (its best NCC on the ramp ``face_sure_ramp``: the softmax only compares the
     templates, so a patch that matches every template badly is never sure of one). Pairs not in
     ``profile.allowed`` never reach 0.9 (face None, confidence capped at ``confident_cap``), and neither
-    does an unreadable face, nor a face without a die's shape (die-likeness, through ``shape_support``). One die per place: of two reads closer than ``overlap_dist`` x their side,
-    the surer one."""
+    does an unreadable face, nor a face without a die's shape (die-likeness, through ``shape_support``).
+    One die per place: of two reads closer than ``overlap_dist`` x their side, the surer one."""
     colours, faces = list(profile.colours), list(profile.faces)
     if len(tops.rects) == 0:
         return ()

@@ -50,10 +50,11 @@ def calibrate_colours(body: np.ndarray, protos: np.ndarray, config: RollDiceConf
     along the lamps' warm-cool axis (wide: 2700 K to daylight, a white balance that corrects only part of
     it) and the green-magenta tint across it (narrow), with a Gaussian prior on both, and a saturation
     scale about the white prototype (a camera's tone curve stretches or shrinks colour); brightness is
-    the level most of the dice agree on (:func:`_weighted_mode`); then refined by re-assignment. Each die counts with its ``weights``
-    (0..1, default 1: how surely it is a die), so a printed square or an empty check of a tablecloth does
-    not pull the light. A die far from every prototype adds at most a fixed cost (a die of no enrolled
-    colour, glare), and its posterior goes to a "none of these" option instead of the nearest colour.
+    the level most of the dice agree on (:func:`_weighted_mode`); then refined by re-assignment. Each die
+    counts with its ``weights`` (0..1, default 1: how surely it is a die), so a printed square or an empty
+    check of a tablecloth does not pull the light. A die far from every prototype adds at most a fixed cost (a
+    die of no enrolled colour, glare), and its posterior goes to a "none of these" option instead of the nearest
+    colour.
     """
     n = len(body)
     if n == 0:
@@ -89,7 +90,8 @@ def calibrate_colours(body: np.ndarray, protos: np.ndarray, config: RollDiceConf
             best = (float(costs[g]), offs[g] + bright[g] * LOG_RGB_BASIS[2], float(scale))
     _, off, scale = best
     protos_s = protos.copy()
-    protos_s[:, :] = (white + (pc - white) * scale) @ LOG_RGB_BASIS[:2] + (protos @ LOG_RGB_BASIS[2])[:, None] * LOG_RGB_BASIS[2]
+    protos_s[:, :] = ((white + (pc - white) * scale) @ LOG_RGB_BASIS[:2]
+                      + (protos @ LOG_RGB_BASIS[2])[:, None] * LOG_RGB_BASIS[2])
     for _ in range(3):  # refine: re-assign, then the weighted mean residual of the inliers, shrunk by the prior
         d = colour_distances(body, protos_s, off, config)
         a = d.argmin(1)

@@ -70,7 +70,7 @@ class RollDiceReader:
         pol = template_polarity(tpl, self.config)
         colours = list(profile.colours)
         self._colour_polarity = np.array([
-            1.0 if sum(p for (c, _), p in zip(profile.template_pairs, pol) if c == name) >= 0 else -1.0
+            1.0 if sum(p for (c, _), p in zip(profile.template_pairs, pol, strict=True) if c == name) >= 0 else -1.0
             for name in colours])
         # each template is read in its colour's print polarity, whatever colour the die turns out to be
         self._template_pol = np.array([self._colour_polarity[colours.index(c)] for c, _ in profile.template_pairs])
@@ -175,7 +175,8 @@ def read_roll_dice(images: Sequence[str | Path], profile_path: str | Path,
                    allowed: Iterable[tuple[str, str]] | None = None,
                    config: RollDiceConfig | None = None) -> list[dict]:
     """Read each image file with the profile at ``profile_path``; one JSON dict per image:
-    ``{"image": str, "width", "height", "dice": [{"kind": "roll", "colour", "face", "value": null, "box", "confidence"}]}``.
+    ``{"image": str, "width", "height",
+    "dice": [{"kind": "roll", "colour", "face", "value": null, "box", "confidence"}]}``.
 
     Raises :class:`BadFrame` for an unreadable image, :class:`VisionError` for a bad profile.
     """

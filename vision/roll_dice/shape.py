@@ -126,7 +126,8 @@ def _square_points(n: int) -> np.ndarray:
     """``float[4n, 2]`` points evenly round the unit square's outline (corners at +-1)."""
     t = (np.arange(n, dtype=np.float64) + 0.5) / n * 2.0 - 1.0
     one = np.ones(n)
-    pts = np.concatenate([np.stack([t, -one], 1), np.stack([one, t], 1), np.stack([-t, one], 1), np.stack([-one, -t], 1)])
+    pts = np.concatenate([np.stack([t, -one], 1), np.stack([one, t], 1),
+                          np.stack([-t, one], 1), np.stack([-one, -t], 1)])
     pts.setflags(write=False)
     return pts
 
@@ -180,7 +181,8 @@ def top_fit(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, config: RollD
     return _snap_once(frame, np.asarray(rect, np.float64), body, side, np.array([[0.0, 0.0, 0.0, 1.0]]), config)[1]
 
 
-def snap_top(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, side: float, config: RollDiceConfig) -> tuple[np.ndarray, float]:
+def snap_top(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, side: float,
+             config: RollDiceConfig) -> tuple[np.ndarray, float]:
     """Move a top face's square onto the die: ``(rect float[5], fit 0..2)``.
 
     Around ``rect`` (cx, cy, w, h, angle deg; frame px), squares of about ``side`` px are tried over small

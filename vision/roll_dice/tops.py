@@ -234,7 +234,8 @@ def drop_duplicates(tops: TopFaces, config: RollDiceConfig) -> TopFaces:
                 continue
             near = np.hypot(*(tops.rects[i, :2] - tops.rects[j, :2])) < 1.0 * max(side[i], side[j])
             if (near and bright[j] - bright[i] > config.side_darker and side[i] < side[j] * 1.05
-                    and np.hypot(*(chroma[i] - chroma[j])) < config.side_chroma and (sq > 1.25 or side[i] < 0.8 * side[j])):
+                    and np.hypot(*(chroma[i] - chroma[j])) < config.side_chroma
+                    and (sq > 1.25 or side[i] < 0.8 * side[j])):
                 sides.add(i)
                 break
     keep = [i for i in keep if i not in sides]

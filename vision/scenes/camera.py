@@ -3,8 +3,8 @@ lens distortion, and the sensor's faults (motion blur, shot and read noise, vign
 
 Units: table coordinates in mm (x, y on the table top as a top-down picture of it shows them, z into the
 table, so a point ``h`` mm above the table has z = -h and both frames are right-handed with image y down);
-image coordinates in pixels. The camera looks at a point of the table from ``distance`` mm with its optical axis ``tilt`` degrees
-off the vertical. Everything random is drawn from a ``numpy.random.Generator`` passed in.
+image coordinates in pixels. The camera looks at a point of the table from ``distance`` mm with its optical
+axis ``tilt`` degrees off the vertical. Everything random is drawn from a ``numpy.random.Generator`` passed in.
 """
 
 from __future__ import annotations

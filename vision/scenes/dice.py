@@ -111,8 +111,9 @@ def _normal(quad: np.ndarray) -> np.ndarray:
     return n / (np.linalg.norm(n) + 1e-12)
 
 
-def _face_tile(rng: np.random.Generator, quad: np.ndarray, body: np.ndarray, ink: np.ndarray, ink_mask: np.ndarray | None,
-               light: Lighting, bevel: float, tile: int, glare: float, occlusion: float) -> tuple[np.ndarray, np.ndarray]:
+def _face_tile(rng: np.random.Generator, quad: np.ndarray, body: np.ndarray, ink: np.ndarray,
+               ink_mask: np.ndarray | None, light: Lighting, bevel: float, tile: int, glare: float,
+               occlusion: float) -> tuple[np.ndarray, np.ndarray]:
     """One face of a die as (radiance ``float32[T, T, 3]`` before the lamp's colour, alpha ``[T, T]``): the
     body and the printed symbol, lit per pixel through the face's normal bent over the rounded edges."""
     n = _normal(quad)
@@ -139,7 +140,8 @@ def _face_tile(rng: np.random.Generator, quad: np.ndarray, body: np.ndarray, ink
         c = rng.uniform(0.25, 0.75, 2) * tile
         sg = rng.uniform(0.04, 0.10) * tile
         yy, xx = np.mgrid[0:tile, 0:tile].astype(np.float32)
-        rad += (glare * np.exp(-((xx - c[0]) ** 2 + (yy - c[1]) ** 2 * rng.uniform(0.5, 2.0)) / (2 * sg * sg)))[:, :, None]
+        spot = np.exp(-((xx - c[0]) ** 2 + (yy - c[1]) ** 2 * rng.uniform(0.5, 2.0)) / (2 * sg * sg))
+        rad += (glare * spot)[:, :, None]
     alpha = np.zeros((tile, tile), np.float32)
     r = max(int(round(b * 0.9)), 1)
     cv2.rectangle(alpha, (r, 0), (tile - 1 - r, tile - 1), 1.0, -1)
@@ -238,6 +240,21 @@ def _clutter(rng: np.random.Generator, canvas: TableCanvas, spots_mm: np.ndarray
             paste_flat(canvas, art, tuple(p), rng.uniform(0, 360), art_ppm, alpha, shadow=0.3)
 
 
+def _lay_boards(rng: np.random.Generator, canvas: TableCanvas, foot: np.ndarray, chance: float) -> list[np.ndarray]:
+    """Lay up to two player boards on ``canvas``, each with probability ``chance``, near the corners of the
+    camera's table footprint ``foot`` (``float[4, 2]`` mm). Returns each board's corners (``float[4, 2]`` mm)."""
+    boards: list[np.ndarray] = []
+    for _ in range(2):
+        if rng.random() < chance:
+            bw, bh = rng.uniform(200, 280), rng.uniform(100, 150)
+            art = player_board(rng, bw, bh, 4.0)
+            c = foot[int(rng.integers(4))] * rng.uniform(0.2, 0.6) + foot.mean(0) * 0.0
+            corners = paste_flat(canvas, art, tuple(c), rng.uniform(-25, 25) + 90 * int(rng.integers(2)), 4.0,
+                                 shadow=0.35)
+            boards.append(corners)
+    return boards
+
+
 def render_dice_scene(seed: int, config: DiceSceneConfig = DiceSceneConfig(),
                       faces_by_colour: Mapping[str, Sequence[str]] | None = None,
                       dice: Sequence[tuple[str, str]] | None = None, table: str | None = None,
@@ -278,17 +295,8 @@ def render_dice_scene(seed: int, config: DiceSceneConfig = DiceSceneConfig(),
     origin, csize, ppm = table_canvas(view)
     canvas = TableCanvas(table_surface(rng, kind, int(csize[1]), int(csize[0]), ppm),
                          np.ones((int(csize[1]), int(csize[0])), np.float32), ppm, origin)
-    # player boards lying on the table
-    boards: list[np.ndarray] = []
     foot = cam.table_footprint()
-    for _ in range(2):
-        if rng.random() < config.boards:
-            bw, bh = rng.uniform(200, 280), rng.uniform(100, 150)
-            art = player_board(rng, bw, bh, 4.0)
-            c = foot[int(rng.integers(4))] * rng.uniform(0.2, 0.6) + foot.mean(0) * 0.0
-            corners = paste_flat(canvas, art, tuple(c), rng.uniform(-25, 25) + 90 * int(rng.integers(2)), 4.0,
-                                 shadow=0.35)
-            boards.append(corners)
+    boards = _lay_boards(rng, canvas, foot, config.boards)
 
     margin = 0.9 * die_px
 
@@ -323,7 +331,8 @@ def render_dice_scene(seed: int, config: DiceSceneConfig = DiceSceneConfig(),
     shade = shadow_mask(cshape, polys, light.softness * ppm)
     occl = shadow_mask(cshape, contact, 1.2 * ppm)
     direct = (1.0 - light.ambient) * math.sin(math.radians(light.elevation))
-    lamp_spot = 1.0 - rng.uniform(*config.light.falloff) * np.clip(value_noise(rng, *cshape, 300 * ppm) * 0.5 + 0.5, 0, 1)
+    lamp_spot = 1.0 - rng.uniform(*config.light.falloff) * np.clip(value_noise(rng, *cshape, 300 * ppm) * 0.5 + 0.5,
+                                                                   0, 1)
     canvas.light *= ((light.ambient + direct * (1.0 - shade)) * (1.0 - 0.35 * occl) * lamp_spot).astype(np.float32)
     img = see_table(canvas, view)
 

@@ -151,7 +151,8 @@ def shadow_mask(shape: tuple[int, int], polygons: list[np.ndarray], blur_px: flo
     return m
 
 
-def soft_spot(shape: tuple[int, int], centre: tuple[float, float], axes: tuple[float, float], angle_deg: float) -> np.ndarray:
+def soft_spot(shape: tuple[int, int], centre: tuple[float, float], axes: tuple[float, float],
+              angle_deg: float) -> np.ndarray:
     """``float32[h, w]`` elliptical Gaussian spot (peak 1) with semi-axes ``axes`` (sigma, pixels)."""
     h, w = shape
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)

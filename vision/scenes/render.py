@@ -61,8 +61,8 @@ class TableCanvas:
 
 def table_canvas(cam: Camera, max_side: int = 2600, margin: float = 0.05) -> tuple[np.ndarray, np.ndarray, float]:
     """(origin mm ``float[2]``, size (w, h) px, ppm): the canvas that covers what ``cam`` (an undistorted
-    camera, :meth:`Camera.padded`) sees of the table, with a ``margin``, as fine as the nearest part of the picture (capped at
-    ``max_side`` pixels)."""
+    camera, :meth:`Camera.padded`) sees of the table, with a ``margin``, as fine as the nearest part of the
+    picture (capped at ``max_side`` pixels)."""
     foot = cam.table_footprint()
     lo, hi = foot.min(0), foot.max(0)
     pad = (hi - lo) * margin

@@ -13,7 +13,8 @@ import math
 import cv2
 import numpy as np
 
-__all__ = ["TABLE_KINDS", "felt", "gingham", "player_board", "playmat", "put_text", "rgb", "table_surface", "value_noise", "wood"]
+__all__ = ["TABLE_KINDS", "felt", "gingham", "player_board", "playmat", "put_text", "rgb", "table_surface",
+           "value_noise", "wood"]
 
 #: Table surfaces this generator draws (player boards come on top of any of them).
 TABLE_KINDS: tuple[str, ...] = ("gingham", "playmat", "wood", "felt")
@@ -226,7 +227,8 @@ def player_board(rng: np.random.Generator, w_mm: float, h_mm: float, ppm: float)
         tx = x + int(3 * ppm)
         while tx < x1 - 8 * ppm:
             tw = int(rng.uniform(2, 8) * ppm)
-            cv2.rectangle(img, (tx, top + int(2 * ppm)), (tx + tw, top + int(5 * ppm)), tuple(float(v) for v in base), -1)
+            cv2.rectangle(img, (tx, top + int(2 * ppm)), (tx + tw, top + int(5 * ppm)),
+                          tuple(float(v) for v in base), -1)
             tx += tw + int(1.5 * ppm)
         for _ in range(int(rng.integers(0, 3))):  # phase icons printed in the area
             c = (int(rng.uniform(x + 8 * ppm, max(x + 9 * ppm, x1 - 8 * ppm))),

@@ -92,9 +92,10 @@ def card_art(card_id: str, size_mm: tuple[float, float], ppm: float = 4.0) -> tu
     img = (c0 * (1 - t) + c1 * t).astype(np.float32) * np.ones((1, w, 1), np.float32)
     img *= (1.0 + 0.12 * value_noise(r, h, w, w / 3))[:, :, None]
     cx, cy = w / 2 + r.uniform(-0.1, 0.1) * w, h * r.uniform(0.38, 0.5)
-    for k in range(int(r.integers(2, 5))):  # rings
+    for _k in range(int(r.integers(2, 5))):  # rings
         col = tuple(float(v) for v in rgb(*r.uniform(0.0, 1.0, 3)))
-        cv2.circle(img, (int(cx), int(cy)), int(w * r.uniform(0.12, 0.42)), col, max(1, int(r.uniform(1, 4) * ppm)), cv2.LINE_AA)
+        cv2.circle(img, (int(cx), int(cy)), int(w * r.uniform(0.12, 0.42)), col, max(1, int(r.uniform(1, 4) * ppm)),
+                   cv2.LINE_AA)
     n_rays = int(r.integers(0, 9))
     for k in range(n_rays):  # rays
         a = 2 * math.pi * k / max(n_rays, 1) + r.uniform(0, 1)
@@ -105,7 +106,8 @@ def card_art(card_id: str, size_mm: tuple[float, float], ppm: float = 4.0) -> tu
     rad = w * r.uniform(0.12, 0.25)
     pts = np.array([[cx + rad * math.cos(2 * math.pi * i / k + 0.3), cy + rad * math.sin(2 * math.pi * i / k + 0.3)]
                     for i in range(k)])
-    cv2.fillPoly(img, [np.round(pts).astype(np.int32)], tuple(float(v) for v in rgb(*r.uniform(0.0, 1.0, 3))), cv2.LINE_AA)
+    cv2.fillPoly(img, [np.round(pts).astype(np.int32)], tuple(float(v) for v in rgb(*r.uniform(0.0, 1.0, 3))),
+                 cv2.LINE_AA)
     # cost disc top-left with a number
     cr = int(0.11 * w)
     cv2.circle(img, (int(0.16 * w), int(0.16 * w)), cr, (0.85, 0.85, 0.85), -1, cv2.LINE_AA)
@@ -150,8 +152,8 @@ def hex_art(hex_id: str, flat_mm: float = HEX_MM, ppm: float = 3.0) -> tuple[np.
         col = tuple(float(v) for v in rgb(*r.uniform(0.1, 0.9, 3)))
         cv2.circle(img, p, int(rad), col, -1, cv2.LINE_AA)
         if r.random() < 0.5:
-            cv2.ellipse(img, p, (int(rad * 1.6), int(rad * 0.4)), float(r.uniform(-30, 30)), 0, 360, col, max(1, int(ppm)),
-                        cv2.LINE_AA)
+            cv2.ellipse(img, p, (int(rad * 1.6), int(rad * 0.4)), float(r.uniform(-30, 30)), 0, 360, col,
+                        max(1, int(ppm)), cv2.LINE_AA)
         for k in range(int(r.integers(0, 3))):
             s = int(0.035 * F)
             q = (p[0] - int(rad) + k * 2 * s, p[1] + int(rad) + 2)
@@ -194,8 +196,8 @@ def camera_photos(arts: dict[str, tuple[np.ndarray, np.ndarray]], camera: str = 
             a = alpha[:, :, None]
             sub = sheet[pad:pad + h, pad:pad + w]
             sub[:] = sub * (1 - a) + art * a
-            light = draw_lighting(rng, LightRanges(kelvin=(4500.0, 6500.0), wb_correction=(0.8, 1.0), exposure=(0.9, 1.1),
-                                                   contrast=(0.0, 0.2), head_shadow=0.0))
+            light = draw_lighting(rng, LightRanges(kelvin=(4500.0, 6500.0), wb_correction=(0.8, 1.0),
+                                                   exposure=(0.9, 1.1), contrast=(0.0, 0.2), head_shadow=0.0))
             cam = look_at(np.zeros(3), 300.0, 0.0, 90.0, 0.0, 60.0, (sheet.shape[1], sheet.shape[0]))
             cam = Camera(cam.K, cam.R, cam.t, 0.0, 0.0, cam.size)  # a flat photo: no lens distortion here
             bgr, _ = finish(rng, sheet * float(rng.uniform(0.85, 1.0)), cam, model, light)
@@ -251,8 +253,9 @@ def _lay_table(rng: np.random.Generator, cam: Camera, kind: str, W_mm: float, H_
 def _finish_scene(rng, canvas, view, cam, pad, model_name, cfg):
     light = draw_lighting(rng, cfg.light)
     canvas.light *= np.float32(light.ambient + (1 - light.ambient) * math.sin(math.radians(light.elevation)))
-    canvas.light *= (1.0 - rng.uniform(*cfg.light.falloff) * np.clip(value_noise(rng, *canvas.light.shape, 300 * canvas.ppm)
-                                                                     * 0.5 + 0.5, 0, 1)).astype(np.float32)
+    falloff = rng.uniform(*cfg.light.falloff)  # drawn before the noise (the seeded order)
+    lamp_noise = value_noise(rng, *canvas.light.shape, 300 * canvas.ppm)
+    canvas.light *= (1.0 - falloff * np.clip(lamp_noise * 0.5 + 0.5, 0, 1)).astype(np.float32)
     img = see_table(canvas, view)
     return finish(rng, img, cam, camera_model(model_name), light, sheen=float(rng.uniform(*cfg.light.sheen)),
                   head_shadow=bool(rng.random() < cfg.light.head_shadow), pad=pad), light
@@ -288,14 +291,15 @@ def card_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = 
     canvas, view, pad, layout = _lay_table(rng, cam, kind, W_mm, H_mm, tc)
     labels = []
     art_ppm = 4.0
-    for (cx, cy, ang, r_, c_, cell), cid in zip(places, ids):
+    for (cx, cy, ang, r_, c_, cell), cid in zip(places, ids, strict=True):
         art, alpha = card_art(cid, size, art_ppm)
         centre = (float(cx + off[0]), float(cy + off[1]))
         corners_mm = paste_flat(canvas, art, centre, float(ang), art_ppm, alpha, shadow=0.35)
         corners_px = cam.project(np.column_stack([corners_mm, np.zeros(4)]))
         labels.append(CardLabel(cid, corners_px, centre, r_, c_, cell))
     (img, cam_meta), light = _finish_scene(rng, canvas, view, cam, pad, model_name, config)
-    meta = {"table": kind, "kelvin": round(light.kelvin), "heading": round(heading, 1), "generator": "scenes", **cam_meta}
+    meta = {"table": kind, "kelvin": round(light.kelvin), "heading": round(heading, 1), "generator": "scenes",
+            **cam_meta}
     return Scene(img, labels, layout, cam.plane_homography(0.0), game, int(seed), meta)
 
 
@@ -326,7 +330,8 @@ def hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, image_s
     Rp = Fp / math.sqrt(3.0)
     a = math.radians(map_angle)
     Rm = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    P = np.array([Rm @ np.array([1.5 * Rp * q, Fp * (r_ + q / 2.0)]) for q, r_ in cells]) + rng.uniform(-0.5, 0.5, (len(cells), 2))
+    P = (np.array([Rm @ np.array([1.5 * Rp * q, Fp * (r_ + q / 2.0)]) for q, r_ in cells])
+         + rng.uniform(-0.5, 0.5, (len(cells), 2)))
     lo, hi = P.min(0) - R - config.margin_mm, P.max(0) + R + config.margin_mm
     off = -lo
     W_mm, H_mm = float(hi[0] - lo[0]), float(hi[1] - lo[1])
@@ -336,7 +341,7 @@ def hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, image_s
     canvas, view, pad, layout = _lay_table(rng, cam, kind, W_mm, H_mm, tc)
     labels = []
     art_ppm = 3.0
-    for (q, r_), hid, rot, p in zip(cells, ids, rots, P):
+    for (q, r_), hid, rot, p in zip(cells, ids, rots, P, strict=True):
         ang = map_angle + 60.0 * rot + float(rng.uniform(-0.7, 0.7))
         art, alpha = hex_art(hid, F, art_ppm)
         centre = (float(p[0] + off[0]), float(p[1] + off[1]))
