@@ -76,3 +76,15 @@ class LoopThread:
     def __exit__(self, *exc: object) -> None:
         self.stop.set()
         self.thread.join(5)
+
+
+def post_through_loop(client: Any, loop: Any, url: str, body: dict[str, Any]) -> Any:
+    """POST ``body`` to ``url`` from a phone's test client (in a thread) while this thread plays the main loop
+    (``loop.take_actions``), which answers the request; returns the response."""
+    answer: list[Any] = []
+    phone = threading.Thread(target=lambda: answer.append(client.post(url, json=body)))
+    phone.start()
+    while phone.is_alive():
+        loop.take_actions()
+        phone.join(0.005)
+    return answer[0]

@@ -4,8 +4,6 @@ points at a screen that is not there. A box with its touchscreen keeps these the
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 import pytest
 
@@ -16,7 +14,7 @@ from companion.flows import FLOWS
 from companion.hub import StateHub
 from companion.session import SessionStore
 from device import FakeCamera
-from tests.phones import joined_phone
+from tests.phones import joined_phone, post_through_loop
 from tests.test_phone_browser import browser  # noqa: F401 (fixture)
 from vision.motion import StillnessDetector
 
@@ -41,15 +39,6 @@ def _act(loop: MainLoop, name: str, client: str | None = "phone-a", **payload):
     return loop.dispatch({"action": Action(name), "origin": "phone", "client": client, **payload})
 
 
-def _post(client, loop: MainLoop, url: str, body: dict):
-    """POST from a phone (a thread) while this thread plays the main loop, which answers the request."""
-    answer: list = []
-    phone = threading.Thread(target=lambda: answer.append(client.post(url, json=body)))
-    phone.start()
-    while phone.is_alive():
-        loop.take_actions()
-        phone.join(0.005)
-    return answer[0]
 
 
 def test_a_phone_that_lost_its_cookie_takes_its_seat_back_only_without_a_touchscreen(store):
@@ -84,7 +73,7 @@ def test_the_tables_undo_from_a_joined_phone_only_without_a_touchscreen(store):
         flow.report("Bob", "hand", {"cards": 4})
         ann = flow.report("Ann", "hand", {"cards": 5})
         loop.publish()
-        answer = _post(phone, loop, "/api/action", {"action": "undo"})
+        answer = post_through_loop(phone, loop, "/api/action", {"action": "undo"})
         if no_screen:
             assert answer.status_code == 200, answer.get_json()
             assert ann.seq not in set(flow.session.replay().applied)

@@ -20,7 +20,7 @@ from companion.hub import Pairing, StateHub
 from companion.setup_flow import TableSetup
 from companion.web import create_app, serve, sse_stream
 from device import FakeCamera
-from tests.phones import joined_phone
+from tests.phones import joined_phone, post_through_loop
 from vision.motion import StillnessDetector
 
 SECRET = "join-secret-0123456789"
@@ -339,15 +339,6 @@ def _loop(hub: StateHub, **kw) -> MainLoop:
                     stop_at_end=True, sleep=lambda s: None, **kw)
 
 
-def _post(client, loop: MainLoop, url: str, body: dict):
-    """POST from a phone (a thread) while this thread plays the main loop, which answers the request."""
-    answer: list = []
-    phone = threading.Thread(target=lambda: answer.append(client.post(url, json=body)))
-    phone.start()
-    while phone.is_alive():
-        loop.take_actions()
-        phone.join(0.005)
-    return answer[0]
 
 
 def _race(store, players="Ann,Bob"):
@@ -362,7 +353,8 @@ def test_phone_rename_renames_player_1(store):
     setup.add_player("Player 1")  # what the touchscreen's "Add player" adds
     loop.publish()
     client = joined_phone(hub, reply_s=30)
-    response = _post(client, loop, "/api/setup", {"action": "rename", "name": "Player 1", "new_name": "Ann"})
+    rename = {"action": "rename", "name": "Player 1", "new_name": "Ann"}
+    response = post_through_loop(client, loop, "/api/setup", rename)
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["message"] == "Player 1 is now Ann"
     assert setup.names == ["Ann"]
@@ -405,7 +397,7 @@ def test_phone_global_undo_is_refused_in_a_game_and_undo_report_withdraws_only_m
     # Ann's phone withdraws Ann's report only (logged with its origin)
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="companion"):
-        response = _post(client, loop, "/api/report/undo", {"player": "Ann"})
+        response = post_through_loop(client, loop, "/api/report/undo", {"player": "Ann"})
     assert response.status_code == 200, response.get_json()
     applied = set(flow.session.replay().applied)
     assert e_ann.seq not in applied and e_bob.seq in applied
@@ -438,7 +430,7 @@ def test_d6_phone_undo_still_accepted_and_logged(store, caplog):
     loop.publish()
     client = joined_phone(hub, reply_s=30)
     with caplog.at_level(logging.INFO, logger="companion"):
-        assert _post(client, loop, "/api/action", {"action": "undo"}).status_code == 200
+        assert post_through_loop(client, loop, "/api/action", {"action": "undo"}).status_code == 200
     assert read.seq not in set(session.replay().applied)
     assert any(r.getMessage() == f"undo (phone): event {read.seq + 1} withdraws event {read.seq}"
                for r in caplog.records)
@@ -458,7 +450,7 @@ def test_phone_next_moves_the_round_with_origin_phone(store, caplog):
     assert stale.status_code == 409 and "I Explore done" in stale.get_json()["error"]
     assert hub.take_actions() == []
     with caplog.at_level(logging.INFO, logger="companion"):
-        response = _post(client, loop, "/api/action", {"action": "next_phase", "label": "I Explore done"})
+        response = post_through_loop(client, loop, "/api/action", {"action": "next_phase", "label": "I Explore done"})
     assert response.status_code == 200, response.get_json()
     last = flow.session.events()[-1]
     assert (last.kind, last.origin) == ("phase_done", "phone")

@@ -24,7 +24,8 @@ from .mat import render_marker
 from .table import MarkerLayout, TableConfig, corner_layout
 
 __all__ = ["GAME_SHAPES", "HEX_MM", "CardLabel", "HexLabel", "Scene", "drop_shadow", "hex_corners", "hex_map_cells",
-           "hex_reference_images", "make_hex_scene", "make_scene", "paste_art", "reference_images", "stand_in_card",
+           "random_hex_map", "hex_reference_images", "make_hex_scene", "make_scene", "paste_art", "reference_images",
+           "stand_in_card",
            "stand_in_hex", "station_places", "table_view", "tableau_places", "turn_matrix"]
 
 #: card size (short, long) in mm per game layout.
@@ -500,6 +501,24 @@ def hex_map_cells(n: int, rng: np.random.Generator, max_ring: int = 3) -> list[t
     return cells
 
 
+def random_hex_map(hex_ids: Sequence[str], rng: np.random.Generator, n_hexes: int | None = None,
+                   anchor: str = "001") -> tuple[list[tuple[int, int]], list[str], list[int]]:
+    """A random Eclipse map: ``n_hexes`` (default 20-30) axial cells from :func:`hex_map_cells`, the ``anchor``
+    at (0, 0) and an id per other cell (a hex at ring k draws from the ids whose first character is k when any
+    are left, else from every id; no id repeats while there are enough), and a rotation 0-5 per cell.
+    Returns ``(cells, ids, rotations)``, one entry per hex."""
+    n = n_hexes or int(rng.integers(20, 31))
+    cells = hex_map_cells(n, rng)
+    pool = [h for h in hex_ids if h != anchor]
+    ids = [anchor]
+    for q, r_ in cells[1:]:
+        ring = (abs(q) + abs(r_) + abs(q + r_)) // 2
+        left = [h for h in pool if h not in ids] or pool
+        by_ring = [h for h in left if h[:1] == str(ring)]
+        ids.append(str(rng.choice(by_ring or left)))
+    return cells, ids, [int(rng.integers(0, 6)) for _ in cells]
+
+
 def make_hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, image_size: tuple[int, int] = (1280, 720),
                    effects: bool = True, config: TableConfig | None = None, textures: str = "own",
                    hex_mm: float = HEX_MM, anchor: str = "001", max_angle: float = 20.0,
@@ -525,16 +544,7 @@ def make_hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, im
         cells = [(int(t[1][0]), int(t[1][1])) for t in tiles]
         rots = [int(t[2]) % 6 for t in tiles]
     else:
-        n = n_hexes or int(rng.integers(20, 31))
-        cells = hex_map_cells(n, rng)
-        pool = [h for h in hex_ids if h != anchor]
-        ids = [anchor]
-        for q, r_ in cells[1:]:
-            ring = (abs(q) + abs(r_) + abs(q + r_)) // 2
-            left = [h for h in pool if h not in ids] or pool
-            by_ring = [h for h in left if h[:1] == str(ring)]
-            ids.append(str(rng.choice(by_ring or left)))
-        rots = [int(rng.integers(0, 6)) for _ in cells]
+        cells, ids, rots = random_hex_map(hex_ids, rng, n_hexes, anchor)
     map_angle = float(rng.uniform(-max_angle, max_angle))
     F = hex_mm
     R = F / math.sqrt(3.0)

@@ -29,7 +29,7 @@ from ..synth_table import (
     HexLabel,
     Scene,
     hex_corners,
-    hex_map_cells,
+    random_hex_map,
     station_places,
     tableau_places,
 )
@@ -312,16 +312,7 @@ def hex_scene(hex_ids: list[str], seed: int, n_hexes: int | None = None, image_s
     turned by up to ``max_angle``, 0-1.5 mm seams), in this generator's artwork, table, light and camera."""
     rng = np.random.default_rng(seed)
     tc = table_config or TableConfig()
-    n = n_hexes or int(rng.integers(20, 31))
-    cells = hex_map_cells(n, rng)
-    pool = [h for h in hex_ids if h != anchor]
-    ids = [anchor]
-    for q, r_ in cells[1:]:
-        ring = (abs(q) + abs(r_) + abs(q + r_)) // 2
-        left = [h for h in pool if h not in ids] or pool
-        by_ring = [h for h in left if h[:1] == str(ring)]
-        ids.append(str(rng.choice(by_ring or left)))
-    rots = [int(rng.integers(0, 6)) for _ in cells]
+    cells, ids, rots = random_hex_map(hex_ids, rng, n_hexes, anchor)
     map_angle = float(rng.uniform(-max_angle, max_angle))
     F = hex_mm
     R = F / math.sqrt(3.0)
