@@ -49,10 +49,9 @@ The camera block of the published view (``view["camera"]``)::
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
@@ -61,7 +60,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.actions import Action, posted
+from companion.camera.answers import CameraAnswers
 from companion.camera.hexmap import seen_hexes
 from companion.camera.passes import (
     TABLE,
@@ -77,8 +76,7 @@ from companion.camera.passes import (
 from companion.camera.questions import Observed, Proposal, Question
 from companion.camera.spec import CameraSpec
 from companion.camera.watch import seen_cards
-from companion.errors import shown
-from companion.i18n import Listing, Text, message_of
+from companion.i18n import Text, message_of
 from rules import BadEvent, Event, UnknownEvent
 from vision.incremental import read_changes
 from vision.observations import Sighting
@@ -138,7 +136,7 @@ def _default_read_hexes(*args: Any, **kw: Any) -> Any:
     return read_hexes(*args, **kw)
 
 
-class CameraFlow:
+class CameraFlow(CameraAnswers):
     """The camera's part of one game flow: reads on a still table, watchers per player, questions.
 
     Args:
@@ -700,118 +698,6 @@ class CameraFlow:
         self.questions.append(q)
         del self.questions[:-MAX_QUESTIONS]
         return q
-
-    # -- answers -----------------------------------------------------------------------------
-    def _question(self, qid: Any) -> Question:
-        from companion.errors import BadEntry
-        from companion.flow import whole_number
-
-        wanted = whole_number(qid, Text("camera question id"))
-        q = next((q for q in self.questions if q.id == wanted), None)
-        if q is None:
-            raise BadEntry(
-                Text("camera question {id} is no longer waiting (answered on another view?)", id=shown(wanted))
-            )
-        return q
-
-    def confirm(self, qid: Any, choice: Any = None, origin: str = "touchscreen") -> Event:
-        """Record the question's event (``origin="camera"``) and drop the question.
-
-        Args:
-            qid: the question's id.
-            choice: one of the question's ``choices`` instead of the camera's answer (a correction).
-            origin: the view that answered (logged).
-
-        Raises:
-            companion.errors.BadEntry: no such question, a choice not offered, or the rules refuse the
-                event (the question stays, with the error).
-        """
-        from companion.errors import BadEntry
-
-        q = self._question(qid)
-        p = q.proposal
-        payload = json.loads(json.dumps(dict(p.payload)))
-        if choice not in (None, ""):
-            if choice not in p.choices or p.choice_key is None:
-                if not p.choices or p.choice_key is None:
-                    raise BadEntry(Text("“{question}” takes no other answer than Confirm or Dismiss", question=p.text))
-                raise BadEntry(
-                    Text(
-                        "{choice} is not an answer to “{question}”; answers: {answers}",
-                        choice=shown(choice, 32),
-                        question=p.text,
-                        answers=Listing(p.labels or p.choices),
-                    )
-                )
-            payload[p.choice_key] = choice
-            if isinstance(payload.get("read"), dict):
-                payload["read"]["corrected"] = choice != p.proposed
-        try:
-            event = self.flow.session.append(p.kind, payload, player=p.player, origin="camera")
-        except (BadEvent, UnknownEvent) as exc:  # the rules' reason, never the event's kind or the session's id
-            q.error = str(getattr(exc, "problem", None) or exc)
-            raise BadEntry(Text("{question} {problem}", question=p.text,
-                                problem=getattr(exc, "problem", None) or message_of(exc))) from exc
-        self.questions.remove(q)
-        self._answered(q)
-        log.info("camera question %d confirmed on the %s: %s (#%d)", q.id, origin, p.text, event.seq)
-        return event
-
-    def dismiss(self, qid: Any, origin: str = "touchscreen") -> Question:
-        """Drop the question; nothing is recorded. Raises BadEntry for no such question."""
-        q = self._question(qid)
-        self.questions.remove(q)
-        self._answered(q)
-        log.info("camera question %d dismissed on the %s: %s", q.id, origin, q.proposal.text)
-        return q
-
-    def _answered(self, q: Question) -> None:
-        """The players answered about a card: its misplays leave the camera panel (the rules' findings keep them)."""
-        p = q.proposal
-        cell = p.place or []
-        card = p.payload.get("card")
-        kept = [m for m in self.misplays.get(p.player, [])
-                if not (m.get("cell") == cell and (card is None or m.get("card") == card))]
-        self.misplays[p.player] = kept
-
-    def player_of(self, qid: Any) -> str | None:
-        """The player waiting question ``qid`` is about (None: no such question, or a bad id)."""
-        if isinstance(qid, bool) or not isinstance(qid, (int, str)):
-            return None
-        try:
-            return self._question(qid).proposal.player
-        except ValueError:
-            return None
-
-    def memo(self) -> tuple[Any, ...]:
-        """The questions and misplays (:meth:`restore` puts them back when an answer's write is rolled back)."""
-        return list(self.questions), {k: list(v) for k, v in self.misplays.items()}
-
-    def restore(self, memo: tuple[Any, ...]) -> None:
-        """Back to :meth:`memo`'s questions and misplays."""
-        questions, misplays = memo
-        self.questions, self.misplays = list(questions), {k: list(v) for k, v in misplays.items()}
-
-    def handle(self, action: Mapping[str, Any]) -> Any:
-        """``camera_confirm`` (``id``, optional ``choice``) / ``camera_dismiss`` (``id``) ->
-        :class:`companion.flow.Outcome`; other actions -> None."""
-        from companion.errors import BadEntry
-        from companion.flow import Outcome
-
-        act = posted(action)
-        if act is None:
-            return None
-        try:
-            if act.action is Action.CAMERA_CONFIRM:
-                event = self.confirm(act.payload.id, act.payload.choice, act.origin)
-                return Outcome([event], Text("{what} recorded from the camera", what=self.flow.describe(event)),
-                               detail=f"event {event.seq} ({event.kind}) from the camera")
-            if act.action is Action.CAMERA_DISMISS:
-                q = self.dismiss(act.payload.id, act.origin)
-                return Outcome([], Text("dismissed: {question}", question=q.proposal.text))
-        except BadEntry as exc:
-            return Outcome([], "", message_of(exc))
-        return None
 
     # -- view --------------------------------------------------------------------------------
     def view(self) -> dict[str, Any]:

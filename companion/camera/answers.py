@@ -1,0 +1,141 @@
+"""The players' answers to the camera's questions: confirm (record the question's event, or a corrected choice),
+dismiss, and the ``camera_confirm`` / ``camera_dismiss`` actions. A part of :class:`companion.camera.CameraFlow`,
+which holds the ``questions`` (:class:`companion.camera.questions.Question`, oldest first), the ``misplays`` per
+player shown on the camera panel, and the game ``flow``."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from companion.actions import Action, posted
+from companion.camera.questions import Question
+from companion.errors import shown
+from companion.i18n import Listing, Text, message_of
+from rules import BadEvent, Event, UnknownEvent
+
+__all__ = ["CameraAnswers"]
+
+log = logging.getLogger("companion.camera.flow")
+
+
+class CameraAnswers:
+    """Answers to the camera's questions (mixed into :class:`companion.camera.CameraFlow`, which sets
+    ``questions: list[Question]``, ``misplays: dict[str, list[dict]]`` and ``flow``)."""
+
+    questions: list[Question]
+    misplays: dict[str, list[dict[str, Any]]]
+    flow: Any
+
+    def _question(self, qid: Any) -> Question:
+        from companion.errors import BadEntry
+        from companion.flow import whole_number
+
+        wanted = whole_number(qid, Text("camera question id"))
+        q = next((q for q in self.questions if q.id == wanted), None)
+        if q is None:
+            raise BadEntry(
+                Text("camera question {id} is no longer waiting (answered on another view?)", id=shown(wanted))
+            )
+        return q
+
+    def confirm(self, qid: Any, choice: Any = None, origin: str = "touchscreen") -> Event:
+        """Record the question's event (``origin="camera"``) and drop the question.
+
+        Args:
+            qid: the question's id.
+            choice: one of the question's ``choices`` instead of the camera's answer (a correction).
+            origin: the view that answered (logged).
+
+        Raises:
+            companion.errors.BadEntry: no such question, a choice not offered, or the rules refuse the
+                event (the question stays, with the error).
+        """
+        from companion.errors import BadEntry
+
+        q = self._question(qid)
+        p = q.proposal
+        payload = json.loads(json.dumps(dict(p.payload)))
+        if choice not in (None, ""):
+            if choice not in p.choices or p.choice_key is None:
+                if not p.choices or p.choice_key is None:
+                    raise BadEntry(Text("“{question}” takes no other answer than Confirm or Dismiss", question=p.text))
+                raise BadEntry(
+                    Text(
+                        "{choice} is not an answer to “{question}”; answers: {answers}",
+                        choice=shown(choice, 32),
+                        question=p.text,
+                        answers=Listing(p.labels or p.choices),
+                    )
+                )
+            payload[p.choice_key] = choice
+            if isinstance(payload.get("read"), dict):
+                payload["read"]["corrected"] = choice != p.proposed
+        try:
+            event = self.flow.session.append(p.kind, payload, player=p.player, origin="camera")
+        except (BadEvent, UnknownEvent) as exc:  # the rules' reason, never the event's kind or the session's id
+            q.error = str(getattr(exc, "problem", None) or exc)
+            raise BadEntry(Text("{question} {problem}", question=p.text,
+                                problem=getattr(exc, "problem", None) or message_of(exc))) from exc
+        self.questions.remove(q)
+        self._answered(q)
+        log.info("camera question %d confirmed on the %s: %s (#%d)", q.id, origin, p.text, event.seq)
+        return event
+
+    def dismiss(self, qid: Any, origin: str = "touchscreen") -> Question:
+        """Drop the question; nothing is recorded. Raises BadEntry for no such question."""
+        q = self._question(qid)
+        self.questions.remove(q)
+        self._answered(q)
+        log.info("camera question %d dismissed on the %s: %s", q.id, origin, q.proposal.text)
+        return q
+
+    def _answered(self, q: Question) -> None:
+        """The players answered about a card: its misplays leave the camera panel (the rules' findings keep them)."""
+        p = q.proposal
+        cell = p.place or []
+        card = p.payload.get("card")
+        kept = [m for m in self.misplays.get(p.player, [])
+                if not (m.get("cell") == cell and (card is None or m.get("card") == card))]
+        self.misplays[p.player] = kept
+
+    def player_of(self, qid: Any) -> str | None:
+        """The player waiting question ``qid`` is about (None: no such question, or a bad id)."""
+        if isinstance(qid, bool) or not isinstance(qid, (int, str)):
+            return None
+        try:
+            return self._question(qid).proposal.player
+        except ValueError:
+            return None
+
+    def memo(self) -> tuple[Any, ...]:
+        """The questions and misplays (:meth:`restore` puts them back when an answer's write is rolled back)."""
+        return list(self.questions), {k: list(v) for k, v in self.misplays.items()}
+
+    def restore(self, memo: tuple[Any, ...]) -> None:
+        """Back to :meth:`memo`'s questions and misplays."""
+        questions, misplays = memo
+        self.questions, self.misplays = list(questions), {k: list(v) for k, v in misplays.items()}
+
+    def handle(self, action: Mapping[str, Any]) -> Any:
+        """``camera_confirm`` (``id``, optional ``choice``) / ``camera_dismiss`` (``id``) ->
+        :class:`companion.flow.Outcome`; other actions -> None."""
+        from companion.errors import BadEntry
+        from companion.flow import Outcome
+
+        act = posted(action)
+        if act is None:
+            return None
+        try:
+            if act.action is Action.CAMERA_CONFIRM:
+                event = self.confirm(act.payload.id, act.payload.choice, act.origin)
+                return Outcome([event], Text("{what} recorded from the camera", what=self.flow.describe(event)),
+                               detail=f"event {event.seq} ({event.kind}) from the camera")
+            if act.action is Action.CAMERA_DISMISS:
+                q = self.dismiss(act.payload.id, act.origin)
+                return Outcome([], Text("dismissed: {question}", question=q.proposal.text))
+        except BadEntry as exc:
+            return Outcome([], "", message_of(exc))
+        return None
