@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -692,8 +692,18 @@ def write_enrollment(out_dir: str | Path, faces_by_colour: Mapping[str, Sequence
     Every die in a photo shows that colour and face. Seeds are ``seed * 100000 + pair * 100 + k``,
     so use enrollment seeds disjoint from the scene seeds of an evaluation.
     """
-    out = Path(out_dir)
     cfg = replace(config, symbol_set=symbol_set)
+    return write_pair_photos(out_dir, faces_by_colour, seed, photos_per_pair,
+                             lambda s_, pair: render_scene(s_, cfg, dice=[pair] * dice_per_photo).image)
+
+
+def write_pair_photos(out_dir: str | Path, faces_by_colour: Mapping[str, Sequence[str]], seed: int,
+                      photos_per_pair: int, render: Callable[[int, tuple[str, str]], np.ndarray]) -> Path:
+    """The enrollment folders a scene generator writes: ``out_dir/<colour>-<face>/photo_<k>.png`` for every
+    (colour, face) pair of ``faces_by_colour`` in :data:`COLOURS` x :data:`FACES` order, each photo
+    ``render(scene_seed, (colour, face))`` (uint8[H, W, 3] BGR) with ``scene_seed = seed * 100000 + pair * 100 + k``
+    (``pair`` counts the pairs written). Returns ``out_dir`` as a Path."""
+    out = Path(out_dir)
     pair_index = 0
     for colour in COLOURS:
         if colour not in faces_by_colour:
@@ -704,8 +714,7 @@ def write_enrollment(out_dir: str | Path, faces_by_colour: Mapping[str, Sequence
             folder = out / f"{colour}-{face}"
             folder.mkdir(parents=True, exist_ok=True)
             for k in range(photos_per_pair):
-                s = seed * 100000 + pair_index * 100 + k
-                sc = render_scene(s, cfg, dice=[(colour, face)] * dice_per_photo)
-                cv2.imwrite(str(folder / f"photo_{k}.png"), sc.image)
+                image = render(seed * 100000 + pair_index * 100 + k, (colour, face))
+                cv2.imwrite(str(folder / f"photo_{k}.png"), image)
             pair_index += 1
     return out

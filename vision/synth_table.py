@@ -24,6 +24,7 @@ from .mat import render_marker
 from .table import MarkerLayout, TableConfig, corner_layout
 
 __all__ = ["GAME_SHAPES", "HEX_MM", "CardLabel", "HexLabel", "Scene", "drop_shadow", "hex_corners", "hex_map_cells",
+           "random_card_layout",
            "random_hex_map", "hex_reference_images", "make_hex_scene", "make_scene", "paste_art", "reference_images",
            "stand_in_card",
            "stand_in_hex", "station_places", "table_view", "tableau_places", "turn_matrix"]
@@ -226,6 +227,23 @@ def table_view(lo: np.ndarray, hi: np.ndarray, image_size: tuple[int, int], effe
     return W_mm, H_mm, off, layout, cv2.getPerspectiveTransform(src, dst).astype(np.float64), s
 
 
+def random_card_layout(
+        game: str, card_ids: Sequence[str], rng: np.random.Generator, n_cards: int | None = None,
+) -> tuple[list[tuple[float, float, float, int, int, tuple | None]], list[str]]:
+    """A random layout of ``game``'s cards or tiles in table mm: for "among" a station of ``n_cards`` (default
+    6-25) round the Main Reactor (``ANCHOR`` at cell (0, 0), the others drawn from ``card_ids``, repeats
+    allowed), else a tableau of ``n_cards`` (default 3-14) drawn without repeats while there are enough.
+    Returns ``(places, ids)`` as :func:`station_places` / :func:`tableau_places` give them, one id per place."""
+    size = GAME_SHAPES[game]
+    if game == "among":
+        n = n_cards or int(rng.integers(6, 26))
+        places = station_places(n, rng, size)
+        return places, [ANCHOR] + [str(rng.choice([c for c in card_ids if c != ANCHOR])) for _ in range(n - 1)]
+    n = n_cards or int(rng.integers(3, 15))
+    places = tableau_places(n, rng, size)
+    return places, [str(v) for v in rng.choice(card_ids, n, replace=len(card_ids) < n)]
+
+
 def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = None,
                image_size: tuple[int, int] = (1280, 720),
                effects: bool = True, config: TableConfig | None = None, textures: str = "own") -> Scene:
@@ -238,14 +256,7 @@ def make_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = 
     rng = np.random.default_rng(seed)
     tc = config or TableConfig()
     size = GAME_SHAPES[game]
-    if game == "among":
-        n = n_cards or int(rng.integers(6, 26))
-        places = station_places(n, rng, size)
-        ids = [ANCHOR] + [str(rng.choice([c for c in card_ids if c != ANCHOR])) for _ in range(n - 1)]
-    else:
-        n = n_cards or int(rng.integers(3, 15))
-        places = tableau_places(n, rng, size)
-        ids = [str(v) for v in rng.choice(card_ids, n, replace=len(card_ids) < n)]
+    places, ids = random_card_layout(game, card_ids, rng, n_cards)
     # the whole layout turned (stations face any seat), then its extent -> table area with a margin
     rot_all = float(rng.choice([0, 90, 180, 270])) if game == "among" else 0.0
     R_all = turn_matrix(rot_all)

@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..synth import DieLabel, Scene
+from ..synth import DieLabel, Scene, write_pair_photos
 from .artwork import COLOURS, EDITIONS, FACES, Edition, symbol
 from .light import Lighting, LightRanges, draw_lighting, shadow_mask
 from .render import TableCanvas, camera_model, draw_camera, finish, paste_flat, see_table, table_canvas, warp_face
@@ -387,20 +387,7 @@ def write_dice_enrollment(out_dir: str | Path, faces_by_colour: Mapping[str, Seq
     """Write ``out_dir/<colour>-<face>/photo_<k>.png`` for every (colour, face) pair of ``faces_by_colour``:
     the owner's dice of ``edition``, every die of a photo showing that pair. Seeds are ``seed * 100000 +
     pair * 100 + k``: keep them apart from the seeds of an evaluation."""
-    out = Path(out_dir)
     cfg = replace(config, n_dice=(dice_per_photo, dice_per_photo))
-    k_pair = 0
-    for colour in COLOURS:
-        if colour not in faces_by_colour:
-            continue
-        for face in FACES:
-            if face not in faces_by_colour[colour]:
-                continue
-            folder = out / f"{colour}-{face}"
-            folder.mkdir(parents=True, exist_ok=True)
-            for k in range(photos_per_pair):
-                sc = render_dice_scene(seed * 100000 + k_pair * 100 + k, cfg, dice=[(colour, face)] * dice_per_photo,
-                                       edition=edition)
-                cv2.imwrite(str(folder / f"photo_{k}.png"), sc.image)
-            k_pair += 1
-    return out
+    return write_pair_photos(out_dir, faces_by_colour, seed, photos_per_pair,
+                             lambda s_, pair: render_dice_scene(s_, cfg, dice=[pair] * dice_per_photo,
+                                                                edition=edition).image)

@@ -22,16 +22,14 @@ import numpy as np
 
 from ..mat import render_marker
 from ..synth_table import (
-    ANCHOR,
     GAME_SHAPES,
     HEX_MM,
     CardLabel,
     HexLabel,
     Scene,
     hex_corners,
+    random_card_layout,
     random_hex_map,
-    station_places,
-    tableau_places,
 )
 from ..table import TableConfig, corner_layout
 from .camera import Camera, look_at
@@ -272,14 +270,7 @@ def card_scene(game: str, card_ids: list[str], seed: int, n_cards: int | None = 
     rng = np.random.default_rng(seed)
     tc = table_config or TableConfig()
     size = GAME_SHAPES[game]
-    if game == "among":
-        n = n_cards or int(rng.integers(6, 26))
-        places = station_places(n, rng, size)
-        ids = [ANCHOR] + [str(rng.choice([c for c in card_ids if c != ANCHOR])) for _ in range(n - 1)]
-    else:
-        n = n_cards or int(rng.integers(3, 15))
-        places = tableau_places(n, rng, size)
-        ids = [str(v) for v in rng.choice(card_ids, n, replace=len(card_ids) < n)]
+    places, ids = random_card_layout(game, card_ids, rng, n_cards)
     P = np.array([[p[0], p[1]] for p in places], np.float64)
     half = np.array(size) / 2
     lo, hi = P.min(0) - half - config.margin_mm, P.max(0) + half + config.margin_mm
