@@ -16,6 +16,26 @@ LOOPBACK = "127.0.0.1"
 WAIT_S = 10.0
 
 
+class Address:
+    """The box's address as the announcer looks it up (``value``: None is no network), counting the looks."""
+
+    def __init__(self, value: str | None) -> None:
+        self.value, self.looks = value, 0
+        self._looked = threading.Condition()
+
+    def __call__(self) -> str | None:
+        with self._looked:
+            self.looks += 1
+            self._looked.notify_all()
+        return self.value
+
+    def wait_looks(self, more: int) -> None:
+        """Wait until the announcer has looked ``more`` times again (each look after acting on the one before)."""
+        with self._looked:
+            target = self.looks + more
+            assert self._looked.wait_for(lambda: self.looks >= target, WAIT_S), f"fewer than {more} looks"
+
+
 class Browser(zeroconf.ServiceListener):
     """zeroconf's ServiceBrowser on loopback, keeping what it resolved: name -> ServiceInfo (None once removed)."""
 
@@ -83,19 +103,17 @@ def test_the_announced_service_is_browsed_on_loopback_and_withdrawn_on_stop(brow
 
 
 def test_an_address_change_is_announced_and_no_address_withdraws_it(browser):
-    address = {"now": None}
+    address = Address(None)
     name = service_name("Moving box")
-    announcer = Announcer("Moving box", 8124, lambda: address["now"], interfaces=[LOOPBACK], poll_s=0.1).start()
+    announcer = Announcer("Moving box", 8124, address, interfaces=[LOOPBACK], poll_s=0.1).start()
     try:
-        time.sleep(0.3)
+        address.wait_looks(3)
         assert announcer.announced is None  # no network yet: nothing announced, nothing fails
-        address["now"] = LOOPBACK
+        address.value = LOOPBACK
         browser.wait(lambda s: s.get(name) is not None, "the service once the address appeared")
-        deadline = time.monotonic() + WAIT_S
-        while announcer.announced != LOOPBACK and time.monotonic() < deadline:
-            time.sleep(0.05)  # registering returns after its announcements, which the browser may see first
+        address.wait_looks(2)  # registering returns after its announcements, which the browser may see first
         assert announcer.announced == LOOPBACK
-        address["now"] = None
+        address.value = None
         browser.wait(lambda s: name in s and s[name] is None, "the withdrawal when the address went")
     finally:
         announcer.stop()
@@ -103,10 +121,11 @@ def test_an_address_change_is_announced_and_no_address_withdraws_it(browser):
 
 def test_a_network_without_multicast_is_one_log_line_and_no_stop(caplog):
     # 192.0.2.1 (TEST-NET-1) is no address of this machine: zeroconf cannot bind it
-    announcer = Announcer("Lonely box", 8125, lambda: "192.0.2.1", poll_s=0.05)
+    address = Address("192.0.2.1")
+    announcer = Announcer("Lonely box", 8125, address, poll_s=0.05)
     with caplog.at_level("WARNING", logger="companion.mdns"):
         announcer.start()
-        time.sleep(0.5)  # several looks at the address: still one line
+        address.wait_looks(8)  # several looks at the address: still one line
         announcer.stop()
     lines = [r for r in caplog.records if "not announced on the network" in r.getMessage()]
     assert len(lines) == 1 and announcer.announced is None
