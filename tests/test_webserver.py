@@ -217,7 +217,7 @@ def test_stopping_while_phones_tap_and_stream_logs_nothing_and_never_raises(hub,
     hub.publish(make_view([2]))
     for _ in range(12):
         server = serve(create_app(hub), host="127.0.0.1", port=0)
-        time.sleep(0.2)  # its workers are up
+        urllib.request.urlopen(server.url + "api/state", timeout=5).read()  # its workers are up: it answers
         stop = threading.Event()
 
         def tapping(stop=stop, server=server) -> None:
