@@ -156,3 +156,44 @@ def test_the_setup_step_picks_each_players_species_on_the_phone(browser, hub, tm
         finally:
             context.close()
             server.shutdown()
+
+
+def test_a_second_tap_before_the_box_shows_the_first_is_made_against_the_first(browser, hub, tmp_path):  # noqa: F811
+    """A phone's second tap right after its first (the box has not published the first's state yet) is made
+    against the state the first wrote, as its answer says: judged by the rules, never refused as made against
+    an older state."""
+    import numpy as np
+    from playwright.sync_api import expect
+
+    from companion.app import MainLoop
+    from companion.flows import FLOWS
+    from companion.session import SessionStore
+    from companion.setup_flow import TableSetup
+    from device import FakeCamera
+    from tests.phones import LoopThread
+    from vision.motion import StillnessDetector
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    with SessionStore(tmp_path / "slow.sqlite3") as store:
+        loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 70, np.uint8)]), reader=None, session=None, hub=hub,
+                        stillness=StillnessDetector(), setup=TableSetup(store, FLOWS["eclipse"]), sleep=lambda s: None)
+        loop.publish()
+        context, page, errors = page_for(browser, join_url(server, hub))
+        try:
+            with LoopThread(loop):
+                for name in ("Ann", "Bob"):
+                    page.locator("#setup-name").fill(name)
+                    page.locator("#setup-add").click()
+                    expect(page.locator("#setup-players li .name").last).to_have_text(name)
+                loop.publish = lambda *args, **kw: None  # from now on the box answers taps but shows nothing new
+                picks = page.locator("#setup-players select.choice")
+                picks.nth(0).select_option("Terran Directorate")
+                expect(page.locator("#setup-result")).to_have_text("Ann: species Terran Directorate")
+                picks.nth(1).select_option("Orion Hegemony")
+                expect(page.locator("#setup-result")).to_have_text("Bob: species Orion Hegemony")
+            assert [p["choices"]["species"] for p in loop.setup.view()["players"]] == ["Terran Directorate",
+                                                                                     "Orion Hegemony"]
+            assert errors == []
+        finally:
+            context.close()
+            server.shutdown()

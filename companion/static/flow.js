@@ -31,8 +31,17 @@
     return seats.includes(name) ? name : seats.length ? seats[0] : null;
   }
 
+  // The version a tap is made against: the state on screen, or the one this phone's own last tap wrote (its
+  // answer says so) when the box has not shown that state yet: a second tap right after the first is not
+  // refused as made against an older state. Only for the same game (a new one counts anew).
+  let written = null; // { game, version } of this phone's last recorded tap
+  function gameKey() {
+    return state && state.session ? String(state.session.id) + "/" + String(state.session.game) : "";
+  }
   function version() {
-    return state && state.session && typeof state.session.events === "number" ? state.session.events : undefined;
+    const shown = state && state.session && typeof state.session.events === "number" ? state.session.events : undefined;
+    if (written && written.game === gameKey() && (shown === undefined || written.version > shown)) return written.version;
+    return shown;
   }
 
   function renderJoin() {
@@ -625,6 +634,7 @@
     try {
       const { status, answer } = await Box.send(url, body, version());
       if (status >= 200 && status < 300) {
+        if (typeof answer.version === "number") written = { game: gameKey(), version: answer.version };
         result.className = "action-result ok";
         result.textContent = answer.message || _("recorded");
       } else {
