@@ -8,7 +8,10 @@ Usage::
 Scenes (:func:`vision.synth_full.full_table`, seeded): Roll for the Galaxy (20 dice + 15 tiles), Race for the
 Galaxy (4 tableaux, 40 cards), Among the Stars (4 stations, 40 locations), Eclipse (24 sector hexes + 8 combat
 dice), at 1280x720 and 2304x1296 (the Pi camera's default size). Decks are enrolled from the stand-in 'scans',
-the Roll dice from a synthetic enrollment folder; the table is calibrated once from its corner markers
+the Roll dice and Eclipse's combat dice from synthetic enrollment folders (the combat dice as ``companion enroll
+eclipse-dice`` does: the box reads them with the Roll dice reader and that profile, colour and face, since a hit's
+damage is its colour's and the 1 and 6 are no pips; they are read beside the map, the hexes the hex read found
+painted out, :class:`vision.hexes.OffMapDice`); the table is calibrated once from its corner markers
 (:func:`vision.table.calibrate`), as the box does at set-up.
 
 Printed per game and size (medians over ``--reps`` frames, each frame with fresh sensor noise; every
@@ -20,7 +23,8 @@ in this process, :mod:`bench.frame_timing`):
   played), given the previous read and the region that changed (:func:`vision.incremental.read_changes`,
   the region from :func:`vision.motion.change_boxes` of the two frames);
 * the per-stage medians of each (``reader.stage``), largest first;
-* what was read: dice, cards and hexes found and identified against the scene's labels; for a change, whether
+* what was read: dice, cards and hexes found and identified against the scene's labels, and the dice reported
+  where there is none (false); for a change, whether
   the changed piece was read right, and on how many pieces the read after it says what a cold read of the
   same frame says (a cold read of a frame with fresh noise may itself differ on a borderline piece).
 """
@@ -48,17 +52,17 @@ sys.path.insert(0, str(ROOT))
 from bench.frame_timing import FrameTimer
 from bench.hex_reader import sector_ids
 from bench.table_reader import game_ids
-from vision import D6Config, D6Reader, synth
+from vision import synth
 from vision.cards import CardsConfig
 from vision.deck import build_deck_from_images
-from vision.hexes import build_hex_deck_from_images
+from vision.hexes import OffMapDice, build_hex_deck_from_images
 from vision.incremental import read_changes
 from vision.inference import RUNTIMES, InferenceConfig, set_opencv_threads
 from vision.motion import change_boxes
 from vision.profiles import load_dice_faces
-from vision.readers import CardsAdapter, D6Adapter, HexesAdapter, RollDiceAdapter
+from vision.readers import CardsAdapter, HexesAdapter, RollDiceAdapter
 from vision.roll_dice import RollDiceConfig, RollDiceReader, build_profile
-from vision.synth_full import FULL_GAMES, FullTable, add_card, full_table, reroll
+from vision.synth_full import COMBAT_DICE, FULL_GAMES, FullTable, add_card, full_table, reroll, write_combat_enrollment
 from vision.synth_table import GAME_SHAPES, hex_reference_images, reference_images
 from vision.table import calibrate
 
@@ -74,9 +78,17 @@ class TableRead:
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
+def _hexes(sightings) -> tuple:
+    return tuple(h for s in sightings for h in s.hexes)
+
+
 def read_all(readers, frame) -> TableRead:
-    sightings = tuple(r.read(frame) for r in readers)
-    return TableRead(sightings, {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()})
+    """Every reader on ``frame`` in order; a reader of dice beside the map (:class:`vision.hexes.OffMapDice`) is
+    given the hexes the readers before it found."""
+    sightings: list = []
+    for r in readers:
+        sightings.append(r.read(frame, _hexes(sightings)) if isinstance(r, OffMapDice) else r.read(frame))
+    return TableRead(tuple(sightings), {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()})
 
 
 def read_after_change(readers, frame, previous: TableRead, before: np.ndarray) -> TableRead:
@@ -86,7 +98,10 @@ def read_after_change(readers, frame, previous: TableRead, before: np.ndarray) -
     t0 = time.perf_counter()
     boxes = change_boxes(before, frame)
     t_boxes = (time.perf_counter() - t0) * 1000.0
-    sightings = tuple(read_changes(r, frame, s, boxes) for r, s in zip(readers, previous.sightings, strict=True))
+    sightings: list = []
+    for r, s in zip(readers, previous.sightings, strict=True):
+        sightings.append(r.read_changes(frame, s, boxes, _hexes(sightings)) if isinstance(r, OffMapDice)
+                         else read_changes(r, frame, s, boxes))
     timings = {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()}
     return TableRead(sightings, {"motion.change_boxes": t_boxes, **timings})
 
@@ -106,7 +121,7 @@ class GameReaders:
         self._work = work
         self._decks: dict[str, object] = {}
         self._roll: RollDiceReader | None = None
-        self._d6 = None
+        self._combat: RollDiceReader | None = None
 
     def deck(self, game: str):
         if game not in self._decks:
@@ -125,12 +140,20 @@ class GameReaders:
             self._roll = RollDiceReader(build_profile(self._work / "enroll", config=cfg), cfg)
         return self._roll
 
+    def combat_dice(self) -> RollDiceReader:
+        """Eclipse's combat dice as the box reads them: the Roll dice reader with a profile enrolled from photos of
+        the dice (``companion enroll eclipse-dice``)."""
+        if self._combat is None:
+            folder = write_combat_enrollment(self._work / "combat", seed=7)
+            cfg = RollDiceConfig(inference=self.inference)
+            pairs = [(c, str(v)) for c in COMBAT_DICE for v in range(1, 7)]
+            self._combat = RollDiceReader(build_profile(folder, allowed=pairs, config=cfg, dice_set="eclipse"), cfg)
+        return self._combat
+
     def readers(self, game: str, calibration) -> list:
         cards = CardsConfig(anchor_id="main_reactor" if game == "among" else None)
         if game == "eclipse":
-            if self._d6 is None:
-                self._d6 = D6Adapter(D6Reader(D6Config(inference=self.inference)))
-            return [HexesAdapter(self.deck(game), calibration), self._d6]
+            return [HexesAdapter(self.deck(game), calibration), OffMapDice(RollDiceAdapter(self.combat_dice()))]
         out = [CardsAdapter(self.deck(game), calibration, config=cards)]
         if game == "roll":
             out.insert(0, RollDiceAdapter(self.roll_dice()))
@@ -174,14 +197,18 @@ def piece_reads(table: FullTable, pieces, read: TableRead) -> list[object]:
 
 def what_was_read(table: FullTable, pieces, read: TableRead) -> dict[str, int]:
     """Counts against the labels: pieces of each kind, found (an observation's centre on it), identified
-    (the right id, or for a die the right face/value and colour)."""
+    (the right id, or for a die the right colour and face (Roll, Eclipse's combat dice) or value (d6)), and the
+    dice reported whose centre lies on no die of ``pieces`` (``dice_false``)."""
     out = {"dice": 0, "dice_found": 0, "dice_right": 0, "cards": 0, "cards_found": 0, "cards_right": 0}
+    dice = [table.polygon_px(p) for p in pieces if p.kind == "die"]
+    out["dice_false"] = sum(not any(_inside(q, (d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2)) for q in dice)
+                            for s in read.sightings for d in s.dice)
     for p, got in zip(pieces, piece_reads(table, pieces, read), strict=True):
         if p.kind == "die":
             out["dice"] += 1
             if got is not None:
                 out["dice_found"] += 1
-                right = got[3] == p.value if p.value is not None else (got[1], got[2]) == (p.colour, p.face)
+                right = (got[1], got[2]) == (p.colour, p.face) if p.face is not None else got[3] == p.value
                 out["dice_right"] += int(right)
         else:
             out["cards"] += 1
@@ -200,7 +227,7 @@ def agreement(table: FullTable, pieces, a: TableRead, b: TableRead) -> tuple[int
 def counts_line(c: dict[str, int]) -> str:
     parts = []
     if c["dice"]:
-        parts.append(f"dice found {c['dice_found']}/{c['dice']}, right {c['dice_right']}")
+        parts.append(f"dice found {c['dice_found']}/{c['dice']}, right {c['dice_right']}, false {c['dice_false']}")
     if c["cards"]:
         parts.append(f"cards/tiles/hexes found {c['cards_found']}/{c['cards']}, identified {c['cards_right']}")
     return "; ".join(parts)

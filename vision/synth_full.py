@@ -18,8 +18,17 @@ played), for reads of "what changed"; :mod:`vision.synth_motion` builds frame se
 shadows) on the same tables.
 
 Artwork is the stand-ins of :mod:`vision.synth_table` (cards, tiles, hexes) and :mod:`vision.synth` (Roll
-dice faces); combat dice are drawn as pip dice (the d6 reader reads pips), larger than the real ones so the
-d6 detector sees them at 1280x720. Everything random comes from generators seeded by the caller.
+dice faces). Combat dice are drawn as Eclipse's (Eclipse, Combat: yellow ion, orange plasma, red antimatter
+dice): the 1 blank, 2-5 pips, the 6 (the face that always hits) the weapon's burst symbols, one per point of
+damage (yellow 1, orange 2, red 4), so a reader has to learn them from an enrollment (``companion enroll
+eclipse-dice``, :func:`write_combat_enrollment`) as the box does; a pip reader cannot read the 1 or the 6.
+
+Sizes: a real combat die is about 16 mm; with the whole 24-hex map in view (about 1.3 m of table across the
+frame) it would be about 1 % of the frame's width, a third of what any reader needs (README, "Camera height and
+angle": a die must span at least 3 % of the view's width). The table is drawn as seen from the camera height
+the README asks for where dice are read: a combat die spans about 3.5 % of the frame's width
+(:data:`COMBAT_DIE_SHARE`), as a Roll die does (about 45 px at 1280x720). Everything random comes from
+generators seeded by the caller.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -52,20 +62,28 @@ from .synth_table import (
 )
 from .table import MarkerLayout, TableConfig
 
-__all__ = ["COMBAT_DICE", "FULL_GAMES", "TRAY_DICE", "FullTable", "Piece", "add_card", "dice_tray", "full_table",
-           "reroll"]
+__all__ = ["COMBAT_DICE", "COMBAT_DIE_SHARE", "FULL_GAMES", "TRAY_DICE", "FullTable", "Piece", "add_card",
+           "dice_tray", "full_table", "reroll", "write_combat_enrollment"]
 
 #: Games :func:`full_table` lays out.
 FULL_GAMES: tuple[str, ...] = ("roll", "race", "among", "eclipse")
 #: Side of a Roll die (mm): a little larger than the real die, so it is ~45 px at 1280x720.
 ROLL_DIE_MM = 23.0
-#: Side of a combat die (mm), drawn larger than the real one (see the module note).
-COMBAT_DIE_MM = 36.0
-#: Combat die colours (BGR body, BGR pips): ion cannons yellow, plasma orange, antimatter red.
+#: A combat die's side as a share of the frame's width (see the module note: the README's camera height for
+#: dice asks for at least 0.03).
+COMBAT_DIE_SHARE = 0.035
+#: Combat die colours (BGR body, BGR pips and bursts): ion cannons yellow, plasma orange, antimatter red.
 COMBAT_DICE: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
     "yellow": ((40, 205, 235), (30, 30, 30)),
     "orange": ((30, 130, 240), (30, 30, 30)),
     "red": ((45, 40, 200), (235, 235, 235)),
+}
+#: Burst symbols on a combat die's 6 (Eclipse, Combat: one per point of damage of a hit) and their centres
+#: (fractions of the face side).
+COMBAT_BURSTS: dict[str, tuple[tuple[float, float], ...]] = {
+    "yellow": ((0.5, 0.5),),
+    "orange": ((0.3, 0.3), (0.7, 0.7)),
+    "red": ((0.29, 0.29), (0.71, 0.29), (0.29, 0.71), (0.71, 0.71)),
 }
 #: Pip dice of a dice tray (BGR body, BGR pips): the everyday d6 the d6 reader reads.
 TRAY_DICE: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
@@ -330,12 +348,25 @@ def _die_sprite(colour: str, face: str | None, value: int | None) -> tuple[np.nd
     s = synth.SPRITE
     sprite = np.empty((s, s, 3), np.uint8)
     sprite[:] = body.astype(np.uint8)
-    pip = _pip_die(colour)[1]
-    for fx, fy in PIPS[value]:
-        cv2.circle(sprite, (int(fx * s), int(fy * s)), int(0.09 * s), pip, -1, cv2.LINE_AA)
+    ink = _pip_die(colour)[1]
+    if face is None or 2 <= value <= 5:      # a pip die, or a combat die's 2-5
+        for fx, fy in PIPS[value]:
+            cv2.circle(sprite, (int(fx * s), int(fy * s)), int(0.09 * s), ink, -1, cv2.LINE_AA)
+    elif value == 6:                         # a combat die's 6: its bursts; its 1 is blank
+        bursts = COMBAT_BURSTS[colour]
+        for fx, fy in bursts:
+            _burst(sprite, (fx * s, fy * s), (0.36 if len(bursts) == 1 else 0.2) * s, ink)
     alpha = np.zeros((s, s), np.uint8)
     cv2.rectangle(alpha, (0, 0), (s - 1, s - 1), 255, -1)
     return sprite, alpha
+
+
+def _burst(img: np.ndarray, centre: tuple[float, float], radius: float, colour: tuple[int, int, int]) -> None:
+    """Draw an eight-pointed burst (a hit symbol) of outer ``radius`` px around ``centre`` (px) on ``img`` in place."""
+    a = np.arange(16) * (math.pi / 8)
+    r = np.where(np.arange(16) % 2 == 0, radius, 0.45 * radius)
+    pts = np.stack([centre[0] + r * np.sin(a), centre[1] - r * np.cos(a)], axis=1)
+    cv2.fillPoly(img, [np.round(pts * 16).astype(np.int32)], colour, cv2.LINE_AA, shift=4)
 
 
 # ----------------------------------------------------------------------------------------------- layouts
@@ -377,12 +408,13 @@ def _roll_die(faces_by_colour: Mapping[str, Sequence[str]]) -> Callable[[np.rand
 
 
 def _combat_die(rng: np.random.Generator) -> dict:
-    return {"colour": str(rng.choice(list(COMBAT_DICE), p=[0.5, 0.3, 0.2])), "value": int(rng.integers(1, 7))}
+    value = int(rng.integers(1, 7))
+    return {"colour": str(rng.choice(list(COMBAT_DICE), p=[0.5, 0.3, 0.2])), "value": value, "face": str(value)}
 
 
-def _layout(game: str, card_ids: Sequence[str], rng: np.random.Generator, faces_by_colour: Mapping[str, Sequence[str]]
-            ) -> tuple[list[Piece], tuple[float, float, float, float] | None]:
-    """Pieces in layout mm (origin arbitrary) and the dice area."""
+def _layout(game: str, card_ids: Sequence[str], rng: np.random.Generator, faces_by_colour: Mapping[str, Sequence[str]],
+            die_mm: float = 36.0) -> tuple[list[Piece], tuple[float, float, float, float] | None]:
+    """Pieces in layout mm (origin arbitrary) and the dice area; ``die_mm``: a combat die's side (Eclipse)."""
     ids = list(card_ids)
     if game == "roll":
         size = GAME_SHAPES["roll"]
@@ -426,8 +458,8 @@ def _layout(game: str, card_ids: Sequence[str], rng: np.random.Generator, faces_
         xs = [p.centre_mm[0] for p in pieces]
         ys = [p.centre_mm[1] for p in pieces]
         x_end = max(xs) + HEX_MM / math.sqrt(3.0) + 30.0
-        area = (x_end, min(ys), x_end + 3.2 * COMBAT_DIE_MM, max(ys))
-        return pieces + _dice_grid(8, area, COMBAT_DIE_MM, rng, _combat_die), area
+        area = (x_end, min(ys), x_end + 3.2 * die_mm, max(ys))
+        return pieces + _dice_grid(8, area, die_mm, rng, _combat_die), area
     raise ValueError(f"unknown game {game!r}; expected one of {FULL_GAMES}")
 
 
@@ -471,13 +503,16 @@ def full_table(game: str, card_ids: Sequence[str], seed: int, image_size: tuple[
     Raises:
         ValueError: an unknown game.
     """
-    rng = np.random.default_rng(seed)
     tc = config or TableConfig()
-    pieces, area = _layout(game, card_ids, rng, faces_by_colour or synth.ALL_FACES_BY_COLOUR)
-    pts = np.vstack([p.corners_mm() for p in pieces])
-    lo, hi = pts.min(axis=0), pts.max(axis=0)
-    hi = hi + np.array([GAME_SHAPES["race"][0] * 0.5, 0.0])     # room at the ends of the rows
-    W_mm, H_mm, off, layout, H, _ = table_view(lo, hi, image_size, True, rng, tc)
+    die_mm = 36.0
+    for _ in range(3 if game == "eclipse" else 1):   # the combat dice's side follows the view, the view the dice
+        rng = np.random.default_rng(seed)
+        pieces, area = _layout(game, card_ids, rng, faces_by_colour or synth.ALL_FACES_BY_COLOUR, die_mm)
+        pts = np.vstack([p.corners_mm() for p in pieces])
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        hi = hi + np.array([GAME_SHAPES["race"][0] * 0.5, 0.0])     # room at the ends of the rows
+        W_mm, H_mm, off, layout, H, px_per_mm = table_view(lo, hi, image_size, True, rng, tc)
+        die_mm = COMBAT_DIE_SHARE * image_size[0] / px_per_mm
     pieces = [replace(p, centre_mm=(p.centre_mm[0] + off[0], p.centre_mm[1] + off[1])) for p in pieces]
     if area is not None:
         area = (area[0] + off[0], area[1] + off[1], area[2] + off[0], area[3] + off[1])
@@ -514,6 +549,17 @@ def dice_tray(seed: int, dice: int = 6, image_size: tuple[int, int] = (1280, 720
     """
     if not 1 <= dice <= 12:
         raise ValueError(f"a tray holds 1-12 dice, got {dice}")
+    colours = list(TRAY_DICE)
+
+    def tray_die(rng: np.random.Generator) -> dict:
+        colour, value = colours[int(rng.integers(len(colours)))], int(rng.integers(1, 7))
+        return {"colour": colour, "value": value}
+    return _tray(seed, dice, image_size, side_mm, config, tray_die)
+
+
+def _tray(seed: int, dice: int, image_size: tuple[int, int], side_mm: float, config: TableConfig | None,
+          make: Callable[[np.random.Generator], dict]) -> FullTable:
+    """A tray of ``dice`` dice (``make(rng)``: a die's colour and value or face) as :func:`dice_tray` lays it."""
     rng = np.random.default_rng(seed)
     tc = config or TableConfig()
     area = (0.0, 0.0, 200.0, 110.0)
@@ -522,17 +568,39 @@ def dice_tray(seed: int, dice: int = 6, image_size: tuple[int, int] = (1280, 720
         c = rng.uniform([area[0] + side_mm, area[1] + side_mm], [area[2] - side_mm, area[3] - side_mm])
         if all(np.linalg.norm(c - o) >= 2.0 * side_mm for o in centres):
             centres.append(c)
-    colours = list(TRAY_DICE)
     pieces = []
     for c in centres:
-        colour, value = colours[int(rng.integers(len(colours)))], int(rng.integers(1, 7))
-        pieces.append(Piece("die", f"{colour}/{value}", (float(c[0]), float(c[1])), float(rng.uniform(0, 90)),
-                            (side_mm, side_mm), colour=colour, value=value))
+        kind = make(rng)
+        name = f"{kind['colour']}/{kind['value'] if kind.get('value') is not None else kind['face']}"
+        pieces.append(Piece("die", name, (float(c[0]), float(c[1])), float(rng.uniform(0, 90)),
+                            (side_mm, side_mm), **kind))
     W_mm, H_mm, off, layout, H, _ = table_view(np.array(area[:2]), np.array(area[2:]), image_size, True, rng, tc)
     pieces = [replace(p, centre_mm=(p.centre_mm[0] + off[0], p.centre_mm[1] + off[1])) for p in pieces]
     tray = (area[0] + off[0], area[1] + off[1], area[2] + off[0], area[3] + off[1])
     img = _table_image(W_mm, H_mm, layout, H, image_size, rng, tc, markers=False)
     return FullTable("d6", seed, image_size, pieces, layout, H, tray, img, int(rng.integers(1 << 30)))
+
+
+def write_combat_enrollment(out_dir, seed: int = 0, photos_per_pair: int = 1, dice_per_photo: int = 4,
+                            image_size: tuple[int, int] = (1280, 720)) -> Path:
+    """Photos of Eclipse's combat dice for ``companion enroll eclipse-dice``: ``out_dir/<colour>-<face>/photo_<k>.png``
+    for every colour of :data:`COMBAT_DICE` and face 1-6, each a tray (:func:`dice_tray`'s table, camera and light)
+    of ``dice_per_photo`` dice all showing that colour and face, seeded by ``seed``, the pair and ``k``.
+
+    Returns ``out_dir`` as a Path.
+
+    Raises:
+        ValueError: ``dice_per_photo`` is not 1-12.
+    """
+    out = Path(out_dir)
+    for pair, (colour, value) in enumerate((c, v) for c in COMBAT_DICE for v in range(1, 7)):
+        folder = out / f"{colour}-{value}"
+        folder.mkdir(parents=True, exist_ok=True)
+        for k in range(photos_per_pair):
+            tray = _tray(seed * 100000 + pair * 100 + k, dice_per_photo, image_size, 18.0, None,
+                         lambda rng, c=colour, v=value: {"colour": c, "value": v, "face": str(v)})
+            cv2.imwrite(str(folder / f"photo_{k}.png"), tray.render(frame_seed=k))
+    return out
 
 
 # ----------------------------------------------------------------------------------------------- changes
@@ -589,7 +657,8 @@ def reroll(table: FullTable, pieces: Sequence[Piece], seed: int,
             a = rng.uniform(0, 2 * math.pi)
             centre = (old.centre_mm[0] + d * math.cos(a), old.centre_mm[1] + d * math.sin(a))
             if old.value is not None:
-                face = {"value": int(rng.integers(1, 7))}
+                v = int(rng.integers(1, 7))
+                face = {"value": v} if old.face is None else {"value": v, "face": str(v)}   # a combat die: both
             else:
                 faces = list((faces_by_colour or synth.ALL_FACES_BY_COLOUR)[old.colour])
                 face = {"face": faces[int(rng.integers(len(faces)))]}

@@ -43,6 +43,8 @@ Stages of :func:`read_hexes` (pure functions of ``(config, data)``, timed by
    the hex clearly most like it anchors the axial coordinates;
 7. ``layout`` (:mod:`.layout`): centres in table mm, axial coordinates from the anchor, zones.
 
+Dice rolled beside the map (Eclipse's combat dice) are read with the map painted out (:mod:`.offmap`).
+
 Geometry (hexagons, axial rounding, the hexagon crop) is in :mod:`.geometry`, thresholds in
 :mod:`.config`, the read itself in :mod:`.reader`, enrolling a hex deck in :mod:`.enroll`.
 """
@@ -52,6 +54,7 @@ from .enroll import build_hex_deck, build_hex_deck_from_images, hex_enrollment_c
 from .geometry import axial_round, hex_crop, hexagon
 from .lattice import find_hexes
 from .layout import HexObservation
+from .offmap import OffMapDice, map_mask, paint_out_map
 from .reader import HexesRead, read_hexes
 
 __all__ = [
@@ -59,6 +62,7 @@ __all__ = [
     "HexesConfig",
     "HexesRead",
     "NotAHexDeck",
+    "OffMapDice",
     "axial_round",
     "build_hex_deck",
     "build_hex_deck_from_images",
@@ -68,5 +72,7 @@ __all__ = [
     "hex_enrollment_crop",
     "hexagon",
     "lone_hex",
+    "map_mask",
+    "paint_out_map",
     "read_hexes",
 ]
