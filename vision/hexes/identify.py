@@ -28,10 +28,15 @@ def turned_maps(crop: np.ndarray, cfg: IdConfig) -> tuple[np.ndarray, np.ndarray
     ctr = ((w - 1) / 2.0, (h - 1) / 2.0)
     out = np.empty((6, C, h, w), np.float32)
     out[0] = big
+    planes = np.ascontiguousarray(big.transpose(1, 2, 0))          # [h, w, C]: one warp turns every channel
     for k in range(1, 6):
         Rm = cv2.getRotationMatrix2D(ctr, 60.0 * k, 1.0)          # counter-clockwise on screen: edge k to the top
-        t = np.stack([cv2.warpAffine(big[c], Rm, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-                      for c in range(C)])
+        if C <= 4:
+            t = cv2.warpAffine(planes, Rm, (w, h), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE).reshape(h, w, C).transpose(2, 0, 1).copy()
+        else:
+            t = np.stack([cv2.warpAffine(big[c], Rm, (w, h), flags=cv2.INTER_LINEAR,
+                                         borderMode=cv2.BORDER_REPLICATE) for c in range(C)])
         if C >= 4:   # channels 2, 3: (cos 2t, sin 2t) of the gradient angle t, which turns by -60k degrees
             a = math.radians(-120.0 * k)
             c2, s2 = t[2].copy(), t[3].copy()

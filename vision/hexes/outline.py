@@ -85,24 +85,28 @@ def edge_scores(maps: tuple[np.ndarray, float], flat: float, config: HexesConfig
     m, sig = maps
     npe = config.refine_points
     pts, nrm = _outline_points(npe)
-    c2 = (1.5 * sig) ** 2
-    a = np.radians(ang)[:, None]
-    ca, sa = np.cos(a), np.sin(a)
-    F = (flat * sc)[:, None]
-    px = cx[:, None] + F * (pts[None, :, 0] * ca - pts[None, :, 1] * sa)
-    py = cy[:, None] + F * (pts[None, :, 0] * sa + pts[None, :, 1] * ca)
-    nx = nrm[None, :, 0] * ca - nrm[None, :, 1] * sa
-    ny = nrm[None, :, 0] * sa + nrm[None, :, 1] * ca
-    v = cv2.remap(m, px.astype(np.float32), py.astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    c2 = np.float32((1.5 * sig) ** 2)
+    a = np.radians(np.asarray(ang, np.float64))
+    ca, sa = np.cos(a)[:, None], np.sin(a)[:, None]
+    F = (flat * np.asarray(sc, np.float64))[:, None]
+    ux, uy = F * ca, F * sa
+    px = (np.asarray(cx, np.float64)[:, None] + ux * pts[None, :, 0] - uy * pts[None, :, 1]).astype(np.float32)
+    py = (np.asarray(cy, np.float64)[:, None] + uy * pts[None, :, 0] + ux * pts[None, :, 1]).astype(np.float32)
+    v = cv2.remap(m, px, py, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(len(px), 6, npe, 8)
+    # an edge's normal is the same at all its samples: per pose and edge, the map channels' weights of
+    # (n . grad)^2 + (1.5 sigma)^2 (n^T H n)^2 (column 0) and of (t . grad)^2 (column 1), one small matrix product
+    n0 = nrm[::npe]                                                           # [6, 2]
+    nx = (n0[None, :, 0] * ca - n0[None, :, 1] * sa).astype(np.float32)      # [P, 6]
+    ny = (n0[None, :, 0] * sa + n0[None, :, 1] * ca).astype(np.float32)
     xx, xy, yy = nx * nx, nx * ny, ny * ny
-    d1sq = v[..., 0] * xx + 2.0 * v[..., 1] * xy + v[..., 2] * yy
-    d2sq = (v[..., 3] * xx * xx + 4.0 * v[..., 4] * xx * xy + v[..., 5] * xx * yy + 4.0 * v[..., 6] * xy * yy
-            + v[..., 7] * yy * yy)
-    alsq = v[..., 0] * yy - 2.0 * v[..., 1] * xy + v[..., 2] * xx
-    across = np.sqrt(np.maximum(d1sq + c2 * d2sq, 0.0))
-    along = np.sqrt(np.maximum(alsq, 0.0))
-    e = across / (np.sqrt(across * across + along * along) + config.refine_noise)
-    return e.reshape(len(cx), 6, npe).mean(axis=2)
+    K = np.zeros(nx.shape + (8, 2), np.float32)
+    K[..., 0, 0], K[..., 1, 0], K[..., 2, 0] = xx, 2.0 * xy, yy
+    K[..., 3, 0], K[..., 4, 0], K[..., 5, 0] = c2 * xx * xx, c2 * 4.0 * xx * xy, c2 * xx * yy
+    K[..., 6, 0], K[..., 7, 0] = c2 * 4.0 * xy * yy, c2 * yy * yy
+    K[..., 0, 1], K[..., 1, 1], K[..., 2, 1] = yy, -2.0 * xy, xx
+    r = np.maximum(np.matmul(v, K), 0.0)                                      # [P, 6, npe, 2]: across^2, along^2
+    e = np.sqrt(r[..., 0]) / (np.sqrt(r[..., 0] + r[..., 1]) + np.float32(config.refine_noise))
+    return e.mean(axis=2)
 
 
 def outline_score(e: np.ndarray) -> np.ndarray:
@@ -123,49 +127,74 @@ def refine_hexes(gray: np.ndarray, cands: list[HexCandidate], flat: float, confi
         flat: expected flat width in work pixels.
         scale_free: also search the size within +-``refine_scale`` (no calibration: the size is estimated).
 
+    The search, for all candidates at once (one :func:`edge_scores` per pass; each candidate's fit is its own):
+    within ``refine_window`` x ``flat`` of the pose found, less ``refine_prior`` x (shift / window)^2, a coarse
+    grid (steps of about a pixel, turns of 1.2 degrees, sizes), then a fine grid (0.25 px, 0.3 degrees) round its
+    best.
+
     Returns the candidates with new corners and centres (same order) and ``score`` = the outline score
     (0-4.75); a hex whose outline is nowhere better keeps its pose. ``maps``: :func:`outline_maps` of
     ``gray`` when already computed."""
     if not cands:
         return cands
     maps = maps if maps is not None else outline_maps(gray)
-
-    def scores(cx, cy, ang, sc):   # arrays [P] -> float[P]
-        return outline_score(edge_scores(maps, flat, config, cx, cy, ang, sc))
-
-    def grid(c0, steps_xy, steps_a, steps_s):
-        dx, dy, da, ds = np.meshgrid(steps_xy, steps_xy, steps_a, steps_s, indexing="ij")
-        return c0[0] + dx.ravel(), c0[1] + dy.ravel(), c0[2] + da.ravel(), c0[3] * (1.0 + ds.ravel())
-
     win = config.refine_window * flat
     n1 = max(2, int(math.ceil(win)))
+    prior = config.refine_prior / (win * win)
+    p0 = np.array([_pose(h, flat) for h in cands])                                         # [N, 4]
+
+    def scores(poses: tuple) -> np.ndarray:   # 4 arrays [N, G] -> outline scores float[N, G]
+        n, g = poses[0].shape
+        return outline_score(edge_scores(maps, flat, config, *(v.ravel() for v in poses))).reshape(n, g)
+
+    def best(poses: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(raw scores [N, G], index [N] of the best pose less the prior, that pose [N, 4])."""
+        raw = scores(poses)
+        k = np.argmax(raw - prior * ((poses[0] - p0[:, :1]) ** 2 + (poses[1] - p0[:, 1:2]) ** 2), axis=1)
+        return raw, k, np.stack([v[np.arange(len(k)), k] for v in poses], axis=1)
+
+    # coarse: the window's grid of 2 n1 + 1 steps of win / n1 in x and y (the pose as found at its centre), turns
+    # and sizes
+    turns = np.array([-1.2, 0.0, 1.2])
+    sizes = np.linspace(-config.refine_scale, config.refine_scale, 5) if scale_free else np.array([0.0])
+    steps = np.linspace(-win, win, 2 * n1 + 1)
+    first = _grid(p0, steps, steps, turns, sizes)
+    raw, _, p1 = best(first)
+    base = raw[:, _at_centre(first, p0)]                                                    # each pose as found
+    fine = _grid(p1, np.linspace(-0.75, 0.75, 7), np.linspace(-0.75, 0.75, 7), np.array([-0.6, -0.3, 0.0, 0.3, 0.6]),
+                 np.array([-0.01, 0.0, 0.01]) if scale_free else np.array([0.0]))
+    raw2, k, p2 = best(fine)
+    got = raw2[np.arange(len(k)), k]
+    pen = got - prior * ((p2[:, 0] - p0[:, 0]) ** 2 + (p2[:, 1] - p0[:, 1]) ** 2)
     out = []
-    for h in cands:
-        c = h.corners.mean(axis=0)
-        e01 = h.corners[1] - h.corners[0]
-        ang = math.degrees(math.atan2(e01[1], e01[0]))
-        scale = float(np.linalg.norm(h.corners[0] - h.corners[4])) / flat
-        p0 = np.array([c[0], c[1], ang, scale])
-        base = float(scores(*[np.array([v]) for v in p0])[0])
-        prior = config.refine_prior / (win * win)
-        s_steps = np.linspace(-config.refine_scale, config.refine_scale, 5) if scale_free else np.array([0.0])
-        cand = grid(p0, np.linspace(-win, win, 2 * n1 + 1), np.array([-1.2, 0.0, 1.2]), s_steps)
-        sc_ = scores(*cand) - prior * ((cand[0] - p0[0]) ** 2 + (cand[1] - p0[1]) ** 2)
-        k = int(np.argmax(sc_))
-        p1 = np.array([v[k] for v in cand])
-        s_fine = np.array([-0.01, 0.0, 0.01]) if scale_free else np.array([0.0])
-        cand = grid(p1, np.linspace(-0.75, 0.75, 7), np.array([-0.6, -0.3, 0.0, 0.3, 0.6]), s_fine)
-        sc2 = scores(*cand) - prior * ((cand[0] - p0[0]) ** 2 + (cand[1] - p0[1]) ** 2)
-        k = int(np.argmax(sc2))
-        if float(sc2[k]) <= base:
-            out.append(replace(h, score=base))
+    for i, h in enumerate(cands):
+        if float(pen[i]) <= float(base[i]):     # nowhere better than the pose as found
+            out.append(replace(h, score=float(base[i])))
             continue
-        cx, cy, a, sc = (float(v[k]) for v in cand)
-        # keep the corner order: corner 0 stays the one nearest the old corner 0
-        cr = hexagon(flat * sc, (cx, cy), a)
-        out.append(replace(h, corners=cr, centre=np.array([cx, cy]),
-                           score=float(scores(*[np.array([v]) for v in (cx, cy, a, sc)])[0])))
+        cx, cy, a, sc = (float(v) for v in p2[i])
+        out.append(replace(h, corners=hexagon(flat * sc, (cx, cy), a), centre=np.array([cx, cy]), score=float(got[i])))
     return out
+
+
+def _pose(h: HexCandidate, flat: float) -> tuple[float, float, float, float]:
+    """(centre x, centre y px, turn of the edge from corner 0 to corner 1 in degrees, flat width / ``flat``)."""
+    c = h.corners.mean(axis=0)
+    e01 = h.corners[1] - h.corners[0]
+    return float(c[0]), float(c[1]), math.degrees(math.atan2(e01[1], e01[0])), float(
+        np.linalg.norm(h.corners[0] - h.corners[4])) / flat
+
+
+def _grid(p: np.ndarray, dx: np.ndarray, dy: np.ndarray, da: np.ndarray, ds: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Poses round each of ``p`` (float[N, 4]: x, y px, turn degrees, size): 4 arrays [N, G], every combination of
+    the steps ``dx``, ``dy`` (px), ``da`` (degrees) and ``ds`` (relative size), in that nesting order."""
+    gx, gy, ga, gs = (v.ravel() for v in np.meshgrid(dx, dy, da, ds, indexing="ij"))
+    return p[:, :1] + gx, p[:, 1:2] + gy, p[:, 2:3] + ga, p[:, 3:4] * (1.0 + gs)
+
+
+def _at_centre(poses: tuple[np.ndarray, ...], p0: np.ndarray) -> int:
+    """The index of the grid's step (0, 0, 0, 0): the pose ``p0`` itself."""
+    d = np.abs(poses[0][0] - p0[0, 0]) + np.abs(poses[1][0] - p0[0, 1]) + np.abs(poses[2][0] - p0[0, 2])
+    return int(np.argmin(d + np.abs(poses[3][0] - p0[0, 3])))
 
 
 def _lattice_pitch(hexes: list[HexCandidate], flat: float) -> float:
@@ -199,63 +228,84 @@ def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], fl
     if not cands:
         return cands
     out = list(cands)
-    H, W = mask.shape
     pitch = _lattice_pitch(out, flat)
     tried: set[tuple[int, int]] = set()
     frontier = list(out)
-
-    def fg_count(centre: np.ndarray, fl: float, ang: float) -> tuple[int, int]:   # foreground px, px of a hexagon
-        poly = hexagon(fl, centre, ang)
-        x0, y0 = np.maximum(np.floor(poly.min(axis=0)).astype(int), 0)
-        x1, y1 = np.maximum(np.minimum(np.ceil(poly.max(axis=0)).astype(int) + 1, [W, H]), [x0 + 1, y0 + 1])
-        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillPoly(m, [np.round((poly - [x0, y0]) * 16).astype(np.int32)], 255, cv2.LINE_8, shift=4)
-        inside = m > 0
-        return int(np.count_nonzero(mask[y0:y1, x0:x1][inside])), max(1, int(np.count_nonzero(inside)))
-
+    ds = (config.refine_scale + 0.01) if scale_free else 0.0
+    quick_config = replace(config, refine_window=2.0 / flat)
     for _ in range(config.grow_rounds):
+        # the fits of all free cells at once (each fit is the cell's own), then each cell judged in order against
+        # the hexes found before it
+        cells = _free_cells(mask, frontier, out, tried, pitch, flat, config, ds)
+        quick = refine_hexes(gray, [HexCandidate(cr, c, 0.0, 0.0, 0, 0.0) for c, _, _, cr in cells], flat,
+                             quick_config, False, maps)
+        near = [k for k, q in enumerate(quick) if q.score >= config.grow_min_score - 0.8]   # else no outline near
+        fitted = dict(zip(near, refine_hexes(gray, [quick[k] for k in near], flat, config, scale_free, maps),
+                          strict=True))
         new: list[HexCandidate] = []
-        for h in frontier:
-            e01 = h.corners[1] - h.corners[0]
-            ang = math.degrees(math.atan2(e01[1], e01[0]))
-            size = float(np.linalg.norm(h.corners[0] - h.corners[4]))
-            for j in range(6):
-                a = math.radians(EDGE_NORMAL_DEG[j] + ang)
-                c = h.centre + pitch * size / flat * np.array([math.cos(a), math.sin(a)])
-                key = (int(round(c[0] / (0.25 * flat))), int(round(c[1] / (0.25 * flat))))
-                if key in tried:
-                    continue
-                tried.add(key)
-                allc = np.array([o.centre for o in out + new])
-                if np.min(np.linalg.norm(allc - c, axis=1)) < 0.5 * flat:
-                    continue
-                cr = hexagon(size, c, ang)
-                if cr[:, 0].min() < 0 or cr[:, 1].min() < 0 or cr[:, 0].max() >= W or cr[:, 1].max() >= H:
-                    continue
-                # the two fits below move a cell by at most refine_window of a flat + 4 px (quick window, fine
-                # steps, turn) and scale it by refine_scale + 1 %: when the hexagon grown by that much holds too
-                # little foreground for grow_min_occupancy of the fitted cell, no fit is needed
-                ds = (config.refine_scale + 0.01) if scale_free else 0.0
-                reach = fg_count(c, 0.85 * size * (1 + ds) + 2.0 * (config.refine_window * flat + 4.0), ang)[0]
-                if reach < config.grow_min_occupancy * (SQRT3 / 2.0) * (0.85 * size * (1 - ds)) ** 2:
-                    continue
-                quick = refine_hexes(gray, [HexCandidate(cr, c, 0.0, 0.0, 0, 0.0)], flat,
-                                     replace(config, refine_window=2.0 / flat), False, maps)[0]
-                if quick.score < config.grow_min_score - 0.8:   # nothing like an outline near: skip the full fit
-                    continue
-                cand = refine_hexes(gray, [quick], flat, config, scale_free, maps)[0]
-                if cand.score < config.grow_min_score:
-                    continue
-                fg, area = fg_count(cand.centre, 0.85 * size, ang)
-                occ = fg / area
-                # too little foreground, or a side without an outline (a gap between hexes)
-                if occ < config.grow_min_occupancy or _weakest_side(cand, maps, config) < config.grow_min_edge:
-                    continue
-                if np.min(np.linalg.norm(np.array([o.centre for o in out + new]) - cand.centre, axis=1)) < 0.5 * flat:
-                    continue
-                new.append(replace(cand, occupancy=occ, crisp=6))
+        for k, (c, ang, size, _) in enumerate(cells):
+            if np.min(np.linalg.norm(np.array([o.centre for o in out + new]) - c, axis=1)) < 0.5 * flat:
+                continue
+            cand = fitted.get(k)
+            if cand is None or cand.score < config.grow_min_score:
+                continue
+            fg, area = _fg_count(mask, cand.centre, 0.85 * size, ang)
+            occ = fg / area
+            # too little foreground, or a side without an outline (a gap between hexes)
+            if occ < config.grow_min_occupancy or _weakest_side(cand, maps, config) < config.grow_min_edge:
+                continue
+            if np.min(np.linalg.norm(np.array([o.centre for o in out + new]) - cand.centre, axis=1)) < 0.5 * flat:
+                continue
+            new.append(replace(cand, occupancy=occ, crisp=6))
         if not new:
             break
         out.extend(new)
         frontier = new
     return out
+
+
+def _fg_count(mask: np.ndarray, centre: np.ndarray, fl: float, ang: float) -> tuple[int, int]:
+    """(foreground px of ``mask`` uint8[H, W] inside the hexagon of flat width ``fl`` px at ``centre`` turned ``ang``
+    degrees, px of that hexagon inside the image)."""
+    H, W = mask.shape
+    poly = hexagon(fl, centre, ang)
+    x0, y0 = np.maximum(np.floor(poly.min(axis=0)).astype(int), 0)
+    x1, y1 = np.maximum(np.minimum(np.ceil(poly.max(axis=0)).astype(int) + 1, [W, H]), [x0 + 1, y0 + 1])
+    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(m, [np.round((poly - [x0, y0]) * 16).astype(np.int32)], 255, cv2.LINE_8, shift=4)
+    inside = m > 0
+    return int(np.count_nonzero(mask[y0:y1, x0:x1][inside])), max(1, int(np.count_nonzero(inside)))
+
+
+def _free_cells(mask: np.ndarray, frontier: list[HexCandidate], out: list[HexCandidate], tried: set[tuple[int, int]],
+                pitch: float, flat: float, config: HexesConfig, ds: float) -> list[tuple[np.ndarray, float, float,
+                                                                                        np.ndarray]]:
+    """(centre px, turn degrees, flat width px, corners float[6, 2]) of the lattice neighbours of ``frontier`` not
+    in ``tried`` (each added to it), off the hexes of ``out``, inside ``mask``'s image and near enough foreground
+    for a fit to reach ``grow_min_occupancy`` (``ds``: the fits' size change), in order."""
+    H, W = mask.shape
+    cells = []
+    for h in frontier:
+        e01 = h.corners[1] - h.corners[0]
+        ang = math.degrees(math.atan2(e01[1], e01[0]))
+        size = float(np.linalg.norm(h.corners[0] - h.corners[4]))
+        for j in range(6):
+            a = math.radians(EDGE_NORMAL_DEG[j] + ang)
+            c = h.centre + pitch * size / flat * np.array([math.cos(a), math.sin(a)])
+            key = (int(round(c[0] / (0.25 * flat))), int(round(c[1] / (0.25 * flat))))
+            if key in tried:
+                continue
+            tried.add(key)
+            if np.min(np.linalg.norm(np.array([o.centre for o in out]) - c, axis=1)) < 0.5 * flat:
+                continue
+            cr = hexagon(size, c, ang)
+            if cr[:, 0].min() < 0 or cr[:, 1].min() < 0 or cr[:, 0].max() >= W or cr[:, 1].max() >= H:
+                continue
+            # the two fits below move a cell by at most refine_window of a flat + 4 px (quick window, fine
+            # steps, turn) and scale it by refine_scale + 1 %: when the hexagon grown by that much holds too
+            # little foreground for grow_min_occupancy of the fitted cell, no fit is needed
+            reach = _fg_count(mask, c, 0.85 * size * (1 + ds) + 2.0 * (config.refine_window * flat + 4.0), ang)[0]
+            if reach < config.grow_min_occupancy * (SQRT3 / 2.0) * (0.85 * size * (1 - ds)) ** 2:
+                continue
+            cells.append((c, ang, size, cr))
+    return cells

@@ -1,0 +1,78 @@
+"""The hex reader's outline stages (:mod:`vision.hexes.outline`, :func:`vision.hexes.identify.turned_maps`): an
+outline fitted from a pose a few pixels off lands on the hexagon drawn, the fits of several hexes at once are each
+hex's own fit, and the six turns of a crop's maps are the maps of the crop turned."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.hexes import HexesConfig, default_id_config
+from vision.hexes.geometry import HexCandidate, hexagon
+from vision.hexes.identify import turned_maps
+from vision.hexes.outline import edge_scores, outline_maps, refine_hexes
+
+FLAT = 56.0
+
+
+def board(centres: list[tuple[float, float]], turn: float = 0.0) -> np.ndarray:
+    """uint8[300, 400, 3]: dark hexagons of flat width ``FLAT`` px on a light, slightly noisy table."""
+    rng = np.random.default_rng(5)
+    img = np.full((300, 400, 3), (170, 180, 190), np.uint8)
+    for k, c in enumerate(centres):
+        poly = hexagon(FLAT, c, turn)
+        cv2.fillPoly(img, [np.round(poly * 16).astype(np.int32)], (60 + 20 * k, 40, 90), cv2.LINE_AA, shift=4)
+    noise = rng.normal(0, 3, img.shape)
+    return np.clip(img + noise, 0, 255).astype(np.uint8)
+
+
+def candidate(centre: tuple[float, float], turn: float = 0.0) -> HexCandidate:
+    return HexCandidate(hexagon(FLAT, centre, turn), np.array(centre, np.float64), 0.0, 1.0, 6, 0.0)
+
+
+def test_an_outline_a_few_pixels_off_is_fitted_onto_the_hexagon():
+    truth = [(120.3, 110.6), (260.8, 180.2)]
+    img = board(truth, 2.0)
+    off = [candidate((c[0] + 3.4, c[1] - 2.7), 1.0) for c in truth]
+    fitted = refine_hexes(img, off, FLAT, HexesConfig())
+    for h, c in zip(fitted, truth, strict=True):
+        # the lattice's pose is the prior (refine_prior): the fit moves most of the way, not all
+        assert np.linalg.norm(h.centre - np.array(c)) < 1.5 < np.linalg.norm(np.array([3.4, -2.7]))
+        e01 = h.corners[1] - h.corners[0]
+        assert abs(math.degrees(math.atan2(e01[1], e01[0])) - 2.0) < 0.7
+        assert h.score > 4.0
+
+
+def test_hexes_fitted_together_are_fitted_as_each_alone():
+    truth = [(120.3, 110.6), (260.8, 180.2), (190.0, 145.0)]
+    img = board(truth[:2])
+    cands = [candidate((c[0] + 1.5, c[1] + 2.0)) for c in truth]
+    maps = outline_maps(img)
+    together = refine_hexes(img, cands, FLAT, HexesConfig(), maps=maps)
+    for h, c in zip(together, cands, strict=True):
+        [alone] = refine_hexes(img, [c], FLAT, HexesConfig(), maps=maps)
+        assert np.array_equal(h.corners, alone.corners) and h.score == alone.score
+
+
+def test_edge_scores_see_an_outline_only_where_it_is():
+    img = board([(200.0, 150.0)])
+    maps = outline_maps(img)
+    cfg = HexesConfig()
+    on = edge_scores(maps, FLAT, cfg, np.array([200.0]), np.array([150.0]), np.array([0.0]), np.array([1.0]))
+    off = edge_scores(maps, FLAT, cfg, np.array([200.0]), np.array([165.0]), np.array([0.0]), np.array([1.0]))
+    assert on.shape == (1, 6) and on.min() > 0.9 and off.mean() < on.mean() - 0.1
+
+
+def test_the_six_turns_of_a_crop_are_its_maps_turned():
+    rng = np.random.default_rng(3)
+    crop = cv2.GaussianBlur((rng.random((96, 96, 3)) * 255).astype(np.uint8), (0, 0), 2)
+    cfg = default_id_config()
+    maps, _ = turned_maps(crop, cfg)
+    for k in range(1, 6):
+        R = cv2.getRotationMatrix2D((47.5, 47.5), 60.0 * k, 1.0)
+        turned, _ = turned_maps(cv2.warpAffine(crop, R, (96, 96), borderMode=cv2.BORDER_REFLECT), cfg)
+        # the crop turned so its edge k is on top matches turn k of the maps (away from the resampled rim)
+        a, b = maps[k, 0, 12:-12, 12:-12].ravel(), turned[0, 0, 12:-12, 12:-12].ravel()
+        assert np.corrcoef(a, b)[0, 1] > 0.8
