@@ -116,7 +116,9 @@ def score_hex(deck: DeckProfile, crop: np.ndarray, anchor_id: str | None = None,
     Df = D.copy()
     fine = np.zeros_like(D, bool)
     for t, cs in pairs.items():
-        refs = np.nonzero(np.isin(inv, list(cs)))[0]
+        chosen = np.zeros(len(uniq), bool)
+        chosen[list(cs)] = True
+        refs = np.nonzero(chosen[inv])[0]
         qs = shifted_maps(maps[t], s, s if fine_shift is None else fine_shift)   # [S, C, K]
         qw = (qs * w[None, :, None]).reshape(qs.shape[0], -1)
         ncc = qw @ flat[refs].T                                                            # [S, M]

@@ -89,9 +89,11 @@ def edge_scores(maps: tuple[np.ndarray, float], flat: float, config: HexesConfig
     a = np.radians(np.asarray(ang, np.float64))
     ca, sa = np.cos(a)[:, None], np.sin(a)[:, None]
     F = (flat * np.asarray(sc, np.float64))[:, None]
-    ux, uy = F * ca, F * sa
-    px = (np.asarray(cx, np.float64)[:, None] + ux * pts[None, :, 0] - uy * pts[None, :, 1]).astype(np.float32)
-    py = (np.asarray(cy, np.float64)[:, None] + uy * pts[None, :, 0] + ux * pts[None, :, 1]).astype(np.float32)
+    # sample positions in float32 (remap resolves 1/32 px)
+    ux, uy = (F * ca).astype(np.float32), (F * sa).astype(np.float32)
+    qx, qy = pts[None, :, 0].astype(np.float32), pts[None, :, 1].astype(np.float32)
+    px = np.asarray(cx, np.float32)[:, None] + ux * qx - uy * qy
+    py = np.asarray(cy, np.float32)[:, None] + uy * qx + ux * qy
     v = cv2.remap(m, px, py, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(len(px), 6, npe, 8)
     # an edge's normal is the same at all its samples: per pose and edge, the map channels' weights of
     # (n . grad)^2 + (1.5 sigma)^2 (n^T H n)^2 (column 0) and of (t . grad)^2 (column 1), one small matrix product
