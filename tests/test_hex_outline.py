@@ -65,6 +65,17 @@ def test_edge_scores_see_an_outline_only_where_it_is():
     assert on.shape == (1, 6) and on.min() > 0.9 and off.mean() < on.mean() - 0.1
 
 
+def test_edge_scores_of_more_poses_than_an_image_has_rows():
+    # a map's hexes fitted at once can ask for tens of thousands of poses; cv2.remap takes fewer than 32767 rows
+    img = board([(200.0, 150.0)])
+    maps = outline_maps(img)
+    n = 40000
+    x = np.full(n, 200.0)
+    x[-1] = 210.0
+    e = edge_scores(maps, FLAT, HexesConfig(), x, np.full(n, 150.0), np.zeros(n), np.ones(n))
+    assert e.shape == (n, 6) and np.array_equal(e[0], e[n // 2]) and not np.array_equal(e[0], e[-1])
+
+
 def test_the_six_turns_of_a_crop_are_its_maps_turned():
     rng = np.random.default_rng(3)
     crop = cv2.GaussianBlur((rng.random((96, 96, 3)) * 255).astype(np.uint8), (0, 0), 2)

@@ -68,6 +68,9 @@ def outline_maps(image: np.ndarray) -> tuple[np.ndarray, float]:
     return out, sig
 
 
+#: poses sampled by one ``cv2.remap`` at most (its maps are images: fewer than 32767 rows).
+_REMAP_ROWS = 16384
+
 #: weights of the six edge scores sorted ascending (the weaker edges count more): the outline score is at most 4.75.
 _EDGE_SORT_WEIGHTS = np.array([1.0, 1.0, 1.0, 0.75, 0.5, 0.5], np.float32)
 
@@ -94,7 +97,9 @@ def edge_scores(maps: tuple[np.ndarray, float], flat: float, config: HexesConfig
     qx, qy = pts[None, :, 0].astype(np.float32), pts[None, :, 1].astype(np.float32)
     px = np.asarray(cx, np.float32)[:, None] + ux * qx - uy * qy
     py = np.asarray(cy, np.float32)[:, None] + uy * qx + ux * qy
-    v = cv2.remap(m, px, py, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(len(px), 6, npe, 8)
+    v = np.concatenate([cv2.remap(m, px[k:k + _REMAP_ROWS], py[k:k + _REMAP_ROWS], cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_CONSTANT) for k in range(0, len(px), _REMAP_ROWS)]
+                       ).reshape(len(px), 6, npe, 8)
     # an edge's normal is the same at all its samples: per pose and edge, the map channels' weights of
     # (n . grad)^2 + (1.5 sigma)^2 (n^T H n)^2 (column 0) and of (t . grad)^2 (column 1), one small matrix product
     n0 = nrm[::npe]                                                           # [6, 2]
