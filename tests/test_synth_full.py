@@ -132,3 +132,12 @@ def test_the_box_reads_the_combat_dice_beside_a_whole_eclipse_map(tmp_path):
         false += sum(all(cv2.pointPolygonTest(q, (d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2), False) < 0
                          for q in polys) for d in read.dice)
     assert total == 16 and found >= 15 and right >= 14 and false <= 2
+
+
+def test_a_combat_die_rolled_in_a_sequence_shows_the_face_it_is_labelled_with():
+    from vision.synth_motion import play_sequence
+
+    table = full_table("eclipse", SECTORS, 3, (640, 360))
+    seq = play_sequence(table, ["roll"], seed=4, fps=10.0, rest=(0.3, 0.3))
+    dice = [p for p in seq.layouts[-1] if p.kind == "die"]
+    assert dice and all(p.face == str(p.value) and p.id == f"{p.colour}/{p.value}" for p in dice)
