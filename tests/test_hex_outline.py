@@ -87,3 +87,13 @@ def test_the_six_turns_of_a_crop_are_its_maps_turned():
         # the crop turned so its edge k is on top matches turn k of the maps (away from the resampled rim)
         a, b = maps[k, 0, 12:-12, 12:-12].ravel(), turned[0, 0, 12:-12, 12:-12].ravel()
         assert np.corrcoef(a, b)[0, 1] > 0.8
+
+
+def test_weakest_first_is_the_sorted_weighted_sum():
+    from vision.hexes.outline import weakest_first
+
+    rng = np.random.default_rng(7)
+    sides = rng.random((6, 40, 50)).astype(np.float32)
+    sides[rng.random(sides.shape) < 0.3] = 0.25      # ties
+    w = np.array([1.0, 1.0, 1.0, 0.75, 0.5, 0.5], np.float32)[:, None, None]
+    assert np.array_equal(weakest_first(list(sides)), (np.sort(sides, axis=0) * w).sum(axis=0))

@@ -15,7 +15,7 @@ from ..raster import rotation_canvas, shift
 from ..timing import timed_stage
 from .config import HexesConfig
 from .geometry import EDGE_NORMAL_DEG, SQRT3, HexCandidate, hexagon
-from .outline import grow_hexes, outline_maps, refine_hexes
+from .outline import grow_hexes, outline_maps, refine_hexes, weakest_first
 
 __all__ = ["blob_hexes", "centre_response", "fill_small_holes", "find_hexes", "lattice_angle", "side_maps"]
 
@@ -56,10 +56,9 @@ def side_maps(gray: np.ndarray, flat: float, config: HexesConfig) -> list[np.nda
 
 
 def centre_response(sides: list[np.ndarray]) -> np.ndarray:
-    """Hex-outline response at each pixel: the six side strengths sorted, the weaker ones counting more."""
-    s = np.sort(np.stack(sides), axis=0)
-    w = np.array([1.0, 1.0, 1.0, 0.75, 0.5, 0.5], np.float32)[:, None, None]
-    return (s * w).sum(axis=0)
+    """Hex-outline response at each pixel: the six side strengths sorted, the weaker ones counting more
+    (:func:`vision.hexes.outline.weakest_first`)."""
+    return weakest_first(sides)
 
 
 def lattice_angle(gray: np.ndarray, mask: np.ndarray) -> float:
