@@ -15,24 +15,30 @@ only for a change (issue 15 "Read the table at camera speed", issue 16 "One roll
   reader's noise: :func:`same_dice`) is "same as before", not a new roll; a change the read cannot explain by dice
   (:func:`unexplained_changes`: a hand, a cup, anything larger than a die where no die is) blocks the read until
   it is gone.
+- **After a restart**: :func:`seen_of` is what the box keeps of its last read (the stillness detector's small image of
+  it and the dice as judged), :func:`resume_seen` puts it back, so a restarted box counts changes from that read: an
+  unchanged table is not read again, and a changed one is read where it changed.
 
 No I/O here; the modes (:mod:`companion.modes.dice`, :mod:`companion.camera.flow`) use these.
 """
 
 from __future__ import annotations
 
+import base64
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import cv2
 import numpy as np
 
+from vision.incremental import touches
 from vision.motion import MotionConfig, StillnessDetector
-from vision.observations import DiceRead, Sighting
+from vision.observations import DiceRead, DieObservation, Sighting
 
-__all__ = ["LOOP_MOTION", "ReadRules", "dice_read_of", "same_dice", "sighting_reader", "steady_dice", "sure_dice",
-           "table_stillness", "unexplained_changes"]
+__all__ = ["LOOP_MOTION", "ReadRules", "dice_read_of", "resume_seen", "same_dice", "seen_of", "sighting_reader",
+           "steady_dice", "sure_dice", "table_stillness", "unexplained_changes"]
 
 Box = tuple[int, int, int, int]
 
@@ -227,7 +233,9 @@ def unexplained_changes(boxes: Sequence[Box] | None, now: Sequence[Any], before:
 
 @dataclass(frozen=True, eq=False)
 class _PlainDice:
-    """A dice reader with only ``read(frame) -> DiceRead`` as a :class:`vision.Reader` (every read is a full one)."""
+    """A dice reader with only ``read(frame) -> DiceRead`` as a :class:`vision.incremental.IncrementalReader`: every
+    read is a full one, and after a change only the dice in the changed places are taken from it (the others stay as
+    the read before saw them), as a reader that reads only the changes does."""
 
     reader: Any
     name: str = "d6"
@@ -239,11 +247,19 @@ class _PlainDice:
         return Sighting(self.name, int(r.width), int(r.height), dice=tuple(r.dice),
                         timings_ms=dict(getattr(r, "timings_ms", {}) or {}))
 
+    def read_changes(self, frame: np.ndarray, previous: Sighting, boxes: Sequence[Box]) -> Sighting:
+        """``previous``'s dice that touch none of ``boxes`` (frame px), and the dice of a full read of ``frame`` that
+        touch one and lie on none of those."""
+        now = self.read(frame)
+        kept = [d for d in previous.dice if not touches(_box(d), boxes)]
+        new = [d for d in now.dice if touches(_box(d), boxes) and not any(touches(_box(d), [_box(k)]) for k in kept)]
+        return replace(now, dice=tuple(kept + new))
+
 
 def sighting_reader(reader: Any) -> Any:
     """``reader`` as a :class:`vision.Reader`: a :class:`vision.D6Reader` as its :class:`vision.readers.D6Adapter`
     (reads only what changed), a reader that already is one as it is, anything else with ``read(frame)`` giving
-    ``dice`` wrapped (full reads)."""
+    ``dice`` wrapped (full reads, of which a change takes only the dice where the table changed)."""
     from vision import D6Reader
     from vision.readers import D6Adapter
 
@@ -258,3 +274,43 @@ def dice_read_of(sighting: Sighting, dice: Sequence[Any] | None = None) -> DiceR
     """The :class:`vision.DiceRead` of a sighting (``dice`` instead of its own when given)."""
     return DiceRead(sighting.width, sighting.height, tuple(sighting.dice if dice is None else dice),
                     dict(sighting.timings_ms))
+
+
+# -- what the box keeps of its last read across a restart ------------------------------------------------------
+
+
+def seen_of(stillness: StillnessDetector, sighting: Sighting, events: int) -> dict[str, Any] | None:
+    """What the box keeps of its last read (JSON): ``{"events": the session's last seq then, "width", "height": the
+    frame's px, "reference": the detector's small image of the read (:meth:`vision.motion.StillnessDetector.
+    read_reference`) as base64 PNG, "dice": [DieObservation.to_json(), ...] as judged}``; None when the detector has
+    no read or ``sighting`` holds something other than d6 dice."""
+    reference = stillness.read_reference()
+    if reference is None or any(not isinstance(d, DieObservation) for d in sighting.dice):
+        return None
+    ok, png = cv2.imencode(".png", reference)
+    if not ok:
+        return None
+    return {"events": int(events), "width": int(sighting.width), "height": int(sighting.height),
+            "reference": base64.b64encode(png.tobytes()).decode("ascii"), "dice": [d.to_json() for d in sighting.dice]}
+
+
+def resume_seen(seen: Mapping[str, Any] | None, stillness: StillnessDetector, events: int,
+                name: str = "d6") -> Sighting | None:
+    """Put back what :func:`seen_of` kept when it belongs to the log as it is (``events``: the session's last seq now;
+    an Undo or a correction since makes it stale): the detector counts changes from that read again, and its dice
+    are returned as the reader's ``name`` sighting (the read before the next one). None, with the detector untouched,
+    when there is nothing to resume or what was kept does not decode (the next still table is read whole)."""
+    if not isinstance(seen, Mapping) or seen.get("events") != events:
+        return None
+    try:
+        width, height = int(seen["width"]), int(seen["height"])
+        png = np.frombuffer(base64.b64decode(str(seen["reference"]), validate=True), np.uint8)
+        reference = cv2.imdecode(png, cv2.IMREAD_COLOR) if png.size else None
+        dice = tuple(DieObservation(str(d.get("kind", "d6")), None if d.get("value") is None else int(d["value"]),
+                                    tuple(int(v) for v in d["box"]), float(d["confidence"])) for d in seen["dice"])
+        if reference is None or width < 1 or height < 1 or any(len(d.box) != 4 for d in dice):
+            return None
+        stillness.resume_read(reference, (height, width, 3))
+    except (KeyError, TypeError, ValueError, AttributeError, cv2.error):
+        return None
+    return Sighting(name, width, height, dice=dice)

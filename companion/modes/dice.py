@@ -23,12 +23,15 @@ from companion.modes.base import ModeName, SessionMode
 from companion.reading import (
     ReadRules,
     dice_read_of,
+    resume_seen,
     same_dice,
+    seen_of,
     sighting_reader,
     steady_dice,
     sure_dice,
     unexplained_changes,
 )
+from companion.records import load_seen, save_seen
 from device import Frame
 from rules import RulesError
 from rules.d6 import DICE_READ
@@ -110,6 +113,30 @@ class DiceMode(SessionMode):
         self._early: tuple[Frame, Future] | None = None  # the first quiet frame's read, made while the table settles
         self._worker: ThreadPoolExecutor | None = None  # runs every read of this mode, one at a time
 
+    def enter(self) -> None:
+        """Resume from the session's last read when the box kept it (:func:`companion.reading.resume_seen`): after a
+        restart the same table is not read (nor recorded) again, a changed one is read where it changed."""
+        try:
+            seen = load_seen(self.session.store, self.session.id)
+        except StorageError as exc:  # nothing to resume from: the next still table is read whole
+            log.warning("what the camera saw at the last read is not known: %s", exc)
+            return
+        resumed = resume_seen(seen, self.loop.stillness, self.session.last_seq, getattr(self.sight, "name", "d6"))
+        if resumed is not None:
+            self.previous = resumed
+            self.loop.last_dice = [d.to_json() for d in resumed.dice]
+            log.info("resumed from the read after event %d: %d dice", self.session.last_seq, len(resumed.dice))
+
+    def _keep_seen(self) -> None:
+        """Keep what the camera saw at this read for a restart (a storage that refuses only loses that)."""
+        seen = seen_of(self.loop.stillness, self.previous, self.session.last_seq)
+        if seen is None:
+            return
+        try:
+            save_seen(self.session.store, self.session.id, seen)
+        except StorageError as exc:
+            log.warning("what the camera saw was not kept: %s", exc)
+
     def handle(self, act: Posted) -> Outcome | None:
         """Read now, Undo; the game flow's actions and camera answers are said to need a game flow."""
         what = act.action
@@ -162,10 +189,13 @@ class DiceMode(SessionMode):
     def record_read(self, frame: Frame, by_player: bool = False) -> int:
         """Read the dice in ``frame`` and append a ``dice_read`` event when they are a new roll; publish.
 
-        The stillness detector's change boxes choose what is read again (a read a player asked for reads it all, and
-        later changes count from it). The dice read again are read on an earlier quiet frame too (the one read while
-        the table settled, else the frame before): a value the two frames disagree on is unreadable; a value below
-        :attr:`companion.reading.ReadRules.value_confidence` is unreadable. Not recorded, said on both views: the same
+        The stillness detector's change boxes since the last read choose what is read again, also for a read a player
+        asked for (later changes count from it): where the table did not change, the dice stay as read, so a tap on
+        dice that did not move is "same as before" whatever the reader's noise (it reads everything when there was no
+        read before; after an Undo the dice are compared with the roll now in force). The dice read again are read
+        on an earlier quiet frame too (the one read while the table settled, else the frame before): a value the two
+        frames disagree on is unreadable; a value below :attr:`companion.reading.ReadRules.value_confidence` is
+        unreadable. Not recorded, said on both views: the same
         dice at the same places as the last roll in force ("same as before"), a photo of a replay already recorded,
         a change no die explains (only for a read the table's stillness asked for).
 
@@ -174,7 +204,7 @@ class DiceMode(SessionMode):
         """
         loop = self.loop
         started = time.perf_counter()
-        boxes = None if by_player else loop.stillness.change_boxes()
+        boxes = loop.stillness.change_boxes()
         previous = self.previous
         if previous is not None and tuple(previous.frame_size) != (frame.width, frame.height):
             previous = None
@@ -215,8 +245,12 @@ class DiceMode(SessionMode):
         elif last is not None and (last.get("width"), last.get("height")) == (read.width, read.height) \
                 and same_dice(read.dice, last.get("dice") or [], self.rules, boxes):
             loop.message = Text("same as before: {values}", values=values)
+            self._keep_seen()
         else:
-            return self._record(payload, read, frame)
+            seq = self._record(payload, read, frame)
+            if seq:
+                self._keep_seen()
+            return seq
         log.info("not recorded: %s", loop.message)
         loop.display = annotate(frame.image, read)
         loop.publish()
