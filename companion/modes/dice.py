@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -110,7 +111,8 @@ class DiceMode(SessionMode):
         self.previous: Any = None
         """The :class:`vision.Sighting` of the last read (the frame the stillness detector counts changes from)."""
         self._settled: Frame | None = None  # the frame before, while the table is quiet (a second look at values)
-        self._early: tuple[Frame, Future] | None = None  # the first quiet frame's read, made while the table settles
+        self._looks: list[_Look] = []  # the reads of the first two quiet frames after a change, made while it settles
+        self._looking = threading.Lock()  # guards _looks: the second look is added on the worker when the first ends
         self._worker: ThreadPoolExecutor | None = None  # runs every read of this mode, one at a time
 
     def enter(self) -> None:
@@ -154,23 +156,103 @@ class DiceMode(SessionMode):
         return None
 
     def on_frame(self, frame: Frame, asked: bool) -> bool:
-        """Read the dice when the table became still or a view asked. While the table settles, the first quiet
-        frame after a change is read already (on the mode's worker): the read of the still frame then looks whether
-        its dice show the same values there, at no cost in time."""
+        """Read the dice when the table became still or a view asked. While the table settles after a change (or
+        before the first read), its first quiet frame is read already, on the mode's worker, where it changed, and the
+        dice found new there are looked at again on a later quiet frame: the stillness detector turns STILL only when
+        nothing moved since the first, so when it does, those two reads are the read of the still table and the second
+        look at its values, ready or nearly (no read of the still frame on the way to the phones)."""
         if asked:
             self.record_read(frame, by_player=self.loop.read_by_player)
-            self._settled, self._early = frame, None
+            self._settled = frame
+            self._drop_looks()
             return True
-        state = self.loop.stillness.state
-        if state is MotionState.MOVING:
-            self._settled, self._early = None, None
+        stillness = self.loop.stillness
+        if stillness.state is MotionState.MOVING:
+            self._settled = None
+            self._drop_looks()
             return False
         self._settled = frame
-        if state is MotionState.SETTLING and self._early is None and not self.loop.stillness.reaching:
-            boxes = self.loop.stillness.change_boxes()
-            if boxes:  # a change since the last read: look at it on this first quiet frame
-                self._early = (frame, self._run(read_changes, self.sight, frame.image, self.previous, boxes))
+        if stillness.state is not MotionState.SETTLING or stillness.reaching:
+            return False
+        with self._looking:
+            first = self._looks[0] if self._looks else None
+        if first is None:
+            boxes = stillness.change_boxes()
+            if boxes != []:  # a change since the last read (None: no read yet, the whole table)
+                previous = self._previous_for(frame)
+                first = _Look(frame, boxes, previous, self._run(read_changes, self.sight, frame.image, previous, boxes))
+                with self._looking:
+                    self._looks = [first]
+                # the second look starts as soon as the first ends, on the newest quiet frame by then
+                first.future.add_done_callback(lambda _f, first=first: self._look_again(first, self._settled))
+        elif first.future.done():
+            self._look_again(first, frame)
         return False
+
+    def _look_again(self, first: _Look, frame: Frame | None) -> None:
+        """Start the second look, on ``frame`` (a quiet frame after ``first``'s), at the dice the first look (finished)
+        found new: windows around them read again from its sighting. Nothing when it is made already, the table moved
+        since (``first`` is no longer the look under way), the first failed or found no new die. Called on the loop's
+        thread or the worker's."""
+        if self._worker is None or frame is None or frame is first.frame \
+                or frame.image.shape != first.frame.image.shape:
+            return
+        with self._looking:
+            if self._looks != [first]:
+                return
+            try:
+                sighting = first.future.result()
+            except Exception:  # the first look failed (or was cancelled): the still frame is read
+                return
+            kept = {id(d) for d in (first.previous.dice if first.previous is not None else ())}
+            boxes = [tuple(int(v) for v in d.box) for d in sighting.dice if id(d) not in kept]
+            if not boxes:
+                return
+            try:
+                future = self._run(read_changes, self.sight, frame.image, sighting, boxes)
+            except RuntimeError:  # the worker was shut down (the loop stops)
+                return
+            self._looks.append(_Look(frame, boxes, sighting, future))
+
+    def _previous_for(self, frame: Frame) -> Any:
+        """The last read's sighting when it was of a frame of ``frame``'s size, else None (everything is read)."""
+        previous = self.previous
+        if previous is not None and tuple(previous.frame_size) != (frame.width, frame.height):
+            return None
+        return previous
+
+    def _drop_looks(self) -> None:
+        """Forget the looks at the quiet frames (the table moved, or it was read): those not started are cancelled."""
+        with self._looking:
+            looks, self._looks = self._looks, []
+        for look in looks:
+            look.future.cancel()
+
+    def _settled_looks(self, frame: Frame, boxes: list[tuple[int, int, int, int]] | None,
+                       previous: Any) -> tuple[Any, Any] | None:
+        """(the read, the second look or None) of the table that became still in ``frame``, from the looks while it
+        settled: when the first was read from ``previous`` where ``boxes`` (the changes at the still frame) lie, to
+        within two of the stillness detector's pixels; the second look is made on ``frame`` when it was not yet made.
+        None (read ``frame``): no such look, it failed, or the change grew since."""
+        with self._looking:
+            first = self._looks[0] if self._looks else None
+        if first is None or first.previous is not previous or first.frame.image.shape != frame.image.shape:
+            return None
+        if first.boxes is not None:
+            if boxes is None:
+                return None
+            slack = 2.0 * frame.width / max(1, self.loop.stillness.config.work_width)
+            if not all(any(_within(b, f, slack) for f in first.boxes) for b in boxes):
+                return None
+        try:
+            sighting = first.future.result()
+            self._look_again(first, frame)  # when not made yet: on the still frame
+            with self._looking:
+                second = self._looks[1] if len(self._looks) > 1 and self._looks[0] is first else None
+            return sighting, None if second is None else second.future.result()
+        except Exception:  # a look failed: the still frame is read instead
+            log.warning("a look at the settling dice failed", exc_info=True)
+            return None
 
     def _run(self, work: Callable[..., Any], *args: Any) -> Future:
         """``work(*args)`` on the mode's worker: the read of the still frame beside the early look still running on
@@ -205,19 +287,23 @@ class DiceMode(SessionMode):
         loop = self.loop
         started = time.perf_counter()
         boxes = loop.stillness.change_boxes()
-        previous = self.previous
-        if previous is not None and tuple(previous.frame_size) != (frame.width, frame.height):
-            previous = None
-        sighting = self._run(read_changes, self.sight, frame.image, previous, boxes).result()
+        previous = self._previous_for(frame)
+        looked = None if by_player else self._settled_looks(frame, boxes, previous)
+        if looked is not None:
+            sighting, again = looked
+        else:
+            sighting, again = self._run(read_changes, self.sight, frame.image, previous, boxes).result(), None
         kept = {id(d) for d in (previous.dice if previous is not None else ())}
         fresh = [d for d in sighting.dice if id(d) not in kept]
         dice = tuple(sighting.dice)
-        again = None
-        if fresh and self._early is not None and self._early[0].image.shape == frame.image.shape:
+        with self._looking:
+            first = self._looks[0] if self._looks else None
+        if fresh and again is None and looked is None and first is not None and first.previous is previous \
+                and first.frame.image.shape == frame.image.shape:
             try:
-                again = self._early[1].result()
-            except Exception:  # the early look failed: the frame before is looked at instead
-                log.warning("the early look at the dice failed", exc_info=True)
+                again = first.future.result()
+            except Exception:  # the look failed: the frame before is looked at instead
+                log.warning("a look at the settling dice failed", exc_info=True)
         earlier = self._settled
         if fresh and again is None and earlier is not None and earlier is not frame \
                 and earlier.image.shape == frame.image.shape:
@@ -316,6 +402,24 @@ class DiceMode(SessionMode):
         else:
             findings = list(replayed.findings[-5:])
         return self.loop.envelope(self.session, game_view, [f.to_json() for f in findings], dice=self.loop.last_dice)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Look:
+    """A read of a quiet frame while the table settles: the frame, the change boxes it was read at (frame px; None:
+    the whole frame), the sighting it was read from, and the read under way."""
+
+    frame: Frame
+    boxes: list[tuple[int, int, int, int]] | None
+    previous: Any
+    future: Future
+
+
+def _within(box: tuple[int, int, int, int], outer: tuple[int, int, int, int], slack: float) -> bool:
+    """Whether ``box`` lies inside ``outer`` grown by ``slack`` px on every side (boxes ``(x, y, w, h)`` px)."""
+    x, y, w, h = box
+    ox, oy, ow, oh = outer
+    return ox - slack <= x and oy - slack <= y and x + w <= ox + ow + slack and y + h <= oy + oh + slack
 
 
 def undo(session: Any, origin: str, describe: Callable[[Any], str] | None = None) -> Outcome:
