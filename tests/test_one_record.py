@@ -232,6 +232,24 @@ def test_restarts_and_read_now_taps_do_not_record_the_same_dice_again(sequence, 
         "a tap on the same dice records nothing"
 
 
+def test_a_settled_roll_is_read_on_its_quiet_frames_not_again_when_still(sequence, tmp_path):
+    # While the dice settle the mode reads the first quiet frame where the table changed, and the dice it found again
+    # on a later quiet frame: the roll recorded at the still frame is those two looks, not a third read of that frame.
+    seq = sequence
+    reader = TruthReader(seq)
+    with SessionStore(tmp_path / "s.sqlite3") as store:
+        play(seq, store, reader, 0, len(seq.frames))
+        reads = recorded(store)
+    assert len(reads) == 4
+    for event in reads:
+        still = event.payload["frame"]
+        start = next(a for a, b, _, _ in rest_windows(seq) if a <= still < b)
+        looked = [k for k in reader.frames_read if start - 3 <= k <= still]
+        assert len(looked) == 2, (still, looked)
+        assert looked[0] < still, "the first look is made before the table is still"
+        assert looked[0] != looked[1], "the second look is at another quiet frame"
+
+
 def test_a_noisy_reader_records_no_restart_and_no_tap_as_a_roll(sequence, tmp_path):
     # A reader that misses a die or misreads a value now and then: a restart and a Read-now tap on dice that did not
     # move record nothing (the box resumes from its last read and reads only where the table changed since), and
