@@ -250,6 +250,30 @@ def test_a_settled_roll_is_read_on_its_quiet_frames_not_again_when_still(sequenc
         assert looked[0] != looked[1], "the second look is at another quiet frame"
 
 
+def test_a_die_left_unreadable_is_read_again_with_the_next_change(sequence, tmp_path):
+    # A die the reader could not read at the first roll, and that nobody touched since, is read again when the table
+    # next changes: the next roll's record holds its value (it is not kept unreadable until its own place changes).
+    seq = sequence
+    rolls = [(start, k) for start, _, k, changed in rest_windows(seq) if changed]
+    (_, first), (second_start, second) = rolls[0], rolls[1]
+    untouched = next(p for p in seq.layouts[first] if p.kind == "die" and p in seq.layouts[second])
+    hidden = seq.table.box_px(untouched)
+
+    class Unsure(TruthReader):
+        def read(self, image):
+            r = super().read(image)
+            if self.frames_read[-1] >= second_start:
+                return r
+            return replace(r, dice=tuple(replace(d, value=None) if d.box == hidden else d for d in r.dice))
+
+    with SessionStore(tmp_path / "s.sqlite3") as store:
+        play(seq, store, Unsure(seq), 0, len(seq.frames))
+        reads = recorded(store)
+    assert None in reads[0].payload["values"]
+    assert None not in reads[1].payload["values"]
+    assert sorted(reads[1].payload["values"]) == sorted(p.value for p in seq.layouts[second] if p.kind == "die")
+
+
 def test_a_noisy_reader_records_no_restart_and_no_tap_as_a_roll(sequence, tmp_path):
     # A reader that misses a die or misreads a value now and then: a restart and a Read-now tap on dice that did not
     # move record nothing (the box resumes from its last read and reads only where the table changed since), and

@@ -47,6 +47,8 @@ __all__ = ["DiceMode", "DiceReader", "dice_read_payload", "reading_order"]
 
 log = logging.getLogger(__name__)
 
+Box = tuple[int, int, int, int]
+
 
 class DiceReader(Protocol):
     """What the d6 mode needs of a reader (``vision.D6Reader``)."""
@@ -180,6 +182,7 @@ class DiceMode(SessionMode):
             boxes = stillness.change_boxes()
             if boxes != []:  # a change since the last read (None: no read yet, the whole table)
                 previous = self._previous_for(frame)
+                boxes = _with_unreadable(boxes, previous)
                 first = _Look(frame, boxes, previous, self._run(read_changes, self.sight, frame.image, previous, boxes))
                 with self._looking:
                     self._looks = [first]
@@ -198,7 +201,7 @@ class DiceMode(SessionMode):
                 or frame.image.shape != first.frame.image.shape:
             return
         with self._looking:
-            if self._looks != [first]:
+            if len(self._looks) != 1 or self._looks[0] is not first:
                 return
             try:
                 sighting = first.future.result()
@@ -288,11 +291,12 @@ class DiceMode(SessionMode):
         started = time.perf_counter()
         boxes = loop.stillness.change_boxes()
         previous = self._previous_for(frame)
+        read_boxes = _with_unreadable(boxes, previous)
         looked = None if by_player else self._settled_looks(frame, boxes, previous)
         if looked is not None:
             sighting, again = looked
         else:
-            sighting, again = self._run(read_changes, self.sight, frame.image, previous, boxes).result(), None
+            sighting, again = self._run(read_changes, self.sight, frame.image, previous, read_boxes).result(), None
         kept = {id(d) for d in (previous.dice if previous is not None else ())}
         fresh = [d for d in sighting.dice if id(d) not in kept]
         dice = tuple(sighting.dice)
@@ -307,7 +311,7 @@ class DiceMode(SessionMode):
         earlier = self._settled
         if fresh and again is None and earlier is not None and earlier is not frame \
                 and earlier.image.shape == frame.image.shape:
-            again = self._run(read_changes, self.sight, earlier.image, previous, boxes).result()
+            again = self._run(read_changes, self.sight, earlier.image, previous, read_boxes).result()
         if again is not None:
             dice = steady_dice(dice, again.dice, fresh, self.rules)
         dice = tuple(sorted(sure_dice(dice, self.rules), key=lambda d: -d.confidence))
@@ -404,7 +408,7 @@ class DiceMode(SessionMode):
         return self.loop.envelope(self.session, game_view, [f.to_json() for f in findings], dice=self.loop.last_dice)
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)
 class _Look:
     """A read of a quiet frame while the table settles: the frame, the change boxes it was read at (frame px; None:
     the whole frame), the sighting it was read from, and the read under way."""
@@ -413,6 +417,16 @@ class _Look:
     boxes: list[tuple[int, int, int, int]] | None
     previous: Any
     future: Future
+
+
+def _with_unreadable(boxes: list[Box] | None, previous: Any) -> list[Box] | None:
+    """The boxes to read again (frame px): the changes (``boxes``; None: everything) and, when anything is read
+    again, the dice ``previous`` could not read (a value has another chance on each new frame; a die kept as
+    unreadable would stay so until its place changed)."""
+    if not boxes or previous is None:
+        return boxes
+    unread = [tuple(int(v) for v in d.box) for d in previous.dice if getattr(d, "value", 0) is None]
+    return list(boxes) + [b for b in unread if b not in boxes]
 
 
 def _within(box: tuple[int, int, int, int], outer: tuple[int, int, int, int], slack: float) -> bool:
