@@ -205,11 +205,12 @@ def sure_dice(dice: Sequence[Any], rules: ReadRules | None = None) -> tuple[Any,
 def unexplained_changes(boxes: Sequence[Box] | None, now: Sequence[Any], before: Sequence[Any],
                         frame_size: tuple[int, int], rules: ReadRules | None = None) -> list[Box]:
     """The change boxes (frame px, the detector's since the read before) that no die explains: larger than
-    :attr:`ReadRules.object_dice` dice for each die they hold now or held before (at least one). A hand resting over
-    the tray, a cup, a phone put down: the read waits until it is gone. A box touching the frame's edge is left to
-    the stillness detector (an arm reaching in waits there until it leaves; a strip along the edge is the camera's
-    framing). [] without boxes (a first read, a read asked for), without a die to size them by, or for a new scene
-    (changes over :attr:`ReadRules.scene_fraction` of the ``frame_size`` (width, height) px)."""
+    :attr:`ReadRules.object_dice` dice for each die they hold now or held before (at least one; a die they held before
+    and no longer hold counts twice: it was rolled within the change, and the read may have missed where). A hand
+    resting over the tray, a cup, a phone put down: the read waits until it is gone. A box touching the frame's edge
+    is left to the stillness detector (an arm reaching in waits there until it leaves; a strip along the edge is the
+    camera's framing). [] without boxes (a first read, a read asked for), without a die to size them by, or for a
+    new scene (changes over :attr:`ReadRules.scene_fraction` of the ``frame_size`` (width, height) px)."""
     rules = rules or ReadRules()
     dice = list(now) + list(before)
     if not boxes or not dice:
@@ -219,10 +220,13 @@ def unexplained_changes(boxes: Sequence[Box] | None, now: Sequence[Any], before:
     side = float(np.median([_centre_side(d)[2] for d in dice]))
     fw, fh = frame_size
     out = []
-    for bx, by, bw, bh in boxes:
+    for box in boxes:
+        bx, by, bw, bh = box
         if bx <= 0 or by <= 0 or bx + bw >= fw or by + bh >= fh:
             continue
-        held = sum(1 for d in dice if bx <= _centre_side(d)[0] <= bx + bw and by <= _centre_side(d)[1] <= by + bh)
+        was, now_in = sum(_inside(d, [box]) for d in before), sum(_inside(d, [box]) for d in now)
+        # a die gone from its place counts twice: it lies somewhere in the change (rolled where the read missed it)
+        held = now_in + was + max(0, was - now_in)
         if bw * bh > rules.object_dice * max(1, held) * side * side:
             out.append((int(bx), int(by), int(bw), int(bh)))
     return out
