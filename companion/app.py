@@ -230,7 +230,8 @@ class MainLoop:
         """A view asked to read the table now (``read_now``): the next frame is read as a still one."""
         self.read_by_player = False
         """The frame the mode is given now is read because a view asked (``read_now``), not because the table
-        became still: the mode reads it whole and the stillness detector counts later changes from it."""
+        became still: the mode reads it (a game's camera whole, the d6 dice where the table changed since their last
+        read) and the stillness detector counts later changes from it."""
         self._light_held = False  # the camera's exposure and white balance are held (the table is still)
         self._stop = False
         self._watch = CameraWatch(source, camera_health, reconnect_s=reconnect_s, clock=clock)

@@ -15,24 +15,30 @@ only for a change (issue 15 "Read the table at camera speed", issue 16 "One roll
   reader's noise: :func:`same_dice`) is "same as before", not a new roll; a change the read cannot explain by dice
   (:func:`unexplained_changes`: a hand, a cup, anything larger than a die where no die is) blocks the read until
   it is gone.
+- **After a restart**: :func:`seen_of` is what the box keeps of its last read (the stillness detector's small image of
+  it and the dice as judged), :func:`resume_seen` puts it back, so a restarted box counts changes from that read: an
+  unchanged table is not read again, and a changed one is read where it changed.
 
 No I/O here; the modes (:mod:`companion.modes.dice`, :mod:`companion.camera.flow`) use these.
 """
 
 from __future__ import annotations
 
+import base64
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import cv2
 import numpy as np
 
+from vision.incremental import touches
 from vision.motion import MotionConfig, StillnessDetector
-from vision.observations import DiceRead, Sighting
+from vision.observations import DiceRead, DieObservation, Sighting
 
-__all__ = ["LOOP_MOTION", "ReadRules", "dice_read_of", "same_dice", "sighting_reader", "steady_dice", "sure_dice",
-           "table_stillness", "unexplained_changes"]
+__all__ = ["LOOP_MOTION", "ReadRules", "dice_read_of", "resume_seen", "same_dice", "seen_of", "sighting_reader",
+           "steady_dice", "sure_dice", "table_stillness", "unexplained_changes"]
 
 Box = tuple[int, int, int, int]
 
@@ -199,11 +205,12 @@ def sure_dice(dice: Sequence[Any], rules: ReadRules | None = None) -> tuple[Any,
 def unexplained_changes(boxes: Sequence[Box] | None, now: Sequence[Any], before: Sequence[Any],
                         frame_size: tuple[int, int], rules: ReadRules | None = None) -> list[Box]:
     """The change boxes (frame px, the detector's since the read before) that no die explains: larger than
-    :attr:`ReadRules.object_dice` dice for each die they hold now or held before (at least one). A hand resting over
-    the tray, a cup, a phone put down: the read waits until it is gone. A box touching the frame's edge is left to
-    the stillness detector (an arm reaching in waits there until it leaves; a strip along the edge is the camera's
-    framing). [] without boxes (a first read, a read asked for), without a die to size them by, or for a new scene
-    (changes over :attr:`ReadRules.scene_fraction` of the ``frame_size`` (width, height) px)."""
+    :attr:`ReadRules.object_dice` dice for each die they hold now or held before (at least one; a die they held before
+    and no longer hold counts twice: it was rolled within the change, and the read may have missed where). A hand
+    resting over the tray, a cup, a phone put down: the read waits until it is gone. A box touching the frame's edge
+    is left to the stillness detector (an arm reaching in waits there until it leaves; a strip along the edge is the
+    camera's framing). [] without boxes (a first read, a read asked for), without a die to size them by, or for a
+    new scene (changes over :attr:`ReadRules.scene_fraction` of the ``frame_size`` (width, height) px)."""
     rules = rules or ReadRules()
     dice = list(now) + list(before)
     if not boxes or not dice:
@@ -213,10 +220,13 @@ def unexplained_changes(boxes: Sequence[Box] | None, now: Sequence[Any], before:
     side = float(np.median([_centre_side(d)[2] for d in dice]))
     fw, fh = frame_size
     out = []
-    for bx, by, bw, bh in boxes:
+    for box in boxes:
+        bx, by, bw, bh = box
         if bx <= 0 or by <= 0 or bx + bw >= fw or by + bh >= fh:
             continue
-        held = sum(1 for d in dice if bx <= _centre_side(d)[0] <= bx + bw and by <= _centre_side(d)[1] <= by + bh)
+        was, now_in = sum(_inside(d, [box]) for d in before), sum(_inside(d, [box]) for d in now)
+        # a die gone from its place counts twice: it lies somewhere in the change (rolled where the read missed it)
+        held = now_in + was + max(0, was - now_in)
         if bw * bh > rules.object_dice * max(1, held) * side * side:
             out.append((int(bx), int(by), int(bw), int(bh)))
     return out
@@ -227,7 +237,9 @@ def unexplained_changes(boxes: Sequence[Box] | None, now: Sequence[Any], before:
 
 @dataclass(frozen=True, eq=False)
 class _PlainDice:
-    """A dice reader with only ``read(frame) -> DiceRead`` as a :class:`vision.Reader` (every read is a full one)."""
+    """A dice reader with only ``read(frame) -> DiceRead`` as a :class:`vision.incremental.IncrementalReader`: every
+    read is a full one, and after a change only the dice in the changed places are taken from it (the others stay as
+    the read before saw them), as a reader that reads only the changes does."""
 
     reader: Any
     name: str = "d6"
@@ -239,11 +251,19 @@ class _PlainDice:
         return Sighting(self.name, int(r.width), int(r.height), dice=tuple(r.dice),
                         timings_ms=dict(getattr(r, "timings_ms", {}) or {}))
 
+    def read_changes(self, frame: np.ndarray, previous: Sighting, boxes: Sequence[Box]) -> Sighting:
+        """``previous``'s dice that touch none of ``boxes`` (frame px), and the dice of a full read of ``frame`` that
+        touch one and lie on none of those."""
+        now = self.read(frame)
+        kept = [d for d in previous.dice if not touches(_box(d), boxes)]
+        new = [d for d in now.dice if touches(_box(d), boxes) and not any(touches(_box(d), [_box(k)]) for k in kept)]
+        return replace(now, dice=tuple(kept + new))
+
 
 def sighting_reader(reader: Any) -> Any:
     """``reader`` as a :class:`vision.Reader`: a :class:`vision.D6Reader` as its :class:`vision.readers.D6Adapter`
     (reads only what changed), a reader that already is one as it is, anything else with ``read(frame)`` giving
-    ``dice`` wrapped (full reads)."""
+    ``dice`` wrapped (full reads, of which a change takes only the dice where the table changed)."""
     from vision import D6Reader
     from vision.readers import D6Adapter
 
@@ -258,3 +278,43 @@ def dice_read_of(sighting: Sighting, dice: Sequence[Any] | None = None) -> DiceR
     """The :class:`vision.DiceRead` of a sighting (``dice`` instead of its own when given)."""
     return DiceRead(sighting.width, sighting.height, tuple(sighting.dice if dice is None else dice),
                     dict(sighting.timings_ms))
+
+
+# -- what the box keeps of its last read across a restart ------------------------------------------------------
+
+
+def seen_of(stillness: StillnessDetector, sighting: Sighting, events: int) -> dict[str, Any] | None:
+    """What the box keeps of its last read (JSON): ``{"events": the session's last seq then, "width", "height": the
+    frame's px, "reference": the detector's small image of the read (:meth:`vision.motion.StillnessDetector.
+    read_reference`) as base64 PNG, "dice": [DieObservation.to_json(), ...] as judged}``; None when the detector has
+    no read or ``sighting`` holds something other than d6 dice."""
+    reference = stillness.read_reference()
+    if reference is None or any(not isinstance(d, DieObservation) for d in sighting.dice):
+        return None
+    ok, png = cv2.imencode(".png", reference)
+    if not ok:
+        return None
+    return {"events": int(events), "width": int(sighting.width), "height": int(sighting.height),
+            "reference": base64.b64encode(png.tobytes()).decode("ascii"), "dice": [d.to_json() for d in sighting.dice]}
+
+
+def resume_seen(seen: Mapping[str, Any] | None, stillness: StillnessDetector, events: int,
+                name: str = "d6") -> Sighting | None:
+    """Put back what :func:`seen_of` kept when it belongs to the log as it is (``events``: the session's last seq now;
+    an Undo or a correction since makes it stale): the detector counts changes from that read again, and its dice
+    are returned as the reader's ``name`` sighting (the read before the next one). None, with the detector untouched,
+    when there is nothing to resume or what was kept does not decode (the next still table is read whole)."""
+    if not isinstance(seen, Mapping) or seen.get("events") != events:
+        return None
+    try:
+        width, height = int(seen["width"]), int(seen["height"])
+        png = np.frombuffer(base64.b64decode(str(seen["reference"]), validate=True), np.uint8)
+        reference = cv2.imdecode(png, cv2.IMREAD_COLOR) if png.size else None
+        dice = tuple(DieObservation(str(d.get("kind", "d6")), None if d.get("value") is None else int(d["value"]),
+                                    tuple(int(v) for v in d["box"]), float(d["confidence"])) for d in seen["dice"])
+        if reference is None or width < 1 or height < 1 or any(len(d.box) != 4 for d in dice):
+            return None
+        stillness.resume_read(reference, (height, width, 3))
+    except (KeyError, TypeError, ValueError, AttributeError, cv2.error):
+        return None
+    return Sighting(name, width, height, dice=dice)

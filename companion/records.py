@@ -1,5 +1,6 @@
 """What the box keeps in the session database besides the games' event logs: the first answer to each
-idempotency key, each game's join secret and seat claims, the setup step's events, and the storage probe.
+idempotency key, each game's join secret and seat claims, the setup step's events, the storage probe, where the
+box was, and what the camera saw at a game's last read.
 
 Every function takes the :class:`companion.session.SessionStore` and runs in one of its transactions, so
 inside the main loop's transaction around an action (``store.transaction(write=True, ...)``) the key's
@@ -22,7 +23,7 @@ from rules import Event
 
 __all__ = ["SetupRecord", "answer", "claims", "drop_claims", "load_pairing", "make_secret", "probe", "save_answer",
            "save_claim", "save_pairing", "drop_claim", "open_setup", "setup_events", "append_setup_event", "end_setup",
-           "start_setup", "load_place", "save_place"]
+           "start_setup", "load_place", "save_place", "load_seen", "save_seen"]
 
 
 def _has_tables(store: Any, since: int = 2) -> bool:
@@ -194,25 +195,53 @@ def probe(store: Any) -> None:
 # -- where the box was (schema 4) ------------------------------------------------------------------------------
 
 
-def load_place(store: Any) -> dict[str, Any] | None:
-    """Where the box was when it stopped: ``{"mode": ModeName value, "session"?: id, "setup"?: id, "game"?: name}``,
-    or None (never recorded, or a file older than schema 4)."""
+def _load_state(store: Any, key: str, doing: str) -> dict[str, Any] | None:
+    """The JSON object kept under ``key`` in ``box_state``, or None (never kept, a file older than schema 4, or a
+    value that is not a JSON object)."""
     if not _has_tables(store, 4):
         return None
-    with store.transaction(write=False, doing="reading where the box was") as conn:
-        row = conn.execute("SELECT value FROM box_state WHERE key = 'place'").fetchone()
+    with store.transaction(write=False, doing=doing) as conn:
+        row = conn.execute("SELECT value FROM box_state WHERE key = ?", (key,)).fetchone()
     if row is None:
         return None
     try:
-        place = json.loads(row[0])
+        value = json.loads(row[0])
     except ValueError:
         return None
-    return place if isinstance(place, dict) else None
+    return value if isinstance(value, dict) else None
+
+
+def _save_state(store: Any, key: str, value: Mapping[str, Any], doing: str) -> None:
+    """Keep the JSON object ``value`` under ``key`` in ``box_state``, replacing the one before (in the caller's
+    transaction when there is one). Raises :class:`companion.errors.StorageError` when the storage refuses."""
+    _writable(store, doing, since=4)
+    with store.transaction(write=True, doing=doing) as conn:
+        conn.execute("INSERT OR REPLACE INTO box_state (key, value, at) VALUES (?, ?, ?)",
+                     (key, json.dumps(dict(value), separators=(",", ":")), time.time()))
+
+
+def load_place(store: Any) -> dict[str, Any] | None:
+    """Where the box was when it stopped: ``{"mode": ModeName value, "session"?: id, "setup"?: id, "game"?: name}``,
+    or None (never recorded, or a file older than schema 4)."""
+    return _load_state(store, "place", "reading where the box was")
 
 
 def save_place(store: Any, place: Mapping[str, Any]) -> None:
     """Keep where the box is now (in the caller's transaction: with the action that moved it)."""
-    _writable(store, "keeping where the box is", since=4)
-    with store.transaction(write=True, doing="keeping where the box is") as conn:
-        conn.execute("INSERT OR REPLACE INTO box_state (key, value, at) VALUES ('place', ?, ?)",
-                     (json.dumps(dict(place), separators=(",", ":")), time.time()))
+    _save_state(store, "place", place, "keeping where the box is")
+
+
+# -- what the camera saw at the last read (schema 4's box_state) -------------------------------------------------
+
+
+def load_seen(store: Any, game: str) -> dict[str, Any] | None:
+    """What the camera saw of game ``game``'s table at its last read (:func:`save_seen`), or None (never kept, a
+    file older than schema 4, or a value that is not a JSON object)."""
+    return _load_state(store, f"seen:{game}", "reading what the camera saw")
+
+
+def save_seen(store: Any, game: str, seen: Mapping[str, Any]) -> None:
+    """Keep what the camera saw of game ``game``'s table at its last read (a JSON object: the reads' own judgement
+    of it, :mod:`companion.modes.dice`), one per game, replacing the one before, so a restart counts changes from
+    it. Raises :class:`companion.errors.StorageError` when the storage refuses."""
+    _save_state(store, f"seen:{game}", seen, "keeping what the camera saw")

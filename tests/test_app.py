@@ -13,7 +13,8 @@ from vision.motion import StillnessDetector
 
 
 class ScriptedReader:
-    """Reads one die whose value is encoded in the frame's grey level (scene k shows value k)."""
+    """Reads one die whose value is encoded in the frame's grey level (scene k shows value k), where scene k has its
+    die (a die that shows another value has moved: the loop looks again only where the picture changed)."""
 
     def __init__(self):
         self.calls = 0
@@ -21,7 +22,8 @@ class ScriptedReader:
     def read(self, frame: np.ndarray) -> DiceRead:
         self.calls += 1
         value = int(frame[0, 0, 0]) // 40
-        die = DieObservation(kind="d6", value=value if 1 <= value <= 6 else None, box=(10, 20, 30, 30), confidence=0.97)
+        die = DieObservation(kind="d6", value=value if 1 <= value <= 6 else None, box=(18 * value, 50, 20, 20),
+                             confidence=0.97)
         return DiceRead(width=frame.shape[1], height=frame.shape[0], dice=(die,), timings_ms={})
 
 

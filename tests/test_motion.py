@@ -396,3 +396,45 @@ def test_sequence_without_rereads_reads_only_what_changed(roll_sequence):
         for p in moved:
             x, y = seq.table.polygon_px(p).mean(axis=0)
             assert any(bx <= x <= bx + bw and by <= y <= by + bh for bx, by, bw, bh in boxes)
+
+
+def test_a_read_kept_before_a_restart_counts_changes_for_a_new_detector():
+    # What one detector kept of its last read lets another (the box restarted) go on from it: the same table is not
+    # still for a read again, a die moved since is, with its change box; another frame size forgets it.
+    rng = np.random.default_rng(31)
+    still = table(rng)
+    config = replace(CONFIG, read_unchanged=False)
+    first = StillnessDetector(config)
+    assert first.read_reference() is None
+    t = 0.0
+    for _ in range(8):
+        first.update(noisy(still, rng), t)
+        t += 1 / FPS
+    reference = first.read_reference()
+    assert reference is not None and reference.dtype == np.uint8 and reference.shape[2] == 3
+
+    again = StillnessDetector(config)
+    again.resume_read(reference, still.shape)
+    for k in range(10):
+        again.update(noisy(still, rng), 100 + k / FPS)
+        assert not again.became_still, "the same table after a restart is not read again"
+    moved = still.copy()
+    moved[260:310, 300:350] = still[400:450, 8:58]  # the middle die taken away: felt there now
+    became = []
+    for k in range(10):
+        again.update(noisy(moved, rng), 101 + k / FPS)
+        became.append(again.became_still)
+        if again.became_still:
+            boxes = again.change_boxes()
+    assert sum(became) == 1
+    assert boxes and all(bx <= 325 <= bx + bw and by <= 285 <= by + bh for bx, by, bw, bh in boxes[:1])
+
+    other = StillnessDetector(config)
+    other.resume_read(reference, (240, 320, 3))  # kept from frames of another size: everything is read
+    for k in range(8):
+        other.update(noisy(still, rng), k / FPS)
+    assert other.read_reference() is not None and other.change_boxes() == []
+    with pytest.raises(ValueError, match="uint8"):
+        other.resume_read(reference.astype(np.float32), still.shape)
+    with pytest.raises(ValueError, match="frame_shape"):
+        other.resume_read(reference, (480, 640))

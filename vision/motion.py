@@ -393,6 +393,36 @@ class StillnessDetector:
                 self._state = MotionState.SETTLING
         return self._state
 
+    def read_reference(self) -> np.ndarray | None:
+        """What the detector keeps of the last read: a copy of its small colour image (``uint8[h, w, 3]`` BGR,
+        ``w`` about ``work_width`` px; :func:`_small`), or None before any read. Kept with the read, it lets a
+        restarted box count changes from the same read (:meth:`resume_read`)."""
+        return None if self._read is None else self._read.copy()
+
+    def resume_read(self, reference: np.ndarray, frame_shape: tuple[int, ...]) -> None:
+        """Count changes from a read made before (by another detector, e.g. before the box restarted): a still
+        scene equal to it is not read again (with ``read_unchanged`` off), and :meth:`change_boxes` compares later
+        frames with it. A frame of another size than ``frame_shape`` (or a small image that does not match it)
+        forgets it: everything is read then.
+
+        Args:
+            reference: ``uint8[h, w, 3]``: what :meth:`read_reference` gave.
+            frame_shape: ``(H, W, 3)`` of the frames it was made from, px.
+
+        Raises:
+            ValueError: ``reference`` is not a ``uint8[h, w, 3]`` array or ``frame_shape`` not ``(H, W, 3)``.
+        """
+        ref = np.asarray(reference)
+        if ref.dtype != np.uint8 or ref.ndim != 3 or ref.shape[2] != 3 or ref.size == 0:
+            raise ValueError(f"a read reference is a uint8[h, w, 3] image, got {ref.dtype}{list(ref.shape)}")
+        shape = tuple(int(v) for v in frame_shape)
+        if len(shape) != 3 or shape[2] != 3 or min(shape) < 1:
+            raise ValueError(f"frame_shape must be (H, W, 3) px, got {frame_shape!r}")
+        self.reset()
+        self._shape = shape
+        self._read = np.ascontiguousarray(ref)
+        self._changes = []
+
     def mark_read(self) -> None:
         """The latest frame was read (e.g. a read asked for by a player): later changes count from it."""
         self._read = self._small_colour()

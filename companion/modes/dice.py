@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -23,12 +24,15 @@ from companion.modes.base import ModeName, SessionMode
 from companion.reading import (
     ReadRules,
     dice_read_of,
+    resume_seen,
     same_dice,
+    seen_of,
     sighting_reader,
     steady_dice,
     sure_dice,
     unexplained_changes,
 )
+from companion.records import load_seen, save_seen
 from device import Frame
 from rules import RulesError
 from rules.d6 import DICE_READ
@@ -42,6 +46,8 @@ if TYPE_CHECKING:
 __all__ = ["DiceMode", "DiceReader", "dice_read_payload", "reading_order"]
 
 log = logging.getLogger(__name__)
+
+Box = tuple[int, int, int, int]
 
 
 class DiceReader(Protocol):
@@ -107,8 +113,33 @@ class DiceMode(SessionMode):
         self.previous: Any = None
         """The :class:`vision.Sighting` of the last read (the frame the stillness detector counts changes from)."""
         self._settled: Frame | None = None  # the frame before, while the table is quiet (a second look at values)
-        self._early: tuple[Frame, Future] | None = None  # the first quiet frame's read, made while the table settles
+        self._looks: list[_Look] = []  # the reads of the first two quiet frames after a change, made while it settles
+        self._looking = threading.Lock()  # guards _looks: the second look is added on the worker when the first ends
         self._worker: ThreadPoolExecutor | None = None  # runs every read of this mode, one at a time
+
+    def enter(self) -> None:
+        """Resume from the session's last read when the box kept it (:func:`companion.reading.resume_seen`): after a
+        restart the same table is not read (nor recorded) again, a changed one is read where it changed."""
+        try:
+            seen = load_seen(self.session.store, self.session.id)
+        except StorageError as exc:  # nothing to resume from: the next still table is read whole
+            log.warning("what the camera saw at the last read is not known: %s", exc)
+            return
+        resumed = resume_seen(seen, self.loop.stillness, self.session.last_seq, getattr(self.sight, "name", "d6"))
+        if resumed is not None:
+            self.previous = resumed
+            self.loop.last_dice = [d.to_json() for d in resumed.dice]
+            log.info("resumed from the read after event %d: %d dice", self.session.last_seq, len(resumed.dice))
+
+    def _keep_seen(self) -> None:
+        """Keep what the camera saw at this read for a restart (a storage that refuses only loses that)."""
+        seen = seen_of(self.loop.stillness, self.previous, self.session.last_seq)
+        if seen is None:
+            return
+        try:
+            save_seen(self.session.store, self.session.id, seen)
+        except StorageError as exc:
+            log.warning("what the camera saw was not kept: %s", exc)
 
     def handle(self, act: Posted) -> Outcome | None:
         """Read now, Undo; the game flow's actions and camera answers are said to need a game flow."""
@@ -127,23 +158,104 @@ class DiceMode(SessionMode):
         return None
 
     def on_frame(self, frame: Frame, asked: bool) -> bool:
-        """Read the dice when the table became still or a view asked. While the table settles, the first quiet
-        frame after a change is read already (on the mode's worker): the read of the still frame then looks whether
-        its dice show the same values there, at no cost in time."""
+        """Read the dice when the table became still or a view asked. While the table settles after a change (or
+        before the first read), its first quiet frame is read already, on the mode's worker, where it changed, and the
+        dice found new there are looked at again on a later quiet frame: the stillness detector turns STILL only when
+        nothing moved since the first, so when it does, those two reads are the read of the still table and the second
+        look at its values, ready or nearly (no read of the still frame on the way to the phones)."""
         if asked:
             self.record_read(frame, by_player=self.loop.read_by_player)
-            self._settled, self._early = frame, None
+            self._settled = frame
+            self._drop_looks()
             return True
-        state = self.loop.stillness.state
-        if state is MotionState.MOVING:
-            self._settled, self._early = None, None
+        stillness = self.loop.stillness
+        if stillness.state is MotionState.MOVING:
+            self._settled = None
+            self._drop_looks()
             return False
         self._settled = frame
-        if state is MotionState.SETTLING and self._early is None and not self.loop.stillness.reaching:
-            boxes = self.loop.stillness.change_boxes()
-            if boxes:  # a change since the last read: look at it on this first quiet frame
-                self._early = (frame, self._run(read_changes, self.sight, frame.image, self.previous, boxes))
+        if stillness.state is not MotionState.SETTLING or stillness.reaching:
+            return False
+        with self._looking:
+            first = self._looks[0] if self._looks else None
+        if first is None:
+            boxes = stillness.change_boxes()
+            if boxes != []:  # a change since the last read (None: no read yet, the whole table)
+                previous = self._previous_for(frame)
+                boxes = _with_unreadable(boxes, previous)
+                first = _Look(frame, boxes, previous, self._run(read_changes, self.sight, frame.image, previous, boxes))
+                with self._looking:
+                    self._looks = [first]
+                # the second look starts as soon as the first ends, on the newest quiet frame by then
+                first.future.add_done_callback(lambda _f, first=first: self._look_again(first, self._settled))
+        elif first.future.done():
+            self._look_again(first, frame)
         return False
+
+    def _look_again(self, first: _Look, frame: Frame | None) -> None:
+        """Start the second look, on ``frame`` (a quiet frame after ``first``'s), at the dice the first look (finished)
+        found new: windows around them read again from its sighting. Nothing when it is made already, the table moved
+        since (``first`` is no longer the look under way), the first failed or found no new die. Called on the loop's
+        thread or the worker's."""
+        if self._worker is None or frame is None or frame is first.frame \
+                or frame.image.shape != first.frame.image.shape:
+            return
+        with self._looking:
+            if len(self._looks) != 1 or self._looks[0] is not first:
+                return
+            try:
+                sighting = first.future.result()
+            except Exception:  # the first look failed (or was cancelled): the still frame is read
+                return
+            kept = {id(d) for d in (first.previous.dice if first.previous is not None else ())}
+            boxes = [tuple(int(v) for v in d.box) for d in sighting.dice if id(d) not in kept]
+            if not boxes:
+                return
+            try:
+                future = self._run(read_changes, self.sight, frame.image, sighting, boxes)
+            except RuntimeError:  # the worker was shut down (the loop stops)
+                return
+            self._looks.append(_Look(frame, boxes, sighting, future))
+
+    def _previous_for(self, frame: Frame) -> Any:
+        """The last read's sighting when it was of a frame of ``frame``'s size, else None (everything is read)."""
+        previous = self.previous
+        if previous is not None and tuple(previous.frame_size) != (frame.width, frame.height):
+            return None
+        return previous
+
+    def _drop_looks(self) -> None:
+        """Forget the looks at the quiet frames (the table moved, or it was read): those not started are cancelled."""
+        with self._looking:
+            looks, self._looks = self._looks, []
+        for look in looks:
+            look.future.cancel()
+
+    def _settled_looks(self, frame: Frame, boxes: list[tuple[int, int, int, int]] | None,
+                       previous: Any) -> tuple[Any, Any] | None:
+        """(the read, the second look or None) of the table that became still in ``frame``, from the looks while it
+        settled: when the first was read from ``previous`` where ``boxes`` (the changes at the still frame) lie, to
+        within two of the stillness detector's pixels; the second look is made on ``frame`` when it was not yet made.
+        None (read ``frame``): no such look, it failed, or the change grew since."""
+        with self._looking:
+            first = self._looks[0] if self._looks else None
+        if first is None or first.previous is not previous or first.frame.image.shape != frame.image.shape:
+            return None
+        if first.boxes is not None:
+            if boxes is None:
+                return None
+            slack = 2.0 * frame.width / max(1, self.loop.stillness.config.work_width)
+            if not all(any(_within(b, f, slack) for f in first.boxes) for b in boxes):
+                return None
+        try:
+            sighting = first.future.result()
+            self._look_again(first, frame)  # when not made yet: on the still frame
+            with self._looking:
+                second = self._looks[1] if len(self._looks) > 1 and self._looks[0] is first else None
+            return sighting, None if second is None else second.future.result()
+        except Exception:  # a look failed: the still frame is read instead
+            log.warning("a look at the settling dice failed", exc_info=True)
+            return None
 
     def _run(self, work: Callable[..., Any], *args: Any) -> Future:
         """``work(*args)`` on the mode's worker: the read of the still frame beside the early look still running on
@@ -162,10 +274,13 @@ class DiceMode(SessionMode):
     def record_read(self, frame: Frame, by_player: bool = False) -> int:
         """Read the dice in ``frame`` and append a ``dice_read`` event when they are a new roll; publish.
 
-        The stillness detector's change boxes choose what is read again (a read a player asked for reads it all, and
-        later changes count from it). The dice read again are read on an earlier quiet frame too (the one read while
-        the table settled, else the frame before): a value the two frames disagree on is unreadable; a value below
-        :attr:`companion.reading.ReadRules.value_confidence` is unreadable. Not recorded, said on both views: the same
+        The stillness detector's change boxes since the last read choose what is read again, also for a read a player
+        asked for (later changes count from it): where the table did not change, the dice stay as read, so a tap on
+        dice that did not move is "same as before" whatever the reader's noise (it reads everything when there was no
+        read before; after an Undo the dice are compared with the roll now in force). The dice read again are read
+        on an earlier quiet frame too (the one read while the table settled, else the frame before): a value the two
+        frames disagree on is unreadable; a value below :attr:`companion.reading.ReadRules.value_confidence` is
+        unreadable. Not recorded, said on both views: the same
         dice at the same places as the last roll in force ("same as before"), a photo of a replay already recorded,
         a change no die explains (only for a read the table's stillness asked for).
 
@@ -174,24 +289,29 @@ class DiceMode(SessionMode):
         """
         loop = self.loop
         started = time.perf_counter()
-        boxes = None if by_player else loop.stillness.change_boxes()
-        previous = self.previous
-        if previous is not None and tuple(previous.frame_size) != (frame.width, frame.height):
-            previous = None
-        sighting = self._run(read_changes, self.sight, frame.image, previous, boxes).result()
+        boxes = loop.stillness.change_boxes()
+        previous = self._previous_for(frame)
+        read_boxes = _with_unreadable(boxes, previous)
+        looked = None if by_player else self._settled_looks(frame, boxes, previous)
+        if looked is not None:
+            sighting, again = looked
+        else:
+            sighting, again = self._run(read_changes, self.sight, frame.image, previous, read_boxes).result(), None
         kept = {id(d) for d in (previous.dice if previous is not None else ())}
         fresh = [d for d in sighting.dice if id(d) not in kept]
         dice = tuple(sighting.dice)
-        again = None
-        if fresh and self._early is not None and self._early[0].image.shape == frame.image.shape:
+        with self._looking:
+            first = self._looks[0] if self._looks else None
+        if fresh and again is None and looked is None and first is not None and first.previous is previous \
+                and first.frame.image.shape == frame.image.shape:
             try:
-                again = self._early[1].result()
-            except Exception:  # the early look failed: the frame before is looked at instead
-                log.warning("the early look at the dice failed", exc_info=True)
+                again = first.future.result()
+            except Exception:  # the look failed: the frame before is looked at instead
+                log.warning("a look at the settling dice failed", exc_info=True)
         earlier = self._settled
         if fresh and again is None and earlier is not None and earlier is not frame \
                 and earlier.image.shape == frame.image.shape:
-            again = self._run(read_changes, self.sight, earlier.image, previous, boxes).result()
+            again = self._run(read_changes, self.sight, earlier.image, previous, read_boxes).result()
         if again is not None:
             dice = steady_dice(dice, again.dice, fresh, self.rules)
         dice = tuple(sorted(sure_dice(dice, self.rules), key=lambda d: -d.confidence))
@@ -215,8 +335,12 @@ class DiceMode(SessionMode):
         elif last is not None and (last.get("width"), last.get("height")) == (read.width, read.height) \
                 and same_dice(read.dice, last.get("dice") or [], self.rules, boxes):
             loop.message = Text("same as before: {values}", values=values)
+            self._keep_seen()
         else:
-            return self._record(payload, read, frame)
+            seq = self._record(payload, read, frame)
+            if seq:
+                self._keep_seen()
+            return seq
         log.info("not recorded: %s", loop.message)
         loop.display = annotate(frame.image, read)
         loop.publish()
@@ -282,6 +406,34 @@ class DiceMode(SessionMode):
         else:
             findings = list(replayed.findings[-5:])
         return self.loop.envelope(self.session, game_view, [f.to_json() for f in findings], dice=self.loop.last_dice)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class _Look:
+    """A read of a quiet frame while the table settles: the frame, the change boxes it was read at (frame px; None:
+    the whole frame), the sighting it was read from, and the read under way."""
+
+    frame: Frame
+    boxes: list[tuple[int, int, int, int]] | None
+    previous: Any
+    future: Future
+
+
+def _with_unreadable(boxes: list[Box] | None, previous: Any) -> list[Box] | None:
+    """The boxes to read again (frame px): the changes (``boxes``; None: everything) and, when anything is read
+    again, the dice ``previous`` could not read (a value has another chance on each new frame; a die kept as
+    unreadable would stay so until its place changed)."""
+    if not boxes or previous is None:
+        return boxes
+    unread = [tuple(int(v) for v in d.box) for d in previous.dice if getattr(d, "value", 0) is None]
+    return list(boxes) + [b for b in unread if b not in boxes]
+
+
+def _within(box: tuple[int, int, int, int], outer: tuple[int, int, int, int], slack: float) -> bool:
+    """Whether ``box`` lies inside ``outer`` grown by ``slack`` px on every side (boxes ``(x, y, w, h)`` px)."""
+    x, y, w, h = box
+    ox, oy, ow, oh = outer
+    return ox - slack <= x and oy - slack <= y and x + w <= ox + ow + slack and y + h <= oy + oh + slack
 
 
 def undo(session: Any, origin: str, describe: Callable[[Any], str] | None = None) -> Outcome:
