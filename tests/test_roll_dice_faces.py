@@ -204,3 +204,37 @@ def test_polarity_kept_before_scoring(reader, scenes):
     a, _ = search_faces(inks, reader.turned_templates, None, cfg, 1, 0)
     b, _ = window_scores(inks, reader.turned_templates, cfg, 1)
     np.testing.assert_allclose(a, b.max(1), atol=0)
+
+
+def test_drop_duplicates_keeps_what_the_pairwise_loop_keeps(reader, scenes):
+    """One face per place and no side faces, as the plain pair-by-pair loop decides, on the detector's faces
+    before dedupe plus jittered copies of them (fragments of one die)."""
+    from vision.roll_dice.foreground import LOG_RGB_BASIS
+    from vision.roll_dice.tops import drop_duplicates
+
+    cfg = reader.config
+    rng = np.random.default_rng(7)
+    for _, tops in scenes:
+        n = len(tops.rects)
+        pick = rng.integers(0, n, n)
+        rects = np.concatenate([tops.rects, tops.rects[pick] + rng.normal(0, 4, (n, 5)) * [1, 1, 1, 1, 0]])
+        body = np.concatenate([tops.body, tops.body[pick] + rng.normal(0, 0.1, (n, 3))])
+        many = TopFaces(rects, rng.random(2 * n), np.zeros((2 * n, 2, 1, 1), np.float32), body)
+        side = np.sqrt(rects[:, 2] * rects[:, 3])
+        keep: list[int] = []
+        for i in np.lexsort((-side, -many.scores)):
+            if all(np.hypot(*(rects[i, :2] - rects[j, :2])) > cfg.duplicate_dist * min(side[i], side[j]) for j in keep):
+                keep.append(int(i))
+        bright, chroma = body @ LOG_RGB_BASIS[2], body @ LOG_RGB_BASIS[:2].T
+        drop = set()
+        for i in keep:
+            sq = max(rects[i, 2], rects[i, 3]) / max(min(rects[i, 2], rects[i, 3]), 1e-6)
+            for j in keep:
+                if i != j and (np.hypot(*(rects[i, :2] - rects[j, :2])) < max(side[i], side[j])
+                               and bright[j] - bright[i] > cfg.side_darker and side[i] < side[j] * 1.05
+                               and np.hypot(*(chroma[i] - chroma[j])) < cfg.side_chroma
+                               and (sq > 1.25 or side[i] < 0.8 * side[j])):
+                    drop.add(i)
+                    break
+        want = sorted(i for i in keep if i not in drop)
+        np.testing.assert_array_equal(drop_duplicates(many, cfg).rects, rects[want])

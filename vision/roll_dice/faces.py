@@ -218,11 +218,32 @@ def search_faces(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.n
         (NCC ``float32[N, 4K]``, corner ``int[N, 2]`` ``(dy, dx)`` patch px of each patch's best window).
     """
     n, k4 = len(inks), len(rot_templates)
+    rows = None if template_pol is None else np.repeat(np.asarray(template_pol, np.float64), 4)
+    if n == 0 or rows is None or not np.isin(rows, (-1.0, 1.0)).any():
+        return _search(inks, rot_templates, config, step, refine)
+    best, corner = np.zeros((n, k4), np.float32), np.zeros((n, 2), np.int64)
+    top = np.full(n, -np.inf, np.float32)
+    for pol in (-1.0, 1.0):  # each polarity's templates on the inks as that polarity prints them
+        sel = rows == pol
+        if not sel.any():
+            continue
+        part, at = _search(keep_ink_polarity(inks, np.full(n, pol), config), rot_templates[sel], config, step, refine)
+        best[:, sel] = part
+        up = part.max(1) > top
+        top[up], corner[up] = part.max(1)[up], at[up]
+    return best, corner
+
+
+def _search(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig, step: int,
+            refine: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`search_faces` of inks as they are (:func:`window_scores_at`)."""
+    n, k4 = len(inks), len(rot_templates)
     q, t, st = inks.shape[2], config.template, max(1, int(step))
     if n == 0:
         return np.zeros((0, k4), np.float32), np.zeros((0, 2), np.int64)
     coarse = st * 2 if refine > 0 and q - t >= 2 * st else st
-    score, shifts = polarised_scores(inks, rot_templates, template_pol, config, coarse)  # [N, S, 4K]
+    shifts = grid_shifts(q, t, coarse)
+    score = window_scores_at(inks, rot_templates, config, coarse).reshape(n, len(shifts), k4)  # [N, S, 4K]
     corners = np.asarray(shifts, np.int64)
     peak = score.max(2)                                                                 # [N, S]
     best, corner = score.max(1), corners[peak.argmax(1)]
@@ -231,7 +252,7 @@ def search_faces(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.n
     # refined: the r best coarse windows of each patch and each template's own best coarse window
     family = score.reshape(n, len(shifts), k4 // 4, 4).max(3).argmax(1)                 # [N, K]
     top = np.concatenate([np.argsort(-peak, axis=1, kind="stable")[:, :refine], family], axis=1)
-    near = corners[top][:, :, None, :] + st * _AROUND[None, None]                       # [N, r, 8, 2]
+    near = corners[top][:, :, None, :] + st * _AROUND[None, None]                       # [N, r + K, 8, 2]
     die = np.broadcast_to(np.arange(n)[:, None, None], near.shape[:3]).reshape(-1)
     near = near.reshape(-1, 2)
     ok = (near >= 0).all(1) & (near <= q - t).all(1)
@@ -239,7 +260,7 @@ def search_faces(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.n
     rows = np.stack([key // (q + 1) ** 2, key // (q + 1) % (q + 1), key % (q + 1)], 1)  # (patch, dy, dx), sorted
     if not len(rows):
         return best, corner
-    fine = polarised_scores_at(inks, rot_templates, template_pol, config, rows)       # [M, 4K]
+    fine = window_scores_at(inks, rot_templates, config, rows)                          # [M, 4K]
     dice, starts = np.unique(rows[:, 0], return_index=True)
     fine_best = np.maximum.reduceat(fine, starts, axis=0)                               # [D, 4K]
     fine_peak = fine.max(1)

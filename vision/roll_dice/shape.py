@@ -97,18 +97,16 @@ def face_evidence(patch: np.ndarray, body: np.ndarray, config: RollDiceConfig) -
     return face_evidences(np.asarray(patch)[None], np.asarray(body)[None], config)[0]
 
 
-def _ramp(x: float, lo: float, hi: float) -> float:
-    return float(np.clip((x - lo) / max(hi - lo, 1e-9), 0.0, 1.0))
+def _ramp(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    return np.clip((x - lo) / max(hi - lo, 1e-9), 0.0, 1.0)
 
 
 def die_likeness(evidence: np.ndarray, config: RollDiceConfig) -> np.ndarray:
     """``float[N]`` 0..1 from :func:`face_evidence` rows ``float[N, 3]``: how much a face looks like a die's
     top (its rim one colour, standing out all round, a symbol in the middle that is not all of it)."""
-    out = np.empty(len(evidence))
-    for i, (rim, outline, ink) in enumerate(np.asarray(evidence, np.float64).reshape(-1, 3)):
-        out[i] = (_ramp(rim, *config.rim_ramp) * _ramp(outline, *config.outline_ramp)
-                  * _ramp(ink, *config.ink_ramp) * _ramp(1.0 - ink, *config.ink_ramp))
-    return out
+    rim, outline, ink = np.asarray(evidence, np.float64).reshape(-1, 3).T
+    return (_ramp(rim, *config.rim_ramp) * _ramp(outline, *config.outline_ramp)
+            * _ramp(ink, *config.ink_ramp) * _ramp(1.0 - ink, *config.ink_ramp))
 
 
 def expected_sides(centres: np.ndarray, sides: np.ndarray, weights: np.ndarray, config: RollDiceConfig) -> np.ndarray:

@@ -246,26 +246,26 @@ def drop_duplicates(tops: TopFaces, config: RollDiceConfig) -> TopFaces:
         return tops
     side = np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
     order = np.lexsort((-side, -tops.scores))
+    xy = tops.rects[:, :2]
+    dist = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])  # [N, N] px
+    apart = dist > config.duplicate_dist * np.minimum(side[:, None], side[None, :])
     keep: list[int] = []
     for i in order:
-        if all(np.hypot(*(tops.rects[i, :2] - tops.rects[j, :2])) > config.duplicate_dist * min(side[i], side[j])
-               for j in keep):
+        if apart[i, keep].all():
             keep.append(int(i))
     # a side face: next to a die of the same chroma, clearly darker, and not square
     bright = tops.body @ LOG_RGB_BASIS[2]
     chroma = tops.body @ LOG_RGB_BASIS[:2].T
-    sides = set()
-    for i in keep:
-        sq = max(tops.rects[i, 2], tops.rects[i, 3]) / max(min(tops.rects[i, 2], tops.rects[i, 3]), 1e-6)
-        for j in keep:
-            if i == j:
-                continue
-            near = np.hypot(*(tops.rects[i, :2] - tops.rects[j, :2])) < 1.0 * max(side[i], side[j])
-            if (near and bright[j] - bright[i] > config.side_darker and side[i] < side[j] * 1.05
-                    and np.hypot(*(chroma[i] - chroma[j])) < config.side_chroma
-                    and (sq > 1.25 or side[i] < 0.8 * side[j])):
-                sides.add(i)
-                break
+    k = np.asarray(keep, np.int64)
+    r = tops.rects[k]
+    sq = (np.maximum(r[:, 2], r[:, 3]) / np.maximum(np.minimum(r[:, 2], r[:, 3]), 1e-6))[:, None]   # [i, 1]
+    si, sj = side[k][:, None], side[k][None, :]
+    near = dist[np.ix_(k, k)] < 1.0 * np.maximum(si, sj)
+    same = np.hypot(chroma[k][:, None, 0] - chroma[k][None, :, 0], chroma[k][:, None, 1] - chroma[k][None, :, 1])
+    face = (near & (bright[k][None, :] - bright[k][:, None] > config.side_darker) & (si < sj * 1.05)
+            & (same < config.side_chroma) & ((sq > 1.25) | (si < 0.8 * sj)))
+    np.fill_diagonal(face, False)
+    sides = set(k[face.any(1)].tolist())
     keep = [i for i in keep if i not in sides]
     keep.sort()
     k = np.asarray(keep, np.int64)
