@@ -90,20 +90,21 @@ def _windows(ink: np.ndarray, t: int, at: np.ndarray | int) -> tuple[np.ndarray,
     (``float32[M, C, T, T]`` contiguous, ``float64[2, M, C]``).
 
     ``at``: an ``int`` step (every window whose top-left corner is on that grid, patch-major then row-major:
-    one strided copy) or ``int[M, 3]`` rows (patch, dy, dx) (a gather). The sums come from integral images:
-    four look-ups per window, not ``t * t`` adds."""
+    one strided copy; the sums from integral images, four look-ups per window) or ``int[M, 3]`` rows
+    (patch, dy, dx) (a gather of a few windows; the sums over the gathered windows)."""
     n, c, q = ink.shape[:3]
-    ii = _integrals(ink)
     views = np.lib.stride_tricks.sliding_window_view(ink, (t, t), axis=(2, 3))  # [N, C, P, P, T, T]
     if isinstance(at, int | np.integer):
         st = max(1, int(at))
+        ii = _integrals(ink)
         lo, hi = slice(0, q - t + 1, st), slice(t, q + 1, st)
         s = ii[:, :, :, hi, hi] - ii[:, :, :, lo, hi] - ii[:, :, :, hi, lo] + ii[:, :, :, lo, lo]
         win = np.ascontiguousarray(views[:, :, ::st, ::st].transpose(0, 2, 3, 1, 4, 5)).reshape(-1, c, t, t)
         return win, s.transpose(0, 1, 3, 4, 2).reshape(2, -1, c)
     nn, yy, xx = np.asarray(at, np.int64).T
-    s = ii[:, nn, :, yy + t, xx + t] - ii[:, nn, :, yy, xx + t] - ii[:, nn, :, yy + t, xx] + ii[:, nn, :, yy, xx]
-    return views[nn, :, yy, xx], s.transpose(1, 0, 2)                     # advanced axes come first
+    win = views[nn, :, yy, xx]                                                  # [M, C, T, T]: advanced axes first
+    flat = win.reshape(len(win), c, t * t).astype(np.float64)
+    return win, np.stack([flat.sum(2), (flat * flat).sum(2)])
 
 
 def window_scores_at(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
