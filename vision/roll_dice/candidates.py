@@ -123,14 +123,16 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
         if len(group) >= config.merge_max_frac * side * side:
             groups.append(group)
             continue
+        middle = group.mean(0)  # the group's centre, kept until the group grows
         for j in order:
-            if used[j] or np.hypot(*(centres[j] - group.mean(0))) > side:
+            if used[j] or np.hypot(*(centres[j] - middle)) > side:
                 continue
             union = np.vstack([group, pts[j]])
             (_, _), (rw, rh), _ = cv2.minAreaRect(union)
             if max(rw, rh) <= limit:
                 group = union
                 used[j] = True
+                middle = group.mean(0)
         groups.append(group)
     return groups
 

@@ -79,6 +79,9 @@ class RollDiceConfig:
             dice least like it (enrollment setting).
         template_centering: fraction of the mean template taken off every template at read time.
         shift_step: step in patch pixels of the shift search of the face match (2 = 4x faster).
+        shift_refine: the face match's shift searches (first match and ``relocate_*``) go coarse to fine:
+            every window of a grid twice as coarse, then the neighbours of the best this many coarse
+            windows of each die (:func:`vision.roll_dice.faces.search_faces`; 0 = every window).
         glare_log: on a die with dark symbols, brightness above the body is glare, not ink: it is
             zeroed and its chroma faded out by this many log units (the same for darkness on a die
             with light symbols); 0 = off.
@@ -198,6 +201,7 @@ class RollDiceConfig:
     relocate_scales: tuple[float, ...] = (1.0, 0.85, 1.15)
     relocate_gain: float = 0.05
     shift_step: int = 1
+    shift_refine: int = 5
     template_centering: float = 0.0
     templates_per_pair: int = 1
     ink_noise: float = 0.1

@@ -8,11 +8,11 @@ import numpy as np
 
 from .config import RollDiceConfig
 from .observations import TopFaces
-from .tops import INK_CHANNELS, ink_map, upright_patch
+from .tops import INK_CHANNELS, ink_maps, upright_patch
 
-__all__ = ["distinctive_templates", "keep_ink_polarity", "match_faces", "match_faces_polarised", "normalise_rows",
-           "polarised_scores", "relocate_faces",
-           "rotated_templates", "template_of", "template_polarity", "window_scores", "windows_of"]
+__all__ = ["distinctive_templates", "grid_shifts", "keep_ink_polarity", "match_faces", "match_faces_polarised",
+           "normalise_rows", "polarised_scores", "polarised_scores_at", "relocate_faces", "rotated_templates",
+           "search_faces", "template_of", "template_polarity", "window_scores", "window_scores_at", "windows_of"]
 
 
 def normalise_rows(x: np.ndarray, channels: int = INK_CHANNELS) -> np.ndarray:
@@ -75,46 +75,86 @@ def match_faces(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceCon
     return score.reshape(n, score.shape[1], k4 // 4, 4).max(axis=(1, 3))
 
 
+def _integrals(ink: np.ndarray) -> np.ndarray:
+    """``float64[2, N, C, q+1, q+1]`` integral images of ink patches ``[N, C, q, q]`` and of their squares."""
+    x = np.asarray(ink, np.float64)
+    n, c, q = x.shape[:3]
+    ii = np.zeros((2, n, c, q + 1, q + 1))
+    ii[0, :, :, 1:, 1:] = x.cumsum(2).cumsum(3)
+    ii[1, :, :, 1:, 1:] = (x * x).cumsum(2).cumsum(3)
+    return ii
+
+
+def _windows(ink: np.ndarray, t: int, at: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``t`` x ``t`` windows of ink patches ``float32[N, C, q, q]`` and their (sum, sum of squares):
+    (``float32[M, C, T, T]`` contiguous, ``float64[2, M, C]``).
+
+    ``at``: an ``int`` step (every window whose top-left corner is on that grid, patch-major then row-major:
+    one strided copy; the sums from integral images, four look-ups per window) or ``int[M, 3]`` rows
+    (patch, dy, dx) (a gather of a few windows; the sums over the gathered windows)."""
+    n, c, q = ink.shape[:3]
+    views = np.lib.stride_tricks.sliding_window_view(ink, (t, t), axis=(2, 3))  # [N, C, P, P, T, T]
+    if isinstance(at, int | np.integer):
+        st = max(1, int(at))
+        ii = _integrals(ink)
+        lo, hi = slice(0, q - t + 1, st), slice(t, q + 1, st)
+        s = ii[:, :, :, hi, hi] - ii[:, :, :, lo, hi] - ii[:, :, :, hi, lo] + ii[:, :, :, lo, lo]
+        win = np.ascontiguousarray(views[:, :, ::st, ::st].transpose(0, 2, 3, 1, 4, 5)).reshape(-1, c, t, t)
+        return win, s.transpose(0, 1, 3, 4, 2).reshape(2, -1, c)
+    nn, yy, xx = np.asarray(at, np.int64).T
+    win = views[nn, :, yy, xx]                                                  # [M, C, T, T]: advanced axes first
+    flat = win.reshape(len(win), c, t * t).astype(np.float64)
+    return win, np.stack([flat.sum(2), (flat * flat).sum(2)])
+
+
+def window_scores_at(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
+                     at: np.ndarray | int = 1) -> np.ndarray:
+    """NCC ``float32[M, 4K]`` of ``template``-sized windows of ink patches ``[N, C, q, q]`` with every turned
+    template ``[4K, C*T*T]``; NCC per channel, weighted by ``chroma_ink_weight``, over the channels.
+
+    ``at``: which windows (:func:`_windows`): a step (every window on that grid, ``M = N * S``, patch-major)
+    or ``int[M, 3]`` rows (patch, dy, dx) of top-left corners.
+
+    The templates are zero-mean and unit-norm per channel, so each window only needs its own norm (from
+    integral images), not a normalised copy; that norm has a floor of ``ink_noise`` per pixel, so only a
+    window with real ink (a symbol's contrast) can score high. The windows are copied once, divided by
+    their norms, and scored against all templates and channels in one matrix product
+    ``[M, C*T*T] @ [C*T*T, 4K]`` (BLAS)."""
+    k4 = len(rot_templates)
+    c = inks.shape[1]
+    t = config.template
+    d = t * t
+    weights = np.array((1.0, config.chroma_ink_weight)[:c])
+    used = np.flatnonzero(weights != 0)
+    win, (s1, s2) = _windows(np.asarray(inks, np.float32)[:, used], t, at)
+    # a noise floor (``ink_noise`` log units per pixel) under each window's spread: a smooth patch of
+    # table (a cloud of a painted playmat, a shadow) normalised to unit spread would look like anything
+    den = np.sqrt(np.maximum(s2 - s1 * s1 / d, 0.0) + d * float(config.ink_noise) ** 2 + 1e-12)
+    win *= (weights[used] * (np.sqrt(c) / weights.sum()) / den).astype(np.float32)[:, :, None, None]
+    tpl = np.asarray(rot_templates, np.float32).reshape(k4, c, d)[:, used].reshape(k4, -1)
+    return win.reshape(len(win), -1) @ tpl.T
+
+
+def grid_shifts(q: int, t: int, step: int) -> list[tuple[int, int]]:
+    """Top-left corners ``(dy, dx)`` of the ``t`` x ``t`` windows of a ``q`` x ``q`` patch on the ``step``
+    grid, row-major (the order of :func:`window_scores`)."""
+    offs = range(0, q - t + 1, max(1, int(step)))
+    return [(dy, dx) for dy in offs for dx in offs]
+
+
 def window_scores(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
                   step: int = 1) -> tuple[np.ndarray, list[tuple[int, int]]]:
     """NCC ``float32[N, S, 4K]`` of every ``template``-sized window (top-left corners ``(dy, dx)``,
     every ``step`` px, returned as the second item) of each ink patch ``[N, C, q, q]`` with every
-    turned template ``[4K, C*T*T]``.
-
-    The templates are zero-mean and unit-norm per channel, so each window only needs its own norm
-    (from sums over the window), not a normalised copy; that norm has a floor of ``ink_noise`` per pixel,
-    so only a window with real ink (a symbol's contrast) can score high."""
-    n = len(inks)
-    k4 = len(rot_templates)
-    c, q = inks.shape[1], inks.shape[2]
-    t = config.template
-    st = max(1, int(step))
-    offs = list(range(0, q - t + 1, st))
-    shifts = [(dy, dx) for dy in offs for dx in offs]
-    d = t * t
-    views = np.lib.stride_tricks.sliding_window_view(np.asarray(inks, np.float32), (t, t), axis=(2, 3))
-    views = views[:, :, ::st, ::st]                                        # [N, C, So, So, T, T]
-    win = np.ascontiguousarray(views.transpose(0, 2, 3, 1, 4, 5)).reshape(n, len(shifts), c, d)
-    s1 = win.sum(-1)
-    s2 = np.einsum("nscd,nscd->nsc", win, win)
-    # a noise floor (``ink_noise`` log units per pixel) under each window's spread: a smooth patch of
-    # table (a cloud of a painted playmat, a shadow) normalised to unit spread would look like anything
-    den = np.sqrt(np.maximum(s2 - s1 * s1 / d, 0.0) + d * np.float32(config.ink_noise) ** 2 + 1e-12)  # [N, S, C]
-    tpl = rot_templates.reshape(k4, c, d)
-    score = np.zeros((n * len(shifts), k4), np.float32)
-    weights = (1.0, config.chroma_ink_weight)
-    for ch in range(c):
-        if weights[ch] == 0:
-            continue
-        num = win[:, :, ch].reshape(-1, d) @ tpl[:, ch].T  # [N*S, 4K]
-        score += num * np.float32(weights[ch]) / den[:, :, ch].reshape(-1, 1)
-    score = score.reshape(n, len(shifts), k4) * np.float32(np.sqrt(c) / sum(weights))
-    return score.astype(np.float32), shifts
+    turned template ``[4K, C*T*T]`` (:func:`window_scores_at` on the grid)."""
+    shifts = grid_shifts(inks.shape[2], config.template, step)
+    score = window_scores_at(inks, rot_templates, config, max(1, int(step)))
+    return score.reshape(len(inks), len(shifts), -1), shifts
 
 
-def polarised_scores(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.ndarray, config: RollDiceConfig,
-                     step: int = 1) -> tuple[np.ndarray, list[tuple[int, int]]]:
-    """:func:`window_scores` where each template is compared with the ink maps as its own colour prints
+def polarised_scores_at(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.ndarray | None,
+                        config: RollDiceConfig, at: np.ndarray | int = 1) -> np.ndarray:
+    """:func:`window_scores_at` where each template is compared with the ink maps as its own colour prints
     them: the brightness of the wrong sign for that template's polarity taken out first
     (:func:`keep_ink_polarity`: -1 dark symbols, +1 light), so a die is read without first deciding its
     colour (a coloured die with light symbols is not read as a white die with dark ones).
@@ -122,37 +162,126 @@ def polarised_scores(inks: np.ndarray, rot_templates: np.ndarray, template_pol: 
     Args:
         inks: ``float32[N, C, q, q]`` ink patches.
         rot_templates: ``[4K, C*T*T]`` (:func:`rotated_templates`).
-        template_pol: ``float[K]`` polarity of each template (:func:`template_polarity`, or per colour).
-        config, step: as :func:`window_scores`.
+        template_pol: ``float[K]`` polarity of each template (:func:`template_polarity`, or per colour);
+            None: the inks are compared as they are (their polarity already kept).
+        config, at: as :func:`window_scores_at`.
 
     Returns:
-        (NCC ``float32[N, S, 4K]``, window corners).
+        NCC ``float32[M, 4K]``.
     """
+    if template_pol is None:
+        return window_scores_at(inks, rot_templates, config, at)
     rows = np.repeat(np.asarray(template_pol, np.float64), 4)
-    score, shifts = None, []
+    score = None
     for pol in (-1.0, 1.0):
         sel = rows == pol
         if not sel.any():
             continue
         ink = keep_ink_polarity(inks, np.full(len(inks), pol), config)
-        part, shifts = window_scores(ink, rot_templates[sel], config, step)
+        part = window_scores_at(ink, rot_templates[sel], config, at)
         if score is None:
-            score = np.zeros((len(inks), part.shape[1], len(rot_templates)), np.float32)
-        score[:, :, sel] = part
-    if score is None:
-        score, shifts = window_scores(inks, rot_templates, config, step)
-    return score, shifts
+            score = np.zeros((len(part), len(rot_templates)), np.float32)
+        score[:, sel] = part
+    return window_scores_at(inks, rot_templates, config, at) if score is None else score
+
+
+def polarised_scores(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.ndarray | None,
+                     config: RollDiceConfig, step: int = 1) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """:func:`polarised_scores_at` on every window of the ``step`` grid: (NCC ``float32[N, S, 4K]``, the
+    ``S`` window corners ``(dy, dx)``)."""
+    shifts = grid_shifts(inks.shape[2], config.template, step)
+    score = polarised_scores_at(inks, rot_templates, template_pol, config, max(1, int(step)))
+    return score.reshape(len(inks), len(shifts), -1), shifts
+
+
+#: The eight neighbours of a window corner, in steps.
+_AROUND = np.array([(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1) if (a, b) != (0, 0)], np.int64)
+
+
+def search_faces(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.ndarray | None,
+                 config: RollDiceConfig, step: int = 1, refine: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Best NCC of each ink patch with each turned template over the windows of the ``step`` grid.
+
+    ``refine`` 0: every window of the grid (:func:`polarised_scores`, exact). ``refine`` r > 0: coarse to
+    fine: every window of the grid twice as coarse (4x fewer), then the eight neighbours on the ``step`` grid
+    of the ``r`` coarse windows of each patch that match their best template best and of each template's own
+    best coarse window. A symbol's NCC peak is wider than one step, so each patch's best template and its
+    window are those of the exact search (``tests/test_roll_dice_faces.py`` checks it on generated dice); a
+    template's score may be a little lower than the exact search's where its peak is sharper than that.
+
+    Args:
+        inks: ``float32[N, C, q, q]`` ink patches.
+        rot_templates, template_pol, config: as :func:`polarised_scores_at`.
+        step: the window grid (patch px).
+        refine: coarse windows refined per patch (0: exhaustive).
+
+    Returns:
+        (NCC ``float32[N, 4K]``, corner ``int[N, 2]`` ``(dy, dx)`` patch px of each patch's best window).
+    """
+    n, k4 = len(inks), len(rot_templates)
+    rows = None if template_pol is None else np.repeat(np.asarray(template_pol, np.float64), 4)
+    if n == 0 or rows is None or not np.isin(rows, (-1.0, 1.0)).any():
+        return _search(inks, rot_templates, config, step, refine)
+    best, corner = np.zeros((n, k4), np.float32), np.zeros((n, 2), np.int64)
+    top = np.full(n, -np.inf, np.float32)
+    for pol in (-1.0, 1.0):  # each polarity's templates on the inks as that polarity prints them
+        sel = rows == pol
+        if not sel.any():
+            continue
+        part, at = _search(keep_ink_polarity(inks, np.full(n, pol), config), rot_templates[sel], config, step, refine)
+        best[:, sel] = part
+        up = part.max(1) > top
+        top[up], corner[up] = part.max(1)[up], at[up]
+    return best, corner
+
+
+def _search(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig, step: int,
+            refine: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`search_faces` of inks as they are (:func:`window_scores_at`)."""
+    n, k4 = len(inks), len(rot_templates)
+    q, t, st = inks.shape[2], config.template, max(1, int(step))
+    if n == 0:
+        return np.zeros((0, k4), np.float32), np.zeros((0, 2), np.int64)
+    coarse = st * 2 if refine > 0 and q - t >= 2 * st else st
+    shifts = grid_shifts(q, t, coarse)
+    score = window_scores_at(inks, rot_templates, config, coarse).reshape(n, len(shifts), k4)  # [N, S, 4K]
+    corners = np.asarray(shifts, np.int64)
+    peak = score.max(2)                                                                 # [N, S]
+    best, corner = score.max(1), corners[peak.argmax(1)]
+    if coarse == st:
+        return best, corner
+    # refined: the r best coarse windows of each patch and each template's own best coarse window
+    family = score.reshape(n, len(shifts), k4 // 4, 4).max(3).argmax(1)                 # [N, K]
+    top = np.concatenate([np.argsort(-peak, axis=1, kind="stable")[:, :refine], family], axis=1)
+    near = corners[top][:, :, None, :] + st * _AROUND[None, None]                       # [N, r + K, 8, 2]
+    die = np.broadcast_to(np.arange(n)[:, None, None], near.shape[:3]).reshape(-1)
+    near = near.reshape(-1, 2)
+    ok = (near >= 0).all(1) & (near <= q - t).all(1)
+    key = np.unique((die[ok] * (q + 1) + near[ok, 0]) * (q + 1) + near[ok, 1])
+    rows = np.stack([key // (q + 1) ** 2, key // (q + 1) % (q + 1), key % (q + 1)], 1)  # (patch, dy, dx), sorted
+    if not len(rows):
+        return best, corner
+    fine = window_scores_at(inks, rot_templates, config, rows)                          # [M, 4K]
+    dice, starts = np.unique(rows[:, 0], return_index=True)
+    fine_best = np.maximum.reduceat(fine, starts, axis=0)                               # [D, 4K]
+    fine_peak = fine.max(1)
+    arg = np.array([s + int(fine_peak[s:e].argmax()) for s, e in zip(starts, [*starts[1:], len(rows)], strict=True)])
+    better = fine_peak[arg] > peak[dice].max(1)
+    corner[dice[better]] = rows[arg[better], 1:]
+    best[dice] = np.maximum(best[dice], fine_best)
+    return best, corner
 
 
 def match_faces_polarised(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.ndarray,
                           config: RollDiceConfig) -> np.ndarray:
     """:func:`match_faces` with each template read in its own print polarity (:func:`polarised_scores`):
-    best NCC ``[N, K]`` over the quarter turns and shifts."""
+    best NCC ``[N, K]`` over the quarter turns and shifts (step ``shift_step``, coarse to fine with
+    ``shift_refine``: :func:`search_faces`)."""
     n, k4 = len(inks), len(rot_templates)
     if n == 0 or k4 == 0:
         return np.zeros((n, k4 // 4), np.float32)
-    score, _ = polarised_scores(inks, rot_templates, template_pol, config, config.shift_step)
-    return score.reshape(n, score.shape[1], k4 // 4, 4).max(axis=(1, 3))
+    best, _ = search_faces(inks, rot_templates, template_pol, config, config.shift_step, config.shift_refine)
+    return best.reshape(n, k4 // 4, 4).max(axis=2)
 
 
 def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity: np.ndarray | None,
@@ -161,19 +290,21 @@ def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity:
                    template_pol: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Second look at the dice whose best NCC is below ``relocate_below`` (a top face found a little
     off: cut with a strip of a neighbour, or too large): a wider shift search (``relocate_margin``
-    x the face side each way, step ``relocate_step``) at the side scales ``relocate_scales``, in
-    order, stopping at the first scale whose best NCC reaches ``relocate_below``.
+    x the face side each way, step ``relocate_step``, coarse to fine with ``shift_refine``:
+    :func:`search_faces`) at the side scales ``relocate_scales``, in order, stopping at the first scale
+    whose best NCC reaches ``relocate_below``. The dice still looked at are searched together, one
+    scale at a time (one matrix product per scale).
 
     Args:
         frame: ``uint8[H, W, 3]`` BGR.
         tops: the top faces; ``ncc``: their ``[N, K]`` scores; ``polarity``: ``[N]`` ink polarity
             of each die (unused with ``template_pol``).
         rot_templates: ``[4K, C*T*T]`` from :func:`rotated_templates`.
-        config: ``relocate_*``, ``patch``, ``template``, ``glare_log``.
+        config: ``relocate_*``, ``patch``, ``template``, ``glare_log``, ``shift_refine``.
         todo: optional ``bool[N]``: only these dice may be looked at again (e.g. the ones that
             will be reported).
         template_pol: optional ``[K]`` polarity of each template: each template then sees the ink as
-            its own colour prints it (:func:`polarised_scores`) instead of by the die's ``polarity``.
+            its own colour prints it (:func:`polarised_scores_at`) instead of by the die's ``polarity``.
 
     Returns:
         (ncc ``[N, K]``, rects ``float[N, 5]``): a die's row and rect are replaced when the wider
@@ -189,36 +320,33 @@ def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity:
     low = ncc.max(1) < config.relocate_below
     if todo is not None:
         low &= todo
-    for i in np.nonzero(low)[0]:
-        cx, cy, w, h, ang = tops.rects[i]
-        side0 = float(np.sqrt(w * h))
-        best, row, rect = float(ncc[i].max()) + config.relocate_gain, None, None
-        for sc in config.relocate_scales:
-            side = side0 * sc
-            patch = upright_patch(frame, cx, cy, side, ang, p, m)
-            ink, _ = ink_map(patch, config, m)
-            if template_pol is not None:
-                score, shifts = polarised_scores(ink[None], rot_templates, template_pol, config, config.relocate_step)
-            else:
-                ink = keep_ink_polarity(ink[None], polarity[i:i + 1], config)
-                score, shifts = window_scores(ink, rot_templates, config, config.relocate_step)
-            score = score[0]  # [S, 4K]
-            top = float(score.max())
-            if top <= best:
-                continue
-            j = int(score.max(1).argmax())
-            best, row = top, score.reshape(len(shifts), k4 // 4, 4).max(axis=(0, 2))
-            dy, dx = shifts[j]
-            # window offset from the centred window, patch px -> frame px, turned back by the angle
-            f = side / p
-            ox, oy = (dx - (p + 2 * m - t) / 2.0) * f, (dy - (p + 2 * m - t) / 2.0) * f
-            a = np.deg2rad(ang)
-            rect = np.array([cx + ox * np.cos(a) - oy * np.sin(a), cy + ox * np.sin(a) + oy * np.cos(a),
-                             side, side, ang])
-            if best >= config.relocate_below:
-                break
-        if row is not None:
-            ncc[i], rects[i] = row, rect
+    pending = np.nonzero(low)[0]
+    best = ncc.max(1).astype(np.float64) + config.relocate_gain
+    for sc in config.relocate_scales:
+        if not len(pending):
+            break
+        cx, cy, w, h, ang = tops.rects[pending].T
+        side = np.sqrt(w * h) * sc
+        inks, _ = ink_maps(np.stack([upright_patch(frame, *r, p, m) for r in zip(cx, cy, side, ang, strict=True)]),
+                           config, m)
+        if template_pol is None:
+            inks = keep_ink_polarity(inks, polarity[pending], config)
+        score, corner = search_faces(inks, rot_templates, template_pol, config, config.relocate_step,
+                                     config.shift_refine)                            # [P, 4K], [P, 2]
+        top = score.max(1).astype(np.float64)
+        up = top > best[pending]
+        if not up.any():
+            continue
+        i = pending[up]
+        best[i] = top[up]
+        ncc[i] = score[up].reshape(-1, k4 // 4, 4).max(axis=2)
+        # window offset from the centred window, patch px -> frame px, turned back by the angle
+        f = side[up] / p
+        oy, ox = ((corner[up] - (p + 2 * m - t) / 2.0) * f[:, None]).T
+        a = np.deg2rad(ang[up])
+        rects[i] = np.stack([cx[up] + ox * np.cos(a) - oy * np.sin(a), cy[up] + ox * np.sin(a) + oy * np.cos(a),
+                             side[up], side[up], ang[up]], 1)
+        pending = pending[~(up & (top >= config.relocate_below))]
     return ncc, rects
 
 

@@ -21,7 +21,8 @@ import numpy as np
 from .config import RollDiceConfig
 from .foreground import to_log
 
-__all__ = ["die_likeness", "expected_sides", "face_evidence", "pattern_repeats", "snap_top", "top_fit"]
+__all__ = ["die_likeness", "expected_sides", "face_evidence", "face_evidences", "pattern_repeats", "snap_top",
+           "top_fit"]
 
 
 @functools.lru_cache(maxsize=8)
@@ -39,8 +40,47 @@ def _rings(size: int, face: float, sectors: int) -> tuple[np.ndarray, np.ndarray
     return out
 
 
+@functools.lru_cache(maxsize=8)
+def _sector_table(size: int, face: float, sectors: int) -> tuple[np.ndarray, np.ndarray]:
+    """(``int[G, L]`` flat pixel indices of each non-empty sector of the band, padded with ``size * size``
+    (a sentinel column), ``int[G]`` their counts) for :func:`face_evidences`."""
+    flat = _rings(size, face, sectors)[3].reshape(-1)
+    groups = [g for g in (np.flatnonzero(flat == k) for k in range(sectors)) if len(g)]
+    width = max((len(g) for g in groups), default=1)
+    idx = np.full((len(groups), width), size * size, np.int64)
+    for k, g in enumerate(groups):
+        idx[k, :len(g)] = g
+    lens = np.array([len(g) for g in groups], np.int64)
+    idx.setflags(write=False)
+    lens.setflags(write=False)
+    return idx, lens
+
+
+def face_evidences(patches: np.ndarray, bodies: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """:func:`face_evidence` of many top faces at once: ``float[N, 3]`` (rim, outline, ink) of ``uint8[N, q, q, 3]``
+    BGR patches with body colours ``float[N, 3]`` log-RGB (the sector medians by one sort, not a loop)."""
+    n, q = len(patches), patches.shape[1]
+    if n == 0:
+        return np.zeros((0, 3))
+    rim, _, centre, _ = _rings(q, float(config.patch), int(config.evidence_sectors))
+    diff = to_log(patches, config) - np.asarray(bodies, np.float32)[:, None, None, :]
+    d = np.sqrt((diff ** 2).sum(3))                                                   # float32[N, q, q]
+    rim_share = (d[:, rim] < config.evidence_body).mean(1)
+    idx, lens = _sector_table(q, float(config.patch), int(config.evidence_sectors))
+    outline = np.zeros(n)
+    if len(lens):
+        flat = np.concatenate([d.reshape(n, -1), np.full((n, 1), np.inf, np.float32)], axis=1)
+        v = np.sort(flat[:, idx], axis=2)                                                # [N, G, L], padding last
+        lo, hi = np.take(v, (lens - 1) // 2, axis=2), np.take(v, lens // 2, axis=2)
+        g = np.arange(len(lens))
+        med = (lo[:, g, g] + hi[:, g, g]) / np.float32(2)  # np.median's middle pair (one value when odd)
+        outline = (med.astype(np.float64) > config.evidence_outline).mean(1)
+    ink = (d[:, centre] > config.evidence_ink).mean(1)
+    return np.stack([rim_share, outline, ink], 1).astype(np.float64)
+
+
 def face_evidence(patch: np.ndarray, body: np.ndarray, config: RollDiceConfig) -> np.ndarray:
-    """``float[3]`` (rim, outline, ink) of one top face.
+    """``float[3]`` (rim, outline, ink) of one top face (:func:`face_evidences` of one).
 
     Args:
         patch: ``uint8[q, q, 3]`` BGR upright patch whose middle ``config.patch`` px are the top face
@@ -54,33 +94,19 @@ def face_evidence(patch: np.ndarray, body: np.ndarray, config: RollDiceConfig) -
         ``evidence_outline`` from the body colour (the die stands out there);
         ink: share of the face's middle farther than ``evidence_ink`` from the body colour (the symbol).
     """
-    q = patch.shape[0]
-    rim, band, centre, sector = _rings(q, float(config.patch), int(config.evidence_sectors))
-    d = np.sqrt(((to_log(patch, config) - np.asarray(body, np.float32)) ** 2).sum(2))
-    rim_share = float((d[rim] < config.evidence_body).mean())
-    sec = sector[band]
-    dv = d[band]
-    order = np.argsort(sec, kind="stable")
-    sec, dv = sec[order], dv[order]
-    cuts = np.flatnonzero(np.diff(sec)) + 1
-    medians = [float(np.median(v)) for v in np.split(dv, cuts) if len(v)]
-    outline = float(np.mean([m > config.evidence_outline for m in medians])) if medians else 0.0
-    ink = float((d[centre] > config.evidence_ink).mean())
-    return np.array([rim_share, outline, ink])
+    return face_evidences(np.asarray(patch)[None], np.asarray(body)[None], config)[0]
 
 
-def _ramp(x: float, lo: float, hi: float) -> float:
-    return float(np.clip((x - lo) / max(hi - lo, 1e-9), 0.0, 1.0))
+def _ramp(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    return np.clip((x - lo) / max(hi - lo, 1e-9), 0.0, 1.0)
 
 
 def die_likeness(evidence: np.ndarray, config: RollDiceConfig) -> np.ndarray:
     """``float[N]`` 0..1 from :func:`face_evidence` rows ``float[N, 3]``: how much a face looks like a die's
     top (its rim one colour, standing out all round, a symbol in the middle that is not all of it)."""
-    out = np.empty(len(evidence))
-    for i, (rim, outline, ink) in enumerate(np.asarray(evidence, np.float64).reshape(-1, 3)):
-        out[i] = (_ramp(rim, *config.rim_ramp) * _ramp(outline, *config.outline_ramp)
-                  * _ramp(ink, *config.ink_ramp) * _ramp(1.0 - ink, *config.ink_ramp))
-    return out
+    rim, outline, ink = np.asarray(evidence, np.float64).reshape(-1, 3).T
+    return (_ramp(rim, *config.rim_ramp) * _ramp(outline, *config.outline_ramp)
+            * _ramp(ink, *config.ink_ramp) * _ramp(1.0 - ink, *config.ink_ramp))
 
 
 def expected_sides(centres: np.ndarray, sides: np.ndarray, weights: np.ndarray, config: RollDiceConfig) -> np.ndarray:

@@ -12,9 +12,10 @@ from .candidates import disc_kernel
 from .config import RollDiceConfig
 from .foreground import LOG_RGB_BASIS, to_log
 from .observations import Candidates, TopFaces
-from .shape import die_likeness, expected_sides, face_evidence, snap_top, top_fit
+from .shape import die_likeness, expected_sides, face_evidences, snap_top, top_fit
 
-__all__ = ["INK_CHANNELS", "body_colour", "drop_duplicates", "extract_tops", "ink_map", "rect_box",
+__all__ = ["INK_CHANNELS", "body_colour", "drop_duplicates", "extract_tops", "ink_map", "ink_maps",
+           "rect_box",
            "refine_top", "rim_weights", "upright_patch"]
 
 
@@ -59,8 +60,13 @@ def body_colour(logp: np.ndarray, bin_size: float = 0.08, weights: np.ndarray | 
     key = (q[:, 0] * dims[1] + q[:, 1]) * dims[2] + q[:, 2]
     w = None if weights is None else weights.reshape(-1)
     hist = np.bincount(key, w, minlength=int(np.prod(dims))).reshape(tuple(dims))
-    for ax in range(3):
-        hist = hist + np.roll(hist, 1, ax) + np.roll(hist, -1, ax)
+    for ax in range(3):  # h[i] + h[i-1] + h[i+1]: the bins at each end are empty, so nothing wraps
+        lo, hi = [slice(None)] * 3, [slice(None)] * 3
+        lo[ax], hi[ax] = slice(1, None), slice(None, -1)
+        out = hist.copy()
+        out[tuple(lo)] += hist[tuple(hi)]
+        out[tuple(hi)] += hist[tuple(lo)]
+        hist = out
     top = np.array(np.unravel_index(int(hist.argmax()), hist.shape))
     near = (np.abs(q - top) <= 1).all(1)
     centre = px[near].mean(0) if near.any() else px.mean(0)
@@ -156,6 +162,27 @@ def ink_map(patch: np.ndarray, config: RollDiceConfig, margin: int | None = None
     return ink, body
 
 
+def ink_maps(patches: np.ndarray, config: RollDiceConfig, margin: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`ink_map` of many patches at once (the same numbers): (inks ``float32[N, 2, h, w]``, bodies log-RGB
+    ``float[N, 3]``) of ``uint8[N, h, w, 3]`` upright top-face patches."""
+    n = len(patches)
+    m = config.patch_margin if margin is None else int(margin)
+    if n == 0:
+        h, w = patches.shape[1:3]
+        return np.zeros((0, INK_CHANNELS, h, w), np.float32), np.zeros((0, 3))
+    logp = to_log(patches, config)
+    p = config.patch
+    weights = rim_weights(p + 2 * m, float(p))
+    body = np.stack([body_colour(one, weights=weights) for one in logp])
+    diff = logp - body[:, None, None, :]
+    bright = (diff @ LOG_RGB_BASIS[2]).astype(np.float32)
+    chroma = np.sqrt(((diff @ LOG_RGB_BASIS[:2].T) ** 2).sum(3)).astype(np.float32)
+    ink = np.stack([bright, chroma], 1)
+    if config.ink_blur > 0:
+        ink = np.stack([[cv2.GaussianBlur(c, (0, 0), config.ink_blur) for c in one] for one in ink])
+    return ink, body
+
+
 def extract_tops(frame: np.ndarray, candidates: Candidates, config: RollDiceConfig) -> TopFaces:
     """Refine each candidate to its top face, weigh the evidence that it is a die, give the faces of odd
     size the size a die has at their place, and cut their canonical ink patches.
@@ -181,32 +208,33 @@ def extract_tops(frame: np.ndarray, candidates: Candidates, config: RollDiceConf
             rects[i] = np.asarray(r, np.float64)
     scores = candidates.scores.astype(np.float64).copy()
 
-    def weigh(i: int) -> None:
-        top = rects[i]
-        side = float(np.sqrt(top[2] * top[3]))
-        patch = upright_patch(frame, top[0], top[1], side, top[4], config.patch, config.evidence_margin)
+    def weigh(idx: list[int]) -> None:
+        if not idx:
+            return
+        patches = np.stack([upright_patch(frame, rects[i, 0], rects[i, 1], float(np.sqrt(rects[i, 2] * rects[i, 3])),
+                                          rects[i, 4], config.patch, config.evidence_margin) for i in idx])
         m = config.evidence_margin - config.patch_margin
-        core = patch[m:m + q, m:m + q]
-        inks[i], bodies[i] = ink_map(core, config)
-        evidence[i] = face_evidence(patch, bodies[i], config)
+        inks[idx], bodies[idx] = ink_maps(patches[:, m:m + q, m:m + q], config)
+        evidence[idx] = face_evidences(patches, bodies[idx], config)
 
-    for i in range(n):
-        weigh(i)
+    weigh(list(range(n)))
     if n:
         sides = np.sqrt(rects[:, 2] * rects[:, 3])
         expected = expected_sides(rects[:, :2], sides, scores * die_likeness(evidence, config), config)
         odd = (np.abs(sides / expected - 1.0) > config.side_tolerance) | (
             np.maximum(rects[:, 2], rects[:, 3]) > config.max_aspect_top * np.minimum(rects[:, 2], rects[:, 3]))
+        again = []  # each face's re-weighing reads only its own rect: done together at the end
         for i in range(n):
             if config.snap:
                 snapped, fit = snap_top(frame, rects[i], bodies[i], float(expected[i]), config)
                 if fit > top_fit(frame, rects[i], bodies[i], config) + config.snap_gain:
                     rects[i] = snapped
-                    weigh(i)
+                    again.append(i)
                     continue
             if odd[i]:
                 rects[i, 2] = rects[i, 3] = expected[i]
-                weigh(i)
+                again.append(i)
+        weigh(again)
     return TopFaces(rects, scores, inks, bodies, evidence)
 
 
@@ -218,26 +246,26 @@ def drop_duplicates(tops: TopFaces, config: RollDiceConfig) -> TopFaces:
         return tops
     side = np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
     order = np.lexsort((-side, -tops.scores))
+    xy = tops.rects[:, :2]
+    dist = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])  # [N, N] px
+    apart = dist > config.duplicate_dist * np.minimum(side[:, None], side[None, :])
     keep: list[int] = []
     for i in order:
-        if all(np.hypot(*(tops.rects[i, :2] - tops.rects[j, :2])) > config.duplicate_dist * min(side[i], side[j])
-               for j in keep):
+        if apart[i, keep].all():
             keep.append(int(i))
     # a side face: next to a die of the same chroma, clearly darker, and not square
     bright = tops.body @ LOG_RGB_BASIS[2]
     chroma = tops.body @ LOG_RGB_BASIS[:2].T
-    sides = set()
-    for i in keep:
-        sq = max(tops.rects[i, 2], tops.rects[i, 3]) / max(min(tops.rects[i, 2], tops.rects[i, 3]), 1e-6)
-        for j in keep:
-            if i == j:
-                continue
-            near = np.hypot(*(tops.rects[i, :2] - tops.rects[j, :2])) < 1.0 * max(side[i], side[j])
-            if (near and bright[j] - bright[i] > config.side_darker and side[i] < side[j] * 1.05
-                    and np.hypot(*(chroma[i] - chroma[j])) < config.side_chroma
-                    and (sq > 1.25 or side[i] < 0.8 * side[j])):
-                sides.add(i)
-                break
+    k = np.asarray(keep, np.int64)
+    r = tops.rects[k]
+    sq = (np.maximum(r[:, 2], r[:, 3]) / np.maximum(np.minimum(r[:, 2], r[:, 3]), 1e-6))[:, None]   # [i, 1]
+    si, sj = side[k][:, None], side[k][None, :]
+    near = dist[np.ix_(k, k)] < 1.0 * np.maximum(si, sj)
+    same = np.hypot(chroma[k][:, None, 0] - chroma[k][None, :, 0], chroma[k][:, None, 1] - chroma[k][None, :, 1])
+    face = (near & (bright[k][None, :] - bright[k][:, None] > config.side_darker) & (si < sj * 1.05)
+            & (same < config.side_chroma) & ((sq > 1.25) | (si < 0.8 * sj)))
+    np.fill_diagonal(face, False)
+    sides = set(k[face.any(1)].tolist())
     keep = [i for i in keep if i not in sides]
     keep.sort()
     k = np.asarray(keep, np.int64)

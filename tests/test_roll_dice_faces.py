@@ -1,0 +1,240 @@
+"""The Roll dice reader's fast kernels (vision/roll_dice/faces.py, tops.py, shape.py) against plain reference
+versions written out here: the face match's window scores (one matrix product over gathered windows), its
+coarse-to-fine shift search, the batched second look, the batched ink maps and shape evidence, and the body
+colour's histogram smoothing.
+
+Dice are drawn by the synthetic scene generator (:mod:`vision.synth`, seeds disjoint from enrollment); the
+profile is enrolled from small synthetic photos.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision import synth
+from vision.profiles import DiceProfile
+from vision.roll_dice import RollDiceReader, TopFaces, build_profile
+from vision.roll_dice.faces import (
+    keep_ink_polarity,
+    polarised_scores,
+    relocate_faces,
+    search_faces,
+    window_scores,
+    window_scores_at,
+)
+from vision.roll_dice.foreground import to_log
+from vision.roll_dice.shape import _rings, face_evidence, face_evidences
+from vision.roll_dice.tops import body_colour, ink_map, ink_maps, rim_weights, upright_patch
+
+FACES_BY_COLOUR = {
+    "white": ("explore", "develop", "settle", "produce", "ship"),
+    "red": ("explore", "develop", "settle", "wild"),
+    "blue": ("explore", "produce", "ship", "wild"),
+    "green": ("explore", "settle", "produce", "wild"),
+}
+ENROLL = replace(synth.ENROLL_CONFIG, width=640, height=360, die_side=(38.0, 44.0))
+SCENE = synth.SceneConfig(width=640, height=360, die_side=(38.0, 44.0), n_dice=(8, 10), touching=0.0)
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory) -> RollDiceReader:
+    folder = tmp_path_factory.mktemp("enroll")
+    synth.write_enrollment(folder, FACES_BY_COLOUR, seed=3, symbol_set="A", dice_per_photo=3, config=ENROLL)
+    profile: DiceProfile = build_profile(folder)
+    return RollDiceReader(profile)
+
+
+@pytest.fixture(scope="module")
+def scenes(reader: RollDiceReader) -> list[tuple[np.ndarray, TopFaces]]:
+    """Three generated scenes and the top faces the reader's detector finds on them."""
+    out = []
+    for seed in (501, 502, 503):
+        image = synth.render_scene(seed, SCENE, faces_by_colour=FACES_BY_COLOUR).image
+        out.append((image, reader.detect(image)))
+    return out
+
+
+def reference_scores(inks: np.ndarray, rot_templates: np.ndarray, cfg, step: int) -> np.ndarray:
+    """NCC ``[N, S, 4K]`` window by window, as the reader defines it: per channel, the window's dot product with
+    the (zero-mean, unit-norm) template over the window's spread with its noise floor, weighted over channels."""
+    n, c, q = inks.shape[:3]
+    t = cfg.template
+    d = t * t
+    w = np.array((1.0, cfg.chroma_ink_weight)[:c])
+    tpl = rot_templates.reshape(len(rot_templates), c, d).astype(np.float64)
+    offs = range(0, q - t + 1, step)
+    out = np.zeros((n, len(offs) ** 2, len(rot_templates)))
+    for i in range(n):
+        for s, (dy, dx) in enumerate((a, b) for a in offs for b in offs):
+            win = inks[i, :, dy:dy + t, dx:dx + t].reshape(c, d).astype(np.float64)
+            spread = ((win - win.mean(1, keepdims=True)) ** 2).sum(1)
+            den = np.sqrt(spread + d * cfg.ink_noise ** 2 + 1e-12)
+            out[i, s] = ((tpl @ win.T)[:, np.arange(c), np.arange(c)] * w / den).sum(1) * np.sqrt(c) / w.sum()
+    return out
+
+
+def test_window_scores_equal_the_window_by_window_ncc(reader, scenes):
+    cfg = reader.config
+    _, tops = scenes[0]
+    inks = tops.ink[:4]
+    for step in (1, 2):
+        got, shifts = window_scores(inks, reader.turned_templates, cfg, step)
+        q, t = inks.shape[2], cfg.template
+        assert shifts == [(a, b) for a in range(0, q - t + 1, step) for b in range(0, q - t + 1, step)]
+        np.testing.assert_allclose(got, reference_scores(inks, reader.turned_templates, cfg, step), atol=2e-5)
+
+
+def test_gathered_windows_score_as_the_grid(reader, scenes):
+    cfg = reader.config
+    _, tops = scenes[1]
+    inks = tops.ink
+    grid, shifts = window_scores(inks, reader.turned_templates, cfg, 1)
+    rng = np.random.default_rng(0)
+    rows = np.stack([rng.integers(0, len(inks), 40), *np.asarray(shifts)[rng.integers(0, len(shifts), 40)].T], 1)
+    got = window_scores_at(inks, reader.turned_templates, cfg, rows)
+    want = grid[rows[:, 0], [shifts.index((int(a), int(b))) for a, b in rows[:, 1:]]]
+    np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+@pytest.mark.parametrize("step, margin", [(1, None), (2, "relocate")])
+def test_coarse_to_fine_search_finds_what_the_full_search_finds(reader, scenes, step, margin):
+    """On generated dice (the cold match's patches, and the second look's wider ones at its step), the coarse
+    to fine search gives each die the best template, NCC and window of the exhaustive search; no score is
+    above the exhaustive one."""
+    cfg = reader.config
+    pol = reader._template_pol
+    for image, tops in scenes:
+        if margin is None:
+            inks = tops.ink
+        else:
+            m = round(cfg.relocate_margin * cfg.patch)
+            side = np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
+            inks, _ = ink_maps(np.stack([upright_patch(image, r[0], r[1], s, r[4], cfg.patch, m)
+                                         for r, s in zip(tops.rects, side, strict=True)]), cfg, m)
+        full, shifts = polarised_scores(inks, reader.turned_templates, pol, cfg, step)
+        exact, corner = search_faces(inks, reader.turned_templates, pol, cfg, step, 0)
+        np.testing.assert_allclose(exact, full.max(1), atol=0)
+        fast, fast_corner = search_faces(inks, reader.turned_templates, pol, cfg, step, cfg.shift_refine)
+        assert (fast <= exact + 1e-6).all()
+        np.testing.assert_array_equal(fast.argmax(1), exact.argmax(1))
+        np.testing.assert_allclose(fast.max(1), exact.max(1), atol=1e-6)
+        np.testing.assert_array_equal(fast_corner, corner)
+
+
+def test_second_look_together_equals_one_die_at_a_time(reader, scenes):
+    """The dice looked at again are searched together, a scale at a time; each die comes out as if alone."""
+    cfg = replace(reader.config, relocate_below=1.0)
+    image, tops = scenes[2]
+    off = tops.rects.copy()
+    off[:, 0] += 0.25 * np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
+    moved = TopFaces(off, tops.scores, tops.ink, tops.body, tops.evidence)
+    ncc = np.full((len(off), len(reader.turned_templates) // 4), 0.3, np.float32)
+    together, rects = relocate_faces(image, moved, ncc, None, reader.turned_templates, cfg, None, reader._template_pol)
+    for i in range(len(off)):
+        alone = np.arange(len(off)) == i
+        one, one_rects = relocate_faces(image, moved, ncc, None, reader.turned_templates, cfg, alone,
+                                        reader._template_pol)
+        np.testing.assert_allclose(one[i], together[i], atol=1e-6)
+        np.testing.assert_allclose(one_rects[i], rects[i], atol=1e-9)
+
+
+def test_ink_maps_and_evidence_of_many_equal_one_at_a_time(reader, scenes):
+    cfg = reader.config
+    image, tops = scenes[0]
+    side = np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
+    patches = np.stack([upright_patch(image, r[0], r[1], s, r[4], cfg.patch, cfg.evidence_margin)
+                        for r, s in zip(tops.rects, side, strict=True)])
+    m = cfg.evidence_margin - cfg.patch_margin
+    q = cfg.patch + 2 * cfg.patch_margin
+    inks, bodies = ink_maps(patches[:, m:m + q, m:m + q], cfg)
+    for i in range(len(patches)):
+        ink, body = ink_map(patches[i, m:m + q, m:m + q], cfg)
+        np.testing.assert_allclose(inks[i], ink, atol=1e-5)
+        np.testing.assert_allclose(bodies[i], body, atol=1e-6)
+    ev = face_evidences(patches, bodies, cfg)
+    for i in range(len(patches)):
+        np.testing.assert_array_equal(ev[i], face_evidence(patches[i], bodies[i], cfg))
+        np.testing.assert_array_equal(ev[i], reference_evidence(patches[i], bodies[i], cfg))
+
+
+def reference_evidence(patch: np.ndarray, body: np.ndarray, cfg) -> np.ndarray:
+    """(rim, outline, ink) with each sector's median by ``np.median``, sector by sector."""
+    rim, band, centre, sector = _rings(patch.shape[0], float(cfg.patch), int(cfg.evidence_sectors))
+    d = np.sqrt(((to_log(patch, cfg) - np.asarray(body, np.float32)) ** 2).sum(2))
+    medians = [float(np.median(d[sector == k])) for k in range(cfg.evidence_sectors) if (sector == k).any()]
+    outline = float(np.mean([m > cfg.evidence_outline for m in medians]))
+    return np.array([float((d[rim] < cfg.evidence_body).mean()), outline, float((d[centre] > cfg.evidence_ink).mean())])
+
+
+def test_body_colour_smooths_its_histogram_as_the_rolled_sum():
+    """The densest colour after smoothing each histogram axis by h[i-1] + h[i] + h[i+1] (``np.roll``, the
+    definition) on random two-colour patches with random rim weights."""
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        a, b = rng.uniform(3.0, 5.5, 3), rng.uniform(3.0, 5.5, 3)
+        px = np.where(rng.random((30, 30, 1)) < rng.uniform(0.3, 0.7), a, b) + rng.normal(0, 0.05, (30, 30, 3))
+        logp = px.astype(np.float32)
+        w = rng.random((30, 30)) if rng.random() < 0.5 else rim_weights(30, 26.0)
+        assert np.array_equal(body_colour(logp, weights=w), reference_body(logp, w))
+
+
+def reference_body(logp: np.ndarray, weights: np.ndarray, bin_size: float = 0.08) -> np.ndarray:
+    px = logp.reshape(-1, 3)
+    q = np.floor(px / bin_size).astype(np.int64)
+    q -= q.min(0) - 1
+    dims = q.max(0) + 2
+    key = (q[:, 0] * dims[1] + q[:, 1]) * dims[2] + q[:, 2]
+    hist = np.bincount(key, weights.reshape(-1), minlength=int(np.prod(dims))).reshape(tuple(dims))
+    for ax in range(3):
+        hist = hist + np.roll(hist, 1, ax) + np.roll(hist, -1, ax)
+    top = np.array(np.unravel_index(int(hist.argmax()), hist.shape))
+    near = (np.abs(q - top) <= 1).all(1)
+    centre = px[near].mean(0) if near.any() else px.mean(0)
+    return px[np.sqrt(((px - centre) ** 2).sum(1)) < 2.0 * bin_size].mean(0)
+
+
+def test_polarity_kept_before_scoring(reader, scenes):
+    """Without template polarities the inks are scored as given (the caller kept a polarity)."""
+    cfg = reader.config
+    _, tops = scenes[1]
+    inks = keep_ink_polarity(tops.ink, np.full(len(tops.ink), -1.0), cfg)
+    a, _ = search_faces(inks, reader.turned_templates, None, cfg, 1, 0)
+    b, _ = window_scores(inks, reader.turned_templates, cfg, 1)
+    np.testing.assert_allclose(a, b.max(1), atol=0)
+
+
+def test_drop_duplicates_keeps_what_the_pairwise_loop_keeps(reader, scenes):
+    """One face per place and no side faces, as the plain pair-by-pair loop decides, on the detector's faces
+    before dedupe plus jittered copies of them (fragments of one die)."""
+    from vision.roll_dice.foreground import LOG_RGB_BASIS
+    from vision.roll_dice.tops import drop_duplicates
+
+    cfg = reader.config
+    rng = np.random.default_rng(7)
+    for _, tops in scenes:
+        n = len(tops.rects)
+        pick = rng.integers(0, n, n)
+        rects = np.concatenate([tops.rects, tops.rects[pick] + rng.normal(0, 4, (n, 5)) * [1, 1, 1, 1, 0]])
+        body = np.concatenate([tops.body, tops.body[pick] + rng.normal(0, 0.1, (n, 3))])
+        many = TopFaces(rects, rng.random(2 * n), np.zeros((2 * n, 2, 1, 1), np.float32), body)
+        side = np.sqrt(rects[:, 2] * rects[:, 3])
+        keep: list[int] = []
+        for i in np.lexsort((-side, -many.scores)):
+            if all(np.hypot(*(rects[i, :2] - rects[j, :2])) > cfg.duplicate_dist * min(side[i], side[j]) for j in keep):
+                keep.append(int(i))
+        bright, chroma = body @ LOG_RGB_BASIS[2], body @ LOG_RGB_BASIS[:2].T
+        drop = set()
+        for i in keep:
+            sq = max(rects[i, 2], rects[i, 3]) / max(min(rects[i, 2], rects[i, 3]), 1e-6)
+            for j in keep:
+                if i != j and (np.hypot(*(rects[i, :2] - rects[j, :2])) < max(side[i], side[j])
+                               and bright[j] - bright[i] > cfg.side_darker and side[i] < side[j] * 1.05
+                               and np.hypot(*(chroma[i] - chroma[j])) < cfg.side_chroma
+                               and (sq > 1.25 or side[i] < 0.8 * side[j])):
+                    drop.add(i)
+                    break
+        want = sorted(i for i in keep if i not in drop)
+        np.testing.assert_array_equal(drop_duplicates(many, cfg).rects, rects[want])
