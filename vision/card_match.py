@@ -379,8 +379,7 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
         # ranked by the coarse distance at every turn the deck tries
         order = np.argsort(deck.coarse_best_many(looks))[: cfg.max_candidates]
         best = scores[k]
-        for j in order:
-            s = deck.score(looks[j])
+        for j, s in zip(order, deck.score_many([looks[j] for j in order]), strict=True):
             gain = cfg.min_gain if s[0] == scores[k][0] else cfg.min_gain_other
             if s[1] < best[1] - gain:
                 best, quads[k], crops[k] = s, cands[j], ccrops[j]

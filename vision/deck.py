@@ -8,6 +8,8 @@ reference's distance (blended with the mean of its references). A crop is 'not i
 distance exceeds ``unknown_distance``; confidence grows with the margin to the best *other* card and shrinks
 as the best distance nears the unknown threshold. Each crop is tried at 0/180 degrees (and 90/270 for square
 tiles); the winning turn fixes the card's orientation.
+A frame's crops are scored together (:meth:`DeckProfile.score_many`): the references are read from memory
+once per frame, not once per card.
 
 Optional ArUco stickers: an enrollment image holding an ArUco marker (id >= ``sticker_ids_from``) maps that
 marker id to its card; at run time a sticker on a card decides its id (see :func:`vision.cards.read_cards`).
