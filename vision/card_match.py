@@ -287,13 +287,6 @@ class SearchView:
     card_px: tuple[float, float] | None = None
 
 
-def _coarse_best(deck: DeckProfile, crop: np.ndarray, turns: tuple[int, ...] | None = None) -> float:
-    """Lowest coarse distance (:meth:`vision.deck.DeckProfile.coarse_distances`) of ``crop`` to any
-    reference at the given quarter turns (None: every turn the deck tries)."""
-    turns = deck.turns_to_try() if turns is None else turns
-    return float(min(deck.coarse_distances(turn_crop(crop, t)).min() for t in turns))
-
-
 def matched_shift(deck: DeckProfile, crop: np.ndarray, card_id: str, turn: int) -> np.ndarray:
     """float[2] (dx, dy) in pixels of ``crop``: where the card's content sits against its quad, from the
     structure-map shift (within the deck's ``struct_shift``) at which ``card_id``'s best reference
