@@ -78,8 +78,9 @@ def test_a_card_beside_a_card_played_is_not_identified_again(race, monkeypatch):
     beside = [c for c in before.cards if touches(c.corners, boxes)]
     assert beside, "the card is played next to another"
     scored = []
-    score = type(reader.deck).score
-    monkeypatch.setattr(type(reader.deck), "score", lambda self, crop: scored.append(crop.shape) or score(self, crop))
+    score_many = type(reader.deck).score_many
+    monkeypatch.setattr(type(reader.deck), "score_many",
+                        lambda self, crops: scored.extend(c.shape for c in crops) or score_many(self, crops))
     got = read_changes(reader, after, before, boxes)
     assert len(scored) == 1
     assert len(got.cards) == len(before.cards) + 1 and new.id in {c.id for c in got.cards}

@@ -389,12 +389,13 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
     base_area = card_px[0] * card_px[1]
     singles = [b for b in blobs if is_single(b, aspect, None, config)]
     for b in blobs:
-        # perspective (no calibration) makes near cards bigger: compare with the nearest single cards
-        near = sorted(singles, key=lambda s: float(np.linalg.norm(s.centre - b.centre)))
-        near = [s for s in near if s is not b][:4]
-        local = float(np.median([s.area for s in near])) if near else base_area
-        if known or not (0.5 * base_area <= local <= 2.0 * base_area):
-            local = base_area
+        local = base_area
+        if not known:  # perspective (no calibration) makes near cards bigger: compare with the nearest singles
+            near = sorted(singles, key=lambda s: float(np.linalg.norm(s.centre - b.centre)))
+            near = [s for s in near if s is not b][:4]
+            local = float(np.median([s.area for s in near])) if near else base_area
+            if not (0.5 * base_area <= local <= 2.0 * base_area):
+                local = base_area
         if b.area < config.min_rel_area * local:
             continue
         if is_single(b, aspect, local, config):

@@ -322,9 +322,16 @@ def shifted_maps(big: np.ndarray, s: int, r: int | None = None) -> np.ndarray:
     sums, sqs = _window_sums(f, H, W), _window_sums(f * f, H, W)                     # [C, n, n]
     mean = sums / (H * W)
     norm = np.sqrt(np.maximum(sqs - sums * mean, 0.0))
-    win = np.lib.stride_tricks.sliding_window_view(sub, (H, W), axis=(1, 2))      # [C, n, n, H, W]
-    out = win.transpose(1, 2, 0, 3, 4).reshape(n * n, C, H * W)                   # a copy
-    out -= mean.transpose(1, 2, 0).reshape(n * n, C, 1).astype(np.float32)
+    # each window copied as one contiguous run: for a column shift dx the maps' columns dx..dx+W are copied
+    # once, and the window of a row shift dy is then the run starting dy rows down
+    mean32 = mean.astype(np.float32)
+    out = np.empty((n, n, C, H * W), np.float32)                                  # [dy, dx, C, K]
+    for dx in range(n):
+        cols = np.ascontiguousarray(sub[:, :, dx:dx + W])                           # [C, H + n - 1, W]
+        it = cols.itemsize
+        runs = np.lib.stride_tricks.as_strided(cols, (n, C, H * W), (W * it, cols.strides[0], it), writeable=False)
+        np.subtract(runs, mean32[:, :, dx].T[:, :, None], out=out[:, dx])          # copied and centred at once
+    out = out.reshape(n * n, C, H * W)
     out *= (1.0 / np.maximum(norm, 1e-6)).transpose(1, 2, 0).reshape(n * n, C, 1).astype(np.float32)
     return out
 

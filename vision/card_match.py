@@ -145,20 +145,25 @@ def edge_profiles(gray: np.ndarray, quad: np.ndarray, cfg: RefineConfig | None =
     angles = np.asarray(cfg.angles_deg, np.float64)
     gx, gy, x0, y0 = grads if grads is not None else _gradients(gray, q, cfg)   # region of interest only
     t = cfg.side_trim + (1 - 2 * cfg.side_trim) * (np.arange(cfg.samples) + 0.5) / cfg.samples - 0.5
-    out = np.zeros((4, len(angles), len(offs)), np.float32)
-    for k in range(4):
-        m, d, n, L = _side_frame(q, k)
-        for a_i, a in enumerate(np.radians(angles)):
-            ca, sa = np.cos(a), np.sin(a)
-            da = np.array([ca * d[0] - sa * d[1], sa * d[0] + ca * d[1]])
-            na = np.array([ca * n[0] - sa * n[1], sa * n[0] + ca * n[1]])
-            pts = m[None, :] + (L * t)[:, None] * da[None, :]                      # [S, 2]
-            P = pts[:, None, :] + offs[None, :, None] * na[None, None, :]          # [S, O, 2]
-            mx = (P[..., 0] - x0).astype(np.float32)
-            my = (P[..., 1] - y0).astype(np.float32)
-            sx = cv2.remap(gx, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-            sy = cv2.remap(gy, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-            out[k, a_i] = np.median(np.abs(sx * na[0] + sy * na[1]), axis=0)
+    rad = np.radians(angles)
+    ca, sa = np.cos(rad)[None, :, None], np.sin(rad)[None, :, None]                     # [1, A, 1]
+    frames = [_side_frame(q, k) for k in range(4)]
+    m = np.array([f[0] for f in frames])[:, None, :]                                    # [4, 1, 2]
+    d = np.array([f[1] for f in frames])[:, None, :]
+    n = np.array([f[2] for f in frames])[:, None, :]
+    L = np.array([f[3] for f in frames])[:, None, None]
+    da = np.concatenate([ca * d[..., :1] - sa * d[..., 1:], sa * d[..., :1] + ca * d[..., 1:]], axis=2)   # [4, A, 2]
+    na = np.concatenate([ca * n[..., :1] - sa * n[..., 1:], sa * n[..., :1] + ca * n[..., 1:]], axis=2)
+    pts = m[:, :, None, :] + (L[..., None] * t[None, None, :, None]) * da[:, :, None, :]  # [4, A, S, 2]
+    P = pts[:, :, :, None, :] + offs[None, None, None, :, None] * na[:, :, None, None, :]  # [4, A, S, O, 2]
+    rows = 4 * len(angles) * len(t)
+    mx = (P[..., 0] - x0).astype(np.float32).reshape(rows, len(offs))  # every side and angle: one remap
+    my = (P[..., 1] - y0).astype(np.float32).reshape(rows, len(offs))
+    sx = cv2.remap(gx, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    sy = cv2.remap(gy, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    shape = (4, len(angles), len(t), len(offs))
+    across = np.abs(sx.reshape(shape) * na[:, :, None, None, 0] + sy.reshape(shape) * na[:, :, None, None, 1])
+    out = np.median(across, axis=2).astype(np.float32)
     return offs, angles, out
 
 
@@ -282,13 +287,6 @@ class SearchView:
     card_px: tuple[float, float] | None = None
 
 
-def _coarse_best(deck: DeckProfile, crop: np.ndarray, turns: tuple[int, ...] | None = None) -> float:
-    """Lowest coarse distance (:meth:`vision.deck.DeckProfile.coarse_distances`) of ``crop`` to any
-    reference at the given quarter turns (None: every turn the deck tries)."""
-    turns = deck.turns_to_try() if turns is None else turns
-    return float(min(deck.coarse_distances(turn_crop(crop, t)).min() for t in turns))
-
-
 def matched_shift(deck: DeckProfile, crop: np.ndarray, card_id: str, turn: int) -> np.ndarray:
     """float[2] (dx, dy) in pixels of ``crop``: where the card's content sits against its quad, from the
     structure-map shift (within the deck's ``struct_shift``) at which ``card_id``'s best reference
@@ -372,10 +370,9 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
         ccrops = [rectify(frame, q, cw, ch) for q in cands]
         looks = [cv2.flip(c, 1) if mirrored else c for c in ccrops]
         # ranked by the coarse distance at every turn the deck tries
-        order = np.argsort([_coarse_best(deck, c, None) for c in looks])[: cfg.max_candidates]
+        order = np.argsort(deck.coarse_best_many(looks))[: cfg.max_candidates]
         best = scores[k]
-        for j in order:
-            s = deck.score(looks[j])
+        for j, s in zip(order, deck.score_many([looks[j] for j in order]), strict=True):
             gain = cfg.min_gain if s[0] == scores[k][0] else cfg.min_gain_other
             if s[1] < best[1] - gain:
                 best, quads[k], crops[k] = s, cands[j], ccrops[j]

@@ -115,8 +115,8 @@ def check_mirror(deck: DeckProfile, crops: list[np.ndarray], min_cards: int = 3,
     flipped left-right: the reading whose mean best distance is lower by ``margin`` wins."""
     if len(crops) < max(1, min_cards):
         return MirrorCheck(None, float("nan"), float("nan"), len(crops))
-    plain = float(np.mean([deck.score(c)[1] for c in crops]))
-    flipped = float(np.mean([deck.score(cv2.flip(c, 1))[1] for c in crops]))
+    plain = float(np.mean([sc[1] for sc in _score_many(deck, crops)]))
+    flipped = float(np.mean([sc[1] for sc in _score_many(deck, [cv2.flip(c, 1) for c in crops])]))
     mirrored = None if abs(plain - flipped) < margin else flipped < plain
     return MirrorCheck(mirrored, plain, flipped, len(crops))
 
@@ -457,14 +457,22 @@ def _frame_scores(deck: Any, crops: list[np.ndarray], mirror: str) -> tuple[list
     """(:meth:`DeckProfile.score` per crop, mirrored): ``mirror="auto"`` takes the reading (plain or
     flipped left-right) with the lower total distance."""
     if mirror == "on":
-        return [deck.score(cv2.flip(c, 1)) for c in crops], True
-    plain = [deck.score(c) for c in crops]
+        return _score_many(deck, [cv2.flip(c, 1) for c in crops]), True
+    plain = _score_many(deck, crops)
     if mirror != "auto":
         return plain, False
-    flipped = [deck.score(cv2.flip(c, 1)) for c in crops]
+    flipped = _score_many(deck, [cv2.flip(c, 1) for c in crops])
     if sum(s[1] for s in flipped) < sum(s[1] for s in plain):
         return flipped, True
     return plain, False
+
+
+def _score_many(deck: Any, crops: list[np.ndarray]) -> list[tuple[str, float, float, int]]:
+    """:meth:`vision.deck.DeckProfile.score` of each crop, in one pass over the references when the deck can
+    (``score_many``)."""
+    if hasattr(deck, "score_many"):
+        return deck.score_many(crops)
+    return [deck.score(c) for c in crops]
 
 
 def identify_and_refine(deck: Any, frame: np.ndarray, quads: list[np.ndarray], crops: list[np.ndarray],

@@ -8,6 +8,8 @@ reference's distance (blended with the mean of its references). A crop is 'not i
 distance exceeds ``unknown_distance``; confidence grows with the margin to the best *other* card and shrinks
 as the best distance nears the unknown threshold. Each crop is tried at 0/180 degrees (and 90/270 for square
 tiles); the winning turn fixes the card's orientation.
+A frame's crops are scored together (:meth:`DeckProfile.score_many`): the references are read from memory
+once per frame, not once per card.
 
 Optional ArUco stickers: an enrollment image holding an ArUco marker (id >= ``sticker_ids_from``) maps that
 marker id to its card; at run time a sticker on a card decides its id (see :func:`vision.cards.read_cards`).
@@ -141,37 +143,67 @@ class DeckProfile:
         return [out[t] for t in self.turns_to_try()]
 
     def distances(self, crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(distance float[N_refs, T], turns tried) of one crop against every reference.
+        """(distance float[N_refs, T], turns tried) of one crop against every reference (:meth:`distances_many`
+        of one crop)."""
+        return self.distances_many([crop])[0]
 
-        Coarse: every reference at every turn, centred (one matrix product over all turns). Fine: the
-        ``shortlist`` closest (reference, turn) pairs at every shift within ``struct_shift`` (one matrix
-        product per turn that has any), with occlusion trimming; the other pairs keep their coarse distance
-        (an upper bound of the fine one: the centred shift is among the shifts tried)."""
+    def distances_many(self, crops: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """(distance float[N_refs, T], turns tried) of each crop (uint8[h, w, 3] BGR) against every reference.
+
+        Coarse: every reference at every turn, centred -- one matrix product for all crops and turns
+        (:meth:`_coarse_many`: the references are read from memory once per frame, not once per card). Fine:
+        per crop, the ``shortlist`` closest (reference, turn) pairs at every shift within ``struct_shift`` (one
+        matrix product per turn that has any), with occlusion trimming; the other pairs keep their coarse
+        distance (an upper bound of the fine one: the centred shift is among the shifts tried)."""
+        feats = [self.turn_features(c) for c in crops]
+        turns = np.array(self.turns_to_try())
+        return [(self._fine(D, hel, f), turns) for (D, hel), f in zip(self._coarse_many(feats), feats, strict=True)]
+
+    def _coarse_many(self, feats: list[list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]],
+                     ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per crop's :meth:`turn_features`: (centred distance float32[N_refs, T] without the amplitude term,
+        Hellinger colour distance float[N_refs, T])."""
         cfg = self.config
-        turns = self.turns_to_try()
-        w = np.asarray(cfg.channel_weights, np.float32)
-        w = w / w.sum()
-        flat = self._flat_struct()
+        w = self._weights()
         sc = cfg.struct_shift
-        feats = self.turn_features(crop)
-        amp = self._amp_term(feats[0][2])
-        hel = np.stack([np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(h[None, :] * self.colour).sum(axis=1)))
-                        for _, h, _ in feats], axis=1)                                      # [N, T]
-        centred = np.stack([(normalise_maps(inner_maps(big, sc)) * w[:, None]).reshape(-1) for big, _, _ in feats])
-        D = ((1.0 - flat @ centred.T) + cfg.colour_weight * hel).astype(np.float32)   # [N, T]
+        if not feats:
+            return []
+        centred = np.stack([(normalise_maps(inner_maps(big, sc)) * w[:, None]).reshape(-1)
+                            for f in feats for big, _, _ in f])                             # [n * T, C*K]
+        ncc = self._flat_struct() @ centred.T                                              # [N, n * T]
+        out, j = [], 0
+        for f in feats:
+            hel = np.stack([np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(h[None, :] * self.colour).sum(axis=1)))
+                            for _, h, _ in f], axis=1)                                      # [N, T]
+            out.append((((1.0 - ncc[:, j:j + len(f)]) + cfg.colour_weight * hel).astype(np.float32), hel))
+            j += len(f)
+        return out
+
+    def _fine(self, D: np.ndarray, hel: np.ndarray,
+              feats: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]) -> np.ndarray:
+        """float32[N_refs, T]: the coarse distances ``D`` of one crop (changed in place) with its ``shortlist``
+        closest pairs scored at every shift, plus the amplitude term."""
+        cfg = self.config
+        w = self._weights()
+        sc = cfg.struct_shift
+        flat_w = self._flat_weighted()
         order = np.argsort(D, axis=None)[: cfg.shortlist]
         refs_of, turn_of = np.unravel_index(order, D.shape)
         for t_i in np.unique(turn_of):
             top = refs_of[turn_of == t_i]
             q = shifted_maps(feats[t_i][0], sc)                                  # [S, C, K]
-            refs = flat[top] * np.repeat(w, q.shape[2])[None, :]                  # channel weights folded in
-            ncc = q.reshape(q.shape[0], -1) @ refs.T                          # [S, M]
+            ncc = q.reshape(q.shape[0], -1) @ flat_w[top].T                   # [S, M], channel weights folded in
             best = ncc.max(axis=0)
             if cfg.occlusion_drop > 0 and cfg.occlusion_weight > 0:
                 trim = self._trimmed_ncc(q[ncc.argmax(axis=0)], w, top)
                 best = (1 - cfg.occlusion_weight) * best + cfg.occlusion_weight * np.maximum(best, trim)
             D[top, t_i] = (1.0 - best) + cfg.colour_weight * hel[top, t_i]
-        return D + np.asarray(amp, np.float32).reshape(-1, 1), np.array(turns)
+        return D + np.asarray(self._amp_term(feats[0][2]), np.float32).reshape(-1, 1)
+
+    def _weights(self) -> np.ndarray:
+        """float32[C] the channel weights, summing to 1."""
+        w = np.asarray(self.config.channel_weights, np.float32)
+        return w / w.sum()
 
     def _amp_term(self, amp: np.ndarray | None) -> np.ndarray | float:
         """float[N]: ``amp_weight`` x the mean absolute log ratio of a crop's ink amplitude ``amp``
@@ -186,14 +218,25 @@ class DeckProfile:
     def coarse_distances(self, crop: np.ndarray) -> np.ndarray:
         """float[N_refs]: the distance of one crop, as given (no turns, no shifts, no occlusion trimming), to
         every reference -- the cheap first pass of :meth:`distances`, for callers that try many crops."""
+        return self.coarse_best_many([crop], turns=False)[0]
+
+    def coarse_best_many(self, crops: list[np.ndarray], turns: bool = True) -> list:
+        """Per crop: with ``turns``, its lowest coarse distance (float) to any reference at any of
+        :meth:`turns_to_try` (the half turn's maps flipped, as :meth:`distances` tries it); without, its
+        coarse distance float[N_refs] to every reference as given. One matrix product for all crops."""
         cfg = self.config
-        w = np.asarray(cfg.channel_weights, np.float32)
-        w = w / w.sum()
-        big, hist, a = crop_features(crop, cfg, self.shape)
-        big = mask_face(big, cfg, self.shape, crop.shape[:2])
-        hel = np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(hist[None, :] * self.colour).sum(axis=1)))
-        q = normalise_maps(inner_maps(big, cfg.struct_shift))                      # [C, K]
-        return (1.0 - self._flat_struct() @ (q * w[:, None]).reshape(-1)) + cfg.colour_weight * hel + self._amp_term(a)
+        feats = []
+        for crop in crops:
+            if turns:
+                feats.append(self.turn_features(crop))
+            else:
+                big, hist, a = crop_features(crop, cfg, self.shape)
+                feats.append([(mask_face(big, cfg, self.shape, crop.shape[:2]), hist, a)])
+        out = []
+        for (D, _), f in zip(self._coarse_many(feats), feats, strict=True):
+            D = D + np.asarray(self._amp_term(f[0][2]), np.float32).reshape(-1, 1)
+            out.append(float(D.min()) if turns else D[:, 0])
+        return out
 
     def _flat_struct(self) -> np.ndarray:
         """float32[N, C*K] view of the references (cached)."""
@@ -202,6 +245,16 @@ class DeckProfile:
             flat = np.ascontiguousarray(self.struct.reshape(len(self.ref_ids), -1), np.float32)
             self._flat_cache = flat
         return flat
+
+    def _flat_weighted(self) -> np.ndarray:
+        """float32[N, C*K]: :meth:`_flat_struct` with the channel weights folded in (cached)."""
+        fw = getattr(self, "_flat_w_cache", None)
+        if fw is None or fw.shape[0] != len(self.ref_ids):
+            flat = self._flat_struct()
+            w = self._weights()
+            fw = flat * np.repeat(w, flat.shape[1] // len(w))[None, :]
+            self._flat_w_cache = fw
+        return fw
 
     def _trimmed_ncc(self, qn: np.ndarray, w: np.ndarray, refs: np.ndarray) -> np.ndarray:
         """Correlation of each reference with the query (at its best shift, ``qn`` float[N, C, K]) over
@@ -248,22 +301,38 @@ class DeckProfile:
 
     def score(self, crop: np.ndarray) -> tuple[str, float, float, int]:
         """(best card id, its distance, the best other card's distance, quarter turns) for one crop."""
+        return self.score_many([crop])[0]
+
+    def score_many(self, crops: list[np.ndarray]) -> list[tuple[str, float, float, int]]:
+        """:meth:`score` of each crop (uint8[h, w, 3] BGR, one frame's cards), the references read once for all
+        (:meth:`distances_many`)."""
         cfg = self.config
-        D, turns = self.distances(crop)
-        ids = np.array(self.ref_ids)
-        uniq, inv = np.unique(ids, return_inverse=True)
-        # per card and turn: the best reference, blended with the mean of its references (several
-        # photos of one card agreeing count more than one lucky match)
-        per_min = np.full((len(uniq), D.shape[1]), np.inf, np.float32)
-        per_sum = np.zeros((len(uniq), D.shape[1]), np.float32)
-        np.minimum.at(per_min, inv, D)
-        np.add.at(per_sum, inv, D)
-        per = (1 - cfg.ref_mean_weight) * per_min + cfg.ref_mean_weight * per_sum / np.bincount(inv)[:, None]
-        best_c, best_t = np.unravel_index(int(np.argmin(per)), per.shape)
-        d1 = float(per[best_c, best_t])
-        other = np.delete(per.min(axis=1), best_c)
-        d2 = float(other.min()) if other.size else max(1.0, 2 * d1)
-        return str(uniq[best_c]), d1, d2, int(turns[best_t])
+        uniq, inv, count = self._cards()
+        out = []
+        for D, turns in self.distances_many(crops):
+            # per card and turn: the best reference, blended with the mean of its references (several
+            # photos of one card agreeing count more than one lucky match)
+            per_min = np.full((len(uniq), D.shape[1]), np.inf, np.float32)
+            per_sum = np.zeros((len(uniq), D.shape[1]), np.float32)
+            np.minimum.at(per_min, inv, D)
+            np.add.at(per_sum, inv, D)
+            per = (1 - cfg.ref_mean_weight) * per_min + cfg.ref_mean_weight * per_sum / count[:, None]
+            best_c, best_t = np.unravel_index(int(np.argmin(per)), per.shape)
+            d1 = float(per[best_c, best_t])
+            other = np.delete(per.min(axis=1), best_c)
+            d2 = float(other.min()) if other.size else max(1.0, 2 * d1)
+            out.append((str(uniq[best_c]), d1, d2, int(turns[best_t])))
+        return out
+
+    def _cards(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(card ids sorted, int[N_refs] each reference's index in them, int[n_cards] references per card),
+        cached."""
+        c = getattr(self, "_cards_cache", None)
+        if c is None or len(c[1]) != len(self.ref_ids):
+            uniq, inv = np.unique(np.array(self.ref_ids), return_inverse=True)
+            c = (uniq, inv.reshape(-1), np.bincount(inv.reshape(-1)))
+            self._cards_cache = c
+        return c
 
     def decide(self, scored: tuple[str, float, float, int], unknown_at: float | None = None) -> Identification:
         """Turn a :meth:`score` into an identification: 'not in the deck' above ``unknown_at``
@@ -296,7 +365,7 @@ class DeckProfile:
         """
         if mirrored:
             crops = [cv2.flip(c, 1) for c in crops]
-        return self.decide_frame([self.score(c) for c in crops])
+        return self.decide_frame(self.score_many(crops))
 
     def decide_frame(self, scores: list[tuple[str, float, float, int]]) -> list[Identification]:
         """:meth:`decide` for every :meth:`score` of one frame, with the frame-relative 'not in the deck'

@@ -1,0 +1,78 @@
+"""Card identification in one pass per frame (issue 15): scoring a frame's crops together reads the deck's
+references once for all of them and gives each card the identity, orientation and distances it gets on its
+own, and the identities and orientations a search of every reference at every shift gives."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.card_detect import CardsConfig, crop_size
+from vision.deck import deck_from_crops, enrollment_crop
+from vision.synth_table import reference_images
+
+CARD_MM = (63.0, 88.0)          # Race for the Galaxy's cards
+IDS = [f"card_{k:02d}" for k in range(24)]
+
+
+def seen_on_table(scan: np.ndarray, rng: np.random.Generator, turns: int) -> np.ndarray:
+    """A scan as the camera sees it: dimmer from one side, a colour cast, a little blur and sensor noise,
+    turned ``turns`` half turns."""
+    h, w = scan.shape[:2]
+    light = np.linspace(rng.uniform(0.7, 0.85), rng.uniform(0.95, 1.05), w, dtype=np.float32)[None, :, None]
+    cast = rng.uniform(0.9, 1.1, 3).astype(np.float32)
+    img = cv2.GaussianBlur(scan.astype(np.float32), (0, 0), rng.uniform(0.6, 1.4)) * light * cast
+    img += rng.normal(0.0, 4.0, img.shape).astype(np.float32)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    return cv2.rotate(img, cv2.ROTATE_180) if turns % 2 else img
+
+
+@pytest.fixture(scope="module")
+def deck_and_crops():
+    refs = reference_images(IDS, CARD_MM, seed=3)
+    cw, ch = crop_size(CardsConfig(), CARD_MM[1] / CARD_MM[0])
+    crops = {cid: [cv2.resize(im, (cw, ch), interpolation=cv2.INTER_AREA) for im in ims] for cid, ims in refs.items()}
+    deck = deck_from_crops(crops, "race", CARD_MM[1] / CARD_MM[0], CARD_MM)
+    rng = np.random.default_rng(11)
+    queries, truth = [], []
+    for k, cid in enumerate(IDS[:16]):
+        seen = seen_on_table(refs[cid][0], rng, k)
+        queries.append(enrollment_crop(seen, deck.aspect, kind="scan")[0])
+        truth.append((cid, 2 * (k % 2)))
+    return deck, queries, truth
+
+
+def test_a_frame_scored_together_reads_as_each_card_alone(deck_and_crops):
+    deck, crops, truth = deck_and_crops
+    together = deck.score_many(crops)
+    alone = [deck.score(c) for c in crops]
+    assert [(s[0], s[3]) for s in together] == [(s[0], s[3]) for s in alone] == truth
+    for a, b in zip(together, alone, strict=True):
+        assert a[1] == pytest.approx(b[1], abs=1e-5) and a[2] == pytest.approx(b[2], abs=1e-5)
+    assert deck.score_many([]) == []
+
+
+def test_the_shortlist_finds_what_every_reference_at_every_shift_finds(deck_and_crops):
+    deck, crops, truth = deck_and_crops
+    exhaustive = dataclasses.replace(deck, config=dataclasses.replace(deck.config, shortlist=10 ** 6))
+    got = deck.score_many(crops)
+    full = exhaustive.score_many(crops)
+    assert [(s[0], s[3]) for s in got] == [(s[0], s[3]) for s in full] == truth
+    # the best card's distance is the same: its references are on the shortlist
+    for a, b in zip(got, full, strict=True):
+        assert a[1] == pytest.approx(b[1], abs=1e-5)
+
+
+def test_coarse_distances_of_many_crops_are_each_crops_own(deck_and_crops):
+    deck, crops, _ = deck_and_crops
+    one = np.stack([deck.coarse_distances(c) for c in crops[:4]])
+    many = np.stack(deck.coarse_best_many(crops[:4], turns=False))
+    assert many.shape == (4, len(deck.ref_ids))
+    np.testing.assert_allclose(many, one, atol=1e-5)
+    best = deck.coarse_best_many(crops[:4])
+    turned = [min(float(deck.coarse_distances(c).min()),
+                  float(deck.coarse_distances(cv2.rotate(c, cv2.ROTATE_180)).min())) for c in crops[:4]]
+    np.testing.assert_allclose(best, turned, atol=0.02)   # the half turn from flipped maps, not a second pass
