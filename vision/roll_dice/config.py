@@ -119,6 +119,9 @@ class RollDiceConfig:
             probability; otherwise the die is reported with ``face=None``.
         overlap_dist: of two dice whose centres are closer than this x their side, only the more
             confident is reported.
+        overlap_share: of two dice whose top faces overlap by more than this share of the smaller one, only
+            the more confident is reported (two dice's top faces never overlap; a box beside a die that covers
+            part of it is that die seen again).
         cnn_candidates: also take candidates from the d6 CNN detector (``vision/models``).
         cnn_threshold: minimum CNN heatmap peak (0..1) of such a candidate.
         cnn_input_long_side: the frame's longer side at the CNN's input (pixels).
@@ -230,6 +233,7 @@ class RollDiceConfig:
     min_confidence: float = 0.15
     face_threshold: float = 0.4
     overlap_dist: float = 0.7
+    overlap_share: float = 0.4
     cnn_candidates: bool = True
     cnn_threshold: float = 0.30
     cnn_input_long_side: int = 512

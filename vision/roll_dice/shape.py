@@ -215,7 +215,8 @@ def pattern_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig
         config: ``repeat_window``, ``repeat_reach``, ``repeat_min_shift``, ``repeat_side``.
         todo: ``bool[N]``, the faces to measure (others get -1); default all.
 
-    Returns ``float[N]``; -1 where not measured or too near the frame's edge to be. Raises nothing.
+    Returns ``float[N]``; -1 where not measured (a face whose window the frame cuts to less than the face).
+    Raises nothing.
     """
     n = len(rects)
     out = np.full(n, -1.0)
@@ -236,16 +237,20 @@ def pattern_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig
         half = int(round(0.5 * config.repeat_window * s))
         reach = int(round(config.repeat_reach * s))
         cx, cy = int(round(rects[i, 0] * f)), int(round(rects[i, 1] * f))
-        if half < 3 or cx - half < 0 or cy - half < 0 or cx + half >= gw or cy + half >= gh:
+        # the window, cut to the frame: a face at the frame's edge is measured on the part of its
+        # window the frame shows (at least the face itself), not left unmeasured
+        tx0, ty0 = max(0, cx - half), max(0, cy - half)
+        tx1, ty1 = min(gw, cx + half + 1), min(gh, cy + half + 1)
+        if half < 3 or min(tx1 - tx0, ty1 - ty0) < max(3, int(round(s))):
             continue
-        tpl = grey[cy - half:cy + half + 1, cx - half:cx + half + 1]
-        x0, y0 = max(0, cx - half - reach), max(0, cy - half - reach)
-        x1, y1 = min(gw, cx + half + reach + 1), min(gh, cy + half + reach + 1)
+        tpl = grey[ty0:ty1, tx0:tx1]
+        x0, y0 = max(0, tx0 - reach), max(0, ty0 - reach)
+        x1, y1 = min(gw, tx1 + reach), min(gh, ty1 + reach)
         if float(tpl.std()) < 1.0:
             continue
         res = cv2.matchTemplate(grey[y0:y1, x0:x1], tpl, cv2.TM_CCOEFF_NORMED)
-        dx = np.arange(res.shape[1], dtype=np.float32) + (x0 + half - cx)
-        dy = np.arange(res.shape[0], dtype=np.float32) + (y0 + half - cy)
+        dx = np.arange(res.shape[1], dtype=np.float32) + (x0 - tx0)
+        dy = np.arange(res.shape[0], dtype=np.float32) + (y0 - ty0)
         far = dx[None, :] ** 2 + dy[:, None] ** 2 >= (config.repeat_min_shift * s) ** 2
         if far.any():
             out[i] = float(np.nan_to_num(res[far], nan=-1.0).max())
