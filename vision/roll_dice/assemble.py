@@ -68,6 +68,10 @@ def die_weights(tops: TopFaces, ncc: np.ndarray, config: RollDiceConfig) -> np.n
     * a strong symbol match alone (best NCC on ``strong_match_ramp``: a glare spot or a neighbour may spoil
       the shape of a die whose symbol is plain),
     * the shape alone, capped at ``shape_only`` (a die-shaped thing whose symbol no template knows).
+
+    Every face of a Roll die carries a symbol, so a face matching no template at least ``symbol_min`` is a
+    die only when its shape is plainly a die's (die-likeness at least ``shape_alone``): a blank check of a
+    cloth or a blot of a playmat's art of about a die's size is not.
     """
     n = len(tops.rects)
     if n == 0:
@@ -76,7 +80,9 @@ def die_weights(tops: TopFaces, ncc: np.ndarray, config: RollDiceConfig) -> np.n
     shape = die_likeness(tops.evidence, config) if tops.evidence is not None else np.ones(n)
     symbol = _ramp(best, config.match_ramp) * (1.0 - config.shape_support + config.shape_support * shape)
     strong = _ramp(best, config.strong_match_ramp)
-    return np.asarray(tops.scores, np.float64) * np.maximum(np.maximum(symbol, strong), config.shape_only * shape)
+    plain = (best >= config.symbol_min) | (shape >= config.shape_alone)
+    return (np.asarray(tops.scores, np.float64) * np.maximum(np.maximum(symbol, strong), config.shape_only * shape)
+            * plain)
 
 
 def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: DiceProfile,

@@ -206,13 +206,15 @@ def pattern_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig
     the table. The grey window of ``repeat_window`` x the face's side round each face is matched
     (``cv2.matchTemplate``, normalised correlation) over the frame within ``repeat_reach`` sides of it,
     leaving out the shifts shorter than ``repeat_min_shift`` sides (the face matching itself): a face whose
-    window recurs a period away is the pattern, a die's window (the die, its sides, its shadow and what lies
-    round it) recurs nowhere. Measured on a grey copy scaled so a face is ``repeat_side`` px.
+    window recurs a period away on both sides (at a shift and at its opposite, :func:`_both_ways`) is the
+    pattern; a die's window (the die, its sides, its shadow and what lies round it) recurs nowhere, or on
+    one side only where a die alike lies beside it. Measured on a grey copy scaled so a face is
+    ``repeat_side`` px.
 
     Args:
         frame: ``uint8[H, W, 3]`` BGR.
         rects: ``float[N, 5]`` top faces (cx, cy, w, h, angle deg; frame px).
-        config: ``repeat_window``, ``repeat_reach``, ``repeat_min_shift``, ``repeat_side``.
+        config: ``repeat_window``, ``repeat_reach``, ``repeat_min_shift``, ``repeat_side``, ``repeat_one_side``.
         todo: ``bool[N]``, the faces to measure (others get -1); default all.
 
     Returns ``float[N]``; -1 where not measured (a face whose window the frame cuts to less than the face).
@@ -248,10 +250,27 @@ def pattern_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig
         x1, y1 = min(gw, tx1 + reach), min(gh, ty1 + reach)
         if float(tpl.std()) < 1.0:
             continue
-        res = cv2.matchTemplate(grey[y0:y1, x0:x1], tpl, cv2.TM_CCOEFF_NORMED)
-        dx = np.arange(res.shape[1], dtype=np.float32) + (x0 - tx0)
-        dy = np.arange(res.shape[0], dtype=np.float32) + (y0 - ty0)
+        res = np.nan_to_num(cv2.matchTemplate(grey[y0:y1, x0:x1], tpl, cv2.TM_CCOEFF_NORMED), nan=-1.0)
+        ox, oy = x0 - tx0, y0 - ty0  # the shift of res[0, 0]
+        dx = np.arange(res.shape[1]) + ox
+        dy = np.arange(res.shape[0]) + oy
         far = dx[None, :] ** 2 + dy[:, None] ** 2 >= (config.repeat_min_shift * s) ** 2
         if far.any():
-            out[i] = float(np.nan_to_num(res[far], nan=-1.0).max())
+            out[i] = float(_both_ways(res, ox, oy, max(1, int(round(0.15 * s))), config.repeat_one_side)[far].max())
     return out
+
+
+def _both_ways(res: np.ndarray, ox: int, oy: int, slack: int, one_side: float) -> np.ndarray:
+    """``float[h, w]``: at each shift of a match map ``res`` (``res[0, 0]`` is shift ``(ox, oy)`` px), the worse
+    of the match there and the best within ``slack`` px of the opposite shift (a pattern seen in perspective
+    or through a lens has a period that changes a little across the frame); where the opposite lies outside
+    the map (cut by the frame's edge), the match itself lowered by ``one_side`` (one side only is weaker
+    evidence: a die next to another die on a plain table matches it well). A tile of a pattern has its like on both sides of it; a die with a
+    twin beside it (two dice alike, side by side) has it on one side only."""
+    h, w = res.shape
+    mj = -(np.arange(w) + ox) - ox
+    mi = -(np.arange(h) + oy) - oy
+    vj, vi = (mj >= 0) & (mj < w), (mi >= 0) & (mi < h)
+    near = cv2.dilate(res, np.ones((2 * slack + 1, 2 * slack + 1), np.uint8))
+    opp = near[np.clip(mi, 0, h - 1)[:, None], np.clip(mj, 0, w - 1)[None, :]]
+    return np.where(vi[:, None] & vj[None, :], np.minimum(res, opp), res - one_side)
