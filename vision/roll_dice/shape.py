@@ -265,8 +265,8 @@ def _both_ways(res: np.ndarray, ox: int, oy: int, slack: int, one_side: float) -
     of the match there and the best within ``slack`` px of the opposite shift (a pattern seen in perspective
     or through a lens has a period that changes a little across the frame); where the opposite lies outside
     the map (cut by the frame's edge), the match itself lowered by ``one_side`` (one side only is weaker
-    evidence: a die next to another die on a plain table matches it well). A tile of a pattern has its like on both sides of it; a die with a
-    twin beside it (two dice alike, side by side) has it on one side only."""
+    evidence: a die next to another die on a plain table matches it well). A tile of a pattern has its like
+    on both sides of it; a die with a twin beside it (two dice alike, side by side) has it on one side only."""
     h, w = res.shape
     mj = -(np.arange(w) + ox) - ox
     mi = -(np.arange(h) + oy) - oy
