@@ -157,6 +157,8 @@ def top_overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Share of the smaller of two top faces that the other covers, 0..1: ``a``, ``b`` are rotated rects
     ``float[5]`` (cx, cy, w, h, angle deg; frame px). Two dice's top faces never overlap (they are solid
     cubes side by side), so a share above a sliver means one die seen twice."""
+    if np.hypot(a[0] - b[0], a[1] - b[1]) >= 0.7072 * (max(a[2], a[3]) + max(b[2], b[3])):
+        return 0.0  # farther apart than their half diagonals: they cannot meet
     ra = ((float(a[0]), float(a[1])), (float(a[2]), float(a[3])), float(a[4]))
     rb = ((float(b[0]), float(b[1])), (float(b[2]), float(b[3])), float(b[4]))
     kind, pts = cv2.rotatedRectangleIntersection(ra, rb)

@@ -234,7 +234,7 @@ class RollDiceConfig:
     repeat_reach: float = 2.2
     repeat_min_shift: float = 0.8
     repeat_side: float = 12.0
-    repeat_one_side: float = 0.12
+    repeat_one_side: float = 0.2
     repeat_ramp: tuple[float, float] = (0.72, 0.82)
     min_confidence: float = 0.15
     face_threshold: float = 0.4
