@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.roll_dice import RollDiceConfig
 from vision.roll_dice.colours import WARM_AXIS, calibrate_colours
@@ -119,3 +120,32 @@ def test_a_check_of_a_gingham_repeats_and_a_die_on_it_does_not():
     assert rep[0] > CFG.repeat_ramp[1]
     assert rep[1] < CFG.repeat_ramp[0]
     assert pattern_repeats(table, rects, CFG, np.array([False, False])).tolist() == [-1.0, -1.0]
+
+
+def test_a_die_beside_its_twin_is_not_a_pattern_but_a_check_at_the_edge_is():
+    """Two dice alike side by side on plain felt: each has its like on one side only, so neither is a tile
+    of a pattern; a check of a gingham cut by the frame's edge is still measured (was left unmeasured)."""
+    table = np.full((240, 320, 3), FELT, np.uint8)
+    for x in (120, 180):
+        table[102:138, x - 18:x + 18] = die_face(36, RED, CREAM, 0.5)
+    rects = np.array([[120.0, 120.0, 36, 36, 0.0], [180.0, 120.0, 36, 36, 0.0]])
+    assert (pattern_repeats(table, rects, CFG) < CFG.repeat_ramp[0]).all()
+    h, w, p = 360, 480, 18
+    yy, xx = np.mgrid[0:h, 0:w]
+    a, b = (xx // p) % 2, (yy // p) % 2
+    cloth = np.where((a + b)[..., None] == 0, np.array(CREAM),
+                     np.where((a * b)[..., None] == 1, np.array((40, 120, 30)),
+                              np.array((140, 190, 140)))).astype(np.uint8)
+    edge = np.array([[9.0 + 0.5 * p, 198.5, 36, 36, 0.0]])  # its window crosses the left edge
+    assert pattern_repeats(cloth, edge, CFG)[0] > CFG.repeat_ramp[1]
+
+
+def test_top_faces_that_overlap_are_one_die():
+    """Two dice's top faces never overlap: the share of the smaller one the other covers."""
+    from vision.roll_dice.assemble import top_overlap
+
+    a = np.array([100.0, 100.0, 40, 40, 0.0])
+    assert top_overlap(a, a) == pytest.approx(1.0, abs=0.02)
+    assert top_overlap(a, np.array([120.0, 100.0, 40, 40, 0.0])) == pytest.approx(0.5, abs=0.02)
+    assert top_overlap(a, np.array([142.0, 100.0, 40, 40, 0.0])) == 0.0
+    assert top_overlap(a, np.array([100.0, 100.0, 40, 40, 45.0])) > 0.8

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import cv2
 import numpy as np
 
 from ..profiles import DiceProfile
@@ -13,7 +14,7 @@ from .observations import RollDieObservation, TopFaces
 from .shape import die_likeness
 from .tops import rect_box
 
-__all__ = ["assemble", "die_weights", "joint_scores", "symbol_weights"]
+__all__ = ["assemble", "die_weights", "joint_scores", "symbol_weights", "top_overlap"]
 
 
 def joint_scores(colour_p: np.ndarray, ncc: np.ndarray, template_pairs: Sequence[tuple[str, str]],
@@ -67,6 +68,10 @@ def die_weights(tops: TopFaces, ncc: np.ndarray, config: RollDiceConfig) -> np.n
     * a strong symbol match alone (best NCC on ``strong_match_ramp``: a glare spot or a neighbour may spoil
       the shape of a die whose symbol is plain),
     * the shape alone, capped at ``shape_only`` (a die-shaped thing whose symbol no template knows).
+
+    Every face of a Roll die carries a symbol, so a face matching no template at least ``symbol_min`` is a
+    die only when its shape is plainly a die's (die-likeness at least ``shape_alone``): a blank check of a
+    cloth or a blot of a playmat's art of about a die's size is not.
     """
     n = len(tops.rects)
     if n == 0:
@@ -75,7 +80,9 @@ def die_weights(tops: TopFaces, ncc: np.ndarray, config: RollDiceConfig) -> np.n
     shape = die_likeness(tops.evidence, config) if tops.evidence is not None else np.ones(n)
     symbol = _ramp(best, config.match_ramp) * (1.0 - config.shape_support + config.shape_support * shape)
     strong = _ramp(best, config.strong_match_ramp)
-    return np.asarray(tops.scores, np.float64) * np.maximum(np.maximum(symbol, strong), config.shape_only * shape)
+    plain = (best >= config.symbol_min) | (shape >= config.shape_alone)
+    return (np.asarray(tops.scores, np.float64) * np.maximum(np.maximum(symbol, strong), config.shape_only * shape)
+            * plain)
 
 
 def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: DiceProfile,
@@ -90,7 +97,8 @@ def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: Dic
     templates, so a patch that matches every template badly is never sure of one). Pairs not in
     ``profile.allowed`` never reach 0.9 (face None, confidence capped at ``confident_cap``), and neither
     does an unreadable face, nor a face without a die's shape (die-likeness, through ``shape_support``).
-    One die per place: of two reads closer than ``overlap_dist`` x their side, the surer one."""
+    One die per place: of two reads closer than ``overlap_dist`` x their side, or whose top faces overlap by more
+    than ``overlap_share`` of the smaller (:func:`top_overlap`), the surer one."""
     colours, faces = list(profile.colours), list(profile.faces)
     if len(tops.rects) == 0:
         return ()
@@ -133,12 +141,29 @@ def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: Dic
             conf = min(float(colour_p[i, colours.index(c)]) * float(weight[i]), config.confident_cap)
         obs = RollDieObservation(c, f, rect_box(tops.rects[i]), float(np.clip(conf, 0.0, 1.0)))
         out.append((die_p * (1.0 + float(f is not None)), i, obs))
-    # one die per place: two dice cannot have centres closer than about a side, keep the surer one
+    # one die per place: two dice cannot have centres closer than about a side, nor top faces that
+    # overlap (a box half on a die and half on its side face or the table is that die): keep the surer one
     out.sort(key=lambda t: -t[0])
     side = np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
     kept: list[tuple[float, int, RollDieObservation]] = []
     for conf, i, obs in out:
         if all(np.hypot(*(tops.rects[i, :2] - tops.rects[j, :2])) > config.overlap_dist * min(side[i], side[j])
-               for _, j, _ in kept):
+               and top_overlap(tops.rects[i], tops.rects[j]) <= config.overlap_share for _, j, _ in kept):
             kept.append((conf, i, obs))
     return tuple(obs for _, _, obs in kept)
+
+
+def top_overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Share of the smaller of two top faces that the other covers, 0..1: ``a``, ``b`` are rotated rects
+    ``float[5]`` (cx, cy, w, h, angle deg; frame px). Two dice's top faces never overlap (they are solid
+    cubes side by side), so a share above a sliver means one die seen twice."""
+    if np.hypot(a[0] - b[0], a[1] - b[1]) >= 0.7072 * (max(a[2], a[3]) + max(b[2], b[3])):
+        return 0.0  # farther apart than their half diagonals: they cannot meet
+    ra = ((float(a[0]), float(a[1])), (float(a[2]), float(a[3])), float(a[4]))
+    rb = ((float(b[0]), float(b[1])), (float(b[2]), float(b[3])), float(b[4]))
+    kind, pts = cv2.rotatedRectangleIntersection(ra, rb)
+    if kind == cv2.INTERSECT_NONE or pts is None or len(pts) < 3:
+        return 0.0
+    inter = float(cv2.contourArea(cv2.convexHull(pts.astype(np.float32))))
+    smaller = min(float(a[2] * a[3]), float(b[2] * b[3]))
+    return inter / smaller if smaller > 0 else 0.0

@@ -106,6 +106,8 @@ class RollDiceConfig:
         match_ramp: (lo, hi) best template NCC that says "one of the owner's symbols is printed here":
             0 below lo, 1 above hi (the symbol evidence that a face is a die).
         shape_only: the most a face's shape alone (no symbol known) says it is a die.
+        symbol_min, shape_alone: a face whose best template NCC is below ``symbol_min`` (no symbol of the
+            owner's dice on it) is a die only when its die-likeness is at least ``shape_alone``.
         shape_support: how much a symbol match needs the face's shape to agree (0: not at all, 1: fully).
         strong_match_ramp: (lo, hi) best template NCC that alone says "a die" whatever its shape.
         face_sure_ramp: (lo, hi) best template NCC over which a face read goes from not sure to sure.
@@ -114,7 +116,8 @@ class RollDiceConfig:
         repeat_window, repeat_reach, repeat_min_shift, repeat_side: the pattern test
             (:func:`vision.roll_dice.shape.pattern_repeats`): a window of ``repeat_window`` x the face's side,
             looked for within ``repeat_reach`` sides, shifts from ``repeat_min_shift`` sides, on a grey copy
-            where a face is ``repeat_side`` px.
+            where a face is ``repeat_side`` px. A repeat is looked for on both sides (at a shift and its opposite);
+            where the frame cuts the opposite off, the one-sided match counts ``repeat_one_side`` less.
         repeat_ramp: (lo, hi) of a face's pattern NCC over which it goes from a die to a tile of the table's
             pattern (a gingham's check, a printed grid): its die score is scaled by 1 - the ramp.
         min_confidence: candidates less likely than this to be a die of an enrolled colour are dropped.
@@ -122,6 +125,9 @@ class RollDiceConfig:
             probability; otherwise the die is reported with ``face=None``.
         overlap_dist: of two dice whose centres are closer than this x their side, only the more
             confident is reported.
+        overlap_share: of two dice whose top faces overlap by more than this share of the smaller one, only
+            the more confident is reported (two dice's top faces never overlap; a box beside a die that covers
+            part of it is that die seen again).
         cnn_candidates: also take candidates from the d6 CNN detector (``vision/models``).
         cnn_threshold: minimum CNN heatmap peak (0..1) of such a candidate.
         cnn_input_long_side: the frame's longer side at the CNN's input (pixels).
@@ -221,6 +227,8 @@ class RollDiceConfig:
     confident_cap: float = 0.5
     match_ramp: tuple[float, float] = (0.35, 0.6)
     shape_only: float = 0.5
+    symbol_min: float = 0.4
+    shape_alone: float = 0.8
     shape_support: float = 0.6
     strong_match_ramp: tuple[float, float] = (0.55, 0.75)
     face_sure_ramp: tuple[float, float] = (0.5, 0.75)
@@ -230,10 +238,12 @@ class RollDiceConfig:
     repeat_reach: float = 2.2
     repeat_min_shift: float = 0.8
     repeat_side: float = 12.0
-    repeat_ramp: tuple[float, float] = (0.88, 0.95)
+    repeat_one_side: float = 0.2
+    repeat_ramp: tuple[float, float] = (0.72, 0.82)
     min_confidence: float = 0.15
     face_threshold: float = 0.4
     overlap_dist: float = 0.7
+    overlap_share: float = 0.4
     cnn_candidates: bool = True
     cnn_threshold: float = 0.30
     cnn_input_long_side: int = 512

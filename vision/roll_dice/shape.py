@@ -232,16 +232,19 @@ def pattern_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig
     the table. The grey window of ``repeat_window`` x the face's side round each face is matched
     (``cv2.matchTemplate``, normalised correlation) over the frame within ``repeat_reach`` sides of it,
     leaving out the shifts shorter than ``repeat_min_shift`` sides (the face matching itself): a face whose
-    window recurs a period away is the pattern, a die's window (the die, its sides, its shadow and what lies
-    round it) recurs nowhere. Measured on a grey copy scaled so a face is ``repeat_side`` px.
+    window recurs a period away on both sides (at a shift and at its opposite, :func:`_both_ways`) is the
+    pattern; a die's window (the die, its sides, its shadow and what lies round it) recurs nowhere, or on
+    one side only where a die alike lies beside it. Measured on a grey copy scaled so a face is
+    ``repeat_side`` px.
 
     Args:
         frame: ``uint8[H, W, 3]`` BGR.
         rects: ``float[N, 5]`` top faces (cx, cy, w, h, angle deg; frame px).
-        config: ``repeat_window``, ``repeat_reach``, ``repeat_min_shift``, ``repeat_side``.
+        config: ``repeat_window``, ``repeat_reach``, ``repeat_min_shift``, ``repeat_side``, ``repeat_one_side``.
         todo: ``bool[N]``, the faces to measure (others get -1); default all.
 
-    Returns ``float[N]``; -1 where not measured or too near the frame's edge to be. Raises nothing.
+    Returns ``float[N]``; -1 where not measured (a face whose window the frame cuts to less than the face).
+    Raises nothing.
     """
     n = len(rects)
     out = np.full(n, -1.0)
@@ -262,17 +265,38 @@ def pattern_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig
         half = int(round(0.5 * config.repeat_window * s))
         reach = int(round(config.repeat_reach * s))
         cx, cy = int(round(rects[i, 0] * f)), int(round(rects[i, 1] * f))
-        if half < 3 or cx - half < 0 or cy - half < 0 or cx + half >= gw or cy + half >= gh:
+        # the window, cut to the frame: a face at the frame's edge is measured on the part of its
+        # window the frame shows (at least the face itself), not left unmeasured
+        tx0, ty0 = max(0, cx - half), max(0, cy - half)
+        tx1, ty1 = min(gw, cx + half + 1), min(gh, cy + half + 1)
+        if half < 3 or min(tx1 - tx0, ty1 - ty0) < max(3, int(round(s))):
             continue
-        tpl = grey[cy - half:cy + half + 1, cx - half:cx + half + 1]
-        x0, y0 = max(0, cx - half - reach), max(0, cy - half - reach)
-        x1, y1 = min(gw, cx + half + reach + 1), min(gh, cy + half + reach + 1)
+        tpl = grey[ty0:ty1, tx0:tx1]
+        x0, y0 = max(0, tx0 - reach), max(0, ty0 - reach)
+        x1, y1 = min(gw, tx1 + reach), min(gh, ty1 + reach)
         if float(tpl.std()) < 1.0:
             continue
-        res = cv2.matchTemplate(grey[y0:y1, x0:x1], tpl, cv2.TM_CCOEFF_NORMED)
-        dx = np.arange(res.shape[1], dtype=np.float32) + (x0 + half - cx)
-        dy = np.arange(res.shape[0], dtype=np.float32) + (y0 + half - cy)
+        res = np.nan_to_num(cv2.matchTemplate(grey[y0:y1, x0:x1], tpl, cv2.TM_CCOEFF_NORMED), nan=-1.0)
+        ox, oy = x0 - tx0, y0 - ty0  # the shift of res[0, 0]
+        dx = np.arange(res.shape[1]) + ox
+        dy = np.arange(res.shape[0]) + oy
         far = dx[None, :] ** 2 + dy[:, None] ** 2 >= (config.repeat_min_shift * s) ** 2
         if far.any():
-            out[i] = float(np.nan_to_num(res[far], nan=-1.0).max())
+            out[i] = float(_both_ways(res, ox, oy, max(1, int(round(0.15 * s))), config.repeat_one_side)[far].max())
     return out
+
+
+def _both_ways(res: np.ndarray, ox: int, oy: int, slack: int, one_side: float) -> np.ndarray:
+    """``float[h, w]``: at each shift of a match map ``res`` (``res[0, 0]`` is shift ``(ox, oy)`` px), the worse
+    of the match there and the best within ``slack`` px of the opposite shift (a pattern seen in perspective
+    or through a lens has a period that changes a little across the frame); where the opposite lies outside
+    the map (cut by the frame's edge), the match itself lowered by ``one_side`` (one side only is weaker
+    evidence: a die next to another die on a plain table matches it well). A tile of a pattern has its like
+    on both sides of it; a die with a twin beside it (two dice alike, side by side) has it on one side only."""
+    h, w = res.shape
+    mj = -(np.arange(w) + ox) - ox
+    mi = -(np.arange(h) + oy) - oy
+    vj, vi = (mj >= 0) & (mj < w), (mi >= 0) & (mi < h)
+    near = cv2.dilate(res, np.ones((2 * slack + 1, 2 * slack + 1), np.uint8))
+    opp = near[np.clip(mi, 0, h - 1)[:, None], np.clip(mj, 0, w - 1)[None, :]]
+    return np.where(vi[:, None] & vj[None, :], np.minimum(res, opp), res - one_side)
