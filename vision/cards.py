@@ -32,7 +32,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .card_detect import CardsConfig, crop_size, find_quads, rectify_table
+from .card_detect import CardsConfig, crop_size, find_card_quads, find_quads, rectify_table
 from .card_match import SearchView, refine_identifications
 from .deck import DeckProfile
 from .errors import VisionError
@@ -275,7 +275,7 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         top, M, s_mm = timed_stage(t, "rectify_table", rectify_table, frame, calibration, c)
         card_mm = getattr(deck, "card_mm", None) if deck is not None else None
         card_px = (card_mm[0] * s_mm, card_mm[1] * s_mm) if card_mm else None
-        quads_top = find_quads(top, c, aspect, t, card_px)
+        quads_top, loose = find_card_quads(top, c, aspect, t, card_px)
         Minv = np.linalg.inv(M)
 
         def to_frame(q: np.ndarray) -> np.ndarray:
@@ -287,10 +287,11 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         quads = [to_frame(q) for q in quads_top]
         # drop quads that are the calibration markers themselves (or the white sheet around them)
         keep = [k for k, q in enumerate(quads) if not calibration.covers_marker(q) and (select is None or select(q))]
-        quads, quads_top = [quads[k] for k in keep], [quads_top[k] for k in keep]
+        quads, quads_top, loose = [quads[k] for k in keep], [quads_top[k] for k in keep], [loose[k] for k in keep]
         view = (top, quads_top, to_frame, card_px)
     else:
         quads = [q for q in find_quads(frame, c, aspect, t) if select is None or select(q)]
+        loose = [False] * len(quads)
         view = None
     markers = timed_stage(t, "markers", check_markers, frame, calibration,
                           tc) if (calibration is not None and check_moved) else None
@@ -322,6 +323,12 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                 ids[k], confs[k], sources[k] = cid, 0.99, "sticker"
             if c.mirror != "auto" and timed_stage(t, "mirror", _mirror_looks_wrong, deck, results, crops):
                 notes.append(MIRROR_NOTE)
+        # a quad of the detector's second look is a card only when the deck knows it (else: the table's pattern)
+        kept = [k for k in range(len(quads)) if not loose[k] or (
+            deck is not None and ids[k] is not None and confs[k] >= c.loose_min_confidence)]
+        if len(kept) < len(quads):
+            quads, ids, confs, sources = ([v[k] for k in kept] for v in (quads, ids, confs, sources))
+            crops = [crops[k] for k in kept]
 
     # geometry in the layout frame
     obs = timed_stage(t, "layout", _layout, frame, quads, ids, confs, sources, crops if keep_crops else None,
