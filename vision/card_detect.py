@@ -90,8 +90,8 @@ class CardsConfig:
     loose_join_frac: float = 0.35
     loose_density: float = 0.3
     neighbour_gap: float = 0.04
-    neighbour_rings: int = 2
-    neighbour_occupancy: float = 0.25
+    neighbour_rings: int = 3
+    neighbour_occupancy: float = 0.1
     loose_min_confidence: float = 0.5
     min_area_frac: float = 0.002
     min_rel_area: float = 0.35
@@ -489,7 +489,7 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
             extra = select_cards(img, blobs_of(more, c), aspect, cp, c)
             quads += extra
             loose += [True] * len(extra)
-        extra = timed_stage(t, "neighbours", neighbour_quads, quads, mask, cp, c)
+        extra = timed_stage(t, "neighbours", neighbour_quads, quads, unexplained(mask, quads, cp), cp, c)
         quads += extra
         loose += [True] * len(extra)
     return [order_quad(q) / s for q in quads], loose
@@ -512,7 +512,8 @@ def neighbour_quads(quads: list[np.ndarray], mask: np.ndarray, card_px: tuple[fl
     """Where the next card of a row, a column or a station would lie beside the cards found: float[4, 2] quads
     one card plus ``neighbour_gap`` x the short side away along each found card's own axes (``quads``, ordered,
     px of ``mask``), up to ``neighbour_rings`` steps out, where at least ``neighbour_occupancy`` of the quad is
-    foreground (``mask`` uint8[H, W]) and no found card or other such quad has its centre within half a short
+    foreground (``mask`` uint8[H, W]; the caller passes what the cards found do not explain, :func:`unexplained`)
+    and no found card or other such quad has its centre within half a short
     side. Cards are laid in rows and columns; one whose colours the table shares is a card only if a deck knows it.
     """
     h, w = mask.shape

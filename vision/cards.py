@@ -323,9 +323,7 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                 ids[k], confs[k], sources[k] = cid, 0.99, "sticker"
             if c.mirror != "auto" and timed_stage(t, "mirror", _mirror_looks_wrong, deck, results, crops):
                 notes.append(MIRROR_NOTE)
-        # a quad of the detector's second look is a card only when the deck knows it (else: the table's pattern)
-        kept = [k for k in range(len(quads)) if not loose[k] or (
-            deck is not None and ids[k] is not None and confs[k] >= c.loose_min_confidence)]
+        kept = _kept_loose(quads, loose, ids, confs, c.loose_min_confidence if deck is not None else math.inf)
         if len(kept) < len(quads):
             quads, ids, confs, sources = ([v[k] for k in kept] for v in (quads, ids, confs, sources))
             crops = [crops[k] for k in kept]
@@ -334,6 +332,25 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     obs = timed_stage(t, "layout", _layout, frame, quads, ids, confs, sources, crops if keep_crops else None,
                       deck, calibration, zones, c)
     return CardsRead(frame.shape[1], frame.shape[0], tuple(obs), markers, t, tuple(notes))
+
+
+def _kept_loose(quads: list[np.ndarray], loose: list[bool], ids: list[str | None], confs: list[float],
+                min_conf: float) -> list[int]:
+    """Indices of the cards to report: every card of the detector's first look; a card of its second look
+    (``loose``: a quad on a patterned table, or beside the cards found) only when the deck knows it with at least
+    ``min_conf`` (else it is the table's pattern) and no card kept before it, or surer, has its centre within
+    half a short side (the same card seen by two looks). ``quads``: float[4, 2] px."""
+    order = sorted(range(len(quads)), key=lambda k: (loose[k], -confs[k]))
+    kept: list[int] = []
+    for k in order:
+        if loose[k]:
+            if ids[k] is None or confs[k] < min_conf:
+                continue
+            c, short = quads[k].mean(axis=0), quad_size(quads[k])[0]
+            if any(float(np.linalg.norm(quads[j].mean(axis=0) - c)) < 0.5 * short for j in kept):
+                continue
+        kept.append(k)
+    return sorted(kept)
 
 
 def _mirror_looks_wrong(deck: DeckProfile, results: list[tuple[Any, bool]], crops: list[np.ndarray],
