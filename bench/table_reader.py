@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.frame_timing import BASELINE, time_against_jpeg
 from vision import scenes
-from vision.cards import CardsConfig, read_cards
+from vision.cards import CardsConfig, decide_mirror, read_cards
 from vision.deck import build_deck, build_deck_from_images
 from vision.synth_table import GAME_SHAPES, make_scene, reference_images
 from vision.table import calibrate
@@ -65,12 +65,14 @@ def set_label_to_id(line: str) -> str:
     return f"{n}-{colour}-{shading}-{shape}{'s' if int(n) > 1 else ''}"
 
 
-def eval_set(rows_out: list[dict], mirror: str = "auto", closed: bool = False) -> dict:
-    """``closed``: the deck never answers 'not in the deck' (every board card is in it)."""
+def eval_set(rows_out: list[dict], mirror: str = "decide", closed: bool = False) -> dict:
+    """``closed``: the deck never answers 'not in the deck' (every board card is in it). ``mirror="decide"``:
+    decided once per camera (the board file name's prefix, ``webcam_`` / ``phone_``) on its first board whose
+    cards tell (:func:`vision.cards.decide_mirror`), then each board read with that camera's ``"on"``/``"off"``."""
     deck = build_deck(SET_DIR / "card_crops_labelled_sample", name="set")
     if closed:
         deck.config = replace(deck.config, unknown_distance=1e9, unknown_distance_max=1e9)
-    cfg = CardsConfig(mirror=mirror)
+    per_camera: dict[str, str] = {}
     tot = found = ok = wrong_hi = rc_ok = null = 0
     for img_path in sorted((SET_DIR / "boards").iterdir()):
         if img_path.suffix.lower() not in (".png", ".jpg"):
@@ -78,6 +80,12 @@ def eval_set(rows_out: list[dict], mirror: str = "auto", closed: bool = False) -
         labels = [set_label_to_id(line) for line in img_path.with_suffix(".txt").read_text().splitlines()
                   if line.strip()]
         frame = cv2.imread(str(img_path))
+        camera = img_path.name.split("_")[0]
+        if mirror == "decide" and camera not in per_camera:
+            check = decide_mirror(frame, deck)
+            if check.mirrored is not None:
+                per_camera[camera] = "on" if check.mirrored else "off"
+        cfg = CardsConfig(mirror=per_camera.get(camera, "off") if mirror == "decide" else mirror)
         r = read_cards(frame, deck, config=cfg)
         tot += len(labels)
         found += min(len(r.cards), len(labels))
@@ -104,11 +112,12 @@ def eval_set(rows_out: list[dict], mirror: str = "auto", closed: bool = False) -
         wrong_hi += n_wrong_hi
         rc_ok += n_rc
         rows_out.append({"set": "set_boards_closed" if closed else "set_boards", "image": img_path.name,
+                         "mirror": cfg.mirror,
                          "labels": len(labels), "found": len(r.cards),
                          "identified": n_ok, "wrong_conf_ge_0.9": n_wrong_hi, "rowcol_ok": n_rc,
                          **{f"ms_{k}": round(v, 2) for k, v in r.timings_ms.items()}})
     return {"cards": tot, "found": found, "identified": ok, "wrong_conf_ge_0.9": wrong_hi, "rowcol_ok": rc_ok,
-            "null": null}
+            "null": null, "decided": per_camera}
 
 
 # ----------------------------------------------------------------------------------------------- synthetic
@@ -245,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--csv", type=Path, default=None, help="write one row per image here")
     ap.add_argument("--textures", default="own", choices=["own", "shared"],
                     help="synthetic table textures: this generator's cloth/wood, or vision.synth's wood/cloth/mat")
-    ap.add_argument("--mirror", default="auto", choices=["off", "on", "auto"], help="mirror setting for the SET boards")
+    ap.add_argument("--mirror", default="decide", choices=["decide", "off", "on", "auto"],
+                    help="mirror setting for the SET boards (decide: once per camera, on its first board)")
     ap.add_argument("--generator", default="both", choices=["synth", "scenes", "both"],
                     help="synthetic tables: vision.synth_table, vision.scenes (its own artwork, tables, light and "
                          "cameras), or both side by side (default)")
@@ -259,7 +269,9 @@ def main(argv: list[str] | None = None) -> int:
             t = time.perf_counter()
             s = eval_set(rows, args.mirror, closed)
             what = "closed set, 'not in deck' off" if closed else "default 'not in deck' thresholds"
-            print(f"SET boards (real photos, mirror={args.mirror}, {what}): {s['cards']} cards; "
+            how = args.mirror if args.mirror != "decide" else "decided once per camera " + (
+                ", ".join(f"{k}: {v}" for k, v in sorted(s["decided"].items())) or "(undecided: off)")
+            print(f"SET boards (real photos, mirror={how}, {what}): {s['cards']} cards; "
                   f"found {pct(s['found'], s['cards'])}; row/col right {pct(s['rowcol_ok'], s['cards'])}; "
                   f"identified {pct(s['identified'], s['cards'])} ({s['identified']}/{s['cards']}, null {s['null']}); "
                   f"wrong with confidence >= 0.9: {s['wrong_conf_ge_0.9']}  [{time.perf_counter() - t:.1f} s]")
@@ -284,19 +296,19 @@ def main(argv: list[str] | None = None) -> int:
                       f"unreadable : wrong {unread_wrong}; fully right images {v.get('full', 0)}/{v['scenes']}"
                       + (f"; calibrated {v['calibrated']}/{v['scenes']}" if g == "all" else ""))
             print(f"  [{time.perf_counter() - t:.1f} s]")
-    if args.no_timing:
-        return 0
-    for size, n in (((1280, 720), 9), ((4056, 3040), 3)):  # the HQ camera's full resolution too
-        tm = eval_timing(n, size)
-        print(f"time per {size[0]}x{size[1]} frame (calibrate + read 10 cards, 1 thread): median "
-              f"{tm['median_ms']:.1f} ms; {BASELINE} {tm['base_ms']:.2f} ms; ratio {tm['ratio']:.1f}x")
-    if args.csv:
+    if args.csv:   # the rows of the accuracy runs, written before (and without) the timing run
         keys = sorted({k for r in rows for k in r}, key=lambda k: (k.startswith("ms_"), k))
         with open(args.csv, "w", newline="") as f:
             w = csv.DictWriter(f, keys)
             w.writeheader()
             w.writerows(rows)
         print(f"rows: {args.csv}")
+    if args.no_timing:
+        return 0
+    for size, n in (((1280, 720), 9), ((4056, 3040), 3)):  # the HQ camera's full resolution too
+        tm = eval_timing(n, size)
+        print(f"time per {size[0]}x{size[1]} frame (calibrate + read 10 cards, 1 thread): median "
+              f"{tm['median_ms']:.1f} ms; {BASELINE} {tm['base_ms']:.2f} ms; ratio {tm['ratio']:.1f}x")
     return 0
 
 

@@ -284,8 +284,11 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     read.add_argument(
         "--mirror",
         choices=("off", "on", "auto"),
-        default="off",
-        help=_("with --cards: the camera gives mirror images (selfie webcams): on, off, or auto per frame"),
+        default=None,
+        help=_(
+            "with --cards: the camera gives mirror images (selfie webcams): on, off, or auto per frame "
+            "(default: as the calibration keeps it for the deck, else decided once on the first image)"
+        ),
     )
     read.add_argument(
         "--calibration",
@@ -554,7 +557,7 @@ def _main(argv: Sequence[str] | None) -> int:  # noqa: C901 - the command dispat
     if args.command == "read":
         ignored = [opt for opt, given, used in (
             ("--profile", args.profile is not None, args.cards is None and args.dice == "roll"),
-            ("--mirror", args.mirror != "off", args.cards is not None),
+            ("--mirror", args.mirror is not None, args.cards is not None),
             ("--calibration", args.calibration is not None, args.cards is not None),
             ("--dice", args.dice != "d6", args.cards is None),
         ) if given and not used]

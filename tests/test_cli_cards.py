@@ -40,6 +40,25 @@ def test_enroll_set_deck_and_read_a_real_board(tmp_path, capsys):
     assert not [c for c in record["cards"] if c["confidence"] >= 0.9 and c["id"].replace("-", " ") not in labels]
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not SET.is_dir(), reason=f"shared SET card photos not found at {SET} (set TABLETOP_SHARED)")
+def test_without_mirror_the_mirror_is_decided_once_and_said(tmp_path, capsys):
+    """Issue 16: enrolled from one camera and read with a selfie webcam, the default read never fails silently --
+    the mirror is decided on the first board whose cards tell and kept for the next ones (said once on stderr)."""
+    deck = tmp_path / "set.npz"
+    assert main(["enroll", "cards", str(deck), str(SET / "card_crops_labelled_sample")]) == 0
+    boards = [SET / "boards" / "webcam_20170529_184024.png", SET / "boards" / "webcam_20170529_203823.png"]
+    capsys.readouterr()
+    assert main(["read", *map(str, boards), "--cards", str(deck), "--json"]) == 0
+    out = capsys.readouterr()
+    assert out.err.count("read as mirror images") == 1, out.err
+    for board, line in zip(boards, out.out.splitlines(), strict=True):
+        record = json.loads(line)
+        labels = [t.strip() for t in board.with_suffix(".txt").read_text().splitlines() if t.strip()]
+        identified = {c["id"].replace("-", " ") for c in record["cards"] if c["id"] is not None}
+        assert len(identified & set(labels)) >= 0.9 * len(labels), (board.name, identified)
+
+
 def test_print_mat_png(tmp_path, capsys):
     out = tmp_path / "mat.png"
     assert main(["print-mat", str(out)]) == 0

@@ -25,7 +25,8 @@ from .table import MIN_SIDE_PX, TableCalibration
 from .timing import timed_stage
 
 __all__ = ["Blob", "CardsConfig", "crop_size", "find_quads", "foreground_mask", "rectify_table", "resize_for_work",
-           "select_cards", "split_blob"]
+           "select_cards", "split_blob", "card_sized", "find_card_quads", "neighbour_quads",
+           "unexplained"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,17 @@ class CardsConfig:
         fg_max_dist: see fg_min_dist.
         fg_euclid: a pixel this far (plain Lab distance) from the table colour is card whatever the model
             says (a table whose lightness varies a lot, like wood in a light fall-off).
+        join_frac: with a known card size (a calibrated table), foreground pieces this fraction of a card's
+            short side apart are joined (:func:`card_sized`) ...
+        min_part_frac: ... and foreground narrower than this fraction of it is dropped.
+        loose_join_frac: the second look (:func:`find_card_quads`; 0 = none) where the first found no card:
+            pieces this fraction of a card's short side apart are joined ...
+        loose_density: ... where at least this fraction of the square of that side around a pixel is
+            foreground; a card of that look is kept only when the deck identifies it with at least
+            ``loose_min_confidence``.
+        neighbour_gap, neighbour_rings, neighbour_occupancy: the second look also tries the places beside the
+            cards found (:func:`neighbour_quads`): a card plus this gap (fraction of the short side) away, this
+            many steps out, where at least this fraction of the place is foreground.
         fg_cov_floor: added to the diagonal of the table colour covariance (Lab units squared).
         min_area_frac: components smaller than this fraction of the frame are ignored.
         min_rel_area: ... and components smaller than this fraction of the median card are ignored.
@@ -73,6 +85,14 @@ class CardsConfig:
     fg_max_dist: float = 12.0
     fg_cov_floor: float = 4.0
     fg_euclid: float = 80.0
+    join_frac: float = 0.15
+    min_part_frac: float = 0.3
+    loose_join_frac: float = 0.35
+    loose_density: float = 0.3
+    neighbour_gap: float = 0.04
+    neighbour_rings: int = 3
+    neighbour_occupancy: float = 0.1
+    loose_min_confidence: float = 0.5
     min_area_frac: float = 0.002
     min_rel_area: float = 0.35
     min_fill: float = 0.80
@@ -169,6 +189,30 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
     out = np.zeros_like(mask)
     cv2.drawContours(out, cnts, -1, 255, cv2.FILLED)
     return out
+
+
+def card_sized(mask: np.ndarray, card_px: tuple[float, float], join_frac: float, part_frac: float,
+               density: float = 0.0) -> np.ndarray:
+    """``mask`` (uint8[H, W]) with a card's pieces joined and what is no card's size taken away, when the card
+    size is known (``card_px``: (short, long) px): closed by a disc of ``join_frac`` x the short side (a light
+    card border, or art in the table's own colours, breaks the card's foreground into pieces), holes filled,
+    and opened by a disc of ``part_frac`` x the short side (what is left of a pattern is narrower than a card).
+
+    ``density`` > 0: first, every pixel where at least this fraction of the square of ``join_frac`` x the short
+    side around it is foreground becomes foreground, every other pixel table (a card in the table's own colours
+    is scattered pieces, dense within the card; the specks a patterned cloth leaves are sparse)."""
+    short = float(min(card_px))
+
+    def disc(frac: float) -> np.ndarray:
+        k = max(3, int(round(frac * short)) | 1)
+        return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+
+    if density > 0:
+        k = max(3, int(round(join_frac * short)) | 1)
+        near = cv2.boxFilter(mask, cv2.CV_32F, (k, k), normalize=True, borderType=cv2.BORDER_CONSTANT)
+        mask = (near >= density * 255.0).astype(np.uint8) * 255
+    out = fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, disc(join_frac)))
+    return cv2.morphologyEx(out, cv2.MORPH_OPEN, disc(part_frac))
 
 
 @dataclass
@@ -413,6 +457,22 @@ def find_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: flo
 
     ``card_px``: (short, long) card size in pixels of ``frame`` when known (e.g. a rectified table image).
     """
+    return find_card_quads(frame, config, aspect, timings, card_px)[0]
+
+
+def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: float | None = None,
+                    timings: dict[str, float] | None = None,
+                    card_px: tuple[float, float] | None = None) -> tuple[list[np.ndarray], list[bool]]:
+    """:func:`find_quads`, and for each quad whether it came from the second, looser look (``True``).
+
+    With a known card size (``card_px``, (short, long) px of ``frame``), what the first look (each outer
+    component of the foreground with its holes filled) did not explain is looked at again: its pieces
+    ``join_frac`` apart joined (a light card border on a light table), then, where a card in the table's own
+    colours is only scattered pieces (a patterned cloth, a playmat), where the pieces are dense, joined
+    ``loose_join_frac`` apart (:func:`card_sized`); and the places beside the cards found (:func:`neighbour_quads`).
+    Quads of that second look may be the table's own pattern: keep them only when a deck knows the card
+    (:func:`vision.cards.read_cards` does).
+    """
     c = config or CardsConfig()
     t = timings if timings is not None else {}
     frame = validate_frame(frame, MIN_SIDE_PX)
@@ -422,7 +482,68 @@ def find_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: flo
     blobs = timed_stage(t, "blobs", blobs_of, filled, c)
     cp = (card_px[0] * s, card_px[1] * s) if card_px is not None else None
     quads = timed_stage(t, "select", select_cards, img, blobs, aspect, cp, c)
-    return [order_quad(q) / s for q in quads]
+    loose = [False] * len(quads)
+    if cp is not None and c.loose_join_frac > 0:
+        for key, join, density in (("loose_join", c.join_frac, 0.0), ("loose_dense", c.loose_join_frac,
+                                                                        c.loose_density)):
+            more = timed_stage(t, key, card_sized, unexplained(mask, quads, cp), cp, join, c.min_part_frac, density)
+            extra = select_cards(img, blobs_of(more, c), aspect, cp, c)
+            quads += extra
+            loose += [True] * len(extra)
+        extra = timed_stage(t, "neighbours", neighbour_quads, quads, unexplained(mask, quads, cp), cp, c)
+        quads += extra
+        loose += [True] * len(extra)
+    return [order_quad(q) / s for q in quads], loose
+
+
+def unexplained(mask: np.ndarray, quads: list[np.ndarray], card_px: tuple[float, float]) -> np.ndarray:
+    """A copy of ``mask`` (uint8[H, W]) without the cards already found (``quads`` float[4, 2] px of it) and a
+    rim of 8 % of the card's short side (``card_px`` (short, long) px) around each."""
+    rest = mask.copy()
+    pad = max(1, int(round(0.08 * min(card_px))))
+    for q in quads:
+        pts = [np.round(q).astype(np.int32)]
+        cv2.fillPoly(rest, pts, 0)
+        cv2.polylines(rest, pts, True, 0, 2 * pad)
+    return rest
+
+
+def neighbour_quads(quads: list[np.ndarray], mask: np.ndarray, card_px: tuple[float, float],
+                    config: CardsConfig) -> list[np.ndarray]:
+    """Where the next card of a row, a column or a station would lie beside the cards found: float[4, 2] quads
+    one card plus ``neighbour_gap`` x the short side away along each found card's own axes (``quads``, ordered,
+    px of ``mask``), up to ``neighbour_rings`` steps out, where at least ``neighbour_occupancy`` of the quad is
+    foreground (``mask`` uint8[H, W]; the caller passes what the cards found do not explain, :func:`unexplained`)
+    and no found card or other such quad has its centre within half a short
+    side. Cards are laid in rows and columns; one whose colours the table shares is a card only if a deck knows it.
+    """
+    h, w = mask.shape
+    short = float(min(card_px))
+    centres = [np.asarray(q, np.float64).mean(axis=0) for q in quads]
+    frontier = [np.asarray(q, np.float64) for q in quads]
+    out: list[np.ndarray] = []
+    for _ in range(max(0, int(config.neighbour_rings))):
+        new = []
+        for q in frontier:
+            for side in (q[1] - q[0], q[3] - q[0]):
+                step = side * (1.0 + config.neighbour_gap * short / max(float(np.linalg.norm(side)), 1e-6))
+                for p in (q + step, q - step):
+                    c = p.mean(axis=0)
+                    if not (0 <= c[0] < w and 0 <= c[1] < h) or any(
+                            float(np.linalg.norm(c - o)) < 0.5 * short for o in centres):
+                        continue
+                    x0, y0 = np.maximum(np.floor(p.min(axis=0)).astype(int), 0)
+                    x1, y1 = np.minimum(np.ceil(p.max(axis=0)).astype(int) + 1, (w, h))
+                    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+                    cv2.fillPoly(inside, [np.round(p - (x0, y0)).astype(np.int32)], 1)
+                    area = max(float(cv2.contourArea(p.astype(np.float32))), 1.0)
+                    if float(np.count_nonzero(mask[y0:y1, x0:x1][inside > 0])) < config.neighbour_occupancy * area:
+                        continue
+                    centres.append(c)
+                    new.append(p)
+        out += new
+        frontier = new
+    return out
 
 
 def rectify_table(frame: np.ndarray, calibration: TableCalibration,

@@ -32,7 +32,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .card_detect import CardsConfig, crop_size, find_quads, rectify_table
+from .card_detect import CardsConfig, crop_size, find_card_quads, find_quads, rectify_table
 from .card_match import SearchView, refine_identifications
 from .deck import DeckProfile
 from .errors import VisionError
@@ -275,7 +275,7 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         top, M, s_mm = timed_stage(t, "rectify_table", rectify_table, frame, calibration, c)
         card_mm = getattr(deck, "card_mm", None) if deck is not None else None
         card_px = (card_mm[0] * s_mm, card_mm[1] * s_mm) if card_mm else None
-        quads_top = find_quads(top, c, aspect, t, card_px)
+        quads_top, loose = find_card_quads(top, c, aspect, t, card_px)
         Minv = np.linalg.inv(M)
 
         def to_frame(q: np.ndarray) -> np.ndarray:
@@ -287,10 +287,11 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         quads = [to_frame(q) for q in quads_top]
         # drop quads that are the calibration markers themselves (or the white sheet around them)
         keep = [k for k, q in enumerate(quads) if not calibration.covers_marker(q) and (select is None or select(q))]
-        quads, quads_top = [quads[k] for k in keep], [quads_top[k] for k in keep]
+        quads, quads_top, loose = [quads[k] for k in keep], [quads_top[k] for k in keep], [loose[k] for k in keep]
         view = (top, quads_top, to_frame, card_px)
     else:
         quads = [q for q in find_quads(frame, c, aspect, t) if select is None or select(q)]
+        loose = [False] * len(quads)
         view = None
     markers = timed_stage(t, "markers", check_markers, frame, calibration,
                           tc) if (calibration is not None and check_moved) else None
@@ -322,11 +323,34 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                 ids[k], confs[k], sources[k] = cid, 0.99, "sticker"
             if c.mirror != "auto" and timed_stage(t, "mirror", _mirror_looks_wrong, deck, results, crops):
                 notes.append(MIRROR_NOTE)
+        kept = _kept_loose(quads, loose, ids, confs, c.loose_min_confidence if deck is not None else math.inf)
+        if len(kept) < len(quads):
+            quads, ids, confs, sources = ([v[k] for k in kept] for v in (quads, ids, confs, sources))
+            crops = [crops[k] for k in kept]
 
     # geometry in the layout frame
     obs = timed_stage(t, "layout", _layout, frame, quads, ids, confs, sources, crops if keep_crops else None,
                       deck, calibration, zones, c)
     return CardsRead(frame.shape[1], frame.shape[0], tuple(obs), markers, t, tuple(notes))
+
+
+def _kept_loose(quads: list[np.ndarray], loose: list[bool], ids: list[str | None], confs: list[float],
+                min_conf: float) -> list[int]:
+    """Indices of the cards to report: every card of the detector's first look; a card of its second look
+    (``loose``: a quad on a patterned table, or beside the cards found) only when the deck knows it with at least
+    ``min_conf`` (else it is the table's pattern) and no card kept before it, or surer, has its centre within
+    half a short side (the same card seen by two looks). ``quads``: float[4, 2] px."""
+    order = sorted(range(len(quads)), key=lambda k: (loose[k], -confs[k]))
+    kept: list[int] = []
+    for k in order:
+        if loose[k]:
+            if ids[k] is None or confs[k] < min_conf:
+                continue
+            c, short = quads[k].mean(axis=0), quad_size(quads[k])[0]
+            if any(float(np.linalg.norm(quads[j].mean(axis=0) - c)) < 0.5 * short for j in kept):
+                continue
+        kept.append(k)
+    return sorted(kept)
 
 
 def _mirror_looks_wrong(deck: DeckProfile, results: list[tuple[Any, bool]], crops: list[np.ndarray],

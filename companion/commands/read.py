@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -68,7 +69,46 @@ def _describe_dice(dice: list[dict], kind: str) -> str:
     said = ", ".join(f"{say(colour_word(d['colour']))} {say(face_word(d['face'])) if d['face'] else '?'}" for d in dice)
     return ngettext("{n} die: {dice}", "{n} dice: {dice}", len(dice)).format(n=len(dice), dice=said)
 
-def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror: str = "off",
+def _kept_mirror(calibration_file: Path | None, deck: str) -> str | None:
+    """``"on"``/``"off"`` as ``companion calibrate --deck`` kept it for ``deck`` in ``calibration_file``, or None."""
+    from companion.calibration import deck_mirror
+
+    kept = deck_mirror(calibration_file, deck)
+    return None if kept is None else ("on" if kept else "off")
+
+
+class _MirrorOnce:
+    """The card reads of one ``companion read --cards`` run: the mirror decided once, on the first image whose
+    cards tell (:func:`vision.cards.decide_mirror`), unless ``decided`` (given, or kept with the calibration),
+    then kept for the images after it; what the reader tells about an image goes to stderr (issue 16: the
+    default never fails silently)."""
+
+    def __init__(self, deck: Any, config: Any, decided: bool) -> None:
+        self.deck, self.config, self.decided = deck, config, decided
+
+    def read(self, frame: Any, path: Path, calibration: Any) -> dict:
+        """The JSON record of the cards of ``frame`` (uint8[H, W, 3] BGR) read from ``path``."""
+        from vision.cards import MIRROR_NOTE, decide_mirror, read_cards
+
+        if not self.decided:
+            check = decide_mirror(frame, self.deck, calibration, self.config)
+            if check.mirrored is not None:
+                self.decided = True
+                self.config = dataclasses.replace(self.config, mirror="on" if check.mirrored else "off")
+                if check.mirrored:
+                    print(_("companion read: the cards of deck {deck} read as mirror images, from {image} on "
+                            "(--mirror off reads them as the camera gives them)").format(deck=self.deck.name,
+                                                                                        image=path),
+                          file=sys.stderr)
+        found = read_cards(frame, self.deck, calibration=calibration, config=self.config)
+        for note in found.notes:
+            said = _("the cards read as if the camera image were mirrored: read with --mirror on, or leave "
+                     "--mirror out to have it decided") if note == MIRROR_NOTE else note
+            print(_("companion read: {image}: {note}").format(image=path, note=said), file=sys.stderr)
+        return found.to_json(str(path))
+
+
+def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror: str | None = None,
                    calibration_file: Path | None = None) -> int:
     """``companion read IMAGE... --cards DECK``: every card or tile on each image; bad images give exit 1.
 
@@ -81,9 +121,13 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
     :func:`vision.hexes.read_hexes` instead: per image ``{"image", "cards": [], "hexes":
     [HexObservation.to_json()]}`` (``id``, ``corners`` (6, px), ``center_mm``, ``rotation`` 0-5,
     ``rotation_deg``, ``axial`` ``[q, r]`` from the Galactic Center, ``zone``, ``confidence``).
-    ``--mirror`` is a card-reader option and is refused with a hex deck (exit 2).
+    ``--mirror`` is a card-reader option and is refused with a hex deck (exit 2). Without it the mirror is the
+    one ``companion calibrate --deck`` kept for the deck with ``--calibration FILE``, else it is decided once, on
+    the first image whose cards tell (:func:`vision.cards.decide_mirror`), and kept for the images after it;
+    until then the images are read as the camera gives them. What the reader tells about an image (a camera
+    that looks mirrored) goes to stderr.
     """
-    from vision.cards import CardsConfig, read_cards
+    from vision.cards import CardsConfig
     from vision.table import CalibrationFailed, calibrate
 
     try:
@@ -92,7 +136,7 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
         print(_("companion read: {problem}").format(problem=say(exc)), file=sys.stderr)
         return exc.code
     hexes = deck_kind(deck) == "hex"
-    if hexes and mirror != "off":
+    if hexes and mirror not in (None, "off"):
         print(
             _("companion read: --mirror does not apply to deck {deck}, which holds Eclipse sector hexes").format(
                 deck=deck_name
@@ -100,7 +144,6 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
             file=sys.stderr,
         )
         return EXIT_USAGE
-    config = CardsConfig(mirror=mirror)
     fixed = None
     if calibration_file is not None:
         from companion.calibration import BadCalibrationFile, load_calibration
@@ -110,6 +153,8 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
         except BadCalibrationFile as exc:
             print(_("companion read: {problem}").format(problem=say(exc)), file=sys.stderr)
             return EXIT_INPUT
+    mirror = mirror or (None if hexes else _kept_mirror(calibration_file, deck.name))
+    cards = _MirrorOnce(deck, CardsConfig(mirror=mirror or "off"), decided=mirror is not None)
 
     def table(frame: Any) -> Any:
         if fixed is not None:
@@ -125,7 +170,7 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
 
             found = read_hexes(frame, deck, calibration=table(frame))
             return {"image": str(path), "cards": [], "hexes": found.to_json(str(path))["hexes"]}
-        return read_cards(frame, deck, calibration=table(frame), config=config).to_json(str(path))
+        return cards.read(frame, path, table(frame))
 
     def describe(record: dict) -> str:
         if hexes:
