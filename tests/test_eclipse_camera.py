@@ -335,6 +335,14 @@ def combat_reader(tmp_path_factory):
     return RollDiceReader(profile, config)
 
 
+@pytest.fixture(scope="module")
+def sector_deck():
+    """A hex deck of every sector in the rules' data, enrolled from stand-in scans."""
+    from rules.eclipse.data import catalogue
+
+    return build_hex_deck_from_images(hex_reference_images(list(catalogue().sectors), seed=7), kind="scan")
+
+
 def _on(polygons, box) -> bool:
     """Whether the centre of ``box`` (x, y, w, h) px lies inside any of ``polygons`` (float[K, 2] px)."""
     import cv2
@@ -345,12 +353,14 @@ def _on(polygons, box) -> bool:
 
 
 @pytest.mark.slow
-def test_the_combat_dice_are_read_beside_the_map_and_its_artwork_is_never_taken_for_dice(store, combat_reader):
+@pytest.mark.parametrize("adapted", [False, True], ids=["box-reader", "adapter"])
+def test_the_combat_dice_are_read_beside_the_map_and_its_artwork_is_never_taken_for_dice(store, sector_deck,
+                                                                                         combat_reader, adapted):
     """A whole generated Eclipse table (``vision.synth_full.full_table``: 24 sector hexes, 8 combat dice beside them,
-    1280x720) read by the box's camera flow with a hex deck and the Eclipse dice profile: the combat pass reads the
-    frame with the hexes its map pass found painted out, so every die it reports lies on a real die and the real dice
-    are found; the same dice reader shown the whole frame (what the pass read before) takes the map's artwork for
-    dice."""
+    1280x720) read by the box's camera flow with a hex deck and the Eclipse dice profile (the reader as
+    ``companion run`` passes it, or as a :class:`vision.Reader`): the combat pass reads the frame with the hexes its
+    map pass found painted out, so every die it reports lies on a real die and the real dice are found; the same dice
+    reader shown the whole frame (what the pass read before) takes the map's artwork for dice."""
     from rules.eclipse.data import catalogue
     from vision.readers import RollDiceAdapter
     from vision.synth_full import full_table
@@ -358,13 +368,12 @@ def test_the_combat_dice_are_read_beside_the_map_and_its_artwork_is_never_taken_
     ids = list(catalogue().sectors)
     table = full_table("eclipse", ids, seed=0)
     image = table.render()
-    deck = build_hex_deck_from_images(hex_reference_images(ids, seed=7), kind="scan")
     flow = eclipse(store)
     flow.report("Ann", "pass", {})
     flow.report("Bob", "pass", {})  # Combat
     flow.report("Ann", "volley", {"ship": "Cruiser", "target": "Bob", "computers": 0, "shields": 0})
-    cam = CameraFlow(flow, deck=deck, calibration=calibrate(image, table.layout),
-                     dice_reader=RollDiceAdapter(combat_reader))
+    cam = CameraFlow(flow, deck=sector_deck, calibration=calibrate(image, table.layout),
+                     dice_reader=RollDiceAdapter(combat_reader) if adapted else combat_reader)
     assert cam.readers == {"hexes", "roll_dice"}
     read_still(cam, image)
     [volley] = [q for q in cam.view()["questions"] if q["kind"] == "volley_rolled"]
