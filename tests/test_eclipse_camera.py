@@ -317,3 +317,83 @@ def test_eclipse_dice_enrolled_from_a_folder_are_read_as_a_volley(store, tmp_pat
     read_still(cam, scene.image)
     [q] = cam.view()["questions"]
     assert q["text"] == "Bob's Dreadnought at Ann's ships: yellow 6; red 1: 1 of 2 dice hit, 1 damage?"
+
+
+# -- the combat dice beside the map ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def combat_reader(tmp_path_factory):
+    """The Roll dice reader with an Eclipse profile enrolled from photos of the combat dice (what ``companion enroll
+    eclipse-dice`` builds), the box's dice reader for Eclipse."""
+    from vision.roll_dice import RollDiceConfig, RollDiceReader, build_profile
+    from vision.synth_full import write_combat_enrollment
+
+    folder = write_combat_enrollment(tmp_path_factory.mktemp("combat"), seed=7)
+    config = RollDiceConfig()
+    profile = build_profile(folder, allowed=list(ECLIPSE_DICE.pairs), config=config, dice_set="eclipse")
+    return RollDiceReader(profile, config)
+
+
+@pytest.fixture(scope="module")
+def sector_deck():
+    """A hex deck of every sector in the rules' data, enrolled from stand-in scans."""
+    from rules.eclipse.data import catalogue
+
+    return build_hex_deck_from_images(hex_reference_images(list(catalogue().sectors), seed=7), kind="scan")
+
+
+def _on(polygons, box) -> bool:
+    """Whether the centre of ``box`` (x, y, w, h) px lies inside any of ``polygons`` (float[K, 2] px)."""
+    import cv2
+
+    x, y, w, h = box
+    centre = (float(x + w / 2), float(y + h / 2))
+    return any(cv2.pointPolygonTest(p.astype(np.float32).reshape(-1, 1, 2), centre, False) >= 0 for p in polygons)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("adapted", [False, True], ids=["box-reader", "adapter"])
+def test_the_combat_dice_are_read_beside_the_map_and_its_artwork_is_never_taken_for_dice(store, sector_deck,
+                                                                                         combat_reader, adapted):
+    """A whole generated Eclipse table (``vision.synth_full.full_table``: 24 sector hexes, 8 combat dice beside them,
+    1280x720) read by the box's camera flow with a hex deck and the Eclipse dice profile (the reader as
+    ``companion run`` passes it, or as a :class:`vision.Reader`): the combat pass reads the frame with the hexes its
+    map pass found painted out, so every die it reports lies on a real die and the real dice are found; the same dice
+    reader shown the whole frame (what the pass read before) takes the map's artwork for dice."""
+    from rules.eclipse.data import catalogue
+    from vision.readers import RollDiceAdapter
+    from vision.synth_full import full_table
+
+    ids = list(catalogue().sectors)
+    table = full_table("eclipse", ids, seed=0)
+    image = table.render()
+    flow = eclipse(store)
+    flow.report("Ann", "pass", {})
+    flow.report("Bob", "pass", {})  # Combat
+    flow.report("Ann", "volley", {"ship": "Cruiser", "target": "Bob", "computers": 0, "shields": 0})
+    cam = CameraFlow(flow, deck=sector_deck, calibration=calibrate(image, table.layout),
+                     dice_reader=RollDiceAdapter(combat_reader) if adapted else combat_reader)
+    assert cam.readers == {"hexes", "roll_dice"}
+    read_still(cam, image)
+    [volley] = [q for q in cam.view()["questions"] if q["kind"] == "volley_rolled"]
+    seen = volley["payload"]["read"]["dice"]
+
+    dice = [p for p in table.pieces if p.kind == "die"]
+    hexes = [table.polygon_px(p) for p in table.pieces if p.kind == "hex"]
+    die_faces = [table.polygon_px(p) for p in dice]
+    assert len(dice) == 8 and len(hexes) == 24
+    # no false die: every die the pass reports lies on a real combat die, none on the map
+    assert [d for d in seen if not _on(die_faces, d["box"])] == []
+    found = [p for p in dice if any(_on([table.polygon_px(p)], d["box"]) for d in seen)]
+    assert len(found) >= 7, f"{len(found)} of 8 combat dice found beside the map"
+    assert len(seen) == len(found)  # one read per die
+    # each die read with its colour and face (the payload's faces are the dice as rolled)
+    labelled = sorted((p.colour, p.value) for p in dice)
+    read = sorted((d["colour"], d["face"]) for d in volley["payload"]["dice"])
+    assert sum(1 for r in read if r in labelled) >= 6
+
+    whole = RollDiceAdapter(combat_reader).read(image)
+    false_dice = [d for d in whole.dice if not _on(die_faces, d.box)]
+    on_map = [d for d in false_dice if _on(hexes, d.box)]
+    assert len(on_map) >= 5, f"the whole frame gave {len(false_dice)} false dice, {len(on_map)} on the map"

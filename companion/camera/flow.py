@@ -22,7 +22,8 @@ rest:
   the player zones; each player's zone goes to that player's watcher; with a calibration the markers are
   re-checked: moved -> said on both views), the map pass (:func:`vision.hexes.read_hexes` with a hex deck, only
   what changed read again: the whole table's hexes to the map's one watcher), then at most one dice pass per still
-  table (the first one the game wants: Roll's end-of-game count, else its phase proposals; Eclipse's combat dice);
+  table (the first one the game wants: Roll's end-of-game count, else its phase proposals; Eclipse's combat dice,
+  a pass declared ``off_map``: read after the map pass, with the hexes it found in the same frame painted out);
 - **questions**: every change the camera sees is a :class:`~companion.camera.questions.Question` ("Ann built
   Customs at [0, 1]?"); nothing changes the game until a player answers it with one tap: ``camera_confirm``
   records the question's event with ``origin="camera"``, ``camera_dismiss`` drops it. Misplays (Among the Stars)
@@ -51,7 +52,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
@@ -474,8 +475,11 @@ class CameraFlow(CameraAnswers):
             the readers' sightings and notes, the mirror decided.
         """
         sightings: dict[str, Any] = {}
+        dice_pass = next((p for p in self.passes if isinstance(p, DicePass) and p.name == plan.dice), None)
+        # dice beside the map wait for this frame's map read (its hexes are painted out)
+        off_map = dice_pass is not None and dice_pass.off_map and plan.map_anchor is not None
         dice_future = None
-        if plan.dice is not None and (plan.anchors or plan.map_anchor is not None) and self.parallel:
+        if plan.dice is not None and (plan.anchors or plan.map_anchor is not None) and self.parallel and not off_map:
             if self._helper is None:
                 self._helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-dice")
             dice_future = self._helper.submit(self._read_dice, plan)
@@ -518,10 +522,11 @@ class CameraFlow(CameraAnswers):
                                            "off; put the sheet back or run companion calibrate again", ids=ids)}
         dice = None
         if plan.dice is not None:
-            seen = dice_future.result() if dice_future is not None else self._read_dice(plan)
+            seen = (dice_future.result() if dice_future is not None
+                    else self._read_dice(plan, hexes if off_map and hexes else ()))
             if isinstance(seen, Sighting):
                 sightings["dice"] = seen
-            by_zone = next((p.by_zone for p in self.passes if isinstance(p, DicePass) and p.name == plan.dice), True)
+            by_zone = dice_pass.by_zone if dice_pass is not None else True
             dice = (dice_by_zone(seen.dice, plan.names, self.zones, self.calibration) if by_zone
                     else {TABLE: [d.to_json() for d in seen.dice]})
         return Sight(plan=plan, cards=cards, dice=dice, markers=markers, sightings=sightings, notes=tuple(notes),
@@ -551,8 +556,15 @@ class CameraFlow(CameraAnswers):
 
         return HexesAdapter(self.deck, self.calibration, None, config)
 
-    def _read_dice(self, plan: ReadPlan) -> Any:
-        """The dice reader's read of the plan's image (only what changed, where the reader can)."""
+    def _read_dice(self, plan: ReadPlan, map_hexes: Sequence[Any] = ()) -> Any:
+        """The dice reader's read of the plan's image (only what changed, where the reader can); with ``map_hexes``
+        (:class:`vision.hexes.HexObservation`, corners in frame px: the map this frame's map pass read) the image is
+        read with them painted out (:class:`vision.hexes.OffMapDice`, its ``paint_map`` stage timed in ms)."""
+        if map_hexes:
+            from vision.hexes import OffMapDice
+
+            return OffMapDice(self.dice_reader).read_changes(plan.image, plan.previous.get("dice"), plan.boxes,
+                                                             map_hexes)
         return read_changes(self.dice_reader, plan.image, plan.previous.get("dice"), plan.boxes)
 
     def apply(self, sight: Sight) -> list[Event]:

@@ -7,7 +7,8 @@ dice profile):
 - :class:`CardPass`: the cards in every player's zone, on each of the ``confirm_reads`` reads of a still table
   (the watchers want agreeing reads);
 - :class:`DicePass`: the dice in every zone, once per still table while the game wants them (Roll: the phase
-  strips before Reveal), each zone's dice becoming questions;
+  strips before Reveal), each zone's dice becoming questions; one declared ``off_map`` reads the table with the
+  sector hexes the map pass found in the same frame painted out (Eclipse's combat dice, rolled beside the map);
 - :class:`CountPass`: a count in steps, once per still table while the game wants it (Roll for the Galaxy's
   end-of-game dice count, p.8 Victory: the citizenry, then the cups), each step's dice becoming questions and the
   table told what to do before the next step.
@@ -114,6 +115,9 @@ class DicePass:
         reader: the reader it needs.
         by_zone: the dice by player zone (Roll's phase strips); False: every die on the table, under :data:`TABLE`
             (Eclipse's combat dice, rolled in the middle).
+        off_map: the dice lie beside the map: with a :class:`MapPass` in the same read, the frame is read with the
+            sector hexes that pass found painted out (:class:`vision.hexes.OffMapDice`), so the map's artwork is
+            never taken for dice; without one (no hex deck enrolled) the whole frame is read. Eclipse, Combat.
     """
 
     name: str
@@ -121,6 +125,7 @@ class DicePass:
     propose: Callable[[DiceByZone, Mapping[str, Any], str | None], list[Proposal]]
     reader: str = "roll_dice"
     by_zone: bool = True
+    off_map: bool = False
 
 
 @dataclass(frozen=True)

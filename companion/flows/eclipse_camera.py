@@ -9,8 +9,11 @@
   action: its ring, its wormholes) is previewed at once (:meth:`companion.flow.GameFlow.preview`) and shown on both
   views with the rule and the fix ("rotate it 2 steps clockwise so its wormhole faces yours"); a tile turned before
   anyone answered is asked about again, turned. Nothing changes the game until a player confirms.
-- **The combat dice** (a :class:`~companion.camera.passes.DicePass` over the whole table, an Eclipse dice profile:
-  ``companion enroll eclipse-dice DIR``): once a volley is aimed (the phone's Fire form without faces), the dice
+- **The combat dice** (a :class:`~companion.camera.passes.DicePass` over the table beside the map, an Eclipse dice
+  profile: ``companion enroll eclipse-dice DIR``): the dice are rolled off the sector hexes, so the pass is declared
+  ``off_map``: with a hex deck enrolled it reads the frame with the hexes the map pass found in it painted out
+  (:class:`vision.hexes.OffMapDice`; a dice reader shown the whole map takes its artwork for dice); once a volley is
+  aimed (the phone's Fire form without faces), the dice
   rolled are read on the next still table and asked about: "Ann's Cruiser at Bob's Interceptor: yellow 6, 5, 2: 1 of
   3 dice hit, 1 damage?"; the hits are the engine's (Eclipse, Combat). A die that could not be read or cannot be is
   said in the question and left out by the engine (``impossible_die``), never changed.
@@ -47,8 +50,8 @@ class EclipseCamera:
 
     @property
     def passes(self) -> tuple[Any, ...]:
-        """The map (a hex deck), then the combat dice once a volley is aimed (a dice profile)."""
-        return (MapPass(), DicePass("combat", self.wants_dice, self.dice_proposals, by_zone=False))
+        """The map (a hex deck), then the combat dice beside it once a volley is aimed (a dice profile)."""
+        return (MapPass(), DicePass("combat", self.wants_dice, self.dice_proposals, by_zone=False, off_map=True))
 
     # -- no player zones: Eclipse lays one shared map -------------------------------------------------------
     def anchor(self, player: str, view: Mapping[str, Any]) -> str | None:
