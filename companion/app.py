@@ -422,12 +422,15 @@ class MainLoop:
         """The storage probe and free-space check (a secret made while writing failed is written once it works);
         the phone view's address (a network that came up after the start); the health checks' results."""
         changed = self._look_around()
-        changed = self.storage.tick() or changed
+        failing = not self.storage.ok
+        stored = self.storage.tick()
         if self.storage.ok and self.pairing.unsaved and self.pairing.save():
             self.hub.set_pairing(self.pairing.pairing())
-        if changed and self.storage.ok:
+        if failing and self.storage.ok:  # the probe wrote: said once, in place of the banner
             self.message = self.storage.message or Text("storage works again: everything from now on is saved")
-        return changed
+        elif stored and self.storage.ok and self.storage.message:  # free space ran low (or the like): said
+            self.message = self.storage.message
+        return stored or changed
 
     def _look_around(self) -> bool:
         """The phone view's URL every ``url_every_s`` (no network at start: "no network" until an address comes),

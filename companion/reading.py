@@ -25,6 +25,7 @@ No I/O here; the modes (:mod:`companion.modes.dice`, :mod:`companion.camera.flow
 from __future__ import annotations
 
 import base64
+import binascii
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -307,14 +308,51 @@ def resume_seen(seen: Mapping[str, Any] | None, stillness: StillnessDetector, ev
     if not isinstance(seen, Mapping) or seen.get("events") != events:
         return None
     try:
-        width, height = int(seen["width"]), int(seen["height"])
-        png = np.frombuffer(base64.b64decode(str(seen["reference"]), validate=True), np.uint8)
+        width, height = _whole(seen["width"], 1, _MAX_SIDE), _whole(seen["height"], 1, _MAX_SIDE)
+        if not isinstance(seen["reference"], str) or not isinstance(seen["dice"], list):
+            return None
+        png = np.frombuffer(base64.b64decode(seen["reference"], validate=True), np.uint8)
         reference = cv2.imdecode(png, cv2.IMREAD_COLOR) if png.size else None
-        dice = tuple(DieObservation(str(d.get("kind", "d6")), None if d.get("value") is None else int(d["value"]),
-                                    tuple(int(v) for v in d["box"]), float(d["confidence"])) for d in seen["dice"])
-        if reference is None or width < 1 or height < 1 or any(len(d.box) != 4 for d in dice):
+        dice = tuple(_kept_die(d, width, height) for d in seen["dice"])
+        if reference is None:
             return None
         stillness.resume_read(reference, (height, width, 3))
-    except (KeyError, TypeError, ValueError, AttributeError, cv2.error):
+    except (KeyError, TypeError, ValueError, cv2.error, binascii.Error):
         return None
     return Sighting(name, width, height, dice=dice)
+
+
+#: The largest frame side a kept read may name, px (a 50-megapixel photo is under 10000 px a side).
+_MAX_SIDE = 100_000
+
+
+def _whole(value: Any, low: int, high: int) -> int:
+    """``value`` when it is a JSON integer in ``[low, high]`` (not a bool, a float or a string).
+
+    Raises:
+        ValueError: it is not.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"not a whole number in [{low}, {high}]: {value!r}")
+    return value
+
+
+def _kept_die(d: Any, width: int, height: int) -> DieObservation:
+    """One die of a kept read, as :meth:`DieObservation.to_json` wrote it: kind ``"d6"``, value 1..6 or null, box
+    ``[x, y, w, h]`` whole px with ``w, h >= 1`` overlapping the ``width`` x ``height`` frame, confidence a finite
+    number in [0, 1].
+
+    Raises:
+        ValueError: anything else (a kept read edited or corrupted on the disk).
+    """
+    if not isinstance(d, Mapping) or d.get("kind") != "d6" or not isinstance(d.get("box"), list) or len(d["box"]) != 4:
+        raise ValueError(f"not a kept die: {d!r}")
+    value = None if d.get("value") is None else _whole(d["value"], 1, 6)
+    x, y = (_whole(v, -_MAX_SIDE, _MAX_SIDE) for v in d["box"][:2])
+    w, h = (_whole(v, 1, _MAX_SIDE) for v in d["box"][2:])
+    confidence = d.get("confidence")
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0.0 <= confidence <= 1.0:
+        raise ValueError(f"not a confidence in [0, 1]: {confidence!r}")
+    if x + w <= 0 or y + h <= 0 or x >= width or y >= height:
+        raise ValueError(f"a kept die's box outside the {width} x {height} frame: {d['box']!r}")
+    return DieObservation("d6", value, (x, y, w, h), float(confidence))

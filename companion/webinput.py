@@ -14,6 +14,8 @@ from typing import Any
 
 from flask import request
 
+from rules.scoring import BIDI_CONTROLS, has_visible
+
 __all__ = ["BadInput", "json_body", "text", "whole", "choice", "form_values", "version_and_key",
            "KEY_PATTERN", "MAX_VERSION", "MAX_TEXT"]
 
@@ -63,12 +65,13 @@ def json_body(example: str, shape: str = "a JSON object") -> dict[str, Any]:
 
 
 def _is_text(value: str) -> bool:
-    """Printable text: encodable as UTF-8 (no lone surrogates) and without control characters."""
+    """Printable text: encodable as UTF-8 (no lone surrogates), without control characters or text-direction
+    controls (:data:`rules.scoring.BIDI_CONTROLS`)."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
         return False
-    return not any(unicodedata.category(c) in ("Cc", "Cs") for c in value)
+    return not any(unicodedata.category(c) in ("Cc", "Cs") or ord(c) in BIDI_CONTROLS for c in value)
 
 
 def text(body: dict[str, Any], key: str, example: str, *, required: bool = True, max_len: int = MAX_TEXT,
@@ -85,13 +88,13 @@ def text(body: dict[str, Any], key: str, example: str, *, required: bool = True,
     value = body[key]
     if not isinstance(value, str):
         raise BadInput(f"{key!r} must be {what} (a string), not {_shown(value)}; e.g. {example}", key)
-    if not value.strip():
+    if not has_visible(value):
         raise BadInput(f"{key!r} is empty: send {what}, e.g. {example}", key)
     if len(value) > max_len:
         raise BadInput(f"{key!r} is longer than {max_len} characters", key)
     if not _is_text(value):
-        raise BadInput(f"{key!r} holds characters that are not text (control characters or broken "
-                       "Unicode): type it again", key)
+        raise BadInput(f"{key!r} holds characters that are not text (control characters, text-direction controls "
+                       "or broken Unicode): type it again", key)
     return value
 
 

@@ -31,6 +31,7 @@ from rules.core import SCORE_INPUTS, RankingGame, RulesError, ScoreBreakdown, St
 __all__ = [
     "check_distinct_names",
     "check_typed_text",
+    "has_visible",
     "INPUT_FORMATS",
     "Fields",
     "ScoreInputError",
@@ -150,7 +151,7 @@ class Fields:
     def str(self, key: builtins.str) -> builtins.str:
         """A required non-empty string."""
         value = self.get(key)
-        if not isinstance(value, str) or not value.strip():
+        if not isinstance(value, str) or not has_visible(value):
             raise ScoreInputError(self.path(key), f"must be a non-empty string, got {_json_type(value)}")
         return value
 
@@ -350,6 +351,17 @@ def json_documents(text: str, source: str = "input") -> list[tuple[int | None, A
     return [(None, whole)]
 
 
+BIDI_CONTROLS = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
+"""The text-direction embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): no keyboard of the
+box's languages types them, and one in a name turns the rest of a line (a score row, a player list) backwards."""
+
+
+def has_visible(text: str) -> bool:
+    """Whether ``text`` shows something: a character other than spaces, line and paragraph separators, control
+    and format characters (a name of only zero-width spaces is empty to a player)."""
+    return any(unicodedata.category(c) not in ("Zs", "Zl", "Zp", "Cc", "Cf") for c in text)
+
+
 def _untypable(text: str) -> str | None:
     """What in ``text`` no player can have typed, described for a message, or None."""
     for char in text:
@@ -359,6 +371,8 @@ def _untypable(text: str) -> str | None:
         category = unicodedata.category(char)
         if category == "Cc":
             return f"U+{code:04X}, a control character"
+        if code in BIDI_CONTROLS:
+            return f"U+{code:04X}, a text-direction control (it turns the text after it around)"
         if 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE:
             return f"U+{code:04X}, a noncharacter"
     return None

@@ -43,10 +43,22 @@ def test_ring_mismatch_is_checked_first():
     # (3, -2): ring (3 + 2 + 1) / 2 = 3; 101 is an Inner tile; its wormholes do not matter
     verdicts = check_explore(HOME, at("101", 3, -2), (2, -2))
     assert kinds(verdicts) == ["ring_mismatch"] and not legal(verdicts)
-    assert "Inner (I) tile" in verdicts[0].message and "ring III" in verdicts[0].message
+    assert "a tile of the Inner (I) stack" in verdicts[0].message and "ring III" in verdicts[0].message
     assert verdicts[0].fix == "take it back and draw from the Outer (III) stack"
     assert verdicts[0].finding().rule == "Eclipse, Explore action (wormholes and hex stacks)"
     assert kinds(check_explore(HOME, at("001", 1, -1), (2, -2))) == ["ring_mismatch"]  # the Galactic Center is ring 0
+
+
+def test_ring_0_holds_the_galactic_center_from_setup_and_no_stack():
+    # Eclipse, Setup: the Galactic Center sector is laid at the middle of the table; no stack has ring-0 tiles
+    into = check_explore(HOME, at("104", 0, 0), (0, -1))
+    assert kinds(into) == ["ring_mismatch"] and not legal(into)
+    assert into[0].message == "the space at (0, 0) holds the Galactic Center from setup; no tile is explored into it"
+    assert into[0].fix == "explore an empty space next to your hex"
+    center = check_explore(HOME, at("001", 1, -1), (2, -2))
+    assert kinds(center) == ["ring_mismatch"] and "the the" not in center[0].message
+    assert center[0].message.endswith("lies at (0, 0) from setup; it is never explored")
+    assert center[0].fix == "take it back and draw from the Inner (I) stack"
 
 
 def test_a_taken_space_a_tile_twice_and_a_starting_sector():

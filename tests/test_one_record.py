@@ -353,6 +353,63 @@ def test_a_kept_read_that_does_not_decode_is_a_whole_read(tmp_path):
     assert other.change_boxes() == []
 
 
+CORRUPT_KEPT = {
+    "width too large for an integer": lambda s: {**s, "width": 1e999},
+    "width a float": lambda s: {**s, "width": 480.5},
+    "height a string": lambda s: {**s, "height": "270"},
+    "width a bool": lambda s: {**s, "width": True},
+    "dice not a list": lambda s: {**s, "dice": {"a": 1}},
+    "reference not a string": lambda s: {**s, "reference": 5},
+    "a value off the die": lambda s: {**s, "dice": [{**s["dice"][0], "value": 9}]},
+    "a value a float": lambda s: {**s, "dice": [{**s["dice"][0], "value": 2.7}]},
+    "a box of infinity": lambda s: {**s, "dice": [{**s["dice"][0], "box": [1e999, 0, 10, 10]}]},
+    "a box of no size": lambda s: {**s, "dice": [{**s["dice"][0], "box": [10, 10, 0, -3]}]},
+    "a box off the frame": lambda s: {**s, "dice": [{**s["dice"][0], "box": [5000, 10, 20, 20]}]},
+    "a confidence not a number": lambda s: {**s, "dice": [{**s["dice"][0], "confidence": float("nan")}]},
+    "a confidence above 1": lambda s: {**s, "dice": [{**s["dice"][0], "confidence": 7}]},
+    "another kind": lambda s: {**s, "dice": [{**s["dice"][0], "kind": ["d6"]}]},
+    "a die not an object": lambda s: {**s, "dice": [3]},
+}
+
+
+@pytest.mark.parametrize("corrupt", CORRUPT_KEPT.values(), ids=CORRUPT_KEPT.keys())
+def test_a_kept_read_edited_or_corrupted_on_the_disk_is_a_whole_read(corrupt):
+    from companion.reading import resume_seen, seen_of
+    from vision.observations import Sighting
+
+    detector = table_stillness()
+    image = dice_tray(5, 4, SIZE).render(frame_seed=1)
+    for k in range(6):
+        detector.update(image, k / FPS)
+    seen = seen_of(detector, Sighting("d6", SIZE[0], SIZE[1], dice=(die(100, 100, 3),)), events=4)
+    other = table_stillness()
+    assert resume_seen(corrupt(seen), other, 4) is None
+    assert other.read_reference() is None, "nothing half put back"
+    assert resume_seen(seen, other, 4) is not None
+
+
+def test_a_box_starts_on_a_corrupt_kept_read_and_reads_the_table_whole(tmp_path):
+    # what the camera saw, kept in box_state, with a width no integer holds (JSON's 1e999): the box still starts
+    import sqlite3
+
+    table = dice_tray(9, 4, SIZE)
+    seq = play_sequence(table, ["reroll"], seed=9, fps=FPS, rest=(1.0, 1.2))
+    (s0, e0, _, _), _ = rest_windows(seq)
+    path = tmp_path / "s.sqlite3"
+    with SessionStore(path) as store:
+        play(seq, store, TruthReader(seq), 0, e0)
+        assert len(recorded(store)) == 1
+    with sqlite3.connect(path) as conn:
+        ((key, value),) = conn.execute("SELECT key, value FROM box_state WHERE key LIKE 'seen:%'").fetchall()
+        conn.execute("UPDATE box_state SET value = ? WHERE key = ?", (value.replace('"width":', '"width":1e999,"w":'),
+                                                                       key))
+    with SessionStore(path) as store:
+        reader = TruthReader(seq)
+        play(seq, store, reader, s0 + 2, e0)
+        assert reader.frames_read, "nothing to resume from: the still table is read whole"
+        assert len(recorded(store)) >= 1
+
+
 def test_read_now_on_the_same_dice_says_same_as_before(tmp_path):
     image = dice_tray(5, 4, SIZE).render(frame_seed=1)
     frames = [image] * 20

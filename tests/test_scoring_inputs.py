@@ -60,6 +60,8 @@ def test_a_name_given_as_a_lone_surrogate_escape_is_one_line_naming_the_field(ga
     ("\x1b[31mAnn", "U+001B, a control character"),
     ("Ann\ufffe", "U+FFFE, a noncharacter"),
     ("Ann\udfff", "U+DFFF, half of a character"),
+    ("a\u202eb", "U+202E, a text-direction control"),
+    ("\u2067Ann", "U+2067, a text-direction control"),
 ])
 def test_text_no_one_types_is_refused_wherever_it_is(name, what):
     with pytest.raises(ScoreInputError) as info:
@@ -78,6 +80,15 @@ def test_text_players_type_is_kept():
         current.append([])
         current = current[0]
     check_typed_text(deep)
+
+
+@pytest.mark.parametrize("name", ["\u200b", " \u200b\u2060 ", "\u3000"])
+def test_a_name_that_shows_nothing_is_empty(tmp_path, name):
+    # a zero-width space, a word joiner, an ideographic space: typed or pasted, the name is blank on every view
+    path = tmp_path / "final.json"
+    path.write_text(json.dumps(named("race", name)), encoding="utf-8")
+    code, out, err = run_cli(["score", "race", str(path)])
+    assert code == 1 and out == "" and "players[0].name: must be a non-empty string" in err
 
 
 def test_a_jsonl_line_with_such_text_is_that_line_alone(tmp_path):

@@ -226,6 +226,22 @@ def test_low_free_space_is_shown_from_the_start(tmp_path, monkeypatch):
         assert loop.message == view["storage"]["message"]
 
 
+def test_a_new_free_space_figure_never_says_the_storage_works_again(tmp_path, monkeypatch):
+    # the storage never failed: a new free-space figure (every SPACE_S s) is no news for the status line
+    clock = Clock()
+    with SessionStore(tmp_path / "box.sqlite3") as store:
+        loop = box(race_flow(store), clock=clock)
+        loop.step()
+        said = loop.message
+        free = iter(range(5000, 6000, 7))
+        monkeypatch.setattr(loop.storage, "free_space", lambda: setattr(loop.storage, "free_mb", next(free)))
+        for _ in range(3):
+            clock.now += storage.SPACE_S
+            loop.step()
+            assert loop.hub.snapshot().view["storage"]["ok"] is True
+            assert "works again" not in str(loop.message) and loop.message == said
+
+
 # -- a whole box process whose writes the kernel refuses ---------------------------------------------------
 
 

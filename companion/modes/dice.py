@@ -126,6 +126,8 @@ class DiceMode(SessionMode):
             log.warning("what the camera saw at the last read is not known: %s", exc)
             return
         resumed = resume_seen(seen, self.loop.stillness, self.session.last_seq, getattr(self.sight, "name", "d6"))
+        if resumed is None and isinstance(seen, dict) and seen.get("events") == self.session.last_seq:
+            log.warning("what the camera saw at the last read does not decode: the next still table is read whole")
         if resumed is not None:
             self.previous = resumed
             self.loop.last_dice = [d.to_json() for d in resumed.dice]

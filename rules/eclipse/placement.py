@@ -147,11 +147,20 @@ def check_explore(galaxy: Galaxy, placed: PlacedHex, source: Cell | None = None,
     sector, cell = placed.sector, placed.cell
     out: list[Verdict] = []
     want = stack_ring(cell)
+    if sector.ring != want and want == 0:  # ring 0 has no stack: the Galactic Center lies there from setup
+        return [Verdict("ring_mismatch", False, EXPLORE,
+                        Text("the space at {cell} holds the Galactic Center from setup; no tile is explored into it",
+                             cell=_at(cell)),
+                        Text("explore an empty space next to your hex"))]
+    if sector.ring != want and sector.ring == 0:
+        return [Verdict("ring_mismatch", False, EXPLORE,
+                        Text("{sector} lies at (0, 0) from setup; it is never explored", sector=sector.label),
+                        Text("take it back and draw from the {stack} stack", stack=RING_NAMES.get(want, want)))]
     if sector.ring != want:
         return [Verdict(
             "ring_mismatch", False, EXPLORE,
-            Text("{sector} is a {stack} tile, but the space at {cell} is in {ring}: it takes a tile from the {wanted} "
-                 "stack",
+            Text("{sector} is a tile of the {stack} stack, but the space at {cell} is in {ring}: it takes a tile from "
+                 "the {wanted} stack",
                  sector=sector.label, stack=RING_NAMES.get(sector.ring, sector.ring), cell=_at(cell),
                  ring=_ring(ring(*cell)),
                  wanted=RING_NAMES.get(want, want)),
