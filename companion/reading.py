@@ -299,15 +299,19 @@ def seen_of(stillness: StillnessDetector, sighting: Sighting, events: int) -> di
             "reference": base64.b64encode(png.tobytes()).decode("ascii"), "dice": [d.to_json() for d in sighting.dice]}
 
 
-def resume_seen(seen: Mapping[str, Any] | None, stillness: StillnessDetector, events: int,
+def resume_seen(seen: Mapping[str, Any] | None, stillness: StillnessDetector, newest_read: int,
                 name: str = "d6") -> Sighting | None:
-    """Put back what :func:`seen_of` kept when it belongs to the log as it is (``events``: the session's last seq now;
-    an Undo or a correction since makes it stale): the detector counts changes from that read again, and its dice
-    are returned as the reader's ``name`` sighting (the read before the next one). None, with the detector untouched,
-    when there is nothing to resume or what was kept does not decode (the next still table is read whole)."""
-    if not isinstance(seen, Mapping) or seen.get("events") != events:
+    """Put back what :func:`seen_of` kept when no roll was recorded after it (``newest_read``: the seq of the
+    session's newest dice read, taken back or not; 0 when none): the detector counts changes from that read again, and
+    its dice are returned as the reader's ``name`` sighting (the read before the next one). An Undo or a correction
+    since does not make it stale: the camera saw the same table, and a running box does not read an unchanged table
+    after an Undo either (a "Read now" does). None, with the detector untouched, when there is nothing to resume, a
+    roll was recorded after it, or what was kept does not decode (the next still table is read whole)."""
+    if not isinstance(seen, Mapping):
         return None
     try:
+        if _whole(seen.get("events"), 0, 2**62) < newest_read:
+            return None
         width, height = _whole(seen["width"], 1, _MAX_SIDE), _whole(seen["height"], 1, _MAX_SIDE)
         if not isinstance(seen["reference"], str) or not isinstance(seen["dice"], list):
             return None

@@ -303,8 +303,8 @@ def test_a_noisy_reader_records_no_restart_and_no_tap_as_a_roll(sequence, tmp_pa
 
 def test_a_restart_resumes_from_the_last_read_and_reads_only_a_change(tmp_path):
     # The box keeps what it saw at its last read: restarted on the same dice it reads nothing; after a re-roll while it
-    # was off, it reads (and records) the change; after an Undo (the kept read no longer the roll in force) it reads
-    # the table whole again.
+    # was off, it reads (and records) the change; after an Undo it is the same table the camera saw: as a running box
+    # after an Undo, a restarted one neither reads nor records it again (a "Read now" would).
     table = dice_tray(9, 4, SIZE)
     seq = play_sequence(table, ["reroll"], seed=9, fps=FPS, rest=(1.0, 1.2))
     (s0, e0, _, _), (s1, e1, _, _) = rest_windows(seq)
@@ -323,8 +323,8 @@ def test_a_restart_resumes_from_the_last_read_and_reads_only_a_change(tmp_path):
         session.undo(origin="phone")
         reader.frames_read.clear()
         play(seq, store, reader, s1 + 1, e1)
-        assert reader.frames_read, "after an Undo the table is read again"
-        assert len(recorded(store)) == 2, "and the roll taken back is recorded again"
+        assert reader.frames_read == [], "after an Undo and a restart the unchanged table is not read"
+        assert len(recorded(store)) == 1, "nor is the roll taken back recorded again"
 
 
 def test_a_kept_read_that_does_not_decode_is_a_whole_read(tmp_path):
@@ -340,7 +340,8 @@ def test_a_kept_read_that_does_not_decode_is_a_whole_read(tmp_path):
     seen = seen_of(detector, Sighting("d6", SIZE[0], SIZE[1], dice=(die(100, 100, 3),)), events=4)
     assert seen is not None and seen["events"] == 4
     other = table_stillness()
-    assert resume_seen(seen, other, 5) is None, "events recorded since: stale"
+    assert resume_seen(seen, other, 5) is None, "a roll recorded since: stale"
+    assert resume_seen(seen, table_stillness(), 3) is not None, "an Undo or a correction since: still the table seen"
     assert resume_seen({**seen, "reference": "not base64!"}, other, 4) is None
     assert resume_seen({**seen, "dice": [{"box": [1, 2]}]}, other, 4) is None
     assert other.read_reference() is None, "nothing half put back"

@@ -125,13 +125,15 @@ class DiceMode(SessionMode):
         except StorageError as exc:  # nothing to resume from: the next still table is read whole
             log.warning("what the camera saw at the last read is not known: %s", exc)
             return
-        resumed = resume_seen(seen, self.loop.stillness, self.session.last_seq, getattr(self.sight, "name", "d6"))
+        reads = [e.seq for e in self.session.events() if e.kind == DICE_READ]
+        newest = reads[-1] if reads else 0
+        resumed = resume_seen(seen, self.loop.stillness, newest, getattr(self.sight, "name", "d6"))
         if resumed is None and isinstance(seen, dict) and seen.get("events") == self.session.last_seq:
             log.warning("what the camera saw at the last read does not decode: the next still table is read whole")
         if resumed is not None:
             self.previous = resumed
             self.loop.last_dice = [d.to_json() for d in resumed.dice]
-            log.info("resumed from the read after event %d: %d dice", self.session.last_seq, len(resumed.dice))
+            log.info("resumed from the read after event %s: %d dice", seen.get("events"), len(resumed.dice))
 
     def _keep_seen(self) -> None:
         """Keep what the camera saw at this read for a restart (a storage that refuses only loses that)."""
