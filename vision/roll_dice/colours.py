@@ -96,6 +96,9 @@ def estimate_light(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
     w_die = np.ones(n) if weights is None else np.clip(np.asarray(weights, np.float64), 0.0, 1.0)
     if w_die.sum() <= 1e-6:
         w_die = np.full(n, 1e-3)
+    counted = w_die > 0  # a face of no weight (no symbol, not die-shaped) adds nothing below: left out
+    body, w_die = np.asarray(body, np.float64)[counted], w_die[counted]
+    n = len(body)
     cap = 25.0  # robust: a die far from every prototype costs at most this
     gw = np.linspace(-2.5 * config.light_warm_sigma, 2.5 * config.light_warm_sigma, config.light_grid_warm)
     gt = np.linspace(-2.5 * config.light_tint_sigma, 2.5 * config.light_tint_sigma, config.light_grid_tint)
@@ -108,16 +111,15 @@ def estimate_light(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
     wch = np.array([1 / config.chroma_sigma ** 2, 1 / config.chroma_sigma ** 2])
     bc = body @ LOG_RGB_BASIS[:2].T  # [N, 2]
     best = (np.inf, np.zeros(3), 1.0)
+    bo = bc[:, None, :] - (offs @ LOG_RGB_BASIS[:2].T)[None, :, :]  # [N, G, 2]: each die's chroma under each light
     for scale in config.saturation_scales:
         pcs = white + (pc - white) * scale  # [C, 2]
-        oc = offs @ LOG_RGB_BASIS[:2].T  # [G, 2]
-        diff = bc[:, None, None, :] - oc[None, :, None, :] - pcs[None, None, :, :]  # [N, G, C, 2]
-        dc = (diff ** 2 * wch).sum(-1)
+        dc = (bo[:, :, None, 0] - pcs[:, 0]) ** 2 * wch[0] + (bo[:, :, None, 1] - pcs[:, 1]) ** 2 * wch[1]  # [N, G, C]
         a = dc.argmin(-1)  # [N, G]
         bgap = (body @ LOG_RGB_BASIS[2])[:, None] - (protos @ LOG_RGB_BASIS[2])[a]  # [N, G]
         bright = _weighted_mode(bgap, w_die)  # [G]
         db = (bgap - bright[None, :]) ** 2 / config.brightness_sigma ** 2
-        d = np.take_along_axis(dc, a[..., None], -1)[..., 0] + db
+        d = dc.min(-1) + db
         costs = (np.minimum(d, cap) * w_die[:, None]).sum(0) + prior + (np.log(scale) / config.saturation_sigma) ** 2
         g = int(costs.argmin())
         if costs[g] < best[0]:
