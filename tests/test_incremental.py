@@ -149,6 +149,40 @@ def test_a_rerolled_roll_die_is_read_and_the_other_dice_kept(tmp_path):
     assert untouched and all(d in got.dice for d in untouched), "dice away from the change keep their reads"
 
 
+@pytest.mark.slow
+def test_a_roll_window_under_the_full_reads_light_reads_what_the_full_read_reads_there(tmp_path):
+    # A generated Roll table: a window around a few dice, read under the light the full read measured on all
+    # the table's dice, gives those dice the full read's colours and faces; a change read keeps that light.
+    folder = tmp_path / "enroll"
+    synth.write_enrollment(folder, synth.ALL_FACES_BY_COLOUR, seed=3, symbol_set="A", dice_per_photo=3,
+                           config=synth.ENROLL_CONFIG)
+    reader = RollDiceReader(build_profile(folder))
+    table = full_table("roll", TILES, 4, (1280, 720))
+    frame = table.render(frame_seed=0)
+    full = reader.read(frame)
+    assert full.light is not None and len(full.light) == 4
+    sure = [d for d in full.dice if d.confidence >= 0.5]
+    assert len(sure) >= 10
+    d0 = sure[0]
+    side = max(d0.box[2], d0.box[3])
+    x0, y0 = max(0, d0.box[0] - 3 * side), max(0, d0.box[1] - 3 * side)
+    x1, y1 = min(1280, d0.box[0] + 4 * side), min(720, d0.box[1] + 4 * side)
+    window = reader.read_window(frame, (x0, y0, x1 - x0, y1 - y0), full.light)
+    assert window.light == full.light
+    inside = [d for d in sure if x0 + side <= d.box[0] and d.box[0] + d.box[2] <= x1 - side
+              and y0 + side <= d.box[1] and d.box[1] + d.box[3] <= y1 - side]
+    assert inside
+    for d in inside:
+        near = [e for e in window.dice if abs(e.box[0] - d.box[0]) <= 3 and abs(e.box[1] - d.box[1]) <= 3]
+        assert [(e.colour, e.face) for e in near] == [(d.colour, d.face)], d
+    adapter = RollDiceAdapter(reader)
+    before = adapter.read(frame)
+    assert before.light == full.light
+    pieces, _, _ = reroll(table, table.pieces, 9)
+    after = table.render(pieces, frame_seed=1)
+    assert read_changes(adapter, after, before, change_boxes(frame, after)).light == full.light
+
+
 @pytest.mark.shared
 @pytest.mark.skipif(not BYLER.is_dir(), reason="byler photos absent (set TABLETOP_SHARED)")
 def test_d6_window_reads_what_the_full_read_reads_there():

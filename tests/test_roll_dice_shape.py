@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.roll_dice import RollDiceConfig
-from vision.roll_dice.colours import WARM_AXIS, calibrate_colours
+from vision.roll_dice.colours import WARM_AXIS, calibrate_colours, colour_posteriors, estimate_light
 from vision.roll_dice.foreground import to_log
 from vision.roll_dice.shape import die_likeness, expected_sides, face_evidence, pattern_repeats, snap_top
 from vision.roll_dice.tops import body_colour, rim_weights, upright_patch
@@ -99,6 +99,25 @@ def test_light_calibration_follows_a_warm_lamp_and_ignores_what_is_not_a_die():
     off, p = calibrate_colours(body, protos, CFG, weights)
     assert p[:7].argmax(1).tolist() == list(range(7))
     assert np.abs(off - warm).max() < 0.08
+
+
+def test_a_known_light_reads_the_colours_a_calibration_would_and_faces_of_no_weight_do_not_count():
+    """The light found on a table's dice, given to the colour posteriors of a few of them (a window read after a
+    change), reads those dice as the calibration on the whole table did; faces of weight 0 change no light."""
+    protos = np.array([[5.3, 5.3, 5.3], [4.0, 4.0, 5.3], [5.0, 4.0, 4.8], [5.3, 4.8, 4.0],
+                       [3.8, 4.1, 4.6], [4.2, 4.9, 4.0], [3.9, 5.1, 5.3]])
+    warm = 0.4 * WARM_AXIS - np.array([0.2, 0.2, 0.2])
+    dice = np.vstack([protos, protos[[1, 3, 5]]]) + warm
+    junk = np.tile([4.6, 3.9, 5.2], (6, 1))
+    light = estimate_light(dice, protos, CFG)
+    assert light.shape == (4,)
+    off, p = calibrate_colours(dice, protos, CFG)
+    assert np.allclose(off, light[:3])
+    few = colour_posteriors(dice[[2, 8]], protos, light, CFG)
+    assert np.allclose(few, p[[2, 8]])
+    assert few.argmax(1).tolist() == [2, 3]
+    weights = np.concatenate([np.ones(len(dice)), np.zeros(len(junk))])
+    assert np.allclose(estimate_light(np.vstack([dice, junk]), protos, CFG, weights), light)
 
 
 def test_a_check_of_a_gingham_repeats_and_a_die_on_it_does_not():

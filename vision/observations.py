@@ -94,6 +94,9 @@ class Sighting:
         timings_ms: wall time of each of the reader's named stages, ms (not compared by ``==``).
         notes: what the reader must tell the players about this sighting, plain sentences (e.g. the cards
             read as if the camera image were mirrored); empty when all is well.
+        light: the light a colour reader measured on the whole table (the Roll dice reader: log-RGB offset
+            and saturation scale), kept by a read of the changed windows only, which see too few dice to
+            measure it; None for other readers (not compared by ``==``).
     """
 
     reader: str
@@ -105,6 +108,7 @@ class Sighting:
     markers: MarkerCheck | None = None
     timings_ms: dict[str, float] = field(default_factory=dict, compare=False)
     notes: tuple[str, ...] = ()
+    light: tuple[float, ...] | None = field(default=None, compare=False)
 
     @property
     def frame_size(self) -> tuple[int, int]:

@@ -29,7 +29,7 @@ stage by stage.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -101,12 +101,18 @@ class RollDiceAdapter:
     def read(self, frame: np.ndarray) -> Sighting:
         """:meth:`vision.roll_dice.RollDiceReader.read` as a :class:`Sighting`. Raises :class:`vision.BadFrame`."""
         r = self.reader.read(frame)
-        return Sighting(self.name, r.width, r.height, dice=r.dice, timings_ms=r.timings_ms)
+        return Sighting(self.name, r.width, r.height, dice=r.dice, timings_ms=r.timings_ms, light=r.light)
 
     def read_changes(self, frame: np.ndarray, previous: Sighting, boxes: list[Box]) -> Sighting:
         """``previous``'s dice outside ``boxes`` kept, windows around them read
-        (:meth:`vision.roll_dice.RollDiceReader.read_window`). Raises :class:`vision.BadFrame`."""
-        return _dice_changes(self.name, self.reader.read_window, frame, previous, boxes)
+        (:meth:`vision.roll_dice.RollDiceReader.read_window`) under the light of the last full read
+        (``previous.light``, kept in the result). Raises :class:`vision.BadFrame`."""
+        light = previous.light
+
+        def read_window(f: np.ndarray, box: Box):
+            return self.reader.read_window(f, box, light)
+
+        return replace(_dice_changes(self.name, read_window, frame, previous, boxes), light=light)
 
 
 @dataclass(frozen=True, eq=False)

@@ -8,7 +8,7 @@ import numpy as np
 from .config import RollDiceConfig
 from .foreground import LOG_RGB_BASIS
 
-__all__ = ["TINT_AXIS", "WARM_AXIS", "calibrate_colours", "colour_distances"]
+__all__ = ["TINT_AXIS", "WARM_AXIS", "calibrate_colours", "colour_distances", "colour_posteriors", "estimate_light"]
 
 
 def colour_distances(body: np.ndarray, protos: np.ndarray, offset: np.ndarray, config: RollDiceConfig) -> np.ndarray:
@@ -41,7 +41,41 @@ def _weighted_mode(x: np.ndarray, w: np.ndarray, step: float = 0.05, reach: floa
 
 def calibrate_colours(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
                       weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Light offset (log-RGB, float[3]) and colour posteriors ``[N, C]``.
+    """Light offset (log-RGB, float[3]) and colour posteriors ``[N, C]`` of body colours ``float[N, 3]``:
+    :func:`estimate_light`, then :func:`colour_posteriors` under that light."""
+    light = estimate_light(body, protos, config, weights)
+    return light[:3], colour_posteriors(body, protos, light, config)
+
+
+def _scaled_protos(protos: np.ndarray, scale: float) -> np.ndarray:
+    """Prototypes ``float[C, 3]`` with their chroma stretched by ``scale`` about the white one (nearest grey)."""
+    pc = protos @ LOG_RGB_BASIS[:2].T  # [C, 2]
+    white = pc[int(np.argmin((pc ** 2).sum(1)))]
+    return (white + (pc - white) * scale) @ LOG_RGB_BASIS[:2] + (protos @ LOG_RGB_BASIS[2])[:, None] * LOG_RGB_BASIS[2]
+
+
+def colour_posteriors(body: np.ndarray, protos: np.ndarray, light: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """Colour posteriors ``[N, C]`` of body colours ``float[N, 3]`` (log-RGB) under a known ``light``
+    ``float[4]`` (:func:`estimate_light`: log-RGB offset, saturation scale), with a "none of these" option
+    (``colour_outlier_d2``) that takes the probability of a die far from every prototype. A window read
+    after a change uses the light of the last full read: a few dice are too few to find the light from."""
+    n = len(body)
+    if n == 0:
+        return np.zeros((0, len(protos)))
+    d = colour_distances(body, _scaled_protos(protos, float(light[3])), np.asarray(light[:3], np.float64), config)
+    # an extra "none of these" class of fixed distance: a die far from every prototype (glare,
+    # an unknown colour) gets low probabilities everywhere instead of a confident nearest colour
+    logits = -0.5 * np.concatenate([d, np.full((n, 1), config.colour_outlier_d2)], axis=1)
+    logits -= logits.max(1, keepdims=True)
+    p = np.exp(logits)
+    p /= p.sum(1, keepdims=True)
+    return p[:, :-1]
+
+
+def estimate_light(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
+                   weights: np.ndarray | None = None) -> np.ndarray:
+    """The frame's light ``float[4]``: log-RGB offset ``[3]`` and saturation scale, from the body colours
+    ``float[N, 3]`` of its dice and the enrolled prototypes ``float[C, 3]``; no dice: no offset, scale 1.
 
     Colour is the die's body (:func:`vision.roll_dice.tops.body_colour`, the symbol left out) in log-RGB,
     where a lamp's colour, the camera's white balance and the exposure add one offset to every die of the
@@ -58,10 +92,13 @@ def calibrate_colours(body: np.ndarray, protos: np.ndarray, config: RollDiceConf
     """
     n = len(body)
     if n == 0:
-        return np.zeros(3), np.zeros((0, len(protos)))
+        return np.array([0.0, 0.0, 0.0, 1.0])
     w_die = np.ones(n) if weights is None else np.clip(np.asarray(weights, np.float64), 0.0, 1.0)
     if w_die.sum() <= 1e-6:
         w_die = np.full(n, 1e-3)
+    counted = w_die > 0  # a face of no weight (no symbol, not die-shaped) adds nothing below: left out
+    body, w_die = np.asarray(body, np.float64)[counted], w_die[counted]
+    n = len(body)
     cap = 25.0  # robust: a die far from every prototype costs at most this
     gw = np.linspace(-2.5 * config.light_warm_sigma, 2.5 * config.light_warm_sigma, config.light_grid_warm)
     gt = np.linspace(-2.5 * config.light_tint_sigma, 2.5 * config.light_tint_sigma, config.light_grid_tint)
@@ -74,24 +111,21 @@ def calibrate_colours(body: np.ndarray, protos: np.ndarray, config: RollDiceConf
     wch = np.array([1 / config.chroma_sigma ** 2, 1 / config.chroma_sigma ** 2])
     bc = body @ LOG_RGB_BASIS[:2].T  # [N, 2]
     best = (np.inf, np.zeros(3), 1.0)
+    bo = bc[:, None, :] - (offs @ LOG_RGB_BASIS[:2].T)[None, :, :]  # [N, G, 2]: each die's chroma under each light
     for scale in config.saturation_scales:
         pcs = white + (pc - white) * scale  # [C, 2]
-        oc = offs @ LOG_RGB_BASIS[:2].T  # [G, 2]
-        diff = bc[:, None, None, :] - oc[None, :, None, :] - pcs[None, None, :, :]  # [N, G, C, 2]
-        dc = (diff ** 2 * wch).sum(-1)
+        dc = (bo[:, :, None, 0] - pcs[:, 0]) ** 2 * wch[0] + (bo[:, :, None, 1] - pcs[:, 1]) ** 2 * wch[1]  # [N, G, C]
         a = dc.argmin(-1)  # [N, G]
         bgap = (body @ LOG_RGB_BASIS[2])[:, None] - (protos @ LOG_RGB_BASIS[2])[a]  # [N, G]
         bright = _weighted_mode(bgap, w_die)  # [G]
         db = (bgap - bright[None, :]) ** 2 / config.brightness_sigma ** 2
-        d = np.take_along_axis(dc, a[..., None], -1)[..., 0] + db
+        d = dc.min(-1) + db
         costs = (np.minimum(d, cap) * w_die[:, None]).sum(0) + prior + (np.log(scale) / config.saturation_sigma) ** 2
         g = int(costs.argmin())
         if costs[g] < best[0]:
             best = (float(costs[g]), offs[g] + bright[g] * LOG_RGB_BASIS[2], float(scale))
     _, off, scale = best
-    protos_s = protos.copy()
-    protos_s[:, :] = ((white + (pc - white) * scale) @ LOG_RGB_BASIS[:2]
-                      + (protos @ LOG_RGB_BASIS[2])[:, None] * LOG_RGB_BASIS[2])
+    protos_s = _scaled_protos(protos, scale)
     for _ in range(3):  # refine: re-assign, then the weighted mean residual of the inliers, shrunk by the prior
         d = colour_distances(body, protos_s, off, config)
         a = d.argmin(1)
@@ -104,11 +138,4 @@ def calibrate_colours(body: np.ndarray, protos: np.ndarray, config: RollDiceConf
         u = resid @ WARM_AXIS * k / (k + config.chroma_sigma ** 2 / config.light_warm_sigma ** 2)
         v = resid @ TINT_AXIS * k / (k + config.chroma_sigma ** 2 / config.light_tint_sigma ** 2)
         off = u * WARM_AXIS + v * TINT_AXIS + (resid @ LOG_RGB_BASIS[2]) * LOG_RGB_BASIS[2]
-    d = colour_distances(body, protos_s, off, config)
-    # an extra "none of these" class of fixed distance: a die far from every prototype (glare,
-    # an unknown colour) gets low probabilities everywhere instead of a confident nearest colour
-    logits = -0.5 * np.concatenate([d, np.full((n, 1), config.colour_outlier_d2)], axis=1)
-    logits -= logits.max(1, keepdims=True)
-    p = np.exp(logits)
-    p /= p.sum(1, keepdims=True)
-    return off, p[:, :-1]
+    return np.array([*np.asarray(off, np.float64), float(scale)])

@@ -232,7 +232,7 @@ class RollDiceConfig:
     shape_support: float = 0.6
     strong_match_ramp: tuple[float, float] = (0.55, 0.75)
     face_sure_ramp: tuple[float, float] = (0.5, 0.75)
-    relocate_likeness: float = 0.05
+    relocate_likeness: float = 0.15
     min_die_score: float = 0.3
     repeat_window: float = 1.6
     repeat_reach: float = 2.2

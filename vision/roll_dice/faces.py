@@ -293,7 +293,8 @@ def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity:
     x the face side each way, step ``relocate_step``, coarse to fine with ``shift_refine``:
     :func:`search_faces`) at the side scales ``relocate_scales``, in order, stopping at the first scale
     whose best NCC reaches ``relocate_below``. The dice still looked at are searched together, one
-    scale at a time (one matrix product per scale).
+    scale at a time (one matrix product per scale); each keeps the body colour of its top face
+    (``tops.body``) at every scale, so its ink is not measured against a new body colour per scale.
 
     Args:
         frame: ``uint8[H, W, 3]`` BGR.
@@ -328,7 +329,7 @@ def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity:
         cx, cy, w, h, ang = tops.rects[pending].T
         side = np.sqrt(w * h) * sc
         inks, _ = ink_maps(np.stack([upright_patch(frame, *r, p, m) for r in zip(cx, cy, side, ang, strict=True)]),
-                           config, m)
+                           config, m, None if tops.body is None else tops.body[pending])
         if template_pol is None:
             inks = keep_ink_polarity(inks, polarity[pending], config)
         score, corner = search_faces(inks, rot_templates, template_pol, config, config.relocate_step,

@@ -47,12 +47,15 @@ class RollDieObservation:
 
 @dataclass(frozen=True)
 class RollDiceRead:
-    """Everything read from one frame (same JSON shape as :class:`vision.DiceRead`)."""
+    """Everything read from one frame (same JSON shape as :class:`vision.DiceRead`); ``light``: the light the
+    colours were read under (:func:`vision.roll_dice.colours.estimate_light`: log-RGB offset, saturation scale),
+    for a later read of a window of the same table."""
 
     width: int
     height: int
     dice: tuple[RollDieObservation, ...]
     timings_ms: dict
+    light: tuple[float, ...] | None = None
 
     def to_json(self) -> dict:
         return {"width": int(self.width), "height": int(self.height), "dice": [d.to_json() for d in self.dice]}

@@ -19,7 +19,7 @@ from ..profiles import DiceProfile
 from ..timing import timed_stage
 from .assemble import assemble, die_weights, symbol_weights
 from .candidates import add_cnn_candidates, find_candidates, load_cnn
-from .colours import calibrate_colours
+from .colours import colour_posteriors, estimate_light
 from .config import RollDiceConfig
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
 from .foreground import foreground
@@ -130,17 +130,20 @@ class RollDiceReader:
         frame = timed_stage(timings, "validate", validate_frame, frame)
         return self._read(frame, self.config, timings)
 
-    def read_window(self, frame: np.ndarray, box: tuple[int, int, int, int]) -> RollDiceRead:
+    def read_window(self, frame: np.ndarray, box: tuple[int, int, int, int],
+                    light: Sequence[float] | None = None) -> RollDiceRead:
         """Read the dice of one window of ``frame`` (``(x, y, w, h)`` frame px, clipped) as a read of the whole
         frame would: the sizes that depend on the frame's size (work image, table model, CNN input, the
-        default die side) are those of the whole frame. Boxes in frame pixels; for re-reading the part
+        default die side) are those of the whole frame, and with ``light`` (``float[4]``, the
+        :attr:`RollDiceRead.light` of the last full read of the table) the colours are read under that light
+        instead of one measured on the window's few dice. Boxes in frame pixels; for re-reading the part
         of a table that changed. Raises :class:`BadFrame` for a bad frame."""
         timings: dict[str, float] = {}
         frame = timed_stage(timings, "validate", validate_frame, frame)
         h, w = frame.shape[:2]
         clipped = clip_box(box, frame.shape)
         if clipped is None:
-            return RollDiceRead(w, h, (), timings)
+            return RollDiceRead(w, h, (), timings, None if light is None else tuple(map(float, light)))
         x0, y0, x1, y1 = clipped
         f = max(x1 - x0, y1 - y0) / float(max(h, w))
         c = self.config
@@ -148,19 +151,26 @@ class RollDiceReader:
                       table_long_side=max(8, round(c.table_long_side * f)),
                       cnn_input_long_side=max(32, round(c.cnn_input_long_side * f)),
                       default_side_frac=c.default_side_frac / f)
-        r = self._read(frame[y0:y1, x0:x1], cfg, timings)
+        r = self._read(frame[y0:y1, x0:x1], cfg, timings, light)
         dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in r.dice)
-        return RollDiceRead(w, h, dice, timings)
+        return RollDiceRead(w, h, dice, timings, r.light)
 
-    def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float]) -> RollDiceRead:
+    def _colours(self, body: np.ndarray, weights: np.ndarray, cfg: RollDiceConfig,
+                 light: Sequence[float] | None) -> tuple[np.ndarray, np.ndarray]:
+        """(light ``float[4]``, colour posteriors ``[N, C]``): the light measured on these dice unless given."""
+        lit = estimate_light(body, self._protos, cfg, weights) if light is None else np.asarray(light, np.float64)
+        return lit, colour_posteriors(body, self._protos, lit, cfg)
+
+    def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float],
+              light: Sequence[float] | None = None) -> RollDiceRead:
         stage = functools.partial(timed_stage, timings)
         tops = detect_tops(frame, cfg, timings, self._cnn)
         ncc, tops = stage("faces", self._match, frame, tops, cfg)
         tops = stage("pattern", self._not_pattern, frame, tops, ncc, cfg)
         weights = symbol_weights(tops, ncc, cfg)
-        _, colour_p = stage("colours", calibrate_colours, tops.body, self._protos, cfg, weights)
+        lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light)
         dice = stage("assemble", assemble, tops, colour_p, ncc, self.profile, cfg)
-        return RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings)
+        return RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)))
 
 
 def read_image_file(path: str | Path) -> np.ndarray:

@@ -162,9 +162,11 @@ def ink_map(patch: np.ndarray, config: RollDiceConfig, margin: int | None = None
     return ink, body
 
 
-def ink_maps(patches: np.ndarray, config: RollDiceConfig, margin: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def ink_maps(patches: np.ndarray, config: RollDiceConfig, margin: int | None = None,
+             bodies: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """:func:`ink_map` of many patches at once (the same numbers): (inks ``float32[N, 2, h, w]``, bodies log-RGB
-    ``float[N, 3]``) of ``uint8[N, h, w, 3]`` upright top-face patches."""
+    ``float[N, 3]``) of ``uint8[N, h, w, 3]`` upright top-face patches. ``bodies`` ``float[N, 3]``: the body
+    colours already known (e.g. the same faces cut at another scale), not measured again."""
     n = len(patches)
     m = config.patch_margin if margin is None else int(margin)
     if n == 0:
@@ -173,7 +175,10 @@ def ink_maps(patches: np.ndarray, config: RollDiceConfig, margin: int | None = N
     logp = to_log(patches, config)
     p = config.patch
     weights = rim_weights(p + 2 * m, float(p))
-    body = np.stack([body_colour(one, weights=weights) for one in logp])
+    if bodies is None:
+        body = np.stack([body_colour(one, weights=weights) for one in logp])
+    else:
+        body = np.asarray(bodies, np.float64).reshape(n, 3)
     diff = logp - body[:, None, None, :]
     bright = (diff @ LOG_RGB_BASIS[2]).astype(np.float32)
     chroma = np.sqrt(((diff @ LOG_RGB_BASIS[:2].T) ** 2).sum(3)).astype(np.float32)
