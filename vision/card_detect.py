@@ -49,6 +49,12 @@ class CardsConfig:
         loose_density: ... where at least this fraction of the square of that side around a pixel is
             foreground; a card of that look is kept only when the deck identifies it with at least
             ``loose_min_confidence``.
+        loose_max_coarse: a card of the second look is identified at all only when the deck's coarse distance
+            (:meth:`vision.deck.DeckProfile.coarse_best_many`, all its crops in one batch) is at most this
+            (:func:`vision.cards.screen_loose`; None: every one). On 21 second-generator scenes every such card
+            kept came within 1.012; a patterned cloth's places are mostly above (median 1.09).
+        loose_min_area: the second look runs only where what the first look and the calibration markers leave
+            unexplained is at least this fraction of a card's area (less holds no card of it).
         neighbour_gap, neighbour_rings, neighbour_occupancy: the second look also tries the places beside the
             cards found (:func:`neighbour_quads`): a card plus this gap (fraction of the short side) away, this
             many steps out, where at least this fraction of the place is foreground.
@@ -89,11 +95,12 @@ class CardsConfig:
     min_part_frac: float = 0.3
     loose_join_frac: float = 0.35
     loose_density: float = 0.3
+    loose_min_area: float = 0.1
     neighbour_gap: float = 0.04
     neighbour_rings: int = 3
     neighbour_occupancy: float = 0.1
     loose_min_confidence: float = 0.5
-    loose_max_coarse: float | None = None
+    loose_max_coarse: float | None = 1.05
     min_area_frac: float = 0.002
     min_rel_area: float = 0.35
     min_fill: float = 0.80
@@ -471,8 +478,8 @@ def find_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: flo
 
 
 def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: float | None = None,
-                    timings: dict[str, float] | None = None,
-                    card_px: tuple[float, float] | None = None) -> tuple[list[np.ndarray], list[bool]]:
+                    timings: dict[str, float] | None = None, card_px: tuple[float, float] | None = None,
+                    explained: list[np.ndarray] | None = None) -> tuple[list[np.ndarray], list[bool]]:
     """:func:`find_quads`, and for each quad whether it came from the second, looser look (``True``).
 
     With a known card size (``card_px``, (short, long) px of ``frame``), what the first look (each outer
@@ -482,6 +489,12 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     ``loose_join_frac`` apart (:func:`card_sized`); and the places beside the cards found (:func:`neighbour_quads`).
     Quads of that second look may be the table's own pattern: keep them only when a deck knows the card
     (:func:`vision.cards.read_cards` does).
+
+    The second look is skipped where it cannot find a card: when what is left unexplained (``explained``:
+    float[N, 2] polygons in px of ``frame`` that are known not to be cards, such as the calibration markers,
+    count as explained) is less than ``loose_min_area`` of a card's area in all -- a card of the second look
+    needs that much foreground (a place beside the cards found, ``neighbour_occupancy``; joined pieces, a
+    good part of a card). A table whose first look found every card then costs one foreground count more.
     """
     c = config or CardsConfig()
     t = timings if timings is not None else {}
@@ -495,14 +508,16 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     gmag = edge_map(img) if second and blobs else None   # select_cards' own, shared with the second look
     quads = timed_stage(t, "select", select_cards, img, blobs, aspect, cp, c, gmag)
     loose = [False] * len(quads)
-    if second:
+    known = [np.asarray(p, np.float64) * s for p in (explained or [])]
+    if second and np.count_nonzero(unexplained(mask, quads + known, cp)) >= c.loose_min_area * cp[0] * cp[1]:
         for key, join, density in (("loose_join", c.join_frac, 0.0), ("loose_dense", c.loose_join_frac,
                                                                         c.loose_density)):
-            more = timed_stage(t, key, card_sized, unexplained(mask, quads, cp), cp, join, c.min_part_frac, density)
+            more = timed_stage(t, key, card_sized, unexplained(mask, quads + known, cp), cp, join, c.min_part_frac,
+                               density)
             extra = select_cards(img, blobs_of(more, c), aspect, cp, c, gmag)
             quads += extra
             loose += [True] * len(extra)
-        extra = timed_stage(t, "neighbours", neighbour_quads, quads, unexplained(mask, quads, cp), cp, c)
+        extra = timed_stage(t, "neighbours", neighbour_quads, quads, unexplained(mask, quads + known, cp), cp, c)
         quads += extra
         loose += [True] * len(extra)
     return [order_quad(q) / s for q in quads], loose
