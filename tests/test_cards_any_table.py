@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from vision import scenes
-from vision.card_detect import CardsConfig, card_sized, neighbour_quads
-from vision.cards import _kept_loose, read_cards
+from vision.card_detect import CardsConfig, card_sized, find_card_quads, neighbour_quads
+from vision.cards import _kept_loose, read_cards, screen_loose
 from vision.deck import build_deck_from_images
 from vision.scenes import TileSceneConfig
 from vision.synth_table import GAME_SHAPES
@@ -67,6 +67,34 @@ def test_a_second_looks_card_is_kept_only_when_the_deck_knows_it_once():
     confs = [0.9, 0.8, 0.9, 0.95, 0.3]
     # the first look's card stays even unknown; the second look's: known, sure enough, and once (the surer)
     assert _kept_loose(quads, loose, ids, confs, 0.5) == [0, 3]
+
+
+def test_the_second_look_is_skipped_where_only_the_calibration_markers_are_left():
+    img = np.full((400, 600, 3), (40, 110, 40), np.uint8)          # green felt
+    img[100:184, 100:160] = (230, 230, 230)                          # one light card, found by the first look
+    img[20:60, 20:60] = 0                                            # a marker, black, in its white quiet zone
+    img[15:20, 15:65] = img[60:65, 15:65] = img[15:65, 15:20] = img[15:65, 60:65] = 255
+    t: dict[str, float] = {}
+    marker = np.array([[20, 20], [60, 20], [60, 60], [20, 60]], np.float64)
+    quads, loose = find_card_quads(img, CardsConfig(), 84 / 60, t, CARD, [(marker - 40) * 1.25 + 40])
+    assert len(quads) == 1 and loose == [False]
+    assert "loose_dense" not in t and "neighbours" not in t, "nothing left to explain: no second look"
+    find_card_quads(img, CardsConfig(), 84 / 60, t, CARD)
+    assert "loose_dense" in t, "the marker unexplained: the second look runs"
+
+
+class _Coarse:
+    """A deck stand-in whose coarse distance is the crop's mean grey level / 100."""
+
+    def coarse_best_many(self, crops, turns=True):
+        return [float(c.mean()) / 100.0 for c in crops]
+
+
+def test_second_look_places_far_from_every_card_are_not_identified():
+    crops = [np.full((8, 6, 3), v, np.uint8) for v in (200, 50, 150, 100)]
+    # the first look's card stays whatever its distance; the second look's only within loose_max_coarse
+    assert screen_loose(_Coarse(), crops, [False, True, True, True], CardsConfig(loose_max_coarse=1.05)) == [0, 1, 3]
+    assert screen_loose(_Coarse(), crops, [False, True, True, True], CardsConfig(loose_max_coarse=None)) == [0, 1, 2, 3]
 
 
 # ----------------------------------------------------------------------------------------------- scenes

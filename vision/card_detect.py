@@ -49,6 +49,12 @@ class CardsConfig:
         loose_density: ... where at least this fraction of the square of that side around a pixel is
             foreground; a card of that look is kept only when the deck identifies it with at least
             ``loose_min_confidence``.
+        loose_max_coarse: a card of the second look is identified at all only when the deck's coarse distance
+            (:meth:`vision.deck.DeckProfile.coarse_best_many`, all its crops in one batch) is at most this
+            (:func:`vision.cards.screen_loose`; None: every one). On 21 second-generator scenes every such card
+            kept came within 1.012; a patterned cloth's places are mostly above (median 1.09).
+        loose_min_area: the second look runs only where what the first look and the calibration markers leave
+            unexplained is at least this fraction of a card's area (less holds no card of it).
         neighbour_gap, neighbour_rings, neighbour_occupancy: the second look also tries the places beside the
             cards found (:func:`neighbour_quads`): a card plus this gap (fraction of the short side) away, this
             many steps out, where at least this fraction of the place is foreground.
@@ -89,10 +95,12 @@ class CardsConfig:
     min_part_frac: float = 0.3
     loose_join_frac: float = 0.35
     loose_density: float = 0.3
+    loose_min_area: float = 0.1
     neighbour_gap: float = 0.04
     neighbour_rings: int = 3
     neighbour_occupancy: float = 0.1
     loose_min_confidence: float = 0.5
+    loose_max_coarse: float | None = 1.05
     min_area_frac: float = 0.002
     min_rel_area: float = 0.35
     min_fill: float = 0.80
@@ -409,9 +417,19 @@ def card_size_estimate(blobs: list[Blob], aspect: float | None, config: CardsCon
     return float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1]))
 
 
+def edge_map(img: np.ndarray) -> np.ndarray:
+    """float32[H, W]: gradient magnitude of ``img`` (uint8[H, W, 3] BGR; grey levels per pixel), max-filtered over
+    11 x 11 px: what :func:`outline_strength` samples."""
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gmag = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)) / 4.0
+    return cv2.dilate(gmag, np.ones((11, 11), np.uint8))
+
+
 def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_px: tuple[float, float] | None,
-                 config: CardsConfig) -> list[np.ndarray]:
-    """One quad per single-card blob; blobs of several touching cards are split on the card grid."""
+                 config: CardsConfig, gmag: np.ndarray | None = None) -> list[np.ndarray]:
+    """One quad per single-card blob; blobs of several touching cards are split on the card grid.
+
+    ``gmag``: :func:`edge_map` of ``img`` when the caller has it (the second look asks three times)."""
     if not blobs:
         return []
     known = card_px is not None  # known size (top-down table image): no perspective, no estimate
@@ -420,9 +438,8 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
     if aspect is None and card_px is not None:
         aspect = card_px[1] / card_px[0]
     out: list[np.ndarray] = []
-    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gmag = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)) / 4.0
-    gmag = cv2.dilate(gmag, np.ones((11, 11), np.uint8))
+    if gmag is None:
+        gmag = edge_map(img)
     # a blob shaped like one card but with a blurred outline is glare or a soft shadow, not a card
     blobs = [b for b in blobs
              if not (is_single(b, aspect, None, config) and outline_strength(gmag, b.quad) < config.min_edge)]
@@ -461,8 +478,8 @@ def find_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: flo
 
 
 def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: float | None = None,
-                    timings: dict[str, float] | None = None,
-                    card_px: tuple[float, float] | None = None) -> tuple[list[np.ndarray], list[bool]]:
+                    timings: dict[str, float] | None = None, card_px: tuple[float, float] | None = None,
+                    explained: list[np.ndarray] | None = None) -> tuple[list[np.ndarray], list[bool]]:
     """:func:`find_quads`, and for each quad whether it came from the second, looser look (``True``).
 
     With a known card size (``card_px``, (short, long) px of ``frame``), what the first look (each outer
@@ -472,6 +489,12 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     ``loose_join_frac`` apart (:func:`card_sized`); and the places beside the cards found (:func:`neighbour_quads`).
     Quads of that second look may be the table's own pattern: keep them only when a deck knows the card
     (:func:`vision.cards.read_cards` does).
+
+    The second look is skipped where it cannot find a card: when what is left unexplained (``explained``:
+    float[N, 2] polygons in px of ``frame`` that are known not to be cards, such as the calibration markers,
+    count as explained) is less than ``loose_min_area`` of a card's area in all -- a card of the second look
+    needs that much foreground (a place beside the cards found, ``neighbour_occupancy``; joined pieces, a
+    good part of a card). A table whose first look found every card then costs one foreground count more.
     """
     c = config or CardsConfig()
     t = timings if timings is not None else {}
@@ -481,16 +504,20 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     filled = timed_stage(t, "fill", fill_holes, mask)
     blobs = timed_stage(t, "blobs", blobs_of, filled, c)
     cp = (card_px[0] * s, card_px[1] * s) if card_px is not None else None
-    quads = timed_stage(t, "select", select_cards, img, blobs, aspect, cp, c)
+    second = cp is not None and c.loose_join_frac > 0
+    gmag = edge_map(img) if second and blobs else None   # select_cards' own, shared with the second look
+    quads = timed_stage(t, "select", select_cards, img, blobs, aspect, cp, c, gmag)
     loose = [False] * len(quads)
-    if cp is not None and c.loose_join_frac > 0:
+    known = [np.asarray(p, np.float64) * s for p in (explained or [])]
+    if second and np.count_nonzero(unexplained(mask, quads + known, cp)) >= c.loose_min_area * cp[0] * cp[1]:
         for key, join, density in (("loose_join", c.join_frac, 0.0), ("loose_dense", c.loose_join_frac,
                                                                         c.loose_density)):
-            more = timed_stage(t, key, card_sized, unexplained(mask, quads, cp), cp, join, c.min_part_frac, density)
-            extra = select_cards(img, blobs_of(more, c), aspect, cp, c)
+            more = timed_stage(t, key, card_sized, unexplained(mask, quads + known, cp), cp, join, c.min_part_frac,
+                               density)
+            extra = select_cards(img, blobs_of(more, c), aspect, cp, c, gmag)
             quads += extra
             loose += [True] * len(extra)
-        extra = timed_stage(t, "neighbours", neighbour_quads, quads, unexplained(mask, quads, cp), cp, c)
+        extra = timed_stage(t, "neighbours", neighbour_quads, quads, unexplained(mask, quads + known, cp), cp, c)
         quads += extra
         loose += [True] * len(extra)
     return [order_quad(q) / s for q in quads], loose
@@ -519,8 +546,11 @@ def neighbour_quads(quads: list[np.ndarray], mask: np.ndarray, card_px: tuple[fl
     """
     h, w = mask.shape
     short = float(min(card_px))
-    centres = [np.asarray(q, np.float64).mean(axis=0) for q in quads]
+    centres = np.array([np.asarray(q, np.float64).mean(axis=0) for q in quads]).reshape(-1, 2)
     frontier = [np.asarray(q, np.float64) for q in quads]
+    # foreground count of any axis-aligned box in O(1): a place whose bounding box holds too little foreground
+    # is no card, whatever its outline (on a plain table nearly every place is rejected by this alone)
+    integral = cv2.integral((mask > 0).astype(np.uint8))
     out: list[np.ndarray] = []
     for _ in range(max(0, int(config.neighbour_rings))):
         new = []
@@ -529,17 +559,20 @@ def neighbour_quads(quads: list[np.ndarray], mask: np.ndarray, card_px: tuple[fl
                 step = side * (1.0 + config.neighbour_gap * short / max(float(np.linalg.norm(side)), 1e-6))
                 for p in (q + step, q - step):
                     c = p.mean(axis=0)
-                    if not (0 <= c[0] < w and 0 <= c[1] < h) or any(
-                            float(np.linalg.norm(c - o)) < 0.5 * short for o in centres):
+                    if not (0 <= c[0] < w and 0 <= c[1] < h):
                         continue
                     x0, y0 = np.maximum(np.floor(p.min(axis=0)).astype(int), 0)
                     x1, y1 = np.minimum(np.ceil(p.max(axis=0)).astype(int) + 1, (w, h))
+                    area = max(float(cv2.contourArea(p.astype(np.float32))), 1.0)
+                    need = config.neighbour_occupancy * area
+                    box = int(integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
+                    if box < need or bool((np.hypot(*(centres - c).T) < 0.5 * short).any()):
+                        continue
                     inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
                     cv2.fillPoly(inside, [np.round(p - (x0, y0)).astype(np.int32)], 1)
-                    area = max(float(cv2.contourArea(p.astype(np.float32))), 1.0)
-                    if float(np.count_nonzero(mask[y0:y1, x0:x1][inside > 0])) < config.neighbour_occupancy * area:
+                    if float(np.count_nonzero(mask[y0:y1, x0:x1][inside > 0])) < need:
                         continue
-                    centres.append(c)
+                    centres = np.vstack([centres, c[None, :]])
                     new.append(p)
         out += new
         frontier = new

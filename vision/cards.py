@@ -275,7 +275,11 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         top, M, s_mm = timed_stage(t, "rectify_table", rectify_table, frame, calibration, c)
         card_mm = getattr(deck, "card_mm", None) if deck is not None else None
         card_px = (card_mm[0] * s_mm, card_mm[1] * s_mm) if card_mm else None
-        quads_top, loose = find_card_quads(top, c, aspect, t, card_px)
+        # the calibration markers with their white quiet zone (a quarter of the side) explain their foreground
+        markers_top = [cv2.perspectiveTransform(((m - m.mean(axis=0)) * 1.25 + m.mean(axis=0)).reshape(-1, 1, 2),
+                                                M @ calibration.H).reshape(-1, 2)
+                       for m in (np.asarray(v, np.float64) for v in calibration.layout.corners_mm.values())]
+        quads_top, loose = find_card_quads(top, c, aspect, t, card_px, markers_top)
         Minv = np.linalg.inv(M)
 
         def to_frame(q: np.ndarray) -> np.ndarray:
@@ -306,6 +310,11 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         asp = aspect or float(np.median([quad_size(q)[1] / max(quad_size(q)[0], 1e-6) for q in quads]))
         cw, ch = crop_size(c, asp)
         crops = timed_stage(t, "rectify", lambda: [rectify(frame, q, cw, ch) for q in quads])
+        if deck is not None and any(loose):   # the second look's places: only those the deck might know
+            keep = timed_stage(t, "loose_screen", screen_loose, deck, crops, loose, c)
+            quads, crops, loose = [quads[k] for k in keep], [crops[k] for k in keep], [loose[k] for k in keep]
+            if view is not None:
+                view = (view[0], [view[1][k] for k in keep], *view[2:])
         if deck is not None:
             results, quads, crops = timed_stage(t, "identify", identify_and_refine, deck, frame, quads, crops, c.mirror,
                                                 view)
@@ -332,6 +341,28 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     obs = timed_stage(t, "layout", _layout, frame, quads, ids, confs, sources, crops if keep_crops else None,
                       deck, calibration, zones, c)
     return CardsRead(frame.shape[1], frame.shape[0], tuple(obs), markers, t, tuple(notes))
+
+
+def screen_loose(deck: DeckProfile, crops: list[np.ndarray], loose: list[bool], config: CardsConfig) -> list[int]:
+    """Indices of the cards to identify: every card of the detector's first look, and a card of its second look
+    (``loose``) only when its crop (uint8[h, w, 3], as read) comes within ``loose_max_coarse`` of some reference
+    by the deck's cheap coarse distance (:meth:`vision.deck.DeckProfile.coarse_best_many`: every reference and
+    turn, centred, one matrix product for all the crops; read as the ``mirror`` setting reads, both ways for
+    ``"auto"``). A patterned cloth or a playmat leaves dozens of places that are no card; each would cost a
+    full identification and a search for a better outline (about 0.1-0.3 s on this machine) only to be dropped.
+    The bound is loose on purpose: a place whose outline is off matches coarsely worse than the card it holds
+    (the outline search finds the card later), so only places far from every reference are left out."""
+    idx = [k for k, lo in enumerate(loose) if lo]
+    if not idx or config.loose_max_coarse is None:
+        return list(range(len(crops)))
+    looks = [crops[k] for k in idx]
+    ways = {"on": [True], "auto": [False, True]}.get(config.mirror, [False])
+    best = np.full(len(idx), np.inf)
+    for flip in ways:
+        d = deck.coarse_best_many([cv2.flip(x, 1) for x in looks] if flip else looks)
+        best = np.minimum(best, np.asarray(d, np.float64))
+    near = {k for k, d in zip(idx, best, strict=True) if d <= config.loose_max_coarse}
+    return [k for k in range(len(crops)) if not loose[k] or k in near]
 
 
 def _kept_loose(quads: list[np.ndarray], loose: list[bool], ids: list[str | None], confs: list[float],
