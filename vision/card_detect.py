@@ -26,7 +26,7 @@ from .timing import timed_stage
 
 __all__ = ["Blob", "CardsConfig", "crop_size", "find_quads", "foreground_mask", "rectify_table", "resize_for_work",
            "select_cards", "split_blob", "card_sized", "find_card_quads", "neighbour_quads",
-           "unexplained"]
+           "die_like_share", "unexplained"]
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,14 @@ class CardsConfig:
             (:meth:`vision.deck.DeckProfile.coarse_best_many`, all its crops in one batch) is at most this
             (:func:`vision.cards.screen_loose`; None: every one). On 21 second-generator scenes every such card
             kept came within 1.012; a patterned cloth's places are mostly above (median 1.09).
+        loose_max_dice: a place of the second look is dropped before any identification when at least this
+            fraction of its unexplained foreground is pieces shaped like the top of a die (:func:`die_like_share`):
+            dice lying among the cards are foreground the first look leaves unexplained, and a cluster of them is
+            card-sized. On 21 second-generator scenes no second-look card kept had more than 0.41 (its pieces
+            are artwork fragments); the places made of dice on Roll for the Galaxy tables have 0.66-1.0.
+        die_side: (min, max) side of a die's top as a fraction of a card's short side (a 12-25 mm die beside
+            a 41-63 mm card or tile); die_fill: a die's top fills at least this fraction of its fitted
+            rectangle and is at most 1.3 times as long as wide.
         loose_min_area: the second look runs only where what the first look and the calibration markers leave
             unexplained is at least this fraction of a card's area (less holds no card of it).
         neighbour_gap, neighbour_rings, neighbour_occupancy: the second look also tries the places beside the
@@ -101,6 +109,9 @@ class CardsConfig:
     neighbour_occupancy: float = 0.1
     loose_min_confidence: float = 0.5
     loose_max_coarse: float | None = 1.05
+    loose_max_dice: float | None = 0.6
+    die_side: tuple[float, float] = (0.2, 0.6)
+    die_fill: float = 0.8
     min_area_frac: float = 0.002
     min_rel_area: float = 0.35
     min_fill: float = 0.80
@@ -488,7 +499,8 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     colours is only scattered pieces (a patterned cloth, a playmat), where the pieces are dense, joined
     ``loose_join_frac`` apart (:func:`card_sized`); and the places beside the cards found (:func:`neighbour_quads`).
     Quads of that second look may be the table's own pattern: keep them only when a deck knows the card
-    (:func:`vision.cards.read_cards` does).
+    (:func:`vision.cards.read_cards` does). A place of it made mostly of die tops (``loose_max_dice``,
+    :func:`die_like_share`: dice among the cards) is dropped here, before it costs an identification.
 
     The second look is skipped where it cannot find a card: when what is left unexplained (``explained``:
     float[N, 2] polygons in px of ``frame`` that are known not to be cards, such as the calibration markers,
@@ -517,10 +529,50 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
             extra = select_cards(img, blobs_of(more, c), aspect, cp, c, gmag)
             quads += extra
             loose += [True] * len(extra)
-        extra = timed_stage(t, "neighbours", neighbour_quads, quads, unexplained(mask, quads + known, cp), cp, c)
+        rest = unexplained(mask, quads + known, cp)
+        extra = timed_stage(t, "neighbours", neighbour_quads, quads, rest, cp, c)
         quads += extra
         loose += [True] * len(extra)
+        if c.loose_max_dice is not None and any(loose):
+            # the places made of dice are no card (the first look's cards did not explain the dice)
+            rest = unexplained(mask, [q for q, lo in zip(quads, loose, strict=True) if not lo] + known, cp)
+            share = timed_stage(t, "loose_dice", die_like_share, rest,
+                                [q for q, lo in zip(quads, loose, strict=True) if lo], cp, c)
+            it = iter(share)
+            keep = [k for k, lo in enumerate(loose) if not lo or next(it) < c.loose_max_dice]
+            quads, loose = [quads[k] for k in keep], [loose[k] for k in keep]
     return [order_quad(q) / s for q in quads], loose
+
+
+def die_like_share(rest: np.ndarray, quads: list[np.ndarray], card_px: tuple[float, float],
+                   config: CardsConfig) -> list[float]:
+    """For each quad (float[4, 2] px of ``rest``), the fraction (0-1; 0 when it holds none) of the foreground
+    inside it (``rest``: uint8[H, W], what the first look left unexplained, :func:`unexplained`) that belongs
+    to pieces shaped like the top of a die: a filled square (at least ``die_fill`` of its fitted rectangle, at
+    most 1.3 times as long as wide) whose side is ``die_side`` of the card's short side (``card_px`` (short,
+    long) px). Each piece is judged whole, not cut by the quad. One connected-component pass for all quads."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((rest > 0).astype(np.uint8))
+    lo, hi = (f * float(min(card_px)) for f in config.die_side)
+    die = np.zeros(n, bool)
+    for j in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[j])
+        if max(w, h) > 1.5 * hi or min(w, h) < 0.5 * lo:   # too big or too small whatever its turn
+            continue
+        cnts, _ = cv2.findContours((labels[y:y + h, x:x + w] == j).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
+        side = math.sqrt(rw * rh)
+        die[j] = (area >= config.die_fill * rw * rh and max(rw, rh) <= 1.3 * min(rw, rh) and lo <= side <= hi)
+    out = []
+    for q in quads:
+        x0, y0 = np.maximum(np.floor(q.min(axis=0)).astype(int), 0)
+        x1, y1 = np.minimum(np.ceil(q.max(axis=0)).astype(int) + 1, (rest.shape[1], rest.shape[0]))
+        inside = np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), np.uint8)
+        cv2.fillPoly(inside, [np.round(q - (x0, y0)).astype(np.int32)], 1)
+        lab = labels[y0:y1, x0:x1][inside > 0]
+        lab = lab[lab > 0]
+        out.append(float(die[lab].mean()) if lab.size else 0.0)
+    return out
 
 
 def unexplained(mask: np.ndarray, quads: list[np.ndarray], card_px: tuple[float, float]) -> np.ndarray:

@@ -330,7 +330,10 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
             stick = timed_stage(t, "stickers", sticker_ids, frame, quads, deck, c, tc)
             for k, cid in stick.items():
                 ids[k], confs[k], sources[k] = cid, 0.99, "sticker"
-            if c.mirror != "auto" and timed_stage(t, "mirror", _mirror_looks_wrong, deck, results, crops):
+            # only the first look's cards: the second look's places are mostly no card and read weakly either way
+            if c.mirror != "auto" and timed_stage(t, "mirror", _mirror_looks_wrong, deck,
+                                                         [r for r, lo in zip(results, loose, strict=True) if not lo],
+                                                         [x for x, lo in zip(crops, loose, strict=True) if not lo]):
                 notes.append(MIRROR_NOTE)
         kept = _kept_loose(quads, loose, ids, confs, c.loose_min_confidence if deck is not None else math.inf)
         if len(kept) < len(quads):
