@@ -192,3 +192,16 @@ def test_the_phone_page_speaks_the_browsers_language(lang, locale, tmp_path, out
     finally:
         server.shutdown()
     assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_a_readers_note_is_said_in_the_boxs_language(lang):
+    # vision has no languages: the card reader's mirror note reaches the players through the box's catalog
+    from companion.camera.flow import READER_NOTES
+    from vision.cards import MIRROR_NOTE
+
+    note = READER_NOTES.get(MIRROR_NOTE, MIRROR_NOTE)
+    assert str(note) == MIRROR_NOTE, "the same words as the reader's"
+    said = i18n.localize(note, lang)
+    assert said != MIRROR_NOTE and said.strip(), f"the mirror note is not translated into {lang}"
+    assert i18n.localize("a note no catalog knows", lang) == "a note no catalog knows"

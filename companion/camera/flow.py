@@ -79,6 +79,7 @@ from companion.camera.spec import CameraSpec
 from companion.camera.watch import seen_cards
 from companion.i18n import Text, message_of
 from rules import BadEvent, Event, UnknownEvent
+from vision.cards import MIRROR_NOTE
 from vision.incremental import read_changes
 from vision.observations import Sighting
 from vision.table import even_zones
@@ -97,6 +98,10 @@ MAX_QUESTIONS = 20
 MIRROR_TRIES = 3
 """Reads that try to decide the camera's mirror (each with a card read more) before it is left as the camera gives
 it (a read whose cards fit the deck better flipped then says so: ``reader_notes``)."""
+#: What the readers tell the players, through the box's catalog (``vision`` has no languages): the reader's words
+#: -> the same words as a :class:`Text`. A note not listed here is shown as the reader wrote it.
+READER_NOTES = {MIRROR_NOTE: Text("the cards read as if the camera image were mirrored (left and right swapped): "
+                                  "turn the camera's mirror off, or set the box to read mirrored images")}
 READ_TIMEOUT_S = 30.0
 """Seconds a read on the worker may take before it is abandoned (a card read takes about 1 s on a 1280x720
 frame here and several on a Pi; a read past this is stuck: a camera or OpenCV call that blocks)."""
@@ -636,7 +641,7 @@ class CameraFlow(CameraAnswers):
         if plan.epoch >= self._seen_epoch:
             self._seen = {**(self._seen if plan.epoch == self._seen_epoch else {}), **sight.sightings}
             self._seen_epoch = plan.epoch
-        self.reader_notes = list(sight.notes)
+        self.reader_notes = [READER_NOTES.get(n, n) for n in sight.notes]
         if plan.mirror is None and sight.mirror is None and plan.anchors:
             self._mirror_tries += 1
         if sight.mirror is not None and self.mirror is None:
