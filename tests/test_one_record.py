@@ -200,12 +200,17 @@ def recorded(store):
     return [e for e in session.events() if e.kind == "dice_read" and e.seq not in undone]
 
 
-def test_each_roll_is_recorded_once_and_nothing_else_is(sequence, tmp_path):
-    seq = sequence
+def play_through(seq, tmp_path):
+    """(the truth reader, the rolls in force) after the whole of ``seq`` played through one box."""
     reader = TruthReader(seq)
     with SessionStore(tmp_path / "s.sqlite3") as store:
         play(seq, store, reader, 0, len(seq.frames))
-        reads = recorded(store)
+        return reader, recorded(store)
+
+
+def test_each_roll_is_recorded_once_and_nothing_else_is(sequence, tmp_path):
+    seq = sequence
+    reader, reads = play_through(seq, tmp_path)
     windows = rest_windows(seq)
     rolls = [(start, end, k) for start, end, k, changed in windows if changed]
     assert len(rolls) == 4  # the table at the start, two rolls, a re-roll of one die
@@ -240,10 +245,7 @@ def test_a_settled_roll_is_read_on_its_quiet_frames_not_again_when_still(sequenc
     # While the dice settle the mode reads the first quiet frame where the table changed, and the dice it found again
     # on a later quiet frame: the roll recorded at the still frame is those two looks, not a third read of that frame.
     seq = sequence
-    reader = TruthReader(seq)
-    with SessionStore(tmp_path / "s.sqlite3") as store:
-        play(seq, store, reader, 0, len(seq.frames))
-        reads = recorded(store)
+    reader, reads = play_through(seq, tmp_path)
     assert len(reads) == 4
     for event in reads:
         still = event.payload["frame"]
