@@ -54,9 +54,15 @@ def check_screen(screen: TouchScreen) -> None:
 def qr_mm(screen: TouchScreen, output_dir, name: str) -> float:
     """The QR code's width on the 7" screen (mm), measured on the saved screenshot by OpenCV's detector."""
     image = cv2.imread(str(output_dir / f"evening-{name}.png"))
-    found, points = cv2.QRCodeDetector().detect(image)
+    # OpenCV's detector misses some codes at the screen's own 800x480 that it finds with every pixel doubled (the
+    # code's content, so its pattern, changes with each box's join secret): look at both, measure in screen px
+    for scale in (1, 2):
+        found, points = cv2.QRCodeDetector().detect(
+            cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST))
+        if found:
+            break
     assert found, name
-    width_px = float(np.ptp(points[0][:, 0]))
+    width_px = float(np.ptp(points[0][:, 0])) / scale
     return width_px * SCREEN_MM[0] / 800
 
 
