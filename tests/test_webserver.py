@@ -219,22 +219,28 @@ def test_stopping_while_phones_tap_and_stream_logs_nothing_and_never_raises(hub,
         server = serve(create_app(hub), host="127.0.0.1", port=0)
         urllib.request.urlopen(server.url + "api/state", timeout=5).read()  # its workers are up: it answers
         stop = threading.Event()
+        answered = threading.Semaphore(0)  # one release per phone, at its first answer
 
-        def tapping(stop=stop, server=server) -> None:
+        def tapping(stop=stop, server=server, answered=answered) -> None:
+            first = True
             while not stop.is_set():
                 with contextlib.suppress(OSError):
                     urllib.request.urlopen(server.url + "api/state", timeout=2).read()
+                    if first:
+                        answered.release()
+                        first = False
 
-        def streaming(server=server) -> None:
+        def streaming(server=server, answered=answered) -> None:
             with contextlib.suppress(OSError):
                 with urllib.request.urlopen(server.url + "api/events", timeout=5) as stream:
+                    answered.release()  # the stream is open: the box is serving it
                     while stream.readline():
                         pass
 
         phones = [threading.Thread(target=work) for work in (tapping,) * 4 + (streaming,) * 3]
         for phone in phones:
             phone.start()
-        time.sleep(0.2)
+        assert all(answered.acquire(timeout=5) for _ in phones), "every phone is being served before the stop"
         with caplog.at_level(logging.WARNING):
             server.shutdown()
         stop.set()
