@@ -188,14 +188,20 @@ def test_a_request_being_served_when_the_box_stops_gets_its_answer(caplog):
     # e.g. a tap the loop is answering at SIGTERM: its worker finishes before the sockets close (closing
     # them first cut the answer off, and a request ending during the stop logged "Bad file descriptor")
     started = threading.Event()
+    stopping = threading.Event()  # set by the server as its stop begins, as it sets the app's "stop"
 
-    def slow(environ, start_response):
-        started.set()
-        time.sleep(0.5)
-        start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", "12")])
-        return [b'{"ok": true}']
+    class Slow:
+        """A request that is answered only once the box has begun to stop."""
 
-    server = serve(slow, host="127.0.0.1", port=0)
+        extensions = {"companion": {"stop": stopping}}
+
+        def __call__(self, environ, start_response):
+            started.set()
+            assert stopping.wait(5)
+            start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", "12")])
+            return [b'{"ok": true}']
+
+    server = serve(Slow(), host="127.0.0.1", port=0)
     answers: list = []
     client = threading.Thread(target=lambda: answers.append(urllib.request.urlopen(server.url, timeout=5).read()))
     client.start()
