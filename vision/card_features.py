@@ -252,7 +252,7 @@ def crop_features(crop: np.ndarray, cfg: IdConfig,
     ab = (a8.astype(np.uint16) << 8) | b8
     nb = cfg.hue_bins
     chroma_t, lo_t, hi_t, wlo_t, whi_t = _ab_tables(nb)
-    chroma = chroma_t[ab]
+    chroma = np.take(chroma_t, ab)
     sw, sh = cfg.struct_size
     s = cfg.struct_shift
     size = (sw + 2 * s, sh + 2 * s)
@@ -277,7 +277,8 @@ def crop_features(crop: np.ndarray, cfg: IdConfig,
     hist = np.zeros(nb, np.float64)
     if ink.any():
         ii = ab[ink]
-        hist = (np.bincount(lo_t[ii], wlo_t[ii], minlength=nb) + np.bincount(hi_t[ii], whi_t[ii], minlength=nb))[:nb]
+        hist = (np.bincount(np.take(lo_t, ii), np.take(wlo_t, ii), minlength=nb)
+                + np.bincount(np.take(hi_t, ii), np.take(whi_t, ii), minlength=nb))[:nb]
     if cfg.hue_smooth > 0:  # circular Gaussian smoothing: a small hue shift (lighting) stays close
         r = 3 * int(math.ceil(cfg.hue_smooth))
         k = np.arange(-r, r + 1)

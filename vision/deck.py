@@ -9,7 +9,8 @@ distance exceeds ``unknown_distance``; confidence grows with the margin to the b
 as the best distance nears the unknown threshold. Each crop is tried at 0/180 degrees (and 90/270 for square
 tiles); the winning turn fixes the card's orientation.
 A frame's crops are scored together (:meth:`DeckProfile.score_many`): the references are read from memory
-once per frame, not once per card.
+once per frame, not once per card; a crop alone reads a compact index of them and the few it ranks
+best (:mod:`vision.deck_search`, derived when the deck is first used).
 
 Optional ArUco stickers: an enrollment image holding an ArUco marker (id >= ``sticker_ids_from``) maps that
 marker id to its card; at run time a sticker on a card decides its id (see :func:`vision.cards.read_cards`).
@@ -150,11 +151,11 @@ class DeckProfile:
     def distances_many(self, crops: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
         """(distance float[N_refs, T], turns tried) of each crop (uint8[h, w, 3] BGR) against every reference.
 
-        Coarse: every reference at every turn, centred -- one matrix product for all crops and turns
-        (:meth:`_coarse_many`: the references are read from memory once per frame, not once per card). Fine:
-        per crop, the ``shortlist`` closest (reference, turn) pairs at every shift within ``struct_shift`` (one
-        matrix product per turn that has any), with occlusion trimming; the other pairs keep their coarse
-        distance (an upper bound of the fine one: the centred shift is among the shifts tried)."""
+        Coarse: every reference at every turn, centred (:meth:`_coarse_many`, :meth:`DeckSearch.coarse_many`):
+        exact for the pairs near the best, which the deck's block-sum index ranks, the index's estimate for
+        the rest. Fine: per crop, the ``shortlist`` closest (reference, turn) pairs at every shift within
+        ``struct_shift`` (:meth:`DeckSearch.fine_ncc`), with occlusion trimming; the other pairs keep their
+        coarse distance (an upper bound of the fine one: the centred shift is among the shifts tried)."""
         feats = [self.turn_features(c) for c in crops]
         turns = np.array(self.turns_to_try())
         return [(self._fine(D, hel, f), turns) for (D, hel), f in zip(self._coarse_many(feats), feats, strict=True)]
@@ -250,16 +251,6 @@ class DeckProfile:
             flat = np.ascontiguousarray(self.struct.reshape(len(self.ref_ids), -1), np.float32)
             self._flat_cache = flat
         return flat
-
-    def _flat_weighted(self) -> np.ndarray:
-        """float32[N, C*K]: :meth:`_flat_struct` with the channel weights folded in (cached)."""
-        fw = getattr(self, "_flat_w_cache", None)
-        if fw is None or fw.shape[0] != len(self.ref_ids):
-            flat = self._flat_struct()
-            w = self._weights()
-            fw = flat * np.repeat(w, flat.shape[1] // len(w))[None, :]
-            self._flat_w_cache = fw
-        return fw
 
     def _trimmed_ncc(self, qn: np.ndarray, w: np.ndarray, refs: np.ndarray) -> np.ndarray:
         """Correlation of each reference with the query (at its best shift, ``qn`` float[N, C, K]) over
