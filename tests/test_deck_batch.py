@@ -76,3 +76,20 @@ def test_coarse_distances_of_many_crops_are_each_crops_own(deck_and_crops):
     turned = [min(float(deck.coarse_distances(c).min()),
                   float(deck.coarse_distances(cv2.rotate(c, cv2.ROTATE_180)).min())) for c in crops[:4]]
     np.testing.assert_allclose(best, turned, atol=0.02)   # the half turn from flipped maps, not a second pass
+
+
+def test_the_compact_search_scores_a_crop_as_every_reference_at_every_shift_does(deck_and_crops):
+    """The block-sum index and the coarse-to-fine shift search (vision.deck_search) change no card's reading:
+    the same deck searched exhaustively (every reference correlated in full, every shift in full) gives each
+    crop the same card, turn and distances."""
+    deck, crops, truth = deck_and_crops
+    exhaustive = dataclasses.replace(deck)
+    search = exhaustive.search()
+    search.candidates = 10 ** 6           # every reference correlated in full ...
+    search.fine_shifts = 10 ** 6          # ... and every shift of the shortlist
+    got = deck.score_many(crops)
+    full = exhaustive.score_many(crops)
+    assert [(s[0], s[3]) for s in got] == [(s[0], s[3]) for s in full] == truth
+    for a, b in zip(got, full, strict=True):
+        assert a[1] == pytest.approx(b[1], abs=1e-5) and a[2] == pytest.approx(b[2], abs=1e-5)
+    assert deck.search().candidates < len(deck.ref_ids) * 2 and deck.search().fine_shifts < 49

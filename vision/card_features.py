@@ -119,26 +119,32 @@ def flatten_light(crop: np.ndarray, cells: tuple[int, int] = (4, 6), percentile:
     Only the fall-off across the card is removed; the overall level and colour stay for :func:`white_balance`.
     """
     f = crop.astype(np.float32)
+    field = _light_field(f, cells, percentile)
+    return f if field is None else f * field
+
+
+def _light_field(f: np.ndarray, cells: tuple[int, int], percentile: float) -> np.ndarray | None:
+    """float32[h, w, 3] the inverse light field :func:`flatten_light` multiplies the float32 crop ``f`` by
+    (None: too few cells, nothing to flatten)."""
     h, w = f.shape[:2]
     nx, ny = max(1, int(cells[0])), max(1, int(cells[1]))
     if nx * ny < 4 or h < 2 * ny or w < 2 * nx:
-        return f
+        return None
     c = 8  # each cell sampled at c x c pixels (area-averaged), one percentile call for all cells
     small = cv2.resize(f, (nx * c, ny * c), interpolation=cv2.INTER_AREA)
     cellpix = small.reshape(ny, c, nx, c, 3).transpose(0, 2, 1, 3, 4).reshape(ny, nx, c * c, 3)
     kth = int(round(percentile / 100.0 * (c * c - 1)))
     vals = np.partition(cellpix, kth, axis=2)[:, :, kth].astype(np.float64)      # [ny, nx, 3]
-    cy = (np.arange(ny) + 0.5) / ny - 0.5
-    cx = (np.arange(nx) + 0.5) / nx - 0.5
-    gy, gx = np.meshgrid(cy, cx, indexing="ij")
-    A = np.stack([np.ones(gx.size), gx.ravel(), gy.ravel()], axis=1)
+    A, AtA = _plane_design(nx, ny)
     logv = np.log(np.maximum(vals.reshape(-1, 3), 4.0))
     keep = np.ones(len(A), bool)
     coef = np.zeros((3, 3))
     for _ in range(3):
-        coef = np.linalg.lstsq(A[keep], logv[keep], rcond=None)[0]          # [3 params, 3 channels]
+        # least squares by the normal equations (3 parameters, well conditioned: cell centres on a grid)
+        Ak = A[keep]
+        coef = np.linalg.solve(Ak.T @ Ak if not keep.all() else AtA, Ak.T @ logv[keep])   # [3 params, 3 ch]
         res = (logv - A @ coef).mean(axis=1)
-        spread = max(float(np.std(res[keep])), 0.02)
+        spread = max(float(res[keep].std()), 0.02)
         new_keep = res > -2.0 * spread
         if new_keep.sum() < 4 or np.array_equal(new_keep, keep):
             break
@@ -147,7 +153,23 @@ def flatten_light(crop: np.ndarray, cells: tuple[int, int] = (4, 6), percentile:
     xx = (np.arange(w, dtype=np.float32) + 0.5) / w - 0.5
     inv_x = np.exp(-xx[:, None] * coef[1][None, :].astype(np.float32))      # separable: exp(-bx) * exp(-cy)
     inv_y = np.exp(-yy[:, None] * coef[2][None, :].astype(np.float32))
-    return f * (inv_y[:, None, :] * inv_x[None, :, :])
+    # inv_y[:, None, :] * inv_x[None, :, :], as rows of w * 3 values (numpy's loop over 3 channels is slow)
+    return (np.tile(inv_y, (1, w)) * inv_x.reshape(1, -1)).reshape(h, w, 3)
+
+
+_DESIGN_CACHE: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _plane_design(nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]:
+    """(A float64[ny * nx, 3]: (1, x, y) of each cell's centre, A^T A), cached."""
+    d = _DESIGN_CACHE.get((nx, ny))
+    if d is None:
+        cy = (np.arange(ny) + 0.5) / ny - 0.5
+        cx = (np.arange(nx) + 0.5) / nx - 0.5
+        gy, gx = np.meshgrid(cy, cx, indexing="ij")
+        A = np.stack([np.ones(gx.size), gx.ravel(), gy.ravel()], axis=1)
+        d = _DESIGN_CACHE[(nx, ny)] = (A, A.T @ A)
+    return d
 
 
 def _balanced_core(core: np.ndarray, cfg: IdConfig, shape: str) -> np.ndarray:
@@ -214,43 +236,49 @@ def feature_maps(crop: np.ndarray, cfg: IdConfig, shape: str = "card") -> tuple[
 
 def crop_features(crop: np.ndarray, cfg: IdConfig,
                   shape: str = "card") -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """:func:`feature_maps` and, for cards, :func:`ink_amplitude` (None for other shapes) in one pass."""
+    """:func:`feature_maps` and, for cards, :func:`ink_amplitude` (None for other shapes) in one pass.
+
+    The white-balanced Lab crop is 8-bit, so chroma and the ink hue's histogram bins and weights are read from
+    tables over its (a, b) pairs (:func:`_ab_tables`: the same values, computed once)."""
     h, w = crop.shape[:2]
     m = int(round(cfg.margin_frac * min(h, w)))
     core = crop[m:h - m, m:w - m] if m > 0 else crop
     face = shape_mask(shape, w, h)
     if face is not None and m > 0:
         face = face[m:h - m, m:w - m]
-    wb = _balanced_core(core, cfg, shape)
-    wb8 = np.clip(wb * (255.0 / 1.2), 0, 255).astype(np.uint8)
-    lab = cv2.cvtColor(wb8, cv2.COLOR_BGR2LAB).astype(np.float32)
-    L = lab[..., 0]
-    a, b = lab[..., 1] - 128.0, lab[..., 2] - 128.0
-    chroma = np.sqrt(a * a + b * b)
+    wb8 = _balanced_8bit(core, cfg, shape)
+    L8, a8, b8 = cv2.split(cv2.cvtColor(wb8, cv2.COLOR_BGR2LAB))
+    L = L8.astype(np.float32)
+    ab = (a8.astype(np.uint16) << 8) | b8
+    nb = cfg.hue_bins
+    chroma_t, lo_t, hi_t, wlo_t, whi_t = _ab_tables(nb)
+    chroma = np.take(chroma_t, ab)
     sw, sh = cfg.struct_size
     s = cfg.struct_shift
     size = (sw + 2 * s, sh + 2 * s)
     gx = cv2.Sobel(L, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(L, cv2.CV_32F, 0, 1, ksize=3)
-    mag = np.sqrt(gx * gx + gy * gy + 1e-6)
-    c2 = (gx * gx - gy * gy) / mag
-    s2 = (2 * gx * gy) / mag
-    small = cv2.resize(cv2.merge([255.0 - L, chroma, c2, s2]), size, interpolation=cv2.INTER_AREA)
+    gxx, gyy = gx * gx, gy * gy
+    mag = gxx + gyy
+    mag += 1e-6
+    np.sqrt(mag, out=mag)
+    c2 = gxx - gyy
+    c2 /= mag
+    s2 = 2 * gx
+    s2 *= gy
+    s2 /= mag
+    small = cv2.resize(cv2.merge([(255 - L8).astype(np.float32), chroma, c2, s2]), size, interpolation=cv2.INTER_AREA)
     if cfg.blur_sigma > 0:
         small = cv2.GaussianBlur(small, (0, 0), cfg.blur_sigma)
     big = np.ascontiguousarray(small.transpose(2, 0, 1), np.float32)
     ink = chroma > cfg.ink_chroma
     if face is not None:
         ink &= face > 0
-    nb = cfg.hue_bins
     hist = np.zeros(nb, np.float64)
     if ink.any():
-        hue = (np.arctan2(b[ink], a[ink]) + math.pi) / (2 * math.pi) * nb
-        wts = chroma[ink].astype(np.float64)
-        lo = np.floor(hue).astype(int) % nb
-        frac = hue - np.floor(hue)
-        hist = (np.bincount(lo, wts * (1 - frac), minlength=nb)
-                + np.bincount((lo + 1) % nb, wts * frac, minlength=nb))[:nb]
+        ii = ab[ink]
+        hist = (np.bincount(np.take(lo_t, ii), np.take(wlo_t, ii), minlength=nb)
+                + np.bincount(np.take(hi_t, ii), np.take(whi_t, ii), minlength=nb))[:nb]
     if cfg.hue_smooth > 0:  # circular Gaussian smoothing: a small hue shift (lighting) stays close
         r = 3 * int(math.ceil(cfg.hue_smooth))
         k = np.arange(-r, r + 1)
@@ -263,6 +291,40 @@ def crop_features(crop: np.ndarray, cfg: IdConfig,
     if shape == "card":
         amp = _amplitude(L, chroma, int(round(cfg.amp_margin_frac * min(h, w))) - m)
     return big, hist.astype(np.float32), amp
+
+
+def _balanced_8bit(core: np.ndarray, cfg: IdConfig, shape: str) -> np.ndarray:
+    """uint8 BGR: :func:`_balanced_core` scaled so 1.2 is 255 (truncated), in place where it can."""
+    f = core.astype(np.float32)
+    if shape == "card" and cfg.flatten_light:
+        field = _light_field(f, cfg.light_cells, cfg.paper_percentile)
+        if field is not None:
+            f.reshape(f.shape[0], -1)[...] *= field.reshape(f.shape[0], -1)
+    f /= np.maximum(channel_percentile(f, cfg.paper_percentile), 8.0)
+    np.clip(f, 0.0, 1.2, out=f)
+    f *= 255.0 / 1.2
+    return f.astype(np.uint8)     # at most 1.2 * (255 / 1.2) = 255.00002: truncated to 255
+
+
+_AB_CACHE: dict[int, tuple[np.ndarray, ...]] = {}
+
+
+def _ab_tables(nb: int) -> tuple[np.ndarray, ...]:
+    """Tables over the 65536 8-bit Lab (a, b) pairs (index ``a << 8 | b``): chroma float32, and the ink hue
+    histogram's lower bin, upper bin (int) and their weights (float64: chroma x (1 - fraction), chroma x
+    fraction), as :func:`crop_features` computed them per pixel: hue = (atan2(b, a) + pi) / 2 pi x ``nb``."""
+    t = _AB_CACHE.get(nb)
+    if t is None:
+        v = np.arange(256, dtype=np.float32) - 128.0
+        a = np.repeat(v, 256)
+        b = np.tile(v, 256)
+        chroma = np.sqrt(a * a + b * b)
+        hue = (np.arctan2(b, a) + math.pi) / (2 * math.pi) * nb
+        lo = np.floor(hue).astype(int) % nb
+        frac = hue - np.floor(hue)
+        wts = chroma.astype(np.float64)
+        t = _AB_CACHE[nb] = (chroma, lo, (lo + 1) % nb, wts * (1 - frac), wts * frac)
+    return t
 
 
 def mask_face(big: np.ndarray, cfg: IdConfig, shape: str = "card", crop_hw: tuple[int, int] = (96, 96)) -> np.ndarray:

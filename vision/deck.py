@@ -9,7 +9,8 @@ distance exceeds ``unknown_distance``; confidence grows with the margin to the b
 as the best distance nears the unknown threshold. Each crop is tried at 0/180 degrees (and 90/270 for square
 tiles); the winning turn fixes the card's orientation.
 A frame's crops are scored together (:meth:`DeckProfile.score_many`): the references are read from memory
-once per frame, not once per card.
+once per frame, not once per card; a crop alone reads a compact index of them and the few it ranks
+best (:mod:`vision.deck_search`, derived when the deck is first used).
 
 Optional ArUco stickers: an enrollment image holding an ArUco marker (id >= ``sticker_ids_from``) maps that
 marker id to its card; at run time a sticker on a card decides its id (see :func:`vision.cards.read_cards`).
@@ -35,9 +36,9 @@ from .card_features import (
     inner_maps,
     mask_face,
     normalise_maps,
-    shifted_maps,
     turn_crop,
 )
+from .deck_search import DeckSearch, trimmed_ncc
 from .errors import VisionError
 from .quads import quad_size, rectify
 from .table import TableConfig, detect_markers
@@ -150,55 +151,60 @@ class DeckProfile:
     def distances_many(self, crops: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
         """(distance float[N_refs, T], turns tried) of each crop (uint8[h, w, 3] BGR) against every reference.
 
-        Coarse: every reference at every turn, centred -- one matrix product for all crops and turns
-        (:meth:`_coarse_many`: the references are read from memory once per frame, not once per card). Fine:
-        per crop, the ``shortlist`` closest (reference, turn) pairs at every shift within ``struct_shift`` (one
-        matrix product per turn that has any), with occlusion trimming; the other pairs keep their coarse
-        distance (an upper bound of the fine one: the centred shift is among the shifts tried)."""
+        Coarse: every reference at every turn, centred (:meth:`_coarse_many`, :meth:`DeckSearch.coarse_many`):
+        exact for the pairs near the best, which the deck's block-sum index ranks, the index's estimate for
+        the rest. Fine: per crop, the ``shortlist`` closest (reference, turn) pairs at every shift within
+        ``struct_shift`` (:meth:`DeckSearch.fine_ncc`), with occlusion trimming; the other pairs keep their
+        coarse distance (an upper bound of the fine one: the centred shift is among the shifts tried)."""
         feats = [self.turn_features(c) for c in crops]
         turns = np.array(self.turns_to_try())
         return [(self._fine(D, hel, f), turns) for (D, hel), f in zip(self._coarse_many(feats), feats, strict=True)]
 
     def _coarse_many(self, feats: list[list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]],
-                     ) -> list[tuple[np.ndarray, np.ndarray]]:
+                     exact_all: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
         """Per crop's :meth:`turn_features`: (centred distance float32[N_refs, T] without the amplitude term,
-        Hellinger colour distance float[N_refs, T])."""
+        Hellinger colour distance float[N_refs, T]). The correlation is :meth:`DeckSearch.coarse`'s: exact for
+        the references near the best (the pooled index ranks them), the pooled estimate for the rest
+        (``exact_all``: exact for every reference)."""
         cfg = self.config
-        w = self._weights()
         sc = cfg.struct_shift
-        if not feats:
-            return []
-        centred = np.stack([(normalise_maps(inner_maps(big, sc)) * w[:, None]).reshape(-1)
-                            for f in feats for big, _, _ in f])                             # [n * T, C*K]
-        ncc = self._flat_struct() @ centred.T                                              # [N, n * T]
-        out, j = [], 0
-        for f in feats:
-            hel = np.stack([np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(h[None, :] * self.colour).sum(axis=1)))
-                            for _, h, _ in f], axis=1)                                      # [N, T]
-            out.append((((1.0 - ncc[:, j:j + len(f)]) + cfg.colour_weight * hel).astype(np.float32), hel))
-            j += len(f)
-        return out
+        qns = [np.stack([normalise_maps(inner_maps(big, sc)) for big, _, _ in f]) for f in feats]   # [T, C, K]
+        hels = [np.stack([np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(h[None, :] * self.colour).sum(axis=1)))
+                          for _, h, _ in f], axis=1) for f in feats]                                # [N, T]
+        nccs = self.search().coarse_many(qns, [cfg.colour_weight * h for h in hels], exact_all)     # [N, T]
+        return [(((1.0 - ncc) + cfg.colour_weight * hel).astype(np.float32), hel)
+                for ncc, hel in zip(nccs, hels, strict=True)]
 
     def _fine(self, D: np.ndarray, hel: np.ndarray,
               feats: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]) -> np.ndarray:
         """float32[N_refs, T]: the coarse distances ``D`` of one crop (changed in place) with its ``shortlist``
-        closest pairs scored at every shift, plus the amplitude term."""
+        closest pairs scored at every shift (:meth:`DeckSearch.fine_ncc`), plus the amplitude term."""
         cfg = self.config
-        w = self._weights()
         sc = cfg.struct_shift
-        flat_w = self._flat_weighted()
         order = np.argsort(D, axis=None)[: cfg.shortlist]
         refs_of, turn_of = np.unravel_index(order, D.shape)
-        for t_i in np.unique(turn_of):
-            top = refs_of[turn_of == t_i]
-            q = shifted_maps(feats[t_i][0], sc)                                  # [S, C, K]
-            ncc = q.reshape(q.shape[0], -1) @ flat_w[top].T                   # [S, M], channel weights folded in
-            best = ncc.max(axis=0)
-            if cfg.occlusion_drop > 0 and cfg.occlusion_weight > 0:
-                trim = self._trimmed_ncc(q[ncc.argmax(axis=0)], w, top)
-                best = (1 - cfg.occlusion_weight) * best + cfg.occlusion_weight * np.maximum(best, trim)
-            D[top, t_i] = (1.0 - best) + cfg.colour_weight * hel[top, t_i]
+        tried = self.turns_to_try()
+        turns = np.array([tried[t] for t in turn_of])
+        bigs = {tried[i]: feats[i][0] for i in range(len(tried)) if tried[i] - 2 not in tried}
+        trim = cfg.occlusion_drop if cfg.occlusion_weight > 0 else 0
+        best, trimmed = self.search().fine_ncc(bigs, sc, refs_of, turns, trim)
+        if trimmed is not None:
+            best = (1 - cfg.occlusion_weight) * best + cfg.occlusion_weight * np.maximum(best, trimmed)
+        D[refs_of, turn_of] = (1.0 - best) + cfg.colour_weight * hel[refs_of, turn_of]
         return D + np.asarray(self._amp_term(feats[0][2]), np.float32).reshape(-1, 1)
+
+    def search(self) -> DeckSearch:
+        """The deck's :class:`vision.deck_search.DeckSearch`, derived from its references on first use (and again
+        when they or the channel weights change); profiles saved by any version get it."""
+        key = (len(self.ref_ids), id(self.struct), self.config.channel_weights, self.config.shortlist)
+        cached = getattr(self, "_search_cache", None)
+        if cached is None or cached[0] != key:
+            sw, sh = self.config.struct_size
+            _, inv, _ = self._cards()
+            cached = (key, DeckSearch(self.struct, (sw, sh), self._weights(), inv,
+                                      candidates=max(32, 2 * self.config.shortlist)))
+            self._search_cache = cached
+        return cached[1]
 
     def _weights(self) -> np.ndarray:
         """float32[C] the channel weights, summing to 1."""
@@ -223,7 +229,7 @@ class DeckProfile:
     def coarse_best_many(self, crops: list[np.ndarray], turns: bool = True) -> list:
         """Per crop: with ``turns``, its lowest coarse distance (float) to any reference at any of
         :meth:`turns_to_try` (the half turn's maps flipped, as :meth:`distances` tries it); without, its
-        coarse distance float[N_refs] to every reference as given. One matrix product for all crops."""
+        coarse distance float[N_refs] to every reference as given (every reference read: no estimates)."""
         cfg = self.config
         feats = []
         for crop in crops:
@@ -233,7 +239,7 @@ class DeckProfile:
                 big, hist, a = crop_features(crop, cfg, self.shape)
                 feats.append([(mask_face(big, cfg, self.shape, crop.shape[:2]), hist, a)])
         out = []
-        for (D, _), f in zip(self._coarse_many(feats), feats, strict=True):
+        for (D, _), f in zip(self._coarse_many(feats, exact_all=not turns), feats, strict=True):
             D = D + np.asarray(self._amp_term(f[0][2]), np.float32).reshape(-1, 1)
             out.append(float(D.min()) if turns else D[:, 0])
         return out
@@ -246,31 +252,13 @@ class DeckProfile:
             self._flat_cache = flat
         return flat
 
-    def _flat_weighted(self) -> np.ndarray:
-        """float32[N, C*K]: :meth:`_flat_struct` with the channel weights folded in (cached)."""
-        fw = getattr(self, "_flat_w_cache", None)
-        if fw is None or fw.shape[0] != len(self.ref_ids):
-            flat = self._flat_struct()
-            w = self._weights()
-            fw = flat * np.repeat(w, flat.shape[1] // len(w))[None, :]
-            self._flat_w_cache = fw
-        return fw
-
     def _trimmed_ncc(self, qn: np.ndarray, w: np.ndarray, refs: np.ndarray) -> np.ndarray:
         """Correlation of each reference with the query (at its best shift, ``qn`` float[N, C, K]) over
         the map's 2 x 3 blocks minus the ``occlusion_drop`` worst-matching ones (a hand over a card)."""
-        cfg = self.config
         N, C, _ = qn.shape
         r = self.struct[refs]
         dot, qq, rr = self._blocks(qn * r), self._blocks(qn * qn), self._ref_blocks()[refs]
-        corr = (dot / np.sqrt(np.maximum(qq * rr, 1e-12)) * w[None, :, None]).sum(axis=1)   # [N, 6]
-        keep = np.argsort(corr, axis=1)[:, cfg.occlusion_drop:]                              # best blocks
-
-        def sel(a: np.ndarray) -> np.ndarray:
-            return np.take_along_axis(a, keep[:, None, :], axis=2).sum(axis=2)
-
-        per_c = sel(dot) / np.sqrt(np.maximum(sel(qq) * sel(rr), 1e-12))                      # [N, C]
-        return per_c @ w
+        return trimmed_ncc(dot, qq, rr, w, self.config.occlusion_drop)
 
     def _blocks(self, a: np.ndarray) -> np.ndarray:
         """[N, C, K] -> [N, C, 6]: sums over the structure map's 2 x 3 blocks (one matrix product with the

@@ -1,0 +1,130 @@
+"""Card identification alone: CPU ms per card for a new card and for a cold frame (issue 15: <= 1.5 ms a new card).
+
+The crops are those a full-table read rectifies (:func:`vision.synth_full.full_table`, Race for the Galaxy and
+Among the Stars, 40 cards each at 1280x720, seeded; decks enrolled from the stand-in 'scans' as
+``bench/full_table.py`` does). Timed with ``time.process_time`` (CPU time: the figure holds on a loaded machine),
+single-threaded BLAS and OpenCV, the best of ``--rounds`` rounds:
+
+* ``new card``: :meth:`vision.deck.DeckProfile.score_many` of one crop, each of the frame's crops in turn (what
+  an incremental read costs when one card was played);
+* ``cold frame``: ``score_many`` of all the frame's crops at once, per card;
+* ``features``: :meth:`vision.deck.DeckProfile.turn_features` alone, per card.
+
+``--against DIR``: the same figures for the ``vision`` package of another checkout (e.g. a worktree of main),
+loaded beside this one and timed interleaved round by round, with the share of crops on which the two agree
+(card and turn) and the largest difference of their distances.
+
+    python bench/card_ident.py
+    git worktree add --detach /tmp/main-ref main && python bench/card_ident.py --against /tmp/main-ref
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: single-threaded, as the figures say
+
+import argparse
+import importlib.util
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.full_table import GameReaders, read_all
+from vision.deck import DeckProfile
+from vision.inference import InferenceConfig
+from vision.synth_full import full_table
+from vision.table import calibrate
+
+GAMES = ("race", "among")
+
+
+def frame_crops(gr: GameReaders, game: str, seed: int) -> list[np.ndarray]:
+    """The crops the cold read of one seeded full table identifies (the first ``score_many`` call's)."""
+    calls: list[list[np.ndarray]] = []
+    orig = DeckProfile.score_many
+
+    def record(self, crops):
+        if not calls:
+            calls.append([c.copy() for c in crops])
+        return orig(self, crops)
+
+    table = full_table(game, gr.ids[game], seed, (1280, 720), gr.faces)
+    frame = table.render(frame_seed=0)
+    readers = gr.readers(game, calibrate(frame, table.layout))
+    DeckProfile.score_many = record
+    try:
+        read_all(readers, frame)
+    finally:
+        DeckProfile.score_many = orig
+    return calls[0] if calls else []
+
+
+def load_vision(checkout: Path, name: str = "vision_against"):
+    """The ``vision`` package of another checkout, imported as ``name`` (its modules import each other
+    relatively); returns its ``deck`` module."""
+    pkg = checkout / "vision"
+    spec = importlib.util.spec_from_file_location(name, pkg / "__init__.py", submodule_search_locations=[str(pkg)])
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"{checkout}: no vision package")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return importlib.import_module(f"{name}.deck")
+
+
+def cpu_ms(fn, n: int) -> float:
+    t0 = time.process_time()
+    fn()
+    return (time.process_time() - t0) * 1000.0 / max(n, 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--seed", type=int, default=1, help="layout seed of the full tables")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--against", type=Path, help="another checkout whose vision package is timed alongside")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    other = load_vision(args.against.resolve()) if args.against else None
+    gr = GameReaders(Path(tempfile.mkdtemp(prefix="card_ident_")), InferenceConfig("auto", 1))
+    print(f"CPU ms per card (process_time, best of {args.rounds} rounds); load average {os.getloadavg()[0]:.1f}")
+    for game in [g.strip() for g in args.games.split(",") if g.strip()]:
+        deck = gr.deck(game)
+        crops = frame_crops(gr, game, args.seed)
+        decks = {"this": deck}
+        if other is not None:
+            with tempfile.TemporaryDirectory() as tmp:   # the same profile file, read by each program
+                path = deck.save(Path(tmp) / f"{game}.npz")
+                decks = {"this": DeckProfile.load(path), "against": other.DeckProfile.load(path)}
+        for d in decks.values():
+            d.score_many(crops[:2])                      # caches and derived indexes, not timed
+        n = len(crops)
+        res: dict[tuple[str, str], list[float]] = {(k, m): [] for k in decks for m in ("new", "cold", "feat")}
+        for _ in range(args.rounds):
+            for k, d in decks.items():
+                res[(k, "new")].append(cpu_ms(lambda d=d, crops=crops: [d.score_many([c]) for c in crops], n))
+                res[(k, "cold")].append(cpu_ms(lambda d=d, crops=crops: d.score_many(crops), n))
+                res[(k, "feat")].append(cpu_ms(lambda d=d, crops=crops: [d.turn_features(c) for c in crops], n))
+        print(f"== {game}: {n} crops, {len(deck.ref_ids)} references")
+        for k in decks:
+            print(f"  {k:8s} new card {min(res[(k, 'new')]):.2f} ms, cold frame {min(res[(k, 'cold')]):.2f} ms a card, "
+                  f"features {min(res[(k, 'feat')]):.2f} ms")
+        if other is not None:
+            a, b = decks["this"].score_many(crops), decks["against"].score_many(crops)
+            same = sum(x[0] == y[0] and x[3] == y[3] for x, y in zip(a, b, strict=True))
+            dmax = max(max(abs(x[1] - y[1]), abs(x[2] - y[2])) for x, y in zip(a, b, strict=True))
+            print(f"  card and turn agree on {same}/{n}; largest distance difference {dmax:.2g}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,287 @@
+"""How a deck's references are searched for one crop: a compact coarse index, then every shift for a shortlist.
+
+:class:`DeckSearch` is derived from a deck's reference structure maps when the deck is loaded or built (it is
+not saved: a deck enrolled by any version of the program gets it), and answers the two questions of
+:meth:`vision.deck.DeckProfile.distances_many`:
+
+* *coarse* (:meth:`DeckSearch.coarse`): the centred correlation of a crop with every reference at every turn.
+  The references' maps averaged over ``pool`` x ``pool`` blocks (a few hundred KB instead of the deck's
+  megabytes) rank every (reference, turn) pair; the ``candidates`` best pairs, and every reference of their
+  cards at that turn, are then correlated in full. A pair outside them keeps its pooled estimate (far from the
+  best: it decides nothing).
+* *fine* (:meth:`DeckSearch.fine_ncc`): the correlation of a shortlist of pairs at every shift within
+  ``struct_shift``. A crop's windows are copied once per turn and quarter turn (a half turn is the same
+  windows, read in the reverse order, against the reference turned a half turn), and never centred or scaled:
+  the references have zero mean per channel, so a window's mean drops out and its norm (from summed-area
+  tables) divides the product afterwards.
+
+Shapes: C channels of H x W structure maps, K = H * W; N references; T turns tried.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+__all__ = ["DeckSearch", "block_bounds", "trimmed_ncc", "window_stats"]
+
+
+def _block_sums(maps: np.ndarray) -> np.ndarray:
+    """float32[..., H // 2, W // 2]: sums over 2 x 2 blocks of maps float32[..., H, W] (H, W even)."""
+    return (maps[..., 0::2, 0::2] + maps[..., 1::2, 0::2]) + (maps[..., 0::2, 1::2] + maps[..., 1::2, 1::2])
+
+
+def window_stats(big: np.ndarray, s: int) -> tuple[np.ndarray, np.ndarray]:
+    """(mean, norm) float64[S, C] of every H x W window of ``big`` float32[C, H + 2s, W + 2s] (S = (2s + 1)^2
+    row-major in (dy, dx); norm: of the window minus its mean), from summed-area tables."""
+    C, h, w = big.shape
+    return _window_stats(_integrals(big), s, h - 2 * s, w - 2 * s)
+
+
+def _integrals(big: np.ndarray) -> np.ndarray:
+    """float64[2, C, h + 1, w + 1]: the summed-area tables of ``big`` float32[C, h, w] and of its square."""
+    C, h, w = big.shape
+    ii = np.empty((2, C, h + 1, w + 1), np.float64)
+    for c in range(C):
+        ii[0, c], ii[1, c] = cv2.integral2(big[c], sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+    return ii
+
+
+def _window_stats(ii: np.ndarray, s: int, H: int, W: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`window_stats` from the summed-area tables ``ii`` of :func:`_integrals`."""
+    C, h, w = ii.shape[1], ii.shape[2] - 1, ii.shape[3] - 1
+    sums = ii[:, :, H:, W:] - ii[:, :, :h + 1 - H, W:] - ii[:, :, H:, :w + 1 - W] + ii[:, :, :h + 1 - H, :w + 1 - W]
+    n = 2 * s + 1
+    mean = sums[0] / (H * W)
+    norm = np.sqrt(np.maximum(sums[1] - sums[0] * mean, 0.0))
+    return mean.reshape(C, n * n).T, norm.reshape(C, n * n).T
+
+
+def block_bounds(H: int, W: int) -> tuple[list[int], list[int]]:
+    """Row and column edges of a structure map's 3 x 2 blocks (3 rows, 2 columns; the last takes the rest)."""
+    return [0, H // 3, 2 * (H // 3), H], [0, W // 2, W]
+
+
+def trimmed_ncc(dot: np.ndarray, qq: np.ndarray, rr: np.ndarray, w: np.ndarray, drop: int) -> np.ndarray:
+    """float[M]: the correlation of M (query, reference) pairs over their maps' 6 blocks without the ``drop``
+    worst-matching ones, from per block and channel sums float[M, C, 6] of query x reference (``dot``),
+    query^2 (``qq``) and reference^2 (``rr``) of the normalised maps; ``w`` float32[C] the channel weights."""
+    corr = (dot / np.sqrt(np.maximum(qq * rr, 1e-12)) * w[None, :, None]).sum(axis=1)   # [M, 6]
+    keep = np.argsort(corr, axis=1)[:, drop:]                                            # best blocks
+
+    def sel(a: np.ndarray) -> np.ndarray:
+        return np.take_along_axis(a, keep[:, None, :], axis=2).sum(axis=2)
+
+    per_c = sel(dot) / np.sqrt(np.maximum(sel(qq) * sel(rr), 1e-12))                    # [M, C]
+    return per_c @ w
+
+
+def _windows(big: np.ndarray, s: int) -> np.ndarray:
+    """float32[S, C, K]: every H x W window of ``big`` float32[C, H + 2s, W + 2s], as they are (S row-major in
+    (dy, dx)). For each column shift the maps' columns are copied once; each row shift is then a contiguous run."""
+    C, h, w = big.shape
+    H, W = h - 2 * s, w - 2 * s
+    n = 2 * s + 1
+    out = np.empty((n, n, C, H * W), np.float32)
+    for dx in range(n):
+        cols = np.ascontiguousarray(big[:, :, dx:dx + W])                             # [C, H + 2s, W]
+        it = cols.itemsize
+        runs = np.lib.stride_tricks.as_strided(cols, (n, C, H * W), (W * it, cols.strides[0], it), writeable=False)
+        out[:, dx] = runs
+    return out.reshape(n * n, C, H * W)
+
+
+class DeckSearch:
+    """The search structures of one deck's references (see the module's docstring).
+
+    Args:
+        struct: float32[N, C, K] reference maps, each channel zero-mean and unit-norm.
+        size: (W, H) of the maps (K = W * H).
+        weights: float32[C] channel weights summing to 1.
+        ref_card: int[N] each reference's card (an index).
+        candidates: (reference, turn) pairs correlated in full after the pooled ranking.
+        batch_exact: from this many crops on, :meth:`coarse_many` correlates every reference in one product.
+        fine_shifts: shifts per pair correlated in full after the block-sum estimate (:meth:`fine_ncc`).
+
+    The coarse index holds the references' sums over 2 x 2 blocks (a quarter of the deck); it also gives the
+    fine search its estimates.
+    """
+
+    def __init__(self, struct: np.ndarray, size: tuple[int, int], weights: np.ndarray, ref_card: np.ndarray,
+                 candidates: int = 32, batch_exact: int = 4, fine_shifts: int = 4) -> None:
+        N = struct.shape[0]
+        W, H = int(size[0]), int(size[1])
+        self.size = (W, H)
+        self.weights = np.asarray(weights, np.float32)
+        self.flat = np.ascontiguousarray(struct.reshape(N, -1), np.float32)           # [N, C*K]
+        C = self.flat.shape[1] // (W * H)
+        self.C = C
+        self.candidates = int(candidates)
+        self.batch_exact = int(batch_exact)
+        self.fine_shifts = int(fine_shifts)
+        self.pooled = H % 2 == 0 and W % 2 == 0 and N > 0
+        maps = self.flat.reshape(N, C, H, W)
+        self.index = (np.ascontiguousarray(_block_sums(maps).reshape(N, -1)) if self.pooled else self.flat)
+        rows, cols = block_bounds(H, W)
+        ind = np.zeros((H, W, 6), np.float32)
+        for i in range(3):
+            for j in range(2):
+                ind[rows[i]:rows[i + 1], cols[j]:cols[j + 1], 2 * i + j] = 1.0
+        self.block_indicator = ind.reshape(H * W, 6)
+        self.ref_block_sum = (self.flat.reshape(N * C, -1) @ self.block_indicator).reshape(N, C, 6)
+        self.ref_block_sq = ((self.flat * self.flat).reshape(N * C, -1) @ self.block_indicator).reshape(N, C, 6)
+        self.ref_card = np.asarray(ref_card).reshape(-1)
+        order = np.argsort(self.ref_card, kind="stable")
+        bounds = np.searchsorted(self.ref_card[order], np.arange(int(self.ref_card.max()) + 2 if N else 1))
+        self._refs_of_card = [order[bounds[k]:bounds[k + 1]] for k in range(len(bounds) - 1)]
+
+    # -- coarse -------------------------------------------------------------------------------------------
+
+    def coarse_many(self, qns: list[np.ndarray], penalties: list[np.ndarray] | None = None,
+                    exact_all: bool = False) -> list[np.ndarray]:
+        """Per crop, float32[N, T]: the centred correlation (channel-weighted) of its normalised query maps
+        float32[T, C, K] (one row per turn) with every reference: exact for the ``candidates`` best pairs of the
+        block-sum index and every reference of their cards at that turn, the index's estimate elsewhere
+        (``exact_all``: exact everywhere). ``penalties``: per crop, float[N, T] added to the distance
+        (1 - correlation) before the pairs are ranked (the colour term), or None.
+
+        A crop alone reads the index and its candidates' rows; many crops (``batch_exact`` or more) read every
+        reference once for all (one matrix product) and keep the same pairs exact, so a crop gets the same
+        distances alone or in a frame."""
+        if not qns:
+            return []
+        N = self.flat.shape[0]
+        W, H = self.size
+        C = self.C
+        wk = np.repeat(self.weights, W * H)
+        Ts = [q.shape[0] for q in qns]
+        flat_q = [q.reshape(q.shape[0], -1) * wk for q in qns]                         # weights on the query
+        if exact_all or not self.pooled or self.candidates >= N * min(Ts):
+            exact = self.flat @ np.concatenate(flat_q).T
+            return [a.astype(np.float32) for a in np.split(exact, np.cumsum(Ts)[:-1], axis=1)]
+        pq = [_block_sums(q.reshape(q.shape[0], C, H, W)).reshape(q.shape[0], -1) for q in flat_q]
+        est = (self.index @ np.concatenate(pq).T) * 0.25                                  # [N, sum T]
+        exact = self.flat @ np.concatenate(flat_q).T if len(qns) >= self.batch_exact else None
+        out, j = [], 0
+        for k, (q, T) in enumerate(zip(flat_q, Ts, strict=True)):
+            ncc = est[:, j:j + T].astype(np.float32)
+            rank = -ncc if penalties is None else penalties[k] - ncc
+            top = np.argpartition(rank, self.candidates - 1, axis=None)[:self.candidates]
+            refs_of, turn_of = np.unravel_index(top, ncc.shape)
+            for t in np.unique(turn_of):
+                cards = np.unique(self.ref_card[refs_of[turn_of == t]])
+                rows = np.concatenate([self._refs_of_card[c] for c in cards])
+                ncc[rows, t] = exact[rows, j + t] if exact is not None else self.flat[rows] @ q[t]
+            out.append(ncc)
+            j += T
+        return out
+
+    # -- fine ---------------------------------------------------------------------------------------------
+
+    def fine_ncc(self, bigs: dict[int, np.ndarray], s: int, refs: np.ndarray, turns: np.ndarray,
+                 trim: int = 0) -> tuple[np.ndarray, np.ndarray | None]:
+        """Correlation of pairs (``refs[i]`` at turn ``turns[i]``) at every shift within ``s``.
+
+        Coarse to fine: every shift is first estimated on the maps' sums over 2 x 2 blocks (a quarter of the
+        products; the windows' norms are exact), then each pair's ``fine_shifts`` best shifts are correlated in
+        full and the highest kept (the best of every shift in the synthetic tables' crops).
+
+        Args:
+            bigs: turn -> the query's maps at that turn, float32[C, H + 2s, W + 2s] (a turn t + 2 may be left
+                out when t is there: its maps are t's turned a half turn).
+            refs, turns: int[M] the pairs.
+            trim: > 0: also each pair's correlation at its best shift without its ``trim`` worst blocks
+                (:func:`trimmed_ncc`).
+
+        Returns:
+            (best float32[M]: each pair's highest correlation over the shifts, trimmed float[M] or None).
+        """
+        M = len(refs)
+        C = self.C
+        W, H = self.size
+        K = W * H
+        n = 2 * s + 1
+        S = n * n
+        w = self.weights
+        best = np.empty(M, np.float32)
+        trimmed = np.empty(M, np.float64) if trim > 0 else None
+        base = {int(t): (int(t) if int(t) in bigs else int(t) - 2) for t in np.unique(turns)}
+        for b in sorted(set(base.values())):
+            sel = np.nonzero(np.isin(turns, [t for t, v in base.items() if v == b]))[0]
+            flip = np.array([int(turns[i]) != b for i in sel])
+            big = bigs[b]
+            ii = _integrals(big)
+            mean, norm = _window_stats(ii, s, H, W)                                     # [S, C]
+            inv = (1.0 / np.maximum(norm, 1e-6)).astype(np.float32)
+            m = len(sel)
+            rsel = refs[sel]
+            r = self.flat[rsel].reshape(m, C, K)
+            if flip.any():                       # a half turn of the query = the reference turned a half turn
+                r[flip] = r[flip][:, :, ::-1]
+            if self.fine_shifts < S and self.pooled:
+                shifts = self._shift_estimates(big, s, rsel, flip, inv)               # [k, m] base shifts
+            else:
+                shifts = np.arange(S)[:, None] * np.ones((1, m), int)
+            used = np.unique(shifts)
+            pos = np.searchsorted(used, shifts)
+            win = np.stack([big[:, u // n:u // n + H, u % n:u % n + W] for u in used]).reshape(len(used), C, K)
+            ncc = np.zeros((len(used), m), np.float32)
+            wi = inv[used] * w[None, :]
+            for c in range(C):   # the references have zero mean: a window's mean drops out of the product
+                ncc += (win[:, c, :] @ r[:, c, :].T) * wi[:, c:c + 1]
+            vals = np.take_along_axis(ncc, pos, axis=0)                               # [k, m]
+            k = vals.argmax(axis=0)
+            cols = np.arange(m)
+            best[sel] = vals[k, cols]
+            if trimmed is not None:
+                bs = shifts[k, cols]                                                    # base shift of each best
+                prod = (win[pos[k, cols]] * r).reshape(m * C, K) @ self.block_indicator      # [m*C, 6]
+                bsum, bsq = self._window_blocks(ii, bs // n, bs % n, H, W)             # [m, C, 6]
+                nb = np.diff(block_bounds(H, W)[0])[:, None] * np.diff(block_bounds(H, W)[1])[None, :]
+                mu, iv = mean[bs][:, :, None], inv[bs][:, :, None].astype(np.float64)
+                rs = self.ref_block_sum[rsel]
+                rr = self.ref_block_sq[rsel]
+                if flip.any():                   # the half-turned reference's blocks in reverse order
+                    rs[flip], rr[flip] = rs[flip][:, :, ::-1], rr[flip][:, :, ::-1]
+                dot = (prod.reshape(m, C, 6) - mu * rs) * iv
+                qq = (bsq - 2.0 * mu * bsum + mu * mu * nb.reshape(1, 1, 6)) * iv * iv
+                trimmed[sel] = trimmed_ncc(dot, qq, rr, w, trim)
+        return best, trimmed
+
+    def _window_blocks(self, ii: np.ndarray, dy: np.ndarray, dx: np.ndarray, H: int, W: int,
+                       ) -> tuple[np.ndarray, np.ndarray]:
+        """(sum, sum of squares) float64[m, C, 6] over the 6 blocks of the windows at (dy[i], dx[i]), from
+        the integral images ``ii`` float64[2, C, h + 1, w + 1]."""
+        rows, cols = block_bounds(H, W)
+        r0 = np.array([rows[i] for i in range(3) for _ in range(2)])
+        r1 = np.array([rows[i + 1] for i in range(3) for _ in range(2)])
+        c0 = np.array([cols[j] for _ in range(3) for j in range(2)])
+        c1 = np.array([cols[j + 1] for _ in range(3) for j in range(2)])
+        y0, y1 = dy[:, None] + r0[None, :], dy[:, None] + r1[None, :]                  # [m, 6]
+        x0, x1 = dx[:, None] + c0[None, :], dx[:, None] + c1[None, :]
+        a = ii[:, :, y1, x1] - ii[:, :, y0, x1] - ii[:, :, y1, x0] + ii[:, :, y0, x0]  # [2, C, m, 6]
+        return a[0].transpose(1, 0, 2), a[1].transpose(1, 0, 2)
+
+    def _shift_estimates(self, big: np.ndarray, s: int, rsel: np.ndarray, flip: np.ndarray,
+                         inv: np.ndarray) -> np.ndarray:
+        """int[fine_shifts, M]: the base shifts (row-major (dy, dx) of ``big``'s windows) of each pair's
+        ``fine_shifts`` highest correlations estimated from 2 x 2 block sums (references ``rsel``, half-turned
+        for the ``flip`` pairs; ``inv``: float32[S, C] the windows' inverse norms)."""
+        C, h, w = big.shape
+        W, H = self.size
+        n = 2 * s + 1
+        m = len(rsel)
+        blk = np.ascontiguousarray(big[:, :-1, :-1] + big[:, 1:, :-1] + big[:, :-1, 1:] + big[:, 1:, 1:])
+        it = blk.itemsize
+        cs, rs = blk.strides[0], blk.strides[1]
+        view = np.lib.stride_tricks.as_strided(blk, (n, n, C, H // 2, W // 2), (rs, it, cs, 2 * rs, 2 * it),
+                                               writeable=False)
+        pw = np.ascontiguousarray(view).reshape(n * n, C, -1)                           # [S, C, K/4]
+        r2 = self.index[rsel].reshape(m, C, -1)
+        if flip.any():
+            r2[flip] = r2[flip][:, :, ::-1]
+        est = np.zeros((n * n, m), np.float32)
+        wi = inv * self.weights[None, :]
+        for c in range(C):
+            est += (pw[:, c, :] @ r2[:, c, :].T) * wi[:, c:c + 1]
+        return np.argsort(-est, axis=0)[:self.fine_shifts]                              # [k, m]
