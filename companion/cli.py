@@ -45,6 +45,7 @@ from typing import Any
 from companion import i18n
 from companion.commands import EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError
 from companion.i18n import LANGUAGES, _, say
+from companion.threads import set_threads
 
 DEFAULT_PORT = 8080
 DICE_KINDS = ("d6", "roll")
@@ -75,6 +76,9 @@ def _seconds(text: str) -> float:
 MAX_HOLD_S = 3600.0
 """Longest ``--hold``: an hour per photo is already far more than any demo needs."""
 
+
+READING_COMMANDS = frozenset({"run", "demo", "read", "enroll", "calibrate"})
+"""The commands that read images: their thread pools are set first (:func:`companion.threads.set_threads`)."""
 
 MIN_HOLD_S = 1.0
 """Shortest ``--hold``: a replayed photo must stay longer than the stillness wait (``MotionConfig.still_seconds``,
@@ -554,6 +558,8 @@ def _main(argv: Sequence[str] | None) -> int:  # noqa: C901 - the command dispat
     )
     # no line per phone request
     logging.getLogger("waitress").setLevel(logging.DEBUG if args.verbose else logging.WARNING)
+    if args.command in READING_COMMANDS:
+        set_threads()  # the thread pools are set before the first read
     if args.command == "read":
         ignored = [opt for opt, given, used in (
             ("--profile", args.profile is not None, args.cards is None and args.dice == "roll"),

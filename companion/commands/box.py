@@ -170,7 +170,6 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
     spec = str(args.folder or demo_photos()) if demo else args.source
     notifier = ServiceNotifier()  # systemd's READY=1 / STATUS= / WATCHDOG=1 / STOPPING=1; a no-op elsewhere
     notifier.status(f"starting: opening the camera ({spec})")
-    set_threads()
     replay = replay_options(spec, args.hold, loop=demo and not args.once, realtime=not (demo and args.fast))
     try:
         size = {"size": box_config["camera.size"]} if box_config["camera.size"] else {}
@@ -379,17 +378,6 @@ def replay_options(spec: str, hold: float, loop: bool = False, realtime: bool = 
         return {"fps": None, "hold_frames": 1, "skip_bad": True, "noise": 0.0, "loop": loop, "realtime": realtime}
     return {"fps": PHOTO_FPS, "hold_frames": max(1, round(hold * PHOTO_FPS)), "skip_bad": True, "noise": 1.5,
             "loop": loop, "realtime": realtime}
-
-
-def set_threads() -> None:
-    """Set OpenCV's thread pool once, on purpose, before any read: the machine's cores, at most 4 (a Raspberry Pi 4
-    has 4; :func:`vision.inference.default_threads`); each ONNX Runtime session takes as many intra-op threads
-    (``InferenceConfig.threads`` 0). The reads come in bursts when the table settles, so a read may use every
-    core; the camera, the screen and the phones wait for a few ms at most."""
-    from vision.inference import default_threads, set_opencv_threads
-
-    set_opencv_threads(0)
-    log.info("threads: OpenCV %d, inference %d per model", default_threads(), default_threads())
 
 
 def start_game(game: str, not_given: bool, source: str) -> str:
