@@ -175,6 +175,16 @@ def test_a_roll_window_under_the_full_reads_light_reads_what_the_full_read_reads
     for d in inside:
         near = [e for e in window.dice if abs(e.box[0] - d.box[0]) <= 3 and abs(e.box[1] - d.box[1]) <= 3]
         assert [(e.colour, e.face) for e in near] == [(d.colour, d.face)], d
+    # only the places the caller will use are read: the die at one place as the whole window reads it, none other
+    d1 = inside[0]
+    cx, cy = d1.box[0] + d1.box[2] / 2, d1.box[1] + d1.box[3] / 2
+
+    def wanted(x: float, y: float) -> bool:
+        return abs(x - cx) <= side / 2 and abs(y - cy) <= side / 2
+
+    one = reader.read_window(frame, (x0, y0, x1 - x0, y1 - y0), full.light, wanted)
+    assert [(e.colour, e.face) for e in one.dice] == [(d1.colour, d1.face)]
+    assert not reader.read_window(frame, (x0, y0, x1 - x0, y1 - y0), full.light, lambda x, y: False).dice
     adapter = RollDiceAdapter(reader)
     before = adapter.read(frame)
     assert before.light == full.light

@@ -40,7 +40,7 @@ from .deck import DeckProfile
 from .frames import validate_frame
 from .hexes import HexesConfig, read_hexes
 from .hexes.reader import read_hexes_changes
-from .incremental import Box, grow, joins, touches, windows
+from .incremental import Box, grow, inside_any, joins, touches, windows
 from .observations import Die, Reader, Sighting
 from .roll_dice import RollDiceConfig, RollDiceReader
 from .table import TableCalibration, TableConfig, Zones
@@ -76,7 +76,7 @@ class D6Adapter:
     def read_changes(self, frame: np.ndarray, previous: Sighting, boxes: list[Box]) -> Sighting:
         """``previous``'s dice outside ``boxes`` kept, windows around them read (:meth:`vision.D6Reader.read_window`).
         Raises :class:`vision.BadFrame`."""
-        return _dice_changes(self.name, self.reader.read_window, frame, previous, boxes)
+        return _dice_changes(self.name, lambda f, box, wanted: self.reader.read_window(f, box), frame, previous, boxes)
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,11 +106,12 @@ class RollDiceAdapter:
     def read_changes(self, frame: np.ndarray, previous: Sighting, boxes: list[Box]) -> Sighting:
         """``previous``'s dice outside ``boxes`` kept, windows around them read
         (:meth:`vision.roll_dice.RollDiceReader.read_window`) under the light of the last full read
-        (``previous.light``, kept in the result). Raises :class:`vision.BadFrame`."""
+        (``previous.light``, kept in the result); only the faces that could join the read are matched.
+        Raises :class:`vision.BadFrame`."""
         light = previous.light
 
-        def read_window(f: np.ndarray, box: Box):
-            return self.reader.read_window(f, box, light)
+        def read_window(f: np.ndarray, box: Box, wanted):
+            return self.reader.read_window(f, box, light, wanted)
 
         return replace(_dice_changes(self.name, read_window, frame, previous, boxes), light=light)
 
@@ -196,11 +197,18 @@ class HexesAdapter:
         return Sighting(self.name, r.width, r.height, hexes=r.hexes, markers=r.markers, timings_ms=r.timings_ms)
 
 
+#: How far (x a die's side) beyond the boxes a die must join in a face may lie and still be read after a
+#: change: a poorly matching face is looked at again up to ``relocate_margin`` (0.3) sides away.
+WANTED_SLACK = 0.5
+
+
 def _dice_changes(name: str, read_window, frame: np.ndarray, previous: Sighting, boxes: list[Box]) -> Sighting:
     """A dice reader's sighting after a change: ``previous``'s dice touching no box kept, each window (a box
-    grown by a die and a half) read by ``read_window(frame, window)``; a die found there joins when its centre
-    lies in a box (grown by half a die), the window's edge does not cut it and no kept die holds it; highest
-    confidence first."""
+    grown by a die and a half) read by ``read_window(frame, window, wanted)``; a die found there joins when its
+    centre lies in a box (grown by half a die), the window's edge does not cut it and no kept die holds it;
+    highest confidence first. ``wanted(x, y)`` (frame px) tells the reader which places could join: a face
+    centred on a kept die, or farther than :data:`WANTED_SLACK` x a die's side from every grown box, need
+    not be read (a face's centre moves less than that when it is looked at again)."""
     frame = validate_frame(frame)
     h, w = frame.shape[:2]
     kept: list[Die] = [d for d in previous.dice if not touches(d.box, boxes)]
@@ -210,8 +218,14 @@ def _dice_changes(name: str, read_window, frame: np.ndarray, previous: Sighting,
     taken = [_box_poly(d.box) for d in kept]
     dice = list(kept)
     timings: dict[str, float] = {}
+    reach = [grow(b, WANTED_SLACK * side, frame.shape) for b in near]
+    kept_boxes = [d.box for d in kept]
+
+    def wanted(x: float, y: float) -> bool:
+        return inside_any((x, y), reach) and not inside_any((x, y), kept_boxes)
+
     for x, y, ww, hh in windows(boxes, 1.5 * side, frame.shape):
-        r = read_window(frame, (x, y, ww, hh))
+        r = read_window(frame, (x, y, ww, hh), wanted)
         for k, v in r.timings_ms.items():
             timings[k] = timings.get(k, 0.0) + v
         for d in r.dice:

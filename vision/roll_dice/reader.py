@@ -4,7 +4,7 @@ on one frame; :func:`detect_tops` is its die detector alone (stages 2-5, shared 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -131,13 +131,17 @@ class RollDiceReader:
         return self._read(frame, self.config, timings)
 
     def read_window(self, frame: np.ndarray, box: tuple[int, int, int, int],
-                    light: Sequence[float] | None = None) -> RollDiceRead:
+                    light: Sequence[float] | None = None,
+                    wanted: Callable[[float, float], bool] | None = None) -> RollDiceRead:
         """Read the dice of one window of ``frame`` (``(x, y, w, h)`` frame px, clipped) as a read of the whole
         frame would: the sizes that depend on the frame's size (work image, table model, CNN input, the
         default die side) are those of the whole frame, and with ``light`` (``float[4]``, the
         :attr:`RollDiceRead.light` of the last full read of the table) the colours are read under that light
         instead of one measured on the window's few dice. Boxes in frame pixels; for re-reading the part
-        of a table that changed. Raises :class:`BadFrame` for a bad frame."""
+        of a table that changed. ``wanted(x, y)`` (frame px): the places whose dice the caller will use; a top
+        face centred elsewhere (a die next to the change that did not move) is dropped before the face match
+        (all faces still fit the size model and are deduplicated together). Raises :class:`BadFrame` for a
+        bad frame."""
         timings: dict[str, float] = {}
         frame = timed_stage(timings, "validate", validate_frame, frame)
         h, w = frame.shape[:2]
@@ -151,7 +155,9 @@ class RollDiceReader:
                       table_long_side=max(8, round(c.table_long_side * f)),
                       cnn_input_long_side=max(32, round(c.cnn_input_long_side * f)),
                       default_side_frac=c.default_side_frac / f)
-        r = self._read(frame[y0:y1, x0:x1], cfg, timings, light)
+        keep = None if wanted is None else (lambda tops: np.array(
+            [bool(wanted(float(cx) + x0, float(cy) + y0)) for cx, cy in tops.rects[:, :2]], bool).reshape(-1))
+        r = self._read(frame[y0:y1, x0:x1], cfg, timings, light, keep)
         dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in r.dice)
         return RollDiceRead(w, h, dice, timings, r.light)
 
@@ -162,9 +168,12 @@ class RollDiceReader:
         return lit, colour_posteriors(body, self._protos, lit, cfg)
 
     def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float],
-              light: Sequence[float] | None = None) -> RollDiceRead:
+              light: Sequence[float] | None = None,
+              keep: Callable[[TopFaces], np.ndarray] | None = None) -> RollDiceRead:
         stage = functools.partial(timed_stage, timings)
         tops = detect_tops(frame, cfg, timings, self._cnn)
+        if keep is not None and len(tops.rects):
+            tops = tops.take(np.flatnonzero(keep(tops)))
         ncc, tops = stage("faces", self._match, frame, tops, cfg)
         tops = stage("pattern", self._not_pattern, frame, tops, ncc, cfg)
         weights = symbol_weights(tops, ncc, cfg)
