@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.roll_dice import RollDiceConfig
-from vision.roll_dice.colours import WARM_AXIS, calibrate_colours, colour_posteriors, estimate_light
+from vision.roll_dice.colours import TINT_AXIS, WARM_AXIS, calibrate_colours, colour_posteriors, estimate_light
 from vision.roll_dice.foreground import to_log
 from vision.roll_dice.shape import die_likeness, expected_sides, face_evidence, pattern_repeats, snap_top
 from vision.roll_dice.tops import body_colour, rim_weights, upright_patch
@@ -118,6 +118,45 @@ def test_a_known_light_reads_the_colours_a_calibration_would_and_faces_of_no_wei
     assert few.argmax(1).tolist() == [2, 3]
     weights = np.concatenate([np.ones(len(dice)), np.zeros(len(junk))])
     assert np.allclose(estimate_light(np.vstack([dice, junk]), protos, CFG, weights), light)
+
+
+#: Seven hand-made prototypes (log-RGB, BGR): white, red, purple, blue, brown, green, yellow.
+PROTOS = np.array([[5.3, 5.3, 5.3], [4.0, 4.0, 5.3], [5.0, 4.0, 4.8], [5.3, 4.8, 4.0],
+                   [3.8, 4.1, 4.6], [4.2, 4.9, 4.0], [3.9, 5.1, 5.3]])
+NO_LIGHT = np.array([0.0, 0.0, 0.0, 1.0])
+
+
+def test_a_channel_crushed_to_black_does_not_turn_red_into_yellow():
+    """A red die whose blue channel a warm lamp and the tone curve's toe crush to black (log(0 + 16) = 2.77): in the
+    plain chroma metric it is nearer yellow (blue and green both below red's, hand-worked 56 against 67), but a
+    channel at black says little, so it reads red; a yellow die with the same crushed blue still reads yellow, and a
+    white die is not taken for yellow because its blue is bright."""
+    crushed = np.log(16.0)
+    dice = np.array([[crushed, 4.0, 5.3], [crushed, 5.1, 5.3], [5.3, 5.3, 5.3]])
+    p = colour_posteriors(dice, PROTOS, NO_LIGHT, CFG)
+    assert p.argmax(1).tolist() == [1, 6, 0]
+    assert p[0, 1] > 0.9 and p[1, 6] > 0.9
+
+
+def test_many_alike_faces_of_one_colour_do_not_outvote_the_dice():
+    """Seven dice, one of each colour, under a mild warm lamp, and twenty faces of a table's pattern, all alike and
+    as sure as the dice, that would be red dice under a very different light (a cool, green-tinted one): the dice of
+    one colour count as at most about ``light_colour_dice`` dice in the light's fit, so the seven colours decide the
+    light (the pattern pulls it a little) and each die keeps its colour."""
+    light = 0.3 * WARM_AXIS
+    other = -0.6 * WARM_AXIS - 0.25 * TINT_AXIS
+    body = np.vstack([PROTOS + light, np.tile(PROTOS[1] + other, (20, 1))])
+    off, p = calibrate_colours(body, PROTOS, CFG, np.ones(len(body)))
+    assert np.linalg.norm(off - light) < 0.5 * np.linalg.norm(off - other)  # nearer the dice's light by far
+    assert p[:7].argmax(1).tolist() == list(range(7))
+
+
+def test_dice_of_one_colour_alone_read_as_that_colour_under_a_warm_lamp():
+    """Ten white dice and nothing else under a warm lamp the camera half corrects: one cluster could be any colour
+    under some light, and the prior on the light (a camera's white balance) keeps it white."""
+    body = np.tile(PROTOS[0] + 0.35 * WARM_AXIS, (10, 1))
+    _, p = calibrate_colours(body, PROTOS, CFG)
+    assert (p.argmax(1) == 0).all()
 
 
 def test_a_check_of_a_gingham_repeats_and_a_die_on_it_does_not():

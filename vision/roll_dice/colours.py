@@ -1,5 +1,7 @@
 """Stage 6 of the Roll dice reader: the light's colour and level (the log-RGB offset that best maps the frame's
-dice onto the enrolled colour prototypes), then each die's colour posterior with a "none of these" option."""
+dice onto the enrolled colour prototypes, each colour counting as a few dice at most so a table's pattern cannot
+outvote them), then each die's colour posterior with a "none of these" option, in a metric where a channel near
+black counts less."""
 
 from __future__ import annotations
 
@@ -8,14 +10,30 @@ import numpy as np
 from .config import RollDiceConfig
 from .foreground import LOG_RGB_BASIS
 
-__all__ = ["TINT_AXIS", "WARM_AXIS", "calibrate_colours", "colour_distances", "colour_posteriors", "estimate_light"]
+__all__ = ["TINT_AXIS", "WARM_AXIS", "calibrate_colours", "channel_sigma", "colour_distances", "colour_posteriors",
+           "estimate_light"]
+
+
+def channel_sigma(body: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """Noise ``float[..., 3]`` (log units) of each channel of body colours ``float[..., 3]`` (log-RGB): the colour
+    metric's ``chroma_sigma`` plus what a dark channel adds. A channel near black carries little of the die's
+    colour: its log value is mostly the ``log_offset``, sensor noise, JPEG, a tone curve's toe or a lamp that
+    leaves it dark (a red die's blue under a warm lamp), so it is ``dark_sigma`` uncertain at black, fading as
+    ``log_offset / (value + log_offset)`` towards the bright end."""
+    dark = np.float64(config.log_offset) * np.exp(-np.asarray(body, np.float64))
+    return np.sqrt(config.chroma_sigma ** 2 + (config.dark_sigma * dark) ** 2)
 
 
 def colour_distances(body: np.ndarray, protos: np.ndarray, offset: np.ndarray, config: RollDiceConfig) -> np.ndarray:
-    """Squared colour distances ``[N, C]`` of body colours (after removing the light ``offset``) to prototypes."""
-    diff = (body[:, None, :] - offset[None, None, :] - protos[None, :, :]) @ LOG_RGB_BASIS.T
-    w = np.array([1 / config.chroma_sigma ** 2, 1 / config.chroma_sigma ** 2, 1 / config.brightness_sigma ** 2])
-    return (diff ** 2 * w).sum(-1)
+    """Squared colour distances ``[N, C]`` of body colours ``float[N, 3]`` (after removing the light ``offset``) to
+    prototypes ``float[C, 3]`` (log-RGB): the chroma part weighs each channel by its noise (:func:`channel_sigma`)
+    about the common shift of the three channels, which is the brightness gap (``brightness_sigma``). With equal
+    noise in every channel it is the plain distance in the chroma plane of ``LOG_RGB_BASIS``."""
+    diff = np.asarray(body, np.float64)[:, None, :] - np.asarray(offset, np.float64)[None, None, :] - protos[None]
+    w = (1.0 / channel_sigma(body, config) ** 2)[:, None, :]  # [N, 1, 3]
+    k = (w * diff).sum(-1) / w.sum(-1)  # [N, C]: the brightness gap per channel
+    chroma = (w * (diff - k[..., None]) ** 2).sum(-1)
+    return chroma + 3.0 * k ** 2 / config.brightness_sigma ** 2
 
 
 #: Unit log-BGR directions: the warm-cool axis of lamps (blue against red: the black-body locus) and the
@@ -25,18 +43,32 @@ TINT_AXIS = np.array([1.0, -2.0, 1.0]) / np.sqrt(6.0)
 
 
 def _weighted_mode(x: np.ndarray, w: np.ndarray, step: float = 0.05, reach: float = 4.0) -> np.ndarray:
-    """Per column of ``x`` ``float[N, G]``, the value most of the weight ``w`` ``float[N]`` agrees on: the
+    """Per column of ``x`` ``float[N, G]``, the value most of the weight ``w`` ``float[N]`` or ``[N, G]`` agrees on: the
     peak of a weighted histogram (bins of ``step``, smoothed over +-2 bins) within +-``reach``. Unlike a
     median it holds when most of the weight is not dice (a busy table), as long as the dice agree."""
     n, g = x.shape
     nb = int(round(2 * reach / step)) + 1
     idx = np.clip(np.round((x + reach) / step).astype(np.int64), 0, nb - 1)
-    hist = np.zeros((g, nb))
-    cols = np.broadcast_to(np.arange(g), (n, g))
-    np.add.at(hist, (cols.reshape(-1), idx.reshape(-1)), np.broadcast_to(w[:, None], (n, g)).reshape(-1))
-    kernel = np.array([1.0, 2.0, 3.0, 2.0, 1.0])
-    smooth = sum(np.roll(hist, k - 2, axis=1) * kernel[k] for k in range(5))
+    flat = (np.arange(g) * nb)[None, :] + idx  # [N, G]: bin of each value in its column's histogram
+    ww = np.broadcast_to(w if w.ndim == 2 else w[:, None], (n, g)).reshape(-1)
+    hist = np.bincount(flat.reshape(-1), ww, g * nb).reshape(g, nb)
+    h = np.pad(hist, ((0, 0), (2, 2)))  # smoothed by the kernel 1 2 3 2 1 (nothing wraps round)
+    smooth = h[:, :-4] + h[:, 4:] + 2.0 * (h[:, 1:-3] + h[:, 3:-1]) + 3.0 * h[:, 2:-2]
     return smooth.argmax(1) * step - reach
+
+
+def _colour_shares(assigned: np.ndarray, w: np.ndarray, n_colours: int, dice: float) -> np.ndarray:
+    """``float[N, G]`` factor (0..1] on each die's weight ``w`` ``float[N]`` under each light hypothesis, given the
+    prototype each is ``assigned`` to (``int[N, G]``): the weight of the dice of one colour together saturates at
+    ``dice`` (``dice * (1 - exp(-W / dice))`` for a summed weight W). One cluster of alike bodies can be any
+    prototype under some light, so it says little about the light however many it holds: the light is decided by
+    how several colours sit relative to each other and to white, and a table's pattern (a gingham's checks, a
+    playmat's art: many alike faces of one colour) cannot outvote the dice."""
+    n, g = assigned.shape
+    key = assigned + n_colours * np.arange(g)[None, :]  # [N, G]: (hypothesis, colour) of each die
+    tot = np.bincount(key.reshape(-1), np.broadcast_to(w[:, None], (n, g)).reshape(-1), g * n_colours)
+    f = np.where(tot > 1e-9, dice * (1.0 - np.exp(-tot / dice)) / np.maximum(tot, 1e-9), 1.0)
+    return f[key]
 
 
 def calibrate_colours(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
@@ -84,11 +116,15 @@ def estimate_light(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
     along the lamps' warm-cool axis (wide: 2700 K to daylight, a white balance that corrects only part of
     it) and the green-magenta tint across it (narrow), with a Gaussian prior on both, and a saturation
     scale about the white prototype (a camera's tone curve stretches or shrinks colour); brightness is
-    the level most of the dice agree on (:func:`_weighted_mode`); then refined by re-assignment. Each die
-    counts with its ``weights`` (0..1, default 1: how surely it is a die), so a printed square or an empty
-    check of a tablecloth does not pull the light. A die far from every prototype adds at most a fixed cost (a
-    die of no enrolled colour, glare), and its posterior goes to a "none of these" option instead of the nearest
-    colour.
+    the level most of the dice agree on (:func:`_weighted_mode`); then refined by re-assignment. Distances
+    weigh each channel by its noise (:func:`channel_sigma`: a channel near black says little), so a red die
+    whose blue a warm lamp crushes is not pulled towards yellow. Each die counts with its ``weights`` (0..1,
+    default 1: how surely it is a die), and the dice read as one colour together count as at most about
+    ``light_colour_dice`` sure dice (:func:`_colour_shares`): a table's pattern (the checks of a gingham, a
+    playmat's art, a board's grey print) gives many alike faces of one colour that would otherwise outvote
+    the dice, while the light shows in how the colours sit against each other and against white. A die far
+    from every prototype adds at most a fixed cost (a die of no enrolled colour, glare), and its posterior
+    goes to a "none of these" option instead of the nearest colour.
     """
     n = len(body)
     if n == 0:
@@ -105,22 +141,29 @@ def estimate_light(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
     uu, vv = np.meshgrid(gw, gt)
     offs = uu.reshape(-1, 1) * WARM_AXIS + vv.reshape(-1, 1) * TINT_AXIS  # [G, 3]
     prior = ((uu / config.light_warm_sigma) ** 2 + (vv / config.light_tint_sigma) ** 2).reshape(-1)
-    # the saturation scale stretches chroma about the white reference (the prototype nearest to grey)
-    pc = protos @ LOG_RGB_BASIS[:2].T  # [C, 2]
-    white = pc[int(np.argmin((pc ** 2).sum(1)))]
-    wch = np.array([1 / config.chroma_sigma ** 2, 1 / config.chroma_sigma ** 2])
-    bc = body @ LOG_RGB_BASIS[:2].T  # [N, 2]
+    w_ch = (1.0 / channel_sigma(body, config) ** 2).astype(np.float32)  # [N, 3]; the grid in float32: twice as fast
+    offs32 = offs.astype(np.float32)
+    sw = w_ch.sum(1)[:, None, None]  # [N, 1, 1]
+    cq = (w_ch @ (offs32 ** 2).T)[:, None, :]  # [N, 1, G]
+    s2 = (w_ch @ offs32.T)[:, None, :]
     best = (np.inf, np.zeros(3), 1.0)
-    bo = bc[:, None, :] - (offs @ LOG_RGB_BASIS[:2].T)[None, :, :]  # [N, G, 2]: each die's chroma under each light
     for scale in config.saturation_scales:
-        pcs = white + (pc - white) * scale  # [C, 2]
-        dc = (bo[:, :, None, 0] - pcs[:, 0]) ** 2 * wch[0] + (bo[:, :, None, 1] - pcs[:, 1]) ** 2 * wch[1]  # [N, G, C]
-        a = dc.argmin(-1)  # [N, G]
-        bgap = (body @ LOG_RGB_BASIS[2])[:, None] - (protos @ LOG_RGB_BASIS[2])[a]  # [N, G]
-        bright = _weighted_mode(bgap, w_die)  # [G]
-        db = (bgap - bright[None, :]) ** 2 / config.brightness_sigma ** 2
-        d = dc.min(-1) + db
-        costs = (np.minimum(d, cap) * w_die[:, None]).sum(0) + prior + (np.log(scale) / config.saturation_sigma) ** 2
+        # each die against each prototype under each light, in the metric of :func:`colour_distances`, expanded
+        # so no [N, C, G, 3] array is made: e = body - prototype, d = e - light offset (chroma only)
+        e = (body[:, None, :] - _scaled_protos(protos, scale)[None]).astype(np.float32)  # [N, C, 3]
+        we = w_ch[:, None, :] * e
+        swd = we.sum(-1)[:, :, None] - s2  # [N, C, G]: the weighted sum of d
+        dc = we @ (-2.0 * offs32.T)  # [N, C, G], then the rest of the chroma part in place
+        dc += (we * e).sum(-1)[:, :, None]
+        dc += cq
+        dc -= swd * swd / sw
+        a = dc.argmin(1)[:, None, :]  # [N, 1, G]
+        dmin = np.take_along_axis(dc, a, 1)[:, 0, :]
+        bgap = np.sqrt(3.0) * np.take_along_axis(swd, a, 1)[:, 0, :] / sw[:, :, 0]  # [N, G]
+        eff = w_die[:, None] * _colour_shares(a[:, 0, :], w_die, len(protos), config.light_colour_dice)  # [N, G]
+        bright = _weighted_mode(bgap, eff)  # [G]
+        d = dmin + (bgap - bright[None, :]) ** 2 / config.brightness_sigma ** 2
+        costs = ((np.minimum(d, cap) - cap) * eff).sum(0) + prior + (np.log(scale) / config.saturation_sigma) ** 2
         g = int(costs.argmin())
         if costs[g] < best[0]:
             best = (float(costs[g]), offs[g] + bright[g] * LOG_RGB_BASIS[2], float(scale))
@@ -132,7 +175,7 @@ def estimate_light(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
         inl = (d[np.arange(n), a] < cap) & (w_die > 0)
         if not inl.any():
             break
-        ww = w_die[inl]
+        ww = (w_die * _colour_shares(a[:, None], w_die * inl, len(protos), config.light_colour_dice)[:, 0])[inl]
         resid = ((body[inl] - protos_s[a[inl]]) * ww[:, None]).sum(0) / ww.sum()
         k = ww.sum()
         u = resid @ WARM_AXIS * k / (k + config.chroma_sigma ** 2 / config.light_warm_sigma ** 2)

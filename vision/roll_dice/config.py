@@ -92,9 +92,15 @@ class RollDiceConfig:
         ink_blur: Gaussian sigma (patch pixels) on the ink map (tolerance to small misalignment).
         template: side of the central template region compared with the enrolled templates.
         brightness_sigma, chroma_sigma: colour metric (log units) for the colour posterior.
+        dark_sigma: noise (log units) a channel at black adds to the colour metric, fading as
+            ``log_offset / (value + log_offset)`` (:func:`vision.roll_dice.colours.channel_sigma`): a dark channel says
+            little about a die's colour.
         light_warm_sigma, light_tint_sigma: prior spread (log units) of the light's offset along the
             lamps' warm-cool axis and across it (green-magenta tint).
         light_grid_warm, light_grid_tint: offsets tried along each axis (over +-2.5 sigma).
+        light_colour_dice: in the light's fit, the dice read as one colour together count as at most about this
+            many sure dice (:func:`vision.roll_dice.colours.estimate_light`): many alike faces (a table's pattern)
+            cannot outvote the other colours.
         saturation_scales, saturation_sigma: chroma scales tried about the white reference, and the
             spread of their log-normal prior (a camera's tone curve).
         face_temperature: softmax temperature on NCC scores.
@@ -214,6 +220,8 @@ class RollDiceConfig:
     chroma_ink_weight: float = 0.5
     brightness_sigma: float = 0.35
     chroma_sigma: float = 0.12
+    dark_sigma: float = 0.5
+    light_colour_dice: float = 3.0
     light_warm_sigma: float = 0.35
     light_tint_sigma: float = 0.12
     light_grid_warm: int = 25
