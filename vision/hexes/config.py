@@ -60,6 +60,9 @@ class HexesConfig:
         shortlist: sectors compared at every shift and turn after the coarse pass (:func:`score_hex`) ...
         fine_shift: ... at shifts of up to this many structure-map pixels (None: the deck's).
         colour_weight: weight of the hue histogram for hexes (None: the deck's ``colour_weight``).
+        min_confidence: an id below this confidence (0-1) is unreadable, not a guess
+            (:func:`vision.hexes.identify.decide_hexes`): a wrong sector on the map is a wrong ring or
+            wormhole check, an unreadable one a question.
         anchor_margin: with no hex identified as the anchor, the hex most like it is taken as the anchor
             when its distance is this much below every other hex's (axial coordinates then count from it).
         fg: the foreground model's thresholds (shared with the card reader).
@@ -96,6 +99,7 @@ class HexesConfig:
     shortlist: int = 4
     colour_weight: float | None = None
     fine_shift: int | None = 2
+    min_confidence: float = 0.5
     anchor_margin: float = 0.1
     fg: CardsConfig = field(default_factory=CardsConfig)
     fallback_hex_mm: float = 110.0

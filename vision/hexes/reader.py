@@ -117,7 +117,7 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
             sc = timed_stage(t, "identify",
                              lambda: [score_hex(deck, cr, c.anchor_id, c.shortlist, colour_weight=c.colour_weight,
                                                 fine_shift=c.fine_shift) for cr in up])
-            res = decide_hexes(deck, sc)
+            res = decide_hexes(deck, sc, c.min_confidence)
             for k, (hid, conf, rot, guess) in enumerate(res):
                 ids[k], confs[k], rots[k], guesses[k] = hid, conf, rot, guess
             anchor_hint = likely_anchor(sc, ids, deck.config, c)
