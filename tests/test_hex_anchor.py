@@ -13,7 +13,7 @@ from vision.hexes import HexesConfig
 from vision.hexes.enroll import seen_whole
 from vision.hexes.geometry import SQRT3, hexagon
 from vision.hexes.identify import HexScore, decide_hexes
-from vision.hexes.layout import place_hexes, ring_anchor, rings_agree, sector_ring
+from vision.hexes.layout import joined_to_read, place_hexes, ring_anchor, rings_agree, sector_ring
 
 F = 100.0   # flat width, mm (no calibration: px = mm here)
 
@@ -105,3 +105,12 @@ def cv2_area(q: np.ndarray) -> float:
 def test_centre_helper_is_a_lattice():
     a, b = np.array(centre(0, 0)), np.array(centre(1, 0))
     assert math.isclose(float(np.linalg.norm(a - b)), F, rel_tol=1e-9)   # neighbours one flat apart
+
+
+def test_hexes_joined_to_no_read_sector_are_not_the_map():
+    # the map (two read sectors and an unreadable hex between them), and two hexes of a patterned cloth
+    # touching each other two flats away from it
+    cells = [(0, 0), (1, 0), (2, 0), (5, 0), (6, 0)]
+    ids = ["101", None, "102", None, None]
+    assert joined_to_read(corners_of(cells), ids) == [True, True, True, False, False]
+    assert joined_to_read(corners_of(cells), [None] * 5) == [True] * 5   # nothing read: nothing to judge by

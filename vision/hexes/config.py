@@ -70,6 +70,8 @@ class HexesConfig:
             the Eclipse rulebook's Explore: each space takes a hex of its ring's stack); else axial is null.
         ring_anchor_least: with the anchor not found at all, the cell the identified sectors' rings point to
             anchors the map when at least this many of them agree (:func:`vision.hexes.layout.ring_anchor`).
+        drop_unjoined: with a deck, a full read drops the hexes joined to no identified hex through touching
+            hexes (:func:`vision.hexes.layout.joined_to_read`: an Eclipse map is one piece).
         fg: the foreground model's thresholds (shared with the card reader).
         fallback_hex_mm: hex size (mm) assumed when neither ``hex_mm`` nor the deck gives one.
     """
@@ -108,6 +110,7 @@ class HexesConfig:
     anchor_margin: float = 0.1
     anchor_ring_agreement: float = 0.75
     ring_anchor_least: int = 6
+    drop_unjoined: bool = True
     fg: CardsConfig = field(default_factory=CardsConfig)
     fallback_hex_mm: float = 110.0
 

@@ -13,7 +13,7 @@ from ..table import TableCalibration, Zones, zones_of
 from .config import HexesConfig
 from .geometry import SQRT3, axial_round
 
-__all__ = ["HexObservation", "place_hexes", "rings_agree", "sector_ring"]
+__all__ = ["HexObservation", "joined_to_read", "place_hexes", "ring_anchor", "rings_agree", "sector_ring"]
 
 
 @dataclass(frozen=True)
@@ -207,3 +207,27 @@ def ring_anchor(centres: np.ndarray, ups: np.ndarray, pitches: np.ndarray, ids: 
             or (len(ranked) > 1 and ranked[1][0] == best)):
         return [None] * n
     return [None if a is None else (a[0] - cell[0], a[1] - cell[1]) for a in rel]
+
+
+def joined_to_read(corners: list[np.ndarray], ids: list[str | None], reach: float = 1.25) -> list[bool]:
+    """Per hex (``corners`` float[6, 2] frame px each; ``ids`` its id or None): True when it is joined to an
+    identified hex through touching hexes (centres closer than ``reach`` times their mean flat width), or when
+    no hex is identified (nothing to judge by). An Eclipse map is one piece -- Eclipse rulebook (1st edition),
+    Explore: the explored space is next to a hex where the player has a ship or an influence disc, so every
+    hex touches the map -- and a piece of it with no sector read (a square of a patterned cloth, a planet on a
+    playmat) is not part of it; an unreadable hex inside the map is kept."""
+    n = len(corners)
+    if not any(h is not None for h in ids):
+        return [True] * n
+    cen = np.array([q.mean(axis=0) for q in corners])
+    fl = np.array([float(np.linalg.norm(q[0] - q[4])) for q in corners])
+    near = np.linalg.norm(cen[:, None] - cen[None], axis=2) < reach * 0.5 * (fl[:, None] + fl[None])
+    on = [h is not None for h in ids]
+    stack = [k for k in range(n) if on[k]]
+    while stack:
+        k = stack.pop()
+        for j in np.nonzero(near[k])[0]:
+            if not on[j]:
+                on[j] = True
+                stack.append(int(j))
+    return on
