@@ -10,6 +10,9 @@ Prints hexes found, identified, rotation right, axial right (per hex and whole m
 detections, confident wrong, unreadable : wrong, per table and camera, and the median time per frame (single
 thread: calibrate + read) at 1280x720 and at the HQ camera's 4056x3040, with its ratio to a JPEG (quality 95)
 ``cv2.imread`` + ``cv2.cvtColor`` of the same frame (:mod:`bench.frame_timing`, interleaved).
+Rotation and axial are compared in the table's frame when the calibration markers were found; without them
+the reader's up is the picture's, so a map is compared up to one 60-degree turn of the whole map round the
+Galactic Center (:func:`map_turn`; maps read turned are counted).
 
     python bench/hex_reader.py                 # 30 maps + timing (~3-6 min on a busy 2-core machine)
     python bench/hex_reader.py --maps 8 --timing 3
@@ -72,6 +75,34 @@ def match(labels, hexes) -> list[tuple[object, object | None]]:
     return out
 
 
+def turned_cw(axial: tuple[int, int], k: int) -> tuple[int, int]:
+    """Axial ``(q, r)`` (flat-top, y down) turned ``k`` steps of 60 degrees clockwise about (0, 0): one step
+    takes the neighbour across edge j to the neighbour across edge j + 1 (``(q, r) -> (-r, q + r)``)."""
+    q, r = axial
+    for _ in range(k % 6):
+        q, r = -r, q + r
+    return q, r
+
+
+def map_turn(pairs, calibrated: bool) -> int:
+    """The turn k (0-5, steps of 60 degrees) between the reader's map frame and the scene's.
+
+    With a calibration the reader knows the table's up: k = 0, compared strictly. Without one (the markers
+    not found) its up is the picture's, which the camera may hold from any side of the table: a player
+    reading the map sees the same map turned, so the labels are turned by the k (one per map) that agrees
+    with most read hexes: rotation ``truth + k`` and axial ``turned_cw(truth, k)`` round the anchor."""
+    if calibrated:
+        return 0
+    votes = Counter()
+    for truth, h in pairs:
+        if h is None:
+            continue
+        for k in range(6):
+            votes[k] += int(h.rotation is not None and h.rotation == (truth.rotation + k) % 6)
+            votes[k] += int(h.axial is not None and tuple(h.axial) == turned_cw(tuple(truth.axial), k))
+    return max(range(6), key=lambda k: (votes[k], -k))
+
+
 def eval_maps(n: int, deck, ids: list[str], rows: list[dict], seed0: int = 3000, textures: str = "own",
               generator: str = "synth") -> Counter:
     """Counts over ``n`` maps of ``generator`` (``synth``: :func:`vision.synth_table.make_hex_scene`;
@@ -88,14 +119,16 @@ def eval_maps(n: int, deck, ids: list[str], rows: list[dict], seed0: int = 3000,
             cal = None
         r = read_hexes(sc.image, deck, calibration=cal)
         pairs = match(sc.hexes, list(r.hexes))
+        k6 = map_turn(pairs, cal is not None)
         row = {"image": f"seed{seed0 + k}", "labels": len(pairs),
                "found": sum(h is not None for _, h in pairs),
                "identified": sum(h is not None and h.id == truth.id for truth, h in pairs),
                "wrong_conf_ge_0.9": sum(h is not None and h.id not in (None, truth.id) and h.confidence >= 0.9
                                         for truth, h in pairs),
-               "rotation_ok": sum(h is not None and h.rotation == truth.rotation for truth, h in pairs),
-               "axial_ok": sum(h is not None and h.axial is not None and tuple(h.axial) == tuple(truth.axial)
-                               for truth, h in pairs),
+               "rotation_ok": sum(h is not None and h.rotation == (truth.rotation + k6) % 6 for truth, h in pairs),
+               "axial_ok": sum(h is not None and h.axial is not None
+                               and tuple(h.axial) == turned_cw(tuple(truth.axial), k6) for truth, h in pairs),
+               "map_turn": k6,
                "extra": len(r.hexes) - sum(h is not None for _, h in pairs),
                "unreadable": sum(h is not None and h.id is None for _, h in pairs),
                "wrong": sum(h is not None and h.id not in (None, truth.id) for truth, h in pairs),
@@ -104,8 +137,9 @@ def eval_maps(n: int, deck, ids: list[str], rows: list[dict], seed0: int = 3000,
                **{f"ms_{kk}": round(v, 1) for kk, v in r.timings_ms.items()}}
         row["map_all_right"] = int(row["axial_ok"] == row["labels"] and row["extra"] == 0)
         rows.append(row)
+        row["turned"] = int(k6 != 0)
         for key in ("labels", "found", "identified", "wrong_conf_ge_0.9", "rotation_ok", "axial_ok", "extra",
-                    "map_all_right", "calibrated", "unreadable", "wrong"):
+                    "map_all_right", "calibrated", "unreadable", "wrong", "turned"):
             tot[key] += int(row[key])
             tot[f"table:{row['table']}:{key}"] += int(row[key])
             tot[f"camera:{row['camera']}:{key}"] += int(row[key])
@@ -162,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         t = time.perf_counter()
         v = eval_maps(args.maps, d, ids, rows, seed0=args.seed, textures=args.textures, generator=gen)
         print(f"[{gen}] synthetic Eclipse maps (seeds {args.seed}-{args.seed + args.maps - 1}): {v['maps']} maps, "
-              f"{v['labels']} hexes (calibrated {v['calibrated']}/{v['maps']}); "
+              f"{v['labels']} hexes (calibrated {v['calibrated']}/{v['maps']}, read turned {v['turned']}); "
               f"found {pct(v['found'], v['labels'])}; identified {pct(v['identified'], v['labels'])}; "
               f"rotation right {pct(v['rotation_ok'], v['labels'])}; axial right {pct(v['axial_ok'], v['labels'])}; "
               f"maps with every axial right and no extra {v['map_all_right']}/{v['maps']}; "

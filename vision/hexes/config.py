@@ -60,8 +60,18 @@ class HexesConfig:
         shortlist: sectors compared at every shift and turn after the coarse pass (:func:`score_hex`) ...
         fine_shift: ... at shifts of up to this many structure-map pixels (None: the deck's).
         colour_weight: weight of the hue histogram for hexes (None: the deck's ``colour_weight``).
+        min_confidence: an id below this confidence (0-1) is unreadable, not a guess
+            (:func:`vision.hexes.identify.decide_hexes`): a wrong sector on the map is a wrong ring or
+            wormhole check, an unreadable one a question.
         anchor_margin: with no hex identified as the anchor, the hex most like it is taken as the anchor
             when its distance is this much below every other hex's (axial coordinates then count from it).
+        anchor_ring_agreement: a guessed anchor (not identified) is kept only when at least this share of
+            the identified sectors lie in their own ring round it (:func:`vision.hexes.layout.rings_agree`;
+            the Eclipse rulebook's Explore: each space takes a hex of its ring's stack); else axial is null.
+        ring_anchor_least: with the anchor not found at all, the cell the identified sectors' rings point to
+            anchors the map when at least this many of them agree (:func:`vision.hexes.layout.ring_anchor`).
+        drop_unjoined: with a deck, a full read drops the hexes joined to no identified hex through touching
+            hexes (:func:`vision.hexes.layout.joined_to_read`: an Eclipse map is one piece).
         fg: the foreground model's thresholds (shared with the card reader).
         fallback_hex_mm: hex size (mm) assumed when neither ``hex_mm`` nor the deck gives one.
     """
@@ -96,7 +106,11 @@ class HexesConfig:
     shortlist: int = 4
     colour_weight: float | None = None
     fine_shift: int | None = 2
+    min_confidence: float = 0.5
     anchor_margin: float = 0.1
+    anchor_ring_agreement: float = 0.75
+    ring_anchor_least: int = 6
+    drop_unjoined: bool = True
     fg: CardsConfig = field(default_factory=CardsConfig)
     fallback_hex_mm: float = 110.0
 

@@ -22,7 +22,7 @@ from .lattice import fill_small_holes
 from .outline import refine_hexes
 from .reader import read_hexes
 
-__all__ = ["build_hex_deck", "build_hex_deck_from_images", "hex_enrollment_crop", "lone_hex"]
+__all__ = ["build_hex_deck", "build_hex_deck_from_images", "hex_enrollment_crop", "lone_hex", "seen_whole"]
 
 
 def lone_hex(image: np.ndarray, config: HexesConfig | None = None, min_frac: float = 0.01) -> np.ndarray | None:
@@ -68,6 +68,16 @@ def lone_hex(image: np.ndarray, config: HexesConfig | None = None, min_frac: flo
     return fit.corners / k
 
 
+def seen_whole(corners: np.ndarray, width: int, height: int, margin_frac: float = 0.01) -> bool:
+    """True when every corner (float[6, 2] px) lies inside a ``width`` x ``height`` image by at least
+    ``margin_frac`` of its shorter side (at least 2 px): the hex was photographed with table around it, not
+    scanned to its bounding box (whose hexagon touches the image's sides) nor cut by the picture's edge."""
+    m = max(2.0, margin_frac * min(width, height))
+    q = np.asarray(corners, np.float64)
+    return bool((q[:, 0] >= m).all() and (q[:, 0] <= width - 1 - m).all()
+                and (q[:, 1] >= m).all() and (q[:, 1] <= height - 1 - m).all())
+
+
 def hex_enrollment_crop(image: np.ndarray, config: HexesConfig | None = None, kind: str = "auto") -> np.ndarray:
     """The hexagon crop of the one sector hex in an enrollment photo or scan.
 
@@ -76,7 +86,9 @@ def hex_enrollment_crop(image: np.ndarray, config: HexesConfig | None = None, ki
     roughly towards the image's top (within 30 degrees); it is the largest hexagon-shaped foreground blob,
     its outline fitted (:func:`lone_hex`: a photo shows one hex, so no lattice of touching hexes is needed
     to tell its size), else the largest hex the run-time detector finds.
-    ``kind="auto"``: a photo when one hex covering 5-60 % of the image is found, else a scan.
+    ``kind="auto"``: a photo when one hex covering at least 5 % of the image is found whole, its outline
+    clear of the image's border (:func:`seen_whole`: a tightly framed phone photo may show a hex over 60 % of
+    the picture), else a scan (the hexagon inscribed in the image touches all four sides).
 
     Raises:
         DeckError: ``kind="photo"`` and no hex was found.
@@ -90,7 +102,7 @@ def hex_enrollment_crop(image: np.ndarray, config: HexesConfig | None = None, ki
             one = None
         if one is not None:
             frac = cv2.contourArea(one.astype(np.float32)) / float(h * w)
-            if kind == "photo" or 0.05 <= frac <= 0.60:
+            if kind == "photo" or (frac >= 0.05 and seen_whole(one, w, h)):
                 return hex_crop(image, one, c.crop_size)
         try:
             r = read_hexes(image, config=replace(c, anchor_id=None), check_moved=False)
@@ -99,7 +111,7 @@ def hex_enrollment_crop(image: np.ndarray, config: HexesConfig | None = None, ki
         best = max(r.hexes, key=lambda o: cv2.contourArea(o.corners.astype(np.float32))) if (r and r.hexes) else None
         if best is not None:
             frac = cv2.contourArea(best.corners.astype(np.float32)) / float(h * w)
-            if kind == "photo" or 0.05 <= frac <= 0.60:
+            if kind == "photo" or (frac >= 0.05 and seen_whole(best.corners, w, h)):
                 return hex_crop(image, best.corners, c.crop_size)
         if kind == "photo":
             raise DeckError("no sector hex found in the enrollment photo")

@@ -169,12 +169,18 @@ def _sector_index(deck: DeckProfile) -> tuple[np.ndarray, np.ndarray]:
     return key
 
 
-def decide_hexes(deck: DeckProfile, scores: list[HexScore]) -> list[tuple[str | None, float, int | None, str | None]]:
-    """(id or None, confidence, rotation or None, best guess) per hex: 'not in the deck' as
-    :meth:`vision.deck.DeckProfile.identify` judges it (against the frame's other hexes)."""
+def decide_hexes(deck: DeckProfile, scores: list[HexScore],
+                 min_confidence: float = 0.0) -> list[tuple[str | None, float, int | None, str | None]]:
+    """(id or None, confidence 0-1, rotation or None, best guess) per hex: 'not in the deck' as
+    :meth:`vision.deck.DeckProfile.identify` judges it (against the frame's other hexes), and an id whose
+    confidence is below ``min_confidence`` is unreadable (id and rotation None, the guess kept): a sector
+    hardly closer than the next best is a guess, not a read."""
     found = deck.decide_frame([(sc.best, sc.d1, sc.d2, sc.turn) for sc in scores])
-    return [(r.card_id, r.confidence, sc.turn if r.card_id is not None else None, r.best_guess)
-            for r, sc in zip(found, scores, strict=True)]
+    out = []
+    for r, sc in zip(found, scores, strict=True):
+        hid = r.card_id if r.card_id is not None and r.confidence >= min_confidence else None
+        out.append((hid, r.confidence, sc.turn if hid is not None else None, r.best_guess))
+    return out
 
 
 def likely_anchor(scores: list[HexScore], ids: list[str | None], cfg: IdConfig,

@@ -18,7 +18,7 @@ from .config import HexesConfig, NotAHexDeck
 from .geometry import hex_crop
 from .identify import decide_hexes, likely_anchor, score_hex
 from .lattice import find_hexes
-from .layout import HexObservation, place_hexes
+from .layout import HexObservation, joined_to_read, place_hexes
 from .size import work_image
 
 __all__ = ["HexesRead", "read_hexes", "read_hexes_changes"]
@@ -117,12 +117,20 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
             sc = timed_stage(t, "identify",
                              lambda: [score_hex(deck, cr, c.anchor_id, c.shortlist, colour_weight=c.colour_weight,
                                                 fine_shift=c.fine_shift) for cr in up])
-            res = decide_hexes(deck, sc)
+            res = decide_hexes(deck, sc, c.min_confidence)
             for k, (hid, conf, rot, guess) in enumerate(res):
                 ids[k], confs[k], rots[k], guesses[k] = hid, conf, rot, guess
             anchor_hint = likely_anchor(sc, ids, deck.config, c)
         crops = [up[k] if not rots[k] else hex_crop(src, np.roll(corners[k], -rots[k], axis=0) * g, c.crop_size)
                  for k in range(n)] if keep_crops else [None] * n
+    if deck is not None and select is None and c.drop_unjoined:
+        # the map is one piece: what touches no identified hex through other hexes is not a sector
+        on = joined_to_read(corners, ids)
+        idx = [k for k in range(n) if on[k]]
+        corners, ids, confs, rots, crops, guesses = ([v[k] for k in idx] for v in (corners, ids, confs, rots, crops,
+                                                                                    guesses))
+        if anchor_hint is not None:
+            anchor_hint = (idx.index(anchor_hint[0]), anchor_hint[1]) if anchor_hint[0] in idx else None
     obs = timed_stage(t, "layout", place_hexes, corners, ids, confs, rots, crops if keep_crops else None,
                       calibration, zones, hex_mm, flat_px, c, guesses, anchor_hint=anchor_hint)
     return HexesRead(frame.shape[1], frame.shape[0], tuple(obs), flat_px, markers, t)
