@@ -58,7 +58,7 @@ def _edges(win: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def snap_to_outline(gray: np.ndarray, quads: list[np.ndarray], card_px: tuple[float, float], reach: float = 0.3,
-                    turns_deg: tuple[float, ...] = (), min_gain: float = 0.0) -> list[np.ndarray]:
+                    turns_deg: tuple[float, ...] = ()) -> list[np.ndarray]:
     """Each quad moved to the strongest card outline near it.
 
     Args:
@@ -67,8 +67,6 @@ def snap_to_outline(gray: np.ndarray, quads: list[np.ndarray], card_px: tuple[fl
         card_px: (short, long) card size in px of ``gray``; the snapped quad has this size.
         reach: the outline is searched this fraction of the card's sides away from the place's centre.
         turns_deg: other turns (degrees, as :func:`quad_axes` gives them) tried besides each quad's own.
-        min_gain: a quad moves only when the outline found is this many times stronger than the outline of
-            the quad as it is (0: always; a place that is already on a card stays there).
 
     Returns:
         float[4, 2] ordered quads, one per quad, of ``card_px`` size (a quad whose window has no edge keeps its
@@ -102,12 +100,10 @@ def snap_to_outline(gray: np.ndarray, quads: list[np.ndarray], card_px: tuple[fl
             part = resp[y0:H // 2 + ry + 1, x0:W // 2 + rx + 1]
             iy, ix = np.unravel_index(int(np.argmax(part)), part.shape)
             score = float(part[iy, ix])
-            if best is None:
-                here = float(resp[H // 2, W // 2])
             if best is None or score > best[0]:
                 best = (score, e1, e2, (x0 + ix) - W / 2, (y0 + iy) - H / 2)
         _, e1, e2, du, dv = best
-        centre = c + du * e1 + dv * e2 if best[0] > max(0.0, min_gain * here) else c
+        centre = c + du * e1 + dv * e2 if best[0] > 0 else c
         hx, hy = 0.5 * short * e1, 0.5 * long_ * e2
         out.append(order_quad(np.array([centre - hx - hy, centre + hx - hy, centre + hx + hy, centre - hx + hy])))
     return out
