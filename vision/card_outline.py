@@ -86,7 +86,9 @@ def snap_to_outline(gray: np.ndarray, quads: list[np.ndarray], card_px: tuple[fl
         for turn in turns_deg:   # a card of another turn may lie either way: both of its axes
             a = math.radians(turn)
             e = np.array([math.cos(a), -math.sin(a)])
-            axes += [e, np.array([-e[1], e[0]])]
+            # an axis within 3 degrees of one tried already finds the same outline: not tried again
+            axes += [x for x in (e, np.array([-e[1], e[0]]))
+                     if all(abs(float(np.dot(x, y))) < math.cos(math.radians(3.0)) for y in axes)]
         best = None
         for e1 in axes:
             # the card's short side along e1 (the quad's side 0, or an axis of another turn), its long side along e2
