@@ -5,7 +5,9 @@ filled components ("blobs"), one quadrilateral per blob that looks like one card
 outline); blobs of touching cards (a station, a card under a hand) are split by a card-size lattice fitted
 to the blob (IoU with the blob + card-outline edge response), each cell nudged to the strongest outline
 nearby. With a calibration the reader runs it on the top-down table image (``rectify_table``), where a
-card's size in pixels is known from the deck's card size in mm.
+card's size in pixels is known from the deck's card size in mm; there a lattice that explains its blob poorly
+(the table's art touching the cards) and the second look's places become places moved to the card-sized
+outline nearby (:mod:`vision.card_outline`), kept only if a deck knows them.
 
 Each step is a pure function of ``(config, data)``, timed by :func:`vision.timing.timed_stage`.
 """
@@ -18,9 +20,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .card_outline import outline_response, quad_axes, snap_to_outline
 from .frames import validate_frame
 from .quads import fit_quad, order_quad, quad_size
-from .raster import rotation_canvas, shift
+from .raster import rotation_canvas
 from .table import MIN_SIDE_PX, TableCalibration
 from .timing import timed_stage
 
@@ -58,6 +61,12 @@ class CardsConfig:
             dice lying among the cards are foreground the first look leaves unexplained, and a cluster of them is
             card-sized. On 21 second-generator scenes no second-look card kept had more than 0.41 (its pieces
             are artwork fragments); the places made of dice on Roll for the Galaxy tables have 0.66-1.0.
+        loose_snap: each place of the second look is moved to the strongest card-sized outline within this
+            fraction of a card's sides (:func:`snap_loose`; 0 = where it was proposed).
+        split_doubt_fit: with a known card size, the cards of a lattice that covers less than this fraction
+            of its blob (intersection over union, :func:`lattice_fit`: the table's art touching the cards draws
+            the lattice off them) are places of the second look (moved to the outlines, kept if the deck knows
+            them), not cards of the first.
         die_side: (min, max) side of a die's top as a fraction of a card's short side (a 12-25 mm die beside
             a 41-63 mm card or tile); die_fill: a die's top fills at least this fraction of its fitted
             rectangle and is at most 1.3 times as long as wide.
@@ -110,6 +119,8 @@ class CardsConfig:
     loose_min_confidence: float = 0.5
     loose_max_coarse: float | None = 1.05
     loose_max_dice: float | None = 0.6
+    loose_snap: float = 0.3
+    split_doubt_fit: float = 0.8
     die_side: tuple[float, float] = (0.2, 0.6)
     die_fill: float = 0.8
     min_area_frac: float = 0.002
@@ -285,21 +296,6 @@ def dominant_angle(gray: np.ndarray, mask: np.ndarray) -> float:
     return float(np.argmax(hist)) + 0.5
 
 
-def rectangle_response(gx: np.ndarray, gy: np.ndarray, w: float, h: float) -> np.ndarray:
-    """Mean edge strength along the outline of a ``w`` x ``h`` upright rectangle centred at each pixel."""
-    wi, hi = max(3, int(round(w))), max(3, int(round(h)))
-    vx = cv2.boxFilter(gx, -1, (1, int(0.8 * hi)), normalize=True, borderType=cv2.BORDER_CONSTANT)
-    hy = cv2.boxFilter(gy, -1, (int(0.8 * wi), 1), normalize=True, borderType=cv2.BORDER_CONSTANT)
-    # weakest side counts most: a card needs all four edges
-    a, b, c, d = shift(vx, -wi // 2, 0), shift(vx, wi // 2, 0), shift(hy, 0, -hi // 2), shift(hy, 0, hi // 2)
-    # the four sides sorted per pixel (a sorting network: the same values as sorting them)
-    lo1, hi1, lo2, hi2 = np.minimum(a, b), np.maximum(a, b), np.minimum(c, d), np.maximum(c, d)
-    s0, s3 = np.minimum(lo1, lo2), np.maximum(hi1, hi2)
-    mid1, mid2 = np.maximum(lo1, lo2), np.minimum(hi1, hi2)
-    s1, s2 = np.minimum(mid1, mid2), np.maximum(mid1, mid2)
-    return s0 + s1 + 0.5 * (s2 + s3)
-
-
 def split_blob(img: np.ndarray, blob: Blob, card: tuple[float, float], config: CardsConfig) -> list[np.ndarray]:
     """Cards in a blob of touching cards (a station, a row of overlapping-free tiles, a card under a hand).
 
@@ -334,7 +330,7 @@ def split_blob(img: np.ndarray, blob: Blob, card: tuple[float, float], config: C
     best = None
     blob_area = float(mm.sum())
     for cw, ch in ((card[0], card[1]), (card[1], card[0])):
-        resp = rectangle_response(gx, gy, cw, ch)
+        resp = outline_response(gx, gy, cw, ch)
         occ = cv2.boxFilter(mm, -1, (max(3, int(round(cw))), max(3, int(round(ch)))), normalize=True,
                             borderType=cv2.BORDER_CONSTANT)
         resp = np.where(occ >= config.split_min_occupancy, resp, 0.0)
@@ -437,10 +433,13 @@ def edge_map(img: np.ndarray) -> np.ndarray:
 
 
 def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_px: tuple[float, float] | None,
-                 config: CardsConfig, gmag: np.ndarray | None = None) -> list[np.ndarray]:
+                 config: CardsConfig, gmag: np.ndarray | None = None,
+                 doubtful: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """One quad per single-card blob; blobs of several touching cards are split on the card grid.
 
-    ``gmag``: :func:`edge_map` of ``img`` when the caller has it (the second look asks three times)."""
+    ``gmag``: :func:`edge_map` of ``img`` when the caller has it (the second look asks three times).
+    ``doubtful``: with a known card size, the cards of a lattice that explains its blob poorly
+    (``split_doubt_fit``) go to this list instead (the caller makes them places of the second look)."""
     if not blobs:
         return []
     known = card_px is not None  # known size (top-down table image): no perspective, no estimate
@@ -475,7 +474,11 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
         else:
             scale = math.sqrt(local / base_area)
             parts = split_blob(img, b, (card_px[0] * scale, card_px[1] * scale), config)
-            out.extend(q for q in parts if outline_strength(gmag, q) >= config.min_edge)
+            parts = [q for q in parts if outline_strength(gmag, q) >= config.min_edge]
+            if doubtful is not None and known and parts and lattice_fit(b, parts) < config.split_doubt_fit:
+                doubtful.extend(parts)
+            else:
+                out.extend(parts)
     return out
 
 
@@ -518,10 +521,12 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     cp = (card_px[0] * s, card_px[1] * s) if card_px is not None else None
     second = cp is not None and c.loose_join_frac > 0
     gmag = edge_map(img) if second and blobs else None   # select_cards' own, shared with the second look
-    quads = timed_stage(t, "select", select_cards, img, blobs, aspect, cp, c, gmag)
+    doubtful: list[np.ndarray] = []
+    quads = timed_stage(t, "select", select_cards, img, blobs, aspect, cp, c, gmag, doubtful if second else None)
     loose = [False] * len(quads)
     known = [np.asarray(p, np.float64) * s for p in (explained or [])]
-    if second and np.count_nonzero(unexplained(mask, quads + known, cp)) >= c.loose_min_area * cp[0] * cp[1]:
+    if second and (doubtful or np.count_nonzero(unexplained(mask, quads + known, cp))
+                   >= c.loose_min_area * cp[0] * cp[1]):
         for key, join, density in (("loose_join", c.join_frac, 0.0), ("loose_dense", c.loose_join_frac,
                                                                         c.loose_density)):
             more = timed_stage(t, key, card_sized, unexplained(mask, quads + known, cp), cp, join, c.min_part_frac,
@@ -529,10 +534,14 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
             extra = select_cards(img, blobs_of(more, c), aspect, cp, c, gmag)
             quads += extra
             loose += [True] * len(extra)
+        quads += doubtful
+        loose += [True] * len(doubtful)
         rest = unexplained(mask, quads + known, cp)
         extra = timed_stage(t, "neighbours", neighbour_quads, quads, rest, cp, c)
         quads += extra
         loose += [True] * len(extra)
+        if c.loose_snap > 0 and any(loose):
+            quads, loose = timed_stage(t, "loose_snap", snap_loose, img, quads, loose, cp, c)
         if c.loose_max_dice is not None and any(loose):
             # the places made of dice are no card (the first look's cards did not explain the dice)
             rest = unexplained(mask, [q for q, lo in zip(quads, loose, strict=True) if not lo] + known, cp)
@@ -542,6 +551,50 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
             keep = [k for k, lo in enumerate(loose) if not lo or next(it) < c.loose_max_dice]
             quads, loose = [quads[k] for k in keep], [loose[k] for k in keep]
     return [order_quad(q) / s for q in quads], loose
+
+
+def lattice_fit(blob: Blob, cells: list[np.ndarray]) -> float:
+    """Intersection over union (0-1) of a blob with the cards of the lattice fitted to it (``cells``: float[4, 2]
+    px quads in the blob's image): low when the blob holds more than cards (the table's art touching them)."""
+    x, y, w, h = cv2.boundingRect(np.concatenate([blob.contour.reshape(-1, 2)] +
+                                                 [np.round(q).astype(np.int32) for q in cells]))
+    a = np.zeros((h + 2, w + 2), np.uint8)
+    b = np.zeros_like(a)
+    cv2.drawContours(a, [blob.contour - np.array([x - 1, y - 1])], -1, 1, cv2.FILLED)
+    cv2.fillPoly(b, [np.round(q - np.array([x - 1, y - 1])).astype(np.int32) for q in cells], 1)
+    return float(np.count_nonzero(a & b)) / max(float(np.count_nonzero(a | b)), 1.0)
+
+
+def snap_loose(img: np.ndarray, quads: list[np.ndarray], loose: list[bool], card_px: tuple[float, float],
+               config: CardsConfig) -> tuple[list[np.ndarray], list[bool]]:
+    """``quads`` (float[4, 2] px of ``img``, uint8[H, W, 3] BGR) with each place of the second look (``loose``)
+    moved to the strongest card-sized outline within ``loose_snap`` of a card's sides
+    (:func:`vision.card_outline.snap_to_outline`; its own turn and the median turn of the first look's cards),
+    added after the places unless it lies on a card of the first look (centres within half a short side) or on
+    another place (within a tenth). The pieces of a washed-out or table-coloured card put its place off the card; the
+    outline of a card of known size is there on all four sides. The place as proposed is kept too (a strong
+    edge of the pattern may draw the outline off a card the place was on); the deck decides between them."""
+    first = [q for q, lo in zip(quads, loose, strict=True) if not lo]
+    turns = ()
+    if first:
+        a = np.array([quad_axes(q) for q in first])
+        # the mean turn on the circle of period 90 degrees
+        z = np.exp(1j * np.radians(a) * 4.0)
+        turns = (float(np.degrees(np.angle(z.mean())) / 4.0) % 90.0,)
+    places = [q for q, lo in zip(quads, loose, strict=True) if lo]
+    snapped = snap_to_outline(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), places, card_px, config.loose_snap, turns)
+    short = float(min(card_px))
+    found = [q.mean(axis=0) for q in first]
+    kept = list(first) + places
+    centres = [q.mean(axis=0) for q in places]
+    for q in snapped:
+        m = q.mean(axis=0)
+        if (any(float(np.linalg.norm(m - o)) < 0.5 * short for o in found)
+                or any(float(np.linalg.norm(m - o)) < 0.1 * short for o in centres)):
+            continue
+        kept.append(q)
+        centres.append(m)
+    return kept, [False] * len(first) + [True] * (len(kept) - len(first))
 
 
 def die_like_share(rest: np.ndarray, quads: list[np.ndarray], card_px: tuple[float, float],

@@ -1,0 +1,41 @@
+"""vision.card_outline: a place proposed off a card moves onto the card's outline of known size."""
+
+import cv2
+import numpy as np
+
+from vision.card_outline import snap_to_outline
+from vision.quads import order_quad
+
+
+def _table_with_card(rng: np.random.Generator, centre: tuple[float, float], size: tuple[float, float],
+                     turn_deg: float) -> np.ndarray:
+    """A light checked cloth (squares of 0.4 card short side) with a slightly lighter card on it."""
+    h, w = 400, 400
+    yy, xx = np.mgrid[0:h, 0:w]
+    sq = int(0.4 * size[0])
+    img = np.where(((xx // sq + yy // sq) % 2)[..., None] == 0, (200, 200, 215), (170, 170, 190)).astype(np.uint8)
+    box = cv2.boxPoints(((centre[0], centre[1]), size, -turn_deg)).astype(np.int32)
+    cv2.fillPoly(img, [box], (225, 225, 228))
+    return np.clip(img.astype(np.int16) + rng.integers(-6, 7, img.shape), 0, 255).astype(np.uint8)
+
+
+def test_a_place_a_fifth_of_a_card_off_moves_onto_the_card():
+    rng = np.random.default_rng(3)
+    size = (60.0, 84.0)
+    for turn in (0.0, 7.0):
+        img = _table_with_card(rng, (200.0, 210.0), size, turn)
+        gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        truth = order_quad(cv2.boxPoints(((200.0, 210.0), size, -turn)))
+        place = truth + np.array([0.2 * size[0], -0.15 * size[1]])
+        (snapped,) = snap_to_outline(gray, [place], size, reach=0.3)
+        assert np.linalg.norm(snapped.mean(axis=0) - truth.mean(axis=0)) < 3.0
+        assert np.abs(snapped - truth).max() < 4.0   # the card's own size and turn
+
+
+def test_a_place_on_a_card_stays_there():
+    rng = np.random.default_rng(4)
+    size = (60.0, 84.0)
+    img = _table_with_card(rng, (200.0, 200.0), size, 0.0)
+    truth = order_quad(cv2.boxPoints(((200.0, 200.0), size, 0.0)))
+    (snapped,) = snap_to_outline(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), [truth], size, reach=0.3)
+    assert np.abs(snapped - truth).max() < 2.0

@@ -1,0 +1,111 @@
+"""Card outlines of a known size: where, near a proposed place, a card-sized rectangle's four sides lie on edges.
+
+On a top-down table image (:func:`vision.card_detect.rectify_table`) a card's size in pixels is known from the
+deck's card size in mm. The foreground of a card whose border is washed out (a webcam's low contrast, a light
+card on a light cloth) or whose art shares the table's colours is pieces, and a place proposed from those
+pieces (or beside the cards found) can sit a fifth of a card off the card. The card's outline is still there
+as an edge on all four sides: :func:`snap_to_outline` moves each place to the strongest card-sized rectangle
+outline within reach, along the place's own axes (and the axes of the cards found, when the place's own turn
+came from a ragged blob).
+
+Units: pixels of the image the quads are given in; quads are float[4, 2] (:func:`vision.quads.order_quad`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from .quads import order_quad
+from .raster import shift
+
+__all__ = ["outline_response", "quad_axes", "snap_to_outline"]
+
+
+def outline_response(gx: np.ndarray, gy: np.ndarray, w: float, h: float) -> np.ndarray:
+    """float32[H, W]: edge strength along the outline of a ``w`` x ``h`` px upright rectangle centred at each
+    pixel, from the absolute x and y gradients ``gx``, ``gy`` (float32[H, W]); the weaker sides count most (a
+    card needs all four edges; one strong edge of a pattern does not make a card)."""
+    wi, hi = max(3, int(round(w))), max(3, int(round(h)))
+    vx = cv2.boxFilter(gx, -1, (1, int(0.8 * hi)), normalize=True, borderType=cv2.BORDER_CONSTANT)
+    hy = cv2.boxFilter(gy, -1, (int(0.8 * wi), 1), normalize=True, borderType=cv2.BORDER_CONSTANT)
+    a, b, c, d = shift(vx, -wi // 2, 0), shift(vx, wi // 2, 0), shift(hy, 0, -hi // 2), shift(hy, 0, hi // 2)
+    # the four sides sorted per pixel (a sorting network: the same values as sorting them)
+    lo1, hi1, lo2, hi2 = np.minimum(a, b), np.maximum(a, b), np.minimum(c, d), np.maximum(c, d)
+    s0, s3 = np.minimum(lo1, lo2), np.maximum(hi1, hi2)
+    mid1, mid2 = np.maximum(lo1, lo2), np.minimum(hi1, hi2)
+    s1, s2 = np.minimum(mid1, mid2), np.maximum(mid1, mid2)
+    return s0 + s1 + 0.5 * (s2 + s3)
+
+
+def quad_axes(quad: np.ndarray) -> float:
+    """Turn in degrees (0-90, counter-clockwise on screen from the image's x axis) of a quad's sides, mod 90."""
+    q = order_quad(quad)
+    v = q[1] - q[0]
+    return math.degrees(math.atan2(-v[1], v[0])) % 90.0
+
+
+def _edges(win: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    g = cv2.GaussianBlur(win.astype(np.float32), (0, 0), 1.0)
+    gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+    # thin ridges: a pixel's response only where it is a local max across the edge
+    gx = gx * (gx >= cv2.dilate(gx, np.ones((1, 3), np.uint8)))
+    gy = gy * (gy >= cv2.dilate(gy, np.ones((3, 1), np.uint8)))
+    return gx, gy
+
+
+def snap_to_outline(gray: np.ndarray, quads: list[np.ndarray], card_px: tuple[float, float], reach: float = 0.3,
+                    turns_deg: tuple[float, ...] = ()) -> list[np.ndarray]:
+    """Each quad moved to the strongest card outline near it.
+
+    Args:
+        gray: uint8[H, W] image the quads are in (a top-down table image).
+        quads: float[4, 2] px places of cards.
+        card_px: (short, long) card size in px of ``gray``; the snapped quad has this size.
+        reach: the outline is searched this fraction of the card's sides away from the place's centre.
+        turns_deg: other turns (degrees, as :func:`quad_axes` gives them) tried besides each quad's own.
+
+    Returns:
+        float[4, 2] ordered quads, one per quad, of ``card_px`` size (a quad whose window has no edge keeps its
+        place, resized to the card about its centre).
+    """
+    short, long_ = float(min(card_px)), float(max(card_px))
+    pad = 3
+    W = int(math.ceil(short * (1 + 2 * reach))) + 2 * pad
+    H = int(math.ceil(long_ * (1 + 2 * reach))) + 2 * pad
+    rx, ry = int(reach * short), int(reach * long_)
+    out = []
+    for q in quads:
+        q = order_quad(q)
+        c = q.mean(axis=0)
+        side = (q[1] - q[0]) / max(float(np.linalg.norm(q[1] - q[0])), 1e-9)
+        axes = [side]
+        for turn in turns_deg:   # a card of another turn may lie either way: both of its axes
+            a = math.radians(turn)
+            e = np.array([math.cos(a), -math.sin(a)])
+            # an axis within 3 degrees of one tried already finds the same outline: not tried again
+            axes += [x for x in (e, np.array([-e[1], e[0]]))
+                     if all(abs(float(np.dot(x, y))) < math.cos(math.radians(3.0)) for y in axes)]
+        best = None
+        for e1 in axes:
+            # the card's short side along e1 (the quad's side 0, or an axis of another turn), its long side along e2
+            e2 = np.array([-e1[1], e1[0]])
+            A = np.array([[e1[0], e2[0], c[0] - W / 2 * e1[0] - H / 2 * e2[0]],
+                          [e1[1], e2[1], c[1] - W / 2 * e1[1] - H / 2 * e2[1]]], np.float64)
+            win = cv2.warpAffine(gray, A, (W, H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                 borderMode=cv2.BORDER_REPLICATE)
+            resp = outline_response(*_edges(win), short, long_)
+            y0, x0 = H // 2 - ry, W // 2 - rx
+            part = resp[y0:H // 2 + ry + 1, x0:W // 2 + rx + 1]
+            iy, ix = np.unravel_index(int(np.argmax(part)), part.shape)
+            score = float(part[iy, ix])
+            if best is None or score > best[0]:
+                best = (score, e1, e2, (x0 + ix) - W / 2, (y0 + iy) - H / 2)
+        _, e1, e2, du, dv = best
+        centre = c + du * e1 + dv * e2 if best[0] > 0 else c
+        hx, hy = 0.5 * short * e1, 0.5 * long_ * e2
+        out.append(order_quad(np.array([centre - hx - hy, centre + hx - hy, centre + hx + hy, centre - hx + hy])))
+    return out
