@@ -227,7 +227,7 @@ class RollDiceConfig:
     face_none_ncc: float = 0.35
     colour_outlier_d2: float = 50.0
     impossible_penalty: float = 0.05
-    pooled_penalty: float = 0.02
+    pooled_penalty: float = 0.05
     confident_cap: float = 0.5
     match_ramp: tuple[float, float] = (0.35, 0.6)
     shape_only: float = 0.5
