@@ -211,6 +211,26 @@ def test_impossible_pair_never_confident(profile_a: DiceProfile):
                 assert d.face is None or d.confidence < 0.9
 
 
+def test_a_face_is_pooled_over_the_colours_printed_alike():
+    """Hand-worked: colours a and b print dark symbols, c light ones. A die matches a's 'x' template at 0.40, a's
+    'y' at 0.50 and b's 'x' at 0.80: its face 'x' on colour a takes b's look less the penalty (0.78), 'y' keeps
+    its own 0.50; c's light 'x' (0.95) is another print and lends nothing to a."""
+    from vision.roll_dice import RollDiceConfig
+    from vision.roll_dice.assemble import joint_scores
+
+    cfg = RollDiceConfig(pooled_penalty=0.02, face_temperature=1.0)
+    pairs = (("a", "x"), ("a", "y"), ("b", "x"), ("c", "x"))
+    ncc = np.array([[0.40, 0.50, 0.80, 0.95]])
+    colour_p = np.array([[1.0, 1e-9, 1e-9]])
+    pol = np.array([-1.0, -1.0, -1.0, 1.0])
+    pooled = joint_scores(colour_p, ncc, pairs, ("a", "b", "c"), ("x", "y"), cfg, pol)[0, 0]
+    np.testing.assert_allclose(pooled, [0.78, 0.50], atol=1e-9)
+    own = joint_scores(colour_p, ncc, pairs, ("a", "b", "c"), ("x", "y"), cfg)[0, 0]
+    np.testing.assert_allclose(own, [0.40, 0.50], atol=1e-9)
+    off = joint_scores(colour_p, ncc, pairs, ("a", "b", "c"), ("x", "y"), replace(cfg, pooled_penalty=-1.0), pol)
+    np.testing.assert_allclose(off[0, 0], [0.40, 0.50], atol=1e-9)
+
+
 def test_allowed_pairs_passed_by_the_caller(profile_a: DiceProfile):
     """Game knowledge as data: forbid red settle and a red settle die is no longer reported as certain."""
     allowed = ALLOWED - {("red", "settle")}

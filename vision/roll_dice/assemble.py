@@ -18,11 +18,16 @@ __all__ = ["assemble", "die_weights", "joint_scores", "symbol_weights", "top_ove
 
 
 def joint_scores(colour_p: np.ndarray, ncc: np.ndarray, template_pairs: Sequence[tuple[str, str]],
-                 colours: Sequence[str], faces: Sequence[str], config: RollDiceConfig) -> np.ndarray:
+                 colours: Sequence[str], faces: Sequence[str], config: RollDiceConfig,
+                 template_pol: np.ndarray | None = None) -> np.ndarray:
     """Log-scores ``[N, C, F]`` over every colour x face (allowed or not).
 
     A pair with enrolled templates uses its best NCC; a pair without (e.g. white wild) uses the
-    best NCC of that face on any colour, lowered by ``impossible_penalty``.
+    best NCC of that face on any colour, lowered by ``impossible_penalty``. With ``template_pol`` (``float[K]``,
+    each template's print polarity) an enrolled pair also takes the best NCC of the same face on any colour
+    printed in its colour's polarity, lowered by ``pooled_penalty``, when that is higher: a face's symbol is
+    drawn alike on every colour, so the other colours' templates (other dice, other lights at enrollment) are
+    more looks of it; a colour's own template still wins a near tie.
     """
     n = len(colour_p)
     ci = {c: i for i, c in enumerate(colours)}
@@ -34,6 +39,18 @@ def joint_scores(colour_p: np.ndarray, ncc: np.ndarray, template_pairs: Sequence
     for c, f in template_pairs:
         enrolled[ci[c], fi[f]] = True
     any_colour = m.max(axis=1)  # [N, F]
+    if template_pol is not None and config.pooled_penalty >= 0:
+        pol = np.asarray(template_pol, np.float64)
+        colour_pol = {c: pol[k] for k, (c, _) in enumerate(template_pairs)}
+        for sign in np.unique(pol):
+            same = np.full((n, len(faces)), -1.0)
+            for k, (_, f) in enumerate(template_pairs):
+                if pol[k] == sign:
+                    same[:, fi[f]] = np.maximum(same[:, fi[f]], ncc[:, k])
+            for c, a in ci.items():
+                if colour_pol.get(c) == sign:
+                    rows = enrolled[a]
+                    m[:, a, rows] = np.maximum(m[:, a, rows], same[:, rows] - config.pooled_penalty)
     for a in range(len(colours)):
         for b in range(len(faces)):
             if not enrolled[a, b]:
@@ -86,7 +103,7 @@ def die_weights(tops: TopFaces, ncc: np.ndarray, config: RollDiceConfig) -> np.n
 
 
 def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: DiceProfile,
-             config: RollDiceConfig) -> tuple[RollDieObservation, ...]:
+             config: RollDiceConfig, template_pol: np.ndarray | None = None) -> tuple[RollDieObservation, ...]:
     """Joint colour x face decision per die, with honest confidences.
 
     A face is a die when :func:`die_weights` x the chance its colour is an enrolled one reaches
@@ -98,11 +115,12 @@ def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: Dic
     ``profile.allowed`` never reach 0.9 (face None, confidence capped at ``confident_cap``), and neither
     does an unreadable face, nor a face without a die's shape (die-likeness, through ``shape_support``).
     One die per place: of two reads closer than ``overlap_dist`` x their side, or whose top faces overlap by more
-    than ``overlap_share`` of the smaller (:func:`top_overlap`), the surer one."""
+    than ``overlap_share`` of the smaller (:func:`top_overlap`), the surer one. ``template_pol``: each template's
+    print polarity ``float[K]``, to pool a face's templates over the colours printed alike (:func:`joint_scores`)."""
     colours, faces = list(profile.colours), list(profile.faces)
     if len(tops.rects) == 0:
         return ()
-    s = joint_scores(colour_p, ncc, profile.template_pairs, colours, faces, config)
+    s = joint_scores(colour_p, ncc, profile.template_pairs, colours, faces, config, template_pol)
     n = len(s)
     flat = s.reshape(n, -1)
     # an extra "face unreadable" entry: the best colour with a fixed NCC, so a face unlike every

@@ -108,6 +108,9 @@ class RollDiceConfig:
             this is reported as ``None``.
         colour_outlier_d2: squared colour distance of the "none of the enrolled colours" option.
         impossible_penalty: NCC lowered for a face seen on a colour that does not have it.
+        pooled_penalty: NCC lowered for a face's best template on another colour printed in the same polarity,
+            when it stands in for the colour's own template (:func:`vision.roll_dice.assemble.joint_scores`;
+            negative: the own template only).
         confident_cap: confidence cap of a read whose best pair is not allowed (and of an unreadable face).
         match_ramp: (lo, hi) best template NCC that says "one of the owner's symbols is printed here":
             0 below lo, 1 above hi (the symbol evidence that a face is a die).
@@ -232,6 +235,7 @@ class RollDiceConfig:
     face_none_ncc: float = 0.35
     colour_outlier_d2: float = 50.0
     impossible_penalty: float = 0.05
+    pooled_penalty: float = 0.05
     confident_cap: float = 0.5
     match_ramp: tuple[float, float] = (0.35, 0.6)
     shape_only: float = 0.5

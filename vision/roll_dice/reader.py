@@ -178,7 +178,7 @@ class RollDiceReader:
         tops = stage("pattern", self._not_pattern, frame, tops, ncc, cfg)
         weights = symbol_weights(tops, ncc, cfg)
         lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light)
-        dice = stage("assemble", assemble, tops, colour_p, ncc, self.profile, cfg)
+        dice = stage("assemble", assemble, tops, colour_p, ncc, self.profile, cfg, self._template_pol)
         return RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)))
 
 
