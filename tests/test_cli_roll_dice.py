@@ -146,3 +146,15 @@ def test_a_dice_profile_with_the_format_but_not_the_fields_is_one_line(tmp_path,
         assert main(["read", str(img), "--dice", "roll", "--profile", str(profile)]) == 3
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and why in err[0] and str(profile) in err[0]
+
+
+def test_an_enrollment_folder_that_is_missing_or_a_photo_is_named_in_one_line(tmp_path, capsys):
+    photo = tmp_path / "white-explore.png"
+    cv2.imwrite(str(photo), np.full((60, 80, 3), 120, np.uint8))
+    for what, example in (("roll-dice", "white-explore/"), ("eclipse-dice", "yellow-1/")):
+        for folder in (tmp_path / "no-such-folder", photo):
+            assert main(["enroll", what, str(folder), "--out", str(tmp_path / "p.json")]) == 1
+            err = capsys.readouterr().err.strip().splitlines()
+            assert err == [f"companion enroll: {folder}: not a folder (expected DIR/<colour>-<face>/ subfolders of "
+                           f"photos, e.g. {example})"]
+    assert not (tmp_path / "p.json").exists()
