@@ -82,11 +82,21 @@ fi
 
 pip_quiet -e .
 compile_catalogs
-if [ $# -eq 0 ]; then
-  if .venv/bin/python -c "import picamera2" >/dev/null 2>&1; then
-    set -- run
-  else
-    set -- demo
-  fi
+# The main job: `run` with the camera on a Raspberry Pi, else `demo`. Options without a command are the main
+# job's (./setup.sh run --once --no-screen); companion's own -v/--language stay in front of the command.
+main_job=demo
+if .venv/bin/python -c "import picamera2" >/dev/null 2>&1; then
+  main_job=run
 fi
-exec .venv/bin/companion "$@"
+global=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -v|--verbose|--language=*) global+=("$1"); shift ;;
+    --language) global+=("$1"); shift; [ $# -gt 0 ] && { global+=("$1"); shift; } ;;
+    *) break ;;
+  esac
+done
+if [ $# -eq 0 ] || [ "${1#-}" != "$1" ]; then
+  set -- "$main_job" "$@"
+fi
+exec .venv/bin/companion ${global[@]+"${global[@]}"} "$@"

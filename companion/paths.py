@@ -21,11 +21,19 @@ def data_dir() -> Path:
     ``user_data_dir("tabletop-companion")`` (``~/.local/share/tabletop-companion`` on the Pi).
 
     Raises:
-        OSError: the directory cannot be created (read-only file system, permissions).
+        OSError: the directory cannot be created (read-only file system, permissions, a file of that name):
+            its ``strerror`` names the data folder and the setting to change, its ``filename`` the path.
     """
     override = os.environ.get(DATA_DIR_ENV, "").strip()
     path = Path(override).expanduser() if override else Path(platformdirs.user_data_dir(APP_NAME))
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        from companion.i18n import _
+
+        problem = _("cannot make the data folder ({problem}): give $TABLETOP_DATA_DIR or box.data_dir a folder "
+                    "the box can write").format(problem=exc.strerror or exc)
+        raise OSError(exc.errno, problem, str(path)) from exc
     return path
 
 

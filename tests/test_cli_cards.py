@@ -98,3 +98,21 @@ def test_reading_with_a_file_that_is_not_a_deck_says_so_without_numpy_advice(tmp
     assert main(["read", str(img), "--cards", str(other)]) == 3
     err = capsys.readouterr().err
     assert "not a deck profile saved by `companion enroll cards`" in err and "allow_pickle" not in err
+
+
+def test_a_deck_copied_short_or_with_a_foreign_header_is_named_in_one_line(tmp_path, capsys):
+    # a .npz cut short (a copy stopped half-way), and .npz files whose header is JSON but not a deck's
+    whole = tmp_path / "whole.npz"
+    np.savez_compressed(whole, meta=np.frombuffer(b'{"version": 1}', np.uint8), struct=np.zeros((4, 8), np.float32),
+                        colour=np.zeros((4, 8), np.float32))
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    listed = tmp_path / "listed.npz"
+    np.savez(listed, meta=np.frombuffer(b"[1, 2]", np.uint8), struct=np.zeros(2), colour=np.zeros(2))
+    img = tmp_path / "blank.png"
+    cv2.imwrite(str(img), np.full((60, 80, 3), 120, np.uint8))
+    for deck, why in ((cut, "cut short or damaged"), (whole, "KeyError in its header"), (listed, "(header)")):
+        assert main(["read", str(img), "--cards", str(deck)]) == 3
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err
+        assert "not a deck profile saved by `companion enroll cards`" in err and why in err

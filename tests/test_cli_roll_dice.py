@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import cv2
@@ -126,3 +127,34 @@ def test_a_dice_profile_that_is_a_picture_is_one_line(tmp_path, capsys):
     assert code != 0
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "is not a UTF-8 JSON file" in err[0]
+
+
+def test_a_dice_profile_with_the_format_but_not_the_fields_is_one_line(tmp_path, capsys):
+    # a hand-edited or half-written profile: the format and version are right, the rest is missing or wrong
+    img = tmp_path / "blank.png"
+    cv2.imwrite(str(img), np.full((60, 80, 3), 120, np.uint8))
+    arrays = tmp_path / "other.npz"
+    np.savez(arrays, x=np.zeros(2))
+    digest = hashlib.sha256(arrays.read_bytes()).hexdigest()
+    header = {"format": "tabletop-companion/roll-dice-profile", "version": 1}
+    cases = (({}, '"arrays"'),
+             ({"arrays": 5}, '"arrays"'),
+             ({"arrays": arrays.name, "arrays_sha256": digest}, "not a roll-dice profile saved by"))
+    for n, (fields, why) in enumerate(cases):
+        profile = tmp_path / f"p{n}.json"
+        profile.write_text(json.dumps({**header, **fields}))
+        assert main(["read", str(img), "--dice", "roll", "--profile", str(profile)]) == 3
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and why in err[0] and str(profile) in err[0]
+
+
+def test_an_enrollment_folder_that_is_missing_or_a_photo_is_named_in_one_line(tmp_path, capsys):
+    photo = tmp_path / "white-explore.png"
+    cv2.imwrite(str(photo), np.full((60, 80, 3), 120, np.uint8))
+    for what, example in (("roll-dice", "white-explore/"), ("eclipse-dice", "yellow-1/")):
+        for folder in (tmp_path / "no-such-folder", photo):
+            assert main(["enroll", what, str(folder), "--out", str(tmp_path / "p.json")]) == 1
+            err = capsys.readouterr().err.strip().splitlines()
+            assert err == [f"companion enroll: {folder}: not a folder (expected DIR/<colour>-<face>/ subfolders of "
+                           f"photos, e.g. {example})"]
+    assert not (tmp_path / "p.json").exists()

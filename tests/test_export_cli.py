@@ -112,3 +112,14 @@ def test_unexpected_file_errors_and_ctrl_c_are_one_line(tmp_path, capsys, monkey
     monkeypatch.setattr(enroll, "cmd_enroll_cards", interrupted)
     assert main(["enroll", "cards", "deck", str(tmp_path)]) == 130
     assert capsys.readouterr().err.strip() == "companion: interrupted; what the command had not saved yet is not saved"
+
+
+def test_an_empty_file_given_as_db_is_no_database_and_stays_empty(tmp_path, capsys):
+    # SQLite takes a 0-byte file for a new database: listing or exporting must not write a schema into it
+    empty = tmp_path / "photo.jpg"
+    empty.write_bytes(b"")
+    assert main(["sessions", "--db", str(empty)]) == 3
+    assert capsys.readouterr().err.strip() == f"companion sessions: no session database at {empty}"
+    assert main(["export", "--db", str(empty), "--json", str(tmp_path / "game.json")]) == 3
+    assert capsys.readouterr().err.strip() == f"companion export: no session database at {empty}"
+    assert empty.stat().st_size == 0 and sorted(p.name for p in tmp_path.iterdir()) == ["photo.jpg"]

@@ -649,6 +649,22 @@ def test_data_dir_defaults_to_platformdirs(tmp_path, monkeypatch):
     assert data_dir() == fake and fake.is_dir()
 
 
+def test_a_data_dir_that_cannot_be_made_is_named_with_the_setting_to_change(tmp_path, monkeypatch, capsys):
+    # a file where the folder should be (root may write anywhere, so a file is the block that holds for every user)
+    blocker = tmp_path / "photo.png"
+    blocker.write_bytes(b"not a folder")
+    monkeypatch.setenv(DATA_DIR_ENV, str(blocker))
+    with pytest.raises(OSError) as caught:
+        data_dir()
+    assert caught.value.filename == str(blocker)
+    assert "cannot make the data folder" in caught.value.strerror and DATA_DIR_ENV in caught.value.strerror
+    from companion.cli import main
+
+    assert main(["sessions"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot make the data folder" in err[0] and str(blocker) in err[0]
+
+
 def test_payload_json_is_compact_and_valid(db_store, db):
     db_store.start("d6", {"players": ["Zoë"]}).append("dice_read", read([1], image="ü.jpg"))
     settings, payload = raw(db).execute("SELECT settings, payload FROM sessions, events").fetchone()

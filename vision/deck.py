@@ -21,6 +21,8 @@ from __future__ import annotations
 import io
 import json
 import math
+import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -391,24 +393,38 @@ class DeckProfile:
 
     @classmethod
     def load(cls, path: str | Path) -> DeckProfile:
-        """Read a profile written by :meth:`save` (older versions are migrated; newer ones refused)."""
+        """Read a profile written by :meth:`save` (older versions are migrated; newer ones refused).
+
+        Raises:
+            DeckError: the file is not a deck profile (another program's file, a truncated or damaged
+                copy, a header without a deck's fields), or its version is newer or too old.
+        """
         path = Path(path)
         try:
-            z = np.load(path, allow_pickle=False)
-            meta = json.loads(bytes(z["meta"]).decode())
-            struct, colour = z["struct"], z["colour"]
-            amp = z["amp"] if "amp" in z.files else None
+            with np.load(path, allow_pickle=False) as z:
+                meta = json.loads(bytes(z["meta"]).decode())
+                struct, colour = z["struct"], z["colour"]
+                amp = z["amp"] if "amp" in z.files else None
+        except (zipfile.BadZipFile, zlib.error) as e:   # a copy cut short (no zip directory) or a damaged member
+            raise DeckError(f"{path}: not a deck profile saved by `companion enroll cards` "
+                            "(cut short or damaged: copy it again)") from e
         except (OSError, KeyError, ValueError, EOFError) as e:
             # numpy's own text for a pickle or another program's file suggests unsafe loading: not repeated
             raise DeckError(f"{path}: not a deck profile saved by `companion enroll cards` "
                             f"({type(e).__name__})") from e
-        meta = _migrate(meta, path)
+        if not isinstance(meta, dict):
+            raise DeckError(f"{path}: not a deck profile saved by `companion enroll cards` (header)")
         known = set(IdConfig.__dataclass_fields__)
-        saved = {**_LEGACY_CONFIG, **meta["config"]}   # fields the profile predates keep their old behaviour
-        cfg = IdConfig(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in saved.items() if k in known})
-        return cls(meta["name"], float(meta["aspect"]), tuple(meta["card_mm"]), list(meta["ref_ids"]), struct, colour,
-                   {int(k): v for k, v in meta.get("markers", {}).items()}, cfg, list(meta.get("sources", [])),
-                   str(meta.get("shape", "card")), amp)
+        try:
+            meta = _migrate(meta, path)
+            saved = {**_LEGACY_CONFIG, **meta["config"]}   # fields the profile predates keep their old behaviour
+            cfg = IdConfig(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in saved.items() if k in known})
+            return cls(meta["name"], float(meta["aspect"]), tuple(meta["card_mm"]), list(meta["ref_ids"]), struct,
+                       colour, {int(k): v for k, v in meta.get("markers", {}).items()}, cfg,
+                       list(meta.get("sources", [])), str(meta.get("shape", "card")), amp)
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise DeckError(f"{path}: not a deck profile saved by `companion enroll cards` "
+                            f"({type(e).__name__} in its header)") from e
 
 
 def _migrate(meta: dict, path: Path) -> dict:

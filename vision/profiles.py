@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import zipfile
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -141,20 +143,28 @@ class DiceProfile:
         if not isinstance(meta, dict) or meta.get("format") != PROFILE_FORMAT:
             raise ProfileError(f"{p} is not a roll-dice profile")
         meta = migrate(meta, p)
-        npz = p.parent / meta["arrays"]
+        arrays = meta.get("arrays")
+        if not isinstance(arrays, str) or not arrays:
+            raise ProfileError(f"dice profile {p} names no arrays file (\"arrays\"); "
+                               "build it again with `companion enroll roll-dice DIR`")
+        npz = p.parent / arrays
         if not npz.is_file():
             raise ProfileError(f"dice profile arrays missing: {npz}")
         if hashlib.sha256(npz.read_bytes()).hexdigest() != meta.get("arrays_sha256"):
             raise ProfileError(f"dice profile arrays {npz} do not match {p} (changed or corrupt)")
-        with np.load(npz) as z:
-            means, templates = z["colour_means"], z["templates"]
-        prof = cls(
-            colours=tuple(meta["colours"]), faces=tuple(meta["faces"]),
-            allowed=tuple(tuple(x) for x in meta["allowed"]),
-            colour_means=means, template_pairs=tuple(tuple(x) for x in meta["template_pairs"]),
-            templates=templates, template_side=int(meta["template_side"]), dice_seen=dict(meta["dice_seen"]),
-            version=int(meta["version"]), dice_set=str(meta.get("dice_set") or DEFAULT_DICE_SET),
-        )
+        try:
+            with np.load(npz, allow_pickle=False) as z:
+                means, templates = z["colour_means"], z["templates"]
+            prof = cls(
+                colours=tuple(meta["colours"]), faces=tuple(meta["faces"]),
+                allowed=tuple(tuple(x) for x in meta["allowed"]),
+                colour_means=means, template_pairs=tuple(tuple(x) for x in meta["template_pairs"]),
+                templates=templates, template_side=int(meta["template_side"]), dice_seen=dict(meta["dice_seen"]),
+                version=int(meta["version"]), dice_set=str(meta.get("dice_set") or DEFAULT_DICE_SET),
+            )
+        except (OSError, EOFError, KeyError, TypeError, ValueError, zipfile.BadZipFile, zlib.error) as exc:
+            raise ProfileError(f"dice profile {p} is not a roll-dice profile saved by `companion enroll roll-dice` "
+                               f"({type(exc).__name__}: {str(exc)[:80]})") from exc
         if means.shape != (len(prof.colours), 3) or templates.shape[0] != len(prof.template_pairs):
             raise ProfileError(f"dice profile {p}: array shapes do not match the metadata")
         return prof

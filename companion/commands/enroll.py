@@ -86,6 +86,10 @@ def cmd_enroll_dice(folder: Path, out: Path, dice: Any, warn_missing: bool = Tru
     from vision import VisionError
     from vision.roll_dice import enroll_roll_dice
 
+    if not folder.is_dir():  # missing, or a photo given as DIR: named before anything is read
+        print(_("companion enroll: {folder}: not a folder (expected DIR/<colour>-<face>/ subfolders of photos, "
+                "e.g. {example}/)").format(folder=folder, example=dice.folders[0]), file=sys.stderr)
+        return EXIT_INPUT
     try:
         missing = check_enroll_folders(folder, dice)
         check_image_files(folder)  # sizes from the headers, before vision decodes a photo

@@ -29,7 +29,7 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
     db = _chosen_db(args, "export")
     if db is None:
         return EXIT_USAGE
-    if not Path(db).is_file():
+    if not _holds_a_database(Path(db)):
         print(_("companion export: {problem}").format(problem=_no_db(db, args)), file=sys.stderr)
         return EXIT_DEVICE
     try:
@@ -117,6 +117,11 @@ def _chosen_db(args: argparse.Namespace, command: str) -> Path | None:
         return default_db_path().with_name("demo.sqlite3")
     return args.db or default_db_path()
 
+def _holds_a_database(db: Path) -> bool:
+    """Whether ``db`` is a file with something in it: an empty file (a name touched, a photo copied as nothing) is
+    no database, and the commands that only read (``export``, ``sessions``) must not make it one."""
+    return db.is_file() and db.stat().st_size > 0
+
 def _no_db(db: Path, args: argparse.Namespace) -> str:
     """The one line for a missing database, naming the box's and the demo's."""
     from companion.paths import default_db_path
@@ -145,7 +150,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     db = _chosen_db(args, "sessions")
     if db is None:
         return EXIT_USAGE
-    if not Path(db).is_file():
+    if not _holds_a_database(Path(db)):
         print(_("companion sessions: {problem}").format(problem=_no_db(db, args)), file=sys.stderr)
         return EXIT_DEVICE
     rows: list[dict[str, Any]] = []
