@@ -119,7 +119,9 @@ def calibrate_lens(frames: Sequence[np.ndarray], layout=None, config=None, min_v
     obj: list[np.ndarray] = []
     img: list[np.ndarray] = []
     size: tuple[int, int] | None = None
-    skipped = []
+    skipped: list[int] = []
+    alike: list[int] = []
+    views: list[list[int]] = []
     for k, frame in enumerate(frames):
         frame = validate_frame(frame, MIN_SIDE_PX)
         here = (frame.shape[1], frame.shape[0])
@@ -134,12 +136,18 @@ def calibrate_lens(frames: Sequence[np.ndarray], layout=None, config=None, min_v
             skipped.append(k)
             continue
         o = np.concatenate([layout.corners_mm[i] for i in ids])
+        pts = np.concatenate([seen[i] for i in ids]).astype(np.float32)
+        if any(_same_view(pts, ids, p, q, here) for p, q in zip(img, views, strict=True)):
+            alike.append(k)  # the same view again (a photo given twice) constrains nothing new
+            continue
         obj.append(np.column_stack([o, np.zeros(len(o))]).astype(np.float32))
-        img.append(np.concatenate([seen[i] for i in ids]).astype(np.float32))
+        img.append(pts)
+        views.append(ids)
     if len(obj) < min_views:
-        raise LensCalibrationFailed(f"{len(obj)} usable view(s) of the sheet (frames {skipped} showed too few "
-                                    f"markers); need {min_views}: show the whole sheet at {min_views} or more "
-                                    "different tilts")
+        why = [f"frames {skipped} showed too few markers"] if skipped else []
+        why += [f"frames {alike} repeat a view already given"] if alike else []
+        raise LensCalibrationFailed(f"{len(obj)} usable view(s) of the sheet ({'; '.join(why) or 'no other'}); "
+                                    f"need {min_views}: show the whole sheet at {min_views} or more different tilts")
     # k3 stays 0: with a few views of one A4 sheet it only trades off against k1 and makes the model
     # swing wildly outside the area the views covered
     flags = cv2.CALIB_FIX_ASPECT_RATIO | cv2.CALIB_FIX_K3
@@ -150,3 +158,17 @@ def calibrate_lens(frames: Sequence[np.ndarray], layout=None, config=None, min_v
         raise LensCalibrationFailed(f"lens fit error {rms:.2f} px > {max_rms_px} px: "
                                     "is the sheet flat, and from one print?")
     return LensCalibration(K, dist.ravel(), float(rms), size, len(obj))
+
+
+#: Two views whose marker corners all lie within this fraction of the image diagonal are one view.
+SAME_VIEW_FRAC = 0.005
+
+
+def _same_view(pts: np.ndarray, ids: list[int], other: np.ndarray, other_ids: list[int],
+               size: tuple[int, int]) -> bool:
+    """Whether the corners ``pts`` (float32[4N, 2] px, markers ``ids``) are those of a view already given
+    (``other``, ``other_ids``): the same markers, every corner within ``SAME_VIEW_FRAC`` of the diagonal of an
+    image of ``size`` (w, h) px. A photo given twice adds no tilt, so it cannot fix the focal length."""
+    if ids != other_ids:
+        return False
+    return float(np.max(np.linalg.norm(pts - other, axis=1))) < SAME_VIEW_FRAC * float(np.hypot(*size))
