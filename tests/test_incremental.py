@@ -91,6 +91,32 @@ def test_a_card_beside_a_card_played_is_not_identified_again(race, monkeypatch):
             assert now[place].confidence == card.confidence
 
 
+@pytest.mark.parametrize("seed", [2, 5])
+def test_the_cards_a_window_cuts_are_cards_not_doubtful_places(race, seed, monkeypatch):
+    """The window of a read after a change cuts the cards around it at its edges: they are cards of the first
+    look (no lattice of whole cards fits a cut card well, and that is not the table's art), never doubtful places
+    that send the window to the second look."""
+    import vision.card_detect as card_detect
+
+    doubtful_seen: list[int] = []
+    select = card_detect.select_cards
+
+    def spy(*args, **kwargs):
+        out = select(*args, **kwargs)
+        doubtful = kwargs.get("doubtful", args[6] if len(args) > 6 else None)
+        if doubtful is not None:
+            doubtful_seen.append(len(doubtful))
+        return out
+
+    monkeypatch.setattr(card_detect, "select_cards", spy)
+    table, reader, first, before = race
+    pieces, new = add_card(table, table.pieces, RACE_IDS, seed)
+    after = table.render(pieces, frame_seed=1)
+    got = read_changes(reader, after, before, change_boxes(first, after))
+    assert new.id in {c.id for c in got.cards} and len(got.cards) == len(before.cards) + 1
+    assert doubtful_seen and sum(doubtful_seen) == 0
+
+
 def test_a_card_swapped_in_place_is_covered_by_its_change():
     from vision.cards import covered, same_place
 

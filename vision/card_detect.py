@@ -475,7 +475,8 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
             scale = math.sqrt(local / base_area)
             parts = split_blob(img, b, (card_px[0] * scale, card_px[1] * scale), config)
             parts = [q for q in parts if outline_strength(gmag, q) >= config.min_edge]
-            if doubtful is not None and known and parts and lattice_fit(b, parts) < config.split_doubt_fit:
+            if (doubtful is not None and known and parts and not _cut_by_edge(b, img.shape[:2])
+                    and lattice_fit(b, parts) < config.split_doubt_fit):
                 doubtful.extend(parts)
             else:
                 out.extend(parts)
@@ -551,6 +552,14 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
             keep = [k for k, lo in enumerate(loose) if not lo or next(it) < c.loose_max_dice]
             quads, loose = [quads[k] for k in keep], [loose[k] for k in keep]
     return [order_quad(q) / s for q in quads], loose
+
+
+def _cut_by_edge(blob: Blob, image_hw: tuple[int, int]) -> bool:
+    """Whether ``blob`` reaches the edge of its image (``image_hw``: (height, width) px): its cards are cut there
+    (the window of a read after a change cuts the cards around it), so no lattice of whole cards fits it well and
+    :func:`lattice_fit` says nothing about the table's art."""
+    x, y, w, h = cv2.boundingRect(blob.contour)
+    return x <= 1 or y <= 1 or x + w >= image_hw[1] - 1 or y + h >= image_hw[0] - 1
 
 
 def lattice_fit(blob: Blob, cells: list[np.ndarray]) -> float:
