@@ -52,7 +52,8 @@ def test_the_page_says_reconnecting_while_the_box_restarts_then_shows_the_new_bo
     expect(page.locator("#connection")).to_have_text("reconnecting\u2026")
     expect(page.locator("#connection")).to_have_class("conn reconnecting")
     page.screenshot(path=str(output_dir / "phone-reconnecting.png"))
-    time.sleep(3)  # a few of the browser's retries fail while nothing listens: still reconnecting
+    for _ in range(3):  # a few of the browser's retries fail while nothing listens: still reconnecting
+        page.wait_for_event("requestfailed", timeout=15000)
     expect(page.locator("#connection")).to_have_text("reconnecting\u2026")
 
     second = BoxProcess([*BOX, "--db", str(db), "--new-session"], tmp_path, port=port)
