@@ -249,8 +249,20 @@ def test_picture_checks_tell_black_white_and_a_table():
         CameraHealthConfig(read_timeout_s=float("nan"))
 
 
+class _ClosedCamera(FakeCamera):
+    """A fake camera that tells when it has been closed (``closed``, an event to wait on)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.closed = threading.Event()
+
+    def close(self) -> None:
+        super().close()
+        self.closed.set()
+
+
 def test_a_watch_never_waits_longer_than_asked_and_closes_past_a_stuck_read():
-    camera = FakeCamera(scenes(1, hold=3), faults=[Fault.stall(1)])
+    camera = _ClosedCamera(scenes(1, hold=3), faults=[Fault.stall(1)])
     watch = CameraWatch(camera, FAST)
     assert watch.poll(wait_s=5).index == 0
     started = time.monotonic()
@@ -259,10 +271,8 @@ def test_a_watch_never_waits_longer_than_asked_and_closes_past_a_stuck_read():
     watch.close()  # the read is stuck: close() gives up after close_timeout_s
     assert not camera.calls.count(("close",))
     camera.unstall()
-    deadline = time.monotonic() + 10
-    while ("close",) not in camera.calls:  # the stuck read came back; the close queued behind it ran
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    assert camera.closed.wait(10)  # the stuck read came back; the close queued behind it ran
+    assert ("close",) in camera.calls
     assert watch.poll(wait_s=5).index == 2  # a later poll opens it again
 
 

@@ -154,8 +154,12 @@ window.Box = (function () {
         onState(JSON.parse(event.data));
       });
     }
-    window.addEventListener("offline", () => {
+    window.addEventListener("offline", () => { // the stream is closed: events still in flight would say "live"
       clearTimeout(watchdog);
+      clearTimeout(retryTimer);
+      stopPolling();
+      if (source) source.close();
+      source = null;
       reconnecting();
     });
     window.addEventListener("online", () => restart(0)); // back on the Wi-Fi: a fresh stream at once
