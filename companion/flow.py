@@ -509,9 +509,14 @@ class GameFlow:
     def export_json(self) -> dict[str, Any]:
         """The finished game: ``{"format": "tabletop-companion/game", "version": 1, "game", "title",
         "bgg_id", "session", "started_at", "ended_at" (Unix s), "finished", "rounds", "players":
-        [result players], "winners", "findings": [...], "events": [Event.to_json()]}``."""
+        [result players], "winners", "findings": [...], "events": [Event.to_json()]}``. A game not finished
+        (still in Setup, or stopped early) has no winner yet: ``"winners"`` is empty and every player's
+        ``"winner"`` is false, whatever the scores stand at."""
         events = self.session.events()
         progress = self.progress()
+        result = self.result()
+        if not progress.over:
+            result = {**result, "winners": [], "players": [{**p, "winner": False} for p in result["players"]]}
         return {
             "format": "tabletop-companion/game",
             "version": 1,
@@ -523,7 +528,7 @@ class GameFlow:
             "ended_at": events[-1].at if events else self.session.started_at,
             "finished": progress.over,
             "rounds": progress.round,
-            **self.result(),
+            **result,
             "findings": [f.to_json() for f in self.session.replay().findings],
             "events": [e.to_json() for e in events],
         }

@@ -324,3 +324,15 @@ def test_race_between_rounds_shows_the_next_round_being_chosen(store, output_dir
     flow.report("Ann", "select", {"action": "Produce"})
     flow.report("Bob", "select", {"action": "Produce"})
     assert flow.view()["round_label"] == "Round 2"  # revealed: the engine's round 2
+
+
+@pytest.mark.parametrize("game", ["roll", "race", "among"])
+def test_a_game_still_in_setup_exports_no_winner(store, game):
+    # Nobody has played a turn: the scores stand level, but a game that has not ended has no winner
+    # (an exported record that named every player the winner would be wrong in any score log).
+    flow = start(store, game)
+    exported = flow.export_json()
+    assert exported["finished"] is False
+    assert exported["winners"] == []
+    assert [p["winner"] for p in exported["players"]] == [False, False]
+    assert [p["winner"] for p in flow.bgstats_play(tz=UTC)["players"]] == [False, False]
