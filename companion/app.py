@@ -29,7 +29,7 @@ import numpy as np
 from companion.actions import SEAT_ACTIONS, Action, Posted, posted
 from companion.desk import Changes, Desk
 from companion.errors import shown
-from companion.flow import FAULT, STORAGE, GameFlow, Outcome
+from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, STALE, STORAGE, GameFlow, Outcome
 from companion.hub import Snapshot, StateHub
 from companion.i18n import N_, Text
 from companion.modes import ChooseMode, DiceMode, EnrollMode, Mode, ModeName, PlayMode, SessionMode, SetupMode
@@ -52,6 +52,11 @@ log = logging.getLogger(__name__)
 TO_THE_PHONE = frozenset({Action.CLAIM_SEAT, Action.OWNER_ASK})
 """Actions whose answer speaks to the phone that posted it ("Bob's seat is claimed by this phone", or why it was
 refused): it goes in that phone's answer only, never on the status line every view shows."""
+
+REFUSED_TO_THE_PHONE = frozenset({BAD_INPUT, NOT_ALLOWED, STALE})
+"""Refusals of a phone's tap (bad input, not its seat, made against an old screen): nothing was recorded, so the
+table has nothing to see; why goes in that phone's answer only. A fault or failing storage still goes on the
+status line: everyone at the table needs to know."""
 
 # the view's status.camera values (device.health.CameraStatus; docs/contracts.md)
 CAMERA_OK, CAMERA_LOST, CAMERA_ENDED = CameraStatus.OK.value, CameraStatus.LOST.value, CameraStatus.ENDED.value
@@ -546,12 +551,13 @@ class MainLoop:
         """Carry out one action (a dict as :meth:`companion.hub.StateHub.post_action` queues it:
         ``{"action": name, "origin", **payload}``) through the :class:`companion.desk.Desk` in the current
         mode: checked, allowed, applied once, written; never raises ``Exception``. Sets the status message (not for
-        what is meant for the posting phone only: :data:`TO_THE_PHONE`);
+        what is meant for the posting phone only: :data:`TO_THE_PHONE`, :data:`REFUSED_TO_THE_PHONE`);
         does not publish (:meth:`take_actions` does, before answering)."""
         self.stats.actions += 1
         name, origin = action.get("action"), action.get("origin", "cli")
         outcome = self.desk.handle(action)
-        if origin != "phone" or name not in TO_THE_PHONE:
+        to_the_phone = name in TO_THE_PHONE or outcome.status in REFUSED_TO_THE_PHONE
+        if origin != "phone" or not to_the_phone:
             self.message = outcome.error or outcome.message or self.message
         if outcome.status == STORAGE:
             self.message = self.storage.message or self.message

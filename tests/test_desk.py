@@ -438,6 +438,24 @@ def test_another_players_tap_does_not_make_mine_stale_but_the_round_moving_does(
     assert act(loop, "report", player="Ann", form="hand", values={"cards": 4}, version=10 ** 6)["status"] == 409
 
 
+def test_a_phones_refused_tap_is_told_to_that_phone_not_on_every_views_status_line(store):
+    # A stale or bad tap records nothing: the phone that made it is told why in its answer; the status line
+    # every view shows keeps what the table last did.
+    flow, loop = _started_race(store)
+    seen = flow.session.last_seq
+    assert act(loop, "next_phase", "touchscreen")["status"] == 200
+    table_said = loop.message
+    stale = act(loop, "report", player="Ann", form="hand", values={"cards": 4}, version=seen)
+    assert stale["status"] == 409 and stale["error"]
+    bad = act(loop, "report", player="Ann", form="hand", values={"cards": "many"})
+    assert bad["status"] == 400 and bad["error"]
+    assert loop.message == table_said
+    assert loop.view()["status"]["message"] == table_said
+    # the touchscreen's own refusal is shown there: it is the box's screen that was tapped
+    refused = act(loop, "report", "touchscreen", player="Ann", form="hand", values={"cards": "many"})
+    assert refused["status"] == 400 and loop.message == refused["error"]
+
+
 # -- exactly once: a repeated key gets the first answer, also after a restart ----------------------------
 
 
