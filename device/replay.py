@@ -264,18 +264,24 @@ class ReplaySource(CameraSource):
         out: np.ndarray = np.clip(noisy, 0, 255).astype(np.uint8)
         return out
 
-    def _none_decoded(self) -> BadImage:
-        return BadImage(f"none of the {len(self._files)} images in {self.path} can be decoded: copy the photos again")
+    def _none_decoded(self, first: BadImage | None = None) -> BadImage:
+        """The error for a replay with no photo that decodes: a single photo's own problem (too large, empty,
+        not an image), or for a folder the count and the first photo's problem."""
+        if first is not None and len(self._files) == 1:
+            return first
+        none = f"none of the {len(self._files)} images in {self.path} can be decoded"
+        return BadImage(f"{none}; the first: {first}" if first is not None else f"{none}: copy the photos again")
 
     def _first_photo(self) -> tuple[Path, np.ndarray]:
         """The first photo that decodes (kept for the first read), so a folder of nothing but
         unreadable files is refused at open, like an empty one."""
+        problem: BadImage | None = None
         for file in self._files:
             try:
                 return file, decode_image(file)
-            except BadImage:
-                continue
-        raise self._none_decoded()
+            except BadImage as exc:
+                problem = problem or exc
+        raise self._none_decoded(problem)
 
     def _next_photo(self) -> tuple[np.ndarray, Path | None]:
         """Decode the photo at the current position and move past it (also when it is bad).
@@ -283,7 +289,7 @@ class ReplaySource(CameraSource):
         Raises CameraDisconnected when the folder (or the photo replayed) is gone: put back, it is
         opened again.
         """
-        bad_in_a_row = 0
+        bad_in_a_row, problem = 0, None
         while True:
             if self._pos >= len(self._files):
                 if not self.loop:
@@ -304,9 +310,9 @@ class ReplaySource(CameraSource):
                 if not self.skip_bad:
                     raise
                 log.warning("skipping: %s", exc)
-                bad_in_a_row += 1
+                bad_in_a_row, problem = bad_in_a_row + 1, problem or exc
                 if bad_in_a_row >= len(self._files):
-                    raise self._none_decoded() from None
+                    raise self._none_decoded(problem) from None
 
     def _next_video_frame(self) -> tuple[np.ndarray, Path | None]:
         """Read the next video frame, reopening the file at the end when looping."""

@@ -235,8 +235,9 @@ def test_replay_all_bad_is_refused_at_open_and_mid_replay(tmp_path: Path) -> Non
     (tmp_path / "a.png").write_bytes(b"garbage")
     (tmp_path / "b.png").write_bytes(b"")
     src = ReplaySource(tmp_path, skip_bad=True, loop=True)
-    with pytest.raises(BadImage, match="none of the 2 images"):  # nothing to replay, as an empty folder
+    with pytest.raises(BadImage, match="none of the 2 images") as info:  # nothing to replay, as an empty folder
         src.open()
+    assert "the first: " in str(info.value) and "a.png" in str(info.value)  # why, for one of them
     assert not src.is_open
     write_photos(tmp_path, {"a.png": 10})
     with src:
@@ -244,6 +245,13 @@ def test_replay_all_bad_is_refused_at_open_and_mid_replay(tmp_path: Path) -> Non
         (tmp_path / "a.png").write_bytes(b"garbage again")  # both bad now, mid-replay
         with pytest.raises(BadImage, match="none of the 2 images"):
             src.read()
+
+
+def test_a_single_photo_that_cannot_be_decoded_says_its_own_problem(tmp_path: Path) -> None:
+    photo = tmp_path / "table.png"
+    photo.write_bytes(b"")
+    with pytest.raises(BadImage, match=r"table\.png is empty \(0 bytes\)"):
+        ReplaySource(photo).open()
 
 
 def test_replay_empty_folder_names_folder_and_extensions(tmp_path: Path) -> None:
