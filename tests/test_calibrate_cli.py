@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -131,6 +132,11 @@ def test_calibrate_never_overwrites_another_file_but_replaces_its_own(tmp_path, 
     assert main(["calibrate", "--source", str(photo), "--corners", corners_arg(scene), "--out", str(tmp_path)]) == 1
     assert "is a folder" in capsys.readouterr().err
     assert not list(tmp_path.glob("*.tmp"))
+    if Path("/proc/self").is_dir():  # Linux's /proc takes no new file, whoever runs this
+        proc = "/proc/cal.json"
+        assert main(["calibrate", "--source", str(photo), "--corners", corners_arg(scene), "--out", proc]) == 1
+        err = capsys.readouterr().err
+        assert "cannot write /proc/cal.json: " in err and ".tmp" not in err  # the file asked for, not ours
 
 
 @pytest.mark.parametrize("text, words", [

@@ -24,7 +24,9 @@ def cmd_print_mat(path: Path) -> int:
         written = write_mat(path)
     except OSError as exc:
         print(
-            _("companion print-mat: cannot write {path}: {problem}").format(path=path, problem=say(exc)),
+            _("companion print-mat: cannot write {path}: {problem}").format(
+                path=path, problem=exc.strerror or say(exc)
+            ),
             file=sys.stderr,
         )
         return EXIT_INPUT
@@ -128,7 +130,9 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
         save_calibration(calibration, path, source=str(name), mirror=mirror)
     except OSError as exc:
         print(
-            _("companion calibrate: cannot write {path}: {problem}").format(path=path, problem=say(exc)),
+            _("companion calibrate: cannot write {path}: {problem}").format(
+                path=path, problem=exc.strerror or say(exc)
+            ),
             file=sys.stderr,
         )
         return EXIT_INPUT
