@@ -45,15 +45,33 @@ from .errors import VisionError
 from .quads import quad_size, rectify
 from .table import TableConfig, detect_markers
 
-__all__ = ["DECK_VERSION", "DeckError", "DeckProfile", "IdConfig", "Identification", "build_deck",
+__all__ = ["DECK_VERSION", "DeckError", "DeckProfile", "DeckVersionError", "IdConfig", "Identification", "build_deck",
            "build_deck_from_images", "deck_from_crops", "enrollment_crop", "read_enrollment_folder"]
 
-DECK_VERSION = 1
+DECK_VERSION = 2
+"""Deck profile format: 1 the first; 2 a card's features computed at the structure maps' size (a card deck of
+format 1 is refused: :class:`DeckVersionError`; hex decks' features are unchanged, so format 1 reads as 2)."""
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
 
 class DeckError(VisionError):
     """A deck folder or profile file cannot be used (the message says why)."""
+
+
+class DeckVersionError(DeckError):
+    """A card deck profile saved in an older format whose features this program no longer computes: enroll the
+    deck again (``companion enroll cards DECK DIR``).
+
+    Attributes:
+        path: the profile file.
+        version: its format version.
+    """
+
+    def __init__(self, path: Path, version: int) -> None:
+        super().__init__(f"{path}: a deck enrolled by an older version of the program (format {version}); enroll it "
+                         "again: companion enroll cards DECK DIR")
+        self.path = path
+        self.version = version
 
 
 #: IdConfig fields added after the first profiles were saved, with the value that reproduces those
@@ -428,12 +446,19 @@ class DeckProfile:
 
 
 def _migrate(meta: dict, path: Path) -> dict:
-    """Bring an older profile header up to :data:`DECK_VERSION` (version 1 is the first)."""
+    """Bring an older profile header up to :data:`DECK_VERSION` (version 1 is the first).
+
+    Raises:
+        DeckVersionError: a card deck of format 1 (its features were computed at the crop's size).
+        DeckError: a newer format, or one older than 1.
+    """
     v = int(meta.get("version", 0))
     if v > DECK_VERSION:
         raise DeckError(f"{path}: deck profile version {v} is newer than this program's {DECK_VERSION}; update")
     if v < 1:
         raise DeckError(f"{path}: deck profile version {v} is too old; enroll the deck again")
+    if v < 2 and meta.get("shape", "card") == "card" and {"name", "ref_ids", "config"} <= set(meta):
+        raise DeckVersionError(path, v)
     return meta
 
 
