@@ -316,14 +316,14 @@ class DeckProfile:
         (:meth:`distances_many`)."""
         cfg = self.config
         uniq, inv, count = self._cards()
+        order, starts = self._card_runs()
         out = []
         for D, turns in self.distances_many(crops):
             # per card and turn: the best reference, blended with the mean of its references (several
             # photos of one card agreeing count more than one lucky match)
-            per_min = np.full((len(uniq), D.shape[1]), np.inf, np.float32)
-            per_sum = np.zeros((len(uniq), D.shape[1]), np.float32)
-            np.minimum.at(per_min, inv, D)
-            np.add.at(per_sum, inv, D)
+            Ds = D[order]                                                   # each card's references in one run
+            per_min = np.minimum.reduceat(Ds, starts, axis=0)
+            per_sum = np.add.reduceat(Ds, starts, axis=0)
             per = (1 - cfg.ref_mean_weight) * per_min + cfg.ref_mean_weight * per_sum / count[:, None]
             best_c, best_t = np.unravel_index(int(np.argmin(per)), per.shape)
             d1 = float(per[best_c, best_t])
@@ -340,6 +340,16 @@ class DeckProfile:
             uniq, inv = np.unique(np.array(self.ref_ids), return_inverse=True)
             c = (uniq, inv.reshape(-1), np.bincount(inv.reshape(-1)))
             self._cards_cache = c
+        return c
+
+    def _card_runs(self) -> tuple[np.ndarray, np.ndarray]:
+        """(int[N_refs] the references ordered by card, int[n_cards] where each card's run starts in that order),
+        cached: a card's references are reduced in one run (``np.minimum.reduceat``)."""
+        c = getattr(self, "_runs_cache", None)
+        _, inv, count = self._cards()
+        if c is None or len(c[0]) != len(inv):
+            c = (np.argsort(inv, kind="stable"), np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.intp))
+            self._runs_cache = c
         return c
 
     def decide(self, scored: tuple[str, float, float, int], unknown_at: float | None = None) -> Identification:
