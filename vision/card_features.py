@@ -145,7 +145,7 @@ def _light_field(f: np.ndarray, cells: tuple[int, int], percentile: float) -> np
     for _ in range(3):
         fitted = keep
         # least squares by the normal equations (3 parameters, well conditioned: cell centres on a grid)
-        res = lm - A @ np.linalg.solve((keep @ outer).reshape(3, 3), keep @ al)
+        res = lm - A @ _solve3((keep @ outer).reshape(3, 3), keep @ al)
         rk = res[keep > 0]
         spread = max(math.sqrt(float(np.dot(rk, rk)) / len(rk) - (float(rk.sum()) / len(rk)) ** 2), 0.02)
         new_keep = (res > -2.0 * spread).astype(np.float64)
@@ -153,13 +153,23 @@ def _light_field(f: np.ndarray, cells: tuple[int, int], percentile: float) -> np
             break
         keep = new_keep
     kA = A * fitted[:, None]
-    coef = np.linalg.solve(kA.T @ A, kA.T @ logv)                                # [3 params, 3 channels]
+    coef = _solve3(kA.T @ A, kA.T @ logv)                                        # [3 params, 3 channels]
     yy = (np.arange(h, dtype=np.float32) + 0.5) / h - 0.5
     xx = (np.arange(w, dtype=np.float32) + 0.5) / w - 0.5
     inv_x = np.exp(-xx[:, None] * coef[1][None, :].astype(np.float32))      # separable: exp(-bx) * exp(-cy)
     inv_y = np.exp(-yy[:, None] * coef[2][None, :].astype(np.float32))
     # inv_y[:, None, :] * inv_x[None, :, :], as rows of w * 3 values (numpy's loop over 3 channels is slow)
     return (np.tile(inv_y, (1, w)) * inv_x.reshape(1, -1)).reshape(h, w, 3)
+
+
+def _solve3(G: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """x with ``G @ x = b`` for a symmetric positive definite float64[3, 3] ``G`` (normal equations) and b
+    float64[3] or [3, k], by the adjugate (``np.linalg.solve``'s call costs more than the arithmetic here)."""
+    (a, b_, c), (_, e, f), (_, _, i) = G.tolist()
+    A_, B_, C_ = e * i - f * f, c * f - b_ * i, b_ * f - c * e
+    det = a * A_ + b_ * B_ + c * C_
+    inv = np.array([[A_, B_, C_], [B_, a * i - c * c, b_ * c - a * f], [C_, b_ * c - a * f, a * e - b_ * b_]]) / det
+    return inv @ b
 
 
 _DESIGN_CACHE: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}

@@ -108,6 +108,10 @@ class DeckSearch:
         self.pooled = H % 2 == 0 and W % 2 == 0 and N > 0
         maps = self.flat.reshape(N, C, H, W)
         self.index = (np.ascontiguousarray(_block_sums(maps).reshape(N, -1)) if self.pooled else self.flat)
+        # the ranking reads sums over 4 x 4 blocks where the maps allow (a sixteenth of the deck)
+        self.rank_pool = 4 if H % 4 == 0 and W % 4 == 0 and N > 0 else 2
+        self.rank_index = (np.ascontiguousarray(_block_sums(_block_sums(maps)).reshape(N, -1))
+                           if self.rank_pool == 4 else self.index)
         rows, cols = block_bounds(H, W)
         ind = np.zeros((H, W, 6), np.float32)
         for i in range(3):
@@ -144,7 +148,8 @@ class DeckSearch:
                     exact_all: bool = False) -> list[np.ndarray]:
         """Per crop, float32[N, T]: the centred correlation (channel-weighted) of its normalised query maps
         float32[T, C, K] (one row per turn) with every reference: exact for the ``candidates`` best pairs of the
-        block-sum index and every reference of their cards at that turn, the index's estimate elsewhere
+        block-sum ranking index (4 x 4 blocks, 2 x 2 when the maps' sides are not multiples of 4) and every
+        reference of their cards at that turn, the index's estimate elsewhere
         (``exact_all``: exact everywhere). ``penalties``: per crop, float[N, T] added to the distance
         (1 - correlation) before the pairs are ranked (the colour term), or None.
 
@@ -162,8 +167,11 @@ class DeckSearch:
         if exact_all or not self.pooled or self.candidates >= N * min(Ts):
             exact = self.flat @ np.concatenate(flat_q).T
             return [a.astype(np.float32) for a in np.split(exact, np.cumsum(Ts)[:-1], axis=1)]
-        pq = [_block_sums(q.reshape(q.shape[0], C, H, W)).reshape(q.shape[0], -1) for q in flat_q]
-        est = (self.index @ np.concatenate(pq).T) * 0.25                                  # [N, sum T]
+        pq = [_block_sums(q.reshape(q.shape[0], C, H, W)) for q in flat_q]
+        if self.rank_pool == 4:
+            pq = [_block_sums(p) for p in pq]
+        p2 = float(self.rank_pool * self.rank_pool)
+        est = (self.rank_index @ np.concatenate([p.reshape(p.shape[0], -1) for p in pq]).T) / p2   # [N, sum T]
         exact = self.flat @ np.concatenate(flat_q).T if len(qns) >= self.batch_exact else None
         out, j = [], 0
         for k, (q, T) in enumerate(zip(flat_q, Ts, strict=True)):
@@ -213,7 +221,9 @@ class DeckSearch:
         N = self.flat.shape[0]
         flat2, _, bsum2, bsq2 = self.halves()
         turns = np.asarray(turns)
-        flip_all = ~np.isin(turns, list(bigs))                # a turn t + 2 whose maps are t's turned a half turn
+        given = np.zeros(max(4, int(turns.max()) + 1 if M else 0), bool)
+        given[list(bigs)] = True
+        flip_all = ~given[turns]                              # a turn t + 2 whose maps are t's turned a half turn
         base_of = np.where(flip_all, turns - 2, turns)
         for b in np.unique(base_of):
             sel = np.nonzero(base_of == b)[0]
