@@ -222,7 +222,7 @@ class DeckProfile:
             sw, sh = self.config.struct_size
             _, inv, _ = self._cards()
             cached = (key, DeckSearch(self.struct, (sw, sh), self._weights(), inv,
-                                      candidates=max(32, 2 * self.config.shortlist)))
+                                      candidates=self.config.shortlist))
             self._search_cache = cached
         return cached[1]
 
@@ -237,9 +237,13 @@ class DeckProfile:
         cfg = self.config
         if amp is None or self.amp is None or self.shape != "card" or cfg.amp_weight <= 0:
             return 0.0
-        q = np.maximum(amp, cfg.amp_floor)
-        r = np.maximum(self.amp, cfg.amp_floor)
-        return cfg.amp_weight * np.abs(np.log(q[None, :] / r)).mean(axis=1)
+        key = (id(self.amp), cfg.amp_floor)
+        cached = getattr(self, "_log_amp_cache", None)
+        if cached is None or cached[0] != key:        # the references' log amplitudes, once per deck
+            cached = (key, np.log(np.maximum(self.amp, cfg.amp_floor)).astype(np.float32))
+            self._log_amp_cache = cached
+        q = np.log(np.maximum(amp, cfg.amp_floor)).astype(np.float32)
+        return cfg.amp_weight * np.abs(q[None, :] - cached[1]).mean(axis=1)
 
     def coarse_distances(self, crop: np.ndarray) -> np.ndarray:
         """float[N_refs]: the distance of one crop, as given (no turns, no shifts, no occlusion trimming), to
