@@ -214,7 +214,6 @@ class DeckSearch:
         W, H = self.size
         K = W * H
         n = 2 * s + 1
-        S = n * n
         w = self.weights
         best = np.empty(M, np.float32)
         trimmed = np.empty(M, np.float64) if trim > 0 else None
@@ -236,10 +235,7 @@ class DeckSearch:
             rsel = refs[sel]
             row = rsel + N * flip                # a half turn of the query = the reference turned a half turn
             r = flat2[row].reshape(m, C, K)
-            if self.fine_shifts < S and self.pooled:
-                shifts = self._shift_estimates(big, s, row, inv)                       # [k, m] base shifts
-            else:
-                shifts = np.arange(S)[:, None] * np.ones((1, m), int)
+            shifts = self._shift_estimates(big, s, row, inv)                           # [k, m] base shifts
             k = shifts.shape[0]
             # each pair's own windows, multiplied with its reference once: the per-block sums of the products give
             # the correlation (summed) and the occlusion trimming (per block); the references have zero mean, so a
@@ -281,17 +277,20 @@ class DeckSearch:
         return a[0].transpose(1, 0, 2), a[1].transpose(1, 0, 2)
 
     def _shift_estimates(self, big: np.ndarray, s: int, row: np.ndarray, inv: np.ndarray) -> np.ndarray:
-        """int[fine_shifts, M]: the base shifts (row-major (dy, dx) of ``big``'s windows) of each pair's
-        ``fine_shifts`` highest correlations estimated from 2 x 2 block sums (``row``: the pairs' rows of
-        :meth:`halves`, a reference or its half turn; ``inv``: float32[S, C] the windows' inverse norms)."""
+        """int[k, M]: the base shifts (row-major (dy, dx) of ``big``'s windows) of each pair's ``k`` =
+        ``fine_shifts`` highest correlations estimated from 2 x 2 block sums (exact, from the maps themselves, when
+        the maps' sides are odd; ``row``: the pairs' rows of :meth:`halves`, a reference or its half turn;
+        ``inv``: float32[S, C] the windows' inverse norms)."""
         C, h, w = big.shape
         W, H = self.size
         n = 2 * s + 1
         m = len(row)
-        blk = np.ascontiguousarray(big[:, :-1, :-1] + big[:, 1:, :-1] + big[:, :-1, 1:] + big[:, 1:, 1:])
+        p = 2 if self.pooled else 1
+        blk = (np.ascontiguousarray(big[:, :-1, :-1] + big[:, 1:, :-1] + big[:, :-1, 1:] + big[:, 1:, 1:])
+               if p == 2 else big)
         it = blk.itemsize
         cs, rs = blk.strides[0], blk.strides[1]
-        view = np.lib.stride_tricks.as_strided(blk, (n, n, C, H // 2, W // 2), (rs, it, cs, 2 * rs, 2 * it),
+        view = np.lib.stride_tricks.as_strided(blk, (n, n, C, H // p, W // p), (rs, it, cs, p * rs, p * it),
                                                writeable=False)
         pw = np.ascontiguousarray(view).reshape(n * n, C, -1)                           # [S, C, K/4]
         r2 = self.halves()[1][row].reshape(m, C, -1)
@@ -299,4 +298,4 @@ class DeckSearch:
         wi = inv * self.weights[None, :]
         for c in range(C):
             est += (pw[:, c, :] @ r2[:, c, :].T) * wi[:, c:c + 1]
-        return np.argsort(-est, axis=0)[:self.fine_shifts]                              # [k, m]
+        return np.argsort(-est, axis=0)[:max(1, min(self.fine_shifts, n * n))]           # [k, m]
