@@ -8,9 +8,10 @@
 * *ink amplitude* (cards): the mean ink darkness and chroma of the card's centre, compared as a log ratio --
   the contrast the correlation normalises away (a solid shape against a hatched one of the same outline).
 
-For cards the crop is first divided by a planar light field fitted to its paper (a light falling off across
-the card, a coloured lamp on one side) before the white balance. Hex crops (``shape="hex"``) count only
-the hexagon inside the square crop (:func:`shape_mask`).
+For cards the crop's core is first reduced to the structure maps' size (with a ``struct_shift`` border; every
+feature is computed there, deck format 2) and divided by a planar light field fitted to its paper (a light
+falling off across the card, a coloured lamp on one side) before the white balance. Hex crops (``shape="hex"``)
+count only the hexagon inside the square crop (:func:`shape_mask`).
 """
 
 from __future__ import annotations
@@ -253,6 +254,12 @@ def feature_maps(crop: np.ndarray, cfg: IdConfig, shape: str = "card") -> tuple[
 def crop_features(crop: np.ndarray, cfg: IdConfig,
                   shape: str = "card") -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """:func:`feature_maps` and, for cards, :func:`ink_amplitude` (None for other shapes) in one pass.
+
+    ``crop``: uint8[h, w, 3] BGR. Returns (maps float32[4, H + 2s, W + 2s] with (W, H) = ``struct_size`` and s =
+    ``struct_shift``, hue histogram float32[hue_bins] summing to 1, amplitude float32[2] or None). A card's core
+    (the crop without ``margin_frac``) is reduced to the maps' size first (``INTER_AREA``), so its light field,
+    white balance, gradients, histogram and amplitude are computed on W + 2s x H + 2s pixels (deck format 2);
+    a hex crop's features are computed at the crop's size and the maps reduced afterwards.
 
     The white-balanced Lab crop is 8-bit, so chroma and the ink hue's histogram bins and weights are read from
     tables over its (a, b) pairs (:func:`_ab_tables`: the same values, computed once)."""
