@@ -12,7 +12,8 @@ single-threaded BLAS and OpenCV, the best of ``--rounds`` rounds:
 
 ``--against DIR``: the same figures for the ``vision`` package of another checkout (e.g. a worktree of main),
 loaded beside this one and timed interleaved round by round, with the share of crops on which the two agree
-(card and turn) and the largest difference of their distances.
+(card and turn), the largest difference of their distances and the median best distance and margin of each. A
+checkout whose program does not read this one's deck format enrolls the same references with its own program.
 
     python bench/card_ident.py
     git worktree add --detach /tmp/main-ref main && python bench/card_ident.py --against /tmp/main-ref
@@ -41,6 +42,7 @@ from bench.full_table import GameReaders, read_all
 from vision.deck import DeckProfile
 from vision.inference import InferenceConfig
 from vision.synth_full import full_table
+from vision.synth_table import GAME_SHAPES, reference_images
 from vision.table import calibrate
 
 GAMES = ("race", "among")
@@ -80,6 +82,16 @@ def load_vision(checkout: Path, name: str = "vision_against"):
     return importlib.import_module(f"{name}.deck")
 
 
+def against_deck(other, path: Path, game: str, ids: list[str]):
+    """The other checkout's deck: the profile file ``path`` read by its program, or, when that program does not
+    read this format (another deck format version), the same references enrolled by its own program."""
+    try:
+        return other.DeckProfile.load(path)
+    except other.DeckError:
+        return other.build_deck_from_images(reference_images(ids, GAME_SHAPES[game], seed=7), name=game,
+                                            kind="scan", card_mm=GAME_SHAPES[game])
+
+
 def cpu_ms(fn, n: int) -> float:
     t0 = time.process_time()
     fn()
@@ -104,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         if other is not None:
             with tempfile.TemporaryDirectory() as tmp:   # the same profile file, read by each program
                 path = deck.save(Path(tmp) / f"{game}.npz")
-                decks = {"this": DeckProfile.load(path), "against": other.DeckProfile.load(path)}
+                decks = {"this": DeckProfile.load(path), "against": against_deck(other, path, game, gr.ids[game])}
         for d in decks.values():
             d.score_many(crops[:2])                      # caches and derived indexes, not timed
         n = len(crops)
@@ -122,7 +134,9 @@ def main(argv: list[str] | None = None) -> int:
             a, b = decks["this"].score_many(crops), decks["against"].score_many(crops)
             same = sum(x[0] == y[0] and x[3] == y[3] for x, y in zip(a, b, strict=True))
             dmax = max(max(abs(x[1] - y[1]), abs(x[2] - y[2])) for x, y in zip(a, b, strict=True))
-            print(f"  card and turn agree on {same}/{n}; largest distance difference {dmax:.2g}")
+            print(f"  card and turn agree on {same}/{n}; largest distance difference {dmax:.2g}; median best "
+                  f"distance {np.median([x[1] for x in a]):.3f} (this) {np.median([y[1] for y in b]):.3f} (against), "
+                  f"median margin {np.median([x[2] - x[1] for x in a]):.3f} {np.median([y[2] - y[1] for y in b]):.3f}")
     return 0
 
 

@@ -12,7 +12,7 @@ import pytest
 from vision.card_features import IdConfig, flatten_light, ink_amplitude
 from vision.card_match import RefineConfig, candidate_quads, edge_profiles, refine_identifications
 from vision.cards import CardsConfig, read_cards
-from vision.deck import DeckProfile, deck_from_crops
+from vision.deck import DeckProfile, DeckVersionError, deck_from_crops
 from vision.quads import order_quad, rectify
 
 
@@ -109,29 +109,53 @@ def test_ink_amplitude_tells_solid_from_hatched():
         assert deck.identify_one(seen).card_id == name
 
 
-def test_profiles_saved_before_the_new_features_read_as_before(tmp_path):
-    crops = {f"c{k}": [np.random.default_rng(k).integers(0, 255, (150, 96, 3), dtype=np.uint8)] for k in range(3)}
-    old_cfg = IdConfig(flatten_light=False, amp_weight=0.0)
-    deck = deck_from_crops(crops, "old", 150 / 96, (63.0, 98.0), old_cfg)
-    path = deck.save(tmp_path / "old.npz")
-    # strip what an older program would not have written
+def _as_older_program_wrote_it(path, tmp_path, name: str, version: int, drop_config=(), drop_arrays=()):
+    """A copy of the profile ``path`` with the header's version set to ``version`` and the config fields and
+    arrays an older program would not have written left out."""
     z = dict(np.load(path))
     meta = json.loads(bytes(z["meta"]).decode())
-    for k in ("flatten_light", "light_cells", "amp_weight", "amp_floor", "amp_margin_frac"):
+    meta["version"] = version
+    for k in drop_config:
         meta["config"].pop(k)
     z["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
-    z.pop("amp")
-    legacy = tmp_path / "legacy.npz"
-    with open(legacy, "wb") as f:
+    for k in drop_arrays:
+        z.pop(k)
+    out = tmp_path / name
+    with open(out, "wb") as f:
         np.savez(f, **z)
+    return out
+
+
+def test_a_card_profile_of_format_1_asks_to_enroll_again(tmp_path):
+    # format 1 computed a card's features at the crop's size; format 2 at the structure maps' size: the stored
+    # references of a format-1 card deck cannot be compared with today's crops
+    crops = {f"c{k}": [np.random.default_rng(k).integers(0, 255, (150, 96, 3), dtype=np.uint8)] for k in range(3)}
+    deck = deck_from_crops(crops, "old", 150 / 96, (63.0, 98.0), IdConfig(flatten_light=False, amp_weight=0.0))
+    legacy = _as_older_program_wrote_it(deck.save(tmp_path / "old.npz"), tmp_path, "legacy.npz", 1,
+                                        ("flatten_light", "light_cells", "amp_weight", "amp_floor", "amp_margin_frac"),
+                                        ("amp",))
+    with pytest.raises(DeckVersionError) as e:
+        DeckProfile.load(legacy)
+    assert e.value.path == legacy and e.value.version == 1
+    assert str(legacy) in str(e.value) and "companion enroll cards" in str(e.value) and "\n" not in str(e.value)
+    # a profile saved now reads back as it was, amplitudes and all
+    back = DeckProfile.load(deck_from_crops(crops, "new", 150 / 96, (63.0, 98.0)).save(tmp_path / "new.npz"))
+    assert back.amp is not None and back.config == IdConfig()
+
+
+def test_a_hex_profile_of_format_1_reads_as_before(tmp_path):
+    # hex features did not change in format 2: a hex deck saved before it (and before the light flattening and
+    # amplitude fields) reads with the old behaviour and gives the same distances
+    rng = np.random.default_rng(5)
+    crops = {f"h{k}": [rng.integers(0, 255, (96, 96, 3), dtype=np.uint8)] for k in range(3)}
+    cfg = IdConfig(struct_size=(48, 48), struct_shift=4, flatten_light=False, amp_weight=0.0)
+    deck = deck_from_crops(crops, "hexes", 1.0, (100.0, 115.0), cfg, shape="hex")
+    legacy = _as_older_program_wrote_it(deck.save(tmp_path / "hex.npz"), tmp_path, "legacy.npz", 1,
+                                        ("flatten_light", "light_cells", "amp_weight", "amp_floor", "amp_margin_frac"))
     again = DeckProfile.load(legacy)
-    assert again.config.flatten_light is False and again.config.amp_weight == 0.0 and again.amp is None
-    q = crops["c1"][0]
+    assert again.shape == "hex" and again.config.flatten_light is False and again.config.amp_weight == 0.0
+    q = crops["h1"][0]
     assert again.identify_one(q).distance == pytest.approx(deck.identify_one(q).distance, abs=1e-5)
-    # a profile saved now keeps its amplitudes
-    new = deck_from_crops(crops, "new", 150 / 96, (63.0, 98.0))
-    back = DeckProfile.load(new.save(tmp_path / "new.npz"))
-    assert back.amp is not None and np.allclose(back.amp, new.amp) and back.config == new.config
 
 
 def test_a_badly_fitted_card_is_read_after_the_second_look():

@@ -116,3 +116,30 @@ def test_a_deck_copied_short_or_with_a_foreign_header_is_named_in_one_line(tmp_p
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err
         assert "not a deck profile saved by `companion enroll cards`" in err and why in err
+
+
+def test_a_card_deck_of_an_older_format_asks_to_enroll_again_and_is_replaced_by_enrolling(tmp_path, capsys):
+    from vision.deck import deck_from_crops
+
+    rng = np.random.default_rng(2)
+    refs = tmp_path / "refs"
+    crops = {}
+    for name in ("a", "b"):
+        (refs / name).mkdir(parents=True)
+        crops[name] = [rng.integers(0, 255, (150, 96, 3), dtype=np.uint8)]
+        cv2.imwrite(str(refs / name / "scan.png"), crops[name][0])
+    deck = tmp_path / "old.npz"
+    saved = dict(np.load(deck_from_crops(crops, "old", 150 / 96, (63.0, 98.0)).save(deck)))
+    meta = json.loads(bytes(saved["meta"]).decode())
+    meta["version"] = 1                    # features computed at the crop's size: the format before this program's
+    saved["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    np.savez(deck, **saved)
+    img = tmp_path / "blank.png"
+    cv2.imwrite(str(img), np.full((60, 80, 3), 120, np.uint8))
+    assert main(["read", str(img), "--cards", str(deck)]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert str(deck) in err and "enroll it again" in err and f"companion enroll cards {deck} DIR" in err
+    # enrolling again over it replaces it (it is a deck, not another program's file)
+    assert main(["enroll", "cards", str(deck), str(refs)]) == 0
+    assert main(["read", str(img), "--cards", str(deck)]) == 0

@@ -8,9 +8,10 @@
 * *ink amplitude* (cards): the mean ink darkness and chroma of the card's centre, compared as a log ratio --
   the contrast the correlation normalises away (a solid shape against a hatched one of the same outline).
 
-For cards the crop is first divided by a planar light field fitted to its paper (a light falling off across
-the card, a coloured lamp on one side) before the white balance. Hex crops (``shape="hex"``) count only
-the hexagon inside the square crop (:func:`shape_mask`).
+For cards the crop's core is first reduced to the structure maps' size (with a ``struct_shift`` border; every
+feature is computed there, deck format 2) and divided by a planar light field fitted to its paper (a light
+falling off across the card, a coloured lamp on one side) before the white balance. Hex crops (``shape="hex"``)
+count only the hexagon inside the square crop (:func:`shape_mask`).
 """
 
 from __future__ import annotations
@@ -135,20 +136,25 @@ def _light_field(f: np.ndarray, cells: tuple[int, int], percentile: float) -> np
     cellpix = small.reshape(ny, c, nx, c, 3).transpose(0, 2, 1, 3, 4).reshape(ny, nx, c * c, 3)
     kth = int(round(percentile / 100.0 * (c * c - 1)))
     vals = np.partition(cellpix, kth, axis=2)[:, :, kth].astype(np.float64)      # [ny, nx, 3]
-    A, AtA = _plane_design(nx, ny)
-    logv = np.log(np.maximum(vals.reshape(-1, 3), 4.0))
-    keep = np.ones(len(A), bool)
-    coef = np.zeros((3, 3))
+    A, outer = _plane_design(nx, ny)
+    logv = np.log(np.maximum(vals.reshape(-1, 3), 4.0))                       # [cells, 3]
+    # the cells kept are decided on the channels' mean (the fit is linear: the mean channel's plane is the mean
+    # of the channels' planes), then the three channels are fitted once on them
+    lm = logv.mean(axis=1)
+    al = A * lm[:, None]
+    keep = np.ones(len(A))
     for _ in range(3):
+        fitted = keep
         # least squares by the normal equations (3 parameters, well conditioned: cell centres on a grid)
-        Ak = A[keep]
-        coef = np.linalg.solve(Ak.T @ Ak if not keep.all() else AtA, Ak.T @ logv[keep])   # [3 params, 3 ch]
-        res = (logv - A @ coef).mean(axis=1)
-        spread = max(float(res[keep].std()), 0.02)
-        new_keep = res > -2.0 * spread
+        res = lm - A @ _solve3((keep @ outer).reshape(3, 3), keep @ al)
+        rk = res[keep > 0]
+        spread = max(math.sqrt(float(np.dot(rk, rk)) / len(rk) - (float(rk.sum()) / len(rk)) ** 2), 0.02)
+        new_keep = (res > -2.0 * spread).astype(np.float64)
         if new_keep.sum() < 4 or np.array_equal(new_keep, keep):
             break
         keep = new_keep
+    kA = A * fitted[:, None]
+    coef = _solve3(kA.T @ A, kA.T @ logv)                                        # [3 params, 3 channels]
     yy = (np.arange(h, dtype=np.float32) + 0.5) / h - 0.5
     xx = (np.arange(w, dtype=np.float32) + 0.5) / w - 0.5
     inv_x = np.exp(-xx[:, None] * coef[1][None, :].astype(np.float32))      # separable: exp(-bx) * exp(-cy)
@@ -157,18 +163,29 @@ def _light_field(f: np.ndarray, cells: tuple[int, int], percentile: float) -> np
     return (np.tile(inv_y, (1, w)) * inv_x.reshape(1, -1)).reshape(h, w, 3)
 
 
+def _solve3(G: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """x with ``G @ x = b`` for a symmetric positive definite float64[3, 3] ``G`` (normal equations) and b
+    float64[3] or [3, k], by the adjugate (``np.linalg.solve``'s call costs more than the arithmetic here)."""
+    (a, b_, c), (_, e, f), (_, _, i) = G.tolist()
+    A_, B_, C_ = e * i - f * f, c * f - b_ * i, b_ * f - c * e
+    det = a * A_ + b_ * B_ + c * C_
+    inv = np.array([[A_, B_, C_], [B_, a * i - c * c, b_ * c - a * f], [C_, b_ * c - a * f, a * e - b_ * b_]]) / det
+    return inv @ b
+
+
 _DESIGN_CACHE: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
 
 def _plane_design(nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]:
-    """(A float64[ny * nx, 3]: (1, x, y) of each cell's centre, A^T A), cached."""
+    """(A float64[ny * nx, 3]: (1, x, y) of each cell's centre, float64[ny * nx, 9]: each row's outer product
+    with itself, flattened (a weighted sum of them is the normal equations' matrix)), cached."""
     d = _DESIGN_CACHE.get((nx, ny))
     if d is None:
         cy = (np.arange(ny) + 0.5) / ny - 0.5
         cx = (np.arange(nx) + 0.5) / nx - 0.5
         gy, gx = np.meshgrid(cy, cx, indexing="ij")
         A = np.stack([np.ones(gx.size), gx.ravel(), gy.ravel()], axis=1)
-        d = _DESIGN_CACHE[(nx, ny)] = (A, A.T @ A)
+        d = _DESIGN_CACHE[(nx, ny)] = (A, (A[:, :, None] * A[:, None, :]).reshape(-1, 9))
     return d
 
 
@@ -238,6 +255,12 @@ def crop_features(crop: np.ndarray, cfg: IdConfig,
                   shape: str = "card") -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """:func:`feature_maps` and, for cards, :func:`ink_amplitude` (None for other shapes) in one pass.
 
+    ``crop``: uint8[h, w, 3] BGR. Returns (maps float32[4, H + 2s, W + 2s] with (W, H) = ``struct_size`` and s =
+    ``struct_shift``, hue histogram float32[hue_bins] summing to 1, amplitude float32[2] or None). A card's core
+    (the crop without ``margin_frac``) is reduced to the maps' size first (``INTER_AREA``), so its light field,
+    white balance, gradients, histogram and amplitude are computed on W + 2s x H + 2s pixels (deck format 2);
+    a hex crop's features are computed at the crop's size and the maps reduced afterwards.
+
     The white-balanced Lab crop is 8-bit, so chroma and the ink hue's histogram bins and weights are read from
     tables over its (a, b) pairs (:func:`_ab_tables`: the same values, computed once)."""
     h, w = crop.shape[:2]
@@ -246,6 +269,13 @@ def crop_features(crop: np.ndarray, cfg: IdConfig,
     face = shape_mask(shape, w, h)
     if face is not None and m > 0:
         face = face[m:h - m, m:w - m]
+    sw, sh = cfg.struct_size
+    s = cfg.struct_shift
+    size = (sw + 2 * s, sh + 2 * s)
+    amp_extra = int(round(cfg.amp_margin_frac * min(h, w))) - m
+    if shape == "card":  # deck format 2: every feature computed at the maps' size, not the crop's
+        amp_extra = int(round(amp_extra * size[0] / max(core.shape[1], 1)))
+        core = cv2.resize(core, size, interpolation=cv2.INTER_AREA)
     wb8 = _balanced_8bit(core, cfg, shape)
     L8, a8, b8 = cv2.split(cv2.cvtColor(wb8, cv2.COLOR_BGR2LAB))
     L = L8.astype(np.float32)
@@ -253,9 +283,6 @@ def crop_features(crop: np.ndarray, cfg: IdConfig,
     nb = cfg.hue_bins
     chroma_t, lo_t, hi_t, wlo_t, whi_t = _ab_tables(nb)
     chroma = np.take(chroma_t, ab)
-    sw, sh = cfg.struct_size
-    s = cfg.struct_shift
-    size = (sw + 2 * s, sh + 2 * s)
     gx = cv2.Sobel(L, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(L, cv2.CV_32F, 0, 1, ksize=3)
     gxx, gyy = gx * gx, gy * gy
@@ -267,7 +294,9 @@ def crop_features(crop: np.ndarray, cfg: IdConfig,
     s2 = 2 * gx
     s2 *= gy
     s2 /= mag
-    small = cv2.resize(cv2.merge([(255 - L8).astype(np.float32), chroma, c2, s2]), size, interpolation=cv2.INTER_AREA)
+    small = cv2.merge([(255 - L8).astype(np.float32), chroma, c2, s2])
+    if small.shape[:2] != (size[1], size[0]):
+        small = cv2.resize(small, size, interpolation=cv2.INTER_AREA)
     if cfg.blur_sigma > 0:
         small = cv2.GaussianBlur(small, (0, 0), cfg.blur_sigma)
     big = np.ascontiguousarray(small.transpose(2, 0, 1), np.float32)
@@ -289,7 +318,7 @@ def crop_features(crop: np.ndarray, cfg: IdConfig,
     hist = hist / total if total > 0 else np.full(nb, 1.0 / nb)
     amp = None
     if shape == "card":
-        amp = _amplitude(L, chroma, int(round(cfg.amp_margin_frac * min(h, w))) - m)
+        amp = _amplitude(L, chroma, amp_extra)
     return big, hist.astype(np.float32), amp
 
 

@@ -45,15 +45,33 @@ from .errors import VisionError
 from .quads import quad_size, rectify
 from .table import TableConfig, detect_markers
 
-__all__ = ["DECK_VERSION", "DeckError", "DeckProfile", "IdConfig", "Identification", "build_deck",
+__all__ = ["DECK_VERSION", "DeckError", "DeckProfile", "DeckVersionError", "IdConfig", "Identification", "build_deck",
            "build_deck_from_images", "deck_from_crops", "enrollment_crop", "read_enrollment_folder"]
 
-DECK_VERSION = 1
+DECK_VERSION = 2
+"""Deck profile format: 1 the first; 2 a card's features computed at the structure maps' size (a card deck of
+format 1 is refused: :class:`DeckVersionError`; hex decks' features are unchanged, so format 1 reads as 2)."""
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
 
 class DeckError(VisionError):
     """A deck folder or profile file cannot be used (the message says why)."""
+
+
+class DeckVersionError(DeckError):
+    """A card deck profile saved in an older format whose features this program no longer computes: enroll the
+    deck again (``companion enroll cards DECK DIR``).
+
+    Attributes:
+        path: the profile file.
+        version: its format version.
+    """
+
+    def __init__(self, path: Path, version: int) -> None:
+        super().__init__(f"{path}: a deck enrolled by an older version of the program (format {version}); enroll it "
+                         "again: companion enroll cards DECK DIR")
+        self.path = path
+        self.version = version
 
 
 #: IdConfig fields added after the first profiles were saved, with the value that reproduces those
@@ -204,7 +222,7 @@ class DeckProfile:
             sw, sh = self.config.struct_size
             _, inv, _ = self._cards()
             cached = (key, DeckSearch(self.struct, (sw, sh), self._weights(), inv,
-                                      candidates=max(32, 2 * self.config.shortlist)))
+                                      candidates=self.config.shortlist))
             self._search_cache = cached
         return cached[1]
 
@@ -219,9 +237,13 @@ class DeckProfile:
         cfg = self.config
         if amp is None or self.amp is None or self.shape != "card" or cfg.amp_weight <= 0:
             return 0.0
-        q = np.maximum(amp, cfg.amp_floor)
-        r = np.maximum(self.amp, cfg.amp_floor)
-        return cfg.amp_weight * np.abs(np.log(q[None, :] / r)).mean(axis=1)
+        key = (id(self.amp), cfg.amp_floor)
+        cached = getattr(self, "_log_amp_cache", None)
+        if cached is None or cached[0] != key:        # the references' log amplitudes, once per deck
+            cached = (key, np.log(np.maximum(self.amp, cfg.amp_floor)).astype(np.float32))
+            self._log_amp_cache = cached
+        q = np.log(np.maximum(amp, cfg.amp_floor)).astype(np.float32)
+        return cfg.amp_weight * np.abs(q[None, :] - cached[1]).mean(axis=1)
 
     def coarse_distances(self, crop: np.ndarray) -> np.ndarray:
         """float[N_refs]: the distance of one crop, as given (no turns, no shifts, no occlusion trimming), to
@@ -298,14 +320,14 @@ class DeckProfile:
         (:meth:`distances_many`)."""
         cfg = self.config
         uniq, inv, count = self._cards()
+        order, starts = self._card_runs()
         out = []
         for D, turns in self.distances_many(crops):
             # per card and turn: the best reference, blended with the mean of its references (several
             # photos of one card agreeing count more than one lucky match)
-            per_min = np.full((len(uniq), D.shape[1]), np.inf, np.float32)
-            per_sum = np.zeros((len(uniq), D.shape[1]), np.float32)
-            np.minimum.at(per_min, inv, D)
-            np.add.at(per_sum, inv, D)
+            Ds = D[order]                                                   # each card's references in one run
+            per_min = np.minimum.reduceat(Ds, starts, axis=0)
+            per_sum = np.add.reduceat(Ds, starts, axis=0)
             per = (1 - cfg.ref_mean_weight) * per_min + cfg.ref_mean_weight * per_sum / count[:, None]
             best_c, best_t = np.unravel_index(int(np.argmin(per)), per.shape)
             d1 = float(per[best_c, best_t])
@@ -322,6 +344,16 @@ class DeckProfile:
             uniq, inv = np.unique(np.array(self.ref_ids), return_inverse=True)
             c = (uniq, inv.reshape(-1), np.bincount(inv.reshape(-1)))
             self._cards_cache = c
+        return c
+
+    def _card_runs(self) -> tuple[np.ndarray, np.ndarray]:
+        """(int[N_refs] the references ordered by card, int[n_cards] where each card's run starts in that order),
+        cached: a card's references are reduced in one run (``np.minimum.reduceat``)."""
+        c = getattr(self, "_runs_cache", None)
+        _, inv, count = self._cards()
+        if c is None or len(c[0]) != len(inv):
+            c = (np.argsort(inv, kind="stable"), np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.intp))
+            self._runs_cache = c
         return c
 
     def decide(self, scored: tuple[str, float, float, int], unknown_at: float | None = None) -> Identification:
@@ -428,12 +460,19 @@ class DeckProfile:
 
 
 def _migrate(meta: dict, path: Path) -> dict:
-    """Bring an older profile header up to :data:`DECK_VERSION` (version 1 is the first)."""
+    """Bring an older profile header up to :data:`DECK_VERSION` (version 1 is the first).
+
+    Raises:
+        DeckVersionError: a card deck of format 1 (its features were computed at the crop's size).
+        DeckError: a newer format, or one older than 1.
+    """
     v = int(meta.get("version", 0))
     if v > DECK_VERSION:
         raise DeckError(f"{path}: deck profile version {v} is newer than this program's {DECK_VERSION}; update")
     if v < 1:
         raise DeckError(f"{path}: deck profile version {v} is too old; enroll the deck again")
+    if v < 2 and meta.get("shape", "card") == "card" and {"name", "ref_ids", "config"} <= set(meta):
+        raise DeckVersionError(path, v)
     return meta
 
 

@@ -10,10 +10,11 @@ not saved: a deck enrolled by any version of the program gets it), and answers t
   cards at that turn, are then correlated in full. A pair outside them keeps its pooled estimate (far from the
   best: it decides nothing).
 * *fine* (:meth:`DeckSearch.fine_ncc`): the correlation of a shortlist of pairs at every shift within
-  ``struct_shift``. A crop's windows are copied once per turn and quarter turn (a half turn is the same
-  windows, read in the reverse order, against the reference turned a half turn), and never centred or scaled:
-  the references have zero mean per channel, so a window's mean drops out and its norm (from summed-area
-  tables) divides the product afterwards.
+  ``struct_shift``, estimated on 2 x 2 block sums, then exact at each pair's best estimated shifts. A half turn
+  of the crop is its maps read in the reverse order, i.e. the reference turned a half turn (kept beside the
+  references, :meth:`DeckSearch.halves`); windows are never centred or scaled: the references have zero mean
+  per channel, so a window's mean drops out and its norm (from summed-area tables) divides the product
+  afterwards.
 
 Shapes: C channels of H x W structure maps, K = H * W; N references; T turns tried.
 """
@@ -76,21 +77,6 @@ def trimmed_ncc(dot: np.ndarray, qq: np.ndarray, rr: np.ndarray, w: np.ndarray, 
     return per_c @ w
 
 
-def _windows(big: np.ndarray, s: int) -> np.ndarray:
-    """float32[S, C, K]: every H x W window of ``big`` float32[C, H + 2s, W + 2s], as they are (S row-major in
-    (dy, dx)). For each column shift the maps' columns are copied once; each row shift is then a contiguous run."""
-    C, h, w = big.shape
-    H, W = h - 2 * s, w - 2 * s
-    n = 2 * s + 1
-    out = np.empty((n, n, C, H * W), np.float32)
-    for dx in range(n):
-        cols = np.ascontiguousarray(big[:, :, dx:dx + W])                             # [C, H + 2s, W]
-        it = cols.itemsize
-        runs = np.lib.stride_tricks.as_strided(cols, (n, C, H * W), (W * it, cols.strides[0], it), writeable=False)
-        out[:, dx] = runs
-    return out.reshape(n * n, C, H * W)
-
-
 class DeckSearch:
     """The search structures of one deck's references (see the module's docstring).
 
@@ -108,7 +94,7 @@ class DeckSearch:
     """
 
     def __init__(self, struct: np.ndarray, size: tuple[int, int], weights: np.ndarray, ref_card: np.ndarray,
-                 candidates: int = 32, batch_exact: int = 4, fine_shifts: int = 4) -> None:
+                 candidates: int = 32, batch_exact: int = 4, fine_shifts: int = 2) -> None:
         N = struct.shape[0]
         W, H = int(size[0]), int(size[1])
         self.size = (W, H)
@@ -122,6 +108,10 @@ class DeckSearch:
         self.pooled = H % 2 == 0 and W % 2 == 0 and N > 0
         maps = self.flat.reshape(N, C, H, W)
         self.index = (np.ascontiguousarray(_block_sums(maps).reshape(N, -1)) if self.pooled else self.flat)
+        # the ranking reads sums over 4 x 4 blocks where the maps allow (a sixteenth of the deck)
+        self.rank_pool = 4 if H % 4 == 0 and W % 4 == 0 and N > 0 else 2
+        self.rank_index = (np.ascontiguousarray(_block_sums(_block_sums(maps)).reshape(N, -1))
+                           if self.rank_pool == 4 else self.index)
         rows, cols = block_bounds(H, W)
         ind = np.zeros((H, W, 6), np.float32)
         for i in range(3):
@@ -134,6 +124,23 @@ class DeckSearch:
         order = np.argsort(self.ref_card, kind="stable")
         bounds = np.searchsorted(self.ref_card[order], np.arange(int(self.ref_card.max()) + 2 if N else 1))
         self._refs_of_card = [order[bounds[k]:bounds[k + 1]] for k in range(len(bounds) - 1)]
+        self._halves: tuple[np.ndarray, ...] | None = None
+
+    def halves(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The references and, after them, the same references turned a half turn (row ``N + i`` is reference
+        ``i`` turned; derived on first use): (maps float32[2N, C*K], block-sum index float32[2N, C*K/4] (the maps
+        when not pooled), per-block sums and sums of squares float32[2N, C, 6]). A pair at a half turn of the
+        query reads row ``N + i``: one gather, no per-call flipping."""
+        if self._halves is None:
+            N, C = self.flat.shape[0], self.C
+
+            def both(a: np.ndarray) -> np.ndarray:
+                per_c = a.reshape(N, C, -1)
+                return np.ascontiguousarray(np.concatenate([per_c, per_c[:, :, ::-1]]).reshape(2 * N, -1))
+
+            self._halves = (both(self.flat), both(self.index),
+                            both(self.ref_block_sum).reshape(2 * N, C, 6), both(self.ref_block_sq).reshape(2 * N, C, 6))
+        return self._halves
 
     # -- coarse -------------------------------------------------------------------------------------------
 
@@ -141,7 +148,8 @@ class DeckSearch:
                     exact_all: bool = False) -> list[np.ndarray]:
         """Per crop, float32[N, T]: the centred correlation (channel-weighted) of its normalised query maps
         float32[T, C, K] (one row per turn) with every reference: exact for the ``candidates`` best pairs of the
-        block-sum index and every reference of their cards at that turn, the index's estimate elsewhere
+        block-sum ranking index (4 x 4 blocks, 2 x 2 when the maps' sides are not multiples of 4) and every
+        reference of their cards at that turn, the index's estimate elsewhere
         (``exact_all``: exact everywhere). ``penalties``: per crop, float[N, T] added to the distance
         (1 - correlation) before the pairs are ranked (the colour term), or None.
 
@@ -159,8 +167,11 @@ class DeckSearch:
         if exact_all or not self.pooled or self.candidates >= N * min(Ts):
             exact = self.flat @ np.concatenate(flat_q).T
             return [a.astype(np.float32) for a in np.split(exact, np.cumsum(Ts)[:-1], axis=1)]
-        pq = [_block_sums(q.reshape(q.shape[0], C, H, W)).reshape(q.shape[0], -1) for q in flat_q]
-        est = (self.index @ np.concatenate(pq).T) * 0.25                                  # [N, sum T]
+        pq = [_block_sums(q.reshape(q.shape[0], C, H, W)) for q in flat_q]
+        if self.rank_pool == 4:
+            pq = [_block_sums(p) for p in pq]
+        p2 = float(self.rank_pool * self.rank_pool)
+        est = (self.rank_index @ np.concatenate([p.reshape(p.shape[0], -1) for p in pq]).T) / p2   # [N, sum T]
         exact = self.flat @ np.concatenate(flat_q).T if len(qns) >= self.batch_exact else None
         out, j = [], 0
         for k, (q, T) in enumerate(zip(flat_q, Ts, strict=True)):
@@ -184,7 +195,9 @@ class DeckSearch:
 
         Coarse to fine: every shift is first estimated on the maps' sums over 2 x 2 blocks (a quarter of the
         products; the windows' norms are exact), then each pair's ``fine_shifts`` best shifts are correlated in
-        full and the highest kept (the best of every shift in the synthetic tables' crops).
+        full and the highest kept (with 2, the best of every shift on every crop of ``bench/card_ident.py``'s
+        full tables). Each pair's windows are multiplied with its reference once; the products' sums over the 6
+        blocks give both the correlation and the occlusion trimming.
 
         Args:
             bigs: turn -> the query's maps at that turn, float32[C, H + 2s, W + 2s] (a turn t + 2 may be left
@@ -201,49 +214,50 @@ class DeckSearch:
         W, H = self.size
         K = W * H
         n = 2 * s + 1
-        S = n * n
         w = self.weights
         best = np.empty(M, np.float32)
         trimmed = np.empty(M, np.float64) if trim > 0 else None
-        base = {int(t): (int(t) if int(t) in bigs else int(t) - 2) for t in np.unique(turns)}
-        for b in sorted(set(base.values())):
-            sel = np.nonzero(np.isin(turns, [t for t, v in base.items() if v == b]))[0]
-            flip = np.array([int(turns[i]) != b for i in sel])
-            big = bigs[b]
+        N = self.flat.shape[0]
+        flat2, _, bsum2, bsq2 = self.halves()
+        turns = np.asarray(turns)
+        given = np.zeros(max(4, int(turns.max()) + 1 if M else 0), bool)
+        given[list(bigs)] = True
+        flip_all = ~given[turns]                              # a turn t + 2 whose maps are t's turned a half turn
+        base_of = np.where(flip_all, turns - 2, turns)
+        for b in np.unique(base_of):
+            sel = np.nonzero(base_of == b)[0]
+            flip = flip_all[sel]
+            big = bigs[int(b)]
             ii = _integrals(big)
             mean, norm = _window_stats(ii, s, H, W)                                     # [S, C]
             inv = (1.0 / np.maximum(norm, 1e-6)).astype(np.float32)
             m = len(sel)
             rsel = refs[sel]
-            r = self.flat[rsel].reshape(m, C, K)
-            if flip.any():                       # a half turn of the query = the reference turned a half turn
-                r[flip] = r[flip][:, :, ::-1]
-            if self.fine_shifts < S and self.pooled:
-                shifts = self._shift_estimates(big, s, rsel, flip, inv)               # [k, m] base shifts
-            else:
-                shifts = np.arange(S)[:, None] * np.ones((1, m), int)
-            used = np.unique(shifts)
-            pos = np.searchsorted(used, shifts)
-            win = np.stack([big[:, u // n:u // n + H, u % n:u % n + W] for u in used]).reshape(len(used), C, K)
-            ncc = np.zeros((len(used), m), np.float32)
-            wi = inv[used] * w[None, :]
-            for c in range(C):   # the references have zero mean: a window's mean drops out of the product
-                ncc += (win[:, c, :] @ r[:, c, :].T) * wi[:, c:c + 1]
-            vals = np.take_along_axis(ncc, pos, axis=0)                               # [k, m]
-            k = vals.argmax(axis=0)
+            row = rsel + N * flip                # a half turn of the query = the reference turned a half turn
+            r = flat2[row].reshape(m, C, K)
+            shifts = self._shift_estimates(big, s, row, inv)                           # [k, m] base shifts
+            k = shifts.shape[0]
+            # each pair's own windows, multiplied with its reference once: the per-block sums of the products give
+            # the correlation (summed) and the occlusion trimming (per block); the references have zero mean, so a
+            # window's mean drops out of the product
+            C_, h, w_ = big.shape
+            it = big.itemsize
+            view = np.lib.stride_tricks.as_strided(big, (n, n, C_, H, W), (w_ * it, it, h * w_ * it, w_ * it, it),
+                                                   writeable=False)
+            win = view[shifts // n, shifts % n].reshape(k, m, C, K)                  # [k, m, C, K]
+            win *= r[None]
+            blocks = (win.reshape(k * m * C, K) @ self.block_indicator).reshape(k, m, C, 6)
+            ncc = ((blocks.sum(axis=3) * inv[shifts]) @ w)                              # [k, m]
+            kb = ncc.argmax(axis=0)
             cols = np.arange(m)
-            best[sel] = vals[k, cols]
+            best[sel] = ncc[kb, cols]
             if trimmed is not None:
-                bs = shifts[k, cols]                                                    # base shift of each best
-                prod = (win[pos[k, cols]] * r).reshape(m * C, K) @ self.block_indicator      # [m*C, 6]
+                bs = shifts[kb, cols]                                                   # base shift of each best
                 bsum, bsq = self._window_blocks(ii, bs // n, bs % n, H, W)             # [m, C, 6]
                 nb = np.diff(block_bounds(H, W)[0])[:, None] * np.diff(block_bounds(H, W)[1])[None, :]
                 mu, iv = mean[bs][:, :, None], inv[bs][:, :, None].astype(np.float64)
-                rs = self.ref_block_sum[rsel]
-                rr = self.ref_block_sq[rsel]
-                if flip.any():                   # the half-turned reference's blocks in reverse order
-                    rs[flip], rr[flip] = rs[flip][:, :, ::-1], rr[flip][:, :, ::-1]
-                dot = (prod.reshape(m, C, 6) - mu * rs) * iv
+                rs, rr = bsum2[row], bsq2[row]
+                dot = (blocks[kb, cols] - mu * rs) * iv
                 qq = (bsq - 2.0 * mu * bsum + mu * mu * nb.reshape(1, 1, 6)) * iv * iv
                 trimmed[sel] = trimmed_ncc(dot, qq, rr, w, trim)
         return best, trimmed
@@ -262,26 +276,26 @@ class DeckSearch:
         a = ii[:, :, y1, x1] - ii[:, :, y0, x1] - ii[:, :, y1, x0] + ii[:, :, y0, x0]  # [2, C, m, 6]
         return a[0].transpose(1, 0, 2), a[1].transpose(1, 0, 2)
 
-    def _shift_estimates(self, big: np.ndarray, s: int, rsel: np.ndarray, flip: np.ndarray,
-                         inv: np.ndarray) -> np.ndarray:
-        """int[fine_shifts, M]: the base shifts (row-major (dy, dx) of ``big``'s windows) of each pair's
-        ``fine_shifts`` highest correlations estimated from 2 x 2 block sums (references ``rsel``, half-turned
-        for the ``flip`` pairs; ``inv``: float32[S, C] the windows' inverse norms)."""
+    def _shift_estimates(self, big: np.ndarray, s: int, row: np.ndarray, inv: np.ndarray) -> np.ndarray:
+        """int[k, M]: the base shifts (row-major (dy, dx) of ``big``'s windows) of each pair's ``k`` =
+        ``fine_shifts`` highest correlations estimated from 2 x 2 block sums (exact, from the maps themselves, when
+        the maps' sides are odd; ``row``: the pairs' rows of :meth:`halves`, a reference or its half turn;
+        ``inv``: float32[S, C] the windows' inverse norms)."""
         C, h, w = big.shape
         W, H = self.size
         n = 2 * s + 1
-        m = len(rsel)
-        blk = np.ascontiguousarray(big[:, :-1, :-1] + big[:, 1:, :-1] + big[:, :-1, 1:] + big[:, 1:, 1:])
+        m = len(row)
+        p = 2 if self.pooled else 1
+        blk = (np.ascontiguousarray(big[:, :-1, :-1] + big[:, 1:, :-1] + big[:, :-1, 1:] + big[:, 1:, 1:])
+               if p == 2 else big)
         it = blk.itemsize
         cs, rs = blk.strides[0], blk.strides[1]
-        view = np.lib.stride_tricks.as_strided(blk, (n, n, C, H // 2, W // 2), (rs, it, cs, 2 * rs, 2 * it),
+        view = np.lib.stride_tricks.as_strided(blk, (n, n, C, H // p, W // p), (rs, it, cs, p * rs, p * it),
                                                writeable=False)
         pw = np.ascontiguousarray(view).reshape(n * n, C, -1)                           # [S, C, K/4]
-        r2 = self.index[rsel].reshape(m, C, -1)
-        if flip.any():
-            r2[flip] = r2[flip][:, :, ::-1]
+        r2 = self.halves()[1][row].reshape(m, C, -1)
         est = np.zeros((n * n, m), np.float32)
         wi = inv * self.weights[None, :]
         for c in range(C):
             est += (pw[:, c, :] @ r2[:, c, :].T) * wi[:, c:c + 1]
-        return np.argsort(-est, axis=0)[:self.fine_shifts]                              # [k, m]
+        return np.argsort(-est, axis=0)[:max(1, min(self.fine_shifts, n * n))]           # [k, m]

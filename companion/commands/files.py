@@ -127,11 +127,12 @@ def load_deck(name_or_path: str, want: str | None = None) -> Any:
         The :class:`vision.deck.DeckProfile`.
 
     Raises:
-        InputError: no such file, it does not load, or it holds the other kind (one line naming the
-            deck, what it holds and the enroll command to run; exit 3, "no deck to read with").
+        InputError: no such file, it does not load (a card deck enrolled by an older version: enroll it again),
+            or it holds the other kind (one line naming the deck, what it holds and the enroll command to run;
+            exit 3, "no deck to read with").
     """
     from vision import VisionError
-    from vision.deck import DeckProfile
+    from vision.deck import DeckProfile, DeckVersionError
 
     path = deck_path(name_or_path)
     if not path.is_file():
@@ -140,6 +141,12 @@ def load_deck(name_or_path: str, want: str | None = None) -> Any:
         )
     try:
         deck = DeckProfile.load(path)
+    except DeckVersionError:
+        raise InputError(
+            _("deck {path} was enrolled by an older version of the program: enroll it again with "
+              "`companion enroll cards {deck} DIR`").format(path=path, deck=name_or_path),
+            EXIT_DEVICE,
+        ) from None
     except VisionError as exc:
         raise InputError(
             _("cannot load deck {name_or_path}: {problem}").format(name_or_path=name_or_path, problem=say(exc)),
