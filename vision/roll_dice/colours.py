@@ -116,7 +116,9 @@ def estimate_light(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
     along the lamps' warm-cool axis (wide: 2700 K to daylight, a white balance that corrects only part of
     it) and the green-magenta tint across it (narrow), with a Gaussian prior on both, and a saturation
     scale about the white prototype (a camera's tone curve stretches or shrinks colour); brightness is
-    the level most of the dice agree on (:func:`_weighted_mode`); then refined by re-assignment. Distances
+    the level most of the dice agree on (:func:`_weighted_mode`); then refined by re-assignment, each channel's
+    mean residual weighed by its noise like the distances (a channel a tone curve crushed to black does not drag
+    the light's colour after it, as it did when every channel counted alike). Distances
     weigh each channel by its noise (:func:`channel_sigma`: a channel near black says little), so a red die
     whose blue a warm lamp crushes is not pulled towards yellow. Each die counts with its ``weights`` (0..1,
     default 1: how surely it is a die), and the dice read as one colour together count as at most about
@@ -169,14 +171,15 @@ def estimate_light(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
             best = (float(costs[g]), offs[g] + bright[g] * LOG_RGB_BASIS[2], float(scale))
     _, off, scale = best
     protos_s = _scaled_protos(protos, scale)
-    for _ in range(3):  # refine: re-assign, then the weighted mean residual of the inliers, shrunk by the prior
+    for _ in range(3):  # refine: re-assign, then the noise-weighted mean residual of the inliers, shrunk by the prior
         d = colour_distances(body, protos_s, off, config)
         a = d.argmin(1)
         inl = (d[np.arange(n), a] < cap) & (w_die > 0)
         if not inl.any():
             break
         ww = (w_die * _colour_shares(a[:, None], w_die * inl, len(protos), config.light_colour_dice)[:, 0])[inl]
-        resid = ((body[inl] - protos_s[a[inl]]) * ww[:, None]).sum(0) / ww.sum()
+        wc = ww[:, None] / channel_sigma(body[inl], config) ** 2  # [n, 3]: a channel near black says little
+        resid = ((body[inl] - protos_s[a[inl]]) * wc).sum(0) / wc.sum(0)
         k = ww.sum()
         u = resid @ WARM_AXIS * k / (k + config.chroma_sigma ** 2 / config.light_warm_sigma ** 2)
         v = resid @ TINT_AXIS * k / (k + config.chroma_sigma ** 2 / config.light_tint_sigma ** 2)
