@@ -400,3 +400,34 @@ def test_colours_hold_while_auto_white_balance_drifts(profile_a: DiceProfile):
                     assert (d.colour, d.face) in want, (gains, d)
             reads.append(sorted(d.colour for d in dice))
         assert all(r == sorted(c for c, _ in want) for r in reads), reads
+
+
+def test_colours_hold_with_the_white_reference_through_white_balance_errors(profile_a: DiceProfile):
+    """A camera whose white balance is off beyond its auto white balance's drift (red and blue gains 1.6 and 0.62,
+    each way; green 1.4 and 0.7: a magenta or green tint) with the white reference the table gives (a white
+    sheet, 235 grey in the balanced frame, seen through the same gains, passed as ``white``): every die keeps
+    its colour and nothing is read wrong with confidence."""
+    reader = RollDiceReader(profile_a)
+    sheet = np.full((1, 1, 3), 235, np.uint8)
+    for seed in (161, 162):
+        sc = synth.render_scene(seed, SCENE, FACES_BY_COLOUR)
+        want = truth(sc)
+        for gains in ((1.6, 1.0, 0.62), (0.62, 1.0, 1.6), (1.0, 1.4, 1.0), (1.0, 0.7, 1.0)):
+            white = white_balance(sheet, gains)[0, 0].astype(float)
+            dice = reader.read(white_balance(sc.image, gains), white=white).dice
+            for d in dice:
+                if d.confidence >= 0.9:
+                    assert (d.colour, d.face) in want, (gains, d)
+            assert sorted(d.colour for d in dice) == sorted(c for c, _ in want), gains
+
+
+def test_a_white_reference_must_be_one_colour(profile_a: DiceProfile):
+    """A white reference is one BGR colour in 0..255: a region, a wrong length, NaN or a value out of range is
+    refused with a clear error, not read as a light."""
+    reader = RollDiceReader(profile_a)
+    frame = np.full((120, 160, 3), 90, np.uint8)
+    for bad in ((200, 200), (200, 200, 200, 200), (float("nan"), 200, 200), (300, 200, 200), (-1, 0, 0),
+                np.full((4, 4, 3), 200)):
+        with pytest.raises(ValueError, match="white reference"):
+            reader.read(frame, white=bad)
+    assert reader.read(frame, white=(230, 230, 230)).dice == ()

@@ -207,3 +207,57 @@ def test_top_faces_that_overlap_are_one_die():
     assert top_overlap(a, np.array([120.0, 100.0, 40, 40, 0.0])) == pytest.approx(0.5, abs=0.02)
     assert top_overlap(a, np.array([142.0, 100.0, 40, 40, 0.0])) == 0.0
     assert top_overlap(a, np.array([100.0, 100.0, 40, 40, 45.0])) > 0.8
+
+
+def test_a_channel_crushed_to_black_does_not_drag_the_light():
+    """Five red and two yellow dice whose blue a hard tone curve crushes to black (log(0 + 16)), two green dice and
+    three white ones, under a neutral light: the crushed blues say little, in the light's refinement as in the
+    distances, so the light stays about neutral (hand-worked: 0 on both chroma axes) and every die reads its own
+    colour (when every channel counted alike in the refinement, the reds pulled the light warm and the greens and
+    whites read blue)."""
+    crushed = np.log(16.0)
+    red, yellow = [crushed, 4.0, 5.3], [crushed, 5.1, 5.3]
+    body = np.array([red] * 5 + [yellow] * 2 + [list(PROTOS[5] + 0.2)] * 2 + [list(PROTOS[0])] * 3)
+    off, p = calibrate_colours(body, PROTOS, CFG)
+    assert p.argmax(1).tolist() == [1] * 5 + [6] * 2 + [5] * 2 + [0] * 3
+    assert abs(off @ WARM_AXIS) < 0.1 and abs(off @ TINT_AXIS) < 0.1
+
+
+def test_a_white_reference_decides_the_light_the_dice_cannot():
+    """Two blue and two green dice under a warm lamp the camera did not correct (1.0 along the warm axis, 0.3
+    towards green): they fit white and yellow dice under a neutral light as well as blue and green under the
+    lamp, so the dice alone cannot tell. The table's white reference (a sheet as white as the white prototype,
+    seen under the same lamp) can: every die reads blue or green, and the light is the lamp's within
+    ``white_sigma``."""
+    cast = -1.0 * WARM_AXIS + 0.3 * TINT_AXIS
+    body = PROTOS[[3, 3, 5, 5]] + cast
+    off, p = calibrate_colours(body, PROTOS, CFG, None, PROTOS[0] + cast)
+    assert p.argmax(1).tolist() == [3, 3, 5, 5]
+    assert abs(off @ WARM_AXIS + 1.0) < CFG.white_sigma and abs(off @ TINT_AXIS - 0.3) < CFG.white_sigma
+
+
+def test_the_light_follows_the_white_reference_within_its_spread():
+    """A white reference seen 0.5 log units warm (a lamp the camera did not correct): the light's colour is that
+    of the reference within ``white_sigma`` (hand-worked: 0.5 along the warm axis, nothing across), every die
+    of seven colours under it reads its colour, and a frame with no dice takes the reference's colour as its light."""
+    cast = 0.5 * WARM_AXIS
+    off, p = calibrate_colours(PROTOS + cast, PROTOS, CFG, None, PROTOS[0] + cast)
+    assert p.argmax(1).tolist() == list(range(7))
+    assert abs(off @ WARM_AXIS - 0.5) < CFG.white_sigma and abs(off @ TINT_AXIS) < CFG.white_sigma
+    empty = estimate_light(np.zeros((0, 3)), PROTOS, CFG, None, PROTOS[0] + cast)
+    assert np.allclose(empty[:3] @ WARM_AXIS, 0.5) and empty[3] == 1.0
+    with pytest.raises(ValueError, match="white reference"):
+        estimate_light(PROTOS, PROTOS, CFG, None, np.array([1.0, 2.0]))
+
+
+def test_a_red_die_whose_light_symbol_reaches_the_edge_keeps_its_red_body():
+    """A red face whose cream symbol is a cross from edge to edge (its arms a third of the side wide: the symbol
+    covers 5/9 of the face, more than the body): the body colour is the red corners'
+    and rim's, not the cream's."""
+    size = 36
+    face = np.full((size, size, 3), RED, np.uint8)
+    t = size // 3
+    face[t:2 * t, :] = CREAM
+    face[:, t:2 * t] = CREAM
+    got = body_colour(to_log(face, CFG), weights=rim_weights(size, float(size)))
+    assert np.abs(got - to_log(np.array([[RED]], np.uint8), CFG)[0, 0]).max() < 0.05

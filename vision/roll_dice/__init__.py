@@ -41,8 +41,11 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
    the lamps' warm-cool axis, narrow across it) and saturation scale that best map the frame's dice onto
    the enrolled colour prototypes, each die weighted by how surely it is a die with a known symbol
    (``symbol_weights``) and the dice of one colour counting as a few dice at most, so a busy table (many alike
-   faces of a pattern) does not pull the light; then each die's colour posterior, with a "none of these"
-   option, in a metric where a channel near black (a red die's blue under a warm lamp) counts less.
+   faces of a pattern) does not pull the light; with a white reference of the frame (``read(frame, white=BGR)``:
+   the calibration sheet's paper, a card's border, a die known to be white) the light's colour is searched about
+   what it shows (``white_offset``) instead; then each die's colour posterior, with a "none of these"
+   option, in a metric where a channel near black (a red die's blue under a warm lamp) counts less, in the
+   distances as in the light's refinement.
 8. ``assemble`` (:mod:`.assemble`) -- a face is a die when its symbol, its shape or both say so
    (``die_weights``); joint colour x face decision with an "unreadable" option; every confidence honest: a
    face read is sure only when its best template match is good in itself (the softmax only compares

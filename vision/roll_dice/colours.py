@@ -11,7 +11,7 @@ from .config import RollDiceConfig
 from .foreground import LOG_RGB_BASIS
 
 __all__ = ["TINT_AXIS", "WARM_AXIS", "calibrate_colours", "channel_sigma", "colour_distances", "colour_posteriors",
-           "estimate_light"]
+           "estimate_light", "white_offset"]
 
 
 def channel_sigma(body: np.ndarray, config: RollDiceConfig) -> np.ndarray:
@@ -72,17 +72,37 @@ def _colour_shares(assigned: np.ndarray, w: np.ndarray, n_colours: int, dice: fl
 
 
 def calibrate_colours(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
-                      weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                      weights: np.ndarray | None = None,
+                      white: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Light offset (log-RGB, float[3]) and colour posteriors ``[N, C]`` of body colours ``float[N, 3]``:
-    :func:`estimate_light`, then :func:`colour_posteriors` under that light."""
-    light = estimate_light(body, protos, config, weights)
+    :func:`estimate_light` (with the frame's ``white`` reference, if any), then :func:`colour_posteriors` under
+    that light."""
+    light = estimate_light(body, protos, config, weights, white)
     return light[:3], colour_posteriors(body, protos, light, config)
+
+
+def _white_index(protos: np.ndarray) -> int:
+    """Index of the white prototype among ``float[C, 3]`` log-RGB prototypes: the one of least chroma."""
+    return int(np.argmin(((np.asarray(protos, np.float64) @ LOG_RGB_BASIS[:2].T) ** 2).sum(1)))
+
+
+def white_offset(white: np.ndarray, protos: np.ndarray) -> np.ndarray:
+    """(warm, tint) ``float[2]`` (log units, along :data:`WARM_AXIS` and :data:`TINT_AXIS`) of the light's colour
+    that a white reference of this frame shows: its log-RGB colour ``float[3]`` (a calibration sheet, a card's
+    white border, a die known to be white) less the enrolled white prototype (the prototype of least chroma), in
+    the chroma plane only: the reference's brightness says nothing of the dice's (paper is brighter than a die,
+    a card lies elsewhere under the lamp). Raises ``ValueError`` for a reference that is not 3 finite numbers."""
+    w = np.asarray(white, np.float64).reshape(-1)
+    if w.shape != (3,) or not np.isfinite(w).all():
+        raise ValueError(f"a white reference is one log-RGB colour float[3], got {np.asarray(white).shape}")
+    d = w - np.asarray(protos, np.float64)[_white_index(protos)]
+    return np.array([d @ WARM_AXIS, d @ TINT_AXIS])
 
 
 def _scaled_protos(protos: np.ndarray, scale: float) -> np.ndarray:
     """Prototypes ``float[C, 3]`` with their chroma stretched by ``scale`` about the white one (nearest grey)."""
     pc = protos @ LOG_RGB_BASIS[:2].T  # [C, 2]
-    white = pc[int(np.argmin((pc ** 2).sum(1)))]
+    white = pc[_white_index(protos)]
     return (white + (pc - white) * scale) @ LOG_RGB_BASIS[:2] + (protos @ LOG_RGB_BASIS[2])[:, None] * LOG_RGB_BASIS[2]
 
 
@@ -105,7 +125,7 @@ def colour_posteriors(body: np.ndarray, protos: np.ndarray, light: np.ndarray, c
 
 
 def estimate_light(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
-                   weights: np.ndarray | None = None) -> np.ndarray:
+                   weights: np.ndarray | None = None, white: np.ndarray | None = None) -> np.ndarray:
     """The frame's light ``float[4]``: log-RGB offset ``[3]`` and saturation scale, from the body colours
     ``float[N, 3]`` of its dice and the enrolled prototypes ``float[C, 3]``; no dice: no offset, scale 1.
 
@@ -116,7 +136,9 @@ def estimate_light(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
     along the lamps' warm-cool axis (wide: 2700 K to daylight, a white balance that corrects only part of
     it) and the green-magenta tint across it (narrow), with a Gaussian prior on both, and a saturation
     scale about the white prototype (a camera's tone curve stretches or shrinks colour); brightness is
-    the level most of the dice agree on (:func:`_weighted_mode`); then refined by re-assignment. Distances
+    the level most of the dice agree on (:func:`_weighted_mode`); then refined by re-assignment, each channel's
+    mean residual weighed by its noise like the distances (a channel a tone curve crushed to black does not drag
+    the light's colour after it, as it did when every channel counted alike). Distances
     weigh each channel by its noise (:func:`channel_sigma`: a channel near black says little), so a red die
     whose blue a warm lamp crushes is not pulled towards yellow. Each die counts with its ``weights`` (0..1,
     default 1: how surely it is a die), and the dice read as one colour together count as at most about
@@ -125,22 +147,34 @@ def estimate_light(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
     the dice, while the light shows in how the colours sit against each other and against white. A die far
     from every prototype adds at most a fixed cost (a die of no enrolled colour, glare), and its posterior
     goes to a "none of these" option instead of the nearest colour.
+
+    ``white`` (log-RGB ``float[3]``, optional): a white reference the table gives in this frame (the calibration
+    sheet, a card's border, a die known to be white). The light's colour is then searched about what that
+    reference shows (:func:`white_offset`) within ``white_sigma`` instead of about a neutral light within the
+    lamps' spread: the dice no longer decide the light's colour alone, so a frame whose dice fit several lights
+    (few colours, a strong cast, a tone curve that crushes a channel) reads as the reference says. With no dice,
+    the reference's colour and no brightness shift. Raises ``ValueError`` for a reference that is not 3 numbers.
     """
     n = len(body)
+    centre = np.zeros(2) if white is None else white_offset(white, protos)
+    sig_w = config.light_warm_sigma if white is None else min(config.white_sigma, config.light_warm_sigma)
+    sig_t = config.light_tint_sigma if white is None else min(config.white_sigma, config.light_tint_sigma)
     if n == 0:
-        return np.array([0.0, 0.0, 0.0, 1.0])
+        return np.array([*(centre[0] * WARM_AXIS + centre[1] * TINT_AXIS), 1.0])
     w_die = np.ones(n) if weights is None else np.clip(np.asarray(weights, np.float64), 0.0, 1.0)
     if w_die.sum() <= 1e-6:
         w_die = np.full(n, 1e-3)
+        if white is not None:
+            return np.array([*(centre[0] * WARM_AXIS + centre[1] * TINT_AXIS), 1.0])
     counted = w_die > 0  # a face of no weight (no symbol, not die-shaped) adds nothing below: left out
     body, w_die = np.asarray(body, np.float64)[counted], w_die[counted]
     n = len(body)
     cap = 25.0  # robust: a die far from every prototype costs at most this
-    gw = np.linspace(-2.5 * config.light_warm_sigma, 2.5 * config.light_warm_sigma, config.light_grid_warm)
-    gt = np.linspace(-2.5 * config.light_tint_sigma, 2.5 * config.light_tint_sigma, config.light_grid_tint)
+    gw = centre[0] + np.linspace(-2.5 * sig_w, 2.5 * sig_w, config.light_grid_warm)
+    gt = centre[1] + np.linspace(-2.5 * sig_t, 2.5 * sig_t, config.light_grid_tint)
     uu, vv = np.meshgrid(gw, gt)
     offs = uu.reshape(-1, 1) * WARM_AXIS + vv.reshape(-1, 1) * TINT_AXIS  # [G, 3]
-    prior = ((uu / config.light_warm_sigma) ** 2 + (vv / config.light_tint_sigma) ** 2).reshape(-1)
+    prior = (((uu - centre[0]) / sig_w) ** 2 + ((vv - centre[1]) / sig_t) ** 2).reshape(-1)
     w_ch = (1.0 / channel_sigma(body, config) ** 2).astype(np.float32)  # [N, 3]; the grid in float32: twice as fast
     offs32 = offs.astype(np.float32)
     sw = w_ch.sum(1)[:, None, None]  # [N, 1, 1]
@@ -169,16 +203,17 @@ def estimate_light(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
             best = (float(costs[g]), offs[g] + bright[g] * LOG_RGB_BASIS[2], float(scale))
     _, off, scale = best
     protos_s = _scaled_protos(protos, scale)
-    for _ in range(3):  # refine: re-assign, then the weighted mean residual of the inliers, shrunk by the prior
+    for _ in range(3):  # refine: re-assign, then the noise-weighted mean residual of the inliers, shrunk by the prior
         d = colour_distances(body, protos_s, off, config)
         a = d.argmin(1)
         inl = (d[np.arange(n), a] < cap) & (w_die > 0)
         if not inl.any():
             break
         ww = (w_die * _colour_shares(a[:, None], w_die * inl, len(protos), config.light_colour_dice)[:, 0])[inl]
-        resid = ((body[inl] - protos_s[a[inl]]) * ww[:, None]).sum(0) / ww.sum()
+        wc = ww[:, None] / channel_sigma(body[inl], config) ** 2  # [n, 3]: a channel near black says little
+        resid = ((body[inl] - protos_s[a[inl]]) * wc).sum(0) / wc.sum(0)
         k = ww.sum()
-        u = resid @ WARM_AXIS * k / (k + config.chroma_sigma ** 2 / config.light_warm_sigma ** 2)
-        v = resid @ TINT_AXIS * k / (k + config.chroma_sigma ** 2 / config.light_tint_sigma ** 2)
+        u = centre[0] + (resid @ WARM_AXIS - centre[0]) * k / (k + config.chroma_sigma ** 2 / sig_w ** 2)
+        v = centre[1] + (resid @ TINT_AXIS - centre[1]) * k / (k + config.chroma_sigma ** 2 / sig_t ** 2)
         off = u * WARM_AXIS + v * TINT_AXIS + (resid @ LOG_RGB_BASIS[2]) * LOG_RGB_BASIS[2]
     return np.array([*np.asarray(off, np.float64), float(scale)])

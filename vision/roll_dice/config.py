@@ -98,6 +98,9 @@ class RollDiceConfig:
         light_warm_sigma, light_tint_sigma: prior spread (log units) of the light's offset along the
             lamps' warm-cool axis and across it (green-magenta tint).
         light_grid_warm, light_grid_tint: offsets tried along each axis (over +-2.5 sigma).
+        white_sigma: spread (log units, each chroma axis) of the light's colour about what a white reference of the
+            frame shows (:func:`vision.roll_dice.colours.white_offset`: paper or a card's border is not quite a
+            die's white, and a lamp's colour varies a little across the table).
         light_colour_dice: in the light's fit, the dice read as one colour together count as at most about this
             many sure dice (:func:`vision.roll_dice.colours.estimate_light`): many alike faces (a table's pattern)
             cannot outvote the other colours.
@@ -229,6 +232,7 @@ class RollDiceConfig:
     light_tint_sigma: float = 0.12
     light_grid_warm: int = 25
     light_grid_tint: int = 9
+    white_sigma: float = 0.06
     saturation_scales: tuple[float, ...] = (0.8, 0.9, 1.0, 1.12, 1.25)
     saturation_sigma: float = 0.15
     face_temperature: float = 0.04

@@ -27,7 +27,7 @@ from .observations import RollDiceRead, TopFaces
 from .shape import die_likeness, pattern_repeats
 from .tops import drop_duplicates, extract_tops
 
-__all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read_roll_dice"]
+__all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read_roll_dice", "white_log"]
 
 
 def detect_tops(frame: np.ndarray, config: RollDiceConfig, timings: dict | None = None,
@@ -120,15 +120,19 @@ class RollDiceReader:
         keep = 1.0 - np.clip((rep - lo) / max(hi - lo, 1e-9), 0.0, 1.0)
         return TopFaces(tops.rects, np.asarray(tops.scores, np.float64) * keep, tops.ink, tops.body, tops.evidence)
 
-    def read(self, frame: np.ndarray) -> RollDiceRead:
+    def read(self, frame: np.ndarray, white: Sequence[float] | None = None) -> RollDiceRead:
         """Read every die in ``frame`` (``uint8[H, W, 3]`` BGR).
 
-        Returns a :class:`RollDiceRead` with per-stage timings (validate, foreground, candidates,
-        cnn, tops, dedupe, faces, pattern, colours, assemble) in ms. Raises :class:`BadFrame` for a bad frame.
+        ``white``: optional BGR colour (0..255 per channel, e.g. the mean of the calibration sheet's paper, a
+        card's white border or a die known to be white, in this frame) of a white reference the table gives:
+        the light's colour is then taken from it (:func:`vision.roll_dice.colours.estimate_light`) rather than from
+        the dice alone. Returns a :class:`RollDiceRead` with per-stage timings (validate, foreground, candidates,
+        cnn, tops, dedupe, faces, pattern, colours, assemble) in ms. Raises :class:`BadFrame` for a bad frame,
+        ``ValueError`` for a ``white`` that is not 3 finite numbers in 0..255.
         """
         timings: dict[str, float] = {}
         frame = timed_stage(timings, "validate", validate_frame, frame)
-        return self._read(frame, self.config, timings)
+        return self._read(frame, self.config, timings, white=white_log(white, self.config))
 
     def read_window(self, frame: np.ndarray, box: tuple[int, int, int, int],
                     light: Sequence[float] | None = None,
@@ -162,14 +166,16 @@ class RollDiceReader:
         return RollDiceRead(w, h, dice, timings, r.light)
 
     def _colours(self, body: np.ndarray, weights: np.ndarray, cfg: RollDiceConfig,
-                 light: Sequence[float] | None) -> tuple[np.ndarray, np.ndarray]:
-        """(light ``float[4]``, colour posteriors ``[N, C]``): the light measured on these dice unless given."""
-        lit = estimate_light(body, self._protos, cfg, weights) if light is None else np.asarray(light, np.float64)
+                 light: Sequence[float] | None, white: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(light ``float[4]``, colour posteriors ``[N, C]``): the light measured on these dice (about the
+        ``white`` reference, log-RGB, when given) unless given."""
+        lit = (estimate_light(body, self._protos, cfg, weights, white) if light is None
+               else np.asarray(light, np.float64))
         return lit, colour_posteriors(body, self._protos, lit, cfg)
 
     def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float],
               light: Sequence[float] | None = None,
-              keep: Callable[[TopFaces], np.ndarray] | None = None) -> RollDiceRead:
+              keep: Callable[[TopFaces], np.ndarray] | None = None, white: np.ndarray | None = None) -> RollDiceRead:
         stage = functools.partial(timed_stage, timings)
         tops = detect_tops(frame, cfg, timings, self._cnn)
         if keep is not None and len(tops.rects):
@@ -177,9 +183,20 @@ class RollDiceReader:
         ncc, tops = stage("faces", self._match, frame, tops, cfg)
         tops = stage("pattern", self._not_pattern, frame, tops, ncc, cfg)
         weights = symbol_weights(tops, ncc, cfg)
-        lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light)
+        lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white)
         dice = stage("assemble", assemble, tops, colour_p, ncc, self.profile, cfg, self._template_pol)
         return RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)))
+
+
+def white_log(white: Sequence[float] | None, config: RollDiceConfig) -> np.ndarray | None:
+    """A white reference's BGR colour (3 numbers in 0..255) as log-RGB ``float[3]`` (:func:`to_log`'s scale); None
+    stays None. Raises ``ValueError`` for anything else (a frame's region, a wrong length, NaN, out of range)."""
+    if white is None:
+        return None
+    w = np.asarray(white, np.float64)
+    if w.shape != (3,) or not np.isfinite(w).all() or (w < 0).any() or (w > 255).any():
+        raise ValueError(f"a white reference is one BGR colour (3 numbers in 0..255), got {np.asarray(white)!r}")
+    return np.log(w + float(config.log_offset))
 
 
 def read_image_file(path: str | Path) -> np.ndarray:
