@@ -196,9 +196,12 @@ def test_main_loop_reads_when_the_table_is_still_and_a_phone_confirms(store, amo
     loop.dispatch({"action": "camera_confirm", "origin": "phone", "id": q["id"]})
     assert [e.kind for e in flow.session.events()][-1] == "location_built"
     assert flow.session.events()[-1].origin == "camera"
-    # a stale answer is refused with a message, nothing recorded
-    loop.dispatch({"action": "camera_dismiss", "origin": "phone", "id": q["id"]})
-    assert "no longer waiting" in loop.message
+    # a stale answer is refused with a message to that phone, nothing recorded; the table's status line keeps
+    # what the table did
+    table_said = loop.message
+    stale = loop.dispatch({"action": "camera_dismiss", "origin": "phone", "id": q["id"]})
+    assert "no longer waiting" in str(stale.error) and not stale.events
+    assert loop.message == table_said
 
 
 def test_a_read_on_a_worker_leaves_the_loop_live_and_is_applied_when_done(store, among_deck):

@@ -44,6 +44,7 @@ from .incremental import Box, grow, inside_any, joins, touches, windows
 from .observations import Die, Reader, Sighting
 from .roll_dice import RollDiceConfig, RollDiceReader
 from .table import TableCalibration, TableConfig, Zones
+from .white import paper_white
 
 __all__ = ["CardsAdapter", "D6Adapter", "HexesAdapter", "Reader", "RollDiceAdapter", "Sighting"]
 
@@ -88,10 +89,14 @@ class RollDiceAdapter:
         reader: the Roll dice reader, built with the owner's enrollment profile (and the game's allowed
             (colour, face) pairs).
         name: the reader's name in a flow's declaration.
+        calibration: the table calibration, or None. With it, a full read takes the paper round its markers
+            as the frame's white reference (:func:`vision.white.paper_white`), so the dice' colours are read
+            under the table's light of that moment.
     """
 
     reader: RollDiceReader
     name: str = "roll_dice"
+    calibration: TableCalibration | None = None
 
     @property
     def config(self) -> RollDiceConfig:
@@ -99,8 +104,13 @@ class RollDiceAdapter:
         return self.reader.config
 
     def read(self, frame: np.ndarray) -> Sighting:
-        """:meth:`vision.roll_dice.RollDiceReader.read` as a :class:`Sighting`. Raises :class:`vision.BadFrame`."""
-        r = self.reader.read(frame)
+        """:meth:`vision.roll_dice.RollDiceReader.read` as a :class:`Sighting`, with the calibration sheet's
+        paper as the white reference when it shows. Raises :class:`vision.BadFrame`."""
+        white = None
+        if self.calibration is not None:
+            frame = validate_frame(frame)
+            white = paper_white(frame, self.calibration.markers_px, self.calibration.frame_size)
+        r = self.reader.read(frame, white=white)
         return Sighting(self.name, r.width, r.height, dice=r.dice, timings_ms=r.timings_ms, light=r.light)
 
     def read_changes(self, frame: np.ndarray, previous: Sighting, boxes: list[Box]) -> Sighting:

@@ -508,7 +508,9 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
         from vision.readers import RollDiceAdapter
 
         if dice_set.name not in readers:  # the game's dice (Roll's, Eclipse's), read by the one dice reader
-            readers[dice_set.name] = RollDiceAdapter(load_dice_reader(dice_set, args.dice_profile))
+            # with a calibration, the paper round its markers is the dice colours' white reference
+            readers[dice_set.name] = RollDiceAdapter(load_dice_reader(dice_set, args.dice_profile),
+                                                     calibration=calibration)
         return readers[dice_set.name]
 
     def parts(camera: Any) -> tuple[Any, Any]:
