@@ -22,6 +22,7 @@ from vision.roll_dice.faces import (
     polarised_scores,
     relocate_faces,
     search_faces,
+    window_integrals,
     window_scores,
     window_scores_at,
 )
@@ -97,6 +98,39 @@ def test_gathered_windows_score_as_the_grid(reader, scenes):
     got = window_scores_at(inks, reader.turned_templates, cfg, rows)
     want = grid[rows[:, 0], [shifts.index((int(a), int(b))) for a, b in rows[:, 1:]]]
     np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+def test_integral_images_are_the_running_sums_and_serve_both_passes(reader, scenes):
+    """The integral images are ``cumsum`` along the rows then the columns, to the bit; a gathered window's sums
+    read from them score as the window's own sums; the integrals given or computed score alike."""
+    cfg = reader.config
+    _, tops = scenes[0]
+    inks = tops.ink
+    ii = window_integrals(inks, cfg)
+    x = inks.astype(np.float64)
+    assert np.array_equal(ii[0, :, :, 1:, 1:], x.cumsum(2).cumsum(3))
+    assert np.array_equal(ii[1, :, :, 1:, 1:], (x * x).cumsum(2).cumsum(3))
+    assert not ii[:, :, :, 0].any() and not ii[:, :, :, :, 0].any()
+    rng = np.random.default_rng(3)
+    q, t = inks.shape[2], cfg.template
+    rows = np.stack([rng.integers(0, len(inks), 30), rng.integers(0, q - t + 1, 30), rng.integers(0, q - t + 1, 30)], 1)
+    got = window_scores_at(inks, reader.turned_templates, cfg, rows, ii)
+    assert np.array_equal(got, window_scores_at(inks, reader.turned_templates, cfg, rows))
+    want = np.stack([reference_window(inks[n, :, a:a + t, b:b + t], reader.turned_templates, cfg) for n, a, b in rows])
+    np.testing.assert_allclose(got, want, atol=1e-5)
+    assert np.array_equal(window_scores_at(inks, reader.turned_templates, cfg, 2, ii),
+                          window_scores_at(inks, reader.turned_templates, cfg, 2))
+
+
+def reference_window(win: np.ndarray, rot_templates: np.ndarray, cfg) -> np.ndarray:
+    """NCC ``[4K]`` of one ``[C, T, T]`` window, its sums taken directly: per channel, the window centred and
+    divided by its spread (with the ``ink_noise`` floor), weighted over the channels."""
+    c, t = win.shape[0], win.shape[1]
+    weights = np.array((1.0, cfg.chroma_ink_weight)[:c])
+    w = win.reshape(c, t * t).astype(np.float64)
+    den = np.sqrt(np.maximum((w * w).sum(1) - w.sum(1) ** 2 / (t * t), 0.0) + t * t * cfg.ink_noise ** 2 + 1e-12)
+    scaled = w * (weights * np.sqrt(c) / weights.sum() / den)[:, None]
+    return np.asarray(rot_templates, np.float64).reshape(len(rot_templates), -1) @ scaled.reshape(-1)
 
 
 @pytest.mark.parametrize("step, margin", [(1, None), (2, "relocate")])
