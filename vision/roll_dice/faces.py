@@ -288,7 +288,9 @@ def _search(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
     dice, starts = np.unique(rows[:, 0], return_index=True)
     fine_best = np.maximum.reduceat(fine, starts, axis=0)                               # [D, 4K]
     fine_peak = fine.max(1)
-    arg = np.array([s + int(fine_peak[s:e].argmax()) for s, e in zip(starts, [*starts[1:], len(rows)], strict=True)])
+    group = np.searchsorted(starts, np.arange(len(rows)), side="right") - 1              # each row's die
+    tops = np.flatnonzero(fine_peak == np.maximum.reduceat(fine_peak, starts)[group])
+    arg = tops[np.unique(group[tops], return_index=True)[1]]                            # each die's first best row
     better = fine_peak[arg] > peak[dice].max(1)
     corner[dice[better]] = rows[arg[better], 1:]
     best[dice] = np.maximum(best[dice], fine_best)
