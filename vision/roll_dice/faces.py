@@ -225,11 +225,13 @@ def search_faces(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.n
     """Best NCC of each ink patch with each turned template over the windows of the ``step`` grid.
 
     ``refine`` 0: every window of the grid (:func:`polarised_scores`, exact). ``refine`` r > 0: coarse to
-    fine: every window of the grid twice as coarse (4x fewer), then the eight neighbours on the ``step`` grid
-    of the ``r`` coarse windows of each patch that match their best template best and of each template's own
-    best coarse window. A symbol's NCC peak is wider than one step, so each patch's best template and its
-    window are those of the exact search (``tests/test_roll_dice_faces.py`` checks it on generated dice); a
-    template's score may be a little lower than the exact search's where its peak is sharper than that.
+    fine: every window of a grid ``shift_coarse`` times as coarse (3: 9x fewer; its last row and column on the
+    far edge of the ``step`` grid), then the eight neighbours on the ``step`` grid of the ``r`` coarse windows
+    of each patch that match their best template best and of each template's own best coarse window (with a
+    grid three times as coarse, these 3 x 3 blocks tile the ``step`` grid). A symbol's NCC peak is wider than
+    one step, so each patch's best template and its window are those of the exact search
+    (``tests/test_roll_dice_faces.py`` checks it on generated dice); a template's score may be a little lower
+    than the exact search's where its peak is sharper than that.
 
     Args:
         inks: ``float32[N, C, q, q]`` ink patches.
@@ -264,10 +266,18 @@ def _search(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
     q, t, st = inks.shape[2], config.template, max(1, int(step))
     if n == 0:
         return np.zeros((0, k4), np.float32), np.zeros((0, 2), np.int64)
-    coarse = st * 2 if refine > 0 and q - t >= 2 * st else st
+    factor = max(2, int(config.shift_coarse))
+    coarse = st * factor if refine > 0 and q - t >= 2 * st else st
     shifts = grid_shifts(q, t, coarse)
+    last = (q - t) // st * st                                  # the last window of the fine grid
     ii = window_integrals(inks, config)                                                 # shared by both passes
-    score = window_scores_at(inks, rot_templates, config, coarse, ii).reshape(n, len(shifts), k4)  # [N, S, 4K]
+    if coarse > st and last - shifts[-1][0] > st:              # the coarse grid's neighbours miss the far edge
+        offs = [*range(0, q - t + 1, coarse), last]
+        shifts = [(a, b) for a in offs for b in offs]
+        at = np.array([(i, a, b) for i in range(n) for a, b in shifts], np.int64)
+        score = window_scores_at(inks, rot_templates, config, at, ii).reshape(n, len(shifts), k4)
+    else:
+        score = window_scores_at(inks, rot_templates, config, coarse, ii).reshape(n, len(shifts), k4)  # [N, S, 4K]
     corners = np.asarray(shifts, np.int64)
     peak = score.max(2)                                                                 # [N, S]
     best, corner = score.max(1), corners[peak.argmax(1)]
