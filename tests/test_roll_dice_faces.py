@@ -11,21 +11,24 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
 from vision import synth
 from vision.profiles import DiceProfile
 from vision.roll_dice import RollDiceReader, TopFaces, build_profile
+from vision.roll_dice.candidates import clean_mask, edge_map, face_cores, merge_fragments, typical_side
 from vision.roll_dice.faces import (
     keep_ink_polarity,
     polarised_scores,
     relocate_faces,
     search_faces,
+    window_integrals,
     window_scores,
     window_scores_at,
 )
-from vision.roll_dice.foreground import to_log
+from vision.roll_dice.foreground import foreground, to_log
 from vision.roll_dice.shape import _rings, face_evidence, face_evidences
 from vision.roll_dice.tops import body_colour, ink_map, ink_maps, rim_weights, upright_patch
 
@@ -97,6 +100,39 @@ def test_gathered_windows_score_as_the_grid(reader, scenes):
     got = window_scores_at(inks, reader.turned_templates, cfg, rows)
     want = grid[rows[:, 0], [shifts.index((int(a), int(b))) for a, b in rows[:, 1:]]]
     np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+def test_integral_images_are_the_running_sums_and_serve_both_passes(reader, scenes):
+    """The integral images are ``cumsum`` along the rows then the columns, to the bit; a gathered window's sums
+    read from them score as the window's own sums; the integrals given or computed score alike."""
+    cfg = reader.config
+    _, tops = scenes[0]
+    inks = tops.ink
+    ii = window_integrals(inks, cfg)
+    x = inks.astype(np.float64)
+    assert np.array_equal(ii[0, :, :, 1:, 1:], x.cumsum(2).cumsum(3))
+    assert np.array_equal(ii[1, :, :, 1:, 1:], (x * x).cumsum(2).cumsum(3))
+    assert not ii[:, :, :, 0].any() and not ii[:, :, :, :, 0].any()
+    rng = np.random.default_rng(3)
+    q, t = inks.shape[2], cfg.template
+    rows = np.stack([rng.integers(0, len(inks), 30), rng.integers(0, q - t + 1, 30), rng.integers(0, q - t + 1, 30)], 1)
+    got = window_scores_at(inks, reader.turned_templates, cfg, rows, ii)
+    assert np.array_equal(got, window_scores_at(inks, reader.turned_templates, cfg, rows))
+    want = np.stack([reference_window(inks[n, :, a:a + t, b:b + t], reader.turned_templates, cfg) for n, a, b in rows])
+    np.testing.assert_allclose(got, want, atol=1e-5)
+    assert np.array_equal(window_scores_at(inks, reader.turned_templates, cfg, 2, ii),
+                          window_scores_at(inks, reader.turned_templates, cfg, 2))
+
+
+def reference_window(win: np.ndarray, rot_templates: np.ndarray, cfg) -> np.ndarray:
+    """NCC ``[4K]`` of one ``[C, T, T]`` window, its sums taken directly: per channel, the window centred and
+    divided by its spread (with the ``ink_noise`` floor), weighted over the channels."""
+    c, t = win.shape[0], win.shape[1]
+    weights = np.array((1.0, cfg.chroma_ink_weight)[:c])
+    w = win.reshape(c, t * t).astype(np.float64)
+    den = np.sqrt(np.maximum((w * w).sum(1) - w.sum(1) ** 2 / (t * t), 0.0) + t * t * cfg.ink_noise ** 2 + 1e-12)
+    scaled = w * (weights * np.sqrt(c) / weights.sum() / den)[:, None]
+    return np.asarray(rot_templates, np.float64).reshape(len(rot_templates), -1) @ scaled.reshape(-1)
 
 
 @pytest.mark.parametrize("step, margin", [(1, None), (2, "relocate")])
@@ -238,3 +274,50 @@ def test_drop_duplicates_keeps_what_the_pairwise_loop_keeps(reader, scenes):
                     break
         want = sorted(i for i in keep if i not in drop)
         np.testing.assert_array_equal(drop_duplicates(many, cfg).rects, rects[want])
+
+
+@pytest.mark.parametrize("seed", [611, 617, 622])
+def test_fragments_merge_as_one_at_a_time(reader, seed):
+    """Face cores of touching dice (symbol strokes cut a face into fragments) are merged as the plain loop over
+    every pair of fragments does (each fragment's distance to the growing group's centre taken one by one)."""
+    cfg = reader.config
+    image = synth.render_scene(seed, replace(SCENE, touching=0.6, n_dice=(12, 14)), FACES_BY_COLOUR).image
+    work, mask, _ = foreground(image, cfg)
+    side = typical_side(clean_mask(mask, cfg.default_side_frac * max(mask.shape), cfg), cfg)
+    cores = face_cores(clean_mask(mask, side, cfg), edge_map(work, cfg), side, cfg)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=4)
+    got = merge_fragments(labels, stats, side, cfg)
+    want = reference_merge(labels, stats, side, cfg)
+    fragments = int((stats[1:, cv2.CC_STAT_AREA] >= cfg.fragment_min_frac * side * side).sum())
+    assert fragments > len(want) > 5  # some fragments were merged
+    assert len(got) == len(want)
+    for a, b in zip(got, want, strict=True):
+        assert np.array_equal(a, b)
+
+
+def reference_merge(labels: np.ndarray, stats: np.ndarray, side: float, cfg) -> list[np.ndarray]:
+    """Fragments by size, largest first; each that is no whole face takes every later fragment within a side of
+    the group's centre whose union still fits ``merge_fit`` x the side, one at a time."""
+    pts = []
+    for i in range(1, len(stats)):
+        x, y, w, h = stats[i, :4]
+        if stats[i, cv2.CC_STAT_AREA] >= cfg.fragment_min_frac * side * side:
+            ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
+            pts.append(np.stack([xs + x, ys + y], axis=1).astype(np.float32))
+    order = sorted(range(len(pts)), key=lambda i: -len(pts[i]))
+    used = [False] * len(pts)
+    groups = []
+    for i in order:
+        if used[i]:
+            continue
+        used[i] = True
+        group = pts[i]
+        if len(group) < cfg.merge_max_frac * side * side:
+            for j in order:
+                if used[j] or np.hypot(*(pts[j].mean(0) - group.mean(0))) > side:
+                    continue
+                union = np.vstack([group, pts[j]])
+                if max(cv2.minAreaRect(union)[1]) <= cfg.merge_fit * side:
+                    group, used[j] = union, True
+        groups.append(group)
+    return groups

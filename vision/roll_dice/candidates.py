@@ -110,29 +110,35 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
             continue
         ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
         pts.append(np.stack([xs + x, ys + y], axis=1).astype(np.float32))
-    order = sorted(range(len(pts)), key=lambda i: -len(pts[i]))
-    centres = [p.mean(0) for p in pts]
-    used = [False] * len(pts)
+    order = np.array(sorted(range(len(pts)), key=lambda i: -len(pts[i])), np.int64)
+    centres = np.array([p.mean(0) for p in pts], np.float32).reshape(-1, 2)[order]  # in merge order
+    used = np.zeros(len(pts), bool)                                                  # in merge order
     groups = []
     limit = config.merge_fit * side
-    for i in order:
-        if used[i]:
+    for k, i in enumerate(order):
+        if used[k]:
             continue
-        used[i] = True
+        used[k] = True
         group = pts[i]
         if len(group) >= config.merge_max_frac * side * side:
             groups.append(group)
             continue
-        middle = group.mean(0)  # the group's centre, kept until the group grows
-        for j in order:
-            if used[j] or np.hypot(*(centres[j] - middle)) > side:
-                continue
-            union = np.vstack([group, pts[j]])
-            (_, _), (rw, rh), _ = cv2.minAreaRect(union)
-            if max(rw, rh) <= limit:
-                group = union
-                used[j] = True
-                middle = group.mean(0)
+        # the fragments within a side of the group's centre, in order; the centre moves when the group grows,
+        # so the distances are measured again from there for the fragments after the one just merged
+        start = 0
+        while True:
+            middle = group.mean(0)
+            near = np.flatnonzero(~used & (np.hypot(centres[:, 0] - middle[0], centres[:, 1] - middle[1]) <= side))
+            for c in near[near >= start]:
+                union = np.vstack([group, pts[order[c]]])
+                (_, _), (rw, rh), _ = cv2.minAreaRect(union)
+                if max(rw, rh) <= limit:
+                    group = union
+                    used[c] = True
+                    start = c + 1
+                    break
+            else:
+                break
         groups.append(group)
     return groups
 

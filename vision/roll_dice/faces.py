@@ -12,7 +12,8 @@ from .tops import INK_CHANNELS, ink_maps, upright_patch
 
 __all__ = ["distinctive_templates", "grid_shifts", "keep_ink_polarity", "match_faces", "match_faces_polarised",
            "normalise_rows", "polarised_scores", "polarised_scores_at", "relocate_faces", "rotated_templates",
-           "search_faces", "template_of", "template_polarity", "window_scores", "window_scores_at", "windows_of"]
+           "search_faces", "template_of", "template_polarity", "window_integrals", "window_scores", "window_scores_at",
+           "windows_of"]
 
 
 def normalise_rows(x: np.ndarray, channels: int = INK_CHANNELS) -> np.ndarray:
@@ -76,44 +77,66 @@ def match_faces(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceCon
 
 
 def _integrals(ink: np.ndarray) -> np.ndarray:
-    """``float64[2, N, C, q+1, q+1]`` integral images of ink patches ``[N, C, q, q]`` and of their squares."""
+    """``float64[2, N, C, q+1, q+1]`` integral images of ink patches ``[N, C, q, q]`` and of their squares.
+
+    The running sums go row by row over all patches at once, then along the rows: the same sums in the same
+    order as ``cumsum(2).cumsum(3)`` (so the same numbers), without a strided cumulative sum per column."""
     x = np.asarray(ink, np.float64)
     n, c, q = x.shape[:3]
     ii = np.zeros((2, n, c, q + 1, q + 1))
-    ii[0, :, :, 1:, 1:] = x.cumsum(2).cumsum(3)
-    ii[1, :, :, 1:, 1:] = (x * x).cumsum(2).cumsum(3)
+    ii[0, :, :, 1:, 1:] = x
+    ii[1, :, :, 1:, 1:] = x * x
+    for i in range(2, q + 1):
+        ii[:, :, :, i, 1:] += ii[:, :, :, i - 1, 1:]
+    np.cumsum(ii, axis=4, out=ii)
     return ii
 
 
-def _windows(ink: np.ndarray, t: int, at: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+def _windows(ink: np.ndarray, t: int, at: np.ndarray | int,
+             ii: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The ``t`` x ``t`` windows of ink patches ``float32[N, C, q, q]`` and their (sum, sum of squares):
     (``float32[M, C, T, T]`` contiguous, ``float64[2, M, C]``).
 
     ``at``: an ``int`` step (every window whose top-left corner is on that grid, patch-major then row-major:
-    one strided copy; the sums from integral images, four look-ups per window) or ``int[M, 3]`` rows
-    (patch, dy, dx) (a gather of a few windows; the sums over the gathered windows)."""
+    one strided copy) or ``int[M, 3]`` rows (patch, dy, dx) (a gather of a few windows). The sums come from
+    the integral images ``ii`` (:func:`_integrals` of ``ink``, computed when None), four look-ups per window."""
     n, c, q = ink.shape[:3]
     views = np.lib.stride_tricks.sliding_window_view(ink, (t, t), axis=(2, 3))  # [N, C, P, P, T, T]
+    ii = _integrals(ink) if ii is None else ii
     if isinstance(at, int | np.integer):
         st = max(1, int(at))
-        ii = _integrals(ink)
         lo, hi = slice(0, q - t + 1, st), slice(t, q + 1, st)
         s = ii[:, :, :, hi, hi] - ii[:, :, :, lo, hi] - ii[:, :, :, hi, lo] + ii[:, :, :, lo, lo]
         win = np.ascontiguousarray(views[:, :, ::st, ::st].transpose(0, 2, 3, 1, 4, 5)).reshape(-1, c, t, t)
         return win, s.transpose(0, 1, 3, 4, 2).reshape(2, -1, c)
     nn, yy, xx = np.asarray(at, np.int64).T
     win = views[nn, :, yy, xx]                                                  # [M, C, T, T]: advanced axes first
-    flat = win.reshape(len(win), c, t * t).astype(np.float64)
-    return win, np.stack([flat.sum(2), (flat * flat).sum(2)])
+    s = ii[:, nn, :, yy + t, xx + t] - ii[:, nn, :, yy, xx + t] - ii[:, nn, :, yy + t, xx] + ii[:, nn, :, yy, xx]
+    return win, s.transpose(1, 0, 2)                                            # advanced axes first: [M, 2, C]
+
+
+def _used_channels(c: int, config: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
+    """(weight of each of ``c`` ink channels, the channels with a weight): brightness 1, chroma
+    ``chroma_ink_weight``."""
+    weights = np.array((1.0, config.chroma_ink_weight)[:c])
+    return weights, np.flatnonzero(weights != 0)
+
+
+def window_integrals(inks: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """The integral images :func:`window_scores_at` sums windows with (``float64[2, N, C', q+1, q+1]``, the
+    channels it uses of ink patches ``[N, C, q, q]``), for scoring the same inks more than once."""
+    _, used = _used_channels(inks.shape[1], config)
+    return _integrals(np.asarray(inks, np.float32)[:, used])
 
 
 def window_scores_at(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
-                     at: np.ndarray | int = 1) -> np.ndarray:
+                     at: np.ndarray | int = 1, integrals: np.ndarray | None = None) -> np.ndarray:
     """NCC ``float32[M, 4K]`` of ``template``-sized windows of ink patches ``[N, C, q, q]`` with every turned
     template ``[4K, C*T*T]``; NCC per channel, weighted by ``chroma_ink_weight``, over the channels.
 
     ``at``: which windows (:func:`_windows`): a step (every window on that grid, ``M = N * S``, patch-major)
-    or ``int[M, 3]`` rows (patch, dy, dx) of top-left corners.
+    or ``int[M, 3]`` rows (patch, dy, dx) of top-left corners. ``integrals``: :func:`window_integrals` of
+    ``inks`` when the caller scores the same inks more than once (the coarse and the fine pass of a search).
 
     The templates are zero-mean and unit-norm per channel, so each window only needs its own norm (from
     integral images), not a normalised copy; that norm has a floor of ``ink_noise`` per pixel, so only a
@@ -124,9 +147,8 @@ def window_scores_at(inks: np.ndarray, rot_templates: np.ndarray, config: RollDi
     c = inks.shape[1]
     t = config.template
     d = t * t
-    weights = np.array((1.0, config.chroma_ink_weight)[:c])
-    used = np.flatnonzero(weights != 0)
-    win, (s1, s2) = _windows(np.asarray(inks, np.float32)[:, used], t, at)
+    weights, used = _used_channels(c, config)
+    win, (s1, s2) = _windows(np.asarray(inks, np.float32)[:, used], t, at, integrals)
     # a noise floor (``ink_noise`` log units per pixel) under each window's spread: a smooth patch of
     # table (a cloud of a painted playmat, a shadow) normalised to unit spread would look like anything
     den = np.sqrt(np.maximum(s2 - s1 * s1 / d, 0.0) + d * float(config.ink_noise) ** 2 + 1e-12)
@@ -203,11 +225,13 @@ def search_faces(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.n
     """Best NCC of each ink patch with each turned template over the windows of the ``step`` grid.
 
     ``refine`` 0: every window of the grid (:func:`polarised_scores`, exact). ``refine`` r > 0: coarse to
-    fine: every window of the grid twice as coarse (4x fewer), then the eight neighbours on the ``step`` grid
-    of the ``r`` coarse windows of each patch that match their best template best and of each template's own
-    best coarse window. A symbol's NCC peak is wider than one step, so each patch's best template and its
-    window are those of the exact search (``tests/test_roll_dice_faces.py`` checks it on generated dice); a
-    template's score may be a little lower than the exact search's where its peak is sharper than that.
+    fine: every window of a grid ``shift_coarse`` times as coarse (3: 9x fewer; its last row and column on the
+    far edge of the ``step`` grid), then the eight neighbours on the ``step`` grid of the ``r`` coarse windows
+    of each patch that match their best template best and of each template's own best coarse window (with a
+    grid three times as coarse, these 3 x 3 blocks tile the ``step`` grid). A symbol's NCC peak is wider than
+    one step, so each patch's best template and its window are those of the exact search
+    (``tests/test_roll_dice_faces.py`` checks it on generated dice); a template's score may be a little lower
+    than the exact search's where its peak is sharper than that.
 
     Args:
         inks: ``float32[N, C, q, q]`` ink patches.
@@ -242,9 +266,18 @@ def _search(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
     q, t, st = inks.shape[2], config.template, max(1, int(step))
     if n == 0:
         return np.zeros((0, k4), np.float32), np.zeros((0, 2), np.int64)
-    coarse = st * 2 if refine > 0 and q - t >= 2 * st else st
+    factor = max(2, int(config.shift_coarse))
+    coarse = st * factor if refine > 0 and q - t >= 2 * st else st
     shifts = grid_shifts(q, t, coarse)
-    score = window_scores_at(inks, rot_templates, config, coarse).reshape(n, len(shifts), k4)  # [N, S, 4K]
+    last = (q - t) // st * st                                  # the last window of the fine grid
+    ii = window_integrals(inks, config)                                                 # shared by both passes
+    if coarse > st and last - shifts[-1][0] > st:              # the coarse grid's neighbours miss the far edge
+        offs = [*range(0, q - t + 1, coarse), last]
+        shifts = [(a, b) for a in offs for b in offs]
+        at = np.array([(i, a, b) for i in range(n) for a, b in shifts], np.int64)
+        score = window_scores_at(inks, rot_templates, config, at, ii).reshape(n, len(shifts), k4)
+    else:
+        score = window_scores_at(inks, rot_templates, config, coarse, ii).reshape(n, len(shifts), k4)  # [N, S, 4K]
     corners = np.asarray(shifts, np.int64)
     peak = score.max(2)                                                                 # [N, S]
     best, corner = score.max(1), corners[peak.argmax(1)]
@@ -261,11 +294,13 @@ def _search(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
     rows = np.stack([key // (q + 1) ** 2, key // (q + 1) % (q + 1), key % (q + 1)], 1)  # (patch, dy, dx), sorted
     if not len(rows):
         return best, corner
-    fine = window_scores_at(inks, rot_templates, config, rows)                          # [M, 4K]
+    fine = window_scores_at(inks, rot_templates, config, rows, ii)                      # [M, 4K]
     dice, starts = np.unique(rows[:, 0], return_index=True)
     fine_best = np.maximum.reduceat(fine, starts, axis=0)                               # [D, 4K]
     fine_peak = fine.max(1)
-    arg = np.array([s + int(fine_peak[s:e].argmax()) for s, e in zip(starts, [*starts[1:], len(rows)], strict=True)])
+    group = np.searchsorted(starts, np.arange(len(rows)), side="right") - 1              # each row's die
+    tops = np.flatnonzero(fine_peak == np.maximum.reduceat(fine_peak, starts)[group])
+    arg = tops[np.unique(group[tops], return_index=True)[1]]                            # each die's first best row
     better = fine_peak[arg] > peak[dice].max(1)
     corner[dice[better]] = rows[arg[better], 1:]
     best[dice] = np.maximum(best[dice], fine_best)
