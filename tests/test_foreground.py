@@ -1,0 +1,88 @@
+"""vision.foreground: the table's colours from the border, and the mask of what lies on the table (issue 16:
+light cards on a gingham cloth were lost in the one-colour model's spread, and its white checks taken for cards)."""
+
+import cv2
+import numpy as np
+
+from vision.card_detect import CardsConfig, find_card_quads
+from vision.foreground import border_strip, foreground_mask, table_colour_model
+
+CARD = (slice(160, 244), slice(250, 310))     # rows, columns of the card in the test images (60 x 84 px)
+
+
+def _gingham(rng: np.random.Generator, h: int = 400, w: int = 560, check: int = 7) -> np.ndarray:
+    """A red and white gingham (BGR): red where both bands cross, white where none does, their mix elsewhere; its
+    checks smaller than the border strip (12 px), so the strip holds all three."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    band = ((yy // check) % 2) + ((xx // check) % 2)
+    colours = np.array([(235, 240, 245), (120, 130, 215), (40, 45, 190)], np.float64)   # white, mixed, red
+    img = colours[band] + rng.normal(0, 3, (h, w, 3))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _with_card(img: np.ndarray, colour: tuple[int, int, int]) -> np.ndarray:
+    out = img.copy()
+    out[CARD] = colour
+    return out
+
+
+def _card_and_table(mask: np.ndarray) -> tuple[float, float]:
+    """(fraction of the card that is foreground, fraction of the table that is)."""
+    card = np.zeros(mask.shape, bool)
+    card[CARD] = True
+    return float(np.mean(mask[card] > 0)), float(np.mean(mask[~card] > 0))
+
+
+def test_a_plain_table_is_one_colour():
+    rng = np.random.default_rng(1)
+    h, w = 300, 400
+    shade = np.linspace(0.85, 1.1, w)[None, :, None]               # a light fall-off across wood-coloured felt
+    img = np.clip(np.array((60, 110, 150), np.float64) * shade + rng.normal(0, 3, (h, w, 3)), 0, 255)
+    lab = cv2.cvtColor(img.astype(np.uint8), cv2.COLOR_BGR2LAB)
+    assert len(table_colour_model(border_strip(lab, 0.03), CardsConfig(fg_modes=3))) == 1
+
+
+def test_a_gingham_is_its_three_colours_and_a_pale_card_on_it_is_found():
+    rng = np.random.default_rng(2)
+    img = _with_card(_gingham(rng), (200, 225, 170))               # a pale green-blue card
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    assert len(table_colour_model(border_strip(lab, 0.03), CardsConfig(fg_modes=3))) == 3
+    card, table = _card_and_table(foreground_mask(img, CardsConfig(fg_modes=3)))
+    assert card > 0.95, "the card is foreground"
+    assert table < 0.02, "no check of the cloth is"
+    # one colour for the whole cloth: its spread is the cloth's three colours; the white checks stand out of it
+    _, table_one = _card_and_table(foreground_mask(img, CardsConfig()))
+    assert table_one > 0.1
+
+
+def test_colours_the_cards_share_are_not_taken_for_the_table():
+    """A printed playmat: dark, with pale green clouds along the border too; a whole station of pale green cards
+    lies on it. A model with the clouds' colour would clear the cards with the clouds: the one-colour model stays."""
+    rng = np.random.default_rng(3)
+    h, w = 400, 560
+    img = np.clip(np.array((40, 30, 30), np.float64) + rng.normal(0, 4, (h, w, 3)), 0, 255).astype(np.uint8)
+    for _ in range(120):                                            # clouds, everywhere, the border included
+        x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
+        cv2.circle(img, (x, y), int(rng.integers(10, 25)), (175, 215, 175), -1)
+    img[100:300, 150:410] = (180, 220, 180)                         # the station: pale green cards
+    card = np.zeros((h, w), bool)
+    card[100:300, 150:410] = True
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    assert len(table_colour_model(border_strip(lab, 0.03), CardsConfig(fg_modes=3))) >= 2, "the border is two colours"
+    mask = foreground_mask(img, CardsConfig(fg_modes=3))
+    assert float(np.mean(mask[card] > 0)) > 0.95, "the station stays foreground"
+    # without the check, the clouds' colour clears the station with the clouds
+    assert float(np.mean(foreground_mask(img, CardsConfig(fg_modes=3, fg_mode_inside=100.0))[card] > 0)) < 0.05
+
+
+def test_a_calibrated_read_finds_pale_cards_on_a_gingham_by_the_first_look():
+    """On the top-down image (card size known, ``fg_modes_top``) the detector models the cloth's colours: two pale
+    cards (60 x 84 px) on a gingham are two cards of the first look, with nothing of the cloth's checks."""
+    rng = np.random.default_rng(5)
+    img = _gingham(rng)
+    img[100:184, 150:210] = (200, 225, 170)
+    img[100:184, 300:360] = (235, 200, 170)
+    quads, loose = find_card_quads(img, CardsConfig(fg_modes_top=3), 84 / 60, None, (60.0, 84.0))
+    first = [q for q, lo in zip(quads, loose, strict=True) if not lo]
+    centres = sorted(tuple(np.round(q.mean(axis=0))) for q in first)
+    assert len(first) == 2 and np.allclose(centres, [(179.5, 141.5), (329.5, 141.5)], atol=3.0), centres

@@ -1,0 +1,201 @@
+"""The table's colour model and the foreground mask of what lies on the table (cards, tiles, hexes).
+
+The table is sampled along the image's border (a strip of ``border_frac`` of the short side): a plain table
+(felt, wood in a light fall-off) is one colour with its own spread; a patterned one (a gingham cloth's red, white
+and mixed checks, a printed playmat) is several. :func:`table_colour_model` fits one robust Gaussian in Lab, and,
+when the border's colours form clearly separate groups, up to ``fg_modes`` of them (k-means, each group its own
+Gaussian); :func:`foreground_mask` marks the pixels far (Mahalanobis distance) from every group. With one model
+for a gingham cloth its spread covers a light or washed-out card (the card is lost), and the checks farthest from
+its centre (the white ones) are taken for cards; with a model per colour of the cloth both go.
+
+Colours are OpenCV's 8-bit Lab (L, a, b in 0-255); distances are in units of the model's standard deviation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+__all__ = ["TableColour", "border_strip", "foreground_mask", "table_colour_model"]
+
+
+@dataclass(frozen=True)
+class TableColour:
+    """One colour of the table: ``centre`` float32[3] (Lab) and ``whiten`` float32[3, 3], the upper Cholesky factor
+    of the inverse covariance (``whiten.T @ whiten``): ``|whiten @ (x - centre)|`` is the Mahalanobis distance."""
+
+    centre: np.ndarray
+    whiten: np.ndarray
+
+
+def border_strip(lab: np.ndarray, frac: float) -> np.ndarray:
+    """uint8[C, N]: the pixels of ``lab`` (uint8[H, W, C]) in a strip of ``frac`` of the short side (at least 2 px)
+    along each of the four sides (the corners twice)."""
+    h, w, c = lab.shape
+    b = max(2, int(frac * min(h, w)))
+    return np.ascontiguousarray(np.concatenate([lab[:b].reshape(-1, c), lab[-b:].reshape(-1, c),
+                                                lab[:, :b].reshape(-1, c), lab[:, -b:].reshape(-1, c)]).T)
+
+
+def _median_u8(v: np.ndarray) -> np.ndarray:
+    """float32[C]: the median of each row of ``v`` (uint8[C, N], N > 0), as ``np.median(v, axis=1)`` gives it (the
+    mean of the two middle values for an even N), from each row's histogram."""
+    n = v.shape[1]
+    out = np.empty(v.shape[0], np.float32)
+    for i, row in enumerate(v):
+        cum = np.cumsum(np.bincount(row, minlength=256))
+        lo = int(np.searchsorted(cum, (n - 1) // 2 + 1))   # the ((n - 1) // 2)-th smallest (0-based)
+        hi = int(np.searchsorted(cum, n // 2 + 1))         # the (n // 2)-th smallest
+        out[i] = np.float32(lo) if lo == hi else (np.float32(lo) + np.float32(hi)) / np.float32(2)
+    return out
+
+
+def _colour(centre: np.ndarray, cov: np.ndarray) -> TableColour:
+    ci = np.linalg.inv(cov).astype(np.float32)
+    whiten = np.linalg.cholesky(ci.astype(np.float64)).T.astype(np.float32)   # ci = whiten.T @ whiten
+    return TableColour(np.asarray(centre, np.float32), whiten)
+
+
+def _robust_gaussian(strip: np.ndarray, floor: float) -> TableColour:
+    """One Gaussian (median centre, covariance + ``floor`` on the diagonal) of ``strip`` (uint8[3, N]), refitted
+    without the pixels beyond 3 standard deviations (cards or markers touching the border) until it settles."""
+    border = strip.astype(np.float32)
+    keep = np.ones(border.shape[1], bool)
+    for _ in range(4):
+        part = border[:, keep]
+        bg = _median_u8(strip if keep.all() else strip[:, keep])
+        cov = np.cov(part - bg[:, None]) + np.eye(3) * floor
+        ci = np.linalg.inv(cov).astype(np.float32)
+        d = border - bg[:, None]
+        md = np.sqrt(np.maximum(((ci @ d) * d).sum(axis=0), 0.0))
+        new_keep = md < 3.0
+        if new_keep.sum() < 0.3 * len(new_keep) or np.array_equal(new_keep, keep):
+            break
+        keep = new_keep
+    return _colour(bg, cov)
+
+
+def _kmeans(x: np.ndarray, k: int, iterations: int = 12) -> np.ndarray:
+    """int[N] group of each row of ``x`` (float[N, 3]): Lloyd's k-means from ``k`` seeds spread along the data's
+    main axis (its quantiles there), so the same pixels always give the same groups."""
+    mu = x.mean(axis=0)
+    _, _, vt = np.linalg.svd(x - mu, full_matrices=False)
+    proj = (x - mu) @ vt[0]
+    order = np.argsort(proj)
+    centres = x[order[((np.arange(k) + 0.5) / k * len(x)).astype(int)]]
+    labels = np.zeros(len(x), int)
+    for _ in range(iterations):
+        d2 = ((x[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+        new = d2.argmin(axis=1)
+        if _ and np.array_equal(new, labels):
+            break
+        labels = new
+        centres = np.array([x[labels == j].mean(axis=0) if np.any(labels == j) else centres[j] for j in range(k)])
+    return labels
+
+
+def _loglik(x: np.ndarray, labels: np.ndarray, k: int, floor: float, min_share: float) -> float:
+    """Mean log-likelihood per pixel (nats) of ``x`` (float[N, 3]) under ``k`` Gaussians fitted to its groups
+    (``labels``), each pixel taken by its likeliest group (the classification likelihood); -inf when a group holds
+    less than ``min_share`` of the pixels."""
+    n = len(x)
+    best = np.full(n, -np.inf)
+    for j in range(k):
+        p = x[labels == j]
+        if len(p) < max(10, min_share * n):
+            return -np.inf
+        mu = p.mean(axis=0)
+        cov = np.cov((p - mu).T) + np.eye(3) * floor
+        d = x - mu
+        md2 = (d @ np.linalg.inv(cov) * d).sum(axis=1)
+        ll = np.log(len(p) / n) - 0.5 * np.log(np.linalg.det(cov)) - 0.5 * md2
+        best = np.maximum(best, ll)
+    return float(best.mean())
+
+
+def table_colour_model(strip: np.ndarray, config: Any) -> list[TableColour]:
+    """The table's colours from its border pixels ``strip`` (uint8[3, N] Lab, :func:`border_strip`).
+
+    One robust Gaussian (:func:`_robust_gaussian`), unless ``config.fg_modes`` > 1 and the pixels split into k
+    groups (k-means, k = 2 .. ``fg_modes``, on at most ``fg_mode_samples`` of them) that explain them better by at
+    least ``fg_mode_gain`` nats per pixel for each group more (a patterned cloth; a plain table split in two gains
+    about nothing), each group holding at least ``fg_mode_share`` of the border (a card cut by the border is no
+    colour of the table); then one robust Gaussian per group.
+    """
+    floor = float(config.fg_cov_floor)
+    modes = int(getattr(config, "fg_modes", 1))
+    if modes > 1 and strip.shape[1] >= 50 * modes:
+        step = max(1, strip.shape[1] // int(config.fg_mode_samples))
+        sub = strip[:, ::step]
+        x = sub.T.astype(np.float64)
+        base = _loglik(x, np.zeros(len(x), int), 1, floor, 0.0)
+        best, best_ll = None, base
+        for k in range(2, modes + 1):
+            labels = _kmeans(x, k)
+            ll = _loglik(x, labels, k, floor, float(config.fg_mode_share))
+            if ll >= base + (k - 1) * float(config.fg_mode_gain) and ll > best_ll:
+                best, best_ll = (k, labels), ll
+        if best is not None:
+            k, labels = best
+            return [_robust_gaussian(np.ascontiguousarray(sub[:, labels == j]), floor) for j in range(k)]
+    return [_robust_gaussian(strip, floor)]
+
+
+def _mask(labf: np.ndarray, colours: list[TableColour], config: Any) -> np.ndarray:
+    """uint8[H, W] (0/255): the pixels of ``labf`` (float32[H, W, 3] Lab) far from every colour of ``colours``
+    (before the opening of :func:`foreground_mask`)."""
+    ones = np.ones((1, 3), np.float32)
+    xs, dist2 = [], None
+    for col in colours:
+        x = cv2.subtract(labf, tuple(float(v) for v in col.centre) + (0.0,))
+        y = cv2.transform(x, col.whiten)
+        d2 = cv2.transform(cv2.multiply(y, y), ones)
+        dist2 = d2 if dist2 is None else cv2.min(dist2, d2, dst=dist2)
+        xs.append(x)
+        del y, d2   # fewer live frame-sized buffers: the next ones reuse their memory (about 20% of the time)
+    dist = cv2.sqrt(dist2, dst=dist2)
+    d8 = np.minimum(dist * 10.0, 255.0).astype(np.uint8)
+    otsu, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = float(np.clip(otsu / 10.0, config.fg_min_dist, config.fg_max_dist))
+    euclid2 = None
+    for x in xs:
+        e2 = cv2.transform(cv2.multiply(x, x), ones)
+        euclid2 = e2 if euclid2 is None else cv2.min(euclid2, e2, dst=euclid2)
+    return ((dist > thr) | (euclid2 > config.fg_euclid * config.fg_euclid)).astype(np.uint8) * 255
+
+
+def foreground_mask(img: np.ndarray, config: Any) -> np.ndarray:
+    """uint8[H, W] mask (0/255) of the pixels of ``img`` (uint8[H, W, 3] BGR) unlike the table.
+
+    The distance of a pixel is its Mahalanobis distance (Lab, blurred 5 x 5) from the nearest of the table's colours
+    (:func:`table_colour_model` of the border strip), thresholded by Otsu within [``fg_min_dist``,
+    ``fg_max_dist``]; a pixel more than ``fg_euclid`` (plain Lab units) from every colour's centre is foreground
+    whatever its spread; specks (3 x 3 opening) are dropped. ``config``: a :class:`vision.card_detect.CardsConfig`.
+
+    Several colours are kept only if they take the table's pattern, not the cards: what they remove from the
+    one-colour model's foreground over the whole image is at most ``fg_mode_inside`` times what they remove in the
+    border strip (a colour of the table clears its pattern alike everywhere; a printed playmat whose colours the
+    cards share clears the cards too, and the inside loses far more than the border).
+
+    A colour's covariance absorbs the table's own variation (wood grain and light fall-off mostly change
+    lightness), so a dark card frame of another hue still stands out. The distance is the length of the colour
+    difference after the model's whitening, on OpenCV's per-pixel matrix transform."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    strip = border_strip(lab, config.border_frac)
+    colours = table_colour_model(strip, config)
+    labf = lab.astype(np.float32)
+    mask = _mask(labf, colours, config)
+    if len(colours) > 1:
+        one = _mask(labf, [_robust_gaussian(strip, float(config.fg_cov_floor))], config)
+
+        def share(m: np.ndarray) -> tuple[float, float]:
+            edge = border_strip(m[..., None], config.border_frac)
+            return float(np.count_nonzero(edge)) / edge.size, float(np.count_nonzero(m)) / m.size
+
+        (b1, a1), (bk, ak) = share(one), share(mask)
+        if a1 - ak > float(config.fg_mode_inside) * max(b1 - bk, 0.0):
+            mask = one
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
