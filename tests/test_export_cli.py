@@ -123,3 +123,13 @@ def test_an_empty_file_given_as_db_is_no_database_and_stays_empty(tmp_path, caps
     assert main(["export", "--db", str(empty), "--json", str(tmp_path / "game.json")]) == 3
     assert capsys.readouterr().err.strip() == f"companion export: no session database at {empty}"
     assert empty.stat().st_size == 0 and sorted(p.name for p in tmp_path.iterdir()) == ["photo.jpg"]
+
+
+def test_a_folder_given_as_db_is_named_as_a_folder(tmp_path, capsys):
+    # `--db` naming the data folder instead of the database file in it: the folder is there, so "no session
+    # database at" it would send the owner looking for something that exists
+    for command in (["sessions"], ["export", "--json", str(tmp_path / "game.json")]):
+        assert main([*command, "--db", str(tmp_path)]) == 3
+        err = capsys.readouterr().err.strip()
+        assert err == f"companion {command[0]}: {tmp_path} is a folder: give --db the session database file in it"
+    assert list(tmp_path.iterdir()) == []

@@ -123,9 +123,12 @@ def _holds_a_database(db: Path) -> bool:
     return db.is_file() and db.stat().st_size > 0
 
 def _no_db(db: Path, args: argparse.Namespace) -> str:
-    """The one line for a missing database, naming the box's and the demo's."""
+    """The one line for a missing database, naming the box's and the demo's (a folder given as the database is
+    named as one: "no database at" a folder that is there would send the owner looking for it)."""
     from companion.paths import default_db_path
 
+    if db.is_dir():
+        return _("{path} is a folder: give --db the session database file in it").format(path=db)
     if args.db is not None:
         return _("no session database at {path}").format(path=db)
     box, demo = default_db_path(), default_db_path().with_name("demo.sqlite3")
