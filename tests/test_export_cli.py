@@ -133,3 +133,14 @@ def test_a_folder_given_as_db_is_named_as_a_folder(tmp_path, capsys):
         err = capsys.readouterr().err.strip()
         assert err == f"companion {command[0]}: {tmp_path} is a folder: give --db the session database file in it"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_export_that_cannot_write_its_file_names_it_with_the_systems_reason(tmp_path, capsys):
+    # as calibrate and print-mat say it: the file asked for and the reason, not Python's "[Errno 2] ...: '...'"
+    db = tmp_path / "box.sqlite3"
+    _finished_race(db)
+    out = tmp_path / "no-such-folder" / "play.json"
+    assert main(["export", "--db", str(db), "--unfinished", "--json", str(tmp_path / "g.json"),
+                 "--bgstats", str(out)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == f"companion export: cannot write {out}: No such file or directory"

@@ -82,6 +82,7 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
         if problem:
             print(_("companion export: {problem}").format(problem=problem), file=sys.stderr)
             return EXIT_INPUT
+    out = None
     try:
         for out, doc in ((args.json, game), (args.bgstats, play)):
             if out is None:
@@ -100,8 +101,9 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
             if str(args.bgstats) == "-":
                 print(_("open this link on a phone with BG Stats to add the play:"), file=status)
             print(bgstats_url(play), file=status)
-    except OSError as exc:
-        print(_("companion export: cannot write: {problem}").format(problem=say(exc)), file=sys.stderr)
+    except OSError as exc:  # the system's reason for the file asked for, as calibrate and print-mat say it
+        print(_("companion export: cannot write {path}: {problem}").format(
+            path="-" if out is None else out, problem=exc.strerror or say(exc)), file=sys.stderr)
         return EXIT_INPUT
     return EXIT_OK
 
