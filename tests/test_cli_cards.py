@@ -165,3 +165,9 @@ def test_an_empty_photo_in_an_enrollment_folder_is_named_as_empty(tmp_path, caps
     assert main(["enroll", "roll-dice", str(dice), "--out", str(tmp_path / "p.json")]) == 1
     assert f"image {dice / 'white-explore' / '01.png'} is empty (0 bytes)" in capsys.readouterr().err
     assert not (tmp_path / "p.json").exists()
+
+
+def test_print_mat_that_cannot_write_its_png_says_the_systems_reason(tmp_path, capsys):
+    out = tmp_path / "no-such-folder" / "sheet.png"
+    assert main(["print-mat", str(out)]) == 1
+    assert capsys.readouterr().err.strip() == f"companion print-mat: cannot write {out}: No such file or directory"
