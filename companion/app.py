@@ -58,6 +58,10 @@ REFUSED_TO_THE_PHONE = frozenset({BAD_INPUT, NOT_ALLOWED, STALE})
 table has nothing to see; why goes in that phone's answer only. A fault or failing storage still goes on the
 status line: everyone at the table needs to know."""
 
+NOTHING_DONE_TO_THE_PHONE = frozenset({Action.UNDO, Action.UNDO_REPORT})
+"""A phone's Undo that finds nothing to withdraw ("Ann has no report to undo", "nothing to undo"): nothing was
+written, so, like a refusal, it is said to that phone only; an Undo that withdraws something is the table's news."""
+
 # the view's status.camera values (device.health.CameraStatus; docs/contracts.md)
 CAMERA_OK, CAMERA_LOST, CAMERA_ENDED = CameraStatus.OK.value, CameraStatus.LOST.value, CameraStatus.ENDED.value
 CAMERA_STALLED, CAMERA_BLACK = CameraStatus.STALLED.value, CameraStatus.BLACK.value
@@ -551,12 +555,14 @@ class MainLoop:
         """Carry out one action (a dict as :meth:`companion.hub.StateHub.post_action` queues it:
         ``{"action": name, "origin", **payload}``) through the :class:`companion.desk.Desk` in the current
         mode: checked, allowed, applied once, written; never raises ``Exception``. Sets the status message (not for
-        what is meant for the posting phone only: :data:`TO_THE_PHONE`, :data:`REFUSED_TO_THE_PHONE`);
+        what is meant for the posting phone only: :data:`TO_THE_PHONE`, :data:`REFUSED_TO_THE_PHONE`,
+        :data:`NOTHING_DONE_TO_THE_PHONE`);
         does not publish (:meth:`take_actions` does, before answering)."""
         self.stats.actions += 1
         name, origin = action.get("action"), action.get("origin", "cli")
         outcome = self.desk.handle(action)
-        to_the_phone = name in TO_THE_PHONE or outcome.status in REFUSED_TO_THE_PHONE
+        to_the_phone = (name in TO_THE_PHONE or outcome.status in REFUSED_TO_THE_PHONE
+                        or (name in NOTHING_DONE_TO_THE_PHONE and not outcome.wrote))
         if origin != "phone" or not to_the_phone:
             self.message = outcome.error or outcome.message or self.message
         if outcome.status == STORAGE:

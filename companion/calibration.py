@@ -92,7 +92,10 @@ def load_calibration(path: Path) -> Any:
         raise BadCalibrationFile(
             f"{path} is not a calibration (JSON nested too deeply); run `companion calibrate` again"
         ) from None
-    except (OSError, ValueError) as exc:  # ValueError: bad UTF-8, bad JSON, a number of more than 4300 digits
+    except UnicodeDecodeError:  # a photo or a deck given for the calibration: the codec's byte offset says nothing
+        raise BadCalibrationFile(f"{path} is not a calibration written by `companion calibrate` (not UTF-8 JSON "
+                                 "text: a picture or another file?)") from None
+    except (OSError, ValueError) as exc:  # ValueError: bad JSON, a number of more than 4300 digits
         raise BadCalibrationFile(f"calibration {path} cannot be read ({str(exc)[:120]}); run `companion calibrate` "
                                  "again") from None
     if not isinstance(doc, dict) or doc.get("format") != CALIBRATION_FORMAT or not isinstance(doc.get("table"), dict):

@@ -257,7 +257,7 @@ def _connect_rw(path: Path) -> sqlite3.Connection:
     except OSError as exc:
         raise SessionError(f"cannot create the folder for session database {path}: {exc}") from exc
     if path.is_dir():
-        raise SessionError(f"session database {path} is a folder: give a file in it, e.g. {path / 'sessions.db'}")
+        raise SessionError(f"session database {path} is a folder: give a file in it, e.g. {path / 'sessions.sqlite3'}")
     conn = _open(str(path), path)
     try:
         _configure(conn, path)

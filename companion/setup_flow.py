@@ -205,9 +205,13 @@ class TableSetup:
     # -- actions -------------------------------------------------------------------------------
     def add_player(self, name: Any, colour: Any = None, origin: str = "cli") -> str:
         """Add a player (or change a player's colour). Raises BadEntry: bad name (or one already playing,
-        ignoring case), colour taken or unknown, too many. Same rule as ``--players``."""
+        ignoring case, also the same player again without a new colour: it would take the first free colour in
+        place of theirs), colour taken or unknown, too many. Same rule as ``--players``."""
         if isinstance(name, str) and name.strip() in self.names:
             name = name.strip()  # the same player again: a new colour
+            current = next(p["colour"] for p in self.players if p["name"] == name)
+            if colour in (None, "") or (isinstance(colour, str) and colour.strip().lower() == current):
+                check_player_name(name, self.names)  # nothing to change (a second phone adding Ann): "already playing"
             colour = check_player_colour(colour, [p["colour"] for p in self.players if p["name"] != name], self.colours)
             self._record("colour_changed", {"player": name, "colour": colour}, origin)
             return Text("{player} is {colour}", player=name, colour=colour_word(colour))

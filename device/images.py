@@ -82,8 +82,8 @@ def check_image_files(folder: str | os.PathLike[str], depth: int = 2) -> int:
         How many image files were checked.
 
     Raises:
-        BadImage: the first file over :data:`~device.opencv_env.MAX_IMAGE_BYTES` or whose header
-            declares more than :data:`~device.opencv_env.MAX_IMAGE_PIXELS` (one line naming it).
+        BadImage: the first file that is empty (0 bytes), over :data:`~device.opencv_env.MAX_IMAGE_BYTES` or
+            whose header declares more than :data:`~device.opencv_env.MAX_IMAGE_PIXELS` (one line naming it).
         OSError: ``folder`` cannot be listed.
     """
     checked = 0
@@ -94,13 +94,21 @@ def check_image_files(folder: str | os.PathLike[str], depth: int = 2) -> int:
             if entry.is_dir() and not entry.is_symlink() and level < depth:
                 pending.append((entry, level + 1))
             elif entry.suffix.lower() in IMAGE_EXTENSIONS and entry.is_file():
-                if entry.stat().st_size > MAX_IMAGE_BYTES:
+                size = entry.stat().st_size
+                if size > MAX_IMAGE_BYTES:
                     raise BadImage(f"image {entry} is larger than {MAX_IMAGE_BYTES // 2**20} MiB: the box reads no "
                                    "image file that large", path=str(entry))
+                if size == 0:  # said as a replay says it, not as the decoder's "cannot read image"
+                    raise _empty_image(entry)
                 with entry.open("rb") as file:
                     check_image_size(file.read(_HEADER_BYTES), entry)
                 checked += 1
     return checked
+
+
+def _empty_image(path: Path) -> BadImage:
+    """The one line for a 0-byte image file (a copy that failed, a name touched)."""
+    return BadImage(f"image {path} is empty (0 bytes): copy it again or delete it", path=str(path))
 
 
 _HEADER_BYTES = 1 << 20
@@ -158,7 +166,7 @@ def decode_image(path: Path) -> np.ndarray:
     path = Path(path)
     data = _read_image_file(path)
     if not data:
-        raise BadImage(f"image {path} is empty (0 bytes): copy it again or delete it", path=str(path))
+        raise _empty_image(path)
     check_image_size(data, path)
     if data[:2] == b"\xff\xd8" and _jpeg_is_truncated(data):
         raise BadImage(

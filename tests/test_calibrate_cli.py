@@ -98,6 +98,12 @@ def test_load_refuses_other_files(tmp_path):
     other.write_text("{not json")
     with pytest.raises(BadCalibrationFile, match="cannot be read"):
         load_calibration(other)
+    # a photo given as the calibration (the sheet's picture instead of the file made from it): named as not a
+    # calibration, not by the UTF-8 codec's byte offset
+    other.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    with pytest.raises(BadCalibrationFile, match="not a calibration written by .*a picture or another file") as exc:
+        load_calibration(other)
+    assert "codec" not in str(exc.value)
 
 
 def test_run_with_a_missing_calibration_file_is_exit_3_before_a_session(tmp_path, photo, capsys):

@@ -143,3 +143,31 @@ def test_a_card_deck_of_an_older_format_asks_to_enroll_again_and_is_replaced_by_
     # enrolling again over it replaces it (it is a deck, not another program's file)
     assert main(["enroll", "cards", str(deck), str(refs)]) == 0
     assert main(["read", str(img), "--cards", str(deck)]) == 0
+
+
+def test_an_empty_photo_in_an_enrollment_folder_is_named_as_empty(tmp_path, capsys):
+    # a copy that failed leaves a 0-byte photo: enrolling names it as a replay does ("is empty (0 bytes)"), not as
+    # an image the decoder "cannot read", and saves nothing
+    rng = np.random.default_rng(3)
+    refs = tmp_path / "refs"
+    (refs / "a").mkdir(parents=True)
+    cv2.imwrite(str(refs / "a" / "scan.png"), rng.integers(0, 255, (150, 96, 3), dtype=np.uint8))
+    (refs / "a" / "copy.jpg").write_bytes(b"")
+    deck = tmp_path / "mine.npz"
+    assert main(["enroll", "cards", str(deck), str(refs)]) == 1
+    err = capsys.readouterr().err
+    empty = refs / "a" / "copy.jpg"
+    assert err.strip() == f"companion enroll: image {empty} is empty (0 bytes): copy it again or delete it"
+    assert not deck.exists()
+    dice = tmp_path / "dice"
+    (dice / "white-explore").mkdir(parents=True)
+    (dice / "white-explore" / "01.png").write_bytes(b"")
+    assert main(["enroll", "roll-dice", str(dice), "--out", str(tmp_path / "p.json")]) == 1
+    assert f"image {dice / 'white-explore' / '01.png'} is empty (0 bytes)" in capsys.readouterr().err
+    assert not (tmp_path / "p.json").exists()
+
+
+def test_print_mat_that_cannot_write_its_png_says_the_systems_reason(tmp_path, capsys):
+    out = tmp_path / "no-such-folder" / "sheet.png"
+    assert main(["print-mat", str(out)]) == 1
+    assert capsys.readouterr().err.strip() == f"companion print-mat: cannot write {out}: No such file or directory"

@@ -456,6 +456,31 @@ def test_a_phones_refused_tap_is_told_to_that_phone_not_on_every_views_status_li
     assert refused["status"] == 400 and loop.message == refused["error"]
 
 
+def test_a_phones_undo_with_nothing_to_withdraw_is_told_to_that_phone_only(store):
+    # Bob's phone taps "Undo my last report" before Bob reported anything, and in d6 mode a phone taps Undo on
+    # an empty log: nothing is written, so, as for a refusal, that phone is told and the status line every view
+    # shows keeps what the table last did.
+    flow = race(store)
+    loop = box(flow)
+    assert act(loop, "report", "touchscreen", player="Ann", form="start", values={"card": "Old Earth"})["recorded"]
+    table_said = loop.message
+    nothing = act(loop, "undo_report", player="Bob", client=BOB_PHONE)
+    assert nothing["status"] == 200 and nothing["recorded"] == [] and "Bob" in nothing["message"]
+    assert loop.message == table_said and nothing["_view"]["status"]["message"] == table_said
+    # withdrawing a report is the table's news: it is on the status line
+    act(loop, "report", player="Ann", form="hand", values={"cards": 3}, client=ANN_PHONE)
+    withdrawn = act(loop, "undo_report", player="Ann", client=ANN_PHONE)
+    assert withdrawn["recorded"] and loop.message == withdrawn["message"]
+
+    dice = MainLoop(source=FakeCamera([np.full((60, 80, 3), 90, np.uint8)] * 4), reader=object(),
+                    session=store.start("d6", {}), hub=StateHub(), stillness=StillnessDetector(), stop_at_end=True,
+                    sleep=lambda s: None)
+    dice_said = dice.message
+    empty = act(dice, "undo")
+    assert empty["status"] == 200 and empty["recorded"] == [] and empty["message"]
+    assert dice.message == dice_said
+
+
 # -- exactly once: a repeated key gets the first answer, also after a restart ----------------------------
 
 

@@ -123,3 +123,24 @@ def test_an_empty_file_given_as_db_is_no_database_and_stays_empty(tmp_path, caps
     assert main(["export", "--db", str(empty), "--json", str(tmp_path / "game.json")]) == 3
     assert capsys.readouterr().err.strip() == f"companion export: no session database at {empty}"
     assert empty.stat().st_size == 0 and sorted(p.name for p in tmp_path.iterdir()) == ["photo.jpg"]
+
+
+def test_a_folder_given_as_db_is_named_as_a_folder(tmp_path, capsys):
+    # `--db` naming the data folder instead of the database file in it: the folder is there, so "no session
+    # database at" it would send the owner looking for something that exists
+    for command in (["sessions"], ["export", "--json", str(tmp_path / "game.json")]):
+        assert main([*command, "--db", str(tmp_path)]) == 3
+        err = capsys.readouterr().err.strip()
+        assert err == f"companion {command[0]}: {tmp_path} is a folder: give --db the session database file in it"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_export_that_cannot_write_its_file_names_it_with_the_systems_reason(tmp_path, capsys):
+    # as calibrate and print-mat say it: the file asked for and the reason, not Python's "[Errno 2] ...: '...'"
+    db = tmp_path / "box.sqlite3"
+    _finished_race(db)
+    out = tmp_path / "no-such-folder" / "play.json"
+    assert main(["export", "--db", str(db), "--unfinished", "--json", str(tmp_path / "g.json"),
+                 "--bgstats", str(out)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == f"companion export: cannot write {out}: No such file or directory"

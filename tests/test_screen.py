@@ -274,3 +274,28 @@ def test_the_phones_panel_in_dice_mode_and_the_p_key(make_view, frame):
     screen.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_p), hub)
     screen.render(ScreenSnapshot(view=make_view([1]), frame=frame))
     assert screen.state is Screen.WATCHING and hub.posted == []
+
+
+@pytest.mark.parametrize("asked, driver, shown, said", [
+    (None, "offscreen", False, True),     # a machine without a desktop: SDL falls back by itself; the box says so
+    ("offscreen", "offscreen", False, False),  # asked for: nothing to say
+    ("dummy", "dummy", False, False),     # the tests' driver
+    (None, "x11", True, False),           # a desktop: drawn on it
+])
+def test_a_screen_that_sdl_draws_unseen_is_no_display(monkeypatch, asked, driver, shown, said):
+    # README: "a window shows the touchscreen"; on a machine without a display SDL takes its offscreen driver
+    # without an error: the box must not take that for a screen (the guided enrollment would wait for taps no
+    # one can see instead of asking on the terminal)
+    from companion.screen import window
+
+    if asked is None:
+        monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    else:
+        monkeypatch.setenv("SDL_VIDEODRIVER", asked)
+    monkeypatch.setattr(window.TouchScreen, "for_display", classmethod(lambda cls, fullscreen, **kw: cls(**kw)))
+    monkeypatch.setattr(window.pygame.display, "get_driver", lambda: driver)
+    _screen, _pump, drawn, problem = window.open_touchscreen(StateHub(), fullscreen=False)
+    assert drawn is shown
+    assert (problem is not None) is said
+    if said:
+        assert "offscreen" in str(problem)

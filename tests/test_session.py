@@ -359,8 +359,8 @@ def test_someone_elses_sqlite_file_is_not_taken_over(tmp_path):
 
 
 def test_a_folder_given_as_the_database_is_named_as_a_folder(tmp_path):
-    with pytest.raises(SessionError, match=r"is a folder: give a file in it, e\.g\. .*sessions\.db"):
-        SessionStore(tmp_path)
+    with pytest.raises(SessionError, match=r"is a folder: give a file in it, e\.g\. .*sessions\.sqlite3"):
+        SessionStore(tmp_path)  # the example is the box's own name for it (companion.paths.default_db_path)
     assert list(tmp_path.iterdir()) == []  # nothing made in it
 
 # -- resume / get / list ------------------------------------------------------------------

@@ -231,6 +231,13 @@ def test_phone_setup_follows_the_cli_rule(store):
         setup.add_player("ann", "blue")
     with pytest.raises(BadEntry, match="red is taken"):
         setup.add_player("Bob", "red")
+    # Ann added again (a second phone, a resent form) without a new colour keeps hers: refused, nothing recorded
+    # (it took the first free colour in her place); with a new colour it changes hers (the end of this test)
+    seen = setup.version
+    for again in (None, "", " RED "):
+        with pytest.raises(BadEntry, match="'Ann' is already playing"):
+            setup.add_player("Ann", again)
+    assert setup.version == seen and setup.players == [{"name": "Ann", "colour": "red"}]
     with pytest.raises(BadEntry, match="not one of red, blue"):
         setup.add_player("Bob", "mauve")
     setup.add_player("Bob", "BLUE")

@@ -91,11 +91,16 @@ def write_mat(path: str | Path, dpi: int = 300, config: TableConfig | None = Non
     """Write the calibration sheet to ``path``: ``.pdf`` -> A4 PDF, anything else -> PNG (300 dpi by default).
 
     Returns the path written.
+
+    Raises:
+        OSError: the file cannot be written (``strerror``: the system's reason).
     """
     path = Path(path)
     img = render_mat(dpi, config)
     if path.suffix.lower() == ".pdf":
         return write_pdf_gray(path, img)
-    if not cv2.imwrite(str(path), img, [cv2.IMWRITE_PNG_COMPRESSION, 6]):
-        raise OSError(f"could not write {path}")
+    ok, png = cv2.imencode(".png", img, [cv2.IMWRITE_PNG_COMPRESSION, 6])
+    if not ok:
+        raise OSError(f"could not encode the sheet for {path} as PNG")
+    path.write_bytes(png.tobytes())  # an OSError with the system's reason (cv2.imwrite only says False)
     return path

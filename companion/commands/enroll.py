@@ -99,7 +99,7 @@ def cmd_enroll_dice(folder: Path, out: Path, dice: Any, warn_missing: bool = Tru
     except OSError as exc:
         print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
-    if missing and warn_missing:
+    if missing and warn_missing and len(missing) < len(dice.pairs):  # no pair at all: the one line below says so
         shown = ", ".join(missing[:10]) + (f" (+{len(missing) - 10} more)" if len(missing) > 10 else "")
         print(ngettext("companion enroll: warning: no photos of {n} pair ({pairs}): the profile will not know it",
                        "companion enroll: warning: no photos of {n} pairs ({pairs}): the profile will not know them",

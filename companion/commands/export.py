@@ -82,6 +82,7 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
         if problem:
             print(_("companion export: {problem}").format(problem=problem), file=sys.stderr)
             return EXIT_INPUT
+    out = None
     try:
         for out, doc in ((args.json, game), (args.bgstats, play)):
             if out is None:
@@ -100,8 +101,9 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
             if str(args.bgstats) == "-":
                 print(_("open this link on a phone with BG Stats to add the play:"), file=status)
             print(bgstats_url(play), file=status)
-    except OSError as exc:
-        print(_("companion export: cannot write: {problem}").format(problem=say(exc)), file=sys.stderr)
+    except OSError as exc:  # the system's reason for the file asked for, as calibrate and print-mat say it
+        print(_("companion export: cannot write {path}: {problem}").format(
+            path="-" if out is None else out, problem=exc.strerror or say(exc)), file=sys.stderr)
         return EXIT_INPUT
     return EXIT_OK
 
@@ -123,9 +125,12 @@ def _holds_a_database(db: Path) -> bool:
     return db.is_file() and db.stat().st_size > 0
 
 def _no_db(db: Path, args: argparse.Namespace) -> str:
-    """The one line for a missing database, naming the box's and the demo's."""
+    """The one line for a missing database, naming the box's and the demo's (a folder given as the database is
+    named as one: "no database at" a folder that is there would send the owner looking for it)."""
     from companion.paths import default_db_path
 
+    if db.is_dir():
+        return _("{path} is a folder: give --db the session database file in it").format(path=db)
     if args.db is not None:
         return _("no session database at {path}").format(path=db)
     box, demo = default_db_path(), default_db_path().with_name("demo.sqlite3")

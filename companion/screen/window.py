@@ -385,6 +385,11 @@ class TouchScreen(Canvas):
         return [Button(Action.QUIT, _("Quit"), self.rect(680, 404, 114, 70))]
 
 
+NO_SCREEN_DRIVERS = frozenset({"dummy", "offscreen"})
+"""SDL video drivers that show nothing: ``dummy`` (what tests ask for) and ``offscreen`` (what SDL takes by itself on a
+machine without a desktop or a console display: the box then says it has no screen instead of drawing unseen)."""
+
+
 def open_touchscreen(
     hub: Any, *, fullscreen: bool, **kw: Any
 ) -> tuple[TouchScreen, Callable[[], None], bool, Exception | None]:
@@ -397,13 +402,17 @@ def open_touchscreen(
         kw: :class:`TouchScreen` arguments (``phone_url``, ``pairing``).
 
     Returns:
-        ``(screen, pump, drawn to a display, the display's error or None)``: with no display (no video device)
-        the screen draws off-screen (``--screenshot`` shows it) and the error says why.
+        ``(screen, pump, drawn to a display, the display's error or None)``: with no display (no video device,
+        or SDL falling back to one of :data:`NO_SCREEN_DRIVERS` by itself: a machine without a desktop) the
+        screen draws off-screen (``--screenshot`` shows it) and the error says why.
     """
     problem: Exception | None = None
     try:
         screen = TouchScreen.for_display(fullscreen=fullscreen, **kw)
-        drawn = os.environ.get("SDL_VIDEODRIVER") != "dummy"
+        driver = pygame.display.get_driver()
+        drawn = driver not in NO_SCREEN_DRIVERS
+        if not drawn and os.environ.get("SDL_VIDEODRIVER") != driver:  # SDL fell back to it: no screen, no window
+            problem = pygame.error(f"SDL found no screen and draws with its {driver!r} video driver")
     except pygame.error as exc:
         screen, drawn, problem = TouchScreen(**kw), False, exc
 
