@@ -463,15 +463,14 @@ def _migrate(meta: dict, path: Path) -> dict:
     """Bring an older profile header up to :data:`DECK_VERSION` (version 1 is the first).
 
     Raises:
-        DeckVersionError: a card deck of format 1 (its features were computed at the crop's size).
-        DeckError: a newer format, or one older than 1.
+        DeckVersionError: a card deck of format 1 (its features were computed at the crop's size), or any deck
+            older than format 1.
+        DeckError: a newer format.
     """
     v = int(meta.get("version", 0))
     if v > DECK_VERSION:
         raise DeckError(f"{path}: deck profile version {v} is newer than this program's {DECK_VERSION}; update")
-    if v < 1:
-        raise DeckError(f"{path}: deck profile version {v} is too old; enroll the deck again")
-    if v < 2 and meta.get("shape", "card") == "card" and {"name", "ref_ids", "config"} <= set(meta):
+    if v < 1 or (v < 2 and meta.get("shape", "card") == "card" and {"name", "ref_ids", "config"} <= set(meta)):
         raise DeckVersionError(path, v)
     return meta
 

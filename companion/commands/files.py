@@ -148,8 +148,9 @@ def load_deck(name_or_path: str, want: str | None = None) -> Any:
             EXIT_DEVICE,
         ) from None
     except VisionError as exc:
+        problem = say(exc).removeprefix(f"{path}: ")  # the deck is named once
         raise InputError(
-            _("cannot load deck {name_or_path}: {problem}").format(name_or_path=name_or_path, problem=say(exc)),
+            _("cannot load deck {name_or_path}: {problem}").format(name_or_path=name_or_path, problem=problem),
             EXIT_DEVICE,
         ) from None
     kind = deck_kind(deck)
