@@ -118,10 +118,27 @@ def test_a_deck_copied_short_or_with_a_foreign_header_is_named_in_one_line(tmp_p
         assert "not a deck profile saved by `companion enroll cards`" in err and why in err
 
 
-@pytest.mark.parametrize("version", [0, 1])
-def test_a_card_deck_of_an_older_format_asks_to_enroll_again_and_is_replaced_by_enrolling(tmp_path, capsys, version):
+def _deck_saved_as(deck, crops: dict, version: int):
+    """Enroll ``crops`` into ``deck`` and rewrite its header's format ``version`` (a deck of another program)."""
     from vision.deck import deck_from_crops
 
+    saved = dict(np.load(deck_from_crops(crops, deck.stem, 150 / 96, (63.0, 98.0)).save(deck)))
+    meta = json.loads(bytes(saved["meta"]).decode())
+    meta["version"] = version
+    saved["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    np.savez(deck, **saved)
+    return deck
+
+
+def _blank_photo(tmp_path):
+    img = tmp_path / "blank.png"
+    cv2.imwrite(str(img), np.full((60, 80, 3), 120, np.uint8))
+    return img
+
+
+@pytest.mark.parametrize("version", [0, 1])
+def test_a_card_deck_of_an_older_format_asks_to_enroll_again_and_is_replaced_by_enrolling(tmp_path, capsys, version):
+    # 1: features computed at the crop's size, the format before this program's; 0: older still
     rng = np.random.default_rng(2)
     refs = tmp_path / "refs"
     crops = {}
@@ -129,14 +146,8 @@ def test_a_card_deck_of_an_older_format_asks_to_enroll_again_and_is_replaced_by_
         (refs / name).mkdir(parents=True)
         crops[name] = [rng.integers(0, 255, (150, 96, 3), dtype=np.uint8)]
         cv2.imwrite(str(refs / name / "scan.png"), crops[name][0])
-    deck = tmp_path / "old.npz"
-    saved = dict(np.load(deck_from_crops(crops, "old", 150 / 96, (63.0, 98.0)).save(deck)))
-    meta = json.loads(bytes(saved["meta"]).decode())
-    meta["version"] = version  # 1: features computed at the crop's size, the format before this program's; 0: older
-    saved["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
-    np.savez(deck, **saved)
-    img = tmp_path / "blank.png"
-    cv2.imwrite(str(img), np.full((60, 80, 3), 120, np.uint8))
+    deck = _deck_saved_as(tmp_path / "old.npz", crops, version)
+    img = _blank_photo(tmp_path)
     assert main(["read", str(img), "--cards", str(deck)]) == 3
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
@@ -147,19 +158,12 @@ def test_a_card_deck_of_an_older_format_asks_to_enroll_again_and_is_replaced_by_
 
 
 def test_a_deck_of_a_newer_format_names_itself_once_and_asks_for_an_update(tmp_path, capsys):
-    from vision.deck import DECK_VERSION, deck_from_crops
+    from vision.deck import DECK_VERSION
 
     rng = np.random.default_rng(4)
-    deck = tmp_path / "new.npz"
-    saved = dict(np.load(deck_from_crops({"a": [rng.integers(0, 255, (150, 96, 3), dtype=np.uint8)]}, "new",
-                                         150 / 96, (63.0, 98.0)).save(deck)))
-    meta = json.loads(bytes(saved["meta"]).decode())
-    meta["version"] = DECK_VERSION + 1
-    saved["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
-    np.savez(deck, **saved)
-    img = tmp_path / "blank.png"
-    cv2.imwrite(str(img), np.full((60, 80, 3), 120, np.uint8))
-    assert main(["read", str(img), "--cards", str(deck)]) == 3
+    deck = _deck_saved_as(tmp_path / "new.npz", {"a": [rng.integers(0, 255, (150, 96, 3), dtype=np.uint8)]},
+                          DECK_VERSION + 1)
+    assert main(["read", str(_blank_photo(tmp_path)), "--cards", str(deck)]) == 3
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.count(str(deck)) == 1 and "newer" in err and "update" in err
 
