@@ -232,9 +232,15 @@ def test_among_the_stars_columns_and_station_board_on_the_phone(phone, hub, tmp_
         expect(page.locator("#boards figcaption")).to_have_text(["Ann's station", "Bob's station"])
         expect(page.locator("#boards figure").first.locator("g.cell")).to_have_count(1)  # the Main Reactor
         page.locator("#seats button", has_text="Ann").click()
+        expect(page.locator("#me")).to_have_text("Ann")
         page.locator("#form-pick").select_option("reactor")
         page.locator("#fields input[data-axis=i]").fill("1")
         page.locator("#fields input[data-axis=j]").fill("0")
+        # the seat picker opened and Ann's seat (this phone's) picked again: the report being typed is kept
+        page.locator("#change-seat").click()
+        page.locator("#seats button", has_text="Ann").click()
+        expect(page.locator("#fields input[data-axis=i]")).to_have_value("1")
+        expect(page.locator("#fields input[data-axis=j]")).to_have_value("0")
         page.locator("#send").click()
         expect(page.locator("#report-result")).to_contain_text("Ann: Power Reactor built recorded")  # players' words
         ann = page.locator("#boards figure").first

@@ -31,6 +31,14 @@
     return seats.includes(name) ? name : seats.length ? seats[0] : null;
   }
 
+  // Run update (this phone's seats or its chosen seat change); the report form is drawn anew only when the seat it
+  // reports for changed, so a claim's answer or a seat list arriving while the player types keeps what is typed.
+  function seatMayChange(update) {
+    const before = seat();
+    update();
+    if (seat() !== before) formShown = null;
+  }
+
   // The version a tap is made against: the state on screen, or the one this phone's own last tap wrote (its
   // answer says so) when the box has not shown that state yet: a second tap right after the first is not
   // refused as made against an older state. Only for the same game (a new one counts anew).
@@ -113,9 +121,8 @@
   async function claim(name, own, claimed) {
     const result = $("seat-result");
     if (own) { // already this phone's: just report for it
-      localStorage.setItem(SEAT_KEY, name);
+      seatMayChange(() => localStorage.setItem(SEAT_KEY, name));
       picking = false;
-      formShown = null;
       renderAll();
       return;
     }
@@ -125,9 +132,8 @@
     result.textContent = format(_("Claiming {player}’s seat…"), { player: name });
     const { status, answer } = await Box.send("/api/seat", { player: name }, version());
     if (status === 200) {
-      localStorage.setItem(SEAT_KEY, name);
+      seatMayChange(() => localStorage.setItem(SEAT_KEY, name));
       picking = false;
-      formShown = null;
       result.textContent = answer.message || format(_("{player}’s seat is this phone’s"), { player: name });
       me = Object.assign({}, me, { seats: (me.seats || []).concat((me.seats || []).includes(name) ? [] : [name]) });
       renderAll();
@@ -655,8 +661,7 @@
   }
 
   function setMe(next) {
-    me = next;
-    formShown = null;
+    seatMayChange(() => { me = next; });
     renderAll();
   }
 
