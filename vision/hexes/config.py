@@ -31,6 +31,11 @@ class HexesConfig:
             that look like the table); larger holes (gaps in the map) are kept.
         close_frac: the foreground is closed with a disc this fraction of a hex's flat width (bites of
             artwork that looks like the table at a tile's edge).
+        lattice_scales: with a calibration, the flat widths tried for the lattice, relative to the expected one;
+            the one whose outline response folds most sharply onto one lattice is taken when its cells also show
+            more crisp sides than the expected width's (the expected size is a prior: a lens's distortion, which
+            a calibration from four markers does not model, makes hexes several percent larger or smaller in
+            the work image than the calibration says). ``(1.0,)``: the expected size only.
         min_occupancy_crisp: a cell whose hexagon is less foreground than ``min_occupancy`` (a dark tile on
             a dark table) is still a hex down to this occupancy when ...
         crisp_for_low_occupancy: ... at least this many of its sides show an outline.
@@ -82,6 +87,7 @@ class HexesConfig:
     hex_px: float | None = None
     min_hole_frac: float = 0.5
     close_frac: float = 0.12
+    lattice_scales: tuple[float, ...] = (0.89, 0.94, 1.0, 1.06, 1.12, 1.19)
     min_occupancy_crisp: float = 0.45
     crisp_for_low_occupancy: int = 4
     min_occupancy: float = 0.78

@@ -6,6 +6,7 @@ enough crisp sides. :func:`find_hexes` runs them, then the outline stages (:mod:
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -17,7 +18,8 @@ from .config import HexesConfig
 from .geometry import EDGE_NORMAL_DEG, SQRT3, HexCandidate, hexagon
 from .outline import grow_hexes, outline_maps, refine_hexes, weakest_first
 
-__all__ = ["blob_hexes", "centre_response", "fill_small_holes", "find_hexes", "lattice_angle", "side_maps"]
+__all__ = ["UprightBlob", "blob_hexes", "centre_response", "fill_small_holes", "find_hexes", "lattice_angle",
+           "lattice_scale", "lattice_sharpness", "side_maps", "upright_blob"]
 
 
 def _line_kernel(length: float, angle_deg: float) -> np.ndarray:
@@ -104,10 +106,54 @@ def fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     return out
 
 
-def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
-               config: HexesConfig) -> list[HexCandidate]:
-    """Hexes in one connected foreground blob (``comp`` uint8 mask, same size as ``img``): lattice angle,
-    lattice offset, then every lattice cell that is a hex."""
+def _occupancy(mask: np.ndarray, flat: float) -> np.ndarray:
+    """float32[H, W]: the fraction of an upright hexagon of flat width ``flat`` px centred at each pixel that is
+    foreground in ``mask`` (float32[H, W], 0 or 1)."""
+    n = int(math.ceil(2 * flat / SQRT3)) | 1
+    kern = np.zeros((n, n), np.float32)
+    cv2.fillPoly(kern, [np.round(hexagon(flat, ((n - 1) / 2, (n - 1) / 2)) * 16).astype(np.int32)], 1.0, cv2.LINE_8,
+                 shift=4)
+    kern /= kern.sum()
+    return cv2.filter2D(mask, -1, kern, borderType=cv2.BORDER_CONSTANT)
+
+
+def _fold(wts: np.ndarray, xs: np.ndarray, ys: np.ndarray, flat: float, nb: int = 24) -> tuple[np.ndarray, float,
+                                                                                                float]:
+    """The outline response ``wts`` (float[P]) at pixels (``xs``, ``ys``) of an upright frame folded modulo the
+    lattice of flat-top hexes ``flat`` px across: (fold float32[nb, nb] smoothed, lattice offset u0, v0 in cells)."""
+    R = flat / SQRT3
+    Binv = np.linalg.inv(np.array([[1.5 * R, 0.0], [flat / 2.0, flat]]))
+    uv = Binv @ np.stack([xs, ys]).astype(np.float64)
+    iu = np.floor((uv[0] % 1.0) * nb).astype(int) % nb
+    iv = np.floor((uv[1] % 1.0) * nb).astype(int) % nb
+    fold = np.bincount(iu * nb + iv, weights=wts, minlength=nb * nb).reshape(nb, nb)
+    fold = np.pad(fold, 3, mode="wrap")
+    fold = cv2.GaussianBlur(fold.astype(np.float32), (0, 0), 1.0)[3:-3, 3:-3]
+    bu, bv = np.unravel_index(int(np.argmax(fold)), fold.shape)
+    return fold, (bu + 0.5) / nb, (bv + 0.5) / nb
+
+
+@dataclass(frozen=True)
+class UprightBlob:
+    """One connected foreground blob's region of the work image turned so its lattice is upright.
+
+    Attributes:
+        gray: float32 or uint8[h, w] grey levels of the turned region; mask: float32[h, w] (0 or 1) the blob there.
+        turn: affine float[2, 3] from the region (offset ``origin`` in the work image) to the turned one.
+        origin: (x0, y0) work px of the region's top-left corner; theta: the lattice angle (degrees,
+            :func:`lattice_angle`).
+    """
+
+    gray: np.ndarray
+    mask: np.ndarray
+    turn: np.ndarray
+    origin: tuple[int, int]
+    theta: float
+
+
+def upright_blob(gray: np.ndarray, comp: np.ndarray, flat: float) -> UprightBlob:
+    """The region round one blob (``comp`` uint8 mask, same size as ``gray``) with a margin of 0.6 ``flat``, turned
+    counter-clockwise by its lattice angle so its hexes are upright flat-top hexagons."""
     H, W = gray.shape
     x, y, bw, bh = cv2.boundingRect(comp)
     pad = int(0.6 * flat) + 4
@@ -116,36 +162,42 @@ def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
     m = comp[y0:y1, x0:x1]
     theta = lattice_angle(g, cv2.dilate(m, np.ones((5, 5), np.uint8)))
     h, w = g.shape
-    # turn the ROI so the lattice is upright (counter-clockwise by theta on screen)
     Rm, nw, nh = rotation_canvas(w, h, theta)
     gr = cv2.warpAffine(g, Rm, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     mr = (cv2.warpAffine(m, Rm, (nw, nh), flags=cv2.INTER_NEAREST) > 0).astype(np.float32)
+    return UprightBlob(gr, mr, Rm, (x0, y0), theta)
+
+
+def lattice_sharpness(blob: UprightBlob, flat: float, config: HexesConfig) -> float:
+    """How sharply the blob's hex-outline response folds onto one lattice of hexes ``flat`` px across: the fold's
+    peak over its mean (1: no lattice). A lattice of the wrong pitch drifts off the tiles across the map and
+    smears the fold."""
+    occ = _occupancy(blob.mask, flat)
+    ys, xs = np.nonzero(occ > 0.4)
+    if len(xs) == 0:
+        return 1.0
+    fold, _, _ = _fold(centre_response(side_maps(blob.gray, flat, config))[ys, xs], xs, ys, flat)
+    return float(fold.max()) / max(float(fold.mean()), 1e-9)
+
+
+def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
+               config: HexesConfig, blob: UprightBlob | None = None) -> list[HexCandidate]:
+    """Hexes in one connected foreground blob (``comp`` uint8 mask, same size as ``img``; ``blob`` its
+    :func:`upright_blob` when already made): lattice offset, then every lattice cell that is a hex."""
+    ub = blob if blob is not None else upright_blob(gray, comp, flat)
+    gr, mr, Rm, (x0, y0), theta = ub.gray, ub.mask, ub.turn, ub.origin, ub.theta
+    nh, nw = gr.shape
     sides = side_maps(gr, flat, config)
     resp = centre_response(sides)
     # occupancy: the fraction of an upright hexagon at each pixel that is foreground
-    n = int(math.ceil(2 * flat / SQRT3)) | 1
-    kern = np.zeros((n, n), np.float32)
-    cv2.fillPoly(kern, [np.round(hexagon(flat, ((n - 1) / 2, (n - 1) / 2)) * 16).astype(np.int32)], 1.0, cv2.LINE_8,
-                 shift=4)
-    kern /= kern.sum()
-    occ = cv2.filter2D(mr, -1, kern, borderType=cv2.BORDER_CONSTANT)
-    # lattice basis (upright frame): q -> (1.5 R, F / 2), r -> (0, F)
-    R = flat / SQRT3
-    B = np.array([[1.5 * R, 0.0], [flat / 2.0, flat]])   # columns: a, b
-    Binv = np.linalg.inv(B)
+    occ = _occupancy(mr, flat)
     ys, xs = np.nonzero(occ > 0.4)
     if len(xs) == 0:
         return []
-    wts = resp[ys, xs]
-    uv = Binv @ np.stack([xs, ys]).astype(np.float64)
-    nb = 24
-    iu = np.floor((uv[0] % 1.0) * nb).astype(int) % nb
-    iv = np.floor((uv[1] % 1.0) * nb).astype(int) % nb
-    fold = np.bincount(iu * nb + iv, weights=wts, minlength=nb * nb).reshape(nb, nb)
-    fold = np.pad(fold, 3, mode="wrap")
-    fold = cv2.GaussianBlur(fold.astype(np.float32), (0, 0), 1.0)[3:-3, 3:-3]
-    bu, bv = np.unravel_index(int(np.argmax(fold)), fold.shape)
-    u0, v0 = (bu + 0.5) / nb, (bv + 0.5) / nb
+    _, u0, v0 = _fold(resp[ys, xs], xs, ys, flat)
+    R = flat / SQRT3
+    B = np.array([[1.5 * R, 0.0], [flat / 2.0, flat]])   # columns: a, b
+    Binv = np.linalg.inv(B)
     # every lattice cell inside the ROI, then the lattice refitted (affine, least squares) to the hexes'
     # refined centres -- twice: a small error of the first angle or pitch grows across a map
     A = np.vstack([B.T, (B @ np.array([u0, v0]))[None, :]])        # [q, r, 1] @ A -> upright (x, y)
@@ -206,11 +258,24 @@ def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
     return out
 
 
+def lattice_scale(blobs: list[UprightBlob], flat: float, scales: tuple[float, ...], config: HexesConfig) -> float:
+    """The flat width (px) among ``flat`` x ``scales`` whose lattices fold the blobs' outline responses most sharply
+    (:func:`lattice_sharpness`, each blob weighed by its area): one width for the whole image (one table, one
+    lens), so a small blob of table print cannot pick its own."""
+    tot = np.zeros(len(scales))
+    for ub in blobs:
+        area = float(ub.mask.sum())
+        for k, s in enumerate(scales):
+            tot[k] += area * lattice_sharpness(ub, flat * float(s), config)
+    return flat * float(scales[int(np.argmax(tot))])
+
+
 def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[str, float] | None = None,
-               refine: bool = True, scale_free: bool = False) -> list[HexCandidate]:
+               refine: bool = True, scale_free: bool = False, scales: tuple[float, ...] = (1.0,)) -> list[HexCandidate]:
     """Every hex lying flat in the work image ``img`` (uint8[H, W, 3] BGR) where a hex is ``flat`` px across
     its flats; with ``refine`` each outline is then fitted to the image (:func:`refine_hexes`, its size too
-    with ``scale_free``)."""
+    with ``scale_free``). ``scales``: with more than one, the expected ``flat`` is a prior: the width of ``flat`` x
+    ``scales`` that folds best (:func:`lattice_scale`) replaces it when its lattice cells show more crisp sides."""
     t = timings if timings is not None else {}
     mask = timed_stage(t, "foreground", foreground_mask, img, config.fg)
     hex_area = SQRT3 / 2.0 * flat * flat
@@ -219,13 +284,24 @@ def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[
     mask = fill_small_holes(mask, config.min_hole_frac * hex_area)
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    out: list[HexCandidate] = []
-    with_time = {}
-    for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] < config.min_occupancy * hex_area:
-            continue
-        comp = (lab == i).astype(np.uint8) * 255
-        out.extend(timed_stage(with_time, "lattice", blob_hexes, img, gray, comp, flat, config))
+    with_time: dict[str, float] = {}
+    comps = [(lab == i).astype(np.uint8) * 255 for i in range(1, n)
+             if stats[i, cv2.CC_STAT_AREA] >= config.min_occupancy * hex_area]
+    blobs = [upright_blob(gray, comp, flat) for comp in comps]
+
+    def cells(f: float) -> list[HexCandidate]:
+        return [h for comp, ub in zip(comps, blobs, strict=True)
+                for h in timed_stage(with_time, "lattice", blob_hexes, img, gray, comp, f, config, ub)]
+
+    out = cells(flat)
+    if len(scales) > 1 and blobs:
+        # the width whose lattice folds the outlines most sharply replaces the expected one only when its cells
+        # also show more crisp sides: two kinds of evidence agree (table print folds sharply at some width too)
+        f2 = timed_stage(with_time, "lattice", lattice_scale, blobs, flat, scales, config)
+        if f2 != flat:
+            out2 = cells(f2)
+            if sum(h.crisp for h in out2) > sum(h.crisp for h in out):
+                out, flat = out2, f2
     t["lattice"] = t.get("lattice", 0.0) + with_time.get("lattice", 0.0)
     if refine and out:
         maps = outline_maps(img)

@@ -88,7 +88,10 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                           "enroll it with vision.hexes.build_hex_deck")
     hex_mm = _hex_mm(deck, c)
     img, M, flat = timed_stage(t, "work_image", work_image, frame, calibration, hex_mm, c)
-    cands = find_hexes(img, flat, c, t, scale_free=calibration is None and c.hex_px is None)
+    # with a calibration the hex size is a prior (a lens's distortion changes it): the lattice's own width is fitted;
+    # without one the size was estimated from this image
+    cands = find_hexes(img, flat, c, t, scale_free=calibration is None and c.hex_px is None,
+                       scales=c.lattice_scales if calibration is not None else (1.0,))
     Minv = np.linalg.inv(M)
     corners = [apply_homography(Minv, h.corners) for h in cands]
     keep = [k for k, q in enumerate(corners) if (calibration is None or not calibration.covers_marker(q))

@@ -1,0 +1,67 @@
+"""The hex reader's lattice stage (:func:`vision.hexes.lattice.find_hexes`): the expected hex size is a prior,
+not a fact. A map whose hexes are larger or smaller in the work image than expected (a lens's barrel distortion
+that a calibration from four markers does not model) is still found cell by cell, at its own size, instead of a
+lattice of the expected pitch drifting off the tiles across the map."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.hexes import HexesConfig
+from vision.hexes.geometry import SQRT3, hexagon
+from vision.hexes.lattice import find_hexes
+
+FLAT = 56.0   # the work image's expected flat width (HexesConfig.work_flat_px)
+
+
+def hex_map(flat: float, radius: int = 2, size: int = 560, seed: int = 3) -> tuple[np.ndarray, list[np.ndarray]]:
+    """(uint8[size, size, 3] BGR, centres float[2] px): every cell within ``radius`` of the middle one, flat-top
+    tiles ``flat`` px across edge to edge (a 1 px dark seam), each its own mid colour with a few light stars, on a
+    plain light table with a little noise."""
+    rng = np.random.default_rng(seed)
+    img = np.full((size, size, 3), (175, 185, 195), np.float32)
+    R = flat / SQRT3
+    centres = []
+    for q in range(-radius, radius + 1):
+        for r in range(-radius, radius + 1):
+            if abs(q) + abs(r) + abs(q + r) > 2 * radius:
+                continue
+            c = np.array([size / 2 + 1.5 * R * q, size / 2 + flat * (r + q / 2.0)])
+            centres.append(c)
+            colour = tuple(float(v) for v in rng.uniform(40, 120, 3))
+            cv2.fillPoly(img, [np.round(hexagon(flat - 1.0, c) * 16).astype(np.int32)], colour, cv2.LINE_AA,
+                         shift=4)
+            for _ in range(6):   # stars: isotropic print that is no outline
+                p = c + rng.uniform(-0.3, 0.3, 2) * flat
+                cv2.circle(img, (int(p[0]), int(p[1])), int(rng.integers(1, 4)), (230, 230, 230), -1, cv2.LINE_AA)
+    img += rng.normal(0, 3, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8), centres
+
+
+@pytest.mark.parametrize("scale", [0.91, 1.09])
+def test_a_map_of_another_size_than_expected_is_found_at_its_own_size(scale):
+    flat = FLAT * scale
+    img, centres = hex_map(flat)
+    found = find_hexes(img, FLAT, HexesConfig(), refine=False, scales=HexesConfig().lattice_scales)
+    got = np.array([h.centre for h in found])
+    assert len(found) == len(centres)
+    for c in centres:
+        # a lattice of the expected pitch is off by 9 % of a flat per cell: two cells out, a fifth of a flat
+        assert np.linalg.norm(got - c, axis=1).min() < 0.06 * flat
+    for h in found:
+        assert abs(float(np.linalg.norm(h.corners[0] - h.corners[4])) / flat - 1.0) < 0.04
+
+
+def test_a_map_of_the_expected_size_is_found_at_it():
+    img, centres = hex_map(FLAT)
+    found = find_hexes(img, FLAT, HexesConfig(), refine=False, scales=HexesConfig().lattice_scales)
+    got = np.array([h.centre for h in found])
+    assert len(found) == len(centres)
+    for c in centres:
+        assert np.linalg.norm(got - c, axis=1).min() < 0.04 * FLAT
+    for h in found:
+        assert math.isclose(float(np.linalg.norm(h.corners[0] - h.corners[4])), FLAT, rel_tol=0.01)
