@@ -33,7 +33,7 @@ class HexesConfig:
             artwork that looks like the table at a tile's edge).
         lattice_scales: with a calibration, the flat widths tried for the lattice, relative to the expected one;
             the one whose outline response folds most sharply onto one lattice is taken when its cells also show
-            more crisp sides than the expected width's (the expected size is a prior: a lens's distortion, which
+            more outline in all than the expected width's (the expected size is a prior: a lens's distortion, which
             a calibration from four markers does not model, makes hexes several percent larger or smaller in
             the work image than the calibration says). ``(1.0,)``: the expected size only.
         min_occupancy_crisp: a cell whose hexagon is less foreground than ``min_occupancy`` (a dark tile on

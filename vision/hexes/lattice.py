@@ -275,7 +275,7 @@ def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[
     """Every hex lying flat in the work image ``img`` (uint8[H, W, 3] BGR) where a hex is ``flat`` px across
     its flats; with ``refine`` each outline is then fitted to the image (:func:`refine_hexes`, its size too
     with ``scale_free``). ``scales``: with more than one, the expected ``flat`` is a prior: the width of ``flat`` x
-    ``scales`` that folds best (:func:`lattice_scale`) replaces it when its lattice cells show more crisp sides."""
+    ``scales`` that folds best (:func:`lattice_scale`) replaces it when its lattice cells show more outline in all."""
     t = timings if timings is not None else {}
     mask = timed_stage(t, "foreground", foreground_mask, img, config.fg)
     hex_area = SQRT3 / 2.0 * flat * flat
@@ -296,11 +296,12 @@ def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[
     out = cells(flat)
     if len(scales) > 1 and blobs:
         # the width whose lattice folds the outlines most sharply replaces the expected one only when its cells
-        # also show more crisp sides: two kinds of evidence agree (table print folds sharply at some width too)
+        # also show more outline in all (their summed outline responses): two kinds of evidence agree (table print
+        # folds sharply at some width too)
         f2 = timed_stage(with_time, "lattice", lattice_scale, blobs, flat, scales, config)
         if f2 != flat:
             out2 = cells(f2)
-            if sum(h.crisp for h in out2) > sum(h.crisp for h in out):
+            if sum(h.score for h in out2) > sum(h.score for h in out):
                 out, flat = out2, f2
     t["lattice"] = t.get("lattice", 0.0) + with_time.get("lattice", 0.0)
     if refine and out:
