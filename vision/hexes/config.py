@@ -87,7 +87,7 @@ class HexesConfig:
     hex_px: float | None = None
     min_hole_frac: float = 0.5
     close_frac: float = 0.12
-    lattice_scales: tuple[float, ...] = (0.89, 0.94, 1.0, 1.06, 1.12, 1.19)
+    lattice_scales: tuple[float, ...] = (0.94, 1.0, 1.06, 1.12)
     min_occupancy_crisp: float = 0.45
     crisp_for_low_occupancy: int = 4
     min_occupancy: float = 0.78

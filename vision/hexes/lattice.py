@@ -18,8 +18,8 @@ from .config import HexesConfig
 from .geometry import EDGE_NORMAL_DEG, SQRT3, HexCandidate, hexagon
 from .outline import grow_hexes, outline_maps, refine_hexes, weakest_first
 
-__all__ = ["UprightBlob", "blob_hexes", "centre_response", "fill_small_holes", "find_hexes", "lattice_angle",
-           "lattice_scale", "lattice_sharpness", "side_maps", "upright_blob"]
+__all__ = ["UprightBlob", "blob_hexes", "centre_response", "edge_maps", "fill_small_holes", "find_hexes",
+           "lattice_angle", "lattice_scale", "lattice_sharpness", "side_maps", "upright_blob"]
 
 
 def _line_kernel(length: float, angle_deg: float) -> np.ndarray:
@@ -31,24 +31,40 @@ def _line_kernel(length: float, angle_deg: float) -> np.ndarray:
     p0, p1 = np.array([c, c]) - d, np.array([c, c]) + d
     cv2.line(k, tuple(np.round(p0 * 16).astype(int)), tuple(np.round(p1 * 16).astype(int)), 1.0, 1, cv2.LINE_AA,
              shift=4)
-    return k / max(float(k.sum()), 1e-6)
+    k /= max(float(k.sum()), 1e-6)
+    # cropped to the rows and columns the line touches, symmetric about the centre (the anchor): the same filter,
+    # fewer products
+    rr, cc = np.nonzero(k)
+    dr = int(np.abs(rr - (n - 1) // 2).max()) if rr.size else 0
+    dc = int(np.abs(cc - (n - 1) // 2).max()) if cc.size else 0
+    m = (n - 1) // 2
+    return np.ascontiguousarray(k[m - dr:m + dr + 1, m - dc:m + dc + 1])
 
 
-def side_maps(gray: np.ndarray, flat: float, config: HexesConfig) -> list[np.ndarray]:
-    """For each edge j, float32 map: the outline strength of edge j of an upright flat-top hexagon of flat
-    width ``flat`` centred at each pixel (oriented gradient across that edge, averaged along it)."""
+def edge_maps(gray: np.ndarray) -> list[np.ndarray]:
+    """For each edge direction j of 0-2, float32 map: the gradient across an upright flat-top hexagon's edge j less
+    half the gradient along it (an edge's own structure, before it is averaged along a side of some length)."""
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 4.0
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 4.0
+    out = []
+    for j in range(3):
+        nd = math.radians(EDGE_NORMAL_DEG[j])
+        nx, ny = math.cos(nd), math.sin(nd)
+        out.append(np.maximum(np.abs(gx * nx + gy * ny) - 0.5 * np.abs(gx * -ny + gy * nx), 0.0))
+    return out
+
+
+def side_maps(gray: np.ndarray, flat: float, config: HexesConfig,
+              edges: list[np.ndarray] | None = None) -> list[np.ndarray]:
+    """For each edge j, float32 map: the outline strength of edge j of an upright flat-top hexagon of flat
+    width ``flat`` centred at each pixel (oriented gradient across that edge, averaged along it). ``edges``:
+    :func:`edge_maps` of ``gray`` when already computed (they do not depend on ``flat``)."""
+    em = edges if edges is not None else edge_maps(gray)
     side = flat / SQRT3
     out: list[np.ndarray] = [None] * 6  # type: ignore[list-item]
     for j in range(3):  # edges j and j + 3 are parallel: one oriented map serves both
-        nd = math.radians(EDGE_NORMAL_DEG[j])
-        nx, ny = math.cos(nd), math.sin(nd)
-        across = np.abs(gx * nx + gy * ny)
-        along = np.abs(gx * -ny + gy * nx)
-        e = np.maximum(across - 0.5 * along, 0.0)
-        e = cv2.filter2D(e, -1, _line_kernel(config.line_frac * side, EDGE_NORMAL_DEG[j] + 90.0),
+        e = cv2.filter2D(em[j], -1, _line_kernel(config.line_frac * side, EDGE_NORMAL_DEG[j] + 90.0),
                          borderType=cv2.BORDER_CONSTANT)
         for jj in (j, j + 3):
             ndd = math.radians(EDGE_NORMAL_DEG[jj])
@@ -133,7 +149,7 @@ def _fold(wts: np.ndarray, xs: np.ndarray, ys: np.ndarray, flat: float, nb: int 
     return fold, (bu + 0.5) / nb, (bv + 0.5) / nb
 
 
-@dataclass(frozen=True)
+@dataclass
 class UprightBlob:
     """One connected foreground blob's region of the work image turned so its lattice is upright.
 
@@ -142,6 +158,7 @@ class UprightBlob:
         turn: affine float[2, 3] from the region (offset ``origin`` in the work image) to the turned one.
         origin: (x0, y0) work px of the region's top-left corner; theta: the lattice angle (degrees,
             :func:`lattice_angle`).
+        edges: :func:`edge_maps` of ``gray`` once computed (the same at every lattice width).
     """
 
     gray: np.ndarray
@@ -149,6 +166,14 @@ class UprightBlob:
     turn: np.ndarray
     origin: tuple[int, int]
     theta: float
+    edges: list[np.ndarray] | None = None
+
+    def edge_maps(self) -> list[np.ndarray]:
+        """:func:`edge_maps` of ``gray``, computed once."""
+        if self.edges is None:
+            self.edges = edge_maps(self.gray)
+        return self.edges
+
 
 
 def upright_blob(gray: np.ndarray, comp: np.ndarray, flat: float) -> UprightBlob:
@@ -168,15 +193,15 @@ def upright_blob(gray: np.ndarray, comp: np.ndarray, flat: float) -> UprightBlob
     return UprightBlob(gr, mr, Rm, (x0, y0), theta)
 
 
-def lattice_sharpness(blob: UprightBlob, flat: float, config: HexesConfig) -> float:
-    """How sharply the blob's hex-outline response folds onto one lattice of hexes ``flat`` px across: the fold's
-    peak over its mean (1: no lattice). A lattice of the wrong pitch drifts off the tiles across the map and
-    smears the fold."""
-    occ = _occupancy(blob.mask, flat)
-    ys, xs = np.nonzero(occ > 0.4)
+def lattice_sharpness(blob: UprightBlob, flat: float, config: HexesConfig, inside: tuple[np.ndarray, np.ndarray]
+                      ) -> float:
+    """How sharply the blob's hex-outline response at the pixels ``inside`` (ys, xs: where a hexagon is mostly
+    foreground) folds onto one lattice of hexes ``flat`` px across: the fold's peak over its mean (1: no lattice).
+    A lattice of the wrong pitch drifts off the tiles across the map and smears the fold."""
+    ys, xs = inside
     if len(xs) == 0:
         return 1.0
-    fold, _, _ = _fold(centre_response(side_maps(blob.gray, flat, config))[ys, xs], xs, ys, flat)
+    fold, _, _ = _fold(centre_response(side_maps(blob.gray, flat, config, blob.edge_maps()))[ys, xs], xs, ys, flat)
     return float(fold.max()) / max(float(fold.mean()), 1e-9)
 
 
@@ -187,7 +212,7 @@ def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
     ub = blob if blob is not None else upright_blob(gray, comp, flat)
     gr, mr, Rm, (x0, y0), theta = ub.gray, ub.mask, ub.turn, ub.origin, ub.theta
     nh, nw = gr.shape
-    sides = side_maps(gr, flat, config)
+    sides = side_maps(gr, flat, config, ub.edge_maps())
     resp = centre_response(sides)
     # occupancy: the fraction of an upright hexagon at each pixel that is foreground
     occ = _occupancy(mr, flat)
@@ -265,8 +290,9 @@ def lattice_scale(blobs: list[UprightBlob], flat: float, scales: tuple[float, ..
     tot = np.zeros(len(scales))
     for ub in blobs:
         area = float(ub.mask.sum())
+        inside = np.nonzero(_occupancy(ub.mask, flat) > 0.4)   # the same pixels folded at every width
         for k, s in enumerate(scales):
-            tot[k] += area * lattice_sharpness(ub, flat * float(s), config)
+            tot[k] += area * lattice_sharpness(ub, flat * float(s), config, inside)
     return flat * float(scales[int(np.argmax(tot))])
 
 
