@@ -174,7 +174,8 @@ class GameReaders:
     def readers(self, game: str, calibration) -> list:
         cards = CardsConfig(anchor_id="main_reactor" if game == "among" else None)
         if game == "eclipse":
-            return [HexesAdapter(self.deck(game), calibration), OffMapDice(RollDiceAdapter(self.combat_dice(), calibration=calibration))]
+            combat = RollDiceAdapter(self.combat_dice(), calibration=calibration)
+            return [HexesAdapter(self.deck(game), calibration), OffMapDice(combat)]
         out = [CardsAdapter(self.deck(game), calibration, config=cards)]
         if game == "roll":
             out.insert(0, RollDiceAdapter(self.roll_dice(), calibration=calibration))
