@@ -194,3 +194,21 @@ def test_print_mat_that_cannot_write_its_png_says_the_systems_reason(tmp_path, c
     out = tmp_path / "no-such-folder" / "sheet.png"
     assert main(["print-mat", str(out)]) == 1
     assert capsys.readouterr().err.strip() == f"companion print-mat: cannot write {out}: No such file or directory"
+
+
+def test_a_deck_given_with_json_names_the_deck_file_there_or_the_profile_it_is(tmp_path, capsys, monkeypatch):
+    """`--cards x.json` looked for '<data>/decks/x.json.npz': the .npz deck beside it is named, and a dice
+    profile given as a deck is said to be one."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    photo = tmp_path / "t.png"
+    cv2.imwrite(str(photo), np.full((64, 64, 3), 90, np.uint8))
+    deck = tmp_path / "data" / "decks" / "race.npz"
+    deck.parent.mkdir(parents=True)
+    deck.write_bytes(b"PK\x03\x04 a deck")
+    assert main(["read", str(photo), "--cards", "race.json"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert f"deck 'race.json': a deck is a .npz file: give {deck}" in err and "json.npz" not in err
+    profile = tmp_path / "mine.json"
+    profile.write_text(json.dumps({"format": "tabletop-companion/roll-dice-profile", "version": 1}))
+    assert main(["read", str(photo), "--cards", str(profile)]) == 2
+    assert f"{profile} is a dice profile (for --dice-profile or --profile), not a deck" in capsys.readouterr().err

@@ -160,3 +160,24 @@ def test_an_enrollment_folder_that_is_missing_or_a_photo_is_named_in_one_line(tm
             assert err == [f"companion enroll: {folder}: not a folder (expected DIR/<colour>-<face>/ subfolders of "
                            f"photos, e.g. {example})"]
     assert not (tmp_path / "p.json").exists()
+
+
+def test_a_profile_named_by_its_arrays_file_or_a_deck_given_as_profile_names_the_file_there(tmp_path, capsys,
+                                                                                            monkeypatch):
+    """`--profile mine.npz` (the arrays file enroll writes beside mine.json) means the profile mine.json, not
+    '<data>/profiles/mine.npz.json'; a .npz with no profile beside it is named as what it is."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    image = tmp_path / "x.png"
+    cv2.imwrite(str(image), render_scene(1).image)
+    saved = tmp_path / "data" / "profiles" / "mine.json"
+    saved.parent.mkdir(parents=True)
+    saved.write_text(json.dumps({"format": "tabletop-companion/roll-dice-profile", "version": 1}))
+    assert main(["read", str(image), "--dice", "roll", "--profile", "mine.npz"]) == 3
+    err = capsys.readouterr().err.strip()
+    assert "npz.json" not in err and str(saved) in err and "\n" not in err  # the saved profile was read
+    deck = tmp_path / "deck.npz"
+    deck.write_bytes(b"PK\x03\x04 a deck")
+    assert main(["read", str(image), "--dice", "roll", "--profile", str(deck)]) == 3
+    err = capsys.readouterr().err.strip()
+    assert f"no dice profile at {tmp_path / 'deck.json'}: {deck} is a card deck or a profile's arrays" in err

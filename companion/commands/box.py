@@ -19,7 +19,7 @@ from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
 from companion.commands.files import load_deck, load_dice_reader, unwritable_folder
 from companion.config import CHOOSE
-from companion.i18n import _, ngettext, say
+from companion.i18n import _, message_of, ngettext, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -463,7 +463,7 @@ def _load_box_calibration(path: Path | None) -> Any:
         try:
             return load_calibration(path)
         except BadCalibrationFile as exc:
-            raise InputError(str(exc), EXIT_INPUT) from None
+            raise InputError(message_of(exc), EXIT_INPUT) from None
     default = default_calibration_path()
     if not default.is_file():
         log.info("no table calibration (%s): positions in pixels; run `companion calibrate` for table mm", default)

@@ -66,7 +66,7 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
         try:
             deck = load_deck(deck_name, want="card")
         except InputError as exc:
-            print(f"companion calibrate: {exc}", file=sys.stderr)
+            print(_("companion calibrate: {problem}").format(problem=say(exc)), file=sys.stderr)
             return exc.code
     from companion.calibration import CALIBRATION_FORMAT, default_calibration_path, save_calibration
     from device import BadImage, DeviceError, decode_image

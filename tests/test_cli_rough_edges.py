@@ -1,0 +1,34 @@
+"""Rough edges a newcomer met on the command line: each case is what a player or an owner typed and what they read."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.cli import main
+from companion.commands.box import demo_photos
+
+PHOTO = sorted(demo_photos().glob("*.jpg"))[0]
+
+
+@pytest.mark.parametrize("lang, words", [("el", "δεν είναι βάση δεδομένων συνεδριών"), ("pl", "nie jest bazą sesji"),
+                                         ("hu", "nem munkamenet-adatbázis")])
+def test_a_file_that_is_no_session_database_is_said_in_the_boxs_language(tmp_path, capsys, lang, words):
+    photo = tmp_path / "holiday.db"
+    photo.write_bytes(b"\xff\xd8\xff\xe0 not a database" * 20)
+    assert main(["--language", lang, "sessions", "--db", str(photo)]) == 3
+    err = capsys.readouterr().err.strip()
+    assert words in err and "is not a session database" not in err and "\n" not in err
+    assert photo.read_bytes() == b"\xff\xd8\xff\xe0 not a database" * 20
+
+
+@pytest.mark.parametrize("lang, words", [("el", "δεν διαβάζεται"), ("pl", "nie można odczytać kalibracji"),
+                                         ("hu", "kalibráció nem olvasható")])
+def test_a_calibration_that_cannot_be_read_is_said_in_the_boxs_language(tmp_path, capsys, monkeypatch, lang, words):
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    bad = tmp_path / "calibration.json"
+    bad.write_text("{")
+    code = main(["--language", lang, "run", "--game", "among", "--players", "Ann,Bob", "--calibration", str(bad),
+                 "--source", str(PHOTO), "--no-screen", "--no-web", "--no-gpio", "--max-frames", "1"])
+    assert code == 1
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert words in err and "cannot be read" not in err
