@@ -32,3 +32,17 @@ def test_a_calibration_that_cannot_be_read_is_said_in_the_boxs_language(tmp_path
     assert code == 1
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert words in err and "cannot be read" not in err
+
+
+def test_the_species_help_names_every_species_once_and_how_to_write_them(capsys):
+    """`demo --help`'s --species said 'one species per player' twice and named only Rise of the Ancients' four
+    species: a newcomer could not tell what to type for the base game's boards."""
+    from rules.eclipse.data import SPECIES
+
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    species = out[out.index("--species NAME,NAME with"):out.index("--ancient-homeworlds with")]
+    assert all(name in species for name in SPECIES), species
+    assert species.count("one per player") + species.count("per player") == 1, species
+    assert "an empty entry: none" in species
