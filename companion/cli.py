@@ -420,7 +420,9 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     )
 
     mat = sub.add_parser("print-mat", help=_("write the A4 calibration sheet with its ArUco markers (PNG or PDF)"))
-    mat.add_argument("path", type=Path, metavar="PATH", help=_("output file, .png or .pdf"))
+    mat.add_argument("path", type=Path, metavar="PATH",
+                     help=_("output file, .png or .pdf (its folder is made when missing)"))
+    mat.add_argument("--force", action="store_true", help=_("replace a file already at PATH"))
 
     titles = or_list([spec.title for spec in flows.values()])
     export = sub.add_parser(
@@ -623,7 +625,7 @@ def _main(argv: Sequence[str] | None) -> int:  # noqa: C901 - the command dispat
             return EXIT_USAGE
         return enroll.cmd_enroll_roll_dice(args.folder, args.out or profile_path(args.name))
     if args.command == "print-mat":
-        return calibrate.cmd_print_mat(args.path)
+        return calibrate.cmd_print_mat(args.path, force=args.force)
     if args.command == "calibrate":
         return calibrate.cmd_calibrate(args.source, args.lens or [], args.out, args.corners, args.deck)
     if args.command == "export":

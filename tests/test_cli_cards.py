@@ -191,9 +191,22 @@ def test_an_empty_photo_in_an_enrollment_folder_is_named_as_empty(tmp_path, caps
 
 
 def test_print_mat_that_cannot_write_its_png_says_the_systems_reason(tmp_path, capsys):
-    out = tmp_path / "no-such-folder" / "sheet.png"
+    (tmp_path / "a-file").write_text("not a folder")
+    out = tmp_path / "a-file" / "sheet.png"
     assert main(["print-mat", str(out)]) == 1
-    assert capsys.readouterr().err.strip() == f"companion print-mat: cannot write {out}: No such file or directory"
+    assert capsys.readouterr().err.strip() == f"companion print-mat: cannot write {out}: Not a directory"
+
+
+def test_print_mat_makes_a_missing_folder_and_never_replaces_a_file_without_force(tmp_path, capsys):
+    out = tmp_path / "new" / "folder" / "sheet.png"
+    assert main(["print-mat", str(out)]) == 0 and out.read_bytes().startswith(b"\x89PNG")
+    photo = tmp_path / "holiday.png"
+    photo.write_bytes(b"\x89PNG my holiday photo")
+    assert main(["print-mat", str(photo)]) == 1
+    assert capsys.readouterr().err.strip() == (f"companion print-mat: {photo} exists: not overwritten (give --force "
+                                               "to replace it)")
+    assert photo.read_bytes() == b"\x89PNG my holiday photo"
+    assert main(["print-mat", str(photo), "--force"]) == 0 and photo.read_bytes() != b"\x89PNG my holiday photo"
 
 
 def test_a_deck_given_with_json_names_the_deck_file_there_or_the_profile_it_is(tmp_path, capsys, monkeypatch):
