@@ -225,3 +225,21 @@ def test_a_deck_given_with_json_names_the_deck_file_there_or_the_profile_it_is(t
     profile.write_text(json.dumps({"format": "tabletop-companion/roll-dice-profile", "version": 1}))
     assert main(["read", str(photo), "--cards", str(profile)]) == 2
     assert f"{profile} is a dice profile (for --dice-profile or --profile), not a deck" in capsys.readouterr().err
+
+
+def test_a_corrupt_photo_in_the_enrollment_folder_is_named_and_skipped(tmp_path, capsys):
+    """A truncated photo (a copy cut short, a card going bad) stopped the whole enrollment with 'cannot read image':
+    it is named and left out, and the deck is built from the others."""
+    rng = np.random.default_rng(3)
+    refs = tmp_path / "refs"
+    for card in ("a", "b"):
+        (refs / card).mkdir(parents=True)
+        art = cv2.resize(rng.integers(0, 255, (8, 6, 3), dtype=np.uint8), (300, 420), interpolation=cv2.INTER_NEAREST)
+        cv2.imwrite(str(refs / card / "1.png"), art)
+    cut = refs / "b" / "2.png"
+    cut.write_bytes((refs / "b" / "1.png").read_bytes()[:300])
+    deck = tmp_path / "mine.npz"
+    assert main(["enroll", "cards", str(deck), str(refs)]) == 0
+    captured = capsys.readouterr()
+    assert f"companion enroll: skipped {cut}: not a readable image" in captured.err
+    assert "saved deck" in captured.out and "(2 cards)" in captured.out and deck.is_file()

@@ -117,7 +117,8 @@ def test_enroll_warns_about_missing_pairs_and_still_builds(tmp_path, capsys):
     assert err[0] == ("companion enroll: warning: no photos of 29 pairs (white-develop, white-settle, white-produce, "
                       "white-ship, red-explore, red-develop, red-settle, red-wild, purple-explore, purple-develop "
                       "(+19 more)): the profile will not know them")
-    assert len(err) == 2  # then the builder's own answer about the (fake) photo
+    # then the (fake) photo named and left out, and the builder's answer: nothing left to build from
+    assert len(err) == 3 and "skipped" in err[1] and "no readable photo" in err[2]
 
 
 def test_a_dice_profile_that_is_a_picture_is_one_line(tmp_path, capsys):
@@ -181,3 +182,21 @@ def test_a_profile_named_by_its_arrays_file_or_a_deck_given_as_profile_names_the
     assert main(["read", str(image), "--dice", "roll", "--profile", str(deck)]) == 3
     err = capsys.readouterr().err.strip()
     assert f"no dice profile at {tmp_path / 'deck.json'}: {deck} is a card deck or a profile's arrays" in err
+
+
+def test_a_corrupt_photo_in_a_dice_folder_is_named_and_skipped(tmp_path, capsys):
+    root = tmp_path / "dice"
+    write_enrollment(root, {"white": ["explore", "develop"]}, seed=7, symbol_set="A")
+    good = sorted((root / "white-explore").iterdir())[0]
+    cut = root / "white-explore" / "zz-cut.png"
+    cut.write_bytes(good.read_bytes()[:200])
+    alone = root / "white-develop"
+    for photo in list(alone.iterdir()):
+        photo.unlink()
+    (alone / "only.png").write_bytes(good.read_bytes()[:200])  # a pair whose only photo is unreadable
+    out = tmp_path / "p.json"
+    assert main(["enroll", "roll-dice", str(root), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert f"companion enroll: skipped {cut}: not a readable image" in err
+    assert f"companion enroll: skipped {alone / 'only.png'}: not a readable image" in err
+    assert json.loads(out.read_text())["dice_seen"].keys() == {"white-explore"}
