@@ -55,8 +55,9 @@ def json_body(example: str, shape: str = "a JSON object") -> dict[str, Any]:
         raise BadInput(f'send JSON with "Content-Type: application/json", e.g. {example}')
     try:
         body = request.get_json(silent=True)
-    except RecursionError:  # absurdly nested JSON
-        body = None
+    except RecursionError:  # valid JSON, but lists or objects nested deeper than the parser goes
+        raise BadInput(f"the body is nested too deeply (lists or objects inside each other about 1000 levels "
+                       f"deep); send e.g. {example}") from None
     if body is None:
         raise BadInput(f"the body is not valid JSON; send e.g. {example}")
     if not isinstance(body, dict):

@@ -309,6 +309,16 @@ def test_post_action_survives_hostile_bodies(joined, hub):
     assert hub.take_actions() == []
 
 
+def test_a_body_nested_too_deeply_is_said_to_be_too_deep_not_bad_json(joined, hub):
+    """A phone (or a script) sending lists inside lists 7,000 deep sent JSON: the answer says it is too deep."""
+    nested = "[" * 7_000 + "]" * 7_000
+    r = joined.post("/api/action", data=nested, content_type="application/json")
+    assert r.status_code == 400
+    error = r.get_json()["error"]
+    assert error.startswith("the body is nested too deeply") and "not valid JSON" not in error
+    assert hub.take_actions() == []
+
+
 def test_run_prints_the_join_link_on_one_line(tmp_path, monkeypatch, capsys):
     import re
     import stat
