@@ -188,7 +188,7 @@ def test_post_action_read_now_is_accepted_and_undo_is_answered_by_the_loop(joine
         ({"data": "{not json", "content_type": "application/json"}, "not valid JSON"),
         ({"data": '{"action": "undo"}', "content_type": "text/plain"}, "Content-Type: application/json"),
         ({"json": ["undo"]}, '"action" key'),
-        ({"json": {"what": "undo"}}, '"action" key'),
+        ({"json": {"what": "undo"}}, "unknown field 'what': this request takes version, key, action, label"),
         ({"json": {"action": "quit"}}, "unknown action 'quit'"),
         ({"json": {"action": "explode"}}, "unknown action 'explode'"),
     ],
@@ -316,6 +316,23 @@ def test_a_body_nested_too_deeply_is_said_to_be_too_deep_not_bad_json(joined, hu
     assert r.status_code == 400
     error = r.get_json()["error"]
     assert error.startswith("the body is nested too deeply") and "not valid JSON" not in error
+    assert hub.take_actions() == []
+
+
+@pytest.mark.parametrize("route, body, field", [
+    ("/api/report", {"player": "Ann", "form": "vp", "values": {"vp": 2}, "playr": "Bob"}, "playr"),
+    ("/api/action", {"action": "undo", "lable": "Settle"}, "lable"),
+    ("/api/seat", {"player": "Ann", "seat": 2}, "seat"),
+    ("/api/camera", {"id": 3, "answer": "confirm", "choise": "Explore"}, "choise"),
+])
+def test_a_field_no_route_reads_is_refused_by_name_and_nothing_is_done(joined, hub, route, body, field):
+    """A misspelt field was ignored: a report whose player or label was lost in a typo went through as if
+    it were not there. The answer names the field and what the request takes."""
+    r = joined.post(route, json={**body, "version": 0, "key": "k1"})
+    assert r.status_code == 400
+    answer = r.get_json()
+    assert answer["error"].startswith(f"unknown field {field!r}: this request takes version, key, ")
+    assert answer.get("field") == field
     assert hub.take_actions() == []
 
 
