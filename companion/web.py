@@ -670,14 +670,15 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     @limiter.limit(limits.act)
     def api_owner_ask() -> tuple[Response, int]:
         who = refuse_unjoined()
-        body = posted_json('{"key": "k1"}', ())
-        return ask(Action.OWNER_ASK, who, body, '{"key": "k1"}')
+        example = '{"version": 12, "key": "k1"}'
+        body = posted_json(example, ())
+        return ask(Action.OWNER_ASK, who, body, example)
 
     @app.post("/api/owner/settings")
     @limiter.limit(limits.act)
     def api_owner_settings() -> tuple[Response, int]:
         who = refuse_unjoined()
-        example = '{"setting": "box.language", "value": "el", "key": "k1"}'
+        example = '{"setting": "box.language", "value": "el", "version": 12, "key": "k1"}'
         body = posted_json(example, ("setting", "value"))
         setting = text(body, "setting", example, what="a setting's name")
         if "value" not in body:

@@ -336,6 +336,27 @@ def test_a_field_no_route_reads_is_refused_by_name_and_nothing_is_done(joined, h
     assert hub.take_actions() == []
 
 
+def test_a_json_null_body_is_said_to_be_no_object_and_bad_json_is_still_named(joined, hub):
+    """`null` is JSON: the answer said 'not valid JSON', which sent a script's author looking for a syntax error."""
+    r = joined.post("/api/report", data="null", content_type="application/json")
+    assert r.status_code == 400 and r.get_json()["error"].startswith("the body must be a JSON object, e.g. ")
+    r = joined.post("/api/report", data="{nope", content_type="application/json")
+    assert r.status_code == 400 and r.get_json()["error"].startswith("the body is not valid JSON; send e.g. ")
+    assert hub.take_actions() == []
+
+
+@pytest.mark.parametrize("route, body", [("/api/owner/ask", {"key": "k1"}),
+                                         ("/api/owner/settings", {"setting": "box.language", "value": "el",
+                                                                  "key": "k1"})])
+def test_the_owner_routes_example_shows_the_version_they_ask_for(joined, hub, route, body):
+    """The answer to a body without "version" said it was missing and gave an example without it."""
+    r = joined.post(route, json=body)
+    assert r.status_code == 400
+    error = r.get_json()["error"]
+    assert error.startswith("'version' is missing") and '"version": 12' in error.partition("e.g.")[2]
+    assert hub.take_actions() == []
+
+
 def test_run_prints_the_join_link_on_one_line(tmp_path, monkeypatch, capsys):
     import re
     import stat
