@@ -200,3 +200,16 @@ def test_a_corrupt_photo_in_a_dice_folder_is_named_and_skipped(tmp_path, capsys)
     assert f"companion enroll: skipped {cut}: not a readable image" in err
     assert f"companion enroll: skipped {alone / 'only.png'}: not a readable image" in err
     assert json.loads(out.read_text())["dice_seen"].keys() == {"white-explore"}
+
+
+@pytest.mark.parametrize("name", ["../mine", "mine.json", "sub/mine", " "])
+def test_enroll_name_that_is_a_path_is_refused_before_anything_is_read(tmp_path, capsys, monkeypatch, name):
+    """--name '../mine' or 'mine.json' wrote the profile beside the current folder, not in the data directory as
+    the help says: refused, pointing at --out."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["enroll", "eclipse-dice", str(tmp_path / "photos"), "--name", name]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"companion enroll eclipse-dice: --name {name!r} is a profile name, saved in "
+                   f"{tmp_path / 'data' / 'profiles'}: give a path with --out FILE.json")
+    assert list(tmp_path.rglob("*.json")) == [] and not (tmp_path.parent / "mine.json").exists()
