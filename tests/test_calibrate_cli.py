@@ -119,7 +119,7 @@ def test_run_with_a_missing_calibration_file_is_exit_3_before_a_session(tmp_path
 def test_deck_without_a_flow_game_is_exit_2(tmp_path, capsys):
     code = main(["demo", "--deck", "mine", "--db", str(tmp_path / "d.sqlite3"), "--no-web", "--no-screen", "--no-gpio"])
     assert code == 2
-    assert "--deck does not go with --game d6" in capsys.readouterr().err
+    assert "--deck goes with a game: give --game roll|race|among|eclipse" in capsys.readouterr().err
 
 
 def test_calibrate_never_overwrites_another_file_but_replaces_its_own(tmp_path, scene, photo, capsys):

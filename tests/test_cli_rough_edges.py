@@ -46,3 +46,17 @@ def test_the_species_help_names_every_species_once_and_how_to_write_them(capsys)
     assert all(name in species for name in SPECIES), species
     assert species.count("one per player") + species.count("per player") == 1, species
     assert "an empty entry: none" in species
+
+
+def test_players_without_a_game_says_which_game_to_give(tmp_path, capsys, monkeypatch):
+    """`demo --players "Ann,Bob"` answered '--players does not go with --game d6': a newcomer had given no --game."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    code = main(["demo", "--players", "Ann,Bob", "--db", str(tmp_path / "d.sqlite3"), "--no-web", "--no-screen",
+                 "--no-gpio", "--max-frames", "1"])
+    assert code == 2
+    assert capsys.readouterr().err.strip() == ("companion demo: --players goes with a game: give --game "
+                                               "roll|race|among|eclipse (without --game, demo starts d6)")
+    assert not (tmp_path / "d.sqlite3").exists()
+    assert main(["demo", "--game", "d6", "--players", "Ann,Bob", "--db", str(tmp_path / "d.sqlite3"), "--no-web",
+                 "--no-screen", "--no-gpio", "--max-frames", "1"]) == 2
+    assert "--players does not go with --game d6" in capsys.readouterr().err
