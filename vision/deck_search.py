@@ -50,9 +50,11 @@ def trimmed_ncc(dot: np.ndarray, qq: np.ndarray, rr: np.ndarray, w: np.ndarray, 
     query^2 (``qq``) and reference^2 (``rr``) of the normalised maps; ``w`` float32[C] the channel weights."""
     corr = (dot / np.sqrt(np.maximum(qq * rr, 1e-12)) * w[None, :, None]).sum(axis=1)   # [M, 6]
     keep = np.argsort(corr, axis=1)[:, drop:]                                            # best blocks
+    M, C, B = dot.shape
+    at = (np.arange(M * C) * B).reshape(M, C, 1) + keep[:, None, :]                      # [M, C, 6 - drop] flat
 
     def sel(a: np.ndarray) -> np.ndarray:
-        return np.take_along_axis(a, keep[:, None, :], axis=2).sum(axis=2)
+        return a.take(at).sum(axis=2)
 
     per_c = sel(dot) / np.sqrt(np.maximum(sel(qq) * sel(rr), 1e-12))                    # [M, C]
     return per_c @ w
@@ -80,6 +82,7 @@ class DeckSearch:
         W, H = int(size[0]), int(size[1])
         self.size = (W, H)
         self.weights = np.asarray(weights, np.float32)
+        self.query_weights = np.repeat(self.weights, W * H)          # float32[C*K]: each channel's weight per pixel
         self.flat = np.ascontiguousarray(struct.reshape(N, -1), np.float32)           # [N, C*K]
         C = self.flat.shape[1] // (W * H)
         self.C = C
@@ -159,7 +162,7 @@ class DeckSearch:
         N = self.flat.shape[0]
         W, H = self.size
         C = self.C
-        wk = np.repeat(self.weights, W * H)
+        wk = self.query_weights
         Ts = [q.shape[0] for q in qns]
         flat_q = [q.reshape(q.shape[0], -1) * wk for q in qns]                         # weights on the query
         if exact_all or not self.pooled or self.candidates >= N * min(Ts):
