@@ -10,11 +10,12 @@ not saved: a deck enrolled by any version of the program gets it), and answers t
   cards at that turn, are then correlated in full. A pair outside them keeps its pooled estimate (far from the
   best: it decides nothing).
 * *fine* (:meth:`DeckSearch.fine_ncc`): the correlation of a shortlist of pairs at every shift within
-  ``struct_shift``, estimated on 2 x 2 block sums, then exact at each pair's best estimated shifts. A half turn
-  of the crop is its maps read in the reverse order, i.e. the reference turned a half turn (kept beside the
-  references, :meth:`DeckSearch.halves`); windows are never centred or scaled: the references have zero mean
-  per channel, so a window's mean drops out and its norm (from summed-area tables) divides the product
-  afterwards.
+  ``struct_shift``, estimated on 2 x 2 block sums, then exact at each pair's best estimated shifts (the windows at
+  the few shifts the pairs keep are copied once, block by block, and multiplied with every pair's reference in
+  one matrix product per block). A half turn of the crop is its maps read in the reverse order, i.e. the
+  reference turned a half turn (kept beside the references, :meth:`DeckSearch.halves`); windows are never centred
+  or scaled: the references have zero mean per channel, so a window's mean drops out and its norm (from one
+  summed-area table) divides the product afterwards.
 
 Shapes: C channels of H x W structure maps, K = H * W; N references; T turns tried.
 """
