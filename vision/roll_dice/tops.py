@@ -69,8 +69,6 @@ def body_colours(logp: np.ndarray, bin_size: float = 0.08, weights: np.ndarray |
     n = len(logp)
     if n == 0:
         return np.zeros((0, 3), logp.dtype)
-    if n == 1:  # numpy sums one column pairwise but many columns pixel by pixel: always give it two
-        return body_colours(np.concatenate([logp, logp]), bin_size, weights)[:1]
     px = np.ascontiguousarray(logp.reshape(n, -1, 3).transpose(2, 1, 0))             # [3, P, N]
     q = np.floor(px / bin_size).astype(np.int32)
     w = None if weights is None else np.asarray(weights).reshape(-1)
@@ -103,8 +101,10 @@ def body_colours(logp: np.ndarray, bin_size: float = 0.08, weights: np.ndarray |
 
 
 def _masked_means(px: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """``[3, N]`` means of ``px`` ``[3, P, N]`` over the pixels of ``mask`` ``bool[P, N]`` (at least two columns),
-    as numpy's ``mean(0)`` of each column's pixels: summed in order in ``px``'s dtype, divided in float64."""
+    """``[3, N]`` means of ``px`` ``[3, P, N]`` over the pixels of ``mask`` ``bool[P, N]``, as numpy's ``mean(0)``
+    of each patch's ``[M, 3]`` pixels gives them: summed pixel by pixel in ``px``'s dtype, divided in float64."""
+    if px.shape[2] == 1:  # one patch: numpy would sum a lone column pairwise, so as mean(0) of its pixels
+        return px[:, :, 0].T[mask[:, 0]].mean(0)[:, None]
     s = np.where(mask, px, px.dtype.type(0)).sum(1)
     return (s.astype(np.float64) / mask.sum(0)).astype(px.dtype)
 
