@@ -389,14 +389,20 @@ class DeckProfile:
             crops = [cv2.flip(c, 1) for c in crops]
         return self.decide_frame(self.score_many(crops))
 
-    def decide_frame(self, scores: list[tuple[str, float, float, int]]) -> list[Identification]:
+    def decide_frame(self, scores: list[tuple[str, float, float, int]],
+                     level: list[float] | None = None) -> list[Identification]:
         """:meth:`decide` for every :meth:`score` of one frame, with the frame-relative 'not in the deck'
-        threshold of :meth:`identify` (one Identification per score, in order)."""
+        threshold of :meth:`identify` (one Identification per score, in order).
+
+        ``level``: the distances (one per score) whose median over the frame's other cards sets that threshold
+        (default: the scores' own). A second look that keeps, of many outlines per card, the one the deck
+        matches best lowers the distances it searched; the frame's level is that of the outlines as found."""
         cfg = self.config
         d = np.array([sc[1] for sc in scores])
+        lv = d if level is None else np.asarray(level, np.float64)
         out = []
         for k, sc in enumerate(scores):
-            others = np.delete(d, k)
+            others = np.delete(lv, k)
             thr = cfg.unknown_distance
             if others.size:
                 thr = max(thr, float(np.median(others)) + cfg.unknown_relative)
