@@ -40,6 +40,7 @@ import shutil
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -67,6 +68,9 @@ from vision.synth_table import GAME_SHAPES, hex_reference_images, reference_imag
 from vision.table import calibrate
 
 SHARED = Path(os.environ.get("TABLETOP_SHARED", ROOT.parent / "shared"))
+PARALLEL = True
+"""Whether :func:`read_all` reads the dice on a second thread beside the card pass, as the box does."""
+
 CHANGES = {"roll": ("reroll", "add_card"), "race": ("add_card",), "among": ("add_card",), "eclipse": ("reroll",)}
 
 
@@ -82,12 +86,30 @@ def _hexes(sightings) -> tuple:
     return tuple(h for s in sightings for h in s.hexes)
 
 
-def read_all(readers, frame) -> TableRead:
-    """Every reader on ``frame`` in order; a reader of dice beside the map (:class:`vision.hexes.OffMapDice`) is
-    given the hexes the readers before it found."""
+_DICE_THREAD: list[ThreadPoolExecutor] = []
+
+
+def _beside(readers, one) -> list:
+    """Read each reader with ``one(reader, sightings_before)``, in order; as the box does
+    (:meth:`companion.camera.flow.CameraFlow.see`, ``parallel``), a dice reader that does not wait for the map
+    (any but :class:`vision.hexes.OffMapDice`) reads on a second thread beside the others when ``PARALLEL``."""
+    futures: dict[int, object] = {}
+    if PARALLEL and len(readers) > 1:
+        if not _DICE_THREAD:
+            _DICE_THREAD.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="bench-dice"))
+        futures = {i: _DICE_THREAD[0].submit(one, r, []) for i, r in enumerate(readers)
+                   if isinstance(r, RollDiceAdapter)}
     sightings: list = []
-    for r in readers:
-        sightings.append(r.read(frame, _hexes(sightings)) if isinstance(r, OffMapDice) else r.read(frame))
+    for i, r in enumerate(readers):
+        sightings.append(futures[i].result() if i in futures else one(r, sightings))
+    return sightings
+
+
+def read_all(readers, frame) -> TableRead:
+    """Every reader on ``frame`` (:func:`_beside`); a reader of dice beside the map
+    (:class:`vision.hexes.OffMapDice`) is given the hexes the readers before it found."""
+    sightings = _beside(readers, lambda r, before: r.read(frame, _hexes(before)) if isinstance(r, OffMapDice)
+                        else r.read(frame))
     return TableRead(tuple(sightings), {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()})
 
 
@@ -98,10 +120,9 @@ def read_after_change(readers, frame, previous: TableRead, before: np.ndarray) -
     t0 = time.perf_counter()
     boxes = change_boxes(before, frame)
     t_boxes = (time.perf_counter() - t0) * 1000.0
-    sightings: list = []
-    for r, s in zip(readers, previous.sightings, strict=True):
-        sightings.append(r.read_changes(frame, s, boxes, _hexes(sightings)) if isinstance(r, OffMapDice)
-                         else read_changes(r, frame, s, boxes))
+    last = dict(zip(map(id, readers), previous.sightings, strict=True))
+    sightings = _beside(readers, lambda r, before: r.read_changes(frame, last[id(r)], boxes, _hexes(before))
+                        if isinstance(r, OffMapDice) else read_changes(r, frame, last[id(r)], boxes))
     timings = {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()}
     return TableRead(sightings, {"motion.change_boxes": t_boxes, **timings})
 
@@ -153,10 +174,11 @@ class GameReaders:
     def readers(self, game: str, calibration) -> list:
         cards = CardsConfig(anchor_id="main_reactor" if game == "among" else None)
         if game == "eclipse":
-            return [HexesAdapter(self.deck(game), calibration), OffMapDice(RollDiceAdapter(self.combat_dice()))]
+            combat = RollDiceAdapter(self.combat_dice(), calibration=calibration)
+            return [HexesAdapter(self.deck(game), calibration), OffMapDice(combat)]
         out = [CardsAdapter(self.deck(game), calibration, config=cards)]
         if game == "roll":
-            out.insert(0, RollDiceAdapter(self.roll_dice()))
+            out.insert(0, RollDiceAdapter(self.roll_dice(), calibration=calibration))
         return out
 
 
@@ -292,13 +314,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="layout seed")
     ap.add_argument("--threads", type=int, default=1,
                     help="threads of OpenCV and of the inference runtime (0: the machine's cores, at most 4)")
+    ap.add_argument("--serial", action="store_true",
+                    help="read the dice after the cards, not on a second thread beside them as the box does")
     ap.add_argument("--runtime", default="auto", choices=RUNTIMES, help="inference runtime of the CNNs")
     args = ap.parse_args(argv)
     set_opencv_threads(args.threads)
+    global PARALLEL
+    PARALLEL = not args.serial
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     sizes = [tuple(int(v) for v in s.lower().split("x")) for s in args.sizes.split(",") if s.strip()]
     work = Path(tempfile.mkdtemp(prefix="full_table_"))
-    print(f"threads: OpenCV {cv2.getNumThreads()}, inference {args.runtime} {args.threads}; "
+    print(f"threads: OpenCV {cv2.getNumThreads()}, inference {args.runtime} {args.threads}, "
+          f"{'dice after the cards' if args.serial else 'dice on a second thread beside the cards'}; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     try:
         t0 = time.perf_counter()

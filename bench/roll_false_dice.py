@@ -11,8 +11,8 @@ Written to ``--out``: ``F_<seed>_<k>_<table>.png`` (a false die, 3 sides round i
 ``T_<seed>_<k>_<table>.png`` for the dice of the first two scenes (to compare), ``dice.csv`` (one row per reported
 die: seed, table, false, near (distance to the nearest labelled die in sides of this face: below 1.3 a side face,
 shadow or box beside a real die), colour, face, confidence, candidate score, best template NCC, die-likeness,
-rim / outline / ink evidence, pattern NCC, die weight, side px). Printed: false dice by table, beside a die or
-not, and the percentiles of each figure for the real and the false dice.
+rim / outline / ink evidence, pattern NCC along one axis and along two (lattice), die weight, side px). Printed:
+false dice by table, beside a die or not, and the percentiles of each figure for the real and the false dice.
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ from vision.profiles import load_dice_faces
 from vision.roll_dice import RollDiceConfig, RollDiceReader
 from vision.roll_dice.assemble import assemble, die_weights, symbol_weights
 from vision.roll_dice.reader import detect_tops
-from vision.roll_dice.shape import die_likeness, pattern_repeats
+from vision.roll_dice.shape import die_likeness, pattern_axes, pattern_repeats
 from vision.roll_dice.tops import rect_box
 
-FIGURES = ("confidence", "score", "ncc", "likeness", "rim", "outline", "ink", "pattern", "weight", "side")
+FIGURES = ("confidence", "score", "ncc", "likeness", "rim", "outline", "ink", "pattern", "lattice", "weight", "side")
 
 
 def read_with_evidence(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceConfig) -> list[dict]:
@@ -49,6 +49,7 @@ def read_with_evidence(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceC
     ncc, tops = reader._match(frame, tops, cfg)
     weight = die_weights(tops, ncc, cfg)
     pattern = pattern_repeats(frame, tops.rects, cfg, weight >= cfg.min_confidence)
+    lattice = pattern_axes(frame, tops.rects, cfg, weight >= cfg.min_confidence, colour=cfg.repeat_axes_colour)[:, 1]
     kept = reader._not_pattern(frame, tops, ncc, cfg)
     _, colour_p = reader._colours(kept.body, symbol_weights(kept, ncc, cfg), cfg, None)
     dice = assemble(kept, colour_p, ncc, reader.profile, cfg, reader._template_pol)
@@ -61,7 +62,8 @@ def read_with_evidence(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceC
         rim, outline, ink = (float(v) for v in tops.evidence[i])
         out.append({"die": d, "rect": r, "confidence": d.confidence, "score": float(tops.scores[i]),
                     "ncc": float(ncc[i].max()) if ncc.size else 0.0, "likeness": float(likeness[i]), "rim": rim,
-                    "outline": outline, "ink": ink, "pattern": float(pattern[i]), "weight": float(weight[i]),
+                    "outline": outline, "ink": ink, "pattern": float(pattern[i]),
+                    "lattice": float(lattice[i]), "weight": float(weight[i]),
                     "side": float(np.sqrt(r[2] * r[3]))})
     return out
 

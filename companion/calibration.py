@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.i18n import Text
 
 __all__ = ["CALIBRATION_FORMAT", "BadCalibrationFile", "deck_mirror", "default_calibration_path", "keep_mirror",
            "load_calibration", "save_calibration"]
@@ -85,30 +86,36 @@ def load_calibration(path: Path) -> Any:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise BadCalibrationFile(f"no calibration at {path}: make one with `companion calibrate`") from None
+        raise BadCalibrationFile(Text("no calibration at {path}: make one with `companion calibrate`",
+                                      path=str(path))) from None
     except IsADirectoryError:
-        raise BadCalibrationFile(f"calibration {path} is a folder: give the calibration file") from None
+        raise BadCalibrationFile(Text("calibration {path} is a folder: give the calibration file",
+                                      path=str(path))) from None
     except RecursionError:
         raise BadCalibrationFile(
-            f"{path} is not a calibration (JSON nested too deeply); run `companion calibrate` again"
+            Text("{path} is not a calibration (JSON nested too deeply); run `companion calibrate` again",
+                 path=str(path))
         ) from None
     except UnicodeDecodeError:  # a photo or a deck given for the calibration: the codec's byte offset says nothing
-        raise BadCalibrationFile(f"{path} is not a calibration written by `companion calibrate` (not UTF-8 JSON "
-                                 "text: a picture or another file?)") from None
+        raise BadCalibrationFile(Text("{path} is not a calibration written by `companion calibrate` (not UTF-8 JSON "
+                                      "text: a picture or another file?)", path=str(path))) from None
     except (OSError, ValueError) as exc:  # ValueError: bad JSON, a number of more than 4300 digits
-        raise BadCalibrationFile(f"calibration {path} cannot be read ({str(exc)[:120]}); run `companion calibrate` "
-                                 "again") from None
+        raise BadCalibrationFile(Text("calibration {path} cannot be read ({problem}); run `companion calibrate` again",
+                                      path=str(path), problem=str(exc)[:120])) from None
     if not isinstance(doc, dict) or doc.get("format") != CALIBRATION_FORMAT or not isinstance(doc.get("table"), dict):
-        raise BadCalibrationFile(f"{path} is not a calibration written by `companion calibrate` "
-                                 f"(expected \"format\": \"{CALIBRATION_FORMAT}\" and a \"table\" object)")
+        raise BadCalibrationFile(Text("{path} is not a calibration written by `companion calibrate` (expected "
+                                      "\"format\": \"{format}\" and a \"table\" object)", path=str(path),
+                                      format=CALIBRATION_FORMAT))
     if doc.get("version") != CALIBRATION_VERSION:
-        raise BadCalibrationFile(f"{path}: calibration version {doc.get('version')!r} is not {CALIBRATION_VERSION}; "
-                                 "run `companion calibrate` again")
+        raise BadCalibrationFile(Text("{path}: calibration version {found} is not {version}; run `companion calibrate` "
+                                      "again", path=str(path), found=repr(doc.get("version")),
+                                      version=CALIBRATION_VERSION))
     try:
         return TableCalibration.from_json(doc["table"])
     except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise BadCalibrationFile(f"{path}: the table calibration is malformed ({type(exc).__name__}: {exc}); "
-                                 "run `companion calibrate` again") from None
+        raise BadCalibrationFile(Text("{path}: the table calibration is malformed ({problem}); run "
+                                      "`companion calibrate` again", path=str(path),
+                                      problem=f"{type(exc).__name__}: {exc}")) from None
 
 
 def _doc(path: Path) -> dict[str, Any] | None:
@@ -138,8 +145,8 @@ def keep_mirror(path: Path, deck: str, mirrored: bool) -> None:
     """
     doc = _doc(path)
     if doc is None:
-        raise BadCalibrationFile(f"{path} is not a calibration written by `companion calibrate`: the mirror of deck "
-                                 f"{deck} is not kept")
+        raise BadCalibrationFile(Text("{path} is not a calibration written by `companion calibrate`: the mirror of "
+                                      "deck {deck} is not kept", path=str(path), deck=str(deck)))
     mirror = doc.get("mirror") if isinstance(doc.get("mirror"), dict) else {}
     doc["mirror"] = {**mirror, str(deck): bool(mirrored)}
     _write(Path(path), doc)

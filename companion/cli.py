@@ -420,7 +420,9 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     )
 
     mat = sub.add_parser("print-mat", help=_("write the A4 calibration sheet with its ArUco markers (PNG or PDF)"))
-    mat.add_argument("path", type=Path, metavar="PATH", help=_("output file, .png or .pdf"))
+    mat.add_argument("path", type=Path, metavar="PATH",
+                     help=_("output file, .png or .pdf (its folder is made when missing)"))
+    mat.add_argument("--force", action="store_true", help=_("replace a file already at PATH"))
 
     titles = or_list([spec.title for spec in flows.values()])
     export = sub.add_parser(
@@ -541,6 +543,13 @@ def configured_language(argv: Sequence[str]) -> str:
         return "en"
 
 
+def _profile_name(name: str) -> bool:
+    """Whether ``name`` is a dice profile's name for ``enroll --name`` (saved as ``<data dir>/profiles/<name>.json``):
+    not empty, no path separator, no ``..``, and no file suffix (a path goes with ``--out``)."""
+    return bool(name.strip()) and not any(part in name for part in ("/", "\\", "..")) and \
+        not name.lower().endswith((".json", ".npz"))
+
+
 def _main(argv: Sequence[str] | None) -> int:  # noqa: C901 - the command dispatch: one flat branch per command
     from companion.argparse_words import speak
     from companion.commands import box, calibrate, enroll, export, read
@@ -587,6 +596,13 @@ def _main(argv: Sequence[str] | None) -> int:  # noqa: C901 - the command dispat
             print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
             return exc.code
         return enroll.cmd_enroll_cards(args.folder, out, hexes=args.hexes)
+    if args.command == "enroll" and args.what != "cards" and not _profile_name(args.name):
+        from companion.paths import data_dir
+
+        print(_("companion enroll {what}: --name {name!r} is a profile name, saved in {folder}: give a path with "
+                "--out FILE.json").format(what=args.what, name=args.name, folder=data_dir() / "profiles"),
+              file=sys.stderr)
+        return EXIT_USAGE
     if args.command == "enroll" and args.what != "roll-dice":  # another game's dice, from a folder
         from companion.commands.files import dice_sets
 
@@ -623,7 +639,7 @@ def _main(argv: Sequence[str] | None) -> int:  # noqa: C901 - the command dispat
             return EXIT_USAGE
         return enroll.cmd_enroll_roll_dice(args.folder, args.out or profile_path(args.name))
     if args.command == "print-mat":
-        return calibrate.cmd_print_mat(args.path)
+        return calibrate.cmd_print_mat(args.path, force=args.force)
     if args.command == "calibrate":
         return calibrate.cmd_calibrate(args.source, args.lens or [], args.out, args.corners, args.deck)
     if args.command == "export":

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CorruptSession, NotASessionDatabase, SessionError, StorageError
+from companion.i18n import Text
 
 __all__ = ["SCHEMA_VERSION", "SQLITE_HEADER", "check_is_sqlite", "connect", "hold_box_lock", "migrate", "set_aside",
            "translate"]
@@ -187,17 +188,20 @@ def _schema_of(conn: sqlite3.Connection, path: Path | str) -> int:
     """The file's schema version. Raises SessionError (newer than ours), NotASessionDatabase (another program's)."""
     found = conn.execute("PRAGMA user_version").fetchone()[0]
     if found > SCHEMA_VERSION:
-        raise SessionError(
-            f"session database {path} has schema version {found}, newer than this program's "
-            f"{SCHEMA_VERSION}; update tabletop-companion or use another file"
-        )
+        raise SessionError(Text(
+            "session database {path} has schema version {found}, newer than this program's {ours}; update "
+            "tabletop-companion or use another file", path=str(path), found=found, ours=SCHEMA_VERSION))
     if found == 0:
         tables = {row[0] for row in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
         if tables - OUR_TABLES:
-            raise NotASessionDatabase(path,
-                                      f"a SQLite database of something else (tables: {', '.join(sorted(tables))})")
+            raise NotASessionDatabase(path, _other_programs(tables))
     return found
+
+
+def _other_programs(tables: set[str]) -> Text:
+    """Why a SQLite file is another program's: the tables it holds instead of ours."""
+    return Text("a SQLite database of something else (tables: {tables})", tables=", ".join(sorted(tables)))
 
 
 def translate(exc: sqlite3.Error, path: Path, doing: str) -> SessionError:
@@ -219,10 +223,9 @@ def _configure(conn: sqlite3.Connection, path: Path) -> None:
     """WAL journal, durable commits, foreign keys; fail when WAL cannot be switched on."""
     mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
     if str(mode).lower() != "wal":
-        raise SessionError(
-            f"session database {path}: SQLite refused WAL mode (got {mode!r}); "
-            "put the data directory on a local file system (set TABLETOP_DATA_DIR)"
-        )
+        raise SessionError(Text(
+            "session database {path}: SQLite refused WAL mode (got {mode}); put the data directory on a local "
+            "file system (set TABLETOP_DATA_DIR)", path=str(path), mode=repr(mode)))
     # FULL, not NORMAL. In WAL mode NORMAL syncs only at checkpoints: a commit survives a
     # killed process (it is in the OS page cache) but a power cut can roll back the last
     # commits. FULL fsyncs the WAL on every commit, so once append() returns the event is
@@ -255,9 +258,11 @@ def _connect_rw(path: Path) -> sqlite3.Connection:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise SessionError(f"cannot create the folder for session database {path}: {exc}") from exc
+        raise SessionError(Text("cannot create the folder for session database {path}: {problem}", path=str(path),
+                                problem=exc.strerror or str(exc))) from exc
     if path.is_dir():
-        raise SessionError(f"session database {path} is a folder: give a file in it, e.g. {path / 'sessions.sqlite3'}")
+        raise SessionError(Text("session database {path} is a folder: give a file in it, e.g. {example}",
+                                path=str(path), example=str(path / "sessions.sqlite3")))
     conn = _open(str(path), path)
     try:
         _configure(conn, path)
@@ -335,7 +340,7 @@ def check_is_sqlite(path: Path) -> None:
     except OSError:
         return  # opening it will say what is wrong
     if head and head != SQLITE_HEADER and head != b"\x00" * len(head):
-        raise NotASessionDatabase(path, "not a SQLite database")
+        raise NotASessionDatabase(path, Text("not a SQLite database"))
     if head != SQLITE_HEADER:
         return
     # another program's SQLite database: found read-only, before anything (WAL mode) changes the file
@@ -350,7 +355,7 @@ def check_is_sqlite(path: Path) -> None:
     except sqlite3.Error:
         return  # damaged: opening it says so, and open_or_recover keeps it aside
     if version == 0 and tables - OUR_TABLES:
-        raise NotASessionDatabase(path, f"a SQLite database of something else (tables: {', '.join(sorted(tables))})")
+        raise NotASessionDatabase(path, _other_programs(tables))
 
 
 def set_aside(path: Path) -> Path:
@@ -401,8 +406,8 @@ def hold_box_lock(db: Path) -> tuple[Any, OSError | None]:
         handle.seek(0)
         owner = handle.read().strip() or "?"
         handle.close()
-        raise SessionError(f"session database {db} is in use by another companion (pid {owner}): stop it first, "
-                           "or give this one another --db") from None
+        raise SessionError(Text("session database {path} is in use by another companion (pid {pid}): stop it first, "
+                                "or give this one another --db", path=str(db), pid=owner)) from None
     if writable:
         try:
             handle.seek(0)

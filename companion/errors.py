@@ -64,11 +64,12 @@ class CorruptSession(SessionError):
     def __init__(self, path: Path | str, reason: str) -> None:
         self.path = Path(path)
         self.reason = reason
-        super().__init__(
-            f"session database {self.path} is damaged or not a session log ({reason}). "
-            f"The file was left as it is; `companion run` and `companion demo` keep it as "
-            f"'{self.path.name}.corrupt-<time>' beside it and start a new, empty log."
-        )
+        from companion.i18n import Text
+
+        super().__init__(Text(
+            "session database {path} is damaged or not a session log ({reason}). The file was left as it is; "
+            "`companion run` and `companion demo` keep it as '{name}.corrupt-<time>' beside it and start a new, "
+            "empty log.", path=str(self.path), reason=reason, name=self.path.name))
 
     def __reduce__(self):  # keep pickling (multiprocessing, logging handlers) working
         return (type(self), (self.path, self.reason))
@@ -83,11 +84,11 @@ class NotASessionDatabase(CorruptSession):
     def __init__(self, path: Path | str, reason: str) -> None:
         self.path = Path(path)
         self.reason = reason
-        SessionError.__init__(
-            self,
-            f"{self.path} is not a session database ({reason}); it was left untouched: "
-            f"give --db a session database or a new file name (see `companion sessions`)",
-        )
+        from companion.i18n import Text
+
+        SessionError.__init__(self, Text(
+            "{path} is not a session database ({reason}); it was left untouched: give --db a session database or "
+            "a new file name (see `companion sessions`)", path=str(self.path), reason=reason))
 
 
 class BadEntry(CompanionError, ValueError):

@@ -94,10 +94,10 @@ class GameFlag:
         if o.kind == "choices":
             example = ",".join(o.choices[:2])
             text += " " + (
-                _('(one per player, separated by commas, e.g. "{example}"; an empty entry: none)')
+                _('(separated by commas, e.g. "{example}"; an empty entry: none; the names: {choices})')
                 if o.per_player
-                else _('(separated by commas, e.g. "{example}")')
-            ).format(example=example)
+                else _('(separated by commas, e.g. "{example}"; the names: {choices})')
+            ).format(example=example, choices=", ".join(o.choices))
         elif o.kind == "choice" and o.choices:
             text += " " + _("(one of {choices})").format(choices=", ".join(o.choices))
         elif o.kind == "int" and o.minimum is not None and o.maximum is not None:

@@ -43,6 +43,7 @@ from companion.errors import (
     StorageError,
     UnknownSession,
 )
+from companion.i18n import Text, message_of
 from rules import UNDO, BadEvent, Event, Game, Replay, UnknownEvent
 
 __all__ = ["SCHEMA_VERSION", "Session", "SessionInfo", "SessionStore", "migrate", "new_id"]
@@ -156,7 +157,8 @@ class SessionStore:
                 "read-only", refused.reason)
         elif lock_error is not None:
             self.close()
-            raise SessionError(f"cannot lock session database {self.path} ({lock_error.strerror or lock_error})")
+            raise SessionError(Text("cannot lock session database {path} ({problem})", path=str(self.path),
+                                    problem=lock_error.strerror or str(lock_error)))
 
     def retry_writing(self) -> bool:
         """A store opened read-only (:attr:`read_only`): try to open the file for writing again (the card was
@@ -218,10 +220,10 @@ class SessionStore:
             try:
                 kept = set_aside(path)
             except OSError as move_error:
-                raise SessionError(
-                    f"session database {path} is damaged and could not be moved aside ({move_error}); "
-                    "move it away by hand or point TABLETOP_DATA_DIR elsewhere"
-                ) from exc
+                raise SessionError(Text(
+                    "session database {path} is damaged and could not be moved aside ({problem}); move it away by "
+                    "hand or point TABLETOP_DATA_DIR elsewhere", path=str(path),
+                    problem=move_error.strerror or str(move_error))) from exc
             log.warning(
                 "session database %s was unreadable (%s); kept it as %s and started a new log", path, exc.reason, kept
             )
@@ -357,7 +359,8 @@ class SessionStore:
                 "SELECT id, game, settings, started_at, ended_at FROM sessions WHERE id = ?", (session_id,)
             ).fetchone()
         if row is None:
-            raise UnknownSession(f"no session {session_id!r} in {self.path}; `companion sessions` lists the ids")
+            raise UnknownSession(Text("no session {session} in {path}; `companion sessions` lists the ids",
+                                      session=repr(session_id), path=str(self.path)))
         return self._session(row)
 
     def resume_latest(self, game: str | None = None) -> Session | None:
@@ -577,7 +580,8 @@ class Session:
                         raise UnknownSession(f"session {self.id!r} is not in {self.store.path}")
                     if row[0] is not None:
                         self._ended_at = row[0]
-                        raise SessionError(f"session {self.id} has ended; start a new session to record more")
+                        raise SessionError(Text("session {session} has ended; start a new session to record more",
+                                                session=self.id))
                     self._sync(conn)
                     seq_before = self._last_seq()
                     yield conn
@@ -668,10 +672,10 @@ class Session:
             self._replay = rules.replay(self.game, self._settings, self._events)
         except rules.RulesError as exc:
             self._events = self._replay = None
-            raise SessionError(
-                f"session {self.id} in {self.store.path} no longer replays with this program's "
-                f"{self.game.name!r} rules: {exc}"
-            ) from exc
+            raise SessionError(Text(
+                "session {session} in {path} no longer replays with this program's {game} rules: {problem}",
+                session=self.id, path=str(self.store.path), game=repr(self.game.name),
+                problem=message_of(exc))) from exc
 
 
 _check_is_sqlite = check_is_sqlite  # the name companion.cli imports

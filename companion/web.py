@@ -96,6 +96,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion import i18n
 from companion.actions import Action, phone_names
+from companion.errors import shown as quoted
 from companion.hub import ANSWER_KEYS, Pairing, Snapshot, StateHub
 from companion.webauth import JOIN_TO_ACT, HostGuard, Phone, RateLimits, join_cookie, phone_of
 from companion.webinput import BadInput, choice, form_values, json_body, text, version_and_key, whole
@@ -411,10 +412,17 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
             body["state"] = state_json(hub.snapshot())
         return jsonify(i18n.localize(body)), status
 
-    def posted_json(example: str, shape: str | None = None) -> dict[str, Any]:
-        """The request's JSON body; a tap already answered (its ``key``) gets its first answer again at once,
-        before any check of the route's own (:mod:`companion.desk`, step 2)."""
+    def posted_json(example: str, fields: Iterable[str], shape: str | None = None) -> dict[str, Any]:
+        """The request's JSON body, holding only the route's ``fields`` besides ``version`` and ``key`` (a field
+        no route reads, a misspelt ``"playr"``, is refused naming it: a report that silently lost a value would
+        be wrong); a tap already answered (its ``key``) gets its first answer again at once, before any check of
+        the route's own (:mod:`companion.desk`, step 2)."""
         body = json_body(example, shape) if shape is not None else json_body(example)
+        known = ("version", "key", *fields)
+        for name in body:
+            if name not in known:
+                raise BadInput(f"unknown field {quoted(name)}: this request takes {', '.join(known)}; e.g. {example}",
+                               str(name)[:40])
         first = hub.recall(body.get("key"))
         if first is not None:
             raise _Refused(answer(first))
@@ -552,7 +560,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     def api_action() -> tuple[Response, int]:
         who = refuse_unjoined()
         example = '{"action": "next_phase", "label": "Settle", "version": 12, "key": "k1"}'
-        body = posted_json(example, 'a JSON object with an "action" key')
+        body = posted_json(example, ("action", "label"), 'a JSON object with an "action" key')
         if "action" not in body:
             raise BadInput(f'the body must be a JSON object with an "action" key, e.g. {example}', "action")
         action = body["action"]
@@ -589,7 +597,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         def route() -> tuple[Response, int]:
             who = refuse_unjoined()
             example = '{"player": "Ann", "version": 12, "key": "k1"}'
-            body = posted_json(example)
+            body = posted_json(example, ("player",))
             return ask(action, who, body, example, player=text(body, "player", example, what="a player's name"))
 
         route.__name__ = f"api_{action.value}"  # each its own rate-limit bucket and endpoint
@@ -603,7 +611,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     def api_report() -> tuple[Response, int]:
         who = refuse_unjoined()
         example = '{"player": "Ann", "form": "vp", "values": {"vp": 2}, "version": 12, "key": "k1"}'
-        body = posted_json(example)
+        body = posted_json(example, ("player", "form", "values"))
         player = text(body, "player", example, what="a player's name")
         form = text(body, "form", example, what="a form's id")
         values = form_values(body, example)
@@ -614,7 +622,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     def api_setup() -> tuple[Response, int]:
         who = refuse_unjoined()
         example = '{"action": "player", "name": "Ann", "colour": "red", "version": 0, "key": "k1"}'
-        body = posted_json(example)
+        body = posted_json(example, ("action", "name", "colour", "new_name", "option", "value"))
         what = choice(body, "action", phone_names("setup"), example)
         if not (hub.snapshot().view.get("game") or {}).get("setup"):
             return answer({"recorded": [], "message": "", "status": 409, "version": None,
@@ -647,7 +655,8 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     def api_box() -> tuple[Response, int]:
         who = refuse_unjoined()
         example = '{"action": "choose", "game": "roll", "version": 0, "key": "k1"}'
-        body = posted_json(example)
+        body = posted_json(example, ("action", *sorted({k for n in phone_names("box")
+                                                        for k in Action.for_phone("box", n).keys})))
         what = choice(body, "action", phone_names("box"), example)
         action = Action.for_phone("box", what)
         extra = {}
@@ -661,15 +670,16 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     @limiter.limit(limits.act)
     def api_owner_ask() -> tuple[Response, int]:
         who = refuse_unjoined()
-        body = posted_json('{"key": "k1"}')
-        return ask(Action.OWNER_ASK, who, body, '{"key": "k1"}')
+        example = '{"version": 12, "key": "k1"}'
+        body = posted_json(example, ())
+        return ask(Action.OWNER_ASK, who, body, example)
 
     @app.post("/api/owner/settings")
     @limiter.limit(limits.act)
     def api_owner_settings() -> tuple[Response, int]:
         who = refuse_unjoined()
-        example = '{"setting": "box.language", "value": "el", "key": "k1"}'
-        body = posted_json(example)
+        example = '{"setting": "box.language", "value": "el", "version": 12, "key": "k1"}'
+        body = posted_json(example, ("setting", "value"))
         setting = text(body, "setting", example, what="a setting's name")
         if "value" not in body:
             raise BadInput(f'the body needs "value", e.g. {example}', "value")
@@ -683,7 +693,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     def api_camera() -> tuple[Response, int]:
         who = refuse_unjoined()
         example = '{"id": 3, "answer": "confirm", "version": 12, "key": "k1"}'
-        body = posted_json(example)
+        body = posted_json(example, ("id", "answer", "choice"))
         qid = whole(body, "id", example, what="the question's number")
         answer_action = Action.for_phone("camera", choice(body, "answer", phone_names("camera"), example))
         picked = text(body, "choice", example, required=False, what="one of the question's choices")

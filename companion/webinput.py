@@ -13,6 +13,7 @@ import unicodedata
 from typing import Any
 
 from flask import request
+from werkzeug.exceptions import BadRequest
 
 from rules.scoring import BIDI_CONTROLS, has_visible
 
@@ -54,11 +55,12 @@ def json_body(example: str, shape: str = "a JSON object") -> dict[str, Any]:
     if not request.is_json:
         raise BadInput(f'send JSON with "Content-Type: application/json", e.g. {example}')
     try:
-        body = request.get_json(silent=True)
-    except RecursionError:  # absurdly nested JSON
-        body = None
-    if body is None:
-        raise BadInput(f"the body is not valid JSON; send e.g. {example}")
+        body = request.get_json()
+    except BadRequest:  # not JSON at all (``null`` is JSON: said below as not an object)
+        raise BadInput(f"the body is not valid JSON; send e.g. {example}") from None
+    except RecursionError:  # valid JSON, but lists or objects nested deeper than the parser goes
+        raise BadInput(f"the body is nested too deeply (lists or objects inside each other about 1000 levels "
+                       f"deep); send e.g. {example}") from None
     if not isinstance(body, dict):
         raise BadInput(f"the body must be {shape}, e.g. {example}")
     return body

@@ -84,6 +84,10 @@ class _JsonErrorTask(ErrorTask):
 class _Channel(HTTPChannel):
     error_task_class = _JsonErrorTask
 
+    def del_channel(self, map=None) -> None:  # wasyncore: the connection is closed and forgotten
+        super().del_channel(map)
+        self.server.connections_changed()
+
 
 class _Server(TcpWSGIServer):
     """waitress's TCP server with a cap on open connections per client address."""
@@ -92,6 +96,16 @@ class _Server(TcpWSGIServer):
     per_client = 32
     refused = 0  # connections closed at once because their address had too many open (for tests and logs)
     stopping = False  # set by PhoneServer.shutdown once its workers are done, before the sockets close
+    changed: threading.Condition  # notified whenever a connection is accepted, refused or closed
+
+    def connections_changed(self) -> None:
+        """Wake whoever waits in :meth:`PhoneServer.wait_connections` (called in the server's thread)."""
+        with self.changed:
+            self.changed.notify_all()
+
+    def handle_accept(self) -> None:
+        super().handle_accept()  # accept() below refuses, or a channel is made and counted
+        self.connections_changed()
 
     def pull_trigger(self) -> None:
         """Wake the server thread (a worker's request ended); after the stop, a worker that outlived it
@@ -150,6 +164,12 @@ class PhoneServer:
             self._server.run()
         finally:
             self._stopped.set()
+
+    def wait_connections(self, predicate: Callable[[PhoneServer], bool], timeout: float) -> bool:
+        """Wait until ``predicate(self)`` holds, re-checked each time a connection is accepted, refused or
+        closed; at most ``timeout`` s. Returns whether it held (for tests and diagnostics)."""
+        with self._server.changed:
+            return self._server.changed.wait_for(lambda: predicate(self), timeout)
 
     @property
     def refused_connections(self) -> int:
@@ -270,5 +290,6 @@ def serve(app: Any, host: str = "0.0.0.0", port: int = 8080, limits: ServerLimit
         dispatcher.shutdown(timeout=1)
         raise OSError(f"cannot listen on {host} port {port} ({exc.strerror or exc})") from None
     server.per_client = limits.per_client
+    server.changed = threading.Condition()
     stop = getattr(app, "extensions", {}).get("companion", {}).get("stop")
     return PhoneServer(server, stop.set if stop is not None else None, limits)

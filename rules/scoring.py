@@ -284,6 +284,16 @@ class _DuplicateKey(ValueError):
     """An object names one key twice (JSON allows it; a score file that does is a mistake)."""
 
 
+class _TooDeep(ValueError):
+    """Lists or objects nested deeper than Python's parser goes (about 1000 levels): valid JSON, but no file of a
+    game's position is like it."""
+
+
+TOO_DEEP = ("is nested too deeply (lists or objects inside each other about 1000 levels deep; a position file "
+            "is a few levels deep)")
+"""What a score or check file nested too deeply is told (it is JSON, only too deep to read)."""
+
+
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
@@ -294,12 +304,12 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _json_value(text: str) -> Any:
-    """``json.loads``, with a value nested too deeply for Python's parser reported as bad JSON, and an
+    """``json.loads``, with a value nested too deeply for Python's parser refused as :class:`_TooDeep`, and an
     object with a key given twice (``{"name": "Ann", "name": "Bob"}``: which one was meant?) refused."""
     try:
         return json.loads(text, object_pairs_hook=_unique_keys)
     except RecursionError:
-        raise json.JSONDecodeError("nested too deeply", text, 0) from None
+        raise _TooDeep(TOO_DEEP) from None
     except _DuplicateKey:
         raise
     except json.JSONDecodeError:
@@ -323,6 +333,8 @@ def json_documents(text: str, source: str = "input") -> list[tuple[int | None, A
     except _DuplicateKey as exc:
         raise ScoreInputError(source,
                               f"gives the key {exc.args[0]!r} twice in one object (which one is meant?)") from None
+    except _TooDeep:
+        raise ScoreInputError(source, TOO_DEEP) from None
     except json.JSONDecodeError as whole:
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
         if len(lines) <= 1:
@@ -338,6 +350,8 @@ def json_documents(text: str, source: str = "input") -> list[tuple[int | None, A
                     f"{source} line {number}",
                     f"gives the key {exc.args[0]!r} twice in one object (which one is meant?)"
                 ) from None
+            except _TooDeep:
+                raise ScoreInputError(f"{source} line {number}", TOO_DEEP) from None
             except json.JSONDecodeError as error:
                 raise ScoreInputError(
                     f"{source} line {number}", f"is not JSON ({error.msg} at column {error.colno})"
@@ -451,6 +465,8 @@ def score_lines(
     except _DuplicateKey as exc:
         raise ScoreInputError(source,
                               f"gives the key {exc.args[0]!r} twice in one object (which one is meant?)") from None
+    except _TooDeep:
+        raise ScoreInputError(source, TOO_DEEP) from None
     except json.JSONDecodeError as error:
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
         if len(lines) <= 1:  # one bad document: the whole file is not JSON
@@ -467,6 +483,9 @@ def score_lines(
         except _DuplicateKey as exc:
             results.append((number,
                             ScoreInputError(f"line {number}", f"gives the key {exc.args[0]!r} twice in one object")))
+            continue
+        except _TooDeep:
+            results.append((number, ScoreInputError(f"line {number}", TOO_DEEP)))
             continue
         except json.JSONDecodeError as error:
             results.append((number,

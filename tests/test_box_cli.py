@@ -256,7 +256,8 @@ def test_calibration_with_d6_is_refused(tmp_path, capsys):
     cal.write_text("{}")
     code = main(["demo", "--calibration", str(cal), "--db", str(tmp_path / "d.sqlite3"), *BOX, "--max-frames", "2"])
     assert code == 2
-    assert "--calibration does not go with --game d6" in capsys.readouterr().err
+    assert "--calibration goes with a game: give --game roll|race|among|eclipse (without --game, demo starts d6)" \
+        in capsys.readouterr().err
     assert not (tmp_path / "d.sqlite3").exists()
 
 

@@ -119,7 +119,7 @@ def test_run_with_a_missing_calibration_file_is_exit_3_before_a_session(tmp_path
 def test_deck_without_a_flow_game_is_exit_2(tmp_path, capsys):
     code = main(["demo", "--deck", "mine", "--db", str(tmp_path / "d.sqlite3"), "--no-web", "--no-screen", "--no-gpio"])
     assert code == 2
-    assert "--deck does not go with --game d6" in capsys.readouterr().err
+    assert "--deck goes with a game: give --game roll|race|among|eclipse" in capsys.readouterr().err
 
 
 def test_calibrate_never_overwrites_another_file_but_replaces_its_own(tmp_path, scene, photo, capsys):
@@ -154,3 +154,15 @@ def test_a_hostile_calibration_file_is_one_line(tmp_path, text, words):
     bad.write_text(text)
     with pytest.raises(BadCalibrationFile, match=words):
         load_calibration(bad)
+
+
+def test_calibrate_makes_the_folders_of_out_or_says_before_the_camera_it_cannot(tmp_path, scene, photo, capsys):
+    out = tmp_path / "new" / "sub" / "calibration.json"
+    assert main(["calibrate", "--source", str(photo), "--corners", corners_arg(scene), "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["format"] == "tabletop-companion/calibration"
+    (tmp_path / "a-file").write_text("not a folder")
+    blocked = tmp_path / "a-file" / "sub" / "calibration.json"
+    # said before the frame source is opened: a missing source would be exit 3 "no frame from ..."
+    assert main(["calibrate", "--source", str(tmp_path / "missing.png"), "--out", str(blocked)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == f"companion calibrate: cannot write {blocked}: Not a directory"

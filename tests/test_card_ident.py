@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.card_features import IdConfig, flatten_light, ink_amplitude
-from vision.card_match import RefineConfig, candidate_quads, edge_profiles, refine_identifications
+from vision.card_match import RefineConfig, SearchView, candidate_quads, edge_profiles, refine_identifications
 from vision.cards import CardsConfig, read_cards
 from vision.deck import DeckProfile, DeckVersionError, deck_from_crops
 from vision.quads import order_quad, rectify
@@ -187,3 +187,80 @@ def test_a_badly_fitted_card_is_read_after_the_second_look():
     # the full read finds and identifies it as well
     r = read_cards(frame, deck, config=CardsConfig(anchor_id=None))
     assert [c.id for c in r.cards] == ["b"]
+
+
+def _two_card_deck(seed: int = 3) -> tuple[DeckProfile, dict[str, np.ndarray]]:
+    """Two 96 x 150 cards of different artwork (light ground, a few large coloured discs, as a card's picture),
+    enrolled as tight scans."""
+    rng = np.random.default_rng(seed)
+    arts = {}
+    for name in ("a", "b"):
+        im = np.full((150, 96, 3), 230, np.uint8)
+        for _ in range(4):
+            col = tuple(int(v) for v in rng.integers(0, 200, 3))
+            cv2.circle(im, (int(rng.integers(20, 76)), int(rng.integers(20, 130))), int(rng.integers(15, 30)), col, -1)
+        arts[name] = im
+    return deck_from_crops({k: [v] for k, v in arts.items()}, "t", 150 / 96, (63.0, 98.0)), arts
+
+
+def test_a_place_a_third_of_a_card_off_is_moved_onto_the_card_the_deck_sees():
+    # card "b" (96 x 150 px, its size known as on a top-down table image) lies upright at x 150..245, y 120..269
+    # on a table of its own light ground: no outline, only its discs. The place proposed is 0.35 of its short side
+    # right and 0.3 of its long side lower: the crop holds under half of the card, the straight edges near the
+    # place are the discs', and the deck itself has to say where the card is
+    deck, arts = _two_card_deck()
+    frame = np.full((420, 420, 3), 230, np.uint8)
+    frame[120:270, 150:246] = arts["b"]
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
+    true = np.array([[150, 120], [245, 120], [245, 269], [150, 269]], float)
+    place = true + np.array([0.35 * 96, 0.3 * 150])
+    crop = rectify(frame, place, 96, 150)
+    first = deck.score(crop)
+    view = SearchView(frame, [place], lambda q: q, (96.0, 150.0))
+    weak = RefineConfig(weak_conf=1.01, weak_distance=0.0)
+    scores, quads, _ = refine_identifications(deck, frame, [place], [crop], [first], False, weak, view=view)
+    assert scores[0][0] == "b" and deck.decide(scores[0]).card_id == "b"
+    assert np.abs(order_quad(quads[0]) - true).max() < 6.0
+    # the outlines from the edges alone do not find it (the search by the deck is what does)
+    view = SearchView(frame, [place], lambda q: q, (96.0, 150.0))
+    scores, quads, _ = refine_identifications(deck, frame, [place], [crop], [first], False,
+                                              RefineConfig(weak_conf=1.01, weak_distance=0.0, shift_reach=0.0),
+                                              view=view)
+    assert np.abs(order_quad(quads[0]) - true).max() > 20.0
+
+
+def test_a_place_on_a_card_read_surely_is_not_searched_again(monkeypatch):
+    # card "b" is read surely from its true outline, and a weak place lies on it (0.3 of its short side off): the
+    # search by the deck is for cards not yet read, so it is not run for the place; alone, the place is searched
+    import vision.card_match as card_match
+
+    deck, arts = _two_card_deck()
+    frame = np.full((420, 420, 3), 230, np.uint8)
+    frame[120:270, 150:246] = arts["b"]
+    true = np.array([[150, 120], [245, 120], [245, 269], [150, 269]], float)
+    place = true + np.array([0.3 * 96, 0.0])
+    searched = []
+    real = card_match.placed_by_deck
+    monkeypatch.setattr(card_match, "placed_by_deck", lambda *a, **k: searched.append(a[3]) or real(*a, **k))
+    cfg = RefineConfig(weak_distance=0.0)
+    for quads in ([true, place], [place]):
+        crops = [rectify(frame, q, 96, 150) for q in quads]
+        scores = deck.score_many(crops)
+        first = deck.decide(scores[0])
+        assert (first.card_id == "b" and first.confidence >= cfg.weak_conf) == (len(quads) == 2)
+        view = SearchView(frame, quads, lambda q: q, (96.0, 150.0))
+        searched.clear()
+        refine_identifications(deck, frame, quads, crops, scores, False, cfg, view=view)
+        assert len(searched) == (0 if len(quads) == 2 else 1)
+
+
+def test_the_frames_level_for_not_in_the_deck_is_the_outlines_as_found():
+    # four cards of a frame: the first at distance 0.6; the others were 0.9 as found (a dim frame) and a second
+    # look brought them to 0.2. 'Not in the deck' is judged against the frame's level: the median of the others
+    # as found (0.9 + unknown_relative), not as searched (0.2 + unknown_relative would drop the first card)
+    deck, _ = _two_card_deck()
+    cfg = deck.config
+    assert 0.2 + cfg.unknown_relative < 0.6 < min(0.9 + cfg.unknown_relative, cfg.unknown_distance_max)
+    scores = [("a", 0.6, 1.2, 0), ("b", 0.2, 1.0, 0), ("b", 0.2, 1.0, 0), ("a", 0.2, 1.0, 0)]
+    assert deck.decide_frame(scores)[0].card_id is None
+    assert deck.decide_frame(scores, level=[0.6, 0.9, 0.9, 0.9])[0].card_id == "a"

@@ -227,3 +227,23 @@ def test_the_help_says_what_the_box_runs_and_what_each_flag_does():
     for schema in sorted((root / "schemas").glob("*.schema.json")):
         assert f"`{schema.name.removesuffix('.schema.json')}`" in readme, schema.name
     assert "Among the Stars, Eclipse" in readme and "--config FILE" in readme and '"key"' in readme
+
+
+def test_a_fresh_clone_of_the_demo_photos_resumes_without_recording_them_again(tmp_path):
+    """A photo's identity is its bytes: the same photos in another folder with newer modification times (a fresh
+    clone, another checkout) are already recorded; before, each came back as a new roll (path + mtime)."""
+    db = tmp_path / "demo.sqlite3"
+    folders = [tmp_path / "clone-1" / "photos", tmp_path / "clone-2" / "photos"]
+    for folder in folders:
+        folder.mkdir(parents=True)
+        for photo in PHOTOS[:2]:
+            (folder / photo.name).write_bytes(photo.read_bytes())
+    later = PHOTOS[0].stat().st_mtime + 3600 * 24 * 400
+    for photo in folders[1].iterdir():
+        os.utime(photo, (later, later))  # cloned after the first run: newer than every recorded roll
+    for folder in folders:
+        result = run_cli("demo", "--once", "--fast", "--hold", "1.5", "--db", str(db), "--no-gpio", "--no-web",
+                         "--no-screen", str(folder))
+        assert result.returncode == 0, result.stderr
+    assert "already recorded in this session" in result.stderr
+    assert read_images(db) == [p.name for p in PHOTOS[:2]]

@@ -191,6 +191,55 @@ def test_an_empty_photo_in_an_enrollment_folder_is_named_as_empty(tmp_path, caps
 
 
 def test_print_mat_that_cannot_write_its_png_says_the_systems_reason(tmp_path, capsys):
-    out = tmp_path / "no-such-folder" / "sheet.png"
+    (tmp_path / "a-file").write_text("not a folder")
+    out = tmp_path / "a-file" / "sheet.png"
     assert main(["print-mat", str(out)]) == 1
-    assert capsys.readouterr().err.strip() == f"companion print-mat: cannot write {out}: No such file or directory"
+    assert capsys.readouterr().err.strip() == f"companion print-mat: cannot write {out}: Not a directory"
+
+
+def test_print_mat_makes_a_missing_folder_and_never_replaces_a_file_without_force(tmp_path, capsys):
+    out = tmp_path / "new" / "folder" / "sheet.png"
+    assert main(["print-mat", str(out)]) == 0 and out.read_bytes().startswith(b"\x89PNG")
+    photo = tmp_path / "holiday.png"
+    photo.write_bytes(b"\x89PNG my holiday photo")
+    assert main(["print-mat", str(photo)]) == 1
+    assert capsys.readouterr().err.strip() == (f"companion print-mat: {photo} exists: not overwritten (give --force "
+                                               "to replace it)")
+    assert photo.read_bytes() == b"\x89PNG my holiday photo"
+    assert main(["print-mat", str(photo), "--force"]) == 0 and photo.read_bytes() != b"\x89PNG my holiday photo"
+
+
+def test_a_deck_given_with_json_names_the_deck_file_there_or_the_profile_it_is(tmp_path, capsys, monkeypatch):
+    """`--cards x.json` looked for '<data>/decks/x.json.npz': the .npz deck beside it is named, and a dice
+    profile given as a deck is said to be one."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    photo = tmp_path / "t.png"
+    cv2.imwrite(str(photo), np.full((64, 64, 3), 90, np.uint8))
+    deck = tmp_path / "data" / "decks" / "race.npz"
+    deck.parent.mkdir(parents=True)
+    deck.write_bytes(b"PK\x03\x04 a deck")
+    assert main(["read", str(photo), "--cards", "race.json"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert f"deck 'race.json': a deck is a .npz file: give {deck}" in err and "json.npz" not in err
+    profile = tmp_path / "mine.json"
+    profile.write_text(json.dumps({"format": "tabletop-companion/roll-dice-profile", "version": 1}))
+    assert main(["read", str(photo), "--cards", str(profile)]) == 2
+    assert f"{profile} is a dice profile (for --dice-profile or --profile), not a deck" in capsys.readouterr().err
+
+
+def test_a_corrupt_photo_in_the_enrollment_folder_is_named_and_skipped(tmp_path, capsys):
+    """A truncated photo (a copy cut short, a card going bad) stopped the whole enrollment with 'cannot read image':
+    it is named and left out, and the deck is built from the others."""
+    rng = np.random.default_rng(3)
+    refs = tmp_path / "refs"
+    for card in ("a", "b"):
+        (refs / card).mkdir(parents=True)
+        art = cv2.resize(rng.integers(0, 255, (8, 6, 3), dtype=np.uint8), (300, 420), interpolation=cv2.INTER_NEAREST)
+        cv2.imwrite(str(refs / card / "1.png"), art)
+    cut = refs / "b" / "2.png"
+    cut.write_bytes((refs / "b" / "1.png").read_bytes()[:300])
+    deck = tmp_path / "mine.npz"
+    assert main(["enroll", "cards", str(deck), str(refs)]) == 0
+    captured = capsys.readouterr()
+    assert f"companion enroll: skipped {cut}: not a readable image" in captured.err
+    assert "saved deck" in captured.out and "(2 cards)" in captured.out and deck.is_file()

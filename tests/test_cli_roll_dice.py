@@ -117,7 +117,8 @@ def test_enroll_warns_about_missing_pairs_and_still_builds(tmp_path, capsys):
     assert err[0] == ("companion enroll: warning: no photos of 29 pairs (white-develop, white-settle, white-produce, "
                       "white-ship, red-explore, red-develop, red-settle, red-wild, purple-explore, purple-develop "
                       "(+19 more)): the profile will not know them")
-    assert len(err) == 2  # then the builder's own answer about the (fake) photo
+    # then the (fake) photo named and left out, and the builder's answer: nothing left to build from
+    assert len(err) == 3 and "skipped" in err[1] and "no readable photo" in err[2]
 
 
 def test_a_dice_profile_that_is_a_picture_is_one_line(tmp_path, capsys):
@@ -160,3 +161,55 @@ def test_an_enrollment_folder_that_is_missing_or_a_photo_is_named_in_one_line(tm
             assert err == [f"companion enroll: {folder}: not a folder (expected DIR/<colour>-<face>/ subfolders of "
                            f"photos, e.g. {example})"]
     assert not (tmp_path / "p.json").exists()
+
+
+def test_a_profile_named_by_its_arrays_file_or_a_deck_given_as_profile_names_the_file_there(tmp_path, capsys,
+                                                                                            monkeypatch):
+    """`--profile mine.npz` (the arrays file enroll writes beside mine.json) means the profile mine.json, not
+    '<data>/profiles/mine.npz.json'; a .npz with no profile beside it is named as what it is."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    image = tmp_path / "x.png"
+    cv2.imwrite(str(image), render_scene(1).image)
+    saved = tmp_path / "data" / "profiles" / "mine.json"
+    saved.parent.mkdir(parents=True)
+    saved.write_text(json.dumps({"format": "tabletop-companion/roll-dice-profile", "version": 1}))
+    assert main(["read", str(image), "--dice", "roll", "--profile", "mine.npz"]) == 3
+    err = capsys.readouterr().err.strip()
+    assert "npz.json" not in err and str(saved) in err and "\n" not in err  # the saved profile was read
+    deck = tmp_path / "deck.npz"
+    deck.write_bytes(b"PK\x03\x04 a deck")
+    assert main(["read", str(image), "--dice", "roll", "--profile", str(deck)]) == 3
+    err = capsys.readouterr().err.strip()
+    assert f"no dice profile at {tmp_path / 'deck.json'}: {deck} is a card deck or a profile's arrays" in err
+
+
+def test_a_corrupt_photo_in_a_dice_folder_is_named_and_skipped(tmp_path, capsys):
+    root = tmp_path / "dice"
+    write_enrollment(root, {"white": ["explore", "develop"]}, seed=7, symbol_set="A")
+    good = sorted((root / "white-explore").iterdir())[0]
+    cut = root / "white-explore" / "zz-cut.png"
+    cut.write_bytes(good.read_bytes()[:200])
+    alone = root / "white-develop"
+    for photo in list(alone.iterdir()):
+        photo.unlink()
+    (alone / "only.png").write_bytes(good.read_bytes()[:200])  # a pair whose only photo is unreadable
+    out = tmp_path / "p.json"
+    assert main(["enroll", "roll-dice", str(root), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert f"companion enroll: skipped {cut}: not a readable image" in err
+    assert f"companion enroll: skipped {alone / 'only.png'}: not a readable image" in err
+    assert json.loads(out.read_text())["dice_seen"].keys() == {"white-explore"}
+
+
+@pytest.mark.parametrize("name", ["../mine", "mine.json", "sub/mine", " "])
+def test_enroll_name_that_is_a_path_is_refused_before_anything_is_read(tmp_path, capsys, monkeypatch, name):
+    """--name '../mine' or 'mine.json' wrote the profile beside the current folder, not in the data directory as
+    the help says: refused, pointing at --out."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["enroll", "eclipse-dice", str(tmp_path / "photos"), "--name", name]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"companion enroll eclipse-dice: --name {name!r} is a profile name, saved in "
+                   f"{tmp_path / 'data' / 'profiles'}: give a path with --out FILE.json")
+    assert list(tmp_path.rglob("*.json")) == [] and not (tmp_path.parent / "mine.json").exists()

@@ -147,3 +147,33 @@ def test_hexes_adapter_gives_read_hexes_hexes(hex_deck):
     assert [h.to_json() for h in seen.hexes] == [h.to_json() for h in native.hexes]
     assert seen.to_json()["hexes"] == native.to_json()["hexes"]
     assert seen.markers is not None and set(seen.timings_ms) >= {"work_image", "lattice", "identify", "layout"}
+
+
+def test_no_roll_die_is_reported_on_a_calibration_marker_or_its_paper():
+    # a marker's black squares on white look like a die's symbol on its body; a die beside the sheet stays
+    from vision.readers import RollDiceAdapter
+    from vision.table import TableCalibration, mat_layout
+
+    quad = np.array([[100, 100], [140, 100], [140, 140], [100, 140]], np.float64)  # a 40 px marker
+    cal = TableCalibration(H=np.eye(3), markers_px={0: quad}, layout=mat_layout(), reprojection_px=0.5,
+                           frame_size=(640, 360))
+    # on the marker, on its paper (8 px beyond the 40 px side: inside the quarter-side quiet zone), beside it
+    centres = np.array([[120.0, 120.0], [148.0, 120.0], [170.0, 120.0]])
+    assert cal.on_marker(centres).tolist() == [True, True, False]
+    # the same places in a frame twice the calibration frame's size
+    assert cal.on_marker(2 * centres, (1280, 720)).tolist() == [True, True, False]
+
+    class Fixed:
+        """A dice reader that reports one die at each centre (20 px boxes)."""
+
+        config = None
+
+        def read(self, frame, white=None):
+            dice = tuple(DieObservation(kind="d6", value=None, box=(int(x) - 10, int(y) - 10, 20, 20), confidence=0.9)
+                         for x, y in centres)
+            return type("R", (), {"width": 640, "height": 360, "dice": dice, "timings_ms": {}, "light": None})()
+
+    frame = np.full((360, 640, 3), 128, np.uint8)
+    got = RollDiceAdapter(Fixed(), calibration=cal).read(frame)
+    assert [d.box[0] + 10 for d in got.dice] == [170]
+    assert len(RollDiceAdapter(Fixed()).read(frame).dice) == 3  # no calibration: nothing is known of markers

@@ -30,7 +30,16 @@ from vision.roll_dice.faces import (
 )
 from vision.roll_dice.foreground import foreground, to_log
 from vision.roll_dice.shape import _rings, face_evidence, face_evidences
-from vision.roll_dice.tops import body_colour, ink_map, ink_maps, rim_weights, upright_patch
+from vision.roll_dice.tops import (
+    body_colour,
+    body_colours,
+    ink_map,
+    ink_maps,
+    refine_top,
+    refine_tops,
+    rim_weights,
+    upright_patch,
+)
 
 FACES_BY_COLOUR = {
     "white": ("explore", "develop", "settle", "produce", "ship"),
@@ -215,6 +224,34 @@ def test_body_colour_smooths_its_histogram_as_the_rolled_sum():
         logp = px.astype(np.float32)
         w = rng.random((30, 30)) if rng.random() < 0.5 else rim_weights(30, 26.0)
         assert np.array_equal(body_colour(logp, weights=w), reference_body(logp, w))
+
+
+def test_body_colours_of_many_patches_are_each_patchs_own():
+    """:func:`body_colours` of a batch (two-colour patches whose colour ranges differ, so each histogram has its
+    own extent) gives every patch the same numbers as the definition (``reference_body``) on that patch alone,
+    with the rim weights (whose zero corners are left out of the histogram) and with random weights."""
+    rng = np.random.default_rng(9)
+    for n in (1, 2, 7):
+        for w in (rim_weights(30, 26.0), rng.random((30, 30))):
+            logp = np.stack([np.where(rng.random((30, 30, 1)) < rng.uniform(0.3, 0.7), rng.uniform(2.0, 5.5, 3),
+                                      rng.uniform(2.0, 5.5, 3)) + rng.normal(0, rng.uniform(0.02, 0.3), (30, 30, 3))
+                             for _ in range(n)]).astype(np.float32)
+            got = body_colours(logp, weights=w)
+            assert got.shape == (n, 3) and got.dtype == np.float32
+            for i in range(n):
+                assert np.array_equal(got[i], reference_body(logp[i], w))
+
+
+def test_refine_tops_of_many_candidates_are_each_ones_own(reader, scenes):
+    """The top faces of a frame's candidates refined together (their body colours in one batch) are those each
+    candidate gives refined alone, to the last digit."""
+    cfg = reader.config
+    for image, tops in scenes:
+        rects, bodies = refine_tops(image, tops.rects, cfg)
+        assert rects.shape == (len(tops.rects), 5) and bodies.shape == (len(tops.rects), 3)
+        for i, r in enumerate(tops.rects):
+            one_rect, one_body = refine_top(image, r, cfg)
+            assert np.array_equal(rects[i], one_rect) and np.array_equal(bodies[i], one_body)
 
 
 def reference_body(logp: np.ndarray, weights: np.ndarray, bin_size: float = 0.08) -> np.ndarray:

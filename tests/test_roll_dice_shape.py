@@ -10,7 +10,7 @@ import pytest
 from vision.roll_dice import RollDiceConfig
 from vision.roll_dice.colours import TINT_AXIS, WARM_AXIS, calibrate_colours, colour_posteriors, estimate_light
 from vision.roll_dice.foreground import to_log
-from vision.roll_dice.shape import die_likeness, expected_sides, face_evidence, pattern_repeats, snap_top
+from vision.roll_dice.shape import die_likeness, expected_sides, face_evidence, pattern_axes, pattern_repeats, snap_top
 from vision.roll_dice.tops import body_colour, rim_weights, upright_patch
 
 CFG = RollDiceConfig()
@@ -261,3 +261,47 @@ def test_a_red_die_whose_light_symbol_reaches_the_edge_keeps_its_red_body():
     face[:, t:2 * t] = CREAM
     got = body_colour(to_log(face, CFG), weights=rim_weights(size, float(size)))
     assert np.abs(got - to_log(np.array([[RED]], np.uint8), CFG)[0, 0]).max() < 0.05
+
+
+def _gingham(h: int, w: int, p: int) -> np.ndarray:
+    """A gingham of ``p`` px checks (period ``2p``): cream, half green where one band crosses, green where both do."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    a, b = (xx // p) % 2, (yy // p) % 2
+    return np.where((a + b)[..., None] == 0, np.array(CREAM),
+                    np.where((a * b)[..., None] == 1, np.array((40, 120, 30)),
+                             np.array((140, 190, 140)))).astype(np.uint8)
+
+
+def test_a_check_recurs_along_two_axes_and_the_middle_of_a_row_of_dice_along_one():
+    """The middle die of a row of three alike dice on felt has its like a die's pitch away on both sides, as a
+    check of a gingham has (one-axis measure high for both); but a check recurs along a second axis too (the
+    cloth is a lattice: a period down as well as across) and the row does not."""
+    cloth = _gingham(360, 480, 18)
+    check = np.array([[144.0 + 0.5, 144.0 + 0.5, 36, 36, 0.0]])  # a 2x2 block of checks
+    row = np.full((240, 400, 3), FELT, np.uint8)
+    for x in (140, 200, 260):  # three dice alike, a 60 px pitch
+        row[102:138, x - 18:x + 18] = die_face(36, RED, CREAM, 0.5)
+    for colour in (False, True):
+        on_cloth = pattern_axes(cloth, check, CFG, colour=colour)[0]
+        assert on_cloth[0] > 0.9 and on_cloth[1] > 0.9  # a period across and a period down, both ways
+        middle = pattern_axes(row, np.array([[200.0, 120.0, 36, 36, 0.0]]), CFG, colour=colour)[0]
+        assert middle[0] > CFG.repeat_ramp[1]      # along the row: its like on both sides, as a check
+        assert middle[1] < CFG.repeat_axes_ramp[0]  # across the row: felt, nothing alike
+
+
+def test_a_die_on_a_printed_line_recurs_along_the_line_only():
+    """A die on a player board's printed line: its window (the die and the line through it) is matched along the
+    line by the line alone, never across; a square of a printed grid recurs both ways."""
+    board = np.full((300, 400, 3), (200, 205, 210), np.uint8)
+    for y in range(30, 300, 60):
+        board[y - 2:y + 2] = (40, 40, 40)
+    for x in range(30, 400, 60):
+        board[:, x - 2:x + 2] = (40, 40, 40)
+    lined = np.full((300, 400, 3), (200, 205, 210), np.uint8)
+    lined[148:152] = (40, 40, 40)
+    lined[132:168, 182:218] = die_face(36, RED, CREAM, 0.5)
+    for colour in (False, True):
+        square = pattern_axes(board, np.array([[180.0, 180.0, 36, 36, 0.0]]), CFG, colour=colour)[0]
+        assert square[1] > CFG.repeat_axes_ramp[1]
+        on_line = pattern_axes(lined, np.array([[200.0, 150.0, 36, 36, 0.0]]), CFG, colour=colour)[0]
+        assert on_line[1] < CFG.repeat_axes_ramp[0]

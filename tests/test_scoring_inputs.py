@@ -181,11 +181,20 @@ def check(*argv: str) -> tuple[int, str, str]:
 
 
 # -- JSON checks on every game's score file ----------------------------------------------------------
-def test_deeply_nested_score_file_is_not_json(tmp_path, capsys):
+def test_deeply_nested_score_file_is_said_to_be_too_deep_not_bad_json(tmp_path, capsys):
+    """Lists inside lists 100,000 deep are JSON: the file is refused as too deep, not as 'not JSON'."""
     deep = tmp_path / "deep.json"
-    deep.write_text("[" * 100_000)
+    deep.write_text("[" * 100_000 + "]" * 100_000)
     assert main(["score", "roll", str(deep)]) == 1
-    assert "is not JSON (nested too deeply" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "is nested too deeply (lists or objects inside each other about 1000 levels deep" in err
+    assert "not JSON" not in err
+    lines = tmp_path / "lines.jsonl"  # Race's JSON Lines: the deep line is named, the others scored
+    lines.write_text('{"players": [{"name": "Ann", "chips": 0, "tableau": ["Old Earth"]}]}\n' + "[" * 5000 +
+                     "]" * 5000 + "\n")
+    assert main(["score", "race", str(lines)]) == 1
+    err = capsys.readouterr().err
+    assert "line 2" in err and "is nested too deeply" in err and "not JSON" not in err
 
 
 def test_a_key_given_twice_in_a_score_file_is_refused(tmp_path, capsys):

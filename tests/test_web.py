@@ -188,7 +188,7 @@ def test_post_action_read_now_is_accepted_and_undo_is_answered_by_the_loop(joine
         ({"data": "{not json", "content_type": "application/json"}, "not valid JSON"),
         ({"data": '{"action": "undo"}', "content_type": "text/plain"}, "Content-Type: application/json"),
         ({"json": ["undo"]}, '"action" key'),
-        ({"json": {"what": "undo"}}, '"action" key'),
+        ({"json": {"what": "undo"}}, "unknown field 'what': this request takes version, key, action, label"),
         ({"json": {"action": "quit"}}, "unknown action 'quit'"),
         ({"json": {"action": "explode"}}, "unknown action 'explode'"),
     ],
@@ -306,6 +306,54 @@ def test_post_action_survives_hostile_bodies(joined, hub):
     assert r.status_code == 413  # bodies over 16 KiB are refused, not echoed back
     r = client.post("/api/action", json={"action": "y" * 1_000})
     assert r.status_code == 400 and len(r.get_data()) < 1_000
+    assert hub.take_actions() == []
+
+
+def test_a_body_nested_too_deeply_is_said_to_be_too_deep_not_bad_json(joined, hub):
+    """A phone (or a script) sending lists inside lists 7,000 deep sent JSON: the answer says it is too deep."""
+    nested = "[" * 7_000 + "]" * 7_000
+    r = joined.post("/api/action", data=nested, content_type="application/json")
+    assert r.status_code == 400
+    error = r.get_json()["error"]
+    assert error.startswith("the body is nested too deeply") and "not valid JSON" not in error
+    assert hub.take_actions() == []
+
+
+@pytest.mark.parametrize("route, body, field", [
+    ("/api/report", {"player": "Ann", "form": "vp", "values": {"vp": 2}, "playr": "Bob"}, "playr"),
+    ("/api/action", {"action": "undo", "lable": "Settle"}, "lable"),
+    ("/api/seat", {"player": "Ann", "seat": 2}, "seat"),
+    ("/api/camera", {"id": 3, "answer": "confirm", "choise": "Explore"}, "choise"),
+])
+def test_a_field_no_route_reads_is_refused_by_name_and_nothing_is_done(joined, hub, route, body, field):
+    """A misspelt field was ignored: a report whose player or label was lost in a typo went through as if
+    it were not there. The answer names the field and what the request takes."""
+    r = joined.post(route, json={**body, "version": 0, "key": "k1"})
+    assert r.status_code == 400
+    answer = r.get_json()
+    assert answer["error"].startswith(f"unknown field {field!r}: this request takes version, key, ")
+    assert answer.get("field") == field
+    assert hub.take_actions() == []
+
+
+def test_a_json_null_body_is_said_to_be_no_object_and_bad_json_is_still_named(joined, hub):
+    """`null` is JSON: the answer said 'not valid JSON', which sent a script's author looking for a syntax error."""
+    r = joined.post("/api/report", data="null", content_type="application/json")
+    assert r.status_code == 400 and r.get_json()["error"].startswith("the body must be a JSON object, e.g. ")
+    r = joined.post("/api/report", data="{nope", content_type="application/json")
+    assert r.status_code == 400 and r.get_json()["error"].startswith("the body is not valid JSON; send e.g. ")
+    assert hub.take_actions() == []
+
+
+@pytest.mark.parametrize("route, body", [("/api/owner/ask", {"key": "k1"}),
+                                         ("/api/owner/settings", {"setting": "box.language", "value": "el",
+                                                                  "key": "k1"})])
+def test_the_owner_routes_example_shows_the_version_they_ask_for(joined, hub, route, body):
+    """The answer to a body without "version" said it was missing and gave an example without it."""
+    r = joined.post(route, json=body)
+    assert r.status_code == 400
+    error = r.get_json()["error"]
+    assert error.startswith("'version' is missing") and '"version": 12' in error.partition("e.g.")[2]
     assert hub.take_actions() == []
 
 

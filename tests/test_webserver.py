@@ -64,15 +64,6 @@ def _get(port: int, source: str, timeout: float = 5.0) -> tuple[int, bytes]:
     return int(head.split()[1]), body
 
 
-def _wait_for(predicate, timeout: float) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
-
-
 def test_1500_half_open_connections_hold_no_threads_and_the_box_still_answers():
     # before: werkzeug's threaded server started a thread per connection (1,500 connections, 1,505 threads)
     server = serve(_app, host="127.0.0.1", port=0)
@@ -81,7 +72,7 @@ def test_1500_half_open_connections_hold_no_threads_and_the_box_still_answers():
         threads_before = threading.active_count()
         socks = _half_open(server.port, 1500, "127.0.0.1")
         # the box accepted every one (none is left waiting) and kept at most per_client of them open
-        assert _wait_for(lambda: server.refused_connections >= 1500 - server.limits.per_client, 30)
+        assert server.wait_connections(lambda s: s.refused_connections >= 1500 - s.limits.per_client, 30)
         assert server.open_connections() <= server.limits.per_client
         assert threading.active_count() <= threads_before + 2  # a fixed pool: no thread per connection
         status, body = _get(server.port, "127.0.0.2")  # another phone is answered at once
@@ -100,7 +91,7 @@ def test_the_whole_connection_limit_full_of_half_open_ones_frees_itself():
         threads_before = threading.active_count()
         for k in range(4):  # 4 addresses x 15: more than the box keeps open at once
             socks += _half_open(server.port, 15, f"127.0.0.{10 + k}")
-        assert _wait_for(lambda: server.open_connections() >= limits.connections - 2, 10)
+        assert server.wait_connections(lambda s: s.open_connections() >= limits.connections - 2, 10)
         assert server.open_connections() <= limits.connections
         assert threading.active_count() <= threads_before + 2
         started = time.monotonic()

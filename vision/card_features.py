@@ -281,7 +281,7 @@ def crop_features(crop: np.ndarray, cfg: IdConfig,
     L = L8.astype(np.float32)
     ab = (a8.astype(np.uint16) << 8) | b8
     nb = cfg.hue_bins
-    chroma_t, lo_t, hi_t, wlo_t, whi_t = _ab_tables(nb)
+    chroma_t, lo_t, hi_t, below_t, above_t = _ab_tables(nb)
     chroma = np.take(chroma_t, ab)
     gx = cv2.Sobel(L, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(L, cv2.CV_32F, 0, 1, ksize=3)
@@ -306,8 +306,9 @@ def crop_features(crop: np.ndarray, cfg: IdConfig,
     hist = np.zeros(nb, np.float64)
     if ink.any():
         ii = ab[ink]
-        hist = (np.bincount(np.take(lo_t, ii), np.take(wlo_t, ii), minlength=nb)
-                + np.bincount(np.take(hi_t, ii), np.take(whi_t, ii), minlength=nb))[:nb]
+        wts = chroma[ink].astype(np.float64)
+        hist = (np.bincount(np.take(lo_t, ii), wts * np.take(below_t, ii), minlength=nb)
+                + np.bincount(np.take(hi_t, ii), wts * np.take(above_t, ii), minlength=nb))[:nb]
     if cfg.hue_smooth > 0:  # circular Gaussian smoothing: a small hue shift (lighting) stays close
         r = 3 * int(math.ceil(cfg.hue_smooth))
         k = np.arange(-r, r + 1)
@@ -340,8 +341,10 @@ _AB_CACHE: dict[int, tuple[np.ndarray, ...]] = {}
 
 def _ab_tables(nb: int) -> tuple[np.ndarray, ...]:
     """Tables over the 65536 8-bit Lab (a, b) pairs (index ``a << 8 | b``): chroma float32, and the ink hue
-    histogram's lower bin, upper bin (int) and their weights (float64: chroma x (1 - fraction), chroma x
-    fraction), as :func:`crop_features` computed them per pixel: hue = (atan2(b, a) + pi) / 2 pi x ``nb``."""
+    histogram's lower bin, upper bin (uint8 when ``nb`` <= 256) and the shares of the chroma they get (float32:
+    1 - fraction, fraction; a pixel's weights are its chroma in float64 times them), as :func:`crop_features`
+    computed them per pixel: hue = (atan2(b, a) + pi) / 2 pi x ``nb``. Compact (1 MB with uint8 bins): they are
+    read at every pixel of every crop."""
     t = _AB_CACHE.get(nb)
     if t is None:
         v = np.arange(256, dtype=np.float32) - 128.0
@@ -351,8 +354,8 @@ def _ab_tables(nb: int) -> tuple[np.ndarray, ...]:
         hue = (np.arctan2(b, a) + math.pi) / (2 * math.pi) * nb
         lo = np.floor(hue).astype(int) % nb
         frac = hue - np.floor(hue)
-        wts = chroma.astype(np.float64)
-        t = _AB_CACHE[nb] = (chroma, lo, (lo + 1) % nb, wts * (1 - frac), wts * frac)
+        bins = np.uint8 if nb <= 256 else np.intp
+        t = _AB_CACHE[nb] = (chroma, lo.astype(bins), ((lo + 1) % nb).astype(bins), 1 - frac, frac)
     return t
 
 

@@ -550,7 +550,9 @@ def identify_and_refine(deck: Any, frame: np.ndarray, quads: list[np.ndarray], c
         if top_view is not None:
             img, qs, to_frame, card_px = top_view
             view = SearchView(img, qs, to_frame, card_px)   # turned grey only if a card needs it
+        level = [s[1] for s in scores]   # the frame's level: the outlines as found (the second look lowers some)
         scores, quads, crops = refine_identifications(deck, frame, quads, crops, scores, mirrored, view=view)
+        return [(r, mirrored) for r in deck.decide_frame(scores, level)], quads, crops
     return [(r, mirrored) for r in deck.decide_frame(scores)], quads, crops
 
 

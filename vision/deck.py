@@ -389,14 +389,20 @@ class DeckProfile:
             crops = [cv2.flip(c, 1) for c in crops]
         return self.decide_frame(self.score_many(crops))
 
-    def decide_frame(self, scores: list[tuple[str, float, float, int]]) -> list[Identification]:
+    def decide_frame(self, scores: list[tuple[str, float, float, int]],
+                     level: list[float] | None = None) -> list[Identification]:
         """:meth:`decide` for every :meth:`score` of one frame, with the frame-relative 'not in the deck'
-        threshold of :meth:`identify` (one Identification per score, in order)."""
+        threshold of :meth:`identify` (one Identification per score, in order).
+
+        ``level``: the distances (one per score) whose median over the frame's other cards sets that threshold
+        (default: the scores' own). A second look that keeps, of many outlines per card, the one the deck
+        matches best lowers the distances it searched; the frame's level is that of the outlines as found."""
         cfg = self.config
         d = np.array([sc[1] for sc in scores])
+        lv = d if level is None else np.asarray(level, np.float64)
         out = []
         for k, sc in enumerate(scores):
-            others = np.delete(d, k)
+            others = np.delete(lv, k)
             thr = cfg.unknown_distance
             if others.size:
                 thr = max(thr, float(np.median(others)) + cfg.unknown_relative)
@@ -586,13 +592,16 @@ def deck_from_crops(crops: dict[str, list[np.ndarray]], name: str, aspect: float
                        sources or [], shape, np.stack(amps) if amps else None)
 
 
-def read_enrollment_folder(folder: Path, what: str) -> tuple[dict[str, list[np.ndarray]], list[str]]:
+def read_enrollment_folder(folder: Path, what: str,
+                           skipped: list[Path] | None = None) -> tuple[dict[str, list[np.ndarray]], list[str]]:
     """The images of ``folder/<id>/*.{jpg,png,...}``: (id -> BGR images, ``"<id>/<file>"`` per image, in order).
 
-    ``what`` names the ids in messages (``"card"``, ``"sector"``).
+    ``what`` names the ids in messages (``"card"``, ``"sector"``). With ``skipped`` (a list), an image that cannot
+    be decoded is appended to it and left out instead of raising (the caller names it).
 
     Raises:
-        DeckError: the folder is missing, has no subfolders holding images, or an image cannot be read.
+        DeckError: the folder is missing, has no subfolders holding images, or an image cannot be read (without
+            ``skipped``).
     """
     kind = "hex" if what == "sector" else what
     if not folder.is_dir():
@@ -603,7 +612,10 @@ def read_enrollment_folder(folder: Path, what: str) -> tuple[dict[str, list[np.n
         for f in sorted(p for p in sub.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
             im = cv2.imread(str(f), cv2.IMREAD_COLOR)
             if im is None:
-                raise DeckError(f"{f}: cannot read image")
+                if skipped is None:
+                    raise DeckError(f"{f}: cannot read image")
+                skipped.append(f)
+                continue
             images.setdefault(sub.name, []).append(im)
             sources.append(f"{sub.name}/{f.name}")
     if not images:
@@ -613,13 +625,14 @@ def read_enrollment_folder(folder: Path, what: str) -> tuple[dict[str, list[np.n
 
 def build_deck(folder: str | Path, name: str | None = None, card_mm: tuple[float, float] | None = None,
                config: IdConfig | None = None, cards_config: CardsConfig | None = None,
-               kind: str = "auto") -> DeckProfile:
-    """Enroll a deck from ``folder/<card-id>/*.{jpg,png,...}`` (one or more photos or scans per card).
+               kind: str = "auto", skipped: list[Path] | None = None) -> DeckProfile:
+    """Enroll a deck from ``folder/<card-id>/*.{jpg,png,...}`` (one or more photos or scans per card); with
+    ``skipped`` (a list) an image that cannot be decoded is put in it and left out (:func:`read_enrollment_folder`).
 
     Raises:
-        DeckError: the folder is missing, has no card subfolders, or an image cannot be read.
+        DeckError: the folder is missing, has no card subfolders, or an image cannot be read (without ``skipped``).
     """
     folder = Path(folder)
-    images, sources = read_enrollment_folder(folder, "card")
+    images, sources = read_enrollment_folder(folder, "card", skipped)
     return build_deck_from_images(images, name or folder.name, card_mm, None, config, cards_config, sources=sources,
                                   kind=kind)

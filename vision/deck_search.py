@@ -10,11 +10,12 @@ not saved: a deck enrolled by any version of the program gets it), and answers t
   cards at that turn, are then correlated in full. A pair outside them keeps its pooled estimate (far from the
   best: it decides nothing).
 * *fine* (:meth:`DeckSearch.fine_ncc`): the correlation of a shortlist of pairs at every shift within
-  ``struct_shift``, estimated on 2 x 2 block sums, then exact at each pair's best estimated shifts. A half turn
-  of the crop is its maps read in the reverse order, i.e. the reference turned a half turn (kept beside the
-  references, :meth:`DeckSearch.halves`); windows are never centred or scaled: the references have zero mean
-  per channel, so a window's mean drops out and its norm (from summed-area tables) divides the product
-  afterwards.
+  ``struct_shift``, estimated on 2 x 2 block sums, then exact at each pair's best estimated shifts (the windows at
+  the few shifts the pairs keep are copied once, block by block, and multiplied with every pair's reference in
+  one matrix product per block). A half turn of the crop is its maps read in the reverse order, i.e. the
+  reference turned a half turn (kept beside the references, :meth:`DeckSearch.halves`); windows are never centred
+  or scaled: the references have zero mean per channel, so a window's mean drops out and its norm (from one
+  summed-area table) divides the product afterwards.
 
 Shapes: C channels of H x W structure maps, K = H * W; N references; T turns tried.
 """
@@ -36,26 +37,7 @@ def window_stats(big: np.ndarray, s: int) -> tuple[np.ndarray, np.ndarray]:
     """(mean, norm) float64[S, C] of every H x W window of ``big`` float32[C, H + 2s, W + 2s] (S = (2s + 1)^2
     row-major in (dy, dx); norm: of the window minus its mean), from summed-area tables."""
     C, h, w = big.shape
-    return _window_stats(_integrals(big), s, h - 2 * s, w - 2 * s)
-
-
-def _integrals(big: np.ndarray) -> np.ndarray:
-    """float64[2, C, h + 1, w + 1]: the summed-area tables of ``big`` float32[C, h, w] and of its square."""
-    C, h, w = big.shape
-    ii = np.empty((2, C, h + 1, w + 1), np.float64)
-    for c in range(C):
-        ii[0, c], ii[1, c] = cv2.integral2(big[c], sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
-    return ii
-
-
-def _window_stats(ii: np.ndarray, s: int, H: int, W: int) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`window_stats` from the summed-area tables ``ii`` of :func:`_integrals`."""
-    C, h, w = ii.shape[1], ii.shape[2] - 1, ii.shape[3] - 1
-    sums = ii[:, :, H:, W:] - ii[:, :, :h + 1 - H, W:] - ii[:, :, H:, :w + 1 - W] + ii[:, :, :h + 1 - H, :w + 1 - W]
-    n = 2 * s + 1
-    mean = sums[0] / (H * W)
-    norm = np.sqrt(np.maximum(sums[1] - sums[0] * mean, 0.0))
-    return mean.reshape(C, n * n).T, norm.reshape(C, n * n).T
+    return _shift_stats(big, s, h - 2 * s, w - 2 * s)[:2]
 
 
 def block_bounds(H: int, W: int) -> tuple[list[int], list[int]]:
@@ -69,9 +51,11 @@ def trimmed_ncc(dot: np.ndarray, qq: np.ndarray, rr: np.ndarray, w: np.ndarray, 
     query^2 (``qq``) and reference^2 (``rr``) of the normalised maps; ``w`` float32[C] the channel weights."""
     corr = (dot / np.sqrt(np.maximum(qq * rr, 1e-12)) * w[None, :, None]).sum(axis=1)   # [M, 6]
     keep = np.argsort(corr, axis=1)[:, drop:]                                            # best blocks
+    M, C, B = dot.shape
+    at = (np.arange(M * C) * B).reshape(M, C, 1) + keep[:, None, :]                      # [M, C, 6 - drop] flat
 
     def sel(a: np.ndarray) -> np.ndarray:
-        return np.take_along_axis(a, keep[:, None, :], axis=2).sum(axis=2)
+        return a.take(at).sum(axis=2)
 
     per_c = sel(dot) / np.sqrt(np.maximum(sel(qq) * sel(rr), 1e-12))                    # [M, C]
     return per_c @ w
@@ -99,6 +83,7 @@ class DeckSearch:
         W, H = int(size[0]), int(size[1])
         self.size = (W, H)
         self.weights = np.asarray(weights, np.float32)
+        self.query_weights = np.repeat(self.weights, W * H)          # float32[C*K]: each channel's weight per pixel
         self.flat = np.ascontiguousarray(struct.reshape(N, -1), np.float32)           # [N, C*K]
         C = self.flat.shape[1] // (W * H)
         self.C = C
@@ -125,22 +110,39 @@ class DeckSearch:
         bounds = np.searchsorted(self.ref_card[order], np.arange(int(self.ref_card.max()) + 2 if N else 1))
         self._refs_of_card = [order[bounds[k]:bounds[k + 1]] for k in range(len(bounds) - 1)]
         self._halves: tuple[np.ndarray, ...] | None = None
+        self._block_order: tuple[np.ndarray, list[int]] | None = None
+        rows, cols = block_bounds(H, W)
+        self.block_pixels = (np.diff(rows)[:, None] * np.diff(cols)[None, :]).reshape(6)   # pixels per block
 
     def halves(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The references and, after them, the same references turned a half turn (row ``N + i`` is reference
-        ``i`` turned; derived on first use): (maps float32[2N, C*K], block-sum index float32[2N, C*K/4] (the maps
-        when not pooled), per-block sums and sums of squares float32[2N, C, 6]). A pair at a half turn of the
-        query reads row ``N + i``: one gather, no per-call flipping."""
+        ``i`` turned; derived on first use), laid out for the fine search: (maps float32[C, 2N, K] with each
+        channel's pixels in block order (:meth:`block_order`), block-sum index float32[C, 2N, K/4] (the maps in
+        row-major order when not pooled), per-block sums and sums of squares float32[2N, C, 6]). A pair at a half
+        turn of the query reads row ``N + i``: one gather, no per-call flipping."""
         if self._halves is None:
             N, C = self.flat.shape[0], self.C
+            order, _ = self.block_order()
 
             def both(a: np.ndarray) -> np.ndarray:
                 per_c = a.reshape(N, C, -1)
-                return np.ascontiguousarray(np.concatenate([per_c, per_c[:, :, ::-1]]).reshape(2 * N, -1))
+                return np.concatenate([per_c, per_c[:, :, ::-1]])
 
-            self._halves = (both(self.flat), both(self.index),
-                            both(self.ref_block_sum).reshape(2 * N, C, 6), both(self.ref_block_sq).reshape(2 * N, C, 6))
+            self._halves = (np.ascontiguousarray(both(self.flat)[:, :, order].transpose(1, 0, 2)),
+                            np.ascontiguousarray(both(self.index).transpose(1, 0, 2)),
+                            both(self.ref_block_sum), both(self.ref_block_sq))
         return self._halves
+
+    def block_order(self) -> tuple[np.ndarray, list[int]]:
+        """(int[K]: a map's pixels (row-major indices) ordered block by block, each of the 6 blocks of
+        :func:`block_bounds` row-major inside; the 7 offsets where the blocks start and end in that order)."""
+        if self._block_order is None:
+            W, H = self.size
+            rows, cols = block_bounds(H, W)
+            idx = np.arange(H * W).reshape(H, W)
+            parts = [idx[rows[i]:rows[i + 1], cols[j]:cols[j + 1]].ravel() for i in range(3) for j in range(2)]
+            self._block_order = (np.concatenate(parts), [0, *np.cumsum([len(q) for q in parts]).tolist()])
+        return self._block_order
 
     # -- coarse -------------------------------------------------------------------------------------------
 
@@ -161,7 +163,7 @@ class DeckSearch:
         N = self.flat.shape[0]
         W, H = self.size
         C = self.C
-        wk = np.repeat(self.weights, W * H)
+        wk = self.query_weights
         Ts = [q.shape[0] for q in qns]
         flat_q = [q.reshape(q.shape[0], -1) * wk for q in qns]                         # weights on the query
         if exact_all or not self.pooled or self.candidates >= N * min(Ts):
@@ -196,8 +198,10 @@ class DeckSearch:
         Coarse to fine: every shift is first estimated on the maps' sums over 2 x 2 blocks (a quarter of the
         products; the windows' norms are exact), then each pair's ``fine_shifts`` best shifts are correlated in
         full and the highest kept (with 2, the best of every shift on every crop of ``bench/card_ident.py``'s
-        full tables). Each pair's windows are multiplied with its reference once; the products' sums over the 6
-        blocks give both the correlation and the occlusion trimming.
+        full tables). The pairs' best shifts are few (most cards sit at the same small offset), so the windows at
+        all of them are copied once and multiplied with every pair's reference block by block (6 matrix
+        products); each pair keeps its own shifts' products, whose sums over the 6 blocks give both the
+        correlation and the occlusion trimming.
 
         Args:
             bigs: turn -> the query's maps at that turn, float32[C, H + 2s, W + 2s] (a turn t + 2 may be left
@@ -212,13 +216,14 @@ class DeckSearch:
         M = len(refs)
         C = self.C
         W, H = self.size
-        K = W * H
-        n = 2 * s + 1
         w = self.weights
         best = np.empty(M, np.float32)
         trimmed = np.empty(M, np.float64) if trim > 0 else None
         N = self.flat.shape[0]
-        flat2, _, bsum2, bsq2 = self.halves()
+        refs2, _, bsum2, bsq2 = self.halves()
+        _, bounds = self.block_order()
+        n = 2 * s + 1
+        nb = self.block_pixels.reshape(1, 1, 6)
         turns = np.asarray(turns)
         given = np.zeros(max(4, int(turns.max()) + 1 if M else 0), bool)
         given[list(bigs)] = True
@@ -226,76 +231,87 @@ class DeckSearch:
         base_of = np.where(flip_all, turns - 2, turns)
         for b in np.unique(base_of):
             sel = np.nonzero(base_of == b)[0]
-            flip = flip_all[sel]
             big = bigs[int(b)]
-            ii = _integrals(big)
-            mean, norm = _window_stats(ii, s, H, W)                                     # [S, C]
+            mean, norm, bsum, bsq = _shift_stats(big, s, H, W)            # [S, C], [S, C], [S, C, 6] x 2
             inv = (1.0 / np.maximum(norm, 1e-6)).astype(np.float32)
             m = len(sel)
-            rsel = refs[sel]
-            row = rsel + N * flip                # a half turn of the query = the reference turned a half turn
-            r = flat2[row].reshape(m, C, K)
-            shifts = self._shift_estimates(big, s, row, inv)                           # [k, m] base shifts
-            k = shifts.shape[0]
-            # each pair's own windows, multiplied with its reference once: the per-block sums of the products give
-            # the correlation (summed) and the occlusion trimming (per block); the references have zero mean, so a
-            # window's mean drops out of the product
-            C_, h, w_ = big.shape
-            it = big.itemsize
-            view = np.lib.stride_tricks.as_strided(big, (n, n, C_, H, W), (w_ * it, it, h * w_ * it, w_ * it, it),
-                                                   writeable=False)
-            win = view[shifts // n, shifts % n].reshape(k, m, C, K)                  # [k, m, C, K]
-            win *= r[None]
-            blocks = (win.reshape(k * m * C, K) @ self.block_indicator).reshape(k, m, C, 6)
-            ncc = ((blocks.sum(axis=3) * inv[shifts]) @ w)                              # [k, m]
+            row = refs[sel] + N * flip_all[sel]  # a half turn of the query = the reference turned a half turn
+            shifts = self._shift_estimates(big, s, row, inv)                           # [k, m] shifts
+            # the windows at every shift some pair keeps, in block order, times every pair's reference
+            uniq, at = np.unique(shifts, return_inverse=True)
+            at = at.reshape(shifts.shape)                                               # [k, m] -> uniq
+            uy, ux = np.divmod(uniq, n)
+            r = refs2[:, row]                                                           # [C, m, K]
+            prod = np.empty((6, C, len(uniq), m), np.float32)
+            for j, view in enumerate(_block_windows(big, s, H, W)):
+                win = view[uy, ux].reshape(len(uniq), C, -1).transpose(1, 0, 2)         # [C, U, block's pixels]
+                np.matmul(win, r[:, :, bounds[j]:bounds[j + 1]].transpose(0, 2, 1), out=prod[j])
+            total = prod.sum(axis=0) * (inv[uniq] * w[None, :]).T[:, :, None]          # [C, U, m]
+            pairs = np.arange(m)
+            ncc = total.sum(axis=0)[at, pairs[None, :]]                                 # [k, m]
             kb = ncc.argmax(axis=0)
-            cols = np.arange(m)
-            best[sel] = ncc[kb, cols]
+            best[sel] = ncc[kb, pairs]
             if trimmed is not None:
-                bs = shifts[kb, cols]                                                   # base shift of each best
-                bsum, bsq = self._window_blocks(ii, bs // n, bs % n, H, W)             # [m, C, 6]
-                nb = np.diff(block_bounds(H, W)[0])[:, None] * np.diff(block_bounds(H, W)[1])[None, :]
+                bs = shifts[kb, pairs]                                                  # each pair's best shift
+                blocks = prod[:, :, at[kb, pairs], pairs].transpose(2, 1, 0)            # [m, C, 6]
                 mu, iv = mean[bs][:, :, None], inv[bs][:, :, None].astype(np.float64)
-                rs, rr = bsum2[row], bsq2[row]
-                dot = (blocks[kb, cols] - mu * rs) * iv
-                qq = (bsq - 2.0 * mu * bsum + mu * mu * nb.reshape(1, 1, 6)) * iv * iv
-                trimmed[sel] = trimmed_ncc(dot, qq, rr, w, trim)
+                dot = (blocks - mu * bsum2[row]) * iv
+                qq = (bsq[bs] - 2.0 * mu * bsum[bs] + mu * mu * nb) * iv * iv
+                trimmed[sel] = trimmed_ncc(dot, qq, bsq2[row], w, trim)
         return best, trimmed
 
-    def _window_blocks(self, ii: np.ndarray, dy: np.ndarray, dx: np.ndarray, H: int, W: int,
-                       ) -> tuple[np.ndarray, np.ndarray]:
-        """(sum, sum of squares) float64[m, C, 6] over the 6 blocks of the windows at (dy[i], dx[i]), from
-        the integral images ``ii`` float64[2, C, h + 1, w + 1]."""
-        rows, cols = block_bounds(H, W)
-        r0 = np.array([rows[i] for i in range(3) for _ in range(2)])
-        r1 = np.array([rows[i + 1] for i in range(3) for _ in range(2)])
-        c0 = np.array([cols[j] for _ in range(3) for j in range(2)])
-        c1 = np.array([cols[j + 1] for _ in range(3) for j in range(2)])
-        y0, y1 = dy[:, None] + r0[None, :], dy[:, None] + r1[None, :]                  # [m, 6]
-        x0, x1 = dx[:, None] + c0[None, :], dx[:, None] + c1[None, :]
-        a = ii[:, :, y1, x1] - ii[:, :, y0, x1] - ii[:, :, y1, x0] + ii[:, :, y0, x0]  # [2, C, m, 6]
-        return a[0].transpose(1, 0, 2), a[1].transpose(1, 0, 2)
-
     def _shift_estimates(self, big: np.ndarray, s: int, row: np.ndarray, inv: np.ndarray) -> np.ndarray:
-        """int[k, M]: the base shifts (row-major (dy, dx) of ``big``'s windows) of each pair's ``k`` =
-        ``fine_shifts`` highest correlations estimated from 2 x 2 block sums (exact, from the maps themselves, when
-        the maps' sides are odd; ``row``: the pairs' rows of :meth:`halves`, a reference or its half turn;
-        ``inv``: float32[S, C] the windows' inverse norms)."""
-        C, h, w = big.shape
+        """int[k, M]: the shifts (row-major (dy, dx)) of each pair's ``k`` = ``fine_shifts`` highest correlations
+        estimated from 2 x 2 block sums (exact, from the maps themselves, when the maps' sides are odd; ``row``:
+        the pairs' rows of :meth:`halves`, a reference or its half turn; ``inv``: float32[S, C] the windows'
+        inverse norms)."""
+        C = big.shape[0]
+        S = inv.shape[0]
+        m = len(row)
+        blk = (big[:, :-1, :-1] + big[:, 1:, :-1] + big[:, :-1, 1:] + big[:, 1:, 1:]) if self.pooled else big
+        p = 2 if self.pooled else 1
         W, H = self.size
         n = 2 * s + 1
-        m = len(row)
-        p = 2 if self.pooled else 1
-        blk = (np.ascontiguousarray(big[:, :-1, :-1] + big[:, 1:, :-1] + big[:, :-1, 1:] + big[:, 1:, 1:])
-               if p == 2 else big)
+        _, h, w = blk.shape
         it = blk.itemsize
-        cs, rs = blk.strides[0], blk.strides[1]
-        view = np.lib.stride_tricks.as_strided(blk, (n, n, C, H // p, W // p), (rs, it, cs, p * rs, p * it),
-                                               writeable=False)
-        pw = np.ascontiguousarray(view).reshape(n * n, C, -1)                           # [S, C, K/4]
-        r2 = self.halves()[1][row].reshape(m, C, -1)
-        est = np.zeros((n * n, m), np.float32)
+        pw = np.ndarray((n, n, C, H // p, W // p), blk.dtype, np.ascontiguousarray(blk), 0,
+                        (w * it, it, h * w * it, p * w * it, p * it)).reshape(S, C, -1)   # [S, C, K/4], a copy
+        prod = np.matmul(pw.transpose(1, 0, 2), self.halves()[1][:, row].transpose(0, 2, 1))  # [C, S, M]
+        est = np.zeros((S, m), np.float32)
         wi = inv * self.weights[None, :]
         for c in range(C):
-            est += (pw[:, c, :] @ r2[:, c, :].T) * wi[:, c:c + 1]
-        return np.argsort(-est, axis=0)[:max(1, min(self.fine_shifts, n * n))]           # [k, m]
+            est += prod[c] * wi[:, c:c + 1]
+        return np.argsort(-est, axis=0)[:max(1, min(self.fine_shifts, S))]             # [k, m]
+
+
+def _shift_stats(big: np.ndarray, s: int, H: int, W: int) -> tuple[np.ndarray, ...]:
+    """Of every H x W window of the maps ``big`` float32[C, H + 2s, W + 2s] (S = (2s + 1)^2, row-major in
+    (dy, dx)), from one summed-area table (float64): (mean float64[S, C], norm of the window minus its mean
+    float64[S, C], per-block sums and sums of squares float64[S, C, 6] over the 6 blocks of :func:`block_bounds`)."""
+    C = big.shape[0]
+    n = 2 * s + 1
+    isum, isq = cv2.integral2(cv2.merge(list(big)), sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)  # [h+1, w+1, C] each
+    rows, cols = block_bounds(H, W)
+    ry = (np.arange(n)[:, None] + np.array(rows)[None, :])[:, None, :, None]             # [n, 1, 4, 1]
+    cx = (np.arange(n)[:, None] + np.array(cols)[None, :])[None, :, None, :]             # [1, n, 1, 3]
+    g = np.concatenate([isum.reshape(*isum.shape[:2], C)[ry, cx], isq.reshape(*isq.shape[:2], C)[ry, cx]],
+                       axis=4)                                                            # [n, n, 4, 3, 2C]
+    blocks = (g[:, :, 1:, 1:] - g[:, :, :-1, 1:] - g[:, :, 1:, :-1] + g[:, :, :-1, :-1]).reshape(n * n, 6, 2 * C)
+    sums = (g[:, :, 3, 2] - g[:, :, 0, 2] - g[:, :, 3, 0] + g[:, :, 0, 0]).reshape(n * n, 2 * C)
+    mean = sums[:, :C] / (H * W)
+    norm = np.sqrt(np.maximum(sums[:, C:] - sums[:, :C] * mean, 0.0))
+    blocks = blocks.transpose(0, 2, 1)
+    return mean, norm, blocks[:, :C], blocks[:, C:]
+
+
+def _block_windows(big: np.ndarray, s: int, H: int, W: int) -> list[np.ndarray]:
+    """Per block of :func:`block_bounds` (row-major), a view float32[n, n, C, block's rows, block's columns] of that
+    block of every H x W window of ``big`` float32[C, H + 2s, W + 2s] (n = 2s + 1; indexed (dy, dx))."""
+    big = np.ascontiguousarray(big)
+    C, h, w = big.shape
+    it = big.itemsize
+    n = 2 * s + 1
+    rows, cols = block_bounds(H, W)
+    return [np.ndarray((n, n, C, rows[i + 1] - rows[i], cols[j + 1] - cols[j]), big.dtype, big,
+                       (rows[i] * w + cols[j]) * it, (w * it, it, h * w * it, w * it, it))
+            for i in range(3) for j in range(2)]

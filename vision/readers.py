@@ -91,7 +91,7 @@ class RollDiceAdapter:
         name: the reader's name in a flow's declaration.
         calibration: the table calibration, or None. With it, a full read takes the paper round its markers
             as the frame's white reference (:func:`vision.white.paper_white`), so the dice' colours are read
-            under the table's light of that moment.
+            under the table's light of that moment, and no die is reported on a marker or its paper.
     """
 
     reader: RollDiceReader
@@ -111,7 +111,18 @@ class RollDiceAdapter:
             frame = validate_frame(frame)
             white = paper_white(frame, self.calibration.markers_px, self.calibration.frame_size)
         r = self.reader.read(frame, white=white)
-        return Sighting(self.name, r.width, r.height, dice=r.dice, timings_ms=r.timings_ms, light=r.light)
+        return Sighting(self.name, r.width, r.height, dice=self._off_markers(r.dice, (r.width, r.height)),
+                        timings_ms=r.timings_ms, light=r.light)
+
+    def _off_markers(self, dice, frame_size: tuple[int, int]) -> tuple[Die, ...]:
+        """``dice`` without those centred on a calibration marker or its paper
+        (:meth:`vision.table.TableCalibration.on_marker`): a marker's black squares on white are no die."""
+        dice = tuple(dice)
+        if self.calibration is None or not dice:
+            return dice
+        centres = np.array([(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2) for d in dice], np.float64)
+        on = self.calibration.on_marker(centres, frame_size)
+        return tuple(d for d, o in zip(dice, on, strict=True) if not o)
 
     def read_changes(self, frame: np.ndarray, previous: Sighting, boxes: list[Box]) -> Sighting:
         """``previous``'s dice outside ``boxes`` kept, windows around them read
@@ -123,7 +134,8 @@ class RollDiceAdapter:
         def read_window(f: np.ndarray, box: Box, wanted):
             return self.reader.read_window(f, box, light, wanted)
 
-        return replace(_dice_changes(self.name, read_window, frame, previous, boxes), light=light)
+        s = _dice_changes(self.name, read_window, frame, previous, boxes)
+        return replace(s, dice=self._off_markers(s.dice, (s.width, s.height)), light=light)
 
 
 @dataclass(frozen=True, eq=False)

@@ -160,6 +160,12 @@ def detect_markers(frame: np.ndarray, config: TableConfig | None = None) -> dict
 # ----------------------------------------------------------------------------------------------- calibration
 
 
+MARKER_SHEET_MARGIN = 0.25
+"""The white paper round a printed marker taken as part of it, as a share of the marker's side on each side:
+a marker needs a white quiet zone round it to be found (the A4 mat prints 12 mm round 40 mm markers,
+:func:`mat_layout`)."""
+
+
 @dataclass(frozen=True)
 class TableCalibration:
     """Table plane <-> frame pixels from one frame's markers.
@@ -215,6 +221,25 @@ class TableCalibration:
         centres = [m.mean(axis=0) for m in self.markers_px.values()]
         centres += [self.to_px(m.mean(axis=0, keepdims=True))[0] for m in self.layout.corners_mm.values()]
         return any(cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0 for c in centres)
+
+    def on_marker(self, points_px: np.ndarray, frame_size: tuple[int, int] | None = None,
+                  margin: float = MARKER_SHEET_MARGIN) -> np.ndarray:
+        """bool[N]: whether each point (float[N, 2] px of a frame of ``frame_size`` (width, height), default the
+        calibration frame's) lies on a calibration marker seen at calibration or on the white paper round it
+        (the marker's quad grown about its centre by ``margin`` of its side on every side). A marker is no game
+        component: a die or card "seen" there is the marker's own print."""
+        pts = np.asarray(points_px, np.float64).reshape(-1, 2)
+        out = np.zeros(len(pts), bool)
+        if not len(pts) or not self.markers_px:
+            return out
+        fw, fh = self.frame_size if frame_size is None else frame_size
+        scale = np.array([fw / float(self.frame_size[0]), fh / float(self.frame_size[1])])
+        for quad in self.markers_px.values():
+            q = np.asarray(quad, np.float64).reshape(4, 2) * scale
+            centre = q.mean(axis=0)
+            grown = (centre + (q - centre) * (1.0 + 2.0 * margin)).astype(np.float32).reshape(-1, 1, 2)
+            out |= np.array([cv2.pointPolygonTest(grown, (float(x), float(y)), False) >= 0 for x, y in pts])
+        return out
 
     def footprint_mm(self, width: int, height: int, reach_mm: float = 2000.0) -> tuple[np.ndarray, np.ndarray]:
         """(lo, hi): float[2] corners (table mm) of the axis-aligned box around a ``width`` x ``height`` px

@@ -19,7 +19,7 @@ from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
 from companion.commands.files import load_deck, load_dice_reader, unwritable_folder
 from companion.config import CHOOSE
-from companion.i18n import _, ngettext, say
+from companion.i18n import _, message_of, ngettext, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -113,7 +113,8 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
 
     box_config = apply_box_config(args)  # the file's settings where no flag was given
     demo = args.command == "demo"
-    args.game = start_game(args.game, box_config.origin("box.default_game") == "default",
+    game_not_given = box_config.origin("box.default_game") == "default"  # neither --game nor the configuration
+    args.game = start_game(args.game, game_not_given,
                            "replay" if demo else (args.source or "auto"))
     flow_game = args.game in FLOWS
     chooser = args.game == CHOOSE
@@ -127,6 +128,14 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         misplaced.append("--dice-profile")  # the game's camera reads no dice
     if args.calibration is not None and not (flow_game or chooser):
         misplaced.append("--calibration")  # the d6 reader works in pixels: a table calibration would be ignored
+    if misplaced and game_not_given:  # no game was asked for: say which to ask for, not only the default's name
+        print(
+            _("companion {command}: {flags} goes with a game: give --game {games} (without --game, {command} starts "
+              "{game})").format(command=args.command, flags=', '.join(misplaced), games="|".join(FLOWS),
+                                game=args.game),
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     if misplaced:
         print(
             _("companion {command}: {flags} does not go with --game {game}").format(
@@ -463,7 +472,7 @@ def _load_box_calibration(path: Path | None) -> Any:
         try:
             return load_calibration(path)
         except BadCalibrationFile as exc:
-            raise InputError(str(exc), EXIT_INPUT) from None
+            raise InputError(message_of(exc), EXIT_INPUT) from None
     default = default_calibration_path()
     if not default.is_file():
         log.info("no table calibration (%s): positions in pixels; run `companion calibrate` for table mm", default)

@@ -13,14 +13,25 @@ from companion.commands.files import not_ours
 from companion.i18n import _, say
 
 
-def cmd_print_mat(path: Path) -> int:
-    """``companion print-mat PATH``: write the calibration sheet; 0 written, 1 cannot write."""
+def cmd_print_mat(path: Path, force: bool = False) -> int:
+    """``companion print-mat PATH [--force]``: write the calibration sheet, making its folder when missing; a file
+    already at ``PATH`` (an earlier sheet, or a photo) is replaced only with ``force``. 0 written, 1 cannot write
+    (or a file is there), 2 not a .png or .pdf name."""
     from vision.mat import write_mat
 
     if path.suffix.lower() not in (".png", ".pdf"):
         print(_("companion print-mat: {path}: name a .png or .pdf file").format(path=path), file=sys.stderr)
         return EXIT_USAGE
+    if path.is_dir():
+        print(_("companion print-mat: {path} is a folder: give a file name").format(path=path), file=sys.stderr)
+        return EXIT_INPUT
+    if path.exists() and not force:
+        print(_("companion print-mat: {path} exists: not overwritten (give --force to replace it)").format(path=path),
+              file=sys.stderr)
+        return EXIT_INPUT
     try:
+        if not path.parent.exists():
+            path.parent.mkdir(parents=True)
         written = write_mat(path)
     except OSError as exc:
         print(
@@ -66,14 +77,19 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
         try:
             deck = load_deck(deck_name, want="card")
         except InputError as exc:
-            print(f"companion calibrate: {exc}", file=sys.stderr)
+            print(_("companion calibrate: {problem}").format(problem=say(exc)), file=sys.stderr)
             return exc.code
-    from companion.calibration import CALIBRATION_FORMAT, default_calibration_path, save_calibration
+    from companion.calibration import default_calibration_path, save_calibration
     from device import BadImage, DeviceError, decode_image
     from vision import VisionError
     from vision.lens import LensCalibrationFailed, calibrate_lens
     from vision.table import CalibrationFailed, calibrate, corner_layout
 
+    path = out or default_calibration_path()
+    problem = _output_problem(path)  # said before the camera is opened, not after the sheet was seen
+    if problem:
+        print(_("companion calibrate: {problem}").format(problem=problem), file=sys.stderr)
+        return EXIT_INPUT
     layout = None if corners is None else corner_layout(*corners)
     lens = None
     if lens_images:
@@ -104,11 +120,6 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
         return EXIT_INPUT
     except VisionError as exc:
         print(_("companion calibrate: {problem}").format(problem=say(exc)), file=sys.stderr)
-        return EXIT_INPUT
-    path = out or default_calibration_path()
-    problem = not_ours(path, {"format": CALIBRATION_FORMAT})
-    if problem:
-        print(_("companion calibrate: {problem}").format(problem=problem), file=sys.stderr)
         return EXIT_INPUT
     mirror = _kept_mirror(path)
     mirror_text = ""
@@ -147,6 +158,22 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
         print(_("saved {path}: {markers} markers, reprojection {error:.2f} px, {mm:.2f} mm per pixel at the centre of "
                 "{w}x{h} frames").format(**said) + mirror_text)
     return EXIT_OK
+
+
+def _output_problem(path: Path) -> str:
+    """Why the calibration cannot be saved at ``path`` ("" when it can): another program's file is there
+    (:func:`not_ours`), or its folder is missing and cannot be made (it is made when it can)."""
+    from companion.calibration import CALIBRATION_FORMAT
+
+    problem = not_ours(path, {"format": CALIBRATION_FORMAT})
+    if problem:
+        return problem
+    try:
+        if not path.parent.exists():
+            path.parent.mkdir(parents=True)
+    except OSError as exc:
+        return _("cannot write {path}: {problem}").format(path=path, problem=exc.strerror or say(exc))
+    return ""
 
 
 def _kept_mirror(path: Path) -> dict[str, bool]:

@@ -104,11 +104,14 @@ def cmd_enroll_dice(folder: Path, out: Path, dice: Any, warn_missing: bool = Tru
         print(ngettext("companion enroll: warning: no photos of {n} pair ({pairs}): the profile will not know it",
                        "companion enroll: warning: no photos of {n} pairs ({pairs}): the profile will not know them",
                        len(missing)).format(n=len(missing), pairs=shown), file=sys.stderr)
+    skipped: list[Path] = []
     try:
-        saved = enroll_roll_dice(folder, out, allowed=dice.pairs, dice_set=dice.name)
+        saved = enroll_roll_dice(folder, out, allowed=dice.pairs, dice_set=dice.name, skipped=skipped)
     except (VisionError, OSError) as exc:
+        _say_skipped(skipped)
         print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
+    _say_skipped(skipped)
     if dice.name == "roll":
         print(
             _("saved dice profile {profile}; use it with: companion read IMAGE --dice roll --profile {profile}").format(
@@ -316,6 +319,12 @@ def _enroll_screen(args: argparse.Namespace, inbox: Any) -> tuple[Any, Any, bool
     return screen, pump, drawn
 
 
+def _say_skipped(skipped: list[Path]) -> None:
+    """One stderr line per photo left out of an enrollment because it cannot be decoded (the others are used)."""
+    for photo in skipped:
+        print(_("companion enroll: skipped {photo}: not a readable image (corrupt, or not a picture); the other "
+                "photos are used: replace or delete it").format(photo=photo), file=sys.stderr)
+
 def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
     """``companion enroll cards DECK DIR [--hexes]``: build and save a deck profile; 0 saved, 1 bad folder.
 
@@ -341,15 +350,19 @@ def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
                 file=sys.stderr,
             )
             return EXIT_INPUT
+    skipped: list[Path] = []
     try:
         if folder.is_dir():  # sizes from the headers, before vision decodes a photo
             check_image_files(folder)
-        deck = build_hex_deck(folder, name=out.stem) if hexes else build_deck(folder, name=out.stem)
+        build = build_hex_deck if hexes else build_deck
+        deck = build(folder, name=out.stem, skipped=skipped)
         out.parent.mkdir(parents=True, exist_ok=True)
         saved = deck.save(out)
     except (VisionError, OSError, BadImage) as exc:
+        _say_skipped(skipped)
         print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
+    _say_skipped(skipped)
     kinds = len(set(deck.ref_ids))
     if hexes:
         said = ngettext("saved deck {deck} ({n} sector hex); use it with: companion read IMAGE --cards {deck}",

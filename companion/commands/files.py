@@ -17,12 +17,36 @@ from companion.i18n import N_, _, say
 
 
 def profile_path(name_or_path: str) -> Path:
-    """A dice profile's JSON file: a path as given (``.json``), or ``<data dir>/profiles/<name>.json``."""
+    """A dice profile's JSON file: a path as given (``.json``), or ``<data dir>/profiles/<name>.json``.
+
+    A profile is the ``.json`` that ``companion enroll`` writes with its arrays beside it (``<name>.npz``): the
+    arrays file given for the profile (``mine.npz``) stands for its ``.json``; a name given with either suffix
+    (``mine.json``, ``mine.npz``) that is no file here is the saved profile of that name when there is one.
+    """
     from companion.paths import data_dir
 
-    if name_or_path.endswith(".json") or "/" in name_or_path:
+    if name_or_path.endswith(".npz"):
+        name_or_path = name_or_path[: -len(".npz")] + ".json"
+    if "/" in name_or_path:
         return Path(name_or_path).expanduser()
+    if name_or_path.endswith(".json"):
+        here, saved = Path(name_or_path), data_dir() / "profiles" / name_or_path
+        return saved if not here.is_file() and saved.is_file() else here
     return data_dir() / "profiles" / f"{name_or_path}.json"
+
+def _no_profile(path: Path, dice: Any) -> InputError:
+    """The error for a dice profile that is not at ``path`` (exit 3): names the file with the other suffix when
+    that is what is there (a deck, or a profile's arrays without their ``.json``)."""
+    other = path.with_suffix(".npz")
+    if other.is_file():
+        return InputError(_("no dice profile at {path}: {other} is a card deck or a profile's arrays, not a dice "
+                            "profile (the .json that `{command}` writes)").format(path=path, other=other,
+                                                                                command=dice.enroll_command),
+                          EXIT_DEVICE)
+    return InputError(
+        _("no dice profile at {path}: build one with `{command}`").format(path=path, command=dice.enroll_command),
+        EXIT_DEVICE,
+    )
 
 def dice_sets() -> dict[str, Any]:
     """The sets of dice the games' cameras read, by name (:class:`companion.camera.DiceSet`: ``roll``, ``eclipse``):
@@ -58,10 +82,7 @@ def load_dice_reader(dice: Any, name_or_path: str):
 
     path = profile_path(name_or_path)
     if not path.is_file():
-        raise InputError(
-            _("no dice profile at {path}: build one with `{command}`").format(path=path, command=dice.enroll_command),
-            EXIT_DEVICE,
-        )
+        raise _no_profile(path, dice)
     try:
         profile = DiceProfile.load(path)
         if profile.dice_set != dice.name:
@@ -84,10 +105,7 @@ def dice_reader_for(dice: str, profile: str | None):
         return D6Reader()
     if profile is None:
         raise UsageError(_("--dice roll needs --profile (run `companion enroll roll-dice DIR` first)"))
-    from vision.profiles import DiceProfile
-    from vision.roll_dice import RollDiceReader
-
-    return RollDiceReader(DiceProfile.load(profile_path(profile)), allowed=roll_dice_pairs())
+    return load_dice_reader(dice_sets()["roll"], profile)
 
 def deck_path(name_or_path: str) -> Path:
     """An enrolled deck's file: a path ending in ``.npz`` as given, or ``<data dir>/decks/<name>.npz``.
@@ -100,6 +118,18 @@ def deck_path(name_or_path: str) -> Path:
 
     if name_or_path.endswith(".npz"):
         return Path(name_or_path).expanduser()
+    if name_or_path.endswith(".json"):  # a dice profile's file, or a deck named with the wrong suffix
+        given = Path(name_or_path).expanduser()
+        deck = given.with_suffix(".npz") if "/" in name_or_path else data_dir() / "decks" / f"{given.stem}.npz"
+        if _is_dice_profile(given):
+            raise InputError(_("{path} is a dice profile (for --dice-profile or --profile), not a deck: give a deck "
+                               "name (saved in {folder}) or a path ending in .npz").format(
+                path=given, folder=data_dir() / "decks"), EXIT_USAGE)
+        if deck.is_file():
+            raise InputError(_("deck {deck!r}: a deck is a .npz file: give {path}").format(deck=name_or_path,
+                                                                                         path=deck), EXIT_USAGE)
+        raise InputError(_("deck {deck!r}: a deck is a .npz file: give a deck name (saved in {folder}) or a path "
+                           "ending in .npz").format(deck=name_or_path, folder=data_dir() / "decks"), EXIT_USAGE)
     if "/" in name_or_path or "\\" in name_or_path or ".." in name_or_path or not name_or_path.strip():
         raise InputError(
             _("deck {deck!r}: give a deck name (saved in {folder}) or a path ending in .npz").format(
@@ -108,6 +138,18 @@ def deck_path(name_or_path: str) -> Path:
             EXIT_USAGE,
         )
     return data_dir() / "decks" / f"{name_or_path}.npz"
+
+def _is_dice_profile(path: Path) -> bool:
+    """Whether ``path`` is a dice profile's JSON (its ``format``), read only to name it in an error."""
+    from vision.profiles import PROFILE_FORMAT
+
+    try:
+        if not path.is_file() or path.stat().st_size > 1 << 20:
+            return False
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(doc, dict) and doc.get("format") == PROFILE_FORMAT
 
 DECK_KINDS = {"card": N_("cards or square tiles"), "hex": N_("Eclipse sector hexes")}
 """``DeckProfile.shape`` -> what the deck holds, for messages."""

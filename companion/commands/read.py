@@ -29,6 +29,9 @@ def cmd_read(images: Sequence[Path], dice: str, as_json: bool, profile: str | No
     except UsageError as exc:
         print(_("companion read: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_USAGE
+    except InputError as exc:  # no such profile, one that does not load, or another set's dice
+        print(_("companion read: {problem}").format(problem=say(exc)), file=sys.stderr)
+        return exc.code
     except VisionError as exc:
         print(_("companion read: cannot load the dice reader: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_DEVICE

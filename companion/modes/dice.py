@@ -6,6 +6,7 @@ hand or anything that is not a die over the tray waits until it is gone."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import logging
 import os
 import threading
@@ -74,15 +75,17 @@ def reading_order(dice: Sequence[DieObservation]) -> list[DieObservation]:
     return [die for row in rows for die in sorted(row, key=lambda d: d.box[0])]
 
 
-def dice_read_payload(read: DiceRead, frame: Frame, image: str | None = None) -> dict[str, Any]:
+def dice_read_payload(read: DiceRead, frame: Frame, image: str | None = None,
+                      image_sha256: str | None = None) -> dict[str, Any]:
     """The ``dice_read`` event payload for a read: what the rules need plus what the camera saw.
 
     ``{"values": [1-6 | None, ...], "dice": [DieObservation.to_json(), ...], "image": the photo's
-    path for a replay (``image``) or else ``frame.source``, "frame": frame.index, "width": W, "height": H}``.
+    path for a replay (``image``) or else ``frame.source``, "frame": frame.index, "width": W, "height": H}``, and
+    ``"image_sha256"``: the replayed photo's bytes' SHA-256 (hex) when given (:func:`photo_digest`).
     Dice are in reading order (top to bottom, left to right) so the values list matches what players see.
     """
     dice = reading_order(read.dice)
-    return {
+    payload = {
         "values": [d.value for d in dice],
         "dice": [d.to_json() for d in dice],
         "image": image or frame.source,
@@ -90,6 +93,22 @@ def dice_read_payload(read: DiceRead, frame: Frame, image: str | None = None) ->
         "width": read.width,
         "height": read.height,
     }
+    if image_sha256:
+        payload["image_sha256"] = image_sha256
+    return payload
+
+
+def photo_digest(photo: str) -> str | None:
+    """The SHA-256 (hex) of a replayed photo's bytes: its identity, the same in a fresh clone or another folder
+    (a path and a modification time are not); None when it cannot be read (gone since it was shown)."""
+    digest = hashlib.sha256()
+    try:
+        with open(photo, "rb") as file:
+            for block in iter(lambda: file.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return None
+    return digest.hexdigest()
 
 
 class DiceMode(SessionMode):
@@ -327,14 +346,15 @@ class DiceMode(SessionMode):
         loop.last_dice = [d.to_json() for d in dice]
         loop.reader_state = "read"
         photo = loop.photo()
-        payload = dice_read_payload(read, frame, photo)
+        digest = photo_digest(photo) if photo is not None else None
+        payload = dice_read_payload(read, frame, photo, digest)
         values = " ".join("?" if v is None else str(v) for v in payload["values"])
         before = previous.dice if previous is not None else ()
         objects = [] if by_player else unexplained_changes(boxes, dice, before, (frame.width, frame.height), self.rules)
         last = self._last_read()
         if objects:
             loop.message = Text("something that is not a die is in the tray: the dice are read once it is gone")
-        elif photo is not None and self._recorded(photo):
+        elif photo is not None and self._recorded(photo, digest):
             loop.message = Text("{photo}: already recorded in this session", photo=os.path.basename(photo))
         elif last is not None and (last.get("width"), last.get("height")) == (read.width, read.height) \
                 and same_dice(read.dice, last.get("dice") or [], self.rules, boxes):
@@ -389,16 +409,25 @@ class DiceMode(SessionMode):
         reads = self._in_force()
         return dict(reads[-1].payload) if reads else None
 
-    def _recorded(self, photo: str) -> bool:
-        """Whether the replayed ``photo`` (a path) is already a roll of this session: a ``dice_read`` in force whose
-        ``image`` is that path, recorded after the file was last changed. A replay that loops (the demo) or starts
-        again on the same session then records each photo once; a photo replaced under the same name, or a roll
-        taken back with Undo, is recorded again."""
+    def _recorded(self, photo: str, digest: str | None = None) -> bool:
+        """Whether the replayed ``photo`` (a path; ``digest``: its bytes' SHA-256) is already a roll of this session:
+        a ``dice_read`` in force of the same bytes (``image_sha256``), whatever the photo's folder or modification
+        time (a fresh clone, the demo run from another checkout, a restart); a roll recorded before photos carried
+        their digest counts when its ``image`` is that path, recorded after the file was last changed. A replay
+        that loops (the demo) or starts again on the same session then records each photo once; a photo replaced by
+        other bytes, or a roll taken back with Undo, is recorded again."""
         try:
             changed = os.stat(photo).st_mtime
         except OSError:  # gone since it was read (a folder taken away): nothing to compare with, record it
             return False
-        return any(e.payload.get("image") == photo and e.at >= changed for e in self._in_force())
+        for event in self._in_force():
+            kept = event.payload.get("image_sha256")
+            if kept and digest:
+                if kept == digest:
+                    return True
+            elif event.payload.get("image") == photo and event.at >= changed:
+                return True
+        return False
 
     def view(self) -> dict[str, Any]:
         """The d6 game's view; the findings of the latest roll (else the newest five)."""

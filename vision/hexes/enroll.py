@@ -142,13 +142,16 @@ def build_hex_deck_from_images(images: dict[str, list[np.ndarray]], name: str = 
 
 
 def build_hex_deck(folder: str | Path, name: str | None = None, hex_mm: float | None = None,
-                   config: HexesConfig | None = None, kind: str = "auto") -> DeckProfile:
+                   config: HexesConfig | None = None, kind: str = "auto",
+                   skipped: list[Path] | None = None) -> DeckProfile:
     """Enroll a hex deck from ``folder/<sector-id>/*.{jpg,png,...}`` (the layout of ``companion enroll
-    cards``), one or more photos or scans per sector.
+    cards``), one or more photos or scans per sector; with ``skipped`` (a list) an image that cannot be decoded is
+    put in it and left out.
 
     Raises:
-        DeckError: the folder is missing, has no sector subfolders, or an image cannot be read.
+        DeckError: the folder is missing, has no sector subfolders, or an image cannot be read (without
+            ``skipped``).
     """
     folder = Path(folder)
-    images, sources = read_enrollment_folder(folder, "sector")
+    images, sources = read_enrollment_folder(folder, "sector", skipped)
     return build_hex_deck_from_images(images, name or folder.name, hex_mm, config, sources=sources, kind=kind)

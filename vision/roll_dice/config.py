@@ -135,6 +135,12 @@ class RollDiceConfig:
             where the frame cuts the opposite off, the one-sided match counts ``repeat_one_side`` less.
         repeat_ramp: (lo, hi) of a face's pattern NCC over which it goes from a die to a tile of the table's
             pattern (a gingham's check, a printed grid): its die score is scaled by 1 - the ramp.
+        repeat_axes_angle, repeat_axes_colour, repeat_axes_ramp: the same along two axes
+            (:func:`vision.roll_dice.shape.pattern_axes`, in colour when ``repeat_axes_colour``): a face whose window
+            also recurs both ways at a shift turned at least ``repeat_axes_angle`` degrees from its best repeat is a
+            tile of a lattice (a cloth's checks), which a row of dice alike or a die on a printed line never is; its
+            die score is scaled by 1 - the larger of the two ramps. Colour tells a coloured die from the cloth's
+            check of the same grey.
         min_confidence: candidates less likely than this to be a die of an enrolled colour are dropped.
         face_threshold: the face is reported only when its (colour, face) pair has at least this
             probability; otherwise the die is reported with ``face=None``.
@@ -260,6 +266,9 @@ class RollDiceConfig:
     repeat_side: float = 12.0
     repeat_one_side: float = 0.2
     repeat_ramp: tuple[float, float] = (0.72, 0.82)
+    repeat_axes_angle: float = 35.0
+    repeat_axes_colour: bool = True
+    repeat_axes_ramp: tuple[float, float] = (0.6, 0.7)
     min_confidence: float = 0.15
     face_threshold: float = 0.4
     overlap_dist: float = 0.7

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import BadFrame
 from ..frames import validate_frame
 from ..profiles import DEFAULT_DICE_SET, IMAGE_SUFFIXES, DiceProfile, ProfileError
 from .config import RollDiceConfig
@@ -48,7 +49,8 @@ def mean_template(vectors: list[np.ndarray], inks: list[np.ndarray], config: Rol
 
 
 def build_profile(folder: str | Path, allowed: Iterable[tuple[str, str]] | None = None,
-                  config: RollDiceConfig | None = None, dice_set: str = DEFAULT_DICE_SET) -> DiceProfile:
+                  config: RollDiceConfig | None = None, dice_set: str = DEFAULT_DICE_SET,
+                  skipped: list[Path] | None = None) -> DiceProfile:
     """Enroll from ``folder/<colour>-<face>/`` photos (every die in a photo shows that pair).
 
     Args:
@@ -56,10 +58,12 @@ def build_profile(folder: str | Path, allowed: Iterable[tuple[str, str]] | None 
         allowed: the pairs the dice can show; default = the enrolled pairs.
         config: reader thresholds (the same detection and patch cutting as reading).
         dice_set: the name of the set of dice (the caller's: ``"roll"``, ``"eclipse"``), kept in the profile.
+        skipped: when a list, a photo that cannot be decoded is put in it and left out instead of raising (the
+            caller names it); a pair whose every photo is left out is not enrolled.
 
     Raises:
         ProfileError: no usable folder, or a folder whose photos show no die.
-        BadFrame: a photo cannot be decoded.
+        BadFrame: a photo cannot be decoded (without ``skipped``).
     """
     cfg = config if config is not None else RollDiceConfig()
     pairs = enrollment_pairs(folder)
@@ -70,8 +74,16 @@ def build_profile(folder: str | Path, allowed: Iterable[tuple[str, str]] | None 
     net = load_cnn(cfg)
     for colour, face, photos in pairs:
         inks, vecs = [], []
+        unread = 0
         for photo in photos:
-            frame = validate_frame(read_image_file(photo))
+            try:
+                frame = validate_frame(read_image_file(photo))
+            except BadFrame:
+                if skipped is None:
+                    raise
+                skipped.append(Path(photo))
+                unread += 1
+                continue
             tops = detect_tops(frame, cfg, net=net)
             if len(tops.rects) == 0:
                 continue
@@ -81,6 +93,8 @@ def build_profile(folder: str | Path, allowed: Iterable[tuple[str, str]] | None 
                 inks.append(tops.ink[i])
                 vecs.append(template_of(tops.ink[i], cfg))
                 body_by_colour.setdefault(colour, []).append(tops.body[i])
+        if not inks and unread == len(photos):
+            continue  # every photo of the pair was unreadable: the pair is left out, as a pair without photos
         if not inks:
             raise ProfileError(f"no die found in the photos of {colour}-{face} ({photos[0].parent})")
         if colour not in colours:
@@ -99,6 +113,8 @@ def build_profile(folder: str | Path, allowed: Iterable[tuple[str, str]] | None 
                 tpl_pairs.append((colour, face))
                 tpls.append(win[i, best[i]])
         seen[f"{colour}-{face}"] = len(inks)
+    if not colours:
+        raise ProfileError(f"no readable photo in {folder}: every photo was left out")
     means = np.stack([np.median(np.stack(body_by_colour[c]), axis=0) for c in colours])
     allowed_t = tuple(sorted(set(tpl_pairs) if allowed is None else {(str(c), str(f)) for c, f in allowed}))
     return DiceProfile(tuple(colours), tuple(faces), allowed_t, means, tuple(tpl_pairs), np.stack(tpls),
@@ -106,7 +122,8 @@ def build_profile(folder: str | Path, allowed: Iterable[tuple[str, str]] | None 
 
 
 def enroll_roll_dice(folder: str | Path, out_path: str | Path,
-                     allowed: Iterable[tuple[str, str]] | None = None, dice_set: str = DEFAULT_DICE_SET) -> Path:
+                     allowed: Iterable[tuple[str, str]] | None = None, dice_set: str = DEFAULT_DICE_SET,
+                     skipped: list[Path] | None = None) -> Path:
     """Build a profile of the set of dice ``dice_set`` from ``folder/<colour>-<face>/*.jpg|png`` and save it to
-    ``out_path`` (``.json`` plus a sibling ``.npz``). Returns the JSON path."""
-    return build_profile(folder, allowed=allowed, dice_set=dice_set).save(out_path)
+    ``out_path`` (``.json`` plus a sibling ``.npz``); ``skipped`` as :func:`build_profile`. Returns the JSON path."""
+    return build_profile(folder, allowed=allowed, dice_set=dice_set, skipped=skipped).save(out_path)

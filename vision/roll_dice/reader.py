@@ -17,14 +17,14 @@ from ..incremental import clip_box
 from ..inference import Model
 from ..profiles import DiceProfile
 from ..timing import timed_stage
-from .assemble import assemble, die_weights, symbol_weights
+from .assemble import _ramp, assemble, die_weights, symbol_weights
 from .candidates import add_cnn_candidates, find_candidates, load_cnn
 from .colours import colour_posteriors, estimate_light
 from .config import RollDiceConfig
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
 from .foreground import foreground
 from .observations import RollDiceRead, TopFaces
-from .shape import die_likeness, pattern_repeats
+from .shape import die_likeness, pattern_axes
 from .tops import drop_duplicates, extract_tops
 
 __all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read_roll_dice", "white_log"]
@@ -109,15 +109,17 @@ class RollDiceReader:
 
     @staticmethod
     def _not_pattern(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
-        """The top faces with the die score of each that is a tile of the table's repeating pattern (a
-        gingham's check, a printed grid: :func:`pattern_repeats`) lowered by ``repeat_ramp``; only the faces
-        that would be reported are measured."""
+        """The top faces with the die score of each that is a tile of the table's repeating pattern lowered:
+        by ``repeat_ramp`` when its grey window recurs both ways along one axis (a gingham's check, a printed
+        grid, wood grain: :func:`pattern_axes` column 0), by ``repeat_axes_ramp`` when it recurs along a second
+        axis too (a lattice: a cloth's check, not a die in a row of dice alike; column 1, in colour when
+        ``repeat_axes_colour``); only the faces that would be reported are measured."""
         todo = die_weights(tops, ncc, cfg) >= cfg.min_confidence
         if not todo.any():
             return tops
-        rep = pattern_repeats(frame, tops.rects, cfg, todo)
-        lo, hi = cfg.repeat_ramp
-        keep = 1.0 - np.clip((rep - lo) / max(hi - lo, 1e-9), 0.0, 1.0)
+        rep = pattern_axes(frame, tops.rects, cfg, todo)[:, 0]
+        lattice = pattern_axes(frame, tops.rects, cfg, todo, colour=cfg.repeat_axes_colour)[:, 1]
+        keep = 1.0 - np.maximum(_ramp(rep, cfg.repeat_ramp), _ramp(lattice, cfg.repeat_axes_ramp))
         return TopFaces(tops.rects, np.asarray(tops.scores, np.float64) * keep, tops.ink, tops.body, tops.evidence)
 
     def read(self, frame: np.ndarray, white: Sequence[float] | None = None) -> RollDiceRead:

@@ -21,8 +21,8 @@ import numpy as np
 from .config import RollDiceConfig
 from .foreground import to_log
 
-__all__ = ["die_likeness", "expected_sides", "face_evidence", "face_evidences", "pattern_repeats", "snap_top",
-           "top_fit"]
+__all__ = ["die_likeness", "expected_sides", "face_evidence", "face_evidences", "pattern_axes", "pattern_repeats",
+           "snap_top", "top_fit"]
 
 
 @functools.lru_cache(maxsize=8)
@@ -235,7 +235,7 @@ def pattern_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig
     window recurs a period away on both sides (at a shift and at its opposite, :func:`_both_ways`) is the
     pattern; a die's window (the die, its sides, its shadow and what lies round it) recurs nowhere, or on
     one side only where a die alike lies beside it. Measured on a grey copy scaled so a face is
-    ``repeat_side`` px.
+    ``repeat_side`` px. The first column of :func:`pattern_axes`.
 
     Args:
         frame: ``uint8[H, W, 3]`` BGR.
@@ -246,8 +246,26 @@ def pattern_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig
     Returns ``float[N]``; -1 where not measured (a face whose window the frame cuts to less than the face).
     Raises nothing.
     """
+    return pattern_axes(frame, rects, config, todo)[:, 0]
+
+
+def pattern_axes(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig,
+                 todo: np.ndarray | None = None, colour: bool = False) -> np.ndarray:
+    """How much each top face is a tile of a repeating pattern along one axis and along two, ``float[N, 2]``
+    (NCC, -1..1; -1 where not measured).
+
+    Column 0 is :func:`pattern_repeats`: the best match of the face's window a period away on both sides
+    (a shift and its opposite). Column 1: the best such match along a second axis, at a shift turned at least
+    ``repeat_axes_angle`` degrees from the best one. A cloth's check or a printed grid's square recurs along
+    two axes (a lattice); a die in a row of dice alike, or lying on a printed line, has its like along one
+    axis only (the row, the line), so column 1 tells the table's lattice from a row of dice without
+    looking at the dice's symbols.
+
+    Args and errors: as :func:`pattern_repeats` (also ``repeat_axes_angle``); ``colour``: match the BGR window
+    (a coloured die and the cloth's check of the same grey differ) instead of the grey one.
+    """
     n = len(rects)
-    out = np.full(n, -1.0)
+    out = np.full((n, 2), -1.0)
     if n == 0:
         return out
     todo = np.ones(n, bool) if todo is None else np.asarray(todo, bool)
@@ -255,21 +273,24 @@ def pattern_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig
         return out
     sides = np.sqrt(np.maximum(rects[:, 2] * rects[:, 3], 1.0))
     f = float(config.repeat_side) / float(np.median(sides[todo]))
+    src = frame if colour else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    window = config.repeat_window
     if f < 1.0:
-        grey = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        grey = cv2.resize(src, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
     else:
-        grey, f = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), 1.0
-    gh, gw = grey.shape
+        grey, f = src, 1.0
+    gh, gw = grey.shape[:2]
+    cos_max = float(np.cos(np.deg2rad(config.repeat_axes_angle)))
     for i in np.flatnonzero(todo):
         s = sides[i] * f
-        half = int(round(0.5 * config.repeat_window * s))
+        half = int(round(0.5 * window * s))
         reach = int(round(config.repeat_reach * s))
         cx, cy = int(round(rects[i, 0] * f)), int(round(rects[i, 1] * f))
         # the window, cut to the frame: a face at the frame's edge is measured on the part of its
         # window the frame shows (at least the face itself), not left unmeasured
         tx0, ty0 = max(0, cx - half), max(0, cy - half)
         tx1, ty1 = min(gw, cx + half + 1), min(gh, cy + half + 1)
-        if half < 3 or min(tx1 - tx0, ty1 - ty0) < max(3, int(round(s))):
+        if half < 3 or min(tx1 - tx0, ty1 - ty0) < max(3, int(round(min(s, 2 * half)))):
             continue
         tpl = grey[ty0:ty1, tx0:tx1]
         x0, y0 = max(0, tx0 - reach), max(0, ty0 - reach)
@@ -281,8 +302,17 @@ def pattern_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig
         dx = np.arange(res.shape[1]) + ox
         dy = np.arange(res.shape[0]) + oy
         far = dx[None, :] ** 2 + dy[:, None] ** 2 >= (config.repeat_min_shift * s) ** 2
-        if far.any():
-            out[i] = float(_both_ways(res, ox, oy, max(1, int(round(0.15 * s))), config.repeat_one_side)[far].max())
+        if not far.any():
+            continue
+        both = np.where(far, _both_ways(res, ox, oy, max(1, int(round(0.15 * s))), config.repeat_one_side), -1.0)
+        j = int(both.argmax())
+        out[i, 0] = float(both.flat[j])
+        # the second axis: shifts turned far enough from the best one (either way along it is the same axis)
+        bx, by = float(dx[j % both.shape[1]]), float(dy[j // both.shape[1]])
+        norm = np.hypot(dx[None, :], dy[:, None]) * max(float(np.hypot(bx, by)), 1e-9)
+        other = np.abs(dx[None, :] * bx + dy[:, None] * by) <= cos_max * np.maximum(norm, 1e-9)
+        if (other & far).any():
+            out[i, 1] = float(both[other & far].max())
     return out
 
 

@@ -14,9 +14,8 @@ from .foreground import LOG_RGB_BASIS, to_log
 from .observations import Candidates, TopFaces
 from .shape import die_likeness, expected_sides, face_evidences, snap_top, top_fit
 
-__all__ = ["INK_CHANNELS", "body_colour", "drop_duplicates", "extract_tops", "ink_map", "ink_maps",
-           "rect_box",
-           "refine_top", "rim_weights", "upright_patch"]
+__all__ = ["INK_CHANNELS", "body_colour", "body_colours", "drop_duplicates", "extract_tops", "ink_map", "ink_maps",
+           "rect_box", "refine_top", "refine_tops", "rim_weights", "upright_patch"]
 
 
 #: Channels of an ink map (signed brightness, chroma distance).
@@ -47,31 +46,67 @@ def upright_patch(frame: np.ndarray, cx: float, cy: float, side: float, angle: f
 def body_colour(logp: np.ndarray, bin_size: float = 0.08, weights: np.ndarray | None = None) -> np.ndarray:
     """Robust body colour (log-RGB) of a die patch ``float32[h, w, 3]``: the densest colour (mode of a
     coarse 3-D histogram smoothed over neighbouring bins, each pixel counted with its ``weights``
-    ``float[h, w]``, default 1), then the mean of the pixels near it.
+    ``float[h, w]`` >= 0, default 1), then the mean of the pixels near it.
 
     The smoothing lets a body spread over a few bins by its shading (the bevel, a light gradient) win
     over a flat, saturated symbol; weighting the face's rim (:func:`rim_weights`) makes the body win
     whatever the print: a light symbol on a coloured die may cover as much of the face as the body, but
-    the rim of a face is body."""
-    px = logp.reshape(-1, 3)
-    q = np.floor(px / bin_size).astype(np.int64)
-    q -= q.min(0) - 1  # one empty bin each side: the smoothing below never wraps around
-    dims = q.max(0) + 2
-    key = (q[:, 0] * dims[1] + q[:, 1]) * dims[2] + q[:, 2]
-    w = None if weights is None else weights.reshape(-1)
-    hist = np.bincount(key, w, minlength=int(np.prod(dims))).reshape(tuple(dims))
-    for ax in range(3):  # h[i] + h[i-1] + h[i+1]: the bins at each end are empty, so nothing wraps
-        lo, hi = [slice(None)] * 3, [slice(None)] * 3
-        lo[ax], hi[ax] = slice(1, None), slice(None, -1)
-        out = hist.copy()
-        out[tuple(lo)] += hist[tuple(hi)]
-        out[tuple(hi)] += hist[tuple(lo)]
-        hist = out
-    top = np.array(np.unravel_index(int(hist.argmax()), hist.shape))
-    near = (np.abs(q - top) <= 1).all(1)
-    centre = px[near].mean(0) if near.any() else px.mean(0)
-    d = np.sqrt(((px - centre) ** 2).sum(1))
-    return px[d < 2.0 * bin_size].mean(0)
+    the rim of a face is body. :func:`body_colours` of one patch."""
+    return body_colours(np.asarray(logp)[None], bin_size, weights)[0]
+
+
+def body_colours(logp: np.ndarray, bin_size: float = 0.08, weights: np.ndarray | None = None) -> np.ndarray:
+    """:func:`body_colour` of many patches ``float32[N, h, w, 3]`` with the same ``weights`` ``float[h, w]``
+    (>= 0; default 1): ``float32[N, 3]`` (``logp``'s dtype), the same numbers patch by patch.
+
+    Each patch's histogram spans the bins of its own weighted pixels (a pixel of weight 0 adds nothing
+    to it) with one empty bin each side; it is smoothed by h[i-1] + h[i] + h[i+1] along each axis (a
+    3 x 3 x 3 box sum: ``cv2.boxFilter`` over the last two axes, then over the first) and its first
+    highest bin in C order is the mode. The means over the pixels near the mode and near the centre are
+    float32 sums pixel by pixel in order, as ``mean(0)`` of one patch's pixels gives them, over all
+    patches at once."""
+    logp = np.asarray(logp)
+    n = len(logp)
+    if n == 0:
+        return np.zeros((0, 3), logp.dtype)
+    px = np.ascontiguousarray(logp.reshape(n, -1, 3).transpose(2, 1, 0))             # [3, P, N]
+    q = np.floor(px / bin_size).astype(np.int32)
+    w = None if weights is None else np.asarray(weights).reshape(-1)
+    sel = np.arange(q.shape[1]) if w is None else np.flatnonzero(w != 0)
+    top = q.min(1) - 1                                     # [3, N]: the first bin, where no weight is (as before)
+    if len(sel):
+        qs = q[:, sel]                                     # [3, S, N]
+        lo = qs.min(1) - 1
+        dims = qs.max(1) - lo + 2
+        key = ((qs[0] - lo[0]) * dims[1] + (qs[1] - lo[1])) * dims[2] + (qs[2] - lo[2])  # [S, N]
+        ws = None if w is None else w[sel]
+        for i in range(n):
+            d0, d1, d2 = (int(v) for v in dims[:, i])
+            h = np.bincount(key[:, i], ws, minlength=d0 * d1 * d2).astype(np.float64, copy=False)
+            # along the last two axes, then the first: the bins at each end are empty, so nothing wraps
+            h = cv2.boxFilter(h.reshape(d0 * d1, d2), -1, (3, 3), normalize=False, borderType=cv2.BORDER_CONSTANT)
+            h = cv2.boxFilter(h.reshape(d0, d1 * d2), -1, (1, 3), normalize=False, borderType=cv2.BORDER_CONSTANT)
+            k = int(h.argmax())
+            if h.flat[k] > 0:
+                top[:, i] = (lo[0, i] + k // (d1 * d2), lo[1, i] + k // d2 % d1, lo[2, i] + k % d2)
+    near = np.abs(q[0] - top[0]) <= 1
+    near &= np.abs(q[1] - top[1]) <= 1
+    near &= np.abs(q[2] - top[2]) <= 1                     # [P, N]
+    near[:, ~near.any(0)] = True
+    centre = _masked_means(px, near)                       # [3, N]
+    e = px - centre[:, None, :]
+    e *= e
+    d = np.sqrt(e[0] + e[1] + e[2])
+    return _masked_means(px, d < 2.0 * bin_size).T
+
+
+def _masked_means(px: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``[3, N]`` means of ``px`` ``[3, P, N]`` over the pixels of ``mask`` ``bool[P, N]``, as numpy's ``mean(0)``
+    of each patch's ``[M, 3]`` pixels gives them: summed pixel by pixel in ``px``'s dtype, divided in float64."""
+    if px.shape[2] == 1:  # one patch: numpy would sum a lone column pairwise, so as mean(0) of its pixels
+        return px[:, :, 0].T[mask[:, 0]].mean(0)[:, None]
+    s = np.where(mask, px, px.dtype.type(0)).sum(1)
+    return (s.astype(np.float64) / mask.sum(0)).astype(px.dtype)
 
 
 @functools.lru_cache(maxsize=16)
@@ -88,19 +123,40 @@ def rim_weights(size: int, face: float, inner: float = 0.55, outer: float = 0.85
     return w
 
 
-def refine_top(frame: np.ndarray, rect: np.ndarray, config: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
-    """Top face of one candidate: (rect float[5] in frame px, body log-RGB float[3]).
+#: Side (px) of the patch a candidate is cut upright at to find its top face (:func:`refine_tops`).
+REFINE_SIZE = 48
 
-    The candidate is cut upright at 2x context, the body colour found, pixels within
-    ``top_colour_dist`` of it (holes filled) taken as the top face, and its rotated rect returned.
-    """
+
+def refine_top(frame: np.ndarray, rect: np.ndarray, config: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Top face of one candidate: (rect float[5] in frame px, body log-RGB float[3]) (:func:`refine_tops`)."""
+    rects, bodies = refine_tops(frame, np.asarray(rect, np.float64)[None], config)
+    return rects[0], bodies[0]
+
+
+def refine_tops(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Top faces of candidates ``float[N, 5]`` (cx, cy, w, h, angle deg; frame px): (rects ``float[N, 5]`` frame
+    px, bodies log-RGB ``float[N, 3]``).
+
+    Each candidate is cut upright at 1.3x its side, its body colour found (all candidates' at once,
+    :func:`body_colours`), the pixels within ``top_colour_dist`` of it (holes filled) taken as the top face,
+    and its rotated rect returned (the candidate's own rect when no good face is found)."""
+    rects = np.asarray(rects, np.float64).reshape(-1, 5)
+    n, size = len(rects), REFINE_SIZE
+    if n == 0:
+        return np.zeros((0, 5)), np.zeros((0, 3))
+    patches = np.stack([upright_patch(frame, cx, cy, max(w, h) * 1.3, ang, size, 0) for cx, cy, w, h, ang in rects])
+    logp = to_log(patches, config)
+    bodies = body_colours(logp, weights=rim_weights(size, size / 1.3))
+    out = np.array([_refined(logp[i], bodies[i], rects[i], config) for i in range(n)], np.float64).reshape(n, 5)
+    return out, bodies.astype(np.float64)
+
+
+def _refined(logp: np.ndarray, body: np.ndarray, rect: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """:func:`refine_tops` of one candidate, from its upright patch in log-RGB and its body colour."""
     cx, cy, w, h, ang = rect
     side = max(w, h)
-    size = 48
-    patch = upright_patch(frame, cx, cy, side * 1.3, ang, size, 0)
-    logp = to_log(patch, config)
+    size = REFINE_SIZE
     c0 = size // 2
-    body = body_colour(logp, weights=rim_weights(size, size / 1.3))
     dist = np.sqrt(((logp - body) ** 2).sum(2))
     m = (dist < config.top_colour_dist).astype(np.uint8) * 255
     m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, disc_kernel(3))
@@ -112,7 +168,7 @@ def refine_top(frame: np.ndarray, rect: np.ndarray, config: RollDiceConfig) -> t
     m &= region
     contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
-        return np.asarray(rect, np.float64), body
+        return np.asarray(rect, np.float64)
     # the component nearest the centre with a good area
     best, best_key = None, None
     for c in contours:
@@ -127,7 +183,7 @@ def refine_top(frame: np.ndarray, rect: np.ndarray, config: RollDiceConfig) -> t
         if best_key is None or key < best_key:
             best, best_key = c, key
     if best is None:
-        return np.asarray(rect, np.float64), body
+        return np.asarray(rect, np.float64)
     hull = cv2.convexHull(best)
     (px, py), (pw, ph), pang = cv2.minAreaRect(hull)
     f = side * 1.3 / size  # patch px -> frame px
@@ -138,8 +194,8 @@ def refine_top(frame: np.ndarray, rect: np.ndarray, config: RollDiceConfig) -> t
     fy = cy + dx * np.sin(t) + dy * np.cos(t)
     pw, ph = pw * f, ph * f
     if min(pw, ph) < 0.5 * side or max(pw, ph) > 1.3 * side or max(pw, ph) > config.max_aspect_top * min(pw, ph):
-        return np.asarray(rect, np.float64), body
-    return np.array([fx, fy, pw, ph, ang + pang], np.float64), body
+        return np.asarray(rect, np.float64)
+    return np.array([fx, fy, pw, ph, ang + pang], np.float64)
 
 
 def ink_map(patch: np.ndarray, config: RollDiceConfig, margin: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -176,7 +232,7 @@ def ink_maps(patches: np.ndarray, config: RollDiceConfig, margin: int | None = N
     p = config.patch
     weights = rim_weights(p + 2 * m, float(p))
     if bodies is None:
-        body = np.stack([body_colour(one, weights=weights) for one in logp])
+        body = body_colours(logp, weights=weights)
     else:
         body = np.asarray(bodies, np.float64).reshape(n, 3)
     diff = logp - body[:, None, None, :]
@@ -206,11 +262,10 @@ def extract_tops(frame: np.ndarray, candidates: Candidates, config: RollDiceConf
     inks = np.zeros((n, INK_CHANNELS, q, q), np.float32)
     bodies = np.zeros((n, 3), np.float64)
     evidence = np.zeros((n, 3), np.float64)
-    for i, r in enumerate(candidates.rects):
-        if config.refine_by_colour:
-            rects[i], bodies[i] = refine_top(frame, r, config)
-        else:
-            rects[i] = np.asarray(r, np.float64)
+    if config.refine_by_colour:
+        rects[:], bodies[:] = refine_tops(frame, candidates.rects, config)
+    else:
+        rects[:] = np.asarray(candidates.rects, np.float64).reshape(n, 5)
     scores = candidates.scores.astype(np.float64).copy()
 
     def weigh(idx: list[int]) -> None:

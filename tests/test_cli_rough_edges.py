@@ -1,0 +1,62 @@
+"""Rough edges a newcomer met on the command line: each case is what a player or an owner typed and what they read."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.cli import main
+from companion.commands.box import demo_photos
+
+PHOTO = sorted(demo_photos().glob("*.jpg"))[0]
+
+
+@pytest.mark.parametrize("lang, words", [("el", "δεν είναι βάση δεδομένων συνεδριών"), ("pl", "nie jest bazą sesji"),
+                                         ("hu", "nem munkamenet-adatbázis")])
+def test_a_file_that_is_no_session_database_is_said_in_the_boxs_language(tmp_path, capsys, lang, words):
+    photo = tmp_path / "holiday.db"
+    photo.write_bytes(b"\xff\xd8\xff\xe0 not a database" * 20)
+    assert main(["--language", lang, "sessions", "--db", str(photo)]) == 3
+    err = capsys.readouterr().err.strip()
+    assert words in err and "is not a session database" not in err and "\n" not in err
+    assert photo.read_bytes() == b"\xff\xd8\xff\xe0 not a database" * 20
+
+
+@pytest.mark.parametrize("lang, words", [("el", "δεν διαβάζεται"), ("pl", "nie można odczytać kalibracji"),
+                                         ("hu", "kalibráció nem olvasható")])
+def test_a_calibration_that_cannot_be_read_is_said_in_the_boxs_language(tmp_path, capsys, monkeypatch, lang, words):
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    bad = tmp_path / "calibration.json"
+    bad.write_text("{")
+    code = main(["--language", lang, "run", "--game", "among", "--players", "Ann,Bob", "--calibration", str(bad),
+                 "--source", str(PHOTO), "--no-screen", "--no-web", "--no-gpio", "--max-frames", "1"])
+    assert code == 1
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert words in err and "cannot be read" not in err
+
+
+def test_the_species_help_names_every_species_once_and_how_to_write_them(capsys):
+    """`demo --help`'s --species said 'one species per player' twice and named only Rise of the Ancients' four
+    species: a newcomer could not tell what to type for the base game's boards."""
+    from rules.eclipse.data import SPECIES
+
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    species = out[out.index("--species NAME,NAME with"):out.index("--ancient-homeworlds with")]
+    assert all(name in species for name in SPECIES), species
+    assert species.count("one per player") + species.count("per player") == 1, species
+    assert "an empty entry: none" in species
+
+
+def test_players_without_a_game_says_which_game_to_give(tmp_path, capsys, monkeypatch):
+    """`demo --players "Ann,Bob"` answered '--players does not go with --game d6': a newcomer had given no --game."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    code = main(["demo", "--players", "Ann,Bob", "--db", str(tmp_path / "d.sqlite3"), "--no-web", "--no-screen",
+                 "--no-gpio", "--max-frames", "1"])
+    assert code == 2
+    assert capsys.readouterr().err.strip() == ("companion demo: --players goes with a game: give --game "
+                                               "roll|race|among|eclipse (without --game, demo starts d6)")
+    assert not (tmp_path / "d.sqlite3").exists()
+    assert main(["demo", "--game", "d6", "--players", "Ann,Bob", "--db", str(tmp_path / "d.sqlite3"), "--no-web",
+                 "--no-screen", "--no-gpio", "--max-frames", "1"]) == 2
+    assert "--players does not go with --game d6" in capsys.readouterr().err

@@ -1,0 +1,84 @@
+"""The deck search's fine shift search (vision.deck_search, issue 15) against the correlation written out
+directly: for each (reference, turn) pair, every H x W window of the query's maps centred and correlated with
+the reference per channel, the channels weighted; the occlusion-trimmed correlation over the map's 3 x 2 blocks
+without the worst ones. Square and odd map sizes, blocks of unequal sizes, and half turns given as the query's
+maps turned, not as maps of their own (the query's blocks against the reference turned a half turn; half turns are
+tried on maps whose 3 x 2 blocks are of equal sizes, as every deck's are: with unequal blocks the references' block
+sums of a half turn are those of the turned blocks)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.deck_search import DeckSearch, block_bounds, window_stats
+
+
+def unit_maps(rng: np.random.Generator, n: int, C: int, H: int, W: int) -> np.ndarray:
+    """float32[n, C, H, W] smooth random maps, each channel zero-mean and unit-norm (as a deck keeps them)."""
+    x = rng.normal(size=(n, C, H + 4, W + 4)).astype(np.float64)
+    x = (x[:, :, :-4, :-4] + x[:, :, 2:-2, 2:-2] + x[:, :, 4:, 4:])              # a little spatial correlation
+    x -= x.mean(axis=(2, 3), keepdims=True)
+    x /= np.sqrt((x * x).sum(axis=(2, 3), keepdims=True))
+    return x.astype(np.float32)
+
+
+def direct(big: np.ndarray, ref: np.ndarray, w: np.ndarray, s: int, drop: int) -> tuple[float, float]:
+    """(highest correlation over every shift, trimmed correlation at that shift), in float64 loops."""
+    C, H, W = ref.shape
+    rows, cols = block_bounds(H, W)
+    best, at = -np.inf, None
+    for dy in range(2 * s + 1):
+        for dx in range(2 * s + 1):
+            win = big[:, dy:dy + H, dx:dx + W].astype(np.float64)
+            win = win - win.mean(axis=(1, 2), keepdims=True)
+            ncc = sum(w[c] * (win[c] * ref[c]).sum() / np.sqrt((win[c] ** 2).sum()) for c in range(C))
+            if ncc > best:
+                best, at = ncc, win
+    dot, qq, rr = (np.zeros((C, 6)) for _ in range(3))
+    for c in range(C):
+        for i in range(3):
+            for j in range(2):
+                a = at[c, rows[i]:rows[i + 1], cols[j]:cols[j + 1]]
+                r = ref[c, rows[i]:rows[i + 1], cols[j]:cols[j + 1]].astype(np.float64)
+                dot[c, 2 * i + j], qq[c, 2 * i + j], rr[c, 2 * i + j] = (a * r).sum(), (a * a).sum(), (r * r).sum()
+    corr = (w[:, None] * dot / np.sqrt(qq * rr)).sum(axis=0)
+    keep = np.argsort(corr)[drop:]
+    per_c = dot[:, keep].sum(axis=1) / np.sqrt(qq[:, keep].sum(axis=1) * rr[:, keep].sum(axis=1))
+    return float(best), float((w * per_c).sum())
+
+
+@pytest.mark.parametrize("W, H, s", [(48, 72, 3), (50, 70, 3), (47, 69, 2), (48, 48, 4)])
+def test_the_fine_search_finds_the_best_shift_of_every_pair(W, H, s):
+    rng = np.random.default_rng(W * H + s)
+    C, N = 4, 10
+    refs = unit_maps(rng, N, C, H, W)
+    weights = np.array([0.4, 0.3, 0.2, 0.1], np.float32)
+    search = DeckSearch(refs.reshape(N, C, -1), (W, H), weights, np.arange(N) // 2, fine_shifts=10 ** 6)
+    # the query: reference 3 at an offset inside the border, with noise, and a bright patch over one block
+    big = rng.normal(0.0, 0.004, (C, H + 2 * s, W + 2 * s)).astype(np.float32)
+    big[:, s + 1:s + 1 + H, s - 2:s - 2 + W] += refs[3]
+    big[:, :H // 3, :W // 2] += 0.01
+    bigs = {0: big}
+    equal_blocks = H % 3 == 0 and W % 2 == 0
+    pairs = np.array([3, 3, 0, 7, 9, 5]), np.array([0, 2, 0, 2, 0, 0]) * equal_blocks
+    best, trimmed = search.fine_ncc(bigs, s, pairs[0], pairs[1], trim=2)
+    for k, (r, t) in enumerate(zip(*pairs, strict=True)):
+        ref = refs[r][:, ::-1, ::-1] if t == 2 else refs[r]
+        want_best, want_trim = direct(big, ref, weights.astype(np.float64), s, 2)
+        assert best[k] == pytest.approx(want_best, abs=1e-5)
+        assert trimmed[k] == pytest.approx(want_trim, abs=1e-5)
+    assert int(np.argmax(best)) == 0 and best[0] > 0.8           # the reference itself, at its offset
+
+
+def test_window_stats_are_each_windows_mean_and_centred_norm():
+    rng = np.random.default_rng(5)
+    big = rng.normal(size=(3, 20, 16)).astype(np.float32)
+    mean, norm = window_stats(big, 2)
+    assert mean.shape == norm.shape == (25, 3)
+    for k in range(25):
+        dy, dx = divmod(k, 5)
+        win = big[:, dy:dy + 16, dx:dx + 12].astype(np.float64)
+        np.testing.assert_allclose(mean[k], win.mean(axis=(1, 2)), atol=1e-9)
+        np.testing.assert_allclose(norm[k], np.sqrt(((win - win.mean(axis=(1, 2), keepdims=True)) ** 2)
+                                                    .sum(axis=(1, 2))), rtol=1e-9)
