@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -56,10 +56,23 @@ def _hex_mm(deck: DeckProfile | None, config: HexesConfig) -> float | None:
     return None
 
 
+def _lattice_scale(previous: Sequence[HexObservation], calibration: TableCalibration | None,
+                   hex_mm: float) -> float | None:
+    """The hexes' flat width on the table (median of ``previous``'s, mm through ``calibration``) relative to
+    ``hex_mm``: the width the last read fitted, which a window read takes as it is. None without a calibration
+    or hexes."""
+    if calibration is None or not previous:
+        return None
+    flats = [float(np.linalg.norm(np.diff(calibration.to_mm(np.asarray(o.corners)[[0, 4]]), axis=0)))
+             for o in previous]
+    return float(np.median(flats)) / hex_mm
+
+
 def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
                zones: Zones | None = None, config: HexesConfig | None = None, table_config: TableConfig | None = None,
                check_moved: bool = True, keep_crops: bool = False,
-               select: Callable[[np.ndarray], bool] | None = None) -> HexesRead:
+               select: Callable[[np.ndarray], bool] | None = None,
+               lattice_scale: float | None = None) -> HexesRead:
     """Find, identify and place on the axial map every sector hex lying flat in ``frame``.
 
     Args:
@@ -74,6 +87,8 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         keep_crops: keep each hex's rectified crop (printed top up when known) in ``.crop``.
         select: only the hexes whose corners (float[6, 2] frame px, lattice order) it accepts are identified
             and reported (a read of a window keeps the hexes it will use, not its neighbours cut by its edge).
+        lattice_scale: with a calibration, the hexes' flat width relative to the calibrated one when already known
+            (a window read after a change takes the last read's): used as it is, no width is searched.
 
     Raises:
         BadFrame: the frame is not a non-empty uint8 BGR image.
@@ -90,8 +105,13 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     img, M, flat = timed_stage(t, "work_image", work_image, frame, calibration, hex_mm, c)
     # with a calibration the hex size is a prior (a lens's distortion changes it): the lattice's own width is fitted;
     # without one the size was estimated from this image
-    cands = find_hexes(img, flat, c, t, scale_free=calibration is None and c.hex_px is None,
-                       scales=c.lattice_scales if calibration is not None else (1.0,))
+    scales = (1.0,)
+    if calibration is not None:
+        if lattice_scale is not None:
+            flat *= float(lattice_scale)
+        else:
+            scales = c.lattice_scales
+    cands = find_hexes(img, flat, c, t, scale_free=calibration is None and c.hex_px is None, scales=scales)
     Minv = np.linalg.inv(M)
     corners = [apply_homography(Minv, h.corners) for h in cands]
     keep = [k for k, q in enumerate(corners) if (calibration is None or not calibration.covers_marker(q))
@@ -178,9 +198,12 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...],
     kept = [o for o in previous if not touches(o.corners, changed)]
     taken = [o.corners for o in kept]
 
+    scale = _lattice_scale(previous, calibration, _hex_mm(deck, c) or c.fallback_hex_mm)
+
     def read(x: int, y: int, ww: int, hh: int, keep: Callable[[np.ndarray], bool]):
         sub_cal = calibration.window(x, y, ww, hh) if calibration is not None else None
-        r = read_hexes(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False, select=keep)
+        r = read_hexes(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False, select=keep,
+                       lattice_scale=scale)
         return r.hexes, r.timings_ms
 
     near = [grow(b, 0.5 * flat, frame.shape) for b in changed]
