@@ -65,3 +65,23 @@ def test_a_map_of_the_expected_size_is_found_at_it():
         assert np.linalg.norm(got - c, axis=1).min() < 0.04 * FLAT
     for h in found:
         assert math.isclose(float(np.linalg.norm(h.corners[0] - h.corners[4])), FLAT, rel_tol=0.01)
+
+
+def test_a_window_read_after_a_change_takes_the_width_the_last_read_fitted():
+    """After a change only windows are read; the lattice width the cold read fitted (its hexes' median flat on the
+    table over the deck's hex size) is the window's width, not searched again."""
+    from types import SimpleNamespace
+
+    from vision.hexes.reader import _lattice_scale
+    from vision.table import TableCalibration, mat_layout
+
+    px_per_mm = 2.0
+    cal = TableCalibration(H=np.diag([px_per_mm, px_per_mm, 1.0]), markers_px={}, layout=mat_layout(),
+                           reprojection_px=0.5, frame_size=(1280, 720))
+    hex_mm = 110.0
+    flats_mm = (115.0, 116.6, 118.0)   # a lens makes the map 6 % larger than the deck says: 116.6 / 110 = 1.06
+    previous = [SimpleNamespace(corners=hexagon(f * px_per_mm, (300.0 + 250 * k, 300.0))) for k, f in
+                enumerate(flats_mm)]
+    assert math.isclose(_lattice_scale(previous, cal, hex_mm), 116.6 / 110.0, rel_tol=1e-6)
+    assert _lattice_scale([], cal, hex_mm) is None
+    assert _lattice_scale(previous, None, hex_mm) is None
