@@ -255,3 +255,20 @@ def test_hexes_outside_a_change_keep_their_place_on_the_map():
     assert len(got.hexes) == len(before.hexes) - 1
     was = {h.id: h.axial for h in before.hexes}
     assert {h.id: h.axial for h in got.hexes} == {k: v for k, v in was.items() if k != gone.id}
+
+
+def test_a_change_narrower_one_way_than_a_card_is_no_card():
+    """A card's bounding box at any turn is at least its short side wide both ways; a die's change (a die turned
+    45 degrees, with the detector's margins) is narrower one way even when it is as long as a card another."""
+    from vision.incremental import piece_sized
+
+    short, long_ = 86.0, 120.0
+    rect = np.array([[0, 0], [short, 0], [short, long_], [0, long_]], np.float64) - (short / 2, long_ / 2)
+    for deg in range(0, 91, 5):
+        a = np.radians(deg)
+        turned = rect @ np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
+        w, h = np.ceil(turned.max(axis=0) - turned.min(axis=0)).astype(int)
+        assert piece_sized([(10, 10, int(w), int(h))], short) == [(10, 10, int(w), int(h))], deg
+    die = 0.5 * short * np.sqrt(2) + 2 * 8   # half a tile's side, turned 45 degrees, 8 px margins
+    rolled_along = (300, 300, int(die + 1.5 * 0.5 * short), int(die))
+    assert piece_sized([(300, 300, int(die), int(die)), rolled_along], short) == []

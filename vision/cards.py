@@ -37,7 +37,7 @@ from .card_match import SearchView, refine_identifications
 from .deck import DeckProfile
 from .errors import VisionError
 from .frames import validate_frame
-from .incremental import grow, recheck_markers, touches, window_reads
+from .incremental import grow, piece_sized, recheck_markers, touches, window_reads
 from .observations import point_json
 from .quads import order_quad, quad_size, rectify
 from .table import (
@@ -75,9 +75,9 @@ class NoCardsFound(VisionError):
     """Raised only by callers that require cards (``read_cards`` itself returns an empty read)."""
 
 
-#: A change whose longer side is under this fraction of a card's short side is no card coming, going or
-#: moving (a card's own change, margins included, is larger; a Roll die's, with its shadow and the
-#: stillness detector's margins, is about 0.9 of a tile's side, a combat die's 0.8 of a hex's width).
+#: A change narrower one way than this fraction of a card's short side is no card coming, going or moving
+#: (:func:`vision.incremental.piece_sized`: a card's own change, margins included, is wider both ways; a Roll
+#: die's, with its shadow and the stillness detector's margins, is about 0.9 of a tile's side one way at least).
 SMALL_CHANGE = 1.0
 
 #: A card next to a change (its outline's bounding box meets a changed box) keeps its identification without
@@ -408,7 +408,7 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
                        check_moved: bool = True) -> CardsRead:
     """:func:`read_cards` of ``frame`` after a change, reading only windows around the ``changed`` boxes.
 
-    A change smaller than ``SMALL_CHANGE`` x a card's short side (a die rolled, a die laid on a tile) is no
+    A change narrower one way than ``SMALL_CHANGE`` x a card's short side (a die rolled, a die laid on a tile) is no
     card coming, going or moving: the cards it touches are kept. Every card of ``previous`` (the last read's
     observations) that touches no other changed box is kept as it was (id, quad, confidence, source); each
     window (a changed box grown by a card's size) is read as its own frame (:func:`read_cards`, with the
@@ -439,7 +439,7 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
         short, card = min(deck.card_mm) / calibration.mm_per_px(), max(deck.card_mm) / calibration.mm_per_px()
     else:
         short = card = 0.25 * min(h, w)
-    changed = [b for b in changed if max(b[2], b[3]) >= SMALL_CHANGE * short]
+    changed = piece_sized(changed, SMALL_CHANGE * short)
     if not changed:   # a die rolled or laid on a tile: no card came, went or moved
         return CardsRead(w, h, tuple(previous), markers, {"unchanged": 0.0})
     kept = [o for o in previous if not touches(o.corners, changed)]

@@ -32,8 +32,8 @@ from .observations import Reader, Sighting
 from .table import MarkerCheck, TableCalibration, TableConfig, check_markers
 from .timing import timed_stage
 
-__all__ = ["Box", "ChangeConfig", "IncrementalReader", "clip_box", "grow", "inside_any", "joins", "read_changes",
-           "recheck_markers", "touches", "window_reads", "windows"]
+__all__ = ["Box", "ChangeConfig", "IncrementalReader", "clip_box", "grow", "inside_any", "joins", "piece_sized",
+           "read_changes", "recheck_markers", "touches", "window_reads", "windows"]
 
 Box = tuple[int, int, int, int]
 
@@ -107,6 +107,17 @@ def touches(shape: np.ndarray | Box, boxes: Sequence[Box]) -> bool:
         lo, hi = p.min(axis=0), p.max(axis=0)
         b = (float(lo[0]), float(lo[1]), float(hi[0] - lo[0]), float(hi[1] - lo[1]))
     return any(_overlap(b, c) for c in boxes)
+
+
+def piece_sized(boxes: Sequence[Box], least_width: float) -> list[Box]:
+    """The changed boxes (``(x, y, w, h)`` frame px) at least ``least_width`` px wide both ways: what a piece whose
+    narrowest width is ``least_width`` (a card's short side, a hex's flat width) changes when it comes, goes or
+    moves, since its bounding box at any turn is at least that wide every way. A Roll die rolled or laid on a
+    tile changes a box narrower one way at least (a die turned 45 degrees, with its shadow and the stillness
+    detector's margins, is about 0.9 of a tile's side), even when it rolled a few sides along; an Eclipse combat
+    die rolled a few sides along can change a box wider than a hex both ways, and the hexes it touches are read
+    again."""
+    return [b for b in boxes if min(b[2], b[3]) >= least_width]
 
 
 def inside_any(point: Sequence[float], boxes: Sequence[Box]) -> bool:

@@ -11,7 +11,7 @@ import numpy as np
 from ..cards import SMALL_CHANGE
 from ..deck import DeckProfile
 from ..frames import validate_frame
-from ..incremental import grow, recheck_markers, touches, window_reads
+from ..incremental import grow, piece_sized, recheck_markers, touches, window_reads
 from ..table import MIN_SIDE_PX, MarkerCheck, TableCalibration, TableConfig, Zones, apply_homography, check_markers
 from ..timing import timed_stage
 from .config import HexesConfig, NotAHexDeck
@@ -167,7 +167,7 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...],
                        check_moved: bool = True) -> HexesRead:
     """:func:`read_hexes` of ``frame`` after a change, reading only windows around the ``changed`` boxes.
 
-    A change smaller than ``SMALL_CHANGE`` x a hex's width (a die rolled, a ship moved) is no hex coming,
+    A change narrower one way than ``SMALL_CHANGE`` x a hex's width (a die rolled, a ship moved) is no hex coming,
     going or moving: the hexes it touches are kept. Every hex of ``previous`` (the last read's observations)
     that touches no other changed box is kept as it was (id, rotation, corners, confidence); each window (a
     changed box grown by a hex's size) is read as its own frame (:func:`read_hexes` with the window's
@@ -192,7 +192,7 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...],
         return read_hexes(frame, deck, calibration, zones, c, tc, check_moved)
     flats = [float(np.linalg.norm(o.corners[0] - o.corners[4])) for o in previous]
     flat = float(np.median(flats)) if flats else 0.25 * min(h, w)
-    changed = [b for b in changed if max(b[2], b[3]) >= SMALL_CHANGE * flat]
+    changed = piece_sized(changed, SMALL_CHANGE * flat)
     if not changed:   # a die rolled or a ship moved on a hex: no hex came, went or moved
         return HexesRead(w, h, tuple(previous), float(np.median(flats)) if flats else None, markers, {"unchanged": 0.0})
     kept = [o for o in previous if not touches(o.corners, changed)]
