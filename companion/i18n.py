@@ -37,9 +37,10 @@ from babel.numbers import format_decimal
 from babel.support import LazyProxy, Translations
 
 from rules.names import WORD_KINDS, Term, translated
-from rules.text import N_, Listing, Text, plural
+from rules.text import AND, N_, OR, Listing, Text, plural
 
-__all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "NC_", "N_", "Text", "_", "ask_language",
+__all__ = ["AND", "DOMAIN", "LANGUAGES", "OR", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "NC_", "N_", "Text", "_",
+           "ask_language",
            "asked_language", "box_language",
            "current_language", "enter_language", "leave_language", "format_datetime", "format_number", "lazy",
            "localize", "message_of", "messages", "ngettext", "pgettext", "pick_language", "plural", "plurals", "say",

@@ -60,3 +60,15 @@ def test_players_without_a_game_says_which_game_to_give(tmp_path, capsys, monkey
     assert main(["demo", "--game", "d6", "--players", "Ann,Bob", "--db", str(tmp_path / "d.sqlite3"), "--no-web",
                  "--no-screen", "--no-gpio", "--max-frames", "1"]) == 2
     assert "--players does not go with --game d6" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang, joined", [("el", "Among the Stars ή Eclipse"), ("pl", "Among the Stars lub Eclipse"),
+                                          ("hu", "Among the Stars vagy Eclipse")])
+def test_the_games_listed_in_the_help_are_joined_in_its_language(capsys, lang, joined):
+    """`companion --language el --help` said 'εγγραφή ενός τελειωμένου παιχνιδιού Roll for the Galaxy, ..., Among the
+    Stars or Eclipse': the English 'or' (and 'and' in the description) inside the Greek, Polish and Hungarian help."""
+    with pytest.raises(SystemExit):
+        main(["--language", lang, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert joined in out, out
+    assert " or " not in out and "Among the Stars and Eclipse" not in out, out
