@@ -234,9 +234,16 @@ def say(value: Any, lang: str | None = None) -> str:
 
 def message_of(exc: BaseException) -> Any:
     """What an error says, kept to be said in a player's language: its first argument when that is a
-    :class:`Text` (``str(exc)`` is only the English), else ``str(exc)``."""
+    :class:`Text` (``str(exc)`` is only the English), a :class:`Text` of its ``template`` and ``params`` when it
+    was made with ``device.DeviceError.said`` or ``vision.VisionError.said`` (``vision`` and ``device`` say no
+    :class:`Text`: they keep its parts), else ``str(exc)``."""
     first = exc.args[0] if len(exc.args) == 1 else None
-    return first if isinstance(first, (Text, Listing, Term)) else str(exc)
+    if isinstance(first, (Text, Listing, Term)):
+        return first
+    template, params = getattr(exc, "template", None), getattr(exc, "params", None)
+    if isinstance(template, str) and isinstance(params, dict) and first == template.format(**params):
+        return Text(template, **params)  # device's and vision's errors made with said(): their words kept
+    return str(exc)
 
 
 def pick_language(chosen: str | None, accept_language: Iterable[tuple[str, float]] | str | None = None,

@@ -72,3 +72,45 @@ def test_the_games_listed_in_the_help_are_joined_in_its_language(capsys, lang, j
     out = " ".join(capsys.readouterr().out.split())
     assert joined in out, out
     assert " or " not in out and "Among the Stars and Eclipse" not in out, out
+
+
+@pytest.mark.parametrize("lang, words", [("el", "δεν αποκωδικοποιείται"), ("pl", "nie można zdekodować obrazu"),
+                                         ("hu", "kép nem dekódolható")])
+def test_a_photo_that_cannot_be_decoded_is_said_in_the_boxs_language(tmp_path, capsys, lang, words):
+    """`companion --language el read holiday.jpg` on a file that is no picture said 'image holiday.jpg cannot be
+    decoded (...)' in English: the device room's errors were plain English strings."""
+    photo = tmp_path / "holiday.jpg"
+    photo.write_bytes(bytes(range(256)) * 8)
+    assert main(["--language", lang, "read", str(photo)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert words in err and str(photo) in err and "cannot be decoded" not in err and "\n" not in err
+    assert main(["read", str(photo)]) == 1  # English as before
+    assert capsys.readouterr().err.strip() == (
+        f"companion read: image {photo} cannot be decoded (corrupt, or not a "
+        ".jpg/.jpeg/.png/.bmp/.webp/.tif/.tiff file): copy it again or delete it")
+
+
+@pytest.mark.parametrize("lang, words", [("el", "χρειάζονται τουλάχιστον 2"), ("pl", "potrzeba co najmniej 2"),
+                                         ("hu", "legalább 2 kell")])
+def test_a_sheet_out_of_view_at_calibration_is_said_in_the_boxs_language(tmp_path, capsys, lang, words):
+    """`companion calibrate` on a table without the printed sheet said 'saw calibration markers [] but need at least
+    2 of [0, 1, 2, 3] (...)' in English on a Greek, Polish or Hungarian box: the first thing an owner sets up."""
+    out = tmp_path / "calibration.json"
+    assert main(["--language", lang, "calibrate", "--source", str(PHOTO), "--out", str(out)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert words in err and "[0, 1, 2, 3]" in err and "need at least" not in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("lang, words", [("el", "δεν υπάρχουν υποφάκελοι <card-id>/"), ("pl", "brak podfolderów "
+                                         "<card-id>/"), ("hu", "<card-id>/ almappák")])
+def test_a_card_folder_without_card_folders_is_said_in_the_boxs_language(tmp_path, capsys, monkeypatch, lang, words):
+    """`companion enroll cards mydeck photos/` on a folder of loose photos (no <card-id>/ folders) said
+    'photos: no <card-id>/ subfolders holding images' in English."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    (folder / "card.jpg").write_bytes(PHOTO.read_bytes())
+    assert main(["--language", lang, "enroll", "cards", "mydeck", str(folder)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert words in err and str(folder) in err and "subfolders holding images" not in err

@@ -109,3 +109,21 @@ def test_the_touchscreen_font_has_greek_polish_and_hungarian_letters():
     assert surface.get_width() > 400
     for name in i18n.LANGUAGE_NAMES.values():
         assert missing_letters(font, name) == ""
+
+
+def test_an_error_of_the_device_or_vision_room_keeps_its_words_for_each_language():
+    """``DeviceError.said`` / ``VisionError.said``: the English message as before (``str(exc)``), and
+    :func:`i18n.message_of` gives it back as a Text said in the player's language; an error made the old way stays
+    its English string."""
+    from device import BadImage
+    from vision.table import CalibrationFailed
+
+    bad = BadImage.said("image {path} is empty (0 bytes): copy it again or delete it", path="a.jpg")
+    assert str(bad) == "image a.jpg is empty (0 bytes): copy it again or delete it" and bad.path == "a.jpg"
+    said = i18n.say(bad, "pl")
+    assert said == "obraz a.jpg jest pusty (0 bajtów): skopiuj go ponownie albo usuń"
+    failed = CalibrationFailed.said("saw calibration markers {seen} but need at least {needed} of {markers} (is the "
+                                    "sheet in view, flat and well lit?)", seen="[1]", needed=2, markers="[0, 1, 2, 3]")
+    assert "need at least 2 of [0, 1, 2, 3]" in str(failed)
+    assert "legalább 2 kell" in i18n.say(failed, "hu")
+    assert i18n.say(BadImage("image b.jpg is odd"), "el") == "image b.jpg is odd"
