@@ -127,3 +127,20 @@ def test_an_error_of_the_device_or_vision_room_keeps_its_words_for_each_language
     assert "need at least 2 of [0, 1, 2, 3]" in str(failed)
     assert "legalább 2 kell" in i18n.say(failed, "hu")
     assert i18n.say(BadImage("image b.jpg is odd"), "el") == "image b.jpg is odd"
+
+
+@pytest.mark.parametrize("lang, words", [("el", "ένας αριθμός με περισσότερα από 18 ψηφία"),
+                                         ("pl", "liczbę o ponad 18 cyfrach"), ("hu", "18 jegynél hosszabb szám")])
+def test_a_huge_number_typed_on_a_phone_is_named_in_its_language(lang, words):
+    """A phone reporting 'Credits now: 100000000000000000000' read 'Kredyty musi być w zakresie 0-10, podano a number
+    of more than 18 digits': the number's description stayed English inside the Polish refusal."""
+    from companion.errors import BadEntry
+    from companion.flow_spec import Field, Form, parse_form
+
+    form = Form("credits", i18n.Text("Credits now"), (Field("credits", i18n.Text("Credits"), "int", minimum=0,
+                                                            maximum=10),))
+    with pytest.raises(BadEntry) as refused:
+        parse_form(form, {"credits": 10**20})
+    assert str(refused.value).endswith("got a number of more than 18 digits")
+    said = i18n.say(refused.value, lang)
+    assert words in said and "a number of" not in said, said
