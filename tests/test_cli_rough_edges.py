@@ -114,3 +114,24 @@ def test_a_card_folder_without_card_folders_is_said_in_the_boxs_language(tmp_pat
     assert main(["--language", lang, "enroll", "cards", "mydeck", str(folder)]) == 1
     err = capsys.readouterr().err.strip()
     assert words in err and str(folder) in err and "subfolders holding images" not in err
+
+
+def test_a_photo_given_as_the_deck_or_the_dice_profile_is_said_to_be_neither(tmp_path, capsys, monkeypatch):
+    """`companion read photo.jpg --cards photo.jpg` (the photo twice, a newcomer's slip) answered 'no deck at
+    <data>/decks/photo.jpg.npz: build one ...', and `--dice roll --profile photo.jpg` 'no dice profile at
+    <data>/profiles/photo.jpg.json': a file they never named. The photo is said not to be one (exit 2, as a deck
+    given as .json); a saved deck or profile of a name is still looked for, and its absence is still exit 3."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "photo.jpg").write_bytes(PHOTO.read_bytes())
+    assert main(["read", "photo.jpg", "--cards", "photo.jpg"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"companion read: deck 'photo.jpg': a deck is a .npz file: give a deck name (saved in "
+                   f"{tmp_path / 'data' / 'decks'}) or a path ending in .npz")
+    assert main(["--language", "pl", "read", "photo.jpg", "--dice", "roll", "--profile", "photo.jpg"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("companion read: photo.jpg nie jest profilem kości") and "profiles" in err
+    assert main(["read", "photo.jpg", "--cards", "mine"]) == 3
+    assert "no deck at" in capsys.readouterr().err
+    assert main(["read", "photo.jpg", "--dice", "roll", "--profile", "mine"]) == 3
+    assert "no dice profile at" in capsys.readouterr().err
