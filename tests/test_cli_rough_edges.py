@@ -135,3 +135,18 @@ def test_a_photo_given_as_the_deck_or_the_dice_profile_is_said_to_be_neither(tmp
     assert "no deck at" in capsys.readouterr().err
     assert main(["read", "photo.jpg", "--dice", "roll", "--profile", "mine"]) == 3
     assert "no dice profile at" in capsys.readouterr().err
+
+
+def test_a_device_given_as_the_session_database_is_said_to_be_no_file(tmp_path, capsys, monkeypatch):
+    """`companion demo --db /dev/null` (or a named pipe) answered 'session database /dev/null: opening failed: disk
+    I/O error', as if the disk were failing; it is a device, and it is said so (exit 3, as a folder given as --db)."""
+    import os
+
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    for db in ("/dev/null", str(pipe)):
+        assert main(["demo", "--db", db, "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"]) == 3
+        err = capsys.readouterr().err.strip().splitlines()[-1]
+        assert err.startswith(f"companion demo: session database {db} is a device or a pipe, not a file: give a "
+                              "file name") and "I/O" not in err
