@@ -137,6 +137,19 @@ def _size(value: Any) -> tuple[int, int] | None:
     return width, height
 
 
+def _source(value: Any) -> str:
+    """``camera.source``: one of the forms the box opens (``device.parse_source``: checked, nothing opened), so
+    ``config check`` names a source such as ``"bogus:1"`` or ``"opencv:"`` instead of the box failing at start."""
+    from device import UnknownSourceSpec, parse_source
+
+    text = _text(value).strip()
+    try:
+        parse_source(text)
+    except UnknownSourceSpec as exc:
+        raise ValueError(str(exc)) from None
+    return text
+
+
 def _box_name(value: Any) -> str:
     text = _text(value).strip()
     if not text:
@@ -226,7 +239,7 @@ class Setting:
 SETTINGS: tuple[Setting, ...] = (
     Setting("camera.source", "auto",
             "where the frames come from: auto (the Pi camera, else a USB webcam), picamera2[:N], opencv:N, "
-            "or a folder/video to replay", flag="--source"),
+            "or a folder/video to replay", parse=_source, flag="--source"),
     Setting("camera.size", "auto",
             "frame size asked of the camera, WIDTHxHEIGHT in px (auto: 2304x1296 on the Pi camera, the "
             "webcam's own size otherwise)", parse=_size),

@@ -263,6 +263,9 @@ def _connect_rw(path: Path) -> sqlite3.Connection:
     if path.is_dir():
         raise SessionError(Text("session database {path} is a folder: give a file in it, e.g. {example}",
                                 path=str(path), example=str(path / "sessions.sqlite3")))
+    if path.exists() and not path.is_file():  # /dev/null, a pipe: SQLite would say only "disk I/O error"
+        raise SessionError(Text("session database {path} is a device or a pipe, not a file: give a file name, e.g. "
+                                "{example}", path=str(path), example=str(Path.home() / "sessions.sqlite3")))
     conn = _open(str(path), path)
     try:
         _configure(conn, path)

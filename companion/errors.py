@@ -102,7 +102,9 @@ def shown(value: object, limit: int = 40) -> str:
     """``value`` as an error message quotes it: its ``repr`` cut to ``limit`` characters (``...`` marks the
     cut), safe for anything a phone may send (a 5,000-digit number, a lone surrogate, a huge list)."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 18:
-        return "a number of more than 18 digits"
+        from companion.i18n import Text
+
+        return Text("a number of more than 18 digits")  # said in the player's language, as the message around it
     if isinstance(value, str):
         text = repr(value[: limit + 1])
     elif isinstance(value, (list, tuple, dict, set)) and len(value) > limit:

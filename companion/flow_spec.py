@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from companion.errors import BadEntry, shown
-from companion.i18n import Listing, Text, message_of
+from companion.i18n import OR, Listing, Text, message_of
 from rules import BadEvent, GameInfo, Option, Progress, ScoreBreakdown
 from rules.scoring import closest_names
 from rules.settings import check_settings
@@ -183,7 +183,7 @@ def _parse_choice(f: Field, value: Any, what: Text) -> str:
                     "{what}: unknown {value}; did you mean {hint}?",
                     what=what,
                     value=shown(value, 43),
-                    hint=Listing(hint, Text(" or ")),
+                    hint=Listing(hint, OR),
                 )
             )
         raise BadEntry(Text("{what}: unknown {value}", what=what, value=shown(value, 43)))

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.i18n import _, say
+from companion.i18n import AND, OR, Listing, Text, _, say
 from rules import GameInfo, Option
 
 __all__ = [
@@ -38,15 +38,20 @@ __all__ = [
 
 
 def or_list(words: Sequence[str]) -> str:
-    """``"roll, race or among"``."""
-    words = list(words)
-    return " or ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} or {words[-1]}"
+    """``"roll, race or among"``, said now in the current language (``"roll, race ή among"`` in Greek)."""
+    return _said_list(words, OR)
 
 
 def and_list(words: Sequence[str]) -> str:
-    """``"--races, --objectives and --aggressive"``."""
-    words = list(words)
-    return " and ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} and {words[-1]}"
+    """``"--races, --objectives and --aggressive"``, said now in the current language."""
+    return _said_list(words, AND)
+
+
+def _said_list(words: Sequence[str], last: Text) -> str:
+    """``words`` joined by ``", "``, the last two by ``last`` (:data:`~companion.i18n.OR` or ``AND``) said now."""
+    words = [str(w) for w in words]
+    joined = ", ".join(words[:-1])
+    return say(Listing([joined, words[-1]], last)) if len(words) > 1 else "".join(words)
 
 
 @dataclass(frozen=True)

@@ -37,9 +37,10 @@ from babel.numbers import format_decimal
 from babel.support import LazyProxy, Translations
 
 from rules.names import WORD_KINDS, Term, translated
-from rules.text import N_, Listing, Text, plural
+from rules.text import AND, N_, OR, Listing, Text, plural
 
-__all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "NC_", "N_", "Text", "_", "ask_language",
+__all__ = ["AND", "DOMAIN", "LANGUAGES", "OR", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "NC_", "N_", "Text", "_",
+           "ask_language",
            "asked_language", "box_language",
            "current_language", "enter_language", "leave_language", "format_datetime", "format_number", "lazy",
            "localize", "message_of", "messages", "ngettext", "pgettext", "pick_language", "plural", "plurals", "say",
@@ -233,9 +234,16 @@ def say(value: Any, lang: str | None = None) -> str:
 
 def message_of(exc: BaseException) -> Any:
     """What an error says, kept to be said in a player's language: its first argument when that is a
-    :class:`Text` (``str(exc)`` is only the English), else ``str(exc)``."""
+    :class:`Text` (``str(exc)`` is only the English), a :class:`Text` of its ``template`` and ``params`` when it
+    was made with ``device.DeviceError.said`` or ``vision.VisionError.said`` (``vision`` and ``device`` say no
+    :class:`Text`: they keep its parts), else ``str(exc)``."""
     first = exc.args[0] if len(exc.args) == 1 else None
-    return first if isinstance(first, (Text, Listing, Term)) else str(exc)
+    if isinstance(first, (Text, Listing, Term)):
+        return first
+    template, params = getattr(exc, "template", None), getattr(exc, "params", None)
+    if isinstance(template, str) and isinstance(params, dict) and first == template.format(**params):
+        return Text(template, **params)  # device's and vision's errors made with said(): their words kept
+    return str(exc)
 
 
 def pick_language(chosen: str | None, accept_language: Iterable[tuple[str, float]] | str | None = None,

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from device.opencv_source import OpenCVSource
     from device.picam import Picamera2Source
     from device.replay import VIDEO_EXTENSIONS, ReplaySource
-    from device.sources import SPEC_FORMS, open_source
+    from device.sources import SPEC_FORMS, open_source, parse_source
 
 _EXPORTS = {
     "device.camera": ("CameraSource", "Frame", "as_bgr"),
@@ -52,7 +52,7 @@ _EXPORTS = {
     "device.images": ("IMAGE_EXTENSIONS", "decode_image", "check_image_size", "check_image_files"),
     "device.fake": ("FakeCamera", "Fault", "FaultKind"),
     "device.health": ("CameraWatch", "CameraStatus", "CameraHealthConfig"),
-    "device.sources": ("SPEC_FORMS", "open_source"),
+    "device.sources": ("SPEC_FORMS", "open_source", "parse_source"),
     "device.gpio": ("Controls", "LedState", "LedTimings", "find_pin_factory"),
     "device.backlight": ("Backlight",),
 }

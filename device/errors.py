@@ -6,12 +6,15 @@ also derives from the matching builtin, so generic handlers keep working
 catches :class:`EndOfStream`).
 
 Messages are meant for the person at the table: each names the source
-(``"opencv:0"``, ``"replay:/home/pi/photos"``) and what to try next.
+(``"opencv:0"``, ``"replay:/home/pi/photos"``) and what to try next. An error made with
+:meth:`DeviceError.said` keeps its English template (marked with :func:`N_` for ``pybabel extract``)
+and parameters, so ``companion`` says it in the player's language (``companion.i18n.message_of``).
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "N_",
     "DeviceError",
     "CameraNotFound",
     "CameraBusy",
@@ -26,8 +29,29 @@ DEMO_HINT = "or run `companion demo` to replay photos"
 """The fallback every camera message ends with: the demo needs no camera."""
 
 
+def N_(message: str) -> str:
+    """``message`` unchanged: marks a message template for ``pybabel extract`` (``companion`` translates it)."""
+    return message
+
+
 class DeviceError(Exception):
-    """Base of every error raised by the device room."""
+    """Base of every error raised by the device room.
+
+    Attributes:
+        template: the English message template (a :func:`N_` string) when made with :meth:`said`, else None.
+        params: its parameters (``str`` and numbers), ``{}`` without a template.
+    """
+
+    template: str | None = None
+    params: dict[str, object] = {}  # noqa: RUF012 - never mutated: said() gives each error its own
+
+    @classmethod
+    def said(cls, template: str, /, **params: object) -> DeviceError:
+        """The error whose message is ``template.format(**params)``, keeping both to be said in another
+        language. Subclasses whose constructor takes more than the message override it."""
+        error = cls(template.format(**params))
+        error.template, error.params = template, dict(params)
+        return error
 
 
 class CameraNotFound(DeviceError, FileNotFoundError):
@@ -65,6 +89,13 @@ class BadImage(DeviceError, ValueError):
         super().__init__(message)
         self.path = path
         """The unreadable file (str), or None when the error is about a whole folder."""
+
+    @classmethod
+    def said(cls, template: str, /, **params: object) -> BadImage:
+        """:meth:`DeviceError.said` for a file: ``params["path"]`` is also :attr:`path`."""
+        error = cls(template.format(**params), path=str(params["path"]) if "path" in params else None)
+        error.template, error.params = template, dict(params)
+        return error
 
 
 class UnknownSourceSpec(DeviceError, ValueError):

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from device.camera import CameraSource, Frame
-from device.errors import BadImage, DeviceError, EndOfStream
+from device.errors import N_, BadImage, DeviceError, EndOfStream
 
 __all__ = ["CameraStatus", "CameraHealthConfig", "CameraWatch", "picture_fault", "same_picture"]
 
@@ -181,11 +181,6 @@ class _Worker:
 
 
 _REPEAT = "repeat"  # a live frame identical to the one before (not a status until frozen_frames of them)
-
-
-def N_(message: str) -> str:
-    """``message`` unchanged: marks a status message for ``pybabel extract`` (``companion`` translates it)."""
-    return message
 
 
 def _one_line(error: BaseException) -> str:

@@ -19,7 +19,7 @@ import imagesize
 import numpy as np
 
 from device.camera import as_bgr
-from device.errors import BadImage
+from device.errors import N_, BadImage
 from device.opencv_env import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, native_noise_dropped, quiet_opencv
 
 __all__ = ["IMAGE_EXTENSIONS", "check_image_size", "check_image_files", "check_video_size", "decode_image"]
@@ -65,11 +65,9 @@ def check_image_size(data: bytes, name: str | os.PathLike[str]) -> tuple[int, in
         return None
     pixels = int(width) * int(height)
     if pixels > MAX_IMAGE_PIXELS:
-        raise BadImage(
-            f"image {name} is {width}x{height} px ({_megapixels(pixels)}): the box decodes at most "
-            f"{_megapixels(MAX_IMAGE_PIXELS)}; scale it down",
-            path=str(name),
-        )
+        raise BadImage.said(N_("image {path} is {width}x{height} px ({size}): the box decodes at most {most}; scale it "
+                               "down"), path=str(name), width=width, height=height, size=_megapixels(pixels),
+                            most=_megapixels(MAX_IMAGE_PIXELS))
     return int(width), int(height)
 
 
@@ -96,8 +94,7 @@ def check_image_files(folder: str | os.PathLike[str], depth: int = 2) -> int:
             elif entry.suffix.lower() in IMAGE_EXTENSIONS and entry.is_file():
                 size = entry.stat().st_size
                 if size > MAX_IMAGE_BYTES:
-                    raise BadImage(f"image {entry} is larger than {MAX_IMAGE_BYTES // 2**20} MiB: the box reads no "
-                                   "image file that large", path=str(entry))
+                    raise _too_many_bytes(entry)
                 if size == 0:  # said as a replay says it, not as the decoder's "cannot read image"
                     raise _empty_image(entry)
                 with entry.open("rb") as file:
@@ -108,7 +105,13 @@ def check_image_files(folder: str | os.PathLike[str], depth: int = 2) -> int:
 
 def _empty_image(path: Path) -> BadImage:
     """The one line for a 0-byte image file (a copy that failed, a name touched)."""
-    return BadImage(f"image {path} is empty (0 bytes): copy it again or delete it", path=str(path))
+    return BadImage.said(N_("image {path} is empty (0 bytes): copy it again or delete it"), path=str(path))
+
+
+def _too_many_bytes(path: Path) -> BadImage:
+    """The one line for an image file over :data:`~device.opencv_env.MAX_IMAGE_BYTES`."""
+    return BadImage.said(N_("image {path} is larger than {mib} MiB: the box reads no image file that large"),
+                         path=str(path), mib=MAX_IMAGE_BYTES // 2**20)
 
 
 _HEADER_BYTES = 1 << 20
@@ -118,7 +121,7 @@ EXIF block still fit)."""
 
 def _read_image_file(path: Path) -> bytes:
     """The bytes of an image file, at most :data:`~device.opencv_env.MAX_IMAGE_BYTES`."""
-    not_a_file = BadImage(f"{path} is not an image file (a folder, a device or a pipe)", path=str(path))
+    not_a_file = BadImage.said(N_("{path} is not an image file (a folder, a device or a pipe)"), path=str(path))
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a pipe must not block the open
         with os.fdopen(fd, "rb") as file:
@@ -128,12 +131,10 @@ def _read_image_file(path: Path) -> bytes:
     except IsADirectoryError:
         raise not_a_file from None
     except OSError as exc:
-        raise BadImage(f"cannot read image {path}: {exc.strerror or exc}", path=str(path)) from exc
+        raise BadImage.said(N_("cannot read image {path}: {problem}"), path=str(path),
+                            problem=exc.strerror or str(exc)) from exc
     if len(data) > MAX_IMAGE_BYTES:
-        raise BadImage(
-            f"image {path} is larger than {MAX_IMAGE_BYTES // 2**20} MiB: the box reads no image file that large",
-            path=str(path),
-        )
+        raise _too_many_bytes(path)
     return data
 
 
@@ -145,11 +146,9 @@ def check_video_size(cap: cv2.VideoCapture, path: Path) -> None:
     """
     width, height = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))
     if width * height > MAX_IMAGE_PIXELS:
-        raise BadImage(
-            f"video {path} has {width}x{height} px frames ({_megapixels(width * height)}): the box decodes at most "
-            f"{_megapixels(MAX_IMAGE_PIXELS)} per frame; scale it down",
-            path=str(path),
-        )
+        raise BadImage.said(N_("video {path} has {width}x{height} px frames ({size}): the box decodes at most {most} "
+                               "per frame; scale it down"), path=str(path), width=width, height=height,
+                            size=_megapixels(width * height), most=_megapixels(MAX_IMAGE_PIXELS))
 
 
 def decode_image(path: Path) -> np.ndarray:
@@ -169,21 +168,18 @@ def decode_image(path: Path) -> np.ndarray:
         raise _empty_image(path)
     check_image_size(data, path)
     if data[:2] == b"\xff\xd8" and _jpeg_is_truncated(data):
-        raise BadImage(
-            f"image {path} is a truncated JPEG (no end marker): copy it again or delete it", path=str(path)
-        )
+        raise BadImage.said(N_("image {path} is a truncated JPEG (no end marker): copy it again or delete it"),
+                            path=str(path))
     try:
         with native_noise_dropped():
             image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
     except cv2.error as exc:  # e.g. over OPENCV_IO_MAX_IMAGE_PIXELS for a header imagesize does not read
         if "MAX_IMAGE_PIXELS" in str(exc):
-            raise BadImage(f"image {path} is larger than {_megapixels(MAX_IMAGE_PIXELS)} by its header: the box "
-                           "decodes no bigger picture; scale it down", path=str(path)) from None
+            raise BadImage.said(N_("image {path} is larger than {most} by its header: the box decodes no bigger "
+                                   "picture; scale it down"), path=str(path),
+                                most=_megapixels(MAX_IMAGE_PIXELS)) from None
         image = None  # any other decoder failure: said below, in the same words as a file OpenCV cannot read
     if image is None:
-        raise BadImage(
-            f"image {path} cannot be decoded (corrupt, or not a {'/'.join(IMAGE_EXTENSIONS)} file): "
-            f"copy it again or delete it",
-            path=str(path),
-        )
+        raise BadImage.said(N_("image {path} cannot be decoded (corrupt, or not a {kinds} file): copy it again or "
+                               "delete it"), path=str(path), kinds="/".join(IMAGE_EXTENSIONS))
     return as_bgr(image)

@@ -14,7 +14,7 @@ from device.opencv_source import OpenCVSource
 from device.picam import Picamera2Source, picamera2_status
 from device.replay import IMAGE_EXTENSIONS, VIDEO_EXTENSIONS, ReplaySource
 
-__all__ = ["open_source", "SPEC_FORMS"]
+__all__ = ["open_source", "parse_source", "SPEC_FORMS"]
 
 log = logging.getLogger(__name__)
 
@@ -100,27 +100,45 @@ def open_source(spec: str, **kw: Any) -> CameraSource:
         CameraNotFound: ``"auto"`` found no camera.
         TypeError: an option no source class takes.
     """
+    kind, target = parse_source(spec)
+    if kind == "auto":
+        return _auto(kw)
+    cls = {"picamera2": Picamera2Source, "opencv": OpenCVSource, "replay": ReplaySource}[kind]
+    return _build(cls, target, kw)
+
+
+def parse_source(spec: str) -> tuple[str, Any]:
+    """Which source ``spec`` names, without opening or building anything (``companion config check`` checks
+    ``camera.source`` with it; :func:`open_source` builds from it).
+
+    Returns:
+        ``("auto", None)``, ``("picamera2", N)``, ``("opencv", N or a video path)`` or ``("replay", a folder,
+        photo or video path)``.
+
+    Raises:
+        UnknownSourceSpec: ``spec`` matches no form of :data:`SPEC_FORMS` (the message lists them).
+    """
     text = str(spec).strip()
     lowered = text.lower()
     if lowered == "auto":
-        return _auto(kw)
+        return "auto", None
     if lowered == "picamera2" or lowered.startswith("picamera2:"):
         number = text.partition(":")[2] or "0"
         if not number.isdigit():
             raise UnknownSourceSpec(_unknown(spec, "the camera number after picamera2: must be a number"))
-        return _build(Picamera2Source, int(number), kw)
+        return "picamera2", int(number)
     if lowered.startswith("opencv:"):
         target = text.partition(":")[2]
         if not target:
             raise UnknownSourceSpec(_unknown(spec, "opencv: needs a device number or a video file path"))
-        return _build(OpenCVSource, int(target) if target.isdigit() else target, kw)
+        return "opencv", int(target) if target.isdigit() else target
     if lowered.startswith("replay:"):
         target = text.partition(":")[2]
         if not target:
             raise UnknownSourceSpec(_unknown(spec, "replay: needs a folder or video file path"))
-        return _build(ReplaySource, target, kw)
+        return "replay", target
     if text and _looks_like_path(text):
-        return _build(ReplaySource, text, kw)
+        return "replay", text
     raise UnknownSourceSpec(_unknown(spec, "it is not a known form, an existing folder or a video/photo file name"))
 
 

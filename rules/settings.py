@@ -26,7 +26,7 @@ from typing import Any
 
 from rules.core import BadSettings, GameInfo, Option
 from rules.scoring import closest_names
-from rules.text import Listing, Text
+from rules.text import AND, Listing, Text
 
 __all__ = ["Settings", "check_entries", "check_settings", "components_conflict", "match_choice"]
 
@@ -216,7 +216,7 @@ def check_entries(info: GameInfo, option: Option, raw: Sequence[Any]) -> tuple[s
     if option.components:
         conflict = components_conflict(value, option.components)
         if conflict is not None:
-            raise BadSettings(Text(option.distinct, value=Listing(conflict[0], Text(" and ")),
+            raise BadSettings(Text(option.distinct, value=Listing(conflict[0], AND),
                                    components=conflict[1]))
     elif option.distinct:
         chosen = [v for v in value if v]

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["Listing", "N_", "Text", "plural"]
+__all__ = ["AND", "Listing", "N_", "OR", "Text", "plural"]
 
 
 def N_(message: str) -> str:
@@ -109,6 +109,16 @@ class Listing(str):
 
     def __copy__(self) -> Listing:
         return self
+
+
+AND = Text(" and ")
+"""What goes between the last two items of a list read as 'all of them' (``Listing(names, AND)``: "Ann and Bob"), said
+in the player's language. A constant, not ``Text(" and ")`` inside another message's call: ``pybabel extract`` does not
+see a message nested in another message's parameters, so it would never reach the catalogs."""
+
+OR = Text(" or ")
+"""What goes between items of a list read as 'one of them' (``Listing(names, OR)``: "Ann or Bob"), said in the player's
+language (a constant for the same reason as :data:`AND`)."""
 
 
 def _rebuild(cls: type, english: str, template: str, plural_template: str | None, n: int | None,

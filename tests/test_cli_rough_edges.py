@@ -60,3 +60,93 @@ def test_players_without_a_game_says_which_game_to_give(tmp_path, capsys, monkey
     assert main(["demo", "--game", "d6", "--players", "Ann,Bob", "--db", str(tmp_path / "d.sqlite3"), "--no-web",
                  "--no-screen", "--no-gpio", "--max-frames", "1"]) == 2
     assert "--players does not go with --game d6" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang, joined", [("el", "Among the Stars ή Eclipse"), ("pl", "Among the Stars lub Eclipse"),
+                                          ("hu", "Among the Stars vagy Eclipse")])
+def test_the_games_listed_in_the_help_are_joined_in_its_language(capsys, lang, joined):
+    """`companion --language el --help` said 'εγγραφή ενός τελειωμένου παιχνιδιού Roll for the Galaxy, ..., Among the
+    Stars or Eclipse': the English 'or' (and 'and' in the description) inside the Greek, Polish and Hungarian help."""
+    with pytest.raises(SystemExit):
+        main(["--language", lang, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert joined in out, out
+    assert " or " not in out and "Among the Stars and Eclipse" not in out, out
+
+
+@pytest.mark.parametrize("lang, words", [("el", "δεν αποκωδικοποιείται"), ("pl", "nie można zdekodować obrazu"),
+                                         ("hu", "kép nem dekódolható")])
+def test_a_photo_that_cannot_be_decoded_is_said_in_the_boxs_language(tmp_path, capsys, lang, words):
+    """`companion --language el read holiday.jpg` on a file that is no picture said 'image holiday.jpg cannot be
+    decoded (...)' in English: the device room's errors were plain English strings."""
+    photo = tmp_path / "holiday.jpg"
+    photo.write_bytes(bytes(range(256)) * 8)
+    assert main(["--language", lang, "read", str(photo)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert words in err and str(photo) in err and "cannot be decoded" not in err and "\n" not in err
+    assert main(["read", str(photo)]) == 1  # English as before
+    assert capsys.readouterr().err.strip() == (
+        f"companion read: image {photo} cannot be decoded (corrupt, or not a "
+        ".jpg/.jpeg/.png/.bmp/.webp/.tif/.tiff file): copy it again or delete it")
+
+
+@pytest.mark.parametrize("lang, words", [("el", "χρειάζονται τουλάχιστον 2"), ("pl", "potrzeba co najmniej 2"),
+                                         ("hu", "legalább 2 kell")])
+def test_a_sheet_out_of_view_at_calibration_is_said_in_the_boxs_language(tmp_path, capsys, lang, words):
+    """`companion calibrate` on a table without the printed sheet said 'saw calibration markers [] but need at least
+    2 of [0, 1, 2, 3] (...)' in English on a Greek, Polish or Hungarian box: the first thing an owner sets up."""
+    out = tmp_path / "calibration.json"
+    assert main(["--language", lang, "calibrate", "--source", str(PHOTO), "--out", str(out)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert words in err and "[0, 1, 2, 3]" in err and "need at least" not in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("lang, words", [("el", "δεν υπάρχουν υποφάκελοι <card-id>/"), ("pl", "brak podfolderów "
+                                         "<card-id>/"), ("hu", "<card-id>/ almappák")])
+def test_a_card_folder_without_card_folders_is_said_in_the_boxs_language(tmp_path, capsys, monkeypatch, lang, words):
+    """`companion enroll cards mydeck photos/` on a folder of loose photos (no <card-id>/ folders) said
+    'photos: no <card-id>/ subfolders holding images' in English."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    (folder / "card.jpg").write_bytes(PHOTO.read_bytes())
+    assert main(["--language", lang, "enroll", "cards", "mydeck", str(folder)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert words in err and str(folder) in err and "subfolders holding images" not in err
+
+
+def test_a_photo_given_as_the_deck_or_the_dice_profile_is_said_to_be_neither(tmp_path, capsys, monkeypatch):
+    """`companion read photo.jpg --cards photo.jpg` (the photo twice, a newcomer's slip) answered 'no deck at
+    <data>/decks/photo.jpg.npz: build one ...', and `--dice roll --profile photo.jpg` 'no dice profile at
+    <data>/profiles/photo.jpg.json': a file they never named. The photo is said not to be one (exit 2, as a deck
+    given as .json); a saved deck or profile of a name is still looked for, and its absence is still exit 3."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "photo.jpg").write_bytes(PHOTO.read_bytes())
+    assert main(["read", "photo.jpg", "--cards", "photo.jpg"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"companion read: deck 'photo.jpg': a deck is a .npz file: give a deck name (saved in "
+                   f"{tmp_path / 'data' / 'decks'}) or a path ending in .npz")
+    assert main(["--language", "pl", "read", "photo.jpg", "--dice", "roll", "--profile", "photo.jpg"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("companion read: photo.jpg nie jest profilem kości") and "profiles" in err
+    assert main(["read", "photo.jpg", "--cards", "mine"]) == 3
+    assert "no deck at" in capsys.readouterr().err
+    assert main(["read", "photo.jpg", "--dice", "roll", "--profile", "mine"]) == 3
+    assert "no dice profile at" in capsys.readouterr().err
+
+
+def test_a_device_given_as_the_session_database_is_said_to_be_no_file(tmp_path, capsys, monkeypatch):
+    """`companion demo --db /dev/null` (or a named pipe) answered 'session database /dev/null: opening failed: disk
+    I/O error', as if the disk were failing; it is a device, and it is said so (exit 3, as a folder given as --db)."""
+    import os
+
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    for db in ("/dev/null", str(pipe)):
+        assert main(["demo", "--db", db, "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"]) == 3
+        err = capsys.readouterr().err.strip().splitlines()[-1]
+        assert err.startswith(f"companion demo: session database {db} is a device or a pipe, not a file: give a "
+                              "file name") and "I/O" not in err

@@ -205,6 +205,26 @@ def test_config_check_exit_codes_and_lines(tmp_path, capsys):
     assert main(["config", "check", str(DEFAULT_FILE)]) == 0
 
 
+@pytest.mark.parametrize("source, why", [("bogus:1", "it is not a known form"), ("opencv:", "opencv: needs a device"),
+                                         ("picamera2:x", "the camera number after picamera2: must be a number")])
+def test_config_check_names_a_camera_source_the_box_cannot_open(tmp_path, capsys, source, why):
+    """`camera.source = "bogus:1"` passed `config check` ("ok") and stopped the box at its start ('companion run:
+    unknown camera source'); it is now one line with the file's line, as any other bad setting."""
+    bad = write(tmp_path, f'[camera]\nsource = "{source}"\n', "bad.toml")
+    assert main(["config", "check", str(bad)]) == 1
+    [line] = capsys.readouterr().out.splitlines()
+    assert line.startswith(f"{bad}:2: camera.source: unknown camera source '{source}' ({why}")
+    assert line.endswith('the default "auto" is used')
+
+
+@pytest.mark.parametrize("source", ["auto", "picamera2:1", "opencv:0", "opencv:/videos/table.mp4", "replay:/photos",
+                                    "/media/usb/photos", "table.mp4"])
+def test_config_check_takes_every_form_of_camera_source(tmp_path, capsys, source):
+    """Every form of SPEC_FORMS passes, a folder or video that is not there yet too (a USB stick plugged in later)."""
+    good = write(tmp_path, f'[camera]\nsource = "{source}"\n', "good.toml")
+    assert main(["config", "check", str(good)]) == 0, capsys.readouterr().out
+
+
 def test_a_bad_file_does_not_stop_the_box(tmp_path, monkeypatch, caplog):
     path = write(tmp_path, '[web]\nport = "x"\n')
     monkeypatch.setenv("TABLETOP_CONFIG", str(path))

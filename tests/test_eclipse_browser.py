@@ -51,13 +51,13 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
 
             # Setup: each lays their starting sector (ring II with 2 players).
             report(ann, "home", sector="221 Procyon", hex=(0, -2), rotation=0)
-            expect(ann.locator("#report-result")).to_contain_text("hex placed recorded")
+            expect(ann.locator("#report-result")).to_contain_text("Ann: Sector laid recorded")
             report(bob, "home", sector="232 Rigel", hex=(0, 2), rotation=0)
-            expect(bob.locator("#report-result")).to_contain_text("hex placed recorded")
+            expect(bob.locator("#report-result")).to_contain_text("Bob: Sector laid recorded")
             # Ann explores 101 Castor at (0, -1) as printed: only a half wormhole towards her home (221's printed
             # 6 faces it, 101 has no half-circle on its edge 12): both phones show the rule and the fix at once.
             report(ann, "explore", sector="101 Castor", hex=(0, -1), rotation=0, **{"from": (0, -2)})
-            expect(ann.locator("#report-result")).to_contain_text("action taken recorded")
+            expect(ann.locator("#report-result")).to_contain_text("Ann: Action recorded")
             for page in (ann, bob):
                 expect(page.locator("#findings li").first).to_contain_text("only a half wormhole")
                 expect(page.locator("#findings li").first).to_contain_text("Eclipse, Wormhole Generator")
@@ -91,7 +91,7 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
             # Ann: reputation 3, one Discovery kept (2), military track 5 tiles (2), her home 221 (3 VP; no disc went
             # on 101, so it is not hers) = 10.
             report(ann, "position", reputation_3=1, discoveries=1, military=5, money=2, science=2, materials=2)
-            expect(ann.locator("#report-result")).to_contain_text("position reported recorded")
+            expect(ann.locator("#report-result")).to_contain_text("Final position recorded")
             expect(bob.locator("#score-section")).to_be_hidden()  # nothing shows before everyone has reported
             # Bob: reputation 4 + 2, hex 232 (3) = 9.
             report(bob, "position", reputation_4=1, reputation_2=1, money=1, science=0, materials=0)

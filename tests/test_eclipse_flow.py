@@ -324,3 +324,22 @@ def test_the_touchscreen_shows_a_phone_reported_misplay_whole_with_its_fix(store
     assert not any(t.endswith("\u2026") for t in said)  # nothing of it cut off
     fix = next(rect for text, rect, _room in screen.drawn if text.startswith("Fix:"))
     assert fix.bottom <= screen.buttons["undo"].rect.top  # above the buttons
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_every_eclipse_report_is_named_in_the_phones_language(store, lang):
+    """A Hungarian phone laying its starting sector read 'rögzítve: Ann: hex placed', and after Explore 'Ann: action
+    taken': Eclipse had no words for its events, so the message said the event's kind in English. Every kind of
+    rules.eclipse.events has a label, said in each language."""
+    from companion import i18n
+    from rules.eclipse import events
+
+    kinds = [getattr(events, name) for name in events.__all__ if name.isupper()]
+    assert kinds and all(kind in ECLIPSE.event_words for kind in kinds), set(kinds) - set(ECLIPSE.event_words)
+    for kind in kinds:
+        label = ECLIPSE.event_label(kind)
+        assert i18n.localize(label, lang) != str(label), (kind, str(label))
+    flow = start(store)
+    event = flow.report("Ann", "home", {"sector": "221 Procyon", "hex": [0, -2], "rotation": 0})
+    said = i18n.say(flow.describe(event), lang)
+    assert said.startswith("Ann: ") and "hex placed" not in said and said != "Ann: Sector laid"

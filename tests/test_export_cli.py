@@ -144,3 +144,17 @@ def test_export_that_cannot_write_its_file_names_it_with_the_systems_reason(tmp_
                  "--bgstats", str(out)]) == 1
     err = capsys.readouterr().err.strip()
     assert err == f"companion export: cannot write {out}: No such file or directory"
+
+
+def test_an_unfinished_game_names_its_round_in_the_commands_language(tmp_path, capsys):
+    """`companion --language hu export` of a game not ended said '... nem ért véget (Round 1)': the round, a Text
+    of the rules, was put into the Hungarian sentence as its English str."""
+    from companion import i18n
+
+    db = tmp_path / "box.sqlite3"
+    with SessionStore(db) as s:
+        label = _race(s).table().round_label
+    assert main(["--language", "hu", "export", "--db", str(db), "--json", str(tmp_path / "g.json")]) == 1
+    err = capsys.readouterr().err.strip()
+    said = i18n.say(label, "hu")
+    assert said != str(label) and f"({said})" in err and f"({label})" not in err

@@ -109,3 +109,38 @@ def test_the_touchscreen_font_has_greek_polish_and_hungarian_letters():
     assert surface.get_width() > 400
     for name in i18n.LANGUAGE_NAMES.values():
         assert missing_letters(font, name) == ""
+
+
+def test_an_error_of_the_device_or_vision_room_keeps_its_words_for_each_language():
+    """``DeviceError.said`` / ``VisionError.said``: the English message as before (``str(exc)``), and
+    :func:`i18n.message_of` gives it back as a Text said in the player's language; an error made the old way stays
+    its English string."""
+    from device import BadImage
+    from vision.table import CalibrationFailed
+
+    bad = BadImage.said("image {path} is empty (0 bytes): copy it again or delete it", path="a.jpg")
+    assert str(bad) == "image a.jpg is empty (0 bytes): copy it again or delete it" and bad.path == "a.jpg"
+    said = i18n.say(bad, "pl")
+    assert said == "obraz a.jpg jest pusty (0 bajtów): skopiuj go ponownie albo usuń"
+    failed = CalibrationFailed.said("saw calibration markers {seen} but need at least {needed} of {markers} (is the "
+                                    "sheet in view, flat and well lit?)", seen="[1]", needed=2, markers="[0, 1, 2, 3]")
+    assert "need at least 2 of [0, 1, 2, 3]" in str(failed)
+    assert "legalább 2 kell" in i18n.say(failed, "hu")
+    assert i18n.say(BadImage("image b.jpg is odd"), "el") == "image b.jpg is odd"
+
+
+@pytest.mark.parametrize("lang, words", [("el", "ένας αριθμός με περισσότερα από 18 ψηφία"),
+                                         ("pl", "liczbę o ponad 18 cyfrach"), ("hu", "18 jegynél hosszabb szám")])
+def test_a_huge_number_typed_on_a_phone_is_named_in_its_language(lang, words):
+    """A phone reporting 'Credits now: 100000000000000000000' read 'Kredyty musi być w zakresie 0-10, podano a number
+    of more than 18 digits': the number's description stayed English inside the Polish refusal."""
+    from companion.errors import BadEntry
+    from companion.flow_spec import Field, Form, parse_form
+
+    form = Form("credits", i18n.Text("Credits now"), (Field("credits", i18n.Text("Credits"), "int", minimum=0,
+                                                            maximum=10),))
+    with pytest.raises(BadEntry) as refused:
+        parse_form(form, {"credits": 10**20})
+    assert str(refused.value).endswith("got a number of more than 18 digits")
+    said = i18n.say(refused.value, lang)
+    assert words in said and "a number of" not in said, said

@@ -205,3 +205,64 @@ def test_a_readers_note_is_said_in_the_boxs_language(lang):
     said = i18n.localize(note, lang)
     assert said != MIRROR_NOTE and said.strip(), f"the mirror note is not translated into {lang}"
     assert i18n.localize("a note no catalog knows", lang) == "a note no catalog knows"
+
+
+def _keyword_calls(tree, keywords: dict[str, int]):
+    """Every call of a babel.cfg keyword in ``tree`` whose message is a literal: ``(line, message)``, also those
+    nested in another message's parameters (``Text("{a}", a=Text("b"))``)."""
+    import ast
+
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        index = keywords.get(name)
+        if index is not None and len(node.args) > index:
+            arg = node.args[index]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value:
+                yield node.lineno, arg.value
+
+
+def test_a_message_inside_another_messages_parameters_is_in_the_template_too():
+    """``pybabel extract`` does not see a message written inside another message's call
+    (``Text("... {others}", others=Listing(names, Text(" or ")))``): " or " and " and " were never in the catalogs,
+    so a Greek phone read "Ann and Bob" in its finding. Every keyword call of babel.cfg with a literal message, at any
+    depth, is in companion.pot (a nested one: keep it in a constant, as rules.text.OR)."""
+    import ast
+
+    from babel.messages.extract import pathmatch
+
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as fp:
+        method_map, options_map = parse_mapping_cfg(fp)
+    in_template = {m.id if isinstance(m.id, str) else m.id[0] for m in _template() if m.id}
+    missing = []
+    for path in sorted(ROOT.glob("**/*.py")):
+        relative = path.relative_to(ROOT).as_posix()
+        if relative.startswith((".venv/", "build/")):
+            continue
+        pattern = next((p for p, method in method_map if method == "python" and pathmatch(p, relative)), None)
+        if pattern is None:
+            continue
+        keywords = {}  # keyword -> the index of its message argument: {"Text": None} 0, {"NC_": ((1, "c"), 2)} 1
+        for name, spec in options_map[pattern].get("keywords", {}).items():
+            message = next((a for a in spec if not isinstance(a, tuple)), 1) if spec else 1
+            keywords[name] = message - 1
+        for line, message in _keyword_calls(ast.parse(path.read_text(encoding="utf-8")), keywords):
+            if message not in in_template:
+                missing.append(f"{relative}:{line}: {message!r}")
+    assert missing == [], "messages pybabel extract cannot see (nested in another message's call)"
+
+
+@pytest.mark.parametrize("lang, joined", [("el", "Ann και Cy"), ("pl", "Ann i Cy"), ("hu", "Ann és Cy")])
+def test_a_list_in_a_finding_is_joined_in_the_players_language(lang, joined):
+    """Eclipse's simultaneous play (rulebook: the First and Second Action markers' holders act): Bob acting while
+    Ann and Cy hold the markers read 'only the marker holders (Ann and Cy) act now' with its English 'and' on a
+    Greek, Polish or Hungarian phone."""
+    from rules.eclipse import rounds
+
+    r = rounds.start(("Ann", "Bob", "Cy", "Dee"), simultaneous=True)  # markers: seat 0 and the seat opposite, 2
+    _r, verdicts = rounds.act(r, "Bob", "build")
+    [out_of_turn] = [v for v in verdicts if v.rule_kind == "out_of_turn"]
+    assert "(Ann and Cy)" in out_of_turn.message
+    said = i18n.localize(out_of_turn.message, lang)
+    assert joined in said and " and " not in said, said

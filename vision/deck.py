@@ -41,7 +41,7 @@ from .card_features import (
     turn_crop,
 )
 from .deck_search import DeckSearch, trimmed_ncc
-from .errors import VisionError
+from .errors import N_, VisionError
 from .quads import quad_size, rectify
 from .table import TableConfig, detect_markers
 
@@ -619,7 +619,7 @@ def read_enrollment_folder(folder: Path, what: str,
             images.setdefault(sub.name, []).append(im)
             sources.append(f"{sub.name}/{f.name}")
     if not images:
-        raise DeckError(f"{folder}: no <{what}-id>/ subfolders holding images")
+        raise DeckError.said(N_("{folder}: no <{what}-id>/ subfolders holding images"), folder=str(folder), what=what)
     return images, sources
 
 

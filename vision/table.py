@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .errors import VisionError
+from .errors import N_, VisionError
 from .frames import validate_frame
 from .lens import LensCalibration
 
@@ -302,9 +302,9 @@ def homography_from_markers(seen: dict[int, np.ndarray], layout: MarkerLayout,
     """
     ids = sorted(i for i in seen if i in layout.corners_mm)
     if len(ids) < max(1, config.min_markers):
-        raise CalibrationFailed(
-            f"saw calibration markers {ids} but need at least {config.min_markers} of {sorted(layout.corners_mm)} "
-            "(is the sheet in view, flat and well lit?)")
+        raise CalibrationFailed.said(
+            N_("saw calibration markers {seen} but need at least {needed} of {markers} (is the sheet in view, flat "
+               "and well lit?)"), seen=str(ids), needed=config.min_markers, markers=str(sorted(layout.corners_mm)))
     src = np.concatenate([layout.corners_mm[i] for i in ids])
     dst = np.concatenate([seen[i] for i in ids])
     H, _ = cv2.findHomography(src, dst, 0)

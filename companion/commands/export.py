@@ -64,7 +64,7 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
                     _(
                         "companion export: session {id} has not ended ({round_label}); finish it at the table, or pass "
                         "--unfinished"
-                    ).format(id=session.id, round_label=flow.table().round_label),
+                    ).format(id=session.id, round_label=say(flow.table().round_label)),
                     file=sys.stderr,
                 )
                 return EXIT_INPUT

@@ -34,9 +34,18 @@ def profile_path(name_or_path: str) -> Path:
         return saved if not here.is_file() and saved.is_file() else here
     return data_dir() / "profiles" / f"{name_or_path}.json"
 
-def _no_profile(path: Path, dice: Any) -> InputError:
+def _no_profile(path: Path, dice: Any, given: str) -> InputError:
     """The error for a dice profile that is not at ``path`` (exit 3): names the file with the other suffix when
-    that is what is there (a deck, or a profile's arrays without their ``.json``)."""
+    that is what is there (a deck, or a profile's arrays without their ``.json``); a file that is there as
+    ``given`` but is no profile's (a photo: ``--profile holiday.jpg``) is said so (exit 2), not looked for as a
+    saved profile of that name."""
+    from companion.paths import data_dir
+
+    here = Path(given).expanduser()
+    if here.suffix.lower() not in ("", ".json", ".npz") and here.is_file():
+        return InputError(_("{path} is not a dice profile: a profile is the .json file that `{command}` writes; give "
+                            "its name (saved in {folder}) or its .json path").format(
+            path=here, command=dice.enroll_command, folder=data_dir() / "profiles"), EXIT_USAGE)
     other = path.with_suffix(".npz")
     if other.is_file():
         return InputError(_("no dice profile at {path}: {other} is a card deck or a profile's arrays, not a dice "
@@ -82,7 +91,7 @@ def load_dice_reader(dice: Any, name_or_path: str):
 
     path = profile_path(name_or_path)
     if not path.is_file():
-        raise _no_profile(path, dice)
+        raise _no_profile(path, dice, name_or_path)
     try:
         profile = DiceProfile.load(path)
         if profile.dice_set != dice.name:
@@ -128,6 +137,11 @@ def deck_path(name_or_path: str) -> Path:
         if deck.is_file():
             raise InputError(_("deck {deck!r}: a deck is a .npz file: give {path}").format(deck=name_or_path,
                                                                                          path=deck), EXIT_USAGE)
+        raise InputError(_("deck {deck!r}: a deck is a .npz file: give a deck name (saved in {folder}) or a path "
+                           "ending in .npz").format(deck=name_or_path, folder=data_dir() / "decks"), EXIT_USAGE)
+    saved = data_dir() / "decks" / f"{name_or_path}.npz"
+    if Path(name_or_path).suffix and Path(name_or_path).expanduser().is_file() and not saved.is_file():
+        # a file here that is no deck (`--cards holiday.jpg`): said so, not looked for as the saved deck 'holiday.jpg'
         raise InputError(_("deck {deck!r}: a deck is a .npz file: give a deck name (saved in {folder}) or a path "
                            "ending in .npz").format(deck=name_or_path, folder=data_dir() / "decks"), EXIT_USAGE)
     if "/" in name_or_path or "\\" in name_or_path or ".." in name_or_path or not name_or_path.strip():

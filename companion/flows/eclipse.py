@@ -23,9 +23,9 @@ from typing import Any
 from companion.errors import BadEntry
 from companion.flow_spec import Board, Cell, Column, Field, FlowBase, Form, TableRound, Throw, ThrownDie
 from companion.flows.eclipse_camera import ECLIPSE_CAMERA, colour_word
-from companion.i18n import N_, Listing, Text, plural
+from companion.i18n import N_, Listing, Text, lazy, plural
 from rules import Progress
-from rules.eclipse import ECLIPSE_GAME
+from rules.eclipse import ECLIPSE_GAME, events
 from rules.eclipse.combat import DAMAGE
 from rules.eclipse.data import (
     ALLIANCE_NAMES,
@@ -115,6 +115,21 @@ class EclipseFlow(FlowBase):
     from the declaration (``ECLIPSE_GAME.info``)."""
 
     game = ECLIPSE_GAME
+    event_words = {  # every kind of rules.eclipse.events: what "recorded" and "withdrawn" say, in the players' words
+        events.ACTION_TAKEN: lazy("Action"), events.PASSED: lazy("Pass"), events.PHASE_ENDED: lazy("the next phase"),
+        events.DIRECTION_CHOSEN: lazy("Turn Order card: next round's direction"),
+        events.HEX_PLACED: lazy("Sector laid"), events.INFLUENCE_PLACED: lazy("Influence disc placed (after combat)"),
+        events.INFLUENCE_REMOVED: lazy("Influence disc taken back"), events.SHIP_MOVED: lazy("Move"),
+        events.ANCIENTS_DESTROYED: lazy("Ancients destroyed"), events.HIVE_ROLLED: lazy("Ancient Hive rolled"),
+        events.STRUCTURE_BUILT: lazy("Tile laid on a hex"),
+        events.BLUEPRINT_SET: lazy("Ship blueprint (after an Upgrade)"), events.VOLLEY_AIMED: lazy("Volley aimed"),
+        events.VOLLEY_ROLLED: lazy("Combat dice rolled"),
+        events.RELATIONS_FORMED: lazy("Diplomatic relations (Ambassadors exchanged)"),
+        events.RELATIONS_BROKEN: lazy("Attacked a player you have relations with"),
+        events.ALLIANCE_FOUNDED: lazy("Alliance founded"), events.ALLIANCE_JOINED: lazy("Alliance joined"),
+        events.ALLIANCE_LEFT: lazy("Alliance left (tile to its Traitor side)"),
+        events.POSITION_REPORTED: lazy("Final position"), events.GAME_ENDED: lazy("End game"),
+    }
     columns = (
         Column("hexes", Text("Hexes")),
         Column("ambassadors", Text("Ambassadors")),

@@ -44,7 +44,7 @@ from rules.eclipse.galaxy import (
 )
 from rules.eclipse.verdict import Verdict
 from rules.eclipse.words import RESOURCE_WORDS, structure_word
-from rules.text import N_, Listing, Text, plural
+from rules.text import N_, OR, Listing, Text, plural
 
 __all__ = [
     "EXPLORE_KINDS",
@@ -230,7 +230,7 @@ def _explore_link(galaxy: Galaxy, placed: PlacedHex, source: Cell | None, wormho
     return Verdict("no_wormhole_connection", False, EXPLORE,
                    Text("{sector} at {cell} has no wormhole towards {others}, and that hex has none towards it",
                         sector=sector.label, cell=_at(cell),
-                        others=Listing((s.sector.label for s in sources), Text(" or "))),
+                        others=Listing((s.sector.label for s in sources), OR)),
                    fix or Text("no rotation connects it: place it elsewhere or discard it"))
 
 

@@ -30,7 +30,7 @@ from typing import Any
 from rules.eclipse.data import ROUNDS
 from rules.eclipse.verdict import Verdict
 from rules.eclipse.words import ACTION_WORDS, PHASE_WORDS
-from rules.text import N_, Listing, Text
+from rules.text import AND, N_, Listing, Text
 
 __all__ = [
     "ACTIONS",
@@ -206,7 +206,7 @@ def _turn_check(r: Rounds, player: str) -> list[Verdict]:
         return []
     if player not in r.holders:
         if r.simultaneous:
-            why = Text("only the marker holders ({holders}) act now", holders=Listing(r.holders, Text(" and ")))
+            why = Text("only the marker holders ({holders}) act now", holders=Listing(r.holders, AND))
             rule = SIMULTANEOUS
         else:
             why = Text("it is {player}'s turn", player=r.current)
