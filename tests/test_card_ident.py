@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.card_features import IdConfig, flatten_light, ink_amplitude
+from vision.card_features import IdConfig, flatten_light, ink_amplitude, reusing_features
 from vision.card_match import RefineConfig, SearchView, candidate_quads, edge_profiles, refine_identifications
 from vision.cards import CardsConfig, read_cards
 from vision.deck import DeckProfile, DeckVersionError, deck_from_crops
@@ -264,3 +264,43 @@ def test_the_frames_level_for_not_in_the_deck_is_the_outlines_as_found():
     scores = [("a", 0.6, 1.2, 0), ("b", 0.2, 1.0, 0), ("b", 0.2, 1.0, 0), ("a", 0.2, 1.0, 0)]
     assert deck.decide_frame(scores)[0].card_id is None
     assert deck.decide_frame(scores, level=[0.6, 0.9, 0.9, 0.9])[0].card_id == "a"
+
+
+def test_features_reused_within_a_read_are_the_numbers_computed_afresh(monkeypatch):
+    # the weak place of the search by the deck (above), read with and without the store of reusing_features: the
+    # same scores, quads and crops to the last bit, and the store computes each distinct crop once
+    import vision.card_features as card_features
+
+    deck, arts = _two_card_deck()
+    frame = np.full((420, 420, 3), 230, np.uint8)
+    frame[120:270, 150:246] = arts["b"]
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
+    place = np.array([[150, 120], [245, 120], [245, 269], [150, 269]], float) + np.array([0.35 * 96, 0.3 * 150])
+    crop = rectify(frame, place, 96, 150)
+    weak = RefineConfig(weak_conf=1.01, weak_distance=0.0)
+    computed: list[bytes] = []
+    real = card_features._crop_features
+    monkeypatch.setattr(card_features, "_crop_features", lambda c, *a: computed.append(c.tobytes()) or real(c, *a))
+
+    def read():
+        view = SearchView(frame, [place], lambda q: q, (96.0, 150.0))
+        return refine_identifications(deck, frame, [place], [crop], [deck.score(crop)], False, weak, view=view)
+
+    afresh = read()
+    fresh_calls = len(computed)
+    computed.clear()
+    with reusing_features():
+        stored = read()
+        again = card_features.crop_features(crop, deck.config, "card")
+    assert len(computed) == len(set(computed)) < fresh_calls
+    for a, b in zip(afresh, stored, strict=True):
+        assert len(a) == len(b)
+        for x, y in zip(a, b, strict=True):
+            assert (x == y) if isinstance(x, tuple) else np.array_equal(x, y)
+    assert all(not a.flags.writeable for a in again if a is not None)
+    assert all(np.array_equal(x, y) for x, y in zip(again, card_features._crop_features(crop, deck.config, "card"),
+                                                    strict=True))
+    # outside the block nothing is kept
+    computed.clear()
+    card_features.crop_features(crop, deck.config, "card")
+    assert len(computed) == 1

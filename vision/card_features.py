@@ -17,13 +17,17 @@ count only the hexagon inside the square crop (:func:`shape_mask`).
 from __future__ import annotations
 
 import math
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 __all__ = ["IdConfig", "card_features", "crop_features", "feature_maps", "flatten_light", "ink_amplitude",
-           "inner_maps", "mask_face", "normalise_maps", "shape_mask", "shifted_maps", "turn_crop", "white_balance"]
+           "inner_maps", "mask_face", "normalise_maps", "reusing_features", "shape_mask", "shifted_maps", "turn_crop",
+           "white_balance"]
 
 
 @dataclass(frozen=True)
@@ -251,6 +255,27 @@ def feature_maps(crop: np.ndarray, cfg: IdConfig, shape: str = "card") -> tuple[
     return big, hist
 
 
+_REUSE = threading.local()
+
+
+@contextmanager
+def reusing_features() -> Iterator[None]:
+    """Within the block, :func:`crop_features` of a crop this thread has seen in it already (the same pixels, shape
+    of crop, config and ``shape``) returns the arrays it returned then, made read-only, instead of computing them
+    again: the same numbers. One card read rectifies and scores the same place more than once (a loose place
+    screened, then identified; a second look's place ranked coarsely, then scored in full; the outline centred at
+    the turn it matched). Nested blocks share the outermost block's store, dropped when that block ends (a frame's
+    features: a few MB)."""
+    outer = getattr(_REUSE, "store", None)
+    if outer is None:
+        _REUSE.store = {}
+    try:
+        yield
+    finally:
+        if outer is None:
+            _REUSE.store = None
+
+
 def crop_features(crop: np.ndarray, cfg: IdConfig,
                   shape: str = "card") -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """:func:`feature_maps` and, for cards, :func:`ink_amplitude` (None for other shapes) in one pass.
@@ -262,7 +287,28 @@ def crop_features(crop: np.ndarray, cfg: IdConfig,
     a hex crop's features are computed at the crop's size and the maps reduced afterwards.
 
     The white-balanced Lab crop is 8-bit, so chroma and the ink hue's histogram bins and weights are read from
-    tables over its (a, b) pairs (:func:`_ab_tables`: the same values, computed once)."""
+    tables over its (a, b) pairs (:func:`_ab_tables`: the same values, computed once).
+
+    Within :func:`reusing_features` a crop seen there already gets the arrays computed then (read-only).
+    """
+    store = getattr(_REUSE, "store", None)
+    if store is None:
+        return _crop_features(crop, cfg, shape)
+    crop = np.ascontiguousarray(crop)
+    key = (cfg, shape, crop.shape, crop.dtype.str, crop.tobytes())
+    got = store.get(key)
+    if got is None:
+        got = _crop_features(crop, cfg, shape)
+        for a in got:
+            if a is not None:
+                a.setflags(write=False)
+        store[key] = got
+    return got
+
+
+def _crop_features(crop: np.ndarray, cfg: IdConfig,
+                   shape: str = "card") -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The computation of :func:`crop_features` (no store)."""
     h, w = crop.shape[:2]
     m = int(round(cfg.margin_frac * min(h, w)))
     core = crop[m:h - m, m:w - m] if m > 0 else crop
