@@ -9,7 +9,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.card_features import IdConfig, flatten_light, ink_amplitude
+from vision.card_features import (
+    IdConfig,
+    crop_features,
+    crop_features_many,
+    flatten_light,
+    ink_amplitude,
+    reusing_features,
+    turn_crop,
+)
 from vision.card_match import RefineConfig, SearchView, candidate_quads, edge_profiles, refine_identifications
 from vision.cards import CardsConfig, read_cards
 from vision.deck import DeckProfile, DeckVersionError, deck_from_crops
@@ -264,3 +272,96 @@ def test_the_frames_level_for_not_in_the_deck_is_the_outlines_as_found():
     scores = [("a", 0.6, 1.2, 0), ("b", 0.2, 1.0, 0), ("b", 0.2, 1.0, 0), ("a", 0.2, 1.0, 0)]
     assert deck.decide_frame(scores)[0].card_id is None
     assert deck.decide_frame(scores, level=[0.6, 0.9, 0.9, 0.9])[0].card_id == "a"
+
+
+def test_features_reused_within_a_read_are_the_numbers_computed_afresh(monkeypatch):
+    # the weak place of the search by the deck (above), read with and without the store of reusing_features: the
+    # same scores, quads and crops to the last bit, and the store computes each distinct crop once
+    import vision.card_features as card_features
+
+    deck, arts = _two_card_deck()
+    frame = np.full((420, 420, 3), 230, np.uint8)
+    frame[120:270, 150:246] = arts["b"]
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
+    place = np.array([[150, 120], [245, 120], [245, 269], [150, 269]], float) + np.array([0.35 * 96, 0.3 * 150])
+    crop = rectify(frame, place, 96, 150)
+    weak = RefineConfig(weak_conf=1.01, weak_distance=0.0)
+    computed: list[bytes] = []
+    real = card_features._features_one_size
+    monkeypatch.setattr(card_features, "_features_one_size",
+                        lambda cs, *a: computed.extend(c.tobytes() for c in cs) or real(cs, *a))
+
+    def read():
+        view = SearchView(frame, [place], lambda q: q, (96.0, 150.0))
+        return refine_identifications(deck, frame, [place], [crop], [deck.score(crop)], False, weak, view=view)
+
+    afresh = read()
+    fresh_calls = len(computed)
+    computed.clear()
+    with reusing_features():
+        stored = read()
+        again = card_features.crop_features(crop, deck.config, "card")
+    assert len(computed) == len(set(computed)) < fresh_calls
+    for a, b in zip(afresh, stored, strict=True):
+        assert len(a) == len(b)
+        for x, y in zip(a, b, strict=True):
+            assert (x == y) if isinstance(x, tuple) else np.array_equal(x, y)
+    assert all(not a.flags.writeable for a in again if a is not None)
+    assert all(np.array_equal(x, y) for x, y in zip(again, real([crop], deck.config, "card")[0], strict=True))
+    # outside the block nothing is kept
+    computed.clear()
+    card_features.crop_features(crop, deck.config, "card")
+    assert len(computed) == 1
+
+
+@pytest.mark.parametrize("shape", ["card", "hex"])
+@pytest.mark.parametrize("cfg", [IdConfig(), IdConfig(flatten_light=False, hue_smooth=0.0, margin_frac=0.0)])
+def test_features_of_many_crops_at_once_are_each_crops_own_to_the_last_bit(shape, cfg):
+    # crops of three sizes (one a tile turned a quarter), some blank, some noisy, some of one colour: computed
+    # together, each crop's maps, histogram and amplitude are the bits it gets alone
+    rng = np.random.default_rng(5)
+    crops = []
+    for k in range(9):
+        h, w = [(96, 96), (134, 96), (80, 120)][k % 3]
+        im = cv2.GaussianBlur(rng.integers(0, 256, (h, w, 3), dtype=np.uint8), (0, 0), 1 + k % 4)
+        cv2.circle(im, (w // 3, h // 2), 12 + k, tuple(int(v) for v in rng.integers(0, 256, 3)), -1)
+        crops.append(im * np.linspace(0.6, 1.0, w, dtype=np.float32)[None, :, None].astype(np.uint8)
+                     if k == 4 else im)
+    crops += [np.full((96, 96, 3), 200, np.uint8), np.zeros((134, 96, 3), np.uint8), turn_crop(crops[0], 1)]
+    together = crop_features_many(crops, cfg, shape)
+    assert len(together) == len(crops)
+    for crop, got in zip(crops, together, strict=True):
+        alone = crop_features(crop, cfg, shape)
+        for a, b in zip(alone, got, strict=True):
+            assert (a is None and b is None) or (a.dtype == b.dtype and np.array_equal(a, b))
+
+
+def test_the_ink_hue_histogram_of_a_crop_is_its_pixels_binned_one_by_one():
+    # the histogram of crops computed together, against the ink pixels of one crop binned one by one as the
+    # feature is defined: hue = (atan2(b, a) + pi) / 2 pi x bins, split between the two nearest bins, weighted by
+    # the chroma, smoothed circularly and summed to 1
+    rng = np.random.default_rng(8)
+    crops = [cv2.GaussianBlur(rng.integers(0, 256, (96, 96, 3), dtype=np.uint8), (0, 0), 2) for _ in range(3)]
+    cfg = IdConfig(flatten_light=False, margin_frac=0.0)
+    got = crop_features_many(crops, cfg, "card")[1][1]
+    sw, sh = cfg.struct_size
+    core = cv2.resize(crops[1], (sw + 2 * cfg.struct_shift, sh + 2 * cfg.struct_shift), interpolation=cv2.INTER_AREA)
+    f = core.astype(np.float32)
+    f /= np.maximum(np.percentile(f.reshape(-1, 3), cfg.paper_percentile, axis=0).astype(np.float32), 8.0)
+    wb8 = (np.clip(f, 0.0, 1.2) * (255.0 / 1.2)).astype(np.uint8)
+    lab = cv2.cvtColor(wb8, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float64)
+    nb = cfg.hue_bins
+    hist = np.zeros(nb)
+    for _, a, b in lab:
+        a, b = a - 128.0, b - 128.0
+        chroma = np.hypot(a, b)
+        if chroma > cfg.ink_chroma:
+            hue = (np.arctan2(b, a) + np.pi) / (2 * np.pi) * nb
+            lo = int(np.floor(hue))
+            hist[lo % nb] += chroma * (1 - (hue - lo))
+            hist[(lo + 1) % nb] += chroma * (hue - lo)
+    r = 3 * int(np.ceil(cfg.hue_smooth))
+    ker = np.exp(-0.5 * (np.arange(-r, r + 1) / cfg.hue_smooth) ** 2)
+    smooth = np.array([sum(hist[(i - k) % nb] * ker[k + r] for k in range(-r, r + 1)) for i in range(nb)])
+    assert hist.sum() > 0
+    np.testing.assert_allclose(got, smooth / smooth.sum(), rtol=1e-4, atol=1e-6)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.raster import rotation_canvas, shift
+from vision.raster import disc_morphology, rotation_canvas, shift
 
 
 def test_shift_moves_content_and_zero_fills():
@@ -38,3 +39,30 @@ def test_rotation_canvas_holds_the_whole_turned_image(angle):
     # a quarter turn swaps the sides (plus the 2 px margin)
     if angle == 90.0:
         assert (nw, nh) == (h + 2, w + 2)
+
+
+@pytest.mark.parametrize("k", [1, 3, 5, 9, 15, 21, 25, 31, 51])
+@pytest.mark.parametrize("op", [cv2.MORPH_CLOSE, cv2.MORPH_OPEN])
+def test_disc_morphology_is_opencvs_with_the_elliptic_element_pixel_for_pixel(k, op):
+    # blobby masks of several sizes (some smaller than the disc), all table, all foreground, lone pixels and
+    # foreground touching the image's edges: the same pixels as cv2.morphologyEx with the k x k ellipse
+    rng = np.random.default_rng(k)
+    el = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    masks = [np.zeros((40, 60), np.uint8), np.full((33, 17), 255, np.uint8)]
+    for h, w in [(120, 200), (17, 90), (301, 64)]:
+        noise = cv2.GaussianBlur(rng.random((h, w)).astype(np.float32), (0, 0), 3)
+        masks.append((noise > np.median(noise)).astype(np.uint8) * 255)
+        specks = np.zeros((h, w), np.uint8)
+        specks[rng.integers(0, h, 20), rng.integers(0, w, 20)] = 255
+        masks.append(specks)
+    for m in masks:
+        before = m.copy()
+        assert np.array_equal(disc_morphology(m, op, k), cv2.morphologyEx(m, op, el))
+        assert np.array_equal(m, before)
+
+
+def test_disc_morphology_refuses_what_it_does_not_do():
+    m = np.zeros((10, 10), np.uint8)
+    for op, k in [(cv2.MORPH_ERODE, 5), (cv2.MORPH_CLOSE, 4), (cv2.MORPH_OPEN, 0)]:
+        with pytest.raises(ValueError):
+            disc_morphology(m, op, k)

@@ -24,7 +24,7 @@ from .card_outline import outline_response, quad_axes, snap_to_outline
 from .foreground import foreground_mask
 from .frames import validate_frame
 from .quads import fit_quad, order_quad, quad_size
-from .raster import rotation_canvas
+from .raster import disc_morphology, rotation_canvas
 from .table import MIN_SIDE_PX, TableCalibration
 from .timing import timed_stage
 
@@ -191,25 +191,25 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
 def card_sized(mask: np.ndarray, card_px: tuple[float, float], join_frac: float, part_frac: float,
                density: float = 0.0) -> np.ndarray:
     """``mask`` (uint8[H, W]) with a card's pieces joined and what is no card's size taken away, when the card
-    size is known (``card_px``: (short, long) px): closed by a disc of ``join_frac`` x the short side (a light
-    card border, or art in the table's own colours, breaks the card's foreground into pieces), holes filled,
-    and opened by a disc of ``part_frac`` x the short side (what is left of a pattern is narrower than a card).
+    size is known (``card_px``: (short, long) px): closed by a disc (:func:`vision.raster.disc_morphology`) of
+    ``join_frac`` x the short side (a light card border, or art in the table's own colours, breaks the card's
+    foreground into pieces), holes filled, and opened by a disc of ``part_frac`` x the short side (what is left of
+    a pattern is narrower than a card).
 
     ``density`` > 0: first, every pixel where at least this fraction of the square of ``join_frac`` x the short
     side around it is foreground becomes foreground, every other pixel table (a card in the table's own colours
     is scattered pieces, dense within the card; the specks a patterned cloth leaves are sparse)."""
     short = float(min(card_px))
 
-    def disc(frac: float) -> np.ndarray:
-        k = max(3, int(round(frac * short)) | 1)
-        return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    def disc(frac: float) -> int:
+        return max(3, int(round(frac * short)) | 1)
 
     if density > 0:
         k = max(3, int(round(join_frac * short)) | 1)
         near = cv2.boxFilter(mask, cv2.CV_32F, (k, k), normalize=True, borderType=cv2.BORDER_CONSTANT)
         mask = (near >= density * 255.0).astype(np.uint8) * 255
-    out = fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, disc(join_frac)))
-    return cv2.morphologyEx(out, cv2.MORPH_OPEN, disc(part_frac))
+    out = fill_holes(disc_morphology(mask, cv2.MORPH_CLOSE, disc(join_frac)))
+    return disc_morphology(out, cv2.MORPH_OPEN, disc(part_frac))
 
 
 @dataclass

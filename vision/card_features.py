@@ -17,13 +17,17 @@ count only the hexagon inside the square crop (:func:`shape_mask`).
 from __future__ import annotations
 
 import math
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-__all__ = ["IdConfig", "card_features", "crop_features", "feature_maps", "flatten_light", "ink_amplitude",
-           "inner_maps", "mask_face", "normalise_maps", "shape_mask", "shifted_maps", "turn_crop", "white_balance"]
+__all__ = ["IdConfig", "card_features", "crop_features", "crop_features_many", "feature_maps", "flatten_light",
+           "ink_amplitude", "inner_maps", "mask_face", "normalise_maps", "reusing_features", "shape_mask",
+           "shifted_maps", "turn_crop", "white_balance"]
 
 
 @dataclass(frozen=True)
@@ -102,13 +106,18 @@ def white_balance(crop: np.ndarray, cfg: IdConfig) -> np.ndarray:
 def channel_percentile(img: np.ndarray, q: float) -> np.ndarray:
     """float32[3]: the ``q``-th percentile of each channel of an ``[H, W, 3]`` image, interpolated linearly
     between the two nearest ranks (what ``np.percentile`` gives, from two partial sorts)."""
-    x = np.ascontiguousarray(img.reshape(-1, 3).T)
-    n = x.shape[1]
+    return _channel_percentiles(img.reshape(1, -1, 3), q)[0]
+
+
+def _channel_percentiles(px: np.ndarray, q: float) -> np.ndarray:
+    """float32[n, 3]: :func:`channel_percentile` of each of n images' pixels ``px`` [n, P, 3]."""
+    x = np.ascontiguousarray(px.transpose(0, 2, 1))
+    n = x.shape[2]
     k = q / 100.0 * (n - 1)
     lo = int(math.floor(k))
     hi = min(lo + 1, n - 1)
-    part = np.partition(x, (lo, hi), axis=1)
-    a, b = part[:, lo].astype(np.float64), part[:, hi].astype(np.float64)
+    part = np.partition(x, (lo, hi), axis=2)
+    a, b = part[:, :, lo].astype(np.float64), part[:, :, hi].astype(np.float64)
     return (a + (b - a) * (k - lo)).astype(np.float32)
 
 
@@ -127,40 +136,57 @@ def flatten_light(crop: np.ndarray, cells: tuple[int, int] = (4, 6), percentile:
 def _light_field(f: np.ndarray, cells: tuple[int, int], percentile: float) -> np.ndarray | None:
     """float32[h, w, 3] the inverse light field :func:`flatten_light` multiplies the float32 crop ``f`` by
     (None: too few cells, nothing to flatten)."""
+    factors = _light_factors(f[None], cells, percentile)
+    if factors is None:
+        return None
+    inv_y, inv_x = factors[0][0], factors[1][0]
     h, w = f.shape[:2]
+    # inv_y[:, None, :] * inv_x[None, :, :], as rows of w * 3 values (numpy's loop over 3 channels is slow)
+    return (np.tile(inv_y, (1, w)) * inv_x.reshape(1, -1)).reshape(h, w, 3)
+
+
+def _light_factors(f: np.ndarray, cells: tuple[int, int],
+                   percentile: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """The separable inverse light fields of n float32 crops ``f`` [n, h, w, 3]: (float32[n, h, 3] along the rows,
+    float32[n, w, 3] along the columns; the field is their product), or None (too few cells, nothing to flatten).
+    Each crop's cells' percentiles come from one partial sort for all crops, its plane is fitted on its own."""
+    n, h, w = f.shape[:3]
     nx, ny = max(1, int(cells[0])), max(1, int(cells[1]))
     if nx * ny < 4 or h < 2 * ny or w < 2 * nx:
         return None
     c = 8  # each cell sampled at c x c pixels (area-averaged), one percentile call for all cells
-    small = cv2.resize(f, (nx * c, ny * c), interpolation=cv2.INTER_AREA)
-    cellpix = small.reshape(ny, c, nx, c, 3).transpose(0, 2, 1, 3, 4).reshape(ny, nx, c * c, 3)
+    small = np.stack([cv2.resize(x, (nx * c, ny * c), interpolation=cv2.INTER_AREA) for x in f]) if n > 1 else \
+        cv2.resize(f[0], (nx * c, ny * c), interpolation=cv2.INTER_AREA)[None]
+    cellpix = small.reshape(n, ny, c, nx, c, 3).transpose(0, 1, 3, 2, 4, 5).reshape(n, ny, nx, c * c, 3)
     kth = int(round(percentile / 100.0 * (c * c - 1)))
-    vals = np.partition(cellpix, kth, axis=2)[:, :, kth].astype(np.float64)      # [ny, nx, 3]
+    vals = np.partition(cellpix, kth, axis=3)[:, :, :, kth].astype(np.float64)    # [n, ny, nx, 3]
     A, outer = _plane_design(nx, ny)
-    logv = np.log(np.maximum(vals.reshape(-1, 3), 4.0))                       # [cells, 3]
-    # the cells kept are decided on the channels' mean (the fit is linear: the mean channel's plane is the mean
-    # of the channels' planes), then the three channels are fitted once on them
-    lm = logv.mean(axis=1)
-    al = A * lm[:, None]
-    keep = np.ones(len(A))
-    for _ in range(3):
-        fitted = keep
-        # least squares by the normal equations (3 parameters, well conditioned: cell centres on a grid)
-        res = lm - A @ _solve3((keep @ outer).reshape(3, 3), keep @ al)
-        rk = res[keep > 0]
-        spread = max(math.sqrt(float(np.dot(rk, rk)) / len(rk) - (float(rk.sum()) / len(rk)) ** 2), 0.02)
-        new_keep = (res > -2.0 * spread).astype(np.float64)
-        if new_keep.sum() < 4 or np.array_equal(new_keep, keep):
-            break
-        keep = new_keep
-    kA = A * fitted[:, None]
-    coef = _solve3(kA.T @ A, kA.T @ logv)                                        # [3 params, 3 channels]
     yy = (np.arange(h, dtype=np.float32) + 0.5) / h - 0.5
     xx = (np.arange(w, dtype=np.float32) + 0.5) / w - 0.5
-    inv_x = np.exp(-xx[:, None] * coef[1][None, :].astype(np.float32))      # separable: exp(-bx) * exp(-cy)
-    inv_y = np.exp(-yy[:, None] * coef[2][None, :].astype(np.float32))
-    # inv_y[:, None, :] * inv_x[None, :, :], as rows of w * 3 values (numpy's loop over 3 channels is slow)
-    return (np.tile(inv_y, (1, w)) * inv_x.reshape(1, -1)).reshape(h, w, 3)
+    inv_y = np.empty((n, h, 3), np.float32)
+    inv_x = np.empty((n, w, 3), np.float32)
+    for i in range(n):
+        logv = np.log(np.maximum(vals[i].reshape(-1, 3), 4.0))                  # [cells, 3]
+        # the cells kept are decided on the channels' mean (the fit is linear: the mean channel's plane is the mean
+        # of the channels' planes), then the three channels are fitted once on them
+        lm = logv.mean(axis=1)
+        al = A * lm[:, None]
+        keep = np.ones(len(A))
+        for _ in range(3):
+            fitted = keep
+            # least squares by the normal equations (3 parameters, well conditioned: cell centres on a grid)
+            res = lm - A @ _solve3((keep @ outer).reshape(3, 3), keep @ al)
+            rk = res[keep > 0]
+            spread = max(math.sqrt(float(np.dot(rk, rk)) / len(rk) - (float(rk.sum()) / len(rk)) ** 2), 0.02)
+            new_keep = (res > -2.0 * spread).astype(np.float64)
+            if new_keep.sum() < 4 or np.array_equal(new_keep, keep):
+                break
+            keep = new_keep
+        kA = A * fitted[:, None]
+        coef = _solve3(kA.T @ A, kA.T @ logv)                                    # [3 params, 3 channels]
+        inv_x[i] = np.exp(-xx[:, None] * coef[1][None, :].astype(np.float32))   # separable: exp(-bx) * exp(-cy)
+        inv_y[i] = np.exp(-yy[:, None] * coef[2][None, :].astype(np.float32))
+    return inv_y, inv_x
 
 
 def _solve3(G: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -251,6 +277,27 @@ def feature_maps(crop: np.ndarray, cfg: IdConfig, shape: str = "card") -> tuple[
     return big, hist
 
 
+_REUSE = threading.local()
+
+
+@contextmanager
+def reusing_features() -> Iterator[None]:
+    """Within the block, :func:`crop_features` of a crop this thread has seen in it already (the same pixels, shape
+    of crop, config and ``shape``) returns the arrays it returned then, made read-only, instead of computing them
+    again: the same numbers. One card read rectifies and scores the same place more than once (a loose place
+    screened, then identified; a second look's place ranked coarsely, then scored in full; the outline centred at
+    the turn it matched). Nested blocks share the outermost block's store, dropped when that block ends (a frame's
+    features: a few MB)."""
+    outer = getattr(_REUSE, "store", None)
+    if outer is None:
+        _REUSE.store = {}
+    try:
+        yield
+    finally:
+        if outer is None:
+            _REUSE.store = None
+
+
 def crop_features(crop: np.ndarray, cfg: IdConfig,
                   shape: str = "card") -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """:func:`feature_maps` and, for cards, :func:`ink_amplitude` (None for other shapes) in one pass.
@@ -262,10 +309,50 @@ def crop_features(crop: np.ndarray, cfg: IdConfig,
     a hex crop's features are computed at the crop's size and the maps reduced afterwards.
 
     The white-balanced Lab crop is 8-bit, so chroma and the ink hue's histogram bins and weights are read from
-    tables over its (a, b) pairs (:func:`_ab_tables`: the same values, computed once)."""
-    h, w = crop.shape[:2]
+    tables over its (a, b) pairs (:func:`_ab_tables`: the same values, computed once).
+
+    Within :func:`reusing_features` a crop seen there already gets the arrays computed then (read-only).
+    :func:`crop_features_many` gives the same numbers for many crops at once.
+    """
+    return crop_features_many([crop], cfg, shape)[0]
+
+
+def crop_features_many(crops: list[np.ndarray], cfg: IdConfig,
+                       shape: str = "card") -> list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
+    """:func:`crop_features` of each crop (uint8[h, w, 3] BGR, any sizes), the same numbers to the last bit: the
+    crops of one size are computed together, every per-pixel step (white balance, Lab, gradients, ink hue
+    histogram) once over all of them, the steps that see a crop's neighbourhood (resizing, light field, Sobel,
+    blur) crop by crop. Within :func:`reusing_features` only the crops not seen there yet are computed."""
+    store = getattr(_REUSE, "store", None)
+    keys: list[tuple] = []
+    if store is not None:
+        crops = [np.ascontiguousarray(c) for c in crops]
+        keys = [(cfg, shape, c.shape, c.dtype.str, c.tobytes()) for c in crops]
+    out: list[tuple | None] = [store.get(k) if store is not None else None for k in keys] or [None] * len(crops)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    first: dict[tuple, int] = {}        # with a store: a crop twice in the list is computed once
+    for i, c in enumerate(crops):
+        if out[i] is None and (store is None or first.setdefault(keys[i], i) == i):
+            groups.setdefault(c.shape, []).append(i)
+    for idx in groups.values():
+        for i, got in zip(idx, _features_one_size([crops[i] for i in idx], cfg, shape), strict=True):
+            out[i] = got
+            if store is not None:
+                for a in got:
+                    if a is not None:
+                        a.setflags(write=False)
+                store[keys[i]] = got
+    if store is not None:
+        out = [store[k] for k in keys]
+    return out
+
+
+def _features_one_size(crops: list[np.ndarray], cfg: IdConfig,
+                       shape: str) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
+    """:func:`crop_features_many` of crops of one size (no store)."""
+    h, w = crops[0].shape[:2]
     m = int(round(cfg.margin_frac * min(h, w)))
-    core = crop[m:h - m, m:w - m] if m > 0 else crop
+    cores = [c[m:h - m, m:w - m] for c in crops] if m > 0 else list(crops)
     face = shape_mask(shape, w, h)
     if face is not None and m > 0:
         face = face[m:h - m, m:w - m]
@@ -274,17 +361,20 @@ def crop_features(crop: np.ndarray, cfg: IdConfig,
     size = (sw + 2 * s, sh + 2 * s)
     amp_extra = int(round(cfg.amp_margin_frac * min(h, w))) - m
     if shape == "card":  # deck format 2: every feature computed at the maps' size, not the crop's
-        amp_extra = int(round(amp_extra * size[0] / max(core.shape[1], 1)))
-        core = cv2.resize(core, size, interpolation=cv2.INTER_AREA)
-    wb8 = _balanced_8bit(core, cfg, shape)
-    L8, a8, b8 = cv2.split(cv2.cvtColor(wb8, cv2.COLOR_BGR2LAB))
+        amp_extra = int(round(amp_extra * size[0] / max(cores[0].shape[1], 1)))
+        cores = [cv2.resize(c, size, interpolation=cv2.INTER_AREA) for c in cores]
+    n = len(cores)
+    hh, ww = cores[0].shape[:2]
+    rows = [slice(i * hh, (i + 1) * hh) for i in range(n)]   # each crop's rows in the stacked planes
+    wb8 = _balanced_8bit_many(cores, cfg, shape)
+    L8, a8, b8 = cv2.split(cv2.cvtColor(wb8, cv2.COLOR_BGR2LAB))                  # [n * hh, ww] each
     L = L8.astype(np.float32)
     ab = (a8.astype(np.uint16) << 8) | b8
     nb = cfg.hue_bins
     chroma_t, lo_t, hi_t, below_t, above_t = _ab_tables(nb)
     chroma = np.take(chroma_t, ab)
-    gx = cv2.Sobel(L, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(L, cv2.CV_32F, 0, 1, ksize=3)
+    gx = _stacked([cv2.Sobel(L[r], cv2.CV_32F, 1, 0, ksize=3) for r in rows])
+    gy = _stacked([cv2.Sobel(L[r], cv2.CV_32F, 0, 1, ksize=3) for r in rows])
     gxx, gyy = gx * gx, gy * gy
     mag = gxx + gyy
     mag += 1e-6
@@ -294,46 +384,71 @@ def crop_features(crop: np.ndarray, cfg: IdConfig,
     s2 = 2 * gx
     s2 *= gy
     s2 /= mag
-    small = cv2.merge([(255 - L8).astype(np.float32), chroma, c2, s2])
-    if small.shape[:2] != (size[1], size[0]):
-        small = cv2.resize(small, size, interpolation=cv2.INTER_AREA)
-    if cfg.blur_sigma > 0:
-        small = cv2.GaussianBlur(small, (0, 0), cfg.blur_sigma)
-    big = np.ascontiguousarray(small.transpose(2, 0, 1), np.float32)
-    ink = chroma > cfg.ink_chroma
+    planes = cv2.merge([(255 - L8).astype(np.float32), chroma, c2, s2])
+    bigs = []
+    for r in rows:
+        small = planes[r]
+        if small.shape[:2] != (size[1], size[0]):
+            small = cv2.resize(small, size, interpolation=cv2.INTER_AREA)
+        if cfg.blur_sigma > 0:
+            small = cv2.GaussianBlur(small, (0, 0), cfg.blur_sigma)
+        bigs.append(np.ascontiguousarray(small.transpose(2, 0, 1), np.float32))
+    ink = (chroma > cfg.ink_chroma).reshape(n, hh, ww)
     if face is not None:
         ink &= face > 0
-    hist = np.zeros(nb, np.float64)
-    if ink.any():
-        ii = ab[ink]
-        wts = chroma[ink].astype(np.float64)
-        hist = (np.bincount(np.take(lo_t, ii), wts * np.take(below_t, ii), minlength=nb)
-                + np.bincount(np.take(hi_t, ii), wts * np.take(above_t, ii), minlength=nb))[:nb]
+    ink = ink.reshape(n, -1)
+    # every crop's ink pixels in one histogram of n x nb bins: each bin sums its own crop's pixels in their order
+    which = np.repeat(np.arange(0, n * nb, nb), np.count_nonzero(ink, axis=1))
+    ii = ab.reshape(n, -1)[ink]
+    wts = chroma.reshape(n, -1)[ink].astype(np.float64)
+    hist = (np.bincount(np.take(lo_t, ii) + which, wts * np.take(below_t, ii), minlength=n * nb)
+            + np.bincount(np.take(hi_t, ii) + which, wts * np.take(above_t, ii), minlength=n * nb)).reshape(n, nb)
     if cfg.hue_smooth > 0:  # circular Gaussian smoothing: a small hue shift (lighting) stays close
-        r = 3 * int(math.ceil(cfg.hue_smooth))
+        idx, ker = _hue_smoothing(nb, cfg.hue_smooth)
+        hist = (hist[:, idx] * ker[None, None, :]).sum(axis=2)
+    out = []
+    for i, r in enumerate(rows):
+        total = hist[i].sum()
+        hi_ = hist[i] / total if total > 0 else np.full(nb, 1.0 / nb)
+        amp = _amplitude(L[r], chroma[r], amp_extra) if shape == "card" else None
+        out.append((bigs[i], hi_.astype(np.float32), amp))
+    return out
+
+
+def _stacked(planes: list[np.ndarray]) -> np.ndarray:
+    """The planes one above the other (one plane: itself)."""
+    return planes[0] if len(planes) == 1 else np.concatenate(planes)
+
+
+_SMOOTH_CACHE: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _hue_smoothing(nb: int, sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    """(int[nb, 2r + 1] the bins each smoothed bin reads, circularly; float64[2r + 1] their Gaussian weights),
+    r = 3 x ceil(``sigma``) bins; cached."""
+    got = _SMOOTH_CACHE.get((nb, sigma))
+    if got is None:
+        r = 3 * int(math.ceil(sigma))
         k = np.arange(-r, r + 1)
-        ker = np.exp(-0.5 * (k / cfg.hue_smooth) ** 2)
-        idx = (np.arange(nb)[:, None] - k[None, :]) % nb
-        hist = (hist[idx] * ker[None, :]).sum(axis=1)
-    total = hist.sum()
-    hist = hist / total if total > 0 else np.full(nb, 1.0 / nb)
-    amp = None
-    if shape == "card":
-        amp = _amplitude(L, chroma, amp_extra)
-    return big, hist.astype(np.float32), amp
+        got = _SMOOTH_CACHE[(nb, sigma)] = ((np.arange(nb)[:, None] - k[None, :]) % nb,
+                                            np.exp(-0.5 * (k / sigma) ** 2))
+    return got
 
 
-def _balanced_8bit(core: np.ndarray, cfg: IdConfig, shape: str) -> np.ndarray:
-    """uint8 BGR: :func:`_balanced_core` scaled so 1.2 is 255 (truncated), in place where it can."""
-    f = core.astype(np.float32)
-    if shape == "card" and cfg.flatten_light:
-        field = _light_field(f, cfg.light_cells, cfg.paper_percentile)
-        if field is not None:
-            f.reshape(f.shape[0], -1)[...] *= field.reshape(f.shape[0], -1)
-    f /= np.maximum(channel_percentile(f, cfg.paper_percentile), 8.0)
+def _balanced_8bit_many(cores: list[np.ndarray], cfg: IdConfig, shape: str) -> np.ndarray:
+    """uint8[n * h, w, 3]: :func:`_balanced_core` of each of n cores of one size (uint8[h, w, 3]) scaled so 1.2 is
+    255 (truncated), stacked."""
+    f = (np.stack(cores) if len(cores) > 1 else cores[0][None]).astype(np.float32)   # [n, h, w, 3]
+    n, h = f.shape[:2]
+    flat = shape == "card" and cfg.flatten_light
+    factors = _light_factors(f, cfg.light_cells, cfg.paper_percentile) if flat else None
+    if factors is not None:   # every crop's field (as :func:`_light_field` builds it) at once
+        inv_y, inv_x = factors
+        f.reshape(n, h, -1)[...] *= np.tile(inv_y, (1, 1, f.shape[2])) * inv_x.reshape(n, 1, -1)
+    f /= np.maximum(_channel_percentiles(f.reshape(n, -1, 3), cfg.paper_percentile), 8.0)[:, None, None, :]
     np.clip(f, 0.0, 1.2, out=f)
     f *= 255.0 / 1.2
-    return f.astype(np.uint8)     # at most 1.2 * (255 / 1.2) = 255.00002: truncated to 255
+    return f.reshape(n * h, *f.shape[2:]).astype(np.uint8)   # at most 1.2 * (255 / 1.2) = 255.00002: truncated
 
 
 _AB_CACHE: dict[int, tuple[np.ndarray, ...]] = {}

@@ -397,8 +397,9 @@ def _best_outline(deck: DeckProfile, frame: np.ndarray, cands: list[np.ndarray],
         return best, quad, crop
     ccrops = [rectify(frame, q, cw, ch) for q in cands]
     looks = [cv2.flip(c, 1) if mirrored else c for c in ccrops]
-    # ranked by the coarse distance at every turn the deck tries
-    order = np.argsort(deck.coarse_best_many(looks))[: cfg.max_candidates]
+    # ranked by the coarse distance at every turn the deck tries (one candidate: nothing to rank)
+    order = (np.argsort(deck.coarse_best_many(looks))[: cfg.max_candidates] if len(looks) > 1
+             else np.arange(min(1, cfg.max_candidates)))
     for j, s in zip(order, deck.score_many([looks[j] for j in order]), strict=True):
         gain = cfg.min_gain if s[0] == first[0] else cfg.min_gain_other
         if s[1] < best[1] - gain:

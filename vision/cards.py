@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from .card_detect import CardsConfig, crop_size, find_card_quads, find_quads, rectify_table
+from .card_features import reusing_features
 from .card_match import SearchView, refine_identifications
 from .deck import DeckProfile
 from .errors import VisionError
@@ -310,31 +311,33 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         asp = aspect or float(np.median([quad_size(q)[1] / max(quad_size(q)[0], 1e-6) for q in quads]))
         cw, ch = crop_size(c, asp)
         crops = timed_stage(t, "rectify", lambda: [rectify(frame, q, cw, ch) for q in quads])
-        if deck is not None and any(loose):   # the second look's places: only those the deck might know
-            keep = timed_stage(t, "loose_screen", screen_loose, deck, crops, loose, c)
-            quads, crops, loose = [quads[k] for k in keep], [crops[k] for k in keep], [loose[k] for k in keep]
-            if view is not None:
-                view = (view[0], [view[1][k] for k in keep], *view[2:])
-        if deck is not None:
-            results, quads, crops = timed_stage(t, "identify", identify_and_refine, deck, frame, quads, crops, c.mirror,
-                                                view)
-            for k, (r, mirrored) in enumerate(results):
-                ids[k], confs[k] = r.card_id, r.confidence
-                if mirrored:  # the card reads mirrored: its left and right corners swap
-                    quads[k] = quads[k][[1, 0, 3, 2]]
-                if r.turns:  # the crop matched after r.turns clockwise quarter turns
-                    quads[k] = np.roll(quads[k], r.turns, axis=0)
-                h_, w_ = crops[k].shape[:2]
-                if (mirrored or r.turns) and (r.turns % 2 == 0 or h_ == w_):  # the kept crop reads as the card
-                    crops[k] = rectify(frame, quads[k], w_, h_)
-            stick = timed_stage(t, "stickers", sticker_ids, frame, quads, deck, c, tc)
-            for k, cid in stick.items():
-                ids[k], confs[k], sources[k] = cid, 0.99, "sticker"
-            # only the first look's cards: the second look's places are mostly no card and read weakly either way
-            if c.mirror != "auto" and timed_stage(t, "mirror", _mirror_looks_wrong, deck,
-                                                         [r for r, lo in zip(results, loose, strict=True) if not lo],
-                                                         [x for x, lo in zip(crops, loose, strict=True) if not lo]):
-                notes.append(MIRROR_NOTE)
+        with reusing_features():   # a place screened, then identified, or scored twice: its features once
+            if deck is not None and any(loose):   # the second look's places: only those the deck might know
+                keep = timed_stage(t, "loose_screen", screen_loose, deck, crops, loose, c)
+                quads, crops, loose = [quads[k] for k in keep], [crops[k] for k in keep], [loose[k] for k in keep]
+                if view is not None:
+                    view = (view[0], [view[1][k] for k in keep], *view[2:])
+            if deck is not None:
+                results, quads, crops = timed_stage(t, "identify", identify_and_refine, deck, frame, quads, crops,
+                                                    c.mirror, view)
+                for k, (r, mirrored) in enumerate(results):
+                    ids[k], confs[k] = r.card_id, r.confidence
+                    if mirrored:  # the card reads mirrored: its left and right corners swap
+                        quads[k] = quads[k][[1, 0, 3, 2]]
+                    if r.turns:  # the crop matched after r.turns clockwise quarter turns
+                        quads[k] = np.roll(quads[k], r.turns, axis=0)
+                    h_, w_ = crops[k].shape[:2]
+                    if (mirrored or r.turns) and (r.turns % 2 == 0 or h_ == w_):  # the kept crop reads as the card
+                        crops[k] = rectify(frame, quads[k], w_, h_)
+                stick = timed_stage(t, "stickers", sticker_ids, frame, quads, deck, c, tc)
+                for k, cid in stick.items():
+                    ids[k], confs[k], sources[k] = cid, 0.99, "sticker"
+                # only the first look's cards: the second look's places are mostly no card and read weakly either
+                # way
+                if c.mirror != "auto" and timed_stage(t, "mirror", _mirror_looks_wrong, deck,
+                                                      [r for r, lo in zip(results, loose, strict=True) if not lo],
+                                                      [x for x, lo in zip(crops, loose, strict=True) if not lo]):
+                    notes.append(MIRROR_NOTE)
         kept = _kept_loose(quads, loose, ids, confs, c.loose_min_confidence if deck is not None else math.inf)
         if len(kept) < len(quads):
             quads, ids, confs, sources = ([v[k] for k in kept] for v in (quads, ids, confs, sources))

@@ -33,7 +33,7 @@ from .card_detect import CardsConfig, crop_size, find_quads, foreground_mask, re
 from .card_features import (
     IdConfig,
     card_features,
-    crop_features,
+    crop_features_many,
     ink_amplitude,
     inner_maps,
     mask_face,
@@ -152,16 +152,28 @@ class DeckProfile:
         A half turn is not computed again: the maps of a crop turned 180 degrees are the maps turned 180
         degrees (the doubled-angle orientation channels are unchanged by a half turn), and its colour and
         amplitude are the same; so a card costs one feature pass, a square tile two."""
+        return self.turn_features_many([crop])[0]
+
+    def turn_features_many(self, crops: list[np.ndarray]) -> list[list[tuple[np.ndarray, np.ndarray,
+                                                                                np.ndarray | None]]]:
+        """:meth:`turn_features` of each crop, the feature passes of all crops and turns computed together
+        (:func:`vision.card_features.crop_features_many`: the same numbers as one by one)."""
         cfg = self.config
-        out: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray | None]] = {}
-        for t in self.turns_to_try():
-            half = out.get(t - 2)
-            if half is not None:
-                out[t] = (np.ascontiguousarray(half[0][:, ::-1, ::-1]), half[1], half[2])
-                continue
-            big, hist, a = crop_features(turn_crop(crop, t), cfg, self.shape)
-            out[t] = (mask_face(big, cfg, self.shape, crop.shape[:2]), hist, a)
-        return [out[t] for t in self.turns_to_try()]
+        tried = self.turns_to_try()
+        passes = [t for t in tried if t - 2 not in tried]      # a half turn t + 2 is t's maps turned
+        feats = iter(crop_features_many([turn_crop(c, t) for c in crops for t in passes], cfg, self.shape))
+        out = []
+        for crop in crops:
+            got: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray | None]] = {}
+            for t in tried:
+                half = got.get(t - 2)
+                if half is not None:
+                    got[t] = (np.ascontiguousarray(half[0][:, ::-1, ::-1]), half[1], half[2])
+                    continue
+                big, hist, a = next(feats)
+                got[t] = (mask_face(big, cfg, self.shape, crop.shape[:2]), hist, a)
+            out.append([got[t] for t in tried])
+        return out
 
     def distances(self, crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(distance float[N_refs, T], turns tried) of one crop against every reference (:meth:`distances_many`
@@ -176,7 +188,7 @@ class DeckProfile:
         the rest. Fine: per crop, the ``shortlist`` closest (reference, turn) pairs at every shift within
         ``struct_shift`` (:meth:`DeckSearch.fine_ncc`), with occlusion trimming; the other pairs keep their
         coarse distance (an upper bound of the fine one: the centred shift is among the shifts tried)."""
-        feats = [self.turn_features(c) for c in crops]
+        feats = self.turn_features_many(crops)
         turns = np.array(self.turns_to_try())
         return [(self._fine(D, hel, f), turns) for (D, hel), f in zip(self._coarse_many(feats), feats, strict=True)]
 
@@ -255,13 +267,11 @@ class DeckProfile:
         :meth:`turns_to_try` (the half turn's maps flipped, as :meth:`distances` tries it); without, its
         coarse distance float[N_refs] to every reference as given (every reference read: no estimates)."""
         cfg = self.config
-        feats = []
-        for crop in crops:
-            if turns:
-                feats.append(self.turn_features(crop))
-            else:
-                big, hist, a = crop_features(crop, cfg, self.shape)
-                feats.append([(mask_face(big, cfg, self.shape, crop.shape[:2]), hist, a)])
+        if turns:
+            feats = self.turn_features_many(crops)
+        else:
+            feats = [[(mask_face(big, cfg, self.shape, crop.shape[:2]), hist, a)]
+                     for crop, (big, hist, a) in zip(crops, crop_features_many(crops, cfg, self.shape), strict=True)]
         out = []
         for (D, _), f in zip(self._coarse_many(feats, exact_all=not turns), feats, strict=True):
             D = D + np.asarray(self._amp_term(f[0][2]), np.float32).reshape(-1, 1)
