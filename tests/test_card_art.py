@@ -164,3 +164,43 @@ def test_the_dice_readers_faces_in_the_tiles_art_are_dropped_and_every_die_kept(
     on_tiles = [d for d in after.dice if any(inside(roll.table.polygon_px(p), *centre(d.box)) for p in roll.on_tiles)]
     assert len(on_tiles) >= len(roll.on_tiles) - 1
     assert "art" in after.timings_ms
+
+
+class FixedDice:
+    """Stands in for the box's Roll dice reader (:class:`vision.readers.RollDiceAdapter`): the given dice."""
+
+    name = "roll_dice"
+
+    def __init__(self, dice, size=(1280, 720)):
+        self.sighting = Sighting(self.name, *size, dice=tuple(dice))
+
+    def read(self, frame):
+        return self.sighting
+
+
+def test_the_box_drops_the_art_after_its_dice_and_card_reads(roll, store):
+    # the box's read of a Roll table before Reveal: the dice pass on its own thread beside the card pass, then the
+    # dice that are a tile's art dropped; the dice lying on tiles kept
+    from companion.camera import CameraFlow
+    from tests.test_camera_flow import flow_of, frame_of, setup_roll
+
+    on_tiles = [RollDieObservation(d.colour, d.face, roll.table.box_px(d), 0.9) for d in roll.on_tiles]
+    bare = [c for c in roll.read if c.id is not None and not any(
+        inside(roll.table.polygon_px(d), *c.center_px) for d in roll.on_tiles)]
+    assert len(bare) >= 3
+    art = [RollDieObservation("white", "explore", (int(c.center_px[0]) - 20, int(c.center_px[1]) - 20, 40, 40), 0.9)
+           for c in bare[:3]]
+    assert explained_by_art(roll.frame, art, roll.read, roll.deck.art) == [True] * 3
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    cam = CameraFlow(flow, deck=roll.deck, calibration=roll.cal, dice_reader=FixedDice([*on_tiles, *art]))
+    cam.schedule(0.0)
+    plan = cam.plan(frame_of(roll.frame), 0.0)
+    assert plan.dice is not None and plan.anchors
+    sight = cam.see(plan)
+    kept = sight.sightings["dice"].dice
+    assert not set(art) & set(kept)
+    named = [d for d in on_tiles if any(c.id is not None and inside(np.asarray(c.corners), *centre(d.box))
+                                        for c in roll.read)]
+    assert named and set(on_tiles) <= set(kept)
+    assert "art" in sight.sightings["dice"].timings_ms
