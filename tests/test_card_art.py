@@ -79,6 +79,9 @@ def test_the_deck_keeps_each_cards_art(roll, tmp_path):
     back = DeckProfile.load(roll.deck.save(tmp_path / "roll.npz"))
     assert sorted(back.art) == sorted(TILES)
     assert all(np.array_equal(back.art[k], roll.deck.art[k]) for k in TILES)
+    # a profile saved before decks kept their art loads without it (the art check then judges nothing)
+    older = DeckProfile.load(replace(roll.deck, art={}).save(tmp_path / "older.npz"))
+    assert older.art == {} and older.ref_ids == roll.deck.ref_ids
 
 
 def test_a_die_on_a_tile_is_kept(roll):
@@ -128,6 +131,9 @@ def test_off_the_cards_or_without_art_nothing_is_judged(roll):
     assert explained_by_art(roll.frame, [observed], roll.cards, roll.deck.art) == [False]
     card = roll.cards[0]
     assert art_score(roll.frame, box, card.corners, roll.deck.art[card.id]) is None
+    # no outline to warp the art to: nothing judged, nothing raised
+    for bad in (np.zeros((4, 2)), np.full((4, 2), np.nan), np.zeros((3, 2))):
+        assert art_score(roll.frame, (600, 300, 40, 40), bad, roll.deck.art[card.id]) is None
     # a deck saved before decks kept their art: the dice as the reader reported them
     on_art = tuple(RollDieObservation("white", "explore", (int(c.center_px[0]) - 20, int(c.center_px[1]) - 20, 40, 40),
                                       0.9) for c in roll.cards)

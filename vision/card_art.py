@@ -33,6 +33,10 @@ __all__ = ["ART_WIDTH", "ArtConfig", "art_score", "explained_by_art", "without_a
 ART_WIDTH = 160
 
 
+#: Fewest window pixels on the card a correlation is computed over.
+MIN_PIXELS = 16
+
+
 @dataclass(frozen=True)
 class ArtConfig:
     """Thresholds of the art check.
@@ -82,9 +86,13 @@ def art_score(frame: np.ndarray, box: tuple[int, int, int, int], corners: np.nda
         The zero-mean normalised cross-correlation (-1..1) of the window with the warped art at the best
         small shift, per channel, averaged with the art's contrast in each channel as weights; 0.0 when the
         art is plain there (it explains no structure); None when the window is too little on the card
-        (``min_on_card``) or empty.
+        (``min_on_card``, :data:`MIN_PIXELS`), empty, or ``corners`` outline no card (not 4 finite points
+        round an area).
     """
     cfg = config or ArtConfig()
+    corners = np.asarray(corners, np.float64)
+    if corners.shape != (4, 2) or not np.isfinite(corners).all() or cv2.contourArea(corners.astype(np.float32)) < 1:
+        return None                                              # no card outline to warp the art to
     H_img, W_img = frame.shape[:2]
     bx, by, bw, bh = (float(v) for v in box)
     w, h = int(round(bw * cfg.inner)), int(round(bh * cfg.inner))
@@ -99,10 +107,9 @@ def art_score(frame: np.ndarray, box: tuple[int, int, int, int], corners: np.nda
     ref = cv2.warpPerspective(art, M, (gx1 - gx0, gy1 - gy0), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     on = np.zeros((y1 - y0, x1 - x0), np.uint8)                  # the window's pixels on the card
-    cv2.fillConvexPoly(on, np.round(np.asarray(corners) - (x0, y0)).astype(np.int32), 1)
-    if cfg.blur_sigma > 0:
-        on = cv2.erode(on, np.ones((3, 3), np.uint8))            # the card's edge blends with the table
-    if float(on.mean()) < cfg.min_on_card:
+    cv2.fillConvexPoly(on, np.round(corners - (x0, y0)).astype(np.int32), 1)
+    on = cv2.erode(on, np.ones((3, 3), np.uint8))                # the card's edge blends with the table
+    if float(on.mean()) < cfg.min_on_card or int(on.sum()) < MIN_PIXELS:
         return None
     win = frame[y0:y1, x0:x1].astype(np.float32)
     if cfg.blur_sigma > 0:
