@@ -90,9 +90,23 @@ def art_score(frame: np.ndarray, box: tuple[int, int, int, int], corners: np.nda
         round an area).
     """
     cfg = config or ArtConfig()
-    corners = np.asarray(corners, np.float64)
-    if corners.shape != (4, 2) or not np.isfinite(corners).all() or cv2.contourArea(corners.astype(np.float32)) < 1:
+    outline = _outline(corners)
+    if outline is None:
         return None                                              # no card outline to warp the art to
+    return _score(frame, box, outline, _homography(art.shape[:2], outline), art, cfg)
+
+
+def _outline(corners: Any) -> np.ndarray | None:
+    """``corners`` as float[4, 2] when they are 4 finite points round an area (px^2 >= 1), else None."""
+    q = np.asarray(corners, np.float64)
+    if q.shape != (4, 2) or not np.isfinite(q).all() or abs(cv2.contourArea(q.astype(np.float32))) < 1:
+        return None
+    return q
+
+
+def _score(frame: np.ndarray, box: tuple[int, int, int, int], corners: np.ndarray, H: np.ndarray, art: np.ndarray,
+           cfg: ArtConfig) -> float | None:
+    """:func:`art_score` with the card's outline checked and its homography ``H`` (art px -> frame px) given."""
     H_img, W_img = frame.shape[:2]
     bx, by, bw, bh = (float(v) for v in box)
     w, h = int(round(bw * cfg.inner)), int(round(bh * cfg.inner))
@@ -103,7 +117,7 @@ def art_score(frame: np.ndarray, box: tuple[int, int, int, int], corners: np.nda
     s = max(1, int(round(cfg.shift_frac * max(x1 - x0, y1 - y0))))
     gx0, gy0, gx1, gy1 = x0 - s, y0 - s, x1 + s, y1 + s        # the art is warped over the window grown by s
     T = np.array([[1, 0, -gx0], [0, 1, -gy0], [0, 0, 1]], np.float64)
-    M = T @ _homography(art.shape[:2], corners)
+    M = T @ H
     ref = cv2.warpPerspective(art, M, (gx1 - gx0, gy1 - gy0), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     on = np.zeros((y1 - y0, x1 - x0), np.uint8)                  # the window's pixels on the card
@@ -115,13 +129,15 @@ def art_score(frame: np.ndarray, box: tuple[int, int, int, int], corners: np.nda
     if cfg.blur_sigma > 0:
         win = cv2.GaussianBlur(win, (0, 0), cfg.blur_sigma)
         ref = cv2.GaussianBlur(ref, (0, 0), cfg.blur_sigma)
-    mask = on.astype(np.float32)
-    # the best shift on the grey level, then each channel there
-    scores = cv2.matchTemplate(ref.mean(axis=2), win.mean(axis=2), cv2.TM_CCOEFF_NORMED, mask=mask)
-    scores = np.nan_to_num(scores, nan=-1.0, posinf=-1.0, neginf=-1.0)
-    dy, dx = np.unravel_index(int(np.argmax(scores)), scores.shape)
-    r = ref[dy:dy + (y1 - y0), dx:dx + (x1 - x0)][on > 0]        # float[K, 3]
-    f = win[on > 0]
+    # the best shift on the grey level, then each channel there (a window all on the card needs no mask)
+    grey_ref, grey_win = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY), cv2.cvtColor(win, cv2.COLOR_BGR2GRAY)
+    whole = bool(on.all())
+    scores = (cv2.matchTemplate(grey_ref, grey_win, cv2.TM_CCOEFF_NORMED) if whole
+              else cv2.matchTemplate(grey_ref, grey_win, cv2.TM_CCOEFF_NORMED, mask=on.astype(np.float32)))
+    scores[~np.isfinite(scores)] = -1.0
+    dx, dy = cv2.minMaxLoc(scores)[3]
+    r = ref[dy:dy + (y1 - y0), dx:dx + (x1 - x0)]
+    r, f = (r.reshape(-1, 3), win.reshape(-1, 3)) if whole else (r[on > 0], win[on > 0])   # float[K, 3]
     r = r - r.mean(axis=0)
     f = f - f.mean(axis=0)
     r_sd = np.sqrt((r * r).mean(axis=0))
@@ -158,10 +174,18 @@ def explained_by_art(frame: np.ndarray, dice: Sequence[Any], cards: Sequence[Any
     """
     cfg = config or ArtConfig()
     out = []
+    homographies: dict[int, np.ndarray | None] = {}              # per card, once
     for d in dice:
         x, y, w, h = d.box
         card = _card_under((float(x + w / 2), float(y + h / 2)), cards, art) if art else None
-        score = None if card is None else art_score(frame, d.box, card.corners, art[card.id], cfg)
+        score = None
+        if card is not None:
+            if id(card) not in homographies:
+                outline = _outline(card.corners)
+                homographies[id(card)] = None if outline is None else _homography(art[card.id].shape[:2], outline)
+            H = homographies[id(card)]
+            if H is not None:
+                score = _score(frame, d.box, np.asarray(card.corners, np.float64), H, art[card.id], cfg)
         out.append(score is not None and score >= cfg.explained)
     return out
 
