@@ -11,7 +11,9 @@ dice), at 1280x720 and 2304x1296 (the Pi camera's default size). Decks are enrol
 the Roll dice and Eclipse's combat dice from synthetic enrollment folders (the combat dice as ``companion enroll
 eclipse-dice`` does: the box reads them with the Roll dice reader and that profile, colour and face, since a hit's
 damage is its colour's and the 1 and 6 are no pips; they are read beside the map, the hexes the hex read found
-painted out, :class:`vision.hexes.OffMapDice`); the table is calibrated once from its corner markers
+painted out, :class:`vision.hexes.OffMapDice`); after the reads of a frame, the dice that are the printed art of
+a tile the card read identified are dropped, as the box does (:func:`vision.card_art.without_art`, stage
+``roll_dice.art``; ``--no-art-check``: kept); the table is calibrated once from its corner markers
 (:func:`vision.table.calibrate`), as the box does at set-up.
 
 Printed per game and size (medians over ``--reps`` frames, each frame with fresh sensor noise; every
@@ -54,6 +56,7 @@ from bench.frame_timing import FrameTimer
 from bench.hex_reader import sector_ids
 from bench.table_reader import game_ids
 from vision import synth
+from vision.card_art import without_art
 from vision.cards import CardsConfig
 from vision.deck import build_deck_from_images
 from vision.hexes import OffMapDice, build_hex_deck_from_images
@@ -70,6 +73,9 @@ from vision.table import calibrate
 SHARED = Path(os.environ.get("TABLETOP_SHARED", ROOT.parent / "shared"))
 PARALLEL = True
 """Whether :func:`read_all` reads the dice on a second thread beside the card pass, as the box does."""
+ART_CHECK = True
+"""Whether the dice that are a card's printed art are dropped after the reads (:func:`_without_art`), as the box
+does."""
 
 CHANGES = {"roll": ("reroll", "add_card"), "race": ("add_card",), "among": ("add_card",), "eclipse": ("reroll",)}
 
@@ -105,11 +111,24 @@ def _beside(readers, one) -> list:
     return sightings
 
 
+def _without_art(readers, frame, sightings: list) -> list:
+    """As the box does after its dice and card reads of one frame (:meth:`companion.camera.flow.CameraFlow.see`):
+    the dice that are the printed art of a card the card read identified under them dropped
+    (:func:`vision.card_art.without_art`, the deck's art; timed as the dice reader's ``art`` stage)."""
+    if not ART_CHECK:
+        return sightings
+    cards = [c for r, s in zip(readers, sightings, strict=True) if isinstance(r, CardsAdapter) for c in s.cards]
+    art = next((r.deck.art for r in readers if isinstance(r, CardsAdapter) and r.deck is not None), None)
+    return [without_art(frame, s, cards, art) if isinstance(r, RollDiceAdapter) else s
+            for r, s in zip(readers, sightings, strict=True)]
+
+
 def read_all(readers, frame) -> TableRead:
-    """Every reader on ``frame`` (:func:`_beside`); a reader of dice beside the map
-    (:class:`vision.hexes.OffMapDice`) is given the hexes the readers before it found."""
+    """Every reader on ``frame`` (:func:`_beside`), then the art check (:func:`_without_art`); a reader of dice
+    beside the map (:class:`vision.hexes.OffMapDice`) is given the hexes the readers before it found."""
     sightings = _beside(readers, lambda r, before: r.read(frame, _hexes(before)) if isinstance(r, OffMapDice)
                         else r.read(frame))
+    sightings = _without_art(readers, frame, sightings)
     return TableRead(tuple(sightings), {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()})
 
 
@@ -123,6 +142,7 @@ def read_after_change(readers, frame, previous: TableRead, before: np.ndarray) -
     last = dict(zip(map(id, readers), previous.sightings, strict=True))
     sightings = _beside(readers, lambda r, before: r.read_changes(frame, last[id(r)], boxes, _hexes(before))
                         if isinstance(r, OffMapDice) else read_changes(r, frame, last[id(r)], boxes))
+    sightings = _without_art(readers, frame, sightings)
     timings = {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()}
     return TableRead(sightings, {"motion.change_boxes": t_boxes, **timings})
 
@@ -316,11 +336,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="threads of OpenCV and of the inference runtime (0: the machine's cores, at most 4)")
     ap.add_argument("--serial", action="store_true",
                     help="read the dice after the cards, not on a second thread beside them as the box does")
+    ap.add_argument("--no-art-check", action="store_true",
+                    help="keep the dice that are a tile's printed art (the reads before the box's art check)")
     ap.add_argument("--runtime", default="auto", choices=RUNTIMES, help="inference runtime of the CNNs")
     args = ap.parse_args(argv)
     set_opencv_threads(args.threads)
-    global PARALLEL
+    global PARALLEL, ART_CHECK
     PARALLEL = not args.serial
+    ART_CHECK = not args.no_art_check
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     sizes = [tuple(int(v) for v in s.lower().split("x")) for s in args.sizes.split(",") if s.strip()]
     work = Path(tempfile.mkdtemp(prefix="full_table_"))

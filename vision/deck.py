@@ -23,12 +23,13 @@ import json
 import math
 import zipfile
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from .card_art import ART_WIDTH
 from .card_detect import CardsConfig, crop_size, find_quads, foreground_mask, resize_for_work
 from .card_features import (
     IdConfig,
@@ -120,6 +121,9 @@ class DeckProfile:
             :meth:`distances` tries each crop as given).
         amp: float32[N, 2] reference ink amplitudes (:func:`ink_amplitude`), or None (profiles saved
             before it; hex decks): no amplitude term.
+        art: card id -> uint8[h, w, 3] BGR, the card's face upright as enrolled (its first image, rectified
+            to :data:`vision.card_art.ART_WIDTH` px wide, h = width x aspect): what the card shows where
+            nothing covers it (:mod:`vision.card_art`); empty for profiles saved before it and hex decks.
     """
 
     name: str
@@ -133,6 +137,7 @@ class DeckProfile:
     sources: list[str] = field(default_factory=list)
     shape: str = "card"
     amp: np.ndarray | None = None
+    art: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def card_ids(self) -> list[str]:
@@ -434,6 +439,9 @@ class DeckProfile:
             meta["shape"] = self.shape
         buf = io.BytesIO()
         extra = {} if self.amp is None else {"amp": self.amp.astype(np.float32)}   # additive: older programs ignore it
+        if self.art:  # additive too: the art's card ids in the header, the images stacked (one aspect per deck)
+            meta["art_ids"] = list(self.art)
+            extra["art"] = np.stack([np.asarray(a, np.uint8) for a in self.art.values()])
         np.savez_compressed(buf, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8),
                             struct=self.struct.astype(np.float32), colour=self.colour.astype(np.float32), **extra)
         path.write_bytes(buf.getvalue())
@@ -453,6 +461,7 @@ class DeckProfile:
                 meta = json.loads(bytes(z["meta"]).decode())
                 struct, colour = z["struct"], z["colour"]
                 amp = z["amp"] if "amp" in z.files else None
+                art_images = z["art"] if "art" in z.files else None
         except (zipfile.BadZipFile, zlib.error) as e:   # a copy cut short (no zip directory) or a damaged member
             raise DeckError(f"{path}: not a deck profile saved by `companion enroll cards` "
                             "(cut short or damaged: copy it again)") from e
@@ -467,9 +476,14 @@ class DeckProfile:
             meta = _migrate(meta, path)
             saved = {**_LEGACY_CONFIG, **meta["config"]}   # fields the profile predates keep their old behaviour
             cfg = IdConfig(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in saved.items() if k in known})
+            art_ids = [str(k) for k in meta.get("art_ids", [])]
+            if art_ids and (art_images is None or art_images.ndim != 4 or len(art_images) != len(art_ids)
+                            or art_images.dtype != np.uint8 or art_images.shape[-1] != 3):
+                raise ValueError("art")
+            art = dict(zip(art_ids, art_images, strict=True)) if art_ids else {}
             return cls(meta["name"], float(meta["aspect"]), tuple(meta["card_mm"]), list(meta["ref_ids"]), struct,
                        colour, {int(k): v for k, v in meta.get("markers", {}).items()}, cfg,
-                       list(meta.get("sources", [])), str(meta.get("shape", "card")), amp)
+                       list(meta.get("sources", [])), str(meta.get("shape", "card")), amp, art)
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise DeckError(f"{path}: not a deck profile saved by `companion enroll cards` "
                             f"({type(e).__name__} in its header)") from e
@@ -495,7 +509,7 @@ def _migrate(meta: dict, path: Path) -> dict:
 
 
 def enrollment_crop(image: np.ndarray, aspect: float | None, cards_config: CardsConfig | None = None,
-                    kind: str = "auto") -> tuple[np.ndarray, float]:
+                    kind: str = "auto", width: int | None = None) -> tuple[np.ndarray, float]:
     """The rectified portrait crop of the one card in an enrollment photo or scan, and its aspect.
 
     ``kind="photo"``: a card lying on a table; it is found and warped with the run-time warp.
@@ -504,6 +518,7 @@ def enrollment_crop(image: np.ndarray, aspect: float | None, cards_config: Cards
     aspect (at most ``max_card_aspect``, and the deck's when known) and what lies outside it looks like
     table (under 10 % foreground), else a scan (a card's own inner frame in a scan
     would otherwise pass for the card).
+    ``width``: the crop's width, px (default the card reader's ``crop_width``; height = width x aspect).
     """
     cc = cards_config or CardsConfig()
     h, w = image.shape[:2]
@@ -528,7 +543,7 @@ def enrollment_crop(image: np.ndarray, aspect: float | None, cards_config: Cards
             quad = np.array([[0, h - 1], [0, 0], [w - 1, 0], [w - 1, h - 1]], np.float64)
     s, long = quad_size(quad)
     asp = long / max(s, 1e-6)
-    cw, ch = crop_size(cc, aspect or asp)
+    cw, ch = crop_size(cc if width is None else replace(cc, crop_width=int(width)), aspect or asp)
     return rectify(image, quad, cw, ch), asp
 
 
@@ -558,8 +573,11 @@ def build_deck_from_images(images: dict[str, list[np.ndarray]], name: str = "dec
         asps = [enrollment_crop(im, None, cc, kind)[1] for ims in images.values() for im in ims]
         aspect = float(np.median(asps))
     ref_ids, structs, colours, amps, markers = [], [], [], [], {}
+    art: dict[str, np.ndarray] = {}
     s = cfg.struct_shift
     for cid, ims in images.items():
+        if ims:
+            art[cid] = enrollment_crop(ims[0], aspect, cc, kind, width=ART_WIDTH)[0]
         for im in ims:
             crop, _ = enrollment_crop(im, aspect, cc, kind)
             big, hist = card_features(crop, cfg)
@@ -573,7 +591,7 @@ def build_deck_from_images(images: dict[str, list[np.ndarray]], name: str = "dec
     if card_mm is None:
         card_mm = (63.0, 63.0 * aspect) if aspect >= 1.15 else (63.0, 63.0)
     return DeckProfile(name, float(aspect), tuple(card_mm), ref_ids, np.stack(structs), np.stack(colours), markers, cfg,
-                       sources or [], "card", np.stack(amps))
+                       sources or [], "card", np.stack(amps), art)
 
 
 def deck_from_crops(crops: dict[str, list[np.ndarray]], name: str, aspect: float, card_mm: tuple[float, float],

@@ -79,6 +79,7 @@ from companion.camera.spec import CameraSpec
 from companion.camera.watch import seen_cards
 from companion.i18n import Text, message_of
 from rules import BadEvent, Event, UnknownEvent
+from vision.card_art import without_art
 from vision.cards import MIRROR_NOTE
 from vision.incremental import read_changes
 from vision.observations import Sighting
@@ -467,7 +468,8 @@ class CameraFlow(CameraAnswers):
     def see(self, plan: ReadPlan) -> Sight:
         """The OpenCV part of a read: cards per player zone (one card read per anchor) and dice per zone, each
         reading again only what changed since the read before (``plan.boxes``, :func:`vision.incremental.read_changes`);
-        the dice pass on a second thread beside the card pass (``parallel``); the mirror decided when it is not yet.
+        the dice pass on a second thread beside the card pass (``parallel``); the mirror decided when it is not yet;
+        then, with both read, the dice that are the printed art of an identified card dropped (:meth:`_without_art`).
 
         Touches no session or game state, so it may run on a worker thread (:meth:`begin`).
 
@@ -530,12 +532,20 @@ class CameraFlow(CameraAnswers):
             seen = (dice_future.result() if dice_future is not None
                     else self._read_dice(plan, hexes if off_map and hexes else ()))
             if isinstance(seen, Sighting):
+                seen = self._without_art(plan.image, seen, sightings)
                 sightings["dice"] = seen
             by_zone = dice_pass.by_zone if dice_pass is not None else True
             dice = (dice_by_zone(seen.dice, plan.names, self.zones, self.calibration) if by_zone
                     else {TABLE: [d.to_json() for d in seen.dice]})
         return Sight(plan=plan, cards=cards, dice=dice, markers=markers, sightings=sightings, notes=tuple(notes),
                      mirror=mirror, hexes=hexes)
+
+    def _without_art(self, image: np.ndarray, dice: Sighting, sightings: dict[str, Any]) -> Sighting:
+        """The step after the dice read and the card read of one frame (read side by side): the dice that are
+        the printed art of a card this frame's card reads identified under them dropped, a die lying on a card
+        kept (:func:`vision.card_art.without_art`, the deck's art; timed as the dice reader's ``art`` stage)."""
+        cards = [c for key, s in sightings.items() if key.startswith("cards:") for c in s.cards]
+        return without_art(image, dice, cards, getattr(self.deck, "art", None))
 
     def _cards_reader(self, anchor: str | None, mirror: bool | None) -> Any:
         """The card reader of one anchor's zones: the deck's :class:`vision.readers.CardsAdapter` (reads only what

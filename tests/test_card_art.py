@@ -1,0 +1,212 @@
+"""vision.card_art: a die candidate on an identified tile is compared with the tile's enrolled art warped to where
+the tile lies; the art explains a false face printed on the tile, a real die lying on a tile covers it and is kept.
+
+Scenes come from the first generator's full Roll for the Galaxy table (:func:`vision.synth_full.full_table`), with
+dice put on tiles as players do (goods on worlds, workers on tiles being built); the deck is enrolled from the
+generator's stand-in scans.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from vision import synth
+from vision.card_art import ArtConfig, art_score, explained_by_art, without_art
+from vision.deck import DeckProfile, build_deck_from_images
+from vision.readers import CardsAdapter, RollDiceAdapter, Sighting
+from vision.roll_dice import RollDiceReader, RollDieObservation, build_profile
+from vision.synth_full import full_table
+from vision.synth_table import GAME_SHAPES, reference_images
+from vision.table import calibrate
+
+TILES = [f"tile_{k}" for k in range(1, 30)]
+
+
+def inside(poly: np.ndarray, x: float, y: float) -> bool:
+    import cv2
+
+    return cv2.pointPolygonTest(poly.astype(np.float32).reshape(-1, 1, 2), (float(x), float(y)), False) >= 0
+
+
+def centre(box) -> tuple[float, float]:
+    return box[0] + box[2] / 2, box[1] + box[3] / 2
+
+
+@pytest.fixture(scope="module")
+def roll():
+    """A full Roll table with one die put on each of five tiles (off the tile's centre, turned) and one over a
+    tile's edge, read by the card reader with a deck enrolled from scans."""
+    table = full_table("roll", TILES, 6, (1280, 720))
+    rng = np.random.default_rng(16)
+    tiles = [p for p in table.pieces if p.kind == "card"]
+    dice = [p for p in table.pieces if p.kind == "die"]
+    on_tiles = []
+    for t in tiles[::3]:
+        dx, dy = rng.uniform(-11, 11, 2)
+        die = dice[int(rng.integers(len(dice)))]
+        on_tiles.append(replace(die, centre_mm=(t.centre_mm[0] + dx, t.centre_mm[1] + dy),
+                                angle_deg=float(rng.uniform(0, 90))))
+    # and one over a tile's edge (its centre on the tile, a third of it on the table)
+    t = tiles[1]
+    on_tiles.append(replace(dice[0], centre_mm=(t.centre_mm[0], t.centre_mm[1] + t.size_mm[1] / 2 - 4.0),
+                            angle_deg=t.angle_deg + 20.0))
+    pieces = (*table.pieces, *on_tiles)
+    frame = table.render(pieces, frame_seed=3)
+    deck = build_deck_from_images(reference_images(TILES, GAME_SHAPES["roll"], seed=7), name="roll", kind="scan",
+                                  card_mm=GAME_SHAPES["roll"])
+    cal = calibrate(frame, table.layout)
+    read = CardsAdapter(deck, cal).read(frame).cards
+    # the tiles as the labels give them (id, corners clockwise from the printed top-left): the art check alone,
+    # whatever the card reader names
+    labels = tuple(SimpleNamespace(id=t.id, corners=table.polygon_px(t), center_px=tuple(table.polygon_px(t).mean(0)))
+                   for t in tiles)
+    return SimpleNamespace(table=table, pieces=pieces, frame=frame, deck=deck, cal=cal, read=read, cards=labels,
+                           tiles=tiles, on_tiles=on_tiles)
+
+
+def card_at(roll, x: float, y: float):
+    [card] = [c for c in roll.cards if inside(np.asarray(c.corners), x, y)]
+    return card
+
+
+def test_the_deck_keeps_each_cards_art(roll, tmp_path):
+    assert sorted(roll.deck.art) == sorted(TILES)
+    assert all(a.dtype == np.uint8 and a.shape == (160, 160, 3) for a in roll.deck.art.values())
+    back = DeckProfile.load(roll.deck.save(tmp_path / "roll.npz"))
+    assert sorted(back.art) == sorted(TILES)
+    assert all(np.array_equal(back.art[k], roll.deck.art[k]) for k in TILES)
+    # a profile saved before decks kept their art loads without it (the art check then judges nothing)
+    older = DeckProfile.load(replace(roll.deck, art={}).save(tmp_path / "older.npz"))
+    assert older.art == {} and older.ref_ids == roll.deck.ref_ids
+
+
+def test_a_die_on_a_tile_is_kept(roll):
+    cfg = ArtConfig()
+    observed = []
+    for d in roll.on_tiles:
+        box = roll.table.box_px(d)
+        card = card_at(roll, *centre(box))
+        score = art_score(roll.frame, box, card.corners, roll.deck.art[card.id], cfg)
+        assert score is not None and score < cfg.explained, (d, score)
+        observed.append(RollDieObservation(d.colour, d.face, box, 0.9))
+    assert explained_by_art(roll.frame, observed, roll.cards, roll.deck.art) == [False] * len(observed)
+    sighting = Sighting("roll_dice", 1280, 720, dice=tuple(observed))
+    assert without_art(roll.frame, sighting, roll.cards, roll.deck.art).dice == sighting.dice
+
+
+def test_a_window_of_the_tiles_own_art_is_the_art(roll):
+    # die-sized windows over the printed art of the tiles no die lies on: wherever the art shows a symbol or
+    # an edge (a window with contrast), the warped art explains it
+    side = float(np.median([max(roll.table.box_px(d)[2:]) for d in roll.on_tiles]))
+    covered = {card_at(roll, *roll.table.polygon_px(d).mean(axis=0)).id for d in roll.on_tiles}
+    windows, explained = 0, 0
+    for card in roll.cards:
+        if card.id in covered:
+            continue
+        q = np.asarray(card.corners)
+        for u in np.linspace(0.3, 0.7, 3):
+            for v in np.linspace(0.3, 0.7, 3):
+                top = q[0] + u * (q[1] - q[0])
+                bottom = q[3] + u * (q[2] - q[3])
+                x, y = top + v * (bottom - top)
+                box = (int(x - side / 2), int(y - side / 2), int(side), int(side))
+                patch = roll.frame[box[1]:box[1] + box[3], box[0]:box[0] + box[2]]
+                if patch.astype(np.float32).std(axis=(0, 1)).max() < 25:
+                    continue  # plain art: no die face could be seen there
+                windows += 1
+                observed = RollDieObservation("white", "explore", box, 0.9)
+                explained += explained_by_art(roll.frame, [observed], roll.cards, roll.deck.art)[0]
+    assert windows >= 20
+    assert explained == windows
+
+
+def test_off_the_cards_or_without_art_nothing_is_judged(roll):
+    die = next(p for p in roll.table.pieces if p.kind == "die")   # in the roll area, beside the tiles
+    box = roll.table.box_px(die)
+    observed = RollDieObservation(die.colour, die.face, box, 0.9)
+    assert explained_by_art(roll.frame, [observed], roll.cards, roll.deck.art) == [False]
+    card = roll.cards[0]
+    assert art_score(roll.frame, box, card.corners, roll.deck.art[card.id]) is None
+    # no outline to warp the art to: nothing judged, nothing raised
+    for bad in (np.zeros((4, 2)), np.full((4, 2), np.nan), np.zeros((3, 2))):
+        assert art_score(roll.frame, (600, 300, 40, 40), bad, roll.deck.art[card.id]) is None
+    # a deck saved before decks kept their art: the dice as the reader reported them
+    on_art = tuple(RollDieObservation("white", "explore", (int(c.center_px[0]) - 20, int(c.center_px[1]) - 20, 40, 40),
+                                      0.9) for c in roll.cards)
+    sighting = Sighting("roll_dice", 1280, 720, dice=on_art)
+    assert without_art(roll.frame, sighting, roll.cards, {}) is sighting
+    assert without_art(roll.frame, sighting, (), roll.deck.art) is sighting
+
+
+@pytest.fixture(scope="module")
+def dice_reader(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("roll") / "enroll"
+    synth.write_enrollment(folder, synth.ALL_FACES_BY_COLOUR, seed=3, symbol_set="A", dice_per_photo=3,
+                           config=synth.ENROLL_CONFIG)
+    return RollDiceReader(build_profile(folder))
+
+
+@pytest.mark.slow
+def test_the_dice_readers_faces_in_the_tiles_art_are_dropped_and_every_die_kept(roll, dice_reader):
+    # the box's step: the dice read and the card read of the same frame; a tile the card reader does not name
+    # (a die covers much of it) is not judged
+    read = RollDiceAdapter(dice_reader, calibration=roll.cal).read(roll.frame)
+    dice = [roll.table.polygon_px(p) for p in roll.pieces if p.kind == "die"]
+    tiles = [np.asarray(c.corners) for c in roll.read if c.id is not None]
+
+    def false_on_tile(d) -> bool:
+        x, y = centre(d.box)
+        return not any(inside(q, x, y) for q in dice) and any(inside(q, x, y) for q in tiles)
+
+    true_before = [d for d in read.dice if any(inside(q, *centre(d.box)) for q in dice)]
+    assert sum(map(false_on_tile, read.dice)) >= 3, "the scene shows the reader's false faces in the art"
+    after = without_art(roll.frame, read, roll.read, roll.deck.art)
+    assert not [d for d in after.dice if false_on_tile(d)]
+    assert [d for d in after.dice if any(inside(q, *centre(d.box)) for q in dice)] == true_before
+    on_tiles = [d for d in after.dice if any(inside(roll.table.polygon_px(p), *centre(d.box)) for p in roll.on_tiles)]
+    assert len(on_tiles) >= len(roll.on_tiles) - 1
+    assert "art" in after.timings_ms
+
+
+class FixedDice:
+    """Stands in for the box's Roll dice reader (:class:`vision.readers.RollDiceAdapter`): the given dice."""
+
+    name = "roll_dice"
+
+    def __init__(self, dice, size=(1280, 720)):
+        self.sighting = Sighting(self.name, *size, dice=tuple(dice))
+
+    def read(self, frame):
+        return self.sighting
+
+
+def test_the_box_drops_the_art_after_its_dice_and_card_reads(roll, store):
+    # the box's read of a Roll table before Reveal: the dice pass on its own thread beside the card pass, then the
+    # dice that are a tile's art dropped; the dice lying on tiles kept
+    from companion.camera import CameraFlow
+    from tests.test_camera_flow import flow_of, frame_of, setup_roll
+
+    on_tiles = [RollDieObservation(d.colour, d.face, roll.table.box_px(d), 0.9) for d in roll.on_tiles]
+    bare = [c for c in roll.read if c.id is not None and not any(
+        inside(roll.table.polygon_px(d), *c.center_px) for d in roll.on_tiles)]
+    assert len(bare) >= 3
+    art = [RollDieObservation("white", "explore", (int(c.center_px[0]) - 20, int(c.center_px[1]) - 20, 40, 40), 0.9)
+           for c in bare[:3]]
+    assert explained_by_art(roll.frame, art, roll.read, roll.deck.art) == [True] * 3
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    cam = CameraFlow(flow, deck=roll.deck, calibration=roll.cal, dice_reader=FixedDice([*on_tiles, *art]))
+    cam.schedule(0.0)
+    plan = cam.plan(frame_of(roll.frame), 0.0)
+    assert plan.dice is not None and plan.anchors
+    sight = cam.see(plan)
+    kept = sight.sightings["dice"].dice
+    assert not set(art) & set(kept)
+    named = [d for d in on_tiles if any(c.id is not None and inside(np.asarray(c.corners), *centre(d.box))
+                                        for c in roll.read)]
+    assert named and set(on_tiles) <= set(kept)
+    assert "art" in sight.sightings["dice"].timings_ms

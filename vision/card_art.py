@@ -1,0 +1,207 @@
+"""Dice seen in a card's printed art: a die candidate lying on an identified card or tile is compared with the
+same window of that card's enrolled art, warped to where the card lies in the frame.
+
+Dice lie on tiles in Roll for the Galaxy (goods on worlds, workers on a tile being built), so a die on a tile is
+never dropped for where it lies. But a symbol or a square printed on a tile can look like a die's face to the
+dice reader. Once the card reader has identified the tile (its id and its corners in the frame, as it reads),
+the deck's art of that card (:attr:`vision.deck.DeckProfile.art`) predicts what the frame shows there when no
+die covers it: the art warped to the card's quad by the homography of its corners. A candidate whose window
+the printed art explains (a high zero-mean normalised cross-correlation, per colour channel, so a light's gain,
+offset and colour cast do not matter) is the art, not a die; a real die covers the art, so its window does not
+correlate with it and it is kept.
+
+Only what the card reader identified is judged: a die on an unknown card, off every card, or mostly over a
+card's edge is kept as the dice reader reported it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .observations import Sighting
+
+__all__ = ["ART_WIDTH", "ArtConfig", "art_score", "explained_by_art", "without_art"]
+
+#: Width (px) of a card's art kept in a deck profile (height = width x the card's aspect): about the size a
+#: card spans in a 2304x1296 frame of a whole table, so the art is not coarser than the frame there.
+ART_WIDTH = 160
+
+
+#: Fewest window pixels on the card a correlation is computed over.
+MIN_PIXELS = 16
+
+
+@dataclass(frozen=True)
+class ArtConfig:
+    """Thresholds of the art check.
+
+    Attributes:
+        inner: the window is the central this fraction of a candidate's box on each axis (the box of a turned
+            die's top face holds what lies round its corners; its centre is all die).
+        explained: a candidate whose window correlates with the card's art at least this much (zero-mean
+            normalised cross-correlation, -1..1, channel mean weighted by the art's contrast) is the art.
+        shift_frac: the art is matched at shifts up to this fraction of the window's side (a card's corners
+            are found to a pixel or two; the art is sharp).
+        min_on_card: a window with less than this share of its pixels on the card is not judged (kept); the part
+            on the card is what is compared (a die's centre is all die: where the art shows there, no die lies).
+        min_contrast: a window of the art whose every channel's standard deviation is under this (grey
+            levels, 0-255) is plain: it explains no structure, so the candidate is kept.
+        blur_sigma: both windows are blurred by this Gaussian (px) first (sensor noise, the art's resampling).
+    """
+
+    inner: float = 0.6
+    explained: float = 0.6
+    shift_frac: float = 0.08
+    min_on_card: float = 0.35
+    min_contrast: float = 6.0
+    blur_sigma: float = 1.0
+
+
+def _homography(art_hw: tuple[int, int], corners: np.ndarray) -> np.ndarray:
+    """float[3, 3] art px -> frame px: the art's corners (as :func:`vision.quads.rectify` places them) onto
+    ``corners`` (float[4, 2] frame px, clockwise from the card's top-left as it reads)."""
+    h, w = art_hw
+    src = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    return cv2.getPerspectiveTransform(src, np.asarray(corners, np.float32))
+
+
+def art_score(frame: np.ndarray, box: tuple[int, int, int, int], corners: np.ndarray, art: np.ndarray,
+              config: ArtConfig | None = None) -> float | None:
+    """How well a card's art explains one window of the frame.
+
+    Args:
+        frame: uint8[H, W, 3] BGR.
+        box: ``(x, y, w, h)`` frame px, a die candidate's top face; its central ``config.inner`` is compared.
+        corners: float[4, 2] frame px, the card's corners clockwise from its top-left as it reads.
+        art: uint8[h, w, 3] BGR, the card's art upright (the deck's reference, :attr:`DeckProfile.art`).
+        config: thresholds (:class:`ArtConfig`).
+
+    Returns:
+        The zero-mean normalised cross-correlation (-1..1) of the window with the warped art at the best
+        small shift, per channel, averaged with the art's contrast in each channel as weights; 0.0 when the
+        art is plain there (it explains no structure); None when the window is too little on the card
+        (``min_on_card``, :data:`MIN_PIXELS`), empty, or ``corners`` outline no card (not 4 finite points
+        round an area).
+    """
+    cfg = config or ArtConfig()
+    outline = _outline(corners)
+    if outline is None:
+        return None                                              # no card outline to warp the art to
+    return _score(frame, box, outline, _homography(art.shape[:2], outline), art, cfg)
+
+
+def _outline(corners: Any) -> np.ndarray | None:
+    """``corners`` as float[4, 2] when they are 4 finite points round an area (px^2 >= 1), else None."""
+    q = np.asarray(corners, np.float64)
+    if q.shape != (4, 2) or not np.isfinite(q).all() or abs(cv2.contourArea(q.astype(np.float32))) < 1:
+        return None
+    return q
+
+
+def _score(frame: np.ndarray, box: tuple[int, int, int, int], corners: np.ndarray, H: np.ndarray, art: np.ndarray,
+           cfg: ArtConfig) -> float | None:
+    """:func:`art_score` with the card's outline checked and its homography ``H`` (art px -> frame px) given."""
+    H_img, W_img = frame.shape[:2]
+    bx, by, bw, bh = (float(v) for v in box)
+    w, h = int(round(bw * cfg.inner)), int(round(bh * cfg.inner))
+    x, y = int(round(bx + (bw - w) / 2)), int(round(by + (bh - h) / 2))
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, W_img), min(y + h, H_img)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    s = max(1, int(round(cfg.shift_frac * max(x1 - x0, y1 - y0))))
+    gx0, gy0, gx1, gy1 = x0 - s, y0 - s, x1 + s, y1 + s        # the art is warped over the window grown by s
+    T = np.array([[1, 0, -gx0], [0, 1, -gy0], [0, 0, 1]], np.float64)
+    M = T @ H
+    ref = cv2.warpPerspective(art, M, (gx1 - gx0, gy1 - gy0), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    on = np.zeros((y1 - y0, x1 - x0), np.uint8)                  # the window's pixels on the card
+    cv2.fillConvexPoly(on, np.round(corners - (x0, y0)).astype(np.int32), 1)
+    on = cv2.erode(on, np.ones((3, 3), np.uint8))                # the card's edge blends with the table
+    if float(on.mean()) < cfg.min_on_card or int(on.sum()) < MIN_PIXELS:
+        return None
+    win = frame[y0:y1, x0:x1].astype(np.float32)
+    if cfg.blur_sigma > 0:
+        win = cv2.GaussianBlur(win, (0, 0), cfg.blur_sigma)
+        ref = cv2.GaussianBlur(ref, (0, 0), cfg.blur_sigma)
+    # the best shift on the grey level, then each channel there (a window all on the card needs no mask)
+    grey_ref, grey_win = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY), cv2.cvtColor(win, cv2.COLOR_BGR2GRAY)
+    whole = bool(on.all())
+    scores = (cv2.matchTemplate(grey_ref, grey_win, cv2.TM_CCOEFF_NORMED) if whole
+              else cv2.matchTemplate(grey_ref, grey_win, cv2.TM_CCOEFF_NORMED, mask=on.astype(np.float32)))
+    scores[~np.isfinite(scores)] = -1.0
+    dx, dy = cv2.minMaxLoc(scores)[3]
+    r = ref[dy:dy + (y1 - y0), dx:dx + (x1 - x0)]
+    r, f = (r.reshape(-1, 3), win.reshape(-1, 3)) if whole else (r[on > 0], win[on > 0])   # float[K, 3]
+    r = r - r.mean(axis=0)
+    f = f - f.mean(axis=0)
+    r_sd = np.sqrt((r * r).mean(axis=0))
+    f_sd = np.sqrt((f * f).mean(axis=0))
+    if float(r_sd.max()) < cfg.min_contrast:
+        return 0.0
+    ncc = (r * f).mean(axis=0) / np.maximum(r_sd * f_sd, 1e-6)
+    return float((ncc * r_sd).sum() / r_sd.sum())
+
+
+def _card_under(centre: tuple[float, float], cards: Sequence[Any], art: Mapping[str, np.ndarray]) -> Any | None:
+    """The identified card with art whose quad holds ``centre`` (frame px), or None."""
+    for c in cards:
+        if c.id is not None and c.id in art and cv2.pointPolygonTest(
+                np.asarray(c.corners, np.float32).reshape(-1, 1, 2), centre, False) >= 0:
+            return c
+    return None
+
+
+def explained_by_art(frame: np.ndarray, dice: Sequence[Any], cards: Sequence[Any], art: Mapping[str, np.ndarray],
+                     config: ArtConfig | None = None) -> list[bool]:
+    """Per die, whether the printed art of the identified card under its centre explains its window.
+
+    Args:
+        frame: uint8[H, W, 3] BGR, the frame both the dice and the cards were read on.
+        dice: observations with ``box`` ``(x, y, w, h)`` frame px (:class:`vision.roll_dice.RollDieObservation`,
+            :class:`vision.DieObservation`).
+        cards: :class:`vision.cards.CardObservation` (``id``, ``corners`` float[4, 2] frame px).
+        art: card id -> uint8[h, w, 3] BGR upright art (:attr:`vision.deck.DeckProfile.art`).
+        config: thresholds (:class:`ArtConfig`).
+
+    Returns:
+        One bool per die, in order: True when :func:`art_score` reaches ``config.explained``.
+    """
+    cfg = config or ArtConfig()
+    out = []
+    homographies: dict[int, np.ndarray | None] = {}              # per card, once
+    for d in dice:
+        x, y, w, h = d.box
+        card = _card_under((float(x + w / 2), float(y + h / 2)), cards, art) if art else None
+        score = None
+        if card is not None:
+            if id(card) not in homographies:
+                outline = _outline(card.corners)
+                homographies[id(card)] = None if outline is None else _homography(art[card.id].shape[:2], outline)
+            H = homographies[id(card)]
+            if H is not None:
+                score = _score(frame, d.box, np.asarray(card.corners, np.float64), H, art[card.id], cfg)
+        out.append(score is not None and score >= cfg.explained)
+    return out
+
+
+def without_art(frame: np.ndarray, dice: Sighting, cards: Sequence[Any], art: Mapping[str, np.ndarray] | None,
+                config: ArtConfig | None = None) -> Sighting:
+    """``dice`` (a dice reader's :class:`Sighting`) without the dice that are the printed art of an identified
+    card under them (:func:`explained_by_art`); the check's wall time is added as the stage ``art`` (ms).
+
+    The step after a dice read and a card read of the same frame (the two may run side by side): ``cards``
+    are the cards every card read of that frame found. Without art (None or empty: a deck profile saved
+    before decks kept their art), or without cards, ``dice`` is returned as it is.
+    """
+    if not art or not cards or not dice.dice:
+        return dice
+    t0 = time.perf_counter()
+    art_of = explained_by_art(frame, dice.dice, cards, art, config)
+    kept = tuple(d for d, a in zip(dice.dice, art_of, strict=True) if not a)
+    return replace(dice, dice=kept, timings_ms={**dice.timings_ms, "art": (time.perf_counter() - t0) * 1000.0})
