@@ -79,8 +79,8 @@ def match_faces(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceCon
 def _integrals(ink: np.ndarray) -> np.ndarray:
     """``float64[2, N, C, q+1, q+1]`` integral images of ink patches ``[N, C, q, q]`` and of their squares.
 
-    The running sums go row by row over all patches at once, then along the rows: the same sums in the same
-    order as ``cumsum(2).cumsum(3)`` (so the same numbers), without a strided cumulative sum per column."""
+    The running sums go row by row over all patches at once, then column by column: the same sums in the same
+    order as ``cumsum(2).cumsum(3)`` (so the same numbers), without a cumulative sum per short row or column."""
     x = np.asarray(ink, np.float64)
     n, c, q = x.shape[:3]
     ii = np.zeros((2, n, c, q + 1, q + 1))
@@ -88,7 +88,8 @@ def _integrals(ink: np.ndarray) -> np.ndarray:
     ii[1, :, :, 1:, 1:] = x * x
     for i in range(2, q + 1):
         ii[:, :, :, i, 1:] += ii[:, :, :, i - 1, 1:]
-    np.cumsum(ii, axis=4, out=ii)
+    for j in range(2, q + 1):
+        ii[:, :, :, 1:, j] += ii[:, :, :, 1:, j - 1]
     return ii
 
 
@@ -274,7 +275,8 @@ def _search(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
     if coarse > st and last - shifts[-1][0] > st:              # the coarse grid's neighbours miss the far edge
         offs = [*range(0, q - t + 1, coarse), last]
         shifts = [(a, b) for a in offs for b in offs]
-        at = np.array([(i, a, b) for i in range(n) for a, b in shifts], np.int64)
+        at = np.concatenate([np.repeat(np.arange(n, dtype=np.int64), len(shifts))[:, None],
+                             np.tile(np.asarray(shifts, np.int64), (n, 1))], 1)
         score = window_scores_at(inks, rot_templates, config, at, ii).reshape(n, len(shifts), k4)
     else:
         score = window_scores_at(inks, rot_templates, config, coarse, ii).reshape(n, len(shifts), k4)  # [N, S, 4K]

@@ -147,17 +147,17 @@ def refine_tops(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig) ->
     patches = np.stack([upright_patch(frame, cx, cy, max(w, h) * 1.3, ang, size, 0) for cx, cy, w, h, ang in rects])
     logp = to_log(patches, config)
     bodies = body_colours(logp, weights=rim_weights(size, size / 1.3))
-    out = np.array([_refined(logp[i], bodies[i], rects[i], config) for i in range(n)], np.float64).reshape(n, 5)
+    dist = np.sqrt(((logp - bodies[:, None, None, :]) ** 2).sum(3))  # float32[N, size, size], one patch at a time alike
+    out = np.array([_refined(dist[i], rects[i], config) for i in range(n)], np.float64).reshape(n, 5)
     return out, bodies.astype(np.float64)
 
 
-def _refined(logp: np.ndarray, body: np.ndarray, rect: np.ndarray, config: RollDiceConfig) -> np.ndarray:
-    """:func:`refine_tops` of one candidate, from its upright patch in log-RGB and its body colour."""
+def _refined(dist: np.ndarray, rect: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """:func:`refine_tops` of one candidate, from the log-RGB distance of its upright patch to its body colour."""
     cx, cy, w, h, ang = rect
     side = max(w, h)
     size = REFINE_SIZE
     c0 = size // 2
-    dist = np.sqrt(((logp - body) ** 2).sum(2))
     m = (dist < config.top_colour_dist).astype(np.uint8) * 255
     m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, disc_kernel(3))
     # stay within the candidate (grown a little): a touching die of the same colour is not this face
