@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from .config import RollDiceConfig
-from .foreground import to_log
+from .foreground import channel_sum, to_log
 
 __all__ = ["die_likeness", "expected_sides", "face_evidence", "face_evidences", "pattern_axes", "pattern_lattice",
            "pattern_repeats", "snap_top", "top_fit"]
@@ -64,7 +64,7 @@ def face_evidences(patches: np.ndarray, bodies: np.ndarray, config: RollDiceConf
         return np.zeros((0, 3))
     rim, _, centre, _ = _rings(q, float(config.patch), int(config.evidence_sectors))
     diff = to_log(patches, config) - np.asarray(bodies, np.float32)[:, None, None, :]
-    d = np.sqrt((diff ** 2).sum(3))                                                   # float32[N, q, q]
+    d = np.sqrt(channel_sum(diff ** 2))                                               # float32[N, q, q]
     rim_share = (d[:, rim] < config.evidence_body).mean(1)
     idx, lens = _sector_table(q, float(config.patch), int(config.evidence_sectors))
     outline = np.zeros(n)

@@ -10,7 +10,7 @@ import numpy as np
 
 from .candidates import disc_kernel
 from .config import RollDiceConfig
-from .foreground import LOG_RGB_BASIS, to_log
+from .foreground import LOG_RGB_BASIS, channel_sum, to_log
 from .observations import Candidates, TopFaces
 from .shape import die_likeness, expected_sides, face_evidences, snap_top, top_fit
 
@@ -147,7 +147,7 @@ def refine_tops(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig) ->
     patches = np.stack([upright_patch(frame, cx, cy, max(w, h) * 1.3, ang, size, 0) for cx, cy, w, h, ang in rects])
     logp = to_log(patches, config)
     bodies = body_colours(logp, weights=rim_weights(size, size / 1.3))
-    dist = np.sqrt(((logp - bodies[:, None, None, :]) ** 2).sum(3))  # float32[N, size, size], one patch at a time alike
+    dist = np.sqrt(channel_sum((logp - bodies[:, None, None, :]) ** 2))  # float32[N, size, size], as one patch's
     out = np.array([_refined(dist[i], rects[i], config) for i in range(n)], np.float64).reshape(n, 5)
     return out, bodies.astype(np.float64)
 
@@ -237,7 +237,7 @@ def ink_maps(patches: np.ndarray, config: RollDiceConfig, margin: int | None = N
         body = np.asarray(bodies, np.float64).reshape(n, 3)
     diff = logp - body[:, None, None, :]
     bright = (diff @ LOG_RGB_BASIS[2]).astype(np.float32)
-    chroma = np.sqrt(((diff @ LOG_RGB_BASIS[:2].T) ** 2).sum(3)).astype(np.float32)
+    chroma = np.sqrt(channel_sum((diff @ LOG_RGB_BASIS[:2].T) ** 2)).astype(np.float32)
     ink = np.stack([bright, chroma], 1)
     if config.ink_blur > 0:
         ink = np.stack([[cv2.GaussianBlur(c, (0, 0), config.ink_blur) for c in one] for one in ink])

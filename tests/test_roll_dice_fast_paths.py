@@ -1,8 +1,10 @@
-"""The Roll dice reader's pattern test in one pass (vision/roll_dice/shape.py ``pattern_lattice``, ``pattern_axes``)
-gives, to the bit, what the face-by-face computation it replaced gives (``reference_axes`` below: one look at a
-time, each look's map turned half a turn by a gather), on hand-made tables: a gingham, a row of dice on felt, a
-printed grid, and a noisy mottled cloth, with faces cut by the frame's edge and faces small enough that the
-frame is not scaled down."""
+"""Fast paths of the Roll dice reader pinned to what they replaced, to the bit.
+
+The pattern test in one pass (vision/roll_dice/shape.py ``pattern_lattice``, ``pattern_axes``) against the
+face-by-face computation it replaced (``reference_axes`` below: one look at a time, each look's map turned half
+a turn by a gather), on hand-made tables: a gingham, a row of dice on felt, a printed grid, and a noisy mottled
+cloth, with faces cut by the frame's edge and faces small enough that the frame is not scaled down. The channel
+adds (vision/roll_dice/foreground.py ``channel_sum``, ``channel_mean``) against numpy's ``sum`` and ``mean``."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import numpy as np
 import pytest
 
 from vision.roll_dice import RollDiceConfig
+from vision.roll_dice.foreground import channel_mean, channel_sum, to_log
 from vision.roll_dice.shape import pattern_axes, pattern_lattice
 
 CFG = RollDiceConfig()
@@ -131,3 +134,19 @@ def test_one_pass_pattern_measures_of_nothing():
     assert pattern_lattice(frame, np.zeros((0, 5)), CFG).shape == (0, 2)
     rects = _faces(frame, 36.0, 3, seed=1)
     assert (pattern_lattice(frame, rects, CFG, np.zeros(3, bool), colour=True) == -1).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("channels", [2, 3])
+def test_channel_sums_and_means_are_numpys_to_the_bit(dtype, channels):
+    """The whole-array channel adds the reader uses on patches and the work image (:func:`channel_sum`,
+    :func:`channel_mean`) give what numpy's ``sum(-1)`` and ``mean(-1)`` give, to the bit: log-RGB differences
+    of every size, squared ones, and values whose order of adding matters (large and tiny mixed)."""
+    rng = np.random.default_rng(channels)
+    x = rng.normal(0.0, 1.0, (40, 48, 48, channels)) * 10.0 ** rng.integers(-6, 7, (40, 48, 48, channels))
+    for a in (x, x ** 2, to_log(rng.integers(0, 256, (64, 34, 34, 3), dtype=np.uint8), CFG)[..., :channels]):
+        a = a.astype(dtype)
+        assert np.array_equal(channel_sum(a), a.sum(-1)) and channel_sum(a).dtype == a.sum(-1).dtype
+        assert np.array_equal(channel_mean(a), a.mean(-1)) and channel_mean(a).dtype == a.mean(-1).dtype
+    with pytest.raises(ValueError):
+        channel_sum(np.zeros((3, 4)))
