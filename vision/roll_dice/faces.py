@@ -79,18 +79,21 @@ def match_faces(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceCon
 def _integrals(ink: np.ndarray) -> np.ndarray:
     """``float64[2, N, C, q+1, q+1]`` integral images of ink patches ``[N, C, q, q]`` and of their squares.
 
-    The running sums go row by row over all patches at once, then column by column: the same sums in the same
-    order as ``cumsum(2).cumsum(3)`` (so the same numbers), without a cumulative sum per short row or column."""
+    The running sums go row by row, then column by column, over all patches at once: the same sums in the same
+    order as ``cumsum(2).cumsum(3)`` (so the same numbers). They are summed with the patches and channels
+    innermost (``[q+1, q+1, 2, N, C]`` in memory, returned as a view in the order above), so each step adds one
+    contiguous block instead of a strided row or column of every patch."""
     x = np.asarray(ink, np.float64)
     n, c, q = x.shape[:3]
-    ii = np.zeros((2, n, c, q + 1, q + 1))
-    ii[0, :, :, 1:, 1:] = x
-    ii[1, :, :, 1:, 1:] = x * x
+    ii = np.zeros((q + 1, q + 1, 2, n, c))
+    xt = x.transpose(2, 3, 0, 1)
+    ii[1:, 1:, 0] = xt
+    ii[1:, 1:, 1] = xt * xt
     for i in range(2, q + 1):
-        ii[:, :, :, i, 1:] += ii[:, :, :, i - 1, 1:]
+        ii[i, 1:] += ii[i - 1, 1:]
     for j in range(2, q + 1):
-        ii[:, :, :, 1:, j] += ii[:, :, :, 1:, j - 1]
-    return ii
+        ii[1:, j] += ii[1:, j - 1]
+    return ii.transpose(2, 3, 4, 0, 1)
 
 
 def _windows(ink: np.ndarray, t: int, at: np.ndarray | int,
