@@ -79,10 +79,10 @@ def body_colours(logp: np.ndarray, bin_size: float = 0.08, weights: np.ndarray |
         lo = qs.min(1) - 1
         dims = qs.max(1) - lo + 2
         key = ((qs[0] - lo[0]) * dims[1] + (qs[1] - lo[1])) * dims[2] + (qs[2] - lo[2])  # [S, N]
+        key = np.ascontiguousarray(key.T)                  # [N, S]: each patch's bins in one run
         ws = None if w is None else w[sel]
-        for i in range(n):
-            d0, d1, d2 = (int(v) for v in dims[:, i])
-            h = np.bincount(key[:, i], ws, minlength=d0 * d1 * d2).astype(np.float64, copy=False)
+        for i, (d0, d1, d2) in enumerate(dims.T.tolist()):
+            h = np.bincount(key[i], ws, minlength=d0 * d1 * d2).astype(np.float64, copy=False)
             # along the last two axes, then the first: the bins at each end are empty, so nothing wraps
             h = cv2.boxFilter(h.reshape(d0 * d1, d2), -1, (3, 3), normalize=False, borderType=cv2.BORDER_CONSTANT)
             h = cv2.boxFilter(h.reshape(d0, d1 * d2), -1, (1, 3), normalize=False, borderType=cv2.BORDER_CONSTANT)
