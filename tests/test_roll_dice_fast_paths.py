@@ -4,7 +4,8 @@ The pattern test in one pass (vision/roll_dice/shape.py ``pattern_lattice``, ``p
 face-by-face computation it replaced (``reference_axes`` below: one look at a time, each look's map turned half
 a turn by a gather), on hand-made tables: a gingham, a row of dice on felt, a printed grid, and a noisy mottled
 cloth, with faces cut by the frame's edge and faces small enough that the frame is not scaled down. The channel
-adds (vision/roll_dice/foreground.py ``channel_sum``, ``channel_mean``) against numpy's ``sum`` and ``mean``."""
+adds (vision/roll_dice/foreground.py ``channel_sum``, ``channel_mean``) against numpy's ``sum`` and ``mean``; the
+best of the four turns (vision/roll_dice/faces.py ``best_turn``) against numpy's ``max``."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import numpy as np
 import pytest
 
 from vision.roll_dice import RollDiceConfig
+from vision.roll_dice.faces import best_turn
 from vision.roll_dice.foreground import channel_mean, channel_sum, to_log
 from vision.roll_dice.shape import pattern_axes, pattern_lattice
 
@@ -150,3 +152,17 @@ def test_channel_sums_and_means_are_numpys_to_the_bit(dtype, channels):
         assert np.array_equal(channel_mean(a), a.mean(-1)) and channel_mean(a).dtype == a.mean(-1).dtype
     with pytest.raises(ValueError):
         channel_sum(np.zeros((3, 4)))
+
+
+def test_best_turn_is_the_maximum_over_the_four_turns():
+    """The best of each template's four quarter turns (:func:`best_turn`) is numpy's maximum over them, to the bit,
+    on score arrays of the shapes the face match has (per window, per die) and with ties and NaN among them."""
+    rng = np.random.default_rng(4)
+    for shape in ((64, 25, 120), (28, 120), (0, 68)):
+        score = rng.normal(0.0, 0.3, shape).astype(np.float32)
+        score.reshape(*shape[:-1], shape[-1] // 4, 4)[..., 2] = score.reshape(*shape[:-1], shape[-1] // 4, 4)[..., 0]
+        if score.size:
+            score.flat[rng.integers(0, score.size, 5)] = np.nan
+        want = score.reshape(*shape[:-1], shape[-1] // 4, 4).max(-1)
+        got = best_turn(score)
+        assert got.shape == want.shape and np.array_equal(got, want, equal_nan=True)

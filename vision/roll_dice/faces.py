@@ -10,8 +10,9 @@ from .config import RollDiceConfig
 from .observations import TopFaces
 from .tops import INK_CHANNELS, ink_maps, upright_patch
 
-__all__ = ["distinctive_templates", "grid_shifts", "keep_ink_polarity", "match_faces", "match_faces_polarised",
-           "normalise_rows", "polarised_scores", "polarised_scores_at", "relocate_faces", "rotated_templates",
+__all__ = ["best_turn", "distinctive_templates", "grid_shifts", "keep_ink_polarity", "match_faces",
+           "match_faces_polarised", "normalise_rows", "polarised_scores", "polarised_scores_at", "relocate_faces",
+           "rotated_templates",
            "search_faces", "template_of", "template_polarity", "window_integrals", "window_scores", "window_scores_at",
            "windows_of"]
 
@@ -24,6 +25,15 @@ def normalise_rows(x: np.ndarray, channels: int = INK_CHANNELS) -> np.ndarray:
     x = x - x.mean(axis=-1, keepdims=True)
     x = x / (np.linalg.norm(x, axis=-1, keepdims=True) + 1e-6)
     return (x / np.sqrt(channels)).reshape(shape).astype(np.float32)
+
+
+def best_turn(score: np.ndarray) -> np.ndarray:
+    """``float[..., K]``: the best of each template's four quarter turns in scores ``float[..., 4K]`` (column 4k + r
+    is template k at turn r, :func:`rotated_templates`): ``score.reshape(..., K, 4).max(-1)``, the same numbers (a
+    maximum is exact), as three element-wise maxima instead of numpy's reduction per element (several times
+    faster)."""
+    t = score.reshape(*score.shape[:-1], score.shape[-1] // 4, 4)
+    return np.maximum(np.maximum(t[..., 0], t[..., 1]), np.maximum(t[..., 2], t[..., 3]))
 
 
 def template_of(ink: np.ndarray, config: RollDiceConfig) -> np.ndarray:
@@ -73,7 +83,7 @@ def match_faces(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceCon
     if n == 0 or k4 == 0:
         return np.zeros((n, k4 // 4), np.float32)
     score, _ = window_scores(inks, rot_templates, config, config.shift_step)
-    return score.reshape(n, score.shape[1], k4 // 4, 4).max(axis=(1, 3))
+    return best_turn(score).max(1)
 
 
 def _integrals(ink: np.ndarray) -> np.ndarray:
@@ -289,7 +299,7 @@ def _search(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
     if coarse == st:
         return best, corner
     # refined: the r best coarse windows of each patch and each template's own best coarse window
-    family = score.reshape(n, len(shifts), k4 // 4, 4).max(3).argmax(1)                 # [N, K]
+    family = best_turn(score).argmax(1)                                                # [N, K]
     top = np.concatenate([np.argsort(-peak, axis=1, kind="stable")[:, :refine], family], axis=1)
     near = corners[top][:, :, None, :] + st * _AROUND[None, None]                       # [N, r + K, 8, 2]
     die = np.broadcast_to(np.arange(n)[:, None, None], near.shape[:3]).reshape(-1)
@@ -321,7 +331,7 @@ def match_faces_polarised(inks: np.ndarray, rot_templates: np.ndarray, template_
     if n == 0 or k4 == 0:
         return np.zeros((n, k4 // 4), np.float32)
     best, _ = search_faces(inks, rot_templates, template_pol, config, config.shift_step, config.shift_refine)
-    return best.reshape(n, k4 // 4, 4).max(axis=2)
+    return best_turn(best)
 
 
 def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity: np.ndarray | None,
@@ -357,7 +367,6 @@ def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity:
         return ncc, rects
     p, t = config.patch, config.template
     m = round(config.relocate_margin * p)
-    k4 = len(rot_templates)
     low = ncc.max(1) < config.relocate_below
     if todo is not None:
         low &= todo
@@ -380,7 +389,7 @@ def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity:
             continue
         i = pending[up]
         best[i] = top[up]
-        ncc[i] = score[up].reshape(-1, k4 // 4, 4).max(axis=2)
+        ncc[i] = best_turn(score[up])
         # window offset from the centred window, patch px -> frame px, turned back by the angle
         f = side[up] / p
         oy, ox = ((corner[up] - (p + 2 * m - t) / 2.0) * f[:, None]).T
