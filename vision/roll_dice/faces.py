@@ -12,9 +12,8 @@ from .tops import INK_CHANNELS, ink_maps, upright_patch
 
 __all__ = ["best_turn", "distinctive_templates", "grid_shifts", "keep_ink_polarity", "match_faces",
            "match_faces_polarised", "normalise_rows", "polarised_scores", "polarised_scores_at", "relocate_faces",
-           "rotated_templates",
-           "search_faces", "template_of", "template_polarity", "window_integrals", "window_scores", "window_scores_at",
-           "windows_of"]
+           "rotated_templates", "search_faces", "template_of", "template_polarity", "window_integrals",
+           "window_scores", "window_scores_at", "windows_of"]
 
 
 def normalise_rows(x: np.ndarray, channels: int = INK_CHANNELS) -> np.ndarray:
