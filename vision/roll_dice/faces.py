@@ -10,10 +10,10 @@ from .config import RollDiceConfig
 from .observations import TopFaces
 from .tops import INK_CHANNELS, ink_maps, upright_patch
 
-__all__ = ["distinctive_templates", "grid_shifts", "keep_ink_polarity", "match_faces", "match_faces_polarised",
-           "normalise_rows", "polarised_scores", "polarised_scores_at", "relocate_faces", "rotated_templates",
-           "search_faces", "template_of", "template_polarity", "window_integrals", "window_scores", "window_scores_at",
-           "windows_of"]
+__all__ = ["best_turn", "distinctive_templates", "grid_shifts", "keep_ink_polarity", "match_faces",
+           "match_faces_polarised", "normalise_rows", "polarised_scores", "polarised_scores_at", "relocate_faces",
+           "rotated_templates", "search_faces", "template_of", "template_polarity", "window_integrals",
+           "window_scores", "window_scores_at", "windows_of"]
 
 
 def normalise_rows(x: np.ndarray, channels: int = INK_CHANNELS) -> np.ndarray:
@@ -24,6 +24,15 @@ def normalise_rows(x: np.ndarray, channels: int = INK_CHANNELS) -> np.ndarray:
     x = x - x.mean(axis=-1, keepdims=True)
     x = x / (np.linalg.norm(x, axis=-1, keepdims=True) + 1e-6)
     return (x / np.sqrt(channels)).reshape(shape).astype(np.float32)
+
+
+def best_turn(score: np.ndarray) -> np.ndarray:
+    """``float[..., K]``: the best of each template's four quarter turns in scores ``float[..., 4K]`` (column 4k + r
+    is template k at turn r, :func:`rotated_templates`): ``score.reshape(..., K, 4).max(-1)``, the same numbers (a
+    maximum is exact), as three element-wise maxima instead of numpy's reduction per element (several times
+    faster)."""
+    t = score.reshape(*score.shape[:-1], score.shape[-1] // 4, 4)
+    return np.maximum(np.maximum(t[..., 0], t[..., 1]), np.maximum(t[..., 2], t[..., 3]))
 
 
 def template_of(ink: np.ndarray, config: RollDiceConfig) -> np.ndarray:
@@ -73,23 +82,27 @@ def match_faces(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceCon
     if n == 0 or k4 == 0:
         return np.zeros((n, k4 // 4), np.float32)
     score, _ = window_scores(inks, rot_templates, config, config.shift_step)
-    return score.reshape(n, score.shape[1], k4 // 4, 4).max(axis=(1, 3))
+    return best_turn(score).max(1)
 
 
 def _integrals(ink: np.ndarray) -> np.ndarray:
     """``float64[2, N, C, q+1, q+1]`` integral images of ink patches ``[N, C, q, q]`` and of their squares.
 
-    The running sums go row by row over all patches at once, then along the rows: the same sums in the same
-    order as ``cumsum(2).cumsum(3)`` (so the same numbers), without a strided cumulative sum per column."""
+    The running sums go row by row, then column by column, over all patches at once: the same sums in the same
+    order as ``cumsum(2).cumsum(3)`` (so the same numbers). They are summed with the patches and channels
+    innermost (``[q+1, q+1, 2, N, C]`` in memory, returned as a view in the order above), so each step adds one
+    contiguous block instead of a strided row or column of every patch."""
     x = np.asarray(ink, np.float64)
     n, c, q = x.shape[:3]
-    ii = np.zeros((2, n, c, q + 1, q + 1))
-    ii[0, :, :, 1:, 1:] = x
-    ii[1, :, :, 1:, 1:] = x * x
+    ii = np.zeros((q + 1, q + 1, 2, n, c))
+    xt = x.transpose(2, 3, 0, 1)
+    ii[1:, 1:, 0] = xt
+    ii[1:, 1:, 1] = xt * xt
     for i in range(2, q + 1):
-        ii[:, :, :, i, 1:] += ii[:, :, :, i - 1, 1:]
-    np.cumsum(ii, axis=4, out=ii)
-    return ii
+        ii[i, 1:] += ii[i - 1, 1:]
+    for j in range(2, q + 1):
+        ii[1:, j] += ii[1:, j - 1]
+    return ii.transpose(2, 3, 4, 0, 1)
 
 
 def _windows(ink: np.ndarray, t: int, at: np.ndarray | int,
@@ -274,7 +287,8 @@ def _search(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
     if coarse > st and last - shifts[-1][0] > st:              # the coarse grid's neighbours miss the far edge
         offs = [*range(0, q - t + 1, coarse), last]
         shifts = [(a, b) for a in offs for b in offs]
-        at = np.array([(i, a, b) for i in range(n) for a, b in shifts], np.int64)
+        at = np.concatenate([np.repeat(np.arange(n, dtype=np.int64), len(shifts))[:, None],
+                             np.tile(np.asarray(shifts, np.int64), (n, 1))], 1)
         score = window_scores_at(inks, rot_templates, config, at, ii).reshape(n, len(shifts), k4)
     else:
         score = window_scores_at(inks, rot_templates, config, coarse, ii).reshape(n, len(shifts), k4)  # [N, S, 4K]
@@ -284,7 +298,7 @@ def _search(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
     if coarse == st:
         return best, corner
     # refined: the r best coarse windows of each patch and each template's own best coarse window
-    family = score.reshape(n, len(shifts), k4 // 4, 4).max(3).argmax(1)                 # [N, K]
+    family = best_turn(score).argmax(1)                                                # [N, K]
     top = np.concatenate([np.argsort(-peak, axis=1, kind="stable")[:, :refine], family], axis=1)
     near = corners[top][:, :, None, :] + st * _AROUND[None, None]                       # [N, r + K, 8, 2]
     die = np.broadcast_to(np.arange(n)[:, None, None], near.shape[:3]).reshape(-1)
@@ -316,7 +330,7 @@ def match_faces_polarised(inks: np.ndarray, rot_templates: np.ndarray, template_
     if n == 0 or k4 == 0:
         return np.zeros((n, k4 // 4), np.float32)
     best, _ = search_faces(inks, rot_templates, template_pol, config, config.shift_step, config.shift_refine)
-    return best.reshape(n, k4 // 4, 4).max(axis=2)
+    return best_turn(best)
 
 
 def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity: np.ndarray | None,
@@ -352,7 +366,6 @@ def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity:
         return ncc, rects
     p, t = config.patch, config.template
     m = round(config.relocate_margin * p)
-    k4 = len(rot_templates)
     low = ncc.max(1) < config.relocate_below
     if todo is not None:
         low &= todo
@@ -375,7 +388,7 @@ def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity:
             continue
         i = pending[up]
         best[i] = top[up]
-        ncc[i] = score[up].reshape(-1, k4 // 4, 4).max(axis=2)
+        ncc[i] = best_turn(score[up])
         # window offset from the centred window, patch px -> frame px, turned back by the angle
         f = side[up] / p
         oy, ox = ((corner[up] - (p + 2 * m - t) / 2.0) * f[:, None]).T

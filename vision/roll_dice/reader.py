@@ -24,7 +24,7 @@ from .config import RollDiceConfig
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
 from .foreground import foreground
 from .observations import RollDiceRead, TopFaces
-from .shape import die_likeness, pattern_axes
+from .shape import die_likeness, pattern_lattice
 from .tops import drop_duplicates, extract_tops
 
 __all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read_roll_dice", "white_log"]
@@ -113,12 +113,12 @@ class RollDiceReader:
         by ``repeat_ramp`` when its grey window recurs both ways along one axis (a gingham's check, a printed
         grid, wood grain: :func:`pattern_axes` column 0), by ``repeat_axes_ramp`` when it recurs along a second
         axis too (a lattice: a cloth's check, not a die in a row of dice alike; column 1, in colour when
-        ``repeat_axes_colour``); only the faces that would be reported are measured."""
+        ``repeat_axes_colour``; both in one pass, :func:`pattern_lattice`); only the faces that would be reported are
+        measured."""
         todo = die_weights(tops, ncc, cfg) >= cfg.min_confidence
         if not todo.any():
             return tops
-        rep = pattern_axes(frame, tops.rects, cfg, todo)[:, 0]
-        lattice = pattern_axes(frame, tops.rects, cfg, todo, colour=cfg.repeat_axes_colour)[:, 1]
+        rep, lattice = pattern_lattice(frame, tops.rects, cfg, todo, colour=cfg.repeat_axes_colour).T
         keep = 1.0 - np.maximum(_ramp(rep, cfg.repeat_ramp), _ramp(lattice, cfg.repeat_axes_ramp))
         return TopFaces(tops.rects, np.asarray(tops.scores, np.float64) * keep, tops.ink, tops.body, tops.evidence)
 

@@ -19,10 +19,10 @@ import cv2
 import numpy as np
 
 from .config import RollDiceConfig
-from .foreground import to_log
+from .foreground import channel_sum, to_log
 
-__all__ = ["die_likeness", "expected_sides", "face_evidence", "face_evidences", "pattern_axes", "pattern_repeats",
-           "snap_top", "top_fit"]
+__all__ = ["die_likeness", "expected_sides", "face_evidence", "face_evidences", "pattern_axes", "pattern_lattice",
+           "pattern_repeats", "snap_top", "top_fit"]
 
 
 @functools.lru_cache(maxsize=8)
@@ -64,7 +64,7 @@ def face_evidences(patches: np.ndarray, bodies: np.ndarray, config: RollDiceConf
         return np.zeros((0, 3))
     rim, _, centre, _ = _rings(q, float(config.patch), int(config.evidence_sectors))
     diff = to_log(patches, config) - np.asarray(bodies, np.float32)[:, None, None, :]
-    d = np.sqrt((diff ** 2).sum(3))                                                   # float32[N, q, q]
+    d = np.sqrt(channel_sum(diff ** 2))                                               # float32[N, q, q]
     rim_share = (d[:, rim] < config.evidence_body).mean(1)
     idx, lens = _sector_table(q, float(config.patch), int(config.evidence_sectors))
     outline = np.zeros(n)
@@ -264,22 +264,46 @@ def pattern_axes(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig,
     Args and errors: as :func:`pattern_repeats` (also ``repeat_axes_angle``); ``colour``: match the BGR window
     (a coloured die and the cloth's check of the same grey differ) instead of the grey one.
     """
+    return _pattern_looks(frame, rects, config, todo, ((colour, True),))[0]
+
+
+def pattern_lattice(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig,
+                    todo: np.ndarray | None = None, colour: bool = False) -> np.ndarray:
+    """``float[N, 2]``: column 0 of :func:`pattern_axes` on the grey window (the repeat along one axis) and column
+    1 of :func:`pattern_axes` with ``colour`` (the repeat along a second axis), the same numbers, in one pass
+    over the faces (the window's geometry and the shifts far enough are worked out once per face, and the grey
+    look's second axis is not). Args and errors: as :func:`pattern_axes`."""
+    grey, second = _pattern_looks(frame, rects, config, todo, ((False, colour is False), (colour, True)))
+    return np.stack([grey[:, 0], second[:, 1]], 1)
+
+
+def _pattern_looks(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig, todo: np.ndarray | None,
+                   looks: tuple[tuple[bool, bool], ...]) -> list[np.ndarray]:
+    """:func:`pattern_axes` of each look ``(colour, second_axis)``: ``float[N, 2]`` each, column 1 left -1 for a look
+    without ``second_axis``. Each image (grey, BGR) is scaled and matched once, however many looks ask for it; each
+    face's window, search region and shifts far enough are worked out once for every image."""
     n = len(rects)
-    out = np.full((n, 2), -1.0)
+    outs = [np.full((n, 2), -1.0) for _ in looks]
     if n == 0:
-        return out
+        return outs
     todo = np.ones(n, bool) if todo is None else np.asarray(todo, bool)
     if not todo.any():
-        return out
+        return outs
     sides = np.sqrt(np.maximum(rects[:, 2] * rects[:, 3], 1.0))
     f = float(config.repeat_side) / float(np.median(sides[todo]))
-    src = frame if colour else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    window = config.repeat_window
+    images: dict[bool, np.ndarray] = {}
+    for colour, _ in looks:
+        if colour not in images:
+            images[colour] = frame if colour else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     if f < 1.0:
-        grey = cv2.resize(src, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        images = {c: cv2.resize(src, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) for c, src in images.items()}
     else:
-        grey, f = src, 1.0
-    gh, gw = grey.shape[:2]
+        f = 1.0
+    # one look per image: the second axis of an image is worked out when any look of it asks for it
+    second = {c: any(a for cc, a in looks if cc == c) for c in images}
+    per_image = {c: np.full((n, 2), -1.0) for c in images}
+    gh, gw = next(iter(images.values())).shape[:2]
+    window = config.repeat_window
     cos_max = float(np.cos(np.deg2rad(config.repeat_axes_angle)))
     for i in np.flatnonzero(todo):
         s = sides[i] * f
@@ -292,28 +316,50 @@ def pattern_axes(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig,
         tx1, ty1 = min(gw, cx + half + 1), min(gh, cy + half + 1)
         if half < 3 or min(tx1 - tx0, ty1 - ty0) < max(3, int(round(min(s, 2 * half)))):
             continue
-        tpl = grey[ty0:ty1, tx0:tx1]
         x0, y0 = max(0, tx0 - reach), max(0, ty0 - reach)
         x1, y1 = min(gw, tx1 + reach), min(gh, ty1 + reach)
-        if float(tpl.std()) < 1.0:
-            continue
-        res = np.nan_to_num(cv2.matchTemplate(grey[y0:y1, x0:x1], tpl, cv2.TM_CCOEFF_NORMED), nan=-1.0)
         ox, oy = x0 - tx0, y0 - ty0  # the shift of res[0, 0]
-        dx = np.arange(res.shape[1]) + ox
-        dy = np.arange(res.shape[0]) + oy
+        # the map's shape and the shifts far enough from the face itself: the same for every image
+        rh, rw = (y1 - y0) - (ty1 - ty0) + 1, (x1 - x0) - (tx1 - tx0) + 1
+        dx = np.arange(rw) + ox
+        dy = np.arange(rh) + oy
         far = dx[None, :] ** 2 + dy[:, None] ** 2 >= (config.repeat_min_shift * s) ** 2
         if not far.any():
             continue
-        both = np.where(far, _both_ways(res, ox, oy, max(1, int(round(0.15 * s))), config.repeat_one_side), -1.0)
-        j = int(both.argmax())
-        out[i, 0] = float(both.flat[j])
-        # the second axis: shifts turned far enough from the best one (either way along it is the same axis)
-        bx, by = float(dx[j % both.shape[1]]), float(dy[j // both.shape[1]])
-        norm = np.hypot(dx[None, :], dy[:, None]) * max(float(np.hypot(bx, by)), 1e-9)
-        other = np.abs(dx[None, :] * bx + dy[:, None] * by) <= cos_max * np.maximum(norm, 1e-9)
-        if (other & far).any():
-            out[i, 1] = float(both[other & far].max())
-    return out
+        slack = max(1, int(round(0.15 * s)))
+        for colour, img in images.items():
+            per_image[colour][i] = _look(img, (tx0, ty0, tx1, ty1), (x0, y0, x1, y1), far, dx, dy, slack,
+                                         second[colour], cos_max, config)
+    for k, (colour, axis2) in enumerate(looks):
+        outs[k][:, 0] = per_image[colour][:, 0]
+        if axis2:
+            outs[k][:, 1] = per_image[colour][:, 1]
+    return outs
+
+
+def _look(img: np.ndarray, window: tuple[int, int, int, int], region: tuple[int, int, int, int], far: np.ndarray,
+          dx: np.ndarray, dy: np.ndarray, slack: int, second: bool, cos_max: float,
+          config: RollDiceConfig) -> tuple[float, float]:
+    """One face's row of :func:`pattern_axes` on one look ``img`` (grey or BGR, scaled): its ``window``
+    ``(x0, y0, x1, y1)`` matched over ``region``, at the shifts ``dx`` x ``dy`` px (``far``: those long enough);
+    (-1, -1) for a window without spread, column 1 left -1 unless ``second``."""
+    tx0, ty0, tx1, ty1 = window
+    x0, y0, x1, y1 = region
+    tpl = img[ty0:ty1, tx0:tx1]
+    if float(tpl.std()) < 1.0:
+        return -1.0, -1.0
+    res = np.nan_to_num(cv2.matchTemplate(img[y0:y1, x0:x1], tpl, cv2.TM_CCOEFF_NORMED), copy=False, nan=-1.0)
+    both = _both_ways(res, x0 - tx0, y0 - ty0, slack, config.repeat_one_side)
+    both[~far] = -1.0
+    j = int(both.argmax())
+    if not second:
+        return float(both.flat[j]), -1.0
+    # the second axis: shifts turned far enough from the best one (either way along it is the same axis)
+    bx, by = float(dx[j % both.shape[1]]), float(dy[j // both.shape[1]])
+    norm = np.hypot(dx[None, :], dy[:, None]) * max(float(np.hypot(bx, by)), 1e-9)
+    other = np.abs(dx[None, :] * bx + dy[:, None] * by) <= cos_max * np.maximum(norm, 1e-9)
+    other &= far
+    return float(both.flat[j]), float(both[other].max()) if other.any() else -1.0
 
 
 def _both_ways(res: np.ndarray, ox: int, oy: int, slack: int, one_side: float) -> np.ndarray:
@@ -322,11 +368,18 @@ def _both_ways(res: np.ndarray, ox: int, oy: int, slack: int, one_side: float) -
     or through a lens has a period that changes a little across the frame); where the opposite lies outside
     the map (cut by the frame's edge), the match itself lowered by ``one_side`` (one side only is weaker
     evidence: a die next to another die on a plain table matches it well). A tile of a pattern has its like
-    on both sides of it; a die with a twin beside it (two dice alike, side by side) has it on one side only."""
+    on both sides of it; a die with a twin beside it (two dice alike, side by side) has it on one side only.
+
+    The opposite of shift ``(ox + j, oy + i)`` is map entry ``(-i - 2 oy, -j - 2 ox)``: the rows and columns
+    whose opposite is on the map are one block, read from the dilated map turned half a turn."""
     h, w = res.shape
-    mj = -(np.arange(w) + ox) - ox
-    mi = -(np.arange(h) + oy) - oy
-    vj, vi = (mj >= 0) & (mj < w), (mi >= 0) & (mi < h)
     near = cv2.dilate(res, np.ones((2 * slack + 1, 2 * slack + 1), np.uint8))
-    opp = near[np.clip(mi, 0, h - 1)[:, None], np.clip(mj, 0, w - 1)[None, :]]
-    return np.where(vi[:, None] & vj[None, :], np.minimum(res, opp), res - one_side)
+    out = res - one_side
+    i0, i1 = max(0, -2 * oy - h + 1), min(h, -2 * oy + 1)  # rows i with 0 <= -i - 2 oy < h
+    j0, j1 = max(0, -2 * ox - w + 1), min(w, -2 * ox + 1)
+    if i0 < i1 and j0 < j1:
+        # rows -i0 - 2 oy down to -(i1 - 1) - 2 oy, columns likewise
+        opp = near[-i0 - 2 * oy:(-i1 - 2 * oy) if -i1 - 2 * oy >= 0 else None:-1,
+                   -j0 - 2 * ox:(-j1 - 2 * ox) if -j1 - 2 * ox >= 0 else None:-1]
+        out[i0:i1, j0:j1] = np.minimum(res[i0:i1, j0:j1], opp)
+    return out

@@ -10,7 +10,7 @@ import numpy as np
 
 from .candidates import disc_kernel
 from .config import RollDiceConfig
-from .foreground import LOG_RGB_BASIS, to_log
+from .foreground import LOG_RGB_BASIS, channel_sum, to_log
 from .observations import Candidates, TopFaces
 from .shape import die_likeness, expected_sides, face_evidences, snap_top, top_fit
 
@@ -79,10 +79,10 @@ def body_colours(logp: np.ndarray, bin_size: float = 0.08, weights: np.ndarray |
         lo = qs.min(1) - 1
         dims = qs.max(1) - lo + 2
         key = ((qs[0] - lo[0]) * dims[1] + (qs[1] - lo[1])) * dims[2] + (qs[2] - lo[2])  # [S, N]
+        key = np.ascontiguousarray(key.T)                  # [N, S]: each patch's bins in one run
         ws = None if w is None else w[sel]
-        for i in range(n):
-            d0, d1, d2 = (int(v) for v in dims[:, i])
-            h = np.bincount(key[:, i], ws, minlength=d0 * d1 * d2).astype(np.float64, copy=False)
+        for i, (d0, d1, d2) in enumerate(dims.T.tolist()):
+            h = np.bincount(key[i], ws, minlength=d0 * d1 * d2).astype(np.float64, copy=False)
             # along the last two axes, then the first: the bins at each end are empty, so nothing wraps
             h = cv2.boxFilter(h.reshape(d0 * d1, d2), -1, (3, 3), normalize=False, borderType=cv2.BORDER_CONSTANT)
             h = cv2.boxFilter(h.reshape(d0, d1 * d2), -1, (1, 3), normalize=False, borderType=cv2.BORDER_CONSTANT)
@@ -147,17 +147,17 @@ def refine_tops(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig) ->
     patches = np.stack([upright_patch(frame, cx, cy, max(w, h) * 1.3, ang, size, 0) for cx, cy, w, h, ang in rects])
     logp = to_log(patches, config)
     bodies = body_colours(logp, weights=rim_weights(size, size / 1.3))
-    out = np.array([_refined(logp[i], bodies[i], rects[i], config) for i in range(n)], np.float64).reshape(n, 5)
+    dist = np.sqrt(channel_sum((logp - bodies[:, None, None, :]) ** 2))  # float32[N, size, size], as one patch's
+    out = np.array([_refined(dist[i], rects[i], config) for i in range(n)], np.float64).reshape(n, 5)
     return out, bodies.astype(np.float64)
 
 
-def _refined(logp: np.ndarray, body: np.ndarray, rect: np.ndarray, config: RollDiceConfig) -> np.ndarray:
-    """:func:`refine_tops` of one candidate, from its upright patch in log-RGB and its body colour."""
+def _refined(dist: np.ndarray, rect: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """:func:`refine_tops` of one candidate, from the log-RGB distance of its upright patch to its body colour."""
     cx, cy, w, h, ang = rect
     side = max(w, h)
     size = REFINE_SIZE
     c0 = size // 2
-    dist = np.sqrt(((logp - body) ** 2).sum(2))
     m = (dist < config.top_colour_dist).astype(np.uint8) * 255
     m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, disc_kernel(3))
     # stay within the candidate (grown a little): a touching die of the same colour is not this face
@@ -237,7 +237,7 @@ def ink_maps(patches: np.ndarray, config: RollDiceConfig, margin: int | None = N
         body = np.asarray(bodies, np.float64).reshape(n, 3)
     diff = logp - body[:, None, None, :]
     bright = (diff @ LOG_RGB_BASIS[2]).astype(np.float32)
-    chroma = np.sqrt(((diff @ LOG_RGB_BASIS[:2].T) ** 2).sum(3)).astype(np.float32)
+    chroma = np.sqrt(channel_sum((diff @ LOG_RGB_BASIS[:2].T) ** 2)).astype(np.float32)
     ink = np.stack([bright, chroma], 1)
     if config.ink_blur > 0:
         ink = np.stack([[cv2.GaussianBlur(c, (0, 0), config.ink_blur) for c in one] for one in ink])

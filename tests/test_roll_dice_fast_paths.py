@@ -1,0 +1,168 @@
+"""Fast paths of the Roll dice reader pinned to what they replaced, to the bit.
+
+The pattern test in one pass (vision/roll_dice/shape.py ``pattern_lattice``, ``pattern_axes``) against the
+face-by-face computation it replaced (``reference_axes`` below: one look at a time, each look's map turned half
+a turn by a gather), on hand-made tables: a gingham, a row of dice on felt, a printed grid, and a noisy mottled
+cloth, with faces cut by the frame's edge and faces small enough that the frame is not scaled down. The channel
+adds (vision/roll_dice/foreground.py ``channel_sum``, ``channel_mean``) against numpy's ``sum`` and ``mean``; the
+best of the four turns (vision/roll_dice/faces.py ``best_turn``) against numpy's ``max``."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.roll_dice import RollDiceConfig
+from vision.roll_dice.faces import best_turn
+from vision.roll_dice.foreground import channel_mean, channel_sum, to_log
+from vision.roll_dice.shape import pattern_axes, pattern_lattice
+
+CFG = RollDiceConfig()
+
+
+def reference_both_ways(res, ox, oy, slack, one_side):
+    h, w = res.shape
+    mj = -(np.arange(w) + ox) - ox
+    mi = -(np.arange(h) + oy) - oy
+    vj, vi = (mj >= 0) & (mj < w), (mi >= 0) & (mi < h)
+    near = cv2.dilate(res, np.ones((2 * slack + 1, 2 * slack + 1), np.uint8))
+    opp = near[np.clip(mi, 0, h - 1)[:, None], np.clip(mj, 0, w - 1)[None, :]]
+    return np.where(vi[:, None] & vj[None, :], np.minimum(res, opp), res - one_side)
+
+
+def reference_axes(frame, rects, config, todo=None, colour=False):
+    """The per-face loop ``pattern_axes`` was before the one-pass version (one look per call)."""
+    n = len(rects)
+    out = np.full((n, 2), -1.0)
+    if n == 0:
+        return out
+    todo = np.ones(n, bool) if todo is None else np.asarray(todo, bool)
+    if not todo.any():
+        return out
+    sides = np.sqrt(np.maximum(rects[:, 2] * rects[:, 3], 1.0))
+    f = float(config.repeat_side) / float(np.median(sides[todo]))
+    src = frame if colour else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    window = config.repeat_window
+    if f < 1.0:
+        grey = cv2.resize(src, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    else:
+        grey, f = src, 1.0
+    gh, gw = grey.shape[:2]
+    cos_max = float(np.cos(np.deg2rad(config.repeat_axes_angle)))
+    for i in np.flatnonzero(todo):
+        s = sides[i] * f
+        half = int(round(0.5 * window * s))
+        reach = int(round(config.repeat_reach * s))
+        cx, cy = int(round(rects[i, 0] * f)), int(round(rects[i, 1] * f))
+        tx0, ty0 = max(0, cx - half), max(0, cy - half)
+        tx1, ty1 = min(gw, cx + half + 1), min(gh, cy + half + 1)
+        if half < 3 or min(tx1 - tx0, ty1 - ty0) < max(3, int(round(min(s, 2 * half)))):
+            continue
+        tpl = grey[ty0:ty1, tx0:tx1]
+        x0, y0 = max(0, tx0 - reach), max(0, ty0 - reach)
+        x1, y1 = min(gw, tx1 + reach), min(gh, ty1 + reach)
+        if float(tpl.std()) < 1.0:
+            continue
+        res = np.nan_to_num(cv2.matchTemplate(grey[y0:y1, x0:x1], tpl, cv2.TM_CCOEFF_NORMED), nan=-1.0)
+        ox, oy = x0 - tx0, y0 - ty0
+        dx = np.arange(res.shape[1]) + ox
+        dy = np.arange(res.shape[0]) + oy
+        far = dx[None, :] ** 2 + dy[:, None] ** 2 >= (config.repeat_min_shift * s) ** 2
+        if not far.any():
+            continue
+        both = np.where(far, reference_both_ways(res, ox, oy, max(1, int(round(0.15 * s))), config.repeat_one_side),
+                        -1.0)
+        j = int(both.argmax())
+        out[i, 0] = float(both.flat[j])
+        bx, by = float(dx[j % both.shape[1]]), float(dy[j // both.shape[1]])
+        norm = np.hypot(dx[None, :], dy[:, None]) * max(float(np.hypot(bx, by)), 1e-9)
+        other = np.abs(dx[None, :] * bx + dy[:, None] * by) <= cos_max * np.maximum(norm, 1e-9)
+        if (other & far).any():
+            out[i, 1] = float(both[other & far].max())
+    return out
+
+
+def _gingham(h: int, w: int, p: int) -> np.ndarray:
+    yy, xx = np.mgrid[0:h, 0:w]
+    a, b = (xx // p) % 2, (yy // p) % 2
+    return np.where((a + b)[..., None] == 0, np.array((215, 225, 230)),
+                    np.where((a * b)[..., None] == 1, np.array((40, 120, 30)),
+                             np.array((140, 190, 140)))).astype(np.uint8)
+
+
+def _tables() -> list[np.ndarray]:
+    rng = np.random.default_rng(11)
+    gingham = np.clip(_gingham(360, 480, 18).astype(np.int16) + rng.integers(-6, 7, (360, 480, 3)), 0, 255)
+    row = np.full((240, 400, 3), (40, 90, 30), np.uint8)
+    for x in (140, 200, 260):
+        row[102:138, x - 18:x + 18] = (40, 35, 190)
+        row[112:128, x - 8:x + 8] = (215, 225, 230)
+    grid = np.full((300, 400, 3), (200, 205, 210), np.uint8)
+    grid[28::60] = grid[29::60] = grid[30::60] = (40, 40, 40)
+    grid[:, 28::60] = grid[:, 29::60] = grid[:, 30::60] = (40, 40, 40)
+    mottled = cv2.GaussianBlur(rng.integers(0, 256, (320, 420, 3)).astype(np.uint8), (0, 0), 3)
+    mottled = cv2.normalize(mottled, None, 0, 255, cv2.NORM_MINMAX)
+    flat = np.full((200, 260, 3), (90, 90, 90), np.uint8)  # a window with no spread: not measured
+    return [gingham.astype(np.uint8), row, grid, mottled, flat]
+
+
+def _faces(frame: np.ndarray, side: float, n: int, seed: int) -> np.ndarray:
+    """``n`` faces of about ``side`` px anywhere on ``frame``, some cut by its edges."""
+    rng = np.random.default_rng(seed)
+    h, w = frame.shape[:2]
+    cx, cy = rng.uniform(-0.1 * side, w + 0.1 * side, n), rng.uniform(-0.1 * side, h + 0.1 * side, n)
+    s = side * rng.uniform(0.85, 1.15, n)
+    return np.stack([cx, cy, s, s * rng.uniform(0.9, 1.1, n), rng.uniform(-40, 40, n)], 1)
+
+
+@pytest.mark.parametrize("side", [36.0, 10.0])  # 10 px: the frame is used as it is (no scaling down)
+def test_one_pass_pattern_measures_are_the_face_by_face_ones_to_the_bit(side):
+    for k, frame in enumerate(_tables()):
+        rects = _faces(frame, side, 24, seed=k)
+        todo = np.random.default_rng(100 + k).random(len(rects)) < 0.8
+        for colour in (False, True):
+            want = reference_axes(frame, rects, CFG, todo, colour)
+            got = pattern_axes(frame, rects, CFG, todo, colour)
+            assert np.array_equal(got, want)
+            lattice = pattern_lattice(frame, rects, CFG, todo, colour)
+            assert np.array_equal(lattice, np.stack([reference_axes(frame, rects, CFG, todo)[:, 0], want[:, 1]], 1))
+        assert (want[~todo] == -1).all()  # only the faces asked for are measured
+        assert (want[todo] > -1).any() == (k < 4)  # all but the flat grey table's (no spread in any window)
+
+
+def test_one_pass_pattern_measures_of_nothing():
+    frame = _tables()[0]
+    assert pattern_lattice(frame, np.zeros((0, 5)), CFG).shape == (0, 2)
+    rects = _faces(frame, 36.0, 3, seed=1)
+    assert (pattern_lattice(frame, rects, CFG, np.zeros(3, bool), colour=True) == -1).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("channels", [2, 3])
+def test_channel_sums_and_means_are_numpys_to_the_bit(dtype, channels):
+    """The whole-array channel adds the reader uses on patches and the work image (:func:`channel_sum`,
+    :func:`channel_mean`) give what numpy's ``sum(-1)`` and ``mean(-1)`` give, to the bit: log-RGB differences
+    of every size, squared ones, and values whose order of adding matters (large and tiny mixed)."""
+    rng = np.random.default_rng(channels)
+    x = rng.normal(0.0, 1.0, (40, 48, 48, channels)) * 10.0 ** rng.integers(-6, 7, (40, 48, 48, channels))
+    for a in (x, x ** 2, to_log(rng.integers(0, 256, (64, 34, 34, 3), dtype=np.uint8), CFG)[..., :channels]):
+        a = a.astype(dtype)
+        assert np.array_equal(channel_sum(a), a.sum(-1)) and channel_sum(a).dtype == a.sum(-1).dtype
+        assert np.array_equal(channel_mean(a), a.mean(-1)) and channel_mean(a).dtype == a.mean(-1).dtype
+    with pytest.raises(ValueError):
+        channel_sum(np.zeros((3, 4)))
+
+
+def test_best_turn_is_the_maximum_over_the_four_turns():
+    """The best of each template's four quarter turns (:func:`best_turn`) is numpy's maximum over them, to the bit,
+    on score arrays of the shapes the face match has (per window, per die) and with ties and NaN among them."""
+    rng = np.random.default_rng(4)
+    for shape in ((64, 25, 120), (28, 120), (0, 68)):
+        score = rng.normal(0.0, 0.3, shape).astype(np.float32)
+        score.reshape(*shape[:-1], shape[-1] // 4, 4)[..., 2] = score.reshape(*shape[:-1], shape[-1] // 4, 4)[..., 0]
+        if score.size:
+            score.flat[rng.integers(0, score.size, 5)] = np.nan
+        want = score.reshape(*shape[:-1], shape[-1] // 4, 4).max(-1)
+        got = best_turn(score)
+        assert got.shape == want.shape and np.array_equal(got, want, equal_nan=True)
