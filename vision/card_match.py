@@ -408,8 +408,10 @@ def placed_by_deck(deck: DeckProfile, frame: np.ndarray, view: SearchView, quad:
     degrees counter-clockwise mod 180, px of ``view``), or None. The place's own turn comes from the pieces it was
     made of, which on a patterned cloth follow the cloth (a place turned 50 degrees off the card it holds); when
     it differs from ``axis_deg`` by more than ``turn_fine_deg``, the place is also tried turned to the cards'
-    direction. Around the best place the fine moves are also tried turned by +-``turn_fine_deg`` (cards laid by
-    hand are a few degrees off each other).
+    direction; and around the best place the fine moves are also tried turned by +-``turn_fine_deg`` (cards laid by
+    hand are a few degrees off each other and off the place). Without ``axis_deg`` (no card read surely) the place
+    keeps its own turn: nothing on the table tells another, and the best of many turned places is a little closer
+    to the card by chance.
 
     A card whose colours the table shares (a patterned cloth, a playmat) is foreground in pieces, and a place
     from the pieces, or beside the cards found, can lie a third of a card off it, where the cloth's own straight
@@ -433,7 +435,7 @@ def placed_by_deck(deck: DeckProfile, frame: np.ndarray, view: SearchView, quad:
     best, dbest = places[int(np.argmin(d))], float(d.min())
     fine = np.array([-1.0, 0.0, 1.0]) * cfg.shift_fine
     near = _shifted(best, fine, view.card_px)
-    if cfg.turn_fine_deg > 0:   # turned and moved together: a card a few degrees off is also a little off centre
+    if axis_deg is not None and cfg.turn_fine_deg > 0:   # turned and moved together: a card a few degrees off
         for a in (-cfg.turn_fine_deg, cfg.turn_fine_deg):
             t = _turned(best, a)
             near += [t] + _shifted(t, fine, view.card_px)
