@@ -13,6 +13,7 @@ from vision import scenes
 from vision.card_detect import CardsConfig, card_sized, find_card_quads, neighbour_quads
 from vision.cards import _kept_loose, read_cards, screen_loose
 from vision.deck import build_deck_from_images
+from vision.quads import order_quad, quad_size, rectify
 from vision.scenes import TileSceneConfig
 from vision.synth_table import GAME_SHAPES
 from vision.table import calibrate
@@ -195,3 +196,55 @@ def test_a_roll_table_with_dice_among_its_tiles_reads_every_tile_and_tries_almos
         assert len(read) >= len(tiles) - 1
         assert sum(tried) <= 2, f"{sum(tried)} places among {len(dice)} dice identified"
         assert not r.notes, "the tiles read as they are: no mirror note"
+
+
+def _top_view(sc):
+    """(top-down table image, frame px -> its px (float[4, 2] -> float[4, 2]), its px -> frame px, card (short, long)
+    px in it) of a second-generator race scene, as :func:`vision.cards.read_cards` makes them."""
+    from vision.card_detect import rectify_table
+
+    cal = calibrate(sc.image, sc.layout)
+    top, M, s_mm = rectify_table(sc.image, cal, CardsConfig())
+    assert cal.lens is None
+
+    def move(q, H):
+        return cv2.perspectiveTransform(np.asarray(q, np.float64).reshape(-1, 1, 2), H).reshape(4, 2)
+
+    card_px = (GAME_SHAPES["race"][0] * s_mm, GAME_SHAPES["race"][1] * s_mm)
+    return top, (lambda q: move(q, M)), (lambda q: order_quad(move(q, np.linalg.inv(M)))), card_px
+
+
+@pytest.mark.slow
+def test_a_place_turned_with_the_cloth_is_turned_to_the_cards_direction(race_deck):
+    """On a gingham cloth a place of the second look is made of the card's and the cloth's pieces and takes the
+    cloth's turn, not the card's (50 degrees off it on second-generator tables). The deck's search for the card
+    near it (:func:`vision.card_match.placed_by_deck`) also tries it turned to the direction of the cards read
+    surely, and turned a few degrees about its best place: each card of a gingham table, proposed turned 40 degrees
+    and a quarter of its short side off, is found and identified; moved along the place's own axes only, hardly
+    any."""
+    from vision.card_match import RefineConfig, SearchView, _turned, refine_identifications
+
+    sc = scenes.card_scene("race", IDS, seed=11, n_cards=6, camera="pi-hq",
+                           config=TileSceneConfig(tables=("gingham",)))
+    top, to_top, to_frame, card_px = _top_view(sc)
+    cw, ch = 96, int(round(96 * race_deck.aspect))
+    labels = [(lab.id, order_quad(to_top(lab.corners_px))) for lab in sc.cards]
+    sure_id, sure_q = labels[0]       # one card read from its true outline gives the cards' direction
+    assert race_deck.decide(race_deck.score(rectify(sc.image, to_frame(sure_q), cw, ch))).card_id == sure_id
+    found = {"turned": 0, "own axes": 0}
+    for cid, true_q in labels[1:]:
+        short = min(quad_size(true_q))
+        place = _turned(true_q, 40.0) + (0.25 * short, 0.0)
+        quads = [sure_q, place]
+        crops = [rectify(sc.image, to_frame(q), cw, ch) for q in quads]
+        for what, cfg in (("turned", RefineConfig()), ("own axes", RefineConfig(turn_fine_deg=0.0))):
+            view = SearchView(top, quads, to_frame, card_px)
+            scores, out, _ = refine_identifications(race_deck, sc.image, [to_frame(q) for q in quads], crops,
+                                                    race_deck.score_many(crops), False, cfg, view=view)
+            r = race_deck.decide(scores[1])
+            assert r.card_id in (None, cid), "a place searched by the deck never reads another card"
+            on_card = np.abs(order_quad(to_top(out[1])) - true_q).max() < 0.15 * short
+            found[what] += r.card_id == cid and on_card
+    n = len(labels) - 1
+    assert found["turned"] >= n - 1, (found, n)
+    assert found["own axes"] <= n // 2, (found, n)
