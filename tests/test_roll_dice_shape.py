@@ -159,6 +159,30 @@ def test_dice_of_one_colour_alone_read_as_that_colour_under_a_warm_lamp():
     assert (p.argmax(1) == 0).all()
 
 
+def test_a_white_reference_is_not_compared_with_a_dice_set_that_has_no_white_die():
+    """Eclipse's combat dice are yellow, orange and red: the prototype of least chroma is a yellow die, not a white
+    one, so the calibration sheet's paper compared with it would say the light is a strong blue cast (paper less
+    yellow) and turn every yellow die orange. With no white die the reference is not used: the light and every
+    colour are those the dice give alone. Roll's set (a white die among them) still follows the reference."""
+    combat = PROTOS[[6, 1]].copy()                 # yellow, red
+    orange = np.array([[3.9, 4.6, 5.3]])           # between them: green halfway
+    combat = np.vstack([combat[:1], orange, combat[1:]])
+    light = 0.2 * WARM_AXIS
+    body = np.repeat(combat + light, 3, axis=0)
+    paper = np.array([5.5, 5.5, 5.5]) + light      # neutral paper under the same lamp
+    alone = estimate_light(body, combat, CFG)
+    with_paper = estimate_light(body, combat, CFG, white=paper)
+    assert np.allclose(alone, with_paper)
+    p = colour_posteriors(body, combat, with_paper, CFG)
+    assert p.argmax(1).tolist() == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    with pytest.raises(ValueError):
+        estimate_light(body, combat, CFG, white=np.array([1.0, 2.0]))
+    # a set with a white die follows the reference: paper showing a cool light moves the light's estimate
+    roll = np.repeat(PROTOS + light, 2, axis=0)
+    assert not np.allclose(estimate_light(roll, PROTOS, CFG), estimate_light(roll, PROTOS, CFG,
+                                                                           white=paper - 0.3 * WARM_AXIS))
+
+
 def test_a_check_of_a_gingham_repeats_and_a_die_on_it_does_not():
     """A gingham of 18 px checks (period 36 px) with one 36 px die on it: a 2x2 block of checks is one tile
     of the cloth's pattern (it recurs a period away, NCC near 1), the die with its shadow recurs nowhere."""

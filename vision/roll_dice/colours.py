@@ -11,7 +11,7 @@ from .config import RollDiceConfig
 from .foreground import LOG_RGB_BASIS
 
 __all__ = ["TINT_AXIS", "WARM_AXIS", "calibrate_colours", "channel_sigma", "colour_distances", "colour_posteriors",
-           "estimate_light", "white_offset"]
+           "estimate_light", "has_white_die", "white_offset"]
 
 
 def channel_sigma(body: np.ndarray, config: RollDiceConfig) -> np.ndarray:
@@ -86,6 +86,16 @@ def _white_index(protos: np.ndarray) -> int:
     return int(np.argmin(((np.asarray(protos, np.float64) @ LOG_RGB_BASIS[:2].T) ** 2).sum(1)))
 
 
+def has_white_die(protos: np.ndarray, config: RollDiceConfig) -> bool:
+    """Whether the enrolled prototypes ``float[C, 3]`` (log-RGB) hold a white die: one whose chroma is at most
+    ``config.white_die_chroma`` (Roll for the Galaxy's white home dice; Eclipse's combat dice have none)."""
+    p = np.asarray(protos, np.float64)
+    if len(p) == 0:
+        return False
+    chroma = float(np.sqrt(((p[_white_index(p)] @ LOG_RGB_BASIS[:2].T) ** 2).sum()))
+    return chroma <= config.white_die_chroma
+
+
 def white_offset(white: np.ndarray, protos: np.ndarray) -> np.ndarray:
     """(warm, tint) ``float[2]`` (log units, along :data:`WARM_AXIS` and :data:`TINT_AXIS`) of the light's colour
     that a white reference of this frame shows: its log-RGB colour ``float[3]`` (a calibration sheet, a card's
@@ -153,9 +163,14 @@ def estimate_light(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,
     reference shows (:func:`white_offset`) within ``white_sigma`` instead of about a neutral light within the
     lamps' spread: the dice no longer decide the light's colour alone, so a frame whose dice fit several lights
     (few colours, a strong cast, a tone curve that crushes a channel) reads as the reference says. With no dice,
-    the reference's colour and no brightness shift. Raises ``ValueError`` for a reference that is not 3 numbers.
+    the reference's colour and no brightness shift. A dice set with no white die (no prototype within
+    ``white_die_chroma`` of grey: Eclipse's combat dice) has nothing to compare the reference with, and it is not
+    used. Raises ``ValueError`` for a reference that is not 3 numbers.
     """
     n = len(body)
+    if white is not None and not has_white_die(protos, config):
+        white_offset(white, protos)   # still refused when it is no colour
+        white = None
     centre = np.zeros(2) if white is None else white_offset(white, protos)
     sig_w = config.light_warm_sigma if white is None else min(config.white_sigma, config.light_warm_sigma)
     sig_t = config.light_tint_sigma if white is None else min(config.white_sigma, config.light_tint_sigma)

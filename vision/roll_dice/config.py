@@ -104,6 +104,9 @@ class RollDiceConfig:
         white_sigma: spread (log units, each chroma axis) of the light's colour about what a white reference of the
             frame shows (:func:`vision.roll_dice.colours.white_offset`: paper or a card's border is not quite a
             die's white, and a lamp's colour varies a little across the table).
+        white_die_chroma: a white reference is compared with the enrolled white die: the prototype of least chroma,
+            when its chroma (log units) is at most this. A dice set with no white die (Eclipse's combat dice:
+            yellow, orange, red) has nothing to compare the paper with, and the light is found from the dice alone.
         light_colour_dice: in the light's fit, the dice read as one colour together count as at most about this
             many sure dice (:func:`vision.roll_dice.colours.estimate_light`): many alike faces (a table's pattern)
             cannot outvote the other colours.
@@ -243,6 +246,7 @@ class RollDiceConfig:
     light_grid_warm: int = 25
     light_grid_tint: int = 9
     white_sigma: float = 0.06
+    white_die_chroma: float = 0.25
     saturation_scales: tuple[float, ...] = (0.8, 0.9, 1.0, 1.12, 1.25)
     saturation_sigma: float = 0.15
     face_temperature: float = 0.04
