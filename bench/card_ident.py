@@ -107,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     other = load_vision(args.against.resolve()) if args.against else None
-    gr = GameReaders(Path(tempfile.mkdtemp(prefix="card_ident_")), InferenceConfig("auto", 1))
+    work = tempfile.TemporaryDirectory(prefix="card_ident_")   # the enrollments, removed when the bench ends
+    gr = GameReaders(Path(work.name), InferenceConfig("auto", 1))
     print(f"CPU ms per card (process_time, best of {args.rounds} rounds); load average {os.getloadavg()[0]:.1f}")
     for game in [g.strip() for g in args.games.split(",") if g.strip()]:
         deck = gr.deck(game)

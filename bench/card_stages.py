@@ -54,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     vision.timing.time = types.SimpleNamespace(perf_counter=time.thread_time)   # stages in CPU ms (this bench)
     print(f"vision: {Path(vision.__file__).parent}; CPU ms of the reading thread, medians; "
           f"load average {os.getloadavg()[0]:.1f}")
-    gr = GameReaders(Path(tempfile.mkdtemp(prefix="card_stages_")), InferenceConfig("auto", 1))
+    work = tempfile.TemporaryDirectory(prefix="card_stages_")   # the enrollments, removed when the bench ends
+    gr = GameReaders(Path(work.name), InferenceConfig("auto", 1))
     for game in [g.strip() for g in args.games.split(",") if g.strip()]:
         stages: dict[str, list[float]] = {}
         digest = hashlib.sha256()

@@ -91,7 +91,8 @@ def main(argv=None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     fbc = load_dice_faces(args.dice_json)
     cfg = RollDiceConfig()
-    readers = readers_for("scenes", Path(tempfile.mkdtemp(prefix="roll_false_")), fbc, args, cfg)
+    work = tempfile.TemporaryDirectory(prefix="roll_false_")   # the enrollments, removed when the bench ends
+    readers = readers_for("scenes", Path(work.name), fbc, args, cfg)
     keys = list(readers)
     rows: list[dict] = []
     for k in range(args.n):
