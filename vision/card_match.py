@@ -486,6 +486,38 @@ def _best_outline(deck: DeckProfile, frame: np.ndarray, cands: list[np.ndarray],
     return best, quad, crop
 
 
+def _search_place(deck: DeckProfile, frame: np.ndarray, view: SearchView, k: int, best: tuple, first: tuple,
+                  known: list[np.ndarray], short: float, sure: Callable, mirrored: bool, cfg: RefineConfig,
+                  axis_deg: float | None,
+                  crop_hw: tuple[int, int]) -> tuple[tuple, np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """(score, place, quad, crop) of card ``k`` of ``view`` (card size known) found by the deck: the card-sized place
+    (float[4, 2] px of ``view``) centred on the card it reads (:func:`_with_centred`), kept (quad float[4, 2] frame
+    px and its crop) when it beats ``best`` (:func:`_best_outline`, ``first`` the card's score as found), reads a card
+    by the deck's own threshold (the best of many places on a playmat's art is a little closer to some card by
+    chance) and lies on no card read already (``known``: their centres, frame px; within half of ``short``, the
+    card's short side in frame px); else (``best``, place, None, None).
+
+    The card-sized place itself is tried first: where, centred, it reads a card surely (``sure`` of its
+    :meth:`vision.deck.DeckProfile.decide`), the deck's search of the places around it (:func:`placed_by_deck`:
+    about 30 places, each rectified and compared with every reference at every turn) is not needed."""
+    ch, cw = crop_hw
+
+    def kept(place: np.ndarray) -> tuple[tuple, np.ndarray | None, np.ndarray | None]:
+        looks = _with_centred(deck, frame, view.to_frame(place), mirrored, (cw, ch))
+        s2, nq, nc = _best_outline(deck, frame, looks, first, best, mirrored, cfg, crop_hw)
+        if (nq is not None and s2[1] <= deck.config.unknown_distance
+                and not any(float(np.linalg.norm(nq.mean(axis=0) - c)) < 0.5 * short for c in known)):
+            return s2, nq, nc
+        return best, None, None
+
+    placed = _card_sized(np.asarray(view.quads[k], np.float64), view.card_px)
+    s2, nq, nc = kept(placed)
+    if nq is None or not sure(deck.decide(s2)):
+        placed = placed_by_deck(deck, frame, view, view.quads[k], (cw, ch), mirrored, cfg, axis_deg)
+        s2, nq, nc = kept(placed)
+    return s2, placed, nq, nc
+
+
 def _view_axis(view: SearchView | None, sure: list[bool]) -> float | None:
     """:func:`cards_axis_deg` of the cards read surely (``sure``, one per quad of ``view``) in a view whose card size
     is known (a top-down table image); None otherwise."""
@@ -555,14 +587,10 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
         if (view.card_px is not None and cfg.shift_reach > 0 and budget > 0 and not sure(deck.decide(best))
                 and not any(float(np.linalg.norm(quads[k].mean(axis=0) - c)) < 0.5 * short for c in known)):
             budget -= 1
-            placed = placed_by_deck(deck, frame, view, view.quads[k], (cw, ch), mirrored, cfg, axis)
-            looks = _with_centred(deck, frame, view.to_frame(placed), mirrored, (cw, ch))
-            s2, nq, nc = _best_outline(deck, frame, looks, scores[k], best, mirrored, cfg, (ch, cw))
-            # a place the deck moved is kept only where it reads a card by the deck's own threshold (the best of many
-            # places on a playmat's art is a little closer to some card by chance), and not on a card read already
-            if (nq is not None and s2[1] <= deck.config.unknown_distance
-                    and not any(float(np.linalg.norm(nq.mean(axis=0) - c)) < 0.5 * short for c in known)):
-                best, quads[k], crops[k] = s2, nq, nc
+            best, placed, nq, nc = _search_place(deck, frame, view, k, best, scores[k], known, short, sure, mirrored,
+                                                 cfg, axis, (ch, cw))
+            if nq is not None:
+                quads[k], crops[k] = nq, nc
             cands.append(placed)
         if not cands:
             continue
