@@ -93,3 +93,14 @@ def test_the_compact_search_scores_a_crop_as_every_reference_at_every_shift_does
     for a, b in zip(got, full, strict=True):
         assert a[1] == pytest.approx(b[1], abs=1e-5) and a[2] == pytest.approx(b[2], abs=1e-5)
     assert deck.search().candidates < len(deck.ref_ids) * 2 and deck.search().fine_shifts < 49
+
+
+def test_coarse_distance_at_chosen_turns_is_the_crops_own_at_those_turns(deck_and_crops):
+    """``tried`` limits the turns compared (a search of many places ranks them at the turn read so far): every
+    turn given reads as the default, one turn as the crop as given, its half turn as the crop turned."""
+    deck, crops, _ = deck_and_crops
+    assert deck.coarse_best_many(crops[:4], tried=deck.turns_to_try()) == deck.coarse_best_many(crops[:4])
+    as_given = [float(deck.coarse_distances(c).min()) for c in crops[:4]]
+    turned = [float(deck.coarse_distances(cv2.rotate(c, cv2.ROTATE_180)).min()) for c in crops[:4]]
+    np.testing.assert_allclose(deck.coarse_best_many(crops[:4], tried=(0,)), as_given, atol=1e-4)
+    np.testing.assert_allclose(deck.coarse_best_many(crops[:4], tried=(2,)), turned, atol=0.02)

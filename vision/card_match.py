@@ -80,6 +80,8 @@ class RefineConfig:
             one looked at 4000 95.5 -> 96.8 % (7 -> 7), 6000 94.9 -> 95.8 % (17 -> 17), 8000 94.1 -> 93.6 % (33 -> 33);
             confident wrong 0 throughout; first generator 100 % either way. CPU per read on seeds 1000-1011: 706 ->
             896 ms (issue 16).
+        turn_ranked: ... and for a square tile the places are ranked at the turn read so far (and its half turn),
+            this many of them compared at every turn (0: every place at every turn).
         angles_deg: each side is also tried turned by these angles about its midpoint.
         iterations: each candidate is searched this many times (each time around the last answer, every
             side on its strongest edge).
@@ -105,6 +107,7 @@ class RefineConfig:
     shift_fine: float = 0.1
     shift_budget: int = 12
     turn_fine_deg: float = 4.0
+    turn_ranked: int = 4
     angles_deg: tuple[float, ...] = (-6.0, -4.0, -2.0, 0.0, 2.0, 4.0, 6.0)
     iterations: int = 2
 
@@ -401,7 +404,8 @@ def cards_axis_deg(quads: list[np.ndarray], square: bool) -> float | None:
 
 
 def placed_by_deck(deck: DeckProfile, frame: np.ndarray, view: SearchView, quad: np.ndarray, crop_wh: tuple[int, int],
-                   mirrored: bool, cfg: RefineConfig, axis_deg: float | None = None) -> np.ndarray:
+                   mirrored: bool, cfg: RefineConfig, axis_deg: float | None = None,
+                   turn: int | None = None) -> np.ndarray:
     """Where near ``quad`` (float[4, 2] px of ``view``, whose ``card_px`` is known) the deck sees a card best: the
     card-sized quad about its centre moved along its own axes by every multiple of ``shift_step`` up to
     ``shift_reach`` of the card's sides, then around the best of those by ``shift_fine``, each place cut from
@@ -417,6 +421,10 @@ def placed_by_deck(deck: DeckProfile, frame: np.ndarray, view: SearchView, quad:
     keeps its own turn: nothing on the table tells another, and the best of many turned places is a little closer
     to the card by chance.
 
+    ``turn``: the quarter turns (0-3) of the card's read so far, or None. For a square tile (4 turns tried) the
+    places are ranked at that turn and the half turn from it (one feature pass per place instead of two), and only
+    the ``turn_ranked`` best of them compared at every turn.
+
     A card whose colours the table shares (a patterned cloth, a playmat) is foreground in pieces, and a place
     from the pieces, or beside the cards found, can lie a third of a card off it, where the cloth's own straight
     edges pair at the card's size as well as the card's do; the card's face is what the cloth has not."""
@@ -429,9 +437,20 @@ def placed_by_deck(deck: DeckProfile, frame: np.ndarray, view: SearchView, quad:
         if abs(d) > cfg.turn_fine_deg:
             starts.append(_turned(q0, d))
 
+    tried = deck.turns_to_try()
+    ranked = (turn % 2, turn % 2 + 2) if turn is not None and len(tried) == 4 and cfg.turn_ranked > 0 else None
+
     def coarse(qs: list[np.ndarray]) -> np.ndarray:
+        """The coarse distance of each place at every turn; with ``ranked`` turns, the places ranked at those first
+        and only the ``turn_ranked`` likeliest at every turn (the others: infinite)."""
         cr = [rectify(frame, view.to_frame(x), *crop_wh) for x in qs]
-        return np.asarray(deck.coarse_best_many([cv2.flip(c, 1) if mirrored else c for c in cr]), np.float64)
+        looks = [cv2.flip(c, 1) if mirrored else c for c in cr]
+        if ranked is None or len(looks) <= cfg.turn_ranked:
+            return np.asarray(deck.coarse_best_many(looks), np.float64)
+        top = np.argsort(np.asarray(deck.coarse_best_many(looks, tried=ranked)))[: cfg.turn_ranked]
+        d = np.full(len(looks), np.inf)
+        d[top] = deck.coarse_best_many([looks[j] for j in top])
+        return d
 
     steps = np.arange(-n, n + 1) * cfg.shift_step
     places = [p for s in starts for p in [s] + _shifted(s, steps, view.card_px)]
@@ -513,7 +532,7 @@ def _search_place(deck: DeckProfile, frame: np.ndarray, view: SearchView, k: int
     placed = _card_sized(np.asarray(view.quads[k], np.float64), view.card_px)
     s2, nq, nc = kept(placed)
     if nq is None or not sure(deck.decide(s2)):
-        placed = placed_by_deck(deck, frame, view, view.quads[k], (cw, ch), mirrored, cfg, axis_deg)
+        placed = placed_by_deck(deck, frame, view, view.quads[k], (cw, ch), mirrored, cfg, axis_deg, best[3])
         s2, nq, nc = kept(placed)
     return s2, placed, nq, nc
 

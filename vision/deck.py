@@ -159,12 +159,13 @@ class DeckProfile:
         amplitude are the same; so a card costs one feature pass, a square tile two."""
         return self.turn_features_many([crop])[0]
 
-    def turn_features_many(self, crops: list[np.ndarray]) -> list[list[tuple[np.ndarray, np.ndarray,
-                                                                                np.ndarray | None]]]:
+    def turn_features_many(self, crops: list[np.ndarray], tried: tuple[int, ...] | None = None
+                           ) -> list[list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]]:
         """:meth:`turn_features` of each crop, the feature passes of all crops and turns computed together
-        (:func:`vision.card_features.crop_features_many`: the same numbers as one by one)."""
+        (:func:`vision.card_features.crop_features_many`: the same numbers as one by one); at the quarter turns
+        ``tried`` only when given (default :meth:`turns_to_try`)."""
         cfg = self.config
-        tried = self.turns_to_try()
+        tried = self.turns_to_try() if tried is None else tuple(tried)
         passes = [t for t in tried if t - 2 not in tried]      # a half turn t + 2 is t's maps turned
         feats = iter(crop_features_many([turn_crop(c, t) for c in crops for t in passes], cfg, self.shape))
         out = []
@@ -267,13 +268,15 @@ class DeckProfile:
         every reference -- the cheap first pass of :meth:`distances`, for callers that try many crops."""
         return self.coarse_best_many([crop], turns=False)[0]
 
-    def coarse_best_many(self, crops: list[np.ndarray], turns: bool = True) -> list:
+    def coarse_best_many(self, crops: list[np.ndarray], turns: bool = True,
+                         tried: tuple[int, ...] | None = None) -> list:
         """Per crop: with ``turns``, its lowest coarse distance (float) to any reference at any of
-        :meth:`turns_to_try` (the half turn's maps flipped, as :meth:`distances` tries it); without, its
+        :meth:`turns_to_try` (the half turn's maps flipped, as :meth:`distances` tries it; only the quarter turns
+        ``tried`` when given: a square tile at (t, t + 2) costs one feature pass instead of two); without, its
         coarse distance float[N_refs] to every reference as given (every reference read: no estimates)."""
         cfg = self.config
         if turns:
-            feats = self.turn_features_many(crops)
+            feats = self.turn_features_many(crops, tried)
         else:
             feats = [[(mask_face(big, cfg, self.shape, crop.shape[:2]), hist, a)]
                      for crop, (big, hist, a) in zip(crops, crop_features_many(crops, cfg, self.shape), strict=True)]
