@@ -554,26 +554,44 @@ def _read_file(config: Config, path: Path, migrations: Sequence[Migration], curr
             continue
         origin = f"{path}:{line}" if line else str(path)
         config.values[key] = Value(value, raw_value, origin + (f" (written as {where[key]})" if key in where else ""))
-    _check_pins(config, lambda key, message: problem(where.get(key, key), message, lines.get(key) or None))
+    _check_pins(config, lines, lambda key, message: problem(where.get(key, key), message, lines.get(key) or None))
     problems.sort(key=lambda p: p.line or 0)
     if config.notes:
         problem(None, f"written for version {file_version}; read as version {current} ("
                 f"{'; '.join(config.notes)}): update it to version = {current} with the new keys")
 
 
-def _check_pins(config: Config, problem: Callable[[str, str], None]) -> None:
-    """Each GPIO part on its own pin: a pin the file gives to a second part is reported on the key
-    written later and that key goes back to its default."""
+def _check_pins(config: Config, lines: Mapping[str, int], problem: Callable[[str, str], None]) -> None:
+    """Each GPIO part on its own pin. When the file gives a pin to a second part, the part written later (by its
+    line, ``lines``) goes back to its default; when that default is the very pin the two share (``next_pin = 27``
+    then ``led_pin = 27``: 27 is the LED's own default), the other part goes back to its default instead. A part
+    sent back may meet a third part on its default, which then goes back to its own; each part sent back is
+    reported once, on its key, with the pin it was given and the default it now has."""
     pins = [s.key for s in SETTINGS if s.section == "gpio"]
-    written = sorted((k for k in pins if config.origin(k) != "default"), key=lambda k: config.origin(k))
-    for key in written:
-        value = config[key]
-        other = next((k for k in pins if k != key and config[k] == value and value is not None), None)
-        if other is not None:
-            whose = f"{other} ({'its default' if config.origin(other) == 'default' else config.origin(other)})"
-            problem(key, f"BCM {value} is already {whose}: give each part its own pin; the default "
-                         f"{toml_value(setting(key).default)} is used")
-            config.values[key] = _defaults()[key]
+    defaults = _defaults()
+    written = sorted((k for k in pins if config.origin(k) != "default"), key=lambda k: lines.get(k) or 0)
+
+    def clash() -> tuple[str, str] | None:
+        """(a part written in the file, a part on its pin that is at its default or written earlier), or None."""
+        for key in reversed(written):
+            if config.origin(key) == "default" or config[key] is None:
+                continue
+            for other in pins:
+                if other != key and config[other] == config[key] and (
+                        config.origin(other) == "default" or written.index(other) < written.index(key)):
+                    return key, other
+        return None
+
+    for _ in pins:  # each turn sends one part back to its default, where it stays: at most one turn a part
+        found = clash()
+        if found is None:
+            return
+        later, other = found
+        back, holder = (other, later) if defaults[later].value == config[later] else (later, other)
+        where = "its default" if config.origin(holder) == "default" else config.origin(holder)
+        problem(back, f"BCM {config[back]} is already {holder} ({where}): give each part its own pin; the default "
+                      f"{toml_value(setting(back).default)} is used")
+        config.values[back] = defaults[back]
 
 
 def toml_value(value: Any) -> str:

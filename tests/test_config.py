@@ -88,6 +88,44 @@ def test_a_bad_file_names_each_key_and_its_line(tmp_path):
     assert lenient["web.port"] == 8080 and lenient["gpio.next_pin"] == 17 and lenient["box.language"] == "en"
     assert len(lenient.problems) == 6
 
+@pytest.mark.parametrize(("lines", "reported", "sent_back", "pins"), [
+    # the part written later goes back to its default (27 for the LED), named with the pin it was given
+    (["next_pin = 17", "led_pin = 17"], "gpio.led_pin", "the default 27 is used", (17, 27, None)),
+    # written the other way round: the Next button's default is the pin they share, so the LED goes back
+    (["led_pin = 17", "next_pin = 17"], "gpio.led_pin", "the default 27 is used", (17, 27, None)),
+    # the LED's default is the pin they share: the Next button goes back to 17
+    (["next_pin = 27", "led_pin = 27"], "gpio.next_pin", "the default 17 is used", (17, 27, None)),
+    # a part written in the file on a pin no one wrote: the file's part goes back ("off" for the buzzer)
+    (["buzzer_pin = 27"], "gpio.buzzer_pin", 'the default "off" is used', (17, 27, None)),
+])
+def test_two_parts_on_one_pin_end_each_on_its_own_pin_and_the_message_says_which(tmp_path, lines, reported,
+                                                                                 sent_back, pins):
+    """Worked by hand from the defaults (Next 17, LED 27, buzzer off): a pin refused is never 'the default' the
+    message then gives, and after the check no two parts share a pin."""
+    path = write(tmp_path, "[gpio]\n" + "\n".join(lines) + "\n")
+    config = load(path, env={})
+    assert [p.key for p in config.problems] == [reported]
+    message = config.problems[0].message
+    assert message.endswith(sent_back)
+    refused = message.split()[1]  # "BCM 17 is already ..."
+    assert f"the default {refused} " not in message + " "
+    assert (config["gpio.next_pin"], config["gpio.led_pin"], config["gpio.buzzer_pin"]) == pins
+
+
+def test_a_part_sent_back_onto_a_third_part_s_pin_moves_that_part_too(tmp_path):
+    # undo 17 (line 2), Next 27 (line 3), LED 27 (line 4): the LED's default is 27, so the Next button goes back to
+    # 17, where the Undo button is: the Undo button goes back to "off"
+    path = write(tmp_path, "[gpio]\nundo_pin = 17\nnext_pin = 27\nled_pin = 27\n")
+    config = load(path, env={})
+    assert [(p.key, p.line) for p in config.problems] == [("gpio.undo_pin", 2), ("gpio.next_pin", 3)]
+    assert (config["gpio.next_pin"], config["gpio.led_pin"], config["gpio.undo_pin"]) == (17, 27, None)
+    on = [config[s.key] for s in SETTINGS if s.section == "gpio" and config[s.key] is not None]
+    assert len(on) == len(set(on))
+    # lines past 9 are ordered as numbers, not as text ("config.toml:10" sorts before "config.toml:9")
+    path = write(tmp_path, "[gpio]\n" + "#\n" * 7 + "next_pin = 22\nled_pin = 22\n")  # lines 9 and 10
+    assert [(p.key, p.line) for p in load(path, env={}).problems] == [("gpio.led_pin", 10)]
+
+
 
 def test_a_file_that_is_not_toml_names_the_line(tmp_path):
     path = write(tmp_path, 'version = 1\n[web]\nport = 80 80\n')
