@@ -75,6 +75,23 @@ def test_the_same_command_again_resumes_the_open_game(tmp_path):
         assert len(s.list_sessions()) == 3
 
 
+def test_the_box_gives_the_callers_sigterm_handler_back(tmp_path):
+    """run/demo stop on SIGTERM (systemctl stop) through their own handler while the loop runs; once the box has
+    stopped, the process that ran it (a script, a test runner) has its own handler again, not one that stops a loop
+    that is gone."""
+    import signal
+
+    def own(signum, frame):  # the caller's own handler (only which handler is in place is checked)
+        return None
+
+    before = signal.signal(signal.SIGTERM, own)
+    try:
+        assert main(["demo", "--db", str(tmp_path / "t.sqlite3"), *BOX, "--max-frames", "2"]) == 0
+        assert signal.getsignal(signal.SIGTERM) is own
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def test_a_second_box_on_the_same_database_is_refused(tmp_path, capsys):
     db = tmp_path / "cc.sqlite3"
     with SessionStore(db, exclusive=True):

@@ -341,7 +341,9 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         # this line stays English in every language: systemd/install.sh and companion.phone_link read it
         print(f"phone view at {join_url(phone_url, pairing.secret if pairing is not None else None)}", flush=True)
     notifier.status(running_status(source.name, phone_url))
-    signal.signal(signal.SIGTERM, lambda *_: loop.stop())
+    # SIGTERM (systemctl stop) stops the loop as Ctrl-C does; the caller's handler is given back at the end (a test
+    # or a script that runs the box in its own process keeps its own)
+    before_sigterm = signal.signal(signal.SIGTERM, lambda *_: loop.stop())
     if controls is not None:
         controls.watching()
     loop.health.start()
@@ -353,6 +355,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         print(_("companion {command}: {problem}").format(command=args.command, problem=say(exc)), file=sys.stderr)
         return EXIT_DEVICE
     finally:
+        signal.signal(signal.SIGTERM, before_sigterm if before_sigterm is not None else signal.SIG_DFL)
         notifier.stopping()
         loop.health.stop()
         if read_executor is not None:
