@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import i18n
-from companion.commands import EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError
+from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError
 from companion.i18n import LANGUAGES, _, say
 from companion.threads import set_threads
 
@@ -487,6 +487,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(_("companion: interrupted; what the command had not saved yet is not saved"), file=sys.stderr)
         return 130
     except OSError as exc:  # a file problem no command expected (a name too long, a device gone): one line
+        from companion.paths import DataFolderError
+
         if exc.filename:
             print(
                 _("companion: {problem}: {path}").format(problem=exc.strerror or exc, path=exc.filename),
@@ -494,7 +496,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         else:
             print(_("companion: {problem}").format(problem=exc.strerror or exc), file=sys.stderr)
-        return EXIT_INPUT
+        # no data folder: no session database, profile or calibration to work with (exit 3), not a bad input file
+        return EXIT_DEVICE if isinstance(exc, DataFolderError) else EXIT_INPUT
     finally:  # an in-process caller (a test, a script) gets its languages back
         i18n.set_box_language(box)
         i18n.ask_language(asked)

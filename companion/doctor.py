@@ -320,6 +320,10 @@ class LightCheck:
         return _ok(self.key, Text("brightness {level:.0f} of 255", level=level))
 
 
+NO_DATA_FOLDER = Text("no data folder (see disk)")
+"""The calibration's and the database's line when the data folder cannot be made (the disk check names why)."""
+
+
 class CalibrationCheck:
     """The table calibration exists, fits this camera's frames, and its sheet is still where it was."""
 
@@ -330,7 +334,10 @@ class CalibrationCheck:
     def perform_check(self, ctx: DoctorContext) -> CheckResult:
         from companion.calibration import BadCalibrationFile, load_calibration
 
-        path = ctx.calibration_path or ctx.folder() / "calibration.json"
+        try:
+            path = ctx.calibration_path or ctx.folder() / "calibration.json"
+        except OSError:  # no data folder: the disk check says why; no calibration can be kept there
+            return _warn(self.key, NO_DATA_FOLDER)
         if not path.is_file():
             return _warn(self.key, Text("no table calibration: positions are in pixels; put the printed sheet on the "
                                    "table and run `companion calibrate`"))
@@ -447,7 +454,10 @@ class DatabaseCheck:
     key = "database"
 
     def perform_check(self, ctx: DoctorContext) -> CheckResult:
-        path = ctx.db_path or ctx.folder() / "sessions.sqlite3"
+        try:
+            path = ctx.db_path or ctx.folder() / "sessions.sqlite3"
+        except OSError:  # no data folder: the disk check says why; the box cannot start without its database
+            return _fail(self.key, NO_DATA_FOLDER)
         if not path.exists():
             return _ok(
                 self.key, Text("no session database yet at {path} (the box makes it on its first start)", path=path)

@@ -219,8 +219,11 @@ def apply_box_config(args: argparse.Namespace) -> Config:
 def _with_box_settings(config: Config) -> None:
     """The settings screen's language over the file's (``box-settings.json`` in the data folder)."""
     from companion.box_settings import overlay_config
+    from companion.paths import DataFolderError
 
     try:
         overlay_config(config)
-    except OSError as exc:  # no data folder: the file's settings hold
+    except DataFolderError as exc:  # no data folder: the file's settings hold; a command that needs the folder says so
+        log.debug("the settings screen's choices cannot be read: %s", exc)
+    except OSError as exc:  # the folder is there but its settings file cannot be read: the file's settings hold
         log.warning("the settings screen's choices cannot be read: %s", exc)

@@ -7,11 +7,17 @@ from pathlib import Path
 
 import platformdirs
 
-__all__ = ["APP_NAME", "DATA_DIR_ENV", "WEB_KEY_NAME", "data_dir", "default_db_path", "web_secret_key"]
+__all__ = ["APP_NAME", "DATA_DIR_ENV", "WEB_KEY_NAME", "DataFolderError", "data_dir", "default_db_path",
+           "web_secret_key"]
 
 APP_NAME = "tabletop-companion"
 DATA_DIR_ENV = "TABLETOP_DATA_DIR"
 """Environment variable that, when set and non-empty, replaces the platform data directory."""
+
+
+class DataFolderError(OSError):
+    """The data folder cannot be made: the box has no session database, profiles or calibration to work with
+    (``companion`` exits 3, as for any session database it cannot open)."""
 
 
 def data_dir() -> Path:
@@ -21,7 +27,7 @@ def data_dir() -> Path:
     ``user_data_dir("tabletop-companion")`` (``~/.local/share/tabletop-companion`` on the Pi).
 
     Raises:
-        OSError: the directory cannot be created (read-only file system, permissions, a file of that name):
+        DataFolderError: the directory cannot be created (read-only file system, permissions, a file of that name):
             its ``strerror`` names the data folder and the setting to change, its ``filename`` the path.
     """
     override = os.environ.get(DATA_DIR_ENV, "").strip()
@@ -33,7 +39,7 @@ def data_dir() -> Path:
 
         problem = _("cannot make the data folder ({problem}): give $TABLETOP_DATA_DIR or box.data_dir a folder "
                     "the box can write").format(problem=exc.strerror or exc)
-        raise OSError(exc.errno, problem, str(path)) from exc
+        raise DataFolderError(exc.errno, problem, str(path)) from exc
     return path
 
 

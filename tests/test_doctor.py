@@ -162,6 +162,27 @@ def test_disk(tmp_path, monkeypatch):
     assert result(DiskCheck(), context(tmp_path)).level is Level.FAIL
 
 
+def test_a_data_folder_that_cannot_be_made_is_said_by_the_disk_check_and_named_by_the_others(tmp_path, monkeypatch):
+    """A file where the data folder should be: the disk check names the problem, the calibration and the database
+    checks point to it (a WARN and a FAIL: the box cannot start without its database), none of them 'failed itself'
+    with a Python error name."""
+    from companion import i18n
+
+    blocker = tmp_path / "photo.jpg"
+    blocker.write_bytes(b"not a folder")
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(blocker / "data"))
+    ctx = context(tmp_path, [table()])
+    ctx.data_dir = None  # the box's own folder, from $TABLETOP_DATA_DIR
+    results = {r.key: r for r in run_checks(ctx, [CalibrationCheck(), DiskCheck(), DatabaseCheck()])}
+    assert results["disk"].level is Level.FAIL and "cannot make the data folder" in results["disk"].message
+    assert (results["calibration"].level, results["database"].level) == (Level.WARN, Level.FAIL)
+    for key in ("calibration", "database"):
+        assert str(results[key].message) == "no data folder (see disk)"
+        assert "failed" not in str(results[key].message) and "Error" not in str(results[key].message)
+    greek = i18n.localize(results["database"].message, "el")
+    assert greek != "no data folder (see disk)" and "disk" in greek  # the check's key, as the listing shows it
+
+
 def sheet_on_table(shift=(0, 0)) -> np.ndarray:
     import cv2
 

@@ -666,9 +666,14 @@ def test_a_data_dir_that_cannot_be_made_is_named_with_the_setting_to_change(tmp_
     assert "cannot make the data folder" in caught.value.strerror and DATA_DIR_ENV in caught.value.strerror
     from companion.cli import main
 
-    assert main(["sessions"]) == 1
+    # no data folder: no session database to list (exit 3, as the README's exit codes say), in one line
+    assert main(["sessions"]) == 3
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "cannot make the data folder" in err[0] and str(blocker) in err[0]
+    # the box the same: one line on stderr (no warning before it about the settings screen's choices), exit 3
+    assert main(["demo", "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot make the data folder" in err[0] and str(blocker) in err[0], err
 
 
 def test_payload_json_is_compact_and_valid(db_store, db):
