@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "device.camera": ("CameraSource", "Frame", "as_bgr"),
     "device.errors": ("DeviceError", "CameraNotFound", "CameraBusy", "CameraDisconnected", "EndOfStream", "BadImage",
-                      "UnknownSourceSpec", "GPIOUnavailable"),
+                      "UnknownSourceSpec", "GPIOUnavailable", "one_demo_hint"),
     "device.picam": ("Picamera2Source",),
     "device.opencv_source": ("OpenCVSource",),
     "device.replay": ("ReplaySource", "VIDEO_EXTENSIONS"),

@@ -23,10 +23,23 @@ __all__ = [
     "BadImage",
     "UnknownSourceSpec",
     "GPIOUnavailable",
+    "one_demo_hint",
 ]
 
 DEMO_HINT = "or run `companion demo` to replay photos"
 """The fallback every camera message ends with: the demo needs no camera."""
+
+
+def one_demo_hint(message: str) -> str:
+    """``message`` with "run `companion demo` to replay photos" said once: a message made of several sources'
+    errors (``auto`` tries the Pi camera, then the webcam) has each one's :data:`DEMO_HINT`; only the last is kept."""
+    import re
+
+    text = DEMO_HINT.removeprefix("or ")
+    count = message.count(text)
+    if count <= 1:
+        return message
+    return re.sub(r",?\s*(or )?" + re.escape(text), "", message, count=count - 1)
 
 
 def N_(message: str) -> str:

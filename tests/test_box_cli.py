@@ -240,7 +240,7 @@ def test_two_players_cannot_play_the_same_race(tmp_path, capsys):
 
 # -- camera, calibration and the phone view's address ---------------------------------------------
 def test_demo_hint_is_said_once():
-    from companion.commands.box import _one_demo_hint
+    from device import one_demo_hint as _one_demo_hint
 
     message = ("no camera found (auto): opencv:0: no camera at /dev/video0 (opencv:0): try opencv:1, "
                "or run `companion demo` to replay photos. Connect a camera, or run `companion demo` to replay photos")

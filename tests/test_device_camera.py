@@ -516,6 +516,17 @@ def test_picamera2_broken_import_is_camera_not_found_with_numpy_hint(monkeypatch
         open_source("auto", capture_factory=lambda target: FakeCapture(target, opened=False))
 
 
+def test_auto_without_any_camera_says_the_demo_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`auto` tries the Pi camera, then the webcam, whose own error already ends with the demo hint: the message
+    (what `companion doctor` prints on its camera line) says "run `companion demo`" once, at its end."""
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # no picamera2 here
+    with pytest.raises(CameraNotFound) as info:
+        open_source("auto", capture_factory=lambda target: FakeCapture(target, opened=False))
+    message = str(info.value)
+    assert message.startswith("no camera found (auto): picamera2: ") and "opencv:0" in message
+    assert message.count("companion demo") == 1 and message.endswith("or run `companion demo` to replay photos")
+
+
 def test_picamera2_no_camera(fake_picamera2: type[FakePicamera2], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fake_picamera2, "cameras", [])
     with pytest.raises(CameraNotFound, match="no camera at picamera2:0"):

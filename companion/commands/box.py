@@ -106,7 +106,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
     from companion.paths import default_db_path
     from companion.reading import table_stillness
     from companion.session import SessionStore
-    from device import DeviceError, open_source
+    from device import DeviceError, one_demo_hint, open_source
     from rules import RulesError
     from rules.d6 import D6_GAME
     from vision import D6Reader, VisionError
@@ -186,7 +186,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         source.open()
     except (DeviceError, ValueError) as exc:
         print(
-            _("companion {command}: {problem}").format(command=args.command, problem=_one_demo_hint(str(exc))),
+            _("companion {command}: {problem}").format(command=args.command, problem=one_demo_hint(str(exc))),
             file=sys.stderr,
         )
         return EXIT_DEVICE
@@ -437,19 +437,6 @@ def _health_watch(config: Any, db: Path, source: Any) -> tuple[Any, dict[str, An
 
     return HealthWatch(lambda: DoctorContext(config, db_path=Path(db), look=look)), watched
 
-
-DEMO_HINT_TEXT = "run `companion demo` to replay photos"
-
-def _one_demo_hint(message: str) -> str:
-    """``message`` with "run `companion demo` ..." said once (the camera's errors for ``--source auto``
-    each end with it; only the last one is kept)."""
-    import re
-
-    count = message.count(DEMO_HINT_TEXT)
-    if count <= 1:
-        return message
-    pattern = re.compile(r",?\s*(or )?" + re.escape(DEMO_HINT_TEXT))
-    return pattern.sub("", message, count=count - 1)
 
 def pygame_error() -> type[BaseException]:
     """``pygame.error`` (imported only when a screen is drawn)."""
