@@ -163,7 +163,7 @@ class ReplaySource(CameraSource):
         Raises:
             CameraNotFound: the path does not exist (said so), the folder has no images (the message lists the
                 extensions looked for), or the file type is not an image or video.
-            BadImage: not one of the photos can be decoded (nothing to replay).
+            BadImage: not one of the photos can be decoded, or OpenCV cannot open the video (nothing to replay).
         """
         if self._open:
             return
@@ -323,10 +323,7 @@ class ReplaySource(CameraSource):
                 cap = cv2.VideoCapture(str(self.path))
                 if not cap.isOpened():
                     cap.release()
-                    raise BadImage(
-                        f"OpenCV cannot open the video {self.path}: convert it to .mp4 (H.264) or .avi (MJPG)",
-                        path=str(self.path),
-                    )
+                    raise self._cannot_open_video(self.path)
                 self._cap = cap
                 self._pass_delivered = 0
                 check_video_size(cap, self.path)
@@ -346,9 +343,23 @@ class ReplaySource(CameraSource):
 
     @staticmethod
     def _probe_video_fps(path: Path) -> float | None:
+        """The video's frame rate (None when it does not say one).
+
+        Raises:
+            BadImage: OpenCV cannot open the video (an empty or damaged file, a codec it lacks): nothing to
+                replay, refused at open as a folder of photos none of which decodes.
+        """
         cap = cv2.VideoCapture(str(path))
         try:
-            fps = cap.get(cv2.CAP_PROP_FPS) if cap.isOpened() else 0.0
+            if not cap.isOpened():
+                raise ReplaySource._cannot_open_video(path)
+            fps = cap.get(cv2.CAP_PROP_FPS)
         finally:
             cap.release()
         return fps if fps and 0 < fps < 1000 else None
+
+    @staticmethod
+    def _cannot_open_video(path: Path) -> BadImage:
+        """The error of a video OpenCV cannot open, naming it and what to convert it to."""
+        return BadImage(f"OpenCV cannot open the video {path}: convert it to .mp4 (H.264) or .avi (MJPG)",
+                        path=str(path))

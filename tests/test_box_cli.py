@@ -75,6 +75,18 @@ def test_the_same_command_again_resumes_the_open_game(tmp_path):
         assert len(s.list_sessions()) == 3
 
 
+def test_a_video_that_cannot_be_opened_is_refused_at_start(tmp_path, capsys):
+    """`demo VIDEO` / `run --source VIDEO` with an empty or damaged video: one line and exit 3 (no camera to read
+    from), as an empty folder is; the box used to start and wait for its frames for ever, recording nothing."""
+    video = tmp_path / "table.mp4"
+    video.write_bytes(b"")
+    db = tmp_path / "v.sqlite3"
+    assert main(["demo", str(video), "--db", str(db), *BOX, "--max-frames", "3"]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot open the video" in err[0] and str(video) in err[0], err
+    assert not db.exists()
+
+
 def test_the_box_gives_the_callers_sigterm_handler_back(tmp_path):
     """run/demo stop on SIGTERM (systemctl stop) through their own handler while the loop runs; once the box has
     stopped, the process that ran it (a script, a test runner) has its own handler again, not one that stops a loop

@@ -295,13 +295,16 @@ def test_replay_video_file(tmp_path: Path) -> None:
     assert [round(v / 60) for v in values(frames)] == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 0]
 
 
-def test_replay_corrupt_video_is_bad_image(tmp_path: Path) -> None:
+@pytest.mark.parametrize("content", [b"RIFF\x00\x00\x00\x00AVI garbage", b""], ids=["garbage", "empty"])
+def test_replay_corrupt_video_is_bad_image_at_open(tmp_path: Path, content: bytes) -> None:
+    """A video OpenCV cannot open is nothing to replay: refused at open (as a folder none of whose photos decodes),
+    not a box that starts and waits for frames that never come."""
     video = tmp_path / "broken.avi"
-    video.write_bytes(b"RIFF\x00\x00\x00\x00AVI garbage")
-    with ReplaySource(video) as src:
-        with pytest.raises(BadImage) as info:
-            src.read()
-    assert "broken.avi" in str(info.value)
+    video.write_bytes(content)
+    src = ReplaySource(video)
+    with pytest.raises(BadImage) as info:
+        src.open()
+    assert "broken.avi" in str(info.value) and "cannot open the video" in str(info.value)
 
 
 # -- OpenCVSource ----------------------------------------------------------------------------------
