@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.i18n import LANGUAGES  # the box's languages, declared once with the catalogs
+from companion.i18n import LANGUAGES, Text, message_of  # the box's languages, declared once with the catalogs
 
 __all__ = [
     "CONFIG_ENV", "CONFIG_VERSION", "LANGUAGES", "MIGRATIONS", "SERVICE_CONFIG", "SETTINGS",
@@ -80,7 +80,8 @@ class Problem:
         path: the file.
         line: 1-based line of the key (None: the file as a whole, or a key not written in it).
         key: the dotted key (``"web.port"``), or None for the file as a whole.
-        message: what is wrong and what to write instead.
+        message: what is wrong and what to write instead (a :class:`Text`: ``config check``, ``config show`` and the
+            doctor say it in the language asked for; ``str()`` is the English).
     """
 
     path: Path
@@ -89,29 +90,36 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        return str(self.text())
+
+    def text(self) -> Text:
+        """``FILE:LINE: KEY: message`` as a :class:`Text` (the message said in a player's language by
+        ``companion.i18n.say``; the file, line and key as written)."""
         where = f"{self.path}:{self.line}" if self.line else str(self.path)
-        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+        if self.key:
+            return Text("{where}: {key}: {message}", where=where, key=self.key, message=self.message)
+        return Text("{where}: {message}", where=where, message=self.message)
 
 
 # -- value kinds: each takes the TOML value and returns the setting's value or raises ValueError ----
 
 def _text(value: Any) -> str:
     if not isinstance(value, str):
-        raise ValueError(f"give text in quotes, e.g. \"{value}\"")
+        raise ValueError(Text("give text in quotes, e.g. \"{value}\"", value=str(value)))
     return value
 
 
 def _port(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"give a whole number 1-65535 without quotes, not {value!r}")
+        raise ValueError(Text("give a whole number 1-65535 without quotes, not {value}", value=repr(value)))
     if not 1 <= value <= 65535:
-        raise ValueError(f"{value} is not a TCP port: give 1-65535")
+        raise ValueError(Text("{value} is not a TCP port: give 1-65535", value=value))
     return value
 
 
 def _flag(value: Any) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(f"give true or false (no quotes), not {value!r}")
+        raise ValueError(Text("give true or false (no quotes), not {value}", value=repr(value)))
     return value
 
 
@@ -119,8 +127,9 @@ def _pin(value: Any, optional: bool) -> int | None:
     if optional and value == OFF:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value not in BCM_PINS:
-        allowed = 'a BCM number 0-27 or "off"' if optional else "a BCM number 0-27"
-        raise ValueError(f"give {allowed}, not {value!r}")
+        if optional:
+            raise ValueError(Text('give a BCM number 0-27 or "off", not {value}', value=repr(value)))
+        raise ValueError(Text("give a BCM number 0-27, not {value}", value=repr(value)))
     return value
 
 
@@ -130,10 +139,11 @@ def _size(value: Any) -> tuple[int, int] | None:
         return None
     match = re.fullmatch(r"(\d{2,5})\s*x\s*(\d{2,5})", text)
     if not match:
-        raise ValueError(f"give \"auto\" or WIDTHxHEIGHT in pixels, e.g. \"2304x1296\", not {value!r}")
+        raise ValueError(Text('give "auto" or WIDTHxHEIGHT in pixels, e.g. "2304x1296", not {value}',
+                              value=repr(value)))
     width, height = int(match.group(1)), int(match.group(2))
     if not (64 <= width <= 8192 and 64 <= height <= 8192):
-        raise ValueError(f"{width}x{height}: each side must be 64-8192 px")
+        raise ValueError(Text("{width}x{height}: each side must be 64-8192 px", width=width, height=height))
     return width, height
 
 
@@ -153,16 +163,16 @@ def _source(value: Any) -> str:
 def _box_name(value: Any) -> str:
     text = _text(value).strip()
     if not text:
-        raise ValueError("give the box a name, e.g. \"companion\"")
+        raise ValueError(Text('give the box a name, e.g. "companion"'))
     if len(text.encode("utf-8")) > 63:  # a DNS-SD service instance name is at most 63 bytes (RFC 6763 §4.1.1)
-        raise ValueError(
-            f"{len(text.encode('utf-8'))} bytes: a box name is at most 63 bytes (it names the box on the network)"
-        )
+        raise ValueError(Text("{size} bytes: a box name is at most 63 bytes (it names the box on the network)",
+                              size=len(text.encode("utf-8"))))
     if any(ord(c) < 32 or c in ".\\" for c in text):
-        raise ValueError("a box name has no dots, backslashes or control characters")
+        raise ValueError(Text("a box name has no dots, backslashes or control characters"))
     if not re.search(r"[A-Za-z0-9]", text):
         raise ValueError(
-            "a box name needs at least one letter a-z or digit (its network name companion.local is made from them)"
+            Text("a box name needs at least one letter a-z or digit (its network name companion.local is made from "
+                 "them)")
         )
     return text
 
@@ -170,9 +180,8 @@ def _box_name(value: Any) -> str:
 def _folder(value: Any) -> str:
     text = _text(value).strip()
     if text and not Path(text).expanduser().is_absolute():
-        raise ValueError(
-            f"give an absolute folder (\"/var/lib/tabletop-companion\") or \"\" for the default, not {value!r}"
-        )
+        raise ValueError(Text('give an absolute folder ("/var/lib/tabletop-companion") or "" for the default, '
+                              "not {value}", value=repr(value)))
     return text
 
 
@@ -231,8 +240,10 @@ class Setting:
             text = _text(raw)
             if text not in allowed:
                 close = difflib.get_close_matches(text, allowed, n=1)
-                hint = f" (did you mean \"{close[0]}\"?)" if close else ""
-                raise ValueError(f"{text!r} is not one of {', '.join(allowed)}{hint}")
+                if close:
+                    raise ValueError(Text('{value} is not one of {allowed} (did you mean "{close}"?)', value=repr(text),
+                                          allowed=", ".join(allowed), close=close[0]))
+                raise ValueError(Text("{value} is not one of {allowed}", value=repr(text), allowed=", ".join(allowed)))
         return self.parse(raw)
 
 
@@ -442,7 +453,7 @@ def load(path: Path | None = None, *, env: Mapping[str, str] | None = None, stri
             try:
                 config.override(s.key, env[s.env].strip(), f"environment {s.env}")
             except ValueError as exc:
-                config.problems.append(Problem(Path(f"${s.env}"), None, s.key, str(exc)))
+                config.problems.append(Problem(Path(f"${s.env}"), None, s.key, message_of(exc)))
     if strict and config.problems:
         raise ConfigError(config.problems)
     return config
@@ -454,23 +465,26 @@ def _parse_file(path: Path, problem: Callable[..., None]) -> tuple[str, dict[str
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        return problem(None, f"no such file: write one (`python -m companion.config > {path}`) or unset ${CONFIG_ENV}")
+        return problem(None, Text("no such file: write one (`python -m companion.config > {path}`) or unset ${env}",
+                                  path=str(path), env=CONFIG_ENV))
     except IsADirectoryError:
-        return problem(None, "is a folder: give the config.toml file in it")
+        return problem(None, Text("is a folder: give the config.toml file in it"))
     except OSError as exc:
-        return problem(None, f"cannot be read ({exc.strerror or exc})")
+        return problem(None, Text("cannot be read ({problem})", problem=exc.strerror or str(exc)))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        return problem(None, "is not UTF-8 text: save it as UTF-8", line)
+        return problem(None, Text("is not UTF-8 text: save it as UTF-8"), line)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         match = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) or "not TOML"
         line = int(match.group(1)) if match else (text.count("\n") + 1 if "end of document" in str(exc) else None)
-        return problem(None, f"not valid TOML: {message}" + (f" (column {match.group(2)})" if match else ""), line)
+        said = (Text("not valid TOML: {problem} (column {column})", problem=message, column=match.group(2)) if match
+                else Text("not valid TOML: {problem}", problem=message))
+        return problem(None, said, line)
     return text, data
 
 
@@ -520,12 +534,12 @@ def _read_file(config: Config, path: Path, migrations: Sequence[Migration], curr
     lines = key_lines(text)
     file_version = data.pop("version", 1)
     if isinstance(file_version, bool) or not isinstance(file_version, int) or file_version < 1:
-        problem("version", f"give a whole number (this box writes version = {current}), not {file_version!r}",
-                lines.get("version"))
+        problem("version", Text("give a whole number (this box writes version = {current}), not {value}",
+                                current=current, value=repr(file_version)), lines.get("version"))
         file_version = current
     if file_version > current:
-        problem("version", f"version {file_version} is newer than this box reads ({current}): update the box, "
-                f"or write version = {current}", lines.get("version"))
+        problem("version", Text("version {version} is newer than this box reads ({current}): update the box, or write "
+                                "version = {current}", version=file_version, current=current), lines.get("version"))
         file_version = current
     config.version = file_version
     flat = _flatten(data)
@@ -538,19 +552,20 @@ def _read_file(config: Config, path: Path, migrations: Sequence[Migration], curr
             if key in _SECTIONS:
                 problem(
                     shown,
-                    f"[{key}] is a section: write its settings under it "
-                    f"({', '.join(x.name for x in SETTINGS if x.section == key)})",
+                    Text("[{section}] is a section: write its settings under it ({names})", section=key,
+                         names=", ".join(x.name for x in SETTINGS if x.section == key)),
                     line,
                 )
                 continue
             close = difflib.get_close_matches(key, list(_BY_KEY), n=1, cutoff=0.6)
-            hint = f": did you mean {close[0]}?" if close else f": the settings are {', '.join(_BY_KEY)}"
-            problem(shown, f"unknown setting{hint}", line)
+            problem(shown, Text("unknown setting: did you mean {close}?", close=close[0]) if close
+                    else Text("unknown setting: the settings are {keys}", keys=", ".join(_BY_KEY)), line)
             continue
         try:
             value = s.value_of(raw_value)
         except ValueError as exc:
-            problem(shown, f"{exc}; the default {toml_value(s.default)} is used", line)
+            problem(shown, Text("{problem}; the default {default} is used", problem=message_of(exc),
+                                default=toml_value(s.default)), line)
             continue
         origin = f"{path}:{line}" if line else str(path)
         config.values[key] = Value(value, raw_value, origin + (f" (written as {where[key]})" if key in where else ""))
@@ -588,9 +603,14 @@ def _check_pins(config: Config, lines: Mapping[str, int], problem: Callable[[str
             return
         later, other = found
         back, holder = (other, later) if defaults[later].value == config[later] else (later, other)
-        where = "its default" if config.origin(holder) == "default" else config.origin(holder)
-        problem(back, f"BCM {config[back]} is already {holder} ({where}): give each part its own pin; the default "
-                      f"{toml_value(setting(back).default)} is used")
+        default = toml_value(setting(back).default)
+        if config.origin(holder) == "default":
+            problem(back, Text("BCM {pin} is already {holder} (its default): give each part its own pin; the default "
+                               "{default} is used", pin=config[back], holder=holder, default=default))
+        else:
+            problem(back, Text("BCM {pin} is already {holder} ({where}): give each part its own pin; the default "
+                               "{default} is used", pin=config[back], holder=holder, where=config.origin(holder),
+                               default=default))
         config.values[back] = defaults[back]
 
 

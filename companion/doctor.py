@@ -220,12 +220,13 @@ class ConfigCheck:
                     self.key,
                     Text(
                         "{problem} (and {count} more): fix the file; `companion config check` lists every problem",
-                        problem=first,
+                        problem=first.text(),
                         count=len(cfg.problems) - 1,
                     ),
                 )
             return _fail(
-                self.key, Text("{problem}: fix the file; `companion config check` lists every problem", problem=first)
+                self.key, Text("{problem}: fix the file; `companion config check` lists every problem",
+                               problem=first.text())
             )
         if cfg.path is None:
             return _ok(self.key, Text("no configuration file: every setting at its default (`companion config show`)"))

@@ -137,7 +137,7 @@ def cmd_config_show(args: argparse.Namespace) -> int:
     for text, origin in lines:
         print(f"{text:<{width}}  # {origin}")
     for problem in config.problems:
-        print(_("problem: {problem}").format(problem=problem), file=sys.stderr)
+        print(_("problem: {problem}").format(problem=say(problem.text())), file=sys.stderr)
     return EXIT_OK
 
 
@@ -151,7 +151,7 @@ def cmd_config_check(path: Path | None) -> int:
     config = load(path, env={})  # the file alone: the environment is not the file's business
     if config.problems:
         for problem in config.problems:
-            print(problem)
+            print(say(problem.text()))  # the file, line and key as written; what is wrong in the command's language
         return EXIT_INPUT
     given = sum(1 for v in config.values.values() if v.origin != "default")
     if given < len(SETTINGS):

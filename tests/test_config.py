@@ -278,3 +278,38 @@ def test_a_bad_file_does_not_stop_the_box(tmp_path, monkeypatch, caplog):
 def test_box_names(name, ok, tmp_path):
     path = write(tmp_path, f'[box]\nname = "{name}"\n')
     assert (not load(path, env={}).problems) is ok
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_config_check_says_each_problem_in_the_language_asked_for(tmp_path, capsys, lang):
+    """`companion --language L config check` keeps each line's FILE:LINE: KEY as written and says what is wrong in L
+    (it was English in every language): one file with a problem of each kind of setting."""
+    path = write(tmp_path, "\n".join([
+        'version = "x"',               # 1 not a number
+        "[web]",                       # 2
+        'port = "80"',                 # 3 text, not a number
+        "host = 5",                    # 4 not text
+        "announce = 1",                # 5 not true/false
+        "[gpio]",                      # 6
+        "next_pin = 17",               # 7
+        "led_pin = 17",                # 8 the Next button's pin
+        "undo_pin = 40",               # 9 not on the header
+        "[box]",                       # 10
+        'language = "de"',             # 11 not a box language
+        'languag = "el"',              # 12 misspelt
+        'name = "a.b"',                # 13 a dot
+        'data_dir = "relative"',       # 14 not absolute
+        "[camera]",                    # 15
+        'size = "big"',                # 16
+    ]) + "\n")
+    assert main(["config", "check", str(path)]) == 1
+    english = capsys.readouterr().out.splitlines()
+    assert main(["--language", lang, "config", "check", str(path)]) == 1
+    said = capsys.readouterr().out.splitlines()
+    assert len(said) == len(english) == 11
+    for theirs, ours in zip(english, said, strict=True):
+        prefix = ": ".join(theirs.split(": ")[:2]) + ": "  # "FILE:LINE: KEY: "
+        assert ours.startswith(prefix), (ours, prefix)  # the file, line and key as written
+        assert ours[len(prefix):] != theirs[len(prefix):], ours  # what is wrong: in the language asked for
+    # the values the owner wrote and the defaults stay as written
+    assert "'80'" in said[1] and "8080" in said[1] and "gpio.next_pin" in said[4] and "27" in said[4]
