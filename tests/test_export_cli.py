@@ -65,6 +65,27 @@ def test_export_never_overwrites_the_database_or_another_file(tmp_path, capsys):
                      "--bgstats", str(tmp_path / "b.json")]) == 0
 
 
+def test_export_onto_a_device_or_a_pipe_is_refused_without_reading_it(tmp_path, capsys):
+    """`--json /dev/full` read the device for ever to see whether it was an earlier export (the command never
+    ended); a named pipe blocked the same way. Neither is read nor written: one line, exit 1, at once. (The pipe
+    stands for both here: a device read for ever would fill the memory of a machine that has the bug again.)"""
+    import os
+    import threading
+
+    db = tmp_path / "box.sqlite3"
+    _finished_race(db)
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)
+    codes = []
+    worker = threading.Thread(target=lambda: codes.append(
+        main(["export", "--db", str(db), "--unfinished", "--json", str(pipe)])), daemon=True)
+    worker.start()
+    worker.join(30)  # a bound for a hang, not a wait for time to pass: it ends at once
+    assert codes == [1]
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not written by this command" in err[0] and str(pipe) in err[0]
+
+
 def test_export_to_standard_output(tmp_path, capsys):
     db = tmp_path / "box.sqlite3"
     sid = _finished_race(db)

@@ -220,6 +220,11 @@ def load_deck(name_or_path: str, want: str | None = None) -> Any:
         )
     return deck
 
+OURS_AT_MOST = 64 << 20
+"""The largest file :func:`not_ours` reads to see whether it is ours (bytes): an export or a calibration is far
+smaller."""
+
+
 def not_ours(path: Path, keys: Mapping[str, Any]) -> str | None:
     """Why ``path`` must not be overwritten, or None: it is missing, or a JSON object this program wrote
     (every ``keys`` item present with that value, ``...`` meaning any value). A folder, a session
@@ -228,8 +233,11 @@ def not_ours(path: Path, keys: Mapping[str, Any]) -> str | None:
         return None
     if path.is_dir():
         return _("{path} is a folder: give a file name").format(path=path)
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+    doc = None
+    try:  # a device (/dev/zero, /dev/full) or a pipe is never read (it would be read for ever) nor written over,
+        # nor a file larger than any output of ours (a video, a database) read whole
+        if path.is_file() and path.stat().st_size <= OURS_AT_MOST:
+            doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):
         doc = None
     if isinstance(doc, dict) and all(k in doc and (v is ... or doc[k] == v) for k, v in keys.items()):
