@@ -53,6 +53,9 @@ CONFIG_VERSION = 1
 """The version of the file layout this code writes and reads natively."""
 
 
+CONFIG_AT_MOST = 1 << 20
+"""The largest configuration file read (bytes): the commented default is about 2 KiB."""
+
 BCM_PINS = range(0, 28)
 """The BCM GPIO numbers of the Raspberry Pi's 40-pin header (0-27)."""
 
@@ -463,6 +466,12 @@ def _parse_file(path: Path, problem: Callable[..., None]) -> tuple[str, dict[str
     """The text and the TOML tables of the file at ``path``, or None when it cannot be read, is not UTF-8 text or
     is not TOML (said through ``problem(key, message, line)``)."""
     try:
+        if str(path) == os.devnull:  # "no file" said on purpose ($TABLETOP_CONFIG=/dev/null): every default
+            return "", {}
+        if path.exists() and not path.is_dir() and not path.is_file():  # read for ever (/dev/zero) or blocks (a pipe)
+            return problem(None, Text("is a device or a pipe, not a file: give the config.toml file"))
+        if path.is_file() and path.stat().st_size > CONFIG_AT_MOST:
+            return problem(None, Text("is larger than {most} KiB: not a configuration file", most=CONFIG_AT_MOST >> 10))
         raw = path.read_bytes()
     except FileNotFoundError:
         return problem(None, Text("no such file: write one (`python -m companion.config > {path}`) or unset ${env}",

@@ -313,3 +313,25 @@ def test_config_check_says_each_problem_in_the_language_asked_for(tmp_path, caps
         assert ours[len(prefix):] != theirs[len(prefix):], ours  # what is wrong: in the language asked for
     # the values the owner wrote and the defaults stay as written
     assert "'80'" in said[1] and "8080" in said[1] and "gpio.next_pin" in said[4] and "27" in said[4]
+
+
+def test_a_device_a_pipe_or_a_huge_file_as_the_configuration_is_one_problem_and_the_defaults(tmp_path, capsys):
+    """$TABLETOP_CONFIG or --config naming /dev/zero read it for ever (the box's memory filled at start), a named pipe
+    blocked the start; a file over 1 MiB is no configuration. Each is one problem (the box goes on with the
+    defaults); /dev/null is 'no file' said on purpose: every default, no problem."""
+    import os
+
+    pipe = tmp_path / "config.toml"
+    os.mkfifo(pipe)
+    huge = write(tmp_path, "#" * (cfg.CONFIG_AT_MOST + 1) + "\n", name="huge.toml")
+    for path, words in ((Path("/dev/zero"), "a device or a pipe"), (pipe, "a device or a pipe"),
+                        (huge, "larger than 1024 KiB")):
+        config = load(path, env={})
+        assert [(p.key, p.line) for p in config.problems] == [(None, None)], path
+        assert words in config.problems[0].message
+        assert config["web.port"] == 8080 and config["gpio.next_pin"] == 17
+    assert main(["--language", "pl", "config", "check", str(pipe)]) == 1
+    said = capsys.readouterr().out.strip()
+    assert said.startswith(f"{pipe}: ") and "device or a pipe" not in said  # in Polish
+    quiet = load(Path(os.devnull), env={})
+    assert quiet.problems == [] and quiet["web.port"] == 8080
