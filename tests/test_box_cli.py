@@ -87,6 +87,30 @@ def test_a_video_that_cannot_be_opened_is_refused_at_start(tmp_path, capsys):
     assert not db.exists()
 
 
+def test_the_last_line_counts_the_reads_and_the_rolls_recorded_apart(tmp_path, caplog):
+    """A demo photo is read on every pass but recorded once: a second pass said 'stopped: N frames, 0 reads (median
+    15 ms)' though it had read the photos (the median of reads it said it had not made). Now both are counted."""
+    import shutil
+    from pathlib import Path
+
+    import companion
+
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for photo in sorted((Path(companion.__file__).parent / "demo" / "photos").glob("*.jpg"))[:2]:
+        shutil.copy(photo, folder / photo.name)
+    run = ["demo", str(folder), "--db", str(tmp_path / "r.sqlite3"), *BOX, "--hold", "10"]
+    stopped = []
+    for _ in range(2):  # the second run reads the photos again (the first at least: the box resumed on the second)
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="companion"):
+            assert main(run) == 0
+        stopped += [r.getMessage() for r in caplog.records if r.getMessage().startswith("stopped: ")]
+    reads = [int(m.split(", ")[1].split()[0]) for m in stopped]
+    recorded = [int(m.split(", ")[2].split()[0]) for m in stopped]
+    assert reads[0] == 2 and reads[1] >= 1 and recorded == [2, 0], stopped
+
+
 def test_the_box_gives_the_callers_sigterm_handler_back(tmp_path):
     """run/demo stop on SIGTERM (systemctl stop) through their own handler while the loop runs; once the box has
     stopped, the process that ran it (a script, a test runner) has its own handler again, not one that stops a loop

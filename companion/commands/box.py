@@ -369,7 +369,9 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         store.close()
     median = sorted(stats.read_ms)[len(stats.read_ms) // 2] if stats.read_ms else 0.0
     ended = loop.session.id if loop.session is not None else "none (not set up)"
-    log.info("stopped: %d frames, %d reads (median %.0f ms), session %s", stats.frames, stats.reads, median, ended)
+    # reads: every read of the table (a photo already recorded is read and shown again); recorded: the new rolls
+    log.info("stopped: %d frames, %d reads (median %.0f ms), %d recorded, session %s", stats.frames,
+             len(stats.read_ms), median, stats.reads, ended)
     return EXIT_OK
 
 PHOTO_FPS = 10.0
