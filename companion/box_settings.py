@@ -44,17 +44,18 @@ def default_path() -> Path:
     return data_dir() / FILE_NAME
 
 
-def _read(path: Path) -> dict[str, Any]:
-    """The file's settings, {} when missing; a damaged one is logged and ignored."""
+def _read(path: Path, quiet: bool = False) -> dict[str, Any]:
+    """The file's settings, {} when missing; a damaged one is logged (at debug level when ``quiet``) and ignored."""
+    level = logging.DEBUG if quiet else logging.WARNING
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}
     except (OSError, ValueError) as exc:
-        log.warning("box settings %s cannot be read (%s); the defaults are used", path, exc)
+        log.log(level, "box settings %s cannot be read (%s); the defaults are used", path, exc)
         return {}
     if not isinstance(data, dict):
-        log.warning("box settings %s is not a JSON object; the defaults are used", path)
+        log.log(level, "box settings %s is not a JSON object; the defaults are used", path)
         return {}
     return data
 
@@ -65,7 +66,8 @@ def overlay_config(config: Any, path: Path | None = None) -> Any:
     from companion.config import Value
 
     path = default_path() if path is None else path
-    language = _read(path).get(LANGUAGE)
+    # quiet: read before the log is set up (a bare line), and again by the box's BoxSettings, which says it once
+    language = _read(path, quiet=True).get(LANGUAGE)
     if language in LANGUAGES and not config.origin(LANGUAGE).startswith(("flag", "environment")):
         config.values[LANGUAGE] = Value(language, language, f"the settings screen ({path})")
     return config

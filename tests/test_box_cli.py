@@ -111,6 +111,17 @@ def test_the_last_line_counts_the_reads_and_the_rolls_recorded_apart(tmp_path, c
     assert reads[0] == 2 and reads[1] >= 1 and recorded == [2, 0], stopped
 
 
+def test_a_damaged_settings_file_is_said_once(tmp_path, monkeypatch, caplog):
+    """box-settings.json (the settings screen's choices) cut short: the box goes on with the defaults and says so in
+    one warning; it said it twice (once as a bare line before the log was set up, read for the language)."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
+    (tmp_path / "box-settings.json").write_text('{"language": "el", "bright', encoding="utf-8")
+    with caplog.at_level(logging.INFO):
+        assert main(["demo", "--db", str(tmp_path / "s.sqlite3"), *BOX, "--max-frames", "1"]) == 0
+    said = [r for r in caplog.records if "box settings" in r.getMessage()]
+    assert [r.levelno for r in said] == [logging.WARNING], [r.getMessage() for r in said]
+
+
 def test_the_box_gives_the_callers_sigterm_handler_back(tmp_path):
     """run/demo stop on SIGTERM (systemctl stop) through their own handler while the loop runs; once the box has
     stopped, the process that ran it (a script, a test runner) has its own handler again, not one that stops a loop
