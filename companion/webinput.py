@@ -15,6 +15,7 @@ from typing import Any
 from flask import request
 from werkzeug.exceptions import BadRequest
 
+from companion.i18n import Text
 from rules.scoring import BIDI_CONTROLS, has_visible
 
 __all__ = ["BadInput", "json_body", "text", "whole", "choice", "form_values", "version_and_key",
@@ -36,7 +37,7 @@ MAX_VALUES = 24
 class BadInput(ValueError):
     """A field of a request is missing or has the wrong shape; ``field`` names it (None: the whole body)."""
 
-    def __init__(self, message: str, field: str | None = None) -> None:
+    def __init__(self, message: str | Text, field: str | None = None) -> None:
         super().__init__(message)
         self.field = field
 
@@ -92,11 +93,12 @@ def text(body: dict[str, Any], key: str, example: str, *, required: bool = True,
         raise BadInput(f"{key!r} must be {what} (a string), not {_shown(value)}; e.g. {example}", key)
     if not has_visible(value):
         raise BadInput(f"{key!r} is empty: send {what}, e.g. {example}", key)
+    # what a player typed: said in the phone's language (the shape errors above are for a page's programmer)
     if len(value) > max_len:
-        raise BadInput(f"{key!r} is longer than {max_len} characters", key)
+        raise BadInput(Text("{field} is longer than {most} characters", field=repr(key), most=max_len), key)
     if not _is_text(value):
-        raise BadInput(f"{key!r} holds characters that are not text (control characters, text-direction controls "
-                       "or broken Unicode): type it again", key)
+        raise BadInput(Text("{field} holds characters that are not text (control characters, text-direction controls "
+                            "or broken Unicode): type it again", field=repr(key)), key)
     return value
 
 

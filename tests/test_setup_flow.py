@@ -139,6 +139,34 @@ def test_phone_api_setup_is_answered(store):
     assert hub.begin(action) is False
 
 
+def test_add_tapped_before_typing_a_name_is_said_to_the_player_in_their_language(store):
+    """The phone's "Add" with the name field empty (or only spaces) sent name "": the answer was the API's English
+    "'name' is empty: send a name, e.g. {JSON}" in every language. Now a sentence for the player, in the phone's
+    language; a pasted name with a text-direction control is said in it too. Nothing reaches the loop."""
+    from tests.phones import joined_phone
+
+    hub = StateHub()
+    hub.publish({"game": {"flow": "race", "setup": True}})
+    app = joined_phone(hub, reply_s=0.01)
+    english = app.post("/api/setup", json={"action": "player", "name": "  ", "colour": "red", "version": 0,
+                                           "key": "e1"})
+    assert english.status_code == 400
+    assert english.get_json() == {"error": "type the player's name first", "field": "name"}
+    for lang in ("el", "pl", "hu"):
+        said = app.post("/api/setup", json={"action": "player", "name": "", "version": 0, "key": f"n{lang}"},
+                        headers={"Accept-Language": lang})
+        assert said.status_code == 400 and said.get_json()["field"] == "name"
+        assert said.get_json()["error"] != "type the player's name first" and "{" not in said.get_json()["error"]
+        renamed = app.post("/api/setup", json={"action": "rename", "name": "Ann", "new_name": " ", "version": 0,
+                                               "key": f"r{lang}"}, headers={"Accept-Language": lang})
+        assert renamed.get_json() == said.get_json() | {"field": "new_name"}
+        bidi = app.post("/api/setup", json={"action": "player", "name": "Ann\u202e", "version": 0, "key": f"b{lang}"},
+                        headers={"Accept-Language": lang})
+        assert bidi.status_code == 400 and "'name'" in bidi.get_json()["error"]
+        assert "type it again" not in bidi.get_json()["error"]
+    assert hub.take_actions() == []
+
+
 def test_run_without_players_and_no_open_game_shows_the_setup(tmp_path, capsys):
     code = main(["demo", "--game", "race", "--db", str(tmp_path / "d.sqlite3"), "--no-web", "--no-screen",
                  "--no-gpio", "--once", "--fast", "--max-frames", "3"])
