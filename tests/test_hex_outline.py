@@ -97,3 +97,20 @@ def test_weakest_first_is_the_sorted_weighted_sum():
     sides[rng.random(sides.shape) < 0.3] = 0.25      # ties
     w = np.array([1.0, 1.0, 1.0, 0.75, 0.5, 0.5], np.float32)[:, None, None]
     assert np.array_equal(weakest_first(list(sides)), (np.sort(sides, axis=0) * w).sum(axis=0))
+
+
+def test_outline_maps_are_the_colour_structure_tensor_sums():
+    """Each of the eight maps is the sum over the colour channels of its derivative product (Di Zenzo): a colour image
+    gives the sum of what each of its channels gives alone, each weighed by 1 / sqrt(3) (products: 1 / 3)."""
+    rng = np.random.default_rng(11)
+    img = cv2.GaussianBlur(rng.integers(0, 256, (60, 80, 3)).astype(np.uint8), (0, 0), 1.5)
+    got, sig = outline_maps(img)
+    assert got.shape == (60, 80, 8) and got.dtype == np.float32 and sig == 1.0
+    alone = sum(outline_maps(img[..., k])[0] for k in range(3)) / 3.0
+    np.testing.assert_allclose(got, alone, rtol=1e-4, atol=1e-3)
+    # a neutral grey step of d levels counts as d: the across-gradient map of a vertical step
+    step = np.zeros((40, 40, 3), np.uint8)
+    step[:, 20:] = 90
+    grey = np.zeros((40, 40), np.uint8)
+    grey[:, 20:] = 90
+    np.testing.assert_allclose(outline_maps(step)[0][..., 0], outline_maps(grey)[0][..., 0], rtol=1e-5, atol=1e-3)

@@ -35,7 +35,13 @@ class HexesConfig:
             the one whose outline response folds most sharply onto one lattice is taken when its cells also show
             more outline in all than the expected width's (the expected size is a prior: a lens's distortion, which
             a calibration from four markers does not model, makes hexes several percent larger or smaller in
-            the work image than the calibration says). ``(1.0,)``: the expected size only.
+            the work image than the calibration says). ``(1.0,)``: the expected size only. The other widths are
+            searched only when the lattice fitted at the expected width says it is off
+            (:func:`vision.hexes.lattice.width_is_off`): ...
+        lattice_pitch_tolerance: ... its refitted pitch differs from the expected by more than this fraction ...
+        lattice_min_cover: ... or its hexes cover less than this fraction of the foreground they lie in ...
+        lattice_min_sharpness: ... or its outline response folds onto it less sharply than this (the fold's
+            peak over its mean; a clean map folds at 2-4, a blurred or cluttered one at 1.3-2.5).
         min_occupancy_crisp: a cell whose hexagon is less foreground than ``min_occupancy`` (a dark tile on
             a dark table) is still a hex down to this occupancy when ...
         crisp_for_low_occupancy: ... at least this many of its sides show an outline.
@@ -88,6 +94,9 @@ class HexesConfig:
     min_hole_frac: float = 0.5
     close_frac: float = 0.12
     lattice_scales: tuple[float, ...] = (0.94, 1.0, 1.06, 1.12)
+    lattice_pitch_tolerance: float = 0.01
+    lattice_min_cover: float = 0.8
+    lattice_min_sharpness: float = 1.5
     min_occupancy_crisp: float = 0.45
     crisp_for_low_occupancy: int = 4
     min_occupancy: float = 0.78

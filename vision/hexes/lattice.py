@@ -6,7 +6,7 @@ enough crisp sides. :func:`find_hexes` runs them, then the outline stages (:mod:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -18,8 +18,9 @@ from .config import HexesConfig
 from .geometry import EDGE_NORMAL_DEG, SQRT3, HexCandidate, hexagon
 from .outline import grow_hexes, outline_maps, refine_hexes, weakest_first
 
-__all__ = ["UprightBlob", "blob_hexes", "centre_response", "edge_maps", "fill_small_holes", "find_hexes",
-           "lattice_angle", "lattice_scale", "lattice_sharpness", "side_maps", "upright_blob"]
+__all__ = ["BlobLattice", "UprightBlob", "blob_hexes", "blob_lattice", "centre_response", "edge_maps",
+           "fill_small_holes", "find_hexes", "lattice_angle", "lattice_scale", "lattice_sharpness", "side_maps",
+           "upright_blob", "width_is_off"]
 
 
 def _line_kernel(length: float, angle_deg: float) -> np.ndarray:
@@ -159,6 +160,7 @@ class UprightBlob:
         origin: (x0, y0) work px of the region's top-left corner; theta: the lattice angle (degrees,
             :func:`lattice_angle`).
         edges: :func:`edge_maps` of ``gray`` once computed (the same at every lattice width).
+        occupancies, responses: per lattice width, :meth:`occupancy` and :meth:`outline_response` once computed.
     """
 
     gray: np.ndarray
@@ -167,12 +169,30 @@ class UprightBlob:
     origin: tuple[int, int]
     theta: float
     edges: list[np.ndarray] | None = None
+    occupancies: dict[float, np.ndarray] = field(default_factory=dict)
+    responses: dict[tuple[float, float], tuple[list[np.ndarray], np.ndarray]] = field(default_factory=dict)
 
     def edge_maps(self) -> list[np.ndarray]:
         """:func:`edge_maps` of ``gray``, computed once."""
         if self.edges is None:
             self.edges = edge_maps(self.gray)
         return self.edges
+
+    def outline_response(self, flat: float, config: HexesConfig) -> tuple[list[np.ndarray], np.ndarray]:
+        """(:func:`side_maps`, :func:`centre_response`) of ``gray`` for hexes ``flat`` px across, computed once per
+        width (the width search and the lattice at the width it takes share them)."""
+        key = (flat, config.line_frac)
+        if key not in self.responses:
+            sides = side_maps(self.gray, flat, config, self.edge_maps())
+            self.responses[key] = (sides, centre_response(sides))
+        return self.responses[key]
+
+    def occupancy(self, flat: float) -> np.ndarray:
+        """float32[h, w]: the fraction of an upright hexagon ``flat`` px across centred at each pixel that is the
+        blob (:func:`_occupancy` of ``mask``), computed once per width."""
+        if flat not in self.occupancies:
+            self.occupancies[flat] = _occupancy(self.mask, flat)
+        return self.occupancies[flat]
 
 
 
@@ -201,25 +221,60 @@ def lattice_sharpness(blob: UprightBlob, flat: float, config: HexesConfig, insid
     ys, xs = inside
     if len(xs) == 0:
         return 1.0
-    fold, _, _ = _fold(centre_response(side_maps(blob.gray, flat, config, blob.edge_maps()))[ys, xs], xs, ys, flat)
-    return float(fold.max()) / max(float(fold.mean()), 1e-9)
+    fold, _, _ = _fold(blob.outline_response(flat, config)[1][ys, xs], xs, ys, flat)
+    return _fold_sharpness(fold)
+
+
+@dataclass(frozen=True)
+class BlobLattice:
+    """One blob's lattice of hexes ``flat`` px across (:func:`blob_lattice`).
+
+    Attributes:
+        hexes: the lattice cells that are hexes.
+        sharpness: how sharply the outline response folds onto the lattice (:func:`lattice_sharpness`; 1: no
+            lattice).
+        pitch: the refitted lattice's own pitch relative to ``flat`` (the square root of its basis's determinant
+            over the ideal one's), or None when it was not refitted (fewer than 3 hexes): above 1 the hexes lie
+            further apart than ``flat`` says.
+        area: the blob's area in its upright frame, px.
+    """
+
+    hexes: list[HexCandidate]
+    sharpness: float
+    pitch: float | None
+    area: float
 
 
 def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
                config: HexesConfig, blob: UprightBlob | None = None) -> list[HexCandidate]:
     """Hexes in one connected foreground blob (``comp`` uint8 mask, same size as ``img``; ``blob`` its
-    :func:`upright_blob` when already made): lattice offset, then every lattice cell that is a hex."""
+    :func:`upright_blob` when already made): lattice offset, then every lattice cell that is a hex
+    (:func:`blob_lattice`'s ``hexes``)."""
+    return blob_lattice(img, gray, comp, flat, config, blob).hexes
+
+
+def _fold_sharpness(fold: np.ndarray) -> float:
+    return float(fold.max()) / max(float(fold.mean()), 1e-9)
+
+
+def blob_lattice(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
+                 config: HexesConfig, blob: UprightBlob | None = None) -> BlobLattice:
+    """The lattice of hexes ``flat`` px across in one connected foreground blob (``comp`` uint8 mask, same size as
+    ``img``; ``blob`` its :func:`upright_blob` when already made): its offset (the outline response folded modulo
+    the lattice), every lattice cell that is a hex, and the lattice refitted to their nudged centres (affine, least
+    squares), with what the fit says of ``flat`` (:class:`BlobLattice`)."""
     ub = blob if blob is not None else upright_blob(gray, comp, flat)
     gr, mr, Rm, (x0, y0), theta = ub.gray, ub.mask, ub.turn, ub.origin, ub.theta
     nh, nw = gr.shape
-    sides = side_maps(gr, flat, config, ub.edge_maps())
-    resp = centre_response(sides)
+    area = float(mr.sum())
+    sides, resp = ub.outline_response(flat, config)
     # occupancy: the fraction of an upright hexagon at each pixel that is foreground
-    occ = _occupancy(mr, flat)
+    occ = ub.occupancy(flat)
     ys, xs = np.nonzero(occ > 0.4)
     if len(xs) == 0:
-        return []
-    _, u0, v0 = _fold(resp[ys, xs], xs, ys, flat)
+        return BlobLattice([], 1.0, None, area)
+    fold, u0, v0 = _fold(resp[ys, xs], xs, ys, flat)
+    refit = False
     R = flat / SQRT3
     B = np.array([[1.5 * R, 0.0], [flat / 2.0, flat]])   # columns: a, b
     Binv = np.linalg.inv(B)
@@ -269,6 +324,7 @@ def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
                 break
         else:
             A = A_new
+            refit = True
         win = max(1, int(round(0.5 * config.refine_frac * flat)))
     # the lattice's own turn from the fitted basis: the hexagons' angle in the upright frame
     Mrot = A[:2].T @ Binv
@@ -280,20 +336,46 @@ def blob_hexes(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
         back = (Rinv[:, :2] @ cr.T).T + Rinv[:, 2] + np.array([x0, y0])
         cb = (Rinv[:, :2] @ np.array([cx2, cy2], np.float64)) + Rinv[:, 2] + np.array([x0, y0])
         out.append(HexCandidate(back, cb, theta - phi, o, crisp, sc))
-    return out
+    pitch = math.sqrt(abs(float(np.linalg.det(Mrot)))) if refit else None
+    return BlobLattice(out, _fold_sharpness(fold), pitch, area)
 
 
-def lattice_scale(blobs: list[UprightBlob], flat: float, scales: tuple[float, ...], config: HexesConfig) -> float:
+def lattice_scale(blobs: list[UprightBlob], flat: float, scales: tuple[float, ...], config: HexesConfig,
+                  known: dict[float, list[float]] | None = None) -> float:
     """The flat width (px) among ``flat`` x ``scales`` whose lattices fold the blobs' outline responses most sharply
     (:func:`lattice_sharpness`, each blob weighed by its area): one width for the whole image (one table, one
-    lens), so a small blob of table print cannot pick its own."""
+    lens), so a small blob of table print cannot pick its own. ``known``: per scale, the blobs' sharpness already
+    measured (:attr:`BlobLattice.sharpness` of the lattice at that width), not measured again."""
     tot = np.zeros(len(scales))
-    for ub in blobs:
+    for b, ub in enumerate(blobs):
         area = float(ub.mask.sum())
-        inside = np.nonzero(_occupancy(ub.mask, flat) > 0.4)   # the same pixels folded at every width
+        inside = np.nonzero(ub.occupancy(flat) > 0.4)   # the same pixels folded at every width
         for k, s in enumerate(scales):
-            tot[k] += area * lattice_sharpness(ub, flat * float(s), config, inside)
+            got = (known or {}).get(float(s))
+            tot[k] += area * (got[b] if got is not None else lattice_sharpness(ub, flat * float(s), config, inside))
     return flat * float(scales[int(np.argmax(tot))])
+
+
+def width_is_off(fits: list[BlobLattice], flat: float, config: HexesConfig) -> bool:
+    """Whether the lattices fitted at the expected width ``flat`` (px) leave that width in doubt, so other widths
+    must be searched (:func:`lattice_scale`). Over the blobs whose lattice was refitted (at least 3 hexes): it is
+    in doubt when they hold no hex; when their refitted pitch (mean over their hexes) differs from 1 by more than
+    ``config.lattice_pitch_tolerance`` (a width a few percent off: each hex is nudged a little towards its
+    outline and the refit follows); when their hexes cover less than ``config.lattice_min_cover`` of their
+    foreground (a width so far off that the lattice drifts off the tiles a cell or two from where it folds: the
+    cells there are lost, and the few hexes left cannot show the pitch); or when their outline response folds
+    onto the lattice less sharply than ``config.lattice_min_sharpness`` (:func:`lattice_sharpness`, mean
+    weighed by area: a fold too weak to tell the width, whichever the nudges say)."""
+    fitted = [f for f in fits if f.pitch is not None]
+    n = sum(len(f.hexes) for f in fitted)
+    area = sum(f.area for f in fitted)
+    if n == 0 or area <= 0:
+        return True
+    pitch = sum(f.pitch * len(f.hexes) for f in fitted) / n   # type: ignore[operator]
+    cover = n * SQRT3 / 2.0 * flat * flat / area
+    sharpness = sum(f.sharpness * f.area for f in fitted) / area
+    return (abs(pitch - 1.0) > config.lattice_pitch_tolerance or cover < config.lattice_min_cover
+            or sharpness < config.lattice_min_sharpness)
 
 
 def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[str, float] | None = None,
@@ -301,7 +383,8 @@ def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[
     """Every hex lying flat in the work image ``img`` (uint8[H, W, 3] BGR) where a hex is ``flat`` px across
     its flats; with ``refine`` each outline is then fitted to the image (:func:`refine_hexes`, its size too
     with ``scale_free``). ``scales``: with more than one, the expected ``flat`` is a prior: the width of ``flat`` x
-    ``scales`` that folds best (:func:`lattice_scale`) replaces it when its lattice cells show more outline in all."""
+    ``scales`` that folds best (:func:`lattice_scale`) replaces it when its lattice cells show more outline in all;
+    the other widths are searched only when the lattice at ``flat`` says it is off (:func:`width_is_off`)."""
     t = timings if timings is not None else {}
     mask = timed_stage(t, "foreground", foreground_mask, img, config.fg)
     hex_area = SQRT3 / 2.0 * flat * flat
@@ -315,18 +398,20 @@ def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[
              if stats[i, cv2.CC_STAT_AREA] >= config.min_occupancy * hex_area]
     blobs = [upright_blob(gray, comp, flat) for comp in comps]
 
-    def cells(f: float) -> list[HexCandidate]:
-        return [h for comp, ub in zip(comps, blobs, strict=True)
-                for h in timed_stage(with_time, "lattice", blob_hexes, img, gray, comp, f, config, ub)]
+    def cells(f: float) -> list[BlobLattice]:
+        return [timed_stage(with_time, "lattice", blob_lattice, img, gray, comp, f, config, ub)
+                for comp, ub in zip(comps, blobs, strict=True)]
 
-    out = cells(flat)
-    if len(scales) > 1 and blobs:
+    fits = cells(flat)
+    out = [h for f in fits for h in f.hexes]
+    if len(scales) > 1 and blobs and width_is_off(fits, flat, config):
         # the width whose lattice folds the outlines most sharply replaces the expected one only when its cells
         # also show more outline in all (their summed outline responses): two kinds of evidence agree (table print
         # folds sharply at some width too)
-        f2 = timed_stage(with_time, "lattice", lattice_scale, blobs, flat, scales, config)
+        f2 = timed_stage(with_time, "lattice", lattice_scale, blobs, flat, scales, config,
+                         {1.0: [f.sharpness for f in fits]})
         if f2 != flat:
-            out2 = cells(f2)
+            out2 = [h for f in cells(f2) for h in f.hexes]
             if sum(h.score for h in out2) > sum(h.score for h in out):
                 out, flat = out2, f2
     t["lattice"] = t.get("lattice", 0.0) + with_time.get("lattice", 0.0)

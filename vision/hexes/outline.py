@@ -55,7 +55,7 @@ def outline_maps(image: np.ndarray) -> tuple[np.ndarray, float]:
     im = np.asarray(image, np.float32)
     chans = [im] if im.ndim == 2 else [im[..., k] for k in range(im.shape[2])]
     wc = 1.0 / math.sqrt(len(chans))
-    out = np.zeros(im.shape[:2] + (8,), np.float32)
+    planes: list[np.ndarray] = []   # the eight sums, each its own plane (interleaved once at the end)
     for ch in chans:
         g = cv2.GaussianBlur(ch, (0, 0), sig) * wc
         gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8.0
@@ -63,9 +63,14 @@ def outline_maps(image: np.ndarray) -> tuple[np.ndarray, float]:
         gxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3) / 4.0
         gyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3) / 4.0
         gxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3) / 4.0
-        out += cv2.merge([gx * gx, gx * gy, gy * gy, gxx * gxx, gxx * gxy, 4.0 * gxy * gxy + 2.0 * gxx * gyy,
-                          gxy * gyy, gyy * gyy])
-    return out, sig
+        prods = [gx * gx, gx * gy, gy * gy, gxx * gxx, gxx * gxy, 4.0 * gxy * gxy + 2.0 * gxx * gyy, gxy * gyy,
+                 gyy * gyy]
+        if not planes:
+            planes = prods
+        else:
+            for acc, p in zip(planes, prods, strict=True):
+                acc += p
+    return cv2.merge(planes), sig
 
 
 #: poses sampled by one ``cv2.remap`` at most (its maps are images: fewer than 32767 rows).
