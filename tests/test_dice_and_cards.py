@@ -8,13 +8,14 @@ its stand-in scans; the dice given to the card reader are the scene's own dice (
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from vision.cards import read_cards
 from vision.deck import build_deck_from_images
-from vision.dice_and_cards import ORDERS, cards_reader_with, dice_polygons, read_dice_and_cards
+from vision.dice_and_cards import ORDERS, SURE_DIE, cards_reader_with, dice_polygons, read_dice_and_cards
 from vision.observations import Sighting
 from vision.readers import CardsAdapter
 from vision.roll_dice import RollDieObservation
@@ -25,8 +26,9 @@ from vision.table import calibrate
 TILES = [f"tile_{k}" for k in range(1, 30)]
 
 
-def _dice(*boxes) -> Sighting:
-    return Sighting("roll_dice", 640, 480, dice=tuple(RollDieObservation("white", "explore", b, 0.9) for b in boxes))
+def _dice(*boxes, confidence: float = 0.9) -> Sighting:
+    return Sighting("roll_dice", 640, 480, dice=tuple(RollDieObservation("white", "explore", b, confidence)
+                                                      for b in boxes))
 
 
 def test_the_dice_boxes_are_their_top_faces_outline():
@@ -35,6 +37,7 @@ def test_the_dice_boxes_are_their_top_faces_outline():
     assert p.tolist() == [[10, 20], [40, 20], [40, 60], [10, 60]]
     assert dice_polygons(None) == ()
     assert dice_polygons(_dice()) == ()
+    assert dice_polygons(_dice((10, 20, 30, 40), confidence=0.5), min_confidence=0.6) == ()
 
 
 def test_each_order_reads_the_dice_and_the_cards_as_it_says():
@@ -42,7 +45,9 @@ def test_each_order_reads_the_dice_and_the_cards_as_it_says():
 
     frame = np.zeros((480, 640, 3), np.uint8)
     calls: list[tuple] = []
-    dice = _dice((100, 100, 30, 30), (300, 200, 28, 28))
+    unsure = RollDieObservation("blue", "develop", (500, 400, 30, 30), SURE_DIE / 2)   # maybe a tile's print
+    dice = replace(_dice((100, 100, 30, 30), (300, 200, 28, 28)), dice=_dice((100, 100, 30, 30),
+                                                                          (300, 200, 28, 28)).dice + (unsure,))
 
     def read_dice() -> Sighting:
         calls.append(("dice", threading.current_thread().name))
@@ -58,7 +63,7 @@ def test_each_order_reads_the_dice_and_the_cards_as_it_says():
     seen, cards = read_dice_and_cards(frame, read_dice, reads, None)
     boxes = ((((100, 100), (130, 100), (130, 130), (100, 130)), ((300, 200), (328, 200), (328, 228), (300, 228))))
     assert calls == [("dice", threading.current_thread().name), ("a", boxes), ("b", boxes)], \
-        "the dice first; every card read told where the two dice lie"
+        "the dice first; every card read told where the two sure dice lie"
     assert seen is dice and list(cards) == ["a", "b"]
 
     calls.clear()
