@@ -184,3 +184,43 @@ def test_a_tile_added_among_the_dice_is_read_the_same_told_of_them(roll_deck):
     told = read_changes(cards_reader_with(reader, explained), frame2, first, boxes)
     assert _same_cards(plain.cards, told.cards)
     assert len(told.cards) == len(first.cards) + 1
+
+
+@pytest.mark.slow
+def test_after_a_change_each_window_is_told_of_the_cards_kept_in_it(roll_deck, monkeypatch):
+    import vision.cards as vc
+    from vision.incremental import read_changes
+    from vision.motion import change_boxes
+    from vision.synth_full import add_card
+
+    table = full_table("roll", TILES, 5, (1280, 720))
+    frame = table.render(frame_seed=1)
+    cal = calibrate(frame, table.layout)
+    pieces, _ = add_card(table, table.pieces, TILES, 6)
+    frame2 = table.render(pieces, frame_seed=2)
+    reader = CardsAdapter(roll_deck, cal)
+    first = reader.read(frame)
+    told: list[list[np.ndarray]] = []
+    read = vc.read_cards
+
+    def spy(window, *args, **kw):
+        told.append([np.asarray(p) for p in kw.get("explained", ())])
+        return read(window, *args, **kw)
+
+    monkeypatch.setattr(vc, "read_cards", spy)
+    boxes = change_boxes(frame, frame2)
+    after = read_changes(reader, frame2, first, boxes)
+    assert told, "the change was read in a window"
+    assert len(after.cards) == len(first.cards) + 1
+    kept = [c for c in first.cards if not any(
+        c.corners[:, 0].max() > x and c.corners[:, 0].min() < x + w and c.corners[:, 1].max() > y
+        and c.corners[:, 1].min() < y + h for x, y, w, h in boxes)]
+    # what a window is told of is kept cards (no dice were given), in the window's px: a card's corners moved by the
+    # window's origin
+    polys = [p for t in told for p in t]
+    assert polys, "a kept card beside the new tile lies in its window"
+
+    def moved_kept(p: np.ndarray) -> bool:
+        return any(np.allclose(np.asarray(c.corners) - p, (np.asarray(c.corners) - p)[0], atol=1e-6) for c in kept)
+
+    assert all(moved_kept(p) for p in polys)
