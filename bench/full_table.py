@@ -56,9 +56,9 @@ from bench.frame_timing import FrameTimer
 from bench.hex_reader import sector_ids
 from bench.table_reader import game_ids
 from vision import synth
-from vision.card_art import without_art
 from vision.cards import CardsConfig
 from vision.deck import build_deck_from_images
+from vision.dice_and_cards import ORDERS, cards_reader_with, read_dice_and_cards
 from vision.hexes import OffMapDice, build_hex_deck_from_images
 from vision.incremental import read_changes
 from vision.inference import RUNTIMES, InferenceConfig, set_opencv_threads
@@ -71,11 +71,11 @@ from vision.synth_table import GAME_SHAPES, hex_reference_images, reference_imag
 from vision.table import calibrate
 
 SHARED = Path(os.environ.get("TABLETOP_SHARED", ROOT.parent / "shared"))
-PARALLEL = True
-"""Whether :func:`read_all` reads the dice on a second thread beside the card pass, as the box does."""
+ORDER = "explained"
+"""How :func:`read_all` reads the dice and the cards of a frame (:data:`vision.dice_and_cards.ORDERS`), as the box
+does by default: the dice first, the cards told where they lie."""
 ART_CHECK = True
-"""Whether the dice that are a card's printed art are dropped after the reads (:func:`_without_art`), as the box
-does."""
+"""Whether the dice that are a card's printed art are dropped after the reads (:func:`_read`), as the box does."""
 
 CHANGES = {"roll": ("reroll", "add_card"), "race": ("add_card",), "among": ("add_card",), "eclipse": ("reroll",)}
 
@@ -95,56 +95,56 @@ def _hexes(sightings) -> tuple:
 _DICE_THREAD: list[ThreadPoolExecutor] = []
 
 
-def _beside(readers, one) -> list:
-    """Read each reader with ``one(reader, sightings_before)``, in order; as the box does
-    (:meth:`companion.camera.flow.CameraFlow.see`, ``parallel``), a dice reader that does not wait for the map
-    (any but :class:`vision.hexes.OffMapDice`) reads on a second thread beside the others when ``PARALLEL``."""
-    futures: dict[int, object] = {}
-    if PARALLEL and len(readers) > 1:
-        if not _DICE_THREAD:
+def _read(readers, frame, one) -> list:
+    """Each reader's sighting of ``frame``, in ``readers``' order, read as the box reads them
+    (:meth:`companion.camera.flow.CameraFlow.see`): a map reader, then the dice beside the map
+    (:class:`vision.hexes.OffMapDice`) given the hexes it found; the dice and the cards in ``ORDER``, then the art
+    check (:func:`vision.dice_and_cards.read_dice_and_cards`: the dice that are the printed art of a card the card
+    read identified dropped; timed as the dice reader's ``art`` stage; ``ART_CHECK`` off: kept).
+    ``one(reader, hexes_before, explained)``: one reader's read."""
+    dice = next((r for r in readers if isinstance(r, RollDiceAdapter)), None)
+    cards = {k: r for k, r in enumerate(readers) if isinstance(r, CardsAdapter)}
+    out: dict[int, object] = {}
+    if dice is not None or cards:
+        if ORDER == "beside" and not _DICE_THREAD:
             _DICE_THREAD.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="bench-dice"))
-        futures = {i: _DICE_THREAD[0].submit(one, r, []) for i, r in enumerate(readers)
-                   if isinstance(r, RollDiceAdapter)}
-    sightings: list = []
-    for i, r in enumerate(readers):
-        sightings.append(futures[i].result() if i in futures else one(r, sightings))
-    return sightings
-
-
-def _without_art(readers, frame, sightings: list) -> list:
-    """As the box does after its dice and card reads of one frame (:meth:`companion.camera.flow.CameraFlow.see`):
-    the dice that are the printed art of a card the card read identified under them dropped
-    (:func:`vision.card_art.without_art`, the deck's art; timed as the dice reader's ``art`` stage)."""
-    if not ART_CHECK:
-        return sightings
-    cards = [c for r, s in zip(readers, sightings, strict=True) if isinstance(r, CardsAdapter) for c in s.cards]
-    art = next((r.deck.art for r in readers if isinstance(r, CardsAdapter) and r.deck is not None), None)
-    return [without_art(frame, s, cards, art) if isinstance(r, RollDiceAdapter) else s
-            for r, s in zip(readers, sightings, strict=True)]
+        art = next((r.deck.art for r in cards.values() if r.deck is not None), None) if ART_CHECK else None
+        seen, read = read_dice_and_cards(
+            frame, None if dice is None else (lambda: one(dice, (), ())),
+            {k: (lambda explained, r=r: one(r, (), explained)) for k, r in cards.items()}, art, ORDER,
+            _DICE_THREAD[0] if _DICE_THREAD else None)
+        out.update(read)
+        if dice is not None:
+            out[readers.index(dice)] = seen
+    hexes: tuple = ()
+    for k, r in enumerate(readers):
+        if k not in out:
+            out[k] = one(r, hexes, ())
+            hexes += tuple(out[k].hexes)
+    return [out[k] for k in range(len(readers))]
 
 
 def read_all(readers, frame) -> TableRead:
-    """Every reader on ``frame`` (:func:`_beside`), then the art check (:func:`_without_art`); a reader of dice
-    beside the map (:class:`vision.hexes.OffMapDice`) is given the hexes the readers before it found."""
-    sightings = _beside(readers, lambda r, before: r.read(frame, _hexes(before)) if isinstance(r, OffMapDice)
-                        else r.read(frame))
-    sightings = _without_art(readers, frame, sightings)
+    """Every reader on ``frame``, as the box reads them (:func:`_read`)."""
+    sightings = _read(readers, frame, lambda r, hexes, explained: r.read(frame, hexes) if isinstance(r, OffMapDice)
+                      else cards_reader_with(r, explained).read(frame))
     return TableRead(tuple(sightings), {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()})
 
 
 def read_after_change(readers, frame, previous: TableRead, before: np.ndarray) -> TableRead:
     """The read of ``frame`` after one change since ``before`` (the frame ``previous`` was read on): the
     change boxes of the two frames (:func:`vision.motion.change_boxes`, timed as ``motion.change_boxes``),
-    then each reader reads only those (:func:`vision.incremental.read_changes`)."""
+    then each reader reads only those (:func:`vision.incremental.read_changes`), as the box reads them
+    (:func:`_read`)."""
     t0 = time.perf_counter()
     boxes = change_boxes(before, frame)
     t_boxes = (time.perf_counter() - t0) * 1000.0
     last = dict(zip(map(id, readers), previous.sightings, strict=True))
-    sightings = _beside(readers, lambda r, before: r.read_changes(frame, last[id(r)], boxes, _hexes(before))
-                        if isinstance(r, OffMapDice) else read_changes(r, frame, last[id(r)], boxes))
-    sightings = _without_art(readers, frame, sightings)
+    sightings = _read(readers, frame, lambda r, hexes, explained: r.read_changes(frame, last[id(r)], boxes, hexes)
+                      if isinstance(r, OffMapDice)
+                      else read_changes(cards_reader_with(r, explained), frame, last[id(r)], boxes))
     timings = {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()}
-    return TableRead(sightings, {"motion.change_boxes": t_boxes, **timings})
+    return TableRead(tuple(sightings), {"motion.change_boxes": t_boxes, **timings})
 
 
 # ----------------------------------------------------------------------------------------------- readers
@@ -334,21 +334,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="layout seed")
     ap.add_argument("--threads", type=int, default=1,
                     help="threads of OpenCV and of the inference runtime (0: the machine's cores, at most 4)")
-    ap.add_argument("--serial", action="store_true",
-                    help="read the dice after the cards, not on a second thread beside them as the box does")
+    ap.add_argument("--order", default="explained", choices=ORDERS,
+                    help="the dice and the cards of a frame: the dice first and the cards told where they lie (as "
+                         "the box does), the dice on a second thread beside the cards, or the cards then the dice")
+    ap.add_argument("--serial", action="store_true", help="the same as --order serial")
     ap.add_argument("--no-art-check", action="store_true",
                     help="keep the dice that are a tile's printed art (the reads before the box's art check)")
     ap.add_argument("--runtime", default="auto", choices=RUNTIMES, help="inference runtime of the CNNs")
     args = ap.parse_args(argv)
     set_opencv_threads(args.threads)
-    global PARALLEL, ART_CHECK
-    PARALLEL = not args.serial
+    global ORDER, ART_CHECK
+    ORDER = "serial" if args.serial else args.order
     ART_CHECK = not args.no_art_check
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     sizes = [tuple(int(v) for v in s.lower().split("x")) for s in args.sizes.split(",") if s.strip()]
     work = Path(tempfile.mkdtemp(prefix="full_table_"))
     print(f"threads: OpenCV {cv2.getNumThreads()}, inference {args.runtime} {args.threads}, "
-          f"{'dice after the cards' if args.serial else 'dice on a second thread beside the cards'}; "
+          f"dice and cards {ORDER}; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     try:
         t0 = time.perf_counter()

@@ -19,8 +19,8 @@ Usage::
    recorded reads hold the right values.
 2. The demo (``companion demo``'s replay of its bundled photos, as the command sets it up, one pass): from a photo
    shown (its first frame) to the phone receiving its read, median and p95 (ms).
-3. The read worker of a game: a full Roll table's card pass and dice pass one after the other, then side by side
-   on two threads (``CameraFlow(parallel=True)``), medians and the ratio to the JPEG baseline.
+3. The read worker of a game: a full Roll table's dice pass and card pass in each order the box can read them
+   (``CameraFlow(order=...)``, :mod:`vision.dice_and_cards`), medians and the ratio to the JPEG baseline.
 
 Targets (issue 15): median <= 300 ms, p95 <= 400 ms.
 """
@@ -167,8 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hold", type=float, default=2.0, help="seconds each demo photo is shown")
     ap.add_argument("--no-demo", action="store_true", help="skip the demo's photos")
     ap.add_argument("--parallel", type=int, default=6, metavar="N",
-                    help="frames of a full Roll table read with the card and dice passes one after the other and "
-                         "side by side (0: skip)")
+                    help="frames of a full Roll table read with the dice and card passes in each order the box "
+                         "can read them (0: skip)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     from vision import D6Reader
@@ -202,19 +202,22 @@ def main(argv: list[str] | None = None) -> int:
             print(f"demo: {r['photos']} photos shown ({args.hold:g} s each), {r['reads']} reads")
             print(f"  {_line('photo shown -> phone event', r['delays'])}")
     if args.parallel > 0:
-        print(f"read worker, full Roll table 1280x720 (15 tiles, 20 dice): {parallel_reads(args.parallel)}")
+        print(f"read worker, full Roll table 1280x720 (15 tiles, 20 dice), by order: {parallel_reads(args.parallel)}")
     print("targets: median <= 300 ms, p95 <= 400 ms")
     return 0
 
 
 def parallel_reads(frames: int = 6, seed: int = 11) -> str:
-    """The card pass and the dice pass of a full Roll table (15 tiles, 20 dice, 1280x720, everything new) read one
-    after the other, then side by side on two threads (as :class:`companion.camera.CameraFlow` with
-    ``parallel``): medians (ms) interleaved in one process, and their ratio to the JPEG baseline."""
+    """The dice pass and the card pass of a full Roll table (15 tiles, 20 dice, 1280x720, everything new) in each
+    order of :func:`vision.dice_and_cards.read_dice_and_cards` (as :class:`companion.camera.CameraFlow` reads them:
+    ``explained``, its default, the dice first and the card pass told where they lie; ``beside``, the dice on a
+    second thread; ``serial``, the cards then the dice), the art check after: medians (ms) interleaved in one
+    process, and their ratio to the JPEG baseline."""
     from concurrent.futures import ThreadPoolExecutor
 
     from bench.frame_timing import BASELINE, FrameTimer
     from bench.full_table import GameReaders
+    from vision.dice_and_cards import ORDERS, cards_reader_with, read_dice_and_cards
     from vision.inference import InferenceConfig
     from vision.synth_full import full_table
     from vision.table import calibrate
@@ -225,17 +228,22 @@ def parallel_reads(frames: int = 6, seed: int = 11) -> str:
         image = table.render(frame_seed=1)
         dice, cards = readers.readers("roll", calibrate(image, table.layout))
         pool = ThreadPoolExecutor(max_workers=1)
-        one, two = FrameTimer(), FrameTimer()
+        timers = {order: FrameTimer() for order in ORDERS}
+
+        def read(f, order):
+            return read_dice_and_cards(f, lambda: dice.read(f),
+                                       {"cards": lambda explained: cards_reader_with(cards, explained).read(f)},
+                                       cards.deck.art, order, pool)
+
         for k in range(frames):
             img = table.render(frame_seed=k + 2)
-            one.time(img, lambda f: (cards.read(f), dice.read(f)))
-            two.time(img, lambda f: (lambda fut: (cards.read(f), fut.result()))(pool.submit(dice.read, f)))
+            for order in (ORDERS if k % 2 == 0 else ORDERS[::-1]):
+                timers[order].time(img, lambda f, order=order: read(f, order))
         pool.shutdown()
-        line = (f"cards then dice {one.median_ms:.0f} ms ({one.ratio:.0f}x), side by side {two.median_ms:.0f} ms "
-                f"({two.ratio:.0f}x) = {one.median_ms / two.median_ms:.2f}x faster; "
-                f"{BASELINE} {one.median_base_ms:.1f} ms")
-        one.close()
-        two.close()
+        line = ", ".join(f"{order} {t.median_ms:.0f} ms ({t.ratio:.0f}x)" for order, t in timers.items())
+        line += f"; {BASELINE} {timers['explained'].median_base_ms:.1f} ms"
+        for t in timers.values():
+            t.close()
     return line
 
 

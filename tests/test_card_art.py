@@ -210,3 +210,30 @@ def test_the_box_drops_the_art_after_its_dice_and_card_reads(roll, store):
                                         for c in roll.read)]
     assert named and set(on_tiles) <= set(kept)
     assert "art" in sight.sightings["dice"].timings_ms
+
+
+@pytest.mark.slow
+def test_the_dice_read_first_and_given_to_the_card_read_keep_the_art_check(roll, dice_reader):
+    # the box's order (vision.dice_and_cards): the dice read first, the card read told where they lie -- the false
+    # faces in the tiles' art among them -- then the art check: every tile the card read alone named is named, and
+    # the false faces on them are dropped as when the two reads knew nothing of each other
+    from vision.dice_and_cards import cards_reader_with, read_dice_and_cards
+
+    dice_reader_ = RollDiceAdapter(dice_reader, calibration=roll.cal)
+    cards_reader = CardsAdapter(roll.deck, roll.cal)
+    raw = dice_reader_.read(roll.frame)
+    dice = [roll.table.polygon_px(p) for p in roll.pieces if p.kind == "die"]
+    tiles = [np.asarray(c.corners) for c in roll.read if c.id is not None]
+
+    def false_on_tile(d) -> bool:
+        x, y = centre(d.box)
+        return not any(inside(q, x, y) for q in dice) and any(inside(q, x, y) for q in tiles)
+
+    assert sum(map(false_on_tile, raw.dice)) >= 3, "the card read is told of the reader's false faces too"
+    seen, cards = read_dice_and_cards(roll.frame, lambda: dice_reader_.read(roll.frame),
+                                      {"cards": lambda explained: cards_reader_with(cards_reader, explained)
+                                       .read(roll.frame)}, roll.deck.art)
+    assert sorted((c.id, tuple(np.round(c.corners).ravel())) for c in cards["cards"].cards if c.id is not None) == \
+        sorted((c.id, tuple(np.round(c.corners).ravel())) for c in roll.read if c.id is not None)
+    assert not [d for d in seen.dice if false_on_tile(d)]
+    assert seen.dice == without_art(roll.frame, raw, roll.read, roll.deck.art).dice

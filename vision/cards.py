@@ -25,7 +25,7 @@ card, in card pitches along the anchor's own axes (down and right positive).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -251,7 +251,8 @@ def sticker_ids(frame: np.ndarray, quads: list[np.ndarray], deck: Any, config: C
 def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
                zones: Zones | None = None, config: CardsConfig | None = None,
                table_config: TableConfig | None = None, check_moved: bool = True, keep_crops: bool = False,
-               select: Callable[[np.ndarray], bool] | None = None) -> CardsRead:
+               select: Callable[[np.ndarray], bool] | None = None,
+               explained: Sequence[np.ndarray] = ()) -> CardsRead:
     """Find, rectify, identify and lay out every card in ``frame``.
 
     Args:
@@ -262,6 +263,11 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
             use :func:`vision.table.check_markers` with ``raise_on_move`` to get ``MarkersMoved``).
         select: only the cards whose quad (float[4, 2] frame px, as found) it accepts are identified and
             reported (a read of a window keeps the cards it will use, not its neighbours cut by its edge).
+        explained: float[K, 2] polygons in frame px of what is known to be no card (the dice a dice reader found
+            on this frame, :func:`vision.dice_and_cards.read_dice_and_cards`); with a calibration, the detector's second
+            look leaves their foreground out, as it does the calibration markers' (``find_card_quads``'s
+            ``explained``): a die among the tiles then makes no place to snap, screen and drop. The first look
+            is not changed by them (a card under a die is found as before). Without a calibration: unused.
 
     Raises:
         BadFrame: frame is not a non-empty uint8 BGR image.
@@ -280,7 +286,8 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         markers_top = [cv2.perspectiveTransform(((m - m.mean(axis=0)) * 1.25 + m.mean(axis=0)).reshape(-1, 1, 2),
                                                 M @ calibration.H).reshape(-1, 2)
                        for m in (np.asarray(v, np.float64) for v in calibration.layout.corners_mm.values())]
-        quads_top, loose = find_card_quads(top, c, aspect, t, card_px, markers_top)
+        quads_top, loose = find_card_quads(top, c, aspect, t, card_px,
+                                           markers_top + _to_top(explained, M, calibration))
         Minv = np.linalg.inv(M)
 
         def to_frame(q: np.ndarray) -> np.ndarray:
@@ -349,6 +356,18 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     return CardsRead(frame.shape[1], frame.shape[0], tuple(obs), markers, t, tuple(notes))
 
 
+def _to_top(polygons: Sequence[np.ndarray], M: np.ndarray, calibration: TableCalibration) -> list[np.ndarray]:
+    """``polygons`` (float[K, 2] frame px) in px of the top-down table image (``M``: undistorted frame px -> its
+    px, :func:`vision.card_detect.rectify_table`)."""
+    out = []
+    for p in polygons:
+        p = np.asarray(p, np.float64).reshape(-1, 2)
+        if calibration.lens is not None:
+            p = calibration.lens.undistort_points(p)
+        out.append(cv2.perspectiveTransform(p.reshape(-1, 1, 2), M).reshape(-1, 2))
+    return out
+
+
 def screen_loose(deck: DeckProfile, crops: list[np.ndarray], loose: list[bool], config: CardsConfig) -> list[int]:
     """Indices of the cards to identify: every card of the detector's first look, and a card of its second look
     (``loose``) only when its crop (uint8[h, w, 3], as read) comes within ``loose_max_coarse`` of some reference
@@ -408,22 +427,25 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
                        deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
                        zones: Zones | None = None, config: CardsConfig | None = None,
                        table_config: TableConfig | None = None, markers: MarkerCheck | None = None,
-                       check_moved: bool = True) -> CardsRead:
+                       check_moved: bool = True, explained: Sequence[np.ndarray] = ()) -> CardsRead:
     """:func:`read_cards` of ``frame`` after a change, reading only windows around the ``changed`` boxes.
 
     A change narrower one way than ``SMALL_CHANGE`` x a card's short side (a die rolled, a die laid on a tile) is no
     card coming, going or moving: the cards it touches are kept. Every card of ``previous`` (the last read's
     observations) that touches no other changed box is kept as it was (id, quad, confidence, source); each
     window (a changed box grown by a card's size) is read as its own frame (:func:`read_cards`, with the
-    window's calibration), and a card found there joins when its centre lies in a changed box and the window's
-    edge does not cut it; a card beside the change (the changes cover at most ``EDGE_COVER`` of it) that the
-    window's read finds at its place again keeps its observation without being identified again (0 ms for a
-    card that did not move); then every card is laid out again (rows, columns, cells and zones depend on all).
-    The markers are checked again only when a change touches one.
+    window's calibration and the kept cards as ``explained``: a kept card cut by the window's edge leaves the
+    detector's second look nothing to find there), and a card found there joins when its centre lies in a changed
+    box and the window's edge does not cut it; a card beside the change (the changes cover at most ``EDGE_COVER``
+    of it) that the window's read finds at its place again keeps its observation without being identified again
+    (0 ms for a card that did not move); then every card is laid out again (rows, columns, cells and zones depend
+    on all). The markers are checked again only when a change touches one.
 
     Args:
         changed: ``(x, y, w, h)`` frame-px boxes of what changed since ``previous`` was read (not empty).
         markers: the last read's marker check, kept when no change touches a marker.
+        explained: float[K, 2] frame-px polygons known to be no card (this frame's dice), as :func:`read_cards`
+            takes them; each window is given those in it.
         Others: as :func:`read_cards` (with a lens calibration the whole frame is read again).
 
     Raises:
@@ -434,7 +456,7 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
     frame = validate_frame(frame, MIN_SIDE_PX)
     h, w = frame.shape[:2]
     if calibration is not None and (calibration.lens is not None or tuple(calibration.frame_size) != (w, h)):
-        return read_cards(frame, deck, calibration, zones, c, tc, check_moved)
+        return read_cards(frame, deck, calibration, zones, c, tc, check_moved, explained=explained)
     sides = np.array([quad_size(o.corners) for o in previous]).reshape(-1, 2)
     if len(sides):
         short, card = (float(v) for v in np.median(sides, axis=0))
@@ -449,6 +471,10 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
     beside = [o for o in previous if touches(o.corners, changed) and covered(o.corners, changed) <= EDGE_COVER]
     quads = [o.corners for o in kept]
     notes: set[str] = set()
+    # what the windows need not look for: the dice given, and the cards kept (a card cut by a window's edge is
+    # foreground its first look does not explain; without them the second look would run to find nothing new)
+    polys = [np.asarray(p, np.float64).reshape(-1, 2) for p in explained] + [np.asarray(o.corners, np.float64)
+                                                                             for o in kept]
     again: dict[int, CardObservation] = {}  # a card beside the change found at its place: kept as it was
 
     def read(x: int, y: int, ww: int, hh: int, keep: Callable[[np.ndarray], bool]):
@@ -460,7 +486,9 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
             return keep(q)
 
         sub_cal = calibration.window(x, y, ww, hh) if calibration is not None else None
-        r = read_cards(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False, select=select)
+        inside = [p - (x, y) for p in polys if touches(p, [(x, y, ww, hh)])]
+        r = read_cards(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False, select=select,
+                       explained=inside)
         notes.update(r.notes)
         return r.cards, r.timings_ms
 

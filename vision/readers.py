@@ -152,6 +152,9 @@ class CardsAdapter:
         table_config: the marker thresholds.
         check_moved: with a calibration, re-check its markers in every frame.
         name: the reader's name in a flow's declaration.
+        explained: float[K, 2] frame-px polygons of what is known to be no card on the frame it reads (the dice
+            read on it just before, :func:`vision.dice_and_cards.read_dice_and_cards`): the card detector's second look
+            leaves them out (``read_cards``'s ``explained``). Set per frame with ``dataclasses.replace``.
     """
 
     deck: DeckProfile | None = None
@@ -161,11 +164,12 @@ class CardsAdapter:
     table_config: TableConfig = field(default_factory=TableConfig)
     check_moved: bool = True
     name: str = "cards"
+    explained: tuple[np.ndarray, ...] = ()
 
     def read(self, frame: np.ndarray) -> Sighting:
         """:func:`vision.cards.read_cards` as a :class:`Sighting`. Raises :class:`vision.BadFrame`."""
         r = read_cards(frame, self.deck, calibration=self.calibration, zones=self.zones, config=self.config,
-                       table_config=self.table_config, check_moved=self.check_moved)
+                       table_config=self.table_config, check_moved=self.check_moved, explained=self.explained)
         return Sighting(self.name, r.width, r.height, cards=r.cards, markers=r.markers, timings_ms=r.timings_ms,
                         notes=r.notes)
 
@@ -173,7 +177,7 @@ class CardsAdapter:
         """:func:`vision.cards.read_cards_changes`: ``previous``'s cards outside ``boxes`` kept, windows around
         them read, all laid out again. Raises :class:`vision.BadFrame`."""
         r = read_cards_changes(frame, previous.cards, boxes, self.deck, self.calibration, self.zones, self.config,
-                               self.table_config, previous.markers, self.check_moved)
+                               self.table_config, previous.markers, self.check_moved, self.explained)
         return Sighting(self.name, r.width, r.height, cards=r.cards, markers=r.markers, timings_ms=r.timings_ms,
                         notes=r.notes)
 

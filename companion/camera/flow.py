@@ -15,8 +15,8 @@ rest:
   the cards, tiles and dice whose place did not change keep their identity and only the windows around the
   changes are read (a read a player asked for reads it all); the camera's mirror is decided on the first read
   with cards of the deck (:func:`vision.cards.decide_mirror`) unless the calibration already holds it, and kept
-  (``on_mirror``); what a reader tells the players (``Sighting.notes``) is in the view; the card pass and the dice
-  pass run side by side (``parallel``);
+  (``on_mirror``); what a reader tells the players (``Sighting.notes``) is in the view; the dice pass reads first
+  and the card pass is told where the dice lie (``order``, :mod:`vision.dice_and_cards`);
 - **the read** (:meth:`CameraFlow.read`): the passes the game declares (:mod:`companion.camera.passes`) whose
   reader the box has: the card pass (:func:`vision.cards.read_cards` with the deck, the table calibration and
   the player zones; each player's zone goes to that player's watcher; with a calibration the markers are
@@ -79,8 +79,8 @@ from companion.camera.spec import CameraSpec
 from companion.camera.watch import seen_cards
 from companion.i18n import Text, message_of
 from rules import BadEvent, Event, UnknownEvent
-from vision.card_art import without_art
 from vision.cards import MIRROR_NOTE
+from vision.dice_and_cards import ORDERS, cards_reader_with, read_dice_and_cards
 from vision.incremental import read_changes
 from vision.observations import Sighting
 from vision.table import even_zones
@@ -168,11 +168,12 @@ class CameraFlow(CameraAnswers):
         mirror: whether the camera mirrors the table for this deck (True/False: decided, e.g. kept with the
             calibration by ``companion calibrate --deck``); None: decided on the first read with enough cards.
         on_mirror: called with the mirror once it is decided on a read (to keep it; loop's thread).
-        parallel: the dice pass reads on a second thread while the card pass reads (a Raspberry Pi 4 has 4
-            cores; the readers release the GIL in OpenCV and ONNX Runtime).
+        order: how the dice pass and the card pass of one frame are read (:data:`vision.dice_and_cards.ORDERS`):
+            ``"explained"``, the dice first and the card pass told where they lie (its second look skips them);
+            ``"beside"``, the dice on a second thread while the card pass reads; ``"serial"``, the cards first.
 
     Raises:
-        ValueError: the game has no camera part, or ``confirm_reads`` < 1.
+        ValueError: the game has no camera part, ``confirm_reads`` < 1, or ``order`` is none of the orders.
     """
 
     def __init__(self, flow: Any, *, deck: Any = None, calibration: Any = None, zones: Any = None,
@@ -180,13 +181,15 @@ class CameraFlow(CameraAnswers):
                  min_confidence: float = 0.6, image_dir: Path | None = None,
                  read_cards: Callable[..., Any] = _default_read_cards, read_timeout_s: float = READ_TIMEOUT_S,
                  clock: Callable[[], float] = time.monotonic, mirror: bool | None = None,
-                 on_mirror: Callable[[bool], None] | None = None, parallel: bool = True,
+                 on_mirror: Callable[[bool], None] | None = None, order: str = "explained",
                  read_hexes: Callable[..., Any] = _default_read_hexes) -> None:
         spec = flow.spec.camera
         if spec is None:
             raise ValueError(f"{flow.spec.title} has no camera part")
         if confirm_reads < 1:
             raise ValueError(f"confirm_reads must be at least 1, got {confirm_reads}")
+        if order not in ORDERS:
+            raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {order!r}")
         self.flow = flow
         self.spec: CameraSpec = spec
         self.deck = deck
@@ -243,7 +246,7 @@ class CameraFlow(CameraAnswers):
         self.mirror = mirror
         """Whether the camera mirrors the table for the deck (None: not decided yet)."""
         self.on_mirror = on_mirror
-        self.parallel = parallel
+        self.order = order
         self.reader_notes: list[str] = []
         """What the readers told the players on the last read (``Sighting.notes``)."""
         self._epoch = 0  # still tables scheduled
@@ -468,8 +471,9 @@ class CameraFlow(CameraAnswers):
     def see(self, plan: ReadPlan) -> Sight:
         """The OpenCV part of a read: cards per player zone (one card read per anchor) and dice per zone, each
         reading again only what changed since the read before (``plan.boxes``, :func:`vision.incremental.read_changes`);
-        the dice pass on a second thread beside the card pass (``parallel``); the mirror decided when it is not yet;
-        then, with both read, the dice that are the printed art of an identified card dropped (:meth:`_without_art`).
+        the mirror decided when it is not yet; the dice pass and the card pass in ``order`` (by default the dice
+        first, their places given to the card pass), then, with both read, the dice that are the printed art of an
+        identified card dropped (:func:`vision.dice_and_cards.read_dice_and_cards`).
 
         Touches no session or game state, so it may run on a worker thread (:meth:`begin`).
 
@@ -485,25 +489,33 @@ class CameraFlow(CameraAnswers):
         dice_pass = next((p for p in self.passes if isinstance(p, DicePass) and p.name == plan.dice), None)
         # dice beside the map wait for this frame's map read (its hexes are painted out)
         off_map = dice_pass is not None and dice_pass.off_map and plan.map_anchor is not None
-        dice_future = None
-        if plan.dice is not None and (plan.anchors or plan.map_anchor is not None) and self.parallel and not off_map:
-            if self._helper is None:
-                self._helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-dice")
-            dice_future = self._helper.submit(self._read_dice, plan)
         mirror = None
         if plan.anchors and self.deck is not None and plan.mirror is None and self._read_cards is _default_read_cards:
             from vision.cards import decide_mirror
 
             mirror = decide_mirror(plan.image, self.deck, self.calibration).mirrored
         flipped = mirror is not None and mirror != bool(plan.mirror)  # what was kept was read the other way
+
+        def card_read(anchor: str | None) -> Callable[[Sequence[np.ndarray]], Sighting]:
+            key = f"cards:{anchor}"
+            reader = self._cards_reader(anchor, plan.mirror if mirror is None else mirror)
+            return lambda explained: read_changes(cards_reader_with(reader, explained), plan.image,
+                                                  None if flipped else plan.previous.get(key), plan.boxes)
+
+        if self.order == "beside" and self._helper is None and plan.dice is not None and plan.anchors:
+            self._helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-dice")
+        # the dice and the cards in the order that pays, then the dice that are a card's print dropped
+        seen, card_reads = read_dice_and_cards(
+            plan.image, None if plan.dice is None or off_map else (lambda: self._read_dice(plan)),
+            {f"cards:{anchor}": card_read(anchor) for anchor in plan.anchors}, getattr(self.deck, "art", None),
+            self.order, self._helper)
         cards: dict[str, list[Any]] = {}
         markers = None
         notes: list[str] = []
         if plan.anchors:
             for anchor, players in plan.anchors.items():
                 key = f"cards:{anchor}"
-                read = read_changes(self._cards_reader(anchor, plan.mirror if mirror is None else mirror), plan.image,
-                                    None if flipped else plan.previous.get(key), plan.boxes)
+                read = card_reads[key]
                 sightings[key] = read
                 notes += [n for n in read.notes if n not in notes]
                 check = getattr(read, "markers", None)
@@ -529,23 +541,15 @@ class CameraFlow(CameraAnswers):
                                            "off; put the sheet back or run companion calibrate again", ids=ids)}
         dice = None
         if plan.dice is not None:
-            seen = (dice_future.result() if dice_future is not None
-                    else self._read_dice(plan, hexes if off_map and hexes else ()))
+            if off_map:
+                seen = self._read_dice(plan, hexes or ())
             if isinstance(seen, Sighting):
-                seen = self._without_art(plan.image, seen, sightings)
                 sightings["dice"] = seen
             by_zone = dice_pass.by_zone if dice_pass is not None else True
             dice = (dice_by_zone(seen.dice, plan.names, self.zones, self.calibration) if by_zone
                     else {TABLE: [d.to_json() for d in seen.dice]})
         return Sight(plan=plan, cards=cards, dice=dice, markers=markers, sightings=sightings, notes=tuple(notes),
                      mirror=mirror, hexes=hexes)
-
-    def _without_art(self, image: np.ndarray, dice: Sighting, sightings: dict[str, Any]) -> Sighting:
-        """The step after the dice read and the card read of one frame (read side by side): the dice that are
-        the printed art of a card this frame's card reads identified under them dropped, a die lying on a card
-        kept (:func:`vision.card_art.without_art`, the deck's art; timed as the dice reader's ``art`` stage)."""
-        cards = [c for key, s in sightings.items() if key.startswith("cards:") for c in s.cards]
-        return without_art(image, dice, cards, getattr(self.deck, "art", None))
 
     def _cards_reader(self, anchor: str | None, mirror: bool | None) -> Any:
         """The card reader of one anchor's zones: the deck's :class:`vision.readers.CardsAdapter` (reads only what

@@ -1,0 +1,123 @@
+"""One frame's dice read and card reads, in the order that pays, then the art check over both.
+
+The box (:meth:`companion.camera.flow.CameraFlow.see`) and ``bench/full_table.py`` read a table with dice and cards
+(Roll for the Galaxy: dice among and on the tiles) through :func:`read_dice_and_cards`, so the bench times the
+box's own order. The orders (:data:`ORDERS`):
+
+* ``"explained"`` (the default): the dice first, then each card read given the dice found as polygons known to be
+  no card (:class:`vision.readers.CardsAdapter`'s ``explained``; :func:`vision.card_detect.find_card_quads`): the
+  card detector's second look leaves their foreground out, so the dice among the tiles make no place of it to snap
+  to an outline (``loose_snap``), screen against the deck and then drop as dice (``loose_dice``). A tile is found
+  by the first look as before, dice on it or not (the first look does not use them).
+* ``"beside"``: the dice on a second thread while the card reads run (no card read waits for the dice). On a
+  machine where both readers are mostly Python and numpy under one interpreter lock it gains little.
+* ``"serial"``: the cards, then the dice, neither told of the other (the reads before either lever; for benches).
+
+Whatever the order, the dice that are the printed art of a card the card reads identified under them are dropped
+after both reads (:func:`vision.card_art.without_art`; the dice reader's ``art`` stage). So the card reads are
+told only of the dice read surely (:data:`SURE_DIE`): a face printed in a tile's art is reported less sure, and
+where a tile is found only by the detector's second look (on a gingham cloth a tile is pieces among the checks)
+taking such a face out of its foreground can lose the tile, and the art check with it. (Second-generator Roll
+tile tables, seeds 1000-1013, the dice reader's own false faces told to the card read: 112 of 115 tiles
+identified untold, 108 told all, 112 told those of confidence >= 0.9; the first generator's full Roll tables,
+seeds 1-5: of 84 false dice none at >= 0.8, of 92 real dice 74 %.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor, wait
+from dataclasses import replace
+from typing import Any, TypeVar
+
+import numpy as np
+
+from .card_art import without_art
+from .observations import Sighting
+
+__all__ = ["ORDERS", "SURE_DIE", "cards_reader_with", "dice_polygons", "read_dice_and_cards"]
+
+ORDERS = ("explained", "beside", "serial")
+"""The orders :func:`read_dice_and_cards` reads in (see the module's docstring)."""
+
+SURE_DIE = 0.8
+"""A die the dice reader reports with at least this confidence is told to the card reads (``explained``); a less
+sure one may be a face printed in a tile's art (the art check drops it after the card read), and a tile the card
+detector finds only by its second look (a tile on a gingham cloth is pieces) would lose that piece of it."""
+
+K = TypeVar("K")
+
+
+def dice_polygons(dice: Sighting | None, min_confidence: float = 0.0) -> tuple[np.ndarray, ...]:
+    """The top-face boxes of ``dice`` (a dice reader's sighting; None: no dice) reported with at least
+    ``min_confidence`` (0-1) as float[4, 2] frame-px polygons, clockwise from the top-left: what a card read is
+    given as ``explained``."""
+    if dice is None:
+        return ()
+    out = []
+    for d in dice.dice:
+        if float(d.confidence) < min_confidence:
+            continue
+        x, y, w, h = (float(v) for v in d.box)
+        out.append(np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64))
+    return tuple(out)
+
+
+def read_dice_and_cards(frame: np.ndarray, read_dice: Callable[[], Sighting] | None,
+                        read_cards: Mapping[K, Callable[[Sequence[np.ndarray]], Sighting]],
+                        art: Mapping[str, np.ndarray] | None, order: str = "explained",
+                        helper: Executor | None = None) -> tuple[Sighting | None, dict[K, Sighting]]:
+    """The dice read and the card reads of one frame in ``order``, then the art check.
+
+    Args:
+        frame: uint8[H, W, 3] BGR, the frame every read reads (the art check compares its pixels).
+        read_dice: the dice read of ``frame`` (a full read or only what changed), or None: no dice read. A result
+            that is no :class:`vision.Sighting` (a bare reader's own, with ``dice``) is told to no card read and
+            not art-checked.
+        read_cards: per key (the box: one per anchor of the player zones), the card read of ``frame`` given the
+            polygons (float[K, 2] frame px) known to be no card; a reader that cannot use them ignores them.
+        art: the card deck's art (:attr:`vision.deck.DeckProfile.art`, card id -> uint8[h, w, 3] BGR), or None:
+            no art check (a deck enrolled before decks kept their art, or no deck).
+        order: one of :data:`ORDERS`.
+        helper: the executor of the second thread for ``"beside"`` (one worker is enough); None: ``"beside"`` reads
+            as ``"serial"``.
+
+    Returns:
+        (the dice sighting without the dice that are a card's art, or None without ``read_dice``; the card
+        sightings by key, in ``read_cards``' order).
+
+    Raises:
+        ValueError: ``order`` is not one of :data:`ORDERS`.
+        Whatever a read raises (:class:`vision.BadFrame` for a bad frame); a dice read on the helper thread
+        raises here, after the card reads.
+    """
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {order!r}")
+    dice: Sighting | None = None
+    cards: dict[K, Sighting] = {}
+    if order == "explained" or not read_cards:
+        dice = read_dice() if read_dice is not None else None
+        explained = dice_polygons(dice, SURE_DIE) if order == "explained" and isinstance(dice, Sighting) else ()
+        cards = {k: read(explained) for k, read in read_cards.items()}
+    elif order == "beside" and helper is not None and read_dice is not None:
+        future = helper.submit(read_dice)
+        try:
+            cards = {k: read(()) for k, read in read_cards.items()}
+        finally:
+            wait([future])   # the dice read ends before anything goes on, even when a card read raised
+        dice = future.result()
+    else:
+        cards = {k: read(()) for k, read in read_cards.items()}
+        dice = read_dice() if read_dice is not None else None
+    if isinstance(dice, Sighting):   # a bare reader's own result (anything with ``dice``) is left as it is
+        dice = without_art(frame, dice, [c for s in cards.values() for c in s.cards], art)
+    return dice, cards
+
+
+def cards_reader_with(reader: Any, explained: Sequence[np.ndarray]) -> Any:
+    """``reader`` (a card reader) told of ``explained`` (float[K, 2] frame-px polygons known to be no card) when it
+    takes them (a frozen dataclass with an ``explained`` field, :class:`vision.readers.CardsAdapter`), else as it
+    is."""
+    if not explained or not hasattr(reader, "explained"):
+        return reader
+    return replace(reader, explained=tuple(explained))
