@@ -17,8 +17,15 @@ import pytest
 
 from vision import synth
 from vision.profiles import DiceProfile
-from vision.roll_dice import RollDiceReader, TopFaces, build_profile
-from vision.roll_dice.candidates import clean_mask, edge_map, face_cores, merge_fragments, typical_side
+from vision.roll_dice import RollDiceConfig, RollDiceReader, TopFaces, build_profile
+from vision.roll_dice.candidates import (
+    clean_mask,
+    edge_map,
+    face_cores,
+    merge_fragments,
+    symbol_blobs,
+    typical_side,
+)
 from vision.roll_dice.faces import (
     keep_ink_polarity,
     polarised_scores,
@@ -358,3 +365,48 @@ def reference_merge(labels: np.ndarray, stats: np.ndarray, side: float, cfg) -> 
                     group, used[j] = union, True
         groups.append(group)
     return groups
+
+
+def _square(mask, edges, cx, cy, side, printed):
+    h = side // 2
+    cv2.rectangle(mask, (cx - h, cy - h), (cx + h, cy + h), 255, -1)
+    if printed:  # a symbol's outline inside the face
+        cv2.circle(edges, (cx, cy), max(2, side // 4), 255, 1)
+        cv2.line(edges, (cx - side // 4, cy), (cx + side // 4, cy), 255, 1)
+
+
+def test_the_die_side_is_measured_on_the_printed_blobs_not_on_the_cloths_checks():
+    """A checked cloth shows many flat square blobs of its own size (here 30 of 12 px, at least
+    ``pattern_min_flat``) and a few printed dice (24 px): the typical side is the dice's; without the edges it is
+    the checks'."""
+    cfg = RollDiceConfig()
+    mask = np.zeros((360, 640), np.uint8)
+    edges = np.zeros_like(mask)
+    for i in range(30):
+        _square(mask, edges, 20 + 40 * (i % 15), 20 + 40 * (i // 15), 12, False)
+    for k in range(3):
+        _square(mask, edges, 120 + 150 * k, 250, 24, True)
+    assert typical_side(mask, cfg, default=26.0) == pytest.approx(12.0, abs=1.5)  # the checks
+    assert typical_side(mask, cfg, default=26.0, edges=edges) == pytest.approx(24.0, abs=2.0)
+    # the same cloth with no die on it: the side the table expects, not the checks'
+    empty = np.zeros_like(mask)
+    for i in range(30):
+        _square(empty, np.zeros_like(mask), 20 + 40 * (i % 15), 20 + 40 * (i // 15), 12, False)
+    assert typical_side(empty, cfg, default=26.0, edges=np.zeros_like(mask)) == 26.0
+    # a plain table (a few square blobs, printed or not): every square blob counts, as before
+    few = np.zeros_like(mask)
+    for k in range(3):
+        _square(few, np.zeros_like(mask), 120 + 150 * k, 250, 24, False)
+    assert typical_side(few, cfg, default=26.0, edges=np.zeros_like(mask)) == pytest.approx(24.0, abs=2.0)
+
+
+def test_symbol_blobs_tell_a_printed_face_from_a_flat_one():
+    cfg = RollDiceConfig()
+    mask = np.zeros((100, 200), np.uint8)
+    edges = np.zeros_like(mask)
+    _square(mask, edges, 50, 50, 30, True)
+    _square(mask, edges, 150, 50, 30, False)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    got = symbol_blobs(mask, list(contours), edges, 30.0, cfg)
+    xs = [int(c[:, 0, 0].mean()) for c in contours]
+    assert [bool(g) for _, g in sorted(zip(xs, got, strict=True))] == [True, False]

@@ -65,3 +65,4 @@ def test_patterned_table_without_dice_shows_no_die(light_ink_reader: RollDiceRea
     for seed in (21, 22, 23):
         sc = scenes.render_dice_scene(seed, SCENE, faces_by_colour=FACES_BY_COLOUR, dice=[], table=table)
         assert light_ink_reader.read(sc.image).dice == ()
+

@@ -329,3 +329,29 @@ def test_a_die_on_a_printed_line_recurs_along_the_line_only():
         assert square[1] > CFG.repeat_axes_ramp[1]
         on_line = pattern_axes(lined, np.array([[200.0, 150.0, 36, 36, 0.0]]), CFG, colour=colour)[0]
         assert on_line[1] < CFG.repeat_axes_ramp[0]
+
+
+def test_a_face_whose_middle_is_one_colour_is_not_a_die():
+    """A printed face varies in its middle (stroke against body); a check of a cloth of a die's size does not,
+    whatever its colour against the body measured round it, and its die weight is nothing however well its
+    surroundings match a template."""
+    from vision.roll_dice.assemble import die_weights
+    from vision.roll_dice.observations import TopFaces
+    from vision.roll_dice.shape import middle_spread
+    from vision.roll_dice.tops import ink_maps
+
+    q = CFG.patch + 2 * CFG.patch_margin
+    printed = die_face(q, CREAM, (30, 30, 30), 0.4)
+    blank = np.full((q, q, 3), CREAM, np.uint8)
+    far = np.full((q, q, 3), (200, 60, 30), np.uint8)  # one colour, far from the body given below
+    patches = np.stack([printed, blank, far])
+    cream = to_log(np.array([[CREAM]], np.uint8), CFG)[0, 0].astype(np.float64)
+    ink, _ = ink_maps(patches, CFG, bodies=np.stack([cream] * 3))
+    spread = middle_spread(ink, CFG)
+    assert spread[0] > CFG.middle_ramp[1]
+    assert spread[1] < CFG.middle_ramp[0] and spread[2] < CFG.middle_ramp[0]
+    rects = np.array([[50.0, 50.0, 40.0, 40.0, 0.0]] * 3)
+    tops = TopFaces(rects, np.ones(3), ink, np.stack([cream] * 3), np.tile([[1.0, 1.0, 0.3]], (3, 1)))
+    ncc = np.full((3, 4), 0.8)  # every face matches a template well: only the middle tells them apart
+    w = die_weights(tops, ncc, CFG)
+    assert w[0] > 0.9 and w[1] == 0.0 and w[2] == 0.0

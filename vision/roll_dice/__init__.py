@@ -14,7 +14,8 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
 3. ``find_candidates`` (:mod:`.candidates`) -- (classical) the mask cleaned (small holes = symbols filled,
    thin lines opened away), cut at colour edges (Canny on a log-scaled copy) into flat "face cores", so
    touching dice come apart at their shared edge; fragments of one face (cut by its own symbol) merged
-   back; a core of k dice areas split by k-means; a typical die size measured per frame.
+   back; a core of k dice areas split by k-means; a typical die size measured per frame (with ``symbol_size``,
+   off by default, on a patterned table only from the blobs that carry a symbol: ``symbol_blobs``).
 3b. ``add_cnn_candidates`` (:mod:`.candidates`) -- a second candidate source: the d6 CNN detector
     (``vision/models/d6_detector.onnx`` through :func:`vision.d6.detect_dice`, trained on real photos); a
     CNN box whose centre is not near a classical candidate is added (a die the classical stage missed: low
@@ -47,7 +48,8 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
    option, in a metric where a channel near black (a red die's blue under a warm lamp) counts less, in the
    distances as in the light's refinement.
 8. ``assemble`` (:mod:`.assemble`) -- a face is a die when its symbol, its shape or both say so
-   (``die_weights``); joint colour x face decision with an "unreadable" option; every confidence honest: a
+   (``die_weights``), and its middle is printed (``middle_spread``: a flat check or blot of a patterned
+   table is not); joint colour x face decision with an "unreadable" option; every confidence honest: a
    face read is sure only when its best template match is good in itself (the softmax only compares
    templates), a pair the profile does not allow and an unreadable face are never sure; one die per place
    (the more confident of two overlapping reads).

@@ -13,7 +13,8 @@ from .config import RollDiceConfig
 from .observations import Candidates
 
 __all__ = ["add_cnn_candidates", "clean_mask", "edge_map", "face_cores", "fill_symbol_holes",
-           "find_candidates", "load_cnn", "log_lut", "merge_fragments", "split_blob", "typical_side"]
+           "find_candidates", "load_cnn", "log_lut", "merge_fragments", "split_blob", "symbol_blobs",
+           "typical_side"]
 
 
 def disc_kernel(size: float) -> np.ndarray:
@@ -39,11 +40,25 @@ def clean_mask(mask: np.ndarray, side: float, config: RollDiceConfig) -> np.ndar
     return cv2.morphologyEx(m, cv2.MORPH_OPEN, disc_kernel(side * config.open_frac))
 
 
-def typical_side(mask: np.ndarray, config: RollDiceConfig, default: float | None = None) -> float:
-    """Typical die side (work pixels): median side of the square-ish, well-filled blobs."""
+def typical_side(mask: np.ndarray, config: RollDiceConfig, default: float | None = None,
+                 edges: np.ndarray | None = None) -> float:
+    """Typical die side (work pixels): median side of the square-ish, well-filled blobs of ``mask``
+    (``uint8[h, w]`` 0/255).
+
+    With ``edges`` (``uint8[h, w]`` 0/255, :func:`edge_map` of the same work image), on a patterned table only the
+    blobs that carry a symbol count: a die's top face has its symbol's strokes inside it, while a check of a
+    gingham, a square of a printed grid or a blot of a playmat's art is flat inside (:func:`symbol_blobs`). A
+    table showing ``pattern_min_flat`` or more flat square blobs is patterned (no set of dice shows that many
+    blank faces): its checks outnumber the dice, so the median of all blobs would be the pattern's size, not the
+    dice's. There the side is the median of the printed blobs at least ``symbol_min_side`` x ``default`` (a
+    printed ring of a player board or a stroke of a symbol is smaller), or ``default`` with fewer than
+    ``symbol_min_blobs`` of them. On other tables every square blob counts, as without ``edges`` (the tiles and
+    boards there are printed too: only a pattern's number tells its flat squares from the dice). With fewer than
+    two square blobs, ``default`` (the side the table expects: ``default_side_frac`` of the mask's longer side
+    when None). Raises nothing."""
     default = config.default_side_frac * max(mask.shape[:2]) if default is None else default
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    sides = []
+    sides, square = [], []
     for c in contours:
         area = cv2.contourArea(c)
         if area < (default * 0.4) ** 2:
@@ -53,9 +68,34 @@ def typical_side(mask: np.ndarray, config: RollDiceConfig, default: float | None
             continue
         if max(w, h) / min(w, h) < 1.3 and area / (w * h) > 0.75:
             sides.append(np.sqrt(area))
+            square.append(c)
+    if edges is not None and sides:
+        sym = symbol_blobs(mask, square, edges, default, config)
+        if int((~sym).sum()) >= config.pattern_min_flat:  # a patterned table: its flat squares do not count
+            printed = [s for s, p in zip(sides, sym, strict=True) if p and s >= config.symbol_min_side * default]
+            return float(np.median(printed)) if len(printed) >= config.symbol_min_blobs else float(default)
     if len(sides) >= 2:
         return float(np.median(sides))
     return float(default)
+
+
+def symbol_blobs(mask: np.ndarray, contours: list[np.ndarray], edges: np.ndarray, side: float,
+                 config: RollDiceConfig) -> np.ndarray:
+    """``bool[len(contours)]``: which blobs of ``mask`` (their outer ``contours``) carry a symbol: the share of
+    their inside (the mask eroded by ``symbol_inset`` x ``side`` work px, off their own outline) that is
+    ``edges`` is at least ``symbol_edges``. Every face of a Roll die (and a pip of a d6) is printed, so its
+    inside has the strokes' edges; a check of a cloth or a blot of art is flat inside."""
+    if not contours:
+        return np.zeros(0, bool)
+    k = 2 * max(1, int(round(config.symbol_inset * side))) + 1
+    _, labels = cv2.connectedComponents(mask, connectivity=8)
+    inside = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))) > 0
+    lab_in = labels[inside]
+    n = int(labels.max()) + 1
+    area = np.bincount(lab_in, minlength=n)
+    edged = np.bincount(lab_in[edges[inside] > 0], minlength=n)
+    ids = np.array([labels[int(c[0, 0, 1]), int(c[0, 0, 0])] for c in contours], np.int64)
+    return edged[ids] >= config.symbol_edges * np.maximum(area[ids], 1)
 
 
 def split_blob(points: np.ndarray, k: int, seed: int = 0) -> list[np.ndarray]:
@@ -150,11 +190,12 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
     (a core of k dice areas, when an edge was too faint, is split by k-means).
     """
     side = config.default_side_frac * max(mask.shape[:2])
+    edges = edge_map(work, config)
     blobs = clean_mask(mask, side, config)
-    side = typical_side(blobs, config)
+    side = typical_side(blobs, config, edges=edges if config.symbol_size else None)
     blobs = clean_mask(mask, side, config)
-    cores = face_cores(blobs, edge_map(work, config), side, config)
-    side = typical_side(cores, config, default=side * config.core_shrink)
+    cores = face_cores(blobs, edges, side, config)
+    side = typical_side(cores, config, default=side * config.core_shrink, edges=edges if config.symbol_size else None)
     area0 = side * side
     pad = side * (1.0 / config.core_shrink - 1.0)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=4)

@@ -31,6 +31,16 @@ class RollDiceConfig:
         max_aspect: rotated rectangle long / short side for a single die.
         max_hole_frac: holes (symbols) smaller than this x die area are filled; larger ones are
             table seen through an outline (a printed box on a mat), kept open.
+        symbol_size, symbol_inset, symbol_edges, symbol_min_blobs, symbol_min_side, pattern_min_flat: on a patterned
+            table (``pattern_min_flat`` or more square blobs flat inside: a cloth's checks, a grid's squares) the
+            typical die side is measured on the blobs that carry a symbol only
+            (:func:`vision.roll_dice.candidates.typical_side`, :func:`vision.roll_dice.candidates.symbol_blobs`): at
+            least ``symbol_edges`` of a blob's inside (``symbol_inset`` x the side in from its outline) is colour
+            edges, and its side is at least ``symbol_min_side`` x the side the table expects (a printed ring of a
+            board is smaller); with fewer than ``symbol_min_blobs`` such blobs, the side the table expects
+            (``default_side_frac``). Elsewhere (and with ``symbol_size`` off) every square blob counts. Off by
+            default: it sets the side right on a checked cloth, but a playmat's printed art and a board's rings are
+            printed blobs too, and on the second generator's seeds 1000-1009 it lost more dice than it saved.
         pair_max_area, pair_min_aspect: a blob of about two dice areas (below ``pair_max_area``)
             is split in two only when it is elongated (long side >= ``pair_min_aspect`` x short).
         fragment_min_frac, merge_fit, merge_max_frac: face-core fragments above
@@ -129,6 +139,10 @@ class RollDiceConfig:
         shape_support: how much a symbol match needs the face's shape to agree (0: not at all, 1: fully).
         strong_match_ramp: (lo, hi) best template NCC that alone says "a die" whatever its shape.
         face_sure_ramp: (lo, hi) best template NCC over which a face read goes from not sure to sure.
+        symbol_middle, middle_ramp: a face is printed when its middle (the square of ``symbol_middle`` x the half
+            face about its centre) varies: the spread of its ink map there (log units,
+            :func:`vision.roll_dice.shape.middle_spread`) on the ramp ``middle_ramp`` scales its die weight (a
+            symbol's strokes give ~0.3-1; a flat check or blot of a patterned table ~0.02-0.1).
         relocate_likeness: only faces at least this die-like are looked at again when they match poorly.
         min_die_score: candidates below this die-ness score are dropped.
         repeat_window, repeat_reach, repeat_min_shift, repeat_side: the pattern test
@@ -184,6 +198,12 @@ class RollDiceConfig:
     max_aspect: float = 2.0
     split_area: float = 1.6
     max_hole_frac: float = 0.5
+    symbol_size: bool = False
+    symbol_inset: float = 0.12
+    symbol_edges: float = 0.05
+    symbol_min_blobs: int = 2
+    symbol_min_side: float = 0.5
+    pattern_min_flat: int = 20
     max_split: int = 6
     fragment_min_frac: float = 0.03
     merge_fit: float = 1.15
@@ -263,6 +283,8 @@ class RollDiceConfig:
     strong_match_ramp: tuple[float, float] = (0.55, 0.75)
     face_sure_ramp: tuple[float, float] = (0.5, 0.75)
     relocate_likeness: float = 0.15
+    symbol_middle: float = 0.5
+    middle_ramp: tuple[float, float] = (0.08, 0.16)
     min_die_score: float = 0.3
     repeat_window: float = 1.6
     repeat_reach: float = 2.2

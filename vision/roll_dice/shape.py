@@ -21,8 +21,8 @@ import numpy as np
 from .config import RollDiceConfig
 from .foreground import channel_sum, to_log
 
-__all__ = ["die_likeness", "expected_sides", "face_evidence", "face_evidences", "pattern_axes", "pattern_lattice",
-           "pattern_repeats", "snap_top", "top_fit"]
+__all__ = ["die_likeness", "expected_sides", "face_evidence", "face_evidences", "middle_spread", "pattern_axes",
+           "pattern_lattice", "pattern_repeats", "snap_top", "top_fit"]
 
 
 @functools.lru_cache(maxsize=8)
@@ -107,6 +107,32 @@ def die_likeness(evidence: np.ndarray, config: RollDiceConfig) -> np.ndarray:
     rim, outline, ink = np.asarray(evidence, np.float64).reshape(-1, 3).T
     return (_ramp(rim, *config.rim_ramp) * _ramp(outline, *config.outline_ramp)
             * _ramp(ink, *config.ink_ramp) * _ramp(1.0 - ink, *config.ink_ramp))
+
+
+@functools.lru_cache(maxsize=8)
+def _middle(size: int, face: float, reach: float) -> np.ndarray:
+    g = np.abs(np.arange(size, dtype=np.float32) - (size - 1) / 2.0) / (face / 2.0)
+    m = np.maximum(g[:, None], g[None, :]) < reach
+    m.setflags(write=False)
+    return m
+
+
+def middle_spread(ink: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """``float[N]``: how much the middle of each top face varies, the root of the summed variances of the ink
+    map's channels (signed brightness and chroma difference to the body, log units: :func:`ink_maps`) over the
+    square of ``symbol_middle`` x the half face about its centre.
+
+    Every face of a Roll die is printed: its symbol's strokes and the body between them make its middle vary (by
+    about a log unit where they meet). A check of a gingham, a blot of a playmat's art or a patch of plain table
+    of a die's size is one colour there, whatever colour that is (a check whose body is measured on its
+    neighbours' colours is far from the body but still flat). ``ink``: ``float32[N, 2, q, q]`` with the face
+    spanning the middle ``config.patch`` px. Raises nothing; empty input gives an empty result."""
+    ink = np.asarray(ink, np.float32)
+    if len(ink) == 0:
+        return np.zeros(0)
+    m = _middle(int(ink.shape[-1]), float(config.patch), float(config.symbol_middle))
+    v = ink[:, :, m]                                                          # [N, 2, M]
+    return np.sqrt(v.var(axis=2, dtype=np.float64).sum(1))
 
 
 def expected_sides(centres: np.ndarray, sides: np.ndarray, weights: np.ndarray, config: RollDiceConfig) -> np.ndarray:
