@@ -299,3 +299,21 @@ def test_a_screen_that_sdl_draws_unseen_is_no_display(monkeypatch, asked, driver
     assert (problem is not None) is said
     if said:
         assert "offscreen" in str(problem)
+
+
+def test_the_private_runtime_folder_is_removed_when_the_box_ends():
+    """Without XDG_RUNTIME_DIR the display gets a private folder in /tmp; a box that ends leaves none behind."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import os\nfrom companion.screen import TouchScreen\n"
+            "TouchScreen.for_display(fullscreen=False)\nprint(os.environ['XDG_RUNTIME_DIR'])\n")
+    env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
+    env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    runtime = Path(done.stdout.strip().splitlines()[-1])
+    assert runtime.name.startswith("companion-runtime-")
+    assert not runtime.exists()

@@ -22,7 +22,9 @@ Typical main-loop use::
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 import time
 from collections.abc import Callable
@@ -139,13 +141,16 @@ class TouchScreen(Canvas):
 
         Without ``XDG_RUNTIME_DIR`` (a console login, a container) SDL prints "XDG_RUNTIME_DIR is invalid
         or not set" while probing Wayland; a private runtime folder is set first so a box without a
-        desktop does not print an error that is not one.
+        desktop does not print an error that is not one; it is removed when the program ends (each start of
+        the box made one more folder in /tmp).
 
         Raises:
             pygame.error: no video device (set ``SDL_VIDEODRIVER``, e.g. ``kmsdrm`` or ``dummy``).
         """
         if not os.environ.get("XDG_RUNTIME_DIR"):
-            os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="companion-runtime-")  # mode 0700
+            runtime = tempfile.mkdtemp(prefix="companion-runtime-")  # mode 0700
+            atexit.register(shutil.rmtree, runtime, True)
+            os.environ["XDG_RUNTIME_DIR"] = runtime
         pygame.display.init()
         flags = pygame.FULLSCREEN if fullscreen else 0
         surface = pygame.display.set_mode(size, flags)
