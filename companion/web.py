@@ -100,7 +100,7 @@ from companion.errors import shown as quoted
 from companion.hub import ANSWER_KEYS, Pairing, Snapshot, StateHub
 from companion.webauth import JOIN_TO_ACT, HostGuard, Phone, RateLimits, join_cookie, phone_of
 from companion.webinput import BadInput, choice, form_values, json_body, text, version_and_key, whole
-from companion.webserver import BODY_LIMIT_BYTES, PhoneServer, ServerLimits, serve
+from companion.webserver import BODY_LIMIT_BYTES, LANG_COOKIE, TOO_LARGE, PhoneServer, ServerLimits, serve
 from rules.scoring import has_visible
 
 __all__ = ["create_app", "page_for", "serve", "PhoneServer", "ServerLimits", "RateLimits", "sse_stream", "state_json",
@@ -126,12 +126,14 @@ HEARTBEAT_S = 15.0
 
 BUSY = i18n.Text("the box is busy and did not take this in time: nothing was recorded; try again")
 
+A_PLAYERS_NAME = i18n.Text("a player's name")
+A_NAME = i18n.Text("a name")
+WITH_ACTION = i18n.Text('a JSON object with an "action" key')
+
 
 BOX_MODES = ("choose", "history", "settings")
 """The modes of the box itself (no game): their phone page is ``box.html``."""
 
-LANG_COOKIE = "lang"
-"""The cookie the page's language picker sets (a language code; read on every request)."""
 
 
 def page_for(view: dict[str, Any]) -> str:
@@ -255,6 +257,18 @@ class _StreamSlots:
                 self._open.pop(client, None)
 
 
+def _rate(exc: HTTPException) -> Any:
+    """The limit a 429 went over, said in the phone's language ("at most 2 requests in 60 s"): from
+    flask-limiter's ``exc.limit`` (its ``limit``: a ``limits`` item with ``amount`` and ``get_expiry()`` s); a
+    429 without one (raised elsewhere) keeps its description."""
+    item = getattr(getattr(exc, "limit", None), "limit", None)
+    amount, expiry = getattr(item, "amount", None), getattr(item, "get_expiry", None)
+    if not isinstance(amount, int) or expiry is None:
+        return exc.description or ""
+    return i18n.plural("at most {n} request in {seconds} s", "at most {n} requests in {seconds} s", amount,
+                       seconds=int(expiry()))
+
+
 def _error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
     """A JSON error answer; ``message`` said in the request's language (a :class:`companion.i18n.Text`)."""
     return jsonify({"error": i18n.localize(message), **extra}), status
@@ -361,10 +375,9 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         messages = {
             404: i18n.Text("no such page on the box: {path}", path=request.path[:60]),
             405: i18n.Text("{method} is not how {path} is used", method=request.method, path=request.path[:60]),
-            413: i18n.Text("the body is larger than {size} KiB; actions and reports are small JSON objects",
-                           size=BODY_LIMIT_BYTES // 1024),
+            413: TOO_LARGE,
             429: i18n.Text("too many requests from this phone ({limit}): wait a moment and tap again",
-                           limit=exc.description),
+                           limit=_rate(exc)),
         }
         response = jsonify({"error": i18n.localize(messages.get(code, exc.description or exc.name))})
         response.status_code = code
@@ -422,8 +435,8 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         known = ("version", "key", *fields)
         for name in body:
             if name not in known:
-                raise BadInput(f"unknown field {quoted(name)}: this request takes {', '.join(known)}; e.g. {example}",
-                               str(name)[:40])
+                raise BadInput(i18n.Text("unknown field {name}: this request takes {fields}; e.g. {example}",
+                                         name=quoted(name), fields=", ".join(known), example=example), str(name)[:40])
         first = hub.recall(body.get("key"))
         if first is not None:
             raise _Refused(answer(first))
@@ -561,14 +574,15 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     def api_action() -> tuple[Response, int]:
         who = refuse_unjoined()
         example = '{"action": "next_phase", "label": "Settle", "version": 12, "key": "k1"}'
-        body = posted_json(example, ("action", "label"), 'a JSON object with an "action" key')
+        body = posted_json(example, ("action", "label"), WITH_ACTION)
         if "action" not in body:
-            raise BadInput(f'the body must be a JSON object with an "action" key, e.g. {example}', "action")
+            raise BadInput(i18n.Text("the body must be {shape}, e.g. {example}", shape=WITH_ACTION, example=example),
+                           "action")
         action = body["action"]
         if not isinstance(action, str) or action not in PHONE_ACTIONS:
             shown = repr(action) if len(repr(action)) <= 40 else repr(action)[:37] + "..."
-            return _error(400, f"unknown action {shown}; a phone may post: {', '.join(PHONE_ACTIONS)}",
-                          allowed=list(PHONE_ACTIONS), field="action")
+            return _error(400, i18n.Text("unknown action {action}; a phone may post: {actions}", action=shown,
+                                         actions=", ".join(PHONE_ACTIONS)), allowed=list(PHONE_ACTIONS), field="action")
         game = hub.snapshot().view.get("game") or {}
         in_flow = bool(game.get("flow"))
         if action == Action.READ_NOW:  # asks for a read; the read itself is recorded by the loop
@@ -583,8 +597,8 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         if not in_flow:
             from companion.flows import run_hint
 
-            return _error(400, f"next_phase is for a game flow ({run_hint()})", field="action")
-        label = text(body, "label", example, required=False, what="the Next button's label")
+            return _error(400, i18n.Text("next_phase is for a game flow ({hint})", hint=run_hint()), field="action")
+        label = text(body, "label", example, required=False, what=i18n.Text("the Next button's label"))
         raw = (game.get("next") or {}).get("label") or ""
         now = str(i18n.localize(raw))  # the label as this phone's page showed it (its language)
         if label is not None and label != now and label != str(raw):
@@ -599,7 +613,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
             who = refuse_unjoined()
             example = '{"player": "Ann", "version": 12, "key": "k1"}'
             body = posted_json(example, ("player",))
-            return ask(action, who, body, example, player=text(body, "player", example, what="a player's name"))
+            return ask(action, who, body, example, player=text(body, "player", example, what=A_PLAYERS_NAME))
 
         route.__name__ = f"api_{action.value}"  # each its own rate-limit bucket and endpoint
         return limiter.limit(limits.act)(route)
@@ -613,8 +627,8 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         who = refuse_unjoined()
         example = '{"player": "Ann", "form": "vp", "values": {"vp": 2}, "version": 12, "key": "k1"}'
         body = posted_json(example, ("player", "form", "values"))
-        player = text(body, "player", example, what="a player's name")
-        form = text(body, "form", example, what="a form's id")
+        player = text(body, "player", example, what=A_PLAYERS_NAME)
+        form = text(body, "form", example, what=i18n.Text("a form's id"))
         values = form_values(body, example)
         return ask(Action.REPORT, who, body, example, player=player, form=form, values=values)
 
@@ -633,7 +647,8 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
             if isinstance(body.get(typed), str) and not has_visible(body[typed]):  # "Add" tapped before typing a name
                 raise BadInput(i18n.Text("type the player's name first"), typed)
         extra = {}
-        words = {"colour": "a colour", "option": "an option's name", "value": "one of the option's choices"}
+        words = {"colour": i18n.Text("a colour"), "option": i18n.Text("an option's name"),
+                 "value": i18n.Text("one of the option's choices")}
         for key, payload_key in (
             ("name", "player"),
             ("colour", "colour"),
@@ -648,7 +663,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
                 required=(key == "name" and what in ("player", "remove", "rename", "choice"))
                 or (key == "new_name" and what == "rename")
                 or (key == "option" and what == "choice"),
-                what=words.get(key, "a name"),
+                what=words.get(key, A_NAME),
             )
             if value is not None:
                 extra[payload_key] = value
@@ -664,8 +679,9 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         what = choice(body, "action", phone_names("box"), example)
         action = Action.for_phone("box", what)
         extra = {}
+        words = {"game": i18n.Text("a game's name"), "session": i18n.Text("a game's session id")}
         for key in action.keys:  # "game" (choose), "session" (resume, open, export)
-            value = text(body, key, example, required=what in ("choose", "resume"), what=f"the {key}")
+            value = text(body, key, example, required=what in ("choose", "resume"), what=words.get(key, A_NAME))
             if value is not None:
                 extra[key] = value
         return ask(action, who, body, example, **extra)
@@ -684,12 +700,12 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         who = refuse_unjoined()
         example = '{"setting": "box.language", "value": "el", "version": 12, "key": "k1"}'
         body = posted_json(example, ("setting", "value"))
-        setting = text(body, "setting", example, what="a setting's name")
+        setting = text(body, "setting", example, what=i18n.Text("a setting's name"))
         if "value" not in body:
-            raise BadInput(f'the body needs "value", e.g. {example}', "value")
+            raise BadInput(i18n.Text('the body needs "value", e.g. {example}', example=example), "value")
         value = body["value"]
         if not (value is None or isinstance(value, (bool, int, str))) or (isinstance(value, str) and len(value) > 60):
-            raise BadInput("'value' must be a short text, a whole number or true/false", "value")
+            raise BadInput(i18n.Text("'value' must be a short text, a whole number or true/false"), "value")
         return ask(Action.CHANGE_SETTING, who, body, example, setting=setting, value=value)
 
     @app.post("/api/camera")
@@ -698,9 +714,9 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         who = refuse_unjoined()
         example = '{"id": 3, "answer": "confirm", "version": 12, "key": "k1"}'
         body = posted_json(example, ("id", "answer", "choice"))
-        qid = whole(body, "id", example, what="the question's number")
+        qid = whole(body, "id", example, what=i18n.Text("the question's number"))
         answer_action = Action.for_phone("camera", choice(body, "answer", phone_names("camera"), example))
-        picked = text(body, "choice", example, required=False, what="one of the question's choices")
+        picked = text(body, "choice", example, required=False, what=i18n.Text("one of the question's choices"))
         extra = {"choice": picked} if answer_action is Action.CAMERA_CONFIRM and picked else {}
         return ask(answer_action, who, body, example, id=qid, **extra)
 

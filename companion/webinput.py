@@ -3,6 +3,10 @@
 The main loop judges what a value means (a rule, a player, a phase); these checks only make sure each
 field has the shape it must have, so no body can reach the loop as something it cannot handle
 (a number too large for the database, text that is not text, a list where a name goes).
+
+Every message is a :class:`companion.i18n.Text` (English as a ``str``; the phone view says it in the phone's
+language): the field's name, the value sent and the example body are its parameters, never translated.
+``what`` (what a field holds: "a player's name") is a :class:`~companion.i18n.Text` too.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any
 from flask import request
 from werkzeug.exceptions import BadRequest
 
-from companion.i18n import Text
+from companion.i18n import OR, Listing, Text
 from rules.scoring import BIDI_CONTROLS, has_visible
 
 __all__ = ["BadInput", "json_body", "text", "whole", "choice", "form_values", "version_and_key",
@@ -33,6 +37,15 @@ MAX_TEXT = 60
 MAX_VALUES = 24
 """Most fields in one report's ``values``."""
 
+TEXT = Text("text")
+"""What a text field holds when the route says nothing more."""
+
+WHOLE = Text("a whole number")
+"""What a number field holds when the route says nothing more."""
+
+JSON_OBJECT = Text("a JSON object")
+"""What a request's body must be when the route says nothing more."""
+
 
 class BadInput(ValueError):
     """A field of a request is missing or has the wrong shape; ``field`` names it (None: the whole body)."""
@@ -47,23 +60,23 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def json_body(example: str, shape: str = "a JSON object") -> dict[str, Any]:
+def json_body(example: str, shape: str | None = None) -> dict[str, Any]:
     """The request's JSON object (``shape`` says what it must be, in the message when it is not one).
 
     Raises:
         BadInput: not JSON (wrong content type, invalid, nested too deep) or not an object.
     """
     if not request.is_json:
-        raise BadInput(f'send JSON with "Content-Type: application/json", e.g. {example}')
+        raise BadInput(Text('send JSON with "Content-Type: application/json", e.g. {example}', example=example))
     try:
         body = request.get_json()
     except BadRequest:  # not JSON at all (``null`` is JSON: said below as not an object)
-        raise BadInput(f"the body is not valid JSON; send e.g. {example}") from None
+        raise BadInput(Text("the body is not valid JSON; send e.g. {example}", example=example)) from None
     except RecursionError:  # valid JSON, but lists or objects nested deeper than the parser goes
-        raise BadInput(f"the body is nested too deeply (lists or objects inside each other about 1000 levels "
-                       f"deep); send e.g. {example}") from None
+        raise BadInput(Text("the body is nested too deeply (lists or objects inside each other about 1000 levels "
+                            "deep); send e.g. {example}", example=example)) from None
     if not isinstance(body, dict):
-        raise BadInput(f"the body must be {shape}, e.g. {example}")
+        raise BadInput(Text("the body must be {shape}, e.g. {example}", shape=shape or JSON_OBJECT, example=example))
     return body
 
 
@@ -78,21 +91,25 @@ def _is_text(value: str) -> bool:
 
 
 def text(body: dict[str, Any], key: str, example: str, *, required: bool = True, max_len: int = MAX_TEXT,
-         what: str = "text") -> str | None:
+         what: str | None = None) -> str | None:
     """``body[key]`` as text of 1..``max_len`` characters (None when absent and not ``required``).
 
     Raises:
         BadInput: missing, not a string, empty, too long, or not printable text.
     """
+    what = what or TEXT
     if key not in body or body[key] is None:
         if required:
-            raise BadInput(f"{key!r} is missing: send {what}, e.g. {example}", key)
+            raise BadInput(Text("{field} is missing: send {what}, e.g. {example}", field=repr(key), what=what,
+                                example=example), key)
         return None
     value = body[key]
     if not isinstance(value, str):
-        raise BadInput(f"{key!r} must be {what} (a string), not {_shown(value)}; e.g. {example}", key)
+        raise BadInput(Text("{field} must be {what} (a string), not {value}; e.g. {example}", field=repr(key),
+                            what=what, value=_shown(value), example=example), key)
     if not has_visible(value):
-        raise BadInput(f"{key!r} is empty: send {what}, e.g. {example}", key)
+        raise BadInput(Text("{field} is empty: send {what}, e.g. {example}", field=repr(key), what=what,
+                            example=example), key)
     # what a player typed: said in the phone's language (the shape errors above are for a page's programmer)
     if len(value) > max_len:
         raise BadInput(Text("{field} is longer than {most} characters", field=repr(key), most=max_len), key)
@@ -103,19 +120,23 @@ def text(body: dict[str, Any], key: str, example: str, *, required: bool = True,
 
 
 def whole(body: dict[str, Any], key: str, example: str, *, low: int = 0, high: int = MAX_VERSION,
-          what: str = "a whole number") -> int:
+          what: str | None = None) -> int:
     """``body[key]`` as a JSON integer in ``low..high`` (not a boolean, a float or a string).
 
     Raises:
         BadInput: missing, not an integer, or out of range.
     """
+    what = what or WHOLE
     if key not in body:
-        raise BadInput(f"{key!r} is missing: send {what}, e.g. {example}", key)
+        raise BadInput(Text("{field} is missing: send {what}, e.g. {example}", field=repr(key), what=what,
+                            example=example), key)
     value = body[key]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInput(f"{key!r} must be {what}, not {_shown(value)}; e.g. {example}", key)
+        raise BadInput(Text("{field} must be {what}, not {value}; e.g. {example}", field=repr(key), what=what,
+                            value=_shown(value), example=example), key)
     if not low <= value <= high:
-        raise BadInput(f"{key!r} must be {what} from {low} to {high}, not {_shown(value)}", key)
+        raise BadInput(Text("{field} must be {what} from {low} to {high}, not {value}", field=repr(key), what=what,
+                            low=low, high=high, value=_shown(value)), key)
     return value
 
 
@@ -127,9 +148,10 @@ def choice(body: dict[str, Any], key: str, allowed: tuple[str, ...], example: st
     """
     value = body.get(key)
     if not isinstance(value, str) or value not in allowed:
-        listed = ", ".join(allowed[:-1]) + f" or {allowed[-1]}" if len(allowed) > 1 else allowed[0]
-        got = "missing" if key not in body else f"not {_shown(value)}"
-        raise BadInput(f"{key!r} must be {listed} ({got}), e.g. {example}", key)
+        listed = Listing(allowed, OR)
+        got = Text("missing") if key not in body else Text("not {value}", value=_shown(value))
+        raise BadInput(Text("{field} must be {choices} ({got}), e.g. {example}", field=repr(key), choices=listed,
+                            got=got, example=example), key)
     return value
 
 
@@ -147,22 +169,25 @@ def form_values(body: dict[str, Any], example: str) -> dict[str, Any]:
     """
     values = body.get("values")
     if not isinstance(values, dict):
-        raise BadInput(f"'values' must be an object of field: value, e.g. {example}", "values")
+        raise BadInput(Text("'values' must be an object of field: value, e.g. {example}", example=example), "values")
     if len(values) > MAX_VALUES:
-        raise BadInput(f"'values' has {len(values)} fields; a form has at most {MAX_VALUES}", "values")
+        raise BadInput(Text("'values' has {count} fields; a form has at most {most}", count=len(values),
+                            most=MAX_VALUES), "values")
     for name, value in values.items():
         if not (0 < len(name) <= MAX_TEXT and _is_text(name)):
-            raise BadInput(f"'values' has a field name that is not a form's field: {_shown(name)}", "values")
+            raise BadInput(Text("'values' has a field name that is not a form's field: {name}", name=_shown(name)),
+                           "values")
         items = value if isinstance(value, list) else [value]
+        field = f"values.{name}"
         if isinstance(value, list) and len(value) > 4:
-            raise BadInput(f"'values.{name}' is a list of {len(value)}; at most 4 (e.g. a cell [0, 1])",
-                           f"values.{name}")
+            raise BadInput(Text("{field} is a list of {count}; at most 4 (e.g. a cell [0, 1])", field=repr(field),
+                                count=len(value)), field)
         for item in items:
             if not isinstance(item, _SCALARS):
-                raise BadInput(f"'values.{name}' must be text, a number or a cell [i, j], not {_shown(value)}",
-                               f"values.{name}")
+                raise BadInput(Text("{field} must be text, a number or a cell [i, j], not {value}", field=repr(field),
+                                    value=_shown(value)), field)
             if isinstance(item, str) and (len(item) > 100 or not _is_text(item)):
-                raise BadInput(f"'values.{name}' must be text of up to 100 characters", f"values.{name}")
+                raise BadInput(Text("{field} must be text of up to 100 characters", field=repr(field)), field)
     return values
 
 
@@ -173,10 +198,11 @@ def version_and_key(body: dict[str, Any], example: str) -> tuple[int, str]:
     Raises:
         BadInput: either is missing or malformed (naming which).
     """
-    version = whole(body, "version", example, what="the state version the phone showed (session.events of /api/state)")
+    version = whole(body, "version", example,
+                    what=Text("the state version the phone showed (session.events of /api/state)"))
     key = body.get("key")
     if not isinstance(key, str) or not KEY_PATTERN.fullmatch(key):
-        got = "missing" if "key" not in body else f"not {_shown(key)}"
-        raise BadInput(f"'key' must be a fresh idempotency key per tap, 1-64 letters, digits, _ or - ({got}); "
-                       f"a retry of the same tap sends the same key", "key")
+        got = Text("missing") if "key" not in body else Text("not {value}", value=_shown(key))
+        raise BadInput(Text("'key' must be a fresh idempotency key per tap, 1-64 letters, digits, _ or - ({got}); "
+                            "a retry of the same tap sends the same key", got=got), "key")
     return version, key

@@ -14,7 +14,8 @@ The bounds (all per box; see :class:`ServerLimits`):
 - a connection with no complete request for ``idle_s`` seconds is closed;
 - request headers at most ``header_bytes`` (431), bodies at most ``body_bytes`` (413), refused before
   the body is read; every answer the server itself makes (400, 413, 431, 500) is JSON ``{"error"}``,
-  like the app's.
+  like the app's, said in the phone's language as the app's are (its ``lang`` cookie, else its
+  ``Accept-Language``, else the box's; a 431 is said in the box's, as its headers were not read).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from http.cookies import CookieError, SimpleCookie
 from typing import Any
 
 from waitress import wasyncore
@@ -34,12 +36,33 @@ from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
-__all__ = ["ServerLimits", "PhoneServer", "serve", "BODY_LIMIT_BYTES"]
+from companion import i18n
+
+__all__ = ["ServerLimits", "PhoneServer", "serve", "BODY_LIMIT_BYTES", "LANG_COOKIE", "TOO_LARGE"]
 
 log = logging.getLogger(__name__)
 
 BODY_LIMIT_BYTES = 16 * 1024
 """Largest request body (bytes): actions and reports are small JSON objects; larger is 413."""
+
+LANG_COOKIE = "lang"
+"""The cookie the phone page's language picker sets (a language code; read on every request)."""
+
+TOO_LARGE = i18n.Text("the body is larger than {size} KiB; actions and reports are small JSON objects",
+                      size=BODY_LIMIT_BYTES // 1024)
+"""The 413 answer's ``error``, from waitress (a body announced larger) or from Flask (a body read larger)."""
+
+
+def _language_of(headers: dict[str, str]) -> str:
+    """The language a request asks for, from waitress's parsed headers (``{"ACCEPT_LANGUAGE": ...}``): the ``lang``
+    cookie, else ``Accept-Language``, else the box's (:func:`companion.i18n.pick_language`)."""
+    chosen = None
+    try:
+        morsel = SimpleCookie(headers.get("COOKIE", "")).get(LANG_COOKIE)
+        chosen = morsel.value if morsel is not None else None
+    except CookieError:
+        pass
+    return i18n.pick_language(chosen, headers.get("ACCEPT_LANGUAGE"), i18n.box_language())
 
 
 @dataclass(frozen=True)
@@ -73,7 +96,16 @@ class _JsonErrorTask(ErrorTask):
 
     def execute(self) -> None:
         error = self.request.error
-        body = json.dumps({"error": f"{error.reason}: {error.body}"}).encode()
+        if error.code == 413:
+            message = TOO_LARGE
+        elif error.code == 431:
+            message = i18n.Text("the request's headers are larger than {size} KiB: close the page and open it again",
+                                size=self.channel.adj.max_request_header_size // 1024)
+        else:
+            message = i18n.Text("the request is not well-formed HTTP ({problem})",
+                                problem=f"{error.reason}: {error.body}")
+        lang = _language_of(getattr(self.request, "headers", None) or {})
+        body = json.dumps({"error": i18n.say(message, lang)}).encode()
         self.status = f"{error.code} {error.reason}"
         self.response_headers.append(("Content-Type", "application/json"))
         self.set_close_on_finish()
