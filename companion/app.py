@@ -31,7 +31,7 @@ from companion.desk import Changes, Desk
 from companion.errors import shown
 from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, STALE, STORAGE, GameFlow, Outcome
 from companion.hub import Snapshot, StateHub
-from companion.i18n import N_, Text
+from companion.i18n import N_, Text, text_of
 from companion.modes import ChooseMode, DiceMode, EnrollMode, Mode, ModeName, PlayMode, SessionMode, SetupMode
 from companion.modes.dice import DiceReader, dice_read_payload, reading_order
 from companion.pairing import PairingBook
@@ -512,7 +512,7 @@ class MainLoop:
         if self._watch.take_change():
             if self._watch.status is CameraStatus.LOST and self.camera != CAMERA_LOST:
                 self.stats.camera_losses += 1
-            self.camera, self.message = self._watch.status.value, Text(self._watch.said[0], **self._watch.said[1])
+            self.camera, self.message = self._watch.status.value, text_of(*self._watch.said)
             self.mode.on_camera(self.camera, self.message)
             self.publish()
         if frame is None and not self._watch.busy and self.camera == CAMERA_LOST:

@@ -159,7 +159,7 @@ class DoctorContext:
                             break
                     result["image"] = image
             except (DeviceError, ValueError) as exc:
-                result["problem"] = str(exc)
+                result["problem"] = message_of(exc)  # the camera's own words, said in the owner's language
             except Exception as exc:  # a driver's own error: the doctor reports it, never dies of it
                 result["problem"] = f"{type(exc).__name__}: {exc}"
 
@@ -250,7 +250,7 @@ class CameraCheck:
                         name=name,
                     ),
                 )
-            said = problem if name in str(problem) else f"{name}: {problem}"
+            said = problem if name in str(problem) else Text("{name}: {problem}", name=name, problem=problem)
             if "companion demo" in str(problem):
                 return _fail(
                     self.key,

@@ -44,7 +44,7 @@ __all__ = ["AND", "DOMAIN", "LANGUAGES", "OR", "LANGUAGE_NAMES", "LOCALE_DIR", "
            "asked_language", "box_language",
            "current_language", "enter_language", "leave_language", "format_datetime", "format_number", "lazy",
            "localize", "message_of", "messages", "ngettext", "pgettext", "pick_language", "plural", "plurals", "say",
-           "set_box_language", "translations", "use_language"]
+           "set_box_language", "text_of", "translations", "use_language"]
 
 log = logging.getLogger(__name__)
 
@@ -236,14 +236,32 @@ def message_of(exc: BaseException) -> Any:
     """What an error says, kept to be said in a player's language: its first argument when that is a
     :class:`Text` (``str(exc)`` is only the English), a :class:`Text` of its ``template`` and ``params`` when it
     was made with ``device.DeviceError.said`` or ``vision.VisionError.said`` (``vision`` and ``device`` say no
-    :class:`Text`: they keep its parts), else ``str(exc)``."""
+    :class:`Text`: they keep its parts; its English must be the error's own, else ``str(exc)``), else
+    ``str(exc)``."""
     first = exc.args[0] if len(exc.args) == 1 else None
     if isinstance(first, (Text, Listing, Term)):
         return first
+    said = _said_error(exc)
+    return said if said is not None and first == str(said) else str(exc)
+
+
+def text_of(template: str, params: Mapping[str, Any]) -> Text:
+    """A message ``device`` or ``vision`` keeps as its parts (an N_ template and its parameters, e.g.
+    ``device.health.CameraWatch.said``) as a :class:`Text`; a parameter that is an error is said with
+    :func:`message_of`."""
+    return Text(template, **{k: message_of(v) if isinstance(v, BaseException) else v for k, v in params.items()})
+
+
+def _said_error(exc: BaseException) -> Text | None:
+    """A :class:`Text` of an error made with ``said()`` (its ``template`` and ``params``; a parameter that is such
+    an error in turn, a ``device`` camera reason quoted in another, is said the same way; ``hint``: a template
+    around the whole with ``{problem}``), or None for another error."""
     template, params = getattr(exc, "template", None), getattr(exc, "params", None)
-    if isinstance(template, str) and isinstance(params, dict) and first == template.format(**params):
-        return Text(template, **params)  # device's and vision's errors made with said(): their words kept
-    return str(exc)
+    if not (isinstance(template, str) and isinstance(params, dict)):
+        return None
+    said = text_of(template, params)
+    hint = getattr(exc, "hint", None)
+    return Text(hint, problem=said) if isinstance(hint, str) else said
 
 
 def pick_language(chosen: str | None, accept_language: Iterable[tuple[str, float]] | str | None = None,

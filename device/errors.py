@@ -7,8 +7,13 @@ catches :class:`EndOfStream`).
 
 Messages are meant for the person at the table: each names the source
 (``"opencv:0"``, ``"replay:/home/pi/photos"``) and what to try next. An error made with
-:meth:`DeviceError.said` keeps its English template (marked with :func:`N_` for ``pybabel extract``)
-and parameters, so ``companion`` says it in the player's language (``companion.i18n.message_of``).
+:meth:`DeviceError.said` keeps its English template (marked with :func:`N_` for ``pybabel extract``; the
+template is the error's stable code) and parameters, so ``companion`` says it in the player's language
+(``companion.i18n.message_of``); ``device`` never imports ``companion``. A parameter may be another
+:class:`DeviceError` made with :meth:`~DeviceError.said` (the Pi camera's and the webcam's reasons in "no
+camera found (auto)"): it is said in the same language. ``demo_hint=True`` ends the message with
+:data:`DEMO_HINT` (its own template, :data:`WITH_DEMO_HINT`), which :meth:`~DeviceError.without_demo_hint`
+leaves out where another message says it once for all.
 """
 
 from __future__ import annotations
@@ -26,8 +31,16 @@ __all__ = [
     "one_demo_hint",
 ]
 
+def N_(message: str) -> str:
+    """``message`` unchanged: marks a message template for ``pybabel extract`` (``companion`` translates it)."""
+    return message
+
+
 DEMO_HINT = "or run `companion demo` to replay photos"
 """The fallback every camera message ends with: the demo needs no camera."""
+
+WITH_DEMO_HINT = N_("{problem}, or run `companion demo` to replay photos")
+"""A camera message (``problem``) followed by :data:`DEMO_HINT` (``DeviceError.said(..., demo_hint=True)``)."""
 
 
 def one_demo_hint(message: str) -> str:
@@ -42,29 +55,43 @@ def one_demo_hint(message: str) -> str:
     return re.sub(r",?\s*(or )?" + re.escape(text), "", message, count=count - 1)
 
 
-def N_(message: str) -> str:
-    """``message`` unchanged: marks a message template for ``pybabel extract`` (``companion`` translates it)."""
-    return message
-
-
 class DeviceError(Exception):
     """Base of every error raised by the device room.
 
     Attributes:
         template: the English message template (a :func:`N_` string) when made with :meth:`said`, else None.
-        params: its parameters (``str`` and numbers), ``{}`` without a template.
+        params: its parameters (``str``, numbers, or a :class:`DeviceError` made with :meth:`said`), ``{}``
+            without a template.
+        hint: :data:`WITH_DEMO_HINT` when the message ends with :data:`DEMO_HINT`, else None.
     """
 
     template: str | None = None
     params: dict[str, object] = {}  # noqa: RUF012 - never mutated: said() gives each error its own
+    hint: str | None = None
 
     @classmethod
-    def said(cls, template: str, /, **params: object) -> DeviceError:
-        """The error whose message is ``template.format(**params)``, keeping both to be said in another
-        language. Subclasses whose constructor takes more than the message override it."""
-        error = cls(template.format(**params))
+    def said(cls, template: str, /, *, demo_hint: bool = False, **params: object) -> DeviceError:
+        """The error whose message is ``template.format(**params)`` (with ``demo_hint``: followed by ", " and
+        :data:`DEMO_HINT`), keeping the template and parameters to be said in another language."""
+        message = template.format(**params)
+        if demo_hint:
+            message = WITH_DEMO_HINT.format(problem=message)
+        error = cls(message, **cls._made_with(params))
         error.template, error.params = template, dict(params)
+        error.hint = WITH_DEMO_HINT if demo_hint else None
         return error
+
+    @classmethod
+    def _made_with(cls, params: dict[str, object]) -> dict[str, object]:
+        """The constructor's arguments besides the message, from :meth:`said`'s parameters."""
+        return {}
+
+    def without_demo_hint(self) -> DeviceError:
+        """The same error without :data:`DEMO_HINT` at its end (itself when it has none or no template): for a
+        message that quotes it and says the hint once."""
+        if self.template is None or self.hint is None:
+            return self
+        return type(self).said(self.template, **self.params)
 
 
 class CameraNotFound(DeviceError, FileNotFoundError):
@@ -104,11 +131,9 @@ class BadImage(DeviceError, ValueError):
         """The unreadable file (str), or None when the error is about a whole folder."""
 
     @classmethod
-    def said(cls, template: str, /, **params: object) -> BadImage:
+    def _made_with(cls, params: dict[str, object]) -> dict[str, object]:
         """:meth:`DeviceError.said` for a file: ``params["path"]`` is also :attr:`path`."""
-        error = cls(template.format(**params), path=str(params["path"]) if "path" in params else None)
-        error.template, error.params = template, dict(params)
-        return error
+        return {"path": str(params["path"]) if "path" in params else None}
 
 
 class UnknownSourceSpec(DeviceError, ValueError):

@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from device.camera import CameraSource, Frame, as_bgr
-from device.errors import CameraBusy, CameraDisconnected, CameraNotFound, EndOfStream
+from device.errors import N_, CameraBusy, CameraDisconnected, CameraNotFound, EndOfStream
 
 __all__ = ["FakeCamera", "Fault", "FaultKind"]
 
@@ -250,11 +250,13 @@ class FakeCamera(CameraSource):
         self.open_attempts += 1
         if self._faults_at(FaultKind.BUSY, attempt):
             self.calls.append(("busy",))
-            raise CameraBusy(f"{self.name} is in use by another program (injected fault busy@{attempt}): try again")
+            raise CameraBusy.said(N_("{name} is in use by another program (injected fault {fault}): try again"),
+                                  name=self.name, fault=f"busy@{attempt}")
         if self._refuse_opens > 0:
             self._refuse_opens -= 1
             self.calls.append(("not_found",))
-            raise CameraNotFound(f"no camera at {self.name} (injected fault gone): plug it back in")
+            raise CameraNotFound.said(N_("no camera at {name} (injected fault {fault}): plug it back in"),
+                                      name=self.name, fault="gone")
         self.calls.append(("open",))
         self._open = True
         self._disconnected = False
@@ -274,23 +276,26 @@ class FakeCamera(CameraSource):
             index = self._next
             if self._disconnected:
                 self.calls.append(("disconnect", index))
-                raise CameraDisconnected(f"{self.name} is disconnected (injected fault): reopen it")
+                raise CameraDisconnected.said(N_("{name} is disconnected (injected fault): reopen it"), name=self.name)
             if self._faults_at(FaultKind.DISCONNECT, index):
                 self._disconnected = True
                 self._next += 1  # the frame that was being captured is lost
                 self.calls.append(("disconnect", index))
-                raise CameraDisconnected(
-                    f"{self.name} stopped delivering frames at {index} (injected fault disconnect@{index}): reopen it"
+                raise CameraDisconnected.said(
+                    N_("{name} stopped delivering frames at {index} (injected fault {fault}): reopen it"),
+                    name=self.name, index=index, fault=f"disconnect@{index}",
                 )
             for fault in self._faults_at(FaultKind.GONE, index):
                 self._disconnected = True
                 self._refuse_opens = fault.count
                 self._next += 1
                 self.calls.append(("gone", index))
-                raise CameraDisconnected(f"{self.name} is gone at frame {index} (injected fault gone@{index})")
+                raise CameraDisconnected.said(N_("{name} is gone at frame {index} (injected fault {fault})"),
+                                              name=self.name, index=index, fault=f"gone@{index}")
             if index >= len(self._frames) and not self.loop:
                 self.calls.append(("end",))
-                raise EndOfStream(f"{self.name} ended after {len(self._frames)} frames")
+                raise EndOfStream.said(N_("{name} ended after {count} frames"), name=self.name,
+                                       count=len(self._frames))
             for fault in self._faults_over(FaultKind.ERROR, index):
                 self._next += 1
                 self.calls.append(("error", index))

@@ -222,7 +222,8 @@ class CameraWatch:
         """What is wrong and what to do (or that the camera is back); one line, English."""
         self.said: tuple[str, dict[str, Any]] = ("", {})
         """:attr:`message` as its template and parameters (``companion`` says it in the players' language; the
-        templates are marked with :func:`N_` for ``pybabel extract``)."""
+        templates are marked with :func:`N_` for ``pybabel extract``); a parameter may be the source's own
+        :class:`~device.errors.DeviceError` made with ``said()``, said in turn."""
         self.losses = 0
         """How many times the camera became LOST."""
         self._changed = False
@@ -364,7 +365,9 @@ class CameraWatch:
         if isinstance(error, EndOfStream):
             self._set(CameraStatus.ENDED, N_("replay {name} finished"), name=name)
             return
-        if isinstance(error, DeviceError):  # the device's own words (English): said as they are
+        if isinstance(error, DeviceError) and error.template is not None:  # the device's own words, said in a
+            template, params = "{problem}", {"problem": error}  # player's language by companion (a said() error)
+        elif isinstance(error, DeviceError):  # the device's own words (English): said as they are
             template, params = "{problem}", {"problem": _one_line(error).removeprefix(f"{type(error).__name__}: ")}
         else:  # cv2.error, OSError, a bug: a camera fault, never the end of the loop
             template = N_("camera {name} failed ({problem}): trying again every {seconds:g} s")

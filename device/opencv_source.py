@@ -11,7 +11,7 @@ from typing import Any
 import cv2
 
 from device.camera import CameraSource, Frame, _now, as_bgr
-from device.errors import DEMO_HINT, BadImage, CameraBusy, CameraDisconnected, CameraNotFound, EndOfStream
+from device.errors import N_, BadImage, CameraBusy, CameraDisconnected, CameraNotFound, EndOfStream
 from device.images import check_video_size
 from device.opencv_env import quiet_opencv
 
@@ -88,7 +88,8 @@ class OpenCVSource(CameraSource):
         else:
             assert self.path is not None
             if not self.path.is_file():
-                raise CameraNotFound(f"no video file at {self.path} ({self.name}): check the path, {DEMO_HINT}")
+                raise CameraNotFound.said(N_("no video file at {path} ({name}): check the path"), path=str(self.path),
+                                          name=self.name, demo_hint=True)
             cap = self._capture_factory(str(self.path))
         if not cap.isOpened():
             cap.release()
@@ -98,7 +99,7 @@ class OpenCVSource(CameraSource):
                 check_video_size(cap, self.path)
             except BadImage as exc:
                 cap.release()
-                raise CameraNotFound(f"{exc} ({self.name})") from None
+                raise CameraNotFound.said(N_("{problem} ({name})"), problem=exc, name=self.name) from None
         if self.index is not None and self.size is not None:
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
@@ -108,24 +109,26 @@ class OpenCVSource(CameraSource):
 
     def _open_error(self) -> Exception:
         if self.index is None:
-            return CameraNotFound(
-                f"OpenCV cannot read the video file {self.path} ({self.name}): convert it to .mp4 (H.264) "
-                f"or .avi (MJPG), or replay a folder of photos instead"
+            return CameraNotFound.said(
+                N_("OpenCV cannot read the video file {path} ({name}): convert it to .mp4 (H.264) "
+                   "or .avi (MJPG), or replay a folder of photos instead"), path=str(self.path), name=self.name
             )
         device = f"/dev/video{self.index}"
         if not os.path.exists(device):
-            return CameraNotFound(
-                f"no camera at {device} ({self.name}): check the USB cable (`ls /dev/video*`), try another "
-                f"index such as opencv:1, {DEMO_HINT}"
+            return CameraNotFound.said(
+                N_("no camera at {device} ({name}): check the USB cable (`ls /dev/video*`), try another "
+                   "index such as opencv:1"), device=device, name=self.name, demo_hint=True
             )
         if not os.access(device, os.R_OK | os.W_OK):
-            return CameraNotFound(
-                f"no permission to open {device} ({self.name}): add the user to the video group "
-                f"(`sudo usermod -aG video $USER`, then log in again), {DEMO_HINT}"
+            return CameraNotFound.said(
+                N_("no permission to open {device} ({name}): add the user to the video group "
+                   "(`sudo usermod -aG video $USER`, then log in again)"), device=device, name=self.name,
+                demo_hint=True,
             )
-        return CameraBusy(
-            f"{device} ({self.name}) exists but will not open: another program may be using it (close it), "
-            f"or it is not a capture node (try opencv:{self.index + 1}), {DEMO_HINT}"
+        return CameraBusy.said(
+            N_("{device} ({name}) exists but will not open: another program may be using it (close it), "
+               "or it is not a capture node (try {other})"), device=device, name=self.name,
+            other=f"opencv:{self.index + 1}", demo_hint=True,
         )
 
     def read(self) -> Frame:
@@ -152,16 +155,16 @@ class OpenCVSource(CameraSource):
 
     def _read_error(self) -> Exception:
         if self.index is not None:
-            return CameraDisconnected(
-                f"{self.name} stopped delivering frames after {self._delivered}: check the USB cable and "
-                f"power, then restart `companion run`, {DEMO_HINT}"
+            return CameraDisconnected.said(
+                N_("{name} stopped delivering frames after {count}: check the USB cable and "
+                   "power, then restart `companion run`"), name=self.name, count=self._delivered, demo_hint=True
             )
         if self._delivered == 0:
-            return BadImage(
-                f"no frame could be decoded from {self.path} ({self.name}): the file is empty or corrupt",
-                path=str(self.path),
+            return BadImage.said(
+                N_("no frame could be decoded from {path} ({name}): the file is empty or corrupt"),
+                path=str(self.path), name=self.name,
             )
-        return EndOfStream(f"{self.name} ended after {self._delivered} frames")
+        return EndOfStream.said(N_("{name} ended after {count} frames"), name=self.name, count=self._delivered)
 
     def close(self) -> None:
         """Release the device or file. Safe to call twice."""

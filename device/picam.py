@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from device.camera import CameraSource, Frame, _now, as_bgr
-from device.errors import DEMO_HINT, CameraBusy, CameraDisconnected, CameraNotFound
+from device.errors import N_, CameraBusy, CameraDisconnected, CameraNotFound
 
 __all__ = ["Picamera2Source", "DEFAULT_SIZE", "PIXEL_FORMAT", "picamera2_status"]
 
@@ -23,15 +23,15 @@ DEFAULT_SIZE = (2304, 1296)
 """(width, height) in pixels: Camera Module 3's full-field 2x2-binned mode; other sensors get
 the nearest mode, scaled by the ISP."""
 
-NUMPY_HINT = (
-    "picamera2 is installed but failed to import ({exc}); usually numpy 2 from pip in the venv "
+NUMPY_HINT = N_(
+    "{name}: picamera2 is installed but failed to import ({exc}); usually numpy 2 from pip in the venv "
     "shadows Debian's numpy 1.x that apt's picamera2/simplejpeg are built against (picamera2 issues "
     "#1088, #1211): run `pip install 'numpy<2'` in the venv, or re-run systemd/install.sh"
 )
 
-INSTALL_HINT = (
-    "on Raspberry Pi OS run `sudo apt install python3-picamera2` (and create the venv with "
-    "--system-site-packages), or use --source opencv:0 for a USB webcam or a folder of photos to replay"
+INSTALL_HINT = N_(
+    "picamera2 is not available for {name}: on Raspberry Pi OS run `sudo apt install python3-picamera2` (and create "
+    "the venv with --system-site-packages), or use --source opencv:0 for a USB webcam or a folder of photos to replay"
 )
 
 # picamera2 names formats after libcamera/DRM fourccs, which list channels from the most significant
@@ -55,23 +55,25 @@ def _messages(exc: BaseException) -> str:
     return " | ".join(parts).lower()
 
 
-def picamera2_status() -> tuple[int, str]:
-    """(number of cameras libcamera lists, reason when 0), without opening a camera.
+def picamera2_status() -> tuple[int, CameraNotFound | None]:
+    """(number of cameras libcamera lists, why there is none), without opening a camera.
 
-    Returns ``(0, reason)`` when ``picamera2`` is not importable or libcamera cannot start.
+    Returns ``(0, reason)`` when ``picamera2`` is not importable, libcamera cannot start or lists no camera:
+    ``reason`` is a :class:`CameraNotFound` made with ``said()`` (``str(reason)`` is the English, to quote in
+    another message); ``(count, None)`` otherwise.
     """
     try:
         from picamera2 import Picamera2  # lazy: apt package, only on Raspberry Pi OS
     except ImportError:
-        return 0, "picamera2 is not installed (`sudo apt install python3-picamera2`)"
+        return 0, CameraNotFound.said(N_("picamera2 is not installed (`sudo apt install python3-picamera2`)"))
     except Exception as exc:  # e.g. ValueError "numpy.dtype size changed" from simplejpeg
-        return 0, NUMPY_HINT.format(exc=exc)
+        return 0, CameraNotFound.said(NUMPY_HINT, name="picamera2", exc=str(exc))
     try:
         count = len(Picamera2.global_camera_info())
     except Exception as exc:  # libcamera may not start at all off a Pi
         log.debug("picamera2 could not list cameras", exc_info=True)
-        return 0, f"libcamera could not list cameras ({exc})"
-    return count, "" if count else "libcamera sees no camera (check the ribbon cable)"
+        return 0, CameraNotFound.said(N_("libcamera could not list cameras ({problem})"), problem=str(exc))
+    return count, None if count else CameraNotFound.said(N_("libcamera sees no camera (check the ribbon cable)"))
 
 
 class Picamera2Source(CameraSource):
@@ -122,21 +124,22 @@ class Picamera2Source(CameraSource):
         try:
             from picamera2 import Picamera2  # lazy: apt package, only on Raspberry Pi OS
         except ImportError as exc:
-            raise CameraNotFound(f"picamera2 is not available for {self.name}: {INSTALL_HINT}") from exc
+            raise CameraNotFound.said(INSTALL_HINT, name=self.name) from exc
         except Exception as exc:  # e.g. ValueError "numpy.dtype size changed" from simplejpeg
-            raise CameraNotFound(f"{self.name}: {NUMPY_HINT.format(exc=exc)}") from exc
+            raise CameraNotFound.said(NUMPY_HINT, name=self.name, exc=str(exc)) from exc
 
         try:
             cameras = Picamera2.global_camera_info()
         except Exception as exc:
-            raise CameraNotFound(
-                f"libcamera could not list cameras for {self.name} ({exc}): check the ribbon cable, "
-                f"or use --source opencv:0, {DEMO_HINT}"
+            raise CameraNotFound.said(
+                N_("libcamera could not list cameras for {name} ({problem}): check the ribbon cable, "
+                   "or use --source opencv:0"), name=self.name, problem=str(exc), demo_hint=True
             ) from exc
         if self.camera_num >= len(cameras):
-            raise CameraNotFound(
-                f"no camera at {self.name} (libcamera sees {len(cameras)}): check the ribbon cable and "
-                f"`rpicam-hello --list-cameras`, or use --source opencv:0, {DEMO_HINT}"
+            raise CameraNotFound.said(
+                N_("no camera at {name} (libcamera sees {count}): check the ribbon cable and "
+                   "`rpicam-hello --list-cameras`, or use --source opencv:0"), name=self.name, count=len(cameras),
+                demo_hint=True,
             )
 
         try:
@@ -144,13 +147,13 @@ class Picamera2Source(CameraSource):
         except Exception as exc:
             text = _messages(exc)
             if "busy" in text or "acquire" in text or "in use" in text:
-                raise CameraBusy(
-                    f"{self.name} is in use by another program: stop it (`sudo systemctl stop companion`, "
-                    f"or close rpicam-hello / another companion) and try again"
+                raise CameraBusy.said(
+                    N_("{name} is in use by another program: stop it (`sudo systemctl stop companion`, "
+                       "or close rpicam-hello / another companion) and try again"), name=self.name
                 ) from exc
-            raise CameraNotFound(
-                f"{self.name} could not be opened ({exc}): check the ribbon cable, or use "
-                f"--source opencv:0, {DEMO_HINT}"
+            raise CameraNotFound.said(
+                N_("{name} could not be opened ({problem}): check the ribbon cable, or use --source opencv:0"),
+                name=self.name, problem=str(exc), demo_hint=True,
             ) from exc
 
         try:
@@ -161,9 +164,10 @@ class Picamera2Source(CameraSource):
             self._close_quietly(cam)
             text = _messages(exc)
             error = CameraBusy if ("busy" in text or "in use" in text) else CameraNotFound
-            raise error(
-                f"{self.name} did not start at {self.size[0]}x{self.size[1]} {PIXEL_FORMAT} ({exc}): "
-                f"try another size, reboot the Pi, or {DEMO_HINT}"
+            raise error.said(
+                N_("{name} did not start at {width}x{height} {format} ({problem}): try another size, reboot the Pi"),
+                name=self.name, width=self.size[0], height=self.size[1], format=PIXEL_FORMAT, problem=str(exc),
+                demo_hint=True,
             ) from exc
         self._cam = cam
         self._index = 0
@@ -185,14 +189,15 @@ class Picamera2Source(CameraSource):
             except TypeError:  # picamera2 before the wait= argument
                 array = self._cam.capture_array("main")
         except Exception as exc:
-            raise CameraDisconnected(
-                f"{self.name} stopped delivering frames after {self._index} ({exc}): check the ribbon "
-                f"cable and the power supply, then restart `companion run`"
+            raise CameraDisconnected.said(
+                N_("{name} stopped delivering frames after {count} ({problem}): check the ribbon cable and the power "
+                   "supply, then restart `companion run`"), name=self.name, count=self._index, problem=str(exc)
             ) from exc
         try:
             image = as_bgr(array)
         except ValueError as exc:
-            raise CameraDisconnected(f"{self.name} delivered a malformed frame: {exc}") from exc
+            raise CameraDisconnected.said(N_("{name} delivered a malformed frame: {problem}"), name=self.name,
+                                          problem=str(exc)) from exc
         frame = Frame(image=image, timestamp=self._clock(), index=self._index, source=self.name)
         self._index += 1
         return frame

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from device.camera import CameraSource, Frame, as_bgr
-from device.errors import BadImage, CameraDisconnected, CameraNotFound, EndOfStream
+from device.errors import N_, BadImage, CameraDisconnected, CameraNotFound, EndOfStream
 from device.images import IMAGE_EXTENSIONS, check_video_size, decode_image
 
 __all__ = [
@@ -169,17 +169,18 @@ class ReplaySource(CameraSource):
             return
         path = self.path
         if not path.exists():
-            raise CameraNotFound(
-                f"{path} does not exist: give a folder of photos "
-                f"({', '.join(IMAGE_EXTENSIONS)}) or a video file ({', '.join(VIDEO_EXTENSIONS)})"
+            raise CameraNotFound.said(
+                N_("{path} does not exist: give a folder of photos ({images}) or a video file ({videos})"),
+                path=str(path), images=", ".join(IMAGE_EXTENSIONS), videos=", ".join(VIDEO_EXTENSIONS),
             )
         suffix = path.suffix.lower()
         if path.is_dir():
             self._files = list_images(path)
             if not self._files:
-                raise CameraNotFound(
-                    f"no images in the folder {path} ({self.name}); looked for {', '.join(IMAGE_EXTENSIONS)} "
-                    f"(any case): copy photos of the table there, or pass a video file"
+                raise CameraNotFound.said(
+                    N_("no images in the folder {path} ({name}); looked for {images} (any case): copy photos of the "
+                       "table there, or pass a video file"), path=str(path), name=self.name,
+                    images=", ".join(IMAGE_EXTENSIONS),
                 )
             self._is_video = False
         elif suffix in IMAGE_EXTENSIONS:
@@ -190,9 +191,9 @@ class ReplaySource(CameraSource):
             self._is_video = True
             self._video_fps = self._probe_video_fps(path)
         else:
-            raise CameraNotFound(
-                f"cannot replay {path} ({self.name}): not a folder, an image ({', '.join(IMAGE_EXTENSIONS)}) "
-                f"or a video ({', '.join(VIDEO_EXTENSIONS)})"
+            raise CameraNotFound.said(
+                N_("cannot replay {path} ({name}): not a folder, an image ({images}) or a video ({videos})"),
+                path=str(path), name=self.name, images=", ".join(IMAGE_EXTENSIONS), videos=", ".join(VIDEO_EXTENSIONS),
             )
         self._first = None if self._is_video else self._first_photo()
         self._open = True
@@ -269,8 +270,11 @@ class ReplaySource(CameraSource):
         not an image), or for a folder the count and the first photo's problem."""
         if first is not None and len(self._files) == 1:
             return first
-        none = f"none of the {len(self._files)} images in {self.path} can be decoded"
-        return BadImage(f"{none}; the first: {first}" if first is not None else f"{none}: copy the photos again")
+        if first is not None:
+            return BadImage.said(N_("none of the {count} images in {folder} can be decoded; the first: {problem}"),
+                                 count=len(self._files), folder=str(self.path), problem=first)
+        return BadImage.said(N_("none of the {count} images in {folder} can be decoded: copy the photos again"),
+                             count=len(self._files), folder=str(self.path))
 
     def _first_photo(self) -> tuple[Path, np.ndarray]:
         """The first photo that decodes (kept for the first read), so a folder of nothing but
@@ -293,7 +297,8 @@ class ReplaySource(CameraSource):
         while True:
             if self._pos >= len(self._files):
                 if not self.loop:
-                    raise EndOfStream(f"{self.name} ended after {len(self._files)} photos")
+                    raise EndOfStream.said(N_("{name} ended after {count} photos"), name=self.name,
+                                           count=len(self._files))
                 self._pos = 0
             file = self._files[self._pos]
             self._pos += 1
@@ -304,8 +309,9 @@ class ReplaySource(CameraSource):
                 return decode_image(file), file
             except BadImage as exc:
                 if not self.path.exists():
-                    raise CameraDisconnected(
-                        f"the replay {self.path} is gone ({self.name}): put it back; the game goes on"
+                    raise CameraDisconnected.said(
+                        N_("the replay {path} is gone ({name}): put it back; the game goes on"), path=str(self.path),
+                        name=self.name,
                     ) from None
                 if not self.skip_bad:
                     raise
@@ -317,7 +323,7 @@ class ReplaySource(CameraSource):
     def _next_video_frame(self) -> tuple[np.ndarray, Path | None]:
         """Read the next video frame, reopening the file at the end when looping."""
         if self._ended:
-            raise EndOfStream(f"{self.name} has ended")
+            raise EndOfStream.said(N_("{name} has ended"), name=self.name)
         for _attempt in range(2):
             if self._cap is None:
                 cap = cv2.VideoCapture(str(self.path))
@@ -335,10 +341,11 @@ class ReplaySource(CameraSource):
             self._cap = None
             if self._pass_delivered == 0:
                 self._ended = True
-                raise BadImage(f"no frame could be decoded from the video {self.path}", path=str(self.path))
+                raise BadImage.said(N_("no frame could be decoded from the video {path}"), path=str(self.path))
             if not self.loop:
                 self._ended = True
-                raise EndOfStream(f"{self.name} ended after {self._pass_delivered} video frames")
+                raise EndOfStream.said(N_("{name} ended after {count} video frames"), name=self.name,
+                                       count=self._pass_delivered)
         raise AssertionError("unreachable: a looping video delivered a frame in its previous pass")
 
     @staticmethod
@@ -361,5 +368,5 @@ class ReplaySource(CameraSource):
     @staticmethod
     def _cannot_open_video(path: Path) -> BadImage:
         """The error of a video OpenCV cannot open, naming it and what to convert it to."""
-        return BadImage(f"OpenCV cannot open the video {path}: convert it to .mp4 (H.264) or .avi (MJPG)",
-                        path=str(path))
+        return BadImage.said(N_("OpenCV cannot open the video {path}: convert it to .mp4 (H.264) or .avi (MJPG)"),
+                             path=str(path))

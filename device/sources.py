@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from device.camera import CameraSource
-from device.errors import DEMO_HINT, CameraNotFound, DeviceError, UnknownSourceSpec, one_demo_hint
+from device.errors import N_, CameraNotFound, DeviceError, UnknownSourceSpec
 from device.opencv_source import OpenCVSource
 from device.picam import Picamera2Source, picamera2_status
 from device.replay import IMAGE_EXTENSIONS, VIDEO_EXTENSIONS, ReplaySource
@@ -72,10 +72,10 @@ def _auto(kw: dict[str, Any]) -> CameraSource:
     try:
         probe.open()
     except DeviceError as exc:
-        raise CameraNotFound(one_demo_hint(
-            f"no camera found (auto): picamera2: {picamera2_reason}; opencv:0: {exc}. "
-            f"Connect a camera, {DEMO_HINT}"
-        )) from exc
+        raise CameraNotFound.said(
+            N_("no camera found (auto): picamera2: {picamera2}; opencv:0: {opencv}. Connect a camera"),
+            picamera2=picamera2_reason, opencv=exc.without_demo_hint(), demo_hint=True,
+        ) from exc
     probe.close()  # returned closed, like every other spec; open() reopens it
     return probe
 

@@ -186,7 +186,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         source.open()
     except (DeviceError, ValueError) as exc:
         print(
-            _("companion {command}: {problem}").format(command=args.command, problem=one_demo_hint(str(exc))),
+            _("companion {command}: {problem}").format(command=args.command, problem=one_demo_hint(say(exc))),
             file=sys.stderr,
         )
         return EXIT_DEVICE

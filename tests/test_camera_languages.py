@@ -1,0 +1,83 @@
+"""Camera messages from device/ reach the touchscreen and every phone in their language: device/ keeps each error's
+English template (its stable code, marked with N_) and parameters (``DeviceError.said``), companion says it
+(``companion.i18n.message_of``), a camera reason quoted in another message too, and the demo hint once."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+
+import pytest
+
+from companion import i18n
+from companion.app import MainLoop
+from companion.flow import GameFlow, parse_players
+from companion.flows import FLOWS
+from companion.hub import StateHub
+from companion.session import SessionStore
+from companion.web import state_json
+from device import CameraNotFound, OpenCVSource, ReplaySource, open_source
+from device.errors import DEMO_HINT
+from tests.test_camera_faults import FAST, step_until, write_folder
+from tests.test_device_camera import FakeCapture
+from vision.motion import StillnessDetector
+
+# hand-written: how a Greek, Polish and Hungarian player reads "no camera at /dev/video7 ... companion demo"
+NO_WEBCAM = {"el": ("καμία κάμερα στο /dev/video7 (opencv:7): ελέγξτε το καλώδιο USB", "ή τρέξτε `companion demo`"),
+             "pl": ("brak kamery pod /dev/video7 (opencv:7): sprawdź kabel USB", "albo uruchom `companion demo`"),
+             "hu": ("nincs kamera itt: /dev/video7 (opencv:7): ellenőrizd az USB-kábelt",
+                    "vagy futtasd a `companion demo` parancsot")}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_a_webcam_that_is_not_there_is_said_in_the_players_language(lang, monkeypatch):
+    monkeypatch.setattr("device.opencv_source.os.path.exists", lambda path: False)
+    source = OpenCVSource(7, capture_factory=lambda target: FakeCapture(target, opened=False))
+    with pytest.raises(CameraNotFound) as info:
+        source.open()
+    english = str(info.value)
+    assert english.startswith("no camera at /dev/video7 (opencv:7): check the USB cable")
+    assert english.endswith(DEMO_HINT)
+    said = i18n.say(info.value, lang)
+    start, hint = NO_WEBCAM[lang]
+    assert said.startswith(start) and said.endswith(hint + (" για επανάληψη φωτογραφιών" if lang == "el" else
+                                                            ", by odtworzyć zdjęcia" if lang == "pl" else
+                                                            " fotók visszajátszásához"))
+    assert "check" not in said and "or run" not in said
+
+
+def test_auto_quotes_the_webcams_reason_in_the_same_language_and_the_demo_hint_once(monkeypatch):
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # no picamera2 here
+    with pytest.raises(CameraNotFound) as info:
+        open_source("auto", capture_factory=lambda target: FakeCapture(target, opened=False))
+    assert str(info.value).count("companion demo") == 1  # the English, as before
+    said = i18n.say(info.value, "pl")
+    assert said.startswith("nie znaleziono kamery (auto): picamera2: picamera2 nie jest zainstalowane")
+    assert "opencv:0: " in said and "Podłącz kamerę albo uruchom `companion demo`, by odtworzyć zdjęcia" in said
+    assert said.count("companion demo") == 1 and "camera" not in said.replace("picamera2", "")
+
+
+@pytest.mark.parametrize(("lang", "words"), [("el", "χάθηκε"), ("pl", "zniknęło"), ("hu", "eltűnt")])
+def test_a_replay_gone_mid_game_reads_in_the_language_on_the_touchscreen_and_the_phone(tmp_path, lang, words):
+    """The camera stops (its replay folder is taken away) in a game: the status message both views show is the
+    device's error, said in the box's language and in each phone's."""
+    store = SessionStore(tmp_path / "box.sqlite3")
+    session = store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {}))
+    folder = tmp_path / "photos"
+    write_folder(folder, [90, 150])
+    hub = StateHub()
+    loop = MainLoop(source=ReplaySource(folder, loop=True, hold_frames=3), reader=None, session=session, hub=hub,
+                    stillness=StillnessDetector(), flow=GameFlow(session, FLOWS["roll"]), stop_at_end=True,
+                    sleep=lambda s: None, reconnect_s=0.0, camera_health=FAST)
+    try:
+        step_until(loop, lambda: loop.stats.frames >= 2)
+        shutil.move(folder, tmp_path / "elsewhere")
+        step_until(loop, lambda: loop.camera == "lost")
+        assert str(loop.message) == f"the replay {folder} is gone (replay:{folder}): put it back; the game goes on"
+        phone = state_json(hub.snapshot(), lang)["status"]["message"]
+        assert words in phone and str(folder) in phone and "put it back" not in phone
+        assert i18n.localize(hub.snapshot().view, lang)["status"]["message"] == phone  # the touchscreen, set to lang
+        assert state_json(hub.snapshot(), "en")["status"]["message"] == str(loop.message)
+    finally:
+        loop._watch.close()
+        store.close()
