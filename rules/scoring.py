@@ -27,6 +27,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from rules.core import SCORE_INPUTS, RankingGame, RulesError, ScoreBreakdown, Standings
+from rules.problems import json_type as _json_type
+from rules.problems import problem as _problem
+from rules.problems import shown_number as _shown
+from rules.problems import value_range
+from rules.text import OR, Listing, Text
 
 __all__ = [
     "check_distinct_names",
@@ -53,23 +58,44 @@ INPUT_FORMATS = SCORE_INPUTS
 class ScoreInputError(RulesError, ValueError):
     """A score input that cannot be scored.
 
+    Its message (``args[0]``) is a :class:`rules.text.Text`: ``str(error)`` is the English (logs, ``--json``), and
+    ``companion`` says it in a player's language from its parts (``companion.i18n.message_of``).
+
     Attributes:
         field: where the problem is, as a path (``players[0].tableau[3]``); "" for the whole input.
-        problem: what is wrong, in one sentence a player understands.
+        problem: what is wrong, in one sentence a player understands (a :class:`~rules.text.Text` when made with
+            :meth:`coded`).
         suggestions: the closest known names, for a misspelt name (may be empty).
+        code: the problem's stable code (a key of :data:`rules.problems.PROBLEMS`), or None for a problem given
+            as text.
+        params: the problem's parameters (``{}`` without a code).
     """
 
-    def __init__(self, field: str, problem: str, suggestions: Sequence[str] = ()) -> None:
+    def __init__(self, field: str, problem: str, suggestions: Sequence[str] = (), code: str | None = None) -> None:
         self.field = field
         self.problem = problem
         self.suggestions = tuple(suggestions)
-        message = f"{field}: {problem}" if field else problem
+        self.code = code
+        self.params = dict(problem.params) if code is not None and isinstance(problem, Text) else {}
         if self.suggestions:
-            message += "; did you mean " + " or ".join(repr(s) for s in self.suggestions) + "?"
+            names = Listing([repr(s) for s in self.suggestions], OR)
+            message: str = (Text("{field}: {problem}; did you mean {names}?", field=field, problem=problem, names=names)
+                            if field else Text("{problem}; did you mean {names}?", problem=problem, names=names))
+        else:
+            message = Text("{field}: {problem}", field=field, problem=problem) if field else problem
         super().__init__(message)
 
+    @classmethod
+    def coded(cls, field: str, code: str, /, suggestions: Sequence[str] = (), **params: Any) -> ScoreInputError:
+        """The error of problem ``code`` (:data:`rules.problems.PROBLEMS`) with ``params``, at ``field``.
+
+        Raises:
+            KeyError: an unknown ``code`` (a programming error).
+        """
+        return cls(field, _problem(code, **params), suggestions, code)
+
     def __reduce__(self):  # keep pickling working with the keyword-free signature
-        return (type(self), (self.field, self.problem, self.suggestions))
+        return (type(self), (self.field, self.problem, self.suggestions, self.code))
 
 
 def field_path(parent: str, key: str | int) -> str:
@@ -111,7 +137,7 @@ class Fields:
 
     def __init__(self, obj: Any, where: str) -> None:
         if not isinstance(obj, Mapping):
-            raise ScoreInputError(where, f"must be a JSON object, got {_json_type(obj)}")
+            raise ScoreInputError.coded(where, "not_object", got=_json_type(obj))
         self.obj = obj
         self.where = where
 
@@ -127,9 +153,8 @@ class Fields:
         """
         for key in self.obj:
             if key not in keys:
-                raise ScoreInputError(
-                    self.path(key), f"is not a known field (known: {', '.join(keys)})", closest_names(str(key), keys)
-                )
+                raise ScoreInputError.coded(self.path(key), "unknown_field", closest_names(str(key), keys),
+                                            known=", ".join(keys))
         return self
 
     def has(self, key: str) -> bool:
@@ -139,7 +164,7 @@ class Fields:
     def get(self, key: str) -> Any:
         """The raw value of a required key."""
         if key not in self.obj:
-            raise ScoreInputError(self.path(key), "is missing (required)")
+            raise ScoreInputError.coded(self.path(key), "missing")
         return self.obj[key]
 
     def int(self, key: str, *, low: int | None = None, high: int | None = None, default: int | None = None) -> int:
@@ -152,14 +177,14 @@ class Fields:
         """A required non-empty string."""
         value = self.get(key)
         if not isinstance(value, str) or not has_visible(value):
-            raise ScoreInputError(self.path(key), f"must be a non-empty string, got {_json_type(value)}")
+            raise ScoreInputError.coded(self.path(key), "not_text", got=_json_type(value))
         return value
 
     def list(self, key: builtins.str) -> builtins.list[Any]:
         """A required JSON array."""
         value = self.get(key)
         if not isinstance(value, list):
-            raise ScoreInputError(self.path(key), f"must be a JSON array, got {_json_type(value)}")
+            raise ScoreInputError.coded(self.path(key), "not_array", got=_json_type(value))
         return value
 
     def object(self, key: builtins.str, *, default: Mapping[builtins.str, Any] | None = None) -> Fields:
@@ -184,11 +209,8 @@ def check_distinct_names(names: Sequence[str], where: str = "players") -> None:
     for k, name in enumerate(names):
         first = seen.setdefault(unicodedata.normalize("NFC", name).casefold(), k)
         if first != k:
-            raise ScoreInputError(
-                f"{field_path(where, k)}.name",
-                f"{name!r} is also the name of {field_path(where, first)} ({names[first]!r}); "
-                "names must differ, ignoring case",
-            )
+            raise ScoreInputError.coded(f"{field_path(where, k)}.name", "same_name", name=repr(name),
+                                        other=field_path(where, first), other_name=repr(names[first]))
 
 
 MAX_WHOLE = 1_000_000
@@ -200,38 +222,14 @@ def check_int(value: Any, where: str, *, low: int | None = None, high: int | Non
     """``value`` as an int within ``low``..``high`` (at most :data:`MAX_WHOLE` when ``high`` is None) or
     :class:`ScoreInputError` naming ``where``."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ScoreInputError(where, f"must be a whole number, got {_json_type(value)}")
+        raise ScoreInputError.coded(where, "not_whole", got=_json_type(value))
     if low is not None and value < low:
-        rng = f"between {low} and {high}" if high is not None else f"at least {low}"
-        raise ScoreInputError(where, f"must be {rng}, got {_shown(value)}")
+        raise ScoreInputError.coded(where, "out_of_range", range=value_range(low, high), value=_shown(value))
     bound = MAX_WHOLE if high is None else high
     if value > bound:
-        rng = f"between {low} and {high}" if low is not None and high is not None else f"at most {bound}"
-        raise ScoreInputError(where, f"must be {rng}, got {_shown(value)}")
+        rng = value_range(low, high) if low is not None and high is not None else value_range(None, bound)
+        raise ScoreInputError.coded(where, "out_of_range", range=rng, value=_shown(value))
     return value
-
-
-def _shown(number: int) -> str:
-    """A whole number for a message: its digits, or how many there are when they would not fit a line."""
-    return str(number) if abs(number) < 10**15 else f"a number of {len(str(abs(number)))} digits"
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"a boolean ({str(value).lower()})"
-    if isinstance(value, int) and abs(value) >= 10**15:
-        return _shown(value)
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the string {value!r}"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, Mapping):
-        return "an object"
-    return type(value).__name__
 
 
 def winners(breakdowns: Sequence[ScoreBreakdown]) -> list[str]:
@@ -289,8 +287,7 @@ class _TooDeep(ValueError):
     game's position is like it."""
 
 
-TOO_DEEP = ("is nested too deeply (lists or objects inside each other about 1000 levels deep; a position file "
-            "is a few levels deep)")
+TOO_DEEP = _problem("too_deep")
 """What a score or check file nested too deeply is told (it is JSON, only too deep to read)."""
 
 
@@ -331,31 +328,25 @@ def json_documents(text: str, source: str = "input") -> list[tuple[int | None, A
     try:
         whole = _json_value(text)
     except _DuplicateKey as exc:
-        raise ScoreInputError(source,
-                              f"gives the key {exc.args[0]!r} twice in one object (which one is meant?)") from None
+        raise ScoreInputError.coded(source, "key_twice", key=repr(exc.args[0])) from None
     except _TooDeep:
-        raise ScoreInputError(source, TOO_DEEP) from None
+        raise ScoreInputError.coded(source, "too_deep") from None
     except json.JSONDecodeError as whole:
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
         if len(lines) <= 1:
-            raise ScoreInputError(
-                source, f"is not JSON ({whole.msg} at line {whole.lineno} column {whole.colno})"
-            ) from None
+            raise ScoreInputError.coded(source, "not_json", error=whole.msg, line=whole.lineno,
+                                        column=whole.colno) from None
         documents: list[tuple[int | None, Any]] = []
         for number, line in lines:
             try:
                 documents.append((number, _json_value(line)))
             except _DuplicateKey as exc:
-                raise ScoreInputError(
-                    f"{source} line {number}",
-                    f"gives the key {exc.args[0]!r} twice in one object (which one is meant?)"
-                ) from None
+                raise ScoreInputError.coded(_line_of(number, source), "key_twice", key=repr(exc.args[0])) from None
             except _TooDeep:
-                raise ScoreInputError(f"{source} line {number}", TOO_DEEP) from None
+                raise ScoreInputError.coded(_line_of(number, source), "too_deep") from None
             except json.JSONDecodeError as error:
-                raise ScoreInputError(
-                    f"{source} line {number}", f"is not JSON ({error.msg} at column {error.colno})"
-                ) from None
+                raise ScoreInputError.coded(_line_of(number, source), "not_json_line", error=error.msg,
+                                            column=error.colno) from None
             try:
                 check_typed_text(documents[-1][1])
             except ScoreInputError as error:
@@ -376,19 +367,20 @@ def has_visible(text: str) -> bool:
     return any(unicodedata.category(c) not in ("Zs", "Zl", "Zp", "Cc", "Cf") for c in text)
 
 
-def _untypable(text: str) -> str | None:
+def _untypable(text: str) -> Text | None:
     """What in ``text`` no player can have typed, described for a message, or None."""
     for char in text:
         code = ord(char)
+        at = f"U+{code:04X}"
         if 0xD800 <= code <= 0xDFFF:
-            return f"U+{code:04X}, half of a character (text cut short or badly converted)"
+            return Text("{code}, half of a character (text cut short or badly converted)", code=at)
         category = unicodedata.category(char)
         if category == "Cc":
-            return f"U+{code:04X}, a control character"
+            return Text("{code}, a control character", code=at)
         if code in BIDI_CONTROLS:
-            return f"U+{code:04X}, a text-direction control (it turns the text after it around)"
+            return Text("{code}, a text-direction control (it turns the text after it around)", code=at)
         if 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE:
-            return f"U+{code:04X}, a noncharacter"
+            return Text("{code}, a noncharacter", code=at)
     return None
 
 
@@ -408,12 +400,12 @@ def check_typed_text(document: Any, where: str = "") -> None:
         if isinstance(value, str):
             problem = _untypable(value)
             if problem is not None:
-                raise ScoreInputError(path, f"holds {problem}: retype it")
+                raise ScoreInputError.coded(path, "untypable", character=problem)
         elif isinstance(value, Mapping):
             for key, item in value.items():
                 problem = _untypable(key)
                 if problem is not None:
-                    raise ScoreInputError(path, f"has a key holding {problem}: retype it")
+                    raise ScoreInputError.coded(path, "untypable_key", character=problem)
                 pending.append((field_path(path, key), item))
         elif isinstance(value, list):
             pending.extend((field_path(path, k), item) for k, item in enumerate(value))
@@ -439,10 +431,17 @@ def score_each(
     return results
 
 
+def _line_of(number: int, source: str | None = None) -> Text:
+    """The field ``line N`` (``SOURCE line N``) of a JSON Lines input, said in a player's language."""
+    if source is None:
+        return Text("line {number}", number=number)
+    return Text("{source} line {number}", source=source, number=number)
+
+
 def _on_line(number: int, error: ScoreInputError) -> ScoreInputError:
     """``error`` about JSON Lines line ``number``: its field starts with ``line N``."""
-    field = f"line {number}: {error.field}" if error.field else f"line {number}"
-    return ScoreInputError(field, error.problem, error.suggestions)
+    field = Text("line {number}: {field}", number=number, field=error.field) if error.field else _line_of(number)
+    return ScoreInputError(field, error.problem, error.suggestions, error.code)
 
 
 def score_lines(
@@ -463,10 +462,9 @@ def score_lines(
     try:
         whole = _json_value(text)
     except _DuplicateKey as exc:
-        raise ScoreInputError(source,
-                              f"gives the key {exc.args[0]!r} twice in one object (which one is meant?)") from None
+        raise ScoreInputError.coded(source, "key_twice", key=repr(exc.args[0])) from None
     except _TooDeep:
-        raise ScoreInputError(source, TOO_DEEP) from None
+        raise ScoreInputError.coded(source, "too_deep") from None
     except json.JSONDecodeError as error:
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
         if len(lines) <= 1:  # one bad document: the whole file is not JSON
@@ -481,15 +479,14 @@ def score_lines(
         try:
             document = _json_value(line)
         except _DuplicateKey as exc:
-            results.append((number,
-                            ScoreInputError(f"line {number}", f"gives the key {exc.args[0]!r} twice in one object")))
+            results.append((number, ScoreInputError.coded(_line_of(number), "key_twice", key=repr(exc.args[0]))))
             continue
         except _TooDeep:
-            results.append((number, ScoreInputError(f"line {number}", TOO_DEEP)))
+            results.append((number, ScoreInputError.coded(_line_of(number), "too_deep")))
             continue
         except json.JSONDecodeError as error:
-            results.append((number,
-                            ScoreInputError(f"line {number}", f"is not JSON ({error.msg} at column {error.colno})")))
+            results.append((number, ScoreInputError.coded(_line_of(number), "not_json_line", error=error.msg,
+                                                          column=error.colno)))
             continue
         try:
             check_typed_text(document)
@@ -497,5 +494,6 @@ def score_lines(
         except ScoreInputError as error:
             results.append((number, _on_line(number, error)))
         except RulesError as error:  # any rules error about the input is the input's fault
-            results.append((number, ScoreInputError(f"line {number}", str(error))))
+            said = error.args[0] if len(error.args) == 1 and isinstance(error.args[0], Text) else str(error)
+            results.append((number, ScoreInputError(_line_of(number), said)))
     return results

@@ -1,0 +1,85 @@
+"""Score-file and check-file errors raised in rules/ reach a player in the player's language: each carries a stable
+code and its parameters (``ScoreInputError.code``, ``.params``; the English templates are ``rules.problems.PROBLEMS``),
+its English stays in the exception (logs, ``--json`` without ``--language``), and companion says it from those parts
+(``companion.i18n.message_of``), never by matching the English."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import string
+
+import pytest
+
+from companion import i18n
+from companion.cli import main
+from rules.games import GAMES
+from rules.problems import PROBLEMS
+from rules.scoring import ScoreInputError, json_documents, score_lines
+
+
+def _roll_error(document) -> ScoreInputError:
+    with pytest.raises(ScoreInputError) as info:
+        GAMES["roll"].final_scores(document)
+    return info.value
+
+
+def test_a_wrong_type_has_a_code_its_parameters_and_the_english_as_before():
+    error = _roll_error({"players": "Ann"})
+    assert error.code == "not_array" and error.field == "players"
+    assert str(error) == "players: must be a JSON array, got the string 'Ann'"
+    assert str(error.params["got"]) == "the string 'Ann'"
+    again = pickle.loads(pickle.dumps(error))  # a worker process hands it back whole
+    assert again.code == "not_array" and str(again) == str(error)
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("pl", "players: musi być tablicą JSON, podano napis 'Ann'"),
+    ("el", "players: πρέπει να είναι πίνακας JSON, βρέθηκε η συμβολοσειρά 'Ann'"),
+    ("hu", "players: JSON-tömbnek kell lennie, de ez érkezett: a(z) 'Ann' szöveg"),
+])
+def test_the_error_is_said_in_the_players_language(lang, said):
+    assert i18n.say(_roll_error({"players": "Ann"}), lang) == said
+
+
+def test_a_misspelt_field_keeps_its_suggestion_in_the_language():
+    error = _roll_error({"players": [{"name": "Ann", "credts": 1}]})
+    assert error.code == "unknown_field" and error.suggestions == ("credits",)
+    said = i18n.say(error, "pl")
+    assert said.startswith("players[0].credts: to nie jest znane pole (znane: ")
+    assert said.endswith("; czy chodziło o 'credits'?")
+
+
+def test_json_lines_errors_name_their_line_in_the_language():
+    rows = score_lines(GAMES["race"].final_scores, '{"players": []}\n{"players": [}\n')
+    bad = rows[1][1]
+    assert isinstance(bad, ScoreInputError) and bad.code == "not_json_line"
+    assert str(bad).startswith("line 2: is not JSON (")
+    assert i18n.say(bad, "hu").startswith("2. sor: nem JSON (")
+    with pytest.raises(ScoreInputError) as info:
+        json_documents('{"a": 1, "a": 2}', "f.json")
+    assert info.value.code == "key_twice"
+    assert i18n.say(info.value, "el") == ("f.json: δίνει το κλειδί 'a' δύο φορές στο ίδιο αντικείμενο "
+                                          "(ποιο από τα δύο εννοείται;)")
+
+
+def test_every_code_has_a_translation_with_its_own_fields():
+    for code, template in PROBLEMS.items():
+        fields = {name for _lit, name, _spec, _conv in string.Formatter().parse(template) if name}
+        for lang in ("el", "pl", "hu"):
+            said = i18n.translations(lang).gettext(template)
+            assert said != template, (code, lang)
+            assert {n for _l, n, _s, _c in string.Formatter().parse(said) if n} == fields, (code, lang)
+
+
+@pytest.mark.parametrize(("lang", "words"), [("pl", "musi być liczbą całkowitą, podano napis '3'"),
+                                             ("el", "πρέπει να είναι ακέραιος αριθμός, βρέθηκε η συμβολοσειρά '3'"),
+                                             ("hu", "egész számnak kell lennie, de ez érkezett: a(z) '3' szöveg")])
+def test_companion_score_says_a_bad_file_in_the_language_asked(tmp_path, capsys, lang, words):
+    path = tmp_path / "final.json"
+    path.write_text(json.dumps({"players": [{"name": "Ann", "vp_chips": "3"}, {"name": "Bob"}]}))
+    assert main(["--language", lang, "score", "roll", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert words in err and "must be" not in err and err.count("\n") == 1
+    assert main(["score", "roll", str(path)]) == 1  # without --language: the English every tool reads
+    assert "players[0].vp_chips: must be a whole number, got the string '3'" in capsys.readouterr().err
