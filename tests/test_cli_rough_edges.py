@@ -150,3 +150,25 @@ def test_a_device_given_as_the_session_database_is_said_to_be_no_file(tmp_path, 
         err = capsys.readouterr().err.strip().splitlines()[-1]
         assert err.startswith(f"companion demo: session database {db} is a device or a pipe, not a file: give a "
                               "file name") and "I/O" not in err
+
+
+@pytest.mark.parametrize("option, name, content", [
+    ("--deck", "cards.npz", b"PK\x03\x04 half a copy"),
+    ("--deck", "cards.npz", b"not a zip at all"),
+    ("--dice-profile", "dice.json", b"\xff\xd8\xff\xe0 a photo renamed"),
+    ("--dice-profile", "dice.json", b'{"format": "something else"}'),
+])
+def test_a_deck_or_dice_profile_that_is_garbage_is_a_bad_command_line(tmp_path, capsys, monkeypatch, option, name,
+                                                                       content):
+    """`run --deck cards.npz` on a file that is no deck at all exited 3 ("no camera or no deck to read with") where
+    README's exit codes say a bad argument is 2: it is now 2 (README, Exit codes), in one line naming the file; a
+    deck or profile that is not there stays 3."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    bad = tmp_path / name
+    bad.write_bytes(content)
+    box = ["--source", str(PHOTO), "--no-screen", "--no-web", "--no-gpio", "--max-frames", "1"]
+    assert main(["run", "--game", "roll", "--players", "Ann,Bob", option, str(bad), *box]) == 2
+    err = capsys.readouterr().err.strip()
+    assert str(bad) in err and "\n" not in err and "Traceback" not in err
+    assert main(["run", "--game", "roll", "--players", "Ann,Bob", option, str(tmp_path / ("none" + bad.suffix)),
+                 *box]) == 3

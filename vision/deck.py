@@ -47,7 +47,7 @@ from .quads import quad_size, rectify
 from .table import TableConfig, detect_markers
 
 __all__ = ["DECK_VERSION", "DeckError", "DeckProfile", "DeckVersionError", "IdConfig", "Identification", "build_deck",
-           "build_deck_from_images", "deck_from_crops", "enrollment_crop", "read_enrollment_folder"]
+           "build_deck_from_images", "deck_from_crops", "enrollment_crop", "NotADeck", "read_enrollment_folder"]
 
 DECK_VERSION = 2
 """Deck profile format: 1 the first; 2 a card's features computed at the structure maps' size (a card deck of
@@ -57,6 +57,12 @@ IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
 class DeckError(VisionError):
     """A deck folder or profile file cannot be used (the message says why)."""
+
+
+class NotADeck(DeckError):
+    """The file is no deck profile at all (another program's file, a copy cut short or damaged, a header without a
+    deck's fields): what was named is not a deck (``companion``: a bad command line, exit 2), unlike a deck of
+    another version (:class:`DeckVersionError`, a newer format)."""
 
 
 class DeckVersionError(DeckError):
@@ -466,14 +472,14 @@ class DeckProfile:
                 amp = z["amp"] if "amp" in z.files else None
                 art_images = z["art"] if "art" in z.files else None
         except (zipfile.BadZipFile, zlib.error) as e:   # a copy cut short (no zip directory) or a damaged member
-            raise DeckError(f"{path}: not a deck profile saved by `companion enroll cards` "
+            raise NotADeck(f"{path}: not a deck profile saved by `companion enroll cards` "
                             "(cut short or damaged: copy it again)") from e
         except (OSError, KeyError, ValueError, EOFError) as e:
             # numpy's own text for a pickle or another program's file suggests unsafe loading: not repeated
-            raise DeckError(f"{path}: not a deck profile saved by `companion enroll cards` "
+            raise NotADeck(f"{path}: not a deck profile saved by `companion enroll cards` "
                             f"({type(e).__name__})") from e
         if not isinstance(meta, dict):
-            raise DeckError(f"{path}: not a deck profile saved by `companion enroll cards` (header)")
+            raise NotADeck(f"{path}: not a deck profile saved by `companion enroll cards` (header)")
         known = set(IdConfig.__dataclass_fields__)
         try:
             meta = _migrate(meta, path)
@@ -488,7 +494,7 @@ class DeckProfile:
                        colour, {int(k): v for k, v in meta.get("markers", {}).items()}, cfg,
                        list(meta.get("sources", [])), str(meta.get("shape", "card")), amp, art)
         except (KeyError, TypeError, ValueError, AttributeError) as e:
-            raise DeckError(f"{path}: not a deck profile saved by `companion enroll cards` "
+            raise NotADeck(f"{path}: not a deck profile saved by `companion enroll cards` "
                             f"({type(e).__name__} in its header)") from e
 
 

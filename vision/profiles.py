@@ -36,6 +36,7 @@ __all__ = [
     "IMAGE_SUFFIXES",
     "PROFILE_VERSION",
     "DiceProfile",
+    "NotAProfile",
     "ProfileError",
     "allowed_pairs",
     "load_dice_faces",
@@ -50,6 +51,12 @@ DEFAULT_DICE_SET = "roll"
 
 class ProfileError(VisionError, ValueError):
     """An enrollment folder or a saved profile is unusable; the message says why."""
+
+
+class NotAProfile(ProfileError):
+    """The file is no dice profile at all (not UTF-8 JSON, another format, fields or arrays missing, changed or
+    damaged): what was named is not a profile (``companion``: a bad command line, exit 2), unlike a missing file or a
+    profile of another version."""
 
 
 @dataclass(frozen=True)
@@ -134,24 +141,24 @@ class DiceProfile:
         try:
             meta = json.loads(p.read_text(encoding="utf-8"))
         except UnicodeDecodeError:
-            raise ProfileError(f"dice profile {p} is not a UTF-8 JSON file (a picture or another file?); "
+            raise NotAProfile(f"dice profile {p} is not a UTF-8 JSON file (a picture or another file?); "
                                "build one with `companion enroll roll-dice DIR`") from None
         except RecursionError:
-            raise ProfileError(f"dice profile {p} is not a roll-dice profile (JSON nested too deeply)") from None
+            raise NotAProfile(f"dice profile {p} is not a roll-dice profile (JSON nested too deeply)") from None
         except (OSError, ValueError) as exc:  # ValueError: bad JSON, a number of more than 4300 digits
-            raise ProfileError(f"dice profile {p} is not valid JSON: {str(exc)[:120]}") from exc
+            raise NotAProfile(f"dice profile {p} is not valid JSON: {str(exc)[:120]}") from exc
         if not isinstance(meta, dict) or meta.get("format") != PROFILE_FORMAT:
-            raise ProfileError(f"{p} is not a roll-dice profile")
+            raise NotAProfile(f"{p} is not a roll-dice profile")
         meta = migrate(meta, p)
         arrays = meta.get("arrays")
         if not isinstance(arrays, str) or not arrays:
-            raise ProfileError(f"dice profile {p} names no arrays file (\"arrays\"); "
+            raise NotAProfile(f"dice profile {p} names no arrays file (\"arrays\"); "
                                "build it again with `companion enroll roll-dice DIR`")
         npz = p.parent / arrays
         if not npz.is_file():
-            raise ProfileError(f"dice profile arrays missing: {npz}")
+            raise NotAProfile(f"dice profile arrays missing: {npz}")
         if hashlib.sha256(npz.read_bytes()).hexdigest() != meta.get("arrays_sha256"):
-            raise ProfileError(f"dice profile arrays {npz} do not match {p} (changed or corrupt)")
+            raise NotAProfile(f"dice profile arrays {npz} do not match {p} (changed or corrupt)")
         try:
             with np.load(npz, allow_pickle=False) as z:
                 means, templates = z["colour_means"], z["templates"]
@@ -163,10 +170,10 @@ class DiceProfile:
                 version=int(meta["version"]), dice_set=str(meta.get("dice_set") or DEFAULT_DICE_SET),
             )
         except (OSError, EOFError, KeyError, TypeError, ValueError, zipfile.BadZipFile, zlib.error) as exc:
-            raise ProfileError(f"dice profile {p} is not a roll-dice profile saved by `companion enroll roll-dice` "
+            raise NotAProfile(f"dice profile {p} is not a roll-dice profile saved by `companion enroll roll-dice` "
                                f"({type(exc).__name__}: {str(exc)[:80]})") from exc
         if means.shape != (len(prof.colours), 3) or templates.shape[0] != len(prof.template_pairs):
-            raise ProfileError(f"dice profile {p}: array shapes do not match the metadata")
+            raise NotAProfile(f"dice profile {p}: array shapes do not match the metadata")
         return prof
 
 

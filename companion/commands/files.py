@@ -82,11 +82,12 @@ def load_dice_reader(dice: Any, name_or_path: str):
     ``name_or_path``: the reader never reports a (colour, face) pair the set does not have as certain.
 
     Raises:
-        InputError: (exit 3) no profile there, one that does not load, or a profile of another set of dice (the
-            enroll command to run).
+        InputError: (exit 3) no profile there, one of another version, or a profile of another set of dice (the
+            enroll command to run); (exit 2, a bad command line) a file there that is no dice profile at all
+            (``vision.profiles.NotAProfile``: garbage, another format, damaged).
     """
     from vision import VisionError
-    from vision.profiles import DiceProfile
+    from vision.profiles import DiceProfile, NotAProfile
     from vision.roll_dice import RollDiceReader
 
     path = profile_path(name_or_path)
@@ -102,7 +103,7 @@ def load_dice_reader(dice: Any, name_or_path: str):
     except VisionError as exc:
         raise InputError(
             _("cannot load dice profile {dice_profile}: {problem}").format(dice_profile=name_or_path, problem=say(exc)),
-            EXIT_DEVICE,
+            EXIT_USAGE if isinstance(exc, NotAProfile) else EXIT_DEVICE,
         ) from None
 
 
@@ -183,12 +184,14 @@ def load_deck(name_or_path: str, want: str | None = None) -> Any:
         The :class:`vision.deck.DeckProfile`.
 
     Raises:
-        InputError: no such file, it does not load (a card deck enrolled by an older version: enroll it again),
-            or it holds the other kind (one line naming the deck, what it holds and the enroll command to run;
-            exit 3, "no deck to read with").
+        InputError: no such file, it does not load (a card deck enrolled by an older version: enroll it again; a
+            newer one), or it holds the other kind (one line naming the deck, what it holds and the enroll command
+            to run; exit 3, "no deck to read with"); a file there that is no deck at all (``vision.deck.NotADeck``:
+            garbage, another program's file, a copy cut short; exit 2, a bad command line, as a ``--deck`` path
+            that does not end in ``.npz``).
     """
     from vision import VisionError
-    from vision.deck import DeckProfile, DeckVersionError
+    from vision.deck import DeckProfile, DeckVersionError, NotADeck
 
     path = deck_path(name_or_path)
     if not path.is_file():
@@ -207,7 +210,7 @@ def load_deck(name_or_path: str, want: str | None = None) -> Any:
         problem = say(exc).removeprefix(f"{path}: ")  # the deck is named once
         raise InputError(
             _("cannot load deck {name_or_path}: {problem}").format(name_or_path=name_or_path, problem=problem),
-            EXIT_DEVICE,
+            EXIT_USAGE if isinstance(exc, NotADeck) else EXIT_DEVICE,
         ) from None
     kind = deck_kind(deck)
     if want is not None and kind != want:
