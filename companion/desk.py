@@ -5,7 +5,9 @@ through :meth:`Desk.handle`, in this order:
 
 1. its common fields are checked (``key``, ``version``, ``client``): a bad one is 400 naming the field;
 2. a ``key`` already answered gets that first answer again (kept in the session database, so also after
-   a restart), and nothing is done twice;
+   a restart), and nothing is done twice; a key is the sending phone's own (:func:`answer_key`: kept with its
+   ``client``), so another phone that happens to send the same key is worked out as a new action, never handed
+   the first phone's answer;
 3. authority: a phone reports for, withdraws, or answers camera questions about only the seat it claimed
    (an unclaimed seat is open to every joined phone: a player without a phone; a private report, hidden
    information such as an end-of-game position, only from the phone that claimed the seat); ``release_seat``,
@@ -41,7 +43,7 @@ from companion.errors import BadEntry, SessionError, StorageError, shown
 from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, OK, STALE, STORAGE, Outcome
 from companion.i18n import Text, plural
 
-__all__ = ["AT_THE_TABLE", "Changes", "Desk", "KEY_PATTERN", "MAX_CLIENT", "Table"]
+__all__ = ["AT_THE_TABLE", "Changes", "Desk", "KEY_PATTERN", "MAX_CLIENT", "Table", "answer_key"]
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +51,15 @@ KEY_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """An idempotency key: 1-64 characters of ``[A-Za-z0-9_-]`` (the phone page makes a random one per tap)."""
 MAX_CLIENT = 128
 """Characters of a client id at most (the web's cookie makes them)."""
+
+
+def answer_key(key: str, client: Any = None) -> str:
+    """The name an answer to idempotency ``key`` is kept under: scoped by the phone that sent it (``client``, its
+    client id: ``"<client>/<key>"``; ``/`` is never in a key, so no two phones' names meet), the key alone for an
+    action without a client (the touchscreen, the button, the terminal)."""
+    return f"{client}/{key}" if isinstance(client, str) and client else key
+
+
 AT_THE_TABLE = frozenset({"touchscreen", "button", "cli", "terminal", "signal"})
 """Origins that are physically at the box (its touchscreen, its button, its terminal, the service's signals):
 they may do anything."""
@@ -142,9 +153,10 @@ class Desk:
         self.table = table
         self.health = health
 
-    def first_answer(self, key: str) -> dict[str, Any] | None:
-        """The first answer given to an action carrying ``key`` (keys :data:`companion.hub.ANSWER_KEYS`), or None.
-        Read from any thread (the store's connection is locked): the views look here before their own checks.
+    def first_answer(self, key: str, client: str | None = None) -> dict[str, Any] | None:
+        """The first answer given to an action carrying ``key`` from the phone ``client`` (None: no phone; keys
+        :data:`companion.hub.ANSWER_KEYS`), or None. Read from any thread (the store's connection is locked): the
+        views look here before their own checks.
 
         Raises:
             StorageError: the session database cannot be read.
@@ -152,7 +164,7 @@ class Desk:
         store = self.table.store
         if store is None or not isinstance(key, str) or not KEY_PATTERN.fullmatch(key):
             return None
-        first = records.answer(store, key)
+        first = records.answer(store, answer_key(key, client))
         return None if first is None else _replayed(first).to_json()
 
     def handle(self, action: Mapping[str, Any]) -> Outcome:
@@ -184,6 +196,7 @@ class Desk:
         if problem:
             return Outcome.refused(BAD_INPUT, problem)
         key = action.get("key")
+        key = answer_key(key, action.get("client")) if key is not None else None
         store = self.table.store
         if key is not None and store is not None:
             try:

@@ -437,7 +437,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
             if name not in known:
                 raise BadInput(i18n.Text("unknown field {name}: this request takes {fields}; e.g. {example}",
                                          name=quoted(name), fields=", ".join(known), example=example), str(name)[:40])
-        first = hub.recall(body.get("key"))
+        first = hub.recall(body.get("key"), phone().client)  # this phone's own taps only
         if first is not None:
             raise _Refused(answer(first))
         return body

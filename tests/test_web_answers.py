@@ -175,7 +175,7 @@ def test_a_tap_already_answered_gets_its_first_answer_before_any_check_of_the_ro
     """A retry (same key) after the game moved on: its first answer, not the route's own stale-label or
     no-setup refusal; a new key is checked as before."""
     first = {"recorded": [13], "message": "Round 1: Develop", "error": None, "status": 200, "version": 13}
-    hub.set_recall(lambda key: first if key == "tap-0001" else None)
+    hub.set_recall(lambda key, client: first if key == "tap-0001" else None)
     for url, body in (("/api/action", {"action": "next_phase", "label": "Produce"}), ("/api/setup", {"action": "even"}),
                       ("/api/report", {"player": "Ann", "form": "credits", "values": {"credits": 3}})):
         response = phone.post(url, json=_tapped(body))

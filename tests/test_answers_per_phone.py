@@ -1,0 +1,72 @@
+"""A retry key (idempotency key) is the phone's own: two phones that send the same key are two taps, each worked out
+and answered on its own; each phone's retry still gets its own first answer, also after a restart
+(:mod:`companion.desk`, step 2; :func:`companion.desk.answer_key`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.app import MainLoop
+from companion.desk import answer_key
+from companion.flow import GameFlow, parse_players
+from companion.flows import FLOWS
+from companion.hub import StateHub
+from device import FakeCamera
+from tests.phones import joined_phone, post_through_loop
+from tests.test_desk import act
+from vision.motion import StillnessDetector
+
+
+def _race(store) -> GameFlow:
+    session = store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {}))
+    return GameFlow(session, FLOWS["race"])
+
+
+def _box(flow: GameFlow, hub: StateHub | None = None) -> MainLoop:
+    frames = [np.full((60, 80, 3), 90, np.uint8)] * 40
+    return MainLoop(source=FakeCamera(frames), reader=None, session=flow.session, hub=hub or StateHub(),
+                    stillness=StillnessDetector(), flow=flow, stop_at_end=True, sleep=lambda s: None)
+
+
+def test_two_phones_with_the_same_key_are_two_taps_and_each_retry_gets_its_own_answer(store):
+    flow = _race(store)
+    loop = _box(flow)
+    ann = act(loop, "report", player="Ann", form="hand", values={"cards": 3}, key="k1", version=0,
+              client="phone-ann")
+    bob = act(loop, "report", player="Bob", form="hand", values={"cards": 5}, key="k1", version=0,
+              client="phone-bob")
+    assert ann["status"] == 200 and ann["recorded"] == [1]
+    assert bob["status"] == 200 and bob["recorded"] == [2]  # not Ann's stored answer
+    assert [(e.payload["player"], e.payload["cards"]) for e in flow.session.events()] == [("Ann", 3), ("Bob", 5)]
+    # each phone's retry: its own first answer, nothing recorded twice; also after a restart
+    for restarted in (loop, _box(GameFlow(store.get(flow.session.id), FLOWS["race"]))):
+        again = act(restarted, "report", player="Bob", form="hand", values={"cards": 5}, key="k1", version=0,
+                    client="phone-bob")
+        assert again["recorded"] == [2] and again["status"] == 200
+        again = act(restarted, "report", player="Ann", form="hand", values={"cards": 3}, key="k1", version=0,
+                    client="phone-ann")
+        assert again["recorded"] == [1] and again["status"] == 200
+    assert flow.session.last_seq == 2
+
+
+def test_the_phone_view_does_not_hand_one_phones_answer_to_another(store):
+    """Through the phone view and the real loop: the view's early look-up of a retried key (before any check of the
+    route's own) is scoped by the phone too."""
+    flow = _race(store)
+    hub = StateHub()
+    loop = _box(flow, hub)
+    loop.publish()
+    ann, bob = joined_phone(hub, reply_s=10.0), joined_phone(hub, reply_s=10.0)
+    body = {"form": "hand", "values": {"cards": 2}, "version": 0, "key": "same-key-1"}
+    first = post_through_loop(ann, loop, "/api/report", {**body, "player": "Ann"})
+    assert first.status_code == 200 and first.get_json()["recorded"] == [1]
+    second = post_through_loop(bob, loop, "/api/report", {**body, "player": "Bob", "values": {"cards": 4}})
+    assert second.status_code == 200 and second.get_json()["recorded"] == [2]
+    assert [(e.payload["player"], e.payload["cards"]) for e in flow.session.events()] == [("Ann", 2), ("Bob", 4)]
+    retried = post_through_loop(ann, loop, "/api/report", {**body, "player": "Ann"})
+    assert retried.status_code == 200 and retried.get_json()["recorded"] == [1] and flow.session.last_seq == 2
+
+
+def test_an_answer_is_kept_under_the_phones_own_name():
+    assert answer_key("k1", "phone-ann") != answer_key("k1", "phone-bob")
+    assert answer_key("k1") == "k1" == answer_key("k1", None)  # the touchscreen, the button, the terminal
