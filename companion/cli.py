@@ -170,7 +170,8 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
             "--db",
             type=Path,
             help=_(
-                "session database (default: sessions.sqlite3 in the user's data directory; demo.sqlite3 for the demo)"
+                "session database (default: sessions.sqlite3 in the user's data directory; for the demo, this "
+                "checkout's own demo database there)"
             ),
         )
         p.add_argument(
@@ -434,7 +435,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     export.add_argument(
         "--demo",
         action="store_true",
-        help=_("the demo's database (demo.sqlite3, where `companion demo` records games)"),
+        help=_("the demo's database (this checkout's own, where `companion demo` records games)"),
     )
     export.add_argument("--session", help=_("session id (default: the newest {titles} session)").format(titles=titles))
     export.add_argument(
@@ -459,7 +460,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     sessions.add_argument(
         "--db", type=Path, help=_("session database (default: sessions.sqlite3 in the user's data directory)")
     )
-    sessions.add_argument("--demo", action="store_true", help=_("the demo's database (demo.sqlite3)"))
+    sessions.add_argument("--demo", action="store_true", help=_("the demo's database (this checkout's own)"))
     sessions.add_argument("--json", action="store_true", help=_("one JSON object per session and line"))
 
     from companion.scoring import add_check_parser, add_score_parser

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from pathlib import Path
 
 import platformdirs
 
 __all__ = ["APP_NAME", "DATA_DIR_ENV", "WEB_KEY_NAME", "DataFolderError", "data_dir", "default_db_path",
-           "web_secret_key"]
+           "demo_db_path", "web_secret_key"]
 
 APP_NAME = "tabletop-companion"
 DATA_DIR_ENV = "TABLETOP_DATA_DIR"
@@ -46,6 +48,24 @@ def data_dir() -> Path:
 def default_db_path() -> Path:
     """``data_dir() / "sessions.sqlite3"``: the session log the box uses unless told otherwise."""
     return data_dir() / "sessions.sqlite3"
+
+
+def demo_db_path() -> Path:
+    """The demo's session database (``companion demo``; ``export --demo``, ``sessions --demo``), never the box's.
+
+    With a data folder given (``$TABLETOP_DATA_DIR``, or ``box.data_dir`` of the configuration, which sets it),
+    ``demo.sqlite3`` in it: that folder is this configuration's own. In the user's data directory, which every
+    clone of the program on the machine shares, each checkout (clone, worktree or install) keeps its own,
+    ``demo-<its folder's name>-<8 hex digits of its path's SHA-256>.sqlite3``: a demo in one clone neither
+    shows another's games nor waits for another's running demo (one box per database). ``demo``, ``run`` and
+    ``sessions`` name the file they use.
+    """
+    if os.environ.get(DATA_DIR_ENV, "").strip():
+        return data_dir() / "demo.sqlite3"
+    root = Path(__file__).resolve().parent.parent  # the checkout (or the site-packages) holding this program
+    tag = hashlib.sha256(os.fsencode(root)).hexdigest()[:8]
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", root.name).strip("-.")[:40] or "checkout"
+    return data_dir() / f"demo-{name}-{tag}.sqlite3"
 
 
 WEB_KEY_NAME = "phone-view.key"

@@ -103,7 +103,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
     from companion.hub import StateHub
     from companion.notify import ServiceNotifier, running_status
     from companion.owner_commands import apply_box_config
-    from companion.paths import default_db_path
+    from companion.paths import default_db_path, demo_db_path
     from companion.reading import table_stillness
     from companion.session import SessionStore
     from device import DeviceError, one_demo_hint, open_source
@@ -192,7 +192,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         return EXIT_DEVICE
 
     hub = StateHub()
-    db = args.db or (default_db_path().with_name("demo.sqlite3") if demo else default_db_path())
+    db = args.db or (demo_db_path() if demo else default_db_path())
     try:
         store = None
         store = SessionStore.open_or_recover(db, exclusive=True)  # one box per database

@@ -108,15 +108,15 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
     return EXIT_OK
 
 def _chosen_db(args: argparse.Namespace, command: str) -> Path | None:
-    """The database of ``export``/``sessions``: ``--db``, ``--demo`` (demo.sqlite3) or the box's;
-    None (after printing why) when both ``--db`` and ``--demo`` are given."""
-    from companion.paths import default_db_path
+    """The database of ``export``/``sessions``: ``--db``, ``--demo`` (:func:`~companion.paths.demo_db_path`) or the
+    box's; None (after printing why) when both ``--db`` and ``--demo`` are given."""
+    from companion.paths import default_db_path, demo_db_path
 
     if args.db is not None and args.demo:
         print(_("companion {command}: give --db DB or --demo, not both").format(command=command), file=sys.stderr)
         return None
     if args.demo:
-        return default_db_path().with_name("demo.sqlite3")
+        return demo_db_path()
     return args.db or default_db_path()
 
 def _holds_a_database(db: Path) -> bool:
@@ -127,13 +127,13 @@ def _holds_a_database(db: Path) -> bool:
 def _no_db(db: Path, args: argparse.Namespace) -> str:
     """The one line for a missing database, naming the box's and the demo's (a folder given as the database is
     named as one: "no database at" a folder that is there would send the owner looking for it)."""
-    from companion.paths import default_db_path
+    from companion.paths import default_db_path, demo_db_path
 
     if db.is_dir():
         return _("{path} is a folder: give --db the session database file in it").format(path=db)
     if args.db is not None:
         return _("no session database at {path}").format(path=db)
-    box, demo = default_db_path(), default_db_path().with_name("demo.sqlite3")
+    box, demo = default_db_path(), demo_db_path()
     if args.demo:
         return _("no demo database at {demo} (`companion demo` makes it; the box's games are in {box})").format(
             demo=demo, box=box)
