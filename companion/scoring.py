@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.i18n import N_, _, asked_language, localize, say
+from companion.i18n import N_, Text, _, asked_language, localize, say
 from rules.core import CheckingGame, Finding, RulesError, ScoreBreakdown, Severity
 from rules.games import GAMES
 from rules.scoring import ScoreInputError, json_documents, score_lines, scores_json
@@ -105,17 +105,21 @@ def read_score_file(path: Path) -> str:
             with open(path, "rb") as file:
                 data = file.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
-        raise ScoreInputError("", f"{path}: no such file") from None
+        raise ScoreInputError("", Text("{path}: no such file", path=str(path))) from None
     except (OSError, ValueError) as exc:  # ValueError: a path with a NUL byte
-        raise ScoreInputError("", f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+        raise ScoreInputError("", Text("{path}: cannot be read ({problem})", path=str(path),
+                                       problem=str(getattr(exc, "strerror", None) or exc))) from None
     if stat.S_ISDIR(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        raise ScoreInputError("", f"{path}: is not a file (a folder or a device): give the JSON file")
+        raise ScoreInputError("", Text("{path}: is not a file (a folder or a device): give the JSON file",
+                                       path=str(path)))
     if len(data) > MAX_INPUT_BYTES:
-        raise ScoreInputError("", f"{path}: is larger than {MAX_INPUT_BYTES // 2**20} MiB: not a score file")
+        raise ScoreInputError("", Text("{path}: is larger than {most} MiB: not a score file", path=str(path),
+                                       most=MAX_INPUT_BYTES // 2**20))
     try:
         return data.decode("utf-8-sig")  # a leading byte-order mark is not part of the JSON
     except UnicodeDecodeError as exc:
-        raise ScoreInputError("", f"{path}: is not UTF-8 text (byte {exc.start + 1} cannot be decoded)") from None
+        raise ScoreInputError("", Text("{path}: is not UTF-8 text (byte {byte} cannot be decoded)", path=str(path),
+                                       byte=exc.start + 1)) from None
 
 
 def _emit(out: TextIO, text: str, data: Any = None) -> None:

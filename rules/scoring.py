@@ -468,9 +468,8 @@ def score_lines(
     except json.JSONDecodeError as error:
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
         if len(lines) <= 1:  # one bad document: the whole file is not JSON
-            raise ScoreInputError(
-                source, f"is not JSON ({error.msg} at line {error.lineno} column {error.colno})"
-            ) from None
+            raise ScoreInputError.coded(source, "not_json", error=error.msg, line=error.lineno,
+                                        column=error.colno) from None
     else:
         check_typed_text(whole)
         return [(None, final_scores(whole))]

@@ -83,3 +83,47 @@ def test_companion_score_says_a_bad_file_in_the_language_asked(tmp_path, capsys,
     assert words in err and "must be" not in err and err.count("\n") == 1
     assert main(["score", "roll", str(path)]) == 1  # without --language: the English every tool reads
     assert "players[0].vp_chips: must be a whole number, got the string '3'" in capsys.readouterr().err
+
+
+def test_every_score_input_error_raised_in_rules_has_a_code():
+    """No rules module builds a ScoreInputError from English text alone (which companion could only show in
+    English): each is made with ``ScoreInputError.coded``; the plain constructor is rules.scoring's own (it re-raises
+    a coded error on its JSON Lines line, or wraps another rules error's message)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "rules"
+    plain, used = [], set()
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if isinstance(func, ast.Name) and func.id == "ScoreInputError" and path.name != "scoring.py":
+                plain.append(f"{path.relative_to(root)}:{node.lineno}")
+            if isinstance(func, ast.Attribute) and func.attr == "coded" and len(node.args) >= 2:
+                code = node.args[1]
+                if isinstance(code, ast.Constant):
+                    used.add(code.value)
+                elif isinstance(code, ast.JoinedStr):  # among.unknown_{what}
+                    used.update(c for c in PROBLEMS if c.startswith("among.unknown_"))
+                else:  # a code chosen by a condition: both are literal names in the module
+                    used.update(c for c in PROBLEMS if f'"{c}"' in path.read_text(encoding="utf-8"))
+    assert plain == []
+    assert sorted(set(PROBLEMS) - used) == []  # no code left that nothing raises
+
+
+@pytest.mark.parametrize(("game", "document", "lang", "said"), [
+    ("among", {"players": [{"name": "Ann", "credits": 0, "vp": 0, "station": []}]}, "pl",
+     "players[0].station: nie ma Main Reactor na [0, 0]"),
+    ("eclipse", {"game": "eclipse", "kind": "placement"}, "el",
+     "kind: πρέπει να είναι 'score' για αυτή την εντολή, βρέθηκε 'placement' (μια περίπτωση placement τη διαβάζει το "
+     "companion check eclipse)"),
+    ("roll", {"players": [{"name": "Ann", "vp_chips": 0, "credits": 1, "tableau": ["Nowhere Land"]}]}, "hu",
+     "players[0].tableau[0]: ismeretlen lapka: 'Nowhere Land'"),
+])
+def test_each_games_file_errors_are_said_in_the_language(game, document, lang, said):
+    with pytest.raises(ScoreInputError) as info:
+        GAMES[game].final_scores(document)
+    assert info.value.code is not None
+    assert i18n.say(info.value, lang).startswith(said)

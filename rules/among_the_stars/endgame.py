@@ -102,7 +102,7 @@ def _lookup(fn, name: str, where: str, what: str):
     try:
         return fn(name)
     except UnknownCard as exc:
-        raise ScoreInputError(where, f"unknown {what} {name!r}", exc.suggestions) from None
+        raise ScoreInputError.coded(where, f"among.unknown_{what}", exc.suggestions, name=repr(name)) from None
 
 
 def parse_station(items: Any, where: str, cat: Catalogue | None = None) -> Station:
@@ -114,7 +114,7 @@ def parse_station(items: Any, where: str, cat: Catalogue | None = None) -> Stati
     """
     cat = cat or catalogue()
     if not isinstance(items, list):
-        raise ScoreInputError(where, "must be a JSON array of cards")
+        raise ScoreInputError.coded(where, "among.station_list")
     cards: list[Placed] = []
     taken: dict[tuple[int, int], int] = {}
     years = cat.rules["years"]
@@ -125,19 +125,18 @@ def parse_station(items: Any, where: str, cat: Catalogue | None = None) -> Stati
         cell_raw = f.get("cell")
         if (not isinstance(cell_raw, list) or len(cell_raw) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell_raw)):
-            raise ScoreInputError(f.path("cell"), f"must be [i, j], two whole numbers, got {cell_raw!r}")
+            raise ScoreInputError.coded(f.path("cell"), "among.cell", got=repr(cell_raw))
         cell = (cell_raw[0], cell_raw[1])
         if cell in taken:
             other = items[taken[cell]].get("card")
-            raise ScoreInputError(f.path("cell"), f"cell {list(cell)} already holds {other!r} "
-                                                  f"({field_path(where, taken[cell])}); one card per cell")
+            raise ScoreInputError.coded(f.path("cell"), "among.cell_taken", cell=str(list(cell)), card=repr(other),
+                                        other=field_path(where, taken[cell]))
         taken[cell] = k
         face_down = f.obj.get("face_down", False)
         if not isinstance(face_down, bool):
-            raise ScoreInputError(f.path("face_down"), "must be true or false")
+            raise ScoreInputError.coded(f.path("face_down"), "true_or_false")
         if face_down and not card.is_reactor:
-            raise ScoreInputError(f.path("face_down"),
-                                  f"only a Power Reactor is laid face down to fill a split, not {card.name!r}")
+            raise ScoreInputError.coded(f.path("face_down"), "among.face_down", card=repr(card.name))
         if card.is_reactor and not face_down:
             cubes = f.int("cubes", low=0, high=20)
         else:
@@ -145,15 +144,16 @@ def parse_station(items: Any, where: str, cat: Catalogue | None = None) -> Stati
         if card.is_main_reactor:
             year = f.int("year", low=0, high=0) if f.has("year") else 0
             if cell != ORIGIN:
-                raise ScoreInputError(f.path("cell"), f"the {card.name} must be at [0, 0], got {list(cell)}")
+                raise ScoreInputError.coded(f.path("cell"), "among.main_reactor_cell", card=card.name,
+                                            cell=str(list(cell)))
         else:
             year = f.int("year", low=1, high=years)
         cards.append(Placed(card, cell, cubes=cubes, year=year, order=k, face_down=face_down))
     mains = [p for p in cards if p.card.is_main_reactor]
     if not mains:
-        raise ScoreInputError(where, "has no Main Reactor at [0, 0]")
+        raise ScoreInputError.coded(where, "among.no_main_reactor")
     if len(mains) > 1:
-        raise ScoreInputError(where, f"has {len(mains)} Main Reactors; a station has one")
+        raise ScoreInputError.coded(where, "among.main_reactors", count=len(mains))
     return Station(tuple(cards))
 
 
@@ -162,26 +162,25 @@ def parse_position(data: Any, cat: Catalogue | None = None) -> Position:
     cat = cat or catalogue()
     top = Fields(data, "").only("game", "objectives", "aggressive", "players")
     if top.has("game") and top.obj["game"] != "among":
-        raise ScoreInputError("game", f"this input is for {top.obj['game']!r}, not 'among'")
+        raise ScoreInputError.coded("game", "among.other_game", game=repr(top.obj["game"]))
     aggressive = top.obj.get("aggressive", False)
     if not isinstance(aggressive, bool):
-        raise ScoreInputError("aggressive", "must be true or false")
+        raise ScoreInputError.coded("aggressive", "true_or_false")
     objectives: list[Objective] = []
     raw_obj = top.obj.get("objectives", [])
     if not isinstance(raw_obj, list):
-        raise ScoreInputError("objectives", "must be a JSON array of objective names")
+        raise ScoreInputError.coded("objectives", "among.objectives_list")
     for k, name in enumerate(raw_obj):
         where = field_path("objectives", k)
         if not isinstance(name, str):
-            raise ScoreInputError(where, "must be an objective's name")
+            raise ScoreInputError.coded(where, "among.objective_name")
         obj = _lookup(cat.objective, name, where, "objective")
         if obj in objectives:
-            raise ScoreInputError(where, f"{obj.name!r} is listed twice")
+            raise ScoreInputError.coded(where, "among.objective_twice", objective=repr(obj.name))
         objectives.append(obj)
     players_raw = top.list("players")
     if not 1 <= len(players_raw) <= 4:
-        raise ScoreInputError("players",
-                              f"must list 1 to 4 players (Among the Stars is for 2-4), got {len(players_raw)}")
+        raise ScoreInputError.coded("players", "among.player_count", count=len(players_raw))
     players: list[PlayerPosition] = []
     for k, raw in enumerate(players_raw):
         f = Fields(raw, field_path("players", k)).only("name", "race", "secret_objective", "credits", "vp", "station")
@@ -191,13 +190,11 @@ def parse_position(data: Any, cat: Catalogue | None = None) -> Position:
         if f.obj.get("race") is not None:
             race = _lookup(cat.race, f.str("race"), f.path("race"), "race")
             if shared_race([p.race for p in players] + [race]) is not None:
-                raise ScoreInputError(f.path("race"),
-                                      f"another player plays {cat.races[race]['name']}: the box has one "
-                                                      "tile per race (Among the Stars rulebook, Setup 7)")
+                raise ScoreInputError.coded(f.path("race"), "among.race_taken", race=cat.races[race]["name"])
         secret = None
         if f.obj.get("secret_objective") is not None:
             if race != "qualeen":
-                raise ScoreInputError(f.path("secret_objective"), "only a Qualeen player keeps a secret objective")
+                raise ScoreInputError.coded(f.path("secret_objective"), "among.secret_objective")
             secret = _lookup(cat.objective, f.str("secret_objective"), f.path("secret_objective"), "objective")
         players.append(PlayerPosition(
             name=name, race=race, credits=f.int("credits", low=0, high=MAX_CREDITS), vp=f.int("vp", low=0, high=MAX_VP),

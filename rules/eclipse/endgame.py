@@ -60,7 +60,7 @@ from rules.eclipse.data import (
 from rules.eclipse.inputs import read_choice, read_header, read_sector, read_sector_or_null
 from rules.scoring import Fields, ScoreInputError, check_distinct_names, check_int, field_path
 from rules.settings import components_conflict
-from rules.text import Text
+from rules.text import AND, Listing, Text
 
 __all__ = [
     "DRACO_VP_PER_ANCIENT",
@@ -294,7 +294,7 @@ def standings(breakdowns: Sequence[ScoreBreakdown]) -> Standings:
 def _bool(f: Fields, key: str) -> bool:
     value = f.get(key)
     if not isinstance(value, bool):
-        raise ScoreInputError(f.path(key), f"must be true or false, got {value!r}")
+        raise ScoreInputError.coded(f.path(key), "true_or_false_got", got=repr(value))
     return value
 
 
@@ -310,15 +310,15 @@ def parse_player(raw: Any, where: str, rise: bool, alliances: Sequence[str],
     for key in PLAYER_KEYS:
         f.get(key)  # every field is present (fields that do not apply are 0, false, [] or null)
     name = f.str("name")
-    species = read_choice(f.get("species"), f.path("species"), SPECIES, "species")
+    species = read_choice(f.get("species"), f.path("species"), SPECIES, Text("species"))
     if species in RISE_SPECIES and not rise:
-        raise ScoreInputError(f.path("species"),
-                              f"{species} is a Rise of the Ancients species, and rise_of_the_ancients is false")
+        raise ScoreInputError.coded(f.path("species"), "eclipse.rise_species", species=species)
     res = f.object("resources").only(*RESOURCES)
     resources = {r: res.int(r, low=0) for r in RESOURCES}
     rep_raw = f.list("reputation")
     if len(rep_raw) > REPUTATION_TILES:
-        raise ScoreInputError(f.path("reputation"), f"holds {len(rep_raw)} tiles; the box has {REPUTATION_TILES}")
+        raise ScoreInputError.coded(f.path("reputation"), "eclipse.reputation_tiles", count=len(rep_raw),
+                                    most=REPUTATION_TILES)
     reputation = tuple(check_int(v, field_path(f.path("reputation"), k), low=1, high=4) for k, v in enumerate(rep_raw))
     hexes = _read_hexes(f, rise, cat)
     tracks_f = f.object("tech_tracks").only(*TECH_TRACKS)
@@ -328,8 +328,7 @@ def parse_player(raw: Any, where: str, rise: bool, alliances: Sequence[str],
     for key, development in (("warp_portal_hex", "Warp Portal"), ("shellworld_hex", "Shellworld")):
         tokens[key] = read_sector_or_null(f.get(key), f.path(key), cat)
         if tokens[key] is not None and development not in developments:
-            raise ScoreInputError(f.path(key), f"a {development} tile lies on a hex only with the {development} "
-                                                "Development in 'developments'")
+            raise ScoreInputError.coded(f.path(key), "eclipse.token_without_development", tile=development)
     ancient_portal = read_sector_or_null(f.get("ancient_warp_portal_hex"), f.path("ancient_warp_portal_hex"), cat)
     alliance, side = _read_alliance(f, alliances)
     position = PlayerPosition(
@@ -351,7 +350,7 @@ def parse_player(raw: Any, where: str, rise: bool, alliances: Sequence[str],
                     "shrines_controlled", "shrines_of_enlightenment_tile", "orbitals_with_cubes",
                     "magellan_discoveries_discarded_or_used"):
             if getattr(position, key) not in (0, False, None):
-                raise ScoreInputError(f.path(key), "is a Rise of the Ancients count, and rise_of_the_ancients is false")
+                raise ScoreInputError.coded(f.path(key), "eclipse.rise_count")
     return position
 
 
@@ -363,10 +362,9 @@ def _read_hexes(f: Fields, rise: bool, cat: Catalogue) -> list[Sector]:
         here = field_path(f.path("controlled_hexes"), k)
         sector = read_sector(value, here, cat)
         if sector.id in seen:
-            raise ScoreInputError(here, f"hex {sector.id} is listed twice; a hex holds one influence disc")
+            raise ScoreInputError.coded(here, "eclipse.hex_twice", hex=sector.id)
         if sector.rise and not rise:
-            raise ScoreInputError(here, f"hex {sector.label} is a Rise of the Ancients tile, "
-                                        "and rise_of_the_ancients is false")
+            raise ScoreInputError.coded(here, "eclipse.rise_hex", hex=sector.label)
         hexes.append(sector)
         seen.add(sector.id)
     return hexes
@@ -377,13 +375,12 @@ def _read_developments(f: Fields, rise: bool) -> list[str]:
     developments: list[str] = []
     for k, value in enumerate(f.list("developments")):
         here = field_path(f.path("developments"), k)
-        dev = read_choice(value, here, DEVELOPMENTS, "Development tiles")
+        dev = read_choice(value, here, DEVELOPMENTS, Text("Development tiles"))
         if dev in developments:
-            raise ScoreInputError(here, f"{dev} is listed twice; each Development tile is unique")
+            raise ScoreInputError.coded(here, "eclipse.development_twice", development=dev)
         developments.append(dev)
     if developments and not rise:
-        raise ScoreInputError(f.path("developments"),
-                              "Developments are Rise of the Ancients tiles, and rise_of_the_ancients is false")
+        raise ScoreInputError.coded(f.path("developments"), "eclipse.rise_developments")
     return developments
 
 
@@ -397,22 +394,21 @@ def _read_alliance(f: Fields, alliances: Sequence[str]) -> tuple[Any, Any]:
         if isinstance(alliance, str):
             alliance = folded.get(" ".join(alliance.casefold().split()), alliance)
         if not isinstance(alliance, str) or alliance not in alliances:
-            raise ScoreInputError(f.path("alliance"), f"must be null or one of alliances_in_play "
-                                  f"({', '.join(alliances) or 'none'}), got {alliance!r}")
+            raise ScoreInputError.coded(f.path("alliance"), "eclipse.alliance_not_in_play",
+                                        alliances=", ".join(alliances) or Text("none"), got=repr(alliance))
         if side not in ALLIANCE_SIDES:
-            raise ScoreInputError(f.path("alliance_tile_side"), f"must be \"face\" or \"traitor\" for a player holding "
-                                  f"an Alliance tile, got {side!r}")
+            raise ScoreInputError.coded(f.path("alliance_tile_side"), "eclipse.alliance_side", got=repr(side))
     elif side is not None:
-        raise ScoreInputError(f.path("alliance_tile_side"),
-                              f"must be null for a player holding no Alliance tile, got {side!r}")
+        raise ScoreInputError.coded(f.path("alliance_tile_side"), "eclipse.no_alliance_side", got=repr(side))
     return alliance, side
 
 
-def _one_holder(players: Sequence[PlayerPosition], key: str, what: str) -> None:
+def _one_holder(players: Sequence[PlayerPosition], key: str, what: Text) -> None:
     """Refuse two players holding a component the box has once (the Traitor card, the Ancient Dreadnought)."""
     holders = [k for k, p in enumerate(players) if getattr(p, key)]
     if len(holders) > 1:
-        raise ScoreInputError(f"players[{holders[1]}].{key}", f"players[{holders[0]}] holds {what} too; there is one")
+        raise ScoreInputError.coded(f"players[{holders[1]}].{key}", "eclipse.one_holder",
+                                    holder=f"players[{holders[0]}]", what=what)
 
 
 def parse_score(data: Any, cat: Catalogue | None = None) -> Position:
@@ -433,40 +429,38 @@ def parse_score(data: Any, cat: Catalogue | None = None) -> Position:
     alliances: list[str] = []
     for k, a in enumerate(raw_alliances):
         here = field_path("alliances_in_play", k)
-        a = read_choice(a, here, ALLIANCE_NAMES, "alliances")
+        a = read_choice(a, here, ALLIANCE_NAMES, Text("alliances"))
         if a in alliances:
-            raise ScoreInputError(here, f"{a!r} is listed twice")
+            raise ScoreInputError.coded(here, "listed_twice", name=repr(a))
         alliances.append(a)
     if len(alliances) > ALLIANCES_MAX:
-        raise ScoreInputError("alliances_in_play", f"names {len(alliances)} alliances; the box has {ALLIANCES_MAX}")
+        raise ScoreInputError.coded("alliances_in_play", "eclipse.alliance_count", count=len(alliances),
+                                    most=ALLIANCES_MAX)
     if alliances and not rise:
-        raise ScoreInputError("alliances_in_play",
-                              "Alliances are a Rise of the Ancients module, and rise_of_the_ancients is false")
+        raise ScoreInputError.coded("alliances_in_play", "eclipse.rise_alliances")
     orbital = read_sector_or_null(f.get("ancient_orbital_hex"), "ancient_orbital_hex", cat)
     if orbital is not None and not rise:
-        raise ScoreInputError("ancient_orbital_hex", "the Ancient Orbital is a Rise of the Ancients discovery")
+        raise ScoreInputError.coded("ancient_orbital_hex", "eclipse.rise_orbital")
     raw_players = f.list("players")
     if not 1 <= len(raw_players) <= 9:
-        raise ScoreInputError("players", "must list 1-9 players (Eclipse with Rise of the Ancients seats 2-9), "
-                                         f"got {len(raw_players)}")
+        raise ScoreInputError.coded("players", "eclipse.player_count", count=len(raw_players))
     players = [parse_player(raw, field_path("players", k), rise, alliances, cat) for k, raw in enumerate(raw_players)]
     check_distinct_names([p.name for p in players])
     conflict = components_conflict([p.species for p in players], BOARDS)
     if conflict is not None:
         last = max(k for k, p in enumerate(players) if p.species in conflict[0])
-        raise ScoreInputError(f"players[{last}].species", f"{' and '.join(conflict[0])} need {len(conflict[0])} player "
-                              f"boards, and only {conflict[1]} carry them "
-                              "(each board is double-sided; one player plays it)")
+        raise ScoreInputError.coded(f"players[{last}].species", "eclipse.boards",
+                                    species=Listing(conflict[0], AND), count=len(conflict[0]), boards=conflict[1])
     _check_held_once(players)
-    _one_holder(players, "traitor", "the Traitor card")
-    _one_holder(players, "ancient_dreadnought_destroyed", "the Ancient Dreadnought tile")
+    _one_holder(players, "traitor", Text("the Traitor card"))
+    _one_holder(players, "ancient_dreadnought_destroyed", Text("the Ancient Dreadnought tile"))
     if alliances and len(players) < ALLIANCE_MIN_PLAYERS:
-        raise ScoreInputError("alliances_in_play", f"Alliances are not used with {len(players)} players (4 or more)")
+        raise ScoreInputError.coded("alliances_in_play", "eclipse.alliances_few_players", count=len(players))
     for a in alliances:
         holders = [k for k, p in enumerate(players) if p.alliance == a]
         if len(holders) > ALLIANCE_TILES:
-            raise ScoreInputError(f"players[{holders[ALLIANCE_TILES]}].alliance",
-                                  f"{len(holders)} players hold a {a} tile; an alliance has {ALLIANCE_TILES}")
+            raise ScoreInputError.coded(f"players[{holders[ALLIANCE_TILES]}].alliance", "eclipse.alliance_tiles",
+                                        count=len(holders), alliance=a, most=ALLIANCE_TILES)
     return Position(tuple(players), tuple(alliances), orbital, rise)
 
 
@@ -476,16 +470,15 @@ def _check_held_once(players: Sequence[PlayerPosition]) -> None:
     for k, p in enumerate(players):
         for j, s in enumerate(p.controlled_hexes):
             if s.id in owner:
-                raise ScoreInputError(f"players[{k}].controlled_hexes[{j}]",
-                                      f"hex {s.id} is also in players[{owner[s.id]}]"
-                                      ".controlled_hexes; a hex holds one influence disc")
+                raise ScoreInputError.coded(f"players[{k}].controlled_hexes[{j}]", "eclipse.hex_held_twice",
+                                            hex=s.id, other=f"players[{owner[s.id]}]")
             owner[s.id] = k
     held: dict[str, int] = {}
     for k, p in enumerate(players):
         for j, dev in enumerate(p.developments):
             if dev in held:
-                raise ScoreInputError(f"players[{k}].developments[{j}]", f"players[{held[dev]}] holds {dev} too; each "
-                                      "Development tile is unique")
+                raise ScoreInputError.coded(f"players[{k}].developments[{j}]", "eclipse.development_held_twice",
+                                            other=f"players[{held[dev]}]", development=dev)
             held[dev] = k
 
 

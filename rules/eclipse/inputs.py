@@ -13,6 +13,7 @@ from typing import Any
 
 from rules.eclipse.data import Catalogue, Sector, UnknownSector, catalogue
 from rules.scoring import Fields, ScoreInputError, check_int, closest_names
+from rules.text import Text
 
 __all__ = ["IGNORED_KEYS", "MAX_COORDINATE", "read_cell", "read_choice", "read_header", "read_sector",
            "read_sector_or_null"]
@@ -35,12 +36,14 @@ def read_header(data: Any, kind: str, keys: Sequence[str]) -> Fields:
     f = Fields(data, "")
     game = f.get("game")
     if game != "eclipse":
-        raise ScoreInputError("game", f"must be \"eclipse\", got {game!r}")
+        raise ScoreInputError.coded("game", "eclipse.game", got=repr(game))
     got = f.get("kind")
     if got != kind:
         other = {"score": "companion score eclipse", "placement": "companion check eclipse"}
-        hint = f" (a {got} case is read by {other[got]})" if got in other else ""
-        raise ScoreInputError("kind", f"must be {kind!r} for this command, got {got!r}{hint}")
+        if got in other:
+            raise ScoreInputError.coded("kind", "eclipse.kind_other_command", kind=repr(kind), got=repr(got),
+                                        got_kind=got, command=other[got])
+        raise ScoreInputError.coded("kind", "eclipse.kind", kind=repr(kind), got=repr(got))
     return f.only(*keys, *IGNORED_KEYS)
 
 
@@ -52,14 +55,13 @@ def read_sector(value: Any, where: str, cat: Catalogue | None = None) -> Sector:
     """
     cat = cat or catalogue()
     if not isinstance(value, str):
-        shown = "a number" if isinstance(value, (int, float)) and not isinstance(value, bool) else type(value).__name__
-        raise ScoreInputError(where,
-                              f"must be a sector id as a string of three digits (\"204\"), got {shown} {value!r}")
+        shown = Text("a number {value}", value=repr(value)) if isinstance(value, (int, float)) and \
+            not isinstance(value, bool) else f"{type(value).__name__} {value!r}"
+        raise ScoreInputError.coded(where, "eclipse.sector_id", got=shown)
     try:
         return cat.sector(value)
     except UnknownSector as exc:
-        raise ScoreInputError(where, f"no sector {value!r} in Eclipse or Rise of the Ancients",
-                              exc.suggestions) from None
+        raise ScoreInputError.coded(where, "eclipse.unknown_sector", exc.suggestions, sector=repr(value)) from None
 
 
 def read_sector_or_null(value: Any, where: str, cat: Catalogue | None = None) -> Sector | None:
@@ -67,7 +69,7 @@ def read_sector_or_null(value: Any, where: str, cat: Catalogue | None = None) ->
     return None if value is None else read_sector(value, where, cat)
 
 
-def read_choice(value: Any, where: str, choices: Sequence[str], what: str) -> str:
+def read_choice(value: Any, where: str, choices: Sequence[str], what: Text) -> str:
     """``value`` as one of the component names ``choices`` (case and spacing ignored), spelt as ``choices`` spell it.
 
     Args:
@@ -82,10 +84,10 @@ def read_choice(value: Any, where: str, choices: Sequence[str], what: str) -> st
             if " ".join(c.casefold().split()) == folded:
                 return c
     if isinstance(value, str) and len(choices) > 12:  # a long list: the closest names say enough
-        raise ScoreInputError(where, f"no {what} named {value!r} in Eclipse or Rise of the Ancients",
-                              closest_names(value, choices))
-    raise ScoreInputError(where, f"must be one of the {what}: {', '.join(choices)}; got {value!r}",
-                          closest_names(value, choices) if isinstance(value, str) else ())
+        raise ScoreInputError.coded(where, "eclipse.unknown_name", closest_names(value, choices), what=what,
+                                    name=repr(value))
+    close = closest_names(value, choices) if isinstance(value, str) else ()
+    raise ScoreInputError.coded(where, "eclipse.one_of", close, what=what, choices=", ".join(choices), got=repr(value))
 
 
 def read_cell(value: Any, where: str) -> tuple[int, int]:

@@ -69,7 +69,7 @@ def _placed(raw: Any, where: str, cat: Catalogue, token: bool) -> PlacedHex:
     rotation = read_rotation(f.get("rotation"), f.path("rotation"))
     portal = f.obj.get("warp_portal_token", False)
     if not isinstance(portal, bool):
-        raise ScoreInputError(f.path("warp_portal_token"), "must be true or false")
+        raise ScoreInputError.coded(f.path("warp_portal_token"), "true_or_false")
     return PlacedHex(sector, cell, rotation, portal)
 
 
@@ -86,7 +86,7 @@ def parse_placement(data: Any, cat: Catalogue | None = None) -> PlacementCase:
     f = read_header(data, "placement", KEYS)
     action = f.get("action")
     if action not in ACTIONS:
-        raise ScoreInputError("action", f"must be one of {', '.join(ACTIONS)}, got {action!r}")
+        raise ScoreInputError.coded("action", "eclipse.action", actions=", ".join(ACTIONS), got=repr(action))
     hexes: list[PlacedHex] = []
     at: dict[Cell, int] = {}
     sectors: dict[str, int] = {}
@@ -94,34 +94,33 @@ def parse_placement(data: Any, cat: Catalogue | None = None) -> PlacementCase:
         where = field_path("map", k)
         h = _placed(raw, where, cat, token=True)
         if h.cell in at:
-            raise ScoreInputError(where, f"two tiles at ({h.cell[0]}, {h.cell[1]}): this one and map[{at[h.cell]}]")
+            raise ScoreInputError.coded(where, "eclipse.two_tiles", cell=f"({h.cell[0]}, {h.cell[1]})",
+                                        other=f"map[{at[h.cell]}]")
         if h.sector.id in sectors:
-            raise ScoreInputError(f"{where}.sector", f"sector {h.sector.id} is also map[{sectors[h.sector.id]}]; "
-                                                     "each tile is in the game once")
+            raise ScoreInputError.coded(f"{where}.sector", "eclipse.sector_twice", sector=h.sector.id,
+                                        other=f"map[{sectors[h.sector.id]}]")
         at[h.cell], sectors[h.sector.id] = k, k
         hexes.append(h)
     galaxy = Galaxy.of(hexes)
     source = read_cell(f.get("from"), "from")
     if galaxy.at(source) is None:
-        raise ScoreInputError("from",
-                              f"no map tile at ({source[0]}, {source[1]}): the action starts from a hex on the map")
-    techs = [read_choice(tech, field_path("player_techs", k), KNOWN_TECHS, "technologies")
+        raise ScoreInputError.coded("from", "eclipse.no_tile_from", cell=f"({source[0]}, {source[1]})")
+    techs = [read_choice(tech, field_path("player_techs", k), KNOWN_TECHS, Text("technologies"))
              for k, tech in enumerate(f.list("player_techs"))]
     explored: PlacedHex | None = None
     to: Cell | None = None
     if action == "explore":
         explored = _placed(f.get("explored"), "explored", cat, token=False)
         if f.obj.get("to") is not None:
-            raise ScoreInputError("to",
-                                  "is for a move or influence case; an explore case names the new tile in 'explored'")
+            raise ScoreInputError.coded("to", "eclipse.to_in_explore")
     else:
         if f.obj.get("explored") is not None:
-            raise ScoreInputError("explored", f"is for an explore case; a {action} case names its target in 'to'")
+            raise ScoreInputError.coded("explored", "eclipse.explored_in_other", action=action)
         to = read_cell(f.get("to"), "to")
         if galaxy.at(to) is None:
-            raise ScoreInputError("to", f"no map tile at ({to[0]}, {to[1]}): a {action} goes to a hex on the map")
+            raise ScoreInputError.coded("to", "eclipse.no_tile_to", cell=f"({to[0]}, {to[1]})", action=action)
         if to == source:
-            raise ScoreInputError("to", "is the same hex as 'from'")
+            raise ScoreInputError.coded("to", "eclipse.same_hex")
     return PlacementCase(action, galaxy, source, explored, to, list(techs))
 
 

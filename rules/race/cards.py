@@ -203,14 +203,14 @@ class CardSet(Mapping[str, Card]):
             ScoreInputError: naming ``field``, with up to three close card names.
         """
         if not isinstance(name, str):
-            raise ScoreInputError(field, f"must be a card name (a string), got {name!r}")
+            raise ScoreInputError.coded(field, "race.card_name", got=repr(name))
         if name in self._cards:
             return self._cards[name]
         folded = name.strip().casefold()
         for card_name, card in self._cards.items():
             if card_name.casefold() == folded:
                 return card
-        raise ScoreInputError(field, f"unknown card {name!r}", closest_names(name, self._cards))
+        raise ScoreInputError.coded(field, "race.unknown_card", closest_names(name, self._cards), card=repr(name))
 
     @property
     def start_worlds(self) -> tuple[Card, ...]:

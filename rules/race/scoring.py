@@ -166,8 +166,8 @@ def read_game(game: Any, deck: CardSet | None = None) -> tuple[PlayerRecord, ...
     raw_players = top.list("players")
     limits = facts()["players"]
     if not limits["min"] <= len(raw_players) <= limits["max"]:
-        raise ScoreInputError("players", f"Race for the Galaxy has {limits['min']}-{limits['max']} players, "
-                                         f"got {len(raw_players)}")
+        raise ScoreInputError.coded("players", "race.player_count", low=limits["min"], high=limits["max"],
+                                    count=len(raw_players))
     goods_max = facts()["goods_per_world"]["value"]
     chips_max = vp_chips_in_box()
     players: list[PlayerRecord] = []
@@ -180,7 +180,7 @@ def read_game(game: Any, deck: CardSet | None = None) -> tuple[PlayerRecord, ...
         hand = f.int("hand", low=0, default=0)
         raw_tableau = f.list("tableau")
         if not raw_tableau:
-            raise ScoreInputError(f.path("tableau"), "is empty (every tableau holds at least its start world)")
+            raise ScoreInputError.coded(f.path("tableau"), "race.empty_tableau")
         tableau: list[Card] = []
         goods = 0
         for j, entry in enumerate(raw_tableau):
@@ -193,28 +193,20 @@ def read_game(game: Any, deck: CardSet | None = None) -> tuple[PlayerRecord, ...
                 card = deck.lookup(e.get("card"), card_field)
                 good = e.int("goods", low=0, high=goods_max, default=0)
                 if good and not (card.is_world and card.goods):
-                    raise ScoreInputError(e.path("goods"),
-                                          f"{card.name} holds no goods (only worlds with a goods kind do)")
+                    raise ScoreInputError.coded(e.path("goods"), "race.no_goods", card=card.name)
             if card.is_development and card in tableau:
-                raise ScoreInputError(
-                    card_field,
-                    f"second copy of the development {card.name!r} "
-                    "(a tableau holds one copy of each development, rulebook Develop phase)",
-                )
+                raise ScoreInputError.coded(card_field, "race.second_development", card=repr(card.name))
             copies[card.name] += 1
             if copies[card.name] > card.count:
-                raise ScoreInputError(card_field, f"{card.name!r} is in play {copies[card.name]} times "
-                                                  f"but the deck has {card.count}")
+                raise ScoreInputError.coded(card_field, "race.too_many_copies", card=repr(card.name),
+                                            count=copies[card.name], most=card.count)
             tableau.append(card)
             goods += good
         players.append(PlayerRecord(name=name, chips=chips, tableau=tuple(tableau), goods=goods, hand=hand))
     held = sum(p.chips for p in players)
     if held > chips_max:
-        raise ScoreInputError(
-            "players",
-            f"the players hold {held} VP in chips together, but the box has only {chips_max} VP of chips "
-            f"({_chips_note(len(players))})",
-        )
+        raise ScoreInputError.coded("players", "vp_chips_in_box", held=held, most=chips_max,
+                                    chips=_chips_note(len(players)))
     return tuple(players)
 
 
@@ -228,12 +220,10 @@ def vp_chips_in_box() -> int:
     return sum(int(value) * chips[value] for value in ("1", "5", "10"))
 
 
-def _chips_note(players: int) -> str:
+def _chips_note(players: int) -> Text:
     per = facts()["vp_pool_per_player"]["value"]
-    return (
-        f"a pool of {per} VP per player = {per * players} VP, then the 10s and leftover chips set aside; "
-        "Race for the Galaxy setup, VP chips"
-    )
+    return Text("a pool of {per} VP per player = {pool} VP, then the 10s and leftover chips set aside; Race for the "
+                "Galaxy setup, VP chips", per=per, pool=per * players)
 
 
 def final_scores(game: Any) -> list[ScoreBreakdown]:

@@ -207,16 +207,13 @@ def parse_score_input(data: Any, cat: Catalogue | None = None) -> list[EndPositi
         players = Fields(data, "").only("game", "players").list("players")
         where = "players"
     if not 1 <= len(players) <= 5:
-        raise ScoreInputError(where, f"must list 1 to 5 players (Roll for the Galaxy is for 2-5), got {len(players)}")
+        raise ScoreInputError.coded(where, "roll.player_count", count=len(players))
     positions = [_parse_player(obj, f"{where}[{i}]", cat) for i, obj in enumerate(players)]
     check_distinct_names([p.name for p in positions], where)
     held = sum(p.vp_chips for p in positions)
     if held > MAX_VP_CHIPS:
-        raise ScoreInputError(
-            where,
-            f"the players hold {held} VP in chips together, but the box has only {MAX_VP_CHIPS} VP of chips "
-            "(20 x 1, 8 x 5 and 5 x 10 VP chips)",
-        )
+        raise ScoreInputError.coded(where, "vp_chips_in_box", held=held, most=MAX_VP_CHIPS,
+                                    chips=Text("20 x 1, 8 x 5 and 5 x 10 VP chips"))
     _check_shared_components(positions, where, cat)
     return positions
 
@@ -236,34 +233,28 @@ def _parse_player(obj: Any, where: str, cat: Catalogue) -> EndPosition:
     for i, raw in enumerate(names):
         path = f"{f.path('tableau')}[{i}]"
         if not isinstance(raw, str):
-            raise ScoreInputError(path, "must be a tile name (a string)")
+            raise ScoreInputError.coded(path, "roll.tile_name")
         tile = cat.lookup(raw)
         if tile is None:
-            raise ScoreInputError(path, f"unknown tile {raw!r}", closest_names(raw, cat.names))
+            raise ScoreInputError.coded(path, "roll.unknown_tile", closest_names(raw, cat.names), tile=repr(raw))
         if tile in listed:
-            raise ScoreInputError(path, f"{tile!r} is listed twice (also tableau[{listed[tile]}])")
+            raise ScoreInputError.coded(path, "roll.tile_twice", tile=repr(tile), index=listed[tile])
         listed[tile] = i
         if tile in cat.faction_of:
             number = cat.faction_of[tile]
             if faction is not None and faction != number:
                 other = cat.faction(faction).names
-                raise ScoreInputError(
-                    path, f"{tile!r} is on another faction tile than {other[0]!r}; a player has one faction tile"
-                )
+                raise ScoreInputError.coded(path, "roll.two_factions", tile=repr(tile), other=repr(other[0]))
             faction = number
             continue  # the whole faction tile is added below, both numbers (Roll for the Galaxy, p.8 Victory)
         if tile in cat.tile_of:
             tid = cat.tile_of[tile]
             if tid in tiles_seen:
-                raise ScoreInputError(
-                    path,
-                    f"{tile!r} and {tiles_seen[tid]!r} are the two sides of one tile; "
-                    "a tile is either a world or a development",
-                )
+                raise ScoreInputError.coded(path, "roll.two_sides", tile=repr(tile), other=repr(tiles_seen[tid]))
             tiles_seen[tid] = tile
         elif cat.worlds[tile].home:
             if home is not None:
-                raise ScoreInputError(path, f"{tile!r} is a second home world (also {home!r}); a player has one")
+                raise ScoreInputError.coded(path, "roll.second_home", tile=repr(tile), home=repr(home))
             home = tile
         (developments if tile in cat.developments else worlds).append(tile)
     if faction is not None:
@@ -293,11 +284,8 @@ def _parse_dice(f: Fields) -> Dice:
     counts = {}
     for colour, n in f.obj.items():
         if colour not in COLOURS:
-            raise ScoreInputError(
-                f.path(colour),
-                f"unknown die colour {colour!r} (colours: {', '.join(COLOURS)})",
-                closest_names(colour, COLOURS),
-            )
+            raise ScoreInputError.coded(f.path(colour), "unknown_die_colour", closest_names(colour, COLOURS),
+                                        colour=repr(colour), colours=", ".join(COLOURS))
         counts[colour] = check_int(n, f.path(colour), low=0)
     return Dice.of(counts)
 
@@ -310,27 +298,25 @@ def _parse_goods(f: Fields, worlds: list[str], developments: list[str], cat: Cat
         path = goods.path(raw_world)
         world = cat.lookup(raw_world)
         if world is None:
-            raise ScoreInputError(path, f"unknown world {raw_world!r}", closest_names(raw_world, cat.worlds))
+            raise ScoreInputError.coded(path, "roll.unknown_world", closest_names(raw_world, cat.worlds),
+                                        world=repr(raw_world))
         if world not in cat.worlds:
-            raise ScoreInputError(path, f"{world!r} is a development; goods sit on worlds")
+            raise ScoreInputError.coded(path, "roll.goods_on_development", world=repr(world))
         if world not in worlds:
-            raise ScoreInputError(path, f"{world!r} is not a world in this player's tableau")
+            raise ScoreInputError.coded(path, "roll.world_not_in_tableau", world=repr(world))
         if not isinstance(colours, list):
-            raise ScoreInputError(path, 'must be a list of die colours, e.g. ["blue"]')
+            raise ScoreInputError.coded(path, "roll.goods_list")
         for i, c in enumerate(colours):
             if c not in COLOURS:
-                raise ScoreInputError(
-                    f"{path}[{i}]",
-                    f"unknown die colour {c!r} (colours: {', '.join(COLOURS)})",
-                    closest_names(str(c), COLOURS),
-                )
+                raise ScoreInputError.coded(f"{path}[{i}]", "unknown_die_colour", closest_names(str(c), COLOURS),
+                                            colour=repr(c), colours=", ".join(COLOURS))
         if colours and not cat.worlds[world].holds_goods:
             # Roll for the Galaxy, p.7 Produce: goods go on non-gray worlds only.
-            raise ScoreInputError(path, f"{world!r} is a gray world, which holds no goods")
+            raise ScoreInputError.coded(path, "roll.gray_world", world=repr(world))
         if len(colours) > capacity:
             # Roll for the Galaxy, p.7 Produce: 1 good per world, 2 with Galactic Reserves.
-            why = "with Galactic Reserves" if capacity == 2 else "without Galactic Reserves"
-            raise ScoreInputError(path, f"{len(colours)} goods on {world!r}; a world holds at most {capacity} {why}")
+            code = "roll.goods_with_reserves" if capacity == 2 else "roll.goods_without_reserves"
+            raise ScoreInputError.coded(path, code, count=len(colours), world=repr(world), most=capacity)
         if colours:
             out.append((world, tuple(colours)))
     return tuple(out)
@@ -343,20 +329,16 @@ def _check_shared_components(positions: Sequence[EndPosition], where: str, cat: 
         for name in (*p.developments, *p.worlds):
             key = f"tile {cat.tile_of[name]}" if name in cat.tile_of else name
             if key in owner and owner[key] != i:
-                raise ScoreInputError(
-                    f"{where}[{i}].tableau",
-                    f"{name!r} is also in {positions[owner[key]].name!r}'s tableau; each tile exists once",
-                )
+                raise ScoreInputError.coded(f"{where}[{i}].tableau", "roll.tile_owned_twice", tile=repr(name),
+                                            player=repr(positions[owner[key]].name))
             owner[key] = i
     total = Dice()
     for p in positions:
         total = total + p.owned_dice
     for colour in COLOURS:
         if total[colour] > cat.dice[colour].count:
-            raise ScoreInputError(
-                where,
-                f"the players own {total[colour]} {colour} dice in all, but the game has only {cat.dice[colour].count}",
-            )
+            raise ScoreInputError.coded(where, "roll.dice_count", count=total[colour], colour=colour,
+                                        most=cat.dice[colour].count)
 
 
 def final_scores(data: Any, cat: Catalogue | None = None) -> list[ScoreBreakdown]:
