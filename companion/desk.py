@@ -341,16 +341,18 @@ def _without_screen(name: str, action: Mapping[str, Any]) -> str | None:
 
 
 def _common_problem(action: Mapping[str, Any]) -> str:
-    """What is wrong with the fields every action may carry ("" when nothing)."""
+    """What is wrong with the fields every action may carry ("" when nothing), said in the phone's language."""
     key = action.get("key")
     if key is not None and (not isinstance(key, str) or not KEY_PATTERN.fullmatch(key)):
-        return f"'key' must be 1-64 characters of A-Z, a-z, 0-9, _ and -, got {shown(key)}"
+        return Text("'key' must be 1-64 characters of A-Z, a-z, 0-9, _ and -, got {got}", got=shown(key))
     version = action.get("version")
     if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
-        return f"'version' must be the state version the phone showed (a whole number >= 0), got {shown(version)}"
+        return Text("'version' must be the state version the phone showed (a whole number >= 0), got {got}",
+                    got=shown(version))
     client = action.get("client")
     if client is not None and (not isinstance(client, str) or not client or len(client) > MAX_CLIENT):
-        return f"'client' must be the phone's client id (1-{MAX_CLIENT} characters), got {shown(client)}"
+        return Text("'client' must be the phone's client id (1-{most} characters), got {got}", most=MAX_CLIENT,
+                    got=shown(client))
     return ""
 
 
