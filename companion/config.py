@@ -159,7 +159,7 @@ def _source(value: Any) -> str:
     try:
         parse_source(text)
     except UnknownSourceSpec as exc:
-        raise ValueError(str(exc)) from None
+        raise ValueError(message_of(exc)) from None  # the device's words, said in the owner's language
     return text
 
 

@@ -167,10 +167,11 @@ class DoctorContext:
         worker.start()
         worker.join(self.camera_timeout_s)
         if worker.is_alive():
-            return None, f"no picture within {self.camera_timeout_s:g} s (the camera hangs)", result["name"]
+            return None, Text("no picture within {seconds:g} s (the camera hangs)", seconds=self.camera_timeout_s), \
+                result["name"]
         image = result.get("image")
         if image is None and "problem" not in result:
-            result["problem"] = "the source delivered no picture"
+            result["problem"] = Text("the source delivered no picture")
         return image, result.get("problem"), result["name"]
 
     def service_state(self) -> str | None:

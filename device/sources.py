@@ -125,22 +125,27 @@ def parse_source(spec: str) -> tuple[str, Any]:
     if lowered == "picamera2" or lowered.startswith("picamera2:"):
         number = text.partition(":")[2] or "0"
         if not number.isdigit():
-            raise UnknownSourceSpec(_unknown(spec, "the camera number after picamera2: must be a number"))
+            raise _unknown(N_("unknown camera source {spec} (the camera number after picamera2: must be a number); "
+                              "use one of: {forms}"), spec)
         return "picamera2", int(number)
     if lowered.startswith("opencv:"):
         target = text.partition(":")[2]
         if not target:
-            raise UnknownSourceSpec(_unknown(spec, "opencv: needs a device number or a video file path"))
+            raise _unknown(N_("unknown camera source {spec} (opencv: needs a device number or a video file path); "
+                              "use one of: {forms}"), spec)
         return "opencv", int(target) if target.isdigit() else target
     if lowered.startswith("replay:"):
         target = text.partition(":")[2]
         if not target:
-            raise UnknownSourceSpec(_unknown(spec, "replay: needs a folder or video file path"))
+            raise _unknown(N_("unknown camera source {spec} (replay: needs a folder or video file path); use one of: "
+                              "{forms}"), spec)
         return "replay", target
     if text and _looks_like_path(text):
         return "replay", text
-    raise UnknownSourceSpec(_unknown(spec, "it is not a known form, an existing folder or a video/photo file name"))
+    raise _unknown(N_("unknown camera source {spec} (it is not a known form, an existing folder or a video/photo file "
+                      "name); use one of: {forms}"), spec)
 
 
-def _unknown(spec: object, why: str) -> str:
-    return f"unknown camera source {spec!r} ({why}); use one of: {', '.join(SPEC_FORMS)}"
+def _unknown(template: str, spec: object) -> UnknownSourceSpec:
+    """The error for ``spec`` (said in a player's language by ``companion``: ``config check``, the owner page)."""
+    return UnknownSourceSpec.said(template, spec=repr(spec), forms=", ".join(SPEC_FORMS))

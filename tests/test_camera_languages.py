@@ -81,3 +81,26 @@ def test_a_replay_gone_mid_game_reads_in_the_language_on_the_touchscreen_and_the
     finally:
         loop._watch.close()
         store.close()
+
+
+@pytest.mark.parametrize(("lang", "words", "auto"), [
+    ("el", "άγνωστη πηγή κάμερας 'bogus:1'", "δεν βρέθηκε κάμερα (auto)"),
+    ("pl", "nieznane źródło kamery 'bogus:1'", "nie znaleziono kamery (auto)"),
+    ("hu", "ismeretlen kameraforrás: 'bogus:1'", "nem található kamera (auto)")])
+def test_a_camera_source_the_box_cannot_open_is_said_on_the_owner_page_in_the_language(tmp_path, lang, words, auto):
+    """A bad ``camera.source`` (the configuration's problem) and the camera the box then falls back to (the doctor's
+    camera check: the owner page, the touchscreen's status line) are said in the owner's language, as the device
+    said them."""
+    from companion.config import load
+    from companion.doctor import CameraCheck, DoctorContext
+
+    path = tmp_path / "config.toml"
+    path.write_text('[camera]\nsource = "bogus:1"\n', encoding="utf-8")
+    config = load(path, env={})
+    problem = i18n.say(config.problems[0].text(), lang)
+    assert words in problem and "unknown camera source" not in problem
+    ctx = DoctorContext(config, data_dir=tmp_path, run=lambda cmd: (127, "not here"), address=lambda: "192.168.1.20")
+    result = CameraCheck().perform_check(ctx)
+    if "no camera found (auto)" in str(result.message):  # no camera on this machine: the auto fallback's message
+        said = i18n.say(result.message, lang)
+        assert auto in said and "no camera found" not in said and said.count("companion demo") == 1
