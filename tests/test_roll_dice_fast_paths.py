@@ -7,7 +7,8 @@ cloth, with faces cut by the frame's edge and faces small enough that the frame 
 adds (vision/roll_dice/foreground.py ``channel_sum``, ``channel_mean``) against numpy's ``sum`` and ``mean``; the
 best of the four turns (vision/roll_dice/faces.py ``best_turn``) against numpy's ``max``; one die per place
 (vision/roll_dice/assemble.py ``_one_per_place``: the centre distances of all pairs at once, the overlap measured
-only where two faces can meet) against the pair-by-pair loop it replaced (``reference_one_per_place``)."""
+only where two faces can meet) against the pair-by-pair loop it replaced (``reference_one_per_place``); the
+candidate score's clip of one number (vision/roll_dice/candidates.py ``_unit``) against ``np.clip``."""
 
 from __future__ import annotations
 
@@ -208,3 +209,16 @@ def test_one_die_per_place_by_hand():
     out = [(1.0 - 0.1 * i, i, i) for i in range(5)]
     assert [i for _, i, _ in _one_per_place(out, rects, CFG)] == [0, 3, 4]
     assert top_overlap(rects[0], rects[2]) == pytest.approx(1.0, abs=0.02)
+
+
+def test_one_number_clipped_to_0_1_is_numpys_clip():
+    """The candidate score's clip of one number (vision/roll_dice/candidates.py ``_unit``) is ``np.clip`` to 0..1, to
+    the bit: below 0, 0 itself (and -0), inside, 1 and above, tiny and huge numbers."""
+    from vision.roll_dice.candidates import _unit
+
+    rng = np.random.default_rng(9)
+    values = [-0.0, 0.0, 1.0, -1e-300, 1e-300, 1.0 - 2 ** -53, 1.0 + 2 ** -52, -3.5, 7.25, 1e300, -1e300,
+              *rng.normal(0.5, 1.0, 200).tolist()]
+    for x in values:
+        got, want = _unit(x), float(np.clip(x, 0, 1))
+        assert got == want and isinstance(got, float), x
