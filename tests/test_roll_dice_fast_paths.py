@@ -5,7 +5,10 @@ face-by-face computation it replaced (``reference_axes`` below: one look at a ti
 a turn by a gather), on hand-made tables: a gingham, a row of dice on felt, a printed grid, and a noisy mottled
 cloth, with faces cut by the frame's edge and faces small enough that the frame is not scaled down. The channel
 adds (vision/roll_dice/foreground.py ``channel_sum``, ``channel_mean``) against numpy's ``sum`` and ``mean``; the
-best of the four turns (vision/roll_dice/faces.py ``best_turn``) against numpy's ``max``."""
+best of the four turns (vision/roll_dice/faces.py ``best_turn``) against numpy's ``max``; one die per place
+(vision/roll_dice/assemble.py ``_one_per_place``: the centre distances of all pairs at once, the overlap measured
+only where two faces can meet) against the pair-by-pair loop it replaced (``reference_one_per_place``); the
+candidate score's clip of one number (vision/roll_dice/candidates.py ``_unit``) against ``np.clip``."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import numpy as np
 import pytest
 
 from vision.roll_dice import RollDiceConfig
+from vision.roll_dice.assemble import _one_per_place, top_overlap
 from vision.roll_dice.faces import best_turn
 from vision.roll_dice.foreground import channel_mean, channel_sum, to_log
 from vision.roll_dice.shape import pattern_axes, pattern_lattice
@@ -166,3 +170,55 @@ def test_best_turn_is_the_maximum_over_the_four_turns():
         want = score.reshape(*shape[:-1], shape[-1] // 4, 4).max(-1)
         got = best_turn(score)
         assert got.shape == want.shape and np.array_equal(got, want, equal_nan=True)
+
+
+def reference_one_per_place(out, rects, config):
+    """The pair-by-pair loop ``_one_per_place`` replaced (each read against every read kept before it)."""
+    side = np.sqrt(rects[:, 2] * rects[:, 3])
+    kept = []
+    for conf, i, obs in out:
+        if all(np.hypot(*(rects[i, :2] - rects[j, :2])) > config.overlap_dist * min(side[i], side[j])
+               and top_overlap(rects[i], rects[j]) <= config.overlap_share for _, j, _ in kept):
+            kept.append((conf, i, obs))
+    return kept
+
+
+def test_one_die_per_place_keeps_what_the_pair_by_pair_loop_kept():
+    """Tables of 0 to 80 top faces in clusters (a die read twice a little off, a face on a die's side, dice side by
+    side touching), surest first: the same reads kept, in the same order, as the pair-by-pair loop."""
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        n = int(rng.integers(0, 81))
+        centres = rng.uniform(0, 600, (max(1, n // 3), 2))
+        cx, cy = (centres[rng.integers(0, len(centres), n)] + rng.normal(0, 25, (n, 2))).T
+        side = rng.uniform(30, 60, n)
+        rects = np.stack([cx, cy, side, side * rng.uniform(0.7, 1.3, n), rng.uniform(-45, 45, n)], 1).reshape(n, 5)
+        rank = rng.random(n)
+        out = sorted(((float(rank[i]), i, f"die {i}") for i in range(n)), key=lambda t: -t[0])
+        want = reference_one_per_place(out, rects, CFG)
+        assert _one_per_place(out, rects, CFG) == want
+        assert n == 0 or 0 < len(want) < n
+
+
+def test_one_die_per_place_by_hand():
+    """Hand-made faces, the first (side 60 px) surest: a second read 8 px off it (closer than 0.7 x 60 = 42 px:
+    dropped), a face of side 20 px 15 px off its centre (farther than 0.7 x 20 = 14 px, but wholly on the first:
+    dropped), a die 62 px beside it (touching, no overlap) and one far away (both kept)."""
+    rects = np.array([[100.0, 100, 60, 60, 0], [108.0, 100, 60, 60, 0], [115.0, 100, 20, 20, 0],
+                      [162.0, 100, 60, 60, 0], [400.0, 400, 60, 60, 0]])
+    out = [(1.0 - 0.1 * i, i, i) for i in range(5)]
+    assert [i for _, i, _ in _one_per_place(out, rects, CFG)] == [0, 3, 4]
+    assert top_overlap(rects[0], rects[2]) == pytest.approx(1.0, abs=0.02)
+
+
+def test_one_number_clipped_to_0_1_is_numpys_clip():
+    """The candidate score's clip of one number (vision/roll_dice/candidates.py ``_unit``) is ``np.clip`` to 0..1, to
+    the bit: below 0, 0 itself (and -0), inside, 1 and above, tiny and huge numbers."""
+    from vision.roll_dice.candidates import _unit
+
+    rng = np.random.default_rng(9)
+    values = [-0.0, 0.0, 1.0, -1e-300, 1e-300, 1.0 - 2 ** -53, 1.0 + 2 ** -52, -3.5, 7.25, 1e300, -1e300,
+              *rng.normal(0.5, 1.0, 200).tolist()]
+    for x in values:
+        got, want = _unit(x), float(np.clip(x, 0, 1))
+        assert got == want and isinstance(got, float), x

@@ -165,13 +165,33 @@ def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: Dic
     # one die per place: two dice cannot have centres closer than about a side, nor top faces that
     # overlap (a box half on a die and half on its side face or the table is that die): keep the surer one
     out.sort(key=lambda t: -t[0])
-    side = np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
+    return tuple(obs for _, _, obs in _one_per_place(out, tops.rects, config))
+
+
+def _one_per_place(out: list[tuple[float, int, RollDieObservation]], rects: np.ndarray,
+                   config: RollDiceConfig) -> list[tuple[float, int, RollDieObservation]]:
+    """The reads ``out`` (surest first: (rank, top face index, read)) with each dropped whose centre lies within
+    ``overlap_dist`` x the smaller side of a read kept before it, or whose top face overlaps one by more than
+    ``overlap_share`` (:func:`top_overlap`). The centre distances of every pair come from one array operation and
+    the overlap is measured only for the pairs close enough to meet (the same reads as a pair-by-pair loop)."""
+    rects = np.asarray(rects, np.float64)
+    side = np.sqrt(rects[:, 2] * rects[:, 3])
+    dist = np.hypot(rects[:, None, 0] - rects[None, :, 0], rects[:, None, 1] - rects[None, :, 1])   # [N, N] px
+    apart = dist > config.overlap_dist * np.minimum(side[:, None], side[None, :])
+    reach = np.maximum(rects[:, 2], rects[:, 3])
+    meet = dist < 0.7072 * (reach[:, None] + reach[None, :])           # farther: :func:`top_overlap` is 0
     kept: list[tuple[float, int, RollDieObservation]] = []
-    for conf, i, obs in out:
-        if all(np.hypot(*(tops.rects[i, :2] - tops.rects[j, :2])) > config.overlap_dist * min(side[i], side[j])
-               and top_overlap(tops.rects[i], tops.rects[j]) <= config.overlap_share for _, j, _ in kept):
-            kept.append((conf, i, obs))
-    return tuple(obs for _, _, obs in kept)
+    idx: list[int] = []
+    for entry in out:
+        i = entry[1]
+        if idx:
+            k = np.asarray(idx, np.int64)
+            if not apart[i, k].all() or any(top_overlap(rects[i], rects[j]) > config.overlap_share
+                                             for j in k[meet[i, k]].tolist()):
+                continue
+        kept.append(entry)
+        idx.append(i)
+    return kept
 
 
 def top_overlap(a: np.ndarray, b: np.ndarray) -> float:

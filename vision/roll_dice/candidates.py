@@ -183,6 +183,11 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
     return groups
 
 
+def _unit(x: float) -> float:
+    """``x`` (a finite number) clipped to 0..1: ``float(np.clip(x, 0, 1))`` without numpy's cost on one number."""
+    return float(min(max(x, 0.0), 1.0))
+
+
 def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: RollDiceConfig) -> Candidates:
     """Die candidates (rotated rects in frame pixels) from the raw foreground mask.
 
@@ -222,10 +227,10 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
             if fill < config.min_fill or aspect > config.max_aspect or rel < config.min_area_frac:
                 continue
             score = 1.0
-            score *= float(np.clip((fill - config.min_fill) / 0.2 + 0.5, 0, 1))
-            score *= float(np.clip((config.max_aspect - aspect) / 0.3 + 0.5, 0, 1))
-            score *= float(np.clip((rel - config.min_area_frac) / 0.2, 0, 1))
-            score *= float(np.clip((config.max_area_frac * 1.5 - rel) / 0.5, 0, 1)) if k == 1 else 1.0
+            score *= _unit((fill - config.min_fill) / 0.2 + 0.5)
+            score *= _unit((config.max_aspect - aspect) / 0.3 + 0.5)
+            score *= _unit((rel - config.min_area_frac) / 0.2)
+            score *= _unit((config.max_area_frac * 1.5 - rel) / 0.5) if k == 1 else 1.0
             if score < config.min_die_score:
                 continue
             rects.append([cx / scale, cy / scale, (rw + pad) / scale, (rh + pad) / scale, ang])

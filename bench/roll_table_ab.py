@@ -1,0 +1,123 @@
+"""Two versions of the Roll dice reader side by side in one process: the whole Roll table read (dice and tiles, as
+``bench/full_table.py`` reads it) by CPU time, interleaved, against the baseline's CPU time.
+
+Usage::
+
+    git worktree add --detach /tmp/old-tree main
+    python bench/roll_table_ab.py --old /tmp/old-tree --rounds 4
+
+On a machine other processes load, wall time swings by tens of percent from one run to the next (the baseline's
+own decode with it); CPU time (``time.process_time``) of two versions read alternately in one process does not
+count the other processes' turns. The other tree's ``vision`` package is imported as ``vision_old`` (a link in a
+temporary folder: the dice reader's modules import each other relatively), its :class:`RollDiceReader` built with
+the same enrolled profile and put in this tree's dice adapter; the tiles are read by this tree's card reader for
+both. Scene: ``bench/full_table.py --games roll --sizes 1280x720`` (layout seed 1; frame seeds 0, 10, 20 and the
+frames after a re-roll and after a tile is added, read as the box reads a change).
+
+Printed: the CPU ms of the baseline (a JPEG q95 ``imread`` + ``cvtColor`` of each frame, best of 5), and per
+version the median CPU ms and ratio of the cold read, the read after the re-roll and after the tile; per version
+the dice reader's stage medians of the cold reads (wall ms inside the read, as the reader times them); and
+whether both versions read every frame the same (found, right, false per kind; pieces a change read agrees on).
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: single-threaded BLAS, as the box sets it
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def jpeg_cpu_ms(frame, folder: Path, reps: int = 5) -> float:
+    """Best CPU ms of ``reps`` JPEG (quality 95) ``imread`` + ``cvtColor`` of ``frame`` (the baseline, by CPU)."""
+    path = folder / "frame.jpg"
+    if not cv2.imwrite(str(path), frame, [cv2.IMWRITE_JPEG_QUALITY, 95]):
+        raise OSError(f"cannot write {path}")
+    best = float("inf")
+    for _ in range(reps):
+        t0 = time.process_time()
+        cv2.cvtColor(cv2.imread(str(path), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+        best = min(best, time.process_time() - t0)
+    return best * 1000.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--old", required=True, help="the other tree (its vision/ is read as vision_old)")
+    ap.add_argument("--rounds", type=int, default=4, help="rounds, each version reading every frame once per round")
+    args = ap.parse_args(argv)
+    old_vision = Path(args.old).resolve() / "vision"
+    if not (old_vision / "roll_dice" / "reader.py").is_file():
+        ap.error(f"{old_vision} holds no Roll dice reader")
+    cv2.setNumThreads(1)
+    with tempfile.TemporaryDirectory(prefix="roll_table_ab_") as tmp:
+        work = Path(tmp)
+        (work / "pkg").mkdir()
+        (work / "pkg" / "vision_old").symlink_to(old_vision, target_is_directory=True)
+        sys.path.insert(0, str(work / "pkg"))
+        import vision_old.profiles as old_profiles
+        import vision_old.roll_dice.reader as old_reader
+
+        from bench.full_table import GameReaders, agreement, change, read_after_change, read_all, what_was_read
+        from vision.inference import InferenceConfig
+        from vision.synth_full import full_table
+        from vision.table import calibrate
+
+        gr = GameReaders(work / "readers", InferenceConfig())
+        table = full_table("roll", gr.ids["roll"], 1, (1280, 720), gr.faces)
+        readers = gr.readers("roll", calibrate(table.render(frame_seed=0), table.layout))
+        readers[0].reader.profile.save(work / "profile.json")
+        old = old_reader.RollDiceReader(old_profiles.DiceProfile.load(work / "profile.json"))
+        versions = {"old": [replace(readers[0], reader=old), *readers[1:]], "new": readers}
+        print(f"old: {old_reader.__file__}\nnew: {readers[0].reader.__class__.__module__} in {ROOT}")
+        changed = {kind: change(table, kind, gr.ids["roll"], gr.faces, 2) for kind in ("reroll", "add_card")}
+        cpu = {v: defaultdict(list) for v in versions}
+        stages = {v: defaultdict(list) for v in versions}
+        seen: dict[tuple, object] = {}
+        base = []
+        for rnd in range(max(1, args.rounds)):
+            for v in (("old", "new") if rnd % 2 == 0 else ("new", "old")):
+                for seed in (0, 10, 20):
+                    frame = table.render(frame_seed=seed)
+                    if v == "old":
+                        base.append(jpeg_cpu_ms(frame, work))
+                    t0 = time.process_time()
+                    cold = read_all(versions[v], frame)
+                    cpu[v]["cold"].append((time.process_time() - t0) * 1000.0)
+                    for k, ms in cold.timings_ms.items():
+                        if k.startswith("roll_dice."):
+                            stages[v][k].append(ms)
+                    seen[v, seed] = what_was_read(table, table.pieces, cold)
+                    for kind, pieces in changed.items():
+                        after = table.render(pieces, frame_seed=seed + 1)
+                        t0 = time.process_time()
+                        got = read_after_change(versions[v], after, cold, frame)
+                        cpu[v][kind].append((time.process_time() - t0) * 1000.0)
+                        seen[v, seed, kind] = agreement(table, pieces, got, read_all(versions[v], after))
+        b = statistics.median(base)
+        print(f"baseline JPEG q95 imread+cvtColor: {b:.2f} ms CPU (median of {len(base)} frames)")
+        for v in versions:
+            print(f"[{v}] CPU, median of {len(cpu[v]['cold'])}: " + ", ".join(
+                f"{k} {statistics.median(x):.1f} ms = {statistics.median(x) / b:.1f}x" for k, x in cpu[v].items()))
+            top = sorted(((k, statistics.median(x)) for k, x in stages[v].items()), key=lambda kv: -kv[1])
+            print(f"[{v}] dice stages of the cold reads (ms): " + ", ".join(f"{k[10:]} {x:.1f}" for k, x in top))
+        same = all(seen[k] == seen[("new", *k[1:])] for k in seen if k[0] == "old")
+        print(f"both versions read every frame the same: {same}; cold read of frame seed 0: {seen['new', 0]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
