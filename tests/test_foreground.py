@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 
 from vision.card_detect import CardsConfig, find_card_quads
-from vision.foreground import border_strip, foreground_mask, table_colour_model
+from vision.foreground import _robust_gaussian, border_strip, foreground_mask, table_colour_model
 
 CARD = (slice(160, 244), slice(250, 310))     # rows, columns of the card in the test images (60 x 84 px)
 
@@ -110,8 +110,6 @@ def test_the_table_colour_refit_from_running_sums_is_the_direct_fit():
     """The refit without the pixels beyond 3 standard deviations reads the sums of only the pixels it leaves out
     (issue 15): the same centre and covariance as np.median and np.cov of the pixels kept, for a plain table with a
     card cut by the border (few left out) and a table half covered (most left out)."""
-    from vision.foreground import _robust_gaussian   # the fit itself: its whitening is the covariance's
-
     rng = np.random.default_rng(7)
     for covered in (0.05, 0.6):
         n = 4000
