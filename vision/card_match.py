@@ -120,14 +120,6 @@ class RefineConfig:
     iterations: int = 2
 
 
-def _line_intersection(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray) -> np.ndarray | None:
-    A = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float64)
-    if abs(np.linalg.det(A)) < 1e-9:
-        return None
-    s = np.linalg.solve(A, p2 - p1)
-    return p1 + s[0] * d1
-
-
 def _side_frame(q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """(midpoint, unit direction from corner k to k + 1, unit outward normal, length) of side k."""
     a, b = q[k], q[(k + 1) % 4]
@@ -137,6 +129,11 @@ def _side_frame(q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
     if np.dot((a + b) / 2 - q.mean(axis=0), n) < 0:
         n = -n
     return (a + b) / 2, d, n, L
+
+
+def _side_frames(q: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, float]]:
+    """:func:`_side_frame` of each of the 4 sides of the ordered quad ``q``."""
+    return [_side_frame(q, k) for k in range(4)]
 
 
 def _gradients(gray: np.ndarray, quad: np.ndarray, cfg: RefineConfig) -> tuple[np.ndarray, np.ndarray, int, int]:
@@ -226,25 +223,34 @@ def _profile_points(q: np.ndarray, cfg: RefineConfig) -> tuple[np.ndarray, np.nd
     return offs, angles, na, P
 
 
-def _line(q: np.ndarray, k: int, offset: float, angle_deg: float) -> tuple[np.ndarray, np.ndarray]:
-    """(point, direction) of side k turned by ``angle_deg`` about its midpoint and moved ``offset`` outwards."""
-    m, d, n, _ = _side_frame(q, k)
-    a = np.radians(angle_deg)
-    ca, sa = np.cos(a), np.sin(a)
-    da = np.array([ca * d[0] - sa * d[1], sa * d[0] + ca * d[1]])
-    na = np.array([ca * n[0] - sa * n[1], sa * n[0] + ca * n[1]])
-    return m + offset * na, da
-
-
-def _quad_from_lines(lines: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray | None:
-    """Corner k = intersection of side k - 1 and side k."""
-    pts = []
-    for k in range(4):
-        p = _line_intersection(lines[k - 1][0], lines[k - 1][1], lines[k][0], lines[k][1])
-        if p is None:
-            return None
-        pts.append(p)
-    return np.array(pts, np.float64)
+def _quads_from_sides(frames: list[list[tuple]], offsets: np.ndarray,
+                      angles_deg: np.ndarray) -> list[np.ndarray | None]:
+    """Per quad i, the quad whose side k is side k of the quad of ``frames[i]`` (its 4 :func:`_side_frame`) turned by
+    ``angles_deg[i, k]`` about its midpoint and moved ``offsets[i, k]`` px outwards; corner k = where sides k - 1 and
+    k meet (None when two sides are parallel). Every side and corner of every quad at once, each the arithmetic of
+    one side turned and one pair of lines met (np.linalg's 2 x 2 determinant and solve, per matrix)."""
+    n = len(frames)
+    if n == 0:
+        return []
+    rad = {float(a): np.radians(a) for a in np.unique(angles_deg)}
+    trig = {a: (np.cos(r), np.sin(r)) for a, r in rad.items()}              # each angle's as one scalar call
+    ca = np.array([[trig[float(a)][0] for a in row] for row in angles_deg], np.float64)    # [n, 4]
+    sa = np.array([[trig[float(a)][1] for a in row] for row in angles_deg], np.float64)
+    m = np.array([[f[0] for f in fr] for fr in frames], np.float64)                        # [n, 4, 2]
+    d = np.array([[f[1] for f in fr] for fr in frames], np.float64)
+    nn = np.array([[f[2] for f in fr] for fr in frames], np.float64)
+    da = np.stack([ca * d[..., 0] - sa * d[..., 1], sa * d[..., 0] + ca * d[..., 1]], axis=-1)
+    na = np.stack([ca * nn[..., 0] - sa * nn[..., 1], sa * nn[..., 0] + ca * nn[..., 1]], axis=-1)
+    p = m + np.asarray(offsets, np.float64)[..., None] * na                               # a point of each side
+    p1, d1 = np.roll(p, 1, axis=1), np.roll(da, 1, axis=1)                                 # side k - 1
+    A = np.stack([np.stack([d1[..., 0], -da[..., 0]], axis=-1), np.stack([d1[..., 1], -da[..., 1]], axis=-1)],
+                 axis=-2)                                                                  # [n, 4, 2, 2]
+    ok = np.abs(np.linalg.det(A)) >= 1e-9
+    corners = np.full((n, 4, 2), np.nan)
+    if ok.any():
+        sol = np.linalg.solve(A[ok], (p - p1)[ok][..., None])[..., 0]
+        corners[ok] = p1[ok] + sol[:, :1] * d1[ok]
+    return [corners[i].copy() if ok[i].all() else None for i in range(n)]
 
 
 def _peaks(p: np.ndarray, rel: float, most: int) -> list[int]:
@@ -288,13 +294,23 @@ def _refined(q0: np.ndarray, offs: np.ndarray, angles: np.ndarray, best_a: np.nd
     """The outline of each combination of side offsets (indices into ``offs``; each side at its best angle
     ``best_a``) of the quad ``q0``, searched ``iterations`` - 1 times more around itself with ``fine`` (its sides now
     aligned), every outline's search at once (:func:`edge_profiles_many`); None where the sides meet nowhere."""
-    found = [_quad_from_lines([_line(q0, k, offs[c[k]], angles[best_a[k, c[k]]]) for k in range(4)]) for c in combos]
+    if not combos:
+        return []
+    frames0 = _side_frames(q0)
+    c = np.asarray(combos, np.intp)                                                       # [n, 4]
+    found = _quads_from_sides([frames0] * len(combos), offs[c], angles[best_a[np.arange(4)[None, :], c]])
     for _ in range(iterations - 1):
         live = [j for j, nq in enumerate(found) if nq is not None and np.isfinite(nq).all()]
+        frames, o, a = [], [], []
         for j, (o2, a2, P2) in zip(live, edge_profiles_many([found[j] for j in live], grads, fine), strict=True):
             S2, b2 = P2.max(axis=1), P2.argmax(axis=1)
-            pk = [int(np.argmax(S2[k])) for k in range(4)]
-            found[j] = _quad_from_lines([_line(found[j], k, o2[pk[k]], a2[b2[k, pk[k]]]) for k in range(4)])
+            pk = S2.argmax(axis=1)                                                        # each side's strongest
+            frames.append(_side_frames(found[j]))
+            o.append(o2[pk])
+            a.append(a2[b2[np.arange(4), pk]])
+        for j, nq in zip(live, _quads_from_sides(frames, np.array(o).reshape(-1, 4), np.array(a).reshape(-1, 4)),
+                         strict=True):
+            found[j] = nq
     return found
 
 
