@@ -104,3 +104,41 @@ def test_coarse_distance_at_chosen_turns_is_the_crops_own_at_those_turns(deck_an
     turned = [float(deck.coarse_distances(cv2.rotate(c, cv2.ROTATE_180)).min()) for c in crops[:4]]
     np.testing.assert_allclose(deck.coarse_best_many(crops[:4], tried=(0,)), as_given, atol=1e-4)
     np.testing.assert_allclose(deck.coarse_best_many(crops[:4], tried=(2,)), turned, atol=0.02)
+
+
+def test_a_half_turn_is_its_turns_maps_read_backwards(deck_and_crops):
+    """Issue 15: the coarse pass normalises a crop's maps once per feature pass; a half turn's are its turn's read
+    backwards, and its colour distances its turn's. The distances equal those of every turn normalised on its own
+    (up to the order of the float32 sums), for cards (turns 0, 2) and for square tiles (0, 1, 2, 3)."""
+    deck, crops, _ = deck_and_crops
+    tile = dataclasses.replace(deck, aspect=1.0)
+    for d in (deck, tile):
+        tried = d.turns_to_try()
+        feats = d.turn_features_many(crops[:3])
+        own = d._coarse_many(feats, exact_all=True)                     # each turn its own pass
+        reused = d._coarse_many(feats, exact_all=True, tried=tried)
+        for (a, ha), (b, hb) in zip(own, reused, strict=True):
+            assert a.shape == (len(d.ref_ids), len(tried))
+            np.testing.assert_allclose(b, a, atol=1e-5)
+            np.testing.assert_array_equal(hb, ha)
+
+
+def test_a_crop_alone_reads_its_candidates_in_place_as_a_frame_reads_them(deck_and_crops):
+    """A crop scored alone correlates its candidates' references in runs of rows (no copy); a deck whose references
+    are not enrolled card by card (a card's references apart) reads each reference on its own: the same distances
+    as the whole deck correlated at once."""
+    deck, crops, _ = deck_and_crops
+    order = np.random.default_rng(3).permutation(len(deck.ref_ids))     # every card's references apart
+    shuffled = dataclasses.replace(deck, ref_ids=[deck.ref_ids[k] for k in order], struct=deck.struct[order],
+                                   colour=deck.colour[order], amp=deck.amp[order])
+    for d in (deck, shuffled):
+        search = d.search()
+        assert any(r is None for r in search._run_of_card) == (d is shuffled)
+        feats = d.turn_features_many(crops[:2])
+        alone = [d._coarse_many([f], tried=d.turns_to_try())[0][0] for f in feats]
+        exact = d._coarse_many(feats, exact_all=True, tried=d.turns_to_try())
+        for got, (want, _) in zip(alone, exact, strict=True):
+            near = got <= got.min() + 0.2                                # the pairs near the best: read in full
+            np.testing.assert_allclose(got[near], want[near], atol=1e-5)
+    read = [(s[0], s[3]) for s in deck.score_many(crops[:4])]
+    assert [(s[0], s[3]) for s in shuffled.score_many(crops[:4])] == read

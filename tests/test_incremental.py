@@ -272,3 +272,40 @@ def test_a_change_narrower_one_way_than_a_card_is_no_card():
     die = 0.5 * short * np.sqrt(2) + 2 * 8   # half a tile's side, turned 45 degrees, 8 px margins
     rolled_along = (300, 300, int(die + 1.5 * 0.5 * short), int(die))
     assert piece_sized([(300, 300, int(die), int(die)), rolled_along], short) == []
+
+
+@pytest.mark.slow
+def test_a_tile_played_on_a_roll_table_is_the_only_tile_identified():
+    """Issue 15: a tile that did not move costs no identification. A tile added to a generated Roll table (15 square
+    tiles, every one tried at four turns): the read after the change scores one crop, the tile played (the tile beside
+    it is found at its place again and kept), and every tile away from the change keeps its observation as it was."""
+    table = full_table("roll", TILES, 2, (1280, 720))
+    deck = build_deck_from_images(reference_images(TILES, GAME_SHAPES["roll"], seed=7), name="roll", kind="scan",
+                                  card_mm=GAME_SHAPES["roll"])
+    first = table.render(frame_seed=0)
+    reader = CardsAdapter(deck, calibrate(first, table.layout))
+    before = reader.read(first)
+    pieces, new = add_card(table, table.pieces, TILES, 3)
+    after = table.render(pieces, frame_seed=1)
+    boxes = change_boxes(first, after)
+    scored: list[int] = []
+    score_many = type(deck).score_many
+
+    def counted(self, crops):
+        scored.append(len(crops))
+        return score_many(self, crops)
+
+    type(deck).score_many = counted
+    try:
+        got = read_changes(reader, after, before, boxes)
+    finally:
+        type(deck).score_many = score_many
+    assert new.id in {c.id for c in got.cards} and len(got.cards) == len(before.cards) + 1
+    away = [c for c in before.cards if not touches(c.corners, boxes)]
+    assert len(away) >= len(before.cards) - 3
+    assert scored == [1]                  # the tile played, alone: the tile beside it was found at its place again
+    now = by_place(got)
+    for card in away:
+        kept = now[tuple(int(round(v / 4)) for v in card.center_px)]
+        assert kept is card or (kept.id == card.id and np.array_equal(kept.corners, card.corners)
+                                and kept.confidence == card.confidence)

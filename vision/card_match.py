@@ -30,7 +30,8 @@ from .card_features import crop_features, shifted_maps, turn_crop
 from .deck import DeckProfile
 from .quads import order_quad, quad_size, rectify
 
-__all__ = ["RefineConfig", "SearchView", "candidate_quads", "cards_axis_deg", "edge_profiles", "matched_shift",
+__all__ = ["RefineConfig", "SearchView", "candidate_quads", "cards_axis_deg", "edge_profiles", "edge_profiles_many",
+           "matched_shift",
            "placed_by_deck", "refine_identifications"]
 
 
@@ -119,14 +120,6 @@ class RefineConfig:
     iterations: int = 2
 
 
-def _line_intersection(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray) -> np.ndarray | None:
-    A = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float64)
-    if abs(np.linalg.det(A)) < 1e-9:
-        return None
-    s = np.linalg.solve(A, p2 - p1)
-    return p1 + s[0] * d1
-
-
 def _side_frame(q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """(midpoint, unit direction from corner k to k + 1, unit outward normal, length) of side k."""
     a, b = q[k], q[(k + 1) % 4]
@@ -136,6 +129,11 @@ def _side_frame(q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
     if np.dot((a + b) / 2 - q.mean(axis=0), n) < 0:
         n = -n
     return (a + b) / 2, d, n, L
+
+
+def _side_frames(q: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, float]]:
+    """:func:`_side_frame` of each of the 4 sides of the ordered quad ``q``."""
+    return [_side_frame(q, k) for k in range(4)]
 
 
 def _gradients(gray: np.ndarray, quad: np.ndarray, cfg: RefineConfig) -> tuple[np.ndarray, np.ndarray, int, int]:
@@ -173,13 +171,43 @@ def edge_profiles(gray: np.ndarray, quad: np.ndarray, cfg: RefineConfig | None =
     """
     cfg = cfg or RefineConfig()
     q = np.asarray(quad, np.float64).reshape(4, 2)
+    return edge_profiles_many([q], grads if grads is not None else _gradients(gray, q, cfg), cfg)[0]
+
+
+def edge_profiles_many(quads: list[np.ndarray], grads: tuple[np.ndarray, np.ndarray, int, int],
+                       cfg: RefineConfig) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """:func:`edge_profiles` of each quad (float[4, 2] px) in the region of ``grads`` (``_gradients``): the same
+    numbers, the points of every quad with as many offsets sampled in one remap and one median."""
+    geo = [_profile_points(np.asarray(q, np.float64).reshape(4, 2), cfg) for q in quads]
+    gx, gy, x0, y0 = grads
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray] | None] = [None] * len(quads)
+    groups: dict[int, list[int]] = {}
+    for k, (offs, _, _, _) in enumerate(geo):
+        groups.setdefault(len(offs), []).append(k)
+    for n_offs, idx in groups.items():
+        P = np.concatenate([geo[k][3] for k in idx])                                   # [4 q, A, S, O, 2]
+        mx = (P[..., 0] - x0).astype(np.float32).reshape(-1, n_offs)  # every quad, side and angle: one remap
+        my = (P[..., 1] - y0).astype(np.float32).reshape(-1, n_offs)
+        sx = cv2.remap(gx, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        sy = cv2.remap(gy, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        shape = P.shape[:-1]
+        na = np.concatenate([geo[k][2] for k in idx])                                  # [4 q, A, 2]
+        across = np.abs(sx.reshape(shape) * na[:, :, None, None, 0] + sy.reshape(shape) * na[:, :, None, None, 1])
+        med = np.median(across, axis=2).astype(np.float32)                             # [4 q, A, O]
+        for j, k in enumerate(idx):
+            out[k] = (geo[k][0], geo[k][1], med[4 * j:4 * j + 4])
+    return out
+
+
+def _profile_points(q: np.ndarray, cfg: RefineConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(offsets float[O] px, angles float[A] deg, each side's turned outward normal float[4, A, 2], the points
+    sampled float[4, A, S, O, 2] px) of :func:`edge_profiles` for the ordered quad ``q`` float[4, 2]."""
     sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
     short = float(min(sides))
     r = cfg.search_frac * short
     step = max(0.5, cfg.step_frac * short)
     offs = np.arange(-r, r + 1e-9, step)
     angles = np.asarray(cfg.angles_deg, np.float64)
-    gx, gy, x0, y0 = grads if grads is not None else _gradients(gray, q, cfg)   # region of interest only
     t = cfg.side_trim + (1 - 2 * cfg.side_trim) * (np.arange(cfg.samples) + 0.5) / cfg.samples - 0.5
     rad = np.radians(angles)
     ca, sa = np.cos(rad)[None, :, None], np.sin(rad)[None, :, None]                     # [1, A, 1]
@@ -192,36 +220,37 @@ def edge_profiles(gray: np.ndarray, quad: np.ndarray, cfg: RefineConfig | None =
     na = np.concatenate([ca * n[..., :1] - sa * n[..., 1:], sa * n[..., :1] + ca * n[..., 1:]], axis=2)
     pts = m[:, :, None, :] + (L[..., None] * t[None, None, :, None]) * da[:, :, None, :]  # [4, A, S, 2]
     P = pts[:, :, :, None, :] + offs[None, None, None, :, None] * na[:, :, None, None, :]  # [4, A, S, O, 2]
-    rows = 4 * len(angles) * len(t)
-    mx = (P[..., 0] - x0).astype(np.float32).reshape(rows, len(offs))  # every side and angle: one remap
-    my = (P[..., 1] - y0).astype(np.float32).reshape(rows, len(offs))
-    sx = cv2.remap(gx, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    sy = cv2.remap(gy, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    shape = (4, len(angles), len(t), len(offs))
-    across = np.abs(sx.reshape(shape) * na[:, :, None, None, 0] + sy.reshape(shape) * na[:, :, None, None, 1])
-    out = np.median(across, axis=2).astype(np.float32)
-    return offs, angles, out
+    return offs, angles, na, P
 
 
-def _line(q: np.ndarray, k: int, offset: float, angle_deg: float) -> tuple[np.ndarray, np.ndarray]:
-    """(point, direction) of side k turned by ``angle_deg`` about its midpoint and moved ``offset`` outwards."""
-    m, d, n, _ = _side_frame(q, k)
-    a = np.radians(angle_deg)
-    ca, sa = np.cos(a), np.sin(a)
-    da = np.array([ca * d[0] - sa * d[1], sa * d[0] + ca * d[1]])
-    na = np.array([ca * n[0] - sa * n[1], sa * n[0] + ca * n[1]])
-    return m + offset * na, da
-
-
-def _quad_from_lines(lines: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray | None:
-    """Corner k = intersection of side k - 1 and side k."""
-    pts = []
-    for k in range(4):
-        p = _line_intersection(lines[k - 1][0], lines[k - 1][1], lines[k][0], lines[k][1])
-        if p is None:
-            return None
-        pts.append(p)
-    return np.array(pts, np.float64)
+def _quads_from_sides(frames: list[list[tuple]], offsets: np.ndarray,
+                      angles_deg: np.ndarray) -> list[np.ndarray | None]:
+    """Per quad i, the quad whose side k is side k of the quad of ``frames[i]`` (its 4 :func:`_side_frame`) turned by
+    ``angles_deg[i, k]`` about its midpoint and moved ``offsets[i, k]`` px outwards; corner k = where sides k - 1 and
+    k meet (None when two sides are parallel). Every side and corner of every quad at once, each the arithmetic of
+    one side turned and one pair of lines met (np.linalg's 2 x 2 determinant and solve, per matrix)."""
+    n = len(frames)
+    if n == 0:
+        return []
+    rad = {float(a): np.radians(a) for a in np.unique(angles_deg)}
+    trig = {a: (np.cos(r), np.sin(r)) for a, r in rad.items()}              # each angle's as one scalar call
+    ca = np.array([[trig[float(a)][0] for a in row] for row in angles_deg], np.float64)    # [n, 4]
+    sa = np.array([[trig[float(a)][1] for a in row] for row in angles_deg], np.float64)
+    m = np.array([[f[0] for f in fr] for fr in frames], np.float64)                        # [n, 4, 2]
+    d = np.array([[f[1] for f in fr] for fr in frames], np.float64)
+    nn = np.array([[f[2] for f in fr] for fr in frames], np.float64)
+    da = np.stack([ca * d[..., 0] - sa * d[..., 1], sa * d[..., 0] + ca * d[..., 1]], axis=-1)
+    na = np.stack([ca * nn[..., 0] - sa * nn[..., 1], sa * nn[..., 0] + ca * nn[..., 1]], axis=-1)
+    p = m + np.asarray(offsets, np.float64)[..., None] * na                               # a point of each side
+    p1, d1 = np.roll(p, 1, axis=1), np.roll(da, 1, axis=1)                                 # side k - 1
+    A = np.stack([np.stack([d1[..., 0], -da[..., 0]], axis=-1), np.stack([d1[..., 1], -da[..., 1]], axis=-1)],
+                 axis=-2)                                                                  # [n, 4, 2, 2]
+    ok = np.abs(np.linalg.det(A)) >= 1e-9
+    corners = np.full((n, 4, 2), np.nan)
+    if ok.any():
+        sol = np.linalg.solve(A[ok], (p - p1)[ok][..., None])[..., 0]
+        corners[ok] = p1[ok] + sol[:, :1] * d1[ok]
+    return [corners[i].copy() if ok[i].all() else None for i in range(n)]
 
 
 def _peaks(p: np.ndarray, rel: float, most: int) -> list[int]:
@@ -259,6 +288,32 @@ def _combos(q: np.ndarray, offs: np.ndarray, S: np.ndarray, card_px: tuple[float
     return [(a[0], b[0], a[1], b[1]) for a in pairs[0] for b in pairs[1]]
 
 
+def _refined(q0: np.ndarray, offs: np.ndarray, angles: np.ndarray, best_a: np.ndarray,
+             combos: list[tuple[int, int, int, int]], grads: tuple, fine: RefineConfig,
+             iterations: int) -> list[np.ndarray | None]:
+    """The outline of each combination of side offsets (indices into ``offs``; each side at its best angle
+    ``best_a``) of the quad ``q0``, searched ``iterations`` - 1 times more around itself with ``fine`` (its sides now
+    aligned), every outline's search at once (:func:`edge_profiles_many`); None where the sides meet nowhere."""
+    if not combos:
+        return []
+    frames0 = _side_frames(q0)
+    c = np.asarray(combos, np.intp)                                                       # [n, 4]
+    found = _quads_from_sides([frames0] * len(combos), offs[c], angles[best_a[np.arange(4)[None, :], c]])
+    for _ in range(iterations - 1):
+        live = [j for j, nq in enumerate(found) if nq is not None and np.isfinite(nq).all()]
+        frames, o, a = [], [], []
+        for j, (o2, a2, P2) in zip(live, edge_profiles_many([found[j] for j in live], grads, fine), strict=True):
+            S2, b2 = P2.max(axis=1), P2.argmax(axis=1)
+            pk = S2.argmax(axis=1)                                                        # each side's strongest
+            frames.append(_side_frames(found[j]))
+            o.append(o2[pk])
+            a.append(a2[b2[np.arange(4), pk]])
+        for j, nq in zip(live, _quads_from_sides(frames, np.array(o).reshape(-1, 4), np.array(a).reshape(-1, 4)),
+                         strict=True):
+            found[j] = nq
+    return found
+
+
 def candidate_quads(gray: np.ndarray, quad: np.ndarray, card_px: tuple[float, float] | None = None,
                     cfg: RefineConfig | None = None) -> list[np.ndarray]:
     """Other outlines of the card whose quad is ``quad``, from the straight edges of ``gray`` near its sides.
@@ -289,24 +344,22 @@ def candidate_quads(gray: np.ndarray, quad: np.ndarray, card_px: tuple[float, fl
     a0 = cv2.contourArea(q0.astype(np.float32))
     fine = RefineConfig(**{**cfg.__dict__, "search_frac": min(cfg.search_frac, 0.14) / 3})
     out: list[np.ndarray] = []
-    for c in combos:
-        nq = _quad_from_lines([_line(q0, k, offs[c[k]], angles[best_a[k, c[k]]]) for k in range(4)])
-        for _ in range(cfg.iterations - 1):   # once more around the answer (its sides now aligned)
+    start = 0
+    while start < len(combos) and len(out) < cfg.max_outlines:
+        # the next combinations, as many as outlines are still wanted, searched again together (the same outlines
+        # as one by one: each is searched on its own; those past the last one kept are never searched)
+        batch = combos[start:start + cfg.max_outlines - len(out)]
+        start += len(batch)
+        for nq in _refined(q0, offs, angles, best_a, batch, grads, fine, cfg.iterations):
             if nq is None or not np.isfinite(nq).all():
+                continue
+            if not (0.5 * a0 <= cv2.contourArea(nq.astype(np.float32)) <= 2.0 * a0):
+                continue
+            if np.abs(nq - q0).max() < 0.5 or any(np.abs(nq - o).max() < 0.5 for o in out):
+                continue
+            out.append(nq)
+            if len(out) >= cfg.max_outlines:
                 break
-            o2, a2, P2 = edge_profiles(gray, nq, fine, grads)
-            S2, b2 = P2.max(axis=1), P2.argmax(axis=1)
-            pk = [int(np.argmax(S2[k])) for k in range(4)]
-            nq = _quad_from_lines([_line(nq, k, o2[pk[k]], a2[b2[k, pk[k]]]) for k in range(4)])
-        if nq is None or not np.isfinite(nq).all():
-            continue
-        if not (0.5 * a0 <= cv2.contourArea(nq.astype(np.float32)) <= 2.0 * a0):
-            continue
-        if np.abs(nq - q0).max() < 0.5 or any(np.abs(nq - o).max() < 0.5 for o in out):
-            continue
-        out.append(nq)
-        if len(out) >= cfg.max_outlines:
-            break
     return out
 
 

@@ -214,14 +214,13 @@ class CardsRead:
 # ----------------------------------------------------------------------------------------------- the read
 
 
-def _up_vectors(quads_frame: list[np.ndarray]) -> np.ndarray:
-    ups = []
-    for q in quads_frame:
-        top = (q[0] + q[1]) / 2
-        bot = (q[2] + q[3]) / 2
-        u = top - bot
-        ups.append(u / max(np.linalg.norm(u), 1e-9))
-    return np.array(ups).reshape(-1, 2)
+def _up_vectors(quads_frame: np.ndarray) -> np.ndarray:
+    """float[N, 2] unit up-vectors of ordered quads float[N, 4, 2] (top edge's middle minus bottom edge's)."""
+    q = np.asarray(quads_frame, np.float64).reshape(-1, 4, 2)
+    u = (q[:, 0] + q[:, 1]) / 2 - (q[:, 2] + q[:, 3]) / 2
+    # each length as np.linalg.norm of one vector takes it (its dot product: the same bits as one card at a time)
+    norm = np.sqrt(np.array([v.dot(v) for v in u], np.float64)).reshape(-1)
+    return u / np.maximum(norm, 1e-9)[:, None]
 
 
 def _rotation_deg(up: np.ndarray) -> float:
@@ -457,7 +456,7 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
     h, w = frame.shape[:2]
     if calibration is not None and (calibration.lens is not None or tuple(calibration.frame_size) != (w, h)):
         return read_cards(frame, deck, calibration, zones, c, tc, check_moved, explained=explained)
-    sides = np.array([quad_size(o.corners) for o in previous]).reshape(-1, 2)
+    sides = _quad_sizes([o.corners for o in previous])
     if len(sides):
         short, card = (float(v) for v in np.median(sides, axis=0))
     elif calibration is not None and deck is not None:
@@ -494,7 +493,8 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
 
     near = [grow(b, 0.5 * card, frame.shape) for b in changed]
     found, t = window_reads(frame.shape, changed, 1.2 * card, near, quads, read)
-    kept_again = [o for o in again.values() if not any(inside_poly(q.mean(axis=0), o.corners) for q in quads)]
+    centres = [q.mean(axis=0) for q in quads]
+    kept_again = [o for o in again.values() if not any_inside(centres, o.corners)]
     quads += [o.corners for o in kept_again]
     obs_all = [*kept, *(o for o, _ in found), *kept_again]
     ids: list[str | None] = [o.id for o in obs_all]
@@ -503,6 +503,17 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
     markers = recheck_markers(frame, calibration, changed, markers, tc, check_moved, t)
     obs = timed_stage(t, "layout", _layout, frame, quads, ids, confs, sources, None, deck, calibration, zones, c)
     return CardsRead(w, h, tuple(obs), markers, t, tuple(sorted(notes)))
+
+
+def _quad_sizes(quads: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+    """float[N, 2]: :func:`vision.quads.quad_size` (short, long side) of each ordered quad (float[4, 2], or all as
+    float[N, 4, 2]), at once."""
+    if len(quads) == 0:
+        return np.zeros((0, 2))
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2) if isinstance(quads, np.ndarray) else \
+        np.stack([np.asarray(c, np.float64).reshape(4, 2) for c in quads])
+    s = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2)
+    return np.stack([(s[:, 0] + s[:, 2]) / 2, (s[:, 1] + s[:, 3]) / 2], axis=1)
 
 
 def covered(corners: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> float:
@@ -529,10 +540,11 @@ def same_place(quad: np.ndarray, cards: list[CardObservation], tol_px: float) ->
     return None
 
 
-def inside_poly(point: np.ndarray, corners: np.ndarray) -> bool:
-    """Whether ``point`` (x, y frame px) lies in the card of ``corners`` (float[4, 2] frame px)."""
+def any_inside(points: Sequence[np.ndarray], corners: np.ndarray) -> bool:
+    """Whether any of ``points`` (x, y frame px each) lies in the card of ``corners`` (float[4, 2] frame px, in any
+    order; its outline is ordered once for all the points)."""
     poly = order_quad(np.asarray(corners, np.float64)).astype(np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0
+    return any(cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), False) >= 0 for p in points)
 
 
 def identify_frame(deck: Any, crops: list[np.ndarray], mirror: str) -> list[tuple[Any, bool]]:
@@ -650,18 +662,18 @@ def _layout(frame, quads, ids, confs, sources, crops, deck, calibration, zones,
     if n == 0:
         return []
     estimated = calibration is None
-    if calibration is not None:
-        qf = [calibration.to_mm(q) for q in quads]
+    quads_px = np.stack([np.asarray(q, np.float64).reshape(4, 2) for q in quads])          # [n, 4, 2]
+    if calibration is not None:   # every corner at once (the same per-point map)
+        qf = calibration.to_mm(quads_px.reshape(-1, 2)).reshape(n, 4, 2)
     else:
         card_mm = getattr(deck, "card_mm", None) or c.fallback_card_mm
-        sides = np.array([quad_size(q) for q in quads])
-        px_per_mm = float(np.median(sides[:, 0])) / float(card_mm[0])
-        qf = [q / px_per_mm for q in quads]
-    centres = np.array([q.mean(axis=0) for q in qf])
+        px_per_mm = float(np.median(_quad_sizes(quads_px)[:, 0])) / float(card_mm[0])
+        qf = quads_px / px_per_mm
+    centres = qf.mean(axis=1)
     ups = _up_vectors(qf)
-    sizes = np.array([quad_size(q) for q in qf])
+    sizes = _quad_sizes(qf)
     # row/col along the table axes: axis-aligned extents of each card
-    ext = np.array([[q[:, 0].max() - q[:, 0].min(), q[:, 1].max() - q[:, 1].min()] for q in qf])
+    ext = qf.max(axis=1) - qf.min(axis=1)
     rows, cols = assign_rows_cols(centres, ext, c)
     zone_of = zones_of(zones, centres, quads, estimated)
     # one edge-adjacency grid per player zone, each anchored on that zone's own anchor card

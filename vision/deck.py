@@ -200,21 +200,42 @@ class DeckProfile:
         the rest. Fine: per crop, the ``shortlist`` closest (reference, turn) pairs at every shift within
         ``struct_shift`` (:meth:`DeckSearch.fine_ncc`), with occlusion trimming; the other pairs keep their
         coarse distance (an upper bound of the fine one: the centred shift is among the shifts tried)."""
+        tried = self.turns_to_try()
         feats = self.turn_features_many(crops)
-        turns = np.array(self.turns_to_try())
-        return [(self._fine(D, hel, f), turns) for (D, hel), f in zip(self._coarse_many(feats), feats, strict=True)]
+        turns = np.array(tried)
+        return [(self._fine(D, hel, f), turns)
+                for (D, hel), f in zip(self._coarse_many(feats, tried=tried), feats, strict=True)]
 
     def _coarse_many(self, feats: list[list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]],
-                     exact_all: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
+                     exact_all: bool = False,
+                     tried: tuple[int, ...] | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
         """Per crop's :meth:`turn_features`: (centred distance float32[N_refs, T] without the amplitude term,
         Hellinger colour distance float[N_refs, T]). The correlation is :meth:`DeckSearch.coarse`'s: exact for
         the references near the best (the pooled index ranks them), the pooled estimate for the rest
-        (``exact_all``: exact for every reference)."""
+        (``exact_all``: exact for every reference).
+
+        ``tried``: the quarter turns the features are at (one per entry of each crop's list; None: each entry its
+        own pass). A half turn t + 2 of a turn t in ``tried`` is not normalised again: its normalised maps are t's
+        read backwards (equal but for the order of the float32 sums), and its colour distances are t's (the same
+        histogram)."""
         cfg = self.config
         sc = cfg.struct_shift
-        qns = [np.stack([normalise_maps(inner_maps(big, sc)) for big, _, _ in f]) for f in feats]   # [T, C, K]
-        hels = [np.stack([np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(h[None, :] * self.colour).sum(axis=1)))
-                          for _, h, _ in f], axis=1) for f in feats]                                # [N, T]
+        T = len(feats[0]) if feats else 0
+        tried = tuple(range(T)) if tried is None or len(tried) != T else tuple(tried)
+        half = [tried.index(t - 2) if t - 2 in tried else -1 for t in tried]     # the entry a half turn reads
+        qns, hels = [], []
+        for f in feats:
+            qn: list[np.ndarray] = []
+            hl: list[np.ndarray] = []
+            for i, (big, h, _) in enumerate(f):
+                if half[i] >= 0:
+                    qn.append(qn[half[i]][:, ::-1])
+                    hl.append(hl[half[i]])
+                    continue
+                qn.append(normalise_maps(inner_maps(big, sc)))
+                hl.append(np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(h[None, :] * self.colour).sum(axis=1))))
+            qns.append(np.stack(qn))                                                                # [T, C, K]
+            hels.append(np.stack(hl, axis=1))                                                       # [N, T]
         nccs = self.search().coarse_many(qns, [cfg.colour_weight * h for h in hels], exact_all)     # [N, T]
         return [(((1.0 - ncc) + cfg.colour_weight * hel).astype(np.float32), hel)
                 for ncc, hel in zip(nccs, hels, strict=True)]
@@ -287,7 +308,8 @@ class DeckProfile:
             feats = [[(mask_face(big, cfg, self.shape, crop.shape[:2]), hist, a)]
                      for crop, (big, hist, a) in zip(crops, crop_features_many(crops, cfg, self.shape), strict=True)]
         out = []
-        for (D, _), f in zip(self._coarse_many(feats, exact_all=not turns), feats, strict=True):
+        at = (self.turns_to_try() if tried is None else tuple(tried)) if turns else (0,)
+        for (D, _), f in zip(self._coarse_many(feats, exact_all=not turns, tried=at), feats, strict=True):
             D = D + np.asarray(self._amp_term(f[0][2]), np.float32).reshape(-1, 1)
             out.append(float(D.min()) if turns else D[:, 0])
         return out

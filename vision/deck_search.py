@@ -109,6 +109,10 @@ class DeckSearch:
         order = np.argsort(self.ref_card, kind="stable")
         bounds = np.searchsorted(self.ref_card[order], np.arange(int(self.ref_card.max()) + 2 if N else 1))
         self._refs_of_card = [order[bounds[k]:bounds[k + 1]] for k in range(len(bounds) - 1)]
+        # each card's references as one run of rows (start, stop) when they lie next to each other (a deck enrolled
+        # card by card): read in place, not gathered (a gather copies every row's maps, tens of KB each)
+        self._run_of_card = [(int(r[0]), int(r[-1]) + 1) if len(r) and np.array_equal(r, np.arange(r[0], r[-1] + 1))
+                             else None for r in self._refs_of_card]
         self._halves: tuple[np.ndarray, ...] | None = None
         self._block_order: tuple[np.ndarray, list[int]] | None = None
         rows, cols = block_bounds(H, W)
@@ -183,11 +187,29 @@ class DeckSearch:
             refs_of, turn_of = np.unravel_index(top, ncc.shape)
             for t in np.unique(turn_of):
                 cards = np.unique(self.ref_card[refs_of[turn_of == t]])
-                rows = np.concatenate([self._refs_of_card[c] for c in cards])
-                ncc[rows, t] = exact[rows, j + t] if exact is not None else self.flat[rows] @ q[t]
+                if exact is not None:
+                    rows = np.concatenate([self._refs_of_card[c] for c in cards])
+                    ncc[rows, t] = exact[rows, j + t]
+                    continue
+                for a, b in self._runs(cards):
+                    ncc[a:b, t] = self.flat[a:b] @ q[t]
             out.append(ncc)
             j += T
         return out
+
+    def _runs(self, cards: np.ndarray) -> list[tuple[int, int]]:
+        """The rows of the references of ``cards`` (sorted card indices) as runs (start, stop): each card's own run
+        (neighbouring runs joined), a card whose references are not next to each other one run per reference."""
+        runs: list[tuple[int, int]] = []
+        for c in cards.tolist():
+            got = self._run_of_card[c]
+            parts = [got] if got is not None else [(int(r), int(r) + 1) for r in self._refs_of_card[c]]
+            for a, b in parts:
+                if runs and runs[-1][1] == a:
+                    runs[-1] = (runs[-1][0], b)
+                else:
+                    runs.append((a, b))
+        return runs
 
     # -- fine ---------------------------------------------------------------------------------------------
 
@@ -225,9 +247,7 @@ class DeckSearch:
         n = 2 * s + 1
         nb = self.block_pixels.reshape(1, 1, 6)
         turns = np.asarray(turns)
-        given = np.zeros(max(4, int(turns.max()) + 1 if M else 0), bool)
-        given[list(bigs)] = True
-        flip_all = ~given[turns]                              # a turn t + 2 whose maps are t's turned a half turn
+        flip_all = np.array([t not in bigs for t in turns.tolist()], bool)   # a turn t + 2: t's maps turned a half turn
         base_of = np.where(flip_all, turns - 2, turns)
         for b in np.unique(base_of):
             sel = np.nonzero(base_of == b)[0]
@@ -238,8 +258,10 @@ class DeckSearch:
             row = refs[sel] + N * flip_all[sel]  # a half turn of the query = the reference turned a half turn
             shifts = self._shift_estimates(big, s, row, inv)                           # [k, m] shifts
             # the windows at every shift some pair keeps, in block order, times every pair's reference
-            uniq, at = np.unique(shifts, return_inverse=True)
-            at = at.reshape(shifts.shape)                                               # [k, m] -> uniq
+            seen = np.zeros(n * n, np.intp)                     # the shifts kept (np.unique's answer, without its sort)
+            seen[shifts] = 1
+            uniq = np.flatnonzero(seen)
+            at = (np.cumsum(seen) - 1)[shifts]                                          # [k, m] -> uniq
             uy, ux = np.divmod(uniq, n)
             r = refs2[:, row]                                                           # [C, m, K]
             prod = np.empty((6, C, len(uniq), m), np.float32)

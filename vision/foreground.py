@@ -40,17 +40,45 @@ def border_strip(lab: np.ndarray, frac: float) -> np.ndarray:
                                                 lab[:, :b].reshape(-1, c), lab[:, -b:].reshape(-1, c)]).T)
 
 
-def _median_u8(v: np.ndarray) -> np.ndarray:
-    """float32[C]: the median of each row of ``v`` (uint8[C, N], N > 0), as ``np.median(v, axis=1)`` gives it (the
-    mean of the two middle values for an even N), from each row's histogram."""
-    n = v.shape[1]
-    out = np.empty(v.shape[0], np.float32)
-    for i, row in enumerate(v):
-        cum = np.cumsum(np.bincount(row, minlength=256))
+def _counts(v: np.ndarray) -> np.ndarray:
+    """int[C, 256]: the histogram of each row of ``v`` (uint8[C, N])."""
+    return np.stack([np.bincount(row, minlength=256) for row in v]) if v.shape[1] else np.zeros((v.shape[0], 256), int)
+
+
+def _median_of_counts(counts: np.ndarray, n: int) -> np.ndarray:
+    """float32[C]: the median of each row's values from its histogram ``counts`` (int[C, 256], each summing to n > 0),
+    as ``np.median`` gives it (the mean of the two middle values for an even n)."""
+    out = np.empty(counts.shape[0], np.float32)
+    for i, row in enumerate(counts):
+        cum = np.cumsum(row)
         lo = int(np.searchsorted(cum, (n - 1) // 2 + 1))   # the ((n - 1) // 2)-th smallest (0-based)
         hi = int(np.searchsorted(cum, n // 2 + 1))         # the (n // 2)-th smallest
         out[i] = np.float32(lo) if lo == hi else (np.float32(lo) + np.float32(hi)) / np.float32(2)
     return out
+
+
+class _Moments:
+    """The pixel count, sums float64[3], sums of products float64[3, 3] and histograms int[3, 256] of a strip's pixels
+    (uint8[3, N]), from which those of any subset follow by taking away the rest's: a refit without the few pixels
+    beyond 3 standard deviations reads only those. Every sum is of integers below 2^53, so exact in float64."""
+
+    def __init__(self, strip: np.ndarray) -> None:
+        self.strip = strip
+        x = strip.astype(np.float64)
+        self.n, self.s1, self.s2, self.counts = strip.shape[1], x.sum(axis=1), x @ x.T, _counts(strip)
+
+    def of(self, keep: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+        """(n, sums, sums of products, histograms) of the pixels where ``keep`` (bool[N]) holds."""
+        out = int(np.count_nonzero(~keep))
+        if out == 0:
+            return self.n, self.s1, self.s2, self.counts
+        if out > self.n // 2:   # most left out: the kept pixels' own sums
+            sub = self.strip[:, keep]
+            x = sub.astype(np.float64)
+            return sub.shape[1], x.sum(axis=1), x @ x.T, _counts(sub)
+        sub = self.strip[:, ~keep]
+        x = sub.astype(np.float64)
+        return self.n - out, self.s1 - x.sum(axis=1), self.s2 - x @ x.T, self.counts - _counts(sub)
 
 
 def _colour(centre: np.ndarray, cov: np.ndarray) -> TableColour:
@@ -64,10 +92,12 @@ def _robust_gaussian(strip: np.ndarray, floor: float) -> TableColour:
     without the pixels beyond 3 standard deviations (cards or markers touching the border) until it settles."""
     border = strip.astype(np.float32)
     keep = np.ones(border.shape[1], bool)
+    moments = _Moments(strip)
     for _ in range(4):
-        part = border[:, keep]
-        bg = _median_u8(strip if keep.all() else strip[:, keep])
-        cov = np.cov(part - bg[:, None]) + np.eye(3) * floor
+        n, s1, s2, counts = moments.of(keep)
+        bg = _median_of_counts(counts, n)
+        # the covariance np.cov gives of the kept pixels (a shift by bg changes none), from their exact sums
+        cov = (s2 - np.outer(s1, s1) / n) / (n - 1) + np.eye(3) * floor
         ci = np.linalg.inv(cov).astype(np.float32)
         d = border - bg[:, None]
         md = np.sqrt(np.maximum(((ci @ d) * d).sum(axis=0), 0.0))
