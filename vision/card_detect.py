@@ -30,7 +30,7 @@ from .timing import timed_stage
 
 __all__ = ["Blob", "CardsConfig", "crop_size", "find_quads", "foreground_mask", "rectify_table", "resize_for_work",
            "select_cards", "split_blob", "card_sized", "find_card_quads", "neighbour_quads",
-           "die_like_share", "unexplained"]
+           "die_like_share", "unexplained", "without_read"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,9 @@ class CardsConfig:
         neighbour_gap, neighbour_rings, neighbour_occupancy: the second look also tries the places beside the
             cards found (:func:`neighbour_quads`): a card plus this gap (fraction of the short side) away, this
             many steps out, where at least this fraction of the place is foreground.
+        read_rim: a window read after a change takes the cards already read out of its foreground with a rim
+            of this fraction of the card's short side (:func:`without_read`): less than half the gap cards are laid
+            with (``neighbour_gap``), so a card beside them keeps its outline.
         fg_cov_floor: added to the diagonal of the table colour covariance (Lab units squared).
         fg_modes: the table is modelled as up to this many colours (a patterned cloth's checks, a playmat's
             print; :func:`vision.foreground.table_colour_model`); fg_modes_top on a calibrated table's top-down
@@ -143,6 +146,7 @@ class CardsConfig:
     loose_max_dice: float | None = 0.6
     loose_snap: float = 0.3
     split_doubt_fit: float = 0.8
+    read_rim: float = 0.02
     die_side: tuple[float, float] = (0.2, 0.6)
     die_fill: float = 0.8
     min_area_frac: float = 0.002
@@ -461,7 +465,8 @@ def find_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: flo
 
 def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: float | None = None,
                     timings: dict[str, float] | None = None, card_px: tuple[float, float] | None = None,
-                    explained: list[np.ndarray] | None = None) -> tuple[list[np.ndarray], list[bool]]:
+                    explained: list[np.ndarray] | None = None,
+                    read: list[np.ndarray] | None = None) -> tuple[list[np.ndarray], list[bool]]:
     """:func:`find_quads`, and for each quad whether it came from the second, looser look (``True``).
 
     With a known card size (``card_px``, (short, long) px of ``frame``), what the first look (each outer
@@ -478,6 +483,12 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     count as explained) is less than ``loose_min_area`` of a card's area in all -- a card of the second look
     needs that much foreground (a place beside the cards found, ``neighbour_occupancy``; joined pieces, a
     good part of a card). A table whose first look found every card then costs one foreground count more.
+
+    ``read``: float[4, 2] quads in px of ``frame`` of cards already read (a window read after a change: the cards
+    kept from the last read); with a known card size their foreground, with a rim of ``read_rim`` x the card's
+    short side, is taken out before the first look (:func:`without_read`): a tableau the window cuts is then no
+    blob of many cards to split on the card grid only to drop the cards it holds, and a card added beside them is
+    a blob of its own. Without a known card size: unused (the card size is estimated from all the blobs).
     """
     c = config or CardsConfig()
     t = timings if timings is not None else {}
@@ -485,6 +496,9 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     img, s = timed_stage(t, "resize", resize_for_work, frame, c)
     mask = timed_stage(t, "foreground", foreground_mask, img,
                        c if card_px is None else replace(c, fg_modes=c.fg_modes_top))
+    if read and card_px is not None:
+        mask = timed_stage(t, "without_read", without_read, mask, [np.asarray(q, np.float64) * s for q in read],
+                           (card_px[0] * s, card_px[1] * s), c.read_rim)
     filled = timed_stage(t, "fill", fill_holes, mask)
     blobs = timed_stage(t, "blobs", blobs_of, filled, c)
     cp = (card_px[0] * s, card_px[1] * s) if card_px is not None else None
@@ -615,6 +629,19 @@ def unexplained(mask: np.ndarray, quads: list[np.ndarray], card_px: tuple[float,
         cv2.fillPoly(rest, pts, 0)
         cv2.polylines(rest, pts, True, 0, 2 * pad)
     return rest
+
+
+def without_read(mask: np.ndarray, quads: list[np.ndarray], card_px: tuple[float, float], rim: float) -> np.ndarray:
+    """A copy of ``mask`` (uint8[H, W]) without the cards already read (``quads`` float[4, 2] px of it) and a rim of
+    ``rim`` x the card's short side (``card_px`` (short, long) px, at least 1 px) around each: what a quad leaves of
+    its card's edge (a pixel or two) would otherwise join the card beside it."""
+    out = mask.copy()
+    pad = max(1, int(round(rim * min(card_px))))
+    for q in quads:
+        pts = [np.round(q).astype(np.int32)]
+        cv2.fillPoly(out, pts, 0)
+        cv2.polylines(out, pts, True, 0, 2 * pad + 1)
+    return out
 
 
 def neighbour_quads(quads: list[np.ndarray], mask: np.ndarray, card_px: tuple[float, float],

@@ -251,7 +251,7 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                zones: Zones | None = None, config: CardsConfig | None = None,
                table_config: TableConfig | None = None, check_moved: bool = True, keep_crops: bool = False,
                select: Callable[[np.ndarray], bool] | None = None,
-               explained: Sequence[np.ndarray] = ()) -> CardsRead:
+               explained: Sequence[np.ndarray] = (), read: Sequence[np.ndarray] = ()) -> CardsRead:
     """Find, rectify, identify and lay out every card in ``frame``.
 
     Args:
@@ -267,6 +267,10 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
             look leaves their foreground out, as it does the calibration markers' (``find_card_quads``'s
             ``explained``): a die among the tiles then makes no place to snap, screen and drop. The first look
             is not changed by them (a card under a die is found as before). Without a calibration: unused.
+        read: float[4, 2] frame-px quads of cards already read (a window read after a change: the cards kept),
+            also to be given in ``explained``; with a calibration their foreground is taken out before the first
+            look (``find_card_quads``'s ``read``), so they are neither split from a blob nor reported again.
+            Without a calibration: unused.
 
     Raises:
         BadFrame: frame is not a non-empty uint8 BGR image.
@@ -286,7 +290,8 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                                                 M @ calibration.H).reshape(-1, 2)
                        for m in (np.asarray(v, np.float64) for v in calibration.layout.corners_mm.values())]
         quads_top, loose = find_card_quads(top, c, aspect, t, card_px,
-                                           markers_top + _to_top(explained, M, calibration))
+                                           markers_top + _to_top(explained, M, calibration),
+                                           _to_top(read, M, calibration))
         Minv = np.linalg.inv(M)
 
         def to_frame(q: np.ndarray) -> np.ndarray:
@@ -474,6 +479,7 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
     # foreground its first look does not explain; without them the second look would run to find nothing new)
     polys = [np.asarray(p, np.float64).reshape(-1, 2) for p in explained] + [np.asarray(o.corners, np.float64)
                                                                              for o in kept]
+    quads_kept = [np.asarray(o.corners, np.float64) for o in kept]   # their foreground taken out of each window
     again: dict[int, CardObservation] = {}  # a card beside the change found at its place: kept as it was
 
     def read(x: int, y: int, ww: int, hh: int, keep: Callable[[np.ndarray], bool]):
@@ -486,8 +492,9 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
 
         sub_cal = calibration.window(x, y, ww, hh) if calibration is not None else None
         inside = [p - (x, y) for p in polys if touches(p, [(x, y, ww, hh)])]
+        read_in = [q - (x, y) for q in quads_kept if touches(q, [(x, y, ww, hh)])]
         r = read_cards(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False, select=select,
-                       explained=inside)
+                       explained=inside, read=read_in)
         notes.update(r.notes)
         return r.cards, r.timings_ms
 
