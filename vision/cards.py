@@ -439,11 +439,12 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
     observations) that touches no other changed box is kept as it was (id, quad, confidence, source); each
     window (a changed box grown by a card's size) is read as its own frame (:func:`read_cards`, with the
     window's calibration and the kept cards as ``explained``: a kept card cut by the window's edge leaves the
-    detector's second look nothing to find there), and a card found there joins when its centre lies in a changed
-    box and the window's edge does not cut it; a card beside the change (the changes cover at most ``EDGE_COVER``
-    of it) that the window's read finds at its place again keeps its observation without being identified again
-    (0 ms for a card that did not move); then every card is laid out again (rows, columns, cells and zones depend
-    on all). The markers are checked again only when a change touches one.
+    detector's second look nothing to find there; and as ``read``: their foreground is taken out before the first
+    look, so a tableau the window cuts is not split on the card grid only to drop the cards it holds), and a card
+    found there joins when its centre lies in a changed box and the window's edge does not cut it; a card beside the
+    change (the changes cover at most ``EDGE_COVER`` of it) that the window's read finds at its place again keeps its
+    observation without being identified again (0 ms for a card that did not move); then every card is laid out
+    again (rows, columns, cells and zones depend on all). The markers are checked again only when a change touches one.
 
     Args:
         changed: ``(x, y, w, h)`` frame-px boxes of what changed since ``previous`` was read (not empty).
