@@ -183,19 +183,26 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
     return groups
 
 
-def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: RollDiceConfig) -> Candidates:
+def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: RollDiceConfig,
+                    side: float | None = None) -> Candidates:
     """Die candidates (rotated rects in frame pixels) from the raw foreground mask.
 
     Blobs (cleaned foreground) are cut at colour edges into face cores; each core is a die top face
     (a core of k dice areas, when an edge was too faint, is split by k-means).
     """
-    side = config.default_side_frac * max(mask.shape[:2])
     edges = edge_map(work, config)
-    blobs = clean_mask(mask, side, config)
-    side = typical_side(blobs, config, edges=edges if config.symbol_size else None)
-    blobs = clean_mask(mask, side, config)
-    cores = face_cores(blobs, edges, side, config)
-    side = typical_side(cores, config, default=side * config.core_shrink, edges=edges if config.symbol_size else None)
+    if side is None:
+        side = config.default_side_frac * max(mask.shape[:2])
+        blobs = clean_mask(mask, side, config)
+        side = typical_side(blobs, config, edges=edges if config.symbol_size else None)
+        blobs = clean_mask(mask, side, config)
+        cores = face_cores(blobs, edges, side, config)
+        side = typical_side(cores, config, default=side * config.core_shrink,
+                            edges=edges if config.symbol_size else None)
+    else:
+        blobs = clean_mask(mask, side, config)
+        cores = face_cores(blobs, edges, side, config)
+        side = side * config.core_shrink
     area0 = side * side
     pad = side * (1.0 / config.core_shrink - 1.0)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=4)
@@ -235,7 +242,7 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
 
 
 def add_cnn_candidates(frame: np.ndarray, cands: Candidates, net: _d6.Model | None,
-                       config: RollDiceConfig) -> Candidates:
+                       config: RollDiceConfig, found: _d6.Candidates | None = None) -> Candidates:
     """Candidates plus the CNN detector's boxes that are not near a classical candidate.
 
     A CNN box near a square classical candidate is that die (skipped). A classical candidate that
@@ -250,6 +257,8 @@ def add_cnn_candidates(frame: np.ndarray, cands: Candidates, net: _d6.Model | No
         cands: the classical candidates (frame pixels).
         net: the d6 detector (:func:`vision.d6.load_net`), or None to return ``cands`` unchanged.
         config: ``cnn_threshold``, ``cnn_input_long_side``, ``cnn_merge_dist``, ``cnn_full_score``.
+        found: the detector's boxes on ``frame`` when already run (:func:`vision.d6.detect_dice`; the
+            reader tries several die sizes on one frame and runs the detector once), else it is run here.
 
     Returns:
         :class:`Candidates` with the added boxes as axis-aligned rects (angle 0; the top-face stage
@@ -257,7 +266,8 @@ def add_cnn_candidates(frame: np.ndarray, cands: Candidates, net: _d6.Model | No
     """
     if net is None:
         return cands
-    found = _d6.detect_dice(net, frame, config.cnn_config())
+    if found is None:
+        found = _d6.detect_dice(net, frame, config.cnn_config())
     have = cands.rects
     aspect = np.maximum(have[:, 2], have[:, 3]) / np.maximum(np.minimum(have[:, 2], have[:, 3]), 1e-6)
     square = aspect <= config.cnn_replace_aspect

@@ -11,13 +11,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .. import d6 as _d6
 from ..errors import BadFrame, VisionError
 from ..frames import validate_frame
 from ..incremental import clip_box
 from ..inference import Model
 from ..profiles import DiceProfile
 from ..timing import timed_stage
-from .assemble import _ramp, assemble, die_weights, symbol_weights
+from .assemble import _ramp, assemble, die_weights, size_evidence, symbol_weights
 from .candidates import add_cnn_candidates, find_candidates, load_cnn
 from .colours import colour_posteriors, estimate_light
 from .config import RollDiceConfig
@@ -31,14 +32,30 @@ __all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read
 
 
 def detect_tops(frame: np.ndarray, config: RollDiceConfig, timings: dict | None = None,
-                net: Model | None = None) -> TopFaces:
+                net: Model | None = None, side: float | None = None) -> TopFaces:
     """Stages 2-5 on a validated ``uint8[H, W, 3]`` BGR frame (shared by reading and enrollment);
-    ``net`` is the optional CNN candidate source (:func:`load_cnn`)."""
+    ``net`` is the optional CNN candidate source (:func:`load_cnn`); ``side``: the die's side (work px,
+    :func:`vision.roll_dice.candidates.find_candidates`) to look for, or None to measure it on the frame's
+    square blobs."""
     timings = {} if timings is None else timings
+    work, mask, scale = timed_stage(timings, "foreground", foreground, frame, config)
+    found = timed_stage(timings, "cnn", _cnn_boxes, frame, net, config)
+    return _tops_at(frame, (work, mask, scale), found, config, timings, net, side)
+
+
+def _cnn_boxes(frame: np.ndarray, net: Model | None, config: RollDiceConfig) -> _d6.Candidates | None:
+    """The d6 CNN detector's boxes on ``frame`` (None without a net): run once per frame, whatever size is tried."""
+    return None if net is None else _d6.detect_dice(net, frame, config.cnn_config())
+
+
+def _tops_at(frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], found: _d6.Candidates | None,
+             config: RollDiceConfig, timings: dict, net: Model | None, side: float | None) -> TopFaces:
+    """Stages 3-5 from the foreground ``fg`` (work image, mask, scale) and the CNN's boxes ``found``, looking for
+    dice of ``side`` work px (None: measured on the mask)."""
     stage = functools.partial(timed_stage, timings)
-    work, mask, scale = stage("foreground", foreground, frame, config)
-    cands = stage("candidates", find_candidates, work, mask, scale, config)
-    cands = stage("cnn", add_cnn_candidates, frame, cands, net, config)
+    work, mask, scale = fg
+    cands = stage("candidates", find_candidates, work, mask, scale, config, side)
+    cands = stage("cnn", add_cnn_candidates, frame, cands, net, config, found)
     tops = stage("tops", extract_tops, frame, cands, config)
     return stage("dedupe", drop_duplicates, tops, config)
 
@@ -179,11 +196,22 @@ class RollDiceReader:
               light: Sequence[float] | None = None,
               keep: Callable[[TopFaces], np.ndarray] | None = None, white: np.ndarray | None = None) -> RollDiceRead:
         stage = functools.partial(timed_stage, timings)
-        tops = detect_tops(frame, cfg, timings, self._cnn)
-        if keep is not None and len(tops.rects):
-            tops = tops.take(np.flatnonzero(keep(tops)))
-        ncc, tops = stage("faces", self._match, frame, tops, cfg)
-        tops = stage("pattern", self._not_pattern, frame, tops, ncc, cfg)
+        fg = stage("foreground", foreground, frame, cfg)
+        found = stage("cnn", _cnn_boxes, frame, self._cnn, cfg)
+        base = cfg.default_side_frac * max(fg[1].shape[:2])
+        best: tuple[float, TopFaces, np.ndarray] | None = None
+        # each die size tried (or, with none, the one the frame's square blobs give) is read as far as the
+        # pattern test; the size whose faces look most like the owner's dice is kept (:func:`size_evidence`)
+        for side in [base * f for f in cfg.size_hypotheses] or [None]:
+            tops = _tops_at(frame, fg, found, cfg, timings, self._cnn, side)
+            if keep is not None and len(tops.rects):
+                tops = tops.take(np.flatnonzero(keep(tops)))
+            ncc, tops = stage("faces", self._match, frame, tops, cfg)
+            tops = stage("pattern", self._not_pattern, frame, tops, ncc, cfg)
+            evidence = size_evidence(tops, ncc, cfg)
+            if best is None or evidence > best[0]:
+                best = (evidence, tops, ncc)
+        _, tops, ncc = best
         weights = symbol_weights(tops, ncc, cfg)
         lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white)
         dice = stage("assemble", assemble, tops, colour_p, ncc, self.profile, cfg, self._template_pol)
