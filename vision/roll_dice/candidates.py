@@ -14,7 +14,7 @@ from .observations import Candidates
 
 __all__ = ["add_cnn_candidates", "clean_mask", "edge_map", "face_cores", "fill_symbol_holes",
            "find_candidates", "load_cnn", "log_lut", "merge_fragments", "split_blob", "symbol_blobs",
-           "typical_side"]
+           "tried_sides", "typical_side"]
 
 
 def disc_kernel(size: float) -> np.ndarray:
@@ -77,6 +77,34 @@ def typical_side(mask: np.ndarray, config: RollDiceConfig, default: float | None
     if len(sides) >= 2:
         return float(np.median(sides))
     return float(default)
+
+
+def _measured(mask: np.ndarray, edges: np.ndarray, config: RollDiceConfig) -> tuple[float, np.ndarray]:
+    """(face core side, work px; the face cores ``uint8[h, w]`` 0/255) measured on the frame: the median square
+    blob's side (:func:`typical_side`) sets the morphology, then the median square core's side is measured."""
+    side = config.default_side_frac * max(mask.shape[:2])
+    sym = edges if config.symbol_size else None
+    side = typical_side(clean_mask(mask, side, config), config, edges=sym)
+    cores = face_cores(clean_mask(mask, side, config), edges, side, config)
+    return typical_side(cores, config, default=side * config.core_shrink, edges=sym), cores
+
+
+def tried_sides(work: np.ndarray, mask: np.ndarray, config: RollDiceConfig) -> list[float | None]:
+    """The die sides (work px) the reader tries on a frame, for :func:`find_candidates`: ``size_hypotheses`` x
+    the default side (``default_side_frac`` of ``mask``'s longer side); or ``[None]`` (the side measured on the
+    frame's square blobs and face cores, as :func:`find_candidates` measures it) when that is larger than the
+    largest of them by more than the ratio ``size_step``: a camera nearer the table than the box's shows dice larger
+    than any tried, and the blobs measure them (a cloth's checks or a playmat's print that outnumber the dice are
+    most often smaller than a die, and it is there that the measured side is not trusted). Without
+    ``size_hypotheses``, ``[None]``. ``work``: ``uint8[h, w, 3]`` BGR work image, ``mask``: ``uint8[h, w]`` 0/255
+    raw foreground. Raises nothing."""
+    if not config.size_hypotheses:
+        return [None]
+    default = config.default_side_frac * max(mask.shape[:2])
+    measured = _measured(mask, edge_map(work, config), config)[0] / config.core_shrink
+    if measured > max(config.size_hypotheses) * default * config.size_step:
+        return [None]
+    return [default * float(f) for f in config.size_hypotheses]
 
 
 def symbol_blobs(mask: np.ndarray, contours: list[np.ndarray], edges: np.ndarray, side: float,
@@ -192,16 +220,9 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
     """
     edges = edge_map(work, config)
     if side is None:
-        side = config.default_side_frac * max(mask.shape[:2])
-        blobs = clean_mask(mask, side, config)
-        side = typical_side(blobs, config, edges=edges if config.symbol_size else None)
-        blobs = clean_mask(mask, side, config)
-        cores = face_cores(blobs, edges, side, config)
-        side = typical_side(cores, config, default=side * config.core_shrink,
-                            edges=edges if config.symbol_size else None)
+        side, cores = _measured(mask, edges, config)
     else:
-        blobs = clean_mask(mask, side, config)
-        cores = face_cores(blobs, edges, side, config)
+        cores = face_cores(clean_mask(mask, side, config), edges, side, config)
         side = side * config.core_shrink
     area0 = side * side
     pad = side * (1.0 / config.core_shrink - 1.0)

@@ -19,7 +19,7 @@ from ..inference import Model
 from ..profiles import DiceProfile
 from ..timing import timed_stage
 from .assemble import _ramp, assemble, die_weights, size_evidence, symbol_weights
-from .candidates import add_cnn_candidates, find_candidates, load_cnn
+from .candidates import add_cnn_candidates, find_candidates, load_cnn, tried_sides
 from .colours import colour_posteriors, estimate_light
 from .config import RollDiceConfig
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
@@ -192,25 +192,32 @@ class RollDiceReader:
                else np.asarray(light, np.float64))
         return lit, colour_posteriors(body, self._protos, lit, cfg)
 
+    def _at_side(self, frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], found: _d6.Candidates | None,
+                 cfg: RollDiceConfig, timings: dict[str, float], side: float | None,
+                 keep: Callable[[TopFaces], np.ndarray] | None) -> tuple[float, TopFaces, np.ndarray]:
+        """(:func:`size_evidence`, top faces, NCC ``[N, K]``) of the dice looked for at ``side`` work px (None: the
+        side measured on the frame), read as far as the pattern test."""
+        stage = functools.partial(timed_stage, timings)
+        tops = _tops_at(frame, fg, found, cfg, timings, self._cnn, side)
+        if keep is not None and len(tops.rects):
+            tops = tops.take(np.flatnonzero(keep(tops)))
+        ncc, tops = stage("faces", self._match, frame, tops, cfg)
+        tops = stage("pattern", self._not_pattern, frame, tops, ncc, cfg)
+        return size_evidence(tops, ncc, cfg), tops, ncc
+
     def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float],
               light: Sequence[float] | None = None,
               keep: Callable[[TopFaces], np.ndarray] | None = None, white: np.ndarray | None = None) -> RollDiceRead:
         stage = functools.partial(timed_stage, timings)
         fg = stage("foreground", foreground, frame, cfg)
         found = stage("cnn", _cnn_boxes, frame, self._cnn, cfg)
-        base = cfg.default_side_frac * max(fg[1].shape[:2])
-        best: tuple[float, TopFaces, np.ndarray] | None = None
-        # each die size tried (or, with none, the one the frame's square blobs give) is read as far as the
-        # pattern test; the size whose faces look most like the owner's dice is kept (:func:`size_evidence`)
-        for side in [base * f for f in cfg.size_hypotheses] or [None]:
-            tops = _tops_at(frame, fg, found, cfg, timings, self._cnn, side)
-            if keep is not None and len(tops.rects):
-                tops = tops.take(np.flatnonzero(keep(tops)))
-            ncc, tops = stage("faces", self._match, frame, tops, cfg)
-            tops = stage("pattern", self._not_pattern, frame, tops, ncc, cfg)
-            evidence = size_evidence(tops, ncc, cfg)
-            if best is None or evidence > best[0]:
-                best = (evidence, tops, ncc)
+        sides = stage("candidates", tried_sides, fg[0], fg[1], cfg)
+        # each die size tried is read as far as the pattern test; the size whose faces look most like the owner's
+        # dice is kept (:func:`size_evidence`); where no size shows as much as ``size_min_evidence`` (no die, or
+        # none plain: an empty patterned table), the side the frame's blobs give, as with one size only
+        best = max((self._at_side(frame, fg, found, cfg, timings, side, keep) for side in sides), key=lambda r: r[0])
+        if best[0] < cfg.size_min_evidence and None not in sides:
+            best = self._at_side(frame, fg, found, cfg, timings, None, keep)
         _, tops, ncc = best
         weights = symbol_weights(tops, ncc, cfg)
         lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white)
