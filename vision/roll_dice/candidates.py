@@ -93,8 +93,8 @@ def tried_sides(work: np.ndarray, mask: np.ndarray, config: RollDiceConfig) -> l
     """The die sides (work px) the reader tries on a frame, for :func:`find_candidates`: ``size_hypotheses`` x
     the default side (``default_side_frac`` of ``mask``'s longer side); or ``[None]`` (the side measured on the
     frame's square blobs and face cores, as :func:`find_candidates` measures it) when that is larger than the
-    largest of them by more than the ratio ``size_step``: a camera nearer the table than the box's shows dice larger
-    than any tried, and the blobs measure them (a cloth's checks or a playmat's print that outnumber the dice are
+    largest of them: a camera nearer the table than the box's shows dice larger than any tried, and the blobs
+    measure them (a cloth's checks or a playmat's print that outnumber the dice are
     most often smaller than a die, and it is there that the measured side is not trusted). Without
     ``size_hypotheses``, ``[None]``. ``work``: ``uint8[h, w, 3]`` BGR work image, ``mask``: ``uint8[h, w]`` 0/255
     raw foreground. Raises nothing."""
@@ -102,7 +102,7 @@ def tried_sides(work: np.ndarray, mask: np.ndarray, config: RollDiceConfig) -> l
         return [None]
     default = config.default_side_frac * max(mask.shape[:2])
     measured = _measured(mask, edge_map(work, config), config)[0] / config.core_shrink
-    if measured > max(config.size_hypotheses) * default * config.size_step:
+    if measured > max(config.size_hypotheses) * default:
         return [None]
     return [default * float(f) for f in config.size_hypotheses]
 
