@@ -89,10 +89,11 @@ def test_die_size_holds_where_the_cloths_checks_outnumber_the_dice(light_ink_rea
     assert typical_side(blobs, cfg) < 0.6 * truth                     # and the blobs' median is a check, not a die
     assert tried_sides(work, mask, cfg) != [None]                     # so the blobs' side is not the one used
     read = light_ink_reader.read(sc.image).dice
-    label_side = float(np.median([np.sqrt(d.box[2] * d.box[3]) for d in sc.dice]))
     found = [(lab, d) for lab in sc.dice for d in read if inside(lab.centre, d.box)]
     assert len({id(lab) for lab, _ in found}) >= 0.6 * len(sc.dice)
+    # a reported box is the upright box of a top face: 1 to 1.41 x its side as the die is turned 0 to 45 degrees;
+    # a read at the checks' size would report boxes of half a die
     side = float(np.median([np.sqrt(d.box[2] * d.box[3]) for _, d in found]))
-    assert 0.75 * label_side <= side <= 1.3 * label_side
+    assert 0.8 * truth <= side <= 1.5 * truth
     right = {id(lab) for lab, d in found if (d.colour, d.face) == (lab.colour, lab.face)}
     assert len(right) >= 0.5 * len(sc.dice)
