@@ -24,6 +24,7 @@ from vision.roll_dice.candidates import (
     face_cores,
     merge_fragments,
     symbol_blobs,
+    tried_sides,
     typical_side,
 )
 from vision.roll_dice.faces import (
@@ -398,6 +399,27 @@ def test_the_die_side_is_measured_on_the_printed_blobs_not_on_the_cloths_checks(
     for k in range(3):
         _square(few, np.zeros_like(mask), 120 + 150 * k, 250, 24, False)
     assert typical_side(few, cfg, default=26.0, edges=np.zeros_like(mask)) == pytest.approx(24.0, abs=2.0)
+
+
+def test_the_sizes_tried_are_the_expected_range_unless_the_blobs_show_larger_dice():
+    """The reader tries ``size_hypotheses`` x the default side (26.88 px on a 640 px frame), whatever the frame's
+    square blobs measure below them (a cloth's 12 px checks); only square blobs larger than every tried size (a
+    camera nearer the table: 60 px dice) are trusted, and then alone; no hypotheses: the blobs."""
+    cfg = RollDiceConfig()
+    default = cfg.default_side_frac * 640
+    work = np.zeros((360, 640, 3), np.uint8)
+    checks = np.zeros((360, 640), np.uint8)
+    for i in range(60):
+        cv2.rectangle(checks, (10 + 40 * (i % 15), 10 + 40 * (i // 15)), (21 + 40 * (i % 15), 21 + 40 * (i // 15)),
+                      255, -1)
+    grid = [pytest.approx(default * f) for f in cfg.size_hypotheses]
+    assert tried_sides(cv2.merge([checks] * 3), checks, cfg) == grid
+    big = np.zeros_like(checks)
+    for k in range(4):
+        cv2.rectangle(big, (40 + 150 * k, 150), (99 + 150 * k, 209), 255, -1)
+    assert max(cfg.size_hypotheses) * default < 55  # 60 px dice are above every tried size
+    assert tried_sides(cv2.merge([big] * 3), big, cfg) == [None]
+    assert tried_sides(work, checks, replace(cfg, size_hypotheses=())) == [None]
 
 
 def test_symbol_blobs_tell_a_printed_face_from_a_flat_one():

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
+import numpy as np
 import pytest
 
 from tests.test_roll_dice import FACES_BY_COLOUR
 from vision import scenes
 from vision.roll_dice import RollDiceReader, build_profile
+from vision.roll_dice.candidates import clean_mask, tried_sides, typical_side
+from vision.roll_dice.foreground import foreground
 
 SCENE = scenes.DiceSceneConfig(width=640, height=360, boards=0.0, clutter=0.0, die_px=(40.0, 46.0),
                                tilt=(0.0, 15.0))
@@ -66,3 +70,30 @@ def test_patterned_table_without_dice_shows_no_die(light_ink_reader: RollDiceRea
         sc = scenes.render_dice_scene(seed, SCENE, faces_by_colour=FACES_BY_COLOUR, dice=[], table=table)
         assert light_ink_reader.read(sc.image).dice == ()
 
+
+
+@pytest.mark.parametrize("seed", [63, 66])
+def test_die_size_holds_where_the_cloths_checks_outnumber_the_dice(light_ink_reader: RollDiceReader, seed: int):
+    """A checked cloth whose squares outnumber the dice many times over: the median square blob measures a check, a
+    half or a third of a die, yet the size the reader reads the dice at is the dice's (the sizes tried are scored by
+    how plainly their faces show the owner's symbols, :func:`vision.roll_dice.assemble.size_evidence`), so the dice
+    are found whole and read."""
+    sc = scenes.render_dice_scene(seed, replace(SCENE, n_dice=(5, 6), die_px=(26.0, 30.0)),
+                                  faces_by_colour=FACES_BY_COLOUR, edition="light-ink", table="gingham")
+    cfg = light_ink_reader.config
+    work, mask, _ = foreground(sc.image, cfg)  # 640 px wide: work px are frame px
+    blobs = clean_mask(mask, cfg.default_side_frac * max(mask.shape), cfg)
+    contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    truth = float(np.median([np.sqrt(cv2.contourArea(np.float32(d.quad))) for d in sc.dice]))
+    assert len(contours) > 10 * len(sc.dice)                         # the cloth's squares outnumber the dice
+    assert typical_side(blobs, cfg) < 0.6 * truth                     # and the blobs' median is a check, not a die
+    assert tried_sides(work, mask, cfg) != [None]                     # so the blobs' side is not the one used
+    read = light_ink_reader.read(sc.image).dice
+    found = [(lab, d) for lab in sc.dice for d in read if inside(lab.centre, d.box)]
+    assert len({id(lab) for lab, _ in found}) >= 0.6 * len(sc.dice)
+    # a reported box is the upright box of a top face: 1 to 1.41 x its side as the die is turned 0 to 45 degrees;
+    # a read at the checks' size would report boxes of half a die
+    side = float(np.median([np.sqrt(d.box[2] * d.box[3]) for _, d in found]))
+    assert 0.8 * truth <= side <= 1.5 * truth
+    right = {id(lab) for lab, d in found if (d.colour, d.face) == (lab.colour, lab.face)}
+    assert len(right) >= 0.5 * len(sc.dice)

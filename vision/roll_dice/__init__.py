@@ -14,8 +14,13 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
 3. ``find_candidates`` (:mod:`.candidates`) -- (classical) the mask cleaned (small holes = symbols filled,
    thin lines opened away), cut at colour edges (Canny on a log-scaled copy) into flat "face cores", so
    touching dice come apart at their shared edge; fragments of one face (cut by its own symbol) merged
-   back; a core of k dice areas split by k-means; a typical die size measured per frame (with ``symbol_size``,
-   off by default, on a patterned table only from the blobs that carry a symbol: ``symbol_blobs``).
+   back; a core of k dice areas split by k-means; at a die size given by the reader. The reader tries a few
+   sizes about the one the table expects (``tried_sides``: ``size_hypotheses`` x the default side; the median
+   square blob's side only where the blobs show dice larger than all of those), reads each as far as stage 6 and
+   the pattern test, and keeps the size whose faces most plainly look like the owner's dice (``size_evidence``:
+   a symbol matched well, a die's shape, a printed middle, not a tile of the table's pattern), so a cloth's
+   checks or a playmat's print, which outnumber the dice, do not set it; where no size shows a plain die (an
+   empty table), the median square blob's side.
 3b. ``add_cnn_candidates`` (:mod:`.candidates`) -- a second candidate source: the d6 CNN detector
     (``vision/models/d6_detector.onnx`` through :func:`vision.d6.detect_dice`, trained on real photos); a
     CNN box whose centre is not near a classical candidate is added (a die the classical stage missed: low

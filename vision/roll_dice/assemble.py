@@ -77,6 +77,32 @@ def symbol_weights(tops: TopFaces, ncc: np.ndarray, config: RollDiceConfig) -> n
     return np.asarray(tops.scores, np.float64) * _ramp(best, config.match_ramp) * shape
 
 
+def size_evidence(tops: TopFaces, ncc: np.ndarray, config: RollDiceConfig) -> float:
+    """How well the top faces found at one tried die size look like the owner's dice, a number >= 0 (no unit):
+    the sum over the faces of (candidate score x best template NCC on the ramp ``strong_match_ramp`` x
+    die-likeness x the ramp ``middle_ramp`` of the face's :func:`vision.roll_dice.shape.middle_spread`) to the
+    power ``size_power``.
+
+    Every factor is evidence the table's print cannot give at the wrong size: one of the owner's symbols matched
+    plainly (a playmat's art or a tile's picture matches none that well, nor does a die's symbol seen at half or
+    twice its size), the face one colour to its rim and standing out all round
+    (:func:`vision.roll_dice.shape.die_likeness`: a piece of a die cut at half its size does not stand out from
+    the rest of its face; a square of twice the size holds the table), its middle printed (a check of a cloth is
+    flat), and the candidate scores already lowered where a face is a tile of the table's repeating pattern
+    (:meth:`vision.roll_dice.RollDiceReader._not_pattern`), so the cloth's lattice squares do not vote. The power
+    makes a few plain dice outweigh many half-like faces: a size that splits each die into pieces, or merges the
+    cloth's checks into die-sized squares, finds more faces but fewer sure ones. ``tops``: N faces, ``ncc``:
+    ``float[N, K]``. Raises nothing; no face gives 0."""
+    n = len(tops.rects)
+    if n == 0:
+        return 0.0
+    best = ncc.max(1) if ncc.size else np.zeros(n)
+    shape = die_likeness(tops.evidence, config) if tops.evidence is not None else np.ones(n)
+    printed = _ramp(middle_spread(tops.ink, config), config.middle_ramp) if tops.ink is not None else np.ones(n)
+    sure = np.asarray(tops.scores, np.float64) * _ramp(best, config.strong_match_ramp) * shape * printed
+    return float((sure ** config.size_power).sum())
+
+
 def die_weights(tops: TopFaces, ncc: np.ndarray, config: RollDiceConfig) -> np.ndarray:
     """How surely each top face is a die, ``float[N]`` 0..1: its candidate score times the strongest of
 

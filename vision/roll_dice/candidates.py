@@ -14,7 +14,7 @@ from .observations import Candidates
 
 __all__ = ["add_cnn_candidates", "clean_mask", "edge_map", "face_cores", "fill_symbol_holes",
            "find_candidates", "load_cnn", "log_lut", "merge_fragments", "split_blob", "symbol_blobs",
-           "typical_side"]
+           "tried_sides", "typical_side"]
 
 
 def disc_kernel(size: float) -> np.ndarray:
@@ -77,6 +77,34 @@ def typical_side(mask: np.ndarray, config: RollDiceConfig, default: float | None
     if len(sides) >= 2:
         return float(np.median(sides))
     return float(default)
+
+
+def _measured(mask: np.ndarray, edges: np.ndarray, config: RollDiceConfig) -> tuple[float, np.ndarray]:
+    """(face core side, work px; the face cores ``uint8[h, w]`` 0/255) measured on the frame: the median square
+    blob's side (:func:`typical_side`) sets the morphology, then the median square core's side is measured."""
+    side = config.default_side_frac * max(mask.shape[:2])
+    sym = edges if config.symbol_size else None
+    side = typical_side(clean_mask(mask, side, config), config, edges=sym)
+    cores = face_cores(clean_mask(mask, side, config), edges, side, config)
+    return typical_side(cores, config, default=side * config.core_shrink, edges=sym), cores
+
+
+def tried_sides(work: np.ndarray, mask: np.ndarray, config: RollDiceConfig) -> list[float | None]:
+    """The die sides (work px) the reader tries on a frame, for :func:`find_candidates`: ``size_hypotheses`` x
+    the default side (``default_side_frac`` of ``mask``'s longer side); or ``[None]`` (the side measured on the
+    frame's square blobs and face cores, as :func:`find_candidates` measures it) when that is larger than the
+    largest of them: a camera nearer the table than the box's shows dice larger than any tried, and the blobs
+    measure them (a cloth's checks or a playmat's print that outnumber the dice are
+    most often smaller than a die, and it is there that the measured side is not trusted). Without
+    ``size_hypotheses``, ``[None]``. ``work``: ``uint8[h, w, 3]`` BGR work image, ``mask``: ``uint8[h, w]`` 0/255
+    raw foreground. Raises nothing."""
+    if not config.size_hypotheses:
+        return [None]
+    default = config.default_side_frac * max(mask.shape[:2])
+    measured = _measured(mask, edge_map(work, config), config)[0] / config.core_shrink
+    if measured > max(config.size_hypotheses) * default:
+        return [None]
+    return [default * float(f) for f in config.size_hypotheses]
 
 
 def symbol_blobs(mask: np.ndarray, contours: list[np.ndarray], edges: np.ndarray, side: float,
@@ -188,19 +216,19 @@ def _unit(x: float) -> float:
     return float(min(max(x, 0.0), 1.0))
 
 
-def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: RollDiceConfig) -> Candidates:
+def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: RollDiceConfig,
+                    side: float | None = None) -> Candidates:
     """Die candidates (rotated rects in frame pixels) from the raw foreground mask.
 
     Blobs (cleaned foreground) are cut at colour edges into face cores; each core is a die top face
     (a core of k dice areas, when an edge was too faint, is split by k-means).
     """
-    side = config.default_side_frac * max(mask.shape[:2])
     edges = edge_map(work, config)
-    blobs = clean_mask(mask, side, config)
-    side = typical_side(blobs, config, edges=edges if config.symbol_size else None)
-    blobs = clean_mask(mask, side, config)
-    cores = face_cores(blobs, edges, side, config)
-    side = typical_side(cores, config, default=side * config.core_shrink, edges=edges if config.symbol_size else None)
+    if side is None:
+        side, cores = _measured(mask, edges, config)
+    else:
+        cores = face_cores(clean_mask(mask, side, config), edges, side, config)
+        side = side * config.core_shrink
     area0 = side * side
     pad = side * (1.0 / config.core_shrink - 1.0)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=4)
@@ -240,7 +268,7 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
 
 
 def add_cnn_candidates(frame: np.ndarray, cands: Candidates, net: _d6.Model | None,
-                       config: RollDiceConfig) -> Candidates:
+                       config: RollDiceConfig, found: _d6.Candidates | None = None) -> Candidates:
     """Candidates plus the CNN detector's boxes that are not near a classical candidate.
 
     A CNN box near a square classical candidate is that die (skipped). A classical candidate that
@@ -255,6 +283,8 @@ def add_cnn_candidates(frame: np.ndarray, cands: Candidates, net: _d6.Model | No
         cands: the classical candidates (frame pixels).
         net: the d6 detector (:func:`vision.d6.load_net`), or None to return ``cands`` unchanged.
         config: ``cnn_threshold``, ``cnn_input_long_side``, ``cnn_merge_dist``, ``cnn_full_score``.
+        found: the detector's boxes on ``frame`` when already run (:func:`vision.d6.detect_dice`; the
+            reader tries several die sizes on one frame and runs the detector once), else it is run here.
 
     Returns:
         :class:`Candidates` with the added boxes as axis-aligned rects (angle 0; the top-face stage
@@ -262,7 +292,8 @@ def add_cnn_candidates(frame: np.ndarray, cands: Candidates, net: _d6.Model | No
     """
     if net is None:
         return cands
-    found = _d6.detect_dice(net, frame, config.cnn_config())
+    if found is None:
+        found = _d6.detect_dice(net, frame, config.cnn_config())
     have = cands.rects
     aspect = np.maximum(have[:, 2], have[:, 3]) / np.maximum(np.minimum(have[:, 2], have[:, 3]), 1e-6)
     square = aspect <= config.cnn_replace_aspect

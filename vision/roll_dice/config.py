@@ -41,6 +41,15 @@ class RollDiceConfig:
             (``default_side_frac``). Elsewhere (and with ``symbol_size`` off) every square blob counts. Off by
             default: it sets the side right on a checked cloth, but a playmat's printed art and a board's rings are
             printed blobs too, and on the second generator's seeds 1000-1009 it lost more dice than it saved.
+        size_hypotheses, size_power: the die sizes the reader tries, as factors of the default side
+            (``default_side_frac``); each is read up to the pattern test and the one whose faces look most like the
+            owner's dice is kept (:func:`vision.roll_dice.assemble.size_evidence`, each face's evidence to the power
+            ``size_power``). The median square blob's side alone is wrong where a checked cloth's or a printed
+            playmat's squares outnumber the dice; it is used only where it is larger than the largest tried size (a
+            camera nearer the table: :func:`vision.roll_dice.candidates.tried_sides`). Empty: that median only, one
+            read (as enrollment does, on a plain table).
+        size_min_evidence: where no tried size's evidence reaches this (about half a plain die: an empty table,
+            or dice none of which reads plainly), the dice are read at the median square blob's side instead.
         pair_max_area, pair_min_aspect: a blob of about two dice areas (below ``pair_max_area``)
             is split in two only when it is elongated (long side >= ``pair_min_aspect`` x short).
         fragment_min_frac, merge_fit, merge_max_frac: face-core fragments above
@@ -204,6 +213,9 @@ class RollDiceConfig:
     symbol_min_blobs: int = 2
     symbol_min_side: float = 0.5
     pattern_min_flat: int = 20
+    size_hypotheses: tuple[float, ...] = (0.67, 0.84, 1.06, 1.32)
+    size_power: float = 4.0
+    size_min_evidence: float = 0.5
     max_split: int = 6
     fragment_min_frac: float = 0.03
     merge_fit: float = 1.15

@@ -11,14 +11,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .. import d6 as _d6
 from ..errors import BadFrame, VisionError
 from ..frames import validate_frame
 from ..incremental import clip_box
 from ..inference import Model
 from ..profiles import DiceProfile
 from ..timing import timed_stage
-from .assemble import _ramp, assemble, die_weights, symbol_weights
-from .candidates import add_cnn_candidates, find_candidates, load_cnn
+from .assemble import _ramp, assemble, die_weights, size_evidence, symbol_weights
+from .candidates import add_cnn_candidates, find_candidates, load_cnn, tried_sides
 from .colours import colour_posteriors, estimate_light
 from .config import RollDiceConfig
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
@@ -31,14 +32,30 @@ __all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read
 
 
 def detect_tops(frame: np.ndarray, config: RollDiceConfig, timings: dict | None = None,
-                net: Model | None = None) -> TopFaces:
+                net: Model | None = None, side: float | None = None) -> TopFaces:
     """Stages 2-5 on a validated ``uint8[H, W, 3]`` BGR frame (shared by reading and enrollment);
-    ``net`` is the optional CNN candidate source (:func:`load_cnn`)."""
+    ``net`` is the optional CNN candidate source (:func:`load_cnn`); ``side``: the die's side (work px,
+    :func:`vision.roll_dice.candidates.find_candidates`) to look for, or None to measure it on the frame's
+    square blobs."""
     timings = {} if timings is None else timings
+    work, mask, scale = timed_stage(timings, "foreground", foreground, frame, config)
+    found = timed_stage(timings, "cnn", _cnn_boxes, frame, net, config)
+    return _tops_at(frame, (work, mask, scale), found, config, timings, net, side)
+
+
+def _cnn_boxes(frame: np.ndarray, net: Model | None, config: RollDiceConfig) -> _d6.Candidates | None:
+    """The d6 CNN detector's boxes on ``frame`` (None without a net): run once per frame, whatever size is tried."""
+    return None if net is None else _d6.detect_dice(net, frame, config.cnn_config())
+
+
+def _tops_at(frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], found: _d6.Candidates | None,
+             config: RollDiceConfig, timings: dict, net: Model | None, side: float | None) -> TopFaces:
+    """Stages 3-5 from the foreground ``fg`` (work image, mask, scale) and the CNN's boxes ``found``, looking for
+    dice of ``side`` work px (None: measured on the mask)."""
     stage = functools.partial(timed_stage, timings)
-    work, mask, scale = stage("foreground", foreground, frame, config)
-    cands = stage("candidates", find_candidates, work, mask, scale, config)
-    cands = stage("cnn", add_cnn_candidates, frame, cands, net, config)
+    work, mask, scale = fg
+    cands = stage("candidates", find_candidates, work, mask, scale, config, side)
+    cands = stage("cnn", add_cnn_candidates, frame, cands, net, config, found)
     tops = stage("tops", extract_tops, frame, cands, config)
     return stage("dedupe", drop_duplicates, tops, config)
 
@@ -175,15 +192,33 @@ class RollDiceReader:
                else np.asarray(light, np.float64))
         return lit, colour_posteriors(body, self._protos, lit, cfg)
 
-    def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float],
-              light: Sequence[float] | None = None,
-              keep: Callable[[TopFaces], np.ndarray] | None = None, white: np.ndarray | None = None) -> RollDiceRead:
+    def _at_side(self, frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], found: _d6.Candidates | None,
+                 cfg: RollDiceConfig, timings: dict[str, float], side: float | None,
+                 keep: Callable[[TopFaces], np.ndarray] | None) -> tuple[float, TopFaces, np.ndarray]:
+        """(:func:`size_evidence`, top faces, NCC ``[N, K]``) of the dice looked for at ``side`` work px (None: the
+        side measured on the frame), read as far as the pattern test."""
         stage = functools.partial(timed_stage, timings)
-        tops = detect_tops(frame, cfg, timings, self._cnn)
+        tops = _tops_at(frame, fg, found, cfg, timings, self._cnn, side)
         if keep is not None and len(tops.rects):
             tops = tops.take(np.flatnonzero(keep(tops)))
         ncc, tops = stage("faces", self._match, frame, tops, cfg)
         tops = stage("pattern", self._not_pattern, frame, tops, ncc, cfg)
+        return size_evidence(tops, ncc, cfg), tops, ncc
+
+    def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float],
+              light: Sequence[float] | None = None,
+              keep: Callable[[TopFaces], np.ndarray] | None = None, white: np.ndarray | None = None) -> RollDiceRead:
+        stage = functools.partial(timed_stage, timings)
+        fg = stage("foreground", foreground, frame, cfg)
+        found = stage("cnn", _cnn_boxes, frame, self._cnn, cfg)
+        sides = stage("candidates", tried_sides, fg[0], fg[1], cfg)
+        # each die size tried is read as far as the pattern test; the size whose faces look most like the owner's
+        # dice is kept (:func:`size_evidence`); where no size shows as much as ``size_min_evidence`` (no die, or
+        # none plain: an empty patterned table), the side the frame's blobs give, as with one size only
+        best = max((self._at_side(frame, fg, found, cfg, timings, side, keep) for side in sides), key=lambda r: r[0])
+        if best[0] < cfg.size_min_evidence and None not in sides:
+            best = self._at_side(frame, fg, found, cfg, timings, None, keep)
+        _, tops, ncc = best
         weights = symbol_weights(tops, ncc, cfg)
         lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white)
         dice = stage("assemble", assemble, tops, colour_p, ncc, self.profile, cfg, self._template_pol)
