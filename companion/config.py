@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.i18n import LANGUAGES, Text, message_of  # the box's languages, declared once with the catalogs
+from companion.i18n import LANGUAGES, Text, message_of, os_reason  # the languages: declared with the catalogs
 
 __all__ = [
     "CONFIG_ENV", "CONFIG_VERSION", "LANGUAGES", "MIGRATIONS", "SERVICE_CONFIG", "SETTINGS",
@@ -479,7 +479,7 @@ def _parse_file(path: Path, problem: Callable[..., None]) -> tuple[str, dict[str
     except IsADirectoryError:
         return problem(None, Text("is a folder: give the config.toml file in it"))
     except OSError as exc:
-        return problem(None, Text("cannot be read ({problem})", problem=exc.strerror or str(exc)))
+        return problem(None, Text("cannot be read ({problem})", problem=os_reason(exc)))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
