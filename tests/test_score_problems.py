@@ -170,3 +170,15 @@ def test_an_empty_file_is_said_to_be_empty(tmp_path, capsys, lang, said):
 def test_a_json_lines_line_says_its_reason_in_the_language():
     rows = score_lines(GAMES["race"].final_scores, '{"players": []}\n{"players": [1 2]}\n')
     assert i18n.say(rows[1][1], "pl") == "wiersz 2: to nie jest JSON (oczekiwano ',' w kolumnie 16)"
+
+
+def test_one_player_of_race_reads_naturally_in_greek():
+    # "βρέθηκαν 1" (plural verb, one player) read wrong to a Greek reader; "όχι από 1" fits every count
+    error = _race_error({"players": [{"name": "Ann", "tableau": ["Old Earth"]}]})
+    assert i18n.say(error, "el") == "players: το Race for the Galaxy παίζεται από 2-4 παίκτες, όχι από 1"
+
+
+def _race_error(document) -> ScoreInputError:
+    with pytest.raises(ScoreInputError) as info:
+        GAMES["race"].final_scores(document)
+    return info.value
