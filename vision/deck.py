@@ -474,7 +474,7 @@ class DeckProfile:
         except (zipfile.BadZipFile, zlib.error) as e:   # a copy cut short (no zip directory) or a damaged member
             raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` (cut short or "
                                    "damaged: copy it again)"), path=str(path)) from e
-        except (OSError, KeyError, ValueError, EOFError) as e:
+        except (OSError, KeyError, ValueError, EOFError, RecursionError) as e:  # RecursionError: a header nested deep
             # numpy's own text for a pickle or another program's file suggests unsafe loading: not repeated
             raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` ({error})"),
                                 path=str(path), error=type(e).__name__) from e
