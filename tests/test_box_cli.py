@@ -322,7 +322,7 @@ def test_malformed_calibration_is_exit_1_and_records_nothing(tmp_path, capsys):
     code = main(["demo", "--game", "race", "--players", "Ann,Bob", "--calibration", str(bad),
                  "--db", str(tmp_path / "d.sqlite3"), *BOX, "--max-frames", "2"])
     assert code == 1
-    assert "cannot be read" in capsys.readouterr().err
+    assert "is not valid JSON (a key in double quotes was expected at line 1 column 2)" in capsys.readouterr().err
     assert not (tmp_path / "d.sqlite3").exists()
 
 
