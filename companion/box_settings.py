@@ -51,7 +51,7 @@ def _read(path: Path, quiet: bool = False) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:  # RecursionError: lists nested deeper than the parser goes
         log.log(level, "box settings %s cannot be read (%s); the defaults are used", path, exc)
         return {}
     if not isinstance(data, dict):

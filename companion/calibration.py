@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.i18n import Text
+from companion.i18n import Text, os_reason
+from rules.problems import json_reason
 
 __all__ = ["CALIBRATION_FORMAT", "BadCalibrationFile", "deck_mirror", "default_calibration_path", "keep_mirror",
            "load_calibration", "save_calibration"]
@@ -99,7 +100,14 @@ def load_calibration(path: Path) -> Any:
     except UnicodeDecodeError:  # a photo or a deck given for the calibration: the codec's byte offset says nothing
         raise BadCalibrationFile(Text("{path} is not a calibration written by `companion calibrate` (not UTF-8 JSON "
                                       "text: a picture or another file?)", path=str(path))) from None
-    except (OSError, ValueError) as exc:  # ValueError: bad JSON, a number of more than 4300 digits
+    except json.JSONDecodeError as exc:  # where it breaks, and why in words a player's language has
+        raise BadCalibrationFile(Text("calibration {path} is not valid JSON ({problem} at line {line} column "
+                                      "{column}); run `companion calibrate` again", path=str(path),
+                                      problem=json_reason(exc.msg), line=exc.lineno, column=exc.colno)) from None
+    except OSError as exc:
+        raise BadCalibrationFile(Text("calibration {path} cannot be read ({problem}); run `companion calibrate` again",
+                                      path=str(path), problem=os_reason(exc))) from None
+    except ValueError as exc:  # a number of more than 4300 digits
         raise BadCalibrationFile(Text("calibration {path} cannot be read ({problem}); run `companion calibrate` again",
                                       path=str(path), problem=str(exc)[:120])) from None
     if not isinstance(doc, dict) or doc.get("format") != CALIBRATION_FORMAT or not isinstance(doc.get("table"), dict):

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.i18n import LANGUAGES, Text, message_of  # the box's languages, declared once with the catalogs
+from companion.i18n import LANGUAGES, Text, message_of, os_reason  # the languages: declared with the catalogs
 
 __all__ = [
     "CONFIG_ENV", "CONFIG_VERSION", "LANGUAGES", "MIGRATIONS", "SERVICE_CONFIG", "SETTINGS",
@@ -391,6 +391,41 @@ def find_config(env: Mapping[str, str] | None = None) -> Path | None:
     return None
 
 
+_TOML_REASONS: dict[str, str] = {
+    "Invalid value": Text("a value TOML does not know (text goes in quotes: \"auto\")"),
+    "Invalid statement": Text("a line that is neither a setting (name = value) nor a [section]"),
+    "Expected '=' after a key in a key/value pair": Text("'=' expected after the setting's name"),
+    "Expected ']' at the end of a table declaration": Text("']' expected at the end of the [section]"),
+    "Expected ']]' at the end of an array declaration": Text("']]' expected at the end of the [[section]]"),
+    "Expected newline or end of document after a statement": Text("more text after a setting on its line (a "
+                                                                  "comment starts with #)"),
+    "Unterminated string": Text("a text in quotes is not closed"),
+    "Unclosed array": Text("a list in [ ] is not closed"),
+    "Unclosed inline table": Text("a table in curly brackets is not closed"),
+    "Cannot overwrite a value": Text("a setting given twice"),
+    "Invalid initial character for a key part": Text("a setting's name starts with a character names cannot have"),
+    "Invalid date or datetime": Text("a date or time TOML does not know"),
+    "Invalid hex value": Text("an escape in a text whose hexadecimal digits are wrong"),
+    "Unescaped '\\' in a string": Text("a backslash in a text in double quotes (write \\\\ or use single quotes)"),
+    "Escaped character is not a Unicode scalar value": Text("an escape in a text that is no character"),
+}
+"""Python's TOML parser's fixed reasons (``tomllib``'s English) and their words for the owner (the catalog's msgid);
+a reason naming a key or a character is kept as the parser says it."""
+
+
+
+def _toml_reason(message: str) -> str:
+    """tomllib's reason for a file that is not TOML (its English, without the place) in words to say in the owner's
+    language: a :class:`Text` of :data:`_TOML_REASONS`, an unclosed text or a character a text cannot hold, else the
+    parser's own."""
+    if message == "Illegal character '\\n'":  # a text in quotes that runs to the end of its line
+        return Text("a text in quotes is not closed on its line")
+    if message.startswith("Illegal character "):
+        return Text("a character a text in quotes cannot hold: {character}",
+                    character=message.removeprefix("Illegal character "))
+    return _TOML_REASONS.get(message, message)
+
+
 _TABLE = re.compile(r"\[\s*([A-Za-z0-9_\-]+(?:\s*\.\s*[A-Za-z0-9_\-]+)*)\s*\]\s*(?:#.*)?$")
 _KEY = re.compile(r"((?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*'))*)\s*=")
 
@@ -479,7 +514,7 @@ def _parse_file(path: Path, problem: Callable[..., None]) -> tuple[str, dict[str
     except IsADirectoryError:
         return problem(None, Text("is a folder: give the config.toml file in it"))
     except OSError as exc:
-        return problem(None, Text("cannot be read ({problem})", problem=exc.strerror or str(exc)))
+        return problem(None, Text("cannot be read ({problem})", problem=os_reason(exc)))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -491,6 +526,7 @@ def _parse_file(path: Path, problem: Callable[..., None]) -> tuple[str, dict[str
         match = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) or "not TOML"
         line = int(match.group(1)) if match else (text.count("\n") + 1 if "end of document" in str(exc) else None)
+        message = _toml_reason(message)
         said = (Text("not valid TOML: {problem} (column {column})", problem=message, column=match.group(2)) if match
                 else Text("not valid TOML: {problem}", problem=message))
         return problem(None, said, line)

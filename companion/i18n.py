@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import errno
 import functools
 import gettext
 import io
@@ -43,7 +44,8 @@ __all__ = ["AND", "DOMAIN", "LANGUAGES", "OR", "LANGUAGE_NAMES", "LOCALE_DIR", "
            "ask_language",
            "asked_language", "box_language",
            "current_language", "enter_language", "leave_language", "format_datetime", "format_number", "lazy",
-           "localize", "message_of", "messages", "ngettext", "pgettext", "pick_language", "plural", "plurals", "say",
+           "localize", "message_of", "messages", "ngettext", "os_reason",
+           "pgettext", "pick_language", "plural", "plurals", "say",
            "set_box_language", "text_of", "translations", "use_language"]
 
 log = logging.getLogger(__name__)
@@ -243,6 +245,29 @@ def message_of(exc: BaseException) -> Any:
         return first
     said = _said_error(exc)
     return said if said is not None and first == str(said) else str(exc)
+
+
+_OS_REASONS: dict[int, str] = {
+    errno.EACCES: N_("no permission to write or read there"),
+    errno.EPERM: N_("no permission to write or read there"),
+    errno.EROFS: N_("the file system is read-only"),
+    errno.ENOSPC: N_("the disk is full"),
+    errno.EDQUOT: N_("the disk is full"),
+    errno.EEXIST: N_("a file is where a folder should be"),
+    errno.ENOTDIR: N_("a file is where a folder should be"),
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EISDIR: N_("it is a folder, not a file"),
+    errno.ENAMETOOLONG: N_("the name is too long"),
+    errno.EIO: N_("an input/output error (a failing SD card, disk or USB stick?)"),
+}
+
+
+def os_reason(exc: OSError) -> str | Text:
+    """Why the operating system refused a file or folder, to be said in a player's language: a :class:`Text` for
+    the common ``errno`` (no permission, read-only, disk full, a file in the way, ...), else the system's own
+    ``strerror`` (English) or the error's text."""
+    words = _OS_REASONS.get(exc.errno) if isinstance(exc.errno, int) else None
+    return Text(words) if words else (exc.strerror or str(exc))
 
 
 def text_of(template: str, params: Mapping[str, Any]) -> Text:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion import records
 from companion.errors import BadEntry, SessionError, StorageError, shown
-from companion.i18n import Listing, Text, lazy
+from companion.i18n import Listing, Text, lazy, os_reason
 
 if TYPE_CHECKING:
     from companion.app import MainLoop
@@ -210,7 +210,7 @@ class Library:
         except OSError as exc:
             raise BadEntry(
                 Text(
-                    "cannot write the export in {folder} ({why})", folder=paths["json"].parent, why=exc.strerror or exc
+                    "cannot write the export in {folder} ({why})", folder=paths["json"].parent, why=os_reason(exc)
                 )
             ) from None
         return {k: str(v) for k, v in paths.items()}

@@ -37,10 +37,10 @@ def data_dir() -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        from companion.i18n import _
+        from companion.i18n import _, os_reason, say
 
         problem = _("cannot make the data folder ({problem}): give $TABLETOP_DATA_DIR or box.data_dir a folder "
-                    "the box can write").format(problem=exc.strerror or exc)
+                    "the box can write").format(problem=say(os_reason(exc)))
         raise DataFolderError(exc.errno, problem, str(path)) from exc
     return path
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from rules.text import N_, Text
 
-__all__ = ["PROBLEMS", "json_type", "problem", "shown_number", "value_range"]
+__all__ = ["JSON_REASONS", "PROBLEMS", "json_reason", "json_type", "problem", "shown_number", "value_range"]
 
 PROBLEMS: dict[str, str] = {
     # the shape of a JSON file (rules.scoring: Fields, check_int, json_documents, check_typed_text)
@@ -34,6 +34,7 @@ PROBLEMS: dict[str, str] = {
                    "file is a few levels deep)"),
     "not_json": N_("is not JSON ({error} at line {line} column {column})"),
     "not_json_line": N_("is not JSON ({error} at column {column})"),
+    "empty": N_("is empty: there is no JSON in it"),
     "untypable": N_("holds {character}: retype it"),
     "untypable_key": N_("has a key holding {character}: retype it"),
     # what the box holds (Roll for the Galaxy, Race for the Galaxy)
@@ -132,6 +133,33 @@ PROBLEMS: dict[str, str] = {
     "eclipse.same_hex": N_("is the same hex as 'from'"),
 }
 """Every problem's code and its English template (the catalog's msgid)."""
+
+
+JSON_REASONS: dict[str, str] = {
+    "Expecting value": N_("a value was expected"),
+    "Expecting property name enclosed in double quotes": N_("a key in double quotes was expected"),
+    "Expecting ':' delimiter": N_("a ':' was expected"),
+    "Expecting ',' delimiter": N_("a ',' was expected"),
+    "Extra data": N_("more text follows the end of the JSON value"),
+    "Unterminated string starting at": N_("a string is not closed with a double quote"),
+    "Invalid control character at": N_("a control character (a tab or a line break) inside a string"),
+    "Invalid \\escape": N_("a backslash escape that JSON does not know"),
+    "Invalid \\uXXXX escape": N_("a \\u escape without four hexadecimal digits"),
+    "Illegal trailing comma before end of object": N_("a comma before the end of an object"),
+    "Illegal trailing comma before end of array": N_("a comma before the end of an array"),
+    "a number with more than 4300 digits": N_("a number with more than 4300 digits"),
+}
+"""Python's JSON parser's reasons (``json.JSONDecodeError.msg``, the C scanner's and the pure-Python one's first
+words) and their words for a player (the catalog's msgid)."""
+
+
+def json_reason(reason: str) -> str | Text:
+    """Why a text is not JSON, said so it can be translated: ``reason`` (``json.JSONDecodeError.msg``) as a
+    :class:`Text` of :data:`JSON_REASONS`, or unchanged (a reason this Python says that the table lacks)."""
+    for english, words in JSON_REASONS.items():
+        if reason == english or reason.startswith(english + " ") or reason.startswith(english + ":"):
+            return Text(words)
+    return reason
 
 
 def problem(code: str, /, **params: Any) -> Text:

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from rules.core import SCORE_INPUTS, RankingGame, RulesError, ScoreBreakdown, Standings
+from rules.problems import json_reason as _json_reason
 from rules.problems import json_type as _json_type
 from rules.problems import problem as _problem
 from rules.problems import shown_number as _shown
@@ -333,8 +334,10 @@ def json_documents(text: str, source: str = "input") -> list[tuple[int | None, A
         raise ScoreInputError.coded(source, "too_deep") from None
     except json.JSONDecodeError as whole:
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+        if not lines:
+            raise ScoreInputError.coded(source, "empty") from None
         if len(lines) <= 1:
-            raise ScoreInputError.coded(source, "not_json", error=whole.msg, line=whole.lineno,
+            raise ScoreInputError.coded(source, "not_json", error=_json_reason(whole.msg), line=whole.lineno,
                                         column=whole.colno) from None
         documents: list[tuple[int | None, Any]] = []
         for number, line in lines:
@@ -345,8 +348,8 @@ def json_documents(text: str, source: str = "input") -> list[tuple[int | None, A
             except _TooDeep:
                 raise ScoreInputError.coded(_line_of(number, source), "too_deep") from None
             except json.JSONDecodeError as error:
-                raise ScoreInputError.coded(_line_of(number, source), "not_json_line", error=error.msg,
-                                            column=error.colno) from None
+                raise ScoreInputError.coded(_line_of(number, source), "not_json_line",
+                                            error=_json_reason(error.msg), column=error.colno) from None
             try:
                 check_typed_text(documents[-1][1])
             except ScoreInputError as error:
@@ -467,8 +470,10 @@ def score_lines(
         raise ScoreInputError.coded(source, "too_deep") from None
     except json.JSONDecodeError as error:
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+        if not lines:
+            raise ScoreInputError.coded(source, "empty") from None
         if len(lines) <= 1:  # one bad document: the whole file is not JSON
-            raise ScoreInputError.coded(source, "not_json", error=error.msg, line=error.lineno,
+            raise ScoreInputError.coded(source, "not_json", error=_json_reason(error.msg), line=error.lineno,
                                         column=error.colno) from None
     else:
         check_typed_text(whole)
@@ -484,8 +489,8 @@ def score_lines(
             results.append((number, ScoreInputError.coded(_line_of(number), "too_deep")))
             continue
         except json.JSONDecodeError as error:
-            results.append((number, ScoreInputError.coded(_line_of(number), "not_json_line", error=error.msg,
-                                                          column=error.colno)))
+            results.append((number, ScoreInputError.coded(_line_of(number), "not_json_line",
+                                                          error=_json_reason(error.msg), column=error.colno)))
             continue
         try:
             check_typed_text(document)

@@ -122,6 +122,17 @@ def test_a_damaged_settings_file_is_said_once(tmp_path, monkeypatch, caplog):
     assert [r.levelno for r in said] == [logging.WARNING], [r.getMessage() for r in said]
 
 
+def test_a_settings_file_nested_too_deeply_does_not_stop_the_box(tmp_path, monkeypatch, caplog):
+    """box-settings.json holding lists inside lists deeper than Python's parser goes: the box started with a
+    RecursionError traceback; now it goes on with the defaults and says so once, as for any damaged file."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
+    (tmp_path / "box-settings.json").write_text("[" * 100_000, encoding="utf-8")
+    with caplog.at_level(logging.INFO):
+        assert main(["demo", "--db", str(tmp_path / "s.sqlite3"), *BOX, "--max-frames", "1"]) == 0
+    said = [r for r in caplog.records if "box settings" in r.getMessage()]
+    assert [r.levelno for r in said] == [logging.WARNING], [r.getMessage() for r in said]
+
+
 def test_the_box_gives_the_callers_sigterm_handler_back(tmp_path):
     """run/demo stop on SIGTERM (systemctl stop) through their own handler while the loop runs; once the box has
     stopped, the process that ran it (a script, a test runner) has its own handler again, not one that stops a loop
@@ -311,7 +322,7 @@ def test_malformed_calibration_is_exit_1_and_records_nothing(tmp_path, capsys):
     code = main(["demo", "--game", "race", "--players", "Ann,Bob", "--calibration", str(bad),
                  "--db", str(tmp_path / "d.sqlite3"), *BOX, "--max-frames", "2"])
     assert code == 1
-    assert "cannot be read" in capsys.readouterr().err
+    assert "is not valid JSON (a key in double quotes was expected at line 1 column 2)" in capsys.readouterr().err
     assert not (tmp_path / "d.sqlite3").exists()
 
 

@@ -96,7 +96,7 @@ def test_load_refuses_other_files(tmp_path):
     with pytest.raises(BadCalibrationFile, match="no calibration at"):
         load_calibration(tmp_path / "none.json")
     other.write_text("{not json")
-    with pytest.raises(BadCalibrationFile, match="cannot be read"):
+    with pytest.raises(BadCalibrationFile, match="is not valid JSON"):
         load_calibration(other)
     # a photo given as the calibration (the sheet's picture instead of the file made from it): named as not a
     # calibration, not by the UTF-8 codec's byte offset
@@ -166,3 +166,19 @@ def test_calibrate_makes_the_folders_of_out_or_says_before_the_camera_it_cannot(
     assert main(["calibrate", "--source", str(tmp_path / "missing.png"), "--out", str(blocked)]) == 1
     err = capsys.readouterr().err.strip()
     assert err == f"companion calibrate: cannot write {blocked}: Not a directory"
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("el", "δεν είναι έγκυρο JSON (αναμενόταν ',' στη γραμμή 1, στήλη 14)· τρέξτε ξανά το `companion calibrate`"),
+    ("pl", "nie jest poprawnym JSON-em (oczekiwano ',' w wierszu 1, kolumnie 14); uruchom ponownie"),
+    ("hu", "nem érvényes JSON (itt egy ',' jelnek kellene állnia, 1. sor, 14. oszlop); futtasd újra"),
+])
+def test_a_calibration_cut_short_is_said_in_the_language_without_the_parsers_english(tmp_path, lang, words):
+    from companion import i18n
+
+    bad = tmp_path / "cal.json"
+    bad.write_text('{"format": 1 "table": {}}')
+    with pytest.raises(BadCalibrationFile) as info:
+        load_calibration(bad)
+    said = i18n.say(info.value, lang)
+    assert words in said and "Expecting" not in said and "char" not in said

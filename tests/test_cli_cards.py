@@ -111,7 +111,10 @@ def test_a_deck_copied_short_or_with_a_foreign_header_is_named_in_one_line(tmp_p
     np.savez(listed, meta=np.frombuffer(b"[1, 2]", np.uint8), struct=np.zeros(2), colour=np.zeros(2))
     img = tmp_path / "blank.png"
     cv2.imwrite(str(img), np.full((60, 80, 3), 120, np.uint8))
-    for deck, why in ((cut, "cut short or damaged"), (whole, "KeyError in its header"), (listed, "(header)")):
+    deep = tmp_path / "deep.npz"  # a header of lists nested deeper than the JSON parser goes: it raised a traceback
+    np.savez(deep, meta=np.frombuffer(b"[" * 100_000, np.uint8), struct=np.zeros(2), colour=np.zeros(2))
+    for deck, why in ((cut, "cut short or damaged"), (whole, "KeyError in its header"), (listed, "(header)"),
+                      (deep, "(RecursionError)")):
         assert main(["read", str(img), "--cards", str(deck)]) == 2  # no deck at all: a bad command line
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err

@@ -213,3 +213,27 @@ def test_enroll_name_that_is_a_path_is_refused_before_anything_is_read(tmp_path,
     assert err == (f"companion enroll eclipse-dice: --name {name!r} is a profile name, saved in "
                    f"{tmp_path / 'data' / 'profiles'}: give a path with --out FILE.json")
     assert list(tmp_path.rglob("*.json")) == [] and not (tmp_path.parent / "mine.json").exists()
+
+
+# a profile or deck that is no profile at all is said in the player's language, the parser's English left out
+# (hand-written expectations of what a Greek, Polish and Hungarian reader sees)
+@pytest.mark.parametrize(("lang", "cut_profile", "cut_deck"), [
+    ("el", "δεν είναι έγκυρο JSON (χαλάει στη γραμμή 1, στήλη 14)", "κομμένο ή κατεστραμμένο: αντιγράψτε το ξανά"),
+    ("pl", "nie jest poprawnym JSON-em (psuje się w wierszu 1, kolumnie 14)", "ucięty lub uszkodzony: skopiuj go"),
+    ("hu", "nem érvényes JSON (a(z) 1. sor 14. oszlopánál romlik el)", "csonka vagy sérült: másold át újra"),
+])
+def test_a_profile_or_deck_cut_short_is_said_in_the_language(tmp_path, capsys, lang, cut_profile, cut_deck):
+    img = tmp_path / "blank.png"
+    cv2.imwrite(str(img), np.full((60, 80, 3), 120, np.uint8))
+    profile = tmp_path / "cut.json"
+    profile.write_text('{"format": 1 ')
+    assert main(["--language", lang, "read", str(img), "--dice", "roll", "--profile", str(profile)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and cut_profile in err[0] and "Expecting" not in err[0] and "not valid" not in err[0]
+    whole = tmp_path / "whole.npz"
+    np.savez_compressed(whole, meta=np.frombuffer(b'{"version": 1}', np.uint8), struct=np.zeros((4, 8), np.float32))
+    deck = tmp_path / "cut.npz"
+    deck.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    assert main(["--language", lang, "read", str(img), "--cards", str(deck)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and cut_deck in err[0] and "enroll cards" in err[0] and "saved by" not in err[0]

@@ -21,8 +21,7 @@ def test_a_file_that_is_no_session_database_is_said_in_the_boxs_language(tmp_pat
     assert photo.read_bytes() == b"\xff\xd8\xff\xe0 not a database" * 20
 
 
-@pytest.mark.parametrize("lang, words", [("el", "δεν διαβάζεται"), ("pl", "nie można odczytać kalibracji"),
-                                         ("hu", "kalibráció nem olvasható")])
+@pytest.mark.parametrize("lang, words", [("el", "η βαθμονόμηση"), ("pl", "kalibracja"), ("hu", "kalibráció")])
 def test_a_calibration_that_cannot_be_read_is_said_in_the_boxs_language(tmp_path, capsys, monkeypatch, lang, words):
     monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
     bad = tmp_path / "calibration.json"
@@ -31,7 +30,7 @@ def test_a_calibration_that_cannot_be_read_is_said_in_the_boxs_language(tmp_path
                  "--source", str(PHOTO), "--no-screen", "--no-web", "--no-gpio", "--max-frames", "1"])
     assert code == 1
     err = capsys.readouterr().err.strip().splitlines()[-1]
-    assert words in err and "cannot be read" not in err
+    assert words in err and "cannot be read" not in err and "not valid JSON" not in err and "Expecting" not in err
 
 
 def test_the_species_help_names_every_species_once_and_how_to_write_them(capsys):

@@ -135,6 +135,23 @@ def test_a_file_that_is_not_toml_names_the_line(tmp_path):
     assert config["web.port"] == 8080
 
 
+@pytest.mark.parametrize(("lang", "text", "words"), [
+    ("el", "version = 1\n[web\nport = 1\n", "c.toml:2: μη έγκυρο TOML: αναμενόταν ']' στο τέλος της [ενότητας]"),
+    ("pl", "version = 1\n[web]\nport = abc\n",
+     "c.toml:3: niepoprawny TOML: wartość, której TOML nie zna (tekst pisze się w cudzysłowie: \"auto\")"),
+    ("hu", "version = 1\n[box]\nname = \"box\n",
+     "c.toml:3: érvénytelen TOML: egy idézőjeles szöveg nincs lezárva a sorában"),
+])
+def test_why_a_file_is_not_toml_is_said_in_the_language(tmp_path, capsys, lang, text, words):
+    # tomllib's reason is English ("Expected ']' at the end of a table declaration"): an owner reads their own words
+    path = tmp_path / "c.toml"
+    path.write_text(text)
+    assert main(["--language", lang, "config", "check", str(path)]) == 1
+    err = capsys.readouterr()
+    said = (err.out + err.err).strip().splitlines()
+    assert len(said) == 1 and said[0].split("/")[-1].startswith(words), said
+
+
 def test_a_missing_file_a_folder_and_bad_utf8_are_one_problem_each(tmp_path):
     assert "no such file" in str(load(tmp_path / "nope.toml", env={}).problems[0])
     assert "is a folder" in str(load(tmp_path, env={}).problems[0])

@@ -185,3 +185,18 @@ def test_a_game_declares_how_a_bad_input_file_exits():
     assert GAMES["eclipse"].info.input_error_exit == 2  # issue 14: "a bad file gets one line naming the field, exit 2"
     with pytest.raises(ValueError, match="input_error_exit"):
         GameInfo(name="x", title="X", bgg_id=None, players=(2, 4), input_error_exit=0)
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    # an option's label carries its own article ("the objectives", "each player's species"): the sentence adds none
+    ("el", "Eclipse, ρυθμίσεις: το είδος κάθε παίκτη πρέπει να είναι ένα από "),
+    ("hu", "Eclipse beállítások: minden játékos faja értéke ezek egyike kell legyen: "),
+])
+def test_a_species_that_is_none_reads_naturally_in_the_language(tmp_path, monkeypatch, capsys, lang, words):
+    from companion.cli import main
+
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
+    assert main(["--language", lang, "demo", "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1",
+                 "--game", "eclipse", "--players", "Ann,Bob", "--species", "Foo,"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0] and err[0].endswith("'Foo'"), err

@@ -14,8 +14,9 @@ import pytest
 from companion import i18n
 from companion.cli import main
 from rules.games import GAMES
-from rules.problems import PROBLEMS
+from rules.problems import PROBLEMS, json_reason
 from rules.scoring import ScoreInputError, json_documents, score_lines
+from rules.text import Text
 
 
 def _roll_error(document) -> ScoreInputError:
@@ -127,3 +128,57 @@ def test_each_games_file_errors_are_said_in_the_language(game, document, lang, s
         GAMES[game].final_scores(document)
     assert info.value.code is not None
     assert i18n.say(info.value, lang).startswith(said)
+
+
+# Python's JSON parser words its reasons in English ("Expecting value"); a player reading Greek, Polish or Hungarian
+# gets them in the language (hand-written expectations), and an empty file is said to be empty
+@pytest.mark.parametrize("text", ["", "{", '{"a" 1}', '{"a": 1 "b": 2}', '{"a": 1} x', '"abc', '"a\tb"', '"\\q"',
+                                  '"\\u12"', '[1,]', '{"a": 1,}', "nul"])
+def test_every_reason_this_python_gives_for_not_json_has_words_to_translate(text):
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        assert isinstance(json_reason(error.msg), Text), error.msg
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("el", "final.json: δεν είναι JSON (αναμενόταν μια τιμή στη γραμμή 1, στήλη 14)"),
+    ("pl", "final.json: to nie jest JSON (oczekiwano wartości w wierszu 1, kolumnie 14)"),
+    ("hu", "final.json: nem JSON (itt egy értéknek kellene állnia, 1. sor, 14. oszlop)"),
+])
+def test_a_file_cut_short_is_said_without_the_parsers_english(tmp_path, capsys, lang, said):
+    path = tmp_path / "final.json"
+    path.write_text('{"players": [')
+    assert main(["--language", lang, "score", "roll", str(path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("companion score: ") and err.endswith(f"/{said}") and "Expecting" not in err
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "is empty: there is no JSON in it"),
+                                             ("el", "είναι κενό: δεν περιέχει JSON"),
+                                             ("pl", "jest pusty: nie ma w nim JSON-a"),
+                                             ("hu", "üres: nincs benne JSON")])
+def test_an_empty_file_is_said_to_be_empty(tmp_path, capsys, lang, said):
+    path = tmp_path / "final.json"
+    path.write_text("\n  \n")
+    assert main(["--language", lang, "score", "race", str(path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("companion score: ") and err.endswith(f"/final.json: {said}")
+    assert main(["--language", lang, "score", "eclipse", str(path)]) == 2  # Eclipse's tools expect 2
+
+
+def test_a_json_lines_line_says_its_reason_in_the_language():
+    rows = score_lines(GAMES["race"].final_scores, '{"players": []}\n{"players": [1 2]}\n')
+    assert i18n.say(rows[1][1], "pl") == "wiersz 2: to nie jest JSON (oczekiwano ',' w kolumnie 16)"
+
+
+def test_one_player_of_race_reads_naturally_in_greek():
+    # "βρέθηκαν 1" (plural verb, one player) read wrong to a Greek reader; "όχι από 1" fits every count
+    error = _race_error({"players": [{"name": "Ann", "tableau": ["Old Earth"]}]})
+    assert i18n.say(error, "el") == "players: το Race for the Galaxy παίζεται από 2-4 παίκτες, όχι από 1"
+
+
+def _race_error(document) -> ScoreInputError:
+    with pytest.raises(ScoreInputError) as info:
+        GAMES["race"].final_scores(document)
+    return info.value

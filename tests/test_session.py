@@ -681,3 +681,29 @@ def test_payload_json_is_compact_and_valid(db_store, db):
     settings, payload = raw(db).execute("SELECT settings, payload FROM sessions, events").fetchone()
     assert json.loads(settings) == {"players": ["Zoë"]}
     assert json.loads(payload) == {"values": [1], "image": "ü.jpg"}
+
+
+@pytest.mark.parametrize(("lang", "words"), [("el", "υπάρχει ένα αρχείο εκεί που θα έπρεπε να είναι φάκελος"),
+                                             ("pl", "w miejscu folderu jest plik"),
+                                             ("hu", "egy fájl van ott, ahol mappának kellene lennie")])
+def test_why_the_data_folder_cannot_be_made_is_said_in_the_language(tmp_path, monkeypatch, capsys, lang, words):
+    # the system's own reason ("File exists") is English: a Greek, Polish or Hungarian owner reads their own words
+    blocker = tmp_path / "photo.png"
+    blocker.write_bytes(b"not a folder")
+    monkeypatch.setenv(DATA_DIR_ENV, str(blocker))
+    from companion.cli import main
+
+    assert main(["--language", lang, "sessions"]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0] and "File exists" not in err[0] and str(blocker) in err[0]
+
+
+def test_the_common_system_refusals_have_words_of_their_own():
+    import errno
+
+    from companion.i18n import os_reason, say
+
+    assert say(os_reason(OSError(errno.EROFS, "Read-only file system")), "pl") == "system plików jest tylko do odczytu"
+    assert say(os_reason(OSError(errno.ENOSPC, "No space left on device")), "hu") == "a lemez megtelt"
+    assert say(os_reason(OSError(errno.EACCES, "Permission denied")), "en") == "no permission to write or read there"
+    assert os_reason(OSError(errno.ECONNRESET, "Connection reset by peer")) == "Connection reset by peer"  # kept

@@ -494,14 +494,15 @@ class DeckProfile:
                 amp = z["amp"] if "amp" in z.files else None
                 art_images = z["art"] if "art" in z.files else None
         except (zipfile.BadZipFile, zlib.error) as e:   # a copy cut short (no zip directory) or a damaged member
-            raise NotADeck(f"{path}: not a deck profile saved by `companion enroll cards` "
-                            "(cut short or damaged: copy it again)") from e
-        except (OSError, KeyError, ValueError, EOFError) as e:
+            raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` (cut short or "
+                                   "damaged: copy it again)"), path=str(path)) from e
+        except (OSError, KeyError, ValueError, EOFError, RecursionError) as e:  # RecursionError: a header nested deep
             # numpy's own text for a pickle or another program's file suggests unsafe loading: not repeated
-            raise NotADeck(f"{path}: not a deck profile saved by `companion enroll cards` "
-                            f"({type(e).__name__})") from e
+            raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` ({error})"),
+                                path=str(path), error=type(e).__name__) from e
         if not isinstance(meta, dict):
-            raise NotADeck(f"{path}: not a deck profile saved by `companion enroll cards` (header)")
+            raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` (header)"),
+                                path=str(path))
         known = set(IdConfig.__dataclass_fields__)
         try:
             meta = _migrate(meta, path)
@@ -516,8 +517,8 @@ class DeckProfile:
                        colour, {int(k): v for k, v in meta.get("markers", {}).items()}, cfg,
                        list(meta.get("sources", [])), str(meta.get("shape", "card")), amp, art)
         except (KeyError, TypeError, ValueError, AttributeError) as e:
-            raise NotADeck(f"{path}: not a deck profile saved by `companion enroll cards` "
-                            f"({type(e).__name__} in its header)") from e
+            raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` ({error} in its "
+                                   "header)"), path=str(path), error=type(e).__name__) from e
 
 
 def _migrate(meta: dict, path: Path) -> dict:

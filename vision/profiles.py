@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import VisionError
+from .errors import N_, VisionError
 
 __all__ = [
     "DEFAULT_DICE_SET",
@@ -141,24 +141,31 @@ class DiceProfile:
         try:
             meta = json.loads(p.read_text(encoding="utf-8"))
         except UnicodeDecodeError:
-            raise NotAProfile(f"dice profile {p} is not a UTF-8 JSON file (a picture or another file?); "
-                               "build one with `companion enroll roll-dice DIR`") from None
+            raise NotAProfile.said(N_("dice profile {path} is not a UTF-8 JSON file (a picture or another file?); "
+                                      "build one with `companion enroll roll-dice DIR`"), path=str(p)) from None
         except RecursionError:
-            raise NotAProfile(f"dice profile {p} is not a roll-dice profile (JSON nested too deeply)") from None
-        except (OSError, ValueError) as exc:  # ValueError: bad JSON, a number of more than 4300 digits
-            raise NotAProfile(f"dice profile {p} is not valid JSON: {str(exc)[:120]}") from exc
+            raise NotAProfile.said(N_("dice profile {path} is not a roll-dice profile (JSON nested too deeply)"),
+                                   path=str(p)) from None
+        except json.JSONDecodeError as exc:  # where it breaks; the parser's English reason is not said to a player
+            raise NotAProfile.said(N_("dice profile {path} is not valid JSON (it breaks at line {line}, column "
+                                      "{column}): a copy cut short or another file; build one with `companion enroll "
+                                      "roll-dice DIR`"), path=str(p), line=exc.lineno, column=exc.colno) from exc
+        except (OSError, ValueError) as exc:  # ValueError: a number of more than 4300 digits
+            raise NotAProfile.said(N_("dice profile {path} cannot be read as JSON ({error})"), path=str(p),
+                                   error=str(exc)[:120]) from exc
         if not isinstance(meta, dict) or meta.get("format") != PROFILE_FORMAT:
-            raise NotAProfile(f"{p} is not a roll-dice profile")
+            raise NotAProfile.said(N_("{path} is not a roll-dice profile"), path=str(p))
         meta = migrate(meta, p)
         arrays = meta.get("arrays")
         if not isinstance(arrays, str) or not arrays:
-            raise NotAProfile(f"dice profile {p} names no arrays file (\"arrays\"); "
-                               "build it again with `companion enroll roll-dice DIR`")
+            raise NotAProfile.said(N_("dice profile {path} names no arrays file (\"arrays\"); build it again with "
+                                      "`companion enroll roll-dice DIR`"), path=str(p))
         npz = p.parent / arrays
         if not npz.is_file():
-            raise NotAProfile(f"dice profile arrays missing: {npz}")
+            raise NotAProfile.said(N_("dice profile arrays missing: {arrays}"), arrays=str(npz))
         if hashlib.sha256(npz.read_bytes()).hexdigest() != meta.get("arrays_sha256"):
-            raise NotAProfile(f"dice profile arrays {npz} do not match {p} (changed or corrupt)")
+            raise NotAProfile.said(N_("dice profile arrays {arrays} do not match {path} (changed or corrupt)"),
+                                   arrays=str(npz), path=str(p))
         try:
             with np.load(npz, allow_pickle=False) as z:
                 means, templates = z["colour_means"], z["templates"]
@@ -170,10 +177,11 @@ class DiceProfile:
                 version=int(meta["version"]), dice_set=str(meta.get("dice_set") or DEFAULT_DICE_SET),
             )
         except (OSError, EOFError, KeyError, TypeError, ValueError, zipfile.BadZipFile, zlib.error) as exc:
-            raise NotAProfile(f"dice profile {p} is not a roll-dice profile saved by `companion enroll roll-dice` "
-                               f"({type(exc).__name__}: {str(exc)[:80]})") from exc
+            raise NotAProfile.said(N_("dice profile {path} is not a roll-dice profile saved by `companion enroll "
+                                      "roll-dice` ({error})"), path=str(p),
+                                   error=f"{type(exc).__name__}: {str(exc)[:80]}") from exc
         if means.shape != (len(prof.colours), 3) or templates.shape[0] != len(prof.template_pairs):
-            raise NotAProfile(f"dice profile {p}: array shapes do not match the metadata")
+            raise NotAProfile.said(N_("dice profile {path}: array shapes do not match the metadata"), path=str(p))
         return prof
 
 
