@@ -379,14 +379,20 @@ def width_is_off(fits: list[BlobLattice], flat: float, config: HexesConfig) -> b
 
 
 def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[str, float] | None = None,
-               refine: bool = True, scale_free: bool = False, scales: tuple[float, ...] = (1.0,)) -> list[HexCandidate]:
+               refine: bool = True, scale_free: bool = False, scales: tuple[float, ...] = (1.0,),
+               not_hexes: list[np.ndarray] | None = None) -> list[HexCandidate]:
     """Every hex lying flat in the work image ``img`` (uint8[H, W, 3] BGR) where a hex is ``flat`` px across
     its flats; with ``refine`` each outline is then fitted to the image (:func:`refine_hexes`, its size too
     with ``scale_free``). ``scales``: with more than one, the expected ``flat`` is a prior: the width of ``flat`` x
     ``scales`` that folds best (:func:`lattice_scale`) replaces it when its lattice cells show more outline in all;
-    the other widths are searched only when the lattice at ``flat`` says it is off (:func:`width_is_off`)."""
+    the other widths are searched only when the lattice at ``flat`` says it is off (:func:`width_is_off`).
+    ``not_hexes``: polygons (float[N, 2] work px each) known to hold no hex, such as the calibration markers with
+    their white paper: painted out of the foreground, so their strong square edges neither join a blob nor turn its
+    lattice (:func:`lattice_angle` reads a square's edges as a lattice turned 30 degrees)."""
     t = timings if timings is not None else {}
     mask = timed_stage(t, "foreground", foreground_mask, img, config.fg)
+    if not_hexes:
+        cv2.fillPoly(mask, [np.round(np.asarray(q) * 16).astype(np.int32) for q in not_hexes], 0, cv2.LINE_8, shift=4)
     hex_area = SQRT3 / 2.0 * flat * flat
     k = max(3, int(round(config.close_frac * flat)) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
