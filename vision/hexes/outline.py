@@ -358,12 +358,16 @@ def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], fl
             elif bare and float(coherence[k]) >= config.grow_strong_coherence:
                 pending.append((k, replace(cand, occupancy=occ, crisp=6)))
         # too little foreground: a gap in the map, unless a tile on the map's edge outlined all round -- judged once
-        # the round's other hexes are placed (a gap's sides are then seen to touch them)
-        for k, cand in pending:
+        # the round's other hexes are placed, the cell with the most free sides first (a tile on the map's edge
+        # before a gap beside it: once the tile is placed, the gap is seen to be enclosed)
+        while pending:
             placed = np.array([o.centre for o in out + new])
-            if (np.min(np.linalg.norm(placed - cand.centre, axis=1)) >= 0.5 * flat
-                    and _bare_edge(cand, edges[k], placed, pitch, flat) >= config.grow_bare_edge):
-                new.append(cand)
+            judged = [(_bare_edge(cand, edges[k], placed, pitch, flat), i) for i, (k, cand) in enumerate(pending)
+                      if np.min(np.linalg.norm(placed - cand.centre, axis=1)) >= 0.5 * flat]
+            ok = [(n, i) for (n, e), i in judged if e >= config.grow_bare_edge]
+            if not ok:
+                break
+            new.append(pending.pop(max(ok)[1])[1])
         if not new:
             break
         out.extend(new)
@@ -371,11 +375,12 @@ def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], fl
     return out
 
 
-def _bare_edge(cand: HexCandidate, coherence: np.ndarray, placed: np.ndarray, pitch: float, flat: float) -> float:
-    """The least edge coherence (``coherence`` float[6], :func:`edge_coherence`) of ``cand``'s sides that touch no
-    hex (``placed`` float[N, 2] centres px; a side touches one when a centre lies within half a flat of the
-    neighbour cell ``pitch`` px across it), or -1 when fewer than two sides are free (a gap in the map is mostly
-    enclosed by hexes; a tile on the map's edge mostly is not)."""
+def _bare_edge(cand: HexCandidate, coherence: np.ndarray, placed: np.ndarray, pitch: float,
+               flat: float) -> tuple[int, float]:
+    """(how many of ``cand``'s sides touch no hex, the least edge coherence of those sides): ``coherence`` float[6]
+    (:func:`edge_coherence`), ``placed`` float[N, 2] hex centres px (a side touches one when a centre lies within
+    half a flat of the neighbour cell ``pitch`` px across it). The coherence is -1 when fewer than two sides are
+    free (a gap in the map is mostly enclosed by hexes; a tile on the map's edge mostly is not)."""
     e01 = cand.corners[1] - cand.corners[0]
     ang = math.degrees(math.atan2(e01[1], e01[0]))
     free = []
@@ -384,7 +389,7 @@ def _bare_edge(cand: HexCandidate, coherence: np.ndarray, placed: np.ndarray, pi
         across = cand.centre + pitch * np.array([math.cos(a), math.sin(a)])
         if np.min(np.linalg.norm(placed - across, axis=1)) >= 0.5 * flat:
             free.append(float(coherence[j]))
-    return min(free) if len(free) >= 2 else -1.0
+    return len(free), (min(free) if len(free) >= 2 else -1.0)
 
 
 def _fg_count(mask: np.ndarray, centre: np.ndarray, fl: float, ang: float) -> tuple[int, int]:

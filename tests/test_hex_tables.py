@@ -1,0 +1,152 @@
+"""The hex reader on tables it was not tuned on (issue 16): a tile's edge is one profile all along it, which a
+checked cloth or noise is not (:func:`vision.hexes.outline.edge_coherence`); hexes grown by their outline alone
+must have such edges, so a gingham cloth grows no hexes and a tile the table-colour model takes for table is still
+found on the map's edge, while a gap between hexes is not; and the calibration markers are no foreground, so their
+square edges cannot turn the lattice (:func:`vision.hexes.reader.marker_polygons`)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.hexes import HexesConfig
+from vision.hexes.geometry import SQRT3, HexCandidate, hexagon
+from vision.hexes.lattice import find_hexes
+from vision.hexes.outline import edge_coherence, grow_hexes, outline_maps
+from vision.hexes.reader import marker_polygons
+from vision.mat import render_marker
+from vision.table import apply_homography, calibrate, corner_layout
+
+FLAT = 56.0
+
+
+def gingham(h: int, w: int, check: int = 9) -> np.ndarray:
+    """uint8[h, w, 3]: a checked cloth, squares of ``check`` px: white, mid green and dark green where the bands
+    cross, with a little noise."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    a, b = (xx // check) % 2, (yy // check) % 2
+    img = np.empty((h, w, 3), np.float32)
+    img[...] = (225, 235, 230)
+    img[(a + b) == 1] = (120, 160, 110)
+    img[(a + b) == 2] = (40, 90, 40)
+    img += np.random.default_rng(2).normal(0, 3, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def lattice_centres(origin: tuple[float, float], cells: list[tuple[int, int]], flat: float = FLAT) -> list[np.ndarray]:
+    """Centres px of axial ``cells`` (flat-top, y down) of a lattice of hexes ``flat`` px across round ``origin``."""
+    R = flat / SQRT3
+    return [np.array([origin[0] + 1.5 * R * q, origin[1] + flat * (r + q / 2.0)]) for q, r in cells]
+
+
+def draw_tiles(img: np.ndarray, centres: list[np.ndarray], flat: float = FLAT) -> np.ndarray:
+    """``img`` with a dark sector tile (dark ground, a few coloured planets, a 2 px black rim) at each centre."""
+    out = img.astype(np.float32)
+    rng = np.random.default_rng(4)
+    for c in centres:
+        poly = np.round(hexagon(flat - 1.0, c) * 16).astype(np.int32)
+        cv2.fillPoly(out, [poly], tuple(float(v) for v in rng.uniform(30, 70, 3)), cv2.LINE_AA, shift=4)
+        for _ in range(3):
+            p = c + rng.uniform(-0.25, 0.25, 2) * flat
+            cv2.circle(out, (int(p[0]), int(p[1])), int(rng.integers(3, 7)), tuple(float(v) for v in
+                                                                               rng.uniform(80, 220, 3)), -1)
+        cv2.polylines(out, [poly], True, (10, 10, 10), 2, cv2.LINE_AA, shift=4)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def candidate(c: np.ndarray, flat: float = FLAT) -> HexCandidate:
+    return HexCandidate(hexagon(flat, c), np.asarray(c, np.float64), 0.0, 1.0, 6, 4.0)
+
+
+def blurred(img: np.ndarray) -> np.ndarray:
+    return cv2.GaussianBlur(img.astype(np.float32), (0, 0), 1.0)
+
+
+def test_a_tiles_edges_are_coherent_and_a_checked_cloths_are_not():
+    cloth = gingham(300, 400)
+    [c] = lattice_centres((200.0, 150.0), [(0, 0)])
+    img = draw_tiles(cloth, [c])
+    tile = edge_coherence(blurred(img), [hexagon(FLAT, c)], HexesConfig())
+    empty = edge_coherence(blurred(cloth), [hexagon(FLAT, c + [3.0, 2.0])], HexesConfig())
+    assert tile.shape == empty.shape == (1, 6) and tile.dtype == np.float32
+    # every edge of the tile: one profile (cloth outside, black rim, dark tile inside) along the whole edge
+    assert tile.min() > 0.7
+    # the cloth's squares cross a hexagon's sides bright-to-dark here, dark-to-bright there
+    assert np.sort(empty[0])[3] < 0.4 and empty.mean() < tile.mean() - 0.4
+
+
+def test_coherence_is_the_same_for_hexes_fitted_together_or_alone():
+    img = draw_tiles(gingham(300, 400), lattice_centres((200.0, 150.0), [(0, 0), (1, 0)]))
+    polys = [hexagon(FLAT, c) for c in lattice_centres((200.0, 150.0), [(0, 0), (1, 0), (0, 1)])]
+    b = blurred(img)
+    together = edge_coherence(b, polys, HexesConfig())
+    for k, p in enumerate(polys):
+        np.testing.assert_allclose(together[k], edge_coherence(b, [p], HexesConfig())[0], rtol=1e-5)
+    assert edge_coherence(b, [], HexesConfig()).shape == (0, 6)
+
+
+def test_grown_hexes_on_a_checked_cloth_are_the_tiles_only():
+    """Four tiles of a map on a gingham cloth, the table-colour model taking two of them for table (no foreground):
+    the two are grown from their neighbours by their coherent outline on the map's edge; no cell of the cloth is,
+    nor the gap enclosed by tiles."""
+    origin = (260.0, 220.0)
+    ring = [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)]   # round an empty gap at (0, 0)
+    tiles = lattice_centres(origin, ring)
+    img = draw_tiles(gingham(440, 520), tiles)
+    mask = np.zeros(img.shape[:2], np.uint8)
+    for c in tiles[:4]:   # the last two tiles look like the table to the colour model
+        cv2.fillPoly(mask, [np.round(hexagon(FLAT - 1.0, c)).astype(np.int32)], 255)
+    seeds = [candidate(c) for c in tiles[:4]]
+    got = grow_hexes(img, mask, seeds, FLAT, HexesConfig(), maps=outline_maps(img))
+    centres = np.array([h.centre for h in got])
+    assert len(got) == len(tiles)
+    for c in tiles:
+        assert np.linalg.norm(centres - c, axis=1).min() < 0.06 * FLAT
+    # without the colour model's foreground a gap has none either: enclosed, it is never grown
+    gap = lattice_centres(origin, [(0, 0)])[0]
+    assert np.linalg.norm(centres - gap, axis=1).min() > 0.5 * FLAT
+
+
+def test_no_bare_growth_when_it_is_off():
+    origin = (260.0, 220.0)
+    tiles = lattice_centres(origin, [(0, 0), (1, 0), (2, -1)])
+    img = draw_tiles(gingham(440, 520), tiles)
+    mask = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(hexagon(FLAT - 1.0, tiles[0])).astype(np.int32)], 255)
+    maps = outline_maps(img)
+    on = grow_hexes(img, mask, [candidate(tiles[0])], FLAT, HexesConfig(), maps=maps)
+    off = grow_hexes(img, mask, [candidate(tiles[0])], FLAT, HexesConfig(grow_bare=False), maps=maps)
+    assert len(on) == 3 and len(off) == 1
+
+
+def test_marker_polygons_cover_the_markers_in_the_work_image():
+    layout = corner_layout(600.0, 400.0, 50.0)
+    # a top-down view: 1 px per mm, the layout 40 px in from the frame's corner
+    frame = np.full((480, 680, 3), 90, np.uint8)
+    for mid, q in layout.corners_mm.items():
+        side = int(round(float(np.linalg.norm(q[1] - q[0]))))
+        x, y = np.round(q.min(axis=0)).astype(int) + 40
+        frame[y - 12:y + side + 12, x - 12:x + side + 12] = 255   # the marker's white paper
+        frame[y:y + side, x:x + side] = render_marker(mid, side)[..., None]
+    cal = calibrate(frame, layout)
+    M = np.diag([0.5, 0.5, 1.0]) @ np.array([[1.0, 0, 10.0], [0, 1.0, 5.0], [0, 0, 1.0]])   # any frame -> work map
+    polys = marker_polygons(cal, M)
+    assert len(polys) == len(layout.corners_mm)
+    for poly, q in zip(polys, layout.corners_mm.values(), strict=True):
+        seen = apply_homography(M, cal.to_px(np.asarray(q, np.float64)))
+        inside = [cv2.pointPolygonTest(poly.astype(np.float32).reshape(-1, 1, 2), (float(x), float(y)), False)
+                  for x, y in seen]
+        assert min(inside) > 0   # every corner of the marker lies inside its polygon (its paper grown round it)
+        side = float(np.linalg.norm(seen[1] - seen[0]))
+        assert abs(float(np.linalg.norm(poly[1] - poly[0])) / side - 1.5) < 0.05
+
+
+def test_what_lies_in_a_not_hex_polygon_is_no_hex():
+    img = draw_tiles(np.full((300, 400, 3), (175, 185, 195), np.uint8),
+                     lattice_centres((200.0, 150.0), [(0, 0), (1, 0)]))
+    cfg = HexesConfig()
+    both = find_hexes(img, FLAT, cfg, refine=False)
+    c1 = lattice_centres((200.0, 150.0), [(1, 0)])[0]
+    one = find_hexes(img, FLAT, cfg, refine=False, not_hexes=[hexagon(1.2 * FLAT, c1)])
+    assert len(both) == 2 and len(one) == 1
+    assert np.linalg.norm(one[0].centre - lattice_centres((200.0, 150.0), [(0, 0)])[0]) < 0.1 * FLAT
