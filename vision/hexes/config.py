@@ -65,7 +65,9 @@ class HexesConfig:
             between hexes, outlined by its neighbours on some sides, has a side without an outline ...
         grow_min_coherence: ... and its edges' profiles are alike along them, the coherences sorted and weighted
             as the outline score (of 4.75, :func:`vision.hexes.outline.edge_coherence`): a patterned cloth's checks
-            cross a hexagon's sides, they do not run along them.
+            cross a hexagon's sides, they do not run along them ...
+        grow_second_edge: ... and each of its sides but one (a tile's side along a neighbour of much its colour)
+            has at least this coherence (0-1).
         grow_strong_coherence: a cell whose coherence is at least this is a hex with an outline score down to
             ``grow_coherent_score`` (star print or wood grain across a faint outline) ...
         grow_coherent_score: ... see above; ...
@@ -123,6 +125,7 @@ class HexesConfig:
     grow_rounds: int = 3
     grow_min_edge: float = 0.5
     grow_min_coherence: float = 2.0
+    grow_second_edge: float = 0.3
     grow_strong_coherence: float = 2.8
     grow_coherent_score: float = 2.8
     grow_bare: bool = True

@@ -301,8 +301,8 @@ def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], fl
     * each of its six sides shows an outline (``grow_min_edge``: a gap outlined by hexes on some sides, under
       glare, has foreground too);
     * its edges' profiles are alike along them (:func:`edge_coherence`, weakest first as :func:`outline_score`, at
-      least ``grow_min_coherence``: the checks of a gingham cloth line up with a hexagon's sides here and there,
-      never all along them);
+      least ``grow_min_coherence``, and every side but one at least ``grow_second_edge``: the checks of a gingham
+      cloth line up with a hexagon's sides here and there, never all along them);
     * at least ``grow_min_occupancy`` of it is foreground (an empty gap in the map is all table) -- or, with
       ``grow_bare``, it lies on the map's edge (a side touching no hex found) and its coherence is at least
       ``grow_strong_coherence`` with each side touching no hex at least ``grow_bare_edge`` (a tile the
@@ -342,7 +342,8 @@ def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], fl
         new: list[HexCandidate] = []
         pending: list[tuple[int, HexCandidate]] = []
         for k, (c, ang, size, _) in enumerate(cells):
-            if k not in coherence or float(coherence[k]) < config.grow_min_coherence:
+            if (k not in coherence or float(coherence[k]) < config.grow_min_coherence
+                    or float(np.sort(edges[k])[1]) < config.grow_second_edge):
                 continue
             if fitted[k].score < config.grow_min_score and float(coherence[k]) < config.grow_strong_coherence:
                 continue   # a fainter outline (print, stars or grain across the edges) needs edges alike all along
