@@ -150,3 +150,23 @@ def test_what_lies_in_a_not_hex_polygon_is_no_hex():
     one = find_hexes(img, FLAT, cfg, refine=False, not_hexes=[hexagon(1.2 * FLAT, c1)])
     assert len(both) == 2 and len(one) == 1
     assert np.linalg.norm(one[0].centre - lattice_centres((200.0, 150.0), [(0, 0)])[0]) < 0.1 * FLAT
+
+
+def test_a_cloth_cell_beside_the_map_is_not_grown_though_partly_foreground():
+    """A cell of the cloth between three tiles shares three coherent sides with them; its other three cross the
+    checks. With a third of it taken for foreground (the colour model's noise) it is still no hex: it needs every
+    side but one coherent, which outline scores alone (contrast-free, and the checks are contrast) do not see."""
+    origin = (260.0, 220.0)
+    tiles = lattice_centres(origin, [(0, -1), (1, -1), (-1, 0)])
+    img = draw_tiles(gingham(440, 520), tiles)
+    mask = np.zeros(img.shape[:2], np.uint8)
+    for c in tiles:
+        cv2.fillPoly(mask, [np.round(hexagon(FLAT - 1.0, c)).astype(np.int32)], 255)
+    cell = lattice_centres(origin, [(0, 0)])[0]
+    cv2.circle(mask, (int(cell[0]), int(cell[1])), int(0.3 * FLAT), 255, -1)
+    maps = outline_maps(img)
+    seeds = [candidate(c) for c in tiles]
+    got = grow_hexes(img, mask, seeds, FLAT, HexesConfig(), maps=maps)
+    assert len(got) == len(tiles)
+    loose = grow_hexes(img, mask, seeds, FLAT, HexesConfig(grow_min_coherence=0.0, grow_second_edge=0.0), maps=maps)
+    assert np.linalg.norm(np.array([h.centre for h in loose]) - cell, axis=1).min() < 0.1 * FLAT
