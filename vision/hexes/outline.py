@@ -135,7 +135,8 @@ def edge_coherence(blurred: np.ndarray, corners: list[np.ndarray], config: Hexes
     shows the same profile, about 1 / samples for profiles that change at random.
 
     Args:
-        blurred: float32[H, W, C] (or [H, W]) work image smoothed by a Gaussian of 1 px (grey levels).
+        blurred: uint8 or float32 [H, W, C] (or [H, W]) work image smoothed by a Gaussian of 1 px (grey levels;
+            uint8 samples are rounded to a level, well below ``refine_noise``).
         corners: P hexagons, clockwise from any corner (edge j runs from corner j to corner j + 1).
     """
     if not corners:
@@ -152,7 +153,7 @@ def edge_coherence(blurred: np.ndarray, corners: list[np.ndarray], config: Hexes
     steps = np.arange(-2, 3, dtype=np.float64)
     mx = (px[..., None] + nx[..., None] * steps).reshape(len(corners), -1).astype(np.float32)
     my = (py[..., None] + ny[..., None] * steps).reshape(len(corners), -1).astype(np.float32)
-    v = cv2.remap(blurred, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    v = cv2.remap(blurred, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     v = v.reshape(len(corners), 6, npe, len(steps), -1)                                  # [P, 6, npe, 5, C]
     f = np.concatenate([(v[..., 3, :] - v[..., 1, :]) / 2.0, (v[..., 4, :] - v[..., 0, :]) / 4.0,
                         1.5 * (v[..., 3, :] + v[..., 1, :] - 2.0 * v[..., 2, :])], axis=-1)   # [P, 6, npe, 3 C]
@@ -328,14 +329,17 @@ def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], fl
         quick = refine_hexes(gray, [HexCandidate(cr, c, 0.0, 0.0, 0, 0.0) for c, _, _, cr in cells], flat,
                              quick_config, False, maps)
         near = [k for k, q in enumerate(quick) if q.score >= config.grow_min_score - 0.8]   # else no outline near
+        if near and blurred is None:   # uint8 (its own type): a fraction of a float32 blur's time
+            blurred = cv2.GaussianBlur(gray, (0, 0), 1.0)
+        if near:   # nor where the edges' profiles change along them (a cloth's checks): not worth the full fit
+            rough = outline_score(edge_coherence(blurred, [quick[k].corners for k in near], config))
+            near = [k for k, v in zip(near, rough, strict=True) if v >= config.grow_min_coherence - 0.8]
         fitted = dict(zip(near, refine_hexes(gray, [quick[k] for k in near], flat, config, scale_free, maps),
                           strict=True))
         low = min(config.grow_min_score, config.grow_coherent_score)
         good = [k for k in near if fitted[k].score >= low]
         good = [k for k, w in zip(good, _weakest_sides([fitted[k] for k in good], maps, config), strict=True)
                 if w >= config.grow_min_edge]   # else a side without an outline (a gap between hexes)
-        if good and blurred is None:
-            blurred = cv2.GaussianBlur(np.asarray(gray, np.float32), (0, 0), 1.0)
         per_edge = edge_coherence(blurred, [fitted[k].corners for k in good], config) if good else np.zeros((0, 6))
         coherence = dict(zip(good, outline_score(per_edge), strict=True))
         edges = dict(zip(good, per_edge, strict=True))
