@@ -1,8 +1,9 @@
 """The hex reader on tables it was not tuned on (issue 16): a tile's edge is one profile all along it, which a
 checked cloth or noise is not (:func:`vision.hexes.outline.edge_coherence`); hexes grown by their outline alone
 must have such edges, so a gingham cloth grows no hexes and a tile the table-colour model takes for table is still
-found on the map's edge, while a gap between hexes is not; and the calibration markers are no foreground, so their
-square edges cannot turn the lattice (:func:`vision.hexes.reader.marker_polygons`)."""
+found on the map's edge, while a gap between hexes is not; the calibration markers are no foreground, so their
+square edges cannot turn the lattice (:func:`vision.hexes.reader.marker_polygons`); and straight table texture
+joined to the map (wood grain) does not take the lattice's angle (:func:`vision.hexes.lattice.lattice_angles`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import numpy as np
 
 from vision.hexes import HexesConfig
 from vision.hexes.geometry import SQRT3, HexCandidate, hexagon
-from vision.hexes.lattice import find_hexes
+from vision.hexes.lattice import find_hexes, lattice_angles
 from vision.hexes.outline import edge_coherence, grow_hexes, outline_maps
 from vision.hexes.reader import marker_polygons
 from vision.mat import render_marker
@@ -170,3 +171,48 @@ def test_a_cloth_cell_beside_the_map_is_not_grown_though_partly_foreground():
     assert len(got) == len(tiles)
     loose = grow_hexes(img, mask, seeds, FLAT, HexesConfig(grow_min_coherence=0.0, grow_second_edge=0.0), maps=maps)
     assert np.linalg.norm(np.array([h.centre for h in loose]) - cell, axis=1).min() < 0.1 * FLAT
+
+
+def striped_map(turn: float) -> tuple[np.ndarray, list[np.ndarray]]:
+    """(uint8[360, 480, 3], centres px): seven tiles of a lattice turned ``turn`` degrees on a table of strong
+    vertical stripes (wood grain), the stripes covering more of the picture than the tiles."""
+    img = np.full((360, 480, 3), (150, 160, 170), np.float32)
+    img[:, (np.arange(480) // 5) % 2 == 1] = (126, 136, 146)
+    R = FLAT / SQRT3
+    a = np.radians(turn)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    cells = [(0, 0), (0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)]
+    centres = [np.array([240.0, 180.0]) + rot @ np.array([1.5 * R * q, FLAT * (r + q / 2.0)]) for q, r in cells]
+    out = img.astype(np.uint8)
+    for c in centres:
+        poly = np.round(hexagon(FLAT - 1.0, c, turn) * 16).astype(np.int32)
+        cv2.fillPoly(out, [poly], (90, 60, 40), cv2.LINE_AA, shift=4)
+        cv2.polylines(out, [poly], True, (10, 10, 10), 2, cv2.LINE_AA, shift=4)
+    return out, centres
+
+
+def test_lattice_angles_give_the_tiles_angle_beside_the_grains():
+    img, _ = striped_map(12.0)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    angles = lattice_angles(gray, np.full(gray.shape, 255, np.uint8), 2)
+    assert len(angles) == 2 and angles[0][1] >= angles[1][1] > 0
+    got = sorted(a for a, _ in angles)
+    # the stripes' edges are vertical: normals at 0 degrees, a lattice angle of -30 (mod 60); the tiles' at 12
+    assert abs(got[0] + 30.0) < 2.0 or abs(got[0] - 30.0) < 2.0
+    assert abs(got[1] - 12.0) < 2.0
+
+
+def test_a_map_joined_to_a_grained_table_is_read_at_its_own_angle(monkeypatch):
+    """The table-colour model takes the striped table round the tiles for foreground too (one blob): the grain's
+    angle is the likelier, the tiles' the next; the lattice whose cells show more outline is the tiles'."""
+    img, centres = striped_map(12.0)
+    blob = np.zeros(img.shape[:2], np.uint8)
+    cv2.circle(blob, (240, 180), 170, 255, -1)
+    monkeypatch.setattr("vision.hexes.lattice.foreground_mask", lambda im, cfg: blob.copy())
+    found = find_hexes(img, FLAT, HexesConfig(), refine=False)
+    got = np.array([h.centre for h in found])
+    for c in centres:
+        assert np.linalg.norm(got - c, axis=1).min() < 0.1 * FLAT
+    # at the likeliest angle only (the grain's), the lattice misses most tiles
+    one = np.array([h.centre for h in find_hexes(img, FLAT, HexesConfig(second_angle=1.0), refine=False)])
+    assert sum(len(one) > 0 and np.linalg.norm(one - c, axis=1).min() < 0.1 * FLAT for c in centres) <= 3

@@ -42,6 +42,9 @@ class HexesConfig:
         lattice_min_cover: ... or its hexes cover less than this fraction of the foreground they lie in ...
         lattice_min_sharpness: ... or its outline response folds onto it less sharply than this (the fold's
             peak over its mean; a clean map folds at 2-4, a blurred or cluttered one at 1.3-2.5).
+        second_angle: a blob's lattice is fitted at its second likeliest angle too when that angle's weight is at
+            least this share of the first's (:func:`vision.hexes.lattice.lattice_angles`: wood grain or a weave joined
+            to the map can outweigh the tiles' edges); the angle whose cells show more outline is kept (1.0: never).
         min_occupancy_crisp: a cell whose hexagon is less foreground than ``min_occupancy`` (a dark tile on
             a dark table) is still a hex down to this occupancy when ...
         crisp_for_low_occupancy: ... at least this many of its sides show an outline.
@@ -109,6 +112,7 @@ class HexesConfig:
     lattice_pitch_tolerance: float = 0.01
     lattice_min_cover: float = 0.8
     lattice_min_sharpness: float = 1.5
+    second_angle: float = 0.4
     min_occupancy_crisp: float = 0.45
     crisp_for_low_occupancy: int = 4
     min_occupancy: float = 0.78
