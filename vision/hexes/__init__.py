@@ -26,18 +26,23 @@ Stages of :func:`read_hexes` (pure functions of ``(config, data)``, timed by
    estimated from the image without one: ``estimate_flat_px``, the foreground outline's side length, then
    the hex lattice that explains the image best, then its cells' fitted outlines);
 2. ``foreground`` (:mod:`.lattice`): the cards' table-colour model
-   (:func:`vision.card_detect.foreground_mask`), small holes filled;
-3. ``lattice`` (:mod:`.lattice`): per connected blob, the lattice angle (structure-tensor orientations
-   mod 60 degrees); with a calibration the lattice's width (the calibrated size is a prior: a lens's distortion
-   changes it, ``lattice_scales``; other widths are searched only when the lattice fitted at the calibrated width
-   leaves it in doubt, ``width_is_off``); then the lattice offset (a hex-outline response folded modulo the
-   lattice); every lattice cell whose hexagon is foreground with enough crisp sides is a hex, nudged to the
-   strongest outline nearby;
+   (:func:`vision.card_detect.foreground_mask`), small holes filled; with a calibration its markers and their paper
+   are painted out (``marker_polygons``: a square's edges would turn a blob's lattice 30 degrees);
+3. ``lattice`` (:mod:`.lattice`): per connected blob, the lattice angle (structure-tensor orientations mod 60
+   degrees; the next likeliest angle too when it is close, wood grain joined to the map: the one whose cells show
+   more outline, ``lattice_angles``); with a calibration the lattice's width (the calibrated size is a prior: a
+   lens's distortion changes it, ``lattice_scales``; other widths are searched only when the lattice fitted at the
+   calibrated width leaves it in doubt, ``width_is_off``); then the lattice offset (a hex-outline response folded
+   modulo the lattice); every lattice cell whose hexagon is foreground with enough crisp sides is a hex, nudged to
+   the strongest outline nearby;
 4. ``refine`` (:mod:`.outline`): each hex's outline fitted to the image at sub-pixel steps
    (``refine_hexes``: how much of the structure under its six edges runs along them, away from the edges'
    middles where wormholes are; colour edges count as much as grey ones, ``outline_maps``);
 5. ``grow`` (:mod:`.outline`): lattice neighbours of found hexes that are only partly foreground (dark
-   sectors on a dark cloth) are hexes when their fitted outline is strong on all six sides (``grow_hexes``);
+   sectors on a dark cloth) are hexes when their fitted outline is strong on all six sides and each side's
+   profile is alike all along it (``edge_coherence``: a checked cloth's squares, wood grain and noise are not); a
+   tile on the map's edge the table-colour model takes for table needs no foreground when its free sides are
+   coherent, a gap enclosed by hexes does (``grow_hexes``);
 6. ``identify`` (:mod:`.identify`): each hex rectified once into a hexagon-masked square crop; its
    structure maps turned by the six 60-degree steps (``turned_maps``) are compared coarsely with every
    reference of the hex deck (:func:`build_hex_deck`), then at small shifts for a shortlist

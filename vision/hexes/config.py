@@ -42,6 +42,9 @@ class HexesConfig:
         lattice_min_cover: ... or its hexes cover less than this fraction of the foreground they lie in ...
         lattice_min_sharpness: ... or its outline response folds onto it less sharply than this (the fold's
             peak over its mean; a clean map folds at 2-4, a blurred or cluttered one at 1.3-2.5).
+        second_angle: a blob's lattice is fitted at its second likeliest angle too when that angle's weight is at
+            least this share of the first's (:func:`vision.hexes.lattice.lattice_angles`: wood grain or a weave joined
+            to the map can outweigh the tiles' edges); the angle whose cells show more outline is kept (1.0: never).
         min_occupancy_crisp: a cell whose hexagon is less foreground than ``min_occupancy`` (a dark tile on
             a dark table) is still a hex down to this occupancy when ...
         crisp_for_low_occupancy: ... at least this many of its sides show an outline.
@@ -62,7 +65,19 @@ class HexesConfig:
         grow_min_occupancy: ... and at least this fraction of it is foreground (:func:`grow_hexes`) ...
         grow_rounds: ... searched from the hexes found in the previous round, this many times at most;
         grow_min_edge: ... and each of its six sides scores at least this (0-1, :func:`edge_scores`): a gap
-            between hexes, outlined by its neighbours on some sides, has a side without an outline.
+            between hexes, outlined by its neighbours on some sides, has a side without an outline ...
+        grow_min_coherence: ... and its edges' profiles are alike along them, the coherences sorted and weighted
+            as the outline score (of 4.75, :func:`vision.hexes.outline.edge_coherence`): a patterned cloth's checks
+            cross a hexagon's sides, they do not run along them ...
+        grow_second_edge: ... and each of its sides but one (a tile's side along a neighbour of much its colour)
+            has at least this coherence (0-1).
+        grow_strong_coherence: a cell whose coherence is at least this is a hex with an outline score down to
+            ``grow_coherent_score`` (star print or wood grain across a faint outline) ...
+        grow_coherent_score: ... see above; ...
+        grow_bare: ... and, with this, one on the map's edge (a side touching no hex) with less foreground than
+            ``grow_min_occupancy`` (a tile the table-colour model takes for table) is a hex too when ...
+        grow_bare_edge: ... each of its sides touching no hex has at least this coherence (0-1): a tile's edge
+            against the table is one profile all along; a gap's open side is table on both sides.
         line_frac: length of the edge filter along a side, fraction of the side.
         crop_size: side of the square hexagon crop in pixels (the hexagon's corners touch its left/right).
         axial_tolerance: an axial position further than this (in hex pitches) from a lattice cell is null.
@@ -97,6 +112,7 @@ class HexesConfig:
     lattice_pitch_tolerance: float = 0.01
     lattice_min_cover: float = 0.8
     lattice_min_sharpness: float = 1.5
+    second_angle: float = 0.4
     min_occupancy_crisp: float = 0.45
     crisp_for_low_occupancy: int = 4
     min_occupancy: float = 0.78
@@ -112,6 +128,12 @@ class HexesConfig:
     grow_min_occupancy: float = 0.12
     grow_rounds: int = 3
     grow_min_edge: float = 0.5
+    grow_min_coherence: float = 2.0
+    grow_second_edge: float = 0.3
+    grow_strong_coherence: float = 2.8
+    grow_coherent_score: float = 2.8
+    grow_bare: bool = True
+    grow_bare_edge: float = 0.5
     refine_prior: float = 0.5
     line_frac: float = 0.7
     crop_size: int = 96

@@ -18,9 +18,9 @@ from .config import HexesConfig
 from .geometry import EDGE_NORMAL_DEG, SQRT3, HexCandidate, hexagon
 from .outline import grow_hexes, outline_maps, refine_hexes, weakest_first
 
-__all__ = ["BlobLattice", "UprightBlob", "blob_hexes", "blob_lattice", "centre_response", "edge_maps",
-           "fill_small_holes", "find_hexes", "lattice_angle", "lattice_scale", "lattice_sharpness", "side_maps",
-           "upright_blob", "width_is_off"]
+__all__ = ["BlobLattice", "UprightBlob", "blob_angles", "blob_hexes", "blob_lattice", "centre_response",
+           "edge_maps", "fill_small_holes", "find_hexes", "lattice_angle", "lattice_angles", "lattice_scale",
+           "lattice_sharpness", "side_maps", "upright_blob", "width_is_off"]
 
 
 def _line_kernel(length: float, angle_deg: float) -> np.ndarray:
@@ -82,11 +82,19 @@ def centre_response(sides: list[np.ndarray]) -> np.ndarray:
 
 def lattice_angle(gray: np.ndarray, mask: np.ndarray) -> float:
     """Lattice angle in degrees, [-30, 30): how far the hexes' edges are turned clockwise (screen, y down)
-    from a flat-top hexagon's.
+    from a flat-top hexagon's: the first of :func:`lattice_angles`."""
+    return lattice_angles(gray, mask, 1)[0][0]
+
+
+def lattice_angles(gray: np.ndarray, mask: np.ndarray, n: int = 2, apart: float = 6.0) -> list[tuple[float, float]]:
+    """The ``n`` likeliest lattice angles (degrees, [-30, 30)) of the hexes in ``mask`` (uint8[H, W]) of ``gray``
+    (uint8 or float32 [H, W]), each with its weight (the histogram's peak height), highest first, at least
+    ``apart`` degrees apart (mod 60); ``[(0.0, 0.0)]`` when nothing is oriented.
 
     From the structure tensor (gradients averaged over a few pixels): its dominant orientation mod 60,
     weighted by its anisotropy times coherence, so long straight outlines count and isotropic texture
-    (stars, print, wood grain's pixel-grid aliasing) hardly does."""
+    (stars, print) hardly does. Straight table texture joined to the map (wood grain, a cloth's weave) makes a
+    peak of its own: the next peak is the other candidate."""
     g = gray.astype(np.float32)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
@@ -97,18 +105,24 @@ def lattice_angle(gray: np.ndarray, mask: np.ndarray) -> float:
     wt = an * an / (j11 + j22 + 1e-3)          # anisotropy x coherence
     sel = (mask > 0) & (wt > 0)
     if not sel.any():
-        return 0.0
+        return [(0.0, 0.0)]
     ang = (0.5 * np.degrees(np.arctan2(2.0 * j12[sel], (j11 - j22)[sel])) - 30.0) % 60.0   # normals (30, 90, 150) -> 0
     hist, _ = np.histogram(ang, bins=120, range=(0, 60), weights=wt[sel])
     k = np.exp(-0.5 * (np.arange(-6, 7) / 2.0) ** 2)
     ext = np.concatenate([hist[-6:], hist, hist[:6]])
     sm = np.convolve(ext, k, mode="same")[6:-6]
-    i = int(np.argmax(sm))
-    a, b, c = sm[(i - 1) % 120], sm[i], sm[(i + 1) % 120]
-    den = a - 2 * b + c
-    off = 0.5 * (a - c) / den if abs(den) > 1e-9 else 0.0
-    theta = (i + 0.5 + off) * 0.5
-    return float((theta + 30.0) % 60.0 - 30.0)
+    peaks = [i for i in range(120) if sm[i] > 0 and sm[i] >= sm[(i - 1) % 120] and sm[i] > sm[(i + 1) % 120]]
+    out: list[tuple[float, float]] = []
+    for i in sorted(peaks, key=lambda i: -sm[i]):
+        a, b, c = sm[(i - 1) % 120], sm[i], sm[(i + 1) % 120]
+        den = a - 2 * b + c
+        off = 0.5 * (a - c) / den if abs(den) > 1e-9 else 0.0
+        theta = float(((i + 0.5 + off) * 0.5 + 30.0) % 60.0 - 30.0)
+        if all(abs((theta - t + 30.0) % 60.0 - 30.0) >= apart for t, _ in out):
+            out.append((theta, float(b)))
+        if len(out) == n:
+            break
+    return out or [(0.0, 0.0)]
 
 
 def fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
@@ -196,16 +210,28 @@ class UprightBlob:
 
 
 
-def upright_blob(gray: np.ndarray, comp: np.ndarray, flat: float) -> UprightBlob:
-    """The region round one blob (``comp`` uint8 mask, same size as ``gray``) with a margin of 0.6 ``flat``, turned
-    counter-clockwise by its lattice angle so its hexes are upright flat-top hexagons."""
+def _blob_region(gray: np.ndarray, comp: np.ndarray, flat: float) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1): the region round one blob (``comp`` uint8 mask) with a margin of 0.6 ``flat``."""
     H, W = gray.shape
     x, y, bw, bh = cv2.boundingRect(comp)
     pad = int(0.6 * flat) + 4
-    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + bw + pad), min(H, y + bh + pad)
+    return max(0, x - pad), max(0, y - pad), min(W, x + bw + pad), min(H, y + bh + pad)
+
+
+def blob_angles(gray: np.ndarray, comp: np.ndarray, flat: float, n: int = 2) -> list[tuple[float, float]]:
+    """:func:`lattice_angles` of one blob (``comp`` uint8 mask, same size as ``gray``) in its region."""
+    x0, y0, x1, y1 = _blob_region(gray, comp, flat)
+    return lattice_angles(gray[y0:y1, x0:x1], cv2.dilate(comp[y0:y1, x0:x1], np.ones((5, 5), np.uint8)), n)
+
+
+def upright_blob(gray: np.ndarray, comp: np.ndarray, flat: float, theta: float | None = None) -> UprightBlob:
+    """The region round one blob (``comp`` uint8 mask, same size as ``gray``) with a margin of 0.6 ``flat``, turned
+    counter-clockwise by ``theta`` (degrees; None: its lattice angle) so its hexes are upright flat-top hexagons."""
+    x0, y0, x1, y1 = _blob_region(gray, comp, flat)
     g = gray[y0:y1, x0:x1]
     m = comp[y0:y1, x0:x1]
-    theta = lattice_angle(g, cv2.dilate(m, np.ones((5, 5), np.uint8)))
+    if theta is None:
+        theta = lattice_angle(g, cv2.dilate(m, np.ones((5, 5), np.uint8)))
     h, w = g.shape
     Rm, nw, nh = rotation_canvas(w, h, theta)
     gr = cv2.warpAffine(g, Rm, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -379,14 +405,22 @@ def width_is_off(fits: list[BlobLattice], flat: float, config: HexesConfig) -> b
 
 
 def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[str, float] | None = None,
-               refine: bool = True, scale_free: bool = False, scales: tuple[float, ...] = (1.0,)) -> list[HexCandidate]:
+               refine: bool = True, scale_free: bool = False, scales: tuple[float, ...] = (1.0,),
+               not_hexes: list[np.ndarray] | None = None) -> list[HexCandidate]:
     """Every hex lying flat in the work image ``img`` (uint8[H, W, 3] BGR) where a hex is ``flat`` px across
     its flats; with ``refine`` each outline is then fitted to the image (:func:`refine_hexes`, its size too
     with ``scale_free``). ``scales``: with more than one, the expected ``flat`` is a prior: the width of ``flat`` x
     ``scales`` that folds best (:func:`lattice_scale`) replaces it when its lattice cells show more outline in all;
-    the other widths are searched only when the lattice at ``flat`` says it is off (:func:`width_is_off`)."""
+    the other widths are searched only when the lattice at ``flat`` says it is off (:func:`width_is_off`). Each blob's
+    lattice is fitted at its likeliest angle and, when its weight is at least ``config.second_angle`` of the
+    first's, at the next likeliest (:func:`blob_angles`): the one whose cells show more outline in all is kept.
+    ``not_hexes``: polygons (float[N, 2] work px each) known to hold no hex, such as the calibration markers with
+    their white paper: painted out of the foreground, so their strong square edges neither join a blob nor turn its
+    lattice (:func:`lattice_angle` reads a square's edges as a lattice turned 30 degrees)."""
     t = timings if timings is not None else {}
     mask = timed_stage(t, "foreground", foreground_mask, img, config.fg)
+    if not_hexes:
+        cv2.fillPoly(mask, [np.round(np.asarray(q) * 16).astype(np.int32) for q in not_hexes], 0, cv2.LINE_8, shift=4)
     hex_area = SQRT3 / 2.0 * flat * flat
     k = max(3, int(round(config.close_frac * flat)) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -396,13 +430,27 @@ def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[
     with_time: dict[str, float] = {}
     comps = [(lab == i).astype(np.uint8) * 255 for i in range(1, n)
              if stats[i, cv2.CC_STAT_AREA] >= config.min_occupancy * hex_area]
-    blobs = [upright_blob(gray, comp, flat) for comp in comps]
+    blobs: list[UprightBlob] = []
+    fits: list[BlobLattice] = []
+    for comp in comps:
+        # the blob's likeliest lattice angle, or the next one when straight table texture joined to the blob
+        # (wood grain) makes the likeliest: the angle whose lattice cells show more outline in all
+        angles = blob_angles(gray, comp, flat)
+        best: tuple[UprightBlob, BlobLattice] | None = None
+        for a, wgt in angles:
+            if wgt < config.second_angle * angles[0][1]:
+                continue
+            ub = upright_blob(gray, comp, flat, a)
+            fit = timed_stage(with_time, "lattice", blob_lattice, img, gray, comp, flat, config, ub)
+            if best is None or sum(h.score for h in fit.hexes) > sum(h.score for h in best[1].hexes):
+                best = (ub, fit)
+        blobs.append(best[0])
+        fits.append(best[1])
 
     def cells(f: float) -> list[BlobLattice]:
         return [timed_stage(with_time, "lattice", blob_lattice, img, gray, comp, f, config, ub)
                 for comp, ub in zip(comps, blobs, strict=True)]
 
-    fits = cells(flat)
     out = [h for f in fits for h in f.hexes]
     if len(scales) > 1 and blobs and width_is_off(fits, flat, config):
         # the width whose lattice folds the outlines most sharply replaces the expected one only when its cells

@@ -14,7 +14,8 @@ import numpy as np
 from .config import HexesConfig
 from .geometry import EDGE_NORMAL_DEG, SQRT3, HexCandidate, hex_pose, hexagon
 
-__all__ = ["edge_scores", "grow_hexes", "outline_maps", "outline_score", "refine_hexes", "weakest_first"]
+__all__ = ["edge_coherence", "edge_scores", "grow_hexes", "outline_maps", "outline_score", "refine_hexes",
+           "weakest_first"]
 
 
 @lru_cache(maxsize=8)
@@ -119,6 +120,46 @@ def edge_scores(maps: tuple[np.ndarray, float], flat: float, config: HexesConfig
     r = np.maximum(np.matmul(v, K), 0.0)                                      # [P, 6, npe, 2]: across^2, along^2
     e = np.sqrt(r[..., 0]) / (np.sqrt(r[..., 0] + r[..., 1]) + np.float32(config.refine_noise))
     return e.mean(axis=2)
+
+
+def edge_coherence(blurred: np.ndarray, corners: list[np.ndarray], config: HexesConfig) -> np.ndarray:
+    """float[P, 6]: for P hexagons (``corners`` float[6, 2] work px each), how alike the image's profile across each
+    edge is all along it, 0-1: a tile's edge (a step from the tile to the table or the next tile, a printed rim or
+    a seam) crosses every sample the same way; the checks of a gingham cloth, wood grain or noise cross some samples
+    bright-to-dark and others dark-to-bright, or not at all.
+
+    At ``config.refine_points`` samples along each edge (away from its middle, as :func:`edge_scores`), per colour
+    channel the signed derivatives across the edge from ``blurred`` at steps of 1 px along the outward normal: the
+    first (over 1 and 2 px) and 1.5 x the second. With f the stacked derivatives of a sample (float[3 C]), the
+    coherence is |mean f|^2 / (mean |f|^2 + ``refine_noise``^2) over the edge's samples: 1 when every sample
+    shows the same profile, about 1 / samples for profiles that change at random.
+
+    Args:
+        blurred: uint8 or float32 [H, W, C] (or [H, W]) work image smoothed by a Gaussian of 1 px (grey levels;
+            uint8 samples are rounded to a level, well below ``refine_noise``).
+        corners: P hexagons, clockwise from any corner (edge j runs from corner j to corner j + 1).
+    """
+    if not corners:
+        return np.zeros((0, 6), np.float32)
+    npe = config.refine_points
+    pts, nrm = _outline_points(npe)
+    poses = [hex_pose(np.asarray(q, np.float64)) for q in corners]
+    cx, cy, ang, fl = (np.concatenate([p[i] for p in poses]) for i in range(4))
+    a = np.radians(ang)[:, None]
+    ca, sa = np.cos(a), np.sin(a)
+    px = cx[:, None] + fl[:, None] * (ca * pts[None, :, 0] - sa * pts[None, :, 1])     # [P, 6 npe]
+    py = cy[:, None] + fl[:, None] * (sa * pts[None, :, 0] + ca * pts[None, :, 1])
+    nx, ny = ca * nrm[None, :, 0] - sa * nrm[None, :, 1], sa * nrm[None, :, 0] + ca * nrm[None, :, 1]
+    steps = np.arange(-2, 3, dtype=np.float64)
+    mx = (px[..., None] + nx[..., None] * steps).reshape(len(corners), -1).astype(np.float32)
+    my = (py[..., None] + ny[..., None] * steps).reshape(len(corners), -1).astype(np.float32)
+    v = cv2.remap(blurred, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    v = v.reshape(len(corners), 6, npe, len(steps), -1)                                  # [P, 6, npe, 5, C]
+    f = np.concatenate([(v[..., 3, :] - v[..., 1, :]) / 2.0, (v[..., 4, :] - v[..., 0, :]) / 4.0,
+                        1.5 * (v[..., 3, :] + v[..., 1, :] - 2.0 * v[..., 2, :])], axis=-1)   # [P, 6, npe, 3 C]
+    coherent = np.square(f.mean(axis=2)).sum(axis=-1)
+    total = np.square(f).sum(axis=-1).mean(axis=2)
+    return (coherent / (total + config.refine_noise ** 2)).astype(np.float32)
 
 
 #: an optimal sorting network of six elements (12 compare-exchanges)
@@ -241,21 +282,36 @@ def _lattice_pitch(hexes: list[HexCandidate], flat: float) -> float:
     return float(np.median(close)) if close.size else flat
 
 
-def _weakest_side(cand: HexCandidate, maps: tuple | None, config: HexesConfig) -> float:
-    """The outline score of ``cand``'s weakest side (:func:`edge_scores`)."""
-    return float(edge_scores(maps, 1.0, config, *hex_pose(cand.corners))[0].min())
+def _weakest_sides(cands: list[HexCandidate], maps: tuple, config: HexesConfig) -> np.ndarray:
+    """float[N]: the outline score of each of ``cands``' weakest side (:func:`edge_scores`)."""
+    if not cands:
+        return np.zeros(0)
+    poses = [hex_pose(h.corners) for h in cands]
+    return edge_scores(maps, 1.0, config, *(np.concatenate([p[i] for p in poses]) for i in range(4))).min(axis=1)
 
 
 def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], flat: float, config: HexesConfig,
                scale_free: bool = False, maps: tuple | None = None) -> list[HexCandidate]:
     """``cands`` plus hexes found next to them on the lattice by their outline alone: a tile whose artwork
     looks like the table (a dark sector on a dark cloth) is only partly foreground, but its six edges
-    still line up with its neighbours'. Each free neighbour cell of a hex is fitted
-    (:func:`refine_hexes`) and kept when its outline score is at least ``grow_min_score`` and at least
-    ``grow_min_occupancy`` of it is foreground (an empty gap in the map is all table) and each of its six
-    sides shows an outline (``grow_min_edge``: a gap outlined by hexes on some sides, under glare, has
-    foreground too); repeated while hexes are added (at most ``grow_rounds`` times). ``gray``: the work
-    image as in :func:`refine_hexes`."""
+    still line up with its neighbours'. Each free neighbour cell of a hex is fitted (:func:`refine_hexes`) and
+    kept when
+
+    * its outline score is at least ``grow_min_score`` (``grow_coherent_score`` when its coherence is at least
+      ``grow_strong_coherence``: star print or wood grain across a faint outline);
+    * each of its six sides shows an outline (``grow_min_edge``: a gap outlined by hexes on some sides, under
+      glare, has foreground too);
+    * its edges' profiles are alike along them (:func:`edge_coherence`, weakest first as :func:`outline_score`, at
+      least ``grow_min_coherence``, and every side but one at least ``grow_second_edge``: the checks of a gingham
+      cloth line up with a hexagon's sides here and there, never all along them);
+    * at least ``grow_min_occupancy`` of it is foreground (an empty gap in the map is all table) -- or, with
+      ``grow_bare``, it lies on the map's edge (a side touching no hex found) and its coherence is at least
+      ``grow_strong_coherence`` with each side touching no hex at least ``grow_bare_edge`` (a tile the
+      table-colour model takes for table, on a cloth of its colours: its outline against the table is the
+      evidence; a gap's open side is table on both sides, and a gap enclosed by hexes still needs foreground).
+
+    Repeated while hexes are added (at most ``grow_rounds`` times). ``gray``: the work image as in
+    :func:`refine_hexes`."""
     if not cands:
         return cands
     out = list(cands)
@@ -264,35 +320,81 @@ def grow_hexes(gray: np.ndarray, mask: np.ndarray, cands: list[HexCandidate], fl
     frontier = list(out)
     ds = (config.refine_scale + 0.01) if scale_free else 0.0
     quick_config = replace(config, refine_window=2.0 / flat)
+    bare = config.grow_bare
+    blurred: np.ndarray | None = None
     for _ in range(config.grow_rounds):
         # the fits of all free cells at once (each fit is the cell's own), then each cell judged in order against
         # the hexes found before it
-        cells = _free_cells(mask, frontier, out, tried, pitch, flat, config, ds)
+        cells = _free_cells(mask, frontier, out, tried, pitch, flat, config, ds, bare)
         quick = refine_hexes(gray, [HexCandidate(cr, c, 0.0, 0.0, 0, 0.0) for c, _, _, cr in cells], flat,
                              quick_config, False, maps)
         near = [k for k, q in enumerate(quick) if q.score >= config.grow_min_score - 0.8]   # else no outline near
+        if near and blurred is None:   # uint8 (its own type): a fraction of a float32 blur's time
+            blurred = cv2.GaussianBlur(gray, (0, 0), 1.0)
+        if near:   # nor where the edges' profiles change along them (a cloth's checks): not worth the full fit
+            rough = outline_score(edge_coherence(blurred, [quick[k].corners for k in near], config))
+            near = [k for k, v in zip(near, rough, strict=True) if v >= config.grow_min_coherence - 0.8]
         fitted = dict(zip(near, refine_hexes(gray, [quick[k] for k in near], flat, config, scale_free, maps),
                           strict=True))
+        low = min(config.grow_min_score, config.grow_coherent_score)
+        good = [k for k in near if fitted[k].score >= low]
+        good = [k for k, w in zip(good, _weakest_sides([fitted[k] for k in good], maps, config), strict=True)
+                if w >= config.grow_min_edge]   # else a side without an outline (a gap between hexes)
+        per_edge = edge_coherence(blurred, [fitted[k].corners for k in good], config) if good else np.zeros((0, 6))
+        coherence = dict(zip(good, outline_score(per_edge), strict=True))
+        edges = dict(zip(good, per_edge, strict=True))
         new: list[HexCandidate] = []
+        pending: list[tuple[int, HexCandidate]] = []
         for k, (c, ang, size, _) in enumerate(cells):
-            if np.min(np.linalg.norm(np.array([o.centre for o in out + new]) - c, axis=1)) < 0.5 * flat:
+            if (k not in coherence or float(coherence[k]) < config.grow_min_coherence
+                    or float(np.sort(edges[k])[1]) < config.grow_second_edge):
                 continue
-            cand = fitted.get(k)
-            if cand is None or cand.score < config.grow_min_score:
+            if fitted[k].score < config.grow_min_score and float(coherence[k]) < config.grow_strong_coherence:
+                continue   # a fainter outline (print, stars or grain across the edges) needs edges alike all along
+            cand = fitted[k]
+            placed = np.array([o.centre for o in out + new])
+            if min(np.min(np.linalg.norm(placed - c, axis=1)), np.min(np.linalg.norm(placed - cand.centre, axis=1))
+                   ) < 0.5 * flat:
                 continue
             fg, area = _fg_count(mask, cand.centre, 0.85 * size, ang)
             occ = fg / area
-            # too little foreground, or a side without an outline (a gap between hexes)
-            if occ < config.grow_min_occupancy or _weakest_side(cand, maps, config) < config.grow_min_edge:
-                continue
-            if np.min(np.linalg.norm(np.array([o.centre for o in out + new]) - cand.centre, axis=1)) < 0.5 * flat:
-                continue
-            new.append(replace(cand, occupancy=occ, crisp=6))
+            if occ >= config.grow_min_occupancy:
+                new.append(replace(cand, occupancy=occ, crisp=6))
+            elif bare and float(coherence[k]) >= config.grow_strong_coherence:
+                pending.append((k, replace(cand, occupancy=occ, crisp=6)))
+        # too little foreground: a gap in the map, unless a tile on the map's edge outlined all round -- judged once
+        # the round's other hexes are placed, the cell with the most free sides first (a tile on the map's edge
+        # before a gap beside it: once the tile is placed, the gap is seen to be enclosed)
+        while pending:
+            placed = np.array([o.centre for o in out + new])
+            judged = [(_bare_edge(cand, edges[k], placed, pitch, flat), i) for i, (k, cand) in enumerate(pending)
+                      if np.min(np.linalg.norm(placed - cand.centre, axis=1)) >= 0.5 * flat]
+            ok = [(n, i) for (n, e), i in judged if e >= config.grow_bare_edge]
+            if not ok:
+                break
+            new.append(pending.pop(max(ok)[1])[1])
         if not new:
             break
         out.extend(new)
         frontier = new
     return out
+
+
+def _bare_edge(cand: HexCandidate, coherence: np.ndarray, placed: np.ndarray, pitch: float,
+               flat: float) -> tuple[int, float]:
+    """(how many of ``cand``'s sides touch no hex, the least edge coherence of those sides): ``coherence`` float[6]
+    (:func:`edge_coherence`), ``placed`` float[N, 2] hex centres px (a side touches one when a centre lies within
+    half a flat of the neighbour cell ``pitch`` px across it). The coherence is -1 when fewer than two sides are
+    free (a gap in the map is mostly enclosed by hexes; a tile on the map's edge mostly is not)."""
+    e01 = cand.corners[1] - cand.corners[0]
+    ang = math.degrees(math.atan2(e01[1], e01[0]))
+    free = []
+    for j in range(6):
+        a = math.radians(EDGE_NORMAL_DEG[j] + ang)
+        across = cand.centre + pitch * np.array([math.cos(a), math.sin(a)])
+        if np.min(np.linalg.norm(placed - across, axis=1)) >= 0.5 * flat:
+            free.append(float(coherence[j]))
+    return len(free), (min(free) if len(free) >= 2 else -1.0)
 
 
 def _fg_count(mask: np.ndarray, centre: np.ndarray, fl: float, ang: float) -> tuple[int, int]:
@@ -309,11 +411,12 @@ def _fg_count(mask: np.ndarray, centre: np.ndarray, fl: float, ang: float) -> tu
 
 
 def _free_cells(mask: np.ndarray, frontier: list[HexCandidate], out: list[HexCandidate], tried: set[tuple[int, int]],
-                pitch: float, flat: float, config: HexesConfig, ds: float) -> list[tuple[np.ndarray, float, float,
-                                                                                        np.ndarray]]:
+                pitch: float, flat: float, config: HexesConfig, ds: float, bare: bool = False
+                ) -> list[tuple[np.ndarray, float, float, np.ndarray]]:
     """(centre px, turn degrees, flat width px, corners float[6, 2]) of the lattice neighbours of ``frontier`` not
     in ``tried`` (each added to it), off the hexes of ``out``, inside ``mask``'s image and near enough foreground
-    for a fit to reach ``grow_min_occupancy`` (``ds``: the fits' size change), in order."""
+    for a fit to reach ``grow_min_occupancy`` (``ds``: the fits' size change; with ``bare`` that holds only for a
+    cell every side of which touches a hex of ``out``: a cell on the map's edge needs no foreground), in order."""
     H, W = mask.shape
     cells = []
     for h in frontier:
@@ -336,7 +439,9 @@ def _free_cells(mask: np.ndarray, frontier: list[HexCandidate], out: list[HexCan
             # steps, turn) and scale it by refine_scale + 1 %: when the hexagon grown by that much holds too
             # little foreground for grow_min_occupancy of the fitted cell, no fit is needed
             reach = _fg_count(mask, c, 0.85 * size * (1 + ds) + 2.0 * (config.refine_window * flat + 4.0), ang)[0]
-            if reach < config.grow_min_occupancy * (SQRT3 / 2.0) * (0.85 * size * (1 - ds)) ** 2:
+            if reach < config.grow_min_occupancy * (SQRT3 / 2.0) * (0.85 * size * (1 - ds)) ** 2 and not (
+                    bare and int(np.sum(np.linalg.norm(np.array([o.centre for o in out]) - c, axis=1)
+                                        < 1.25 * pitch * size / flat)) < 6):
                 continue
             cells.append((c, ang, size, cr))
     return cells

@@ -12,7 +12,16 @@ from ..cards import SMALL_CHANGE
 from ..deck import DeckProfile
 from ..frames import validate_frame
 from ..incremental import grow, piece_sized, recheck_markers, touches, window_reads
-from ..table import MIN_SIDE_PX, MarkerCheck, TableCalibration, TableConfig, Zones, apply_homography, check_markers
+from ..table import (
+    MARKER_SHEET_MARGIN,
+    MIN_SIDE_PX,
+    MarkerCheck,
+    TableCalibration,
+    TableConfig,
+    Zones,
+    apply_homography,
+    check_markers,
+)
 from ..timing import timed_stage
 from .config import HexesConfig, NotAHexDeck
 from .geometry import hex_crop
@@ -21,7 +30,7 @@ from .lattice import find_hexes
 from .layout import HexObservation, joined_to_read, place_hexes
 from .size import work_image
 
-__all__ = ["HexesRead", "read_hexes", "read_hexes_changes"]
+__all__ = ["HexesRead", "marker_polygons", "read_hexes", "read_hexes_changes"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,19 @@ def _lattice_scale(previous: Sequence[HexObservation], calibration: TableCalibra
     return float(np.median(flats)) / hex_mm
 
 
+def marker_polygons(calibration: TableCalibration, M: np.ndarray) -> list[np.ndarray]:
+    """The calibration markers of ``calibration``'s layout with their white paper (each marker's square grown about
+    its centre by ``MARKER_SHEET_MARGIN`` of its side on every side) in the work image of the frame -> work
+    homography ``M`` (float[3, 3], :func:`vision.hexes.size.work_image`): float[4, 2] work px each."""
+    to_work = M @ calibration.H
+    out = []
+    for q in calibration.layout.corners_mm.values():
+        q = np.asarray(q, np.float64).reshape(-1, 2)
+        c = q.mean(axis=0)
+        out.append(apply_homography(to_work, c + (q - c) * (1.0 + 2.0 * MARKER_SHEET_MARGIN)))
+    return out
+
+
 def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
                zones: Zones | None = None, config: HexesConfig | None = None, table_config: TableConfig | None = None,
                check_moved: bool = True, keep_crops: bool = False,
@@ -111,7 +133,8 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
             flat *= float(lattice_scale)
         else:
             scales = c.lattice_scales
-    cands = find_hexes(img, flat, c, t, scale_free=calibration is None and c.hex_px is None, scales=scales)
+    cands = find_hexes(img, flat, c, t, scale_free=calibration is None and c.hex_px is None, scales=scales,
+                       not_hexes=marker_polygons(calibration, M) if calibration is not None else None)
     Minv = np.linalg.inv(M)
     corners = [apply_homography(Minv, h.corners) for h in cands]
     keep = [k for k, q in enumerate(corners) if (calibration is None or not calibration.covers_marker(q))
