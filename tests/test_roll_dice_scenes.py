@@ -140,6 +140,8 @@ def test_a_window_read_after_a_change_reads_at_the_full_reads_die_size(light_ink
     after = adapter.read_changes(sc.image, full, [die.box])
     assert searches == [] and len(looks) == 1 and looks[0] is not None  # one size: the full read's
     assert after.die_size == full.die_size
+    with pytest.raises(ValueError, match="die size"):
+        light_ink_reader.read_window(sc.image, die.box, full.light, size=float("nan"))
     same = [d for d in after.dice if inside((die.box[0] + die.box[2] / 2, die.box[1] + die.box[3] / 2), d.box)]
     assert [(d.colour, d.face) for d in same] == [(die.colour, die.face)]
 

@@ -208,7 +208,9 @@ class RollDiceReader:
         (all faces still fit the size model and are deduplicated together). ``size``: the die size the last full
         read chose (its :attr:`RollDiceRead.die_size`): the window is read at that size only, no other tried (a
         window holds too few dice to choose one); None: searched as a full read searches. Raises
-        :class:`BadFrame` for a bad frame."""
+        :class:`BadFrame` for a bad frame, ``ValueError`` for a ``size`` that is not a finite number >= 0."""
+        if size is not None and not (np.isfinite(size) and size >= 0):
+            raise ValueError(f"a die size is a finite factor >= 0 of the default side, got {size!r}")
         timings: dict[str, float] = {}
         frame = timed_stage(timings, "validate", validate_frame, frame)
         h, w = frame.shape[:2]
