@@ -178,7 +178,8 @@ class GameReaders:
         if self._roll is None:
             synth.write_enrollment(self._work / "enroll", self.faces, seed=7, symbol_set="A")
             cfg = RollDiceConfig(inference=self.inference)
-            self._roll = RollDiceReader(build_profile(self._work / "enroll", config=cfg), cfg)
+            # as the box reads its one fixed camera: the dice' size searched once, then kept while it holds
+            self._roll = RollDiceReader(build_profile(self._work / "enroll", config=cfg), cfg, remember_size=True)
         return self._roll
 
     def combat_dice(self) -> RollDiceReader:

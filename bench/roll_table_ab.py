@@ -27,6 +27,7 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: single-threaded BLAS, as the box sets it
 
 import argparse
+import inspect
 import statistics
 import sys
 import tempfile
@@ -34,6 +35,7 @@ import time
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
 
@@ -52,6 +54,29 @@ def jpeg_cpu_ms(frame, folder: Path, reps: int = 5) -> float:
         cv2.cvtColor(cv2.imread(str(path), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
         best = min(best, time.process_time() - t0)
     return best * 1000.0
+
+
+class OtherReader:
+    """The other tree's :class:`RollDiceReader` as this tree's dice adapter calls it (a tree from before the reads
+    carried their die size: ``die_size`` None, a window's ``size`` not passed on); all else passed through."""
+
+    def __init__(self, reader):
+        self.reader = reader
+
+    def __getattr__(self, name: str):
+        return getattr(self.reader, name)
+
+    def read(self, frame, white=None):
+        return self._sized(self.reader.read(frame, white=white))
+
+    def read_window(self, frame, box, light=None, wanted=None, size=None):
+        if "size" in inspect.signature(self.reader.read_window).parameters:
+            return self.reader.read_window(frame, box, light, wanted, size)
+        return self._sized(self.reader.read_window(frame, box, light, wanted))
+
+    @staticmethod
+    def _sized(read):
+        return read if hasattr(read, "die_size") else SimpleNamespace(**vars(read), die_size=None)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         readers = gr.readers("roll", calibrate(table.render(frame_seed=0), table.layout))
         readers[0].reader.profile.save(work / "profile.json")
         old = old_reader.RollDiceReader(old_profiles.DiceProfile.load(work / "profile.json"))
-        versions = {"old": [replace(readers[0], reader=old), *readers[1:]], "new": readers}
+        versions = {"old": [replace(readers[0], reader=OtherReader(old)), *readers[1:]], "new": readers}
         print(f"old: {old_reader.__file__}\nnew: {readers[0].reader.__class__.__module__} in {ROOT}")
         changed = {kind: change(table, kind, gr.ids["roll"], gr.faces, 2) for kind in ("reroll", "add_card")}
         cpu = {v: defaultdict(list) for v in versions}

@@ -171,7 +171,8 @@ def test_no_roll_die_is_reported_on_a_calibration_marker_or_its_paper():
         def read(self, frame, white=None):
             dice = tuple(DieObservation(kind="d6", value=None, box=(int(x) - 10, int(y) - 10, 20, 20), confidence=0.9)
                          for x, y in centres)
-            return type("R", (), {"width": 640, "height": 360, "dice": dice, "timings_ms": {}, "light": None})()
+            return type("R", (), {"width": 640, "height": 360, "dice": dice, "timings_ms": {}, "light": None,
+                                 "die_size": None})()
 
     frame = np.full((360, 640, 3), 128, np.uint8)
     got = RollDiceAdapter(Fixed(), calibration=cal).read(frame)

@@ -97,3 +97,75 @@ def test_die_size_holds_where_the_cloths_checks_outnumber_the_dice(light_ink_rea
     assert 0.8 * truth <= side <= 1.5 * truth
     right = {id(lab) for lab, d in found if (d.colour, d.face) == (lab.colour, lab.face)}
     assert len(right) >= 0.5 * len(sc.dice)
+
+
+def _spy_sizes(monkeypatch) -> tuple[list, list]:
+    """(the die sides each look at the frame asked the candidate stage for, the frames searched for a size): the
+    reader's calls of ``find_candidates`` and ``tried_sides`` recorded."""
+    import vision.roll_dice.reader as reader_module
+
+    looks: list = []
+    searches: list = []
+    find, tried = reader_module.find_candidates, reader_module.tried_sides
+
+    def spy_find(*args, **kwargs):
+        looks.append(args[4] if len(args) > 4 else kwargs.get("side"))
+        return find(*args, **kwargs)
+
+    def spy_tried(*args, **kwargs):
+        searches.append(1)
+        return tried(*args, **kwargs)
+
+    monkeypatch.setattr(reader_module, "find_candidates", spy_find)
+    monkeypatch.setattr(reader_module, "tried_sides", spy_tried)
+    return looks, searches
+
+
+def test_a_window_read_after_a_change_reads_at_the_full_reads_die_size(light_ink_reader: RollDiceReader,
+                                                                       monkeypatch):
+    """The box re-reads only the window round a re-rolled die: it reads it at the size the last full read of the
+    table chose (carried in the sighting), trying no other, and reads the die there as the full read did."""
+    from vision.readers import RollDiceAdapter
+
+    sc = scenes.render_dice_scene(63, replace(SCENE, n_dice=(5, 6), die_px=(26.0, 30.0)),
+                                  faces_by_colour=FACES_BY_COLOUR, edition="light-ink", table="gingham")
+    adapter = RollDiceAdapter(light_ink_reader)
+    looks, searches = _spy_sizes(monkeypatch)
+    full = adapter.read(sc.image)
+    assert len(searches) == 1 and len(looks) >= len(light_ink_reader.config.size_hypotheses)
+    assert full.die_size in light_ink_reader.config.size_hypotheses  # a tried size, not the checks' blobs
+    die = max(full.dice, key=lambda d: d.confidence)
+    looks.clear()
+    searches.clear()
+    after = adapter.read_changes(sc.image, full, [die.box])
+    assert searches == [] and len(looks) == 1 and looks[0] is not None  # one size: the full read's
+    assert after.die_size == full.die_size
+    with pytest.raises(ValueError, match="die size"):
+        light_ink_reader.read_window(sc.image, die.box, full.light, size=float("nan"))
+    same = [d for d in after.dice if inside((die.box[0] + die.box[2] / 2, die.box[1] + die.box[3] / 2), d.box)]
+    assert [(d.colour, d.face) for d in same] == [(die.colour, die.face)]
+
+
+def test_a_reader_of_one_fixed_camera_reads_the_next_frame_at_the_size_it_chose(light_ink_reader: RollDiceReader,
+                                                                              monkeypatch):
+    """A reader that remembers the die size (the box's) searches the first frame's sizes, then reads the same table
+    again at that one size and reads it the same; a reader that does not remember (built fresh for each frame, as the
+    benches build it) searches every frame, and the one that remembers searches again where its size shows no die."""
+    sc = scenes.render_dice_scene(66, replace(SCENE, n_dice=(5, 6), die_px=(26.0, 30.0)),
+                                  faces_by_colour=FACES_BY_COLOUR, edition="light-ink", table="gingham")
+    box = RollDiceReader(light_ink_reader.profile, light_ink_reader.config, remember_size=True)
+    looks, searches = _spy_sizes(monkeypatch)
+    first = box.read(sc.image)
+    tried = len(looks)
+    assert tried >= len(box.config.size_hypotheses) and searches == [1]
+    looks.clear()
+    second = box.read(sc.image)
+    assert len(looks) == 1 and searches == [1]
+    assert second.dice == first.dice and second.die_size == first.die_size
+    looks.clear()
+    assert light_ink_reader.read(sc.image).dice == first.dice and len(looks) == tried and searches == [1, 1]
+    # the dice taken off the table: the remembered size shows no die now, so the sizes are searched again
+    empty = scenes.render_dice_scene(66, replace(SCENE, die_px=(26.0, 30.0)), faces_by_colour=FACES_BY_COLOUR,
+                                     dice=[], table="gingham")
+    box.read(empty.image)
+    assert searches == [1, 1, 1]

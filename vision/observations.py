@@ -97,6 +97,9 @@ class Sighting:
         light: the light a colour reader measured on the whole table (the Roll dice reader: log-RGB offset
             and saturation scale), kept by a read of the changed windows only, which see too few dice to
             measure it; None for other readers (not compared by ``==``).
+        die_size: the die size the Roll dice reader's last full read chose
+            (:attr:`vision.roll_dice.RollDiceRead.die_size`), kept by a read of the changed windows only, which
+            reads at that size and searches no other; None for other readers (not compared by ``==``).
     """
 
     reader: str
@@ -109,6 +112,7 @@ class Sighting:
     timings_ms: dict[str, float] = field(default_factory=dict, compare=False)
     notes: tuple[str, ...] = ()
     light: tuple[float, ...] | None = field(default=None, compare=False)
+    die_size: float | None = field(default=None, compare=False)
 
     @property
     def frame_size(self) -> tuple[int, int]:

@@ -112,7 +112,7 @@ class RollDiceAdapter:
             white = paper_white(frame, self.calibration.markers_px, self.calibration.frame_size)
         r = self.reader.read(frame, white=white)
         return Sighting(self.name, r.width, r.height, dice=self._off_markers(r.dice, (r.width, r.height)),
-                        timings_ms=r.timings_ms, light=r.light)
+                        timings_ms=r.timings_ms, light=r.light, die_size=r.die_size)
 
     def _off_markers(self, dice, frame_size: tuple[int, int]) -> tuple[Die, ...]:
         """``dice`` without those centred on a calibration marker or its paper
@@ -127,15 +127,15 @@ class RollDiceAdapter:
     def read_changes(self, frame: np.ndarray, previous: Sighting, boxes: list[Box]) -> Sighting:
         """``previous``'s dice outside ``boxes`` kept, windows around them read
         (:meth:`vision.roll_dice.RollDiceReader.read_window`) under the light of the last full read
-        (``previous.light``, kept in the result); only the faces that could join the read are matched.
-        Raises :class:`vision.BadFrame`."""
-        light = previous.light
+        (``previous.light``, kept in the result) and at its die size (``previous.die_size``, kept: no other size
+        tried); only the faces that could join the read are matched. Raises :class:`vision.BadFrame`."""
+        light, size = previous.light, previous.die_size
 
         def read_window(f: np.ndarray, box: Box, wanted):
-            return self.reader.read_window(f, box, light, wanted)
+            return self.reader.read_window(f, box, light, wanted, size)
 
         s = _dice_changes(self.name, read_window, frame, previous, boxes)
-        return replace(s, dice=self._off_markers(s.dice, (s.width, s.height)), light=light)
+        return replace(s, dice=self._off_markers(s.dice, (s.width, s.height)), light=light, die_size=size)
 
 
 @dataclass(frozen=True, eq=False)

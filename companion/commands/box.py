@@ -510,7 +510,8 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
 
         if dice_set.name not in readers:  # the game's dice (Roll's, Eclipse's), read by the one dice reader
             # with a calibration, the paper round its markers is the dice colours' white reference
-            readers[dice_set.name] = RollDiceAdapter(load_dice_reader(dice_set, args.dice_profile),
+            # one fixed camera: the dice' size searched once, then kept while it holds
+            readers[dice_set.name] = RollDiceAdapter(load_dice_reader(dice_set, args.dice_profile, remember_size=True),
                                                      calibration=calibration)
         return readers[dice_set.name]
 

@@ -77,9 +77,11 @@ def roll_dice_pairs() -> tuple[tuple[str, str], ...]:
     """
     return dice_sets()["roll"].pairs
 
-def load_dice_reader(dice: Any, name_or_path: str):
+def load_dice_reader(dice: Any, name_or_path: str, remember_size: bool = False):
     """The dice reader for the set ``dice`` (a :class:`companion.camera.DiceSet`) with the enrolled profile
     ``name_or_path``: the reader never reports a (colour, face) pair the set does not have as certain.
+    ``remember_size``: the frames come from one fixed camera (the box's): the die size a read chose is tried first
+    on the next (:class:`vision.roll_dice.RollDiceReader`).
 
     Raises:
         InputError: (exit 3) no profile there, one of another version, or a profile of another set of dice (the
@@ -99,7 +101,7 @@ def load_dice_reader(dice: Any, name_or_path: str):
             raise InputError(_("dice profile {profile} was enrolled from {enrolled} dice, not {dice}'s: build one with "
                                "`{command}`").format(profile=name_or_path, enrolled=profile.dice_set, dice=dice.title,
                                                      command=dice.enroll_command), EXIT_DEVICE)
-        return RollDiceReader(profile, allowed=dice.pairs)
+        return RollDiceReader(profile, allowed=dice.pairs, remember_size=remember_size)
     except VisionError as exc:
         raise InputError(
             _("cannot load dice profile {dice_profile}: {problem}").format(dice_profile=name_or_path, problem=say(exc)),

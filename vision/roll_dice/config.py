@@ -50,6 +50,11 @@ class RollDiceConfig:
             read (as enrollment does, on a plain table).
         size_min_evidence: where no tried size's evidence reaches this (about half a plain die: an empty table,
             or dice none of which reads plainly), the dice are read at the median square blob's side instead.
+        size_keep_frac, size_recheck_every: a reader that remembers the die size (``RollDiceReader(...,
+            remember_size=True)``: one fixed camera, the box's) reads the next frame at the size the last search
+            chose, and searches again (reusing that read) only where its evidence there is below ``size_keep_frac``
+            x the evidence when chosen (or below ``size_min_evidence``), or after ``size_recheck_every`` reads at
+            the remembered size.
         pair_max_area, pair_min_aspect: a blob of about two dice areas (below ``pair_max_area``)
             is split in two only when it is elongated (long side >= ``pair_min_aspect`` x short).
         fragment_min_frac, merge_fit, merge_max_frac: face-core fragments above
@@ -216,6 +221,8 @@ class RollDiceConfig:
     size_hypotheses: tuple[float, ...] = (0.67, 0.84, 1.06, 1.32)
     size_power: float = 4.0
     size_min_evidence: float = 0.5
+    size_keep_frac: float = 0.5
+    size_recheck_every: int = 20
     max_split: int = 6
     fragment_min_frac: float = 0.03
     merge_fit: float = 1.15

@@ -6,7 +6,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Candidates", "RollDiceRead", "RollDieObservation", "TopFaces"]
+__all__ = ["MEASURED_SIZE", "Candidates", "RollDiceRead", "RollDieObservation", "TopFaces"]
+
+#: :attr:`RollDiceRead.die_size` of dice read at the side measured on the frame's square blobs (no size tried, or
+#: none showed a plain die), not at a factor of the default side.
+MEASURED_SIZE = 0.0
 
 
 @dataclass(frozen=True)
@@ -49,13 +53,17 @@ class RollDieObservation:
 class RollDiceRead:
     """Everything read from one frame (same JSON shape as :class:`vision.DiceRead`); ``light``: the light the
     colours were read under (:func:`vision.roll_dice.colours.estimate_light`: log-RGB offset, saturation scale),
-    for a later read of a window of the same table."""
+    for a later read of a window of the same table; ``die_size``: the die size the dice were read at, as a factor of
+    the default side (``RollDiceConfig.default_side_frac``, the units of ``size_hypotheses``), or
+    :data:`MEASURED_SIZE` where it was the side measured on the frame's square blobs; a later read of a window of
+    the same table reads at that size only (None: not known)."""
 
     width: int
     height: int
     dice: tuple[RollDieObservation, ...]
     timings_ms: dict
     light: tuple[float, ...] | None = None
+    die_size: float | None = None
 
     def to_json(self) -> dict:
         return {"width": int(self.width), "height": int(self.height), "dice": [d.to_json() for d in self.dice]}

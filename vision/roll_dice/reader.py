@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -24,7 +24,7 @@ from .colours import colour_posteriors, estimate_light
 from .config import RollDiceConfig
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
 from .foreground import foreground
-from .observations import RollDiceRead, TopFaces
+from .observations import MEASURED_SIZE, RollDiceRead, TopFaces
 from .shape import die_likeness, pattern_lattice
 from .tops import drop_duplicates, extract_tops
 
@@ -60,6 +60,22 @@ def _tops_at(frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], found:
     return stage("dedupe", drop_duplicates, tops, config)
 
 
+@dataclass(frozen=True)
+class _SizeMemory:
+    """The die size a full read chose (:attr:`RollDiceRead.die_size`), its evidence then (:func:`size_evidence`),
+    the frame size it was chosen on (``(H, W)`` px) and how many full reads have read at it since."""
+
+    size: float
+    evidence: float
+    shape: tuple[int, int]
+    reads: int = 0
+
+
+#: One look at a frame at one die size: (:func:`size_evidence`, the size as in :attr:`RollDiceRead.die_size`,
+#: top faces, NCC ``[N, K]``).
+_Look = tuple[float, float, TopFaces, np.ndarray]
+
+
 class RollDiceReader:
     """Finds Roll for the Galaxy dice in BGR frames and reads colour and face.
 
@@ -68,11 +84,17 @@ class RollDiceReader:
         config: thresholds; ``RollDiceConfig()`` when None.
         allowed: optional (colour, face) pairs the dice can show (built by the caller from
             ``dice.json``); default: the profile's own ``allowed`` pairs.
+        remember_size: the frames read come from one fixed camera (the box's): a full read tries first the die
+            size the last search chose and keeps it while its evidence holds (``size_keep_frac``,
+            ``size_recheck_every``), so a table is searched for its dice' size once, not every frame. Off (each
+            frame searched: photos from anywhere, the benches' scenes) by default.
     """
 
     def __init__(self, profile: DiceProfile, config: RollDiceConfig | None = None,
-                 allowed: Iterable[tuple[str, str]] | None = None):
+                 allowed: Iterable[tuple[str, str]] | None = None, remember_size: bool = False):
         self.config = config if config is not None else RollDiceConfig()
+        self.remember_size = bool(remember_size)
+        self._memory: _SizeMemory | None = None
         if allowed is not None:
             profile = profile.with_allowed(allowed)
         self.profile = profile
@@ -148,14 +170,34 @@ class RollDiceReader:
         the dice alone. Returns a :class:`RollDiceRead` with per-stage timings (validate, foreground, candidates,
         cnn, tops, dedupe, faces, pattern, colours, assemble) in ms. Raises :class:`BadFrame` for a bad frame,
         ``ValueError`` for a ``white`` that is not 3 finite numbers in 0..255.
+
+        The die size is searched (:func:`tried_sides`, :func:`size_evidence`) on every frame; a reader built with
+        ``remember_size`` reads first at the size its last search chose, and searches only where the evidence there
+        falls below ``size_keep_frac`` x its evidence then (or ``size_min_evidence``), after ``size_recheck_every``
+        reads, or on a frame of another size.
         """
         timings: dict[str, float] = {}
         frame = timed_stage(timings, "validate", validate_frame, frame)
-        return self._read(frame, self.config, timings, white=white_log(white, self.config))
+        cfg = self.config
+        shape = (int(frame.shape[0]), int(frame.shape[1]))
+        mem = self._memory if self.remember_size else None
+        if mem is not None and (mem.shape != shape or mem.reads >= cfg.size_recheck_every):
+            mem = None
+
+        def holds(look: _Look) -> bool:
+            return look[0] >= max(cfg.size_min_evidence, cfg.size_keep_frac * mem.evidence)
+
+        first = None if mem is None else (mem.size, holds)
+        read, evidence, searched = self._read(frame, cfg, timings, white=white_log(white, cfg), first=first)
+        if self.remember_size:
+            self._memory = (_SizeMemory(float(read.die_size), evidence, shape) if searched
+                            else replace(mem, reads=mem.reads + 1))
+        return read
 
     def read_window(self, frame: np.ndarray, box: tuple[int, int, int, int],
                     light: Sequence[float] | None = None,
-                    wanted: Callable[[float, float], bool] | None = None) -> RollDiceRead:
+                    wanted: Callable[[float, float], bool] | None = None,
+                    size: float | None = None) -> RollDiceRead:
         """Read the dice of one window of ``frame`` (``(x, y, w, h)`` frame px, clipped) as a read of the whole
         frame would: the sizes that depend on the frame's size (work image, table model, CNN input, the
         default die side) are those of the whole frame, and with ``light`` (``float[4]``, the
@@ -163,14 +205,18 @@ class RollDiceReader:
         instead of one measured on the window's few dice. Boxes in frame pixels; for re-reading the part
         of a table that changed. ``wanted(x, y)`` (frame px): the places whose dice the caller will use; a top
         face centred elsewhere (a die next to the change that did not move) is dropped before the face match
-        (all faces still fit the size model and are deduplicated together). Raises :class:`BadFrame` for a
-        bad frame."""
+        (all faces still fit the size model and are deduplicated together). ``size``: the die size the last full
+        read chose (its :attr:`RollDiceRead.die_size`): the window is read at that size only, no other tried (a
+        window holds too few dice to choose one); None: searched as a full read searches. Raises
+        :class:`BadFrame` for a bad frame, ``ValueError`` for a ``size`` that is not a finite number >= 0."""
+        if size is not None and not (np.isfinite(size) and size >= 0):
+            raise ValueError(f"a die size is a finite factor >= 0 of the default side, got {size!r}")
         timings: dict[str, float] = {}
         frame = timed_stage(timings, "validate", validate_frame, frame)
         h, w = frame.shape[:2]
         clipped = clip_box(box, frame.shape)
         if clipped is None:
-            return RollDiceRead(w, h, (), timings, None if light is None else tuple(map(float, light)))
+            return RollDiceRead(w, h, (), timings, None if light is None else tuple(map(float, light)), size)
         x0, y0, x1, y1 = clipped
         f = max(x1 - x0, y1 - y0) / float(max(h, w))
         c = self.config
@@ -180,9 +226,9 @@ class RollDiceReader:
                       default_side_frac=c.default_side_frac / f)
         keep = None if wanted is None else (lambda tops: np.array(
             [bool(wanted(float(cx) + x0, float(cy) + y0)) for cx, cy in tops.rects[:, :2]], bool).reshape(-1))
-        r = self._read(frame[y0:y1, x0:x1], cfg, timings, light, keep)
+        r = self._read(frame[y0:y1, x0:x1], cfg, timings, light, keep, size=size)[0]
         dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in r.dice)
-        return RollDiceRead(w, h, dice, timings, r.light)
+        return RollDiceRead(w, h, dice, timings, r.light, r.die_size)
 
     def _colours(self, body: np.ndarray, weights: np.ndarray, cfg: RollDiceConfig,
                  light: Sequence[float] | None, white: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -192,37 +238,70 @@ class RollDiceReader:
                else np.asarray(light, np.float64))
         return lit, colour_posteriors(body, self._protos, lit, cfg)
 
-    def _at_side(self, frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], found: _d6.Candidates | None,
-                 cfg: RollDiceConfig, timings: dict[str, float], side: float | None,
-                 keep: Callable[[TopFaces], np.ndarray] | None) -> tuple[float, TopFaces, np.ndarray]:
-        """(:func:`size_evidence`, top faces, NCC ``[N, K]``) of the dice looked for at ``side`` work px (None: the
-        side measured on the frame), read as far as the pattern test."""
+    def _at_size(self, frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], found: _d6.Candidates | None,
+                 cfg: RollDiceConfig, timings: dict[str, float], keep: Callable[[TopFaces], np.ndarray] | None,
+                 size: float) -> _Look:
+        """(:func:`size_evidence`, ``size``, top faces, NCC ``[N, K]``) of the dice looked for at ``size`` x the
+        default side (:data:`MEASURED_SIZE`: the side measured on the frame), read as far as the pattern test."""
         stage = functools.partial(timed_stage, timings)
+        side = None if size == MEASURED_SIZE else cfg.default_side_frac * max(fg[1].shape[:2]) * float(size)
         tops = _tops_at(frame, fg, found, cfg, timings, self._cnn, side)
         if keep is not None and len(tops.rects):
             tops = tops.take(np.flatnonzero(keep(tops)))
         ncc, tops = stage("faces", self._match, frame, tops, cfg)
         tops = stage("pattern", self._not_pattern, frame, tops, ncc, cfg)
-        return size_evidence(tops, ncc, cfg), tops, ncc
+        return size_evidence(tops, ncc, cfg), size, tops, ncc
+
+    @staticmethod
+    def _search(at: Callable[[float], _Look], fg: tuple[np.ndarray, np.ndarray, float], cfg: RollDiceConfig,
+                timings: dict[str, float], looked: dict[float, _Look]) -> _Look:
+        """The look (:meth:`_at_size` through ``at``) at the die size whose faces look most like the owner's dice,
+        of those :func:`tried_sides` gives; where none shows as much as ``size_min_evidence`` (no die, or none
+        plain: an empty patterned table), at the side the frame's blobs give, as with one size only. ``looked``:
+        the sizes already looked at, not looked at again."""
+        sides = timed_stage(timings, "candidates", tried_sides, fg[0], fg[1], cfg)
+        sizes = [MEASURED_SIZE] if sides == [None] else [float(f) for f in cfg.size_hypotheses]
+
+        def look(size: float) -> _Look:
+            if size not in looked:
+                looked[size] = at(size)
+            return looked[size]
+
+        best = max((look(size) for size in sizes), key=lambda r: r[0])
+        if best[0] < cfg.size_min_evidence and MEASURED_SIZE not in sizes:
+            best = look(MEASURED_SIZE)
+        return best
 
     def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float],
               light: Sequence[float] | None = None,
-              keep: Callable[[TopFaces], np.ndarray] | None = None, white: np.ndarray | None = None) -> RollDiceRead:
+              keep: Callable[[TopFaces], np.ndarray] | None = None, white: np.ndarray | None = None,
+              size: float | None = None,
+              first: tuple[float, Callable[[_Look], bool]] | None = None) -> tuple[RollDiceRead, float, bool]:
+        """(the read, its :func:`size_evidence`, whether the die size was searched) of ``frame``: at ``size`` alone
+        when given (:attr:`RollDiceRead.die_size`), else at ``first``'s size when its look passes ``first``'s test,
+        else at the size searched (:meth:`_search`, reusing that look)."""
         stage = functools.partial(timed_stage, timings)
         fg = stage("foreground", foreground, frame, cfg)
         found = stage("cnn", _cnn_boxes, frame, self._cnn, cfg)
-        sides = stage("candidates", tried_sides, fg[0], fg[1], cfg)
-        # each die size tried is read as far as the pattern test; the size whose faces look most like the owner's
-        # dice is kept (:func:`size_evidence`); where no size shows as much as ``size_min_evidence`` (no die, or
-        # none plain: an empty patterned table), the side the frame's blobs give, as with one size only
-        best = max((self._at_side(frame, fg, found, cfg, timings, side, keep) for side in sides), key=lambda r: r[0])
-        if best[0] < cfg.size_min_evidence and None not in sides:
-            best = self._at_side(frame, fg, found, cfg, timings, None, keep)
-        _, tops, ncc = best
+        at = functools.partial(self._at_size, frame, fg, found, cfg, timings, keep)
+        looked: dict[float, _Look] = {}
+        best = None
+        if size is not None:
+            best = at(size)
+        elif first is not None:
+            looked[first[0]] = at(first[0])
+            if first[1](looked[first[0]]):
+                best = looked[first[0]]
+        searched = best is None
+        if searched:
+            best = self._search(at, fg, cfg, timings, looked)
+        evidence, chosen, tops, ncc = best
         weights = symbol_weights(tops, ncc, cfg)
         lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white)
         dice = stage("assemble", assemble, tops, colour_p, ncc, self.profile, cfg, self._template_pol)
-        return RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)))
+        read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
+                            float(chosen))
+        return read, float(evidence), searched
 
 
 def white_log(white: Sequence[float] | None, config: RollDiceConfig) -> np.ndarray | None:
