@@ -189,7 +189,9 @@ class GameReaders:
             folder = write_combat_enrollment(self._work / "combat", seed=7)
             cfg = RollDiceConfig(inference=self.inference)
             pairs = [(c, str(v)) for c in COMBAT_DICE for v in range(1, 7)]
-            self._combat = RollDiceReader(build_profile(folder, allowed=pairs, config=cfg, dice_set="eclipse"), cfg)
+            # as the box reads them (remember_size, like the Roll dice above)
+            self._combat = RollDiceReader(build_profile(folder, allowed=pairs, config=cfg, dice_set="eclipse"), cfg,
+                                          remember_size=True)
         return self._combat
 
     def readers(self, game: str, calibration) -> list:
