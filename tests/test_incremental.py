@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.card_detect as card_detect
 from vision import D6Reader, synth
 from vision.deck import build_deck_from_images
 from vision.hexes import build_hex_deck_from_images
@@ -309,3 +310,30 @@ def test_a_tile_played_on_a_roll_table_is_the_only_tile_identified():
         kept = now[tuple(int(round(v / 4)) for v in card.center_px)]
         assert kept is card or (kept.id == card.id and np.array_equal(kept.corners, card.corners)
                                 and kept.confidence == card.confidence)
+
+
+@pytest.mark.parametrize("seed", [2, 5, 11])
+def test_a_window_reads_what_it_read_with_the_cards_read_left_in(race, seed, monkeypatch):
+    """The same cards, ids, corners and confidences as a window read that splits the kept cards again (the mask
+    left as it is), with fewer quads found by the window's first look (the kept cards it cuts are not among them)."""
+    table, reader, first, before = race
+    pieces, new = add_card(table, table.pieces, RACE_IDS, seed)
+    after = table.render(pieces, frame_seed=1)
+    boxes = change_boxes(first, after)
+    found: list[np.ndarray] = []
+    select = card_detect.select_cards
+    monkeypatch.setattr(card_detect, "select_cards", lambda *a, **k: (lambda q: found.extend(q) or q)(select(*a, **k)))
+    got = read_changes(reader, after, before, boxes)
+    assert new.id in {c.id for c in got.cards} and len(got.cards) == len(before.cards) + 1
+    assert found, "the window was read"
+    monkeypatch.setattr(card_detect, "without_read", lambda mask, *a: mask)
+    found_all: list[np.ndarray] = []
+    monkeypatch.setattr(card_detect, "select_cards",
+                        lambda *a, **k: (lambda q: found_all.extend(q) or q)(select(*a, **k)))
+    ref = read_changes(reader, after, before, boxes)
+    assert len(found) < len(found_all), "the kept cards the window cuts are split no more"
+    assert len(got.cards) == len(ref.cards)
+    for a, b in zip(sorted(got.cards, key=lambda c: c.center_px), sorted(ref.cards, key=lambda c: c.center_px),
+                    strict=True):
+        assert a.id == b.id and a.confidence == b.confidence
+        assert np.allclose(a.corners, b.corners, atol=1e-6)

@@ -1,24 +1,15 @@
 """A window read after a change takes the cards already read out of its foreground (issue 15): a tableau the window
 cuts is no blob of many cards to split on the card grid, the kept cards are neither split nor identified again,
-and the window reads what it read before."""
+and the window reads what it read before (on a Race table: tests/test_incremental.py)."""
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 import vision.card_detect as card_detect
 from vision.card_detect import CardsConfig, find_card_quads, without_read
-from vision.deck import build_deck_from_images
-from vision.incremental import read_changes
-from vision.motion import change_boxes
-from vision.readers import CardsAdapter
-from vision.synth_full import add_card, full_table
-from vision.synth_table import GAME_SHAPES, reference_images
-from vision.table import calibrate
 
 CARD = (60.0, 84.0)   # (short, long) px of a card in the test images
-RACE_IDS = [f"race_{k:02d}" for k in range(40)]
 
 
 def _row(gap: int) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -64,40 +55,3 @@ def test_without_a_known_card_size_the_cards_read_are_left_in():
     t: dict[str, float] = {}
     find_card_quads(img, CardsConfig(), 84 / 60, t, None, None, quads[:2])
     assert "without_read" not in t
-
-
-@pytest.fixture(scope="module")
-def race():
-    table = full_table("race", RACE_IDS, 1, (1280, 720))
-    deck = build_deck_from_images(reference_images(RACE_IDS, GAME_SHAPES["race"], seed=7), name="race", kind="scan",
-                                  card_mm=GAME_SHAPES["race"])
-    first = table.render(frame_seed=0)
-    reader = CardsAdapter(deck, calibrate(first, table.layout))
-    return table, reader, first, reader.read(first)
-
-
-@pytest.mark.parametrize("seed", [2, 5, 11])
-def test_a_window_reads_what_it_read_with_the_cards_read_left_in(race, seed, monkeypatch):
-    """The same cards, ids, corners and confidences as a window read that splits the kept cards again (the mask
-    left as it is), with fewer quads found by the window's first look (the kept cards it cuts are not among them)."""
-    table, reader, first, before = race
-    pieces, new = add_card(table, table.pieces, RACE_IDS, seed)
-    after = table.render(pieces, frame_seed=1)
-    boxes = change_boxes(first, after)
-    found: list[np.ndarray] = []
-    select = card_detect.select_cards
-    monkeypatch.setattr(card_detect, "select_cards", lambda *a, **k: (lambda q: found.extend(q) or q)(select(*a, **k)))
-    got = read_changes(reader, after, before, boxes)
-    assert new.id in {c.id for c in got.cards} and len(got.cards) == len(before.cards) + 1
-    assert found, "the window was read"
-    monkeypatch.setattr(card_detect, "without_read", lambda mask, *a: mask)
-    found_all: list[np.ndarray] = []
-    monkeypatch.setattr(card_detect, "select_cards",
-                        lambda *a, **k: (lambda q: found_all.extend(q) or q)(select(*a, **k)))
-    ref = read_changes(reader, after, before, boxes)
-    assert len(found) < len(found_all), "the kept cards the window cuts are split no more"
-    assert len(got.cards) == len(ref.cards)
-    for a, b in zip(sorted(got.cards, key=lambda c: c.center_px), sorted(ref.cards, key=lambda c: c.center_px),
-                    strict=True):
-        assert a.id == b.id and a.confidence == b.confidence
-        assert np.allclose(a.corners, b.corners, atol=1e-6)
