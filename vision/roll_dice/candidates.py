@@ -89,7 +89,8 @@ def _measured(mask: np.ndarray, edges: np.ndarray, config: RollDiceConfig) -> tu
     return typical_side(cores, config, default=side * config.core_shrink, edges=sym), cores
 
 
-def tried_sides(work: np.ndarray, mask: np.ndarray, config: RollDiceConfig) -> list[float | None]:
+def tried_sides(work: np.ndarray, mask: np.ndarray, config: RollDiceConfig,
+                edges: np.ndarray | None = None) -> list[float | None]:
     """The die sides (work px) the reader tries on a frame, for :func:`find_candidates`: ``size_hypotheses`` x
     the default side (``default_side_frac`` of ``mask``'s longer side); or ``[None]`` (the side measured on the
     frame's square blobs and face cores, as :func:`find_candidates` measures it) when that is larger than the
@@ -97,11 +98,12 @@ def tried_sides(work: np.ndarray, mask: np.ndarray, config: RollDiceConfig) -> l
     measure them (a cloth's checks or a playmat's print that outnumber the dice are
     most often smaller than a die, and it is there that the measured side is not trusted). Without
     ``size_hypotheses``, ``[None]``. ``work``: ``uint8[h, w, 3]`` BGR work image, ``mask``: ``uint8[h, w]`` 0/255
-    raw foreground. Raises nothing."""
+    raw foreground, ``edges``: :func:`edge_map` of ``work`` when already made. Raises nothing."""
     if not config.size_hypotheses:
         return [None]
     default = config.default_side_frac * max(mask.shape[:2])
-    measured = _measured(mask, edge_map(work, config), config)[0] / config.core_shrink
+    edges = edge_map(work, config) if edges is None else edges
+    measured = _measured(mask, edges, config)[0] / config.core_shrink
     if measured > max(config.size_hypotheses) * default:
         return [None]
     return [default * float(f) for f in config.size_hypotheses]
@@ -217,13 +219,15 @@ def _unit(x: float) -> float:
 
 
 def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: RollDiceConfig,
-                    side: float | None = None) -> Candidates:
+                    side: float | None = None, edges: np.ndarray | None = None) -> Candidates:
     """Die candidates (rotated rects in frame pixels) from the raw foreground mask.
 
     Blobs (cleaned foreground) are cut at colour edges into face cores; each core is a die top face
-    (a core of k dice areas, when an edge was too faint, is split by k-means).
+    (a core of k dice areas, when an edge was too faint, is split by k-means). ``side``: the die's side (work px)
+    to look for, None to measure it on the mask; ``edges``: :func:`edge_map` of ``work`` when already made (the
+    reader tries several sides on one frame and makes it once).
     """
-    edges = edge_map(work, config)
+    edges = edge_map(work, config) if edges is None else edges
     if side is None:
         side, cores = _measured(mask, edges, config)
     else:

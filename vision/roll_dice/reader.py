@@ -19,7 +19,7 @@ from ..inference import Model
 from ..profiles import DiceProfile
 from ..timing import timed_stage
 from .assemble import _ramp, assemble, die_weights, size_evidence, symbol_weights
-from .candidates import add_cnn_candidates, find_candidates, load_cnn, tried_sides
+from .candidates import add_cnn_candidates, edge_map, find_candidates, load_cnn, tried_sides
 from .colours import colour_posteriors, estimate_light
 from .config import RollDiceConfig
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
@@ -40,7 +40,8 @@ def detect_tops(frame: np.ndarray, config: RollDiceConfig, timings: dict | None 
     timings = {} if timings is None else timings
     work, mask, scale = timed_stage(timings, "foreground", foreground, frame, config)
     found = timed_stage(timings, "cnn", _cnn_boxes, frame, net, config)
-    return _tops_at(frame, (work, mask, scale), found, config, timings, net, side)
+    edges = timed_stage(timings, "candidates", edge_map, work, config)
+    return _tops_at(frame, (work, mask, scale), edges, found, config, timings, net, side)
 
 
 def _cnn_boxes(frame: np.ndarray, net: Model | None, config: RollDiceConfig) -> _d6.Candidates | None:
@@ -48,13 +49,15 @@ def _cnn_boxes(frame: np.ndarray, net: Model | None, config: RollDiceConfig) -> 
     return None if net is None else _d6.detect_dice(net, frame, config.cnn_config())
 
 
-def _tops_at(frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], found: _d6.Candidates | None,
-             config: RollDiceConfig, timings: dict, net: Model | None, side: float | None) -> TopFaces:
-    """Stages 3-5 from the foreground ``fg`` (work image, mask, scale) and the CNN's boxes ``found``, looking for
-    dice of ``side`` work px (None: measured on the mask)."""
+def _tops_at(frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
+             found: _d6.Candidates | None, config: RollDiceConfig, timings: dict, net: Model | None,
+             side: float | None) -> TopFaces:
+    """Stages 3-5 from the foreground ``fg`` (work image, mask, scale), its colour edges ``edges``
+    (:func:`vision.roll_dice.candidates.edge_map`) and the CNN's boxes ``found``, looking for dice of ``side`` work
+    px (None: measured on the mask)."""
     stage = functools.partial(timed_stage, timings)
     work, mask, scale = fg
-    cands = stage("candidates", find_candidates, work, mask, scale, config, side)
+    cands = stage("candidates", find_candidates, work, mask, scale, config, side, edges)
     cands = stage("cnn", add_cnn_candidates, frame, cands, net, config, found)
     tops = stage("tops", extract_tops, frame, cands, config)
     return stage("dedupe", drop_duplicates, tops, config)
@@ -238,14 +241,14 @@ class RollDiceReader:
                else np.asarray(light, np.float64))
         return lit, colour_posteriors(body, self._protos, lit, cfg)
 
-    def _at_size(self, frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], found: _d6.Candidates | None,
-                 cfg: RollDiceConfig, timings: dict[str, float], keep: Callable[[TopFaces], np.ndarray] | None,
-                 size: float) -> _Look:
+    def _at_size(self, frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
+                 found: _d6.Candidates | None, cfg: RollDiceConfig, timings: dict[str, float],
+                 keep: Callable[[TopFaces], np.ndarray] | None, size: float) -> _Look:
         """(:func:`size_evidence`, ``size``, top faces, NCC ``[N, K]``) of the dice looked for at ``size`` x the
         default side (:data:`MEASURED_SIZE`: the side measured on the frame), read as far as the pattern test."""
         stage = functools.partial(timed_stage, timings)
         side = None if size == MEASURED_SIZE else cfg.default_side_frac * max(fg[1].shape[:2]) * float(size)
-        tops = _tops_at(frame, fg, found, cfg, timings, self._cnn, side)
+        tops = _tops_at(frame, fg, edges, found, cfg, timings, self._cnn, side)
         if keep is not None and len(tops.rects):
             tops = tops.take(np.flatnonzero(keep(tops)))
         ncc, tops = stage("faces", self._match, frame, tops, cfg)
@@ -253,13 +256,13 @@ class RollDiceReader:
         return size_evidence(tops, ncc, cfg), size, tops, ncc
 
     @staticmethod
-    def _search(at: Callable[[float], _Look], fg: tuple[np.ndarray, np.ndarray, float], cfg: RollDiceConfig,
-                timings: dict[str, float], looked: dict[float, _Look]) -> _Look:
+    def _search(at: Callable[[float], _Look], fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
+                cfg: RollDiceConfig, timings: dict[str, float], looked: dict[float, _Look]) -> _Look:
         """The look (:meth:`_at_size` through ``at``) at the die size whose faces look most like the owner's dice,
         of those :func:`tried_sides` gives; where none shows as much as ``size_min_evidence`` (no die, or none
-        plain: an empty patterned table), at the side the frame's blobs give, as with one size only. ``looked``:
-        the sizes already looked at, not looked at again."""
-        sides = timed_stage(timings, "candidates", tried_sides, fg[0], fg[1], cfg)
+        plain: an empty patterned table), at the side the frame's blobs give, as with one size only. ``edges``: the
+        work image's colour edges (:func:`edge_map`); ``looked``: the sizes already looked at, not looked at again."""
+        sides = timed_stage(timings, "candidates", tried_sides, fg[0], fg[1], cfg, edges)
         sizes = [MEASURED_SIZE] if sides == [None] else [float(f) for f in cfg.size_hypotheses]
 
         def look(size: float) -> _Look:
@@ -283,7 +286,8 @@ class RollDiceReader:
         stage = functools.partial(timed_stage, timings)
         fg = stage("foreground", foreground, frame, cfg)
         found = stage("cnn", _cnn_boxes, frame, self._cnn, cfg)
-        at = functools.partial(self._at_size, frame, fg, found, cfg, timings, keep)
+        edges = stage("candidates", edge_map, fg[0], cfg)       # once per frame, whatever sizes are tried
+        at = functools.partial(self._at_size, frame, fg, edges, found, cfg, timings, keep)
         looked: dict[float, _Look] = {}
         best = None
         if size is not None:
@@ -294,7 +298,7 @@ class RollDiceReader:
                 best = looked[first[0]]
         searched = best is None
         if searched:
-            best = self._search(at, fg, cfg, timings, looked)
+            best = self._search(at, fg, edges, cfg, timings, looked)
         evidence, chosen, tops, ncc = best
         weights = symbol_weights(tops, ncc, cfg)
         lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white)
