@@ -244,6 +244,30 @@ def test_a_dice_profile_of_another_set_of_dice_is_refused(tmp_path):
         load_dice_reader(ECLIPSE_DICE, str(tmp_path / "none.json"))
 
 
+def test_a_file_that_is_no_dice_profile_names_the_enroll_command_of_eclipses_dice(tmp_path):
+    """A picture renamed .json, a JSON object of something else, and a number too long for Python to read are no
+    profile (exit 2); the player is told to enroll Eclipse's dice, not Roll's, and no parser English is said."""
+    from companion.commands import EXIT_USAGE
+    from companion.i18n import use_language
+
+    picture = tmp_path / "picture.json"
+    picture.write_bytes(b"\xff\xd8\xff\xe0" + bytes(range(256)))
+    other = tmp_path / "other.json"
+    other.write_text('{"a": 1}')
+    long_number = tmp_path / "long.json"
+    long_number.write_text('{"a": ' + "9" * 5000 + "}")
+    for path in (picture, other, long_number):
+        with pytest.raises(InputError) as caught:
+            load_dice_reader(ECLIPSE_DICE, str(path))
+        said = str(caught.value)
+        assert caught.value.code == EXIT_USAGE
+        assert "`companion enroll eclipse-dice DIR`" in said and "roll-dice" not in said
+    with use_language("pl"), pytest.raises(InputError) as caught:
+        load_dice_reader(ECLIPSE_DICE, str(long_number))
+    said = str(caught.value)
+    assert "zawiera liczbę zbyt długą" in said and "Exceeds" not in said and "sys.set_int_max_str_digits" not in said
+
+
 @pytest.mark.slow
 def test_run_eclipse_takes_a_hex_deck_and_refuses_a_card_deck(tmp_path, hex_deck):
     from vision.deck import build_deck_from_images

@@ -141,25 +141,26 @@ class DiceProfile:
         try:
             meta = json.loads(p.read_text(encoding="utf-8"))
         except UnicodeDecodeError:
-            raise NotAProfile.said(N_("dice profile {path} is not a UTF-8 JSON file (a picture or another file?); "
-                                      "build one with `companion enroll roll-dice DIR`"), path=str(p)) from None
-        except RecursionError:
-            raise NotAProfile.said(N_("dice profile {path} is not a roll-dice profile (JSON nested too deeply)"),
+            raise NotAProfile.said(N_("dice profile {path} is not a UTF-8 JSON file (a picture or another file?)"),
                                    path=str(p)) from None
+        except RecursionError:
+            raise NotAProfile.said(N_("{path} is not a dice profile (JSON nested too deeply)"), path=str(p)) from None
         except json.JSONDecodeError as exc:  # where it breaks; the parser's English reason is not said to a player
             raise NotAProfile.said(N_("dice profile {path} is not valid JSON (it breaks at line {line}, column "
-                                      "{column}): a copy cut short or another file; build one with `companion enroll "
-                                      "roll-dice DIR`"), path=str(p), line=exc.lineno, column=exc.colno) from exc
-        except (OSError, ValueError) as exc:  # ValueError: a number of more than 4300 digits
+                                      "{column}): a copy cut short or another file"),
+                                   path=str(p), line=exc.lineno, column=exc.colno) from exc
+        except ValueError as exc:  # a number of more than 4300 digits (Python's int limit); its English not said
+            raise NotAProfile.said(N_("dice profile {path} holds a number too long to be read (a damaged file or "
+                                      "another file)"), path=str(p)) from exc
+        except OSError as exc:
             raise NotAProfile.said(N_("dice profile {path} cannot be read as JSON ({error})"), path=str(p),
                                    error=str(exc)[:120]) from exc
         if not isinstance(meta, dict) or meta.get("format") != PROFILE_FORMAT:
-            raise NotAProfile.said(N_("{path} is not a roll-dice profile"), path=str(p))
+            raise NotAProfile.said(N_("{path} is not a dice profile"), path=str(p))
         meta = migrate(meta, p)
         arrays = meta.get("arrays")
         if not isinstance(arrays, str) or not arrays:
-            raise NotAProfile.said(N_("dice profile {path} names no arrays file (\"arrays\"); build it again with "
-                                      "`companion enroll roll-dice DIR`"), path=str(p))
+            raise NotAProfile.said(N_("dice profile {path} names no arrays file (\"arrays\")"), path=str(p))
         npz = p.parent / arrays
         if not npz.is_file():
             raise NotAProfile.said(N_("dice profile arrays missing: {arrays}"), arrays=str(npz))

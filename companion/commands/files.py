@@ -102,10 +102,13 @@ def load_dice_reader(dice: Any, name_or_path: str, remember_size: bool = False):
                                "`{command}`").format(profile=name_or_path, enrolled=profile.dice_set, dice=dice.title,
                                                      command=dice.enroll_command), EXIT_DEVICE)
         return RollDiceReader(profile, allowed=dice.pairs, remember_size=remember_size)
+    except NotAProfile as exc:  # the enroll command of this set of dice (the profile's own words name none)
+        raise InputError(_("cannot load dice profile {dice_profile}: {problem}; build one with `{command}`").format(
+            dice_profile=name_or_path, problem=say(exc), command=dice.enroll_command), EXIT_USAGE) from None
     except VisionError as exc:
         raise InputError(
             _("cannot load dice profile {dice_profile}: {problem}").format(dice_profile=name_or_path, problem=say(exc)),
-            EXIT_USAGE if isinstance(exc, NotAProfile) else EXIT_DEVICE,
+            EXIT_DEVICE,
         ) from None
 
 
