@@ -24,7 +24,9 @@ writes it to ``/etc/tabletop-companion/config.toml``. ``python -m companion.conf
 
 from __future__ import annotations
 
+import ast
 import difflib
+import json
 import os
 import re
 import textwrap
@@ -35,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.i18n import LANGUAGES, Text, message_of, os_reason  # the languages: declared with the catalogs
+from companion.i18n import LANGUAGES, N_, Text, message_of, os_reason  # the languages: declared with the catalogs
 
 __all__ = [
     "CONFIG_ENV", "CONFIG_VERSION", "LANGUAGES", "MIGRATIONS", "SERVICE_CONFIG", "SETTINGS",
@@ -180,6 +182,30 @@ def _box_name(value: Any) -> str:
     return text
 
 
+_HOST_LABEL = re.compile(r"[A-Za-z0-9]([A-Za-z0-9\-]{0,61}[A-Za-z0-9])?")
+
+
+def _host(value: Any) -> str:
+    """``web.host``: an IPv4 or IPv6 address (``0.0.0.0``, ``::``, ``192.168.1.20``) or a host name
+    (``companion.local``: letters, digits and hyphens between dots, RFC 1123), so ``config check`` names a host the
+    phone view could never listen on instead of the box failing at start. Nothing is looked up."""
+    import ipaddress
+
+    text = _text(value).strip()
+    try:
+        ipaddress.ip_address(text)
+        return text
+    except ValueError:
+        pass
+    labels = text.removesuffix(".").split(".")
+    numeric = all(label.isdigit() for label in labels)  # 256.1.1.1: an IPv4 address out of range, not a name
+    if text and len(text) <= 253 and not numeric and all(_HOST_LABEL.fullmatch(label) for label in labels):
+        return text
+    raise ValueError(Text('{value} is not a network address: give an address such as "0.0.0.0" (every network of '
+                          'the box), "127.0.0.1" or "192.168.1.20", or a host name such as "companion.local"',
+                          value=repr(value)))
+
+
 def _folder(value: Any) -> str:
     text = _text(value).strip()
     if text and not Path(text).expanduser().is_absolute():
@@ -265,7 +291,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("gpio.buzzer_pin", OFF, "BCM pin of an active buzzer (last round, game over), or \"off\"",
             parse=lambda v: _pin(v, True), flag="--buzzer-pin"),
     Setting("web.host", "0.0.0.0", "address the phone view listens on (0.0.0.0: every network of the box)",
-            flag="--host"),
+            parse=_host, flag="--host"),
     Setting("web.port", 8080, "TCP port of the phone view", parse=_port, flag="--port"),
     Setting("web.announce", True, "announce the box on the network (mDNS: NAME.local and an _http._tcp service)",
             parse=_flag),
@@ -423,7 +449,37 @@ def _toml_reason(message: str) -> str:
     if message.startswith("Illegal character "):
         return Text("a character a text in quotes cannot hold: {character}",
                     character=message.removeprefix("Illegal character "))
-    return _TOML_REASONS.get(message, message)
+    if message in _TOML_REASONS:
+        return _TOML_REASONS[message]
+    for pattern, words in _TOML_KEY_REASONS:
+        match = re.fullmatch(pattern, message)
+        if match:
+            return Text(words, key=_toml_key(match.group(1)))
+    return message
+
+
+_TOML_KEY_REASONS = (
+    (r"Cannot declare (.+) twice", N_("the section [{key}] is written twice: write its settings under one [{key}]")),
+    (r"Cannot mutate immutable namespace (.+)", N_("{key} was written whole (in curly brackets or as a value): it "
+                                                   "takes no more settings")),
+    (r"Cannot redefine namespace (.+)", N_("{key} is a [section] of its own: write this setting under [{key}]")),
+    (r"Duplicate inline table key (.+)", N_("{key} is given twice in the curly brackets")),
+    (r"Expected (.+)", N_("{key} expected")),
+    (r"Found invalid character (.+)", N_("a character that cannot be here: {key}")),
+)
+"""tomllib's reasons that name a key (or a character), as patterns, and their words for the owner (the key said
+as the file writes it: ``web.host``, not Python's ``('web', 'host')``)."""
+
+
+def _toml_key(said: str) -> str:
+    """A key as tomllib names it in a reason (``('web', 'host')``, ``'b'``) as the file writes it: ``web.host``."""
+    try:
+        key = ast.literal_eval(said)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return said
+    if isinstance(key, tuple) and all(isinstance(part, str) for part in key):
+        return ".".join(part if re.fullmatch(r"[A-Za-z0-9_\-]+", part) else json.dumps(part) for part in key)
+    return said  # a character or a one-part key, in quotes as tomllib gives it: a space is seen
 
 
 _TABLE = re.compile(r"\[\s*([A-Za-z0-9_\-]+(?:\s*\.\s*[A-Za-z0-9_\-]+)*)\s*\]\s*(?:#.*)?$")
@@ -524,7 +580,7 @@ def _parse_file(path: Path, problem: Callable[..., None]) -> tuple[str, dict[str
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         match = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) or "not TOML"
+        message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(exc)) or "not TOML"
         line = int(match.group(1)) if match else (text.count("\n") + 1 if "end of document" in str(exc) else None)
         message = _toml_reason(message)
         said = (Text("not valid TOML: {problem} (column {column})", problem=message, column=match.group(2)) if match

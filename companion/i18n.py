@@ -45,7 +45,7 @@ __all__ = ["AND", "DOMAIN", "LANGUAGES", "OR", "LANGUAGE_NAMES", "LOCALE_DIR", "
            "asked_language", "box_language",
            "current_language", "enter_language", "leave_language", "format_datetime", "format_number", "lazy",
            "localize", "message_of", "messages", "ngettext", "os_reason",
-           "pgettext", "pick_language", "plural", "plurals", "say",
+           "pgettext", "pick_language", "plural", "plurals", "say", "say_template",
            "set_box_language", "text_of", "translations", "use_language"]
 
 log = logging.getLogger(__name__)
@@ -265,16 +265,31 @@ _OS_REASONS: dict[int, str] = {
 def os_reason(exc: OSError) -> str | Text:
     """Why the operating system refused a file or folder, to be said in a player's language: a :class:`Text` for
     the common ``errno`` (no permission, read-only, disk full, a file in the way, ...), else the system's own
-    ``strerror`` (English) or the error's text."""
+    ``strerror`` (English) or the error's text (:func:`message_of`: an ``OSError(Text(...))`` said in turn)."""
     words = _OS_REASONS.get(exc.errno) if isinstance(exc.errno, int) else None
-    return Text(words) if words else (exc.strerror or str(exc))
+    return Text(words) if words else (exc.strerror or message_of(exc))
 
 
 def text_of(template: str, params: Mapping[str, Any]) -> Text:
     """A message ``device`` or ``vision`` keeps as its parts (an N_ template and its parameters, e.g.
     ``device.health.CameraWatch.said``) as a :class:`Text`; a parameter that is an error is said with
-    :func:`message_of`."""
-    return Text(template, **{k: message_of(v) if isinstance(v, BaseException) else v for k, v in params.items()})
+    :func:`message_of` (an operating system's refusal, an :class:`OSError` not made with ``said()``, with
+    :func:`os_reason`)."""
+    return Text(template, **{k: _error_said(v) if isinstance(v, BaseException) else v for k, v in params.items()})
+
+
+def say_template(template: str, /, **params: Any) -> str:
+    """A message ``device`` or ``vision`` gives as its parts (an N_ template and its parameters: the GPIO's one line
+    at start, ``device.gpio.Controls.create_optional``'s ``say``) said now, in the current language."""
+    return say(text_of(template, params))
+
+
+def _error_said(exc: BaseException) -> Any:
+    """An error given as a message's parameter, kept to be said: the system's reason for an :class:`OSError`
+    (:func:`os_reason`), else :func:`message_of`."""
+    if isinstance(exc, OSError) and getattr(exc, "template", None) is None:
+        return os_reason(exc)
+    return message_of(exc)
 
 
 def _said_error(exc: BaseException) -> Text | None:

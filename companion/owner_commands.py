@@ -195,8 +195,19 @@ def apply_box_config(args: argparse.Namespace) -> Config:
     Fills every flag the configuration backs (``--source``, ``--host``, ``--port``, ``--game``,
     ``--buzzer-pin``) from it, sets ``$TABLETOP_DATA_DIR`` from ``box.data_dir``, logs each problem of
     the file (the box starts with the defaults of the bad settings), and returns the :class:`Config`.
+
+    Raises:
+        companion.commands.UsageError: ``--config FILE`` names a file that is no configuration at all (missing,
+            unreadable, not UTF-8, not TOML): the command line asked for that file, so the box does not start
+            on the defaults; the message names the file, the line and what is wrong.
     """
-    config = load(vars(args).get("config"))
+    named = vars(args).get("config")
+    config = load(named)
+    if named is not None and config.version is None:  # the file asked for could not be read as TOML at all
+        from companion.commands import UsageError
+
+        raise UsageError(_("--config {problem}").format(
+            problem="; ".join(say(p.text()) for p in config.problems if p.key is None)))
     for problem in config.problems:
         log.warning("configuration: %s", problem)
     if config.problems:

@@ -222,13 +222,13 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
             print(file=out)
         if isinstance(outcome, ScoreInputError):  # one bad JSON Lines line: report it, keep going
             failed = True
-            message = str(outcome).removeprefix(f"line {line}: ")
             _input_error("score", args.file, outcome, err)
-            if as_json:
-                row = {"line": line, "error": message}
+            if as_json:  # the English every tool reads, unless --language asked for another
+                row = {"line": line, "error": _line_problem(outcome, line, asked_language() or "en")}
                 _emit(out, json.dumps(row, ensure_ascii=False), row)
             else:
-                _emit(out, f"line {line}: error: {message}")
+                _emit(out, _("line {line}: error: {problem}").format(line=line,
+                                                                     problem=_line_problem(outcome, line)))
             continue
         result = said_json(scores_json(outcome, GAMES[args.game]))
         if as_json:
@@ -236,6 +236,13 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         else:
             _emit(out, format_table(outcome, result["winners"]))
     return bad_input if failed else EXIT_OK
+
+
+def _line_problem(error: ScoreInputError, line: int | None, lang: str | None = None) -> str:
+    """What is wrong with JSON Lines line ``line``, said in ``lang`` (None: the command's) without the line's own
+    name (``line 4: players: ...`` -> ``players: ...``): the output names the line itself."""
+    said = say(error, lang)
+    return said.removeprefix(say(Text("line {number}", number=line), lang) + ": ")
 
 
 def checking_games(games: Mapping[str, Any] | None = None) -> dict[str, Callable[[Any], list[Finding]]]:

@@ -70,7 +70,11 @@ def json_body(example: str, shape: str | None = None) -> dict[str, Any]:
         raise BadInput(Text('send JSON with "Content-Type: application/json", e.g. {example}', example=example))
     try:
         body = request.get_json()
-    except BadRequest:  # not JSON at all (``null`` is JSON: said below as not an object)
+    except BadRequest as exc:  # not JSON at all (``null`` is JSON: said below as not an object)
+        if _number_too_long(exc):
+            # valid JSON with a number of more than 4300 digits (Python refuses to convert it), as a file says it
+            raise BadInput(Text("the body holds a number too long to be read (more than 4300 digits); send e.g. "
+                                "{example}", example=example)) from None
         raise BadInput(Text("the body is not valid JSON; send e.g. {example}", example=example)) from None
     except RecursionError:  # valid JSON, but lists or objects nested deeper than the parser goes
         raise BadInput(Text("the body is nested too deeply (lists or objects inside each other about 1000 levels "
@@ -78,6 +82,20 @@ def json_body(example: str, shape: str | None = None) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise BadInput(Text("the body must be {shape}, e.g. {example}", shape=shape or JSON_OBJECT, example=example))
     return body
+
+
+def _number_too_long(exc: BaseException) -> bool:
+    """Whether the JSON reader's error behind ``exc`` (werkzeug and Flask raise BadRequest while handling it, one
+    chained to the other) is Python refusing a number of more than 4300 digits: a ValueError that is not a
+    JSONDecodeError (a syntax error) nor a UnicodeDecodeError (bytes that are no text)."""
+    seen: set[int] = set()
+    error: BaseException | None = exc
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, ValueError):
+            return not isinstance(error, (json.JSONDecodeError, UnicodeDecodeError))
+        error = error.__cause__ or error.__context__
+    return False
 
 
 def _is_text(value: str) -> bool:

@@ -20,6 +20,7 @@ The bounds (all per box; see :class:`ServerLimits`):
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import socket
@@ -263,12 +264,37 @@ class PhoneServer:
         self.shutdown()
 
 
+_NAME_REASONS = {
+    socket.EAI_NONAME: i18n.N_("no such name or address"),
+    socket.EAI_AGAIN: i18n.N_("the name cannot be looked up now (no network?)"),
+}
+"""Why a ``--host`` is no address (``socket.gaierror``'s code), in words said in the owner's language."""
+
+_LISTEN_REASONS = {
+    errno.EADDRINUSE: i18n.N_("another program already listens on this port"),
+    errno.EADDRNOTAVAIL: i18n.N_("no network of this box has this address"),
+    errno.EACCES: i18n.N_("a port below 1024 needs the system's permission"),
+}
+"""Why an address and port cannot be listened on (the ``errno``), in words said in the owner's language."""
+
+
+def _not_listening(host: str, port: int, exc: OSError) -> OSError:
+    """The one-line error "cannot listen on HOST port PORT (REASON)", said in a player's language."""
+    words = _LISTEN_REASONS.get(exc.errno) if isinstance(exc.errno, int) else None
+    reason = i18n.Text(words) if words else i18n.os_reason(exc)
+    return OSError(i18n.Text("cannot listen on {host} port {port} ({problem})", host=host, port=port, problem=reason))
+
+
 def _listening_socket(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host:port`` (not yet listening), or OSError with one line naming the problem."""
+    """A socket bound to ``host:port`` (not yet listening), or OSError with one line naming the problem (its message
+    a :class:`companion.i18n.Text`: said in the command's language)."""
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     except (socket.gaierror, UnicodeError) as exc:
-        raise OSError(f"--host {host} is not a network address ({getattr(exc, 'strerror', None) or exc})") from None
+        words = _NAME_REASONS.get(getattr(exc, "errno", None))
+        reason = i18n.Text(words) if words else (getattr(exc, "strerror", None) or str(exc))
+        raise OSError(i18n.Text("--host {host} is not a network address ({problem})", host=host,
+                                problem=reason)) from None
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -277,7 +303,7 @@ def _listening_socket(host: str, port: int) -> socket.socket:
         sock.bind(address)
     except OSError as exc:
         sock.close()
-        raise OSError(f"cannot listen on {host} port {port} ({exc.strerror or exc})") from None
+        raise _not_listening(host, port, exc) from None
     return sock
 
 
@@ -320,7 +346,7 @@ def serve(app: Any, host: str = "0.0.0.0", port: int = 8080, limits: ServerLimit
     except OSError as exc:
         sock.close()
         dispatcher.shutdown(timeout=1)
-        raise OSError(f"cannot listen on {host} port {port} ({exc.strerror or exc})") from None
+        raise _not_listening(host, port, exc) from None
     server.per_client = limits.per_client
     server.changed = threading.Condition()
     stop = getattr(app, "extensions", {}).get("companion", {}).get("stop")

@@ -20,9 +20,10 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from device.errors import GPIOUnavailable
+from device.errors import N_, GPIOUnavailable
 
-__all__ = ["Controls", "LedState", "LedTimings", "find_pin_factory", "is_raspberry_pi", "FACTORY_ORDER", "NO_GPIO"]
+__all__ = ["Controls", "LedState", "LedTimings", "find_pin_factory", "is_raspberry_pi", "FACTORY_ORDER", "NO_GPIO",
+           "WITHOUT_CONTROLS"]
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +33,21 @@ FACTORY_ORDER = ("lgpio", "rpigpio", "pigpio", "native")
 MODEL_FILE = Path("/proc/device-tree/model")
 """The board's name from the device tree ("Raspberry Pi 5 Model B Rev 1.0"); absent on a PC."""
 
-NO_GPIO = "no GPIO: buttons off"
+NO_GPIO = N_("no GPIO: buttons off")
 """The one line said at start on a machine without a GPIO header (a PC, a laptop, CI)."""
+
+WITHOUT_CONTROLS = N_("running without button and LED: {problem}")
+"""The warning of :meth:`Controls.create_optional` on a Raspberry Pi whose pins cannot be used (``problem``: the
+reason, an error made with ``said()`` or gpiozero's own words)."""
+
+Say = Callable[..., str]
+"""How :meth:`Controls.create_optional` says its one line: ``say(template, **params) -> str`` (``companion`` passes
+one that says the :func:`N_` template in the box's language; a parameter may be an error made with ``said()``)."""
+
+
+def _english(template: str, /, **params: object) -> str:
+    """:data:`Say` in the templates' own English."""
+    return template.format(**params)
 
 
 def is_raspberry_pi(model_file: Path | None = None) -> bool:
@@ -59,26 +73,24 @@ def find_pin_factory(name: str | None = None) -> Any:
     try:
         import gpiozero  # noqa: F401  # a pip dependency, but the app must run without it
     except ImportError as exc:
-        raise GPIOUnavailable(f"gpiozero is not installed ({exc}): the box runs without button and LED") from exc
+        raise GPIOUnavailable.said(N_("gpiozero is not installed ({problem}): the box runs without button and LED"),
+                                   problem=str(exc)) from exc
     factories = {ep.name: ep for ep in entry_points(group="gpiozero_pin_factories")}
     name = name or os.environ.get("GPIOZERO_PIN_FACTORY") or None
     names = [name.lower()] if name else [n for n in FACTORY_ORDER if n in factories]
+    if name and name.lower() not in factories:
+        raise GPIOUnavailable.said(N_("{name}: unknown pin factory (known: {known}): the box runs without button and "
+                                      "LED"), name=name, known=", ".join(sorted(factories)))
     reasons = []
     for candidate in names:
-        entry = factories.get(candidate)
-        if entry is None:
-            reasons.append(f"{candidate}: unknown pin factory (known: {', '.join(sorted(factories))})")
-            continue
+        entry = factories[candidate]
         try:
             return entry.load()()
         except Exception as exc:  # ImportError (no lgpio module), PinUnknownPi (not a Pi), ...
             reasons.append(f"{candidate}: {type(exc).__name__}: {exc}")
-    raise GPIOUnavailable(
-        "no GPIO pin factory works here ("
-        + "; ".join(reasons)
-        + "): on a Raspberry Pi run `sudo apt install python3-lgpio` and create the venv with "
-        "--system-site-packages; the box runs without button and LED"
-    )
+    raise GPIOUnavailable.said(N_("no GPIO pin factory works here ({reasons}): on a Raspberry Pi run `sudo apt install "
+                                  "python3-lgpio` and create the venv with --system-site-packages; the box runs "
+                                  "without button and LED"), reasons="; ".join(reasons))
 
 
 class LedState(enum.Enum):
@@ -173,24 +185,25 @@ class Controls:
             self.undo_button.when_pressed = self._undo_pressed
 
     @classmethod
-    def create_optional(cls, *args: Any, **kwargs: Any) -> Controls | None:
+    def create_optional(cls, *args: Any, say: Say = _english, **kwargs: Any) -> Controls | None:
         """Like ``Controls(...)``, but return None (and log the reason) when GPIO is not usable here.
 
         Lets the app run on a dev PC or a Pi without the button wired to a working pin library. On a
         machine that is not a Raspberry Pi the reason is the one line :data:`NO_GPIO` (each pin
-        library's complaint only at DEBUG); on a Pi it is a warning with every library's reason and
-        what to install.
+        library's complaint only at DEBUG); on a Pi it is a warning (:data:`WITHOUT_CONTROLS`) with every
+        library's reason and what to install. ``say`` (:data:`Say`) says those lines (default: English).
         """
         try:
             return cls(*args, **kwargs)
         except GPIOUnavailable as exc:
             if is_raspberry_pi():
-                log.warning("running without button and LED: %s", exc)
+                log.warning("%s", say(WITHOUT_CONTROLS, problem=exc))
             else:
-                log.info(NO_GPIO)
+                log.info("%s", say(NO_GPIO))
                 log.debug("no GPIO pin factory: %s", exc)
-        except Exception as exc:  # gpiozero errors: pin in use, invalid pin, no access to /dev/gpiochip*
-            log.warning("running without button and LED: %s: %s", type(exc).__name__, exc)
+        except Exception as exc:  # gpiozero errors: pin in use, invalid pin, no access to /dev/gpiochip*: its words
+            log.debug("GPIO refused: %s", type(exc).__name__)
+            log.warning("%s", say(WITHOUT_CONTROLS, problem=str(exc) or type(exc).__name__))
         return None
 
     def _pressed(self) -> None:

@@ -347,7 +347,7 @@ def test_phone_view_address_problems_are_one_line_naming_them(tmp_path, capsys):
         assert main(["demo", "--host", "127.0.0.1", "--port", str(port), *box]) == 3
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"companion demo: cannot start the phone view: cannot listen on 127.0.0.1 port {port} "
-                   "(Address already in use); try another --host or --port, or --no-web"]
+                   "(another program already listens on this port); try another --host or --port, or --no-web"]
     assert main(["demo", "--host", "999.1.1.1", *box]) == 3
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--host 999.1.1.1 is not a network address" in err[0]

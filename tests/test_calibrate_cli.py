@@ -165,7 +165,16 @@ def test_calibrate_makes_the_folders_of_out_or_says_before_the_camera_it_cannot(
     # said before the frame source is opened: a missing source would be exit 3 "no frame from ..."
     assert main(["calibrate", "--source", str(tmp_path / "missing.png"), "--out", str(blocked)]) == 1
     err = capsys.readouterr().err.strip()
-    assert err == f"companion calibrate: cannot write {blocked}: Not a directory"
+    assert err == f"companion calibrate: cannot write {blocked}: a file is where a folder should be"
+    # in the command's language, the reason too (it was the C library's English "Not a directory")
+    from companion import i18n
+
+    assert main(["--language", "el", "calibrate", "--source", str(tmp_path / "missing.png"), "--out",
+                 str(blocked)]) == 1
+    err = capsys.readouterr().err.strip()
+    reason = i18n.say(i18n.Text("a file is where a folder should be"), "el")
+    assert reason != "a file is where a folder should be" and str(blocked) in err and err.endswith(reason)
+    assert "Not a directory" not in err
 
 
 @pytest.mark.parametrize(("lang", "words"), [

@@ -113,8 +113,8 @@ def test_a_deck_copied_short_or_with_a_foreign_header_is_named_in_one_line(tmp_p
     cv2.imwrite(str(img), np.full((60, 80, 3), 120, np.uint8))
     deep = tmp_path / "deep.npz"  # a header of lists nested deeper than the JSON parser goes: it raised a traceback
     np.savez(deep, meta=np.frombuffer(b"[" * 100_000, np.uint8), struct=np.zeros(2), colour=np.zeros(2))
-    for deck, why in ((cut, "cut short or damaged"), (whole, "KeyError in its header"), (listed, "(header)"),
-                      (deep, "(RecursionError)")):
+    for deck, why in ((cut, "cut short or damaged"), (whole, 'its header has no "config"'), (listed, "(header)"),
+                      (deep, "(its header is nested too deeply)")):
         assert main(["read", str(img), "--cards", str(deck)]) == 2  # no deck at all: a bad command line
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err
@@ -197,7 +197,15 @@ def test_print_mat_that_cannot_write_its_png_says_the_systems_reason(tmp_path, c
     (tmp_path / "a-file").write_text("not a folder")
     out = tmp_path / "a-file" / "sheet.png"
     assert main(["print-mat", str(out)]) == 1
-    assert capsys.readouterr().err.strip() == f"companion print-mat: cannot write {out}: Not a directory"
+    assert capsys.readouterr().err.strip() == f"companion print-mat: cannot write {out}: a file is where a folder " \
+                                               "should be"
+    from companion import i18n  # in the command's language, the system's reason too (not "Not a directory")
+
+    assert main(["--language", "hu", "print-mat", str(out)]) == 1
+    err = capsys.readouterr().err.strip()
+    reason = i18n.say(i18n.Text("a file is where a folder should be"), "hu")
+    assert reason != "a file is where a folder should be" and str(out) in err and err.endswith(reason)
+    assert "Not a directory" not in err and "print-mat" in err
 
 
 def test_print_mat_makes_a_missing_folder_and_never_replaces_a_file_without_force(tmp_path, capsys):

@@ -142,7 +142,7 @@ def test_a_dice_profile_with_the_format_but_not_the_fields_is_one_line(tmp_path,
     header = {"format": "tabletop-companion/roll-dice-profile", "version": 1}
     cases = (({}, '"arrays"'),
              ({"arrays": 5}, '"arrays"'),
-             ({"arrays": arrays.name, "arrays_sha256": digest}, "not a roll-dice profile saved by"))
+             ({"arrays": arrays.name, "arrays_sha256": digest}, "are damaged or another program's file"))
     for n, (fields, why) in enumerate(cases):
         profile = tmp_path / f"p{n}.json"
         profile.write_text(json.dumps({**header, **fields}))

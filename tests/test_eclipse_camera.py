@@ -268,6 +268,42 @@ def test_a_file_that_is_no_dice_profile_names_the_enroll_command_of_eclipses_dic
     assert "zawiera liczbę zbyt długą" in said and "Exceeds" not in said and "sys.set_int_max_str_digits" not in said
 
 
+def test_damaged_arrays_of_an_eclipse_profile_name_eclipses_enroll_command_and_the_path_once(tmp_path):
+    """An Eclipse profile whose arrays file is damaged said "not a roll-dice profile saved by `companion enroll
+    roll-dice` (ValueError: ...)": Roll's command, Python's class name, and the path twice ("cannot load dice
+    profile P: dice profile P ...")."""
+    import hashlib
+    import json
+
+    from companion.commands import EXIT_USAGE
+    from companion.i18n import use_language
+
+    eclipse = DiceProfile(("yellow",), ("1",), (("yellow", "1"),), np.zeros((1, 3)), (("yellow", "1"),),
+                          np.zeros((1, 4), np.float32), 2, dice_set="eclipse")
+    path = eclipse.save(tmp_path / "eclipse.json")
+    meta = json.loads(path.read_text())
+    arrays = tmp_path / meta["arrays"]
+    arrays.write_bytes(b"PK\x03\x04 a copy cut short")
+    meta["arrays_sha256"] = hashlib.sha256(arrays.read_bytes()).hexdigest()  # damaged before it was hashed
+    path.write_text(json.dumps(meta))
+    with pytest.raises(InputError) as caught:
+        load_dice_reader(ECLIPSE_DICE, str(path))
+    said = str(caught.value)
+    assert caught.value.code == EXIT_USAGE and said.count(str(path)) == 1 and str(arrays) in said
+    assert "`companion enroll eclipse-dice DIR`" in said and "roll-dice" not in said and "Error" not in said
+    with use_language("hu"), pytest.raises(InputError) as caught:
+        load_dice_reader(ECLIPSE_DICE, str(path))
+    said = str(caught.value)
+    assert said.count(str(path)) == 1 and "készíts egyet ezzel: `companion enroll eclipse-dice DIR`" in said
+    assert "are damaged" not in said and "cannot load" not in said
+    meta["version"] = 9  # a profile of a newer program: its path once too, in the player's language
+    path.write_text(json.dumps(meta))
+    with use_language("pl"), pytest.raises(InputError) as caught:
+        load_dice_reader(ECLIPSE_DICE, str(path))
+    said = str(caught.value)
+    assert said.count(str(path)) == 1 and "zaktualizuj program" in said and "this program" not in said
+
+
 @pytest.mark.slow
 def test_run_eclipse_takes_a_hex_deck_and_refuses_a_card_deck(tmp_path, hex_deck):
     from vision.deck import build_deck_from_images

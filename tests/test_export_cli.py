@@ -164,7 +164,14 @@ def test_export_that_cannot_write_its_file_names_it_with_the_systems_reason(tmp_
     assert main(["export", "--db", str(db), "--unfinished", "--json", str(tmp_path / "g.json"),
                  "--bgstats", str(out)]) == 1
     err = capsys.readouterr().err.strip()
-    assert err == f"companion export: cannot write {out}: No such file or directory"
+    assert err == f"companion export: cannot write {out}: no such file or folder"
+    # in the command's language: the system's reason too (it was the C library's English "No such file or directory")
+    from companion import i18n
+
+    assert main(["--language", "pl", "export", "--db", str(db), "--unfinished", "--bgstats", str(out)]) == 1
+    err = capsys.readouterr().err.strip()
+    reason = i18n.say(i18n.Text("no such file or folder"), "pl")
+    assert reason != "no such file or folder" and str(out) in err and err.endswith(reason) and "No such" not in err
 
 
 def test_an_unfinished_game_names_its_round_in_the_commands_language(tmp_path, capsys):

@@ -369,3 +369,24 @@ def test_schemas_reject_the_huge_numbers():
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(game(["Old Earth"], FILLER, chips=(HUGE, 0)), schema)
     jsonschema.validate(game(["Old Earth"], FILLER, chips=(88, 0)), schema)
+
+
+def test_jsonl_lines_that_fail_are_said_in_the_commands_language_on_stdout_too(tmp_path, capsys):
+    """`companion --language pl score race FILE.jsonl`: the table output's "line N: error: ..." rows were English
+    (and their problem too) while stderr spoke Polish; with --json the shape stays {"line", "error"} and the message
+    is in the language asked for (English without --language, as every tool reads it)."""
+    from companion.cli import main
+
+    path = mixed_file(tmp_path)
+    assert main(["--language", "pl", "score", "race", path]) == 1
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if "wiersz" in line or "line" in line]
+    assert rows[0].startswith("wiersz 2: błąd: players[0].tableau[0]: ") and "czy chodziło o 'Old Earth'" in rows[0]
+    assert rows[1].startswith("wiersz 4: błąd: to nie jest JSON")
+    assert "line 2" not in out and "error:" not in out and "did you mean" not in out
+    assert main(["--language", "hu", "score", "race", path, "--json"]) == 1
+    said = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [sorted(row) for row in said if "error" in row] == [["error", "line"], ["error", "line"]]
+    errors = {row["line"]: row["error"] for row in said if "error" in row}
+    assert errors[2].startswith("players[0].tableau[0]: ") and "erre gondoltál: 'Old Earth'" in errors[2]
+    assert errors[4].startswith("nem JSON") and "sor" not in errors[4]

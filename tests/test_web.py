@@ -319,6 +319,22 @@ def test_a_body_nested_too_deeply_is_said_to_be_too_deep_not_bad_json(joined, hu
     assert hub.take_actions() == []
 
 
+def test_a_body_with_a_number_too_long_is_said_so_not_bad_json(joined, hub):
+    """A 5000-digit number is JSON Python refuses to read (more than 4300 digits): the phone was told "not valid
+    JSON"; as a score file or a dice profile says it, the number is too long, in the phone's language."""
+    body = '{"action": "undo", "version": ' + "9" * 5000 + "}"
+    r = joined.post("/api/action", data=body, content_type="application/json")
+    assert r.status_code == 400
+    error = r.get_json()["error"]
+    assert error.startswith("the body holds a number too long to be read") and "not valid JSON" not in error
+    r = joined.post("/api/action", data=body, content_type="application/json", headers={"Accept-Language": "pl"})
+    error = r.get_json()["error"]
+    assert error.startswith("treść żądania zawiera liczbę zbyt długą") and "Exceeds" not in error
+    r = joined.post("/api/action", data=b'{"action": "\xff"}', content_type="application/json")
+    assert "not valid JSON" in r.get_json()["error"]  # bytes that are no UTF-8 text: not JSON, as before
+    assert hub.take_actions() == []
+
+
 @pytest.mark.parametrize("route, body, field", [
     ("/api/report", {"player": "Ann", "form": "vp", "values": {"vp": 2}, "playr": "Bob"}, "playr"),
     ("/api/action", {"action": "undo", "lable": "Settle"}, "lable"),

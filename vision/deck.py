@@ -489,17 +489,29 @@ class DeckProfile:
         path = Path(path)
         try:
             with np.load(path, allow_pickle=False) as z:
-                meta = json.loads(bytes(z["meta"]).decode())
+                raw_meta = bytes(z["meta"])
                 struct, colour = z["struct"], z["colour"]
                 amp = z["amp"] if "amp" in z.files else None
                 art_images = z["art"] if "art" in z.files else None
-        except (zipfile.BadZipFile, zlib.error) as e:   # a copy cut short (no zip directory) or a damaged member
+        except (zipfile.BadZipFile, zlib.error, EOFError) as e:  # a copy cut short (no zip directory), a damaged member
             raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` (cut short or "
                                    "damaged: copy it again)"), path=str(path)) from e
-        except (OSError, KeyError, ValueError, EOFError, RecursionError) as e:  # RecursionError: a header nested deep
-            # numpy's own text for a pickle or another program's file suggests unsafe loading: not repeated
-            raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` ({error})"),
-                                path=str(path), error=type(e).__name__) from e
+        except KeyError as e:  # a .npz of another program: no deck's parts
+            raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` (a part of a deck "
+                                   "is missing: another program's file?)"), path=str(path)) from e
+        except OSError as e:
+            raise NotADeck.said(N_("{path}: the deck cannot be read ({reason})"), path=str(path), reason=e) from e
+        except ValueError as e:  # not a .npz at all; numpy's own text suggests unsafe loading: not repeated
+            raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` (not a deck file: "
+                                   "another program's file?)"), path=str(path)) from e
+        try:
+            meta = json.loads(raw_meta.decode())
+        except RecursionError as e:  # a header of lists nested deeper than the JSON parser goes
+            raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` (its header is "
+                                   "nested too deeply)"), path=str(path)) from e
+        except ValueError as e:  # not UTF-8, not JSON, or a number longer than Python reads
+            raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` (its header is "
+                                   "damaged)"), path=str(path)) from e
         if not isinstance(meta, dict):
             raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` (header)"),
                                 path=str(path))
@@ -516,9 +528,12 @@ class DeckProfile:
             return cls(meta["name"], float(meta["aspect"]), tuple(meta["card_mm"]), list(meta["ref_ids"]), struct,
                        colour, {int(k): v for k, v in meta.get("markers", {}).items()}, cfg,
                        list(meta.get("sources", [])), str(meta.get("shape", "card")), amp, art)
-        except (KeyError, TypeError, ValueError, AttributeError) as e:
-            raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` ({error} in its "
-                                   "header)"), path=str(path), error=type(e).__name__) from e
+        except KeyError as e:  # a field the header lacks: named as the file writes it
+            raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` (its header has no "
+                                   "\"{field}\")"), path=str(path), field=str(e.args[0]) if e.args else "") from e
+        except (TypeError, ValueError, AttributeError) as e:
+            raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` (a value in its "
+                                   "header is of the wrong kind)"), path=str(path)) from e
 
 
 def _migrate(meta: dict, path: Path) -> dict:

@@ -137,7 +137,7 @@ class DiceProfile:
         if p.suffix != ".json" and not p.is_file():
             p = p.with_suffix(".json")
         if not p.is_file():
-            raise ProfileError(f"dice profile not found: {p} (build one with `companion enroll roll-dice DIR`)")
+            raise ProfileError.said(N_("dice profile not found: {path}"), path=str(p))
         try:
             meta = json.loads(p.read_text(encoding="utf-8"))
         except UnicodeDecodeError:
@@ -153,8 +153,8 @@ class DiceProfile:
             raise NotAProfile.said(N_("dice profile {path} holds a number too long to be read (a damaged file or "
                                       "another file)"), path=str(p)) from exc
         except OSError as exc:
-            raise NotAProfile.said(N_("dice profile {path} cannot be read as JSON ({error})"), path=str(p),
-                                   error=str(exc)[:120]) from exc
+            raise NotAProfile.said(N_("dice profile {path} cannot be read ({error})"), path=str(p),
+                                   error=exc) from exc  # the system's reason, said by the caller
         if not isinstance(meta, dict) or meta.get("format") != PROFILE_FORMAT:
             raise NotAProfile.said(N_("{path} is not a dice profile"), path=str(p))
         meta = migrate(meta, p)
@@ -167,9 +167,23 @@ class DiceProfile:
         if hashlib.sha256(npz.read_bytes()).hexdigest() != meta.get("arrays_sha256"):
             raise NotAProfile.said(N_("dice profile arrays {arrays} do not match {path} (changed or corrupt)"),
                                    arrays=str(npz), path=str(p))
+        return cls._with_arrays(meta, p, npz)
+
+    @classmethod
+    def _with_arrays(cls, meta: dict, p: Path, npz: Path) -> DiceProfile:
+        """The profile of the checked metadata ``meta`` of ``p`` and its arrays file ``npz`` (its hash matched).
+
+        Raises:
+            NotAProfile: the arrays file does not load, or a field of the metadata is missing or of the wrong kind.
+        """
         try:
             with np.load(npz, allow_pickle=False) as z:
                 means, templates = z["colour_means"], z["templates"]
+        except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile, zlib.error) as exc:
+            # the arrays of any set of dice (Roll's, Eclipse's): the caller names the set's enroll command
+            raise NotAProfile.said(N_("dice profile {path}: its arrays {arrays} are damaged or another program's "
+                                      "file"), path=str(p), arrays=str(npz)) from exc
+        try:
             prof = cls(
                 colours=tuple(meta["colours"]), faces=tuple(meta["faces"]),
                 allowed=tuple(tuple(x) for x in meta["allowed"]),
@@ -177,10 +191,12 @@ class DiceProfile:
                 templates=templates, template_side=int(meta["template_side"]), dice_seen=dict(meta["dice_seen"]),
                 version=int(meta["version"]), dice_set=str(meta.get("dice_set") or DEFAULT_DICE_SET),
             )
-        except (OSError, EOFError, KeyError, TypeError, ValueError, zipfile.BadZipFile, zlib.error) as exc:
-            raise NotAProfile.said(N_("dice profile {path} is not a roll-dice profile saved by `companion enroll "
-                                      "roll-dice` ({error})"), path=str(p),
-                                   error=f"{type(exc).__name__}: {str(exc)[:80]}") from exc
+        except KeyError as exc:  # named as the file writes it
+            raise NotAProfile.said(N_("dice profile {path} has no \"{field}\""), path=str(p),
+                                   field=str(exc.args[0]) if exc.args else "") from exc
+        except (TypeError, ValueError) as exc:
+            raise NotAProfile.said(N_("dice profile {path}: a value of the profile is of the wrong kind"),
+                                   path=str(p)) from exc
         if means.shape != (len(prof.colours), 3) or templates.shape[0] != len(prof.template_pairs):
             raise NotAProfile.said(N_("dice profile {path}: array shapes do not match the metadata"), path=str(p))
         return prof
@@ -190,9 +206,11 @@ def migrate(meta: dict, path: Path) -> dict:
     """Bring an older profile's metadata to :data:`PROFILE_VERSION` (only version 1 exists so far)."""
     v = meta.get("version")
     if not isinstance(v, int) or v < 1:
-        raise ProfileError(f"dice profile {path}: bad version {v!r}")
+        raise ProfileError.said(N_("dice profile {path} has no valid version ({version})"), path=str(path),
+                                version=repr(v))
     if v > PROFILE_VERSION:
-        raise ProfileError(f"dice profile {path} is version {v}; this program reads up to {PROFILE_VERSION}")
+        raise ProfileError.said(N_("dice profile {path} is version {version}; this program reads up to {newest}: "
+                                   "update the program"), path=str(path), version=v, newest=PROFILE_VERSION)
     return meta
 
 

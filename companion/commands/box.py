@@ -19,7 +19,7 @@ from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
 from companion.commands.files import load_deck, load_dice_reader, unwritable_folder
 from companion.config import CHOOSE
-from companion.i18n import _, message_of, ngettext, say
+from companion.i18n import _, message_of, ngettext, say, say_template
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -111,7 +111,11 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
     from rules.d6 import D6_GAME
     from vision import D6Reader, VisionError
 
-    box_config = apply_box_config(args)  # the file's settings where no flag was given
+    try:
+        box_config = apply_box_config(args)  # the file's settings where no flag was given
+    except UsageError as exc:  # --config FILE that is no configuration: the line asked for it, the box does not start
+        print(_("companion {command}: {problem}").format(command=args.command, problem=exc), file=sys.stderr)
+        return EXIT_USAGE
     demo = args.command == "demo"
     game_not_given = box_config.origin("box.default_game") == "default"  # neither --game nor the configuration
     args.game = start_game(args.game, game_not_given,
@@ -605,4 +609,5 @@ def _open_controls(hub, action: Action = Action.READ_NOW, buzzer_pin: int | None
     wired = {} if pins is None else {"button_pin": pins["gpio.next_pin"], "led_pin": pins["gpio.led_pin"],
                                      "undo_pin": pins["gpio.undo_pin"]}
     return Controls.create_optional(on_press=lambda: hub.post_action(action, origin="button"), buzzer_pin=buzzer_pin,
-                                    on_undo=lambda: hub.post_action(Action.UNDO, origin="button"), **wired)
+                                    on_undo=lambda: hub.post_action(Action.UNDO, origin="button"), say=say_template,
+                                    **wired)

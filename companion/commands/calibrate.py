@@ -10,7 +10,7 @@ from typing import Any
 
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE
 from companion.commands.files import not_ours
-from companion.i18n import _, say
+from companion.i18n import _, os_reason, say
 
 
 def cmd_print_mat(path: Path, force: bool = False) -> int:
@@ -36,7 +36,7 @@ def cmd_print_mat(path: Path, force: bool = False) -> int:
     except OSError as exc:
         print(
             _("companion print-mat: cannot write {path}: {problem}").format(
-                path=path, problem=exc.strerror or say(exc)
+                path=path, problem=say(os_reason(exc))
             ),
             file=sys.stderr,
         )
@@ -142,7 +142,7 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
     except OSError as exc:
         print(
             _("companion calibrate: cannot write {path}: {problem}").format(
-                path=path, problem=exc.strerror or say(exc)
+                path=path, problem=say(os_reason(exc))
             ),
             file=sys.stderr,
         )
@@ -172,7 +172,7 @@ def _output_problem(path: Path) -> str:
         if not path.parent.exists():
             path.parent.mkdir(parents=True)
     except OSError as exc:
-        return _("cannot write {path}: {problem}").format(path=path, problem=exc.strerror or say(exc))
+        return _("cannot write {path}: {problem}").format(path=path, problem=say(os_reason(exc)))
     return ""
 
 

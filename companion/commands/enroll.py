@@ -13,7 +13,7 @@ from typing import Any
 from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK
 from companion.commands.files import dice_sets, profile_path
-from companion.i18n import _, ngettext, say
+from companion.i18n import _, ngettext, say, say_template
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -221,7 +221,8 @@ def cmd_enroll_guided(  # noqa: C901 - wires the guided enrollment (camera, scre
     if controls is None and not args.no_gpio:
         from device import Controls
 
-        controls = Controls.create_optional(on_press=lambda: inbox.post_action(Action.ENROLL_OK, origin="button"))
+        controls = Controls.create_optional(on_press=lambda: inbox.post_action(Action.ENROLL_OK, origin="button"),
+                                           say=say_template)
     previous_term = signal.signal(
         signal.SIGTERM, lambda *_: inbox.post_action(Action.QUIT, origin="signal", why="SIGTERM")
     )

@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE
 from companion.commands.files import not_ours
-from companion.i18n import _, ngettext, say
+from companion.i18n import _, ngettext, os_reason, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -103,7 +103,7 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
             print(bgstats_url(play), file=status)
     except OSError as exc:  # the system's reason for the file asked for, as calibrate and print-mat say it
         print(_("companion export: cannot write {path}: {problem}").format(
-            path="-" if out is None else out, problem=exc.strerror or say(exc)), file=sys.stderr)
+            path="-" if out is None else out, problem=say(os_reason(exc))), file=sys.stderr)
         return EXIT_INPUT
     return EXIT_OK
 

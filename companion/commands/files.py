@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.commands import EXIT_DEVICE, EXIT_USAGE, InputError, UsageError
-from companion.i18n import N_, _, say
+from companion.i18n import N_, _, os_reason, say
 
 
 def profile_path(name_or_path: str) -> Path:
@@ -103,13 +103,24 @@ def load_dice_reader(dice: Any, name_or_path: str, remember_size: bool = False):
                                                      command=dice.enroll_command), EXIT_DEVICE)
         return RollDiceReader(profile, allowed=dice.pairs, remember_size=remember_size)
     except NotAProfile as exc:  # the enroll command of this set of dice (the profile's own words name none)
+        if _names_the_file(exc):
+            raise InputError(_("{problem}; build one with `{command}`").format(
+                problem=say(exc), command=dice.enroll_command), EXIT_USAGE) from None
         raise InputError(_("cannot load dice profile {dice_profile}: {problem}; build one with `{command}`").format(
             dice_profile=name_or_path, problem=say(exc), command=dice.enroll_command), EXIT_USAGE) from None
     except VisionError as exc:
+        if _names_the_file(exc):
+            raise InputError(say(exc), EXIT_DEVICE) from None
         raise InputError(
             _("cannot load dice profile {dice_profile}: {problem}").format(dice_profile=name_or_path, problem=say(exc)),
             EXIT_DEVICE,
         ) from None
+
+
+def _names_the_file(exc: Exception) -> bool:
+    """Whether a dice profile's error already names the profile's file (``dice profile PATH is ...``): said as it
+    is, not after "cannot load dice profile NAME:" (the path said twice)."""
+    return "path" in (getattr(exc, "params", None) or {})
 
 
 def dice_reader_for(dice: str, profile: str | None):
@@ -266,6 +277,6 @@ def unwritable_folder(path: Path) -> str:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".companion-probe-", suffix=".png"):
             pass
     except OSError as exc:
-        return _("cannot write in {folder} ({problem}); choose a writable folder").format(folder=folder,
-                                                                                        problem=exc.strerror or exc)
+        return _("cannot write in {folder} ({problem}); choose a writable folder").format(
+            folder=folder, problem=say(os_reason(exc)))
     return ""
