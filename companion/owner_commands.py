@@ -108,8 +108,13 @@ def _shown(config: Config, key: str) -> tuple[str, str]:
 
 
 def cmd_config_show(args: argparse.Namespace) -> int:
-    """``companion config show``: exit 0 (problems of the file are listed on stderr, as the box logs them)."""
+    """``companion config show``: exit 0 (problems of the file are listed on stderr, as the box logs them); 2 when
+    ``--config FILE`` cannot be read as a configuration at all (as ``run`` and ``demo`` refuse it)."""
     config = load(args.config)
+    unread = _named_file_unread(args.config, config)
+    if unread:
+        print(_("companion config show: {problem}").format(problem=unread), file=sys.stderr)
+        return 2
     _use_data_dir(config)
     _with_box_settings(config)
     for s in SETTINGS:
@@ -179,6 +184,15 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return EXIT_INPUT if any(r.level is Level.FAIL for r in results) else EXIT_OK
 
 
+def _named_file_unread(named: Path | None, config: Config) -> str:
+    """Why the file given with ``--config`` (``named``) could not be read as a configuration at all (missing,
+    unreadable, not UTF-8, not TOML), said in the command's language as ``--config FILE:LINE: what``; "" when it
+    was read (or none was named: a file found on its own only warns, the box starts on the defaults)."""
+    if named is None or config.version is not None:
+        return ""
+    return _("--config {problem}").format(problem="; ".join(say(p.text()) for p in config.problems if p.key is None))
+
+
 def _use_data_dir(config: Config) -> None:
     """A ``box.data_dir`` from the file becomes ``$TABLETOP_DATA_DIR`` for this process, where every part
     of the box finds its data folder (:func:`companion.paths.data_dir`); the variable, when set, already won."""
@@ -203,11 +217,11 @@ def apply_box_config(args: argparse.Namespace) -> Config:
     """
     named = vars(args).get("config")
     config = load(named)
-    if named is not None and config.version is None:  # the file asked for could not be read as TOML at all
+    unread = _named_file_unread(named, config)
+    if unread:
         from companion.commands import UsageError
 
-        raise UsageError(_("--config {problem}").format(
-            problem="; ".join(say(p.text()) for p in config.problems if p.key is None)))
+        raise UsageError(unread)
     for problem in config.problems:
         log.warning("configuration: %s", problem)
     if config.problems:

@@ -179,3 +179,16 @@ def test_run_with_a_config_file_that_is_not_toml_stops_with_exit_2(tmp_path, cap
     assert captured.out == "" and not (tmp_path / "data" / "demo.sqlite3").exists()
     assert main([*argv[:-3], "--config", str(tmp_path / "missing.toml"), argv[-1]]) == 2
     assert "missing.toml" in capsys.readouterr().err
+
+
+def test_config_show_refuses_a_named_file_that_is_not_toml_as_run_does(tmp_path, capsys):
+    broken = tmp_path / "config.toml"
+    broken.write_text("[web]\nport = 80 80\n")
+    assert main(["--language", "el", "config", "show", "--config", str(broken)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith(f"companion config show: --config {broken}:2: ")
+    bad_setting = tmp_path / "host.toml"  # a file that is TOML with one bad setting: shown, that setting's default
+    bad_setting.write_text('[web]\nhost = "not an address"\n')
+    assert main(["config", "show", "--config", str(bad_setting)]) == 0
+    captured = capsys.readouterr()
+    assert 'web.host = "0.0.0.0"' in captured.out and "web.host" in captured.err
