@@ -538,10 +538,11 @@ def load(path: Path | None = None, *, env: Mapping[str, str] | None = None, stri
             bad values, pins used twice, a newer version), each naming its key and line.
     """
     env = os.environ if env is None else env
+    by_variable = path is None and bool(env.get(CONFIG_ENV, "").strip())  # the file $TABLETOP_CONFIG names
     path = find_config(env) if path is None else Path(path)
     config = Config(_defaults(), path=path)
     if path is not None:
-        _read_file(config, path, migrations, version)
+        _read_file(config, path, migrations, version, by_variable)
     for s in SETTINGS:
         if s.env and env.get(s.env, "").strip():
             try:
@@ -553,9 +554,11 @@ def load(path: Path | None = None, *, env: Mapping[str, str] | None = None, stri
     return config
 
 
-def _parse_file(path: Path, problem: Callable[..., None]) -> tuple[str, dict[str, Any]] | None:
+def _parse_file(path: Path, problem: Callable[..., None], by_variable: bool = False
+                ) -> tuple[str, dict[str, Any]] | None:
     """The text and the TOML tables of the file at ``path``, or None when it cannot be read, is not UTF-8 text or
-    is not TOML (said through ``problem(key, message, line)``)."""
+    is not TOML (said through ``problem(key, message, line)``); ``by_variable``: ``$TABLETOP_CONFIG`` named it (a
+    missing file's message says to unset it), else a caller did (``--config FILE``)."""
     try:
         if str(path) == os.devnull:  # "no file" said on purpose ($TABLETOP_CONFIG=/dev/null): every default
             return "", {}
@@ -565,6 +568,9 @@ def _parse_file(path: Path, problem: Callable[..., None]) -> tuple[str, dict[str
             return problem(None, Text("is larger than {most} KiB: not a configuration file", most=CONFIG_AT_MOST >> 10))
         raw = path.read_bytes()
     except FileNotFoundError:
+        if not by_variable:
+            return problem(None, Text("no such file: write one (`python -m companion.config > {path}`)",
+                                      path=str(path)))
         return problem(None, Text("no such file: write one (`python -m companion.config > {path}`) or unset ${env}",
                                   path=str(path), env=CONFIG_ENV))
     except IsADirectoryError:
@@ -622,13 +628,14 @@ def _migrate(
     return where
 
 
-def _read_file(config: Config, path: Path, migrations: Sequence[Migration], current: int) -> None:
+def _read_file(config: Config, path: Path, migrations: Sequence[Migration], current: int,
+               by_variable: bool = False) -> None:
     problems = config.problems
 
     def problem(key: str | None, message: str, line: int | None = None) -> None:
         problems.append(Problem(path, line, key, message))
 
-    parsed = _parse_file(path, problem)
+    parsed = _parse_file(path, problem, by_variable)
     if parsed is None:
         return
     text, data = parsed

@@ -87,7 +87,7 @@ def find_pin_factory(name: str | None = None) -> Any:
         try:
             return entry.load()()
         except Exception as exc:  # ImportError (no lgpio module), PinUnknownPi (not a Pi), ...
-            reasons.append(f"{candidate}: {type(exc).__name__}: {exc}")
+            reasons.append(f"{candidate}: {exc or type(exc).__name__}")  # the library's own words
     raise GPIOUnavailable.said(N_("no GPIO pin factory works here ({reasons}): on a Raspberry Pi run `sudo apt install "
                                   "python3-lgpio` and create the venv with --system-site-packages; the box runs "
                                   "without button and LED"), reasons="; ".join(reasons))

@@ -178,7 +178,18 @@ def test_run_with_a_config_file_that_is_not_toml_stops_with_exit_2(tmp_path, cap
     assert line.startswith(f"companion demo: --config {broken}:3: ") and "[web]" in line and "Cannot" not in line
     assert captured.out == "" and not (tmp_path / "data" / "demo.sqlite3").exists()
     assert main([*argv[:-3], "--config", str(tmp_path / "missing.toml"), argv[-1]]) == 2
-    assert "missing.toml" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "missing.toml" in err and "TABLETOP_CONFIG" not in err  # --config named it, not the variable
+
+
+def test_a_missing_file_named_by_the_variable_says_to_unset_it(tmp_path):
+    from companion.config import load
+
+    missing = tmp_path / "missing.toml"
+    [problem] = load(env={"TABLETOP_CONFIG": str(missing)}).problems
+    assert "unset $TABLETOP_CONFIG" in str(problem)
+    [problem] = load(missing, env={}).problems
+    assert str(missing) in str(problem) and "TABLETOP_CONFIG" not in str(problem)
 
 
 def test_config_show_refuses_a_named_file_that_is_not_toml_as_run_does(tmp_path, capsys):
