@@ -148,12 +148,14 @@ def cmd_config_show(args: argparse.Namespace) -> int:
 
 def cmd_config_check(path: Path | None) -> int:
     """``companion config check [FILE]``: ``FILE: ok`` and exit 0, else one line per problem and exit 1."""
+    given = path
     path = path if path is not None else find_config()
     if path is None:
         print(_("companion config check: no configuration file to check (none at {path} or "
                 "/etc/tabletop-companion/config.toml): give FILE").format(path=user_config_path()), file=sys.stderr)
         return EXIT_INPUT
-    config = load(path, env={})  # the file alone: the environment is not the file's business
+    # the file alone: the environment's settings are not the file's business (only $TABLETOP_CONFIG, which may name it)
+    config = load(given, env={CONFIG_ENV: os.environ.get(CONFIG_ENV, "")} if given is None else {})
     if config.problems:
         for problem in config.problems:
             print(say(problem.text()))  # the file, line and key as written; what is wrong in the command's language

@@ -203,3 +203,14 @@ def test_config_show_refuses_a_named_file_that_is_not_toml_as_run_does(tmp_path,
     assert main(["config", "show", "--config", str(bad_setting)]) == 0
     captured = capsys.readouterr()
     assert 'web.host = "0.0.0.0"' in captured.out and "web.host" in captured.err
+
+
+def test_config_check_of_a_missing_file_the_variable_names_says_to_unset_it(tmp_path, monkeypatch, capsys):
+    missing = tmp_path / "missing.toml"
+    monkeypatch.setenv("TABLETOP_CONFIG", str(missing))
+    monkeypatch.setenv("TABLETOP_LANGUAGE", "hu")  # the environment's settings are not the file's: not checked
+    assert main(["config", "check"]) == 1
+    out = capsys.readouterr().out
+    assert str(missing) in out and "$TABLETOP_CONFIG" in out and "TABLETOP_LANGUAGE" not in out
+    assert main(["config", "check", str(missing)]) == 1
+    assert "TABLETOP_CONFIG" not in capsys.readouterr().out
