@@ -178,10 +178,13 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
     ys, xs = np.nonzero(labels)
     lab = labels[ys, xs]
     xy = np.stack([xs, ys], axis=1).astype(np.float32)[np.argsort(lab, kind="stable")]
-    ends = np.cumsum(np.bincount(lab, minlength=len(stats)))
+    counts = np.bincount(lab, minlength=len(stats))
+    ends = np.cumsum(counts)
     pts = [xy[ends[i - 1]:ends[i]] for i in kept]
     order = np.array(sorted(range(len(pts)), key=lambda i: -len(pts[i])), np.int64)
-    centres = np.array([p.mean(0) for p in pts], np.float32).reshape(-1, 2)[order]  # in merge order
+    # each fragment's centre as its pixels' mean(0) gives it (float32, summed row by row, then divided)
+    sums = np.add.reduceat(xy, ends[:-1], axis=0)[kept - 1] if len(kept) else np.zeros((0, 2), np.float32)
+    centres = (sums / counts[kept, None].astype(np.float32)).reshape(-1, 2)[order]  # in merge order
     used = np.zeros(len(pts), bool)                                                  # in merge order
     # [M, M]: which fragments lie within a side of each one's centre (the numbers of the loop's own test)
     within = np.hypot(centres[None, :, 0] - centres[:, None, 0], centres[None, :, 1] - centres[:, None, 1]) <= side
