@@ -169,3 +169,42 @@ def test_a_reader_of_one_fixed_camera_reads_the_next_frame_at_the_size_it_chose(
                                      dice=[], table="gingham")
     box.read(empty.image)
     assert searches == [1, 1, 1]
+
+
+@pytest.mark.parametrize(("seed", "table"), [(66, "gingham"), (67, "felt"), (68, "wood")])
+def test_the_size_search_reads_on_only_the_sizes_it_can_choose_and_chooses_as_reading_all(
+        light_ink_reader: RollDiceReader, monkeypatch, seed: int, table: str):
+    """The size search reads a size past its top faces only while an upper bound of its evidence (every NCC 1, the
+    scores before the pattern test) can still beat the best size read: it chooses the size, and reads the dice,
+    exactly as reading every size to the end does, and that bound is never below the evidence read."""
+    import vision.roll_dice.reader as reader_module
+    from vision.roll_dice.assemble import size_evidence
+    from vision.roll_dice.candidates import edge_map
+    from vision.roll_dice.reader import _cnn_boxes
+
+    sc = scenes.render_dice_scene(seed, replace(SCENE, n_dice=(5, 8), die_px=(26.0, 30.0)),
+                                  faces_by_colour=FACES_BY_COLOUR, edition="light-ink", table=table)
+    reader = light_ink_reader
+    looks: list = []
+    look = reader_module.RollDiceReader._look
+
+    def spy_look(self, frame, tops, cfg, timings, size, bar=-np.inf):
+        out = look(self, frame, tops, cfg, timings, size, bar)
+        looks.append(out)
+        return out
+
+    monkeypatch.setattr(reader_module.RollDiceReader, "_look", spy_look)
+    pruned = reader.read(sc.image)
+    read_on = sum(x is not None for x in looks)
+    looks.clear()
+    monkeypatch.setattr(reader_module, "_below", lambda upper, bar: False)  # every size read to the end
+    every = reader.read(sc.image)
+    assert every.die_size == pruned.die_size and every.dice == pruned.dice
+    assert read_on <= len(looks) == len(reader.config.size_hypotheses)
+    cfg = reader.config
+    fg = foreground(sc.image, cfg)
+    edges, found = edge_map(fg[0], cfg), _cnn_boxes(sc.image, reader._cnn, cfg)
+    for size in cfg.size_hypotheses:
+        tops = reader._tops_for(sc.image, fg, edges, found, cfg, {}, None, float(size))
+        upper = size_evidence(tops, np.ones((len(tops.rects), 1)), cfg)
+        assert upper >= reader._look(sc.image, tops, cfg, {}, float(size))[0]

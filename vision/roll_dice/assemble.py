@@ -92,7 +92,11 @@ def size_evidence(tops: TopFaces, ncc: np.ndarray, config: RollDiceConfig) -> fl
     (:meth:`vision.roll_dice.RollDiceReader._not_pattern`), so the cloth's lattice squares do not vote. The power
     makes a few plain dice outweigh many half-like faces: a size that splits each die into pieces, or merges the
     cloth's checks into die-sized squares, finds more faces but fewer sure ones. ``tops``: N faces, ``ncc``:
-    ``float[N, K]``. Raises nothing; no face gives 0."""
+    ``float[N, K]``. Raises nothing; no face gives 0.
+
+    It never falls when a face's score or best NCC rises, nor when a face is added: the size search bounds it from
+    above with every NCC 1 and the scores before the pattern test (:meth:`RollDiceReader._search`), and would choose
+    wrongly with a factor that broke this."""
     n = len(tops.rects)
     if n == 0:
         return 0.0

@@ -172,17 +172,22 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
     """Pixel sets ``float32[M, 2]`` of face cores, fragments of one face (cut apart by its own
     symbol's strokes) merged back: fragments are grouped while the group still fits in a square
     of ``merge_fit`` x the die side (two dice never do)."""
-    n = len(stats)
-    pts = []
-    for i in range(1, n):
-        x, y, w, h = stats[i, :4]
-        if stats[i, cv2.CC_STAT_AREA] < config.fragment_min_frac * side * side:
-            continue
-        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
-        pts.append(np.stack([xs + x, ys + y], axis=1).astype(np.float32))
+    # each fragment's pixels (x, y) in row-major order, as np.nonzero of its own box gives them: all labelled
+    # pixels at once, grouped by label (a stable sort keeps the row-major order within each)
+    kept = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= config.fragment_min_frac * side * side) + 1
+    ys, xs = np.nonzero(labels)
+    lab = labels[ys, xs]
+    xy = np.stack([xs, ys], axis=1).astype(np.float32)[np.argsort(lab, kind="stable")]
+    counts = np.bincount(lab, minlength=len(stats))
+    ends = np.cumsum(counts)
+    pts = [xy[ends[i - 1]:ends[i]] for i in kept]
     order = np.array(sorted(range(len(pts)), key=lambda i: -len(pts[i])), np.int64)
-    centres = np.array([p.mean(0) for p in pts], np.float32).reshape(-1, 2)[order]  # in merge order
+    # each fragment's centre as its pixels' mean(0) gives it (float32, summed row by row, then divided)
+    sums = np.add.reduceat(xy, ends[:-1], axis=0)[kept - 1] if len(kept) else np.zeros((0, 2), np.float32)
+    centres = (sums / counts[kept, None].astype(np.float32)).reshape(-1, 2)[order]  # in merge order
     used = np.zeros(len(pts), bool)                                                  # in merge order
+    # [M, M]: which fragments lie within a side of each one's centre (the numbers of the loop's own test)
+    within = np.hypot(centres[None, :, 0] - centres[:, None, 0], centres[None, :, 1] - centres[:, None, 1]) <= side
     groups = []
     limit = config.merge_fit * side
     for k, i in enumerate(order):
@@ -194,11 +199,11 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
             groups.append(group)
             continue
         # the fragments within a side of the group's centre, in order; the centre moves when the group grows,
-        # so the distances are measured again from there for the fragments after the one just merged
+        # so the distances are measured again from there for the fragments after the one just merged (a lone
+        # fragment's centre is its own: its neighbours are the precomputed ones)
         start = 0
+        near = np.flatnonzero(~used & within[k])
         while True:
-            middle = group.mean(0)
-            near = np.flatnonzero(~used & (np.hypot(centres[:, 0] - middle[0], centres[:, 1] - middle[1]) <= side))
             for c in near[near >= start]:
                 union = np.vstack([group, pts[order[c]]])
                 (_, _), (rw, rh), _ = cv2.minAreaRect(union)
@@ -209,6 +214,8 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
                     break
             else:
                 break
+            middle = group.mean(0)
+            near = np.flatnonzero(~used & (np.hypot(centres[:, 0] - middle[0], centres[:, 1] - middle[1]) <= side))
         groups.append(group)
     return groups
 

@@ -137,15 +137,23 @@ class RollDiceReader:
         (``uint8[H, W, 3]`` BGR). Raises :class:`BadFrame` for a bad frame."""
         return detect_tops(validate_frame(frame), self.config, timings, self._cnn)
 
-    def _match(self, frame: np.ndarray, tops: TopFaces, cfg: RollDiceConfig) -> tuple[np.ndarray, TopFaces]:
+    def _match(self, frame: np.ndarray, tops: TopFaces, cfg: RollDiceConfig,
+               bar: float = -np.inf) -> tuple[np.ndarray, TopFaces] | None:
         """(NCC ``[N, K]``, top faces): each die's ink against every template, each template seeing the
         ink as its own colour prints it (:func:`match_faces_polarised`: light symbols on a coloured die,
         dark ones on a white die); the poorly matching dice that look like dice looked at again a little
-        around (:func:`relocate_faces`)."""
+        around (:func:`relocate_faces`). None when, after the first match, even the NCC 1 for every face that
+        second look may raise cannot lift these faces' :func:`size_evidence` to ``bar`` (a die size the search
+        will not choose: :meth:`_search`)."""
         ncc = match_faces_polarised(tops.ink, self._templates, self._template_pol, cfg)
         todo = tops.scores >= cfg.min_confidence
         if tops.evidence is not None:
             todo &= die_likeness(tops.evidence, cfg) >= cfg.relocate_likeness
+        if bar > -np.inf:
+            best = ncc.max(1) if ncc.size else np.ones(len(ncc))
+            raised = todo & (best < cfg.relocate_below)                  # relocate_faces looks again at these only
+            if _below(size_evidence(tops, np.where(raised | (ncc.size == 0), 1.0, best)[:, None], cfg), bar):
+                return None
         ncc, rects = relocate_faces(frame, tops, ncc, None, self._templates, cfg, todo, self._template_pol)
         return ncc, TopFaces(rects, tops.scores, tops.ink, tops.body, tops.evidence)
 
@@ -241,37 +249,72 @@ class RollDiceReader:
                else np.asarray(light, np.float64))
         return lit, colour_posteriors(body, self._protos, lit, cfg)
 
-    def _at_size(self, frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
-                 found: _d6.Candidates | None, cfg: RollDiceConfig, timings: dict[str, float],
-                 keep: Callable[[TopFaces], np.ndarray] | None, size: float) -> _Look:
-        """(:func:`size_evidence`, ``size``, top faces, NCC ``[N, K]``) of the dice looked for at ``size`` x the
-        default side (:data:`MEASURED_SIZE`: the side measured on the frame), read as far as the pattern test."""
-        stage = functools.partial(timed_stage, timings)
+    def _tops_for(self, frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
+                  found: _d6.Candidates | None, cfg: RollDiceConfig, timings: dict[str, float],
+                  keep: Callable[[TopFaces], np.ndarray] | None, size: float) -> TopFaces:
+        """Stages 3-5 at ``size`` x the default side (:data:`MEASURED_SIZE`: the side measured on the frame): the
+        top faces found, those ``keep`` drops dropped."""
         side = None if size == MEASURED_SIZE else cfg.default_side_frac * max(fg[1].shape[:2]) * float(size)
         tops = _tops_at(frame, fg, edges, found, cfg, timings, self._cnn, side)
         if keep is not None and len(tops.rects):
             tops = tops.take(np.flatnonzero(keep(tops)))
-        ncc, tops = stage("faces", self._match, frame, tops, cfg)
+        return tops
+
+    def _look(self, frame: np.ndarray, tops: TopFaces, cfg: RollDiceConfig, timings: dict[str, float],
+              size: float, bar: float = -np.inf) -> _Look | None:
+        """(:func:`size_evidence`, ``size``, top faces, NCC ``[N, K]``) of the top faces found at ``size``
+        (:meth:`_tops_for`), read as far as the pattern test; None as soon as an upper bound of their evidence
+        falls below ``bar`` (the faces before the second look, :meth:`_match`, or before the pattern test, which
+        only lowers scores: a size the search will not choose is not read further)."""
+        stage = functools.partial(timed_stage, timings)
+        matched = stage("faces", self._match, frame, tops, cfg, bar)
+        if matched is None:
+            return None
+        ncc, tops = matched
+        if _below(size_evidence(tops, ncc, cfg), bar):
+            return None
         tops = stage("pattern", self._not_pattern, frame, tops, ncc, cfg)
         return size_evidence(tops, ncc, cfg), size, tops, ncc
 
-    @staticmethod
-    def _search(at: Callable[[float], _Look], fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
-                cfg: RollDiceConfig, timings: dict[str, float], looked: dict[float, _Look]) -> _Look:
-        """The look (:meth:`_at_size` through ``at``) at the die size whose faces look most like the owner's dice,
-        of those :func:`tried_sides` gives; where none shows as much as ``size_min_evidence`` (no die, or none
-        plain: an empty patterned table), at the side the frame's blobs give, as with one size only. ``edges``: the
-        work image's colour edges (:func:`edge_map`); ``looked``: the sizes already looked at, not looked at again."""
+    def _search(self, at: Callable[[float], TopFaces], fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
+                cfg: RollDiceConfig, timings: dict[str, float], looked: dict[float, _Look],
+                frame: np.ndarray) -> _Look:
+        """The look (:meth:`_look` of the top faces ``at`` finds, :meth:`_tops_for`) at the die size whose faces look
+        most like the owner's dice, of those :func:`tried_sides` gives (the first of equals in ``size_hypotheses``
+        order); where none shows as much as ``size_min_evidence`` (no die, or none plain: an empty patterned table),
+        at the side the frame's blobs give, as with one size only. ``edges``: the work image's colour edges
+        (:func:`edge_map`); ``looked``: the sizes already looked at, not looked at again.
+
+        The choice is that of reading every size to the end, more cheaply: the top faces of every size are found
+        first, and the sizes are read on in the order of an upper bound of their evidence (:func:`size_evidence`
+        with every face's NCC 1 and the scores before the pattern test: both only lower it); a size whose bound
+        falls below the best evidence read so far (or below ``size_min_evidence``) cannot be chosen, and is read no
+        further (:meth:`_look`)."""
         sides = timed_stage(timings, "candidates", tried_sides, fg[0], fg[1], cfg, edges)
         sizes = [MEASURED_SIZE] if sides == [None] else [float(f) for f in cfg.size_hypotheses]
 
         def look(size: float) -> _Look:
             if size not in looked:
-                looked[size] = at(size)
+                looked[size] = self._look(frame, at(size), cfg, timings, size)
             return looked[size]
 
-        best = max((look(size) for size in sizes), key=lambda r: r[0])
-        if best[0] < cfg.size_min_evidence and MEASURED_SIZE not in sizes:
+        if len(sizes) == 1:
+            look(sizes[0])
+        else:
+            found = {size: at(size) for size in dict.fromkeys(sizes) if size not in looked}
+            upper = {size: size_evidence(tops, np.ones((len(tops.rects), 1)), cfg) for size, tops in found.items()}
+            top = max((looked[size][0] for size in sizes if size in looked), default=-np.inf)
+            for size in sorted(found, key=lambda s: -upper[s]):           # stable: equal bounds in size order
+                bar = max(top, cfg.size_min_evidence)
+                if _below(upper[size], bar):
+                    continue
+                seen = self._look(frame, found[size], cfg, timings, size, bar)
+                if seen is not None:
+                    looked[size] = seen
+                    top = max(top, seen[0])
+        read = [looked[size] for size in sizes if size in looked]
+        best = max(read, key=lambda r: r[0]) if read else None
+        if (best is None or best[0] < cfg.size_min_evidence) and MEASURED_SIZE not in sizes:
             best = look(MEASURED_SIZE)
         return best
 
@@ -287,7 +330,11 @@ class RollDiceReader:
         fg = stage("foreground", foreground, frame, cfg)
         found = stage("cnn", _cnn_boxes, frame, self._cnn, cfg)
         edges = stage("candidates", edge_map, fg[0], cfg)       # once per frame, whatever sizes are tried
-        at = functools.partial(self._at_size, frame, fg, edges, found, cfg, timings, keep)
+        tops_at = functools.partial(self._tops_for, frame, fg, edges, found, cfg, timings, keep)
+
+        def at(size: float) -> _Look:
+            return self._look(frame, tops_at(size), cfg, timings, size)
+
         looked: dict[float, _Look] = {}
         best = None
         if size is not None:
@@ -298,7 +345,7 @@ class RollDiceReader:
                 best = looked[first[0]]
         searched = best is None
         if searched:
-            best = self._search(at, fg, edges, cfg, timings, looked)
+            best = self._search(tops_at, fg, edges, cfg, timings, looked, frame)
         evidence, chosen, tops, ncc = best
         weights = symbol_weights(tops, ncc, cfg)
         lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white)
@@ -306,6 +353,12 @@ class RollDiceReader:
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
         return read, float(evidence), searched
+
+
+def _below(upper: float, bar: float) -> bool:
+    """Whether an upper bound ``upper`` of a size's :func:`size_evidence` is below ``bar`` by more than rounding
+    (a bound within 1e-9 of the bar is read on: the choice is never decided by a rounding error)."""
+    return upper * (1.0 + 1e-9) + 1e-12 < bar
 
 
 def white_log(white: Sequence[float] | None, config: RollDiceConfig) -> np.ndarray | None:
