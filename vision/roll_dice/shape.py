@@ -142,23 +142,6 @@ def _gauss_taps(sigma: float) -> np.ndarray:
     return t
 
 
-def _blur_last2(x: np.ndarray, sigma: float) -> np.ndarray:
-    """A Gaussian blur of ``sigma`` px over the last two axes of ``x`` (``float32[..., h, w]``), the edges
-    replicated: one separable pass per axis over the whole stack (no per-patch call)."""
-    taps = _gauss_taps(float(sigma))
-    r = len(taps) // 2
-    for axis in (-1, -2):
-        pad = [(0, 0)] * x.ndim
-        pad[axis] = (r, r)
-        p = np.pad(x, pad, mode="edge")
-        n = x.shape[axis]
-        out = np.zeros_like(x)
-        for k, t in enumerate(taps):
-            out += t * np.take(p, np.arange(k, k + n), axis=axis)
-        x = out
-    return x
-
-
 def stroke_spread(ink: np.ndarray, config: RollDiceConfig) -> np.ndarray:
     """``float[N]``: how much the middle of each top face varies at the scale of a symbol's strokes: the root of
     the summed variances of the ink map's channels (log units, :func:`ink_maps`) less their Gaussian blur of
@@ -173,8 +156,21 @@ def stroke_spread(ink: np.ndarray, config: RollDiceConfig) -> np.ndarray:
     if len(ink) == 0:
         return np.zeros(0)
     m = _middle(int(ink.shape[-1]), float(config.patch), float(config.symbol_middle))
-    fine = ink - _blur_last2(ink, float(config.stroke_sigma))
-    v = fine[:, :, m]                                                         # [N, 2, M]
+    rows = np.flatnonzero(m.any(1))
+    if len(rows) == 0:
+        return np.zeros(len(ink))
+    taps = _gauss_taps(float(config.stroke_sigma))
+    r = len(taps) // 2
+    lo, hi = int(rows[0]), int(rows[-1]) + 1                                 # the middle: a square [lo, hi)
+    if lo >= r and hi + r <= ink.shape[-1]:                                  # the blur's reach lies inside
+        p = ink[:, :, lo - r:hi + r, lo - r:hi + r]
+    else:
+        p = np.pad(ink, [(0, 0), (0, 0), (r, r), (r, r)], mode="edge")[:, :, lo:hi + 2 * r, lo:hi + 2 * r]
+    k = hi - lo
+    across = sum(t * p[:, :, :, j:j + k] for j, t in enumerate(taps))       # [N, 2, k + 2r, k]: blurred along x
+    blur = sum(t * across[:, :, j:j + k, :] for j, t in enumerate(taps))    # [N, 2, k, k]: and along y
+    fine = p[:, :, r:r + k, r:r + k] - blur
+    v = fine[:, :, m[lo:hi, lo:hi]]                                          # [N, 2, M]
     return np.sqrt(v.var(axis=2, dtype=np.float64).sum(1))
 
 
