@@ -355,3 +355,38 @@ def test_a_face_whose_middle_is_one_colour_is_not_a_die():
     ncc = np.full((3, 4), 0.8)  # every face matches a template well: only the middle tells them apart
     w = die_weights(tops, ncc, CFG)
     assert w[0] > 0.9 and w[1] == 0.0 and w[2] == 0.0
+
+
+def test_a_face_whose_middle_varies_only_smoothly_is_not_a_die():
+    """A symbol is drawn in sharp strokes; a blot of a playmat's painted art of a die's size can vary as much over
+    the face's middle, but smoothly. Both pass the middle test; only the printed face keeps its spread once the
+    smooth part is taken off (stroke_spread), and only it keeps its die weight."""
+    from vision.roll_dice.assemble import die_weights
+    from vision.roll_dice.observations import TopFaces
+    from vision.roll_dice.shape import middle_spread, stroke_spread
+    from vision.roll_dice.tops import ink_maps
+
+    q = CFG.patch + 2 * CFG.patch_margin
+    printed = np.full((q, q, 3), CREAM, np.uint8)
+    c = q // 2
+    cv2.line(printed, (c - 8, c - 8), (c + 8, c + 8), (30, 30, 30), 2)   # a cross of 2 px strokes
+    cv2.line(printed, (c - 8, c + 8), (c + 8, c - 8), (30, 30, 30), 2)
+    yy, xx = np.mgrid[0:q, 0:q].astype(np.float32)
+    shade = np.exp(-((xx - c) ** 2 + (yy - c) ** 2) / (2 * 9.0 ** 2))      # a soft painted blot, 9 px sigma
+    blot = (np.array(CREAM, np.float32) * (1 - 0.6 * shade[..., None])).astype(np.uint8)
+    cream = to_log(np.array([[CREAM]], np.uint8), CFG)[0, 0].astype(np.float64)
+    ink, _ = ink_maps(np.stack([printed, blot]), CFG, bodies=np.stack([cream] * 2))
+    assert (middle_spread(ink, CFG) > CFG.middle_ramp[1]).all()
+    strokes = stroke_spread(ink, CFG)
+    assert strokes[0] > CFG.stroke_ramp[1] and strokes[1] < CFG.stroke_ramp[0]
+    tops = TopFaces(np.array([[50.0, 50.0, 40.0, 40.0, 0.0]] * 2), np.ones(2), ink, np.stack([cream] * 2),
+                    np.tile([[1.0, 1.0, 0.3]], (2, 1)))
+    w = die_weights(tops, np.full((2, 4), 0.8), CFG)    # both match a template well: only the strokes tell
+    assert w[0] > 0.9 and w[1] == 0.0
+
+
+def test_stroke_spread_of_no_face_is_empty():
+    from vision.roll_dice.shape import stroke_spread
+
+    q = CFG.patch + 2 * CFG.patch_margin
+    assert stroke_spread(np.zeros((0, 2, q, q), np.float32), CFG).shape == (0,)

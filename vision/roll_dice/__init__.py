@@ -57,7 +57,8 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
    distances as in the light's refinement.
 8. ``assemble`` (:mod:`.assemble`) -- a face is a die when its symbol, its shape or both say so
    (``die_weights``), and its middle is printed (``middle_spread``: a flat check or blot of a patterned
-   table is not); joint colour x face decision with an "unreadable" option; every confidence honest: a
+   table is not) in strokes (``stroke_spread``: a playmat's soft painted blot varies, but smoothly); joint
+   colour x face decision with an "unreadable" option; every confidence honest: a
    face read is sure only when its best template match is good in itself (the softmax only compares
    templates), a pair the profile does not allow and an unreadable face are never sure; one die per place
    (the more confident of two overlapping reads).

@@ -11,7 +11,7 @@ import numpy as np
 from ..profiles import DiceProfile
 from .config import RollDiceConfig
 from .observations import RollDieObservation, TopFaces
-from .shape import die_likeness, middle_spread
+from .shape import die_likeness, middle_spread, stroke_spread
 from .tops import rect_box
 
 __all__ = ["assemble", "die_weights", "joint_scores", "symbol_weights", "top_overlap"]
@@ -120,7 +120,9 @@ def die_weights(tops: TopFaces, ncc: np.ndarray, config: RollDiceConfig) -> np.n
     die only when its shape is plainly a die's (die-likeness at least ``shape_alone``): a blank check of a
     cloth or a blot of a playmat's art of about a die's size is not. For the same reason the whole weight is
     scaled by the ramp ``middle_ramp`` of the face's :func:`vision.roll_dice.shape.middle_spread`: a face whose
-    middle is one colour (no strokes there) is not a die, however well its surroundings match a template.
+    middle is one colour (no strokes there) is not a die, however well its surroundings match a template; and by
+    the ramp ``stroke_ramp`` of its :func:`vision.roll_dice.shape.stroke_spread`: a face whose middle varies only
+    smoothly (a playmat's painted blot, a shaded patch of table) carries no printed strokes either.
     """
     n = len(tops.rects)
     if n == 0:
@@ -130,7 +132,8 @@ def die_weights(tops: TopFaces, ncc: np.ndarray, config: RollDiceConfig) -> np.n
     symbol = _ramp(best, config.match_ramp) * (1.0 - config.shape_support + config.shape_support * shape)
     strong = _ramp(best, config.strong_match_ramp)
     plain = (best >= config.symbol_min) | (shape >= config.shape_alone)
-    printed = _ramp(middle_spread(tops.ink, config), config.middle_ramp) if tops.ink is not None else np.ones(n)
+    printed = (_ramp(middle_spread(tops.ink, config), config.middle_ramp)
+               * _ramp(stroke_spread(tops.ink, config), config.stroke_ramp)) if tops.ink is not None else np.ones(n)
     return (np.asarray(tops.scores, np.float64) * np.maximum(np.maximum(symbol, strong), config.shape_only * shape)
             * plain * printed)
 

@@ -157,6 +157,11 @@ class RollDiceConfig:
             face about its centre) varies: the spread of its ink map there (log units,
             :func:`vision.roll_dice.shape.middle_spread`) on the ramp ``middle_ramp`` scales its die weight (a
             symbol's strokes give ~0.3-1; a flat check or blot of a patterned table ~0.02-0.1).
+        stroke_sigma, stroke_ramp: a face is printed in strokes when its middle (as for ``middle_ramp``) still
+            varies once its Gaussian blur of ``stroke_sigma`` patch px is taken off
+            (:func:`vision.roll_dice.shape.stroke_spread`, log units): the ramp ``stroke_ramp`` of that spread
+            scales its die weight too (a symbol's sharp strokes give ~0.15-0.6; a playmat's soft painted blot or a
+            shaded patch of table ~0.02-0.08, though its middle varies as much as a symbol's).
         relocate_likeness: only faces at least this die-like are looked at again when they match poorly.
         min_die_score: candidates below this die-ness score are dropped.
         repeat_window, repeat_reach, repeat_min_shift, repeat_side: the pattern test
@@ -304,6 +309,8 @@ class RollDiceConfig:
     relocate_likeness: float = 0.15
     symbol_middle: float = 0.5
     middle_ramp: tuple[float, float] = (0.08, 0.16)
+    stroke_sigma: float = 2.0
+    stroke_ramp: tuple[float, float] = (0.06, 0.12)
     min_die_score: float = 0.3
     repeat_window: float = 1.6
     repeat_reach: float = 2.2
