@@ -353,8 +353,23 @@ class DeckProfile:
         """Per crop: with ``turns``, its lowest coarse distance (float) to any reference at any of
         :meth:`turns_to_try` (the half turn's maps flipped, as :meth:`distances` tries it; only the quarter turns
         ``tried`` when given: a square tile at (t, t + 2) costs one feature pass instead of two); without, its
-        coarse distance float[N_refs] to every reference as given (every reference read: no estimates)."""
+        coarse distance float[N_refs] to every reference as given (every reference read: no estimates).
+
+        A square tile at every turn is read at one parity first, as :meth:`distances_many` reads it: the other
+        parity only when the first finds nothing within ``parity_alone`` (the lower of the two then)."""
         cfg = self.config
+        if turns and tried is None and len(self.turns_to_try()) == 4 and cfg.parity_alone > 0 and crops:
+            first = getattr(self, "_parity_first", 0)
+            best = [math.inf] * len(crops)
+            pending = list(range(len(crops)))
+            for p in (first, 1 - first):
+                if not pending:
+                    break
+                for k, d in zip(pending, self.coarse_best_many([crops[k] for k in pending], tried=(p, p + 2)),
+                                strict=True):
+                    best[k] = min(best[k], d)
+                pending = [k for k in pending if best[k] > cfg.parity_alone]
+            return best
         if turns:
             feats = self.turn_features_many(crops, tried)
         else:
