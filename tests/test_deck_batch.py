@@ -221,14 +221,3 @@ def test_a_square_tile_read_at_one_parity_reads_as_at_every_turn(tiles_and_crops
     assert list(got[1]) == [0, 1, 2, 3]
     np.testing.assert_array_equal(got[0], full[0])
 
-
-def test_a_square_tiles_coarse_distance_at_one_parity_is_its_lowest_at_every_turn(tiles_and_crops):
-    """The coarse distance of places (a second look ranks many) reads a square tile at one parity first too: the
-    lowest at every turn but for the ink amplitude measured at the parity read; a crop that is no tile, the lowest
-    of both parities, as every turn gives it."""
-    deck, crops, _ = tiles_and_crops
-    every = dataclasses.replace(deck, config=dataclasses.replace(deck.config, parity_alone=0.0))
-    np.testing.assert_allclose(deck.coarse_best_many(crops), every.coarse_best_many(crops), atol=0.02)
-    noise = np.random.default_rng(2).integers(0, 256, crops[0].shape, np.uint8)
-    assert deck.coarse_best_many([noise]) == every.coarse_best_many([noise])
-    assert deck.coarse_best_many([noise])[0] > deck.config.parity_alone

@@ -218,8 +218,9 @@ class DeckProfile:
 
     def _distances_by_parity(self, crops: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
         """:meth:`distances_many` of square tiles, each read at one parity of turns (t, t + 2) first: a tile whose
-        best card there is within ``parity_alone`` keeps that reading, the others are read at the other parity,
-        and a tile neither parity reads so is read at every turn (the features of both parities, as for any deck).
+        best card there is within ``parity_alone`` at the centred shift (the coarse distances) is searched at every
+        shift at that parity only, the others are read at the other parity, and a tile neither parity reads so is
+        read at every turn (the features of both parities: the same numbers as for any deck).
 
         A square tile matched at the wrong parity is its art turned a quarter turn and stretched to the maps'
         aspect: on the Roll tiles of ``bench/card_ident.py`` its best distance is 0.88 or more, at the right parity
@@ -238,10 +239,12 @@ class DeckProfile:
             tried = (p, p + 2)
             fs = self.turn_features_many([crops[k] for k in pending], tried)
             rest = []
-            for k, f, got in zip(pending, fs, self._distances_at(tried, fs), strict=True):
+            for k, f, (D, hel) in zip(pending, fs, self._coarse_many(fs, tried=tried), strict=True):
                 feats[(k, p)] = f
-                if self._best_two(got[0])[2] <= cfg.parity_alone:
-                    out[k] = got
+                # the centred distances decide (the shifts only lower them): a tile kept is searched at one parity
+                if self._best_two(D + np.asarray(self._amp_term(f[0][2]), np.float32).reshape(-1, 1))[2] \
+                        <= cfg.parity_alone:
+                    out[k] = (self._fine(D, hel, f, tried), np.array(tried))
                     kept[p] += 1
                 else:
                     rest.append(k)
@@ -355,21 +358,9 @@ class DeckProfile:
         ``tried`` when given: a square tile at (t, t + 2) costs one feature pass instead of two); without, its
         coarse distance float[N_refs] to every reference as given (every reference read: no estimates).
 
-        A square tile at every turn is read at one parity first, as :meth:`distances_many` reads it: the other
-        parity only when the first finds nothing within ``parity_alone`` (the lower of the two then)."""
+        A square tile is read at every turn (no parity first as in :meth:`distances_many`: the places and outlines
+        a second look ranks are poor matches by nature, which neither parity alone reads surely)."""
         cfg = self.config
-        if turns and tried is None and len(self.turns_to_try()) == 4 and cfg.parity_alone > 0 and crops:
-            first = getattr(self, "_parity_first", 0)
-            best = [math.inf] * len(crops)
-            pending = list(range(len(crops)))
-            for p in (first, 1 - first):
-                if not pending:
-                    break
-                for k, d in zip(pending, self.coarse_best_many([crops[k] for k in pending], tried=(p, p + 2)),
-                                strict=True):
-                    best[k] = min(best[k], d)
-                pending = [k for k in pending if best[k] > cfg.parity_alone]
-            return best
         if turns:
             feats = self.turn_features_many(crops, tried)
         else:
