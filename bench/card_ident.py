@@ -1,7 +1,8 @@
 """Card identification alone: CPU ms per card for a new card and for a cold frame (issue 15: <= 1.5 ms a new card).
 
-The crops are those a full-table read rectifies (:func:`vision.synth_full.full_table`, Race for the Galaxy and
-Among the Stars, 40 cards each at 1280x720, seeded; decks enrolled from the stand-in 'scans' as
+The crops are those a full-table read rectifies (:func:`vision.synth_full.full_table`, Roll for the Galaxy's 15
+square tiles, Race for the Galaxy and Among the Stars, 40 cards each at 1280x720, seeded; decks enrolled from the
+stand-in 'scans' as
 ``bench/full_table.py`` does). Timed with ``time.process_time`` (CPU time: the figure holds on a loaded machine),
 single-threaded BLAS and OpenCV, the best of ``--rounds`` rounds:
 
@@ -45,7 +46,7 @@ from vision.synth_full import full_table
 from vision.synth_table import GAME_SHAPES, reference_images
 from vision.table import calibrate
 
-GAMES = ("race", "among")
+GAMES = ("roll", "race", "among")
 
 
 def frame_crops(gr: GameReaders, game: str, seed: int) -> list[np.ndarray]:

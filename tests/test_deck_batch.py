@@ -142,3 +142,82 @@ def test_a_crop_alone_reads_its_candidates_in_place_as_a_frame_reads_them(deck_a
             np.testing.assert_allclose(got[near], want[near], atol=1e-5)
     read = [(s[0], s[3]) for s in deck.score_many(crops[:4])]
     assert [(s[0], s[3]) for s in shuffled.score_many(crops[:4])] == read
+
+
+def test_pairs_far_from_the_closest_are_not_searched_at_every_shift_and_change_no_reading(deck_and_crops, monkeypatch):
+    """Issue 15: of the shortlist, only the pairs within ``fine_within`` of the closest are correlated at every
+    shift; the others keep their centred distance (an upper bound of the shifted one): every crop reads the same
+    card and turn at the same distance, and the best other card no closer, than with the whole shortlist searched."""
+    deck, crops, truth = deck_and_crops
+    whole = dataclasses.replace(deck, config=dataclasses.replace(deck.config, fine_within=0.0))
+    searched: list[int] = []
+    fine = type(deck.search()).fine_ncc
+
+    def counted(self, bigs, s, refs, turns, trim=0):
+        searched.append(len(refs))
+        return fine(self, bigs, s, refs, turns, trim)
+
+    monkeypatch.setattr(type(deck.search()), "fine_ncc", counted)
+    got = deck.score_many(crops)
+    near, searched[:] = list(searched), []
+    every = whole.score_many(crops)
+    assert searched == [deck.config.shortlist] * len(crops)
+    assert sum(near) < sum(searched) // 2              # most of the shortlist is far from the closest pair
+    assert [(s[0], s[3]) for s in got] == [(s[0], s[3]) for s in every] == truth
+    for a, b in zip(got, every, strict=True):
+        assert a[1] == pytest.approx(b[1], abs=1e-6)
+        assert a[2] >= b[2] - 1e-6
+
+
+@pytest.fixture(scope="module")
+def tiles_and_crops():
+    """A deck of square tiles (Roll for the Galaxy's 50 mm) and 12 of them seen on the table at every quarter turn."""
+    mm = (50.0, 50.0)
+    refs = reference_images(IDS, mm, seed=5)
+    cw, ch = crop_size(CardsConfig(), 1.0)
+    crops = {cid: [cv2.resize(im, (cw, ch), interpolation=cv2.INTER_AREA) for im in ims] for cid, ims in refs.items()}
+    deck = deck_from_crops(crops, "roll", 1.0, mm)
+    rng = np.random.default_rng(12)
+    turn = [None, cv2.ROTATE_90_COUNTERCLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_CLOCKWISE]
+    queries, truth = [], []
+    for k, cid in enumerate(IDS[:12]):
+        seen = seen_on_table(refs[cid][0], rng, 0)
+        seen = seen if k % 4 == 0 else cv2.rotate(seen, turn[k % 4])   # the tile's top turned k quarter turns back
+        queries.append(enrollment_crop(seen, 1.0, kind="scan")[0])
+        truth.append((cid, k % 4))
+    return deck, queries, truth
+
+
+def test_a_square_tile_read_at_one_parity_reads_as_at_every_turn(tiles_and_crops, monkeypatch):
+    """Issue 15: a square tile is read at the parity of turns (t, t + 2) most tiles were read at last, and at the
+    other parity only when that reads no card within ``parity_alone``: the same card and turn as every turn tried,
+    at the same distance but for the ink amplitude (measured at the parity read), with one feature pass a tile
+    once the deck has seen the table's parity; a crop that is no tile is read at every turn."""
+    import vision.deck
+
+    deck, crops, truth = tiles_and_crops
+    deck = dataclasses.replace(deck)
+    every = dataclasses.replace(deck, config=dataclasses.replace(deck.config, parity_alone=0.0))
+    want = every.score_many(crops)
+    assert [(s[0], s[3]) for s in want] == truth
+    passes: list[int] = []
+    features = vision.deck.crop_features_many
+
+    def counted(cs, *a, **k):
+        passes.append(len(cs))
+        return features(cs, *a, **k)
+
+    monkeypatch.setattr(vision.deck, "crop_features_many", counted)
+    for got in (deck.score_many(crops), [deck.score(c) for c in crops]):
+        assert [(s[0], s[3]) for s in got] == truth
+        for a, b in zip(got, want, strict=True):
+            assert a[1] == pytest.approx(b[1], abs=0.02) and a[2] == pytest.approx(b[2], abs=0.02)
+    odd = [c for c, (_, t) in zip(crops, truth, strict=True) if t % 2]
+    deck.score_many(odd)                            # the deck now expects the odd parity
+    passes.clear()
+    assert [s[3] % 2 for s in deck.score_many(odd)] == [1] * len(odd) and sum(passes) == len(odd)
+    noise = np.random.default_rng(1).integers(0, 256, crops[0].shape, np.uint8)
+    got, full = deck.distances(noise), every.distances(noise)
+    assert list(got[1]) == [0, 1, 2, 3]
+    np.testing.assert_array_equal(got[0], full[0])
+

@@ -45,7 +45,15 @@ class IdConfig:
         hue_smooth: circular Gaussian smoothing of that histogram (sigma in bins).
         colour_weight: weight of the colour distance against (1 - ncc).
         shortlist: references compared at every shift (the closest at the centred shift; the rest keep
-            their centred distance).
+            their centred distance) ...
+        fine_within: ... of them only those whose centred distance is within this of the closest pair's (0: all).
+            A pair further off than the best shift can bring it back (at most 0.23 on the full tables of
+            ``bench/card_ident.py``; median 0.05) decides nothing: it neither becomes the best card nor, past a
+            margin this wide, changes the confidence (above 0.9). On those tables 0.4 leaves out 61 % (Race)
+            to 79 % (Roll tiles) of the shortlist, and about half the CPU time of the fine search.
+        parity_alone: square tiles: a tile read at one parity of turns (t, t + 2) whose best card is within this
+            distance is not read at the other (a quarter turn: 0.88 or more on the Roll tiles of
+            ``bench/card_ident.py``; :meth:`vision.deck.DeckProfile.distances_many`; 0: every turn always).
         occlusion_drop: the structure correlation is also computed without the this many worst of the
             map's 2 x 3 blocks (a hand or a glare over part of the card) ...
         occlusion_weight: ... and blended in with this weight (0 = off).
@@ -79,6 +87,8 @@ class IdConfig:
     channel_weights: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0)
     colour_weight: float = 0.5
     shortlist: int = 16
+    fine_within: float = 0.4
+    parity_alone: float = 0.5
     occlusion_drop: int = 2
     occlusion_weight: float = 0.5
     ref_mean_weight: float = 0.5
@@ -105,7 +115,7 @@ def white_balance(crop: np.ndarray, cfg: IdConfig) -> np.ndarray:
 
 def channel_percentile(img: np.ndarray, q: float) -> np.ndarray:
     """float32[3]: the ``q``-th percentile of each channel of an ``[H, W, 3]`` image, interpolated linearly
-    between the two nearest ranks (what ``np.percentile`` gives, from two partial sorts)."""
+    between the two nearest ranks (what ``np.percentile`` gives, from one partial sort)."""
     return _channel_percentiles(img.reshape(1, -1, 3), q)[0]
 
 
@@ -116,8 +126,9 @@ def _channel_percentiles(px: np.ndarray, q: float) -> np.ndarray:
     k = q / 100.0 * (n - 1)
     lo = int(math.floor(k))
     hi = min(lo + 1, n - 1)
-    part = np.partition(x, (lo, hi), axis=2)
-    a, b = part[:, :, lo].astype(np.float64), part[:, :, hi].astype(np.float64)
+    part = np.partition(x, lo, axis=2)       # one selection: rank lo + 1 is the least of the values above lo
+    a = part[:, :, lo].astype(np.float64)
+    b = part[:, :, hi:].min(axis=2).astype(np.float64) if hi > lo else a
     return (a + (b - a) * (k - lo)).astype(np.float32)
 
 
@@ -161,8 +172,7 @@ def _light_factors(f: np.ndarray, cells: tuple[int, int],
     kth = int(round(percentile / 100.0 * (c * c - 1)))
     vals = np.partition(cellpix, kth, axis=3)[:, :, :, kth].astype(np.float64)    # [n, ny, nx, 3]
     A, outer = _plane_design(nx, ny)
-    yy = (np.arange(h, dtype=np.float32) + 0.5) / h - 0.5
-    xx = (np.arange(w, dtype=np.float32) + 0.5) / w - 0.5
+    yy, xx = _unit_coords(h), _unit_coords(w)
     inv_y = np.empty((n, h, 3), np.float32)
     inv_x = np.empty((n, w, 3), np.float32)
     for i in range(n):
@@ -184,9 +194,20 @@ def _light_factors(f: np.ndarray, cells: tuple[int, int],
             keep = new_keep
         kA = A * fitted[:, None]
         coef = _solve3(kA.T @ A, kA.T @ logv)                                    # [3 params, 3 channels]
-        inv_x[i] = np.exp(-xx[:, None] * coef[1][None, :].astype(np.float32))   # separable: exp(-bx) * exp(-cy)
-        inv_y[i] = np.exp(-yy[:, None] * coef[2][None, :].astype(np.float32))
+        inv_x[i] = np.exp(-xx * coef[1][None, :].astype(np.float32))   # separable: exp(-bx) * exp(-cy)
+        inv_y[i] = np.exp(-yy * coef[2][None, :].astype(np.float32))
     return inv_y, inv_x
+
+
+_COORD_CACHE: dict[int, np.ndarray] = {}
+
+
+def _unit_coords(n: int) -> np.ndarray:
+    """float32[n, 1]: the centres of n pixels along a side, from -0.5 to 0.5 of the side (cached)."""
+    c = _COORD_CACHE.get(n)
+    if c is None:
+        c = _COORD_CACHE[n] = ((np.arange(n, dtype=np.float32) + 0.5) / n - 0.5)[:, None]
+    return c
 
 
 def _solve3(G: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -371,7 +392,7 @@ def _features_one_size(crops: list[np.ndarray], cfg: IdConfig,
     L = L8.astype(np.float32)
     ab = (a8.astype(np.uint16) << 8) | b8
     nb = cfg.hue_bins
-    chroma_t, lo_t, hi_t, below_t, above_t = _ab_tables(nb)
+    chroma_t, lo_t, hi_t, _, _ = _ab_tables(nb)
     chroma = np.take(chroma_t, ab)
     gx = _stacked([cv2.Sobel(L[r], cv2.CV_32F, 1, 0, ksize=3) for r in rows])
     gy = _stacked([cv2.Sobel(L[r], cv2.CV_32F, 0, 1, ksize=3) for r in rows])
@@ -393,16 +414,19 @@ def _features_one_size(crops: list[np.ndarray], cfg: IdConfig,
         if cfg.blur_sigma > 0:
             small = cv2.GaussianBlur(small, (0, 0), cfg.blur_sigma)
         bigs.append(np.ascontiguousarray(small.transpose(2, 0, 1), np.float32))
-    ink = (chroma > cfg.ink_chroma).reshape(n, hh, ww)
+    ink_t, wlo_t, whi_t = _ink_tables(nb, cfg.ink_chroma)
+    ink = np.take(ink_t, ab).reshape(n, hh, ww)                                    # chroma > ink_chroma
     if face is not None:
         ink &= face > 0
     ink = ink.reshape(n, -1)
     # every crop's ink pixels in one histogram of n x nb bins: each bin sums its own crop's pixels in their order
-    which = np.repeat(np.arange(0, n * nb, nb), np.count_nonzero(ink, axis=1))
     ii = ab.reshape(n, -1)[ink]
-    wts = chroma.reshape(n, -1)[ink].astype(np.float64)
-    hist = (np.bincount(np.take(lo_t, ii) + which, wts * np.take(below_t, ii), minlength=n * nb)
-            + np.bincount(np.take(hi_t, ii) + which, wts * np.take(above_t, ii), minlength=n * nb)).reshape(n, nb)
+    lo, hi = np.take(lo_t, ii), np.take(hi_t, ii)
+    if n > 1:
+        which = np.repeat(np.arange(0, n * nb, nb), np.count_nonzero(ink, axis=1))
+        lo, hi = lo + which, hi + which
+    hist = (np.bincount(lo, np.take(wlo_t, ii), minlength=n * nb)
+            + np.bincount(hi, np.take(whi_t, ii), minlength=n * nb)).reshape(n, nb)
     if cfg.hue_smooth > 0:  # circular Gaussian smoothing: a small hue shift (lighting) stays close
         idx, ker = _hue_smoothing(nb, cfg.hue_smooth)
         hist = (hist[:, idx] * ker[None, None, :]).sum(axis=2)
@@ -471,6 +495,22 @@ def _ab_tables(nb: int) -> tuple[np.ndarray, ...]:
         frac = hue - np.floor(hue)
         bins = np.uint8 if nb <= 256 else np.intp
         t = _AB_CACHE[nb] = (chroma, lo.astype(bins), ((lo + 1) % nb).astype(bins), 1 - frac, frac)
+    return t
+
+
+_INK_CACHE: dict[tuple[int, float], tuple[np.ndarray, ...]] = {}
+
+
+def _ink_tables(nb: int, ink_chroma: float) -> tuple[np.ndarray, ...]:
+    """Tables over the (a, b) pairs of :func:`_ab_tables` for the ink hue histogram: (bool: chroma above
+    ``ink_chroma``, float64: the weight of the lower bin, float64: of the upper bin), each weight the pair's chroma
+    times its share, in float64 as :func:`crop_features` multiplied them per pixel (the same numbers); cached."""
+    t = _INK_CACHE.get((nb, ink_chroma))
+    if t is None:
+        chroma, _, _, below, above = _ab_tables(nb)
+        c64 = chroma.astype(np.float64)
+        t = _INK_CACHE[(nb, ink_chroma)] = (chroma > ink_chroma, c64 * below.astype(np.float64),
+                                            c64 * above.astype(np.float64))
     return t
 
 

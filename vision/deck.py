@@ -199,12 +199,63 @@ class DeckProfile:
         exact for the pairs near the best, which the deck's block-sum index ranks, the index's estimate for
         the rest. Fine: per crop, the ``shortlist`` closest (reference, turn) pairs at every shift within
         ``struct_shift`` (:meth:`DeckSearch.fine_ncc`), with occlusion trimming; the other pairs keep their
-        coarse distance (an upper bound of the fine one: the centred shift is among the shifts tried)."""
+        coarse distance (an upper bound of the fine one: the centred shift is among the shifts tried).
+
+        A square tile (4 turns) is first read at one parity of turns only (t and t + 2: one feature pass instead
+        of two; :meth:`_distances_by_parity`); T is then 2."""
         tried = self.turns_to_try()
-        feats = self.turn_features_many(crops)
+        if len(tried) == 4 and self.config.parity_alone > 0 and crops:
+            return self._distances_by_parity(crops)
+        return self._distances_at(tried, self.turn_features_many(crops, tried))
+
+    def _distances_at(self, tried: tuple[int, ...], feats: list[list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]]
+                      ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """:meth:`distances_many` of crops whose :meth:`turn_features_many` at the quarter turns ``tried`` are
+        ``feats``."""
         turns = np.array(tried)
-        return [(self._fine(D, hel, f), turns)
+        return [(self._fine(D, hel, f, tried), turns)
                 for (D, hel), f in zip(self._coarse_many(feats, tried=tried), feats, strict=True)]
+
+    def _distances_by_parity(self, crops: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """:meth:`distances_many` of square tiles, each read at one parity of turns (t, t + 2) first: a tile whose
+        best card there is within ``parity_alone`` at the centred shift (the coarse distances) is searched at every
+        shift at that parity only, the others are read at the other parity, and a tile neither parity reads so is
+        read at every turn (the features of both parities: the same numbers as for any deck).
+
+        A square tile matched at the wrong parity is its art turned a quarter turn and stretched to the maps'
+        aspect: on the Roll tiles of ``bench/card_ident.py`` its best distance is 0.88 or more, at the right parity
+        0.02-0.3 (0.67 for a tile under a die): the parity kept is the one every turn would have chosen, and the
+        best card, its distance and turn are the same. The parity tried first is the one most tiles of the deck's
+        last frame were read at (tiles on a table share their turn; 0 at first)."""
+        cfg = self.config
+        first = getattr(self, "_parity_first", 0)
+        out: list[tuple[np.ndarray, np.ndarray] | None] = [None] * len(crops)
+        feats: dict[tuple[int, int], list] = {}
+        pending = list(range(len(crops)))
+        kept = [0, 0]
+        for p in (first, 1 - first):
+            if not pending:
+                break
+            tried = (p, p + 2)
+            fs = self.turn_features_many([crops[k] for k in pending], tried)
+            rest = []
+            for k, f, (D, hel) in zip(pending, fs, self._coarse_many(fs, tried=tried), strict=True):
+                feats[(k, p)] = f
+                # the centred distances decide (the shifts only lower them): a tile kept is searched at one parity
+                if self._best_two(D + np.asarray(self._amp_term(f[0][2]), np.float32).reshape(-1, 1))[2] \
+                        <= cfg.parity_alone:
+                    out[k] = (self._fine(D, hel, f, tried), np.array(tried))
+                    kept[p] += 1
+                else:
+                    rest.append(k)
+            pending = rest
+        if pending:   # every turn: the features of both parities in the order of turns_to_try (0, 1, 2, 3)
+            both = [[feats[(k, 0)][0], feats[(k, 1)][0], feats[(k, 0)][1], feats[(k, 1)][1]] for k in pending]
+            for k, got in zip(pending, self._distances_at((0, 1, 2, 3), both), strict=True):
+                out[k] = got
+        if kept[1 - first] > kept[first]:
+            self._parity_first = 1 - first
+        return out  # type: ignore[return-value]
 
     def _coarse_many(self, feats: list[list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]],
                      exact_all: bool = False,
@@ -240,15 +291,20 @@ class DeckProfile:
         return [(((1.0 - ncc) + cfg.colour_weight * hel).astype(np.float32), hel)
                 for ncc, hel in zip(nccs, hels, strict=True)]
 
-    def _fine(self, D: np.ndarray, hel: np.ndarray,
-              feats: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]) -> np.ndarray:
+    def _fine(self, D: np.ndarray, hel: np.ndarray, feats: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]],
+              tried: tuple[int, ...] | None = None) -> np.ndarray:
         """float32[N_refs, T]: the coarse distances ``D`` of one crop (changed in place) with its ``shortlist``
-        closest pairs scored at every shift (:meth:`DeckSearch.fine_ncc`), plus the amplitude term."""
+        closest pairs scored at every shift (:meth:`DeckSearch.fine_ncc`; for cards only those within ``fine_within``
+        of the closest), plus the amplitude term. ``tried``: the quarter turns of ``feats`` and of D's columns
+        (default :meth:`turns_to_try`)."""
         cfg = self.config
         sc = cfg.struct_shift
         order = np.argsort(D, axis=None)[: cfg.shortlist]
+        if cfg.fine_within > 0 and self.shape == "card":   # pairs too far off for any shift to matter keep D
+            near = D.ravel()[order]
+            order = order[near <= near[0] + cfg.fine_within]
         refs_of, turn_of = np.unravel_index(order, D.shape)
-        tried = self.turns_to_try()
+        tried = self.turns_to_try() if tried is None else tried
         turns = np.array([tried[t] for t in turn_of])
         bigs = {tried[i]: feats[i][0] for i in range(len(tried)) if tried[i] - 2 not in tried}
         trim = cfg.occlusion_drop if cfg.occlusion_weight > 0 else 0
@@ -300,7 +356,10 @@ class DeckProfile:
         """Per crop: with ``turns``, its lowest coarse distance (float) to any reference at any of
         :meth:`turns_to_try` (the half turn's maps flipped, as :meth:`distances` tries it; only the quarter turns
         ``tried`` when given: a square tile at (t, t + 2) costs one feature pass instead of two); without, its
-        coarse distance float[N_refs] to every reference as given (every reference read: no estimates)."""
+        coarse distance float[N_refs] to every reference as given (every reference read: no estimates).
+
+        A square tile is read at every turn (no parity first as in :meth:`distances_many`: the places and outlines
+        a second look ranks are poor matches by nature, which neither parity alone reads surely)."""
         cfg = self.config
         if turns:
             feats = self.turn_features_many(crops, tried)
@@ -364,23 +423,30 @@ class DeckProfile:
     def score_many(self, crops: list[np.ndarray]) -> list[tuple[str, float, float, int]]:
         """:meth:`score` of each crop (uint8[h, w, 3] BGR, one frame's cards), the references read once for all
         (:meth:`distances_many`)."""
-        cfg = self.config
-        uniq, inv, count = self._cards()
-        order, starts = self._card_runs()
+        uniq = self._cards()[0]
         out = []
         for D, turns in self.distances_many(crops):
-            # per card and turn: the best reference, blended with the mean of its references (several
-            # photos of one card agreeing count more than one lucky match)
-            Ds = D[order]                                                   # each card's references in one run
-            per_min = np.minimum.reduceat(Ds, starts, axis=0)
-            per_sum = np.add.reduceat(Ds, starts, axis=0)
-            per = (1 - cfg.ref_mean_weight) * per_min + cfg.ref_mean_weight * per_sum / count[:, None]
-            best_c, best_t = np.unravel_index(int(np.argmin(per)), per.shape)
-            d1 = float(per[best_c, best_t])
-            other = np.delete(per.min(axis=1), best_c)
-            d2 = float(other.min()) if other.size else max(1.0, 2 * d1)
+            best_c, best_t, d1, d2 = self._best_two(D)
             out.append((str(uniq[best_c]), d1, d2, int(turns[best_t])))
         return out
+
+    def _best_two(self, D: np.ndarray) -> tuple[int, int, float, float]:
+        """(best card's index in the sorted card ids, column of D it is best at, its distance, the best other
+        card's distance) of the distances D float32[N_refs, T] of one crop. Per card and turn: the best reference,
+        blended with the mean of its references (several photos of one card agreeing count more than one lucky
+        match)."""
+        cfg = self.config
+        _, _, count = self._cards()
+        order, starts = self._card_runs()
+        Ds = D[order]                                                   # each card's references in one run
+        per_min = np.minimum.reduceat(Ds, starts, axis=0)
+        per_sum = np.add.reduceat(Ds, starts, axis=0)
+        per = (1 - cfg.ref_mean_weight) * per_min + cfg.ref_mean_weight * per_sum / count[:, None]
+        best_c, best_t = np.unravel_index(int(np.argmin(per)), per.shape)
+        d1 = float(per[best_c, best_t])
+        other = np.delete(per.min(axis=1), best_c)
+        d2 = float(other.min()) if other.size else max(1.0, 2 * d1)
+        return int(best_c), int(best_t), d1, d2
 
     def _cards(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(card ids sorted, int[N_refs] each reference's index in them, int[n_cards] references per card),

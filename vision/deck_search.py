@@ -310,20 +310,35 @@ def _shift_stats(big: np.ndarray, s: int, H: int, W: int) -> tuple[np.ndarray, .
     """Of every H x W window of the maps ``big`` float32[C, H + 2s, W + 2s] (S = (2s + 1)^2, row-major in
     (dy, dx)), from one summed-area table (float64): (mean float64[S, C], norm of the window minus its mean
     float64[S, C], per-block sums and sums of squares float64[S, C, 6] over the 6 blocks of :func:`block_bounds`)."""
-    C = big.shape[0]
+    C, h, w = big.shape
     n = 2 * s + 1
     isum, isq = cv2.integral2(cv2.merge(list(big)), sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)  # [h+1, w+1, C] each
-    rows, cols = block_bounds(H, W)
-    ry = (np.arange(n)[:, None] + np.array(rows)[None, :])[:, None, :, None]             # [n, 1, 4, 1]
-    cx = (np.arange(n)[:, None] + np.array(cols)[None, :])[None, :, None, :]             # [1, n, 1, 3]
-    g = np.concatenate([isum.reshape(*isum.shape[:2], C)[ry, cx], isq.reshape(*isq.shape[:2], C)[ry, cx]],
-                       axis=4)                                                            # [n, n, 4, 3, 2C]
+    at = _corner_index(C, h, w, s, H, W)
+    g = np.concatenate([isum.reshape(-1).take(at), isq.reshape(-1).take(at)], axis=4)    # [n, n, 4, 3, 2C]
     blocks = (g[:, :, 1:, 1:] - g[:, :, :-1, 1:] - g[:, :, 1:, :-1] + g[:, :, :-1, :-1]).reshape(n * n, 6, 2 * C)
     sums = (g[:, :, 3, 2] - g[:, :, 0, 2] - g[:, :, 3, 0] + g[:, :, 0, 0]).reshape(n * n, 2 * C)
     mean = sums[:, :C] / (H * W)
     norm = np.sqrt(np.maximum(sums[:, C:] - sums[:, :C] * mean, 0.0))
     blocks = blocks.transpose(0, 2, 1)
     return mean, norm, blocks[:, :C], blocks[:, C:]
+
+
+_CORNERS: dict[tuple[int, ...], np.ndarray] = {}
+
+
+def _corner_index(C: int, h: int, w: int, s: int, H: int, W: int) -> np.ndarray:
+    """int[n, n, 4, 3, C]: where, in the flattened summed-area table float64[h + 1, w + 1, C] of maps
+    [C, h, w], each H x W window's (row-major (dy, dx), n = 2s + 1) block corners lie (the 4 row and 3 column edges
+    of :func:`block_bounds`) for each channel; cached."""
+    key = (C, h, w, s, H, W)
+    at = _CORNERS.get(key)
+    if at is None:
+        n = 2 * s + 1
+        rows, cols = block_bounds(H, W)
+        ry = (np.arange(n)[:, None] + np.array(rows)[None, :])[:, None, :, None, None]       # [n, 1, 4, 1, 1]
+        cx = (np.arange(n)[:, None] + np.array(cols)[None, :])[None, :, None, :, None]       # [1, n, 1, 3, 1]
+        at = _CORNERS[key] = (ry * (w + 1) + cx) * C + np.arange(C)[None, None, None, None, :]
+    return at
 
 
 def _block_windows(big: np.ndarray, s: int, H: int, W: int) -> list[np.ndarray]:
