@@ -26,7 +26,7 @@ import numpy as np
 
 from .observations import Sighting
 
-__all__ = ["ART_WIDTH", "ArtConfig", "art_score", "explained_by_art", "without_art"]
+__all__ = ["ART_WIDTH", "ArtConfig", "art_score", "boxes_explained_by_art", "explained_by_art", "without_art"]
 
 #: Width (px) of a card's art kept in a deck profile (height = width x the card's aspect): about the size a
 #: card spans in a 2304x1296 frame of a whole table, so the art is not coarser than the frame there.
@@ -172,11 +172,19 @@ def explained_by_art(frame: np.ndarray, dice: Sequence[Any], cards: Sequence[Any
     Returns:
         One bool per die, in order: True when :func:`art_score` reaches ``config.explained``.
     """
+    return boxes_explained_by_art(frame, [d.box for d in dice], cards, art, config)
+
+
+def boxes_explained_by_art(frame: np.ndarray, boxes: Sequence[tuple[float, float, float, float]],
+                           cards: Sequence[Any], art: Mapping[str, np.ndarray],
+                           config: ArtConfig | None = None) -> list[bool]:
+    """:func:`explained_by_art` of bare boxes: per ``(x, y, w, h)`` frame-px box (a die's, or a top face's before
+    the face match), whether the printed art of the identified card under its centre explains it."""
     cfg = config or ArtConfig()
     out = []
     homographies: dict[int, np.ndarray | None] = {}              # per card, once
-    for d in dice:
-        x, y, w, h = d.box
+    for box in boxes:
+        x, y, w, h = box
         card = _card_under((float(x + w / 2), float(y + h / 2)), cards, art) if art else None
         score = None
         if card is not None:
@@ -185,7 +193,7 @@ def explained_by_art(frame: np.ndarray, dice: Sequence[Any], cards: Sequence[Any
                 homographies[id(card)] = None if outline is None else _homography(art[card.id].shape[:2], outline)
             H = homographies[id(card)]
             if H is not None:
-                score = _score(frame, d.box, np.asarray(card.corners, np.float64), H, art[card.id], cfg)
+                score = _score(frame, box, np.asarray(card.corners, np.float64), H, art[card.id], cfg)
         out.append(score is not None and score >= cfg.explained)
     return out
 
