@@ -63,7 +63,7 @@ from vision.dice_and_cards import (
     cards_reader_with,
     changes_order,
     dice_reader_with,
-    kept_dice_polygons,
+    kept_dice,
     read_dice_and_cards,
 )
 from vision.hexes import OffMapDice, build_hex_deck_from_images
@@ -102,13 +102,13 @@ def _hexes(sightings) -> tuple:
 _DICE_THREAD: list[ThreadPoolExecutor] = []
 
 
-def _read(readers, frame, one, order: str | None = None, known: tuple = ()) -> list:
+def _read(readers, frame, one, order: str | None = None, kept: tuple = ()) -> list:
     """Each reader's sighting of ``frame``, in ``readers``' order, read as the box reads them
     (:meth:`companion.camera.flow.CameraFlow.see`): a map reader, then the dice beside the map
     (:class:`vision.hexes.OffMapDice`) given the hexes it found; the dice and the cards in ``order`` (None:
-    ``ORDER``; ``known``: the dice polygons told to the card reads of ``"cards_first"``), then the art check
-    (:func:`vision.dice_and_cards.read_dice_and_cards`: the dice that are the printed art of a card the card read
-    identified dropped; timed as the dice reader's ``art`` stage; ``ART_CHECK`` off: kept).
+    ``ORDER``; ``kept``: the dice of the last read a read of the changes keeps, for ``"cards_first"``), then the art
+    check (:func:`vision.dice_and_cards.read_dice_and_cards`: the dice that are the printed art of a card the card
+    read identified dropped; timed as the dice reader's ``art`` stage; ``ART_CHECK`` off: kept).
     ``one(reader, hexes_before, explained, cards)``: one reader's read (``cards``: those the card reads found, told
     to the dice read of ``"cards_first"``, else ())."""
     order = ORDER if order is None else order
@@ -122,7 +122,7 @@ def _read(readers, frame, one, order: str | None = None, known: tuple = ()) -> l
         seen, read = read_dice_and_cards(
             frame, None if dice is None else (lambda found=(): one(dice, (), (), found)),
             {k: (lambda explained, r=r: one(r, (), explained, ())) for k, r in cards.items()}, art, order,
-            _DICE_THREAD[0] if _DICE_THREAD else None, known)
+            _DICE_THREAD[0] if _DICE_THREAD else None, kept)
         out.update(read)
         if dice is not None:
             out[readers.index(dice)] = seen
@@ -162,7 +162,7 @@ def read_after_change(readers, frame, previous: TableRead, before: np.ndarray) -
         told = dice_reader_with(cards_reader_with(r, explained), cards, art)
         return read_changes(told, frame, last[id(r)], boxes)
 
-    sightings = _read(readers, frame, one, order, kept_dice_polygons(dice, boxes))
+    sightings = _read(readers, frame, one, order, kept_dice(dice, boxes))
     timings = {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()}
     return TableRead(tuple(sightings), {"motion.change_boxes": t_boxes, **timings})
 

@@ -199,17 +199,21 @@ def boxes_explained_by_art(frame: np.ndarray, boxes: Sequence[tuple[float, float
 
 
 def without_art(frame: np.ndarray, dice: Sighting, cards: Sequence[Any], art: Mapping[str, np.ndarray] | None,
-                config: ArtConfig | None = None) -> Sighting:
+                config: ArtConfig | None = None, checked: Sequence[Any] = ()) -> Sighting:
     """``dice`` (a dice reader's :class:`Sighting`) without the dice that are the printed art of an identified
     card under them (:func:`explained_by_art`); the check's wall time is added as the stage ``art`` (ms).
 
     The step after a dice read and a card read of the same frame (the two may run side by side): ``cards``
     are the cards every card read of that frame found. Without art (None or empty: a deck profile saved
-    before decks kept their art), or without cards, ``dice`` is returned as it is.
+    before decks kept their art), or without cards, ``dice`` is returned as it is. ``checked``: dice of ``dice`` (the
+    same objects) whose check stands (a read of the changes keeps them as they were, on the cards they lay on): kept
+    without a look.
     """
     if not art or not cards or not dice.dice:
         return dice
     t0 = time.perf_counter()
-    art_of = explained_by_art(frame, dice.dice, cards, art, config)
-    kept = tuple(d for d, a in zip(dice.dice, art_of, strict=True) if not a)
+    done = {id(d) for d in checked}
+    todo = [d for d in dice.dice if id(d) not in done]
+    art_of = dict(zip(map(id, todo), explained_by_art(frame, todo, cards, art, config), strict=True))
+    kept = tuple(d for d in dice.dice if not art_of.get(id(d), False))
     return replace(dice, dice=kept, timings_ms={**dice.timings_ms, "art": (time.perf_counter() - t0) * 1000.0})

@@ -15,12 +15,14 @@ changed):
 * ``"serial"``: the cards, then the dice, neither told of the other (the reads before either lever; for benches).
 * ``"cards_first"`` (a read of only what changed since the last read, :func:`vision.incremental.read_changes`;
   :func:`changes_order` chooses it for ``"explained"``): the card reads first, told the dice of the last read that
-  no change touches (``known``: the dice that did not move are where they were), then the dice read told the cards
+  no change touches (``kept``: the dice that did not move are where they were), then the dice read told the cards
   found (:func:`dice_reader_with`): a top face in a changed window that the printed art of an identified card under
   it explains is dropped before the face match, so a tile laid on the table costs no face search over its print
   (the art check after both reads would drop those faces anyway). A change narrower than a card (a die rolled)
   leaves the cards as they were, so the dice read is the same as in ``"explained"``; a tile laid with a new die on it
-  in one change reads the tile untold of that die (its first look finds a tile, dice on it or not).
+  in one change reads the tile untold of that die (its first look finds a tile, dice on it or not). The kept dice
+  are not art-checked again: the cards under them did not change either (a card laid, taken or moved under a die
+  changes the die's place too).
 
 Whatever the order, the dice that are the printed art of a card the card reads identified under them are dropped
 after both reads (:func:`vision.card_art.without_art`; the dice reader's ``art`` stage). So the card reads are
@@ -46,7 +48,7 @@ from .incremental import Box, ChangeConfig, changes_only, touches
 from .observations import Sighting
 
 __all__ = ["CARDS_FIRST", "ORDERS", "SURE_DIE", "cards_reader_with", "changes_order", "dice_polygons",
-           "dice_reader_with", "kept_dice_polygons", "read_dice_and_cards"]
+           "dice_reader_with", "kept_dice", "read_dice_and_cards"]
 
 ORDERS = ("explained", "beside", "serial")
 """The orders a frame is read in (see the module's docstring); a read of only what changed may take
@@ -67,10 +69,13 @@ def dice_polygons(dice: Sighting | None, min_confidence: float = 0.0) -> tuple[n
     """The top-face boxes of ``dice`` (a dice reader's sighting; None: no dice) reported with at least
     ``min_confidence`` (0-1) as float[4, 2] frame-px polygons, clockwise from the top-left: what a card read is
     given as ``explained``."""
-    if dice is None:
-        return ()
+    return () if dice is None else _polygons(dice.dice, min_confidence)
+
+
+def _polygons(dice: Sequence[Any], min_confidence: float) -> tuple[np.ndarray, ...]:
+    """:func:`dice_polygons` of bare dice observations."""
     out = []
-    for d in dice.dice:
+    for d in dice:
         if float(d.confidence) < min_confidence:
             continue
         x, y, w, h = (float(v) for v in d.box)
@@ -78,14 +83,13 @@ def dice_polygons(dice: Sighting | None, min_confidence: float = 0.0) -> tuple[n
     return tuple(out)
 
 
-def kept_dice_polygons(previous: Sighting | None, boxes: Sequence[Box] | None) -> tuple[np.ndarray, ...]:
-    """The top-face boxes (float[4, 2] frame px, :func:`dice_polygons`, at least :data:`SURE_DIE` sure) of the dice of
-    the last read (``previous``, a dice reader's sighting; None: none) that no changed box (``(x, y, w, h)`` frame px;
-    None: unknown, no die kept) touches: the dice a read of the changes keeps where they were, told to the card reads
-    of ``"cards_first"``."""
+def kept_dice(previous: Sighting | None, boxes: Sequence[Box] | None) -> tuple[Any, ...]:
+    """The dice (observations with ``box`` ``(x, y, w, h)`` frame px) of the last read (``previous``, a dice reader's
+    sighting; None: none) that no changed box (``(x, y, w, h)`` frame px; None: unknown, no die kept) touches: the
+    dice a read of the changes keeps as they were (:data:`CARDS_FIRST`'s ``kept``)."""
     if previous is None or boxes is None:
         return ()
-    return tuple(p for p in dice_polygons(previous, SURE_DIE) if not touches(p, boxes))
+    return tuple(d for d in previous.dice if not touches(tuple(d.box), boxes))
 
 
 def changes_order(order: str, frame_shape: tuple[int, ...], previous: Sequence[Sighting | None],
@@ -105,7 +109,7 @@ def read_dice_and_cards(frame: np.ndarray, read_dice: Callable[..., Sighting] | 
                         read_cards: Mapping[K, Callable[[Sequence[np.ndarray]], Sighting]],
                         art: Mapping[str, np.ndarray] | None, order: str = "explained",
                         helper: Executor | None = None,
-                        known: Sequence[np.ndarray] = ()) -> tuple[Sighting | None, dict[K, Sighting]]:
+                        kept: Sequence[Any] = ()) -> tuple[Sighting | None, dict[K, Sighting]]:
     """The dice read and the card reads of one frame in ``order``, then the art check.
 
     Args:
@@ -121,8 +125,9 @@ def read_dice_and_cards(frame: np.ndarray, read_dice: Callable[..., Sighting] | 
         order: one of :data:`ORDERS`, or :data:`CARDS_FIRST`.
         helper: the executor of the second thread for ``"beside"`` (one worker is enough); None: ``"beside"`` reads
             as ``"serial"``.
-        known: float[K, 2] frame-px polygons of the dice known before the reads (:func:`kept_dice_polygons`), told to
-            the card reads in ``"cards_first"`` (the other orders tell them this frame's dice or none).
+        kept: in ``"cards_first"``, the dice of the last read that the read of the changes keeps as they were
+            (:func:`kept_dice`): the card reads are told where the sure ones lie (the other orders tell them this
+            frame's dice or none), and the art check passes them by (the cards under them did not change).
 
     Returns:
         (the dice sighting without the dice that are a card's art, or None without ``read_dice``; the card
@@ -138,7 +143,8 @@ def read_dice_and_cards(frame: np.ndarray, read_dice: Callable[..., Sighting] | 
     dice: Sighting | None = None
     cards: dict[K, Sighting] = {}
     if order == CARDS_FIRST:
-        cards = {k: read(tuple(known)) for k, read in read_cards.items()}
+        told = _polygons(kept, SURE_DIE)
+        cards = {k: read(told) for k, read in read_cards.items()}
         dice = read_dice(tuple(c for r in cards.values() for c in r.cards)) if read_dice is not None else None
     elif order == "explained" or not read_cards:
         dice = read_dice() if read_dice is not None else None
@@ -155,7 +161,8 @@ def read_dice_and_cards(frame: np.ndarray, read_dice: Callable[..., Sighting] | 
         cards = {k: read(()) for k, read in read_cards.items()}
         dice = read_dice() if read_dice is not None else None
     if isinstance(dice, Sighting):   # a bare reader's own result (anything with ``dice``) is left as it is
-        dice = without_art(frame, dice, [c for s in cards.values() for c in s.cards], art)
+        dice = without_art(frame, dice, [c for s in cards.values() for c in s.cards], art,
+                           checked=kept if order == CARDS_FIRST else ())
     return dice, cards
 
 

@@ -85,7 +85,7 @@ from vision.dice_and_cards import (
     cards_reader_with,
     changes_order,
     dice_reader_with,
-    kept_dice_polygons,
+    kept_dice,
     read_dice_and_cards,
 )
 from vision.incremental import read_changes
@@ -521,7 +521,7 @@ class CameraFlow(CameraAnswers):
         seen, card_reads = read_dice_and_cards(
             plan.image, (lambda cards=(): self._read_dice(plan, cards=cards, art=art)) if dice_read else None,
             {f"cards:{anchor}": card_read(anchor) for anchor in plan.anchors}, art, order, self._helper,
-            kept_dice_polygons(plan.previous.get("dice"), plan.boxes))
+            kept_dice(plan.previous.get("dice"), plan.boxes))
         cards: dict[str, list[Any]] = {}
         markers = None
         notes: list[str] = []
