@@ -23,7 +23,9 @@ in this process, :mod:`bench.frame_timing`):
 * ``cold``: the read of a table whose components are all new (every reader of the game on the frame);
 * ``after <change>``: the read of the next settled frame after one change (a die rolled again, a card
   played), given the previous read and the region that changed (:func:`vision.incremental.read_changes`,
-  the region from :func:`vision.motion.change_boxes` of the two frames);
+  the region from :func:`vision.motion.change_boxes` of the two frames), in the box's order for a read of the
+  changes (:func:`vision.dice_and_cards.changes_order`: the card reads first, then the dice read told the cards
+  found, whose print it does not match against the faces: stage ``roll_dice.art_tops``);
 * the per-stage medians of each (``reader.stage``), largest first;
 * what was read: dice, cards and hexes found and identified against the scene's labels, and the dice reported
   where there is none (false); for a change, whether
