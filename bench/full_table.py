@@ -23,7 +23,9 @@ in this process, :mod:`bench.frame_timing`):
 * ``cold``: the read of a table whose components are all new (every reader of the game on the frame);
 * ``after <change>``: the read of the next settled frame after one change (a die rolled again, a card
   played), given the previous read and the region that changed (:func:`vision.incremental.read_changes`,
-  the region from :func:`vision.motion.change_boxes` of the two frames);
+  the region from :func:`vision.motion.change_boxes` of the two frames), in the box's order for a read of the
+  changes (:func:`vision.dice_and_cards.changes_order`: the card reads first, then the dice read told the cards
+  found, whose print it does not match against the faces: stage ``roll_dice.art_tops``);
 * the per-stage medians of each (``reader.stage``), largest first;
 * what was read: dice, cards and hexes found and identified against the scene's labels, and the dice reported
   where there is none (false); for a change, whether
@@ -58,7 +60,14 @@ from bench.table_reader import game_ids
 from vision import synth
 from vision.cards import CardsConfig
 from vision.deck import build_deck_from_images
-from vision.dice_and_cards import ORDERS, cards_reader_with, read_dice_and_cards
+from vision.dice_and_cards import (
+    ORDERS,
+    cards_reader_with,
+    changes_order,
+    dice_reader_with,
+    kept_dice,
+    read_dice_and_cards,
+)
 from vision.hexes import OffMapDice, build_hex_deck_from_images
 from vision.incremental import read_changes
 from vision.inference import RUNTIMES, InferenceConfig, set_opencv_threads
@@ -95,39 +104,42 @@ def _hexes(sightings) -> tuple:
 _DICE_THREAD: list[ThreadPoolExecutor] = []
 
 
-def _read(readers, frame, one) -> list:
+def _read(readers, frame, one, order: str | None = None, kept: tuple = ()) -> list:
     """Each reader's sighting of ``frame``, in ``readers``' order, read as the box reads them
     (:meth:`companion.camera.flow.CameraFlow.see`): a map reader, then the dice beside the map
-    (:class:`vision.hexes.OffMapDice`) given the hexes it found; the dice and the cards in ``ORDER``, then the art
+    (:class:`vision.hexes.OffMapDice`) given the hexes it found; the dice and the cards in ``order`` (None:
+    ``ORDER``; ``kept``: the dice of the last read a read of the changes keeps, for ``"cards_first"``), then the art
     check (:func:`vision.dice_and_cards.read_dice_and_cards`: the dice that are the printed art of a card the card
     read identified dropped; timed as the dice reader's ``art`` stage; ``ART_CHECK`` off: kept).
-    ``one(reader, hexes_before, explained)``: one reader's read."""
+    ``one(reader, hexes_before, explained, cards)``: one reader's read (``cards``: those the card reads found, told
+    to the dice read of ``"cards_first"``, else ())."""
+    order = ORDER if order is None else order
     dice = next((r for r in readers if isinstance(r, RollDiceAdapter)), None)
     cards = {k: r for k, r in enumerate(readers) if isinstance(r, CardsAdapter)}
     out: dict[int, object] = {}
     if dice is not None or cards:
-        if ORDER == "beside" and not _DICE_THREAD:
+        if order == "beside" and not _DICE_THREAD:
             _DICE_THREAD.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="bench-dice"))
         art = next((r.deck.art for r in cards.values() if r.deck is not None), None) if ART_CHECK else None
         seen, read = read_dice_and_cards(
-            frame, None if dice is None else (lambda: one(dice, (), ())),
-            {k: (lambda explained, r=r: one(r, (), explained)) for k, r in cards.items()}, art, ORDER,
-            _DICE_THREAD[0] if _DICE_THREAD else None)
+            frame, None if dice is None else (lambda found=(): one(dice, (), (), found)),
+            {k: (lambda explained, r=r: one(r, (), explained, ())) for k, r in cards.items()}, art, order,
+            _DICE_THREAD[0] if _DICE_THREAD else None, kept)
         out.update(read)
         if dice is not None:
             out[readers.index(dice)] = seen
     hexes: tuple = ()
     for k, r in enumerate(readers):
         if k not in out:
-            out[k] = one(r, hexes, ())
+            out[k] = one(r, hexes, (), ())
             hexes += tuple(out[k].hexes)
     return [out[k] for k in range(len(readers))]
 
 
 def read_all(readers, frame) -> TableRead:
     """Every reader on ``frame``, as the box reads them (:func:`_read`)."""
-    sightings = _read(readers, frame, lambda r, hexes, explained: r.read(frame, hexes) if isinstance(r, OffMapDice)
-                      else cards_reader_with(r, explained).read(frame))
+    sightings = _read(readers, frame, lambda r, hexes, explained, cards: r.read(frame, hexes)
+                      if isinstance(r, OffMapDice) else cards_reader_with(r, explained).read(frame))
     return TableRead(tuple(sightings), {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()})
 
 
@@ -140,9 +152,19 @@ def read_after_change(readers, frame, previous: TableRead, before: np.ndarray) -
     boxes = change_boxes(before, frame)
     t_boxes = (time.perf_counter() - t0) * 1000.0
     last = dict(zip(map(id, readers), previous.sightings, strict=True))
-    sightings = _read(readers, frame, lambda r, hexes, explained: r.read_changes(frame, last[id(r)], boxes, hexes)
-                      if isinstance(r, OffMapDice)
-                      else read_changes(cards_reader_with(r, explained), frame, last[id(r)], boxes))
+    # as the box: the card reads first where every read reads only the changes (changes_order)
+    order = changes_order(ORDER, frame.shape, previous.sightings, boxes)
+    dice = next((last[id(r)] for r in readers if isinstance(r, RollDiceAdapter)), None)
+    art = next((r.deck.art for r in readers if isinstance(r, CardsAdapter) and r.deck is not None), None) \
+        if ART_CHECK else None
+
+    def one(r, hexes, explained, cards):
+        if isinstance(r, OffMapDice):
+            return r.read_changes(frame, last[id(r)], boxes, hexes)
+        told = dice_reader_with(cards_reader_with(r, explained), cards, art)
+        return read_changes(told, frame, last[id(r)], boxes)
+
+    sightings = _read(readers, frame, one, order, kept_dice(dice, boxes))
     timings = {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()}
     return TableRead(tuple(sightings), {"motion.change_boxes": t_boxes, **timings})
 

@@ -15,7 +15,17 @@ import pytest
 
 from vision.cards import read_cards
 from vision.deck import build_deck_from_images
-from vision.dice_and_cards import ORDERS, SURE_DIE, cards_reader_with, dice_polygons, read_dice_and_cards
+from vision.dice_and_cards import (
+    CARDS_FIRST,
+    ORDERS,
+    SURE_DIE,
+    cards_reader_with,
+    changes_order,
+    dice_polygons,
+    dice_reader_with,
+    kept_dice,
+    read_dice_and_cards,
+)
 from vision.observations import Sighting
 from vision.readers import CardsAdapter
 from vision.roll_dice import RollDieObservation
@@ -224,3 +234,71 @@ def test_after_a_change_each_window_is_told_of_the_cards_kept_in_it(roll_deck, m
         return any(np.allclose(np.asarray(c.corners) - p, (np.asarray(c.corners) - p)[0], atol=1e-6) for c in kept)
 
     assert all(moved_kept(p) for p in polys)
+
+
+def test_a_read_of_the_changes_reads_the_cards_first_and_tells_the_dice_of_them():
+    frame = np.zeros((480, 640, 3), np.uint8)
+    calls: list[tuple] = []
+    tile = type("Card", (), {"id": "tile_1", "corners": np.array([[0, 0], [90, 0], [90, 90], [0, 90]], float)})()
+    dice = _dice((300, 200, 28, 28))
+
+    def read_dice(*cards) -> Sighting:
+        calls.append(("dice", cards))
+        return dice
+
+    def read_cards_(explained) -> Sighting:
+        calls.append(("cards", len(explained)))
+        return Sighting("cards", 640, 480, cards=(tile,))
+
+    kept = _dice((100, 100, 30, 30)).dice
+    seen, cards = read_dice_and_cards(frame, read_dice, {"c": read_cards_}, None, CARDS_FIRST, kept=kept)
+    assert calls == [("cards", 1), ("dice", ((tile,),))], "the cards first, told the dice kept; the dice told the cards"
+    assert seen is dice and cards["c"].cards == (tile,)
+    assert CARDS_FIRST not in ORDERS, "not an order a whole frame is read in"
+
+
+def test_the_cards_go_first_only_where_every_read_reads_only_what_changed():
+    shape = (480, 640, 3)
+    last = [Sighting("roll_dice", 640, 480), Sighting("cards", 640, 480)]
+    assert changes_order("explained", shape, last, [(10, 10, 50, 50)]) == CARDS_FIRST
+    assert changes_order("explained", shape, last, []) == CARDS_FIRST, "nothing changed: both keep their reads"
+    assert changes_order("explained", shape, last, None) == "explained", "the change unknown: a full read"
+    assert changes_order("explained", shape, [last[0], None], [(10, 10, 50, 50)]) == "explained", "no last card read"
+    assert changes_order("explained", shape, last, [(0, 0, 600, 400)]) == "explained", "most of the frame changed"
+    assert changes_order("explained", shape, [Sighting("cards", 320, 240)], [(10, 10, 50, 50)]) == "explained"
+    assert changes_order("explained", shape, [object()], [(10, 10, 50, 50)]) == "explained", "a bare reader's read"
+    assert changes_order("serial", shape, last, [(10, 10, 50, 50)]) == "serial"
+
+
+def test_the_dice_no_change_touches_are_kept_told_to_the_cards_when_sure_and_not_art_checked_again():
+    unsure = RollDieObservation("blue", "develop", (500, 400, 30, 30), SURE_DIE / 2)
+    last = replace(_dice(), dice=_dice((100, 100, 30, 30), (300, 200, 28, 28)).dice + (unsure,))
+    kept = kept_dice(last, [(290, 190, 50, 50)])
+    assert kept == (last.dice[0], unsure), "the rolled die left out"
+    assert kept_dice(None, [(0, 0, 1, 1)]) == () and kept_dice(last, None) == ()
+    told: list = []
+    frame = np.zeros((480, 640, 3), np.uint8)
+    # a tile under every die whose art is the frame itself: the art check drops every die it looks at
+    tile = type("Card", (), {"id": "t", "corners": np.array([[0, 0], [639, 0], [639, 479], [0, 479]], float)})()
+    frame[::8] = 255
+    new = RollDieObservation("red", "explore", (300, 200, 28, 28), 0.9)
+    seen, _ = read_dice_and_cards(
+        frame, lambda cards: replace(last, dice=(*kept, new)),
+        {"c": lambda explained: told.append(explained) or Sighting("cards", 640, 480, cards=(tile,))},
+        {"t": frame.copy()}, CARDS_FIRST, kept=kept)
+    [[p]] = told
+    assert p.tolist() == [[100, 100], [130, 100], [130, 130], [100, 130]], "only the sure kept die told"
+    assert seen.dice == kept, "the new die is the tile's print; the kept ones are not looked at again"
+
+
+def test_only_a_dice_reader_that_takes_them_is_told_of_the_cards():
+    from vision.readers import RollDiceAdapter
+
+    tile = type("Card", (), {"id": "tile_1", "corners": np.zeros((4, 2))})()
+    art = {"tile_1": np.zeros((8, 8, 3), np.uint8)}
+    dice = RollDiceAdapter(reader=None)
+    told = dice_reader_with(dice, [tile], art)
+    assert told is not dice and told.cards == (tile,) and told.art is art and dice.cards == ()
+    assert dice_reader_with(dice, [], art) is dice and dice_reader_with(dice, [tile], None) is dice
+    cards = CardsAdapter()
+    assert dice_reader_with(cards, [tile], art) is cards, "a reader without the fields is left as it is"

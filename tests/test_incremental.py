@@ -337,3 +337,47 @@ def test_a_window_reads_what_it_read_with_the_cards_read_left_in(race, seed, mon
                     strict=True):
         assert a.id == b.id and a.confidence == b.confidence
         assert np.allclose(a.corners, b.corners, atol=1e-6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [4, 9])
+def test_a_tile_played_among_roll_dice_costs_no_face_search_over_its_print(tmp_path, seed, monkeypatch):
+    """Issue 15: after a tile is laid, the card read goes first (:data:`vision.dice_and_cards.CARDS_FIRST`) and the
+    dice read of the change is told the tiles it found: the top faces the art of the tile under them explains (the
+    new tile's print, a neighbour's) are not matched against the faces. The dice read so, after the art check, are
+    the dice read untold (whose faces over the print the art check drops after the face match)."""
+    from vision.card_art import without_art
+    from vision.dice_and_cards import dice_reader_with
+
+    folder = tmp_path / "enroll"
+    synth.write_enrollment(folder, synth.ALL_FACES_BY_COLOUR, seed=3, symbol_set="A", dice_per_photo=3,
+                           config=synth.ENROLL_CONFIG)
+    deck = build_deck_from_images(reference_images(TILES, GAME_SHAPES["roll"], seed=7), name="roll", kind="scan",
+                                  card_mm=GAME_SHAPES["roll"])
+    table = full_table("roll", TILES, seed, (1280, 720))
+    first = table.render(frame_seed=0)
+    cal = calibrate(first, table.layout)
+    dice_reader = RollDiceAdapter(RollDiceReader(build_profile(folder)), calibration=cal)
+    cards_reader = CardsAdapter(deck, cal)
+    dice0, cards0 = dice_reader.read(first), cards_reader.read(first)
+    pieces, new = add_card(table, table.pieces, TILES, seed + 1)
+    after = table.render(pieces, frame_seed=1)
+    boxes = change_boxes(first, after)
+    cards = read_changes(cards_reader, after, cards0, boxes).cards
+    assert new.id in {c.id for c in cards}
+    matched: list[np.ndarray] = []
+    match = RollDiceReader._match
+
+    def spy(self, frame, tops, cfg):
+        matched.append(tops.rects[:, :2].copy())
+        return match(self, frame, tops, cfg)
+
+    monkeypatch.setattr(RollDiceReader, "_match", spy)
+    plain = read_changes(dice_reader, after, dice0, boxes)
+    untold = len(np.concatenate(matched))
+    matched.clear()
+    told = read_changes(dice_reader_with(dice_reader, cards, deck.art), after, dice0, boxes)
+    assert "art_tops" in told.timings_ms and "art_tops" not in plain.timings_ms
+    assert len(np.concatenate(matched)) < untold, "fewer faces matched told of the tiles"
+    assert [(d.colour, d.face, d.box) for d in without_art(after, told, cards, deck.art).dice] == \
+        [(d.colour, d.face, d.box) for d in without_art(after, plain, cards, deck.art).dice]

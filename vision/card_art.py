@@ -26,7 +26,7 @@ import numpy as np
 
 from .observations import Sighting
 
-__all__ = ["ART_WIDTH", "ArtConfig", "art_score", "explained_by_art", "without_art"]
+__all__ = ["ART_WIDTH", "ArtConfig", "art_score", "boxes_explained_by_art", "explained_by_art", "without_art"]
 
 #: Width (px) of a card's art kept in a deck profile (height = width x the card's aspect): about the size a
 #: card spans in a 2304x1296 frame of a whole table, so the art is not coarser than the frame there.
@@ -172,11 +172,19 @@ def explained_by_art(frame: np.ndarray, dice: Sequence[Any], cards: Sequence[Any
     Returns:
         One bool per die, in order: True when :func:`art_score` reaches ``config.explained``.
     """
+    return boxes_explained_by_art(frame, [d.box for d in dice], cards, art, config)
+
+
+def boxes_explained_by_art(frame: np.ndarray, boxes: Sequence[tuple[float, float, float, float]],
+                           cards: Sequence[Any], art: Mapping[str, np.ndarray],
+                           config: ArtConfig | None = None) -> list[bool]:
+    """:func:`explained_by_art` of bare boxes: per ``(x, y, w, h)`` frame-px box (a die's, or a top face's before
+    the face match), whether the printed art of the identified card under its centre explains it."""
     cfg = config or ArtConfig()
     out = []
     homographies: dict[int, np.ndarray | None] = {}              # per card, once
-    for d in dice:
-        x, y, w, h = d.box
+    for box in boxes:
+        x, y, w, h = box
         card = _card_under((float(x + w / 2), float(y + h / 2)), cards, art) if art else None
         score = None
         if card is not None:
@@ -185,23 +193,27 @@ def explained_by_art(frame: np.ndarray, dice: Sequence[Any], cards: Sequence[Any
                 homographies[id(card)] = None if outline is None else _homography(art[card.id].shape[:2], outline)
             H = homographies[id(card)]
             if H is not None:
-                score = _score(frame, d.box, np.asarray(card.corners, np.float64), H, art[card.id], cfg)
+                score = _score(frame, box, np.asarray(card.corners, np.float64), H, art[card.id], cfg)
         out.append(score is not None and score >= cfg.explained)
     return out
 
 
 def without_art(frame: np.ndarray, dice: Sighting, cards: Sequence[Any], art: Mapping[str, np.ndarray] | None,
-                config: ArtConfig | None = None) -> Sighting:
+                config: ArtConfig | None = None, checked: Sequence[Any] = ()) -> Sighting:
     """``dice`` (a dice reader's :class:`Sighting`) without the dice that are the printed art of an identified
     card under them (:func:`explained_by_art`); the check's wall time is added as the stage ``art`` (ms).
 
     The step after a dice read and a card read of the same frame (the two may run side by side): ``cards``
     are the cards every card read of that frame found. Without art (None or empty: a deck profile saved
-    before decks kept their art), or without cards, ``dice`` is returned as it is.
+    before decks kept their art), or without cards, ``dice`` is returned as it is. ``checked``: dice of ``dice`` (the
+    same objects) whose check stands (a read of the changes keeps them as they were, on the cards they lay on): kept
+    without a look.
     """
     if not art or not cards or not dice.dice:
         return dice
     t0 = time.perf_counter()
-    art_of = explained_by_art(frame, dice.dice, cards, art, config)
-    kept = tuple(d for d, a in zip(dice.dice, art_of, strict=True) if not a)
+    done = {id(d) for d in checked}
+    todo = [d for d in dice.dice if id(d) not in done]
+    art_of = dict(zip(map(id, todo), explained_by_art(frame, todo, cards, art, config), strict=True))
+    kept = tuple(d for d in dice.dice if not art_of.get(id(d), False))
     return replace(dice, dice=kept, timings_ms={**dice.timings_ms, "art": (time.perf_counter() - t0) * 1000.0})

@@ -2,7 +2,8 @@
 
 The box (:meth:`companion.camera.flow.CameraFlow.see`) and ``bench/full_table.py`` read a table with dice and cards
 (Roll for the Galaxy: dice among and on the tiles) through :func:`read_dice_and_cards`, so the bench times the
-box's own order. The orders (:data:`ORDERS`):
+box's own order. The orders (:data:`ORDERS` for a frame read whole, :data:`CARDS_FIRST` for a read of only what
+changed):
 
 * ``"explained"`` (the default): the dice first, then each card read given the dice found as polygons known to be
   no card (:class:`vision.readers.CardsAdapter`'s ``explained``; :func:`vision.card_detect.find_card_quads`): the
@@ -12,6 +13,16 @@ box's own order. The orders (:data:`ORDERS`):
 * ``"beside"``: the dice on a second thread while the card reads run (no card read waits for the dice). On a
   machine where both readers are mostly Python and numpy under one interpreter lock it gains little.
 * ``"serial"``: the cards, then the dice, neither told of the other (the reads before either lever; for benches).
+* ``"cards_first"`` (a read of only what changed since the last read, :func:`vision.incremental.read_changes`;
+  :func:`changes_order` chooses it for ``"explained"``): the card reads first, told the dice of the last read that
+  no change touches (``kept``: the dice that did not move are where they were), then the dice read told the cards
+  found (:func:`dice_reader_with`): a top face in a changed window that the printed art of an identified card under
+  it explains is dropped before the face match, so a tile laid on the table costs no face search over its print
+  (the art check after both reads would drop those faces anyway). A change narrower than a card (a die rolled)
+  leaves the cards as they were, so the dice read is the same as in ``"explained"``; a tile laid with a new die on it
+  in one change reads the tile untold of that die (its first look finds a tile, dice on it or not). The kept dice
+  are not art-checked again: the cards under them did not change either (a card laid, taken or moved under a die
+  changes the die's place too).
 
 Whatever the order, the dice that are the printed art of a card the card reads identified under them are dropped
 after both reads (:func:`vision.card_art.without_art`; the dice reader's ``art`` stage). So the card reads are
@@ -33,12 +44,18 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .card_art import without_art
+from .incremental import Box, ChangeConfig, changes_only, touches
 from .observations import Sighting
 
-__all__ = ["ORDERS", "SURE_DIE", "cards_reader_with", "dice_polygons", "read_dice_and_cards"]
+__all__ = ["CARDS_FIRST", "ORDERS", "SURE_DIE", "cards_reader_with", "changes_order", "dice_polygons",
+           "dice_reader_with", "kept_dice", "read_dice_and_cards"]
 
 ORDERS = ("explained", "beside", "serial")
-"""The orders :func:`read_dice_and_cards` reads in (see the module's docstring)."""
+"""The orders a frame is read in (see the module's docstring); a read of only what changed may take
+:data:`CARDS_FIRST` instead (:func:`changes_order`)."""
+
+CARDS_FIRST = "cards_first"
+"""The order of a read of only what changed (see the module's docstring); :func:`read_dice_and_cards` takes it too."""
 
 SURE_DIE = 0.8
 """A die the dice reader reports with at least this confidence is told to the card reads (``explained``); a less
@@ -52,10 +69,13 @@ def dice_polygons(dice: Sighting | None, min_confidence: float = 0.0) -> tuple[n
     """The top-face boxes of ``dice`` (a dice reader's sighting; None: no dice) reported with at least
     ``min_confidence`` (0-1) as float[4, 2] frame-px polygons, clockwise from the top-left: what a card read is
     given as ``explained``."""
-    if dice is None:
-        return ()
+    return () if dice is None else _polygons(dice.dice, min_confidence)
+
+
+def _polygons(dice: Sequence[Any], min_confidence: float) -> tuple[np.ndarray, ...]:
+    """:func:`dice_polygons` of bare dice observations."""
     out = []
-    for d in dice.dice:
+    for d in dice:
         if float(d.confidence) < min_confidence:
             continue
         x, y, w, h = (float(v) for v in d.box)
@@ -63,39 +83,70 @@ def dice_polygons(dice: Sighting | None, min_confidence: float = 0.0) -> tuple[n
     return tuple(out)
 
 
-def read_dice_and_cards(frame: np.ndarray, read_dice: Callable[[], Sighting] | None,
+def kept_dice(previous: Sighting | None, boxes: Sequence[Box] | None) -> tuple[Any, ...]:
+    """The dice (observations with ``box`` ``(x, y, w, h)`` frame px) of the last read (``previous``, a dice reader's
+    sighting; None: none) that no changed box (``(x, y, w, h)`` frame px; None: unknown, no die kept) touches: the
+    dice a read of the changes keeps as they were (:data:`CARDS_FIRST`'s ``kept``)."""
+    if previous is None or boxes is None:
+        return ()
+    return tuple(d for d in previous.dice if not touches(tuple(d.box), boxes))
+
+
+def changes_order(order: str, frame_shape: tuple[int, ...], previous: Sequence[Sighting | None],
+                  boxes: Sequence[Box] | None, config: ChangeConfig | None = None) -> str:
+    """The order a read of a frame of ``frame_shape`` (``(H, W, ...)``) takes when the box reads in ``order``:
+    ``"cards_first"`` for ``"explained"`` when every read reads only what changed (each reader's last sighting in
+    ``previous``, the changed ``boxes``: :func:`vision.incremental.changes_only`), else ``order`` (a full read is read
+    in ``order``, so the cold read does not change). A last read that is no :class:`vision.Sighting` (a bare reader's
+    own) is read whole."""
+    if order == "explained" and all(isinstance(p, Sighting) and changes_only(frame_shape, p, boxes, config)
+                                    for p in previous):
+        return CARDS_FIRST
+    return order
+
+
+def read_dice_and_cards(frame: np.ndarray, read_dice: Callable[..., Sighting] | None,
                         read_cards: Mapping[K, Callable[[Sequence[np.ndarray]], Sighting]],
                         art: Mapping[str, np.ndarray] | None, order: str = "explained",
-                        helper: Executor | None = None) -> tuple[Sighting | None, dict[K, Sighting]]:
+                        helper: Executor | None = None,
+                        kept: Sequence[Any] = ()) -> tuple[Sighting | None, dict[K, Sighting]]:
     """The dice read and the card reads of one frame in ``order``, then the art check.
 
     Args:
         frame: uint8[H, W, 3] BGR, the frame every read reads (the art check compares its pixels).
         read_dice: the dice read of ``frame`` (a full read or only what changed), or None: no dice read. A result
             that is no :class:`vision.Sighting` (a bare reader's own, with ``dice``) is told to no card read and
-            not art-checked.
+            not art-checked. Called with no argument, but in ``"cards_first"`` with the card observations the card
+            reads found (a tuple; :func:`dice_reader_with` tells a dice reader of them).
         read_cards: per key (the box: one per anchor of the player zones), the card read of ``frame`` given the
             polygons (float[K, 2] frame px) known to be no card; a reader that cannot use them ignores them.
         art: the card deck's art (:attr:`vision.deck.DeckProfile.art`, card id -> uint8[h, w, 3] BGR), or None:
             no art check (a deck enrolled before decks kept their art, or no deck).
-        order: one of :data:`ORDERS`.
+        order: one of :data:`ORDERS`, or :data:`CARDS_FIRST`.
         helper: the executor of the second thread for ``"beside"`` (one worker is enough); None: ``"beside"`` reads
             as ``"serial"``.
+        kept: in ``"cards_first"``, the dice of the last read that the read of the changes keeps as they were
+            (:func:`kept_dice`): the card reads are told where the sure ones lie (the other orders tell them this
+            frame's dice or none), and the art check passes them by (the cards under them did not change).
 
     Returns:
         (the dice sighting without the dice that are a card's art, or None without ``read_dice``; the card
         sightings by key, in ``read_cards``' order).
 
     Raises:
-        ValueError: ``order`` is not one of :data:`ORDERS`.
+        ValueError: ``order`` is neither one of :data:`ORDERS` nor :data:`CARDS_FIRST`.
         Whatever a read raises (:class:`vision.BadFrame` for a bad frame); a dice read on the helper thread
         raises here, after the card reads.
     """
-    if order not in ORDERS:
-        raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {order!r}")
+    if order not in (*ORDERS, CARDS_FIRST):
+        raise ValueError(f"order must be one of {', '.join((*ORDERS, CARDS_FIRST))}, got {order!r}")
     dice: Sighting | None = None
     cards: dict[K, Sighting] = {}
-    if order == "explained" or not read_cards:
+    if order == CARDS_FIRST:
+        told = _polygons(kept, SURE_DIE)
+        cards = {k: read(told) for k, read in read_cards.items()}
+        dice = read_dice(tuple(c for r in cards.values() for c in r.cards)) if read_dice is not None else None
+    elif order == "explained" or not read_cards:
         dice = read_dice() if read_dice is not None else None
         explained = dice_polygons(dice, SURE_DIE) if order == "explained" and isinstance(dice, Sighting) else ()
         cards = {k: read(explained) for k, read in read_cards.items()}
@@ -110,7 +161,8 @@ def read_dice_and_cards(frame: np.ndarray, read_dice: Callable[[], Sighting] | N
         cards = {k: read(()) for k, read in read_cards.items()}
         dice = read_dice() if read_dice is not None else None
     if isinstance(dice, Sighting):   # a bare reader's own result (anything with ``dice``) is left as it is
-        dice = without_art(frame, dice, [c for s in cards.values() for c in s.cards], art)
+        dice = without_art(frame, dice, [c for s in cards.values() for c in s.cards], art,
+                           checked=kept if order == CARDS_FIRST else ())
     return dice, cards
 
 
@@ -121,3 +173,13 @@ def cards_reader_with(reader: Any, explained: Sequence[np.ndarray]) -> Any:
     if not explained or not hasattr(reader, "explained"):
         return reader
     return replace(reader, explained=tuple(explained))
+
+
+def dice_reader_with(reader: Any, cards: Sequence[Any], art: Mapping[str, np.ndarray] | None) -> Any:
+    """``reader`` (a dice reader) told of the ``cards`` the card reads found on the frame it reads (observations with
+    ``id`` and ``corners`` float[4, 2] frame px) and the deck's ``art`` (card id -> uint8[h, w, 3] BGR) when it takes
+    them (a frozen dataclass with ``cards`` and ``art`` fields, :class:`vision.readers.RollDiceAdapter`), else as it
+    is."""
+    if not cards or not art or not (hasattr(reader, "cards") and hasattr(reader, "art")):
+        return reader
+    return replace(reader, cards=tuple(cards), art=art)

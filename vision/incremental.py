@@ -32,8 +32,8 @@ from .observations import Reader, Sighting
 from .table import MarkerCheck, TableCalibration, TableConfig, check_markers
 from .timing import timed_stage
 
-__all__ = ["Box", "ChangeConfig", "IncrementalReader", "clip_box", "grow", "inside_any", "joins", "piece_sized",
-           "read_changes", "recheck_markers", "touches", "window_reads", "windows"]
+__all__ = ["Box", "ChangeConfig", "IncrementalReader", "changes_only", "clip_box", "grow", "inside_any", "joins",
+           "piece_sized", "read_changes", "recheck_markers", "touches", "window_reads", "windows"]
 
 Box = tuple[int, int, int, int]
 
@@ -213,7 +213,6 @@ def read_changes(reader: Reader, frame: np.ndarray, previous: Sighting | None, b
         vision.BadFrame: ``frame`` is not a ``uint8[H, W, 3]`` array (raised by the reader).
         ValueError: ``previous`` was seen on a frame of another size.
     """
-    cfg = config or ChangeConfig()
     if previous is None or boxes is None or not isinstance(reader, IncrementalReader):
         return reader.read(frame)
     if tuple(previous.frame_size) != (int(frame.shape[1]), int(frame.shape[0])):
@@ -221,7 +220,18 @@ def read_changes(reader: Reader, frame: np.ndarray, previous: Sighting | None, b
                          f"{frame.shape[1]}x{frame.shape[0]}")
     if not boxes:
         return replace(previous, timings_ms={"unchanged": 0.0})
-    area = sum(b[2] * b[3] for b in windows(boxes, 0.0, frame.shape))
-    if area > cfg.max_area_fraction * frame.shape[0] * frame.shape[1]:
+    if not changes_only(frame.shape, previous, boxes, config):
         return reader.read(frame)
     return reader.read_changes(frame, previous, list(boxes))
+
+
+def changes_only(frame_shape: tuple[int, ...], previous: Sighting | None, boxes: Sequence[Box] | None,
+                 config: ChangeConfig | None = None) -> bool:
+    """Whether :func:`read_changes` of an :class:`IncrementalReader` reads no more than the changes of a frame of
+    ``frame_shape`` (``(H, W, ...)``): there is a ``previous`` sighting of a frame that size and ``boxes`` (``(x, y,
+    w, h)`` frame px; ``[]``: nothing changed) whose windows cover at most ``max_area_fraction`` of the frame."""
+    cfg = config or ChangeConfig()
+    if previous is None or boxes is None or tuple(previous.frame_size) != (int(frame_shape[1]), int(frame_shape[0])):
+        return False
+    area = sum(b[2] * b[3] for b in windows(boxes, 0.0, frame_shape))
+    return area <= cfg.max_area_fraction * frame_shape[0] * frame_shape[1]

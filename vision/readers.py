@@ -29,10 +29,13 @@ stage by stage.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
+from .card_art import boxes_explained_by_art
 from .cards import CardsConfig, read_cards, read_cards_changes
 from .config import D6Config
 from .d6 import D6Reader
@@ -92,11 +95,20 @@ class RollDiceAdapter:
         calibration: the table calibration, or None. With it, a full read takes the paper round its markers
             as the frame's white reference (:func:`vision.white.paper_white`), so the dice' colours are read
             under the table's light of that moment, and no die is reported on a marker or its paper.
+        cards: the cards and tiles the card reads found on the frame a read of the changes reads (read before the
+            dice, :func:`vision.dice_and_cards.read_dice_and_cards`' ``"cards_first"``; ``id`` and ``corners``
+            float[4, 2] frame px), with ``art`` (card id -> uint8[h, w, 3] BGR upright art,
+            :attr:`vision.deck.DeckProfile.art`): a top face in a changed window that the art of the identified card
+            under it explains is no die (:func:`vision.card_art.boxes_explained_by_art`) and is not matched against
+            the faces (the art check after the read would drop it). A full read does not use them. Set per frame
+            with ``dataclasses.replace`` (:func:`vision.dice_and_cards.dice_reader_with`).
     """
 
     reader: RollDiceReader
     name: str = "roll_dice"
     calibration: TableCalibration | None = None
+    cards: tuple[Any, ...] = ()
+    art: Mapping[str, np.ndarray] | None = None
 
     @property
     def config(self) -> RollDiceConfig:
@@ -128,11 +140,15 @@ class RollDiceAdapter:
         """``previous``'s dice outside ``boxes`` kept, windows around them read
         (:meth:`vision.roll_dice.RollDiceReader.read_window`) under the light of the last full read
         (``previous.light``, kept in the result) and at its die size (``previous.die_size``, kept: no other size
-        tried); only the faces that could join the read are matched. Raises :class:`vision.BadFrame`."""
+        tried); only the faces that could join the read are matched, and of those not the ones the art of an
+        identified card under them explains (``cards``, ``art``). Raises :class:`vision.BadFrame`."""
         light, size = previous.light, previous.die_size
+        cards, art = self.cards, self.art
 
         def read_window(f: np.ndarray, box: Box, wanted):
-            return self.reader.read_window(f, box, light, wanted, size)
+            explained = (None if not cards or not art else
+                         (lambda boxes: boxes_explained_by_art(f, boxes, cards, art)))
+            return self.reader.read_window(f, box, light, wanted, size, explained)
 
         s = _dice_changes(self.name, read_window, frame, previous, boxes)
         return replace(s, dice=self._off_markers(s.dice, (s.width, s.height)), light=light, die_size=size)

@@ -80,7 +80,14 @@ from companion.camera.watch import seen_cards
 from companion.i18n import Text, message_of
 from rules import BadEvent, Event, UnknownEvent
 from vision.cards import MIRROR_NOTE
-from vision.dice_and_cards import ORDERS, cards_reader_with, read_dice_and_cards
+from vision.dice_and_cards import (
+    ORDERS,
+    cards_reader_with,
+    changes_order,
+    dice_reader_with,
+    kept_dice,
+    read_dice_and_cards,
+)
 from vision.incremental import read_changes
 from vision.observations import Sighting
 from vision.table import even_zones
@@ -504,11 +511,17 @@ class CameraFlow(CameraAnswers):
 
         if self.order == "beside" and self._helper is None and plan.dice is not None and plan.anchors:
             self._helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-dice")
-        # the dice and the cards in the order that pays, then the dice that are a card's print dropped
+        # the dice and the cards in the order that pays (the cards first where every read reads only what changed),
+        # then the dice that are a card's print dropped
+        dice_read = plan.dice is not None and not off_map
+        previous = [None if flipped else plan.previous.get(f"cards:{anchor}") for anchor in plan.anchors]
+        order = changes_order(self.order, plan.image.shape,
+                              previous + ([plan.previous.get("dice")] if dice_read else []), plan.boxes)
+        art = getattr(self.deck, "art", None)
         seen, card_reads = read_dice_and_cards(
-            plan.image, None if plan.dice is None or off_map else (lambda: self._read_dice(plan)),
-            {f"cards:{anchor}": card_read(anchor) for anchor in plan.anchors}, getattr(self.deck, "art", None),
-            self.order, self._helper)
+            plan.image, (lambda cards=(): self._read_dice(plan, cards=cards, art=art)) if dice_read else None,
+            {f"cards:{anchor}": card_read(anchor) for anchor in plan.anchors}, art, order, self._helper,
+            kept_dice(plan.previous.get("dice"), plan.boxes))
         cards: dict[str, list[Any]] = {}
         markers = None
         notes: list[str] = []
@@ -575,16 +588,20 @@ class CameraFlow(CameraAnswers):
 
         return HexesAdapter(self.deck, self.calibration, None, config)
 
-    def _read_dice(self, plan: ReadPlan, map_hexes: Sequence[Any] = ()) -> Any:
+    def _read_dice(self, plan: ReadPlan, map_hexes: Sequence[Any] = (), cards: Sequence[Any] = (),
+                   art: Any = None) -> Any:
         """The dice reader's read of the plan's image (only what changed, where the reader can); with ``map_hexes``
         (:class:`vision.hexes.HexObservation`, corners in frame px: the map this frame's map pass read) the image is
-        read with them painted out (:class:`vision.hexes.OffMapDice`, its ``paint_map`` stage timed in ms)."""
+        read with them painted out (:class:`vision.hexes.OffMapDice`, its ``paint_map`` stage timed in ms); with
+        ``cards`` (read first on this image) and the deck's ``art`` the reader is told of them
+        (:func:`vision.dice_and_cards.dice_reader_with`)."""
         if map_hexes:
             from vision.hexes import OffMapDice
 
             return OffMapDice(self.dice_reader).read_changes(plan.image, plan.previous.get("dice"), plan.boxes,
                                                              map_hexes)
-        return read_changes(self.dice_reader, plan.image, plan.previous.get("dice"), plan.boxes)
+        return read_changes(dice_reader_with(self.dice_reader, cards, art), plan.image, plan.previous.get("dice"),
+                            plan.boxes)
 
     def apply(self, sight: Sight) -> list[Event]:
         """Feed a :class:`~companion.camera.passes.Sight` to every player's watcher and ask about what changed

@@ -26,7 +26,7 @@ from .faces import distinctive_templates, match_faces_polarised, relocate_faces,
 from .foreground import foreground
 from .observations import MEASURED_SIZE, RollDiceRead, TopFaces
 from .shape import die_likeness, pattern_lattice
-from .tops import drop_duplicates, extract_tops
+from .tops import drop_duplicates, extract_tops, rect_box
 
 __all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read_roll_dice", "white_log"]
 
@@ -208,7 +208,9 @@ class RollDiceReader:
     def read_window(self, frame: np.ndarray, box: tuple[int, int, int, int],
                     light: Sequence[float] | None = None,
                     wanted: Callable[[float, float], bool] | None = None,
-                    size: float | None = None) -> RollDiceRead:
+                    size: float | None = None,
+                    explained: Callable[[list[tuple[int, int, int, int]]], Sequence[bool]] | None = None,
+                    ) -> RollDiceRead:
         """Read the dice of one window of ``frame`` (``(x, y, w, h)`` frame px, clipped) as a read of the whole
         frame would: the sizes that depend on the frame's size (work image, table model, CNN input, the
         default die side) are those of the whole frame, and with ``light`` (``float[4]``, the
@@ -218,8 +220,12 @@ class RollDiceReader:
         face centred elsewhere (a die next to the change that did not move) is dropped before the face match
         (all faces still fit the size model and are deduplicated together). ``size``: the die size the last full
         read chose (its :attr:`RollDiceRead.die_size`): the window is read at that size only, no other tried (a
-        window holds too few dice to choose one); None: searched as a full read searches. Raises
-        :class:`BadFrame` for a bad frame, ``ValueError`` for a ``size`` that is not a finite number >= 0."""
+        window holds too few dice to choose one); None: searched as a full read searches. ``explained(boxes)``: per
+        ``(x, y, w, h)`` frame-px box of a wanted top face (its rotated rect's bounding box), whether something the
+        caller knows explains it (the printed art of an identified card under it,
+        :func:`vision.card_art.boxes_explained_by_art`): those are dropped before the face match too (timed as the
+        stage ``art_tops``). Raises :class:`BadFrame` for a bad frame, ``ValueError`` for a ``size`` that is not a
+        finite number >= 0."""
         if size is not None and not (np.isfinite(size) and size >= 0):
             raise ValueError(f"a die size is a finite factor >= 0 of the default side, got {size!r}")
         timings: dict[str, float] = {}
@@ -235,8 +241,8 @@ class RollDiceReader:
                       table_long_side=max(8, round(c.table_long_side * f)),
                       cnn_input_long_side=max(32, round(c.cnn_input_long_side * f)),
                       default_side_frac=c.default_side_frac / f)
-        keep = None if wanted is None else (lambda tops: np.array(
-            [bool(wanted(float(cx) + x0, float(cy) + y0)) for cx, cy in tops.rects[:, :2]], bool).reshape(-1))
+        keep = None if wanted is None and explained is None else functools.partial(
+            _kept_tops, wanted, explained, (x0, y0), timings)
         r = self._read(frame[y0:y1, x0:x1], cfg, timings, light, keep, size=size)[0]
         dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in r.dice)
         return RollDiceRead(w, h, dice, timings, r.light, r.die_size)
@@ -359,6 +365,26 @@ def _below(upper: float, bar: float) -> bool:
     """Whether an upper bound ``upper`` of a size's :func:`size_evidence` is below ``bar`` by more than rounding
     (a bound within 1e-9 of the bar is read on: the choice is never decided by a rounding error)."""
     return upper * (1.0 + 1e-9) + 1e-12 < bar
+
+
+def _kept_tops(wanted: Callable[[float, float], bool] | None,
+               explained: Callable[[list[tuple[int, int, int, int]]], Sequence[bool]] | None,
+               offset: tuple[int, int], timings: dict[str, float], tops: TopFaces) -> np.ndarray:
+    """``bool[N]``: the top faces of a window (rects in window px, the window at ``offset`` frame px) worth a face
+    match: centred where ``wanted`` (frame px; None: anywhere), and not ``explained`` (their frame-px bounding boxes;
+    None: none is; timed as ``art_tops``)."""
+    x0, y0 = offset
+    keep = np.ones(len(tops.rects), bool)
+    if wanted is not None:
+        keep = np.array([bool(wanted(float(cx) + x0, float(cy) + y0)) for cx, cy in tops.rects[:, :2]],
+                        bool).reshape(-1)
+    idx = np.flatnonzero(keep)
+    if explained is not None and len(idx):
+        def check() -> None:
+            boxes = [(b[0] + x0, b[1] + y0, b[2], b[3]) for b in (rect_box(tops.rects[i]) for i in idx)]
+            keep[idx[np.asarray(explained(boxes), bool).reshape(-1)]] = False
+        timed_stage(timings, "art_tops", check)
+    return keep
 
 
 def white_log(white: Sequence[float] | None, config: RollDiceConfig) -> np.ndarray | None:
