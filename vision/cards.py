@@ -483,6 +483,10 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
     quads_kept = [np.asarray(o.corners, np.float64) for o in kept]   # their foreground taken out of each window
     again: dict[int, CardObservation] = {}  # a card beside the change found at its place: kept as it was
 
+    # a window's border strip cuts the cards round the change: no sample of the table's several colours (they would
+    # take the cards' colours for the table's), so a window models its table with one colour
+    window_config = replace(c, fg_modes_top=1)
+
     def read(x: int, y: int, ww: int, hh: int, keep: Callable[[np.ndarray], bool]):
         def select(q: np.ndarray) -> bool:
             o = same_place(np.asarray(q, np.float64) + (x, y), beside, SAME_PLACE * short)
@@ -494,8 +498,8 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
         sub_cal = calibration.window(x, y, ww, hh) if calibration is not None else None
         inside = [p - (x, y) for p in polys if touches(p, [(x, y, ww, hh)])]
         read_in = [q - (x, y) for q in quads_kept if touches(q, [(x, y, ww, hh)])]
-        r = read_cards(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False, select=select,
-                       explained=inside, read=read_in)
+        r = read_cards(frame[y:y + hh, x:x + ww], deck, sub_cal, None, window_config, tc, check_moved=False,
+                       select=select, explained=inside, read=read_in)
         notes.update(r.notes)
         return r.cards, r.timings_ms
 
