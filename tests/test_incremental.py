@@ -368,9 +368,9 @@ def test_a_tile_played_among_roll_dice_costs_no_face_search_over_its_print(tmp_p
     matched: list[np.ndarray] = []
     match = RollDiceReader._match
 
-    def spy(self, frame, tops, cfg):
+    def spy(self, frame, tops, cfg, *bar):
         matched.append(tops.rects[:, :2].copy())
-        return match(self, frame, tops, cfg)
+        return match(self, frame, tops, cfg, *bar)
 
     monkeypatch.setattr(RollDiceReader, "_match", spy)
     plain = read_changes(dice_reader, after, dice0, boxes)
