@@ -41,7 +41,7 @@ from companion import records
 from companion.actions import OWNER_ONLY, SEAT_ACTIONS, TOUCHSCREEN_ONLY, UNRECORDED, Action
 from companion.errors import BadEntry, SessionError, StorageError, shown
 from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, OK, STALE, STORAGE, Outcome
-from companion.i18n import Text, plural
+from companion.i18n import Text, message_of, plural
 
 __all__ = ["AT_THE_TABLE", "Changes", "Desk", "KEY_PATTERN", "MAX_CLIENT", "Table", "answer_key"]
 
@@ -229,7 +229,7 @@ class Desk:
             return refused.outcome
         except BadEntry as exc:
             self.table.restore(memo)
-            return Outcome.refused(BAD_INPUT, str(exc))
+            return Outcome.refused(BAD_INPUT, message_of(exc))  # a Text: said in each phone's language
         except StorageError as exc:
             self.table.restore(memo)
             return Outcome.refused(STORAGE, self.health.failed(exc))

@@ -101,6 +101,24 @@ def test_names_choices_and_shapes_a_phone_cannot_send(store, payload, says):
     assert answer["status"] == 400 and says in answer["error"] and len(answer["error"]) < 300
 
 
+# hand-written: what a Greek, Polish and Hungarian player reads for a player the game does not have
+UNKNOWN_ANN = {"el": "άγνωστος παίκτης", "pl": "nieznany gracz", "hu": "ismeretlen játékos"}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_a_refusal_reaches_the_phone_in_its_language(store, lang):
+    from tests.phones import joined_phone, post_through_loop
+
+    loop = box(race(store))
+    phone = joined_phone(loop.hub)
+    phone.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
+    answer = post_through_loop(phone, loop, "/api/seat", {"player": "Nobody"})
+    assert answer.status_code == 400
+    error = answer.get_json()["error"]
+    assert UNKNOWN_ANN[lang] in error and "unknown player" not in error
+    assert loop.session.last_seq == 0
+
+
 def test_cells_and_camera_question_ids_are_checked_too(store):
     session = store.start("among", FLOWS["among"].settings(parse_players("Ann,Bob"), {}))
     loop = box(GameFlow(session, FLOWS["among"]))
