@@ -276,7 +276,7 @@ class TableSetup:
                 zip(self.names, check_entries(self.spec.info, found, [entries.get(n) for n in self.names]), strict=True)
             )
         except BadEvent as exc:
-            raise BadEntry(str(exc)) from None
+            raise BadEntry(message_of(exc)) from None
         self._record("choice_set", {"player": name, "option": found.name, "value": checked[name] or None}, origin)
         return Text("{player}: {option} {value}", player=name, option=option_word(found.name),
                     value=checked[name] or Text("none"))

@@ -121,7 +121,8 @@ def _names(info: GameInfo, raw: Any) -> tuple[tuple[str, ...], list[Mapping[str,
     if raw is None and high == 0:
         return (), []
     if not isinstance(raw, (list, tuple)):
-        raise BadSettings(f"{info.title} settings need 'players': a list of {info.player_range} names, got {raw!r}")
+        raise BadSettings(Text("{title} settings need 'players': a list of {range} names, got {value!r}",
+                               title=info.title, range=info.player_range, value=raw))
     names: list[str] = []
     entries: list[Mapping[str, Any]] = []
     for entry in raw:
@@ -130,12 +131,14 @@ def _names(info: GameInfo, raw: Any) -> tuple[tuple[str, ...], list[Mapping[str,
         else:
             name, entry = entry, {"name": entry}
         if not isinstance(name, str) or not name.strip():
-            raise BadSettings(f"{info.title} settings: each player is a name (or {{\"name\": ...}}), got {name!r}")
+            raise BadSettings(Text("{title} settings: each player is a name (or {{\"name\": ...}}), got {value!r}",
+                                   title=info.title, value=name))
         names.append(name)
         entries.append(entry)
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
-        raise BadSettings(f"{info.title} settings: player names must differ, got {', '.join(map(repr, twice))} twice")
+        raise BadSettings(Text("{title} settings: player names must differ, got {names} twice", title=info.title,
+                               names=Listing(repr(n) for n in twice)))
     if high == 0:  # a game that keeps no players (d6): the names are kept for the session, not counted
         return tuple(names), entries
     if not low <= len(names) <= high:
@@ -150,8 +153,9 @@ def _per_player(info: GameInfo, option: Option, settings: Mapping[str, Any], nam
     inside = option.player_key is not None and any(option.player_key in e for e in entries)
     given = settings.get(option.name)
     if inside and given is not None:
-        raise BadSettings(f"{info.title} settings: give {option.what} either in the players' entries "
-                          f"('{option.player_key}') or as '{option.name}', not both")
+        raise BadSettings(Text("{title} settings: give {option} either in the players' entries ('{key}') or as "
+                               "'{name}', not both", title=info.title, option=option.what, key=option.player_key,
+                               name=option.name))
     if inside:
         return tuple(e.get(option.player_key) for e in entries)
     if given is None:
@@ -159,15 +163,16 @@ def _per_player(info: GameInfo, option: Option, settings: Mapping[str, Any], nam
     if isinstance(given, Mapping):
         unknown = [str(k) for k in given if k not in names]
         if unknown:
-            raise BadSettings(f"{info.title} settings: {option.what} names no player {unknown[0]!r}; "
-                              f"players: {', '.join(names)}")
+            raise BadSettings(Text("{title} settings: {option} names no player {player!r}; players: {players}",
+                                   title=info.title, option=option.what, player=unknown[0], players=Listing(names)))
         return tuple(given.get(n) for n in names)
     if not isinstance(given, (list, tuple)):
-        raise BadSettings(f"{info.title} settings: {option.what} must be a list (one per player, in seat order), "
-                          f"got {given!r}")
+        raise BadSettings(Text("{title} settings: {option} must be a list (one per player, in seat order), got "
+                               "{value!r}",
+                               title=info.title, option=option.what, value=given))
     if len(given) != len(names):
-        raise BadSettings(f"{info.title} settings: {option.what} gives {len(given)} for {len(names)} players "
-                          "(one per player, in seat order)")
+        raise BadSettings(Text("{title} settings: {option} gives {given} for {count} players (one per player, in seat "
+                               "order)", title=info.title, option=option.what, given=len(given), count=len(names)))
     return tuple(given)
 
 
@@ -175,31 +180,36 @@ def _value(info: GameInfo, option: Option, raw: Any, players: int) -> Any:
     """One option's value, checked and normalised."""
     if option.kind == "bool":
         if not isinstance(raw, bool):
-            raise BadSettings(f"{info.title} settings: {option.what} must be true or false, got {raw!r}")
+            raise BadSettings(Text("{title} settings: {option} must be true or false, got {value!r}", title=info.title,
+                                   option=option.what, value=raw))
         return raw
     if option.kind == "int":
         if not isinstance(raw, int) or isinstance(raw, bool):
-            raise BadSettings(f"{info.title} settings: {option.what} must be a whole number, got {raw!r}")
+            raise BadSettings(Text("{title} settings: {option} must be a whole number, got {value!r}", title=info.title,
+                                   option=option.what, value=raw))
         if ((option.minimum is not None and raw < option.minimum)
                 or (option.maximum is not None and raw > option.maximum)):
-            raise BadSettings(f"{info.title} settings: {option.what} must be {option.minimum}-{option.maximum}, "
-                              f"got {raw}")
+            raise BadSettings(Text("{title} settings: {option} must be {low}-{high}, got {value}", title=info.title,
+                                   option=option.what, low=option.minimum, high=option.maximum, value=raw))
         return raw
     if option.kind == "choice":
         return None if raw is None else match_choice(option, raw, info.title)
     if isinstance(raw, str) or not isinstance(raw, (list, tuple)):
-        raise BadSettings(f"{info.title} settings: {option.what} must be a list of names, got {raw!r}")
+        raise BadSettings(Text("{title} settings: {option} must be a list of names, got {value!r}", title=info.title,
+                               option=option.what, value=raw))
     values = tuple("" if (option.per_player and v in (None, "")) else match_choice(option, v, info.title) for v in raw)
     chosen = [v for v in values if v]
     if not option.per_player and len(set(chosen)) != len(chosen):
         twice = next(v for v in chosen if chosen.count(v) > 1)
-        raise BadSettings(f"{info.title} settings: {twice!r} is listed twice in {option.what}")
+        raise BadSettings(Text("{title} settings: {value!r} is listed twice in {option}", title=info.title, value=twice,
+                               option=option.what))
     count = len(chosen)
     if ((option.minimum is not None and count < option.minimum)
             or (option.maximum is not None and count > option.maximum)):
         low = option.minimum if option.minimum is not None else 0
         high = option.maximum if option.maximum is not None else "any"
-        raise BadSettings(f"{info.title} settings: {option.what} takes {low}-{high} entries, got {count}")
+        raise BadSettings(Text("{title} settings: {option} takes {low}-{high} entries, got {count}", title=info.title,
+                               option=option.what, low=low, high=high, count=count))
     return values
 
 
@@ -241,7 +251,8 @@ def check_settings(info: GameInfo, settings: Mapping[str, Any]) -> Settings:
             got 'dice'"``, ``"the advanced game is for 2 players, not 3"``.
     """
     if not isinstance(settings, Mapping):
-        raise BadSettings(f"{info.title} settings must be a JSON object, got {type(settings).__name__}")
+        raise BadSettings(Text("{title} settings must be a JSON object, got {kind}", title=info.title,
+                               kind=type(settings).__name__))
     names, entries = _names(info, settings.get("players"))
     options: dict[str, Any] = {}
     for option in info.options:

@@ -214,3 +214,29 @@ def test_config_check_of_a_missing_file_the_variable_names_says_to_unset_it(tmp_
     assert str(missing) in out and "$TABLETOP_CONFIG" in out and "TABLETOP_LANGUAGE" not in out
     assert main(["config", "check", str(missing)]) == 1
     assert "TABLETOP_CONFIG" not in capsys.readouterr().out
+
+
+# -- a game's settings on the command line ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang, said", [("pl", "podano 1 dla 2 graczy"), ("hu", "1 érték 2 játékosra"),
+                                        ("el", "δόθηκαν 1 για 2 παίκτες")])
+def test_too_few_species_are_said_in_the_commands_language(lang, said, tmp_path, capsys, monkeypatch):
+    """`--species` naming one species for two players was refused in English (an f-string of the rules): it is
+    refused in the command's language, with exit 2, and nothing starts."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    argv = ["--language", lang, "demo", "--game", "eclipse", "--players", "Ann,Bob", "--species", "Planta",
+            "--no-screen", "--no-web", "--no-gpio", "--once"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert said in err and "settings:" not in err and "gives" not in err
+
+
+def test_a_settings_refusal_keeps_its_words_for_each_player():
+    """The rules say a settings refusal as a Text the box says in each player's language (a phone's, the box's)."""
+    from rules import BadSettings, check_settings
+    from rules.race import RACE_GAME
+
+    with pytest.raises(BadSettings) as refused:
+        check_settings(RACE_GAME.info, {"players": ["Ann", "Ann"]})
+    said = i18n.say(i18n.message_of(refused.value), "pl")
+    assert "imiona graczy muszą się różnić" in said and "'Ann'" in said
