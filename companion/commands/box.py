@@ -52,6 +52,8 @@ def _new_game_settings(args: argparse.Namespace, options: dict[str, Any]) -> dic
     import rules
 
     spec = FLOWS[args.game]
+    # the count first: six players for a 2-4 player game is that, not "no colour left" for the sixth
+    spec.info.check_player_count(len([p for p in args.players.split(",") if p.strip()]))
     settings = spec.settings(parse_players(args.players, spec.info.colours), options)
     # the game refuses impossible settings (a player count it is not for) before any file is made
     rules.replay(rules.get_game(args.game), json.loads(json.dumps(settings)), [])
