@@ -469,6 +469,19 @@ class GameInfo:
         names = ", ".join(o.name for o in self.options) or "none"
         raise KeyError(f"{self.title} has no option {name!r}; options: {names}")
 
+    def check_player_count(self, count: int) -> None:
+        """Refuses ``count`` players when the game is not for that many (:attr:`players`, the rulebook's box); a
+        game that keeps no players (``(0, 0)``, d6) takes any count. The one count check: settings and the command
+        line's ``--players`` (before seat colours are given out) both call it.
+
+        Raises:
+            BadSettings: ``"Race for the Galaxy is for 2-4 players, got 5"``.
+        """
+        low, high = self.players
+        if high and not low <= count <= high:
+            raise BadSettings(Text("{title} is for {range} players, got {count}", title=self.title,
+                                   range=self.player_range, count=count))
+
     @property
     def player_range(self) -> str:
         """``"2-5"``, or ``"2"`` when the game is for one count only."""

@@ -117,7 +117,7 @@ def components_conflict(values: Sequence[str], components: Sequence[Sequence[str
 
 def _names(info: GameInfo, raw: Any) -> tuple[tuple[str, ...], list[Mapping[str, Any]]]:
     """Player names and entries (``{"name", ...}``) from ``settings["players"]``."""
-    low, high = info.players
+    high = info.players[1]
     if raw is None and high == 0:
         return (), []
     if not isinstance(raw, (list, tuple)):
@@ -141,9 +141,7 @@ def _names(info: GameInfo, raw: Any) -> tuple[tuple[str, ...], list[Mapping[str,
                                names=Listing(repr(n) for n in twice)))
     if high == 0:  # a game that keeps no players (d6): the names are kept for the session, not counted
         return tuple(names), entries
-    if not low <= len(names) <= high:
-        raise BadSettings(Text("{title} is for {range} players, got {count}", title=info.title, range=info.player_range,
-                               count=len(names)))
+    info.check_player_count(len(names))
     return tuple(names), entries
 
 

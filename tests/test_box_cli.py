@@ -351,3 +351,21 @@ def test_phone_view_address_problems_are_one_line_naming_them(tmp_path, capsys):
     assert main(["demo", "--host", "999.1.1.1", *box]) == 3
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--host 999.1.1.1 is not a network address" in err[0]
+
+
+@pytest.mark.parametrize("game, lang, said", [
+    # Race for the Galaxy and Among the Stars: 2-4 players; Roll for the Galaxy: 2-5 (the rulebooks' boxes)
+    ("race", "en", "Race for the Galaxy is for 2-4 players, got 6"),
+    ("among", "pl", "Among the Stars jest dla 2-4 graczy, podano 6"),
+    ("roll", "hu", "Roll for the Galaxy 2-5 játékosra való, kapott: 6"),
+    ("roll", "el", "το Roll for the Galaxy είναι για 2-5 παίκτες, όχι 6"),
+])
+def test_too_many_players_are_said_to_be_too_many_not_short_of_colours(tmp_path, capsys, game, lang, said):
+    """Six players on the command line (five seat colours) were told 'no colour left: there are 5': the game's
+    player count is checked first, in the words five players for Race already got (exit 2)."""
+    code = main(["--language", lang, "demo", "--game", game, "--players", "A,B,C,D,E,F",
+                 "--db", str(tmp_path / "d.sqlite3"), *BOX, "--max-frames", "2"])
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].endswith(said), err
+    assert not (tmp_path / "d.sqlite3").exists()

@@ -171,3 +171,43 @@ def test_a_deck_or_dice_profile_that_is_garbage_is_a_bad_command_line(tmp_path, 
     assert str(bad) in err and "\n" not in err and "Traceback" not in err
     assert main(["run", "--game", "roll", "--players", "Ann,Bob", option, str(tmp_path / ("none" + bad.suffix)),
                  *box]) == 3
+
+
+@pytest.mark.parametrize("lang, folder_words, missing_words", [
+    ("en", "is a folder: give a file name", "no deck at"),
+    ("el", "είναι φάκελος: δώστε όνομα αρχείου", "δεν υπάρχει τράπουλα"),
+    ("pl", "to folder: podaj nazwę pliku", "brak talii"),
+    ("hu", "egy mappa: adj meg fájlnevet", "nincs pakli"),
+])
+def test_a_folder_given_for_a_deck_profile_or_calibration_is_said_to_be_a_folder(tmp_path, capsys, monkeypatch, lang,
+                                                                                  folder_words, missing_words):
+    """`read photo.jpg --cards dir.npz` answered 'no deck at dir.npz' (exit 3), `--profile dir.json` (or `/tmp`) 'no
+    dice profile', `demo --calibration dir.json` 'no calibration': each was a folder, and is now said to be one, in
+    the words and with the exit code (2, a bad command line) of `--config FOLDER`; a file that is not there is
+    still missing (exit 3)."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    (tmp_path / "dir.npz").mkdir()
+    (tmp_path / "dir.json").mkdir()
+    photo = str(PHOTO)
+    box = ["--no-screen", "--no-web", "--no-gpio", "--max-frames", "1"]
+    cases = [
+        (["read", photo, "--cards", str(tmp_path / "dir.npz")], tmp_path / "dir.npz"),
+        (["read", photo, "--cards", str(tmp_path)], tmp_path),
+        (["read", photo, "--dice", "roll", "--profile", str(tmp_path / "dir.json")], tmp_path / "dir.json"),
+        (["read", photo, "--dice", "roll", "--profile", str(tmp_path)], tmp_path),
+        (["demo", "--game", "roll", "--players", "Ann,Bob", "--calibration", str(tmp_path / "dir.json"),
+          "--db", str(tmp_path / "d.sqlite3"), *box], tmp_path / "dir.json"),
+        (["run", "--game", "roll", "--players", "Ann,Bob", "--deck", str(tmp_path / "dir.npz"), "--source", photo,
+          "--db", str(tmp_path / "d.sqlite3"), *box], tmp_path / "dir.npz"),
+        (["run", "--game", "roll", "--players", "Ann,Bob", "--dice-profile", str(tmp_path / "dir.json"),
+          "--source", photo, "--db", str(tmp_path / "d.sqlite3"), *box], tmp_path / "dir.json"),
+    ]
+    for argv, folder in cases:
+        assert main(["--language", lang, *argv]) == 2, argv
+        err = capsys.readouterr().err.strip()
+        assert "\n" not in err and f"{folder}" in err and folder_words in err, (argv, err)
+        assert not (tmp_path / "d.sqlite3").exists()  # refused before any session is made
+    gone = str(tmp_path / "gone.npz")
+    assert main(["--language", lang, "read", photo, "--cards", gone]) == 3
+    err = capsys.readouterr().err.strip()
+    assert gone in err and missing_words in err and folder_words not in err

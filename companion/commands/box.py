@@ -52,6 +52,8 @@ def _new_game_settings(args: argparse.Namespace, options: dict[str, Any]) -> dic
     import rules
 
     spec = FLOWS[args.game]
+    # the count first: six players for a 2-4 player game is that, not "no colour left" for the sixth
+    spec.info.check_player_count(len([p for p in args.players.split(",") if p.strip()]))
     settings = spec.settings(parse_players(args.players, spec.info.colours), options)
     # the game refuses impossible settings (a player count it is not for) before any file is made
     rules.replay(rules.get_game(args.game), json.loads(json.dumps(settings)), [])
@@ -455,13 +457,16 @@ def _load_box_calibration(path: Path | None) -> Any:
     present (a damaged one is logged and skipped), else None (the reader works in pixels).
 
     Raises:
-        InputError: ``--calibration`` names a missing file (exit 3, as a missing deck or profile) or
-            one that cannot be read or is malformed (exit 1).
+        InputError: ``--calibration`` names a missing file (exit 3, as a missing deck or profile), a folder
+            (exit 2, :func:`companion.commands.files.refuse_folder`) or a file that cannot be read or is malformed
+            (exit 1).
     """
     from companion.calibration import BadCalibrationFile, default_calibration_path, load_calibration
+    from companion.commands.files import refuse_folder
 
     if path is not None:
         if not path.expanduser().is_file():
+            refuse_folder(path)
             raise InputError(
                 _("no calibration at {path}: make one with `companion calibrate`").format(path=path), EXIT_DEVICE
             )
@@ -553,16 +558,18 @@ def _check_files_exist(args: argparse.Namespace) -> None:
     """The chooser's ``--deck`` and ``--dice-profile`` exist (each is loaded for the game chosen).
 
     Raises:
-        InputError: naming the missing file (exit 3).
+        InputError: naming the missing file (exit 3), or the folder given for it (exit 2).
     """
-    from companion.commands.files import deck_path, profile_path
+    from companion.commands.files import deck_path, profile_path, refuse_folder
 
     if args.deck is not None and not deck_path(args.deck).is_file():
+        refuse_folder(deck_path(args.deck))
         raise InputError(
             _("no deck at {path}: enroll one with `companion enroll cards`").format(path=deck_path(args.deck)),
             EXIT_DEVICE,
         )
     if args.dice_profile is not None and not profile_path(args.dice_profile).is_file():
+        refuse_folder(profile_path(args.dice_profile))
         raise InputError(_("no dice profile at {path}: build one with `companion enroll roll-dice DIR`").format(
             path=profile_path(args.dice_profile)), EXIT_DEVICE)
 

@@ -16,6 +16,24 @@ from companion.commands import EXIT_DEVICE, EXIT_USAGE, InputError, UsageError
 from companion.i18n import N_, _, os_reason, say
 
 
+def folder_problem(path: Path) -> str | None:
+    """Why ``path`` is no file to read or write, when a folder is there (``"X is a folder: give a file name"``), else
+    None: the one folder check of the files the commands are given (decks, dice profiles, calibrations, outputs),
+    so that a folder is named as one, not as a missing file."""
+    if Path(path).expanduser().is_dir():
+        return _("{path} is a folder: give a file name").format(path=path)
+    return None
+
+def refuse_folder(path: Path) -> None:
+    """Raises when ``path`` is a folder (:func:`folder_problem`).
+
+    Raises:
+        InputError: (exit 2, a bad command line, as ``--config`` naming a folder) the folder named.
+    """
+    problem = folder_problem(path)
+    if problem is not None:
+        raise InputError(problem, EXIT_USAGE)
+
 def profile_path(name_or_path: str) -> Path:
     """A dice profile's JSON file: a path as given (``.json``), or ``<data dir>/profiles/<name>.json``.
 
@@ -85,8 +103,8 @@ def load_dice_reader(dice: Any, name_or_path: str, remember_size: bool = False):
 
     Raises:
         InputError: (exit 3) no profile there, one of another version, or a profile of another set of dice (the
-            enroll command to run); (exit 2, a bad command line) a file there that is no dice profile at all
-            (``vision.profiles.NotAProfile``: garbage, another format, damaged).
+            enroll command to run); (exit 2, a bad command line) a folder there, or a file that is no dice profile
+            at all (``vision.profiles.NotAProfile``: garbage, another format, damaged).
     """
     from vision import VisionError
     from vision.profiles import DiceProfile, NotAProfile
@@ -94,6 +112,7 @@ def load_dice_reader(dice: Any, name_or_path: str, remember_size: bool = False):
 
     path = profile_path(name_or_path)
     if not path.is_file():
+        refuse_folder(path)
         raise _no_profile(path, dice, name_or_path)
     try:
         profile = DiceProfile.load(path)
@@ -156,6 +175,8 @@ def deck_path(name_or_path: str) -> Path:
                                                                                          path=deck), EXIT_USAGE)
         raise InputError(_("deck {deck!r}: a deck is a .npz file: give a deck name (saved in {folder}) or a path "
                            "ending in .npz").format(deck=name_or_path, folder=data_dir() / "decks"), EXIT_USAGE)
+    if "/" in name_or_path:  # a path given (`--cards /tmp`): a folder is named as one, not as a bad deck name
+        refuse_folder(Path(name_or_path))
     saved = data_dir() / "decks" / f"{name_or_path}.npz"
     if Path(name_or_path).suffix and Path(name_or_path).expanduser().is_file() and not saved.is_file():
         # a file here that is no deck (`--cards holiday.jpg`): said so, not looked for as the saved deck 'holiday.jpg'
@@ -202,15 +223,16 @@ def load_deck(name_or_path: str, want: str | None = None) -> Any:
     Raises:
         InputError: no such file, it does not load (a card deck enrolled by an older version: enroll it again; a
             newer one), or it holds the other kind (one line naming the deck, what it holds and the enroll command
-            to run; exit 3, "no deck to read with"); a file there that is no deck at all (``vision.deck.NotADeck``:
-            garbage, another program's file, a copy cut short; exit 2, a bad command line, as a ``--deck`` path
-            that does not end in ``.npz``).
+            to run; exit 3, "no deck to read with"); a folder there, or a file that is no deck at all
+            (``vision.deck.NotADeck``: garbage, another program's file, a copy cut short; exit 2, a bad command
+            line, as a ``--deck`` path that does not end in ``.npz``).
     """
     from vision import VisionError
     from vision.deck import DeckProfile, DeckVersionError, NotADeck
 
     path = deck_path(name_or_path)
     if not path.is_file():
+        refuse_folder(path)
         raise InputError(
             _("no deck at {path}: build one with `companion enroll cards DECK DIR`").format(path=path), EXIT_DEVICE
         )
@@ -250,8 +272,8 @@ def not_ours(path: Path, keys: Mapping[str, Any]) -> str | None:
     database, a picture or another program's file is never replaced by an output."""
     if not path.exists():
         return None
-    if path.is_dir():
-        return _("{path} is a folder: give a file name").format(path=path)
+    if (problem := folder_problem(path)) is not None:
+        return problem
     doc = None
     try:  # a device (/dev/zero, /dev/full) or a pipe is never read (it would be read for ever) nor written over,
         # nor a file larger than any output of ours (a video, a database) read whole
