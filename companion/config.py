@@ -211,6 +211,8 @@ def _folder(value: Any) -> str:
     if text and not Path(text).expanduser().is_absolute():
         raise ValueError(Text('give an absolute folder ("/var/lib/tabletop-companion") or "" for the default, '
                               "not {value}", value=repr(value)))
+    if text and Path(text).expanduser().exists() and not Path(text).expanduser().is_dir():
+        raise ValueError(Text('{value} is a file: give a folder, or "" for the default', value=repr(value)))
     return text
 
 

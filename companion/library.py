@@ -131,12 +131,13 @@ class Library:
         session = self.store.get(session_id)
         flow = GameFlow(session, self.flows[session.game.name])
         result = flow.result()
+        over = flow.over()  # a game not finished has no winner yet, whatever the scores stand at
         summary = {
             "session": session.id, "game": session.game.name, "title": flow.spec.title,
-            "players": [{"name": p["name"], "colour": p["colour"], "total": p["total"], "winner": p["winner"]}
-                        for p in result["players"]],
-            "started_at": session.started_at, "finished": flow.over(),
-            "winners": result["winners"] if flow.over() else [], "round_label": flow.table().round_label,
+            "players": [{"name": p["name"], "colour": p["colour"], "total": p["total"],
+                         "winner": bool(over and p["winner"])} for p in result["players"]],
+            "started_at": session.started_at, "finished": over,
+            "winners": result["winners"] if over else [], "round_label": flow.table().round_label,
             "events": session.last_seq,
         }
         if events is not None:

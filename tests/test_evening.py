@@ -249,3 +249,17 @@ def test_a_damaged_database_set_aside_is_said_on_both_views(tmp_path):
         storage = loop.view()["storage"]
         assert storage["recovered"] and ".corrupt-" in storage["recovered"]
         assert "kept as" in storage["message"] and storage["recovered"] in storage["message"]
+
+
+def test_the_history_marks_no_winner_of_a_game_not_finished(store, tmp_path):
+    """A game left open has no winner yet (as its export says), whatever the scores stand at: the history's line
+    marked a player the winner while the game's winners were empty."""
+    loop = evening(store, tmp_path)
+    do(loop, "choose_game", game="race")
+    for name in ("Ann", "Bob"):
+        do(loop, "setup_player", player=name)
+    do(loop, "setup_start")
+    do(loop, "report", "phone", player="Ann", form="hand", values={"cards": 5})  # Ann ahead on the tie-breaker
+    line = loop.library.summary(loop.session.id)
+    assert line["finished"] is False and line["winners"] == []
+    assert [p["winner"] for p in line["players"]] == [False, False]

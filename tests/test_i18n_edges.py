@@ -240,3 +240,20 @@ def test_a_settings_refusal_keeps_its_words_for_each_player():
         check_settings(RACE_GAME.info, {"players": ["Ann", "Ann"]})
     said = i18n.say(i18n.message_of(refused.value), "pl")
     assert "imiona graczy muszą się różnić" in said and "'Ann'" in said
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_config_check_names_a_data_folder_that_is_a_file(lang, tmp_path, capsys):
+    """`config check` said ok to a box.data_dir naming a file, which the box then refused at start."""
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x")
+    path = tmp_path / "config.toml"
+    path.write_text(f'[box]\ndata_dir = "{a_file}"\n')
+    assert main(["--language", lang, "config", "check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"{path}:2: box.data_dir: ") and str(a_file) in out
+    assert ("is a file" in out) == (lang == "en")
+    path.write_text(f'[box]\ndata_dir = "{tmp_path}"\n')  # a folder is fine, as is one not made yet
+    assert main(["config", "check", str(path)]) == 0
+    path.write_text(f'[box]\ndata_dir = "{tmp_path / "new"}"\n')
+    assert main(["config", "check", str(path)]) == 0
