@@ -62,6 +62,17 @@ def _port(text: str) -> int:
     return port
 
 
+def _host(text: str) -> str:
+    """argparse type: the phone view's address, checked as ``web.host`` is (an IP address or a host name), so a
+    bad one is a bad command line (exit 2) before the camera opens."""
+    from companion.config import host_setting
+
+    try:
+        return host_setting(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(say(exc)) from None
+
+
 def _seconds(text: str) -> float:
     """argparse type: a positive number of seconds."""
     try:
@@ -177,7 +188,8 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         p.add_argument(
             "--new-session", action="store_true", help=_("start a new session instead of resuming the last one")
         )
-        p.add_argument("--host", help=_("address the phone view listens on (default: all, for phones on the Wi-Fi)"))
+        p.add_argument("--host", type=_host,
+                       help=_("address the phone view listens on (default: all, for phones on the Wi-Fi)"))
         p.add_argument("--port", type=_port, help=_("phone view port (default {port})").format(port=DEFAULT_PORT))
         p.add_argument("--no-web", action="store_true", help=_("do not start the phone view"))
         p.add_argument(

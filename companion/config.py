@@ -42,7 +42,7 @@ from companion.i18n import LANGUAGES, N_, Text, message_of, os_reason  # the lan
 __all__ = [
     "CONFIG_ENV", "CONFIG_VERSION", "LANGUAGES", "MIGRATIONS", "SERVICE_CONFIG", "SETTINGS",
     "Config", "ConfigError", "Migration", "Problem", "Setting", "Value",
-    "default_file_text", "find_config", "key_lines", "load", "setting", "user_config_path",
+    "default_file_text", "find_config", "host_setting", "key_lines", "load", "setting", "user_config_path",
 ]
 
 CONFIG_ENV = "TABLETOP_CONFIG"
@@ -185,7 +185,7 @@ def _box_name(value: Any) -> str:
 _HOST_LABEL = re.compile(r"[A-Za-z0-9]([A-Za-z0-9\-]{0,61}[A-Za-z0-9])?")
 
 
-def _host(value: Any) -> str:
+def host_setting(value: Any) -> str:
     """``web.host``: an IPv4 or IPv6 address (``0.0.0.0``, ``::``, ``192.168.1.20``) or a host name
     (``companion.local``: letters, digits and hyphens between dots, RFC 1123), so ``config check`` names a host the
     phone view could never listen on instead of the box failing at start. Nothing is looked up."""
@@ -293,7 +293,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("gpio.buzzer_pin", OFF, "BCM pin of an active buzzer (last round, game over), or \"off\"",
             parse=lambda v: _pin(v, True), flag="--buzzer-pin"),
     Setting("web.host", "0.0.0.0", "address the phone view listens on (0.0.0.0: every network of the box)",
-            parse=_host, flag="--host"),
+            parse=host_setting, flag="--host"),
     Setting("web.port", 8080, "TCP port of the phone view", parse=_port, flag="--port"),
     Setting("web.announce", True, "announce the box on the network (mDNS: NAME.local and an _http._tcp service)",
             parse=_flag),

@@ -348,9 +348,17 @@ def test_phone_view_address_problems_are_one_line_naming_them(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"companion demo: cannot start the phone view: cannot listen on 127.0.0.1 port {port} "
                    "(another program already listens on this port); try another --host or --port, or --no-web"]
-    assert main(["demo", "--host", "999.1.1.1", *box]) == 3
+    # an address no network could have is a bad command line (exit 2), said before the camera opens
+    with pytest.raises(SystemExit) as info:
+        main(["demo", "--host", "999.1.1.1", *box])
+    assert info.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "--host 999.1.1.1 is not a network address" in err[0]
+    assert "'999.1.1.1' is not a network address" in err[-1] and "--host" in err[-1]
+    with pytest.raises(SystemExit) as info:
+        main(["--language", "pl", "demo", "--host", "not a host", *box])
+    assert info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "'not a host'" in err[-1] and "is not a network address" not in err[-1]
 
 
 @pytest.mark.parametrize("game, lang, said", [
