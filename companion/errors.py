@@ -100,7 +100,10 @@ class BadEntry(CompanionError, ValueError):
 
 def shown(value: object, limit: int = 40) -> str:
     """``value`` as an error message quotes it: its ``repr`` cut to ``limit`` characters (``...`` marks the
-    cut), safe for anything a phone may send (a 5,000-digit number, a lone surrogate, a huge list)."""
+    cut), safe for anything a phone may send (a 5,000-digit number, a lone surrogate, a huge list). ``true``,
+    ``false`` and ``null`` are spelt as the JSON (or TOML) the player wrote them, not as Python's ``True``."""
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else str(value).lower()
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 18:
         from companion.i18n import Text
 

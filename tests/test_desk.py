@@ -69,6 +69,13 @@ def test_a_bad_whole_number_is_400_naming_the_field(store, given):
     assert act(loop, "report", player="Ann", form="hand", values={"cards": " +4 "})["status"] == 200
 
 
+def test_a_json_true_or_null_is_quoted_as_the_phone_sent_it(store):
+    loop = box(race(store))
+    for given, spelt in ((True, "got true"), (False, "got false")):
+        answer = act(loop, "report", player="Ann", form="hand", values={"cards": given})
+        assert answer["status"] == 400 and spelt in answer["error"] and "True" not in answer["error"]
+
+
 def test_whole_numbers_in_the_spelling_a_phone_sends_are_read():
     from companion.flow import whole_number
 
