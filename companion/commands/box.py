@@ -562,16 +562,16 @@ def _check_files_exist(args: argparse.Namespace) -> None:
     """
     from companion.commands.files import deck_path, profile_path, refuse_folder
 
-    if args.deck is not None and not deck_path(args.deck).is_file():
-        refuse_folder(deck_path(args.deck))
-        raise InputError(
-            _("no deck at {path}: enroll one with `companion enroll cards`").format(path=deck_path(args.deck)),
-            EXIT_DEVICE,
-        )
-    if args.dice_profile is not None and not profile_path(args.dice_profile).is_file():
-        refuse_folder(profile_path(args.dice_profile))
+    deck = None if args.deck is None else deck_path(args.deck)
+    if deck is not None and not deck.is_file():
+        refuse_folder(deck)
+        raise InputError(_("no deck at {path}: enroll one with `companion enroll cards`").format(path=deck),
+                         EXIT_DEVICE)
+    profile = None if args.dice_profile is None else profile_path(args.dice_profile)
+    if profile is not None and not profile.is_file():
+        refuse_folder(profile)
         raise InputError(_("no dice profile at {path}: build one with `companion enroll roll-dice DIR`").format(
-            path=profile_path(args.dice_profile)), EXIT_DEVICE)
+            path=profile), EXIT_DEVICE)
 
 
 def _deck_mirror(given: Path | None, deck: Any) -> tuple[bool | None, Callable[[bool], None] | None]:

@@ -24,6 +24,7 @@ def folder_problem(path: Path) -> str | None:
         return _("{path} is a folder: give a file name").format(path=path)
     return None
 
+
 def refuse_folder(path: Path) -> None:
     """Raises when ``path`` is a folder (:func:`folder_problem`).
 
@@ -33,6 +34,7 @@ def refuse_folder(path: Path) -> None:
     problem = folder_problem(path)
     if problem is not None:
         raise InputError(problem, EXIT_USAGE)
+
 
 def profile_path(name_or_path: str) -> Path:
     """A dice profile's JSON file: a path as given (``.json``), or ``<data dir>/profiles/<name>.json``.
