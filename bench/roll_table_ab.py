@@ -58,7 +58,8 @@ def jpeg_cpu_ms(frame, folder: Path, reps: int = 5) -> float:
 
 class OtherReader:
     """The other tree's :class:`RollDiceReader` as this tree's dice adapter calls it (a tree from before the reads
-    carried their die size: ``die_size`` None, a window's ``size`` not passed on); all else passed through."""
+    carried their die size: ``die_size`` None; a window's ``size`` or ``explained`` passed on only where the other
+    reader takes them); all else passed through."""
 
     def __init__(self, reader):
         self.reader = reader
@@ -69,10 +70,10 @@ class OtherReader:
     def read(self, frame, white=None):
         return self._sized(self.reader.read(frame, white=white))
 
-    def read_window(self, frame, box, light=None, wanted=None, size=None):
-        if "size" in inspect.signature(self.reader.read_window).parameters:
-            return self.reader.read_window(frame, box, light, wanted, size)
-        return self._sized(self.reader.read_window(frame, box, light, wanted))
+    def read_window(self, frame, box, light=None, wanted=None, size=None, explained=None):
+        known = inspect.signature(self.reader.read_window).parameters
+        extra = {k: v for k, v in (("size", size), ("explained", explained)) if k in known}
+        return self._sized(self.reader.read_window(frame, box, light, wanted, **extra))
 
     @staticmethod
     def _sized(read):
@@ -105,7 +106,10 @@ def main(argv: list[str] | None = None) -> int:
         table = full_table("roll", gr.ids["roll"], 1, (1280, 720), gr.faces)
         readers = gr.readers("roll", calibrate(table.render(frame_seed=0), table.layout))
         readers[0].reader.profile.save(work / "profile.json")
-        old = old_reader.RollDiceReader(old_profiles.DiceProfile.load(work / "profile.json"))
+        # the old reader built as this tree's is (the box's one fixed camera: remember_size), where it knows it
+        same = {k: getattr(readers[0].reader, k) for k in ("remember_size",)
+                if k in inspect.signature(old_reader.RollDiceReader).parameters}
+        old = old_reader.RollDiceReader(old_profiles.DiceProfile.load(work / "profile.json"), **same)
         versions = {"old": [replace(readers[0], reader=OtherReader(old)), *readers[1:]], "new": readers}
         print(f"old: {old_reader.__file__}\nnew: {readers[0].reader.__class__.__module__} in {ROOT}")
         changed = {kind: change(table, kind, gr.ids["roll"], gr.faces, 2) for kind in ("reroll", "add_card")}
