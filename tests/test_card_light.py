@@ -157,22 +157,3 @@ def _set_id(line: str) -> str:
     n, colour, shading, shape = line.split()[:4]
     shading = {"hatched": "striped", "open": "empty", "filled": "solid"}.get(shading, shading)
     return f"{n}-{colour}-{shading}-{shape.rstrip('s')}{'s' if int(n) > 1 else ''}"
-
-
-def test_places_that_are_no_card_set_no_level_of_the_unknown_threshold(deck):
-    # Hand-worked with the deck's thresholds (unknown_distance 0.35, unknown_relative 0.30, max 1.0): two cards read
-    # at 0.10 and 0.12 and a place at 0.45; the frame's level is the median of the others.
-    cfg = deck.config
-    assert (cfg.unknown_distance, cfg.unknown_relative, cfg.unknown_distance_max) == (0.35, 0.30, 1.0)
-    cards = [("a", 0.10, 0.5, 0), ("b", 0.12, 0.5, 0), ("c", 0.45, 0.6, 0)]
-    places = [("d", 0.90, 0.95, 0)] * 5               # a playmat's art: far from every card
-    # the cards alone: the place's threshold is max(0.35, 0.11 + 0.30) = 0.41 < 0.45 -> not in the deck
-    assert deck.decide_frame(cards)[2].card_id is None
-    # the playmat's places counted: the median of the others is 0.90, the threshold min(1.2, 1.0) = 1.0 -> 'c'
-    got = deck.decide_frame(cards + places)
-    assert got[2].card_id == "c" and all(r.card_id == "d" for r in got[3:])
-    # the places set no level (NaN): every threshold is the cards', and the places are no card
-    level = [s[1] for s in cards] + [float("nan")] * len(places)
-    got = deck.decide_frame(cards + places, level)
-    assert got[2].card_id is None and all(r.card_id is None for r in got[3:])
-    assert got[0].card_id == "a" and got[1].card_id == "b"

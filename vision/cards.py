@@ -601,8 +601,7 @@ def identify_and_refine(deck: Any, frame: np.ndarray, quads: list[np.ndarray], c
     ``top_view``: (top-down table image BGR, each card's quad in it, quad -> frame pixels map, card size in
     its pixels or None) when calibrated: the outlines are searched there, where a card's size is known.
     ``loose``: per card, whether it is a place of the detector's second look (mostly no card: a patterned cloth's
-    squares); those get no evened look (a pattern evened out can come near some card), and their distances set no
-    level of the frame's 'not in the deck' threshold (:meth:`vision.deck.DeckProfile.decide_frame`).
+    squares); those get no evened look (a pattern evened out can come near some card).
 
     Returns ((Identification, mirrored) per card, quads, crops): the quads and crops of the cards whose
     outline changed are replaced (new lists; float[4, 2] pixel quads, uint8 crops of the same size)."""
@@ -612,9 +611,7 @@ def identify_and_refine(deck: Any, frame: np.ndarray, quads: list[np.ndarray], c
         if top_view is not None:
             img, qs, to_frame, card_px = top_view
             view = SearchView(img, qs, to_frame, card_px)   # turned grey only if a card needs it
-        # the frame's level: the outlines as found (the second look lowers some), of the detector's first look only
-        # (the places of its second look are mostly a patterned table's: no level of the cards)
-        level = [math.nan if k < len(loose) and loose[k] else s[1] for k, s in enumerate(scores)]
+        level = [s[1] for s in scores]   # the frame's level: the outlines as found (the second look lowers some)
         scores, quads, crops = refine_identifications(deck, frame, quads, crops, scores, mirrored, view=view)
         decided = deck.decide_frame(scores, level)
         if getattr(deck, "shape", "card") == "card":   # still weak: a shadow or a cast across the card?

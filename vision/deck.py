@@ -508,16 +508,13 @@ class DeckProfile:
 
         ``level``: the distances (one per score) whose median over the frame's other cards sets that threshold
         (default: the scores' own). A second look that keeps, of many outlines per card, the one the deck
-        matches best lowers the distances it searched; the frame's level is that of the outlines as found. A NaN
-        sets no level: a place that is likely no card (a patterned cloth's square, a playmat's art) would raise the
-        threshold of the cards beside it, and its own (up to ``unknown_distance_max``)."""
+        matches best lowers the distances it searched; the frame's level is that of the outlines as found."""
         cfg = self.config
         d = np.array([sc[1] for sc in scores])
         lv = d if level is None else np.asarray(level, np.float64)
         out = []
         for k, sc in enumerate(scores):
             others = np.delete(lv, k)
-            others = others[~np.isnan(others)]
             thr = cfg.unknown_distance
             if others.size:
                 thr = max(thr, float(np.median(others)) + cfg.unknown_relative)
