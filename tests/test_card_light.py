@@ -157,3 +157,19 @@ def _set_id(line: str) -> str:
     n, colour, shading, shape = line.split()[:4]
     shading = {"hatched": "striped", "open": "empty", "filled": "solid"}.get(shading, shading)
     return f"{n}-{colour}-{shading}-{shape.rstrip('s')}{'s' if int(n) > 1 else ''}"
+
+
+def test_a_second_look_place_gets_no_evened_look(cards, deck):
+    # A place of the detector's second look is mostly a patterned table's: the same shadowed card read as such a place
+    # keeps its reading as found; as a card of the first look it is read through its evened look.
+    from vision.cards import identify_and_refine
+    from vision.quads import rectify
+
+    frame = _table([shadowed(cards["1-red-open"], (0.75, 0.7, 0.6))])
+    quad = np.array([[60, 90], [209, 90], [209, 322], [60, 322]], np.float64)
+    cw, ch = crop_size(CardsConfig(), deck.aspect)
+    crop = rectify(frame, quad, cw, ch)
+    first, _, _ = identify_and_refine(deck, frame, [quad], [crop], "off", None, [False])
+    place, _, _ = identify_and_refine(deck, frame, [quad], [crop], "off", None, [True])
+    assert first[0][0].card_id == "1-red-open" and first[0][0].confidence <= LightConfig().max_confidence
+    assert place[0][0].card_id != "1-red-open"
