@@ -34,6 +34,7 @@ import numpy as np
 
 from .card_detect import CardsConfig, crop_size, find_card_quads, find_quads, rectify_table
 from .card_features import reusing_features
+from .card_light import LightConfig, evened_scores
 from .card_match import SearchView, refine_identifications
 from .deck import DeckProfile
 from .errors import VisionError
@@ -330,7 +331,7 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                     view = (view[0], [view[1][k] for k in keep], *view[2:])
             if deck is not None:
                 results, quads, crops = timed_stage(t, "identify", identify_and_refine, deck, frame, quads, crops,
-                                                    c.mirror, view)
+                                                    c.mirror, view, loose)
                 for k, (r, mirrored) in enumerate(results):
                     ids[k], confs[k] = r.card_id, r.confidence
                     if mirrored:  # the card reads mirrored: its left and right corners swap
@@ -589,13 +590,18 @@ def _score_many(deck: Any, crops: list[np.ndarray]) -> list[tuple[str, float, fl
 
 
 def identify_and_refine(deck: Any, frame: np.ndarray, quads: list[np.ndarray], crops: list[np.ndarray],
-                        mirror: str, top_view: tuple | None = None,
+                        mirror: str, top_view: tuple | None = None, loose: Sequence[bool] = (),
                         ) -> tuple[list[tuple[Any, bool]], list[np.ndarray], list[np.ndarray]]:
     """:func:`identify_frame`, then a second look at the weakly identified cards with other outlines
-    (:func:`vision.card_match.refine_identifications`, kept only when the deck matches them better).
+    (:func:`vision.card_match.refine_identifications`, kept only when the deck matches them better), then, for
+    the cards still weak, a look with their light evened out (:func:`vision.card_light.evened_scores`: a shadow's
+    edge or a coloured light across the card; such a read's confidence is capped at
+    :attr:`vision.card_light.LightConfig.max_confidence`).
 
     ``top_view``: (top-down table image BGR, each card's quad in it, quad -> frame pixels map, card size in
     its pixels or None) when calibrated: the outlines are searched there, where a card's size is known.
+    ``loose``: per card, whether it is a place of the detector's second look (mostly no card: a patterned cloth's
+    squares); those get no evened look (a pattern evened out can come near some card).
 
     Returns ((Identification, mirrored) per card, quads, crops): the quads and crops of the cards whose
     outline changed are replaced (new lists; float[4, 2] pixel quads, uint8 crops of the same size)."""
@@ -607,7 +613,16 @@ def identify_and_refine(deck: Any, frame: np.ndarray, quads: list[np.ndarray], c
             view = SearchView(img, qs, to_frame, card_px)   # turned grey only if a card needs it
         level = [s[1] for s in scores]   # the frame's level: the outlines as found (the second look lowers some)
         scores, quads, crops = refine_identifications(deck, frame, quads, crops, scores, mirrored, view=view)
-        return [(r, mirrored) for r in deck.decide_frame(scores, level)], quads, crops
+        decided = deck.decide_frame(scores, level)
+        if getattr(deck, "shape", "card") == "card":   # still weak: a shadow or a cast across the card?
+            lc = LightConfig()
+            weak = [(r.card_id is None or r.confidence < lc.weak_conf) and not (k < len(loose) and loose[k])
+                    for k, r in enumerate(decided)]
+            scores, evened = evened_scores(deck, crops, scores, weak, mirrored, lc)
+            if any(evened):
+                decided = [replace(r, confidence=min(r.confidence, lc.max_confidence)) if ev else r
+                           for r, ev in zip(deck.decide_frame(scores, level), evened, strict=True)]
+        return [(r, mirrored) for r in decided], quads, crops
     return [(r, mirrored) for r in deck.decide_frame(scores)], quads, crops
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "check_markers",
     "corner_layout",
     "detect_markers",
+    "markers_looked_harder",
     "even_zones",
     "mat_layout",
     "zones_from_seats",
@@ -75,6 +76,8 @@ class TableConfig:
         max_reprojection_px: calibration is refused if the mean corner reprojection error exceeds this.
         moved_tolerance_px: a marker whose corners moved by more than this (mean, pixels) counts as moved.
         moved_tolerance_frac: ... or by more than this fraction of its side, whichever is larger.
+        sharpen, sharpen_sigma: the unsharp mask of calibration's second look for markers
+            (:func:`markers_looked_harder`): gain and Gaussian sigma (px).
     """
 
     aruco_dictionary: int = cv2.aruco.DICT_4X4_50
@@ -85,6 +88,8 @@ class TableConfig:
     max_reprojection_px: float = 4.0
     moved_tolerance_px: float = 3.0
     moved_tolerance_frac: float = 0.06
+    sharpen: float = 1.0
+    sharpen_sigma: float = 1.5
 
 
 # ----------------------------------------------------------------------------------------------- layout
@@ -337,9 +342,39 @@ def calibrate(frame: np.ndarray, layout: MarkerLayout | None = None, config: Tab
         raise CalibrationFailed(f"the lens calibration is for {lens.image_size[0]}x{lens.image_size[1]} frames, "
                                 f"this frame is {size[0]}x{size[1]}: calibrate the lens in this camera mode")
     seen = detect_markers(frame, c)
+    if not set(layout.corners_mm) <= set(seen):   # a blurred or compressed frame's small markers: look again
+        seen = {**markers_looked_harder(frame, c), **seen}
     fit = seen if lens is None else {i: lens.undistort_points(q) for i, q in seen.items()}
     H, err, ids = homography_from_markers(fit, layout, c)
     return TableCalibration(H, {i: seen[i] for i in ids}, layout, err, size, lens)
+
+
+def markers_looked_harder(frame: np.ndarray, config: TableConfig | None = None) -> dict[int, np.ndarray]:
+    """The ArUco markers of ``frame`` (uint8 BGR) found on sharpened and enlarged copies of it: id -> float[4, 2]
+    corners in the frame's pixels (as :func:`detect_markers`; an id found by several looks: the first look's).
+
+    A small marker with a narrow quiet zone, softened by a camera's motion blur or a strong JPEG, loses its white
+    border to the cloth around it and is not found in the frame as it is. The looks, in order: an unsharp mask
+    (the frame plus ``sharpen`` x its detail above a Gaussian of ``sharpen_sigma`` px), the frame enlarged 2x
+    (bicubic), and the sharpened frame enlarged 2x. For calibration only (once at set-up): it costs about three
+    detections more."""
+    c = config or TableConfig()
+    frame = validate_frame(frame, MIN_SIDE_PX)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    detail = cv2.GaussianBlur(gray, (0, 0), c.sharpen_sigma)
+    sharp = cv2.addWeighted(gray, 1.0 + c.sharpen, detail, -c.sharpen, 0)
+    detector = aruco_detector(c)
+    out: dict[int, np.ndarray] = {}
+    for img, scale in ((sharp, 1), (gray, 2), (sharp, 2)):
+        if scale != 1:
+            img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        corners, ids, _ = detector.detectMarkers(img)
+        if ids is None:
+            continue
+        for q, i in zip(corners, ids.ravel(), strict=True):
+            # pixel centres: x in the enlarged image is (x + 0.5) * scale - 0.5 in the frame's
+            out.setdefault(int(i), (q.reshape(4, 2).astype(np.float64) + 0.5) / scale - 0.5)
+    return out
 
 
 @dataclass(frozen=True)
