@@ -328,6 +328,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         source=source, reader=reader, session=session, hub=hub, stillness=table_stillness(),
         screen=screen, no_screen=bool(args.no_screen), pump_screen=pump, phone_url=phone_url,
         stop_at_end=True,  # a replay that ends (demo --once, run FOLDER) stops the job
+        command=args.command,  # "how to start a game" hints name the command the box was started with
         on_read=on_read, flow=flow, camera_flow=camera_flow, setup=setup, make_camera=make_camera,
         on_change=save_screenshot if args.game != "d6" else None,  # d6: after each read (on_read); else each change
         on_announce=lambda what: controls.beep(3 if what == "last_round" else 1)
