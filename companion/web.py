@@ -631,7 +631,10 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         body = posted_json(example, ("player", "form", "values"))
         player = text(body, "player", example, what=A_PLAYERS_NAME)
         form = text(body, "form", example, what=i18n.Text("a form's id"))
-        values = form_values(body, example)
+        forms = (hub.snapshot().view.get("game") or {}).get("forms") or ()  # as the phone was shown them
+        fields = {f["name"]: (f.get("label"), f.get("kind", "")) for one in forms
+                  if isinstance(one, dict) and one.get("id") == form for f in one.get("fields", ())}
+        values = form_values(body, example, fields)
         return ask(Action.REPORT, who, body, example, player=player, form=form, values=values)
 
     @app.post("/api/setup")
