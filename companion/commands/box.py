@@ -396,9 +396,16 @@ def replay_options(spec: str, hold: float, loop: bool = False, realtime: bool = 
     if target.lower().startswith(("replay:", "opencv:")):
         target = target.partition(":")[2]
     if Path(target).suffix.lower() in VIDEO_EXTENSIONS:
-        return {"fps": None, "hold_frames": 1, "skip_bad": True, "noise": 0.0, "loop": loop, "realtime": realtime}
+        return {"fps": None, "hold_frames": 1, "skip_bad": True, "noise": 0.0, "loop": loop, "realtime": realtime,
+                "on_skip": say_skipped}
     return {"fps": PHOTO_FPS, "hold_frames": max(1, round(hold * PHOTO_FPS)), "skip_bad": True, "noise": 1.5,
-            "loop": loop, "realtime": realtime}
+            "loop": loop, "realtime": realtime, "on_skip": say_skipped}
+
+
+def say_skipped(problem: Exception) -> None:
+    """A replayed photo that cannot be decoded, skipped: one warning in the command's language (what is wrong with
+    it and what to do: copy it again or delete it)."""
+    log.warning("%s", _("skipping a photo of the replay: {problem}").format(problem=say(problem)))
 
 
 def start_game(game: str, not_given: bool, source: str) -> str:
