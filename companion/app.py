@@ -125,6 +125,8 @@ class MainLoop:
         pump_screen: called once per loop to turn touchscreen input into hub actions.
         phone_url: shown on both views (QR code on the touchscreen).
         stop_at_end: stop when a replay ends (``companion demo --once``) instead of idling.
+        command: the command the box runs as, ``"run"`` or ``"demo"``: the hints that say how to start a game name it
+            (``companion demo --game ...`` in the demo) and the view's ``"box"`` carries it.
         reconnect_s: seconds between attempts to reopen a lost camera.
         camera_health: the camera's read timeout and picture checks (``device.health``): reads run on
             the camera watch's thread, so a stuck read never stops the loop; a black, white or
@@ -185,6 +187,7 @@ class MainLoop:
         pump_screen: Callable[[], None] | None = None,
         phone_url: str = "",
         stop_at_end: bool = False,
+        command: str = "run",
         reconnect_s: float = 2.0,
         live_publish_s: float = 1.0,
         live_render_s: float = 0.1,
@@ -216,6 +219,7 @@ class MainLoop:
         self.pump_screen = pump_screen
         self.phone_url = phone_url
         self.stop_at_end = stop_at_end
+        self.command = command
         self.reconnect_s = reconnect_s
         self.live_publish_s = live_publish_s
         self.live_render_s = live_render_s
@@ -678,12 +682,14 @@ class MainLoop:
         name) and ``"box"``: ``{"games": bool (the chooser is here), "settings": bool (the settings screen is here),
         "back": bool (Back returns somewhere), "asking": null | {"phone"} (a phone waits for the touchscreen's
         answer), "health": null | {"level", "key", "message", "problems"}, "screen": bool (False: the box has no
-        touchscreen, ``--no-screen``: a joined phone frees seats and undoes for the table)}``."""
+        touchscreen, ``--no-screen``: a joined phone frees seats and undoes for the table), "command": "run" |
+        "demo" (the command the box runs as)}``."""
         view = self.mode.view()
         view["mode"] = self.mode.name.value
         view["box"] = {"games": self.library is not None, "settings": self.box_settings is not None,
                        "back": bool(self.switchboard.trail), "asking": self.switchboard.asking_view(),
-                       "health": self._health_summary(), "screen": not self.no_screen}
+                       "health": self._health_summary(), "screen": not self.no_screen,
+                       "command": self.command}
         return view
 
     def behind(self) -> str | None:

@@ -7,11 +7,13 @@ argparse says them through its module's ``_`` and ``ngettext`` (the standard lib
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import NoReturn
 
 from companion import i18n
 from companion.i18n import N_, ngettext
 
-__all__ = ["WORDS", "speak"]
+__all__ = ["WORDS", "Parser", "speak"]
 
 WORDS = (
     N_("usage: "),
@@ -33,6 +35,7 @@ WORDS = (
     N_("can't open '%(filename)s': %(error)s"),
     N_("ignored explicit argument %r"),
     N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+    N_("[options]"),
 )
 """The messages argparse shows a person (its programming errors are left out)."""
 
@@ -44,3 +47,27 @@ def speak() -> None:
     """argparse speaks the current language (:func:`companion.i18n._`) from now on."""
     argparse._ = i18n._  # type: ignore[attr-defined]
     argparse.ngettext = i18n.ngettext  # type: ignore[attr-defined]
+
+
+class Parser(argparse.ArgumentParser):
+    """An :class:`argparse.ArgumentParser` whose bad command line is two lines on stderr: the usage, and
+    ``PROG: error: what`` (exit 2). A usage longer than one line (``companion run`` and ``demo`` have some forty
+    options) is said short, ``usage: companion demo [options] [folder]``: the error is not lost under the options,
+    which ``--help`` lists. Its subcommands' parsers are of this class too (argparse makes them of the parent's)."""
+
+    def short_usage(self) -> str:
+        """The usage as one line: argparse's own when it fits on one, else ``usage: PROG [options] POSITIONALS``
+        (``\n``-ended, in the current language)."""
+        usage = self.format_usage()
+        if usage.count("\n") <= 1:
+            return usage
+        formatter = self._get_formatter()
+        positionals = formatter._format_actions_usage(self._get_positional_actions(), [])  # argparse's own forms
+        words = [argparse._("usage: ") + self.prog, argparse._("[options]"), positionals]  # type: ignore[attr-defined]
+        return " ".join(w for w in words if w) + "\n"
+
+    def error(self, message: str) -> NoReturn:
+        """Print the short usage and ``PROG: error: MESSAGE`` to stderr, exit 2 (as argparse, in fewer lines)."""
+        self._print_message(self.short_usage(), sys.stderr)
+        self.exit(2, argparse._("%(prog)s: error: %(message)s\n") % {  # type: ignore[attr-defined]
+            "prog": self.prog, "message": message})

@@ -158,12 +158,13 @@ def box_games(flows: Mapping[str, Any]) -> tuple[str, ...]:
 def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     """The command line; ``flows`` (default :data:`companion.flows.FLOWS`) gives the ``--game`` choices and
     the game option flags."""
+    from companion.argparse_words import Parser
     from companion.flows import FLOWS
     from companion.game_options import add_game_flags, and_list, flows_infos, or_list
 
     flows = FLOWS if flows is None else flows
     flow_games = "|".join(flows)
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="companion",
         description=_("Tabletop companion: runs {games} at a real table (and reads plain d6 dice): the camera reads "
                       "dice, cards, tiles and hexes, phones report, and the box tracks the round, checks for misplays, "

@@ -667,5 +667,5 @@ class TerminalInput:
 def describe_pairs(pairs: Iterable[Pair], limit: int = 8) -> str:
     """``"white-wild, red-ship (+3 more)"`` for messages."""
     names = [p.folder for p in pairs]
-    more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
-    return ", ".join(names[:limit]) + more
+    shown = ", ".join(names[:limit])
+    return _("{pairs} (+{n} more)").format(pairs=shown, n=len(names) - limit) if len(names) > limit else shown

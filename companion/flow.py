@@ -432,7 +432,9 @@ class GameFlow:
             origin: ``"phone"``, ``"touchscreen"``, ``"cli"``.
 
         Returns:
-            The recorded event (findings about it are in the next :meth:`view`).
+            The recorded event (findings about it are in the next :meth:`view`). A report that corrects an earlier
+            one of the player's (``spec.corrects``: Eclipse's starting sector reported again) replaces it: an undo of
+            the earlier report is recorded with it, so the map and the findings follow the newest report.
 
         Raises:
             BadEntry: unknown player or form, a form not open now, a bad value, or the rules cannot
@@ -441,7 +443,13 @@ class GameFlow:
         if not isinstance(player, str) or player not in self.names:
             raise BadEntry(Text("unknown player {player}; players: {players}", player=shown(player),
                                 players=Listing(self.names)))
-        ev, progress = self._now()
+        corrected = self._corrected(form_id, values, player)
+        if corrected is None:
+            ev, progress = self._now()
+        else:  # the form as it stands without the report it corrects (its own tile is free again)
+            undo = Event(self.session.last_seq + 1, rules.UNDO, {"seq": corrected})
+            ev, progress = self._now(rules.replay(self.session.game, self.session.settings,
+                                                  [*self.session.events(), undo]).state)
         forms = {f.id: f for f in self.spec.forms(ev)}
         if not isinstance(form_id, str) or form_id not in forms:
             raise BadEntry(Text("unknown report {form}; reports: {forms}", form=shown(form_id), forms=Listing(forms)))
@@ -457,10 +465,19 @@ class GameFlow:
                                     players=Listing([n for n in f.choices if n != player])))
         kind, payload = self.spec.report_event(form_id, checked, player, ev)
         try:
+            if corrected is not None:  # the earlier report withdrawn and this one recorded: both or neither
+                return self.session.replace(corrected, kind, payload, player=player, origin=origin)
             return self.session.append(kind, payload, player=player, origin=origin)
         except (BadEvent, UnknownEvent) as exc:  # the rules' reason, never the event's kind or the session's id
             raise BadEntry(Text("{form}: {problem}", form=forms[form_id].label,
                                 problem=getattr(exc, "problem", None) or message_of(exc))) from exc
+
+    def _corrected(self, form_id: Any, values: Any, player: str) -> int | None:
+        """The seq of ``player``'s report in force that this report of ``form_id`` replaces (``spec.corrects``)."""
+        if not isinstance(form_id, str):
+            return None
+        applied = set(self.session.replay().applied)
+        return self.spec.corrects(form_id, values, player, [e for e in self.session.events() if e.seq in applied])
 
     def undo_report(self, player: Any, origin: str = "phone") -> Event | None:
         """Withdraw ``player``'s newest report still in force (an ``undo`` event; nothing is deleted).

@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Protocol
 
 from companion.errors import BadEntry, shown
 from companion.i18n import OR, Listing, Text, message_of
-from rules import BadEvent, GameInfo, Option, Progress, ScoreBreakdown
+from rules import BadEvent, Event, GameInfo, Option, Progress, ScoreBreakdown
 from rules.scoring import closest_names
 from rules.settings import check_settings
 
@@ -542,6 +542,11 @@ class GameSpec(Protocol):
         """The ``(kind, payload)`` a checked report becomes. Raises BadEntry."""
         ...
 
+    def corrects(self, form: str, values: Any, player: str, events: Sequence[Event]) -> int | None:
+        """The seq of the report in force (``events``: the applied ones, oldest first) that a new report of ``form``
+        (``values`` as the phone sent them, not checked yet) by ``player`` corrects, or None (a report of its own)."""
+        ...
+
     def scores(self, state: Any) -> list[ScoreBreakdown]:
         """Each player's score breakdown (final once the game is over)."""
         ...
@@ -589,6 +594,21 @@ class FlowBase:
         """What players call an event of ``kind`` (:attr:`event_words`, else its name in words: "tile built")."""
         label = self.event_words.get(kind)
         return label if label is not None else kind.replace("_", " ")
+
+    def corrects(self, form: str, values: Any, player: str, events: Sequence[Event]) -> int | None:
+        """The seq of the report a new report of ``form`` by ``player`` corrects: it replaces it (the earlier one is
+        withdrawn in the same breath, so the state and the findings follow the newest report). None by default:
+        every report is one of its own; a flow names the reports a player makes once and may report again to fix
+        (Eclipse's starting sector).
+
+        Args:
+            form: the form reported.
+            values: the report's values as sent (not checked yet: the form is checked against the table without
+                the report it corrects).
+            player: who reports.
+            events: the events in force, oldest first.
+        """
+        return None
 
     def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
         """Why ``form`` is not open to ``player`` now, in the players' words (a flow says more where it can)."""

@@ -224,10 +224,11 @@ def apply_box_config(args: argparse.Namespace) -> Config:
         from companion.commands import UsageError
 
         raise UsageError(unread)
-    for problem in config.problems:
-        log.warning("configuration: %s", problem)
+    for problem in config.problems:  # the owner reads these at the start: in the command's language
+        log.warning("%s", _("configuration: {problem}").format(problem=say(problem.text())))
     if config.problems:
-        log.warning("configuration: `companion config check` lists the problems; the box goes on with the defaults")
+        log.warning("%s", _("configuration: `companion config check` lists the problems; the box goes on with the "
+                            "defaults"))
     for s in SETTINGS:
         if not s.flag:
             continue

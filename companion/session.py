@@ -515,6 +515,23 @@ class Session:
         with self._write() as conn:
             return self._insert(conn, kind, payload, player=player, origin=origin, at=at)
 
+    def replace(self, seq: int, kind: str, payload: Mapping[str, Any] | None = None, *, player: str | None = None,
+                origin: str = "cli", at: float | None = None) -> Event:
+        """Record a corrected report: ``undo {"seq": seq}`` and then the new event, in one transaction (both are
+        committed or neither), so the replay, and every finding, follow the newest report.
+
+        Returns:
+            The new event (the undo is the seq before it).
+
+        Raises:
+            rules.BadEvent: ``seq`` is no earlier event, or the game cannot apply the new event once ``seq`` is
+                withdrawn; nothing stored.
+            rules.UnknownEvent, SessionError: as for :meth:`append`.
+        """
+        with self._write() as conn:
+            self._insert(conn, UNDO, {"seq": seq}, player=player, origin=origin, at=at)
+            return self._insert(conn, kind, payload, player=player, origin=origin, at=at)
+
     def undo(self, origin: str = "cli", *, player: str | None = None, at: float | None = None) -> Event | None:
         """Withdraw the newest event still in force by appending ``undo {"seq": n}``.
 

@@ -597,7 +597,9 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         if not in_flow:
             from companion.flows import run_hint
 
-            return _error(400, i18n.Text("next_phase is for a game flow ({hint})", hint=run_hint()), field="action")
+            command = (hub.snapshot().view.get("box") or {}).get("command", "run")  # demo: the demo's own command
+            return _error(400, i18n.Text("next_phase is for a game flow ({hint})", hint=run_hint(command)),
+                          field="action")
         label = text(body, "label", example, required=False, what=i18n.Text("the Next button's label"))
         raw = (game.get("next") or {}).get("label") or ""
         now = str(i18n.localize(raw))  # the label as this phone's page showed it (its language)
@@ -629,7 +631,10 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         body = posted_json(example, ("player", "form", "values"))
         player = text(body, "player", example, what=A_PLAYERS_NAME)
         form = text(body, "form", example, what=i18n.Text("a form's id"))
-        values = form_values(body, example)
+        forms = (hub.snapshot().view.get("game") or {}).get("forms") or ()  # as the phone was shown them
+        fields = {f["name"]: (f.get("label"), f.get("kind", "")) for one in forms
+                  if isinstance(one, dict) and one.get("id") == form for f in one.get("fields", ())}
+        values = form_values(body, example, fields)
         return ask(Action.REPORT, who, body, example, player=player, form=form, values=values)
 
     @app.post("/api/setup")

@@ -14,11 +14,14 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Mapping
 from typing import Any
 
 from flask import request
 from werkzeug.exceptions import BadRequest
 
+from companion.errors import shown
+from companion.flow_spec import WHOLE_DIGITS
 from companion.i18n import OR, Listing, Text
 from rules.scoring import BIDI_CONTROLS, has_visible
 
@@ -176,10 +179,18 @@ def choice(body: dict[str, Any], key: str, allowed: tuple[str, ...], example: st
 _SCALARS = (str, int, float, bool, type(None))
 
 
-def form_values(body: dict[str, Any], example: str) -> dict[str, Any]:
+def form_values(body: dict[str, Any], example: str,
+                fields: Mapping[str, tuple[Any, str]] | None = None) -> dict[str, Any]:
     """A report's ``values``: an object of at most :data:`MAX_VALUES` field names to a value (text, a
     number, true/false, null, or a list of up to 4 of those, e.g. a cell ``[0, 1]``); what each value
     means is the game's to judge.
+
+    Args:
+        body: the request's JSON object.
+        example: a request that works, for the messages.
+        fields: the form's fields as the phone was shown them, ``{name: (label, kind)}`` (``kind`` one of
+            ``companion.flow_spec.FIELD_KINDS``): text that is no text (a lone surrogate, a control character) or
+            over 100 characters sent for a number field is told the field takes a whole number, by its label.
 
     Raises:
         BadInput: missing, not an object, too many fields, a field name that is not text, a value of
@@ -205,7 +216,14 @@ def form_values(body: dict[str, Any], example: str) -> dict[str, Any]:
                 raise BadInput(Text("{field} must be text, a number or a cell [i, j], not {value}", field=repr(field),
                                     value=_shown(value)), field)
             if isinstance(item, str) and (len(item) > 100 or not _is_text(item)):
-                raise BadInput(Text("{field} must be text of up to 100 characters", field=repr(field)), field)
+                label, kind = (fields or {}).get(name, (None, ""))
+                if kind == "int":  # what the box reads there is a number: say so, as the form's own check would
+                    raise BadInput(Text("{what} must be a whole number (digits 0-9, at most {digits}), got {value}",
+                                        what=label or repr(field), digits=WHOLE_DIGITS, value=shown(item)), field)
+                if len(item) > 100:
+                    raise BadInput(Text("{field} must be text of up to 100 characters", field=repr(field)), field)
+                raise BadInput(Text("{field} holds characters that are not text (control characters, text-direction "
+                                    "controls or broken Unicode): type it again", field=repr(field)), field)
     return values
 
 

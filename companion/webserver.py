@@ -15,7 +15,9 @@ The bounds (all per box; see :class:`ServerLimits`):
 - request headers at most ``header_bytes`` (431), bodies at most ``body_bytes`` (413), refused before
   the body is read; every answer the server itself makes (400, 413, 431, 500) is JSON ``{"error"}``,
   like the app's, said in the phone's language as the app's are (its ``lang`` cookie, else its
-  ``Accept-Language``, else the box's; a 431 is said in the box's, as its headers were not read).
+  ``Accept-Language``, else the box's). A 431 (headers or URL too long) is said in the language the headers
+  received before the limit ask for, when they carry it; else in every language of the box, the box's first
+  (``"error"``: one line each; ``"errors"``: ``{language: message}``): the phone's is among them.
 """
 
 from __future__ import annotations
@@ -34,8 +36,10 @@ from typing import Any
 from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from waitress.utilities import RequestHeaderFieldsTooLarge
 
 from companion import i18n
 
@@ -64,6 +68,39 @@ def _language_of(headers: dict[str, str]) -> str:
     except CookieError:
         pass
     return i18n.pick_language(chosen, headers.get("ACCEPT_LANGUAGE"), i18n.box_language())
+
+
+def _headers_seen(block: bytes) -> dict[str, str]:
+    """The complete header lines of a request's first ``block`` of bytes, as waitress names them
+    (``{"ACCEPT_LANGUAGE": ..., "COOKIE": ...}``); the request line and a line cut short are left out."""
+    lines = block.split(b"\r\n")[1:-1]  # after the request line; the last may be cut by the limit
+    headers: dict[str, str] = {}
+    for line in lines:
+        name, colon, value = line.partition(b":")
+        if colon and name.strip():
+            headers[name.strip().decode("latin-1").upper().replace("-", "_")] = value.strip().decode("latin-1")
+    return headers
+
+
+class _Parser(HTTPRequestParser):
+    """waitress's request parser keeping the bytes of a header block it refused as too large (431), so the answer
+    can be said in the language its complete lines ask for (:attr:`seen`)."""
+
+    seen = b""
+
+    def received(self, data: bytes) -> int:
+        block = self.header_plus + data if self.body_rcv is None and not self.completed else b""
+        consumed = super().received(data)
+        if isinstance(self.error, RequestHeaderFieldsTooLarge) and block:
+            self.seen = block[: self.adj.max_request_header_size]
+        return consumed
+
+
+def _said_everywhere(message: i18n.Text) -> tuple[str, dict[str, str]]:
+    """``message`` in every language of the box, the box's first: one line each, and ``{language: message}``."""
+    order = [i18n.box_language(), *(lang for lang in i18n.LANGUAGES if lang != i18n.box_language())]
+    said = {lang: i18n.say(message, lang) for lang in order}
+    return "\n".join(dict.fromkeys(said.values())), said
 
 
 @dataclass(frozen=True)
@@ -100,13 +137,20 @@ class _JsonErrorTask(ErrorTask):
         if error.code == 413:
             message = TOO_LARGE
         elif error.code == 431:
-            message = i18n.Text("the request's headers are larger than {size} KiB: close the page and open it again",
-                                size=self.channel.adj.max_request_header_size // 1024)
+            message = i18n.Text("the request's address and headers are larger than {size} KiB: close the page and open "
+                                "it again", size=self.channel.adj.max_request_header_size // 1024)
         else:
             message = i18n.Text("the request is not well-formed HTTP ({problem})",
                                 problem=f"{error.reason}: {error.body}")
-        lang = _language_of(getattr(self.request, "headers", None) or {})
-        body = json.dumps({"error": i18n.say(message, lang)}).encode()
+        headers = getattr(self.request, "headers", None) or {}
+        if error.code == 431:  # its headers were not parsed: those received before the limit, if they say
+            headers = _headers_seen(getattr(self.request, "seen", b""))
+        if error.code == 431 and not ({"COOKIE", "ACCEPT_LANGUAGE"} & set(headers)):
+            said, each = _said_everywhere(message)  # no word of the phone's language: every language of the box
+            answer: dict[str, Any] = {"error": said, "errors": each}
+        else:
+            answer = {"error": i18n.say(message, _language_of(headers))}
+        body = json.dumps(answer).encode()
         self.status = f"{error.code} {error.reason}"
         self.response_headers.append(("Content-Type", "application/json"))
         self.set_close_on_finish()
@@ -116,6 +160,7 @@ class _JsonErrorTask(ErrorTask):
 
 class _Channel(HTTPChannel):
     error_task_class = _JsonErrorTask
+    parser_class = _Parser
 
     def del_channel(self, map=None) -> None:  # wasyncore: the connection is closed and forgotten
         super().del_channel(map)

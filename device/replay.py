@@ -76,6 +76,8 @@ class ReplaySource(CameraSource):
             frame (0 = exact copies); makes held photos look like a live sensor.
         seed: seed of the noise; the same seed gives the same frames after every :meth:`open`.
         skip_bad: log and skip undecodable images instead of raising :class:`BadImage`.
+        on_skip: called with the :class:`BadImage` of each photo ``skip_bad`` skips, in place of the English log
+            line (the box says it in the player's language); None: the log line.
         realtime: make :meth:`read` wait until each frame is due (``timestamp`` after open),
             like a camera; otherwise frames come as fast as they are read.
         clock, sleep: seconds clock and sleep function used when ``realtime`` (tests pass fakes).
@@ -94,6 +96,7 @@ class ReplaySource(CameraSource):
         noise: float = 0.0,
         seed: int = 0,
         skip_bad: bool = False,
+        on_skip: Callable[[BadImage], None] | None = None,
         realtime: bool = False,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
@@ -112,6 +115,7 @@ class ReplaySource(CameraSource):
         self.noise = float(noise)
         self.seed = seed
         self.skip_bad = skip_bad
+        self.on_skip = on_skip
         self.realtime = realtime
         self._clock = clock
         self._sleep = sleep
@@ -315,7 +319,10 @@ class ReplaySource(CameraSource):
                     ) from None
                 if not self.skip_bad:
                     raise
-                log.warning("skipping: %s", exc)
+                if self.on_skip is not None:
+                    self.on_skip(exc)
+                else:
+                    log.warning("skipping: %s", exc)
                 bad_in_a_row, problem = bad_in_a_row + 1, problem or exc
                 if bad_in_a_row >= len(self._files):
                     raise self._none_decoded(problem) from None

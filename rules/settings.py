@@ -26,7 +26,7 @@ from typing import Any
 
 from rules.core import BadSettings, GameInfo, Option
 from rules.scoring import closest_names
-from rules.text import AND, Listing, Text
+from rules.text import AND, Listing, Text, plural
 
 __all__ = ["Settings", "check_entries", "check_settings", "components_conflict", "match_choice"]
 
@@ -169,9 +169,21 @@ def _per_player(info: GameInfo, option: Option, settings: Mapping[str, Any], nam
                                "{value!r}",
                                title=info.title, option=option.what, value=given))
     if len(given) != len(names):
-        raise BadSettings(Text("{title} settings: {option} gives {given} for {count} players (one per player, in seat "
-                               "order)", title=info.title, option=option.what, given=len(given), count=len(names)))
+        raise BadSettings(_entries_not_one_each(info, option, len(given), len(names)))
     return tuple(given)
+
+
+def _entries_not_one_each(info: GameInfo, option: Option, given: int, players: int) -> Text:
+    """The refusal of a per-player option given as a list of ``given`` entries for ``players`` players: one entry per
+    player, in seat order, and the rule the option's help cites (Among the Stars rulebook, 3 Setup: each player takes
+    a race tile; Eclipse setup: each player chooses a species)."""
+    if option.help:
+        return plural("{title} settings: {option}: {n} player needs one, in seat order; got {given}. The rule: {rule}",
+                      "{title} settings: {option}: {n} players need one each, in seat order; got {given}. The rule: "
+                      "{rule}", players, title=info.title, option=option.what, given=given, rule=option.help)
+    return plural("{title} settings: {option}: {n} player needs one, in seat order; got {given}",
+                  "{title} settings: {option}: {n} players need one each, in seat order; got {given}",
+                  players, title=info.title, option=option.what, given=given)
 
 
 def _value(info: GameInfo, option: Option, raw: Any, players: int) -> Any:

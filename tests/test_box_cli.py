@@ -361,6 +361,36 @@ def test_phone_view_address_problems_are_one_line_naming_them(tmp_path, capsys):
     assert "'not a host'" in err[-1] and "is not a network address" not in err[-1]
 
 
+@pytest.mark.parametrize("lang, usage, error", [("en", "usage: ", "error: "), ("el", "χρήση: ", "σφάλμα: "),
+                                                 ("pl", "użycie: ", "błąd: "), ("hu", "használat: ", "hiba: ")])
+@pytest.mark.parametrize("command, bad", [("demo", ["--host", "not a host"]), ("run", ["--host", "999.1.1.1"]),
+                                          ("demo", ["--port", "http"]), ("demo", ["--hold", "0.5"]),
+                                          ("run", ["--port", "99999"])])
+def test_a_bad_value_is_one_usage_line_and_one_error_line(capsys, lang, usage, error, command, bad):
+    """`companion demo --host 'not a host'` printed the 15 lines of demo's usage (every option) above the error, which
+    scrolled away on the Pi's screen; a bad command line is now the usage on one line (the options are --help's)
+    and the error on the next, both in the command's language (the error names the option and the value)."""
+    with pytest.raises(SystemExit) as info:
+        main(["--language", lang, command, *bad])
+    assert info.value.code == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith(f"{usage}companion {command} [") and lines[0].endswith("]"), lines
+    assert lines[0].endswith(" [folder]") is (command == "demo")  # the positionals still shown
+    assert lines[1].startswith(f"companion {command}: {error}") and bad[0] in lines[1]
+    if bad[0] == "--host":
+        assert repr(bad[1]) in lines[1]
+
+
+def test_a_short_usage_stays_argparses_own(capsys):
+    """A command whose usage fits on one line keeps argparse's, every option shown."""
+    with pytest.raises(SystemExit):
+        main(["sessions", "--db"])
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "usage: companion sessions [-h] [--db DB] [--demo] [--json]"
+    assert lines[1] == "companion sessions: error: argument --db: expected one argument"
+
+
 @pytest.mark.parametrize("game, lang, said", [
     # Race for the Galaxy and Among the Stars: 2-4 players; Roll for the Galaxy: 2-5 (the rulebooks' boxes)
     ("race", "en", "Race for the Galaxy is for 2-4 players, got 6"),

@@ -88,6 +88,32 @@ def test_lens_from_the_sheet_at_several_tilts(tmp_path, capsys):
     assert err.startswith("companion calibrate: lens: 2 usable view(s)") and not (tmp_path / "c2.json").exists()
 
 
+@pytest.mark.parametrize("lang, words", [("el", "χρήσιμες όψεις του φύλλου: 2 (τα καρέ [2] έδειξαν πολύ λίγους "
+                                                "δείκτες)· χρειάζονται 3"),
+                                         ("pl", "użyteczne widoki arkusza: 2 (klatki [2] pokazały za mało znaczników); "
+                                                "potrzeba 3"),
+                                         ("hu", "a lap használható nézetei: 2 (a(z) [2] képkockákon túl kevés jelölő "
+                                                "látszott); 3 kell")])
+def test_a_lens_that_cannot_be_fitted_is_said_in_the_commands_language(tmp_path, capsys, lang, words):
+    """Two tilts of the sheet and a photo without it cannot fit a lens (three tilts at least): the refusal was
+    English under --language; it names the frame without markers and how many views are needed."""
+    from tests.test_lens import POSES, _view
+
+    rng = np.random.default_rng(5)
+    paths = []
+    for k, (R, t) in enumerate(POSES[:2]):
+        path = tmp_path / f"tilt{k}.png"
+        cv2.imwrite(str(path), _view(R, t, rng))
+        paths.append(str(path))
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full(cv2.imread(paths[0]).shape, 128, np.uint8))  # the same size, no sheet
+    out = tmp_path / "cal.json"
+    assert main(["--language", lang, "calibrate", "--source", paths[0], "--lens", *paths, str(blank),
+                 "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert words in err and "usable view" not in err and not out.exists(), err
+
+
 def test_load_refuses_other_files(tmp_path):
     other = tmp_path / "x.json"
     other.write_text('{"format": "something else"}')

@@ -211,3 +211,64 @@ def test_a_folder_given_for_a_deck_profile_or_calibration_is_said_to_be_a_folder
     assert main(["--language", lang, "read", photo, "--cards", gone]) == 3
     err = capsys.readouterr().err.strip()
     assert gone in err and missing_words in err and folder_words not in err
+
+
+# hand-written: the words each language uses for the enrollment's refusals and the replay's skipped photo
+NO_PAIR_FOLDERS = {"el": "κανένας υποφάκελος <colour>-<face>/ με φωτογραφίες",
+                   "pl": "brak podfolderów <colour>-<face>/ ze zdjęciami",
+                   "hu": "nincs fotókat tartalmazó <colour>-<face>/ almappa"}
+NONE_READABLE = {"el": "καμία αναγνώσιμη φωτογραφία", "pl": "brak czytelnego zdjęcia", "hu": "nincs olvasható fotó"}
+SKIPPING = {"el": "παραλείπεται μια φωτογραφία της αναπαραγωγής: ", "pl": "pomijam zdjęcie z odtwarzania: ",
+            "hu": "a visszajátszás egy fotója kimarad: "}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_enroll_roll_dice_refusals_are_said_in_the_commands_language(tmp_path, capsys, monkeypatch, lang):
+    """`companion --language el enroll roll-dice DIR` on a folder without <colour>-<face>/ folders, and on one whose
+    every photo is unreadable, said 'no <colour>-<face>/ subfolders with photos in DIR' and 'no readable photo in
+    DIR: every photo was left out' in English; the folder is named as given."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    loose = tmp_path / "loose"
+    loose.mkdir()
+    (loose / "die.jpg").write_bytes(PHOTO.read_bytes())
+    assert main(["--language", lang, "enroll", "roll-dice", str(loose)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert NO_PAIR_FOLDERS[lang] in err[-1] and str(loose) in err[-1] and "subfolders" not in err[-1]
+    broken = tmp_path / "broken"
+    (broken / "white-explore").mkdir(parents=True)
+    (broken / "white-explore" / "01.jpg").write_bytes(b"not a photo")
+    assert main(["--language", lang, "enroll", "roll-dice", str(broken)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert NONE_READABLE[lang] in err[-1] and "left out" not in err[-1] and "more)" not in " ".join(err)
+    assert not (tmp_path / "data" / "profiles").exists() or not any((tmp_path / "data" / "profiles").iterdir())
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_a_replayed_photo_that_cannot_be_decoded_is_skipped_in_the_commands_language(tmp_path, caplog, lang):
+    """`companion --language pl demo FOLDER` with a broken photo logged 'skipping: image ... cannot be decoded' in
+    English; the warning is the command's language, the photo named, the good photo still replayed."""
+    from companion.commands.box import replay_options
+    from companion.i18n import use_language
+    from device import open_source
+
+    (tmp_path / "a.jpg").write_bytes(b"not a photo")
+    (tmp_path / "b.jpg").write_bytes(PHOTO.read_bytes())
+    with use_language(lang), caplog.at_level("WARNING"):
+        with open_source(str(tmp_path), **replay_options(str(tmp_path), 1.0, realtime=False)) as source:
+            frame = source.read()
+    assert frame.image.shape[2] == 3
+    said = [r.getMessage() for r in caplog.records if "a.jpg" in r.getMessage()]
+    assert len(said) == 1 and said[0].startswith(SKIPPING[lang]) and "cannot be decoded" not in said[0], said
+
+
+def test_more_pairs_than_shown_are_counted_in_the_commands_language():
+    """The list of pairs cut after eight ends '(+3 more)' in English, '(+3 więcej)' in Polish."""
+    from companion.enroll_guided import Pair, describe_pairs
+    from companion.i18n import use_language
+
+    pairs = [Pair(colour, face) for colour in ("white", "red", "blue") for face in ("explore", "develop", "settle",
+                                                                                     "produce")][:11]
+    assert describe_pairs(pairs) == "white-explore, white-develop, white-settle, white-produce, red-explore, " \
+                                    "red-develop, red-settle, red-produce (+3 more)"
+    with use_language("pl"):
+        assert describe_pairs(pairs).endswith("red-produce (+3 więcej)")

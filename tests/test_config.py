@@ -290,6 +290,33 @@ def test_a_bad_file_does_not_stop_the_box(tmp_path, monkeypatch, caplog):
     assert f"{path}:2: web.port" in caplog.text
 
 
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_the_problems_logged_at_the_start_are_in_the_commands_language(tmp_path, monkeypatch, caplog, lang):
+    """`companion --language el demo` with an unknown key and a bad value that falls back logged both, and the
+    closing 'the box goes on with the defaults', in English; each is now in the command's language, the file, line
+    and key as written."""
+    from companion.i18n import use_language
+
+    path = write(tmp_path, '[web]\nport = "x"\nbogus = 3\n')
+    monkeypatch.setenv("TABLETOP_CONFIG", str(path))
+    with caplog.at_level("WARNING", logger="companion"):
+        apply_box_config(box_args(["demo"]))
+    english = [r.getMessage() for r in caplog.records]
+    caplog.clear()
+    with use_language(lang), caplog.at_level("WARNING", logger="companion"):
+        args = box_args(["demo"])
+        apply_box_config(args)
+    said = [r.getMessage() for r in caplog.records]
+    assert args.port == 8080  # the default stands in for the bad value
+    assert len(said) == len(english) == 3
+    assert f"{path}:2: web.port: " in said[0] and f"{path}:3: web.bogus: " in said[1]
+    for theirs, ours in zip(english[:2], said[:2], strict=True):
+        assert ours.split(": ")[0] != "configuration", ours
+        assert ours.split(": ", 3)[3] != theirs.split(": ", 3)[3], ours  # what is wrong: not the English
+    assert "config check" in said[2] and said[2] != english[2]  # the command to run, as typed
+    assert "'x'" in said[0] and "8080" in said[0]  # the value written and the default as they are
+
+
 @pytest.mark.parametrize("name, ok", [("companion", True), ("Kitchen table", True), ("Στο τραπέζι 2", True),
                                       ("", False), ("a.b", False), ("x" * 64, False), ("---", False)])
 def test_box_names(name, ok, tmp_path):

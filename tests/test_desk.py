@@ -95,6 +95,26 @@ def test_other_bad_report_values_are_400(store, values):
     assert answer["status"] == 400 and "Cards in hand" in answer["error"] and len(answer["error"]) < 200
 
 
+@pytest.mark.parametrize("sent", ["\ud800", "4\ud800", "1\x00", "7" * 150], ids=shown)
+def test_text_that_is_no_text_in_a_number_field_is_told_the_field_takes_a_number(store, sent):
+    """A lone surrogate ("\ud800") sent for Cards in hand was told "'values.cards' must be text of up to 100
+    characters": the field takes a whole number, and the answer says so by the field's label, as the form's own check
+    does; in a field of names the text is said to be no text. Nothing is recorded."""
+    from tests.phones import joined_phone, post_through_loop
+
+    loop = box(race(store))
+    loop.publish()
+    phone = joined_phone(loop.hub)
+    answer = post_through_loop(phone, loop, "/api/report", {"player": "Ann", "form": "hand", "values": {"cards": sent}})
+    said = answer.get_json()["error"]
+    assert answer.status_code == 400 and said.startswith("Cards must be a whole number (digits 0-9, at most 9), got ")
+    assert "text" not in said and answer.get_json()["field"] == "values.cards"
+    answer = post_through_loop(phone, loop, "/api/report", {"player": "Ann", "form": "start", "values": {"card": sent}})
+    said = answer.get_json()["error"]
+    assert answer.status_code == 400 and ("holds characters that are not text" in said or "up to 100" in said), said
+    assert loop.flow.session.last_seq == 0
+
+
 @pytest.mark.parametrize("payload, says", [
     ({"player": "\ud800", "form": "hand", "values": {"cards": 1}}, "unknown player"),
     ({"player": 10 ** 5000, "form": "hand", "values": {"cards": 1}}, "unknown player"),

@@ -16,6 +16,7 @@ from companion.errors import BadEntry
 from companion.flow import GameFlow, parse_players
 from companion.flow_spec import parse_form
 from companion.flows import FLOWS
+from rules.eclipse.data import catalogue
 from tests.test_flow import shoot
 
 ECLIPSE = FLOWS["eclipse"]
@@ -262,7 +263,8 @@ def test_nine_seats_and_a_volley_fit_the_touchscreen(store, output_dir):
 def test_a_starting_sector_reported_again_or_by_number_and_one_per_player(store):
     """Eclipse, Setup (starting sectors): each player lays one starting sector. A tile already on the map is
     refused saying where it lies (not "unknown ... did you mean" another tile); a tile may be named by its
-    number; a player laying a second and a third starting sector gets a finding for each extra one."""
+    number; a second and a third starting sector recorded for one player (a log, not a phone's correction) get a
+    finding each."""
     flow = start(store, species=["Terran Directorate", "Orion Hegemony"])
     flow.report("Ann", "home", {"sector": "221 Procyon", "hex": [0, -2], "rotation": 0})
     for again in ("221 Procyon", "221", " 221 procyon "):
@@ -279,12 +281,62 @@ def test_a_starting_sector_reported_again_or_by_number_and_one_per_player(store)
         return [f for f in flow.view()["findings"] if "already has a starting sector" in f["what"]]
 
     assert extra() == []
-    flow.report("Ann", "home", {"sector": "223", "hex": [2, -2], "rotation": 0})
-    flow.report("Ann", "home", {"sector": "224", "hex": [-2, 2], "rotation": 0})
+    flow.session.append("hex_placed", {"sector": "223", "q": 2, "r": -2, "rotation": 0}, player="Ann")
+    flow.session.append("hex_placed", {"sector": "224", "q": -2, "r": 2, "rotation": 0}, player="Ann")
     found = extra()
     assert len(found) == 2 and {f["player"] for f in found} == {"Ann"}, found
     assert all(f["severity"] == "error" and f["rule"] == "Eclipse, Setup (starting sectors)" for f in found), found
     assert all("221 Procyon at [0, -2]" in f["what"] for f in found)
+
+
+def test_a_starting_sector_reported_again_replaces_the_first_and_its_findings(store):
+    """Eclipse, Setup (starting sectors): with 2 players the start positions are in ring II. Ann reports her 221
+    Procyon in ring I (a misplay: the finding says so), then reports it again where it lies, in ring II: the newest
+    report replaces the first (an undo of it is in the log), so the map holds 221 once, at [0, -2], and the ring I
+    finding is gone, as it would be after an Undo. Another tile reported again replaces it too; an Ancient
+    Homeworld is no player's and never replaces a starting sector."""
+    flow = start(store, species=["Terran Directorate", "Orion Hegemony"], ancient_homeworlds=True)
+
+    def misplays() -> list[str]:
+        return [f["what"] for f in flow.view()["findings"] if f["severity"] != "info"]
+
+    def laid() -> dict[str, tuple[int, int]]:
+        return {h["sector"]: (h["q"], h["r"]) for h in flow.engine_view()["map"] if h["sector"] != "001"}
+
+    flow.report("Ann", "home", {"sector": "221 Procyon", "hex": [0, -1], "rotation": 0})
+    assert any("ring I" in what for what in misplays()), misplays()
+    event = flow.report("Ann", "home", {"sector": "221 Procyon", "hex": [0, -2], "rotation": 0})
+    assert misplays() == [] and laid() == {"221": (0, -2)}
+    kinds = [(e.kind, e.payload.get("seq")) for e in flow.session.events()]
+    assert kinds == [("hex_placed", None), ("undo", 1), ("hex_placed", None)] and event.seq == 3
+    assert next(h for h in flow.engine_view()["map"] if h["sector"] == "221")["owner"] == "Ann"
+    # Bob's report is his own: Ann's stays; Bob reporting again replaces only his
+    flow.report("Bob", "home", {"sector": "232 Rigel", "hex": [0, 1], "rotation": 0})
+    assert len(misplays()) == 1
+    flow.report("Bob", "home", {"sector": "232 Rigel", "hex": [0, 2], "rotation": 0})
+    assert misplays() == [] and laid() == {"221": (0, -2), "232": (0, 2)}
+    # an Ancient Homeworld on an empty start position (Rise of the Ancients p.8) is laid beside, replacing nothing
+    home = next(s for s in catalogue().sectors.values() if s.kind == "ancient_homeworld")
+    flow.report("Ann", "home", {"sector": home.label, "hex": [2, -2], "rotation": 0})
+    assert set(laid()) == {"221", "232", home.id}
+    # corrected onto a taken space: the newest report stands alone, with its finding (the tile is not laid)
+    flow.report("Ann", "home", {"sector": "221 Procyon", "hex": [2, -2], "rotation": 0})  # the Homeworld's space
+    assert [what for what in misplays() if "already holds" in what] == [
+        f"the space at (2, -2) already holds {home.label}"], misplays()
+    assert "221" not in laid() and laid()[home.id] == (2, -2)
+
+
+def test_a_correction_the_rules_refuse_records_nothing(store):
+    """Session.replace writes the undo of the earlier report and the new event together: when the rules refuse the
+    new one (a tile that does not exist), neither is recorded and the first report stands."""
+    from rules import BadEvent
+
+    flow = start(store, species=["Terran Directorate", "Orion Hegemony"])
+    flow.report("Ann", "home", {"sector": "221 Procyon", "hex": [0, -2], "rotation": 0})
+    with pytest.raises(BadEvent):
+        flow.session.replace(1, "hex_placed", {"sector": "999", "q": 0, "r": 2, "rotation": 0}, player="Ann")
+    assert flow.session.last_seq == 1 and [e.kind for e in flow.session.events()] == ["hex_placed"]
+    assert {h["sector"] for h in flow.engine_view()["map"]} == {"001", "221"}
 
 
 def test_relations_with_yourself_are_not_offered_and_refused_in_the_players_words(store):

@@ -99,6 +99,24 @@ def test_next_phase_without_a_flow_is_refused_with_a_message(store):
     assert "needs a game flow" in loop.message and session.last_seq == 0
 
 
+@pytest.mark.parametrize("command", ["run", "demo"])
+def test_the_hint_to_start_a_game_names_the_command_the_box_runs_as(store, command):
+    """The d6 demo (what `./setup.sh run` starts off a Pi) answered Next with '(companion run --game ...)', a command
+    that on a laptop finds no camera; the hint names `companion demo` there, `companion run` on the box's camera,
+    on the touchscreen's Next and on a phone's next_phase alike."""
+    session = store.start("d6", {})
+    hub = StateHub()
+    loop = MainLoop(source=FakeCamera([np.zeros((20, 20, 3), np.uint8)] * 3), reader=object(), session=session,
+                    hub=hub, stillness=StillnessDetector(), sleep=lambda s: None, command=command)
+    hint = f"(companion {command} --game {'|'.join(FLOWS)})"
+    loop.dispatch({"action": "next_phase", "origin": "touchscreen"})
+    assert loop.message.endswith(hint)
+    loop.publish()
+    assert hub.snapshot().view["box"]["command"] == command
+    answer = joined_phone(hub).post("/api/action", json={"action": "next_phase"})
+    assert answer.status_code == 400 and answer.get_json()["error"].endswith(hint)
+
+
 # -- the phone API ---------------------------------------------------------------------------
 
 

@@ -218,8 +218,10 @@ def test_config_check_of_a_missing_file_the_variable_names_says_to_unset_it(tmp_
 
 # -- a game's settings on the command line ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("lang, said", [("pl", "podano 1 dla 2 graczy"), ("hu", "1 érték 2 játékosra"),
-                                        ("el", "δόθηκαν 1 για 2 παίκτες")])
+@pytest.mark.parametrize("lang, said", [("pl", "potrzeba po jednym wpisie dla każdego z 2 graczy, w kolejności miejsc; "
+                                               "podano 1"),
+                                        ("hu", "2 játékosnak egy-egy kell, ülésrendben; kapott: 1"),
+                                        ("el", "2 παίκτες χρειάζονται από ένα, με τη σειρά των θέσεων· δόθηκαν: 1")])
 def test_too_few_species_are_said_in_the_commands_language(lang, said, tmp_path, capsys, monkeypatch):
     """`--species` naming one species for two players was refused in English (an f-string of the rules): it is
     refused in the command's language, with exit 2, and nothing starts."""

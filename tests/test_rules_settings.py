@@ -74,7 +74,7 @@ def test_a_per_player_option_comes_in_the_entries_as_a_list_or_by_name():
     named = check_settings(INFO, {"players": ["Ann", "Bob"], "hero": {"Ann": "Vak"}})
     assert entries["hero"] == listed["hero"] == named["hero"] == ("Vak", "")
     assert named.for_player("hero", "Ann") == "Vak" and named.for_player("hero", "Bob") == ""
-    with pytest.raises(BadSettings, match="gives 1 for 2 players"):
+    with pytest.raises(BadSettings, match="'hero': 2 players need one each, in seat order; got 1$"):
         check_settings(INFO, {"players": ["Ann", "Bob"], "hero": ["Vak"]})
     with pytest.raises(BadSettings, match="names no player 'Cy'"):
         check_settings(INFO, {"players": ["Ann", "Bob"], "hero": {"Cy": "Vak"}})
@@ -200,3 +200,36 @@ def test_a_species_that_is_none_reads_naturally_in_the_language(tmp_path, monkey
                  "--game", "eclipse", "--players", "Ann,Bob", "--species", "Foo,"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and words in err[0] and err[0].endswith("'Foo'"), err
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "Among the Stars settings: each player's race: 3 players need one each, in seat order; got 1. The rule: "
+           "one race per player, in seat order; none for a first game (Among the Stars rulebook, 3 Setup: each player "
+           "takes a race tile)"),
+    ("el", "Among the Stars, ρυθμίσεις: η φυλή κάθε παίκτη: 3 παίκτες χρειάζονται από ένα, με τη σειρά των θέσεων· "
+           "δόθηκαν: 1. Ο κανόνας: μία φυλή ανά παίκτη"),
+    ("pl", "ustawienia Among the Stars: rasa każdego gracza: potrzeba po jednym wpisie dla każdego z 3 graczy, w "
+           "kolejności miejsc; podano 1. Zasada: jedna rasa na gracza"),
+    ("hu", "Among the Stars beállítások: minden játékos faja: 3 játékosnak egy-egy kell, ülésrendben; kapott: 1. "
+           "A szabály: játékosonként egy faj"),
+])
+def test_too_few_per_player_entries_say_how_many_the_players_need_and_the_rule(lang, said):
+    """Three players and one race read 'each player's race gives 1 for 3 players': each of the 3 players takes a race
+    tile (Among the Stars rulebook, 3 Setup), so 3 are needed in seat order and 1 was given; the message says so
+    and cites the rule, in each language."""
+    from companion.i18n import say
+
+    with pytest.raises(BadSettings) as caught:
+        check_settings(AMONG_GAME.info, {"players": ["Ann", "Bob", "Cy"], "races": ["Qualeen"]})
+    assert say(caught.value.args[0], lang).startswith(said)
+
+
+def test_too_many_eclipse_species_cite_the_setup():
+    """Eclipse setup: each player chooses one species (Rise of the Ancients p.14-15 adds four): 2 players, 3 given."""
+    from rules.eclipse import ECLIPSE_GAME
+
+    with pytest.raises(BadSettings) as caught:
+        check_settings(ECLIPSE_GAME.info, {"players": ["Ann", "Bob"], "species": ["Terrans", "Hydran Progress",
+                                                                                 "Planta"]})
+    assert str(caught.value).startswith("Eclipse settings: each player's species: 2 players need one each, in seat "
+                                        "order; got 3. The rule: one species per player, in seat order (Eclipse setup")

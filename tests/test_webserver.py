@@ -128,6 +128,49 @@ def test_header_and_body_limits_are_json_answers_without_reading_the_body():
         server.shutdown()
 
 
+# hand-written: the 431 answer's opening words in each language of the box
+OPENINGS = {"en": "the request's address and headers are larger than 8 KiB",
+            "el": "η διεύθυνση και οι κεφαλίδες του αιτήματος είναι μεγαλύτερες από 8 KiB",
+            "pl": "adres i nagłówki żądania są większe niż 8 KiB",
+            "hu": "a kérés címe és fejlécei nagyobbak 8 KiB-nál"}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_a_431_is_said_in_the_language_the_headers_before_the_limit_ask_for(lang):
+    """A phone whose cookie or Accept-Language came before the header that is too long is answered in its language
+    (the 431 was English, its headers unread)."""
+    server = serve(_app, host="127.0.0.1", port=0)
+    try:
+        for header in (f"Cookie: lang={lang}".encode(), f"Accept-Language: {lang};q=0.9, en;q=0.5".encode()):
+            with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+                s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + header + b"\r\nX-Big: " + b"a" * 20_000
+                          + b"\r\n\r\n")
+                head, _, body = _read_answer(s)
+            assert head.split()[1] == b"431"
+            assert json.loads(body)["error"].startswith(OPENINGS[lang]), body
+    finally:
+        server.shutdown()
+
+
+def test_a_431_of_an_address_too_long_is_said_in_every_language():
+    """A URL too long fills the 8 KiB before any header: the phone's language is not known, so the answer is in the
+    four languages of the box, one line each, the box's first, and by language under "errors"."""
+    server = serve(_app, host="127.0.0.1", port=0)
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+            s.sendall(b"GET /" + b"a" * 20_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: lang=el\r\n\r\n")
+            head, _, body = _read_answer(s)
+        assert head.split()[1] == b"431"
+        answer = json.loads(body)
+        lines = answer["error"].splitlines()
+        assert len(lines) == 4 and lines[0].startswith(OPENINGS["en"])  # the box's language (English here) first
+        for lang, opening in OPENINGS.items():
+            assert answer["errors"][lang].startswith(opening)
+            assert any(line.startswith(opening) for line in lines)
+    finally:
+        server.shutdown()
+
+
 def _read_answer(s: socket.socket) -> tuple[bytes, bytes, bytes]:
     data = b""
     with contextlib.suppress(ConnectionResetError):

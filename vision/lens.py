@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .errors import VisionError
+from .errors import N_, VisionError
 from .frames import validate_frame
 
 __all__ = ["LensCalibration", "LensCalibrationFailed", "calibrate_lens"]
@@ -128,8 +128,9 @@ def calibrate_lens(frames: Sequence[np.ndarray], layout=None, config=None, min_v
         if size is None:
             size = here
         elif here != size:
-            raise LensCalibrationFailed(f"frame {k} is {here[0]}x{here[1]}, the first was {size[0]}x{size[1]}: "
-                                        "calibrate with frames of one camera mode")
+            raise LensCalibrationFailed.said(N_("frame {k} is {size}, the first was {first}: calibrate with frames of "
+                                                "one camera mode"), k=k, size=f"{here[0]}x{here[1]}",
+                                             first=f"{size[0]}x{size[1]}")
         seen = detect_markers(frame, c)
         ids = sorted(i for i in seen if i in layout.corners_mm)
         if len(ids) < max(2, c.min_markers):
@@ -144,10 +145,17 @@ def calibrate_lens(frames: Sequence[np.ndarray], layout=None, config=None, min_v
         img.append(pts)
         views.append(ids)
     if len(obj) < min_views:
-        why = [f"frames {skipped} showed too few markers"] if skipped else []
-        why += [f"frames {alike} repeat a view already given"] if alike else []
-        raise LensCalibrationFailed(f"{len(obj)} usable view(s) of the sheet ({'; '.join(why) or 'no other'}); "
-                                    f"need {min_views}: show the whole sheet at {min_views} or more different tilts")
+        template = (N_("{count} usable view(s) of the sheet (frames {skipped} showed too few markers; frames {alike} "
+                       "repeat a view already given); need {need}: show the whole sheet at {need} or more different "
+                       "tilts") if skipped and alike else
+                    N_("{count} usable view(s) of the sheet (frames {skipped} showed too few markers); need {need}: "
+                       "show the whole sheet at {need} or more different tilts") if skipped else
+                    N_("{count} usable view(s) of the sheet (frames {alike} repeat a view already given); need "
+                       "{need}: show the whole sheet at {need} or more different tilts") if alike else
+                    N_("{count} usable view(s) of the sheet; need {need}: show the whole sheet at {need} or more "
+                       "different tilts"))
+        raise LensCalibrationFailed.said(template, count=len(obj), skipped=str(skipped), alike=str(alike),
+                                         need=min_views)
     # k3 stays 0: with a few views of one A4 sheet it only trades off against k1 and makes the model
     # swing wildly outside the area the views covered
     flags = cv2.CALIB_FIX_ASPECT_RATIO | cv2.CALIB_FIX_K3
@@ -155,8 +163,8 @@ def calibrate_lens(frames: Sequence[np.ndarray], layout=None, config=None, min_v
     rms, K, dist, _, _ = cv2.calibrateCamera(obj, img, size, K0, np.zeros(5),
                                              flags=flags | cv2.CALIB_USE_INTRINSIC_GUESS)
     if not np.isfinite(rms) or rms > max_rms_px:
-        raise LensCalibrationFailed(f"lens fit error {rms:.2f} px > {max_rms_px} px: "
-                                    "is the sheet flat, and from one print?")
+        raise LensCalibrationFailed.said(N_("lens fit error {rms} px > {most} px: is the sheet flat, and from one "
+                                            "print?"), rms=f"{rms:.2f}", most=f"{max_rms_px:g}")
     return LensCalibration(K, dist.ravel(), float(rms), size, len(obj))
 
 

@@ -328,6 +328,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         source=source, reader=reader, session=session, hub=hub, stillness=table_stillness(),
         screen=screen, no_screen=bool(args.no_screen), pump_screen=pump, phone_url=phone_url,
         stop_at_end=True,  # a replay that ends (demo --once, run FOLDER) stops the job
+        command=args.command,  # "how to start a game" hints name the command the box was started with
         on_read=on_read, flow=flow, camera_flow=camera_flow, setup=setup, make_camera=make_camera,
         on_change=save_screenshot if args.game != "d6" else None,  # d6: after each read (on_read); else each change
         on_announce=lambda what: controls.beep(3 if what == "last_round" else 1)
@@ -395,9 +396,16 @@ def replay_options(spec: str, hold: float, loop: bool = False, realtime: bool = 
     if target.lower().startswith(("replay:", "opencv:")):
         target = target.partition(":")[2]
     if Path(target).suffix.lower() in VIDEO_EXTENSIONS:
-        return {"fps": None, "hold_frames": 1, "skip_bad": True, "noise": 0.0, "loop": loop, "realtime": realtime}
+        return {"fps": None, "hold_frames": 1, "skip_bad": True, "noise": 0.0, "loop": loop, "realtime": realtime,
+                "on_skip": say_skipped}
     return {"fps": PHOTO_FPS, "hold_frames": max(1, round(hold * PHOTO_FPS)), "skip_bad": True, "noise": 1.5,
-            "loop": loop, "realtime": realtime}
+            "loop": loop, "realtime": realtime, "on_skip": say_skipped}
+
+
+def say_skipped(problem: Exception) -> None:
+    """A replayed photo that cannot be decoded, skipped: one warning in the command's language (what is wrong with
+    it and what to do: copy it again or delete it)."""
+    log.warning("%s", _("skipping a photo of the replay: {problem}").format(problem=say(problem)))
 
 
 def start_game(game: str, not_given: bool, source: str) -> str:

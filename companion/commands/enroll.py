@@ -13,7 +13,7 @@ from typing import Any
 from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK
 from companion.commands.files import dice_sets, profile_path
-from companion.i18n import _, ngettext, say, say_template
+from companion.i18n import Text, _, ngettext, plural, say, say_template
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -100,7 +100,9 @@ def cmd_enroll_dice(folder: Path, out: Path, dice: Any, warn_missing: bool = Tru
         print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     if missing and warn_missing and len(missing) < len(dice.pairs):  # no pair at all: the one line below says so
-        shown = ", ".join(missing[:10]) + (f" (+{len(missing) - 10} more)" if len(missing) > 10 else "")
+        shown = ", ".join(missing[:10])
+        if len(missing) > 10:
+            shown = _("{pairs} (+{n} more)").format(pairs=shown, n=len(missing) - 10)
         print(ngettext("companion enroll: warning: no photos of {n} pair ({pairs}): the profile will not know it",
                        "companion enroll: warning: no photos of {n} pairs ({pairs}): the profile will not know them",
                        len(missing)).format(n=len(missing), pairs=shown), file=sys.stderr)
@@ -199,12 +201,17 @@ def cmd_enroll_guided(  # noqa: C901 - wires the guided enrollment (camera, scre
         print(_("companion enroll: cannot use the photo folder: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     if enrollment.already:
-        log.info("%s already has photos of %d pairs (%s): skipping them", folder, len(enrollment.already),
-                 describe_pairs(enrollment.already))
+        log.info("%s", ngettext("{folder} already has photos of {n} pair ({pairs}): skipping it",
+                                "{folder} already has photos of {n} pairs ({pairs}): skipping them",
+                                len(enrollment.already)).format(folder=folder, n=len(enrollment.already),
+                                                                pairs=describe_pairs(enrollment.already)))
     log.info("photos go to %s; %d pairs to photograph", folder, len(enrollment.walk))
     if source is None:
         # a FOLDER or VIDEO source is a replay: paced like a camera, looping, each photo held 2 s
-        replay = {"fps": 10.0, "hold_frames": 20, "loop": True, "realtime": True, "skip_bad": True, "noise": 1.5}
+        from companion.commands.box import say_skipped
+
+        replay = {"fps": 10.0, "hold_frames": 20, "loop": True, "realtime": True, "skip_bad": True, "noise": 1.5,
+                  "on_skip": say_skipped}
         try:
             source = open_source(args.source or "auto", **replay)
             source.open()
@@ -288,16 +295,20 @@ def cmd_enroll_guided(  # noqa: C901 - wires the guided enrollment (camera, scre
         )
         return EXIT_INPUT
     if outcome.missing:
-        log.warning("no photos of %d pairs (%s): the profile will not know them; add them later with "
-                    "--guided --keep %s", len(outcome.missing), describe_pairs(outcome.missing), folder)
-    enrollment.set_result(Step.BUILDING, f"from {outcome.photos} photos")
+        log.warning("%s", ngettext("no photos of {n} pair ({pairs}): the profile will not know it; add it later with "
+                                   "--guided --keep {folder}",
+                                   "no photos of {n} pairs ({pairs}): the profile will not know them; add them later "
+                                   "with --guided --keep {folder}",
+                                   len(outcome.missing)).format(n=len(outcome.missing), folder=folder,
+                                                                pairs=describe_pairs(outcome.missing)))
+    enrollment.set_result(Step.BUILDING, plural("from {n} photo", "from {n} photos", outcome.photos))
     redraw()
     code = cmd_enroll_roll_dice(folder, out, warn_missing=False)  # the missing pairs were logged above
     if code == EXIT_OK:
-        enrollment.set_result(Step.SAVED, f"saved {out}; use it with --profile {out}")
+        enrollment.set_result(Step.SAVED, Text("saved {profile}; use it with --profile {profile}", profile=str(out)))
         print(_("the photos are kept in {folder}").format(folder=folder))
     else:
-        enrollment.set_result(Step.FAILED, f"see the message on the terminal; {taken}")
+        enrollment.set_result(Step.FAILED, Text("see the message on the terminal; {taken}", taken=taken))
         print(
             _("companion enroll: {taken}; retake the pair named above (delete its folder), then {hint}").format(
                 taken=taken, hint=_resume_hint(args, folder)

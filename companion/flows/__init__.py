@@ -19,6 +19,7 @@ FLOWS = {spec.name: spec for spec in (ROLL_FLOW, RACE_FLOW, AMONG_FLOW, ECLIPSE_
 __all__ = ["FLOWS", "run_hint"]
 
 
-def run_hint() -> str:
-    """How to start a game flow, for messages: ``companion run --game roll|race|among``."""
-    return f"companion run --game {'|'.join(FLOWS)}"
+def run_hint(command: str = "run") -> str:
+    """How to start a game flow, for messages, with the command the box runs as (``"run"`` on a camera, ``"demo"`` on
+    the replay ``./setup.sh run`` starts off a Pi): ``companion demo --game roll|race|among|eclipse``."""
+    return f"companion {command} --game {'|'.join(FLOWS)}"

@@ -17,14 +17,14 @@ explored hex, with the engine's misplay and its fix shown at once (:mod:`compani
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import BadEntry
 from companion.flow_spec import Board, Cell, Column, Field, FlowBase, Form, TableRound, Throw, ThrownDie
 from companion.flows.eclipse_camera import ECLIPSE_CAMERA, colour_word
 from companion.i18n import N_, Listing, Text, lazy, plural
-from rules import Progress
+from rules import Event, Progress
 from rules.eclipse import ECLIPSE_GAME, events
 from rules.eclipse.combat import DAMAGE
 from rules.eclipse.data import (
@@ -35,6 +35,7 @@ from rules.eclipse.data import (
     ROUNDS,
     SHIP_TYPES,
     TECH_TRACKS,
+    UnknownSector,
     catalogue,
 )
 from rules.eclipse.fleet import ANCIENTS, MISSILE_COLOURS, hit_on
@@ -327,6 +328,17 @@ class EclipseFlow(FlowBase):
                 out.append("hive")
         return out + list(ALWAYS)
 
+    def corrects(self, form: str, values: Any, player: str, events: Sequence[Event]) -> int | None:
+        """A starting sector reported again by the same player corrects their earlier one (Eclipse, Setup: each player
+        lays one starting sector): the newest report replaces it, its findings with it. An Ancient Homeworld (Rise of
+        the Ancients p.8: on an empty start position, no player's) and every other report: None."""
+        if form != "home" or not isinstance(values, Mapping) or not _starting_sector(values.get("sector")):
+            return None
+        for event in reversed(events):
+            if event.kind == "hex_placed" and event.player == player and _starting_sector(event.payload.get("sector")):
+                return event.seq
+        return None
+
     # a flat table of the phones' forms, one short form -> event mapping each, read top to bottom
     def report_event(self, form: str, values: dict[str, Any], player: str,  # noqa: C901
                      view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -602,3 +614,15 @@ def _position(values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 ECLIPSE_FLOW = EclipseFlow()
+
+
+def _starting_sector(sector: Any) -> bool:
+    """Whether ``sector`` (a tile's number, or its label "221 Procyon" as a phone sends it) is a player's starting
+    sector (not an Ancient Homeworld)."""
+    if not isinstance(sector, str) or not sector.split():
+        return False
+    try:
+        return catalogue().sector(sector.split()[0]).kind == "starting_sector"
+    except UnknownSector:
+        return False
+

@@ -177,7 +177,8 @@ class DiceMode(SessionMode):
         if what in (Action.NEXT_PHASE, Action.REPORT, Action.UNDO_REPORT):
             from companion.flows import run_hint
 
-            return Outcome([], "", Text("{action} needs a game flow ({hint})", action=what.value, hint=run_hint()))
+            return Outcome([], "", Text("{action} needs a game flow ({hint})", action=what.value,
+                                        hint=run_hint(self.loop.command)))
         return None
 
     def on_frame(self, frame: Frame, asked: bool) -> bool:

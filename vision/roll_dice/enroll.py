@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import BadFrame
+from ..errors import N_, BadFrame
 from ..frames import validate_frame
 from ..profiles import DEFAULT_DICE_SET, IMAGE_SUFFIXES, DiceProfile, ProfileError
 from .config import RollDiceConfig
@@ -23,7 +23,7 @@ def enrollment_pairs(folder: str | Path) -> list[tuple[str, str, list[Path]]]:
     """``(colour, face, photos)`` for each ``folder/<colour>-<face>/`` holding at least one photo."""
     root = Path(folder)
     if not root.is_dir():
-        raise ProfileError(f"enrollment folder not found: {root}")
+        raise ProfileError.said(N_("enrollment folder not found: {folder}"), folder=str(root))
     out = []
     for sub in sorted(root.iterdir()):
         if not sub.is_dir() or "-" not in sub.name:
@@ -33,7 +33,7 @@ def enrollment_pairs(folder: str | Path) -> list[tuple[str, str, list[Path]]]:
         if photos:
             out.append((colour.lower(), face.lower(), photos))
     if not out:
-        raise ProfileError(f"no <colour>-<face>/ subfolders with photos in {root}")
+        raise ProfileError.said(N_("no <colour>-<face>/ subfolders with photos in {folder}"), folder=str(root))
     return out
 
 
@@ -96,7 +96,8 @@ def build_profile(folder: str | Path, allowed: Iterable[tuple[str, str]] | None 
         if not inks and unread == len(photos):
             continue  # every photo of the pair was unreadable: the pair is left out, as a pair without photos
         if not inks:
-            raise ProfileError(f"no die found in the photos of {colour}-{face} ({photos[0].parent})")
+            raise ProfileError.said(N_("no die found in the photos of {pair} ({folder})"), pair=f"{colour}-{face}",
+                                    folder=str(photos[0].parent))
         if colour not in colours:
             colours.append(colour)
         if face not in faces:
@@ -114,7 +115,7 @@ def build_profile(folder: str | Path, allowed: Iterable[tuple[str, str]] | None 
                 tpls.append(win[i, best[i]])
         seen[f"{colour}-{face}"] = len(inks)
     if not colours:
-        raise ProfileError(f"no readable photo in {folder}: every photo was left out")
+        raise ProfileError.said(N_("no readable photo in {folder}: every photo was left out"), folder=str(folder))
     means = np.stack([np.median(np.stack(body_by_colour[c]), axis=0) for c in colours])
     allowed_t = tuple(sorted(set(tpl_pairs) if allowed is None else {(str(c), str(f)) for c, f in allowed}))
     return DiceProfile(tuple(colours), tuple(faces), allowed_t, means, tuple(tpl_pairs), np.stack(tpls),
