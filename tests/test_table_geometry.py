@@ -18,6 +18,7 @@ from vision.table import (
     check_markers,
     detect_markers,
     even_zones,
+    markers_where_they_were,
     mat_layout,
     zones_from_seats,
     zones_of,
@@ -83,6 +84,24 @@ def test_markers_moved_is_reported():
     hidden[y0:y1, x0:x1] = (120, 150, 200)
     c2 = check_markers(hidden, cal)
     assert c2.ok and 0 in c2.missing
+
+
+def test_markers_are_looked_for_where_they_were_first():
+    frame = sheet_frame(known_h(tilt=40.0))
+    cal = calibrate(frame, mat_layout())
+    # a marker's own window gives the corners the whole frame gives it
+    for shift in ((0.0, 0.0), (12.0, 5.0)):
+        f = sheet_frame(known_h(tilt=40.0, shift=shift))
+        near, everywhere = markers_where_they_were(f, cal), detect_markers(f)
+        assert near is not None and set(near) == {0, 1, 2, 3}
+        for i, q in near.items():
+            assert np.abs(q - everywhere[i]).max() < 0.01
+    # the sheet moved by more than a marker's side: no marker in its window, the whole frame finds them moved
+    far = sheet_frame(known_h(tilt=40.0, shift=(-200.0, 40.0)))
+    assert markers_where_they_were(far, cal) is None
+    check = check_markers(far, cal)
+    assert set(check.moved) == {0, 1, 2, 3} and not check.missing
+    assert all(abs(d - np.hypot(200.0, 40.0)) < 30.0 for d in check.shift_px.values())
 
 
 def test_top_down_view_and_marker_cover():

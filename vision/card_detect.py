@@ -380,13 +380,12 @@ def outline_strength(gmag: np.ndarray, quad: np.ndarray, per_side: int = 24) -> 
     even when a fitted side strays onto the card's shadow; glare spots and soft shadows have none)."""
     h, w = gmag.shape
     t = (np.arange(per_side) + 0.5) / per_side
-    sides = []
-    for k in range(4):
-        pts = quad[k] + (quad[(k + 1) % 4] - quad[k]) * t[:, None]
-        xs = np.clip(pts[:, 0].round().astype(int), 0, w - 1)
-        ys = np.clip(pts[:, 1].round().astype(int), 0, h - 1)
-        sides.append(float(np.median(gmag[ys, xs])))
-    return sorted(sides)[-2]
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    pts = q[:, None, :] + (np.roll(q, -1, axis=0) - q)[:, None, :] * t[None, :, None]     # [4 sides, per_side, 2]
+    xs = np.clip(pts[..., 0].round().astype(int), 0, w - 1)
+    ys = np.clip(pts[..., 1].round().astype(int), 0, h - 1)
+    sides = np.median(gmag[ys, xs], axis=1)                       # every side's median in one call
+    return float(np.sort(sides)[-2])
 
 
 def card_size_estimate(blobs: list[Blob], aspect: float | None, config: CardsConfig) -> tuple[float, float] | None:
