@@ -200,6 +200,11 @@ class BoxProcess:
         """``phone`` (default: this box's) opens the printed join link, unless its cookie still joins it (a
         cookie holds across restarts while the game's join secret stays) or the box prints none."""
         phone = phone or self.phone
+        # the box prints its phone view line just after its server starts answering: a state can come before it
+        deadline = time.monotonic() + START_S
+        while (not any(line.startswith("phone view at ") for line in self.out) and self.process.poll() is None
+               and time.monotonic() < deadline):
+            time.sleep(0.02)
         link = self.join_link()
         if link is None or (phone.joined and phone.get("/api/me").get("joined")):
             return
