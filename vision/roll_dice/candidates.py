@@ -28,8 +28,9 @@ def fill_symbol_holes(mask: np.ndarray, side: float, config: RollDiceConfig) -> 
     stay open. The small holes are drawn together, so an island inside a filled hole keeps its own hole."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is not None:
-        small = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0
-                 and cv2.contourArea(c) < config.max_hole_frac * side * side]
+        limit = config.max_hole_frac * side * side
+        small = [contours[i] for i in np.flatnonzero(hierarchy[0][:, 3] >= 0).tolist()
+                 if cv2.contourArea(contours[i]) < limit]
         cv2.drawContours(mask, small, -1, 255, -1)
 
 
@@ -177,6 +178,8 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
     kept = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= config.fragment_min_frac * side * side) + 1
     ys, xs = np.nonzero(labels)
     lab = labels[ys, xs]
+    if len(stats) <= 1 << 16:  # the same stable order; numpy sorts 16-bit keys by radix, several times faster
+        lab = lab.astype(np.uint16)
     xy = np.stack([xs, ys], axis=1).astype(np.float32)[np.argsort(lab, kind="stable")]
     counts = np.bincount(lab, minlength=len(stats))
     ends = np.cumsum(counts)
@@ -190,6 +193,13 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
     within = np.hypot(centres[None, :, 0] - centres[:, None, 0], centres[None, :, 1] - centres[:, None, 1]) <= side
     groups = []
     limit = config.merge_fit * side
+    hulls: dict[int, np.ndarray] = {}
+
+    def hull(k: int) -> np.ndarray:
+        if k not in hulls:
+            hulls[k] = cv2.convexHull(pts[order[k]]).reshape(-1, 2)
+        return hulls[k]
+
     for k, i in enumerate(order):
         if used[k]:
             continue
@@ -200,15 +210,18 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
             continue
         # the fragments within a side of the group's centre, in order; the centre moves when the group grows,
         # so the distances are measured again from there for the fragments after the one just merged (a lone
-        # fragment's centre is its own: its neighbours are the precomputed ones)
+        # fragment's centre is its own: its neighbours are the precomputed ones). Whether a union fits is
+        # measured on the two convex hulls' corners: the union's hull, and so its minimal rectangle, is theirs
         start = 0
         near = np.flatnonzero(~used & within[k])
+        outline = hull(k)
         while True:
             for c in near[near >= start]:
-                union = np.vstack([group, pts[order[c]]])
-                (_, _), (rw, rh), _ = cv2.minAreaRect(union)
+                corners = np.vstack([outline, hull(c)])
+                (_, _), (rw, rh), _ = cv2.minAreaRect(corners)
                 if max(rw, rh) <= limit:
-                    group = union
+                    group = np.vstack([group, pts[order[c]]])
+                    outline = cv2.convexHull(corners).reshape(-1, 2)
                     used[c] = True
                     start = c + 1
                     break

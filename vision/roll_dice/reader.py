@@ -25,7 +25,7 @@ from .config import RollDiceConfig
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
 from .foreground import foreground
 from .observations import MEASURED_SIZE, RollDiceRead, TopFaces
-from .shape import die_likeness, pattern_lattice
+from .shape import die_likeness, middle_spread, pattern_lattice
 from .tops import drop_duplicates, extract_tops, rect_box
 
 __all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read_roll_dice", "white_log"]
@@ -142,17 +142,42 @@ class RollDiceReader:
         """(NCC ``[N, K]``, top faces): each die's ink against every template, each template seeing the
         ink as its own colour prints it (:func:`match_faces_polarised`: light symbols on a coloured die,
         dark ones on a white die); the poorly matching dice that look like dice looked at again a little
-        around (:func:`relocate_faces`). None when, after the first match, even the NCC 1 for every face that
-        second look may raise cannot lift these faces' :func:`size_evidence` to ``bar`` (a die size the search
-        will not choose: :meth:`_search`)."""
-        ncc = match_faces_polarised(tops.ink, self._templates, self._template_pol, cfg)
+        around (:func:`relocate_faces`). None as soon as an upper bound of these faces' :func:`size_evidence`
+        falls below ``bar`` (a die size the search will not choose: :meth:`_search`): the bound takes NCC 1 for
+        every face not matched yet and for every face the second look may raise.
+
+        Under a bar, the faces are matched, then looked at again, a few at a time, those that could add most
+        to the evidence first (:func:`_parts`), so a size that cannot be chosen is left as soon as the faces that
+        decide it are read; every face's NCC and rect are those of matching them all at once."""
+        n = len(tops.rects)
         todo = tops.scores >= cfg.min_confidence
         if tops.evidence is not None:
             todo &= die_likeness(tops.evidence, cfg) >= cfg.relocate_likeness
-        if bar > -np.inf:
-            best = ncc.max(1) if ncc.size else np.ones(len(ncc))
-            raised = todo & (best < cfg.relocate_below)                  # relocate_faces looks again at these only
-            if _below(size_evidence(tops, np.where(raised | (ncc.size == 0), 1.0, best)[:, None], cfg), bar):
+        k = len(self._templates) // 4
+        if bar > -np.inf and k and n:
+            reach = _size_evidence_reach(tops, cfg)                # each face's share of the evidence at NCC 1
+            bound = np.ones(n)                                     # each face's best NCC, bounded from above
+            ncc = np.zeros((n, k), np.float32)
+            for part in _parts(reach, bound, bar, cfg, np.ones(n, bool)):
+                ncc[part] = match_faces_polarised(tops.ink[part], self._templates, self._template_pol, cfg)
+                best = ncc[part].max(1)
+                bound[part] = np.where(todo[part] & (best < cfg.relocate_below), 1.0, best)  # raised by a second look
+                if _below(_size_evidence_bound(reach, bound, cfg), bar):
+                    return None
+            rects = tops.rects.copy()
+            again = todo & (ncc.max(1) < cfg.relocate_below)         # relocate_faces looks again at these only
+            for part in _parts(reach, bound, bar, cfg, again):
+                one = np.zeros(n, bool)
+                one[part] = True
+                got, moved = relocate_faces(frame, tops, ncc, None, self._templates, cfg, one, self._template_pol)
+                ncc[part], rects[part] = got[part], moved[part]
+                bound[part] = ncc[part].max(1)
+                if _below(_size_evidence_bound(reach, bound, cfg), bar):
+                    return None
+            return ncc, TopFaces(rects, tops.scores, tops.ink, tops.body, tops.evidence)
+        ncc = match_faces_polarised(tops.ink, self._templates, self._template_pol, cfg)
+        if bar > -np.inf:                                          # no template or no face: NCC 1 bounds them all
+            if _below(size_evidence(tops, np.ones((n, 1)), cfg), bar):
                 return None
         ncc, rects = relocate_faces(frame, tops, ncc, None, self._templates, cfg, todo, self._template_pol)
         return ncc, TopFaces(rects, tops.scores, tops.ink, tops.body, tops.evidence)
@@ -365,6 +390,45 @@ def _below(upper: float, bar: float) -> bool:
     """Whether an upper bound ``upper`` of a size's :func:`size_evidence` is below ``bar`` by more than rounding
     (a bound within 1e-9 of the bar is read on: the choice is never decided by a rounding error)."""
     return upper * (1.0 + 1e-9) + 1e-12 < bar
+
+
+def _size_evidence_reach(tops: TopFaces, cfg: RollDiceConfig) -> np.ndarray:
+    """``float[N]``: each face's factor of :func:`size_evidence` but its NCC (its candidate score x die-likeness x its
+    middle printed), so that the evidence is the sum over the faces of (that x the NCC's ramp) to ``size_power``."""
+    n = len(tops.rects)
+    shape = die_likeness(tops.evidence, cfg) if tops.evidence is not None else np.ones(n)
+    printed = _ramp(middle_spread(tops.ink, cfg), cfg.middle_ramp) if tops.ink is not None else np.ones(n)
+    return np.asarray(tops.scores, np.float64) * shape * printed
+
+
+def _size_evidence_bound(reach: np.ndarray, best: np.ndarray, cfg: RollDiceConfig) -> float:
+    """:func:`size_evidence` of faces whose best NCC is at most ``best`` ``float[N]`` (``reach``:
+    :func:`_size_evidence_reach`), a little above it (a millionth), so that a bound computed in another order than
+    :func:`size_evidence` adds its terms is never below it by a rounding."""
+    return float(((reach * _ramp(best, cfg.strong_match_ramp)) ** cfg.size_power).sum()) * (1.0 + 1e-6)
+
+
+def _parts(reach: np.ndarray, bound: np.ndarray, bar: float, cfg: RollDiceConfig,
+           faces: np.ndarray) -> list[np.ndarray]:
+    """The indices of ``faces`` (``bool[N]``) in parts to read one after the other, those that could add most to the
+    evidence (:func:`_size_evidence_reach`) first: the first part the fewest whose NCC could bring the bound
+    (``bound``: each face's best NCC at most) below ``bar`` (all when none could), each next part twice as many
+    faces, the last all that are left (so at most a few parts, and one when the bar is out of reach)."""
+    idx = np.flatnonzero(faces)
+    if len(idx) == 0:
+        return []
+    idx = idx[np.argsort(-reach[idx], kind="stable")]
+    terms = (reach * _ramp(bound, cfg.strong_match_ramp)) ** cfg.size_power
+    slack = float(terms.sum()) * (1.0 + 1e-6) - bar
+    if slack <= 0:
+        return [idx]
+    first = int(np.searchsorted(np.cumsum(terms[idx]), slack, side="right")) + 1
+    parts, start, size = [], 0, max(4, first)
+    while start < len(idx):
+        stop = len(idx) if len(idx) - (start + size) < size else start + size
+        parts.append(idx[start:stop])
+        start, size = stop, 2 * size
+    return parts
 
 
 def _kept_tops(wanted: Callable[[float, float], bool] | None,

@@ -25,7 +25,11 @@ INK_CHANNELS = 2
 def upright_patch(frame: np.ndarray, cx: float, cy: float, side: float, angle: float, size: int,
                   margin: int) -> np.ndarray:
     """A ``uint8[size+2m, size+2m, 3]`` patch where a square of ``side`` frame px centred on (cx, cy),
-    turned by ``angle`` degrees, spans the central ``size`` px (upright). Used for enrollment and reading."""
+    turned by ``angle`` degrees, spans the central ``size`` px (upright). Used for enrollment and reading.
+
+    Cut from a frame reduced more than twice, the frame is first blurred (a kernel of about the reduction) in a
+    window of 1.5 ``side`` each way round the patch; only the part of it the patch samples (at any turn, with the
+    bilinear sample's pixel and the kernel's reach) is blurred, which gives the same pixels."""
     s = size / max(float(side), 1.0)
     out = size + 2 * margin
     m = cv2.getRotationMatrix2D((float(cx), float(cy)), float(angle), s)
@@ -36,8 +40,14 @@ def upright_patch(frame: np.ndarray, cx: float, cy: float, side: float, angle: f
         k = int(1.0 / s) | 1
         x0, y0 = int(max(cx - side * 1.5, 0)), int(max(cy - side * 1.5, 0))
         x1, y1 = int(min(cx + side * 1.5, frame.shape[1])), int(min(cy + side * 1.5, frame.shape[0]))
-        src = frame[y0:y1, x0:x1]
-        src = cv2.GaussianBlur(src, (k, k), 0)
+        reach = out / (2.0 * s) * np.sqrt(2.0) + k // 2 + 3    # frame px from the centre the blurred pixels reach
+        if reach < side * 1.5:
+            xa, ya = max(int(cx - reach), x0), max(int(cy - reach), y0)
+            xb, yb = min(int(cx + reach) + 1, x1), min(int(cy + reach) + 1, y1)
+            src = np.empty((y1 - y0, x1 - x0) + frame.shape[2:], frame.dtype)   # read only where blurred
+            src[ya - y0:yb - y0, xa - x0:xb - x0] = cv2.GaussianBlur(frame[ya:yb, xa:xb], (k, k), 0)
+        else:
+            src = cv2.GaussianBlur(frame[y0:y1, x0:x1], (k, k), 0)
         m[0, 2] += m[0, 0] * x0 + m[0, 1] * y0
         m[1, 2] += m[1, 0] * x0 + m[1, 1] * y0
     return cv2.warpAffine(src, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
