@@ -153,8 +153,9 @@ class RollDiceAdapter:
         if cards and art:
             frame = validate_frame(frame)
             boxes, previous = timed_stage(timings, "art_change", _print_only, frame, previous, boxes, cards, art)
-            if not boxes:
-                return replace(previous, timings_ms=timings, light=light, die_size=size)
+            if not boxes:   # as a read of the changes orders its dice: highest confidence first
+                return replace(previous, dice=tuple(sorted(previous.dice, key=lambda d: -d.confidence)),
+                               timings_ms=timings, light=light, die_size=size)
 
         def read_window(f: np.ndarray, box: Box, wanted):
             explained = (None if not cards or not art else
