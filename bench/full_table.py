@@ -25,7 +25,8 @@ in this process, :mod:`bench.frame_timing`):
   played), given the previous read and the region that changed (:func:`vision.incremental.read_changes`,
   the region from :func:`vision.motion.change_boxes` of the two frames), in the box's order for a read of the
   changes (:func:`vision.dice_and_cards.changes_order`: the card reads first, then the dice read told the cards
-  found, whose print it does not match against the faces: stage ``roll_dice.art_tops``);
+  found, whose print it does not match against the faces: stage ``roll_dice.art_tops``; a change the cards' print
+  explains whole, no die on it or beside it, it does not read at all: stage ``roll_dice.art_change``);
 * the per-stage medians of each (``reader.stage``), largest first;
 * what was read: dice, cards and hexes found and identified against the scene's labels, and the dice reported
   where there is none (false); for a change, whether

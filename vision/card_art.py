@@ -26,7 +26,8 @@ import numpy as np
 
 from .observations import Sighting
 
-__all__ = ["ART_WIDTH", "ArtConfig", "art_score", "boxes_explained_by_art", "explained_by_art", "without_art"]
+__all__ = ["ART_WIDTH", "ArtConfig", "art_score", "boxes_explained_by_art", "change_explained_by_art",
+           "explained_by_art", "without_art"]
 
 #: Width (px) of a card's art kept in a deck profile (height = width x the card's aspect): about the size a
 #: card spans in a 2304x1296 frame of a whole table, so the art is not coarser than the frame there.
@@ -53,6 +54,17 @@ class ArtConfig:
         min_contrast: a window of the art whose every channel's standard deviation is under this (grey
             levels, 0-255) is plain: it explains no structure, so the candidate is kept.
         blur_sigma: both windows are blurred by this Gaussian (px) first (sensor noise, the art's resampling).
+        change_room: a changed box (:func:`change_explained_by_art`) is judged only when no disc of this fraction of
+            a die's side in radius fits in it off the identified cards: the rest is the change detector's margin, too
+            narrow to hold a die (a die there lies on a card by a third of its side or more, and shows on it).
+        change_window: a pixel on a card is judged by its neighbourhood, a square of this fraction of a die's side
+            (a light's gain, offset and colour cast do not matter there, nor a print a little off the art's tones).
+        change_ncc: where the art has structure there, it explains the frame when their zero-mean normalised
+            cross-correlation (-1..1, per channel, weighted by the art's contrast) is at least this.
+        change_plain: where the art is plain there (``min_contrast``), it explains the frame when no channel of the
+            frame's varies more than this (standard deviation, grey levels 0-255): a die's edge or symbol does.
+        change_blob: a connected spot of unexplained pixels of at least this fraction of a die's side squared is
+            something on the card that is not its print (a die, a hand's leftover): the change is not explained.
     """
 
     inner: float = 0.6
@@ -61,6 +73,11 @@ class ArtConfig:
     min_on_card: float = 0.35
     min_contrast: float = 6.0
     blur_sigma: float = 1.0
+    change_room: float = 0.3
+    change_window: float = 0.4
+    change_ncc: float = 0.5
+    change_plain: float = 12.0
+    change_blob: float = 0.1
 
 
 def _homography(art_hw: tuple[int, int], corners: np.ndarray) -> np.ndarray:
@@ -196,6 +213,102 @@ def boxes_explained_by_art(frame: np.ndarray, boxes: Sequence[tuple[float, float
                 score = _score(frame, box, np.asarray(card.corners, np.float64), H, art[card.id], cfg)
         out.append(score is not None and score >= cfg.explained)
     return out
+
+
+def change_explained_by_art(frame: np.ndarray, box: tuple[int, int, int, int], cards: Sequence[Any],
+                            art: Mapping[str, np.ndarray], side: float, config: ArtConfig | None = None) -> bool:
+    """Whether a changed box holds nothing but the print of identified cards: a tile laid (or taken from where it
+    hid another's print) with no die on it or beside it, so a dice read of the box would find no die.
+
+    The art of each identified card over the box (``cards``, ``art``) is warped to where the card lies; the box is
+    explained when (1) no disc of radius ``change_room`` x ``side`` fits in the box off such cards (the rest is the
+    change detector's margin, too narrow to hold a die) and (2) on the cards, no connected spot of at least
+    ``change_blob`` x ``side`` ** 2 pixels is left that the art does not explain around it (``change_window``,
+    ``change_ncc``, ``change_plain``: the correlation the art check uses, :func:`art_score`, over every
+    neighbourhood, so the light does not matter).
+
+    Args:
+        frame: uint8[H, W, 3] BGR, the frame the cards were read on.
+        box: ``(x, y, w, h)`` frame px, one changed box (:func:`vision.motion.change_boxes`).
+        cards: observations with ``id`` and ``corners`` (float[4, 2] frame px, clockwise from the card's top-left as it
+            reads): the cards the card reads found on ``frame``.
+        art: card id -> uint8[h, w, 3] BGR upright art (:attr:`vision.deck.DeckProfile.art`).
+        side: a die's side, frame px (> 0).
+        config: thresholds (:class:`ArtConfig`).
+
+    Returns:
+        True when the cards' print explains the whole box; False otherwise (no identified card with art over it, a
+        box off the frame or too far from every card, a spot the print does not explain).
+
+    Raises:
+        ValueError: ``side`` is not a finite number > 0.
+    """
+    if not (np.isfinite(side) and side > 0):
+        raise ValueError(f"a die's side is a finite number of px > 0, got {side!r}")
+    cfg = config or ArtConfig()
+    H_img, W_img = frame.shape[:2]
+    x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+    x1, y1 = min(W_img, int(box[0] + box[2])), min(H_img, int(box[1] + box[3]))
+    if x1 - x0 < 4 or y1 - y0 < 4 or not art:
+        return False
+    w, h = x1 - x0, y1 - y0
+    pred = np.zeros((h, w, 3), np.uint8)
+    on = np.zeros((h, w), np.uint8)
+    T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+    for c in cards:
+        outline = None if c.id is None or c.id not in art else _outline(c.corners)
+        if outline is None or outline[:, 0].max() < x0 or outline[:, 0].min() > x1 or outline[:, 1].max() < y0 \
+                or outline[:, 1].min() > y1:
+            continue
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(outline - (x0, y0)).astype(np.int32), 1)
+        if not mask.any():
+            continue
+        warped = cv2.warpPerspective(art[c.id], T @ _homography(art[c.id].shape[:2], outline), (w, h),
+                                     flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        np.copyto(pred, warped, where=mask[:, :, None] > 0)
+        on |= mask
+    if not on.any():
+        return False
+    off = np.zeros((h + 2, w + 2), np.uint8)                     # the box's outside is no room: nothing changed there
+    off[1:-1, 1:-1] = on == 0
+    if float(cv2.distanceTransform(off, cv2.DIST_L2, 3).max()) > cfg.change_room * side:
+        return False                                             # room for a die off every card
+    inner = cv2.erode(on, np.ones((5, 5), np.uint8)) > 0         # the cards' edges blend with the table
+    if int(inner.sum()) < MIN_PIXELS:
+        return False
+    bad = (_unexplained(frame[y0:y1, x0:x1], pred, inner.astype(np.uint8), side, cfg)).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(bad, connectivity=8)
+    return not (n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= cfg.change_blob * side * side)
+
+
+def _unexplained(seen: np.ndarray, art: np.ndarray, on: np.ndarray, side: float, cfg: ArtConfig) -> np.ndarray:
+    """bool[h, w]: the pixels of ``on`` (uint8[h, w], 1 on an identified card) whose neighbourhood (a square of
+    ``change_window`` x ``side`` px) the warped ``art`` (uint8[h, w, 3] BGR, the cards' art where ``on``) does not
+    explain in the frame (``seen``, uint8[h, w, 3] BGR): where the art has structure (a channel's standard deviation
+    there at least ``min_contrast``), its zero-mean normalised cross-correlation with the frame (per channel, weighted
+    by the art's contrast as :func:`art_score` weighs it) is below ``change_ncc``; where the art is plain, the frame is
+    not (a channel's standard deviation at least ``change_plain``). Off the cards the frame stands for the art (the
+    change detector's margin is judged by its room alone)."""
+    f = seen.astype(np.float32)
+    r = np.where(on[:, :, None] > 0, art, seen).astype(np.float32)
+    if cfg.blur_sigma > 0:
+        f = cv2.GaussianBlur(f, (0, 0), cfg.blur_sigma)
+        r = cv2.GaussianBlur(r, (0, 0), cfg.blur_sigma)
+    k = max(3, int(round(cfg.change_window * side)) | 1)
+
+    def mean(x: np.ndarray) -> np.ndarray:
+        return cv2.boxFilter(x, -1, (k, k), borderType=cv2.BORDER_REFLECT)
+
+    mf, mr = mean(f), mean(r)
+    sf = np.sqrt(np.maximum(mean(f * f) - mf * mf, 0.0))
+    sr = np.sqrt(np.maximum(mean(r * r) - mr * mr, 0.0))
+    ncc = (mean(f * r) - mf * mr) / np.maximum(sf * sr, 1e-3)
+    ncc *= sr
+    score = (ncc[..., 0] + ncc[..., 1] + ncc[..., 2]) / np.maximum(sr[..., 0] + sr[..., 1] + sr[..., 2], 1e-3)
+    plain = np.maximum(np.maximum(sr[..., 0], sr[..., 1]), sr[..., 2]) < cfg.min_contrast
+    busy = np.maximum(np.maximum(sf[..., 0], sf[..., 1]), sf[..., 2]) >= cfg.change_plain
+    return (on > 0) & np.where(plain, busy, score < cfg.change_ncc)
 
 
 def without_art(frame: np.ndarray, dice: Sighting, cards: Sequence[Any], art: Mapping[str, np.ndarray] | None,

@@ -18,7 +18,9 @@ changed):
   no change touches (``kept``: the dice that did not move are where they were), then the dice read told the cards
   found (:func:`dice_reader_with`): a top face in a changed window that the printed art of an identified card under
   it explains is dropped before the face match, so a tile laid on the table costs no face search over its print
-  (the art check after both reads would drop those faces anyway). A change narrower than a card (a die rolled)
+  (the art check after both reads would drop those faces anyway), and a changed box the print of the identified cards
+  explains whole (a tile laid with no die on it or beside it, :func:`vision.card_art.change_explained_by_art`) is not
+  read for dice at all (the dice reader's stage ``art_change``). A change narrower than a card (a die rolled)
   leaves the cards as they were, so the dice read is the same as in ``"explained"``; a tile laid with a new die on it
   in one change reads the tile untold of that die (its first look finds a tile, dice on it or not). The kept dice
   are not art-checked again: the cards under them did not change either (a card laid, taken or moved under a die

@@ -33,9 +33,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import cv2
 import numpy as np
 
-from .card_art import boxes_explained_by_art
+from .card_art import boxes_explained_by_art, change_explained_by_art
 from .cards import CardsConfig, read_cards, read_cards_changes
 from .config import D6Config
 from .d6 import D6Reader
@@ -47,6 +48,7 @@ from .incremental import Box, grow, inside_any, joins, touches, windows
 from .observations import Die, Reader, Sighting
 from .roll_dice import RollDiceConfig, RollDiceReader
 from .table import TableCalibration, TableConfig, Zones
+from .timing import timed_stage
 from .white import paper_white
 
 __all__ = ["CardsAdapter", "D6Adapter", "HexesAdapter", "Reader", "RollDiceAdapter", "Sighting"]
@@ -141,9 +143,19 @@ class RollDiceAdapter:
         (:meth:`vision.roll_dice.RollDiceReader.read_window`) under the light of the last full read
         (``previous.light``, kept in the result) and at its die size (``previous.die_size``, kept: no other size
         tried); only the faces that could join the read are matched, and of those not the ones the art of an
-        identified card under them explains (``cards``, ``art``). Raises :class:`vision.BadFrame`."""
+        identified card under them explains (``cards``, ``art``). A changed box the print of the identified cards
+        explains whole (:func:`vision.card_art.change_explained_by_art`: a tile laid, no die on it or beside it) is
+        not read at all (timed as the stage ``art_change``): a die of the last read centred on a card there is gone
+        (the print shows where it lay). Raises :class:`vision.BadFrame`."""
         light, size = previous.light, previous.die_size
         cards, art = self.cards, self.art
+        timings: dict[str, float] = {}
+        if cards and art:
+            frame = validate_frame(frame)
+            boxes, previous = timed_stage(timings, "art_change", _print_only, frame, previous, boxes, cards, art)
+            if not boxes:   # as a read of the changes orders its dice: highest confidence first
+                return replace(previous, dice=tuple(sorted(previous.dice, key=lambda d: -d.confidence)),
+                               timings_ms=timings, light=light, die_size=size)
 
         def read_window(f: np.ndarray, box: Box, wanted):
             explained = (None if not cards or not art else
@@ -151,7 +163,8 @@ class RollDiceAdapter:
             return self.reader.read_window(f, box, light, wanted, size, explained)
 
         s = _dice_changes(self.name, read_window, frame, previous, boxes)
-        return replace(s, dice=self._off_markers(s.dice, (s.width, s.height)), light=light, die_size=size)
+        return replace(s, dice=self._off_markers(s.dice, (s.width, s.height)), light=light, die_size=size,
+                       timings_ms={**timings, **s.timings_ms})
 
 
 @dataclass(frozen=True, eq=False)
@@ -244,6 +257,38 @@ class HexesAdapter:
 WANTED_SLACK = 0.5
 
 
+def _die_side(previous: Sighting, frame_shape: tuple[int, ...]) -> float:
+    """A die's side (frame px) after ``previous``: the median of its dice' boxes' longer sides, else 5 % of the
+    frame's longer side."""
+    sides = [max(d.box[2], d.box[3]) for d in previous.dice]
+    return float(np.median(sides)) if sides else 0.05 * max(frame_shape[:2])
+
+
+def _print_only(frame: np.ndarray, previous: Sighting, boxes: list[Box], cards: tuple[Any, ...],
+                art: Mapping[str, np.ndarray]) -> tuple[list[Box], Sighting]:
+    """(the changed boxes a dice read must read, ``previous`` without the dice that are gone): a box is left out when
+    the print of the identified ``cards`` explains it whole (:func:`vision.card_art.change_explained_by_art`) and
+    every die of ``previous`` touching it is centred in it on such a card (the print shows there now: the die is
+    gone); any other die touching it (beside the change, or centred where the print was not compared) has the box
+    read."""
+    side = _die_side(previous, frame.shape)
+    quads = [np.asarray(c.corners, np.float32).reshape(-1, 1, 2) for c in cards if c.id is not None and c.id in art]
+    rest: list[Box] = []
+    gone: set[int] = set()
+    for b in boxes:
+        near = [d for d in previous.dice if touches(tuple(d.box), [b])]
+        centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2) for d in near]
+        under = all(inside_any(c, [b]) and any(cv2.pointPolygonTest(q, (float(c[0]), float(c[1])), False) >= 0
+                                                for q in quads) for c in centres)
+        if under and change_explained_by_art(frame, b, cards, art, side):
+            gone.update(id(d) for d in near)
+        else:
+            rest.append(b)
+    if gone:
+        previous = replace(previous, dice=tuple(d for d in previous.dice if id(d) not in gone))
+    return rest, previous
+
+
 def _dice_changes(name: str, read_window, frame: np.ndarray, previous: Sighting, boxes: list[Box]) -> Sighting:
     """A dice reader's sighting after a change: ``previous``'s dice touching no box kept, each window (a box
     grown by a die and a half) read by ``read_window(frame, window, wanted)``; a die found there joins when its
@@ -254,8 +299,7 @@ def _dice_changes(name: str, read_window, frame: np.ndarray, previous: Sighting,
     frame = validate_frame(frame)
     h, w = frame.shape[:2]
     kept: list[Die] = [d for d in previous.dice if not touches(d.box, boxes)]
-    sides = [max(d.box[2], d.box[3]) for d in previous.dice]
-    side = float(np.median(sides)) if sides else 0.05 * max(h, w)
+    side = _die_side(previous, frame.shape)
     near = [grow(b, 0.5 * side, frame.shape) for b in boxes]
     taken = [_box_poly(d.box) for d in kept]
     dice = list(kept)
