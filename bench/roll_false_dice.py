@@ -35,7 +35,7 @@ from vision import scenes
 from vision.profiles import load_dice_faces
 from vision.roll_dice import RollDiceConfig, RollDiceReader
 from vision.roll_dice.assemble import assemble, die_weights, symbol_weights
-from vision.roll_dice.reader import detect_tops
+from vision.roll_dice.reader import _not_printed, detect_tops
 from vision.roll_dice.shape import die_likeness, pattern_axes, pattern_repeats
 from vision.roll_dice.tops import rect_box
 
@@ -50,7 +50,7 @@ def read_with_evidence(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceC
     weight = die_weights(tops, ncc, cfg)
     pattern = pattern_repeats(frame, tops.rects, cfg, weight >= cfg.min_confidence)
     lattice = pattern_axes(frame, tops.rects, cfg, weight >= cfg.min_confidence, colour=cfg.repeat_axes_colour)[:, 1]
-    kept = reader._not_pattern(frame, tops, ncc, cfg)
+    kept = _not_printed(frame, reader._not_pattern(frame, tops, ncc, cfg), ncc, cfg)
     _, colour_p = reader._colours(kept.body, symbol_weights(kept, ncc, cfg), cfg, None)
     dice = assemble(kept, colour_p, ncc, reader.profile, cfg, reader._template_pol)
     boxes = [rect_box(r) for r in kept.rects]

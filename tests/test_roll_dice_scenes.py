@@ -72,6 +72,28 @@ def test_patterned_table_without_dice_shows_no_die(light_ink_reader: RollDiceRea
 
 
 
+def test_a_player_boards_numbered_boxes_are_fewer_false_dice_and_no_die_is_lost(light_ink_reader: RollDiceReader):
+    """A player board on an empty table: its track's numbered boxes (the board's surface inside a printed line, with a
+    light digit) were read as dice. The printed-square test (the surface comes back just beyond the face, all round:
+    :func:`vision.roll_dice.shape.surface_returns`) takes most of them away; on plain felt and wood, where every die
+    stands out from the table, it takes no die away and changes no die's colour or face."""
+    plain = RollDiceReader(light_ink_reader.profile, replace(light_ink_reader.config, surface_ramp=None))
+    before = after = 0
+    for table, seed in (("felt", 40), ("felt", 41), ("wood", 44), ("wood", 45)):
+        sc = scenes.render_dice_scene(seed, replace(SCENE, boards=1.0), faces_by_colour=FACES_BY_COLOUR, dice=[],
+                                      table=table)
+        before += len(plain.read(sc.image).dice)
+        after += len(light_ink_reader.read(sc.image).dice)
+    assert before >= 20                                     # the boards' boxes do show as dice without the test
+    assert after <= 0.7 * before
+    for table, seed in (("felt", 50), ("wood", 51)):
+        sc = scenes.render_dice_scene(seed, replace(SCENE, n_dice=(6, 8)), faces_by_colour=FACES_BY_COLOUR,
+                                      edition="light-ink", table=table)
+        with_test, without = light_ink_reader.read(sc.image).dice, plain.read(sc.image).dice
+        assert sorted((d.box, d.colour, str(d.face)) for d in with_test) == \
+            sorted((d.box, d.colour, str(d.face)) for d in without)
+
+
 @pytest.mark.parametrize("seed", [63, 66])
 def test_die_size_holds_where_the_cloths_checks_outnumber_the_dice(light_ink_reader: RollDiceReader, seed: int):
     """A checked cloth whose squares outnumber the dice many times over: the median square blob measures a check, a

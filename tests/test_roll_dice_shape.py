@@ -10,7 +10,15 @@ import pytest
 from vision.roll_dice import RollDiceConfig
 from vision.roll_dice.colours import TINT_AXIS, WARM_AXIS, calibrate_colours, colour_posteriors, estimate_light
 from vision.roll_dice.foreground import to_log
-from vision.roll_dice.shape import die_likeness, expected_sides, face_evidence, pattern_axes, pattern_repeats, snap_top
+from vision.roll_dice.shape import (
+    die_likeness,
+    expected_sides,
+    face_evidence,
+    pattern_axes,
+    pattern_repeats,
+    snap_top,
+    surface_returns,
+)
 from vision.roll_dice.tops import body_colour, rim_weights, upright_patch
 
 CFG = RollDiceConfig()
@@ -390,3 +398,34 @@ def test_stroke_spread_of_no_face_is_empty():
 
     q = CFG.patch + 2 * CFG.patch_margin
     assert stroke_spread(np.zeros((0, 2, q, q), np.float32), CFG).shape == (0,)
+
+
+def test_a_printed_numbered_box_shows_its_surface_all_round_and_a_die_does_not():
+    """A numbered box of a player board's track is the board inside a printed line: the board's colour comes back
+    just beyond the line, on every side (between the track's other boxes). A die stands on the table: beyond its top
+    face lie its darker side faces, its shadow and a table of another colour."""
+    board, ink, table = (40, 30, 25), (170, 200, 210), (60, 110, 150)
+    side = 40
+    img = np.full((400, 400, 3), board, np.uint8)
+    for k in range(5):                                       # the track: boxes 4 px apart, a digit in each
+        x0 = 20 + k * (side + 8)
+        cv2.rectangle(img, (x0, 180), (x0 + side, 180 + side), ink, 2, cv2.LINE_AA)
+        cv2.putText(img, str(k), (x0 + 10, 180 + 31), cv2.FONT_HERSHEY_SIMPLEX, 0.9, ink, 2, cv2.LINE_AA)
+    die = np.full((400, 400, 3), table, np.uint8)
+    c = 200
+    cv2.rectangle(die, (c - 20 + 6, c - 20 + 6), (c + 20 + 10, c + 20 + 10), (30, 55, 75), -1)     # its shadow
+    cv2.fillPoly(die, [np.array([[c + 20, c - 20], [c + 27, c - 14], [c + 27, c + 27], [c - 14, c + 27],
+                                 [c - 20, c + 20]], np.int32)], (120, 130, 135))                 # its side faces
+    cv2.rectangle(die, (c - 20, c - 20), (c + 20, c + 20), CREAM, -1)                             # its top
+    cv2.putText(die, "2", (c - 9, c + 11), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (30, 30, 30), 2, cv2.LINE_AA)
+    box_rect = np.array([[20 + 2 * (side + 8) + side / 2, 180 + side / 2, side - 2, side - 2, 0.0]])
+    die_rect = np.array([[c, c, 40.0, 40.0, 0.0]])
+    box_body = to_log(np.array([[board]], np.uint8), CFG)[0]
+    die_body = to_log(np.array([[CREAM]], np.uint8), CFG)[0]
+    assert surface_returns(img, box_rect, box_body, CFG)[0] >= 0.8
+    assert surface_returns(die, die_rect, die_body, CFG)[0] <= 0.1
+    # the faces not asked for are not measured; none asked, none measured
+    both = surface_returns(die, np.concatenate([die_rect, die_rect]), np.concatenate([die_body, die_body]), CFG,
+                           np.array([False, True]))
+    assert both[0] == -1.0 and both[1] <= 0.1
+    assert surface_returns(die, np.zeros((0, 5)), np.zeros((0, 3)), CFG).shape == (0,)

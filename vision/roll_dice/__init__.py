@@ -46,6 +46,10 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
    brightness of the wrong sign taken out: a glare spot on a die with dark symbols is not ink), so no
    colour has to be decided first; a die-like face matching poorly looked at again over wider shifts and a
    few scales (``relocate_faces``: a top face found a little off its die).
+6b. ``surface`` (:func:`.reader._not_printed`, :func:`.shape.surface_returns`) -- once the die size is chosen, a face
+    whose own body colour comes back just beyond its edges all round is a square printed on the table (a player
+    board's numbered box, a playmat's ring), not a die standing on it: its die score is lowered, unless its symbol
+    plainly matches one of the owner's.
 7. ``calibrate_colours`` (:mod:`.colours`) -- the light's colour and level: the log-RGB offset (wide along
    the lamps' warm-cool axis, narrow across it) and saturation scale that best map the frame's dice onto
    the enrolled colour prototypes, each die weighted by how surely it is a die with a known symbol

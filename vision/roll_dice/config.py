@@ -177,6 +177,15 @@ class RollDiceConfig:
             tile of a lattice (a cloth's checks), which a row of dice alike or a die on a printed line never is; its
             die score is scaled by 1 - the larger of the two ramps. Colour tells a coloured die from the cloth's
             check of the same grey.
+        surface_ring, surface_quantile, surface_span, surface_patch, surface_ramp: the printed-square test
+            (:func:`vision.roll_dice.shape.surface_returns`): the share of the sectors of the ring ``surface_ring``
+            (half faces from the face's middle: beyond a die's edge and a printed square's line) where at least
+            ``surface_quantile`` percent of the pixels are the face's own body colour again, measured on a
+            ``surface_patch`` px upright patch spanning ``surface_span`` sides. A square printed on a board or a mat
+            (a track's numbered box, a ring) is the surface inside a line, which comes back beyond it; a die stands
+            out from what lies round it. Its die score is scaled by 1 - the ramp ``surface_ramp`` of that share x (1 -
+            its best template NCC on ``strong_match_ramp``: a plain symbol of the owner's dice is a die wherever it
+            lies, as a die among dice of its colour or on a cloth of its colour) (None: no test).
         min_confidence: candidates less likely than this to be a die of an enrolled colour are dropped.
         face_threshold: the face is reported only when its (colour, face) pair has at least this
             probability; otherwise the die is reported with ``face=None``.
@@ -321,6 +330,11 @@ class RollDiceConfig:
     repeat_axes_angle: float = 35.0
     repeat_axes_colour: bool = True
     repeat_axes_ramp: tuple[float, float] = (0.6, 0.7)
+    surface_ring: tuple[float, float] = (1.3, 2.2)
+    surface_quantile: float = 25.0
+    surface_span: float = 2.5
+    surface_patch: int = 40
+    surface_ramp: tuple[float, float] | None = (0.4, 0.7)
     min_confidence: float = 0.15
     face_threshold: float = 0.4
     overlap_dist: float = 0.7

@@ -25,7 +25,7 @@ from .config import RollDiceConfig
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
 from .foreground import foreground
 from .observations import MEASURED_SIZE, RollDiceRead, TopFaces
-from .shape import die_likeness, middle_spread, pattern_lattice
+from .shape import die_likeness, middle_spread, pattern_lattice, surface_returns
 from .tops import drop_duplicates, extract_tops, rect_box
 
 __all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read_roll_dice", "white_log"]
@@ -204,7 +204,7 @@ class RollDiceReader:
         card's white border or a die known to be white, in this frame) of a white reference the table gives:
         the light's colour is then taken from it (:func:`vision.roll_dice.colours.estimate_light`) rather than from
         the dice alone. Returns a :class:`RollDiceRead` with per-stage timings (validate, foreground, candidates,
-        cnn, tops, dedupe, faces, pattern, colours, assemble) in ms. Raises :class:`BadFrame` for a bad frame,
+        cnn, tops, dedupe, faces, pattern, surface, colours, assemble) in ms. Raises :class:`BadFrame` for a bad frame,
         ``ValueError`` for a ``white`` that is not 3 finite numbers in 0..255.
 
         The die size is searched (:func:`tried_sides`, :func:`size_evidence`) on every frame; a reader built with
@@ -378,12 +378,29 @@ class RollDiceReader:
         if searched:
             best = self._search(tops_at, fg, edges, cfg, timings, looked, frame)
         evidence, chosen, tops, ncc = best
+        tops = stage("surface", _not_printed, frame, tops, ncc, cfg)
         weights = symbol_weights(tops, ncc, cfg)
         lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white)
         dice = stage("assemble", assemble, tops, colour_p, ncc, self.profile, cfg, self._template_pol)
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
         return read, float(evidence), searched
+
+
+def _not_printed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
+    """The top faces with the die score of each that is a square printed on the table lowered by ``surface_ramp`` of
+    :func:`surface_returns` (its surface comes back just beyond its outline: a player board's numbered box, a ring
+    of a playmat), unless its symbol is plainly one of the owner's (best NCC on ``strong_match_ramp``); only the
+    faces that would be reported are measured, once the die size is chosen."""
+    if cfg.surface_ramp is None or len(tops.rects) == 0:
+        return tops
+    todo = die_weights(tops, ncc, cfg) >= cfg.min_confidence
+    if not todo.any():
+        return tops
+    printed = _ramp(np.maximum(surface_returns(frame, tops.rects, tops.body, cfg, todo), 0.0), cfg.surface_ramp)
+    plain = _ramp(ncc.max(1), cfg.strong_match_ramp) if ncc.size else np.zeros(len(tops.rects))
+    keep = 1.0 - printed * (1.0 - plain)
+    return TopFaces(tops.rects, np.asarray(tops.scores, np.float64) * keep, tops.ink, tops.body, tops.evidence)
 
 
 def _below(upper: float, bar: float) -> bool:

@@ -22,7 +22,7 @@ from .config import RollDiceConfig
 from .foreground import channel_sum, to_log
 
 __all__ = ["die_likeness", "expected_sides", "face_evidence", "face_evidences", "middle_spread", "pattern_axes",
-           "pattern_lattice", "pattern_repeats", "snap_top", "stroke_spread", "top_fit"]
+           "pattern_lattice", "pattern_repeats", "snap_top", "stroke_spread", "surface_returns", "top_fit"]
 
 
 @functools.lru_cache(maxsize=8)
@@ -450,4 +450,81 @@ def _both_ways(res: np.ndarray, ox: int, oy: int, slack: int, one_side: float) -
         opp = near[-i0 - 2 * oy:(-i1 - 2 * oy) if -i1 - 2 * oy >= 0 else None:-1,
                    -j0 - 2 * ox:(-j1 - 2 * ox) if -j1 - 2 * ox >= 0 else None:-1]
         out[i0:i1, j0:j1] = np.minimum(res[i0:i1, j0:j1], opp)
+    return out
+
+
+@functools.lru_cache(maxsize=4)
+def _surface_sectors(size: int, face: float, ring: tuple[float, float], sectors: int) -> tuple[np.ndarray, ...]:
+    """Flat pixel indices of each sector of the ring ``ring`` (Chebyshev distance from the middle, in half faces)
+    of a ``size`` px patch whose middle ``face`` px are the top face: one ``int[L]`` array per non-empty sector."""
+    g = np.abs(np.arange(size, dtype=np.float32) - (size - 1) / 2.0) / (face / 2.0)
+    r = np.maximum(g[:, None], g[None, :]).reshape(-1)
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) - (size - 1) / 2.0
+    sector = ((((np.arctan2(yy, xx) + np.pi) / (2 * np.pi)) * sectors).astype(np.int64) % sectors).reshape(-1)
+    band = (r >= ring[0]) & (r <= ring[1])
+    out = tuple(np.flatnonzero(band & (sector == k)) for k in range(sectors))
+    out = tuple(a for a in out if len(a))
+    for a in out:
+        a.setflags(write=False)
+    return out
+
+
+def surface_returns(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, config: RollDiceConfig,
+                    todo: np.ndarray | None = None) -> np.ndarray:
+    """How much of the ring round each top face, just beyond its edges, is the face's own body colour again,
+    ``float[N]`` 0..1 (-1 where not measured): the share of ``evidence_sectors`` sectors of the ring ``surface_ring``
+    (Chebyshev distance from the face's middle, in half faces) in which at least ``surface_quantile`` percent of the
+    pixels are within ``evidence_body`` of the body colour.
+
+    A die stands on the table: beyond its top face's edges lie its side faces (shaded), its shadow and the table,
+    which is the die's colour only where a like die or a table of its colour touches it. A square printed on a
+    board or a playmat (a numbered box of a player board's track, a ring, a framed icon) is the surface it is
+    printed on, seen inside a printed line: that surface comes back just beyond the line, all round, between the
+    board's other printed lines. Measured on an upright patch spanning ``surface_span`` sides (``surface_patch``
+    px) round each face.
+
+    Args:
+        frame: ``uint8[H, W, 3]`` BGR.
+        rects: ``float[N, 5]`` top faces (cx, cy, w, h, angle deg; frame px).
+        bodies: ``float[N, 3]`` their body colours, log-RGB (:func:`vision.roll_dice.tops.body_colour`).
+        config: ``surface_ring``, ``surface_quantile``, ``surface_span``, ``surface_patch``, ``evidence_sectors``,
+            ``evidence_body``.
+        todo: ``bool[N]``, the faces to measure (others get -1); default all.
+
+    Returns ``float[N]``. Raises nothing; empty input gives an empty result.
+    """
+    from .tops import upright_patch  # here to keep tops -> shape one way at import time
+
+    rects = np.asarray(rects, np.float64).reshape(-1, 5)
+    n = len(rects)
+    out = np.full(n, -1.0)
+    todo = np.ones(n, bool) if todo is None else np.asarray(todo, bool)
+    idx = np.flatnonzero(todo)
+    if len(idx) == 0:
+        return out
+    q, span = int(config.surface_patch), float(config.surface_span)
+    sectors = _surface_sectors(q, q / span, tuple(float(v) for v in config.surface_ring), int(config.evidence_sectors))
+    if not sectors:
+        return out
+    h, w = frame.shape[:2]
+    patches = np.empty((len(idx), q, q, 3), np.uint8)
+    for k, i in enumerate(idx):
+        cx, cy = float(rects[i, 0]), float(rects[i, 1])
+        span_px = span * float(np.sqrt(max(rects[i, 2] * rects[i, 3], 1.0)))
+        reach = 0.75 * span_px                                  # past the half diagonal of the turned patch
+        x0, y0 = int(max(0, np.floor(cx - reach))), int(max(0, np.floor(cy - reach)))
+        x1, y1 = int(min(w, np.ceil(cx + reach) + 1)), int(min(h, np.ceil(cy + reach) + 1))
+        crop = frame[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
+        f = min(1.0, q / span_px)                               # the crop scaled to the patch's scale, averaged
+        if f < 1.0:
+            crop = cv2.resize(crop, (max(1, round(crop.shape[1] * f)), max(1, round(crop.shape[0] * f))),
+                              interpolation=cv2.INTER_AREA)
+        fx, fy = crop.shape[1] / max(x1 - x0, 1), crop.shape[0] / max(y1 - y0, 1)
+        patches[k] = upright_patch(crop, (cx - x0) * fx, (cy - y0) * fy, span_px * 0.5 * (fx + fy), rects[i, 4], q, 0)
+    diff = to_log(patches, config) - np.asarray(bodies, np.float32)[idx][:, None, None, :]
+    d = np.sqrt(channel_sum(diff ** 2)).reshape(len(idx), -1)                           # float32[M, q*q]
+    share = float(config.surface_quantile) / 100.0
+    near = d < config.evidence_body
+    same = np.stack([near[:, s].mean(1) >= share for s in sectors], 1)
+    out[idx] = same.mean(1)
     return out
