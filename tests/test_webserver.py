@@ -104,25 +104,26 @@ def test_the_whole_connection_limit_full_of_half_open_ones_frees_itself():
         server.shutdown()
 
 
+def _exchange(server, request: bytes) -> tuple[bytes, bytes, bytes]:
+    """Send ``request`` raw to ``server`` on a new loopback connection; its answer as :func:`_read_answer` reads it."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+        s.sendall(request)
+        return _read_answer(s)
+
+
 def test_header_and_body_limits_are_json_answers_without_reading_the_body():
     server = serve(_app, host="127.0.0.1", port=0)
     try:
-        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
-            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n")
-            head, _, body = _read_answer(s)
+        head, _, body = _exchange(server, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n")
         assert head.split()[1] == b"431"
         assert b"application/json" in head and "headers are larger than 8 KiB" in json.loads(body)["error"]
 
-        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
-            s.sendall(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                      b"Content-Length: 1000000000\r\n\r\n{")  # a gigabyte announced: refused from the headers
-            head, _, body = _read_answer(s)
+        head, _, body = _exchange(server, b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                  b"Content-Length: 1000000000\r\n\r\n{")  # a gigabyte announced: refused unread
         assert head.split()[1] == b"413"
         assert "larger than 16 KiB" in json.loads(body)["error"]  # the app's own 413 message
 
-        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
-            s.sendall(b"GARBAGE\r\n\r\n")
-            head, _, body = _read_answer(s)
+        head, _, body = _exchange(server, b"GARBAGE\r\n\r\n")
         assert head.split()[1] == b"400" and json.loads(body)["error"]
     finally:
         server.shutdown()
@@ -142,10 +143,8 @@ def test_a_431_is_said_in_the_language_the_headers_before_the_limit_ask_for(lang
     server = serve(_app, host="127.0.0.1", port=0)
     try:
         for header in (f"Cookie: lang={lang}".encode(), f"Accept-Language: {lang};q=0.9, en;q=0.5".encode()):
-            with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
-                s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + header + b"\r\nX-Big: " + b"a" * 20_000
-                          + b"\r\n\r\n")
-                head, _, body = _read_answer(s)
+            head, _, body = _exchange(server, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + header + b"\r\nX-Big: "
+                                      + b"a" * 20_000 + b"\r\n\r\n")
             assert head.split()[1] == b"431"
             assert json.loads(body)["error"].startswith(OPENINGS[lang]), body
     finally:
@@ -157,9 +156,8 @@ def test_a_431_of_an_address_too_long_is_said_in_every_language():
     four languages of the box, one line each, the box's first, and by language under "errors"."""
     server = serve(_app, host="127.0.0.1", port=0)
     try:
-        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
-            s.sendall(b"GET /" + b"a" * 20_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: lang=el\r\n\r\n")
-            head, _, body = _read_answer(s)
+        head, _, body = _exchange(server, b"GET /" + b"a" * 20_000
+                                  + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: lang=el\r\n\r\n")
         assert head.split()[1] == b"431"
         answer = json.loads(body)
         lines = answer["error"].splitlines()
