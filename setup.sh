@@ -2,6 +2,7 @@
 # One entry point for a fresh Debian / Raspberry Pi OS machine.
 #   ./setup.sh run  [companion options]   install, then run the main job:
 #                                         the camera on a Raspberry Pi, the demo replay elsewhere
+#                                         (and with the demo's --once or --fast)
 #   ./setup.sh test [pytest options]      install with test extras, then run the test suite
 #   ./setup.sh install [installer options] install the box as a service on this Raspberry Pi
 #                                         (systemd/install.sh, with sudo; --help lists its options)
@@ -84,6 +85,8 @@ pip_quiet -e .
 compile_catalogs
 # The main job: `run` with the camera on a Raspberry Pi, else `demo`. Options without a command are the main
 # job's (./setup.sh run --once --no-screen); companion's own -v/--language stay in front of the command.
+# --once and --fast are the demo's own options (a replay has passes and a pace; the camera has neither):
+# with them the main job is the demo on a Raspberry Pi too.
 main_job=demo
 if .venv/bin/python -c "import picamera2" >/dev/null 2>&1; then
   main_job=run
@@ -96,6 +99,15 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
+if [ "$main_job" = run ] && [ $# -gt 0 ] && [ "${1#-}" != "$1" ]; then
+  for arg in "$@"; do
+    case "$arg" in
+      --once|--fast) main_job=demo
+                     echo "setup: $arg is an option of the demo replay: running companion demo, not the camera" >&2
+                     break ;;
+    esac
+  done
+fi
 if [ $# -eq 0 ] || [ "${1#-}" != "$1" ]; then
   set -- "$main_job" "$@"
 fi

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from companion import i18n
 from companion.i18n import N_, ngettext
@@ -65,6 +65,26 @@ class Parser(argparse.ArgumentParser):
         positionals = formatter._format_actions_usage(self._get_positional_actions(), [])  # argparse's own forms
         words = [argparse._("usage: ") + self.prog, argparse._("[options]"), positionals]  # type: ignore[attr-defined]
         return " ".join(w for w in words if w) + "\n"
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:  # type: ignore[override]
+        """argparse's, except that options the command does not take are refused by the command's own parser
+        (``usage: companion run [options]``, ``companion run: error: unrecognized arguments: --once``), not by the
+        top-level one, whose usage does not say which command refused them."""
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            self.command_parser(parsed).error(
+                argparse._("unrecognized arguments: %s") % " ".join(extra)  # type: ignore[attr-defined]
+            )
+        return parsed
+
+    def command_parser(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+        """The parser of the (sub)command ``parsed`` names (``companion enroll roll-dice``'s own), else this one."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = action.choices.get(getattr(parsed, action.dest, None))
+                if chosen is not None:
+                    return chosen.command_parser(parsed) if isinstance(chosen, Parser) else chosen
+        return self
 
     def error(self, message: str) -> NoReturn:
         """Print the short usage and ``PROG: error: MESSAGE`` to stderr, exit 2 (as argparse, in fewer lines)."""

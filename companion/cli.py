@@ -450,7 +450,12 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         action="store_true",
         help=_("the demo's database (this checkout's own, where `companion demo` records games)"),
     )
-    export.add_argument("--session", help=_("session id (default: the newest {titles} session)").format(titles=titles))
+    export.add_argument(
+        "--session",
+        help=_("session id (default: the newest {titles} game that has ended; with --unfinished, the newest)").format(
+            titles=titles
+        ),
+    )
     export.add_argument(
         "--json",
         type=Path,

@@ -475,12 +475,15 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         response.headers["Cache-Control"] = "no-store"
         return response
 
-    @app.get("/export/<session_id>.<kind>")
+    @app.get("/export/<name>")
     @limiter.limit(limits.read)
-    def export_file(session_id: str, kind: str) -> Response | tuple[Response, int]:
+    def export_file(name: str) -> Response | tuple[Response, int]:
         refuse_unjoined()
-        if exports is None or kind not in ("json", "bgstats.json"):
+        # the longer suffix first: "<session>.bgstats.json" is the play, "<session>.json" the record
+        kind = next((k for k in ("bgstats.json", "json") if name.endswith("." + k) and len(name) > len(k) + 1), None)
+        if exports is None or kind is None:
             return _error(404, i18n.Text("no such export: /export/<session>.json or /export/<session>.bgstats.json"))
+        session_id = name[: -len(kind) - 1]
         from companion.errors import BadEntry
 
         try:

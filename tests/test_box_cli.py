@@ -407,3 +407,28 @@ def test_too_many_players_are_said_to_be_too_many_not_short_of_colours(tmp_path,
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].endswith(said), err
     assert not (tmp_path / "d.sqlite3").exists()
+
+
+def test_game_choose_shows_the_chooser_with_the_unfinished_game_on_it(tmp_path):
+    """README: `companion demo --game choose` is the chooser on the demo replay. After an Eclipse game left open
+    (README walkthrough, step 4), `--game choose` reopened that game; it now starts on the chooser, the open game
+    listed there to go back to. Without --game the box still comes back to where it was."""
+    from companion.library import Library
+    from companion.modes import ModeName
+    from companion.records import load_place
+
+    db = str(tmp_path / "demo.sqlite3")
+    eclipse = ["demo", "--db", db, *BOX, "--max-frames", "2", "--game", "eclipse", "--players", "Ann,Bob",
+               "--species", "Terran Directorate,Orion Hegemony"]
+    assert main(eclipse) == 0
+    with SessionStore(db) as s:
+        [game] = s.list_sessions()
+        assert load_place(s)["mode"] in (ModeName.SETUP.value, ModeName.PLAY.value)  # the box was in that game
+    assert main(["--language", "pl", "demo", "--db", db, *BOX, "--max-frames", "2", "--game", "choose"]) == 0
+    with SessionStore(db) as s:
+        assert load_place(s) == {"mode": ModeName.CHOOSE.value}
+        loop = MainLoop(source=FakeCamera([np.zeros((240, 320, 3), np.uint8)] * 3), reader=None, session=None,
+                        hub=StateHub(), stillness=StillnessDetector(), sleep=lambda s: None, library=Library(s))
+        assert loop.mode_name is ModeName.CHOOSE
+        assert [g["session"] for g in loop.view()["choose"]["open"]] == [game.id]  # to go back to from the chooser
+        assert [x.id for x in s.list_sessions()] == [game.id]  # nothing new started, the game kept

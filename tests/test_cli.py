@@ -71,6 +71,18 @@ def test_unknown_option_and_dice_kind_are_usage_errors():
     assert result.returncode == 2 and "invalid choice: 'd20'" in result.stderr
 
 
+def test_an_option_the_command_does_not_take_is_refused_with_that_commands_usage(capsys):
+    """`companion run --once` (--once is the demo's) said the top-level usage, which does not name `run`."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["run", "--once", "--no-screen"])
+    err = capsys.readouterr().err.splitlines()
+    assert stopped.value.code == 2
+    assert err == ["usage: companion run [options]", "companion run: error: unrecognized arguments: --once"]
+    with pytest.raises(SystemExit):
+        main(["enroll", "roll-dice", "--frobnicate"])
+    assert "companion enroll roll-dice: error: unrecognized arguments: --frobnicate" in capsys.readouterr().err
+
+
 def test_demo_reads_every_photo_and_records_it(tmp_path):
     db = tmp_path / "sessions.sqlite3"
     shot = tmp_path / "screen.png"

@@ -7,6 +7,7 @@ touchscreen's allowance."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -125,6 +126,14 @@ def test_a_whole_evening_from_a_phone(browser, box, output_dir):  # noqa: F811
         page.locator("#history-list button").first.click()
         expect(page.locator("#history-open")).to_be_visible()
         expect(page.locator("#history-json")).to_have_attribute("href", f"/export/{session}.json")
+        # the BG Stats play downloads when tapped (the file the BG Stats app imports)
+        expect(page.locator("#history-play")).to_have_attribute("href", f"/export/{session}.bgstats.json")
+        with page.expect_download() as got:
+            page.locator("#history-play").click()
+        download = got.value
+        assert download.suggested_filename == f"{session}.bgstats.json"
+        play = json.loads(Path(download.path()).read_text(encoding="utf-8"))
+        assert play["sourceName"] == "tabletop-companion" and {p["name"] for p in play["players"]} == {LONG, "Bob"}
         assert fits(page)
         page.screenshot(path=str(output_dir / "evening-phone-history.png"), full_page=True)
         page.get_by_role("button", name=i18n.translations("pl").gettext("Games"), exact=True).click()

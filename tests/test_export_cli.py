@@ -186,3 +186,56 @@ def test_an_unfinished_game_names_its_round_in_the_commands_language(tmp_path, c
     err = capsys.readouterr().err.strip()
     said = i18n.say(label, "hu")
     assert said != str(label) and f"({said})" in err and f"({label})" not in err
+
+
+def _ended_race(store, players="Ann,Bob"):
+    """A 2-player Race game played to its end: the first player takes the whole 24-chip VP pool (12 per player,
+    Race for the Galaxy, Setup) in Consume, so the game ends with that round and the first player wins."""
+    flow = _race(store, players)
+    first, second = flow.names
+    flow.report(first, "start", {"card": "Old Earth"})
+    flow.report(second, "start", {"card": "Epsilon Eridani"})
+    flow.report(first, "select", {"action": "Consume: x2 VP"})
+    flow.report(second, "select", {"action": "Produce"})
+    flow.report(first, "vp", {"vp": 24})
+    for _ in range(5):
+        if flow.over():
+            break
+        flow.next_phase()
+    assert flow.over()
+    return flow.session.id
+
+
+def test_export_without_a_session_takes_the_newest_finished_game_when_the_newest_has_not_ended(tmp_path, capsys):
+    """README's walkthrough: games played in order, the last one (Eclipse, step 4) left open; step 5's
+    `companion export --demo --json game.json` writes the newest game that has ended and says which it took."""
+    db = tmp_path / "demo.sqlite3"
+    with SessionStore(db) as s:
+        older = _ended_race(s, "Cy,Di")
+        finished = _ended_race(s)
+        open_game = _race(s, "Ed,Fay").session.id
+    out = tmp_path / "game.json"
+    assert main(["export", "--db", str(db), "--json", str(out), "--bgstats", str(tmp_path / "play.json")]) == 0
+    said = capsys.readouterr().out
+    assert f"session {open_game}" in said and f"session {finished}" in said and older not in said
+    game = json.loads(out.read_text(encoding="utf-8"))
+    assert game["session"] == finished and game["finished"] is True and game["winners"] == ["Ann"]
+    # --unfinished still takes the newest game; --session the one named; with the JSON on stdout the note goes to
+    # standard error
+    assert main(["export", "--db", str(db), "--unfinished", "--json", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["session"] == open_game
+    assert main(["export", "--db", str(db), "--session", open_game, "--json", str(tmp_path / "o.json")]) == 1
+    assert "has not ended" in capsys.readouterr().err
+    assert main(["export", "--db", str(db), "--json", "-"]) == 0
+    piped = capsys.readouterr()
+    assert json.loads(piped.out)["session"] == finished and f"session {finished}" in piped.err
+
+
+def test_export_refuses_the_newest_game_when_no_game_has_ended(tmp_path, capsys):
+    db = tmp_path / "box.sqlite3"
+    with SessionStore(db) as s:
+        sid = _race(s).session.id
+    assert main(["export", "--db", str(db), "--json", str(tmp_path / "g.json")]) == 1
+    err = capsys.readouterr().err
+    assert f"session {sid} has not ended" in err and "--unfinished" in err
+    assert not (tmp_path / "g.json").exists()

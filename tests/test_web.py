@@ -556,3 +556,42 @@ def test_too_large_body_is_a_json_413(hub):
     assert response.status_code == 413
     assert response.is_json and "larger than 16 KiB" in response.get_json()["error"]
     assert hub.take_actions() == []
+
+
+# -- the history's downloads ------------------------------------------------------------------
+
+
+def test_a_finished_race_game_downloads_as_its_record_and_its_bgstats_play(store):
+    """The history's two links (``/export/<session>.json`` and ``/export/<session>.bgstats.json``, docs/contracts.md)
+    on a joined phone: a 2-player Race game, Ann takes all 24 VP chips in Consume x2 (the pool is 12 per player,
+    Race for the Galaxy, Setup), so the game ends at the end of that round with Ann the winner."""
+    from companion.library import export_documents
+
+    session = store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {}))
+    flow = GameFlow(session, FLOWS["race"])
+    flow.report("Ann", "start", {"card": "Old Earth"})
+    flow.report("Bob", "start", {"card": "Epsilon Eridani"})
+    flow.report("Ann", "select", {"action": "Consume: x2 VP"})
+    flow.report("Bob", "select", {"action": "Produce"})
+    flow.report("Ann", "vp", {"vp": 24})
+    for _ in range(5):
+        if flow.over():
+            break
+        flow.next_phase()
+    assert flow.over()
+    sid = session.id
+    phone = joined_phone(StateHub(), exports=lambda s: export_documents(store, s))
+    record = phone.get(f"/export/{sid}.json")
+    assert record.status_code == 200 and record.mimetype == "application/json"
+    assert f'filename="{sid}.json"' in record.headers["Content-Disposition"]
+    game = json.loads(record.get_data(as_text=True))
+    assert game["game"] == "race" and game["finished"] is True and game["winners"] == ["Ann"]
+    play = phone.get(f"/export/{sid}.bgstats.json")
+    assert play.status_code == 200, play.get_data(as_text=True)
+    assert play.mimetype == "application/json"
+    assert f'filename="{sid}.bgstats.json"' in play.headers["Content-Disposition"]
+    bgstats = json.loads(play.get_data(as_text=True))
+    assert bgstats["sourceName"] == "tabletop-companion"
+    assert [(p["name"], p["winner"]) for p in bgstats["players"]] == [("Ann", True), ("Bob", False)]
+    for wrong in (f"/export/{sid}.csv", f"/export/{sid}.bgstats", "/export/.json", "/export/nosuchgame.bgstats.json"):
+        assert phone.get(wrong).status_code == 404, wrong

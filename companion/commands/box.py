@@ -120,6 +120,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         return EXIT_USAGE
     demo = args.command == "demo"
     game_not_given = box_config.origin("box.default_game") == "default"  # neither --game nor the configuration
+    game_given = box_config.origin("box.default_game").startswith("flag")  # --game on the command line
     args.game = start_game(args.game, game_not_given,
                            "replay" if demo else (args.source or "auto"))
     flow_game = args.game in FLOWS
@@ -204,7 +205,9 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         store = SessionStore.open_or_recover(db, exclusive=True)  # one box per database
         if chooser:
             session = None
-            if args.new_session:  # the chooser, not where the box was
+            # the chooser, not where the box was: --new-session, or the chooser asked for by --game choose (the games
+            # left unfinished are on it to go back to); without either the box comes back to where it was
+            if args.new_session or game_given:
                 from companion.records import save_place
 
                 if store.read_only is None:

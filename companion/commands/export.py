@@ -7,6 +7,7 @@ import argparse
 import json
 import logging
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,17 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
                 )
                 return EXIT_USAGE
             flow = GameFlow(session, FLOWS[session.game.name])
+            took = None  # the newest finished game, taken when the newest game has not ended
+            if not args.session and not args.unfinished and not flow.over():
+                took = _newest_finished(store, FLOWS)
+            if took is not None:
+                newest, newest_round = session, say(flow.table().round_label)
+                session, flow = took
+                took = _(
+                    "the newest game, session {newest}, has not ended ({round_label}); exporting the newest finished "
+                    "game, session {id} ({title}); --session ID picks another, --unfinished takes the newest"
+                ).format(newest=newest.id, round_label=newest_round, id=session.id,
+                         title=say(FLOWS[session.game.name].title))
             if not flow.over() and not args.unfinished:
                 print(
                     _(
@@ -77,6 +89,8 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
         return EXIT_USAGE
     piped = any(str(out) == "-" for out in (args.json, args.bgstats))  # JSON on stdout; the rest on stderr
     status = sys.stderr if piped else sys.stdout
+    if took is not None:
+        print(took, file=status)
     for out, keys in ((args.json, {"format": "tabletop-companion/game"}), (args.bgstats, {"sourceName": ...})):
         problem = None if out is None or str(out) == "-" else not_ours(out, keys)
         if problem:
@@ -106,6 +120,24 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
             path="-" if out is None else out, problem=say(os_reason(exc))), file=sys.stderr)
         return EXIT_INPUT
     return EXIT_OK
+
+def _newest_finished(store: Any, flows: Mapping[str, Any]) -> tuple[Any, Any] | None:
+    """``(session, GameFlow)`` of the newest finished game with a flow in ``store``, or None when none has ended.
+
+    Raises:
+        SessionError: the database cannot be read.
+    """
+    from companion.flow import GameFlow
+
+    for info in store.list_sessions():  # newest first
+        if info.game not in flows:
+            continue
+        session = store.get(info.id)
+        flow = GameFlow(session, flows[info.game])
+        if flow.over():
+            return session, flow
+    return None
+
 
 def _chosen_db(args: argparse.Namespace, command: str) -> Path | None:
     """The database of ``export``/``sessions``: ``--db``, ``--demo`` (:func:`~companion.paths.demo_db_path`) or the
