@@ -82,6 +82,15 @@ def _camera_gave_up(exc: BaseException) -> bool:
     return isinstance(exc, DeviceError)
 
 
+MODE_WORDS = {
+    ModeName.DICE: Text("the dice reader"), ModeName.SETUP: Text("a game being set up"),
+    ModeName.PLAY: Text("a game in play"), ModeName.SCORES: Text("a game's scores"),
+    ModeName.ENROLL: Text("the dice enrollment"), ModeName.CHOOSE: Text("the game chooser"),
+    ModeName.HISTORY: Text("the games played before"), ModeName.CALIBRATION: Text("the table check"),
+    ModeName.SETTINGS: Text("the settings"),
+}
+"""Where the box is (a :class:`ModeName`), in the players' words: an action that does not apply there says so."""
+
 class Screen(Protocol):
     """What the loop needs of the touchscreen (``companion.screen.TouchScreen``)."""
 
@@ -661,7 +670,8 @@ class MainLoop:
             return Outcome(
                 [],
                 "",
-                Text("{action} does not apply now ({mode})", action=shown(act.action.value), mode=self.mode.name.value),
+                Text("{action} does not apply now ({mode})", action=shown(act.action.phone_name or act.action.value),
+                     mode=MODE_WORDS.get(self.mode.name, self.mode.name.value)),
             )
         self.advance()
         return outcome

@@ -108,15 +108,27 @@ class Problem:
 
 # -- value kinds: each takes the TOML value and returns the setting's value or raises ValueError ----
 
+def _toml(value: Any) -> str:
+    """``value`` as it is written in the TOML file (``true``, ``"x"``, ``["x", 2]``), not as Python spells it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
 def _text(value: Any) -> str:
     if not isinstance(value, str):
-        raise ValueError(Text("give text in quotes, e.g. \"{value}\"", value=str(value)))
+        example = ", ".join(_toml(v).strip('"') for v in value) if isinstance(value, (list, tuple)) else _toml(value)
+        raise ValueError(Text("give text in quotes, e.g. \"{value}\"", value=example))
     return value
 
 
 def _port(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(Text("give a whole number 1-65535 without quotes, not {value}", value=repr(value)))
+        raise ValueError(Text("give a whole number 1-65535 without quotes, not {value}", value=_toml(value)))
     if not 1 <= value <= 65535:
         raise ValueError(Text("{value} is not a TCP port: give 1-65535", value=value))
     return value
@@ -124,7 +136,7 @@ def _port(value: Any) -> int:
 
 def _flag(value: Any) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(Text("give true or false (no quotes), not {value}", value=repr(value)))
+        raise ValueError(Text("give true or false (no quotes), not {value}", value=_toml(value)))
     return value
 
 
@@ -133,8 +145,8 @@ def _pin(value: Any, optional: bool) -> int | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value not in BCM_PINS:
         if optional:
-            raise ValueError(Text('give a BCM number 0-27 or "off", not {value}', value=repr(value)))
-        raise ValueError(Text("give a BCM number 0-27, not {value}", value=repr(value)))
+            raise ValueError(Text('give a BCM number 0-27 or "off", not {value}', value=_toml(value)))
+        raise ValueError(Text("give a BCM number 0-27, not {value}", value=_toml(value)))
     return value
 
 
@@ -145,7 +157,7 @@ def _size(value: Any) -> tuple[int, int] | None:
     match = re.fullmatch(r"(\d{2,5})\s*x\s*(\d{2,5})", text)
     if not match:
         raise ValueError(Text('give "auto" or WIDTHxHEIGHT in pixels, e.g. "2304x1296", not {value}',
-                              value=repr(value)))
+                              value=_toml(value)))
     width, height = int(match.group(1)), int(match.group(2))
     if not (64 <= width <= 8192 and 64 <= height <= 8192):
         raise ValueError(Text("{width}x{height}: each side must be 64-8192 px", width=width, height=height))
@@ -203,16 +215,16 @@ def host_setting(value: Any) -> str:
         return text
     raise ValueError(Text('{value} is not a network address: give an address such as "0.0.0.0" (every network of '
                           'the box), "127.0.0.1" or "192.168.1.20", or a host name such as "companion.local"',
-                          value=repr(value)))
+                          value=repr(value)))  # a text: the command line shares it
 
 
 def _folder(value: Any) -> str:
     text = _text(value).strip()
     if text and not Path(text).expanduser().is_absolute():
         raise ValueError(Text('give an absolute folder ("/var/lib/tabletop-companion") or "" for the default, '
-                              "not {value}", value=repr(value)))
+                              "not {value}", value=_toml(value)))
     if text and Path(text).expanduser().exists() and not Path(text).expanduser().is_dir():
-        raise ValueError(Text('{value} is a file: give a folder, or "" for the default', value=repr(value)))
+        raise ValueError(Text('{value} is a file: give a folder, or "" for the default', value=_toml(value)))
     return text
 
 
@@ -272,9 +284,9 @@ class Setting:
             if text not in allowed:
                 close = difflib.get_close_matches(text, allowed, n=1)
                 if close:
-                    raise ValueError(Text('{value} is not one of {allowed} (did you mean "{close}"?)', value=repr(text),
-                                          allowed=", ".join(allowed), close=close[0]))
-                raise ValueError(Text("{value} is not one of {allowed}", value=repr(text), allowed=", ".join(allowed)))
+                    raise ValueError(Text('{value} is not one of {allowed} (did you mean "{close}"?)',
+                                          value=_toml(text), allowed=", ".join(allowed), close=close[0]))
+                raise ValueError(Text("{value} is not one of {allowed}", value=_toml(text), allowed=", ".join(allowed)))
         return self.parse(raw)
 
 

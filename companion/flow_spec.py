@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from companion.errors import BadEntry, shown
-from companion.i18n import OR, Listing, Text, message_of
+from companion.i18n import OR, Listing, Text, message_of, plural
 from rules import BadEvent, Event, GameInfo, Option, Progress, ScoreBreakdown
 from rules.scoring import closest_names
 from rules.settings import check_settings
@@ -145,8 +145,9 @@ def whole_number(value: Any, what: str) -> int:
         return value
     if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
         return int(value.strip())
-    raise BadEntry(Text("{what} must be a whole number (digits 0-9, at most {digits}), got {value}", what=what,
-                        digits=WHOLE_DIGITS, value=shown(value)))
+    raise BadEntry(plural("{what} must be a whole number of at most {digits} digit (0-9), got {value}",
+                          "{what} must be a whole number of at most {digits} digits (0-9), got {value}", WHOLE_DIGITS,
+                          what=what, digits=WHOLE_DIGITS, value=shown(value)))
 
 
 def _in_range(n: int, f: Field) -> bool:
@@ -220,41 +221,44 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
                 raise BadEntry(Text("{form}: {field} is missing", form=form.label, field=f.label))
             out[f.name] = None
             continue
-        what = Text("{form}: {field}", form=form.label, field=f.label)
-        if f.kind == "choice":
-            out[f.name] = _parse_choice(f, value, what)
-        elif f.kind == "int":
-            n = whole_number(value, what)
-            if not _in_range(n, f):
-                raise BadEntry(
-                    Text(
-                        "{what} must be {low}-{high}, got {value}",
-                        what=what,
-                        low=f.minimum,
-                        high=f.maximum,
-                        value=shown(n),
+        what = f.label  # the form is named before the problem: "Credits now: Credits must be 0-10, got 11"
+        try:
+            if f.kind == "choice":
+                out[f.name] = _parse_choice(f, value, what)
+            elif f.kind == "int":
+                n = whole_number(value, what)
+                if not _in_range(n, f):
+                    raise BadEntry(
+                        Text(
+                            "{what} must be {low}-{high}, got {value}",
+                            what=what,
+                            low=f.minimum,
+                            high=f.maximum,
+                            value=shown(n),
+                        )
                     )
-                )
-            out[f.name] = n
-        elif f.kind == "cell":
-            if not isinstance(value, (list, tuple)) or len(value) != 2:
-                raise BadEntry(Text("{what} must be a cell [i, j], got {value}", what=what, value=shown(value)))
-            cell = [whole_number(v, what) for v in value]
-            if not all(_in_range(v, f) for v in cell):
-                raise BadEntry(
-                    Text(
-                        "{what}: each coordinate must be {low}-{high}, got {value}",
-                        what=what,
-                        low=f.minimum,
-                        high=f.maximum,
-                        value=shown(cell),
+                out[f.name] = n
+            elif f.kind == "cell":
+                if not isinstance(value, (list, tuple)) or len(value) != 2:
+                    raise BadEntry(Text("{what} must be a cell [i, j], got {value}", what=what, value=shown(value)))
+                cell = [whole_number(v, what) for v in value]
+                if not all(_in_range(v, f) for v in cell):
+                    raise BadEntry(
+                        Text(
+                            "{what}: each coordinate must be {low}-{high}, got {value}",
+                            what=what,
+                            low=f.minimum,
+                            high=f.maximum,
+                            value=shown(cell),
+                        )
                     )
-                )
-            out[f.name] = cell
-        elif f.kind == "dice":
-            out[f.name] = _dice_faces(value, f, what)
-        else:  # pragma: no cover - a spec bug
-            raise ValueError(f"unknown field kind {f.kind!r}")
+                out[f.name] = cell
+            elif f.kind == "dice":
+                out[f.name] = _dice_faces(value, f, what)
+            else:  # pragma: no cover - a spec bug
+                raise ValueError(f"unknown field kind {f.kind!r}")
+        except BadEntry as exc:
+            raise BadEntry(Text("{form}: {problem}", form=form.label, problem=message_of(exc))) from None
     return out
 
 

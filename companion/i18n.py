@@ -176,6 +176,70 @@ def NC_(context: str, message: str) -> tuple[str, str]:
     return context, message
 
 
+TERM_CONTEXT = "a game term (a phase, a step of the round, a die, an action card) as the players' language says it"
+"""The catalog context of a game term said from the catalog (:data:`rules.names.WORD_KINDS`): a phase "Ship" is
+not a spaceship."""
+
+TERM_WORDS = (
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Explore"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Develop"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Settle"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Produce"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Ship"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Consume"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Wild"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Roll"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Assign"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Reveal"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Phases"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Manage Empire"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Home die"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Military die"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Consumption die"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Novelty die"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Rare Elements die"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Genes die"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Alien Technology die"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Explore +5"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Explore +1,+1"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Develop (second card)"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Settle (second card)"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Consume: Trade ($)"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Consume: x2 VP"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "World"),
+    NC_("a game term (a phase, a step of the round, a die, an action card) as the players' language says it",
+        "Development"),
+)
+"""The English of every :data:`rules.names.WORD_KINDS` term but the colours (said as plain words), for the
+catalogs: said where the players' edition prints no name of its own (Roll in Polish, Race in Hungarian)."""
+
+
 def lazy(message: str) -> Text:
     """``message`` kept to be said later (a label or constant defined at import time, a string put in a view):
     a :class:`Text` without parameters, English as a ``str``, said in a language by :func:`localize`."""
@@ -219,7 +283,10 @@ def _say(value: str, lang: str) -> str:
             return str(value)
     if isinstance(value, Term):
         if value.kind in WORD_KINDS and value.id not in translated(value.kind, lang):
-            return translations(lang).gettext(str(value))  # an ordinary word the edition does not name
+            catalog = translations(lang)  # an ordinary word the edition does not name
+            if value.kind == "roll.colour":
+                return catalog.gettext(str(value))
+            return catalog.pgettext(TERM_CONTEXT, str(value))
         return value.said(lang)
     if isinstance(value, Listing):
         return str(localize(value.sep, lang)).join(str(localize(item, lang)) for item in value.items)

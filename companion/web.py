@@ -583,8 +583,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
                            "action")
         action = body["action"]
         if not isinstance(action, str) or action not in PHONE_ACTIONS:
-            shown = repr(action) if len(repr(action)) <= 40 else repr(action)[:37] + "..."
-            return _error(400, i18n.Text("unknown action {action}; a phone may post: {actions}", action=shown,
+            return _error(400, i18n.Text("unknown action {action}; a phone may post: {actions}", action=quoted(action),
                                          actions=", ".join(PHONE_ACTIONS)), allowed=list(PHONE_ACTIONS), field="action")
         game = hub.snapshot().view.get("game") or {}
         in_flow = bool(game.get("flow"))

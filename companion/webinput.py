@@ -22,7 +22,7 @@ from werkzeug.exceptions import BadRequest
 
 from companion.errors import shown
 from companion.flow_spec import WHOLE_DIGITS
-from companion.i18n import OR, Listing, Text
+from companion.i18n import OR, Listing, Text, plural
 from rules.scoring import BIDI_CONTROLS, has_visible
 
 __all__ = ["BadInput", "json_body", "text", "whole", "choice", "form_values", "version_and_key",
@@ -218,8 +218,10 @@ def form_values(body: dict[str, Any], example: str,
             if isinstance(item, str) and (len(item) > 100 or not _is_text(item)):
                 label, kind = (fields or {}).get(name, (None, ""))
                 if kind == "int":  # what the box reads there is a number: say so, as the form's own check would
-                    raise BadInput(Text("{what} must be a whole number (digits 0-9, at most {digits}), got {value}",
-                                        what=label or repr(field), digits=WHOLE_DIGITS, value=shown(item)), field)
+                    raise BadInput(plural("{what} must be a whole number of at most {digits} digit (0-9), got {value}",
+                                          "{what} must be a whole number of at most {digits} digits (0-9), got {value}",
+                                          WHOLE_DIGITS, what=label or repr(field), digits=WHOLE_DIGITS,
+                                          value=shown(item)), field)
                 if len(item) > 100:
                     raise BadInput(Text("{field} must be text of up to 100 characters", field=repr(field)), field)
                 raise BadInput(Text("{field} holds characters that are not text (control characters, text-direction "

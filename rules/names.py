@@ -160,10 +160,12 @@ def source(kind: str, id: str, lang: str) -> dict[str, Any] | None:
     return dict(term) if isinstance(term, Mapping) else None
 
 
-WORD_KINDS = frozenset({"roll.colour"})
-"""Kinds whose English is an ordinary word (a die's colour), not a name printed on a component: where the
-player's edition gives none, the box says it from its message catalog (``companion.i18n.localize``) rather than
-in English."""
+WORD_KINDS = frozenset({"roll.colour", "roll.phase", "roll.face", "roll.step", "roll.die", "race.phase",
+                        "race.action", "race.card_type"})
+"""Kinds whose English is an ordinary word (a die's colour, a phase, a step of the round, an action card's title),
+not a name printed on a single component: where the player's edition gives none (Roll has no Polish or Hungarian
+edition, Race no Greek or Hungarian one), the box says it from its message catalog (``companion.i18n.localize``)
+rather than in English, so one screen speaks one language. Card, tile and location names stay as printed."""
 
 
 class Term(str):

@@ -52,7 +52,7 @@ def test_no_markers_in_view_is_a_one_line_error_exit_1(tmp_path, capsys):
     cv2.imwrite(str(blank), np.full((240, 320, 3), 120, np.uint8))
     assert main(["calibrate", "--source", str(blank), "--out", str(tmp_path / "c.json")]) == 1
     err = capsys.readouterr().err.strip()
-    assert err.startswith("companion calibrate: saw calibration markers [] but need at least 2")
+    assert err.startswith("companion calibrate: saw no calibration marker but need at least 2 of #0, #1, #2, #3")
     assert "\n" not in err and not (tmp_path / "c.json").exists()
 
 

@@ -97,7 +97,7 @@ def test_a_sheet_out_of_view_at_calibration_is_said_in_the_boxs_language(tmp_pat
     out = tmp_path / "calibration.json"
     assert main(["--language", lang, "calibrate", "--source", str(PHOTO), "--out", str(out)]) == 1
     err = capsys.readouterr().err.strip().splitlines()[-1]
-    assert words in err and "[0, 1, 2, 3]" in err and "need at least" not in err
+    assert words in err and "#0, #1, #2, #3" in err and "[0, 1, 2, 3]" not in err and "need at least" not in err
     assert not out.exists()
 
 

@@ -314,7 +314,7 @@ def test_the_problems_logged_at_the_start_are_in_the_commands_language(tmp_path,
         assert ours.split(": ")[0] != "configuration", ours
         assert ours.split(": ", 3)[3] != theirs.split(": ", 3)[3], ours  # what is wrong: not the English
     assert "config check" in said[2] and said[2] != english[2]  # the command to run, as typed
-    assert "'x'" in said[0] and "8080" in said[0]  # the value written and the default as they are
+    assert '"x"' in said[0] and "8080" in said[0]  # the value written and the default as they are
 
 
 @pytest.mark.parametrize("name, ok", [("companion", True), ("Kitchen table", True), ("Στο τραπέζι 2", True),
@@ -356,7 +356,7 @@ def test_config_check_says_each_problem_in_the_language_asked_for(tmp_path, caps
         assert ours.startswith(prefix), (ours, prefix)  # the file, line and key as written
         assert ours[len(prefix):] != theirs[len(prefix):], ours  # what is wrong: in the language asked for
     # the values the owner wrote and the defaults stay as written
-    assert "'80'" in said[1] and "8080" in said[1] and "gpio.next_pin" in said[4] and "27" in said[4]
+    assert '"80"' in said[1] and "8080" in said[1] and "gpio.next_pin" in said[4] and "27" in said[4]
 
 
 def test_a_device_a_pipe_or_a_huge_file_as_the_configuration_is_one_problem_and_the_defaults(tmp_path, capsys):
@@ -379,3 +379,17 @@ def test_a_device_a_pipe_or_a_huge_file_as_the_configuration_is_one_problem_and_
     assert said.startswith(f"{pipe}: ") and "device or a pipe" not in said  # in Polish
     quiet = load(Path(os.devnull), env={})
     assert quiet.problems == [] and quiet["web.port"] == 8080
+
+
+def test_bad_values_are_quoted_as_written_in_the_toml_file(tmp_path):
+    """'config check' said "nie True" and 'np. "['x']"': Python's spellings of what the owner wrote in TOML."""
+    from companion.i18n import say
+
+    path = tmp_path / "config.toml"
+    path.write_text('[web]\nannounce = "yes"\nhost = true\n[box]\ndata_dir = ["x"]\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load(path, env={}, strict=True)
+    text = {p.key: say(p.message, "pl") for p in caught.value.problems}
+    assert 'nie "yes"' in text["web.announce"] and "'yes'" not in text["web.announce"]
+    assert "np. \"x\"" in text["box.data_dir"] and "['x']" not in text["box.data_dir"]
+    assert "True" not in text["web.host"] and "true" in text["web.host"]

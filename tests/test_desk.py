@@ -107,7 +107,7 @@ def test_text_that_is_no_text_in_a_number_field_is_told_the_field_takes_a_number
     phone = joined_phone(loop.hub)
     answer = post_through_loop(phone, loop, "/api/report", {"player": "Ann", "form": "hand", "values": {"cards": sent}})
     said = answer.get_json()["error"]
-    assert answer.status_code == 400 and said.startswith("Cards must be a whole number (digits 0-9, at most 9), got ")
+    assert answer.status_code == 400 and said.startswith("Cards must be a whole number of at most 9 digits (0-9), got ")
     assert "text" not in said and answer.get_json()["field"] == "values.cards"
     answer = post_through_loop(phone, loop, "/api/report", {"player": "Ann", "form": "start", "values": {"card": sent}})
     said = answer.get_json()["error"]

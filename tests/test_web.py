@@ -191,6 +191,7 @@ def test_post_action_read_now_is_accepted_and_undo_is_answered_by_the_loop(joine
         ({"json": {"what": "undo"}}, "unknown field 'what': this request takes version, key, action, label"),
         ({"json": {"action": "quit"}}, "unknown action 'quit'"),
         ({"json": {"action": "explode"}}, "unknown action 'explode'"),
+        ({"json": {"action": None}}, "unknown action null;"),  # as the phone wrote it, not Python's None
     ],
 )
 def test_post_action_rejects_bad_requests(joined, hub, kwargs, problem):

@@ -308,9 +308,14 @@ def homography_from_markers(seen: dict[int, np.ndarray], layout: MarkerLayout,
     """
     ids = sorted(i for i in seen if i in layout.corners_mm)
     if len(ids) < max(1, config.min_markers):
+        markers = ", ".join(f"#{i}" for i in sorted(layout.corners_mm))  # "#0, #1": as the table check names them
+        if not ids:
+            raise CalibrationFailed.said(
+                N_("saw no calibration marker but need at least {needed} of {markers} (is the sheet in view, flat "
+                   "and well lit?)"), needed=config.min_markers, markers=markers)
         raise CalibrationFailed.said(
             N_("saw calibration markers {seen} but need at least {needed} of {markers} (is the sheet in view, flat "
-               "and well lit?)"), seen=str(ids), needed=config.min_markers, markers=str(sorted(layout.corners_mm)))
+               "and well lit?)"), seen=", ".join(f"#{i}" for i in ids), needed=config.min_markers, markers=markers)
     src = np.concatenate([layout.corners_mm[i] for i in ids])
     dst = np.concatenate([seen[i] for i in ids])
     H, _ = cv2.findHomography(src, dst, 0)

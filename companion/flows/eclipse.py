@@ -42,6 +42,7 @@ from rules.eclipse.fleet import ANCIENTS, MISSILE_COLOURS, hit_on
 from rules.eclipse.galaxy import STEP, ring
 from rules.eclipse.mapcheck import GENERATOR_TECHS
 from rules.eclipse.rounds import ACTIONS, REACTIONS
+from rules.eclipse.words import ANCIENTS_WORD, RESOURCE_WORDS
 
 __all__ = ["ECLIPSE_FLOW", "EclipseFlow", "MAP_REACH"]
 
@@ -258,7 +259,8 @@ class EclipseFlow(FlowBase):
                 Text("Combat: fire a volley (dice left blank: the camera reads them)"),
                 (
                     Field("ship", Text("Firing ship"), choices=SHIP_TYPES),
-                    Field("target", Text("At"), choices=(*names, ANCIENTS), optional=True),
+                    Field("target", Text("At"), choices=(*names, ANCIENTS), optional=True,
+                          labels=(*names, ANCIENTS_WORD)),
                     Field("target_ship", Text("Target ship"), choices=SHIP_TYPES, optional=True),
                     _count("computers", Text("Computers (blank: the blueprint's)"), 9),
                     _count("shields", Text("Target's shields (blank: its blueprint's)"), 9),
@@ -284,7 +286,8 @@ class EclipseFlow(FlowBase):
             Form("disc_back", Text("Influence disc taken back"), (_cell("hex", Text("Hex [q, r]")),)),
             Form("structure", Text("Tile laid on a hex"), (
                 Field("tile", Text("Tile"), choices=TILES), _cell("hex", Text("Hex [q, r]")),
-                Field("colour", Text("Shrine's colour"), choices=RESOURCES, optional=True),
+                Field("colour", Text("Shrine's colour"), choices=RESOURCES, optional=True,
+                      labels=tuple(RESOURCE_WORDS[r] for r in RESOURCES)),
                 Field("cost", Text("Shrine's cost"), choices=("2", "4", "6"), optional=True))),
             Form("direction", Text("Turn Order card: next round's direction"),
                  (Field("direction", Text("Direction"), choices=("clockwise", "counter-clockwise"),
@@ -527,7 +530,8 @@ class EclipseFlow(FlowBase):
             cells.append(Cell(at, h["sector"], h.get("owner"), int(h["rotation"]), detail))
         spaces = sorted({(q + dq, r + dr) for q, r in taken for dq, dr in STEP.values()} - taken,
                         key=lambda c: (ring(*c), c))
-        cells += [Cell(c, f"[{c[0]}, {c[1]}]", None, None, "space") for c in spaces if ring(*c) <= MAP_REACH]
+        cells += [Cell(c, f"[{c[0]}, {c[1]}]", None, None, Text("empty space"))
+                  for c in spaces if ring(*c) <= MAP_REACH]
         return (Board("map", Text("The galaxy"), "hex", tuple(cells)),)
 
     def throws(self, view: Mapping[str, Any], progress: Progress) -> tuple[Throw, ...]:

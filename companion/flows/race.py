@@ -17,6 +17,7 @@ from companion.errors import BadEntry
 from companion.flow_spec import Column, Field, FlowBase, Form, TableRound
 from companion.i18n import Listing, Text, lazy
 from rules import Progress
+from rules.names import term
 from rules.race import RACE_GAME
 from rules.race.cards import cards, facts
 from rules.scoring import ScoreInputError
@@ -85,9 +86,10 @@ class RaceFlow(FlowBase):
         names = tuple(sorted(deck))
         worlds = tuple(sorted(n for n, c in deck.items() if c.is_world))
         actions = tuple(a for a, raw in _actions().items() if view.get("advanced") or not raw["advanced_only"])
-        choose = [Field("action", Text("Action card"), choices=actions)]
+        labels = tuple(term("race.action", _actions()[a]["id"]) for a in actions)  # as the players say it
+        choose = [Field("action", Text("Action card"), choices=actions, labels=labels)]
         if view.get("advanced"):
-            choose.append(Field("second", Text("Second action card"), choices=actions))
+            choose.append(Field("second", Text("Second action card"), choices=actions, labels=labels))
         return (
             Form(
                 "start",
@@ -140,11 +142,10 @@ class RaceFlow(FlowBase):
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
         """Phases of the round in order with who gets each bonus; VP pool; tableau sizes."""
         stage = progress.stage
-        cards_of = {a["id"]: a["card"] for a in facts()["actions"]}
         phases = []
         for k, s in enumerate(view["steps"]):
             by = [
-                Text("{player} ({cards})", player=p, cards=Listing(cards_of[i] for i in ids))
+                Text("{player} ({cards})", player=p, cards=Listing(term("race.action", i) for i in ids))
                 for p, ids in s["bonus"].items()
             ]
             if view["step"] is None:

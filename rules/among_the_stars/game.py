@@ -54,7 +54,7 @@ from rules.engine import EventContext, GameBase
 from rules.names import term
 from rules.scoring import ScoreInputError
 from rules.settings import check_settings
-from rules.text import N_, Listing, Text
+from rules.text import N_, Listing, Text, plural
 
 __all__ = [
     "AMONG_GAME",
@@ -426,9 +426,11 @@ class AmongTheStarsGame(GameBase):
         delta = self._delta(ctx)
         if p.credits + delta < 0:
             ctx.finding(
-                Text("{player} has {credits} credits and cannot lose {loss}: credits never go below 0 (recorded as 0; "
-                     "{missing} credits that do not exist; misread amount?)",
-                     player=p.name, credits=p.credits, loss=-delta, missing=-delta - p.credits),
+                plural("{player} has {credits} credit and cannot lose {loss}: credits never go below 0 (recorded as 0; "
+                       "{missing} missing; misread amount?)",
+                       "{player} has {credits} credits and cannot lose {loss}: credits never go below 0 "
+                       "(recorded as 0; {missing} missing; misread amount?)",
+                       p.credits, player=p.name, credits=p.credits, loss=-delta, missing=-delta - p.credits),
                 p.name, Severity.WARNING,
                 N_("rulebook 4 'The three actions': a player pays only with credits they have"))
         return state.with_player(replace(p, credits=max(0, p.credits + delta)))

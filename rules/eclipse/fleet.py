@@ -21,7 +21,7 @@ from rules.eclipse import combat
 from rules.eclipse.data import SHIP_TYPES
 from rules.eclipse.state import EclipseState
 from rules.eclipse.verdict import Verdict
-from rules.eclipse.words import PHASE_WORDS
+from rules.eclipse.words import ANCIENTS_WORD, PHASE_WORDS
 from rules.engine import EventContext
 from rules.text import N_, Text
 
@@ -123,7 +123,8 @@ def _target(ctx: EventContext, me: str) -> str | None:
     if target is None or target == ANCIENTS:
         return target
     if target == me or target not in ctx.players:
-        raise ctx.bad(f"'target' must be another player or {ANCIENTS}, got {target!r}")
+        raise ctx.bad(Text("the target must be another player or {ancients}, got {target}", ancients=ANCIENTS_WORD,
+                           target=target))
     return target
 
 

@@ -28,9 +28,9 @@ from rules.eclipse.placement import (
 )
 from rules.eclipse.state import EclipsePlayer, EclipseState, Structure, shrine_tiles
 from rules.eclipse.verdict import Verdict
-from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS
+from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS, RESOURCE_WORDS
 from rules.engine import EventContext
-from rules.text import N_, Text
+from rules.text import N_, Listing, Text
 
 __all__ = [
     "ancients_destroyed",
@@ -310,7 +310,8 @@ def _structure_payload(ctx: EventContext) -> tuple[str, str | None, int | None]:
     if kind == "shrine":
         colour = ctx.require("colour", str)
         if colour not in SHRINE_COLOURS:
-            raise ctx.bad(f"a Shrine's 'colour' is one of {', '.join(SHRINE_COLOURS)}, got {colour!r}")
+            raise ctx.bad(Text("a Shrine's colour is one of {colours}, got {colour}",
+                               colours=Listing([RESOURCE_WORDS[c] for c in SHRINE_COLOURS]), colour=colour))
         cost = ctx.get("cost", None, int)
         if cost is not None and cost not in SHRINE_COSTS:
             raise ctx.bad(f"a Shrine's 'cost' is 2, 4 or 6, got {cost}")

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from rules.text import Text
 
-__all__ = ["ACTION_WORDS", "MODULE_WORDS", "PHASE_WORDS", "RESOURCE_WORDS", "STRUCTURE_WORDS", "structure_word"]
+__all__ = ["ACTION_WORDS", "ANCIENTS_WORD", "MODULE_WORDS", "PHASE_WORDS", "RESOURCE_WORDS", "STRUCTURE_WORDS",
+           "structure_word"]
 
 RESOURCE_WORDS = {"money": Text("Money"), "science": Text("Science"), "materials": Text("Materials")}
 """The three resources (a Shrine's or a planet's colour)."""
+
+ANCIENTS_WORD = Text("Ancients")
+"""The Ancients (Rise of the Ancients p.6) as a target or a side in combat, in the players' words."""
 
 STRUCTURE_WORDS = {"orbital": Text("Orbital"), "monolith": Text("Monolith"), "shellworld": Text("Shellworld"),
                    "warp_portal": Text("Warp Portal"), "ancient_warp_portal": Text("Ancient Warp Portal"),

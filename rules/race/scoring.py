@@ -26,7 +26,7 @@ from typing import Any
 from rules.core import RulesError, ScoreBreakdown, ScoreLine
 from rules.race.cards import Card, CardSet, VpRule, cards, facts
 from rules.scoring import Fields, ScoreInputError, check_distinct_names, field_path, winners
-from rules.text import N_, Text
+from rules.text import N_, Text, plural
 
 __all__ = [
     "BONUS",
@@ -133,7 +133,7 @@ def six_cost_bonus(development: Card, tableau: Sequence[Card], chips: int) -> tu
         if matched[rule]:
             total += rule.points * matched[rule]
             parts.append(f"{matched[rule]} {rule.describe()} x{rule.points}")
-    return total, " + ".join(parts) if parts else "nothing counted"
+    return total, " + ".join(parts) if parts else Text("nothing counted")
 
 
 def score_player(player: PlayerRecord) -> ScoreBreakdown:
@@ -143,7 +143,7 @@ def score_player(player: PlayerRecord) -> ScoreBreakdown:
     worlds = [c for c in player.tableau if c.is_world]
     developments = [c for c in player.tableau if c.is_development]
     lines = [
-        ScoreLine(CHIPS, player.chips, f"{player.chips} VP in chips"),
+        ScoreLine(CHIPS, player.chips, plural("{n} VP in chips", "{n} VP in chips", player.chips)),
         ScoreLine(DEVELOPMENTS, sum(c.vp for c in developments), " + ".join(f"{c.name} {c.vp}" for c in developments)),
         ScoreLine(WORLDS, sum(c.vp for c in worlds), " + ".join(f"{c.name} {c.vp}" for c in worlds)),
     ]

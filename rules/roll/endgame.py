@@ -20,7 +20,7 @@ from rules.core import ScoreBreakdown, ScoreLine
 from rules.roll.data import COLOURS, Catalogue, catalogue
 from rules.roll.dice import Dice
 from rules.scoring import Fields, ScoreInputError, ceil_div, check_distinct_names, check_int, closest_names
-from rules.text import Text
+from rules.text import Text, plural
 
 __all__ = [
     "COST6_BONUSES",
@@ -112,7 +112,8 @@ def _galactic_renaissance(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
     n = 0
     while (n + 1) * (n + 2) // 2 <= p.vp_chips:  # 1, 3, 6, 10, 15... VP in chips
         n += 1
-    return n, f"{p.vp_chips} VP in chips reaches step {n} of 1/3/6/10/15..."
+    return n, plural("{chips} VP in chips reaches step {n} of 1/3/6/10/15...",
+                     "{chips} VP in chips reaches step {n} of 1/3/6/10/15...", p.vp_chips, chips=p.vp_chips, n=n)
 
 
 def _galactic_reserves(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
@@ -166,7 +167,7 @@ def score_position(p: EndPosition, cat: Catalogue | None = None) -> ScoreBreakdo
     cat = cat or catalogue()
     devs, worlds = _devs(p, cat), _worlds(p, cat)
     lines = [
-        ScoreLine(Text("VP chips"), p.vp_chips, f"{p.vp_chips} VP in chips"),
+        ScoreLine(Text("VP chips"), p.vp_chips, plural("{n} VP in chips", "{n} VP in chips", p.vp_chips)),
         ScoreLine(Text("developments"), sum(d.cost for d in devs), " + ".join(f"{d.name} {d.cost}" for d in devs)),
         ScoreLine(Text("worlds"), sum(w.cost for w in worlds), " + ".join(f"{w.name} {w.cost}" for w in worlds)),
     ]

@@ -1,0 +1,37 @@
+"""Eclipse's volley target, Shrine colours, empty map spaces and their errors in the players' language (the
+Eclipse rulebook's terms: Ancients, Money, Science, Materials)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.flows.eclipse import ECLIPSE_FLOW
+from companion.i18n import localize
+from rules import BadEvent
+from tests.test_eclipse_game import FOUR, play
+
+
+def _field(form_id: str, name: str):
+    form = next(f for f in ECLIPSE_FLOW.forms({"players": [{"name": "Ann"}, {"name": "Bob"}]}) if f.id == form_id)
+    return next(x for x in form.fields if x.name == name)
+
+
+def test_shrine_colours_and_the_ancients_are_offered_in_polish() -> None:
+    colour = _field("structure", "colour")
+    assert list(colour.choices) == ["money", "science", "materials"]  # what the phone posts: never translated
+    assert localize(list(colour.labels), "pl") == ["Pieniądze", "Nauka", "Materiały"]
+    target = _field("volley", "target")
+    assert localize(list(target.labels), "hu")[-1] == "Ősök"
+
+
+def test_a_volley_at_oneself_is_refused_in_the_players_words() -> None:
+    with pytest.raises(BadEvent) as refused:
+        play(FOUR, ("volley_rolled", "Ann", {"dice": [{"colour": "red", "face": 6}], "target": "Ann"}))
+    assert localize(refused.value.problem, "pl") == "celem musi być inny gracz lub Pradawni, podano Ann"
+    assert localize(refused.value.problem, "el") == "ο στόχος πρέπει να είναι άλλος παίκτης ή οι Αρχαίοι, δόθηκε Ann"
+
+
+def test_a_shrine_of_no_resource_colour_is_refused_in_the_players_words() -> None:
+    with pytest.raises(BadEvent) as refused:
+        play(FOUR, ("structure_built", "Bob", {"q": 2, "r": -2, "structure": "shrine", "colour": "grey"}))
+    assert "jeden z: Pieniądze, Nauka, Materiały" in localize(refused.value.problem, "pl")

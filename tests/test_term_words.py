@@ -1,0 +1,51 @@
+"""Game terms the players' edition does not print in their language are said from the catalog, not in English:
+one screen speaks one language (Roll has no Polish or Hungarian edition names, Race no Greek or Hungarian)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.flows.race import RACE_FLOW
+from companion.i18n import TERM_WORDS, localize
+from rules.names import WORD_KINDS, Term, names, translated
+from rules.race.state import PhaseStep
+
+PLAYERS = ("el", "pl", "hu")
+
+
+def test_every_word_kind_term_is_in_the_catalog_list() -> None:
+    listed = {message for _context, message in TERM_WORDS}
+    for kind in WORD_KINDS - {"roll.colour"}:
+        for id_ in translated(kind, "en"):
+            assert names(kind, id_, "en") in listed, (kind, id_)
+
+
+@pytest.mark.parametrize("lang", PLAYERS)
+def test_no_word_kind_term_is_said_in_english(lang: str) -> None:
+    for kind in WORD_KINDS:
+        for id_, english in translated(kind, "en").items():
+            said = localize(Term(kind, id_), lang)
+            assert said and said != english, (lang, kind, id_, said)
+
+
+def test_the_edition_name_still_wins() -> None:
+    assert localize(Term("roll.phase", "settle"), "el") == "Αποίκιση"  # Greek Roll rulebook
+    assert localize(Term("race.phase", "develop"), "pl") == "Rozwój"  # Polish Race rulebook
+
+
+def test_roll_in_polish_and_race_in_hungarian() -> None:
+    assert localize(Term("roll.step", "reveal"), "pl") == "Odkrycie"
+    assert localize(Term("roll.phase", "ship"), "pl") == "Transport"  # the phase, not a spaceship ("Statek")
+    assert localize(Term("roll.step", "manage"), "hu") == "Birodalom irányítása"
+    assert localize(PhaseStep("settle", ()).label, "hu") == "III Letelepedés"
+    assert localize(PhaseStep("develop", ()).label, "el") == "II Ανάπτυξη"
+
+
+@pytest.mark.parametrize(("lang", "consume_x2"), [("pl", "Konsumpcja: x2 PZ"), ("hu", "Fogyasztás: x2 GYP"),
+                                                  ("el", "Κατανάλωση: x2 ΠΝ")])
+def test_race_action_cards_are_offered_in_the_players_words(lang: str, consume_x2: str) -> None:
+    form = next(f for f in RACE_FLOW.forms({"advanced": True}) if any(x.name == "action" for x in f.fields))
+    field = next(x for x in form.fields if x.name == "action")
+    shown = dict(zip(field.choices, localize(list(field.labels), lang), strict=True))
+    assert shown["Consume: x2 VP"] == consume_x2
+    assert "Develop" not in shown.values()
