@@ -43,24 +43,25 @@ class TableMemory:
     on: the share of the border's pixels (the same sample the fit takes, ``fg_mode_samples``) within 3 standard
     deviations of the nearest colour falls by less than ``config.fg_reuse_drop`` (a light that changed, a card laid
     across the border, another table: they fall by more, and the colours are fitted again). One memory per table
-    and per view of it (the camera's frame, the calibrated top-down image): the border of a window cut from
-    the table is no table border. Not for use by two reads at once."""
+    and per view of it (the camera's frame, the calibrated top-down image; colours kept from an image of another
+    size or number of colours are not reused): the border of a window cut from the table is no table border."""
 
     def __init__(self) -> None:
-        self.colours: list[TableColour] | None = None
-        self.share = 0.0
+        self.kept: tuple[tuple, list[TableColour], float] | None = None   # view, colours, share they explained
         self.fits = 0
 
-    def recall(self, strip: np.ndarray, config: Any) -> list[TableColour] | None:
-        """The kept colours if they still explain ``strip`` (uint8[3, N] Lab, :func:`border_strip`), else None."""
-        if self.colours is None:
+    def recall(self, view: tuple, strip: np.ndarray, config: Any) -> list[TableColour] | None:
+        """The kept colours if they were fitted on the same ``view`` (the image's shape and ``fg_modes``) and
+        still explain ``strip`` (uint8[3, N] Lab, :func:`border_strip`), else None."""
+        kept = self.kept
+        if kept is None or kept[0] != view:
             return None
-        return self.colours if explained_share(strip, self.colours, config) >= self.share - config.fg_reuse_drop \
-            else None
+        _, colours, share = kept
+        return colours if explained_share(strip, colours, config) >= share - config.fg_reuse_drop else None
 
-    def keep(self, strip: np.ndarray, colours: list[TableColour], config: Any) -> None:
-        """Keep ``colours``, fitted on ``strip``, for the next reads."""
-        self.colours, self.share = colours, explained_share(strip, colours, config)
+    def keep(self, view: tuple, strip: np.ndarray, colours: list[TableColour], config: Any) -> None:
+        """Keep ``colours``, fitted on ``strip`` of ``view``, for the next reads."""
+        self.kept = (view, colours, explained_share(strip, colours, config))
         self.fits += 1
 
 
@@ -263,7 +264,8 @@ def foreground_mask(img: np.ndarray, config: Any, memory: TableMemory | None = N
     lab = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_BGR2LAB)
     strip = border_strip(lab, config.border_frac)
     labf = lab.astype(np.float32)
-    kept = memory.recall(strip, config) if memory is not None else None
+    view = (img.shape, int(getattr(config, "fg_modes", 1)))
+    kept = memory.recall(view, strip, config) if memory is not None else None
     if kept is not None:
         return cv2.morphologyEx(_mask(labf, kept, config), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     colours = table_colour_model(strip, config)
@@ -280,5 +282,5 @@ def foreground_mask(img: np.ndarray, config: Any, memory: TableMemory | None = N
         if a1 - ak > float(config.fg_mode_inside) * max(b1 - bk, 0.0):
             mask, colours = one, single
     if memory is not None:
-        memory.keep(strip, colours, config)
+        memory.keep(view, strip, colours, config)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
