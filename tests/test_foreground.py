@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 
 from vision.card_detect import CardsConfig, find_card_quads
-from vision.foreground import _robust_gaussian, border_strip, foreground_mask, table_colour_model
+from vision.foreground import TableMemory, _robust_gaussian, border_strip, foreground_mask, table_colour_model
 
 CARD = (slice(160, 244), slice(250, 310))     # rows, columns of the card in the test images (60 x 84 px)
 
@@ -122,3 +122,28 @@ def test_the_table_colour_refit_from_running_sums_is_the_direct_fit():
         np.testing.assert_array_equal(got.centre, bg)
         want = np.linalg.cholesky(np.linalg.inv(cov).astype(np.float32).astype(np.float64)).T.astype(np.float32)
         np.testing.assert_allclose(got.whiten, want, rtol=1e-6)
+
+
+def test_a_kept_table_model_is_reused_while_the_table_is_the_same_and_refitted_when_it_changes():
+    """The same gingham and card with fresh noise: the colours of the first read are reused (no new fit)
+    and clear the cloth and find the card as a fresh fit does; a plain green felt under the same memory is not
+    explained by the gingham's colours: fitted again, and read as a fresh fit reads it."""
+    cfg = CardsConfig(fg_modes=3)
+    memory = TableMemory()
+    first = _with_card(_gingham(np.random.default_rng(4)), (200, 230, 250))
+    foreground_mask(first, cfg, memory)
+    assert memory.fits == 1
+    second = _with_card(_gingham(np.random.default_rng(5)), (200, 230, 250))
+    kept = foreground_mask(second, cfg, memory)
+    assert memory.fits == 1
+    card_kept, table_kept = _card_and_table(kept)
+    card_fresh, table_fresh = _card_and_table(foreground_mask(second, cfg))
+    assert card_kept > 0.9 and table_kept < 0.02
+    assert abs(card_kept - card_fresh) < 0.02 and abs(table_kept - table_fresh) < 0.02
+
+    rng = np.random.default_rng(6)
+    felt = np.clip(np.array((60, 120, 40), np.float64) + rng.normal(0, 3, (400, 560, 3)), 0, 255).astype(np.uint8)
+    felt = _with_card(felt, (200, 230, 250))
+    again = foreground_mask(felt, cfg, memory)
+    assert memory.fits == 2
+    assert np.array_equal(again, foreground_mask(felt, cfg))

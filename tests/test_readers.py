@@ -178,3 +178,23 @@ def test_no_roll_die_is_reported_on_a_calibration_marker_or_its_paper():
     got = RollDiceAdapter(Fixed(), calibration=cal).read(frame)
     assert [d.box[0] + 10 for d in got.dice] == [170]
     assert len(RollDiceAdapter(Fixed()).read(frame).dice) == 3  # no calibration: nothing is known of markers
+
+
+def test_a_cards_adapter_keeps_the_tables_colours_from_one_read_to_the_next(among_deck):
+    """The same table with fresh noise: the second read (by a copy of the reader, as each frame's is) reuses the
+    colours of the first (no new fit) and reads what a read fitting its own does; without the calibration the
+    view differs (the camera's frame, not the top-down image): fitted again."""
+    scene = make_scene("among", AMONG_IDS, seed=12, n_cards=6)
+    cal = calibrate(scene.image, scene.layout)
+    reader = CardsAdapter(among_deck, calibration=cal)
+    reader.read(scene.image)
+    assert reader.memory.fits == 1
+    rng = np.random.default_rng(3)
+    again = np.clip(scene.image + rng.normal(0, 2, scene.image.shape), 0, 255).astype(np.uint8)
+    seen = replace(reader, explained=()).read(again)
+    assert reader.memory.fits == 1
+    native = read_cards(again, among_deck, calibration=cal)
+    assert [(c.id, c.row, c.col) for c in seen.cards] == [(c.id, c.row, c.col) for c in native.cards]
+    assert len(seen.cards) == 6
+    replace(reader, calibration=None).read(again)
+    assert reader.memory.fits == 2

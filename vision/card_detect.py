@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from .card_outline import outline_response, quad_axes, snap_to_outline
-from .foreground import foreground_mask
+from .foreground import TableMemory, foreground_mask
 from .frames import validate_frame
 from .quads import fit_quad, order_quad, quad_size
 from .raster import disc_morphology, rotation_canvas
@@ -101,6 +101,9 @@ class CardsConfig:
             the whole image is at most this times what they clear in the border (:func:`vision.foreground.
             foreground_mask`: the table's pattern is cleared alike everywhere; colours the cards share clear more
             inside).
+        fg_reuse_drop: a table's colours kept from an earlier read (:class:`vision.foreground.TableMemory`) are
+            reused while the share of the border they explain falls by less than this (0-1) from the share of
+            the border they were fitted on; else they are fitted again.
         min_area_frac: components smaller than this fraction of the frame are ignored.
         min_rel_area: ... and components smaller than this fraction of the median card are ignored.
         min_fill: a component must fill at least this fraction of its fitted quad.
@@ -139,6 +142,7 @@ class CardsConfig:
     fg_mode_share: float = 0.1
     fg_mode_samples: int = 4000
     fg_mode_inside: float = 1.1
+    fg_reuse_drop: float = 0.02
     join_frac: float = 0.15
     min_part_frac: float = 0.3
     loose_join_frac: float = 0.35
@@ -471,8 +475,12 @@ def find_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: flo
 def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: float | None = None,
                     timings: dict[str, float] | None = None, card_px: tuple[float, float] | None = None,
                     explained: list[np.ndarray] | None = None,
-                    read: list[np.ndarray] | None = None) -> tuple[list[np.ndarray], list[bool]]:
+                    read: list[np.ndarray] | None = None,
+                    memory: TableMemory | None = None) -> tuple[list[np.ndarray], list[bool]]:
     """:func:`find_quads`, and for each quad whether it came from the second, looser look (``True``).
+
+    ``memory``: the table's colours kept between reads of the whole of this view of the table
+    (:class:`vision.foreground.TableMemory`), or None (fitted on this frame alone).
 
     With a known card size (``card_px``, (short, long) px of ``frame``), what the first look (each outer
     component of the foreground with its holes filled) did not explain is looked at again: its pieces
@@ -500,7 +508,7 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     frame = validate_frame(frame, MIN_SIDE_PX)
     img, s = timed_stage(t, "resize", resize_for_work, frame, c)
     mask = timed_stage(t, "foreground", foreground_mask, img,
-                       c if card_px is None else replace(c, fg_modes=c.fg_modes_top))
+                       c if card_px is None else replace(c, fg_modes=c.fg_modes_top), memory)
     if read and card_px is not None:
         mask = timed_stage(t, "without_read", without_read, mask, [np.asarray(q, np.float64) * s for q in read],
                            (card_px[0] * s, card_px[1] * s), c.read_rim)

@@ -32,12 +32,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .card_detect import CardsConfig, crop_size, find_card_quads, find_quads, rectify_table
+from .card_detect import CardsConfig, crop_size, find_card_quads, rectify_table
 from .card_features import reusing_features
 from .card_light import LightConfig, evened_scores
 from .card_match import SearchView, refine_identifications
 from .deck import DeckProfile
 from .errors import VisionError
+from .foreground import TableMemory
 from .frames import validate_frame
 from .incremental import grow, piece_sized, recheck_markers, touches, window_reads
 from .observations import point_json
@@ -252,7 +253,8 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                zones: Zones | None = None, config: CardsConfig | None = None,
                table_config: TableConfig | None = None, check_moved: bool = True, keep_crops: bool = False,
                select: Callable[[np.ndarray], bool] | None = None,
-               explained: Sequence[np.ndarray] = (), read: Sequence[np.ndarray] = ()) -> CardsRead:
+               explained: Sequence[np.ndarray] = (), read: Sequence[np.ndarray] = (),
+               memory: TableMemory | None = None) -> CardsRead:
     """Find, rectify, identify and lay out every card in ``frame``.
 
     Args:
@@ -272,6 +274,9 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
             also to be given in ``explained``; with a calibration their foreground is taken out before the first
             look (``find_card_quads``'s ``read``), so they are neither split from a blob nor reported again.
             Without a calibration: unused.
+        memory: the table's colours kept from earlier reads of the whole table, with the same calibration (or
+            none), reused while they still explain the table's border (:class:`vision.foreground.TableMemory`);
+            None: fitted on this frame alone. Not for a read of a window cut from the table.
 
     Raises:
         BadFrame: frame is not a non-empty uint8 BGR image.
@@ -292,7 +297,7 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                        for m in (np.asarray(v, np.float64) for v in calibration.layout.corners_mm.values())]
         quads_top, loose = find_card_quads(top, c, aspect, t, card_px,
                                            markers_top + _to_top(explained, M, calibration),
-                                           _to_top(read, M, calibration))
+                                           _to_top(read, M, calibration), memory)
         Minv = np.linalg.inv(M)
 
         def to_frame(q: np.ndarray) -> np.ndarray:
@@ -307,7 +312,7 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         quads, quads_top, loose = [quads[k] for k in keep], [quads_top[k] for k in keep], [loose[k] for k in keep]
         view = (top, quads_top, to_frame, card_px)
     else:
-        quads = [q for q in find_quads(frame, c, aspect, t) if select is None or select(q)]
+        quads = [q for q in find_card_quads(frame, c, aspect, t, memory=memory)[0] if select is None or select(q)]
         loose = [False] * len(quads)
         view = None
     markers = timed_stage(t, "markers", check_markers, frame, calibration,

@@ -8,6 +8,10 @@ Gaussian); :func:`foreground_mask` marks the pixels far (Mahalanobis distance) f
 for a gingham cloth its spread covers a light or washed-out card (the card is lost), and the checks farthest from
 its centre (the white ones) are taken for cards; with a model per colour of the cloth both go.
 
+A box reads the same table again and again: :class:`TableMemory` keeps the model of one read for the next ones
+while it still explains the border (its cloth and light do not change between reads), and fits it again when
+it stops doing so.
+
 Colours are OpenCV's 8-bit Lab (L, a, b in 0-255); distances are in units of the model's standard deviation.
 """
 
@@ -19,7 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-__all__ = ["TableColour", "border_strip", "foreground_mask", "table_colour_model"]
+__all__ = ["TableColour", "TableMemory", "border_strip", "foreground_mask", "table_colour_model"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,47 @@ class TableColour:
 
     centre: np.ndarray
     whiten: np.ndarray
+
+
+class TableMemory:
+    """The table's colours (:func:`table_colour_model`, after :func:`foreground_mask`'s choice between one and
+    several) of the last read that fitted them, kept for the next reads of the same table.
+
+    A read reuses them while they explain its border about as well as they explained the border they were fitted
+    on: the share of the border's pixels (the same sample the fit takes, ``fg_mode_samples``) within 3 standard
+    deviations of the nearest colour falls by less than ``config.fg_reuse_drop`` (a light that changed, a card laid
+    across the border, another table: they fall by more, and the colours are fitted again). One memory per table
+    and per view of it (the camera's frame, the calibrated top-down image; colours kept from an image of another
+    size or number of colours are not reused): the border of a window cut from the table is no table border."""
+
+    def __init__(self) -> None:
+        self.kept: tuple[tuple, list[TableColour], float] | None = None   # view, colours, share they explained
+        self.fits = 0
+
+    def recall(self, view: tuple, strip: np.ndarray, config: Any) -> list[TableColour] | None:
+        """The kept colours if they were fitted on the same ``view`` (the image's shape and ``fg_modes``) and
+        still explain ``strip`` (uint8[3, N] Lab, :func:`border_strip`), else None."""
+        kept = self.kept
+        if kept is None or kept[0] != view:
+            return None
+        _, colours, share = kept
+        return colours if explained_share(strip, colours, config) >= share - config.fg_reuse_drop else None
+
+    def keep(self, view: tuple, strip: np.ndarray, colours: list[TableColour], config: Any) -> None:
+        """Keep ``colours``, fitted on ``strip`` of ``view``, for the next reads."""
+        self.kept = (view, colours, explained_share(strip, colours, config))
+        self.fits += 1
+
+
+def explained_share(strip: np.ndarray, colours: list[TableColour], config: Any) -> float:
+    """The share (0-1) of a sample of ``strip`` (uint8[3, N] Lab; every ``N // fg_mode_samples``-th pixel) within
+    3 standard deviations (Mahalanobis) of the nearest of ``colours``."""
+    sub = strip[:, ::max(1, strip.shape[1] // int(config.fg_mode_samples))].astype(np.float32)
+    near = np.zeros(sub.shape[1], bool)
+    for col in colours:
+        y = col.whiten @ (sub - col.centre[:, None])
+        near |= (y * y).sum(axis=0) < 9.0
+    return float(np.count_nonzero(near)) / max(1, sub.shape[1])
 
 
 def border_strip(lab: np.ndarray, frac: float) -> np.ndarray:
@@ -197,7 +242,7 @@ def _mask(labf: np.ndarray, colours: list[TableColour], config: Any) -> np.ndarr
     return ((dist > thr) | (euclid2 > config.fg_euclid * config.fg_euclid)).astype(np.uint8) * 255
 
 
-def foreground_mask(img: np.ndarray, config: Any) -> np.ndarray:
+def foreground_mask(img: np.ndarray, config: Any, memory: TableMemory | None = None) -> np.ndarray:
     """uint8[H, W] mask (0/255) of the pixels of ``img`` (uint8[H, W, 3] BGR) unlike the table.
 
     The distance of a pixel is its Mahalanobis distance (Lab, blurred 5 x 5) from the nearest of the table's colours
@@ -212,14 +257,22 @@ def foreground_mask(img: np.ndarray, config: Any) -> np.ndarray:
 
     A colour's covariance absorbs the table's own variation (wood grain and light fall-off mostly change
     lightness), so a dark card frame of another hue still stands out. The distance is the length of the colour
-    difference after the model's whitening, on OpenCV's per-pixel matrix transform."""
+    difference after the model's whitening, on OpenCV's per-pixel matrix transform.
+
+    ``memory``: the colours of an earlier read of the same table, reused while they still explain the border
+    (:class:`TableMemory`), and where they do not, the colours fitted here, kept for the next read."""
     lab = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_BGR2LAB)
     strip = border_strip(lab, config.border_frac)
-    colours = table_colour_model(strip, config)
     labf = lab.astype(np.float32)
+    view = (img.shape, int(getattr(config, "fg_modes", 1)))
+    kept = memory.recall(view, strip, config) if memory is not None else None
+    if kept is not None:
+        return cv2.morphologyEx(_mask(labf, kept, config), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    colours = table_colour_model(strip, config)
     mask = _mask(labf, colours, config)
     if len(colours) > 1:
-        one = _mask(labf, [_robust_gaussian(strip, float(config.fg_cov_floor))], config)
+        single = [_robust_gaussian(strip, float(config.fg_cov_floor))]
+        one = _mask(labf, single, config)
 
         def share(m: np.ndarray) -> tuple[float, float]:
             edge = border_strip(m[..., None], config.border_frac)
@@ -227,5 +280,7 @@ def foreground_mask(img: np.ndarray, config: Any) -> np.ndarray:
 
         (b1, a1), (bk, ak) = share(one), share(mask)
         if a1 - ak > float(config.fg_mode_inside) * max(b1 - bk, 0.0):
-            mask = one
+            mask, colours = one, single
+    if memory is not None:
+        memory.keep(view, strip, colours, config)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))

@@ -41,6 +41,7 @@ from .cards import CardsConfig, read_cards, read_cards_changes
 from .config import D6Config
 from .d6 import D6Reader
 from .deck import DeckProfile
+from .foreground import TableMemory
 from .frames import validate_frame
 from .hexes import HexesConfig, read_hexes
 from .hexes.reader import read_hexes_changes
@@ -184,6 +185,8 @@ class CardsAdapter:
         explained: float[K, 2] frame-px polygons of what is known to be no card on the frame it reads (the dice
             read on it just before, :func:`vision.dice_and_cards.read_dice_and_cards`): the card detector's second look
             leaves them out (``read_cards``'s ``explained``). Set per frame with ``dataclasses.replace``.
+        memory: the table's colours kept from one whole read to the next (``read_cards``'s ``memory``), refitted
+            when they no longer explain the table's border.
     """
 
     deck: DeckProfile | None = None
@@ -194,11 +197,15 @@ class CardsAdapter:
     check_moved: bool = True
     name: str = "cards"
     explained: tuple[np.ndarray, ...] = ()
+    memory: TableMemory = field(default_factory=TableMemory, compare=False, repr=False)
 
     def read(self, frame: np.ndarray) -> Sighting:
-        """:func:`vision.cards.read_cards` as a :class:`Sighting`. Raises :class:`vision.BadFrame`."""
+        """:func:`vision.cards.read_cards` as a :class:`Sighting`, the table's colours kept from one read to the
+        next in ``memory`` (:class:`vision.foreground.TableMemory`; a copy by ``dataclasses.replace`` shares it).
+        Raises :class:`vision.BadFrame`."""
         r = read_cards(frame, self.deck, calibration=self.calibration, zones=self.zones, config=self.config,
-                       table_config=self.table_config, check_moved=self.check_moved, explained=self.explained)
+                       table_config=self.table_config, check_moved=self.check_moved, explained=self.explained,
+                       memory=self.memory)
         return Sighting(self.name, r.width, r.height, cards=r.cards, markers=r.markers, timings_ms=r.timings_ms,
                         notes=r.notes)
 

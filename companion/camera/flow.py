@@ -208,6 +208,7 @@ class CameraFlow(CameraAnswers):
         self.image_dir = image_dir
         self._read_cards = read_cards
         self._read_hexes = read_hexes
+        self._table_memory: Any = None   # the table's colours, kept from one whole card read to the next
         self.zones = zones if zones is not None else self._settings_zones()
         self.watchers: dict[str, Any] = {}
         self.map_watcher: Any = None
@@ -566,15 +567,19 @@ class CameraFlow(CameraAnswers):
 
     def _cards_reader(self, anchor: str | None, mirror: bool | None) -> Any:
         """The card reader of one anchor's zones: the deck's :class:`vision.readers.CardsAdapter` (reads only what
-        changed) with the mirror as decided (undecided: as the camera gives it), or the injected ``read_cards``."""
+        changed) with the mirror as decided (undecided: as the camera gives it), or the injected ``read_cards``.
+        Every such reader of this flow shares one memory of the table's colours (one table, one calibration)."""
         from vision.cards import CardsConfig
+        from vision.foreground import TableMemory
 
         config = dataclasses.replace(CardsConfig(), anchor_id=anchor, mirror="on" if mirror else "off")
         if self._read_cards is not _default_read_cards:
             return _ReaderCall(self._read_cards, self.deck, self.calibration, self.zones, config)
         from vision.readers import CardsAdapter
 
-        return CardsAdapter(self.deck, self.calibration, self.zones, config)
+        if self._table_memory is None:
+            self._table_memory = TableMemory()
+        return CardsAdapter(self.deck, self.calibration, self.zones, config, memory=self._table_memory)
 
     def _hexes_reader(self, anchor: str) -> Any:
         """The map's reader: the hex deck's :class:`vision.readers.HexesAdapter` (reads only what changed) with
