@@ -336,6 +336,7 @@ class Cell:
         owner: the player it belongs to (whose influence disc, whose card), or None.
         rotation: a hex tile's rotation, 0-5 steps of 60 degrees clockwise, or None.
         detail: one more line (``"2 Ancients"``, ``"3 energy cubes"``), or "".
+        empty: an empty place a tile may go (an Eclipse map space next to the hexes), drawn apart from the pieces.
     """
 
     at: tuple[int, int]
@@ -343,11 +344,12 @@ class Cell:
     owner: str | None = None
     rotation: int | None = None
     detail: str = ""
+    empty: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """``{"at": [a, b], "label", "owner", "rotation", "detail"}``."""
+        """``{"at": [a, b], "label", "owner", "rotation", "detail", "empty"}``."""
         return {"at": [int(self.at[0]), int(self.at[1])], "label": self.label, "owner": self.owner,
-                "rotation": self.rotation, "detail": self.detail}
+                "rotation": self.rotation, "detail": self.detail, "empty": self.empty}
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,9 @@ def test_a_whole_game_through_the_phones_and_next(store, output_dir):
     board = view["boards"][0]
     assert board["kind"] == "hex" and {"103", "221", "232", "001"} <= {c["label"] for c in board["cells"]}
     assert next(c for c in board["cells"] if c["label"] == "221")["owner"] == "Ann"
-    assert next(c for c in board["cells"] if c["at"] == [1, -2])["detail"] == "empty space"  # an empty space to explore
+    space = next(c for c in board["cells"] if c["at"] == [1, -2])
+    assert space["detail"] == "empty space" and space["empty"] is True  # an empty space to explore
+    assert not any(c["empty"] for c in board["cells"] if c["owner"])  # a hex with a disc is no empty space
     flow.report("Bob", "pass", {})  # the first to pass starts the next round
     assert flow.view()["open_forms"]["Bob"][:4] == ["home", "upgrade", "build", "move"]  # reactions only
     flow.report("Ann", "influence", {"hex": [0, -1], "from": [0, -2]})

@@ -530,7 +530,7 @@ class EclipseFlow(FlowBase):
             cells.append(Cell(at, h["sector"], h.get("owner"), int(h["rotation"]), detail))
         spaces = sorted({(q + dq, r + dr) for q, r in taken for dq, dr in STEP.values()} - taken,
                         key=lambda c: (ring(*c), c))
-        cells += [Cell(c, f"[{c[0]}, {c[1]}]", None, None, Text("empty space"))
+        cells += [Cell(c, f"[{c[0]}, {c[1]}]", None, None, Text("empty space"), empty=True)
                   for c in spaces if ring(*c) <= MAP_REACH]
         return (Board("map", Text("The galaxy"), "hex", tuple(cells)),)
 

@@ -351,7 +351,7 @@
     const fit = (text, room) => ({ textLength: Math.min(room, text.length * 6.2), lengthAdjust: "spacingAndGlyphs" });
     board.cells.forEach((c, k) => {
       const [x, y] = points[k];
-      const g = svg("g", { class: c.detail === "space" && !c.owner ? "cell space" : "cell" });
+      const g = svg("g", { class: c.empty && !c.owner ? "cell space" : "cell" });
       const stroke = c.owner ? ownerColour(game, c.owner) : "#59606b";
       if (hex) {
         const corners = [0, 1, 2, 3, 4, 5].map((i) => [x + (size - 2) * Math.cos(Math.PI / 3 * i), y + (size - 2) * Math.sin(Math.PI / 3 * i)]);
