@@ -228,30 +228,16 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
             elif f.kind == "int":
                 n = whole_number(value, what)
                 if not _in_range(n, f):
-                    raise BadEntry(
-                        Text(
-                            "{what} must be {low}-{high}, got {value}",
-                            what=what,
-                            low=f.minimum,
-                            high=f.maximum,
-                            value=shown(n),
-                        )
-                    )
+                    raise BadEntry(Text("{what} must be {low}-{high}, got {value}", what=what, low=f.minimum,
+                                        high=f.maximum, value=shown(n)))
                 out[f.name] = n
             elif f.kind == "cell":
                 if not isinstance(value, (list, tuple)) or len(value) != 2:
                     raise BadEntry(Text("{what} must be a cell [i, j], got {value}", what=what, value=shown(value)))
                 cell = [whole_number(v, what) for v in value]
                 if not all(_in_range(v, f) for v in cell):
-                    raise BadEntry(
-                        Text(
-                            "{what}: each coordinate must be {low}-{high}, got {value}",
-                            what=what,
-                            low=f.minimum,
-                            high=f.maximum,
-                            value=shown(cell),
-                        )
-                    )
+                    raise BadEntry(Text("{what}: each coordinate must be {low}-{high}, got {value}", what=what,
+                                        low=f.minimum, high=f.maximum, value=shown(cell)))
                 out[f.name] = cell
             elif f.kind == "dice":
                 out[f.name] = _dice_faces(value, f, what)
