@@ -218,7 +218,7 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
         value = values.get(f.name)
         if value is None or value == "":
             if not f.optional:
-                raise BadEntry(Text("{form}: {field} is missing", form=form.label, field=f.label))
+                raise BadEntry(in_form(form.label, f.label, Text("{field} is missing", field=f.label)))
             out[f.name] = None
             continue
         what = f.label  # the form is named before the problem: "Credits now: Credits must be 0-10, got 11"
@@ -244,8 +244,23 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
             else:  # pragma: no cover - a spec bug
                 raise ValueError(f"unknown field kind {f.kind!r}")
         except BadEntry as exc:
-            raise BadEntry(Text("{form}: {problem}", form=form.label, problem=message_of(exc))) from None
+            raise BadEntry(in_form(form.label, f.label, message_of(exc))) from None
     return out
+
+
+def in_form(form: str, field: str, problem: Any) -> Any:
+    """A refusal of one field of a report, said as ``"{form}: {problem}"`` ("Credits now: Credits must be 0-10, got
+    11"); when the field's label is the form's (Race's "Start world" form of one "Start world" field) the problem,
+    which already starts with the field's label, is said alone: never "Start world: Start world: unknown 'X'".
+
+    Args:
+        form: the form's label (players' words, lazy or not).
+        field: the field's label.
+        problem: the refusal, starting with the field's label (a :class:`Text` or a string).
+    """
+    if str(field).strip().casefold() == str(form).strip().casefold():
+        return problem
+    return Text("{form}: {problem}", form=form, problem=problem)
 
 
 def _dice_faces(value: Any, f: Field, what: str) -> list[int]:

@@ -146,7 +146,8 @@ class Library:
 
     def record(self, session_id: Any) -> dict[str, Any]:
         """One past game opened in the history: its :meth:`summary` plus ``"result"`` (the score breakdown, as
-        the flow's view has it), ``"bgstats_url"`` and ``"exported"`` (the files already written, or null).
+        the flow's view has it), ``"bgstats_url"`` and ``"exported"`` (the names of the files already written in
+        :meth:`export_folder`, or null: the view reaches phones, which are not told the box's folders).
 
         Raises:
             BadEntry: no such game.
@@ -158,7 +159,7 @@ class Library:
         files = self.export_paths(session.id)
         return {**self.summary(session.id, session.last_seq), "result": flow.result(),
                 "bgstats_url": bgstats_url(flow.bgstats_play()),
-                "exported": {k: str(v) for k, v in files.items()} if all(p.is_file() for p in files.values()) else None}
+                "exported": {k: v.name for k, v in files.items()} if all(p.is_file() for p in files.values()) else None}
 
     def game_flow(self, session_id: Any) -> Any:
         """The :class:`companion.flow.GameFlow` of a game recorded here.
@@ -192,6 +193,11 @@ class Library:
         folder = self.export_folder()
         return {"json": folder / f"{session_id}.json", "bgstats": folder / f"{session_id}.bgstats.json"}
 
+    def saved(self, files: Mapping[str, str]) -> Text:
+        """What the views say of an export just written: the files' names, not the box's folder (a phone that taps
+        Export is told what was saved, not where the box keeps its data)."""
+        return Text("saved on the box: {files}", files=Listing(Path(p).name for p in files.values()))
+
     def export(self, session_id: Any) -> dict[str, str]:
         """Write a game's JSON record and BG Stats play (``companion export``'s documents) into :meth:`export_folder`,
         each written whole (a temporary file renamed); returns ``{"json": path, "bgstats": path}``.
@@ -208,12 +214,9 @@ class Library:
                 with os.fdopen(fd, "w", encoding="utf-8") as out:
                     out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
                 os.replace(tmp, path)
-        except OSError as exc:
-            raise BadEntry(
-                Text(
-                    "cannot write the export in {folder} ({why})", folder=paths["json"].parent, why=os_reason(exc)
-                )
-            ) from None
+        except OSError as exc:  # the folder for the box's log; the views (a phone among them) are told the reason
+            log.warning("cannot write the export in %s: %s", paths["json"].parent, exc)
+            raise BadEntry(Text("cannot write the export on the box ({why})", why=os_reason(exc))) from None
         return {k: str(v) for k, v in paths.items()}
 
     # -- the modes ------------------------------------------------------------------------------------------

@@ -174,7 +174,7 @@ class Switchboard:
                 raise BadEntry(Text("which game? open it in the history"))
             session = current.id
         files = library.export(session)
-        return Outcome([], Text("saved in {folder}", folder=library.export_folder()), changed=True,
+        return Outcome([], library.saved(files), changed=True,
                        detail=f"exported {session}: {files['json']}, {files['bgstats']}")
 
     # -- owners ----------------------------------------------------------------------------------------

@@ -81,9 +81,13 @@ short message for an unexpected exception (its traceback goes to the log only).
 
 from __future__ import annotations
 
+import functools
+import gzip
+import hashlib
 import hmac
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -130,6 +134,10 @@ A_PLAYERS_NAME = i18n.Text("a player's name")
 A_NAME = i18n.Text("a name")
 WITH_ACTION = i18n.Text('a JSON object with an "action" key')
 
+
+EXPORT_NAME = re.compile(r"(?P<session>[A-Za-z0-9_-]{1,64})(?P<bgstats>\.bgstats)?\.json")
+"""A download's file name: ``<session>.json`` (the record) or ``<session>.bgstats.json`` (the BG Stats play); a
+session id is letters, digits, ``-`` and ``_`` (:func:`companion.session.new_id`)."""
 
 BOX_MODES = ("choose", "history", "settings")
 """The modes of the box itself (no game): their phone page is ``box.html``."""
@@ -274,6 +282,18 @@ def _error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
     return jsonify({"error": i18n.localize(message), **extra}), status
 
 
+@functools.lru_cache(maxsize=16)
+def _words_script(lang: str) -> tuple[bytes, str, bytes]:
+    """``(script, digest, gzipped)``: ``window.BOX_WORDS = {"lang", "messages", "plurals"};`` for the phone pages'
+    scripts (:func:`companion.i18n.messages` and :func:`~companion.i18n.plurals` of ``lang``, UTF-8), the first 16 hex
+    digits of its SHA-256 (the version in its URL), and the script gzipped (a fifth of its size)."""
+    words = {"lang": lang, "messages": i18n.messages(lang), "plurals": i18n.plurals(lang)}
+    text = json.dumps(words, ensure_ascii=False, sort_keys=True)
+    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")  # line breaks to older JavaScript
+    body = ("window.BOX_WORDS = " + text + ";\n").encode("utf-8")
+    return body, hashlib.sha256(body).hexdigest()[:16], gzip.compress(body, compresslevel=9, mtime=0)
+
+
 def create_app(  # noqa: C901 - registers every route of the phone view: a flat list of small handlers
     hub: StateHub,
     heartbeat_s: float = HEARTBEAT_S,
@@ -345,7 +365,27 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     def languages() -> dict[str, Any]:
         lang = g.get("language", i18n.box_language())
         return {"lang": lang, "languages": i18n.LANGUAGE_NAMES,
-                "messages": {"lang": lang, "messages": i18n.messages(lang), "plurals": i18n.plurals(lang)}}
+                "words_url": f"/words/{lang}.js?v={_words_script(lang)[1]}"}
+
+    @app.get("/words/<lang>.js")
+    def words_script(lang: str) -> Response | tuple[Response, int]:
+        """The page scripts' words in one language (``window.BOX_WORDS``), a file of its own so that a page is a few
+        KB and a phone keeps the words between pages: cached for a year under the URL the pages give
+        (``?v=`` the words' digest: new words, a new URL)."""
+        if lang not in i18n.LANGUAGES:
+            return _error(404, i18n.Text("no such page on the box: {path}", path=request.path[:60]))
+        body, digest, packed = _words_script(lang)
+        zipped = "gzip" in request.accept_encodings
+        response = Response(packed if zipped else body, mimetype="text/javascript")
+        response.vary.add("Accept-Encoding")
+        if zipped:
+            response.content_encoding = "gzip"
+        response.set_etag(digest + ("-gz" if zipped else ""))
+        if request.args.get("v") == digest:
+            response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+        else:  # no version or an old one: the words now, checked again next time
+            response.headers["Cache-Control"] = "no-cache"
+        return response.make_conditional(request)
 
     def phone() -> Phone:
         return phone_of(session, hub.pairing())
@@ -365,6 +405,15 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
             return _error(403, i18n.Text("refused: this request comes from another site's page, not from the box's own "
                                          "phone page"))
         return None
+
+    @app.after_request
+    def retry_after_only_when_refused(response: Response) -> Response:
+        """``Retry-After`` only on a 429 or a 503: the rate limiter sets it on every answer it counts (a download, the
+        state), where it tells a phone nothing. Registered before the limiter so it runs after the limiter's own
+        hook (Flask runs ``after_request`` hooks last registered first)."""
+        if response.status_code not in (429, 503):
+            response.headers.pop("Retry-After", None)
+        return response
 
     limiter = Limiter(client_key, app=app, storage_uri="memory://", headers_enabled=True,
                       key_prefix=f"companion-{id(app)}")
@@ -479,11 +528,12 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     @limiter.limit(limits.read)
     def export_file(name: str) -> Response | tuple[Response, int]:
         refuse_unjoined()
-        # the longer suffix first: "<session>.bgstats.json" is the play, "<session>.json" the record
-        kind = next((k for k in ("bgstats.json", "json") if name.endswith("." + k) and len(name) > len(k) + 1), None)
-        if exports is None or kind is None:
+        # "<session>.bgstats.json" is the play, "<session>.json" the record; a session id has no dot
+        # (companion.session.new_id), so ".bgstats.json" is no game's file, not a game named ".bgstats"
+        found = EXPORT_NAME.fullmatch(name)
+        if exports is None or found is None:
             return _error(404, i18n.Text("no such export: /export/<session>.json or /export/<session>.bgstats.json"))
-        session_id = name[: -len(kind) - 1]
+        session_id, kind = found.group("session"), "bgstats.json" if found.group("bgstats") else "json"
         from companion.errors import BadEntry
 
         try:
@@ -634,9 +684,9 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         player = text(body, "player", example, what=A_PLAYERS_NAME)
         form = text(body, "form", example, what=i18n.Text("a form's id"))
         forms = (hub.snapshot().view.get("game") or {}).get("forms") or ()  # as the phone was shown them
-        fields = {f["name"]: (f.get("label"), f.get("kind", "")) for one in forms
-                  if isinstance(one, dict) and one.get("id") == form for f in one.get("fields", ())}
-        values = form_values(body, example, fields)
+        shown_form = next((one for one in forms if isinstance(one, dict) and one.get("id") == form), {})
+        fields = {f["name"]: (f.get("label"), f.get("kind", "")) for f in shown_form.get("fields", ())}
+        values = form_values(body, example, fields, shown_form.get("label"))
         return ask(Action.REPORT, who, body, example, player=player, form=form, values=values)
 
     @app.post("/api/setup")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,9 +20,9 @@ from flask import request
 from werkzeug.exceptions import BadRequest
 
 from companion.errors import shown
-from companion.flow_spec import WHOLE_DIGITS
+from companion.flow_spec import WHOLE_DIGITS, in_form
 from companion.i18n import OR, Listing, Text, plural
-from rules.scoring import BIDI_CONTROLS, has_visible
+from rules.scoring import has_visible, untypable
 
 __all__ = ["BadInput", "json_body", "text", "whole", "choice", "form_values", "version_and_key",
            "KEY_PATTERN", "MAX_VERSION", "MAX_TEXT"]
@@ -101,14 +100,14 @@ def _number_too_long(exc: BaseException) -> bool:
     return False
 
 
-def _is_text(value: str) -> bool:
-    """Printable text: encodable as UTF-8 (no lone surrogates), without control characters or text-direction
-    controls (:data:`rules.scoring.BIDI_CONTROLS`)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return not any(unicodedata.category(c) in ("Cc", "Cs") or ord(c) in BIDI_CONTROLS for c in value)
+def _not_text(key: str, value: str) -> BadInput | None:
+    """The refusal of ``value`` sent as ``key`` when it holds a character no keyboard types (a lone surrogate, a
+    control character such as NUL or a line break, a text-direction control, a noncharacter), naming the first
+    one: one refusal for all of them, whether or not the rest of the text shows something; else None."""
+    character = untypable(value)
+    if character is None:
+        return None
+    return BadInput(Text("{field} holds {character}: type it again", field=repr(key), character=character), key)
 
 
 def text(body: dict[str, Any], key: str, example: str, *, required: bool = True, max_len: int = MAX_TEXT,
@@ -128,15 +127,15 @@ def text(body: dict[str, Any], key: str, example: str, *, required: bool = True,
     if not isinstance(value, str):
         raise BadInput(Text("{field} must be {what} (a string), not {value}; e.g. {example}", field=repr(key),
                             what=what, value=_shown(value), example=example), key)
+    # what a player typed: said in the phone's language (the shape errors above are for a page's programmer)
+    refusal = _not_text(key, value[: max_len + 1])
+    if refusal is not None:  # before "empty": a NUL alone is a character that is not text, as a line break is
+        raise refusal
     if not has_visible(value):
         raise BadInput(Text("{field} is empty: send {what}, e.g. {example}", field=repr(key), what=what,
                             example=example), key)
-    # what a player typed: said in the phone's language (the shape errors above are for a page's programmer)
     if len(value) > max_len:
         raise BadInput(Text("{field} is longer than {most} characters", field=repr(key), most=max_len), key)
-    if not _is_text(value):
-        raise BadInput(Text("{field} holds characters that are not text (control characters, text-direction controls "
-                            "or broken Unicode): type it again", field=repr(key)), key)
     return value
 
 
@@ -180,7 +179,7 @@ _SCALARS = (str, int, float, bool, type(None))
 
 
 def form_values(body: dict[str, Any], example: str,
-                fields: Mapping[str, tuple[Any, str]] | None = None) -> dict[str, Any]:
+                fields: Mapping[str, tuple[Any, str]] | None = None, form: Any = None) -> dict[str, Any]:
     """A report's ``values``: an object of at most :data:`MAX_VALUES` field names to a value (text, a
     number, true/false, null, or a list of up to 4 of those, e.g. a cell ``[0, 1]``); what each value
     means is the game's to judge.
@@ -191,6 +190,8 @@ def form_values(body: dict[str, Any], example: str,
         fields: the form's fields as the phone was shown them, ``{name: (label, kind)}`` (``kind`` one of
             ``companion.flow_spec.FIELD_KINDS``): text that is no text (a lone surrogate, a control character) or
             over 100 characters sent for a number field is told the field takes a whole number, by its label.
+        form: the form's label as the phone was shown it (None: unknown); a number field's refusal starts with it
+            (:func:`companion.flow_spec.in_form`), as the form's own checks do.
 
     Raises:
         BadInput: missing, not an object, too many fields, a field name that is not text, a value of
@@ -203,7 +204,7 @@ def form_values(body: dict[str, Any], example: str,
         raise BadInput(Text("'values' has {count} fields; a form has at most {most}", count=len(values),
                             most=MAX_VALUES), "values")
     for name, value in values.items():
-        if not (0 < len(name) <= MAX_TEXT and _is_text(name)):
+        if not (0 < len(name) <= MAX_TEXT and untypable(name) is None):
             raise BadInput(Text("'values' has a field name that is not a form's field: {name}", name=_shown(name)),
                            "values")
         items = value if isinstance(value, list) else [value]
@@ -215,17 +216,18 @@ def form_values(body: dict[str, Any], example: str,
             if not isinstance(item, _SCALARS):
                 raise BadInput(Text("{field} must be text, a number or a cell [i, j], not {value}", field=repr(field),
                                     value=_shown(value)), field)
-            if isinstance(item, str) and (len(item) > 100 or not _is_text(item)):
+            refusal = _not_text(field, item[:101]) if isinstance(item, str) else None
+            if isinstance(item, str) and (len(item) > 100 or refusal is not None):
                 label, kind = (fields or {}).get(name, (None, ""))
                 if kind == "int":  # what the box reads there is a number: say so, as the form's own check would
-                    raise BadInput(plural("{what} must be a whole number of at most {digits} digit (0-9), got {value}",
-                                          "{what} must be a whole number of at most {digits} digits (0-9), got {value}",
-                                          WHOLE_DIGITS, what=label or repr(field), digits=WHOLE_DIGITS,
-                                          value=shown(item)), field)
+                    problem = plural("{what} must be a whole number of at most {digits} digit (0-9), got {value}",
+                                     "{what} must be a whole number of at most {digits} digits (0-9), got {value}",
+                                     WHOLE_DIGITS, what=label or repr(field), digits=WHOLE_DIGITS, value=shown(item))
+                    # named by its form first, as every other refusal of a report is
+                    raise BadInput(in_form(form, label, problem) if form and label else problem, field)
                 if len(item) > 100:
                     raise BadInput(Text("{field} must be text of up to 100 characters", field=repr(field)), field)
-                raise BadInput(Text("{field} holds characters that are not text (control characters, text-direction "
-                                    "controls or broken Unicode): type it again", field=repr(field)), field)
+                raise refusal
     return values
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "check_distinct_names",
     "check_typed_text",
     "has_visible",
+    "untypable",
     "INPUT_FORMATS",
     "Fields",
     "ScoreInputError",
@@ -370,8 +371,10 @@ def has_visible(text: str) -> bool:
     return any(unicodedata.category(c) not in ("Zs", "Zl", "Zp", "Cc", "Cf") for c in text)
 
 
-def _untypable(text: str) -> Text | None:
-    """What in ``text`` no player can have typed, described for a message, or None."""
+def untypable(text: str) -> Text | None:
+    """The first character of ``text`` no player can have typed (half of a surrogate pair, a control character such
+    as NUL or a line break, a text-direction control, a noncharacter), described for a message
+    (``"U+0000, a control character"``), or None when there is none."""
     for char in text:
         code = ord(char)
         at = f"U+{code:04X}"
@@ -401,12 +404,12 @@ def check_typed_text(document: Any, where: str = "") -> None:
     while pending:  # iterative: a document may be nested as deep as the JSON parser allows
         path, value = pending.pop()
         if isinstance(value, str):
-            problem = _untypable(value)
+            problem = untypable(value)
             if problem is not None:
                 raise ScoreInputError.coded(path, "untypable", character=problem)
         elif isinstance(value, Mapping):
             for key, item in value.items():
-                problem = _untypable(key)
+                problem = untypable(key)
                 if problem is not None:
                     raise ScoreInputError.coded(path, "untypable_key", character=problem)
                 pending.append((field_path(path, key), item))

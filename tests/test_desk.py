@@ -99,7 +99,8 @@ def test_other_bad_report_values_are_400(store, values):
 def test_text_that_is_no_text_in_a_number_field_is_told_the_field_takes_a_number(store, sent):
     """A lone surrogate ("\ud800") sent for Cards in hand was told "'values.cards' must be text of up to 100
     characters": the field takes a whole number, and the answer says so by the field's label, as the form's own check
-    does; in a field of names the text is said to be no text. Nothing is recorded."""
+    does, after the form's label as every refusal of a report; in a field of names the character is named. Nothing is
+    recorded."""
     from tests.phones import joined_phone, post_through_loop
 
     loop = box(race(store))
@@ -107,11 +108,12 @@ def test_text_that_is_no_text_in_a_number_field_is_told_the_field_takes_a_number
     phone = joined_phone(loop.hub)
     answer = post_through_loop(phone, loop, "/api/report", {"player": "Ann", "form": "hand", "values": {"cards": sent}})
     said = answer.get_json()["error"]
-    assert answer.status_code == 400 and said.startswith("Cards must be a whole number of at most 9 digits (0-9), got ")
+    assert answer.status_code == 400 and said.startswith("Cards in hand: Cards must be a whole number of at most 9 "
+                                                         "digits (0-9), got "), said
     assert "text" not in said and answer.get_json()["field"] == "values.cards"
     answer = post_through_loop(phone, loop, "/api/report", {"player": "Ann", "form": "start", "values": {"card": sent}})
     said = answer.get_json()["error"]
-    assert answer.status_code == 400 and ("holds characters that are not text" in said or "up to 100" in said), said
+    assert answer.status_code == 400 and (" holds U+" in said or "up to 100" in said), said
     assert loop.flow.session.last_seq == 0
 
 
@@ -631,3 +633,48 @@ def test_a_retried_next_with_its_key_gets_the_first_answer_not_a_stale_label(sto
         {k: first[k] for k in ("recorded", "status", "version")}
     other = phone.post("/api/action", json={**tap, "key": "nx-2"})  # a new tap with the old label: stale
     assert other.status_code == 409 and "Next now means" in other.get_json()["error"]
+
+
+# -- one refusal per problem, each said once -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("values, said", [
+    # Race's "Start world" form has one field, also labelled "Start world": its label is said once
+    ({"card": "Nowhere"}, "Start world: unknown 'Nowhere'"),
+    ({"card": ""}, "Start world is missing"),
+], ids=shown)
+def test_a_field_labelled_as_its_form_is_named_once(store, values, said):
+    answer = act(box(race(store)), "report", player="Ann", form="start", values=values)
+    assert answer["status"] == 400 and answer["error"] == said
+
+
+@pytest.mark.parametrize("name, character", [
+    ("\x00", "U+0000, a control character"), ("Ann\x00", "U+0000, a control character"),
+    ("\n", "U+000A, a control character"), ("An\nn", "U+000A, a control character"),
+    ("\ud800", "U+D800, half of a character"), ("Ann\u202e", "U+202E, a text-direction control"),
+], ids=shown)
+def test_a_name_holding_a_character_no_keyboard_types_is_refused_naming_it(store, name, character):
+    """A NUL alone was "empty" while a line break inside a name was "characters that are not text": one refusal,
+    naming the character, whether or not the rest of the name shows something."""
+    from tests.phones import joined_phone, post_through_loop
+
+    loop = box(race(store))
+    loop.publish()
+    phone = joined_phone(loop.hub)
+    for path, body in (("/api/report", {"player": name, "form": "hand", "values": {"cards": 1}}),
+                       ("/api/report", {"player": "Ann", "form": "start", "values": {"card": name}})):
+        answer = post_through_loop(phone, loop, path, body)
+        said = answer.get_json()["error"]
+        assert answer.status_code == 400 and character in said and "empty" not in said, said
+        assert said.endswith("type it again")
+    assert loop.session.last_seq == 0
+
+
+def test_spaces_alone_are_still_an_empty_name(store):
+    from tests.phones import joined_phone, post_through_loop
+
+    loop = box(race(store))
+    loop.publish()
+    answer = post_through_loop(joined_phone(loop.hub), loop, "/api/report",
+                               {"player": " \u3000 ", "form": "hand", "values": {"cards": 1}})
+    assert answer.status_code == 400 and "'player' is empty" in answer.get_json()["error"]

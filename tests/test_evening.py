@@ -75,7 +75,9 @@ def test_the_box_starts_on_the_chooser_and_plays_a_whole_evening(store, tmp_path
     assert loop.mode_name is ModeName.SCORES and loop.view()["game"]["over"]
     # export from the scores, then the history: open the game, back to the list, the chooser
     answer = do(loop, "export_game")
-    assert "saved in" in answer.message
+    # the phones see this answer and the view: the files' names, never the box's folders
+    assert answer.message == f"saved on the box: {session}.json, {session}.bgstats.json"
+    assert str(tmp_path) not in json.dumps(loop.view(), default=str)
     exported = json.loads((tmp_path / "exports" / f"{session}.json").read_text(encoding="utf-8"))
     assert exported["format"] == "tabletop-companion/game" and exported["finished"] is True
     bgstats = json.loads((tmp_path / "exports" / f"{session}.bgstats.json").read_text())
@@ -87,7 +89,9 @@ def test_the_box_starts_on_the_chooser_and_plays_a_whole_evening(store, tmp_path
     assert {p["name"] for p in games[0]["players"]} == {"Ann", "Bob"}
     do(loop, "open_game", session=session)
     opened = loop.view()["history"]["open"]
-    assert opened["session"] == session and opened["exported"]["json"].endswith(f"{session}.json")
+    assert opened["session"] == session and opened["exported"] == {"json": f"{session}.json",
+                                                                   "bgstats": f"{session}.bgstats.json"}
+    assert str(tmp_path) not in json.dumps(loop.view(), default=str)
     assert [p["name"] for p in opened["result"]["players"]] == ["Ann", "Bob"]
     do(loop, "open_game", session=None)
     assert loop.view()["history"]["open"] is None

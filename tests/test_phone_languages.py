@@ -125,3 +125,34 @@ def test_waitress_refuses_a_body_announced_too_large_in_the_phones_language(hub,
         server.shutdown()
     assert head.split()[1] == b"413" and b"application/json" in head
     assert set(body) == {"error"} and expected in body["error"]
+
+
+# hand-written: "Games" (the chooser's button) as a Greek, Polish and Hungarian player reads it
+GAMES = {"el": "Παιχνίδια", "pl": "Gry", "hu": "Játékok"}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_a_page_loads_its_words_as_a_file_the_phone_keeps(lang):
+    """Every page carried its language's whole catalog inline (~280 KB on each load over the box's Wi-Fi): the page is
+    a few KB, the words a script of their own, gzipped, that the phone keeps under a URL that changes with them."""
+    import gzip
+    import re
+
+    from companion.hub import StateHub
+
+    phone = _phone(StateHub(), lang)
+    page = phone.get("/")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and len(page.get_data()) < 20_000 and GAMES[lang] not in html.split("<body")[0]
+    [url] = re.findall(r'<script src="(/words/[^"]+)"', html)
+    assert url.startswith(f"/words/{lang}.js?v=")
+    words = phone.get(url, headers={"Accept-Encoding": "gzip"})
+    assert words.status_code == 200 and words.headers["Content-Encoding"] == "gzip"
+    assert "immutable" in words.headers["Cache-Control"] and "Retry-After" not in words.headers
+    script = gzip.decompress(words.get_data()).decode("utf-8")
+    assert script.startswith("window.BOX_WORDS = ") and len(words.get_data()) < len(script.encode()) / 3
+    catalog = json.loads(script[len("window.BOX_WORDS = "):].rstrip().rstrip(";"))
+    assert catalog["lang"] == lang and catalog["messages"]["Games"] == GAMES[lang]
+    again = phone.get(url, headers={"Accept-Encoding": "gzip", "If-None-Match": words.headers["ETag"]})
+    assert again.status_code == 304
+    assert phone.get("/words/xx.js").status_code == 404

@@ -594,5 +594,11 @@ def test_a_finished_race_game_downloads_as_its_record_and_its_bgstats_play(store
     bgstats = json.loads(play.get_data(as_text=True))
     assert bgstats["sourceName"] == "tabletop-companion"
     assert [(p["name"], p["winner"]) for p in bgstats["players"]] == [("Ann", True), ("Bob", False)]
-    for wrong in (f"/export/{sid}.csv", f"/export/{sid}.bgstats", "/export/.json", "/export/nosuchgame.bgstats.json"):
-        assert phone.get(wrong).status_code == 404, wrong
+    assert "Retry-After" not in record.headers and "Retry-After" not in play.headers  # nothing to wait for
+    for wrong in (f"/export/{sid}.csv", f"/export/{sid}.bgstats", "/export/.json", "/export/nosuchgame.bgstats.json",
+                  "/export/.bgstats.json", f"/export/{sid}.bgstats.bgstats.json", f"/export/{sid}..json"):
+        answer = phone.get(wrong)
+        assert answer.status_code == 404 and "Retry-After" not in answer.headers, wrong
+        said = answer.get_json()["error"]
+        # no game is named ".bgstats" or "<sid>.bgstats": a name that is no download is told what the downloads are
+        assert said.startswith("no such export") or wrong.endswith("/nosuchgame.bgstats.json"), (wrong, said)

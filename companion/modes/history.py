@@ -49,7 +49,7 @@ class HistoryMode(BoxMode):
             session = act.payload.session if act.payload.session is not None else self.opened
             files = library.export(session)
             self.opened = str(session)
-            return Outcome([], Text("saved in {folder}", folder=library.export_folder()), changed=True,
+            return Outcome([], library.saved(files), changed=True,
                            detail=f"exported {session}: {files['json']}, {files['bgstats']}")
         if act.action in (Action.NEXT_PHASE, Action.READ_NOW):
             return Outcome([], "", Text("open a game, or go back"))

@@ -176,17 +176,14 @@ window.Box = (function () {
     banner.className = "storage-banner" + (health && health.ok === false ? " failing" : "");
   }
 
-  // The page's words in the phone's language: the catalog the page carries (#messages: {lang, messages,
-  // plurals}), else the English. Brace fields ("{name} won") are filled in by format().
+  // The page's words in the phone's language: the catalog the page loads before its scripts (/words/<lang>.js sets
+  // window.BOX_WORDS = {lang, messages, plurals}), else the English. Brace fields ("{name} won") are filled in by
+  // format().
   let catalog = null;
   function words() {
     if (catalog === null) {
-      const node = document.getElementById("messages");
-      try {
-        catalog = node ? JSON.parse(node.textContent || "{}") : {};
-      } catch (err) {
-        catalog = {};
-      }
+      const given = window.BOX_WORDS;
+      catalog = given && typeof given === "object" ? Object.assign({}, given) : {};
       catalog.messages = catalog.messages || {};
       catalog.plurals = catalog.plurals || {};
     }
