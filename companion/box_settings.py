@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import BadEntry, shown
-from companion.i18n import LANGUAGE_NAMES, LANGUAGES, Listing, Text, set_box_language
+from companion.i18n import LANGUAGE_NAMES, LANGUAGES, Listing, Text, os_reason, set_box_language
 
 __all__ = ["FILE_NAME", "LANGUAGE", "BRIGHTNESS", "SOUND", "BoxSettings", "overlay_config"]
 
@@ -142,7 +142,7 @@ class BoxSettings:
                 self.brightness = self.backlight.set_percent(value)
             except OSError as exc:
                 raise BadEntry(Text("the display refused the brightness ({why}): the box's user needs the video "
-                                 "group", why=exc.strerror or exc)) from None
+                                 "group", why=os_reason(exc))) from None
             said = Text("brightness: {percent} %", percent=self.brightness)
         elif key == SOUND:
             if not self.buzzer:

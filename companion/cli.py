@@ -506,15 +506,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(_("companion: interrupted; what the command had not saved yet is not saved"), file=sys.stderr)
         return 130
     except OSError as exc:  # a file problem no command expected (a name too long, a device gone): one line
+        from companion.i18n import os_reason, say
         from companion.paths import DataFolderError
 
+        # the system's reason in the players' words ("no such file or folder"), the folder's own line as it is
+        problem = exc.strerror if isinstance(exc, DataFolderError) else say(os_reason(exc))
         if exc.filename:
-            print(
-                _("companion: {problem}: {path}").format(problem=exc.strerror or exc, path=exc.filename),
-                file=sys.stderr,
-            )
+            print(_("companion: {problem}: {path}").format(problem=problem, path=exc.filename), file=sys.stderr)
         else:
-            print(_("companion: {problem}").format(problem=exc.strerror or exc), file=sys.stderr)
+            print(_("companion: {problem}").format(problem=problem), file=sys.stderr)
         # no data folder: no session database, profile or calibration to work with (exit 3), not a bad input file
         return EXIT_DEVICE if isinstance(exc, DataFolderError) else EXIT_INPUT
     finally:  # an in-process caller (a test, a script) gets its languages back

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CorruptSession, NotASessionDatabase, SessionError, StorageError
-from companion.i18n import Text
+from companion.i18n import Text, os_reason
 
 __all__ = ["SCHEMA_VERSION", "SQLITE_HEADER", "check_is_sqlite", "connect", "hold_box_lock", "migrate", "set_aside",
            "translate"]
@@ -259,7 +259,7 @@ def _connect_rw(path: Path) -> sqlite3.Connection:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise SessionError(Text("cannot create the folder for session database {path}: {problem}", path=str(path),
-                                problem=exc.strerror or str(exc))) from exc
+                                problem=os_reason(exc))) from exc
     if path.is_dir():
         raise SessionError(Text("session database {path} is a folder: give a file in it, e.g. {example}",
                                 path=str(path), example=str(path / "sessions.sqlite3")))

@@ -29,7 +29,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from companion.config import Config
-from companion.i18n import N_, Text, message_of, say
+from companion.i18n import N_, Text, message_of, os_reason, say
 
 __all__ = ["BOX_CHECKS", "CHECKS", "Check", "CheckResult", "DoctorContext", "HealthWatch", "Level", "RunningCheck",
            "health", "run_checks", "format_line"]
@@ -425,7 +425,7 @@ class DiskCheck:
         except OSError as exc:
             return _fail(
                 self.key,
-                Text("cannot reach the data folder ({problem}): check box.data_dir", problem=exc.strerror or exc),
+                Text("cannot reach the data folder ({problem}): check box.data_dir", problem=os_reason(exc)),
             )
         free_mb = usage.free / 2**20
         if free_mb < self.fail_mb:

@@ -27,6 +27,7 @@ import functools
 import gettext
 import io
 import logging
+import os
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -311,7 +312,21 @@ def message_of(exc: BaseException) -> Any:
     if isinstance(first, (Text, Listing, Term)):
         return first
     said = _said_error(exc)
-    return said if said is not None and first == str(said) else str(exc)
+    return said if said is not None and first in (str(said), _as_raised(exc)) else str(exc)
+
+
+def _as_raised(exc: BaseException) -> str | None:
+    """The English an error made with ``said()`` carries when a parameter is an :class:`OSError`: the system's own
+    reason (``"No such file or directory"``) where :func:`os_reason` says it in the box's words."""
+    template, params, hint = getattr(exc, "template", None), getattr(exc, "params", None), getattr(exc, "hint", None)
+    if not (isinstance(template, str) and isinstance(params, dict)):
+        return None
+    try:
+        said = template.format(**{k: (v.strerror or str(v)) if isinstance(v, OSError) and v.strerror else v
+                                  for k, v in params.items()})
+        return hint.format(problem=said) if isinstance(hint, str) else said
+    except (KeyError, IndexError, ValueError):
+        return None
 
 
 _OS_REASONS: dict[int, str] = {
@@ -332,8 +347,11 @@ _OS_REASONS: dict[int, str] = {
 def os_reason(exc: OSError) -> str | Text:
     """Why the operating system refused a file or folder, to be said in a player's language: a :class:`Text` for
     the common ``errno`` (no permission, read-only, disk full, a file in the way, ...), else the system's own
-    ``strerror`` (English) or the error's text (:func:`message_of`: an ``OSError(Text(...))`` said in turn)."""
+    ``strerror`` (English) or the error's text (:func:`message_of`: an ``OSError(Text(...))`` said in turn); a
+    ``strerror`` that is not the system's (``companion.paths.DataFolderError`` says what to set) is kept."""
     words = _OS_REASONS.get(exc.errno) if isinstance(exc.errno, int) else None
+    if words and exc.strerror and exc.strerror != os.strerror(exc.errno):  # the program's own words (the data folder's
+        return exc.strerror                                                   # line names the setting): kept
     return Text(words) if words else (exc.strerror or message_of(exc))
 
 

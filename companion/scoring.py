@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.i18n import N_, Text, _, asked_language, localize, say
+from companion.i18n import N_, Text, _, asked_language, localize, os_reason, say
 from rules.core import CheckingGame, Finding, RulesError, ScoreBreakdown, Severity
 from rules.games import GAMES
 from rules.scoring import ScoreInputError, json_documents, score_lines, scores_json
@@ -108,7 +108,7 @@ def read_score_file(path: Path) -> str:
         raise ScoreInputError("", Text("{path}: no such file", path=str(path))) from None
     except (OSError, ValueError) as exc:  # ValueError: a path with a NUL byte
         raise ScoreInputError("", Text("{path}: cannot be read ({problem})", path=str(path),
-                                       problem=str(getattr(exc, "strerror", None) or exc))) from None
+                                       problem=os_reason(exc) if isinstance(exc, OSError) else str(exc))) from None
     if stat.S_ISDIR(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         raise ScoreInputError("", Text("{path}: is not a file (a folder or a device): give the JSON file",
                                        path=str(path)))

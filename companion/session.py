@@ -43,7 +43,7 @@ from companion.errors import (
     StorageError,
     UnknownSession,
 )
-from companion.i18n import Text, message_of
+from companion.i18n import Text, message_of, os_reason
 from rules import UNDO, BadEvent, Event, Game, Replay, UnknownEvent
 
 __all__ = ["SCHEMA_VERSION", "Session", "SessionInfo", "SessionStore", "migrate", "new_id"]
@@ -158,7 +158,7 @@ class SessionStore:
         elif lock_error is not None:
             self.close()
             raise SessionError(Text("cannot lock session database {path} ({problem})", path=str(self.path),
-                                    problem=lock_error.strerror or str(lock_error)))
+                                    problem=os_reason(lock_error)))
 
     def retry_writing(self) -> bool:
         """A store opened read-only (:attr:`read_only`): try to open the file for writing again (the card was
@@ -223,7 +223,7 @@ class SessionStore:
                 raise SessionError(Text(
                     "session database {path} is damaged and could not be moved aside ({problem}); move it away by "
                     "hand or point TABLETOP_DATA_DIR elsewhere", path=str(path),
-                    problem=move_error.strerror or str(move_error))) from exc
+                    problem=os_reason(move_error))) from exc
             log.warning(
                 "session database %s was unreadable (%s); kept it as %s and started a new log", path, exc.reason, kept
             )

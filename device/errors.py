@@ -60,8 +60,8 @@ class DeviceError(Exception):
 
     Attributes:
         template: the English message template (a :func:`N_` string) when made with :meth:`said`, else None.
-        params: its parameters (``str``, numbers, or a :class:`DeviceError` made with :meth:`said`), ``{}``
-            without a template.
+        params: its parameters (``str``, numbers, a :class:`DeviceError` made with :meth:`said`, or the
+            :class:`OSError` the system raised), ``{}`` without a template.
         hint: :data:`WITH_DEMO_HINT` when the message ends with :data:`DEMO_HINT`, else None.
     """
 
@@ -73,7 +73,10 @@ class DeviceError(Exception):
     def said(cls, template: str, /, *, demo_hint: bool = False, **params: object) -> DeviceError:
         """The error whose message is ``template.format(**params)`` (with ``demo_hint``: followed by ", " and
         :data:`DEMO_HINT`), keeping the template and parameters to be said in another language."""
-        message = template.format(**params)
+        # an operating system's refusal is said by its reason in English here ("No such file or directory"); kept
+        # whole in ``params``, so a player's language says it in its own words (companion.i18n.text_of)
+        message = template.format(**{k: (v.strerror or str(v)) if isinstance(v, OSError) and v.strerror else v
+                                     for k, v in params.items()})
         if demo_hint:
             message = WITH_DEMO_HINT.format(problem=message)
         error = cls(message, **cls._made_with(params))

@@ -132,7 +132,7 @@ def _read_image_file(path: Path) -> bytes:
         raise not_a_file from None
     except OSError as exc:
         raise BadImage.said(N_("cannot read image {path}: {problem}"), path=str(path),
-                            problem=exc.strerror or str(exc)) from exc
+                            problem=exc) from exc
     if len(data) > MAX_IMAGE_BYTES:
         raise _too_many_bytes(path)
     return data

@@ -272,3 +272,18 @@ def test_more_pairs_than_shown_are_counted_in_the_commands_language():
                                     "red-develop, red-settle, red-produce (+3 more)"
     with use_language("pl"):
         assert describe_pairs(pairs).endswith("red-produce (+3 więcej)")
+
+
+# hand-written: "no such file or folder" as a Greek, Polish and Hungarian player reads it
+NO_SUCH_FILE = {"el": "δεν υπάρχει τέτοιο αρχείο ή φάκελος", "pl": "nie ma takiego pliku ani folderu",
+                "hu": "nincs ilyen fájl vagy mappa"}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_a_photo_that_is_not_there_is_said_in_the_boxs_language_with_its_path(tmp_path, capsys, lang):
+    """`companion --language pl read missing.jpg` said "... missing.jpg: No such file or directory": the system's
+    English inside a Polish line. The reason is said in the players' words, the path as it was given."""
+    missing = tmp_path / "missing.jpg"
+    assert main(["--language", lang, "read", str(missing)]) != 0
+    err = capsys.readouterr().err.strip()
+    assert NO_SUCH_FILE[lang] in err and str(missing) in err and "No such file" not in err, err
