@@ -710,7 +710,7 @@ class MainLoop:
         """The worst of the health checks for the status line: ``{"level", "message", "problems"}`` or None."""
         if self.health is None:
             return None
-        return self.health.summary()
+        return self.health.summary(skip=self.mode.unneeded_checks)
 
     def publish_owner_view(self) -> None:
         """Publish what owner phones read: the health checks and the settings (:meth:`StateHub.set_owner_view`)."""

@@ -21,7 +21,7 @@ import sqlite3
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -692,13 +692,17 @@ class HealthWatch:
         with self._lock:
             return None if self._results is None else [r.as_dict() for r in self._results]
 
-    def summary(self) -> dict[str, Any] | None:
+    def summary(self, skip: Collection[str] = ()) -> dict[str, Any] | None:
         """The status line's: ``{"level": the worst, "message": the worst check's, "problems": checks not OK}``, or
-        None before the first round."""
+        None before the first round. ``skip``: the keys of checks the box's mode does not need (the d6 dice need no
+        table calibration), left out."""
         with self._lock:
             results = self._results
         if results is None:
             return None
+        results = [r for r in results if r.key not in skip]
+        if not results:
+            return {"level": Level.OK.value, "key": "", "message": Text("all checks OK"), "problems": 0}
         worst = max(results, key=lambda r: _RANK[r.level])
         problems = sum(1 for r in results if r.level is not Level.OK)
         message = worst.message if worst.level is not Level.OK else Text("all checks OK")

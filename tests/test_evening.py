@@ -222,7 +222,7 @@ def test_the_health_checks_show_their_worst_level_and_the_owner_page_lists_them(
     class Watch:
         version = 1
 
-        def summary(self):
+        def summary(self, skip=()):
             return {"level": "WARN", "key": "network", "message": "no network address", "problems": 1}
 
         def checks(self):
@@ -233,6 +233,37 @@ def test_the_health_checks_show_their_worst_level_and_the_owner_page_lists_them(
     loop.step()
     assert loop.view()["box"]["health"]["level"] == "WARN"
     assert [c["key"] for c in loop.hub.owner_view()["health"]] == ["disk", "network"]
+
+
+def test_the_dice_need_no_calibration_and_their_status_line_does_not_ask_for_one(store, tmp_path):
+    """The d6 screen showed "WARN: no table calibration ... run `companion calibrate`": dice are read wherever they
+    lie, so the status line of the dice leaves that check out; a game's still shows it, the owner page lists it."""
+    from companion.doctor import CheckResult, HealthWatch, Level
+
+    class Check:
+        def __init__(self, key, level, message):
+            self.key, self.result = key, CheckResult(key, level, message)
+
+        def perform_check(self, ctx):
+            return self.result
+
+    def watch(*checks):
+        health = HealthWatch(lambda: None, checks=checks)
+        health.run_once()
+        return health
+
+    uncalibrated = Check("calibration", Level.WARN, "no table calibration: run `companion calibrate`")
+    loop = evening(store, tmp_path, health=watch(Check("disk", Level.OK, "9 GB free"), uncalibrated))
+    do(loop, "choose_game", game="among")
+    assert loop.view()["box"]["health"]["key"] == "calibration"  # a game's camera places cards on the table
+    do(loop, "games")
+    do(loop, "choose_game", game="d6")
+    assert loop.mode_name is ModeName.DICE
+    assert loop.view()["box"]["health"]["level"] == "OK"
+    assert [c["key"] for c in loop.hub.owner_view()["health"]] == ["disk", "calibration"]
+    loop = evening(store, tmp_path, health=watch(uncalibrated, Check("disk", Level.FAIL, "the disk is full")))
+    do(loop, "choose_game", game="d6")
+    assert (loop.view()["box"]["health"]["level"], loop.view()["box"]["health"]["key"]) == ("FAIL", "disk")
 
 
 def test_the_phone_view_address_appears_when_the_network_does(store, tmp_path):

@@ -59,6 +59,9 @@ class Mode:
     """
 
     name: ClassVar[ModeName]
+    unneeded_checks: ClassVar[frozenset[str]] = frozenset()
+    """The health checks (:attr:`companion.doctor.Check.key`) whose warnings say nothing about this mode: left out of
+    the status line while it runs (the owner page still lists every check)."""
 
     def __init__(self, loop: MainLoop) -> None:
         self.loop = loop

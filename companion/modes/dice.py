@@ -123,6 +123,7 @@ class DiceMode(SessionMode):
     """
 
     name = ModeName.DICE
+    unneeded_checks = frozenset({"calibration"})  # dice are read wherever they lie: no table calibration needed
 
     def __init__(self, loop: MainLoop, reader: DiceReader, session: Any, rules: ReadRules | None = None) -> None:
         super().__init__(loop, session)
