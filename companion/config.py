@@ -229,7 +229,8 @@ def _folder(value: Any) -> str:
 
 
 CHOOSE = "choose"
-"""``box.default_game`` (and ``--game``) for the game chooser: the box starts on it, or on the game it was on."""
+"""``box.default_game`` (and ``--game``) for the game chooser: given (the flag or the file), the box starts on it; as
+the default, on the game it was on (the chooser the first time)."""
 
 
 def _games() -> tuple[str, ...]:
@@ -250,6 +251,9 @@ class Setting:
         choices: the allowed values (text settings), or a function returning them; empty: any.
         flag: the ``companion run|demo`` flag that overrides it (``"--port"``), if any.
         env: the environment variable that overrides it, if any.
+        unset: the default file leaves it out (written as a comment): the default does something no value written
+            does (``box.default_game``: the box comes back to the game it was on; ``"choose"`` written is the
+            chooser at every start).
     """
 
     key: str
@@ -259,6 +263,7 @@ class Setting:
     choices: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()
     flag: str | None = None
     env: str | None = None
+    unset: bool = False
 
     @property
     def section(self) -> str:
@@ -319,9 +324,10 @@ SETTINGS: tuple[Setting, ...] = (
             "folder of the session database, profiles and calibration (\"\": the user's data directory; "
             "the service's is /var/lib/tabletop-companion)", parse=_folder, env="TABLETOP_DATA_DIR"),
     Setting("box.default_game", CHOOSE,
-            "what the box starts on without --game: choose (the game chooser, or the game the table was on; a replay "
-            "of photos, as companion demo plays, reads the d6 dice in them), d6 (read the dice) or a game's flow",
-            choices=_games, flag="--game"),
+            "what the box starts on without --game: choose (the game chooser at every start), d6 (read the dice) or "
+            "a game's flow; left unset, the game the table was on (the chooser the first time; a replay of photos, "
+            "as companion demo plays, reads the d6 dice in them)",
+            choices=_games, flag="--game", unset=True),
 )
 """Every setting of the configuration file, in the order of the default file."""
 
@@ -766,7 +772,7 @@ def default_file_text() -> str:
         extra = [f"{s.flag} overrides it" if s.flag else "", f"${s.env} overrides it" if s.env else ""]
         text = s.help + (f" ({'; '.join(e for e in extra if e)})" if any(extra) else "")
         out += textwrap.wrap(text, width=100, initial_indent="# ", subsequent_indent="# ")
-        out.append(f"{s.name} = {toml_value(s.default)}")
+        out.append(f"{'# ' if s.unset else ''}{s.name} = {toml_value(s.default)}")
     return "\n".join(out) + "\n"
 
 

@@ -432,3 +432,26 @@ def test_game_choose_shows_the_chooser_with_the_unfinished_game_on_it(tmp_path):
         assert loop.mode_name is ModeName.CHOOSE
         assert [g["session"] for g in loop.view()["choose"]["open"]] == [game.id]  # to go back to from the chooser
         assert [x.id for x in s.list_sessions()] == [game.id]  # nothing new started, the game kept
+
+
+def test_default_game_choose_in_the_configuration_starts_on_the_chooser(tmp_path, monkeypatch):
+    """`default_game = "choose"` written in the configuration resumed the game the box was on, as if nothing was
+    written: what an owner writes is asked for, as `--game choose` is. Left unset, the box comes back to its game."""
+    from companion.config import default_file_text, load
+    from companion.modes import ModeName
+    from companion.records import load_place
+
+    db = str(tmp_path / "box.sqlite3")
+    assert main(["demo", "--db", db, *BOX, "--max-frames", "2", "--game", "race", "--players", "Ann,Bob"]) == 0
+    with SessionStore(db) as s:
+        assert load_place(s)["mode"] in (ModeName.SETUP.value, ModeName.PLAY.value)
+    unset = tmp_path / "unset.toml"
+    unset.write_text(default_file_text())  # the file an install writes: default_game left to its default
+    assert load(unset, env={}).origin("box.default_game") == "default"
+    written = tmp_path / "choose.toml"
+    written.write_text('version = 1\n[web]\nannounce = false\n[box]\ndefault_game = "choose"\n')
+    monkeypatch.setenv("TABLETOP_CONFIG", str(written))
+    assert main(["demo", "--db", db, *BOX, "--max-frames", "2"]) == 0
+    with SessionStore(db) as s:
+        assert load_place(s) == {"mode": ModeName.CHOOSE.value}
+        assert len(s.list_sessions()) == 1  # the game kept, to go back to from the chooser

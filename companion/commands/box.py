@@ -120,7 +120,9 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         return EXIT_USAGE
     demo = args.command == "demo"
     game_not_given = box_config.origin("box.default_game") == "default"  # neither --game nor the configuration
-    game_given = box_config.origin("box.default_game").startswith("flag")  # --game on the command line
+    # the chooser asked for (--game choose, or default_game = "choose" written in the configuration), not only the
+    # default's: the box starts on it, not on the game it was on
+    game_given = not game_not_given
     args.game = start_game(args.game, game_not_given,
                            "replay" if demo else (args.source or "auto"))
     flow_game = args.game in FLOWS
@@ -205,8 +207,9 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         store = SessionStore.open_or_recover(db, exclusive=True)  # one box per database
         if chooser:
             session = None
-            # the chooser, not where the box was: --new-session, or the chooser asked for by --game choose (the games
-            # left unfinished are on it to go back to); without either the box comes back to where it was
+            # the chooser, not where the box was: --new-session, or the chooser asked for by --game choose or the
+            # configuration (the games left unfinished are on it to go back to); when nobody asked for it (the
+            # default) the box comes back to where it was
             if args.new_session or game_given:
                 from companion.records import save_place
 
