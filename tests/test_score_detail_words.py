@@ -32,3 +32,67 @@ def test_galactic_renaissance_detail_is_translated() -> None:
     [b] = final_scores({"players": [player(vp_chips=7, tableau=["Galactic Renaissance"])]})
     detail = next(line.detail for line in b.lines if "Renaissance" in line.category)
     assert localize(detail, "pl") == "7 PZ w żetonach to stopień 3 z 1/3/6/10/15..."
+
+
+# -- the cost-6 bonuses' details and Eclipse's ships: no English in a translated view ----------------------
+
+
+def _leaks(text, lang):
+    from tests.i18n_walk import leaks
+
+    return leaks([text], lang)
+
+
+def test_race_six_cost_bonus_detail_is_said_in_the_players_language() -> None:
+    """Race for the Galaxy, Mining League: 2 per Rare Elements production world, 1 per Rare Elements windfall world,
+    2 for Mining Robots, 2 for Mining Conglomerate (cards.json, as tests/test_race_scoring.py::test_mining_league):
+    Comet Zone and Mining World produce, Alpha Centauri and Asteroid Belt are windfalls, so 4 + 2 + 2 + 2 = 10. The
+    detail was English in every language ("2 production world (rare) x2 + ...")."""
+    [b, _] = race_scores(game(["Alpha Centauri", "Mining League", "Comet Zone", "Mining World", "Asteroid Belt",
+                               "Mining Robots", "Mining Conglomerate", "Gem World"], FILLER))
+    line = next(line for line in b.lines if "Mining League" in line.category)
+    assert line.vp == 10
+    assert line.detail == ("Rare Elements production world: 2 x 2 VP + Rare Elements windfall world: 2 x 1 VP + "
+                           "Mining Robots: 1 x 2 VP + Mining Conglomerate: 1 x 2 VP")
+    said = {lang: localize(line.detail, lang) for lang in ("el", "pl", "hu")}
+    assert said["pl"].startswith("świat produkcyjny rzadkich pierwiastków: 2 x 2 PZ + ")
+    assert said["el"].startswith("κόσμος παραγωγής Σπάνιων Στοιχείων: 2 x 2 ΠΝ + ")
+    assert said["hu"].startswith("ritkaelem termelő világ: 2 x 2 GYP + ")
+    assert all(_leaks(text, lang) == [] for lang, text in said.items()), said
+
+
+def test_roll_six_cost_bonus_formula_is_said_in_the_players_language() -> None:
+    """Roll for the Galaxy, Galactic Exchange (p.8; as tests/test_roll_scoring.py): white, purple, red, brown and
+    green owned: 5 colours. The formula was English ("5 die colours owned (white, purple, ...)")."""
+    [b] = final_scores({"players": [player(vp_chips=2, tableau=["Genetics Lab", "Ancient Race", "Galactic Exchange"],
+                                           goods={"Ancient Race": ["green"]}, cup={"white": 3, "purple": 1},
+                                           citizenry={"red": 2}, zone={"brown": 1})]})
+    line = next(line for line in b.lines if "Galactic Exchange" in line.category)
+    assert line.vp == 5
+    assert localize(line.detail, "pl").startswith("5 kolorów posiadanych kości (")
+    assert localize(line.detail, "el").startswith("5 χρώματα ζαριών (")
+    assert "κόκκινο" in localize(line.detail, "el") and "piros" in localize(line.detail, "hu")
+    for lang in ("el", "pl", "hu"):
+        assert _leaks(localize(line.detail, lang), lang) == [], localize(line.detail, lang)
+
+
+def test_eclipse_ships_are_named_in_the_players_language(store) -> None:
+    """Eclipse: a volley's label ("Ann's Cruiser at Bob's Interceptor") and the ship fields' choices named the ships
+    in English in every language; the phone still posts the English name."""
+    from companion.flow import GameFlow, parse_players
+    from companion.flows import FLOWS
+
+    eclipse = FLOWS["eclipse"]
+    flow = GameFlow(store.start("eclipse", eclipse.settings(parse_players("Ann,Bob"), {})), eclipse)
+    volley = next(f for f in eclipse.forms(flow.engine_view()) if f.id == "volley")
+    ship = next(f for f in volley.fields if f.name == "ship")
+    assert ship.choices == ("Interceptor", "Cruiser", "Dreadnought", "Starbase")
+    assert [localize(label, "pl") for label in ship.labels] == ["Myśliwiec", "Krążownik", "Pancernik", "Baza gwiezdna"]
+    from rules.eclipse.fleet import _label
+
+    label = _label("Ann", "Cruiser", "Bob", "Interceptor")
+    assert label == "Ann's Cruiser at Bob's Interceptor"
+    for lang, ships in (("el", ("Καταδρομικό", "Αναχαιτιστής")), ("pl", ("Krążownik", "Myśliwiec")),
+                        ("hu", ("Cirkáló", "Elfogó"))):
+        said = localize(label, lang)
+        assert all(s in said for s in ships) and _leaks(said, lang) == [], said

@@ -42,7 +42,7 @@ from rules.eclipse.fleet import ANCIENTS, MISSILE_COLOURS, hit_on
 from rules.eclipse.galaxy import STEP, ring
 from rules.eclipse.mapcheck import GENERATOR_TECHS
 from rules.eclipse.rounds import ACTIONS, REACTIONS
-from rules.eclipse.words import ANCIENTS_WORD, RESOURCE_WORDS
+from rules.eclipse.words import ANCIENTS_WORD, RESOURCE_WORDS, SHIP_WORDS, ship_word
 
 __all__ = ["ECLIPSE_FLOW", "EclipseFlow", "MAP_REACH"]
 
@@ -54,6 +54,8 @@ YES_NO = ("yes", "no")
 DIE_KIND = {"yellow": "ion", "orange": "plasma", "red": "antimatter"}
 YES_NO_LABELS = (N_("yes"), N_("no"))
 BUILDS = (*SHIP_TYPES, "Orbital", "Monolith")
+SHIP_LABELS = tuple(SHIP_WORDS[s] for s in SHIP_TYPES)
+"""The ship fields' choices as players read them (a phone posts the English name)."""
 TILES = ("Shellworld", "Warp Portal", "Ancient Warp Portal", "Ancient Orbital", "Shrine")
 """What a player lays on a hex without a Build (a Development's tile, a Discovery, a Shrine of the Enlightened)."""
 TILE_STRUCTURES = {"Shellworld": "shellworld", "Warp Portal": "warp_portal",
@@ -194,7 +196,8 @@ class EclipseFlow(FlowBase):
                 "build",
                 Text("Build"),
                 (
-                    Field("what", Text("Built"), choices=BUILDS),
+                    Field("what", Text("Built"), choices=BUILDS,
+                          labels=(*SHIP_LABELS, *(_word(b) for b in BUILDS[len(SHIP_TYPES):]))),
                     _cell("hex", Text("On hex [q, r] (orbital, monolith)"), optional=True),
                 ),
             ),
@@ -245,7 +248,7 @@ class EclipseFlow(FlowBase):
                 "blueprint",
                 Text("Ship blueprint (after an Upgrade)"),
                 (
-                    Field("ship", Text("Ship"), choices=SHIP_TYPES),
+                    Field("ship", Text("Ship"), choices=SHIP_TYPES, labels=SHIP_LABELS),
                     _count("computers", Text("Computers (+)"), 9),
                     _count("shields", Text("Shields (-)"), 9),
                     _count("hull", Text("Hull"), 9),
@@ -258,10 +261,10 @@ class EclipseFlow(FlowBase):
                 "volley",
                 Text("Combat: fire a volley (dice left blank: the camera reads them)"),
                 (
-                    Field("ship", Text("Firing ship"), choices=SHIP_TYPES),
+                    Field("ship", Text("Firing ship"), choices=SHIP_TYPES, labels=SHIP_LABELS),
                     Field("target", Text("At"), choices=(*names, ANCIENTS), optional=True,
                           labels=(*names, ANCIENTS_WORD)),
-                    Field("target_ship", Text("Target ship"), choices=SHIP_TYPES, optional=True),
+                    Field("target_ship", Text("Target ship"), choices=SHIP_TYPES, optional=True, labels=SHIP_LABELS),
                     _count("computers", Text("Computers (blank: the blueprint's)"), 9),
                     _count("shields", Text("Target's shields (blank: its blueprint's)"), 9),
                     Field("missiles", Text("Missiles"), choices=YES_NO, labels=_words(YES_NO_LABELS), optional=True),
@@ -522,7 +525,7 @@ class EclipseFlow(FlowBase):
             taken.add(at)
             extra = []
             if h.get("guardian"):
-                extra.append(h["guardian"])
+                extra.append(ship_word(h["guardian"]))
             if h.get("ancients"):
                 extra.append(plural("{n} Ancient", "{n} Ancients", int(h["ancients"]), n=h["ancients"]))
             extra += [_structure_word(s["structure"]) for s in h.get("structures", ())]

@@ -21,7 +21,7 @@ from rules.eclipse import combat
 from rules.eclipse.data import SHIP_TYPES
 from rules.eclipse.state import EclipseState
 from rules.eclipse.verdict import Verdict
-from rules.eclipse.words import ANCIENTS_WORD, PHASE_WORDS
+from rules.eclipse.words import ANCIENTS_WORD, PHASE_WORDS, ship_word
 from rules.engine import EventContext
 from rules.text import N_, Text
 
@@ -130,16 +130,16 @@ def _target(ctx: EventContext, me: str) -> str | None:
 
 def _label(player: str | None, ship: str | None, target: str | None, target_ship: str | None) -> str:
     if player:
-        shooter = Text("{player}'s {ship}", player=player, ship=ship) if ship else Text("{player}'s ships",
-                                                                                        player=player)
+        shooter = Text("{player}'s {ship}", player=player, ship=ship_word(ship)) if ship else \
+            Text("{player}'s ships", player=player)
     else:
-        shooter = ship or Text("a volley")
+        shooter = ship_word(ship) or Text("a volley")
     if target is None:
         return shooter
     if target == ANCIENTS:
         aimed: str = Text("Ancients")
     else:
-        aimed = Text("{player}'s {ship}", player=target, ship=target_ship) if target_ship else \
+        aimed = Text("{player}'s {ship}", player=target, ship=ship_word(target_ship)) if target_ship else \
             Text("{player}'s ships", player=target)
     return Text("{shooter} at {target}", shooter=shooter, target=aimed)
 

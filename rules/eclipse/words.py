@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rules.text import Text
 
-__all__ = ["ACTION_WORDS", "ANCIENTS_WORD", "MODULE_WORDS", "PHASE_WORDS", "RESOURCE_WORDS", "STRUCTURE_WORDS",
-           "structure_word"]
+__all__ = ["ACTION_WORDS", "ANCIENTS_WORD", "MODULE_WORDS", "PHASE_WORDS", "RESOURCE_WORDS", "SHIP_WORDS",
+           "STRUCTURE_WORDS", "ship_word", "structure_word"]
 
 RESOURCE_WORDS = {"money": Text("Money"), "science": Text("Science"), "materials": Text("Materials")}
 """The three resources (a Shrine's or a planet's colour)."""
@@ -18,6 +18,18 @@ STRUCTURE_WORDS = {"orbital": Text("Orbital"), "monolith": Text("Monolith"), "sh
                    "warp_portal": Text("Warp Portal"), "ancient_warp_portal": Text("Ancient Warp Portal"),
                    "ancient_orbital": Text("Ancient Orbital"), "shrine": Text("Shrine")}
 """What may be built or laid on a hex (:data:`rules.eclipse.placement.STRUCTURES`)."""
+
+SHIP_WORDS = {"Interceptor": Text("Interceptor"), "Cruiser": Text("Cruiser"), "Dreadnought": Text("Dreadnought"),
+              "Starbase": Text("Starbase"), "Ancient Cruiser": Text("Ancient Cruiser"),
+              "Ancient Dreadnought": Text("Ancient Dreadnought")}
+"""The ship types (:data:`rules.eclipse.data.SHIP_TYPES`) and the Ancients' ships, by their English name (what the
+rules keep and a phone posts)."""
+
+
+def ship_word(name: str | None) -> str | None:
+    """A ship (``"Cruiser"``, ``"Ancient Dreadnought"``) in the players' words; another name (the GCDS) as it is."""
+    return None if name is None else SHIP_WORDS.get(name) or name
+
 
 PHASE_WORDS = {"action": Text("Action"), "combat": Text("Combat"), "upkeep": Text("Upkeep"), "cleanup": Text("Cleanup")}
 """The phases of a game round."""

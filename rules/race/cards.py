@@ -14,7 +14,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from rules.core import RulesError
+from rules.names import term
 from rules.scoring import ScoreInputError, closest_names
+from rules.text import N_, Text
 
 __all__ = [
     "DEVELOPMENT",
@@ -40,6 +43,33 @@ TRADE_BONUS_CODES = frozenset({"TRADE_ANY", "TRADE_NOVELTY", "TRADE_RARE", "TRAD
 """Phase-IV codes that make a power a *trade* power (cards.json ``_meta.schema.per_values``)."""
 NOT_CONSUME_CODES = TRADE_BONUS_CODES | {"TRADE_NO_BONUS"}
 """A phase-IV power with any code outside this set is a *consume* power (the engine's P4_TRADE_MASK)."""
+
+GOODS_WORDS = {"novelty": N_("Novelty"), "rare": N_("Rare Elements"), "genes": N_("Genes"),
+               "alien": N_("Alien Technology")}
+"""Each kind of good as the rulebook names it (Race for the Galaxy, Goods), said in the players' language."""
+
+RULE_WORDS = {
+    "production_world": N_("production world"),
+    "windfall_world": N_("windfall world"),
+    "development_with_power": N_("development with a phase {phase} power"),
+    "world_with_power": N_("world with a phase {phase} power"),
+    "development_with_trade_power": N_("development with a trade power"),
+    "world_with_trade_power": N_("world with a trade power"),
+    "development_with_consume_power": N_("development with a consume power"),
+    "world_with_consume_power": N_("world with a consume power"),
+    "six_cost_development": N_("6-cost development"),
+    "development": N_("development"),
+    "world": N_("world"),
+    "alien_card": N_("Alien card"),
+    "military_world": N_("military world"),
+    "rebel_military_world": N_("Rebel military world"),
+    "military_strength": N_("Military strength"),
+}
+"""What each per-card rule of a cost-6 development counts (cards.json ``_meta.schema.per_values``), for the score's
+details in the players' language."""
+
+GOODS_RULE_WORDS = {"production_world": N_("{goods} production world"), "windfall_world": N_("{goods} windfall world")}
+"""A rule that counts worlds of one kind of good (``goods`` in cards.json)."""
 
 GOODS_QUALIFIER = {"novelty": "NOVELTY", "rare": "RARE", "genes": "GENE", "alien": "ALIEN"}
 """The qualifier code cards.txt uses for each goods kind (``WINDFALL_RARE``, ``REDUCE``+``RARE``)."""
@@ -87,15 +117,20 @@ class VpRule:
     is_global: bool = False
 
     def describe(self) -> str:
-        """Short English for score details, e.g. ``"production world (genes)"``."""
-        what = self.per.replace("_", " ")
-        if self.goods:
-            what += f" ({self.goods})"
-        if self.phase is not None:
-            what += f" (phase {self.phase})"
+        """What the rule counts, for score details, said in a player's language (``"Genes production world"``;
+        a card by its name, as the player's edition prints it).
+
+        Raises:
+            RulesError: a ``per`` that cards.json's schema does not list.
+        """
         if self.name:
-            what = self.name
-        return what
+            return term("race.card", self.name)
+        words = RULE_WORDS.get(self.per)
+        if words is None:
+            raise RulesError(f"cards.json: unknown vp_bonus rule per={self.per!r}")
+        if self.goods:
+            return Text(GOODS_RULE_WORDS[self.per], goods=Text(GOODS_WORDS[self.goods]))
+        return Text(words, phase=self.phase)
 
 
 @dataclass(frozen=True)

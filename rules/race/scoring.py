@@ -26,7 +26,7 @@ from typing import Any
 from rules.core import RulesError, ScoreBreakdown, ScoreLine
 from rules.race.cards import Card, CardSet, VpRule, cards, facts
 from rules.scoring import Fields, ScoreInputError, check_distinct_names, field_path, winners
-from rules.text import N_, Text, plural
+from rules.text import N_, Listing, Text, plural
 
 __all__ = [
     "BONUS",
@@ -103,26 +103,27 @@ def _matches(rule: VpRule, card: Card) -> bool:  # noqa: C901 - a flat {per: tes
 
 
 def six_cost_bonus(development: Card, tableau: Sequence[Card], chips: int) -> tuple[int, str]:
-    """The bonus VP of one cost-6 ``development`` in ``tableau``, and how it was counted.
+    """The bonus VP of one cost-6 ``development`` in ``tableau``, and how it was counted, said in the players'
+    language.
 
     Returns:
-        (VP, detail), detail like ``"3 production world (genes) x2 + 1 military world x1"``.
+        (VP, detail), detail like ``"Genes production world: 3 x 2 VP + military world: 1 x 1 VP"``.
     """
     total = 0
-    parts: list[str] = []
+    parts: list[Any] = []
     for rule in development.vp_bonus:
         if not rule.is_global:
             continue
         if rule.per == "three_vp_chips":
             count = chips // 3
-            what = f"{chips} VP chips / 3"
+            what: Any = Text("{chips} VP in chips / 3", chips=chips)
         elif rule.per == "military_strength":
             count = military_strength(tableau)
-            what = "Military"
+            what = rule.describe()
         else:
             raise RulesError(f"cards.json: unknown global vp_bonus rule {rule.per!r}")
         total += rule.points * count
-        parts.append(f"{count} ({what}) x{rule.points}")
+        parts.append(Text("{what}: {count} x {points} VP", what=what, count=count, points=rule.points))
     matched: Counter[VpRule] = Counter()
     for card in tableau:
         for rule in development.vp_bonus:
@@ -132,8 +133,9 @@ def six_cost_bonus(development: Card, tableau: Sequence[Card], chips: int) -> tu
     for rule in development.vp_bonus:
         if matched[rule]:
             total += rule.points * matched[rule]
-            parts.append(f"{matched[rule]} {rule.describe()} x{rule.points}")
-    return total, " + ".join(parts) if parts else Text("nothing counted")
+            parts.append(Text("{what}: {count} x {points} VP", what=rule.describe(), count=matched[rule],
+                              points=rule.points))
+    return total, Listing(parts, " + ") if parts else Text("nothing counted")
 
 
 def score_player(player: PlayerRecord) -> ScoreBreakdown:

@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core import ScoreBreakdown, ScoreLine
+from rules.names import term
 from rules.roll.data import COLOURS, Catalogue, catalogue
 from rules.roll.dice import Dice
 from rules.scoring import Fields, ScoreInputError, ceil_div, check_distinct_names, check_int, closest_names
-from rules.text import Text, plural
+from rules.text import Listing, Text, plural
 
 __all__ = [
     "COST6_BONUSES",
@@ -88,24 +89,26 @@ def _worlds(p: EndPosition, cat: Catalogue):
 
 def _free_trade_association(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
     cost = sum(w.cost for w in _worlds(p, cat) if w.colour == "blue")
-    return ceil_div(cost, 2), f"ceil({cost} cost of blue worlds / 2)"
+    return ceil_div(cost, 2), Text("{cost} cost of blue worlds / 2, rounded up", cost=cost)
 
 
 def _galactic_bankers(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
     n = len(p.developments)
-    return n, f"{n} developments"
+    return n, plural("{n} development", "{n} developments", n)
 
 
 def _galactic_exchange(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
     # A purple die counts only as purple here (rulebook p.11 FAQ: purple matches other
     # colours only when Consuming, never in end-game powers).
     colours = p.owned_dice.colours
-    return len(colours), f"{len(colours)} die colours owned ({', '.join(colours) or 'none'})"
+    owned = Listing(term("roll.colour", c) for c in colours) if colours else Text("none")
+    return len(colours), plural("{n} die colour owned ({colours})", "{n} die colours owned ({colours})", len(colours),
+                                colours=owned)
 
 
 def _galactic_federation(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
     cost = sum(d.cost for d in _devs(p, cat))
-    return ceil_div(cost, 3), f"ceil({cost} cost of developments / 3)"
+    return ceil_div(cost, 3), Text("{cost} cost of developments / 3, rounded up", cost=cost)
 
 
 def _galactic_renaissance(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
@@ -118,31 +121,32 @@ def _galactic_renaissance(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
 
 def _galactic_reserves(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
     n = p.goods_dice.total
-    return n, f"{n} goods on worlds"
+    return n, plural("{n} good on worlds", "{n} goods on worlds", n)
 
 
 def _mining_league(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
     n = sum(1 for w in _worlds(p, cat) if w.colour == "brown")
-    return 2 * n, f"2 x {n} brown worlds"
+    return 2 * n, plural("2 x {n} brown world", "2 x {n} brown worlds", n)
 
 
 def _new_economy(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
     n = sum(1 for d in _devs(p, cat) if not d.is_reassign)
-    return n, f"{n} developments without a Reassign power"
+    return n, plural("{n} development without a Reassign power", "{n} developments without a Reassign power", n)
 
 
 def _new_galactic_order(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
     # A purple die is not a red die here either (rulebook p.11 FAQ).
     red = p.owned_dice["red"]
-    return 2 * ceil_div(red, 3), f"2 x ceil({red} red dice owned / 3)"
+    return 2 * ceil_div(red, 3), plural("2 x ({n} red die owned / 3, rounded up)",
+                                        "2 x ({n} red dice owned / 3, rounded up)", red)
 
 
 def _system_diversification(p: EndPosition, cat: Catalogue) -> tuple[int, str]:
     cost = sum(d.cost for d in _devs(p, cat) if d.is_reassign)
-    return ceil_div(cost, 2), f"ceil({cost} cost of Reassign developments / 2)"
+    return ceil_div(cost, 2), Text("{cost} cost of Reassign developments / 2, rounded up", cost=cost)
 
 
-COST6_BONUSES: Mapping[str, Callable[[EndPosition, Catalogue], tuple[int, str]]] = {
+COST6_BONUSES: Mapping[str, Callable[[EndPosition, Catalogue], tuple[int, Any]]] = {
     "Free Trade Association": _free_trade_association,
     "Galactic Bankers": _galactic_bankers,
     "Galactic Exchange": _galactic_exchange,
