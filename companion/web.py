@@ -105,7 +105,7 @@ from companion.hub import ANSWER_KEYS, Pairing, Snapshot, StateHub
 from companion.webauth import JOIN_TO_ACT, HostGuard, Phone, RateLimits, join_cookie, phone_of
 from companion.webinput import BadInput, choice, form_values, json_body, text, version_and_key, whole
 from companion.webserver import BODY_LIMIT_BYTES, LANG_COOKIE, TOO_LARGE, PhoneServer, ServerLimits, serve
-from rules.scoring import has_visible
+from rules.scoring import has_visible, untypable
 
 __all__ = ["create_app", "page_for", "serve", "PhoneServer", "ServerLimits", "RateLimits", "sse_stream", "state_json",
            "PHONE_ACTIONS", "HEARTBEAT_S", "REPLY_S", "ANSWER_STATUSES"]
@@ -701,7 +701,10 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
                            "error": i18n.Text("no game is being set up now (the game has started, or this box reads d6 "
                                               "dice): players are set up before Start")})
         for typed in (("name",) if what == "player" else ("new_name",) if what == "rename" else ()):
-            if isinstance(body.get(typed), str) and not has_visible(body[typed]):  # "Add" tapped before typing a name
+            typed_text = body.get(typed)
+            # "Add" tapped before typing a name; a name holding a character no keyboard types (a NUL alone too) is
+            # refused below naming that character, as every other field's is
+            if isinstance(typed_text, str) and untypable(typed_text) is None and not has_visible(typed_text):
                 raise BadInput(i18n.Text("type the player's name first"), typed)
         extra = {}
         words = {"colour": i18n.Text("a colour"), "option": i18n.Text("an option's name"),

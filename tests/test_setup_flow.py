@@ -314,3 +314,21 @@ def test_a_phone_renames_a_player_added_on_the_touchscreen(tmp_path):
     assert "already playing" in setup.handle({"action": "setup_rename", "player": "Ann", "name": "Bob"}).error
     assert "no player" in setup.handle({"action": "setup_rename", "player": "Zed", "name": "Cy"}).error
     store.close()
+
+
+def test_a_name_of_a_nul_alone_is_refused_naming_the_nul_not_as_empty(store):
+    """The setup's name "\\x00" was "type the player's name first" (nothing typed) while "a\\nb" named its character:
+    a name holding a character no keyboard types is refused naming it, whatever else it holds; spaces alone are
+    still a name not typed yet."""
+    from tests.phones import joined_phone
+
+    hub = StateHub()
+    hub.publish({"game": {"flow": "race", "setup": True}})
+    app = joined_phone(hub, reply_s=0.01)
+    for name, character in (("\x00", "U+0000"), ("\x00 \x00", "U+0000"), ("A\nB", "U+000A")):
+        for body in ({"action": "player", "name": name}, {"action": "rename", "name": "Ann", "new_name": name}):
+            said = app.post("/api/setup", json=body | {"version": 0, "key": "k1"})
+            assert said.status_code == 400 and character in said.get_json()["error"], said.get_json()
+    assert app.post("/api/setup", json={"action": "player", "name": " ", "version": 0, "key": "k2"}).get_json() == {
+        "error": "type the player's name first", "field": "name"}
+    assert hub.take_actions() == []
