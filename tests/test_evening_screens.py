@@ -134,7 +134,9 @@ def test_the_scores_screen_exports_and_goes_on_to_a_new_game(store, tmp_path, ou
     assert tap(screen, hub, "export_game") == "export_game"
     loop.take_actions()
     shot(loop, screen, "scores-exported", output_dir)
-    assert "saved in" in loop.view()["status"]["message"]
+    said = loop.view()["status"]["message"]
+    session = loop.session.id
+    assert said == f"saved on the box: {session}.json, {session}.bgstats.json"  # the files, not the box's folder
     assert tap(screen, hub, "games") == "games"
     loop.take_actions()
     assert loop.mode.name.value == "choose"
