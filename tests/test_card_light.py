@@ -114,6 +114,41 @@ def test_shadowed_cards_read_right_when_evened(cards, deck):
             assert s1[1] < s0[1] - cfg.min_gain
 
 
+def banded(im: np.ndarray, tint: tuple[float, float, float], width: float = 0.25) -> np.ndarray:
+    """``im`` with a band of ``tint`` (per-channel BGR gain) ``width`` of the card wide slanted across its middle,
+    its edges soft over 3 % of the width (the shade of an arm or a lamp's arm, a cool light through a gap)."""
+    h, w = im.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    d = (xx / w - 0.5) + 0.4 * (yy / h - 0.5)
+    a = np.clip((width / 2 - np.abs(d)) / 0.03 + 0.5, 0.0, 1.0)[..., None]
+    return np.clip(im.astype(np.float32) * (1 - a * (1 - np.array(tint, np.float32))), 0, 255).astype(np.uint8)
+
+
+def test_a_narrow_band_of_shade_is_evened_by_the_fine_look(cards, deck):
+    # Cause: a band of shade or tinted light narrower than the coarse look's disc (a fifth of the card) is filled in
+    # by its closing and blurred away with the paper around it, so that look keeps the band as ink; the fine look
+    # (a disc of 0.07 of the card: wider than the print's strokes and hatching, narrower than the band) divides it
+    # out. The deck decides between the looks: a solid shape that the fine look flattens reads best coarsely.
+    cw, ch = crop_size(CardsConfig(), deck.aspect)
+    tints = [(0.8, 0.65, 0.55), (0.65, 0.65, 0.8), (0.75, 0.7, 0.65)]   # warm, cool and grey-brown shade
+    crops = [cv2.resize(banded(cards[cid], t), (cw, ch), interpolation=cv2.INTER_AREA) for t in tints for cid in cards]
+    truth = [cid for _ in tints for cid in cards]
+    plain = deck.score_many(crops)
+    weak = [True] * len(crops)
+
+    def right(scores):
+        return sum(s[0] == t for s, t in zip(scores, truth, strict=True))
+
+    coarse, _ = evened_scores(deck, crops, plain, weak, mirrored=False, config=LightConfig(fine_radius=0.0))
+    both, evened = evened_scores(deck, crops, plain, weak, mirrored=False)
+    assert right(plain) <= len(crops) * 2 // 3, right(plain)           # the cause: many read as another card
+    assert right(coarse) <= right(plain) + 3, (right(plain), right(coarse))   # the coarse look alone: no help
+    assert right(both) >= len(crops) - 8, (right(plain), right(both))
+    for s0, s1, ev in zip(plain, both, evened, strict=True):
+        if ev:
+            assert s1[1] < s0[1] - LightConfig().min_gain
+
+
 def _table(cards_in: list[np.ndarray]) -> np.ndarray:
     """uint8 BGR frame: the cards (upright, 150 px wide) on a dark cloth, in one row."""
     rng = np.random.default_rng(3)
@@ -151,6 +186,21 @@ def test_real_phone_board_with_a_shadow():
     r = read_cards(cv2.imread(str(path)), set_deck, config=CardsConfig(mirror="on"))
     assert Counter(c.id for c in r.cards) == labels
     assert len(r.cards) == 15
+
+
+@pytest.mark.shared
+@pytest.mark.slow
+def test_real_webcam_board_in_blue_and_warm_light():
+    # A real webcam photo lit warm from one side, its right-hand cards in a bluish shade with a warm band across: the
+    # open purple squiggles' paper read as yellow and blue ink ('not in the deck'); every card is identified, in
+    # row-major order.
+    if not SET_DIR.is_dir():
+        pytest.skip(f"SET photos not found at {SET_DIR} (set TABLETOP_SHARED)")
+    set_deck = build_deck(SET_DIR / "card_crops_labelled_sample")
+    path = SET_DIR / "boards" / "webcam_20170529_203823.png"
+    labels = [_set_id(line) for line in path.with_suffix(".txt").read_text().splitlines() if line.strip()]
+    r = read_cards(cv2.imread(str(path)), set_deck, config=CardsConfig(mirror="on"))
+    assert [c.id for c in r.cards] == labels
 
 
 def _set_id(line: str) -> str:

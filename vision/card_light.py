@@ -8,10 +8,14 @@ read as ink (an open shape in a shadow reads as a hatched one; a purple shape in
 
 :func:`even_light` divides the crop, per colour channel, by an estimate of the paper's own light at every pixel:
 the crop's morphological closing (the ink, narrower than the closing's disc, is filled in with the paper around it)
-smoothed, at a reduced size. The disc's radius is a fifth of the card's short side, so the solid shapes, hatched
-fills and strokes of a card's print are filled in, while a shadow or cast wider than the disc is divided out.
-Art larger than that (a full-art card) is flattened too: such a look reads a card only when the deck matches it
-better than the card as found (:func:`evened_scores`), and is then never a sure read (``max_confidence``).
+smoothed, at a reduced size. Two looks: with a disc of a fifth of the card's short side the solid shapes, hatched
+fills and strokes of a card's print are filled in, while a shadow or cast wider than the disc is divided out; a
+band of shade or of tinted light narrower than that (an arm's shade, a warm lamp's light across a card in a cool
+shade) is filled in with the paper round it and stays, so a fine look with a disc of 0.07 of the side (wider than
+strokes and hatching, narrower than such a band) divides it out, and flattens the solid shapes wider than its disc.
+Art larger than a look's disc (a full-art card, a solid shape in the fine look) is flattened too: a look reads a
+card only when the deck matches it better than the card as found and than the other look (:func:`evened_scores`),
+and is then never a sure read (``max_confidence``).
 """
 
 from __future__ import annotations
@@ -35,7 +39,9 @@ class LightConfig:
             shape half in a shadow reads close to both its open and its hatched card: a low confidence, at any
             distance).
         radius: the closing's disc radius, as a fraction of the crop's short side (larger than half the widest
-            stroke or shape of the print; smaller than the shadows to be divided out).
+            stroke or shape of the print; smaller than the shadows to be divided out) ...
+        fine_radius: ... and that of the fine look (larger than half a stroke or a hatching's pitch; smaller than a
+            narrow band of shade); 0: no fine look.
         work_side: the paper's light is estimated on the crop resized to this many pixels on its short side.
         level_percentile: the evened crop is scaled so that this percentile of the light estimate (per channel)
             keeps its value (the card's overall level and colour stay for the features' own white balance).
@@ -48,6 +54,7 @@ class LightConfig:
 
     weak_conf: float = 0.5
     radius: float = 0.2
+    fine_radius: float = 0.07
     work_side: int = 64
     level_percentile: float = 85.0
     min_gain: float = 0.006
@@ -55,9 +62,10 @@ class LightConfig:
     max_confidence: float = 0.6
 
 
-def even_light(crop: np.ndarray, config: LightConfig | None = None) -> np.ndarray:
+def even_light(crop: np.ndarray, config: LightConfig | None = None, radius: float | None = None) -> np.ndarray:
     """``crop`` (uint8[h, w, 3] BGR, a rectified card) divided per channel by the paper's light at each pixel
-    (see the module), scaled back to the crop's level: uint8[h, w, 3].
+    (see the module), scaled back to the crop's level: uint8[h, w, 3]. ``radius``: the closing's disc radius as a
+    fraction of the short side (default ``config.radius``).
 
     Raises:
         ValueError: ``crop`` is not an [h, w, 3] image of at least 4 x 4 pixels.
@@ -69,7 +77,7 @@ def even_light(crop: np.ndarray, config: LightConfig | None = None) -> np.ndarra
     s = cfg.work_side / min(h, w)
     small = cv2.resize(crop, (max(4, round(w * s)), max(4, round(h * s))),
                        interpolation=cv2.INTER_AREA).astype(np.float32)
-    r = max(1, int(round(cfg.radius * cfg.work_side)))
+    r = max(1, int(round((cfg.radius if radius is None else radius) * cfg.work_side)))
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     light = cv2.morphologyEx(small, cv2.MORPH_CLOSE, disc, borderType=cv2.BORDER_REPLICATE)
     light = cv2.GaussianBlur(light, (0, 0), r / 2.0)
@@ -82,8 +90,10 @@ def evened_scores(deck: Any, crops: Sequence[np.ndarray], scores: list[tuple[str
                   weak: Sequence[bool], mirrored: bool,
                   config: LightConfig | None = None) -> tuple[list[tuple[str, float, float, int]], list[bool]]:
     """The scores (:meth:`vision.deck.DeckProfile.score`) of a frame's cards, those of the ``weak`` ones replaced by
-    the score of their crop with its light evened (:func:`even_light`; flipped left-right first when ``mirrored``)
-    where the deck matches that better by ``min_gain`` (``min_gain_other`` when it names another card).
+    the score of their crop with its light evened (:func:`even_light`; flipped left-right first when ``mirrored``;
+    of its two looks, ``radius`` and ``fine_radius``, the one the deck matches better) where the deck matches that
+    better by ``min_gain`` (``min_gain_other`` when it names another card). The looks of all the weak cards are
+    scored in one call.
 
     Returns (scores, evened): a new list of scores, and per card whether its score is now its evened look's (the
     caller caps such a card's confidence at ``max_confidence``)."""
@@ -93,8 +103,11 @@ def evened_scores(deck: Any, crops: Sequence[np.ndarray], scores: list[tuple[str
     idx = [k for k, wk in enumerate(weak) if wk]
     if not idx:
         return scores, evened
-    looks = [even_light(cv2.flip(crops[k], 1) if mirrored else crops[k], cfg) for k in idx]
-    for k, s in zip(idx, _score_all(deck, looks), strict=True):
+    radii = [r for r in (cfg.radius, cfg.fine_radius) if r > 0]
+    looks = [even_light(cv2.flip(crops[k], 1) if mirrored else crops[k], cfg, r) for k in idx for r in radii]
+    got = _score_all(deck, looks)
+    best = [min(got[i * len(radii):(i + 1) * len(radii)], key=lambda s: s[1]) for i in range(len(idx))]
+    for k, s in zip(idx, best, strict=True):
         gain = cfg.min_gain if s[0] == scores[k][0] else cfg.min_gain_other
         if s[1] < scores[k][1] - gain:
             scores[k], evened[k] = s, True
