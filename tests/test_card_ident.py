@@ -262,6 +262,35 @@ def test_a_place_on_a_card_read_surely_is_not_searched_again(monkeypatch):
         assert len(searched) == (0 if len(quads) == 2 else 1)
 
 
+def test_a_second_look_place_on_a_card_read_surely_gets_no_second_look(monkeypatch):
+    # card "b" is read confidently from its true outline (by either look of the detector); a weak place of the second
+    # look lies on it (0.3 of its short side off): that is card "b" seen again, which the reader reports in its
+    # stead, so no outline is searched for it. The same place from the first look, or alone, is still looked at
+    import vision.card_match as card_match
+
+    deck, arts = _two_card_deck()
+    frame = np.full((420, 420, 3), 230, np.uint8)
+    frame[120:270, 150:246] = arts["b"]
+    true = np.array([[150, 120], [245, 120], [245, 269], [150, 269]], float)
+    place = true + np.array([0.3 * 96, 0.0])
+    looked = []
+    real = card_match.candidate_quads
+    monkeypatch.setattr(card_match, "candidate_quads", lambda *a, **k: looked.append(a[1]) or real(*a, **k))
+    cfg = RefineConfig(weak_distance=0.0)
+    for quads, loose, looks in (([true, place], [False, True], 0), ([true, place], [True, True], 0),
+                                ([true, place], [False, False], 1), ([place], [True], 1)):
+        crops = [rectify(frame, q, 96, 150) for q in quads]
+        scores = deck.score_many(crops)
+        first = deck.decide_frame(scores)
+        assert first[-1].confidence < cfg.weak_conf or first[-1].card_id is None    # the place reads weakly
+        looked.clear()
+        out, _, _ = refine_identifications(deck, frame, quads, crops, scores, False, cfg,
+                                           view=SearchView(frame, quads, lambda q: q, (96.0, 150.0)), loose=loose)
+        assert len(looked) == looks
+        if looks == 0:
+            assert out == scores                                                    # its first reading stays
+
+
 def test_the_frames_level_for_not_in_the_deck_is_the_outlines_as_found():
     # four cards of a frame: the first at distance 0.6; the others were 0.9 as found (a dim frame) and a second
     # look brought them to 0.2. 'Not in the deck' is judged against the frame's level: the median of the others

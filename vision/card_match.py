@@ -20,7 +20,7 @@ top-left (:func:`vision.quads.order_quad`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -89,6 +89,14 @@ class RefineConfig:
             were (never centred: their centring cost about 20 ms each and none read surely).
         turn_ranked: ... and for a square tile the places are ranked at the turn read so far (and its half turn),
             this many of them compared at every turn (0: every place at every turn).
+        seen_conf: a weak place of the detector's second look (``loose``) whose centre lies within half its short
+            side of a card read with at least this confidence (by either look) is that card seen again, and gets no
+            second look: the reader reports one card per place (:func:`vision.cards.read_cards`), the card read
+            confidently or, were the place's second look to read it as confidently, one of two readings of the
+            same card (about 25 ms each on this machine; on the full Race tables of ``bench/full_table.py`` such
+            places lie 4-14 px from the card's centre, their short side about 40 px). Below this the second look
+            may read the card better than the place that read it first (Among the Stars, seed 4: 0.60 -> 0.998).
+            1.01: every weak place is looked at again.
         angles_deg: each side is also tried turned by these angles about its midpoint.
         iterations: each candidate is searched this many times (each time around the last answer, every
             side on its strongest edge).
@@ -116,6 +124,7 @@ class RefineConfig:
     turn_fine_deg: float = 4.0
     turn_ranked: int = 4
     early_within: float = 2.0
+    seen_conf: float = 0.9
     angles_deg: tuple[float, ...] = (-6.0, -4.0, -2.0, 0.0, 2.0, 4.0, 6.0)
     iterations: int = 2
 
@@ -611,10 +620,17 @@ def _view_axis(view: SearchView | None, sure: list[bool]) -> float | None:
     return cards_axis_deg([q for q, ok in zip(view.quads, sure, strict=True) if ok], square)
 
 
+def _on_any(quad: np.ndarray, cards: list[np.ndarray]) -> bool:
+    """Whether the centre of any of ``cards`` (float[4, 2] px quads) lies within half the short side of ``quad``
+    (float[4, 2] px, ordered) of its centre: the same card."""
+    c, short = quad.mean(axis=0), quad_size(quad)[0]
+    return any(float(np.linalg.norm(q.mean(axis=0) - c)) < 0.5 * short for q in cards)
+
+
 def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.ndarray], crops: list[np.ndarray],
                            scores: list[tuple[str, float, float, int]], mirrored: bool,
-                           cfg: RefineConfig | None = None,
-                           view: SearchView | None = None) -> tuple[list, list[np.ndarray], list[np.ndarray]]:
+                           cfg: RefineConfig | None = None, view: SearchView | None = None,
+                           loose: Sequence[bool] = ()) -> tuple[list, list[np.ndarray], list[np.ndarray]]:
     """Give the weakly identified cards of one frame a second look with other outlines.
 
     A card is weak when the frame's decision (:meth:`vision.deck.DeckProfile.decide_frame`) on its score
@@ -636,6 +652,8 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
         mirrored: the frame is a mirror image: crops are flipped left-right before scoring.
         view: where to search the outlines (None: in the frame itself, card size unknown). With a known card
             size the search reaches ``known_search_frac`` of the short side.
+        loose: per card, whether it is a place of the detector's second look (missing entries: no); see
+            ``seen_conf``.
 
     Returns:
         (scores, quads, crops): new lists, equal to the inputs except for the cards whose outline changed.
@@ -653,10 +671,13 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
 
     # the cards read surely: a weak place on one of them is that card again, not worth a search by the deck
     known = [quads[k].mean(axis=0) for k, r in enumerate(first) if sure(r)]
+    # the cards read confidently: a weak loose place on one of them is that card seen again
+    found = [q for q, r in zip(quads, first, strict=True) if r.card_id is not None and r.confidence >= cfg.seen_conf]
+    again = [k < len(loose) and bool(loose[k]) and _on_any(quads[k], found) for k in range(len(first))]
     budget = cfg.shift_budget
     axis = _view_axis(view, [sure(r) for r in first])   # the cards read surely: their direction, for the search
     for k in sorted(range(len(first)), key=lambda j: first[j].distance):   # the likeliest cards first
-        if sure(first[k]):
+        if sure(first[k]) or again[k]:
             continue
         if view is None:
             view = SearchView(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32), quads, lambda q: q)

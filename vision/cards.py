@@ -617,7 +617,8 @@ def identify_and_refine(deck: Any, frame: np.ndarray, quads: list[np.ndarray], c
             img, qs, to_frame, card_px = top_view
             view = SearchView(img, qs, to_frame, card_px)   # turned grey only if a card needs it
         level = [s[1] for s in scores]   # the frame's level: the outlines as found (the second look lowers some)
-        scores, quads, crops = refine_identifications(deck, frame, quads, crops, scores, mirrored, view=view)
+        scores, quads, crops = refine_identifications(deck, frame, quads, crops, scores, mirrored, view=view,
+                                                      loose=loose)
         decided = deck.decide_frame(scores, level)
         if getattr(deck, "shape", "card") == "card":   # still weak: a shadow or a cast across the card?
             lc = LightConfig()
