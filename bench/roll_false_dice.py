@@ -11,14 +11,17 @@ Written to ``--out``: ``F_<seed>_<k>_<table>.png`` (a false die, 3 sides round i
 ``T_<seed>_<k>_<table>.png`` for the dice of the first two scenes (to compare), ``dice.csv`` (one row per reported
 die: seed, table, false, near (distance to the nearest labelled die in sides of this face: below 1.3 a side face,
 shadow or box beside a real die), colour, face, confidence, candidate score, best template NCC, die-likeness,
-rim / outline / ink evidence, pattern NCC along one axis and along two (lattice), die weight, side px). Printed:
-false dice by table, beside a die or not, and the percentiles of each figure for the real and the false dice.
+rim / outline / ink evidence, pattern NCC along one axis and along two (lattice), surface returns, die weight, side
+px). Printed: false dice by table, beside a die or not, and the percentiles of each figure for the real and the false
+dice. The die size is searched as the reader searches it (not measured on the frame's blobs), so the false dice are
+those a read reports.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import sys
 import tempfile
 from collections import Counter
@@ -35,22 +38,31 @@ from vision import scenes
 from vision.profiles import load_dice_faces
 from vision.roll_dice import RollDiceConfig, RollDiceReader
 from vision.roll_dice.assemble import assemble, die_weights, symbol_weights
-from vision.roll_dice.reader import _not_printed, detect_tops
-from vision.roll_dice.shape import die_likeness, pattern_axes, pattern_repeats
+from vision.roll_dice.candidates import edge_map
+from vision.roll_dice.foreground import foreground
+from vision.roll_dice.reader import _cnn_boxes, _not_printed
+from vision.roll_dice.shape import die_likeness, pattern_axes, pattern_repeats, surface_returns
 from vision.roll_dice.tops import rect_box
 
-FIGURES = ("confidence", "score", "ncc", "likeness", "rim", "outline", "ink", "pattern", "lattice", "weight", "side")
+FIGURES = ("confidence", "score", "ncc", "likeness", "rim", "outline", "ink", "pattern", "lattice", "surface",
+           "weight", "side")
 
 
 def read_with_evidence(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceConfig) -> list[dict]:
-    """The reader's stages on ``frame`` (``uint8[H, W, 3]`` BGR), as :meth:`RollDiceReader.read` runs them, with
-    the evidence of each reported die: one dict per die (its observation under ``"die"``, its rect, figures)."""
-    tops = detect_tops(frame, cfg, {}, reader._cnn)
-    ncc, tops = reader._match(frame, tops, cfg)
+    """The reader's stages on ``frame`` (``uint8[H, W, 3]`` BGR), as :meth:`RollDiceReader.read` runs them (the die
+    size searched as the read searches it, not the size measured on the frame's blobs), with the evidence of each
+    reported die: one dict per die (its observation under ``"die"``, its rect, figures)."""
+    timings: dict[str, float] = {}
+    fg = foreground(frame, cfg)
+    found = _cnn_boxes(frame, reader._cnn, cfg)
+    edges = edge_map(fg[0], cfg)
+    tops_at = functools.partial(reader._tops_for, frame, fg, edges, found, cfg, timings, None)
+    _, _, tops, ncc = reader._search(tops_at, fg, edges, cfg, timings, {}, frame)
     weight = die_weights(tops, ncc, cfg)
     pattern = pattern_repeats(frame, tops.rects, cfg, weight >= cfg.min_confidence)
     lattice = pattern_axes(frame, tops.rects, cfg, weight >= cfg.min_confidence, colour=cfg.repeat_axes_colour)[:, 1]
-    kept = _not_printed(frame, reader._not_pattern(frame, tops, ncc, cfg), ncc, cfg)
+    surface = surface_returns(frame, tops.rects, tops.body, cfg, weight >= cfg.min_confidence)
+    kept = _not_printed(frame, tops, ncc, cfg)
     _, colour_p = reader._colours(kept.body, symbol_weights(kept, ncc, cfg), cfg, None)
     dice = assemble(kept, colour_p, ncc, reader.profile, cfg, reader._template_pol)
     boxes = [rect_box(r) for r in kept.rects]
@@ -63,7 +75,7 @@ def read_with_evidence(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceC
         out.append({"die": d, "rect": r, "confidence": d.confidence, "score": float(tops.scores[i]),
                     "ncc": float(ncc[i].max()) if ncc.size else 0.0, "likeness": float(likeness[i]), "rim": rim,
                     "outline": outline, "ink": ink, "pattern": float(pattern[i]),
-                    "lattice": float(lattice[i]), "weight": float(weight[i]),
+                    "lattice": float(lattice[i]), "surface": float(surface[i]), "weight": float(weight[i]),
                     "side": float(np.sqrt(r[2] * r[3]))})
     return out
 

@@ -49,7 +49,9 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
 6b. ``surface`` (:func:`.reader._not_printed`, :func:`.shape.surface_returns`) -- once the die size is chosen, a face
     whose own body colour comes back just beyond its edges all round is a square printed on the table (a player
     board's numbered box, a playmat's ring), not a die standing on it: its die score is lowered, unless its symbol
-    plainly matches one of the owner's.
+    plainly matches one of the owner's; and a face whose surface comes back round it less fully but whose edges
+    show no raised body (:func:`.raised.raised_edges`: a die's bevel and side faces are its own colour in shade, a
+    cloth's check or a board's box is flat with the table) is lowered too, unless its symbol matches near perfectly.
 7. ``calibrate_colours`` (:mod:`.colours`) -- the light's colour and level: the log-RGB offset (wide along
    the lamps' warm-cool axis, narrow across it) and saturation scale that best map the frame's dice onto
    the enrolled colour prototypes, each die weighted by how surely it is a die with a known symbol

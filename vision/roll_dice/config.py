@@ -186,6 +186,17 @@ class RollDiceConfig:
             out from what lies round it. Its die score is scaled by 1 - the ramp ``surface_ramp`` of that share x (1 -
             its best template NCC on ``strong_match_ramp``: a plain symbol of the owner's dice is a die wherever it
             lies, as a die among dice of its colour or on a cloth of its colour) (None: no test).
+        raised_bevel, raised_sides, raised_chroma, raised_shade, raised_patch, raised_ramp, flat_surface_ramp,
+            flat_match_ramp: the flat-print test (:func:`vision.roll_dice.raised.raised_edges`): a die is a raised
+            body, so the ring just inside its top face's edges (``raised_bevel``, half faces: the bevel) and the ring
+            just beyond them (``raised_sides``: its side faces) show its own body shaded (chroma within
+            ``raised_chroma``, darker by ``raised_shade``, log units) in some sectors; a check of a cloth or a
+            board's numbered box is flat, its edge another print. Measured on a ``raised_patch`` px patch spanning
+            ``surface_span`` sides. A face whose surface comes back round it (``flat_surface_ramp`` of
+            :func:`vision.roll_dice.shape.surface_returns`, a lower bar than ``surface_ramp``) and whose edges are not
+            raised (1 - ``raised_ramp`` of the two shares' sum) has its die score scaled by 1 - that product x (1 - its
+            best template NCC on ``flat_match_ramp``: only a near-perfect match of the owner's symbols overrides the
+            flat evidence; a board's digit matches a symbol at 0.55-0.75) (``flat_surface_ramp`` None: no test).
         min_confidence: candidates less likely than this to be a die of an enrolled colour are dropped.
         face_threshold: the face is reported only when its (colour, face) pair has at least this
             probability; otherwise the die is reported with ``face=None``.
@@ -335,6 +346,14 @@ class RollDiceConfig:
     surface_span: float = 2.5
     surface_patch: int = 40
     surface_ramp: tuple[float, float] | None = (0.4, 0.7)
+    raised_bevel: tuple[float, float] = (0.80, 0.95)
+    raised_sides: tuple[float, float] = (1.05, 1.35)
+    raised_chroma: float = 0.12
+    raised_shade: float = 0.05
+    raised_patch: int = 60
+    raised_ramp: tuple[float, float] = (0.2, 0.5)
+    flat_surface_ramp: tuple[float, float] | None = (0.2, 0.4)
+    flat_match_ramp: tuple[float, float] = (0.8, 0.95)
     min_confidence: float = 0.15
     face_threshold: float = 0.4
     overlap_dist: float = 0.7

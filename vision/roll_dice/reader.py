@@ -25,6 +25,7 @@ from .config import RollDiceConfig
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
 from .foreground import foreground
 from .observations import MEASURED_SIZE, RollDiceRead, TopFaces
+from .raised import raised_edges
 from .shape import die_likeness, middle_spread, pattern_lattice, surface_returns
 from .tops import drop_duplicates, extract_tops, rect_box
 
@@ -388,18 +389,33 @@ class RollDiceReader:
 
 
 def _not_printed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
-    """The top faces with the die score of each that is a square printed on the table lowered by ``surface_ramp`` of
-    :func:`surface_returns` (its surface comes back just beyond its outline: a player board's numbered box, a ring
-    of a playmat), unless its symbol is plainly one of the owner's (best NCC on ``strong_match_ramp``); only the
-    faces that would be reported are measured, once the die size is chosen."""
+    """The top faces with the die score of each that is a square printed on the table lowered by the larger of
+
+    * ``surface_ramp`` of :func:`surface_returns` (its surface comes back just beyond its outline: a player board's
+      numbered box, a ring of a playmat), unless its symbol is plainly one of the owner's (best NCC on
+      ``strong_match_ramp``);
+    * ``flat_surface_ramp`` of :func:`surface_returns` where its edges show no raised body
+      (1 - ``raised_ramp`` of :func:`raised_edges`: a cloth's check, a board's box are flat with the table), unless
+      its symbol matches one of the owner's near perfectly (``flat_match_ramp``: a board's digit matches a symbol
+      at NCC 0.55-0.75);
+
+    only the faces that would be reported are measured, once the die size is chosen."""
     if cfg.surface_ramp is None or len(tops.rects) == 0:
         return tops
     todo = die_weights(tops, ncc, cfg) >= cfg.min_confidence
     if not todo.any():
         return tops
-    printed = _ramp(np.maximum(surface_returns(frame, tops.rects, tops.body, cfg, todo), 0.0), cfg.surface_ramp)
-    plain = _ramp(ncc.max(1), cfg.strong_match_ramp) if ncc.size else np.zeros(len(tops.rects))
-    keep = 1.0 - printed * (1.0 - plain)
+    surface = np.maximum(surface_returns(frame, tops.rects, tops.body, cfg, todo), 0.0)
+    best = ncc.max(1) if ncc.size else np.zeros(len(tops.rects))
+    printed = _ramp(surface, cfg.surface_ramp) * (1.0 - _ramp(best, cfg.strong_match_ramp))
+    if cfg.flat_surface_ramp is not None:
+        returns = _ramp(surface, cfg.flat_surface_ramp)
+        look = todo & (returns > 0.0)
+        if look.any():
+            raised = np.maximum(raised_edges(frame, tops.rects, tops.body, cfg, look), 0.0)
+            flat = returns * (1.0 - _ramp(raised, cfg.raised_ramp)) * (1.0 - _ramp(best, cfg.flat_match_ramp))
+            printed = np.maximum(printed, flat)
+    keep = 1.0 - printed
     return TopFaces(tops.rects, np.asarray(tops.scores, np.float64) * keep, tops.ink, tops.body, tops.evidence)
 
 
