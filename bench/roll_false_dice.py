@@ -40,7 +40,7 @@ from vision.roll_dice import RollDiceConfig, RollDiceReader
 from vision.roll_dice.assemble import assemble, die_weights, symbol_weights
 from vision.roll_dice.candidates import edge_map
 from vision.roll_dice.foreground import foreground
-from vision.roll_dice.reader import _cnn_boxes, _not_printed
+from vision.roll_dice.reader import _cnn_boxes, _not_printed, _not_side
 from vision.roll_dice.shape import die_likeness, pattern_axes, pattern_repeats, surface_returns
 from vision.roll_dice.tops import rect_box
 
@@ -62,7 +62,7 @@ def read_with_evidence(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceC
     pattern = pattern_repeats(frame, tops.rects, cfg, weight >= cfg.min_confidence)
     lattice = pattern_axes(frame, tops.rects, cfg, weight >= cfg.min_confidence, colour=cfg.repeat_axes_colour)[:, 1]
     surface = surface_returns(frame, tops.rects, tops.body, cfg, weight >= cfg.min_confidence)
-    kept = _not_printed(frame, tops, ncc, cfg)
+    kept = _not_side(frame, _not_printed(frame, tops, ncc, cfg), ncc, cfg)
     _, colour_p = reader._colours(kept.body, symbol_weights(kept, ncc, cfg), cfg, None)
     dice = assemble(kept, colour_p, ncc, reader.profile, cfg, reader._template_pol)
     boxes = [rect_box(r) for r in kept.rects]

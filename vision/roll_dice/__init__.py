@@ -52,6 +52,9 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
     plainly matches one of the owner's; and a face whose surface comes back round it less fully but whose edges
     show no raised body (:func:`.raised.raised_edges`: a die's bevel and side faces are its own colour in shade, a
     cloth's check or a board's box is flat with the table) is lowered too, unless its symbol matches near perfectly.
+6c. ``sides`` (:func:`.reader._not_side`, :func:`.sides.side_faces`) -- a face beside a better-matching die, of its
+    chroma but darker, whose colour runs less than a full side beyond that die's edge (foreshortened) is that die's
+    side face seen obliquely: its die score is lowered; a second die lying against the first runs a full side.
 7. ``calibrate_colours`` (:mod:`.colours`) -- the light's colour and level: the log-RGB offset (wide along
    the lamps' warm-cool axis, narrow across it) and saturation scale that best map the frame's dice onto
    the enrolled colour prototypes, each die weighted by how surely it is a die with a known symbol

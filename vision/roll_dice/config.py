@@ -197,6 +197,17 @@ class RollDiceConfig:
             raised (1 - ``raised_ramp`` of the two shares' sum) has its die score scaled by 1 - that product x (1 - its
             best template NCC on ``flat_match_ramp``: only a near-perfect match of the owner's symbols overrides the
             flat evidence; a board's digit matches a symbol at 0.55-0.75) (``flat_surface_ramp`` None: no test).
+        side_reach, side_cos_ramp, side_chroma_pair, side_shade_ramp, side_full_ramp, side_strip, side_colour,
+            side_gap: the side-face test (:func:`vision.roll_dice.sides.side_faces`): a face whose centre is
+            ``side_reach`` (lo, hi) x a neighbour's side from it, the neighbour matching the owner's symbols at least
+            as well, on the neighbour's far side from the image's middle (cosine on ``side_cos_ramp``; None: any side,
+            as on the second generator's seeds 1000-1011 most side faces lay towards the middle, a tilted camera's
+            nadir being off the frame), of the neighbour's chroma (within ``side_chroma_pair``, log units) and darker
+            (``side_shade_ramp``, log units of the channels' mean), and whose body
+            colour (within ``side_colour``, log-RGB) runs beyond the neighbour's edge, on a strip ``side_strip``
+            sides wide with gaps of at most ``side_gap`` sides, for less than a full die (1 - ``side_full_ramp`` of
+            that run, sides) is that die's side face seen obliquely: its die score is scaled by 1 - that product. A
+            real die lying against another runs a full side (``side_full_ramp`` None: no test).
         min_confidence: candidates less likely than this to be a die of an enrolled colour are dropped.
         face_threshold: the face is reported only when its (colour, face) pair has at least this
             probability; otherwise the die is reported with ``face=None``.
@@ -354,6 +365,14 @@ class RollDiceConfig:
     raised_ramp: tuple[float, float] = (0.2, 0.5)
     flat_surface_ramp: tuple[float, float] | None = (0.2, 0.4)
     flat_match_ramp: tuple[float, float] = (0.8, 0.95)
+    side_reach: tuple[float, float] = (0.55, 1.35)
+    side_cos_ramp: tuple[float, float] | None = None
+    side_shade_ramp: tuple[float, float] = (0.05, 0.15)
+    side_chroma_pair: float = 0.15
+    side_full_ramp: tuple[float, float] | None = (0.6, 0.85)
+    side_strip: float = 0.5
+    side_colour: float = 0.3
+    side_gap: float = 0.2
     min_confidence: float = 0.15
     face_threshold: float = 0.4
     overlap_dist: float = 0.7

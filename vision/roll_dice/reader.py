@@ -27,6 +27,7 @@ from .foreground import foreground
 from .observations import MEASURED_SIZE, RollDiceRead, TopFaces
 from .raised import raised_edges
 from .shape import die_likeness, middle_spread, pattern_lattice, surface_returns
+from .sides import side_faces
 from .tops import drop_duplicates, extract_tops, rect_box
 
 __all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read_roll_dice", "white_log"]
@@ -380,6 +381,7 @@ class RollDiceReader:
             best = self._search(tops_at, fg, edges, cfg, timings, looked, frame)
         evidence, chosen, tops, ncc = best
         tops = stage("surface", _not_printed, frame, tops, ncc, cfg)
+        tops = stage("sides", _not_side, frame, tops, ncc, cfg)
         weights = symbol_weights(tops, ncc, cfg)
         lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white)
         dice = stage("assemble", assemble, tops, colour_p, ncc, self.profile, cfg, self._template_pol)
@@ -416,6 +418,20 @@ def _not_printed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDi
             flat = returns * (1.0 - _ramp(raised, cfg.raised_ramp)) * (1.0 - _ramp(best, cfg.flat_match_ramp))
             printed = np.maximum(printed, flat)
     keep = 1.0 - printed
+    return TopFaces(tops.rects, np.asarray(tops.scores, np.float64) * keep, tops.ink, tops.body, tops.evidence)
+
+
+def _not_side(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
+    """The top faces with the die score of each that is a neighbouring die's side face seen obliquely
+    (:func:`side_faces`) scaled by 1 - that; only the faces that would be reported are measured, once the die size
+    is chosen and the printed squares are lowered."""
+    if cfg.side_full_ramp is None or len(tops.rects) < 2:
+        return tops
+    todo = die_weights(tops, ncc, cfg) >= cfg.min_confidence
+    if todo.sum() < 2:
+        return tops
+    best = ncc.max(1) if ncc.size else np.zeros(len(tops.rects))
+    keep = 1.0 - side_faces(frame, tops.rects, tops.body, cfg, todo, best)
     return TopFaces(tops.rects, np.asarray(tops.scores, np.float64) * keep, tops.ink, tops.body, tops.evidence)
 
 

@@ -1,0 +1,124 @@
+"""Is a candidate a real die's side face? Used by the Roll dice reader (stage ``sides``,
+:func:`vision.roll_dice.reader._not_side`).
+
+A camera above the table sees each die from a little to one side: away from the camera's nadir (about the image's
+middle) the die shows, beside its top face, the side face turned towards the camera. That side face is the die's own
+body colour, often lit otherwise than the top, touches the top's edge, and lies on the far side of the top as seen
+from the image's middle. Seen obliquely it is foreshortened: along the line from the top outwards, the body colour
+beyond the top's edge runs for less than a die's side. Two real dice lying side by side look alike in every other
+way, but the second one's top is a full square: its colour runs a whole side beyond the first one's edge.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .config import RollDiceConfig
+from .foreground import to_log
+
+__all__ = ["side_faces"]
+
+
+def _ramp(x: np.ndarray | float, lo_hi: tuple[float, float]) -> np.ndarray:
+    lo, hi = lo_hi
+    return np.clip((np.asarray(x, np.float64) - lo) / max(hi - lo, 1e-9), 0.0, 1.0)
+
+
+def _run_beyond(logf: np.ndarray, top: np.ndarray, u: np.ndarray, body: np.ndarray, config: RollDiceConfig) -> float:
+    """How far (in sides of ``top``) the colour ``body`` (log-RGB ``float[3]``) runs along the unit direction ``u``
+    beyond the edge of the top face ``top`` (cx, cy, w, h, angle deg): on a strip ``side_strip`` sides wide, the
+    steps where at least half the strip is within ``side_colour`` of ``body``, counted from the edge until a gap of
+    more than ``side_gap`` sides (a bevel line or the die's own symbol may cut the run); ``logf``: the frame's
+    log-RGB ``float32[H, W, 3]``."""
+    h, w = logf.shape[:2]
+    s = float(np.sqrt(top[2] * top[3]))
+    a = np.deg2rad(float(top[4]))
+    ax1, ax2 = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    edge = 0.5 * s / max(abs(float(u @ ax1)), abs(float(u @ ax2)), 1e-6)
+    step = s / 16.0
+    t = edge + step * np.arange(int(np.ceil(1.6 * s / step)))
+    across = np.linspace(-0.5, 0.5, 7) * config.side_strip * s
+    n = np.array([-u[1], u[0]])
+    pts = top[:2][None, None, :] + t[:, None, None] * u + across[None, :, None] * n     # [T, A, 2]
+    xi = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    inside = (pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0) & (pts[..., 1] < h)
+    near = (np.linalg.norm(logf[yi, xi] - body[None, None, :], axis=-1) < config.side_colour) & inside
+    hit = near.mean(1) >= 0.5
+    gap_steps = int(np.ceil(config.side_gap * s / step))
+    last, miss = -1, 0
+    for k, on in enumerate(hit):
+        if on:
+            last, miss = k, 0
+        else:
+            miss += 1
+            if miss > gap_steps:
+                break
+    return (last + 1) * step / s
+
+
+def side_faces(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, config: RollDiceConfig,
+               todo: np.ndarray | None = None, match: np.ndarray | None = None) -> np.ndarray:
+    """How surely each face is the side face of a neighbouring die's top, ``float[N]`` 0..1 (0 where not measured):
+    the largest, over the other faces ``j`` measured, of the product of
+
+    * its centre ``side_reach`` (lo, hi) x ``j``'s side from ``j``'s (1 inside, 0 outside);
+    * ``j`` matching the owner's symbols at least as well as it (``match``: the side is seen obliquely, its
+      symbol foreshortened);
+    * where ``side_cos_ramp`` is set, the direction from ``j`` to it pointing away from the image's middle: the
+      cosine of the two directions on that ramp (``j`` at least half a side from the middle, where a side face
+      shows); None: any direction (a tilted camera's nadir lies off the frame, and the side faces of the dice all
+      turn one way, not away from the middle);
+    * its body colour's chroma within ``side_chroma_pair`` of ``j``'s (log units), and darker than ``j``'s top by
+      ``side_shade_ramp`` (log units of the channels' mean: a side face turns from the light, a second top of the
+      same colour beside it is lit alike);
+    * foreshortened: 1 - ``side_full_ramp`` of how far its own body colour runs beyond ``j``'s edge along that
+      direction (:func:`_run_beyond`, sides): a real die beside ``j`` runs a full side.
+
+    Args:
+        frame: ``uint8[H, W, 3]`` BGR.
+        rects: ``float[N, 5]`` top faces (cx, cy, w, h, angle deg; frame px).
+        bodies: ``float[N, 3]`` their body colours, log-RGB (:func:`vision.roll_dice.tops.body_colour`).
+        config: ``side_reach``, ``side_cos_ramp``, ``side_chroma_pair``, ``side_shade_ramp``, ``side_full_ramp``,
+            ``side_strip``, ``side_colour``, ``side_gap``, ``log_offset``.
+        todo: ``bool[N]``, the faces taking part (as side faces and as tops); default all.
+        match: ``float[N]``, each face's best template NCC; default all alike.
+
+    Returns ``float[N]``. Raises nothing; empty input gives an empty result.
+    """
+    rects = np.asarray(rects, np.float64).reshape(-1, 5)
+    n = len(rects)
+    out = np.zeros(n)
+    todo = np.ones(n, bool) if todo is None else np.asarray(todo, bool)
+    idx = np.flatnonzero(todo)
+    if len(idx) < 2:
+        return out
+    bodies = np.asarray(bodies, np.float64).reshape(-1, 3)
+    bright = bodies.mean(1)
+    chroma = bodies - bright[:, None]
+    match = np.zeros(n) if match is None else np.asarray(match, np.float64).reshape(-1)
+    mid = np.array([frame.shape[1], frame.shape[0]], np.float64) / 2.0
+    side = np.sqrt(rects[:, 2] * rects[:, 3])
+    logf = None
+    for i in idx:
+        for j in idx:
+            if i == j:
+                continue
+            v = rects[i, :2] - rects[j, :2]
+            d = float(np.hypot(*v))
+            lo, hi = config.side_reach
+            if not lo * side[j] <= d <= hi * side[j] or match[j] < match[i]:
+                continue
+            away = float(_ramp(bright[j] - bright[i], config.side_shade_ramp))
+            if config.side_cos_ramp is not None:
+                r = rects[j, :2] - mid
+                if np.hypot(*r) < 0.5 * side[j]:
+                    continue
+                away *= float(_ramp(float(v @ r) / (d * float(np.hypot(*r))), config.side_cos_ramp))
+            if away <= out[i] or np.linalg.norm(chroma[i] - chroma[j]) >= config.side_chroma_pair:
+                continue
+            if logf is None:
+                logf = to_log(frame, config)
+            run = _run_beyond(logf, rects[j], v / d, bodies[i].astype(np.float32), config)
+            out[i] = max(out[i], away * (1.0 - float(_ramp(run, config.side_full_ramp))))
+    return out
