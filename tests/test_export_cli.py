@@ -240,3 +240,24 @@ def test_export_refuses_the_newest_game_when_no_game_has_ended(tmp_path, capsys)
     err = capsys.readouterr().err
     assert f"session {sid} has not ended" in err and "--unfinished" in err
     assert not (tmp_path / "g.json").exists()
+
+
+def test_sessions_and_export_find_the_games_in_the_configured_data_folder(tmp_path, monkeypatch, capsys):
+    """``box.data_dir`` of the configuration file is where `companion run|demo` record the games: `companion
+    sessions` and `companion export` look there too, not in the user's default data folder."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    config = tmp_path / "config.toml"
+    config.write_text(f'[box]\ndata_dir = "{folder}"\n', encoding="utf-8")
+    monkeypatch.delenv("TABLETOP_DATA_DIR", raising=False)
+    monkeypatch.setenv("TABLETOP_CONFIG", str(config))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "elsewhere"))  # the default folder: empty
+    sid = _finished_race(folder / "demo.sqlite3")
+    assert main(["sessions", "--demo"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"1 session in {folder / 'demo.sqlite3'}, newest first:"
+    out = tmp_path / "g.json"
+    assert main(["export", "--demo", "--session", sid, "--unfinished", "--json", str(out)]) == 0
+    assert sid in out.read_text(encoding="utf-8")
+    import os
+
+    assert "TABLETOP_DATA_DIR" not in os.environ  # the command's folder does not outlive the command
