@@ -208,9 +208,19 @@ def _use_data_dir(config: Config) -> None:
 def use_configured_data_dir() -> None:
     """The data folder of the configuration file found (``box.data_dir``) for a command other than
     ``companion run|demo|config|doctor`` (which read the file themselves): ``sessions``, ``export``, ``enroll``,
-    ``calibrate`` then read and write where the box records its games, profiles and calibration. A file
-    that cannot be read changes nothing here (``companion config check`` names its problems)."""
-    _use_data_dir(load())
+    ``calibrate`` then read and write where the box records its games, profiles and calibration.
+
+    A file that cannot be read, or a bad ``box.data_dir`` or ``box.language``, leaves the default: each such
+    problem is logged (a warning, in the command's language), since the command then looks elsewhere or speaks
+    English; the file's other settings are not this command's and stay for ``companion config check``."""
+    config = load()
+    mine = [p for p in config.problems if p.key in (None, "box.data_dir", "box.language")]
+    for problem in mine:
+        log.warning("%s", _("configuration: {problem}").format(problem=say(problem.text())))
+    if mine:
+        log.warning("%s", _("configuration: `companion config check` lists the problems; the box goes on with the "
+                            "defaults"))
+    _use_data_dir(config)
 
 
 def apply_box_config(args: argparse.Namespace) -> Config:

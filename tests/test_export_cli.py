@@ -261,3 +261,26 @@ def test_sessions_and_export_find_the_games_in_the_configured_data_folder(tmp_pa
     import os
 
     assert "TABLETOP_DATA_DIR" not in os.environ  # the command's folder does not outlive the command
+
+
+def test_a_configuration_that_moves_the_data_folder_wrongly_is_named_by_sessions(tmp_path, monkeypatch, caplog):
+    """A broken configuration file (not TOML, or a box.data_dir that is no folder name) leaves `companion sessions`
+    on the default data folder: the command says why, in the players' language, instead of only "no database"."""
+    config = tmp_path / "config.toml"
+    monkeypatch.delenv("TABLETOP_DATA_DIR", raising=False)
+    monkeypatch.setenv("TABLETOP_CONFIG", str(config))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "default"))
+    config.write_text('[box\ndata_dir = "/media/usb/games"\n', encoding="utf-8")  # the section's ] forgotten
+    caplog.clear()
+    assert main(["sessions"]) == 3
+    err = caplog.text
+    assert f"{config}:1" in err and "companion config check" in err
+    config.write_text('[box]\nlanguage = "pl"\ndata_dir = 5\n', encoding="utf-8")
+    caplog.clear()
+    assert main(["sessions"]) == 3
+    err = caplog.text
+    assert f"{config}:3: box.data_dir" in err and "konfiguracja" in err
+    config.write_text('[box]\nlanguage = "pl"\n[web]\nport = "eighty"\n', encoding="utf-8")  # not this command's
+    caplog.clear()
+    assert main(["sessions"]) == 3
+    assert "web.port" not in caplog.text
