@@ -284,3 +284,13 @@ def test_a_configuration_that_moves_the_data_folder_wrongly_is_named_by_sessions
     caplog.clear()
     assert main(["sessions"]) == 3
     assert "web.port" not in caplog.text
+
+
+def test_export_of_a_session_id_that_is_no_text_says_no_such_session(tmp_path, monkeypatch, capsys):
+    """`companion export --session $'x\\xff'` (a byte that is not UTF-8) ended in a traceback."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
+    _finished_race(tmp_path / "demo.sqlite3")
+    assert main(["export", "--demo", "--session", "x\udcff", "--json", str(tmp_path / "g.json")]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "`companion sessions`" in err[0]
+    assert not (tmp_path / "g.json").exists()
