@@ -77,6 +77,24 @@ class Parser(argparse.ArgumentParser):
             )
         return parsed
 
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> tuple[argparse.Namespace, list[str]]:
+        """argparse's, except that a missing (sub)command is refused only when nothing else is wrong: an option
+        nobody takes (``companion --versoin``) comes back with the unknown arguments, for :meth:`parse_args` to name
+        it, instead of hiding behind "the following arguments are required: COMMAND"."""
+        required = [a for a in self._actions if isinstance(a, argparse._SubParsersAction) and a.required]
+        for action in required:
+            action.required = False
+        try:
+            parsed, extra = super().parse_known_args(args, namespace)
+        finally:
+            for action in required:
+                action.required = True
+        missing = [a for a in required if getattr(parsed, a.dest, None) is None]
+        if missing and not extra:
+            self.error(argparse._("the following arguments are required: %s")  # type: ignore[attr-defined]
+                       % ", ".join(argparse._get_action_name(a) or "" for a in missing))
+        return parsed, extra
+
     def command_parser(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
         """The parser of the (sub)command ``parsed`` names (``companion enroll roll-dice``'s own), else this one."""
         for action in self._actions:

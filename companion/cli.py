@@ -494,12 +494,15 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``companion`` console script; returns the exit code. Its messages and ``--help`` speak
     the language given with ``--language`` (anywhere on the line), else the box's (:func:`command_language`)."""
+    import os
+
+    from companion.paths import DATA_DIR_ENV
+
     box, asked = i18n.box_language(), i18n.asked_language()
+    data_folder = os.environ.get(DATA_DIR_ENV)
     try:
         return _main(argv)
     except BrokenPipeError:  # output piped into `head` and closed early: not an error of ours
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except KeyboardInterrupt:  # Ctrl-C in a command other than run/demo (those stop cleanly themselves)
@@ -520,6 +523,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:  # an in-process caller (a test, a script) gets its languages back
         i18n.set_box_language(box)
         i18n.ask_language(asked)
+        if data_folder is None:  # the configuration's data folder was this command's only
+            os.environ.pop(DATA_DIR_ENV, None)
+        else:
+            os.environ[DATA_DIR_ENV] = data_folder
 
 
 def command_language(argv: Sequence[str]) -> tuple[str | None, list[str]]:
@@ -589,6 +596,10 @@ def _main(argv: Sequence[str] | None) -> int:  # noqa: C901 - the command dispat
     )
     # no line per phone request
     logging.getLogger("waitress").setLevel(logging.DEBUG if args.verbose else logging.WARNING)
+    from companion.owner_commands import OWNER_COMMANDS, use_configured_data_dir
+
+    if args.command not in (*OWNER_COMMANDS, "run", "demo"):  # those read the configuration file themselves
+        use_configured_data_dir()  # the games, profiles and calibration where the box keeps them
     if args.command in READING_COMMANDS:
         set_threads()  # the thread pools are set before the first read
     if args.command == "read":
@@ -668,7 +679,7 @@ def _main(argv: Sequence[str] | None) -> int:  # noqa: C901 - the command dispat
         return export.cmd_export(args)
     if args.command == "sessions":
         return export.cmd_sessions(args)
-    from companion.owner_commands import OWNER_COMMANDS, run_owner_command
+    from companion.owner_commands import run_owner_command
 
     if args.command in OWNER_COMMANDS:
         return run_owner_command(args)

@@ -24,7 +24,8 @@ from typing import Any
 from companion.config import CONFIG_ENV, SETTINGS, Config, find_config, load, toml_value, user_config_path
 from companion.i18n import _, asked_language, localize, say
 
-__all__ = ["OWNER_COMMANDS", "add_owner_parsers", "apply_box_config", "run_owner_command"]
+__all__ = ["OWNER_COMMANDS", "add_owner_parsers", "apply_box_config", "run_owner_command",
+           "use_configured_data_dir"]
 
 log = logging.getLogger("companion")
 
@@ -202,6 +203,24 @@ def _use_data_dir(config: Config) -> None:
 
     if config["box.data_dir"] and config.origin("box.data_dir") != f"environment {DATA_DIR_ENV}":
         os.environ[DATA_DIR_ENV] = str(Path(config["box.data_dir"]).expanduser())
+
+
+def use_configured_data_dir() -> None:
+    """The data folder of the configuration file found (``box.data_dir``) for a command other than
+    ``companion run|demo|config|doctor`` (which read the file themselves): ``sessions``, ``export``, ``enroll``,
+    ``calibrate`` then read and write where the box records its games, profiles and calibration.
+
+    A file that cannot be read, or a bad ``box.data_dir`` or ``box.language``, leaves the default: each such
+    problem is logged (a warning, in the command's language), since the command then looks elsewhere or speaks
+    English; the file's other settings are not this command's and stay for ``companion config check``."""
+    config = load()
+    mine = [p for p in config.problems if p.key in (None, "box.data_dir", "box.language")]
+    for problem in mine:
+        log.warning("%s", _("configuration: {problem}").format(problem=say(problem.text())))
+    if mine:
+        log.warning("%s", _("configuration: `companion config check` lists the problems; the box goes on with the "
+                            "defaults"))
+    _use_data_dir(config)
 
 
 def apply_box_config(args: argparse.Namespace) -> Config:

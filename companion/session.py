@@ -351,13 +351,21 @@ class SessionStore:
         """The session with this id, ended or not.
 
         Raises:
-            UnknownSession: no such session in this file.
+            UnknownSession: no such session in this file (an id that is no UTF-8 text, a lone surrogate from a
+                terminal that is not UTF-8 or a phone's JSON, names no stored session either).
             rules.UnknownGame: the session's game is no longer known to this program.
         """
-        with self._transaction(write=False, doing="reading a session") as conn:
-            row = conn.execute(
-                "SELECT id, game, settings, started_at, ended_at FROM sessions WHERE id = ?", (session_id,)
-            ).fetchone()
+        try:
+            str(session_id).encode("utf-8")
+            storable = True
+        except UnicodeEncodeError:
+            storable = False
+        row = None
+        if storable:
+            with self._transaction(write=False, doing="reading a session") as conn:
+                row = conn.execute(
+                    "SELECT id, game, settings, started_at, ended_at FROM sessions WHERE id = ?", (session_id,)
+                ).fetchone()
         if row is None:
             raise UnknownSession(Text("no session {session} in {path}; `companion sessions` lists the ids",
                                       session=repr(session_id), path=str(self.path)))

@@ -83,6 +83,30 @@ def test_an_option_the_command_does_not_take_is_refused_with_that_commands_usage
     assert "companion enroll roll-dice: error: unrecognized arguments: --frobnicate" in capsys.readouterr().err
 
 
+def test_an_unknown_option_without_a_command_is_named_not_hidden_behind_the_missing_command(capsys):
+    """`companion --versoin` said only "the following arguments are required: COMMAND": the mistyped option was
+    not named. The unknown option is named first; a line with no command at all still asks for one."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["--versoin"])
+    err = capsys.readouterr().err.splitlines()
+    assert stopped.value.code == 2
+    assert err[-1] == "companion: error: unrecognized arguments: --versoin"
+    with pytest.raises(SystemExit):
+        main(["enroll", "--frobnicate"])
+    assert capsys.readouterr().err.splitlines()[-1] == "companion enroll: error: unrecognized arguments: --frobnicate"
+    with pytest.raises(SystemExit):
+        main(["--language", "pl", "--versoin"])
+    assert "--versoin" in capsys.readouterr().err.splitlines()[-1]
+    with pytest.raises(SystemExit) as stopped:
+        main([])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == "companion: error: the following arguments are required: COMMAND"
+    with pytest.raises(SystemExit):
+        main(["enroll"])
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == "companion enroll: error: the following arguments are required: WHAT"
+
+
 def test_demo_reads_every_photo_and_records_it(tmp_path):
     db = tmp_path / "sessions.sqlite3"
     shot = tmp_path / "screen.png"

@@ -240,3 +240,57 @@ def test_export_refuses_the_newest_game_when_no_game_has_ended(tmp_path, capsys)
     err = capsys.readouterr().err
     assert f"session {sid} has not ended" in err and "--unfinished" in err
     assert not (tmp_path / "g.json").exists()
+
+
+def test_sessions_and_export_find_the_games_in_the_configured_data_folder(tmp_path, monkeypatch, capsys):
+    """``box.data_dir`` of the configuration file is where `companion run|demo` record the games: `companion
+    sessions` and `companion export` look there too, not in the user's default data folder."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    config = tmp_path / "config.toml"
+    config.write_text(f'[box]\ndata_dir = "{folder}"\n', encoding="utf-8")
+    monkeypatch.delenv("TABLETOP_DATA_DIR", raising=False)
+    monkeypatch.setenv("TABLETOP_CONFIG", str(config))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "elsewhere"))  # the default folder: empty
+    sid = _finished_race(folder / "demo.sqlite3")
+    assert main(["sessions", "--demo"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"1 session in {folder / 'demo.sqlite3'}, newest first:"
+    out = tmp_path / "g.json"
+    assert main(["export", "--demo", "--session", sid, "--unfinished", "--json", str(out)]) == 0
+    assert sid in out.read_text(encoding="utf-8")
+    import os
+
+    assert "TABLETOP_DATA_DIR" not in os.environ  # the command's folder does not outlive the command
+
+
+def test_a_configuration_that_moves_the_data_folder_wrongly_is_named_by_sessions(tmp_path, monkeypatch, caplog):
+    """A broken configuration file (not TOML, or a box.data_dir that is no folder name) leaves `companion sessions`
+    on the default data folder: the command says why, in the players' language, instead of only "no database"."""
+    config = tmp_path / "config.toml"
+    monkeypatch.delenv("TABLETOP_DATA_DIR", raising=False)
+    monkeypatch.setenv("TABLETOP_CONFIG", str(config))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "default"))
+    config.write_text('[box\ndata_dir = "/media/usb/games"\n', encoding="utf-8")  # the section's ] forgotten
+    caplog.clear()
+    assert main(["sessions"]) == 3
+    err = caplog.text
+    assert f"{config}:1" in err and "companion config check" in err
+    config.write_text('[box]\nlanguage = "pl"\ndata_dir = 5\n', encoding="utf-8")
+    caplog.clear()
+    assert main(["sessions"]) == 3
+    err = caplog.text
+    assert f"{config}:3: box.data_dir" in err and "konfiguracja" in err
+    config.write_text('[box]\nlanguage = "pl"\n[web]\nport = "eighty"\n', encoding="utf-8")  # not this command's
+    caplog.clear()
+    assert main(["sessions"]) == 3
+    assert "web.port" not in caplog.text
+
+
+def test_export_of_a_session_id_that_is_no_text_says_no_such_session(tmp_path, monkeypatch, capsys):
+    """`companion export --session $'x\\xff'` (a byte that is not UTF-8) ended in a traceback."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
+    _finished_race(tmp_path / "demo.sqlite3")
+    assert main(["export", "--demo", "--session", "x\udcff", "--json", str(tmp_path / "g.json")]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "`companion sessions`" in err[0]
+    assert not (tmp_path / "g.json").exists()

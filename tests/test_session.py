@@ -404,6 +404,15 @@ def test_get_and_list(db_store):
     assert isinstance(info.value, LookupError) and isinstance(info.value, SessionError)
 
 
+def test_an_id_that_is_no_text_is_an_unknown_session_not_a_crash(db_store):
+    """A session id typed on a terminal that is not UTF-8 (`--session $'x\\xff'` arrives as 'x\\udcff') or sent by
+    a phone as a lone surrogate cannot be stored: it is an unknown session, named, like any other wrong id."""
+    db_store.start("d6", {})
+    for wrong in ("x\udcff", "\ud800"):
+        with pytest.raises(UnknownSession, match="companion sessions"):
+            db_store.get(wrong)
+
+
 def test_reopening_after_close_gives_the_same_state(db):
     with SessionStore(db) as s:
         session = s.start("d6", {"players": ["Ann"]})
