@@ -24,13 +24,14 @@ def _ramp(x: np.ndarray | float, lo_hi: tuple[float, float]) -> np.ndarray:
     return np.clip((np.asarray(x, np.float64) - lo) / max(hi - lo, 1e-9), 0.0, 1.0)
 
 
-def _run_beyond(logf: np.ndarray, top: np.ndarray, u: np.ndarray, body: np.ndarray, config: RollDiceConfig) -> float:
+def _run_beyond(frame: np.ndarray, top: np.ndarray, u: np.ndarray, body: np.ndarray, config: RollDiceConfig) -> float:
     """How far (in sides of ``top``) the colour ``body`` (log-RGB ``float[3]``) runs along the unit direction ``u``
     beyond the edge of the top face ``top`` (cx, cy, w, h, angle deg): on a strip ``side_strip`` sides wide, the
     steps where at least half the strip is within ``side_colour`` of ``body``, counted from the edge until a gap of
-    more than ``side_gap`` sides (a bevel line or the die's own symbol may cut the run); ``logf``: the frame's
-    log-RGB ``float32[H, W, 3]``."""
-    h, w = logf.shape[:2]
+    more than ``side_gap`` sides (a bevel line or the die's own symbol may cut the run); ``frame``: ``uint8[H, W, 3]``
+    BGR, taken to log-RGB only at the pixels sampled (the same numbers as the whole frame's, at a fraction of the
+    cost)."""
+    h, w = frame.shape[:2]
     s = float(np.sqrt(top[2] * top[3]))
     a = np.deg2rad(float(top[4]))
     ax1, ax2 = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
@@ -43,7 +44,7 @@ def _run_beyond(logf: np.ndarray, top: np.ndarray, u: np.ndarray, body: np.ndarr
     xi = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
     yi = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
     inside = (pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0) & (pts[..., 1] < h)
-    near = (np.linalg.norm(logf[yi, xi] - body[None, None, :], axis=-1) < config.side_colour) & inside
+    near = (np.linalg.norm(to_log(frame[yi, xi], config) - body[None, None, :], axis=-1) < config.side_colour) & inside
     hit = near.mean(1) >= 0.5
     gap_steps = int(np.ceil(config.side_gap * s / step))
     last, miss = -1, 0
@@ -99,26 +100,22 @@ def side_faces(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, config:
     match = np.zeros(n) if match is None else np.asarray(match, np.float64).reshape(-1)
     mid = np.array([frame.shape[1], frame.shape[0]], np.float64) / 2.0
     side = np.sqrt(rects[:, 2] * rects[:, 3])
-    logf = None
-    for i in idx:
-        for j in idx:
-            if i == j:
+    lo, hi = config.side_reach
+    dist = np.hypot(*(rects[:, None, :2] - rects[None, :, :2]).transpose(2, 0, 1))  # [i, j]
+    pair = (dist >= lo * side[None, :]) & (dist <= hi * side[None, :]) & (match[None, :] >= match[:, None])
+    pair &= todo[:, None] & todo[None, :]
+    np.fill_diagonal(pair, False)
+    for i, j in zip(*np.nonzero(pair), strict=True):
+        v = rects[i, :2] - rects[j, :2]
+        d = float(dist[i, j])
+        away = float(_ramp(bright[j] - bright[i], config.side_shade_ramp))
+        if config.side_cos_ramp is not None:
+            r = rects[j, :2] - mid
+            if np.hypot(*r) < 0.5 * side[j]:
                 continue
-            v = rects[i, :2] - rects[j, :2]
-            d = float(np.hypot(*v))
-            lo, hi = config.side_reach
-            if not lo * side[j] <= d <= hi * side[j] or match[j] < match[i]:
-                continue
-            away = float(_ramp(bright[j] - bright[i], config.side_shade_ramp))
-            if config.side_cos_ramp is not None:
-                r = rects[j, :2] - mid
-                if np.hypot(*r) < 0.5 * side[j]:
-                    continue
-                away *= float(_ramp(float(v @ r) / (d * float(np.hypot(*r))), config.side_cos_ramp))
-            if away <= out[i] or np.linalg.norm(chroma[i] - chroma[j]) >= config.side_chroma_pair:
-                continue
-            if logf is None:
-                logf = to_log(frame, config)
-            run = _run_beyond(logf, rects[j], v / d, bodies[i].astype(np.float32), config)
-            out[i] = max(out[i], away * (1.0 - float(_ramp(run, config.side_full_ramp))))
+            away *= float(_ramp(float(v @ r) / (d * float(np.hypot(*r))), config.side_cos_ramp))
+        if away <= out[i] or np.linalg.norm(chroma[i] - chroma[j]) >= config.side_chroma_pair:
+            continue
+        run = _run_beyond(frame, rects[j], v / d, bodies[i].astype(np.float32), config)
+        out[i] = max(out[i], away * (1.0 - float(_ramp(run, config.side_full_ramp))))
     return out
