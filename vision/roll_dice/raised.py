@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import functools
 
-import cv2
 import numpy as np
 
 from .config import RollDiceConfig
 from .foreground import to_log
+from .shape import surrounding_patches
 
 __all__ = ["raised_edges"]
 
@@ -79,8 +79,6 @@ def raised_edges(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, confi
 
     Returns ``float[N]``. Raises nothing; empty input gives an empty result.
     """
-    from .tops import upright_patch  # here to keep tops -> raised one way at import time
-
     rects = np.asarray(rects, np.float64).reshape(-1, 5)
     n = len(rects)
     out = np.full(n, -1.0)
@@ -91,21 +89,7 @@ def raised_edges(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, confi
     q, span = int(config.raised_patch), float(config.surface_span)
     rings = (tuple(float(v) for v in config.raised_bevel), tuple(float(v) for v in config.raised_sides))
     bevel, sides = _edge_sectors(q, q / span, rings, int(config.evidence_sectors))
-    h, w = frame.shape[:2]
-    patches = np.empty((len(idx), q, q, 3), np.uint8)
-    for k, i in enumerate(idx):
-        cx, cy = float(rects[i, 0]), float(rects[i, 1])
-        span_px = span * float(np.sqrt(max(rects[i, 2] * rects[i, 3], 1.0)))
-        reach = 0.75 * span_px                                  # past the half diagonal of the turned patch
-        x0, y0 = int(max(0, np.floor(cx - reach))), int(max(0, np.floor(cy - reach)))
-        x1, y1 = int(min(w, np.ceil(cx + reach) + 1)), int(min(h, np.ceil(cy + reach) + 1))
-        crop = frame[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
-        f = min(1.0, q / span_px)                               # the crop scaled to the patch's scale, averaged
-        if f < 1.0:
-            crop = cv2.resize(crop, (max(1, round(crop.shape[1] * f)), max(1, round(crop.shape[0] * f))),
-                              interpolation=cv2.INTER_AREA)
-        fx, fy = crop.shape[1] / max(x1 - x0, 1), crop.shape[0] / max(y1 - y0, 1)
-        patches[k] = upright_patch(crop, (cx - x0) * fx, (cy - y0) * fy, span_px * 0.5 * (fx + fy), rects[i, 4], q, 0)
+    patches = surrounding_patches(frame, rects, idx, q, span)
     logp = to_log(patches, config).reshape(len(idx), q * q, 3)
     body = np.asarray(bodies, np.float32).reshape(-1, 3)[idx]
     c, s = float(config.raised_chroma), float(config.raised_shade)

@@ -22,7 +22,8 @@ from .config import RollDiceConfig
 from .foreground import channel_sum, to_log
 
 __all__ = ["die_likeness", "expected_sides", "face_evidence", "face_evidences", "middle_spread", "pattern_axes",
-           "pattern_lattice", "pattern_repeats", "snap_top", "stroke_spread", "surface_returns", "top_fit"]
+           "pattern_lattice", "pattern_repeats", "snap_top", "stroke_spread", "surface_returns", "surrounding_patches",
+           "top_fit"]
 
 
 @functools.lru_cache(maxsize=8)
@@ -493,8 +494,6 @@ def surface_returns(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, co
 
     Returns ``float[N]``. Raises nothing; empty input gives an empty result.
     """
-    from .tops import upright_patch  # here to keep tops -> shape one way at import time
-
     rects = np.asarray(rects, np.float64).reshape(-1, 5)
     n = len(rects)
     out = np.full(n, -1.0)
@@ -506,6 +505,26 @@ def surface_returns(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, co
     sectors = _surface_sectors(q, q / span, tuple(float(v) for v in config.surface_ring), int(config.evidence_sectors))
     if not sectors:
         return out
+    patches = surrounding_patches(frame, rects, idx, q, span)
+    diff = to_log(patches, config) - np.asarray(bodies, np.float32)[idx][:, None, None, :]
+    d = np.sqrt(channel_sum(diff ** 2)).reshape(len(idx), -1)                           # float32[M, q*q]
+    share = float(config.surface_quantile) / 100.0
+    near = d < config.evidence_body
+    same = np.stack([near[:, s].mean(1) >= share for s in sectors], 1)
+    out[idx] = same.mean(1)
+    return out
+
+
+def surrounding_patches(frame: np.ndarray, rects: np.ndarray, idx: np.ndarray, size: int,
+                        span: float) -> np.ndarray:
+    """Each face ``rects[idx]`` (cx, cy, w, h, angle deg; frame px) and its surroundings as an upright
+    ``uint8[len(idx), size, size, 3]`` BGR patch spanning ``span`` of its sides (its mean side, px), turned by its
+    angle; the crop round a face larger than the patch is first averaged down (``INTER_AREA``) to the patch's scale.
+    ``frame``: ``uint8[H, W, 3]`` BGR. Shared by the printed-square and raised-edge tests. Raises nothing; a face
+    at the frame's border gets the border repeated."""
+    from .tops import upright_patch  # here to keep tops -> shape one way at import time
+
+    q = int(size)
     h, w = frame.shape[:2]
     patches = np.empty((len(idx), q, q, 3), np.uint8)
     for k, i in enumerate(idx):
@@ -521,10 +540,4 @@ def surface_returns(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, co
                               interpolation=cv2.INTER_AREA)
         fx, fy = crop.shape[1] / max(x1 - x0, 1), crop.shape[0] / max(y1 - y0, 1)
         patches[k] = upright_patch(crop, (cx - x0) * fx, (cy - y0) * fy, span_px * 0.5 * (fx + fy), rects[i, 4], q, 0)
-    diff = to_log(patches, config) - np.asarray(bodies, np.float32)[idx][:, None, None, :]
-    d = np.sqrt(channel_sum(diff ** 2)).reshape(len(idx), -1)                           # float32[M, q*q]
-    share = float(config.surface_quantile) / 100.0
-    near = d < config.evidence_body
-    same = np.stack([near[:, s].mean(1) >= share for s in sectors], 1)
-    out[idx] = same.mean(1)
-    return out
+    return patches
