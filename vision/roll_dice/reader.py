@@ -404,11 +404,10 @@ def _not_printed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDi
     only the faces that would be reported are measured, once the die size is chosen."""
     if cfg.surface_ramp is None or len(tops.rects) == 0:
         return tops
-    todo = die_weights(tops, ncc, cfg) >= cfg.min_confidence
+    todo, best = _reported(tops, ncc, cfg)
     if not todo.any():
         return tops
     surface = np.maximum(surface_returns(frame, tops.rects, tops.body, cfg, todo), 0.0)
-    best = ncc.max(1) if ncc.size else np.zeros(len(tops.rects))
     printed = _ramp(surface, cfg.surface_ramp) * (1.0 - _ramp(best, cfg.strong_match_ramp))
     if cfg.flat_surface_ramp is not None:
         returns = _ramp(surface, cfg.flat_surface_ramp)
@@ -417,8 +416,7 @@ def _not_printed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDi
             raised = np.maximum(raised_edges(frame, tops.rects, tops.body, cfg, look), 0.0)
             flat = returns * (1.0 - _ramp(raised, cfg.raised_ramp)) * (1.0 - _ramp(best, cfg.flat_match_ramp))
             printed = np.maximum(printed, flat)
-    keep = 1.0 - printed
-    return TopFaces(tops.rects, np.asarray(tops.scores, np.float64) * keep, tops.ink, tops.body, tops.evidence)
+    return _lowered(tops, 1.0 - printed)
 
 
 def _not_side(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
@@ -427,11 +425,21 @@ def _not_side(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceC
     is chosen and the printed squares are lowered."""
     if cfg.side_full_ramp is None or len(tops.rects) < 2:
         return tops
-    todo = die_weights(tops, ncc, cfg) >= cfg.min_confidence
+    todo, best = _reported(tops, ncc, cfg)
     if todo.sum() < 2:
         return tops
+    return _lowered(tops, 1.0 - side_faces(frame, tops.rects, tops.body, cfg, todo, best))
+
+
+def _reported(tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
+    """(``bool[N]``: the faces a read would report, die weight at least ``min_confidence``; ``float[N]``: each
+    face's best template NCC, 0 without templates): what the printed-square and side-face tests look at."""
     best = ncc.max(1) if ncc.size else np.zeros(len(tops.rects))
-    keep = 1.0 - side_faces(frame, tops.rects, tops.body, cfg, todo, best)
+    return die_weights(tops, ncc, cfg) >= cfg.min_confidence, best
+
+
+def _lowered(tops: TopFaces, keep: np.ndarray) -> TopFaces:
+    """``tops`` with each face's die score scaled by ``keep`` ``float[N]`` (0..1)."""
     return TopFaces(tops.rects, np.asarray(tops.scores, np.float64) * keep, tops.ink, tops.body, tops.evidence)
 
 
@@ -454,7 +462,13 @@ def _size_evidence_bound(reach: np.ndarray, best: np.ndarray, cfg: RollDiceConfi
     """:func:`size_evidence` of faces whose best NCC is at most ``best`` ``float[N]`` (``reach``:
     :func:`_size_evidence_reach`), a little above it (a millionth), so that a bound computed in another order than
     :func:`size_evidence` adds its terms is never below it by a rounding."""
-    return float(((reach * _ramp(best, cfg.strong_match_ramp)) ** cfg.size_power).sum()) * (1.0 + 1e-6)
+    return float(_evidence_terms(reach, best, cfg).sum()) * (1.0 + 1e-6)
+
+
+def _evidence_terms(reach: np.ndarray, best: np.ndarray, cfg: RollDiceConfig) -> np.ndarray:
+    """``float[N]``: each face's term of :func:`size_evidence` at a best NCC of ``best`` (``reach``:
+    :func:`_size_evidence_reach`)."""
+    return (reach * _ramp(best, cfg.strong_match_ramp)) ** cfg.size_power
 
 
 def _parts(reach: np.ndarray, bound: np.ndarray, bar: float, cfg: RollDiceConfig,
@@ -467,7 +481,7 @@ def _parts(reach: np.ndarray, bound: np.ndarray, bar: float, cfg: RollDiceConfig
     if len(idx) == 0:
         return []
     idx = idx[np.argsort(-reach[idx], kind="stable")]
-    terms = (reach * _ramp(bound, cfg.strong_match_ramp)) ** cfg.size_power
+    terms = _evidence_terms(reach, bound, cfg)
     slack = float(terms.sum()) * (1.0 + 1e-6) - bar
     if slack <= 0:
         return [idx]
