@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision.roll_dice.config import RollDiceConfig
+from vision.roll_dice.foreground import to_log
 from vision.roll_dice.sides import side_faces
 
 CFG = RollDiceConfig()
@@ -19,7 +20,7 @@ SHADED = (25, 25, 140)       # the same red, a side face turned from the light
 
 
 def _log(bgr) -> np.ndarray:
-    return np.log(np.asarray(bgr, np.float64) + CFG.log_offset)
+    return to_log(np.array([[bgr]], np.uint8), CFG)[0, 0].astype(np.float64)
 
 
 def _table() -> np.ndarray:

@@ -120,9 +120,6 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         return EXIT_USAGE
     demo = args.command == "demo"
     game_not_given = box_config.origin("box.default_game") == "default"  # neither --game nor the configuration
-    # the chooser asked for (--game choose, or default_game = "choose" written in the configuration), not only the
-    # default's: the box starts on it, not on the game it was on
-    game_given = not game_not_given
     args.game = start_game(args.game, game_not_given,
                            "replay" if demo else (args.source or "auto"))
     flow_game = args.game in FLOWS
@@ -210,7 +207,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
             # the chooser, not where the box was: --new-session, or the chooser asked for by --game choose or the
             # configuration (the games left unfinished are on it to go back to); when nobody asked for it (the
             # default) the box comes back to where it was
-            if args.new_session or game_given:
+            if args.new_session or not game_not_given:
                 from companion.records import save_place
 
                 if store.read_only is None:
