@@ -145,9 +145,16 @@ def whole_number(value: Any, what: str) -> int:
         return value
     if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
         return int(value.strip())
-    raise BadEntry(plural("{what} must be a whole number of at most {digits} digit (0-9), got {value}",
-                          "{what} must be a whole number of at most {digits} digits (0-9), got {value}", WHOLE_DIGITS,
-                          what=what, digits=WHOLE_DIGITS, value=shown(value)))
+    raise BadEntry(not_whole(what, value))
+
+
+def not_whole(what: str | Text, value: object) -> Text:
+    """The refusal of ``value`` where ``what`` takes a whole number (``"{what} must be a whole number of at most
+    {digits} digits (0-9), got {value}"``, the value cut short): said by :func:`whole_number` and by a phone's
+    report whose number field holds no text."""
+    return plural("{what} must be a whole number of at most {digits} digit (0-9), got {value}",
+                  "{what} must be a whole number of at most {digits} digits (0-9), got {value}", WHOLE_DIGITS,
+                  what=what, digits=WHOLE_DIGITS, value=shown(value))
 
 
 def _in_range(n: int, f: Field) -> bool:

@@ -19,9 +19,8 @@ from typing import Any
 from flask import request
 from werkzeug.exceptions import BadRequest
 
-from companion.errors import shown
-from companion.flow_spec import WHOLE_DIGITS, in_form
-from companion.i18n import OR, Listing, Text, plural
+from companion.flow_spec import in_form, not_whole
+from companion.i18n import OR, Listing, Text
 from rules.scoring import has_visible, untypable
 
 __all__ = ["BadInput", "json_body", "text", "whole", "choice", "form_values", "version_and_key",
@@ -220,9 +219,7 @@ def form_values(body: dict[str, Any], example: str,
             if isinstance(item, str) and (len(item) > 100 or refusal is not None):
                 label, kind = (fields or {}).get(name, (None, ""))
                 if kind == "int":  # what the box reads there is a number: say so, as the form's own check would
-                    problem = plural("{what} must be a whole number of at most {digits} digit (0-9), got {value}",
-                                     "{what} must be a whole number of at most {digits} digits (0-9), got {value}",
-                                     WHOLE_DIGITS, what=label or repr(field), digits=WHOLE_DIGITS, value=shown(item))
+                    problem = not_whole(label or repr(field), item)
                     # named by its form first, as every other refusal of a report is
                     raise BadInput(in_form(form, label, problem) if form and label else problem, field)
                 if len(item) > 100:
