@@ -244,7 +244,7 @@ class MainLoop:
         self.stats = LoopStats()
         self.camera = CAMERA_OK
         self.reader_state = READER_WATCHING
-        self.message = Text("watching {source}", source=source.name)
+        self.message = Text("watching {source}", source=Text(source.label))
         self.last_dice: list[dict[str, Any]] = []
         self.last_frame: Frame | None = None
         self.display: np.ndarray | None = None
@@ -733,7 +733,7 @@ class MainLoop:
                 "id": session.id,
                 "game": session.game.name,
                 "started_at": getattr(session, "started_at", None),
-                "source": self.source.name,
+                "source": Text(self.source.label),  # its kind: players never see its folder
                 "events": session.last_seq,
             },
             "status": self.status(),

@@ -269,9 +269,11 @@ class CameraCheck:
                     problem=said,
                 ),
             )
+        from device.picam import PI_CAMERA
+
         height, width = image.shape[:2]
         wanted = ctx.config["camera.size"]
-        if wanted is None and str(name).startswith("picamera2"):
+        if wanted is None and (str(name).startswith("picamera2") or name == PI_CAMERA):  # by its name or its kind
             wanted = PI_CAMERA_SIZE
         if wanted is not None and (width, height) != tuple(wanted):
             return _warn(

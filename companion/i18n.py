@@ -38,6 +38,7 @@ from babel.dates import format_datetime as _babel_datetime
 from babel.numbers import format_decimal
 from babel.support import LazyProxy, Translations
 
+from device.errors import Words
 from rules.names import WORD_KINDS, Term, translated
 from rules.text import AND, N_, OR, Listing, Text, plural
 
@@ -359,8 +360,9 @@ def text_of(template: str, params: Mapping[str, Any]) -> Text:
     """A message ``device`` or ``vision`` keeps as its parts (an N_ template and its parameters, e.g.
     ``device.health.CameraWatch.said``) as a :class:`Text`; a parameter that is an error is said with
     :func:`message_of` (an operating system's refusal, an :class:`OSError` not made with ``said()``, with
-    :func:`os_reason`)."""
-    return Text(template, **{k: _error_said(v) if isinstance(v, BaseException) else v for k, v in params.items()})
+    :func:`os_reason`); a ``device.errors.Words`` (a camera's kind) is said in the language too."""
+    return Text(template, **{k: _error_said(v) if isinstance(v, BaseException) else Text(v) if isinstance(v, Words)
+                             else v for k, v in params.items()})
 
 
 def say_template(template: str, /, **params: Any) -> str:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from device.errors import EndOfStream
+from device.errors import N_, EndOfStream, Words
 
 if TYPE_CHECKING:  # the implementations import this module; at run time __getattr__ resolves them
     from device.fake import FakeCamera, Fault, FaultKind
@@ -114,7 +114,12 @@ class CameraSource(ABC):
     """
 
     name: str
-    """Human-readable source name, also used as :attr:`Frame.source`."""
+    """Human-readable source name, also used as :attr:`Frame.source` (``"replay:/home/pi/photos"``): for the log
+    and the owner's terminal, never shown to players."""
+
+    label: Words = Words(N_("camera"))
+    """What players call this source (``"Pi camera"``, ``"demo replay"``), said in their language by
+    ``companion``: the camera's kind, never a folder or a device path."""
 
     live: bool = False
     """True for a camera that looks at the table now (its sensor's noise makes every frame differ, so

@@ -18,8 +18,11 @@ leaves out where another message says it once for all.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 __all__ = [
     "N_",
+    "Words",
     "DeviceError",
     "CameraNotFound",
     "CameraBusy",
@@ -29,11 +32,21 @@ __all__ = [
     "UnknownSourceSpec",
     "GPIOUnavailable",
     "one_demo_hint",
+    "told_players",
 ]
 
 def N_(message: str) -> str:
     """``message`` unchanged: marks a message template for ``pybabel extract`` (``companion`` translates it)."""
     return message
+
+
+class Words(str):
+    """A short phrase marked with :func:`N_` (a camera's kind: ``"demo replay"``, ``"Pi camera"``) given as a
+    message's parameter: its value is the English, and ``companion`` says it in the player's language (a plain
+    ``str`` parameter is said as it is). A camera names itself to players with one (:attr:`CameraSource.label`),
+    never by its folder or device path."""
+
+    __slots__ = ()
 
 
 DEMO_HINT = "or run `companion demo` to replay photos"
@@ -95,6 +108,29 @@ class DeviceError(Exception):
         if self.template is None or self.hint is None:
             return self
         return type(self).said(self.template, **self.params)
+
+
+_NAMING = frozenset({"name", "path", "folder", "device"})
+"""The parameters of the sources' messages that name a source by its name, folder or device path."""
+
+
+def told_players(error: DeviceError, label: Words) -> DeviceError:
+    """``error`` (made with :meth:`DeviceError.said`) as players are told it: the source named by its kind
+    (``label``, e.g. ``"photo replay"``) where the message names it by its name, folder or device path, an image
+    file by its file name alone (never its folder), the same for an error quoted in it. ``error`` itself when it
+    has no template."""
+    if error.template is None:
+        return error
+    params: dict[str, object] = {}
+    for key, value in error.params.items():
+        if isinstance(value, DeviceError):
+            value = told_players(value, label)
+        elif key == "path" and isinstance(error, BadImage) and error.path is not None and "name" not in error.params:
+            value = Path(str(value)).name  # one photo of a replay: its file name says which
+        elif key in _NAMING:
+            value = label
+        params[key] = value
+    return type(error).said(error.template, demo_hint=error.hint is not None, **params)
 
 
 class CameraNotFound(DeviceError, FileNotFoundError):

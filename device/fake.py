@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from device.camera import CameraSource, Frame, as_bgr
-from device.errors import N_, CameraBusy, CameraDisconnected, CameraNotFound, EndOfStream
+from device.errors import N_, CameraBusy, CameraDisconnected, CameraNotFound, EndOfStream, Words
 
 __all__ = ["FakeCamera", "Fault", "FaultKind"]
 
@@ -208,6 +208,7 @@ class FakeCamera(CameraSource):
         self.loop = loop
         self.fps = fps
         self.name = name
+        self.label = Words(N_("test camera"))
         self.live = live
         self._clock = clock
         self._rng = np.random.default_rng(seed)

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from device.camera import CameraSource, Frame
-from device.errors import N_, BadImage, DeviceError, EndOfStream
+from device.errors import N_, BadImage, DeviceError, EndOfStream, told_players
 
 __all__ = ["CameraStatus", "CameraHealthConfig", "CameraWatch", "picture_fault", "same_picture"]
 
@@ -265,8 +265,8 @@ class CameraWatch:
             stuck = time.monotonic() - self._pending_since
             if stuck >= self.config.read_timeout_s and self.status is not CameraStatus.STALLED:
                 self._set(CameraStatus.STALLED,
-                          N_("camera {name} sent no picture for {seconds:g} s: check its cable; the game goes on"),
-                          name=self.source.name, seconds=round(stuck, 1))
+                          N_("{name}: no picture for {seconds:g} s: check its cable; the game goes on"),
+                          name=self.source.label, seconds=round(stuck, 1))
             return None
         future, self._pending = self._pending, None
         error = future.exception()
@@ -332,7 +332,7 @@ class CameraWatch:
         return frame, fault
 
     def _judge(self, frame: Frame, fault: CameraStatus | str | None) -> Frame | None:
-        name = self.source.name
+        name = self.source.label
         if fault is None:
             self._repeats = 0
             if self.status in PICTURE_FAULTS:
@@ -341,7 +341,7 @@ class CameraWatch:
                     return None
                 self._set(CameraStatus.OK, N_("camera: the picture is back"))
             elif self.status is not CameraStatus.OK:
-                self._set(CameraStatus.OK, N_("camera {name} is back"), name=name)
+                self._set(CameraStatus.OK, N_("{name}: working again"), name=name)
             self._good = 0
             return frame
         self._good = 0
@@ -361,19 +361,24 @@ class CameraWatch:
         return None
 
     def _failed(self, error: BaseException) -> None:
-        name = self.source.name
+        name = self.source.label
         if isinstance(error, EndOfStream):
-            self._set(CameraStatus.ENDED, N_("replay {name} finished"), name=name)
+            self._set(CameraStatus.ENDED, N_("{name}: finished"), name=name)
             return
         if isinstance(error, DeviceError) and error.template is not None:  # the device's own words, said in a
-            template, params = "{problem}", {"problem": error}  # player's language by companion (a said() error)
+            # player's language by companion (a said() error), naming the source by its kind (the log has the rest)
+            template, params = "{problem}", {"problem": told_players(error, name)}
+            if self.status is not CameraStatus.LOST:
+                log.warning("camera %s: %s", self.source.name, _one_line(error))
         elif isinstance(error, DeviceError):  # the device's own words (English): said as they are
             template, params = "{problem}", {"problem": _one_line(error).removeprefix(f"{type(error).__name__}: ")}
         else:  # cv2.error, OSError, a bug: a camera fault, never the end of the loop
-            template = N_("camera {name} failed ({problem}): trying again every {seconds:g} s")
-            params = {"name": name, "problem": _one_line(error), "seconds": self.reconnect_s}
+            template = N_("{name}: failed ({problem}); trying again every {seconds:g} s")
+            # an OSError is kept whole: companion says its reason in the players' words, never its file's path
+            problem = error if isinstance(error, OSError) else _one_line(error)
+            params = {"name": name, "problem": problem, "seconds": self.reconnect_s}
             if self.status is not CameraStatus.LOST:
-                log.error("camera %s failed", name, exc_info=error)
+                log.error("camera %s failed", self.source.name, exc_info=error)
         self._reopen = not isinstance(error, BadImage)  # a replay has already moved past a bad picture
         self._failed_at = self._clock()
         if self.status is not CameraStatus.LOST:
@@ -385,6 +390,7 @@ class CameraWatch:
         if status is self.status and message == self.message:
             return
         if status is not self.status:
-            (log.info if status in (CameraStatus.OK, CameraStatus.ENDED) else log.warning)("camera: %s", message)
+            (log.info if status in (CameraStatus.OK, CameraStatus.ENDED) else log.warning)(
+                "camera %s: %s", self.source.name, message)
         self.status, self.message, self.said = status, message, (template, dict(params))
         self._changed = True

@@ -11,7 +11,7 @@ from typing import Any
 import cv2
 
 from device.camera import CameraSource, Frame, _now, as_bgr
-from device.errors import N_, BadImage, CameraBusy, CameraDisconnected, CameraNotFound, EndOfStream
+from device.errors import N_, BadImage, CameraBusy, CameraDisconnected, CameraNotFound, EndOfStream, Words
 from device.images import check_video_size
 from device.opencv_env import quiet_opencv
 
@@ -48,10 +48,12 @@ class OpenCVSource(CameraSource):
             self.index: int | None = int(index_or_path)
             self.path: Path | None = None
             self.name = f"opencv:{self.index}"
+            self.label = Words(N_("USB camera"))
         else:
             self.index = None
             self.path = Path(index_or_path)
             self.name = f"opencv:{self.path}"
+            self.label = Words(N_("video replay"))
         self.size = size
         self._clock = clock
         self._capture_factory = capture_factory
@@ -160,10 +162,7 @@ class OpenCVSource(CameraSource):
                    "power, then restart `companion run`"), name=self.name, count=self._delivered, demo_hint=True
             )
         if self._delivered == 0:
-            return BadImage.said(
-                N_("no frame could be decoded from {path} ({name}): the file is empty or corrupt"),
-                path=str(self.path), name=self.name,
-            )
+            return BadImage.said(N_("{name}: no frame could be decoded: the file is empty or corrupt"), name=self.name)
         return EndOfStream.said(N_("{name} ended after {count} frames"), name=self.name, count=self._delivered)
 
     def close(self) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from device.camera import CameraSource, Frame, _now, as_bgr
-from device.errors import N_, CameraBusy, CameraDisconnected, CameraNotFound
+from device.errors import N_, CameraBusy, CameraDisconnected, CameraNotFound, Words
 
 __all__ = ["Picamera2Source", "DEFAULT_SIZE", "PIXEL_FORMAT", "picamera2_status"]
 
@@ -76,6 +76,10 @@ def picamera2_status() -> tuple[int, CameraNotFound | None]:
     return count, None if count else CameraNotFound.said(N_("libcamera sees no camera (check the ribbon cable)"))
 
 
+PI_CAMERA = Words(N_("Pi camera"))
+"""What players call the Pi camera (:attr:`device.camera.CameraSource.label`)."""
+
+
 class Picamera2Source(CameraSource):
     """Frames from a Raspberry Pi camera (CSI ribbon cable) through ``picamera2``.
 
@@ -102,6 +106,7 @@ class Picamera2Source(CameraSource):
         self.size = (int(size[0]), int(size[1]))
         self.read_timeout = read_timeout
         self.name = f"picamera2:{self.camera_num}"
+        self.label = PI_CAMERA
         self._clock = clock
         self._cam: Any = None
         self._index = 0

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from device.camera import CameraSource, Frame, as_bgr
-from device.errors import N_, BadImage, CameraDisconnected, CameraNotFound, EndOfStream
+from device.errors import N_, BadImage, CameraDisconnected, CameraNotFound, EndOfStream, Words
 from device.images import IMAGE_EXTENSIONS, check_video_size, decode_image
 
 __all__ = [
@@ -109,6 +109,7 @@ class ReplaySource(CameraSource):
             raise ValueError(f"noise must be >= 0 grey levels, got {noise}")
         self.path = Path(path).expanduser().absolute()
         self.name = f"replay:{self.path}"
+        self.label = Words(N_("video replay") if self.path.suffix.lower() in VIDEO_EXTENSIONS else N_("photo replay"))
         self.fps = fps
         self.hold_frames = int(hold_frames)
         self.loop = loop
@@ -314,9 +315,7 @@ class ReplaySource(CameraSource):
             except BadImage as exc:
                 if not self.path.exists():
                     raise CameraDisconnected.said(
-                        N_("the replay {path} is gone ({name}): put it back; the game goes on"), path=str(self.path),
-                        name=self.name,
-                    ) from None
+                        N_("{name} is gone: put its photos back; the game goes on"), name=self.name) from None
                 if not self.skip_bad:
                     raise
                 if self.on_skip is not None:

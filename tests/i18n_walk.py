@@ -238,8 +238,8 @@ def _dice_view(lost: bool = False) -> dict[str, Any]:
 
     events = [Event(1, "dice_read", {"values": [6, 6, 4, None]}), Event(2, "dice_read", {"values": [3, 5]})]
     state = replay(D6_GAME, {"source": "fake"}, events)
-    message = (i18n.Text("camera {name} sent no picture for {seconds:g} s: check its cable; the game goes on",
-                         name="opencv:0", seconds=3.0) if lost else
+    message = (i18n.Text("{name}: no picture for {seconds:g} s: check its cable; the game goes on",
+                         name=i18n.Text("USB camera"), seconds=3.0) if lost else
                i18n.plural("read {n} die: {values}", "read {n} dice: {values}", 2, values="3 5"))
     health = {"level": "WARN", "key": "light", "message": i18n.Text("the table is dim: add light over it")}
     return {"mode": "dice", "box": {"games": True, "health": health},

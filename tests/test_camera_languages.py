@@ -17,7 +17,7 @@ from companion.hub import StateHub
 from companion.session import SessionStore
 from companion.web import state_json
 from device import CameraNotFound, OpenCVSource, ReplaySource, open_source
-from device.errors import DEMO_HINT
+from device.errors import DEMO_HINT, BadImage
 from tests.test_camera_faults import FAST, step_until, write_folder
 from tests.test_device_camera import FakeCapture
 from vision.motion import StillnessDetector
@@ -57,7 +57,7 @@ def test_auto_quotes_the_webcams_reason_in_the_same_language_and_the_demo_hint_o
     assert said.count("companion demo") == 1 and "camera" not in said.replace("picamera2", "")
 
 
-@pytest.mark.parametrize(("lang", "words"), [("el", "χάθηκε"), ("pl", "zniknęło"), ("hu", "eltűnt")])
+@pytest.mark.parametrize(("lang", "words"), [("el", "χάθηκε"), ("pl", "zniknęły"), ("hu", "eltűnt")])
 def test_a_replay_gone_mid_game_reads_in_the_language_on_the_touchscreen_and_the_phone(tmp_path, lang, words):
     """The camera stops (its replay folder is taken away) in a game: the status message both views show is the
     device's error, said in the box's language and in each phone's."""
@@ -73,9 +73,9 @@ def test_a_replay_gone_mid_game_reads_in_the_language_on_the_touchscreen_and_the
         step_until(loop, lambda: loop.stats.frames >= 2)
         shutil.move(folder, tmp_path / "elsewhere")
         step_until(loop, lambda: loop.camera == "lost")
-        assert str(loop.message) == f"the replay {folder} is gone (replay:{folder}): put it back; the game goes on"
+        assert str(loop.message) == "photo replay is gone: put its photos back; the game goes on"
         phone = state_json(hub.snapshot(), lang)["status"]["message"]
-        assert words in phone and str(folder) in phone and "put it back" not in phone
+        assert words in phone and str(tmp_path) not in phone and "put its photos back" not in phone
         assert i18n.localize(hub.snapshot().view, lang)["status"]["message"] == phone  # the touchscreen, set to lang
         assert state_json(hub.snapshot(), "en")["status"]["message"] == str(loop.message)
     finally:
@@ -104,3 +104,24 @@ def test_a_camera_source_the_box_cannot_open_is_said_on_the_owner_page_in_the_la
     if "no camera found (auto)" in str(result.message):  # no camera on this machine: the auto fallback's message
         said = i18n.say(result.message, lang)
         assert auto in said and "no camera found" not in said and said.count("companion demo") == 1
+
+
+def test_a_bad_photo_mid_game_names_the_photo_and_the_replay_never_their_folder(tmp_path):
+    """A source's error as players are told it (device.errors.told_players): an unreadable photo by its file name,
+    a source named by its kind, an error quoted in another the same; the owner's own words keep the paths."""
+    from device.errors import Words, told_players
+    from device.images import decode_image
+
+    photo = tmp_path / "photos" / "IMG_0007.jpg"
+    photo.parent.mkdir()
+    photo.write_bytes(b"")
+    with pytest.raises(BadImage) as caught:
+        decode_image(photo)
+    bad = caught.value
+    told = told_players(bad, Words("photo replay"))
+    assert str(told) == "image IMG_0007.jpg is empty (0 bytes): copy it again or delete it" and str(photo) in str(bad)
+    quoting = CameraNotFound.said("{problem} ({name})", problem=CameraNotFound.said(
+        "no video file at {path} ({name}): check the path", path=str(tmp_path / "v.mp4"), name=f"opencv:{tmp_path}"),
+        name=f"opencv:{tmp_path}")
+    said = i18n.say(told_players(quoting, Words("video replay")), "pl")
+    assert str(tmp_path) not in said and "odtwarzanie wideo" in said

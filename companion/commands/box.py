@@ -19,7 +19,7 @@ from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
 from companion.commands.files import load_deck, load_dice_reader, unwritable_folder
 from companion.config import CHOOSE
-from companion.i18n import _, message_of, ngettext, say, say_template
+from companion.i18n import N_, Text, _, message_of, ngettext, say, say_template
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -189,6 +189,10 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
     try:
         size = {"size": box_config["camera.size"]} if box_config["camera.size"] else {}
         source = open_source(spec, **replay, **size)  # options a camera does not take are ignored
+        if demo:
+            from device.errors import Words
+
+            source.label = Words(N_("demo replay"))
         source.open()
     except (DeviceError, ValueError) as exc:
         print(
@@ -451,8 +455,8 @@ def _health_watch(config: Any, db: Path, source: Any) -> tuple[Any, dict[str, An
         loop = watched.get("loop")
         frame = None if loop is None else loop.last_frame
         if loop is None or loop.camera != "ok" or frame is None:
-            return None, (loop.message if loop is not None else None) or "no picture yet", source.name
-        return frame.image, None, source.name
+            return None, (loop.message if loop is not None else None) or "no picture yet", Text(source.label)
+        return frame.image, None, Text(source.label)  # the health line is on every view: the camera's kind
 
     return HealthWatch(lambda: DoctorContext(config, db_path=Path(db), look=look)), watched
 

@@ -16,6 +16,7 @@ import numpy as np
 from companion.actions import Posted
 from companion.desk import Changes
 from companion.flow import Outcome
+from companion.i18n import Text
 from device import Frame
 
 if TYPE_CHECKING:
@@ -209,7 +210,7 @@ class BoxMode(Mode):
         """The common envelope (no session, no game) with this mode's own block under its name."""
         loop, frame = self.loop, self.loop.last_frame
         return {
-            "session": {"id": None, "game": None, "started_at": None, "source": loop.source.name, "events": 0},
+            "session": {"id": None, "game": None, "started_at": None, "source": Text(loop.source.label), "events": 0},
             "status": loop.status(),
             "game": None,
             "dice": [],

@@ -112,7 +112,7 @@ class SetupMode(Mode):
         """The setup view (no session yet: its id, game and events are the setup's)."""
         loop, frame = self.loop, self.loop.last_frame
         return {
-            "session": {"id": None, "game": self.setup.spec.name, "started_at": None, "source": loop.source.name,
+            "session": {"id": None, "game": self.setup.spec.name, "started_at": None, "source": Text(loop.source.label),
                         "events": self.setup.version},
             "status": loop.status(),
             "game": loop.with_claims(self.setup.view()),
