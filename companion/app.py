@@ -26,9 +26,9 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from companion.action_words import action_word
 from companion.actions import SEAT_ACTIONS, Action, Posted, posted
 from companion.desk import Changes, Desk
-from companion.errors import shown
 from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, STALE, STORAGE, GameFlow, Outcome
 from companion.hub import Snapshot, StateHub
 from companion.i18n import N_, Text, text_of
@@ -550,7 +550,7 @@ class MainLoop:
                         FAULT,
                         Text(
                             "the box could not do {action}: unexpected {error}; nothing was recorded",
-                            action=action.get('action'),
+                            action=action_word(action.get('action')),
                             error=type(exc).__name__,
                         ),
                     )
@@ -656,7 +656,7 @@ class MainLoop:
         transaction."""
         act = posted(action)
         if act is None:
-            return Outcome([], "", Text("unknown action {action}", action=shown(action.get('action'))))
+            return Outcome([], "", Text("unknown action {action}", action=action_word(action.get('action'))))
         if act.action in (Action.CLAIM_SEAT, Action.RELEASE_SEAT, Action.REVOKE_PHONES):
             return self._pairing_action(act)
         outcome = self.switchboard.handle(act)  # the box's own: moving between games, settings, owner phones
@@ -670,7 +670,7 @@ class MainLoop:
             return Outcome(
                 [],
                 "",
-                Text("{action} does not apply now ({mode})", action=shown(act.action.phone_name or act.action.value),
+                Text("{action} does not apply now ({mode})", action=action_word(act.action),
                      mode=MODE_WORDS.get(self.mode.name, self.mode.name.value)),
             )
         self.advance()

@@ -452,7 +452,8 @@ class GameFlow:
                                                   [*self.session.events(), undo]).state)
         forms = {f.id: f for f in self.spec.forms(ev)}
         if not isinstance(form_id, str) or form_id not in forms:
-            raise BadEntry(Text("unknown report {form}; reports: {forms}", form=shown(form_id), forms=Listing(forms)))
+            raise BadEntry(Text("unknown report {form}; reports: {forms}", form=shown(form_id),  # as on the phone
+                                forms=Listing([f.label for f in forms.values()])))
         if progress.over:
             raise BadEntry(Text(REPORTS_CLOSED))
         if form_id not in self.spec.open_forms(ev, progress, player):

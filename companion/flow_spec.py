@@ -219,7 +219,7 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
     extra = sorted(str(k) for k in values if k not in known)
     if extra:
         raise BadEntry(Text("{form}: unknown field {field}; fields: {fields}", form=form.label, field=shown(extra[0]),
-                            fields=Listing(sorted(known)) if known else Text("none")))
+                            fields=Listing([f.label for f in form.fields]) if known else Text("none")))
     out: dict[str, Any] = {}
     for f in form.fields:
         value = values.get(f.name)

@@ -261,7 +261,7 @@ class Library:
                 Text(
                     "{game} is not one of the box's games ({games})",
                     game=shown(game),
-                    games=Listing([DICE, *self.flows]),
+                    games=Listing([Text("Dice (d6)"), *(flow.title for flow in self.flows.values())]),  # as the chooser
                 )
             )
         return SetupMode(loop, TableSetup(self.store, self.flows[game], {}, self.calibration), self.make_camera)

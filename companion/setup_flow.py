@@ -263,7 +263,8 @@ class TableSetup:
             raise BadEntry(Text("no player {player}; add them first", player=shown(name)))
         found = next((o for o in self.player_options if o.name == option), None)
         if found is None:
-            offered = ", ".join(o.name for o in self.player_options) or Text("none")
+            offered = (Listing([option_word(o.name) for o in self.player_options]) if self.player_options
+                       else Text("none"))
             raise BadEntry(Text("{game} has no per-player option {option} (options: {offered})", game=self.spec.title,
                                 option=shown(option), offered=offered))
         entries = dict(self.choices.get(found.name, {}))

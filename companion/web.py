@@ -99,6 +99,7 @@ from flask_limiter import Limiter
 from werkzeug.exceptions import HTTPException
 
 from companion import i18n
+from companion.action_words import action_word
 from companion.actions import Action, phone_names
 from companion.errors import shown as quoted
 from companion.hub import ANSWER_KEYS, Pairing, Snapshot, StateHub
@@ -634,7 +635,8 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         action = body["action"]
         if not isinstance(action, str) or action not in PHONE_ACTIONS:
             return _error(400, i18n.Text("unknown action {action}; a phone may post: {actions}", action=quoted(action),
-                                         actions=", ".join(PHONE_ACTIONS)), allowed=list(PHONE_ACTIONS), field="action")
+                                         actions=i18n.Listing([action_word(a) for a in PHONE_ACTIONS])),
+                          allowed=list(PHONE_ACTIONS), field="action")
         game = hub.snapshot().view.get("game") or {}
         in_flow = bool(game.get("flow"))
         if action == Action.READ_NOW:  # asks for a read; the read itself is recorded by the loop
@@ -650,8 +652,8 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
             from companion.flows import run_hint
 
             command = (hub.snapshot().view.get("box") or {}).get("command", "run")  # demo: the demo's own command
-            return _error(400, i18n.Text("next_phase is for a game flow ({hint})", hint=run_hint(command)),
-                          field="action")
+            return _error(400, i18n.Text("{action} needs a game flow ({hint})", action=action_word(Action.NEXT_PHASE),
+                                         hint=run_hint(command)), field="action")
         label = text(body, "label", example, required=False, what=i18n.Text("the Next button's label"))
         raw = (game.get("next") or {}).get("label") or ""
         now = str(i18n.localize(raw))  # the label as this phone's page showed it (its language)
@@ -724,6 +726,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
                 or (key == "new_name" and what == "rename")
                 or (key == "option" and what == "choice"),
                 what=words.get(key, A_NAME),
+                label=i18n.Text("Name") if key in ("name", "new_name") else None,  # as the page's field says
             )
             if value is not None:
                 extra[payload_key] = value

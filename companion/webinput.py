@@ -99,19 +99,23 @@ def _number_too_long(exc: BaseException) -> bool:
     return False
 
 
-def _not_text(key: str, value: str) -> BadInput | None:
+def _not_text(key: str, value: str, label: Any = None) -> BadInput | None:
     """The refusal of ``value`` sent as ``key`` when it holds a character no keyboard types (a lone surrogate, a
     control character such as NUL or a line break, a text-direction control, a noncharacter), naming the first
-    one: one refusal for all of them, whether or not the rest of the text shows something; else None."""
+    one and the field by its ``label`` (as the player's page shows it; else the key): one refusal for all of them,
+    whether or not the rest of the text shows something; else None."""
     character = untypable(value)
     if character is None:
         return None
-    return BadInput(Text("{field} holds {character}: type it again", field=repr(key), character=character), key)
+    return BadInput(Text("{field} holds {character}: type it again", field=label or repr(key), character=character),
+                    key)
 
 
 def text(body: dict[str, Any], key: str, example: str, *, required: bool = True, max_len: int = MAX_TEXT,
-         what: str | None = None) -> str | None:
-    """``body[key]`` as text of 1..``max_len`` characters (None when absent and not ``required``).
+         what: str | None = None, label: Any = None) -> str | None:
+    """``body[key]`` as text of 1..``max_len`` characters (None when absent and not ``required``). ``label``: the
+    field as the player's page shows it (``"Name"``), naming it in the refusals of what a player typed (a character
+    no keyboard types, nothing visible, too long); the shape's refusals name the key.
 
     Raises:
         BadInput: missing, not a string, empty, too long, or not printable text.
@@ -127,14 +131,14 @@ def text(body: dict[str, Any], key: str, example: str, *, required: bool = True,
         raise BadInput(Text("{field} must be {what} (a string), not {value}; e.g. {example}", field=repr(key),
                             what=what, value=_shown(value), example=example), key)
     # what a player typed: said in the phone's language (the shape errors above are for a page's programmer)
-    refusal = _not_text(key, value[: max_len + 1])
+    refusal = _not_text(key, value[: max_len + 1], label)
     if refusal is not None:  # before "empty": a NUL alone is a character that is not text, as a line break is
         raise refusal
     if not has_visible(value):
         raise BadInput(Text("{field} is empty: send {what}, e.g. {example}", field=repr(key), what=what,
                             example=example), key)
     if len(value) > max_len:
-        raise BadInput(Text("{field} is longer than {most} characters", field=repr(key), most=max_len), key)
+        raise BadInput(Text("{field} is longer than {most} characters", field=label or repr(key), most=max_len), key)
     return value
 
 
@@ -215,15 +219,16 @@ def form_values(body: dict[str, Any], example: str,
             if not isinstance(item, _SCALARS):
                 raise BadInput(Text("{field} must be text, a number or a cell [i, j], not {value}", field=repr(field),
                                     value=_shown(value)), field)
-            refusal = _not_text(field, item[:101]) if isinstance(item, str) else None
+            label, kind = (fields or {}).get(name, (None, ""))
+            refusal = _not_text(field, item[:101], label) if isinstance(item, str) else None
             if isinstance(item, str) and (len(item) > 100 or refusal is not None):
-                label, kind = (fields or {}).get(name, (None, ""))
                 if kind == "int":  # what the box reads there is a number: say so, as the form's own check would
                     problem = not_whole(label or repr(field), item)
                     # named by its form first, as every other refusal of a report is
                     raise BadInput(in_form(form, label, problem) if form and label else problem, field)
                 if len(item) > 100:
-                    raise BadInput(Text("{field} must be text of up to 100 characters", field=repr(field)), field)
+                    raise BadInput(Text("{field} must be text of up to 100 characters", field=label or repr(field)),
+                                   field)
                 raise refusal
     return values
 

@@ -302,7 +302,8 @@ def test_the_history_marks_no_winner_of_a_game_not_finished(store, tmp_path):
 
 def test_an_action_that_does_not_apply_is_named_as_the_phone_posts_it_and_where_the_box_is_in_words(store, tmp_path):
     """A phone's {"action": "open"} during play read "'open_game' nie ma teraz zastosowania (play)": the box's
-    internal names. It names the action as the phone posted it and the mode in the players' words."""
+    internal names. It names the action by the words of the screen that does it and the mode in the players'
+    words."""
     from companion.i18n import say
 
     loop = evening(store, tmp_path)
@@ -313,5 +314,5 @@ def test_an_action_that_does_not_apply_is_named_as_the_phone_posts_it_and_where_
     assert loop.mode_name is ModeName.PLAY
     answer = loop.dispatch({"action": Action.OPEN_GAME, "origin": "phone", "session": "x"})
     assert answer.error is not None
-    assert say(answer.error, "pl") == "'open' nie ma teraz zastosowania (gra w toku)"
-    assert say(answer.error, "en") == "'open' does not apply now (a game in play)"
+    assert say(answer.error, "pl") == "Historia nie ma teraz zastosowania (gra w toku)"
+    assert say(answer.error, "en") == "History does not apply now (a game in play)"

@@ -162,7 +162,9 @@ def test_add_tapped_before_typing_a_name_is_said_to_the_player_in_their_language
         assert renamed.get_json() == said.get_json() | {"field": "new_name"}
         bidi = app.post("/api/setup", json={"action": "player", "name": "Ann\u202e", "version": 0, "key": f"b{lang}"},
                         headers={"Accept-Language": lang})
-        assert bidi.status_code == 400 and "'name'" in bidi.get_json()["error"]
+        name_field = {"el": "Όνομα", "pl": "Imię", "hu": "Név"}[lang]  # the field's label on the page, not its key
+        said_bidi = bidi.get_json()["error"]
+        assert bidi.status_code == 400 and name_field in said_bidi and "'name'" not in said_bidi
         assert "type it again" not in bidi.get_json()["error"]
     assert hub.take_actions() == []
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from companion.action_words import action_word
 from companion.actions import Action, Posted
 from companion.errors import StorageError
 from companion.flow import Outcome
@@ -178,7 +179,7 @@ class DiceMode(SessionMode):
         if what in (Action.NEXT_PHASE, Action.REPORT, Action.UNDO_REPORT):
             from companion.flows import run_hint
 
-            return Outcome([], "", Text("{action} needs a game flow ({hint})", action=what.value,
+            return Outcome([], "", Text("{action} needs a game flow ({hint})", action=action_word(what),
                                         hint=run_hint(self.loop.command)))
         return None
 

@@ -1,0 +1,84 @@
+"""A refusal said in a player's language names actions, reports, fields, games and options by the words the screens
+show them by ("Odczytaj teraz", "Kredyty teraz"), never by the box's internal ids (``read_now``, ``credits``,
+``roll``). Expected words are hand-written from what the phone page and the touchscreen show."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion import i18n
+from companion.action_words import ACTION_WORDS, action_word
+from companion.actions import Action
+from companion.errors import BadEntry
+from companion.flow import GameFlow, parse_players
+from companion.flows import FLOWS
+from companion.hub import Pairing
+from companion.library import Library
+from companion.setup_flow import TableSetup
+from companion.web import PHONE_ACTIONS, create_app
+
+SECRET = "join-secret-0123456789"
+IDS = re.compile(r"\b(read_now|next_phase|undo_report|setup_\w+|credits|select|home_world)\b")
+
+
+def _said(exc: BaseException, lang: str) -> str:
+    return i18n.say(exc, lang)
+
+
+def test_every_action_has_words_for_players():
+    assert set(ACTION_WORDS) == set(Action)
+    assert i18n.localize(action_word("read_now"), "pl") == "Odczytaj teraz"
+    assert i18n.localize(action_word(Action.UNDO_REPORT), "hu") == "Utolsó bejelentésem visszavonása"
+    assert action_word("explode") == "'explode'" and action_word(["x"]) == "['x']"
+
+
+@pytest.mark.parametrize(("lang", "words"), [("pl", "Odczytaj teraz, Cofnij, Dalej"),
+                                             ("el", "Ανάγνωση τώρα, Αναίρεση, Επόμενο"),
+                                             ("hu", "Olvasás most, Visszavonás, Tovább")])
+def test_an_unknown_action_lists_the_buttons_a_phone_has(hub, make_view, lang, words):
+    hub.publish(make_view([3, 4]))
+    hub.set_pairing(Pairing("g1", SECRET, {}))
+    app = create_app(hub)
+    app.testing = True
+    phone = app.test_client()
+    phone.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
+    assert phone.get(f"/join/{SECRET}").status_code == 303
+    r = phone.post("/api/action", json={"action": "explode"})
+    assert r.status_code == 400 and r.get_json()["allowed"] == list(PHONE_ACTIONS)  # the API's ids stay in the JSON
+    said = r.get_json()["error"]
+    assert said.endswith(words) and "'explode'" in said and not IDS.search(said), said
+
+
+@pytest.mark.parametrize(("lang", "reports", "fields"), [
+    ("pl", "Przygotowanie, Wybrano fazę", "nieznane pole 'bogus'; pola: Kredyty"),
+    ("hu", "Előkészületek, Fázis kiválasztva", "Credit")])
+def test_an_unknown_report_or_field_lists_the_forms_and_fields_by_their_labels(store, lang, reports, fields):
+    spec = FLOWS["roll"]
+    flow = GameFlow(store.start("roll", spec.settings(parse_players("Ann,Bob"), {})), spec)
+    with pytest.raises(BadEntry) as unknown:
+        flow.report("Ann", "teleport", {})
+    said = _said(unknown.value, lang)
+    assert "'teleport'" in said and reports in said and not IDS.search(said), said
+    with pytest.raises(BadEntry) as field:
+        flow.report("Ann", "credits", {"bogus": 1})
+    said = _said(field.value, lang)
+    assert fields in said and not IDS.search(said), said
+
+
+def test_an_unknown_game_lists_the_chooser_titles(store):
+    with pytest.raises(BadEntry) as unknown:
+        Library(store).setup_mode(None, "chess")
+    said = _said(unknown.value, "el")
+    assert "'chess'" in said and "Ζάρια (d6), Roll for the Galaxy, Race for the Galaxy" in said, said
+    assert ", roll," not in said and "among" not in said
+
+
+def test_an_unknown_player_option_lists_the_options_by_their_words(store):
+    setup = TableSetup(store, FLOWS["eclipse"], {})
+    setup.add_player("Ann")
+    with pytest.raises(BadEntry) as unknown:
+        setup.choose("Ann", "faction", "x")
+    said = _said(unknown.value, "pl")
+    assert "'faction'" in said and "(opcje: " in said and "species" not in said, said
