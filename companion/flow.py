@@ -41,6 +41,7 @@ from datetime import datetime
 from typing import Any
 
 import rules
+from companion import i18n
 from companion.actions import Action, posted
 from companion.errors import BadEntry, shown
 from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
@@ -111,9 +112,24 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
     return name
 
 
+def colour_id(colour: str, colours: Sequence[str] = SEAT_COLOURS) -> str | None:
+    """Which of ``colours`` (ids: ``"red"``) the text ``colour`` names, by its id or by its name in any of the box's
+    languages (``"czerwony"``, ``"Piros"``, ``"κόκκινο"``: the names the refusals and the colour list show), in
+    any case; None when it names none of them."""
+    said = unicodedata.normalize("NFC", colour.strip()).casefold()
+    if said in colours:
+        return said
+    for lang in i18n.LANGUAGES:
+        for one in colours:
+            if unicodedata.normalize("NFC", str(i18n.localize(colour_word(one), lang))).casefold() == said:
+                return one
+    return None
+
+
 def check_player_colour(colour: Any, taken: Sequence[str] = (), colours: Sequence[str] = SEAT_COLOURS) -> str:
-    """The one rule for a seat colour: one of the game's seat ``colours`` (``game.info.colours``; any case)
-    that nobody in ``taken`` has; None or "" picks the first free one. Returns the colour in lower case.
+    """The one rule for a seat colour: one of the game's seat ``colours`` (``game.info.colours``), by its id or its
+    name in any of the box's languages (:func:`colour_id`; any case), that nobody in ``taken`` has; None or ""
+    picks the first free one. Returns the colour's id (``"red"``).
 
     Raises:
         BadEntry: an unknown colour, a colour taken, or no colour left.
@@ -124,10 +140,11 @@ def check_player_colour(colour: Any, taken: Sequence[str] = (), colours: Sequenc
             raise BadEntry(Text("no colour left: there are {count} ({colours})", count=len(colours),
                                 colours=Listing(colour_word(c) for c in colours)))
         return free[0]
-    if not isinstance(colour, str) or colour.strip().lower() not in colours:
+    found = colour_id(colour, colours) if isinstance(colour, str) else None
+    if found is None:
         raise BadEntry(Text("colour {colour} is not one of {colours}", colour=shown(colour, 22),
                             colours=Listing(colour_word(c) for c in colours)))
-    colour = colour.strip().lower()
+    colour = found
     if colour in taken:
         raise BadEntry(Text("{colour} is taken; free colours: {free}", colour=colour_word(colour),
                             free=Listing(colour_word(c) for c in free) if free else Text("none")))

@@ -44,7 +44,7 @@ from typing import Any
 from companion import records
 from companion.actions import SETUP_ACTIONS, Action, posted
 from companion.errors import BadEntry, shown
-from companion.flow import GameFlow, Outcome, check_player_colour, check_player_name
+from companion.flow import GameFlow, Outcome, check_player_colour, check_player_name, colour_id
 from companion.i18n import N_, Listing, Text, message_of
 from companion.session import new_id
 from companion.words import colour_word
@@ -210,7 +210,7 @@ class TableSetup:
         if isinstance(name, str) and name.strip() in self.names:
             name = name.strip()  # the same player again: a new colour
             current = next(p["colour"] for p in self.players if p["name"] == name)
-            if colour in (None, "") or (isinstance(colour, str) and colour.strip().lower() == current):
+            if colour in (None, "") or (isinstance(colour, str) and colour_id(colour, self.colours) == current):
                 check_player_name(name, self.names)  # nothing to change (a second phone adding Ann): "already playing"
             colour = check_player_colour(colour, [p["colour"] for p in self.players if p["name"] != name], self.colours)
             self._record("colour_changed", {"player": name, "colour": colour}, origin)

@@ -62,3 +62,43 @@ def store_nine(tmp_path):
     with SessionStore(tmp_path / "nine.sqlite3") as store:
         session = store.start("eclipse", spec.settings(parse_players(players, spec.info.colours), {}))
         yield GameFlow(session, spec)
+
+
+@pytest.mark.parametrize(("typed", "colour"), [("Czerwony", "red"), ("ZIELONY", "green"), ("κόκκινο", "red"),
+                                               ("Κίτρινο", "yellow"), ("piros", "red"), ("Kék", "blue"),
+                                               (" Blue ", "blue"), ("purple", "purple")])
+def test_a_colour_is_taken_by_the_name_the_refusal_lists_as_well_as_its_id(store, typed, colour):
+    """The colour refusal lists the colours by their names in the player's language ("czerwony, niebieski, ...");
+    the name a player reads there is taken (any case), as the API's id is."""
+    from companion.setup_flow import TableSetup
+
+    setup = TableSetup(store, FLOWS["roll"], {})
+    setup.add_player("Ann", typed)
+    assert [p["colour"] for p in setup.players] == [colour]
+
+
+def test_a_colour_name_in_no_language_is_refused_listing_the_names_it_takes(store):
+    from companion.errors import BadEntry
+    from companion.i18n import say
+    from companion.setup_flow import TableSetup
+
+    setup = TableSetup(store, FLOWS["roll"], {})
+    setup.add_player("Ann", "czerwony")
+    with pytest.raises(BadEntry) as refused:
+        setup.add_player("Bob", "różowy")
+    assert say(refused.value, "pl") == ("kolor 'różowy' nie jest jednym z: czerwony, niebieski, zielony, żółty, "
+                                        "fioletowy")
+    with pytest.raises(BadEntry) as taken:  # the same colour by another language's name: taken
+        setup.add_player("Bob", "PIROS")
+    assert "czerwony" in say(taken.value, "pl")
+
+
+def test_no_colour_name_means_two_colours_across_the_languages():
+    from companion import i18n
+    from companion.words import SEAT_COLOUR_WORDS
+
+    named: dict[str, str] = {}
+    for lang in i18n.LANGUAGES:
+        for colour, word in SEAT_COLOUR_WORDS.items():
+            name = str(i18n.localize(word, lang)).casefold()
+            assert named.setdefault(name, colour) == colour, (lang, name)
