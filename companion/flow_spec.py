@@ -134,24 +134,53 @@ WHOLE_DIGITS = 9
 _WHOLE = re.compile(rf"[+-]?[0-9]{{1,{WHOLE_DIGITS}}}")  # ASCII digits only: not "²", "①", "٣"
 
 
-def whole_number(value: Any, what: str) -> int:
+def whole_number(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
     """``value`` as a whole number: an ``int`` (not a bool) or a string of at most :data:`WHOLE_DIGITS`
-    ASCII digits with an optional sign (``"+3"``, ``" -2 "``).
+    ASCII digits with an optional sign (``"+3"``, ``" -2 "``). ``low``/``high``: the field's range (None: none), said
+    in the refusal; the range itself is the caller's to check.
 
     Raises:
-        BadEntry: ``"{what} must be a whole number ..."``, naming what was given (cut short).
+        BadEntry: ``"{what} must be a whole number from {low} to {high}, got ..."`` (:func:`not_whole`).
     """
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
         return int(value.strip())
-    raise BadEntry(not_whole(what, value))
+    raise BadEntry(not_whole(what, value, low, high))
 
 
-def not_whole(what: str | Text, value: object) -> Text:
-    """The refusal of ``value`` where ``what`` takes a whole number (``"{what} must be a whole number of at most
-    {digits} digits (0-9), got {value}"``, the value cut short): said by :func:`whole_number` and by a phone's
-    report whose number field holds no text."""
+_NOT_NUMBERS = frozenset(sign + word for sign in ("", "+", "-") for word in ("nan", "inf", "infinity"))
+"""What a phone or JSON may send for a float that is no number (``NaN``, ``Infinity``), in any case."""
+
+
+def not_a_number(value: object) -> bool:
+    """Whether ``value`` is a float that is no number (NaN, an infinity) or text that spells one (``"nan"``,
+    ``"-Infinity"``)."""
+    if isinstance(value, float):
+        return value != value or value in (float("inf"), float("-inf"))
+    return isinstance(value, str) and value.strip().casefold() in _NOT_NUMBERS
+
+
+def not_whole(what: str | Text, value: object, low: int | None = None, high: int | None = None) -> Text:
+    """The refusal of ``value`` where ``what`` takes a whole number, saying the field's range (``low``/``high``; None:
+    none) as the phone's form does: ``"{what} must be a whole number from 0 to 10, got 2.5"``; NaN or an infinity
+    (:func:`not_a_number`) is said to be not a number, never echoed (``nan``); without a range, the most digits
+    (:data:`WHOLE_DIGITS`). Said by :func:`whole_number` and by a phone's report whose number field holds no
+    text."""
+    if low is not None and high is not None:
+        span: Text | None = Text("from {low} to {high}", low=low, high=high)
+    elif low is not None:
+        span = Text("of at least {low}", low=low)
+    elif high is not None:
+        span = Text("of at most {high}", high=high)
+    else:
+        span = None
+    if not_a_number(value):
+        if span is None:
+            return Text("{what} must be a whole number; what was sent is not a number", what=what)
+        return Text("{what} must be a whole number {range}; what was sent is not a number", what=what, range=span)
+    if span is not None:
+        return Text("{what} must be a whole number {range}, got {value}", what=what, range=span, value=shown(value))
     return plural("{what} must be a whole number of at most {digits} digit (0-9), got {value}",
                   "{what} must be a whole number of at most {digits} digits (0-9), got {value}", WHOLE_DIGITS,
                   what=what, digits=WHOLE_DIGITS, value=shown(value))
@@ -233,7 +262,7 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
             if f.kind == "choice":
                 out[f.name] = _parse_choice(f, value, what)
             elif f.kind == "int":
-                n = whole_number(value, what)
+                n = whole_number(value, what, f.minimum, f.maximum)
                 if not _in_range(n, f):
                     raise BadEntry(Text("{what} must be {low}-{high}, got {value}", what=what, low=f.minimum,
                                         high=f.maximum, value=shown(n)))
@@ -241,7 +270,7 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
             elif f.kind == "cell":
                 if not isinstance(value, (list, tuple)) or len(value) != 2:
                     raise BadEntry(Text("{what} must be a cell [i, j], got {value}", what=what, value=shown(value)))
-                cell = [whole_number(v, what) for v in value]
+                cell = [whole_number(v, what, f.minimum, f.maximum) for v in value]
                 if not all(_in_range(v, f) for v in cell):
                     raise BadEntry(Text("{what}: each coordinate must be {low}-{high}, got {value}", what=what,
                                         low=f.minimum, high=f.maximum, value=shown(cell)))

@@ -687,7 +687,8 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         form = text(body, "form", example, what=i18n.Text("a form's id"))
         forms = (hub.snapshot().view.get("game") or {}).get("forms") or ()  # as the phone was shown them
         shown_form = next((one for one in forms if isinstance(one, dict) and one.get("id") == form), {})
-        fields = {f["name"]: (f.get("label"), f.get("kind", "")) for f in shown_form.get("fields", ())}
+        fields = {f["name"]: (f.get("label"), f.get("kind", ""), f.get("min"), f.get("max"))
+                  for f in shown_form.get("fields", ())}
         values = form_values(body, example, fields, shown_form.get("label"))
         return ask(Action.REPORT, who, body, example, player=player, form=form, values=values)
 

@@ -182,7 +182,7 @@ _SCALARS = (str, int, float, bool, type(None))
 
 
 def form_values(body: dict[str, Any], example: str,
-                fields: Mapping[str, tuple[Any, str]] | None = None, form: Any = None) -> dict[str, Any]:
+                fields: Mapping[str, tuple[Any, str, Any, Any]] | None = None, form: Any = None) -> dict[str, Any]:
     """A report's ``values``: an object of at most :data:`MAX_VALUES` field names to a value (text, a
     number, true/false, null, or a list of up to 4 of those, e.g. a cell ``[0, 1]``); what each value
     means is the game's to judge.
@@ -190,9 +190,10 @@ def form_values(body: dict[str, Any], example: str,
     Args:
         body: the request's JSON object.
         example: a request that works, for the messages.
-        fields: the form's fields as the phone was shown them, ``{name: (label, kind)}`` (``kind`` one of
-            ``companion.flow_spec.FIELD_KINDS``): text that is no text (a lone surrogate, a control character) or
-            over 100 characters sent for a number field is told the field takes a whole number, by its label.
+        fields: the form's fields as the phone was shown them, ``{name: (label, kind, minimum, maximum)}``
+            (``kind`` one of ``companion.flow_spec.FIELD_KINDS``; the range of a number field, None where it has
+            none): text that is no text (a lone surrogate, a control character) or over 100 characters sent for a
+            number field is told the field takes a whole number in its range, by its label.
         form: the form's label as the phone was shown it (None: unknown); a number field's refusal starts with it
             (:func:`companion.flow_spec.in_form`), as the form's own checks do.
 
@@ -219,11 +220,11 @@ def form_values(body: dict[str, Any], example: str,
             if not isinstance(item, _SCALARS):
                 raise BadInput(Text("{field} must be text, a number or a cell [i, j], not {value}", field=repr(field),
                                     value=_shown(value)), field)
-            label, kind = (fields or {}).get(name, (None, ""))
+            label, kind, low, high = (fields or {}).get(name, (None, "", None, None))
             refusal = _not_text(field, item[:101], label) if isinstance(item, str) else None
             if isinstance(item, str) and (len(item) > 100 or refusal is not None):
                 if kind == "int":  # what the box reads there is a number: say so, as the form's own check would
-                    problem = not_whole(label or repr(field), item)
+                    problem = not_whole(label or repr(field), item, low, high)
                     # named by its form first, as every other refusal of a report is
                     raise BadInput(in_form(form, label, problem) if form and label else problem, field)
                 if len(item) > 100:

@@ -108,8 +108,8 @@ def test_text_that_is_no_text_in_a_number_field_is_told_the_field_takes_a_number
     phone = joined_phone(loop.hub)
     answer = post_through_loop(phone, loop, "/api/report", {"player": "Ann", "form": "hand", "values": {"cards": sent}})
     said = answer.get_json()["error"]
-    assert answer.status_code == 400 and said.startswith("Cards in hand: Cards must be a whole number of at most 9 "
-                                                         "digits (0-9), got "), said
+    assert answer.status_code == 400 and said.startswith("Cards in hand: Cards must be a whole number from 0 to 40, "
+                                                         "got "), said  # the form's range, as the phone shows it
     assert "text" not in said and answer.get_json()["field"] == "values.cards"
     answer = post_through_loop(phone, loop, "/api/report", {"player": "Ann", "form": "start", "values": {"card": sent}})
     said = answer.get_json()["error"]

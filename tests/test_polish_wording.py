@@ -1,6 +1,7 @@
 """Polish (and Greek, Hungarian) wording that reads right: a field's label in a refusal agrees with any label
 ("Pole „Karty” musi ..."), counts take the language's plural form ("3 kredyty", "5 kredytów"), and the most
-digits a number may have is not read as the number itself."""
+digits a number may have is not read as the number itself; a field with a range says the range, and NaN is "not a
+number"."""
 
 from __future__ import annotations
 
@@ -31,8 +32,30 @@ def test_a_range_refusal_names_the_field_so_it_agrees_with_a_plural_label() -> N
 @pytest.mark.parametrize(("lang", "words"), [("pl", "o najwyżej 9 cyfrach"), ("el", "με το πολύ 9 ψηφία"),
                                              ("hu", "legfeljebb 9 számjegyű")])
 def test_the_most_digits_are_said_as_digits(lang: str, words: str) -> None:
-    said = _refusal({"cards": "abc"}, lang)
+    unbounded = Form("hand", i18n.Text("Hand"), (Field("cards", i18n.Text("Cards"), "int"),))  # a field without range
+    with pytest.raises(BadEntry) as refused:
+        parse_form(unbounded, {"cards": "abc"})
+    said = i18n.say(refused.value, lang)
     assert words in said and "najwyżej 9)" not in said
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "Cards must be a whole number from 0 to 40, got 'abc'"),
+                                             ("pl", "Pole „Karty” musi zawierać liczbę całkowitą od 0 do 40, podano"),
+                                             ("el", "ακέραιος από 0 έως 40"), ("hu", "0 és 40 között")])
+def test_a_field_with_a_range_says_its_range_not_the_most_digits(lang: str, words: str) -> None:
+    """Credits (0-10) refused "at most 9 digits (0-9)": the range the form shows is what the refusal says."""
+    said = _refusal({"cards": "abc"}, lang)
+    assert words in said and "9" not in said, said
+
+
+@pytest.mark.parametrize("sent", [float("nan"), float("inf"), float("-inf"), "nan", "NaN", " -Infinity ", "inf"])
+def test_not_a_number_is_refused_by_name_never_echoed(sent) -> None:
+    for lang, words in (("en", "what was sent is not a number"), ("pl", "wysłana wartość nie jest liczbą"),
+                        ("el", "δεν είναι αριθμός"), ("hu", "a küldött érték nem szám")):
+        said = _refusal({"cards": sent}, lang)
+        assert words in said and "nan" not in said.casefold() and "inf" not in said.casefold(), said
+    assert _refusal({"cards": sent}, "en") == ("Hand: Cards must be a whole number from 0 to 40; what was sent is "
+                                               "not a number")
 
 
 def _credits_finding(credits: int, loss: int) -> str:
