@@ -16,7 +16,8 @@ The bounds (all per box; see :class:`ServerLimits`):
   the body is read; every answer the server itself makes (400, 413, 431, 500) is JSON ``{"error"}``,
   like the app's, said in the phone's language as the app's are (its ``lang`` cookie, else its
   ``Accept-Language``, else the box's). A 431 (headers or URL too long) is said in the language the headers
-  received before the limit ask for, when they carry it; else in every language of the box, the box's first
+  received before the limit ask for, when they carry it (a URL too long is read past, up to
+  :data:`ADDRESS_SKIP_BYTES`, to the header lines after it); else in every language of the box, the box's first
   (``"error"``: one line each; ``"errors"``: ``{language: message}``): the phone's is among them.
 """
 
@@ -82,18 +83,47 @@ def _headers_seen(block: bytes) -> dict[str, str]:
     return headers
 
 
+ADDRESS_SKIP_BYTES = 128 * 1024
+"""How much of an address too long (a request line over the header limit) the box reads past, to find the header
+lines after it that say the phone's language; beyond it the 431 is said in every language."""
+
+
 class _Parser(HTTPRequestParser):
     """waitress's request parser keeping the bytes of a header block it refused as too large (431), so the answer
-    can be said in the language its complete lines ask for (:attr:`seen`)."""
+    can be said in the language its complete lines ask for (:attr:`seen`). A request line (an address) too long
+    fills the limit before any header: its bytes are read past and dropped (up to :data:`ADDRESS_SKIP_BYTES`), and
+    the header lines after it, up to the limit, are kept for :attr:`seen`."""
 
     seen = b""
+    _skipped: int | None = None  # bytes of an address too long read so far; None: not reading past one
+    _after = b""  # what came after that address's line: its header lines
 
     def received(self, data: bytes) -> int:
-        block = self.header_plus + data if self.body_rcv is None and not self.completed else b""
-        consumed = super().received(data)
-        if isinstance(self.error, RequestHeaderFieldsTooLarge) and block:
-            self.seen = block[: self.adj.max_request_header_size]
-        return consumed
+        if self.completed or self.body_rcv is not None:
+            return super().received(data)
+        limit = self.adj.max_request_header_size
+        taken = len(data)
+        if self._skipped is None:
+            block = self.header_plus + data
+            line_end = block.find(b"\r\n")
+            if len(block) < limit or 0 <= line_end < limit:  # waitress's own way, the header lines within the limit
+                consumed = super().received(data)
+                if isinstance(self.error, RequestHeaderFieldsTooLarge):
+                    self.seen = block[:limit]
+                return consumed
+            self._skipped, self.header_plus, data = 0, b"", block  # the address alone is over the limit
+        self._skipped += len(data)
+        if self._after:
+            self._after = (self._after + data)[:limit]
+        elif b"\r\n" in data:  # the address's line ends here: the header lines begin
+            self._after = data[data.find(b"\r\n"):][:limit]
+        ended = b"\r\n\r\n" in self._after or len(self._after) >= limit  # the header block, or the limit
+        if ended or self._skipped >= ADDRESS_SKIP_BYTES:
+            self.seen = b"GET /" + self._after  # a request line, then the header lines (:func:`_headers_seen`)
+            self.parse_header(b"GET / HTTP/1.0\r\n")  # as waitress does for its own 431
+            self.error = RequestHeaderFieldsTooLarge(f"exceeds max_header of {limit}")
+            self.completed = True
+        return taken
 
 
 def _said_everywhere(message: i18n.Text) -> tuple[str, dict[str, str]]:

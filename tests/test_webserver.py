@@ -151,13 +151,32 @@ def test_a_431_is_said_in_the_language_the_headers_before_the_limit_ask_for(lang
         server.shutdown()
 
 
-def test_a_431_of_an_address_too_long_is_said_in_every_language():
-    """A URL too long fills the 8 KiB before any header: the phone's language is not known, so the answer is in the
-    four languages of the box, one line each, the box's first, and by language under "errors"."""
+@pytest.mark.parametrize(("header", "lang"), [(b"Cookie: lang=el", "el"), (b"Accept-Language: pl-PL,pl;q=0.9", "pl"),
+                                              (b"Cookie: theme=dark; lang=hu", "hu")])
+def test_a_431_of_an_address_too_long_is_said_in_the_phones_language(header, lang):
+    """A URL too long fills the 8 KiB before any header; the answer was in all four languages, English first. The box
+    reads past the address to the header lines after it and answers in the phone's language, as every refusal."""
     server = serve(_app, host="127.0.0.1", port=0)
     try:
-        head, _, body = _exchange(server, b"GET /" + b"a" * 20_000
-                                  + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: lang=el\r\n\r\n")
+        head, _, body = _exchange(server, b"GET /" + b"a" * 20_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n" + header
+                                  + b"\r\n\r\n")
+        assert head.split()[1] == b"431"
+        answer = json.loads(body)
+        assert answer == {"error": answer["error"]} and answer["error"].startswith(OPENINGS[lang]), answer
+        assert "\n" not in answer["error"]
+    finally:
+        server.shutdown()
+
+
+@pytest.mark.parametrize("address", [20_000, 200_000])
+def test_a_431_of_an_address_too_long_without_a_language_is_said_in_every_language(address):
+    """No word of the phone's language after the address (or an address longer than the box reads past): the
+    answer is in the four languages of the box, one line each, the box's first, and by language under "errors"."""
+    server = serve(_app, host="127.0.0.1", port=0)
+    try:
+        tail = b"Cookie: lang=el\r\n" if address > 100_000 else b""  # past what the box reads: not seen
+        head, _, body = _exchange(server, b"GET /" + b"a" * address + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n" + tail
+                                  + b"\r\n")
         assert head.split()[1] == b"431"
         answer = json.loads(body)
         lines = answer["error"].splitlines()
