@@ -49,6 +49,10 @@ def speak() -> None:
     argparse.ngettext = i18n.ngettext  # type: ignore[attr-defined]
 
 
+class _MissingArgument(Exception):
+    """argparse found a required argument missing on a command line that also holds an unknown option."""
+
+
 class Parser(argparse.ArgumentParser):
     """An :class:`argparse.ArgumentParser` whose bad command line is two lines on stderr: the usage, and
     ``PROG: error: what`` (exit 2). A usage longer than one line (``companion run`` and ``demo`` have some forty
@@ -78,15 +82,21 @@ class Parser(argparse.ArgumentParser):
         return parsed
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> tuple[argparse.Namespace, list[str]]:
-        """argparse's, except that a missing (sub)command is refused only when nothing else is wrong: an option
-        nobody takes (``companion --versoin``) comes back with the unknown arguments, for :meth:`parse_args` to name
-        it, instead of hiding behind "the following arguments are required: COMMAND"."""
+        """argparse's, except that a missing (sub)command or argument is refused only when nothing else is wrong: an
+        option nobody takes (``companion --versoin``, ``companion read --bogus``) is named ("unrecognized arguments:
+        --bogus"), as every command does, instead of hiding behind "the following arguments are required: IMAGE"."""
         required = [a for a in self._actions if isinstance(a, argparse._SubParsersAction) and a.required]
         for action in required:
             action.required = False
+        given = list(sys.argv[1:] if args is None else args)
+        unknown = self._unknown_options(given)
         try:
+            self._missing_first = bool(unknown)
             parsed, extra = super().parse_known_args(args, namespace)
+        except _MissingArgument:  # an unknown option is the likelier mistake: it is named, not what is missing
+            self.error(argparse._("unrecognized arguments: %s") % " ".join(unknown))  # type: ignore[attr-defined]
         finally:
+            self._missing_first = False
             for action in required:
                 action.required = True
         missing = [a for a in required if getattr(parsed, a.dest, None) is None]
@@ -94,6 +104,24 @@ class Parser(argparse.ArgumentParser):
             self.error(argparse._("the following arguments are required: %s")  # type: ignore[attr-defined]
                        % ", ".join(argparse._get_action_name(a) or "" for a in missing))
         return parsed, extra
+
+    _missing_first = False  # while parsing a command line with an unknown option: "required" is raised, not said
+
+    def _unknown_options(self, given: list[str]) -> list[str]:
+        """The words of ``given`` that look like an option (``-x``, ``--name``, ``--name=value``) this parser does not
+        take, even abbreviated; none after ``--``; a negative number is a value."""
+        unknown = []
+        for word in given:
+            if word == "--":
+                break
+            if not isinstance(word, str) or len(word) < 2 or not word.startswith("-"):
+                continue
+            if self._negative_number_matcher.match(word) and not self._has_negative_number_optionals:
+                continue
+            name = word.split("=", 1)[0]
+            if not any(option.startswith(name) for option in self._option_string_actions):
+                unknown.append(word)
+        return unknown
 
     def command_parser(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
         """The parser of the (sub)command ``parsed`` names (``companion enroll roll-dice``'s own), else this one."""
@@ -106,6 +134,9 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Print the short usage and ``PROG: error: MESSAGE`` to stderr, exit 2 (as argparse, in fewer lines)."""
+        required = argparse._("the following arguments are required: %s").split("%s")[0]  # type: ignore[attr-defined]
+        if self._missing_first and message.startswith(required):
+            raise _MissingArgument(message)
         self._print_message(self.short_usage(), sys.stderr)
         self.exit(2, argparse._("%(prog)s: error: %(message)s\n") % {  # type: ignore[attr-defined]
             "prog": self.prog, "message": message})

@@ -44,11 +44,19 @@ from typing import Any
 
 from companion import i18n
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError
-from companion.i18n import LANGUAGES, _, say
+from companion.i18n import LANGUAGES, _, pgettext, say
 from companion.threads import set_threads
 
 DEFAULT_PORT = 8080
 DICE_KINDS = ("d6", "roll")
+
+
+def _session_id(text: str) -> str:
+    """argparse type: ``--session``'s game id, not empty (an empty one would silently mean the newest game)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(_("an empty game id: give one that `companion sessions` lists, or leave "
+                                           "--session out for the newest game"))
+    return text.strip()
 
 
 def _port(text: str) -> int:
@@ -278,7 +286,10 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help=_("the main job on a replay of real photos; no camera needed"))
     demo.add_argument(
-        "folder", nargs="?", type=Path, help=_("folder of photos or a video (default: the bundled photos)")
+        "folder", nargs="?", type=Path, help=_("folder of photos or a video (default: the bundled photos)"),
+        # the usage line says it in the reader's language
+        metavar=pgettext("a command line's placeholder for what the person types there, as in: usage: companion demo "
+                         "[folder]", "folder"),
     )
     demo.add_argument(
         "--hold", type=_hold, default=4.0, help=_("seconds each photo stays on the table (default 4, at most 3600)")
@@ -452,6 +463,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     )
     export.add_argument(
         "--session",
+        type=_session_id,
         help=_("session id (default: the newest {titles} game that has ended; with --unfinished, the newest)").format(
             titles=titles
         ),

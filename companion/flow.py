@@ -49,7 +49,7 @@ from companion.i18n import N_, Listing, Text, message_of
 from companion.words import colour_word
 from rules import BadEvent, Event, Finding, Progress, UnknownEvent
 from rules.core import SEAT_COLOURS
-from rules.scoring import standings
+from rules.scoring import has_visible, standings
 
 __all__ = [
     "BGSTATS_URL",
@@ -86,11 +86,23 @@ table's Undo reopens the last round)."""
 MAX_NAME = 40  # characters of a player's name
 
 
+EMOJI_JOINERS = frozenset({0x200D}) | frozenset(range(0xE0020, 0xE0080))
+"""Format characters that are part of ordinary emoji, typed by a phone's emoji keyboard: the zero-width joiner
+(U+200D) of a family or a profession (``"👨\u200d👩\u200d👧"``) and the tag characters of a subdivision flag
+(U+E0020-U+E007F). Variation selectors (U+FE0F) and skin tones are not format characters."""
+
+
+def _variation_selector(char: str) -> bool:
+    """Whether ``char`` is a variation selector (U+FE00-U+FE0F, U+E0100-U+E01EF): it shows nothing by itself."""
+    return 0xFE00 <= ord(char) <= 0xFE0F or 0xE0100 <= ord(char) <= 0xE01EF
+
+
 def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
     """The one rule for a player's name (the CLI's ``--players`` and the setup step alike): not
-    empty, at most :data:`MAX_NAME` characters, no ``,`` or ``:``, no control or format characters
-    (Unicode category C: NUL, right-to-left overrides, ...), and not the name of one of
-    ``others`` ignoring case ("Ann" and "ann" are the same player). Returns the stripped name.
+    empty (it shows something), at most :data:`MAX_NAME` characters, no ``,`` or ``:``, no control or format
+    characters (Unicode category C: NUL, right-to-left overrides, ...) besides those of emoji
+    (:data:`EMOJI_JOINERS`), and not the name of one of ``others`` ignoring case ("Ann" and "ann" are the same
+    player). Returns the stripped name.
 
     Raises:
         BadEntry: one line naming the problem.
@@ -101,8 +113,10 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
     if len(name) > MAX_NAME or "," in name or ":" in name:
         raise BadEntry(Text("{name!r}: a name is at most {most} characters, without ',' or ':'", name=name[:20],
                             most=MAX_NAME))
-    if any(unicodedata.category(ch)[0] == "C" for ch in name):
+    if any(unicodedata.category(ch)[0] == "C" and ord(ch) not in EMOJI_JOINERS for ch in name):
         raise BadEntry(Text("{name!r}: a name may not hold control or invisible formatting characters", name=name[:20]))
+    if not has_visible("".join(ch for ch in name if not _variation_selector(ch))):  # joiners alone show nothing
+        raise BadEntry(Text("a player name is empty: give the player's name"))
     same = next((o for o in others if unicodedata.normalize("NFC", o).casefold() == name.casefold()), None)
     if same is not None:
         if same == name:

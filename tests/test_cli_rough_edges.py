@@ -287,3 +287,40 @@ def test_a_photo_that_is_not_there_is_said_in_the_boxs_language_with_its_path(tm
     assert main(["--language", lang, "read", str(missing)]) != 0
     err = capsys.readouterr().err.strip()
     assert NO_SUCH_FILE[lang] in err and str(missing) in err and "No such file" not in err, err
+
+
+@pytest.mark.parametrize("argv", [["read", "--bogus"], ["read", "--bogus=1"], ["enroll", "cards", "--bogus"]])
+def test_an_unknown_option_is_named_before_a_missing_argument(capsys, argv):
+    """`companion read --bogus` said only "the following arguments are required: IMAGE": the unknown option, the
+    likelier mistake, is named, as the other commands name it."""
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and err[1].endswith(f"error: unrecognized arguments: {argv[-1]}"), err
+
+
+def test_a_missing_argument_alone_is_still_said(capsys):
+    with pytest.raises(SystemExit):
+        main(["read"])
+    assert capsys.readouterr().err.strip().endswith("error: the following arguments are required: IMAGE")
+
+
+@pytest.mark.parametrize("lang, usage", [("el", "χρήση: companion demo [επιλογές] [φάκελος]"),
+                                         ("pl", "użycie: companion demo [opcje] [katalog]"),
+                                         ("hu", "használat: companion demo [opciók] [mappa]")])
+def test_the_usage_line_says_its_placeholder_in_the_language(capsys, lang, usage):
+    with pytest.raises(SystemExit):
+        main(["--language", lang, "demo", "--bogus"])
+    assert capsys.readouterr().err.splitlines()[0] == usage
+
+
+@pytest.mark.parametrize("given", ["", "  "])
+def test_an_empty_session_id_is_refused_not_taken_for_the_newest_game(tmp_path, capsys, given):
+    """`export --session ''` exported the newest game (or said there was none) as if --session were not there."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["export", "--db", str(tmp_path / "none.sqlite3"), "--session", given, "--json", "-"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --session: an empty game id: give one that `companion sessions` lists" in err
+    assert not (tmp_path / "none.sqlite3").exists()

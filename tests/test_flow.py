@@ -13,7 +13,15 @@ from datetime import UTC, datetime
 import pytest
 
 from companion.errors import BadEntry
-from companion.flow import BGSTATS_URL, GameFlow, bgstats_url, handle_action, parse_form, parse_players
+from companion.flow import (
+    BGSTATS_URL,
+    GameFlow,
+    bgstats_url,
+    check_player_name,
+    handle_action,
+    parse_form,
+    parse_players,
+)
 from companion.flows import FLOWS
 from companion.screen import Screen, TouchScreen
 from rules.roll.data import catalogue as roll_catalogue
@@ -336,3 +344,18 @@ def test_a_game_still_in_setup_exports_no_winner(store, game):
     assert exported["winners"] == []
     assert [p["winner"] for p in exported["players"]] == [False, False]
     assert [p["winner"] for p in flow.bgstats_play(tz=UTC)["players"]] == [False, False]
+
+
+@pytest.mark.parametrize("name", ["\U0001F468\u200d\U0001F469\u200d\U0001F467 Mum", "\u2764\ufe0f Eva",
+                                  "\U0001F469\U0001F3FD\u200d\U0001F4BB Kasia",
+                                  "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F Ian"])
+def test_a_name_with_an_emoji_of_joined_parts_is_a_name(name):
+    """A family emoji (people joined by U+200D), a heart with its variation selector (U+FE0F), a coder with a skin
+    tone, Scotland's flag (tag characters) are what a phone's emoji keyboard types: they are names."""
+    assert check_player_name(name) == name
+
+
+@pytest.mark.parametrize("name", ["Ann\u202e", "A\x00nn", "Ann\u200b", "Ann\ufeff", "\u200d", "\u200d\ufe0f"])
+def test_control_and_invisible_characters_besides_emojis_are_still_refused(name):
+    with pytest.raises(BadEntry, match="control or invisible|is empty"):
+        check_player_name(name)

@@ -334,3 +334,24 @@ def test_a_name_of_a_nul_alone_is_refused_naming_the_nul_not_as_empty(store):
     assert app.post("/api/setup", json={"action": "player", "name": " ", "version": 0, "key": "k2"}).get_json() == {
         "error": "type the player's name first", "field": "name"}
     assert hub.take_actions() == []
+
+
+def test_a_family_emoji_name_typed_on_a_phone_joins_the_game(store):
+    """A phone's emoji keyboard types a family as people joined by U+200D (a zero-width joiner): it was refused as a
+    control character. It joins; the same name with a text-direction control is still refused."""
+    from tests.phones import joined_phone, post_through_loop
+
+    frame = np.full((H, W, 3), (60, 90, 40), np.uint8)
+    hub = StateHub()
+    loop = MainLoop(source=FakeCamera([frame] * 5), reader=None, session=None, hub=hub, stillness=StillnessDetector(),
+                    setup=TableSetup(store, FLOWS["race"]), stop_at_end=True, sleep=lambda s: None)
+    loop.step()
+    phone = joined_phone(hub)
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467 Kowalscy"
+    answer = post_through_loop(phone, loop, "/api/setup", {"action": "player", "name": family, "colour": "blue",
+                                                           "version": 0, "key": "f1"})
+    assert answer.status_code == 200, answer.get_json()
+    assert [p["name"] for p in hub.snapshot().view["game"]["players"]] == [family]
+    answer = post_through_loop(phone, loop, "/api/setup", {"action": "player", "name": family + "\u202e",
+                                                           "colour": "red", "version": 1, "key": "f2"})
+    assert answer.status_code == 400 and [p["name"] for p in hub.snapshot().view["game"]["players"]] == [family]
