@@ -342,6 +342,10 @@ _OS_REASONS: dict[int, str] = {
     errno.EISDIR: N_("it is a folder, not a file"),
     errno.ENAMETOOLONG: N_("the name is too long"),
     errno.EIO: N_("an input/output error (a failing SD card, disk or USB stick?)"),
+    errno.EBUSY: N_("the device is busy: another program is using it"),
+    errno.ENODEV: N_("no such device (unplugged?)"),
+    errno.ENXIO: N_("no such device (unplugged?)"),
+    errno.ETIMEDOUT: N_("the device did not answer in time"),
 }
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "GPIOUnavailable",
     "one_demo_hint",
     "told_players",
+    "reason_of",
 ]
 
 def N_(message: str) -> str:
@@ -108,6 +109,21 @@ class DeviceError(Exception):
         if self.template is None or self.hint is None:
             return self
         return type(self).said(self.template, **self.params)
+
+
+def reason_of(exc: BaseException) -> object:
+    """Why ``exc`` happened, as a :meth:`DeviceError.said` parameter: the operating system's refusal in its chain (an
+    :class:`OSError` with an ``errno``, e.g. libcamera's "Device or resource busy" under its own error), kept whole
+    so ``companion`` says its reason in the player's words (``companion.i18n.os_reason``), never the system's English
+    ``strerror``; else the error's own words (``str(exc)``, or its type's name)."""
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        seen.add(id(link))
+        if isinstance(link, OSError) and isinstance(link.errno, int) and getattr(link, "template", None) is None:
+            return link
+        link = link.__cause__ or link.__context__
+    return str(exc) or type(exc).__name__
 
 
 _NAMING = frozenset({"name", "path", "folder", "device"})

@@ -20,7 +20,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from device.errors import N_, GPIOUnavailable
+from device.errors import N_, GPIOUnavailable, reason_of
 
 __all__ = ["Controls", "LedState", "LedTimings", "find_pin_factory", "is_raspberry_pi", "FACTORY_ORDER", "NO_GPIO",
            "WITHOUT_CONTROLS"]
@@ -81,16 +81,17 @@ def find_pin_factory(name: str | None = None) -> Any:
     if name and name.lower() not in factories:
         raise GPIOUnavailable.said(N_("{name}: unknown pin factory (known: {known}): the box runs without button and "
                                       "LED"), name=name, known=", ".join(sorted(factories)))
-    reasons = []
+    reasons: GPIOUnavailable | None = None  # each factory's, said in turn (an OS refusal in the box's words)
     for candidate in names:
         entry = factories[candidate]
         try:
             return entry.load()()
         except Exception as exc:  # ImportError (no lgpio module), PinUnknownPi (not a Pi), ...
-            reasons.append(f"{candidate}: {exc or type(exc).__name__}")  # the library's own words
+            one = GPIOUnavailable.said(N_("{factory}: {problem}"), factory=candidate, problem=reason_of(exc))
+            reasons = one if reasons is None else GPIOUnavailable.said(N_("{first}; {then}"), first=reasons, then=one)
     raise GPIOUnavailable.said(N_("no GPIO pin factory works here ({reasons}): on a Raspberry Pi run `sudo apt install "
                                   "python3-lgpio` and create the venv with --system-site-packages; the box runs "
-                                  "without button and LED"), reasons="; ".join(reasons))
+                                  "without button and LED"), reasons=reasons if reasons is not None else "")
 
 
 class LedState(enum.Enum):
@@ -203,7 +204,7 @@ class Controls:
                 log.debug("no GPIO pin factory: %s", exc)
         except Exception as exc:  # gpiozero errors: pin in use, invalid pin, no access to /dev/gpiochip*: its words
             log.debug("GPIO refused: %s", type(exc).__name__)
-            log.warning("%s", say(WITHOUT_CONTROLS, problem=str(exc) or type(exc).__name__))
+            log.warning("%s", say(WITHOUT_CONTROLS, problem=reason_of(exc)))
         return None
 
     def _pressed(self) -> None:

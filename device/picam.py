@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from device.camera import CameraSource, Frame, _now, as_bgr
-from device.errors import N_, CameraBusy, CameraDisconnected, CameraNotFound, Words
+from device.errors import N_, CameraBusy, CameraDisconnected, CameraNotFound, Words, reason_of
 
 __all__ = ["Picamera2Source", "DEFAULT_SIZE", "PIXEL_FORMAT", "picamera2_status"]
 
@@ -72,7 +72,7 @@ def picamera2_status() -> tuple[int, CameraNotFound | None]:
         count = len(Picamera2.global_camera_info())
     except Exception as exc:  # libcamera may not start at all off a Pi
         log.debug("picamera2 could not list cameras", exc_info=True)
-        return 0, CameraNotFound.said(N_("libcamera could not list cameras ({problem})"), problem=str(exc))
+        return 0, CameraNotFound.said(N_("libcamera could not list cameras ({problem})"), problem=reason_of(exc))
     return count, None if count else CameraNotFound.said(N_("libcamera sees no camera (check the ribbon cable)"))
 
 
@@ -138,7 +138,7 @@ class Picamera2Source(CameraSource):
         except Exception as exc:
             raise CameraNotFound.said(
                 N_("libcamera could not list cameras for {name} ({problem}): check the ribbon cable, "
-                   "or use --source opencv:0"), name=self.name, problem=str(exc), demo_hint=True
+                   "or use --source opencv:0"), name=self.name, problem=reason_of(exc), demo_hint=True
             ) from exc
         if self.camera_num >= len(cameras):
             raise CameraNotFound.said(
@@ -158,7 +158,7 @@ class Picamera2Source(CameraSource):
                 ) from exc
             raise CameraNotFound.said(
                 N_("{name} could not be opened ({problem}): check the ribbon cable, or use --source opencv:0"),
-                name=self.name, problem=str(exc), demo_hint=True,
+                name=self.name, problem=reason_of(exc), demo_hint=True,
             ) from exc
 
         try:
@@ -171,7 +171,7 @@ class Picamera2Source(CameraSource):
             error = CameraBusy if ("busy" in text or "in use" in text) else CameraNotFound
             raise error.said(
                 N_("{name} did not start at {width}x{height} {format} ({problem}): try another size, reboot the Pi"),
-                name=self.name, width=self.size[0], height=self.size[1], format=PIXEL_FORMAT, problem=str(exc),
+                name=self.name, width=self.size[0], height=self.size[1], format=PIXEL_FORMAT, problem=reason_of(exc),
                 demo_hint=True,
             ) from exc
         self._cam = cam
@@ -196,13 +196,13 @@ class Picamera2Source(CameraSource):
         except Exception as exc:
             raise CameraDisconnected.said(
                 N_("{name} stopped delivering frames after {count} ({problem}): check the ribbon cable and the power "
-                   "supply, then restart `companion run`"), name=self.name, count=self._index, problem=str(exc)
+                   "supply, then restart `companion run`"), name=self.name, count=self._index, problem=reason_of(exc)
             ) from exc
         try:
             image = as_bgr(array)
         except ValueError as exc:
             raise CameraDisconnected.said(N_("{name} delivered a malformed frame: {problem}"), name=self.name,
-                                          problem=str(exc)) from exc
+                                          problem=reason_of(exc)) from exc
         frame = Frame(image=image, timestamp=self._clock(), index=self._index, source=self.name)
         self._index += 1
         return frame

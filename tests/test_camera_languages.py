@@ -125,3 +125,39 @@ def test_a_bad_photo_mid_game_names_the_photo_and_the_replay_never_their_folder(
         name=f"opencv:{tmp_path}")
     said = i18n.say(told_players(quoting, Words("video replay")), "pl")
     assert str(tmp_path) not in said and "odtwarzanie wideo" in said
+
+
+def test_a_pi_camera_the_system_refuses_is_said_in_the_players_words(monkeypatch):
+    """picamera2's failures carried the system's English reason ("No such device", "Input/output error") to the
+    players; the reason in its chain is said in the box's words for it."""
+    import errno
+    import os
+
+    from device import Picamera2Source
+    from device.errors import CameraDisconnected
+    from tests.test_device_camera import FakePicamera2
+
+    module = type(sys)("picamera2")
+    module.Picamera2 = FakePicamera2
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    monkeypatch.setattr(FakePicamera2, "instances", [])
+    failed = RuntimeError("libcamera: camera could not be opened")
+    failed.__cause__ = OSError(errno.ENODEV, os.strerror(errno.ENODEV))
+    monkeypatch.setattr(FakePicamera2, "fail_init", failed)
+    with pytest.raises(CameraNotFound) as refused:
+        Picamera2Source(0).open()
+    said = i18n.say(refused.value, "el")
+    assert "δεν υπάρχει τέτοια συσκευή" in said and "No such device" not in said, said
+    monkeypatch.setattr(FakePicamera2, "fail_init", None)
+    camera = Picamera2Source(0)
+    camera.open()
+
+    def broken(*args, **kwargs):
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(FakePicamera2.instances[0], "capture_array", broken)
+    with pytest.raises(CameraDisconnected) as lost:
+        camera.read()
+    said = i18n.say(lost.value, "pl")
+    assert "błąd wejścia/wyjścia" in said and "Input/output error" not in said, said
+    camera.close()

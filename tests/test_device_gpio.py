@@ -274,3 +274,54 @@ def test_create_optional_on_a_machine_without_pin_library(monkeypatch: pytest.Mo
         pins.close()
         pytest.skip("a real pin library works here; not claiming real pins in a test")
     assert Controls.create_optional() is None
+
+
+class _Entry:
+    """A gpiozero pin factory's entry point whose factory fails with ``error``."""
+
+    def __init__(self, name: str, error: Exception) -> None:
+        self.name, self.error = name, error
+
+    def load(self) -> Callable[[], None]:
+        def make() -> None:
+            raise self.error
+        return make
+
+
+def test_a_pin_library_refused_by_the_system_is_said_in_the_players_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The system's English reason ("Permission denied") and the device's path reached the players as they were;
+    they are said in the box's words for it, as every other refusal of the system."""
+    import errno
+    import os
+
+    from companion import i18n
+
+    denied = PermissionError(errno.EACCES, os.strerror(errno.EACCES), "/dev/gpiochip0")
+    busy = RuntimeError("lgpio: cannot claim the pin")
+    busy.__cause__ = OSError(errno.EBUSY, os.strerror(errno.EBUSY))
+    monkeypatch.setattr("device.gpio.entry_points", lambda group: [_Entry("lgpio", denied), _Entry("native", busy)])
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    with pytest.raises(GPIOUnavailable) as refused:
+        find_pin_factory()
+    said = i18n.say(refused.value, "pl")
+    assert "lgpio: brak uprawnień do zapisu lub odczytu w tym miejscu; native: urządzenie jest zajęte" in said, said
+    assert "Permission denied" not in said and "busy" not in said and "/dev/gpiochip0" not in said
+    assert "Permission denied" in str(refused.value)  # the English, for the log
+
+
+def test_a_pin_the_system_refuses_at_start_is_said_in_the_players_words(monkeypatch: pytest.MonkeyPatch,
+                                                                        caplog: pytest.LogCaptureFixture) -> None:
+    import errno
+    import os
+
+    from companion import i18n
+
+    def refused(self, *args, **kwargs) -> None:
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), "/dev/gpiochip0")
+
+    monkeypatch.setattr(Controls, "__init__", refused)
+    with caplog.at_level(logging.WARNING, logger="device.gpio"):
+        assert Controls.create_optional(say=lambda t, **p: i18n.say(i18n.text_of(t, p), "hu")) is None
+    [record] = caplog.records
+    assert "Permission denied" not in record.getMessage() and "/dev/gpiochip0" not in record.getMessage()
+    assert i18n.say(i18n.Text("no permission to write or read there"), "hu") in record.getMessage()
