@@ -376,7 +376,8 @@ def test_a_bad_value_is_one_usage_line_and_one_error_line(capsys, lang, usage, e
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 2, lines
     assert lines[0].startswith(f"{usage}companion {command} [") and lines[0].endswith("]"), lines
-    assert lines[0].endswith(" [folder]") is (command == "demo")  # the positionals still shown
+    folder = {"en": "folder", "el": "φάκελος", "pl": "katalog", "hu": "mappa"}[lang]  # in the usage line's language
+    assert lines[0].endswith(f" [{folder}]") is (command == "demo")  # the positionals still shown
     assert lines[1].startswith(f"companion {command}: {error}") and bad[0] in lines[1]
     if bad[0] == "--host":
         assert repr(bad[1]) in lines[1]
