@@ -108,27 +108,30 @@ class Problem:
 
 # -- value kinds: each takes the TOML value and returns the setting's value or raises ValueError ----
 
-def _toml(value: Any) -> str:
-    """``value`` as it is written in the TOML file (``true``, ``"x"``, ``["x", 2]``), not as Python spells it."""
+def toml_value(value: Any) -> str:
+    """``value`` as it is written in the TOML file (``true``, ``"x"``, ``["x", 2]``, ``{a = 1}``), not as Python spells
+    it: the settings' refusals quote what the file holds this way, and the default file and ``config set`` write
+    it. A text is a TOML basic string (its quotes, backslashes and control characters escaped)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
-    return json.dumps(value, ensure_ascii=False, default=str)
+        return "{" + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value, ensure_ascii=False, default=str).replace("\x7f", "\\u007f")  # DEL: TOML escapes it
 
 
 def _text(value: Any) -> str:
     if not isinstance(value, str):
-        example = ", ".join(_toml(v).strip('"') for v in value) if isinstance(value, (list, tuple)) else _toml(value)
+        listed = isinstance(value, (list, tuple))
+        example = ", ".join(toml_value(v).strip('"') for v in value) if listed else toml_value(value)
         raise ValueError(Text("give text in quotes, e.g. \"{value}\"", value=example))
     return value
 
 
 def _port(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(Text("give a whole number 1-65535 without quotes, not {value}", value=_toml(value)))
+        raise ValueError(Text("give a whole number 1-65535 without quotes, not {value}", value=toml_value(value)))
     if not 1 <= value <= 65535:
         raise ValueError(Text("{value} is not a TCP port: give 1-65535", value=value))
     return value
@@ -136,7 +139,7 @@ def _port(value: Any) -> int:
 
 def _flag(value: Any) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(Text("give true or false (no quotes), not {value}", value=_toml(value)))
+        raise ValueError(Text("give true or false (no quotes), not {value}", value=toml_value(value)))
     return value
 
 
@@ -145,8 +148,8 @@ def _pin(value: Any, optional: bool) -> int | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value not in BCM_PINS:
         if optional:
-            raise ValueError(Text('give a BCM number 0-27 or "off", not {value}', value=_toml(value)))
-        raise ValueError(Text("give a BCM number 0-27, not {value}", value=_toml(value)))
+            raise ValueError(Text('give a BCM number 0-27 or "off", not {value}', value=toml_value(value)))
+        raise ValueError(Text("give a BCM number 0-27, not {value}", value=toml_value(value)))
     return value
 
 
@@ -157,7 +160,7 @@ def _size(value: Any) -> tuple[int, int] | None:
     match = re.fullmatch(r"(\d{2,5})\s*x\s*(\d{2,5})", text)
     if not match:
         raise ValueError(Text('give "auto" or WIDTHxHEIGHT in pixels, e.g. "2304x1296", not {value}',
-                              value=_toml(value)))
+                              value=toml_value(value)))
     width, height = int(match.group(1)), int(match.group(2))
     if not (64 <= width <= 8192 and 64 <= height <= 8192):
         raise ValueError(Text("{width}x{height}: each side must be 64-8192 px", width=width, height=height))
@@ -222,9 +225,9 @@ def _folder(value: Any) -> str:
     text = _text(value).strip()
     if text and not Path(text).expanduser().is_absolute():
         raise ValueError(Text('give an absolute folder ("/var/lib/tabletop-companion") or "" for the default, '
-                              "not {value}", value=_toml(value)))
+                              "not {value}", value=toml_value(value)))
     if text and Path(text).expanduser().exists() and not Path(text).expanduser().is_dir():
-        raise ValueError(Text('{value} is a file: give a folder, or "" for the default', value=_toml(value)))
+        raise ValueError(Text('{value} is a file: give a folder, or "" for the default', value=toml_value(value)))
     return text
 
 
@@ -290,8 +293,9 @@ class Setting:
                 close = difflib.get_close_matches(text, allowed, n=1)
                 if close:
                     raise ValueError(Text('{value} is not one of {allowed} (did you mean "{close}"?)',
-                                          value=_toml(text), allowed=", ".join(allowed), close=close[0]))
-                raise ValueError(Text("{value} is not one of {allowed}", value=_toml(text), allowed=", ".join(allowed)))
+                                          value=toml_value(text), allowed=", ".join(allowed), close=close[0]))
+                raise ValueError(Text("{value} is not one of {allowed}", value=toml_value(text),
+                                      allowed=", ".join(allowed)))
         return self.parse(raw)
 
 
@@ -740,15 +744,6 @@ def _check_pins(config: Config, lines: Mapping[str, int], problem: Callable[[str
                                "{default} is used", pin=config[back], holder=holder, where=config.origin(holder),
                                default=default))
         config.values[back] = defaults[back]
-
-
-def toml_value(value: Any) -> str:
-    """``value`` as TOML source (str, int, bool)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return str(value)
 
 
 def default_file_text() -> str:
