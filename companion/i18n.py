@@ -38,7 +38,7 @@ from babel.dates import format_datetime as _babel_datetime
 from babel.numbers import format_decimal
 from babel.support import LazyProxy, Translations
 
-from device.errors import Words
+from device.errors import Words, english
 from rules.names import WORD_KINDS, Term, translated
 from rules.text import AND, N_, OR, Listing, Text, plural
 
@@ -323,9 +323,7 @@ def _as_raised(exc: BaseException) -> str | None:
     if not (isinstance(template, str) and isinstance(params, dict)):
         return None
     try:
-        said = template.format(**{k: (v.strerror or str(v)) if isinstance(v, OSError) and v.strerror else v
-                                  for k, v in params.items()})
-        return hint.format(problem=said) if isinstance(hint, str) else said
+        return english(template, params, hint if isinstance(hint, str) else None)  # as said() made it
     except (KeyError, IndexError, ValueError):
         return None
 

@@ -18,6 +18,7 @@ leaves out where another message says it once for all.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "GPIOUnavailable",
     "one_demo_hint",
     "told_players",
+    "english",
     "reason_of",
 ]
 
@@ -69,6 +71,19 @@ def one_demo_hint(message: str) -> str:
     return re.sub(r",?\s*(or )?" + re.escape(text), "", message, count=count - 1)
 
 
+def english(template: str, params: Mapping[str, object], hint: str | None = None) -> str:
+    """The English of a message made with :meth:`DeviceError.said`: ``template`` with ``params`` (an operating
+    system's refusal by its reason, ``"No such file or directory"``: kept whole in ``params``, so a player's language
+    says it in its own words, ``companion.i18n.text_of``), inside ``hint`` (``{problem}``) when given.
+
+    Raises:
+        KeyError, IndexError, ValueError: ``template`` does not fit ``params`` (``str.format``'s own).
+    """
+    said = template.format(**{k: (v.strerror or str(v)) if isinstance(v, OSError) and v.strerror else v
+                              for k, v in params.items()})
+    return hint.format(problem=said) if hint is not None else said
+
+
 class DeviceError(Exception):
     """Base of every error raised by the device room.
 
@@ -87,12 +102,7 @@ class DeviceError(Exception):
     def said(cls, template: str, /, *, demo_hint: bool = False, **params: object) -> DeviceError:
         """The error whose message is ``template.format(**params)`` (with ``demo_hint``: followed by ", " and
         :data:`DEMO_HINT`), keeping the template and parameters to be said in another language."""
-        # an operating system's refusal is said by its reason in English here ("No such file or directory"); kept
-        # whole in ``params``, so a player's language says it in its own words (companion.i18n.text_of)
-        message = template.format(**{k: (v.strerror or str(v)) if isinstance(v, OSError) and v.strerror else v
-                                     for k, v in params.items()})
-        if demo_hint:
-            message = WITH_DEMO_HINT.format(problem=message)
+        message = english(template, params, WITH_DEMO_HINT if demo_hint else None)
         error = cls(message, **cls._made_with(params))
         error.template, error.params = template, dict(params)
         error.hint = WITH_DEMO_HINT if demo_hint else None
