@@ -524,8 +524,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from companion.i18n import os_reason, say
         from companion.paths import DataFolderError
 
-        # the system's reason in the players' words ("no such file or folder"), the folder's own line as it is
-        problem = exc.strerror if isinstance(exc, DataFolderError) else say(os_reason(exc))
+        # the system's reason in the players' words ("no such file or folder"); the data folder's own line (what to
+        # set) is not the system's, and os_reason keeps it as it is
+        problem = say(os_reason(exc))
         if exc.filename:
             print(_("companion: {problem}: {path}").format(problem=problem, path=exc.filename), file=sys.stderr)
         else:
