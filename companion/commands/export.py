@@ -60,12 +60,13 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
                 )
                 return EXIT_USAGE
             flow = GameFlow(session, FLOWS[session.game.name])
-            took = None  # the newest finished game, taken when the newest game has not ended
+            finished = None  # the newest finished game, taken when the newest game has not ended
             if not args.session and not args.unfinished and not flow.over():
-                took = _newest_finished(store, FLOWS)
-            if took is not None:
+                finished = _newest_finished(store, FLOWS)
+            took = None  # which game was taken instead of the newest, said before the export
+            if finished is not None:
                 newest, newest_round = session, say(flow.table().round_label)
-                session, flow = took
+                session, flow = finished
                 took = _(
                     "the newest game, session {newest}, has not ended ({round_label}); exporting the newest finished "
                     "game, session {id} ({title}); --session ID picks another, --unfinished takes the newest"
