@@ -2,7 +2,8 @@
 
 The pattern test in one pass (vision/roll_dice/shape.py ``pattern_lattice``, ``pattern_axes``) against the
 face-by-face computation it replaced (``reference_axes`` below: one look at a time, each look's map turned half
-a turn by a gather), on hand-made tables: a gingham, a row of dice on felt, a printed grid, and a noisy mottled
+a turn by a gather), and its colour look screened by the grey one against the colour look at every face, on
+hand-made tables: a gingham, a row of dice on felt, a printed grid, and a noisy mottled
 cloth, with faces cut by the frame's edge and faces small enough that the frame is not scaled down. The channel
 adds (vision/roll_dice/foreground.py ``channel_sum``, ``channel_mean``) against numpy's ``sum`` and ``mean``; the
 best of the four turns (vision/roll_dice/faces.py ``best_turn``) against numpy's ``max``; one die per place
@@ -133,6 +134,40 @@ def test_one_pass_pattern_measures_are_the_face_by_face_ones_to_the_bit(side):
             assert np.array_equal(lattice, np.stack([reference_axes(frame, rects, CFG, todo)[:, 0], want[:, 1]], 1))
         assert (want[~todo] == -1).all()  # only the faces asked for are measured
         assert (want[todo] > -1).any() == (k < 4)  # all but the flat grey table's (no spread in any window)
+
+
+@pytest.mark.parametrize("screen", [0.35, 0.8])
+def test_a_screened_colour_look_is_the_colour_look_where_the_grey_second_axis_reaches_the_screen(screen):
+    """With a screen, the colour look of the second axis is taken only at the faces whose grey window recurs along a
+    second axis at least that much, or where the grey look says nothing (-1); there its figure is the unscreened
+    one to the bit, elsewhere -1 (no lattice); the one-axis column is the grey one whatever the screen."""
+    screened_some = False
+    for k, frame in enumerate(_tables()):
+        rects = _faces(frame, 36.0, 24, seed=k)
+        todo = np.random.default_rng(100 + k).random(len(rects)) < 0.8
+        full = pattern_lattice(frame, rects, CFG, todo, colour=True)
+        got = pattern_lattice(frame, rects, CFG, todo, colour=True, screen=screen)
+        grey_second = pattern_axes(frame, rects, CFG, todo, colour=False)[:, 1]
+        looked = todo & ~((grey_second > -1.0) & (grey_second < screen))
+        assert np.array_equal(got[:, 0], full[:, 0])
+        assert np.array_equal(got[looked, 1], full[looked, 1])
+        assert (got[~looked, 1] == -1).all()
+        screened_some |= bool((todo & ~looked).any())
+    assert screened_some
+
+
+def test_a_screened_colour_look_still_finds_a_check_of_two_colours_of_one_grey():
+    """Two colours of (nearly) one grey in a check: the grey look sees no lattice or a flat window (-1), and the
+    colour look is still taken there: the cloth's lattice is found as without the screen."""
+    h, w, period = 360, 480, 18
+    yy, xx = np.mgrid[0:h, 0:w]
+    a = np.array((60, 120, 100), np.uint8)   # BGR, grey about 107
+    b = np.array((200, 100, 80), np.uint8)   # BGR, grey about 105
+    cloth = np.where((((xx // period) + (yy // period)) % 2 == 0)[..., None], a, b).astype(np.uint8)
+    check = np.array([[144.5, 144.5, 36, 36, 0.0], [252.5, 216.5, 36, 36, 0.0]])
+    got = pattern_lattice(cloth, check, CFG, colour=True, screen=0.99)
+    assert (got[:, 1] > CFG.repeat_axes_ramp[1]).all()
+    assert np.array_equal(got, pattern_lattice(cloth, check, CFG, colour=True))
 
 
 def test_one_pass_pattern_measures_of_nothing():

@@ -177,6 +177,13 @@ class RollDiceConfig:
             tile of a lattice (a cloth's checks), which a row of dice alike or a die on a printed line never is; its
             die score is scaled by 1 - the larger of the two ramps. Colour tells a coloured die from the cloth's
             check of the same grey.
+        repeat_axes_screen: the colour look of the second axis (``repeat_axes_colour``) is taken only at the faces
+            whose grey window recurs along a second axis at least this much (NCC; or where the grey look says
+            nothing: a window flat in grey): a window that recurs in colour recurs in grey too, and the colour
+            match costs three grey ones. None: the colour look at every face. (Scenes of both generators and full
+            Roll tables, seeds 1000-1011: every colour second axis of 0.5 or more had a grey one of 0.33 or more,
+            of 0.6 or more (where the ramp starts) 0.49 or more; at 0.35 the colour look is taken at 45% of the
+            faces, 19% on a full table.)
         surface_ring, surface_quantile, surface_span, surface_patch, surface_ramp: the printed-square test
             (:func:`vision.roll_dice.shape.surface_returns`): the share of the sectors of the ring ``surface_ring``
             (half faces from the face's middle: beyond a die's edge and a printed square's line) where at least
@@ -352,6 +359,7 @@ class RollDiceConfig:
     repeat_axes_angle: float = 35.0
     repeat_axes_colour: bool = True
     repeat_axes_ramp: tuple[float, float] = (0.6, 0.7)
+    repeat_axes_screen: float | None = 0.35
     surface_ring: tuple[float, float] = (1.3, 2.2)
     surface_quantile: float = 25.0
     surface_span: float = 2.5

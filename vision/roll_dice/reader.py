@@ -195,7 +195,8 @@ class RollDiceReader:
         todo = die_weights(tops, ncc, cfg) >= cfg.min_confidence
         if not todo.any():
             return tops
-        rep, lattice = pattern_lattice(frame, tops.rects, cfg, todo, colour=cfg.repeat_axes_colour).T
+        rep, lattice = pattern_lattice(frame, tops.rects, cfg, todo, colour=cfg.repeat_axes_colour,
+                                       screen=cfg.repeat_axes_screen).T
         keep = 1.0 - np.maximum(_ramp(rep, cfg.repeat_ramp), _ramp(lattice, cfg.repeat_axes_ramp))
         return TopFaces(tops.rects, np.asarray(tops.scores, np.float64) * keep, tops.ink, tops.body, tops.evidence)
 

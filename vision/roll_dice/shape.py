@@ -334,20 +334,30 @@ def pattern_axes(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig,
 
 
 def pattern_lattice(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig,
-                    todo: np.ndarray | None = None, colour: bool = False) -> np.ndarray:
+                    todo: np.ndarray | None = None, colour: bool = False,
+                    screen: float | None = None) -> np.ndarray:
     """``float[N, 2]``: column 0 of :func:`pattern_axes` on the grey window (the repeat along one axis) and column
     1 of :func:`pattern_axes` with ``colour`` (the repeat along a second axis), the same numbers, in one pass
     over the faces (the window's geometry and the shifts far enough are worked out once per face, and the grey
-    look's second axis is not). Args and errors: as :func:`pattern_axes`."""
-    grey, second = _pattern_looks(frame, rects, config, todo, ((False, colour is False), (colour, True)))
+    look's second axis is not). Args and errors: as :func:`pattern_axes`.
+
+    ``screen`` (NCC; only with ``colour``): the colour look is taken only at the faces whose grey second axis is at
+    least ``screen`` or unknown (-1: a window flat in grey, or no shift turned far enough); the others' column 1
+    is -1 (no lattice), as if their colour window recurred along no second axis (``repeat_axes_screen``)."""
+    if colour and screen is not None:
+        grey, second = _pattern_looks(frame, rects, config, todo, ((False, True), (True, True)), screen)
+    else:
+        grey, second = _pattern_looks(frame, rects, config, todo, ((False, colour is False), (colour, True)))
     return np.stack([grey[:, 0], second[:, 1]], 1)
 
 
 def _pattern_looks(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig, todo: np.ndarray | None,
-                   looks: tuple[tuple[bool, bool], ...]) -> list[np.ndarray]:
+                   looks: tuple[tuple[bool, bool], ...], screen: float | None = None) -> list[np.ndarray]:
     """:func:`pattern_axes` of each look ``(colour, second_axis)``: ``float[N, 2]`` each, column 1 left -1 for a look
     without ``second_axis``. Each image (grey, BGR) is scaled and matched once, however many looks ask for it; each
-    face's window, search region and shifts far enough are worked out once for every image."""
+    face's window, search region and shifts far enough are worked out once for every image. ``screen``: the BGR
+    image is matched only at the faces whose grey second axis (a look of grey with ``second_axis`` comes first) is
+    -1 or at least ``screen`` (:func:`pattern_lattice`); the others' BGR row stays -1."""
     n = len(rects)
     outs = [np.full((n, 2), -1.0) for _ in looks]
     if n == 0:
@@ -394,6 +404,8 @@ def _pattern_looks(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig,
             continue
         slack = max(1, int(round(0.15 * s)))
         for colour, img in images.items():
+            if colour and screen is not None and -1.0 < per_image[False][i, 1] < screen:
+                continue
             per_image[colour][i] = _look(img, (tx0, ty0, tx1, ty1), (x0, y0, x1, y1), far, dx, dy, slack,
                                          second[colour], cos_max, config)
     for k, (colour, axis2) in enumerate(looks):
