@@ -11,6 +11,7 @@ import pytest
 
 from vision.card_features import (
     IdConfig,
+    channel_percentile,
     crop_features,
     crop_features_many,
     flatten_light,
@@ -363,6 +364,17 @@ def test_features_of_many_crops_at_once_are_each_crops_own_to_the_last_bit(shape
         alone = crop_features(crop, cfg, shape)
         for a, b in zip(alone, got, strict=True):
             assert (a is None and b is None) or (a.dtype == b.dtype and np.array_equal(a, b))
+
+
+@pytest.mark.parametrize("shape, q", [((96, 96), 85.0), ((7, 5), 85.0), ((1, 1), 85.0), ((10, 10), 0.0),
+                                      ((10, 10), 100.0), ((33, 17), 50.0)])
+def test_the_papers_percentile_is_numpys_linear_percentile_per_channel(shape, q):
+    # the white balance's paper level: numpy's percentile (linear between the two nearest ranks) of each channel,
+    # on images with many equal values (8-bit levels) and on a single pixel
+    rng = np.random.default_rng(shape[0] * shape[1])
+    img = rng.integers(0, 256, (*shape, 3)).astype(np.float32) * np.float32(0.75)
+    want = np.percentile(img.reshape(-1, 3).astype(np.float64), q, axis=0)
+    np.testing.assert_allclose(channel_percentile(img, q), want, rtol=1e-6)
 
 
 def test_the_ink_hue_histogram_of_a_crop_is_its_pixels_binned_one_by_one():

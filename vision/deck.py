@@ -180,7 +180,7 @@ class DeckProfile:
             for t in tried:
                 half = got.get(t - 2)
                 if half is not None:
-                    got[t] = (np.ascontiguousarray(half[0][:, ::-1, ::-1]), half[1], half[2])
+                    got[t] = (half[0][:, ::-1, ::-1], half[1], half[2])   # a view: the search reads t's maps
                     continue
                 big, hist, a = next(feats)
                 got[t] = (mask_face(big, cfg, self.shape, crop.shape[:2]), hist, a)
