@@ -11,10 +11,10 @@ Written to ``--out``: ``F_<seed>_<k>_<table>.png`` (a false die, 3 sides round i
 ``T_<seed>_<k>_<table>.png`` for the dice of the first two scenes (to compare), ``dice.csv`` (one row per reported
 die: seed, table, false, near (distance to the nearest labelled die in sides of this face: below 1.3 a side face,
 shadow or box beside a real die), colour, face, confidence, candidate score, best template NCC, die-likeness,
-rim / outline / ink evidence, pattern NCC along one axis and along two (lattice), surface returns, die weight, side
-px). Printed: false dice by table, beside a die or not, and the percentiles of each figure for the real and the false
-dice. The die size is searched as the reader searches it (not measured on the frame's blobs), so the false dice are
-those a read reports.
+rim / outline / ink evidence, pattern NCC along one axis and along two (lattice), surface returns, square outline
+(:func:`vision.roll_dice.outline.square_outline`), die weight, side px). Printed: false dice by table, beside a die
+or not, and the percentiles of each figure for the real and the false dice. The die size is searched as the reader
+searches it (not measured on the frame's blobs), so the false dice are those a read reports.
 """
 
 from __future__ import annotations
@@ -40,12 +40,13 @@ from vision.roll_dice import RollDiceConfig, RollDiceReader
 from vision.roll_dice.assemble import assemble, die_weights, symbol_weights
 from vision.roll_dice.candidates import edge_map
 from vision.roll_dice.foreground import foreground
-from vision.roll_dice.reader import _cnn_boxes, _not_printed, _not_side
+from vision.roll_dice.outline import square_outline
+from vision.roll_dice.reader import _cnn_boxes, _not_flat_art, _not_printed, _not_side
 from vision.roll_dice.shape import die_likeness, pattern_axes, pattern_repeats, surface_returns
 from vision.roll_dice.tops import rect_box
 
 FIGURES = ("confidence", "score", "ncc", "likeness", "rim", "outline", "ink", "pattern", "lattice", "surface",
-           "weight", "side")
+           "square", "weight", "side")
 
 
 def read_with_evidence(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceConfig) -> list[dict]:
@@ -62,7 +63,8 @@ def read_with_evidence(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceC
     pattern = pattern_repeats(frame, tops.rects, cfg, weight >= cfg.min_confidence)
     lattice = pattern_axes(frame, tops.rects, cfg, weight >= cfg.min_confidence, colour=cfg.repeat_axes_colour)[:, 1]
     surface = surface_returns(frame, tops.rects, tops.body, cfg, weight >= cfg.min_confidence)
-    kept = _not_side(frame, _not_printed(frame, tops, ncc, cfg), ncc, cfg)
+    square = square_outline(frame, tops.rects, cfg, weight >= cfg.min_confidence)
+    kept = _not_side(frame, _not_flat_art(frame, _not_printed(frame, tops, ncc, cfg), ncc, cfg), ncc, cfg)
     _, colour_p = reader._colours(kept.body, symbol_weights(kept, ncc, cfg), cfg, None)
     dice = assemble(kept, colour_p, ncc, reader.profile, cfg, reader._template_pol)
     boxes = [rect_box(r) for r in kept.rects]
@@ -75,7 +77,8 @@ def read_with_evidence(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceC
         out.append({"die": d, "rect": r, "confidence": d.confidence, "score": float(tops.scores[i]),
                     "ncc": float(ncc[i].max()) if ncc.size else 0.0, "likeness": float(likeness[i]), "rim": rim,
                     "outline": outline, "ink": ink, "pattern": float(pattern[i]),
-                    "lattice": float(lattice[i]), "surface": float(surface[i]), "weight": float(weight[i]),
+                    "lattice": float(lattice[i]), "surface": float(surface[i]), "square": float(square[i]),
+                    "weight": float(weight[i]),
                     "side": float(np.sqrt(r[2] * r[3]))})
     return out
 

@@ -64,8 +64,9 @@ def test_gingham_without_dice_has_no_confident_die(light_ink_reader: RollDiceRea
 @pytest.mark.parametrize("table", [
     "gingham",
     pytest.param("playmat", marks=pytest.mark.xfail(
-        strict=True, reason="issue 16: an empty playmat still shows low-confidence false dice (blots of art "
-                            "matching a symbol template at NCC 0.4-0.7)")),
+        strict=True, reason="issue 16: an empty playmat still shows low-confidence false dice: pieces of a printed "
+                            "panel's pale title bar between its dark text marks, at half a die's size (no die sets the "
+                            "size), bounded by straight edges on four sides like a die's top")),
 ])
 def test_patterned_table_without_dice_shows_no_die(light_ink_reader: RollDiceReader, table: str):
     """The target: a patterned table with no dice on it shows no die at all."""

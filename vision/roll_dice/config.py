@@ -204,6 +204,19 @@ class RollDiceConfig:
             raised (1 - ``raised_ramp`` of the two shares' sum) has its die score scaled by 1 - that product x (1 - its
             best template NCC on ``flat_match_ramp``: only a near-perfect match of the owner's symbols overrides the
             flat evidence; a board's digit matches a symbol at 0.55-0.75) (``flat_surface_ramp`` None: no test).
+        square_band, square_along, square_turns, square_step_ramp, square_contrast_ramp, square_noise_floor,
+            square_ramp, square_match_ramp: the flat-art test (:func:`vision.roll_dice.outline.square_outline`): a die's
+            top is a square whose four sides each show a straight edge (its bevel and sides, its shadow, the table); a
+            blot of a playmat's art that matches a symbol has none round it. Each side's edge is the largest less the
+            smallest, over the lines parallel to it within ``square_band`` (half faces from the middle), of the median
+            over ``square_along`` half faces each way along it of the colour step across the line (log units); it counts
+            by the ramp ``square_step_ramp`` of that step or by ``square_contrast_ramp`` of it over the patch's
+            noise (the step along the line, at least ``square_noise_floor``); the face's outline is its third
+            strongest side, at the best of the turns ``square_turns`` (degrees). A face whose outline is weak (1 -
+            the ramp ``square_ramp`` of it) has its die score scaled by 1 - that x (1 - its best template NCC on
+            ``square_match_ramp``: only a near-perfect match of the owner's symbols is a die without its outline: a
+            blot of art matches a symbol at NCC 0.5-0.75) (``square_ramp`` None: no test). Set on the second
+            generator's seeds 1000-1019.
         side_reach, side_cos_ramp, side_chroma_pair, side_shade_ramp, side_full_ramp, side_strip, side_colour,
             side_gap: the side-face test (:func:`vision.roll_dice.sides.side_faces`): a face whose centre is
             ``side_reach`` (lo, hi) x a neighbour's side from it, the neighbour matching the owner's symbols at least
@@ -373,6 +386,14 @@ class RollDiceConfig:
     raised_ramp: tuple[float, float] = (0.2, 0.5)
     flat_surface_ramp: tuple[float, float] | None = (0.2, 0.4)
     flat_match_ramp: tuple[float, float] = (0.8, 0.95)
+    square_band: tuple[float, float] = (0.75, 1.3)
+    square_along: float = 0.7
+    square_turns: tuple[float, ...] = (-30.0, 0.0, 30.0)
+    square_step_ramp: tuple[float, float] = (0.1, 0.25)
+    square_contrast_ramp: tuple[float, float] = (1.0, 2.0)
+    square_noise_floor: float = 0.04
+    square_ramp: tuple[float, float] | None = (0.0, 1.0)
+    square_match_ramp: tuple[float, float] = (0.8, 0.95)
     side_reach: tuple[float, float] = (0.55, 1.35)
     side_cos_ramp: tuple[float, float] | None = None
     side_shade_ramp: tuple[float, float] = (0.05, 0.15)

@@ -25,6 +25,7 @@ from .config import RollDiceConfig
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
 from .foreground import foreground
 from .observations import MEASURED_SIZE, RollDiceRead, TopFaces
+from .outline import square_outline
 from .raised import raised_edges
 from .shape import die_likeness, middle_spread, pattern_lattice, surface_returns
 from .sides import side_faces
@@ -207,8 +208,8 @@ class RollDiceReader:
         card's white border or a die known to be white, in this frame) of a white reference the table gives:
         the light's colour is then taken from it (:func:`vision.roll_dice.colours.estimate_light`) rather than from
         the dice alone. Returns a :class:`RollDiceRead` with per-stage timings (validate, foreground, candidates,
-        cnn, tops, dedupe, faces, pattern, surface, colours, assemble) in ms. Raises :class:`BadFrame` for a bad frame,
-        ``ValueError`` for a ``white`` that is not 3 finite numbers in 0..255.
+        cnn, tops, dedupe, faces, pattern, surface, outline, sides, colours, assemble) in ms. Raises
+        :class:`BadFrame` for a bad frame, ``ValueError`` for a ``white`` that is not 3 finite numbers in 0..255.
 
         The die size is searched (:func:`tried_sides`, :func:`size_evidence`) on every frame; a reader built with
         ``remember_size`` reads first at the size its last search chose, and searches only where the evidence there
@@ -382,6 +383,7 @@ class RollDiceReader:
             best = self._search(tops_at, fg, edges, cfg, timings, looked, frame)
         evidence, chosen, tops, ncc = best
         tops = stage("surface", _not_printed, frame, tops, ncc, cfg)
+        tops = stage("outline", _not_flat_art, frame, tops, ncc, cfg)
         tops = stage("sides", _not_side, frame, tops, ncc, cfg)
         weights = symbol_weights(tops, ncc, cfg)
         lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white)
@@ -418,6 +420,22 @@ def _not_printed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDi
             flat = returns * (1.0 - _ramp(raised, cfg.raised_ramp)) * (1.0 - _ramp(best, cfg.flat_match_ramp))
             printed = np.maximum(printed, flat)
     return _lowered(tops, 1.0 - printed)
+
+
+def _not_flat_art(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
+    """The top faces with the die score of each that shows no die's square outline (:func:`square_outline`: a blot
+    of a playmat's art, on any table) scaled by 1 - (1 - ``square_ramp`` of its outline) x (1 - its best template NCC
+    on ``square_match_ramp``); only the faces that would be reported are measured, once the die size is chosen and the
+    printed squares are lowered."""
+    if cfg.square_ramp is None or len(tops.rects) == 0:
+        return tops
+    todo, best = _reported(tops, ncc, cfg)
+    todo &= _ramp(best, cfg.square_match_ramp) < 1.0
+    if not todo.any():
+        return tops
+    outline = square_outline(frame, tops.rects, cfg, todo)
+    flat = np.where(todo, 1.0 - _ramp(np.maximum(outline, 0.0), cfg.square_ramp), 0.0)
+    return _lowered(tops, 1.0 - flat * (1.0 - _ramp(best, cfg.square_match_ramp)))
 
 
 def _not_side(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
