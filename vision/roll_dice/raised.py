@@ -20,7 +20,7 @@ import numpy as np
 
 from .config import RollDiceConfig
 from .foreground import to_log
-from .shape import surrounding_patches
+from .shape import faces_to_measure, surrounding_patches
 
 __all__ = ["raised_edges"]
 
@@ -79,11 +79,7 @@ def raised_edges(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, confi
 
     Returns ``float[N]``. Raises nothing; empty input gives an empty result.
     """
-    rects = np.asarray(rects, np.float64).reshape(-1, 5)
-    n = len(rects)
-    out = np.full(n, -1.0)
-    todo = np.ones(n, bool) if todo is None else np.asarray(todo, bool)
-    idx = np.flatnonzero(todo)
+    rects, out, idx = faces_to_measure(rects, todo)
     if len(idx) == 0:
         return out
     q, span = int(config.raised_patch), float(config.surface_span)

@@ -21,9 +21,9 @@ import numpy as np
 from .config import RollDiceConfig
 from .foreground import channel_sum, to_log
 
-__all__ = ["die_likeness", "expected_sides", "face_evidence", "face_evidences", "middle_spread", "pattern_axes",
-           "pattern_lattice", "pattern_repeats", "snap_top", "stroke_spread", "surface_returns", "surrounding_patches",
-           "top_fit"]
+__all__ = ["die_likeness", "expected_sides", "face_evidence", "face_evidences", "faces_to_measure", "middle_spread",
+           "pattern_axes", "pattern_lattice", "pattern_repeats", "snap_top", "stroke_spread", "surface_returns",
+           "surrounding_patches", "top_fit"]
 
 
 @functools.lru_cache(maxsize=8)
@@ -506,11 +506,7 @@ def surface_returns(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, co
 
     Returns ``float[N]``. Raises nothing; empty input gives an empty result.
     """
-    rects = np.asarray(rects, np.float64).reshape(-1, 5)
-    n = len(rects)
-    out = np.full(n, -1.0)
-    todo = np.ones(n, bool) if todo is None else np.asarray(todo, bool)
-    idx = np.flatnonzero(todo)
+    rects, out, idx = faces_to_measure(rects, todo)
     if len(idx) == 0:
         return out
     q, span = int(config.surface_patch), float(config.surface_span)
@@ -525,6 +521,16 @@ def surface_returns(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, co
     same = np.stack([near[:, s].mean(1) >= share for s in sectors], 1)
     out[idx] = same.mean(1)
     return out
+
+
+def faces_to_measure(rects: np.ndarray, todo: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The faces a per-face measure looks at: ``rects`` as ``float64[N, 5]`` (cx, cy, w, h, angle deg; frame px),
+    the result ``float[N]`` filled with -1 (not measured), and the indices ``int[M]`` of the faces ``todo``
+    (``bool[N]``; default all) marks. Raises nothing."""
+    rects = np.asarray(rects, np.float64).reshape(-1, 5)
+    n = len(rects)
+    todo = np.ones(n, bool) if todo is None else np.asarray(todo, bool)
+    return rects, np.full(n, -1.0), np.flatnonzero(todo)
 
 
 def surrounding_patches(frame: np.ndarray, rects: np.ndarray, idx: np.ndarray, size: int,
