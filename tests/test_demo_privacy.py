@@ -23,29 +23,35 @@ def _state(base: str, lang: str) -> dict:
         return json.load(answer)
 
 
-def _first_event(base: str, lang: str) -> dict:
+def _events(base: str, lang: str):
+    """The states the event stream pushes to a phone that has not joined, in ``lang``, as they come."""
     request = urllib.request.Request(base + "/api/events", headers={"Accept-Language": lang})
     with urllib.request.urlopen(request, timeout=10) as stream:
         for raw in stream:
             line = raw.decode("utf-8")
             if line.startswith("data:"):
-                return json.loads(line[5:])
+                yield json.loads(line[5:])
     raise AssertionError("the stream ended without an event")
 
 
-def _until(base: str, lang: str, ready, timeout: float = 60.0) -> dict:
+def _first_event(base: str, lang: str) -> dict:
+    return next(_events(base, lang))
+
+
+def _until(events, ready, timeout: float = 60.0) -> dict:
+    """The first state ``events`` (one phone's stream, :func:`_events`) pushes for which ``ready`` holds: the box
+    pushes one on every change.
+
+    Raises:
+        AssertionError: ``timeout`` seconds passed first (with the last status seen).
+    """
     deadline = time.monotonic() + timeout
     state: dict = {}
-    while True:
-        try:
-            state = _state(base, lang)
-        except OSError:  # the box is still starting
-            pass
-        else:
-            if ready(state):
-                return state
+    for state in events:
+        if "status" in state and ready(state):  # a state event, not `me` or a heartbeat
+            return state
         assert time.monotonic() < deadline, state.get("status")
-        time.sleep(0.1)
+    raise AssertionError(state.get("status"))
 
 
 def test_a_phone_that_has_not_joined_sees_the_demo_replay_never_its_folder(tmp_path):
@@ -56,19 +62,21 @@ def test_a_phone_that_has_not_joined_sees_the_demo_replay_never_its_folder(tmp_p
     box = BoxProcess(["demo", str(folder), "--db", str(tmp_path / "d.sqlite3"), "--no-screen", "--no-gpio",
                       "--fast", "--hold", "1"], tmp_path)
     try:
+        box.wait_until(lambda s: s.get("session") is not None)
+        polish = _events(box.base, "pl")  # one stream, held for the camera's messages below (a phone has 4 at most)
         for lang in ("pl", "el", "hu", "en"):
-            state = _until(box.base, lang, lambda s: s.get("session") is not None)
-            event = _first_event(box.base, lang)
+            state = _state(box.base, lang)
+            event = next(polish) if lang == "pl" else _first_event(box.base, lang)
             for view in (state, event):
                 assert view["session"]["source"] == DEMO_REPLAY[lang]
                 assert str(tmp_path) not in json.dumps(view, ensure_ascii=False)
-        state = _until(box.base, "pl", lambda s: s["status"]["reader"] == "read")
+        state = _until(polish, lambda s: s["status"]["reader"] == "read")
         shutil.move(folder, tmp_path / "elsewhere")  # the camera is lost: its message names the replay, not where
-        lost = _until(box.base, "pl", lambda s: s["status"]["camera"] == "lost")
+        lost = _until(polish, lambda s: s["status"]["camera"] == "lost")
         assert lost["status"]["message"].startswith(DEMO_REPLAY["pl"] + ": ")
         assert str(tmp_path) not in json.dumps(lost, ensure_ascii=False)
         shutil.move(tmp_path / "elsewhere", folder)
-        back = _until(box.base, "pl", lambda s: s["status"]["camera"] == "ok" and s["status"]["message"]
+        back = _until(polish, lambda s: s["status"]["camera"] == "ok" and s["status"]["message"]
                       and "działa" in s["status"]["message"])
         assert back["status"]["message"] == DEMO_REPLAY["pl"] + ": znowu działa"
         assert str(tmp_path) not in json.dumps(back, ensure_ascii=False)
