@@ -39,11 +39,12 @@ State-changing POSTs (joined phones only). Each JSON body carries, besides its o
 screen when the player tapped) and ``"key"``: a fresh idempotency key per tap (1-64 of
 ``[A-Za-z0-9_-]``; a retry after a lost answer sends the same key and gets the first answer, looked up
 before any check of the route's own: a retried Next whose label is no longer current still gets its 200).
-Missing or malformed: 400 naming the field. The main loop's answer ``{"recorded": [seq], "message",
-"error", "status", "version"}`` is returned with ``status`` as the HTTP status: 200 written (in the
-database), 400 bad input (nothing recorded), 403 not allowed (another phone's seat; the touchscreen's
-own actions), 409 made against an old version (nothing recorded; the body adds ``"state"``: the current
-/api/state JSON), 500 an unexpected fault in the box (logged; the box goes on), 503 storage failing or
+Missing or malformed: 400 naming the field (``"field"``; a value that is no button's, an ``"action"`` or a camera
+question's ``"answer"``, is said naming the buttons by their labels, with the API's values in ``"allowed"``). The
+main loop's answer ``{"recorded": [seq], "message", "error", "status", "version"}`` is returned with ``status`` as
+the HTTP status: 200 written (in the database), 400 bad input (nothing recorded), 403 not allowed (another phone's
+seat; the touchscreen's own actions), 409 made against an old version (nothing recorded; the body adds ``"state"``:
+the current /api/state JSON), 500 an unexpected fault in the box (logged; the box goes on), 503 storage failing or
 the loop did not take it within ``reply_s`` (nothing recorded; never done later).
 
     ``POST /api/seat``    ``{"player": name}``: claim that seat for this phone (then only this phone may
@@ -134,6 +135,9 @@ BUSY = i18n.Text("the box is busy and did not take this in time: nothing was rec
 A_PLAYERS_NAME = i18n.Text("a player's name")
 A_NAME = i18n.Text("a name")
 WITH_ACTION = i18n.Text('a JSON object with an "action" key')
+SETUP_BUTTONS = i18n.Text("the buttons of the players' setup")
+BOX_BUTTONS = i18n.Text("the box's buttons")
+CAMERA_ANSWERS = i18n.Text("the answers to a camera question")
 
 
 EXPORT_NAME = re.compile(r"(?P<session>[A-Za-z0-9_-]{1,64})(?P<bgstats>\.bgstats)?\.json")
@@ -276,6 +280,11 @@ def _rate(exc: HTTPException) -> Any:
         return exc.description or ""
     return i18n.plural("at most {n} request in {seconds} s", "at most {n} requests in {seconds} s", amount,
                        seconds=int(expiry()))
+
+
+def _words_of(route: str) -> dict[str, Any]:
+    """Each name a phone may send on ``route`` (``"choose"``) -> the words its button shows (``Choose a game``)."""
+    return {name: action_word(Action.for_phone(route, name)) for name in phone_names(route)}
 
 
 def _error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
@@ -444,7 +453,10 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
 
     @app.errorhandler(BadInput)
     def bad_input(exc: BadInput) -> tuple[Response, int]:
-        return _error(400, i18n.message_of(exc), **({"field": exc.field} if exc.field else {}))
+        extra = {"field": exc.field} if exc.field else {}
+        if exc.allowed is not None:  # the API's values of a choice; the message names them by the screen's words
+            extra["allowed"] = list(exc.allowed)
+        return _error(400, i18n.message_of(exc), **extra)
 
     def refuse_unjoined() -> Phone:
         """The joined phone making this request; a phone that has not joined gets 403 (raised)."""
@@ -698,7 +710,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         who = refuse_unjoined()
         example = '{"action": "player", "name": "Ann", "colour": "red", "version": 0, "key": "k1"}'
         body = posted_json(example, ("action", "name", "colour", "new_name", "option", "value"))
-        what = choice(body, "action", phone_names("setup"), example)
+        what = choice(body, "action", phone_names("setup"), example, _words_of("setup"), SETUP_BUTTONS)
         if not (hub.snapshot().view.get("game") or {}).get("setup"):
             return answer({"recorded": [], "message": "", "status": 409, "version": None,
                            "error": i18n.Text("no game is being set up now (the game has started, or this box reads d6 "
@@ -740,7 +752,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         example = '{"action": "choose", "game": "roll", "version": 0, "key": "k1"}'
         body = posted_json(example, ("action", *sorted({k for n in phone_names("box")
                                                         for k in Action.for_phone("box", n).keys})))
-        what = choice(body, "action", phone_names("box"), example)
+        what = choice(body, "action", phone_names("box"), example, _words_of("box"), BOX_BUTTONS)
         action = Action.for_phone("box", what)
         extra = {}
         words = {"game": i18n.Text("a game's name"), "session": i18n.Text("a game's session id")}
@@ -779,7 +791,8 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         example = '{"id": 3, "answer": "confirm", "version": 12, "key": "k1"}'
         body = posted_json(example, ("id", "answer", "choice"))
         qid = whole(body, "id", example, what=i18n.Text("the question's number"))
-        answer_action = Action.for_phone("camera", choice(body, "answer", phone_names("camera"), example))
+        answer_action = Action.for_phone("camera", choice(body, "answer", phone_names("camera"), example,
+                                                          _words_of("camera"), CAMERA_ANSWERS))
         picked = text(body, "choice", example, required=False, what=i18n.Text("one of the question's choices"))
         extra = {"choice": picked} if answer_action is Action.CAMERA_CONFIRM and picked else {}
         return ask(answer_action, who, body, example, id=qid, **extra)

@@ -51,9 +51,12 @@ JSON_OBJECT = Text("a JSON object")
 class BadInput(ValueError):
     """A field of a request is missing or has the wrong shape; ``field`` names it (None: the whole body)."""
 
-    def __init__(self, message: str | Text, field: str | None = None) -> None:
+    def __init__(self, message: str | Text, field: str | None = None, allowed: tuple[str, ...] | None = None) -> None:
         super().__init__(message)
         self.field = field
+        self.allowed = allowed
+        """The values the field takes, as the API names them (None: not a choice); the message names them by the
+        words the screens show."""
 
 
 def _shown(value: Any) -> str:
@@ -163,19 +166,38 @@ def whole(body: dict[str, Any], key: str, example: str, *, low: int = 0, high: i
     return value
 
 
-def choice(body: dict[str, Any], key: str, allowed: tuple[str, ...], example: str) -> str:
+def choice(body: dict[str, Any], key: str, allowed: tuple[str, ...], example: str,
+           words: Mapping[str, Any] | None = None, what: Any = None) -> str:
     """``body[key]`` when it is one of ``allowed``.
 
+    Args:
+        body: the request's JSON object.
+        key: the field that holds the choice (``"action"``).
+        allowed: the values the field takes, as the API names them (``"choose"``).
+        example: a request that works, for a programmer's message (without ``words``).
+        words: each allowed value's words as the screens show it (its button's label, a :class:`Text`): the refusal
+            names the choices by them, in the player's language, and the API's values go in the answer's
+            ``allowed``; values with the same words are listed once.
+        what: what the choices are, as players know them (``Text("the box's buttons")``), with ``words``.
+
     Raises:
-        BadInput: missing or not one of them.
+        BadInput: missing or not one of them (``allowed`` set on it).
     """
     value = body.get(key)
-    if not isinstance(value, str) or value not in allowed:
-        listed = Listing(allowed, OR)
-        got = Text("missing") if key not in body else Text("not {value}", value=_shown(value))
-        raise BadInput(Text("{field} must be {choices} ({got}), e.g. {example}", field=repr(key), choices=listed,
-                            got=got, example=example), key)
-    return value
+    if isinstance(value, str) and value in allowed:
+        return value
+    if words is not None:
+        labels = Listing(list(dict.fromkeys(words.get(one, one) for one in allowed)))
+        if key not in body or value is None:
+            message = Text("nothing was chosen; {what}: {choices}", what=what or TEXT, choices=labels)
+        else:
+            message = Text("{value} is not known here; {what}: {choices}", value=_shown(value), what=what or TEXT,
+                           choices=labels)
+        raise BadInput(message, key, allowed)
+    listed = Listing(allowed, OR)
+    got = Text("missing") if key not in body else Text("not {value}", value=_shown(value))
+    raise BadInput(Text("{field} must be {choices} ({got}), e.g. {example}", field=repr(key), choices=listed,
+                        got=got, example=example), key, allowed)
 
 
 _SCALARS = (str, int, float, bool, type(None))

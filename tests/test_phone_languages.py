@@ -68,8 +68,8 @@ def test_the_page_pickers_language_wins_over_the_browsers(hub, make_view):
     assert r.status_code == 400 and r.get_json()["field"] == "action" and "allowed" in r.get_json()
     assert r.get_json()["error"].startswith("nieznana akcja 'explode'; telefon może wysłać: ")
     r = phone.post("/api/camera", json={"id": 1, "answer": "maybe", "version": 1, "key": "k1"})
-    assert r.status_code == 400 and "'answer' musi mieć wartość confirm lub dismiss (nie \"maybe\")" \
-        in r.get_json()["error"]
+    assert r.status_code == 400 and r.get_json()["error"].endswith("Potwierdź, Odrzuć") \
+        and "\"maybe\"" in r.get_json()["error"] and r.get_json()["allowed"] == ["confirm", "dismiss"]
 
 
 def test_english_stays_the_english_of_the_source(hub, make_view):

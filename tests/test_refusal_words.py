@@ -10,7 +10,7 @@ import pytest
 
 from companion import i18n
 from companion.action_words import ACTION_WORDS, action_word
-from companion.actions import Action
+from companion.actions import Action, phone_names
 from companion.errors import BadEntry
 from companion.flow import GameFlow, parse_players
 from companion.flows import FLOWS
@@ -82,3 +82,47 @@ def test_an_unknown_player_option_lists_the_options_by_their_words(store):
         setup.choose("Ann", "faction", "x")
     said = _said(unknown.value, "pl")
     assert "'faction'" in said and "(opcje: " in said and "species" not in said, said
+
+
+def _joined(hub, make_view, lang):
+    hub.publish(make_view([3, 4]))
+    hub.set_pairing(Pairing("g1", SECRET, {}))
+    app = create_app(hub)
+    app.testing = True
+    phone = app.test_client()
+    phone.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
+    assert phone.get(f"/join/{SECRET}").status_code == 303
+    return phone
+
+
+BUTTON_IDS = re.compile(r"\b(games|history|back|choose|resume|open|export|table_ok|player|remove|rename|choice|even|"
+                        r"start|confirm|dismiss)\b")
+"""The API's names of the box's, the setup's and a camera question's buttons: never in a player's refusal."""
+
+
+@pytest.mark.parametrize(("lang", "route", "body", "words"), [
+    ("pl", "/api/box", {"action": "fly"},
+     "Gry, Historia, Wstecz, Wybierz grę, Wznów, Eksport, Wygląda dobrze: grajcie"),
+    ("el", "/api/box", {"action": 5},
+     "Παιχνίδια, Ιστορικό, Πίσω, Επιλέξτε παιχνίδι, Συνέχεια, Εξαγωγή, Σωστό: παίξτε"),
+    ("hu", "/api/setup", {"action": "fly"},
+     "Játékos hozzáadása, Eltávolítás, Átnevezés, játékos beállítása, Az asztal egyenlő felosztása, Indítás"),
+    ("pl", "/api/setup", {},
+     "Dodaj gracza, Usuń, Zmień imię, opcja gracza, Podziel stół po równo, Start"),
+    ("el", "/api/camera", {"id": 1, "answer": "yes"}, "Επιβεβαίωση, Απόρριψη"),
+    ("hu", "/api/camera", {"id": 1, "answer": None}, "Megerősítés, Elvetés"),
+])
+def test_a_choice_no_button_makes_lists_the_buttons_by_their_labels(hub, make_view, lang, route, body, words):
+    """A body whose "action" (or a camera question's "answer") is no button's is refused naming the buttons as the
+    screens label them, in the phone's language (History once: "open" shows the same word); the API's names stay in
+    the answer's "allowed" for a page's programmer."""
+    phone = _joined(hub, make_view, lang)
+    key = "answer" if route == "/api/camera" else "action"
+    r = phone.post(route, json={**body, "version": 1, "key": "k1"})
+    said = r.get_json()["error"]
+    assert r.status_code == 400 and r.get_json()["field"] == key, said
+    assert r.get_json()["allowed"] == list(phone_names(route.removeprefix("/api/")))
+    assert said.endswith(words) and not BUTTON_IDS.search(said.replace(words, "")), said
+    if body.get(key) == "fly":
+        assert "\"fly\"" in said, said
+    assert hub.take_actions() == []
