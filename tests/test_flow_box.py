@@ -99,6 +99,35 @@ def test_next_phase_without_a_flow_is_refused_with_a_message(store):
     assert "needs a game flow" in loop.message and session.last_seq == 0
 
 
+@pytest.mark.parametrize(("game", "lang", "words"), [
+    ("d6", "el", "η κάμερα δεν κάνει ερωτήσεις εδώ"), ("d6", "pl", "kamera nie zadaje tu pytań"),
+    ("roll", "hu", "ebben a játékban a kamera nem kérdez"), ("roll", "pl", "w tej grze kamera nie zadaje pytań")])
+def test_a_camera_answer_with_no_camera_questions_is_said_to_players_without_the_command_line(store, caplog, game,
+                                                                                               lang, words):
+    """A stale "Confirm" from a phone when the camera asks nothing was answered 'no camera questions: the camera reads
+    cards with --deck in a game flow': a command-line option, in English words, shown to players. The players read a
+    sentence in their language; the option is for the owner, in the box's log."""
+    from companion import i18n
+
+    if game == "d6":
+        session = store.start("d6", {})
+        loop = MainLoop(source=FakeCamera([np.zeros((20, 20, 3), np.uint8)] * 3), reader=object(), session=session,
+                        hub=StateHub(), stillness=StillnessDetector(), sleep=lambda s: None)
+    else:
+        flow = roll_flow(store)
+        session = flow.session
+        loop = make_loop(flow, StateHub())
+    before = session.last_seq
+    with caplog.at_level("INFO"):
+        outcome = loop.dispatch({"action": "camera_confirm", "origin": "phone", "id": 1})
+    said = i18n.say(outcome.error, lang)
+    assert words in said and "--deck" not in said and "camera_confirm" not in said, said
+    if game != "d6":  # where the players report: the phone's section, by its label
+        assert i18n.localize(i18n.Text("What changed?"), lang) in said, said
+    assert "--deck" in caplog.text and "--dice-profile" in caplog.text
+    assert session.last_seq == before
+
+
 @pytest.mark.parametrize("command", ["run", "demo"])
 def test_the_hint_to_start_a_game_names_the_command_the_box_runs_as(store, command):
     """The d6 demo (what `./setup.sh run` starts off a Pi) answered Next with '(companion run --game ...)', a command

@@ -175,7 +175,8 @@ class DiceMode(SessionMode):
         if what is Action.UNDO:
             return undo(self.session, act.origin)
         if what in (Action.CAMERA_CONFIRM, Action.CAMERA_DISMISS):
-            return Outcome([], "", Text("no camera questions: the camera reads cards with --deck in a game flow"))
+            return Outcome([], "", Text("the camera asks no questions here: it reads the dice and records each roll by "
+                                        "itself"), detail=NO_CAMERA_QUESTIONS)
         if what in (Action.NEXT_PHASE, Action.REPORT, Action.UNDO_REPORT):
             from companion.flows import run_hint
 
@@ -470,6 +471,12 @@ def _within(box: tuple[int, int, int, int], outer: tuple[int, int, int, int], sl
     x, y, w, h = box
     ox, oy, ow, oh = outer
     return ox - slack <= x and oy - slack <= y and x + w <= ox + ow + slack and y + h <= oy + oh + slack
+
+
+NO_CAMERA_QUESTIONS = ("a camera answer, but no camera questions: the camera asks them in a game started with an "
+                       "enrolled deck or dice profile (--deck, --dice-profile)")
+"""What the box's log says (for the owner) when a phone answers a camera question and the camera asks none; the
+players read a sentence without the command line."""
 
 
 def undo(session: Any, origin: str, describe: Callable[[Any], str] | None = None) -> Outcome:

@@ -13,12 +13,13 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from companion.action_words import action_word
 from companion.actions import Action, Posted
 from companion.desk import Changes
 from companion.flow import GameFlow, Outcome, handle_action
 from companion.i18n import Text
 from companion.modes.base import Mode, ModeName, SessionMode
-from companion.modes.dice import undo
+from companion.modes.dice import NO_CAMERA_QUESTIONS, undo
 from device import Frame
 from vision.motion import MotionState
 
@@ -112,7 +113,8 @@ class PlayMode(SessionMode):
         if outcome is not None:
             return outcome
         if act.action in (Action.CAMERA_CONFIRM, Action.CAMERA_DISMISS):
-            return Outcome([], "", Text("no camera questions: the camera reads cards with --deck in a game flow"))
+            return Outcome([], "", Text("in this game the camera asks no questions: report on your phone under "
+                                        "{report}", report=action_word(Action.REPORT)), detail=NO_CAMERA_QUESTIONS)
         if act.action is Action.UNDO:
             return undo(self.flow.session, act.origin, self.flow.describe)
         return None
