@@ -26,7 +26,7 @@ ACTION_WORDS: dict[Action, str] = {
     Action.SETUP_RENAME: N_("Rename"),
     Action.SETUP_CHOICE: N_("a player's option"),
     Action.SETUP_SEAT: N_("a seat tapped on the table"),
-    Action.SETUP_EVEN: N_("Split the table evenly"),
+    Action.SETUP_EVEN: N_("Split evenly"),
     Action.SETUP_START: N_("Start"),
     Action.CLAIM_SEAT: N_("Who are you?"),
     Action.RELEASE_SEAT: N_("Free seat"),

@@ -106,9 +106,9 @@ BUTTON_IDS = re.compile(r"\b(games|history|back|choose|resume|open|export|table_
     ("el", "/api/box", {"action": 5},
      "Παιχνίδια, Ιστορικό, Πίσω, Επιλέξτε παιχνίδι, Συνέχεια, Εξαγωγή, Σωστό: παίξτε"),
     ("hu", "/api/setup", {"action": "fly"},
-     "Játékos hozzáadása, Eltávolítás, Átnevezés, játékos beállítása, Az asztal egyenlő felosztása, Indítás"),
+     "Játékos hozzáadása, Eltávolítás, Átnevezés, játékos beállítása, Egyenlő felosztás, Indítás"),
     ("pl", "/api/setup", {},
-     "Dodaj gracza, Usuń, Zmień imię, opcja gracza, Podziel stół po równo, Start"),
+     "Dodaj gracza, Usuń, Zmień imię, opcja gracza, Podziel po równo, Start"),
     ("el", "/api/camera", {"id": 1, "answer": "yes"}, "Επιβεβαίωση, Απόρριψη"),
     ("hu", "/api/camera", {"id": 1, "answer": None}, "Megerősítés, Elvetés"),
 ])
@@ -126,3 +126,40 @@ def test_a_choice_no_button_makes_lists_the_buttons_by_their_labels(hub, make_vi
     if body.get(key) == "fly":
         assert "\"fly\"" in said, said
     assert hub.take_actions() == []
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "pl", "hu"])
+def test_the_setup_hint_names_the_split_button_as_the_phone_and_the_touchscreen_label_it(hub, store, lang):
+    """The setup's hint and Start's refusal say "... or Split evenly" (the touchscreen's button); the phone's button
+    read "Split the table evenly" ("Μοιράστε το τραπέζι εξίσου" beside a hint naming "Εξίσου μοιρασιά"): a player
+    looked for a button that was not on their phone."""
+    from html.parser import HTMLParser
+
+    setup = TableSetup(store, FLOWS["among"], {"races": ["", ""]})
+    setup.add_player("Ann")
+    setup.add_player("Bob")
+    setup.seat("Ann", [10, 120])
+    view = setup.view()
+    hub.publish({"mode": "setup", "game": {**view, "flow": True, "setup": True}})
+    app = create_app(hub)
+    app.testing = True
+    phone = app.test_client()
+    phone.set_cookie("lang", lang)
+    page = phone.get("/").get_data(as_text=True)
+
+    class Button(HTMLParser):
+        label = None
+        inside = False
+
+        def handle_starttag(self, tag, attrs):
+            self.inside = tag == "button" and ("id", "setup-even") in attrs
+
+        def handle_data(self, data):
+            if self.inside and data.strip():
+                Button.label = data.strip()
+
+    Button().feed(page)
+    touchscreen = i18n.localize(i18n.Text("Split evenly"), lang)
+    assert Button.label == touchscreen == i18n.localize(action_word(Action.SETUP_EVEN), lang), Button.label
+    for hint in (view["note"], setup.why_not()):
+        assert touchscreen in i18n.localize(hint, lang), i18n.localize(hint, lang)
