@@ -212,16 +212,24 @@ def _two_card_deck(seed: int = 3) -> tuple[DeckProfile, dict[str, np.ndarray]]:
     return deck_from_crops({k: [v] for k, v in arts.items()}, "t", 150 / 96, (63.0, 98.0)), arts
 
 
+def _card_b_on_its_ground(blur: bool = True) -> tuple[DeckProfile, np.ndarray, np.ndarray]:
+    """Card "b" of :func:`_two_card_deck` (96 x 150 px, its size known as on a top-down table image) lying upright at
+    x 150..245, y 120..269 on a 420 x 420 table of its own light ground: no outline, only its discs; lightly blurred
+    unless ``blur`` is False. Returns (the deck, the frame uint8[420, 420, 3] BGR, the card's corners float[4, 2])."""
+    deck, arts = _two_card_deck()
+    frame = np.full((420, 420, 3), 230, np.uint8)
+    frame[120:270, 150:246] = arts["b"]
+    if blur:
+        frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
+    return deck, frame, np.array([[150, 120], [245, 120], [245, 269], [150, 269]], float)
+
+
 def test_a_place_a_third_of_a_card_off_is_moved_onto_the_card_the_deck_sees():
     # card "b" (96 x 150 px, its size known as on a top-down table image) lies upright at x 150..245, y 120..269
     # on a table of its own light ground: no outline, only its discs. The place proposed is 0.35 of its short side
     # right and 0.3 of its long side lower: the crop holds under half of the card, the straight edges near the
     # place are the discs', and the deck itself has to say where the card is
-    deck, arts = _two_card_deck()
-    frame = np.full((420, 420, 3), 230, np.uint8)
-    frame[120:270, 150:246] = arts["b"]
-    frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
-    true = np.array([[150, 120], [245, 120], [245, 269], [150, 269]], float)
+    deck, frame, true = _card_b_on_its_ground()
     place = true + np.array([0.35 * 96, 0.3 * 150])
     crop = rectify(frame, place, 96, 150)
     first = deck.score(crop)
@@ -243,10 +251,7 @@ def test_a_place_on_a_card_read_surely_is_not_searched_again(monkeypatch):
     # search by the deck is for cards not yet read, so it is not run for the place; alone, the place is searched
     import vision.card_match as card_match
 
-    deck, arts = _two_card_deck()
-    frame = np.full((420, 420, 3), 230, np.uint8)
-    frame[120:270, 150:246] = arts["b"]
-    true = np.array([[150, 120], [245, 120], [245, 269], [150, 269]], float)
+    deck, frame, true = _card_b_on_its_ground(blur=False)
     place = true + np.array([0.3 * 96, 0.0])
     searched = []
     real = card_match.placed_by_deck
@@ -269,10 +274,7 @@ def test_a_second_look_place_on_a_card_read_surely_gets_no_second_look(monkeypat
     # stead, so no outline is searched for it. The same place from the first look, or alone, is still looked at
     import vision.card_match as card_match
 
-    deck, arts = _two_card_deck()
-    frame = np.full((420, 420, 3), 230, np.uint8)
-    frame[120:270, 150:246] = arts["b"]
-    true = np.array([[150, 120], [245, 120], [245, 269], [150, 269]], float)
+    deck, frame, true = _card_b_on_its_ground(blur=False)
     place = true + np.array([0.3 * 96, 0.0])
     looked = []
     real = card_match.candidate_quads
@@ -309,11 +311,8 @@ def test_features_reused_within_a_read_are_the_numbers_computed_afresh(monkeypat
     # same scores, quads and crops to the last bit, and the store computes each distinct crop once
     import vision.card_features as card_features
 
-    deck, arts = _two_card_deck()
-    frame = np.full((420, 420, 3), 230, np.uint8)
-    frame[120:270, 150:246] = arts["b"]
-    frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
-    place = np.array([[150, 120], [245, 120], [245, 269], [150, 269]], float) + np.array([0.35 * 96, 0.3 * 150])
+    deck, frame, true = _card_b_on_its_ground()
+    place = true + np.array([0.35 * 96, 0.3 * 150])
     crop = rectify(frame, place, 96, 150)
     weak = RefineConfig(weak_conf=1.01, weak_distance=0.0)
     computed: list[bytes] = []
