@@ -756,6 +756,8 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         action = Action.for_phone("box", what)
         extra = {}
         words = {"game": i18n.Text("a game's name"), "session": i18n.Text("a game's session id")}
+        if "session" in action.keys:  # resume, open, export: an example of this action, not of "choose"
+            example = json.dumps({"action": what, "session": "20261203-221149-c1a2b2", "version": 0, "key": "k1"})
         for key in action.keys:  # "game" (choose), "session" (resume, open, export)
             value = text(body, key, example, required=what in ("choose", "resume"), what=words.get(key, A_NAME))
             if value is not None:

@@ -242,3 +242,16 @@ def test_hostile_bodies_are_400s_never_tracebacks(phone, hub, url, raw):
     assert response.status_code in (400, 409), (url, raw[:20], response.get_data()[:200])
     assert json.loads(response.get_data())["error"]
     assert hub.take_actions() == []
+
+
+@pytest.mark.parametrize(("what", "example"), [
+    ("resume", '{"action": "resume", "session": "20261203-221149-c1a2b2", "version": 0, "key": "k1"}'),
+    ("choose", '{"action": "choose", "game": "roll", "version": 0, "key": "k1"}'),
+])
+def test_a_box_request_missing_its_field_shows_an_example_of_that_action(phone, hub, what, example):
+    """A "resume" without its "session" was shown the example of "choose" ({"action": "choose", "game": "roll"}):
+    following it chose a new game instead of going back to the one left open."""
+    response = phone.post("/api/box", json=_tapped({"action": what}))
+    assert response.status_code == 400 and response.get_json()["field"] == ("session" if what == "resume" else "game")
+    assert response.get_json()["error"].endswith(example), response.get_json()["error"]
+    assert hub.take_actions() == []
