@@ -135,11 +135,19 @@ def _used_channels(c: int, config: RollDiceConfig) -> tuple[np.ndarray, np.ndarr
     return weights, np.flatnonzero(weights != 0)
 
 
+def _channels(inks: np.ndarray, used: np.ndarray) -> np.ndarray:
+    """``float32[N, len(used), q, q]`` C-contiguous: the channels ``used`` of ink patches ``[N, C, q, q]`` (the
+    patches themselves when they are all used and already so; the windows are cut from a contiguous copy, not
+    gathered through a strided one)."""
+    x = np.asarray(inks, np.float32)
+    return np.ascontiguousarray(x if len(used) == x.shape[1] else x[:, used])
+
+
 def window_integrals(inks: np.ndarray, config: RollDiceConfig) -> np.ndarray:
     """The integral images :func:`window_scores_at` sums windows with (``float64[2, N, C', q+1, q+1]``, the
     channels it uses of ink patches ``[N, C, q, q]``), for scoring the same inks more than once."""
     _, used = _used_channels(inks.shape[1], config)
-    return _integrals(np.asarray(inks, np.float32)[:, used])
+    return _integrals(_channels(inks, used))
 
 
 def window_scores_at(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
@@ -161,12 +169,14 @@ def window_scores_at(inks: np.ndarray, rot_templates: np.ndarray, config: RollDi
     t = config.template
     d = t * t
     weights, used = _used_channels(c, config)
-    win, (s1, s2) = _windows(np.asarray(inks, np.float32)[:, used], t, at, integrals)
+    win, (s1, s2) = _windows(_channels(inks, used), t, at, integrals)
     # a noise floor (``ink_noise`` log units per pixel) under each window's spread: a smooth patch of
     # table (a cloud of a painted playmat, a shadow) normalised to unit spread would look like anything
     den = np.sqrt(np.maximum(s2 - s1 * s1 / d, 0.0) + d * float(config.ink_noise) ** 2 + 1e-12)
     win *= (weights[used] * (np.sqrt(c) / weights.sum()) / den).astype(np.float32)[:, :, None, None]
-    tpl = np.asarray(rot_templates, np.float32).reshape(k4, c, d)[:, used].reshape(k4, -1)
+    tpl = np.asarray(rot_templates, np.float32)
+    if len(used) != c:                                  # the templates' unused channels left out (else: as they are)
+        tpl = tpl.reshape(k4, c, d)[:, used].reshape(k4, -1)
     return win.reshape(len(win), -1) @ tpl.T
 
 
