@@ -39,10 +39,6 @@ class CardsConfig:
 
     Attributes:
         work_long_side: the frame is resized so its longer side is at most this before detection.
-        top_fit: a top-down table image (:func:`rectify_table`) whose longer side would be at most this many
-            times ``work_long_side`` is warped at the work size itself (resizing it after, nearly 1:1, costs more
-            than the warp and samples about the same pixels); a larger one is warped at the frame's resolution
-            and resized (averaging its pixels).
         border_frac: width of the frame border strip (fraction of the short side) sampled for the table colour.
         fg_min_dist: minimum Mahalanobis distance (Lab) from the table colour model for a pixel to be
             card; Otsu's threshold is clipped to [fg_min_dist, fg_max_dist].
@@ -135,7 +131,6 @@ class CardsConfig:
     """
 
     work_long_side: int = 1280
-    top_fit: float = 1.25
     border_frac: float = 0.03
     fg_min_dist: float = 5.0
     fg_max_dist: float = 12.0
@@ -746,8 +741,7 @@ def rectify_table(frame: np.ndarray, calibration: TableCalibration,
     With a lens calibration, M maps *undistorted* frame pixels (see :meth:`TableCalibration.to_px`).
 
     The scale keeps about the frame's resolution at its centre; the extent is the frame's footprint on
-    the table, clipped to 2 m around the marker layout. An image whose longer side would be at most ``top_fit``
-    times ``work_long_side`` is made at most ``work_long_side`` long (the size the detector works at).
+    the table, clipped to 2 m around the marker layout.
     """
     h, w = frame.shape[:2]
     s = 1.0 / calibration.mm_per_px()
@@ -755,10 +749,6 @@ def rectify_table(frame: np.ndarray, calibration: TableCalibration,
     size = (hi - lo) * s
     if size.prod() > 1.5 * w * h:  # keep the work bounded
         s *= math.sqrt(1.5 * w * h / size.prod())
-        size = (hi - lo) * s
-    fit = (config.work_long_side - 1) / max(float(size.max()), 1e-9)   # int(size) + 1 <= work_long_side
-    if 1.0 / config.top_fit <= fit < 1.0:
-        s *= fit
         size = (hi - lo) * s
     M = calibration.top_down(lo, s)
     if calibration.lens is not None:  # straighten the lens first; M then maps undistorted pixels
