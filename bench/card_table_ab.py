@@ -20,7 +20,8 @@ Printed: the CPU ms of the baseline (a JPEG q95 ``imread`` + ``cvtColor`` of eac
 frames), and per game and version the median CPU ms of the cold read and its ratio to the baseline, with the
 largest stage medians (CPU ms of the reading thread, ``time.thread_time``); per game whether the two versions read
 every frame the same (a SHA-256 of every card read to the last bit, as ``bench/card_stages.py``), and what each
-found and identified against the scenes' labels.
+found and identified against the scenes' labels; and the median of each frame's new over old CPU time (the same
+frame, the same round) and the sum of the second look's stage medians (``loose_*``) of each.
 """
 
 from __future__ import annotations
@@ -136,6 +137,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  [{v}] stages (ms): " + ", ".join(f"{k} {x:.1f}" for k, x in top if x >= 0.5))
             a, n = digest["old"].hexdigest()[:16], digest["new"].hexdigest()[:16]
             print(f"  digests old {a} new {n}: {'the same' if a == n else 'DIFFERENT'}")
+            # each frame's new read over its old read of the same round (the load drifts less within a pair)
+            pair = [y / x for x, y in zip(cpu["old"], cpu["new"], strict=True)]
+            loose = {v: sum(statistics.median(x) for k, x in stages[v].items() if k.startswith("loose_"))
+                     for v in ("old", "new")}
+            print(f"  new / old, frame by frame: median {statistics.median(pair):.3f}; the second look's stages "
+                  f"(loose_*, medians of the frames that have them) {loose['old']:.1f} -> {loose['new']:.1f} ms")
     return 0
 
 
