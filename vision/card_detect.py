@@ -212,18 +212,32 @@ def card_sized(mask: np.ndarray, card_px: tuple[float, float], join_frac: float,
 
     ``density`` > 0: first, every pixel where at least this fraction of the square of ``join_frac`` x the short
     side around it is foreground becomes foreground, every other pixel table (a card in the table's own colours
-    is scattered pieces, dense within the card; the specks a patterned cloth leaves are sparse)."""
+    is scattered pieces, dense within the card; the specks a patterned cloth leaves are sparse).
+
+    Only the box around the foreground, with a margin wider than every filter reaches, is filtered (the rest
+    stays table): the same pixels as filtering the whole image (the table outside adds nothing to a dilation,
+    and the margin keeps the box's own edge out of reach of the erosions)."""
     short = float(min(card_px))
 
     def disc(frac: float) -> int:
         return max(3, int(round(frac * short)) | 1)
 
+    k = max(3, int(round(join_frac * short)) | 1)
+    h, w = mask.shape[:2]
+    bx, by, bw, bh = cv2.boundingRect(mask)
+    out = np.zeros_like(mask)
+    if bw == 0 or bh == 0:
+        return out
+    reach = (k // 2 if density > 0 else 0) + 2 * (disc(join_frac) // 2) + 2 * (disc(part_frac) // 2) + 4
+    x0, y0 = max(bx - reach, 0), max(by - reach, 0)
+    x1, y1 = min(bx + bw + reach, w), min(by + bh + reach, h)
+    part = mask[y0:y1, x0:x1]
     if density > 0:
-        k = max(3, int(round(join_frac * short)) | 1)
-        near = cv2.boxFilter(mask, cv2.CV_32F, (k, k), normalize=True, borderType=cv2.BORDER_CONSTANT)
-        mask = (near >= density * 255.0).astype(np.uint8) * 255
-    out = fill_holes(disc_morphology(mask, cv2.MORPH_CLOSE, disc(join_frac)))
-    return disc_morphology(out, cv2.MORPH_OPEN, disc(part_frac))
+        near = cv2.boxFilter(part, cv2.CV_32F, (k, k), normalize=True, borderType=cv2.BORDER_CONSTANT)
+        part = (near >= density * 255.0).astype(np.uint8) * 255
+    part = fill_holes(disc_morphology(part, cv2.MORPH_CLOSE, disc(join_frac)))
+    out[y0:y1, x0:x1] = disc_morphology(part, cv2.MORPH_OPEN, disc(part_frac))
+    return out
 
 
 @dataclass
@@ -521,27 +535,29 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     quads = timed_stage(t, "select", select_cards, img, blobs, aspect, cp, c, gmag, doubtful if second else None)
     loose = [False] * len(quads)
     known = [np.asarray(p, np.float64) * s for p in (explained or [])]
-    if second and (doubtful or np.count_nonzero(unexplained(mask, quads + known, cp))
-                   >= c.loose_min_area * cp[0] * cp[1]):
+    # what the first look's cards and the known polygons leave: the second look's joins and its dice test read it
+    left = unexplained(mask, quads + known, cp) if second else None
+    if second and (doubtful or np.count_nonzero(left) >= c.loose_min_area * cp[0] * cp[1]):
+        rest = left
         for key, join, density in (("loose_join", c.join_frac, 0.0), ("loose_dense", c.loose_join_frac,
                                                                         c.loose_density)):
-            more = timed_stage(t, key, card_sized, unexplained(mask, quads + known, cp), cp, join, c.min_part_frac,
-                               density)
+            more = timed_stage(t, key, card_sized, rest, cp, join, c.min_part_frac, density)
             extra = select_cards(img, blobs_of(more, c), aspect, cp, c, gmag)
             quads += extra
             loose += [True] * len(extra)
+            rest = unexplained(rest, extra, cp) if extra else rest   # clearing is the same in any order
         quads += doubtful
         loose += [True] * len(doubtful)
-        rest = unexplained(mask, quads + known, cp)
+        rest = unexplained(rest, doubtful, cp) if doubtful else rest
         extra = timed_stage(t, "neighbours", neighbour_quads, quads, rest, cp, c)
         quads += extra
         loose += [True] * len(extra)
         if c.loose_snap > 0 and any(loose):
             quads, loose = timed_stage(t, "loose_snap", snap_loose, img, quads, loose, cp, c)
         if c.loose_max_dice is not None and any(loose):
-            # the places made of dice are no card (the first look's cards did not explain the dice)
-            rest = unexplained(mask, [q for q, lo in zip(quads, loose, strict=True) if not lo] + known, cp)
-            share = timed_stage(t, "loose_dice", die_like_share, rest,
+            # the places made of dice are no card (the first look's cards did not explain the dice; the first
+            # look's cards are those ``left`` leaves out, in the same order)
+            share = timed_stage(t, "loose_dice", die_like_share, left,
                                 [q for q, lo in zip(quads, loose, strict=True) if lo], cp, c)
             it = iter(share)
             keep = [k for k, lo in enumerate(loose) if not lo or next(it) < c.loose_max_dice]
@@ -607,14 +623,31 @@ def die_like_share(rest: np.ndarray, quads: list[np.ndarray], card_px: tuple[flo
     inside it (``rest``: uint8[H, W], what the first look left unexplained, :func:`unexplained`) that belongs
     to pieces shaped like the top of a die: a filled square (at least ``die_fill`` of its fitted rectangle, at
     most 1.3 times as long as wide) whose side is ``die_side`` of the card's short side (``card_px`` (short,
-    long) px). Each piece is judged whole, not cut by the quad. One connected-component pass for all quads."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats((rest > 0).astype(np.uint8))
+    long) px). Each piece is judged whole, not cut by the quad. One connected-component pass for all quads, over
+    the box around them with a margin wider than a die (a piece that reaches the box's edge from a quad is longer
+    than a die: no die, as it is judged whole)."""
+    if not quads:
+        return []
     lo, hi = (f * float(min(card_px)) for f in config.die_side)
+    H, W = rest.shape[:2]
+    pts = np.concatenate([np.asarray(q, np.float64).reshape(-1, 2) for q in quads])
+    margin = int(math.ceil(1.5 * hi)) + 2
+    bx0 = int(np.clip(math.floor(float(pts[:, 0].min())) - margin, 0, W))
+    by0 = int(np.clip(math.floor(float(pts[:, 1].min())) - margin, 0, H))
+    bx1 = int(np.clip(math.ceil(float(pts[:, 0].max())) + 1 + margin, 0, W))
+    by1 = int(np.clip(math.ceil(float(pts[:, 1].max())) + 1 + margin, 0, H))
+    if bx1 <= bx0 or by1 <= by0:
+        return [0.0] * len(quads)
+    sub = rest[by0:by1, bx0:bx1]
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((sub > 0).astype(np.uint8))
+    sh, sw = sub.shape
     die = np.zeros(n, bool)
     for j in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[j])
         if max(w, h) > 1.5 * hi or min(w, h) < 0.5 * lo:   # too big or too small whatever its turn
             continue
+        if (x == 0 < bx0) or (y == 0 < by0) or (x + w == sw and bx1 < W) or (y + h == sh and by1 < H):
+            continue   # cut by the box, not by the image: longer than a die where it meets a quad
         cnts, _ = cv2.findContours((labels[y:y + h, x:x + w] == j).astype(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_SIMPLE)
         (_, _), (rw, rh), _ = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
@@ -623,10 +656,10 @@ def die_like_share(rest: np.ndarray, quads: list[np.ndarray], card_px: tuple[flo
     out = []
     for q in quads:
         x0, y0 = np.maximum(np.floor(q.min(axis=0)).astype(int), 0)
-        x1, y1 = np.minimum(np.ceil(q.max(axis=0)).astype(int) + 1, (rest.shape[1], rest.shape[0]))
+        x1, y1 = np.minimum(np.ceil(q.max(axis=0)).astype(int) + 1, (W, H))
         inside = np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), np.uint8)
         cv2.fillPoly(inside, [np.round(q - (x0, y0)).astype(np.int32)], 1)
-        lab = labels[y0:y1, x0:x1][inside > 0]
+        lab = labels[y0 - by0:y1 - by0, x0 - bx0:x1 - bx0][inside > 0]
         lab = lab[lab > 0]
         out.append(float(die[lab].mean()) if lab.size else 0.0)
     return out

@@ -1,0 +1,150 @@
+"""Two versions of the card reader side by side in one process: the cold read of Race for the Galaxy's and Among the
+Stars' whole tables (as ``bench/full_table.py`` reads them) by CPU time, interleaved, against the baseline's CPU time.
+
+Usage::
+
+    git worktree add --detach /tmp/old-tree main
+    python bench/card_table_ab.py --old /tmp/old-tree --games race,among --seeds 1,2,3 --rounds 2
+
+On a machine other processes load, wall time swings by tens of percent from one run to the next (the baseline's
+own decode with it); CPU time (``time.process_time``) of two versions read alternately in one process does not
+count the other processes' turns. The other tree's ``vision`` package is imported as ``vision_old`` (its modules
+import each other relatively); each version reads with its own card adapter, deck (the same enrolled profile,
+loaded by each version's program) and calibration (each version's ``calibrate`` on the same frame). Scenes:
+:func:`vision.synth_full.full_table` at 1280x720 (4 tableaux or stations, 40 cards), layout seeds ``--seeds``,
+frame seeds 0, 10, 20 (fresh sensor noise); each reader reads its table once untimed first (caches and the
+table's colours, as ``bench/card_stages.py``), then every frame once per round, the two versions' order swapped
+from one round to the next.
+
+Printed: the CPU ms of the baseline (a JPEG q95 ``imread`` + ``cvtColor`` of each frame, best of 5, median over the
+frames), and per game and version the median CPU ms of the cold read and its ratio to the baseline, with the
+largest stage medians (CPU ms of the reading thread, ``time.thread_time``); per game whether the two versions read
+every frame the same (a SHA-256 of every card read to the last bit, as ``bench/card_stages.py``), and what each
+found and identified against the scenes' labels; and the median of each frame's new over old CPU time (the same
+frame, the same round) and the sum of the second look's stage medians (``loose_*``) of each.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: single-threaded BLAS, as the box sets it
+
+import argparse
+import dataclasses
+import hashlib
+import statistics
+import sys
+import tempfile
+import time
+import types
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.card_ident import load_vision  # noqa: E402
+from bench.roll_table_ab import jpeg_cpu_ms  # noqa: E402
+
+
+def card_digest(cards) -> str:
+    """SHA-256 (first 16 hex digits) of every card read: id, rotation, confidence, row, column, cell, zone and
+    corners to the last bit."""
+    h = hashlib.sha256()
+    for c in cards:
+        h.update(repr((c.id, float(c.rotation_deg), float(c.confidence), c.row, c.col, c.cell, c.zone)).encode())
+        h.update(np.asarray(c.corners, np.float64).tobytes())
+    return h.hexdigest()[:16]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--old", required=True, type=Path, help="the other tree (its vision/ is read as vision_old)")
+    ap.add_argument("--games", default="race,among", help="comma-separated, from race, among, roll (its tiles)")
+    ap.add_argument("--seeds", default="1,2,3", help="layout seeds, comma-separated")
+    ap.add_argument("--rounds", type=int, default=2, help="rounds, each version reading every frame once per round")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    load_vision(args.old.resolve(), "vision_old")
+    import vision_old.cards as old_cards
+    import vision_old.deck as old_deck
+    import vision_old.readers as old_readers
+    import vision_old.table as old_table
+    import vision_old.timing as old_timing
+
+    import vision.timing
+    for timing in (vision.timing, old_timing):   # stages in CPU ms of the reading thread (this bench)
+        timing.time = types.SimpleNamespace(perf_counter=time.thread_time)
+
+    from bench.full_table import GameReaders, TableRead, what_was_read
+    from vision.inference import InferenceConfig
+    from vision.readers import CardsAdapter
+    from vision.synth_full import full_table
+    from vision.table import calibrate
+
+    print(f"old: {Path(old_cards.__file__).parent}\nnew: {ROOT / 'vision'}; CPU time (process_time), "
+          f"load average {os.getloadavg()[0]:.1f}")
+    with tempfile.TemporaryDirectory(prefix="card_table_ab_") as tmp:
+        work = Path(tmp)
+        gr = GameReaders(work / "readers", InferenceConfig())
+        for game in [g.strip() for g in args.games.split(",") if g.strip()]:
+            gr.deck(game).save(work / f"{game}.json")
+            olddeck = old_deck.DeckProfile.load(work / f"{game}.json")
+            tables = []
+            for seed in (int(s) for s in args.seeds.split(",")):
+                table = full_table(game, gr.ids[game], seed, (1280, 720), gr.faces)
+                first = table.render(frame_seed=0)
+                new = next(r for r in gr.readers(game, calibrate(first, table.layout)) if isinstance(r, CardsAdapter))
+                # the same thresholds, where the other version has them
+                known = {f.name for f in dataclasses.fields(old_cards.CardsConfig)}
+                old = old_readers.CardsAdapter(olddeck, old_table.calibrate(first, table.layout),
+                                               config=old_cards.CardsConfig(**{k: v for k, v in vars(new.config).items()
+                                                                               if k in known}))
+                frames = [table.render(frame_seed=f) for f in (0, 10, 20)]
+                for r in (old, new):
+                    r.read(frames[0])   # caches, derived indexes and the table's colours: not timed
+                tables.append((table, {"old": old, "new": new}, frames))
+            base = [jpeg_cpu_ms(f, work) for _, _, frames in tables for f in frames]
+            cpu: dict[str, list[float]] = defaultdict(list)
+            stages: dict[str, dict[str, list[float]]] = {v: defaultdict(list) for v in ("old", "new")}
+            digest = {v: hashlib.sha256() for v in ("old", "new")}
+            found: dict[str, dict[str, int]] = {v: defaultdict(int) for v in ("old", "new")}
+            for rnd in range(max(1, args.rounds)):
+                for v in (("old", "new") if rnd % 2 == 0 else ("new", "old")):
+                    for table, readers, frames in tables:
+                        for frame in frames:
+                            t0 = time.process_time()
+                            s = readers[v].read(frame)
+                            cpu[v].append((time.process_time() - t0) * 1000.0)
+                            for k, ms in s.timings_ms.items():
+                                stages[v][k].append(ms)
+                            if rnd == 0:
+                                digest[v].update(card_digest(s.cards).encode())
+                                for k, n in what_was_read(table, table.pieces, TableRead((s,))).items():
+                                    found[v][k] += n
+            b = statistics.median(base)
+            print(f"== {game}: seeds {args.seeds}, {len(base)} frames; baseline JPEG q95 imread+cvtColor "
+                  f"{b:.2f} ms CPU (median)")
+            for v in ("old", "new"):
+                m = statistics.median(cpu[v])
+                top = sorted(((k, statistics.median(x)) for k, x in stages[v].items()), key=lambda kv: -kv[1])
+                print(f"  [{v}] cold read {m:.1f} ms CPU = {m / b:.1f}x (median of {len(cpu[v])}; "
+                      f"max {max(cpu[v]) / b:.1f}x); read {dict(found[v])}")
+                print(f"  [{v}] stages (ms): " + ", ".join(f"{k} {x:.1f}" for k, x in top if x >= 0.5))
+            a, n = digest["old"].hexdigest()[:16], digest["new"].hexdigest()[:16]
+            print(f"  digests old {a} new {n}: {'the same' if a == n else 'DIFFERENT'}")
+            # each frame's new read over its old read of the same round (the load drifts less within a pair)
+            pair = [y / x for x, y in zip(cpu["old"], cpu["new"], strict=True)]
+            loose = {v: sum(statistics.median(x) for k, x in stages[v].items() if k.startswith("loose_"))
+                     for v in ("old", "new")}
+            print(f"  new / old, frame by frame: median {statistics.median(pair):.3f}; the second look's stages "
+                  f"(loose_*, medians of the frames that have them) {loose['old']:.1f} -> {loose['new']:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
