@@ -156,7 +156,7 @@ def test_the_table_check_comes_between_start_and_play_when_the_camera_reads_the_
     view = loop.view()
     check = view["check"]
     assert [line["level"] for line in check["lines"]][0] == "OK"  # the camera sees the table
-    assert any("no table calibration" in line["message"] for line in check["lines"])
+    assert any("has not been calibrated for this table" in line["message"] for line in check["lines"])
     assert set(check["zones"]) == {"Ann", "Bob"} and all(len(p) >= 3 for p in check["zones"].values())
     # a report during the check is taken as in play; the check's one tap plays
     do(loop, "report", "phone", player="Ann", form="credits", values={"delta": 1})
