@@ -61,12 +61,16 @@ class CheckResult:
     Attributes:
         key: the check's key (``"camera"``).
         level: :class:`Level`.
-        message: what was found and, unless OK, what to do.
+        message: what was found and, unless OK, what to do: for the box's owner (the owner page, ``companion
+            doctor``), so it may name a command.
+        said: what players read of it on the status line (the touchscreen, every phone's ``/api/state``), in their
+            words and without commands; None: the same as ``message``.
     """
 
     key: str
     level: Level
     message: str
+    said: str | None = None
 
     def as_dict(self) -> dict[str, str]:
         """``{"key", "level" ("OK"|"WARN"|"FAIL"), "message"}``."""
@@ -199,12 +203,22 @@ def _ok(key: str, message: str) -> CheckResult:
     return CheckResult(key, Level.OK, message)
 
 
-def _warn(key: str, message: str) -> CheckResult:
-    return CheckResult(key, Level.WARN, message)
+def _warn(key: str, message: str, said: str | None = None) -> CheckResult:
+    return CheckResult(key, Level.WARN, message, said)
 
 
-def _fail(key: str, message: str) -> CheckResult:
-    return CheckResult(key, Level.FAIL, message)
+def _fail(key: str, message: str, said: str | None = None) -> CheckResult:
+    return CheckResult(key, Level.FAIL, message, said)
+
+
+UNCALIBRATED = Text("the camera has not been calibrated for this table, so card positions are rough: the box's owner "
+                    "can calibrate it")
+"""What players read when the box has no table calibration (calibrating is the owner's command, not a button)."""
+RECALIBRATE = Text("the camera's calibration no longer fits this table: the box's owner can calibrate it again")
+"""What players read when the table calibration cannot be used (another picture size, the sheet moved)."""
+STALE_CALIBRATION = Text("the camera's calibration is old: if card positions look off, the box's owner can "
+                         "calibrate it again")
+"""What players read when the table calibration is older than :attr:`CalibrationCheck.stale_days`."""
 
 
 class ConfigCheck:
@@ -344,11 +358,11 @@ class CalibrationCheck:
             return _warn(self.key, NO_DATA_FOLDER)
         if not path.is_file():
             return _warn(self.key, Text("no table calibration: positions are in pixels; put the printed sheet on the "
-                                   "table and run `companion calibrate`"))
+                                   "table and run `companion calibrate`"), UNCALIBRATED)
         try:
             calibration = load_calibration(path)
         except BadCalibrationFile as exc:
-            return _fail(self.key, message_of(exc))
+            return _fail(self.key, message_of(exc), RECALIBRATE)
         age_days = max(0.0, (ctx.now() - path.stat().st_mtime) / 86400)
         image, _, _ = ctx.picture()
         if image is None:
@@ -370,6 +384,7 @@ class CalibrationCheck:
                     now_width=size[0],
                     now_height=size[1],
                 ),
+                RECALIBRATE,
             )
         from vision.table import check_markers
 
@@ -383,6 +398,7 @@ class CalibrationCheck:
                     moved=len(check.moved),
                     markers=len(calibration.markers_px),
                 ),
+                RECALIBRATE,
             )
         if len(check.missing) == len(calibration.markers_px):
             return _warn(
@@ -400,6 +416,7 @@ class CalibrationCheck:
                     "calibrated {days:.0f} days ago: run `companion calibrate` again if positions look off",
                     days=age_days,
                 ),
+                STALE_CALIBRATION,
             )
         return _ok(
             self.key,
@@ -695,7 +712,8 @@ class HealthWatch:
             return None if self._results is None else [r.as_dict() for r in self._results]
 
     def summary(self, skip: Collection[str] = ()) -> dict[str, Any] | None:
-        """The status line's: ``{"level": the worst, "message": the worst check's, "problems": checks not OK}``, or
+        """The status line's: ``{"level": the worst, "message": the worst check's in players' words (its ``said``),
+        "problems": checks not OK}``, or
         None before the first round. ``skip``: the keys of checks the box's mode does not need (the d6 dice need no
         table calibration), left out."""
         with self._lock:
@@ -707,5 +725,5 @@ class HealthWatch:
             return {"level": Level.OK.value, "key": "", "message": Text("all checks OK"), "problems": 0}
         worst = max(results, key=lambda r: _RANK[r.level])
         problems = sum(1 for r in results if r.level is not Level.OK)
-        message = worst.message if worst.level is not Level.OK else Text("all checks OK")
+        message = (worst.said or worst.message) if worst.level is not Level.OK else Text("all checks OK")
         return {"level": worst.level.value, "key": worst.key, "message": message, "problems": problems}

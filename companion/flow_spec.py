@@ -250,14 +250,15 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
         raise BadEntry(Text("{form}: unknown field {field}; fields: {fields}", form=form.label, field=shown(extra[0]),
                             fields=Listing([f.label for f in form.fields]) if known else Text("none")))
     out: dict[str, Any] = {}
+    alone = len(form.fields) == 1  # the form's label names its one field: the refusal names the field alone
     for f in form.fields:
         value = values.get(f.name)
         if value is None or value == "":
             if not f.optional:
-                raise BadEntry(in_form(form.label, f.label, Text("{field} is missing", field=f.label)))
+                raise BadEntry(in_form(form.label, f.label, Text("{field} is missing", field=f.label), alone))
             out[f.name] = None
             continue
-        what = f.label  # the form is named before the problem: "Credits now: Credits must be 0-10, got 11"
+        what = f.label  # the form is named before the problem when it asks more than this field
         try:
             if f.kind == "choice":
                 out[f.name] = _parse_choice(f, value, what)
@@ -280,21 +281,24 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
             else:  # pragma: no cover - a spec bug
                 raise ValueError(f"unknown field kind {f.kind!r}")
         except BadEntry as exc:
-            raise BadEntry(in_form(form.label, f.label, message_of(exc))) from None
+            raise BadEntry(in_form(form.label, f.label, message_of(exc), alone)) from None
     return out
 
 
-def in_form(form: str, field: str, problem: Any) -> Any:
-    """A refusal of one field of a report, said as ``"{form}: {problem}"`` ("Credits now: Credits must be 0-10, got
-    11"); when the field's label is the form's (Race's "Start world" form of one "Start world" field) the problem,
-    which already starts with the field's label, is said alone: never "Start world: Start world: unknown 'X'".
+def in_form(form: str, field: str, problem: Any, only_field: bool = False) -> Any:
+    """A refusal of one field of a report, said as ``"{form}: {problem}"``.
+    The problem, which already starts with the field's label, is said alone when the form asks that field alone
+    (``only_field``: Roll's "Credits now" form of one "Credits" field read "Credits now: Credits must be 0-10", in
+    Greek "Μονάδες τώρα: Μονάδες: ...") or when the field's label is the form's (Race's "Start world" form: never
+    "Start world: Start world: unknown 'X'").
 
     Args:
         form: the form's label (players' words, lazy or not).
         field: the field's label.
         problem: the refusal, starting with the field's label (a :class:`Text` or a string).
+        only_field: the form has no other field (its label names the one thing it asks).
     """
-    if str(field).strip().casefold() == str(form).strip().casefold():
+    if only_field or str(field).strip().casefold() == str(form).strip().casefold():
         return problem
     return Text("{form}: {problem}", form=form, problem=problem)
 

@@ -103,9 +103,10 @@ from companion import i18n
 from companion.action_words import action_word
 from companion.actions import Action, phone_names
 from companion.errors import shown as quoted
+from companion.flow import MAX_NAME
 from companion.hub import ANSWER_KEYS, Pairing, Snapshot, StateHub
 from companion.webauth import JOIN_TO_ACT, HostGuard, Phone, RateLimits, join_cookie, phone_of
-from companion.webinput import BadInput, choice, form_values, json_body, text, version_and_key, whole
+from companion.webinput import MAX_TEXT, BadInput, choice, form_values, json_body, text, version_and_key, whole
 from companion.webserver import BODY_LIMIT_BYTES, LANG_COOKIE, TOO_LARGE, PhoneServer, ServerLimits, serve
 from rules.scoring import has_visible, untypable
 
@@ -520,7 +521,8 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         page = page_for(hub.snapshot().view)
         joined = phone().joined  # drawn so from the start; the page follows /api/events' "me" after
         template = {"box": "box.html", "flow": "flow.html", "dice": "phone.html"}[page]
-        return render_template(template, joined=joined, page=page)
+        # max_name: the longest player name the box takes, the setup's name field's maxlength
+        return render_template(template, joined=joined, page=page, max_name=MAX_NAME)
 
     @app.get("/owner")
     def owner_page() -> str:
@@ -740,6 +742,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
                 or (key == "option" and what == "choice"),
                 what=words.get(key, A_NAME),
                 label=i18n.Text("Name") if key in ("name", "new_name") else None,  # as the page's field says
+                max_len=MAX_NAME if key in ("name", "new_name") else MAX_TEXT,  # the page's field takes as many
             )
             if value is not None:
                 extra[payload_key] = value

@@ -248,7 +248,8 @@ def form_values(body: dict[str, Any], example: str,
                 if kind == "int":  # what the box reads there is a number: say so, as the form's own check would
                     problem = not_whole(label or repr(field), item, low, high)
                     # named by its form first, as every other refusal of a report is
-                    raise BadInput(in_form(form, label, problem) if form and label else problem, field)
+                    raise BadInput(in_form(form, label, problem, len(fields or {}) == 1) if form and label
+                                   else problem, field)
                 if len(item) > 100:
                     raise BadInput(Text("{field} must be text of up to 100 characters", field=label or repr(field)),
                                    field)

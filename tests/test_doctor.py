@@ -268,3 +268,35 @@ def test_companion_doctor_exits_0_with_a_working_replay(tmp_path, monkeypatch, c
     out = capsys.readouterr().out
     assert "FAIL" not in out and code == 0, out
     assert "delivers 640x480 frames" in out
+
+
+def test_players_read_the_missing_calibration_in_their_words_and_only_the_owner_reads_the_command(tmp_path):
+    """The status line (the touchscreen, every phone's /api/state) said "run `companion calibrate`": players cannot
+    type a command at the table. They read that the camera is not calibrated for this table and that the box's
+    owner can calibrate it (the box has no calibrate button); the owner page keeps the command."""
+    from companion.calibration import save_calibration
+    from companion.doctor import HealthWatch
+    from companion.i18n import say
+    from vision.table import calibrate
+
+    def watch(frames):
+        health = HealthWatch(lambda: context(tmp_path, frames), checks=[CalibrationCheck()])
+        health.run_once()
+        return health
+
+    missing = watch([sheet_on_table()])
+    assert "companion calibrate" in missing.checks()[0]["message"]  # the owner page
+    status = missing.summary()
+    assert (status["level"], status["key"]) == ("WARN", "calibration")
+    for lang in ("en", "el", "pl", "hu"):
+        said = say(status["message"], lang)
+        assert "calibrate`" not in said and "companion" not in said and "`" not in said, (lang, said)
+    assert "not been calibrated for this table" in say(status["message"], "en")
+    assert "owner" in say(status["message"], "en")
+    save_calibration(calibrate(sheet_on_table()), tmp_path / "calibration.json", source="test")
+    for frames in ([sheet_on_table(shift=(60, 30))], [table((640, 480))]):  # the sheet moved; another size
+        health = watch(frames)
+        assert "companion calibrate" in health.checks()[0]["message"]
+        status = health.summary()
+        assert status["level"] == "FAIL" and "companion" not in say(status["message"], "en")
+        assert "owner can calibrate it again" in say(status["message"], "en")

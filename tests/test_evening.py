@@ -156,7 +156,7 @@ def test_the_table_check_comes_between_start_and_play_when_the_camera_reads_the_
     view = loop.view()
     check = view["check"]
     assert [line["level"] for line in check["lines"]][0] == "OK"  # the camera sees the table
-    assert any("no table calibration" in line["message"] for line in check["lines"])
+    assert any("has not been calibrated for this table" in line["message"] for line in check["lines"])
     assert set(check["zones"]) == {"Ann", "Bob"} and all(len(p) >= 3 for p in check["zones"].values())
     # a report during the check is taken as in play; the check's one tap plays
     do(loop, "report", "phone", player="Ann", form="credits", values={"delta": 1})
@@ -316,3 +316,30 @@ def test_an_action_that_does_not_apply_is_named_as_the_phone_posts_it_and_where_
     assert answer.error is not None
     assert say(answer.error, "pl") == "Historia nie ma teraz zastosowania (gra w toku)"
     assert say(answer.error, "en") == "History does not apply now (a game in play)"
+
+
+def test_opening_a_game_on_the_chooser_is_refused_naming_where_players_open_it(store, tmp_path):
+    """A phone's {"action": "open"} on the chooser read "History does not apply now (the game chooser)", though
+    History is a button right there: it names where a past game opens (History) and, with games left open, the
+    chooser's own Resume buttons; nothing moves."""
+    from companion.i18n import Text, say
+
+    loop = evening(store, tmp_path)
+    assert loop.mode_name is ModeName.CHOOSE and loop.view()["choose"]["open"] == []
+    answer = loop.dispatch({"action": Action.OPEN_GAME, "origin": "phone", "session": "x"})
+    assert say(answer.error, "en") == "a past game is opened from History"
+    for lang in ("el", "pl", "hu"):
+        said = say(answer.error, lang)
+        assert say(Text("History"), lang) in said and said != say(answer.error, "en"), said
+    do(loop, "choose_game", game="race")
+    for name in ("Ann", "Bob"):
+        do(loop, "setup_player", player=name)
+    do(loop, "setup_start")
+    session = loop.session.id
+    do(loop, "games")
+    assert [g["session"] for g in loop.view()["choose"]["open"]] == [session]
+    answer = loop.dispatch({"action": Action.OPEN_GAME, "origin": "phone", "session": session})
+    assert loop.mode_name is ModeName.CHOOSE
+    for lang in ("en", "el", "pl", "hu"):
+        said = say(answer.error, lang)
+        assert say(Text("History"), lang) in said and say(Text("Resume"), lang) in said and "(" not in said, said

@@ -144,3 +144,28 @@ def test_a_huge_number_typed_on_a_phone_is_named_in_its_language(lang, words):
     assert str(refused.value).endswith("got a number of more than 18 digits")
     said = i18n.say(refused.value, lang)
     assert words in said and "a number of" not in said, said
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "pl", "hu"])
+def test_a_refusal_of_a_one_field_form_names_its_label_once(lang):
+    """Roll's Credits refusal read "Μονάδες τώρα: Μονάδες: πρέπει να είναι 0-10": the form "Credits now" asks
+    Credits alone, so naming the form before the field said the label twice. A form of several fields still names
+    itself first."""
+    from companion.errors import BadEntry
+    from companion.flow_spec import Field, Form, parse_form
+
+    credits = i18n.Text("Credits")
+    label = i18n.say(credits, lang)
+    form = Form("credits", i18n.Text("Credits now"), (Field("credits", credits, "int", minimum=0, maximum=10),))
+    for values in ({"credits": 11}, {}, {"credits": "many"}):
+        with pytest.raises(BadEntry) as refused:
+            parse_form(form, values)
+        said = i18n.say(refused.value, lang)
+        assert said.count(label) == 1 and i18n.say(i18n.Text("Credits now"), lang) not in said, said
+    two = Form("ship", i18n.Text("Good shipped"), (Field("world", i18n.Text("World"), choices=("a", "b")),
+                                                    Field("vp", i18n.Text("VP"), "int", minimum=1, maximum=5)))
+    with pytest.raises(BadEntry) as refused:
+        parse_form(two, {"world": "a", "vp": 9})
+    said = i18n.say(refused.value, lang)
+    assert said.startswith(i18n.say(i18n.Text("Good shipped"), lang) + ": ") and said.count(i18n.say(
+        i18n.Text("VP"), lang)) == 1, said

@@ -179,8 +179,7 @@ def test_the_phone_page_speaks_the_browsers_language(lang, locale, tmp_path, out
             page.locator("#send").click()
             problem = i18n.Text("{what} must be {low}-{high}, got {value}", what=i18n.Text("Credits"), low=0, high=10,
                                 value="11")
-            refusal = i18n.localize(i18n.Text("{form}: {problem}", form=i18n.Text("Credits now"), problem=problem),
-                                    lang)
+            refusal = i18n.localize(problem, lang)  # the form asks Credits alone: the label is said once
             expect(page.locator("#report-result")).to_contain_text(refusal)
             assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
             page.screenshot(path=str(output_dir / f"phone-{lang}.png"), full_page=True)
@@ -266,3 +265,34 @@ def test_a_list_in_a_finding_is_joined_in_the_players_language(lang, joined):
     assert "(Ann and Cy)" in out_of_turn.message
     said = i18n.localize(out_of_turn.message, lang)
     assert joined in said and " and " not in said, said
+
+
+@pytest.mark.parametrize("lang", ["en", *TRANSLATED])
+def test_the_qr_codes_hint_fits_beside_the_code_at_a_readable_size(lang, tmp_path):
+    """At 800x480 the Greek "Τηλέφωνα: πατήστε τον κωδικό" over a game's QR code was shrunk to 10 px and cut: the
+    hint wraps into lines each as wide as the code at most, all of its words drawn, none below the hint's smallest
+    size (rendered line height in px at this scale)."""
+    from companion.screen.canvas import HINT_MIN_SIZE, QR_SIDE
+    from tests.i18n_walk import walk
+
+    done = walk(lang, tmp_path)
+    say = i18n.translations(lang).gettext
+    seen = 0
+    for shot in done.shots:
+        for hint, room in ((say("Phones: tap the code"), QR_SIDE), (say("Phones: scan"), QR_SIDE + 6)):
+            words = hint.split()
+            drawn = shot.drawn
+            for k in range(len(drawn)):
+                lines, n = [], 0
+                while k + n < len(drawn) and len(" ".join(lines).split()) < len(words):
+                    lines.append(drawn[k + n][0])
+                    n += 1
+                if " ".join(lines).split() != words:
+                    continue
+                seen += 1
+                for _text, rect, _room in drawn[k:k + n]:
+                    assert rect.width <= room, (shot.name, lines)
+                    assert rect.height >= HINT_MIN_SIZE, (shot.name, lines, rect)
+                break
+    game_screens = {s.name for s in done.shots if s.name.endswith("-table")}
+    assert game_screens and seen >= len(game_screens)

@@ -54,7 +54,7 @@ def test_not_a_number_is_refused_by_name_never_echoed(sent) -> None:
                         ("el", "δεν είναι αριθμός"), ("hu", "a küldött érték nem szám")):
         said = _refusal({"cards": sent}, lang)
         assert words in said and "nan" not in said.casefold() and "inf" not in said.casefold(), said
-    assert _refusal({"cards": sent}, "en") == ("Hand: Cards must be a whole number from 0 to 40; what was sent is "
+    assert _refusal({"cards": sent}, "en") == ("Cards must be a whole number from 0 to 40; what was sent is "
                                                "not a number")
 
 

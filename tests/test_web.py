@@ -602,3 +602,32 @@ def test_a_finished_race_game_downloads_as_its_record_and_its_bgstats_play(store
         said = answer.get_json()["error"]
         # no game is named ".bgstats" or "<sid>.bgstats": a name that is no download is told what the downloads are
         assert said.startswith("no such export") or wrong.endswith("/nosuchgame.bgstats.json"), (wrong, said)
+
+
+def test_the_name_field_and_the_box_take_names_of_one_length(store):
+    """The setup's name field took 40 characters while the box's check of a typed text allowed 60 (a name of 61
+    read "Name is longer than 60 characters", one of 41-60 "at most 40"): the page's field takes the box's own
+    limit, passed into the page, and every too-long name is refused naming that limit."""
+    import re
+
+    from companion import web
+    from companion.webinput import MAX_TEXT
+
+    hub = StateHub()
+    setup = TableSetup(store, FLOWS["race"])
+    loop = _loop(hub, session=None, setup=setup)
+    loop.publish()
+    client = joined_phone(hub, reply_s=30)
+    page = client.get("/").get_data(as_text=True)
+    most = int(re.search(r'id="setup-name" maxlength="(\d+)"', page).group(1))
+    for length in (most + 1, most + 21, MAX_TEXT + 1):
+        response = post_through_loop(client, loop, "/api/setup", {"action": "player", "name": "A" * length})
+        assert response.status_code == 400 and f" {most} characters" in response.get_json()["error"], length
+    response = post_through_loop(client, loop, "/api/setup", {"action": "player", "name": "B" * most})
+    assert response.status_code == 200, response.get_json()
+    assert setup.names == ["B" * most]
+    web.MAX_NAME, kept = 12, web.MAX_NAME  # one place: the page reads the box's constant
+    try:
+        assert 'id="setup-name" maxlength="12"' in client.get("/").get_data(as_text=True)
+    finally:
+        web.MAX_NAME = kept

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from companion.actions import Action, Posted
+from companion.doctor import UNCALIBRATED
 from companion.flow import GameFlow, Outcome
 from companion.i18n import Text
 from companion.modes.base import Mode, ModeName
@@ -72,18 +73,19 @@ def table_check(image: np.ndarray | None, camera_status: str, camera_message: st
         else:
             lines.append(_line("OK", Text("the light is good")))
     if calibration is None:
-        lines.append(_line("WARN", Text("no table calibration: positions in pixels (companion calibrate, with the "
-                                     "printed sheet)")))
+        lines.append(_line("WARN", UNCALIBRATED))
     elif image is not None:
         size = (image.shape[1], image.shape[0])
         if tuple(calibration.frame_size) != size:
-            lines.append(_line("FAIL", Text("the calibration was made for another picture size: calibrate again")))
+            lines.append(_line("FAIL", Text("the calibration was made for another picture size: the box's owner "
+                                            "can calibrate it again")))
         else:
             from vision.table import check_markers
 
             check = check_markers(image, calibration)
             if check.moved:
-                lines.append(_line("FAIL", Text("the calibration sheet moved: put it back, or calibrate again")))
+                lines.append(_line("FAIL", Text("the calibration sheet moved: put it back, or the box's owner can "
+                                                "calibrate it again")))
             elif len(check.missing) == len(calibration.markers_px):
                 lines.append(_line("WARN", Text("the calibration sheet is not in view: it cannot be compared")))
             else:

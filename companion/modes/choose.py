@@ -23,7 +23,15 @@ class ChooseMode(BoxMode):
     name = ModeName.CHOOSE
 
     def handle(self, act: Posted) -> Outcome | None:
-        """Next means nothing here (the chooser waits for a choice); "read now" is taken (nothing to read)."""
+        """Next means nothing here (the chooser waits for a choice); "read now" is taken (nothing to read). Opening
+        a game (``open``: History's list does it) is refused naming where players do it: History for a past game,
+        and the chooser's own Resume buttons when games are left open."""
+        if act.action is Action.OPEN_GAME:
+            history, resume = Text("History"), Text("Resume")
+            if self.loop.library.open_games():
+                return Outcome([], "", Text("a past game is opened from {history}; a game left open goes on with its "
+                                            "{resume} button here", history=history, resume=resume))
+            return Outcome([], "", Text("a past game is opened from {history}", history=history))
         if act.action is Action.NEXT_PHASE:
             return Outcome([], "", Text("choose a game first"))
         if act.action is Action.READ_NOW:

@@ -123,8 +123,8 @@ class Choose(ScreenState):
         if ts.url(view):
             ts.draw_qr(ts.qr_url(view), qr)
             if not offline(ts.url(view)):
-                ts.text_fit(_("Phones: scan"), (qr.centerx, qr.bottom + ts.s(4)), qr.width + ts.s(6), 20, DIM,
-                            anchor="midtop", min_size=12)
+                ts.hint(_("Phones: scan"), (qr.centerx, qr.bottom + ts.s(4)), qr.width + ts.s(6), DIM, size=20,
+                        above=False)
         ts.draw_health(view, ts.rect(10, 380, 780, 22))
 
 

@@ -27,6 +27,8 @@ BASE_SIZE = (800, 480)
 """The size the layout is designed for (px); other sizes scale it."""
 
 QR_SIDE = 164
+HINT_MIN_SIZE = 14
+"""The smallest design size (px) a hint beside the QR code is drawn at: smaller is not read at arm's length."""
 """Design px of the join QR code with its quiet zone on the screens that show it: its modules span at least 108 px,
 21 mm on the official 7" screen (800 px over 154 mm), as phones need at arm's length (a 41-module code at 4 px a
 module; a shorter link's smaller code is drawn at the same 4 px)."""
@@ -306,6 +308,25 @@ class Canvas:
             self.text_fit(line, (x, y), width, size, colour, min_size=size)
             y += self.font(size).get_linesize()
         return y
+
+    def hint(self, text: str, edge: tuple[int, int], width: int, colour: tuple[int, int, int], size: int = 18,
+             min_size: int = HINT_MIN_SIZE, max_lines: int = 2, above: bool = True) -> list[pygame.Rect]:
+        """A short hint beside a spot (the QR code's "Phones: tap the code"), centred on ``edge``'s x: at the largest
+        design size in ``min_size``..``size`` (px) whose word-wrapped lines, at most ``max_lines``, fit ``width``
+        px; never smaller than ``min_size`` (a longer text's last line ends with "…"). ``above``: the last line
+        ends at ``edge``'s y (the hint sits over the spot), else the first starts there. Returns the lines' rects."""
+        text = " ".join(str(text).split())
+        for at in range(size, min_size - 1, -1):
+            lines = self.wrap_lines(text, width, at)
+            if len(lines) <= max_lines and all(self.font(at).size(line)[0] <= width for line in lines):
+                break
+        else:
+            at, lines = min_size, self.wrap_lines(text, width, min_size, max_lines)
+        step = self.font(at).get_linesize()
+        x, y = edge
+        top = y - step * len(lines) if above else y
+        return [self.text_fit(line, (x, top + k * step), width, at, colour, anchor="midtop", min_size=at)
+                for k, line in enumerate(lines)]
 
     def draw_qr(self, url: str, rect: pygame.Rect) -> None:
         """The QR code of ``url`` in ``rect`` (at least 20 mm on the 7" screen where a screen draws it); while the

@@ -240,8 +240,7 @@ class Table(ScreenState):
             ts.text_fit(_("{sign} Markers moved: recalibrate").format(sign=ts.sign("WARN")), (qr.x, qr.y - ts.s(20)),
                         qr.width, 20, WARN, min_size=10)
         elif ts.url(view):
-            ts.text_fit(_("Phones: tap the code"), (qr.centerx, qr.y - ts.s(20)), qr.width, 18, DIM, anchor="midtop",
-                        min_size=10)
+            ts.hint(_("Phones: tap the code"), (qr.centerx, qr.y - ts.s(3)), qr.width, DIM)
         left = ts.x(630) if (view.get("box") or {}).get("games") else ts.x(502)
         ts.wrap(message, (left, ts.y(404)), ts.x(794) - left, 20, DIM, max_lines=2)
         ts.draw_health(view, pygame.Rect(left, ts.y(452), ts.x(794) - left, ts.y(22)), size=18)
