@@ -44,7 +44,9 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
    patch of table matches nothing) of each ink map with each enrolled (colour, face) template, over the
    four quarter turns and small shifts, each template seeing the ink as its own colour prints it (the
    brightness of the wrong sign taken out: a glare spot on a die with dark symbols is not ink), so no
-   colour has to be decided first; a die-like face matching poorly looked at again over wider shifts and a
+   colour has to be decided first; a glare spot clipped to white and its halo (:mod:`.glare`) are left out of
+   the windows they touch, window and template compared on the other pixels only (masked NCC), whichever way
+   the die is printed; a die-like face matching poorly looked at again over wider shifts and a
    few scales (``relocate_faces``: a top face found a little off its die).
 6b. ``surface`` (:func:`.reader._not_printed`, :func:`.shape.surface_returns`) -- once the die size is chosen, a face
     whose own body colour comes back just beyond its edges all round is a square printed on the table (a player

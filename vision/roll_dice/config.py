@@ -112,6 +112,11 @@ class RollDiceConfig:
         glare_log: on a die with dark symbols, brightness above the body is glare, not ink: it is
             zeroed and its chroma faded out by this many log units (the same for darkness on a die
             with light symbols); 0 = off.
+        glare_min, glare_grow, glare_keep: a glare spot (:mod:`vision.roll_dice.glare`): the pixels of a face's patch
+            whose every channel is at least ``glare_min`` (0..255: clipped to white) and that are brighter than its
+            body by ``glare_log`` or more, grown by ``glare_grow`` patch px (its halo), are left out of the face
+            match's NCC, in each window they touch that keeps at least ``glare_keep`` of its pixels (``glare_min``
+            above 255: off).
         relocate_below, relocate_margin, relocate_step, relocate_scales, relocate_gain: a die
             whose best template NCC is below ``relocate_below`` is matched again over shifts of up
             to ``relocate_margin`` x its side (step ``relocate_step`` patch px) and at these side
@@ -320,6 +325,9 @@ class RollDiceConfig:
     template: int = 22
     ink_blur: float = 0.0
     glare_log: float = 0.3
+    glare_min: int = 245
+    glare_grow: int = 2
+    glare_keep: float = 0.5
     relocate_below: float = 0.6
     relocate_margin: float = 0.3
     relocate_step: int = 2

@@ -4,9 +4,11 @@ first, and a second look around the dice that match poorly."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from .config import RollDiceConfig
+from .glare import glare_masks, masked_window_scores
 from .observations import TopFaces
 from .tops import INK_CHANNELS, ink_maps, upright_patch
 
@@ -151,7 +153,8 @@ def window_integrals(inks: np.ndarray, config: RollDiceConfig) -> np.ndarray:
 
 
 def window_scores_at(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
-                     at: np.ndarray | int = 1, integrals: np.ndarray | None = None) -> np.ndarray:
+                     at: np.ndarray | int = 1, integrals: np.ndarray | None = None,
+                     glare: np.ndarray | None = None) -> np.ndarray:
     """NCC ``float32[M, 4K]`` of ``template``-sized windows of ink patches ``[N, C, q, q]`` with every turned
     template ``[4K, C*T*T]``; NCC per channel, weighted by ``chroma_ink_weight``, over the channels.
 
@@ -163,7 +166,10 @@ def window_scores_at(inks: np.ndarray, rot_templates: np.ndarray, config: RollDi
     integral images), not a normalised copy; that norm has a floor of ``ink_noise`` per pixel, so only a
     window with real ink (a symbol's contrast) can score high. The windows are copied once, divided by
     their norms, and scored against all templates and channels in one matrix product
-    ``[M, C*T*T] @ [C*T*T, 4K]`` (BLAS)."""
+    ``[M, C*T*T] @ [C*T*T, 4K]`` (BLAS).
+
+    ``glare``: optional ``bool[N, q, q]`` glare of each patch (:func:`vision.roll_dice.glare.glare_masks`): a window
+    it touches is scored over its other pixels only (:func:`vision.roll_dice.glare.masked_window_scores`)."""
     k4 = len(rot_templates)
     c = inks.shape[1]
     t = config.template
@@ -177,7 +183,37 @@ def window_scores_at(inks: np.ndarray, rot_templates: np.ndarray, config: RollDi
     tpl = np.asarray(rot_templates, np.float32)
     if len(used) != c:                                  # the templates' unused channels left out (else: as they are)
         tpl = tpl.reshape(k4, c, d)[:, used].reshape(k4, -1)
-    return win.reshape(len(win), -1) @ tpl.T
+    score = win.reshape(len(win), -1) @ tpl.T
+    if glare is not None and len(score) and np.any(glare):
+        _mask_glare(score, inks, rot_templates, config, at, glare, weights)
+    return score
+
+
+def _mask_glare(score: np.ndarray, inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
+                at: np.ndarray | int, glare: np.ndarray, weights: np.ndarray) -> None:
+    """:func:`window_scores_at`'s ``score`` ``[M, 4K]`` (in place) with each window the ``glare`` ``bool[N, q, q]``
+    touches scored without it, where enough of the window is left."""
+    n, c, q = inks.shape[:3]
+    t = config.template
+    if isinstance(at, int | np.integer):
+        corners = np.asarray(grid_shifts(q, t, int(at)), np.int64)
+        rows = np.concatenate([np.repeat(np.arange(n, dtype=np.int64), len(corners))[:, None],
+                               np.tile(corners, (n, 1))], 1)
+    else:
+        rows = np.asarray(at, np.int64)
+    ii = cv2.integral(np.ascontiguousarray(glare.reshape(n * q, q), dtype=np.uint8))  # stacked patches
+    nn, yy, xx = rows.T
+    y0, y1 = nn * q + yy, nn * q + yy + t
+    hit = (ii[y1, xx + t] - ii[y0, xx + t] - ii[y1, xx] + ii[y0, xx]) > 0
+    # the integral runs on across the stacked patches' rows, so a window's sum is its own (its rows are one patch's)
+    if not hit.any():
+        return
+    w = weights / weights.sum()
+    got = masked_window_scores(np.asarray(inks, np.float32), np.asarray(glare, bool), rows[hit],
+                               np.asarray(rot_templates, np.float32).reshape(len(rot_templates), c, t * t), w, config)
+    sel = np.flatnonzero(hit)
+    ok = np.isfinite(got[:, 0])
+    score[sel[ok]] = got[ok]
 
 
 def grid_shifts(q: int, t: int, step: int) -> list[tuple[int, int]]:
@@ -244,7 +280,8 @@ _AROUND = np.array([(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1) if (a, b) != 
 
 
 def search_faces(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.ndarray | None,
-                 config: RollDiceConfig, step: int = 1, refine: int = 0) -> tuple[np.ndarray, np.ndarray]:
+                 config: RollDiceConfig, step: int = 1, refine: int = 0,
+                 glare: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Best NCC of each ink patch with each turned template over the windows of the ``step`` grid.
 
     ``refine`` 0: every window of the grid (:func:`polarised_scores`, exact). ``refine`` r > 0: coarse to
@@ -261,6 +298,8 @@ def search_faces(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.n
         rot_templates, template_pol, config: as :func:`polarised_scores_at`.
         step: the window grid (patch px).
         refine: coarse windows refined per patch (0: exhaustive).
+        glare: optional ``bool[N, q, q]`` glare of each patch, left out of the windows it touches
+            (:func:`window_scores_at`).
 
     Returns:
         (NCC ``float32[N, 4K]``, corner ``int[N, 2]`` ``(dy, dx)`` patch px of each patch's best window).
@@ -268,14 +307,15 @@ def search_faces(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.n
     n, k4 = len(inks), len(rot_templates)
     rows = None if template_pol is None else np.repeat(np.asarray(template_pol, np.float64), 4)
     if n == 0 or rows is None or not np.isin(rows, (-1.0, 1.0)).any():
-        return _search(inks, rot_templates, config, step, refine)
+        return _search(inks, rot_templates, config, step, refine, glare)
     best, corner = np.zeros((n, k4), np.float32), np.zeros((n, 2), np.int64)
     top = np.full(n, -np.inf, np.float32)
     for pol in (-1.0, 1.0):  # each polarity's templates on the inks as that polarity prints them
         sel = rows == pol
         if not sel.any():
             continue
-        part, at = _search(keep_ink_polarity(inks, np.full(n, pol), config), rot_templates[sel], config, step, refine)
+        part, at = _search(keep_ink_polarity(inks, np.full(n, pol), config), rot_templates[sel], config, step, refine,
+                           glare)
         best[:, sel] = part
         up = part.max(1) > top
         top[up], corner[up] = part.max(1)[up], at[up]
@@ -283,7 +323,7 @@ def search_faces(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.n
 
 
 def _search(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig, step: int,
-            refine: int) -> tuple[np.ndarray, np.ndarray]:
+            refine: int, glare: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """:func:`search_faces` of inks as they are (:func:`window_scores_at`)."""
     n, k4 = len(inks), len(rot_templates)
     q, t, st = inks.shape[2], config.template, max(1, int(step))
@@ -299,9 +339,9 @@ def _search(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
         shifts = [(a, b) for a in offs for b in offs]
         at = np.concatenate([np.repeat(np.arange(n, dtype=np.int64), len(shifts))[:, None],
                              np.tile(np.asarray(shifts, np.int64), (n, 1))], 1)
-        score = window_scores_at(inks, rot_templates, config, at, ii).reshape(n, len(shifts), k4)
+        score = window_scores_at(inks, rot_templates, config, at, ii, glare).reshape(n, len(shifts), k4)
     else:
-        score = window_scores_at(inks, rot_templates, config, coarse, ii).reshape(n, len(shifts), k4)  # [N, S, 4K]
+        score = window_scores_at(inks, rot_templates, config, coarse, ii, glare).reshape(n, len(shifts), k4)
     corners = np.asarray(shifts, np.int64)
     peak = score.max(2)                                                                 # [N, S]
     best, corner = score.max(1), corners[peak.argmax(1)]
@@ -318,7 +358,7 @@ def _search(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
     rows = np.stack([key // (q + 1) ** 2, key // (q + 1) % (q + 1), key % (q + 1)], 1)  # (patch, dy, dx), sorted
     if not len(rows):
         return best, corner
-    fine = window_scores_at(inks, rot_templates, config, rows, ii)                      # [M, 4K]
+    fine = window_scores_at(inks, rot_templates, config, rows, ii, glare)               # [M, 4K]
     dice, starts = np.unique(rows[:, 0], return_index=True)
     fine_best = np.maximum.reduceat(fine, starts, axis=0)                               # [D, 4K]
     fine_peak = fine.max(1)
@@ -332,14 +372,15 @@ def _search(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
 
 
 def match_faces_polarised(inks: np.ndarray, rot_templates: np.ndarray, template_pol: np.ndarray,
-                          config: RollDiceConfig) -> np.ndarray:
+                          config: RollDiceConfig, glare: np.ndarray | None = None) -> np.ndarray:
     """:func:`match_faces` with each template read in its own print polarity (:func:`polarised_scores`):
     best NCC ``[N, K]`` over the quarter turns and shifts (step ``shift_step``, coarse to fine with
-    ``shift_refine``: :func:`search_faces`)."""
+    ``shift_refine``: :func:`search_faces`); ``glare`` (optional ``bool[N, q, q]``, :func:`vision.roll_dice.glare.
+    face_glare`) left out of the windows it touches."""
     n, k4 = len(inks), len(rot_templates)
     if n == 0 or k4 == 0:
         return np.zeros((n, k4 // 4), np.float32)
-    best, _ = search_faces(inks, rot_templates, template_pol, config, config.shift_step, config.shift_refine)
+    best, _ = search_faces(inks, rot_templates, template_pol, config, config.shift_step, config.shift_refine, glare)
     return best_turn(best)
 
 
@@ -386,12 +427,13 @@ def relocate_faces(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, polarity:
             break
         cx, cy, w, h, ang = tops.rects[pending].T
         side = np.sqrt(w * h) * sc
-        inks, _ = ink_maps(np.stack([upright_patch(frame, *r, p, m) for r in zip(cx, cy, side, ang, strict=True)]),
-                           config, m, None if tops.body is None else tops.body[pending])
+        patches = np.stack([upright_patch(frame, *r, p, m) for r in zip(cx, cy, side, ang, strict=True)])
+        inks, _ = ink_maps(patches, config, m, None if tops.body is None else tops.body[pending])
+        glare = glare_masks(patches, inks[:, 0], config)
         if template_pol is None:
             inks = keep_ink_polarity(inks, polarity[pending], config)
         score, corner = search_faces(inks, rot_templates, template_pol, config, config.relocate_step,
-                                     config.shift_refine)                            # [P, 4K], [P, 2]
+                                     config.shift_refine, glare)                     # [P, 4K], [P, 2]
         top = score.max(1).astype(np.float64)
         up = top > best[pending]
         if not up.any():

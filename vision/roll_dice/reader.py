@@ -24,6 +24,7 @@ from .colours import colour_posteriors, estimate_light
 from .config import RollDiceConfig
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
 from .foreground import foreground
+from .glare import face_glare
 from .observations import MEASURED_SIZE, RollDiceRead, TopFaces
 from .outline import square_outline
 from .raised import raised_edges
@@ -162,7 +163,8 @@ class RollDiceReader:
             bound = np.ones(n)                                     # each face's best NCC, bounded from above
             ncc = np.zeros((n, k), np.float32)
             for part in _parts(reach, bound, bar, cfg, np.ones(n, bool)):
-                ncc[part] = match_faces_polarised(tops.ink[part], self._templates, self._template_pol, cfg)
+                ncc[part] = match_faces_polarised(tops.ink[part], self._templates, self._template_pol, cfg,
+                                                  face_glare(frame, tops.rects[part], tops.ink[part], cfg))
                 best = ncc[part].max(1)
                 bound[part] = np.where(todo[part] & (best < cfg.relocate_below), 1.0, best)  # raised by a second look
                 if _below(_size_evidence_bound(reach, bound, cfg), bar):
@@ -178,7 +180,8 @@ class RollDiceReader:
                 if _below(_size_evidence_bound(reach, bound, cfg), bar):
                     return None
             return ncc, TopFaces(rects, tops.scores, tops.ink, tops.body, tops.evidence)
-        ncc = match_faces_polarised(tops.ink, self._templates, self._template_pol, cfg)
+        ncc = match_faces_polarised(tops.ink, self._templates, self._template_pol, cfg,
+                                    face_glare(frame, tops.rects, tops.ink, cfg))
         if bar > -np.inf:                                          # no template or no face: NCC 1 bounds them all
             if _below(size_evidence(tops, np.ones((n, 1)), cfg), bar):
                 return None

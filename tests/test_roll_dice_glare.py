@@ -1,0 +1,74 @@
+"""A glare spot on a Roll die's face is left out of the face match (vision/roll_dice/glare.py): hand-worked windows
+small enough to work the normalised cross-correlation out on paper, and hand-made patches with a spot clipped to
+white."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.roll_dice import RollDiceConfig
+from vision.roll_dice.faces import window_scores_at
+from vision.roll_dice.glare import glare_masks
+
+# a 2 x 2 template, brightness only, no noise floor: every number below is worked by hand
+TINY = replace(RollDiceConfig(), template=2, ink_noise=0.0, chroma_ink_weight=0.0)
+A = 1.0 / (2.0 * np.sqrt(2.0))   # the template's brightness channel: zero mean, norm 1/sqrt(2) (two channels)
+
+
+def tiny_template() -> np.ndarray:
+    """``float32[1, 8]``: brightness (a, -a; a, -a) (a light stroke down the left column), chroma 0."""
+    return np.array([[A, -A, A, -A, 0.0, 0.0, 0.0, 0.0]], np.float32)
+
+
+def test_a_glare_pixel_is_left_out_of_both_the_window_and_the_template():
+    # brightness 2 0 / 2 9: the stroke (2) down the left, the body (0), and a glare spot (9) where the body should be
+    ink = np.zeros((1, 2, 2, 2), np.float32)
+    ink[0, 0] = [[2.0, 0.0], [2.0, 9.0]]
+    glare = np.zeros((1, 2, 2), bool)
+    glare[0, 1, 1] = True
+    # with the spot: mean 13/4, centred spread 46.75; sum x t = a (2 - 0 + 2 - 9) = -5a; NCC = -5a sqrt(2) / sqrt(46.75)
+    at = np.array([[0, 0, 0]])                 # the one window: patch 0, corner (0, 0)
+    plain = window_scores_at(ink, tiny_template(), TINY, at)
+    assert plain[0, 0] == pytest.approx(-2.5 / np.sqrt(46.75), abs=1e-5)      # -0.366: the spot turns the match over
+    # without it: window (2, 0, 2), template (a, -a, a): both centred to (2/3, -4/3, 2/3) times a factor: NCC 1
+    masked = window_scores_at(ink, tiny_template(), TINY, at, None, glare)
+    assert masked[0, 0] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_window_the_spot_does_not_touch_scores_as_before():
+    # a 3 x 3 patch: four 2 x 2 windows; the spot in the bottom right corner touches only the last one
+    ink = np.zeros((1, 2, 3, 3), np.float32)
+    ink[0, 0] = [[2.0, 0.0, 1.0], [2.0, 0.0, 3.0], [1.0, 0.0, 9.0]]
+    glare = np.zeros((1, 3, 3), bool)
+    glare[0, 2, 2] = True
+    plain = window_scores_at(ink, tiny_template(), TINY, 1)
+    masked = window_scores_at(ink, tiny_template(), TINY, 1, None, glare)
+    assert np.array_equal(masked[:3], plain[:3])
+    # the last window, (0, 3; 0, [9]): left out, (0, 3, 0) against (a, -a, a) is the stroke on the wrong side: NCC -1
+    assert masked[3, 0] == pytest.approx(-1.0, abs=1e-5)
+    # a window left with fewer than glare_keep of its pixels keeps its plain score: too little to compare
+    most = np.zeros((1, 3, 3), bool)
+    most[0, 1:, 1:] = True
+    few = window_scores_at(ink, tiny_template(), replace(TINY, glare_keep=0.5), 1, None, most)
+    assert few[3, 0] == plain[3, 0]
+
+
+def test_glare_is_a_clipped_spot_brighter_than_the_body_and_its_halo():
+    cfg = RollDiceConfig()
+    patch = np.empty((1, 12, 12, 3), np.uint8)
+    patch[:] = (190, 120, 30)                  # a blue die's body (BGR)
+    patch[0, 4:7, 4:7] = 255                   # a 3 x 3 spot clipped to white
+    bright = np.zeros((1, 12, 12), np.float32)
+    bright[0, 4:7, 4:7] = 1.0                  # a log unit brighter than the body
+    mask = glare_masks(patch, bright, cfg)
+    g = cfg.glare_grow
+    assert mask[0].sum() == (3 + 2 * g) ** 2                          # the spot grown by its halo, no farther
+    assert mask[0, 4 - g:7 + g, 4 - g:7 + g].all()
+    # a white die's body clipped by a bright exposure is its body (no brighter than itself): not glare
+    white = np.full((1, 12, 12, 3), 255, np.uint8)
+    assert not glare_masks(white, np.zeros((1, 12, 12), np.float32), cfg).any()
+    # and nothing is masked with glare_min above 255
+    assert not glare_masks(patch, bright, replace(cfg, glare_min=256)).any()

@@ -1,0 +1,91 @@
+"""Glare spots in the face match of the Roll dice reader: the lamp's reflection on a glossy die is left out of the
+comparison instead of being read as ink.
+
+A glossy die reflects the lamp as a small bright spot that the camera clips to white (every channel at or near 255),
+with a halo round it. On a die with light symbols it is light "ink" no symbol has; on a die with dark symbols it is
+taken out as far as it is brighter than the body (:func:`vision.roll_dice.faces.keep_ink_polarity`). Replacing it by
+a made-up value (the body, the mean of the face) leaves a hole in a stroke that no template has either. Here the spot
+and its halo are *masked*: the normalised cross-correlation of a window with a template is taken over the pixels
+outside the spot only, both the window's and the template's mean and spread measured on those pixels
+(:func:`masked_window_scores`), so a face is compared with each template on what the spot leaves of it, and a template
+gains nothing from the pixels it cannot see.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .config import RollDiceConfig
+from .tops import upright_patch
+
+__all__ = ["face_glare", "glare_masks", "masked_window_scores"]
+
+
+def glare_masks(patches: np.ndarray, bright: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """``bool[N, h, w]``: the glare of each upright face patch ``uint8[N, h, w, 3]`` (BGR): the pixels whose every
+    channel is at least ``glare_min`` (0..255: clipped to white) and that are brighter than the face's body by
+    ``glare_log`` or more (``bright``: ``float[N, h, w]``, the ink map's signed brightness, log units: a white body
+    clipped by a bright exposure is its body, not glare), grown by ``glare_grow`` px (a square of
+    ``2 glare_grow + 1``: the spot's halo). All False with ``glare_min`` above 255. Raises nothing."""
+    patches = np.asarray(patches)
+    if len(patches) == 0 or config.glare_min > 255:
+        return np.zeros(patches.shape[:3], bool)
+    core = (patches.min(axis=3) >= config.glare_min) & (np.asarray(bright) >= config.glare_log)
+    g = int(config.glare_grow)
+    if g <= 0:
+        return core
+    out = core.copy()
+    kernel = np.ones((2 * g + 1, 2 * g + 1), np.uint8)
+    for i in np.flatnonzero(core.any(axis=(1, 2))):
+        out[i] = cv2.dilate(core[i].astype(np.uint8), kernel) > 0
+    return out
+
+
+def face_glare(frame: np.ndarray, rects: np.ndarray, inks: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """:func:`glare_masks` ``bool[N, q, q]`` of the top faces ``rects`` (``float[N, 5]``: cx, cy, w, h, angle deg;
+    frame px) of ``frame`` (``uint8[H, W, 3]`` BGR), cut as their ink maps ``inks`` (``float32[N, C, q, q]``, the
+    canonical patch and margin) were; all False with ``glare_min`` above 255."""
+    n, q = len(rects), inks.shape[-1]
+    if n == 0 or config.glare_min > 255:
+        return np.zeros((n, q, q), bool)
+    m = (q - config.patch) // 2
+    patches = np.stack([upright_patch(frame, cx, cy, float(np.sqrt(w * h)), ang, config.patch, m)
+                        for cx, cy, w, h, ang in np.asarray(rects, np.float64)])
+    return glare_masks(patches, inks[:, 0], config)
+
+
+def masked_window_scores(inks: np.ndarray, glare: np.ndarray, rows: np.ndarray, tpl: np.ndarray,
+                         weights: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """Masked NCC ``float32[M, 4K]`` of the ``template``-sized windows ``rows`` (``int[M, 3]``: patch, dy, dx) of ink
+    patches ``float32[N, C, q, q]`` with the turned templates ``tpl`` (``[4K, C, T*T]``, each channel zero-mean
+    with norm 1/sqrt(C), :func:`vision.roll_dice.faces.normalise_rows`), leaving out the glare ``bool[N, q, q]``.
+
+    Per channel, over the ``n`` pixels of the window outside the glare: (sum x t - sum x sum t / n) /
+    sqrt((sum x^2 - (sum x)^2 / n + n ink_noise^2) (sum t^2 - (sum t)^2 / n)), the window's spread with the same
+    noise floor per pixel as the unmasked score; the channels weighted by ``weights`` ``float[C]`` (summing to 1).
+    With no glare in a window this is the unmasked score (the template's sum is 0 and its sum of squares 1/C). A
+    window whose glare leaves fewer than ``glare_keep`` of its pixels scores NaN (the caller keeps its unmasked
+    score: too little is left to compare)."""
+    t = config.template
+    d = t * t
+    nn, yy, xx = np.asarray(rows, np.int64).T
+    x = np.lib.stride_tricks.sliding_window_view(inks, (t, t), axis=(2, 3))[nn, :, yy, xx]   # [M, C, T, T]
+    keep = np.lib.stride_tricks.sliding_window_view(~glare, (t, t), axis=(1, 2))[nn, yy, xx]  # [M, T, T]
+    m = keep.reshape(len(rows), d).astype(np.float64)
+    n = np.maximum(m.sum(1), 1.0)
+    out = np.zeros((len(rows), len(tpl)), np.float64)
+    for c, w in enumerate(weights):
+        if w == 0:
+            continue
+        xm = x[:, c].reshape(len(rows), d).astype(np.float64) * m
+        tc = np.asarray(tpl[:, c], np.float64)                                                 # [4K, d]
+        sx, sxx = xm.sum(1), (xm * xm).sum(1)
+        st, stt = m @ tc.T, m @ (tc * tc).T                                                    # [M, 4K]
+        num = xm @ tc.T - sx[:, None] * st / n[:, None]
+        var_x = np.maximum(sxx - sx * sx / n, 0.0) + n * float(config.ink_noise) ** 2
+        var_t = np.maximum(stt - st * st / n[:, None], 1e-12)
+        with np.errstate(invalid="ignore", divide="ignore"):   # no spread left: NaN, and below glare_keep anyway
+            out += w * num / np.sqrt(var_x[:, None] * var_t)
+    out[n < config.glare_keep * d] = np.nan
+    return out.astype(np.float32)
