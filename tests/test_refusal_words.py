@@ -38,13 +38,7 @@ def test_every_action_has_words_for_players():
                                              ("el", "Ανάγνωση τώρα, Αναίρεση, Επόμενο"),
                                              ("hu", "Olvasás most, Visszavonás, Tovább")])
 def test_an_unknown_action_lists_the_buttons_a_phone_has(hub, make_view, lang, words):
-    hub.publish(make_view([3, 4]))
-    hub.set_pairing(Pairing("g1", SECRET, {}))
-    app = create_app(hub)
-    app.testing = True
-    phone = app.test_client()
-    phone.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
-    assert phone.get(f"/join/{SECRET}").status_code == 303
+    phone = _joined(hub, make_view, lang)
     r = phone.post("/api/action", json={"action": "explode"})
     assert r.status_code == 400 and r.get_json()["allowed"] == list(PHONE_ACTIONS)  # the API's ids stay in the JSON
     said = r.get_json()["error"]
