@@ -14,6 +14,7 @@ from concurrent import futures
 import numpy as np
 import pytest
 
+from companion import i18n
 from companion.app import MainLoop
 from companion.camera import CameraFlow
 from companion.flow import GameFlow, parse_players
@@ -175,7 +176,11 @@ def test_markers_moved_since_calibration_are_said(store, among_deck):
     cam.read(frame_of(scene.image), 0.0)
     markers = cam.view()["markers"]
     assert sorted(markers["moved"]) == sorted(cal.markers_px)
-    assert "moved since calibration" in markers["message"] and "companion calibrate" in markers["message"]
+    said = markers["message"]
+    assert "moved since calibration" in said and "put the sheet back" in said and "box's owner" in said
+    # players read what they can do at the table, in their words: no command line on the status line or a phone
+    for lang in ("en", "el", "pl", "hu"):
+        assert "companion" not in i18n.localize(markers["message"], lang)
 
 
 def test_main_loop_reads_when_the_table_is_still_and_a_phone_confirms(store, among_deck):

@@ -118,6 +118,17 @@ frame here and several on a Pi; a read past this is stuck: a camera or OpenCV ca
 # -- the flow ----------------------------------------------------------------------------------------
 
 
+def moved_markers(moved: Any) -> dict[str, Any]:
+    """The state's ``markers`` entry when a read found calibration markers away from where they were calibrated.
+
+    ``moved``: the markers' ids (ints). Returns ``{"moved": [ids], "message": Text}``. The message is the players':
+    what they can do at the table (put the sheet back), and that calibrating again is the box owner's task."""
+    ids = ", ".join(f"#{i}" for i in moved)
+    return {"moved": list(moved),
+            "message": Text("calibration markers {ids} moved since calibration: positions may be off; put the sheet "
+                            "back, or the box's owner can calibrate the table again", ids=ids)}
+
+
 def _default_read_cards(*args: Any, **kw: Any) -> Any:
     from vision.cards import read_cards
 
@@ -534,10 +545,7 @@ class CameraFlow(CameraAnswers):
                 notes += [n for n in read.notes if n not in notes]
                 check = getattr(read, "markers", None)
                 if check is not None and check.moved:
-                    ids = ", ".join(f"#{i}" for i in check.moved)
-                    markers = {"moved": list(check.moved),
-                               "message": Text("calibration markers {ids} moved since calibration: positions may be "
-                                               "off; put the sheet back or run companion calibrate again", ids=ids)}
+                    markers = moved_markers(check.moved)
                 for card in read.cards:
                     if card.zone in players:
                         cards.setdefault(card.zone, []).append(card)
@@ -549,10 +557,7 @@ class CameraFlow(CameraAnswers):
             hexes = list(read.hexes)
             check = read.markers
             if check is not None and check.moved:
-                ids = ", ".join(f"#{i}" for i in check.moved)
-                markers = {"moved": list(check.moved),
-                           "message": Text("calibration markers {ids} moved since calibration: positions may be "
-                                           "off; put the sheet back or run companion calibrate again", ids=ids)}
+                markers = moved_markers(check.moved)
         dice = None
         if plan.dice is not None:
             if off_map:

@@ -237,7 +237,7 @@ class Table(ScreenState):
         qr = self.qr_rect(ts)
         if markers:
             message = markers.get("message") or _("calibration markers moved")
-            ts.text_fit(_("{sign} Markers moved: recalibrate").format(sign=ts.sign("WARN")), (qr.x, qr.y - ts.s(20)),
+            ts.text_fit(_("{sign} Markers moved").format(sign=ts.sign("WARN")), (qr.x, qr.y - ts.s(20)),
                         qr.width, 20, WARN, min_size=10)
         elif ts.url(view):
             ts.hint(_("Phones: tap the code"), (qr.centerx, qr.y - ts.s(3)), qr.width, DIM)
