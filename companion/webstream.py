@@ -1,0 +1,133 @@
+"""The phone view's live state: the /api/state body said in a phone's language, and the Server-Sent Events stream
+that pushes each new version of it (``GET /api/events``, :mod:`companion.web`), with the count of open streams that
+keeps them from taking every worker thread."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from companion import i18n
+from companion.hub import Snapshot, StateHub
+
+__all__ = ["HEARTBEAT_S", "STOP_CHECK_S", "StreamSlots", "sse_stream", "state_json"]
+
+STOP_CHECK_S = 0.5
+"""Seconds an event stream waits at most before it looks whether the server is shutting down."""
+
+HEARTBEAT_S = 15.0
+"""Seconds between SSE heartbeat comments when nothing changes (keeps proxies and phones from closing)."""
+
+
+_SAID: dict[tuple[int, str], tuple[Snapshot, dict[str, Any]]] = {}
+_SAID_LOCK = threading.Lock()
+
+
+def state_json(snapshot: Snapshot, lang: str | None = None) -> dict[str, Any]:
+    """The /api/state body: the snapshot's view dict with ``"version"`` added, said in ``lang`` (None: the
+    current language, a request's own; :func:`companion.i18n.localize`: the same keys, the players' words in
+    that language). Each snapshot is said once per language (the phones of one language share it)."""
+    lang = lang or i18n.current_language()
+    key = (id(snapshot), lang)
+    with _SAID_LOCK:
+        kept = _SAID.get(key)
+        if kept is not None and kept[0] is snapshot:
+            return kept[1]
+    said = {**i18n.localize(snapshot.view, lang), "version": snapshot.version}
+    with _SAID_LOCK:
+        _SAID[key] = (snapshot, said)
+        while len(_SAID) > 4 * len(i18n.LANGUAGES):  # a few versions back, for streams still writing them
+            del _SAID[next(iter(_SAID))]
+    return said
+
+
+def _sse_state(snapshot: Snapshot, lang: str | None = None) -> str:
+    data = json.dumps(state_json(snapshot, lang), separators=(",", ":"))
+    return f"id: {snapshot.version}\nevent: state\ndata: {data}\n\n"
+
+
+def _sse_me(me: dict[str, Any]) -> str:
+    return f"event: me\ndata: {json.dumps(me, separators=(',', ':'))}\n\n"
+
+
+def _sse_heartbeat(heartbeat_s: float) -> str:
+    return f"event: heartbeat\ndata: {json.dumps({'every_s': heartbeat_s})}\n\n"
+
+
+def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.Event | None = None,
+               me: Callable[[], dict[str, Any]] | None = None, lang: str | None = None) -> Iterator[str]:
+    """Server-Sent Events text for one client, as an endless generator of complete messages.
+
+    Yields first a ``retry:`` hint and the current snapshot as ``event: state``, then each
+    newer version as it is published (versions published while the client was being
+    written to are coalesced into the latest), and an ``event: heartbeat`` (``data: {"every_s":
+    heartbeat_s}``) after each ``heartbeat_s`` seconds without a change: the page sees it, so a stream
+    that goes silent for longer (a phone whose Wi-Fi dropped without closing the connection) is known
+    dead and reopened. With ``me``, also ``event: me`` (its dict) after the
+    first state and whenever it changes. Ends when ``stop`` is set (checked at least every
+    :data:`STOP_CHECK_S`) or when the client goes away (the server stops iterating).
+
+    Args:
+        hub: where snapshots are published; only :meth:`~StateHub.snapshot` and
+            :meth:`~StateHub.wait_for_change` are used.
+        heartbeat_s: seconds between heartbeats (> 0).
+        stop: optional event that ends the stream.
+        me: optional, what this client may do now (``/api/me``'s body), looked at after each wait.
+        lang: the phone's language the states are said in (None: the box's, as the stream runs outside its
+            request).
+    """
+    lang = lang or i18n.box_language()
+    snapshot = hub.snapshot()
+    yield "retry: 2000\n\n"
+    yield _sse_state(snapshot, lang)
+    shown_me = i18n.localize(me(), lang) if me is not None else None
+    if shown_me is not None:
+        yield _sse_me(shown_me)
+    version = snapshot.version
+    quiet_since = time.monotonic()
+    while stop is None or not stop.is_set():
+        # short waits, so a shutdown ends the stream (and frees its worker thread) within STOP_CHECK_S
+        snapshot = hub.wait_for_change(version, timeout=min(heartbeat_s, STOP_CHECK_S))
+        if snapshot.version != version:
+            version = snapshot.version
+            quiet_since = time.monotonic()
+            yield _sse_state(snapshot, lang)
+        now_me = i18n.localize(me(), lang) if me is not None else None
+        if now_me != shown_me:
+            shown_me = now_me
+            quiet_since = time.monotonic()
+            yield _sse_me(now_me)
+        elif time.monotonic() - quiet_since >= heartbeat_s:
+            quiet_since = time.monotonic()
+            yield _sse_heartbeat(heartbeat_s)
+
+
+class StreamSlots:
+    """Counts open event streams, in all and per client, so they cannot take every worker thread."""
+
+    def __init__(self, total: int, per_client: int) -> None:
+        self.total, self.per_client = total, per_client
+        self._open: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, client: str) -> str | None:
+        """None when a slot was taken for ``client``, else why not."""
+        with self._lock:
+            if sum(self._open.values()) >= self.total:
+                return i18n.Text("the box has {count} live views open, its most", count=self.total)
+            if self._open.get(client, 0) >= self.per_client:
+                return i18n.Text("this phone has {count} live views open already", count=self.per_client)
+            self._open[client] = self._open.get(client, 0) + 1
+            return None
+
+    def give_back(self, client: str) -> None:
+        """Frees one of ``client``'s slots (its stream ended)."""
+        with self._lock:
+            left = self._open.get(client, 0) - 1
+            if left > 0:
+                self._open[client] = left
+            else:
+                self._open.pop(client, None)
