@@ -27,11 +27,12 @@ BASE_SIZE = (800, 480)
 """The size the layout is designed for (px); other sizes scale it."""
 
 QR_SIDE = 164
-HINT_MIN_SIZE = 14
-"""The smallest design size (px) a hint beside the QR code is drawn at: smaller is not read at arm's length."""
 """Design px of the join QR code with its quiet zone on the screens that show it: its modules span at least 108 px,
 21 mm on the official 7" screen (800 px over 154 mm), as phones need at arm's length (a 41-module code at 4 px a
 module; a shorter link's smaller code is drawn at the same 4 px)."""
+
+HINT_MIN_SIZE = 14
+"""The smallest design size (px) a hint beside the QR code is drawn at: smaller is not read at arm's length."""
 
 
 # Colours (RGB).

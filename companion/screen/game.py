@@ -237,8 +237,8 @@ class Table(ScreenState):
         qr = self.qr_rect(ts)
         if markers:
             message = markers.get("message") or _("calibration markers moved")
-            ts.text_fit(_("{sign} Markers moved").format(sign=ts.sign("WARN")), (qr.x, qr.y - ts.s(20)),
-                        qr.width, 20, WARN, min_size=10)
+            ts.hint(_("{sign} Markers moved").format(sign=ts.sign("WARN")), (qr.centerx, qr.y - ts.s(3)), qr.width,
+                    WARN)
         elif ts.url(view):
             ts.hint(_("Phones: tap the code"), (qr.centerx, qr.y - ts.s(3)), qr.width, DIM)
         left = ts.x(630) if (view.get("box") or {}).get("games") else ts.x(502)
