@@ -317,7 +317,8 @@ def split_blob(img: np.ndarray, blob: Blob, card: tuple[float, float], config: C
     h, w = roi.shape
     R, nw, nh = rotation_canvas(w, h, ang)
     g = cv2.warpAffine(roi, R, (nw, nh), flags=cv2.INTER_LINEAR).astype(np.float32)
-    mm = (cv2.warpAffine(m, R, (nw, nh), flags=cv2.INTER_NEAREST) > 0).astype(np.float32)
+    m8 = cv2.warpAffine(m, R, (nw, nh), flags=cv2.INTER_NEAREST)
+    mm = (m8 > 0).astype(np.float32)
     g = cv2.GaussianBlur(g, (0, 0), 1.0)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
@@ -327,12 +328,12 @@ def split_blob(img: np.ndarray, blob: Blob, card: tuple[float, float], config: C
     gx *= gx >= cv2.dilate(gx, np.ones((1, 3), np.uint8))
     gy *= gy >= cv2.dilate(gy, np.ones((3, 1), np.uint8))
     Rinv = cv2.invertAffineTransform(R)
-    ys, xs = np.nonzero(mm)
-    if len(xs) == 0:
+    bx, by, bw, bh = cv2.boundingRect(m8)   # the box of the blob's pixels (no list of them)
+    if bw == 0 or bh == 0:
         return []
-    xmin, ymin, xmax, ymax = float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())
+    xmin, ymin, xmax, ymax = float(bx), float(by), float(bx + bw - 1), float(by + bh - 1)
     best = None
-    blob_area = float(mm.sum())
+    blob_area = float(cv2.countNonZero(m8))   # the sum of the 0/1 mask, exactly
     for cw, ch in ((card[0], card[1]), (card[1], card[0])):
         resp = outline_response(gx, gy, cw, ch)
         occ = cv2.boxFilter(mm, -1, (max(3, int(round(cw))), max(3, int(round(ch)))), normalize=True,
