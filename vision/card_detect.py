@@ -284,8 +284,15 @@ def dominant_angle(gray: np.ndarray, mask: np.ndarray) -> float:
     """Grid orientation in degrees (0..90) from the magnitude-weighted histogram of gradient angles mod 90."""
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-    mag = np.sqrt(gx * gx + gy * gy) * (mask > 0)
-    ang = (np.degrees(np.arctan2(gy, gx)) % 90.0)
+    # the same arithmetic as sqrt(gx * gx + gy * gy) * (mask > 0) and degrees(arctan2(gy, gx)) % 90, each step
+    # written over its own result (a fresh image-sized array per step costs more than the step)
+    mag = gx * gx
+    mag += gy * gy
+    np.sqrt(mag, out=mag)
+    mag *= mask > 0
+    ang = np.arctan2(gy, gx)
+    np.degrees(ang, out=ang)
+    np.remainder(ang, 90.0, out=ang)
     hist, _ = np.histogram(ang, bins=90, range=(0, 90), weights=mag)
     hist = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), np.ones(5) / 5, mode="same")[2:-2]
     return float(np.argmax(hist)) + 0.5
@@ -310,26 +317,29 @@ def split_blob(img: np.ndarray, blob: Blob, card: tuple[float, float], config: C
     h, w = roi.shape
     R, nw, nh = rotation_canvas(w, h, ang)
     g = cv2.warpAffine(roi, R, (nw, nh), flags=cv2.INTER_LINEAR).astype(np.float32)
-    mm = (cv2.warpAffine(m, R, (nw, nh), flags=cv2.INTER_NEAREST) > 0).astype(np.float32)
+    m8 = cv2.warpAffine(m, R, (nw, nh), flags=cv2.INTER_NEAREST)
+    mm = (m8 > 0).astype(np.float32)
     g = cv2.GaussianBlur(g, (0, 0), 1.0)
-    gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
-    gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    np.abs(gx, out=gx)
+    np.abs(gy, out=gy)
     # thin ridges of edges: keep a pixel's edge response only where it is a local max across the edge
-    gx = gx * (gx >= cv2.dilate(gx, np.ones((1, 3), np.uint8)))
-    gy = gy * (gy >= cv2.dilate(gy, np.ones((3, 1), np.uint8)))
+    gx *= gx >= cv2.dilate(gx, np.ones((1, 3), np.uint8))
+    gy *= gy >= cv2.dilate(gy, np.ones((3, 1), np.uint8))
     Rinv = cv2.invertAffineTransform(R)
-    ys, xs = np.nonzero(mm)
-    if len(xs) == 0:
+    bx, by, bw, bh = cv2.boundingRect(m8)   # the box of the blob's pixels (no list of them)
+    if bw == 0 or bh == 0:
         return []
-    xmin, ymin, xmax, ymax = float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())
+    xmin, ymin, xmax, ymax = float(bx), float(by), float(bx + bw - 1), float(by + bh - 1)
     best = None
-    blob_area = float(mm.sum())
+    blob_area = float(cv2.countNonZero(m8))   # the sum of the 0/1 mask, exactly
     for cw, ch in ((card[0], card[1]), (card[1], card[0])):
         resp = outline_response(gx, gy, cw, ch)
         occ = cv2.boxFilter(mm, -1, (max(3, int(round(cw))), max(3, int(round(ch)))), normalize=True,
                             borderType=cv2.BORDER_CONSTANT)
         resp = np.where(occ >= config.split_min_occupancy, resp, 0.0)
-        rnorm = resp / max(float(resp.max()), 1e-6)
+        rmax = max(float(resp.max()), 1e-6)   # the response is read normalised by it, at the lattices' points only
         # a lattice of cards anchored near the blob's top-left, pitch = card + a small gap; score = IoU of
         # the occupied cells with the blob (outer outline) + a little of the card-outline edge response
         ox = np.arange(-int(0.12 * cw), int(0.12 * cw) + 1)
@@ -354,12 +364,13 @@ def split_blob(img: np.ndarray, blob: Blob, card: tuple[float, float], config: C
                         0, nw - 1)                                                   # [G, ax, OX, nx]
             Y = np.clip((yf + oy[None, None, :, None] + np.arange(ny)[None, None, None, :] * pys).round().astype(int),
                         0, nh - 1)                                                   # [G, ay, OY, ny]
-            at = (Y[:, None, :, :, None, :, None], X[:, :, None, None, :, None, :])
-            o = occ[at]                                                  # [G, ax, ay, OY, OX, ny, nx]
+            # the points' flat indices, once for both maps (one gather each, not two fancy indexings)
+            at = Y[:, None, :, :, None, :, None] * nw + X[:, :, None, None, :, None, :]
+            o = occ.take(at)                                             # [G, ax, ay, OY, OX, ny, nx]
             on = o >= config.split_min_occupancy
             inter = (o * on).sum(axis=(5, 6)) * cw * ch
             union = blob_area + ((1 - o) * on).sum(axis=(5, 6)) * cw * ch
-            e = (rnorm[at] * on).sum(axis=(5, 6)) / np.maximum(on.sum(axis=(5, 6)), 1)
+            e = (resp.take(at) / rmax * on).sum(axis=(5, 6)) / np.maximum(on.sum(axis=(5, 6)), 1)
             score = inter / union + 0.1 * e
             for i, lat in enumerate(group):
                 scored[lat[0]] = (score[i], X[i], Y[i], lat[1], lat[2])

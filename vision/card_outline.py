@@ -32,12 +32,21 @@ def outline_response(gx: np.ndarray, gy: np.ndarray, w: float, h: float) -> np.n
     vx = cv2.boxFilter(gx, -1, (1, int(0.8 * hi)), normalize=True, borderType=cv2.BORDER_CONSTANT)
     hy = cv2.boxFilter(gy, -1, (int(0.8 * wi), 1), normalize=True, borderType=cv2.BORDER_CONSTANT)
     a, b, c, d = shift(vx, -wi // 2, 0), shift(vx, wi // 2, 0), shift(hy, 0, -hi // 2), shift(hy, 0, hi // 2)
-    # the four sides sorted per pixel (a sorting network: the same values as sorting them)
-    lo1, hi1, lo2, hi2 = np.minimum(a, b), np.maximum(a, b), np.minimum(c, d), np.maximum(c, d)
-    s0, s3 = np.minimum(lo1, lo2), np.maximum(hi1, hi2)
-    mid1, mid2 = np.maximum(lo1, lo2), np.minimum(hi1, hi2)
-    s1, s2 = np.minimum(mid1, mid2), np.maximum(mid1, mid2)
-    return s0 + s1 + 0.5 * (s2 + s3)
+    # the four sides sorted per pixel (a sorting network: the same values as sorting them), each step written over
+    # a plane no longer needed (a fresh image-sized array per step costs more than the step)
+    lo1, hi1 = np.minimum(a, b), np.maximum(a, b, out=a)
+    lo2, hi2 = np.minimum(c, d), np.maximum(c, d, out=c)
+    s0 = np.minimum(lo1, lo2)
+    mid1 = np.maximum(lo1, lo2, out=lo1)
+    s3 = np.maximum(hi1, hi2, out=b)
+    mid2 = np.minimum(hi1, hi2, out=hi1)
+    s1 = np.minimum(mid1, mid2, out=d)
+    s2 = np.maximum(mid1, mid2, out=mid1)
+    s2 += s3            # s0 + s1 + 0.5 * (s2 + s3), in that order
+    s2 *= 0.5
+    s0 += s1
+    s0 += s2
+    return s0
 
 
 def quad_axes(quad: np.ndarray) -> float:

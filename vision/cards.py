@@ -308,7 +308,9 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
 
         quads = [to_frame(q) for q in quads_top]
         # drop quads that are the calibration markers themselves (or the white sheet around them)
-        keep = [k for k, q in enumerate(quads) if not calibration.covers_marker(q) and (select is None or select(q))]
+        centres = calibration.marker_centres_px()
+        keep = [k for k, q in enumerate(quads)
+                if not calibration.covers_marker(q, centres) and (select is None or select(q))]
         quads, quads_top, loose = [quads[k] for k in keep], [quads_top[k] for k in keep], [loose[k] for k in keep]
         view = (top, quads_top, to_frame, card_px)
     else:

@@ -20,14 +20,19 @@ def order_quad(q: np.ndarray) -> np.ndarray:
     c = q.mean(axis=0)
     ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
     q = q[np.argsort(ang)]  # clockwise on screen (y down)
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)  # side k: q[k] -> q[k+1]
+    e = q - q[_NEXT]
+    sides = np.sqrt(np.add.reduce(e * e, axis=1))  # side k: q[k] -> q[k+1] (np.linalg.norm's arithmetic, per row)
     # pick the start so that side 0 is short (sides 0 and 2 short)
     if sides[0] + sides[2] > sides[1] + sides[3]:
-        q = np.roll(q, -1, axis=0)
+        q = q[_NEXT]
     # of the two short sides (0 and 2) the top one has the smaller mean y
     if (q[2, 1] + q[3, 1]) < (q[0, 1] + q[1, 1]):
-        q = np.roll(q, -2, axis=0)
+        q = q[_OPPOSITE]
     return q
+
+
+_NEXT = np.array([1, 2, 3, 0])       # np.roll(q, -1, axis=0) of 4 corners, as an index
+_OPPOSITE = np.array([2, 3, 0, 1])   # np.roll(q, -2, axis=0)
 
 
 def quad_size(q: np.ndarray) -> tuple[float, float]:

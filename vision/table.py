@@ -220,13 +220,20 @@ class TableCalibration:
         jx, jy = p[1] - p[0], p[2] - p[0]
         return float(math.sqrt(abs(jx[0] * jy[1] - jx[1] * jy[0])))
 
-    def covers_marker(self, polygon_px: np.ndarray) -> bool:
-        """Whether the polygon (float[N, 2] frame px, e.g. a card's quad) holds a calibration marker:
-        one seen at calibration, or where the layout puts one (a marker not seen at calibration)."""
-        poly = np.asarray(polygon_px).astype(np.float32).reshape(-1, 1, 2)
+    def marker_centres_px(self) -> list[tuple[float, float]]:
+        """The frame-px centres :meth:`covers_marker` tests: of each marker seen at calibration, then of each
+        marker where the layout puts it."""
         centres = [m.mean(axis=0) for m in self.markers_px.values()]
         centres += [self.to_px(m.mean(axis=0, keepdims=True))[0] for m in self.layout.corners_mm.values()]
-        return any(cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0 for c in centres)
+        return [(float(c[0]), float(c[1])) for c in centres]
+
+    def covers_marker(self, polygon_px: np.ndarray, centres: list[tuple[float, float]] | None = None) -> bool:
+        """Whether the polygon (float[N, 2] frame px, e.g. a card's quad) holds a calibration marker:
+        one seen at calibration, or where the layout puts one (a marker not seen at calibration).
+        ``centres``: :meth:`marker_centres_px` when the caller tests many polygons (computed here otherwise)."""
+        poly = np.asarray(polygon_px).astype(np.float32).reshape(-1, 1, 2)
+        return any(cv2.pointPolygonTest(poly, c, False) >= 0
+                   for c in (self.marker_centres_px() if centres is None else centres))
 
     def on_marker(self, points_px: np.ndarray, frame_size: tuple[int, int] | None = None,
                   margin: float = MARKER_SHEET_MARGIN) -> np.ndarray:
