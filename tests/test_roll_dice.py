@@ -231,6 +231,33 @@ def test_a_face_is_pooled_over_the_colours_printed_alike():
     np.testing.assert_allclose(off[0, 0], [0.40, 0.50], atol=1e-9)
 
 
+def test_a_face_the_colour_lacks_gives_way_to_its_likeliest_own_face():
+    """Hand-worked (face temperature 0.04, impossible penalty 0.05): a red die (colour 0.98) whose settle symbol a
+    glare spot spoils matches white's ship template at 0.80, red's settle at 0.72, red's explore at 0.40. Red has no
+    ship face, so red/ship scores 0.80 - 0.05 = 0.75: ship is the likeliest face (red/ship 1 : red/settle e^-0.75 :
+    white/ship e^-2.64, face share 0.69). A red die cannot show ship: the read is red's likeliest own face, settle
+    (0.47 against explore's e^-8.75), never confident (capped at 0.5). When red's explore matches 0.71, settle holds
+    1 / (1 + e^-0.25) = 0.56 of red's own faces: still settle at the default share 0.5, unreadable at 0.6."""
+    from vision.roll_dice import RollDiceConfig
+    from vision.roll_dice.assemble import assemble
+    from vision.roll_dice.observations import TopFaces
+
+    pairs = (("white", "explore"), ("white", "ship"), ("red", "explore"), ("red", "settle"))
+    profile = DiceProfile(("white", "red"), ("explore", "settle", "ship"), pairs, np.zeros((2, 3)), pairs,
+                          np.zeros((4, 22 * 22), np.float32), 22)
+    tops = TopFaces(np.array([[100.0, 100.0, 40.0, 40.0, 0.0]]), np.ones(1), None, np.zeros((1, 3)))
+    colour_p = np.array([[0.02, 0.98]])
+    cfg = RollDiceConfig(face_temperature=0.04, impossible_penalty=0.05, confident_cap=0.5)
+    (die,) = assemble(tops, colour_p, np.array([[0.30, 0.80, 0.40, 0.72]]), profile, cfg)
+    assert (die.colour, die.face) == ("red", "settle")
+    assert die.confidence == pytest.approx(0.5)
+    close = np.array([[0.30, 0.80, 0.71, 0.72]])
+    (die,) = assemble(tops, colour_p, close, profile, cfg)
+    assert (die.colour, die.face) == ("red", "settle") and die.confidence <= 0.5
+    (die,) = assemble(tops, colour_p, close, profile, replace(cfg, allowed_face_share=0.6))
+    assert (die.colour, die.face) == ("red", None) and die.confidence <= 0.5
+
+
 def test_allowed_pairs_passed_by_the_caller(profile_a: DiceProfile):
     """Game knowledge as data: forbid red settle and a red settle die is no longer reported as certain."""
     allowed = ALLOWED - {("red", "settle")}

@@ -1,5 +1,6 @@
 """Stage 8 of the Roll dice reader: the joint colour x face decision per die with an "unreadable" option; a pair
-the profile does not allow is never reported as certain; one die per place."""
+the profile does not allow is never reported (the colour's own likeliest face instead) nor certain; one die per
+place."""
 
 from __future__ import annotations
 
@@ -148,8 +149,10 @@ def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: Dic
     pair's joint probability x the die's weight x the
     symbol's own certainty (its best NCC on the ramp ``face_sure_ramp``: the softmax only compares the
     templates, so a patch that matches every template badly is never sure of one). Pairs not in
-    ``profile.allowed`` never reach 0.9 (face None, confidence capped at ``confident_cap``), and neither
-    does an unreadable face, nor a face without a die's shape (die-likeness, through ``shape_support``).
+    ``profile.allowed`` never reach 0.9: the colour's die has no such face, so the face read is that colour's
+    likeliest own face (:func:`_likeliest_allowed`; None when none stands out), its confidence capped at
+    ``confident_cap``; neither does an unreadable face, nor a face without a die's shape (die-likeness, through
+    ``shape_support``).
     One die per place: of two reads closer than ``overlap_dist`` x their side, or whose top faces overlap by more
     than ``overlap_share`` of the smaller (:func:`top_overlap`), the surer one. ``template_pol``: each template's
     print polarity ``float[K]``, to pool a face's templates over the colours printed alike (:func:`joint_scores`)."""
@@ -189,9 +192,13 @@ def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: Dic
             conf = float(joint[cb, fb]) * die_p * float(sure[i])
         else:
             c, f, conf = c_best, None, 0.0
+        guessed = False
         if f is not None and (c, f) not in allowed:
-            f = None  # game knowledge: this colour has no such face, so the read is not trusted
-        if f is None:
+            # game knowledge: this colour's die has no such face (a glare spot or a strip of a side face changed the
+            # symbol), so the face read is the likeliest one this colour's die has, never trusted
+            f = _likeliest_allowed(joint[colours.index(c)], c, faces, allowed, config)
+            guessed = f is not None
+        if f is None or guessed:
             conf = min(float(colour_p[i, colours.index(c)]) * float(weight[i]), config.confident_cap)
         obs = RollDieObservation(c, f, rect_box(tops.rects[i]), float(np.clip(conf, 0.0, 1.0)))
         out.append((die_p * (1.0 + float(f is not None)), i, obs))
@@ -199,6 +206,23 @@ def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: Dic
     # overlap (a box half on a die and half on its side face or the table is that die): keep the surer one
     out.sort(key=lambda t: -t[0])
     return tuple(obs for _, _, obs in _one_per_place(out, tops.rects, config))
+
+
+def _likeliest_allowed(joint: np.ndarray, colour: str, faces: Sequence[str], allowed: set[tuple[str, str]],
+                       config: RollDiceConfig) -> str | None:
+    """The face of ``faces`` a die of ``colour`` has (its pair in ``allowed``) with the highest joint probability
+    ``joint`` ``float[F]`` (that colour's row of the read's joint colour x face probabilities), when it holds at least
+    ``allowed_face_share`` of what the faces that colour's die has hold together; None when no face of that colour is
+    allowed or none stands out so (the face is then unreadable)."""
+    own = np.array([(colour, f) in allowed for f in faces], bool)
+    if not own.any():
+        return None
+    p = np.where(own, joint, -1.0)
+    k = int(p.argmax())
+    total = float(joint[own].sum())
+    if total <= 0 or float(joint[k]) < config.allowed_face_share * total:
+        return None
+    return faces[k]
 
 
 def _one_per_place(out: list[tuple[float, int, RollDieObservation]], rects: np.ndarray,

@@ -150,6 +150,10 @@ class RollDiceConfig:
             when it stands in for the colour's own template (:func:`vision.roll_dice.assemble.joint_scores`;
             negative: the own template only).
         confident_cap: confidence cap of a read whose best pair is not allowed (and of an unreadable face).
+        allowed_face_share: a read whose best pair is not allowed (the colour's die has no such face) reads the face
+            the colour's die has with the highest probability, when that holds at least this share of what that
+            colour's faces hold together (else the face is unreadable); its confidence stays capped at
+            ``confident_cap``.
         match_ramp: (lo, hi) best template NCC that says "one of the owner's symbols is printed here":
             0 below lo, 1 above hi (the symbol evidence that a face is a die).
         shape_only: the most a face's shape alone (no symbol known) says it is a die.
@@ -358,6 +362,7 @@ class RollDiceConfig:
     impossible_penalty: float = 0.05
     pooled_penalty: float = 0.05
     confident_cap: float = 0.5
+    allowed_face_share: float = 0.5
     match_ramp: tuple[float, float] = (0.35, 0.6)
     shape_only: float = 0.5
     symbol_min: float = 0.4
