@@ -68,8 +68,8 @@ from vision.inference import RUNTIMES, InferenceConfig
 from vision.profiles import load_dice_faces
 from vision.roll_dice import RollDiceConfig, RollDiceReader, build_profile, rect_box
 
-STAGES = ("validate", "foreground", "candidates", "cnn", "tops", "dedupe", "faces", "pattern", "surface", "outline",
-          "sides", "colours", "assemble")
+STAGES = ("validate", "foreground", "candidates", "cnn", "tops", "dedupe", "faces", "pattern", "unsized", "surface",
+          "outline", "sides", "colours", "assemble")
 GENERATORS = ("synth", "scenes")
 COLOURS = synth.COLOURS
 

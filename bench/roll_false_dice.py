@@ -41,7 +41,7 @@ from vision.roll_dice.assemble import assemble, die_weights, symbol_weights
 from vision.roll_dice.candidates import edge_map
 from vision.roll_dice.foreground import foreground
 from vision.roll_dice.outline import square_outline
-from vision.roll_dice.reader import _cnn_boxes, _not_flat_art, _not_printed, _not_side
+from vision.roll_dice.reader import _cnn_boxes, _not_flat_art, _not_printed, _not_side, _not_vouched
 from vision.roll_dice.shape import die_likeness, pattern_axes, pattern_repeats, surface_returns
 from vision.roll_dice.tops import rect_box
 
@@ -58,7 +58,8 @@ def read_with_evidence(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceC
     found = _cnn_boxes(frame, reader._cnn, cfg)
     edges = edge_map(fg[0], cfg)
     tops_at = functools.partial(reader._tops_for, frame, fg, edges, found, cfg, timings, None)
-    _, _, tops, ncc = reader._search(tops_at, fg, edges, cfg, timings, {}, frame)
+    evidence, _, tops, ncc = reader._search(tops_at, fg, edges, cfg, timings, {}, frame)
+    tops = _not_vouched(tops, ncc, evidence, cfg)
     weight = die_weights(tops, ncc, cfg)
     pattern = pattern_repeats(frame, tops.rects, cfg, weight >= cfg.min_confidence)
     lattice = pattern_axes(frame, tops.rects, cfg, weight >= cfg.min_confidence, colour=cfg.repeat_axes_colour)[:, 1]

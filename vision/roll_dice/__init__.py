@@ -48,6 +48,9 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
    the windows they touch, window and template compared on the other pixels only (masked NCC), whichever way
    the die is printed; a die-like face matching poorly looked at again over wider shifts and a
    few scales (``relocate_faces``: a top face found a little off its die).
+6a. ``unsized`` (:func:`.reader._not_vouched`) -- where the size search found no size at which a face plainly shows a
+    die (an empty patterned table: the faces are read at the size the frame's blobs give), a face is a die only as
+    far as its own symbol is plainly one of the owner's: its shape and size vouch for nothing there.
 6b. ``surface`` (:func:`.reader._not_printed`, :func:`.shape.surface_returns`) -- once the die size is chosen, a face
     whose own body colour comes back just beyond its edges all round is a square printed on the table (a player
     board's numbered box, a playmat's ring), not a die standing on it: its die score is lowered, unless its symbol

@@ -213,6 +213,10 @@ class RollDiceConfig:
             raised (1 - ``raised_ramp`` of the two shares' sum) has its die score scaled by 1 - that product x (1 - its
             best template NCC on ``flat_match_ramp``: only a near-perfect match of the owner's symbols overrides the
             flat evidence; a board's digit matches a symbol at 0.55-0.75) (``flat_surface_ramp`` None: no test).
+        unsized_match_ramp: (lo, hi) best template NCC over which a face becomes a die where no die size is vouched
+            for (the size search's evidence below ``size_min_evidence``: no face of the frame plainly a die, the faces
+            read at the size the frame's blobs give, as on an empty playmat or cloth): each face's die score is scaled
+            by that ramp (None: no test).
         square_band, square_along, square_turns, square_step_ramp, square_contrast_ramp, square_noise_floor,
             square_ramp, square_match_ramp: the flat-art test (:func:`vision.roll_dice.outline.square_outline`): a die's
             top is a square whose four sides each show a straight edge (its bevel and sides, its shadow, the table); a
@@ -399,6 +403,7 @@ class RollDiceConfig:
     raised_ramp: tuple[float, float] = (0.2, 0.5)
     flat_surface_ramp: tuple[float, float] | None = (0.2, 0.4)
     flat_match_ramp: tuple[float, float] = (0.8, 0.95)
+    unsized_match_ramp: tuple[float, float] | None = (0.55, 0.75)
     square_band: tuple[float, float] = (0.75, 1.3)
     square_along: float = 0.7
     square_turns: tuple[float, ...] = (-30.0, 0.0, 30.0)

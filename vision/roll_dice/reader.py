@@ -211,7 +211,7 @@ class RollDiceReader:
         card's white border or a die known to be white, in this frame) of a white reference the table gives:
         the light's colour is then taken from it (:func:`vision.roll_dice.colours.estimate_light`) rather than from
         the dice alone. Returns a :class:`RollDiceRead` with per-stage timings (validate, foreground, candidates,
-        cnn, tops, dedupe, faces, pattern, surface, outline, sides, colours, assemble) in ms. Raises
+        cnn, tops, dedupe, faces, pattern, unsized, surface, outline, sides, colours, assemble) in ms. Raises
         :class:`BadFrame` for a bad frame, ``ValueError`` for a ``white`` that is not 3 finite numbers in 0..255.
 
         The die size is searched (:func:`tried_sides`, :func:`size_evidence`) on every frame; a reader built with
@@ -385,6 +385,8 @@ class RollDiceReader:
         if searched:
             best = self._search(tops_at, fg, edges, cfg, timings, looked, frame)
         evidence, chosen, tops, ncc = best
+        if size is None:
+            tops = stage("unsized", _not_vouched, tops, ncc, evidence, cfg)
         tops = stage("surface", _not_printed, frame, tops, ncc, cfg)
         tops = stage("outline", _not_flat_art, frame, tops, ncc, cfg)
         tops = stage("sides", _not_side, frame, tops, ncc, cfg)
@@ -423,6 +425,19 @@ def _not_printed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDi
             flat = returns * (1.0 - _ramp(raised, cfg.raised_ramp)) * (1.0 - _ramp(best, cfg.flat_match_ramp))
             printed = np.maximum(printed, flat)
     return _lowered(tops, 1.0 - printed)
+
+
+def _not_vouched(tops: TopFaces, ncc: np.ndarray, evidence: float, cfg: RollDiceConfig) -> TopFaces:
+    """The top faces with each face's die score scaled by its best template NCC on ``unsized_match_ramp`` where no
+    die size was vouched for: the size search's ``evidence`` (:func:`size_evidence` of the size chosen) is below
+    ``size_min_evidence``, so no face of the frame plainly shows one of the owner's symbols on a die's shape, and the
+    faces were found at the size the frame's blobs give (an empty patterned table: a playmat's print, a cloth's
+    checks). There a face's shape and size say nothing, and only a plain symbol makes it a die.
+    ``unsized_match_ramp`` None: no test. ``evidence`` a number; ``ncc`` ``float[N, K]``."""
+    if cfg.unsized_match_ramp is None or evidence >= cfg.size_min_evidence or len(tops.rects) == 0:
+        return tops
+    best = ncc.max(1) if ncc.size else np.zeros(len(tops.rects))
+    return _lowered(tops, _ramp(best, cfg.unsized_match_ramp))
 
 
 def _not_flat_art(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
