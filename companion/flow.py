@@ -492,7 +492,8 @@ class GameFlow:
         checked = parse_form(forms[form_id], values)
         for f in forms[form_id].fields:
             if f.others and checked.get(f.name) == player:
-                raise BadEntry(Text("{form}: {field}: {player} is you; choose another player ({players})",
+                raise BadEntry(Text("{form}: {field}: you cannot choose yourself ({player}); choose another player: "
+                                    "{players}",
                                     form=forms[form_id].label, field=f.label, player=player,
                                     players=Listing([n for n in f.choices if n != player])))
         kind, payload = self.spec.report_event(form_id, checked, player, ev)
