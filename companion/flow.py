@@ -110,9 +110,11 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
     if not isinstance(name, str) or not name.strip():
         raise BadEntry(Text("a player name is empty: give the player's name"))
     name = unicodedata.normalize("NFC", name.strip())  # "Zoe" + combining diaeresis is "Zoë"
-    if len(name) > MAX_NAME or "," in name or ":" in name:
-        raise BadEntry(Text("{name!r}: a name is at most {most} characters, without ',' or ':'", name=name[:20],
-                            most=MAX_NAME))
+    if len(name) > MAX_NAME:
+        raise BadEntry(Text("{name!r}…: a name is at most {most} characters; this one has {count}", name=name[:20],
+                            most=MAX_NAME, count=len(name)))
+    if "," in name or ":" in name:  # they part the players and their colours in a list: "Ann:red,Bob"
+        raise BadEntry(Text("{name!r}: a name may not hold ',' or ':'", name=name))
     if any(unicodedata.category(ch)[0] == "C" and ord(ch) not in EMOJI_JOINERS for ch in name):
         raise BadEntry(Text("{name!r}: a name may not hold control or invisible formatting characters", name=name[:20]))
     if not has_visible("".join(ch for ch in name if not _variation_selector(ch))):  # joiners alone show nothing
