@@ -259,17 +259,18 @@ def apply_box_config(args: argparse.Namespace) -> Config:
             config.values[s.key] = type(config.values[s.key])(given, given, f"flag {s.flag}")
         setattr(args, dest, config[s.key])
     _use_data_dir(config)
-    _with_box_settings(config)
+    _with_box_settings(config, demo=getattr(args, "command", None) == "demo")
     return config
 
 
-def _with_box_settings(config: Config) -> None:
-    """The settings screen's language over the file's (``box-settings.json`` in the data folder)."""
+def _with_box_settings(config: Config, demo: bool = False) -> None:
+    """The settings screen's language over the file's (``box-settings.json`` in the data folder; the demo's own file
+    for ``demo``)."""
     from companion.box_settings import overlay_config
     from companion.paths import DataFolderError
 
     try:
-        overlay_config(config)
+        overlay_config(config, demo=demo)
     except DataFolderError as exc:  # no data folder: the file's settings hold; a command that needs the folder says so
         log.debug("the settings screen's choices cannot be read: %s", exc)
     except OSError as exc:  # the folder is there but its settings file cannot be read: the file's settings hold
