@@ -651,6 +651,8 @@ def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
     try:
         if what is Action.NEXT_PHASE:
             events = flow.next_phase(origin)
+            if flow.over():  # the scores screen and the phones say the game ended, not the last round's note
+                return Outcome(events, Text("{title}: game over", title=flow.spec.title))
             table = flow.table()
             now = next((ph["label"] for ph in table.phases if ph.get("state") == "current"), None) or table.note
             return Outcome(
