@@ -37,11 +37,16 @@ BRIGHTNESS_STEP = 10
 """Percent per tap of the settings screen's brightness buttons."""
 
 
-def default_path() -> Path:
-    """``box-settings.json`` in the box's data folder."""
-    from companion.paths import data_dir
+def default_path(demo: bool = False) -> Path:
+    """``box-settings.json`` in the box's data folder; with ``demo``, the demo's own file
+    (:func:`companion.paths.demo_settings_path`), as the demo keeps its own database.
 
-    return data_dir() / FILE_NAME
+    Raises:
+        companion.paths.DataFolderError: the data folder cannot be made.
+    """
+    from companion.paths import data_dir, demo_settings_path
+
+    return demo_settings_path() if demo else data_dir() / FILE_NAME
 
 
 def _read(path: Path, quiet: bool = False) -> dict[str, Any]:
@@ -60,12 +65,13 @@ def _read(path: Path, quiet: bool = False) -> dict[str, Any]:
     return data
 
 
-def overlay_config(config: Any, path: Path | None = None) -> Any:
+def overlay_config(config: Any, path: Path | None = None, demo: bool = False) -> Any:
     """``config`` (:class:`companion.config.Config`) with the settings screen's language over the file's
-    (the language picked at the table wins until it is changed again); returns ``config``."""
+    (the language picked at the table wins until it is changed again); returns ``config``. ``path`` None: the
+    box's file, or the demo's with ``demo`` (:func:`default_path`)."""
     from companion.config import Value
 
-    path = default_path() if path is None else path
+    path = default_path(demo) if path is None else path
     # quiet: read before the log is set up (a bare line), and again by the box's BoxSettings, which says it once
     language = _read(path, quiet=True).get(LANGUAGE)
     if language in LANGUAGES and not config.origin(LANGUAGE).startswith(("flag", "environment")):

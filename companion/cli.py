@@ -569,7 +569,8 @@ def command_language(argv: Sequence[str]) -> tuple[str | None, list[str]]:
 
 def configured_language(argv: Sequence[str]) -> str:
     """The box's language as the configuration says it (``--config FILE`` on the line, else the file found;
-    ``$TABLETOP_LANGUAGE``; the settings screen's choice); English when none can be read."""
+    ``$TABLETOP_LANGUAGE``; the settings screen's choice, the demo's own for ``demo``); English when none can be
+    read."""
     from companion.box_settings import overlay_config
     from companion.config import load
 
@@ -579,8 +580,9 @@ def configured_language(argv: Sequence[str]) -> str:
             path = Path(argv[k + 1])
         elif arg.startswith("--config="):
             path = Path(arg.partition("=")[2])
+    demo = next((arg for arg in argv if not arg.startswith("-")), None) == "demo"  # the demo keeps its own settings
     try:
-        return str(overlay_config(load(path))["box.language"])
+        return str(overlay_config(load(path), demo=demo)["box.language"])
     except Exception:  # a configuration that cannot be read: the command says so itself, in English
         return "en"
 

@@ -110,9 +110,11 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
     if not isinstance(name, str) or not name.strip():
         raise BadEntry(Text("a player name is empty: give the player's name"))
     name = unicodedata.normalize("NFC", name.strip())  # "Zoe" + combining diaeresis is "Zoë"
-    if len(name) > MAX_NAME or "," in name or ":" in name:
-        raise BadEntry(Text("{name!r}: a name is at most {most} characters, without ',' or ':'", name=name[:20],
-                            most=MAX_NAME))
+    if len(name) > MAX_NAME:
+        raise BadEntry(Text("{name!r}…: a name is at most {most} characters; this one has {count}", name=name[:20],
+                            most=MAX_NAME, count=len(name)))
+    if "," in name or ":" in name:  # they part the players and their colours in a list: "Ann:red,Bob"
+        raise BadEntry(Text("{name!r}: a name may not hold ',' or ':'", name=name))
     if any(unicodedata.category(ch)[0] == "C" and ord(ch) not in EMOJI_JOINERS for ch in name):
         raise BadEntry(Text("{name!r}: a name may not hold control or invisible formatting characters", name=name[:20]))
     if not has_visible("".join(ch for ch in name if not _variation_selector(ch))):  # joiners alone show nothing
@@ -492,7 +494,8 @@ class GameFlow:
         checked = parse_form(forms[form_id], values)
         for f in forms[form_id].fields:
             if f.others and checked.get(f.name) == player:
-                raise BadEntry(Text("{form}: {field}: {player} is you; choose another player ({players})",
+                raise BadEntry(Text("{form}: {field}: you cannot choose yourself ({player}); choose another player: "
+                                    "{players}",
                                     form=forms[form_id].label, field=f.label, player=player,
                                     players=Listing([n for n in f.choices if n != player])))
         kind, payload = self.spec.report_event(form_id, checked, player, ev)
@@ -648,6 +651,8 @@ def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
     try:
         if what is Action.NEXT_PHASE:
             events = flow.next_phase(origin)
+            if flow.over():  # the scores screen and the phones say the game ended, not the last round's note
+                return Outcome(events, Text("{title}: game over", title=flow.spec.title))
             table = flow.table()
             now = next((ph["label"] for ph in table.phases if ph.get("state") == "current"), None) or table.note
             return Outcome(

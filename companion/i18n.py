@@ -268,6 +268,16 @@ def localize(value: Any, lang: str | None = None) -> Any:
     return value
 
 
+def _articles(said: str, lang: str) -> str:
+    """A message said in ``lang`` with its articles fitted to the words its placeholders brought (Hungarian's
+    "a(z) {name}": :func:`companion.articles.hungarian_articles`); other languages as they are."""
+    if lang != "hu":
+        return said
+    from companion.articles import hungarian_articles
+
+    return hungarian_articles(said)
+
+
 def _say(value: str, lang: str) -> str:
     if isinstance(value, Text):
         catalog = translations(lang)
@@ -276,10 +286,10 @@ def _say(value: str, lang: str) -> str:
         else:
             template = catalog.ngettext(value.template, value.plural_template, value.n or 0)
         if not value.params and value.plural_template is None:
-            return template
+            return _articles(template, lang)
         params = {k: localize(v, lang) for k, v in value.params.items()}
         try:
-            return template.format(**params)
+            return _articles(template.format(**params), lang)
         except (KeyError, IndexError, ValueError) as exc:  # a catalog entry that names other fields: the English
             log.warning("language %s: %r does not fit its parameters (%s); English is shown", lang, template, exc)
             return str(value)

@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.config import CONFIG_ENV, SETTINGS, Config, find_config, load, toml_value, user_config_path
-from companion.i18n import _, asked_language, localize, say
+from companion.config import CONFIG_ENV, SETTINGS, Config, Problem, find_config, load, toml_value, user_config_path
+from companion.i18n import _, asked_language, localize, message_of, say
 
 __all__ = ["OWNER_COMMANDS", "add_owner_parsers", "apply_box_config", "run_owner_command",
            "use_configured_data_dir"]
@@ -148,7 +148,8 @@ def cmd_config_show(args: argparse.Namespace) -> int:
 
 
 def cmd_config_check(path: Path | None) -> int:
-    """``companion config check [FILE]``: ``FILE: ok`` and exit 0, else one line per problem and exit 1."""
+    """``companion config check [FILE]``: ``FILE: ok`` and exit 0, else one line per problem and exit 1 (a
+    ``camera.source`` replay the box cannot open is one: :func:`_source_unopenable`)."""
     given = path
     path = path if path is not None else find_config()
     if path is None:
@@ -157,6 +158,9 @@ def cmd_config_check(path: Path | None) -> int:
         return EXIT_INPUT
     # the file alone: the environment's settings are not the file's business (only $TABLETOP_CONFIG, which may name it)
     config = load(given, env={CONFIG_ENV: os.environ.get(CONFIG_ENV, "")} if given is None else {})
+    unopenable = _source_unopenable(config)
+    if unopenable is not None:
+        config.problems.append(unopenable)
     if config.problems:
         for problem in config.problems:
             print(say(problem.text()))  # the file, line and key as written; what is wrong in the command's language
@@ -168,6 +172,30 @@ def cmd_config_check(path: Path | None) -> int:
         said = _("{path}: ok (version {version}, {given} of {count} settings set)")
     print(said.format(path=path, version=config.version, given=given, count=len(SETTINGS)))
     return EXIT_OK
+
+
+def _source_unopenable(config: Config) -> Problem | None:
+    """The file's ``camera.source`` when it names a file the box cannot replay (``replay:PATH``, a folder, photo or
+    video path, ``opencv:PATH``): opened and closed as ``run`` and ``doctor`` open it (``device.open_source``), so
+    ``config check`` names what they name (``/photos does not exist: ...``), at the file's line; None when it opens,
+    or names a camera (``auto``, ``picamera2``, ``opencv:N``: not opened here, the box's service may hold it;
+    ``companion doctor`` looks at it)."""
+    from device import DeviceError, open_source, parse_source
+
+    origin = config.origin("camera.source")
+    if config.path is None or not origin.startswith(str(config.path)):  # the default, or not the file's
+        return None
+    spec = str(config["camera.source"])
+    kind, target = parse_source(spec)  # the form was checked when the file was read
+    if not (kind == "replay" or (kind == "opencv" and isinstance(target, str))):
+        return None
+    try:
+        with open_source(spec, loop=False, hold_frames=1, realtime=False):
+            pass
+    except (DeviceError, ValueError) as exc:
+        line = origin.rpartition(":")[2]
+        return Problem(config.path, int(line) if line.isdigit() else None, "camera.source", message_of(exc))
+    return None
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -259,17 +287,18 @@ def apply_box_config(args: argparse.Namespace) -> Config:
             config.values[s.key] = type(config.values[s.key])(given, given, f"flag {s.flag}")
         setattr(args, dest, config[s.key])
     _use_data_dir(config)
-    _with_box_settings(config)
+    _with_box_settings(config, demo=getattr(args, "command", None) == "demo")
     return config
 
 
-def _with_box_settings(config: Config) -> None:
-    """The settings screen's language over the file's (``box-settings.json`` in the data folder)."""
+def _with_box_settings(config: Config, demo: bool = False) -> None:
+    """The settings screen's language over the file's (``box-settings.json`` in the data folder; the demo's own file
+    for ``demo``)."""
     from companion.box_settings import overlay_config
     from companion.paths import DataFolderError
 
     try:
-        overlay_config(config)
+        overlay_config(config, demo=demo)
     except DataFolderError as exc:  # no data folder: the file's settings hold; a command that needs the folder says so
         log.debug("the settings screen's choices cannot be read: %s", exc)
     except OSError as exc:  # the folder is there but its settings file cannot be read: the file's settings hold

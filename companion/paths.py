@@ -10,7 +10,7 @@ from pathlib import Path
 import platformdirs
 
 __all__ = ["APP_NAME", "DATA_DIR_ENV", "WEB_KEY_NAME", "DataFolderError", "data_dir", "default_db_path",
-           "demo_db_path", "web_secret_key"]
+           "demo_db_path", "demo_settings_path", "web_secret_key"]
 
 APP_NAME = "tabletop-companion"
 DATA_DIR_ENV = "TABLETOP_DATA_DIR"
@@ -66,6 +66,20 @@ def demo_db_path() -> Path:
     tag = hashlib.sha256(os.fsencode(root)).hexdigest()[:8]
     name = re.sub(r"[^A-Za-z0-9_.-]+", "-", root.name).strip("-.")[:40] or "checkout"
     return data_dir() / f"demo-{name}-{tag}.sqlite3"
+
+
+def demo_settings_path() -> Path:
+    """The demo's own settings screen file (``companion demo``), never the box's ``box-settings.json``.
+
+    Beside :func:`demo_db_path` and named after it (``demo-settings.json``, or
+    ``demo-<its folder's name>-<8 hex digits>-settings.json`` in the shared folder): a language, brightness or sound
+    picked during a demo is kept for the next demo of this checkout and leaves the real box as it was.
+
+    Raises:
+        DataFolderError: as :func:`data_dir`.
+    """
+    db = demo_db_path()
+    return db.with_name(f"{db.stem}-settings.json")
 
 
 WEB_KEY_NAME = "phone-view.key"

@@ -166,12 +166,13 @@ class Switchboard:
     def _export(self, act: Posted) -> Outcome:
         library = self.loop.library
         if library is None:
-            return Outcome([], "", Text("this box keeps no exports (start it without --game)"), NOT_ALLOWED)
+            return Outcome([], "", Text("this box keeps no game records to export"), NOT_ALLOWED)
         session = act.payload.session
         if session is None:
             current = self.loop.session
             if current is None or getattr(self.loop, "flow", None) is None:
-                raise BadEntry(Text("which game? open it in the history"))
+                raise BadEntry(Text("which game? open it in {history}, then tap {export} there",  # the buttons' words
+                                    history=Text("History"), export=Text("Export")))
             session = current.id
         files = library.export(session)
         return Outcome([], library.saved(files), changed=True,

@@ -10,6 +10,7 @@ import logging
 import numpy as np
 import pytest
 
+from companion import paths
 from companion.app import MainLoop
 from companion.cli import main
 from companion.flow import GameFlow, parse_players
@@ -112,10 +113,10 @@ def test_the_last_line_counts_the_reads_and_the_rolls_recorded_apart(tmp_path, c
 
 
 def test_a_damaged_settings_file_is_said_once(tmp_path, monkeypatch, caplog):
-    """box-settings.json (the settings screen's choices) cut short: the box goes on with the defaults and says so in
+    """The settings screen's choices (the demo's own file) cut short: the box goes on with the defaults and says so in
     one warning; it said it twice (once as a bare line before the log was set up, read for the language)."""
     monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
-    (tmp_path / "box-settings.json").write_text('{"language": "el", "bright', encoding="utf-8")
+    paths.demo_settings_path().write_text('{"language": "el", "bright', encoding="utf-8")  # the demo's own
     with caplog.at_level(logging.INFO):
         assert main(["demo", "--db", str(tmp_path / "s.sqlite3"), *BOX, "--max-frames", "1"]) == 0
     said = [r for r in caplog.records if "box settings" in r.getMessage()]
@@ -123,10 +124,10 @@ def test_a_damaged_settings_file_is_said_once(tmp_path, monkeypatch, caplog):
 
 
 def test_a_settings_file_nested_too_deeply_does_not_stop_the_box(tmp_path, monkeypatch, caplog):
-    """box-settings.json holding lists inside lists deeper than Python's parser goes: the box started with a
-    RecursionError traceback; now it goes on with the defaults and says so once, as for any damaged file."""
+    """The settings file (the demo's own) holding lists inside lists deeper than Python's parser goes: the box started
+    with a RecursionError traceback; now it goes on with the defaults and says so once, as for any damaged file."""
     monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
-    (tmp_path / "box-settings.json").write_text("[" * 100_000, encoding="utf-8")
+    paths.demo_settings_path().write_text("[" * 100_000, encoding="utf-8")  # the demo's own
     with caplog.at_level(logging.INFO):
         assert main(["demo", "--db", str(tmp_path / "s.sqlite3"), *BOX, "--max-frames", "1"]) == 0
     said = [r for r in caplog.records if "box settings" in r.getMessage()]

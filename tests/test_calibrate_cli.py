@@ -92,7 +92,7 @@ def test_lens_from_the_sheet_at_several_tilts(tmp_path, capsys):
                                                 "δείκτες)· χρειάζονται 3"),
                                          ("pl", "użyteczne widoki arkusza: 2 (klatki [2] pokazały za mało znaczników); "
                                                 "potrzeba 3"),
-                                         ("hu", "a lap használható nézetei: 2 (a(z) [2] képkockákon túl kevés jelölő "
+                                         ("hu", "a lap használható nézetei: 2 (a [2] képkockákon túl kevés jelölő "
                                                 "látszott); 3 kell")])
 def test_a_lens_that_cannot_be_fitted_is_said_in_the_commands_language(tmp_path, capsys, lang, words):
     """Two tilts of the sheet and a photo without it cannot fit a lens (three tilts at least): the refusal was

@@ -220,7 +220,7 @@ def test_enroll_name_that_is_a_path_is_refused_before_anything_is_read(tmp_path,
 @pytest.mark.parametrize(("lang", "cut_profile", "cut_deck"), [
     ("el", "δεν είναι έγκυρο JSON (χαλάει στη γραμμή 1, στήλη 14)", "κομμένο ή κατεστραμμένο: αντιγράψτε το ξανά"),
     ("pl", "nie jest poprawnym JSON-em (psuje się w wierszu 1, kolumnie 14)", "ucięty lub uszkodzony: skopiuj go"),
-    ("hu", "nem érvényes JSON (a(z) 1. sor 14. oszlopánál romlik el)", "csonka vagy sérült: másold át újra"),
+    ("hu", "nem érvényes JSON (az 1. sor 14. oszlopánál romlik el)", "csonka vagy sérült: másold át újra"),
 ])
 def test_a_profile_or_deck_cut_short_is_said_in_the_language(tmp_path, capsys, lang, cut_profile, cut_deck):
     img = tmp_path / "blank.png"

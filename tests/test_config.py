@@ -275,12 +275,43 @@ def test_config_check_names_a_camera_source_the_box_cannot_open(tmp_path, capsys
     assert line.endswith('the default "auto" is used')
 
 
-@pytest.mark.parametrize("source", ["auto", "picamera2:1", "opencv:0", "opencv:/videos/table.mp4", "replay:/photos",
-                                    "/media/usb/photos", "table.mp4"])
-def test_config_check_takes_every_form_of_camera_source(tmp_path, capsys, source):
-    """Every form of SPEC_FORMS passes, a folder or video that is not there yet too (a USB stick plugged in later)."""
-    good = write(tmp_path, f'[camera]\nsource = "{source}"\n', "good.toml")
+def _table_files(folder: Path) -> None:
+    """A folder of one photo (``photos/``) and a video (``table.mp4``, three frames) in ``folder``."""
+    import cv2
+    import numpy as np
+
+    (folder / "photos").mkdir()
+    assert cv2.imwrite(str(folder / "photos" / "t1.png"), np.full((48, 64, 3), 90, np.uint8))
+    video = cv2.VideoWriter(str(folder / "table.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), 5, (64, 48))
+    for grey in (0, 60, 120):
+        video.write(np.full((48, 64, 3), grey, np.uint8))
+    video.release()
+
+
+@pytest.mark.parametrize("source", ["auto", "picamera2:1", "opencv:0", "opencv:{here}/table.mp4",
+                                    "replay:{here}/photos", "{here}/photos", "table.mp4"])
+def test_config_check_takes_every_form_of_camera_source(tmp_path, capsys, monkeypatch, source):
+    """Every form of SPEC_FORMS passes: a camera without being opened (the box's service may hold it), a folder of
+    photos or a video that is there."""
+    _table_files(tmp_path)
+    monkeypatch.chdir(tmp_path)  # "table.mp4": a video of the folder the box starts in, as `run` reads it
+    good = write(tmp_path, f'[camera]\nsource = "{source.format(here=tmp_path)}"\n', "good.toml")
     assert main(["config", "check", str(good)]) == 0, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("source, why", [
+    ("replay:{here}/nonexistent", "{here}/nonexistent does not exist: give a folder of photos (.jpg"),
+    ("{here}/empty", "no images in the folder {here}/empty"),
+    ("opencv:{here}/gone.mp4", "no video file at {here}/gone.mp4"),
+])
+def test_config_check_names_a_replay_the_box_cannot_open(tmp_path, capsys, source, why):
+    """`camera.source = "replay:/nonexistent"` passed `config check` ("ok") while `run` stopped on it and `doctor`
+    failed its camera ('/nonexistent does not exist'); check now names it at its line, in the same words."""
+    (tmp_path / "empty").mkdir()
+    bad = write(tmp_path, f'version = 1\n[camera]\nsource = "{source.format(here=tmp_path)}"\n', "bad.toml")
+    assert main(["config", "check", str(bad)]) == 1
+    [line] = capsys.readouterr().out.splitlines()
+    assert line.startswith(f"{bad}:3: camera.source: {why.format(here=tmp_path)}"), line
 
 
 def test_a_bad_file_does_not_stop_the_box(tmp_path, monkeypatch, caplog):

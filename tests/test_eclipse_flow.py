@@ -353,7 +353,7 @@ def test_relations_with_yourself_are_not_offered_and_refused_in_the_players_word
     with pytest.raises(BadEntry) as refused:
         flow.report("Ann", "relations", {"with": "Ann"})
     said = str(refused.value)
-    assert "Ann is you; choose another player (Bob, Cy, Dee)" in said, said
+    assert "you cannot choose yourself (Ann); choose another player: Bob, Cy, Dee" in said, said
     assert "relations_formed" not in said and "session" not in said and "event" not in said
     # the engine's own refusal keeps its facts for players and its event and session for the log
     with pytest.raises(BadEvent) as engine:

@@ -35,3 +35,17 @@ def test_a_shrine_of_no_resource_colour_is_refused_in_the_players_words() -> Non
     with pytest.raises(BadEvent) as refused:
         play(FOUR, ("structure_built", "Bob", {"q": 2, "r": -2, "structure": "shrine", "colour": "grey"}))
     assert "jeden z: Pieniądze, Nauka, Materiały" in localize(refused.value.problem, "pl")
+
+
+def test_two_species_on_one_board_say_how_many_boards_carry_them_in_each_language() -> None:
+    """Terran Union and Planta are the two sides of one board (Rise of the Ancients p.3): Hungarian read "de csak
+    ezeken vannak: 1" ("but they are only on these: 1"); each language says the count of boards as a count."""
+    from companion.i18n import say
+    from rules import BadSettings
+    from tests.test_eclipse_game import GAME
+
+    with pytest.raises(BadSettings) as refused:
+        GAME.initial_state({"players": [{"name": "A", "species": "Terran Union"}, {"name": "B", "species": "Planta"}]})
+    assert "de csak 1 tábla hordozza őket" in say(refused.value, "hu")
+    assert "μόνο 1 ταμπλό τα έχουν" in say(refused.value, "el")
+    assert "liczba plansz, na których są: 1" in say(refused.value, "pl")

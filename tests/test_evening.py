@@ -343,3 +343,19 @@ def test_opening_a_game_on_the_chooser_is_refused_naming_where_players_open_it(s
     for lang in ("en", "el", "pl", "hu"):
         said = say(answer.error, lang)
         assert say(Text("History"), lang) in said and say(Text("Resume"), lang) in said and "(" not in said, said
+
+
+def test_export_on_the_chooser_is_refused_naming_the_buttons_that_do_it(store, tmp_path):
+    """A phone's {"action": "export"} without a game on the chooser read "which game? open it in the history": it
+    names History and its Export button in each language, as the buttons say them; nothing is written."""
+    from companion.i18n import Text, say
+
+    loop = evening(store, tmp_path)
+    assert loop.mode_name is ModeName.CHOOSE
+    answer = loop.dispatch({"action": Action.EXPORT_GAME, "origin": "phone"})
+    assert say(answer.error, "en") == "which game? open it in History, then tap Export there"
+    for lang in ("el", "pl", "hu"):
+        said = say(answer.error, lang)
+        assert say(Text("History"), lang) in said and say(Text("Export"), lang) in said, said
+        assert said != say(answer.error, "en") and "{" not in said, said
+    assert loop.mode_name is ModeName.CHOOSE and not (tmp_path / "exports").exists()

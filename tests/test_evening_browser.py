@@ -169,3 +169,43 @@ def test_the_owner_page_waits_for_the_touchscreen(browser, box, output_dir):  # 
         i18n.set_box_language("en")
         context.close()
     assert errors == []
+
+
+def test_a_rename_longer_than_a_name_may_be_is_offered_again_cut_to_fit(browser, box):  # noqa: F811
+    """The browser's own box for a new name takes any length: the box says the limit (MAX_NAME, 40 characters, as
+    the name field's) up front, and a longer answer comes back cut to 40 for the player to check, not sent to be
+    refused; the name sent is the one confirmed."""
+    from playwright.sync_api import expect
+
+    from companion.flow import MAX_NAME
+
+    loop, hub, server = box
+    context, page, errors = phone(browser)
+    asked: list[tuple[str, str]] = []
+    answers = iter([LONG + "Zoë-Ωmega", None])  # 49 letters, then whatever the box offers back
+
+    def answer(dialog) -> None:
+        asked.append((dialog.message, dialog.default_value))
+        typed = next(answers)
+        dialog.accept(dialog.default_value if typed is None else typed)
+
+    page.on("dialog", answer)
+    try:
+        page.goto(f"{server.url}join/{hub.pairing().secret}")
+        page.locator("#games button[data-game=among]").click()
+        expect(page.locator("#setup-section")).to_be_visible()
+        for name in ("Ann", "Bob"):
+            page.locator("#setup-name").fill(name)
+            page.locator("#setup-add").click()
+            expect(page.locator("#setup-players li", has_text=name)).to_have_count(1)
+        page.locator("#setup-players li", has_text="Bob").locator("button.rename").click()
+        expect(page.locator("#setup-players li", has_text=LONG)).to_have_count(1)
+        assert len(asked) == 2, asked
+        assert asked[0] == ("New name for Bob (at most 40 characters)", "Bob")
+        assert "at most 40 characters" in asked[1][0] and asked[1][1] == LONG  # the first 40 letters
+        assert len(LONG) == MAX_NAME
+        assert [p["name"] for p in loop.view()["game"]["players"]] == ["Ann", LONG]
+        expect(page.locator("#setup-result")).not_to_contain_text("at most")  # nothing refused
+    finally:
+        context.close()
+    assert errors == []

@@ -216,3 +216,37 @@ def test_colour_is_never_the_only_signal(store, tmp_path, output_dir):
     drawn = [text for text, _, _ in screen.drawn]
     assert "R" in drawn and "G" in drawn  # each seat's dot carries its colour's letter
     assert any(text.startswith(("\u25b6", ">")) for text in drawn) or screen.state is Screen.TABLE
+
+
+def test_the_scores_screen_says_the_game_ended_and_labels_its_rows_as_its_total(store, tmp_path, output_dir):
+    """After the last Next the footer still said the last round's note ('Year 4 of 4, round 6 of 6: Hands pass right
+    this year - ...', cut to 11 px) and the rows were labelled in lowercase ('credits') beside 'Total'. The Next that
+    ends the game says so; each row label starts with a capital, in every language."""
+    from companion import i18n
+    from companion.i18n import Text
+
+    hub = StateHub()
+    loop = evening(store, tmp_path, hub=hub)
+    screen = TouchScreen(pairing=hub.pairing)
+    do(loop, "choose_game", game="among")
+    do(loop, "setup_player", player="Ann")
+    do(loop, "setup_player", player="Bob")
+    do(loop, "setup_start")
+    for _ in range(24):  # Among the Stars: 4 years of 6 rounds (rulebook 4, 5)
+        do(loop, "next_phase")
+    assert loop.view()["status"]["message"] == "Among the Stars: game over"
+    try:
+        for lang, credits, total in (("en", "Credits", "Total"), ("el", "Μονάδες", "Σύνολο"), ("pl", "Kredyty", "Suma"),
+                                     ("hu", "Credit", "Összesen")):
+            i18n.set_box_language(lang)
+            shot(loop, screen, f"scores-over-{lang}", output_dir)
+            assert screen.state is Screen.SCORES
+            drawn = [str(text) for text, _, _ in screen.drawn]
+            assert credits in drawn and total in drawn and credits.lower() not in drawn, (lang, drawn)
+            ended = i18n.say(Text("{title}: game over", title="Among the Stars"), lang)
+            assert drawn.count(ended) == 2, (lang, drawn)  # the title, and the footer's status line
+            last_round = i18n.say(Text("Year {year} of {years}, round {round} of {rounds}", year=4, years=4, round=6,
+                                       rounds=6), lang)
+            assert not any(last_round in text for text in drawn), (lang, drawn)
+    finally:
+        i18n.set_box_language("en")

@@ -141,9 +141,11 @@ def test_an_empty_file_given_as_db_is_no_database_and_stays_empty(tmp_path, caps
     empty = tmp_path / "photo.jpg"
     empty.write_bytes(b"")
     assert main(["sessions", "--db", str(empty)]) == 3
-    assert capsys.readouterr().err.strip() == f"companion sessions: no session database at {empty}"
+    # named as what it is: "no session database at" a file the owner can see there would puzzle
+    said = f"{empty} is an empty file, not a session database: no game was recorded in it"
+    assert capsys.readouterr().err.strip() == f"companion sessions: {said}"
     assert main(["export", "--db", str(empty), "--json", str(tmp_path / "game.json")]) == 3
-    assert capsys.readouterr().err.strip() == f"companion export: no session database at {empty}"
+    assert capsys.readouterr().err.strip() == f"companion export: {said}"
     assert empty.stat().st_size == 0 and sorted(p.name for p in tmp_path.iterdir()) == ["photo.jpg"]
 
 

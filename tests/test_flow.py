@@ -359,3 +359,20 @@ def test_a_name_with_an_emoji_of_joined_parts_is_a_name(name):
 def test_control_and_invisible_characters_besides_emojis_are_still_refused(name):
     with pytest.raises(BadEntry, match="control or invisible|is empty"):
         check_player_name(name)
+
+
+def test_a_name_too_long_and_a_name_with_a_comma_are_each_refused_for_what_is_wrong():
+    """"Łukasz:x" was told "a name is at most 40 characters, without ',' or ':'" though it is 8 letters: each refusal
+    names the one problem (the length with the count, or the character), in each language."""
+    from companion.i18n import say
+
+    with pytest.raises(BadEntry) as colon:
+        check_player_name("Łukasz:x")
+    assert say(colon.value, "en") == "'Łukasz:x': a name may not hold ',' or ':'"
+    with pytest.raises(BadEntry) as long:
+        check_player_name("Ő" * 41)
+    assert say(long.value, "en") == f"'{'Ő' * 20}'…: a name is at most 40 characters; this one has 41"
+    for lang in ("el", "pl", "hu"):
+        assert "41" in say(long.value, lang) and "40" in say(long.value, lang), lang
+        assert "':'" in say(colon.value, lang) and "40" not in say(colon.value, lang), lang
+    assert check_player_name("Ő" * 40) == "Ő" * 40

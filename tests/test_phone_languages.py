@@ -36,7 +36,7 @@ def _phone(hub, lang: str | None = None, cookie: str | None = None, **kw):
 NOT_JSON = {"el": "δεν είναι έγκυρο JSON", "pl": "nie jest poprawnym JSON-em", "hu": "nem érvényes JSON"}
 MISSING_PLAYER = {"el": "λείπει το 'player': στείλτε το όνομα ενός παίκτη",
                   "pl": "brakuje 'player': wyślij imię gracza",
-                  "hu": "hiányzik a(z) 'player': küldd el egy játékos nevét"}
+                  "hu": "hiányzik a 'player': küldd el egy játékos nevét"}
 UNKNOWN_FIELD = {"el": "άγνωστο πεδίο 'playr'", "pl": "nieznane pole 'playr'", "hu": "ismeretlen mező: 'playr'"}
 TOO_LARGE = {"el": "μεγαλύτερο από 16 KiB", "pl": "większa niż 16 KiB", "hu": "16 KiB"}
 TOO_MANY = {"el": "το πολύ 2 αιτήματα σε 60 s", "pl": "najwyżej 2 żądania w ciągu 60 s",

@@ -165,6 +165,29 @@ def test_waiting_screen_before_first_publish(output_dir, hub):
     assert screen.buttons == {}
 
 
+def test_waiting_screen_says_scan_the_code_and_the_address_on_lines_of_their_own(output_dir, hub, monkeypatch):
+    """A long address (a name on the network, a port) no longer shrinks the words with it: "Phones: scan the code"
+    is one line at its own size under the code, the address the next line, both on the 800 x 480 screen."""
+    url = "http://companion-table-by-the-window.local:8080/"
+    screen = TouchScreen(phone_url=url)
+    drawn: dict[str, pygame.Rect] = {}
+    text_fit = TouchScreen.text_fit
+
+    def noted(self, text, *args, **kwargs):
+        drawn[text] = rect = text_fit(self, text, *args, **kwargs)
+        return rect
+
+    from companion.screen.dice import Waiting
+
+    monkeypatch.setattr(TouchScreen, "text_fit", noted)
+    screen.render(hub.snapshot())
+    screen.save_png(output_dir / "screen_waiting_long_address.png")
+    assert screen.state is Screen.WAITING
+    words, address = drawn["Phones: scan the code"], drawn[url]
+    assert Waiting().qr_rect(screen).bottom <= words.top and words.bottom <= address.top and address.bottom <= 480
+    assert words.height > address.height  # the words at their own size, not the size a long line allows
+
+
 def test_frame_to_surface_rejects_wrong_shapes():
     with pytest.raises(ValueError, match=r"uint8\[H, W, 3\]"):
         frame_to_surface(np.zeros((10, 10, 2), np.uint8), (100, 100))

@@ -355,3 +355,19 @@ def test_a_family_emoji_name_typed_on_a_phone_joins_the_game(store):
     answer = post_through_loop(phone, loop, "/api/setup", {"action": "player", "name": family + "\u202e",
                                                            "colour": "red", "version": 1, "key": "f2"})
     assert answer.status_code == 400 and [p["name"] for p in hub.snapshot().view["game"]["players"]] == [family]
+
+
+def test_an_unknown_player_is_said_as_a_greek_player_would_say_it(store):
+    """Removing or renaming a player no longer at the table read "κανένας παίκτης 'Nobody'" ("not any player"), a
+    word-for-word English: Greek says "δεν υπάρχει παίκτης" (there is no player)."""
+    from companion.flow import BadEntry
+    from companion.i18n import say
+
+    setup = TableSetup(store, FLOWS["race"])
+    setup.add_player("Ann")
+    for act in (lambda: setup.remove_player("Nobody"), lambda: setup.rename_player("Nobody", "Bob")):
+        with pytest.raises(BadEntry) as refused:
+            act()
+        assert say(refused.value, "el") == "δεν υπάρχει παίκτης 'Nobody'"
+        assert say(refused.value, "pl") == "nie ma gracza 'Nobody'"
+    assert setup.names == ["Ann"]

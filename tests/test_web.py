@@ -438,7 +438,7 @@ def test_phone_page_rename_button_posts_name_and_new_name():
     from importlib import resources
 
     js = (resources.files("companion") / "static" / "flow.js").read_text(encoding="utf-8")
-    assert 'action: "rename", name: p.name, new_name: name.trim()' in js
+    assert 'action: "rename", name: p.name, new_name: name }' in js  # askName's answer is trimmed and fits MAX_NAME
 
 
 def test_phone_global_undo_is_refused_in_a_game_and_undo_report_withdraws_only_mine(store, caplog):

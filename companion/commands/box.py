@@ -256,7 +256,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
     from device import Backlight
 
     buzzer_pin = args.buzzer_pin
-    box_settings = BoxSettings(_settings_file(), box_config["box.language"], Backlight.find(),
+    box_settings = BoxSettings(_settings_file(demo), box_config["box.language"], Backlight.find(),
                                buzzer=buzzer_pin is not None and not args.no_gpio)
     health, watched = _health_watch(box_config, db, source)
     library = Library(store, dice_reader=(lambda: reader) if reader is not None else D6Reader, make_camera=make_camera,
@@ -432,13 +432,14 @@ def live_spec(spec: str) -> bool:
     return text == "auto" or text.startswith("picamera2") or (text.startswith("opencv:") and text[7:].isdigit())
 
 
-def _settings_file() -> Path | None:
-    """Where the settings screen's choices are kept (``box-settings.json`` in the data folder), or None when the data
-    folder cannot be made (they then hold until the box stops)."""
+def _settings_file(demo: bool) -> Path | None:
+    """Where the settings screen's choices are kept (``box-settings.json`` in the data folder; the demo's own file for
+    a demo, which leaves the real box as it was), or None when the data folder cannot be made (they then hold until
+    the box stops)."""
     from companion.box_settings import default_path
 
     try:
-        return default_path()
+        return default_path(demo)
     except OSError as exc:
         log.warning("the settings screen's choices are not kept (%s)", exc)
         return None

@@ -158,12 +158,14 @@ def _holds_a_database(db: Path) -> bool:
     return db.is_file() and db.stat().st_size > 0
 
 def _no_db(db: Path, args: argparse.Namespace) -> str:
-    """The one line for a missing database, naming the box's and the demo's (a folder given as the database is
-    named as one: "no database at" a folder that is there would send the owner looking for it)."""
+    """The one line for a missing database, naming the box's and the demo's (a folder or an empty file given as the
+    database is named as one: "no database at" a path that is there would send the owner looking for it)."""
     from companion.paths import default_db_path, demo_db_path
 
     if db.is_dir():
         return _("{path} is a folder: give --db the session database file in it").format(path=db)
+    if db.is_file():  # there, but nothing in it: "no database at" a file that is there would puzzle
+        return _("{path} is an empty file, not a session database: no game was recorded in it").format(path=db)
     if args.db is not None:
         return _("no session database at {path}").format(path=db)
     box, demo = default_db_path(), demo_db_path()

@@ -46,14 +46,10 @@ class Waiting(ScreenState):
         if url:
             rect = self.qr_rect(ts)
             ts.draw_qr(ts.qr_url(view), rect)
-            ts.text_fit(
-                _("Phones: scan the code ({url})").format(url=url),
-                (w // 2, rect.bottom + ts.s(14)),
-                w - 40,
-                32,
-                TEXT,
-                anchor="midtop",
-            )
+            # two lines: the words at their own size, the address below (a long address shrinks alone)
+            said = ts.text_fit(_("Phones: scan the code"), (w // 2, rect.bottom + ts.s(10)), w - ts.s(40), 32, TEXT,
+                               anchor="midtop")
+            ts.text_fit(url, (w // 2, said.bottom + ts.s(2)), w - ts.s(40), 26, DIM, anchor="midtop", min_size=16)
         ts.draw_buttons(self.buttons(ts, view))
 
 

@@ -340,6 +340,13 @@ def shown_categories(players: list[dict[str, Any]]) -> list[str]:
     return [c for c in out if any(p["breakdown"].get(c, 0) for p in players)] or out
 
 
+def row_label(category: str) -> str:
+    """A score category (the rules' lowercase word as said in the box's language: ``"credits"``, ``"κόσμοι"``) as a
+    row label of the scores table, beside its ``Total``: its first letter capital (``"Credits"``, ``"Κόσμοι"``); a
+    label that starts with a capital, a digit or a sign is left as it is."""
+    return category[:1].title() + category[1:]
+
+
 class Scores(ScreenState):
     """End of a flow game: the breakdown by category, each player's total, the winner."""
 
@@ -414,7 +421,7 @@ def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, win
         ts.text_fit(name, (x + col_w // 2, table.y), col_w - 6, min(30, size + 2), colour, anchor="midtop", min_size=12)
     y = table.y + row_h
     for cat in categories:
-        ts.text_fit(cat, (table.x, y), label_w - 6, size - 2, DIM, min_size=12)
+        ts.text_fit(row_label(cat), (table.x, y), label_w - 6, size - 2, DIM, min_size=12)
         for k, p in enumerate(players):
             x = table.x + label_w + k * col_w
             ts.text_fit(str(p["breakdown"].get(cat, 0)), (x + col_w // 2, y), col_w - 6, size, TEXT, anchor="midtop",

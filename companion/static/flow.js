@@ -17,6 +17,24 @@
   let me = { joined: document.body.dataset.joined === "1", seats: [], message: null }; // until /api/events says
   let picking = false; // the seat picker is open although this phone has a seat (to claim another)
 
+  // A player's new name, asked in the browser's own box (its field takes any length): a longer name is offered again
+  // cut to the box's limit (the name field's maxlength, counted in characters as the box counts them) until it
+  // fits or the player cancels. Returns the trimmed name, or null when cancelled.
+  function askName(old) {
+    const most = $("setup-name").maxLength > 0 ? $("setup-name").maxLength : 40;
+    let question = format(_("New name for {player} (at most {most} characters)"), { player: old, most: most });
+    let offered = old;
+    for (;;) {
+      const answer = window.prompt(question, offered);
+      if (answer === null) return null;
+      const letters = Array.from(answer.trim().normalize("NFC"));
+      if (letters.length <= most) return letters.join("");
+      offered = letters.slice(0, most).join("").trim();
+      question = format(_("A name is at most {most} characters: here it is cut to fit. New name for {player}"),
+        { player: old, most: most });
+    }
+  }
+
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
@@ -198,9 +216,9 @@
       const rn = el("button", "rename needs-join", _("Rename"));
       rn.type = "button";
       rn.addEventListener("click", () => {
-        const name = window.prompt(format(_("New name for {player}"), { player: p.name }), p.name);
-        if (name && name.trim() && name.trim() !== p.name) {
-          post("/api/setup", { action: "rename", name: p.name, new_name: name.trim() }, "setup-result");
+        const name = askName(p.name);
+        if (name && name !== p.name) {
+          post("/api/setup", { action: "rename", name: p.name, new_name: name }, "setup-result");
         }
       });
       // the game's per-player options (a species, a race): each player's entry, checked by the box at once

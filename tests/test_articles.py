@@ -1,0 +1,50 @@
+"""Hungarian's definite article before a word a placeholder brought: "a" before a consonant sound, "az" before a
+vowel sound (hand-worked from Hungarian grammar: "az alma", "a körte", "az 5.", "a 10.", "az 1000", "az 50")."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.articles import hungarian_article, hungarian_articles
+from companion.i18n import Text, say
+
+
+@pytest.mark.parametrize(("following", "article"), [
+    ("Név", "a"), ("Eclipse", "az"), ("Ann", "az"), ("Bob", "a"), ("Őrs", "az"), ("Úrhölgy", "az"), ("Zoë", "a"),
+    ("'pink'", "a"), ("„Export”", "az"), ("(Előzmények)", "az"),
+    ("1. sor", "az"),      # egy, első
+    ("5. kör", "az"),      # öt, ötödik
+    ("10. kör", "a"),      # tíz
+    ("15 pont", "a"),      # tizenöt
+    ("50 pont", "az"),     # ötven
+    ("100 pont", "a"),     # száz
+    ("233. állapot", "a"), # kétszázharminchárom
+    ("500 pont", "az"),    # ötszáz
+    ("1000 pont", "az"),   # ezer
+    ("5000 pont", "az"),   # ötezer
+    ("12000 pont", "a"),   # tizenkétezer
+    ("0", "a"),            # nulla
+    ("S oszlop", "az"),    # es: a capital letter alone
+    ("Sam", "a"),
+])
+def test_the_article_goes_by_the_first_sound_of_the_next_word(following, article):
+    assert hungarian_article(following) == article
+
+
+@pytest.mark.parametrize("following", ["/home/pi/x.json", "", "— semmi", "[] lista"])
+def test_a_word_whose_first_sound_is_not_plain_keeps_a_z(following):
+    assert hungarian_article(following) is None
+    assert hungarian_articles(f"a(z) {following}") == f"a(z) {following}"
+
+
+def test_every_a_z_of_a_message_is_fitted_and_a_capital_stays_a_capital():
+    fitted = hungarian_articles("A(z) Eclipse a(z) 5. körben a(z) Név mezőt kéri")
+    assert fitted == "Az Eclipse az 5. körben a Név mezőt kéri"
+    assert hungarian_articles("szia(z) x") == "szia(z) x"  # not an article
+
+
+def test_a_message_said_in_hungarian_has_the_article_of_its_placeholder_and_other_languages_are_untouched():
+    """The phone's "the name is too long" read "a(z) Név hosszabb 40 karakternél"."""
+    said = Text("{field} is longer than {most} characters", field=Text("Name"), most=40)
+    assert say(said, "hu") == "a Név hosszabb 40 karakternél"
+    assert say(said, "en") == "Name is longer than 40 characters"
