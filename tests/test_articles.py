@@ -50,6 +50,18 @@ def test_a_message_said_in_hungarian_has_the_article_of_its_placeholder_and_othe
     assert say(said, "en") == "Name is longer than 40 characters"
 
 
+@pytest.mark.parametrize(("following", "article"), [
+    ("x oszlop", "az"),  # iksz
+    ("s sor", "az"),     # es
+    ("f", "az"),         # ef
+    ("b oszlop", "a"),   # bé
+    ("k", "a"),          # ká
+])
+def test_a_small_letter_alone_takes_the_article_of_its_name_as_a_capital_does(following, article):
+    assert hungarian_article(following) == article
+    assert hungarian_article(following[0].upper() + following[1:]) == article
+
+
 def test_a_command_line_message_filled_after_translation_prints_its_article_fitted(tmp_path, capsys, monkeypatch):
     """`companion --language hu run --port 500000` printed 'a(z) 500000 port kívül esik ...' and `read --cards
     eclipse` (a deck that does not load) 'a(z) eclipse pakli nem tölthető be': the message is translated first and
