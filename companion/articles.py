@@ -14,7 +14,7 @@ import re
 __all__ = ["hungarian_article", "hungarian_articles"]
 
 _VOWELS = frozenset("aáeéiíoóöőuúüű")
-_VOWEL_LETTER_NAMES = frozenset("FLMNRSXY")  # ef, el, em, en, er, es, iksz, ipszilon: a capital letter alone
+_VOWEL_LETTER_NAMES = frozenset("FLMNRSXY")  # ef, el, em, en, er, es, iksz, ipszilon: a letter alone, either case
 _OPENERS = "'\"„“”«»‘’([{"  # quotes and brackets the word sits in: the article goes by the word inside
 _MARK = re.compile(r"\b([aA])\(z\) ")
 
@@ -45,7 +45,7 @@ def hungarian_article(following: str) -> str | None:
     first = word[0]
     if not first.isalpha():
         return None
-    if first in _VOWEL_LETTER_NAMES and (len(word) == 1 or not word[1].isalpha()):  # a letter alone: "az S oszlop"
+    if first.upper() in _VOWEL_LETTER_NAMES and (len(word) == 1 or not word[1].isalpha()):  # "az S oszlop", "az x"
         return "az"
     return "az" if first.lower() in _VOWELS else "a"
 

@@ -503,15 +503,39 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+class _FittedStream:
+    """The command's standard output or error, each text fitted to its language as it is written: a message
+    translated first and filled after (``_("...").format(...)``, argparse's own lines) reaches here finished, with
+    Hungarian's "a(z) {x}" still open, and is printed with the article its word takes
+    (:func:`companion.articles.hungarian_articles`: "az 500000 port", "az eclipse pakli"); other languages, and
+    anything but ``str``, pass as they are. Everything else (``fileno``, ``buffer``, ``flush``) is the stream's."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: Any) -> Any:
+        if isinstance(text, str) and i18n.current_language() == "hu":
+            from companion.articles import hungarian_articles
+
+            text = hungarian_articles(text)
+        return self._stream.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``companion`` console script; returns the exit code. Its messages and ``--help`` speak
-    the language given with ``--language`` (anywhere on the line), else the box's (:func:`command_language`)."""
+    the language given with ``--language`` (anywhere on the line), else the box's (:func:`command_language`);
+    what it prints is fitted to that language where it is printed (:class:`_FittedStream`)."""
     import os
 
     from companion.paths import DATA_DIR_ENV
 
     box, asked = i18n.box_language(), i18n.asked_language()
     data_folder = os.environ.get(DATA_DIR_ENV)
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _FittedStream(sys.stdout), _FittedStream(sys.stderr)
     try:
         return _main(argv)
     except BrokenPipeError:  # output piped into `head` and closed early: not an error of ours
@@ -533,7 +557,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(_("companion: {problem}").format(problem=problem), file=sys.stderr)
         # no data folder: no session database, profile or calibration to work with (exit 3), not a bad input file
         return EXIT_DEVICE if isinstance(exc, DataFolderError) else EXIT_INPUT
-    finally:  # an in-process caller (a test, a script) gets its languages back
+    finally:  # an in-process caller (a test, a script) gets its languages and streams back
+        sys.stdout, sys.stderr = streams
         i18n.set_box_language(box)
         i18n.ask_language(asked)
         if data_folder is None:  # the configuration's data folder was this command's only

@@ -48,3 +48,42 @@ def test_a_message_said_in_hungarian_has_the_article_of_its_placeholder_and_othe
     said = Text("{field} is longer than {most} characters", field=Text("Name"), most=40)
     assert say(said, "hu") == "a Név hosszabb 40 karakternél"
     assert say(said, "en") == "Name is longer than 40 characters"
+
+
+@pytest.mark.parametrize(("following", "article"), [
+    ("x oszlop", "az"),  # iksz
+    ("s sor", "az"),     # es
+    ("f", "az"),         # ef
+    ("b oszlop", "a"),   # bé
+    ("k", "a"),          # ká
+])
+def test_a_small_letter_alone_takes_the_article_of_its_name_as_a_capital_does(following, article):
+    assert hungarian_article(following) == article
+    assert hungarian_article(following[0].upper() + following[1:]) == article
+
+
+def test_a_command_line_message_filled_after_translation_prints_its_article_fitted(tmp_path, capsys, monkeypatch):
+    """`companion --language hu run --port 500000` printed 'a(z) 500000 port kívül esik ...' and `read --cards
+    eclipse` (a deck that does not load) 'a(z) eclipse pakli nem tölthető be': the message is translated first and
+    filled after, so the printed line is where its article is fitted (ötszázezer: "az"; eclipse: "az")."""
+    from companion.cli import main
+    from companion.commands.box import demo_photos
+
+    with pytest.raises(SystemExit):
+        main(["--language", "hu", "run", "--port", "500000"])
+    err = capsys.readouterr().err
+    assert "az 500000 port" in err and "a(z)" not in err, err
+    with pytest.raises(SystemExit):
+        main(["--language", "hu", "run", "--port", "70000"])
+    err = capsys.readouterr().err
+    assert "a 70000 port" in err and "a(z)" not in err, err
+
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    (tmp_path / "data" / "decks").mkdir(parents=True)
+    (tmp_path / "data" / "decks" / "eclipse.npz").write_bytes(b"not a deck at all" * 10)
+    photo = str(sorted(demo_photos().glob("*.jpg"))[0])
+    assert main(["--language", "hu", "read", photo, "--cards", "eclipse"]) == 2
+    err = capsys.readouterr().err
+    assert "az eclipse pakli" in err and "a(z)" not in err, err
+    assert main(["--language", "en", "read", photo, "--cards", "eclipse"]) == 2
+    assert "cannot load deck eclipse" in capsys.readouterr().err

@@ -209,3 +209,51 @@ def test_a_rename_longer_than_a_name_may_be_is_offered_again_cut_to_fit(browser,
     finally:
         context.close()
     assert errors == []
+
+
+@pytest.mark.parametrize("locale, lang, credits, total", [("pl-PL", "pl", "Kredyty", "Suma"),
+                                                          ("el-GR", "el", "Μονάδες", "Σύνολο"),
+                                                          ("hu-HU", "hu", "Credit", "Összesen")])
+def test_the_phones_score_rows_are_labelled_with_a_capital_as_their_total_is(browser, box, locale, lang,  # noqa: F811
+                                                                             credits, total):
+    """The phone's scores table labelled its rows in lowercase ('kredyty') beside 'Suma', where the touchscreen's
+    says 'Kredyty': each row label starts with a capital in the phone's language, at the end of the game and in the
+    history (the same table)."""
+    from playwright.sync_api import expect
+
+    from companion import i18n
+
+    loop, hub, server = box
+    context, page, errors = phone(browser, locale)
+    try:
+        page.goto(f"{server.url}join/{hub.pairing().secret}")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        page.locator("#games button[data-game=among]").click()
+        expect(page.locator("#setup-section")).to_be_visible()
+        for name in ("Ann", "Bob"):
+            page.locator("#setup-name").fill(name)
+            page.locator("#setup-add").click()
+            expect(page.locator("#setup-players li", has_text=name)).to_have_count(1)
+        page.locator("#setup-start").click()
+        expect(page.locator("#setup-section")).to_be_hidden()
+        for _ in range(24):  # Among the Stars: 4 years of 6 rounds (rulebook 4, 5)
+            hub.request("next_phase", "touchscreen", 10.0)
+        expect(page.locator("#score-section")).to_be_visible()
+        labels = page.locator("#scores tr td:first-child").all_text_contents()
+        assert credits in labels and total in labels and credits.lower() not in labels, labels
+        assert all(label[:1] == label[:1].upper() for label in labels), labels
+        # the box is on its scores (its nav offers a new game) before the phone asks for the history, which it
+        # opens on the box's page
+        expect(page.locator("#box-nav button[data-box-action=games]")).to_have_text(
+            i18n.translations(lang).gettext("New game"))
+        page.locator("#box-nav button[data-box-action=history]").click()
+        expect(page.locator("#nav-result")).to_have_class("action-result ok")
+        page.reload()
+        expect(page.locator("body")).to_have_attribute("data-page", "box")
+        page.locator("#history-list button").first.click()
+        expect(page.locator("#history-open")).to_be_visible()
+        labels = page.locator("#history-scores tr td:first-child").all_text_contents()
+        assert credits in labels and total in labels and credits.lower() not in labels, labels
+    finally:
+        context.close()
+    assert errors == []

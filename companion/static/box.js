@@ -287,8 +287,24 @@ window.Box = (function () {
     }
   }
 
-  // A game's scores in a <table>: a row per category, a column per player, the totals; with `finished` the
-  // winners' totals carry a star (not only a colour).
+  // A score category (the rules' lowercase word in the phone's language: "kredyty", "μονάδες") as a row label of the
+  // scores table, beside its "Total": its first letter a capital in the phone's language ("Kredyty", "Μονάδες"), as
+  // the touchscreen's table has it; a label that starts with a capital, a digit or a sign is as it was.
+  function rowLabel(category) {
+    const text = String(category);
+    if (!text) return text;
+    const first = String.fromCodePoint(text.codePointAt(0));
+    let upper = first.toUpperCase();
+    try {
+      upper = first.toLocaleUpperCase(words().lang || document.documentElement.lang || "en");
+    } catch (err) {
+      // a language tag the browser does not know: the letter's plain capital
+    }
+    return upper + text.slice(first.length);
+  }
+
+  // A game's scores in a <table>: a row per category (labelled with a capital), a column per player, the totals;
+  // with `finished` the winners' totals carry a star (not only a colour).
   function scoreTable(table, result, finished) {
     const cell = (tag, className, text) => {
       const node = document.createElement(tag);
@@ -308,7 +324,7 @@ window.Box = (function () {
     }
     for (const cat of categories) {
       const tr = document.createElement("tr");
-      tr.append(cell("td", "", cat));
+      tr.append(cell("td", "", rowLabel(cat)));
       for (const p of result.players) tr.append(cell("td", "", String(p.breakdown[cat] || 0)));
       table.append(tr);
     }
