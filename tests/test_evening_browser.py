@@ -247,13 +247,53 @@ def test_the_phones_score_rows_are_labelled_with_a_capital_as_their_total_is(bro
         expect(page.locator("#box-nav button[data-box-action=games]")).to_have_text(
             i18n.translations(lang).gettext("New game"))
         page.locator("#box-nav button[data-box-action=history]").click()
-        expect(page.locator("#nav-result")).to_have_class("action-result ok")
-        page.reload()
-        expect(page.locator("body")).to_have_attribute("data-page", "box")
+        expect(page.locator("body")).to_have_attribute("data-page", "box")  # the page follows the box by itself
         page.locator("#history-list button").first.click()
         expect(page.locator("#history-open")).to_be_visible()
         labels = page.locator("#history-scores tr td:first-child").all_text_contents()
         assert credits in labels and total in labels and credits.lower() not in labels, labels
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_a_phone_without_a_seat_follows_the_box_however_soon_after_its_last_page_it_moves(browser, box):  # noqa: F811
+    """A joined phone that claimed no seat, on a finished game's scores, stayed on the game's page when the box went
+    to its history moments (under 1.5 s) after the phone's last page load: the guard against a reload loop dropped
+    the move and drew the history's state on the game's page. The phone's clock stands still here, so every move
+    comes 'moments after' the last load: the phone still follows the box to its history (a tap on the phone) and
+    to a new game (taps on the touchscreen)."""
+    from playwright.sync_api import expect
+
+    loop, hub, server = box
+    context, page, errors = phone(browser, "pl-PL")
+    try:
+        page.clock.set_fixed_time("2026-12-04T20:00:00")
+        page.goto(f"{server.url}join/{hub.pairing().secret}")
+        page.locator("#games button[data-game=among]").click()
+        expect(page.locator("body")).to_have_attribute("data-page", "flow")
+        expect(page.locator("#setup-section")).to_be_visible()
+        for name in ("Ann", "Bob"):
+            page.locator("#setup-name").fill(name)
+            page.locator("#setup-add").click()
+            expect(page.locator("#setup-players li", has_text=name)).to_have_count(1)
+        page.locator("#setup-start").click()
+        expect(page.locator("#setup-section")).to_be_hidden()
+        for _ in range(24):  # Among the Stars: 4 years of 6 rounds (rulebook 4, 5)
+            hub.request("next_phase", "touchscreen", 10.0)
+        expect(page.locator("#score-section")).to_be_visible()
+        assert loop.view()["mode"] == "scores"
+        page.locator("#box-nav button[data-box-action=history]").click()
+        expect(page.locator("body")).to_have_attribute("data-page", "box")
+        expect(page.locator("#history-section")).to_be_visible()
+        expect(page.locator("#history-list button")).to_have_count(1)
+        # the touchscreen: Games, then a new game; the phone comes along to the new game's setup
+        assert hub.request("games", "touchscreen", 10.0)["error"] is None
+        expect(page.locator("#choose-section")).to_be_visible()
+        assert hub.request("choose_game", "touchscreen", 10.0, game="among")["error"] is None
+        expect(page.locator("body")).to_have_attribute("data-page", "flow")
+        expect(page.locator("#setup-section")).to_be_visible()
+        expect(page.locator("#setup-players li")).to_have_count(0)
     finally:
         context.close()
     assert errors == []

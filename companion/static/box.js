@@ -220,25 +220,48 @@ window.Box = (function () {
   }
 
   // The page a state is drawn on (companion.web.page_for): a mode of the box that another page draws loads that
-  // page (once: a page loaded for this mode does not load again).
+  // page. Loads are at least FOLLOW_GAP_MS apart: a move that comes sooner (the box tapped to its history moments
+  // after this page loaded) waits out the gap, then loads the page of the box's mode then; never dropped, and no
+  // state of another page is drawn here meanwhile. A state that already loaded its page once and still finds
+  // itself on another (the box and this page disagree) is drawn where it is: never a reload loop.
   const BOX_MODES = ["choose", "history", "settings"];
   const FLOW_MODES = ["setup", "play", "scores", "calibration"];
+  const FOLLOW_GAP_MS = 1500;
+  const FOLLOWED_KEY = "tabletop-companion-followed"; // {at: ms, version, page} of the last load a state asked for
+  let followTimer = null;
   function pageFor(state) {
     const mode = state && state.mode;
     if (BOX_MODES.includes(mode)) return "box";
     if (FLOW_MODES.includes(mode) || (state && state.game && state.game.flow)) return "flow";
     return "dice";
   }
+  function followed() {
+    try {
+      const last = JSON.parse(sessionStorage.getItem(FOLLOWED_KEY) || "{}");
+      return last && typeof last === "object" ? last : {};
+    } catch (err) {
+      return {};
+    }
+  }
   function follow(state) {
     const here = document.body.dataset.page;
     if (!here || here === "owner" || !state || typeof state.version !== "number") return false;
     const there = pageFor(state);
-    if (there === here) return false;
-    const key = "tabletop-companion-followed";
-    const last = Number(sessionStorage.getItem(key) || "0");
-    if (Date.now() - last < 1500) return false; // never a reload loop
-    sessionStorage.setItem(key, String(Date.now()));
-    window.location.reload();
+    if (there === here) { // the box came back to this page's mode before a waiting load: stay
+      clearTimeout(followTimer);
+      followTimer = null;
+      return false;
+    }
+    const last = followed();
+    if (last.version === state.version && last.page === there) return false; // never a reload loop
+    const mark = { version: state.version, page: there };
+    clearTimeout(followTimer);
+    const at = Number(last.at) || 0;
+    const wait = Math.max(0, Math.min(FOLLOW_GAP_MS, at + FOLLOW_GAP_MS - Date.now()));
+    followTimer = setTimeout(() => {
+      sessionStorage.setItem(FOLLOWED_KEY, JSON.stringify(Object.assign({ at: Date.now() }, mark)));
+      window.location.reload();
+    }, wait);
     return true;
   }
 
