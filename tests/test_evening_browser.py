@@ -211,6 +211,25 @@ def test_a_rename_longer_than_a_name_may_be_is_offered_again_cut_to_fit(browser,
     assert errors == []
 
 
+def _play_among_to_its_scores(page, hub) -> None:
+    """On a joined phone ``page``: pick Among the Stars, seat Ann and Bob, start, and let the touchscreen end the
+    game (4 years of 6 rounds, rulebook 4, 5) until the phone shows the scores."""
+    from playwright.sync_api import expect
+
+    page.locator("#games button[data-game=among]").click()
+    expect(page.locator("body")).to_have_attribute("data-page", "flow")
+    expect(page.locator("#setup-section")).to_be_visible()
+    for name in ("Ann", "Bob"):
+        page.locator("#setup-name").fill(name)
+        page.locator("#setup-add").click()
+        expect(page.locator("#setup-players li", has_text=name)).to_have_count(1)
+    page.locator("#setup-start").click()
+    expect(page.locator("#setup-section")).to_be_hidden()
+    for _ in range(24):
+        hub.request("next_phase", "touchscreen", 10.0)
+    expect(page.locator("#score-section")).to_be_visible()
+
+
 @pytest.mark.parametrize("locale, lang, credits, total", [("pl-PL", "pl", "Kredyty", "Suma"),
                                                           ("el-GR", "el", "Μονάδες", "Σύνολο"),
                                                           ("hu-HU", "hu", "Credit", "Összesen")])
@@ -228,17 +247,7 @@ def test_the_phones_score_rows_are_labelled_with_a_capital_as_their_total_is(bro
     try:
         page.goto(f"{server.url}join/{hub.pairing().secret}")
         expect(page.locator("html")).to_have_attribute("lang", lang)
-        page.locator("#games button[data-game=among]").click()
-        expect(page.locator("#setup-section")).to_be_visible()
-        for name in ("Ann", "Bob"):
-            page.locator("#setup-name").fill(name)
-            page.locator("#setup-add").click()
-            expect(page.locator("#setup-players li", has_text=name)).to_have_count(1)
-        page.locator("#setup-start").click()
-        expect(page.locator("#setup-section")).to_be_hidden()
-        for _ in range(24):  # Among the Stars: 4 years of 6 rounds (rulebook 4, 5)
-            hub.request("next_phase", "touchscreen", 10.0)
-        expect(page.locator("#score-section")).to_be_visible()
+        _play_among_to_its_scores(page, hub)
         labels = page.locator("#scores tr td:first-child").all_text_contents()
         assert credits in labels and total in labels and credits.lower() not in labels, labels
         assert all(label[:1] == label[:1].upper() for label in labels), labels
@@ -270,18 +279,7 @@ def test_a_phone_without_a_seat_follows_the_box_however_soon_after_its_last_page
     try:
         page.clock.set_fixed_time("2026-12-04T20:00:00")
         page.goto(f"{server.url}join/{hub.pairing().secret}")
-        page.locator("#games button[data-game=among]").click()
-        expect(page.locator("body")).to_have_attribute("data-page", "flow")
-        expect(page.locator("#setup-section")).to_be_visible()
-        for name in ("Ann", "Bob"):
-            page.locator("#setup-name").fill(name)
-            page.locator("#setup-add").click()
-            expect(page.locator("#setup-players li", has_text=name)).to_have_count(1)
-        page.locator("#setup-start").click()
-        expect(page.locator("#setup-section")).to_be_hidden()
-        for _ in range(24):  # Among the Stars: 4 years of 6 rounds (rulebook 4, 5)
-            hub.request("next_phase", "touchscreen", 10.0)
-        expect(page.locator("#score-section")).to_be_visible()
+        _play_among_to_its_scores(page, hub)
         assert loop.view()["mode"] == "scores"
         page.locator("#box-nav button[data-box-action=history]").click()
         expect(page.locator("body")).to_have_attribute("data-page", "box")
