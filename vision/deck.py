@@ -512,17 +512,15 @@ class DeckProfile:
         cfg = self.config
         d = np.array([sc[1] for sc in scores])
         lv = d if level is None else np.asarray(level, np.float64)
-        meds = _medians_of_others(lv) if len(lv) == len(scores) else None
+        # the median of every other card's level, one row per card (each row is lv without its own entry)
+        n = len(lv)
+        others = np.broadcast_to(lv, (n, n))[~np.eye(n, dtype=bool)].reshape(n, n - 1) if n > 1 else None
+        meds = np.median(others, axis=1) if others is not None else None
         out = []
         for k, sc in enumerate(scores):
             thr = cfg.unknown_distance
-            if meds is not None:
-                if meds[k] is not None:
-                    thr = max(thr, meds[k] + cfg.unknown_relative)
-            else:
-                others = np.delete(lv, k)
-                if others.size:
-                    thr = max(thr, float(np.median(others)) + cfg.unknown_relative)
+            if meds is not None and k < len(meds):
+                thr = max(thr, float(meds[k]) + cfg.unknown_relative)
             out.append(self.decide(sc, min(thr, cfg.unknown_distance_max)))
         return out
 
@@ -605,30 +603,6 @@ class DeckProfile:
         except (TypeError, ValueError, AttributeError) as e:
             raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` (a value in its "
                                    "header is of the wrong kind)"), path=str(path)) from e
-
-
-def _medians_of_others(v: np.ndarray) -> list[float | None] | None:
-    """Per k, ``float(np.median(np.delete(v, k)))`` of ``v`` float64[n] (None when nothing is left), the same
-    numbers from one sort: the middle value, or the mean of the middle two, of the sorted values without k's.
-    None when ``v`` holds a NaN (the median's own rule for it applies)."""
-    n = len(v)
-    if np.isnan(v).any():
-        return None
-    if n < 2:
-        return [None] * n
-    order = np.argsort(v, kind="stable")
-    srt = v[order].tolist()
-    pos = [0] * n
-    for i, k in enumerate(order.tolist()):
-        pos[k] = i
-    lo, hi = (n - 2) // 2, (n - 1) // 2          # the middle of n - 1 values
-    out: list[float | None] = []
-    for k in range(n):
-        p = pos[k]
-        a = srt[lo] if lo < p else srt[lo + 1]   # the sorted values without k's: index i reads i, or i + 1 from p on
-        b = srt[hi] if hi < p else srt[hi + 1]
-        out.append(a if lo == hi else (a + b) / 2)
-    return out
 
 
 def _migrate(meta: dict, path: Path) -> dict:
