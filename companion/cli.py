@@ -523,6 +523,18 @@ class _FittedStream:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 
+    @property
+    def raw(self) -> Any:
+        """The stream itself, whose writes are never fitted."""
+        return self._stream
+
+
+def _prints_data(args: argparse.Namespace) -> bool:
+    """Whether the command writes data on standard output (``--json`` lines, ``export --json -`` or ``--bgstats -``):
+    what the box recorded (a player's name) is printed exactly as it holds it, never fitted to a language."""
+    flags = getattr(args, "json", None), getattr(args, "bgstats", None)
+    return any(flag is True or str(flag) == "-" for flag in flags)
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``companion`` console script; returns the exit code. Its messages and ``--help`` speak
@@ -629,6 +641,8 @@ def _main(argv: Sequence[str] | None) -> int:  # noqa: C901 - the command dispat
     i18n.set_box_language(asked or configured_language(argv))
     speak()
     args = _parser().parse_args(argv)
+    if _prints_data(args) and isinstance(sys.stdout, _FittedStream):
+        sys.stdout = sys.stdout.raw  # data on stdout: as recorded; messages on stderr are still fitted
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

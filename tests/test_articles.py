@@ -87,3 +87,26 @@ def test_a_command_line_message_filled_after_translation_prints_its_article_fitt
     assert "az eclipse pakli" in err and "a(z)" not in err, err
     assert main(["--language", "en", "read", photo, "--cards", "eclipse"]) == 2
     assert "cannot load deck eclipse" in capsys.readouterr().err
+
+
+def test_data_a_command_prints_is_printed_as_recorded_in_hungarian_too(tmp_path, capsys):
+    """A player may be named "a(z) Éva" (a name holds no ',' or ':' only): `sessions --json` and `export --json -`
+    print the names as the box recorded them, in Hungarian as in English; only messages are fitted."""
+    import json
+
+    from companion.cli import main
+    from companion.flow import GameFlow, parse_players
+    from companion.flows import FLOWS
+    from companion.session import SessionStore
+
+    db = tmp_path / "games.sqlite3"
+    with SessionStore(db) as store:
+        session = store.start("race", FLOWS["race"].settings(parse_players("a(z) Éva,Bob"), {}))
+        GameFlow(session, FLOWS["race"])
+    for lang in ("hu", "en"):
+        assert main(["--language", lang, "sessions", "--db", str(db), "--json"]) == 0
+        row = json.loads(capsys.readouterr().out.splitlines()[0])
+        assert row["players"] == ["a(z) Éva", "Bob"], (lang, row)
+        assert main(["--language", lang, "export", "--db", str(db), "--unfinished", "--json", "-"]) == 0
+        out = capsys.readouterr().out
+        assert "a(z) Éva" in out and "az Éva" not in out, (lang, out)
