@@ -137,7 +137,8 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                        not_hexes=marker_polygons(calibration, M) if calibration is not None else None)
     Minv = np.linalg.inv(M)
     corners = [apply_homography(Minv, h.corners) for h in cands]
-    keep = [k for k, q in enumerate(corners) if (calibration is None or not calibration.covers_marker(q))
+    centres = calibration.marker_centres_px() if calibration is not None else None  # once per read, not per hex
+    keep = [k for k, q in enumerate(corners) if (calibration is None or not calibration.covers_marker(q, centres))
             and (select is None or select(q))]
     cands, corners = [cands[k] for k in keep], [corners[k] for k in keep]
     markers = timed_stage(t, "markers", check_markers, frame, calibration,
