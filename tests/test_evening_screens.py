@@ -14,6 +14,7 @@ from companion.actions import Action
 from companion.box_settings import BoxSettings
 from companion.camera import CameraFlow
 from companion.hub import StateHub
+from companion.modes import ModeName
 from companion.screen import BUTTON_MIN_PX, Screen, TouchScreen
 from tests.test_evening import do, evening, library
 
@@ -221,7 +222,8 @@ def test_colour_is_never_the_only_signal(store, tmp_path, output_dir):
 def test_the_scores_screen_says_the_game_ended_and_labels_its_rows_as_its_total(store, tmp_path, output_dir):
     """After the last Next the footer still said the last round's note ('Year 4 of 4, round 6 of 6: Hands pass right
     this year - ...', cut to 11 px) and the rows were labelled in lowercase ('credits') beside 'Total'. The Next that
-    ends the game says so; each row label starts with a capital, in every language."""
+    ends the game says so, and so does a box restarted on the finished game; each row label starts with a capital, in
+    every language."""
     from companion import i18n
     from companion.i18n import Text
 
@@ -235,6 +237,8 @@ def test_the_scores_screen_says_the_game_ended_and_labels_its_rows_as_its_total(
     for _ in range(24):  # Among the Stars: 4 years of 6 rounds (rulebook 4, 5)
         do(loop, "next_phase")
     assert loop.view()["status"]["message"] == "Among the Stars: game over"
+    again = evening(store, tmp_path, hub=StateHub())  # the box restarted: back on the finished game's scores
+    assert again.mode_name is ModeName.SCORES and again.view()["status"]["message"] == "Among the Stars: game over"
     try:
         for lang, credits, total in (("en", "Credits", "Total"), ("el", "Μονάδες", "Σύνολο"), ("pl", "Kredyty", "Suma"),
                                      ("hu", "Credit", "Összesen")):

@@ -212,4 +212,9 @@ class ScoresMode(PlayMode):
         return None if self.flow.over() else PlayMode(self.loop, self.flow, self.camera)
 
     def enter(self) -> None:
+        """The status line says the game is over, however it ended (a Next, a camera read, a restart on a finished
+        game), not the last round's note nor the last read's; a storage problem being said is left in place."""
         log.info("%s is over: %s", self.flow.spec.title, ", ".join(self.flow.result()["winners"]) or "no winner")
+        storage = getattr(self.loop, "storage", None)
+        if storage is None or not storage.message:
+            self.loop.message = Text("{title}: game over", title=self.flow.spec.title)
