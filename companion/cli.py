@@ -507,17 +507,16 @@ class _FittedStream:
     """The command's standard output or error, each text fitted to its language as it is written: a message
     translated first and filled after (``_("...").format(...)``, argparse's own lines) reaches here finished, with
     Hungarian's "a(z) {x}" still open, and is printed with the article its word takes
-    (:func:`companion.articles.hungarian_articles`: "az 500000 port", "az eclipse pakli"); other languages, and
-    anything but ``str``, pass as they are. Everything else (``fileno``, ``buffer``, ``flush``) is the stream's."""
+    (:func:`companion.i18n.fit_articles`: "az 500000 port", "az eclipse pakli"), as a message said by the box is;
+    other languages, and anything but ``str``, pass as they are. Everything else (``fileno``, ``buffer``, ``flush``)
+    is the stream's."""
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
 
     def write(self, text: Any) -> Any:
-        if isinstance(text, str) and i18n.current_language() == "hu":
-            from companion.articles import hungarian_articles
-
-            text = hungarian_articles(text)
+        if isinstance(text, str):
+            text = i18n.fit_articles(text, i18n.current_language())
         return self._stream.write(text)
 
     def __getattr__(self, name: str) -> Any:

@@ -44,7 +44,7 @@ from rules.text import AND, N_, OR, Listing, Text, plural
 
 __all__ = ["AND", "DOMAIN", "LANGUAGES", "OR", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "NC_", "N_", "Text", "_",
            "ask_language",
-           "asked_language", "box_language",
+           "asked_language", "box_language", "fit_articles",
            "current_language", "enter_language", "leave_language", "format_datetime", "format_number", "lazy",
            "localize", "message_of", "messages", "ngettext", "os_reason",
            "pgettext", "pick_language", "plural", "plurals", "say", "say_template",
@@ -268,7 +268,7 @@ def localize(value: Any, lang: str | None = None) -> Any:
     return value
 
 
-def _articles(said: str, lang: str) -> str:
+def fit_articles(said: str, lang: str) -> str:
     """A message said in ``lang`` with its articles fitted to the words its placeholders brought (Hungarian's
     "a(z) {name}": :func:`companion.articles.hungarian_articles`); other languages as they are."""
     if lang != "hu":
@@ -286,10 +286,10 @@ def _say(value: str, lang: str) -> str:
         else:
             template = catalog.ngettext(value.template, value.plural_template, value.n or 0)
         if not value.params and value.plural_template is None:
-            return _articles(template, lang)
+            return fit_articles(template, lang)
         params = {k: localize(v, lang) for k, v in value.params.items()}
         try:
-            return _articles(template.format(**params), lang)
+            return fit_articles(template.format(**params), lang)
         except (KeyError, IndexError, ValueError) as exc:  # a catalog entry that names other fields: the English
             log.warning("language %s: %r does not fit its parameters (%s); English is shown", lang, template, exc)
             return str(value)
