@@ -12,6 +12,9 @@ import numpy as np
 
 __all__ = ["fit_quad", "order_quad", "quad_size", "rectify"]
 
+_NEXT = np.array([1, 2, 3, 0])       # np.roll(q, -1, axis=0) of 4 corners, as an index
+_OPPOSITE = np.array([2, 3, 0, 1])   # np.roll(q, -2, axis=0)
+
 
 def order_quad(q: np.ndarray) -> np.ndarray:
     """Order 4 points clockwise (image y down) starting at the top-left of a portrait card:
@@ -29,10 +32,6 @@ def order_quad(q: np.ndarray) -> np.ndarray:
     if (q[2, 1] + q[3, 1]) < (q[0, 1] + q[1, 1]):
         q = q[_OPPOSITE]
     return q
-
-
-_NEXT = np.array([1, 2, 3, 0])       # np.roll(q, -1, axis=0) of 4 corners, as an index
-_OPPOSITE = np.array([2, 3, 0, 1])   # np.roll(q, -2, axis=0)
 
 
 def quad_size(q: np.ndarray) -> tuple[float, float]:
