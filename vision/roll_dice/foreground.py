@@ -8,7 +8,7 @@ import numpy as np
 
 from .config import RollDiceConfig
 
-__all__ = ["LOG_RGB_BASIS", "channel_mean", "channel_sum", "foreground",
+__all__ = ["LOG_RGB_BASIS", "channel_mean", "channel_min", "channel_sum", "foreground",
            "foreground_score", "table_model", "to_log", "work_image"]
 
 
@@ -32,6 +32,15 @@ def channel_sum(x: np.ndarray) -> np.ndarray:
         s += x[..., 2]
         return s
     raise ValueError(f"channel_sum adds 2 or 3 channels, got {x.shape[-1]}")
+
+
+def channel_min(x: np.ndarray) -> np.ndarray:
+    """``x.min(-1)`` over a short last axis of channels (``[..., C]``), the same values: whole-array minimums channel
+    by channel, without numpy's reduction per element (tens of times faster on patches)."""
+    out = x[..., 0]
+    for c in range(1, x.shape[-1]):
+        out = np.minimum(out, x[..., c])
+    return out
 
 
 def channel_mean(x: np.ndarray) -> np.ndarray:

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from .config import RollDiceConfig
+from .foreground import channel_min
 from .tops import upright_patch
 
 __all__ = ["face_glare", "glare_masks", "masked_window_scores"]
@@ -31,12 +32,7 @@ def glare_masks(patches: np.ndarray, bright: np.ndarray, config: RollDiceConfig)
     patches = np.asarray(patches)
     if len(patches) == 0 or config.glare_min > 255:
         return np.zeros(patches.shape[:3], bool)
-    # the darkest channel, channel by channel over whole patches (numpy's min over a last axis of 3 is a reduction
-    # per pixel, tens of times slower; the same values)
-    darkest = patches[..., 0]
-    for c in range(1, patches.shape[3]):
-        darkest = np.minimum(darkest, patches[..., c])
-    core = (darkest >= config.glare_min) & (np.asarray(bright) >= config.glare_log)
+    core = (channel_min(patches) >= config.glare_min) & (np.asarray(bright) >= config.glare_log)
     g = int(config.glare_grow)
     if g <= 0:
         return core
