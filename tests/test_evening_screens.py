@@ -55,11 +55,16 @@ def check_screen(screen: TouchScreen) -> None:
 def qr_mm(screen: TouchScreen, output_dir, name: str) -> float:
     """The QR code's width on the 7" screen (mm), measured on the saved screenshot by OpenCV's detector."""
     image = cv2.imread(str(output_dir / f"evening-{name}.png"))
-    # OpenCV's detector misses some codes at the screen's own 800x480 that it finds with every pixel doubled (the
-    # code's content, so its pattern, changes with each box's join secret): look at both, measure in screen px
-    for scale in (1, 2):
-        found, points = cv2.QRCodeDetector().detect(
-            cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST))
+    # OpenCV's classic detector misses some codes at the screen's own 800x480 that it finds with every pixel doubled,
+    # and a few at either size that its ArUco-based detector finds (the code's content, so its pattern, changes with
+    # each box's join secret): look with both, at both sizes, measure in screen px
+    found = False
+    for detector in (cv2.QRCodeDetector(), cv2.QRCodeDetectorAruco()):
+        for scale in (1, 2):
+            scaled = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
+            found, points = detector.detect(scaled)
+            if found:
+                break
         if found:
             break
     assert found, name
