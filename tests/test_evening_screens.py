@@ -52,23 +52,25 @@ def check_screen(screen: TouchScreen) -> None:
             assert rect.width <= room + 1, (text, rect, room)
 
 
-def qr_mm(screen: TouchScreen, output_dir, name: str) -> float:
-    """The QR code's width on the 7" screen (mm), measured on the saved screenshot by OpenCV's detector."""
-    image = cv2.imread(str(output_dir / f"evening-{name}.png"))
-    # OpenCV's classic detector misses some codes at the screen's own 800x480 that it finds with every pixel doubled,
-    # and a few at either size that its ArUco-based detector finds (the code's content, so its pattern, changes with
-    # each box's join secret): look with both, at both sizes, measure in screen px
-    found = False
+def qr_code(image: np.ndarray) -> tuple[np.ndarray | None, str]:
+    """(corners float[4, 2] in ``image`` px, or None when no code is found; its text, "" when not decoded) of the QR
+    code on a screenshot ``image`` uint8[H, W, 3] BGR. OpenCV's classic detector misses some codes at the screen's
+    own 800x480 that it finds with every pixel doubled, and a few at either size that its ArUco-based detector finds
+    (the code's content, so its pattern, changes with each box's join secret): both are asked, at both sizes."""
     for detector in (cv2.QRCodeDetector(), cv2.QRCodeDetectorAruco()):
         for scale in (1, 2):
             scaled = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
             found, points = detector.detect(scaled)
             if found:
-                break
-        if found:
-            break
-    assert found, name
-    width_px = float(np.ptp(points[0][:, 0])) / scale
+                return np.asarray(points, np.float64).reshape(-1, 2)[:4] / scale, detector.decode(scaled, points)[0]
+    return None, ""
+
+
+def qr_mm(screen: TouchScreen, output_dir, name: str) -> float:
+    """The QR code's width on the 7" screen (mm), measured on the saved screenshot by OpenCV's detectors."""
+    corners, _ = qr_code(cv2.imread(str(output_dir / f"evening-{name}.png")))
+    assert corners is not None, name
+    width_px = float(np.ptp(corners[:, 0]))
     return width_px * SCREEN_MM[0] / 800
 
 
@@ -170,13 +172,12 @@ def test_no_network_is_said_until_an_address_appears(store, tmp_path, output_dir
     shot(loop, screen, "no-network", output_dir)
     assert any("No network" in text for text, _, _ in screen.drawn)
     image = cv2.imread(str(output_dir / "evening-no-network.png"))
-    assert not cv2.QRCodeDetector().detect(image)[0]  # no code a phone could not use
+    assert qr_code(image)[0] is None  # no code a phone could not use
     loop.step()
     loop.step()
     shot(loop, screen, "network", output_dir)
     assert not any("No network" in text for text, _, _ in screen.drawn)
-    assert cv2.QRCodeDetector().detectAndDecode(cv2.imread(str(output_dir / "evening-network.png")))[0].startswith(
-        "http://192.168.1.20:8080/join/")
+    assert qr_code(cv2.imread(str(output_dir / "evening-network.png")))[1].startswith("http://192.168.1.20:8080/join/")
 
 
 def finger(screen: TouchScreen, hub, kind: int, pos: tuple[int, int]) -> str | None:
