@@ -278,6 +278,15 @@ def fit_articles(said: str, lang: str) -> str:
     return hungarian_articles(said)
 
 
+_MARK_TEXT, _SHIELDED = "(z) ", "(z§§) "  # printable: a !r placeholder keeps it as it is
+
+
+def _shielded(value: Any) -> Any:
+    """A placeholder's value with any "a(z) " of its own (a player named "a(z) Éva") hidden from
+    :func:`fit_articles` until the message is filled and fitted: only the catalog's own "a(z)" are fitted."""
+    return value.replace(_MARK_TEXT, _SHIELDED) if isinstance(value, str) else value
+
+
 def _say(value: str, lang: str) -> str:
     if isinstance(value, Text):
         catalog = translations(lang)
@@ -287,9 +296,9 @@ def _say(value: str, lang: str) -> str:
             template = catalog.ngettext(value.template, value.plural_template, value.n or 0)
         if not value.params and value.plural_template is None:
             return fit_articles(template, lang)
-        params = {k: localize(v, lang) for k, v in value.params.items()}
+        params = {k: _shielded(localize(v, lang)) for k, v in value.params.items()}
         try:
-            return fit_articles(template.format(**params), lang)
+            return fit_articles(template.format(**params), lang).replace(_SHIELDED, _MARK_TEXT)
         except (KeyError, IndexError, ValueError) as exc:  # a catalog entry that names other fields: the English
             log.warning("language %s: %r does not fit its parameters (%s); English is shown", lang, template, exc)
             return str(value)

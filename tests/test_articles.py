@@ -110,3 +110,16 @@ def test_data_a_command_prints_is_printed_as_recorded_in_hungarian_too(tmp_path,
         assert main(["--language", lang, "export", "--db", str(db), "--unfinished", "--json", "-"]) == 0
         out = capsys.readouterr().out
         assert "a(z) Éva" in out and "az Éva" not in out, (lang, out)
+
+
+def test_a_name_holding_a_z_is_said_as_the_player_wrote_it_and_the_catalogs_own_a_z_is_still_fitted():
+    """A player named "a(z) Éva" was said "az Éva" on phones in Hungarian: only the "a(z)" a translation writes
+    before a placeholder is fitted, never one inside the placeholder's own value."""
+    from companion.i18n import Text, fit_articles, say
+
+    assert fit_articles("a(z) Éva", "hu") == "az Éva"  # the catalog's own mark before a word
+    said = say(Text("no player {name!r}", name="a(z) Éva"), "hu")
+    assert "a(z) Éva" in said and "az Éva" not in said, said
+    said = say(Text("{form}: {field}: you cannot choose yourself ({player}); choose another player: {players}",
+                    form="a(z) Éva", field="x", player="a(z) Éva", players="Bob"), "hu")
+    assert said.count("a(z) Éva") == 2, said
