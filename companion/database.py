@@ -241,7 +241,7 @@ def _check_pages(conn: sqlite3.Connection, path: Path) -> None:
     # play) and finds damage now rather than in the middle of a game.
     problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
     if problems != ["ok"]:
-        raise CorruptSession(path, "; ".join(problems[:3]))
+        raise CorruptSession(path, "\n".join(problems))  # one line of the first problems (CorruptSession)
 
 
 def _open(target: str, path: Path, uri: bool = False) -> sqlite3.Connection:

@@ -50,6 +50,18 @@ class UnknownSession(SessionError, LookupError):
     """No session with the given id in the store; the message names the id and the file."""
 
 
+def one_line(reason: str, most: int = 3) -> str:
+    """What SQLite said about a file, on one line: its first ``most`` lines joined by "; " (and "…" when it said
+    more). SQLite's ``quick_check`` lists every broken cell of a damaged page on a line of its own, under a
+    ``*** in database main ***`` heading; a command says a damaged file in one line. A reason of one line is
+    returned as it is (a :class:`~companion.i18n.Text` stays one, said in the players' language)."""
+    if "\n" not in reason and "\r" not in reason:
+        return reason
+    lines = [line.strip() for line in reason.splitlines()]
+    lines = [line for line in lines if line and not (line.startswith("***") and line.endswith("***"))]
+    return "; ".join(lines[:most]) + ("; …" if len(lines) > most else "")
+
+
 class CorruptSession(SessionError):
     """The session database file is not a SQLite database, is damaged, or belongs to something else.
 
@@ -58,12 +70,12 @@ class CorruptSession(SessionError):
 
     Attributes:
         path: the damaged file.
-        reason: what SQLite (or the schema check) said about it.
+        reason: what SQLite (or the schema check) said about it, on one line (:func:`one_line`).
     """
 
     def __init__(self, path: Path | str, reason: str) -> None:
         self.path = Path(path)
-        self.reason = reason
+        self.reason = reason = one_line(reason)
         from companion.i18n import Text
 
         super().__init__(Text(

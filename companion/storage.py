@@ -13,6 +13,7 @@ import logging
 import shutil
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from companion import records
@@ -149,9 +150,7 @@ class StorageHealth:
         if self.low:
             return Text("storage low: {free} MB free; make room on the card before it fills", free=self.free_mb)
         if self.recovered is not None:
-            return Text(
-                "the game record was damaged: it is kept as {path} and a new one was started", path=self.recovered
-            )
+            return recovered_text(self.recovered)
         return ""
 
     def view(self) -> dict[str, Any]:
@@ -159,3 +158,9 @@ class StorageHealth:
         "recovered": the damaged database's new name | None}``."""
         return {"ok": self.ok, "low": self.low, "message": self.message, "since": self.since, "free_mb": self.free_mb,
                 "recovered": self.recovered}
+
+
+def recovered_text(kept: Path | str) -> Text:
+    """What the views and ``companion run``/``demo`` say when the session database was damaged at start and set
+    aside as ``kept`` (``SessionStore.recovered_from``; its name is the damaged file's with ``.corrupt-<time>``)."""
+    return Text("the game record was damaged: it is kept as {path} and a new one was started", path=str(kept))

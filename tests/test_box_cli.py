@@ -58,6 +58,20 @@ def test_damaged_session_database_is_still_kept_aside_and_replaced(tmp_path):
     assert len(kept) == 1 and kept[0].startswith("demo.sqlite3.corrupt-")
 
 
+@pytest.mark.parametrize("lang, words", [("en", "the game record was damaged: it is kept as"),
+                                         ("el", "είχε καταστραφεί: φυλάχτηκε ως"), ("pl", "uszkodzony"),
+                                         ("hu", "sérült volt")])
+def test_a_damaged_session_database_set_aside_is_said_on_one_line_in_the_commands_language(tmp_path, capsys, lang,
+                                                                                            words):
+    """The file set aside was told only by an English log line: the command says it too, naming the kept file."""
+    db = tmp_path / "box.sqlite3"
+    db.write_bytes(b"SQLite format 3\x00" + b"\xa5" * 4000)
+    assert main(["--language", lang, "demo", "--db", str(db), *BOX, "--max-frames", "1"]) == 0
+    kept = next(p for p in tmp_path.iterdir() if ".corrupt-" in p.name)
+    said = [line for line in capsys.readouterr().err.splitlines() if line.startswith("companion demo: ")]
+    assert len(said) == 1 and words in said[0] and str(kept) in said[0], said
+
+
 def test_the_same_command_again_resumes_the_open_game(tmp_path):
     db = str(tmp_path / "k.sqlite3")
     run = ["demo", "--game", "race", "--db", db, *BOX, "--max-frames", "2"]

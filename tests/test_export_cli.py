@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from companion.cli import main
 from companion.flow import GameFlow, parse_players
 from companion.flows import FLOWS
@@ -296,3 +298,46 @@ def test_export_of_a_session_id_that_is_no_text_says_no_such_session(tmp_path, m
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "`companion sessions`" in err[0]
     assert not (tmp_path / "g.json").exists()
+
+
+def _damaged_pages(db):
+    """``db`` (a session database with 30 games) with every page but the first overwritten: SQLite's header is
+    still there, so the file opens; its check then lists one broken cell a line, dozens of lines."""
+    import sqlite3
+
+    with SessionStore(db) as store:
+        for _ in range(30):
+            _race(store).report("Ann", "hand", {"cards": 5})
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(db.read_bytes())
+    assert len(data) > 3 * 4096
+    data[2 * 4096 + 8:3 * 4096] = bytes((k * 7) & 0xFF for k in range(4096 - 8))  # the sessions' rows
+    db.write_bytes(bytes(data))
+    return bytes(data)
+
+
+@pytest.mark.parametrize("lang, words", [("en", "is damaged or not a session log"), ("el", "είναι κατεστραμμένη"),
+                                         ("pl", "jest uszkodzona"), ("hu", "sérült")])
+def test_a_damaged_database_is_one_line_naming_it_in_the_commands_language(tmp_path, capsys, lang, words):
+    """A database with broken pages was said over 31 lines (one per broken cell SQLite listed)."""
+    db = tmp_path / "box.sqlite3"
+    data = _damaged_pages(db)
+    for command in (["sessions"], ["export", "--unfinished", "--json", str(tmp_path / "g.json")]):
+        assert main(["--language", lang, *command, "--db", str(db)]) == 3
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith(f"companion {command[0]}: "), err
+        assert str(db) in err and words in err and "Traceback" not in err, err
+    assert db.read_bytes() == data and not (tmp_path / "g.json").exists()
+
+
+@pytest.mark.parametrize("lang, reason", [("el", "(δεν είναι βάση δεδομένων SQLite)"), ("pl", "(to nie baza SQLite)"),
+                                          ("hu", "(nem SQLite-adatbázis)")])
+def test_why_a_file_is_no_database_is_said_in_the_commands_language_too(tmp_path, capsys, lang, reason):
+    """The reason in brackets is the box's own words, translated with the rest of the line (SQLite's own words about
+    a damaged file stay as SQLite says them)."""
+    photo = tmp_path / "holiday.db"
+    photo.write_bytes(b"\xff\xd8\xff\xe0 not a database" * 20)
+    assert main(["--language", lang, "sessions", "--db", str(photo)]) == 3
+    err = capsys.readouterr().err
+    assert reason in err and "not a SQLite database" not in err, err

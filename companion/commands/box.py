@@ -206,6 +206,12 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
     try:
         store = None
         store = SessionStore.open_or_recover(db, exclusive=True)  # one box per database
+        if store.recovered_from is not None:  # said where the owner looks, as the views say it
+            from companion.storage import recovered_text
+
+            print(_("companion {command}: {problem}").format(command=args.command,
+                                                           problem=say(recovered_text(store.recovered_from))),
+                  file=sys.stderr)
         if chooser:
             session = None
             # the chooser, not where the box was: --new-session, or the chooser asked for by --game choose or the
