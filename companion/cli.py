@@ -642,14 +642,18 @@ def _main(argv: Sequence[str] | None) -> int:  # noqa: C901 - the command dispat
     args = _parser().parse_args(argv)
     if _prints_data(args) and isinstance(sys.stdout, _FittedStream):
         sys.stdout = sys.stdout.raw  # data on stdout: as recorded; messages on stderr are still fitted
+    from companion.owner_commands import OWNER_COMMANDS, use_configured_data_dir
+
+    # config and doctor print their own report: the log adds only warnings to it (the camera replay they open, the
+    # data folder they find are in that report already); -v shows the rest
+    quiet = logging.WARNING if args.command in OWNER_COMMANDS else logging.INFO
     logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
+        level=logging.DEBUG if args.verbose else quiet,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
     # no line per phone request
     logging.getLogger("waitress").setLevel(logging.DEBUG if args.verbose else logging.WARNING)
-    from companion.owner_commands import OWNER_COMMANDS, use_configured_data_dir
 
     if args.command not in (*OWNER_COMMANDS, "run", "demo"):  # those read the configuration file themselves
         use_configured_data_dir()  # the games, profiles and calibration where the box keeps them

@@ -300,3 +300,29 @@ def test_players_read_the_missing_calibration_in_their_words_and_only_the_owner_
         status = health.summary()
         assert status["level"] == "FAIL" and "companion" not in say(status["message"], "en")
         assert "owner can calibrate it again" in say(status["message"], "en")
+
+
+@pytest.mark.parametrize("command", [["doctor"], ["config", "check", "{config}"]])
+def test_doctor_and_config_log_only_warnings_unless_verbose(tmp_path, command):
+    """`config check` and `doctor` printed 'INFO device.replay: replaying ...' above their report: without -v they
+    log warnings only; -v shows the rest (run in a process of its own: the log is set up once per process)."""
+    import os
+    import subprocess
+    import sys
+
+    import cv2
+
+    (tmp_path / "photos").mkdir()
+    assert cv2.imwrite(str(tmp_path / "photos" / "t1.png"), np.full((48, 64, 3), 90, np.uint8))
+    config = tmp_path / "config.toml"
+    config.write_text(f'[camera]\nsource = "{tmp_path / "photos"}"\n[box]\ndata_dir = "{tmp_path / "data"}"\n')
+    env = {**os.environ, "TABLETOP_CONFIG": str(config), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    argv = [arg.format(config=config) for arg in command]
+    logged = {}
+    for verbose in ([], ["-v"]):
+        done = subprocess.run([sys.executable, "-m", "companion.cli", *verbose, *argv], capture_output=True,
+                              text=True, timeout=120, env=env)
+        assert "Traceback" not in done.stderr, done.stderr
+        logged[bool(verbose)] = [line for line in done.stderr.splitlines() if re.search(r" (INFO|DEBUG) ", line)]
+    assert logged[False] == []
+    assert any(f"replaying {tmp_path / 'photos'}" in line for line in logged[True]), logged[True]
