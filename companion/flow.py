@@ -176,13 +176,18 @@ def parse_players(text: str, colours: Sequence[str] = SEAT_COLOURS) -> list[dict
 
     Raises:
         BadEntry: ``--players: `` and the problem: an empty, too long or repeated name (ignoring
-            case), an unknown or repeated colour, more players than colours.
+            case), a name holding ``:`` (the phone refuses it too), an unknown or repeated colour, more players
+            than colours.
     """
     seats: list[dict[str, str]] = []
     try:
         for part in text.split(","):
-            name, _, colour = part.strip().partition(":")
-            name = check_player_name(name, [s["name"] for s in seats])
+            name, _, colour = part.strip().rpartition(":") if ":" in part else (part.strip(), "", "")
+            name = check_player_name(name, [s["name"] for s in seats])  # "Dr:Who:red": a name holding ':'
+            if colour.strip() and colour_id(colour, colours) is None:  # "Dr: Who": a colour, or a name with ':'
+                raise BadEntry(Text("{part!r}: after ':' comes the player's colour, and {colour} is not one of "
+                                    "{colours}; a name may not hold ':'", part=part.strip(),
+                                    colour=shown(colour.strip(), 22), colours=Listing(colour_word(c) for c in colours)))
             if colour.strip():
                 colour = check_player_colour(colour, [s["colour"] for s in seats], colours)
             seats.append({"name": name, "colour": colour.strip()})

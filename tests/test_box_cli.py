@@ -249,7 +249,7 @@ def test_bad_hold_and_max_frames_are_usage_errors(tmp_path, capsys, args, proble
 
 # -- players, options and races: one rule for the CLI and the phone --------------------------------
 @pytest.mark.parametrize("players, problem", [
-    ("Ann:mauve,Bob", "colour 'mauve' is not one of red, blue, green, yellow, purple"),
+    ("Ann:mauve,Bob", "colour, and 'mauve' is not one of red, blue, green, yellow, purple; a name may not hold ':'"),
     ("Ann,Bob:red,Cy:red", "red is taken"),
     ("Ann,ann", "'ann' (as 'Ann') is already playing"),
     ("Ann,,Bob", "a player name is empty"),

@@ -376,3 +376,26 @@ def test_a_name_too_long_and_a_name_with_a_comma_are_each_refused_for_what_is_wr
         assert "41" in say(long.value, lang) and "40" in say(long.value, lang), lang
         assert "':'" in say(colon.value, lang) and "40" not in say(colon.value, lang), lang
     assert check_player_name("Ő" * 40) == "Ő" * 40
+
+
+# the refusal's own words in each language (hand-written: the catalogs' translations)
+COLON_WORDS = {"en": "a name may not hold ':'", "el": "ένα όνομα δεν μπορεί να περιέχει ':'",
+               "pl": "imię nie może zawierać ':'", "hu": "a név nem tartalmazhat ':' karaktert"}
+
+
+@pytest.mark.parametrize("lang", sorted(COLON_WORDS))
+def test_players_on_the_command_line_refuse_a_colon_in_a_name_as_the_phone_does(lang):
+    """`--players "Dr: Who,Bob"` was told only "colour ' Who' is not one of red, ...": the command line now says a
+    name may not hold ':' (the phone's rename refuses it), in the command's language, naming what followed ':'."""
+    from companion.i18n import say
+
+    with pytest.raises(BadEntry) as spaced:
+        parse_players("Dr: Who,Bob")
+    said = say(spaced.value, lang)
+    assert said.startswith("--players 'Dr: Who,Bob': 'Dr: Who': ") and COLON_WORDS[lang] in said, said
+    assert "'Who'" in said and "' Who'" not in said, said
+    with pytest.raises(BadEntry) as two:  # two colons: the name before the colour holds one
+        parse_players("Dr:Who:red,Bob")
+    said = say(two.value, lang)
+    assert "'Dr:Who':" in said and "':'" in said, said
+    assert parse_players("Dr: green ,Bob") == [{"name": "Dr", "colour": "green"}, {"name": "Bob", "colour": "red"}]
