@@ -508,15 +508,19 @@ class _FittedStream:
     translated first and filled after (``_("...").format(...)``, argparse's own lines) reaches here finished, with
     Hungarian's "a(z) {x}" still open, and is printed with the article its word takes
     (:func:`companion.i18n.fit_articles`: "az 500000 port", "az eclipse pakli"), as a message said by the box is;
-    other languages, and anything but ``str``, pass as they are. Everything else (``fileno``, ``buffer``, ``flush``)
-    is the stream's."""
+    other languages, and anything but ``str``, pass as they are. A player's name in a message is printed as the
+    player wrote it: its own "a(z) " ("a(z) Éva") reaches here hidden (:func:`companion.i18n.kept_as_written`, or
+    said under :func:`companion.i18n.fit_at_output`) and is shown again after the fitting
+    (:func:`companion.i18n.as_written`); ``fit=False`` (data on standard output) only shows them again. Everything
+    else (``fileno``, ``buffer``, ``flush``) is the stream's."""
 
-    def __init__(self, stream: Any) -> None:
+    def __init__(self, stream: Any, fit: bool = True) -> None:
         self._stream = stream
+        self._fit = fit
 
     def write(self, text: Any) -> Any:
         if isinstance(text, str):
-            text = i18n.fit_articles(text, i18n.current_language())
+            text = i18n.as_written(i18n.fit_articles(text, i18n.current_language()) if self._fit else text)
         return self._stream.write(text)
 
     def __getattr__(self, name: str) -> Any:
@@ -547,6 +551,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     data_folder = os.environ.get(DATA_DIR_ENV)
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _FittedStream(sys.stdout), _FittedStream(sys.stderr)
+    fitting = i18n.fit_at_output(True)  # what the command says is fitted where it is printed
     try:
         return _main(argv)
     except BrokenPipeError:  # output piped into `head` and closed early: not an error of ours
@@ -570,6 +575,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_DEVICE if isinstance(exc, DataFolderError) else EXIT_INPUT
     finally:  # an in-process caller (a test, a script) gets its languages and streams back
         sys.stdout, sys.stderr = streams
+        i18n.reset_fit_at_output(fitting)
         i18n.set_box_language(box)
         i18n.ask_language(asked)
         if data_folder is None:  # the configuration's data folder was this command's only
@@ -641,7 +647,7 @@ def _main(argv: Sequence[str] | None) -> int:  # noqa: C901 - the command dispat
     speak()
     args = _parser().parse_args(argv)
     if _prints_data(args) and isinstance(sys.stdout, _FittedStream):
-        sys.stdout = sys.stdout.raw  # data on stdout: as recorded; messages on stderr are still fitted
+        sys.stdout = _FittedStream(sys.stdout.raw, fit=False)  # data on stdout: as recorded; messages on stderr fitted
     from companion.owner_commands import OWNER_COMMANDS, use_configured_data_dir
 
     # config and doctor print their own report: the log adds only warnings to it (the camera replay they open, the

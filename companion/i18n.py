@@ -43,8 +43,8 @@ from rules.names import WORD_KINDS, Term, translated
 from rules.text import AND, N_, OR, Listing, Text, plural
 
 __all__ = ["AND", "DOMAIN", "LANGUAGES", "OR", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "NC_", "N_", "Text", "_",
-           "ask_language",
-           "asked_language", "box_language", "fit_articles",
+           "as_written", "ask_language",
+           "asked_language", "fit_at_output", "kept_as_written", "reset_fit_at_output", "box_language", "fit_articles",
            "current_language", "enter_language", "leave_language", "format_datetime", "format_number", "lazy",
            "localize", "message_of", "messages", "ngettext", "os_reason",
            "pgettext", "pick_language", "plural", "plurals", "say", "say_template",
@@ -279,6 +279,33 @@ def fit_articles(said: str, lang: str) -> str:
 
 
 _MARK_TEXT, _SHIELDED = "(z) ", "(z§§) "  # printable: a !r placeholder keeps it as it is
+_KEPT = "(z\u2060) "  # a value's own "a(z) " in a message said for a stream that fits (a word joiner: never in a name)
+_fits_at_output: contextvars.ContextVar[bool] = contextvars.ContextVar("companion_fits_at_output", default=False)
+
+
+def fit_at_output(on: bool) -> contextvars.Token:
+    """Whether what :func:`say` returns in this context is printed through a stream that fits it again (the
+    command line's output, which fits every message as it is written): then a placeholder's own "a(z) " (a player
+    named "a(z) Éva") stays hidden in the said text until :func:`as_written` at the stream. Undo with
+    ``reset_fit_at_output(token)``. Threads started later (the phone view's) say plain text."""
+    return _fits_at_output.set(on)
+
+
+def reset_fit_at_output(token: contextvars.Token) -> None:
+    """Back to what :func:`fit_at_output` found."""
+    _fits_at_output.reset(token)
+
+
+def kept_as_written(value: Any) -> Any:
+    """``value`` (a player's name, a message :func:`say` returned) put into a message that a stream fits later: its
+    own "a(z) " hidden from :func:`fit_articles` until :func:`as_written` (the stream) shows it again."""
+    return value.replace(_MARK_TEXT, _KEPT) if isinstance(value, str) else value
+
+
+def as_written(text: str) -> str:
+    """``text`` with each "a(z) " hidden by :func:`kept_as_written` (or said under :func:`fit_at_output`) shown
+    again as written; also in JSON that escaped it."""
+    return text.replace(_KEPT, _MARK_TEXT).replace(_KEPT.encode("ascii", "backslashreplace").decode(), _MARK_TEXT)
 
 
 def _shielded(value: Any) -> Any:
@@ -298,7 +325,8 @@ def _say(value: str, lang: str) -> str:
             return fit_articles(template, lang)
         params = {k: _shielded(localize(v, lang)) for k, v in value.params.items()}
         try:
-            return fit_articles(template.format(**params), lang).replace(_SHIELDED, _MARK_TEXT)
+            kept = _KEPT if _fits_at_output.get() else _MARK_TEXT  # fitted again at the output: hidden till then
+            return fit_articles(template.format(**params), lang).replace(_SHIELDED, kept)
         except (KeyError, IndexError, ValueError) as exc:  # a catalog entry that names other fields: the English
             log.warning("language %s: %r does not fit its parameters (%s); English is shown", lang, template, exc)
             return str(value)

@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.i18n import N_, Text, _, asked_language, localize, os_reason, say
+from companion.i18n import N_, Text, _, asked_language, kept_as_written, localize, os_reason, say
 from rules.core import CheckingGame, Finding, RulesError, ScoreBreakdown, Severity
 from rules.games import GAMES
 from rules.scoring import ScoreInputError, json_documents, score_lines, scores_json
@@ -137,7 +137,9 @@ def _emit(out: TextIO, text: str, data: Any = None) -> None:
 
 
 def format_table(breakdowns: list[ScoreBreakdown], winners: list[str]) -> str:
-    """A readable table: one row per category, one column per player, totals and winners last."""
+    """A readable table: one row per category, one column per player, totals and winners last; for the command's
+    output, which fits Hungarian's articles as it prints: the players' names are kept as written
+    (:func:`companion.i18n.kept_as_written`; the output shows them with :func:`companion.i18n.as_written`)."""
     categories: list[str] = []
     for b in breakdowns:
         for line in b.lines:
@@ -158,11 +160,12 @@ def format_table(breakdowns: list[ScoreBreakdown], winners: list[str]) -> str:
     lines = []
     for n, row in enumerate(rows):
         cells = [row[0].ljust(widths[0]), *(cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True))]
-        lines.append("  ".join(cells).rstrip())
+        line = "  ".join(cells).rstrip()
+        lines.append(kept_as_written(line) if n == 0 else line)  # the names: printed as the players wrote them
         if n == 0 or n == len(rows) - 3:
             lines.append("  ".join("-" * w for w in widths))
     label = _("winner: {names}") if len(winners) == 1 else _("winners (shared): {names}")
-    lines.append(label.format(names=", ".join(winners)))
+    lines.append(label.format(names=kept_as_written(", ".join(winners))))
     return "\n".join(lines)
 
 

@@ -3,10 +3,15 @@ vowel sound (hand-worked from Hungarian grammar: "az alma", "a körte", "az 5.",
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from companion.articles import hungarian_article, hungarian_articles
 from companion.i18n import Text, say
+
+CASES = Path(__file__).parent / "cases" / "eclipse"
 
 
 @pytest.mark.parametrize(("following", "article"), [
@@ -123,3 +128,43 @@ def test_a_name_holding_a_z_is_said_as_the_player_wrote_it_and_the_catalogs_own_
     said = say(Text("{form}: {field}: you cannot choose yourself ({player}); choose another player: {players}",
                     form="a(z) Éva", field="x", player="a(z) Éva", players="Bob"), "hu")
     assert said.count("a(z) Éva") == 2, said
+
+
+def test_the_command_lines_messages_print_a_players_name_as_written_in_hungarian(tmp_path, capsys):
+    """A player named "a(z) Éva" was printed "az Éva" in the text `companion sessions` lists and in a refusal of
+    --players ('A(z) ÉVA' became 'Az ÉVA'): the output fitted the name's own "a(z)" as if the catalog had written it.
+    The names are printed as written; the catalog's own "a(z)" in the same lines is still fitted."""
+    from companion.cli import main
+    from companion.flow import GameFlow, parse_players
+    from companion.flows import FLOWS
+    from companion.session import SessionStore
+
+    db = tmp_path / "games.sqlite3"
+    with SessionStore(db) as store:
+        session = store.start("race", FLOWS["race"].settings(parse_players("a(z) Éva,A(z) ödön"), {}))
+        GameFlow(session, FLOWS["race"])
+    assert main(["--language", "hu", "sessions", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "  a(z) Éva, A(z) ödön  " in out and "az Éva" not in out and "Az ödön" not in out, out
+
+    code = main(["--language", "hu", "demo", "--game", "race", "--players", "a(z) Éva,A(z) ÉVA", "--db",
+                 str(tmp_path / "demo.sqlite3"), "--no-screen", "--no-web", "--no-gpio", "--max-frames", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and "'A(z) ÉVA' ('a(z) Éva' néven) már játszik" in err, err
+    assert "\u2060" not in out + err
+
+
+
+def test_a_score_table_prints_the_players_names_as_written_in_hungarian(tmp_path, capsys):
+    """`companion score` heads its columns with the players' names and names the winner: as written."""
+    from companion.cli import main
+
+    case = json.loads((CASES / "score-traitor-side-tie-on-resources.json").read_text())
+    for player in case["players"]:
+        player["name"] = {"Cy": "a(z) Ödön", "Ann": "A(z) Éva"}.get(player["name"], player["name"])
+    path = tmp_path / "score.json"
+    path.write_text(json.dumps(case), encoding="utf-8")
+    assert main(["--language", "hu", "score", "eclipse", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["A(z)", "Éva", "Bob", "a(z)", "Ödön", "Dee"], lines[0]
+    assert lines[-1].endswith(": a(z) Ödön") and "\u2060" not in "".join(lines), lines[-1]

@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from companion import i18n
 from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
 from companion.commands.files import load_deck, load_dice_reader, unwritable_folder
@@ -246,6 +247,9 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         source.close()
         store.close()
         return EXIT_USAGE
+    # from here the box's own views say what they show (the touchscreen in this thread): as the players wrote it,
+    # never fitted again at the command's output
+    i18n.fit_at_output(False)
     flow = setup = None
     if flow_game:
         from companion.flow import GameFlow

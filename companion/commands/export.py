@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE
 from companion.commands.files import not_ours
-from companion.i18n import _, ngettext, os_reason, say
+from companion.i18n import _, kept_as_written, ngettext, os_reason, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -229,6 +229,6 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         finished = {True: _("finished"), False: _("not finished"), None: "-"}[row["finished"]]
         events = ngettext("{n} event", "{n} events", row["events"]).format(n=row["events"])
         print(_("{id}  {game:<5}  {players}  started {started}  {finished}  {events}").format(
-            id=row["id"], game=row["game"], players=", ".join(row["players"]) or "-", started=started,
+            id=row["id"], game=row["game"], players=kept_as_written(", ".join(row["players"])) or "-", started=started,
             finished=finished, events=events))
     return EXIT_OK
