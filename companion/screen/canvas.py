@@ -34,6 +34,13 @@ module; a shorter link's smaller code is drawn at the same 4 px)."""
 HINT_MIN_SIZE = 14
 """The smallest design size (px) a hint beside the QR code is drawn at: smaller is not read at arm's length."""
 
+NAME_MIN_SIZE = 24
+"""The smallest design size (px) a player's name is drawn at in the players and score tables: a longer name is cut
+with "…" rather than shrunk below it (40 characters at 12 px were not read at arm's length)."""
+
+NAME_KEPT = 8
+"""The characters of a name kept before words beside it that may give way (a waiting player's "(waiting)") do."""
+
 
 # Colours (RGB).
 BG = (18, 21, 26)
@@ -279,6 +286,39 @@ class Canvas:
                 text = text[:-1]
             text = text.rstrip() + ELLIPSIS
         return self.text(text, pos, size, colour, anchor, room=width)
+
+    def name_fit(
+        self,
+        name: str,
+        pos: tuple[int, int],
+        width: int,
+        size: int,
+        colour: tuple[int, int, int],
+        anchor: str = "topleft",
+        around: str = "{player}",
+        optional: bool = False,
+    ) -> pygame.Rect:
+        """A player's ``name`` in ``around`` (a message holding ``{player}``: "{player}  (waiting)") at the largest
+        size in :data:`NAME_MIN_SIZE`..``size`` that fits ``width`` px, else the name cut with "…" so that the words
+        around it still show; never bigger than ``size`` (a row smaller than the minimum keeps its own size).
+        ``optional``: the words around give way to the name when it would keep fewer than :data:`NAME_KEPT` of its
+        characters beside them (the row's colour still says it)."""
+        name = " ".join(str(name).split())
+        least = min(size, NAME_MIN_SIZE)
+        while size > least and self.font(size).size(around.format(player=name))[0] > width:
+            size -= 2
+        font = self.font(size)
+        shown = name
+        if font.size(around.format(player=name))[0] > width:
+            cut = name
+            while cut and font.size(around.format(player=cut.rstrip() + ELLIPSIS))[0] > width:
+                cut = cut[:-1]
+            if optional and len(cut.rstrip()) < min(len(name), NAME_KEPT):
+                return self.name_fit(name, pos, width, size, colour, anchor)  # at the size the words had
+            if not cut.strip():  # not a letter of it fits beside the words around it: all of it cut at the end
+                return self.text_fit(around.format(player=name), pos, width, size, colour, anchor, min_size=size)
+            shown = cut.rstrip() + ELLIPSIS
+        return self.text(around.format(player=shown), pos, size, colour, anchor, room=width)
 
     def wrap_lines(self, text: str, width: int, size: int, max_lines: int | None = None) -> list[str]:
         """``text`` broken into lines of at most ``width`` px at design size ``size`` (with ``max_lines`` the last

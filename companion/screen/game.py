@@ -306,19 +306,15 @@ class Table(ScreenState):
             y = area.y + ts.s(20)
             for p in rows:
                 ts.draw_seat_dot(p.get("colour"), (x0 + ts.s(10), y + row_h // 2), ts.s(10 if row_h >= ts.s(22) else 7))
-                name = (
-                    _("{player}  (waiting)").format(player=p.get("name", "?"))
-                    if p.get("waiting")
-                    else p.get("name", "?")
-                )
-                ts.text_fit(
-                    name,
+                ts.name_fit(
+                    p.get("name", "?"),
                     (x0 + ts.s(22), y + row_h // 2),
                     ts.s(name_w - 25),
                     min(32, row_h * 32 // ts.s(40) + 8),
                     WARN if p.get("waiting") else TEXT,
                     anchor="midleft",
-                    min_size=12,
+                    around=_("{player}  (waiting)") if p.get("waiting") else "{player}",
+                    optional=True,
                 )
                 for k, c in enumerate(columns):
                     value = p.get(str(c.get("key")))
@@ -417,8 +413,10 @@ def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, win
     for k, p in enumerate(players):
         x = table.x + label_w + k * col_w
         colour = GOOD if p.get("winner") else TEXT
-        name = f"{ts.sign('winner')} {p['name']}" if p.get("winner") else p["name"]
-        ts.text_fit(name, (x + col_w // 2, table.y), col_w - 6, min(30, size + 2), colour, anchor="midtop", min_size=12)
+        sign = ts.sign("winner").replace("{", "{{").replace("}", "}}")  # a star, else "*": kept before a cut name
+        around = sign + " {player}" if p.get("winner") else "{player}"
+        ts.name_fit(p["name"], (x + col_w // 2, table.y), col_w - 6, min(30, size + 2), colour, anchor="midtop",
+                    around=around)
     y = table.y + row_h
     for cat in categories:
         ts.text_fit(row_label(cat), (table.x, y), label_w - 6, size - 2, DIM, min_size=12)

@@ -1,0 +1,89 @@
+"""The touchscreen's game screens (companion/screen/game.py): the players table and the score table with the longest
+names a player may give, drawn by SDL's dummy driver and saved for a person to look at."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.flow import MAX_NAME, GameFlow, parse_players
+from companion.flows import FLOWS
+from companion.screen import TouchScreen
+
+# four names of MAX_NAME characters, each different from its first letters on (a cut name still tells them apart)
+NAMES = [f"{first} {'Featherstonehaugh-Wolfeschlegel'}"[:MAX_NAME].ljust(MAX_NAME, "x")
+         for first in ("Bartholomew", "Maximilian", "Konstantinos", "Szczepan")]
+WAITING = "  (waiting)"  # after the name of a player the table waits for (the players table's English)
+READABLE = 24
+"""The smallest design size (px) a name is drawn at: below it the touchscreen's text cannot be read at arm's
+length; a longer name is cut with '…' instead."""
+
+
+@pytest.fixture
+def sized(monkeypatch):
+    """Every text the touchscreen draws as ``(text, design size, where, the width it had to fit)``."""
+    drawn: list[tuple[str, int, object, int | None]] = []
+    text = TouchScreen.text
+
+    def noted(self, said, pos, size, colour, anchor="topleft", room=None):
+        rect = text(self, said, pos, size, colour, anchor, room)
+        drawn.append((said, size, rect, room))
+        return rect
+
+    monkeypatch.setattr(TouchScreen, "text", noted)
+    return drawn
+
+
+def _shoot(flow: GameFlow, path) -> None:
+    screen = TouchScreen(phone_url="http://192.168.1.20:8080/")
+    view = {"session": {"id": flow.session.id, "game": flow.spec.name, "events": flow.session.last_seq},
+            "status": {"camera": "ok", "reader": "watching", "message": ""},
+            "game": flow.view(), "findings": flow.view()["findings"], "phone_url": "http://192.168.1.20:8080/"}
+    screen.render(view)
+    screen.save_png(path)
+
+
+def _names_drawn(drawn) -> list[tuple[str, int, object, int | None]]:
+    """The drawn texts that are (the start of) one of :data:`NAMES`, cut with '…' or whole, after the winner's sign
+    (one character and a space) if there is one."""
+    def named(said: str) -> bool:
+        said = said.removesuffix(WAITING).removesuffix("…")
+        cores = [said, said[2:]] if said[1:2] == " " else [said]
+        return any(len(core) > 3 and name.startswith(core) for core in cores for name in NAMES)
+
+    return [d for d in drawn if named(d[0])]
+
+
+def _assert_readable_and_inside(names) -> None:
+    assert len(names) == len(NAMES), [n[0] for n in names]
+    for said, size, rect, room in names:
+        assert size >= READABLE, (said, size)
+        assert said.removesuffix(WAITING).endswith("…") and len(said) < MAX_NAME, said  # cut, not shrunk
+        assert room is not None and rect.width <= room, (said, rect.width, room)
+
+
+def test_long_names_are_cut_with_an_ellipsis_at_a_readable_size_in_the_players_and_score_tables(store, sized,
+                                                                                                  output_dir):
+    """Names of 40 characters were shrunk to 12 px (unreadable) in both tables: they keep at least 24 px and end
+    with '…' where their column ends. Race for the Galaxy, four players; the game ends when the pool of 12 VP chips
+    per player is empty (rulebook p.11, 'Game end')."""
+    flow = GameFlow(store.start("race", FLOWS["race"].settings(parse_players(",".join(NAMES)), {})), FLOWS["race"])
+    for name, world in zip(NAMES, ("Old Earth", "Epsilon Eridani", "Alpha Centauri", "New Sparta"), strict=True):
+        flow.report(name, "start", {"card": world})
+    for name in NAMES[:3]:
+        flow.report(name, "select", {"action": "Develop"})
+    _shoot(flow, output_dir / "screen_long_names_players.png")
+    names = _names_drawn(sized)
+    _assert_readable_and_inside(names)
+    assert [said for said, *_ in names if said.endswith(WAITING)] == [names[3][0]]  # its name is cut, not the words
+    flow.report(NAMES[3], "select", {"action": "Develop"})
+
+    flow.report(NAMES[0], "vp", {"vp": 24})  # the pool of 4 x 12 chips is empty: the last round
+    flow.report(NAMES[1], "vp", {"vp": 24})
+    for _ in range(6):
+        if flow.over():
+            break
+        flow.next_phase()
+    assert flow.over()
+    sized.clear()
+    _shoot(flow, output_dir / "screen_long_names_scores.png")
+    _assert_readable_and_inside(_names_drawn(sized))
