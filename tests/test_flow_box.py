@@ -243,3 +243,40 @@ def test_export_writes_the_finished_game_and_the_bgstats_play(tmp_path, capsys):
                                   "startPlayer": True, "role": game["players"][0]["role"], "color": "red"}
     assert main(["export", "--db", str(db)]) == 2  # nothing asked for
     assert main(["export", "--db", str(tmp_path / "none.sqlite3"), "--json", str(tmp_path / "x.json")]) == 3
+
+
+def test_a_tap_sends_session_events_as_its_version_and_a_stale_one_is_409(store):
+    """/api/state holds two counters: ``version``, the hub's publish count (every publish moves it, also one that
+    records nothing), and ``session.events``, the event log's last seq, which a tap sends as its ``version``. A tap
+    made before another event was recorded is 409 with the current state, and nothing is recorded; a ``version``
+    ahead of the log (the publish count sent by mistake) is 409 too."""
+    from tests.phones import LoopThread as Loop
+
+    flow = roll_flow(store)
+    hub = StateHub()
+    loop = make_loop(flow, hub)
+    phone = joined_phone(hub, reply_s=5.0)
+    loop.publish()
+    with Loop(loop):
+        state = phone.get("/api/state").get_json()
+        seen = state["session"]["events"]
+        assert seen == flow.session.last_seq == 0
+        loop.publish()  # nothing recorded: the publish count moves, the log does not
+        later = phone.get("/api/state").get_json()
+        assert later["version"] > state["version"] and later["session"]["events"] == seen
+
+        bob = phone.post("/api/report", json={"player": "Bob", "form": "credits", "values": {"credits": 3},
+                                              "version": seen, "key": "bob-credits"})
+        assert bob.status_code == 200 and bob.get_json()["version"] == seen + 1 == flow.session.last_seq
+
+        stale = phone.post("/api/action", json={"action": "next_phase", "version": seen, "key": "ann-next"})
+        assert stale.status_code == 409, stale.get_json()
+        body = stale.get_json()
+        assert body["recorded"] == [] and "1 event was recorded since this was tapped" in body["error"]
+        assert body["state"]["session"]["events"] == seen + 1  # what the phone shows next, to tap again
+        assert flow.session.last_seq == seen + 1  # nothing recorded
+
+        ahead = later["version"] + flow.session.last_seq  # the publish count, never the log's seq: ahead of it
+        wrong = phone.post("/api/report/undo", json={"player": "Bob", "version": ahead, "key": "bob-undo"})
+        assert wrong.status_code == 409 and f"but the box is at state {seen + 1}" in wrong.get_json()["error"]
+        assert flow.session.last_seq == seen + 1
