@@ -341,3 +341,18 @@ def test_why_a_file_is_no_database_is_said_in_the_commands_language_too(tmp_path
     assert main(["--language", lang, "sessions", "--db", str(photo)]) == 3
     err = capsys.readouterr().err
     assert reason in err and "not a SQLite database" not in err, err
+
+
+def test_export_with_no_game_to_export_is_exit_3_naming_the_database_or_the_session(tmp_path, capsys):
+    """The README's exit codes: 3 when there is no game to export (here a database of d6 rolls only, and a session
+    id it does not hold), each said in one line naming the database or the id; 1 stays for a file not written."""
+    db = tmp_path / "dice.sqlite3"
+    with SessionStore(db) as store:
+        store.start("d6", {})
+    assert main(["export", "--db", str(db), "--json", str(tmp_path / "g.json")]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"session in {db}" in err and "Eclipse" in err, err
+    assert main(["export", "--db", str(db), "--session", "nope", "--json", str(tmp_path / "g.json")]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'nope'" in err and str(db) in err, err
+    assert not (tmp_path / "g.json").exists()
