@@ -294,6 +294,52 @@ def test_a_second_look_place_on_a_card_read_surely_gets_no_second_look(monkeypat
             assert out == scores                                                    # its first reading stays
 
 
+def test_a_card_a_few_pixels_off_is_centred_on_its_content_without_searching_edges(monkeypatch):
+    # card "b" (96 x 150 px) and a place 11 px below it: the crop misses the card's top and reads it weakly (sure only
+    # from confidence 0.99 here). One move by the matched shift reaches struct_shift = 3 cells of the 54 x 78 maps,
+    # (96 - 2 x 4) / 54 x 3 = 4.9 px of this crop: two moves bring the place onto the card, which then reads surely,
+    # so no outline is searched from the edges; without centring first the edges are searched
+    import vision.card_match as card_match
+
+    deck, frame, true = _card_b_on_its_ground()
+    place = true + np.array([0.0, 11.0])
+    crop = rectify(frame, place, 96, 150)
+    first = deck.score(crop)
+    looked = []
+    real = card_match.candidate_quads
+    monkeypatch.setattr(card_match, "candidate_quads", lambda *a, **k: looked.append(a[1]) or real(*a, **k))
+    cfg = RefineConfig(weak_conf=0.99)
+    assert cfg.centre_steps == 2 and deck.config.struct_shift == 3
+    assert first[0] == "b" and deck.decide(first).confidence < cfg.weak_conf
+    for steps, searched in ((2, 0), (0, 1)):
+        looked.clear()
+        scores, quads, _ = refine_identifications(deck, frame, [place], [crop], [first], False,
+                                                  RefineConfig(weak_conf=0.99, centre_steps=steps),
+                                                  view=SearchView(frame, [place], lambda q: q, (96.0, 150.0)))
+        assert len(looked) == searched
+        assert scores[0][0] == "b" and deck.decide(scores[0]).confidence >= cfg.weak_conf
+        assert np.abs(order_quad(quads[0]) - true).max() < 1.0
+
+
+def test_the_shifted_correlation_peaks_where_the_reference_was_cut():
+    # the reference is the maps' window at shift (dy, dx) = (1, 5) of s = 3, normalised: its correlation there is 1
+    # (every channel's NCC is 1, the weights sum to 1), as the shifted maps' product with it says at every shift
+    from vision.card_features import normalise_maps, shifted_maps, shifted_ncc
+
+    rng = np.random.default_rng(5)
+    s, H, W = 3, 12, 8
+    big = cv2.GaussianBlur(rng.random((H + 2 * s, W + 2 * s, 4)).astype(np.float32), (0, 0), 1.0).transpose(2, 0, 1)
+    big = np.ascontiguousarray(big)
+    refs = np.stack([normalise_maps(big[:, 1:1 + H, 5:5 + W]), normalise_maps(big[:, 3:3 + H, 3:3 + W])])
+    w = np.array([0.4, 0.3, 0.2, 0.1], np.float32)
+    ncc = shifted_ncc(big, s, refs, w)
+    assert ncc.shape == (49, 2)
+    assert int(np.argmax(ncc[:, 0])) == 1 * 7 + 5 and ncc[1 * 7 + 5, 0] == pytest.approx(1.0, abs=1e-6)
+    assert int(np.argmax(ncc[:, 1])) == 3 * 7 + 3
+    q = shifted_maps(big, s)
+    np.testing.assert_allclose(ncc, (q * w[None, :, None]).reshape(49, -1) @ refs.reshape(2, -1).T, atol=1e-5)
+
+
 def test_the_frames_level_for_not_in_the_deck_is_the_outlines_as_found():
     # four cards of a frame: the first at distance 0.6; the others were 0.9 as found (a dim frame) and a second
     # look brought them to 0.2. 'Not in the deck' is judged against the frame's level: the median of the others

@@ -27,7 +27,7 @@ import numpy as np
 
 __all__ = ["IdConfig", "card_features", "crop_features", "crop_features_many", "feature_maps", "flatten_light",
            "ink_amplitude", "inner_maps", "mask_face", "normalise_maps", "reusing_features", "shape_mask",
-           "shifted_maps", "turn_crop", "white_balance"]
+           "shifted_maps", "shifted_ncc", "turn_crop", "white_balance"]
 
 
 @dataclass(frozen=True)
@@ -584,6 +584,31 @@ def shifted_maps(big: np.ndarray, s: int, r: int | None = None) -> np.ndarray:
     out = out.reshape(n * n, C, H * W)
     out *= (1.0 / np.maximum(norm, 1e-6)).transpose(1, 2, 0).reshape(n * n, C, 1).astype(np.float32)
     return out
+
+
+def shifted_ncc(big: np.ndarray, s: int, refs: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """float64[S, R]: the weighted correlation of the query's inner maps at every shift within +-``s`` (``big``
+    float32[C, H + 2s, W + 2s], S = (2s + 1)^2 in row-major order of (dy, dx)) with each reference of ``refs``
+    float32[R, C, H*W] (normalised per channel, :func:`normalise_maps`), the channels weighted by ``weights``
+    float[C]: ``(shifted_maps(big, s) * weights[:, None]).reshape(S, -1) @ refs.reshape(R, -1).T`` but for the
+    rounding of the sums. Each channel's dot products at every shift are one ``cv2.matchTemplate`` of the reference
+    over the maps; each window's mean and norm come from summed-area tables (:func:`shifted_maps`' own), so no
+    window is copied."""
+    C, h, w = big.shape
+    H, W = h - 2 * s, w - 2 * s
+    n = 2 * s + 1
+    f = np.ascontiguousarray(big, np.float32)
+    f64 = f.astype(np.float64)
+    sums, sqs = _window_sums(f64, H, W), _window_sums(f64 * f64, H, W)              # [C, n, n]
+    mean = sums / (H * W)
+    inv = 1.0 / np.maximum(np.sqrt(np.maximum(sqs - sums * mean, 0.0)), 1e-6)
+    r = np.ascontiguousarray(refs, np.float32).reshape(len(refs), C, H, W)
+    out = np.zeros((len(refs), n, n), np.float64)
+    for j in range(len(refs)):
+        for c in range(C):
+            dot = cv2.matchTemplate(f[c], r[j, c], cv2.TM_CCORR).astype(np.float64)   # [n, n]
+            out[j] += float(weights[c]) * (dot - mean[c] * float(r[j, c].sum(dtype=np.float64))) * inv[c]
+    return out.reshape(len(refs), n * n).T
 
 
 def _window_sums(a: np.ndarray, H: int, W: int) -> np.ndarray:

@@ -12,7 +12,8 @@ of the pairs of opposite edges one card size apart. :func:`refine_identification
 those candidates for the cards whose first reading is weak and keeps a candidate only when the deck matches
 it better (lower distance) than the original crop -- an outline the deck cannot confirm never replaces the
 original; the kept outline is then centred on the card by the shift at which its reference matched
-(:func:`matched_shift`, geometric verification against the enrolled image).
+(:func:`matched_shift`, geometric verification against the enrolled image). A weak card only a few pixels off
+(a lattice cell) is first centred so, step by step; when it then reads surely, no outline is searched.
 
 Units: pixels of the image the quads are given in; quads are float[4, 2], clockwise from the card's
 top-left (:func:`vision.quads.order_quad`).
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .card_features import crop_features, shifted_maps, turn_crop
+from .card_features import crop_features, shifted_ncc, turn_crop
 from .deck import DeckProfile
 from .quads import order_quad, quad_size, rectify
 
@@ -90,6 +91,16 @@ class RefineConfig:
             were (never centred: their centring cost about 20 ms each and none read surely).
         turn_ranked: ... and for a square tile the places are ranked at the turn read so far (and its half turn),
             this many of them compared at every turn (0: every place at every turn).
+        centre_steps: a weak card read within ``early_within`` x the deck's ``unknown_distance`` (further, it is
+            more likely a place beside a card or on none) is first centred on the card its crop reads: moved by
+            :func:`matched_shift` up to this many times, each time from the crop moved to (one move reaches the
+            deck's ``struct_shift`` cells of the maps, about 1.8 px on the full Among the Stars table). When the
+            centred crop reads that card closer by ``min_gain`` and surely, the outlines from the edges and the
+            search by the deck are skipped (0: never centred first). On the full Among the Stars tables of
+            ``bench/card_table_ab.py`` (cards of a station split 2-5 px off) about 3 weak cards a frame read surely
+            this way, the same cards at the same turns as the search of their edges read them; the cold read's CPU
+            time about 0.8 of that search's, and the cards' corners nearer the labels (the mean over every card
+            2.00 -> 1.96 px; with 1 move 2.04, 3 moves 1.95).
         seen_conf: a weak place of the detector's second look (``loose``) whose centre lies within half its short
             side of a card read with at least this confidence (by either look) is that card seen again, and gets no
             second look: the reader reports one card per place (:func:`vision.cards.read_cards`), the card read
@@ -126,6 +137,7 @@ class RefineConfig:
     turn_ranked: int = 4
     early_within: float = 2.0
     seen_conf: float = 0.9
+    centre_steps: int = 2
     angles_deg: tuple[float, ...] = (-6.0, -4.0, -2.0, 0.0, 2.0, 4.0, 6.0)
     iterations: int = 2
 
@@ -410,13 +422,11 @@ def matched_shift(deck: DeckProfile, crop: np.ndarray, card_id: str, turn: int) 
     s = cfg.struct_shift
     turned = turn_crop(crop, turn)
     big, _, _ = crop_features(turned, cfg, "card")
-    q = shifted_maps(big, s)                                                     # [S, C, K]
     w = np.asarray(cfg.channel_weights, np.float32)
-    qw = (q * (w / w.sum())[None, :, None]).reshape(q.shape[0], -1)
     refs = [i for i, r in enumerate(deck.ref_ids) if r == card_id]
     if not refs or s <= 0:
         return np.zeros(2)
-    ncc = qw @ deck._flat_struct()[refs].T                                   # [S, R]
+    ncc = shifted_ncc(big, s, deck.struct[refs], w / w.sum())                   # [S, R]
     si = int(np.unravel_index(int(np.argmax(ncc)), ncc.shape)[0])
     dy, dx = divmod(si, 2 * s + 1)
     h, w_ = turned.shape[:2]
@@ -644,6 +654,46 @@ def _on_any(quad: np.ndarray, cards: list[np.ndarray]) -> bool:
     return any(float(np.linalg.norm(q.mean(axis=0) - c)) < 0.5 * short for q in cards)
 
 
+def _centred(deck: DeckProfile, frame: np.ndarray, quad: np.ndarray, crop: np.ndarray, score: tuple, gain: float,
+             mirrored: bool, crop_wh: tuple[int, int]) -> tuple[tuple, np.ndarray, np.ndarray] | None:
+    """(score, quad, crop) of ``quad`` (float[4, 2] frame px) moved by :func:`matched_shift` of the card its crop
+    (``crop``, as read; ``score`` its :meth:`vision.deck.DeckProfile.score`) reads, when that moves it by a crop
+    pixel or more and the moved crop reads the same card closer by at least ``gain``; else None."""
+    return _centred_many(deck, frame, [quad], [crop], [score], gain, mirrored, crop_wh)[0]
+
+
+def _centred_many(deck: DeckProfile, frame: np.ndarray, quads: list[np.ndarray], crops: list[np.ndarray],
+                  scores: list[tuple], gain: float, mirrored: bool, crop_wh: tuple[int, int],
+                  steps: int = 1) -> list[tuple[tuple, np.ndarray, np.ndarray] | None]:
+    """:func:`_centred` of each card, the moved crops scored together (:meth:`vision.deck.DeckProfile.score_many`).
+    ``steps``: each quad is moved up to this many times, each time by :func:`matched_shift` of its last crop (a
+    shift reaches ``struct_shift`` cells of the maps: a card further off is centred step by step) while that moves
+    it by a crop pixel or more (0: never moved: None each); only the last crop is scored."""
+    cw, ch = crop_wh
+    moved: list[tuple[int, np.ndarray, np.ndarray]] = []
+    for i, (quad, crop, score) in enumerate(zip(quads, crops, scores, strict=True)):
+        nq = nc = None
+        for _ in range(steps):
+            look = cv2.flip(crop, 1) if mirrored else crop
+            v = matched_shift(deck, look, score[0], score[3])
+            if mirrored:
+                v = v * np.array([-1.0, 1.0])
+            if np.abs(v).max() < 1.0:
+                break
+            quad = nq = _shift_quad(quad, v, cw, ch)
+            crop = nc = rectify(frame, nq, cw, ch)
+        if nq is not None:
+            moved.append((i, nq, nc))
+    out: list[tuple[tuple, np.ndarray, np.ndarray] | None] = [None] * len(quads)
+    if not moved:
+        return out
+    got = deck.score_many([cv2.flip(nc, 1) if mirrored else nc for _, _, nc in moved])
+    for (i, nq, nc), s in zip(moved, got, strict=True):
+        if s[0] == scores[i][0] and s[1] <= scores[i][1] - gain:
+            out[i] = (s, nq, nc)
+    return out
+
+
 def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.ndarray], crops: list[np.ndarray],
                            scores: list[tuple[str, float, float, int]], mirrored: bool,
                            cfg: RefineConfig | None = None, view: SearchView | None = None,
@@ -652,7 +702,8 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
 
     A card is weak when the frame's decision (:meth:`vision.deck.DeckProfile.decide_frame`) on its score
     is 'not in the deck', or has confidence below ``weak_conf`` and a distance above ``weak_distance`` x
-    the deck's ``unknown_distance``. Its :func:`candidate_quads` are rectified
+    the deck's ``unknown_distance``. It is first centred on the card its crop reads (``centre_steps``); when that
+    reads the card surely, that outline is kept and the rest skipped. Else its :func:`candidate_quads` are rectified
     like the original crop, ranked by their coarse distance, and the best ``max_candidates`` scored in
     full; the candidate with the lowest distance replaces the original quad, crop and score when it is
     lower by at least ``min_gain`` (``min_gain_other`` when it names another card). Then the outline is
@@ -692,9 +743,28 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
     found = [q for q, r in zip(quads, first, strict=True) if r.card_id is not None and r.confidence >= cfg.seen_conf]
     again = [k < len(loose) and bool(loose[k]) and _on_any(quads[k], found) for k in range(len(first))]
     budget = cfg.shift_budget
-    axis = _view_axis(view, [sure(r) for r in first])   # the cards read surely: their direction, for the search
-    for k in sorted(range(len(first)), key=lambda j: first[j].distance):   # the likeliest cards first
-        if sure(first[k]) or again[k]:
+    axis: list[float | None] = []
+    first_view = view
+
+    def cards_axis() -> float | None:
+        """The direction of the cards read surely, for the search by the deck (worked out once, when needed)."""
+        if not axis:
+            axis.append(_view_axis(first_view, [sure(r) for r in first]))
+        return axis[0]
+
+    weak = [k for k in sorted(range(len(first)), key=lambda j: first[j].distance)   # the likeliest cards first
+            if not (sure(first[k]) or again[k])]
+    # an outline a few pixels off its card, centred on the card its crop reads, may read surely: no search of its
+    # edges then
+    near = [k for k in weak if first[k].distance <= cfg.early_within * deck.config.unknown_distance]
+    early = dict(zip(near, _centred_many(deck, frame, [quads[k] for k in near], [crops[k] for k in near],
+                                         [scores[k] for k in near], cfg.min_gain, mirrored, (cw, ch),
+                                         cfg.centre_steps), strict=True))
+    for k in weak:
+        c = early.get(k)
+        if c is not None and sure(deck.decide(c[0])):
+            scores[k], quads[k], crops[k] = c
+            known.append(quads[k].mean(axis=0))
             continue
         if view is None:
             view = SearchView(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32), quads, lambda q: q)
@@ -710,24 +780,17 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
                 and not any(float(np.linalg.norm(quads[k].mean(axis=0) - c)) < 0.5 * short for c in known)):
             budget -= 1
             best, placed, nq, nc = _search_place(deck, frame, view, k, best, scores[k], known, short, sure, mirrored,
-                                                 cfg, axis, (ch, cw))
+                                                 cfg, cards_axis(), (ch, cw))
             if nq is not None:
                 quads[k], crops[k] = nq, nc
             cands.append(placed)
         if not cands:
             continue
         # centre the outline (new or original) on the card as its best reference sees it
-        moved = best is not scores[k]
-        look = cv2.flip(crops[k], 1) if mirrored else crops[k]
-        v = matched_shift(deck, look, best[0], best[3])
-        if mirrored:
-            v = v * np.array([-1.0, 1.0])
-        if np.abs(v).max() >= 1.0:
-            nq = _shift_quad(quads[k], v, cw, ch)
-            nc = rectify(frame, nq, cw, ch)
-            s = deck.score(cv2.flip(nc, 1) if mirrored else nc)
-            if s[0] == best[0] and s[1] <= best[1] - (0.0 if moved else cfg.min_gain):
-                best, quads[k], crops[k] = s, nq, nc
+        c = _centred(deck, frame, quads[k], crops[k], best, 0.0 if best is not scores[k] else cfg.min_gain,
+                     mirrored, (cw, ch))
+        if c is not None:
+            best, quads[k], crops[k] = c
         scores[k] = best
         if sure(deck.decide(best)):
             known.append(quads[k].mean(axis=0))

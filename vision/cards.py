@@ -346,7 +346,9 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                     if r.turns:  # the crop matched after r.turns clockwise quarter turns
                         quads[k] = np.roll(quads[k], r.turns, axis=0)
                     h_, w_ = crops[k].shape[:2]
-                    if (mirrored or r.turns) and (r.turns % 2 == 0 or h_ == w_):  # the kept crop reads as the card
+                    # the kept crop reads as the card, where it is read again: kept, or checked for a mirror
+                    if ((mirrored or r.turns) and (r.turns % 2 == 0 or h_ == w_)
+                            and (keep_crops or (c.mirror != "auto" and _unsure(r)))):
                         crops[k] = rectify(frame, quads[k], w_, h_)
                 stick = timed_stage(t, "stickers", sticker_ids, frame, quads, deck, c, tc)
                 for k, cid in stick.items():
@@ -421,6 +423,11 @@ def _kept_loose(quads: list[np.ndarray], loose: list[bool], ids: list[str | None
     return sorted(kept)
 
 
+def _unsure(r: Any) -> bool:
+    """Whether an identification is 'not in the deck' or has confidence under 0.5."""
+    return r.card_id is None or r.confidence < 0.5
+
+
 def _mirror_looks_wrong(deck: DeckProfile, results: list[tuple[Any, bool]], crops: list[np.ndarray],
                         min_weak: int = 2, margin: float = 0.1) -> bool:
     """Whether the cards would fit the deck clearly better flipped left-right than as the mirror setting reads
@@ -428,7 +435,7 @@ def _mirror_looks_wrong(deck: DeckProfile, results: list[tuple[Any, bool]], crop
     ``min_weak`` cards are 'not in the deck' or unsure (a good read costs nothing more; many cards, such as
     symmetric ones, read well either way): those are scored both ways (:func:`check_mirror`, the means
     ``margin`` apart)."""
-    weak = [k for k, (r, _) in enumerate(results) if r.card_id is None or r.confidence < 0.5]
+    weak = [k for k, (r, _) in enumerate(results) if _unsure(r)]
     if len(weak) < min_weak:
         return False
     return check_mirror(deck, [crops[k] for k in weak], min_cards=min_weak, margin=margin).mirrored is True
