@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.roll_dice import RollDiceConfig
+from vision.roll_dice.foreground import to_log
 from vision.roll_dice.observations import TopFaces
 from vision.roll_dice.outline import square_outline
+from vision.roll_dice.raised import raised_edges
 from vision.roll_dice.reader import _not_flat_art
+from vision.roll_dice.shape import SurroundingLogs
 
 CFG = RollDiceConfig()
 C, SIDE = 200, 44                                           # the face's centre and side, px
@@ -122,6 +126,22 @@ def test_only_the_faces_asked_for_are_measured():
     got = square_outline(img, np.concatenate([rect(), rect()]), CFG, np.array([False, True]))
     assert got[0] == -1.0 and got[1] >= 0.9
     assert square_outline(img, np.zeros((0, 5)), CFG).shape == (0,)
+
+
+def test_the_surroundings_cut_for_the_raised_edge_test_are_the_outline_tests_own():
+    # one read's kept surroundings: the raised-edge test cuts the first face's, the outline test reuses it and cuts
+    # the second's; both measure what they measure alone
+    img = die_on(painting(5))
+    rects = np.concatenate([rect(), rect(20.0)])
+    bodies = np.repeat(to_log(np.array([[DIE_WHITE]], np.uint8), CFG)[0], 2, 0)
+    logs = SurroundingLogs(img, CFG)
+    first = np.array([True, False])
+    assert np.array_equal(raised_edges(img, rects, bodies, CFG, first, logs), raised_edges(img, rects, bodies, CFG,
+                                                                                           first))
+    assert np.array_equal(square_outline(img, rects, CFG, None, logs), square_outline(img, rects, CFG))
+    # kept for another frame: refused, not measured on the wrong pixels
+    with pytest.raises(ValueError, match="another frame"):
+        square_outline(img.copy(), rects, CFG, None, logs)
 
 
 def _faces(n: int) -> TopFaces:

@@ -169,13 +169,25 @@ def window_scores_at(inks: np.ndarray, rot_templates: np.ndarray, config: RollDi
     ``[M, C*T*T] @ [C*T*T, 4K]`` (BLAS).
 
     ``glare``: optional ``bool[N, q, q]`` glare of each patch (:func:`vision.roll_dice.glare.glare_masks`): a window
-    it touches is scored over its other pixels only (:func:`vision.roll_dice.glare.masked_window_scores`)."""
+    it touches is scored over its other pixels only (:func:`vision.roll_dice.glare.masked_window_scores`), and left
+    out of the matrix product (where too little is left of it, it is scored as it is)."""
     k4 = len(rot_templates)
     c = inks.shape[1]
     t = config.template
     d = t * t
     weights, used = _used_channels(c, config)
+    masked = None
+    if glare is not None and np.any(glare):
+        masked = _glare_scores(inks, rot_templates, config, at, glare, weights)
+    plain = None
+    if masked is not None:                            # the windows scored without their glare: not scored again
+        plain = np.ones(masked[0], bool)
+        plain[masked[1]] = False
+        if not isinstance(at, int | np.integer):
+            at = np.asarray(at, np.int64).reshape(-1, 3)[plain]          # those left out not even cut
     win, (s1, s2) = _windows(_channels(inks, used), t, at, integrals)
+    if plain is not None and len(win) != plain.sum():                   # a grid's windows are cut all at once
+        win, s1, s2 = win[plain], s1[plain], s2[plain]
     # a noise floor (``ink_noise`` log units per pixel) under each window's spread: a smooth patch of
     # table (a cloud of a painted playmat, a shadow) normalised to unit spread would look like anything
     den = np.sqrt(np.maximum(s2 - s1 * s1 / d, 0.0) + d * float(config.ink_noise) ** 2 + 1e-12)
@@ -183,16 +195,21 @@ def window_scores_at(inks: np.ndarray, rot_templates: np.ndarray, config: RollDi
     tpl = np.asarray(rot_templates, np.float32)
     if len(used) != c:                                  # the templates' unused channels left out (else: as they are)
         tpl = tpl.reshape(k4, c, d)[:, used].reshape(k4, -1)
-    score = win.reshape(len(win), -1) @ tpl.T
-    if glare is not None and len(score) and np.any(glare):
-        _mask_glare(score, inks, rot_templates, config, at, glare, weights)
+    if masked is None:
+        return win.reshape(len(win), -1) @ tpl.T
+    score = np.empty((len(plain), k4), np.float32)
+    if len(win):
+        score[plain] = win.reshape(len(win), -1) @ tpl.T
+    score[masked[1]] = masked[2]
     return score
 
 
-def _mask_glare(score: np.ndarray, inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
-                at: np.ndarray | int, glare: np.ndarray, weights: np.ndarray) -> None:
-    """:func:`window_scores_at`'s ``score`` ``[M, 4K]`` (in place) with each window the ``glare`` ``bool[N, q, q]``
-    touches scored without it, where enough of the window is left."""
+def _glare_scores(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig, at: np.ndarray | int,
+                  glare: np.ndarray, weights: np.ndarray) -> tuple[int, np.ndarray, np.ndarray] | None:
+    """(how many windows ``at`` names (:func:`window_scores_at`: ``M``), the indices ``int[G]`` of those that the glare
+    ``bool[N, q, q]`` touches and that keep enough of their pixels to be scored without it, those scores
+    ``float32[G, 4K]``, :func:`vision.roll_dice.glare.masked_window_scores`), or None when no window is so: a window
+    the glare touches but leaves too little of is scored as it is."""
     n, c, q = inks.shape[:3]
     t = config.template
     if isinstance(at, int | np.integer):
@@ -200,20 +217,21 @@ def _mask_glare(score: np.ndarray, inks: np.ndarray, rot_templates: np.ndarray, 
         rows = np.concatenate([np.repeat(np.arange(n, dtype=np.int64), len(corners))[:, None],
                                np.tile(corners, (n, 1))], 1)
     else:
-        rows = np.asarray(at, np.int64)
+        rows = np.asarray(at, np.int64).reshape(-1, 3)
+    if not len(rows):
+        return None
     ii = cv2.integral(np.ascontiguousarray(glare.reshape(n * q, q), dtype=np.uint8))  # stacked patches
     nn, yy, xx = rows.T
     y0, y1 = nn * q + yy, nn * q + yy + t
     hit = (ii[y1, xx + t] - ii[y0, xx + t] - ii[y1, xx] + ii[y0, xx]) > 0
     # the integral runs on across the stacked patches' rows, so a window's sum is its own (its rows are one patch's)
     if not hit.any():
-        return
+        return None
     w = weights / weights.sum()
     got = masked_window_scores(np.asarray(inks, np.float32), np.asarray(glare, bool), rows[hit],
                                np.asarray(rot_templates, np.float32).reshape(len(rot_templates), c, t * t), w, config)
-    sel = np.flatnonzero(hit)
     ok = np.isfinite(got[:, 0])
-    score[sel[ok]] = got[ok]
+    return (len(rows), np.flatnonzero(hit)[ok], got[ok]) if ok.any() else None
 
 
 def grid_shifts(q: int, t: int, step: int) -> list[tuple[int, int]]:

@@ -27,8 +27,8 @@ import cv2
 import numpy as np
 
 from .config import RollDiceConfig
-from .foreground import channel_sum, to_log
-from .shape import faces_to_measure, surrounding_patches
+from .foreground import channel_sum
+from .shape import SurroundingLogs, faces_to_measure, surrounding_logs
 
 __all__ = ["square_outline"]
 
@@ -67,7 +67,7 @@ def _side_points(size: int, face: float, band: tuple[float, float], along: float
 
 
 def square_outline(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig,
-                   todo: np.ndarray | None = None) -> np.ndarray:
+                   todo: np.ndarray | None = None, logs: SurroundingLogs | None = None) -> np.ndarray:
     """How plainly each top face shows a die's square outline, ``float[N]`` 0..1 (-1 where not measured): at the best
     of the turns ``square_turns``, the third strongest of its four sides' edges (three sides at least: a die pressed
     against a like die may lose one), each side's edge the larger of the ramp ``square_step_ramp`` of its step (log
@@ -84,8 +84,9 @@ def square_outline(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig,
         config: ``square_band``, ``square_along``, ``square_turns``, ``square_step_ramp``,
             ``square_contrast_ramp``, ``square_noise_floor``, ``raised_patch``, ``surface_span``, ``log_offset``.
         todo: ``bool[N]``, the faces to measure (others get -1); default all.
+        logs: the frame's :class:`vision.roll_dice.shape.SurroundingLogs` of this read, to reuse (None: cut here).
 
-    Returns ``float[N]``. Raises nothing; empty input gives an empty result.
+    Returns ``float[N]``. Raises ``ValueError`` for ``logs`` of another frame; empty input gives an empty result.
     """
     rects, out, idx = faces_to_measure(rects, todo)
     if len(idx) == 0:
@@ -94,7 +95,7 @@ def square_outline(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig,
     turns = tuple(float(t) for t in config.square_turns) or (0.0,)
     px, py = _side_points(q, q / span, tuple(float(v) for v in config.square_band), float(config.square_along),
                           turns)
-    logp = to_log(surrounding_patches(frame, rects, idx, q, span), config)            # [M, q, q, 3]
+    logp = surrounding_logs(frame, rects, idx, q, span, config, logs)                 # [M, q, q, 3]
     m = len(idx)
     # the patches side by side in one picture, sampled at every face's points in one call
     strip = np.ascontiguousarray(logp.transpose(1, 0, 2, 3).reshape(q, m * q, 3))

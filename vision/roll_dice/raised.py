@@ -19,8 +19,7 @@ import functools
 import numpy as np
 
 from .config import RollDiceConfig
-from .foreground import to_log
-from .shape import faces_to_measure, surrounding_patches
+from .shape import SurroundingLogs, faces_to_measure, surrounding_logs
 
 __all__ = ["raised_edges"]
 
@@ -60,7 +59,7 @@ def _shaded_share(logp: np.ndarray, parts: tuple[np.ndarray, ...], body: np.ndar
 
 
 def raised_edges(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, config: RollDiceConfig,
-                 todo: np.ndarray | None = None) -> np.ndarray:
+                 todo: np.ndarray | None = None, logs: SurroundingLogs | None = None) -> np.ndarray:
     """How much each top face's edges show a raised body, ``float[N]`` 0..2 (-1 where not measured): the share of
     ``evidence_sectors`` sectors of the ring just inside its edges (``raised_bevel``: the bevel) plus the share of
     those of the ring just beyond them (``raised_sides``: the side faces) whose median pixel is the face's own body
@@ -76,8 +75,9 @@ def raised_edges(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, confi
         config: ``raised_bevel``, ``raised_sides``, ``raised_chroma``, ``raised_shade``, ``raised_patch``,
             ``surface_span``, ``evidence_sectors``.
         todo: ``bool[N]``, the faces to measure (others get -1); default all.
+        logs: the frame's :class:`vision.roll_dice.shape.SurroundingLogs` of this read, to reuse (None: cut here).
 
-    Returns ``float[N]``. Raises nothing; empty input gives an empty result.
+    Returns ``float[N]``. Raises ``ValueError`` for ``logs`` of another frame; empty input gives an empty result.
     """
     rects, out, idx = faces_to_measure(rects, todo)
     if len(idx) == 0:
@@ -85,8 +85,7 @@ def raised_edges(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, confi
     q, span = int(config.raised_patch), float(config.surface_span)
     rings = (tuple(float(v) for v in config.raised_bevel), tuple(float(v) for v in config.raised_sides))
     bevel, sides = _edge_sectors(q, q / span, rings, int(config.evidence_sectors))
-    patches = surrounding_patches(frame, rects, idx, q, span)
-    logp = to_log(patches, config).reshape(len(idx), q * q, 3)
+    logp = surrounding_logs(frame, rects, idx, q, span, config, logs).reshape(len(idx), q * q, 3)
     body = np.asarray(bodies, np.float32).reshape(-1, 3)[idx]
     c, s = float(config.raised_chroma), float(config.raised_shade)
     out[idx] = _shaded_share(logp, bevel, body, c, s) + _shaded_share(logp, sides, body, c, s)

@@ -28,7 +28,7 @@ from .glare import face_glare
 from .observations import MEASURED_SIZE, RollDiceRead, TopFaces
 from .outline import square_outline
 from .raised import raised_edges
-from .shape import die_likeness, middle_spread, pattern_lattice, surface_returns
+from .shape import SurroundingLogs, die_likeness, middle_spread, pattern_lattice, surface_returns
 from .sides import side_faces
 from .tops import drop_duplicates, extract_tops, rect_box
 
@@ -387,8 +387,9 @@ class RollDiceReader:
         evidence, chosen, tops, ncc = best
         if size is None:
             tops = stage("unsized", _not_vouched, tops, ncc, evidence, cfg)
-        tops = stage("surface", _not_printed, frame, tops, ncc, cfg)
-        tops = stage("outline", _not_flat_art, frame, tops, ncc, cfg)
+        logs = SurroundingLogs(frame, cfg)                      # the faces' surroundings, cut once for both stages
+        tops = stage("surface", _not_printed, frame, tops, ncc, cfg, logs)
+        tops = stage("outline", _not_flat_art, frame, tops, ncc, cfg, logs)
         tops = stage("sides", _not_side, frame, tops, ncc, cfg)
         weights = symbol_weights(tops, ncc, cfg)
         lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white)
@@ -398,7 +399,8 @@ class RollDiceReader:
         return read, float(evidence), searched
 
 
-def _not_printed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
+def _not_printed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig,
+                 logs: SurroundingLogs | None = None) -> TopFaces:
     """The top faces with the die score of each that is a square printed on the table lowered by the larger of
 
     * ``surface_ramp`` of :func:`surface_returns` (its surface comes back just beyond its outline: a player board's
@@ -409,19 +411,20 @@ def _not_printed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDi
       its symbol matches one of the owner's near perfectly (``flat_match_ramp``: a board's digit matches a symbol
       at NCC 0.55-0.75);
 
-    only the faces that would be reported are measured, once the die size is chosen."""
+    only the faces that would be reported are measured, once the die size is chosen; ``logs``: the frame's
+    surroundings kept for this read (:class:`vision.roll_dice.shape.SurroundingLogs`; None: cut here)."""
     if cfg.surface_ramp is None or len(tops.rects) == 0:
         return tops
     todo, best = _reported(tops, ncc, cfg)
     if not todo.any():
         return tops
-    surface = np.maximum(surface_returns(frame, tops.rects, tops.body, cfg, todo), 0.0)
+    surface = np.maximum(surface_returns(frame, tops.rects, tops.body, cfg, todo, logs), 0.0)
     printed = _ramp(surface, cfg.surface_ramp) * (1.0 - _ramp(best, cfg.strong_match_ramp))
     if cfg.flat_surface_ramp is not None:
         returns = _ramp(surface, cfg.flat_surface_ramp)
         look = todo & (returns > 0.0)
         if look.any():
-            raised = np.maximum(raised_edges(frame, tops.rects, tops.body, cfg, look), 0.0)
+            raised = np.maximum(raised_edges(frame, tops.rects, tops.body, cfg, look, logs), 0.0)
             flat = returns * (1.0 - _ramp(raised, cfg.raised_ramp)) * (1.0 - _ramp(best, cfg.flat_match_ramp))
             printed = np.maximum(printed, flat)
     return _lowered(tops, 1.0 - printed)
@@ -440,18 +443,19 @@ def _not_vouched(tops: TopFaces, ncc: np.ndarray, evidence: float, cfg: RollDice
     return _lowered(tops, _ramp(best, cfg.unsized_match_ramp))
 
 
-def _not_flat_art(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
+def _not_flat_art(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig,
+                  logs: SurroundingLogs | None = None) -> TopFaces:
     """The top faces with the die score of each that shows no die's square outline (:func:`square_outline`: a blot
     of a playmat's art, on any table) scaled by 1 - (1 - ``square_ramp`` of its outline) x (1 - its best template NCC
     on ``square_match_ramp``); only the faces that would be reported are measured, once the die size is chosen and the
-    printed squares are lowered."""
+    printed squares are lowered; ``logs`` as :func:`_not_printed`'s (the raised-edge test's patches reused)."""
     if cfg.square_ramp is None or len(tops.rects) == 0:
         return tops
     todo, best = _reported(tops, ncc, cfg)
     todo &= _ramp(best, cfg.square_match_ramp) < 1.0
     if not todo.any():
         return tops
-    outline = square_outline(frame, tops.rects, cfg, todo)
+    outline = square_outline(frame, tops.rects, cfg, todo, logs)
     flat = np.where(todo, 1.0 - _ramp(np.maximum(outline, 0.0), cfg.square_ramp), 0.0)
     return _lowered(tops, 1.0 - flat * (1.0 - _ramp(best, cfg.square_match_ramp)))
 

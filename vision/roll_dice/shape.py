@@ -23,7 +23,7 @@ from .foreground import channel_sum, to_log
 
 __all__ = ["die_likeness", "expected_sides", "face_evidence", "face_evidences", "faces_to_measure", "middle_spread",
            "pattern_axes", "pattern_lattice", "pattern_repeats", "snap_top", "stroke_spread", "surface_returns",
-           "surrounding_patches", "top_fit"]
+           "surrounding_logs", "surrounding_patches", "SurroundingLogs", "top_fit"]
 
 
 @functools.lru_cache(maxsize=8)
@@ -483,7 +483,7 @@ def _surface_sectors(size: int, face: float, ring: tuple[float, float], sectors:
 
 
 def surface_returns(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, config: RollDiceConfig,
-                    todo: np.ndarray | None = None) -> np.ndarray:
+                    todo: np.ndarray | None = None, logs: SurroundingLogs | None = None) -> np.ndarray:
     """How much of the ring round each top face, just beyond its edges, is the face's own body colour again,
     ``float[N]`` 0..1 (-1 where not measured): the share of ``evidence_sectors`` sectors of the ring ``surface_ring``
     (Chebyshev distance from the face's middle, in half faces) in which at least ``surface_quantile`` percent of the
@@ -503,8 +503,9 @@ def surface_returns(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, co
         config: ``surface_ring``, ``surface_quantile``, ``surface_span``, ``surface_patch``, ``evidence_sectors``,
             ``evidence_body``.
         todo: ``bool[N]``, the faces to measure (others get -1); default all.
+        logs: the frame's :class:`SurroundingLogs` of this read, to reuse (None: cut here).
 
-    Returns ``float[N]``. Raises nothing; empty input gives an empty result.
+    Returns ``float[N]``. Raises ``ValueError`` for ``logs`` of another frame; empty input gives an empty result.
     """
     rects, out, idx = faces_to_measure(rects, todo)
     if len(idx) == 0:
@@ -513,8 +514,8 @@ def surface_returns(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, co
     sectors = _surface_sectors(q, q / span, tuple(float(v) for v in config.surface_ring), int(config.evidence_sectors))
     if not sectors:
         return out
-    patches = surrounding_patches(frame, rects, idx, q, span)
-    diff = to_log(patches, config) - np.asarray(bodies, np.float32)[idx][:, None, None, :]
+    diff = surrounding_logs(frame, rects, idx, q, span, config, logs) - np.asarray(bodies, np.float32)[idx][:, None,
+                                                                                                       None, :]
     d = np.sqrt(channel_sum(diff ** 2)).reshape(len(idx), -1)                           # float32[M, q*q]
     share = float(config.surface_quantile) / 100.0
     near = d < config.evidence_body
@@ -559,3 +560,45 @@ def surrounding_patches(frame: np.ndarray, rects: np.ndarray, idx: np.ndarray, s
         fx, fy = crop.shape[1] / max(x1 - x0, 1), crop.shape[0] / max(y1 - y0, 1)
         patches[k] = upright_patch(crop, (cx - x0) * fx, (cy - y0) * fy, span_px * 0.5 * (fx + fy), rects[i, 4], q, 0)
     return patches
+
+
+class SurroundingLogs:
+    """The log-RGB surroundings (:func:`to_log` of :func:`surrounding_patches`) of the top faces of one frame, each
+    face's cut once per patch size and span: the measures of one read that look at the same faces on patches alike
+    (the raised-edge test of the stage ``surface`` and the square-outline test of the stage ``outline`` both cut
+    ``raised_patch`` px patches spanning ``surface_span`` sides) share them instead of cutting them twice. Made per
+    read (``frame``: ``uint8[H, W, 3]`` BGR, ``config``: its ``log_offset``); a face is known by its rect's values,
+    so a face moved is cut again."""
+
+    def __init__(self, frame: np.ndarray, config: RollDiceConfig) -> None:
+        self.frame = frame
+        self.config = config
+        self._kept: dict[tuple[int, float, bytes], np.ndarray] = {}
+
+    def of(self, rects: np.ndarray, idx: np.ndarray, size: int, span: float) -> np.ndarray:
+        """``float32[len(idx), size, size, 3]``: :func:`surrounding_logs` of the faces ``rects[idx]`` (``float64[N,
+        5]``), those not cut yet cut now (together) and kept."""
+        rects = np.asarray(rects, np.float64)
+        keys = [(int(size), float(span), rects[i].tobytes()) for i in idx]
+        new = [k for k, key in enumerate(keys) if key not in self._kept]
+        if new:
+            cut = to_log(surrounding_patches(self.frame, rects, np.asarray(idx)[new], size, span), self.config)
+            cut.setflags(write=False)                               # kept: no measure may change it
+            for k, patch in zip(new, cut, strict=True):
+                self._kept[keys[k]] = patch
+            if len(new) == len(keys):
+                return cut
+        return np.stack([self._kept[key] for key in keys]) if keys else np.zeros((0, size, size, 3), np.float32)
+
+
+def surrounding_logs(frame: np.ndarray, rects: np.ndarray, idx: np.ndarray, size: int, span: float,
+                     config: RollDiceConfig, logs: SurroundingLogs | None = None) -> np.ndarray:
+    """``float32[len(idx), size, size, 3]``: the faces ``rects[idx]`` (``float64[N, 5]``: cx, cy, w, h, angle deg;
+    frame px) and their surroundings in log-RGB (:func:`to_log` of :func:`surrounding_patches` of ``frame``), from
+    ``logs`` when given (:class:`SurroundingLogs` of this frame: each face cut once per read). Raises
+    ``ValueError`` for ``logs`` of another frame."""
+    if logs is None:
+        return to_log(surrounding_patches(frame, rects, idx, size, span), config)
+    if logs.frame is not frame:
+        raise ValueError("the surroundings kept are of another frame than the one measured")
+    return logs.of(rects, idx, size, span)
