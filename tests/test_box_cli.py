@@ -291,6 +291,25 @@ def test_too_few_players_are_refused_before_a_database_file_is_made(tmp_path, ca
     assert not (tmp_path / "d.sqlite3").exists()
 
 
+@pytest.mark.parametrize("players, lang, problem", [
+    # one entry alone was counted first ("is for 2-4 players, got 1"), hiding what is wrong with it
+    ("Ann:pink", "en", "'Ann:pink': after ':' comes the player's colour, and 'pink' is not one of"),
+    ("Ann\nBob", "en", "'Ann\\nBob': a name may not hold control or invisible formatting characters"),
+    ("A" * 41, "en", "a name is at most 40 characters; this one has 41"),
+    ("Ann:pink", "pl", "'Ann:pink': po ':' podaje się kolor gracza, a 'pink' nie jest jednym z"),
+    # a stray comma is the empty name it makes, whichever end it is at ("Ann,,Bob" and "Ann,Bob," already were)
+    ("Ann,", "en", "a player name is empty"),
+    (" ,Bob", "en", "a player name is empty"),
+])
+def test_one_bad_player_entry_is_named_not_counted(tmp_path, capsys, players, lang, problem):
+    code = main(["--language", lang, "demo", "--game", "race", "--players", players,
+                 "--db", str(tmp_path / "d.sqlite3"), *BOX, "--max-frames", "2"])
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and problem in err[0] and "players, got" not in err[0], err
+    assert not (tmp_path / "d.sqlite3").exists()
+
+
 def test_two_players_cannot_play_the_same_race(tmp_path, capsys):
     # Among the Stars: 8 race tiles, one per race (rulebook, Components; Setup 7)
     from rules import BadEvent

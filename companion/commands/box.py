@@ -53,9 +53,15 @@ def _new_game_settings(args: argparse.Namespace, options: dict[str, Any]) -> dic
     import rules
 
     spec = FLOWS[args.game]
-    # the count first: six players for a 2-4 player game is that, not "no colour left" for the sixth
-    spec.info.check_player_count(len([p for p in args.players.split(",") if p.strip()]))
-    settings = spec.settings(parse_players(args.players, spec.info.colours), options)
+    # too many first: six players for a 2-4 player game is that, not "no colour left" for the sixth; then each
+    # name and colour, so one bad entry ("Ann:pink", a name of 41 characters) is named, not counted as "got 1"
+    most = spec.info.players[1]
+    given = len([p for p in args.players.split(",") if p.strip()])
+    if most and given > most:
+        spec.info.check_player_count(given)
+    seats = parse_players(args.players, spec.info.colours)
+    spec.info.check_player_count(len(seats))
+    settings = spec.settings(seats, options)
     # the game refuses impossible settings (a player count it is not for) before any file is made
     rules.replay(rules.get_game(args.game), json.loads(json.dumps(settings)), [])
     return settings
