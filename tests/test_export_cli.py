@@ -113,7 +113,7 @@ def test_sessions_lists_ids_game_players_started_finished(tmp_path, monkeypatch,
     code = main(["export", "--demo", "--session", "nope", "--json", str(tmp_path / "g.json")])
     assert code == 3
     err = capsys.readouterr().err
-    assert "`companion sessions`" in err and "list_sessions" not in err
+    assert "`companion sessions --demo`" in err and "list_sessions" not in err
 
 
 def test_sessions_without_a_database_says_where_it_looked(tmp_path, monkeypatch, capsys):
@@ -296,7 +296,31 @@ def test_export_of_a_session_id_that_is_no_text_says_no_such_session(tmp_path, m
     _finished_race(tmp_path / "demo.sqlite3")
     assert main(["export", "--demo", "--session", "x\udcff", "--json", str(tmp_path / "g.json")]) == 3
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "`companion sessions`" in err[0]
+    assert len(err) == 1 and "`companion sessions --demo`" in err[0]
+    assert not (tmp_path / "g.json").exists()
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "lists its ids"),
+    ("el", "δείχνει τα αναγνωριστικά"),
+    ("pl", "wypisuje identyfikatory"),
+    ("hu", "kiírja az azonosítókat"),
+])
+def test_an_unknown_session_points_at_the_listing_of_the_same_database(tmp_path, monkeypatch, capsys, lang, words):
+    """`export --demo --session ID` with a mistyped ID said "`companion sessions` lists the ids", and that command
+    lists the box's games, not the demo's: the hint names the database the export read."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
+    _finished_race(tmp_path / "demo.sqlite3")
+    other = tmp_path / "my games.sqlite3"
+    _finished_race(other)
+    _finished_race(tmp_path / "sessions.sqlite3")
+    for where, hint in ((["--demo"], "`companion sessions --demo`"),
+                        (["--db", str(other)], f"`companion sessions --db '{other}'`"),
+                        ([], "`companion sessions`")):
+        code = main(["--language", lang, "export", *where, "--session", "nope", "--json", str(tmp_path / "g.json")])
+        assert code == 3
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and hint in err[0] and words in err[0] and "'nope'" in err[0], err
     assert not (tmp_path / "g.json").exists()
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import shlex
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -19,7 +20,7 @@ log = logging.getLogger("companion")  # one logger for every command: the lines 
 
 def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's checks and outputs, each a flat step
     """``companion export``: 0 written; 1 unfinished game or cannot write; 2 nothing to write; 3 no session."""
-    from companion.errors import SessionError
+    from companion.errors import SessionError, UnknownSession
     from companion.flow import GameFlow, bgstats_url
     from companion.flows import FLOWS
     from companion.session import SessionStore
@@ -39,7 +40,14 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
         _check_is_sqlite(Path(db))
         with SessionStore(db) as store:
             if args.session:
-                session = store.get(args.session)
+                try:
+                    session = store.get(args.session)
+                except UnknownSession:  # the listing of this database: `companion sessions` alone lists the box's
+                    where = "--demo" if args.demo else "" if args.db is None else f"--db {shlex.quote(str(db))}"
+                    print(_("companion export: no session {session} in {db}; `{listing}` lists its ids").format(
+                        session=repr(args.session), db=db, listing=f"companion sessions {where}".strip()),
+                        file=sys.stderr)
+                    return EXIT_DEVICE
             else:
                 info = next((i for i in store.list_sessions() if i.game in FLOWS), None)
                 if info is None:
