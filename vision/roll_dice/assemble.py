@@ -15,7 +15,8 @@ from .observations import RollDieObservation, TopFaces
 from .shape import die_likeness, middle_spread, stroke_spread
 from .tops import rect_box
 
-__all__ = ["assemble", "die_weights", "joint_scores", "symbol_weights", "top_overlap"]
+__all__ = ["assemble", "assemble_indexed", "decide_each", "die_weights", "joint_scores", "symbol_weights",
+           "top_overlap"]
 
 
 def joint_scores(colour_p: np.ndarray, ncc: np.ndarray, template_pairs: Sequence[tuple[str, str]],
@@ -141,7 +142,16 @@ def die_weights(tops: TopFaces, ncc: np.ndarray, config: RollDiceConfig) -> np.n
 
 def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: DiceProfile,
              config: RollDiceConfig, template_pol: np.ndarray | None = None) -> tuple[RollDieObservation, ...]:
-    """Joint colour x face decision per die, with honest confidences.
+    """Joint colour x face decision per die, with honest confidences: the reads of :func:`assemble_indexed`
+    without the index of each one's top face."""
+    return tuple(obs for _, obs in assemble_indexed(tops, colour_p, ncc, profile, config, template_pol))
+
+
+def assemble_indexed(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: DiceProfile,
+                     config: RollDiceConfig,
+                     template_pol: np.ndarray | None = None) -> list[tuple[int, RollDieObservation]]:
+    """Joint colour x face decision per die, with honest confidences: ``[(index of its top face in tops, read)]``,
+    the surest first.
 
     A face is a die when :func:`die_weights` x the chance its colour is an enrolled one reaches
     ``min_confidence``. Its face is the likeliest face (summed over the colours) when that reaches
@@ -156,9 +166,23 @@ def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: Dic
     One die per place: of two reads closer than ``overlap_dist`` x their side, or whose top faces overlap by more
     than ``overlap_share`` of the smaller (:func:`top_overlap`), the surer one. ``template_pol``: each template's
     print polarity ``float[K]``, to pool a face's templates over the colours printed alike (:func:`joint_scores`)."""
+    out = decide_each(tops, colour_p, ncc, profile, config, template_pol)
+    # one die per place: two dice cannot have centres closer than about a side, nor top faces that
+    # overlap (a box half on a die and half on its side face or the table is that die): keep the surer one
+    out.sort(key=lambda t: -t[0])
+    return [(i, obs) for _, i, obs in _one_per_place(out, tops.rects, config)]
+
+
+def decide_each(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: DiceProfile,
+                config: RollDiceConfig,
+                template_pol: np.ndarray | None = None) -> list[tuple[float, int, RollDieObservation]]:
+    """The decision of :func:`assemble_indexed` for each top face on its own, before one die per place:
+    ``[(rank, index of the top face, read)]`` in the faces' order, for the faces that are a die
+    (:func:`die_weights` x the chance of an enrolled colour at least ``min_confidence``); rank: that chance, doubled
+    when the face is read. ``tops``: N faces; ``colour_p``: ``float[N, C]``; ``ncc``: ``float[N, K]``."""
     colours, faces = list(profile.colours), list(profile.faces)
     if len(tops.rects) == 0:
-        return ()
+        return []
     s = joint_scores(colour_p, ncc, profile.template_pairs, colours, faces, config, template_pol)
     n = len(s)
     flat = s.reshape(n, -1)
@@ -202,10 +226,7 @@ def assemble(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: Dic
             conf = min(float(colour_p[i, colours.index(c)]) * float(weight[i]), config.confident_cap)
         obs = RollDieObservation(c, f, rect_box(tops.rects[i]), float(np.clip(conf, 0.0, 1.0)))
         out.append((die_p * (1.0 + float(f is not None)), i, obs))
-    # one die per place: two dice cannot have centres closer than about a side, nor top faces that
-    # overlap (a box half on a die and half on its side face or the table is that die): keep the surer one
-    out.sort(key=lambda t: -t[0])
-    return tuple(obs for _, _, obs in _one_per_place(out, tops.rects, config))
+    return out
 
 
 def _likeliest_allowed(joint: np.ndarray, colour: str, faces: Sequence[str], allowed: set[tuple[str, str]],

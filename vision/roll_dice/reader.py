@@ -18,7 +18,7 @@ from ..incremental import clip_box
 from ..inference import Model
 from ..profiles import DiceProfile
 from ..timing import timed_stage
-from .assemble import _ramp, assemble, die_weights, size_evidence, symbol_weights
+from .assemble import _ramp, assemble_indexed, die_weights, size_evidence, symbol_weights
 from .candidates import add_cnn_candidates, edge_map, find_candidates, load_cnn, tried_sides
 from .colours import colour_posteriors, estimate_light
 from .config import RollDiceConfig
@@ -28,6 +28,7 @@ from .glare import face_glare
 from .observations import MEASURED_SIZE, RollDiceRead, TopFaces
 from .outline import square_outline
 from .raised import raised_edges
+from .recentre import recentre_reads
 from .shape import SurroundingLogs, die_likeness, middle_spread, pattern_lattice, surface_returns
 from .sides import side_faces
 from .tops import drop_duplicates, extract_tops, rect_box
@@ -211,7 +212,7 @@ class RollDiceReader:
         card's white border or a die known to be white, in this frame) of a white reference the table gives:
         the light's colour is then taken from it (:func:`vision.roll_dice.colours.estimate_light`) rather than from
         the dice alone. Returns a :class:`RollDiceRead` with per-stage timings (validate, foreground, candidates,
-        cnn, tops, dedupe, faces, pattern, unsized, surface, outline, sides, colours, assemble) in ms. Raises
+        cnn, tops, dedupe, faces, pattern, unsized, surface, outline, sides, colours, assemble, recentre) in ms. Raises
         :class:`BadFrame` for a bad frame, ``ValueError`` for a ``white`` that is not 3 finite numbers in 0..255.
 
         The die size is searched (:func:`tried_sides`, :func:`size_evidence`) on every frame; a reader built with
@@ -393,7 +394,9 @@ class RollDiceReader:
         tops = stage("sides", _not_side, frame, tops, ncc, cfg)
         weights = symbol_weights(tops, ncc, cfg)
         lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white)
-        dice = stage("assemble", assemble, tops, colour_p, ncc, self.profile, cfg, self._template_pol)
+        kept = stage("assemble", assemble_indexed, tops, colour_p, ncc, self.profile, cfg, self._template_pol)
+        dice = stage("recentre", recentre_reads, frame, tops, colour_p, ncc, kept, self.profile, self._templates,
+                     self._template_pol, cfg)
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
         return read, float(evidence), searched

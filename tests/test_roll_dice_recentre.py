@@ -1,0 +1,128 @@
+"""The second read of weak faces (vision/roll_dice/recentre.py): a die whose read box slid off its top face is read
+again where the top face fits best, its face then read right, and its box, its colour and the dice found unchanged.
+
+Dice are drawn by the synthetic scene generator (:mod:`vision.synth`, seeds disjoint from enrollment); the profile is
+enrolled from small synthetic photos.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision import synth
+from vision.roll_dice import RollDiceConfig, RollDiceReader, TopFaces, build_profile, rect_box
+from vision.roll_dice.assemble import assemble_indexed
+from vision.roll_dice.colours import calibrate_colours
+from vision.roll_dice.faces import match_faces_polarised
+from vision.roll_dice.foreground import to_log
+from vision.roll_dice.glare import face_glare
+from vision.roll_dice.recentre import recentre_boxes, recentre_reads, recentred_scores, weak_reads
+from vision.roll_dice.tops import ink_maps, upright_patch
+
+FACES_BY_COLOUR = {
+    "white": ("explore", "develop", "settle", "produce", "ship"),
+    "red": ("explore", "develop", "settle", "wild"),
+    "blue": ("explore", "produce", "ship", "wild"),
+    "green": ("explore", "settle", "produce", "wild"),
+}
+ENROLL = replace(synth.ENROLL_CONFIG, width=640, height=360, die_side=(38.0, 44.0))
+SCENE = synth.SceneConfig(width=640, height=360, die_side=(38.0, 44.0), touching=0.0)
+DICE = [("white", "develop"), ("blue", "ship"), ("green", "settle"), ("red", "explore"), ("white", "produce"),
+        ("blue", "produce")]
+ON = replace(RollDiceConfig(), recentre=True)
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory) -> RollDiceReader:
+    folder = tmp_path_factory.mktemp("enroll")
+    synth.write_enrollment(folder, FACES_BY_COLOUR, seed=3, symbol_set="A", dice_per_photo=3, config=ENROLL)
+    return RollDiceReader(build_profile(folder), ON)
+
+
+def _slid(reader: RollDiceReader, image: np.ndarray, tops: TopFaces, shift: float) -> TopFaces:
+    """``tops`` with every box moved ``shift`` x its side along its own x axis (half on the top face, the rest on a
+    side face or the table), its ink and body colour cut there as the reader cuts them."""
+    cfg = reader.config
+    rects = tops.rects.copy()
+    side = np.sqrt(rects[:, 2] * rects[:, 3])
+    a = np.deg2rad(rects[:, 4])
+    rects[:, 0] += shift * side * np.cos(a)
+    rects[:, 1] += shift * side * np.sin(a)
+    patches = np.stack([upright_patch(image, r[0], r[1], s, r[4], cfg.patch, cfg.patch_margin)
+                        for r, s in zip(rects, side, strict=True)])
+    inks, bodies = ink_maps(patches, cfg)
+    return TopFaces(rects, tops.scores, inks, bodies, tops.evidence)
+
+
+def _truth(scene, rect) -> tuple[str, str]:
+    lab = min(scene.dice, key=lambda d: np.hypot(d.centre[0] - rect[0], d.centre[1] - rect[1]))
+    return lab.colour, lab.face
+
+
+def test_the_squares_tried_are_the_shifted_box_and_the_squares_snapped_onto_the_top(reader):
+    cfg = replace(reader.config, recentre_shifts=(-0.2, 0.0, 0.2), recentre_scales=(1.0,))
+    frame = np.full((120, 160, 3), 60, np.uint8)
+    frame[40:80, 60:100] = (40, 40, 200)  # a red top, 40 px square, centred at (79.5, 59.5)
+    body = to_log(np.array([[(40, 40, 200)]], np.uint8), cfg)[0, 0]
+    # the read box slid 12 px right of the top, and 1.3 x too large; the side a die has there: 40 px
+    boxes = recentre_boxes(frame, np.array([92.0, 60.0, 52.0, 52.0, 0.0]), body, 40.0, cfg)
+    assert len(boxes) == 8 + 2  # 3 x 3 shifts but the box itself, and the two snapped squares
+    assert not any(np.allclose(b, (92.0, 60.0, 52.0, 52.0, 0.0)) for b in boxes)
+    assert any(np.allclose(b, (92.0 - 0.2 * 52, 60.0, 52.0, 52.0, 0.0)) for b in boxes)
+    # snapped at the expected side, the square is the top itself
+    cx, cy, w, h, _ = boxes[-1]
+    assert abs(cx - 79.5) <= 2.0 and abs(cy - 59.5) <= 2.0 and abs(w - 40.0) <= 4.0 and w == h
+
+
+def test_a_box_slid_off_the_top_is_read_again_right_and_reported_unchanged(reader):
+    scene = synth.render_scene(611, SCENE, dice=DICE)
+    tops = reader.detect(scene.image)
+    assert len(tops.rects) == len(DICE)
+    cfg = reader.config
+    fixed = seen = 0
+    for shift in (0.3, -0.3):
+        slid = _slid(reader, scene.image, tops, shift)
+        ncc = match_faces_polarised(slid.ink, reader.turned_templates, reader._template_pol, cfg,
+                                    face_glare(scene.image, slid.rects, slid.ink, cfg))
+        _, colour_p = calibrate_colours(slid.body, reader.prototypes, cfg)
+        kept = assemble_indexed(slid, colour_p, ncc, reader.profile, cfg, reader._template_pol)
+        first = [obs for _, obs in kept]
+        again = recentre_reads(scene.image, slid, colour_p, ncc, kept, reader.profile, reader.turned_templates,
+                               reader._template_pol, cfg)
+        off = recentre_reads(scene.image, slid, colour_p, ncc, kept, reader.profile, reader.turned_templates,
+                             reader._template_pol, replace(cfg, recentre=False))
+        assert off == tuple(first)
+        # the same dice, at the same boxes (the slid ones), of the same colours
+        assert [d.box for d in again] == [d.box for d in first] == [rect_box(slid.rects[i]) for i, _ in kept]
+        assert [d.colour for d in again] == [d.colour for d in first]
+        weak = set(weak_reads(kept, cfg))
+        for k, (i, obs) in enumerate(kept):
+            truth = _truth(scene, tops.rects[i])
+            if k not in weak:
+                assert again[k] == obs                       # a sure read is not read again
+                continue
+            seen += 1
+            assert again[k].confidence <= max(obs.confidence, cfg.recentre_cap)
+            if obs.face != truth[1] and again[k].face == truth[1]:
+                fixed += 1
+            assert not (obs.face == truth[1] and again[k].face != truth[1])   # a right face is never lost
+    assert seen >= 3 and fixed >= 2
+
+
+def test_the_best_square_is_found_back_on_the_top_face(reader):
+    scene = synth.render_scene(611, SCENE, dice=DICE)
+    tops = reader.detect(scene.image)
+    assert len(tops.rects) == len(DICE)
+    cfg = reader.config
+    slid = _slid(reader, scene.image, tops, 0.3)
+    expected = np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
+    ncc, rects = recentred_scores(scene.image, slid.rects, slid.body, expected, reader.turned_templates,
+                                  reader._template_pol, cfg)
+    side = np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
+    moved_back = np.hypot(rects[:, 0] - tops.rects[:, 0], rects[:, 1] - tops.rects[:, 1]) < 0.15 * side
+    assert moved_back.mean() >= 0.8
+    faces = [reader.profile.template_pairs[int(k)][1] for k in ncc.argmax(1)]
+    assert np.mean([f == _truth(scene, r)[1] for f, r in zip(faces, tops.rects, strict=True)]) >= 0.8

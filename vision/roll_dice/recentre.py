@@ -1,0 +1,148 @@
+"""Stage 8b of the Roll dice reader: the dice whose face was read weakly are read again where their top face fits
+best (the read box had slid onto a side face or a neighbour, or was too large or too small), the box reported
+unchanged."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from ..profiles import DiceProfile
+from .assemble import decide_each
+from .config import RollDiceConfig
+from .faces import best_turn, search_faces
+from .glare import glare_masks
+from .observations import RollDieObservation, TopFaces
+from .shape import die_likeness, expected_sides, snap_top
+from .tops import ink_maps, upright_patch
+
+__all__ = ["recentre_boxes", "recentre_reads", "recentred_scores", "weak_reads"]
+
+
+def weak_reads(kept: Sequence[tuple[int, RollDieObservation]], config: RollDiceConfig) -> list[int]:
+    """The positions in ``kept`` (``[(top face index, read)]``, :func:`vision.roll_dice.assemble.assemble_indexed`)
+    of the reads whose face is weak: unreadable, or confidence below ``recentre_confidence``."""
+    return [k for k, (_, obs) in enumerate(kept) if obs.face is None or obs.confidence < config.recentre_confidence]
+
+
+def recentre_boxes(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, expected: float,
+                   config: RollDiceConfig) -> np.ndarray:
+    """``float[M, 5]``: the squares (cx, cy, side, side, angle deg; frame px) where one die's top face may lie, round
+    its read box ``rect`` (``float[5]``, frame px), the box itself left out (it was read): the box shifted by
+    ``recentre_shifts`` x its side along each of its own axes, at each of ``recentre_scales`` x its side; then, with
+    ``recentre_snap``, the squares :func:`vision.roll_dice.shape.snap_top` fits to the top face's edges (one colour
+    ``body``, log-RGB ``float[3]``, to its rim, and standing out beyond it) at the box's side and at ``expected``,
+    the side a die has at that place of the picture (px, :func:`vision.roll_dice.shape.expected_sides`: a box too
+    large holds a side face or a strip of a neighbour)."""
+    cx, cy, w, h, ang = (float(v) for v in rect)
+    side = float(np.sqrt(max(w * h, 1.0)))
+    a = np.deg2rad(ang)
+    ca, sa = np.cos(a), np.sin(a)
+    out = []
+    for sc in config.recentre_scales:
+        for dy in config.recentre_shifts:
+            for dx in config.recentre_shifts:
+                if dx == 0.0 and dy == 0.0 and sc == 1.0:
+                    continue
+                ox, oy = dx * side, dy * side
+                out.append((cx + ox * ca - oy * sa, cy + ox * sa + oy * ca, side * sc, side * sc, ang))
+    if config.recentre_snap:
+        for size in (side, float(expected)):
+            snapped, _ = snap_top(frame, np.array([cx, cy, size, size, ang]), body, size, config)
+            s = float(np.sqrt(max(snapped[2] * snapped[3], 1.0)))
+            out.append((float(snapped[0]), float(snapped[1]), s, s, float(snapped[4])))
+    return np.asarray(out, np.float64).reshape(-1, 5)
+
+
+def recentred_scores(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, expected: np.ndarray,
+                     rot_templates: np.ndarray, template_pol: np.ndarray | None,
+                     config: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Each die's face matched at every square :func:`recentre_boxes` gives, its ink measured against the body colour
+    of that square (a box on a side face had the side's colour as its body), each template seeing the ink as its own
+    colour prints it (:func:`vision.roll_dice.faces.search_faces`, the first match's shifts, glare left out).
+
+    Args:
+        frame: ``uint8[H, W, 3]`` BGR.
+        rects: ``float[N, 5]`` the dice's read boxes (cx, cy, w, h, angle deg; frame px).
+        bodies: ``float[N, 3]`` their body colours (log-RGB), for the snap.
+        expected: ``float[N]`` the side a die has at each one's place (px), for the snap.
+        rot_templates: ``float32[4K, C*T*T]`` (:func:`vision.roll_dice.faces.rotated_templates`).
+        template_pol: ``float[K]`` each template's print polarity, or None.
+        config: ``recentre_*``, ``patch``, ``patch_margin``, the face match's settings.
+
+    Returns:
+        (NCC ``float32[N, K]`` at each die's best square, that square ``float[N, 5]`` moved to where its best
+        window matched): the best square is the one whose best template matches best (the first of equals); a die
+        with no square to try (no shift, scale or snap set) has NCC -1 and its box.
+    """
+    n = len(rects)
+    k = len(rot_templates) // 4
+    if n == 0 or k == 0:
+        return np.zeros((n, k), np.float32), np.asarray(rects, np.float64).reshape(n, 5).copy()
+    boxes = [recentre_boxes(frame, r, b, e, config)
+             for r, b, e in zip(np.asarray(rects, np.float64), bodies, expected, strict=True)]
+    every = np.concatenate(boxes)
+    if len(every) == 0:
+        return np.full((n, k), -1.0, np.float32), np.asarray(rects, np.float64).reshape(n, 5).copy()
+    p, m = config.patch, config.patch_margin
+    patches = np.stack([upright_patch(frame, cx, cy, s, ang, p, m) for cx, cy, s, _, ang in every])
+    inks, _ = ink_maps(patches, config, m)
+    glare = glare_masks(patches, inks[:, 0], config)
+    score, corner = search_faces(inks, rot_templates, template_pol, config, config.shift_step, config.shift_refine,
+                                 glare)
+    ncc = best_turn(score)                                                                  # [M, K]
+    top = ncc.max(1)
+    out_ncc, out_rects = np.zeros((n, k), np.float32), np.zeros((n, 5))
+    start = 0
+    for i, b in enumerate(boxes):
+        if len(b) == 0:
+            out_ncc[i], out_rects[i] = -1.0, rects[i]
+            continue
+        j = start + int(top[start:start + len(b)].argmax())
+        cx, cy, side, _, ang = every[j]
+        # the best window's offset from the patch's middle, patch px -> frame px, turned back by the angle
+        oy, ox = (corner[j] - (p + 2 * m - config.template) / 2.0) * (side / p)
+        a = np.deg2rad(ang)
+        out_ncc[i] = ncc[j]
+        out_rects[i] = (cx + ox * np.cos(a) - oy * np.sin(a), cy + ox * np.sin(a) + oy * np.cos(a), side, side, ang)
+        start += len(b)
+    return out_ncc, out_rects
+
+
+def recentre_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray,
+                   kept: Sequence[tuple[int, RollDieObservation]], profile: DiceProfile, rot_templates: np.ndarray,
+                   template_pol: np.ndarray | None, config: RollDiceConfig) -> tuple[RollDieObservation, ...]:
+    """The reads ``kept`` (``[(top face index, read)]`` of :func:`vision.roll_dice.assemble.assemble_indexed`) with
+    each weak face (:func:`weak_reads`) read again where its top face fits best (:func:`recentred_scores`).
+
+    The new read (the same joint colour x face decision, :func:`vision.roll_dice.assemble.decide_each`, on the new
+    NCC row, with the die's colour chances ``colour_p`` as they were) replaces the first one only when its best NCC
+    beats the first one's by ``recentre_gain``, it reads a face, and its colour is the first read's colour. Every read
+    keeps its box, so the dice found, the false dice and the colours are those of the first read: only faces (and
+    their confidences) change, a replaced one's confidence at most ``recentre_cap``. ``recentre`` off: ``kept``'s
+    reads as they are. ``tops``: N faces; ``colour_p``: ``float[N, C]``; ``ncc``: ``float[N, K]``."""
+    reads = [obs for _, obs in kept]
+    if not config.recentre or len(rot_templates) == 0:
+        return tuple(reads)
+    weak = weak_reads(kept, config)
+    if not weak:
+        return tuple(reads)
+    idx = np.array([kept[w][0] for w in weak], np.int64)
+    sides = np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
+    shape = die_likeness(tops.evidence, config) if tops.evidence is not None else np.ones(len(sides))
+    expected = expected_sides(tops.rects[:, :2], sides, np.asarray(tops.scores, np.float64) * shape, config)
+    new_ncc, _ = recentred_scores(frame, tops.rects[idx], tops.body[idx], expected[idx], rot_templates, template_pol,
+                                  config)
+    better = new_ncc.max(1) >= ncc[idx].max(1) + config.recentre_gain
+    if not better.any():
+        return tuple(reads)
+    again = {j: obs for _, j, obs in decide_each(tops.take(idx), colour_p[idx], new_ncc, profile, config,
+                                                 template_pol)}
+    for j, w in enumerate(weak):
+        new, old = again.get(j), reads[w]
+        if not better[j] or new is None or new.face is None or new.colour != old.colour:
+            continue
+        reads[w] = replace(new, box=old.box, confidence=min(float(new.confidence), config.recentre_cap))
+    return tuple(reads)
