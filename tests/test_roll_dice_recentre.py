@@ -33,6 +33,8 @@ SCENE = synth.SceneConfig(width=640, height=360, die_side=(38.0, 44.0), touching
 DICE = [("white", "develop"), ("blue", "ship"), ("green", "settle"), ("red", "explore"), ("white", "produce"),
         ("blue", "produce")]
 ON = replace(RollDiceConfig(), recentre=True)
+#: with the squares snapped onto the top face's edges too (off by default: its CPU)
+SNAPPED = replace(ON, recentre_snap=True)
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +65,7 @@ def _truth(scene, rect) -> tuple[str, str]:
 
 
 def test_the_squares_tried_are_the_shifted_box_and_the_squares_snapped_onto_the_top(reader):
-    cfg = replace(reader.config, recentre_shifts=(-0.2, 0.0, 0.2), recentre_scales=(1.0,))
+    cfg = replace(SNAPPED, recentre_shifts=(-0.2, 0.0, 0.2), recentre_scales=(1.0,))
     frame = np.full((120, 160, 3), 60, np.uint8)
     frame[40:80, 60:100] = (40, 40, 200)  # a red top, 40 px square, centred at (79.5, 59.5)
     body = to_log(np.array([[(40, 40, 200)]], np.uint8), cfg)[0, 0]
@@ -77,13 +79,13 @@ def test_the_squares_tried_are_the_shifted_box_and_the_squares_snapped_onto_the_
     assert abs(cx - 79.5) <= 2.0 and abs(cy - 59.5) <= 2.0 and abs(w - 40.0) <= 4.0 and w == h
 
 
-def test_a_box_slid_off_the_top_is_read_again_right_and_reported_unchanged(reader):
+@pytest.mark.parametrize(("cfg", "shifts"), [(ON, (0.15, -0.15)), (SNAPPED, (0.3, -0.3))], ids=["default", "snapped"])
+def test_a_box_slid_off_the_top_is_read_again_right_and_reported_unchanged(reader, cfg, shifts):
     scene = synth.render_scene(611, SCENE, dice=DICE)
     tops = reader.detect(scene.image)
     assert len(tops.rects) == len(DICE)
-    cfg = reader.config
     fixed = seen = 0
-    for shift in (0.3, -0.3):
+    for shift in shifts:
         slid = _slid(reader, scene.image, tops, shift)
         ncc = match_faces_polarised(slid.ink, reader.turned_templates, reader._template_pol, cfg,
                                     face_glare(scene.image, slid.rects, slid.ink, cfg))
@@ -116,7 +118,7 @@ def test_the_best_square_is_found_back_on_the_top_face(reader):
     scene = synth.render_scene(611, SCENE, dice=DICE)
     tops = reader.detect(scene.image)
     assert len(tops.rects) == len(DICE)
-    cfg = reader.config
+    cfg = SNAPPED
     slid = _slid(reader, scene.image, tops, 0.3)
     expected = np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
     ncc, rects = recentred_scores(scene.image, slid.rects, slid.body, expected, reader.turned_templates,

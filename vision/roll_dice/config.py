@@ -121,21 +121,22 @@ class RollDiceConfig:
             whose best template NCC is below ``relocate_below`` is matched again over shifts of up
             to ``relocate_margin`` x its side (step ``relocate_step`` patch px) and at these side
             scales; the new place is kept when it beats the first NCC by ``relocate_gain``.
-        recentre, recentre_confidence, recentre_shifts, recentre_scales, recentre_snap, recentre_gain, recentre_cap:
-            the second read of weak faces (:mod:`vision.roll_dice.recentre`): once the dice are decided, each read
-            whose face is unreadable or whose confidence is below ``recentre_confidence`` is matched again at the
-            squares where its top face may lie (the read box had slid onto a side face or a neighbour): its box
-            shifted by ``recentre_shifts`` x its side along its own axes, at ``recentre_scales`` x its side, and (with
-            ``recentre_snap``) the square :func:`vision.roll_dice.shape.snap_top` fits to the top face's edges, each
-            square's ink measured against that square's own body colour. The best square's face replaces the first
-            read's when its best NCC beats the first one by ``recentre_gain``, it reads a face, and the colour read
-            stays the same; its confidence is then at most ``recentre_cap``. The box reported, the dice found and the
-            colours never change. ``recentre`` off: no second read. Set on the second generator's seeds 1000-1019 (its
-            faces right 91.8% -> 95.5%, no right face lost): shifts of 0.2 sides at the three scales (28 squares a die)
-            found no face more than the two scales and the two snapped squares, at five times their cost. Off by
-            default: on unseen seeds (61000-61019, 62000-62019) its faces right rose 91.1% -> 94.6% and 91.2% -> 94.4%,
-            but it costs about 46 ms CPU a frame of those scenes (+11%) and 83 ms on a full Roll table, whose dice read
-            takes 350 ms (+24%; 12-15 of its 30 dice read weakly), where it read no more face right.
+        recentre, recentre_confidence, recentre_shifts, recentre_scales, recentre_snap, recentre_snap_box,
+            recentre_gain, recentre_cap: the second read of weak faces (:mod:`vision.roll_dice.recentre`): once the dice
+            are decided, each read whose face is unreadable or whose confidence is below ``recentre_confidence`` is
+            matched again at the squares where its top face may lie (the read box had slid onto a side face or a
+            neighbour): its box shifted by ``recentre_shifts`` x its side along its own axes, at ``recentre_scales`` x
+            its side, and (with ``recentre_snap``) the squares :func:`vision.roll_dice.shape.snap_top` fits to the top
+            face's edges at the side a die has there and (``recentre_snap_box``) at the box's own side, each square's
+            ink measured against that square's own body colour. The best square's face replaces the first read's when
+            its best NCC beats the first one by ``recentre_gain``, it reads a face, and the colour read stays the same;
+            its confidence is then at most ``recentre_cap``. The box reported, the dice found and the colours never
+            change. ``recentre`` off: no second read. Set on the second generator's seeds 1000-1019 (faces right 91.8%):
+            the two scales alone 94.2%, no right face lost, at about 24 ms CPU a full Roll table (its dice read about
+            350 ms; 12-15 of its 30 dice read weakly), 38 ms a scene; with the two snapped squares too 95.5%, at 95 ms a
+            table (``recentre_snap``, off for that cost); shifts of 0.2 sides at the three scales (28 squares a die)
+            found no face more than the scales and the snaps, at five times their cost. On unseen seeds, faces right:
+            61000-61019 91.1% -> 92.6% (with the snaps 94.6%), 62000-62019 91.2% -> 92.4% (94.4%).
         ink_blur: Gaussian sigma (patch pixels) on the ink map (tolerance to small misalignment).
         template: side of the central template region compared with the enrolled templates.
         brightness_sigma, chroma_sigma: colour metric (log units) for the colour posterior.
@@ -356,11 +357,12 @@ class RollDiceConfig:
     relocate_step: int = 2
     relocate_scales: tuple[float, ...] = (1.0, 0.85, 1.15)
     relocate_gain: float = 0.05
-    recentre: bool = False
+    recentre: bool = True
     recentre_confidence: float = 0.6
     recentre_shifts: tuple[float, ...] = (0.0,)
     recentre_scales: tuple[float, ...] = (0.85, 1.0, 1.15)
-    recentre_snap: bool = True
+    recentre_snap: bool = False
+    recentre_snap_box: bool = True
     recentre_gain: float = 0.05
     recentre_cap: float = 0.85
     shift_step: int = 1

@@ -33,7 +33,8 @@ def recentre_boxes(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, expect
     its read box ``rect`` (``float[5]``, frame px), the box itself left out (it was read): the box shifted by
     ``recentre_shifts`` x its side along each of its own axes, at each of ``recentre_scales`` x its side; then, with
     ``recentre_snap``, the squares :func:`vision.roll_dice.shape.snap_top` fits to the top face's edges (one colour
-    ``body``, log-RGB ``float[3]``, to its rim, and standing out beyond it) at the box's side and at ``expected``,
+    ``body``, log-RGB ``float[3]``, to its rim, and standing out beyond it) at the box's side (``recentre_snap_box``)
+    and at ``expected``,
     the side a die has at that place of the picture (px, :func:`vision.roll_dice.shape.expected_sides`: a box too
     large holds a side face or a strip of a neighbour)."""
     cx, cy, w, h, ang = (float(v) for v in rect)
@@ -49,7 +50,7 @@ def recentre_boxes(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, expect
                 ox, oy = dx * side, dy * side
                 out.append((cx + ox * ca - oy * sa, cy + ox * sa + oy * ca, side * sc, side * sc, ang))
     if config.recentre_snap:
-        for size in (side, float(expected)):
+        for size in ((side, float(expected)) if config.recentre_snap_box else (float(expected),)):
             snapped, _ = snap_top(frame, np.array([cx, cy, size, size, ang]), body, size, config)
             s = float(np.sqrt(max(snapped[2] * snapped[3], 1.0)))
             out.append((float(snapped[0]), float(snapped[1]), s, s, float(snapped[4])))
