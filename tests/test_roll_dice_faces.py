@@ -15,6 +15,8 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.roll_dice_small import ENROLL, FACES_BY_COLOUR
+from tests.roll_dice_small import SCENE as SMALL_SCENE
 from vision import synth
 from vision.profiles import DiceProfile
 from vision.roll_dice import RollDiceConfig, RollDiceReader, TopFaces, build_profile
@@ -49,14 +51,7 @@ from vision.roll_dice.tops import (
     upright_patch,
 )
 
-FACES_BY_COLOUR = {
-    "white": ("explore", "develop", "settle", "produce", "ship"),
-    "red": ("explore", "develop", "settle", "wild"),
-    "blue": ("explore", "produce", "ship", "wild"),
-    "green": ("explore", "settle", "produce", "wild"),
-}
-ENROLL = replace(synth.ENROLL_CONFIG, width=640, height=360, die_side=(38.0, 44.0))
-SCENE = synth.SceneConfig(width=640, height=360, die_side=(38.0, 44.0), n_dice=(8, 10), touching=0.0)
+SCENE = replace(SMALL_SCENE, n_dice=(8, 10))
 
 
 @pytest.fixture(scope="module")

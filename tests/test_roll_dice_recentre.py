@@ -12,6 +12,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from tests.roll_dice_small import ENROLL, FACES_BY_COLOUR, SCENE
 from vision import synth
 from vision.roll_dice import RollDiceConfig, RollDiceReader, TopFaces, build_profile, rect_box
 from vision.roll_dice.assemble import assemble_indexed
@@ -22,14 +23,6 @@ from vision.roll_dice.glare import face_glare
 from vision.roll_dice.recentre import recentre_boxes, recentre_reads, recentred_scores, weak_reads
 from vision.roll_dice.tops import ink_maps, upright_patch
 
-FACES_BY_COLOUR = {
-    "white": ("explore", "develop", "settle", "produce", "ship"),
-    "red": ("explore", "develop", "settle", "wild"),
-    "blue": ("explore", "produce", "ship", "wild"),
-    "green": ("explore", "settle", "produce", "wild"),
-}
-ENROLL = replace(synth.ENROLL_CONFIG, width=640, height=360, die_side=(38.0, 44.0))
-SCENE = synth.SceneConfig(width=640, height=360, die_side=(38.0, 44.0), touching=0.0)
 DICE = [("white", "develop"), ("blue", "ship"), ("green", "settle"), ("red", "explore"), ("white", "produce"),
         ("blue", "produce")]
 ON = replace(RollDiceConfig(), recentre=True)
