@@ -324,3 +324,21 @@ def test_an_empty_session_id_is_refused_not_taken_for_the_newest_game(tmp_path, 
     err = capsys.readouterr().err
     assert "argument --session: an empty game id: give one that `companion sessions` lists" in err
     assert not (tmp_path / "none.sqlite3").exists()
+
+
+@pytest.mark.parametrize("lang, given, words", [("en", "nosuchfolder", "does not exist: give a folder of photos"),
+                                                ("el", "nosuch.mp4", "δεν υπάρχει"),
+                                                ("pl", "nosuch.mp4", "nie istnieje"),
+                                                ("hu", "nosuchfolder", "nem létezik")])
+def test_a_demo_folder_or_video_that_is_not_there_is_said_missing(tmp_path, capsys, monkeypatch, lang, given, words):
+    """`companion demo nosuchfolder` answered 'unknown camera source ...; use one of: auto, picamera2[:N],
+    opencv:N, ...': demo's argument is always a folder or a video, and one that is not there is said missing, its
+    path named, before any session database is made."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["--language", lang, "demo", given, "--db", str(tmp_path / "d.sqlite3"), "--no-web", "--no-screen",
+                 "--no-gpio", "--max-frames", "1"]) == 3
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and f"{tmp_path / given} {words}" in err, err
+    assert "picamera2" not in err and "camera source" not in err, err
+    assert not (tmp_path / "d.sqlite3").exists()

@@ -195,7 +195,8 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
     replay = replay_options(spec, args.hold, loop=demo and not args.once, realtime=not (demo and args.fast))
     try:
         size = {"size": box_config["camera.size"]} if box_config["camera.size"] else {}
-        source = open_source(spec, **replay, **size)  # options a camera does not take are ignored
+        # demo's argument is always a folder or a video: a missing one is said missing, not taken for a camera's name
+        source = open_source(f"replay:{spec}" if demo else spec, **replay, **size)  # a camera ignores replay options
         if demo:
             from device.errors import Words
 
