@@ -342,3 +342,22 @@ def test_a_demo_folder_or_video_that_is_not_there_is_said_missing(tmp_path, caps
     assert "\n" not in err and f"{tmp_path / given} {words}" in err, err
     assert "picamera2" not in err and "camera source" not in err, err
     assert not (tmp_path / "d.sqlite3").exists()
+
+
+@pytest.mark.parametrize("lang, words", [("en", "is a folder: give a file name"), ("el", "είναι φάκελος"),
+                                         ("pl", "to folder"), ("hu", "egy mappa")])
+def test_a_folder_given_by_name_as_the_deck_is_said_to_be_a_folder(tmp_path, capsys, monkeypatch, lang, words):
+    """`companion read photo.jpg --cards adir` with `adir` a folder here answered 'no deck at <data>/decks/adir.npz':
+    a file they never named. The folder is named as one (exit 2), as `--cards /tmp` is; a saved deck of that name is
+    still the one read."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "adir").mkdir()
+    assert main(["--language", lang, "read", str(PHOTO), "--cards", "adir"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "adir" in err and words in err and "decks" not in err, err
+    (tmp_path / "data" / "decks").mkdir(parents=True)
+    (tmp_path / "data" / "decks" / "adir.npz").write_bytes(b"not a zip at all")  # the saved deck named 'adir'
+    assert main(["read", str(PHOTO), "--cards", "adir"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("companion read: cannot load deck adir: ") and "folder" not in err, err

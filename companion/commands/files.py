@@ -159,7 +159,8 @@ def deck_path(name_or_path: str) -> Path:
 
     Raises:
         InputError: (exit 2) a path that does not end in ``.npz``, or a name with a path separator or
-            ``..`` (a deck file is never written or read anywhere else).
+            ``..`` (a deck file is never written or read anywhere else); a folder given (a path, or a name no saved
+            deck has that is a folder here), named as one.
     """
     from companion.paths import data_dir
 
@@ -177,9 +178,11 @@ def deck_path(name_or_path: str) -> Path:
                                                                                          path=deck), EXIT_USAGE)
         raise InputError(_("deck {deck!r}: a deck is a .npz file: give a deck name (saved in {folder}) or a path "
                            "ending in .npz").format(deck=name_or_path, folder=data_dir() / "decks"), EXIT_USAGE)
-    if "/" in name_or_path:  # a path given (`--cards /tmp`): a folder is named as one, not as a bad deck name
-        refuse_folder(Path(name_or_path))
     saved = data_dir() / "decks" / f"{name_or_path}.npz"
+    if name_or_path.strip() and ("/" in name_or_path or not saved.is_file()):
+        # a folder given (`--cards /tmp`, or `--cards photos` with no saved deck 'photos') is named as one, not as a
+        # bad deck name or a missing saved deck
+        refuse_folder(Path(name_or_path))
     if Path(name_or_path).suffix and Path(name_or_path).expanduser().is_file() and not saved.is_file():
         # a file here that is no deck (`--cards holiday.jpg`): said so, not looked for as the saved deck 'holiday.jpg'
         raise InputError(_("deck {deck!r}: a deck is a .npz file: give a deck name (saved in {folder}) or a path "
