@@ -193,9 +193,21 @@ def _input_error(command: str, path: Path, exc: Exception, err: TextIO) -> None:
     print(_("companion {command}: {where}{problem}").format(command=command, where=where, problem=say(exc)), file=err)
 
 
+def same_place(out: TextIO, err: TextIO) -> bool:
+    """Whether ``out`` and ``err`` reach the same place (one terminal, one file or pipe: ``2>&1``), where a message
+    written on both would be read twice; False when either is no file (a ``StringIO``) other than the other."""
+    if out is err:
+        return True
+    try:
+        return os.path.samestat(os.fstat(out.fileno()), os.fstat(err.fileno()))
+    except (AttributeError, OSError, ValueError):  # no file behind a stream (io.UnsupportedOperation), or closed
+        return False
+
+
 def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run ``companion score``: 0 scored, 1 invalid input (message on stderr; the game's ``info.input_error_exit``),
-    2 a game that cannot score."""
+    2 a game that cannot score. A bad line of a JSON Lines file is a row of the output in its place (an
+    ``{"line", "error"}`` object with ``--json``) and a message on stderr, said once where both reach one terminal."""
     out = out or sys.stdout
     err = err or sys.stderr
     scorers = scoring_games()
@@ -219,13 +231,17 @@ def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         _input_error("score", args.file, exc, err)
         return bad_input
     as_json = getattr(args, "json", False)
+    # the table's "line N: error: ..." row is the line's result, in its place; on stderr too when stderr is read
+    # apart from it (stdout into a file), not twice on one terminal. --json keeps both: tools read its rows.
+    said_apart = as_json or not same_place(out, err)
     failed = False
     for n, (line, outcome) in enumerate(results):
         if not as_json and n:
             print(file=out)
         if isinstance(outcome, ScoreInputError):  # one bad JSON Lines line: report it, keep going
             failed = True
-            _input_error("score", args.file, outcome, err)
+            if said_apart:
+                _input_error("score", args.file, outcome, err)
             if as_json:  # the English every tool reads, unless --language asked for another
                 row = {"line": line, "error": _line_problem(outcome, line, asked_language() or "en")}
                 _emit(out, json.dumps(row, ensure_ascii=False), row)

@@ -361,3 +361,58 @@ def test_a_folder_given_by_name_as_the_deck_is_said_to_be_a_folder(tmp_path, cap
     assert main(["read", str(PHOTO), "--cards", "adir"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("companion read: cannot load deck adir: ") and "folder" not in err, err
+
+
+def _mixed_race_lines(tmp_path):
+    """Three Race games as JSON Lines, the second one's start world misspelt."""
+    import json
+
+    def game(card):
+        return {"players": [{"name": "Ann", "chips": 1, "tableau": [card]},
+                            {"name": "Bob", "chips": 0, "tableau": ["Epsilon Eridani"]}]}
+
+    path = tmp_path / "games.jsonl"
+    path.write_text("\n".join(json.dumps(game(card)) for card in ("Old Earth", "Old Earht", "New Sparta")) + "\n")
+    return path
+
+
+def test_a_bad_score_line_is_said_once_on_a_terminal(tmp_path, monkeypatch):
+    """`companion score race FILE.jsonl` printed each bad line's error on stdout ('line 2: error: ...', in its place
+    between the tables) and on stderr: a terminal showed it twice. Where stdout and stderr reach one place it is
+    said once, in its place; stdout into a file still leaves the message on stderr, and --json is unchanged."""
+    import json
+    import os
+    import sys
+
+    path = _mixed_race_lines(tmp_path)
+    main_fd, tty_fd = os.openpty()  # one terminal, as the shell gives it: stdout and stderr two files on one device
+    try:
+        with open(tty_fd, "w", closefd=False) as out, open(tty_fd, "w", closefd=False) as err:
+            monkeypatch.setattr(sys, "stdout", out)
+            monkeypatch.setattr(sys, "stderr", err)
+            assert main(["score", "race", str(path)]) == 1
+        screen = os.read(main_fd, 1 << 16).decode()
+    finally:
+        os.close(main_fd)
+        os.close(tty_fd)
+    assert screen.count("Old Earht") == 1 and screen.count("winner: Ann") == 2, screen
+    assert screen.index("winner: Ann") < screen.index("line 2: error: ") < screen.rindex("winner: Ann"), screen
+
+    both = tmp_path / "both.txt"  # `> both.txt 2>&1`
+    with open(both, "w") as out, open(both, "a") as err:
+        monkeypatch.setattr(sys, "stdout", out)
+        monkeypatch.setattr(sys, "stderr", err)
+        assert main(["score", "race", str(path)]) == 1
+    assert both.read_text().count("Old Earht") == 1
+
+    apart, errors = tmp_path / "apart.txt", tmp_path / "errors.txt"  # `> apart.txt` on a terminal
+    with open(apart, "w") as out, open(errors, "w") as err:
+        monkeypatch.setattr(sys, "stdout", out)
+        monkeypatch.setattr(sys, "stderr", err)
+        assert main(["score", "race", str(path)]) == 1
+        assert main(["score", "race", str(path), "--json"]) == 1
+    rows = [json.loads(line) for line in apart.read_text().splitlines() if line.startswith("{")]
+    assert [sorted(row) for row in rows] == [["players", "winners"], ["error", "line"], ["players", "winners"]]
+    assert apart.read_text().count("line 2: error: ") == 1
+    said = errors.read_text().splitlines()
+    assert len(said) == 2 and all(line.startswith(f"companion score: {path}: line 2: ") for line in said), said
