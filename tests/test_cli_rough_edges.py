@@ -416,3 +416,36 @@ def test_a_bad_score_line_is_said_once_on_a_terminal(tmp_path, monkeypatch):
     assert apart.read_text().count("line 2: error: ") == 1
     said = errors.read_text().splitlines()
     assert len(said) == 2 and all(line.startswith(f"companion score: {path}: line 2: ") for line in said), said
+
+
+@pytest.mark.parametrize("lang, words", [("en", "is a folder: give a file name"), ("el", "είναι φάκελος"),
+                                         ("pl", "to folder"), ("hu", "egy mappa")])
+def test_a_folder_given_by_name_as_the_dice_profile_is_said_to_be_a_folder(tmp_path, capsys, monkeypatch, lang,
+                                                                          words):
+    """`companion read photo.jpg --dice roll --profile adir` with `adir` a folder here answered 'no dice profile at
+    <data>/profiles/adir.json': a file they never named. The folder is named as one (exit 2), as `--profile /tmp` is;
+    a saved profile of that name is still the one read."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "adir").mkdir()
+    assert main(["--language", lang, "read", str(PHOTO), "--dice", "roll", "--profile", "adir"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "adir" in err and words in err and "profiles" not in err, err
+    (tmp_path / "data" / "profiles").mkdir(parents=True)
+    (tmp_path / "data" / "profiles" / "adir.json").write_text("not a profile")  # the saved profile named 'adir'
+    assert main(["read", str(PHOTO), "--dice", "roll", "--profile", "adir"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "is a folder" not in err and "profiles/adir.json" in err, err  # the saved profile was read
+
+
+def test_a_folder_given_by_name_as_the_box_dice_profile_is_said_to_be_a_folder(tmp_path, capsys, monkeypatch):
+    """`companion run --dice-profile adir` with `adir` a folder here is refused before the camera opens, the folder
+    named, not the saved profile 'adir.json' that is not there; no session database is made."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "adir").mkdir()
+    code = main(["demo", "--game", "roll", "--players", "Ann,Bob", "--dice-profile", "adir", "--db",
+                 str(tmp_path / "d.sqlite3"), "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "adir is a folder: give a file name" in err and "profiles" not in err, err
+    assert not (tmp_path / "d.sqlite3").exists()

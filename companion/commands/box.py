@@ -593,7 +593,7 @@ def _check_files_exist(args: argparse.Namespace) -> None:
     Raises:
         InputError: naming the missing file (exit 3), or the folder given for it (exit 2).
     """
-    from companion.commands.files import deck_path, profile_path, refuse_folder
+    from companion.commands.files import deck_path, profile_path, refuse_folder, refuse_given_folder
 
     deck = None if args.deck is None else deck_path(args.deck)
     if deck is not None and not deck.is_file():
@@ -602,7 +602,7 @@ def _check_files_exist(args: argparse.Namespace) -> None:
                          EXIT_DEVICE)
     profile = None if args.dice_profile is None else profile_path(args.dice_profile)
     if profile is not None and not profile.is_file():
-        refuse_folder(profile)
+        refuse_given_folder(args.dice_profile, profile)
         raise InputError(_("no dice profile at {path}: build one with `companion enroll roll-dice DIR`").format(
             path=profile), EXIT_DEVICE)
 

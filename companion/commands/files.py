@@ -36,6 +36,19 @@ def refuse_folder(path: Path) -> None:
         raise InputError(problem, EXIT_USAGE)
 
 
+def refuse_given_folder(given: str, path: Path) -> None:
+    """Raises when the file that ``given`` (a name or a path on the command line) stands for, ``path``, is not
+    there because a folder is: ``path`` itself, or a folder here that ``given`` names (``--profile adir`` with
+    ``adir`` a folder and no saved profile of that name), named as the folder the player gave, not as a missing
+    saved file they never named.
+
+    Raises:
+        InputError: (exit 2, :func:`refuse_folder`) the folder named.
+    """
+    refuse_folder(path)
+    if given.strip():
+        refuse_folder(Path(given))
+
 def profile_path(name_or_path: str) -> Path:
     """A dice profile's JSON file: a path as given (``.json``), or ``<data dir>/profiles/<name>.json``.
 
@@ -114,7 +127,7 @@ def load_dice_reader(dice: Any, name_or_path: str, remember_size: bool = False):
 
     path = profile_path(name_or_path)
     if not path.is_file():
-        refuse_folder(path)
+        refuse_given_folder(name_or_path, path)
         raise _no_profile(path, dice, name_or_path)
     try:
         profile = DiceProfile.load(path)
