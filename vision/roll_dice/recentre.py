@@ -68,7 +68,7 @@ def recentred_scores(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, e
         frame: ``uint8[H, W, 3]`` BGR.
         rects: ``float[N, 5]`` the dice's read boxes (cx, cy, w, h, angle deg; frame px).
         bodies: ``float[N, 3]`` their body colours (log-RGB), for the snap.
-        expected: ``float[N]`` the side a die has at each one's place (px), for the snap.
+        expected: ``float[N]`` the side a die has at each one's place (px), for the snap (unused without it).
         rot_templates: ``float32[4K, C*T*T]`` (:func:`vision.roll_dice.faces.rotated_templates`).
         template_pol: ``float[K]`` each template's print polarity, or None.
         config: ``recentre_*``, ``patch``, ``patch_margin``, the face match's settings.
@@ -131,10 +131,12 @@ def recentre_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc:
     if not weak:
         return tuple(reads)
     idx = np.array([kept[w][0] for w in weak], np.int64)
-    sides = np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
-    shape = die_likeness(tops.evidence, config) if tops.evidence is not None else np.ones(len(sides))
-    expected = expected_sides(tops.rects[:, :2], sides, np.asarray(tops.scores, np.float64) * shape, config)
-    new_ncc, _ = recentred_scores(frame, tops.rects[idx], tops.body[idx], expected[idx], rot_templates, template_pol,
+    expected = np.zeros(len(idx))                                  # the side a die has there: for the snap only
+    if config.recentre_snap:
+        sides = np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
+        shape = die_likeness(tops.evidence, config) if tops.evidence is not None else np.ones(len(sides))
+        expected = expected_sides(tops.rects[:, :2], sides, np.asarray(tops.scores, np.float64) * shape, config)[idx]
+    new_ncc, _ = recentred_scores(frame, tops.rects[idx], tops.body[idx], expected, rot_templates, template_pol,
                                   config)
     better = new_ncc.max(1) >= ncc[idx].max(1) + config.recentre_gain
     if not better.any():
