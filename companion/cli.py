@@ -567,7 +567,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the system's reason in the players' words ("no such file or folder"); the data folder's own line (what to
         # set) is not the system's, and os_reason keeps it as it is
         problem = say(os_reason(exc))
-        if exc.filename:
+        if exc.filename and str(exc.filename) not in problem:  # a path the message names already is not said again
             print(_("companion: {problem}: {path}").format(problem=problem, path=exc.filename), file=sys.stderr)
         else:
             print(_("companion: {problem}").format(problem=problem), file=sys.stderr)

@@ -19,7 +19,7 @@ its line) and uses the default for each bad setting; ``companion config check`` 
 list them. :func:`load` with ``strict=True`` raises :class:`ConfigError` instead.
 
 The commented default file (:func:`default_file_text`) is ``companion/data/config.toml``; the installer
-writes it to ``/etc/tabletop-companion/config.toml``. ``python -m companion.config`` prints it.
+writes it to ``/etc/tabletop-companion/config.toml``, ``companion config init FILE`` to FILE (never over a file).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import difflib
 import json
 import os
 import re
+import shlex
 import textwrap
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -591,12 +592,12 @@ def _parse_file(path: Path, problem: Callable[..., None], by_variable: bool = Fa
         if path.is_file() and path.stat().st_size > CONFIG_AT_MOST:
             return problem(None, Text("is larger than {most} KiB: not a configuration file", most=CONFIG_AT_MOST >> 10))
         raw = path.read_bytes()
-    except FileNotFoundError:
+    except FileNotFoundError:  # the command that writes one, as the owner types it (a path with a space quoted)
         if not by_variable:
-            return problem(None, Text("no such file: write one (`python -m companion.config > {path}`)",
-                                      path=str(path)))
-        return problem(None, Text("no such file: write one (`python -m companion.config > {path}`) or unset ${env}",
-                                  path=str(path), env=CONFIG_ENV))
+            return problem(None, Text("no such file: write the default one with `companion config init {path}`",
+                                      path=shlex.quote(str(path))))
+        return problem(None, Text("no such file: write the default one with `companion config init {path}`, or unset "
+                                  "${env}", path=shlex.quote(str(path)), env=CONFIG_ENV))
     except IsADirectoryError:
         return problem(None, Text("is a folder: give the config.toml file in it"))
     except OSError as exc:

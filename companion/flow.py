@@ -66,6 +66,7 @@ __all__ = [
     "handle_action",
     "parse_form",
     "parse_players",
+    "separator_hint",
     "whole_number",
 ]
 
@@ -176,13 +177,21 @@ def parse_players(text: str, colours: Sequence[str] = SEAT_COLOURS) -> list[dict
 
     Raises:
         BadEntry: ``--players: `` and the problem: an empty, too long or repeated name (ignoring
-            case), a name holding ``:`` (the phone refuses it too), an unknown or repeated colour, more players
-            than colours.
+            case), a name holding ``:`` (the phone refuses it too), nothing after ``:`` (``"Ann:"``), two colours
+            for one player (``"Ann:red:blue"``), an unknown or repeated colour, more players than colours.
     """
     seats: list[dict[str, str]] = []
     try:
         for part in text.split(","):
             name, _, colour = part.strip().rpartition(":") if ":" in part else (part.strip(), "", "")
+            if ":" in part and not colour.strip():  # "Ann:": a colour forgotten, not "none"
+                raise BadEntry(Text("{part!r}: after ':' comes a colour: write one of {colours}, or leave ':' out for "
+                                    "the first free one", part=part.strip(),
+                                    colours=Listing(colour_word(c) for c in colours)))
+            pieces = [piece.strip() for piece in part.split(":")]
+            if len(pieces) > 2 and pieces[0] and all(colour_id(p, colours) for p in pieces[1:]):  # "Ann:red:blue"
+                raise BadEntry(Text("{part!r}: one colour per player: write {one!r}", part=part.strip(),
+                                    one=f"{pieces[0]}:{pieces[1]}"))
             name = check_player_name(name, [s["name"] for s in seats])  # "Dr:Who:red": a name holding ':'
             if colour.strip() and colour_id(colour, colours) is None:  # "Dr: Who": a colour, or a name with ':'
                 raise BadEntry(Text("{part!r}: after ':' comes the player's colour, and {colour} is not one of "
@@ -197,6 +206,23 @@ def parse_players(text: str, colours: Sequence[str] = SEAT_COLOURS) -> list[dict
     except BadEntry as exc:
         raise BadEntry(Text("--players {text!r}: {problem}", text=text[:60], problem=message_of(exc))) from None
     return seats
+
+
+LIKELY_SEPARATORS = (";", "|", "/", "+", "&")
+"""What a player list is often written with instead of ``,`` (``"Ann;Bob"``): a name may hold them, so a list of
+too few players that does is told how players are separated (:func:`separator_hint`)."""
+
+
+def separator_hint(seats: Sequence[Mapping[str, str]]) -> Text | None:
+    """How players are separated, when a name of ``seats`` (from :func:`parse_players`) holds one of
+    :data:`LIKELY_SEPARATORS` (``"Ann;Bob"`` read as one player): ``'Ann;Bob' holds ';': players are separated by
+    ','``; None when none does."""
+    for seat in seats:
+        found = next((sep for sep in LIKELY_SEPARATORS if sep in seat["name"]), None)
+        if found is not None:
+            return Text("{name!r} holds {separator!r}: players are separated by ',' (\"Ann,Bob\")", name=seat["name"],
+                        separator=found)
+    return None
 
 
 OK, BAD_INPUT, NOT_ALLOWED, STALE, FAULT, STORAGE = 200, 400, 403, 409, 500, 503

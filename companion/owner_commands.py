@@ -3,11 +3,13 @@ configuration file read at the box's start (``run``/``demo``).
 
     companion config show [--config FILE] [--port N ...]   the effective settings and where each came from
     companion config check [FILE]                          validate a configuration file
+    companion config init FILE                             write the commented default file (never over a file)
     companion doctor [--config FILE] [--json]              the box's health, one line per check
 
 ``config show`` prints one line per setting, ``KEY = VALUE  # ORIGIN`` with ORIGIN ``default``,
 ``FILE:LINE``, ``flag --port`` or ``environment VAR``. ``config check`` prints ``FILE: ok`` (exit 0) or
-one ``FILE:LINE: KEY: problem`` line per problem (exit 1). ``doctor`` prints
+one ``FILE:LINE: KEY: problem`` line per problem (exit 1). ``config init FILE`` writes the commented default file
+(``companion/data/config.toml``) at FILE, exit 0; a FILE already there is left as it is (exit 1). ``doctor`` prints
 ``OK|WARN|FAIL  KEY  MESSAGE`` per check (:mod:`companion.doctor`) and exits 0 when none FAILs, else 1.
 """
 
@@ -17,11 +19,22 @@ import argparse
 import json
 import logging
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
-from companion.config import CONFIG_ENV, SETTINGS, Config, Problem, find_config, load, toml_value, user_config_path
+from companion.config import (
+    CONFIG_ENV,
+    SETTINGS,
+    Config,
+    Problem,
+    default_file_text,
+    find_config,
+    load,
+    toml_value,
+    user_config_path,
+)
 from companion.i18n import _, asked_language, localize, message_of, say
 
 __all__ = ["OWNER_COMMANDS", "add_owner_parsers", "apply_box_config", "run_owner_command",
@@ -50,7 +63,8 @@ def _from_text(text: str) -> Any:
 
 def add_owner_parsers(sub: Any) -> None:
     """Add ``config`` and ``doctor`` to ``companion``'s subcommands (``sub``: argparse's subparsers)."""
-    config = sub.add_parser("config", help=_("the box's configuration file: show the effective settings, check a file"))
+    config = sub.add_parser("config", help=_("the box's configuration file: show the effective settings, check a "
+                                             "file, write the default one"))
     what = config.add_subparsers(dest="config_command", required=True, metavar="WHAT")
     show = what.add_parser(
         "show", help=_("every setting, its value and where it came from (default, FILE:LINE, flag, environment)")
@@ -75,6 +89,11 @@ def add_owner_parsers(sub: Any) -> None:
     check.add_argument(
         "file", type=Path, nargs="?", metavar="FILE", help=_("the file (default: the one the box reads)")
     )
+    init = what.add_parser("init", help=_("write the commented default configuration file at FILE (a file already "
+                                          "there is never replaced)"))
+    init.add_argument("file", type=Path, metavar="FILE",
+                      help=_("where to write it, e.g. {path} (its folder is made if missing)").format(
+                          path=user_config_path()))
     doctor = sub.add_parser(
         "doctor", help=_("check the box's health: camera, light, calibration, disk, database, clock, network, service")
     )
@@ -92,6 +111,8 @@ def run_owner_command(args: argparse.Namespace) -> int:
         return cmd_doctor(args)
     if args.config_command == "check":
         return cmd_config_check(args.file)
+    if args.config_command == "init":
+        return cmd_config_init(args.file)
     return cmd_config_show(args)
 
 
@@ -174,6 +195,76 @@ def cmd_config_check(path: Path | None) -> int:
     return EXIT_OK
 
 
+def cmd_config_init(path: Path) -> int:
+    """``companion config init FILE``: the commented default configuration (:func:`companion.config.default_file_text`)
+    written at ``path``, its folder made when missing; exit 0. Exit 1, nothing written, when anything is already at
+    ``path`` (an owner's file is never replaced, a folder is said to be one) or the file cannot be written. The text
+    is written whole to a hidden file beside ``path`` first and linked to ``path`` only then (:func:`_write_new`):
+    ``path`` is never left empty or cut short."""
+    from companion.commands.files import folder_problem
+    from companion.i18n import os_reason
+
+    path = path.expanduser()
+    typed = shlex.quote(str(path))  # the path in a command to copy, quoted when it holds a space
+    there = _("{path} is already there: it is not replaced (`companion config check {typed}` checks it)")
+    problem = folder_problem(path)
+    if problem is None and (path.exists() or path.is_symlink()):
+        problem = there.format(path=path, typed=typed)
+    if problem is None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _write_new(path, default_file_text())
+        except FileExistsError:  # made between the look and the write
+            problem = there.format(path=path, typed=typed)
+        except OSError as exc:
+            problem = _("cannot write {path}: {problem}").format(path=path, problem=say(os_reason(exc)))
+    if problem is not None:
+        print(_("companion config init: {problem}").format(problem=problem), file=sys.stderr)
+        return EXIT_INPUT
+    print(_("{path}: the default configuration written: edit it, then check it with `companion config check "
+            "{typed}`").format(path=path, typed=typed))
+    return EXIT_OK
+
+
+def _write_new(path: Path, text: str) -> None:
+    """``text`` as a new file at ``path``, whole or not at all: written and synced to a hidden file in the same folder,
+    then hard-linked to ``path`` (which fails when anything is there, never replacing it); a file system without hard
+    links gets the file made exclusively and removed again if the write fails.
+
+    Raises:
+        FileExistsError: something is at ``path``.
+        OSError: the folder cannot be written (read-only, full, no permission).
+    """
+    import tempfile
+
+    data = text.encode("utf-8")
+    fd, spare = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".new")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(spare, 0o644)  # as the installer writes /etc/tabletop-companion/config.toml
+        try:
+            os.link(spare, path)
+            return
+        except FileExistsError:
+            raise
+        except OSError:  # no hard links here (a FAT stick): made exclusively, removed again if the write fails
+            pass
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+                out.flush()
+                os.fsync(out.fileno())
+        except BaseException:
+            path.unlink(missing_ok=True)
+            raise
+    finally:
+        Path(spare).unlink(missing_ok=True)
+
+
 def _source_unopenable(config: Config) -> Problem | None:
     """The file's ``camera.source`` when it names a file the box cannot replay (``replay:PATH``, a folder, photo or
     video path, ``opencv:PATH``): opened and closed as ``run`` and ``doctor`` open it (``device.open_source``), so
@@ -233,6 +324,18 @@ def _use_data_dir(config: Config) -> None:
         os.environ[DATA_DIR_ENV] = str(Path(config["box.data_dir"]).expanduser())
 
 
+def _said_at_start(config: Config) -> list[Problem]:
+    """The problems of the configuration a command logs as it starts, each followed by "the box goes on with the
+    defaults": all but a ``$TABLETOP_DATA_DIR`` naming a file, which the box does not replace by the default data
+    folder; the command that needs the folder refuses it once, the file named (exit 3,
+    :func:`companion.paths.data_dir`)."""
+    from companion.paths import DATA_DIR_ENV, data_dir_is_a_file
+
+    if not data_dir_is_a_file():
+        return list(config.problems)
+    return [p for p in config.problems if not (str(p.path) == f"${DATA_DIR_ENV}" and p.key == "box.data_dir")]
+
+
 def use_configured_data_dir() -> None:
     """The data folder of the configuration file found (``box.data_dir``) for a command other than
     ``companion run|demo|config|doctor`` (which read the file themselves): ``sessions``, ``export``, ``enroll``,
@@ -242,7 +345,7 @@ def use_configured_data_dir() -> None:
     problem is logged (a warning, in the command's language), since the command then looks elsewhere or speaks
     English; the file's other settings are not this command's and stay for ``companion config check``."""
     config = load()
-    mine = [p for p in config.problems if p.key in (None, "box.data_dir", "box.language")]
+    mine = [p for p in _said_at_start(config) if p.key in (None, "box.data_dir", "box.language")]
     for problem in mine:
         log.warning("%s", _("configuration: {problem}").format(problem=say(problem.text())))
     if mine:
@@ -271,9 +374,10 @@ def apply_box_config(args: argparse.Namespace) -> Config:
         from companion.commands import UsageError
 
         raise UsageError(unread)
-    for problem in config.problems:  # the owner reads these at the start: in the command's language
+    said = _said_at_start(config)
+    for problem in said:  # the owner reads these at the start: in the command's language
         log.warning("%s", _("configuration: {problem}").format(problem=say(problem.text())))
-    if config.problems:
+    if said:
         log.warning("%s", _("configuration: `companion config check` lists the problems; the box goes on with the "
                             "defaults"))
     for s in SETTINGS:

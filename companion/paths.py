@@ -9,8 +9,8 @@ from pathlib import Path
 
 import platformdirs
 
-__all__ = ["APP_NAME", "DATA_DIR_ENV", "WEB_KEY_NAME", "DataFolderError", "data_dir", "default_db_path",
-           "demo_db_path", "demo_settings_path", "web_secret_key"]
+__all__ = ["APP_NAME", "DATA_DIR_ENV", "WEB_KEY_NAME", "DataFolderError", "data_dir", "data_dir_is_a_file",
+           "default_db_path", "demo_db_path", "demo_settings_path", "web_secret_key"]
 
 APP_NAME = "tabletop-companion"
 DATA_DIR_ENV = "TABLETOP_DATA_DIR"
@@ -30,7 +30,8 @@ def data_dir() -> Path:
 
     Raises:
         DataFolderError: the directory cannot be created (read-only file system, permissions, a file of that name):
-            its ``strerror`` names the data folder and the setting to change, its ``filename`` the path.
+            its ``strerror`` names the data folder and the setting to change, its ``filename`` the path (a file
+            there is said as that, the path named in the ``strerror`` itself).
     """
     override = os.environ.get(DATA_DIR_ENV, "").strip()
     path = Path(override).expanduser() if override else Path(platformdirs.user_data_dir(APP_NAME))
@@ -39,10 +40,21 @@ def data_dir() -> Path:
     except OSError as exc:
         from companion.i18n import _, os_reason, say
 
-        problem = _("cannot make the data folder ({problem}): give $TABLETOP_DATA_DIR or box.data_dir a folder "
-                    "the box can write").format(problem=say(os_reason(exc)))
+        if path.exists() and not path.is_dir():  # the folder named is a file (a photo, notes): said as that
+            problem = _("the data folder {path} is a file, not a folder: give $TABLETOP_DATA_DIR or box.data_dir a "
+                        "folder the box can write").format(path=path)
+        else:
+            problem = _("cannot make the data folder ({problem}): give $TABLETOP_DATA_DIR or box.data_dir a folder "
+                        "the box can write").format(problem=say(os_reason(exc)))
         raise DataFolderError(exc.errno, problem, str(path)) from exc
     return path
+
+
+def data_dir_is_a_file() -> bool:
+    """Whether ``$TABLETOP_DATA_DIR`` names a file: :func:`data_dir` then refuses it (exit 3, the path named), so the
+    configuration's own warning about that variable (its default "used") is not said before it."""
+    override = os.environ.get(DATA_DIR_ENV, "").strip()
+    return bool(override) and Path(override).expanduser().exists() and not Path(override).expanduser().is_dir()
 
 
 def default_db_path() -> Path:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from companion.cli import main
@@ -449,3 +451,212 @@ def test_a_folder_given_by_name_as_the_box_dice_profile_is_said_to_be_a_folder(t
     err = capsys.readouterr().err.strip()
     assert code == 2 and "adir is a folder: give a file name" in err and "profiles" not in err, err
     assert not (tmp_path / "d.sqlite3").exists()
+
+
+# -- the configuration file a newcomer writes first ------------------------------------------------------------------
+
+def test_config_check_of_a_missing_file_names_config_init_which_writes_it_whole_and_never_over_a_file(
+        tmp_path, capsys, monkeypatch):
+    """`companion config check FILE` on a missing FILE said 'write one (`python -m companion.config > FILE`)': outside
+    the project's .venv that fails and the shell's `>` has already left an empty FILE. It names `companion config init
+    FILE` (the entry point itself), which writes the commented default file and never replaces a file there."""
+    import shlex
+
+    missing = tmp_path / "my box" / "config.toml"  # a folder with a space: the command is quoted to be copied
+    typed = shlex.quote(str(missing))
+    assert main(["config", "check", str(missing)]) == 1
+    assert capsys.readouterr().out == (f"{missing}: no such file: write the default one with "
+                                       f"`companion config init {typed}`\n")
+    monkeypatch.setenv("TABLETOP_CONFIG", str(missing))  # named by the variable: unsetting it is the other way out
+    assert main(["config", "check"]) == 1
+    assert capsys.readouterr().out == (f"{missing}: no such file: write the default one with "
+                                       f"`companion config init {typed}`, or unset $TABLETOP_CONFIG\n")
+    monkeypatch.delenv("TABLETOP_CONFIG")
+
+    assert main(["config", "init", str(missing)]) == 0  # its folder made, the file whole
+    out = capsys.readouterr().out
+    assert out == (f"{missing}: the default configuration written: edit it, then check it with "
+                   f"`companion config check {typed}`\n")
+    shipped = Path(__file__).resolve().parents[1] / "companion" / "data" / "config.toml"
+    assert missing.read_bytes() == shipped.read_bytes()
+    assert sorted(p.name for p in missing.parent.iterdir()) == ["config.toml"]  # nothing else left beside it
+    assert main(["config", "check", str(missing)]) == 0
+    capsys.readouterr()
+
+    missing.write_text('[web]\nport = 9000\n')  # the owner's own file is never replaced
+    assert main(["config", "init", str(missing)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == (
+        f"companion config init: {missing} is already there: it is not replaced (`companion config check {typed}` "
+        "checks it)\n")
+    assert missing.read_text() == '[web]\nport = 9000\n'
+    assert main(["config", "init", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == f"companion config init: {tmp_path} is a folder: give a file name\n"
+
+
+def test_config_init_that_cannot_write_leaves_no_file_behind(tmp_path, capsys, monkeypatch):
+    """A disk that fills up while the file is written: nothing at FILE (not an empty or half file), no spare file
+    beside it, one line naming FILE and why, exit 1."""
+    import errno
+
+    from companion import owner_commands
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(owner_commands.os, "fsync", full)
+    target = tmp_path / "config.toml"
+    assert main(["config", "init", str(target)]) == 1
+    assert capsys.readouterr().err == f"companion config init: cannot write {target}: the disk is full\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("lang, words", [("el", "γράψτε το προεπιλεγμένο με `companion config init "),
+                                         ("pl", "zapisz domyślny poleceniem `companion config init "),
+                                         ("hu", "írd ki az alapértelmezettet a `companion config init ")])
+def test_config_check_names_config_init_in_the_commands_language(tmp_path, capsys, lang, words):
+    missing = tmp_path / "config.toml"
+    assert main(["--language", lang, "config", "check", str(missing)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"{missing}: ") and f"{words}{missing}`" in out and "python -m" not in out, out
+    assert main(["--language", lang, "config", "init", str(missing)]) == 0 and missing.is_file()
+    assert "companion config check" in capsys.readouterr().out
+
+
+# -- a data folder that is a file ------------------------------------------------------------------------------------
+
+DATA_FILE_LINE = "companion: the data folder {path} is a file, not a folder: give $TABLETOP_DATA_DIR or box.data_dir " \
+                 "a folder the box can write"
+
+
+def test_a_data_folder_that_is_a_file_is_said_once_naming_it(tmp_path):
+    """`TABLETOP_DATA_DIR=notes.txt companion demo` logged 'box.data_dir: "notes.txt" is a file: give a folder' and
+    'the box goes on with the defaults', then stopped with exit 3 'cannot make the data folder (a file is where a
+    folder should be) ...: notes.txt': the box never went on. It is said once, the path named as a file; exit 3."""
+    from tests.test_cli import run_cli
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a folder")
+    for argv in (["demo", "--once", "--fast", "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"],
+                 ["sessions"]):
+        result = run_cli(*argv, env_extra={"TABLETOP_DATA_DIR": str(notes)}, timeout=120)
+        assert result.returncode == 3, result.stderr
+        said = [line for line in result.stderr.splitlines() if str(notes) in line or "WARNING" in line]
+        assert said == [DATA_FILE_LINE.format(path=notes)], result.stderr
+        assert "defaults" not in result.stderr and "cannot make" not in result.stderr
+    assert notes.read_text() == "not a folder"
+
+
+@pytest.mark.parametrize("lang, words", [("el", "ο φάκελος δεδομένων {path} είναι αρχείο, όχι φάκελος"),
+                                         ("pl", "folder danych {path} to plik, nie folder"),
+                                         ("hu", "az adatmappa ({path}) egy fájl, nem mappa")])
+def test_a_data_folder_that_is_a_file_is_said_in_the_commands_language(tmp_path, capsys, monkeypatch, lang, words):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a folder")
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(notes))
+    assert main(["--language", lang, "sessions"]) == 3
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and words.format(path=notes) in err and "$TABLETOP_DATA_DIR" in err, err
+    assert err.count(str(notes)) == 1, err
+
+
+# -- --players: what comes after ':' and between players -------------------------------------------------------------
+
+@pytest.mark.parametrize("players, said", [
+    # an empty colour was taken as "none": a colour forgotten is said so
+    ("Ann:,Bob", "companion demo: --players 'Ann:,Bob': 'Ann:': after ':' comes a colour: write one of red, blue, "
+                 "green, yellow, purple, or leave ':' out for the first free one"),
+    # two colours were refused as a name holding ':'
+    ("Ann:red:blue,Bob", "companion demo: --players 'Ann:red:blue,Bob': 'Ann:red:blue': one colour per player: write "
+                         "'Ann:red'"),
+    # one entry with ';' was only counted
+    ("Ann;Bob", "companion demo: Roll for the Galaxy is for 2-5 players, got 1; 'Ann;Bob' holds ';': players are "
+                "separated by ',' (\"Ann,Bob\")"),
+    ("Ann/Bob", "companion demo: Roll for the Galaxy is for 2-5 players, got 1; 'Ann/Bob' holds '/': players are "
+                "separated by ',' (\"Ann,Bob\")"),
+    # as before: a name holding ':' and a name of two words are what they are
+    ("Dr:Who:red,Bob", "companion demo: --players 'Dr:Who:red,Bob': 'Dr:Who': a name may not hold ',' or ':'"),
+    ("Ann Smith", "companion demo: Roll for the Galaxy is for 2-5 players, got 1"),
+])
+def test_players_are_told_what_comes_after_a_colon_and_between_players(tmp_path, capsys, monkeypatch, players, said):
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    code = main(["demo", "--game", "roll", "--players", players, "--db", str(tmp_path / "d.sqlite3"), "--no-web",
+                 "--no-screen", "--no-gpio", "--max-frames", "1"])
+    assert code == 2
+    assert capsys.readouterr().err.strip() == said
+    assert not (tmp_path / "d.sqlite3").exists()
+
+
+def test_a_name_holding_a_separator_is_still_a_name_when_the_count_is_right(tmp_path, capsys, monkeypatch):
+    """The hint is for a list that came out too short; 'Ann;x' beside Bob is a player's name like any other."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    db = tmp_path / "d.sqlite3"
+    assert main(["demo", "--game", "roll", "--players", "Ann;x,Bob:blue", "--db", str(db), "--no-web", "--no-screen",
+                 "--no-gpio", "--max-frames", "1"]) == 0
+    from companion.session import SessionStore
+
+    with SessionStore(db) as store:
+        assert [seat["name"] for seat in store.resume_latest("roll").settings["seats"]] == ["Ann;x", "Bob"]
+
+
+@pytest.mark.parametrize("lang, empty, two, separator", [
+    ("el", "μετά το ':' ακολουθεί ένα χρώμα", "ένα χρώμα ανά παίκτη: γράψτε 'Ann:red'",
+     "το 'Ann;Bob' περιέχει το ';': οι παίκτες χωρίζονται με ','"),
+    ("pl", "po ':' podaje się kolor: wpisz jeden z", "jeden kolor na gracza: wpisz 'Ann:red'",
+     "'Ann;Bob' zawiera ';': graczy oddziela się znakiem ','"),
+    ("hu", "a ':' után egy szín következik", "játékosonként egy szín: írd így: 'Ann:red'",
+     "'Ann;Bob': ';' karaktert tartalmaz; a játékosokat ',' választja el"),
+])
+def test_players_are_told_in_the_commands_language(tmp_path, capsys, monkeypatch, lang, empty, two, separator):
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    for players, words in (("Ann:,Bob", empty), ("Ann:red:blue", two), ("Ann;Bob", separator)):
+        assert main(["--language", lang, "demo", "--game", "roll", "--players", players, "--db",
+                     str(tmp_path / "d.sqlite3"), "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert "\n" not in err and words in err, err
+
+
+# -- a folder given to an option names the option --------------------------------------------------------------------
+
+def _folder_cases(tmp_path):
+    box = ["--db", str(tmp_path / "d.sqlite3"), "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"]
+    photo = str(PHOTO)
+    return [
+        (["read", photo, "--cards", "adir"], "read", "--cards"),
+        (["read", photo, "--dice", "roll", "--profile", "adir"], "read", "--profile"),
+        (["demo", "--game", "among", "--players", "Ann,Bob", "--deck", "adir", *box], "demo", "--deck"),
+        (["demo", "--game", "roll", "--players", "Ann,Bob", "--dice-profile", "adir", *box], "demo", "--dice-profile"),
+        (["demo", "--game", "choose", "--deck", "adir", *box], "demo", "--deck"),
+        (["demo", "--game", "choose", "--dice-profile", "adir", *box], "demo", "--dice-profile"),
+        (["demo", "--game", "eclipse", "--players", "Ann,Bob", "--dice-profile", "adir", *box], "demo",
+         "--dice-profile"),
+        (["demo", "--game", "among", "--players", "Ann,Bob", "--calibration", "adir", *box], "demo", "--calibration"),
+        (["calibrate", "--source", photo, "--deck", "adir", "--out", str(tmp_path / "c.json")], "calibrate", "--deck"),
+    ]
+
+
+def test_a_folder_given_to_an_option_names_the_option(tmp_path, capsys, monkeypatch):
+    """`--deck adir`, `--cards adir`, `--profile adir`, `--dice-profile adir` with `adir` a folder said 'adir is a
+    folder: give a file name' without saying which option took it: the option is named (exit 2), nothing made."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "adir").mkdir()
+    for argv, command, option in _folder_cases(tmp_path):
+        assert main(argv) == 2, argv
+        assert capsys.readouterr().err.strip() == f"companion {command}: {option} adir is a folder: give a file name"
+        assert not (tmp_path / "d.sqlite3").exists() and not (tmp_path / "c.json").exists()
+    assert main(["read", str(PHOTO), "--cards", str(tmp_path / "adir")]) == 2  # a path: named as given
+    assert capsys.readouterr().err.strip() == (f"companion read: --cards {tmp_path / 'adir'} is a folder: give a "
+                                               "file name")
+
+
+@pytest.mark.parametrize("lang, words", [("el", "το --dice-profile adir είναι φάκελος: δώστε όνομα αρχείου"),
+                                         ("pl", "--dice-profile adir to folder: podaj nazwę pliku"),
+                                         ("hu", "--dice-profile adir egy mappa: adj meg fájlnevet")])
+def test_the_option_given_a_folder_is_named_in_the_commands_language(tmp_path, capsys, monkeypatch, lang, words):
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "adir").mkdir()
+    assert main(["--language", lang, "demo", "--game", "roll", "--players", "Ann,Bob", "--dice-profile", "adir",
+                 "--db", str(tmp_path / "d.sqlite3"), "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"]) == 2
+    assert capsys.readouterr().err.strip() == f"companion demo: {words}"

@@ -672,17 +672,24 @@ def test_a_data_dir_that_cannot_be_made_is_named_with_the_setting_to_change(tmp_
     with pytest.raises(OSError) as caught:
         data_dir()
     assert caught.value.filename == str(blocker)
-    assert "cannot make the data folder" in caught.value.strerror and DATA_DIR_ENV in caught.value.strerror
+    # the path is a file: said as that, the path named once
+    said = f"the data folder {blocker} is a file, not a folder: give ${DATA_DIR_ENV} or box.data_dir a folder"
+    assert caught.value.strerror.startswith(said)
     from companion.cli import main
 
     # no data folder: no session database to list (exit 3, as the README's exit codes say), in one line
     assert main(["sessions"]) == 3
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "cannot make the data folder" in err[0] and str(blocker) in err[0]
+    assert len(err) == 1 and said in err[0] and err[0].count(str(blocker)) == 1
     # the box the same: one line on stderr (no warning before it about the settings screen's choices), exit 3
     assert main(["demo", "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"]) == 3
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "cannot make the data folder" in err[0] and str(blocker) in err[0], err
+    assert len(err) == 1 and said in err[0], err
+    # a file on the way to the folder: the system's reason, and the folder named after it
+    monkeypatch.setenv(DATA_DIR_ENV, str(blocker / "data"))
+    assert main(["sessions"]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot make the data folder" in err[0] and err[0].endswith(str(blocker / "data"))
 
 
 def test_payload_json_is_compact_and_valid(db_store, db):
@@ -696,15 +703,15 @@ def test_payload_json_is_compact_and_valid(db_store, db):
                                              ("pl", "w miejscu folderu jest plik"),
                                              ("hu", "egy fájl van ott, ahol mappának kellene lennie")])
 def test_why_the_data_folder_cannot_be_made_is_said_in_the_language(tmp_path, monkeypatch, capsys, lang, words):
-    # the system's own reason ("File exists") is English: a Greek, Polish or Hungarian owner reads their own words
+    # the system's own reason ("Not a directory") is English: a Greek, Polish or Hungarian owner reads their own words
     blocker = tmp_path / "photo.png"
     blocker.write_bytes(b"not a folder")
-    monkeypatch.setenv(DATA_DIR_ENV, str(blocker))
+    monkeypatch.setenv(DATA_DIR_ENV, str(blocker / "data"))  # a file on the way to it (the file itself: its own line)
     from companion.cli import main
 
     assert main(["--language", lang, "sessions"]) == 3
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and words in err[0] and "File exists" not in err[0] and str(blocker) in err[0]
+    assert len(err) == 1 and words in err[0] and "Not a directory" not in err[0] and str(blocker) in err[0]
 
 
 def test_the_common_system_refusals_have_words_of_their_own():

@@ -45,7 +45,8 @@ def _new_game_settings(args: argparse.Namespace, options: dict[str, Any]) -> dic
         companion.errors.BadEntry: a bad player list, race or objective.
         rules.RulesError: settings the game refuses (e.g. one player for a 2-4 player game).
     """
-    from companion.flow import parse_players
+    from companion.errors import BadEntry
+    from companion.flow import parse_players, separator_hint
     from companion.flows import FLOWS
 
     if args.players is None:
@@ -60,7 +61,13 @@ def _new_game_settings(args: argparse.Namespace, options: dict[str, Any]) -> dic
     if most and given > most:
         spec.info.check_player_count(given)
     seats = parse_players(args.players, spec.info.colours)
-    spec.info.check_player_count(len(seats))
+    try:
+        spec.info.check_player_count(len(seats))
+    except rules.BadSettings as exc:  # too few: "Ann;Bob" is one player named 'Ann;Bob'
+        hint = separator_hint(seats) if len(seats) < spec.info.players[0] else None
+        if hint is None:
+            raise
+        raise BadEntry(Text("{problem}; {hint}", problem=message_of(exc), hint=hint)) from None
     settings = spec.settings(seats, options)
     # the game refuses impossible settings (a player count it is not for) before any file is made
     rules.replay(rules.get_game(args.game), json.loads(json.dumps(settings)), [])
@@ -499,7 +506,7 @@ def _load_box_calibration(path: Path | None) -> Any:
 
     if path is not None:
         if not path.expanduser().is_file():
-            refuse_folder(path)
+            refuse_folder(path, "--calibration")
             raise InputError(
                 _("no calibration at {path}: make one with `companion calibrate`").format(path=path), EXIT_DEVICE
             )
@@ -544,7 +551,7 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
 
     def deck_for(kind: Any) -> Any:
         if kind not in decks:  # a deck of another kind is refused (InputError, exit 3)
-            decks[kind] = load_deck(args.deck, want=kind)
+            decks[kind] = load_deck(args.deck, want=kind, option="--deck")
         return decks[kind]
 
     def dice_for(dice_set: Any) -> Any:
@@ -553,7 +560,8 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
         if dice_set.name not in readers:  # the game's dice (Roll's, Eclipse's), read by the one dice reader
             # with a calibration, the paper round its markers is the dice colours' white reference
             # one fixed camera: the dice' size searched once, then kept while it holds
-            readers[dice_set.name] = RollDiceAdapter(load_dice_reader(dice_set, args.dice_profile, remember_size=True),
+            readers[dice_set.name] = RollDiceAdapter(load_dice_reader(dice_set, args.dice_profile, remember_size=True,
+                                                                    option="--dice-profile"),
                                                      calibration=calibration)
         return readers[dice_set.name]
 
@@ -595,14 +603,14 @@ def _check_files_exist(args: argparse.Namespace) -> None:
     """
     from companion.commands.files import deck_path, profile_path, refuse_folder, refuse_given_folder
 
-    deck = None if args.deck is None else deck_path(args.deck)
+    deck = None if args.deck is None else deck_path(args.deck, "--deck")
     if deck is not None and not deck.is_file():
-        refuse_folder(deck)
+        refuse_folder(deck, "--deck")
         raise InputError(_("no deck at {path}: enroll one with `companion enroll cards`").format(path=deck),
                          EXIT_DEVICE)
     profile = None if args.dice_profile is None else profile_path(args.dice_profile)
     if profile is not None and not profile.is_file():
-        refuse_given_folder(args.dice_profile, profile)
+        refuse_given_folder(args.dice_profile, profile, "--dice-profile")
         raise InputError(_("no dice profile at {path}: build one with `companion enroll roll-dice DIR`").format(
             path=profile), EXIT_DEVICE)
 

@@ -75,7 +75,7 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
     deck = None
     if deck_name is not None:
         try:
-            deck = load_deck(deck_name, want="card")
+            deck = load_deck(deck_name, want="card", option="--deck")
         except InputError as exc:
             print(_("companion calibrate: {problem}").format(problem=say(exc)), file=sys.stderr)
             return exc.code

@@ -16,38 +16,41 @@ from companion.commands import EXIT_DEVICE, EXIT_USAGE, InputError, UsageError
 from companion.i18n import N_, _, os_reason, say
 
 
-def folder_problem(path: Path) -> str | None:
-    """Why ``path`` is no file to read or write, when a folder is there (``"X is a folder: give a file name"``), else
-    None: the one folder check of the files the commands are given (decks, dice profiles, calibrations, outputs),
-    so that a folder is named as one, not as a missing file."""
+def folder_problem(path: Path, option: str = "") -> str | None:
+    """Why ``path`` is no file to read or write, when a folder is there (``"X is a folder: give a file name"``, or with
+    the ``option`` it was given to, ``"--deck X is a folder: give a file name"``), else None: the one folder check of
+    the files the commands are given (decks, dice profiles, calibrations, outputs), so that a folder is named as one,
+    not as a missing file."""
     if Path(path).expanduser().is_dir():
+        if option:
+            return _("{option} {path} is a folder: give a file name").format(option=option, path=path)
         return _("{path} is a folder: give a file name").format(path=path)
     return None
 
 
-def refuse_folder(path: Path) -> None:
-    """Raises when ``path`` is a folder (:func:`folder_problem`).
+def refuse_folder(path: Path, option: str = "") -> None:
+    """Raises when ``path`` is a folder (:func:`folder_problem`), naming the ``option`` it was given to if any.
 
     Raises:
         InputError: (exit 2, a bad command line, as ``--config`` naming a folder) the folder named.
     """
-    problem = folder_problem(path)
+    problem = folder_problem(path, option)
     if problem is not None:
         raise InputError(problem, EXIT_USAGE)
 
 
-def refuse_given_folder(given: str, path: Path) -> None:
-    """Raises when the file that ``given`` (a name or a path on the command line) stands for, ``path``, is not
-    there because a folder is: ``path`` itself, or a folder here that ``given`` names (``--profile adir`` with
-    ``adir`` a folder and no saved profile of that name), named as the folder the player gave, not as a missing
-    saved file they never named.
+def refuse_given_folder(given: str, path: Path, option: str = "") -> None:
+    """Raises when the file that ``given`` (a name or a path on the command line, after ``option``: ``--profile``)
+    stands for, ``path``, is not there because a folder is: ``path`` itself, or a folder here that ``given`` names
+    (``--profile adir`` with ``adir`` a folder and no saved profile of that name), named as the folder the player
+    gave with the option they gave it to, not as a missing saved file they never named.
 
     Raises:
-        InputError: (exit 2, :func:`refuse_folder`) the folder named.
+        InputError: (exit 2, :func:`refuse_folder`) the option and the folder named.
     """
-    refuse_folder(path)
+    refuse_folder(path, option)
     if given.strip():
-        refuse_folder(Path(given))
+        refuse_folder(Path(given), option)
 
 def profile_path(name_or_path: str) -> Path:
     """A dice profile's JSON file: a path as given (``.json``), or ``<data dir>/profiles/<name>.json``.
@@ -110,11 +113,12 @@ def roll_dice_pairs() -> tuple[tuple[str, str], ...]:
     """
     return dice_sets()["roll"].pairs
 
-def load_dice_reader(dice: Any, name_or_path: str, remember_size: bool = False):
+def load_dice_reader(dice: Any, name_or_path: str, remember_size: bool = False, option: str = ""):
     """The dice reader for the set ``dice`` (a :class:`companion.camera.DiceSet`) with the enrolled profile
     ``name_or_path``: the reader never reports a (colour, face) pair the set does not have as certain.
     ``remember_size``: the frames come from one fixed camera (the box's): the die size a read chose is tried first
-    on the next (:class:`vision.roll_dice.RollDiceReader`).
+    on the next (:class:`vision.roll_dice.RollDiceReader`). ``option``: the command line's option that gave the
+    profile (``--profile``, ``--dice-profile``), named when a folder was given.
 
     Raises:
         InputError: (exit 3) no profile there, one of another version, or a profile of another set of dice (the
@@ -127,7 +131,7 @@ def load_dice_reader(dice: Any, name_or_path: str, remember_size: bool = False):
 
     path = profile_path(name_or_path)
     if not path.is_file():
-        refuse_given_folder(name_or_path, path)
+        refuse_given_folder(name_or_path, path, option)
         raise _no_profile(path, dice, name_or_path)
     try:
         profile = DiceProfile.load(path)
@@ -165,10 +169,11 @@ def dice_reader_for(dice: str, profile: str | None):
         return D6Reader()
     if profile is None:
         raise UsageError(_("--dice roll needs --profile (run `companion enroll roll-dice DIR` first)"))
-    return load_dice_reader(dice_sets()["roll"], profile)
+    return load_dice_reader(dice_sets()["roll"], profile, option="--profile")
 
-def deck_path(name_or_path: str) -> Path:
-    """An enrolled deck's file: a path ending in ``.npz`` as given, or ``<data dir>/decks/<name>.npz``.
+def deck_path(name_or_path: str, option: str = "") -> Path:
+    """An enrolled deck's file: a path ending in ``.npz`` as given, or ``<data dir>/decks/<name>.npz``; ``option``:
+    the command line's option that gave it (``--deck``, ``--cards``), named when a folder was given.
 
     Raises:
         InputError: (exit 2) a path that does not end in ``.npz``, or a name with a path separator or
@@ -195,7 +200,7 @@ def deck_path(name_or_path: str) -> Path:
     if name_or_path.strip() and ("/" in name_or_path or not saved.is_file()):
         # a folder given (`--cards /tmp`, or `--cards photos` with no saved deck 'photos') is named as one, not as a
         # bad deck name or a missing saved deck
-        refuse_folder(Path(name_or_path))
+        refuse_folder(Path(name_or_path), option)
     if Path(name_or_path).suffix and Path(name_or_path).expanduser().is_file() and not saved.is_file():
         # a file here that is no deck (`--cards holiday.jpg`): said so, not looked for as the saved deck 'holiday.jpg'
         raise InputError(_("deck {deck!r}: a deck is a .npz file: give a deck name (saved in {folder}) or a path "
@@ -228,12 +233,13 @@ def deck_kind(deck: Any) -> str:
     """``"card"`` or ``"hex"``: what a loaded :class:`vision.deck.DeckProfile` was enrolled as."""
     return "hex" if getattr(deck, "shape", "card") == "hex" else "card"
 
-def load_deck(name_or_path: str, want: str | None = None) -> Any:
+def load_deck(name_or_path: str, want: str | None = None, option: str = "") -> Any:
     """The enrolled deck ``name_or_path`` (:func:`deck_path`), checked to be of kind ``want``.
 
     Args:
         name_or_path: a deck name (``<data dir>/decks/<name>.npz``) or a ``.npz`` path.
         want: ``"card"`` (cards and square tiles), ``"hex"`` (Eclipse sector hexes) or None (either).
+        option: the command line's option that gave the deck (``--deck``, ``--cards``), named when it is a folder.
 
     Returns:
         The :class:`vision.deck.DeckProfile`.
@@ -248,9 +254,9 @@ def load_deck(name_or_path: str, want: str | None = None) -> Any:
     from vision import VisionError
     from vision.deck import DeckProfile, DeckVersionError, NotADeck
 
-    path = deck_path(name_or_path)
+    path = deck_path(name_or_path, option)
     if not path.is_file():
-        refuse_folder(path)
+        refuse_folder(path, option)
         raise InputError(
             _("no deck at {path}: build one with `companion enroll cards DECK DIR`").format(path=path), EXIT_DEVICE
         )

@@ -134,7 +134,7 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
     from vision.table import CalibrationFailed, calibrate
 
     try:
-        deck = load_deck(deck_name)
+        deck = load_deck(deck_name, option="--cards")
     except InputError as exc:
         print(_("companion read: {problem}").format(problem=say(exc)), file=sys.stderr)
         return exc.code
