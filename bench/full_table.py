@@ -20,7 +20,10 @@ Printed per game and size (medians over ``--reps`` frames, each frame with fresh
 figure also as a ratio to a JPEG (quality 95) ``imread`` + ``cvtColor`` of the same frame, timed interleaved
 in this process, :mod:`bench.frame_timing`):
 
-* ``cold``: the read of a table whose components are all new (every reader of the game on the frame);
+* ``cold``: the read of a table whose components are all new (every reader of the game on the frame; the dice and
+  the tiles in ``--order``, by default as the box reads them: the tiles' first look, then the dice told the tiles
+  found, whose print they do not match against the faces, stage ``roll_dice.art_tops``, then a tile read's second
+  look where it would run, told where the dice lie);
 * ``after <change>``: the read of the next settled frame after one change (a die rolled again, a card
   played), given the previous read and the region that changed (:func:`vision.incremental.read_changes`,
   the region from :func:`vision.motion.change_boxes` of the two frames), in the box's order for a read of the
@@ -66,6 +69,7 @@ from vision.dice_and_cards import (
     cards_reader_with,
     changes_order,
     dice_reader_with,
+    first_look,
     kept_dice,
     read_dice_and_cards,
 )
@@ -81,9 +85,10 @@ from vision.synth_table import GAME_SHAPES, hex_reference_images, reference_imag
 from vision.table import calibrate
 
 SHARED = Path(os.environ.get("TABLETOP_SHARED", ROOT.parent / "shared"))
-ORDER = "explained"
+ORDER = "tiles_first"
 """How :func:`read_all` reads the dice and the cards of a frame (:data:`vision.dice_and_cards.ORDERS`), as the box
-does by default: the dice first, the cards told where they lie."""
+does by default: the tiles' first look first, then the dice told the tiles found (a face their print explains is not
+matched), then a card read's second look where it would run, told where the dice lie."""
 ART_CHECK = True
 """Whether the dice that are a card's printed art are dropped after the reads (:func:`_read`), as the box does."""
 
@@ -105,7 +110,7 @@ def _hexes(sightings) -> tuple:
 _DICE_THREAD: list[ThreadPoolExecutor] = []
 
 
-def _read(readers, frame, one, order: str | None = None, kept: tuple = ()) -> list:
+def _read(readers, frame, one, order: str | None = None, kept: tuple = (), first=None) -> list:
     """Each reader's sighting of ``frame``, in ``readers``' order, read as the box reads them
     (:meth:`companion.camera.flow.CameraFlow.see`): a map reader, then the dice beside the map
     (:class:`vision.hexes.OffMapDice`) given the hexes it found; the dice and the cards in ``order`` (None:
@@ -113,7 +118,8 @@ def _read(readers, frame, one, order: str | None = None, kept: tuple = ()) -> li
     check (:func:`vision.dice_and_cards.read_dice_and_cards`: the dice that are the printed art of a card the card
     read identified dropped; timed as the dice reader's ``art`` stage; ``ART_CHECK`` off: kept).
     ``one(reader, hexes_before, explained, cards)``: one reader's read (``cards``: those the card reads found, told
-    to the dice read of ``"cards_first"``, else ())."""
+    to the dice read of ``"cards_first"`` and ``"tiles_first"``, else ()); ``first(reader)``: a card reader's first
+    look for ``"tiles_first"`` (:func:`vision.dice_and_cards.first_look`; None: none)."""
     order = ORDER if order is None else order
     dice = next((r for r in readers if isinstance(r, RollDiceAdapter)), None)
     cards = {k: r for k, r in enumerate(readers) if isinstance(r, CardsAdapter)}
@@ -125,7 +131,8 @@ def _read(readers, frame, one, order: str | None = None, kept: tuple = ()) -> li
         seen, read = read_dice_and_cards(
             frame, None if dice is None else (lambda found=(): one(dice, (), (), found)),
             {k: (lambda explained, r=r: one(r, (), explained, ())) for k, r in cards.items()}, art, order,
-            _DICE_THREAD[0] if _DICE_THREAD else None, kept)
+            _DICE_THREAD[0] if _DICE_THREAD else None, kept,
+            None if first is None else {k: first(r) for k, r in cards.items()})
         out.update(read)
         if dice is not None:
             out[readers.index(dice)] = seen
@@ -137,24 +144,27 @@ def _read(readers, frame, one, order: str | None = None, kept: tuple = ()) -> li
     return [out[k] for k in range(len(readers))]
 
 
-def read_all(readers, frame) -> TableRead:
-    """Every reader on ``frame``, as the box reads them (:func:`_read`)."""
+def read_all(readers, frame, order: str | None = None) -> TableRead:
+    """Every reader on ``frame``, as the box reads them (:func:`_read`; ``order``: None, ``ORDER``)."""
+    art = next((r.deck.art for r in readers if isinstance(r, CardsAdapter) and r.deck is not None), None)
     sightings = _read(readers, frame, lambda r, hexes, explained, cards: r.read(frame, hexes)
-                      if isinstance(r, OffMapDice) else cards_reader_with(r, explained).read(frame))
+                      if isinstance(r, OffMapDice) else
+                      dice_reader_with(cards_reader_with(r, explained), cards, art).read(frame), order,
+                      first=lambda r: first_look(r, frame))
     return TableRead(tuple(sightings), {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()})
 
 
-def read_after_change(readers, frame, previous: TableRead, before: np.ndarray) -> TableRead:
+def read_after_change(readers, frame, previous: TableRead, before: np.ndarray, order: str | None = None) -> TableRead:
     """The read of ``frame`` after one change since ``before`` (the frame ``previous`` was read on): the
     change boxes of the two frames (:func:`vision.motion.change_boxes`, timed as ``motion.change_boxes``),
     then each reader reads only those (:func:`vision.incremental.read_changes`), as the box reads them
-    (:func:`_read`)."""
+    (:func:`_read`; ``order``: None, ``ORDER``)."""
     t0 = time.perf_counter()
     boxes = change_boxes(before, frame)
     t_boxes = (time.perf_counter() - t0) * 1000.0
     last = dict(zip(map(id, readers), previous.sightings, strict=True))
     # as the box: the card reads first where every read reads only the changes (changes_order)
-    order = changes_order(ORDER, frame.shape, previous.sightings, boxes)
+    order = changes_order(ORDER if order is None else order, frame.shape, previous.sightings, boxes)
     dice = next((last[id(r)] for r in readers if isinstance(r, RollDiceAdapter)), None)
     art = next((r.deck.art for r in readers if isinstance(r, CardsAdapter) and r.deck is not None), None) \
         if ART_CHECK else None
@@ -165,7 +175,8 @@ def read_after_change(readers, frame, previous: TableRead, before: np.ndarray) -
         told = dice_reader_with(cards_reader_with(r, explained), cards, art)
         return read_changes(told, frame, last[id(r)], boxes)
 
-    sightings = _read(readers, frame, one, order, kept_dice(dice, boxes))
+    sightings = _read(readers, frame, one, order, kept_dice(dice, boxes),
+                      lambda r: first_look(r, frame, last[id(r)], boxes))
     timings = {f"{s.reader}.{k}": v for s in sightings for k, v in s.timings_ms.items()}
     return TableRead(tuple(sightings), {"motion.change_boxes": t_boxes, **timings})
 
@@ -353,6 +364,7 @@ def bench_table(gr: GameReaders, game: str, size: tuple[int, int], seed: int, re
 
 
 def main(argv: list[str] | None = None) -> int:
+    global ORDER, ART_CHECK
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default=",".join(FULL_GAMES), help="comma-separated, from " + ", ".join(FULL_GAMES))
     ap.add_argument("--sizes", default="1280x720,2304x1296", help="comma-separated WxH")
@@ -360,16 +372,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="layout seed")
     ap.add_argument("--threads", type=int, default=1,
                     help="threads of OpenCV and of the inference runtime (0: the machine's cores, at most 4)")
-    ap.add_argument("--order", default="explained", choices=ORDERS,
-                    help="the dice and the cards of a frame: the dice first and the cards told where they lie (as "
-                         "the box does), the dice on a second thread beside the cards, or the cards then the dice")
+    ap.add_argument("--order", default=ORDER, choices=ORDERS,
+                    help="the dice and the cards of a frame: the tiles' first look, the dice told the tiles, then a "
+                         "second look told the dice (as the box does); the dice first and the cards told where they "
+                         "lie; the dice on a second thread beside the cards; or the cards then the dice")
     ap.add_argument("--serial", action="store_true", help="the same as --order serial")
     ap.add_argument("--no-art-check", action="store_true",
                     help="keep the dice that are a tile's printed art (the reads before the box's art check)")
     ap.add_argument("--runtime", default="auto", choices=RUNTIMES, help="inference runtime of the CNNs")
     args = ap.parse_args(argv)
     set_opencv_threads(args.threads)
-    global ORDER, ART_CHECK
     ORDER = "serial" if args.serial else args.order
     ART_CHECK = not args.no_art_check
     games = [g.strip() for g in args.games.split(",") if g.strip()]

@@ -11,7 +11,8 @@ own decode with it); CPU time (``time.process_time``) of two versions read alter
 count the other processes' turns. The other tree's ``vision`` package is imported as ``vision_old`` (a link in a
 temporary folder: the dice reader's modules import each other relatively), its :class:`RollDiceReader` built with
 the same enrolled profile and put in this tree's dice adapter; the tiles are read by this tree's card reader for
-both. Scene: ``bench/full_table.py --games roll --sizes 1280x720`` (layout seed 1; frame seeds 0, 10, 20 and the
+both, in each version's order (``--old-order``; the new one: ``bench/full_table.py``'s ``ORDER``). Scene:
+``bench/full_table.py --games roll --sizes 1280x720`` (layout seed 1; frame seeds 0, 10, 20 and the
 frames after a re-roll and after a tile is added, read as the box reads a change).
 
 Printed: the CPU ms of the baseline (a JPEG q95 ``imread`` + ``cvtColor`` of each frame, best of 5), and per
@@ -58,8 +59,8 @@ def jpeg_cpu_ms(frame, folder: Path, reps: int = 5) -> float:
 
 class OtherReader:
     """The other tree's :class:`RollDiceReader` as this tree's dice adapter calls it (a tree from before the reads
-    carried their die size: ``die_size`` None; a window's ``size`` or ``explained`` passed on only where the other
-    reader takes them); all else passed through."""
+    carried their die size: ``die_size`` None; a window's ``size`` or ``explained``, a full read's ``explained``,
+    passed on only where the other reader takes them); all else passed through."""
 
     def __init__(self, reader):
         self.reader = reader
@@ -67,8 +68,10 @@ class OtherReader:
     def __getattr__(self, name: str):
         return getattr(self.reader, name)
 
-    def read(self, frame, white=None):
-        return self._sized(self.reader.read(frame, white=white))
+    def read(self, frame, white=None, explained=None):
+        known = inspect.signature(self.reader.read).parameters
+        extra = {"explained": explained} if explained is not None and "explained" in known else {}
+        return self._sized(self.reader.read(frame, white=white, **extra))
 
     def read_window(self, frame, box, light=None, wanted=None, size=None, explained=None):
         known = inspect.signature(self.reader.read_window).parameters
@@ -81,9 +84,15 @@ class OtherReader:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from vision.dice_and_cards import ORDERS
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old", required=True, help="the other tree (its vision/ is read as vision_old)")
     ap.add_argument("--rounds", type=int, default=4, help="rounds, each version reading every frame once per round")
+    ap.add_argument("--old-order", default="explained", choices=ORDERS,
+                    help="the order the old version reads the dice and the tiles of a frame in (default: 'explained', "
+                         "the dice first, the box's order before 'tiles_first'); the new version reads in "
+                         "bench/full_table.py's ORDER")
     args = ap.parse_args(argv)
     old_vision = Path(args.old).resolve() / "vision"
     if not (old_vision / "roll_dice" / "reader.py").is_file():
@@ -111,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
                 if k in inspect.signature(old_reader.RollDiceReader).parameters}
         old = old_reader.RollDiceReader(old_profiles.DiceProfile.load(work / "profile.json"), **same)
         versions = {"old": [replace(readers[0], reader=OtherReader(old)), *readers[1:]], "new": readers}
+        order = {"old": args.old_order, "new": None}
         print(f"old: {old_reader.__file__}\nnew: {readers[0].reader.__class__.__module__} in {ROOT}")
         changed = {kind: change(table, kind, gr.ids["roll"], gr.faces, 2) for kind in ("reroll", "add_card")}
         cpu = {v: defaultdict(list) for v in versions}
@@ -124,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
                     if v == "old":
                         base.append(jpeg_cpu_ms(frame, work))
                     t0 = time.process_time()
-                    cold = read_all(versions[v], frame)
+                    cold = read_all(versions[v], frame, order[v])
                     cpu[v]["cold"].append((time.process_time() - t0) * 1000.0)
                     for k, ms in cold.timings_ms.items():
                         if k.startswith("roll_dice."):
@@ -133,9 +143,9 @@ def main(argv: list[str] | None = None) -> int:
                     for kind, pieces in changed.items():
                         after = table.render(pieces, frame_seed=seed + 1)
                         t0 = time.process_time()
-                        got = read_after_change(versions[v], after, cold, frame)
+                        got = read_after_change(versions[v], after, cold, frame, order[v])
                         cpu[v][kind].append((time.process_time() - t0) * 1000.0)
-                        seen[v, seed, kind] = agreement(table, pieces, got, read_all(versions[v], after))
+                        seen[v, seed, kind] = agreement(table, pieces, got, read_all(versions[v], after, order[v]))
         b = statistics.median(base)
         print(f"baseline JPEG q95 imread+cvtColor: {b:.2f} ms CPU (median of {len(base)} frames)")
         for v in versions:

@@ -237,3 +237,51 @@ def test_the_dice_read_first_and_given_to_the_card_read_keep_the_art_check(roll,
         sorted((c.id, tuple(np.round(c.corners).ravel())) for c in roll.read if c.id is not None)
     assert not [d for d in seen.dice if false_on_tile(d)]
     assert seen.dice == without_art(roll.frame, raw, roll.read, roll.deck.art).dice
+
+
+@pytest.mark.slow
+def test_read_after_the_tiles_no_face_of_their_art_is_matched_and_every_die_on_a_tile_is_read(roll, dice_reader):
+    # the box's order (vision.dice_and_cards "tiles_first"): the card read's first look, the dice read told the tiles
+    # it identified -- a top face their print explains is dropped before the face match -- then the card read's second
+    # look told where the dice lie: the same tiles, no face of the art, every die on a tile read as the dice-first
+    # order reads it
+    from vision.dice_and_cards import TILES_FIRST, cards_reader_with, dice_reader_with, first_look, read_dice_and_cards
+
+    art = roll.deck.art
+    dice_reader_ = RollDiceAdapter(dice_reader, calibration=roll.cal)
+    cards_reader = CardsAdapter(roll.deck, roll.cal)
+    dice = [roll.table.polygon_px(p) for p in roll.pieces if p.kind == "die"]
+    tiles = [np.asarray(c.corners) for c in roll.read if c.id is not None]
+
+    def false_on_tile(d) -> bool:
+        x, y = centre(d.box)
+        return not any(inside(q, x, y) for q in dice) and any(inside(q, x, y) for q in tiles)
+
+    def read(order: str):
+        return read_dice_and_cards(
+            roll.frame, lambda found=(): dice_reader_with(dice_reader_, found, art).read(roll.frame),
+            {"cards": lambda explained: cards_reader_with(cards_reader, explained).read(roll.frame)}, art, order,
+            first={"cards": first_look(cards_reader, roll.frame)})
+
+    seen, cards = read(TILES_FIRST)
+    assert sorted((c.id, tuple(np.round(c.corners).ravel())) for c in cards["cards"].cards if c.id is not None) == \
+        sorted((c.id, tuple(np.round(c.corners).ravel())) for c in roll.read if c.id is not None)
+    assert "art_tops" in seen.timings_ms
+    # told of the tiles, the dice read itself reports no face of their art (before the art check after both reads)
+    told = dice_reader_with(dice_reader_, roll.read, art).read(roll.frame)
+    assert sum(map(false_on_tile, dice_reader_.read(roll.frame).dice)) >= 3, "untold, it reports faces of the art"
+    assert not [d for d in told.dice if false_on_tile(d)]
+    assert not [d for d in seen.dice if false_on_tile(d)]
+
+    def on_tiles(s) -> list[tuple]:
+        return sorted((d.colour, str(d.face)) for d in s.dice
+                      if any(inside(roll.table.polygon_px(p), *centre(d.box)) for p in roll.on_tiles))
+
+    before, _ = read("explained")
+    assert len(on_tiles(seen)) >= len(roll.on_tiles) - 1
+    assert on_tiles(seen) == on_tiles(before), "every die on a tile read as the dice-first order reads it"
+    def real(s) -> list[tuple]:
+        return sorted((d.colour, str(d.face), tuple(d.box)) for d in s.dice
+                      if any(inside(q, *centre(d.box)) for q in dice))
+
+    assert real(seen) == real(before), "the dice read alike"

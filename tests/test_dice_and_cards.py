@@ -19,10 +19,12 @@ from vision.dice_and_cards import (
     CARDS_FIRST,
     ORDERS,
     SURE_DIE,
+    TILES_FIRST,
     cards_reader_with,
     changes_order,
     dice_polygons,
     dice_reader_with,
+    first_look,
     kept_dice,
     read_dice_and_cards,
 )
@@ -94,7 +96,7 @@ def test_each_order_reads_the_dice_and_the_cards_as_it_says():
     assert read_dice_and_cards(frame, read_dice, {}, None) == (dice, {})
     with pytest.raises(ValueError, match="order must be one of"):
         read_dice_and_cards(frame, read_dice, reads, None, order="both")
-    assert set(ORDERS) == {"explained", "beside", "serial"}
+    assert set(ORDERS) == {"tiles_first", "explained", "beside", "serial"} and ORDERS[0] == TILES_FIRST
 
 
 def test_a_dice_read_that_fails_beside_the_cards_is_raised_after_them():
@@ -268,6 +270,73 @@ def test_the_cards_go_first_only_where_every_read_reads_only_what_changed():
     assert changes_order("explained", shape, [Sighting("cards", 320, 240)], [(10, 10, 50, 50)]) == "explained"
     assert changes_order("explained", shape, [object()], [(10, 10, 50, 50)]) == "explained", "a bare reader's read"
     assert changes_order("serial", shape, last, [(10, 10, 50, 50)]) == "serial"
+    assert changes_order(TILES_FIRST, shape, last, [(10, 10, 50, 50)]) == CARDS_FIRST
+    assert changes_order(TILES_FIRST, shape, last, None) == TILES_FIRST, "a whole frame: the tiles' first look first"
+
+
+def test_tiles_first_reads_the_first_looks_then_the_dice_told_the_tiles_then_a_second_look_where_it_finds_one():
+    frame = np.zeros((480, 640, 3), np.uint8)
+    calls: list[tuple] = []
+    tile = type("Card", (), {"id": "tile_1", "corners": np.array([[0, 0], [90, 0], [90, 90], [0, 90]], float)})()
+    unsure = RollDieObservation("blue", "develop", (500, 400, 30, 30), SURE_DIE / 2)
+    dice = replace(_dice(), dice=_dice((300, 200, 28, 28)).dice + (unsure,))
+    sure_box = ((300, 200), (328, 200), (328, 228), (300, 228))
+
+    def read_dice(*cards) -> Sighting:
+        calls.append(("dice", cards))
+        return dice
+
+    def card_read(key):
+        def read(explained) -> Sighting:
+            calls.append((key, tuple(tuple(map(tuple, p)) for p in explained)))
+            return Sighting("cards", 640, 480, cards=(tile,))
+        return read
+
+    def look(key, finds: bool):
+        def due(more) -> bool:
+            calls.append((f"{key} second look", tuple(tuple(map(tuple, p)) for p in more)))
+            return finds
+
+        def first() -> tuple[Sighting, object]:
+            calls.append((f"{key} first look",))
+            return Sighting("cards", 640, 480, cards=(tile,), notes=(key,)), due
+        return first
+
+    reads = {"a": card_read("a"), "b": card_read("b"), "c": card_read("c")}
+    seen, cards = read_dice_and_cards(frame, read_dice, reads, None, TILES_FIRST,
+                                      first={"a": look("a", False), "b": look("b", True), "c": None})
+    assert calls == [("a first look",), ("b first look",), ("dice", ((tile, tile),)),
+                     ("a second look", (sure_box,)), ("b second look", (sure_box,)), ("b", (sure_box,)),
+                     ("c", (sure_box,))], \
+        "the first looks, the dice told their tiles, each second look told the sure die; read again where it finds"
+    assert seen is dice and list(cards) == ["a", "b", "c"]
+    assert cards["a"].notes == ("a",), "no second look found anything: the first look's read stands"
+    assert cards["b"].notes == () and cards["c"].notes == ()
+    # no first look to give: read as "explained", the dice read called with no argument
+    calls.clear()
+    read_dice_and_cards(frame, lambda: read_dice(), {"c": reads["c"]}, None, TILES_FIRST)
+    assert calls == [("dice", ()), ("c", (sure_box,))]
+    # another order leaves the first looks alone
+    calls.clear()
+    read_dice_and_cards(frame, lambda: read_dice(), {"a": reads["a"]}, None, "explained", first={"a": look("a", False)})
+    assert calls == [("dice", ()), ("a", (sure_box,))]
+
+
+def test_a_card_read_gives_its_first_look_only_where_it_would_read_the_whole_frame():
+    class Reader:
+        def read_first(self, frame):
+            return "first look of", frame
+
+    frame = np.zeros((480, 640, 3), np.uint8)
+    last = Sighting("cards", 640, 480)
+    assert first_look(Reader(), frame)() == ("first look of", frame), "no last read: the whole frame"
+    assert first_look(Reader(), frame, last, None) is not None, "the change unknown: the whole frame"
+    assert first_look(Reader(), frame, last, [(0, 0, 600, 400)]) is not None, "most of the frame changed"
+    assert first_look(Reader(), frame, last, [(10, 10, 50, 50)]) is None, "only the change read"
+    assert first_look(Reader(), frame, last, []) is None, "nothing changed: the last read kept"
+    assert first_look(Reader(), frame, Sighting("cards", 320, 240), [(10, 10, 50, 50)]) is None, \
+        "a last read of another size (read_changes says so)"
+    assert first_look(object(), frame) is None, "a reader with no first look"
 
 
 def test_the_dice_no_change_touches_are_kept_told_to_the_cards_when_sure_and_not_art_checked_again():

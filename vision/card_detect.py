@@ -501,7 +501,8 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
                     timings: dict[str, float] | None = None, card_px: tuple[float, float] | None = None,
                     explained: list[np.ndarray] | None = None,
                     read: list[np.ndarray] | None = None,
-                    memory: TableMemory | None = None) -> tuple[list[np.ndarray], list[bool]]:
+                    memory: TableMemory | None = None,
+                    defer: list | None = None) -> tuple[list[np.ndarray], list[bool]]:
     """:func:`find_quads`, and for each quad whether it came from the second, looser look (``True``).
 
     ``memory``: the table's colours kept between reads of the whole of this view of the table
@@ -527,6 +528,12 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     short side, is taken out before the first look (:func:`without_read`): a tableau the window cuts is then no
     blob of many cards to split on the card grid only to drop the cards it holds, and a card added beside them is
     a blob of its own. Without a known card size: unused (the card size is estimated from all the blobs).
+
+    ``defer``: a list, to read the first look alone (its quads returned, none loose) and learn later whether the
+    second look finds anything: appended is ``due(more)``, True when, with ``more`` (float[N, 2] polygons in px of
+    ``frame``, known to be no card) added to ``explained``, the second look finds a place (it is looked at then, its
+    stages timed in ``timings``); when False, a read told of ``more`` from the start returns this first look's quads
+    and nothing more.
     """
     c = config or CardsConfig()
     t = timings if timings is not None else {}
@@ -544,11 +551,30 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     gmag = edge_map(img) if second and blobs else None   # select_cards' own, shared with the second look
     doubtful: list[np.ndarray] = []
     quads = timed_stage(t, "select", select_cards, img, blobs, aspect, cp, c, gmag, doubtful if second else None)
-    loose = [False] * len(quads)
     known = [np.asarray(p, np.float64) * s for p in (explained or [])]
+
+    def look_again(polygons: list[np.ndarray]) -> tuple[list[np.ndarray], list[bool]]:
+        if not second:
+            return list(quads), [False] * len(quads)
+        return _second_look(img, mask, quads, polygons, doubtful, aspect, cp, c, gmag, t)
+
+    if defer is not None:   # the first look alone; the second told of ``more`` too, later, for whether it finds any
+        defer.append(lambda more: any(look_again(known + [np.asarray(p, np.float64) * s for p in more])[1]))
+        return [order_quad(q) / s for q in quads], [False] * len(quads)
+    quads, loose = look_again(known)
+    return [order_quad(q) / s for q in quads], loose
+
+
+def _second_look(img: np.ndarray, mask: np.ndarray, first: list[np.ndarray], known: list[np.ndarray],
+                 doubtful: list[np.ndarray], aspect: float | None, cp: tuple[float, float], c: CardsConfig,
+                 gmag: np.ndarray | None, t: dict[str, float]) -> tuple[list[np.ndarray], list[bool]]:
+    """:func:`find_card_quads`' second look (work px of ``img``, ``mask`` its foreground): (the first look's quads
+    ``first`` then the second look's places, whether each is one), what ``first`` and the ``known`` polygons (no card)
+    leave looked at again when it is enough (or ``doubtful`` quads of the first look wait), else ``first`` alone."""
+    quads, loose = list(first), [False] * len(first)
     # what the first look's cards and the known polygons leave: the second look's joins and its dice test read it
-    left = unexplained(mask, quads + known, cp) if second else None
-    if second and (doubtful or np.count_nonzero(left) >= c.loose_min_area * cp[0] * cp[1]):
+    left = unexplained(mask, quads + known, cp)
+    if doubtful or np.count_nonzero(left) >= c.loose_min_area * cp[0] * cp[1]:
         rest = left
         for key, join, density in (("loose_join", c.join_frac, 0.0), ("loose_dense", c.loose_join_frac,
                                                                         c.loose_density)):
@@ -573,7 +599,7 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
             it = iter(share)
             keep = [k for k, lo in enumerate(loose) if not lo or next(it) < c.loose_max_dice]
             quads, loose = [quads[k] for k in keep], [loose[k] for k in keep]
-    return [order_quad(q) / s for q in quads], loose
+    return quads, loose
 
 
 def _cut_by_edge(blob: Blob, image_hw: tuple[int, int]) -> bool:

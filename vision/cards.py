@@ -254,7 +254,7 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                table_config: TableConfig | None = None, check_moved: bool = True, keep_crops: bool = False,
                select: Callable[[np.ndarray], bool] | None = None,
                explained: Sequence[np.ndarray] = (), read: Sequence[np.ndarray] = (),
-               memory: TableMemory | None = None) -> CardsRead:
+               memory: TableMemory | None = None, defer: list | None = None) -> CardsRead:
     """Find, rectify, identify and lay out every card in ``frame``.
 
     Args:
@@ -277,6 +277,11 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         memory: the table's colours kept from earlier reads of the whole table, with the same calibration (or
             none), reused while they still explain the table's border (:class:`vision.foreground.TableMemory`);
             None: fitted on this frame alone. Not for a read of a window cut from the table.
+        defer: a list, to read the detector's first look alone (the cards it finds, none of the second look's):
+            appended is ``due(more)``, True when, told of ``more`` (float[K, 2] frame-px polygons known to be no
+            card) as well as ``explained``, the second look would run (``find_card_quads``' ``defer``). When it is
+            False, the read is the one a read told of ``more`` from the start gives (the same cards and ids): the
+            dice read after the tiles, :func:`vision.dice_and_cards.read_dice_and_cards`' ``"tiles_first"``.
 
     Raises:
         BadFrame: frame is not a non-empty uint8 BGR image.
@@ -295,9 +300,11 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         markers_top = [cv2.perspectiveTransform(((m - m.mean(axis=0)) * 1.25 + m.mean(axis=0)).reshape(-1, 1, 2),
                                                 M @ calibration.H).reshape(-1, 2)
                        for m in (np.asarray(v, np.float64) for v in calibration.layout.corners_mm.values())]
+        inner: list = []
         quads_top, loose = find_card_quads(top, c, aspect, t, card_px,
                                            markers_top + _to_top(explained, M, calibration),
-                                           _to_top(read, M, calibration), memory)
+                                           _to_top(read, M, calibration), memory, None if defer is None else inner)
+        _give_due(defer, inner, M, calibration)
         Minv = np.linalg.inv(M)
 
         def to_frame(q: np.ndarray) -> np.ndarray:
@@ -315,6 +322,7 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         view = (top, quads_top, to_frame, card_px)
     else:
         quads = [q for q in find_card_quads(frame, c, aspect, t, memory=memory)[0] if select is None or select(q)]
+        _give_due(defer, [], None, None)   # no second look without the card's size in px
         loose = [False] * len(quads)
         view = None
     markers = timed_stage(t, "markers", check_markers, frame, calibration,
@@ -368,6 +376,14 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     obs = timed_stage(t, "layout", _layout, frame, quads, ids, confs, sources, crops if keep_crops else None,
                       deck, calibration, zones, c)
     return CardsRead(frame.shape[1], frame.shape[0], tuple(obs), markers, t, tuple(notes))
+
+
+def _give_due(defer: list | None, inner: list, M: np.ndarray | None, calibration: TableCalibration | None) -> None:
+    """``read_cards``' ``defer``: appended (when a list) is ``due(more)`` of frame-px polygons, ``inner``'s first
+    (``find_card_quads``' ``due`` of top-down px, ``more`` taken there by ``M`` and ``calibration``), or always False
+    (``inner`` empty: no second look)."""
+    if defer is not None:
+        defer.append((lambda more: inner[0](_to_top(more, M, calibration))) if inner else (lambda more: False))
 
 
 def _to_top(polygons: Sequence[np.ndarray], M: np.ndarray, calibration: TableCalibration) -> list[np.ndarray]:

@@ -5,7 +5,19 @@ The box (:meth:`companion.camera.flow.CameraFlow.see`) and ``bench/full_table.py
 box's own order. The orders (:data:`ORDERS` for a frame read whole, :data:`CARDS_FIRST` for a read of only what
 changed):
 
-* ``"explained"`` (the default): the dice first, then each card read given the dice found as polygons known to be
+* ``"tiles_first"`` (the default): each card read's first look first (:meth:`vision.readers.CardsAdapter.read_first`:
+  the detector's first look finds a tile whether dice lie on it or not, and it is identified), then the dice read told
+  the tiles found (:func:`dice_reader_with`): a top face the printed art of the identified tile under it explains is
+  dropped before the face match (a die on a tile covers its print, so its window does not correlate with the art, and
+  it is read), so the 20-25 faces a full Roll table's tile art shows cost no face match, second look, pattern,
+  surface or outline test; then each card read's second look where it would run told of the sure dice (as in
+  ``"explained"``; it then reads the card read again, told of them), else the first look's read stands: it is the
+  read ``"explained"`` gives told of the same dice. A card read with no first look to give (``first``: a read of the
+  changes, a reader without ``read_first``) reads after the dice, told of them, as in ``"explained"``. The dice read
+  is ``"explained"``'s but for the art faces dropped before its face match instead of after it: the dice whose box
+  the art explains are dropped either way, the other dice are read alike (their confidences may move a little: the
+  light and the size evidence are measured without the art faces).
+* ``"explained"``: the dice first, then each card read given the dice found as polygons known to be
   no card (:class:`vision.readers.CardsAdapter`'s ``explained``; :func:`vision.card_detect.find_card_quads`): the
   card detector's second look leaves their foreground out, so the dice among the tiles make no place of it to snap
   to an outline (``loose_snap``), screen against the deck and then drop as dice (``loose_dice``). A tile is found
@@ -49,10 +61,13 @@ from .card_art import without_art
 from .incremental import Box, ChangeConfig, changes_only, touches
 from .observations import Sighting
 
-__all__ = ["CARDS_FIRST", "ORDERS", "SURE_DIE", "cards_reader_with", "changes_order", "dice_polygons",
-           "dice_reader_with", "kept_dice", "read_dice_and_cards"]
+__all__ = ["CARDS_FIRST", "ORDERS", "SURE_DIE", "TILES_FIRST", "cards_reader_with", "changes_order", "dice_polygons",
+           "dice_reader_with", "first_look", "kept_dice", "read_dice_and_cards"]
 
-ORDERS = ("explained", "beside", "serial")
+TILES_FIRST = "tiles_first"
+"""The default order of a frame read whole (see the module's docstring)."""
+
+ORDERS = (TILES_FIRST, "explained", "beside", "serial")
 """The orders a frame is read in (see the module's docstring); a read of only what changed may take
 :data:`CARDS_FIRST` instead (:func:`changes_order`)."""
 
@@ -65,6 +80,10 @@ sure one may be a face printed in a tile's art (the art check drops it after the
 detector finds only by its second look (a tile on a gingham cloth is pieces) would lose that piece of it."""
 
 K = TypeVar("K")
+
+FirstLook = Callable[[], tuple[Sighting, Callable[[Sequence[np.ndarray]], bool]]]
+"""A card read's first look (:func:`first_look`): (its sighting, ``due(more)``: whether told of ``more`` (float[K, 2]
+frame-px polygons known to be no card) its second look would run)."""
 
 
 def dice_polygons(dice: Sighting | None, min_confidence: float = 0.0) -> tuple[np.ndarray, ...]:
@@ -97,12 +116,12 @@ def kept_dice(previous: Sighting | None, boxes: Sequence[Box] | None) -> tuple[A
 def changes_order(order: str, frame_shape: tuple[int, ...], previous: Sequence[Sighting | None],
                   boxes: Sequence[Box] | None, config: ChangeConfig | None = None) -> str:
     """The order a read of a frame of ``frame_shape`` (``(H, W, ...)``) takes when the box reads in ``order``:
-    ``"cards_first"`` for ``"explained"`` when every read reads only what changed (each reader's last sighting in
-    ``previous``, the changed ``boxes``: :func:`vision.incremental.changes_only`), else ``order`` (a full read is read
-    in ``order``, so the cold read does not change). A last read that is no :class:`vision.Sighting` (a bare reader's
-    own) is read whole."""
-    if order == "explained" and all(isinstance(p, Sighting) and changes_only(frame_shape, p, boxes, config)
-                                    for p in previous):
+    ``"cards_first"`` for ``"tiles_first"`` and ``"explained"`` when every read reads only what changed (each reader's
+    last sighting in ``previous``, the changed ``boxes``: :func:`vision.incremental.changes_only`), else ``order`` (a
+    full read is read in ``order``, so the cold read does not change). A last read that is no
+    :class:`vision.Sighting` (a bare reader's own) is read whole."""
+    if order in (TILES_FIRST, "explained") and all(
+            isinstance(p, Sighting) and changes_only(frame_shape, p, boxes, config) for p in previous):
         return CARDS_FIRST
     return order
 
@@ -111,15 +130,17 @@ def read_dice_and_cards(frame: np.ndarray, read_dice: Callable[..., Sighting] | 
                         read_cards: Mapping[K, Callable[[Sequence[np.ndarray]], Sighting]],
                         art: Mapping[str, np.ndarray] | None, order: str = "explained",
                         helper: Executor | None = None,
-                        kept: Sequence[Any] = ()) -> tuple[Sighting | None, dict[K, Sighting]]:
+                        kept: Sequence[Any] = (),
+                        first: Mapping[K, FirstLook | None] | None = None) -> tuple[Sighting | None, dict[K, Sighting]]:
     """The dice read and the card reads of one frame in ``order``, then the art check.
 
     Args:
         frame: uint8[H, W, 3] BGR, the frame every read reads (the art check compares its pixels).
         read_dice: the dice read of ``frame`` (a full read or only what changed), or None: no dice read. A result
             that is no :class:`vision.Sighting` (a bare reader's own, with ``dice``) is told to no card read and
-            not art-checked. Called with no argument, but in ``"cards_first"`` with the card observations the card
-            reads found (a tuple; :func:`dice_reader_with` tells a dice reader of them).
+            not art-checked. Called with no argument, but in ``"cards_first"`` and ``"tiles_first"`` with the card
+            observations the card reads (their first looks) found (a tuple; :func:`dice_reader_with` tells a dice
+            reader of them).
         read_cards: per key (the box: one per anchor of the player zones), the card read of ``frame`` given the
             polygons (float[K, 2] frame px) known to be no card; a reader that cannot use them ignores them.
         art: the card deck's art (:attr:`vision.deck.DeckProfile.art`, card id -> uint8[h, w, 3] BGR), or None:
@@ -130,6 +151,11 @@ def read_dice_and_cards(frame: np.ndarray, read_dice: Callable[..., Sighting] | 
         kept: in ``"cards_first"``, the dice of the last read that the read of the changes keeps as they were
             (:func:`kept_dice`): the card reads are told where the sure ones lie (the other orders tell them this
             frame's dice or none), and the art check passes them by (the cards under them did not change).
+        first: in ``"tiles_first"``, per key of ``read_cards``, the card read's first look (:func:`first_look`:
+            called with no argument, it gives the first look's sighting and whether, told of polygons known to be no
+            card, the second look finds a place), or None (that key is read after the dice, as in ``"explained"``);
+            a key missing: None. With no first look at all, ``"tiles_first"`` reads as ``"explained"`` (``read_dice``
+            called with no argument). Other orders do not use it.
 
     Returns:
         (the dice sighting without the dice that are a card's art, or None without ``read_dice``; the card
@@ -144,13 +170,21 @@ def read_dice_and_cards(frame: np.ndarray, read_dice: Callable[..., Sighting] | 
         raise ValueError(f"order must be one of {', '.join((*ORDERS, CARDS_FIRST))}, got {order!r}")
     dice: Sighting | None = None
     cards: dict[K, Sighting] = {}
+    looked = {k: look() for k, look in (first or {}).items()
+              if order == TILES_FIRST and k in read_cards and look is not None}
     if order == CARDS_FIRST:
         told = _polygons(kept, SURE_DIE)
         cards = {k: read(told) for k, read in read_cards.items()}
         dice = read_dice(tuple(c for r in cards.values() for c in r.cards)) if read_dice is not None else None
-    elif order == "explained" or not read_cards:
+    elif looked:
+        dice = read_dice(tuple(c for seen, _ in looked.values() for c in seen.cards)) if read_dice is not None else None
+        explained = dice_polygons(dice, SURE_DIE) if isinstance(dice, Sighting) else ()
+        cards = {k: looked[k][0] if k in looked and not looked[k][1](explained) else read(explained)
+                 for k, read in read_cards.items()}
+    elif order in (TILES_FIRST, "explained") or not read_cards:
         dice = read_dice() if read_dice is not None else None
-        explained = dice_polygons(dice, SURE_DIE) if order == "explained" and isinstance(dice, Sighting) else ()
+        explained = (dice_polygons(dice, SURE_DIE) if order in (TILES_FIRST, "explained") and isinstance(dice, Sighting)
+                     else ())
         cards = {k: read(explained) for k, read in read_cards.items()}
     elif order == "beside" and helper is not None and read_dice is not None:
         future = helper.submit(read_dice)
@@ -166,6 +200,23 @@ def read_dice_and_cards(frame: np.ndarray, read_dice: Callable[..., Sighting] | 
         dice = without_art(frame, dice, [c for s in cards.values() for c in s.cards], art,
                            checked=kept if order == CARDS_FIRST else ())
     return dice, cards
+
+
+def first_look(reader: Any, frame: np.ndarray, previous: Sighting | None = None, boxes: Sequence[Box] | None = None,
+               config: ChangeConfig | None = None) -> FirstLook | None:
+    """``"tiles_first"``'s first look of a card read (:func:`read_dice_and_cards`' ``first``): ``reader.read_first`` of
+    ``frame`` (:meth:`vision.readers.CardsAdapter.read_first`) where :func:`vision.incremental.read_changes` of
+    ``reader`` given ``previous`` (its last sighting, or None) and the changed ``boxes`` (``(x, y, w, h)`` frame px;
+    None: unknown) would read the whole frame; None where it would read only the changes (or keep ``previous``: no
+    change), ``previous`` is of a frame of another size (``read_changes`` says so), or ``reader`` has no first look."""
+    if not hasattr(reader, "read_first"):
+        return None
+    if previous is not None and boxes is not None:
+        if tuple(previous.frame_size) != (int(frame.shape[1]), int(frame.shape[0])):
+            return None
+        if not boxes or changes_only(frame.shape, previous, boxes, config):
+            return None
+    return lambda: reader.read_first(frame)
 
 
 def cards_reader_with(reader: Any, explained: Sequence[np.ndarray]) -> Any:

@@ -29,7 +29,7 @@ stage by stage.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -103,8 +103,11 @@ class RollDiceAdapter:
             float[4, 2] frame px), with ``art`` (card id -> uint8[h, w, 3] BGR upright art,
             :attr:`vision.deck.DeckProfile.art`): a top face in a changed window that the art of the identified card
             under it explains is no die (:func:`vision.card_art.boxes_explained_by_art`) and is not matched against
-            the faces (the art check after the read would drop it). A full read does not use them. Set per frame
-            with ``dataclasses.replace`` (:func:`vision.dice_and_cards.dice_reader_with`).
+            the faces (the art check after the read would drop it); a full read read after the tiles
+            (:func:`vision.dice_and_cards.read_dice_and_cards`' ``"tiles_first"``) likewise drops, before the face
+            match, the top faces the art of the identified tile under them explains (a die on a tile covers its
+            print and is read). Set per frame with ``dataclasses.replace``
+            (:func:`vision.dice_and_cards.dice_reader_with`).
     """
 
     reader: RollDiceReader
@@ -120,12 +123,20 @@ class RollDiceAdapter:
 
     def read(self, frame: np.ndarray) -> Sighting:
         """:meth:`vision.roll_dice.RollDiceReader.read` as a :class:`Sighting`, with the calibration sheet's
-        paper as the white reference when it shows. Raises :class:`vision.BadFrame`."""
+        paper as the white reference when it shows; told of ``cards`` and ``art``, the top faces the print of the
+        identified card under them explains are no die (``read``'s ``explained``,
+        :func:`vision.card_art.boxes_explained_by_art`, timed as ``art_tops``). Raises :class:`vision.BadFrame`."""
         white = None
         if self.calibration is not None:
             frame = validate_frame(frame)
             white = paper_white(frame, self.calibration.markers_px, self.calibration.frame_size)
-        r = self.reader.read(frame, white=white)
+        cards, art = self.cards, self.art
+        if cards and art:
+            frame = validate_frame(frame)
+            r = self.reader.read(frame, white=white,
+                                 explained=lambda boxes: boxes_explained_by_art(frame, boxes, cards, art))
+        else:
+            r = self.reader.read(frame, white=white)
         return Sighting(self.name, r.width, r.height, dice=self._off_markers(r.dice, (r.width, r.height)),
                         timings_ms=r.timings_ms, light=r.light, die_size=r.die_size)
 
@@ -208,6 +219,19 @@ class CardsAdapter:
                        memory=self.memory)
         return Sighting(self.name, r.width, r.height, cards=r.cards, markers=r.markers, timings_ms=r.timings_ms,
                         notes=r.notes)
+
+    def read_first(self, frame: np.ndarray) -> tuple[Sighting, Callable[[Sequence[np.ndarray]], bool]]:
+        """(the read of the card detector's first look alone, ``due``): :meth:`read` but without the second look
+        (``read_cards``' ``defer``); ``due(more)`` (float[K, 2] frame-px polygons known to be no card besides
+        ``explained``, the dice read after the tiles) says whether the second look would run told of them: when
+        it is False, the sighting is the one :meth:`read` gives told of them (the same cards and ids). Raises
+        :class:`vision.BadFrame`."""
+        defer: list = []
+        r = read_cards(frame, self.deck, calibration=self.calibration, zones=self.zones, config=self.config,
+                       table_config=self.table_config, check_moved=self.check_moved, explained=self.explained,
+                       memory=self.memory, defer=defer)
+        return Sighting(self.name, r.width, r.height, cards=r.cards, markers=r.markers, timings_ms=r.timings_ms,
+                        notes=r.notes), defer[0]
 
     def read_changes(self, frame: np.ndarray, previous: Sighting, boxes: list[Box]) -> Sighting:
         """:func:`vision.cards.read_cards_changes`: ``previous``'s cards outside ``boxes`` kept, windows around

@@ -15,8 +15,9 @@ rest:
   the cards, tiles and dice whose place did not change keep their identity and only the windows around the
   changes are read (a read a player asked for reads it all); the camera's mirror is decided on the first read
   with cards of the deck (:func:`vision.cards.decide_mirror`) unless the calibration already holds it, and kept
-  (``on_mirror``); what a reader tells the players (``Sighting.notes``) is in the view; the dice pass reads first
-  and the card pass is told where the dice lie (``order``, :mod:`vision.dice_and_cards`);
+  (``on_mirror``); what a reader tells the players (``Sighting.notes``) is in the view; the card pass's first look
+  reads first, the dice pass is told the tiles it found (their print is no die) and the card pass's second look where
+  the dice lie (``order``, :mod:`vision.dice_and_cards`);
 - **the read** (:meth:`CameraFlow.read`): the passes the game declares (:mod:`companion.camera.passes`) whose
   reader the box has: the card pass (:func:`vision.cards.read_cards` with the deck, the table calibration and
   the player zones; each player's zone goes to that player's watcher; with a calibration the markers are
@@ -85,6 +86,7 @@ from vision.dice_and_cards import (
     cards_reader_with,
     changes_order,
     dice_reader_with,
+    first_look,
     kept_dice,
     read_dice_and_cards,
 )
@@ -187,7 +189,10 @@ class CameraFlow(CameraAnswers):
             calibration by ``companion calibrate --deck``); None: decided on the first read with enough cards.
         on_mirror: called with the mirror once it is decided on a read (to keep it; loop's thread).
         order: how the dice pass and the card pass of one frame are read (:data:`vision.dice_and_cards.ORDERS`):
-            ``"explained"``, the dice first and the card pass told where they lie (its second look skips them);
+            ``"tiles_first"``, the card pass's first look first, the dice pass told the tiles found (a face their
+            print explains is not matched), then the card pass's second look where it would run, told where the
+            dice lie; ``"explained"``, the dice first and the card pass told where they lie (its second look skips
+            them);
             ``"beside"``, the dice on a second thread while the card pass reads; ``"serial"``, the cards first.
 
     Raises:
@@ -199,7 +204,7 @@ class CameraFlow(CameraAnswers):
                  min_confidence: float = 0.6, image_dir: Path | None = None,
                  read_cards: Callable[..., Any] = _default_read_cards, read_timeout_s: float = READ_TIMEOUT_S,
                  clock: Callable[[], float] = time.monotonic, mirror: bool | None = None,
-                 on_mirror: Callable[[bool], None] | None = None, order: str = "explained",
+                 on_mirror: Callable[[bool], None] | None = None, order: str = "tiles_first",
                  read_hexes: Callable[..., Any] = _default_read_hexes) -> None:
         spec = flow.spec.camera
         if spec is None:
@@ -490,9 +495,10 @@ class CameraFlow(CameraAnswers):
     def see(self, plan: ReadPlan) -> Sight:
         """The OpenCV part of a read: cards per player zone (one card read per anchor) and dice per zone, each
         reading again only what changed since the read before (``plan.boxes``, :func:`vision.incremental.read_changes`);
-        the mirror decided when it is not yet; the dice pass and the card pass in ``order`` (by default the dice
-        first, their places given to the card pass), then, with both read, the dice that are the printed art of an
-        identified card dropped (:func:`vision.dice_and_cards.read_dice_and_cards`).
+        the mirror decided when it is not yet; the dice pass and the card pass in ``order`` (by default the card
+        pass's first look, the dice told its tiles, then its second look told the dice where it would run), then,
+        with both read, the dice that are the printed art of an identified card dropped
+        (:func:`vision.dice_and_cards.read_dice_and_cards`).
 
         Touches no session or game state, so it may run on a worker thread (:meth:`begin`).
 
@@ -515,10 +521,12 @@ class CameraFlow(CameraAnswers):
             mirror = decide_mirror(plan.image, self.deck, self.calibration).mirrored
         flipped = mirror is not None and mirror != bool(plan.mirror)  # what was kept was read the other way
 
+        readers = {anchor: self._cards_reader(anchor, plan.mirror if mirror is None else mirror)
+                   for anchor in plan.anchors}
+
         def card_read(anchor: str | None) -> Callable[[Sequence[np.ndarray]], Sighting]:
             key = f"cards:{anchor}"
-            reader = self._cards_reader(anchor, plan.mirror if mirror is None else mirror)
-            return lambda explained: read_changes(cards_reader_with(reader, explained), plan.image,
+            return lambda explained: read_changes(cards_reader_with(readers[anchor], explained), plan.image,
                                                   None if flipped else plan.previous.get(key), plan.boxes)
 
         if self.order == "beside" and self._helper is None and plan.dice is not None and plan.anchors:
@@ -533,7 +541,9 @@ class CameraFlow(CameraAnswers):
         seen, card_reads = read_dice_and_cards(
             plan.image, (lambda cards=(): self._read_dice(plan, cards=cards, art=art)) if dice_read else None,
             {f"cards:{anchor}": card_read(anchor) for anchor in plan.anchors}, art, order, self._helper,
-            kept_dice(plan.previous.get("dice"), plan.boxes))
+            kept_dice(plan.previous.get("dice"), plan.boxes),
+            {f"cards:{a}": first_look(r, plan.image, None if flipped else plan.previous.get(f"cards:{a}"), plan.boxes)
+             for a, r in readers.items()})
         cards: dict[str, list[Any]] = {}
         markers = None
         notes: list[str] = []

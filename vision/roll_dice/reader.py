@@ -205,7 +205,8 @@ class RollDiceReader:
         keep = 1.0 - np.maximum(_ramp(rep, cfg.repeat_ramp), _ramp(lattice, cfg.repeat_axes_ramp))
         return TopFaces(tops.rects, np.asarray(tops.scores, np.float64) * keep, tops.ink, tops.body, tops.evidence)
 
-    def read(self, frame: np.ndarray, white: Sequence[float] | None = None) -> RollDiceRead:
+    def read(self, frame: np.ndarray, white: Sequence[float] | None = None,
+             explained: Callable[[list[tuple[int, int, int, int]]], Sequence[bool]] | None = None) -> RollDiceRead:
         """Read every die in ``frame`` (``uint8[H, W, 3]`` BGR).
 
         ``white``: optional BGR colour (0..255 per channel, e.g. the mean of the calibration sheet's paper, a
@@ -219,6 +220,11 @@ class RollDiceReader:
         ``remember_size`` reads first at the size its last search chose, and searches only where the evidence there
         falls below ``size_keep_frac`` x its evidence then (or ``size_min_evidence``), after ``size_recheck_every``
         reads, or on a frame of another size.
+
+        ``explained(boxes)``: as :meth:`read_window`'s, per ``(x, y, w, h)`` frame-px box of a top face (its rotated
+        rect's bounding box), whether something the caller knows explains it (the printed art of an identified tile
+        under it, :func:`vision.card_art.boxes_explained_by_art`): those are dropped before the face match at every
+        die size tried (timed as the stage ``art_tops``); None: none is.
         """
         timings: dict[str, float] = {}
         frame = timed_stage(timings, "validate", validate_frame, frame)
@@ -232,7 +238,8 @@ class RollDiceReader:
             return look[0] >= max(cfg.size_min_evidence, cfg.size_keep_frac * mem.evidence)
 
         first = None if mem is None else (mem.size, holds)
-        read, evidence, searched = self._read(frame, cfg, timings, white=white_log(white, cfg), first=first)
+        keep = None if explained is None else functools.partial(_kept_tops, None, explained, (0, 0), timings)
+        read, evidence, searched = self._read(frame, cfg, timings, keep=keep, white=white_log(white, cfg), first=first)
         if self.remember_size:
             self._memory = (_SizeMemory(float(read.die_size), evidence, shape) if searched
                             else replace(mem, reads=mem.reads + 1))
