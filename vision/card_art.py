@@ -165,13 +165,25 @@ def _score(frame: np.ndarray, box: tuple[int, int, int, int], corners: np.ndarra
     return float((ncc * r_sd).sum() / r_sd.sum())
 
 
-def _card_under(centre: tuple[float, float], cards: Sequence[Any], art: Mapping[str, np.ndarray]) -> Any | None:
-    """The identified card with art whose quad holds ``centre`` (frame px), or None."""
-    for c in cards:
-        if c.id is not None and c.id in art and cv2.pointPolygonTest(
-                np.asarray(c.corners, np.float32).reshape(-1, 1, 2), centre, False) >= 0:
+def _card_under(centre: tuple[float, float], quads: Sequence[tuple[Any, np.ndarray, np.ndarray]]) -> Any | None:
+    """The first card of ``quads`` (:func:`_quads_with_art`) whose quad holds ``centre`` (frame px), or None."""
+    x, y = np.float32(centre[0]), np.float32(centre[1])          # as pointPolygonTest takes the point
+    for c, quad, (x0, y0, x1, y1) in quads:
+        if x0 <= x <= x1 and y0 <= y <= y1 and cv2.pointPolygonTest(quad, centre, False) >= 0:
             return c
     return None
+
+
+def _quads_with_art(cards: Sequence[Any], art: Mapping[str, np.ndarray]) -> list[tuple[Any, np.ndarray, np.ndarray]]:
+    """Per identified card with art, in order: (the card, its corners as float32[4, 1, 2] frame px, their bounding
+    box float32[4] (x0, y0, x1, y1)): what :func:`_card_under` tests, made once for many boxes (a point off the box
+    is off the quad)."""
+    out = []
+    for c in cards:
+        if c.id is not None and c.id in art:
+            quad = np.asarray(c.corners, np.float32).reshape(-1, 1, 2)
+            out.append((c, quad, np.concatenate([quad.min(axis=(0, 1)), quad.max(axis=(0, 1))])))
+    return out
 
 
 def explained_by_art(frame: np.ndarray, dice: Sequence[Any], cards: Sequence[Any], art: Mapping[str, np.ndarray],
@@ -200,9 +212,10 @@ def boxes_explained_by_art(frame: np.ndarray, boxes: Sequence[tuple[float, float
     cfg = config or ArtConfig()
     out = []
     homographies: dict[int, np.ndarray | None] = {}              # per card, once
+    quads = _quads_with_art(cards, art) if art else []
     for box in boxes:
         x, y, w, h = box
-        card = _card_under((float(x + w / 2), float(y + h / 2)), cards, art) if art else None
+        card = _card_under((float(x + w / 2), float(y + h / 2)), quads)
         score = None
         if card is not None:
             if id(card) not in homographies:
