@@ -210,14 +210,15 @@ def main(argv: list[str] | None = None) -> int:
 def parallel_reads(frames: int = 6, seed: int = 11) -> str:
     """The dice pass and the card pass of a full Roll table (15 tiles, 20 dice, 1280x720, everything new) in each
     order of :func:`vision.dice_and_cards.read_dice_and_cards` (as :class:`companion.camera.CameraFlow` reads them:
-    ``explained``, its default, the dice first and the card pass told where they lie; ``beside``, the dice on a
-    second thread; ``serial``, the cards then the dice), the art check after: medians (ms) interleaved in one
-    process, and their ratio to the JPEG baseline."""
+    ``tiles_first``, its default, the card pass's first look, the dice told its tiles, then its second look told the
+    dice where it finds a place; ``explained``, the dice first and the card pass told where they lie; ``beside``, the
+    dice on a second thread; ``serial``, the cards then the dice), the art check after: medians (ms) interleaved in
+    one process, and their ratio to the JPEG baseline."""
     from concurrent.futures import ThreadPoolExecutor
 
     from bench.frame_timing import BASELINE, FrameTimer
     from bench.full_table import GameReaders
-    from vision.dice_and_cards import ORDERS, cards_reader_with, read_dice_and_cards
+    from vision.dice_and_cards import ORDERS, cards_reader_with, dice_reader_with, first_look, read_dice_and_cards
     from vision.inference import InferenceConfig
     from vision.synth_full import full_table
     from vision.table import calibrate
@@ -231,9 +232,9 @@ def parallel_reads(frames: int = 6, seed: int = 11) -> str:
         timers = {order: FrameTimer() for order in ORDERS}
 
         def read(f, order):
-            return read_dice_and_cards(f, lambda: dice.read(f),
+            return read_dice_and_cards(f, lambda found=(): dice_reader_with(dice, found, cards.deck.art).read(f),
                                        {"cards": lambda explained: cards_reader_with(cards, explained).read(f)},
-                                       cards.deck.art, order, pool)
+                                       cards.deck.art, order, pool, first={"cards": first_look(cards, f)})
 
         for k in range(frames):
             img = table.render(frame_seed=k + 2)

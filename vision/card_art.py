@@ -133,15 +133,15 @@ def _score(frame: np.ndarray, box: tuple[int, int, int, int], corners: np.ndarra
         return None
     s = max(1, int(round(cfg.shift_frac * max(x1 - x0, y1 - y0))))
     gx0, gy0, gx1, gy1 = x0 - s, y0 - s, x1 + s, y1 + s        # the art is warped over the window grown by s
-    T = np.array([[1, 0, -gx0], [0, 1, -gy0], [0, 0, 1]], np.float64)
-    M = T @ H
-    ref = cv2.warpPerspective(art, M, (gx1 - gx0, gy1 - gy0), flags=cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     on = np.zeros((y1 - y0, x1 - x0), np.uint8)                  # the window's pixels on the card
     cv2.fillConvexPoly(on, np.round(corners - (x0, y0)).astype(np.int32), 1)
     on = cv2.erode(on, np.ones((3, 3), np.uint8))                # the card's edge blends with the table
     if float(on.mean()) < cfg.min_on_card or int(on.sum()) < MIN_PIXELS:
-        return None
+        return None                                              # judged before the art is warped for it
+    T = np.array([[1, 0, -gx0], [0, 1, -gy0], [0, 0, 1]], np.float64)
+    M = T @ H
+    ref = cv2.warpPerspective(art, M, (gx1 - gx0, gy1 - gy0), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     win = frame[y0:y1, x0:x1].astype(np.float32)
     if cfg.blur_sigma > 0:
         win = cv2.GaussianBlur(win, (0, 0), cfg.blur_sigma)
