@@ -20,11 +20,12 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from .card_outline import outline_response, quad_axes, snap_to_outline
+from .card_outline import quad_axes, snap_to_outline
+from .card_split import lattice_fit, split_blob
 from .foreground import TableMemory, foreground_mask
 from .frames import validate_frame
 from .quads import fit_quad, order_quad, quad_size
-from .raster import disc_morphology, rotation_canvas
+from .raster import disc_morphology
 from .table import MIN_SIDE_PX, TableCalibration
 from .timing import timed_stage
 
@@ -280,129 +281,6 @@ def is_single(b: Blob, aspect: float | None, card_area: float | None, config: Ca
     return card_area is None or 0.6 * card_area <= b.area <= 1.6 * card_area
 
 
-def dominant_angle(gray: np.ndarray, mask: np.ndarray) -> float:
-    """Grid orientation in degrees (0..90) from the magnitude-weighted histogram of gradient angles mod 90."""
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-    # the same arithmetic as sqrt(gx * gx + gy * gy) * (mask > 0) and degrees(arctan2(gy, gx)) % 90, each step
-    # written over its own result (a fresh image-sized array per step costs more than the step)
-    mag = gx * gx
-    mag += gy * gy
-    np.sqrt(mag, out=mag)
-    mag *= mask > 0
-    ang = np.arctan2(gy, gx)
-    np.degrees(ang, out=ang)
-    np.remainder(ang, 90.0, out=ang)
-    hist, _ = np.histogram(ang, bins=90, range=(0, 90), weights=mag)
-    hist = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), np.ones(5) / 5, mode="same")[2:-2]
-    return float(np.argmax(hist)) + 0.5
-
-
-def split_blob(img: np.ndarray, blob: Blob, card: tuple[float, float], config: CardsConfig) -> list[np.ndarray]:
-    """Cards in a blob of touching cards (a station, a row of overlapping-free tiles, a card under a hand).
-
-    The blob is turned upright along its dominant gradient direction; a card-sized rectangle outline is
-    correlated with the edge maps (both portrait and landscape), and the strongest outlines whose inside
-    is foreground are taken greedily, each suppressing its neighbourhood.
-    """
-    H, W = img.shape[:2]
-    x, y, bw, bh = cv2.boundingRect(blob.contour)
-    pad = int(0.3 * max(card))
-    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + bw + pad), min(H, y + bh + pad)
-    roi = cv2.cvtColor(img[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-    m = np.zeros_like(roi)
-    cv2.drawContours(m, [blob.contour - np.array([x0, y0])], -1, 255, cv2.FILLED)
-    theta = dominant_angle(roi, cv2.dilate(m, np.ones((5, 5), np.uint8)))
-    ang = theta if theta <= 45.0 else theta - 90.0
-    h, w = roi.shape
-    R, nw, nh = rotation_canvas(w, h, ang)
-    g = cv2.warpAffine(roi, R, (nw, nh), flags=cv2.INTER_LINEAR).astype(np.float32)
-    m8 = cv2.warpAffine(m, R, (nw, nh), flags=cv2.INTER_NEAREST)
-    mm = (m8 > 0).astype(np.float32)
-    g = cv2.GaussianBlur(g, (0, 0), 1.0)
-    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
-    np.abs(gx, out=gx)
-    np.abs(gy, out=gy)
-    # thin ridges of edges: keep a pixel's edge response only where it is a local max across the edge
-    gx *= gx >= cv2.dilate(gx, np.ones((1, 3), np.uint8))
-    gy *= gy >= cv2.dilate(gy, np.ones((3, 1), np.uint8))
-    Rinv = cv2.invertAffineTransform(R)
-    bx, by, bw, bh = cv2.boundingRect(m8)   # the box of the blob's pixels (no list of them)
-    if bw == 0 or bh == 0:
-        return []
-    xmin, ymin, xmax, ymax = float(bx), float(by), float(bx + bw - 1), float(by + bh - 1)
-    best = None
-    blob_area = float(cv2.countNonZero(m8))   # the sum of the 0/1 mask, exactly
-    for cw, ch in ((card[0], card[1]), (card[1], card[0])):
-        resp = outline_response(gx, gy, cw, ch)
-        occ = cv2.boxFilter(mm, -1, (max(3, int(round(cw))), max(3, int(round(ch)))), normalize=True,
-                            borderType=cv2.BORDER_CONSTANT)
-        resp = np.where(occ >= config.split_min_occupancy, resp, 0.0)
-        rmax = max(float(resp.max()), 1e-6)   # the response is read normalised by it, at the lattices' points only
-        # a lattice of cards anchored near the blob's top-left, pitch = card + a small gap; score = IoU of
-        # the occupied cells with the blob (outer outline) + a little of the card-outline edge response
-        ox = np.arange(-int(0.12 * cw), int(0.12 * cw) + 1)
-        oy = np.arange(-int(0.12 * ch), int(0.12 * ch) + 1)
-        lattices = []   # (gap's place, pitch x, pitch y, columns, rows), each gap tried
-        for k, gap in enumerate(np.linspace(0.0, 0.06 * min(cw, ch), 13)):
-            px_, py_ = cw + gap, ch + gap
-            nx = int((xmax - xmin) / px_ + 0.7)
-            ny = int((ymax - ymin) / py_ + 0.7)
-            if nx >= 1 and ny >= 1:
-                lattices.append((k, px_, py_, nx, ny))
-        scored: dict[int, tuple] = {}
-        for nx, ny in sorted({(lat[3], lat[4]) for lat in lattices}):
-            # every gap with this many columns and rows, anchored at each of the blob's corners (a hand or a
-            # shadow may extend one side), scored in one pass: score[gap, ax, ay, offset y, offset x]
-            group = [lat for lat in lattices if (lat[3], lat[4]) == (nx, ny)]
-            pxs = np.array([lat[1] for lat in group])[:, None, None, None]
-            pys = np.array([lat[2] for lat in group])[:, None, None, None]
-            xf = np.array([[xmin + cw / 2, xmax - cw / 2 - (nx - 1) * lat[1]] for lat in group])[:, :, None, None]
-            yf = np.array([[ymin + ch / 2, ymax - ch / 2 - (ny - 1) * lat[2]] for lat in group])[:, :, None, None]
-            X = np.clip((xf + ox[None, None, :, None] + np.arange(nx)[None, None, None, :] * pxs).round().astype(int),
-                        0, nw - 1)                                                   # [G, ax, OX, nx]
-            Y = np.clip((yf + oy[None, None, :, None] + np.arange(ny)[None, None, None, :] * pys).round().astype(int),
-                        0, nh - 1)                                                   # [G, ay, OY, ny]
-            # the points' flat indices, once for both maps (one gather each, not two fancy indexings)
-            at = Y[:, None, :, :, None, :, None] * nw + X[:, :, None, None, :, None, :]
-            o = occ.take(at)                                             # [G, ax, ay, OY, OX, ny, nx]
-            on = o >= config.split_min_occupancy
-            inter = (o * on).sum(axis=(5, 6)) * cw * ch
-            union = blob_area + ((1 - o) * on).sum(axis=(5, 6)) * cw * ch
-            e = (resp.take(at) / rmax * on).sum(axis=(5, 6)) / np.maximum(on.sum(axis=(5, 6)), 1)
-            score = inter / union + 0.1 * e
-            for i, lat in enumerate(group):
-                scored[lat[0]] = (score[i], X[i], Y[i], lat[1], lat[2])
-        for k in sorted(scored):   # the gaps in order, each anchor in order: the first best is kept
-            score, X, Y, px_, py_ = scored[k]
-            for ax in (0, 1):
-                for ay in (0, 1):
-                    s_ = score[ax, ay]
-                    iy, ix = np.unravel_index(int(np.argmax(s_)), s_.shape)
-                    sc = float(s_[iy, ix])
-                    if best is None or sc > best[0]:
-                        best = (sc, cw, ch, resp, X[ax][ix], Y[ay][iy], px_, py_)
-    if best is None or best[0] <= 0:
-        return []
-    _, cw, ch, resp, Xs, Ys, px_, py_ = best
-    quads: list[np.ndarray] = []
-    wx, wy = max(1, int(config.split_refine * cw)), max(1, int(config.split_refine * ch))
-    for cy in Ys:
-        for cx in Xs:
-            a0, a1, b0, b1 = max(0, cx - wx), min(nw, cx + wx + 1), max(0, cy - wy), min(nh, cy + wy + 1)
-            win = resp[b0:b1, a0:a1]
-            if win.size == 0 or float(win.max()) <= 0.0:
-                continue
-            dy, dx = np.unravel_index(int(np.argmax(win)), win.shape)
-            ccx, ccy = a0 + dx, b0 + dy
-            pts = np.array([[ccx - cw / 2, ccy - ch / 2], [ccx + cw / 2, ccy - ch / 2], [ccx + cw / 2, ccy + ch / 2],
-                            [ccx - cw / 2, ccy + ch / 2]], np.float64)
-            back = (Rinv[:, :2] @ pts.T).T + Rinv[:, 2] + np.array([x0, y0])
-            quads.append(order_quad(back))
-    return quads
-
-
 def outline_strength(gmag: np.ndarray, quad: np.ndarray, per_side: int = 24) -> float:
     """Edge strength of a quad's outline: the median gradient magnitude (grey levels per pixel,
     max-filtered) along each side, second best of the four sides (cards have at least two crisp sides
@@ -608,18 +486,6 @@ def _cut_by_edge(blob: Blob, image_hw: tuple[int, int]) -> bool:
     :func:`lattice_fit` says nothing about the table's art."""
     x, y, w, h = cv2.boundingRect(blob.contour)
     return x <= 1 or y <= 1 or x + w >= image_hw[1] - 1 or y + h >= image_hw[0] - 1
-
-
-def lattice_fit(blob: Blob, cells: list[np.ndarray]) -> float:
-    """Intersection over union (0-1) of a blob with the cards of the lattice fitted to it (``cells``: float[4, 2]
-    px quads in the blob's image): low when the blob holds more than cards (the table's art touching them)."""
-    x, y, w, h = cv2.boundingRect(np.concatenate([blob.contour.reshape(-1, 2)] +
-                                                 [np.round(q).astype(np.int32) for q in cells]))
-    a = np.zeros((h + 2, w + 2), np.uint8)
-    b = np.zeros_like(a)
-    cv2.drawContours(a, [blob.contour - np.array([x - 1, y - 1])], -1, 1, cv2.FILLED)
-    cv2.fillPoly(b, [np.round(q - np.array([x - 1, y - 1])).astype(np.int32) for q in cells], 1)
-    return float(np.count_nonzero(a & b)) / max(float(np.count_nonzero(a | b)), 1.0)
 
 
 def snap_loose(img: np.ndarray, quads: list[np.ndarray], loose: list[bool], card_px: tuple[float, float],

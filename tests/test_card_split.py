@@ -1,0 +1,105 @@
+"""vision.card_split: the masked gradient histogram and the lattice scores read from per-pixel canvases give the
+same numbers as working every pixel (or every lattice cell) out on its own, and a station of touching cards is
+split into its cards."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.card_detect import CardsConfig, blobs_of, fill_holes
+from vision.card_split import dominant_angle, lattice_scores, split_blob
+
+
+def _angle_every_pixel(gray: np.ndarray, mask: np.ndarray) -> float:
+    """The histogram of every pixel's angle, those outside the mask weighted 0 (the per-pixel routine)."""
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.sqrt(gx * gx + gy * gy) * (mask > 0)
+    ang = np.remainder(np.degrees(np.arctan2(gy, gx)), 90.0)
+    hist, _ = np.histogram(ang, bins=90, range=(0, 90), weights=mag)
+    hist = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), np.ones(5) / 5, mode="same")[2:-2]
+    return float(np.argmax(hist)) + 0.5
+
+
+def _turned_cards(size: tuple[int, int], angle: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(grey uint8 image, uint8 mask): a block of noisy card-like rectangles turned by ``angle`` degrees."""
+    rng = np.random.default_rng(seed)
+    h, w = size
+    img = np.full((h, w), 60, np.uint8)
+    for r in range(3):
+        for c in range(4):
+            x0, y0 = w // 2 - 90 + c * 46, h // 2 - 95 + r * 64
+            cv2.rectangle(img, (x0, y0), (x0 + 42, y0 + 60), int(rng.integers(150, 240)), -1)
+    M = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    img = cv2.warpAffine(img, M, (w, h), borderValue=60)
+    img = np.clip(img.astype(np.int16) + rng.integers(-6, 7, img.shape), 0, 255).astype(np.uint8)
+    return img, ((img > 100).astype(np.uint8) * 255)
+
+
+@pytest.mark.parametrize("size", [(200, 240), (320, 300)])   # one of np.histogram's runs, and several
+@pytest.mark.parametrize("angle", [0.0, 7.0, 23.0, 61.0])
+def test_dominant_angle_masked_equals_every_pixel(size, angle):
+    gray, mask = _turned_cards(size, angle, seed=int(angle) + size[0])
+    mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
+    assert dominant_angle(gray, mask) == _angle_every_pixel(gray, mask)
+
+
+def test_dominant_angle_empty_mask_is_the_first_bin():
+    gray, _ = _turned_cards((200, 240), 10.0, seed=3)
+    assert dominant_angle(gray, np.zeros_like(gray)) == _angle_every_pixel(gray, np.zeros_like(gray)) == 0.5
+
+
+def _scores_per_cell(occ, resp, rmax, at, thr, cw, ch, blob_area) -> np.ndarray:
+    """split_blob's per-cell routine: the canvases read at the cells, each term worked out there."""
+    o = occ.take(at)
+    on = o >= thr
+    inter = (o * on).sum(axis=(-2, -1)) * cw * ch
+    union = blob_area + ((1 - o) * on).sum(axis=(-2, -1)) * cw * ch
+    e = (resp.take(at) / rmax * on).sum(axis=(-2, -1)) / np.maximum(on.sum(axis=(-2, -1)), 1)
+    return inter / union + 0.1 * e
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_lattice_scores_equal_the_per_cell_routine(seed):
+    rng = np.random.default_rng(seed)
+    nh, nw = 150, 170
+    mm = np.zeros((nh, nw), np.float32)
+    mm[30:120, 25:150] = 1.0
+    occ = cv2.boxFilter(mm, -1, (34, 48), normalize=True, borderType=cv2.BORDER_CONSTANT)
+    resp = np.where(occ >= 0.6, rng.random((nh, nw), np.float32) * 40, 0.0)
+    rmax = max(float(resp.max()), 1e-6)
+    ny, nx = int(rng.integers(1, 4)), int(rng.integers(1, 5))
+    Y = rng.integers(0, nh, (3, 2, 5, ny))
+    X = rng.integers(0, nw, (3, 2, 7, nx))
+    at = Y[:, None, :, :, None, :, None] * nw + X[:, :, None, None, :, None, :]
+    got = lattice_scores(occ, resp, rmax, at, 0.6, (34.2, 48.7), 9000.0)
+    want = _scores_per_cell(occ, resp, rmax, at, 0.6, 34.2, 48.7, 9000.0)
+    assert got.shape == want.shape == (3, 2, 2, 5, 7)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+def test_split_blob_finds_each_card_of_a_turned_station():
+    # 3 rows x 4 columns of 42 x 60 px cards 2 px apart on a mid-grey station board (one blob), turned 12 degrees
+    h, w = 360, 420
+    img = np.full((h, w, 3), 50, np.uint8)
+    cv2.rectangle(img, (118, 83), (118 + 4 * 44 + 1, 83 + 3 * 62 + 1), (120, 120, 120), -1)
+    centres = []
+    M = cv2.getRotationMatrix2D((w / 2, h / 2), 12.0, 1.0)
+    rng = np.random.default_rng(4)
+    for r in range(3):
+        for c in range(4):
+            x0, y0 = 120 + c * 44, 85 + r * 62
+            cv2.rectangle(img, (x0, y0), (x0 + 41, y0 + 59), tuple(int(v) for v in rng.integers(190, 250, 3)), -1)
+            centres.append(M @ np.array([x0 + 20.5, y0 + 29.5, 1.0]))
+    img = cv2.warpAffine(img, M, (w, h), borderValue=(50, 50, 50))
+    mask = fill_holes((img.max(axis=2) > 100).astype(np.uint8) * 255)
+    blobs = blobs_of(mask, CardsConfig())
+    assert len(blobs) == 1
+    quads = split_blob(img, blobs[0], (42.0, 60.0), CardsConfig())
+    assert len(quads) == 12
+    found = np.array([q.mean(axis=0) for q in quads])
+    for c in centres:
+        assert float(np.linalg.norm(found - c, axis=1).min()) < 4.0

@@ -1,0 +1,221 @@
+"""Blobs of touching cards split on the card grid (a station, a row of tiles, a card under a hand).
+
+:func:`split_blob` turns a blob upright along its dominant gradient direction (:func:`dominant_angle`), fits a
+lattice of card-sized cells to it (:func:`lattice_scores`: the cells' intersection over union with the blob plus
+a little of the card-outline edge response at their centres, every gap, anchor and offset scored in one pass) and
+nudges each cell of the best lattice to the strongest outline nearby. :func:`lattice_fit` says how well a
+lattice's cards explain their blob (the table's art touching the cards explains it poorly).
+
+Units: pixels of the image the blob is in (the detector's work image); quads are float[4, 2], clockwise from the
+card's top-left (:func:`vision.quads.order_quad`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .card_outline import outline_response
+from .quads import order_quad
+from .raster import rotation_canvas
+
+__all__ = ["dominant_angle", "lattice_fit", "lattice_scores", "split_blob"]
+
+#: np.histogram adds its weights up in runs of this many values (its ``_range`` block); the masked histogram of
+#: :func:`dominant_angle` keeps those runs so its sums are the same numbers.
+_HIST_BLOCK = 65536
+
+
+def dominant_angle(gray: np.ndarray, mask: np.ndarray) -> float:
+    """Grid orientation in degrees (0..90) from the magnitude-weighted histogram of gradient angles mod 90 of the
+    pixels of ``gray`` (uint8[H, W]) where ``mask`` (uint8[H, W]) is set.
+
+    Only the masked pixels' angles are worked out (about half of a blob's box): the other pixels weigh nothing, and
+    the histogram adds the masked pixels' weights in the same order and the same runs of ``_HIST_BLOCK`` pixels of
+    the image as ``np.histogram`` of every pixel with the others weighted 0 does: the same numbers."""
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    idx = np.flatnonzero(mask.reshape(-1))
+    gx, gy = gx.reshape(-1).take(idx), gy.reshape(-1).take(idx)
+    mag = gx * gx
+    mag += gy * gy
+    np.sqrt(mag, out=mag)
+    ang = np.arctan2(gy, gx)
+    np.degrees(ang, out=ang)
+    np.remainder(ang, 90.0, out=ang)
+    if mask.size <= _HIST_BLOCK:
+        hist, _ = np.histogram(ang, bins=90, range=(0, 90), weights=mag)
+    else:   # np.histogram's own runs of the whole image: each run's sum, added run after run in float32
+        hist = np.zeros(90, mag.dtype)
+        cuts = np.searchsorted(idx, np.arange(_HIST_BLOCK, mask.size, _HIST_BLOCK))
+        for a, m in zip(np.split(ang, cuts), np.split(mag, cuts), strict=True):
+            hist += np.histogram(a, bins=90, range=(0, 90), weights=m)[0]
+    hist = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), np.ones(5) / 5, mode="same")[2:-2]
+    return float(np.argmax(hist)) + 0.5
+
+
+def lattice_scores(occ: np.ndarray, resp: np.ndarray, rmax: float, at: np.ndarray, min_occupancy: float,
+                   cell: tuple[float, float], blob_area: float) -> np.ndarray:
+    """float64[...]: the score of each lattice, ``at`` int[..., ny, nx] the flat indices in the canvas of its cells'
+    centres: the intersection over union of the cells with foreground (``occ`` float32[H, W], the share of a
+    card-sized box around each pixel that is the blob) at least ``min_occupancy`` with the blob (``blob_area``
+    px; each cell ``cell`` = (width, height) px), plus 0.1 x the mean over those cells of the outline response ``resp``
+    (float32[H, W]) over ``rmax``.
+
+    Each term is first worked out once per pixel of the canvas and then read at the cells (a canvas has tens of
+    thousands of pixels, the lattices of a blob several hundred thousand cells): the same numbers as reading
+    ``occ`` and ``resp`` at the cells and working each term out there, summed over each lattice's cells in the
+    same order."""
+    on = occ >= min_occupancy
+    inside = (occ * on).take(at)                # what a cell covers of the blob
+    outside = ((1 - occ) * on).take(at)         # what it adds to the union
+    edge = (resp / rmax * on).take(at)
+    count = on.take(at).sum(axis=(-2, -1))
+    cw, ch = cell
+    inter = inside.sum(axis=(-2, -1)) * cw * ch
+    union = blob_area + outside.sum(axis=(-2, -1)) * cw * ch
+    return inter / union + 0.1 * (edge.sum(axis=(-2, -1)) / np.maximum(count, 1))
+
+
+def _upright_edges(roi: np.ndarray, m: np.ndarray, ang: float) -> tuple[np.ndarray, ...]:
+    """(R float[2, 3] roi px -> canvas px, canvas mask uint8, |d/dx| and |d/dy| ridges float32 of the blurred
+    canvas) of the grey ``roi`` and its blob mask ``m`` turned by ``ang`` degrees onto a canvas that holds them."""
+    h, w = roi.shape
+    R, nw, nh = rotation_canvas(w, h, ang)
+    g = cv2.warpAffine(roi, R, (nw, nh), flags=cv2.INTER_LINEAR).astype(np.float32)
+    m8 = cv2.warpAffine(m, R, (nw, nh), flags=cv2.INTER_NEAREST)
+    g = cv2.GaussianBlur(g, (0, 0), 1.0)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    np.abs(gx, out=gx)
+    np.abs(gy, out=gy)
+    # thin ridges of edges: keep a pixel's edge response only where it is a local max across the edge
+    gx *= gx >= cv2.dilate(gx, np.ones((1, 3), np.uint8))
+    gy *= gy >= cv2.dilate(gy, np.ones((3, 1), np.uint8))
+    return R, m8, gx, gy
+
+
+def _lattices(box: tuple[float, float, float, float], cw: float, ch: float) -> dict[tuple[int, int], list[tuple]]:
+    """The lattices of ``cw`` x ``ch`` cells over the canvas box (xmin, ymin, xmax, ymax), one per gap tried
+    between cells (0-6 % of the short side, 13 steps): (columns, rows) -> [(gap's place, pitch x, pitch y)]."""
+    xmin, ymin, xmax, ymax = box
+    out: dict[tuple[int, int], list[tuple]] = {}
+    for k, gap in enumerate(np.linspace(0.0, 0.06 * min(cw, ch), 13)):
+        px_, py_ = cw + gap, ch + gap
+        nx = int((xmax - xmin) / px_ + 0.7)
+        ny = int((ymax - ymin) / py_ + 0.7)
+        if nx >= 1 and ny >= 1:
+            out.setdefault((nx, ny), []).append((k, px_, py_))
+    return {key: out[key] for key in sorted(out)}
+
+
+def split_blob(img: np.ndarray, blob: Any, card: tuple[float, float], config: Any) -> list[np.ndarray]:
+    """Cards in a blob of touching cards (a station, a row of overlapping-free tiles, a card under a hand).
+
+    ``img``: uint8[H, W, 3] BGR; ``blob``: a :class:`vision.card_detect.Blob` of it; ``card``: (short, long) card
+    size in px; ``config``: a :class:`vision.card_detect.CardsConfig` (``split_min_occupancy``, ``split_refine``).
+    Returns float[4, 2] px quads, one per card.
+
+    The blob is turned upright along its dominant gradient direction; a lattice of card-sized cells (portrait and
+    landscape, every gap between cells, anchored at each of the blob's corners and moved by up to 12 % of a card)
+    is scored by the cells' overlap with the blob and their outline response (:func:`lattice_scores`), the first
+    best kept; each of its cells whose inside is foreground then moves to the strongest outline nearby.
+    """
+    H, W = img.shape[:2]
+    x, y, bw, bh = cv2.boundingRect(blob.contour)
+    pad = int(0.3 * max(card))
+    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + bw + pad), min(H, y + bh + pad)
+    roi = cv2.cvtColor(img[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    m = np.zeros_like(roi)
+    cv2.drawContours(m, [blob.contour - np.array([x0, y0])], -1, 255, cv2.FILLED)
+    theta = dominant_angle(roi, cv2.dilate(m, np.ones((5, 5), np.uint8)))
+    R, m8, gx, gy = _upright_edges(roi, m, theta if theta <= 45.0 else theta - 90.0)
+    nh, nw = m8.shape
+    mm = (m8 > 0).astype(np.float32)
+    bx, by, bw, bh = cv2.boundingRect(m8)   # the box of the blob's pixels (no list of them)
+    if bw == 0 or bh == 0:
+        return []
+    xmin, ymin, xmax, ymax = float(bx), float(by), float(bx + bw - 1), float(by + bh - 1)
+    best = None
+    blob_area = float(cv2.countNonZero(m8))   # the sum of the 0/1 mask, exactly
+    for cw, ch in ((card[0], card[1]), (card[1], card[0])):
+        resp = outline_response(gx, gy, cw, ch)
+        occ = cv2.boxFilter(mm, -1, (max(3, int(round(cw))), max(3, int(round(ch)))), normalize=True,
+                            borderType=cv2.BORDER_CONSTANT)
+        resp = np.where(occ >= config.split_min_occupancy, resp, 0.0)
+        rmax = max(float(resp.max()), 1e-6)   # the response is read normalised by it, at the lattices' points only
+        # a lattice of cards anchored near the blob's top-left, pitch = card + a small gap; score = IoU of
+        # the occupied cells with the blob (outer outline) + a little of the card-outline edge response
+        ox = np.arange(-int(0.12 * cw), int(0.12 * cw) + 1)
+        oy = np.arange(-int(0.12 * ch), int(0.12 * ch) + 1)
+        scored: dict[int, tuple] = {}
+        for (nx, ny), group in _lattices((xmin, ymin, xmax, ymax), cw, ch).items():
+            # every gap with this many columns and rows, anchored at each of the blob's corners (a hand or a
+            # shadow may extend one side), scored in one pass: score[gap, ax, ay, offset y, offset x]
+            pxs = np.array([lat[1] for lat in group])[:, None, None, None]
+            pys = np.array([lat[2] for lat in group])[:, None, None, None]
+            xf = np.array([[xmin + cw / 2, xmax - cw / 2 - (nx - 1) * lat[1]] for lat in group])[:, :, None, None]
+            yf = np.array([[ymin + ch / 2, ymax - ch / 2 - (ny - 1) * lat[2]] for lat in group])[:, :, None, None]
+            X = np.clip((xf + ox[None, None, :, None] + np.arange(nx)[None, None, None, :] * pxs).round().astype(int),
+                        0, nw - 1)                                                   # [G, ax, OX, nx]
+            Y = np.clip((yf + oy[None, None, :, None] + np.arange(ny)[None, None, None, :] * pys).round().astype(int),
+                        0, nh - 1)                                                   # [G, ay, OY, ny]
+            at = Y[:, None, :, :, None, :, None] * nw + X[:, :, None, None, :, None, :]   # [G, ax, ay, OY, OX, ny, nx]
+            score = lattice_scores(occ, resp, rmax, at, config.split_min_occupancy, (cw, ch), blob_area)
+            # each (gap, anchor)'s first best offset, row-major, all at once
+            flat = score.reshape(len(group), 2, 2, -1)
+            arg = flat.argmax(axis=3)
+            top = np.take_along_axis(flat, arg[..., None], axis=3)[..., 0]
+            for i, lat in enumerate(group):
+                scored[lat[0]] = (top[i].tolist(), arg[i].tolist(), X[i], Y[i], lat[1], lat[2])
+        for k in sorted(scored):   # the gaps in order, each anchor in order: the first best is kept
+            top, arg, X, Y, px_, py_ = scored[k]
+            for ax in (0, 1):
+                for ay in (0, 1):
+                    sc = top[ax][ay]
+                    if best is None or sc > best[0]:
+                        iy, ix = divmod(arg[ax][ay], len(ox))
+                        best = (sc, cw, ch, resp, X[ax][ix], Y[ay][iy], px_, py_)
+    if best is None or best[0] <= 0:
+        return []
+    return _nudged_cells(best, config, R, (x0, y0))
+
+
+def _nudged_cells(best: tuple, config: Any, R: np.ndarray, origin: tuple[int, int]) -> list[np.ndarray]:
+    """float[4, 2] img px quads of the cells of the best lattice (``best``: (score, cell width, cell height, outline
+    response of the canvas, columns' and rows' centres, pitches)), each moved by up to ``split_refine`` of the
+    card to the strongest outline response nearby (a cell with none there is left out); ``R`` maps the roi (at
+    ``origin`` in img px) onto the canvas."""
+    _, cw, ch, resp, Xs, Ys, _, _ = best
+    nh, nw = resp.shape
+    Rinv = cv2.invertAffineTransform(R)
+    quads: list[np.ndarray] = []
+    wx, wy = max(1, int(config.split_refine * cw)), max(1, int(config.split_refine * ch))
+    for cy in Ys:
+        for cx in Xs:
+            a0, a1, b0, b1 = max(0, cx - wx), min(nw, cx + wx + 1), max(0, cy - wy), min(nh, cy + wy + 1)
+            win = resp[b0:b1, a0:a1]
+            if win.size == 0 or float(win.max()) <= 0.0:
+                continue
+            dy, dx = np.unravel_index(int(np.argmax(win)), win.shape)
+            ccx, ccy = a0 + dx, b0 + dy
+            pts = np.array([[ccx - cw / 2, ccy - ch / 2], [ccx + cw / 2, ccy - ch / 2], [ccx + cw / 2, ccy + ch / 2],
+                            [ccx - cw / 2, ccy + ch / 2]], np.float64)
+            back = (Rinv[:, :2] @ pts.T).T + Rinv[:, 2] + np.array(origin)
+            quads.append(order_quad(back))
+    return quads
+
+
+def lattice_fit(blob: Any, cells: list[np.ndarray]) -> float:
+    """Intersection over union (0-1) of a blob (a :class:`vision.card_detect.Blob`) with the cards of the lattice
+    fitted to it (``cells``: float[4, 2] px quads in the blob's image): low when the blob holds more than cards (the
+    table's art touching them)."""
+    x, y, w, h = cv2.boundingRect(np.concatenate([blob.contour.reshape(-1, 2)] +
+                                                 [np.round(q).astype(np.int32) for q in cells]))
+    a = np.zeros((h + 2, w + 2), np.uint8)
+    b = np.zeros_like(a)
+    cv2.drawContours(a, [blob.contour - np.array([x - 1, y - 1])], -1, 1, cv2.FILLED)
+    cv2.fillPoly(b, [np.round(q - np.array([x - 1, y - 1])).astype(np.int32) for q in cells], 1)
+    return float(np.count_nonzero(a & b)) / max(float(np.count_nonzero(a | b)), 1.0)
