@@ -1,6 +1,6 @@
-"""vision.card_split: the masked gradient histogram and the lattice scores read from per-pixel canvases give the
-same numbers as working every pixel (or every lattice cell) out on its own, and a station of touching cards is
-split into its cards."""
+"""vision.card_split and the places beside the cards found: the masked gradient histogram, the lattice scores read
+from per-pixel canvases and the places of a ring boxed in one pass give the same numbers as working every pixel,
+lattice cell or place out on its own; a station of touching cards is split into its cards."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.card_detect import CardsConfig, blobs_of, fill_holes
+from vision.card_detect import CardsConfig, blobs_of, fill_holes, neighbour_quads
 from vision.card_split import dominant_angle, lattice_scores, split_blob
 
 
@@ -103,3 +103,74 @@ def test_split_blob_finds_each_card_of_a_turned_station():
     found = np.array([q.mean(axis=0) for q in quads])
     for c in centres:
         assert float(np.linalg.norm(found - c, axis=1).min()) < 4.0
+
+
+def _neighbours_place_by_place(quads, mask, card_px, config) -> list[np.ndarray]:
+    """neighbour_quads' per-place routine: each place moved, centred, boxed and tested on its own."""
+    h, w = mask.shape
+    short = float(min(card_px))
+    centres = np.array([np.asarray(q, np.float64).mean(axis=0) for q in quads]).reshape(-1, 2)
+    frontier = [np.asarray(q, np.float64) for q in quads]
+    integral = cv2.integral((mask > 0).astype(np.uint8))
+    out: list[np.ndarray] = []
+    for _ in range(max(0, int(config.neighbour_rings))):
+        new = []
+        for q in frontier:
+            for side in (q[1] - q[0], q[3] - q[0]):
+                step = side * (1.0 + config.neighbour_gap * short / max(float(np.linalg.norm(side)), 1e-6))
+                for p in (q + step, q - step):
+                    c = p.mean(axis=0)
+                    if not (0 <= c[0] < w and 0 <= c[1] < h):
+                        continue
+                    x0, y0 = np.maximum(np.floor(p.min(axis=0)).astype(int), 0)
+                    x1, y1 = np.minimum(np.ceil(p.max(axis=0)).astype(int) + 1, (w, h))
+                    need = config.neighbour_occupancy * max(float(cv2.contourArea(p.astype(np.float32))), 1.0)
+                    box = int(integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
+                    if box < need or bool((np.hypot(*(centres - c).T) < 0.5 * short).any()):
+                        continue
+                    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+                    cv2.fillPoly(inside, [np.round(p - (x0, y0)).astype(np.int32)], 1)
+                    if float(np.count_nonzero(mask[y0:y1, x0:x1][inside > 0])) < need:
+                        continue
+                    centres = np.vstack([centres, c[None, :]])
+                    new.append(p)
+        out += new
+        frontier = new
+    return out
+
+
+def _random_scene(seed: int) -> tuple[list[np.ndarray], np.ndarray, tuple[float, float]]:
+    """(cards found: float[4, 2] quads turned up to 23 degrees, some near or over the edge; a mask of random
+    card-sized patches, some cut by the edge; the card's (short, long) px)."""
+    rng = np.random.default_rng(seed)
+    h, w = 300, 420
+    mask = np.zeros((h, w), np.uint8)
+    for _ in range(14):
+        x, y = int(rng.integers(-20, w - 20)), int(rng.integers(-30, h - 40))
+        mask[max(y, 0):y + int(rng.integers(30, 90)), max(x, 0):x + int(rng.integers(20, 70))] = 255
+    card = (40.0 + rng.random() * 5, 56.0 + rng.random() * 5)
+    quads = []
+    for _ in range(int(rng.integers(1, 6))):
+        c = rng.random(2) * (w, h)
+        a = rng.random() * 0.4
+        e1, e2 = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+        hx, hy = 0.5 * card[0] * e1, 0.5 * card[1] * e2
+        quads.append(np.array([c - hx - hy, c + hx - hy, c + hx + hy, c - hx + hy]))
+    return quads, mask, card
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_neighbour_places_equal_the_place_by_place_routine(seed):
+    quads, mask, card = _random_scene(seed)
+    config = CardsConfig(neighbour_occupancy=0.2)
+    got = neighbour_quads(quads, mask, card, config)
+    want = _neighbours_place_by_place(quads, mask, card, config)
+    assert len(got) == len(want)
+    for a, b in zip(got, want, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_neighbour_places_are_found_on_some_random_scene():
+    # the equality above compares places, not only empty lists: its scenes hold places
+    config = CardsConfig(neighbour_occupancy=0.2)
+    assert sum(len(_neighbours_place_by_place(*_random_scene(seed), config)) for seed in range(6)) >= 3

@@ -612,29 +612,53 @@ def neighbour_quads(quads: list[np.ndarray], mask: np.ndarray, card_px: tuple[fl
     out: list[np.ndarray] = []
     for _ in range(max(0, int(config.neighbour_rings))):
         new = []
-        for q in frontier:
-            for side in (q[1] - q[0], q[3] - q[0]):
-                step = side * (1.0 + config.neighbour_gap * short / max(float(np.linalg.norm(side)), 1e-6))
-                for p in (q + step, q - step):
-                    c = p.mean(axis=0)
-                    if not (0 <= c[0] < w and 0 <= c[1] < h):
-                        continue
-                    x0, y0 = np.maximum(np.floor(p.min(axis=0)).astype(int), 0)
-                    x1, y1 = np.minimum(np.ceil(p.max(axis=0)).astype(int) + 1, (w, h))
-                    area = max(float(cv2.contourArea(p.astype(np.float32))), 1.0)
-                    need = config.neighbour_occupancy * area
-                    box = int(integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
-                    if box < need or bool((np.hypot(*(centres - c).T) < 0.5 * short).any()):
-                        continue
-                    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
-                    cv2.fillPoly(inside, [np.round(p - (x0, y0)).astype(np.int32)], 1)
-                    if float(np.count_nonzero(mask[y0:y1, x0:x1][inside > 0])) < need:
-                        continue
-                    centres = np.vstack([centres, c[None, :]])
-                    new.append(p)
+        # the ring's places in order, those off the image or whose box holds too little foreground left out at once
+        # (neither test depends on the places taken before); the rest are taken one by one, in the same order
+        for p, c, (x0, y0, x1, y1), need in _ring_places(frontier, integral, short, config):
+            if bool((np.hypot(*(centres - c).T) < 0.5 * short).any()):
+                continue
+            inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.fillPoly(inside, [np.round(p - (x0, y0)).astype(np.int32)], 1)
+            if float(np.count_nonzero(mask[y0:y1, x0:x1][inside > 0])) < need:
+                continue
+            centres = np.vstack([centres, c[None, :]])
+            new.append(p)
         out += new
         frontier = new
     return out
+
+
+def _ring_places(frontier: list[np.ndarray], integral: np.ndarray, short: float,
+                 config: CardsConfig) -> list[tuple[np.ndarray, np.ndarray, tuple[int, int, int, int], float]]:
+    """The places of one ring of :func:`neighbour_quads` beside the quads of ``frontier`` (float[4, 2] px each): each
+    quad moved one card plus ``neighbour_gap`` x ``short`` px along its sides 0-1 and 0-3, forwards then backwards,
+    quad after quad; of those whose centre lies on the image (``integral``: int[H + 1, W + 1] summed-area table of
+    its foreground, 0/1), the ones whose bounding box holds at least ``neighbour_occupancy`` of the place's area as
+    (place float[4, 2], centre float[2], box (x0, y0, x1, y1) px clipped to the image, foreground needed px).
+
+    Every place of the ring is moved, centred and boxed in one pass: the same arithmetic as place by place (each
+    side's length is ``np.linalg.norm``'s own, its mean a sum of the 4 corners in order)."""
+    if not frontier:
+        return []
+    h, w = integral.shape[0] - 1, integral.shape[1] - 1
+    Q = np.stack(frontier)                                                               # [n, 4, 2]
+    sides = np.stack([Q[:, 1] - Q[:, 0], Q[:, 3] - Q[:, 0]], axis=1)                     # [n, 2, 2]
+    lengths = np.array([[max(float(np.linalg.norm(v)), 1e-6) for v in q] for q in sides])  # [n, 2]
+    steps = sides * (1.0 + config.neighbour_gap * short / lengths)[:, :, None]
+    P = np.stack([Q[:, None] + steps[:, :, None], Q[:, None] - steps[:, :, None]], axis=2).reshape(-1, 4, 2)
+    C = P.mean(axis=1)                                                                   # [4n, 2], in loop order
+    idx = np.flatnonzero((C[:, 0] >= 0) & (C[:, 0] < w) & (C[:, 1] >= 0) & (C[:, 1] < h))   # centre on the image
+    P, C = P[idx], C[idx]
+    lo = np.maximum(np.floor(P.min(axis=1)).astype(int), 0)
+    hi = np.minimum(np.ceil(P.max(axis=1)).astype(int) + 1, (w, h))
+    box = (integral[hi[:, 1], hi[:, 0]] - integral[lo[:, 1], hi[:, 0]] - integral[hi[:, 1], lo[:, 0]]
+           + integral[lo[:, 1], lo[:, 0]])
+    places = []
+    for k, (x0, y0), (x1, y1), n in zip(range(len(P)), lo.tolist(), hi.tolist(), box.tolist(), strict=True):
+        need = config.neighbour_occupancy * max(float(cv2.contourArea(P[k].astype(np.float32))), 1.0)
+        if n >= need:
+            places.append((P[k], C[k], (x0, y0, x1, y1), need))
+    return places
 
 
 def rectify_table(frame: np.ndarray, calibration: TableCalibration,

@@ -33,8 +33,10 @@ def dominant_angle(gray: np.ndarray, mask: np.ndarray) -> float:
     pixels of ``gray`` (uint8[H, W]) where ``mask`` (uint8[H, W]) is set.
 
     Only the masked pixels' angles are worked out (about half of a blob's box): the other pixels weigh nothing, and
-    the histogram adds the masked pixels' weights in the same order and the same runs of ``_HIST_BLOCK`` pixels of
-    the image as ``np.histogram`` of every pixel with the others weighted 0 does: the same numbers."""
+    the histogram adds the masked pixels' weights into the same bins, in the same order and the same runs of
+    ``_HIST_BLOCK`` pixels of the image as ``np.histogram(..., bins=90, range=(0, 90))`` of every pixel with the
+    others weighted 0 does (its bins' edges are whole degrees: an angle's bin is its whole degrees): the same
+    numbers."""
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
     idx = np.flatnonzero(mask.reshape(-1))
@@ -45,13 +47,13 @@ def dominant_angle(gray: np.ndarray, mask: np.ndarray) -> float:
     ang = np.arctan2(gy, gx)
     np.degrees(ang, out=ang)
     np.remainder(ang, 90.0, out=ang)
-    if mask.size <= _HIST_BLOCK:
-        hist, _ = np.histogram(ang, bins=90, range=(0, 90), weights=mag)
-    else:   # np.histogram's own runs of the whole image: each run's sum, added run after run in float32
-        hist = np.zeros(90, mag.dtype)
-        cuts = np.searchsorted(idx, np.arange(_HIST_BLOCK, mask.size, _HIST_BLOCK))
-        for a, m in zip(np.split(ang, cuts), np.split(mag, cuts), strict=True):
-            hist += np.histogram(a, bins=90, range=(0, 90), weights=m)[0]
+    # np.histogram's bin of an angle in [0, 90] on the whole-degree edges 0..90: its whole degrees, 90 in the last
+    bins = np.minimum(ang.astype(np.intp), 89)
+    hist = np.zeros(90, mag.dtype)
+    # np.histogram's own runs of the whole image: each run's sum (float64, in order), added run after run in float32
+    cuts = np.searchsorted(idx, np.arange(_HIST_BLOCK, mask.size, _HIST_BLOCK))
+    for b, m in zip(np.split(bins, cuts), np.split(mag, cuts), strict=True):
+        hist += np.bincount(b, weights=m, minlength=90).astype(mag.dtype)
     hist = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), np.ones(5) / 5, mode="same")[2:-2]
     return float(np.argmax(hist)) + 0.5
 
