@@ -4,10 +4,10 @@
 filled components ("blobs"), one quadrilateral per blob that looks like one card (fill, aspect, size, crisp
 outline); blobs of touching cards (a station, a card under a hand) are split by a card-size lattice fitted
 to the blob (IoU with the blob + card-outline edge response), each cell nudged to the strongest outline
-nearby. With a calibration the reader runs it on the top-down table image (``rectify_table``), where a
-card's size in pixels is known from the deck's card size in mm; there a lattice that explains its blob poorly
-(the table's art touching the cards) and the second look's places become places moved to the card-sized
-outline nearby (:mod:`vision.card_outline`), kept only if a deck knows them.
+nearby (:mod:`vision.card_split`). With a calibration the reader runs it on the top-down table image
+(``rectify_table``), where a card's size in pixels is known from the deck's card size in mm; there a lattice
+that explains its blob poorly (the table's art touching the cards) and the second look's places become places
+moved to the card-sized outline nearby (:mod:`vision.card_outline`), kept only if a deck knows them.
 
 Each step is a pure function of ``(config, data)``, timed by :func:`vision.timing.timed_stage`.
 """
