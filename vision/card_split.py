@@ -71,14 +71,15 @@ def lattice_scores(occ: np.ndarray, resp: np.ndarray, rmax: float, at: np.ndarra
     ``occ`` and ``resp`` at the cells and working each term out there, summed over each lattice's cells in the
     same order."""
     on = occ >= min_occupancy
-    inside = (occ * on).take(at)                # what a cell covers of the blob
-    outside = ((1 - occ) * on).take(at)         # what it adds to the union
-    edge = (resp / rmax * on).take(at)
+    cells = np.empty(at.shape, np.float32)      # one buffer for the three terms read at the cells
+    inside = np.take(occ * on, at, out=cells).sum(axis=(-2, -1))            # what a cell covers of the blob
+    outside = np.take((1 - occ) * on, at, out=cells).sum(axis=(-2, -1))     # what it adds to the union
+    edge = np.take(resp / rmax * on, at, out=cells).sum(axis=(-2, -1))
     count = on.take(at).sum(axis=(-2, -1))
     cw, ch = cell
-    inter = inside.sum(axis=(-2, -1)) * cw * ch
-    union = blob_area + outside.sum(axis=(-2, -1)) * cw * ch
-    return inter / union + 0.1 * (edge.sum(axis=(-2, -1)) / np.maximum(count, 1))
+    inter = inside * cw * ch
+    union = blob_area + outside * cw * ch
+    return inter / union + 0.1 * (edge / np.maximum(count, 1))
 
 
 def _upright_edges(roi: np.ndarray, m: np.ndarray, ang: float) -> tuple[np.ndarray, ...]:
