@@ -18,6 +18,7 @@ from vision.roll_dice.shape import (
     pattern_repeats,
     snap_top,
     surface_returns,
+    top_fit,
 )
 from vision.roll_dice.tops import body_colour, rim_weights, upright_patch
 
@@ -78,6 +79,83 @@ def test_snap_top_moves_a_misplaced_square_onto_the_die():
     rect, fit = snap_top(img, np.array([108.0, 93.0, 40.0, 40.0, 14.0]), body, 40.0, CFG)
     assert np.hypot(rect[0] - 100, rect[1] - 100) < 2.5 and abs((rect[4] - 20.0 + 45) % 90 - 45) < 4
     assert fit > 1.8
+
+
+def _plain_snap_once(frame, rect, body, side, moves, cfg):
+    """One pass of the snap written out plainly: each move's rim and band points placed in patch px from the
+    face's own side (``float[M, 4 points]`` each), every pixel's distance by its own log."""
+    cx, cy, _, _, ang = (float(v) for v in rect)
+    k, span = cfg.snap_patch, cfg.snap_context * side
+    patch = upright_patch(frame, cx, cy, span, ang, k, 0)
+    d = np.sqrt(((to_log(patch, cfg) - np.asarray(body, np.float32)) ** 2).sum(2)).astype(np.float32)
+    f = k / span
+    n = cfg.snap_points
+    t = (np.arange(n) + 0.5) / n * 2.0 - 1.0
+    one = np.ones(n)
+    unit = np.concatenate([np.stack([t, -one], 1), np.stack([one, t], 1), np.stack([-t, one], 1),
+                           np.stack([-one, -t], 1)])
+    half = 0.5 * side * moves[:, 3]
+    a = np.deg2rad(moves[:, 2])
+    ca, sa = np.cos(a)[:, None], np.sin(a)[:, None]
+    rings = []
+    for r in (cfg.snap_rim, cfg.snap_band):
+        u, v = unit[None, :, 0] * (half[:, None] * r), unit[None, :, 1] * (half[:, None] * r)
+        x = (u * ca - v * sa + moves[:, 0:1] * side) * f + (k - 1) / 2.0
+        y = (u * sa + v * ca + moves[:, 1:2] * side) * f + (k - 1) / 2.0
+        rings.append(cv2.remap(d, x.astype(np.float32), y.astype(np.float32), cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE))
+    d_rim, d_out = rings
+    rim = (d_rim < cfg.evidence_body).mean(1)
+    out = (d_out > cfg.evidence_outline).mean(1)
+    contrast = np.minimum(d_out, 1.0).mean(1) - np.minimum(d_rim, 1.0).mean(1)
+    fit = rim + out + 0.5 * contrast - 0.05 * np.hypot(moves[:, 0], moves[:, 1]) - 0.2 * np.abs(np.log(moves[:, 3]))
+    j = int(fit.argmax())
+    dx, dy, da, sc = moves[j]
+    t = np.deg2rad(ang)
+    nx = cx + dx * side * np.cos(t) - dy * side * np.sin(t)
+    ny = cy + dx * side * np.sin(t) + dy * side * np.cos(t)
+    return np.array([nx, ny, side * sc, side * sc, ang + da]), float(rim[j] + out[j])
+
+
+def _plain_snap_top(frame, rect, body, side, cfg):
+    """The snap as documented, every move tried: the coarse grid of shifts x turns x scales, then a third of the
+    inner shifts, half the turns and the root of the scales round the best."""
+    grid = lambda sh, tu, sc: np.array([(dx, dy, da, s) for dx in sh for dy in sh for da in tu for s in sc])  # noqa: E731
+    r, _ = _plain_snap_once(frame, rect, body, side, grid(cfg.snap_shifts, cfg.snap_turns, cfg.snap_scales), cfg)
+    fine = grid([v / 3.0 for v in cfg.snap_shifts[1:-1]], [v / 2.0 for v in cfg.snap_turns],
+                [np.sqrt(v) for v in cfg.snap_scales])
+    return _plain_snap_once(frame, r, body, float(r[2]), fine, cfg)
+
+
+def test_snap_top_finds_the_fit_every_move_scored_plainly_finds():
+    """On seeded dice (a body colour, a dark symbol, a side of 18-70 px, any turn, on a noisy table, some cut by
+    the frame's edge) and read boxes slid, turned and scaled off them, :func:`snap_top` (every move's outline
+    placed once per set of moves, the distances by a table of levels) gives the square and the fit the plain
+    snap gives, and :func:`top_fit` the fit of the box as it is."""
+    rng = np.random.default_rng(16)
+    moved = 0
+    for _ in range(24):
+        table = rng.integers(20, 200, 3)
+        img = np.clip(table + rng.normal(0, 12, (240, 320, 3)), 0, 255).astype(np.uint8)
+        side = float(rng.uniform(18, 70))
+        centre = (float(rng.uniform(-0.2, 1.2) * 320), float(rng.uniform(0.1, 0.9) * 240))
+        turn = float(rng.uniform(0, 90))
+        body_bgr = tuple(int(v) for v in rng.integers(60, 256, 3))
+        cv2.fillPoly(img, [np.round(cv2.boxPoints((centre, (side, side), turn))).astype(np.int32)], body_bgr)
+        cv2.circle(img, (int(centre[0]), int(centre[1])), int(side / 5), (20, 20, 20), -1)
+        img = cv2.GaussianBlur(img, (0, 0), 0.8)
+        body = to_log(np.array([[body_bgr]], np.uint8), CFG)[0, 0]
+        box = np.array([centre[0] + rng.uniform(-0.3, 0.3) * side, centre[1] + rng.uniform(-0.3, 0.3) * side,
+                        side, side, turn + rng.uniform(-10, 10)]) * [1, 1, *(2 * [rng.uniform(0.85, 1.2)]), 1]
+        for size in (side, float(box[2])):
+            want, want_fit = _plain_snap_top(img, box, body, size, CFG)
+            got, fit = snap_top(img, box, body, size, CFG)
+            assert np.allclose(got, want, rtol=0, atol=1e-9) and fit == want_fit
+            moved += not np.allclose(got[:2], box[:2])
+        still = np.array([[0.0, 0.0, 0.0, 1.0]])
+        assert top_fit(img, box, body, CFG) == pytest.approx(
+            _plain_snap_once(img, box, body, float(np.sqrt(box[2] * box[3])), still, CFG)[1], abs=1e-6)
+    assert moved >= 24  # the boxes were off their dice: most snaps moved them
 
 
 def test_expected_sides_follow_the_perspective_and_ignore_outliers():

@@ -231,33 +231,78 @@ def _snap_moves(shifts: tuple[float, ...], turns: tuple[float, ...], scales: tup
     return moves
 
 
-def _snap_once(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, side: float, moves: np.ndarray,
+@functools.lru_cache(maxsize=8)
+def _snap_maps(shifts: tuple[float, ...], turns: tuple[float, ...], scales: tuple[float, ...], size: int,
+               context: float, points: int, rings: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where each move's outlines fall on a :func:`snap_top` patch: ``(x, y)``, each ``float32[M, R * 4 points]``
+    patch px (``cv2.remap``'s maps), the ``4 points`` points of ring ``rings[r]`` (x the square's half side) of
+    move ``m`` (:func:`_snap_moves`' order) at columns ``r * 4 points ...``; and each move's costs ``float[2, M]`` (its
+    fit is lowered by 0.05 per side it shifts and 0.2 per unit of log scale: the box is where the face was found).
+
+    A move shifts the square by ``(dx, dy)`` x its side along its own axes, turns it by ``da`` degrees and scales
+    it by ``sc``; the patch spans ``context`` x the side in ``size`` px, so in patch px every move's outline is the
+    same whatever the side: worked out once per set of moves, not once per face."""
+    moves = _snap_moves(shifts, turns, scales)
+    unit = _square_points(int(points))
+    f = size / context                                       # patch px per side
+    a = np.deg2rad(moves[:, 2])
+    ca, sa = np.cos(a)[:, None], np.sin(a)[:, None]
+    xs, ys = [], []
+    for r in rings:
+        half = 0.5 * moves[:, 3:4] * r                         # x side
+        u, v = unit[None, :, 0] * half, unit[None, :, 1] * half
+        xs.append((u * ca - v * sa + moves[:, 0:1]) * f + (size - 1) / 2.0)
+        ys.append((u * sa + v * ca + moves[:, 1:2]) * f + (size - 1) / 2.0)
+    cost = np.stack([0.05 * np.hypot(moves[:, 0], moves[:, 1]), 0.2 * np.abs(np.log(moves[:, 3]))])
+    out = (np.concatenate(xs, 1).astype(np.float32), np.concatenate(ys, 1).astype(np.float32), cost)
+    for m in out:
+        m.setflags(write=False)
+    return out
+
+
+_SIGNS = np.array([1.0, -1.0], np.float32)[:, None]  # the rim's distances as they are, the band's negated
+
+
+@functools.lru_cache(maxsize=4)
+def _log_levels(offset: float) -> np.ndarray:
+    """``float32[256]``: :func:`to_log` of each 8-bit level (``log_offset`` ``offset``)."""
+    levels = np.log(np.arange(256, dtype=np.float32) + np.float32(offset))
+    levels.setflags(write=False)
+    return levels
+
+
+def _body_distance(patch: np.ndarray, body: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """``float32[h, w]``: each pixel's log-RGB distance to the ``body`` colour (``float[3]``), of a ``uint8[h, w, 3]``
+    BGR ``patch``: ``sqrt(sum((to_log(patch) - body) ** 2))``, the same numbers, by a table of each channel's 256
+    squared differences (``cv2.LUT``) instead of a log per pixel."""
+    sq = (_log_levels(float(config.log_offset))[:, None] - np.asarray(body, np.float32)) ** 2     # float32[256, 3]
+    return np.sqrt(channel_sum(cv2.LUT(patch, sq.reshape(256, 1, 3))))
+
+
+def _snap_once(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, side: float,
+               grid: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]],
                config: RollDiceConfig) -> tuple[np.ndarray, float]:
+    """The best of the moves ``grid`` (shifts x side, turns deg, scales; :func:`_snap_moves`) of the square of
+    ``side`` px centred on ``rect``'s centre at its angle: ``(rect float[5], fit 0..2)`` (:func:`snap_top`).
+    Every move's rim and band are sampled in one ``cv2.remap`` of the face's log-RGB distance map."""
     from .tops import upright_patch  # here to keep tops -> shape one way at import time
 
     cx, cy, _, _, ang = (float(v) for v in rect)
     k = int(config.snap_patch)
     span = config.snap_context * side
-    patch = upright_patch(frame, cx, cy, span, ang, k, 0)
-    d = np.sqrt(((to_log(patch, config) - np.asarray(body, np.float32)) ** 2).sum(2)).astype(np.float32)
-    f = k / span  # patch px per frame px
-    unit = _square_points(int(config.snap_points))
-    half = 0.5 * side * moves[:, 3]
-    a = np.deg2rad(moves[:, 2])
-    ca, sa = np.cos(a), np.sin(a)
-
-    def sample(r: float) -> np.ndarray:
-        u, v = unit[None, :, 0] * (half[:, None] * r), unit[None, :, 1] * (half[:, None] * r)
-        x = (u * ca[:, None] - v * sa[:, None] + moves[:, 0:1] * side) * f + (k - 1) / 2.0
-        y = (u * sa[:, None] + v * ca[:, None] + moves[:, 1:2] * side) * f + (k - 1) / 2.0
-        return cv2.remap(d, x.astype(np.float32), y.astype(np.float32), cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE)
-
-    d_rim, d_out = sample(config.snap_rim), sample(config.snap_band)
-    rim = (d_rim < config.evidence_body).mean(1)
-    out = (d_out > config.evidence_outline).mean(1)
-    contrast = np.minimum(d_out, 1.0).mean(1) - np.minimum(d_rim, 1.0).mean(1)  # peaks with the outline on the edge
-    fit = rim + out + 0.5 * contrast - 0.05 * np.hypot(moves[:, 0], moves[:, 1]) - 0.2 * np.abs(np.log(moves[:, 3]))
+    d = _body_distance(upright_patch(frame, cx, cy, span, ang, k, 0), body, config)
+    moves = _snap_moves(*grid)
+    mx, my, cost = _snap_maps(*grid, k, float(config.snap_context), int(config.snap_points),
+                              (float(config.snap_rim), float(config.snap_band)))
+    both = cv2.remap(d, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)        # float32[M, 2 * 4 points]
+    rings = both.reshape(len(moves), 2, -1)                                               # [M, rim | band, 4 points]
+    # body on the rim (nearer than evidence_body), standing out in the band (farther than evidence_outline)
+    shares = np.count_nonzero(rings * _SIGNS < np.array([config.evidence_body, -config.evidence_outline],
+                                                         np.float32)[:, None], axis=2) / rings.shape[2]
+    near = np.minimum(rings, np.float32(1.0)).mean(2)
+    contrast = near[:, 1] - near[:, 0]  # peaks with the outline on the edge
+    rim, out = shares[:, 0], shares[:, 1]
+    fit = rim + out + 0.5 * contrast - cost[0] - cost[1]
     j = int(fit.argmax())
     dx, dy, da, sc = moves[j]
     t = np.deg2rad(ang)
@@ -270,7 +315,7 @@ def _snap_once(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, side: floa
 def top_fit(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, config: RollDiceConfig) -> float:
     """The :func:`snap_top` score (0..2) of ``rect`` as it is (its own side, squared)."""
     side = float(np.sqrt(rect[2] * rect[3]))
-    return _snap_once(frame, np.asarray(rect, np.float64), body, side, np.array([[0.0, 0.0, 0.0, 1.0]]), config)[1]
+    return _snap_once(frame, np.asarray(rect, np.float64), body, side, ((0.0,), (0.0,), (1.0,)), config)[1]
 
 
 def snap_top(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, side: float,
@@ -283,11 +328,18 @@ def snap_top(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, side: float,
     ``evidence_body`` of the ``body`` colour plus the share of a band just outside it farther than
     ``evidence_outline`` from it: a die's top face is one colour to its edges and stands out beyond them
     (its sides are shaded otherwise, the table differs). Returns the best square and its score."""
-    coarse = _snap_moves(tuple(config.snap_shifts), tuple(config.snap_turns), tuple(config.snap_scales))
+    coarse = (tuple(config.snap_shifts), tuple(config.snap_turns), tuple(config.snap_scales))
     r, fit = _snap_once(frame, np.asarray(rect, np.float64), body, side, coarse, config)
-    fine = _snap_moves(tuple(v / 3.0 for v in config.snap_shifts[1:-1]), tuple(v / 2.0 for v in config.snap_turns),
-                       tuple(float(np.exp(np.log(v) / 2.0)) for v in config.snap_scales))
-    return _snap_once(frame, r, body, float(r[2]), fine, config)
+    return _snap_once(frame, r, body, float(r[2]), _fine_grid(*coarse), config)
+
+
+@functools.lru_cache(maxsize=8)
+def _fine_grid(shifts: tuple[float, ...], turns: tuple[float, ...],
+               scales: tuple[float, ...]) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    """The moves :func:`snap_top` tries round the best coarse one: a third of the shifts (the outermost left
+    out), half the turns, the square roots of the scales."""
+    return (tuple(v / 3.0 for v in shifts[1:-1]), tuple(v / 2.0 for v in turns),
+            tuple(float(np.exp(np.log(v) / 2.0)) for v in scales))
 
 
 def pattern_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig,
