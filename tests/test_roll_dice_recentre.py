@@ -21,6 +21,7 @@ from vision.roll_dice.faces import match_faces_polarised
 from vision.roll_dice.foreground import to_log
 from vision.roll_dice.glare import face_glare
 from vision.roll_dice.recentre import recentre_boxes, recentre_reads, recentred_scores, weak_reads
+from vision.roll_dice.shape import snap_top
 from vision.roll_dice.tops import ink_maps, upright_patch
 
 DICE = [("white", "develop"), ("blue", "ship"), ("green", "settle"), ("red", "explore"), ("white", "produce"),
@@ -70,6 +71,11 @@ def test_the_squares_tried_are_the_shifted_box_and_the_squares_snapped_onto_the_
     # snapped at the expected side, the square is the top itself
     cx, cy, w, h, _ = boxes[-1]
     assert abs(cx - 79.5) <= 2.0 and abs(cy - 59.5) <= 2.0 and abs(w - 40.0) <= 4.0 and w == h
+    # the two snapped squares are snap_top's, at the box's side and at the expected side, squared
+    for got, size in zip(boxes[-2:], (52.0, 40.0), strict=True):
+        snapped, _ = snap_top(frame, np.array([92.0, 60.0, size, size, 0.0]), body, size, cfg)
+        s = np.sqrt(snapped[2] * snapped[3])
+        assert np.allclose(got, (snapped[0], snapped[1], s, s, snapped[4]))
 
 
 @pytest.mark.parametrize(("cfg", "shifts"), [(ON, (0.15, -0.15)), (SNAPPED, (0.3, -0.3))], ids=["default", "snapped"])
