@@ -133,10 +133,14 @@ class RollDiceConfig:
             its confidence is then at most ``recentre_cap``. The box reported, the dice found and the colours never
             change. ``recentre`` off: no second read. Set on the second generator's seeds 1000-1019 (faces right 91.8%):
             the two scales alone 94.2%, no right face lost, at about 24 ms CPU a full Roll table (its dice read about
-            350 ms; 12-15 of its 30 dice read weakly), 38 ms a scene; with the two snapped squares too 95.5%, at 95 ms a
-            table (``recentre_snap``, off for that cost); shifts of 0.2 sides at the three scales (28 squares a die)
-            found no face more than the scales and the snaps, at five times their cost. On unseen seeds, faces right:
-            61000-61019 91.1% -> 92.6% (with the snaps 94.6%), 62000-62019 91.2% -> 92.4% (94.4%).
+            350 ms; 12-15 of its 30 dice read weakly), 38 ms a scene; with the two snapped squares too 95.5% (315 of
+            330; ``recentre_snap``), the dice found, false dice, colours and confident wrong reads the same, at about
+            50 ms CPU more a full Roll table (the stage 33 -> 89 ms; each snap about 1.4 ms, the two squares more to
+            read the rest), so off (the snap at the expected side only, ``recentre_snap_box`` off: 95.2%, CPU not
+            measured); shifts of 0.2 sides at the three scales (28 squares a die) found no face more than
+            the scales and the snaps, at five times their cost. On unseen seeds, faces right: 61000-61019 91.1% ->
+            92.6% (with the snaps 94.6%), 62000-62019 91.2% -> 92.4% (94.4%); 71000-71019 87.9% (with the snaps 89.0%),
+            72000-72019 91.2% (92.7%).
         ink_blur: Gaussian sigma (patch pixels) on the ink map (tolerance to small misalignment).
         template: side of the central template region compared with the enrolled templates.
         brightness_sigma, chroma_sigma: colour metric (log units) for the colour posterior.
