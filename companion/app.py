@@ -74,6 +74,19 @@ SETUP_SEATS = frozenset({Action.SETUP_PLAYER, Action.SETUP_REMOVE, Action.SETUP_
 """Setup actions that change one player (their seat's phone may post them)."""
 
 
+def _interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` came of a Ctrl-C: a ``KeyboardInterrupt`` raised while a lock was being taken back (in
+    ``concurrent.futures.wait`` or a queue) may surface as another exception (``RuntimeError: release unlocked
+    lock``) with the interrupt as its context; the loop stops for it as for the interrupt itself."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def _camera_gave_up(exc: BaseException) -> bool:
     """Whether ``exc`` is the camera source's own "cannot go on" (a ``device.DeviceError``, e.g. a replay with
     no picture that can be decoded): it ends :meth:`MainLoop.run`; every other exception is contained."""
@@ -367,7 +380,8 @@ class MainLoop:
         lost one is reopened every ``reconnect_s`` seconds); everything recorded stays in the session log.
         An unexpected exception in one pass (an action, a frame's processing, a view) is logged with its
         traceback and shown as the status message; the loop turns on (only Ctrl-C, :meth:`stop` /
-        SIGTERM, ``quit`` or the end of a replay stop it).
+        SIGTERM, ``quit`` or the end of a replay stop it). A Ctrl-C that surfaces as another exception (its
+        ``KeyboardInterrupt`` the context) stops it too.
         """
         self._safely(N_("publishing the view"), self.publish)
         try:
@@ -377,6 +391,8 @@ class MainLoop:
                 try:
                     self.step()
                 except Exception as exc:  # a pass that failed: said, and the next pass goes on
+                    if _interrupted(exc):
+                        raise KeyboardInterrupt from exc
                     if _camera_gave_up(exc):
                         raise
                     self._fault(N_("one pass of the main loop"), exc)
@@ -480,6 +496,8 @@ class MainLoop:
         try:
             return work(*args)
         except Exception as exc:
+            if _interrupted(exc):
+                raise KeyboardInterrupt from exc
             if _camera_gave_up(exc):
                 raise
             self._fault(doing, exc)

@@ -130,3 +130,37 @@ def test_findings_shown_are_those_of_the_latest_roll(store):
     loop.run(max_frames=24)
     assert hub.snapshot().view["findings"] == []
     assert len(session.replay().findings) == 1  # still in the record
+
+
+
+def test_ctrl_c_that_surfaces_as_another_error_stops_the_loop_and_keeps_the_log(store):
+    """A Ctrl-C that landed while a lock was taken back surfaces as ``RuntimeError: release unlocked lock`` with the
+    ``KeyboardInterrupt`` as its context (as in ``concurrent.futures.wait``); the loop took it for one failed pass,
+    logged a traceback and went on. It stops the loop as Ctrl-C does, and the roll recorded before it stays; an
+    error of its own (no interrupt behind it) is still one failed pass."""
+    import pytest
+
+    def touchscreen(fail_at: int, interrupted: bool):
+        calls = []
+
+        def pump() -> None:
+            calls.append(1)
+            if len(calls) != fail_at:
+                return
+            if not interrupted:
+                raise RuntimeError("the touchscreen failed on its own")
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt:
+                raise RuntimeError("release unlocked lock")  # noqa: B904 - Python sets the interrupt as context
+
+        return pump
+
+    loop, session, _ = make_loop(store, FakeCamera(scenes(2, 5, 3)), pump_screen=touchscreen(20, True))
+    with pytest.raises(KeyboardInterrupt):
+        loop.run()
+    assert [e.payload["values"] for e in session.events()] in ([[2]], [[2], [5]])  # stopped before the third
+
+    loop, session, _ = make_loop(store, FakeCamera(scenes(2, 5, 3)), pump_screen=touchscreen(20, False))
+    loop.run()
+    assert [e.payload["values"] for e in session.events()] == [[2], [5], [3]]

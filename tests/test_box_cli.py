@@ -6,6 +6,10 @@ every flow change. Expectations are worked by hand."""
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -490,3 +494,78 @@ def test_default_game_choose_in_the_configuration_starts_on_the_chooser(tmp_path
     with SessionStore(db) as s:
         assert load_place(s) == {"mode": ModeName.CHOOSE.value}
         assert len(s.list_sessions()) == 1  # the game kept, to go back to from the chooser
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="needs POSIX signals")
+def test_ctrl_c_stops_the_box_after_its_pass_and_keeps_what_it_recorded(tmp_path):
+    """Ctrl-C that landed in the middle of a pass (a lock being taken back) was taken for one failed pass: a
+    traceback, and the box went on reading. Ctrl-C now asks the loop to stop after its pass, as SIGTERM does: one
+    "stopped:" line, exit 0, no traceback, the rolls recorded kept."""
+    import queue
+    import subprocess
+    import threading
+    import time
+
+    db = tmp_path / "c.sqlite3"
+    env = dict(os.environ, TABLETOP_DATA_DIR=str(tmp_path / "data"),
+               PYTHONPATH=os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[1]),
+                                                        os.environ.get("PYTHONPATH")])))
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())",
+                             "demo", "--db", str(db), "--no-web", "--no-screen", "--no-gpio", "--fast"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def read() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    said: list[str] = []
+    try:
+        deadline = time.monotonic() + 180
+        while not any("event 1: " in line for line in said):  # the first roll is in the record
+            line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
+            assert line is not None and time.monotonic() < deadline, "".join(said)
+            said.append(line)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=120) == 0, "".join(said)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=60)
+    while (line := lines.get(timeout=60)) is not None:
+        said.append(line)
+    text = "".join(said)
+    assert "Traceback" not in text and "failed" not in text and "not saved" not in text, text
+    stopped = [line for line in said if "stopped: " in line]
+    assert len(stopped) == 1, text
+    recorded = int(stopped[0].split(" recorded")[0].rsplit(" ", 1)[1])
+    with SessionStore(db) as store:
+        (session,) = store.list_sessions()
+        assert session.events >= recorded >= 1  # every roll the box said it recorded is in the record
+
+
+def test_a_double_ctrl_c_is_one_ask_and_an_insisting_one_stops_at_once():
+    """The box's Ctrl-C while the loop turns (``_stop_on_interrupt``): the first asks the loop to stop after its
+    pass; a second within 2 s (a double press) asks the same, so the record is closed whole; one later, with the
+    loop still turning (a pass that does not end), raises KeyboardInterrupt."""
+    from companion.commands.box import _stop_on_interrupt
+
+    class Loop:
+        asks = 0
+
+        def stop(self) -> None:
+            self.asks += 1
+
+    now = [100.0]
+    loop = Loop()
+    handler = _stop_on_interrupt(loop, clock=lambda: now[0])
+    handler(signal.SIGINT, None)
+    now[0] += 0.2
+    handler(signal.SIGINT, None)
+    assert loop.asks == 2
+    now[0] += 2.0
+    with pytest.raises(KeyboardInterrupt):
+        handler(signal.SIGINT, None)

@@ -9,6 +9,7 @@ import json
 import logging
 import signal
 import sys
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -382,6 +383,10 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
     # SIGTERM (systemctl stop) stops the loop as Ctrl-C does; the caller's handler is given back at the end (a test
     # or a script that runs the box in its own process keeps its own)
     before_sigterm = signal.signal(signal.SIGTERM, lambda *_: loop.stop())
+    # Ctrl-C stops the loop after its pass, as SIGTERM does: an interrupt raised in the middle of a pass could land
+    # in a lock being taken back and surface as another error, taken for one failed pass. A second Ctrl-C while the
+    # loop still turns stops it at once; while the box closes, Ctrl-C waits for it to close (nothing is lost)
+    before_sigint = signal.signal(signal.SIGINT, _stop_on_interrupt(loop))
     if controls is not None:
         controls.watching()
     loop.health.start()
@@ -393,24 +398,53 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         print(_("companion {command}: {problem}").format(command=args.command, problem=say(exc)), file=sys.stderr)
         return EXIT_DEVICE
     finally:
-        signal.signal(signal.SIGTERM, before_sigterm if before_sigterm is not None else signal.SIG_DFL)
-        notifier.stopping()
-        loop.health.stop()
-        if read_executor is not None:
-            read_executor.shutdown(wait=True, cancel_futures=True)
-        if announcer is not None:
-            announcer.stop()
-        if server is not None:
-            server.shutdown()
-        if controls is not None:
-            controls.close()
-        store.close()
+        signal.signal(signal.SIGINT, _closing)
+        try:
+            signal.signal(signal.SIGTERM, before_sigterm if before_sigterm is not None else signal.SIG_DFL)
+            notifier.stopping()
+            loop.health.stop()
+            if read_executor is not None:
+                read_executor.shutdown(wait=True, cancel_futures=True)
+            if announcer is not None:
+                announcer.stop()
+            if server is not None:
+                server.shutdown()
+            if controls is not None:
+                controls.close()
+            store.close()
+        finally:
+            signal.signal(signal.SIGINT, before_sigint if before_sigint is not None else signal.default_int_handler)
     median = sorted(stats.read_ms)[len(stats.read_ms) // 2] if stats.read_ms else 0.0
     ended = loop.session.id if loop.session is not None else "none (not set up)"
     # reads: every read of the table (a photo already recorded is read and shown again); recorded: the new rolls
     log.info("stopped: %d frames, %d reads (median %.0f ms), %d recorded, session %s", stats.frames,
              len(stats.read_ms), median, stats.reads, ended)
     return EXIT_OK
+
+def _stop_on_interrupt(loop: Any, clock: Callable[[], float] = time.monotonic,
+                       insist_s: float = 2.0) -> Callable[[int, Any], None]:
+    """The box's SIGINT handler while ``loop`` (a :class:`companion.app.MainLoop`) turns: the first Ctrl-C asks
+    the loop to stop after its pass (:meth:`~companion.app.MainLoop.stop`); another within ``insist_s`` s (a
+    double press) is the same ask; one after that, with the loop still turning, raises ``KeyboardInterrupt`` (a
+    pass that does not end is stopped at once)."""
+    asked: list[float] = []
+
+    def handler(signum: int, frame: Any) -> None:
+        if asked and clock() - asked[0] >= insist_s:
+            raise KeyboardInterrupt
+        if not asked:
+            asked.append(clock())
+            log.info("stopping: Ctrl-C (again in %.0f s to stop at once)", insist_s)
+        loop.stop()
+
+    return handler
+
+
+def _closing(signum: int, frame: Any) -> None:
+    """The box's SIGINT handler while it closes (the loop has stopped, the record is being closed): said, not
+    obeyed, so the record closes whole."""
+    log.info("stopping: the box is closing")
+
 
 PHOTO_FPS = 10.0
 """Frames per second of a replay of photos (each photo is held ``--hold`` seconds as a still table)."""
