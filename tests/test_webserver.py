@@ -64,6 +64,13 @@ def _get(port: int, source: str, timeout: float = 5.0) -> tuple[int, bytes]:
     return int(head.split()[1]), body
 
 
+
+def _said(caplog) -> list[str]:
+    """The warnings and tracebacks logged, but waitress's "Task queue depth is N" (logger ``waitress.queue``): a
+    request waited for a free worker on a busy machine, which is load, not what these tests look for."""
+    return [r.getMessage() for r in caplog.records
+            if (r.levelno >= logging.WARNING or r.exc_info) and r.name != "waitress.queue"]
+
 def test_1500_half_open_connections_hold_no_threads_and_the_box_still_answers():
     # before: werkzeug's threaded server started a thread per connection (1,500 connections, 1,505 threads)
     server = serve(_app, host="127.0.0.1", port=0)
@@ -232,7 +239,7 @@ def test_shutdown_ends_open_event_streams_and_closes_the_port_without_a_tracebac
     for stream in streams:
         stream.close()
     # the streams' worker threads finished before the server's sockets closed (not "Bad file descriptor")
-    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info] == []
+    assert _said(caplog) == []
 
 
 def test_a_request_being_served_when_the_box_stops_gets_its_answer(caplog):
@@ -261,7 +268,7 @@ def test_a_request_being_served_when_the_box_stops_gets_its_answer(caplog):
         server.shutdown()
     client.join(5)
     assert answers == [b'{"ok": true}']
-    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info] == []
+    assert _said(caplog) == []
     with pytest.raises(OSError):
         urllib.request.urlopen(server.url, timeout=2)
 
@@ -303,7 +310,7 @@ def test_stopping_while_phones_tap_and_stream_logs_nothing_and_never_raises(hub,
         stop.set()
         for phone in phones:
             phone.join(5)
-    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info] == []
+    assert _said(caplog) == []
 
 
 def test_a_taken_port_and_a_bad_host_are_one_line():
