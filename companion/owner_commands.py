@@ -213,6 +213,10 @@ def cmd_config_init(path: Path) -> int:
     if problem is None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a file where one of its folders should be (EEXIST), a read-only disk
+            problem = _("cannot write {path}: {problem}").format(path=path, problem=say(os_reason(exc)))
+    if problem is None:
+        try:
             _write_new(path, default_file_text())
         except FileExistsError:  # made between the look and the write
             problem = there.format(path=path, typed=typed)

@@ -523,6 +523,19 @@ def test_config_init_that_cannot_write_leaves_no_file_behind(tmp_path, capsys, m
     assert list(tmp_path.iterdir()) == []
 
 
+def test_config_init_under_a_file_says_a_file_is_in_the_way_not_that_the_file_is_there(tmp_path, capsys):
+    """`companion config init notes.txt/config.toml`, notes.txt a file: it said 'notes.txt/config.toml is already
+    there: it is not replaced', of a file that is not there. It says the path cannot be written, a file being where a
+    folder should be (as `config check` says of it), exit 1, and notes.txt is untouched."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    target = notes / "config.toml"
+    assert main(["config", "init", str(target)]) == 1
+    assert capsys.readouterr().err == (f"companion config init: cannot write {target}: a file is where a folder "
+                                       "should be\n")
+    assert notes.read_text() == "mine" and sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
 @pytest.mark.parametrize("lang, words", [("el", "γράψτε το προεπιλεγμένο με `companion config init "),
                                          ("pl", "zapisz domyślny poleceniem `companion config init "),
                                          ("hu", "írd ki az alapértelmezettet a `companion config init ")])
