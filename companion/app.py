@@ -32,6 +32,7 @@ from companion.desk import Changes, Desk
 from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, STALE, STORAGE, GameFlow, Outcome
 from companion.hub import Snapshot, StateHub
 from companion.i18n import N_, Text, text_of
+from companion.loop_faults import FaultContainment, let_through
 from companion.modes import ChooseMode, DiceMode, EnrollMode, Mode, ModeName, PlayMode, SessionMode, SetupMode
 from companion.modes.dice import DiceReader, dice_read_payload, reading_order
 from companion.pairing import PairingBook
@@ -74,27 +75,6 @@ SETUP_SEATS = frozenset({Action.SETUP_PLAYER, Action.SETUP_REMOVE, Action.SETUP_
 """Setup actions that change one player (their seat's phone may post them)."""
 
 
-def _interrupted(exc: BaseException) -> bool:
-    """Whether ``exc`` came of a Ctrl-C: a ``KeyboardInterrupt`` raised while a lock was being taken back (in
-    ``concurrent.futures.wait`` or a queue) may surface as another exception (``RuntimeError: release unlocked
-    lock``) with the interrupt as its context; the loop stops for it as for the interrupt itself."""
-    seen: set[int] = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, KeyboardInterrupt):
-            return True
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return False
-
-
-def _camera_gave_up(exc: BaseException) -> bool:
-    """Whether ``exc`` is the camera source's own "cannot go on" (a ``device.DeviceError``, e.g. a replay with
-    no picture that can be decoded): it ends :meth:`MainLoop.run`; every other exception is contained."""
-    from device import DeviceError
-
-    return isinstance(exc, DeviceError)
-
-
 MODE_WORDS = {
     ModeName.DICE: Text("the dice reader"), ModeName.SETUP: Text("a game being set up"),
     ModeName.PLAY: Text("a game in play"), ModeName.SCORES: Text("a game's scores"),
@@ -121,7 +101,7 @@ class LoopStats:
     read_ms: list[float] = field(default_factory=list)
 
 
-class MainLoop:
+class MainLoop(FaultContainment):
     """The box's one loop: it alone reads the camera, appends events and publishes views.
 
     It runs one :class:`companion.modes.Mode` at a time (:attr:`mode`): the d6 reader, a game's setup, the game,
@@ -391,10 +371,7 @@ class MainLoop:
                 try:
                     self.step()
                 except Exception as exc:  # a pass that failed: said, and the next pass goes on
-                    if _interrupted(exc):
-                        raise KeyboardInterrupt from exc
-                    if _camera_gave_up(exc):
-                        raise
+                    let_through(exc)
                     self._fault(N_("one pass of the main loop"), exc)
             self._safely(N_("the last camera read"), self.mode.finish)
         finally:
@@ -489,36 +466,6 @@ class MainLoop:
                 self.publish_owner_view()
                 changed = True
         return changed
-
-    def _safely(self, doing: str, work: Callable[..., Any], *args: Any) -> Any:
-        """``work(*args)``; an unexpected exception is logged with its traceback and shown (:meth:`_fault`),
-        and None is returned. ``device.DeviceError`` passes (the camera source's own handling)."""
-        try:
-            return work(*args)
-        except Exception as exc:
-            if _interrupted(exc):
-                raise KeyboardInterrupt from exc
-            if _camera_gave_up(exc):
-                raise
-            self._fault(doing, exc)
-            return None
-
-    def _fault(self, doing: str, exc: BaseException) -> None:
-        """An unexpected exception: logged with its traceback, shown as the status message, nothing recorded
-        from it; the loop goes on (a pass that keeps failing is slowed down, not stopped)."""
-        self._faults += 1
-        log.error("%s failed", doing, exc_info=exc)
-        self.message = Text(
-            "{doing} failed ({error}): nothing was recorded from it; the box goes on",
-            doing=Text(doing),
-            error=type(exc).__name__,
-        )
-        try:
-            self.hub.publish(self.view())
-        except Exception:
-            log.exception("publishing the fault failed too")
-        if self._faults > 3:
-            self.sleep(min(1.0, 0.05 * self._faults))
 
     def photo(self) -> str | None:
         """The replayed photo behind the last frame (``ReplaySource.current_file``), if any."""
