@@ -44,6 +44,7 @@ from typing import Any
 
 from companion import i18n
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError
+from companion.commands.files import given_path
 from companion.i18n import LANGUAGES, _, pgettext, say
 from companion.threads import set_threads
 
@@ -188,7 +189,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     def box_options(p: argparse.ArgumentParser) -> None:
         p.add_argument(
             "--db",
-            type=Path,
+            type=given_path,
             help=_(
                 "session database (default: sessions.sqlite3 in the user's data directory; for the demo, this "
                 "checkout's own demo database there)"
@@ -213,7 +214,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         p.add_argument("--windowed", action="store_true", help=_("draw the touchscreen in a window, not full screen"))
         p.add_argument(
             "--screenshot",
-            type=Path,
+            type=given_path,
             help=_("save the touchscreen as this PNG after each read (and, in a game flow, after each change)"),
         )
         p.add_argument("--no-gpio", action="store_true", help=_("do not use the GPIO button and LED"))
@@ -240,7 +241,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         )
         p.add_argument(
             "--calibration",
-            type=Path,
+            type=given_path,
             metavar="FILE",
             help=_("table calibration from `companion calibrate` (default: the saved one, if any; else pixels)"),
         )
@@ -262,7 +263,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         p.add_argument("--max-frames", type=_frames, help=_("stop after this many frames (testing; at least 1)"))
         p.add_argument(
             "--config",
-            type=Path,
+            type=given_path,
             metavar="FILE",
             help=_(
                 "the configuration file (default: $TABLETOP_CONFIG, the user's, else "
@@ -286,7 +287,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help=_("the main job on a replay of real photos; no camera needed"))
     demo.add_argument(
-        "folder", nargs="?", type=Path, help=_("folder of photos or a video (default: the bundled photos)"),
+        "folder", nargs="?", type=given_path, help=_("folder of photos or a video (default: the bundled photos)"),
         # the usage line says it in the reader's language
         metavar=pgettext("a command line's placeholder for what the person types there, as in: usage: companion demo "
                          "[folder]", "folder"),
@@ -300,7 +301,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
 
     read = sub.add_parser("read", help=_("read the dice (or, with --cards, the cards, tiles or hexes) in photos and "
                                          "print what was seen"))
-    read.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    read.add_argument("images", nargs="+", type=given_path, metavar="IMAGE")
     read.add_argument(
         "--cards",
         metavar="DECK",
@@ -321,7 +322,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     )
     read.add_argument(
         "--calibration",
-        type=Path,
+        type=given_path,
         metavar="FILE",
         help=_(
             "with --cards: the table calibration from `companion calibrate` "
@@ -341,7 +342,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     )
     roll_dice.add_argument(
         "folder",
-        type=Path,
+        type=given_path,
         metavar="DIR",
         nargs="?",
         help=_("the folder of DIR/<colour>-<face>/ photos (not with --guided)"),
@@ -349,7 +350,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     roll_dice.add_argument(
         "--name", default="roll", help=_("profile name (default roll), saved in the user's data directory")
     )
-    roll_dice.add_argument("--out", type=Path, help=_("save the profile here instead (a .json path)"))
+    roll_dice.add_argument("--out", type=given_path, help=_("save the profile here instead (a .json path)"))
     roll_dice.add_argument(
         "--guided",
         action="store_true",
@@ -360,7 +361,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     )
     roll_dice.add_argument(
         "--keep",
-        type=Path,
+        type=given_path,
         metavar="DIR",
         help=_(
             "with --guided: keep the photos in DIR (default: a new folder under the user's data directory); "
@@ -375,7 +376,10 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     )
     roll_dice.add_argument("--no-gpio", action="store_true", help=_("with --guided: do not use the GPIO button (OK)"))
     roll_dice.add_argument(
-        "--screenshot", type=Path, metavar="PNG", help=_("with --guided: save the touchscreen as this PNG at each step")
+        "--screenshot",
+        type=given_path,
+        metavar="PNG",
+        help=_("with --guided: save the touchscreen as this PNG at each step"),
     )
     for dice in _other_dice_sets():  # Eclipse's combat dice: the same enrollment from a folder of photos
         other = enroll_sub.add_parser(
@@ -390,18 +394,20 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
                 faces=", ".join(dice.all_faces),
             ),
         )
-        other.add_argument("folder", type=Path, metavar="DIR", help=_("the folder of DIR/<colour>-<face>/ photos"))
+        other.add_argument(
+            "folder", type=given_path, metavar="DIR", help=_("the folder of DIR/<colour>-<face>/ photos")
+        )
         other.add_argument(
             "--name",
             default=dice.name,
             help=_("profile name (default {name}), saved in the user's data directory").format(name=dice.name),
         )
-        other.add_argument("--out", type=Path, help=_("save the profile here instead (a .json path)"))
+        other.add_argument("--out", type=given_path, help=_("save the profile here instead (a .json path)"))
     cards = enroll_sub.add_parser(
         "cards", help=_("a deck of cards or tiles: DIR/<card-id>/ folders of photos or scans")
     )
     cards.add_argument("deck", metavar="DECK", help=_("deck name (saved in the user's data directory) or a .npz path"))
-    cards.add_argument("folder", type=Path, metavar="DIR")
+    cards.add_argument("folder", type=given_path, metavar="DIR")
     cards.add_argument("--hexes", action="store_true",
                        help=_("the folders hold Eclipse sector hexes (DIR/<sector-id>/), not cards: build a hex deck"))
 
@@ -416,7 +422,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     cal.add_argument(
         "--lens",
         nargs="+",
-        type=Path,
+        type=given_path,
         metavar="IMAGE",
         help=_("3 or more photos of the sheet at different tilts: also fit the lens distortion"),
     )
@@ -431,7 +437,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     )
     cal.add_argument(
         "--out",
-        type=Path,
+        type=given_path,
         metavar="FILE",
         help=_("where to save it (default: calibration.json in the user's data directory)"),
     )
@@ -445,7 +451,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     )
 
     mat = sub.add_parser("print-mat", help=_("write the A4 calibration sheet with its ArUco markers (PNG or PDF)"))
-    mat.add_argument("path", type=Path, metavar="PATH",
+    mat.add_argument("path", type=given_path, metavar="PATH",
                      help=_("output file, .png or .pdf (its folder is made when missing)"))
     mat.add_argument("--force", action="store_true", help=_("replace a file already at PATH"))
 
@@ -454,7 +460,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         "export", help=_("write a finished {titles} game (JSON, BG Stats play)").format(titles=titles)
     )
     export.add_argument(
-        "--db", type=Path, help=_("session database (default: sessions.sqlite3 in the user's data directory)")
+        "--db", type=given_path, help=_("session database (default: sessions.sqlite3 in the user's data directory)")
     )
     export.add_argument(
         "--demo",
@@ -470,13 +476,13 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     )
     export.add_argument(
         "--json",
-        type=Path,
+        type=given_path,
         metavar="FILE",
         help=_("write the game as JSON (players, breakdowns, winners, events); - for standard output"),
     )
     export.add_argument(
         "--bgstats",
-        type=Path,
+        type=given_path,
         metavar="FILE",
         help=_("write the BG Stats play record (JSON) and print its bgstats:// link; - for standard output"),
     )
@@ -488,7 +494,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         "sessions", help=_("list the sessions in a database: id, game, players, started, finished")
     )
     sessions.add_argument(
-        "--db", type=Path, help=_("session database (default: sessions.sqlite3 in the user's data directory)")
+        "--db", type=given_path, help=_("session database (default: sessions.sqlite3 in the user's data directory)")
     )
     sessions.add_argument("--demo", action="store_true", help=_("the demo's database (this checkout's own)"))
     sessions.add_argument("--json", action="store_true", help=_("one JSON object per session and line"))

@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.commands.files import given_path
 from companion.config import (
     CONFIG_ENV,
     SETTINGS,
@@ -71,7 +72,7 @@ def add_owner_parsers(sub: Any) -> None:
     )
     show.add_argument(
         "--config",
-        type=Path,
+        type=given_path,
         metavar="FILE",
         help=_(
             "the configuration file (default: ${variable}, {path}, else /etc/tabletop-companion/config.toml)"
@@ -87,18 +88,18 @@ def add_owner_parsers(sub: Any) -> None:
             )
     check = what.add_parser("check", help=_("validate a configuration file: exit 0 ok, 1 with one line per problem"))
     check.add_argument(
-        "file", type=Path, nargs="?", metavar="FILE", help=_("the file (default: the one the box reads)")
+        "file", type=given_path, nargs="?", metavar="FILE", help=_("the file (default: the one the box reads)")
     )
     init = what.add_parser("init", help=_("write the commented default configuration file at FILE (a file already "
                                           "there is never replaced)"))
-    init.add_argument("file", type=Path, metavar="FILE",
+    init.add_argument("file", type=given_path, metavar="FILE",
                       help=_("where to write it, e.g. {path} (its folder is made if missing)").format(
                           path=user_config_path()))
     doctor = sub.add_parser(
         "doctor", help=_("check the box's health: camera, light, calibration, disk, database, clock, network, service")
     )
     doctor.add_argument(
-        "--config", type=Path, metavar="FILE", help=_("the configuration file (default: the one the box reads)")
+        "--config", type=given_path, metavar="FILE", help=_("the configuration file (default: the one the box reads)")
     )
     doctor.add_argument(
         "--json", action="store_true", help=_("print the results as one JSON array of {key, level, message}")

@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion.commands.files import given_path
 from companion.i18n import N_, Text, _, asked_language, kept_as_written, localize, os_reason, say
 from rules.core import CheckingGame, Finding, RulesError, ScoreBreakdown, Severity
 from rules.games import GAMES
@@ -72,7 +73,7 @@ def _add_game_file_parser(
                 "another file: the schema its game names).")
     p = subparsers.add_parser(command, help=help, description=f"{description} {schemas}")
     p.add_argument("game", metavar="GAME", choices=names, help=_("the game ({games})").format(games=", ".join(names)))
-    p.add_argument("file", metavar="FILE", type=Path, help=what)
+    p.add_argument("file", metavar="FILE", type=given_path, help=what)
     p.add_argument("--json", action="store_true", help=json_help)
     return p
 

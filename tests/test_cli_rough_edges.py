@@ -328,6 +328,30 @@ def test_an_empty_session_id_is_refused_not_taken_for_the_newest_game(tmp_path, 
     assert not (tmp_path / "none.sqlite3").exists()
 
 
+@pytest.mark.parametrize("argv, argument", [(["config", "init", ""], "FILE"),
+                                             (["demo", " ", "--once"], "folder"),
+                                             (["read", "", "--dice", "d6"], "IMAGE"),
+                                             (["sessions", "--db", ""], "--db"),
+                                             (["score", "race", ""], "FILE"),
+                                             (["export", "--db", "", "--json", "-"], "--db")])
+def test_an_empty_path_is_refused_not_taken_for_the_current_folder(tmp_path, capsys, monkeypatch, argv, argument):
+    """`config init ''` said ". is a folder" of a folder never given, and `demo ''` replayed the current folder: an
+    empty path is a bad command line, named as empty, and nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert f"argument {argument}: an empty path: give a file or folder name" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("lang, words", [("el", "κενή διαδρομή"), ("pl", "pusta ścieżka"), ("hu", "üres elérési út")])
+def test_an_empty_path_is_said_in_the_boxs_language(capsys, lang, words):
+    with pytest.raises(SystemExit):
+        main(["--language", lang, "config", "init", ""])
+    assert words in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("lang, given, words", [("en", "nosuchfolder", "does not exist: give a folder of photos"),
                                                 ("el", "nosuch.mp4", "δεν υπάρχει"),
                                                 ("pl", "nosuch.mp4", "nie istnieje"),

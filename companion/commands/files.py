@@ -7,6 +7,7 @@ file is never replaced.
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -14,6 +15,19 @@ from typing import Any
 
 from companion.commands import EXIT_DEVICE, EXIT_USAGE, InputError, UsageError
 from companion.i18n import N_, _, os_reason, say
+
+
+def given_path(text: str) -> Path:
+    """argparse type of every file or folder a command is given (``--db``, ``FILE``, ``FOLDER``): the path as typed,
+    never empty (``''`` would silently be ``.``, the current folder, and be named to the player as a folder they
+    never gave).
+
+    Raises:
+        argparse.ArgumentTypeError: (exit 2, a bad command line) the path is empty or only spaces.
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError(_("an empty path: give a file or folder name"))
+    return Path(text)
 
 
 def folder_problem(path: Path, option: str = "") -> str | None:
