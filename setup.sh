@@ -58,11 +58,21 @@ if [ ! -x .venv/bin/python ]; then
   "$python" -m venv --system-site-packages .venv
 fi
 # pip quietly: its output (and the build backend's banners, e.g. setuptools' "Editable installation"
-# warning) is shown only when it fails.
+# warning) is shown only when it fails. A Ctrl-C reaches pip too, which then exits as if it had failed: that is
+# said as an interruption, and the script stops.
 pip_quiet() {
-  local log
+  local log status=0
   log="$(mktemp)"
-  if ! .venv/bin/python -m pip install -q "$@" >"$log" 2>&1; then
+  interrupted=0
+  trap 'interrupted=1' INT
+  .venv/bin/python -m pip install -q "$@" >"$log" 2>&1 || status=$?
+  trap - INT
+  if [ "$interrupted" -eq 1 ]; then
+    rm -f "$log"
+    echo "setup: pip install $* was interrupted (Ctrl-C); the next ./setup.sh $mode installs it again" >&2
+    exit 130
+  fi
+  if [ "$status" -ne 0 ]; then
     cat "$log" >&2
     rm -f "$log"
     echo "setup: pip install $* failed (above)" >&2
@@ -70,18 +80,40 @@ pip_quiet() {
   fi
   rm -f "$log"
 }
-pip_quiet --upgrade pip
+# What an install of the project is made from: the install asked for (". " or ".[test]"), pyproject.toml (the
+# dependencies, the entry points, the packages' list), the venv's Python and the top-level packages. The sources
+# themselves are not in it: the install is editable, so .venv reads them where they are.
+install_inputs() {
+  printf '%s\n' "$1"
+  cat pyproject.toml
+  .venv/bin/python -V 2>&1
+  printf '%s\n' ./*/__init__.py
+}
+# pip only when something it installs from changed since the last install into this .venv (a stamp there keeps
+# their hash; a fresh .venv has none): a start does not spend ~13 s reinstalling what is already there.
+# rm .venv/.setup-installed-* installs again.
+install_project() {  # $1: what to install (". " or ".[test]"); $2: the stamp's name
+  local stamp=".venv/.setup-installed-$2" want
+  want="$(install_inputs "$1" | sha256sum | cut -d' ' -f1)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x .venv/bin/companion ]; then
+    return 0
+  fi
+  rm -f "$stamp"  # an install interrupted or failed half way is done again next time
+  pip_quiet --upgrade pip
+  pip_quiet -e "$1"
+  printf '%s\n' "$want" >"$stamp"
+}
 compile_catalogs() {  # the players' languages: companion/locale/*/LC_MESSAGES/companion.po -> .mo (never committed)
   .venv/bin/pybabel -q compile -d companion/locale -D companion
 }
 if [ "$mode" = test ]; then
-  pip_quiet -e ".[test]"
+  install_project ".[test]" test
   compile_catalogs
   export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy GPIOZERO_PIN_FACTORY=mock
   exec .venv/bin/python -m pytest "$@"
 fi
 
-pip_quiet -e .
+install_project . run
 compile_catalogs
 # The main job: `run` with the camera on a Raspberry Pi, else `demo`. Options without a command are the main
 # job's (./setup.sh run --once --no-screen); companion's own -v/--language stay in front of the command.
