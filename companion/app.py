@@ -29,7 +29,7 @@ import numpy as np
 from companion.action_words import action_word
 from companion.actions import SEAT_ACTIONS, Action, Posted, posted
 from companion.desk import Changes, Desk
-from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, STALE, STORAGE, GameFlow, Outcome
+from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, STALE, STORAGE, GameFlow, Outcome, named_player
 from companion.hub import Snapshot, StateHub
 from companion.i18n import N_, Text, text_of
 from companion.loop_faults import FaultContainment, let_through
@@ -73,6 +73,10 @@ JPEG_QUALITY = 80  # phone view frame, 0-100
 SETUP_SEATS = frozenset({Action.SETUP_PLAYER, Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_CHOICE,
                          Action.SETUP_SEAT})
 """Setup actions that change one player (their seat's phone may post them)."""
+NAMES_A_PLAYER = SEAT_ACTIONS | {Action.RELEASE_SEAT, Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_CHOICE,
+                                 Action.SETUP_SEAT}
+"""Actions whose ``player`` names a player of the game (a phone's ``"ann"`` is ``"Ann"``: :func:`named_player`); not
+``setup_player``, whose name is a new player's unless spelled exactly as one there (then: a new colour)."""
 
 
 MODE_WORDS = {
@@ -535,9 +539,12 @@ class MainLoop(FaultContainment):
         mode: checked, allowed, applied once, written; never raises ``Exception``. Sets the status message (not for
         what is meant for the posting phone only: :data:`TO_THE_PHONE`, :data:`REFUSED_TO_THE_PHONE`,
         :data:`NOTHING_DONE_TO_THE_PHONE`);
-        does not publish (:meth:`take_actions` does, before answering)."""
+        does not publish (:meth:`take_actions` does, before answering). A player named in any case (a phone's
+        ``"ann"``) is passed on as the table spells them (:data:`NAMES_A_PLAYER`)."""
         self.stats.actions += 1
         name, origin = action.get("action"), action.get("origin", "cli")
+        if isinstance(name, str) and name in NAMES_A_PLAYER and "player" in action:  # the desk checks seats by it
+            action = {**action, "player": named_player(action["player"], self.mode.names)}
         outcome = self.desk.handle(action)
         to_the_phone = (name in TO_THE_PHONE or outcome.status in REFUSED_TO_THE_PHONE
                         or (name in NOTHING_DONE_TO_THE_PHONE and not outcome.wrote))

@@ -64,6 +64,7 @@ __all__ = [
     "check_player_colour",
     "check_player_name",
     "handle_action",
+    "named_player",
     "parse_form",
     "parse_players",
     "separator_hint",
@@ -120,13 +121,30 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
         raise BadEntry(Text("{name!r}: a name may not hold control or invisible formatting characters", name=name[:20]))
     if not has_visible("".join(ch for ch in name if not _variation_selector(ch))):  # joiners alone show nothing
         raise BadEntry(Text("a player name is empty: give the player's name"))
-    same = next((o for o in others if unicodedata.normalize("NFC", o).casefold() == name.casefold()), None)
+    same = next((o for o in others if _name_key(o) == _name_key(name)), None)
     if same is not None:
         if same == name:
             raise BadEntry(Text("{name!r} is already playing; names must differ (ignoring case)", name=name))
         raise BadEntry(Text("{name!r} (as {same!r}) is already playing; names must differ (ignoring case)", name=name,
                             same=same))
     return name
+
+
+def _name_key(name: str) -> str:
+    """What two names that name the same player share: "Ann", " ANN " and "ann" (NFC, ignoring case)."""
+    return unicodedata.normalize("NFC", name.strip()).casefold()
+
+
+def named_player(name: Any, names: Sequence[str]) -> Any:
+    """The player of ``names`` that ``name`` names, as the table spelled it: a phone's ``"ann"`` (or ``" ANN "``)
+    is ``"Ann"``. Names are compared as :func:`check_player_name` compares them (NFC, ignoring case), which keeps
+    two players' names from differing only by case; should an older game have two such names, only the exact
+    spelling names either. ``name`` as it is when it names none of them (or is no text), for the action to refuse
+    naming what was sent."""
+    if not isinstance(name, str) or name in names:
+        return name
+    found = [n for n in names if _name_key(n) == _name_key(name)]
+    return found[0] if len(found) == 1 else name
 
 
 def colour_id(colour: str, colours: Sequence[str] = SEAT_COLOURS) -> str | None:

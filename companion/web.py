@@ -48,7 +48,8 @@ the current /api/state JSON), 500 an unexpected fault in the box (logged; the bo
 the loop did not take it within ``reply_s`` (nothing recorded; never done later).
 
     ``POST /api/seat``    ``{"player": name}``: claim that seat for this phone (then only this phone may
-                          report for or withdraw that seat's entries).
+                          report for or withdraw that seat's entries). A ``player`` names a player in any case
+                          (``"ann"`` is the table's ``"Ann"``).
     ``POST /api/report``  game flows: ``{"player": name, "form": form id, "values": {field: value}}``.
     ``POST /api/report/undo``  ``{"player": name}``: withdraw that player's newest report.
     ``POST /api/action``  ``{"action": "next_phase", "label": "Settle"}`` in a game flow (the phone's

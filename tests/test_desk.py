@@ -424,6 +424,92 @@ def test_a_setup_rename_carries_the_claim_and_a_removal_drops_it(store):
     assert hub.pairing().claims == {"Ann": ANN_PHONE}
 
 
+def test_a_phone_names_a_player_in_any_case_and_the_table_s_spelling_is_kept(store):
+    """A phone that sends "ann" (or "ANN", " ann ") for the player the table entered as "Ann" acts for Ann's seat:
+    it claims it, reports and withdraws for it, and what is recorded and shown is "Ann" (NFC, ignoring case, as the
+    rule that keeps two players' names from differing only by case)."""
+    loop = box(race(store, "Ann,Zoë,Łukasz"))
+    claimed = act(loop, "claim_seat", player="ann", client=ANN_PHONE)
+    assert claimed["status"] == 200 and claimed["message"] == "Ann's seat is claimed by this phone"
+    assert loop.hub.pairing().claims == {"Ann": ANN_PHONE}
+    assert act(loop, "claim_seat", player="ANN", client=ANN_PHONE)["message"] == "Ann's seat is already this phone's"
+    # another phone, in another case, is refused the seat as Ann's (the seat rule sees the one player)
+    refused = act(loop, "report", player=" ANN ", form="hand", values={"cards": 2}, client=BOB_PHONE)
+    assert refused["status"] == 403
+    assert refused["error"] == "Ann's seat is claimed by another phone; the touchscreen can reassign it"
+    reported = act(loop, "report", player="aNN", form="hand", values={"cards": 2}, client=ANN_PHONE)
+    assert reported["status"] == 200 and reported["message"].startswith("Ann: ")
+    # "ZOË" typed with a combining diaeresis
+    zoe = act(loop, "report", player="ZOE\u0308", form="hand", values={"cards": 3}, client=BOB_PHONE)
+    assert zoe["status"] == 200 and zoe["message"].startswith("Zoë: ")
+    assert act(loop, "report", player="ŁUKASZ", form="hand", values={"cards": 1}, client=BOB_PHONE)["status"] == 200
+    assert [(e.kind, e.player, e.payload["player"]) for e in loop.session.events()] == [
+        ("hand_counted", "Ann", "Ann"), ("hand_counted", "Zoë", "Zoë"), ("hand_counted", "Łukasz", "Łukasz")]
+    assert [p["name"] for p in reported["_view"]["game"]["players"]] == ["Ann", "Zoë", "Łukasz"]
+    # a tap made against an older state is stale for Ann's own later entries, whatever case it names her in
+    version = loop.session.last_seq
+    assert act(loop, "report", "touchscreen", player="Ann", form="hand", values={"cards": 4})["status"] == 200
+    stale = act(loop, "report", player="ann", form="hand", values={"cards": 5}, version=version, client=ANN_PHONE)
+    assert stale["status"] == 409 and stale["error"].startswith("Ann's entries changed since this was tapped")
+    withdrawn = act(loop, "undo_report", player="ANN", client=ANN_PHONE)
+    assert withdrawn["status"] == 200 and withdrawn["message"].startswith("Ann's report withdrawn")
+    assert act(loop, "release_seat", "touchscreen", player="aNn")["status"] == 200 and loop.hub.pairing().claims == {}
+    # a name that is nobody's, in any case, is refused naming what was sent
+    unknown = act(loop, "claim_seat", player="annie", client=ANN_PHONE)
+    assert unknown["status"] == 400 and unknown["error"] == "unknown player 'annie'; players: Ann, Zoë, Łukasz"
+
+
+def test_the_setup_matches_a_phone_s_player_in_any_case_and_refuses_names_differing_only_by_case(store):
+    from companion.setup_flow import TableSetup
+
+    setup = TableSetup(store, FLOWS["race"])
+    loop = MainLoop(source=FakeCamera([np.zeros((60, 80, 3), np.uint8)] * 5), reader=None, session=None,
+                    hub=StateHub(), stillness=StillnessDetector(), setup=setup, sleep=lambda s: None)
+    assert act(loop, "setup_player", player="Ann", client=ANN_PHONE)["status"] == 200
+    assert act(loop, "setup_player", player="Player 2", client=BOB_PHONE)["status"] == 200
+    # a second "ann" is another player of the same name: refused, saying whose name it is
+    twice = act(loop, "setup_player", player="ann", colour="green", client=BOB_PHONE)
+    assert twice["status"] == 400
+    assert twice["error"] == "'ann' (as 'Ann') is already playing; names must differ (ignoring case)"
+    renamed = act(loop, "setup_rename", player="player 2", name="ANN", client=BOB_PHONE)
+    assert renamed["status"] == 400 and renamed["error"] == "'ANN' (as 'Ann') is already playing; names must differ " \
+                                                             "(ignoring case)"
+    assert act(loop, "setup_rename", player="PLAYER 2", name="Bob", client=BOB_PHONE)["status"] == 200
+    # the rest of the setup names a player in any case, and the table's spelling is what is kept
+    assert act(loop, "claim_seat", player="bob", client=BOB_PHONE)["status"] == 200
+    assert act(loop, "setup_seat", "touchscreen", player="BOB", point=[70, 50])["status"] == 200
+    assert act(loop, "setup_seat", "touchscreen", player="ann", point=[10, 10])["status"] == 200
+    assert setup.names == ["Ann", "Bob"] and set(setup.seats) == {"Ann", "Bob"}
+    assert loop.hub.pairing().claims == {"Bob": BOB_PHONE}
+    assert act(loop, "setup_remove", player="BOB", client=BOB_PHONE)["status"] == 200
+    assert setup.names == ["Ann"] and loop.hub.pairing().claims == {}
+
+
+# hand-written: what a Greek, Polish and Hungarian player reads for a name already playing
+ALREADY_PLAYING = {"el": "παίζει ήδη", "pl": "już gra", "hu": "már játszik"}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_names_differing_only_by_case_are_refused_in_the_phone_s_language(store, lang):
+    from companion.setup_flow import TableSetup
+    from tests.phones import joined_phone, post_through_loop
+
+    setup = TableSetup(store, FLOWS["race"])
+    loop = MainLoop(source=FakeCamera([np.zeros((60, 80, 3), np.uint8)] * 5), reader=None, session=None,
+                    hub=StateHub(), stillness=StillnessDetector(), setup=setup, sleep=lambda s: None)
+    loop.publish()  # the setup view the phone page opens on
+    phone = joined_phone(loop.hub)
+    phone.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
+    assert post_through_loop(phone, loop, "/api/setup", {"action": "player", "name": "Ann"}).status_code == 200
+    answer = post_through_loop(phone, loop, "/api/setup", {"action": "player", "name": "ANN"})
+    error = answer.get_json()["error"]
+    assert answer.status_code == 400 and ALREADY_PLAYING[lang] in error and "'ANN'" in error and "'Ann'" in error
+    assert setup.names == ["Ann"]
+    # the phone's "ann" is Ann's seat over HTTP too
+    assert post_through_loop(phone, loop, "/api/seat", {"player": "ann"}).status_code == 200
+    assert list(loop.hub.pairing().claims) == ["Ann"]
+
+
 # -- versions: two taps, one move ----------------------------------------------------------------------
 
 
