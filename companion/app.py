@@ -96,10 +96,20 @@ class Screen(Protocol):
 
 @dataclass
 class LoopStats:
-    """Counters of one run: frames seen, reads recorded, actions handled, camera losses, read latency (ms)."""
+    """Counters of one run: frames seen, events recorded (read by the camera, tapped in), actions handled, camera
+    losses, read latency (ms, one a read of the table).
+
+    Attributes:
+        reads: events the camera's reads recorded (a d6 roll; a game's camera events, such as Among the Stars'
+            ``station_read``); a read that recorded nothing (the same dice again) is not one.
+        reported: events of the game's record that actions recorded: a phone's report or its withdrawal, Next, a
+            camera question confirmed, the table's Undo (from a phone, the touchscreen, the button); a setup's
+            events (players, colours, seats) are not in the record and not counted.
+    """
 
     frames: int = 0
     reads: int = 0
+    reported: int = 0
     actions: int = 0
     camera_losses: int = 0
     read_ms: list[float] = field(default_factory=list)
@@ -545,7 +555,10 @@ class MainLoop(FaultContainment):
         name, origin = action.get("action"), action.get("origin", "cli")
         if isinstance(name, str) and name in NAMES_A_PLAYER and "player" in action:  # the desk checks seats by it
             action = {**action, "player": named_player(action["player"], self.mode.names)}
+        in_record = isinstance(self.mode, SessionMode)  # a setup's events are not the game's record
         outcome = self.desk.handle(action)
+        if in_record and outcome.error is None:
+            self.stats.reported += len(outcome.events)
         to_the_phone = (name in TO_THE_PHONE or outcome.status in REFUSED_TO_THE_PHONE
                         or (name in NOTHING_DONE_TO_THE_PHONE and not outcome.wrote))
         if origin != "phone" or not to_the_phone:

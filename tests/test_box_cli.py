@@ -130,6 +130,44 @@ def test_the_last_line_counts_the_reads_and_the_rolls_recorded_apart(tmp_path, c
     assert reads[0] == 2 and reads[1] >= 1 and recorded == [2, 0], stopped
 
 
+def test_the_last_line_counts_what_the_phones_reported_with_the_camera_s_rolls(tmp_path, caplog, monkeypatch):
+    """The stop line counted only the camera's rolls: a game whose phones reported their start worlds said '0
+    recorded'. Now every event a tap added to the record (a report, its withdrawal) is counted with the camera's; a
+    refused tap records nothing and counts nothing. The line keeps its parts apart by ', ' as before."""
+    real_run = MainLoop.run
+
+    def run(self, max_frames=None):  # the phones' taps, queued as the phone view queues them
+        for player, world in (("Ann", "Old Earth"), ("bob", "Epsilon Eridani"), ("Zed", "Old Earth")):
+            self.hub.post_action("report", origin="phone", player=player, form="start", values={"card": world})
+        self.hub.post_action("undo_report", origin="phone", player="Ann")
+        return real_run(self, max_frames)
+
+    monkeypatch.setattr(MainLoop, "run", run)
+    db = tmp_path / "r.sqlite3"
+    with caplog.at_level(logging.INFO, logger="companion"):
+        assert main(["demo", "--game", "race", "--players", "Ann,Bob", "--db", str(db), *BOX, "--max-frames", "3"]) == 0
+    [stopped] = [r.getMessage() for r in caplog.records if r.getMessage().startswith("stopped: ")]
+    with SessionStore(db) as store:
+        (session,) = store.list_sessions()
+        events = store.get(session.id).events()
+    assert [e.kind for e in events] == ["start_world", "start_world", "undo"]  # Zed is no player: refused
+    parts = stopped.split(", ")
+    assert parts[:2] == ["stopped: 3 frames", "0 reads (median 0 ms)"], stopped  # no deck: the camera reads nothing
+    assert parts[2:] == ["3 recorded (0 read by the camera and 3 tapped in)", f"session {session.id}"], stopped
+
+
+def test_the_stop_line_adds_the_camera_s_events_and_the_taps():
+    from companion.app import LoopStats
+    from companion.commands.box import stop_line
+
+    stats = LoopStats(frames=320, reads=8, reported=3, read_ms=[90.0, 108.0, 130.0])
+    assert stop_line(stats, "20261204-214402-d225cb") == (
+        "stopped: 320 frames, 3 reads (median 108 ms), 11 recorded (8 read by the camera and 3 tapped in), session "
+        "20261204-214402-d225cb")
+    assert stop_line(LoopStats(), None) == ("stopped: 0 frames, 0 reads (median 0 ms), 0 recorded (0 read by the "
+                                            "camera and 0 tapped in), session none (not set up)")
+
+
 def test_a_damaged_settings_file_is_said_once(tmp_path, monkeypatch, caplog):
     """The settings screen's choices (the demo's own file) cut short: the box goes on with the defaults and says so in
     one warning; it said it twice (once as a bare line before the log was set up, read for the language)."""

@@ -198,15 +198,20 @@ def test_main_loop_reads_when_the_table_is_still_and_a_phone_confirms(store, amo
     # became still once: one read (its stillness confirms it), then none until it moves
     assert view["camera"]["reads"] == 1
     [q] = view["camera"]["questions"]
+    # the stop line's counts (companion.commands.box.stop_line): the read, and the event it recorded at once
+    assert len(loop.stats.read_ms) == 1 and loop.stats.reported == 0
+    assert loop.stats.reads == len([e for e in flow.session.events() if e.kind == "station_read"]) == 1
     loop.dispatch({"action": "camera_confirm", "origin": "phone", "id": q["id"]})
     assert [e.kind for e in flow.session.events()][-1] == "location_built"
     assert flow.session.events()[-1].origin == "camera"
+    assert loop.stats.reads == 1 and loop.stats.reported == 1  # confirmed by a tap
     # a stale answer is refused with a message to that phone, nothing recorded; the table's status line keeps
     # what the table did
     table_said = loop.message
     stale = loop.dispatch({"action": "camera_dismiss", "origin": "phone", "id": q["id"]})
     assert "no longer waiting" in str(stale.error) and not stale.events
     assert loop.message == table_said
+    assert loop.stats.reported == 1
 
 
 def test_a_read_on_a_worker_leaves_the_loop_live_and_is_applied_when_done(store, among_deck):

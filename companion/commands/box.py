@@ -414,12 +414,22 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
             store.close()
         finally:
             signal.signal(signal.SIGINT, before_sigint if before_sigint is not None else signal.default_int_handler)
-    median = sorted(stats.read_ms)[len(stats.read_ms) // 2] if stats.read_ms else 0.0
-    ended = loop.session.id if loop.session is not None else "none (not set up)"
-    # reads: every read of the table (a photo already recorded is read and shown again); recorded: the new rolls
-    log.info("stopped: %d frames, %d reads (median %.0f ms), %d recorded, session %s", stats.frames,
-             len(stats.read_ms), median, stats.reads, ended)
+    log.info("%s", stop_line(stats, loop.session.id if loop.session is not None else None))
     return EXIT_OK
+
+
+def stop_line(stats: Any, session: str | None) -> str:
+    """The line the box logs when it stops, from its :class:`companion.app.LoopStats`: ``"stopped: 320 frames, 8 reads
+    (median 108 ms), 11 recorded (8 read by the camera and 3 tapped in), session ID"``. Reads are every read of the
+    table (a photo already recorded is read and shown again); recorded, every event the run added to the game's
+    record: the camera's (new rolls) and the taps' (the phones' reports, Next, an Undo). Its parts stay apart by
+    ``", "`` as before the taps were counted. English, as the log is."""
+    median = sorted(stats.read_ms)[len(stats.read_ms) // 2] if stats.read_ms else 0.0
+    recorded = stats.reads + stats.reported
+    return (f"stopped: {stats.frames} frames, {len(stats.read_ms)} reads (median {median:.0f} ms), {recorded} recorded "
+            f"({stats.reads} read by the camera and {stats.reported} tapped in), session "
+            f"{session if session is not None else 'none (not set up)'}")
+
 
 def _stop_on_interrupt(loop: Any, clock: Callable[[], float] = time.monotonic,
                        insist_s: float = 2.0) -> Callable[[int, Any], None]:

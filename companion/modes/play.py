@@ -164,7 +164,6 @@ class PlayMode(SessionMode):
     def _read_done(self, recorded: list, frame: Frame | None) -> None:
         loop = self.loop
         loop.stats.read_ms.append((time.perf_counter() - self._read_started) * 1000.0)
-        loop.stats.reads += 1
         loop.message = self.camera.message
         unsaved, self.camera.unsaved = self.camera.unsaved, None
         if unsaved is not None:  # what it would have recorded is dropped; the banner says why
@@ -173,6 +172,7 @@ class PlayMode(SessionMode):
             )
         elif recorded:
             loop.storage.succeeded()
+            loop.stats.reads += len(recorded)  # the events recorded (a read itself is one of read_ms)
         if recorded:
             log.info("camera recorded %s", ", ".join(f"#{e.seq} {e.kind}" for e in recorded))
         if frame is not None:
