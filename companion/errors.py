@@ -90,17 +90,41 @@ class CorruptSession(SessionError):
 class NotASessionDatabase(CorruptSession):
     """The file is not a session database at all: not SQLite (its header is not ``SQLite format 3\\0``),
     or a SQLite database of another program. It is never renamed or changed, also not by
-    ``SessionStore.open_or_recover``: the user pointed ``--db`` at the wrong file.
+    ``SessionStore.open_or_recover``: it may be a file of the owner's that ``--db`` named by mistake.
+
+    Its message is said for a file named with ``--db``; :meth:`said_for` words it for the demo's or the box's own
+    game record (no ``--db``), where pointing ``--db`` elsewhere is not what to do.
     """
 
     def __init__(self, path: Path | str, reason: str) -> None:
         self.path = Path(path)
         self.reason = reason
+        SessionError.__init__(self, self.said_for(None))
+
+    def said_for(self, whose: str | None) -> str:
+        """The refusal in the players' words (a :class:`companion.i18n.Text`), naming the path and what to do.
+
+        Args:
+            whose: None: the file was named with ``--db`` (check that it names the file meant; a new name starts a
+                new record); ``"demo"`` or ``"box"``: the demo's or the box's own game record, which nobody named:
+                move it away (the command to do so, quoted for the shell), and a new record is started there.
+        """
+        import shlex
+
         from companion.i18n import Text
 
-        SessionError.__init__(self, Text(
-            "{path} is not a session database ({reason}); it was left untouched: give --db a session database or "
-            "a new file name (see `companion sessions`)", path=str(self.path), reason=reason))
+        if whose is None:
+            return Text("{path} is not a game record ({reason}); it was left untouched: check that --db names the "
+                        "file you meant (a name that does not exist yet starts a new record)", path=str(self.path),
+                        reason=self.reason)
+        move = f"mv {shlex.quote(str(self.path))} {shlex.quote(str(self.path) + '.bad')}"
+        if whose == "demo":
+            return Text("{path} is where the demo keeps its games, but it is not a game record ({reason}); it was "
+                        "left untouched: move it away ({move}) and the demo starts a new record there",
+                        path=str(self.path), reason=self.reason, move=move)
+        return Text("{path} is where the box keeps its games, but it is not a game record ({reason}); it was left "
+                    "untouched: move it away ({move}) and the box starts a new record there", path=str(self.path),
+                    reason=self.reason, move=move)
 
 
 class BadEntry(CompanionError, ValueError):

@@ -35,7 +35,8 @@ def test_db_pointing_at_a_photo_is_refused_untouched(tmp_path, capsys):
     code = main(["demo", "--db", str(victim), *BOX, "--max-frames", "2"])
     assert code == 3
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "not a session database" in err[0] and str(victim) in err[0]
+    assert err == [f"companion demo: {victim} is not a game record (not a SQLite database); it was left untouched: "
+                   "check that --db names the file you meant (a name that does not exist yet starts a new record)"]
     assert victim.read_bytes() == data
     assert [p.name for p in tmp_path.iterdir()] == ["victim.jpg"]  # nothing renamed, nothing made
 
@@ -49,8 +50,36 @@ def test_db_pointing_at_another_programs_sqlite_is_refused_untouched(tmp_path, c
     data = other.read_bytes()
     code = main(["demo", "--db", str(other), *BOX, "--max-frames", "2"])
     assert code == 3
-    assert "not a session database" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"{other} is not a game record (a SQLite database of something else (tables: albums))" in err
+    assert "check that --db names the file you meant" in err
     assert other.read_bytes() == data and sorted(p.name for p in tmp_path.iterdir()) == ["photos.db"]
+
+
+@pytest.mark.parametrize("command, whose", [("demo", "demo.sqlite3"), ("run", "sessions.sqlite3")])
+def test_the_box_s_own_record_that_is_no_game_record_is_to_be_moved_away_not_given_to_db(tmp_path, monkeypatch, capsys,
+                                                                                         command, whose):
+    """A garbage file where the demo (or the box) keeps its games: nobody gave --db, so 'give --db a session database'
+    sent the player looking for an option they never used. Now the line names the file, says it is not a game
+    record, and how to move it away so the next start makes a new record."""
+    import shlex
+
+    from companion.commands.box import demo_photos
+
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "my data"))  # a space: the mv command is quoted for it
+    record = tmp_path / "my data" / whose
+    record.parent.mkdir()
+    data = bytes(range(256)) * 12
+    record.write_bytes(data)
+    source = [] if command == "demo" else ["--source", str(sorted(demo_photos().glob("*.jpg"))[0])]
+    assert main([command, *source, *BOX[:3], "--max-frames", "2"]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    who = "the demo" if command == "demo" else "the box"
+    move = f"mv {shlex.quote(str(record))} {shlex.quote(str(record) + '.bad')}"
+    assert err == [f"companion {command}: {record} is where {who} keeps its games, but it is not a game record (not a "
+                   f"SQLite database); it was left untouched: move it away ({move}) and {who} starts a new record "
+                   "there"], err
+    assert record.read_bytes() == data and sorted(p.name for p in record.parent.iterdir()) == [whose]
 
 
 def test_damaged_session_database_is_still_kept_aside_and_replaced(tmp_path):

@@ -12,15 +12,35 @@ from companion.commands.box import demo_photos
 PHOTO = sorted(demo_photos().glob("*.jpg"))[0]
 
 
-@pytest.mark.parametrize("lang, words", [("el", "δεν είναι βάση δεδομένων συνεδριών"), ("pl", "nie jest bazą sesji"),
-                                         ("hu", "nem munkamenet-adatbázis")])
+@pytest.mark.parametrize("lang, words", [("el", "δεν είναι αρχείο παιχνιδιού"), ("pl", "nie jest zapisem gry"),
+                                         ("hu", "nem játékjegyzőkönyv")])
 def test_a_file_that_is_no_session_database_is_said_in_the_boxs_language(tmp_path, capsys, lang, words):
     photo = tmp_path / "holiday.db"
     photo.write_bytes(b"\xff\xd8\xff\xe0 not a database" * 20)
     assert main(["--language", lang, "sessions", "--db", str(photo)]) == 3
     err = capsys.readouterr().err.strip()
-    assert words in err and "is not a session database" not in err and "\n" not in err
+    assert words in err and "is not a game record" not in err and "\n" not in err and str(photo) in err
     assert photo.read_bytes() == b"\xff\xd8\xff\xe0 not a database" * 20
+
+
+# hand-written: the demo's own record that is no game record, and what to do, in each language
+MOVE_IT_AWAY = {"el": ("το demo κρατά τα παιχνίδια του", "μετακινήστε το αλλού"),
+                "pl": ("demo przechowuje swoje gry", "przenieś go gdzie indziej"),
+                "hu": ("a demó játékainak helye", "helyezd át máshová")}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_the_demo_s_own_record_that_is_no_game_record_is_said_in_the_boxs_language(tmp_path, capsys, monkeypatch,
+                                                                                    lang):
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
+    record = tmp_path / "demo.sqlite3"
+    record.write_bytes(b"\xff\xd8\xff\xe0 not a database" * 20)
+    assert main(["--language", lang, "sessions", "--demo"]) == 3
+    err = capsys.readouterr().err.strip()
+    whose, what = MOVE_IT_AWAY[lang]
+    assert whose in err and what in err and f"mv {record} {record}.bad" in err and str(record) in err
+    assert "--db" not in err and "game record" not in err and "\n" not in err
+    assert record.read_bytes() == b"\xff\xd8\xff\xe0 not a database" * 20
 
 
 @pytest.mark.parametrize("lang, words", [("el", "η βαθμονόμηση"), ("pl", "kalibracja"), ("hu", "kalibráció")])

@@ -151,6 +151,30 @@ def test_an_empty_file_given_as_db_is_no_database_and_stays_empty(tmp_path, caps
     assert empty.stat().st_size == 0 and sorted(p.name for p in tmp_path.iterdir()) == ["photo.jpg"]
 
 
+def test_a_file_that_is_no_game_record_is_worded_for_who_named_it(tmp_path, monkeypatch, capsys):
+    """--db at a photo: check what --db names; the demo's or the box's own record (no --db) that is no game record:
+    move it away (the command to), never 'give --db'. The file stays as it was."""
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
+    data = b"\xff\xd8\xff\xe0 a photo" * 40
+    for name in ("photo.jpg", "demo.sqlite3", "sessions.sqlite3"):
+        (tmp_path / name).write_bytes(data)
+    given = (f"{tmp_path / 'photo.jpg'} is not a game record (not a SQLite database); it was left untouched: check "
+             "that --db names the file you meant (a name that does not exist yet starts a new record)")
+
+    def own(whose, name):
+        path = tmp_path / name
+        return (f"{path} is where {whose} keeps its games, but it is not a game record (not a SQLite database); it was "
+                f"left untouched: move it away (mv {path} {path}.bad) and {whose} starts a new record there")
+
+    for command in (["sessions"], ["export", "--json", str(tmp_path / "game.json")]):
+        for where, said in ((["--db", str(tmp_path / "photo.jpg")], given),
+                            (["--demo"], own("the demo", "demo.sqlite3")), ([], own("the box", "sessions.sqlite3"))):
+            assert main([*command, *where]) == 3
+            assert capsys.readouterr().err.strip() == f"companion {command[0]}: {said}", where
+    assert all((tmp_path / name).read_bytes() == data for name in ("photo.jpg", "demo.sqlite3", "sessions.sqlite3"))
+    assert not (tmp_path / "game.json").exists()
+
+
 def test_a_folder_given_as_db_is_named_as_a_folder(tmp_path, capsys):
     # `--db` naming the data folder instead of the database file in it: the folder is there, so "no session
     # database at" it would send the owner looking for something that exists

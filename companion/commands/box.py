@@ -113,7 +113,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
     """``companion run`` / ``companion demo``: the main loop with the views around it."""
     from companion.app import MainLoop
     from companion.camera import deck_kind
-    from companion.errors import BadEntry, SessionError
+    from companion.errors import BadEntry, NotASessionDatabase, SessionError
     from companion.flows import FLOWS
     from companion.game_options import flows_infos
     from companion.game_options import misplaced as misplaced_options
@@ -252,7 +252,10 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
             else:
                 log.info("resumed session %s (%d events) in %s", session.id, session.last_seq, store.path)
     except SessionError as exc:
-        print(_("companion {command}: {problem}").format(command=args.command, problem=say(exc)), file=sys.stderr)
+        problem = exc
+        if isinstance(exc, NotASessionDatabase):  # not --db's: the demo's or the box's own record is to be moved away
+            problem = exc.said_for(None if args.db else "demo" if demo else "box")
+        print(_("companion {command}: {problem}").format(command=args.command, problem=say(problem)), file=sys.stderr)
         source.close()
         if store is not None:
             store.close()

@@ -91,7 +91,7 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
                 return EXIT_INPUT
             game, play = flow.export_json(), flow.bgstats_play()
     except SessionError as exc:
-        print(_("companion export: {problem}").format(problem=say(exc)), file=sys.stderr)
+        print(_("companion export: {problem}").format(problem=say(_database_problem(exc, args))), file=sys.stderr)
         return EXIT_DEVICE
     if args.json is not None and args.bgstats is not None and args.json.resolve() == args.bgstats.resolve():
         print(_("companion export: --json and --bgstats name the same file; give two files"), file=sys.stderr)
@@ -160,6 +160,16 @@ def _chosen_db(args: argparse.Namespace, command: str) -> Path | None:
         return demo_db_path()
     return args.db or default_db_path()
 
+def _database_problem(exc: Exception, args: argparse.Namespace) -> Any:
+    """What to say of ``exc``, raised reading the database :func:`_chosen_db` chose: a file that is no game record
+    is worded for who named it (``--db``; else the demo's or the box's own record, to be moved away)."""
+    from companion.errors import NotASessionDatabase
+
+    if isinstance(exc, NotASessionDatabase):
+        return exc.said_for(None if args.db is not None else "demo" if args.demo else "box")
+    return exc
+
+
 def _holds_a_database(db: Path) -> bool:
     """Whether ``db`` is a file with something in it: an empty file (a name touched, a photo copied as nothing) is
     no database, and the commands that only read (``export``, ``sessions``) must not make it one."""
@@ -221,7 +231,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
                 rows.append({"id": info.id, "game": info.game, "players": players, "started_at": info.started_at,
                              "finished": finished, "events": info.events})
     except SessionError as exc:
-        print(_("companion sessions: {problem}").format(problem=say(exc)), file=sys.stderr)
+        print(_("companion sessions: {problem}").format(problem=say(_database_problem(exc, args))), file=sys.stderr)
         return EXIT_DEVICE
     if args.json:
         for row in rows:
