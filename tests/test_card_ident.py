@@ -451,3 +451,49 @@ def test_the_ink_hue_histogram_of_a_crop_is_its_pixels_binned_one_by_one():
     smooth = np.array([sum(hist[(i - k) % nb] * ker[k + r] for k in range(-r, r + 1)) for i in range(nb)])
     assert hist.sum() > 0
     np.testing.assert_allclose(got, smooth / smooth.sum(), rtol=1e-4, atol=1e-6)
+
+
+def fitted_light_alone(f: np.ndarray, cells: tuple[int, int], q: float) -> tuple[np.ndarray, np.ndarray]:
+    """The light field of one float32 crop [h, w, 3] written out with ``np.linalg.lstsq``: the plane of the cells'
+    mean log paper level refitted without the cells darker than it by twice the residual spread (at most 3 fits,
+    until the kept cells no longer change), then each channel's plane on the cells kept; (inv_y[h, 3], inv_x[w, 3])."""
+    (nx, ny), c = cells, 8
+    small = cv2.resize(f, (nx * c, ny * c), interpolation=cv2.INTER_AREA)
+    cellpix = small.reshape(ny, c, nx, c, 3).transpose(0, 2, 1, 3, 4).reshape(ny * nx, c * c, 3)
+    logv = np.log(np.maximum(np.sort(cellpix, axis=1)[:, int(round(q / 100.0 * (c * c - 1)))].astype(np.float64), 4.0))
+    gy, gx = np.meshgrid((np.arange(ny) + 0.5) / ny - 0.5, (np.arange(nx) + 0.5) / nx - 0.5, indexing="ij")
+    A = np.stack([np.ones(gx.size), gx.ravel(), gy.ravel()], axis=1)
+    keep = np.ones(len(A), bool)
+    for _ in range(3):
+        fitted = keep
+        res = logv.mean(axis=1) - A @ np.linalg.lstsq(A[keep], logv.mean(axis=1)[keep], rcond=None)[0]
+        new = res > -2.0 * max(float(res[keep].std()), 0.02)
+        if new.sum() < 4 or np.array_equal(new, keep):
+            break
+        keep = new
+    coef = np.linalg.lstsq(A[fitted], logv[fitted], rcond=None)[0]
+    h, w = f.shape[:2]
+    yy, xx = (np.arange(h) + 0.5) / h - 0.5, (np.arange(w) + 0.5) / w - 0.5
+    return np.exp(-yy[:, None] * coef[2][None, :]), np.exp(-xx[:, None] * coef[1][None, :])
+
+
+def test_the_light_fields_of_many_crops_fitted_together_are_each_crops_own_fit():
+    # crops lit from different sides, with dark artwork over some cells (left out of the fit) and one blank: the
+    # fields fitted for all crops at once are each crop's fit written out alone (float rounding apart)
+    from vision.card_features import _light_factors
+    rng = np.random.default_rng(11)
+    crops = []
+    for k in range(7):
+        yy, xx = np.mgrid[0:78, 0:54].astype(np.float32)
+        light = 200 * np.exp(rng.normal(0, 0.3) * (xx / 54 - 0.5) + rng.normal(0, 0.3) * (yy / 78 - 0.5))
+        im = np.repeat(light[:, :, None], 3, axis=2) * rng.uniform(0.8, 1.0, 3)[None, None, :]
+        for _ in range(k):
+            x, y = rng.integers(0, 54), rng.integers(0, 78)
+            im[max(0, y - 12):y + 12, max(0, x - 9):x + 9] *= 0.3
+        crops.append(im.astype(np.float32))
+    crops.append(np.full((78, 54, 3), 180, np.float32))
+    inv_y, inv_x = _light_factors(np.stack(crops), (4, 6), 85.0)
+    for k, f in enumerate(crops):
+        want_y, want_x = fitted_light_alone(f, (4, 6), 85.0)
+        np.testing.assert_allclose(inv_y[k], want_y, rtol=1e-5)
+        np.testing.assert_allclose(inv_x[k], want_x, rtol=1e-5)

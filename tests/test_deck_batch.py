@@ -151,13 +151,13 @@ def test_pairs_far_from_the_closest_are_not_searched_at_every_shift_and_change_n
     deck, crops, truth = deck_and_crops
     whole = dataclasses.replace(deck, config=dataclasses.replace(deck.config, fine_within=0.0))
     searched: list[int] = []
-    fine = type(deck.search()).fine_ncc
+    fine = type(deck.search()).fine_ncc_many
 
-    def counted(self, bigs, s, refs, turns, trim=0):
-        searched.append(len(refs))
-        return fine(self, bigs, s, refs, turns, trim)
+    def counted(self, queries, s, trim=0):
+        searched.extend(len(refs) for _, refs, _ in queries)
+        return fine(self, queries, s, trim)
 
-    monkeypatch.setattr(type(deck.search()), "fine_ncc", counted)
+    monkeypatch.setattr(type(deck.search()), "fine_ncc_many", counted)
     got = deck.score_many(crops)
     near, searched[:] = list(searched), []
     every = whole.score_many(crops)

@@ -82,3 +82,28 @@ def test_window_stats_are_each_windows_mean_and_centred_norm():
         np.testing.assert_allclose(mean[k], win.mean(axis=(1, 2)), atol=1e-9)
         np.testing.assert_allclose(norm[k], np.sqrt(((win - win.mean(axis=(1, 2), keepdims=True)) ** 2)
                                                     .sum(axis=(1, 2))), rtol=1e-9)
+
+
+@pytest.mark.parametrize("W, H, s", [(48, 72, 3), (50, 70, 3)])
+def test_many_crops_searched_together_find_each_crops_own_shifts(W, H, s):
+    # crops of several pairs each, some at a half turn given as a turn of their own, others as the base turn's maps
+    # turned: searched together, each pair's best and trimmed correlation are its crop's searched alone (maps whose
+    # blocks are not of one size are searched crop by crop)
+    rng = np.random.default_rng(W + s)
+    C, N = 4, 12
+    refs = unit_maps(rng, N, C, H, W)
+    weights = np.array([0.4, 0.3, 0.2, 0.1], np.float32)
+    search = DeckSearch(refs.reshape(N, C, -1), (W, H), weights, np.arange(N) // 3)
+    queries = []
+    for k in range(6):
+        big = rng.normal(0.0, 0.02, (C, H + 2 * s, W + 2 * s)).astype(np.float32)
+        dy, dx = rng.integers(0, 2 * s + 1, 2)
+        big[:, dy:dy + H, dx:dx + W] += refs[k]
+        bigs = {0: big, 2: big[:, ::-1, ::-1].copy()} if k == 3 else {0: big}
+        m = 1 + k * 2
+        queries.append((bigs, rng.integers(0, N, m), rng.choice([0, 2], m) * (H % 3 == 0)))
+    together = search.fine_ncc_many(queries, s, trim=2)
+    for (bigs, r, t), (best, trimmed) in zip(queries, together, strict=True):
+        want_best, want_trim = search.fine_ncc(bigs, s, r, t, trim=2)
+        np.testing.assert_allclose(best, want_best, atol=1e-5)
+        np.testing.assert_allclose(trimmed, want_trim, atol=1e-9)

@@ -161,7 +161,8 @@ def _light_factors(f: np.ndarray, cells: tuple[int, int],
                    percentile: float) -> tuple[np.ndarray, np.ndarray] | None:
     """The separable inverse light fields of n float32 crops ``f`` [n, h, w, 3]: (float32[n, h, 3] along the rows,
     float32[n, w, 3] along the columns; the field is their product), or None (too few cells, nothing to flatten).
-    Each crop's cells' percentiles come from one partial sort for all crops, its plane is fitted on its own."""
+    Each crop's cells' percentiles come from one partial sort for all crops, and every crop's plane is fitted at
+    the same time (each its own fit: the same numbers as a crop fitted alone)."""
     n, h, w = f.shape[:3]
     nx, ny = max(1, int(cells[0])), max(1, int(cells[1]))
     if nx * ny < 4 or h < 2 * ny or w < 2 * nx:
@@ -174,29 +175,33 @@ def _light_factors(f: np.ndarray, cells: tuple[int, int],
     vals = np.partition(cellpix, kth, axis=3)[:, :, :, kth].astype(np.float64)    # [n, ny, nx, 3]
     A, outer = _plane_design(nx, ny)
     yy, xx = _unit_coords(h), _unit_coords(w)
-    inv_y = np.empty((n, h, 3), np.float32)
-    inv_x = np.empty((n, w, 3), np.float32)
-    for i in range(n):
-        logv = np.log(np.maximum(vals[i].reshape(-1, 3), 4.0))                  # [cells, 3]
-        # the cells kept are decided on the channels' mean (the fit is linear: the mean channel's plane is the mean
-        # of the channels' planes), then the three channels are fitted once on them
-        lm = logv.mean(axis=1)
-        al = A * lm[:, None]
-        keep = np.ones(len(A))
-        for _ in range(3):
-            fitted = keep
-            # least squares by the normal equations (3 parameters, well conditioned: cell centres on a grid)
-            res = lm - A @ _solve3((keep @ outer).reshape(3, 3), keep @ al)
-            rk = res[keep > 0]
-            spread = max(math.sqrt(float(np.dot(rk, rk)) / len(rk) - (float(rk.sum()) / len(rk)) ** 2), 0.02)
-            new_keep = (res > -2.0 * spread).astype(np.float64)
-            if new_keep.sum() < 4 or np.array_equal(new_keep, keep):
-                break
-            keep = new_keep
-        kA = A * fitted[:, None]
-        coef = _solve3(kA.T @ A, kA.T @ logv)                                    # [3 params, 3 channels]
-        inv_x[i] = np.exp(-xx * coef[1][None, :].astype(np.float32))   # separable: exp(-bx) * exp(-cy)
-        inv_y[i] = np.exp(-yy * coef[2][None, :].astype(np.float32))
+    logv = np.log(np.maximum(vals.reshape(n, -1, 3), 4.0))                       # [n, cells, 3]
+    # the cells kept are decided on the channels' mean (the fit is linear: the mean channel's plane is the mean of
+    # the channels' planes), then the three channels are fitted once on them; every crop's fit at once, a crop
+    # whose kept cells no longer change (or would be fewer than 4) keeps its last fit
+    lm = logv.mean(axis=2)                                                       # [n, cells]
+    al = A[None] * lm[:, :, None]                                                # [n, cells, 3]
+    keep = np.ones(lm.shape)
+    fitted = keep
+    going = np.ones(n, bool)
+    for _ in range(3):
+        fitted = np.where(going[:, None], keep, fitted)
+        # least squares by the normal equations (3 parameters, well conditioned: cell centres on a grid)
+        coef = _solve3_many((keep @ outer).reshape(n, 3, 3), np.einsum("nc,nck->nk", keep, al)[:, :, None])
+        res = lm - (A @ coef)[:, :, 0]                                           # [n, cells]
+        cnt = keep.sum(axis=1)
+        mean = (res * keep).sum(axis=1) / cnt
+        spread = np.maximum(np.sqrt(np.maximum((res * res * keep).sum(axis=1) / cnt - mean * mean, 0.0)), 0.02)
+        new_keep = (res > -2.0 * spread[:, None]).astype(np.float64)
+        going &= (new_keep.sum(axis=1) >= 4) & (new_keep != keep).any(axis=1)
+        if not going.any():
+            break
+        keep = np.where(going[:, None], new_keep, keep)
+    kA = A[None] * fitted[:, :, None]                                            # [n, cells, 3]
+    coef = _solve3_many(kA.transpose(0, 2, 1) @ A, kA.transpose(0, 2, 1) @ logv)  # [n, 3 params, 3 channels]
+    # separable: exp(-bx) * exp(-cy)
+    inv_x = np.exp(-xx[None] * coef[:, 1][:, None, :].astype(np.float32)).astype(np.float32)   # [n, w, 3]
+    inv_y = np.exp(-yy[None] * coef[:, 2][:, None, :].astype(np.float32)).astype(np.float32)   # [n, h, 3]
     return inv_y, inv_x
 
 
@@ -218,6 +223,18 @@ def _solve3(G: np.ndarray, b: np.ndarray) -> np.ndarray:
     A_, B_, C_ = e * i - f * f, c * f - b_ * i, b_ * f - c * e
     det = a * A_ + b_ * B_ + c * C_
     inv = np.array([[A_, B_, C_], [B_, a * i - c * c, b_ * c - a * f], [C_, b_ * c - a * f, a * e - b_ * b_]]) / det
+    return inv @ b
+
+
+def _solve3_many(G: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """x[n, 3, k] with ``G[i] @ x[i] = b[i]`` for n symmetric positive definite float64[3, 3] matrices ``G``
+    [n, 3, 3] and b float64[n, 3, k], by the adjugate (:func:`_solve3` of each)."""
+    a, b_, c = G[:, 0, 0], G[:, 0, 1], G[:, 0, 2]
+    e, f, i = G[:, 1, 1], G[:, 1, 2], G[:, 2, 2]
+    A_, B_, C_ = e * i - f * f, c * f - b_ * i, b_ * f - c * e
+    det = a * A_ + b_ * B_ + c * C_
+    inv = np.stack([A_, B_, C_, B_, a * i - c * c, b_ * c - a * f, C_, b_ * c - a * f, a * e - b_ * b_],
+                   axis=1).reshape(-1, 3, 3) / det[:, None, None]
     return inv @ b
 
 

@@ -213,8 +213,7 @@ class DeckProfile:
         """:meth:`distances_many` of crops whose :meth:`turn_features_many` at the quarter turns ``tried`` are
         ``feats``."""
         turns = np.array(tried)
-        return [(self._fine(D, hel, f, tried), turns)
-                for (D, hel), f in zip(self._coarse_many(feats, tried=tried), feats, strict=True)]
+        return [(D, turns) for D in self._fine_many(self._coarse_many(feats, tried=tried), feats, tried)]
 
     def _distances_by_parity(self, crops: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
         """:meth:`distances_many` of square tiles, each read at one parity of turns (t, t + 2) first: a tile whose
@@ -297,22 +296,34 @@ class DeckProfile:
         closest pairs scored at every shift (:meth:`DeckSearch.fine_ncc`; for cards only those within ``fine_within``
         of the closest), plus the amplitude term. ``tried``: the quarter turns of ``feats`` and of D's columns
         (default :meth:`turns_to_try`)."""
+        return self._fine_many([(D, hel)], [feats], tried)[0]
+
+    def _fine_many(self, coarse: list[tuple[np.ndarray, np.ndarray]],
+                   feats: list[list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]],
+                   tried: tuple[int, ...] | None = None) -> list[np.ndarray]:
+        """:meth:`_fine` of each crop (its (D, hel) of :meth:`_coarse_many` and its :meth:`turn_features`), the
+        shortlists of all crops searched together (:meth:`DeckSearch.fine_ncc_many`)."""
         cfg = self.config
-        sc = cfg.struct_shift
-        order = np.argsort(D, axis=None)[: cfg.shortlist]
-        if cfg.fine_within > 0 and self.shape == "card":   # pairs too far off for any shift to matter keep D
-            near = D.ravel()[order]
-            order = order[near <= near[0] + cfg.fine_within]
-        refs_of, turn_of = np.unravel_index(order, D.shape)
         tried = self.turns_to_try() if tried is None else tried
-        turns = np.array([tried[t] for t in turn_of])
-        bigs = {tried[i]: feats[i][0] for i in range(len(tried)) if tried[i] - 2 not in tried}
         trim = cfg.occlusion_drop if cfg.occlusion_weight > 0 else 0
-        best, trimmed = self.search().fine_ncc(bigs, sc, refs_of, turns, trim)
-        if trimmed is not None:
-            best = (1 - cfg.occlusion_weight) * best + cfg.occlusion_weight * np.maximum(best, trimmed)
-        D[refs_of, turn_of] = (1.0 - best) + cfg.colour_weight * hel[refs_of, turn_of]
-        return D + np.asarray(self._amp_term(feats[0][2]), np.float32).reshape(-1, 1)
+        picked, queries = [], []
+        for (D, _), f in zip(coarse, feats, strict=True):
+            order = np.argsort(D, axis=None)[: cfg.shortlist]
+            if cfg.fine_within > 0 and self.shape == "card":   # pairs too far off for any shift to matter keep D
+                near = D.ravel()[order]
+                order = order[near <= near[0] + cfg.fine_within]
+            refs_of, turn_of = np.unravel_index(order, D.shape)
+            picked.append((refs_of, turn_of))
+            queries.append(({tried[i]: f[i][0] for i in range(len(tried)) if tried[i] - 2 not in tried}, refs_of,
+                            np.array([tried[t] for t in turn_of])))
+        out = []
+        for (D, hel), f, (refs_of, turn_of), (best, trimmed) in zip(
+                coarse, feats, picked, self.search().fine_ncc_many(queries, cfg.struct_shift, trim), strict=True):
+            if trimmed is not None:
+                best = (1 - cfg.occlusion_weight) * best + cfg.occlusion_weight * np.maximum(best, trimmed)
+            D[refs_of, turn_of] = (1.0 - best) + cfg.colour_weight * hel[refs_of, turn_of]
+            out.append(D + np.asarray(self._amp_term(f[0][2]), np.float32).reshape(-1, 1))
+        return out
 
     def search(self) -> DeckSearch:
         """The deck's :class:`vision.deck_search.DeckSearch`, derived from its references on first use (and again

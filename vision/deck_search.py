@@ -293,6 +293,103 @@ class DeckSearch:
                 trimmed[sel] = trimmed_ncc(dot, qq, bsq2[row], w, trim)
         return best, trimmed
 
+    def fine_ncc_many(self, queries: list[tuple[dict[int, np.ndarray], np.ndarray, np.ndarray]], s: int,
+                      trim: int = 0) -> list[tuple[np.ndarray, np.ndarray | None]]:
+        """:meth:`fine_ncc` of many crops at once: per crop (its ``bigs``, ``refs``, ``turns``), (best float32[M],
+        trimmed float[M] or None), the same pairs at the same shifts but for the rounding of the sums (float32
+        products ordered otherwise; within 1e-5 of :meth:`fine_ncc` on the decks of ``bench/card_ident.py``).
+
+        Every step but the two matrix products of each (crop, base turn) is done once for all: the windows' sums
+        (one summed-area table of all the crops' maps one above the other), the pooled windows, each pair's best
+        estimated shifts, the windows at those shifts, the best shift's correlation and the occlusion trimming.
+        Maps whose 3 x 2 blocks are not of one size, or a deck without the 2 x 2 index, are searched crop by crop
+        (:meth:`fine_ncc`)."""
+        W, H = self.size
+        if not queries or not (self.pooled and H % 3 == 0 and W % 2 == 0):
+            return [self.fine_ncc(b, s, r, t, trim) for b, r, t in queries]
+        C, N, n = self.C, self.flat.shape[0], 2 * s + 1
+        S = n * n
+        w = self.weights
+        _, idx2, bsum2, bsq2 = self.halves()
+        refs_b = self.block_refs()                                                    # [C, 6, 2N, kb]
+        bigs, rows, owner = [], [], []      # one query per (crop, base turn): its maps, its pairs' rows, whose
+        for i, (bd, refs, turns) in enumerate(queries):
+            turns, refs = np.asarray(turns), np.asarray(refs)
+            flip = np.array([t not in bd for t in turns.tolist()], bool)   # a turn t + 2: t's maps turned
+            base = np.where(flip, turns - 2, turns)
+            for b in np.unique(base):
+                sel = np.nonzero(base == b)[0]
+                bigs.append(bd[int(b)])
+                rows.append(refs[sel] + N * flip[sel])
+                owner.append((i, sel))
+        big = np.ascontiguousarray(np.stack(bigs), np.float32)                        # [Q, C, h, w]
+        Q, _, h, wd = big.shape
+        counts = np.array([len(r) for r in rows])
+        off = np.concatenate([[0], np.cumsum(counts)])
+        qof = np.repeat(np.arange(Q), counts)                                         # each pair's query
+        row = np.concatenate(rows)
+        P = len(row)
+        mean, norm, bsum, bsq = _shift_stats_many(big, s, H, W)                      # [Q, S, C], [Q, S, C, 6]
+        inv = (1.0 / np.maximum(norm, 1e-6)).astype(np.float32)
+        # each pair's best shifts estimated on the 2 x 2 block sums (one product per query)
+        blk = big[:, :, :-1, :-1] + big[:, :, 1:, :-1] + big[:, :, :-1, 1:] + big[:, :, 1:, 1:]
+        pw = _pooled_windows_many(blk, n, H // 2, W // 2).reshape(Q, C, S, -1)       # [Q, C, S, K/4]
+        prod = np.concatenate([np.matmul(pw[q], idx2[:, rows[q]].transpose(0, 2, 1)) for q in range(Q)],
+                              axis=2)                                                 # [C, S, P]
+        est = (prod * (inv * w[None, None, :])[qof].transpose(2, 1, 0)).sum(axis=0)  # [S, P]
+        k = max(1, min(self.fine_shifts, S))
+        shifts = np.argsort(-est, axis=0)[:k]                                         # [k, P]
+        # the windows at every (query, shift) some pair keeps, block by block: [C, 6, U, kb]
+        seen = np.zeros((Q, S), np.intp)
+        seen[qof[None, :], shifts] = 1
+        at = (np.cumsum(seen.reshape(-1)) - 1)[qof[None, :] * S + shifts]           # [k, P] -> window
+        wq, wsh = np.divmod(np.flatnonzero(seen), S)
+        uoff = np.concatenate([[0], np.cumsum(seen.sum(axis=1))])
+        uy, ux = np.divmod(wsh, n)
+        it = big.itemsize
+        views = np.ndarray((Q, n, n, C, H, W), big.dtype, big, 0,
+                           (C * h * wd * it, wd * it, it, h * wd * it, wd * it, it))
+        kb = (H // 3) * (W // 2)
+        win = np.ascontiguousarray(views[wq, uy, ux].reshape(-1, C, 3, H // 3, 2, W // 2)
+                                   .transpose(1, 2, 4, 0, 3, 5)).reshape(C, 6, -1, kb)
+        E = np.empty((C, 6, k, P), np.float32)                                       # each pair at its shifts
+        for q in range(Q):
+            a, b = off[q], off[q + 1]
+            pq = np.matmul(win[:, :, uoff[q]:uoff[q + 1]], refs_b[:, :, rows[q]].transpose(0, 1, 3, 2))  # [C,6,U,m]
+            E[..., a:b] = pq[:, :, at[:, a:b] - uoff[q], np.arange(b - a)[None, :]]
+        pairs = np.arange(P)
+        invw = (inv[qof[None, :], shifts] * w).transpose(2, 0, 1)                    # [C, k, P]
+        ncc = (E.sum(axis=1) * invw).sum(axis=0)                                      # [k, P]
+        kbest = ncc.argmax(axis=0)
+        best = ncc[kbest, pairs]
+        trimmed = None
+        if trim > 0:
+            bs = shifts[kbest, pairs]
+            blocks = E[:, :, kbest, pairs].transpose(2, 0, 1)                         # [P, C, 6]
+            mu = mean[qof, bs][:, :, None]
+            iv = inv[qof, bs][:, :, None].astype(np.float64)
+            dot = (blocks - mu * bsum2[row]) * iv
+            qq = (bsq[qof, bs] - 2.0 * mu * bsum[qof, bs] + mu * mu * self.block_pixels.reshape(1, 1, 6)) * iv * iv
+            trimmed = trimmed_ncc(dot, qq, bsq2[row], w, trim)
+        out = [(np.empty(len(r), np.float32), np.empty(len(r), np.float64) if trim > 0 else None)
+               for _, r, _ in queries]
+        for q, (i, sel) in enumerate(owner):
+            out[i][0][sel] = best[off[q]:off[q + 1]]
+            if trimmed is not None:
+                out[i][1][sel] = trimmed[off[q]:off[q + 1]]
+        return out
+
+    def block_refs(self) -> np.ndarray:
+        """float32[C, 6, 2N, kb]: the maps of :meth:`halves` (the references, then their half turns) block by block
+        (the 6 blocks of :func:`block_bounds`, of kb pixels each: the maps' blocks must be of one size), so the
+        references of some pairs are one gather, block-major (derived on first use)."""
+        got = getattr(self, "_block_refs", None)
+        if got is None:
+            refs2 = self.halves()[0]
+            C, R, K = refs2.shape
+            got = self._block_refs = np.ascontiguousarray(refs2.reshape(C, R, 6, K // 6).transpose(0, 2, 1, 3))
+        return got
+
     def _shift_estimates(self, big: np.ndarray, s: int, row: np.ndarray, inv: np.ndarray) -> np.ndarray:
         """int[k, M]: the shifts (row-major (dy, dx)) of each pair's ``k`` = ``fine_shifts`` highest correlations
         estimated from 2 x 2 block sums (exact, from the maps themselves, when the maps' sides are odd; ``row``:
@@ -335,6 +432,40 @@ def _pooled_windows(blk: np.ndarray, n: int, p: int, h: int, w: int) -> np.ndarr
             out[py::2, px::2] = np.ndarray((na, nb, C, h, w), sub.dtype, sub, 0,
                                            (sw * it, it, sh * sw * it, sw * it, it))
     return out
+
+
+def _pooled_windows_many(blk: np.ndarray, n: int, h: int, w: int) -> np.ndarray:
+    """float32[Q, C, n, n, h, w]: :func:`_pooled_windows` (p = 2) of each of Q maps ``blk`` float32[Q, C, ., .],
+    channels first."""
+    Q, C = blk.shape[:2]
+    it = blk.itemsize
+    out = np.empty((Q, C, n, n, h, w), blk.dtype)
+    for py in range(2):
+        for px in range(2):
+            sub = np.ascontiguousarray(blk[:, :, py::2, px::2])                    # [Q, C, rows of that parity, cols]
+            _, _, sh, sw = sub.shape
+            na, nb = len(range(py, n, 2)), len(range(px, n, 2))
+            out[:, :, py::2, px::2] = np.ndarray((Q, C, na, nb, h, w), sub.dtype, sub, 0,
+                                                 (C * sh * sw * it, sh * sw * it, sw * it, it, sw * it, it))
+    return out
+
+
+def _shift_stats_many(big: np.ndarray, s: int, H: int, W: int) -> tuple[np.ndarray, ...]:
+    """:func:`_shift_stats` of each of Q maps ``big`` float32[Q, C, H + 2s, W + 2s], each array with a leading
+    axis Q: from one summed-area table (float64) of the maps one above the other (a window's sums are differences
+    of its corners' table entries wherever it lies: the same sums but for the rounding of the larger entries)."""
+    Q, C, h, w = big.shape
+    n = 2 * s + 1
+    tall = np.ascontiguousarray(big.transpose(0, 2, 3, 1)).reshape(Q * h, w, C)
+    isum, isq = cv2.integral2(tall, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)           # [Q h + 1, w + 1, C] each
+    at = _corner_index(C, h, w, s, H, W)[None] + (np.arange(Q) * (h * (w + 1) * C)).reshape(Q, 1, 1, 1, 1, 1)
+    g = np.concatenate([isum.reshape(-1).take(at), isq.reshape(-1).take(at)], axis=5)   # [Q, n, n, 4, 3, 2C]
+    blocks = (g[:, :, :, 1:, 1:] - g[:, :, :, :-1, 1:] - g[:, :, :, 1:, :-1] + g[:, :, :, :-1, :-1])
+    blocks = blocks.reshape(Q, n * n, 6, 2 * C).transpose(0, 1, 3, 2)
+    sums = (g[:, :, :, 3, 2] - g[:, :, :, 0, 2] - g[:, :, :, 3, 0] + g[:, :, :, 0, 0]).reshape(Q, n * n, 2 * C)
+    mean = sums[..., :C] / (H * W)
+    norm = np.sqrt(np.maximum(sums[..., C:] - sums[..., :C] * mean, 0.0))
+    return mean, norm, blocks[:, :, :C], blocks[:, :, C:]
 
 
 def _shift_stats(big: np.ndarray, s: int, H: int, W: int) -> tuple[np.ndarray, ...]:
