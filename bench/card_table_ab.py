@@ -19,7 +19,8 @@ from one round to the next.
 Printed: the CPU ms of the baseline (a JPEG q95 ``imread`` + ``cvtColor`` of each frame, best of 5, median over the
 frames), and per game and version the median CPU ms of the cold read and its ratio to the baseline, with the
 largest stage medians (CPU ms of the reading thread, ``time.thread_time``); per game whether the two versions read
-every frame the same (a SHA-256 of every card read to the last bit, as ``bench/card_stages.py``), and what each
+every frame the same (a SHA-256 of every card read to the last bit, as ``bench/card_stages.py``; when they differ, how:
+cards paired by place, their ids, turns, the largest corner distance and confidence difference), and what each
 found and identified against the scenes' labels; and the median of each frame's new over old CPU time (the same
 frame, the same round) and the sum of the second look's stage medians (``loose_*``) of each.
 """
@@ -59,6 +60,34 @@ def card_digest(cards) -> str:
         h.update(repr((c.id, float(c.rotation_deg), float(c.confidence), c.row, c.col, c.cell, c.zone)).encode())
         h.update(np.asarray(c.corners, np.float64).tobytes())
     return h.hexdigest()[:16]
+
+
+def compare_reads(old: list, new: list) -> dict[str, float]:
+    """How two reads of the same frames differ, card by card (each old card paired with the new card whose centre is
+    nearest): per frame lists of cards (``id``, ``rotation_deg``, ``confidence``, ``corners`` float[4, 2] px).
+    Returns {cards, unpaired (cards of either read with no card of the other at the same place, or counts that
+    differ), ids (pairs of different ids), turns (pairs read at another quarter turn: rotations more than 45 degrees
+    apart), corner_px (the largest distance of a corner to its pair's), conf (the largest confidence difference)}."""
+    out = {"cards": 0, "unpaired": 0, "ids": 0, "turns": 0, "corner_px": 0.0, "conf": 0.0}
+    for a, b in zip(old, new, strict=True):
+        out["cards"] += len(a)
+        out["unpaired"] += abs(len(a) - len(b))
+        if not a or not b:
+            continue
+        cb = np.array([np.asarray(c.corners, np.float64).mean(axis=0) for c in b])
+        for c in a:
+            corners = np.asarray(c.corners, np.float64)
+            j = int(np.argmin(np.linalg.norm(cb - corners.mean(axis=0), axis=1)))
+            d = b[j]
+            err = float(np.linalg.norm(np.asarray(d.corners, np.float64) - corners, axis=1).max())
+            if err > 0.25 * float(np.linalg.norm(corners[1] - corners[0])):
+                out["unpaired"] += 1
+                continue
+            out["ids"] += c.id != d.id
+            out["turns"] += abs((float(c.rotation_deg) - float(d.rotation_deg) + 180.0) % 360.0 - 180.0) > 45.0
+            out["corner_px"] = max(out["corner_px"], err)
+            out["conf"] = max(out["conf"], abs(float(c.confidence) - float(d.confidence)))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
             stages: dict[str, dict[str, list[float]]] = {v: defaultdict(list) for v in ("old", "new")}
             digest = {v: hashlib.sha256() for v in ("old", "new")}
             found: dict[str, dict[str, int]] = {v: defaultdict(int) for v in ("old", "new")}
+            cards: dict[str, list] = {"old": [], "new": []}
             for rnd in range(max(1, args.rounds)):
                 for v in (("old", "new") if rnd % 2 == 0 else ("new", "old")):
                     for table, readers, frames in tables:
@@ -124,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
                                 stages[v][k].append(ms)
                             if rnd == 0:
                                 digest[v].update(card_digest(s.cards).encode())
+                                cards[v].append(list(s.cards))
                                 for k, n in what_was_read(table, table.pieces, TableRead((s,))).items():
                                     found[v][k] += n
             b = statistics.median(base)
@@ -137,6 +168,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  [{v}] stages (ms): " + ", ".join(f"{k} {x:.1f}" for k, x in top if x >= 0.5))
             a, n = digest["old"].hexdigest()[:16], digest["new"].hexdigest()[:16]
             print(f"  digests old {a} new {n}: {'the same' if a == n else 'DIFFERENT'}")
+            if a != n:
+                d = compare_reads(cards["old"], cards["new"])
+                print(f"  reads: {d['cards']} cards, unpaired {d['unpaired']}, other ids {d['ids']}, other turns "
+                      f"{d['turns']}, corners within {d['corner_px']:.3f} px, confidences within {d['conf']:.4f}")
             # each frame's new read over its old read of the same round (the load drifts less within a pair)
             pair = [y / x for x, y in zip(cpu["old"], cpu["new"], strict=True)]
             loose = {v: sum(statistics.median(x) for k, x in stages[v].items() if k.startswith("loose_"))

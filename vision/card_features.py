@@ -608,24 +608,35 @@ def shifted_ncc(big: np.ndarray, s: int, refs: np.ndarray, weights: np.ndarray) 
     float32[C, H + 2s, W + 2s], S = (2s + 1)^2 in row-major order of (dy, dx)) with each reference of ``refs``
     float32[R, C, H*W] (normalised per channel, :func:`normalise_maps`), the channels weighted by ``weights``
     float[C]: ``(shifted_maps(big, s) * weights[:, None]).reshape(S, -1) @ refs.reshape(R, -1).T`` but for the
-    rounding of the sums. Each channel's dot products at every shift are one ``cv2.matchTemplate`` of the reference
-    over the maps; each window's mean and norm come from summed-area tables (:func:`shifted_maps`' own), so no
-    window is copied."""
+    rounding of the sums (float32 products).
+
+    No window is copied: for each row shift the maps' H whole rows are one run, and each reference is placed at each
+    column shift in a zero template as wide as the maps, so each channel's dot products at every shift are one matrix
+    product of the 2s + 1 runs with the R (2s + 1) templates; each window's mean and norm come from summed-area tables
+    (:func:`shifted_maps`' own)."""
     C, h, w = big.shape
     H, W = h - 2 * s, w - 2 * s
     n = 2 * s + 1
+    R = len(refs)
     f = np.ascontiguousarray(big, np.float32)
-    f64 = f.astype(np.float64)
-    sums, sqs = _window_sums(f64, H, W), _window_sums(f64 * f64, H, W)              # [C, n, n]
+    isum, isq = cv2.integral2(cv2.merge(list(f)), sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)   # [h + 1, w + 1, C] each
+    sums, sqs = ((t[H:, W:] - t[:n, W:] - t[H:, :n] + t[:n, :n]).reshape(n, n, C).transpose(2, 0, 1)
+                 for t in (isum, isq))                                             # [C, n, n] each
     mean = sums / (H * W)
     inv = 1.0 / np.maximum(np.sqrt(np.maximum(sqs - sums * mean, 0.0)), 1e-6)
-    r = np.ascontiguousarray(refs, np.float32).reshape(len(refs), C, H, W)
-    out = np.zeros((len(refs), n, n), np.float64)
-    for j in range(len(refs)):
-        for c in range(C):
-            dot = cv2.matchTemplate(f[c], r[j, c], cv2.TM_CCORR).astype(np.float64)   # [n, n]
-            out[j] += float(weights[c]) * (dot - mean[c] * float(r[j, c].sum(dtype=np.float64))) * inv[c]
-    return out.reshape(len(refs), n * n).T
+    r = np.ascontiguousarray(refs, np.float32).reshape(R, C, H, W)
+    it = f.itemsize
+    runs = np.ascontiguousarray(np.lib.stride_tricks.as_strided(f, (C, n, H * w), (h * w * it, w * it, it),
+                                                                writeable=False))  # [C, dy, H rows of the maps]
+    tpl = np.zeros((C, R, n, H, w), np.float32)                                   # [C, R, dx, H, w]
+    for dx in range(n):
+        tpl[:, :, dx, :, dx:dx + W] = r.transpose(1, 0, 2, 3)
+    dot = np.matmul(runs, tpl.reshape(C, R * n, H * w).transpose(0, 2, 1))       # [C, dy, R * dx]
+    dot = dot.reshape(C, n, R, n).transpose(0, 2, 1, 3).astype(np.float64)       # [C, R, dy, dx]
+    rs = r.sum(axis=(2, 3), dtype=np.float64).T                                   # [C, R]
+    wt = np.asarray(weights, np.float64).reshape(C, 1, 1, 1)
+    out = (wt * (dot - mean[:, None] * rs[:, :, None, None]) * inv[:, None]).sum(axis=0)   # [R, dy, dx]
+    return out.reshape(R, n * n).T
 
 
 def _window_sums(a: np.ndarray, H: int, W: int) -> np.ndarray:

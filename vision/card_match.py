@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .card_features import crop_features, shifted_ncc, turn_crop
+from .card_centre import centred, centred_many, matched_shift, shift_quad
 from .deck import DeckProfile
 from .quads import order_quad, quad_size, rectify
 
@@ -414,37 +414,6 @@ class SearchView:
     card_px: tuple[float, float] | None = None
 
 
-def matched_shift(deck: DeckProfile, crop: np.ndarray, card_id: str, turn: int) -> np.ndarray:
-    """float[2] (dx, dy) in pixels of ``crop``: where the card's content sits against its quad, from the
-    structure-map shift (within the deck's ``struct_shift``) at which ``card_id``'s best reference
-    correlates best with the crop turned ``turn`` quarter turns (move the quad by it to centre the card)."""
-    cfg = deck.config
-    s = cfg.struct_shift
-    turned = turn_crop(crop, turn)
-    big, _, _ = crop_features(turned, cfg, "card")
-    w = np.asarray(cfg.channel_weights, np.float32)
-    refs = [i for i, r in enumerate(deck.ref_ids) if r == card_id]
-    if not refs or s <= 0:
-        return np.zeros(2)
-    ncc = shifted_ncc(big, s, deck.struct[refs], w / w.sum())                   # [S, R]
-    si = int(np.unravel_index(int(np.argmax(ncc)), ncc.shape)[0])
-    dy, dx = divmod(si, 2 * s + 1)
-    h, w_ = turned.shape[:2]
-    m = int(round(cfg.margin_frac * min(h, w_)))
-    sw, sh = cfg.struct_size
-    vx = (dx - s) * (w_ - 2 * m) / float(sw + 2 * s)
-    vy = (dy - s) * (h - 2 * m) / float(sh + 2 * s)
-    # back to the crop as given (turned = crop turned ``turn`` quarter turns clockwise)
-    return np.array([(vx, vy), (vy, -vx), (-vx, -vy), (-vy, vx)][turn % 4], np.float64)
-
-
-def _shift_quad(quad: np.ndarray, v: np.ndarray, cw: int, ch: int) -> np.ndarray:
-    """``quad`` moved so that its crop (``cw`` x ``ch``) moves by ``v`` crop pixels."""
-    dst = np.array([[0, 0], [cw - 1, 0], [cw - 1, ch - 1], [0, ch - 1]], np.float64)
-    M = cv2.getPerspectiveTransform(dst.astype(np.float32), np.asarray(quad, np.float32))
-    return cv2.perspectiveTransform((dst + v).reshape(-1, 1, 2), M).reshape(4, 2)
-
-
 def _card_sized(q: np.ndarray, card_px: tuple[float, float]) -> np.ndarray:
     """``q`` (ordered float[4, 2] px, side 0 short) resized about its centre to ``card_px`` (short, long) px along
     its own axes."""
@@ -578,7 +547,7 @@ def _with_centred(deck: DeckProfile, frame: np.ndarray, quad: np.ndarray, mirror
     v = matched_shift(deck, look, s[0], s[3])
     if mirrored:
         v = v * np.array([-1.0, 1.0])
-    return [quad, _shift_quad(quad, v, cw, ch)] if np.abs(v).max() >= 1.0 else [quad]
+    return [quad, shift_quad(quad, v, cw, ch)] if np.abs(v).max() >= 1.0 else [quad]
 
 
 def _best_outline(deck: DeckProfile, frame: np.ndarray, cands: list[np.ndarray], first: tuple, best: tuple,
@@ -654,46 +623,6 @@ def _on_any(quad: np.ndarray, cards: list[np.ndarray]) -> bool:
     return any(float(np.linalg.norm(q.mean(axis=0) - c)) < 0.5 * short for q in cards)
 
 
-def _centred(deck: DeckProfile, frame: np.ndarray, quad: np.ndarray, crop: np.ndarray, score: tuple, gain: float,
-             mirrored: bool, crop_wh: tuple[int, int]) -> tuple[tuple, np.ndarray, np.ndarray] | None:
-    """(score, quad, crop) of ``quad`` (float[4, 2] frame px) moved by :func:`matched_shift` of the card its crop
-    (``crop``, as read; ``score`` its :meth:`vision.deck.DeckProfile.score`) reads, when that moves it by a crop
-    pixel or more and the moved crop reads the same card closer by at least ``gain``; else None."""
-    return _centred_many(deck, frame, [quad], [crop], [score], gain, mirrored, crop_wh)[0]
-
-
-def _centred_many(deck: DeckProfile, frame: np.ndarray, quads: list[np.ndarray], crops: list[np.ndarray],
-                  scores: list[tuple], gain: float, mirrored: bool, crop_wh: tuple[int, int],
-                  steps: int = 1) -> list[tuple[tuple, np.ndarray, np.ndarray] | None]:
-    """:func:`_centred` of each card, the moved crops scored together (:meth:`vision.deck.DeckProfile.score_many`).
-    ``steps``: each quad is moved up to this many times, each time by :func:`matched_shift` of its last crop (a
-    shift reaches ``struct_shift`` cells of the maps: a card further off is centred step by step) while that moves
-    it by a crop pixel or more (0: never moved: None each); only the last crop is scored."""
-    cw, ch = crop_wh
-    moved: list[tuple[int, np.ndarray, np.ndarray]] = []
-    for i, (quad, crop, score) in enumerate(zip(quads, crops, scores, strict=True)):
-        nq = nc = None
-        for _ in range(steps):
-            look = cv2.flip(crop, 1) if mirrored else crop
-            v = matched_shift(deck, look, score[0], score[3])
-            if mirrored:
-                v = v * np.array([-1.0, 1.0])
-            if np.abs(v).max() < 1.0:
-                break
-            quad = nq = _shift_quad(quad, v, cw, ch)
-            crop = nc = rectify(frame, nq, cw, ch)
-        if nq is not None:
-            moved.append((i, nq, nc))
-    out: list[tuple[tuple, np.ndarray, np.ndarray] | None] = [None] * len(quads)
-    if not moved:
-        return out
-    got = deck.score_many([cv2.flip(nc, 1) if mirrored else nc for _, _, nc in moved])
-    for (i, nq, nc), s in zip(moved, got, strict=True):
-        if s[0] == scores[i][0] and s[1] <= scores[i][1] - gain:
-            out[i] = (s, nq, nc)
-    return out
-
-
 def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.ndarray], crops: list[np.ndarray],
                            scores: list[tuple[str, float, float, int]], mirrored: bool,
                            cfg: RefineConfig | None = None, view: SearchView | None = None,
@@ -757,7 +686,7 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
     # an outline a few pixels off its card, centred on the card its crop reads, may read surely: no search of its
     # edges then
     near = [k for k in weak if first[k].distance <= cfg.early_within * deck.config.unknown_distance]
-    early = dict(zip(near, _centred_many(deck, frame, [quads[k] for k in near], [crops[k] for k in near],
+    early = dict(zip(near, centred_many(deck, frame, [quads[k] for k in near], [crops[k] for k in near],
                                          [scores[k] for k in near], cfg.min_gain, mirrored, (cw, ch),
                                          cfg.centre_steps), strict=True))
     for k in weak:
@@ -787,7 +716,7 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
         if not cands:
             continue
         # centre the outline (new or original) on the card as its best reference sees it
-        c = _centred(deck, frame, quads[k], crops[k], best, 0.0 if best is not scores[k] else cfg.min_gain,
+        c = centred(deck, frame, quads[k], crops[k], best, 0.0 if best is not scores[k] else cfg.min_gain,
                      mirrored, (cw, ch))
         if c is not None:
             best, quads[k], crops[k] = c
