@@ -479,7 +479,8 @@ def fitted_light_alone(f: np.ndarray, cells: tuple[int, int], q: float) -> tuple
 
 def test_the_light_fields_of_many_crops_fitted_together_are_each_crops_own_fit():
     # crops lit from different sides, with dark artwork over some cells (left out of the fit) and one blank: the
-    # fields fitted for all crops at once are each crop's fit written out alone (float rounding apart)
+    # fields fitted for all crops at once are each crop's fit written out alone (float rounding apart) and, to the
+    # last bit, the field of each crop fitted alone
     from vision.card_features import _light_factors
     rng = np.random.default_rng(11)
     crops = []
@@ -497,6 +498,9 @@ def test_the_light_fields_of_many_crops_fitted_together_are_each_crops_own_fit()
         want_y, want_x = fitted_light_alone(f, (4, 6), 85.0)
         np.testing.assert_allclose(inv_y[k], want_y, rtol=1e-5)
         np.testing.assert_allclose(inv_x[k], want_x, rtol=1e-5)
+        # a crop alone is fitted in scalar steps: the same numbers to the last bit
+        alone_y, alone_x = _light_factors(f[None], (4, 6), 85.0)
+        assert np.array_equal(alone_y[0], inv_y[k]) and np.array_equal(alone_x[0], inv_x[k])
 
 
 def test_the_shifts_of_many_crops_found_together_are_each_crops_own():

@@ -176,9 +176,43 @@ def _light_factors(f: np.ndarray, cells: tuple[int, int],
     A, outer = _plane_design(nx, ny)
     yy, xx = _unit_coords(h), _unit_coords(w)
     logv = np.log(np.maximum(vals.reshape(n, -1, 3), 4.0))                       # [n, cells, 3]
-    # the cells kept are decided on the channels' mean (the fit is linear: the mean channel's plane is the mean of
-    # the channels' planes), then the three channels are fitted once on them; every crop's fit at once, a crop
-    # whose kept cells no longer change (or would be fewer than 4) keeps its last fit
+    # a few crops: each fitted on its own in scalar steps; many: every crop's fit at once (the same numbers; numpy's
+    # steps over arrays of a few crops cost more than the arithmetic)
+    coef = np.stack([_plane_fit(x, A, outer) for x in logv]) if n < 4 else _plane_fits(logv, A, outer)
+    # separable: exp(-bx) * exp(-cy)
+    inv_x = np.exp(-xx[None] * coef[:, 1][:, None, :].astype(np.float32)).astype(np.float32)   # [n, w, 3]
+    inv_y = np.exp(-yy[None] * coef[:, 2][:, None, :].astype(np.float32)).astype(np.float32)   # [n, h, 3]
+    return inv_y, inv_x
+
+
+def _plane_fit(logv: np.ndarray, A: np.ndarray, outer: np.ndarray) -> np.ndarray:
+    """float64[3 params, 3 channels]: the planes (1, x, y) of one crop's cells' log paper levels ``logv`` float64[cells,
+    3] (``A``, ``outer``: :func:`_plane_design`), the cells kept decided on the channels' mean (the fit is linear: the
+    mean channel's plane is the mean of the channels' planes): refitted without the cells darker than the plane by more
+    than twice the residual spread, at most 3 fits, until the cells kept no longer change (or would be fewer than 4);
+    then the three channels fitted once on them."""
+    lm = logv.mean(axis=1)
+    al = A * lm[:, None]
+    keep = np.ones(len(A))
+    fitted = keep
+    for _ in range(3):
+        fitted = keep
+        # least squares by the normal equations (3 parameters, well conditioned: cell centres on a grid)
+        res = lm - A @ _solve3((keep @ outer).reshape(3, 3), keep @ al)
+        rk = res[keep > 0]
+        spread = max(math.sqrt(max(float(np.dot(rk, rk)) / len(rk) - (float(rk.sum()) / len(rk)) ** 2, 0.0)), 0.02)
+        new_keep = (res > -2.0 * spread).astype(np.float64)
+        if new_keep.sum() < 4 or np.array_equal(new_keep, keep):
+            break
+        keep = new_keep
+    kA = A * fitted[:, None]
+    return _solve3(kA.T @ A, kA.T @ logv)
+
+
+def _plane_fits(logv: np.ndarray, A: np.ndarray, outer: np.ndarray) -> np.ndarray:
+    """float64[n, 3 params, 3 channels]: :func:`_plane_fit` of each of n crops' ``logv`` float64[n, cells, 3], every
+    crop's fit at once (a crop whose cells kept no longer change keeps its last fit): the same numbers."""
+    n = len(logv)
     lm = logv.mean(axis=2)                                                       # [n, cells]
     al = A[None] * lm[:, :, None]                                                # [n, cells, 3]
     keep = np.ones(lm.shape)
@@ -186,23 +220,19 @@ def _light_factors(f: np.ndarray, cells: tuple[int, int],
     going = np.ones(n, bool)
     for _ in range(3):
         fitted = np.where(going[:, None], keep, fitted)
-        # least squares by the normal equations (3 parameters, well conditioned: cell centres on a grid)
-        coef = _solve3_many((keep @ outer).reshape(n, 3, 3), np.einsum("nc,nck->nk", keep, al)[:, :, None])
+        coef = _solve3_many((keep @ outer).reshape(n, 3, 3), (keep[:, None, :] @ al).transpose(0, 2, 1))
         res = lm - (A @ coef)[:, :, 0]                                           # [n, cells]
         cnt = keep.sum(axis=1)
-        mean = (res * keep).sum(axis=1) / cnt
-        spread = np.maximum(np.sqrt(np.maximum((res * res * keep).sum(axis=1) / cnt - mean * mean, 0.0)), 0.02)
+        rk = res * keep
+        mean = rk.sum(axis=1) / cnt
+        spread = np.maximum(np.sqrt(np.maximum((rk * res).sum(axis=1) / cnt - mean * mean, 0.0)), 0.02)
         new_keep = (res > -2.0 * spread[:, None]).astype(np.float64)
         going &= (new_keep.sum(axis=1) >= 4) & (new_keep != keep).any(axis=1)
         if not going.any():
             break
         keep = np.where(going[:, None], new_keep, keep)
     kA = A[None] * fitted[:, :, None]                                            # [n, cells, 3]
-    coef = _solve3_many(kA.transpose(0, 2, 1) @ A, kA.transpose(0, 2, 1) @ logv)  # [n, 3 params, 3 channels]
-    # separable: exp(-bx) * exp(-cy)
-    inv_x = np.exp(-xx[None] * coef[:, 1][:, None, :].astype(np.float32)).astype(np.float32)   # [n, w, 3]
-    inv_y = np.exp(-yy[None] * coef[:, 2][:, None, :].astype(np.float32)).astype(np.float32)   # [n, h, 3]
-    return inv_y, inv_x
+    return _solve3_many(kA.transpose(0, 2, 1) @ A, kA.transpose(0, 2, 1) @ logv)
 
 
 _COORD_CACHE: dict[int, np.ndarray] = {}
@@ -228,14 +258,16 @@ def _solve3(G: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _solve3_many(G: np.ndarray, b: np.ndarray) -> np.ndarray:
     """x[n, 3, k] with ``G[i] @ x[i] = b[i]`` for n symmetric positive definite float64[3, 3] matrices ``G``
-    [n, 3, 3] and b float64[n, 3, k], by the adjugate (:func:`_solve3` of each)."""
-    a, b_, c = G[:, 0, 0], G[:, 0, 1], G[:, 0, 2]
-    e, f, i = G[:, 1, 1], G[:, 1, 2], G[:, 2, 2]
+    [n, 3, 3] and b float64[n, 3, k], by the adjugate (:func:`_solve3` of each: the same numbers)."""
+    n = len(G)
+    a, b_, c, _, e, f, _, _, i = G.reshape(n, 9).T
     A_, B_, C_ = e * i - f * f, c * f - b_ * i, b_ * f - c * e
     det = a * A_ + b_ * B_ + c * C_
-    inv = np.stack([A_, B_, C_, B_, a * i - c * c, b_ * c - a * f, C_, b_ * c - a * f, a * e - b_ * b_],
-                   axis=1).reshape(-1, 3, 3) / det[:, None, None]
-    return inv @ b
+    inv = np.empty((9, n))
+    inv[0], inv[1], inv[2], inv[3], inv[4] = A_, B_, C_, B_, a * i - c * c
+    inv[5], inv[6], inv[7], inv[8] = b_ * c - a * f, C_, b_ * c - a * f, a * e - b_ * b_
+    inv /= det
+    return inv.T.reshape(n, 3, 3) @ b
 
 
 _DESIGN_CACHE: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}

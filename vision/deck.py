@@ -237,16 +237,19 @@ class DeckProfile:
                 break
             tried = (p, p + 2)
             fs = self.turn_features_many([crops[k] for k in pending], tried)
-            rest = []
+            rest, alone = [], []
             for k, f, (D, hel) in zip(pending, fs, self._coarse_many(fs, tried=tried), strict=True):
                 feats[(k, p)] = f
                 # the centred distances decide (the shifts only lower them): a tile kept is searched at one parity
                 if self._best_two(D + np.asarray(self._amp_term(f[0][2]), np.float32).reshape(-1, 1))[2] \
                         <= cfg.parity_alone:
-                    out[k] = (self._fine(D, hel, f, tried), np.array(tried))
-                    kept[p] += 1
+                    alone.append((k, (D, hel), f))
                 else:
                     rest.append(k)
+            for (k, _, _), D in zip(alone, self._fine_many([a[1] for a in alone], [a[2] for a in alone], tried),
+                                    strict=True):
+                out[k] = (D, np.array(tried))
+            kept[p] += len(alone)
             pending = rest
         if pending:   # every turn: the features of both parities in the order of turns_to_try (0, 1, 2, 3)
             both = [[feats[(k, 0)][0], feats[(k, 1)][0], feats[(k, 0)][1], feats[(k, 1)][1]] for k in pending]
@@ -273,36 +276,37 @@ class DeckProfile:
         T = len(feats[0]) if feats else 0
         tried = tuple(range(T)) if tried is None or len(tried) != T else tuple(tried)
         half = [tried.index(t - 2) if t - 2 in tried else -1 for t in tried]     # the entry a half turn reads
-        qns, hels = [], []
+        # every crop's own passes normalised and compared by colour at once (the same numbers: row by row)
+        own = [(big, h) for f in feats for i, (big, h, _) in enumerate(f) if half[i] < 0]
+        norm_all = normalise_maps(np.stack([inner_maps(big, sc) for big, _ in own])) if own else None
+        hel_all = (np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(np.stack([h for _, h in own])[:, None, :]
+                                                             * self.colour[None]).sum(axis=2))) if own else None)
+        qns, hels, j = [], [], 0
         for f in feats:
             qn: list[np.ndarray] = []
             hl: list[np.ndarray] = []
-            for i, (big, h, _) in enumerate(f):
+            for i in range(len(f)):
                 if half[i] >= 0:
                     qn.append(qn[half[i]][:, ::-1])
                     hl.append(hl[half[i]])
                     continue
-                qn.append(normalise_maps(inner_maps(big, sc)))
-                hl.append(np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(h[None, :] * self.colour).sum(axis=1))))
+                qn.append(norm_all[j])
+                hl.append(hel_all[j])
+                j += 1
             qns.append(np.stack(qn))                                                                # [T, C, K]
             hels.append(np.stack(hl, axis=1))                                                       # [N, T]
         nccs = self.search().coarse_many(qns, [cfg.colour_weight * h for h in hels], exact_all)     # [N, T]
         return [(((1.0 - ncc) + cfg.colour_weight * hel).astype(np.float32), hel)
                 for ncc, hel in zip(nccs, hels, strict=True)]
 
-    def _fine(self, D: np.ndarray, hel: np.ndarray, feats: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]],
-              tried: tuple[int, ...] | None = None) -> np.ndarray:
-        """float32[N_refs, T]: the coarse distances ``D`` of one crop (changed in place) with its ``shortlist``
-        closest pairs scored at every shift (:meth:`DeckSearch.fine_ncc`; for cards only those within ``fine_within``
-        of the closest), plus the amplitude term. ``tried``: the quarter turns of ``feats`` and of D's columns
-        (default :meth:`turns_to_try`)."""
-        return self._fine_many([(D, hel)], [feats], tried)[0]
-
     def _fine_many(self, coarse: list[tuple[np.ndarray, np.ndarray]],
                    feats: list[list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]],
                    tried: tuple[int, ...] | None = None) -> list[np.ndarray]:
-        """:meth:`_fine` of each crop (its (D, hel) of :meth:`_coarse_many` and its :meth:`turn_features`), the
-        shortlists of all crops searched together (:meth:`DeckSearch.fine_ncc_many`)."""
+        """Per crop, float32[N_refs, T]: its coarse distances D (``coarse``: (D, hel) of :meth:`_coarse_many`; D is
+        changed in place) with its ``shortlist`` closest pairs scored at every shift (for cards only those within
+        ``fine_within`` of the closest), plus the amplitude term; ``feats``: each crop's :meth:`turn_features` at the
+        quarter turns ``tried`` (default :meth:`turns_to_try`), also D's columns. The shortlists of all the crops are
+        searched together (:meth:`DeckSearch.fine_ncc_many`)."""
         cfg = self.config
         tried = self.turns_to_try() if tried is None else tried
         trim = cfg.occlusion_drop if cfg.occlusion_weight > 0 else 0

@@ -169,15 +169,16 @@ class DeckSearch:
         C = self.C
         wk = self.query_weights
         Ts = [q.shape[0] for q in qns]
-        flat_q = [q.reshape(q.shape[0], -1) * wk for q in qns]                         # weights on the query
+        all_q = np.concatenate([q.reshape(q.shape[0], -1) for q in qns]) * wk           # weights on the query
+        flat_q = np.split(all_q, np.cumsum(Ts)[:-1])                                  # each crop's rows
         if exact_all or not self.pooled or self.candidates >= N * min(Ts):
-            exact = self.flat @ np.concatenate(flat_q).T
+            exact = self.flat @ all_q.T
             return [a.astype(np.float32) for a in np.split(exact, np.cumsum(Ts)[:-1], axis=1)]
-        pq = [_block_sums(q.reshape(q.shape[0], C, H, W)) for q in flat_q]
+        pq = _block_sums(all_q.reshape(-1, C, H, W))                                  # every crop's at once
         if self.rank_pool == 4:
-            pq = [_block_sums(p) for p in pq]
+            pq = _block_sums(pq)
         p2 = float(self.rank_pool * self.rank_pool)
-        est = (self.rank_index @ np.concatenate([p.reshape(p.shape[0], -1) for p in pq]).T) / p2   # [N, sum T]
+        est = (self.rank_index @ pq.reshape(len(all_q), -1).T) / p2                   # [N, sum T]
         batch = len(qns) >= self.batch_exact
         out, wanted, j = [], [], 0   # wanted: (crop, turn, its column in the queries, the references made exact)
         for k, (q, T) in enumerate(zip(flat_q, Ts, strict=True)):
@@ -196,7 +197,7 @@ class DeckSearch:
             j += T
         if wanted:   # every reference once for all, at the turns some pair of the ranking is at (a card's wrong
             # turns are mostly at none: about half the product of every crop at every turn)
-            exact = self.flat @ np.concatenate(flat_q)[[w[2] for w in wanted]].T                      # [N, columns]
+            exact = self.flat @ all_q[[w[2] for w in wanted]].T                                       # [N, columns]
             for i, (k, t, _, rows) in enumerate(wanted):
                 out[k][rows, t] = exact[rows, i]
         return out
@@ -302,10 +303,10 @@ class DeckSearch:
         Every step but the two matrix products of each (crop, base turn) is done once for all: the windows' sums
         (one summed-area table of all the crops' maps one above the other), the pooled windows, each pair's best
         estimated shifts, the windows at those shifts, the best shift's correlation and the occlusion trimming.
-        Maps whose 3 x 2 blocks are not of one size, or a deck without the 2 x 2 index, are searched crop by crop
-        (:meth:`fine_ncc`)."""
+        Maps whose 3 x 2 blocks are not of one size, a deck without the 2 x 2 index, or a single crop are searched
+        crop by crop (:meth:`fine_ncc`)."""
         W, H = self.size
-        if not queries or not (self.pooled and H % 3 == 0 and W % 2 == 0):
+        if len(queries) < 2 or not (self.pooled and H % 3 == 0 and W % 2 == 0):   # one crop: its own search is cheaper
             return [self.fine_ncc(b, s, r, t, trim) for b, r, t in queries]
         C, N, n = self.C, self.flat.shape[0], 2 * s + 1
         S = n * n
