@@ -278,7 +278,8 @@ class DeckProfile:
         half = [tried.index(t - 2) if t - 2 in tried else -1 for t in tried]     # the entry a half turn reads
         # every crop's own passes normalised and compared by colour at once (the same numbers: row by row)
         own = [(big, h) for f in feats for i, (big, h, _) in enumerate(f) if half[i] < 0]
-        norm_all = normalise_maps(np.stack([inner_maps(big, sc) for big, _ in own])) if own else None
+        norm_all = normalise_maps(np.stack([inner_maps(big, sc) for big, _ in own]) if len(own) > 1 else
+                                  inner_maps(own[0][0], sc)[None]) if own else None
         hel_all = (np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(np.stack([h for _, h in own])[:, None, :]
                                                              * self.colour[None]).sum(axis=2))) if own else None)
         qns, hels, j = [], [], 0

@@ -169,8 +169,9 @@ class DeckSearch:
         C = self.C
         wk = self.query_weights
         Ts = [q.shape[0] for q in qns]
-        all_q = np.concatenate([q.reshape(q.shape[0], -1) for q in qns]) * wk           # weights on the query
-        flat_q = np.split(all_q, np.cumsum(Ts)[:-1])                                  # each crop's rows
+        all_q = (np.concatenate([q.reshape(q.shape[0], -1) for q in qns]) if len(qns) > 1
+                 else qns[0].reshape(Ts[0], -1)) * wk                                 # weights on the query
+        flat_q = np.split(all_q, np.cumsum(Ts)[:-1]) if len(qns) > 1 else [all_q]    # each crop's rows
         if exact_all or not self.pooled or self.candidates >= N * min(Ts):
             exact = self.flat @ all_q.T
             return [a.astype(np.float32) for a in np.split(exact, np.cumsum(Ts)[:-1], axis=1)]
