@@ -564,8 +564,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except KeyboardInterrupt:  # Ctrl-C in a command other than run/demo (those stop cleanly themselves)
-        print(_("companion: interrupted; what the command had not saved yet is not saved"), file=sys.stderr)
-        return 130
+        return interrupted()
     except OSError as exc:  # a file problem no command expected (a name too long, a device gone): one line
         from companion.i18n import os_reason, say
         from companion.paths import DataFolderError
@@ -588,6 +587,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.environ.pop(DATA_DIR_ENV, None)
         else:
             os.environ[DATA_DIR_ENV] = data_folder
+
+
+def interrupted(argv: Sequence[str] | None = None) -> int:
+    """Say that a Ctrl-C stopped the command, in the command's language, and return its exit code (130). ``argv``:
+    the command line, when the Ctrl-C came before :func:`main` set its language (while the command was starting,
+    :mod:`companion.console`); None: the language already set."""
+    if argv is not None:
+        _speak_language(list(argv))
+    print(_("companion: interrupted; what the command had not saved yet is not saved"), file=sys.stderr)
+    return 130
+
+
+def _speak_language(argv: list[str]) -> list[str]:
+    """Set the language ``argv`` asks for (``--language``, else the box's) for what the command says; returns the
+    line with ``--language`` first, for the parser (:func:`command_language`)."""
+    asked, argv = command_language(argv)
+    i18n.ask_language(asked)
+    i18n.set_box_language(asked or configured_language(argv))
+    return argv
 
 
 def command_language(argv: Sequence[str]) -> tuple[str | None, list[str]]:
@@ -643,13 +661,12 @@ def _profile_name(name: str) -> bool:
 
 
 def _main(argv: Sequence[str] | None) -> int:  # noqa: C901 - the command dispatch: one flat branch per command
+    # the language first: a Ctrl-C while the commands are still being loaded is said in it too
+    argv = _speak_language(list(sys.argv[1:] if argv is None else argv))
     from companion.argparse_words import speak
     from companion.commands import box, calibrate, enroll, export, read
     from companion.commands.files import deck_path, profile_path
 
-    asked, argv = command_language(sys.argv[1:] if argv is None else argv)
-    i18n.ask_language(asked)
-    i18n.set_box_language(asked or configured_language(argv))
     speak()
     args = _parser().parse_args(argv)
     if _prints_data(args) and isinstance(sys.stdout, _FittedStream):
