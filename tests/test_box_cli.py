@@ -255,6 +255,70 @@ def test_screenshot_in_an_unwritable_folder_is_refused_at_start(tmp_path, capsys
     assert not (tmp_path / "d.sqlite3").exists()  # refused before a session was made
 
 
+SCREEN = ["--no-web", "--no-gpio", "--once", "--fast", "--windowed"]  # a touchscreen (drawn off-screen) to save
+SQLITE = b"SQLite format 3\x00" + bytes(range(256)) * 16  # what a game record starts with
+
+
+@pytest.mark.parametrize("name, there", [("shot.txt", None), ("shot", None), ("d.sqlite3", None),
+                                         ("shot.png", SQLITE), ("photo.PNG", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00")],
+                         ids=["txt", "no-suffix", "the-db", "a-record-named-png", "a-jpeg-named-png"])
+def test_screenshot_is_a_png_and_never_written_over_another_file(tmp_path, capsys, name, there):
+    # the saver picks the format from the name (shot.txt came out a Targa picture) and writes at every read: a
+    # game record or a photo given by mistake was written over with a picture of the touchscreen
+    shot = tmp_path / name
+    if there is not None:
+        shot.write_bytes(there)
+    code = main(["demo", "--db", str(tmp_path / "d.sqlite3"), *SCREEN, "--max-frames", "2", "--screenshot", str(shot)])
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"companion demo: --screenshot {shot}: ")
+    if there is None:
+        assert "give a file name ending in .png" in err[0]
+        assert list(tmp_path.iterdir()) == []  # refused before a session or a picture was made
+    else:
+        assert "a file that is not a PNG picture is already there" in err[0] and "not written over" in err[0]
+        assert shot.read_bytes() == there and sorted(tmp_path.iterdir()) == [shot]
+
+
+def test_screenshot_without_a_touchscreen_is_refused_not_silently_never_saved(tmp_path, capsys):
+    shot = tmp_path / "shot.png"
+    code = main(["demo", "--db", str(tmp_path / "d.sqlite3"), *BOX, "--max-frames", "2", "--screenshot", str(shot)])
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "leave out --no-screen" in err[0] and list(tmp_path.iterdir()) == []
+
+
+# hand-written: the refusal of a file that is not a PNG, in each language
+NOT_A_PNG = {"el": "δεν είναι εικόνα PNG", "pl": "nie jest obrazem PNG", "hu": "nem PNG-kép"}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_screenshot_over_a_game_record_is_refused_in_the_boxs_language(tmp_path, capsys, lang):
+    shot = tmp_path / "game.png"
+    shot.write_bytes(SQLITE)
+    code = main(["--language", lang, "demo", "--db", str(tmp_path / "d.sqlite3"), *SCREEN, "--screenshot", str(shot)])
+    assert code == 2
+    err = capsys.readouterr().err.strip()
+    assert NOT_A_PNG[lang] in err and "not a PNG" not in err and shot.read_bytes() == SQLITE
+
+
+def test_an_earlier_screenshot_is_written_over(tmp_path):
+    import cv2
+
+    from companion.commands.box import demo_photos
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    first = sorted(p for p in demo_photos().iterdir() if p.suffix.lower() == ".jpg")[0]
+    (photos / first.name).write_bytes(first.read_bytes())
+    shot = tmp_path / "shot.png"
+    cv2.imwrite(str(shot), np.zeros((4, 4, 3), np.uint8))  # a PNG from an earlier run
+    code = main(["demo", str(photos), "--db", str(tmp_path / "d.sqlite3"), *SCREEN, "--hold", "1.0",
+                 "--screenshot", str(shot)])
+    assert code == 0
+    assert cv2.imread(str(shot)).shape[:2] == (480, 800)  # the touchscreen, 800 x 480
+
+
 def test_screenshot_that_fails_mid_run_is_one_log_line_and_the_box_goes_on(tmp_path, monkeypatch, caplog):
     import pygame
 

@@ -394,6 +394,43 @@ def test_command_line_usage_errors(tmp_path, capsys):
     assert "--keep goes with --guided" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("shot", ["folder", "shot.txt", "record.png"])
+def test_guided_screenshot_that_cannot_be_saved_is_refused_before_anything_is_made(tmp_path, monkeypatch, capsys,
+                                                                                    shot):
+    # a folder given as --screenshot stopped the walk at its first screen with pygame's traceback
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "record.png").write_bytes(b"SQLite format 3\x00")
+    code = main(["enroll", "roll-dice", "--guided", "--windowed", "--no-gpio", "--source", str(tmp_path / "none"),
+                 "--screenshot", str(tmp_path / shot)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and err[0].startswith(f"companion enroll roll-dice: --screenshot {tmp_path}")
+    assert not (tmp_path / "data" / "enrollment").exists()  # no photo folder made, no camera opened
+    assert (tmp_path / "record.png").read_bytes() == b"SQLite format 3\x00"
+
+
+def test_guided_screenshot_that_fails_mid_way_is_one_log_line_and_the_walk_goes_on(enrolled, tmp_path, monkeypatch,
+                                                                                    capsys, caplog):
+    import logging
+
+    root, _ = enrolled
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+
+    def fail(self, path):
+        raise pygame.error(f"Couldn't open {path}")
+
+    monkeypatch.setattr(TouchScreen, "save_png", fail)
+    with caplog.at_level(logging.INFO):
+        code = main(["enroll", "roll-dice", "--guided", "--windowed", "--no-gpio", "--name", "mine",
+                     "--source", str(root / "white-explore" / "photo_0.png"), "--screenshot", str(tmp_path / "s.png")])
+    assert code == 1  # stopped at the end of the terminal's input, as without --screenshot
+    failed = [r for r in caplog.records if "cannot save --screenshot" in r.getMessage()]
+    assert len(failed) == 1 and failed[0].levelno == logging.ERROR
+    assert not [r for r in caplog.records if r.exc_info]  # no traceback
+    assert "--guided --keep" in capsys.readouterr().err
+
+
 @pytest.mark.slow
 def test_command_line_resumes_from_the_terminal_and_saves_the_profile(enrolled, tmp_path, monkeypatch, capsys):
     """``--guided --no-screen --keep DIR``: every pair but White Explore is in DIR; Enter takes it, Enter

@@ -19,7 +19,7 @@ from typing import Any
 from companion import i18n
 from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
-from companion.commands.files import load_deck, load_dice_reader, unwritable_folder
+from companion.commands.files import load_deck, load_dice_reader, screenshot_problem
 from companion.config import CHOOSE
 from companion.i18n import N_, Text, _, message_of, ngettext, say, say_template
 
@@ -166,7 +166,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         )
         return EXIT_USAGE
     if args.screenshot is not None:
-        problem = unwritable_folder(args.screenshot)
+        problem = screenshot_problem(args.screenshot, no_screen=args.no_screen)
         if problem:
             print(
                 _("companion {command}: --screenshot {screenshot}: {problem}").format(

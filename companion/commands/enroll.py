@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.actions import Action
-from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK
-from companion.commands.files import dice_sets, profile_path
+from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE
+from companion.commands.files import dice_sets, profile_path, screenshot_problem
 from companion.i18n import Text, _, ngettext, plural, say, say_template
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
@@ -183,6 +183,12 @@ def cmd_enroll_guided(  # noqa: C901 - wires the guided enrollment (camera, scre
     from device import DeviceError, open_source
     from vision import VisionError
 
+    if args.screenshot is not None:  # before a photo folder is made or the camera opened
+        problem = screenshot_problem(args.screenshot, no_screen=args.no_screen)
+        if problem:
+            print(_("companion enroll roll-dice: --screenshot {screenshot}: {problem}").format(
+                screenshot=args.screenshot, problem=problem), file=sys.stderr)
+            return EXIT_USAGE
     out = args.out or profile_path(args.name)
     try:
         folder = (args.keep.expanduser() if args.keep is not None
@@ -234,19 +240,31 @@ def cmd_enroll_guided(  # noqa: C901 - wires the guided enrollment (camera, scre
         signal.SIGTERM, lambda *_: inbox.post_action(Action.QUIT, origin="signal", why="SIGTERM")
     )
 
+    screenshot_failed: list[str] = []
+
+    def save_screenshot() -> None:  # a save that fails (the disk full, the folder gone) is one log line, not a stop
+        if args.screenshot is None or screen is None:
+            return
+        from companion.commands.box import pygame_error
+
+        try:
+            screen.save_png(args.screenshot)
+        except (pygame_error(), OSError) as exc:
+            if str(exc) not in screenshot_failed:
+                screenshot_failed.append(str(exc))
+                log.error("cannot save --screenshot %s: %s; going on without it", args.screenshot, exc)
+
     def on_change(view: dict) -> None:
         if terminal is not None:
             terminal.show(view)
-        if args.screenshot is not None and screen is not None:
-            screen.save_png(args.screenshot)
+        save_screenshot()
 
     def redraw() -> None:
         if screen is not None:
             screen.render(enrollment.view())
             if pump is not None:
                 pump()
-            if args.screenshot is not None:
-                screen.save_png(args.screenshot)
+            save_screenshot()
 
     try:
         outcome = run_guided(source, enrollment, inbox, screen=screen, pump=pump, on_change=on_change)

@@ -324,6 +324,41 @@ def not_ours(path: Path, keys: Mapping[str, Any]) -> str | None:
     return _("{path} exists and was not written by this command (a database, a picture, another file?): "
              "not overwritten").format(path=path)
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+"""The first bytes of every PNG file (the PNG specification, 5.2)."""
+
+
+def screenshot_problem(path: Path, no_screen: bool = False) -> str:
+    """Why ``--screenshot PATH`` cannot be where the touchscreen is saved, "" when it can: the file is a PNG picture
+    (named ``.png``: the saver picks the format from the name, and wrote another name as a Targa picture) and is
+    written over at every read, so what lies at ``PATH`` must be a PNG already (an earlier screenshot) or nothing (a
+    session database, a photo or a device given by mistake is never written over), in a folder the box can write;
+    and there is a touchscreen to save (``no_screen``: ``--no-screen`` was given, and nothing would ever be saved).
+    """
+    if path.expanduser().is_dir():
+        return _("is a folder; give a .png file name")
+    if path.suffix.lower() != ".png":
+        return _("the touchscreen is saved as a PNG picture: give a file name ending in .png")
+    there = path.expanduser()
+    if there.exists() or there.is_symlink():
+        head = b""
+        try:  # a device or a pipe is not opened (a pipe would wait for a writer)
+            if there.is_file():
+                with there.open("rb") as f:
+                    head = f.read(len(PNG_SIGNATURE))
+        except OSError:
+            head = b""
+        if head != PNG_SIGNATURE:
+            return _("a file that is not a PNG picture is already there (a game record, a photo, a device?): it is "
+                     "not written over; give another .png file name")
+    if problem := unwritable_folder(path):
+        return problem
+    if no_screen:
+        return _("saves the touchscreen, and --no-screen has none: leave out --no-screen (without a display the "
+                 "touchscreen is drawn off-screen and saved all the same)")
+    return ""
+
+
 def unwritable_folder(path: Path) -> str:
     """Why a file cannot be written at ``path`` ("" when it can): its folder is made if missing and
     a probe file is created and removed there (``os.access`` says yes to root even in /proc)."""
