@@ -7,7 +7,8 @@ configuration file read at the box's start (``run``/``demo``).
     companion doctor [--config FILE] [--json]              the box's health, one line per check
 
 ``config show`` prints one line per setting, ``KEY = VALUE  # ORIGIN`` with ORIGIN ``default``,
-``FILE:LINE``, ``flag --port`` or ``environment VAR``. ``config check`` prints ``FILE: ok`` (exit 0) or
+``FILE:LINE``, ``flag --port`` or ``environment VAR`` (in Greek, Polish or Hungarian: said in that language, the
+file and line as they are). ``config check`` prints ``FILE: ok`` (exit 0) or
 one ``FILE:LINE: KEY: problem`` line per problem (exit 1). ``config init FILE`` writes the commented default file
 (``companion/data/config.toml``) at FILE, exit 0; a FILE already there is left as it is (exit 1). ``doctor`` prints
 ``OK|WARN|FAIL  KEY  MESSAGE`` per check (:mod:`companion.doctor`) and exits 0 when none FAILs, else 1.
@@ -36,7 +37,7 @@ from companion.config import (
     toml_value,
     user_config_path,
 )
-from companion.i18n import _, asked_language, localize, message_of, say
+from companion.i18n import _, asked_language, localize, message_of, pgettext, say
 
 __all__ = ["OWNER_COMMANDS", "add_owner_parsers", "apply_box_config", "run_owner_command",
            "use_configured_data_dir"]
@@ -126,8 +127,24 @@ def _shown(config: Config, key: str) -> tuple[str, str]:
 
         from companion.paths import APP_NAME
 
-        origin += f" (the user's data directory: {platformdirs.user_data_dir(APP_NAME)})"
-    return f"{key} = {toml_value(raw)}", origin
+        return f"{key} = {toml_value(raw)}", _origin_said(origin) + _(" (the user's data directory: {path})").format(
+            path=platformdirs.user_data_dir(APP_NAME))
+    return f"{key} = {toml_value(raw)}", _origin_said(origin)
+
+
+def _origin_said(origin: str) -> str:
+    """Where a setting came from (:attr:`companion.config.Value.origin`: ``default``, ``PATH:LINE``, ``flag --port``,
+    ``environment VAR``, ``the settings screen (PATH)``) in the command's language; ``PATH:LINE`` as it is."""
+    kind, _space, rest = origin.partition(" ")
+    if origin == "default":
+        return pgettext("where a setting's value comes from, in `companion config show`", "default")
+    if kind == "flag":
+        return _("flag {flag}").format(flag=rest)
+    if kind == "environment":
+        return _("environment {variable}").format(variable=rest)
+    if origin.startswith("the settings screen (") and origin.endswith(")"):
+        return _("the settings screen ({path})").format(path=origin.removeprefix("the settings screen (")[:-1])
+    return origin
 
 
 def cmd_config_show(args: argparse.Namespace) -> int:

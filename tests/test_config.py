@@ -249,6 +249,28 @@ def test_config_show_prints_every_setting_and_where_it_came_from(tmp_path, monke
     assert main(["config", "show", "--port", "http"]) == 2
 
 
+# hand-written: where a setting came from, in each language (default, a flag, the environment)
+ORIGINS = {"el": ("προεπιλογή", "επιλογή --port", "περιβάλλον TABLETOP_DATA_DIR"),
+           "pl": ("domyślne", "opcja --port", "zmienna środowiskowa TABLETOP_DATA_DIR"),
+           "hu": ("alapértelmezett", "kapcsoló: --port", "környezeti változó: TABLETOP_DATA_DIR")}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_config_show_says_where_each_setting_came_from_in_the_commands_language(tmp_path, monkeypatch, capsys, lang):
+    # the header and the problems were translated, each setting's origin was English ("# default")
+    path = write(tmp_path, 'version = 1\n[web]\nhost = "127.0.0.1"\n')
+    monkeypatch.setenv("TABLETOP_CONFIG", str(path))
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
+    assert main(["--language", lang, "config", "show", "--port", "9000"]) == 0
+    lines = {line.split(" = ")[0]: line for line in capsys.readouterr().out.splitlines()[1:]}
+    default, flag, environment = ORIGINS[lang]
+    assert lines["gpio.led_pin"].endswith(f"# {default}")
+    assert lines["web.port"].endswith(f"# {flag}")
+    assert lines["box.data_dir"].endswith(f"# {environment}")
+    assert lines["web.host"].endswith(f"# {path}:3")  # a file and its line as they are
+    assert not [line for line in lines.values() if line.endswith(("# default", "# flag --port"))]
+
+
 def test_config_check_exit_codes_and_lines(tmp_path, capsys):
     good = write(tmp_path, "version = 1\n[web]\nport = 8081\n", "good.toml")
     assert main(["config", "check", str(good)]) == 0
