@@ -678,7 +678,7 @@ def test_ctrl_c_stops_the_box_after_its_pass_and_keeps_what_it_recorded(tmp_path
         assert session.events >= recorded >= 1  # every roll the box said it recorded is in the record
 
 
-def test_a_double_ctrl_c_is_one_ask_and_an_insisting_one_stops_at_once():
+def test_a_double_ctrl_c_is_one_ask_and_an_insisting_one_stops_at_once(caplog):
     """The box's Ctrl-C while the loop turns (``_stop_on_interrupt``): the first asks the loop to stop after its
     pass; a second within 2 s (a double press) asks the same, so the record is closed whole; one later, with the
     loop still turning (a pass that does not end), raises KeyboardInterrupt."""
@@ -693,7 +693,10 @@ def test_a_double_ctrl_c_is_one_ask_and_an_insisting_one_stops_at_once():
     now = [100.0]
     loop = Loop()
     handler = _stop_on_interrupt(loop, clock=lambda: now[0])
-    handler(signal.SIGINT, None)
+    with caplog.at_level(logging.INFO, logger="companion"):
+        handler(signal.SIGINT, None)
+    # the line says when another press stops at once: after the 2 s, not within them (a double press is one ask)
+    assert "stopping: Ctrl-C (press it again after 2 s to stop at once)" in caplog.messages
     now[0] += 0.2
     handler(signal.SIGINT, None)
     assert loop.asks == 2

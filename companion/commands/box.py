@@ -447,7 +447,7 @@ def _stop_on_interrupt(loop: Any, clock: Callable[[], float] = time.monotonic,
             raise KeyboardInterrupt
         if not asked:
             asked.append(clock())
-            log.info("stopping: Ctrl-C (again in %.0f s to stop at once)", insist_s)
+            log.info("stopping: Ctrl-C (press it again after %.0f s to stop at once)", insist_s)
         loop.stop()
 
     return handler
