@@ -177,6 +177,54 @@ def test_a_rerolled_roll_die_is_read_and_the_other_dice_kept(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("seed", [9, 11])
+def test_a_reroll_read_cuts_no_top_face_of_a_kept_die_and_reads_as_a_full_read(tmp_path, seed, monkeypatch):
+    # one die re-rolled on a generated Roll table: the window round the change holds dice beside it that did not move
+    # (kept as the last read had them); their candidates get no top face (none is centred on a kept die), and
+    # the dice the window reads are those a full read of the frame after the change reads there
+    import vision.roll_dice.reader as reader_mod
+
+    folder = tmp_path / "enroll"
+    synth.write_enrollment(folder, synth.ALL_FACES_BY_COLOUR, seed=3, symbol_set="A", dice_per_photo=3,
+                           config=synth.ENROLL_CONFIG)
+    reader = RollDiceAdapter(RollDiceReader(build_profile(folder)))
+    table = full_table("roll", TILES, 4, (1280, 720))
+    first = table.render(frame_seed=0)
+    before = reader.read(first)
+    pieces, _, _ = reroll(table, table.pieces, seed)
+    after = table.render(pieces, frame_seed=1)
+    boxes = change_boxes(first, after)
+    kept = [d for d in before.dice if not touches(tuple(d.box), boxes)]
+    cut: list[np.ndarray] = []
+    extract = reader_mod.extract_tops
+
+    def extract_seen(frame, cands, cfg):
+        cut.append(cands.rects.copy())
+        return extract(frame, cands, cfg)
+
+    monkeypatch.setattr(reader_mod, "extract_tops", extract_seen)
+    got = read_changes(reader, after, before, boxes)
+    wins = windows(boxes, 1.5 * float(np.median([max(d.box[2:]) for d in before.dice])), after.shape)
+    assert len(cut) == len(wins) and sum(map(len, cut))
+
+    def on_kept(x: float, y: float) -> bool:   # in the middle half of a kept die's box, each way
+        return any(abs(x - b[0] - b[2] / 2) <= b[2] / 4 and abs(y - b[1] - b[3] / 2) <= b[3] / 4
+                   for b in (d.box for d in kept))
+
+    in_windows = [d for d in kept for w in wins if w[0] <= d.box[0] + d.box[2] / 2 <= w[0] + w[2]
+                  and w[1] <= d.box[1] + d.box[3] / 2 <= w[1] + w[3]]
+    assert in_windows, "the windows hold dice that did not move"
+    assert not [r for rects, w in zip(cut, wins, strict=True) for r in rects if on_kept(r[0] + w[0], r[1] + w[1])]
+    monkeypatch.undo()
+    full = reader.read(after)
+    near = [d for d in full.dice if any(touches(tuple(d.box), [b]) for b in boxes)]
+    assert near
+    for d in near:
+        assert [(e.colour, e.face) for e in got.dice if np.abs(np.subtract(e.box, d.box)).max() <= 3] == \
+            [(d.colour, d.face)], d
+
+
+@pytest.mark.slow
 def test_a_roll_window_under_the_full_reads_light_reads_what_the_full_read_reads_there(tmp_path):
     # A generated Roll table: a window around a few dice, read under the light the full read measured on all
     # the table's dice, gives those dice the full read's colours and faces; a change read keeps that light.

@@ -136,10 +136,11 @@ def _score(frame: np.ndarray, box: tuple[int, int, int, int], corners: np.ndarra
     on = np.zeros((y1 - y0, x1 - x0), np.uint8)                  # the window's pixels on the card
     cv2.fillConvexPoly(on, np.round(corners - (x0, y0)).astype(np.int32), 1)
     on = cv2.erode(on, np.ones((3, 3), np.uint8))                # the card's edge blends with the table
-    if float(on.mean()) < cfg.min_on_card or int(on.sum()) < MIN_PIXELS:
+    count = cv2.countNonZero(on)
+    if count < cfg.min_on_card * on.size or count < MIN_PIXELS:
         return None                                              # judged before the art is warped for it
-    T = np.array([[1, 0, -gx0], [0, 1, -gy0], [0, 0, 1]], np.float64)
-    M = T @ H
+    whole = count == on.size
+    M = H - np.outer((gx0, gy0, 0.0), H[2])                     # H, then the window's origin moved to (0, 0)
     ref = cv2.warpPerspective(art, M, (gx1 - gx0, gy1 - gy0), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     win = frame[y0:y1, x0:x1].astype(np.float32)
@@ -148,35 +149,42 @@ def _score(frame: np.ndarray, box: tuple[int, int, int, int], corners: np.ndarra
         ref = cv2.GaussianBlur(ref, (0, 0), cfg.blur_sigma)
     # the best shift on the grey level, then each channel there (a window all on the card needs no mask)
     grey_ref, grey_win = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY), cv2.cvtColor(win, cv2.COLOR_BGR2GRAY)
-    whole = bool(on.all())
     scores = (cv2.matchTemplate(grey_ref, grey_win, cv2.TM_CCOEFF_NORMED) if whole
               else cv2.matchTemplate(grey_ref, grey_win, cv2.TM_CCOEFF_NORMED, mask=on.astype(np.float32)))
     scores[~np.isfinite(scores)] = -1.0
     dx, dy = cv2.minMaxLoc(scores)[3]
-    r = ref[dy:dy + (y1 - y0), dx:dx + (x1 - x0)]
-    r, f = (r.reshape(-1, 3), win.reshape(-1, 3)) if whole else (r[on > 0], win[on > 0])   # float[K, 3]
-    r = r - r.mean(axis=0)
-    f = f - f.mean(axis=0)
-    r_sd = np.sqrt((r * r).mean(axis=0))
-    f_sd = np.sqrt((f * f).mean(axis=0))
+    r = np.ascontiguousarray(ref[dy:dy + (y1 - y0), dx:dx + (x1 - x0)])
+    mask = None if whole else on
+    # per channel (float64 sums): the means, standard deviations and the mean product over the window's pixels
+    r_mean, r_sd = (v.reshape(-1)[:3] for v in cv2.meanStdDev(r, mask=mask))
+    f_mean, f_sd = (v.reshape(-1)[:3] for v in cv2.meanStdDev(win, mask=mask))
     if float(r_sd.max()) < cfg.min_contrast:
         return 0.0
-    ncc = (r * f).mean(axis=0) / np.maximum(r_sd * f_sd, 1e-6)
+    rf = np.asarray(cv2.mean(cv2.multiply(r, win), mask=mask)[:3])
+    ncc = (rf - r_mean * f_mean) / np.maximum(r_sd * f_sd, 1e-6)
     return float((ncc * r_sd).sum() / r_sd.sum())
 
 
-def _card_under(centre: tuple[float, float], quads: Sequence[tuple[Any, np.ndarray, np.ndarray]]) -> Any | None:
-    """The first card of ``quads`` (:func:`_quads_with_art`) whose quad holds ``centre`` (frame px), or None."""
-    x, y = np.float32(centre[0]), np.float32(centre[1])          # as pointPolygonTest takes the point
-    for c, quad, (x0, y0, x1, y1) in quads:
-        if x0 <= x <= x1 and y0 <= y <= y1 and cv2.pointPolygonTest(quad, centre, False) >= 0:
-            return c
-    return None
+def _cards_under(centres: np.ndarray, quads: Sequence[tuple[Any, np.ndarray, np.ndarray]]) -> list[Any | None]:
+    """Per centre of ``centres`` (float[N, 2] frame px), the first card of ``quads`` (:func:`_quads_with_art`) whose
+    quad holds it, or None: the quads' bounding boxes screen all the centres at once, the quads whose box holds a
+    centre are tested in order."""
+    pts = np.asarray(centres, np.float32).reshape(-1, 2)          # as pointPolygonTest takes the points
+    if not quads or not len(pts):
+        return [None] * len(pts)
+    box = np.stack([b for _, _, b in quads])                     # float32[Q, 4]
+    near = ((box[None, :, 0] <= pts[:, None, 0]) & (pts[:, None, 0] <= box[None, :, 2])
+            & (box[None, :, 1] <= pts[:, None, 1]) & (pts[:, None, 1] <= box[None, :, 3]))   # bool[N, Q]
+    out: list[Any | None] = [None] * len(pts)
+    for i, j in zip(*np.nonzero(near), strict=True):
+        if out[i] is None and cv2.pointPolygonTest(quads[j][1], (float(pts[i, 0]), float(pts[i, 1])), False) >= 0:
+            out[i] = quads[j][0]
+    return out
 
 
 def _quads_with_art(cards: Sequence[Any], art: Mapping[str, np.ndarray]) -> list[tuple[Any, np.ndarray, np.ndarray]]:
     """Per identified card with art, in order: (the card, its corners as float32[4, 1, 2] frame px, their bounding
-    box float32[4] (x0, y0, x1, y1)): what :func:`_card_under` tests, made once for many boxes (a point off the box
+    box float32[4] (x0, y0, x1, y1)): what :func:`_cards_under` tests, made once for many boxes (a point off the box
     is off the quad)."""
     out = []
     for c in cards:
@@ -213,9 +221,8 @@ def boxes_explained_by_art(frame: np.ndarray, boxes: Sequence[tuple[float, float
     out = []
     homographies: dict[int, np.ndarray | None] = {}              # per card, once
     quads = _quads_with_art(cards, art) if art else []
-    for box in boxes:
-        x, y, w, h = box
-        card = _card_under((float(x + w / 2), float(y + h / 2)), quads)
+    centres = [(float(x + w / 2), float(y + h / 2)) for x, y, w, h in boxes]
+    for box, card in zip(boxes, _cards_under(np.asarray(centres, np.float64).reshape(-1, 2), quads), strict=True):
         score = None
         if card is not None:
             if id(card) not in homographies:

@@ -7,16 +7,17 @@ changed):
 
 * ``"tiles_first"`` (the default): each card read's first look first (:meth:`vision.readers.CardsAdapter.read_first`:
   the detector's first look finds a tile whether dice lie on it or not, and it is identified), then the dice read told
-  the tiles found (:func:`dice_reader_with`): a top face the printed art of the identified tile under it explains is
-  dropped before the face match (a die on a tile covers its print, so its window does not correlate with the art, and
-  it is read), so the 20-25 faces a full Roll table's tile art shows cost no face match, second look, pattern,
-  surface or outline test; then each card read's second look where it would run told of the sure dice (as in
-  ``"explained"``; it then reads the card read again, told of them), else the first look's read stands: it is the
-  read ``"explained"`` gives told of the same dice. A card read with no first look to give (``first``: a read of the
-  changes, a reader without ``read_first``) reads after the dice, told of them, as in ``"explained"``. The dice read
-  is ``"explained"``'s but for the art faces dropped before its face match instead of after it: the dice whose box
-  the art explains are dropped either way, the other dice are read alike (their confidences may move a little: the
-  light and the size evidence are measured without the art faces).
+  the tiles found (:func:`dice_reader_with`): a candidate (and a top face cut from one) the printed art of the
+  identified tile under it explains is dropped before its top face is cut (a die on a tile covers its print, so its
+  window does not correlate with the art, and it is read), so the 20-25 faces a full Roll table's tile art shows cost
+  no top face, size fit, ink map, face match, second look, pattern, surface or outline test; then each card read's
+  second look where it would run told of the sure dice (as in ``"explained"``; it then reads the card read again,
+  told of them), else the first look's read stands: it is the read ``"explained"`` gives told of the same dice. A card
+  read with no first look to give (``first``: a read of the changes, a reader without ``read_first``) reads after the
+  dice, told of them, as in ``"explained"``. The dice read is ``"explained"``'s but for the art faces dropped before
+  their top faces are cut instead of after the read: the dice whose box the art explains are dropped either way, the
+  other dice are read alike (their confidences may move a little, and a box by a pixel: the light, the size evidence
+  and the top faces' size model are measured without the art faces).
 * ``"explained"``: the dice first, then each card read given the dice found as polygons known to be
   no card (:class:`vision.readers.CardsAdapter`'s ``explained``; :func:`vision.card_detect.find_card_quads`): the
   card detector's second look leaves their foreground out, so the dice among the tiles make no place of it to snap

@@ -4,6 +4,7 @@ fragments merged, piles split), and 3b, the d6 CNN detector as a second candidat
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -239,13 +240,16 @@ def _unit(x: float) -> float:
 
 
 def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: RollDiceConfig,
-                    side: float | None = None, edges: np.ndarray | None = None) -> Candidates:
+                    side: float | None = None, edges: np.ndarray | None = None,
+                    keep_piles: Callable[[np.ndarray], np.ndarray] | None = None) -> Candidates:
     """Die candidates (rotated rects in frame pixels) from the raw foreground mask.
 
     Blobs (cleaned foreground) are cut at colour edges into face cores; each core is a die top face
     (a core of k dice areas, when an edge was too faint, is split by k-means). ``side``: the die's side (work px)
     to look for, None to measure it on the mask; ``edges``: :func:`edge_map` of ``work`` when already made (the
-    reader tries several sides on one frame and makes it once).
+    reader tries several sides on one frame and makes it once). ``keep_piles(rects)``: ``bool[P]``, which of the
+    cores of two dice areas or more (their minimal rects ``float[P, 5]`` frame px, asked all at once) are split into
+    candidates (the others, e.g. a tile's print the caller's art explains, give none and cost no k-means); None: all.
     """
     edges = edge_map(work, config) if edges is None else edges
     if side is None:
@@ -256,7 +260,7 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
     area0 = side * side
     pad = side * (1.0 / config.core_shrink - 1.0)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=4)
-    rects, scores = [], []
+    groups = []                                    # (seed, pixels, dice areas k) of each core kept
     for i, pts in enumerate(merge_fragments(labels, stats, side, config)):
         area = len(pts)
         if area < area0 * config.min_area_frac:
@@ -268,6 +272,15 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
             (_, _), (bw, bh), _ = cv2.minAreaRect(pts)
             if max(bw, bh) < config.pair_min_aspect * max(min(bw, bh), 1.0):
                 k = 1  # squat: one die with its side face showing, not two dice
+        groups.append((i, pts, k))
+    piles = [g for g in groups if g[2] > 1]
+    if keep_piles is not None and piles:
+        rects = np.array([_frame_rect(cv2.minAreaRect(p), scale, pad) for _, p, _ in piles], np.float64)
+        dropped = {id(g) for g, kept in zip(piles, np.asarray(keep_piles(rects), bool).reshape(-1), strict=True)
+                   if not kept}
+        groups = [g for g in groups if id(g) not in dropped]
+    rects, scores = [], []
+    for i, pts, k in groups:
         for part in split_blob(pts, k, seed=i):
             if len(part) < area0 * config.min_area_frac:
                 continue
@@ -285,10 +298,17 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
             score *= _unit((config.max_area_frac * 1.5 - rel) / 0.5) if k == 1 else 1.0
             if score < config.min_die_score:
                 continue
-            rects.append([cx / scale, cy / scale, (rw + pad) / scale, (rh + pad) / scale, ang])
+            rects.append(_frame_rect(((cx, cy), (rw, rh), ang), scale, pad))
             scores.append(score)
     r = np.asarray(rects, np.float64).reshape(-1, 5)
     return Candidates(r, np.asarray(scores, np.float64), scale)
+
+
+def _frame_rect(rect: tuple, scale: float, pad: float) -> list[float]:
+    """A work-px ``cv2.minAreaRect`` ``((cx, cy), (w, h), angle)`` of a face core as a candidate's rect in frame px
+    ``[cx, cy, w, h, angle]``, its sides grown by ``pad`` work px (a core is shrunk from its face)."""
+    (cx, cy), (rw, rh), ang = rect
+    return [cx / scale, cy / scale, (rw + pad) / scale, (rh + pad) / scale, ang]
 
 
 def add_cnn_candidates(frame: np.ndarray, cands: Candidates, net: _d6.Model | None,

@@ -77,6 +77,10 @@ class Candidates:
     scores: np.ndarray
     work_scale: float
 
+    def take(self, index: np.ndarray) -> Candidates:
+        """The candidates at ``index`` (``int[K]``), in that order."""
+        return Candidates(self.rects[index], self.scores[index], self.work_scale)
+
 
 @dataclass(frozen=True)
 class TopFaces:

@@ -56,14 +56,18 @@ def _cnn_boxes(frame: np.ndarray, net: Model | None, config: RollDiceConfig) -> 
 
 def _tops_at(frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
              found: _d6.Candidates | None, config: RollDiceConfig, timings: dict, net: Model | None,
-             side: float | None) -> TopFaces:
+             side: float | None, keep: _Kept | None = None) -> TopFaces:
     """Stages 3-5 from the foreground ``fg`` (work image, mask, scale), its colour edges ``edges``
     (:func:`vision.roll_dice.candidates.edge_map`) and the CNN's boxes ``found``, looking for dice of ``side`` work
-    px (None: measured on the mask)."""
+    px (None: measured on the mask). ``keep``: which piles are split (:meth:`_Kept.piles`) and which candidates go on
+    to the top-face stage (:meth:`_Kept.candidates`; None: all); the others cost no k-means and no top face."""
     stage = functools.partial(timed_stage, timings)
     work, mask, scale = fg
-    cands = stage("candidates", find_candidates, work, mask, scale, config, side, edges)
+    cands = stage("candidates", find_candidates, work, mask, scale, config, side, edges,
+                  None if keep is None else keep.piles)
     cands = stage("cnn", add_cnn_candidates, frame, cands, net, config, found)
+    if keep is not None and len(cands.rects):
+        cands = cands.take(np.flatnonzero(keep.candidates(cands.rects)))
     tops = stage("tops", extract_tops, frame, cands, config)
     return stage("dedupe", drop_duplicates, tops, config)
 
@@ -223,8 +227,11 @@ class RollDiceReader:
 
         ``explained(boxes)``: as :meth:`read_window`'s, per ``(x, y, w, h)`` frame-px box of a top face (its rotated
         rect's bounding box), whether something the caller knows explains it (the printed art of an identified tile
-        under it, :func:`vision.card_art.boxes_explained_by_art`): those are dropped before the face match at every
-        die size tried (timed as the stage ``art_tops``); None: none is.
+        under it, :func:`vision.card_art.boxes_explained_by_art`): at every die size tried, the candidates it explains
+        are dropped before their top faces are cut and the piles of cores before their k-means (timed as the stage
+        ``art_candidates``, the piles within ``candidates``), the top faces cut from the others it explains before the
+        face match (``art_tops``); so the size model of the top faces is fitted without the art's (a die's box may move
+        by a pixel from a read untold); None: none is.
         """
         timings: dict[str, float] = {}
         frame = timed_stage(timings, "validate", validate_frame, frame)
@@ -238,7 +245,7 @@ class RollDiceReader:
             return look[0] >= max(cfg.size_min_evidence, cfg.size_keep_frac * mem.evidence)
 
         first = None if mem is None else (mem.size, holds)
-        keep = None if explained is None else functools.partial(_kept_tops, None, explained, (0, 0), timings)
+        keep = None if explained is None else _Kept(None, explained, (0, 0), timings)
         read, evidence, searched = self._read(frame, cfg, timings, keep=keep, white=white_log(white, cfg), first=first)
         if self.remember_size:
             self._memory = (_SizeMemory(float(read.die_size), evidence, shape) if searched
@@ -256,16 +263,17 @@ class RollDiceReader:
         default die side) are those of the whole frame, and with ``light`` (``float[4]``, the
         :attr:`RollDiceRead.light` of the last full read of the table) the colours are read under that light
         instead of one measured on the window's few dice. Boxes in frame pixels; for re-reading the part
-        of a table that changed. ``wanted(x, y)`` (frame px): the places whose dice the caller will use; a top
-        face centred elsewhere (a die next to the change that did not move) is dropped before the face match
-        (all faces still fit the size model and are deduplicated together). ``size``: the die size the last full
+        of a table that changed. ``wanted(x, y)`` (frame px): the places whose dice the caller will use; a
+        candidate plainly elsewhere (a die next to the change that did not move: :meth:`_Kept.candidates`) is
+        dropped before its top face is cut, so the window's size model is fitted to the faces that could be wanted,
+        and a top face centred elsewhere is dropped before the face match. ``size``: the die size the last full
         read chose (its :attr:`RollDiceRead.die_size`): the window is read at that size only, no other tried (a
         window holds too few dice to choose one); None: searched as a full read searches. ``explained(boxes)``: per
         ``(x, y, w, h)`` frame-px box of a wanted top face (its rotated rect's bounding box), whether something the
         caller knows explains it (the printed art of an identified card under it,
-        :func:`vision.card_art.boxes_explained_by_art`): those are dropped before the face match too (timed as the
-        stage ``art_tops``). Raises :class:`BadFrame` for a bad frame, ``ValueError`` for a ``size`` that is not a
-        finite number >= 0."""
+        :func:`vision.card_art.boxes_explained_by_art`): those are dropped before the face match too, the candidates
+        it explains before their top faces are cut (timed as the stages ``art_tops`` and ``art_candidates``). Raises
+        :class:`BadFrame` for a bad frame, ``ValueError`` for a ``size`` that is not a finite number >= 0."""
         if size is not None and not (np.isfinite(size) and size >= 0):
             raise ValueError(f"a die size is a finite factor >= 0 of the default side, got {size!r}")
         timings: dict[str, float] = {}
@@ -281,8 +289,7 @@ class RollDiceReader:
                       table_long_side=max(8, round(c.table_long_side * f)),
                       cnn_input_long_side=max(32, round(c.cnn_input_long_side * f)),
                       default_side_frac=c.default_side_frac / f)
-        keep = None if wanted is None and explained is None else functools.partial(
-            _kept_tops, wanted, explained, (x0, y0), timings)
+        keep = None if wanted is None and explained is None else _Kept(wanted, explained, (x0, y0), timings)
         r = self._read(frame[y0:y1, x0:x1], cfg, timings, light, keep, size=size)[0]
         dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in r.dice)
         return RollDiceRead(w, h, dice, timings, r.light, r.die_size)
@@ -297,13 +304,13 @@ class RollDiceReader:
 
     def _tops_for(self, frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
                   found: _d6.Candidates | None, cfg: RollDiceConfig, timings: dict[str, float],
-                  keep: Callable[[TopFaces], np.ndarray] | None, size: float) -> TopFaces:
+                  keep: _Kept | None, size: float) -> TopFaces:
         """Stages 3-5 at ``size`` x the default side (:data:`MEASURED_SIZE`: the side measured on the frame): the
-        top faces found, those ``keep`` drops dropped."""
+        top faces found, those ``keep`` drops dropped (the candidates it drops before their top faces are cut)."""
         side = None if size == MEASURED_SIZE else cfg.default_side_frac * max(fg[1].shape[:2]) * float(size)
-        tops = _tops_at(frame, fg, edges, found, cfg, timings, self._cnn, side)
+        tops = _tops_at(frame, fg, edges, found, cfg, timings, self._cnn, side, keep)
         if keep is not None and len(tops.rects):
-            tops = tops.take(np.flatnonzero(keep(tops)))
+            tops = tops.take(np.flatnonzero(keep.tops(tops.rects)))
         return tops
 
     def _look(self, frame: np.ndarray, tops: TopFaces, cfg: RollDiceConfig, timings: dict[str, float],
@@ -366,7 +373,7 @@ class RollDiceReader:
 
     def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float],
               light: Sequence[float] | None = None,
-              keep: Callable[[TopFaces], np.ndarray] | None = None, white: np.ndarray | None = None,
+              keep: _Kept | None = None, white: np.ndarray | None = None,
               size: float | None = None,
               first: tuple[float, Callable[[_Look], bool]] | None = None) -> tuple[RollDiceRead, float, bool]:
         """(the read, its :func:`size_evidence`, whether the die size was searched) of ``frame``: at ``size`` alone
@@ -545,24 +552,72 @@ def _parts(reach: np.ndarray, bound: np.ndarray, bar: float, cfg: RollDiceConfig
     return parts
 
 
-def _kept_tops(wanted: Callable[[float, float], bool] | None,
-               explained: Callable[[list[tuple[int, int, int, int]]], Sequence[bool]] | None,
-               offset: tuple[int, int], timings: dict[str, float], tops: TopFaces) -> np.ndarray:
-    """``bool[N]``: the top faces of a window (rects in window px, the window at ``offset`` frame px) worth a face
-    match: centred where ``wanted`` (frame px; None: anywhere), and not ``explained`` (their frame-px bounding boxes;
-    None: none is; timed as ``art_tops``)."""
-    x0, y0 = offset
-    keep = np.ones(len(tops.rects), bool)
-    if wanted is not None:
-        keep = np.array([bool(wanted(float(cx) + x0, float(cy) + y0)) for cx, cy in tops.rects[:, :2]],
-                        bool).reshape(-1)
-    idx = np.flatnonzero(keep)
-    if explained is not None and len(idx):
-        def check() -> None:
-            boxes = [(b[0] + x0, b[1] + y0, b[2], b[3]) for b in (rect_box(tops.rects[i]) for i in idx)]
-            keep[idx[np.asarray(explained(boxes), bool).reshape(-1)]] = False
-        timed_stage(timings, "art_tops", check)
-    return keep
+WANTED_REACH = 0.25
+"""A window's candidate is cut into a top face where its caller wants a face at its centre or this fraction of its side
+from it along either axis (:meth:`_Kept.candidates`): a top face's centre, refined from its candidate's, moves less."""
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """Which faces of a read (a window at ``offset``, frame px; a whole frame at (0, 0)) are worth a face match:
+    those centred where ``wanted(x, y)`` (frame px; None: anywhere) and not ``explained`` (``explained(boxes)``: per
+    ``(x, y, w, h)`` frame-px box, whether something the caller knows explains it, the printed art of an identified
+    tile under it; None: none is). The art is asked of the candidates first (:meth:`candidates`, timed as
+    ``art_candidates``): a candidate the art explains gets no top face, so a tile's printed squares cost no top-face
+    cut, size fit or ink map; then of the top faces cut from the others (:meth:`tops`, timed as ``art_tops``): a
+    candidate refined onto the art is dropped there. ``wanted`` is asked of the candidates (with some reach,
+    :meth:`candidates`: a die of the last read beside a change gets no top face) and of the top faces."""
+
+    wanted: Callable[[float, float], bool] | None
+    explained: Callable[[list[tuple[int, int, int, int]]], Sequence[bool]] | None
+    offset: tuple[int, int]
+    timings: dict[str, float]
+
+    def piles(self, rects: np.ndarray) -> np.ndarray:
+        """``bool[P]``: the piles (cores of two dice areas or more, their rects ``float[P, 5]`` window px) the art
+        does not explain, split into candidates (:func:`vision.roll_dice.candidates.find_candidates`; a tile's print
+        cut into large flat cores costs no k-means); timed within the stage ``candidates``."""
+        return self._unexplained(rects, np.ones(len(rects), bool), None)
+
+    def candidates(self, rects: np.ndarray) -> np.ndarray:
+        """``bool[N]``: the candidates (rects ``float[N, 5]`` window px) that could be wanted, and that the art does
+        not explain. A candidate could be wanted where ``wanted`` holds at its centre or a quarter of its side from it
+        along either axis (:data:`WANTED_REACH`: its top face's centre, refined, moves less than that); the others (a
+        die of the last read beside a change, that did not move) cost no top face."""
+        keep = np.ones(len(rects), bool)
+        if self.wanted is not None and len(rects):
+            x0, y0 = self.offset
+            reach = np.sqrt(np.abs(rects[:, 2] * rects[:, 3])) * WANTED_REACH
+            keep = np.array([any(self.wanted(float(cx) + x0 + dx * r, float(cy) + y0 + dy * r)
+                                 for dx, dy in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)))
+                             for (cx, cy), r in zip(rects[:, :2], reach, strict=True)], bool).reshape(-1)
+        return self._unexplained(rects, keep, "art_candidates")
+
+    def tops(self, rects: np.ndarray) -> np.ndarray:
+        """``bool[N]``: the top faces (rects ``float[N, 5]`` window px) centred where wanted and not explained."""
+        x0, y0 = self.offset
+        keep = np.ones(len(rects), bool)
+        if self.wanted is not None:
+            keep = np.array([bool(self.wanted(float(cx) + x0, float(cy) + y0)) for cx, cy in rects[:, :2]],
+                            bool).reshape(-1)
+        return self._unexplained(rects, keep, "art_tops")
+
+    def _unexplained(self, rects: np.ndarray, keep: np.ndarray, name: str | None) -> np.ndarray:
+        """``keep`` (``bool[N]``) less the rects of it ``explained`` explains (their frame-px bounding boxes), the
+        check timed as ``name`` (None: not timed apart)."""
+        idx = np.flatnonzero(keep)
+        if self.explained is not None and len(idx):
+            x0, y0 = self.offset
+
+            def check() -> None:
+                boxes = [(b[0] + x0, b[1] + y0, b[2], b[3]) for b in (rect_box(rects[i]) for i in idx)]
+                keep[idx[np.asarray(self.explained(boxes), bool).reshape(-1)]] = False
+
+            if name is None:
+                check()
+            else:
+                timed_stage(self.timings, name, check)
+        return keep
 
 
 def white_log(white: Sequence[float] | None, config: RollDiceConfig) -> np.ndarray | None:
