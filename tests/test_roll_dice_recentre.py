@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -21,14 +22,14 @@ from vision.roll_dice.faces import match_faces_polarised
 from vision.roll_dice.foreground import to_log
 from vision.roll_dice.glare import face_glare
 from vision.roll_dice.recentre import recentre_boxes, recentre_reads, recentred_scores, weak_reads
-from vision.roll_dice.shape import snap_top
+from vision.roll_dice.shape import edge_angle, snap_top
 from vision.roll_dice.tops import ink_maps, upright_patch
 
 DICE = [("white", "develop"), ("blue", "ship"), ("green", "settle"), ("red", "explore"), ("white", "produce"),
         ("blue", "produce")]
 ON = replace(RollDiceConfig(), recentre=True)
-#: with the squares snapped onto the top face's edges too (off by default: its CPU)
-SNAPPED = replace(ON, recentre_snap=True)
+#: with the squares snapped onto the top face's edges, at the box's side too
+SNAPPED = replace(ON, recentre_snap=True, recentre_snap_box=True)
 
 
 @pytest.fixture(scope="module")
@@ -127,3 +128,49 @@ def test_the_best_square_is_found_back_on_the_top_face(reader):
     assert moved_back.mean() >= 0.8
     faces = [reader.profile.template_pairs[int(k)][1] for k in ncc.argmax(1)]
     assert np.mean([f == _truth(scene, r)[1] for f, r in zip(faces, tops.rects, strict=True)]) >= 0.8
+
+
+def test_a_box_turned_off_the_die_is_tried_again_at_the_angle_of_the_die_s_edges():
+    cfg = replace(ON, recentre_snap=True, recentre_snap_box=False, recentre_scales=(1.0,))
+    frame = np.full((160, 200, 3), 60, np.uint8)
+    top = cv2.boxPoints(((100, 80), (40, 40), 25.0))
+    cv2.fillPoly(frame, [np.round(top).astype(np.int32)], (40, 40, 200))                # a red top turned 25 deg
+    frame = cv2.GaussianBlur(frame, (0, 0), 1.0)
+    body = to_log(np.array([[(40, 40, 200)]], np.uint8), cfg)[0, 0]
+    box = np.array([104.0, 77.0, 40.0, 40.0, -5.0])                                   # the read box: 30 deg off
+    boxes = recentre_boxes(frame, box, body, 40.0, cfg)
+    edges, _ = edge_angle(frame, box, body, cfg)
+    turned = -5.0 + ((edges + 5.0 + 45.0) % 90.0 - 45.0)
+    # the box turned to the edges' angle, the snap from the box, the snap from the turned box
+    assert len(boxes) == 3 and np.allclose(boxes[0], (104.0, 77.0, 40.0, 40.0, turned))
+    assert abs((turned - 25.0 + 45.0) % 90.0 - 45.0) < 3.0
+    cx, cy, w, h, ang = boxes[-1]
+    assert np.hypot(cx - 100.0, cy - 80.0) < 2.5 and abs((ang - 25.0 + 45.0) % 90.0 - 45.0) < 4.0 and w == h
+    # within recentre_turn of the box's angle, or with recentre_turn 0: no turned square
+    assert len(recentre_boxes(frame, np.array([104.0, 77.0, 40.0, 40.0, 20.0]), body, 40.0, cfg)) == 1
+    assert len(recentre_boxes(frame, box, body, 40.0, replace(cfg, recentre_turn=0.0))) == 1
+
+
+def test_dice_whose_boxes_are_turned_off_their_tops_are_read_again_right(reader):
+    scene = synth.render_scene(611, SCENE, dice=DICE)
+    tops = reader.detect(scene.image)
+    assert len(tops.rects) == len(DICE)
+    cfg = replace(ON, recentre_snap=True, recentre_snap_box=False)
+    right = {}
+    for turn in (cfg.recentre_turn, 0.0):
+        fixed = 0
+        for off in (30.0, -30.0):
+            turned = _slid(reader, scene.image, replace(tops, rects=tops.rects + (0, 0, 0, 0, off)), 0.0)
+            ncc = match_faces_polarised(turned.ink, reader.turned_templates, reader._template_pol, cfg,
+                                        face_glare(scene.image, turned.rects, turned.ink, cfg))
+            _, colour_p = calibrate_colours(turned.body, reader.prototypes, cfg)
+            kept = assemble_indexed(turned, colour_p, ncc, reader.profile, cfg, reader._template_pol)
+            again = recentre_reads(scene.image, turned, colour_p, ncc, kept, reader.profile,
+                                   reader.turned_templates, reader._template_pol, replace(cfg, recentre_turn=turn))
+            for k, (i, obs) in enumerate(kept):
+                truth = _truth(scene, tops.rects[i])
+                assert again[k].colour == obs.colour and again[k].box == obs.box
+                assert not (obs.face == truth[1] and again[k].face != truth[1])   # a right face is never lost
+                fixed += obs.face != truth[1] and again[k].face == truth[1]
+        right[turn] = fixed
+    assert right[cfg.recentre_turn] > right[0.0]

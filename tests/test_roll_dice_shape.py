@@ -12,6 +12,7 @@ from vision.roll_dice.colours import TINT_AXIS, WARM_AXIS, calibrate_colours, co
 from vision.roll_dice.foreground import to_log
 from vision.roll_dice.shape import (
     die_likeness,
+    edge_angle,
     expected_sides,
     face_evidence,
     pattern_axes,
@@ -79,6 +80,25 @@ def test_snap_top_moves_a_misplaced_square_onto_the_die():
     rect, fit = snap_top(img, np.array([108.0, 93.0, 40.0, 40.0, 14.0]), body, 40.0, CFG)
     assert np.hypot(rect[0] - 100, rect[1] - 100) < 2.5 and abs((rect[4] - 20.0 + 45) % 90 - 45) < 4
     assert fit > 1.8
+
+
+@pytest.mark.parametrize("angle", [-35.0, -12.0, 0.0, 20.0, 41.0])
+def test_edge_angle_is_the_die_s_angle_whatever_the_box_s(angle):
+    """A cream die on a green and blue checked cloth: the edges' angle is the die's (modulo 90 degrees), from a
+    box at another angle and off its centre; the cloth's checks, all far from the die's colour, do not pull it."""
+    img = np.full((200, 200, 3), FELT, np.uint8)
+    img[(np.arange(200)[:, None] // 25 + np.arange(200)[None, :] // 25) % 2 == 1] = (170, 110, 50)
+    box = cv2.boxPoints(((100, 100), (44, 44), angle))
+    cv2.fillPoly(img, [np.round(box).astype(np.int32)], CREAM)
+    cv2.circle(img, (100, 100), 7, (30, 30, 30), -1)                                     # its symbol
+    img = cv2.GaussianBlur(img, (0, 0), 1.0)
+    body = to_log(np.array([[CREAM]], np.uint8), CFG)[0, 0]
+    for given in (angle + 30.0, angle - 40.0, 0.0):
+        got, strength = edge_angle(img, np.array([106.0, 95.0, 44.0, 44.0, given]), body, CFG)
+        assert abs((got - angle + 45.0) % 90.0 - 45.0) < 3.0 and -45.0 <= got < 45.0
+        assert strength > 0.5
+    flat = np.full((200, 200, 3), CREAM, np.uint8)
+    assert edge_angle(flat, np.array([100.0, 100.0, 44.0, 44.0, 10.0]), body, CFG)[1] == 0.0
 
 
 def _plain_snap_once(frame, rect, body, side, moves, cfg):

@@ -77,10 +77,11 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
    templates), a pair the profile does not allow and an unreadable face are never sure; one die per place
    (the more confident of two overlapping reads).
 8b. ``recentre`` (:mod:`.recentre`) -- each die whose face was read weakly (unreadable, or not confident) is matched
-    again at squares about its box (smaller and larger; optionally snapped onto its top face's edges), each with its
-    own body colour, since the box may have slid onto a side face or a neighbour, or hold a strip of one; the best
-    square's face replaces the first read's when it matches plainly better and the colour read stays. The box
-    reported and the dice found are those of the first read.
+    again at squares about its box (smaller and larger; snapped onto its top face's edges, and turned to the angle
+    of its edges when the box's angle is off them), each with its own body colour, since the box may have slid onto
+    a side face or a neighbour, or hold a strip of one; the best square's face replaces the first read's when it
+    matches plainly better and the colour read stays. The box reported and the dice found are those of the first
+    read.
 
 Thresholds are in :mod:`.config`, the result types in :mod:`.observations`, the reader in :mod:`.reader`,
 and enrollment (a profile from the owner's photos, :class:`vision.profiles.DiceProfile`) in :mod:`.enroll`.

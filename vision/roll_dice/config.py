@@ -122,25 +122,31 @@ class RollDiceConfig:
             to ``relocate_margin`` x its side (step ``relocate_step`` patch px) and at these side
             scales; the new place is kept when it beats the first NCC by ``relocate_gain``.
         recentre, recentre_confidence, recentre_shifts, recentre_scales, recentre_snap, recentre_snap_box,
-            recentre_gain, recentre_cap: the second read of weak faces (:mod:`vision.roll_dice.recentre`): once the dice
-            are decided, each read whose face is unreadable or whose confidence is below ``recentre_confidence`` is
-            matched again at the squares where its top face may lie (the read box had slid onto a side face or a
-            neighbour): its box shifted by ``recentre_shifts`` x its side along its own axes, at ``recentre_scales`` x
-            its side, and (with ``recentre_snap``) the squares :func:`vision.roll_dice.shape.snap_top` fits to the top
-            face's edges at the side a die has there and (``recentre_snap_box``) at the box's own side, each square's
-            ink measured against that square's own body colour. The best square's face replaces the first read's when
-            its best NCC beats the first one by ``recentre_gain``, it reads a face, and the colour read stays the same;
-            its confidence is then at most ``recentre_cap``. The box reported, the dice found and the colours never
-            change. ``recentre`` off: no second read. Set on the second generator's seeds 1000-1019 (faces right 91.8%):
-            the two scales alone 94.2%, no right face lost, at about 24 ms CPU a full Roll table (its dice read about
-            350 ms; 12-15 of its 30 dice read weakly), 38 ms a scene; with the two snapped squares too 95.5% (315 of
-            330; ``recentre_snap``), the dice found, false dice, colours and confident wrong reads the same, at about
-            50 ms CPU more a full Roll table (the stage 33 -> 89 ms; each snap about 1.4 ms, the two squares more to
-            read the rest), so off (the snap at the expected side only, ``recentre_snap_box`` off: 95.2%, CPU not
-            measured); shifts of 0.2 sides at the three scales (28 squares a die) found no face more than
-            the scales and the snaps, at five times their cost. On unseen seeds, faces right: 61000-61019 91.1% ->
-            92.6% (with the snaps 94.6%), 62000-62019 91.2% -> 92.4% (94.4%); 71000-71019 87.9% (with the snaps 89.0%),
-            72000-72019 91.2% (92.7%).
+            recentre_turn, recentre_angle_span, recentre_gain, recentre_cap: the second read of weak faces
+            (:mod:`vision.roll_dice.recentre`): once the dice are decided, each read whose face is unreadable or whose
+            confidence is below ``recentre_confidence`` is matched again at the squares where its top face may lie
+            (the read box had slid onto a side face or a neighbour, or taken its angle): its box shifted by
+            ``recentre_shifts`` x its side along its own axes, at ``recentre_scales`` x its side, and (with
+            ``recentre_snap``) the square :func:`vision.roll_dice.shape.snap_top` fits to the top face's edges at the
+            side a die has there (and, ``recentre_snap_box``, at the box's own side); when the die's edges
+            (:func:`vision.roll_dice.shape.edge_angle`, on a patch of ``recentre_angle_span`` x its side) lie more
+            than ``recentre_turn`` degrees off the box's angle, the box turned to them and the square snapped from
+            there too (0: never). Each square's ink is measured against that square's own body colour. The best
+            square's face replaces the first read's when its best NCC beats the first one by ``recentre_gain``, it
+            reads a face, and the colour read stays the same; its confidence is then at most ``recentre_cap``. The
+            box reported, the dice found and the colours never change. ``recentre`` off: no second read.
+            Set on the second generator's seeds 1000-1019 (faces right 91.8% with no second read): the two scales
+            alone 94.2% (311 of 330); with the snap at the expected side 95.2% (314), also at the box's side 95.5%
+            (315); with the snap at the expected side and the turn (the default) 95.8% (316); on seeds 1020-1039 the
+            scales alone 89.0% (307 of 345), with the snap 90.1% (311), with the snap and the turn 92.5% (319); the
+            dice found, false dice, colours and confident wrong reads the same, no right face lost.
+            The stage's CPU (``recentre`` of the reader's timings): a full Roll table (``bench/roll_table_ab.py``,
+            1-2 of its 19 dice weak) 5.6 ms with the scales alone, 10.0 ms the default, 11.4 ms with both snaps; a
+            scene of the second generator (5-15 of 11-25 dice weak) 33 ms, 64 ms the default (54 ms without the turn),
+            78 ms with both snaps. Shifts of 0.2 sides at the three scales (28 squares a die) found no face more
+            than the scales and the snaps, at five times their cost. On unseen seeds, faces right with the scales
+            alone (with both snaps): 61000-61019 92.6% (94.6%), 62000-62019 92.4% (94.4%), 71000-71019 87.9%
+            (89.0%), 72000-72019 91.2% (92.7%).
         ink_blur: Gaussian sigma (patch pixels) on the ink map (tolerance to small misalignment).
         template: side of the central template region compared with the enrolled templates.
         brightness_sigma, chroma_sigma: colour metric (log units) for the colour posterior.
@@ -365,8 +371,10 @@ class RollDiceConfig:
     recentre_confidence: float = 0.6
     recentre_shifts: tuple[float, ...] = (0.0,)
     recentre_scales: tuple[float, ...] = (0.85, 1.0, 1.15)
-    recentre_snap: bool = False
-    recentre_snap_box: bool = True
+    recentre_snap: bool = True
+    recentre_snap_box: bool = False
+    recentre_turn: float = 10.0
+    recentre_angle_span: float = 1.6
     recentre_gain: float = 0.05
     recentre_cap: float = 0.85
     shift_step: int = 1

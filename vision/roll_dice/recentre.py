@@ -15,7 +15,7 @@ from .config import RollDiceConfig
 from .faces import best_turn, search_faces
 from .glare import glare_masks
 from .observations import RollDieObservation, TopFaces
-from .shape import die_likeness, expected_sides, snap_top
+from .shape import die_likeness, edge_angle, expected_sides, snap_top
 from .tops import ink_maps, upright_patch
 
 __all__ = ["recentre_boxes", "recentre_reads", "recentred_scores", "weak_reads"]
@@ -36,7 +36,10 @@ def recentre_boxes(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, expect
     ``body``, log-RGB ``float[3]``, to its rim, and standing out beyond it) at the box's side (``recentre_snap_box``)
     and at ``expected``,
     the side a die has at that place of the picture (px, :func:`vision.roll_dice.shape.expected_sides`: a box too
-    large holds a side face or a strip of a neighbour)."""
+    large holds a side face or a strip of a neighbour). When the die's edges
+    (:func:`vision.roll_dice.shape.edge_angle`) lie more than ``recentre_turn`` degrees off the box's angle (modulo
+    90: a box that took a side face's or a neighbour's outline), the box is tried at the edges' angle too and
+    snapped from there as well (the snap itself turns a square by a few degrees only)."""
     cx, cy, w, h, ang = (float(v) for v in rect)
     side = float(np.sqrt(max(w * h, 1.0)))
     a = np.deg2rad(ang)
@@ -50,10 +53,18 @@ def recentre_boxes(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, expect
                 ox, oy = dx * side, dy * side
                 out.append((cx + ox * ca - oy * sa, cy + ox * sa + oy * ca, side * sc, side * sc, ang))
     if config.recentre_snap:
-        for size in ((side, float(expected)) if config.recentre_snap_box else (float(expected),)):
-            snapped, _ = snap_top(frame, np.array([cx, cy, size, size, ang]), body, size, config)
-            s = float(np.sqrt(max(snapped[2] * snapped[3], 1.0)))
-            out.append((float(snapped[0]), float(snapped[1]), s, s, float(snapped[4])))
+        turns = [ang]
+        if config.recentre_turn > 0:
+            edges, _ = edge_angle(frame, rect, body, config)
+            off = (edges - ang + 45.0) % 90.0 - 45.0                  # a square's angle counts modulo 90 degrees
+            if abs(off) > config.recentre_turn:
+                turns.append(ang + off)
+                out.append((cx, cy, side, side, ang + off))
+        for turn in turns:
+            for size in ((side, float(expected)) if config.recentre_snap_box else (float(expected),)):
+                snapped, _ = snap_top(frame, np.array([cx, cy, size, size, turn]), body, size, config)
+                s = float(np.sqrt(max(snapped[2] * snapped[3], 1.0)))
+                out.append((float(snapped[0]), float(snapped[1]), s, s, float(snapped[4])))
     return np.asarray(out, np.float64).reshape(-1, 5)
 
 

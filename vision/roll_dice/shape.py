@@ -21,7 +21,8 @@ import numpy as np
 from .config import RollDiceConfig
 from .foreground import channel_sum, to_log
 
-__all__ = ["die_likeness", "expected_sides", "face_evidence", "face_evidences", "faces_to_measure", "middle_spread",
+__all__ = ["die_likeness", "edge_angle", "expected_sides", "face_evidence", "face_evidences", "faces_to_measure",
+           "middle_spread",
            "pattern_axes", "pattern_lattice", "pattern_repeats", "snap_top", "stroke_spread", "surface_returns",
            "surrounding_logs", "surrounding_patches", "SurroundingLogs", "top_fit"]
 
@@ -331,6 +332,35 @@ def snap_top(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, side: float,
     coarse = (tuple(config.snap_shifts), tuple(config.snap_turns), tuple(config.snap_scales))
     r, fit = _snap_once(frame, np.asarray(rect, np.float64), body, side, coarse, config)
     return _snap_once(frame, r, body, float(r[2]), _fine_grid(*coarse), config)
+
+
+def edge_angle(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, config: RollDiceConfig) -> tuple[float, float]:
+    """The angle of a die's edges about ``rect``'s centre (cx, cy, w, h, angle deg; frame px), from the outline of
+    where its ``body`` colour (log-RGB ``float[3]``) ends: ``(angle deg in [-45, 45), strength 0..1)``.
+
+    A square's edges lie at one angle modulo 90 degrees, so each gradient of the face's log-RGB distance to its
+    body colour (:func:`_body_distance`, capped at 1; a table's checks, all far from the die's colour, give none)
+    votes with its squared magnitude for four times its direction; the angle is a quarter of the mean vote's
+    direction, the strength its length over the summed weights (1: every edge at one angle). The patch spans
+    ``recentre_angle_span`` x the rect's side in ``snap_patch`` px, upright, so the rect's own angle plays no part
+    (a box whose angle is wrong does not pull the answer). Raises nothing; a flat patch gives strength 0."""
+    from .tops import upright_patch  # here to keep tops -> shape one way at import time
+
+    cx, cy, w, h, _ = (float(v) for v in rect)
+    side = float(np.sqrt(max(w * h, 1.0)))
+    k = int(config.snap_patch)
+    d = np.minimum(_body_distance(upright_patch(frame, cx, cy, config.recentre_angle_span * side, 0.0, k, 0), body,
+                                  config), np.float32(1.0))
+    gx = cv2.Sobel(d, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(d, cv2.CV_32F, 0, 1, ksize=3)
+    weight = gx * gx + gy * gy
+    total = float(weight.sum())
+    if total <= 1e-9:
+        return 0.0, 0.0
+    four = 4.0 * np.arctan2(gy, gx)
+    c, s = float((weight * np.cos(four)).sum()), float((weight * np.sin(four)).sum())
+    angle = float(np.degrees(np.arctan2(s, c)) / 4.0)
+    return (angle + 45.0) % 90.0 - 45.0, float(np.hypot(c, s) / total)
 
 
 @functools.lru_cache(maxsize=8)
