@@ -273,12 +273,12 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
             if max(bw, bh) < config.pair_min_aspect * max(min(bw, bh), 1.0):
                 k = 1  # squat: one die with its side face showing, not two dice
         groups.append((i, pts, k))
-    piles = [g for g in groups if g[2] > 1]
+    piles = [j for j, (_, _, k) in enumerate(groups) if k > 1]
     if keep_piles is not None and piles:
-        rects = np.array([_frame_rect(cv2.minAreaRect(p), scale, pad) for _, p, _ in piles], np.float64)
-        dropped = {id(g) for g, kept in zip(piles, np.asarray(keep_piles(rects), bool).reshape(-1), strict=True)
-                   if not kept}
-        groups = [g for g in groups if id(g) not in dropped]
+        rects = np.array([_frame_rect(cv2.minAreaRect(groups[j][1]), scale, pad) for j in piles], np.float64)
+        kept = np.asarray(keep_piles(rects), bool).reshape(-1)
+        dropped = {j for j, k in zip(piles, kept, strict=True) if not k}
+        groups = [g for j, g in enumerate(groups) if j not in dropped]
     rects, scores = [], []
     for i, pts, k in groups:
         for part in split_blob(pts, k, seed=i):
