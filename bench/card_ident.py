@@ -11,12 +11,22 @@ single-threaded BLAS and OpenCV, the best of ``--rounds`` rounds:
 * ``cold frame``: ``score_many`` of all the frame's crops at once, per card;
 * ``features``: :meth:`vision.deck.DeckProfile.turn_features` alone, per card.
 
+``--stages``: a new card's CPU ms split into the steps of ``score_many`` of one crop (cards, not square tiles,
+which are read by parity of turns first): ``features`` (its feature pass, both turns), ``coarse`` (every reference
+at the centred shift, :meth:`~vision.deck.DeckProfile._coarse_many`), ``fine`` (the shortlist at every shift,
+:meth:`~vision.deck.DeckProfile._fine_many`) and ``decide`` (best card and best other card,
+:meth:`~vision.deck.DeckProfile._best_two`), each step timed over every crop on the previous step's output, and the
+median number of (reference, turn) pairs the fine step searches. A step timed alone keeps its own data in the caches
+(the deck's references, the feature tables), so the steps sum to less than ``new card``: the difference is what
+the steps cost each other in cache when a card is scored from start to end.
+
 ``--against DIR``: the same figures for the ``vision`` package of another checkout (e.g. a worktree of main),
 loaded beside this one and timed interleaved round by round, with the share of crops on which the two agree
 (card and turn), the largest difference of their distances and the median best distance and margin of each. A
 checkout whose program does not read this one's deck format enrolls the same references with its own program.
 
     python bench/card_ident.py
+    python bench/card_ident.py --games race,among --stages
     git worktree add --detach /tmp/main-ref main && python bench/card_ident.py --against /tmp/main-ref
 """
 
@@ -99,12 +109,47 @@ def cpu_ms(fn, n: int) -> float:
     return (time.process_time() - t0) * 1000.0 / max(n, 1)
 
 
+STAGES = ("features", "coarse", "fine", "decide")
+
+
+def stage_ms(deck, crops: list[np.ndarray]) -> tuple[dict[str, float], float] | None:
+    """(CPU ms per crop of each of :data:`STAGES` of scoring each crop alone, median pairs the fine step searches) of
+    a card deck (None for a deck read at one parity of turns first: square tiles)."""
+    tried = deck.turns_to_try()
+    if len(tried) == 4 and deck.config.parity_alone > 0:
+        return None
+    n = len(crops)
+    feats = [deck.turn_features_many([c], tried) for c in crops]
+    coarse = [deck._coarse_many(f, tried=tried) for f in feats]
+    pairs: list[int] = []
+    search = deck.search()
+    plain = search.fine_ncc_many
+
+    def counted(queries, *a, **k):
+        pairs.extend(len(q[1]) for q in queries)
+        return plain(queries, *a, **k)
+
+    search.fine_ncc_many = counted          # on this instance only: the deck's own search, counted
+    try:
+        dists = [deck._fine_many([(D.copy(), h) for D, h in co], f, tried)[0]
+                 for co, f in zip(coarse, feats, strict=True)]
+    finally:
+        del search.fine_ncc_many
+    ms = {"features": cpu_ms(lambda: [deck.turn_features_many([c], tried) for c in crops], n),
+          "coarse": cpu_ms(lambda: [deck._coarse_many(f, tried=tried) for f in feats], n),
+          "fine": cpu_ms(lambda: [deck._fine_many([(D.copy(), h) for D, h in co], f, tried)
+                                  for co, f in zip(coarse, feats, strict=True)], n),
+          "decide": cpu_ms(lambda: [deck._best_two(D) for D in dists], n)}
+    return ms, float(np.median(pairs)) if pairs else 0.0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--seed", type=int, default=1, help="layout seed of the full tables")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--against", type=Path, help="another checkout whose vision package is timed alongside")
+    ap.add_argument("--stages", action="store_true", help="also split a new card's CPU time into its steps")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     other = load_vision(args.against.resolve()) if args.against else None
@@ -123,15 +168,25 @@ def main(argv: list[str] | None = None) -> int:
             d.score_many(crops[:2])                      # caches and derived indexes, not timed
         n = len(crops)
         res: dict[tuple[str, str], list[float]] = {(k, m): [] for k in decks for m in ("new", "cold", "feat")}
+        steps: dict[str, list[tuple[dict[str, float], float] | None]] = {k: [] for k in decks}
         for _ in range(args.rounds):
             for k, d in decks.items():
                 res[(k, "new")].append(cpu_ms(lambda d=d, crops=crops: [d.score_many([c]) for c in crops], n))
                 res[(k, "cold")].append(cpu_ms(lambda d=d, crops=crops: d.score_many(crops), n))
                 res[(k, "feat")].append(cpu_ms(lambda d=d, crops=crops: [d.turn_features(c) for c in crops], n))
+                if args.stages:
+                    steps[k].append(stage_ms(d, crops))
         print(f"== {game}: {n} crops, {len(deck.ref_ids)} references")
         for k in decks:
             print(f"  {k:8s} new card {min(res[(k, 'new')]):.2f} ms, cold frame {min(res[(k, 'cold')]):.2f} ms a card, "
                   f"features {min(res[(k, 'feat')]):.2f} ms")
+            if args.stages and steps[k] and steps[k][0] is None:
+                print("           a new card's steps: not split (square tiles are read by parity of turns first)")
+            elif args.stages:
+                best = {m: min(r[0][m] for r in steps[k]) for m in STAGES}   # type: ignore[index]
+                print("           a new card's steps (ms): " + ", ".join(f"{m} {best[m]:.2f}" for m in STAGES)
+                      + f" (sum {sum(best.values()):.2f}); pairs searched at every shift, median "
+                      f"{steps[k][0][1]:.0f}")   # type: ignore[index]
         if other is not None:
             a, b = decks["this"].score_many(crops), decks["against"].score_many(crops)
             same = sum(x[0] == y[0] and x[3] == y[3] for x, y in zip(a, b, strict=True))
