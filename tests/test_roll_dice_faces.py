@@ -115,20 +115,26 @@ def test_gathered_windows_score_as_the_grid(reader, scenes):
 
 
 def test_integral_images_are_the_running_sums_and_serve_both_passes(reader, scenes):
-    """The integral images are ``cumsum`` along the rows then the columns, to the bit; a gathered window's sums
-    read from them score as the window's own sums; the integrals given or computed score alike."""
+    """The integral images are ``cumsum`` along the rows then the columns, to a rounding of float64 sums (each patch
+    summed by ``cv2.integral2``, in its own order); the scores read from them are those of the ``cumsum`` integrals
+    to the bit (the float32 the scores are kept in hides the rounding); a gathered window's sums read from them score
+    as the window's own sums; the integrals given or computed score alike."""
     cfg = reader.config
     _, tops = scenes[0]
     inks = tops.ink
     ii = window_integrals(inks, cfg)
     x = inks.astype(np.float64)
-    assert np.array_equal(ii[0, :, :, 1:, 1:], x.cumsum(2).cumsum(3))
-    assert np.array_equal(ii[1, :, :, 1:, 1:], (x * x).cumsum(2).cumsum(3))
+    running = np.zeros_like(ii)
+    running[0, :, :, 1:, 1:], running[1, :, :, 1:, 1:] = x.cumsum(2).cumsum(3), (x * x).cumsum(2).cumsum(3)
+    np.testing.assert_allclose(ii, running, rtol=1e-13, atol=1e-12)
     assert not ii[:, :, :, 0].any() and not ii[:, :, :, :, 0].any()
     rng = np.random.default_rng(3)
     q, t = inks.shape[2], cfg.template
     rows = np.stack([rng.integers(0, len(inks), 30), rng.integers(0, q - t + 1, 30), rng.integers(0, q - t + 1, 30)], 1)
     got = window_scores_at(inks, reader.turned_templates, cfg, rows, ii)
+    assert np.array_equal(got, window_scores_at(inks, reader.turned_templates, cfg, rows, running))
+    assert np.array_equal(window_scores_at(inks, reader.turned_templates, cfg, 1, ii),
+                          window_scores_at(inks, reader.turned_templates, cfg, 1, running))
     assert np.array_equal(got, window_scores_at(inks, reader.turned_templates, cfg, rows))
     want = np.stack([reference_window(inks[n, :, a:a + t, b:b + t], reader.turned_templates, cfg) for n, a, b in rows])
     np.testing.assert_allclose(got, want, atol=1e-5)

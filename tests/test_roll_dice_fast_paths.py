@@ -9,7 +9,8 @@ adds (vision/roll_dice/foreground.py ``channel_sum``, ``channel_mean``) against 
 best of the four turns (vision/roll_dice/faces.py ``best_turn``) against numpy's ``max``; one die per place
 (vision/roll_dice/assemble.py ``_one_per_place``: the centre distances of all pairs at once, the overlap measured
 only where two faces can meet) against the pair-by-pair loop it replaced (``reference_one_per_place``); the
-candidate score's clip of one number (vision/roll_dice/candidates.py ``_unit``) against ``np.clip``."""
+candidate score's clip of one number (vision/roll_dice/candidates.py ``_unit``) against ``np.clip``; log-RGB by a table
+of the 256 levels (vision/roll_dice/foreground.py ``to_log``) against numpy's log."""
 
 from __future__ import annotations
 
@@ -191,6 +192,22 @@ def test_channel_sums_and_means_are_numpys_to_the_bit(dtype, channels):
         assert np.array_equal(channel_mean(a), a.mean(-1)) and channel_mean(a).dtype == a.mean(-1).dtype
     with pytest.raises(ValueError):
         channel_sum(np.zeros((3, 4)))
+
+
+def test_log_rgb_by_table_is_numpys_log_to_the_bit():
+    """:func:`to_log` of 8-bit images (a table of the 256 levels' logs) gives numpy's float32 log of each level plus
+    ``log_offset``, to the bit: every level, a frame, a stack of patches, a strided cut of them, one pixel; any other
+    input (float) is the log itself."""
+    rng = np.random.default_rng(5)
+    levels = np.arange(256, dtype=np.uint8)
+    stack = rng.integers(0, 256, (9, 48, 48, 3), dtype=np.uint8)
+    for img in (np.stack([levels] * 3, -1), rng.integers(0, 256, (72, 128, 3), dtype=np.uint8), stack,
+                stack[:, 4:38, 4:38], stack[:, ::3, 5, :], np.array([[[0, 128, 255]]], np.uint8)):
+        want = np.log(img.astype(np.float32) + np.float32(CFG.log_offset))
+        got = to_log(img, CFG)
+        assert got.dtype == np.float32 and got.shape == img.shape and np.array_equal(got, want)
+    other = rng.uniform(0, 255, (5, 5, 3))
+    np.testing.assert_array_equal(to_log(other, CFG), np.log(other.astype(np.float32) + np.float32(CFG.log_offset)))
 
 
 def test_best_turn_is_the_maximum_over_the_four_turns():
