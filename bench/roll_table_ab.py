@@ -17,8 +17,10 @@ frames after a re-roll and after a tile is added, read as the box reads a change
 
 Printed: the CPU ms of the baseline (a JPEG q95 ``imread`` + ``cvtColor`` of each frame, best of 5), and per
 version the median CPU ms and ratio of the cold read, the read after the re-roll and after the tile; per version
-the dice reader's stage medians of the cold reads (wall ms inside the read, as the reader times them); and
-whether both versions read every frame the same (found, right, false per kind; pieces a change read agrees on).
+the dice reader's stage medians of the cold reads (wall ms inside the read, as the reader times them; with
+``--stage-cpu``, CPU ms: both versions' stage timer swapped for a CPU timer, as ``bench/roll_stage_cpu.py`` does,
+so that on a loaded machine the stages compare as the totals do); and whether both versions read every frame the
+same (found, right, false per kind; pieces a change read agrees on).
 """
 
 from __future__ import annotations
@@ -57,6 +59,16 @@ def jpeg_cpu_ms(frame, folder: Path, reps: int = 5) -> float:
     return best * 1000.0
 
 
+def cpu_stage(timings: dict, name: str, fn, *args, **kwargs):
+    """The readers' stage timer (:func:`vision.timing.timed_stage`) by CPU time: ``fn(*args, **kwargs)``, its CPU ms
+    added to ``timings[name]``."""
+    t0 = time.process_time()
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        timings[name] = timings.get(name, 0.0) + (time.process_time() - t0) * 1000.0
+
+
 class OtherReader:
     """The other tree's :class:`RollDiceReader` as this tree's dice adapter calls it (a tree from before the reads
     carried their die size: ``die_size`` None; a window's ``size`` or ``explained``, a full read's ``explained``,
@@ -93,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the order the old version reads the dice and the tiles of a frame in (default: 'explained', "
                          "the dice first, the box's order before 'tiles_first'); the new version reads in "
                          "bench/full_table.py's ORDER")
+    ap.add_argument("--stage-cpu", action="store_true",
+                    help="time the dice reader's stages by CPU (time.process_time) in both versions, not by wall")
     args = ap.parse_args(argv)
     old_vision = Path(args.old).resolve() / "vision"
     if not (old_vision / "roll_dice" / "reader.py").is_file():
@@ -105,6 +119,11 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, str(work / "pkg"))
         import vision_old.profiles as old_profiles
         import vision_old.roll_dice.reader as old_reader
+
+        if args.stage_cpu:
+            import vision.roll_dice.reader as new_reader
+
+            old_reader.timed_stage = new_reader.timed_stage = cpu_stage
 
         from bench.full_table import GameReaders, agreement, change, read_after_change, read_all, what_was_read
         from vision.inference import InferenceConfig
@@ -152,7 +171,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"[{v}] CPU, median of {len(cpu[v]['cold'])}: " + ", ".join(
                 f"{k} {statistics.median(x):.1f} ms = {statistics.median(x) / b:.1f}x" for k, x in cpu[v].items()))
             top = sorted(((k, statistics.median(x)) for k, x in stages[v].items()), key=lambda kv: -kv[1])
-            print(f"[{v}] dice stages of the cold reads (ms): " + ", ".join(f"{k[10:]} {x:.1f}" for k, x in top))
+            clock = "CPU" if args.stage_cpu else "wall"
+            print(f"[{v}] dice stages of the cold reads ({clock} ms): "
+                  + ", ".join(f"{k[10:]} {x:.1f}" for k, x in top))
         same = all(seen[k] == seen[("new", *k[1:])] for k in seen if k[0] == "old")
         print(f"both versions read every frame the same: {same}; cold read of frame seed 0: {seen['new', 0]}")
     return 0
