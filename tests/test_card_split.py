@@ -8,8 +8,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.card_detect import CardsConfig, blobs_of, fill_holes, neighbour_quads
-from vision.card_split import dominant_angle, lattice_scores, split_blob
+from vision.card_detect import CardsConfig, blobs_of, edge_map, fill_holes, neighbour_quads, outline_strengths
+from vision.card_split import cell_sums, dominant_angle, lattice_scores, nudged_cells, split_blob
+from vision.quads import order_quad
+from vision.raster import rotation_canvas
 
 
 def _angle_every_pixel(gray: np.ndarray, mask: np.ndarray) -> float:
@@ -61,7 +63,23 @@ def _scores_per_cell(occ, resp, rmax, at, thr, cw, ch, blob_area) -> np.ndarray:
     return inter / union + 0.1 * e
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("count", [1, 2, 7, 8, 9, 15, 16, 17, 31, 128, 129, 300])
+def test_cell_sums_add_up_as_np_sum_does(count):
+    # values of very different sizes, so that another order of adding them up gives other float32 numbers
+    rng = np.random.default_rng(count)
+    cells = (rng.random((count, 6, 5)) * 10.0 ** rng.integers(-3, 4, (count, 6, 5))).astype(np.float32)
+    last = np.ascontiguousarray(np.moveaxis(cells, 0, -1))   # each sum's values side by side in memory
+    want = last.sum(axis=-1)
+    got = cell_sums(cells)
+    assert got.dtype == want.dtype == np.float32
+    np.testing.assert_array_equal(got, want)
+    # ... and the sums of a lattice's cells as rows and columns: np.sum over its two last axes
+    rows = count // 3 if count % 3 == 0 else 1
+    grid = last.reshape(6, 5, rows, count // rows)
+    np.testing.assert_array_equal(cell_sums(cells), grid.sum(axis=(-2, -1)))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
 def test_lattice_scores_equal_the_per_cell_routine(seed):
     rng = np.random.default_rng(seed)
     nh, nw = 150, 170
@@ -70,15 +88,87 @@ def test_lattice_scores_equal_the_per_cell_routine(seed):
     occ = cv2.boxFilter(mm, -1, (34, 48), normalize=True, borderType=cv2.BORDER_CONSTANT)
     resp = np.where(occ >= 0.6, rng.random((nh, nw), np.float32) * 40, 0.0)
     rmax = max(float(resp.max()), 1e-6)
-    ny, nx = int(rng.integers(1, 4)), int(rng.integers(1, 5))
+    ny, nx = int(rng.integers(1, 6)), int(rng.integers(1, 7))   # 1 to 30 cells
     Y = rng.integers(0, nh, (3, 2, 5, ny))
     X = rng.integers(0, nw, (3, 2, 7, nx))
     at = Y[:, None, :, :, None, :, None] * nw + X[:, :, None, None, :, None, :]
-    got = lattice_scores(occ, resp, rmax, at, 0.6, (34.2, 48.7), 9000.0)
+    cells_first = np.moveaxis(at.reshape(3, 2, 2, 5, 7, ny * nx), -1, 0)
+    got = lattice_scores(occ, resp, rmax, cells_first, 0.6, (34.2, 48.7), 9000.0)
     want = _scores_per_cell(occ, resp, rmax, at, 0.6, 34.2, 48.7, 9000.0)
     assert got.shape == want.shape == (3, 2, 2, 5, 7)
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
+
+
+def _nudged_cell_by_cell(best, config, R, origin) -> list[np.ndarray]:
+    """nudged_cells' per-cell routine: each cell's window clipped to the canvas and searched on its own."""
+    _, cw, ch, resp, Xs, Ys, _, _ = best
+    nh, nw = resp.shape
+    Rinv = cv2.invertAffineTransform(R)
+    quads = []
+    wx, wy = max(1, int(config.split_refine * cw)), max(1, int(config.split_refine * ch))
+    for cy in Ys:
+        for cx in Xs:
+            a0, a1, b0, b1 = max(0, cx - wx), min(nw, cx + wx + 1), max(0, cy - wy), min(nh, cy + wy + 1)
+            win = resp[b0:b1, a0:a1]
+            if win.size == 0 or float(win.max()) <= 0.0:
+                continue
+            dy, dx = np.unravel_index(int(np.argmax(win)), win.shape)
+            ccx, ccy = a0 + dx, b0 + dy
+            pts = np.array([[ccx - cw / 2, ccy - ch / 2], [ccx + cw / 2, ccy - ch / 2], [ccx + cw / 2, ccy + ch / 2],
+                            [ccx - cw / 2, ccy + ch / 2]], np.float64)
+            quads.append(order_quad((Rinv[:, :2] @ pts.T).T + Rinv[:, 2] + np.array(origin)))
+    return quads
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_nudged_cells_equal_the_cell_by_cell_routine(seed):
+    # a canvas of outline response with flat (tied) patches and zero stretches, cells near and on its edges
+    rng = np.random.default_rng(seed)
+    nh, nw = int(rng.integers(80, 200)), int(rng.integers(80, 200))
+    resp = (rng.random((nh, nw)) * 30).astype(np.float32)
+    resp[rng.random((nh, nw)) < 0.3] = 0.0
+    resp[: nh // 3, : nw // 4] = 0.0                       # a cell there has no outline: left out
+    resp[nh // 2 : nh // 2 + 6, nw // 2 : nw // 2 + 6] = 29.5   # ties: the first, row by row, is taken
+    cw, ch = 30.0 + 20 * rng.random(), 40.0 + 20 * rng.random()
+    Xs = np.clip(rng.integers(-3, nw + 3, int(rng.integers(1, 6))), 0, nw - 1)
+    Ys = np.clip(rng.integers(-3, nh + 3, int(rng.integers(1, 6))), 0, nh - 1)
+    R, _, _ = rotation_canvas(nw - 20, nh - 20, float(rng.uniform(-45, 45)))
+    best = (1.0, cw, ch, resp, Xs, Ys, cw + 1, ch + 1)
+    config = CardsConfig(split_refine=float(rng.choice([0.025, 0.1])))
+    got = nudged_cells(best, config, R, (17, 5))
+    want = _nudged_cell_by_cell(best, config, R, (17, 5))
+    assert len(got) == len(want) > 0
+    for a, b in zip(got, want, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def _outline_strength_quad_by_quad(gmag, quad, per_side=24) -> float:
+    """outline_strengths' per-quad routine."""
+    h, w = gmag.shape
+    t = (np.arange(per_side) + 0.5) / per_side
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    pts = q[:, None, :] + (np.roll(q, -1, axis=0) - q)[:, None, :] * t[None, :, None]
+    xs = np.clip(pts[..., 0].round().astype(int), 0, w - 1)
+    ys = np.clip(pts[..., 1].round().astype(int), 0, h - 1)
+    return float(np.sort(np.median(gmag[ys, xs], axis=1))[-2])
+
+
+def test_outline_strengths_equal_the_quad_by_quad_routine():
+    rng = np.random.default_rng(5)
+    img = (rng.random((160, 220, 3)) * 60).astype(np.uint8)
+    cv2.rectangle(img, (40, 30), (100, 120), (230, 230, 230), -1)
+    gmag = edge_map(img)
+    quads = [np.array([[40, 30], [100, 30], [100, 120], [40, 120]], np.float64)]
+    for _ in range(12):   # turned, some over the image's edge
+        c, a = rng.uniform(-20, 240, 2), rng.uniform(0, np.pi)
+        e1, e2 = np.array([np.cos(a), np.sin(a)]) * 25, np.array([-np.sin(a), np.cos(a)]) * 35
+        quads.append(np.array([c - e1 - e2, c + e1 - e2, c + e1 + e2, c - e1 + e2]))
+    got = outline_strengths(gmag, quads)
+    assert got.shape == (len(quads),)
+    assert got[0] > 25.0   # the rectangle's crisp outline
+    assert got.tolist() == [_outline_strength_quad_by_quad(gmag, q) for q in quads]
+    assert outline_strengths(gmag, []).shape == (0,)
 
 
 def test_split_blob_finds_each_card_of_a_turned_station():

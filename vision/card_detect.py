@@ -29,9 +29,11 @@ from .raster import disc_morphology
 from .table import MIN_SIDE_PX, TableCalibration
 from .timing import timed_stage
 
+_NEXT_CORNER = np.array([1, 2, 3, 0])   # each corner's next, clockwise: np.roll(quad, -1, axis=0) as an index
+
 __all__ = ["Blob", "CardsConfig", "crop_size", "find_quads", "foreground_mask", "rectify_table", "resize_for_work",
-           "select_cards", "split_blob", "card_sized", "find_card_quads", "neighbour_quads",
-           "die_like_share", "unexplained", "without_read"]
+           "outline_strength", "outline_strengths", "select_cards", "split_blob", "card_sized", "find_card_quads",
+           "neighbour_quads", "die_like_share", "unexplained", "without_read"]
 
 
 @dataclass(frozen=True)
@@ -285,14 +287,23 @@ def outline_strength(gmag: np.ndarray, quad: np.ndarray, per_side: int = 24) -> 
     """Edge strength of a quad's outline: the median gradient magnitude (grey levels per pixel,
     max-filtered) along each side, second best of the four sides (cards have at least two crisp sides
     even when a fitted side strays onto the card's shadow; glare spots and soft shadows have none)."""
+    return float(outline_strengths(gmag, [quad], per_side)[0])
+
+
+def outline_strengths(gmag: np.ndarray, quads: list[np.ndarray], per_side: int = 24) -> np.ndarray:
+    """float32[N]: :func:`outline_strength` of each of ``quads`` (float[4, 2] px of ``gmag``, float32[H, W] from
+    :func:`edge_map`), all sides of all quads sampled and their medians taken in one call each (the same numbers
+    as quad by quad: every sample point, median and sort is worked out along its own side and quad)."""
+    if not quads:
+        return np.zeros(0, np.float32)
     h, w = gmag.shape
     t = (np.arange(per_side) + 0.5) / per_side
-    q = np.asarray(quad, np.float64).reshape(4, 2)
-    pts = q[:, None, :] + (np.roll(q, -1, axis=0) - q)[:, None, :] * t[None, :, None]     # [4 sides, per_side, 2]
+    q = np.stack([np.asarray(p, np.float64).reshape(4, 2) for p in quads])                  # [n, 4 corners, 2]
+    pts = q[:, :, None, :] + (q[:, _NEXT_CORNER] - q)[:, :, None, :] * t[None, None, :, None]   # [n, 4, per_side, 2]
     xs = np.clip(pts[..., 0].round().astype(int), 0, w - 1)
     ys = np.clip(pts[..., 1].round().astype(int), 0, h - 1)
-    sides = np.median(gmag[ys, xs], axis=1)                       # every side's median in one call
-    return float(np.sort(sides)[-2])
+    sides = np.median(gmag[ys, xs], axis=2)                       # every side's median in one call
+    return np.sort(sides, axis=1)[:, -2]
 
 
 def card_size_estimate(blobs: list[Blob], aspect: float | None, config: CardsConfig) -> tuple[float, float] | None:
@@ -334,8 +345,9 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
     if gmag is None:
         gmag = edge_map(img)
     # a blob shaped like one card but with a blurred outline is glare or a soft shadow, not a card
-    blobs = [b for b in blobs
-             if not (is_single(b, aspect, None, config) and outline_strength(gmag, b.quad) < config.min_edge)]
+    shaped = [is_single(b, aspect, None, config) for b in blobs]
+    edge = iter(outline_strengths(gmag, [b.quad for b, one in zip(blobs, shaped, strict=True) if one]))
+    blobs = [b for b, one in zip(blobs, shaped, strict=True) if not (one and next(edge) < config.min_edge)]
     if not blobs:
         return []
     if card_px is None:  # nothing looks like a card on its own: keep well-filled blobs only
@@ -357,7 +369,7 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
         else:
             scale = math.sqrt(local / base_area)
             parts = split_blob(img, b, (card_px[0] * scale, card_px[1] * scale), config)
-            parts = [q for q in parts if outline_strength(gmag, q) >= config.min_edge]
+            parts = [q for q, e in zip(parts, outline_strengths(gmag, parts), strict=True) if e >= config.min_edge]
             if (doubtful is not None and known and parts and not _cut_by_edge(b, img.shape[:2])
                     and lattice_fit(b, parts) < config.split_doubt_fit):
                 doubtful.extend(parts)

@@ -21,7 +21,7 @@ from .card_outline import outline_response
 from .quads import order_quad
 from .raster import rotation_canvas
 
-__all__ = ["dominant_angle", "lattice_fit", "lattice_scores", "split_blob"]
+__all__ = ["cell_sums", "dominant_angle", "lattice_fit", "lattice_scores", "nudged_cells", "split_blob"]
 
 #: np.histogram adds its weights up in runs of this many values (its ``_range`` block); the masked histogram of
 #: :func:`dominant_angle` keeps those runs so its sums are the same numbers.
@@ -58,24 +58,51 @@ def dominant_angle(gray: np.ndarray, mask: np.ndarray) -> float:
     return float(np.argmax(hist)) + 0.5
 
 
+def cell_sums(cells: np.ndarray) -> np.ndarray:
+    """The sums over the first axis of ``cells`` (float32[C, ...]) in the order ``np.sum`` adds up C values lying
+    contiguous along an array's last axis (numpy's pairwise summation: fewer than 8 values one after another, up
+    to 128 in 8 running sums joined as ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)) and the rest added after, more
+    split in two halves of a multiple of 8, each summed so, plus 0 in the end): float32[...], the same numbers as
+    ``np.ascontiguousarray(np.moveaxis(cells, 0, -1)).sum(axis=-1)``, worked out with one array operation per value
+    summed across all the sums at once instead of one short loop per sum."""
+    n = cells.shape[0]
+    if n > 128:
+        half = n // 2 - (n // 2) % 8
+        return cell_sums(cells[:half]) + cell_sums(cells[half:])
+    if n < 8:
+        out = np.zeros(cells.shape[1:], cells.dtype)
+        for k in range(n):
+            out += cells[k]
+        return out
+    run = cells[:8].copy()
+    stop = n - n % 8
+    for k in range(8, stop, 8):
+        run += cells[k:k + 8]
+    out = ((run[0] + run[1]) + (run[2] + run[3])) + ((run[4] + run[5]) + (run[6] + run[7]))
+    for k in range(stop, n):
+        out += cells[k]
+    out += np.zeros((), cells.dtype)
+    return out
+
+
 def lattice_scores(occ: np.ndarray, resp: np.ndarray, rmax: float, at: np.ndarray, min_occupancy: float,
                    cell: tuple[float, float], blob_area: float) -> np.ndarray:
-    """float64[...]: the score of each lattice, ``at`` int[..., ny, nx] the flat indices in the canvas of its cells'
-    centres: the intersection over union of the cells with foreground (``occ`` float32[H, W], the share of a
-    card-sized box around each pixel that is the blob) at least ``min_occupancy`` with the blob (``blob_area``
-    px; each cell ``cell`` = (width, height) px), plus 0.1 x the mean over those cells of the outline response ``resp``
-    (float32[H, W]) over ``rmax``.
+    """float64[...]: the score of each lattice, ``at`` int[C, ...] the flat indices in the canvas of its C cells'
+    centres (cells first, in row-major order of the lattice's rows and columns): the intersection over union of the
+    cells with foreground (``occ`` float32[H, W], the share of a card-sized box around each pixel that is the blob)
+    at least ``min_occupancy`` with the blob (``blob_area`` px; each cell ``cell`` = (width, height) px), plus 0.1 x
+    the mean over those cells of the outline response ``resp`` (float32[H, W]) over ``rmax``.
 
-    Each term is first worked out once per pixel of the canvas and then read at the cells (a canvas has tens of
-    thousands of pixels, the lattices of a blob several hundred thousand cells): the same numbers as reading
-    ``occ`` and ``resp`` at the cells and working each term out there, summed over each lattice's cells in the
-    same order."""
-    on = occ >= min_occupancy
-    cells = np.empty(at.shape, np.float32)      # one buffer for the three terms read at the cells
-    inside = np.take(occ * on, at, out=cells).sum(axis=(-2, -1))            # what a cell covers of the blob
-    outside = np.take((1 - occ) * on, at, out=cells).sum(axis=(-2, -1))     # what it adds to the union
-    edge = np.take(resp / rmax * on, at, out=cells).sum(axis=(-2, -1))
-    count = on.take(at).sum(axis=(-2, -1))
+    Each term is first worked out once per pixel of the canvas, the four side by side (what a cell covers of the
+    blob, what it adds to the union, its edge, whether it counts), and then read at the cells in one gather (a
+    canvas has tens of thousands of pixels, the lattices of a blob several hundred thousand cells) and summed
+    over each lattice's cells by :func:`cell_sums`: the same numbers as reading ``occ`` and ``resp`` at the cells
+    and working each term out there, summed over each lattice's cells with ``np.sum`` over its last axes."""
+    on = (occ >= min_occupancy).astype(np.float32)
+    terms = cv2.merge([occ * on, (1 - occ) * on, resp / rmax * on, on]).reshape(-1, 4)
+    sums = cell_sums(np.take(terms, at, axis=0))                            # [..., 4]
+    inside, outside, edge = sums[..., 0], sums[..., 1], sums[..., 2]
+    count = sums[..., 3].astype(np.int64)                                   # whole numbers: the count exactly
     cw, ch = cell
     inter = inside * cw * ch
     union = blob_area + outside * cw * ch
@@ -165,7 +192,10 @@ def split_blob(img: np.ndarray, blob: Any, card: tuple[float, float], config: An
                         0, nw - 1)                                                   # [G, ax, OX, nx]
             Y = np.clip((yf + oy[None, None, :, None] + np.arange(ny)[None, None, None, :] * pys).round().astype(int),
                         0, nh - 1)                                                   # [G, ay, OY, ny]
-            at = Y[:, None, :, :, None, :, None] * nw + X[:, :, None, None, :, None, :]   # [G, ax, ay, OY, OX, ny, nx]
+            # the cells first: at[row, column, gap, ax, ay, offset y, offset x], rows and columns as one axis
+            at = (np.moveaxis(Y * nw, -1, 0)[:, None, :, None, :, :, None]
+                  + np.moveaxis(X, -1, 0)[None, :, :, :, None, None, :]).reshape(ny * nx, len(group), 2, 2, len(oy),
+                                                                                   len(ox))
             score = lattice_scores(occ, resp, rmax, at, config.split_min_occupancy, (cw, ch), blob_area)
             # each (gap, anchor)'s first best offset, row-major, all at once
             flat = score.reshape(len(group), 2, 2, -1)
@@ -183,32 +213,31 @@ def split_blob(img: np.ndarray, blob: Any, card: tuple[float, float], config: An
                         best = (sc, cw, ch, resp, X[ax][ix], Y[ay][iy], px_, py_)
     if best is None or best[0] <= 0:
         return []
-    return _nudged_cells(best, config, R, (x0, y0))
+    return nudged_cells(best, config, R, (x0, y0))
 
 
-def _nudged_cells(best: tuple, config: Any, R: np.ndarray, origin: tuple[int, int]) -> list[np.ndarray]:
+def nudged_cells(best: tuple, config: Any, R: np.ndarray, origin: tuple[int, int]) -> list[np.ndarray]:
     """float[4, 2] img px quads of the cells of the best lattice (``best``: (score, cell width, cell height, outline
     response of the canvas, columns' and rows' centres, pitches)), each moved by up to ``split_refine`` of the
-    card to the strongest outline response nearby (a cell with none there is left out); ``R`` maps the roi (at
-    ``origin`` in img px) onto the canvas."""
+    card to the strongest outline response nearby (the first strongest, row by row, in the window of the canvas
+    around it; a cell with none there is left out), row by row; ``R`` maps the roi (at ``origin`` in img px) onto
+    the canvas. Every cell's window is searched, and every corner mapped back, at once."""
     _, cw, ch, resp, Xs, Ys, _, _ = best
-    nh, nw = resp.shape
-    Rinv = cv2.invertAffineTransform(R)
-    quads: list[np.ndarray] = []
     wx, wy = max(1, int(config.split_refine * cw)), max(1, int(config.split_refine * ch))
-    for cy in Ys:
-        for cx in Xs:
-            a0, a1, b0, b1 = max(0, cx - wx), min(nw, cx + wx + 1), max(0, cy - wy), min(nh, cy + wy + 1)
-            win = resp[b0:b1, a0:a1]
-            if win.size == 0 or float(win.max()) <= 0.0:
-                continue
-            dy, dx = np.unravel_index(int(np.argmax(win)), win.shape)
-            ccx, ccy = a0 + dx, b0 + dy
-            pts = np.array([[ccx - cw / 2, ccy - ch / 2], [ccx + cw / 2, ccy - ch / 2], [ccx + cw / 2, ccy + ch / 2],
-                            [ccx - cw / 2, ccy + ch / 2]], np.float64)
-            back = (Rinv[:, :2] @ pts.T).T + Rinv[:, 2] + np.array(origin)
-            quads.append(order_quad(back))
-    return quads
+    # each cell's window of the canvas, the part off the canvas -inf (never the strongest, and no response there)
+    off = np.pad(resp, ((wy, wy), (wx, wx)), constant_values=-np.inf)
+    cx, cy = np.tile(np.asarray(Xs), len(Ys)), np.repeat(np.asarray(Ys), len(Xs))   # the cells, row by row
+    win = np.lib.stride_tricks.sliding_window_view(off, (2 * wy + 1, 2 * wx + 1))[cy, cx].reshape(len(cx), -1)
+    k = win.argmax(axis=1)
+    keep = np.take_along_axis(win, k[:, None], axis=1)[:, 0] > 0.0
+    dy, dx = np.divmod(k[keep], 2 * wx + 1)
+    ccx, ccy = cx[keep] - wx + dx, cy[keep] - wy + dy
+    pts = np.stack([np.stack([ccx - cw / 2, ccy - ch / 2], axis=1), np.stack([ccx + cw / 2, ccy - ch / 2], axis=1),
+                    np.stack([ccx + cw / 2, ccy + ch / 2], axis=1), np.stack([ccx - cw / 2, ccy + ch / 2], axis=1)],
+                   axis=1)                                                                   # [cells, 4, 2]
+    Rinv = cv2.invertAffineTransform(R)
+    back = (Rinv[:, :2] @ pts.reshape(-1, 2).T).T.reshape(-1, 4, 2) + Rinv[:, 2] + np.array(origin)
+    return [order_quad(q) for q in back]
 
 
 def lattice_fit(blob: Any, cells: list[np.ndarray]) -> float:
