@@ -1,10 +1,12 @@
-"""vision.card_outline: a place proposed off a card moves onto the card's outline of known size."""
+"""vision.card_outline: a place proposed off a card moves onto the card's outline of known size; vision.quads orders
+many quads at once as it orders each."""
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.card_outline import snap_to_outline
-from vision.quads import order_quad
+from vision.quads import order_quad, order_quads
 
 
 def _table_with_card(rng: np.random.Generator, centre: tuple[float, float], size: tuple[float, float],
@@ -39,3 +41,18 @@ def test_a_place_on_a_card_stays_there():
     truth = order_quad(cv2.boxPoints(((200.0, 200.0), size, 0.0)))
     (snapped,) = snap_to_outline(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), [truth], size, reach=0.3)
     assert np.abs(snapped - truth).max() < 2.0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_order_quads_equal_order_quad_quad_by_quad(seed):
+    # cards turned every way, given with their corners in any order, some a little off a rectangle
+    rng = np.random.default_rng(seed)
+    n = 40
+    centre, turn = rng.uniform(-50, 500, (n, 2)), rng.uniform(0, 360, n)
+    quads = [cv2.boxPoints((tuple(c), tuple(rng.uniform(5, 90, 2)), float(t))).astype(np.float64)[rng.permutation(4)]
+             + rng.normal(0, 1.5, (4, 2)) * (k % 2) for k, (c, t) in enumerate(zip(centre, turn, strict=True))]
+    got = order_quads(quads)
+    assert got.shape == (n, 4, 2)
+    for g, q in zip(got, quads, strict=True):
+        np.testing.assert_array_equal(g, order_quad(q))
+    assert order_quads([]).shape == (0, 4, 2)

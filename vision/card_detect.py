@@ -24,7 +24,7 @@ from .card_outline import quad_axes, snap_to_outline
 from .card_split import lattice_fit, split_blob
 from .foreground import TableMemory, foreground_mask
 from .frames import validate_frame
-from .quads import fit_quad, order_quad, quad_size
+from .quads import fit_quad, order_quad, order_quads, quad_size
 from .raster import disc_morphology
 from .table import MIN_SIDE_PX, TableCalibration
 from .timing import timed_stage
@@ -450,9 +450,9 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
 
     if defer is not None:   # the first look alone; the second told of ``more`` too, later, for whether it finds any
         defer.append(lambda more: any(look_again(known + [np.asarray(p, np.float64) * s for p in more])[1]))
-        return [order_quad(q) / s for q in quads], [False] * len(quads)
+        return [q / s for q in order_quads(quads)], [False] * len(quads)
     quads, loose = look_again(known)
-    return [order_quad(q) / s for q in quads], loose
+    return [q / s for q in order_quads(quads)], loose
 
 
 def _second_look(img: np.ndarray, mask: np.ndarray, first: list[np.ndarray], known: list[np.ndarray],

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from .card_outline import outline_response
-from .quads import order_quad
+from .quads import order_quads
 from .raster import rotation_canvas
 
 __all__ = ["cell_sums", "dominant_angle", "lattice_fit", "lattice_scores", "nudged_cells", "split_blob"]
@@ -237,7 +237,7 @@ def nudged_cells(best: tuple, config: Any, R: np.ndarray, origin: tuple[int, int
                    axis=1)                                                                   # [cells, 4, 2]
     Rinv = cv2.invertAffineTransform(R)
     back = (Rinv[:, :2] @ pts.reshape(-1, 2).T).T.reshape(-1, 4, 2) + Rinv[:, 2] + np.array(origin)
-    return [order_quad(q) for q in back]
+    return list(order_quads(back))
 
 
 def lattice_fit(blob: Any, cells: list[np.ndarray]) -> float:

@@ -219,25 +219,27 @@ def table_colour_model(strip: np.ndarray, config: Any) -> list[TableColour]:
     return [_robust_gaussian(strip, floor)]
 
 
-def _mask(labf: np.ndarray, colours: list[TableColour], config: Any) -> np.ndarray:
-    """uint8[H, W] (0/255): the pixels of ``labf`` (float32[H, W, 3] Lab) far from every colour of ``colours``
-    (before the opening of :func:`foreground_mask`)."""
+def _mask(lab: np.ndarray, colours: list[TableColour], config: Any) -> np.ndarray:
+    """uint8[H, W] (0/255): the pixels of ``lab`` (uint8[H, W, 3] Lab) far from every colour of ``colours``
+    (before the opening of :func:`foreground_mask`). Each step that needs no earlier frame-sized result again
+    writes over it (a fresh frame-sized buffer costs about as much as the step that fills it)."""
     ones = np.ones((1, 3), np.float32)
     xs, dist2 = [], None
     for col in colours:
-        x = cv2.subtract(labf, tuple(float(v) for v in col.centre) + (0.0,))
+        x = cv2.subtract(lab, tuple(float(v) for v in col.centre) + (0.0,), dtype=cv2.CV_32F)
         y = cv2.transform(x, col.whiten)
-        d2 = cv2.transform(cv2.multiply(y, y), ones)
+        d2 = cv2.transform(cv2.multiply(y, y, dst=y), ones)
         dist2 = d2 if dist2 is None else cv2.min(dist2, d2, dst=dist2)
         xs.append(x)
         del y, d2   # fewer live frame-sized buffers: the next ones reuse their memory (about 20% of the time)
     dist = cv2.sqrt(dist2, dst=dist2)
-    d8 = np.minimum(dist * 10.0, 255.0).astype(np.uint8)
+    scaled = dist * 10.0
+    d8 = np.minimum(scaled, 255.0, out=scaled).astype(np.uint8)
     otsu, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     thr = float(np.clip(otsu / 10.0, config.fg_min_dist, config.fg_max_dist))
     euclid2 = None
     for x in xs:
-        e2 = cv2.transform(cv2.multiply(x, x), ones)
+        e2 = cv2.transform(cv2.multiply(x, x, dst=x), ones)
         euclid2 = e2 if euclid2 is None else cv2.min(euclid2, e2, dst=euclid2)
     return ((dist > thr) | (euclid2 > config.fg_euclid * config.fg_euclid)).astype(np.uint8) * 255
 
@@ -263,16 +265,15 @@ def foreground_mask(img: np.ndarray, config: Any, memory: TableMemory | None = N
     (:class:`TableMemory`), and where they do not, the colours fitted here, kept for the next read."""
     lab = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_BGR2LAB)
     strip = border_strip(lab, config.border_frac)
-    labf = lab.astype(np.float32)
     view = (img.shape, int(getattr(config, "fg_modes", 1)))
     kept = memory.recall(view, strip, config) if memory is not None else None
     if kept is not None:
-        return cv2.morphologyEx(_mask(labf, kept, config), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        return cv2.morphologyEx(_mask(lab, kept, config), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     colours = table_colour_model(strip, config)
-    mask = _mask(labf, colours, config)
+    mask = _mask(lab, colours, config)
     if len(colours) > 1:
         single = [_robust_gaussian(strip, float(config.fg_cov_floor))]
-        one = _mask(labf, single, config)
+        one = _mask(lab, single, config)
 
         def share(m: np.ndarray) -> tuple[float, float]:
             edge = border_strip(m[..., None], config.border_frac)

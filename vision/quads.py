@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["fit_quad", "order_quad", "quad_size", "rectify"]
+__all__ = ["fit_quad", "order_quad", "order_quads", "quad_size", "rectify"]
 
 _NEXT = np.array([1, 2, 3, 0])       # np.roll(q, -1, axis=0) of 4 corners, as an index
 _OPPOSITE = np.array([2, 3, 0, 1])   # np.roll(q, -2, axis=0)
@@ -32,6 +32,19 @@ def order_quad(q: np.ndarray) -> np.ndarray:
     if (q[2, 1] + q[3, 1]) < (q[0, 1] + q[1, 1]):
         q = q[_OPPOSITE]
     return q
+
+
+def order_quads(quads: np.ndarray) -> np.ndarray:
+    """float64[N, 4, 2]: :func:`order_quad` of each of ``quads`` (N float[4, 2] px), all at once: the same corners in
+    the same order (each quad's centre, corner angles, sides and choices worked out along its own corners alone)."""
+    q = np.array([np.asarray(p, np.float64).reshape(4, 2) for p in quads]).reshape(-1, 4, 2)
+    c = q.mean(axis=1)
+    ang = np.arctan2(q[:, :, 1] - c[:, None, 1], q[:, :, 0] - c[:, None, 0])
+    q = np.take_along_axis(q, np.argsort(ang, axis=1)[:, :, None], axis=1)   # clockwise on screen (y down)
+    e = q - q[:, _NEXT]
+    sides = np.sqrt(np.add.reduce(e * e, axis=2))
+    q = np.where((sides[:, 0] + sides[:, 2] > sides[:, 1] + sides[:, 3])[:, None, None], q[:, _NEXT], q)
+    return np.where(((q[:, 2, 1] + q[:, 3, 1]) < (q[:, 0, 1] + q[:, 1, 1]))[:, None, None], q[:, _OPPOSITE], q)
 
 
 def quad_size(q: np.ndarray) -> tuple[float, float]:
