@@ -48,6 +48,17 @@ def test_dominant_angle_masked_equals_every_pixel(size, angle):
     assert dominant_angle(gray, mask) == _angle_every_pixel(gray, mask)
 
 
+@pytest.mark.parametrize("angle", [3.0, 38.0])
+def test_dominant_angle_of_faint_and_of_float_images_equals_every_pixel(angle):
+    # low contrast: every gradient within the table of bins; a float image: every bin worked out
+    gray, mask = _turned_cards((200, 240), angle, seed=int(angle))
+    mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
+    faint = (gray // 5 + 90).astype(np.uint8)
+    assert dominant_angle(faint, mask) == _angle_every_pixel(faint, mask)
+    soft = gray.astype(np.float32) * 0.37
+    assert dominant_angle(soft, mask) == _angle_every_pixel(soft, mask)
+
+
 def test_dominant_angle_empty_mask_is_the_first_bin():
     gray, _ = _turned_cards((200, 240), 10.0, seed=3)
     assert dominant_angle(gray, np.zeros_like(gray)) == _angle_every_pixel(gray, np.zeros_like(gray)) == 0.5

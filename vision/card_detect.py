@@ -321,8 +321,9 @@ def card_size_estimate(blobs: list[Blob], aspect: float | None, config: CardsCon
 def edge_map(img: np.ndarray) -> np.ndarray:
     """float32[H, W]: gradient magnitude of ``img`` (uint8[H, W, 3] BGR; grey levels per pixel), max-filtered over
     11 x 11 px: what :func:`outline_strength` samples."""
-    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gmag = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)) / 4.0
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)   # Sobel of the 8-bit grey: the same whole numbers, no float copy
+    gmag = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3))
+    gmag /= 4.0
     return cv2.dilate(gmag, np.ones((11, 11), np.uint8))
 
 
