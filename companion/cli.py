@@ -23,7 +23,8 @@
 The games of ``--game`` are ``d6`` and those with a flow (``companion.flows.FLOWS``); their options
 (``--races``, ``--advanced``, ...) are flags made from each game's declaration (:mod:`companion.game_options`).
 
-This module is the parser and the dispatch; each command group is a module of :mod:`companion.commands`.
+This module is the parser and the dispatch; the options' argument types are in :mod:`companion.cli_types`, and each
+command group is a module of :mod:`companion.commands`.
 
 ``read --json`` prints one JSON object per image and per line:
 ``{"image": PATH, "width": W, "height": H, "dice": [{"kind": "d6", "value": 1-6 or null,
@@ -43,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import i18n
+from companion.cli_types import corners_arg, frames_arg, hold_arg, host_arg, port_arg, session_id_arg
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError
 from companion.commands.files import given_path
 from companion.i18n import LANGUAGES, _, pgettext, say
@@ -51,103 +53,8 @@ from companion.threads import set_threads
 DEFAULT_PORT = 8080
 DICE_KINDS = ("d6", "roll")
 
-
-def _session_id(text: str) -> str:
-    """argparse type: ``--session``'s game id, not empty (an empty one would silently mean the newest game)."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError(_("an empty game id: give one that `companion sessions` lists, or leave "
-                                           "--session out for the newest game"))
-    return text.strip()
-
-
-def _port(text: str) -> int:
-    """argparse type: a TCP port 1-65535 (0 = pick a free one)."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(_("{text!r} is not a port number").format(text=text)) from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(_("port {port} is outside 0-65535").format(port=port))
-    return port
-
-
-def _host(text: str) -> str:
-    """argparse type: the phone view's address, checked as ``web.host`` is (an IP address or a host name), so a
-    bad one is a bad command line (exit 2) before the camera opens."""
-    from companion.config import host_setting
-
-    try:
-        return host_setting(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(say(exc)) from None
-
-
-def _seconds(text: str) -> float:
-    """argparse type: a positive number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(_("{text!r} is not a number of seconds").format(text=text)) from None
-    if not value > 0 or value == float("inf"):  # also NaN
-        raise argparse.ArgumentTypeError(_("{text} s: give a positive number of seconds").format(text=text))
-    return value
-
-
-MAX_HOLD_S = 3600.0
-"""Longest ``--hold``: an hour per photo is already far more than any demo needs."""
-
-
 READING_COMMANDS = frozenset({"run", "demo", "read", "enroll", "calibrate"})
 """The commands that read images: their thread pools are set first (:func:`companion.threads.set_threads`)."""
-
-MIN_HOLD_S = 1.0
-"""Shortest ``--hold``: a replayed photo must stay longer than the stillness wait (``MotionConfig.still_seconds``,
-0.6 s) plus the motion of the change, or it is never read."""
-
-
-def _hold(text: str) -> float:
-    """argparse type: ``--hold`` seconds, finite, at least :data:`MIN_HOLD_S` and at most :data:`MAX_HOLD_S`."""
-    value = _seconds(text)
-    if value > MAX_HOLD_S:
-        raise argparse.ArgumentTypeError(
-            _("{text} s: give at most {most:.0f} seconds").format(text=text, most=MAX_HOLD_S)
-        )
-    if value < MIN_HOLD_S:
-        raise argparse.ArgumentTypeError(
-            _(
-                "{text} s: give at least {least:g} s (the box reads once the table has been still for a moment; a "
-                "shorter photo is never read)"
-            ).format(text=text, least=MIN_HOLD_S)
-        )
-    return value
-
-
-def _frames(text: str) -> int:
-    """argparse type: a frame count >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(_("{text!r} is not a whole number of frames").format(text=text)) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(_("{value}: give at least 1 frame").format(value=value))
-    return value
-
-
-def _corners(text: str) -> tuple[float, float, float]:
-    """argparse type: ``"WxH"`` or ``"WxH:M"`` in mm -> (width, height, marker side)."""
-    size, _sep, marker = text.lower().partition(":")
-    try:
-        w, h = (float(v) for v in size.split("x"))
-        m = float(marker) if marker else 50.0
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            _("{text!r}: give the play area as WIDTHxHEIGHT in mm, e.g. 900x600 or 900x600:40").format(text=text)
-        ) from None
-    if not (w > 0 and h > 0 and 0 < m < min(w, h) / 2):
-        raise argparse.ArgumentTypeError(
-            _("{text!r}: sizes must be positive and the markers smaller than half the area").format(text=text)
-        )
-    return w, h, m
 
 
 def _other_dice_sets() -> list[Any]:
@@ -198,9 +105,9 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         p.add_argument(
             "--new-session", action="store_true", help=_("start a new session instead of resuming the last one")
         )
-        p.add_argument("--host", type=_host,
+        p.add_argument("--host", type=host_arg,
                        help=_("address the phone view listens on (default: all, for phones on the Wi-Fi)"))
-        p.add_argument("--port", type=_port, help=_("phone view port (default {port})").format(port=DEFAULT_PORT))
+        p.add_argument("--port", type=port_arg, help=_("phone view port (default {port})").format(port=DEFAULT_PORT))
         p.add_argument("--no-web", action="store_true", help=_("do not start the phone view"))
         p.add_argument(
             "--no-screen",
@@ -260,7 +167,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         p.add_argument("--dice-profile", metavar="NAME|PATH",
                        help=_("with --game {games}: the dice profile of the game's dice ({enrolls}): read the dice "
                               "when the table is still").format(games="|".join(dice), enrolls=enrolls))
-        p.add_argument("--max-frames", type=_frames, help=_("stop after this many frames (testing; at least 1)"))
+        p.add_argument("--max-frames", type=frames_arg, help=_("stop after this many frames (testing; at least 1)"))
         p.add_argument(
             "--config",
             type=given_path,
@@ -279,7 +186,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--hold",
-        type=_hold,
+        type=hold_arg,
         default=4.0,
         help=_("with a FOLDER source: seconds each photo stays on the table (default 4, at most 3600)"),
     )
@@ -293,7 +200,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
                          "[folder]", "folder"),
     )
     demo.add_argument(
-        "--hold", type=_hold, default=4.0, help=_("seconds each photo stays on the table (default 4, at most 3600)")
+        "--hold", type=hold_arg, default=4.0, help=_("seconds each photo stays on the table (default 4, at most 3600)")
     )
     demo.add_argument("--once", action="store_true", help=_("stop after one pass instead of looping"))
     demo.add_argument("--fast", action="store_true", help=_("do not pace the replay in real time"))
@@ -428,7 +335,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     )
     cal.add_argument(
         "--corners",
-        type=_corners,
+        type=corners_arg,
         metavar="WxH[:M]",
         help=_(
             "four separate corner markers (ids 0-3 clockwise from top-left) around a W x H mm play area, "
@@ -469,7 +376,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     )
     export.add_argument(
         "--session",
-        type=_session_id,
+        type=session_id_arg,
         help=_("session id (default: the newest {titles} game that has ended; with --unfinished, the newest)").format(
             titles=titles
         ),

@@ -1,0 +1,107 @@
+"""The ``companion`` command line's argument types: each turns one option's text into its value, or raises
+:class:`argparse.ArgumentTypeError` with what is wrong in the command's language (argparse then says it as a bad
+command line, exit 2)."""
+
+from __future__ import annotations
+
+import argparse
+
+from companion.i18n import _, say
+
+__all__ = ["MAX_HOLD_S", "MIN_HOLD_S", "corners_arg", "frames_arg", "hold_arg", "host_arg", "port_arg", "seconds_arg",
+           "session_id_arg"]
+
+
+def session_id_arg(text: str) -> str:
+    """argparse type: ``--session``'s game id, not empty (an empty one would silently mean the newest game)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(_("an empty game id: give one that `companion sessions` lists, or leave "
+                                           "--session out for the newest game"))
+    return text.strip()
+
+
+def port_arg(text: str) -> int:
+    """argparse type: a TCP port 1-65535 (0 = pick a free one)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("{text!r} is not a port number").format(text=text)) from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(_("port {port} is outside 0-65535").format(port=port))
+    return port
+
+
+def host_arg(text: str) -> str:
+    """argparse type: the phone view's address, checked as ``web.host`` is (an IP address or a host name), so a
+    bad one is a bad command line (exit 2) before the camera opens."""
+    from companion.config import host_setting
+
+    try:
+        return host_setting(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(say(exc)) from None
+
+
+def seconds_arg(text: str) -> float:
+    """argparse type: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("{text!r} is not a number of seconds").format(text=text)) from None
+    if not value > 0 or value == float("inf"):  # also NaN
+        raise argparse.ArgumentTypeError(_("{text} s: give a positive number of seconds").format(text=text))
+    return value
+
+
+MAX_HOLD_S = 3600.0
+"""Longest ``--hold``: an hour per photo is already far more than any demo needs."""
+
+
+MIN_HOLD_S = 1.0
+"""Shortest ``--hold``: a replayed photo must stay longer than the stillness wait (``MotionConfig.still_seconds``,
+0.6 s) plus the motion of the change, or it is never read."""
+
+
+def hold_arg(text: str) -> float:
+    """argparse type: ``--hold`` seconds, finite, at least :data:`MIN_HOLD_S` and at most :data:`MAX_HOLD_S`."""
+    value = seconds_arg(text)
+    if value > MAX_HOLD_S:
+        raise argparse.ArgumentTypeError(
+            _("{text} s: give at most {most:.0f} seconds").format(text=text, most=MAX_HOLD_S)
+        )
+    if value < MIN_HOLD_S:
+        raise argparse.ArgumentTypeError(
+            _(
+                "{text} s: give at least {least:g} s (the box reads once the table has been still for a moment; a "
+                "shorter photo is never read)"
+            ).format(text=text, least=MIN_HOLD_S)
+        )
+    return value
+
+
+def frames_arg(text: str) -> int:
+    """argparse type: a frame count >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("{text!r} is not a whole number of frames").format(text=text)) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(_("{value}: give at least 1 frame").format(value=value))
+    return value
+
+
+def corners_arg(text: str) -> tuple[float, float, float]:
+    """argparse type: ``"WxH"`` or ``"WxH:M"`` in mm -> (width, height, marker side)."""
+    size, _sep, marker = text.lower().partition(":")
+    try:
+        w, h = (float(v) for v in size.split("x"))
+        m = float(marker) if marker else 50.0
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("{text!r}: give the play area as WIDTHxHEIGHT in mm, e.g. 900x600 or 900x600:40").format(text=text)
+        ) from None
+    if not (w > 0 and h > 0 and 0 < m < min(w, h) / 2):
+        raise argparse.ArgumentTypeError(
+            _("{text!r}: sizes must be positive and the markers smaller than half the area").format(text=text)
+        )
+    return w, h, m
