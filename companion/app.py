@@ -26,10 +26,17 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from companion.action_scope import (
+    NAMES_A_PLAYER,
+    NOTHING_DONE_TO_THE_PHONE,
+    REFUSED_TO_THE_PHONE,
+    SETUP_SEATS,
+    TO_THE_PHONE,
+)
 from companion.action_words import action_word
 from companion.actions import SEAT_ACTIONS, Action, Posted, posted
 from companion.desk import Changes, Desk
-from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, STALE, STORAGE, GameFlow, Outcome, named_player
+from companion.flow import FAULT, STORAGE, GameFlow, Outcome, named_player
 from companion.hub import Snapshot, StateHub
 from companion.i18n import N_, Text, text_of
 from companion.loop_faults import FaultContainment, let_through
@@ -50,33 +57,12 @@ __all__ = ["MainLoop", "LoopStats", "dice_read_payload", "reading_order", "CAMER
 
 log = logging.getLogger(__name__)
 
-TO_THE_PHONE = frozenset({Action.CLAIM_SEAT, Action.OWNER_ASK})
-"""Actions whose answer speaks to the phone that posted it ("Bob's seat is claimed by this phone", or why it was
-refused): it goes in that phone's answer only, never on the status line every view shows."""
-
-REFUSED_TO_THE_PHONE = frozenset({BAD_INPUT, NOT_ALLOWED, STALE})
-"""Refusals of a phone's tap (bad input, not its seat, made against an old screen): nothing was recorded, so the
-table has nothing to see; why goes in that phone's answer only. A fault or failing storage still goes on the
-status line: everyone at the table needs to know."""
-
-NOTHING_DONE_TO_THE_PHONE = frozenset({Action.UNDO, Action.UNDO_REPORT})
-"""A phone's Undo that finds nothing to withdraw ("Ann has no report to undo", "nothing to undo"): nothing was
-written, so, like a refusal, it is said to that phone only; an Undo that withdraws something is the table's news."""
-
 # the view's status.camera values (device.health.CameraStatus; docs/contracts.md)
 CAMERA_OK, CAMERA_LOST, CAMERA_ENDED = CameraStatus.OK.value, CameraStatus.LOST.value, CameraStatus.ENDED.value
 CAMERA_STALLED, CAMERA_BLACK = CameraStatus.STALLED.value, CameraStatus.BLACK.value
 CAMERA_SATURATED, CAMERA_FROZEN = CameraStatus.SATURATED.value, CameraStatus.FROZEN.value
 READER_WATCHING, READER_STILL, READER_READ = "watching", "still", "read"
 JPEG_QUALITY = 80  # phone view frame, 0-100
-
-SETUP_SEATS = frozenset({Action.SETUP_PLAYER, Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_CHOICE,
-                         Action.SETUP_SEAT})
-"""Setup actions that change one player (their seat's phone may post them)."""
-NAMES_A_PLAYER = SEAT_ACTIONS | {Action.RELEASE_SEAT, Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_CHOICE,
-                                 Action.SETUP_SEAT}
-"""Actions whose ``player`` names a player of the game (a phone's ``"ann"`` is ``"Ann"``: :func:`named_player`); not
-``setup_player``, whose name is a new player's unless spelled exactly as one there (then: a new colour)."""
 
 
 MODE_WORDS = {
