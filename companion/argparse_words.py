@@ -7,6 +7,7 @@ argparse says them through its module's ``_`` and ``ngettext`` (the standard lib
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import Any, NoReturn
 
@@ -57,7 +58,15 @@ class Parser(argparse.ArgumentParser):
     """An :class:`argparse.ArgumentParser` whose bad command line is two lines on stderr: the usage, and
     ``PROG: error: what`` (exit 2). A usage longer than one line (``companion run`` and ``demo`` have some forty
     options) is said short, ``usage: companion demo [options] [folder]``: the error is not lost under the options,
-    which ``--help`` lists. Its subcommands' parsers are of this class too (argparse makes them of the parent's)."""
+    which ``--help`` lists. Its subcommands' parsers are of this class too (argparse makes them of the parent's).
+
+    A word that starts with ``-`` and a digit (``-5x3``, ``-1.5``) is a value, never an option (no option of the box
+    starts so): ``--corners -5x3`` reaches the option's own check, which says what is wrong with it, instead of
+    argparse's "expected one argument"."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = re.compile(r"^-\.?\d")  # argparse's own test for "a value, not an option"
 
     def short_usage(self) -> str:
         """The usage as one line: argparse's own when it fits on one, else ``usage: PROG [options] POSITIONALS``

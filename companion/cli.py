@@ -31,7 +31,8 @@ command group is a module of :mod:`companion.commands`.
 "box": [x, y, w, h], "confidence": 0-1}]}``. Other tools depend on this shape.
 
 Exit codes: 0 success; 1 some input could not be processed (each named on stderr, the
-others still processed); 2 bad command line; 3 no camera or another device problem.
+others still processed); 2 bad command line (a folder named where a file is wanted, as an option's file or a file to
+write, is one); 3 no camera or another device problem.
 """
 
 from __future__ import annotations

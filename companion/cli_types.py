@@ -5,6 +5,7 @@ command line, exit 2)."""
 from __future__ import annotations
 
 import argparse
+import math
 
 from companion.i18n import _, say
 
@@ -91,7 +92,8 @@ def frames_arg(text: str) -> int:
 
 
 def corners_arg(text: str) -> tuple[float, float, float]:
-    """argparse type: ``"WxH"`` or ``"WxH:M"`` in mm -> (width, height, marker side)."""
+    """argparse type: ``"WxH"`` or ``"WxH:M"`` in mm -> (width, height, marker side), each finite and above 0, the
+    marker side (default 50 mm) less than half the shorter side."""
     size, _sep, marker = text.lower().partition(":")
     try:
         w, h = (float(v) for v in size.split("x"))
@@ -100,8 +102,14 @@ def corners_arg(text: str) -> tuple[float, float, float]:
         raise argparse.ArgumentTypeError(
             _("{text!r}: give the play area as WIDTHxHEIGHT in mm, e.g. 900x600 or 900x600:40").format(text=text)
         ) from None
-    if not (w > 0 and h > 0 and 0 < m < min(w, h) / 2):
+    if not (0 < w < math.inf and 0 < h < math.inf):  # also NaN
         raise argparse.ArgumentTypeError(
-            _("{text!r}: sizes must be positive and the markers smaller than half the area").format(text=text)
+            _("{text!r}: the play area's width and height must be numbers of mm above 0, e.g. 900x600").format(
+                text=text)
+        )
+    if not 0 < m < min(w, h) / 2:
+        raise argparse.ArgumentTypeError(
+            _("{text!r}: the markers' side ({marker:g} mm) must be above 0 and less than half the play area's shorter "
+              "side ({half:g} mm), e.g. 900x600:40").format(text=text, marker=m, half=min(w, h) / 2)
         )
     return w, h, m

@@ -47,7 +47,7 @@ log = logging.getLogger("companion")
 OWNER_COMMANDS = ("config", "doctor")
 """The commands this module adds to ``companion``."""
 
-EXIT_OK, EXIT_INPUT = 0, 1
+EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
 
 def flag_dest(flag: str) -> str:
@@ -188,7 +188,8 @@ def cmd_config_show(args: argparse.Namespace) -> int:
 
 def cmd_config_check(path: Path | None) -> int:
     """``companion config check [FILE]``: ``FILE: ok`` and exit 0, else one line per problem and exit 1 (a
-    ``camera.source`` replay the box cannot open is one: :func:`_source_unopenable`)."""
+    ``camera.source`` replay the box cannot open is one: :func:`_source_unopenable`; a ``box.data_dir`` the box cannot
+    make or write is another: :func:`_data_dir_unmakeable`)."""
     given = path
     path = path if path is not None else find_config()
     if path is None:
@@ -197,9 +198,9 @@ def cmd_config_check(path: Path | None) -> int:
         return EXIT_INPUT
     # the file alone: the environment's settings are not the file's business (only $TABLETOP_CONFIG, which may name it)
     config = load(given, env={CONFIG_ENV: os.environ.get(CONFIG_ENV, "")} if given is None else {})
-    unopenable = _source_unopenable(config)
-    if unopenable is not None:
-        config.problems.append(unopenable)
+    for found in (_source_unopenable(config), _data_dir_unmakeable(config)):
+        if found is not None:
+            config.problems.append(found)
     if config.problems:
         for problem in config.problems:
             print(say(problem.text()))  # the file, line and key as written; what is wrong in the command's language
@@ -215,8 +216,9 @@ def cmd_config_check(path: Path | None) -> int:
 
 def cmd_config_init(path: Path) -> int:
     """``companion config init FILE``: the commented default configuration (:func:`companion.config.default_file_text`)
-    written at ``path``, its folder made when missing; exit 0. Exit 1, nothing written, when anything is already at
-    ``path`` (an owner's file is never replaced, a folder is said to be one) or the file cannot be written. The text
+    written at ``path``, its folder made when missing; exit 0. Exit 1, nothing written, when a file is already at
+    ``path`` (an owner's file is never replaced) or the file cannot be written; exit 2 when ``path`` is a folder (a
+    bad command line, as everywhere a folder is given for a file). The text
     is written whole to a hidden file beside ``path`` first and linked to ``path`` only then (:func:`_write_new`):
     ``path`` is never left empty or cut short."""
     from companion.commands.files import folder_problem
@@ -226,7 +228,10 @@ def cmd_config_init(path: Path) -> int:
     typed = shlex.quote(str(path))  # the path in a command to copy, quoted when it holds a space
     there = _("{path} is already there: it is not replaced (`companion config check {typed}` checks it)")
     problem = folder_problem(path)
-    if problem is None and (path.exists() or path.is_symlink()):
+    if problem is not None:
+        print(_("companion config init: {problem}").format(problem=problem), file=sys.stderr)
+        return EXIT_USAGE
+    if path.exists() or path.is_symlink():
         problem = there.format(path=path, typed=typed)
     if problem is None:
         try:
@@ -309,6 +314,22 @@ def _source_unopenable(config: Config) -> Problem | None:
         line = origin.rpartition(":")[2]
         return Problem(config.path, int(line) if line.isdigit() else None, "camera.source", message_of(exc))
     return None
+
+
+def _data_dir_unmakeable(config: Config) -> Problem | None:
+    """The file's ``box.data_dir`` when the box could not make or write it (``"/proc/nope"``, a read-only disk, a file
+    of that name: ``run`` and ``demo`` would exit 3 there), at the file's line, said as the box says it at start
+    (:func:`companion.paths.data_dir_problem`; nothing is made); None when it can, or the setting is not the file's."""
+    from companion.paths import data_dir_problem
+
+    origin = config.origin("box.data_dir")
+    if config.path is None or not origin.startswith(str(config.path)) or not config["box.data_dir"]:
+        return None
+    problem = data_dir_problem(Path(config["box.data_dir"]))
+    if problem is None:
+        return None
+    line = origin.rpartition(":")[2]
+    return Problem(config.path, int(line) if line.isdigit() else None, "box.data_dir", problem)
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -10,7 +11,7 @@ from pathlib import Path
 import platformdirs
 
 __all__ = ["APP_NAME", "DATA_DIR_ENV", "WEB_KEY_NAME", "DataFolderError", "data_dir", "data_dir_is_a_file",
-           "default_db_path", "demo_db_path", "demo_settings_path", "web_secret_key"]
+           "data_dir_problem", "default_db_path", "demo_db_path", "demo_settings_path", "web_secret_key"]
 
 APP_NAME = "tabletop-companion"
 DATA_DIR_ENV = "TABLETOP_DATA_DIR"
@@ -38,16 +39,58 @@ def data_dir() -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        from companion.i18n import _, os_reason, say
-
-        if path.exists() and not path.is_dir():  # the folder named is a file (a photo, notes): said as that
-            problem = _("the data folder {path} is a file, not a folder: give $TABLETOP_DATA_DIR or box.data_dir a "
-                        "folder the box can write").format(path=path)
-        else:
-            problem = _("cannot make the data folder ({problem}): give $TABLETOP_DATA_DIR or box.data_dir a folder "
-                        "the box can write").format(problem=say(os_reason(exc)))
-        raise DataFolderError(exc.errno, problem, str(path)) from exc
+        raise DataFolderError(exc.errno, _unmakeable(path, exc), str(path)) from exc
     return path
+
+
+def _unmakeable(path: Path, exc: OSError) -> str:
+    """Why the data folder ``path`` cannot be made or written, ``exc`` the error met, in the command's language."""
+    from companion.i18n import _, os_reason, say
+
+    if path.exists() and not path.is_dir():  # the folder named is a file (a photo, notes): said as that
+        return _("the data folder {path} is a file, not a folder: give $TABLETOP_DATA_DIR or box.data_dir a "
+                 "folder the box can write").format(path=path)
+    there = _nearest_existing(path)
+    if exc.errno == errno.ENOENT and there.is_dir():  # "no such file" from a folder that is there: /proc, /sys
+        return _("cannot make the data folder: {folder} takes no new folders (a system folder?): give "
+                 "$TABLETOP_DATA_DIR or box.data_dir a folder the box can write").format(folder=there)
+    return _("cannot make the data folder ({problem}): give $TABLETOP_DATA_DIR or box.data_dir a folder "
+             "the box can write").format(problem=say(os_reason(exc)))
+
+
+def _nearest_existing(path: Path) -> Path:
+    """``path`` when it exists, else its nearest parent that does (``/`` at last)."""
+    while not path.exists() and path.parent != path:
+        path = path.parent
+    return path
+
+
+def data_dir_problem(path: Path) -> str | None:
+    """Why the box could not keep its data in the folder ``path`` (``box.data_dir``), said as :func:`data_dir` says
+    it at start, or None when it can: nothing is left behind. The folder, or its nearest existing parent when it is
+    missing, is tried with a probe folder made and removed there (``os.access`` says yes to root even in /proc,
+    where nothing can be made).
+
+    Args:
+        path: the folder (``~`` expanded here).
+
+    Returns:
+        The problem in the command's language (a file of that name, a parent that is a file, a read-only disk, a
+        folder the user may not write, a system folder such as /proc), or None.
+    """
+    import tempfile
+
+    path = Path(path).expanduser()
+    if path.exists() and not path.is_dir():
+        return _unmakeable(path, NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)))
+    probe_in = _nearest_existing(path)
+    try:
+        if not probe_in.is_dir():  # a file where one of its folders should be
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(probe_in))
+        os.rmdir(tempfile.mkdtemp(dir=probe_in, prefix=".companion-probe-"))
+    except OSError as exc:
+        return _unmakeable(path, exc)
+    return None
 
 
 def data_dir_is_a_file() -> bool:

@@ -161,7 +161,7 @@ def test_calibrate_never_overwrites_another_file_but_replaces_its_own(tmp_path, 
     out = tmp_path / "cal.json"
     for _ in range(2):  # its own calibration is replaced (calibrating again)
         assert main(["calibrate", "--source", str(photo), "--corners", corners_arg(scene), "--out", str(out)]) == 0
-    assert main(["calibrate", "--source", str(photo), "--corners", corners_arg(scene), "--out", str(tmp_path)]) == 1
+    assert main(["calibrate", "--source", str(photo), "--corners", corners_arg(scene), "--out", str(tmp_path)]) == 2
     assert "is a folder" in capsys.readouterr().err
     assert not list(tmp_path.glob("*.tmp"))
     if Path("/proc/self").is_dir():  # Linux's /proc takes no new file, whoever runs this

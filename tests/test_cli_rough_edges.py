@@ -546,7 +546,7 @@ def test_config_check_of_a_missing_file_names_config_init_which_writes_it_whole_
         f"companion config init: {missing} is already there: it is not replaced (`companion config check {typed}` "
         "checks it)\n")
     assert missing.read_text() == '[web]\nport = 9000\n'
-    assert main(["config", "init", str(tmp_path)]) == 1
+    assert main(["config", "init", str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"companion config init: {tmp_path} is a folder: give a file name\n"
 
 

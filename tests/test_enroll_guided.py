@@ -428,7 +428,7 @@ def test_guided_screenshot_that_fails_mid_way_is_one_log_line_and_the_walk_goes_
     failed = [r for r in caplog.records if "cannot save --screenshot" in r.getMessage()]
     assert len(failed) == 1 and failed[0].levelno == logging.ERROR
     assert not [r for r in caplog.records if r.exc_info]  # no traceback
-    assert "--guided --keep" in capsys.readouterr().err
+    assert "nothing kept; to start again: companion enroll roll-dice --guided" in capsys.readouterr().err
 
 
 @pytest.mark.slow
@@ -453,14 +453,44 @@ def test_command_line_resumes_from_the_terminal_and_saves_the_profile(enrolled, 
 
 
 def test_command_line_end_of_input_stops_and_says_how_to_resume(tmp_path, monkeypatch, capsys, enrolled):
+    """Stopped after one photo: the folder is kept and named, with the command that goes on from it."""
     root, _ = enrolled
     monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n"))  # Enter takes White Explore's photo, then the input ends
     code = main(["enroll", "roll-dice", "--guided", "--no-screen", "--no-gpio",
                  "--source", str(root / "white-explore" / "photo_0.png"), "--name", "mine"])
     err = capsys.readouterr().err
     assert code == 1
     folders = list((tmp_path / "data" / "enrollment").iterdir())
     assert len(folders) == 1 and folders[0].name.startswith("mine-")
+    assert photos_in(folders[0] / "white-explore") == [folders[0] / "white-explore" / "01.png"]
     assert f"--guided --keep {folders[0]}" in err and "--name mine" in err
     assert f"companion enroll roll-dice {folders[0]} --name mine" in err
+
+
+@pytest.mark.parametrize("lang, words", [("en", "no photo taken, nothing kept"), ("el", "καμία φωτογραφία"),
+                                         ("pl", "nie zrobiono żadnego zdjęcia"), ("hu", "nem készült fotó")])
+def test_a_walk_quit_at_once_leaves_no_folder_behind(tmp_path, monkeypatch, capsys, enrolled, lang, words):
+    """Quit before the first photo left an empty <data>/enrollment/mine-<time>/ behind, and the message sent the
+    owner to resume from it. Nothing the walk made stays, an owner's own --keep folder does, and the message says how
+    to start again in the command's language."""
+    root, _ = enrolled
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    command = ["--language", lang, "enroll", "roll-dice", "--guided", "--no-screen", "--no-gpio",
+               "--source", str(root / "white-explore" / "photo_0.png"), "--name", "mine"]
+    assert main(command) == 1
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert words in err and "--keep" not in err and err.endswith(
+        f"companion enroll roll-dice --guided --source {root / 'white-explore' / 'photo_0.png'} --name mine"), err
+    assert not (tmp_path / "data" / "enrollment").exists()
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert main([*command, "--keep", str(tmp_path / "new" / "photos")]) == 1  # made by the walk: removed, parents too
+    assert not (tmp_path / "new").exists()
+    (tmp_path / "mine").mkdir()
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert main([*command, "--keep", str(tmp_path / "mine")]) == 1  # the owner's own folder stays
+    assert (tmp_path / "mine").is_dir() and f"--keep {tmp_path / 'mine'}" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main([*command[2:-4], "--source", str(tmp_path / "no-camera-here"), "--name", "mine"]) == 3  # no camera
+    assert not (tmp_path / "data" / "enrollment").exists()

@@ -17,7 +17,8 @@ __all__ = ["EXIT_DEVICE", "EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "InputError", "
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_DEVICE = 0, 1, 2, 3
 """Exit codes: 0 success; 1 some input could not be processed (each named on stderr, the others still
-processed); 2 bad command line; 3 no camera or another device problem."""
+processed); 2 bad command line (a folder named where a file is wanted, as an option's file or a file to write:
+:func:`companion.commands.files.refuse_folder`); 3 no camera or another device problem."""
 
 
 class UsageError(Exception):

@@ -9,14 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE
-from companion.commands.files import not_ours
+from companion.commands.files import folder_problem, not_ours
 from companion.i18n import _, os_reason, say
 
 
 def cmd_print_mat(path: Path, force: bool = False) -> int:
     """``companion print-mat PATH [--force]``: write the calibration sheet, making its folder when missing; a file
     already at ``PATH`` (an earlier sheet, or a photo) is replaced only with ``force``. 0 written, 1 cannot write
-    (or a file is there), 2 not a .png or .pdf name."""
+    (or a file is there), 2 not a .png or .pdf name, or a folder (a bad command line)."""
     from vision.mat import write_mat
 
     if path.suffix.lower() not in (".png", ".pdf"):
@@ -24,7 +24,7 @@ def cmd_print_mat(path: Path, force: bool = False) -> int:
         return EXIT_USAGE
     if path.is_dir():
         print(_("companion print-mat: {path} is a folder: give a file name").format(path=path), file=sys.stderr)
-        return EXIT_INPUT
+        return EXIT_USAGE
     if path.exists() and not force:
         print(_("companion print-mat: {path} exists: not overwritten (give --force to replace it)").format(path=path),
               file=sys.stderr)
@@ -66,8 +66,9 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
     ``--deck DECK`` and cards of that deck in view, whether this camera mirrors them is decided once and kept with the
     calibration (:func:`vision.cards.decide_mirror`; the decisions for other decks in the file are kept).
 
-    Exit codes: 0 saved; 1 the markers or the lens could not be fitted, or a photo is unreadable;
-    3 no camera (or the frame source cannot be opened), or no such deck.
+    Exit codes: 0 saved; 1 the markers or the lens could not be fitted, or a photo is unreadable, or ``out``
+    cannot be written; 2 ``out`` is a folder (a bad command line, said before the camera is opened); 3 no camera
+    (or the frame source cannot be opened), or no such deck.
     """
     from companion.commands import InputError
     from companion.commands.files import load_deck
@@ -86,10 +87,10 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
     from vision.table import CalibrationFailed, calibrate, corner_layout
 
     path = out or default_calibration_path()
-    problem = _output_problem(path)  # said before the camera is opened, not after the sheet was seen
+    problem, code = _output_problem(path, out is not None)  # said before the camera is opened, not after the sheet
     if problem:
         print(_("companion calibrate: {problem}").format(problem=problem), file=sys.stderr)
-        return EXIT_INPUT
+        return code
     layout = None if corners is None else corner_layout(*corners)
     lens = None
     if lens_images:
@@ -160,20 +161,24 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
     return EXIT_OK
 
 
-def _output_problem(path: Path) -> str:
-    """Why the calibration cannot be saved at ``path`` ("" when it can): another program's file is there
-    (:func:`not_ours`), or its folder is missing and cannot be made (it is made when it can)."""
+def _output_problem(path: Path, given: bool) -> tuple[str, int]:
+    """Why the calibration cannot be saved at ``path`` and the exit code, ``("", 0)`` when it can: a folder is there
+    (exit 2 when the command line gave ``path`` with ``--out``, ``given``: a bad command line; else 1), another
+    program's file is there (:func:`not_ours`), or its folder is missing and cannot be made (it is made when it
+    can): exit 1."""
     from companion.calibration import CALIBRATION_FORMAT
 
+    if given and (problem := folder_problem(path, "--out")) is not None:
+        return problem, EXIT_USAGE
     problem = not_ours(path, {"format": CALIBRATION_FORMAT})
     if problem:
-        return problem
+        return problem, EXIT_INPUT
     try:
         if not path.parent.exists():
             path.parent.mkdir(parents=True)
     except OSError as exc:
-        return _("cannot write {path}: {problem}").format(path=path, problem=say(os_reason(exc)))
-    return ""
+        return _("cannot write {path}: {problem}").format(path=path, problem=say(os_reason(exc))), EXIT_INPUT
+    return "", EXIT_OK
 
 
 def _kept_mirror(path: Path) -> dict[str, bool]:

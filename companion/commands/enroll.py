@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import shlex
 import signal
 import sys
 from pathlib import Path
@@ -12,8 +13,15 @@ from typing import Any
 
 from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE
-from companion.commands.files import dice_sets, profile_path, screenshot_problem
-from companion.i18n import Text, _, ngettext, plural, say, say_template
+from companion.commands.files import (
+    dice_sets,
+    folder_problem,
+    missing_folders,
+    profile_path,
+    remove_empty,
+    screenshot_problem,
+)
+from companion.i18n import Text, _, ngettext, os_reason, plural, say, say_template
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -81,11 +89,16 @@ def cmd_enroll_dice(folder: Path, out: Path, dice: Any, warn_missing: bool = Tru
     or a pair the dice do not have, is refused in one line naming the folder (exit 1, bad input);
     pairs with no photos are named in a warning (with ``warn_missing``) and the profile is built from
     the others. The profile remembers the set (a Roll profile is refused for Eclipse's dice, and the other way).
+    A folder where the profile is to be saved (``--out``) is refused before any photo is read (exit 2, a bad command
+    line).
     """
     from device import BadImage, check_image_files
     from vision import VisionError
     from vision.roll_dice import enroll_roll_dice
 
+    if (problem := folder_problem(out)) is not None:  # the profile's file: said before the photos are read
+        print(_("companion enroll: {problem}").format(problem=problem), file=sys.stderr)
+        return EXIT_USAGE
     if not folder.is_dir():  # missing, or a photo given as DIR: named before anything is read
         print(_("companion enroll: {folder}: not a folder (expected DIR/<colour>-<face>/ subfolders of photos, "
                 "e.g. {example}/)").format(folder=folder, example=dice.folders[0]), file=sys.stderr)
@@ -145,7 +158,7 @@ def _resume_hint(args: argparse.Namespace, folder: Path) -> str:
     return _("to go on: {command}  (pairs with photos are skipped); or build from the photos so far: {build}").format(
         command=f"companion enroll roll-dice --guided --keep {folder}{extra}", build=build)
 
-def cmd_enroll_guided(  # noqa: C901 - wires the guided enrollment (camera, screen or terminal, loop) in order
+def cmd_enroll_guided(
     args: argparse.Namespace, *, source: Any = None, controls: Any = None
 ) -> int:
     """``companion enroll roll-dice --guided``: photograph every colour/face pair with the box's camera,
@@ -153,7 +166,8 @@ def cmd_enroll_guided(  # noqa: C901 - wires the guided enrollment (camera, scre
     with :func:`cmd_enroll_roll_dice` (same code, same summary).
 
     Photos go to ``--keep DIR`` (pairs it already has photos of are skipped: resuming), else to a new
-    ``<data dir>/enrollment/<name>-<YYYYmmdd-HHMMSS>/``; they are never deleted, also when the walk stops.
+    ``<data dir>/enrollment/<name>-<YYYYmmdd-HHMMSS>/``; they are never deleted, also when the walk stops. A folder
+    the walk made and left with no photo in it (Quit at once, no camera) is removed again, with the parents it made.
 
     Args:
         args: the parsed command line (``--source``, ``--keep``, ``--name``/``--out``, ``--no-screen``,
@@ -169,18 +183,8 @@ def cmd_enroll_guided(  # noqa: C901 - wires the guided enrollment (camera, scre
     """
     import time
 
-    from companion.enroll_guided import (
-        EnrollInbox,
-        GuidedEnrollment,
-        Step,
-        TerminalInput,
-        describe_pairs,
-        guided_pairs,
-        roll_dice_detector,
-        run_guided,
-    )
+    from companion.enroll_guided import GuidedEnrollment, guided_pairs, roll_dice_detector
     from companion.paths import data_dir
-    from device import DeviceError, open_source
     from vision import VisionError
 
     if args.screenshot is not None:  # before a photo folder is made or the camera opened
@@ -190,10 +194,12 @@ def cmd_enroll_guided(  # noqa: C901 - wires the guided enrollment (camera, scre
                 screenshot=args.screenshot, problem=problem), file=sys.stderr)
             return EXIT_USAGE
     out = args.out or profile_path(args.name)
+    made: list[Path] = []  # the folders this walk makes: removed again when it ends with nothing in them
     try:
         folder = (args.keep.expanduser() if args.keep is not None
                   else data_dir() / "enrollment" / f"{out.stem}-{time.strftime('%Y%m%d-%H%M%S')}")
         detect = roll_dice_detector()
+        made = missing_folders(folder)
         enrollment = GuidedEnrollment(folder, guided_pairs(), detect)
     except VisionError as exc:
         print(
@@ -204,8 +210,25 @@ def cmd_enroll_guided(  # noqa: C901 - wires the guided enrollment (camera, scre
         )
         return EXIT_DEVICE
     except OSError as exc:
+        remove_empty(made)
         print(_("companion enroll: cannot use the photo folder: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
+    try:
+        return _walk(args, enrollment, folder, out, source, controls, fresh=bool(made))
+    finally:
+        remove_empty(made)  # a walk quit at once, or a camera that never opened, leaves no empty folder behind
+
+
+def _walk(  # noqa: C901 - wires the guided enrollment (camera, screen or terminal, loop) in order
+    args: argparse.Namespace, enrollment: Any, folder: Path, out: Path, source: Any, controls: Any, fresh: bool
+) -> int:
+    """The guided walk of :func:`cmd_enroll_guided` once its photo folder is there: the camera opened (unless
+    ``source`` is given), the views, the walk, then the profile built from ``folder`` and saved at ``out``. ``fresh``:
+    this walk made ``folder``, so when it ends with no photo nothing is kept, and the message says how to start
+    again instead of naming a folder that is gone. Returns the exit code :func:`cmd_enroll_guided` documents."""
+    from companion.enroll_guided import EnrollInbox, Step, TerminalInput, describe_pairs, run_guided
+    from device import DeviceError, open_source
+
     if enrollment.already:
         log.info("%s", ngettext("{folder} already has photos of {n} pair ({pairs}): skipping it",
                                 "{folder} already has photos of {n} pairs ({pairs}): skipping them",
@@ -252,7 +275,8 @@ def cmd_enroll_guided(  # noqa: C901 - wires the guided enrollment (camera, scre
         except (pygame_error(), OSError) as exc:
             if str(exc) not in screenshot_failed:
                 screenshot_failed.append(str(exc))
-                log.error("cannot save --screenshot %s: %s; going on without it", args.screenshot, exc)
+                log.error("%s", _("cannot save --screenshot {path}: {problem}; going on without it").format(
+                    path=args.screenshot, problem=say(os_reason(exc)) if isinstance(exc, OSError) else exc))
 
     def on_change(view: dict) -> None:
         if terminal is not None:
@@ -288,6 +312,8 @@ def cmd_enroll_guided(  # noqa: C901 - wires the guided enrollment (camera, scre
     taken = ngettext("{n} photo of {done} of {total} pairs is in {folder}",
                      "{n} photos of {done} of {total} pairs are in {folder}", outcome.photos).format(
         n=outcome.photos, done=outcome.pairs_done, total=len(enrollment.pairs), folder=folder)
+    if fresh and outcome.photos == 0:  # the folder this walk made goes again: nothing to name or resume from
+        return _nothing_kept(args, outcome)
     if outcome.step is Step.CAMERA_LOST:
         print(
             _("companion enroll: {message}; {taken}. Check the camera, then {hint}").format(
@@ -335,6 +361,33 @@ def cmd_enroll_guided(  # noqa: C901 - wires the guided enrollment (camera, scre
         )
     redraw()
     return code
+
+def _nothing_kept(args: argparse.Namespace, outcome: Any) -> int:
+    """The end of a guided walk that took no photo in the folder it made (which is removed again): why it stopped
+    and the command that starts again, on stderr; exit 3 when the camera was lost, else 1."""
+    from companion.enroll_guided import Step
+
+    again = "companion enroll roll-dice --guided" + "".join(
+        f" {opt} {shlex.quote(str(value))}"
+        for opt, value in (
+            ("--source", args.source),
+            ("--name", None if args.name == "roll" else args.name),
+            ("--out", args.out),
+        )
+        if value is not None
+    )
+    if outcome.step is Step.CAMERA_LOST:
+        print(_("companion enroll: {message}; no photo taken, nothing kept. Check the camera, then start again: "
+                "{command}").format(message=say(outcome.message), command=again), file=sys.stderr)
+        return EXIT_DEVICE
+    if outcome.step is Step.STOPPED:
+        print(_("companion enroll: {message}: no photo taken, nothing kept; to start again: {command}").format(
+            message=say(outcome.message), command=again), file=sys.stderr)
+        return EXIT_INPUT
+    print(_("companion enroll: no photos taken (every pair skipped), so no profile and nothing kept; to start again: "
+            "{command}").format(command=again), file=sys.stderr)
+    return EXIT_INPUT
+
 
 def _enroll_screen(args: argparse.Namespace, inbox: Any) -> tuple[Any, Any, bool]:
     """(screen, pump, on_display): the touchscreen for the guided enrollment (full screen on a display

@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE
-from companion.commands.files import not_ours
+from companion.commands.files import folder_problem, not_ours
 from companion.i18n import _, kept_as_written, ngettext, os_reason, say
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
 def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's checks and outputs, each a flat step
-    """``companion export``: 0 written; 1 unfinished game or cannot write; 2 nothing to write; 3 no session."""
+    """``companion export``: 0 written; 1 unfinished game or cannot write; 2 nothing to write, or ``--json`` or
+    ``--bgstats`` names a folder (a bad command line, said before the database is opened); 3 no session."""
     from companion.errors import SessionError, UnknownSession
     from companion.flow import GameFlow, bgstats_url
     from companion.flows import FLOWS
@@ -28,6 +29,10 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
     if args.json is None and args.bgstats is None:
         print(_("companion export: say what to write: --json FILE and/or --bgstats FILE"), file=sys.stderr)
         return EXIT_USAGE
+    for option, out in (("--json", args.json), ("--bgstats", args.bgstats)):
+        if out is not None and str(out) != "-" and (problem := folder_problem(out, option)) is not None:
+            print(_("companion export: {problem}").format(problem=problem), file=sys.stderr)
+            return EXIT_USAGE
     db = _chosen_db(args, "export")
     if db is None:
         return EXIT_USAGE

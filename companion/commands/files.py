@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -375,3 +376,34 @@ def unwritable_folder(path: Path) -> str:
         return _("cannot write in {folder} ({problem}); choose a writable folder").format(
             folder=folder, problem=say(os_reason(exc)))
     return ""
+
+
+def missing_folders(folder: Path) -> list[Path]:
+    """The folders that making ``folder`` (``mkdir(parents=True)``) would make: ``folder`` and each missing parent,
+    deepest first; [] when ``folder`` is there. For :func:`remove_empty` after a command that made them and kept
+    nothing in them."""
+    missing = []
+    path = Path(folder).expanduser()
+    while not path.exists() and path.parent != path:
+        missing.append(path)
+        path = path.parent
+    return missing
+
+
+def remove_empty(folders: list[Path]) -> None:
+    """Remove each of ``folders`` (deepest first, as :func:`missing_folders` gives them) that holds nothing but empty
+    folders; a file anywhere in one keeps it, and everything above it, whole. Never raises: a folder that cannot be
+    removed stays (said in the debug log)."""
+    for folder in folders:
+        try:
+            inside = sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True)
+            if any(not p.is_dir() or p.is_symlink() for p in inside):
+                return
+            for p in inside:
+                p.rmdir()
+            folder.rmdir()
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            logging.getLogger("companion").debug("left the folder %s: %s", folder, exc)
+            return
