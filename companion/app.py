@@ -38,7 +38,7 @@ from companion.actions import SEAT_ACTIONS, Action, Posted, posted
 from companion.desk import Changes, Desk
 from companion.flow import FAULT, STORAGE, GameFlow, Outcome, named_player
 from companion.hub import Snapshot, StateHub
-from companion.i18n import N_, Text, text_of
+from companion.i18n import N_, Text, _, say, text_of
 from companion.loop_faults import FaultContainment, let_through
 from companion.modes import ChooseMode, DiceMode, EnrollMode, Mode, ModeName, PlayMode, SessionMode, SetupMode
 from companion.modes.dice import DiceReader, dice_read_payload, reading_order
@@ -300,7 +300,7 @@ class MainLoop(FaultContainment):
 
     def advance(self) -> None:
         """Move into the mode the current one names next, as long as one is named; keep where the box is."""
-        for _ in range(4):  # a mode names the next at once at most a few times (setup -> check -> play -> scores)
+        for _turn in range(4):  # a mode names the next at once at most a few times (setup -> check -> play -> scores)
             following = self.mode.next()
             if following is None:
                 break
@@ -555,7 +555,8 @@ class MainLoop(FaultContainment):
         if outcome.error is None:
             log.info("%s (%s): %s", name, origin, said)
         else:
-            log.warning("%s (%s) refused (%d): %s", name, origin, outcome.status, said)
+            log.warning("%s", _("{action} ({origin}) refused ({status}): {problem}").format(  # the owner reads it
+                action=name, origin=origin, status=outcome.status, problem=say(said)))
         self.hub.set_pairing(self.pairing.pairing())
         return outcome
 

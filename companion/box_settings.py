@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import BadEntry, shown
-from companion.i18n import LANGUAGE_NAMES, LANGUAGES, Listing, Text, os_reason, set_box_language
+from companion.i18n import LANGUAGE_NAMES, LANGUAGES, Listing, Text, _, os_reason, say, set_box_language
 
 __all__ = ["FILE_NAME", "LANGUAGE", "BRIGHTNESS", "SOUND", "BoxSettings", "overlay_config"]
 
@@ -109,7 +109,8 @@ class BoxSettings:
                 if isinstance(brightness, int) and not isinstance(brightness, bool):
                     self.brightness = self.backlight.set_percent(brightness)
             except OSError as exc:
-                log.warning("the display's brightness cannot be set (%s); it stays as it is", exc)
+                log.warning("%s", _("the display's brightness cannot be set ({problem}); it stays as it is").format(
+                    problem=say(os_reason(exc))))
         set_box_language(self.language)
 
     def view(self) -> dict[str, Any]:
@@ -184,4 +185,5 @@ class BoxSettings:
                 os.fsync(out.fileno())
             os.replace(tmp, self.path)
         except OSError as exc:
-            log.warning("box settings not kept in %s (%s): they hold until the box stops", self.path, exc)
+            log.warning("%s", _("box settings not kept in {path} ({problem}): they hold until the box stops").format(
+                path=self.path, problem=say(os_reason(exc))))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CorruptSession, NotASessionDatabase, SessionError, StorageError
-from companion.i18n import Text, os_reason
+from companion.i18n import Text, _, os_reason, say
 
 __all__ = ["SCHEMA_VERSION", "SQLITE_HEADER", "check_is_sqlite", "connect", "hold_box_lock", "migrate", "set_aside",
            "translate"]
@@ -325,7 +325,8 @@ def connect(path: Path) -> tuple[sqlite3.Connection, int, StorageError | None]:
             raise
         refused = exc
     conn, schema = _connect_ro(path)
-    log.warning("session database %s opened read-only: %s", path, refused.reason)
+    log.warning("%s", _("session database {path} opened read-only: {problem}").format(
+        path=path, problem=say(refused.reason)))
     return conn, schema, refused
 
 

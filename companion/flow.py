@@ -103,8 +103,9 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
     """The one rule for a player's name (the CLI's ``--players`` and the setup step alike): not
     empty (it shows something), at most :data:`MAX_NAME` characters, no ``,`` or ``:``, no control or format
     characters (Unicode category C: NUL, right-to-left overrides, ...) besides those of emoji
-    (:data:`EMOJI_JOINERS`), and not the name of one of ``others`` ignoring case ("Ann" and "ann" are the same
-    player). Returns the stripped name.
+    (:data:`EMOJI_JOINERS`), and not the name of one of ``others`` ignoring case and accents ("Ann" and "ann",
+    "Ελένη" and "ΕΛΕΝΗ" are the same player: :func:`named_player` takes either for the other). Returns the stripped
+    name (NFC).
 
     Raises:
         BadEntry: one line naming the problem.
@@ -124,23 +125,27 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
     same = next((o for o in others if _name_key(o) == _name_key(name)), None)
     if same is not None:
         if same == name:
-            raise BadEntry(Text("{name!r} is already playing; names must differ (ignoring case)", name=name))
-        raise BadEntry(Text("{name!r} (as {same!r}) is already playing; names must differ (ignoring case)", name=name,
-                            same=same))
+            raise BadEntry(Text("{name!r} is already playing; names must differ (ignoring case and accents)",
+                                name=name))
+        raise BadEntry(Text("{name!r} (as {same!r}) is already playing; names must differ (ignoring case and accents)",
+                            name=name, same=same))
     return name
 
 
 def _name_key(name: str) -> str:
-    """What two names that name the same player share: "Ann", " ANN " and "ann" (NFC, ignoring case)."""
-    return unicodedata.normalize("NFC", name.strip()).casefold()
+    """What two names that name the same player share, ignoring case and accents: "Ann", " ANN " and "ann";
+    "Ελένη", "ελενη" and "ΕΛΕΝΗ" (a phone's keyboard often has no accent, and Greek capitals drop theirs). The name is
+    decomposed (NFD), its combining marks left out, then case-folded (``"ς"`` and ``"Σ"`` fold to ``"σ"``)."""
+    decomposed = unicodedata.normalize("NFD", name.strip())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
 def named_player(name: Any, names: Sequence[str]) -> Any:
     """The player of ``names`` that ``name`` names, as the table spelled it: a phone's ``"ann"`` (or ``" ANN "``)
-    is ``"Ann"``. Names are compared as :func:`check_player_name` compares them (NFC, ignoring case), which keeps
-    two players' names from differing only by case; should an older game have two such names, only the exact
-    spelling names either. ``name`` as it is when it names none of them (or is no text), for the action to refuse
-    naming what was sent."""
+    is ``"Ann"``, a phone's ``"ελενη"`` or ``"ΕΛΕΝΗ"`` is ``"Ελένη"``. Names are compared as
+    :func:`check_player_name` compares them (ignoring case and accents: :func:`_name_key`), which keeps two players'
+    names from differing only so; should an older game have two such names, only the exact spelling names either.
+    ``name`` as it is when it names none of them (or is no text), for the action to refuse naming what was sent."""
     if not isinstance(name, str) or name in names:
         return name
     found = [n for n in names if _name_key(n) == _name_key(name)]

@@ -18,7 +18,7 @@ from typing import Any
 
 from companion import records
 from companion.errors import StorageError
-from companion.i18n import Text
+from companion.i18n import Text, _, message_of, say
 
 __all__ = ["LOW_MB", "PROBE_S", "SPACE_S", "StorageHealth"]
 
@@ -76,7 +76,7 @@ class StorageHealth:
         """A write failed: remember why (and since when, the first time); returns :attr:`message`."""
         if self.failure is None:
             self.since = self.wall()
-            log.error("storage failing: %s", exc)
+            log.error("%s", _("storage failing: {problem}").format(problem=say(message_of(exc))))
         self.failure = exc
         self._probed_at = self.clock()
         self.free_space()
@@ -85,7 +85,7 @@ class StorageHealth:
     def succeeded(self) -> None:
         """A write worked: the banner goes."""
         if self.failure is not None:
-            log.warning("storage works again (%s since %s)", self.failure.kind, self._hhmm(self.since))
+            log.warning("%s", _("storage works again (it failed since {time})").format(time=self._hhmm(self.since)))
         self.failure = None
         self.since = None
 

@@ -470,10 +470,10 @@ def test_the_setup_matches_a_phone_s_player_in_any_case_and_refuses_names_differ
     # a second "ann" is another player of the same name: refused, saying whose name it is
     twice = act(loop, "setup_player", player="ann", colour="green", client=BOB_PHONE)
     assert twice["status"] == 400
-    assert twice["error"] == "'ann' (as 'Ann') is already playing; names must differ (ignoring case)"
+    assert twice["error"] == "'ann' (as 'Ann') is already playing; names must differ (ignoring case and accents)"
     renamed = act(loop, "setup_rename", player="player 2", name="ANN", client=BOB_PHONE)
     assert renamed["status"] == 400 and renamed["error"] == "'ANN' (as 'Ann') is already playing; names must differ " \
-                                                             "(ignoring case)"
+                                                             "(ignoring case and accents)"
     assert act(loop, "setup_rename", player="PLAYER 2", name="Bob", client=BOB_PHONE)["status"] == 200
     # the rest of the setup names a player in any case, and the table's spelling is what is kept
     assert act(loop, "claim_seat", player="bob", client=BOB_PHONE)["status"] == 200
@@ -508,6 +508,27 @@ def test_names_differing_only_by_case_are_refused_in_the_phone_s_language(store,
     # the phone's "ann" is Ann's seat over HTTP too
     assert post_through_loop(phone, loop, "/api/seat", {"player": "ann"}).status_code == 200
     assert list(loop.hub.pairing().claims) == ["Ann"]
+
+
+@pytest.mark.parametrize("said", ["ελενη", "ΕΛΕΝΗ", " Ελενη "])
+def test_a_greek_name_without_its_accent_is_the_table_s_player_on_the_phone(store, said):
+    """A Greek phone's keyboard in capitals drops the accent: "ΕΛΕΝΗ" or "ελενη" claimed nobody's seat when the table
+    wrote "Ελένη", and could be added as a second player of that name."""
+    from companion.setup_flow import TableSetup
+    from tests.phones import joined_phone, post_through_loop
+
+    setup = TableSetup(store, FLOWS["race"])
+    loop = MainLoop(source=FakeCamera([np.zeros((60, 80, 3), np.uint8)] * 5), reader=None, session=None,
+                    hub=StateHub(), stillness=StillnessDetector(), setup=setup, sleep=lambda s: None)
+    loop.publish()
+    phone = joined_phone(loop.hub)
+    phone.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "el"
+    for name in ("Ελένη", "Σπύρος"):
+        assert post_through_loop(phone, loop, "/api/setup", {"action": "player", "name": name}).status_code == 200
+    answer = post_through_loop(phone, loop, "/api/setup", {"action": "player", "name": said})
+    assert answer.status_code == 400 and "παίζει ήδη" in answer.get_json()["error"], answer.get_json()
+    assert post_through_loop(phone, loop, "/api/seat", {"player": said}).status_code == 200
+    assert list(loop.hub.pairing().claims) == ["Ελένη"] and setup.names == ["Ελένη", "Σπύρος"]
 
 
 # -- versions: two taps, one move ----------------------------------------------------------------------

@@ -19,6 +19,7 @@ from companion.flow import (
     bgstats_url,
     check_player_name,
     handle_action,
+    named_player,
     parse_form,
     parse_players,
 )
@@ -58,6 +59,30 @@ def test_players_take_seats_in_order_with_free_colours():
         parse_players("Ann,Ann")
     with pytest.raises(BadEntry, match="empty"):
         parse_players("Ann,,Bob")
+
+
+# hand-worked: the names a phone's keyboard gives for the table's spelling (Greek capitals drop their accent, a
+# keyboard without dead keys types none, a final sigma is a sigma in capitals)
+SAME_PLAYER = [("ελενη", "Ελένη"), ("ΕΛΕΝΗ", "Ελένη"), (" Ελενη ", "Ελένη"), ("ΣΠΥΡΟΣ", "Σπύρος"),
+               ("σπυρος", "Σπύρος"), ("ODON", "Ödön"), ("ödön", "Ödön"), ("ŁUKASZ", "Łukasz"),
+               ("Ελε\u0301νη", "Ελένη")]  # the last: the accent sent as a combining mark (NFD)
+
+
+@pytest.mark.parametrize("said, table", SAME_PLAYER)
+def test_a_name_in_any_case_and_without_its_accents_is_the_table_s_player(said, table):
+    """A phone's "ελενη" or "ΕΛΕΝΗ" named nobody when the table wrote "Ελένη": names are compared ignoring case and
+    accents (NFD, combining marks left out, case-folded), the same rule that refuses a second such player."""
+    names = [table, "Bob"]
+    assert named_player(said, names) == table
+    with pytest.raises(BadEntry, match="already playing; names must differ \\(ignoring case and accents\\)"):
+        check_player_name(said, names)
+
+
+def test_names_that_differ_by_more_than_case_and_accents_stay_apart():
+    assert named_player("Łukasz", ["Lukasz"]) == "Łukasz"  # Ł is a letter of its own, not L with a mark
+    assert named_player("Ελένη", ["Ελένα"]) == "Ελένη"  # names nobody: sent on as it is, for the action to refuse
+    assert check_player_name("Łukasz", ["Lukasz"]) == "Łukasz"
+    assert named_player("Ελένη", ["ελενη", "ΕΛΕΝΗ"]) == "Ελένη"  # an older game with both: neither is taken
 
 
 def test_form_values_are_checked_and_named():

@@ -21,7 +21,7 @@ from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
 from companion.commands.files import load_deck, load_dice_reader, screenshot_problem
 from companion.config import CHOOSE
-from companion.i18n import N_, Text, _, message_of, ngettext, say, say_template
+from companion.i18n import N_, Text, _, message_of, ngettext, os_reason, say, say_template
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -95,8 +95,11 @@ def _flow_session(args: argparse.Namespace, store: Any, settings: dict[str, Any]
                      "another)", args.game, same.id)
             return same
         if open_games:
-            log.warning("%d open %s game(s) stay in %s (see `companion sessions`); their players or options "
-                        "differ, so a new game starts", len(open_games), args.game, store.path)
+            log.warning("%s", ngettext(  # the owner reads it at the start: in the command's language
+                "{n} open {game} game stays in {path} (see `companion sessions`); its players or options differ, so "
+                "a new game starts",
+                "{n} open {game} games stay in {path} (see `companion sessions`); their players or options differ, "
+                "so a new game starts", len(open_games)).format(n=len(open_games), game=args.game, path=store.path))
         return store.start(args.game, settings)
     session = None if args.new_session else store.resume_latest(args.game)
     if session is not None and options:
@@ -302,8 +305,8 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
             cookie_key = web_secret_key()
         except OSError as exc:  # a read-only or full data folder: phones join again after a restart
             cookie_key = None
-            log.warning("cannot keep the phone view's key in the data folder (%s); phones scan the QR code "
-                        "again after a restart", exc.strerror or exc)
+            log.warning("%s", _("cannot keep the phone view's key in the data folder ({problem}); phones scan the QR "
+                                "code again after a restart").format(problem=say(os_reason(exc))))
         named = [] if args.host in ("0.0.0.0", "::") else [args.host]  # --host NAME: the box answers to it too
         try:
             from companion.library import export_documents
@@ -350,7 +353,8 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
             except (pygame_error(), OSError) as exc:
                 if str(exc) not in screenshot_failed:  # one line per distinct problem, not one per read
                     screenshot_failed.append(str(exc))
-                    log.error("cannot save --screenshot %s: %s; going on without it", args.screenshot, exc)
+                    log.error("%s", _("cannot save --screenshot {path}: {problem}; going on without it").format(
+                        path=args.screenshot, problem=say(os_reason(exc)) if isinstance(exc, OSError) else exc))
 
     def on_read(seq: int, read: object) -> None:
         save_screenshot()
@@ -512,7 +516,8 @@ def _settings_file(demo: bool) -> Path | None:
     try:
         return default_path(demo)
     except OSError as exc:
-        log.warning("the settings screen's choices are not kept (%s)", exc)
+        log.warning("%s", _("the settings screen's choices are not kept ({problem})").format(
+            problem=say(os_reason(exc))))
         return None
 
 
@@ -568,7 +573,7 @@ def _load_box_calibration(path: Path | None) -> Any:
     try:
         calibration = load_calibration(default)
     except BadCalibrationFile as exc:
-        log.warning("%s; reading in pixels", exc)
+        log.warning("%s", _("{problem}; reading in pixels").format(problem=say(message_of(exc))))
         return None
     log.info("table calibration from %s", default)
     return calibration
@@ -633,7 +638,8 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
         try:
             deck, dice_reader = parts(flow.spec.camera)
         except InputError as exc:  # a deck or profile of another game's kind: played from the phones
-            log.warning("%s: %s; the game is played from the phones", flow.spec.title, exc)
+            log.warning("%s", _("{game}: {problem}; the game is played from the phones").format(
+                game=say(flow.spec.title), problem=say(exc)))
             return None
         if deck is None and dice_reader is None:
             return None

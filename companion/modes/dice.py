@@ -137,6 +137,7 @@ class DiceMode(SessionMode):
         self._looks: list[_Look] = []  # the reads of the first two quiet frames after a change, made while it settles
         self._looking = threading.Lock()  # guards _looks: the second look is added on the worker when the first ends
         self._worker: ThreadPoolExecutor | None = None  # runs every read of this mode, one at a time
+        self._said: dict[tuple[str, int], None] = {}  # (why a read was not recorded, last event): logged once each
 
     def enter(self) -> None:
         """Resume from the session's last read when the box kept it (:func:`companion.reading.resume_seen`): after a
@@ -369,10 +370,30 @@ class DiceMode(SessionMode):
             if seq:
                 self._keep_seen()
             return seq
-        log.info("not recorded: %s", loop.message)
+        self._log_not_recorded(str(loop.message))
         loop.display = annotate(frame.image, read)
         loop.publish()
         return 0
+
+    SAID_AT_MOST = 256
+    """How many reads not recorded :meth:`_log_not_recorded` remembers having logged (the oldest is forgotten)."""
+
+    def _log_not_recorded(self, why: str) -> None:
+        """Log ``not recorded: WHY`` once per distinct read: the same reason (the same photo already recorded, the same
+        dice "same as before") while the session's events stay as they were is logged at INFO the first time and
+        at DEBUG after (a looping demo said each photo every 4 s); a new event (a roll, an Undo) makes it new."""
+        try:
+            key = (why, self.session.last_seq)
+        except StorageError:  # the file cannot be read now: said, as before
+            log.info("not recorded: %s", why)
+            return
+        if key in self._said:
+            log.debug("not recorded: %s", why)
+            return
+        self._said[key] = None
+        while len(self._said) > self.SAID_AT_MOST:
+            del self._said[next(iter(self._said))]
+        log.info("not recorded: %s", why)
 
     def _record(self, payload: dict[str, Any], read: DiceRead, frame: Frame) -> int:
         loop = self.loop

@@ -46,10 +46,13 @@ def font_file() -> str | None:
     for candidate in candidates:
         if Path(candidate).is_file():
             return candidate
+    from companion.i18n import _
+
     if named:
-        log.warning("%s=%s is not a file; looking for DejaVu or Noto instead", FONT_ENV, named)
-    log.warning("no font with Greek, Polish and Hungarian letters (DejaVu Sans or Noto Sans): the touchscreen "
-                "uses pygame's own, which lacks them; install fonts-dejavu-core (./setup.sh does)")
+        log.warning("%s", _("{variable}={path} is not a file; looking for DejaVu or Noto instead").format(
+            variable=FONT_ENV, path=named))
+    log.warning("%s", _("no font with Greek, Polish and Hungarian letters (DejaVu Sans or Noto Sans): the touchscreen "
+                        "uses pygame's own, which lacks them; install fonts-dejavu-core (./setup.sh does)"))
     return None
 
 

@@ -1,0 +1,47 @@
+"""The WARNING lines an owner reads on the terminal of a translated run are in the run's language (the log's
+debug lines stay English); hand-written words of each language."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from companion import i18n
+from companion.cli import main
+from tests.test_desk import act, box, race
+
+# hand-written: what an owner reads when a phone's report is refused, and when a new game starts beside open ones
+REFUSED = {"el": "απορρίφθηκε", "pl": "odrzucono", "hu": "elutasítva"}
+OPEN_GAMES = {"el": "ανοιχτό παιχνίδι race μένει", "pl": "otwarta gra race zostaje", "hu": "nyitott race-játék marad"}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_a_refused_phone_action_is_logged_in_the_box_s_language(store, caplog, lang):
+    """`report (phone) refused (400): ...` stayed English in a Greek box; the action and its origin keep the API's
+    names, what was wrong is said in the box's language, as the phone reads it."""
+    loop = box(race(store))
+    before = i18n.box_language()
+    i18n.set_box_language(lang)
+    try:
+        with caplog.at_level(logging.WARNING, logger="companion.app"):
+            answer = act(loop, "report", player="Ann", form="hand", values={"cards": "+-3"})
+    finally:
+        i18n.set_box_language(before)
+    assert answer["status"] == 400
+    (line,) = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert line.startswith("report (phone) ") and REFUSED[lang] in line and "refused" not in line, line
+    with i18n.use_language(lang):
+        assert i18n.say(answer["error"]) in line or answer["error"] in line
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_a_new_game_beside_an_open_one_is_said_in_the_command_s_language(tmp_path, caplog, monkeypatch, lang):
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    db = str(tmp_path / "d.sqlite3")
+    common = ["--db", db, "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"]
+    assert main(["demo", "--game", "race", "--players", "Ann,Bob", *common]) == 0
+    with caplog.at_level(logging.WARNING):
+        assert main(["--language", lang, "demo", "--game", "race", "--players", "Ελένη,Σπύρος", *common]) == 0
+    said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any(OPEN_GAMES[lang] in line and "game(s)" not in line for line in said), said
