@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion import records
 from companion.errors import BadEntry, SessionError, StorageError, shown
-from companion.i18n import Listing, Text, lazy, os_reason
+from companion.i18n import Listing, Text, _, lazy, message_of, os_reason, say
 
 if TYPE_CHECKING:
     from companion.app import MainLoop
@@ -112,7 +112,8 @@ class Library:
             try:
                 out.append(self.summary(info.id, info.events))
             except (SessionError, BadEntry, ValueError) as exc:  # a game that no longer replays: listed as such
-                log.warning("game %s cannot be read for the history: %s", info.id, exc)
+                log.warning("%s", _("game {id} cannot be read for the history: {problem}").format(
+                    id=info.id, problem=say(message_of(exc))))
                 out.append({"session": info.id, "game": info.game, "title": self.flows[info.game].title,
                             "players": [], "started_at": info.started_at, "finished": True, "winners": [],
                             "round_label": "", "events": info.events, "unreadable": True})
@@ -215,7 +216,8 @@ class Library:
                     out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
                 os.replace(tmp, path)
         except OSError as exc:  # the folder for the box's log; the views (a phone among them) are told the reason
-            log.warning("cannot write the export in %s: %s", paths["json"].parent, exc)
+            log.warning("%s", _("cannot write the export in {folder}: {problem}").format(
+                folder=paths["json"].parent, problem=say(os_reason(exc))))
             raise BadEntry(Text("cannot write the export on the box ({why})", why=os_reason(exc))) from None
         return {k: str(v) for k, v in paths.items()}
 
@@ -289,7 +291,8 @@ class Library:
         try:
             return records.load_place(self.store)
         except StorageError as exc:
-            log.warning("where the box was cannot be read (%s): it starts on the chooser", exc)
+            log.warning("%s", _("where the box was cannot be read ({problem}): it starts on the chooser").format(
+                problem=say(message_of(exc))))
             return None
 
     def keep_place(self, place: Mapping[str, Any]) -> None:
@@ -314,5 +317,6 @@ class Library:
             if mode == ModeName.DICE.value and self.dice_reader is not None:
                 return self.dice_mode(loop)
         except (BadEntry, SessionError) as exc:
-            log.warning("the box cannot go back to %s (%s): the chooser instead", place, exc)
+            log.warning("%s", _("the box cannot go back to {place} ({problem}): the chooser instead").format(
+                place=place, problem=say(message_of(exc))))
         return None

@@ -45,3 +45,27 @@ def test_a_new_game_beside_an_open_one_is_said_in_the_command_s_language(tmp_pat
         assert main(["--language", lang, "demo", "--game", "race", "--players", "Ελένη,Σπύρος", *common]) == 0
     said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert any(OPEN_GAMES[lang] in line and "game(s)" not in line for line in said), said
+
+
+# hand-written: the box cannot go back to where it was, in each language
+NOT_BACK = {"el": "δεν μπορεί να επιστρέψει", "pl": "nie może wrócić", "hu": "nem tud visszatérni"}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_a_place_the_box_cannot_go_back_to_is_said_in_the_box_s_language(store, tmp_path, caplog, lang):
+    """The box kept that it was in a game which is gone (its session no longer in the file): it starts on the chooser
+    and the owner reads why in the box's language."""
+    from companion import records
+    from companion.library import Library
+
+    records.save_place(store, {"mode": "play", "session": "20200101-000000-gone00"})
+    lib = Library(store, exports=tmp_path / "exports")
+    before = i18n.box_language()
+    i18n.set_box_language(lang)
+    try:
+        with caplog.at_level(logging.WARNING, logger="companion.library"):
+            assert lib.resumed(None) is None
+    finally:
+        i18n.set_box_language(before)
+    said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(said) == 1 and NOT_BACK[lang] in said[0] and "cannot go back" not in said[0], said
