@@ -49,7 +49,7 @@ from companion.i18n import N_, Listing, Text, message_of
 from companion.words import colour_word
 from rules import BadEvent, Event, Finding, Progress, UnknownEvent
 from rules.core import SEAT_COLOURS
-from rules.scoring import has_visible, standings
+from rules.scoring import has_visible, name_key, standings
 
 __all__ = [
     "BGSTATS_URL",
@@ -122,7 +122,7 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
         raise BadEntry(Text("{name!r}: a name may not hold control or invisible formatting characters", name=name[:20]))
     if not has_visible("".join(ch for ch in name if not _variation_selector(ch))):  # joiners alone show nothing
         raise BadEntry(Text("a player name is empty: give the player's name"))
-    same = next((o for o in others if _name_key(o) == _name_key(name)), None)
+    same = next((o for o in others if name_key(o) == name_key(name)), None)
     if same is not None:
         if same == name:
             raise BadEntry(Text("{name!r} is already playing; names must differ (ignoring case and accents)",
@@ -132,23 +132,16 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
     return name
 
 
-def _name_key(name: str) -> str:
-    """What two names that name the same player share, ignoring case and accents: "Ann", " ANN " and "ann";
-    "Ελένη", "ελενη" and "ΕΛΕΝΗ" (a phone's keyboard often has no accent, and Greek capitals drop theirs). The name is
-    decomposed (NFD), its combining marks left out, then case-folded (``"ς"`` and ``"Σ"`` fold to ``"σ"``)."""
-    decomposed = unicodedata.normalize("NFD", name.strip())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
-
-
 def named_player(name: Any, names: Sequence[str]) -> Any:
     """The player of ``names`` that ``name`` names, as the table spelled it: a phone's ``"ann"`` (or ``" ANN "``)
     is ``"Ann"``, a phone's ``"ελενη"`` or ``"ΕΛΕΝΗ"`` is ``"Ελένη"``. Names are compared as
-    :func:`check_player_name` compares them (ignoring case and accents: :func:`_name_key`), which keeps two players'
-    names from differing only so; should an older game have two such names, only the exact spelling names either.
+    :func:`check_player_name` compares them (ignoring case and accents: :func:`rules.scoring.name_key`),
+    which keeps two players' names from differing only so; should an older game have two such names, only the exact
+    spelling names either.
     ``name`` as it is when it names none of them (or is no text), for the action to refuse naming what was sent."""
     if not isinstance(name, str) or name in names:
         return name
-    found = [n for n in names if _name_key(n) == _name_key(name)]
+    found = [n for n in names if name_key(n) == name_key(name)]
     return found[0] if len(found) == 1 else name
 
 

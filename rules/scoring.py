@@ -196,9 +196,21 @@ class Fields:
         return Fields(self.get(key), self.path(key))
 
 
+def name_key(name: str) -> str:
+    """What two names of the same player share, ignoring case and accents: "Ann", " ANN " and "ann";
+    "Ελένη", "ελενη" and "ΕΛΕΝΗ" (a phone's keyboard often has no accent, and Greek capitals drop theirs).
+
+    The name is decomposed (NFD), its combining marks left out, then case-folded (``"ς"`` and ``"Σ"``
+    fold to ``"σ"``). A letter of its own stays itself: "Łukasz" and "Lukasz" are two names.
+    """
+    decomposed = unicodedata.normalize("NFD", name.strip())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+
+
 def check_distinct_names(names: Sequence[str], where: str = "players") -> None:
-    """Refuse a position where two players share a name, ignoring case ("Ann" and "ann" are the
-    same person at the table, as in ``companion.flow.check_player_name``).
+    """Refuse a position where two players share a name, ignoring case and accents (:func:`name_key`:
+    "Ann" and "ann", "Ελένη" and "ΕΛΕΝΗ" are the same person at the table, as in
+    ``companion.flow.check_player_name``).
 
     Args:
         names: the players' names in file order.
@@ -209,7 +221,7 @@ def check_distinct_names(names: Sequence[str], where: str = "players") -> None:
     """
     seen: dict[str, int] = {}
     for k, name in enumerate(names):
-        first = seen.setdefault(unicodedata.normalize("NFC", name).casefold(), k)
+        first = seen.setdefault(name_key(name), k)
         if first != k:
             raise ScoreInputError.coded(f"{field_path(where, k)}.name", "same_name", name=repr(name),
                                         other=field_path(where, first), other_name=repr(names[first]))

@@ -302,6 +302,19 @@ def test_names_that_look_the_same_are_the_same_player():
         check_distinct_names(["Zo\u00eb", "ZOE\u0308"])
 
 
+def test_a_score_file_names_a_player_as_a_phone_does():
+    # A score file's players are told apart as a phone's names are: case and accents aside, one person
+    # ("Ελένη" typed on a keyboard without accents is "ελενη"), while a letter of its own ("Ł") is a letter.
+    from companion.flow import named_player
+    from rules.scoring import ScoreInputError, check_distinct_names
+
+    with pytest.raises(ScoreInputError, match=r"players\[1\]\.name"):
+        check_distinct_names(["\u0395\u03bb\u03ad\u03bd\u03b7", "\u0395\u039b\u0395\u039d\u0397"])
+    check_distinct_names(["\u0141ukasz", "Lukasz"])
+    helen = "\u0395\u03bb\u03ad\u03bd\u03b7"
+    assert named_player("\u03b5\u03bb\u03b5\u03bd\u03b7", ["Ann", helen]) == helen
+
+
 def test_a_phone_renames_a_player_added_on_the_touchscreen(tmp_path):
     store = SessionStore(tmp_path / "box.sqlite3")
     setup = TableSetup(store, FLOWS["roll"])
