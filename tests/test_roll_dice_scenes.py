@@ -172,6 +172,13 @@ def test_a_window_read_after_a_change_reads_at_the_full_reads_die_size(light_ink
     assert [(d.colour, d.face) for d in same] == [(die.colour, die.face)]
 
 
+def _same_dice(a, b) -> bool:
+    """The same dice (colour, face, box), their confidences equal but in the last digits (one size looked at or
+    every size: the faces are matched in batches of another make-up, summed in another order)."""
+    return ([(d.colour, d.face, d.box) for d in a] == [(d.colour, d.face, d.box) for d in b]
+            and np.allclose([d.confidence for d in a], [d.confidence for d in b], rtol=0.0, atol=1e-6))
+
+
 def test_a_reader_of_one_fixed_camera_reads_the_next_frame_at_the_size_it_chose(light_ink_reader: RollDiceReader,
                                                                               monkeypatch):
     """A reader that remembers the die size (the box's) searches the first frame's sizes, then reads the same table
@@ -187,9 +194,10 @@ def test_a_reader_of_one_fixed_camera_reads_the_next_frame_at_the_size_it_chose(
     looks.clear()
     second = box.read(sc.image)
     assert len(looks) == 1 and searches == [1]
-    assert second.dice == first.dice and second.die_size == first.die_size
+    assert _same_dice(second.dice, first.dice) and second.die_size == first.die_size
     looks.clear()
-    assert light_ink_reader.read(sc.image).dice == first.dice and len(looks) == tried and searches == [1, 1]
+    assert _same_dice(light_ink_reader.read(sc.image).dice, first.dice)
+    assert len(looks) == tried and searches == [1, 1]
     # the dice taken off the table: the remembered size shows no die now, so the sizes are searched again
     empty = scenes.render_dice_scene(66, replace(SCENE, die_px=(26.0, 30.0)), faces_by_colour=FACES_BY_COLOUR,
                                      dice=[], table="gingham")

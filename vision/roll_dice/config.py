@@ -101,6 +101,16 @@ class RollDiceConfig:
         chroma_ink_weight: weight of the chroma ink channel against the brightness one in the NCC.
         templates_per_pair: templates kept per enrolled pair: the aligned mean, plus the enrolled
             dice least like it (enrollment setting).
+        enroll_side_off, enroll_side_photos: enrollment setting (:func:`vision.roll_dice.enroll.build_profile`): a
+            photo whose dice's median side is more than ``enroll_side_off`` times off (either way) the median side
+            of every die of the enrollment, or that shows no die, is detected again at that side (the owner's dice
+            under one camera share one size); only with at least ``enroll_side_photos`` photos showing dice; 0: off.
+            On the second generator's enrollment (seed 7) a brown die's produce crate, a light square about half
+            the die on a brown table, was taken for the dice (4 of 6 kept, at 18 px where the dice are 51): looked
+            at again at 51 px, the 6 dice are kept and the pair's template shows the die's face. The second look
+            replaces the first when it keeps more dice, or as many nearer that side. At 1.3 a photo whose dice were
+            off by the camera's distance alone was looked at again and its template changed (the enrollment's dice
+            are 42-66 px).
         template_centering: fraction of the mean template taken off every template at read time.
         shift_step: step in patch pixels of the shift search of the face match (2 = 4x faster).
         shift_refine: the face match's shift searches (first match and ``relocate_*``) go coarse to fine:
@@ -384,6 +394,8 @@ class RollDiceConfig:
     shift_coarse: int = 3
     template_centering: float = 0.0
     templates_per_pair: int = 1
+    enroll_side_off: float = 1.6
+    enroll_side_photos: int = 3
     ink_noise: float = 0.1
     chroma_ink_weight: float = 0.5
     brightness_sigma: float = 0.35

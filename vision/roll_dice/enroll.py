@@ -48,6 +48,51 @@ def mean_template(vectors: list[np.ndarray], inks: list[np.ndarray], config: Rol
     return ref
 
 
+def _photo_dice(frame: np.ndarray, config: RollDiceConfig, net, side: float | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The dice of one enrollment photo (a validated ``uint8[H, W, 3]`` BGR frame, every die showing one pair):
+    ``(inks float32[n, 2, P+2m, P+2m], bodies log-RGB float[n, 3], sides float[n] frame px)`` of the top faces
+    found (:func:`vision.roll_dice.reader.detect_tops`, at ``side`` frame px when given, else at the side measured
+    on the photo) whose body lies within 0.25 (log-RGB) of the photo's median body and whose die-ness is at least
+    0.5."""
+    scale = min(1.0, config.work_long_side / float(max(frame.shape[:2])))   # frame px -> work px
+    tops = detect_tops(frame, config, net=net, side=None if side is None else side * scale)
+    if len(tops.rects) == 0:
+        return np.zeros((0, 2, 1, 1), np.float32), np.zeros((0, 3)), np.zeros(0)
+    med = np.median(tops.body, axis=0)
+    keep = (np.sqrt(((tops.body - med) ** 2).sum(1)) < 0.25) & (tops.scores >= 0.5)
+    return tops.ink[keep], tops.body[keep], np.sqrt(tops.rects[keep, 2] * tops.rects[keep, 3])
+
+
+def _redetect_off_size(found: list[list[tuple[Path, np.ndarray, np.ndarray, np.ndarray]]],
+                       config: RollDiceConfig, net) -> None:
+    """Look again, in place, at the enrollment photos whose dice came out at another size than the enrollment's.
+
+    ``found``: per pair, per photo ``(path, inks, bodies, sides)`` of :func:`_photo_dice`. The dice of an enrollment
+    are one set under one camera, so they share one side (the median of every die found, frame px); a photo whose
+    dice's median side is more than ``enroll_side_off`` (a ratio) off it, or that showed no die, took something else
+    for the dice (a light symbol's frame on a dark die on a table of the die's colour is a square of its own, about
+    half the die), and is detected again at the enrollment's side. The second look replaces the first when it
+    keeps more dice, or as many at a side nearer the enrollment's. Fewer than ``enroll_side_photos`` photos with dice,
+    or ``enroll_side_off`` 0: nothing is looked at again."""
+    sides = [s for got in found for _, _, _, ss in got for s in ss]
+    with_dice = sum(1 for got in found for _, _, _, ss in got if len(ss))
+    if config.enroll_side_off <= 0 or with_dice < config.enroll_side_photos:
+        return
+    side = float(np.median(sides))
+
+    def off(ss: np.ndarray) -> float:
+        return abs(float(np.log(np.median(ss) / side))) if len(ss) else np.inf
+
+    for got in found:
+        for k, (path, _, _, ss) in enumerate(got):
+            if off(ss) <= np.log(config.enroll_side_off):
+                continue
+            again = _photo_dice(validate_frame(read_image_file(path)), config, net, side)
+            if len(again[2]) > len(ss) or (len(again[2]) == len(ss) and off(again[2]) < off(ss)):
+                got[k] = (path, *again)
+
+
 def build_profile(folder: str | Path, allowed: Iterable[tuple[str, str]] | None = None,
                   config: RollDiceConfig | None = None, dice_set: str = DEFAULT_DICE_SET,
                   skipped: list[Path] | None = None) -> DiceProfile:
@@ -72,9 +117,10 @@ def build_profile(folder: str | Path, allowed: Iterable[tuple[str, str]] | None 
     body_by_colour: dict[str, list[np.ndarray]] = {}
     tpl_pairs, tpls, seen = [], [], {}
     net = load_cnn(cfg)
-    for colour, face, photos in pairs:
-        inks, vecs = [], []
-        unread = 0
+    found: list[list[tuple[Path, np.ndarray, np.ndarray, np.ndarray]]] = []   # per pair: (photo, inks, bodies, sides)
+    unread_by_pair: list[int] = []
+    for _, _, photos in pairs:
+        got, unread = [], 0
         for photo in photos:
             try:
                 frame = validate_frame(read_image_file(photo))
@@ -84,15 +130,17 @@ def build_profile(folder: str | Path, allowed: Iterable[tuple[str, str]] | None 
                 skipped.append(Path(photo))
                 unread += 1
                 continue
-            tops = detect_tops(frame, cfg, net=net)
-            if len(tops.rects) == 0:
-                continue
-            med = np.median(tops.body, axis=0)
-            keep = (np.sqrt(((tops.body - med) ** 2).sum(1)) < 0.25) & (tops.scores >= 0.5)
-            for i in np.nonzero(keep)[0]:
-                inks.append(tops.ink[i])
-                vecs.append(template_of(tops.ink[i], cfg))
-                body_by_colour.setdefault(colour, []).append(tops.body[i])
+            got.append((Path(photo), *_photo_dice(frame, cfg, net)))
+        found.append(got)
+        unread_by_pair.append(unread)
+    _redetect_off_size(found, cfg, net)
+    for (colour, face, photos), got, unread in zip(pairs, found, unread_by_pair, strict=True):
+        inks, vecs = [], []
+        for _, photo_inks, bodies, _ in got:
+            for ink, body in zip(photo_inks, bodies, strict=True):
+                inks.append(ink)
+                vecs.append(template_of(ink, cfg))
+                body_by_colour.setdefault(colour, []).append(body)
         if not inks and unread == len(photos):
             continue  # every photo of the pair was unreadable: the pair is left out, as a pair without photos
         if not inks:
