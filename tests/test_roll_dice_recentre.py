@@ -151,6 +151,34 @@ def test_a_box_turned_off_the_die_is_tried_again_at_the_angle_of_the_die_s_edges
     assert len(recentre_boxes(frame, box, body, 40.0, replace(cfg, recentre_turn=0.0))) == 1
 
 
+def test_a_box_on_the_side_face_is_tried_again_on_the_lit_top_beyond_the_snap_s_reach():
+    # A die seen from aside: its top (40 px, red) and, below it, a side face (24 px tall) of the same red in shade
+    # (two thirds of the light: 0.4 log units darker), on a grey table. The read box lies on the side face and the
+    # top's lower part, 0.6 of a side below the top's centre, its body the side face's colour.
+    cfg = replace(ON, recentre_scales=(1.0,))
+    frame = np.full((180, 200, 3), 90, np.uint8)
+    frame[40:80, 80:120] = (45, 45, 210)                       # the top, centred at (99.5, 59.5)
+    frame[80:104, 80:120] = (30, 30, 140)                      # the side face in shade
+    frame = cv2.GaussianBlur(frame, (0, 0), 1.0)
+    side_body = to_log(np.array([[(30, 30, 140)]], np.uint8), cfg)[0, 0]
+    box = np.array([99.5, 83.5, 40.0, 40.0, 0.0])
+    boxes = recentre_boxes(frame, box, side_body, 40.0, cfg)
+    narrow = recentre_boxes(frame, box, side_body, 40.0, replace(cfg, recentre_wide_shifts=()))
+    near = np.hypot(boxes[:, 0] - 99.5, boxes[:, 1] - 59.5)
+    # the squares of the narrow search stay on the side face (the snap looks for the side's colour); the wide
+    # search for that colour lit more (one square a lift at most) adds the top, at the side a die has there
+    assert np.hypot(narrow[:, 0] - 99.5, narrow[:, 1] - 59.5).min() > 8.0
+    assert np.array_equal(boxes[:len(narrow)], narrow)
+    assert len(narrow) < len(boxes) <= len(narrow) + len(cfg.recentre_wide_lifts)
+    top = len(narrow) + int(near[len(narrow):].argmin())
+    assert near[top] < 4.0 and abs(boxes[top, 2] - 40.0) <= 4.0
+    # a box on the top already: the wide search finds the squares already tried, and adds none
+    top_body = to_log(np.array([[(45, 45, 210)]], np.uint8), cfg)[0, 0]
+    on_top = np.array([99.5, 59.5, 40.0, 40.0, 0.0])
+    assert len(recentre_boxes(frame, on_top, top_body, 40.0, cfg)) == len(
+        recentre_boxes(frame, on_top, top_body, 40.0, replace(cfg, recentre_wide_shifts=())))
+
+
 def test_dice_whose_boxes_are_turned_off_their_tops_are_read_again_right(reader):
     scene = synth.render_scene(611, SCENE, dice=DICE)
     tops = reader.detect(scene.image)

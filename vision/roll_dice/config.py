@@ -159,6 +159,20 @@ class RollDiceConfig:
             282 of 309), the dice found, false dice, colours and confident wrong reads the same, the first generator
             394 -> 396 of 400 and 385 of 386; earlier, with the scales alone (with both snaps): 61000-61019 92.6%
             (94.6%), 62000-62019 92.4% (94.4%), 71000-71019 87.9% (89.0%), 72000-72019 91.2% (92.7%).
+        recentre_wide_shifts, recentre_wide_context, recentre_wide_lifts, recentre_wide_fit, recentre_wide_apart:
+            the second read's wider search for a top face farther off the box (0.5-0.85 of a side: beyond the snap's
+            reach of about 0.37): :func:`vision.roll_dice.shape.snap_top` at the side a die has there and the edges'
+            angle, over shifts of ``recentre_wide_shifts`` x the side on a patch of ``recentre_wide_context`` sides,
+            looking for the box's body colour lifted by each of ``recentre_wide_lifts`` (log units: a box on a side
+            face measured the side's colour, and the top is that colour lit more). A square whose fit is below
+            ``recentre_wide_fit`` (nothing of that colour found) or within ``recentre_wide_apart`` sides of a square
+            already tried is left out, so a weak die gets at most one square a lift, none when its box is on the
+            top. Empty ``recentre_wide_shifts``: no wider search. On the second generator (with the enrollment
+            looked at again at the dice's size), faces right of the dice found with their colour right: seeds
+            1000-1019 323 -> 324 of 331 (a brown die whose box lay 0.64 of a side off its top), 1020-1039 327 of
+            345 either way, no other read changed; the stage's CPU a scene (median of 16 reads, 8 scenes)
+            52.0 -> 59.5 ms with one lift of 0.3, 50.9 -> 72.4 ms with two (0.2, 0.4) for the same faces. The box's
+            own body colour, unlifted, found no top farther off (316 of 330 on seeds 1000-1019, as without).
         ink_blur: Gaussian sigma (patch pixels) on the ink map (tolerance to small misalignment).
         template: side of the central template region compared with the enrolled templates.
         brightness_sigma, chroma_sigma: colour metric (log units) for the colour posterior.
@@ -386,6 +400,11 @@ class RollDiceConfig:
     recentre_snap: bool = True
     recentre_snap_box: bool = False
     recentre_turn: float = 10.0
+    recentre_wide_shifts: tuple[float, ...] = (-0.8, -0.6, -0.4, -0.2, 0.0, 0.2, 0.4, 0.6, 0.8)
+    recentre_wide_context: float = 3.2
+    recentre_wide_apart: float = 0.15
+    recentre_wide_lifts: tuple[float, ...] = (0.3,)
+    recentre_wide_fit: float = 1.2
     recentre_angle_span: float = 1.6
     recentre_gain: float = 0.05
     recentre_cap: float = 0.85

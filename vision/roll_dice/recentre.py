@@ -39,7 +39,11 @@ def recentre_boxes(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, expect
     large holds a side face or a strip of a neighbour). When the die's edges
     (:func:`vision.roll_dice.shape.edge_angle`) lie more than ``recentre_turn`` degrees off the box's angle (modulo
     90: a box that took a side face's or a neighbour's outline), the box is tried at the edges' angle too and
-    snapped from there as well (the snap itself turns a square by a few degrees only)."""
+    snapped from there as well (the snap itself turns a square by a few degrees only). With ``recentre_wide_shifts``,
+    the top face is also looked for farther off (up to the widest shift x the side), as ``body`` lifted by each of
+    ``recentre_wide_lifts`` (a box on a side face measured the side's colour; the top is that colour lit more): each
+    square found (fit at least ``recentre_wide_fit``) not within ``recentre_wide_apart`` sides of one already listed
+    is added, at most one a lift."""
     cx, cy, w, h, ang = (float(v) for v in rect)
     side = float(np.sqrt(max(w * h, 1.0)))
     a = np.deg2rad(ang)
@@ -65,6 +69,18 @@ def recentre_boxes(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, expect
                 snapped, _ = snap_top(frame, np.array([cx, cy, size, size, turn]), body, size, config)
                 s = float(np.sqrt(max(snapped[2] * snapped[3], 1.0)))
                 out.append((float(snapped[0]), float(snapped[1]), s, s, float(snapped[4])))
+        if config.recentre_wide_shifts:
+            # the top face lies farther off: the box's body may be a side face's, so the top is looked for as
+            # the same colour lit more (a side face is that colour in shade), over a wider span
+            size = float(expected)
+            for lift in config.recentre_wide_lifts:
+                wide, fit = snap_top(frame, np.array([cx, cy, size, size, turns[-1]]), body + lift, size, config,
+                                     tuple(config.recentre_wide_shifts), config.recentre_wide_context)
+                s = float(np.sqrt(max(wide[2] * wide[3], 1.0)))
+                if fit < config.recentre_wide_fit or any(
+                        np.hypot(o[0] - wide[0], o[1] - wide[1]) <= config.recentre_wide_apart * s for o in out):
+                    continue
+                out.append((float(wide[0]), float(wide[1]), s, s, float(wide[4])))
     return np.asarray(out, np.float64).reshape(-1, 5)
 
 

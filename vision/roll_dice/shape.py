@@ -282,18 +282,19 @@ def _body_distance(patch: np.ndarray, body: np.ndarray, config: RollDiceConfig) 
 
 def _snap_once(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, side: float,
                grid: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]],
-               config: RollDiceConfig) -> tuple[np.ndarray, float]:
+               config: RollDiceConfig, context: float | None = None) -> tuple[np.ndarray, float]:
     """The best of the moves ``grid`` (shifts x side, turns deg, scales; :func:`_snap_moves`) of the square of
     ``side`` px centred on ``rect``'s centre at its angle: ``(rect float[5], fit 0..2)`` (:func:`snap_top`).
-    Every move's rim and band are sampled in one ``cv2.remap`` of the face's log-RGB distance map."""
+    Every move's rim and band are sampled in one ``cv2.remap`` of the face's log-RGB distance map, a patch of
+    ``context`` (default ``snap_context``) x ``side``."""
     from .tops import upright_patch  # here to keep tops -> shape one way at import time
 
     cx, cy, _, _, ang = (float(v) for v in rect)
     k = int(config.snap_patch)
-    span = config.snap_context * side
-    d = _body_distance(upright_patch(frame, cx, cy, span, ang, k, 0), body, config)
+    context = float(config.snap_context if context is None else context)
+    d = _body_distance(upright_patch(frame, cx, cy, context * side, ang, k, 0), body, config)
     moves = _snap_moves(*grid)
-    mx, my, cost = _snap_maps(*grid, k, float(config.snap_context), int(config.snap_points),
+    mx, my, cost = _snap_maps(*grid, k, context, int(config.snap_points),
                               (float(config.snap_rim), float(config.snap_band)))
     both = cv2.remap(d, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)        # float32[M, 2 * 4 points]
     rings = both.reshape(len(moves), 2, -1)                                               # [M, rim | band, 4 points]
@@ -320,7 +321,8 @@ def top_fit(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, config: RollD
 
 
 def snap_top(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, side: float,
-             config: RollDiceConfig) -> tuple[np.ndarray, float]:
+             config: RollDiceConfig, shifts: tuple[float, ...] | None = None,
+             context: float | None = None) -> tuple[np.ndarray, float]:
     """Move a top face's square onto the die: ``(rect float[5], fit 0..2)``.
 
     Around ``rect`` (cx, cy, w, h, angle deg; frame px), squares of about ``side`` px are tried over small
@@ -328,9 +330,14 @@ def snap_top(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, side: float,
     third as far around the best; each is scored by the share of its rim (just inside its outline) within
     ``evidence_body`` of the ``body`` colour plus the share of a band just outside it farther than
     ``evidence_outline`` from it: a die's top face is one colour to its edges and stands out beyond them
-    (its sides are shaded otherwise, the table differs). Returns the best square and its score."""
-    coarse = (tuple(config.snap_shifts), tuple(config.snap_turns), tuple(config.snap_scales))
-    r, fit = _snap_once(frame, np.asarray(rect, np.float64), body, side, coarse, config)
+    (its sides are shaded otherwise, the table differs). Returns the best square and its score.
+
+    ``shifts`` (x side) and ``context`` (the patch's span, x side) replace ``snap_shifts`` and ``snap_context`` in
+    the first, coarse search (a wider search for a square that lies farther off its top face); the second, a third
+    as far round the best, spans ``snap_context``."""
+    coarse = (tuple(config.snap_shifts if shifts is None else shifts), tuple(config.snap_turns),
+              tuple(config.snap_scales))
+    r, fit = _snap_once(frame, np.asarray(rect, np.float64), body, side, coarse, config, context)
     return _snap_once(frame, r, body, float(r[2]), _fine_grid(*coarse), config)
 
 
