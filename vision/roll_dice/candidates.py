@@ -14,8 +14,8 @@ from .config import RollDiceConfig
 from .observations import Candidates
 
 __all__ = ["add_cnn_candidates", "clean_mask", "edge_map", "face_cores", "fill_symbol_holes",
-           "find_candidates", "load_cnn", "log_lut", "merge_fragments", "split_blob", "symbol_blobs",
-           "tried_sides", "typical_side"]
+           "find_candidates", "load_cnn", "log_lut", "merge_fragments", "recut_candidates", "split_blob",
+           "symbol_blobs", "tried_sides", "typical_side"]
 
 
 def disc_kernel(size: float) -> np.ndarray:
@@ -241,7 +241,8 @@ def _unit(x: float) -> float:
 
 def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: RollDiceConfig,
                     side: float | None = None, edges: np.ndarray | None = None,
-                    keep_piles: Callable[[np.ndarray], np.ndarray] | None = None) -> Candidates:
+                    keep_piles: Callable[[np.ndarray], np.ndarray] | None = None,
+                    cut: dict | None = None) -> Candidates:
     """Die candidates (rotated rects in frame pixels) from the raw foreground mask.
 
     Blobs (cleaned foreground) are cut at colour edges into face cores; each core is a die top face
@@ -250,29 +251,15 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
     reader tries several sides on one frame and makes it once). ``keep_piles(rects)``: ``bool[P]``, which of the
     cores of two dice areas or more (their minimal rects ``float[P, 5]`` frame px, asked all at once) are split into
     candidates (the others, e.g. a tile's print the caller's art explains, give none and cost no k-means); None: all.
+    ``cut``: a dict that keeps the face cores found (its key ``"cores"``), for :func:`recut_candidates` at this side.
     """
     edges = edge_map(work, config) if edges is None else edges
-    if side is None:
-        side, cores = _measured(mask, edges, config)
-    else:
-        cores = face_cores(clean_mask(mask, side, config), edges, side, config)
-        side = side * config.core_shrink
+    found = _core_groups(mask, config, side, edges)
+    if cut is not None:
+        cut["cores"] = found
+    cores, side, groups, _ = found
     area0 = side * side
     pad = side * (1.0 / config.core_shrink - 1.0)
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=4)
-    groups = []                                    # (seed, pixels, dice areas k) of each core kept
-    for i, pts in enumerate(merge_fragments(labels, stats, side, config)):
-        area = len(pts)
-        if area < area0 * config.min_area_frac:
-            continue
-        k = int(round(area / area0)) if area >= area0 * config.split_area else 1
-        if k > config.max_split:
-            continue
-        if k == 2 and area < area0 * config.pair_max_area:
-            (_, _), (bw, bh), _ = cv2.minAreaRect(pts)
-            if max(bw, bh) < config.pair_min_aspect * max(min(bw, bh), 1.0):
-                k = 1  # squat: one die with its side face showing, not two dice
-        groups.append((i, pts, k))
     piles = [j for j, (_, _, k) in enumerate(groups) if k > 1]
     if keep_piles is not None and piles:
         rects = np.array([_frame_rect(cv2.minAreaRect(groups[j][1]), scale, pad) for j in piles], np.float64)
@@ -282,26 +269,117 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
     rects, scores = [], []
     for i, pts, k in groups:
         for part in split_blob(pts, k, seed=i):
-            if len(part) < area0 * config.min_area_frac:
-                continue
-            (cx, cy), (rw, rh), ang = cv2.minAreaRect(part)
-            rw, rh = max(rw, 1.0), max(rh, 1.0)
-            fill = len(part) / (rw * rh)
-            aspect = max(rw, rh) / min(rw, rh)
-            rel = len(part) / area0
-            if fill < config.min_fill or aspect > config.max_aspect or rel < config.min_area_frac:
-                continue
-            score = 1.0
-            score *= _unit((fill - config.min_fill) / 0.2 + 0.5)
-            score *= _unit((config.max_aspect - aspect) / 0.3 + 0.5)
-            score *= _unit((rel - config.min_area_frac) / 0.2)
-            score *= _unit((config.max_area_frac * 1.5 - rel) / 0.5) if k == 1 else 1.0
-            if score < config.min_die_score:
-                continue
-            rects.append(_frame_rect(((cx, cy), (rw, rh), ang), scale, pad))
-            scores.append(score)
+            got = _scored(part, k, area0, config)
+            if got is not None:
+                rects.append(_frame_rect(got[0], scale, pad))
+                scores.append(got[1])
     r = np.asarray(rects, np.float64).reshape(-1, 5)
     return Candidates(r, np.asarray(scores, np.float64), scale)
+
+
+def _core_groups(mask: np.ndarray, config: RollDiceConfig, side: float | None,
+                 edges: np.ndarray) -> tuple[np.ndarray, float, list, list]:
+    """(face cores ``uint8[h, w]`` 0/255, a core's side (work px), the cores kept ``[(seed, pixels float32[N, 2],
+    dice areas k)]``, the cores too large to be a pile of dice (more than ``max_split`` dice areas), as pixel sets) of
+    the raw foreground ``mask`` at the die side ``side`` (work px; None: measured on the mask), cut at ``edges``."""
+    if side is None:
+        side, cores = _measured(mask, edges, config)
+    else:
+        cores = face_cores(clean_mask(mask, side, config), edges, side, config)
+        side = side * config.core_shrink
+    area0 = side * side
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=4)
+    groups, too_large = [], []
+    for i, pts in enumerate(merge_fragments(labels, stats, side, config)):
+        area = len(pts)
+        if area < area0 * config.min_area_frac:
+            continue
+        k = int(round(area / area0)) if area >= area0 * config.split_area else 1
+        if k > config.max_split:
+            too_large.append(pts)
+            continue
+        if k == 2 and area < area0 * config.pair_max_area:
+            (_, _), (bw, bh), _ = cv2.minAreaRect(pts)
+            if max(bw, bh) < config.pair_min_aspect * max(min(bw, bh), 1.0):
+                k = 1  # squat: one die with its side face showing, not two dice
+        groups.append((i, pts, k))
+    return cores, float(side), groups, too_large
+
+
+def _scored(part: np.ndarray, k: int, area0: float, config: RollDiceConfig) -> tuple[tuple, float] | None:
+    """(work-px ``cv2.minAreaRect`` of the face core part ``part`` (``float32[N, 2]`` work px), its die-ness score)
+    when the part is die-shaped (``min_fill``, ``max_aspect``, at least ``min_area_frac`` of a die's area ``area0``
+    work px², score at least ``min_die_score``), else None; ``k``: how many dice its core counts (a part of a pile is
+    not scored down for its size)."""
+    if len(part) < area0 * config.min_area_frac:
+        return None
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(part)
+    rw, rh = max(rw, 1.0), max(rh, 1.0)
+    fill = len(part) / (rw * rh)
+    aspect = max(rw, rh) / min(rw, rh)
+    rel = len(part) / area0
+    if fill < config.min_fill or aspect > config.max_aspect or rel < config.min_area_frac:
+        return None
+    score = 1.0
+    score *= _unit((fill - config.min_fill) / 0.2 + 0.5)
+    score *= _unit((config.max_aspect - aspect) / 0.3 + 0.5)
+    score *= _unit((rel - config.min_area_frac) / 0.2)
+    score *= _unit((config.max_area_frac * 1.5 - rel) / 0.5) if k == 1 else 1.0
+    if score < config.min_die_score:
+        return None
+    return ((cx, cy), (rw, rh), ang), score
+
+
+def recut_candidates(mask: np.ndarray, scale: float, config: RollDiceConfig, side: float | None,
+                     edges: np.ndarray, cut: dict | None = None) -> Candidates:
+    """Die candidates (rotated rects in frame px) from the face cores that are no die as they are, cut again at the
+    colour edges thickened by ``recut_gap`` px (a square ``recut_gap`` px dilation).
+
+    Where a die's outline has a gap of a pixel or two (its body close to the table's colour at a corner, a printed
+    line of a playmat or board running into it), its face core runs into the table's, and the whole is no die: too
+    large to be a pile of dice (more than ``max_split`` dice areas), a pile split by area into parts that are not the
+    dice, or a core of no die's shape. Thickened, the outline closes and the die's own core stands apart.
+    :func:`find_candidates` does not give these: the reader adds them at the die size it chose, where no top face of
+    its own lies (:meth:`vision.roll_dice.RollDiceReader.read`), so they never move the size search.
+
+    ``mask``: raw foreground ``uint8[h, w]`` 0/255 (work px, ``scale`` frame-to-work); ``side``: the die side (work
+    px) the cores are cut at, None to measure it as :func:`find_candidates` does; ``edges``: :func:`edge_map` of the
+    work image; ``cut``: the dict :func:`find_candidates` kept the face cores in at this ``side`` (the cores are then
+    not found again), or None. ``recut_gap`` below 2: none. Raises nothing."""
+    none = Candidates(np.zeros((0, 5)), np.zeros(0), scale)
+    if config.recut_gap < 2:
+        return none
+    found = cut.get("cores") if cut is not None else None
+    cores, side, groups, too_large = found if found is not None else _core_groups(mask, config, side, edges)
+    rejected = list(too_large)
+    area0 = side * side
+    for _, pts, k in groups:
+        if k > 1 or _scored(pts, k, area0, config) is None:
+            rejected.append(pts)
+    if not rejected:
+        return none
+    region = np.zeros_like(cores)
+    for pts in rejected:
+        xy = pts.astype(np.int32)
+        region[xy[:, 1], xy[:, 0]] = 255
+    gap = int(config.recut_gap)
+    thick = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (gap, gap)))
+    cut = cv2.bitwise_and(region, cv2.bitwise_not(thick))
+    fill_symbol_holes(cut, side, config)
+    cut = cv2.morphologyEx(cut, cv2.MORPH_OPEN, disc_kernel(max(2.0, side * config.core_open_frac)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cut, connectivity=4)
+    pad = side * (1.0 / config.core_shrink - 1.0) + (gap - 1)   # the thickened edges eat (gap - 1) / 2 px a side
+    rects, scores = [], []
+    for i in range(1, n):
+        if not config.min_area_frac * area0 <= stats[i, cv2.CC_STAT_AREA] < config.split_area * area0:
+            continue
+        x, y, w, h = stats[i, :4]
+        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
+        got = _scored(np.stack([xs + x, ys + y], axis=1).astype(np.float32), 1, area0, config)
+        if got is not None:
+            rects.append(_frame_rect(got[0], scale, pad))
+            scores.append(got[1])
+    return Candidates(np.asarray(rects, np.float64).reshape(-1, 5), np.asarray(scores, np.float64), scale)
 
 
 def _frame_rect(rect: tuple, scale: float, pad: float) -> list[float]:

@@ -19,7 +19,7 @@ from ..inference import Model
 from ..profiles import DiceProfile
 from ..timing import timed_stage
 from .assemble import _ramp, assemble_indexed, die_weights, size_evidence, symbol_weights
-from .candidates import add_cnn_candidates, edge_map, find_candidates, load_cnn, tried_sides
+from .candidates import add_cnn_candidates, edge_map, find_candidates, load_cnn, recut_candidates, tried_sides
 from .colours import colour_posteriors, estimate_light
 from .config import RollDiceConfig
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
@@ -56,15 +56,16 @@ def _cnn_boxes(frame: np.ndarray, net: Model | None, config: RollDiceConfig) -> 
 
 def _tops_at(frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
              found: _d6.Candidates | None, config: RollDiceConfig, timings: dict, net: Model | None,
-             side: float | None, keep: _Kept | None = None) -> TopFaces:
+             side: float | None, keep: _Kept | None = None, cut: dict | None = None) -> TopFaces:
     """Stages 3-5 from the foreground ``fg`` (work image, mask, scale), its colour edges ``edges``
     (:func:`vision.roll_dice.candidates.edge_map`) and the CNN's boxes ``found``, looking for dice of ``side`` work
     px (None: measured on the mask). ``keep``: which piles are split (:meth:`_Kept.piles`) and which candidates go on
-    to the top-face stage (:meth:`_Kept.candidates`; None: all); the others cost no k-means and no top face."""
+    to the top-face stage (:meth:`_Kept.candidates`; None: all); the others cost no k-means and no top face. ``cut``:
+    a dict that keeps the face cores found (:func:`vision.roll_dice.candidates.find_candidates`), or None."""
     stage = functools.partial(timed_stage, timings)
     work, mask, scale = fg
     cands = stage("candidates", find_candidates, work, mask, scale, config, side, edges,
-                  None if keep is None else keep.piles)
+                  None if keep is None else keep.piles, cut)
     cands = stage("cnn", add_cnn_candidates, frame, cands, net, config, found)
     if keep is not None and len(cands.rects):
         cands = cands.take(np.flatnonzero(keep.candidates(cands.rects)))
@@ -304,11 +305,14 @@ class RollDiceReader:
 
     def _tops_for(self, frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
                   found: _d6.Candidates | None, cfg: RollDiceConfig, timings: dict[str, float],
-                  keep: _Kept | None, size: float) -> TopFaces:
+                  keep: _Kept | None, size: float, cut_at: dict | None = None) -> TopFaces:
         """Stages 3-5 at ``size`` x the default side (:data:`MEASURED_SIZE`: the side measured on the frame): the
-        top faces found, those ``keep`` drops dropped (the candidates it drops before their top faces are cut)."""
+        top faces found, those ``keep`` drops dropped (the candidates it drops before their top faces are cut).
+        ``cut_at``: a dict where the face cores found at ``size`` are kept (key ``size``, for :meth:`_recut`), or
+        None."""
         side = None if size == MEASURED_SIZE else cfg.default_side_frac * max(fg[1].shape[:2]) * float(size)
-        tops = _tops_at(frame, fg, edges, found, cfg, timings, self._cnn, side, keep)
+        cut = None if cut_at is None else cut_at.setdefault(float(size), {})
+        tops = _tops_at(frame, fg, edges, found, cfg, timings, self._cnn, side, keep, cut)
         if keep is not None and len(tops.rects):
             tops = tops.take(np.flatnonzero(keep.tops(tops.rects)))
         return tops
@@ -371,6 +375,48 @@ class RollDiceReader:
             best = look(MEASURED_SIZE)
         return best
 
+    def _recut(self, frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
+               cfg: RollDiceConfig, keep: _Kept | None, best: _Look,
+               cut_at: dict | None = None) -> tuple[TopFaces, np.ndarray]:
+        """(top faces, NCC ``[N, K]``) of the look ``best`` at the die size chosen, with the top faces of the dice
+        whose face cores ran into the table's (:func:`vision.roll_dice.candidates.recut_candidates`, cut at that size)
+        added where none of its top faces lies (farther than ``duplicate_dist`` x the smaller side), matched and
+        tested for the table's pattern as the look's own faces were (:meth:`_match`, :meth:`_not_pattern`), ``keep``'s
+        art asked of them as of the others, and each one's die score scaled by its best template NCC on
+        ``recut_match_ramp``: its outline had a gap, so only a plain symbol makes it a die (a cloth's check cut out of
+        the table's core matches a symbol at NCC 0.4-0.5). Added after the size search, they never move the size
+        chosen. ``cut_at``: the face cores each size's look found (:meth:`_tops_for`), cut again rather than found
+        again."""
+        _, chosen, tops, ncc = best
+        if cfg.recut_gap < 2:
+            return tops, ncc
+        side = None if chosen == MEASURED_SIZE else cfg.default_side_frac * max(fg[1].shape[:2]) * float(chosen)
+        cands = recut_candidates(fg[1], fg[2], cfg, side, edges, None if cut_at is None else cut_at.get(float(chosen)))
+        cands = cands.take(np.flatnonzero(_apart(cands.rects, tops.rects, cfg)))
+        if keep is not None and len(cands.rects):
+            cands = cands.take(np.flatnonzero(keep.candidates(cands.rects)))
+        if len(cands.rects) == 0:
+            return tops, ncc
+        more = drop_duplicates(extract_tops(frame, cands, cfg), cfg)
+        more = more.take(np.flatnonzero(_apart(more.rects, tops.rects, cfg)))
+        if keep is not None and len(more.rects):
+            more = more.take(np.flatnonzero(keep.tops(more.rects)))
+        if len(more.rects):   # only those that a perfect symbol match would make a die are matched
+            could = die_weights(more, np.ones((len(more.rects), 1)), cfg) >= cfg.min_confidence
+            more = more.take(np.flatnonzero(could))
+        if len(more.rects) == 0:
+            return tops, ncc
+        ncc_more, more = self._match(frame, more, cfg)
+        more = self._not_pattern(frame, more, ncc_more, cfg)
+        if cfg.recut_match_ramp is not None:   # no outline of its own: only a plain symbol makes it a die
+            best_ncc = ncc_more.max(1) if ncc_more.size else np.zeros(len(more.rects))
+            more = _lowered(more, _ramp(best_ncc, cfg.recut_match_ramp))
+        ev = None if tops.evidence is None or more.evidence is None else np.concatenate([tops.evidence, more.evidence])
+        joined = TopFaces(np.concatenate([tops.rects, more.rects]),
+                          np.concatenate([np.asarray(tops.scores, np.float64), np.asarray(more.scores, np.float64)]),
+                          np.concatenate([tops.ink, more.ink]), np.concatenate([tops.body, more.body]), ev)
+        return joined, np.concatenate([ncc.reshape(len(tops.rects), -1), ncc_more.reshape(len(more.rects), -1)])
+
     def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float],
               light: Sequence[float] | None = None,
               keep: _Kept | None = None, white: np.ndarray | None = None,
@@ -383,7 +429,8 @@ class RollDiceReader:
         fg = stage("foreground", foreground, frame, cfg)
         found = stage("cnn", _cnn_boxes, frame, self._cnn, cfg)
         edges = stage("candidates", edge_map, fg[0], cfg)       # once per frame, whatever sizes are tried
-        tops_at = functools.partial(self._tops_for, frame, fg, edges, found, cfg, timings, keep)
+        cut_at: dict[float, dict] = {}                          # the face cores found at each size, for the recut
+        tops_at = functools.partial(self._tops_for, frame, fg, edges, found, cfg, timings, keep, cut_at=cut_at)
 
         def at(size: float) -> _Look:
             return self._look(frame, tops_at(size), cfg, timings, size)
@@ -399,7 +446,8 @@ class RollDiceReader:
         searched = best is None
         if searched:
             best = self._search(tops_at, fg, edges, cfg, timings, looked, frame)
-        evidence, chosen, tops, ncc = best
+        tops, ncc = stage("recut", self._recut, frame, fg, edges, cfg, keep, best, cut_at)
+        evidence, chosen = best[0], best[1]
         if size is None:
             tops = stage("unsized", _not_vouched, tops, ncc, evidence, cfg)
         logs = SurroundingLogs(frame, cfg)                      # the faces' surroundings, cut once for both stages
@@ -494,6 +542,17 @@ def _reported(tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> tuple[np.
     face's best template NCC, 0 without templates): what the printed-square and side-face tests look at."""
     best = ncc.max(1) if ncc.size else np.zeros(len(tops.rects))
     return die_weights(tops, ncc, cfg) >= cfg.min_confidence, best
+
+
+def _apart(rects: np.ndarray, others: np.ndarray, cfg: RollDiceConfig) -> np.ndarray:
+    """``bool[N]``: which of ``rects`` (``float[N, 5]`` frame px) lie farther than ``duplicate_dist`` x the smaller
+    side from every one of ``others`` (``float[M, 5]``): a die of its own, not one of them seen again."""
+    if len(rects) == 0 or len(others) == 0:
+        return np.ones(len(rects), bool)
+    side = np.sqrt(np.abs(rects[:, 2] * rects[:, 3]))[:, None]
+    other = np.sqrt(np.abs(others[:, 2] * others[:, 3]))[None, :]
+    dist = np.hypot(rects[:, None, 0] - others[None, :, 0], rects[:, None, 1] - others[None, :, 1])
+    return (dist > cfg.duplicate_dist * np.minimum(side, other)).all(1)
 
 
 def _lowered(tops: TopFaces, keep: np.ndarray) -> TopFaces:

@@ -1,0 +1,75 @@
+"""A die whose outline has a gap: its face core runs into the table's, and the Roll dice reader's candidate stage cuts
+that core again at the colour edges thickened (:func:`vision.roll_dice.candidates.recut_candidates`), so the die's own
+core stands apart; a core that is a die as it is gives no second candidate."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.roll_dice import RollDiceConfig
+from vision.roll_dice.candidates import find_candidates, recut_candidates
+
+CONFIG = RollDiceConfig()
+SIDE = 24  # the die's side, work px (the frame is the work image: scale 1)
+DIE = (100, 100)  # the die's top-left corner, work px
+
+
+def table(gap: int, blob: tuple[int, int, int, int] = (10, 10, 310, 310)) -> tuple[np.ndarray, np.ndarray]:
+    """(foreground mask, colour edges), ``uint8[320, 320]`` 0/255: a foreground blob ``blob`` (x0, y0, x1, y1) and a
+    die's outline, a one-pixel square of ``SIDE`` px at ``DIE``, open over ``gap`` px in the middle of its top side
+    (its body as light as the table there)."""
+    mask = np.zeros((320, 320), np.uint8)
+    x0, y0, x1, y1 = blob
+    mask[y0:y1, x0:x1] = 255
+    edges = np.zeros_like(mask)
+    x, y = DIE
+    cv2.rectangle(edges, (x, y), (x + SIDE, y + SIDE), 255, 1)
+    if gap:
+        mid = x + SIDE // 2
+        edges[y, mid - gap // 2:mid - gap // 2 + gap] = 0
+    return mask, edges
+
+
+def centred_on_die(rects: np.ndarray) -> np.ndarray:
+    """``bool[N]``: which rects are centred within 2 px of the die's centre."""
+    cx, cy = DIE[0] + SIDE / 2, DIE[1] + SIDE / 2
+    return np.hypot(rects[:, 0] - cx, rects[:, 1] - cy) <= 2.0
+
+
+@pytest.mark.parametrize("gap", [1, 2])
+def test_a_die_whose_core_runs_into_the_table_is_cut_apart(gap: int):
+    """Its outline open over one or two pixels, the die's core and the large blob round it are one core of dozens of
+    dice areas, no candidate; cut again at edges thickened by 3 px, the die is one candidate of its own size."""
+    mask, edges = table(gap)
+    work = np.zeros((320, 320, 3), np.uint8)
+    plain = find_candidates(work, mask, 1.0, CONFIG, float(SIDE), edges)
+    assert not centred_on_die(plain.rects).any()
+    got = recut_candidates(mask, 1.0, CONFIG, float(SIDE), edges)
+    on = centred_on_die(got.rects)
+    assert on.sum() == 1
+    w, h = got.rects[on][0, 2:4]
+    assert abs(w - SIDE) <= 3 and abs(h - SIDE) <= 3
+    assert got.scores[on][0] >= CONFIG.min_die_score
+    # the rest of the blob is no die: nothing else comes of it
+    assert len(got.rects) == 1
+
+
+def test_a_die_that_is_a_core_of_its_own_gives_no_second_candidate():
+    """A die on a plain table (the blob is the die, its outline closed) is a candidate as it is; the cut again adds
+    nothing."""
+    x, y = DIE
+    mask, edges = table(0, blob=(x - 2, y - 2, x + SIDE + 3, y + SIDE + 3))
+    work = np.zeros((320, 320, 3), np.uint8)
+    plain = find_candidates(work, mask, 1.0, CONFIG, float(SIDE), edges)
+    assert centred_on_die(plain.rects).sum() == 1
+    assert len(recut_candidates(mask, 1.0, CONFIG, float(SIDE), edges).rects) == 0
+
+
+def test_no_recut_when_off():
+    """``recut_gap`` below 2 gives no candidate."""
+    mask, edges = table(2)
+    assert len(recut_candidates(mask, 1.0, replace(CONFIG, recut_gap=0), float(SIDE), edges).rects) == 0
