@@ -251,7 +251,9 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
     reader tries several sides on one frame and makes it once). ``keep_piles(rects)``: ``bool[P]``, which of the
     cores of two dice areas or more (their minimal rects ``float[P, 5]`` frame px, asked all at once) are split into
     candidates (the others, e.g. a tile's print the caller's art explains, give none and cost no k-means); None: all.
-    ``cut``: a dict that keeps the face cores found (its key ``"cores"``), for :func:`recut_candidates` at this side.
+    ``cut``: a dict that keeps the face cores found (its key ``"cores"``) and those that are no die as they are (key
+    ``"rejected"``: too large, a pile, a core of no die's shape; a pile ``keep_piles`` drops is not one of them, the
+    caller's art explains it), for :func:`recut_candidates` at this side.
     """
     edges = edge_map(work, config) if edges is None else edges
     found = _core_groups(mask, config, side, edges)
@@ -267,12 +269,19 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
         dropped = {j for j, k in zip(piles, kept, strict=True) if not k}
         groups = [g for j, g in enumerate(groups) if j not in dropped]
     rects, scores = [], []
+    rejected = list(found[3])   # the cores that are no die as they are, for recut_candidates
     for i, pts, k in groups:
+        if k > 1:
+            rejected.append(pts)
         for part in split_blob(pts, k, seed=i):
             got = _scored(part, k, area0, config)
             if got is not None:
                 rects.append(_frame_rect(got[0], scale, pad))
                 scores.append(got[1])
+            elif k == 1:
+                rejected.append(pts)
+    if cut is not None:
+        cut["rejected"] = rejected
     r = np.asarray(rects, np.float64).reshape(-1, 5)
     return Candidates(r, np.asarray(scores, np.float64), scale)
 
@@ -345,37 +354,50 @@ def recut_candidates(mask: np.ndarray, scale: float, config: RollDiceConfig, sid
     ``mask``: raw foreground ``uint8[h, w]`` 0/255 (work px, ``scale`` frame-to-work); ``side``: the die side (work
     px) the cores are cut at, None to measure it as :func:`find_candidates` does; ``edges``: :func:`edge_map` of the
     work image; ``cut``: the dict :func:`find_candidates` kept the face cores in at this ``side`` (the cores are then
-    not found again), or None. ``recut_gap`` below 2: none. Raises nothing."""
+    not found again, and a pile its ``keep_piles`` dropped, a tile's print the caller's art explains, is not cut
+    again), or None. The cut is made on the cores' bounding box only (with a margin the thickening and the opening
+    do not cross: the same cut as on the whole map). ``recut_gap`` below 2: none. Raises nothing."""
     none = Candidates(np.zeros((0, 5)), np.zeros(0), scale)
     if config.recut_gap < 2:
         return none
     found = cut.get("cores") if cut is not None else None
     cores, side, groups, too_large = found if found is not None else _core_groups(mask, config, side, edges)
-    rejected = list(too_large)
     area0 = side * side
-    for _, pts, k in groups:
-        if k > 1 or _scored(pts, k, area0, config) is None:
-            rejected.append(pts)
+    rejected = cut.get("rejected") if found is not None else None
+    if rejected is None:
+        rejected = list(too_large) + [pts for _, pts, k in groups if k > 1 or _scored(pts, k, area0, config) is None]
     if not rejected:
         return none
-    region = np.zeros_like(cores)
-    for pts in rejected:
-        xy = pts.astype(np.int32)
-        region[xy[:, 1], xy[:, 0]] = 255
+    # cut on the rejected cores' bounding box, with a margin the thickening and the opening cannot cross: what lies
+    # outside it is no core, so the cut is the same as on the whole map
     gap = int(config.recut_gap)
-    thick = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (gap, gap)))
+    kernel = disc_kernel(max(2.0, side * config.core_open_frac))
+    margin = gap + max(kernel.shape) + 2
+    xy = np.concatenate(rejected).astype(np.int32)
+    h0, w0 = cores.shape[:2]
+    ox, oy = max(int(xy[:, 0].min()) - margin, 0), max(int(xy[:, 1].min()) - margin, 0)
+    ex, ey = min(int(xy[:, 0].max()) + margin + 1, w0), min(int(xy[:, 1].max()) + margin + 1, h0)
+    region = np.zeros((ey - oy, ex - ox), np.uint8)
+    region[xy[:, 1] - oy, xy[:, 0] - ox] = 255
+    thick = cv2.dilate(edges[oy:ey, ox:ex], cv2.getStructuringElement(cv2.MORPH_RECT, (gap, gap)))
     cut = cv2.bitwise_and(region, cv2.bitwise_not(thick))
     fill_symbol_holes(cut, side, config)
-    cut = cv2.morphologyEx(cut, cv2.MORPH_OPEN, disc_kernel(max(2.0, side * config.core_open_frac)))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(cut, connectivity=4)
+    cut = cv2.morphologyEx(cut, cv2.MORPH_OPEN, kernel)
+    n, labels = cv2.connectedComponents(cut, connectivity=4)   # the areas counted apart: no per-part statistics
+    lab = labels.reshape(-1)
+    area = np.bincount(lab, minlength=n)
+    sized = (config.min_area_frac * area0 <= area) & (area < config.split_area * area0)
+    sized[0] = False
+    parts = np.flatnonzero(sized)
+    at = np.flatnonzero(sized[lab])                      # their pixels in raster order, grouped by part below
+    at = at[np.argsort(lab[at], kind="stable")]
+    ends = np.cumsum(area[parts])
     pad = side * (1.0 / config.core_shrink - 1.0) + (gap - 1)   # the thickened edges eat (gap - 1) / 2 px a side
     rects, scores = [], []
-    for i in range(1, n):
-        if not config.min_area_frac * area0 <= stats[i, cv2.CC_STAT_AREA] < config.split_area * area0:
-            continue
-        x, y, w, h = stats[i, :4]
-        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
-        got = _scored(np.stack([xs + x, ys + y], axis=1).astype(np.float32), 1, area0, config)
+    width = cut.shape[1]
+    for start, stop in zip(ends - area[parts], ends, strict=True):
+        ys, xs = np.divmod(at[start:stop], width)
+        got = _scored(np.stack([xs + ox, ys + oy], axis=1).astype(np.float32), 1, area0, config)
         if got is not None:
             rects.append(_frame_rect(got[0], scale, pad))
             scores.append(got[1])
