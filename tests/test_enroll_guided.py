@@ -494,3 +494,21 @@ def test_a_walk_quit_at_once_leaves_no_folder_behind(tmp_path, monkeypatch, caps
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main([*command[2:-4], "--source", str(tmp_path / "no-camera-here"), "--name", "mine"]) == 3  # no camera
     assert not (tmp_path / "data" / "enrollment").exists()
+
+
+def test_the_command_to_go_on_quotes_a_folder_with_a_space(tmp_path):
+    # The hint is pasted into a shell as it is: a folder or profile name with a space must stay one argument.
+    import argparse
+    import shlex
+
+    from companion.commands.enroll import _resume_hint
+
+    folder = tmp_path / "my dice"
+    args = argparse.Namespace(source="/dev/video 2", name="roll", out=str(tmp_path / "our dice.json"))
+    hint = _resume_hint(args, folder)
+    go_on = hint.split("to go on: ", 1)[1].split("  (", 1)[0]
+    assert shlex.split(go_on) == ["companion", "enroll", "roll-dice", "--guided", "--keep", str(folder),
+                                  "--source", "/dev/video 2", "--out", str(tmp_path / "our dice.json")]
+    build = hint.rsplit(": ", 1)[1]
+    assert shlex.split(build) == ["companion", "enroll", "roll-dice", str(folder), "--out",
+                                  str(tmp_path / "our dice.json")]

@@ -141,10 +141,11 @@ def cmd_enroll_dice(folder: Path, out: Path, dice: Any, warn_missing: bool = Tru
         )
     return EXIT_OK
 
-def _resume_hint(args: argparse.Namespace, folder: Path) -> str:
-    """How to go on after a stopped guided enrollment: the same command with ``--keep``, or the folder command."""
-    extra = "".join(
-        f" {opt} {value}"
+def _walk_options(args: argparse.Namespace) -> str:
+    """The options of a guided enrollment that a command starting it again repeats (``--source``, ``--name``
+    other than the default, ``--out``), each value quoted for a shell: ``" --source 1 --out 'my dice.json'"``."""
+    return "".join(
+        f" {opt} {shlex.quote(str(value))}"
         for opt, value in (
             ("--source", args.source),
             ("--name", None if args.name == "roll" else args.name),
@@ -152,11 +153,17 @@ def _resume_hint(args: argparse.Namespace, folder: Path) -> str:
         )
         if value is not None
     )
-    build = f"companion enroll roll-dice {folder}" + (
-        f" --out {args.out}" if args.out else (f" --name {args.name}" if args.name != "roll" else "")
+
+
+def _resume_hint(args: argparse.Namespace, folder: Path) -> str:
+    """How to go on after a stopped guided enrollment: the same command with ``--keep``, or the folder command."""
+    quoted = shlex.quote(str(folder))
+    build = f"companion enroll roll-dice {quoted}" + (
+        f" --out {shlex.quote(str(args.out))}" if args.out
+        else (f" --name {shlex.quote(args.name)}" if args.name != "roll" else "")
     )
     return _("to go on: {command}  (pairs with photos are skipped); or build from the photos so far: {build}").format(
-        command=f"companion enroll roll-dice --guided --keep {folder}{extra}", build=build)
+        command=f"companion enroll roll-dice --guided --keep {quoted}{_walk_options(args)}", build=build)
 
 def cmd_enroll_guided(
     args: argparse.Namespace, *, source: Any = None, controls: Any = None
@@ -367,15 +374,7 @@ def _nothing_kept(args: argparse.Namespace, outcome: Any) -> int:
     and the command that starts again, on stderr; exit 3 when the camera was lost, else 1."""
     from companion.enroll_guided import Step
 
-    again = "companion enroll roll-dice --guided" + "".join(
-        f" {opt} {shlex.quote(str(value))}"
-        for opt, value in (
-            ("--source", args.source),
-            ("--name", None if args.name == "roll" else args.name),
-            ("--out", args.out),
-        )
-        if value is not None
-    )
+    again = "companion enroll roll-dice --guided" + _walk_options(args)
     if outcome.step is Step.CAMERA_LOST:
         print(_("companion enroll: {message}; no photo taken, nothing kept. Check the camera, then start again: "
                 "{command}").format(message=say(outcome.message), command=again), file=sys.stderr)
