@@ -73,3 +73,25 @@ def test_photos_at_one_size_are_enrolled_as_the_size_measured_on_each_gives(tmp_
     # the enrollment's photos vary a little in camera distance (dice 46-66 px): none is looked at again
     folder = scenes.write_dice_enrollment(tmp_path / "enroll", BROWN, seed=1, edition="light-ink")
     assert build_profile(folder) == build_profile(folder, config=OFF)
+
+
+@pytest.mark.slow
+def test_a_photo_spoilt_before_its_second_look_keeps_its_first(brown_folder, monkeypatch):
+    # the second look reads the photo again; a photo gone or spoilt meanwhile is enrolled as the first look found it,
+    # the enrollment does not stop
+    from vision.errors import BadFrame
+    from vision.roll_dice import enroll
+
+    first_looks = build_profile(brown_folder, config=OFF)
+    real, reads = enroll.read_image_file, []
+
+    def once(path):
+        reads.append(path)
+        if reads.count(path) > 1:
+            raise BadFrame(f"cannot read image {path} (missing, not an image, or corrupt)")
+        return real(path)
+
+    monkeypatch.setattr(enroll, "read_image_file", once)
+    profile = build_profile(brown_folder)
+    assert profile == first_looks
+    assert len(reads) > len(set(reads))   # the produce photo was asked for a second look

@@ -88,7 +88,10 @@ def _redetect_off_size(found: list[list[tuple[Path, np.ndarray, np.ndarray, np.n
         for k, (path, _, _, ss) in enumerate(got):
             if off(ss) <= np.log(config.enroll_side_off):
                 continue
-            again = _photo_dice(validate_frame(read_image_file(path)), config, net, side)
+            try:   # read once already; a photo gone or spoilt since keeps its first look
+                again = _photo_dice(validate_frame(read_image_file(path)), config, net, side)
+            except BadFrame:
+                continue
             if len(again[2]) > len(ss) or (len(again[2]) == len(ss) and off(again[2]) < off(ss)):
                 got[k] = (path, *again)
 
