@@ -13,14 +13,18 @@ temporary folder: the dice reader's modules import each other relatively), its :
 the same enrolled profile and put in this tree's dice adapter; the tiles are read by this tree's card reader for
 both, in each version's order (``--old-order``; the new one: ``bench/full_table.py``'s ``ORDER``). Scene:
 ``bench/full_table.py --games roll --sizes 1280x720`` (layout seed 1; frame seeds 0, 10, 20 and the
-frames after a re-roll and after a tile is added, read as the box reads a change).
+frames after a re-roll and after a tile is added, read as the box reads a change). With ``--old-tiles`` the other
+tree's card reader reads the old version's tiles (its own program reading the same enrolled deck, its own
+calibration), so that a change to the card reader is compared too.
 
 Printed: the CPU ms of the baseline (a JPEG q95 ``imread`` + ``cvtColor`` of each frame, best of 5), and per
 version the median CPU ms and ratio of the cold read, the read after the re-roll and after the tile; per version
 the dice reader's stage medians of the cold reads (wall ms inside the read, as the reader times them; with
 ``--stage-cpu``, CPU ms: both versions' stage timer swapped for a CPU timer, as ``bench/roll_stage_cpu.py`` does,
-so that on a loaded machine the stages compare as the totals do); and whether both versions read every frame the
-same (found, right, false per kind; pieces a change read agrees on).
+so that on a loaded machine the stages compare as the totals do); the tiles' stage medians of the cold reads (the
+card reader's own stages; with ``--stage-cpu`` CPU ms of the reading thread, as ``bench/card_table_ab.py`` times
+them); and whether both versions read every frame the same (found, right, false per kind; pieces a change read
+agrees on).
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -95,6 +99,38 @@ class OtherReader:
         return read if hasattr(read, "die_size") else SimpleNamespace(**vars(read), die_size=None)
 
 
+def other_cards(adapter):
+    """The other tree's card adapter ``adapter`` as this tree's :class:`vision.readers.CardsAdapter` (the readers of
+    ``bench/full_table.py`` are told apart by that class): its deck, calibration and thresholds, each read (whole,
+    first look, changes) by the other tree's program, told of the polygons this one is told of (``explained``), its
+    sightings handed on as this tree's :class:`vision.Sighting` (the box's order of a read after a change looks at
+    their class)."""
+    from vision.observations import Sighting
+    from vision.readers import CardsAdapter
+
+    def ours(seen):
+        return Sighting(**{f.name: getattr(seen, f.name) for f in fields(Sighting) if hasattr(seen, f.name)})
+
+    @dataclass(frozen=True, eq=False)
+    class OtherCards(CardsAdapter):
+        other: object = None
+
+        def _told(self):
+            return replace(self.other, explained=tuple(self.explained)) if self.explained else self.other
+
+        def read(self, frame):
+            return ours(self._told().read(frame))
+
+        def read_first(self, frame):
+            seen, due = self._told().read_first(frame)
+            return ours(seen), due
+
+        def read_changes(self, frame, previous, boxes):
+            return ours(self._told().read_changes(frame, previous, boxes))
+
+    return OtherCards(adapter.deck, adapter.calibration, config=adapter.config, other=adapter)
+
+
 def main(argv: list[str] | None = None) -> int:
     from vision.dice_and_cards import ORDERS
 
@@ -106,7 +142,11 @@ def main(argv: list[str] | None = None) -> int:
                          "the dice first, the box's order before 'tiles_first'); the new version reads in "
                          "bench/full_table.py's ORDER")
     ap.add_argument("--stage-cpu", action="store_true",
-                    help="time the dice reader's stages by CPU (time.process_time) in both versions, not by wall")
+                    help="time the dice reader's stages by CPU (time.process_time) in both versions, not by wall, and "
+                         "the card reader's by CPU of the reading thread (time.thread_time)")
+    ap.add_argument("--old-tiles", action="store_true",
+                    help="the old version's tiles read by the other tree's card reader (default: this tree's reads "
+                         "the tiles for both versions)")
     args = ap.parse_args(argv)
     old_vision = Path(args.old).resolve() / "vision"
     if not (old_vision / "roll_dice" / "reader.py").is_file():
@@ -121,9 +161,14 @@ def main(argv: list[str] | None = None) -> int:
         import vision_old.roll_dice.reader as old_reader
 
         if args.stage_cpu:
+            import vision_old.timing as old_timing
+
             import vision.roll_dice.reader as new_reader
+            import vision.timing as new_timing
 
             old_reader.timed_stage = new_reader.timed_stage = cpu_stage
+            for timing in (new_timing, old_timing):   # the card reader's stages: CPU of the reading thread
+                timing.time = SimpleNamespace(perf_counter=time.thread_time)
 
         from bench.full_table import GameReaders, agreement, change, read_after_change, read_all, what_was_read
         from vision.inference import InferenceConfig
@@ -139,6 +184,19 @@ def main(argv: list[str] | None = None) -> int:
                 if k in inspect.signature(old_reader.RollDiceReader).parameters}
         old = old_reader.RollDiceReader(old_profiles.DiceProfile.load(work / "profile.json"), **same)
         versions = {"old": [replace(readers[0], reader=OtherReader(old)), *readers[1:]], "new": readers}
+        if args.old_tiles:   # the other tree's card reader, with the same deck file and thresholds, its calibration
+            import vision_old.cards as old_cards
+            import vision_old.deck as old_deck
+            import vision_old.readers as old_readers
+            import vision_old.table as old_table
+
+            tiles = readers[1]
+            tiles.deck.save(work / "tiles.json")
+            known = {f.name for f in fields(old_cards.CardsConfig)}
+            versions["old"][1] = other_cards(old_readers.CardsAdapter(
+                old_deck.DeckProfile.load(work / "tiles.json"),
+                old_table.calibrate(table.render(frame_seed=0), table.layout),
+                config=old_cards.CardsConfig(**{k: v for k, v in vars(tiles.config).items() if k in known})))
         order = {"old": args.old_order, "new": None}
         print(f"old: {old_reader.__file__}\nnew: {readers[0].reader.__class__.__module__} in {ROOT}")
         changed = {kind: change(table, kind, gr.ids["roll"], gr.faces, 2) for kind in ("reroll", "add_card")}
@@ -156,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
                     cold = read_all(versions[v], frame, order[v])
                     cpu[v]["cold"].append((time.process_time() - t0) * 1000.0)
                     for k, ms in cold.timings_ms.items():
-                        if k.startswith("roll_dice."):
+                        if k.startswith(("roll_dice.", "cards.")):
                             stages[v][k].append(ms)
                     seen[v, seed] = what_was_read(table, table.pieces, cold)
                     for kind, pieces in changed.items():
@@ -173,7 +231,9 @@ def main(argv: list[str] | None = None) -> int:
             top = sorted(((k, statistics.median(x)) for k, x in stages[v].items()), key=lambda kv: -kv[1])
             clock = "CPU" if args.stage_cpu else "wall"
             print(f"[{v}] dice stages of the cold reads ({clock} ms): "
-                  + ", ".join(f"{k[10:]} {x:.1f}" for k, x in top))
+                  + ", ".join(f"{k[10:]} {x:.1f}" for k, x in top if k.startswith("roll_dice.")))
+            print(f"[{v}] tiles stages of the cold reads ({clock} ms): "
+                  + ", ".join(f"{k[6:]} {x:.1f}" for k, x in top if k.startswith("cards.") and x >= 0.5))
         same = all(seen[k] == seen[("new", *k[1:])] for k in seen if k[0] == "old")
         print(f"both versions read every frame the same: {same}; cold read of frame seed 0: {seen['new', 0]}")
     return 0
