@@ -556,21 +556,61 @@ def _best_outline(deck: DeckProfile, frame: np.ndarray, cands: list[np.ndarray],
     """(score, quad, crop) of the candidate outline (float[4, 2] frame px) the deck matches best when it beats
     ``best`` (a :meth:`vision.deck.DeckProfile.score`) by ``min_gain`` (``min_gain_other`` when it names another card
     than ``first``, the card's score as found); else (``best``, None, None). The ``max_candidates`` of lowest
-    coarse distance are scored in full."""
+    coarse distance are scored in full, one after the other in that order, each against the best so far.
+
+    With no more candidates than ``max_candidates`` every one is scored, and their coarse ranking is worked out only
+    when two or more beat ``best``: with one, the order cannot change the outcome (a candidate that does not beat
+    ``best`` by its gain never beats one that does), so the answer is the ranked one."""
     ch, cw = crop_hw
     quad = crop = None
     if not cands:
         return best, quad, crop
     ccrops = [rectify(frame, q, cw, ch) for q in cands]
     looks = [cv2.flip(c, 1) if mirrored else c for c in ccrops]
-    # ranked by the coarse distance at every turn the deck tries (one candidate: nothing to rank)
-    order = (np.argsort(deck.coarse_best_many(looks))[: cfg.max_candidates] if len(looks) > 1
-             else np.arange(min(1, cfg.max_candidates)))
-    for j, s in zip(order, deck.score_many([looks[j] for j in order]), strict=True):
-        gain = cfg.min_gain if s[0] == first[0] else cfg.min_gain_other
-        if s[1] < best[1] - gain:
+
+    def ranked() -> list[int]:
+        """The ``max_candidates`` of lowest coarse distance at every turn the deck tries (one: nothing to rank)."""
+        if len(looks) == 1:
+            return list(range(min(1, cfg.max_candidates)))
+        return np.argsort(deck.coarse_best_many(looks))[: cfg.max_candidates].tolist()
+
+    def gain(s: tuple) -> float:
+        return cfg.min_gain if s[0] == first[0] else cfg.min_gain_other
+
+    every = len(looks) <= cfg.max_candidates
+    order = list(range(len(looks))) if every else ranked()
+    scored = dict(zip(order, deck.score_many([looks[j] for j in order]), strict=True))
+    if every and sum(scored[j][1] < best[1] - gain(scored[j]) for j in order) > 1:
+        order = ranked()
+    for j in order:
+        s = scored[j]
+        if s[1] < best[1] - gain(s):
             best, quad, crop = s, cands[j], ccrops[j]
     return best, quad, crop
+
+
+class _ScoreMemo:
+    """A deck whose :meth:`vision.deck.DeckProfile.score_many` remembers each crop's score (by its pixels) for as long
+    as this object lives (one frame's second look): a place scored, then offered again as a candidate outline, or an
+    outline moved by :func:`matched_shift` to a place scored already, is not scored twice. The crops not seen yet
+    are scored together; everything else is the deck's own."""
+
+    def __init__(self, deck: DeckProfile) -> None:
+        self.deck = deck
+        self.seen: dict[tuple, tuple[str, float, float, int]] = {}
+
+    def __getattr__(self, name: str):
+        return getattr(self.deck, name)
+
+    def score(self, crop: np.ndarray) -> tuple[str, float, float, int]:
+        return self.score_many([crop])[0]
+
+    def score_many(self, crops: list[np.ndarray]) -> list[tuple[str, float, float, int]]:
+        keys = [(c.shape, np.ascontiguousarray(c).tobytes()) for c in crops]
+        new = {k: c for k, c in zip(keys, crops, strict=True) if k not in self.seen}
+        if new:
+            self.seen.update(zip(new, self.deck.score_many(list(new.values())), strict=True))
+        return [self.seen[k] for k in keys]
 
 
 def _search_place(deck: DeckProfile, frame: np.ndarray, view: SearchView, k: int, best: tuple, first: tuple,
@@ -637,7 +677,9 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
     full; the candidate with the lowest distance replaces the original quad, crop and score when it is
     lower by at least ``min_gain`` (``min_gain_other`` when it names another card). Then the outline is
     moved by :func:`matched_shift` (the offset at which the best card's reference matched) and that crop
-    kept when it matches the same card at least as well (the original outline: by ``min_gain`` better).
+    kept when it matches the same card at least as well (the original outline: by ``min_gain`` better). Within one
+    call each crop is scored once (:class:`_ScoreMemo`: a place scored, then offered again beside its centred copy,
+    is not scored twice).
 
     Args:
         deck: the :class:`vision.deck.DeckProfile` (cards: ``shape == "card"``; other decks are returned as
@@ -659,6 +701,7 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
     scores, quads, crops = list(scores), list(quads), list(crops)
     if getattr(deck, "shape", "card") != "card" or not crops:
         return scores, quads, crops
+    deck = _ScoreMemo(deck)   # type: ignore[assignment]   # a crop scored once in this frame's second look
     first = deck.decide_frame(scores)
     ch, cw = crops[0].shape[:2]
     far = cfg.weak_distance * deck.config.unknown_distance
