@@ -2,6 +2,7 @@
 
 - :mod:`companion.camera.flow`: :class:`CameraFlow`, the reads of a still table (scheduled, on a worker), the
   questions asked and answered, the camera block of the view;
+- :mod:`companion.camera.seeing`: what one read sees (the OpenCV part, on a worker thread);
 - :mod:`companion.camera.passes`: the readers a game uses and in which passes (cards, dice, a count);
 - :mod:`companion.camera.spec`: a game's camera part (:class:`CameraSpec`) and the tableau games' one;
 - :mod:`companion.camera.questions`: what the camera proposes and asks;
