@@ -161,3 +161,45 @@ def test_a_pi_camera_the_system_refuses_is_said_in_the_players_words(monkeypatch
     said = i18n.say(lost.value, "pl")
     assert "błąd wejścia/wyjścia" in said and "Input/output error" not in said, said
     camera.close()
+
+
+# hand-written: the two warnings of a game's camera part as a Greek, Polish and Hungarian box owner reads them
+ZONES_WITHOUT_CALIBRATION = {"el": "το τραπέζι μοιράζεται εξίσου στους παίκτες",
+                             "pl": "stół jest dzielony po równo między graczy",
+                             "hu": "az asztal egyenlően oszlik meg a játékosok között"}
+PICTURE_NOT_KEPT = {"el": "το παιχνίδι συνεχίζεται χωρίς αυτήν", "pl": "gra toczy się dalej bez niego",
+                    "hu": "a játék nélküle megy tovább"}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_the_camera_parts_warnings_are_said_in_the_owners_language(lang, store, tmp_path, caplog):
+    """Zones saved in table mm with no calibration to place them (the table split evenly instead), and a dice read's
+    picture that cannot be kept (a file where its folder should be): each warning in the run's language, and the game
+    goes on (even zones; the question still asked, with no picture)."""
+    import numpy as np
+
+    from companion.camera import CameraFlow
+    from tests.test_camera_flow import FakeDiceReader, halves, read_twice, setup_roll
+    from vision.table import Zones
+
+    settings = FLOWS["roll"].settings(parse_players("Ann,Bob"), {})
+    settings["zones"] = Zones.even(["Ann", "Bob"], 600.0, 400.0).to_json()  # units "mm"
+    flow = GameFlow(store.start("roll", settings), FLOWS["roll"])
+    setup_roll(flow)
+    with i18n.use_language(lang), caplog.at_level("WARNING", logger="companion.camera"):
+        assert CameraFlow(flow, dice_reader=FakeDiceReader([])).zones is None  # split evenly on the first frame
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and ZONES_WITHOUT_CALIBRATION[lang] in said[0] and "companion calibrate" in said[0], said
+
+    caplog.clear()
+    blocked = tmp_path / "reads"
+    blocked.write_text("a file where the pictures' folder goes")
+    reader = FakeDiceReader([("white", "develop", (20, 100, 30, 30)), ("white", "explore", (340, 100, 30, 30))])
+    cam = CameraFlow(flow, dice_reader=reader, zones=halves(), image_dir=blocked)
+    image = np.full((240, 640, 3), 70, np.uint8)
+    with i18n.use_language(lang), caplog.at_level("WARNING", logger="companion.camera"):
+        read_twice(cam, image)
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and PICTURE_NOT_KEPT[lang] in said[0] and str(blocked) in said[0], said
+    assert "cannot keep" not in said[0]
+    assert len(cam.view()["questions"]) == 2  # the phases are still asked

@@ -78,7 +78,7 @@ from companion.camera.questions import Observed, Proposal, Question
 from companion.camera.seeing import CameraSeeing, _default_read_cards, _default_read_hexes
 from companion.camera.spec import CameraSpec
 from companion.camera.watch import seen_cards
-from companion.i18n import Text, message_of
+from companion.i18n import Text, _, message_of, os_reason, say
 from rules import BadEvent, Event, UnknownEvent
 from vision.cards import MIRROR_NOTE
 from vision.dice_and_cards import ORDERS
@@ -242,7 +242,8 @@ class CameraFlow(CameraAnswers, CameraSeeing):
 
         zones = Zones.from_json(raw)
         if zones.units == "mm" and self.calibration is None:
-            log.warning("the saved zones are in table mm but there is no calibration: splitting the table evenly")
+            log.warning("%s", _("the players' zones were saved in table mm but the box has no table calibration: the "
+                                "table is split evenly among the players (run companion calibrate to use the zones)"))
             return None
         return zones
 
@@ -549,7 +550,9 @@ class CameraFlow(CameraAnswers, CameraSeeing):
                 return None
             return str(path)
         except OSError as exc:
-            log.warning("cannot keep the read's picture: %s", exc)
+            log.warning("%s", _("cannot keep the picture of camera read {read} in {folder} ({problem}): the game goes "
+                                "on without it").format(read=self.reads, folder=self.image_dir,
+                                                        problem=say(os_reason(exc))))
             return None
 
     def _take(self, player: str, observed: Observed) -> list[Event]:
