@@ -247,8 +247,9 @@ class Action(str, enum.Enum):
     # phone pairing
     CLAIM_SEAT = ("claim_seat", Claim, "seat")
     """A phone takes a seat."""
-    RELEASE_SEAT = ("release_seat", Seat)
-    """The touchscreen frees a seat for another phone."""
+    RELEASE_SEAT = ("release_seat", Seat, "seat/free")
+    """A seat is freed for another phone: by the touchscreen, by the phone that holds it ("Give up my seat"), or by
+    another phone once the holder is away (:mod:`companion.phone_policy`)."""
     REVOKE_PHONES = ("revoke_phones", Empty)
     """The touchscreen makes a new join code: every phone must scan again."""
     # the guided dice enrollment (companion.enroll_guided)
@@ -313,8 +314,8 @@ def phone_names(route: str) -> tuple[str, ...]:
 
 SEAT_ACTIONS = frozenset({Action.REPORT, Action.UNDO_REPORT, Action.CLAIM_SEAT})
 """Actions for one player's seat (the version rule looks at that player's events and the round)."""
-TOUCHSCREEN_ONLY = frozenset({Action.RELEASE_SEAT, Action.REVOKE_PHONES, Action.QUIT, Action.SETTINGS,
-                              Action.OWNER_ALLOW, Action.OWNER_REFUSE})
+TOUCHSCREEN_ONLY = frozenset({Action.REVOKE_PHONES, Action.QUIT, Action.SETTINGS, Action.OWNER_ALLOW,
+                              Action.OWNER_REFUSE})
 """Actions no phone may post."""
 OWNER_ONLY = frozenset({Action.CHANGE_SETTING})
 """Actions a phone may post only once the touchscreen allowed it to change the box's settings (an owner)."""

@@ -611,6 +611,15 @@ class MainLoop(FaultContainment):
         """Whether the box runs without a touchscreen (``--no-screen``): a joined phone confirms in its place."""
         return self.no_screen
 
+    def leaving(self, action: Mapping[str, Any]) -> tuple[Any, bool] | None:
+        """The game being played that ``action`` would move the box off (:meth:`Switchboard.leaving`), or None."""
+        act = posted(action)
+        return None if act is None else self.switchboard.leaving(act)
+
+    def quiet_for(self, client: str) -> float:
+        """Seconds since the phone ``client`` was last heard from (the phone view records every request)."""
+        return self.hub.presence.quiet_for(client)
+
     def memo(self) -> tuple[Any, ...]:
         """The in-memory state an action may change before its write commits (put back by :meth:`restore`)."""
         return self.mode, self.pairing, self.pairing.memo(), self.mode.memo(), self.switchboard.memo()
@@ -651,7 +660,7 @@ class MainLoop(FaultContainment):
     def _pairing_action(self, act: Posted) -> Outcome:
         names, p = self.mode.names, act.payload
         if act.action is Action.CLAIM_SEAT:
-            message = self.pairing.claim(p.player, p.client, names, take_over=self.no_screen)
+            message = self.pairing.claim(p.player, p.client, names, take_over=True)  # the desk said who may
         elif act.action is Action.RELEASE_SEAT:
             message = self.pairing.release(p.player, names)
         else:

@@ -10,12 +10,14 @@ through :meth:`Desk.handle`, in this order:
    the first phone's answer;
 3. authority: a phone reports for, withdraws, or answers camera questions about only the seat it claimed
    (an unclaimed seat is open to every joined phone: a player without a phone; a private report, hidden
-   information such as an end-of-game position, only from the phone that claimed the seat); ``release_seat``,
+   information such as an end-of-game position, only from the phone that claimed the seat); a phone takes over or
+   frees a seat another phone holds only once that phone is away, and moves the box off a game being played only
+   as :mod:`companion.phone_policy` says (the holder gives a seat up, the touchscreen frees it or leaves the game);
    ``revoke_phones`` and ``quit`` are the touchscreen's; the touchscreen and the button may do anything
    (403 otherwise). A box without a touchscreen (``--no-screen``, :meth:`Table.screenless`) lets a joined phone
    confirm what the touchscreen would (the join secret from the QR code or the printed link is the proof of being
-   at the table): it frees a seat (or claims one another phone holds), undoes for the table, and answers an owner
-   request; a new join code and stopping the box stay the box's own;
+   at the table): it undoes for the table and answers an owner request; a new join code and stopping the box stay
+   the box's own;
 4. the version rule (when a ``version`` is given): a seat's action (``report``, ``undo_report``,
    ``claim_seat``) is refused 409 when an event recorded after ``version`` was made by that player or moved
    the round or stage; any other action that changes the game when any event was recorded after it;
@@ -38,10 +40,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion import records
-from companion.actions import OWNER_ONLY, SEAT_ACTIONS, TOUCHSCREEN_ONLY, UNRECORDED, Action
+from companion.actions import NAVIGATION, OWNER_ONLY, SEAT_ACTIONS, TOUCHSCREEN_ONLY, UNRECORDED, Action
 from companion.errors import BadEntry, SessionError, StorageError, shown
 from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, OK, STALE, STORAGE, Outcome
 from companion.i18n import Text, message_of, plural
+from companion.phone_policy import SeatHold, leaving_refused, seat_refused
 
 __all__ = ["AT_THE_TABLE", "Changes", "Desk", "KEY_PATTERN", "MAX_CLIENT", "Table", "answer_key"]
 
@@ -118,6 +121,15 @@ class Table(Protocol):
 
     def screenless(self) -> bool:
         """Whether the box runs without a touchscreen (``--no-screen``): a joined phone confirms in its place."""
+        ...
+
+    def leaving(self, action: Mapping[str, Any]) -> tuple[Any, bool] | None:
+        """The game being played that ``action`` would move the box off: ``(its title, whether it is behind the
+        chooser)``, or None (:meth:`companion.switchboard.Switchboard.leaving`)."""
+        ...
+
+    def quiet_for(self, client: str) -> float:
+        """Seconds since the phone ``client`` was last heard from (:class:`companion.phone_policy.PhonePresence`)."""
         ...
 
     def memo(self) -> Any:
@@ -254,9 +266,12 @@ class Desk:
             why = _without_screen(name, action)
             if why is not None:
                 return why
+        if name == Action.RELEASE_SEAT:
+            return self._freeing(action, screenless)
+        if name in NAVIGATION and (why := self._leaving(action, screenless)):
+            return why
         if name in TOUCHSCREEN_ONLY:
             return {Action.QUIT: Text("only the box itself can be stopped (its touchscreen, or the service)"),
-                    Action.RELEASE_SEAT: Text("only the touchscreen can free a seat for another phone"),
                     Action.REVOKE_PHONES: Text("only the touchscreen can make a new join code"),
                     Action.SETTINGS: Text("the settings screen is the touchscreen's; a phone changes settings on the "
                                        "owner page once the touchscreen allowed it"),
@@ -276,8 +291,8 @@ class Desk:
             return ""
         holder = self.table.claims().get(player)
         if holder is not None and holder != action.get("client"):
-            if screenless and name == Action.CLAIM_SEAT:
-                return ""  # no touchscreen to free it: a joined phone takes the seat over (PairingBook.claim)
+            if name == Action.CLAIM_SEAT:  # taken over only from a phone that is away (PairingBook.claim)
+                return seat_refused(SeatHold(player, self.table.quiet_for(holder), screenless)) or ""
             if screenless:
                 return Text("{player}'s seat is claimed by another phone; tap {player}'s seat on this phone to take it "
                             "over", player=player)
@@ -286,6 +301,31 @@ class Desk:
             return Text("this report is hidden information: {player} enters it on their own phone, once that phone "
                         "has taken {player}'s seat", player=player)
         return ""
+
+    def _leaving(self, action: Mapping[str, Any], screenless: bool) -> str:
+        """Why a phone may not move the box off the game being played ("" when it may, or the move leaves none):
+        :func:`companion.phone_policy.leaving_refused`."""
+        left = self.table.leaving(action)
+        if left is None:
+            return ""
+        claims = self.table.claims()
+        return leaving_refused(left[0], screenless=screenless, holds_seat=action.get("client") in claims.values(),
+                               seats_held=bool(claims), behind=left[1]) or ""
+
+    def _freeing(self, action: Mapping[str, Any], screenless: bool) -> str:
+        """Why a phone may not free the seat ``action`` names ("" when it may): its own seat always, another phone's
+        once that phone is away (:func:`companion.phone_policy.seat_refused`); a phone that has not joined never."""
+        client = action.get("client")
+        if not isinstance(client, str):
+            if screenless:
+                return Text("scan the QR code on the box (or open its printed link) first: only a joined phone may do "
+                            "this")
+            return Text("only the touchscreen can free a seat for another phone")
+        player = action.get("player")
+        holder = self.table.claims().get(player) if isinstance(player, str) else None
+        if holder is None or holder == client:
+            return ""  # its own seat, or no phone's (the pairing says so, or that there is no such player)
+        return seat_refused(SeatHold(player, self.table.quiet_for(holder), screenless), freeing=True) or ""
 
     # -- versions -----------------------------------------------------------------------------------
     def _stale(self, name: str, action: Mapping[str, Any]) -> str:
@@ -327,7 +367,7 @@ def _screenless(table: Any) -> bool:
 def _without_screen(name: str, action: Mapping[str, Any]) -> str | None:
     """On a box without a touchscreen: "" when a joined phone may do ``name`` in the touchscreen's place, why it may
     not, or None when the usual rules decide."""
-    if name in (Action.RELEASE_SEAT, Action.OWNER_ALLOW, Action.OWNER_REFUSE, Action.UNDO):
+    if name in (Action.OWNER_ALLOW, Action.OWNER_REFUSE, Action.UNDO):
         if not isinstance(action.get("client"), str):
             return Text("scan the QR code on the box (or open its printed link) first: only a joined phone may do this")
         return ""

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.actions import Action
+from companion.phone_policy import PhonePresence
 
 __all__ = ["Snapshot", "StateHub", "ACTIONS", "Pairing", "ANSWER_KEYS"]
 
@@ -73,13 +74,19 @@ class StateHub:
     Args:
         accepts: the actions views may post here (default :data:`ACTIONS`, all of them; the guided
             enrollment's hub takes only :data:`companion.actions.ENROLL_ACTIONS`).
+        presence: when each joined phone was last heard from (the phone view writes, the loop reads); None: a new
+            :class:`companion.phone_policy.PhonePresence` on the monotonic clock.
+
+    Attributes:
+        presence: that :class:`~companion.phone_policy.PhonePresence`.
     """
 
     what = "action"
     """How :meth:`post_action`'s refusal names what it takes."""
 
-    def __init__(self, accepts: Collection[Action] = ACTIONS) -> None:
+    def __init__(self, accepts: Collection[Action] = ACTIONS, presence: PhonePresence | None = None) -> None:
         self.accepts = frozenset(accepts)
+        self.presence = presence if presence is not None else PhonePresence()
         self._cond = threading.Condition()
         self._snapshot = Snapshot(version=0, view={}, jpeg=None)
         self._actions: queue.Queue[dict[str, Any]] = queue.Queue()

@@ -106,8 +106,9 @@ class PairingBook:
 
     # -- changes (each inside the loop's transaction around the action) ----------------------------
     def claim(self, player: Any, client: Any, players: Sequence[str], take_over: bool = False) -> str:
-        """``client``'s phone takes ``player``'s seat; with ``take_over`` (a box without a touchscreen to free it)
-        also a seat another phone holds: a phone that lost its cookie joins again and takes its seat back.
+        """``client``'s phone takes ``player``'s seat; with ``take_over`` also a seat another phone holds (the loop
+        passes it: the desk has already judged the takeover, :mod:`companion.phone_policy`: the holder is away, so a
+        phone that lost its cookie joins again and takes its seat back).
 
         Raises:
             BadEntry: not a player of this game, or no client id (the phone must join first).

@@ -75,6 +75,26 @@ class Switchboard:
             return self._move(act)
         return None
 
+    def leaving(self, act: Posted) -> tuple[Any, bool] | None:
+        """The game being played (not over) that ``act`` would move the box off, as ``(its title, whether it is
+        behind the chooser or the history)``, or None: ``act`` is no move (:data:`NAVIGATION`), Back (it returns to
+        the game), opening a screen over no game being played, or resuming the game that is behind
+        (:func:`companion.phone_policy.leaving_refused` judges a phone's move by it)."""
+        from companion.modes import ModeName
+
+        what, current = act.action, self.loop.mode
+        if what not in NAVIGATION or what is Action.BACK:
+            return None
+        left = [current] if what in (Action.GAMES, Action.HISTORY, Action.SETTINGS) else [*self.trail, current]
+        for mode in reversed(left):
+            flow = getattr(mode, "flow", None)
+            if mode.name not in (ModeName.PLAY, ModeName.CALIBRATION) or flow is None or flow.over():
+                continue
+            if what is Action.RESUME_GAME and act.payload.session == mode.game_id:
+                return None  # back to the game itself
+            return flow.spec.title, mode is not current
+        return None
+
     # -- moving ----------------------------------------------------------------------------------------
     def _move(self, act: Posted) -> Outcome:
         from companion.modes import ChooseMode, HistoryMode, ModeName, SettingsMode

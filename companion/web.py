@@ -24,7 +24,8 @@ Routes:
     ``GET /api/state``    the latest view as JSON, plus ``"version"`` (the hub's publish count, int, 0
                           before the first publish; not the event log's ``session.events``).
     ``GET /api/me``       this phone: ``{"joined": bool, "seats": [names it claimed], "message": why it
-                          cannot act, or null}``.
+                          cannot act, or null}``; the page asks it every 20 s while shown (every request of a
+                          joined phone tells the box the phone is here).
     ``GET /api/events``   Server-Sent Events: the current state at once, then every new version as
                           ``event: state`` (``id:`` = version, ``data:`` = the /api/state JSON), and
                           ``event: me`` (the /api/me JSON) at once and whenever it changes; ``event:
@@ -49,7 +50,11 @@ the loop did not take it within ``reply_s`` (nothing recorded; never done later)
 
     ``POST /api/seat``    ``{"player": name}``: claim that seat for this phone (then only this phone may
                           report for or withdraw that seat's entries). A ``player`` names a player in any case
-                          (``"ann"`` is the table's ``"Ann"``).
+                          (``"ann"`` is the table's ``"Ann"``). A seat another phone holds is taken over only
+                          once that phone is away (no request for two minutes; else 403 saying what to do:
+                          :mod:`companion.phone_policy`).
+    ``POST /api/seat/free``  ``{"player": name}``: free that seat ("Give up my seat"): this phone's own, or
+                          another phone's once that phone is away.
     ``POST /api/report``  game flows: ``{"player": name, "form": form id, "values": {field: value}}``.
     ``POST /api/report/undo``  ``{"player": name}``: withdraw that player's newest report.
     ``POST /api/action``  ``{"action": "next_phase", "label": "Settle"}`` in a game flow (the phone's
@@ -67,7 +72,8 @@ the loop did not take it within ``reply_s`` (nothing recorded; never done later)
                           "answer": "confirm" | "dismiss", "choice": optional, one of its ``choices``}``.
     ``POST /api/box``     the evening (issue 17): ``{"action": "games" | "history" | "back" | "choose" | "resume" |
                           "open" | "export" | "table_ok", "game"?, "session"?}`` (the chooser, the history, the
-                          table check: :data:`companion.actions.NAVIGATION` and their kin).
+                          table check: :data:`companion.actions.NAVIGATION` and their kin); a move off a game being
+                          played is 403 from a phone (the touchscreen leaves it; without one, a player's phone).
     ``POST /api/owner/ask``  ask the touchscreen to let this phone change the box's settings (``owner_ask``).
     ``POST /api/owner/settings``  an owner phone: ``{"setting", "value"}`` (``change_setting``).
 
@@ -310,6 +316,14 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         if response.status_code not in (429, 503):
             response.headers.pop("Retry-After", None)
         return response
+
+    @app.before_request
+    def heard_from_the_phone() -> None:
+        """Every request of a joined phone says it is here (:class:`companion.phone_policy.PhonePresence`: a seat
+        held by a phone away for two minutes may be taken over)."""
+        who = phone()
+        if who.joined and who.client is not None:
+            hub.presence.heard(who.client)
 
     limiter = Limiter(client_key, app=app, storage_uri="memory://", headers_enabled=True,
                       key_prefix=f"companion-{id(app)}")
@@ -563,7 +577,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         return ask(Action.NEXT_PHASE, who, body, example)
 
     def seat_route(action: Action) -> Callable[[], tuple[Response, int]]:
-        """A POST whose only field is ``player`` (a seat): claiming it, withdrawing its newest report."""
+        """A POST whose only field is ``player`` (a seat): claiming it, withdrawing its newest report, freeing it."""
         def route() -> tuple[Response, int]:
             who = refuse_unjoined()
             example = '{"player": "Ann", "version": 12, "key": "k1"}'
@@ -573,7 +587,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         route.__name__ = f"api_{action.value}"  # each its own rate-limit bucket and endpoint
         return limiter.limit(limits.act)(route)
 
-    for seat_action in (Action.CLAIM_SEAT, Action.UNDO_REPORT):
+    for seat_action in (Action.CLAIM_SEAT, Action.UNDO_REPORT, Action.RELEASE_SEAT):
         app.add_url_rule(f"/api/{seat_action.phone}", view_func=seat_route(seat_action), methods=["POST"])
 
     @app.post("/api/report")

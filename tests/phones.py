@@ -15,7 +15,7 @@ from typing import Any
 from companion.hub import Pairing, StateHub
 from companion.web import create_app
 
-TAPS = ("/api/seat", "/api/report", "/api/report/undo", "/api/setup", "/api/camera", "/api/action")
+TAPS = ("/api/seat", "/api/seat/free", "/api/report", "/api/report/undo", "/api/setup", "/api/camera", "/api/action")
 TEST_SECRET = "tests-join-secret-0000"
 
 

@@ -12,6 +12,7 @@ from companion.app import MainLoop
 from companion.flow import GameFlow, parse_players
 from companion.flows import FLOWS
 from companion.hub import StateHub
+from companion.phone_policy import AWAY_S, PhonePresence
 from companion.session import SessionStore
 from device import FakeCamera
 from tests.phones import joined_phone, post_through_loop
@@ -25,10 +26,12 @@ def store(tmp_path):
         yield s
 
 
-def _race_loop(store, no_screen: bool) -> tuple[MainLoop, GameFlow]:
+def _race_loop(store, no_screen: bool, clock=None) -> tuple[MainLoop, GameFlow]:
+    """A Race for the Galaxy game (Ann, Bob) on the main loop; ``clock``: the phones' presence clock (s)."""
     session = store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {}))
     flow = GameFlow(session, FLOWS["race"])
-    loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 60, np.uint8)] * 5), reader=None, hub=StateHub(),
+    hub = StateHub(presence=PhonePresence(clock) if clock is not None else None)
+    loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 60, np.uint8)] * 5), reader=None, hub=hub,
                     stillness=StillnessDetector(), stop_at_end=True, sleep=lambda s: None, session=session, flow=flow,
                     no_screen=no_screen)
     loop.publish()
@@ -41,21 +44,30 @@ def _act(loop: MainLoop, name: str, client: str | None = "phone-a", **payload):
 
 
 
-def test_a_phone_that_lost_its_cookie_takes_its_seat_back_only_without_a_touchscreen(store):
+def test_a_phone_that_lost_its_cookie_takes_its_seat_back_once_the_old_one_is_away(store):
+    """A phone that joins again with a new cookie takes its seat back once the old cookie's phone made no request for
+    AWAY_S seconds, with or without a touchscreen; before, it is refused saying what to do (and, without a
+    touchscreen, pointing at no screen)."""
     for no_screen in (False, True):
-        loop, _flow = _race_loop(store, no_screen)
+        now = [1000.0]
+        loop, _flow = _race_loop(store, no_screen, clock=lambda now=now: now[0])
+        loop.hub.presence.heard("old-cookie")
         assert _act(loop, "claim_seat", "old-cookie", player="Ann").status == 200
+        now[0] += AWAY_S - 1
         again = _act(loop, "claim_seat", "new-cookie", player="Ann")  # the same player, joined again
-        if not no_screen:
-            assert again.status == 403 and "touchscreen can reassign" in again.error
-            assert loop.pairing.claims["Ann"] == "old-cookie"
-            continue
+        assert again.status == 403 and "still here" in again.error and "Give up my seat" in again.error
+        assert ("touchscreen" in again.error) is not no_screen and loop.pairing.claims["Ann"] == "old-cookie"
+        now[0] += 1  # the old cookie's phone has been quiet AWAY_S seconds: away
+        again = _act(loop, "claim_seat", "new-cookie", player="Ann")
         assert again.status == 200 and "moved to this phone" in again.message
-        assert loop.pairing.claims["Ann"] == "new-cookie" and loop.view()["box"]["screen"] is False
-        # the old phone's report for Ann is now refused, and the message points at no screen
+        assert loop.pairing.claims["Ann"] == "new-cookie" and loop.view()["box"]["screen"] is (not no_screen)
         refused = _act(loop, "report", "old-cookie", player="Ann", form="hand", values={"cards": 3})
-        assert refused.status == 403 and "screen" not in refused.error and "take it over" in refused.error
-        # a phone frees a seat (no touchscreen to do it), joined phones only
+        assert refused.status == 403
+        if not no_screen:
+            continue
+        # the old phone's report for Ann is now refused, and the message points at no screen
+        assert "screen" not in refused.error and "take it over" in refused.error
+        # a phone frees its own seat; a phone that has not joined frees none
         assert _act(loop, "release_seat", "new-cookie", player="Ann").status == 200 and "Ann" not in loop.pairing.claims
         assert _act(loop, "release_seat", None, player="Bob").status == 403
         # a new join code and stopping the box stay the box's own, said without a screen
@@ -109,15 +121,17 @@ def test_a_message_meant_for_one_phone_goes_only_to_that_phone(store):
 
 @pytest.mark.browser
 def test_two_phones_on_a_box_without_a_screen_take_a_seat_over_and_undo_for_the_table(browser, store, output_dir):  # noqa: F811
-    """Real browsers: Ann's phone claims her seat; her phone loses its cookie (a new context joins again), taps Ann,
-    confirms the takeover and reports; the table's Undo on the phone withdraws the newest entry."""
+    """Real browsers: Ann's phone claims her seat; her phone loses its cookie (a new context joins again, the old one
+    is gone), taps Ann, confirms the takeover once the old phone has been away two minutes, and reports; the table's
+    Undo on the phone withdraws the newest entry."""
     from playwright.sync_api import expect
 
     from companion.web import create_app, serve
     from tests.phones import LoopThread
     from tests.test_camera_browser import page_for
 
-    loop, flow = _race_loop(store, no_screen=True)
+    now = [1000.0]
+    loop, flow = _race_loop(store, no_screen=True, clock=lambda: now[0])
     server = serve(create_app(loop.hub), host="127.0.0.1", port=0)
     pages = []
     try:
@@ -131,6 +145,8 @@ def test_two_phones_on_a_box_without_a_screen_take_a_seat_over_and_undo_for_the_
             old.locator("#seats button", has_text="Ann").click()
             expect(old.locator("#me")).to_have_text("Ann")
             expect(new.locator("#seats button", has_text="Ann")).to_contain_text("taken")
+            pages[0][0].close()  # the old cookie's phone is gone ...
+            now[0] += AWAY_S  # ... for two minutes: away
             new.once("dialog", lambda dialog: dialog.accept())
             new.locator("#seats button", has_text="Ann").click()
             expect(new.locator("#me")).to_have_text("Ann")
@@ -147,7 +163,7 @@ def test_two_phones_on_a_box_without_a_screen_take_a_seat_over_and_undo_for_the_
             expect(new.locator("#next-result")).to_have_class("action-result ok")
         assert reported not in flow.session.replay().applied  # withdrawn by the table's Undo, from a phone
     finally:
-        for context, _, _ in pages:
+        for context, _, _ in pages[1:]:
             context.close()
         server.shutdown()
     assert all(errors == [] for _, _, errors in pages)

@@ -22,7 +22,7 @@ from vision.motion import StillnessDetector
 
 pytestmark = pytest.mark.browser
 
-CLAIMED = "Ann's seat is claimed by another phone; the touchscreen can reassign it"
+HELD = "Ann's seat is held by a phone that is still here"
 
 
 box_requests: list[dict] = []
@@ -92,11 +92,14 @@ def test_join_by_the_qr_link_claim_a_seat_and_a_second_phone_is_refused(browser,
         ann.locator("#send").click()
         expect(ann.locator("#report-result")).to_contain_text("Ann: Credits recorded")  # players' words (issue 17)
 
-        # Bob's phone sees Ann's seat taken; tapping it anyway is refused with what to do
+        # Bob's phone sees Ann's seat taken; tapping it anyway (and saying yes to taking it over) is refused with
+        # what to do: Ann's phone is here
         expect(bob.locator("#seats button", has_text="Ann").locator(".seat-state")).to_have_text("taken")
+        bob.once("dialog", lambda dialog: dialog.accept())
         bob.locator("#seats button", has_text="Ann").click()
-        expect(bob.locator("#seat-result")).to_have_text(CLAIMED + " (on the box's screen: tap the QR code, then Free "
-                                                                   "seat)")
+        expect(bob.locator("#seat-result")).to_contain_text(HELD)
+        expect(bob.locator("#seat-result")).to_contain_text("Ann taps \"Give up my seat\" on that phone, or the box's "
+                                                            "touchscreen frees it (tap the QR code, then Free seat)")
         expect(bob.locator("#seat-result")).to_have_class("action-result error")
         expect(bob.locator("#report-section")).to_be_hidden()
         bob.screenshot(path=str(output_dir / "phone_seat_refused.png"), full_page=True)
@@ -212,3 +215,53 @@ def test_another_site_s_page_and_a_foreign_name_are_refused(browser, hub, box): 
     finally:
         context.close()
         site.shutdown()
+
+
+def test_a_phone_refused_a_held_seat_is_told_so_in_its_language_and_gets_it_once_given_up(browser, hub, box,  # noqa: F811
+                                                                                          output_dir):
+    """A Polish phone taps the seat Ann's phone holds: it asks first, in Polish, and the box's refusal says, in
+    Polish, what to do; Ann gives the seat up on her phone and the Polish phone takes it."""
+    from playwright.sync_api import expect
+
+    loop, server = box
+    ann_ctx, ann, ann_errors = page_for(browser, join_link(server, hub))
+    bob_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  locale="pl-PL")
+    bob = bob_ctx.new_page()
+    bob.set_default_timeout(TIMEOUT_MS)
+    bob_errors: list[str] = []
+    bob.on("pageerror", lambda exc: bob_errors.append(str(exc)))
+    asked: list[str] = []
+    try:
+        bob.goto(join_link(server, hub))
+        expect(bob.locator("html")).to_have_attribute("lang", "pl")
+        ann.locator("#seats button", has_text="Ann").click()
+        expect(ann.locator("#me")).to_have_text("Ann")
+        held = bob.locator("#seats button", has_text="Ann")
+        expect(held).to_have_class("seat taken")
+
+        def answer(dialog) -> None:
+            asked.append(dialog.message)
+            dialog.accept()
+
+        bob.once("dialog", answer)
+        held.click()
+        result = bob.locator("#seat-result")
+        expect(result).to_contain_text("miejsce gracza Ann zajmuje telefon, który wciąż tu jest")
+        expect(result).to_contain_text("„Oddaj moje miejsce”")
+        expect(result).to_have_class("action-result error")
+        assert asked == ["Miejsce gracza Ann zajmuje inny telefon. Przejąć je na tym telefonie?"]
+        bob.screenshot(path=str(output_dir / "phone_seat_refused_pl.png"), full_page=True)
+        assert hub.pairing().claims["Ann"] != "" and len(hub.pairing().claims) == 1
+
+        ann.once("dialog", lambda dialog: dialog.accept())  # "Give up Ann's seat on this phone?"
+        ann.locator("#give-up-seat").click()
+        expect(ann.locator("#seat-result")).to_contain_text("Ann's seat is free")
+        expect(held).to_have_class("seat free")
+        held.click()  # free now: no question
+        expect(bob.locator("#me")).to_have_text("Ann")
+        assert list(hub.pairing().claims) == ["Ann"]
+        assert ann_errors == [] and bob_errors == []
+    finally:
+        ann_ctx.close()
+        bob_ctx.close()

@@ -163,6 +163,17 @@ window.Box = (function () {
       reconnecting();
     });
     window.addEventListener("online", () => restart(0)); // back on the Wi-Fi: a fresh stream at once
+    // "still here": a request every PING_S while the page is shown, and at once when it is shown again, so that the
+    // box knows this phone holds its seat (a seat of a phone away two minutes may be taken over:
+    // companion/phone_policy.py); the answer is this phone's seats, as the stream's "me"
+    const PING_MS = 20000;
+    function ping() {
+      if (document.visibilityState === "hidden") return;
+      fetch("/api/me", { cache: "no-store" }).then((r) => (r.ok ? r.json() : null))
+        .then((me) => { if (me) onMe(me); }).catch(() => {});
+    }
+    setInterval(ping, PING_MS);
+    document.addEventListener("visibilitychange", ping);
     connect();
   }
 
@@ -277,13 +288,16 @@ window.Box = (function () {
   document.addEventListener("DOMContentLoaded", languagePicker);
 
   // The box's own buttons on a phone page (#box-nav, joined phones): Games and History where the box has them.
-  // A phone leaves a game only once it is over (the touchscreen leaves it at any time).
+  // A phone leaves a game only once it is over (the touchscreen leaves it at any time); on a box without a
+  // touchscreen a player's phone leaves it at any time, once the player said so (companion/phone_policy.py).
   function nav(state, result) {
     const bar = document.getElementById("box-nav");
     if (!bar) return;
     const box = (state && state.box) || {};
     const mode = state && state.mode;
-    const leave = ["dice", "setup", "scores"].includes(mode) || (!mode && !(state && state.game && state.game.flow));
+    const playing = ["play", "calibration"].includes(mode) && box.screen === false;
+    const leave = ["dice", "setup", "scores"].includes(mode) || playing ||
+      (!mode && !(state && state.game && state.game.flow));
     const wanted = box.games && leave ? [["games", mode === "scores" ? _("New game") : _("Games")], ["history", _("History")]] : [];
     const shown = wanted.map((w) => w[0]).join(",");
     bar.hidden = wanted.length === 0;
@@ -296,6 +310,8 @@ window.Box = (function () {
       b.textContent = label;
       b.dataset.boxAction = action;
       b.addEventListener("click", async () => {
+        const title = (state && state.game && state.game.title) || "";
+        if (playing && !window.confirm(format(_("Leave {game}? It stays open: Resume brings it back."), { game: title }))) return;
         b.disabled = true;
         const out = document.getElementById(result);
         const events = state && state.session && typeof state.session.events === "number" ? state.session.events : 0;

@@ -144,8 +144,10 @@
       renderAll();
       return;
     }
-    // no touchscreen to free a seat (--no-screen): this phone takes it over, once the player says so
-    if (claimed && screenless() && !window.confirm(name + "\u2019s seat is held by another phone. Take it over on this phone?")) return;
+    // another phone holds it: the box lets this phone take it over once that phone gave it up or has been away two
+    // minutes (it says what to do otherwise); the player says so first
+    if (claimed && !window.confirm(format(_("{player}’s seat is held by another phone. Take it over on this phone?"),
+      { player: name }))) return;
     result.className = "action-result";
     result.textContent = format(_("Claiming {player}’s seat…"), { player: name });
     const { status, answer } = await Box.send("/api/seat", { player: name }, version());
@@ -158,8 +160,7 @@
     } else {
       if (status === 409 && answer.state) render(answer.state);
       result.className = "action-result error";
-      result.textContent = Box.problem(status, answer) +
-        (status === 403 && me.joined && !screenless() ? " " + _("(on the box's screen: tap the QR code, then Free seat)") : "");
+      result.textContent = Box.problem(status, answer); // the box says why and what to do, in this phone's language
     }
   }
 
@@ -678,9 +679,35 @@
     c.textContent = text;
   }
 
+  // This phone's seats as the box says; a seat it had and lost (another phone took it over while this one was away,
+  // or the touchscreen freed it) is said, with how to get it back.
   function setMe(next) {
+    const lost = (me.seats || []).filter((name) => !(next.seats || []).includes(name) && name !== givingUp);
     seatMayChange(() => { me = next; });
+    if (lost.length && next.joined) {
+      $("seat-result").className = "action-result error";
+      $("seat-result").textContent = format(_("{player}’s seat is no longer this phone’s (freed, or taken over while " +
+        "this phone was away): tap {player} to take it back"), { player: lost.join(", ") });
+    }
     renderAll();
+  }
+
+  let givingUp = null; // the seat this phone is giving up (its loss is no news to this phone)
+  async function giveUpSeat() {
+    const mine = seat();
+    if (!mine || !window.confirm(format(_("Give up {player}’s seat on this phone? Another phone can then take it."),
+      { player: mine }))) return;
+    givingUp = mine;
+    const { status, answer } = await Box.send("/api/seat/free", { player: mine }, version());
+    const result = $("seat-result");
+    result.className = "action-result" + (status === 200 ? " ok" : " error");
+    result.textContent = status === 200 ? answer.message || "" : Box.problem(status, answer);
+    if (status === 200) {
+      seatMayChange(() => { me = Object.assign({}, me, { seats: (me.seats || []).filter((name) => name !== mine) }); });
+      picking = false;
+      renderAll();
+    }
+    givingUp = null;
   }
 
   document.addEventListener("DOMContentLoaded", () => {
@@ -703,6 +730,7 @@
     $("setup-even").addEventListener("click", () => post("/api/setup", { action: "even" }, "setup-result", $("setup-even")));
     $("setup-start").addEventListener("click", () => post("/api/setup", { action: "start" }, "setup-result", $("setup-start")));
     $("table-ok").addEventListener("click", () => post("/api/box", { action: "table_ok" }, "check-result", $("table-ok")));
+    $("give-up-seat").addEventListener("click", giveUpSeat);
     $("change-seat").addEventListener("click", () => {
       picking = true;
       renderAll();

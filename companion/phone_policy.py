@@ -1,0 +1,149 @@
+"""What one phone may do to the others' evening: take over a seat another phone holds, free a seat, move the box off
+a game being played. The desk (:mod:`companion.desk`, step 3) asks here for every such action a phone posts; the
+touchscreen, the button and the terminal are at the table and may do all of it.
+
+The policy, and why:
+
+- **A seat is its holder's while that phone is here.** Another phone takes it over (or frees it) only when the holder
+  has been away :data:`AWAY_S` seconds (no request at all: its page pings the box every :data:`PING_S` seconds while
+  it is shown, so a phone whose battery died, whose browser lost its cookie or that left the Wi-Fi is away two
+  minutes later), or once the seat is free: the holder gives it up on its own phone ("Give up my seat"), or the
+  touchscreen frees it (the QR code, then Free seat). A player whose phone died gets back to the seat from any phone
+  two minutes later, or at once through the touchscreen; nothing recorded is lost either way (reports are the
+  player's, not the phone's). A box without a touchscreen (``--no-screen``) follows the same rule with the holder's
+  phone in the touchscreen's place.
+- **A game being played is left from the box, or once it is over.** Moving the box to the chooser, the history or
+  another game (:data:`companion.actions.NAVIGATION`, except Back, which returns to the game) while a game is played
+  and not over blanks every player's page; from a phone it is refused with what to do: the touchscreen's Games
+  button does it at once (everyone sees the box; the game stays open, Resume brings it back). On a box without a
+  touchscreen one of the game's players does it from their phone (a phone holding a seat of that game, or any joined
+  phone when no seat is held), after the page asked "Leave ...?".
+
+Functions here are pure (the facts come in as arguments); :class:`PhonePresence` keeps when each phone was last
+heard from (the phone view records every request of a joined phone, :mod:`companion.web`).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from companion.i18n import Text
+
+__all__ = ["AWAY_S", "PING_S", "PhonePresence", "SeatHold", "leaving_refused", "seat_refused"]
+
+AWAY_S = 120.0
+"""Seconds without a request after which a phone is away: its seat may be taken over by another phone. Long enough
+that a phone put down between turns (its page pings every :data:`PING_S` s while shown; a locked phone stops) is not
+away at once; short enough that a player whose phone died is back at their seat within a couple of minutes."""
+
+PING_S = 20.0
+"""Seconds between the phone page's "still here" requests (``GET /api/me``) while it is shown."""
+
+
+class PhonePresence:
+    """When each joined phone was last heard from (thread-safe: the web server's threads write, the loop reads).
+
+    Args:
+        clock: seconds, monotonic (``time.monotonic``; tests pass their own).
+
+    A phone never heard from since this object was made counts as heard from at that moment: right after the box
+    starts (every phone reconnects within seconds) no phone is away yet.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._since = clock()
+        self._seen: dict[str, float] = {}
+
+    def heard(self, client: str) -> None:
+        """``client`` (a phone's client id) made a request now."""
+        now = self._clock()
+        with self._lock:
+            self._seen[client] = now
+
+    def quiet_for(self, client: str) -> float:
+        """Seconds since ``client`` was last heard from (since this object was made when never), >= 0."""
+        now = self._clock()
+        with self._lock:
+            last = self._seen.get(client, self._since)
+        return max(0.0, now - last)
+
+
+@dataclass(frozen=True)
+class SeatHold:
+    """A seat another phone holds, as the desk sees it when a phone asks to take it over or to free it.
+
+    Attributes:
+        player: the seat (the player's name as the table spells it).
+        quiet_s: seconds since the holding phone was last heard from (:meth:`PhonePresence.quiet_for`).
+        screenless: the box has no touchscreen (``--no-screen``).
+    """
+
+    player: str
+    quiet_s: float
+    screenless: bool
+
+
+def seat_refused(hold: SeatHold, freeing: bool = False, away_s: float = AWAY_S) -> Text | None:
+    """Why a phone may not take over (or, ``freeing``, free) a seat another phone holds; None when it may (the holder
+    has been away ``away_s`` s or more).
+
+    Args:
+        hold: the seat and its holder (:class:`SeatHold`).
+        freeing: the phone asks to free the seat (``release_seat``), not to take it (``claim_seat``).
+        away_s: seconds of quiet after which the holder is away (:data:`AWAY_S`).
+
+    Returns:
+        None, or the refusal said to the phone that asked: who holds the seat, and what to do (the holder gives it up
+        on its phone; the touchscreen frees it; or wait until the holder is away).
+    """
+    if hold.quiet_s >= away_s:
+        return None
+    seen = round(hold.quiet_s)
+    if hold.screenless:
+        return Text("{player}'s seat is held by a phone that is still here (heard from {seconds} s ago): {player} "
+                    "taps \"Give up my seat\" on that phone; a phone away for {away} s can be taken over",
+                    player=hold.player, seconds=seen, away=round(away_s))
+    if freeing:
+        return Text("{player}'s seat is held by a phone that is still here (heard from {seconds} s ago): {player} "
+                    "taps \"Give up my seat\" on that phone, or the box's touchscreen frees it (tap the QR code, then "
+                    "Free seat)", player=hold.player, seconds=seen)
+    return Text("{player}'s seat is held by a phone that is still here (heard from {seconds} s ago): {player} taps "
+                "\"Give up my seat\" on that phone, or the box's touchscreen frees it (tap the QR code, then Free "
+                "seat); then tap {player} again", player=hold.player, seconds=seen)
+
+
+def leaving_refused(game: str | None, *, screenless: bool, holds_seat: bool, seats_held: bool,
+                    behind: bool = False) -> Text | None:
+    """Why a phone may not move the box off the game being played; None when it may.
+
+    Args:
+        game: the title of the game the move would leave while it is played and not over (the current one, or the
+            one behind the chooser the move would replace); None: the move leaves no such game (the dice, a setup,
+            a game's scores, Back to the game).
+        screenless: the box has no touchscreen (``--no-screen``).
+        holds_seat: the phone holds a seat of that game.
+        seats_held: some phone holds a seat of that game.
+        behind: the game is behind the chooser or the history (the touchscreen opened them over it), not showing.
+
+    Returns:
+        None, or the refusal said to the phone: the game is being played, and how to leave it (the touchscreen's
+        Games; without a touchscreen, a player's phone) or that it can be left once it is over.
+    """
+    if game is None:
+        return None
+    if not screenless and behind:
+        return Text("{game} is still being played (behind this screen): a phone moves the box to another game once "
+                    "it is over. Choose on the box's touchscreen to leave it now (it stays open: Resume brings it "
+                    "back), or tap Back to return to it", game=game)
+    if not screenless:
+        return Text("{game} is being played: a phone leaves it once it is over. To leave it now, tap Games on the "
+                    "box's touchscreen (the game stays open: Resume brings it back)", game=game)
+    if holds_seat or not seats_held:
+        return None
+    return Text("{game} is being played: only a player's phone leaves it before it is over (tap your seat first); "
+                "the game stays open: Resume brings it back", game=game)

@@ -1,0 +1,206 @@
+"""What one phone may do to the others' evening (companion.phone_policy): a seat another phone holds is taken over or
+freed only once that phone is away (or given up by it, or freed on the touchscreen); a game being played is left from
+the touchscreen, once it is over, or, on a box without a touchscreen, from a player's phone. The policy's functions,
+the main loop's answers, and the phone view's HTTP answers (Flask test client) in the phone's language."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.actions import Action
+from companion.hub import StateHub
+from companion.modes import ModeName
+from companion.phone_policy import AWAY_S, PhonePresence, SeatHold, leaving_refused, seat_refused
+from tests.phones import joined_phone, post_through_loop
+from tests.test_evening import evening
+
+
+class Clock:
+    """A monotonic clock the test moves (s)."""
+
+    def __init__(self, now: float = 500.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# -- the policy ---------------------------------------------------------------------------------------------------
+
+
+def test_a_held_seat_is_taken_over_only_from_a_phone_away_two_minutes():
+    assert AWAY_S == 120.0  # the documented two minutes
+    assert seat_refused(SeatHold("Ann", AWAY_S, screenless=False)) is None
+    assert seat_refused(SeatHold("Ann", 3600.0, screenless=True)) is None
+    here = str(seat_refused(SeatHold("Ann", 12.4, screenless=False)))
+    assert here.startswith("Ann's seat is held by a phone that is still here (heard from 12 s ago)")
+    assert 'Ann taps "Give up my seat" on that phone' in here and "the box's touchscreen frees it" in here
+    assert here.endswith("then tap Ann again")
+    freeing = str(seat_refused(SeatHold("Ann", 0.0, screenless=False), freeing=True))
+    assert "touchscreen frees it" in freeing and "tap Ann again" not in freeing
+    alone = str(seat_refused(SeatHold("Ann", AWAY_S - 0.5, screenless=True)))
+    assert "touchscreen" not in alone and "a phone away for 120 s can be taken over" in alone
+    assert seat_refused(SeatHold("Ann", 30.0, screenless=False), away_s=30.0) is None  # the limit is a parameter
+
+
+def test_a_game_being_played_is_left_from_the_touchscreen_or_a_players_phone():
+    for screenless in (False, True):  # a move that leaves no game being played is every joined phone's
+        assert leaving_refused(None, screenless=screenless, holds_seat=False, seats_held=True) is None
+    said = str(leaving_refused("Race for the Galaxy", screenless=False, holds_seat=True, seats_held=True))
+    assert said.startswith("Race for the Galaxy is being played: a phone leaves it once it is over")
+    assert "tap Games on the box's touchscreen" in said and "Resume brings it back" in said
+    behind = str(leaving_refused("Race for the Galaxy", screenless=False, holds_seat=True, seats_held=True,
+                                 behind=True))
+    assert "behind this screen" in behind and "tap Back" in behind
+    # without a touchscreen: one of the game's players, or anyone when no phone holds a seat
+    assert leaving_refused("Race for the Galaxy", screenless=True, holds_seat=True, seats_held=True) is None
+    assert leaving_refused("Race for the Galaxy", screenless=True, holds_seat=False, seats_held=False) is None
+    alone = str(leaving_refused("Race for the Galaxy", screenless=True, holds_seat=False, seats_held=True))
+    assert "only a player's phone leaves it" in alone and "touchscreen" not in alone
+
+
+def test_presence_counts_from_the_last_request_and_from_the_start_for_a_phone_never_heard():
+    clock = Clock(100.0)
+    presence = PhonePresence(clock)
+    clock.now = 130.0
+    assert presence.quiet_for("never-seen") == 30.0  # a box just started: every phone counts as here at its start
+    presence.heard("ann-phone")
+    clock.now = 200.0
+    assert presence.quiet_for("ann-phone") == 70.0 and presence.quiet_for("never-seen") == 100.0
+    presence.heard("ann-phone")
+    assert presence.quiet_for("ann-phone") == 0.0
+
+
+# -- the main loop ------------------------------------------------------------------------------------------------
+
+
+def _race_in_play(store, tmp_path, **kw):
+    """An evening on Race for the Galaxy, Ann and Bob, started on the touchscreen: the game is being played."""
+    loop = evening(store, tmp_path, **kw)
+    for name, payload in (("choose_game", {"game": "race"}), ("setup_player", {"player": "Ann"}),
+                          ("setup_player", {"player": "Bob"}), ("setup_start", {})):
+        assert loop.dispatch({"action": Action(name), "origin": "touchscreen", **payload}).error is None
+    assert loop.mode_name is ModeName.PLAY
+    return loop
+
+
+def _phone(loop, name: str, client: str, **payload):
+    return loop.dispatch({"action": Action(name), "origin": "phone", "client": client, **payload})
+
+
+def test_a_phone_does_not_move_the_box_off_a_game_being_played_but_the_touchscreen_does(store, tmp_path):
+    loop = _race_in_play(store, tmp_path)
+    session = loop.session.id
+    assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
+    assert _phone(loop, "report", "ann-phone", player="Ann", form="hand", values={"cards": 5}).error is None
+    for name, payload in (("games", {}), ("history", {}), ("choose_game", {"game": "among"}),
+                          ("choose_game", {"game": "race"}), ("choose_game", {"game": "d6"})):
+        refused = _phone(loop, name, "ann-phone", **payload)  # a seated phone too: the table decides at the box
+        assert refused.status == 403, name
+        assert refused.error.startswith("Race for the Galaxy is being played: a phone leaves it once it is over")
+        assert loop.mode_name is ModeName.PLAY and loop.session.id == session
+    # the touchscreen opens the chooser over the game: a phone may go Back to it or resume it, not choose another
+    assert loop.dispatch({"action": Action.GAMES, "origin": "touchscreen"}).error is None
+    refused = _phone(loop, "choose_game", "bob-phone", game="among")
+    assert refused.status == 403 and "behind this screen" in refused.error and loop.mode_name is ModeName.CHOOSE
+    assert _phone(loop, "history", "bob-phone").error is None  # another screen over the chooser: the game stays
+    assert _phone(loop, "resume_game", "bob-phone", session=session).error is None
+    assert loop.mode_name is ModeName.PLAY and loop.session.id == session
+    assert loop.dispatch({"action": Action.GAMES, "origin": "touchscreen"}).error is None
+    assert _phone(loop, "back", "bob-phone").error is None and loop.mode_name is ModeName.PLAY
+    # the touchscreen leaves it for another game at once; nothing of it was lost (Resume brings it back)
+    assert loop.dispatch({"action": Action.GAMES, "origin": "touchscreen"}).error is None
+    assert loop.dispatch({"action": Action.CHOOSE_GAME, "origin": "touchscreen", "game": "d6"}).error is None
+    assert loop.mode_name is ModeName.DICE
+    assert _phone(loop, "games", "bob-phone").error is None  # the dice are no game being played
+    assert _phone(loop, "resume_game", "bob-phone", session=session).error is None  # nothing left behind
+    assert loop.session.id == session and loop.flow.session.last_seq == 1
+
+
+def test_a_game_that_is_over_is_left_from_any_joined_phone(store, tmp_path):
+    loop = evening(store, tmp_path)
+    for name, payload in (("choose_game", {"game": "among"}), ("setup_player", {"player": "Ann"}),
+                          ("setup_player", {"player": "Bob"}), ("setup_start", {})):
+        assert loop.dispatch({"action": Action(name), "origin": "touchscreen", **payload}).error is None
+    assert _phone(loop, "games", "bob-phone").status == 403
+    for _ in range(24):  # Among the Stars: 4 years of 6 rounds, Next ends each round (rulebook pp. 4-5)
+        loop.dispatch({"action": Action.NEXT_PHASE, "origin": "touchscreen"})
+    assert loop.mode_name is ModeName.SCORES
+    assert _phone(loop, "games", "bob-phone").error is None and loop.mode_name is ModeName.CHOOSE
+
+
+def test_without_a_touchscreen_a_players_phone_leaves_the_game(store, tmp_path):
+    loop = _race_in_play(store, tmp_path, no_screen=True)
+    assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
+    refused = _phone(loop, "games", "watcher-phone")  # joined, holds no seat, while Ann's phone holds hers
+    assert refused.status == 403 and "only a player's phone leaves it" in refused.error
+    assert loop.mode_name is ModeName.PLAY
+    assert _phone(loop, "games", "ann-phone").error is None and loop.mode_name is ModeName.CHOOSE
+    assert _phone(loop, "choose_game", "watcher-phone", game="d6").status == 403  # the game is behind the chooser
+    assert _phone(loop, "choose_game", "ann-phone", game="d6").error is None and loop.mode_name is ModeName.DICE
+
+
+def test_a_phone_frees_its_own_seat_and_another_phones_only_once_that_phone_is_away(store, tmp_path):
+    clock = Clock()
+    loop = _race_in_play(store, tmp_path, hub=StateHub(presence=PhonePresence(clock)))
+    loop.hub.presence.heard("ann-phone")
+    assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
+    refused = _phone(loop, "release_seat", "bob-phone", player="Ann")
+    assert refused.status == 403 and "still here" in refused.error and loop.pairing.claims["Ann"] == "ann-phone"
+    clock.now += AWAY_S
+    assert _phone(loop, "release_seat", "bob-phone", player="Ann").error is None and "Ann" not in loop.pairing.claims
+    assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None  # Ann's phone back: it claims again
+    loop.hub.presence.heard("ann-phone")
+    assert _phone(loop, "release_seat", "ann-phone", player="Ann").error is None  # "Give up my seat"
+    assert loop.pairing.claims == {}
+
+
+# -- the phone view -------------------------------------------------------------------------------------------------
+
+
+def test_the_phone_view_refuses_a_takeover_in_the_phones_language_until_the_holder_is_away(store, tmp_path):
+    """Two phones through HTTP: Ann's phone's requests keep her seat hers; Bob's phone, speaking Polish, is told why
+    not and what to do (403); two minutes after Ann's phone's last request, Bob's phone takes the seat over (200),
+    and Ann's phone no longer has it."""
+    clock = Clock()
+    loop = _race_in_play(store, tmp_path, hub=StateHub(presence=PhonePresence(clock)))
+    loop.publish()
+    ann, bob = joined_phone(loop.hub, reply_s=30), joined_phone(loop.hub, reply_s=30)
+    bob.set_cookie("lang", "pl")
+    assert post_through_loop(ann, loop, "/api/seat", {"player": "Ann"}).status_code == 200
+    clock.now += AWAY_S - 1
+    assert ann.get("/api/me").get_json()["seats"] == ["Ann"]  # a request: Ann's phone is here
+    clock.now += AWAY_S - 1
+    refused = post_through_loop(bob, loop, "/api/seat", {"player": "ann"})
+    assert refused.status_code == 403
+    error = refused.get_json()["error"]
+    assert error.startswith("miejsce gracza Ann zajmuje telefon, który wciąż tu jest"), error
+    assert "Oddaj moje miejsce" in error and "119" in error
+    assert post_through_loop(bob, loop, "/api/seat/free", {"player": "Ann"}).status_code == 403
+    assert ann.get("/api/me").get_json()["seats"] == ["Ann"] and bob.get("/api/me").get_json()["seats"] == []
+    clock.now += AWAY_S  # then Ann's phone died: no request since
+    taken = post_through_loop(bob, loop, "/api/seat", {"player": "Ann"})
+    assert taken.status_code == 200, taken.get_json()
+    assert bob.get("/api/me").get_json()["seats"] == ["Ann"] and ann.get("/api/me").get_json()["seats"] == []
+    assert loop.flow.session.last_seq == 0  # nothing recorded, nothing lost
+
+
+# hand-written: "... is being played: a phone leaves it once it is over" and "Games" as a Greek, Polish and Hungarian
+# player reads them
+BEING_PLAYED = {"el": ("παίζεται: ένα τηλέφωνο το αφήνει μόλις τελειώσει", "Παιχνίδια"),
+                "pl": ("trwa: telefon opuszcza grę dopiero po jej końcu", "Gry"),
+                "hu": ("folyamatban van: telefonról csak a vége után lehet otthagyni", "Játékok")}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_a_phone_is_told_in_its_language_how_to_leave_a_game_being_played(store, tmp_path, lang):
+    loop = _race_in_play(store, tmp_path)
+    loop.publish()
+    phone = joined_phone(loop.hub, reply_s=30)
+    phone.set_cookie("lang", lang)
+    answer = post_through_loop(phone, loop, "/api/box", {"action": "choose", "game": "among", "version": 0,
+                                                          "key": "leave1"})
+    assert answer.status_code == 403 and loop.mode_name is ModeName.PLAY
+    error = answer.get_json()["error"]
+    said, games = BEING_PLAYED[lang]
+    assert "Race for the Galaxy" in error and said in error and games in error, error
